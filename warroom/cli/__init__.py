@@ -1,0 +1,73 @@
+"""The ``warroom`` command line.
+
+Subcommands are loaded lazily (click's documented LazyGroup pattern): ``warroom --help`` and commands that need no
+terminal UI never import Textual, and each command's module imports what it needs inside its function body, so
+start-up stays fast. A command is listed once its module exists.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from pathlib import Path
+
+import click
+
+from warroom import __version__
+from warroom.cli.common import Settings, data_dir_option, trainee_option
+
+#: command name -> "module:attribute" of its click command.
+LAZY_COMMANDS: dict[str, str] = {
+    "validate": "warroom.cli.validate:validate",
+    "schema": "warroom.cli.schema:schema",
+    "check": "warroom.cli.check:check",
+    "cost": "warroom.cli.cost:cost",
+    "run": "warroom.cli.run:run",
+    "new": "warroom.cli.new:new",
+    "scores": "warroom.cli.scores:scores",
+    "review": "warroom.cli.review:review",
+    "import": "warroom.cli.import_cmd:import_group",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported only when used or listed."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        names = [n for n, target in LAZY_COMMANDS.items() if importlib.util.find_spec(target.split(":")[0])]
+        return sorted(set(super().list_commands(ctx)) | set(names))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = LAZY_COMMANDS.get(cmd_name)
+        if target is None:
+            return super().get_command(ctx, cmd_name)
+        module_name, attr = target.split(":")
+        if importlib.util.find_spec(module_name) is None:
+            return None
+        return getattr(importlib.import_module(module_name), attr)
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="warroom")
+@click.option(
+    "--drills",
+    "drill_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Also offer the drills in this folder (repeatable).",
+)
+@trainee_option
+@data_dir_option
+@click.pass_context
+def main(ctx: click.Context, drill_dirs: tuple[Path, ...], trainee: str | None, data_dir: Path | None) -> None:
+    """War Room: incident drills for planner-executor AI agents.
+
+    With no command, opens the drill picker in the terminal UI: pick a drill, read the briefing, watch the agent's
+    trace replay and escalate to the planner, naming the plan step at fault, before the cascade does its damage.
+    """
+    settings = Settings.resolve(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
+    ctx.obj = settings
+    if ctx.invoked_subcommand is None:
+        from warroom.tui.launch import launch
+
+        launch(settings)

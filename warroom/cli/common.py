@@ -1,0 +1,76 @@
+"""Options and settings shared by the ``warroom`` commands: trainee identity, data directory, drill folders."""
+
+from __future__ import annotations
+
+import getpass
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+#: Environment variable naming the trainee when ``--trainee`` is not given.
+TRAINEE_ENV = "WARROOM_TRAINEE"
+#: Environment variable naming the data directory when ``--data-dir`` is not given.
+DATA_DIR_ENV = "WARROOM_DATA_DIR"
+
+trainee_option = click.option(
+    "--trainee",
+    default=None,
+    help=f"Trainee name (default: ${TRAINEE_ENV}, else the OS user).",
+)
+data_dir_option = click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
+)
+
+
+def resolve_trainee(name: str | None = None) -> str:
+    """The trainee's name: ``name`` if given, else ``$WARROOM_TRAINEE``, else the OS user name."""
+    if name and name.strip():
+        return name.strip()
+    env = os.environ.get(TRAINEE_ENV, "").strip()
+    if env:
+        return env
+    try:
+        return getpass.getuser()
+    except Exception:  # no user name in this environment (e.g. a container without passwd entry)
+        return "trainee"
+
+
+def resolve_data_dir(path: Path | None = None) -> Path:
+    """The data directory: ``path`` if given, else ``$WARROOM_DATA_DIR``, else platformdirs' user data dir."""
+    if path is not None:
+        return Path(path).expanduser()
+    env = os.environ.get(DATA_DIR_ENV, "").strip()
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("warroom", appauthor=False))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved settings for one ``warroom`` invocation."""
+
+    trainee: str
+    data_dir: Path
+    drill_dirs: tuple[Path, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def resolve(
+        cls, *, trainee: str | None = None, data_dir: Path | None = None, drill_dirs: tuple[Path, ...] = ()
+    ) -> Settings:
+        """Settings from command-line values, falling back to the environment and platform defaults."""
+        return cls(trainee=resolve_trainee(trainee), data_dir=resolve_data_dir(data_dir), drill_dirs=tuple(drill_dirs))
+
+    def override(self, *, trainee: str | None = None, data_dir: Path | None = None) -> Settings:
+        """These settings with a subcommand's own ``--trainee`` / ``--data-dir`` applied where given."""
+        return Settings(
+            trainee=resolve_trainee(trainee) if trainee else self.trainee,
+            data_dir=Path(data_dir).expanduser() if data_dir else self.data_dir,
+            drill_dirs=self.drill_dirs,
+        )

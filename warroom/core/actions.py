@@ -1,0 +1,45 @@
+"""Trainee actions: what a trainee does during a drill, timestamped on the drill clock.
+
+The action log (a list of :class:`Action`, in the order they happened) is, with the drill, all a
+:class:`~warroom.core.scoring.Scorecard` needs; it is what the session journal appends and the results store keeps.
+Each action serialises to one JSON object (``Action.model_dump_json()``), one per journal line.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ActionKind(StrEnum):
+    """The kinds of trainee action.
+
+    - ``inspect``: open a trace event in the inspector (``event``).
+    - ``flag``: mark a trace event as suspicious (``event``, optional ``note``).
+    - ``escalate``: escalate to the planner naming the plan step at fault (``step``, ``note`` = the reason).
+    - ``pause`` / ``resume``: stop or restart the drill clock (playback only; no effect on the score).
+    - ``speed``: change playback speed (``speed``, a multiplier of real time; no effect on the score).
+    - ``quit``: leave the drill before it ended; the session is scored as abandoned.
+    """
+
+    INSPECT = "inspect"
+    FLAG = "flag"
+    ESCALATE = "escalate"
+    PAUSE = "pause"
+    RESUME = "resume"
+    SPEED = "speed"
+    QUIT = "quit"
+
+
+class Action(BaseModel):
+    """One trainee action at drill time ``t`` (seconds)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    t: float = Field(ge=0, description="Drill time of the action, seconds.")
+    kind: ActionKind = Field(description="What the trainee did.")
+    event: str | None = Field(default=None, description="The trace event inspected or flagged.")
+    step: str | None = Field(default=None, description="The plan step named in an escalation.")
+    note: str | None = Field(default=None, description="A flag's note or an escalation's reason.")
+    speed: float | None = Field(default=None, gt=0, description="New playback speed for a `speed` action.")

@@ -1,0 +1,386 @@
+"""The drill format: pydantic v2 models for one scripted incident in a planner-executor agent.
+
+A drill file (YAML) is validated into a :class:`Drill`. The shape follows DESIGN.md "The drill, conceptually":
+
+- metadata (``id``, ``title``, ``version``, ``difficulty``, ``tags``, ``author``) and a :class:`Briefing`;
+- :class:`Models`: which model plays planner and executor, priced in USD per million input/output tokens;
+- ``plan``: ordered :class:`PlanStep` items, each with a checkable objective;
+- ``trace``: timed :data:`TraceEvent` items on the drill clock (seconds of drill time, from 0), a discriminated
+  union on ``kind``: planner calls, executor messages, tool calls, raw tool results, executor reports (with the
+  *reported* status, which lies on the silent step) and environment logs;
+- either an :class:`AnswerKey` (the hidden fault, its evidence, cascade, damage, deadline, debrief and optional
+  re-plan events) or an :class:`AllClear` section for a control drill with no fault;
+- ``distractors``: events that look odd but are harmless, each with the reason why.
+
+Every model forbids unknown keys (``extra="forbid"``) so a typo in a drill is an error, not a silently ignored
+key. Type rules live here; rules that relate fields to one another (unique ids, references, time order, the
+deadline) live in :mod:`warroom.core.validation`.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: The drill format version this code reads. Bump it when the format changes incompatibly.
+SCHEMA_VERSION = 1
+
+#: An identifier for a drill, plan step or trace event: letters, digits, ``-``, ``_`` and ``.``.
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+
+Identifier = Annotated[str, Field(pattern=ID_PATTERN, min_length=1, max_length=80)]
+Seconds = Annotated[float, Field(ge=0, description="Seconds of drill time, counted from the start of the drill.")]
+Tokens = Annotated[int, Field(ge=0, description="A token count (non-negative).")]
+UsdPerMillion = Annotated[float, Field(ge=0, description="USD per million tokens (non-negative).")]
+
+
+class _Strict(BaseModel):
+    """Base for every drill model: unknown keys are errors and models are immutable once loaded."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Vocabularies
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class FaultKind(StrEnum):
+    """What went wrong at the fault's origin step. The vocabulary follows ../shared/failure-catalog.md.
+
+    Each member's description is in :data:`FAULT_KIND_DESCRIPTIONS` (shown in the schema and the docs).
+    """
+
+    EMPTY_RESULT = "empty_result"
+    SWALLOWED_ERROR = "swallowed_error"
+    ERROR_FLAG_IGNORED = "error_flag_ignored"
+    HTTP_ERROR_IGNORED = "http_error_ignored"
+    TOOL_OUTPUT_MISREAD = "tool_output_misread"
+    PHANTOM_TOOL_CALL = "phantom_tool_call"
+    UNVERIFIED_WRITE = "unverified_write"
+    PARTIAL_WRITE = "partial_write"
+    STALE_DATA = "stale_data"
+    PAGINATION_TRUNCATED = "pagination_truncated"
+    TIMEOUT_AS_EMPTY = "timeout_as_empty"
+    RATE_LIMIT_SWALLOWED = "rate_limit_swallowed"
+    SCHEMA_DRIFT = "schema_drift"
+    WRONG_RECORD = "wrong_record"
+    UNIT_CONFUSION = "unit_confusion"
+    CONSTRAINT_DROPPED = "constraint_dropped"
+    RUNAWAY_LOOP = "runaway_loop"
+    FABRICATED_RESULT = "fabricated_result"
+    PREMATURE_TERMINATION = "premature_termination"
+    OTHER = "other"
+
+
+FAULT_KIND_DESCRIPTIONS: dict[FaultKind, str] = {
+    FaultKind.EMPTY_RESULT: "A tool returned an empty result (e.g. []) that the executor took as a real 'nothing found'.",
+    FaultKind.SWALLOWED_ERROR: "A tool raised; the error was caught and its text or a default passed on as data.",
+    FaultKind.ERROR_FLAG_IGNORED: "A tool result carried an error flag (isError, ok:false) that nothing surfaced.",
+    FaultKind.HTTP_ERROR_IGNORED: "An HTTP 4xx/5xx (e.g. a 404 or 403 page) was treated as a successful response.",
+    FaultKind.TOOL_OUTPUT_MISREAD: "The tool result was right, but the executor misread what it says.",
+    FaultKind.PHANTOM_TOOL_CALL: "The executor reported an action done without ever calling the tool.",
+    FaultKind.UNVERIFIED_WRITE: "A write was reported done but never happened (no permission, dry run, wrong path).",
+    FaultKind.PARTIAL_WRITE: "Only part of a write or batch succeeded; it was reported complete.",
+    FaultKind.STALE_DATA: "A stale cache or replica answered; old data was used as current.",
+    FaultKind.PAGINATION_TRUNCATED: "Pagination stopped at the first page; the rest of the data was never read.",
+    FaultKind.TIMEOUT_AS_EMPTY: "A timeout was mapped to an empty result.",
+    FaultKind.RATE_LIMIT_SWALLOWED: "A rate limit (HTTP 429) was swallowed as 'no results'.",
+    FaultKind.SCHEMA_DRIFT: "A field was renamed or moved upstream and read as null or a default.",
+    FaultKind.WRONG_RECORD: "The right operation was applied to the wrong record (an ID mix-up).",
+    FaultKind.UNIT_CONFUSION: "A unit or currency was confused (cents as dollars, ms as s, EUR as USD).",
+    FaultKind.CONSTRAINT_DROPPED: "Truncated context dropped a constraint of the plan or the task.",
+    FaultKind.RUNAWAY_LOOP: "A failing or empty tool sent the agent round a loop: a token and cost spike.",
+    FaultKind.FABRICATED_RESULT: "The executor invented data or an analysis where a tool failed.",
+    FaultKind.PREMATURE_TERMINATION: "The run was declared finished before the task was done.",
+    FaultKind.OTHER: "A fault outside this vocabulary; describe it in the fault summary.",
+}
+
+
+class Role(StrEnum):
+    """Who made a model call: the planner (strong, expensive) or the executor (cheap, fast)."""
+
+    PLANNER = "planner"
+    EXECUTOR = "executor"
+
+
+class ReportedStatus(StrEnum):
+    """The status an executor *reports* for a plan step; on the silent step it says success while it failed."""
+
+    SUCCESS = "success"
+    PARTIAL = "partial"
+    FAILED = "failed"
+    IN_PROGRESS = "in_progress"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Metadata, models and the plan
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class Briefing(_Strict):
+    """What the trainee reads before the drill starts. Never contains the answer."""
+
+    goal: str = Field(min_length=1, description="The agent's goal, as the user gave it to the planner.")
+    watching: str = Field(
+        min_length=1,
+        description="What the trainee is watching and what to look out for (the system, its tools, the stakes).",
+    )
+    context: str | None = Field(
+        default=None, description="Optional background: the organisation, the data, anything a new on-call would know."
+    )
+
+
+class ModelSpec(_Strict):
+    """One language model and its prices."""
+
+    name: str = Field(min_length=1, description="The model's name as shown to the trainee, e.g. 'frontier-large'.")
+    input_usd_per_mtok: UsdPerMillion = Field(description="Price of input tokens, USD per million tokens.")
+    output_usd_per_mtok: UsdPerMillion = Field(description="Price of output tokens, USD per million tokens.")
+
+
+class Usage(_Strict):
+    """Token usage of one model call."""
+
+    input_tokens: Tokens = Field(description="Input (prompt) tokens of this model call.")
+    output_tokens: Tokens = Field(description="Output (completion) tokens of this model call.")
+    estimated: bool = Field(
+        default=False, description="True when the counts are estimates (e.g. from text length in an imported trace)."
+    )
+
+
+class Models(_Strict):
+    """The two roles of the planner-executor loop and what their model calls cost."""
+
+    planner: ModelSpec = Field(description="The strong model that writes the plan and re-plans on escalation.")
+    executor: ModelSpec = Field(description="The cheap, fast model that carries out plan steps and calls tools.")
+    replan_usage: Usage | None = Field(
+        default=None,
+        description=(
+            "Tokens of one planner re-plan call, charged at the planner's prices for each false escalation. "
+            "Default: the usage of the first planner_call in the trace."
+        ),
+    )
+    flat_loop_step_usage: Usage | None = Field(
+        default=None,
+        description=(
+            "For `warroom cost`: tokens of one step of the counterfactual flat loop (every executor step run on "
+            "the planner's model, re-reasoning each time). Default: each executor call's own usage."
+        ),
+    )
+
+
+class PlanStep(_Strict):
+    """One ordered step of the planner's plan, with an objective the executor's work can be checked against."""
+
+    id: Identifier = Field(description="Unique id of the plan step, referenced by trace events and the answer key.")
+    title: str = Field(min_length=1, description="Short name of the step, shown in the plan panel.")
+    objective: str = Field(min_length=1, description="The checkable objective: what must be true when it is done.")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The trace
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class _EventBase(_Strict):
+    id: Identifier = Field(description="Unique id of the trace event, referenced by the answer key and distractors.")
+    t: Seconds = Field(description="When the event is released, in seconds of drill time. Non-decreasing in a trace.")
+    step: Identifier | None = Field(
+        default=None, description="The plan step this event belongs to (absent for events outside any step)."
+    )
+
+
+class PlannerCall(_EventBase):
+    """A model call by the planner: the initial plan, a progress check or a re-plan."""
+
+    kind: Literal["planner_call"] = Field(description="Event kind.")
+    content: str = Field(description="What the planner wrote (the plan, its reasoning or instruction).")
+    usage: Usage | None = Field(default=None, description="Token usage of this planner call.")
+
+
+class ExecutorMessage(_EventBase):
+    """The executor's reasoning or a message it wrote while carrying out a step."""
+
+    kind: Literal["executor_message"] = Field(description="Event kind.")
+    content: str = Field(description="What the executor wrote.")
+    usage: Usage | None = Field(default=None, description="Token usage of the executor call that wrote it.")
+
+
+class ToolCall(_EventBase):
+    """The executor calls a tool with arguments."""
+
+    kind: Literal["tool_call"] = Field(description="Event kind.")
+    tool: str = Field(min_length=1, description="The tool's name, e.g. 'crm.search_tickets'.")
+    arguments: dict[str, Any] = Field(default_factory=dict, description="The call's arguments, as the executor sent them.")
+    usage: Usage | None = Field(default=None, description="Token usage of the executor call that produced this tool call.")
+
+
+class ToolResult(_EventBase):
+    """The raw result a tool returned: shown to the trainee as is (JSON pretty-printed)."""
+
+    kind: Literal["tool_result"] = Field(description="Event kind.")
+    call: Identifier = Field(description="Id of the tool_call event this result answers.")
+    output: Any = Field(description="The raw output: a string, or any JSON-like structure (mapping, list, number).")
+    status: str | None = Field(
+        default=None, description="Transport status as the tool saw it, e.g. 'ok', 'error', 'HTTP 200', 'exit 0'."
+    )
+    duration_ms: Annotated[float, Field(ge=0)] | None = Field(default=None, description="How long the call took, ms.")
+
+
+class ExecutorReport(_EventBase):
+    """The executor reports a plan step's outcome to the planner; the *reported* status may be a lie."""
+
+    kind: Literal["executor_report"] = Field(description="Event kind.")
+    step: Identifier = Field(description="The plan step being reported on.")  # type: ignore[assignment]
+    status: ReportedStatus = Field(description="The status the executor claims for the step.")
+    content: str = Field(description="The executor's report text.")
+    usage: Usage | None = Field(default=None, description="Token usage of the executor call that wrote the report.")
+
+
+class LogEvent(_EventBase):
+    """A line or block of output from the environment: a monitor, a job log, a terminal, an alert."""
+
+    kind: Literal["log"] = Field(description="Event kind.")
+    source: str = Field(min_length=1, description="Where the log comes from, e.g. 'stderr', 'billing-monitor'.")
+    content: str = Field(description="The log text, verbatim.")
+    level: Literal["debug", "info", "warning", "error"] = Field(default="info", description="Log level.")
+
+
+TraceEvent = Annotated[
+    Union[PlannerCall, ExecutorMessage, ToolCall, ToolResult, ExecutorReport, LogEvent],
+    Field(discriminator="kind"),
+]
+"""One timed event of the trace; ``kind`` says which."""
+
+#: Event kinds whose ``usage`` is a model call, and the role that pays for it.
+ROLE_OF_KIND: dict[str, Role] = {
+    "planner_call": Role.PLANNER,
+    "executor_message": Role.EXECUTOR,
+    "tool_call": Role.EXECUTOR,
+    "executor_report": Role.EXECUTOR,
+}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The answer key, all-clear controls and distractors
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class Fault(_Strict):
+    """The hidden silent failure."""
+
+    origin_step: Identifier = Field(description="The plan step where the fault happened: the step to escalate.")
+    kind: FaultKind = Field(description="What went wrong, from the fault-kind vocabulary (see docs/authoring.md).")
+    summary: str = Field(min_length=1, description="One sentence: what went wrong (shown in the debrief).")
+
+
+class DamageEntry(_Strict):
+    """Damage one cascade event does when it is released before the incident is contained."""
+
+    event: Identifier = Field(description="The trace event that does the damage.")
+    amount: Annotated[float, Field(gt=0)] = Field(description="How much damage, in the drill's damage unit.")
+    note: str | None = Field(default=None, description="What the damage is, e.g. '40 refund emails sent'.")
+
+
+class Damage(_Strict):
+    """The damage the cascade does, event by event, in a unit that matters in the drill's domain."""
+
+    unit: str = Field(min_length=1, description="The damage unit, e.g. 'USD refunded in error', 'rows corrupted'.")
+    entries: list[DamageEntry] = Field(min_length=1, description="Damage per cascade event.")
+
+
+class AnswerKey(_Strict):
+    """Everything hidden from the trainee until the debrief."""
+
+    fault: Fault = Field(description="The fault's origin step, kind and summary.")
+    evidence: list[Identifier] = Field(
+        min_length=1,
+        description="Trace events that show the fault; the earliest sets when it became detectable.",
+    )
+    cascade: list[Identifier] = Field(
+        default_factory=list, description="Plan steps that build on the bad result, in order."
+    )
+    damage: Damage = Field(description="The damage the cascade does if nobody escalates.")
+    deadline: Seconds = Field(description="Drill time after which the damage is done; escalate before it.")
+    debrief: str = Field(min_length=1, description="What happened, where the evidence was, what the re-plan should be.")
+    replan: list[TraceEvent] = Field(
+        default_factory=list,
+        description=(
+            "Events that play after a correct escalation (the planner's re-plan and what follows). Their `t` is "
+            "seconds after the escalation, not absolute drill time."
+        ),
+    )
+
+
+class AllClear(_Strict):
+    """A control drill: odd-looking but healthy; the right move is not to escalate."""
+
+    debrief: str = Field(min_length=1, description="Why the trace was healthy despite what looked odd.")
+
+
+class Distractor(_Strict):
+    """An event that looks odd but is harmless."""
+
+    event: Identifier = Field(description="The trace event that looks suspicious.")
+    why_harmless: str = Field(min_length=1, description="Why it is harmless (shown in the debrief).")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The drill
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class Drill(_Strict):
+    """One incident drill: a scripted planner-executor trace with one hidden silent failure (or none)."""
+
+    schema_version: Literal[1] = Field(description="Drill format version; this warroom reads version 1.")
+    id: Identifier = Field(description="Unique id of the drill, e.g. 'refund-pagination'.")
+    title: str = Field(min_length=1, description="Title shown in the drill picker.")
+    version: Annotated[int, Field(ge=1)] = Field(default=1, description="The drill's own revision, bumped on edits.")
+    difficulty: Annotated[int, Field(ge=1, le=5)] = Field(description="1 (easy) to 5 (hard).")
+    tags: list[str] = Field(default_factory=list, description="Free tags: domain and fault kind in MAST/TRAIL terms.")
+    author: str = Field(min_length=1, description="Who wrote the drill.")
+    briefing: Briefing = Field(description="What the trainee reads before the start.")
+    models: Models = Field(description="Planner and executor models with their prices.")
+    plan: list[PlanStep] = Field(min_length=1, description="The planner's ordered plan.")
+    trace: list[TraceEvent] = Field(min_length=1, description="The timed trace events, in drill-time order.")
+    answer_key: AnswerKey | None = Field(
+        default=None, description="The hidden fault and its consequences. Absent in an all-clear drill."
+    )
+    all_clear: AllClear | None = Field(
+        default=None, description="Present only in an all-clear control drill (which then has no answer_key)."
+    )
+    distractors: list[Distractor] = Field(default_factory=list, description="Odd-looking but harmless events.")
+
+    # -- conveniences (not part of the format) ------------------------------------------------------------------
+
+    @property
+    def is_all_clear(self) -> bool:
+        """True for a control drill with no fault."""
+        return self.all_clear is not None
+
+    @property
+    def duration(self) -> float:
+        """Seconds of drill time until the last trace event."""
+        return self.trace[-1].t if self.trace else 0.0
+
+    def step(self, step_id: str) -> PlanStep:
+        """The plan step with this id; raises KeyError if there is none."""
+        for s in self.plan:
+            if s.id == step_id:
+                return s
+        raise KeyError(step_id)
+
+    def event(self, event_id: str) -> Any:
+        """The trace (or re-plan) event with this id; raises KeyError if there is none."""
+        for e in self.trace:
+            if e.id == event_id:
+                return e
+        if self.answer_key:
+            for e in self.answer_key.replan:
+                if e.id == event_id:
+                    return e
+        raise KeyError(event_id)

@@ -1,0 +1,336 @@
+"""The replay engine: one drill played on an injected drill clock, with the trainee's actions applied.
+
+A :class:`Replay` knows nothing of wall-clock time, playback speed or terminals: the caller advances the drill clock
+with :meth:`Replay.advance` (seconds of drill time) and gets back the trace events released by it. Per call, the
+work is proportional to the number of events released, never to the trace's length.
+
+Escalation semantics (also in docs/scoring.md):
+
+- **Containment.** Escalating the fault's origin step once the earliest evidence event has been released contains
+  the incident: the original trace stops (no further events, so no further damage), the answer key's re-plan events
+  play (their ``t`` counts from the escalation), and the drill ends when the last of them is released (at once if
+  there are none). An escalation after the deadline still contains, but late: the damage done so far stands.
+- **False escalation.** Escalating any other step, escalating before the earliest evidence, or escalating in an
+  all-clear drill is a false escalation: the planner re-plans, finds nothing wrong, and the play goes on. It costs
+  one planner re-plan call (``models.replan_usage``, else the first planner call's usage, at the planner's prices)
+  and :data:`FALSE_ESCALATION_DELAY` seconds of drill time, during which the trace runs on (events are released and
+  may do damage) while the trainee waits for the planner.
+- **Deadline.** Once the drill clock passes the answer key's deadline, the damage is done: :attr:`Replay.deadline_passed`
+  turns true. The drill runs on to the end of the trace.
+- **End of trace.** When every trace event is released without a containment, the drill ends: a miss in a faulted
+  drill, a correct all-clear in a control drill.
+- **Quit.** :meth:`Replay.quit` ends the drill at once as abandoned.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from warroom.core.actions import Action, ActionKind
+from warroom.core.cost import call_cost
+from warroom.core.model import ROLE_OF_KIND, Drill, ReportedStatus, Role, Usage
+
+#: Seconds of drill time a false escalation costs: the planner's re-plan call runs while the trace goes on.
+FALSE_ESCALATION_DELAY = 15.0
+
+
+class EndReason(StrEnum):
+    """Why a drill ended."""
+
+    CONTAINED = "contained"
+    END_OF_TRACE = "end_of_trace"
+    ABANDONED = "abandoned"
+
+
+class StepState(StrEnum):
+    """A plan step's state as the trainee sees it: the executor's *reported* status, or not reported yet."""
+
+    PENDING = "pending"
+    IN_PROGRESS = "in_progress"
+    SUCCESS = ReportedStatus.SUCCESS.value
+    PARTIAL = ReportedStatus.PARTIAL.value
+    FAILED = ReportedStatus.FAILED.value
+
+
+@dataclass
+class CostMeter:
+    """Cost accrued so far: USD and tokens, split by role and by model name."""
+
+    usd_by_role: dict[Role, float] = field(default_factory=lambda: {Role.PLANNER: 0.0, Role.EXECUTOR: 0.0})
+    usd_by_model: dict[str, float] = field(default_factory=dict)
+    input_tokens_by_role: dict[Role, int] = field(default_factory=lambda: {Role.PLANNER: 0, Role.EXECUTOR: 0})
+    output_tokens_by_role: dict[Role, int] = field(default_factory=lambda: {Role.PLANNER: 0, Role.EXECUTOR: 0})
+    tokens_by_model: dict[str, int] = field(default_factory=dict)
+    calls: int = 0
+
+    @property
+    def usd(self) -> float:
+        """Total USD so far."""
+        return sum(self.usd_by_role.values())
+
+    @property
+    def tokens(self) -> int:
+        """Total tokens (input + output) so far."""
+        return sum(self.input_tokens_by_role.values()) + sum(self.output_tokens_by_role.values())
+
+    def charge(self, role: Role, model_name: str, usage: Usage, usd: float) -> None:
+        """Add one model call's usage and its price in USD."""
+        self.calls += 1
+        self.usd_by_role[role] += usd
+        self.usd_by_model[model_name] = self.usd_by_model.get(model_name, 0.0) + usd
+        self.input_tokens_by_role[role] += usage.input_tokens
+        self.output_tokens_by_role[role] += usage.output_tokens
+        n = usage.input_tokens + usage.output_tokens
+        self.tokens_by_model[model_name] = self.tokens_by_model.get(model_name, 0) + n
+
+
+@dataclass(frozen=True)
+class EscalationResult:
+    """What an escalation did.
+
+    ``contained`` is True when it named the fault's origin step after the evidence appeared. ``late`` is True when
+    that happened after the deadline. For a false escalation, ``replan_usd`` is what the planner's re-plan call
+    cost and ``released`` the trace events released while the planner re-planned.
+    """
+
+    action: Action
+    contained: bool
+    late: bool
+    replan_usd: float
+    released: list[Any]
+
+
+class ReplayError(ValueError):
+    """An action that cannot apply: an unknown event or step id, an unreleased event, or a drill that has ended."""
+
+
+class Replay:
+    """One drill played on a drill clock.
+
+    Args:
+        drill: a validated :class:`~warroom.core.model.Drill`.
+        on_action: called with each :class:`Action` right after it is appended to :attr:`actions` (and before the
+            method that recorded it returns); the session journal hooks in here to persist every action.
+
+    State for a UI, at any moment: :attr:`now`, :attr:`released`, :meth:`step_state`, :attr:`damage`,
+    :attr:`full_damage`, :attr:`damage_unit`, :attr:`cost`, :attr:`ended`, :attr:`end_reason`,
+    :attr:`deadline_passed`, :attr:`evidence_released`, :attr:`false_escalations`, :attr:`actions`.
+    """
+
+    def __init__(self, drill: Drill, on_action: Callable[[Action], None] | None = None) -> None:
+        self.drill = drill
+        self.on_action = on_action
+        self.now: float = 0.0
+        self.released: list[Any] = []
+        self.actions: list[Action] = []
+        self.damage: float = 0.0
+        self.cost = CostMeter()
+        self.ended: bool = False
+        self.end_reason: EndReason | None = None
+        self.contained_at: float | None = None
+        self.false_escalations: int = 0
+        self.damage_timeline: list[tuple[float, float]] = [(0.0, 0.0)]
+
+        key = drill.answer_key
+        self._queue: list[Any] = list(drill.trace)
+        self._times: list[float] = [e.t for e in self._queue]
+        self._next = 0
+        self._step_state: dict[str, StepState] = {s.id: StepState.PENDING for s in drill.plan}
+        self._event_ids = {e.id for e in drill.trace}
+        if key:
+            self._event_ids.update(e.id for e in key.replan)
+        self._released_ids: set[str] = set()
+        self._damage_by_event: dict[str, float] = {}
+        self.full_damage: float = 0.0
+        self.damage_unit: str = ""
+        self.deadline: float | None = None
+        self._first_evidence_t: float | None = None
+        self._evidence_ids: frozenset[str] = frozenset(key.evidence) if key else frozenset()
+        self._evidence_seen = False
+        if key:
+            for entry in key.damage.entries:
+                self._damage_by_event[entry.event] = self._damage_by_event.get(entry.event, 0.0) + entry.amount
+            self.full_damage = sum(self._damage_by_event.values())
+            self.damage_unit = key.damage.unit
+            self.deadline = key.deadline
+            evidence = set(key.evidence)
+            times = [e.t for e in drill.trace if e.id in evidence]
+            self._first_evidence_t = min(times) if times else None
+        self._replan_usage = drill.models.replan_usage or next(
+            (e.usage for e in drill.trace if e.kind == "planner_call" and e.usage is not None),
+            Usage(input_tokens=0, output_tokens=0),
+        )
+
+    # -- the clock ----------------------------------------------------------------------------------------------
+
+    @property
+    def first_evidence_time(self) -> float | None:
+        """Drill time of the earliest evidence event (None in an all-clear drill)."""
+        return self._first_evidence_t
+
+    @property
+    def evidence_released(self) -> bool:
+        """True once the earliest evidence event has been released (the fault is detectable)."""
+        return self._evidence_seen
+
+    @property
+    def deadline_passed(self) -> bool:
+        """True once the drill clock is past the answer key's deadline (the damage is done)."""
+        return self.deadline is not None and self.now > self.deadline
+
+    @property
+    def contained(self) -> bool:
+        """True once a correct escalation contained the incident."""
+        return self.contained_at is not None
+
+    @property
+    def next_event_time(self) -> float | None:
+        """Drill time of the next event to be released, or None when nothing is left to release."""
+        return self._times[self._next] if self._next < len(self._queue) else None
+
+    def advance(self, dt: float) -> list[Any]:
+        """Move the drill clock forward by ``dt`` seconds and release the events whose time has come.
+
+        Returns the released events in order (possibly empty). Does nothing once the drill has ended.
+        Raises ValueError for a negative ``dt``.
+        """
+        if dt < 0:
+            raise ValueError(f"cannot advance the drill clock by a negative amount ({dt})")
+        if self.ended:
+            return []
+        self.now += dt
+        end = bisect_right(self._times, self.now, lo=self._next)
+        out = self._queue[self._next : end]
+        self._next = end
+        for ev in out:
+            self._release(ev)
+        if self._next >= len(self._queue):
+            self._end(EndReason.CONTAINED if self.contained else EndReason.END_OF_TRACE)
+        return out
+
+    def _release(self, ev: Any) -> None:
+        self.released.append(ev)
+        self._released_ids.add(ev.id)
+        if ev.id in self._evidence_ids:
+            self._evidence_seen = True
+        if ev.step is not None and ev.step in self._step_state:
+            if ev.kind == "executor_report":
+                self._step_state[ev.step] = StepState(ev.status.value)
+            elif self._step_state[ev.step] is StepState.PENDING:
+                self._step_state[ev.step] = StepState.IN_PROGRESS
+        usage = getattr(ev, "usage", None)
+        if usage is not None:
+            role = ROLE_OF_KIND[ev.kind]
+            self._charge(role, usage)
+        amount = self._damage_by_event.get(ev.id)
+        if amount and not self.contained:
+            self.damage += amount
+            self.damage_timeline.append((ev.t, self.damage))
+
+    def _charge(self, role: Role, usage: Usage) -> float:
+        spec = self.drill.models.planner if role is Role.PLANNER else self.drill.models.executor
+        usd = call_cost(usage, spec)
+        self.cost.charge(role, spec.name, usage, usd)
+        return usd
+
+    def _end(self, reason: EndReason) -> None:
+        if not self.ended:
+            self.ended = True
+            self.end_reason = reason
+
+    # -- state --------------------------------------------------------------------------------------------------
+
+    def step_state(self, step_id: str) -> StepState:
+        """The plan step's state as reported so far. Raises KeyError for an unknown step."""
+        return self._step_state[step_id]
+
+    @property
+    def step_states(self) -> dict[str, StepState]:
+        """Every plan step's state as reported so far, in plan order."""
+        return dict(self._step_state)
+
+    def is_released(self, event_id: str) -> bool:
+        """True once the event has been released."""
+        return event_id in self._released_ids
+
+    # -- trainee actions ----------------------------------------------------------------------------------------
+
+    def _record(self, action: Action) -> Action:
+        self.actions.append(action)
+        if self.on_action is not None:
+            self.on_action(action)
+        return action
+
+    def _check_event(self, event_id: str) -> None:
+        if event_id not in self._event_ids:
+            raise ReplayError(f"no trace event {event_id!r} in drill {self.drill.id!r}")
+        if event_id not in self._released_ids:
+            raise ReplayError(f"trace event {event_id!r} has not been released yet")
+
+    def _check_live(self) -> None:
+        if self.ended:
+            raise ReplayError("the drill has ended")
+
+    def inspect(self, event_id: str) -> Action:
+        """Record that the trainee opened a released event in the inspector."""
+        self._check_live()
+        self._check_event(event_id)
+        return self._record(Action(t=self.now, kind=ActionKind.INSPECT, event=event_id))
+
+    def flag(self, event_id: str, note: str | None = None) -> Action:
+        """Record that the trainee flagged a released event as suspicious, with an optional note."""
+        self._check_live()
+        self._check_event(event_id)
+        return self._record(Action(t=self.now, kind=ActionKind.FLAG, event=event_id, note=note or None))
+
+    def pause(self) -> Action:
+        """Record a pause (the caller stops advancing the clock)."""
+        return self._record(Action(t=self.now, kind=ActionKind.PAUSE))
+
+    def resume(self) -> Action:
+        """Record a resume."""
+        return self._record(Action(t=self.now, kind=ActionKind.RESUME))
+
+    def set_speed(self, speed: float) -> Action:
+        """Record a playback-speed change (a multiplier of real time, > 0)."""
+        return self._record(Action(t=self.now, kind=ActionKind.SPEED, speed=speed))
+
+    def quit(self) -> Action:
+        """Record that the trainee left the drill; the drill ends as abandoned."""
+        action = self._record(Action(t=self.now, kind=ActionKind.QUIT))
+        self._end(EndReason.ABANDONED)
+        return action
+
+    def escalate(self, step_id: str, reason: str = "") -> EscalationResult:
+        """Escalate to the planner naming ``step_id`` as the step at fault, with a short reason.
+
+        Returns an :class:`EscalationResult`. See the module docstring for the rules.
+        Raises ReplayError for an unknown step or once the drill has ended.
+        """
+        self._check_live()
+        if step_id not in self._step_state:
+            raise ReplayError(f"no plan step {step_id!r} in drill {self.drill.id!r}")
+        action = self._record(Action(t=self.now, kind=ActionKind.ESCALATE, step=step_id, note=reason or None))
+        key = self.drill.answer_key
+        if key is not None and step_id == key.fault.origin_step and self.evidence_released:
+            late = self.deadline_passed
+            self.contained_at = self.now
+            self._start_replan(key.replan)
+            return EscalationResult(action=action, contained=True, late=late, replan_usd=0.0, released=[])
+        self.false_escalations += 1
+        usd = self._charge(Role.PLANNER, self._replan_usage)
+        released = self.advance(FALSE_ESCALATION_DELAY)
+        return EscalationResult(action=action, contained=False, late=False, replan_usd=usd, released=released)
+
+    def _start_replan(self, replan: list[Any]) -> None:
+        # The original trace stops here; the re-plan events take its place, timed from the escalation.
+        events = [e.model_copy(update={"t": self.now + e.t}) for e in replan]
+        self._queue = events
+        self._times = [e.t for e in events]
+        self._next = 0
+        if not events:
+            self._end(EndReason.CONTAINED)
