@@ -343,6 +343,13 @@ class Drill(_Strict):
     difficulty: Annotated[int, Field(ge=1, le=5)] = Field(description="1 (easy) to 5 (hard).")
     tags: list[str] = Field(default_factory=list, description="Free tags: domain and fault kind in MAST/TRAIL terms.")
     author: str = Field(min_length=1, description="Who wrote the drill.")
+    source: str | None = Field(
+        default=None,
+        description=(
+            "Where the trace comes from, when it is not invented: e.g. the corpus and record an imported drill was "
+            "made from, and which of its numbers are estimates."
+        ),
+    )
     briefing: Briefing = Field(description="What the trainee reads before the start.")
     models: Models = Field(description="Planner and executor models with their prices.")
     plan: list[PlanStep] = Field(min_length=1, description="The planner's ordered plan.")
