@@ -1,0 +1,73 @@
+"""``warroom new ID``: write a commented skeleton drill to start authoring from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+def _schema_ref_for(out_dir: Path) -> str:
+    """The schema reference for a drill written to ``out_dir``: the repository's schema inside ``drills/``."""
+    from warroom.core.skeleton import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF
+
+    repo_schema = out_dir.resolve().parent / "schema" / "drill.schema.json"
+    if out_dir.resolve().name == "drills" and repo_schema.is_file():
+        return REPO_SCHEMA_REF
+    return LOCAL_SCHEMA_REF
+
+
+@click.command("new")
+@click.argument("drill_id", metavar="ID")
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Folder to write ID.yaml into (created if missing).",
+)
+def new(drill_id: str, out_dir: Path) -> None:
+    """Write ID.yaml: a commented skeleton drill that validates and passes `warroom check` as written.
+
+    ID is the drill's id and file name: letters, digits, '-', '_' and '.', starting with a letter or digit.
+    The file starts with a yaml-language-server line so VS Code checks it against the drill schema: inside the
+    repository's drills/ folder it points at ../schema/drill.schema.json, elsewhere at drill.schema.json next to
+    the drill (write that file with `warroom schema --output drill.schema.json`).
+
+    Never overwrites a file: exits 1 if ID.yaml exists, 2 for an invalid ID.
+    """
+    from warroom.core.skeleton import LOCAL_SCHEMA_REF, is_valid_drill_id, skeleton_text
+
+    if not is_valid_drill_id(drill_id):
+        raise click.BadParameter(
+            "use letters, digits, '-', '_' and '.', starting with a letter or digit, at most 80 characters "
+            "(e.g. 'refund-pagination')",
+            param_hint=f"ID {drill_id!r}",
+        )
+    target = out_dir / f"{drill_id}.yaml"
+    if target.exists() or (out_dir / f"{drill_id}.yml").exists():
+        existing = target if target.exists() else out_dir / f"{drill_id}.yml"
+        click.echo(f"error: {existing} already exists; not overwriting it (pick another ID or --out folder)", err=True)
+        raise SystemExit(1)
+    if out_dir.exists() and not out_dir.is_dir():
+        click.echo(f"error: {out_dir} is not a folder", err=True)
+        raise SystemExit(1)
+    schema_ref = _schema_ref_for(out_dir)
+    text = skeleton_text(drill_id, schema_ref)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with open(target, "x", encoding="utf-8") as f:  # "x": fail rather than overwrite, even in a race
+            f.write(text)
+    except FileExistsError:
+        click.echo(f"error: {target} already exists; not overwriting it", err=True)
+        raise SystemExit(1) from None
+    except OSError as exc:
+        click.echo(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
+        raise SystemExit(1) from None
+    click.echo(f"wrote {target}")
+    if schema_ref == LOCAL_SCHEMA_REF and not (out_dir / LOCAL_SCHEMA_REF).exists():
+        click.echo(
+            f"for checks in VS Code, also run: warroom schema --output {out_dir / LOCAL_SCHEMA_REF}"
+        )
+    click.echo(f"next: edit it, then `warroom validate {target}`, `warroom check {target}`, `warroom run {target}`")
