@@ -1,0 +1,668 @@
+"""The results store: one SQLite row per finished (or abandoned) session, via the standard library.
+
+``DATA_DIR/results.sqlite3`` in WAL mode with a busy timeout, so several trainees finishing drills at the same moment
+against one data directory all get their row. The schema is versioned with ``PRAGMA user_version`` and migrated
+forward on open; a database written by a newer warroom (a higher version than :data:`SCHEMA_VERSION`) raises
+:class:`StoreVersionError` and is never modified.
+
+Per session the store keeps: the id, trainee, drill id, drill version, SHA-256 of the drill file's bytes, drill path,
+whether the drill is an all-clear control, scoring version, start and end times (ISO 8601 UTC), outcome, total score
+(0-100), time to detect (seconds of drill time, or NULL), damage (in the drill's damage unit), full damage, false
+escalations, cost (USD), the scorecard (JSON, its ``to_dict()``) and the full action log (JSON list of actions).
+
+Summary figures (see :meth:`ResultsStore.trainee_summaries` and :meth:`ResultsStore.drill_summaries`):
+
+- *contained rate*: sessions whose outcome is ``contained`` or ``contained_late``, divided by the sessions of
+  drills that have a fault (all-clear control drills have nothing to contain); None when there are none;
+- *false-alarm rate*: sessions with at least one false escalation, divided by all sessions;
+- *median time to detect*: over the sessions that detected the fault (time to detect not NULL); None if none did;
+- *mean score* and *median score*: over all sessions.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import statistics
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+#: The schema version this code writes (``PRAGMA user_version``).
+SCHEMA_VERSION = 1
+#: File name of the results database inside the data directory.
+DB_NAME = "results.sqlite3"
+#: Seconds a writer waits for another writer's lock before giving up.
+BUSY_TIMEOUT_S = 30.0
+
+#: Outcomes that count as containing the incident.
+CONTAINED_OUTCOMES = ("contained", "contained_late")
+
+_MIGRATIONS: dict[int, str] = {
+    # version -> SQL that upgrades from version-1 to version
+    1: """
+        CREATE TABLE sessions (
+            session_id        TEXT PRIMARY KEY,
+            trainee           TEXT NOT NULL,
+            drill_id          TEXT NOT NULL,
+            drill_version     INTEGER,
+            drill_sha256      TEXT,
+            drill_path        TEXT,
+            all_clear         INTEGER NOT NULL DEFAULT 0,
+            scoring_version   TEXT,
+            started_at        TEXT NOT NULL,
+            ended_at          TEXT,
+            outcome           TEXT NOT NULL,
+            total             INTEGER NOT NULL,
+            time_to_detect    REAL,
+            damage            REAL,
+            full_damage       REAL,
+            damage_unit       TEXT,
+            false_escalations INTEGER NOT NULL DEFAULT 0,
+            cost_usd          REAL,
+            recovered         INTEGER NOT NULL DEFAULT 0,
+            notes             TEXT NOT NULL DEFAULT '[]',
+            scorecard         TEXT NOT NULL,
+            actions           TEXT NOT NULL,
+            rescored_at       TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX ix_sessions_started ON sessions(started_at);
+        CREATE INDEX ix_sessions_trainee_started ON sessions(trainee, started_at);
+        CREATE INDEX ix_sessions_drill_started ON sessions(drill_id, started_at);
+        CREATE INDEX ix_sessions_trainee_drill_total ON sessions(trainee, drill_id, total);
+    """,
+}
+
+#: ``--sort`` keys: key -> (SQL expression, natural direction). ``--reverse`` flips the direction.
+SORT_KEYS: dict[str, tuple[str, str]] = {
+    "when": ("started_at", "DESC"),  # newest first
+    "score": ("total", "DESC"),  # best first
+    "trainee": ("trainee", "ASC"),
+    "drill": ("drill_id", "ASC"),
+    "outcome": ("outcome", "ASC"),
+    "ttd": ("time_to_detect IS NULL, time_to_detect", "ASC"),  # fastest first, undetected last
+    "damage": ("damage", "ASC"),  # least damage first
+    "false": ("false_escalations", "ASC"),
+}
+
+_LIST_COLUMNS = (
+    "session_id, trainee, drill_id, drill_version, drill_sha256, drill_path, all_clear, scoring_version, "
+    "started_at, ended_at, outcome, total, time_to_detect, damage, full_damage, damage_unit, false_escalations, "
+    "cost_usd, recovered, notes, rescored_at"
+)
+
+
+class StoreError(Exception):
+    """The results store cannot be used (not a database, unreadable, locked too long...)."""
+
+
+class StoreVersionError(StoreError):
+    """The database was written by a newer warroom (a higher schema version); it is left untouched."""
+
+
+class SessionNotFound(StoreError):
+    """No stored session has this id (or id prefix); or a prefix matches several (``matches`` lists them)."""
+
+    def __init__(self, message: str, matches: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.matches = list(matches)
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """What is known about a session when it starts (the journal's start line)."""
+
+    session_id: str
+    trainee: str
+    drill_id: str
+    drill_version: int | None
+    drill_sha256: str | None
+    drill_path: str | None
+    started_at: str
+    all_clear: bool = False
+    scoring_version: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """As a JSON-ready dict (the journal's start line without ``type``/``format``/``pid``)."""
+        return {
+            "session_id": self.session_id,
+            "trainee": self.trainee,
+            "drill_id": self.drill_id,
+            "drill_version": self.drill_version,
+            "drill_sha256": self.drill_sha256,
+            "drill_path": self.drill_path,
+            "all_clear": self.all_clear,
+            "scoring_version": self.scoring_version,
+            "started_at": self.started_at,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SessionInfo:
+        """From a journal start line (extra keys are ignored). Raises KeyError if a required key is missing."""
+        return cls(
+            session_id=str(d["session_id"]),
+            trainee=str(d["trainee"]),
+            drill_id=str(d["drill_id"]),
+            drill_version=d.get("drill_version"),
+            drill_sha256=d.get("drill_sha256"),
+            drill_path=d.get("drill_path"),
+            started_at=str(d["started_at"]),
+            all_clear=bool(d.get("all_clear", False)),
+            scoring_version=d.get("scoring_version"),
+        )
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """One stored session as listed by :meth:`ResultsStore.query` (without the scorecard and action log)."""
+
+    session_id: str
+    trainee: str
+    drill_id: str
+    drill_version: int | None
+    drill_sha256: str | None
+    drill_path: str | None
+    all_clear: bool
+    scoring_version: str | None
+    started_at: str
+    ended_at: str | None
+    outcome: str
+    total: int
+    time_to_detect: float | None
+    damage: float | None
+    full_damage: float | None
+    damage_unit: str | None
+    false_escalations: int
+    cost_usd: float | None
+    recovered: bool
+    notes: list[str]
+    rescored_at: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """As a JSON-ready dict (the ``scores --format json`` row)."""
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class StoredSession(SessionRow):
+    """One stored session with its scorecard (the dict of ``Scorecard.to_dict()``) and full action log."""
+
+    scorecard: dict[str, Any] = field(default_factory=dict)
+    actions: list[Any] = field(default_factory=list)  # list[warroom.core.actions.Action]
+
+    def info(self) -> SessionInfo:
+        """The session's start information."""
+        return SessionInfo(
+            session_id=self.session_id,
+            trainee=self.trainee,
+            drill_id=self.drill_id,
+            drill_version=self.drill_version,
+            drill_sha256=self.drill_sha256,
+            drill_path=self.drill_path,
+            started_at=self.started_at,
+            all_clear=self.all_clear,
+            scoring_version=self.scoring_version,
+        )
+
+
+@dataclass(frozen=True)
+class TraineeSummary:
+    """Figures for one trainee (see the module docstring for the definitions)."""
+
+    trainee: str
+    sessions: int
+    drills_run: int
+    contained_rate: float | None
+    median_time_to_detect: float | None
+    false_alarm_rate: float
+    mean_score: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(frozen=True)
+class DrillSummary:
+    """Figures for one drill: attempts, contained rate, median score (is it too easy or too hard?)."""
+
+    drill_id: str
+    attempts: int
+    trainees: int
+    contained_rate: float | None
+    median_score: float
+    all_clear: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def parse_since(text: str) -> str:
+    """Parse a ``--since`` value (a date ``2026-11-29`` or an ISO datetime) into the store's UTC timestamp text.
+
+    A date or a datetime without a zone is taken as UTC. Raises ValueError with a clear message otherwise.
+    """
+    value = text.strip()
+    try:
+        if len(value) == 10:
+            d = date.fromisoformat(value)
+            dt = datetime(d.year, d.month, d.day, tzinfo=UTC)
+        else:
+            dt = datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
+            if dt.tzinfo is None:
+                dt = dt.replace(tzinfo=UTC)
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is not a date or ISO datetime (expected e.g. 2026-11-29 or 2026-11-29T14:30)"
+        ) from None
+    return dt.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _scorecard_fields(scorecard: Any) -> dict[str, Any]:
+    """The stored columns of a scorecard (a Scorecard or its ``to_dict()``), and the dict itself under 'json'."""
+    d = scorecard if isinstance(scorecard, dict) else scorecard.to_dict()
+    outcome = d.get("outcome")
+    return {
+        "scoring_version": None if d.get("scoring_version") is None else str(d.get("scoring_version")),
+        "outcome": str(getattr(outcome, "value", outcome)),
+        "total": int(d.get("total", 0)),
+        "time_to_detect": d.get("time_to_detect"),
+        "damage": d.get("damage"),
+        "full_damage": d.get("full_damage"),
+        "damage_unit": d.get("damage_unit"),
+        "false_escalations": int(d.get("false_escalations") or 0),
+        "cost_usd": d.get("cost_usd"),
+        "json": json.dumps(d, ensure_ascii=False, sort_keys=True, default=str),
+    }
+
+
+def _actions_json(actions: Iterable[Any]) -> str:
+    return json.dumps([a.model_dump(mode="json", exclude_none=True) for a in actions], ensure_ascii=False)
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return float(statistics.median(values)) if values else None
+
+
+class ResultsStore:
+    """The SQLite results store of one data directory.
+
+    ``ResultsStore(data_dir)`` opens (creating if needed) ``data_dir/results.sqlite3``, migrating an older schema.
+    Raises :class:`StoreVersionError` for a database from a newer warroom (left untouched) and
+    :class:`StoreError` for a file that is not a usable database. Use as a context manager or call :meth:`close`.
+    """
+
+    def __init__(self, data_dir: Path, *, create: bool = True) -> None:
+        self.data_dir = Path(data_dir)
+        self.path = self.data_dir / DB_NAME
+        if not create and not self.path.exists():
+            raise StoreError(f"no results store at {self.path} (no session has been recorded in this data directory)")
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the data directory {self.data_dir}: {exc.strerror or exc}") from exc
+        try:
+            self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the results store {self.path}: {exc}") from exc
+        try:
+            self._open()
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            raise StoreError(f"{self.path} is not a usable warroom results store: {exc}") from exc
+        except StoreError:
+            self._conn.close()
+            raise
+
+    # -- opening and migrations -----------------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        conn = self._conn
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreVersionError(
+                f"the results store {self.path} has schema version {version}, written by a newer warroom; this "
+                f"warroom reads up to version {SCHEMA_VERSION}. Upgrade warroom (the file was not changed)."
+            )
+        self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if version < SCHEMA_VERSION:
+            self._migrate()
+
+    def _migrate(self) -> None:
+        conn = self._conn
+        self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
+            if version > SCHEMA_VERSION:  # pragma: no cover - a newer warroom migrated between our two reads
+                raise StoreVersionError(f"the results store {self.path} was upgraded to version {version} meanwhile")
+            for v in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in _MIGRATIONS[v].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {v}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _retry(fn: Any, attempts: int = 200) -> Any:
+        """Run ``fn``, retrying while SQLite reports the database locked (a lock not covered by busy_timeout)."""
+        for i in range(attempts):
+            try:
+                return fn()
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc) or i == attempts - 1:
+                    raise
+                time.sleep(0.05)
+        return None  # pragma: no cover
+
+    @property
+    def schema_version(self) -> int:
+        """The database's schema version."""
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def close(self) -> None:
+        """Close the connection. Safe to call twice."""
+        self._conn.close()
+
+    def __enter__(self) -> ResultsStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing --------------------------------------------------------------------------------------------------
+
+    def insert(
+        self,
+        info: SessionInfo,
+        scorecard: Any,
+        actions: Sequence[Any],
+        *,
+        ended_at: str | None,
+        recovered: bool = False,
+        notes: Sequence[str] = (),
+    ) -> bool:
+        """Store one session: its start info, scorecard (a Scorecard or its ``to_dict()``) and action log.
+
+        Returns True if the row was inserted, False if a session with this id is already stored (it is left as
+        it was, so finishing a session twice is harmless). Raises StoreError when the database stays locked.
+        """
+        sc = _scorecard_fields(scorecard)
+        row = (
+            info.session_id,
+            info.trainee,
+            info.drill_id,
+            info.drill_version,
+            info.drill_sha256,
+            info.drill_path,
+            int(info.all_clear),
+            sc["scoring_version"] if sc["scoring_version"] is not None else info.scoring_version,
+            info.started_at,
+            ended_at,
+            sc["outcome"],
+            sc["total"],
+            sc["time_to_detect"],
+            sc["damage"],
+            sc["full_damage"],
+            sc["damage_unit"],
+            sc["false_escalations"],
+            sc["cost_usd"],
+            int(recovered),
+            json.dumps(list(notes), ensure_ascii=False),
+            sc["json"],
+            _actions_json(actions),
+        )
+        sql = (
+            "INSERT OR IGNORE INTO sessions (session_id, trainee, drill_id, drill_version, drill_sha256, drill_path, "
+            "all_clear, scoring_version, started_at, ended_at, outcome, total, time_to_detect, damage, full_damage, "
+            "damage_unit, false_escalations, cost_usd, recovered, notes, scorecard, actions) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        try:
+            cur = self._retry(lambda: self._conn.execute(sql, row))
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot store session {info.session_id} in {self.path}: {exc}") from exc
+        return cur.rowcount == 1
+
+    def update_scorecard(self, session_id: str, scorecard: Any) -> None:
+        """Replace a stored session's scorecard (after a re-score) and the columns derived from it.
+
+        Raises SessionNotFound if no session has this id.
+        """
+        sc = _scorecard_fields(scorecard)
+        sql = (
+            "UPDATE sessions SET scoring_version = ?, outcome = ?, total = ?, time_to_detect = ?, damage = ?, "
+            "full_damage = ?, damage_unit = ?, false_escalations = ?, cost_usd = ?, scorecard = ?, rescored_at = ? "
+            "WHERE session_id = ?"
+        )
+        from warroom.store.journal import utc_now
+
+        params = (
+            sc["scoring_version"],
+            sc["outcome"],
+            sc["total"],
+            sc["time_to_detect"],
+            sc["damage"],
+            sc["full_damage"],
+            sc["damage_unit"],
+            sc["false_escalations"],
+            sc["cost_usd"],
+            sc["json"],
+            utc_now(),
+            session_id,
+        )
+        try:
+            cur = self._retry(lambda: self._conn.execute(sql, params))
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot update session {session_id} in {self.path}: {exc}") from exc
+        if cur.rowcount != 1:
+            raise SessionNotFound(f"no stored session {session_id!r}")
+
+    # -- reading --------------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _row(r: Sequence[Any]) -> dict[str, Any]:
+        (sid, trainee, drill_id, dv, sha, dpath, all_clear, sv, started, ended, outcome, total, ttd, dmg, full, unit,
+         fe, cost, recovered, notes, rescored) = r[:21]  # fmt: skip
+        return {
+            "session_id": sid,
+            "trainee": trainee,
+            "drill_id": drill_id,
+            "drill_version": dv,
+            "drill_sha256": sha,
+            "drill_path": dpath,
+            "all_clear": bool(all_clear),
+            "scoring_version": sv,
+            "started_at": started,
+            "ended_at": ended,
+            "outcome": outcome,
+            "total": total,
+            "time_to_detect": ttd,
+            "damage": dmg,
+            "full_damage": full,
+            "damage_unit": unit,
+            "false_escalations": fe,
+            "cost_usd": cost,
+            "recovered": bool(recovered),
+            "notes": json.loads(notes or "[]"),
+            "rescored_at": rescored,
+        }
+
+    def get(self, session_id: str) -> StoredSession:
+        """The stored session with this id, or the only one whose id starts with ``session_id``.
+
+        Raises SessionNotFound for no match, or for a prefix that matches several sessions (``.matches``).
+        """
+        from warroom.core.actions import Action
+
+        key = session_id.strip()
+        if not key:
+            raise SessionNotFound("an empty session id")
+        sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions WHERE session_id = ?"
+        r = self._conn.execute(sql, (key,)).fetchone()
+        if r is None:
+            rows = self._conn.execute(
+                f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions "
+                "WHERE session_id >= ? AND session_id < ? ORDER BY session_id LIMIT 11",
+                (key, key + "\U0010ffff"),
+            ).fetchall()
+            if not rows:
+                raise SessionNotFound(f"no stored session with id {key!r} (run `warroom scores` to list sessions)")
+            if len(rows) > 1:
+                ids = [row[0] for row in rows]
+                more = ", ..." if len(ids) > 10 else ""
+                raise SessionNotFound(
+                    f"session id prefix {key!r} matches several sessions: {', '.join(ids[:10])}{more}", ids[:10]
+                )
+            r = rows[0]
+        d = self._row(r)
+        return StoredSession(
+            **d,
+            scorecard=json.loads(r[21]),
+            actions=[Action.model_validate(a) for a in json.loads(r[22])],
+        )
+
+    def __contains__(self, session_id: str) -> bool:
+        return self._conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (session_id,)).fetchone() is not None
+
+    def _where(
+        self, trainee: str | None, drill: str | None, since: str | None, outcome: str | None = None
+    ) -> tuple[str, list[Any]]:
+        clauses, params = [], []
+        if trainee is not None:
+            clauses.append("trainee = ?")
+            params.append(trainee)
+        if drill is not None:
+            clauses.append("drill_id = ?")
+            params.append(drill)
+        if since is not None:
+            clauses.append("started_at >= ?")
+            params.append(since)
+        if outcome is not None:
+            clauses.append("outcome = ?")
+            params.append(outcome)
+        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+    def query(
+        self,
+        *,
+        trainee: str | None = None,
+        drill: str | None = None,
+        since: str | None = None,
+        outcome: str | None = None,
+        sort: str = "when",
+        reverse: bool = False,
+        limit: int | None = None,
+    ) -> list[SessionRow]:
+        """Stored sessions matching the filters, sorted.
+
+        ``trainee`` / ``drill`` match exactly; ``since`` is a UTC timestamp text (see :func:`parse_since`): sessions
+        started at or after it. ``sort`` is a key of :data:`SORT_KEYS` in its natural direction (``reverse`` flips
+        it); ties are broken newest first. ``limit`` None or 0 returns every match. Raises ValueError for an
+        unknown sort key.
+        """
+        if sort not in SORT_KEYS:
+            raise ValueError(f"unknown sort key {sort!r} (choose from {', '.join(SORT_KEYS)})")
+        expr, direction = SORT_KEYS[sort]
+        if reverse:
+            direction = "ASC" if direction == "DESC" else "DESC"
+        order = ", ".join(f"{part.strip()} {direction}" for part in expr.split(","))
+        where, params = self._where(trainee, drill, since, outcome)
+        sql = f"SELECT {_LIST_COLUMNS} FROM sessions{where} ORDER BY {order}, started_at DESC, session_id DESC"
+        if limit:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+        return [SessionRow(**self._row(r)) for r in self._conn.execute(sql, params)]
+
+    def iter_sessions(
+        self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
+    ) -> Iterator[StoredSession]:
+        """Every matching stored session with its scorecard and action log, oldest first (for re-scoring)."""
+        where, params = self._where(trainee, drill, since)
+        ids = [r[0] for r in self._conn.execute(f"SELECT session_id FROM sessions{where} ORDER BY started_at", params)]
+        for sid in ids:
+            yield self.get(sid)
+
+    def count(self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None) -> int:
+        """How many stored sessions match the filters."""
+        where, params = self._where(trainee, drill, since)
+        return int(self._conn.execute(f"SELECT count(*) FROM sessions{where}", params).fetchone()[0])
+
+    def best_scores(self, trainee: str) -> dict[str, int]:
+        """The trainee's best total score per drill id: ``{drill_id: 0-100}`` (drills never run are absent)."""
+        rows = self._conn.execute(
+            "SELECT drill_id, max(total) FROM sessions WHERE trainee = ? GROUP BY drill_id", (trainee,)
+        )
+        return {drill_id: int(best) for drill_id, best in rows}
+
+    def trainee_summaries(
+        self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
+    ) -> list[TraineeSummary]:
+        """Per-trainee figures over the matching sessions, sorted by trainee name."""
+        where, params = self._where(trainee, drill, since)
+        groups: dict[str, dict[str, Any]] = {}
+        sql = f"SELECT trainee, drill_id, all_clear, outcome, total, time_to_detect, false_escalations FROM sessions{where}"
+        for t, d, all_clear, outcome, total, ttd, fe in self._conn.execute(sql, params):
+            g = groups.get(t)
+            if g is None:
+                g = groups[t] = {"n": 0, "drills": set(), "faulted": 0, "contained": 0, "ttd": [], "fa": 0, "sum": 0}
+            g["n"] += 1
+            g["drills"].add(d)
+            if not all_clear:
+                g["faulted"] += 1
+                if outcome in CONTAINED_OUTCOMES:
+                    g["contained"] += 1
+            if ttd is not None:
+                g["ttd"].append(ttd)
+            if fe:
+                g["fa"] += 1
+            g["sum"] += total
+        return [
+            TraineeSummary(
+                trainee=t,
+                sessions=g["n"],
+                drills_run=len(g["drills"]),
+                contained_rate=(g["contained"] / g["faulted"]) if g["faulted"] else None,
+                median_time_to_detect=_median(g["ttd"]),
+                false_alarm_rate=g["fa"] / g["n"],
+                mean_score=g["sum"] / g["n"],
+            )
+            for t, g in sorted(groups.items())
+        ]
+
+    def drill_summaries(
+        self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
+    ) -> list[DrillSummary]:
+        """Per-drill figures over the matching sessions, sorted by drill id."""
+        where, params = self._where(trainee, drill, since)
+        groups: dict[str, dict[str, Any]] = {}
+        sql = f"SELECT drill_id, trainee, all_clear, outcome, total FROM sessions{where}"
+        for d, t, all_clear, outcome, total in self._conn.execute(sql, params):
+            g = groups.get(d)
+            if g is None:
+                g = groups[d] = {"trainees": set(), "faulted": 0, "contained": 0, "totals": [], "all_clear": True}
+            g["trainees"].add(t)
+            g["totals"].append(total)
+            if not all_clear:
+                g["all_clear"] = False
+                g["faulted"] += 1
+                if outcome in CONTAINED_OUTCOMES:
+                    g["contained"] += 1
+        return [
+            DrillSummary(
+                drill_id=d,
+                attempts=len(g["totals"]),
+                trainees=len(g["trainees"]),
+                contained_rate=(g["contained"] / g["faulted"]) if g["faulted"] else None,
+                median_score=float(statistics.median(g["totals"])),
+                all_clear=g["all_clear"],
+            )
+            for d, g in sorted(groups.items())
+        ]
