@@ -1,15 +1,28 @@
-"""Cost math for model calls.
+"""Cost math for model calls and whole traces.
 
 A model call costs ``input_tokens * input_price + output_tokens * output_price``, prices in USD per million tokens
-(DESIGN.md "Cost math", from the seed material on planner-executor loops).
+(DESIGN.md "Cost math", from the seed material on planner-executor loops). :func:`trace_cost` adds a drill's trace
+up by role, by model and by plan step, and prices the counterfactual *flat loop*: the same executor model calls run
+on the planner's model, re-reasoning at every step (``models.flat_loop_step_usage`` tokens per step when the drill
+gives them, else each executor call's own usage). ``warroom cost`` prints it; ``warroom cost --example`` prints the
+seed worked example (:func:`seed_example_path`).
 """
 
 from __future__ import annotations
 
-from warroom.core.model import ModelSpec, Usage
+from dataclasses import asdict, dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - imports for type checkers only
+    from warroom.core.model import Drill, ModelSpec, Usage
 
 #: Tokens per unit of a "per million tokens" price.
 PER_MILLION = 1_000_000
+
+#: Label of the model calls that belong to no plan step (the plan, progress checks, re-plans).
+NO_STEP = "(no step)"
 
 
 def call_cost(usage: Usage, model: ModelSpec) -> float:
@@ -17,3 +30,183 @@ def call_cost(usage: Usage, model: ModelSpec) -> float:
     return (
         usage.input_tokens * model.input_usd_per_mtok + usage.output_tokens * model.output_usd_per_mtok
     ) / PER_MILLION
+
+
+def format_usd(usd: float) -> str:
+    """An amount of USD for people: ``$14.02`` from one dollar up (two decimals, thousands separated), below a dollar
+    four significant digits with trailing zeros dropped but at least two decimals (``$0.0506``, ``$0.128``,
+    ``$0.035``, ``$0.50``), ``$0.00`` for zero. Negative amounts get a leading ``-``."""
+    if usd < 0:
+        return "-" + format_usd(-usd)
+    if usd == 0:
+        return "$0.00"
+    if usd >= 1:
+        return f"${usd:,.2f}"
+    text = f"{Decimal(repr(usd)):.4g}" if usd >= 1e-4 else f"{usd:.4g}"
+    if "e" in text:  # tiny amounts: write them out in full, never in scientific notation
+        text = format(Decimal(text), "f")
+    if "." in text:
+        whole, frac = text.split(".")
+        frac = frac.rstrip("0").ljust(2, "0")
+        text = f"{whole}.{frac}"
+    else:
+        text += ".00"
+    return "$" + text
+
+
+def round_half_up(x: float, digits: int = 0) -> float:
+    """``x`` rounded to ``digits`` decimals, halves away from zero (not Python's banker's rounding)."""
+    q = Decimal(1).scaleb(-digits)
+    return float(Decimal(repr(x)).quantize(q, rounding=ROUND_HALF_UP))
+
+
+@dataclass(frozen=True)
+class CostLine:
+    """Model calls added up: how many, their input and output tokens and their price in USD."""
+
+    name: str
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    usd: float = 0.0
+
+    @property
+    def tokens(self) -> int:
+        """Input + output tokens."""
+        return self.input_tokens + self.output_tokens
+
+    def plus(self, usage: Usage, usd: float) -> CostLine:
+        """This line with one more call of ``usage`` tokens costing ``usd``."""
+        return CostLine(
+            self.name,
+            self.calls + 1,
+            self.input_tokens + usage.input_tokens,
+            self.output_tokens + usage.output_tokens,
+            self.usd + usd,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form (USD rounded to 10 decimals to drop float noise)."""
+        d = asdict(self)
+        d["usd"] = round(self.usd, 10)
+        d["tokens"] = self.tokens
+        return d
+
+
+@dataclass(frozen=True)
+class TraceCost:
+    """What one drill's trace costs, and what the counterfactual flat loop would have cost.
+
+    - ``total``: every model call in the trace (the re-plan events of the answer key are not in it).
+    - ``by_role`` (planner, executor), ``by_model`` (model name) and ``by_step`` (plan order, then
+      :data:`NO_STEP` for calls outside any step): the same calls split three ways.
+    - ``flat_loop``: the executor's model calls priced on the planner's model (``flat_loop_step_usage`` tokens
+      each, else each call's own usage); ``flat_loop_usage`` says which.
+    - ``saving_factor`` = flat loop / total and ``saving_percent`` = (1 - total / flat loop) x 100, or None when a
+      divisor is zero.
+    - ``cascade``: the calls in the answer key's cascade steps, wasted when the fault is missed; ``replan``: the
+      answer key's re-plan events; ``false_escalation``: one planner re-plan call, what a false escalation costs.
+    """
+
+    drill_id: str
+    planner_model: str
+    executor_model: str
+    total: CostLine
+    by_role: tuple[CostLine, ...]
+    by_model: tuple[CostLine, ...]
+    by_step: tuple[CostLine, ...]
+    flat_loop: CostLine
+    flat_loop_usage: str
+    saving_factor: float | None
+    saving_percent: float | None
+    cascade: CostLine
+    replan: CostLine
+    false_escalation: CostLine
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form, as ``warroom cost --format json`` prints it."""
+        return {
+            "drill_id": self.drill_id,
+            "planner_model": self.planner_model,
+            "executor_model": self.executor_model,
+            "total": self.total.to_dict(),
+            "by_role": [c.to_dict() for c in self.by_role],
+            "by_model": [c.to_dict() for c in self.by_model],
+            "by_step": [c.to_dict() for c in self.by_step],
+            "flat_loop": self.flat_loop.to_dict(),
+            "flat_loop_usage": self.flat_loop_usage,
+            "saving_factor": None if self.saving_factor is None else round(self.saving_factor, 6),
+            "saving_percent": None if self.saving_percent is None else round(self.saving_percent, 4),
+            "cascade": self.cascade.to_dict(),
+            "replan": self.replan.to_dict(),
+            "false_escalation": self.false_escalation.to_dict(),
+        }
+
+
+def trace_cost(drill: Drill) -> TraceCost:
+    """Add up the cost of ``drill``'s trace (see :class:`TraceCost`). Pure; never raises for a valid drill."""
+    from warroom.core.model import ROLE_OF_KIND, Role
+    from warroom.core.replay import replan_usage
+
+    models = drill.models
+    spec_of = {Role.PLANNER: models.planner, Role.EXECUTOR: models.executor}
+    total = CostLine("total")
+    roles = {r: CostLine(r.value) for r in (Role.PLANNER, Role.EXECUTOR)}
+    by_model: dict[str, CostLine] = {}
+    by_step: dict[str | None, CostLine] = {s.id: CostLine(s.id) for s in drill.plan}
+    flat = CostLine("flat loop")
+    cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
+    cascade = CostLine("cascade")
+    for ev in drill.trace:
+        usage = getattr(ev, "usage", None)
+        if usage is None:
+            continue
+        role = ROLE_OF_KIND[ev.kind]
+        spec = spec_of[role]
+        usd = call_cost(usage, spec)
+        total = total.plus(usage, usd)
+        roles[role] = roles[role].plus(usage, usd)
+        by_model[spec.name] = by_model.get(spec.name, CostLine(spec.name)).plus(usage, usd)
+        step = ev.step if ev.step in by_step else None
+        by_step[step] = by_step.get(step, CostLine(NO_STEP)).plus(usage, usd)
+        if ev.step in cascade_steps:
+            cascade = cascade.plus(usage, usd)
+        if role is Role.EXECUTOR:
+            flat_usage = models.flat_loop_step_usage or usage
+            flat = flat.plus(flat_usage, call_cost(flat_usage, models.planner))
+    replan = CostLine("re-plan")
+    if drill.answer_key:
+        for ev in drill.answer_key.replan:
+            usage = getattr(ev, "usage", None)
+            if usage is not None:
+                replan = replan.plus(usage, call_cost(usage, spec_of[ROLE_OF_KIND[ev.kind]]))
+    one_replan = replan_usage(drill)
+    false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
+    factor = flat.usd / total.usd if total.usd > 0 else None
+    percent = (1 - total.usd / flat.usd) * 100 if flat.usd > 0 else None
+    return TraceCost(
+        drill_id=drill.id,
+        planner_model=models.planner.name,
+        executor_model=models.executor.name,
+        total=total,
+        by_role=tuple(roles.values()),
+        by_model=tuple(by_model.values()),
+        by_step=tuple(line for key, line in by_step.items() if key is not None or line.calls),
+        flat_loop=flat,
+        flat_loop_usage=(
+            "models.flat_loop_step_usage for every step"
+            if models.flat_loop_step_usage
+            else "each executor call's own usage"
+        ),
+        saving_factor=factor,
+        saving_percent=percent,
+        cascade=cascade,
+        replan=replan,
+        false_escalation=false_escalation,
+    )
+
+
+def seed_example_path() -> Path:
+    """The drill file that reproduces the seed worked example (``warroom cost --example``): shipped in the package
+    as ``warroom/core/examples/seed-cost.yaml``."""
+    return Path(__file__).resolve().parent / "examples" / "seed-cost.yaml"

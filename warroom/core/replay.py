@@ -1,8 +1,12 @@
 """The replay engine: one drill played on an injected drill clock, with the trainee's actions applied.
 
 A :class:`Replay` knows nothing of wall-clock time, playback speed or terminals: the caller advances the drill clock
-with :meth:`Replay.advance` (seconds of drill time) and gets back the trace events released by it. Per call, the
-work is proportional to the number of events released, never to the trace's length.
+with :meth:`Replay.advance` (seconds of drill time) or :meth:`Replay.advance_to` (an absolute drill time) and gets
+back the trace events released by it. Per call, the work is proportional to the number of events released, never
+to the trace's length (the release times are bisected).
+
+Events are released when the drill clock reaches their ``t`` (``t <= now``), so the first ``advance(0)`` releases
+the events at t=0. An action taken at drill time ``t`` comes after every event released at ``t``.
 
 Escalation semantics (also in docs/scoring.md):
 
@@ -10,22 +14,27 @@ Escalation semantics (also in docs/scoring.md):
   the incident: the original trace stops (no further events, so no further damage), the answer key's re-plan events
   play (their ``t`` counts from the escalation), and the drill ends when the last of them is released (at once if
   there are none). An escalation after the deadline still contains, but late: the damage done so far stands.
+  Once the incident is contained, further escalations are refused (:class:`ReplayError`).
 - **False escalation.** Escalating any other step, escalating before the earliest evidence, or escalating in an
   all-clear drill is a false escalation: the planner re-plans, finds nothing wrong, and the play goes on. It costs
   one planner re-plan call (``models.replan_usage``, else the first planner call's usage, at the planner's prices)
-  and :data:`FALSE_ESCALATION_DELAY` seconds of drill time, during which the trace runs on (events are released and
-  may do damage) while the trainee waits for the planner.
-- **Deadline.** Once the drill clock passes the answer key's deadline, the damage is done: :attr:`Replay.deadline_passed`
-  turns true. The drill runs on to the end of the trace.
+  and :data:`FALSE_ESCALATION_DELAY` seconds of drill time: the drill clock jumps forward by that much at once and
+  the trace runs on meanwhile (events are released and may do damage) while the trainee waits for the planner.
+- **Deadline.** Once the drill clock passes the answer key's deadline (``now > deadline``) without a containment,
+  the damage is done: :attr:`Replay.deadline_passed` turns true. An escalation at exactly the deadline is on
+  time. The drill runs on to the end of the
+  trace; damage events released after the deadline still add their damage.
 - **End of trace.** When every trace event is released without a containment, the drill ends: a miss in a faulted
-  drill, a correct all-clear in a control drill.
-- **Quit.** :meth:`Replay.quit` ends the drill at once as abandoned.
+  drill, a correct all-clear in a control drill. The drill ends the moment its last event is released.
+- **Quit.** :meth:`Replay.quit` ends the drill at once: as abandoned, or as contained when the incident was already
+  contained (the trainee left during the re-plan's playback).
 """
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -58,14 +67,23 @@ class StepState(StrEnum):
 
 @dataclass
 class CostMeter:
-    """Cost accrued so far: USD and tokens, split by role and by model name."""
+    """Cost accrued so far: USD and tokens, split by role, by model name and by plan step.
+
+    ``usd_by_step`` / ``tokens_by_step`` are keyed by plan step id, with ``None`` for model calls outside any plan
+    step (the planner's plan, its progress checks and re-plans). ``replan_calls`` / ``replan_usd`` count the planner
+    re-plan calls charged for false escalations (they are also in the role, model and ``None``-step totals).
+    """
 
     usd_by_role: dict[Role, float] = field(default_factory=lambda: {Role.PLANNER: 0.0, Role.EXECUTOR: 0.0})
     usd_by_model: dict[str, float] = field(default_factory=dict)
+    usd_by_step: dict[str | None, float] = field(default_factory=dict)
     input_tokens_by_role: dict[Role, int] = field(default_factory=lambda: {Role.PLANNER: 0, Role.EXECUTOR: 0})
     output_tokens_by_role: dict[Role, int] = field(default_factory=lambda: {Role.PLANNER: 0, Role.EXECUTOR: 0})
     tokens_by_model: dict[str, int] = field(default_factory=dict)
+    tokens_by_step: dict[str | None, int] = field(default_factory=dict)
     calls: int = 0
+    replan_calls: int = 0
+    replan_usd: float = 0.0
 
     @property
     def usd(self) -> float:
@@ -77,15 +95,21 @@ class CostMeter:
         """Total tokens (input + output) so far."""
         return sum(self.input_tokens_by_role.values()) + sum(self.output_tokens_by_role.values())
 
-    def charge(self, role: Role, model_name: str, usage: Usage, usd: float) -> None:
-        """Add one model call's usage and its price in USD."""
+    def tokens_by_role(self, role: Role) -> int:
+        """Input + output tokens of one role so far."""
+        return self.input_tokens_by_role[role] + self.output_tokens_by_role[role]
+
+    def charge(self, role: Role, model_name: str, usage: Usage, usd: float, step: str | None = None) -> None:
+        """Add one model call: its token ``usage``, its price ``usd`` (USD) and the plan ``step`` it belongs to."""
         self.calls += 1
+        n = usage.input_tokens + usage.output_tokens
         self.usd_by_role[role] += usd
         self.usd_by_model[model_name] = self.usd_by_model.get(model_name, 0.0) + usd
+        self.usd_by_step[step] = self.usd_by_step.get(step, 0.0) + usd
         self.input_tokens_by_role[role] += usage.input_tokens
         self.output_tokens_by_role[role] += usage.output_tokens
-        n = usage.input_tokens + usage.output_tokens
         self.tokens_by_model[model_name] = self.tokens_by_model.get(model_name, 0) + n
+        self.tokens_by_step[step] = self.tokens_by_step.get(step, 0) + n
 
 
 @dataclass(frozen=True)
@@ -93,8 +117,9 @@ class EscalationResult:
     """What an escalation did.
 
     ``contained`` is True when it named the fault's origin step after the evidence appeared. ``late`` is True when
-    that happened after the deadline. For a false escalation, ``replan_usd`` is what the planner's re-plan call
-    cost and ``released`` the trace events released while the planner re-planned.
+    that happened after the deadline. ``after_evidence`` says whether the earliest evidence had been released when
+    the trainee escalated. For a false escalation, ``replan_usd`` is what the planner's re-plan call cost (USD) and
+    ``released`` the trace events released while the planner re-planned.
     """
 
     action: Action
@@ -102,10 +127,12 @@ class EscalationResult:
     late: bool
     replan_usd: float
     released: list[Any]
+    after_evidence: bool = False
 
 
 class ReplayError(ValueError):
-    """An action that cannot apply: an unknown event or step id, an unreleased event, or a drill that has ended."""
+    """An action that cannot apply: an unknown event or step id, an unreleased event, a drill that has ended, or a
+    second escalation after the incident was contained."""
 
 
 class Replay:
@@ -116,9 +143,11 @@ class Replay:
         on_action: called with each :class:`Action` right after it is appended to :attr:`actions` (and before the
             method that recorded it returns); the session journal hooks in here to persist every action.
 
-    State for a UI, at any moment: :attr:`now`, :attr:`released`, :meth:`step_state`, :attr:`damage`,
-    :attr:`full_damage`, :attr:`damage_unit`, :attr:`cost`, :attr:`ended`, :attr:`end_reason`,
-    :attr:`deadline_passed`, :attr:`evidence_released`, :attr:`false_escalations`, :attr:`actions`.
+    State for a UI, at any moment: :attr:`now`, :attr:`released`, :meth:`step_state` / :attr:`step_states`,
+    :attr:`damage`, :attr:`full_damage`, :attr:`damage_unit`, :attr:`damage_timeline`, :attr:`cost` (a
+    :class:`CostMeter`, by role, model and plan step), :attr:`ended`, :attr:`end_reason`, :attr:`ended_at`,
+    :attr:`deadline`, :attr:`deadline_passed`, :attr:`evidence_released`, :attr:`first_evidence_time`,
+    :attr:`false_escalations`, :attr:`escalations`, :attr:`contained`, :attr:`contained_at`, :attr:`actions`.
     """
 
     def __init__(self, drill: Drill, on_action: Callable[[Action], None] | None = None) -> None:
@@ -127,12 +156,16 @@ class Replay:
         self.now: float = 0.0
         self.released: list[Any] = []
         self.actions: list[Action] = []
+        self.escalations: list[EscalationResult] = []
         self.damage: float = 0.0
         self.cost = CostMeter()
         self.ended: bool = False
         self.end_reason: EndReason | None = None
+        self.ended_at: float | None = None
         self.contained_at: float | None = None
+        self.contained_late: bool = False
         self.false_escalations: int = 0
+        #: (drill time, damage accrued so far) after each damaging event, starting at (0, 0).
         self.damage_timeline: list[tuple[float, float]] = [(0.0, 0.0)]
 
         key = drill.answer_key
@@ -157,13 +190,9 @@ class Replay:
             self.full_damage = sum(self._damage_by_event.values())
             self.damage_unit = key.damage.unit
             self.deadline = key.deadline
-            evidence = set(key.evidence)
-            times = [e.t for e in drill.trace if e.id in evidence]
+            times = [e.t for e in drill.trace if e.id in self._evidence_ids]
             self._first_evidence_t = min(times) if times else None
-        self._replan_usage = drill.models.replan_usage or next(
-            (e.usage for e in drill.trace if e.kind == "planner_call" and e.usage is not None),
-            Usage(input_tokens=0, output_tokens=0),
-        )
+        self._replan_usage = replan_usage(drill)
 
     # -- the clock ----------------------------------------------------------------------------------------------
 
@@ -179,8 +208,11 @@ class Replay:
 
     @property
     def deadline_passed(self) -> bool:
-        """True once the drill clock is past the answer key's deadline (the damage is done)."""
-        return self.deadline is not None and self.now > self.deadline
+        """True once the drill clock passed the answer key's deadline without a containment before it (the damage
+        is done). Stays False in an all-clear drill and after an on-time containment."""
+        if self.deadline is None or self.now <= self.deadline:
+            return False
+        return not (self.contained and not self.contained_late)
 
     @property
     def contained(self) -> bool:
@@ -188,28 +220,63 @@ class Replay:
         return self.contained_at is not None
 
     @property
+    def time_to_detect(self) -> float | None:
+        """Seconds from the earliest evidence to the containing escalation, or None when nothing was contained."""
+        if self.contained_at is None or self._first_evidence_t is None:
+            return None
+        return self.contained_at - self._first_evidence_t
+
+    @property
     def next_event_time(self) -> float | None:
         """Drill time of the next event to be released, or None when nothing is left to release."""
         return self._times[self._next] if self._next < len(self._queue) else None
+
+    @property
+    def last_event_time(self) -> float | None:
+        """Drill time of the last event still to be released (of the trace, or of the re-plan after a
+        containment), or None when nothing is left to release."""
+        return self._times[-1] if self._next < len(self._queue) else None
 
     def advance(self, dt: float) -> list[Any]:
         """Move the drill clock forward by ``dt`` seconds and release the events whose time has come.
 
         Returns the released events in order (possibly empty). Does nothing once the drill has ended.
-        Raises ValueError for a negative ``dt``.
+        Raises ValueError for a negative or non-finite ``dt``.
         """
-        if dt < 0:
-            raise ValueError(f"cannot advance the drill clock by a negative amount ({dt})")
+        if not math.isfinite(dt) or dt < 0:
+            raise ValueError(f"cannot advance the drill clock by {dt!r} seconds")
+        return self.advance_to(self.now + dt)
+
+    def advance_to(self, t: float) -> list[Any]:
+        """Move the drill clock to the absolute drill time ``t`` (seconds) and release the events up to it.
+
+        Setting the clock exactly (rather than adding small steps) keeps a re-run of an action log bit-for-bit
+        identical to the live session. Returns the released events in order. Does nothing once the drill has ended.
+        Raises ValueError when ``t`` is before :attr:`now` or not finite.
+        """
+        if not math.isfinite(t):
+            raise ValueError(f"cannot move the drill clock to {t!r}")
+        if t < self.now:
+            raise ValueError(f"cannot move the drill clock back from {self.now} s to {t} s")
         if self.ended:
             return []
-        self.now += dt
-        end = bisect_right(self._times, self.now, lo=self._next)
+        self.now = t
+        end = bisect_right(self._times, t, lo=self._next)
         out = self._queue[self._next : end]
         self._next = end
         for ev in out:
             self._release(ev)
         if self._next >= len(self._queue):
             self._end(EndReason.CONTAINED if self.contained else EndReason.END_OF_TRACE)
+        return out
+
+    def run_to_end(self) -> list[Any]:
+        """Advance until the drill ends (the rest of the trace, or of the re-plan after a containment) with no
+        further action. Returns the events released. Does nothing once the drill has ended."""
+        out: list[Any] = []
+        while not self.ended:
+            last = self.last_event_time
+            out.extend(self.advance_to(max(self.now, last if last is not None else self.now)))
         return out
 
     def _release(self, ev: Any) -> None:
@@ -224,23 +291,23 @@ class Replay:
                 self._step_state[ev.step] = StepState.IN_PROGRESS
         usage = getattr(ev, "usage", None)
         if usage is not None:
-            role = ROLE_OF_KIND[ev.kind]
-            self._charge(role, usage)
+            self._charge(ROLE_OF_KIND[ev.kind], usage, ev.step)
         amount = self._damage_by_event.get(ev.id)
         if amount and not self.contained:
             self.damage += amount
             self.damage_timeline.append((ev.t, self.damage))
 
-    def _charge(self, role: Role, usage: Usage) -> float:
+    def _charge(self, role: Role, usage: Usage, step: str | None) -> float:
         spec = self.drill.models.planner if role is Role.PLANNER else self.drill.models.executor
         usd = call_cost(usage, spec)
-        self.cost.charge(role, spec.name, usage, usd)
+        self.cost.charge(role, spec.name, usage, usd, step)
         return usd
 
     def _end(self, reason: EndReason) -> None:
         if not self.ended:
             self.ended = True
             self.end_reason = reason
+            self.ended_at = self.now
 
     # -- state --------------------------------------------------------------------------------------------------
 
@@ -276,13 +343,17 @@ class Replay:
             raise ReplayError("the drill has ended")
 
     def inspect(self, event_id: str) -> Action:
-        """Record that the trainee opened a released event in the inspector."""
+        """Record that the trainee opened a released event in the inspector.
+
+        Raises ReplayError for an unknown or unreleased event, or once the drill has ended."""
         self._check_live()
         self._check_event(event_id)
         return self._record(Action(t=self.now, kind=ActionKind.INSPECT, event=event_id))
 
     def flag(self, event_id: str, note: str | None = None) -> Action:
-        """Record that the trainee flagged a released event as suspicious, with an optional note."""
+        """Record that the trainee flagged a released event as suspicious, with an optional note.
+
+        Raises ReplayError for an unknown or unreleased event, or once the drill has ended."""
         self._check_live()
         self._check_event(event_id)
         return self._record(Action(t=self.now, kind=ActionKind.FLAG, event=event_id, note=note or None))
@@ -296,37 +367,55 @@ class Replay:
         return self._record(Action(t=self.now, kind=ActionKind.RESUME))
 
     def set_speed(self, speed: float) -> Action:
-        """Record a playback-speed change (a multiplier of real time, > 0)."""
+        """Record a playback-speed change (a multiplier of real time, > 0; pydantic's ValidationError otherwise)."""
         return self._record(Action(t=self.now, kind=ActionKind.SPEED, speed=speed))
 
     def quit(self) -> Action:
-        """Record that the trainee left the drill; the drill ends as abandoned."""
+        """Record that the trainee left the drill; it ends as abandoned (as contained if it already was)."""
         action = self._record(Action(t=self.now, kind=ActionKind.QUIT))
-        self._end(EndReason.ABANDONED)
+        self._end(EndReason.CONTAINED if self.contained else EndReason.ABANDONED)
         return action
 
     def escalate(self, step_id: str, reason: str = "") -> EscalationResult:
         """Escalate to the planner naming ``step_id`` as the step at fault, with a short reason.
 
         Returns an :class:`EscalationResult`. See the module docstring for the rules.
-        Raises ReplayError for an unknown step or once the drill has ended.
+        Raises ReplayError for an unknown step, once the drill has ended, or once the incident is contained.
         """
         self._check_live()
         if step_id not in self._step_state:
             raise ReplayError(f"no plan step {step_id!r} in drill {self.drill.id!r}")
+        if self.contained:
+            raise ReplayError("the incident is already contained; the planner is re-planning")
         action = self._record(Action(t=self.now, kind=ActionKind.ESCALATE, step=step_id, note=reason or None))
         key = self.drill.answer_key
-        if key is not None and step_id == key.fault.origin_step and self.evidence_released:
+        after_evidence = self.evidence_released
+        if key is not None and step_id == key.fault.origin_step and after_evidence:
             late = self.deadline_passed
             self.contained_at = self.now
-            self._start_replan(key.replan)
-            return EscalationResult(action=action, contained=True, late=late, replan_usd=0.0, released=[])
-        self.false_escalations += 1
-        usd = self._charge(Role.PLANNER, self._replan_usage)
-        released = self.advance(FALSE_ESCALATION_DELAY)
-        return EscalationResult(action=action, contained=False, late=False, replan_usd=usd, released=released)
+            self.contained_late = late
+            released = self._start_replan(key.replan)
+            result = EscalationResult(
+                action=action, contained=True, late=late, replan_usd=0.0, released=released, after_evidence=True
+            )
+        else:
+            self.false_escalations += 1
+            usd = self._charge(Role.PLANNER, self._replan_usage, None)
+            self.cost.replan_calls += 1
+            self.cost.replan_usd += usd
+            released = self.advance(FALSE_ESCALATION_DELAY)
+            result = EscalationResult(
+                action=action,
+                contained=False,
+                late=False,
+                replan_usd=usd,
+                released=released,
+                after_evidence=after_evidence,
+            )
+        self.escalations.append(result)
+        return result
 
-    def _start_replan(self, replan: list[Any]) -> None:
+    def _start_replan(self, replan: Iterable[Any]) -> list[Any]:
         # The original trace stops here; the re-plan events take its place, timed from the escalation.
         events = [e.model_copy(update={"t": self.now + e.t}) for e in replan]
         self._queue = events
@@ -334,3 +423,15 @@ class Replay:
         self._next = 0
         if not events:
             self._end(EndReason.CONTAINED)
+            return []
+        # Re-plan events at +0 s play at once, like trace events at the clock's current time.
+        return self.advance_to(self.now)
+
+
+def replan_usage(drill: Drill) -> Usage:
+    """Tokens of one planner re-plan call (what a false escalation costs): ``models.replan_usage``, else the usage
+    of the first planner call in the trace that has one, else zero tokens."""
+    return drill.models.replan_usage or next(
+        (e.usage for e in drill.trace if e.kind == "planner_call" and e.usage is not None),
+        Usage(input_tokens=0, output_tokens=0),
+    )

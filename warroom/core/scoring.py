@@ -1,0 +1,449 @@
+"""Scoring: a :class:`Scorecard` is a pure function of a drill and the trainee's action log.
+
+:func:`score` re-runs a :class:`~warroom.core.replay.Replay` over the action log (the clock is moved to each action's
+``t`` and the action applied), so the replay's rules and the score can never disagree, and the same drill and log
+give the same scorecard, always. A log without a ``quit`` is taken as played to the end of the trace; a ``quit``
+before a containment or the end of the trace scores :attr:`Outcome.ABANDONED`.
+
+The formula (docs/scoring.md has it with a worked example; :data:`SCORING_VERSION` names this edition of it):
+
+Faulted drill, total = outcome + speed + damage avoided - false escalations, clamped to 0..100:
+
+- **Outcome** (max 50): contained 50, contained late 20, wrong step / false alarm / missed / abandoned 0.
+- **Speed** (max 25, only when contained on time): ``25 x (1 - time_to_detect / window)``, where the window runs
+  from the earliest evidence to the deadline (a window of 0 s gives 25).
+- **Damage avoided** (max 25, only when contained, on time or late): ``25 x (1 - damage / full_damage)``.
+- **False escalations**: minus 10 points each.
+
+All-clear drill: outcome 100 when nobody escalated (all clear held), 50 for a false alarm, 0 when abandoned; minus
+10 per false escalation; clamped to 0..100. An abandoned session scores 0 in either kind of drill.
+
+Each component is rounded half up to a whole number of points before they are added.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from warroom.core.actions import Action, ActionKind
+from warroom.core.cost import format_usd, round_half_up
+from warroom.core.model import Drill, Role
+from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
+
+#: The edition of the scoring rules; a scorecard records the one it was computed with. Bump on any rule change.
+SCORING_VERSION = "1"
+
+#: Outcome points of a faulted drill.
+CONTAINED_POINTS = 50
+CONTAINED_LATE_POINTS = 20
+#: Maximum points for speed (time to detect against the window from the earliest evidence to the deadline).
+SPEED_POINTS = 25
+#: Maximum points for damage avoided (damage accrued against the full cascade's damage).
+DAMAGE_POINTS = 25
+#: Points each false escalation costs.
+FALSE_ESCALATION_PENALTY = 10
+#: Outcome points of an all-clear drill.
+ALL_CLEAR_HELD_POINTS = 100
+ALL_CLEAR_FALSE_ALARM_POINTS = 50
+#: Highest and lowest possible total.
+MAX_TOTAL = 100
+
+
+class Outcome(StrEnum):
+    """How a session ended, in the order the scorecard ranks them (outcome first)."""
+
+    CONTAINED = "contained"
+    CONTAINED_LATE = "contained_late"
+    WRONG_STEP = "wrong_step"
+    FALSE_ALARM = "false_alarm"
+    MISSED = "missed"
+    ALL_CLEAR_HELD = "all_clear_held"
+    ABANDONED = "abandoned"
+
+
+#: A short label for each outcome, for tables and headings.
+OUTCOME_LABELS: dict[Outcome, str] = {
+    Outcome.CONTAINED: "contained",
+    Outcome.CONTAINED_LATE: "contained late",
+    Outcome.WRONG_STEP: "wrong step",
+    Outcome.FALSE_ALARM: "false alarm",
+    Outcome.MISSED: "missed",
+    Outcome.ALL_CLEAR_HELD: "all clear held",
+    Outcome.ABANDONED: "abandoned",
+}
+
+
+class ScoringError(ValueError):
+    """The action log cannot be replayed on this drill (an action names an unknown or unreleased event or step, goes
+    back in time, or comes after the drill ended): the log does not belong to this drill or was corrupted."""
+
+
+@dataclass(frozen=True)
+class Component:
+    """One part of the total: ``points`` earned (negative for a penalty) of ``max_points`` possible (0 for a
+    penalty), and a sentence that shows how the number was computed."""
+
+    name: str
+    points: int
+    max_points: int
+    explanation: str
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    """The score of one session: a pure function of (drill, action log).
+
+    Times are seconds of drill time; ``damage`` / ``full_damage`` are in ``damage_unit`` (0 and "" in an all-clear
+    drill); ``cost_usd`` is every model call released in the session (USD), false-escalation re-plans included;
+    ``time_to_detect`` is the containing escalation's time minus the earliest evidence's, None when nothing was
+    contained. ``lines`` explain every number for people.
+    """
+
+    drill_id: str
+    scoring_version: str
+    outcome: Outcome
+    outcome_text: str
+    total: int
+    components: list[Component]
+    time_to_detect: float | None
+    damage: float
+    full_damage: float
+    damage_unit: str
+    false_escalations: int
+    cost_usd: float
+    lines: list[str]
+    drill_version: int | None = None
+    first_evidence_at: float | None = None
+    deadline: float | None = None
+    contained_at: float | None = None
+    ended_at: float | None = None
+    escalations: int = 0
+    replan_usd: float = 0.0
+    cost_by_role: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def max_total(self) -> int:
+        """The best possible total (100)."""
+        return MAX_TOTAL
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict (str, int, float, None, lists and dicts only); :meth:`from_dict` reads it back."""
+        d = asdict(self)
+        d["outcome"] = self.outcome.value
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Scorecard:
+        """The scorecard :meth:`to_dict` wrote. Raises ValueError for a missing or unknown key or a bad outcome."""
+        known = {f for f in cls.__dataclass_fields__}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown scorecard keys: {', '.join(sorted(unknown))}")
+        try:
+            kwargs = dict(data)
+            kwargs["outcome"] = Outcome(data["outcome"])
+            kwargs["components"] = [Component(**c) for c in data["components"]]
+            kwargs["lines"] = list(data["lines"])
+            kwargs["cost_by_role"] = dict(data.get("cost_by_role", {}))
+            return cls(**kwargs)
+        except KeyError as exc:
+            raise ValueError(f"scorecard is missing {exc.args[0]!r}") from None
+        except TypeError as exc:
+            raise ValueError(f"malformed scorecard: {exc}") from None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Re-running the log
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def replay_actions(drill: Drill, actions: Iterable[Action]) -> Replay:
+    """Re-run ``actions`` on a fresh :class:`Replay` of ``drill`` and return it, ended.
+
+    For each action the drill clock is moved to the action's ``t`` and the action applied through the Replay's own
+    method; then, unless the drill has ended, it is played to the end. Raises :class:`ScoringError` when an action
+    cannot apply (see there).
+    """
+    replay = Replay(drill)
+    replay.advance_to(0.0)
+    for i, action in enumerate(actions, start=1):
+        where = f"action {i} ({action.kind.value} at {action.t:g} s)"
+        if action.t < replay.now:
+            raise ScoringError(f"{where} comes before the drill clock ({replay.now:g} s)")
+        replay.advance_to(action.t)
+        try:
+            _apply(replay, action)
+        except ReplayError as exc:
+            raise ScoringError(f"{where}: {exc}") from None
+    replay.run_to_end()
+    return replay
+
+
+def _apply(replay: Replay, action: Action) -> None:
+    kind = action.kind
+    if kind is ActionKind.INSPECT:
+        replay.inspect(_need(action.event, action, "event"))
+    elif kind is ActionKind.FLAG:
+        replay.flag(_need(action.event, action, "event"), action.note)
+    elif kind is ActionKind.ESCALATE:
+        replay.escalate(_need(action.step, action, "step"), action.note or "")
+    elif kind is ActionKind.PAUSE:
+        replay.pause()
+    elif kind is ActionKind.RESUME:
+        replay.resume()
+    elif kind is ActionKind.SPEED:
+        replay.set_speed(_need(action.speed, action, "speed"))
+    elif kind is ActionKind.QUIT:
+        replay.quit()
+    else:  # pragma: no cover - ActionKind is closed
+        raise ReplayError(f"unknown action kind {kind!r}")
+
+
+def _need(value: Any, action: Action, name: str) -> Any:
+    if value is None:
+        raise ReplayError(f"a {action.kind.value} action needs a {name}")
+    return value
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The score
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def score(drill: Drill, actions: Iterable[Action]) -> Scorecard:
+    """The :class:`Scorecard` of ``actions`` (an action log, in order) played on ``drill``.
+
+    Pure and deterministic. Raises :class:`ScoringError` when the log cannot be replayed on this drill.
+    """
+    replay = replay_actions(drill, list(actions))
+    return scorecard_of(replay)
+
+
+def scorecard_of(replay: Replay) -> Scorecard:
+    """The scorecard of an ended :class:`Replay` (what :func:`score` computes after re-running the log).
+
+    Raises ValueError when the replay has not ended."""
+    if not replay.ended:
+        raise ValueError("the drill has not ended yet; play it to the end (Replay.run_to_end) before scoring")
+    drill = replay.drill
+    outcome = _outcome(replay)
+    if drill.is_all_clear:
+        components = _all_clear_components(replay, outcome)
+    else:
+        components = _fault_components(replay, outcome)
+    raw = sum(c.points for c in components)
+    total = 0 if outcome is Outcome.ABANDONED else max(0, min(MAX_TOTAL, raw))
+    text = _outcome_text(replay, outcome)
+    lines = [f"Outcome: {OUTCOME_LABELS[outcome]}. {text}"]
+    lines += [_component_line(c) for c in components]
+    parts = " + ".join(_paren(c.points) for c in components)
+    if outcome is Outcome.ABANDONED:
+        lines.append(f"Total: 0 of {MAX_TOTAL} (an abandoned session scores 0).")
+    elif raw != total:
+        lines.append(f"Total: {parts} = {raw}, clamped to 0..{MAX_TOTAL}: {total} of {MAX_TOTAL}.")
+    else:
+        lines.append(f"Total: {parts} = {total} of {MAX_TOTAL}.")
+    cost = replay.cost
+    planner_usd = cost.usd_by_role[Role.PLANNER]
+    executor_usd = cost.usd_by_role[Role.EXECUTOR]
+    cost_line = (
+        f"Cost of the agent's model calls in this session: {format_usd(cost.usd)} "
+        f"(planner {format_usd(planner_usd)}, executor {format_usd(executor_usd)}; {cost.tokens:,} tokens)"
+    )
+    if cost.replan_calls:
+        cost_line += (
+            f", including {cost.replan_calls} planner re-plan call{'s' if cost.replan_calls != 1 else ''} for false "
+            f"escalations ({format_usd(cost.replan_usd)})"
+        )
+    lines.append(cost_line + ". Cost is shown for information; it is not part of the total.")
+    lines.append(f"Scoring rules version {SCORING_VERSION} (docs/scoring.md).")
+    return Scorecard(
+        drill_id=drill.id,
+        scoring_version=SCORING_VERSION,
+        outcome=outcome,
+        outcome_text=text,
+        total=total,
+        components=components,
+        time_to_detect=replay.time_to_detect,
+        damage=replay.damage,
+        full_damage=replay.full_damage,
+        damage_unit=replay.damage_unit,
+        false_escalations=replay.false_escalations,
+        cost_usd=round(cost.usd, 10),
+        lines=lines,
+        drill_version=drill.version,
+        first_evidence_at=replay.first_evidence_time,
+        deadline=replay.deadline,
+        contained_at=replay.contained_at,
+        ended_at=replay.ended_at,
+        escalations=len(replay.escalations),
+        replan_usd=round(cost.replan_usd, 10),
+        cost_by_role={r.value: round(usd, 10) for r, usd in cost.usd_by_role.items()},
+    )
+
+
+def _outcome(replay: Replay) -> Outcome:
+    if replay.drill.is_all_clear:
+        if replay.end_reason is EndReason.ABANDONED:
+            return Outcome.ABANDONED
+        return Outcome.FALSE_ALARM if replay.escalations else Outcome.ALL_CLEAR_HELD
+    if replay.contained:
+        return Outcome.CONTAINED_LATE if replay.contained_late else Outcome.CONTAINED
+    if replay.end_reason is EndReason.ABANDONED:
+        return Outcome.ABANDONED
+    if any(e.after_evidence for e in replay.escalations):
+        return Outcome.WRONG_STEP
+    return Outcome.FALSE_ALARM if replay.escalations else Outcome.MISSED
+
+
+def _outcome_text(replay: Replay, outcome: Outcome) -> str:
+    drill = replay.drill
+    key = drill.answer_key
+    origin = key.fault.origin_step if key else ""
+    n = len(replay.escalations)
+    if outcome is Outcome.CONTAINED:
+        return (
+            f"You escalated {origin}, the fault's origin step, at {_secs(replay.contained_at)}, "
+            f"{_secs(replay.time_to_detect)} after the earliest evidence and before the deadline at "
+            f"{_secs(replay.deadline)}."
+        )
+    if outcome is Outcome.CONTAINED_LATE:
+        return (
+            f"You escalated {origin}, the fault's origin step, at {_secs(replay.contained_at)}, after the deadline "
+            f"at {_secs(replay.deadline)}; the damage done by then stands."
+        )
+    if outcome is Outcome.WRONG_STEP:
+        named = sorted({e.action.step for e in replay.escalations if e.after_evidence and e.action.step})
+        return (
+            f"After the evidence appeared you escalated {', '.join(named)}, but the fault was in {origin}; "
+            "the cascade ran on."
+        )
+    if outcome is Outcome.FALSE_ALARM and key is not None:
+        return (
+            f"You escalated {_times(n)}, each before any evidence of the fault had appeared, and never named "
+            f"{origin} after it; the cascade ran on."
+        )
+    if outcome is Outcome.FALSE_ALARM:
+        return f"The trace was healthy (an all-clear drill), but you escalated {_times(n)}."
+    if outcome is Outcome.MISSED:
+        return "Nobody escalated; the cascade ran to the end of the trace and did all its damage."
+    if outcome is Outcome.ALL_CLEAR_HELD:
+        return "The trace was healthy (an all-clear drill) and you rightly did not escalate."
+    return f"You left the drill at {_secs(replay.ended_at)}, before it ended."
+
+
+def _fault_components(replay: Replay, outcome: Outcome) -> list[Component]:
+    contained = outcome in (Outcome.CONTAINED, Outcome.CONTAINED_LATE)
+    # Outcome.
+    outcome_points = {Outcome.CONTAINED: CONTAINED_POINTS, Outcome.CONTAINED_LATE: CONTAINED_LATE_POINTS}.get(
+        outcome, 0
+    )
+    outcome_why = {
+        Outcome.CONTAINED: "Contained in time with the right step.",
+        Outcome.CONTAINED_LATE: "Contained with the right step, but after the deadline.",
+    }.get(outcome, f"{OUTCOME_LABELS[outcome].capitalize()}: the incident was not contained.")
+    comps = [Component("Outcome", outcome_points, CONTAINED_POINTS, outcome_why)]
+
+    # Speed.
+    first = replay.first_evidence_time
+    deadline = replay.deadline
+    if outcome is Outcome.CONTAINED and first is not None and deadline is not None:
+        ttd = replay.time_to_detect or 0.0
+        window = deadline - first
+        if window <= 0:
+            speed = SPEED_POINTS
+            why = f"Time to detect {_secs(ttd)}; the window from the earliest evidence to the deadline is 0 s."
+        else:
+            raw = SPEED_POINTS * (1 - ttd / window)
+            speed = int(round_half_up(max(0.0, min(float(SPEED_POINTS), raw))))
+            why = (
+                f"Time to detect {_secs(ttd)} (earliest evidence at {_secs(first)}, escalation at "
+                f"{_secs(replay.contained_at)}) in a window of {_secs(window)} (to the deadline at {_secs(deadline)}): "
+                f"{SPEED_POINTS} x (1 - {_num(ttd)}/{_num(window)}) = {_num(raw, 2)}, rounded {speed}."
+            )
+    elif outcome is Outcome.CONTAINED_LATE:
+        speed = 0
+        why = f"Escalated after the deadline at {_secs(deadline)}: no speed points."
+    else:
+        speed = 0
+        why = "No speed points: the incident was not contained."
+    comps.append(Component("Speed", speed, SPEED_POINTS, why))
+
+    # Damage avoided.
+    unit = replay.damage_unit
+    full = replay.full_damage
+    if contained and full > 0:
+        raw = DAMAGE_POINTS * (1 - replay.damage / full)
+        dmg = int(round_half_up(max(0.0, raw)))
+        why = (
+            f"Damage {_num(replay.damage)} of a full cascade's {_num(full)} {unit}: "
+            f"{DAMAGE_POINTS} x (1 - {_num(replay.damage)}/{_num(full)}) = {_num(raw, 2)}, rounded {dmg}."
+        )
+    else:
+        dmg = 0
+        why = (
+            f"No damage points: the incident was not contained (damage {_num(replay.damage)} of a full cascade's "
+            f"{_num(full)} {unit})."
+        )
+    comps.append(Component("Damage avoided", dmg, DAMAGE_POINTS, why))
+    comps.append(_false_escalation_component(replay))
+    return comps
+
+
+def _all_clear_components(replay: Replay, outcome: Outcome) -> list[Component]:
+    points = {Outcome.ALL_CLEAR_HELD: ALL_CLEAR_HELD_POINTS, Outcome.FALSE_ALARM: ALL_CLEAR_FALSE_ALARM_POINTS}.get(
+        outcome, 0
+    )
+    why = {
+        Outcome.ALL_CLEAR_HELD: "All clear held: no escalation in a healthy trace.",
+        Outcome.FALSE_ALARM: "False alarm in a healthy trace.",
+    }.get(outcome, "Abandoned before the end of the trace.")
+    return [Component("Outcome", points, ALL_CLEAR_HELD_POINTS, why), _false_escalation_component(replay)]
+
+
+def _false_escalation_component(replay: Replay) -> Component:
+    n = replay.false_escalations
+    if n == 0:
+        return Component("False escalations", 0, 0, "None.")
+    points = -FALSE_ESCALATION_PENALTY * n
+    return Component(
+        "False escalations",
+        points,
+        0,
+        f"{n} x -{FALSE_ESCALATION_PENALTY} = {points}. Each also cost a planner re-plan call "
+        f"({format_usd(replay.cost.replan_usd / n)}) and {_secs(FALSE_ESCALATION_DELAY)} of drill time.",
+    )
+
+
+# -- number formatting ------------------------------------------------------------------------------------------
+
+
+def _num(x: float | None, digits: int = 1) -> str:
+    """A number for people: thousands separated, at most ``digits`` decimals, no trailing zeros."""
+    if x is None:
+        return "-"
+    text = f"{round_half_up(x, digits):,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def _secs(x: float | None) -> str:
+    return f"{_num(x)} s"
+
+
+def _component_line(c: Component) -> str:
+    if c.max_points == 0:  # a penalty
+        return f"{c.name}: {c.points} points. {c.explanation}"
+    return f"{c.name}: {c.points} of {c.max_points} points. {c.explanation}"
+
+
+def _paren(points: int) -> str:
+    return f"({points})" if points < 0 else str(points)
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else f"{n} times"
