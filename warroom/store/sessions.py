@@ -7,7 +7,7 @@ result in the :class:`~warroom.store.results.ResultsStore` and moves the journal
 
 A session whose process died (``kill -9``, a lost terminal) leaves its journal in ``journals/`` without an end line.
 :func:`recover_unfinished` finds such journals, scores each as abandoned from the actions it recorded (adding a
-``quit`` action at the last recorded drill time when there is none), stores it and moves the journal to
+``quit`` action at the drill time after the last recorded action when there is none), stores it and moves the journal to
 ``journals/done/``. A journal that is still being written by a live process is locked and left alone.
 """
 
@@ -153,13 +153,34 @@ def _score(drill: Drill, actions: list[Action]) -> Any:
     return score(drill, actions)
 
 
-def _with_quit(actions: list[Action]) -> tuple[list[Action], bool]:
-    """``actions`` ending with a ``quit`` (added at the last recorded drill time if missing); True if added."""
+def _with_quit(drill: Drill, actions: list[Action]) -> tuple[list[Action], bool]:
+    """``actions`` ending with a ``quit`` when the drill had not ended; True if one was added.
+
+    The log is re-run on a :class:`~warroom.core.replay.Replay` to find the drill clock after the last action (a
+    false escalation moves it on); the ``quit`` goes there. A log whose drill had already ended (the session was
+    killed at the debrief) gets no ``quit``: its outcome stands.
+    """
     from warroom.core.actions import Action, ActionKind
+    from warroom.core.replay import Replay
 
     if any(a.kind is ActionKind.QUIT for a in actions):
         return list(actions), False
-    t = max((a.t for a in actions), default=0.0)
+    replay = Replay(drill)
+    try:
+        replay.advance_to(0.0)
+        for a in actions:
+            replay.advance_to(max(a.t, replay.now))
+            if a.kind is ActionKind.INSPECT:
+                replay.inspect(a.event or "")
+            elif a.kind is ActionKind.FLAG:
+                replay.flag(a.event or "", a.note)
+            elif a.kind is ActionKind.ESCALATE:
+                replay.escalate(a.step or "", a.note or "")
+        if replay.ended:
+            return list(actions), False
+        t = replay.now
+    except Exception:  # a log that does not fit the drill: scoring will say why
+        t = max((a.t for a in actions), default=0.0)
     return [*actions, Action(t=t, kind=ActionKind.QUIT)], True
 
 
@@ -304,13 +325,13 @@ class SessionRecorder:
     def abandon(self) -> Any:
         """End the session as abandoned (Ctrl-C, quit before the end): scored from the recorded actions.
 
-        Appends a ``quit`` action at the last recorded drill time if the log has none (call ``Replay.quit()``
-        first to record the quit at the current drill time), scores the log and :meth:`finish` es with it.
+        Appends a ``quit`` action at the drill time after the last recorded action if the log has none (call
+        ``Replay.quit()`` first to record the quit at the current drill time), scores the log and :meth:`finish` es with it.
         Returns the scorecard (None if the session was already finished).
         """
         if self.finished:
             return None
-        actions, added = _with_quit(self._actions)
+        actions, added = _with_quit(self.drill, self._actions)
         if added:
             self.record(actions[-1])
         scorecard = _score(self.drill, self._actions)
@@ -375,7 +396,8 @@ def recover_unfinished(
 
     For each journal in ``journals/`` that no live process holds: a journal with an end line (the process died
     while storing it) is stored with the scorecard of its end line; one without is scored as abandoned from its
-    recorded actions (a ``quit`` is added at the last recorded drill time when missing). The drill is found with
+    recorded actions (a ``quit`` is added at the drill time after the last recorded action when missing, unless
+    the drill had already ended). The drill is found with
     ``drills_resolver(drill_id, drill_path) -> Path`` (default: :func:`default_drill_resolver`); a drill file whose
     SHA-256 differs from the recorded one is used but reported. Truncated or corrupt lines are reported and skipped.
     Recovered journals move to ``journals/done/`` (never deleted); a journal without a readable start line moves to
@@ -505,7 +527,7 @@ def _score_abandoned(
             f"the drill file {drill_file} changed since the session (SHA-256 {sha[:12]}… was {info.drill_sha256[:12]}…);"
             " scored against the current file"
         )
-    actions, added = _with_quit(contents.actions)
+    actions, added = _with_quit(drill, contents.actions)
     if added:
         rec.problems.append(f"no quit action in the journal; one was added at drill time {actions[-1].t:g} s")
     try:

@@ -1,0 +1,82 @@
+"""Helpers shared by the store tests (test_journal, test_results, test_scores_cli, test_review)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from warroom.core.library import bundled_drills_dir
+from warroom.store.results import ResultsStore, SessionInfo
+
+DRILL_ID = "stale-refund-snapshot"
+
+
+def bundled_drill_path() -> Path:
+    return bundled_drills_dir() / f"{DRILL_ID}.yaml"
+
+
+def copy_drill(dest_dir: Path) -> Path:
+    """A private copy of the bundled drill (tests may edit it to simulate a changed drill file)."""
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    dest = dest_dir / f"{DRILL_ID}.yaml"
+    shutil.copyfile(bundled_drill_path(), dest)
+    return dest
+
+
+def load(path: Path) -> Any:
+    from warroom.store.sessions import load_drill_file
+
+    return load_drill_file(path)
+
+
+def scorecard(
+    outcome: str = "contained",
+    total: int = 80,
+    ttd: float | None = 5.0,
+    damage: float = 0.0,
+    false_escalations: int = 0,
+    drill_id: str = DRILL_ID,
+) -> dict[str, Any]:
+    """A hand-made scorecard dict in the shape of ``Scorecard.to_dict()``."""
+    return {
+        "drill_id": drill_id,
+        "scoring_version": "test",
+        "outcome": outcome,
+        "outcome_text": f"The session ended {outcome}.",
+        "total": total,
+        "components": [{"name": "outcome", "points": total, "max_points": 100, "explanation": "test"}],
+        "time_to_detect": ttd,
+        "damage": damage,
+        "full_damage": 14021.0,
+        "damage_unit": "USD refunded in error",
+        "false_escalations": false_escalations,
+        "cost_usd": 0.05,
+        "lines": [f"{outcome}: {total}/100"],
+    }
+
+
+def add_session(
+    store: ResultsStore,
+    session_id: str,
+    *,
+    trainee: str,
+    drill_id: str = DRILL_ID,
+    started_at: str = "2026-11-01T10:00:00.000000+00:00",
+    all_clear: bool = False,
+    actions: list[Any] = (),  # type: ignore[assignment]
+    drill_path: str | None = None,
+    drill_sha256: str | None = None,
+    **card: Any,
+) -> None:
+    info = SessionInfo(
+        session_id=session_id,
+        trainee=trainee,
+        drill_id=drill_id,
+        drill_version=1,
+        drill_sha256=drill_sha256,
+        drill_path=drill_path,
+        started_at=started_at,
+        all_clear=all_clear,
+    )
+    assert store.insert(info, scorecard(drill_id=drill_id, **card), list(actions), ended_at=started_at)

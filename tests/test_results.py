@@ -1,0 +1,218 @@
+"""The SQLite results store: schema and versions, insert, get, filters, sorting, summaries, concurrent writers."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+from pathlib import Path
+
+import pytest
+from store_support import add_session, bundled_drill_path, load, scorecard
+
+from warroom.core.actions import Action, ActionKind
+from warroom.store.results import (
+    DB_NAME,
+    SCHEMA_VERSION,
+    ResultsStore,
+    SessionNotFound,
+    StoreError,
+    StoreVersionError,
+    parse_since,
+)
+
+
+def known_sessions(store: ResultsStore) -> None:
+    """Seven sessions of two trainees on three drills (C is an all-clear control)."""
+    day = "2026-11-0{}T10:00:00.000000+00:00".format
+    add_session(store, "s1", trainee="ann", drill_id="A", started_at=day(1), outcome="contained", total=90, ttd=4.0)
+    add_session(store, "s2", trainee="ann", drill_id="A", started_at=day(2), outcome="contained_late", total=60,
+                ttd=10.0, false_escalations=1)  # fmt: skip
+    add_session(store, "s3", trainee="ann", drill_id="B", started_at=day(3), outcome="missed", total=0, ttd=None,
+                false_escalations=2, damage=500.0)  # fmt: skip
+    add_session(store, "s4", trainee="ann", drill_id="C", started_at=day(4), all_clear=True,
+                outcome="all_clear_held", total=100, ttd=None)  # fmt: skip
+    add_session(store, "s5", trainee="bob", drill_id="A", started_at=day(5), outcome="wrong_step", total=20,
+                ttd=None, false_escalations=1, damage=14021.0)  # fmt: skip
+    add_session(store, "s6", trainee="bob", drill_id="B", started_at=day(6), outcome="contained", total=85, ttd=6.0)
+    add_session(store, "s7", trainee="bob", drill_id="C", started_at=day(7), all_clear=True, outcome="false_alarm",
+                total=30, ttd=None, false_escalations=1)  # fmt: skip
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    with ResultsStore(tmp_path) as s:
+        yield s
+
+
+def test_new_store_has_schema_version_and_wal(store: ResultsStore, tmp_path: Path):
+    assert store.schema_version == SCHEMA_VERSION
+    conn = sqlite3.connect(tmp_path / DB_NAME)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+def test_newer_schema_version_is_refused_and_left_untouched(tmp_path: Path):
+    conn = sqlite3.connect(tmp_path / DB_NAME)
+    conn.execute("CREATE TABLE future (x)")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    before = (tmp_path / DB_NAME).read_bytes()
+    with pytest.raises(StoreVersionError, match="newer warroom"):
+        ResultsStore(tmp_path)
+    assert (tmp_path / DB_NAME).read_bytes() == before
+    assert not (tmp_path / f"{DB_NAME}-wal").exists()
+
+
+def test_file_that_is_not_a_database_is_a_clear_error_and_kept(tmp_path: Path):
+    (tmp_path / DB_NAME).write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="not a usable warroom results store"):
+        ResultsStore(tmp_path)
+    assert (tmp_path / DB_NAME).read_bytes() == b"this is not sqlite" * 100
+
+
+def test_missing_store_without_create(tmp_path: Path):
+    with pytest.raises(StoreError, match="no results store"):
+        ResultsStore(tmp_path / "nowhere", create=False)
+    assert not (tmp_path / "nowhere").exists()
+
+
+def test_insert_is_idempotent_and_get_returns_everything(store: ResultsStore):
+    actions = [Action(t=3, kind=ActionKind.FLAG, event="e04", note="odd"), Action(t=4, kind=ActionKind.ESCALATE, step="s1")]
+    add_session(store, "20261101-100000-abcd", trainee="ann", actions=actions, total=77, drill_sha256="f" * 64)
+    from warroom.store.results import SessionInfo
+
+    again = SessionInfo("20261101-100000-abcd", "mallory", "X", 1, None, None, "2026-01-01T00:00:00+00:00")
+    assert store.insert(again, scorecard(total=1), [], ended_at=None) is False
+    s = store.get("20261101-100000-abcd")
+    assert (s.trainee, s.total, s.drill_sha256) == ("ann", 77, "f" * 64)
+    assert s.actions == actions
+    assert s.scorecard["lines"] == ["contained: 77/100"]
+    assert "20261101-100000-abcd" in store
+
+
+def test_get_by_unique_prefix_ambiguous_and_unknown(store: ResultsStore):
+    add_session(store, "20261101-100000-aaaa", trainee="ann")
+    add_session(store, "20261101-100000-aabb", trainee="ann")
+    add_session(store, "20261102-090000-cccc", trainee="ann")
+    assert store.get("20261102").session_id == "20261102-090000-cccc"
+    assert store.get("20261101-100000-aab").session_id == "20261101-100000-aabb"
+    with pytest.raises(SessionNotFound, match="matches several") as err:
+        store.get("20261101-100000-aa")
+    assert err.value.matches == ["20261101-100000-aaaa", "20261101-100000-aabb"]
+    with pytest.raises(SessionNotFound, match="no stored session"):
+        store.get("1999")
+
+
+def test_filters_sorting_and_limit(store: ResultsStore):
+    known_sessions(store)
+    ids = lambda rows: [r.session_id for r in rows]  # noqa: E731
+    assert ids(store.query()) == ["s7", "s6", "s5", "s4", "s3", "s2", "s1"]
+    assert ids(store.query(reverse=True)) == ["s1", "s2", "s3", "s4", "s5", "s6", "s7"]
+    assert ids(store.query(trainee="ann")) == ["s4", "s3", "s2", "s1"]
+    assert ids(store.query(drill="A")) == ["s5", "s2", "s1"]
+    assert ids(store.query(trainee="bob", drill="B")) == ["s6"]
+    assert ids(store.query(since=parse_since("2026-11-05"))) == ["s7", "s6", "s5"]
+    assert ids(store.query(since=parse_since("2026-11-05T10:00:00.000001"))) == ["s7", "s6"]
+    assert ids(store.query(sort="score")) == ["s4", "s1", "s6", "s2", "s7", "s5", "s3"]
+    assert ids(store.query(sort="score", reverse=True)) == ["s3", "s5", "s7", "s2", "s6", "s1", "s4"]
+    assert ids(store.query(sort="ttd"))[:3] == ["s1", "s6", "s2"]  # fastest first, undetected after
+    assert ids(store.query(sort="score", limit=2)) == ["s4", "s1"]
+    assert store.count(trainee="ann") == 4
+    with pytest.raises(ValueError, match="unknown sort key"):
+        store.query(sort="nope")
+
+
+def test_parse_since():
+    assert parse_since("2026-11-29") == "2026-11-29T00:00:00.000000+00:00"
+    assert parse_since("2026-11-29T14:30") == "2026-11-29T14:30:00.000000+00:00"
+    assert parse_since("2026-11-29T14:30:00+02:00") == "2026-11-29T12:30:00.000000+00:00"
+    assert parse_since("2026-11-29T14:30:00Z") == "2026-11-29T14:30:00.000000+00:00"
+    for bad in ("yesterday", "2026-13-01", "29/11/2026", ""):
+        with pytest.raises(ValueError, match="not a date or ISO datetime"):
+            parse_since(bad)
+
+
+def test_summary_figures_on_a_known_set(store: ResultsStore):
+    known_sessions(store)
+    ann, bob = store.trainee_summaries()
+    assert (ann.trainee, ann.sessions, ann.drills_run) == ("ann", 4, 3)
+    assert ann.contained_rate == pytest.approx(2 / 3)  # s1, s2 of the 3 faulted sessions
+    assert ann.median_time_to_detect == 7.0  # median of 4 and 10
+    assert ann.false_alarm_rate == 0.5  # s2, s3 of 4
+    assert ann.mean_score == 62.5
+    assert (bob.trainee, bob.sessions, bob.drills_run) == ("bob", 3, 3)
+    assert bob.contained_rate == 0.5
+    assert bob.median_time_to_detect == 6.0
+    assert bob.false_alarm_rate == pytest.approx(2 / 3)
+    assert bob.mean_score == 45.0
+    a, b, c = store.drill_summaries()
+    assert (a.drill_id, a.attempts, a.trainees, a.median_score) == ("A", 3, 2, 60.0)
+    assert a.contained_rate == pytest.approx(2 / 3)
+    assert (b.drill_id, b.attempts, b.contained_rate, b.median_score) == ("B", 2, 0.5, 42.5)
+    assert (c.drill_id, c.attempts, c.contained_rate, c.median_score, c.all_clear) == ("C", 2, None, 65.0, True)
+    (only,) = store.trainee_summaries(trainee="bob", drill="B")
+    assert (only.sessions, only.contained_rate, only.mean_score) == (1, 1.0, 85.0)
+
+
+def test_best_scores(store: ResultsStore):
+    known_sessions(store)
+    assert store.best_scores("ann") == {"A": 90, "B": 0, "C": 100}
+    assert store.best_scores("bob") == {"A": 20, "B": 85, "C": 30}
+    assert store.best_scores("nobody") == {}
+
+
+def test_update_scorecard(store: ResultsStore):
+    add_session(store, "s1", trainee="ann", outcome="missed", total=0, ttd=None)
+    store.update_scorecard("s1", scorecard(outcome="contained", total=95, ttd=2.5))
+    s = store.get("s1")
+    assert (s.outcome, s.total, s.time_to_detect, s.scorecard["total"]) == ("contained", 95, 2.5, 95)
+    assert s.rescored_at is not None
+    with pytest.raises(SessionNotFound):
+        store.update_scorecard("nope", scorecard())
+
+
+def test_migrates_an_unversioned_empty_database(tmp_path: Path):
+    sqlite3.connect(tmp_path / DB_NAME).close()
+    with ResultsStore(tmp_path) as s:
+        assert s.schema_version == SCHEMA_VERSION
+        assert s.query() == []
+
+
+# -- several processes finishing sessions at once ------------------------------------------------------------------
+
+
+def _finish_sessions(args: tuple[str, str, int]) -> list[str]:
+    data_dir, trainee, n = args
+    from warroom.core.actions import Action, ActionKind
+    from warroom.store.sessions import SessionRecorder
+
+    path = bundled_drill_path()
+    drill = load(path)
+    ids = []
+    for i in range(n):
+        rec = SessionRecorder.start(Path(data_dir), trainee, path, drill)
+        rec.record(Action(t=1.0, kind=ActionKind.INSPECT, event="e01"))
+        rec.record(Action(t=2.0 + i, kind=ActionKind.ESCALATE, step="s1", note=f"{trainee} #{i}"))
+        rec.finish(scorecard(total=i))
+        ids.append(rec.session_id)
+    return ids
+
+
+def test_concurrent_writers_lose_nothing(tmp_path: Path):
+    trainees = ["ann", "bob", "cho", "dev"]
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        results = pool.map(_finish_sessions, [(str(tmp_path), t, 25) for t in trainees])
+    ids = [i for r in results for i in r]
+    assert len(ids) == len(set(ids)) == 100
+    with ResultsStore(tmp_path) as store:
+        assert store.count() == 100
+        for t in trainees:
+            rows = store.query(trainee=t, limit=0)
+            assert sorted(r.total for r in rows) == list(range(25))
+        s = store.get(ids[-1])
+        assert [a.kind for a in s.actions] == ["inspect", "escalate"]
+    done = sorted(p.stem for p in (tmp_path / "journals" / "done").glob("*.jsonl"))
+    assert done == sorted(ids)
+    assert list((tmp_path / "journals").glob("*.jsonl")) == []

@@ -1,0 +1,417 @@
+"""``warroom scores``: the stored sessions as a table, CSV or JSON; summaries per trainee and per drill; re-scoring.
+
+Heavy imports (pydantic models, Rich, the store) happen inside the command, so ``warroom --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from warroom.cli.common import data_dir_option, trainee_option
+
+SORT_CHOICES = ("when", "score", "trainee", "drill", "outcome", "ttd", "damage", "false")
+#: Rows a table shows when ``--limit`` is not given (CSV and JSON export every row).
+DEFAULT_TABLE_LIMIT = 50
+
+
+def settings_from(ctx: click.Context, trainee: str | None = None, data_dir: Path | None = None) -> Any:
+    """The invocation's :class:`~warroom.cli.common.Settings` with a subcommand's own options applied."""
+    from warroom.cli.common import Settings
+
+    root = ctx.find_object(Settings)
+    if root is None:
+        return Settings.resolve(trainee=trainee, data_dir=data_dir)
+    return root.override(trainee=trainee, data_dir=data_dir)
+
+
+def recover_and_report(settings: Any) -> None:
+    """Record sessions killed mid-drill as abandoned (see ``recover_unfinished``), telling stderr what was done."""
+    from warroom.store.results import StoreError
+    from warroom.store.sessions import default_drill_resolver, recover_unfinished
+
+    try:
+        recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    for rec in recovered:
+        click.echo(str(rec), err=True)
+
+
+def _fmt_num(value: float | None, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.{digits}f}"
+
+
+def _fmt_rate(value: float | None) -> str:
+    return "-" if value is None else f"{value * 100:.0f}%"
+
+
+def _fmt_when(iso: str) -> str:
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso
+
+
+def _console() -> Any:
+    import sys
+
+    from rich.console import Console
+
+    return Console(highlight=False, markup=False, emoji=False, width=None if sys.stdout.isatty() else 200)
+
+
+def _sessions_table(rows: list[Any], title: str) -> Any:
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=title, title_justify="left", header_style="bold")
+    for name, justify in (
+        ("session", "left"),
+        ("trainee", "left"),
+        ("drill", "left"),
+        ("when", "left"),
+        ("outcome", "left"),
+        ("score", "right"),
+        ("time to detect", "right"),
+        ("damage", "right"),
+        ("false esc.", "right"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for r in rows:
+        outcome = r.outcome + (" (recovered)" if r.recovered else "")
+        table.add_row(
+            Text(r.session_id),
+            Text(r.trainee),
+            Text(r.drill_id),
+            Text(_fmt_when(r.started_at)),
+            Text(outcome),
+            Text(str(r.total)),
+            Text("-" if r.time_to_detect is None else f"{r.time_to_detect:g} s"),
+            Text(_fmt_num(r.damage)),
+            Text(str(r.false_escalations)),
+        )
+    return table
+
+
+CSV_COLUMNS = (
+    "session_id",
+    "trainee",
+    "drill_id",
+    "drill_version",
+    "started_at",
+    "ended_at",
+    "outcome",
+    "total",
+    "time_to_detect",
+    "damage",
+    "full_damage",
+    "damage_unit",
+    "false_escalations",
+    "cost_usd",
+    "scoring_version",
+    "recovered",
+    "drill_sha256",
+)
+
+SUMMARY_CSV_COLUMNS = (
+    "scope",
+    "name",
+    "sessions",
+    "drills_run",
+    "trainees",
+    "contained_rate",
+    "median_time_to_detect",
+    "false_alarm_rate",
+    "mean_score",
+    "median_score",
+)
+
+
+def _write_csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
+    import csv
+    import io
+
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in columns})
+    click.echo(buf.getvalue(), nl=False)
+
+
+def _write_json(value: Any) -> None:
+    import json
+
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+@click.command()
+@trainee_option
+@click.option("--mine", is_flag=True, help="Only the current trainee's sessions ($WARROOM_TRAINEE, else the OS user).")
+@click.option("--drill", "drill_id", default=None, help="Only sessions of this drill id.")
+@click.option("--since", default=None, help="Only sessions started at or after this date or ISO datetime (UTC).")
+@click.option(
+    "--sort",
+    "sort_key",
+    type=click.Choice(SORT_CHOICES),
+    default="when",
+    show_default=True,
+    help="Sort by: when (newest first), score (best first), trainee, drill, outcome, ttd (fastest first), damage "
+    "(least first), false (fewest false escalations first).",
+)
+@click.option("--reverse", is_flag=True, help="Reverse the sort order.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=0),
+    default=None,
+    help=f"Show at most this many sessions; 0 = all (default: {DEFAULT_TABLE_LIMIT} in a table, all in CSV/JSON).",
+)
+@click.option("--summary", is_flag=True, help="Figures per trainee and per drill instead of the sessions.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+@click.option(
+    "--rescore",
+    is_flag=True,
+    help="Recompute the matching stored sessions with the current scoring rules (from their action logs and drill "
+    "files) and say which changed.",
+)
+@click.option(
+    "--allow-changed",
+    is_flag=True,
+    help="With --rescore: also re-score sessions whose drill file changed since they were played.",
+)
+@data_dir_option
+@click.pass_context
+def scores(
+    ctx: click.Context,
+    trainee: str | None,
+    mine: bool,
+    drill_id: str | None,
+    since: str | None,
+    sort_key: str,
+    reverse: bool,
+    limit: int | None,
+    summary: bool,
+    fmt: str,
+    rescore: bool,
+    allow_changed: bool,
+    data_dir: Path | None,
+) -> None:
+    """Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
+
+    Every trainee's sessions are listed unless --trainee NAME or --mine is given. --summary gives, per trainee,
+    the drills run, contained rate, median time to detect, false-alarm rate and mean score, and, per drill, the
+    attempts, contained rate and median score. Sessions killed mid-drill are recorded as abandoned first.
+    """
+    from warroom.store.results import ResultsStore, StoreError, parse_since
+
+    settings = settings_from(ctx, data_dir=data_dir)
+    if trainee and trainee.strip():
+        who: str | None = trainee.strip()
+    else:
+        who = settings.trainee if mine else None
+    since_ts = None
+    if since is not None:
+        try:
+            since_ts = parse_since(since)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--since") from None
+    if allow_changed and not rescore:
+        raise click.UsageError("--allow-changed only applies with --rescore")
+
+    recover_and_report(settings)
+    try:
+        store = ResultsStore(settings.data_dir, create=False)
+    except StoreError as exc:
+        if not (settings.data_dir / "results.sqlite3").exists():
+            if fmt == "json":
+                _write_json({"trainees": [], "drills": []} if summary else [])
+            elif fmt == "csv":
+                _write_csv(SUMMARY_CSV_COLUMNS if summary else CSV_COLUMNS, [])
+            else:
+                click.echo(f"No sessions recorded yet in {settings.data_dir}.")
+            return
+        raise click.ClickException(str(exc)) from None
+    with store:
+        if rescore:
+            _rescore(store, settings, who, drill_id, since_ts, allow_changed)
+            return
+        if summary:
+            _summary(store, who, drill_id, since_ts, fmt)
+            return
+        effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
+        rows = store.query(
+            trainee=who, drill=drill_id, since=since_ts, sort=sort_key, reverse=reverse, limit=effective_limit
+        )
+        if fmt == "json":
+            _write_json([r.to_dict() for r in rows])
+        elif fmt == "csv":
+            _write_csv(CSV_COLUMNS, [r.to_dict() for r in rows])
+        else:
+            if not rows:
+                click.echo("No sessions match." if (who or drill_id or since_ts) else "No sessions recorded yet.")
+                return
+            total = store.count(trainee=who, drill=drill_id, since=since_ts)
+            title = f"{len(rows)} of {total} session(s)" if total > len(rows) else f"{total} session(s)"
+            console = _console()
+            console.print(_sessions_table(rows, title))
+            if total > len(rows):
+                console.print(f"(showing {len(rows)}; use --limit 0 for all)")
+
+
+def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | None, fmt: str) -> None:
+    trainees = store.trainee_summaries(trainee=who, drill=drill_id, since=since_ts)
+    drills = store.drill_summaries(trainee=who, drill=drill_id, since=since_ts)
+    if fmt == "json":
+        _write_json({"trainees": [t.to_dict() for t in trainees], "drills": [d.to_dict() for d in drills]})
+        return
+    if fmt == "csv":
+        rows = [
+            {
+                "scope": "trainee",
+                "name": t.trainee,
+                "sessions": t.sessions,
+                "drills_run": t.drills_run,
+                "contained_rate": t.contained_rate,
+                "median_time_to_detect": t.median_time_to_detect,
+                "false_alarm_rate": t.false_alarm_rate,
+                "mean_score": t.mean_score,
+            }
+            for t in trainees
+        ] + [
+            {
+                "scope": "drill",
+                "name": d.drill_id,
+                "sessions": d.attempts,
+                "trainees": d.trainees,
+                "contained_rate": d.contained_rate,
+                "median_score": d.median_score,
+            }
+            for d in drills
+        ]
+        _write_csv(SUMMARY_CSV_COLUMNS, rows)
+        return
+    if not trainees:
+        click.echo("No sessions match.")
+        return
+    from rich.table import Table
+    from rich.text import Text
+
+    console = _console()
+    t_table = Table(title="Per trainee", title_justify="left", header_style="bold")
+    for name in ("trainee", "sessions", "drills run", "contained", "median time to detect", "false alarms", "mean score"):
+        t_table.add_column(name, justify="left" if name == "trainee" else "right")
+    for t in trainees:
+        t_table.add_row(
+            Text(t.trainee),
+            str(t.sessions),
+            str(t.drills_run),
+            _fmt_rate(t.contained_rate),
+            "-" if t.median_time_to_detect is None else f"{t.median_time_to_detect:g} s",
+            _fmt_rate(t.false_alarm_rate),
+            f"{t.mean_score:.1f}",
+        )
+    d_table = Table(title="Per drill", title_justify="left", header_style="bold")
+    for name in ("drill", "attempts", "trainees", "contained", "median score"):
+        d_table.add_column(name, justify="left" if name == "drill" else "right")
+    for d in drills:
+        d_table.add_row(
+            Text(d.drill_id + (" (all-clear)" if d.all_clear else "")),
+            str(d.attempts),
+            str(d.trainees),
+            _fmt_rate(d.contained_rate),
+            f"{d.median_score:g}",
+        )
+    console.print(t_table)
+    console.print(d_table)
+    console.print(
+        "contained: share of sessions on drills with a fault that contained it (in time or late); "
+        "false alarms: share of sessions with at least one false escalation."
+    )
+
+
+def _normalise(value: Any) -> Any:
+    import json
+
+    return json.loads(json.dumps(value, default=str))
+
+
+def _rescore(
+    store: Any, settings: Any, who: str | None, drill_id: str | None, since_ts: str | None, allow_changed: bool
+) -> None:
+    from warroom.store.sessions import DrillUnavailable, default_drill_resolver, file_sha256, load_drill_file
+
+    try:
+        from warroom.core.scoring import score
+    except ImportError as exc:
+        raise click.ClickException(f"scoring is not available in this warroom: {exc}") from None
+    resolver = default_drill_resolver(settings.drill_dirs)
+    drills: dict[Path, Any] = {}
+    n = changed = unchanged = 0
+    skipped: list[str] = []
+    for s in store.iter_sessions(trainee=who, drill=drill_id, since=since_ts):
+        n += 1
+        label = f"{s.session_id} ({s.trainee}, {s.drill_id})"
+        try:
+            path = resolver(s.drill_id, s.drill_path)
+        except FileNotFoundError:
+            skipped.append(f"{label}: drill file not found (was {s.drill_path}); not re-scored")
+            continue
+        try:
+            sha = file_sha256(path)
+        except OSError as exc:
+            skipped.append(f"{label}: cannot read {path}: {exc.strerror or exc}; not re-scored")
+            continue
+        if s.drill_sha256 and sha != s.drill_sha256 and not allow_changed:
+            skipped.append(
+                f"{label}: the drill file {path} changed since the session (SHA-256 {sha[:12]}…, was "
+                f"{s.drill_sha256[:12]}…); not re-scored (--allow-changed to re-score against the current file)"
+            )
+            continue
+        try:
+            if path not in drills:
+                drills[path] = load_drill_file(path)
+            drill = drills[path]
+            new = score(drill, s.actions)
+        except DrillUnavailable as exc:
+            skipped.append(f"{label}: {exc}; not re-scored")
+            continue
+        except Exception as exc:  # actions that no longer fit an edited drill
+            skipped.append(f"{label}: cannot be scored on {path}: {exc}; not re-scored")
+            continue
+        new_d = _normalise(new.to_dict())
+        if new_d == _normalise(s.scorecard):
+            unchanged += 1
+            continue
+        changed += 1
+        store.update_scorecard(s.session_id, new_d)
+        detail = []
+        if new_d.get("outcome") != s.outcome:
+            detail.append(f"outcome {s.outcome} -> {new_d.get('outcome')}")
+        if new_d.get("total") != s.total:
+            detail.append(f"score {s.total} -> {new_d.get('total')}")
+        if not detail:
+            detail.append("scorecard details changed")
+        click.echo(f"changed: {label}: {', '.join(detail)}")
+    for line in skipped:
+        click.echo(f"skipped: {line}", err=True)
+    click.echo(f"re-scored {n - len(skipped)} of {n} session(s): {changed} changed, {unchanged} unchanged, "
+               f"{len(skipped)} skipped")  # fmt: skip
+    if skipped:
+        ctx = click.get_current_context()
+        ctx.exit(1)
