@@ -1,0 +1,196 @@
+"""`warroom scores`: table, CSV and JSON, filters, sorting, summaries, re-score, recovery, bad input."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from store_support import copy_drill, load
+from test_results import known_sessions
+
+from warroom.cli import main
+from warroom.core.actions import Action, ActionKind
+from warroom.store.results import DB_NAME, SCHEMA_VERSION, ResultsStore
+from warroom.store.sessions import SessionRecorder
+
+
+def run(data_dir: Path, *args: str, env: dict[str, str] | None = None):
+    return CliRunner().invoke(main, ["scores", "--data-dir", str(data_dir), *args], env=env, catch_exceptions=False)
+
+
+@pytest.fixture
+def known(tmp_path: Path) -> Path:
+    with ResultsStore(tmp_path) as store:
+        known_sessions(store)
+    return tmp_path
+
+
+def test_table_lists_sessions_newest_first(known: Path):
+    r = run(known)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert "7 session(s)" in lines[0]
+    assert "time to detect" in r.stdout and "false esc." in r.stdout
+    order = [ln.split()[1] for ln in lines if ln.startswith("│ s")]
+    assert order == ["s7", "s6", "s5", "s4", "s3", "s2", "s1"]
+    assert "contained_late" in r.stdout and "10 s" in r.stdout
+
+
+def test_table_limit_says_how_many_are_hidden(known: Path):
+    r = run(known, "--limit", "2", "--sort", "score")
+    assert "2 of 7 session(s)" in r.stdout and "--limit 0" in r.stdout
+    assert [ln.split()[1] for ln in r.stdout.splitlines() if ln.startswith("│ s")] == ["s4", "s1"]
+
+
+def test_csv_export_with_filters(known: Path):
+    r = run(known, "--format", "csv", "--trainee", "ann", "--sort", "score", "--reverse")
+    assert r.exit_code == 0, r.output
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert [row["session_id"] for row in rows] == ["s3", "s2", "s1", "s4"]
+    assert rows[0]["outcome"] == "missed" and rows[0]["time_to_detect"] == "" and rows[0]["damage"] == "500.0"
+    assert rows[1]["false_escalations"] == "1" and rows[1]["time_to_detect"] == "10.0"
+
+
+def test_json_export_with_drill_and_since(known: Path):
+    r = run(known, "--format", "json", "--drill", "A", "--since", "2026-11-02")
+    data = json.loads(r.stdout)
+    assert [d["session_id"] for d in data] == ["s5", "s2"]
+    assert data[0]["trainee"] == "bob" and data[0]["outcome"] == "wrong_step" and data[0]["total"] == 20
+    assert data[1]["started_at"] == "2026-11-02T10:00:00.000000+00:00"
+
+
+def test_mine_uses_the_current_trainee(known: Path):
+    r = run(known, "--format", "json", "--mine", env={"WARROOM_TRAINEE": "bob"})
+    assert {d["trainee"] for d in json.loads(r.stdout)} == {"bob"}
+
+
+def test_summary_json_figures(known: Path):
+    r = run(known, "--summary", "--format", "json")
+    data = json.loads(r.stdout)
+    ann, bob = data["trainees"]
+    assert ann == {
+        "trainee": "ann",
+        "sessions": 4,
+        "drills_run": 3,
+        "contained_rate": pytest.approx(2 / 3),
+        "median_time_to_detect": 7.0,
+        "false_alarm_rate": 0.5,
+        "mean_score": 62.5,
+    }
+    assert (bob["contained_rate"], bob["median_time_to_detect"], bob["mean_score"]) == (0.5, 6.0, 45.0)
+    assert [(d["drill_id"], d["attempts"], d["median_score"]) for d in data["drills"]] == [
+        ("A", 3, 60.0),
+        ("B", 2, 42.5),
+        ("C", 2, 65.0),
+    ]
+    assert data["drills"][2]["contained_rate"] is None
+
+
+def test_summary_table_and_csv(known: Path):
+    r = run(known, "--summary")
+    assert r.exit_code == 0
+    assert "Per trainee" in r.stdout and "Per drill" in r.stdout
+    ann = next(ln for ln in r.stdout.splitlines() if "│ ann" in ln)
+    assert "67%" in ann and "7 s" in ann and "50%" in ann and "62.5" in ann
+    rows = list(csv.DictReader(io.StringIO(run(known, "--summary", "--format", "csv").stdout)))
+    assert [(row["scope"], row["name"]) for row in rows] == [
+        ("trainee", "ann"),
+        ("trainee", "bob"),
+        ("drill", "A"),
+        ("drill", "B"),
+        ("drill", "C"),
+    ]
+    assert rows[3]["median_score"] == "42.5" and rows[4]["contained_rate"] == ""
+
+
+def test_empty_data_dir(tmp_path: Path):
+    r = run(tmp_path / "none")
+    assert r.exit_code == 0 and "No sessions recorded yet" in r.stdout
+    assert json.loads(run(tmp_path / "none", "--format", "json").stdout) == []
+    assert not (tmp_path / "none").exists()
+
+
+def test_bad_since_is_a_clear_error(known: Path):
+    r = run(known, "--since", "last tuesday")
+    assert r.exit_code == 2
+    assert "'last tuesday' is not a date or ISO datetime" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_newer_database_is_a_clear_error_and_untouched(tmp_path: Path):
+    conn = sqlite3.connect(tmp_path / DB_NAME)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
+    conn.close()
+    before = (tmp_path / DB_NAME).read_bytes()
+    r = run(tmp_path)
+    assert r.exit_code == 1
+    assert "newer warroom" in r.output and "Traceback" not in r.output
+    assert (tmp_path / DB_NAME).read_bytes() == before
+
+
+def test_unfinished_sessions_are_recovered_first(tmp_path: Path):
+    drill_path = copy_drill(tmp_path / "drills")
+    rec = SessionRecorder.start(tmp_path / "data", "zoe", drill_path, load(drill_path))
+    rec.record(Action(t=0.0, kind=ActionKind.INSPECT, event="e01"))
+    rec.close()  # as if killed
+    r = run(tmp_path / "data", "--format", "json")
+    assert r.exit_code == 0
+    assert f"recovered session {rec.session_id}" in r.stderr
+    (row,) = json.loads(r.stdout)
+    assert row["session_id"] == rec.session_id and row["outcome"] == "abandoned" and row["recovered"] is True
+
+
+# -- re-score ------------------------------------------------------------------------------------------------------
+
+
+def _played_session(data_dir: Path, drill_path: Path) -> str:
+    from warroom.core.replay import Replay
+    from warroom.core.scoring import score
+
+    drill = load(drill_path)
+    rec = SessionRecorder.start(data_dir, "ann", drill_path, drill)
+    replay = Replay(drill, on_action=rec.record)
+    replay.advance(12)
+    replay.escalate("s1", "stale snapshot")
+    rec.finish(score(drill, rec.actions))
+    return rec.session_id
+
+
+def test_rescore_says_which_changed(tmp_path: Path):
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = _played_session(data, drill_path)
+    other = _played_session(data, drill_path)
+    with ResultsStore(data) as store:
+        real = store.get(sid).scorecard
+        store.update_scorecard(sid, {**real, "total": 3, "outcome": "missed"})  # as if an older rule scored it
+    r = run(data, "--rescore")
+    assert r.exit_code == 0, r.output
+    assert f"changed: {sid} (ann, stale-refund-snapshot): outcome missed -> contained, score 3 -> {real['total']}" in r.stdout
+    assert other not in r.stdout
+    assert "re-scored 2 of 2 session(s): 1 changed, 1 unchanged, 0 skipped" in r.stdout
+    with ResultsStore(data) as store:
+        assert store.get(sid).total == real["total"] and store.get(sid).outcome == "contained"
+    assert "0 changed, 2 unchanged, 0 skipped" in run(data, "--rescore").stdout
+
+
+def test_rescore_reports_a_changed_drill_file(tmp_path: Path):
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = _played_session(data, drill_path)
+    with ResultsStore(data) as store:
+        store.update_scorecard(sid, {**store.get(sid).scorecard, "total": 3})
+    drill_path.write_text(drill_path.read_text() + "\n# edited after the session\n")
+    r = run(data, "--rescore")
+    assert r.exit_code == 1
+    assert "changed since the session" in r.stderr and "not re-scored" in r.stderr
+    assert "0 changed, 0 unchanged, 1 skipped" in r.stdout
+    with ResultsStore(data) as store:
+        assert store.get(sid).total == 3  # not silently re-scored
+    r = run(data, "--rescore", "--allow-changed")
+    assert r.exit_code == 0 and "1 changed" in r.stdout
