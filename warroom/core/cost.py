@@ -97,6 +97,7 @@ class CostLine:
 class TraceCost:
     """What one drill's trace costs, and what the counterfactual flat loop would have cost.
 
+    - ``planner_prices`` / ``executor_prices``: (input, output) USD per million tokens.
     - ``total``: every model call in the trace (the re-plan events of the answer key are not in it).
     - ``by_role`` (planner, executor), ``by_model`` (model name) and ``by_step`` (plan order, then
       :data:`NO_STEP` for calls outside any step): the same calls split three ways.
@@ -111,6 +112,8 @@ class TraceCost:
     drill_id: str
     planner_model: str
     executor_model: str
+    planner_prices: tuple[float, float]
+    executor_prices: tuple[float, float]
     total: CostLine
     by_role: tuple[CostLine, ...]
     by_model: tuple[CostLine, ...]
@@ -129,6 +132,8 @@ class TraceCost:
             "drill_id": self.drill_id,
             "planner_model": self.planner_model,
             "executor_model": self.executor_model,
+            "planner_usd_per_mtok": {"input": self.planner_prices[0], "output": self.planner_prices[1]},
+            "executor_usd_per_mtok": {"input": self.executor_prices[0], "output": self.executor_prices[1]},
             "total": self.total.to_dict(),
             "by_role": [c.to_dict() for c in self.by_role],
             "by_model": [c.to_dict() for c in self.by_model],
@@ -188,6 +193,8 @@ def trace_cost(drill: Drill) -> TraceCost:
         drill_id=drill.id,
         planner_model=models.planner.name,
         executor_model=models.executor.name,
+        planner_prices=(models.planner.input_usd_per_mtok, models.planner.output_usd_per_mtok),
+        executor_prices=(models.executor.input_usd_per_mtok, models.executor.output_usd_per_mtok),
         total=total,
         by_role=tuple(roles.values()),
         by_model=tuple(by_model.values()),

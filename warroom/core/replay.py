@@ -267,7 +267,9 @@ class Replay:
         for ev in out:
             self._release(ev)
         if self._next >= len(self._queue):
-            self._end(EndReason.CONTAINED if self.contained else EndReason.END_OF_TRACE)
+            # The drill ends the moment its last event is released, however far past it this call moved the clock.
+            at = self._times[-1] if self._times else self.now
+            self._end(EndReason.CONTAINED if self.contained else EndReason.END_OF_TRACE, at=min(at, self.now))
         return out
 
     def run_to_end(self) -> list[Any]:
@@ -303,11 +305,11 @@ class Replay:
         self.cost.charge(role, spec.name, usage, usd, step)
         return usd
 
-    def _end(self, reason: EndReason) -> None:
+    def _end(self, reason: EndReason, at: float | None = None) -> None:
         if not self.ended:
             self.ended = True
             self.end_reason = reason
-            self.ended_at = self.now
+            self.ended_at = self.now if at is None else at
 
     # -- state --------------------------------------------------------------------------------------------------
 

@@ -1,0 +1,117 @@
+"""``warroom check PATH...``: play each drill headless with scripted trainees and check it is fair and winnable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+
+def load_drill_or_problems(path: Path) -> tuple[Any, list[Any]]:
+    """Load the drill at ``path`` with the loader: ``(drill, [])``, or ``(None, problems)`` where each problem has
+    ``path``, ``line``, ``column``, ``message``, ``to_dict()`` and ``str()`` = ``path:line:col: message``."""
+    from warroom.core.loader import DrillLoadError, load_drill
+
+    try:
+        return load_drill(path), []
+    except DrillLoadError as exc:
+        return None, list(exc.problems)
+
+
+def _fmt_secs(x: float | None) -> str:
+    return "-" if x is None else f"{x:g} s"
+
+
+def _fmt_amount(x: float) -> str:
+    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.2f}"
+
+
+def _table(report: Any) -> list[str]:
+    from warroom.core.scoring import OUTCOME_LABELS
+
+    header = ("trainee", "score", "outcome", "detect", "false esc.", "damage")
+    rows = []
+    for run in report.runs:
+        card = run.scorecard
+        damage = "-" if report.all_clear else f"{_fmt_amount(card.damage)} of {_fmt_amount(card.full_damage)}"
+        rows.append(
+            (
+                run.trainee,
+                str(card.total),
+                OUTCOME_LABELS[card.outcome],
+                _fmt_secs(card.time_to_detect),
+                str(card.false_escalations),
+                damage,
+            )
+        )
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    right = {1, 4}
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  " + "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return [line(header), *(line(r) for r in rows)]
+
+
+@click.command("check")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output: a table per drill, or one JSON document.",
+)
+def check(paths: tuple[Path, ...], fmt: str) -> None:
+    """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
+
+    PATH is a drill file or a folder (searched for *.yaml / *.yml). The scripted trainees are ideal, late,
+    never, trigger-happy and wrong-step (docs/scoring.md defines them). A drill with a fault passes when the
+    ideal trainee contains it in time and the scores rank ideal > late > never and ideal > trigger-happy; an
+    all-clear drill passes when never holds the all clear and every escalation scores less.
+
+    Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load (reported as
+    path:line:col: message), 2 on usage errors (no such path, no drill files).
+    """
+    from warroom.core.check import run_checks
+    from warroom.core.library import find_drill_files
+
+    files = find_drill_files(paths)
+    if not files:
+        raise click.UsageError(f"no drill files (*.yaml, *.yml) in {', '.join(str(p) for p in paths)}")
+    results: list[dict[str, Any]] = []
+    failed = 0
+    text_out: list[str] = []
+    for path in files:
+        drill, problems = load_drill_or_problems(path)
+        if drill is None:
+            failed += 1
+            results.append({"path": str(path), "loaded": False, "passed": False, "load_problems": [p.to_dict() for p in problems]})
+            if fmt == "text":
+                for p in problems:
+                    click.echo(str(p), err=True)
+                text_out.append(f"FAIL {path}: does not load ({len(problems)} problem{'s' if len(problems) != 1 else ''}, above)")
+                text_out.append("")
+            continue
+        report = run_checks(drill)
+        if not report.passed:
+            failed += 1
+        results.append({"path": str(path), "loaded": True, **report.to_dict()})
+        if fmt == "text":
+            kind = " (all-clear drill)" if report.all_clear else ""
+            text_out.append(f"{'PASS' if report.passed else 'FAIL'} {drill.id}{kind}  {path}")
+            text_out.extend(_table(report))
+            text_out.extend(f"  problem: {p}" for p in report.problems)
+            text_out.append("")
+    if fmt == "json":
+        click.echo(json.dumps({"passed": failed == 0, "checked": len(files), "failed": failed, "drills": results}, indent=2))
+    else:
+        for line in text_out:
+            click.echo(line)
+        n = len(files)
+        click.echo(f"{n} drill{'s' if n != 1 else ''} checked: {n - failed} passed, {failed} failed.")
+    if failed:
+        raise SystemExit(1)

@@ -1,0 +1,141 @@
+"""``warroom cost DRILL``: what a drill's trace costs by role, model and plan step, against the flat loop."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+
+def _pct(x: float | None) -> str:
+    from warroom.core.cost import round_half_up
+
+    return "-" if x is None else f"{round_half_up(x):.0f}%"
+
+
+def _factor(x: float | None) -> str:
+    from warroom.core.cost import round_half_up
+
+    return "-" if x is None else f"{round_half_up(x, 1):.1f}x"
+
+
+def cost_report_lines(tc: Any) -> list[str]:
+    """The text ``warroom cost`` prints for a :class:`~warroom.core.cost.TraceCost`."""
+    from warroom.core.cost import format_usd
+
+    def table(title: str, rows: list[Any]) -> list[str]:
+        cells = [(r.name, str(r.calls), f"{r.input_tokens:,}", f"{r.output_tokens:,}", format_usd(r.usd)) for r in rows]
+        head = (title, "calls", "input tok", "output tok", "USD")
+        widths = [max(len(c[i]) for c in [head, *cells]) for i in range(5)]
+        fmt = lambda c: "  " + "  ".join(  # noqa: E731
+            v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths))
+        )
+        return [fmt(head), *(fmt(c) for c in cells)]
+
+    def calls(n: int) -> str:
+        return f"{n} call{'s' if n != 1 else ''}"
+
+    def prices(p: tuple[float, float]) -> str:
+        return f"{format_usd(p[0]).replace('.00', '')}/{format_usd(p[1]).replace('.00', '')} per million tokens"
+
+    out = [
+        f"Cost of the trace of {tc.drill_id}: planner {tc.planner_model} at {prices(tc.planner_prices)}, "
+        f"executor {tc.executor_model} at {prices(tc.executor_prices)}",
+        "",
+    ]
+    out += table("by role", list(tc.by_role)) + [""]
+    out += table("by model", list(tc.by_model)) + [""]
+    out += table("by plan step", list(tc.by_step)) + [""]
+    out.append(f"  total: {calls(tc.total.calls)}, {tc.total.tokens:,} tokens, {format_usd(tc.total.usd)}")
+    out.append("")
+    flat = tc.flat_loop
+    out.append(
+        f"Flat loop (counterfactual): every executor call run on the planner's model, {tc.planner_model}, "
+        f"re-reasoning at every step; tokens: {tc.flat_loop_usage}"
+    )
+    planner = next(r for r in tc.by_role if r.name == "planner")
+    executor = next(r for r in tc.by_role if r.name == "executor")
+    if flat.calls:
+        out.append(
+            f"  flat loop: {flat.calls} steps on {tc.planner_model} ({flat.input_tokens:,} in, {flat.output_tokens:,} "
+            f"out) = {format_usd(flat.usd)}"
+        )
+        out.append(
+            f"  planner-executor: {calls(planner.calls)} on {tc.planner_model} ({planner.input_tokens:,} in, "
+            f"{planner.output_tokens:,} out) = {format_usd(planner.usd)}, plus {calls(executor.calls)} on "
+            f"{tc.executor_model} ({executor.input_tokens:,} in, {executor.output_tokens:,} out) = "
+            f"{format_usd(executor.usd)}: {format_usd(tc.total.usd)} in all"
+        )
+    else:
+        out.append("  no executor calls with token usage: nothing to compare")
+    if tc.saving_factor is not None and tc.saving_percent is not None:
+        if tc.saving_percent >= 0:
+            out.append(
+                f"  saving: {_factor(tc.saving_factor)} cheaper, a {_pct(tc.saving_percent)} cut "
+                f"({format_usd(flat.usd)} -> {format_usd(tc.total.usd)})"
+            )
+        else:
+            out.append(
+                f"  no saving: the planner-executor trace costs {_factor(1 / tc.saving_factor)} the flat loop "
+                f"({format_usd(tc.total.usd)} against {format_usd(flat.usd)})"
+            )
+    out.append("")
+    out.append("What a missed or a false escalation costs")
+    out.append(
+        f"  the cascade steps' calls (wasted when the fault is missed): {calls(tc.cascade.calls)}, "
+        f"{format_usd(tc.cascade.usd)}"
+    )
+    out.append(f"  the re-plan after a correct escalation: {calls(tc.replan.calls)}, {format_usd(tc.replan.usd)}")
+    out.append(f"  one false escalation (a planner re-plan call): {format_usd(tc.false_escalation.usd)}")
+    return out
+
+
+@click.command("cost")
+@click.argument("drill", required=False)
+@click.option("--example", is_flag=True, help="Show the seed worked example (a bundled example drill) instead.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="Output: tables, or one JSON document.",
+)
+@click.pass_context
+def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str) -> None:
+    """Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.
+
+    DRILL is a drill file or a drill id (from --drills folders or the bundled library). A call costs input
+    tokens x input price + output tokens x output price (USD per million tokens). The flat loop is the
+    counterfactual where every executor call runs on the planner's model, re-reasoning at every step. With
+    --example, shows the seed worked example: 8 steps on a $5/$25 model ($0.128) against one planning call
+    ($0.035) plus 8 steps on a $1/$5 model ($0.0156): $0.0506, 2.5x cheaper, a 60% cut.
+
+    Exit status: 0 on success, 1 when the drill does not load (path:line:col: message), 2 on usage errors.
+    """
+    from warroom.cli.check import load_drill_or_problems
+    from warroom.core.cost import seed_example_path, trace_cost
+    from warroom.core.library import resolve_drill
+
+    if example == (drill is not None):
+        raise click.UsageError("give either a DRILL (file or id) or --example")
+    if example:
+        path = seed_example_path()
+    else:
+        dirs = getattr(ctx.find_root().obj, "drill_dirs", ())
+        try:
+            path = resolve_drill(drill, dirs)
+        except FileNotFoundError as exc:
+            raise click.UsageError(str(exc.args[0] if exc.args else exc)) from None
+    loaded, problems = load_drill_or_problems(path)
+    if loaded is None:
+        for p in problems:
+            click.echo(str(p), err=True)
+        raise SystemExit(1)
+    tc = trace_cost(loaded)
+    if fmt == "json":
+        click.echo(json.dumps({"path": str(path), **tc.to_dict()}, indent=2))
+    else:
+        for line in cost_report_lines(tc):
+            click.echo(line)

@@ -1,0 +1,264 @@
+"""Headless checks of a drill: scripted trainees play it and their scores must rank as a fair drill's would.
+
+:func:`run_checks` plays the drill with each scripted trainee in :data:`TRAINEES` on a :class:`Replay` (no
+terminal, no wall clock), scores each action log with :func:`~warroom.core.scoring.score`, and lists the
+problems that make the drill unfit to play. ``warroom check PATH...`` prints the result.
+
+The scripted trainees (docs/scoring.md defines them too). In a drill with a fault:
+
+- **ideal**: at the earliest evidence event's time, inspects and flags it and escalates the fault's origin step.
+- **late**: escalates the origin step after the deadline, at ``deadline + min(LATE_DELAY, (end - deadline) / 2)``
+  where ``end`` is the last trace event's time (so strictly after the deadline and before the trace ends).
+- **never**: does nothing.
+- **trigger-happy**: at the first trace event escalates that event's plan step, then at each distractor's event
+  flags it and escalates its plan step (an event outside any step names the first plan step); each escalation
+  waits until the drill clock has reached its event (a false escalation moves the clock on).
+- **wrong-step**: at the earliest evidence, escalates a step other than the origin: the first cascade step that
+  is not the origin, else the first plan step that is not the origin.
+
+In an all-clear drill: ideal and never do nothing; late escalates the last plan step halfway through the trace;
+trigger-happy is as above; wrong-step escalates the first plan step at the first distractor's event (halfway
+through the trace when there is none).
+
+A drill with a fault fails when it cannot be won (no evidence at or before the deadline, or the ideal trainee does
+not contain in time) or when the scores do not rank ``ideal > late > never`` and ``ideal > trigger-happy``. An
+all-clear drill fails unless *never* holds the all clear with the top score and every trainee who escalated
+scores less. Any drill fails if a live replay and the re-scored action log disagree (an engine bug).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from warroom.core.actions import Action
+from warroom.core.model import Drill
+from warroom.core.replay import Replay
+from warroom.core.scoring import OUTCOME_LABELS, Outcome, Scorecard, score, scorecard_of
+
+#: The scripted trainees, in the order they are played and shown.
+TRAINEES: tuple[str, ...] = ("ideal", "late", "never", "trigger-happy", "wrong-step")
+
+#: How long after the deadline the *late* trainee escalates, at most (seconds of drill time).
+LATE_DELAY = 10.0
+
+#: One line per scripted trainee, for tables and help.
+TRAINEE_DESCRIPTIONS: dict[str, str] = {
+    "ideal": "escalates the fault's origin step at the earliest evidence",
+    "late": "escalates the origin step just after the deadline",
+    "never": "never acts",
+    "trigger-happy": "escalates at the first event and at every distractor",
+    "wrong-step": "escalates a step other than the origin at the earliest evidence",
+}
+
+
+@dataclass(frozen=True)
+class TraineeRun:
+    """One scripted trainee's play: its action log, its scorecard and notes on what it could not do."""
+
+    trainee: str
+    description: str
+    actions: list[Action]
+    scorecard: Scorecard
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form: trainee, description, total, outcome, notes, the scorecard and the action log."""
+        return {
+            "trainee": self.trainee,
+            "description": self.description,
+            "total": self.scorecard.total,
+            "outcome": self.scorecard.outcome.value,
+            "notes": list(self.notes),
+            "scorecard": self.scorecard.to_dict(),
+            "actions": [a.model_dump(mode="json", exclude_none=True) for a in self.actions],
+        }
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The result of :func:`run_checks` on one drill: every trainee's run and the problems found (none = passed)."""
+
+    drill_id: str
+    all_clear: bool
+    runs: list[TraineeRun]
+    problems: list[str]
+
+    @property
+    def passed(self) -> bool:
+        """True when no problem was found."""
+        return not self.problems
+
+    @property
+    def ok(self) -> bool:
+        """Same as :attr:`passed`."""
+        return self.passed
+
+    def run(self, trainee: str) -> TraineeRun:
+        """The run of the named scripted trainee; raises KeyError for an unknown name."""
+        for r in self.runs:
+            if r.trainee == trainee:
+                return r
+        raise KeyError(trainee)
+
+    def total(self, trainee: str) -> int:
+        """The named trainee's total score (0-100)."""
+        return self.run(trainee).scorecard.total
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form, as ``warroom check --format json`` prints it (with the file's path added there)."""
+        return {
+            "drill_id": self.drill_id,
+            "all_clear": self.all_clear,
+            "passed": self.passed,
+            "problems": list(self.problems),
+            "runs": [r.to_dict() for r in self.runs],
+        }
+
+
+# A script is a list of (drill time, what, argument): ("flag", event id) or ("escalate", step id).
+_Script = list[tuple[float, str, str]]
+
+
+def _step_of(drill: Drill, event: Any) -> str:
+    return event.step if event.step is not None else drill.plan[0].id
+
+
+def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
+    """The scripted trainee's planned moves on ``drill`` and notes on moves it cannot make."""
+    key = drill.answer_key
+    end = drill.duration
+    midpoint = end / 2
+    events = {e.id: e for e in drill.trace}
+    distractor_events = sorted(
+        (events[d.event] for d in drill.distractors if d.event in events), key=lambda e: e.t
+    )
+    notes: list[str] = []
+    script: _Script = []
+    if trainee == "never":
+        return script, notes
+    if trainee == "trigger-happy":
+        first = drill.trace[0]
+        script.append((first.t, "escalate", _step_of(drill, first)))
+        for ev in distractor_events:
+            script.append((ev.t, "flag", ev.id))
+            script.append((ev.t, "escalate", _step_of(drill, ev)))
+        return script, notes
+    if key is None:  # all-clear drill
+        if trainee == "late":
+            script.append((midpoint, "escalate", drill.plan[-1].id))
+        elif trainee == "wrong-step":
+            at = distractor_events[0].t if distractor_events else midpoint
+            script.append((at, "escalate", drill.plan[0].id))
+        return script, notes
+    origin = key.fault.origin_step
+    evidence = sorted((events[i] for i in key.evidence if i in events), key=lambda e: e.t)
+    if trainee == "ideal":
+        if not evidence:
+            notes.append("no evidence event in the trace")
+            return script, notes
+        script.append((evidence[0].t, "flag", evidence[0].id))
+        script.append((evidence[0].t, "escalate", origin))
+    elif trainee == "late":
+        if end <= key.deadline:
+            notes.append(
+                f"the trace ends at {end:g} s, at or before the deadline ({key.deadline:g} s): no escalation can be late"
+            )
+            return script, notes
+        script.append((key.deadline + min(LATE_DELAY, (end - key.deadline) / 2), "escalate", origin))
+    elif trainee == "wrong-step":
+        others = [s for s in key.cascade if s != origin] + [s.id for s in drill.plan if s.id != origin]
+        if not others or not evidence:
+            notes.append("the plan has no step other than the origin" if not others else "no evidence event")
+            return script, notes
+        script.append((evidence[0].t, "escalate", others[0]))
+    return script, notes
+
+
+def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
+    """Play ``drill`` with the named scripted trainee (one of :data:`TRAINEES`) and score it.
+
+    The run is live (a :class:`Replay` advanced to each move) and then re-scored from its action log; when the two
+    disagree a note says so (``run_checks`` reports it as a problem). Raises KeyError for an unknown trainee.
+    """
+    if trainee not in TRAINEE_DESCRIPTIONS:
+        raise KeyError(trainee)
+    script, notes = _script(drill, trainee)
+    replay = Replay(drill)
+    replay.advance_to(0.0)
+    for t, what, arg in script:
+        if replay.ended:
+            notes.append(f"the drill ended at {replay.ended_at:g} s, before the planned {what} of {arg} at {t:g} s")
+            break
+        replay.advance_to(max(t, replay.now))
+        if replay.ended:
+            notes.append(f"the drill ended at {replay.ended_at:g} s, before the planned {what} of {arg} at {t:g} s")
+            break
+        if what == "flag":
+            replay.flag(arg, f"{trainee} trainee: this looks wrong")
+        elif replay.contained:
+            notes.append(f"the incident was already contained; no escalation of {arg} at {replay.now:g} s")
+        else:
+            replay.escalate(arg, f"{trainee} trainee")
+    replay.run_to_end()
+    live = scorecard_of(replay)
+    card = score(drill, replay.actions)
+    if card != live:
+        notes.append(
+            f"engine bug: the live replay scored {live.total} ({live.outcome.value}) but its action log re-scored "
+            f"{card.total} ({card.outcome.value})"
+        )
+    return TraineeRun(trainee, TRAINEE_DESCRIPTIONS[trainee], list(replay.actions), card, notes)
+
+
+def run_checks(drill: Drill) -> CheckReport:
+    """Play ``drill`` with every scripted trainee and check that it can be won and ranks them fairly.
+
+    Returns a :class:`CheckReport` (its ``problems`` say what is wrong, in words an author can act on). Pure and
+    deterministic; never raises for a valid drill.
+    """
+    runs = [play_scripted(drill, t) for t in TRAINEES]
+    by = {r.trainee: r for r in runs}
+    problems: list[str] = []
+    for r in runs:
+        problems += [n for n in r.notes if n.startswith("engine bug")]
+
+    def tot(name: str) -> int:
+        return by[name].scorecard.total
+
+    def label(name: str) -> str:
+        card = by[name].scorecard
+        return f"{name} {card.total} ({OUTCOME_LABELS[card.outcome]})"
+
+    if drill.is_all_clear:
+        never = by["never"].scorecard
+        if never.outcome is not Outcome.ALL_CLEAR_HELD or never.total != 100:
+            problems.append(f"never should hold the all clear with 100 points, but scored {label('never')}")
+        for r in runs:
+            if r.scorecard.escalations and not r.scorecard.total < never.total:
+                problems.append(f"{r.trainee} escalated in an all-clear drill but scored {label(r.trainee)}, not less than never")
+        return CheckReport(drill.id, True, runs, problems)
+
+    key = drill.answer_key
+    assert key is not None  # a drill is either all-clear or has an answer key
+    evidence_times = [e.t for e in drill.trace if e.id in set(key.evidence)]
+    first = min(evidence_times) if evidence_times else None
+    if first is None or first > key.deadline:
+        at = "no evidence event in the trace" if first is None else f"the earliest evidence comes at {first:g} s"
+        problems.append(f"cannot be won: {at}, after the deadline ({key.deadline:g} s)")
+    elif by["ideal"].scorecard.outcome is not Outcome.CONTAINED:
+        why = "; ".join(by["ideal"].notes) or "see its scorecard"
+        problems.append(f"cannot be won: the ideal trainee did not contain in time ({label('ideal')}: {why})")
+    if not tot("ideal") > tot("late"):
+        problems.append(f"ranking: ideal must score more than late, but {label('ideal')} <= {label('late')}")
+    if not tot("late") > tot("never"):
+        why = "; ".join(by["late"].notes)
+        problems.append(
+            f"ranking: late must score more than never, but {label('late')} <= {label('never')}"
+            + (f" ({why})" if why else "")
+        )
+    if not tot("ideal") > tot("trigger-happy"):
+        problems.append(
+            f"ranking: ideal must score more than trigger-happy, but {label('ideal')} <= {label('trigger-happy')}"
+        )
+    return CheckReport(drill.id, False, runs, problems)
