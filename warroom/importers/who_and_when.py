@@ -419,6 +419,7 @@ def _map_magentic_one(record: Record, draft: _Draft, context: list[int]) -> list
         }
     )
     agents: list[str] = []
+    last_turn: int | None = None  # the last instruction or agent reply: the code a terminal runs comes from it
     for i, msg in enumerate(record.history):
         hid = draft.hid(i)
         role = msg.role
@@ -436,6 +437,7 @@ def _map_magentic_one(record: Record, draft: _Draft, context: list[int]) -> list
             # The instruction relays the answer of the ledger call before it: no model call of its own.
             draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "planner_call",
                        "content": msg.content}, msg.content, i)
+            last_turn = i
         elif role == "Orchestrator (thought)" and msg.content.lstrip().startswith(_STATUS_PREFIXES):
             level = "warning" if msg.content.lstrip().startswith(_WARNING_PREFIXES) else "info"
             draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "log", "source": "Orchestrator",
@@ -451,12 +453,13 @@ def _map_magentic_one(record: Record, draft: _Draft, context: list[int]) -> list
             draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "log", "source": f"{role} (the request)",
                        "content": msg.content, "level": "info"}, msg.content, i)
         elif role.replace(" ", "").lower() in _TERMINAL_NAMES:
-            _add_terminal_run(draft, i, msg, i - 1 if i > 0 else None)
+            _add_terminal_run(draft, i, msg, last_turn)
         else:
             if role not in agents:
                 agents.append(role)
             draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "executor_message",
                        "content": msg.content, "usage": _usage(ctx, msg.content)}, msg.content, i)
+            last_turn = i
     return agents
 
 
@@ -489,6 +492,9 @@ def _map_captain_agent(record: Record, draft: _Draft, context: list[int]) -> lis
                     ),
                 }
             )
+            # The user's request (the record's question) opens the chat, as the human message does in magentic-one.
+            draft.add({"id": "task", "t": 0.0, "step": draft.current_step, "kind": "log",
+                       "source": "user (the request)", "content": record.question, "level": "info"}, record.question)
             draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "planner_call",
                        "content": msg.content, "usage": _usage(ctx, msg.content)}, msg.content, i)
             if not is_terminal and msg.speaker not in experts:

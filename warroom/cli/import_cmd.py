@@ -1,0 +1,91 @@
+"""``warroom import``: turn real agent traces from public corpora into drills (see docs/importing.md).
+
+Heavy modules (the importer, pydantic, PyYAML) are imported inside the command bodies so ``warroom --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+def _price(ctx: click.Context, param: click.Parameter, value: str | None):  # noqa: ANN202 - returns Price | None
+    if value is None:
+        return None
+    from warroom.importers.who_and_when import Price
+
+    try:
+        return Price.parse(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e), ctx=ctx, param=param) from None
+
+
+@click.group("import")
+def import_group() -> None:
+    """Turn real agent traces into drills.
+
+    Each subcommand reads one public corpus format and writes one drill YAML file per record. What the corpus does
+    not record (the drill clock, token counts, prices, damage, the deadline) is estimated and said so in each drill.
+    """
+
+
+@import_group.command("who-and-when")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for the drill files (created if missing). Each drill is <out>/ww-<subset>-<record>.yaml.",
+)
+@click.option(
+    "--planner-price",
+    metavar="IN/OUT",
+    callback=_price,
+    help="Planner prices, USD per million input/output tokens (default 5/25).",
+)
+@click.option(
+    "--executor-price",
+    metavar="IN/OUT",
+    callback=_price,
+    help="Executor prices, USD per million input/output tokens (default 1/5).",
+)
+@click.option("--force", is_flag=True, help="Overwrite drill files that already exist in --out.")
+@click.option("-v", "--verbose", is_flag=True, help="List every drill written, not only failures.")
+def who_and_when(paths: tuple[Path, ...], out_dir: Path, planner_price, executor_price, force: bool, verbose: bool) -> None:
+    """Convert Who&When records (JSON files, or folders searched recursively for *.json) into drills.
+
+    Both record kinds are read: magentic-one (an Orchestrator plans and instructs agents) and captain-agent (a
+    manager's plan, then expert turns). A record that cannot be imported is reported as `path: message` and the
+    rest still import. Exit status: 0 when every record imported, 1 when any failed, 2 on usage errors.
+
+    Example: warroom import who-and-when ../shared/corpora/who-and-when --out ~/ww-drills
+    """
+    from warroom.importers.who_and_when import (
+        DEFAULT_EXECUTOR_PRICE,
+        DEFAULT_PLANNER_PRICE,
+        ImportOptions,
+        import_records,
+    )
+
+    options = ImportOptions(
+        planner_price=planner_price or DEFAULT_PLANNER_PRICE,
+        executor_price=executor_price or DEFAULT_EXECUTOR_PRICE,
+    )
+    try:
+        report = import_records(paths, out_dir, options, force=force)
+    except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
+        raise click.UsageError(str(e)) from None
+    except OSError as e:
+        raise click.UsageError(f"{out_dir}: {e.strerror or e}") from None
+    if not report.results:
+        raise click.UsageError("no record files (*.json) found in " + ", ".join(str(p) for p in paths))
+    for result in report.results:
+        if result.error is not None:
+            click.echo(f"{result.source}: {result.error}", err=True)
+        elif verbose:
+            click.echo(f"{result.source} -> {result.output}")
+    click.echo(report.summary())
+    if report.failed:
+        raise SystemExit(1)
