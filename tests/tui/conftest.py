@@ -1,0 +1,51 @@
+"""Helpers for the terminal UI tests: an app over a temporary data directory, a mock clock, screen text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.clock import MockClock
+from textual.pilot import Pilot
+
+from warroom.core.library import bundled_drills_dir
+from warroom.tui.app import WarroomApp
+from warroom.tui.services import Services, load_entry
+
+STALE = bundled_drills_dir() / "stale-refund-snapshot.yaml"
+
+
+@pytest.fixture
+def services(tmp_path: Path) -> Services:
+    return Services(trainee="tester", data_dir=tmp_path / "data")
+
+
+def make_app(services: Services, drill_path: Path | None = STALE, speed: float = 1.0) -> WarroomApp:
+    """An app on a MockClock, opened at ``drill_path``'s briefing (None: the picker)."""
+    entry = load_entry(drill_path) if drill_path is not None else None
+    if entry is not None:
+        assert entry.ok, entry.problems
+    return WarroomApp(services, start=entry, speed=speed, clock=MockClock())
+
+
+def screen_text(app: WarroomApp) -> str:
+    """Everything visible on the terminal right now, as plain text (one line per row)."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def advance(pilot: Pilot, seconds: float, step: float = 0.5) -> None:
+    """Move the mock clock forward by ``seconds`` of real time, ticking the war room every ``step`` seconds."""
+    app = pilot.app
+    live = app.live
+    assert live is not None, "no drill is being played"
+    clock = app.clock
+    target = clock.time + seconds
+    while clock.time < target - 1e-9:
+        clock.set_time(min(clock.time + step, target))
+        live.tick()
+    await pilot.pause()
+
+
+async def type_text(pilot: Pilot, text: str) -> None:
+    """Type ``text`` key by key."""
+    await pilot.press(*["space" if ch == " " else ch for ch in text])

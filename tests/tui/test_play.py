@@ -1,0 +1,223 @@
+"""Playing drills in the war room by keys alone, on a mock clock."""
+
+from __future__ import annotations
+
+from warroom.core.actions import ActionKind
+from warroom.core.model import Role
+from warroom.core.replay import FALSE_ESCALATION_DELAY
+from warroom.core.scoring import Outcome, score
+from warroom.store.results import ResultsStore
+from warroom.tui.debrief import DebriefScreen
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.modals import EscalateScreen
+from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, Timeline
+
+from .conftest import advance, make_app, screen_text, type_text
+
+
+async def test_play_to_containment_by_keys(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert "Press enter to start" in screen_text(app)
+        await pilot.press("enter")
+        live = app.screen
+        assert isinstance(live, WarRoomScreen)
+        await advance(pilot, 12)
+        assert live.replay.now == 12
+        timeline = live.query_one(Timeline)
+        assert timeline.selected_key == "e04"  # followed the newest event
+        await pilot.press("enter")  # inspect it
+        assert live.replay.actions[-1].kind is ActionKind.INSPECT and live.replay.actions[-1].event == "e04"
+        await pilot.press("e")
+        modal = app.screen
+        assert isinstance(modal, EscalateScreen)
+        assert modal.plan[modal.preselect].id == "s1"  # preselected from the selected event's step
+        await pilot.press("enter")  # take the preselected step, move to the reason
+        await type_text(pilot, "snapshot from last week")
+        await pilot.press("enter")
+        assert app.screen is live
+        assert live.replay.contained
+        await advance(pilot, 5)  # the re-plan event plays, then the debrief opens
+        assert isinstance(app.screen, DebriefScreen)
+        card = app.screen.scorecard
+        expected = score(live.drill, live.replay.actions)
+        assert card.outcome is Outcome.CONTAINED
+        assert card.total == expected.total
+        text = screen_text(app)
+        assert "CONTAINED" in text and f"{card.total}/100" in text
+    with ResultsStore(services.data_dir) as store:
+        rows = store.query(trainee="tester")
+        assert [(r.drill_id, r.outcome, r.total) for r in rows] == [("stale-refund-snapshot", "contained", card.total)]
+        stored = store.get(rows[0].session_id)
+        assert [a.kind for a in stored.actions] == [ActionKind.INSPECT, ActionKind.ESCALATE]
+        assert stored.actions[1].note == "snapshot from last week"
+
+
+async def test_false_escalation_is_answered_and_play_goes_on(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        await advance(pilot, 5)
+        planner_before = live.replay.cost.usd_by_role[Role.PLANNER]
+        await pilot.press("e")
+        await pilot.press("down", "down")  # s1 -> s3
+        await pilot.press("enter")
+        await type_text(pilot, "refunds")
+        await pilot.press("enter")
+        assert app.screen is live
+        assert not live.replay.ended and live.replay.false_escalations == 1
+        assert live.replay.now == 5 + FALSE_ESCALATION_DELAY  # the trace ran on while the planner re-planned
+        assert live.replay.cost.usd_by_role[Role.PLANNER] > planner_before  # the re-plan call was charged
+        timeline = live.query_one(Timeline)
+        assert any(k.value.startswith("note:") for k in timeline.rows)
+        assert timeline.selected_key.startswith("note:")  # following: the planner's answer is shown in full
+        text = screen_text(app)
+        assert "found nothing wrong" in text and "re-plan" in text
+        assert any("found nothing wrong" in n.message for n in app._notifications)
+        await advance(pilot, 3)
+        assert live.replay.now == 23 and not live.replay.ended  # play goes on
+
+
+async def test_pause_stops_the_drill_clock(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        await advance(pilot, 3)
+        await pilot.press("space")
+        assert live.paused
+        assert "PAUSED" in live.query_one(StatusBar).render().plain
+        await advance(pilot, 30)
+        assert live.replay.now == 3 and len(live.replay.released) == 1
+        await pilot.press("space")
+        assert "PAUSED" not in live.query_one(StatusBar).render().plain
+        await advance(pilot, 2)
+        assert live.replay.now == 5
+        assert [a.kind for a in live.replay.actions] == [ActionKind.PAUSE, ActionKind.RESUME]
+
+
+async def test_speed_keys_change_playback_and_are_recorded(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        await pilot.press("plus", "plus")
+        assert live.speed == 4
+        await advance(pilot, 2)
+        assert live.replay.now == 8
+        await pilot.press("minus")
+        assert live.speed == 2
+        assert [a.speed for a in live.replay.actions] == [2, 4, 2]
+        assert "2x" in live.query_one(StatusBar).render().plain
+
+
+async def test_dialogs_stop_the_drill_clock(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        await advance(pilot, 2)
+        await pilot.press("question_mark")
+        assert "War room keys" in screen_text(app)
+        await advance(pilot, 10)
+        assert live.replay.now == 2
+        await pilot.press("escape")
+        await advance(pilot, 1)
+        assert live.replay.now == 3
+
+
+async def test_quit_mid_drill_keeps_the_session_as_abandoned(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        await advance(pilot, 16)
+        await pilot.press("up")  # away from the newest event (e05) to e04
+        timeline = live.query_one(Timeline)
+        assert timeline.selected_key == "e04"
+        await advance(pilot, 5)  # e06 is released; the cursor stays, a hint counts it
+        assert timeline.selected_key == "e04" and timeline.unseen == 1
+        assert "1 new" in screen_text(app)
+        await pilot.press("f")
+        await type_text(pilot, "cache")
+        await pilot.press("enter")
+        assert live.query_one(Timeline).is_flagged("e04")
+        await pilot.press("q")
+        assert "Quit this drill?" in screen_text(app)
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code == 0
+    with ResultsStore(services.data_dir) as store:
+        rows = store.query(trainee="tester")
+        assert len(rows) == 1 and rows[0].outcome == "abandoned"
+        stored = store.get(rows[0].session_id)
+        assert [(a.kind, a.event, a.note) for a in stored.actions] == [
+            (ActionKind.FLAG, "e04", "cache"),
+            (ActionKind.QUIT, None, None),
+        ]
+        assert stored.actions[1].t == 21
+
+
+async def test_quit_can_be_cancelled(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        await pilot.press("q", "n")
+        assert app.screen is live and not live.replay.ended
+
+
+async def test_closing_the_app_mid_drill_stores_an_abandoned_session(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 4)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+    with ResultsStore(services.data_dir) as store:
+        assert [r.outcome for r in store.query(trainee="tester")] == ["abandoned"]
+
+
+async def test_end_of_trace_opens_the_debrief_as_missed(services):
+    app = make_app(services, speed=8)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 12)  # 96 s of drill time: past the last event at 92 s
+        assert isinstance(app.screen, DebriefScreen)
+        assert app.screen.scorecard.outcome is Outcome.MISSED
+        text = screen_text(app)
+        assert "MISSED" in text
+        await pilot.press("p")
+        assert "Duplicate-charge refunds" in screen_text(app)  # back at the picker
+        assert app.screen.__class__.__name__ == "PickerScreen"
+
+
+async def test_every_war_room_panel_is_visible_at_80x24(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        await advance(pilot, 12)
+        screen_region = live.region
+        for widget_type in (StatusBar, Meters, PlanPanel, Timeline, Inspector):
+            widget = live.query_one(widget_type)
+            region = widget.region
+            assert region.width >= 20 and region.height >= 1, widget_type
+            assert screen_region.contains_region(region), widget_type
+        assert live.query_one(Timeline).content_region.height >= 4
+        assert live.query_one(Inspector).content_region.height >= 4
+        text = screen_text(app)
+        for word in ("00:12", "damage", "cost", "Plan", "Trace", "Inspector", "Escalate", "s5"):
+            assert word in text, word
+
+
+async def test_larger_terminal_gets_more_room(services):
+    app = make_app(services)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        await advance(pilot, 12)
+        assert live.query_one(Inspector).content_region.height >= 15
+        assert live.query_one(Timeline).content_region.width >= 100
+        assert '"snapshot_at": "2026-11-20T03:00:04Z"' in screen_text(app)

@@ -1,0 +1,49 @@
+"""``warroom run PATH_OR_ID``: open one drill (a file, or a drill id from the library) in the terminal UI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from warroom.cli.common import data_dir_option, trainee_option
+
+
+@click.command("run")
+@click.argument("path_or_id")
+@trainee_option
+@data_dir_option
+@click.option(
+    "--speed",
+    type=click.FloatRange(min=0.1, max=64),
+    default=1.0,
+    show_default=True,
+    help="Initial playback speed: drill seconds per real second (+ and - change it during the drill).",
+)
+@click.pass_context
+def run(ctx: click.Context, path_or_id: str, trainee: str | None, data_dir: Path | None, speed: float) -> None:
+    """Play one drill: its briefing, the war room, then the debrief (skips the drill picker).
+
+    PATH_OR_ID is a drill file or the id of a bundled drill (or of one in a --drills folder). A drill that cannot
+    be loaded is reported as path:line:col: message lines on stderr, with exit status 1.
+    """
+    from warroom.cli.common import Settings
+    from warroom.core.library import resolve_drill
+    from warroom.tui.services import DrillEntry, DrillProblem, load_drill
+
+    settings = ctx.obj if isinstance(ctx.obj, Settings) else Settings.resolve()
+    settings = settings.override(trainee=trainee, data_dir=data_dir)
+    try:
+        path = resolve_drill(path_or_id, settings.drill_dirs)
+    except FileNotFoundError as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        drill = load_drill(path)
+    except DrillProblem as exc:
+        for line in exc.problems:
+            click.echo(line, err=True)
+        ctx.exit(1)
+
+    from warroom.tui.launch import launch
+
+    launch(settings, start=DrillEntry(path, drill), speed=speed)

@@ -1,0 +1,112 @@
+"""The warroom Textual app: picker → briefing → war room → debrief.
+
+:class:`WarroomApp` owns the flow between screens, the injected clock and the :class:`~warroom.tui.services.Services`
+(drills, sessions, best scores, scoring). Screens call :meth:`show_picker`, :meth:`show_briefing`,
+:meth:`start_drill`, :meth:`show_debrief` and :meth:`leave_drill`; each replaces the current screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+from textual.clock import Clock
+
+from warroom.core.replay import Replay
+from warroom.tui.services import DrillEntry, Services, SessionUnavailable
+
+
+class WarroomApp(App[None]):
+    """The terminal UI.
+
+    Args:
+        services: drills, sessions, best scores and scoring for one trainee.
+        start: a drill to open straight away (its briefing; ``warroom run``); None opens the picker.
+        speed: initial playback speed of the drill clock (drill seconds per real second, > 0).
+        clock: the real-time clock the drill clock is driven by; tests pass a ``textual.clock.MockClock``.
+    """
+
+    CSS_PATH = "warroom.tcss"
+    TITLE = "warroom"
+    BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        start: DrillEntry | None = None,
+        speed: float = 1.0,
+        clock: Clock | None = None,
+    ) -> None:
+        super().__init__()
+        self.services = services
+        self.start = start
+        self.speed = speed
+        self.clock = clock if clock is not None else Clock()
+        self.live: Any = None  # the WarRoomScreen of the drill being played, if any
+        self.from_picker = start is None
+
+    def on_mount(self) -> None:
+        if self.start is not None:
+            self.show_briefing(self.start)
+        else:
+            self.show_picker()
+
+    def _show(self, screen: Any) -> None:
+        # The app's default screen stays at the bottom; the flow's screens replace each other above it.
+        if len(self.screen_stack) > 1:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def show_picker(self) -> None:
+        """Open the drill picker (reloading drills and best scores)."""
+        from warroom.tui.picker import PickerScreen
+
+        self.from_picker = True
+        self._show(PickerScreen())
+
+    def show_briefing(self, entry: DrillEntry) -> None:
+        """Open the briefing of a loaded drill."""
+        from warroom.tui.picker import BriefingScreen
+
+        self._show(BriefingScreen(entry))
+
+    def start_drill(self, entry: DrillEntry) -> None:
+        """Start a session of ``entry`` for the trainee and open the war room. A store error is shown, not raised."""
+        from warroom.tui.live import WarRoomScreen
+
+        assert entry.drill is not None
+        try:
+            recorder = self.services.start_session(entry.path, entry.drill)
+        except SessionUnavailable as exc:
+            self.notify(f"Cannot start a session: {exc}", severity="error", markup=False)
+            return
+        self.live = WarRoomScreen(entry, recorder, speed=self.speed)
+        self._show(self.live)
+
+    def show_debrief(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
+        """Open the debrief of a finished drill."""
+        from warroom.tui.debrief import DebriefScreen
+
+        self.live = None
+        self._show(DebriefScreen(entry, replay, scorecard))
+
+    def leave_drill(self) -> None:
+        """After quitting a drill: back to the picker if the trainee came from it, else exit."""
+        self.live = None
+        if self.from_picker:
+            self.show_picker()
+        else:
+            self.exit()
+
+    def close_open_session(self) -> None:
+        """Store the drill being played, if any, as abandoned (called when the app exits mid-drill)."""
+        live, self.live = self.live, None
+        if live is not None:
+            live.abandon()
+
+    async def action_quit(self) -> None:
+        self.close_open_session()
+        self.exit()

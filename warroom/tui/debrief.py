@@ -1,0 +1,265 @@
+"""The debrief: the outcome, the scorecard, a timeline of what happened when, the damage over time, the answer.
+
+This is the only screen that renders the answer key. Outcome, points and their explanations come from the
+scorecard (:func:`warroom.core.scoring.score`); this module only lays them out, with the Replay's record of the
+drill (damage timeline, actions) for the timeline and the sparkline.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import TYPE_CHECKING, Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Sparkline, Static
+
+from warroom.core.actions import ActionKind
+from warroom.core.model import Drill
+from warroom.core.replay import Replay
+from warroom.tui import text as fmt
+from warroom.tui.widgets import summarize
+
+if TYPE_CHECKING:
+    from warroom.tui.app import WarroomApp
+    from warroom.tui.services import DrillEntry
+
+#: Outcomes (Scorecard.outcome values) that count as a good result, for the outcome's colour.
+_GOOD = {"contained", "all_clear_held"}
+_MIXED = {"contained_late"}
+
+
+def damage_series(timeline: list[tuple[float, float]], end: float, buckets: int = 60) -> list[float]:
+    """The damage accrued at ``buckets`` evenly spaced drill times from 0 to ``end`` seconds.
+
+    ``timeline`` is the Replay's ``damage_timeline``: (drill time, damage so far) points in time order.
+    """
+    if not timeline:
+        return [0.0] * buckets
+    times = [t for t, _ in timeline]
+    values = [d for _, d in timeline]
+    end = max(end, times[-1], 1e-9)
+    out = []
+    for i in range(buckets):
+        t = end * i / (buckets - 1) if buckets > 1 else end
+        j = bisect_right(times, t) - 1
+        out.append(values[j] if j >= 0 else 0.0)
+    return out
+
+
+def timeline_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, str]]:
+    """What happened when, for the debrief: (drill time, symbol, description, style), in time order.
+
+    Marks the fault's origin (the first event of the origin step), the first evidence, the deadline, the
+    trainee's flags and escalations, the containment, and the end of the drill.
+    """
+    marks: list[tuple[float, str, str, str]] = []
+    key = drill.answer_key
+    if key is not None:
+        origin = next((e for e in drill.trace if e.step == key.fault.origin_step), None)
+        if origin is not None:
+            marks.append((origin.t, "●", f"fault origin: step {key.fault.origin_step} starts ({origin.id})", "bold red"))
+        evidence = sorted((drill.event(e) for e in key.evidence), key=lambda e: e.t)
+        if evidence:
+            first = evidence[0]
+            what = fmt.clean_line(f"first evidence: {first.id} {summarize(first)}")
+            what = what if len(what) <= 72 else what[:71] + "…"
+            marks.append((first.t, "E", what, "bold yellow"))
+        marks.append((key.deadline, "D", "deadline: the damage is done after this", "bold magenta"))
+    for action in replay.actions:
+        if action.kind is ActionKind.FLAG:
+            note = f" ({action.note})" if action.note else ""
+            marks.append((action.t, "f", f"you flagged {action.event}{note}", "cyan"))
+        elif action.kind is ActionKind.ESCALATE:
+            reason = f": {action.note}" if action.note else ""
+            marks.append((action.t, "!", f"you escalated step {action.step}{reason}", "bold cyan"))
+        elif action.kind is ActionKind.QUIT:
+            marks.append((action.t, "q", "you quit", "dim"))
+    if replay.contained_at is not None:
+        marks.append((replay.contained_at, "✓", "contained: the original trace stopped", "bold green"))
+    marks.append((replay.now, "■", "end of the drill", "dim"))
+    marks.sort(key=lambda m: m[0])
+    return marks
+
+
+def ruler(marks: list[tuple[float, str, str, str]], end: float, width: int) -> Text:
+    """A one-line ruler from 0 to ``end`` seconds, ``width`` cells wide, with each mark's symbol at its time."""
+    width = max(width, 10)
+    cells: list[tuple[str, str]] = [("─", "dim")] * width
+    for t, symbol, _, style in marks:
+        i = min(int(t / end * (width - 1)) if end > 0 else 0, width - 1)
+        cells[i] = (symbol, style)
+    out = Text(no_wrap=True)
+    for ch, style in cells:
+        out.append(ch, style=style)
+    return out
+
+
+class DebriefScreen(Screen[None]):
+    """The debrief of one finished drill. Keys: p (or escape) back to the picker, r play again, q quit."""
+
+    app: WarroomApp
+
+    BINDINGS = [
+        Binding("p,escape", "picker", "Drill picker"),
+        Binding("r", "again", "Play again"),
+        Binding("q", "quit_app", "Quit"),
+    ]
+
+    def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
+        super().__init__()
+        assert entry.drill is not None
+        self.entry = entry
+        self.drill = entry.drill
+        self.replay = replay
+        self.scorecard = scorecard
+
+    def compose(self) -> ComposeResult:
+        card = self.scorecard
+        with VerticalScroll(id="debrief"):
+            yield Static(self._headline(), id="debrief-outcome")
+            yield Static(self._scorecard(), id="debrief-score", classes="debrief-section")
+            yield Static(self._marks(), id="debrief-timeline", classes="debrief-section")
+            yield Static(self._damage_caption(), id="debrief-damage-caption")
+            yield Sparkline(damage_series(self.replay.damage_timeline, self._end()), id="debrief-damage")
+            yield Static(self._answer(), id="debrief-answer", classes="debrief-section")
+            if self.drill.distractors:
+                yield Static(self._distractors(), id="debrief-distractors", classes="debrief-section")
+            yield Static(
+                Text(f"scoring version {card.scoring_version}", style="dim"), id="debrief-version"
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#debrief").focus()
+
+    # -- sections -----------------------------------------------------------------------------------------------
+
+    def _headline(self) -> Text:
+        card = self.scorecard
+        outcome = str(getattr(card.outcome, "value", card.outcome))
+        style = "green" if outcome in _GOOD else "yellow" if outcome in _MIXED else "red"
+        out = Text()
+        out.append("DEBRIEF  ", style="bold")
+        out.append(fmt.clean_line(self.drill.title))
+        out.append("\n\n")
+        out.append(f" {outcome.replace('_', ' ').upper()} ", style=f"bold reverse {style}")
+        out.append("  ")
+        out.append(f"{card.total}/100", style="bold")
+        out.append("\n")
+        out.append(fmt.prose(card.outcome_text))
+        return out
+
+    def _scorecard(self) -> Table:
+        card = self.scorecard
+        table = Table.grid(padding=(0, 1), expand=True)
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column(no_wrap=True)
+        table.add_column(ratio=1)
+        table.add_row(Text("Scorecard", style="bold underline"), Text(""), Text(""))
+        for comp in card.components:
+            table.add_row(
+                Text(f"{comp.points}/{comp.max_points}", style="bold"),
+                Text(fmt.clean_line(comp.name), style="bold"),
+                Text(fmt.clean_line(comp.explanation)),
+            )
+        facts = Text()
+        facts.append("time to detect ", style="bold")
+        facts.append("—" if card.time_to_detect is None else f"{card.time_to_detect:.1f} s")
+        if card.full_damage:
+            facts.append("   damage ", style="bold")
+            facts.append(f"{fmt.number(card.damage)} of {fmt.number(card.full_damage)} ")
+            facts.append(fmt.clean_line(card.damage_unit))
+        facts.append("\nfalse escalations ", style="bold")
+        facts.append(str(card.false_escalations))
+        facts.append("   cost of the run ", style="bold")
+        facts.append(fmt.usd(card.cost_usd))
+        table.add_row(Text(""), Text(""), Text(""))
+        table.add_row(Text(f"{card.total}", style="bold"), Text("total", style="bold"), facts)
+        return table
+
+    def _end(self) -> float:
+        deadline = self.drill.answer_key.deadline if self.drill.answer_key else 0.0
+        return max(self.replay.now, deadline, 1.0)
+
+    def _marks(self) -> Text:
+        end = self._end()
+        marks = timeline_marks(self.drill, self.replay)
+        width = max(min(self.app.size.width - 10, 100), 20)
+        out = Text()
+        out.append("Timeline\n", style="bold underline")
+        out.append_text(ruler(marks, end, width))
+        out.append("\n00:00" + fmt.clock(end).rjust(width - 5) + "\n", style="dim")
+        for t, symbol, what, style in marks:
+            out.append(f"{fmt.clock(t)} ", style="dim")
+            out.append(f"{symbol} ", style=style)
+            out.append(fmt.clean_line(what))
+            out.append("\n")
+        return out
+
+    def _damage_caption(self) -> Text:
+        out = Text()
+        out.append("Damage over time", style="bold underline")
+        r = self.replay
+        if r.full_damage:
+            out.append(f"  accrued {fmt.number(r.damage)} · the full cascade {fmt.number(r.full_damage)} ")
+            out.append(fmt.clean_line(r.damage_unit))
+        else:
+            out.append("  none possible in this drill", style="dim")
+        out.append(f"\n00:00 to {fmt.clock(self._end())}", style="dim")
+        return out
+
+    def _answer(self) -> Text:
+        out = Text()
+        key = self.drill.answer_key
+        if key is not None:
+            out.append("What happened\n", style="bold underline")
+            out.append("fault ", style="bold")
+            out.append(f"step {fmt.clean_line(key.fault.origin_step)}")
+            try:
+                out.append(f" {fmt.clean_line(self.drill.step(key.fault.origin_step).title)}")
+            except KeyError:
+                pass
+            out.append(f" · {key.fault.kind.value}\n", style="bold red")
+            out.append(fmt.prose(key.fault.summary))
+            out.append("\n\nevidence ", style="bold")
+            out.append(", ".join(fmt.clean_line(e) for e in key.evidence))
+            if key.cascade:
+                out.append("   cascade ", style="bold")
+                out.append(" → ".join(fmt.clean_line(s) for s in key.cascade))
+            out.append("\n\n")
+            out.append(fmt.prose(key.debrief))
+        elif self.drill.all_clear is not None:
+            out.append("All clear\n", style="bold underline")
+            out.append(fmt.prose(self.drill.all_clear.debrief))
+        return out
+
+    def _distractors(self) -> Text:
+        out = Text()
+        out.append("Distractors (odd but harmless)\n", style="bold underline")
+        for d in self.drill.distractors:
+            out.append(fmt.clean_line(d.event), style="bold")
+            try:
+                out.append(" ")
+                out.append(fmt.literal_line(summarize(self.drill.event(d.event)), limit=70, style="dim"))
+            except KeyError:
+                pass
+            out.append("\n  ")
+            out.append(fmt.prose(d.why_harmless))
+            out.append("\n")
+        return out
+
+    # -- keys ---------------------------------------------------------------------------------------------------
+
+    def action_picker(self) -> None:
+        self.app.show_picker()
+
+    def action_again(self) -> None:
+        self.app.show_briefing(self.entry)
+
+    def action_quit_app(self) -> None:
+        self.app.exit()

@@ -1,0 +1,30 @@
+"""Entry points that open the terminal UI: the picker (``warroom``) and one drill (``warroom run``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from warroom.cli.common import Settings
+    from warroom.tui.services import DrillEntry
+
+
+def launch(settings: Settings, *, start: DrillEntry | None = None, speed: float = 1.0) -> None:
+    """Run the terminal UI until the trainee quits.
+
+    Args:
+        settings: trainee, data directory and extra drill folders.
+        start: a loaded drill to open at its briefing (skipping the picker), or None for the picker.
+        speed: the initial playback speed (drill seconds per real second).
+
+    A drill left mid-play (the terminal closed, ctrl+c) is stored as an abandoned session.
+    """
+    from warroom.tui.app import WarroomApp
+    from warroom.tui.services import Services
+
+    services = Services(trainee=settings.trainee, data_dir=settings.data_dir, drill_dirs=settings.drill_dirs)
+    app = WarroomApp(services, start=start, speed=speed)
+    try:
+        app.run()
+    finally:
+        app.close_open_session()

@@ -1,0 +1,299 @@
+"""The war room: the live drill on the drill clock.
+
+:class:`WarRoomScreen` is a thin view over a :class:`~warroom.core.replay.Replay`. A ticker (about 10 Hz) reads the
+app's injected clock (:attr:`WarroomApp.clock`), turns the real seconds since the last tick into drill seconds
+(times the playback speed) and advances the Replay, unless the drill is paused or a dialog is open. Every trainee
+action goes through the Replay, whose ``on_action`` hook is the session recorder, so each action is journalled
+before the screen moves on. Outcome and score come from the scoring function at the end, never from here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer
+
+from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
+from warroom.tui import text as fmt
+from warroom.tui.modals import ConfirmScreen, EscalateScreen, EscalationChoice, FlagScreen, HelpScreen
+from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, Timeline, summarize
+
+if TYPE_CHECKING:
+    from warroom.tui.app import WarroomApp
+    from warroom.tui.services import DrillEntry, Recorder
+
+#: Playback speeds offered by + and -, as multipliers of real time.
+SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0)
+#: Seconds of real time between ticks of the drill clock.
+TICK_INTERVAL = 0.1
+
+
+class WarRoomScreen(Screen[None]):
+    """The live drill: header, meters, plan, trace timeline and inspector.
+
+    Args:
+        entry: the drill being played (loaded).
+        recorder: the session recorder; its ``record`` is the Replay's ``on_action``.
+        speed: initial playback speed (drill seconds per real second).
+    """
+
+    app: WarroomApp
+
+    BINDINGS = [
+        Binding("space", "toggle_pause", "Pause"),
+        Binding("plus,equals_sign", "faster", "Faster", key_display="+"),
+        Binding("minus", "slower", "Slower", key_display="-"),
+        Binding("f", "flag", "Flag"),
+        Binding("e", "escalate", "Escalate"),
+        Binding("q", "quit_drill", "Quit"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+    ]
+
+    def __init__(self, entry: DrillEntry, recorder: Recorder, speed: float = 1.0) -> None:
+        super().__init__()
+        assert entry.drill is not None
+        self.entry = entry
+        self.drill = entry.drill
+        self.recorder = recorder
+        self.replay = Replay(self.drill, on_action=recorder.record)
+        self.speed = speed
+        self.paused = False
+        self.finished = False
+        self._last_time: float | None = None
+        self._note = ""
+        self._notes: dict[str, Text] = {}
+        self._state_seen: dict[str, Any] = {}
+
+    # -- layout -------------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        yield Meters(id="meters")
+        with Horizontal(id="upper"):
+            plan = PlanPanel(id="plan")
+            plan.border_title = "Plan (reported)"
+            yield plan
+            timeline = Timeline(id="timeline")
+            timeline.border_title = "Trace"
+            yield timeline
+        inspector = Inspector(id="inspector")
+        inspector.border_title = "Inspector"
+        yield inspector
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._last_time = self.app.clock.time
+        self.apply(self.replay.advance(0))  # events at t=0
+        self.set_interval(TICK_INTERVAL, self.tick)
+        self.query_one(Timeline).focus()
+
+    # -- the drill clock ----------------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """True when the drill clock runs: not paused, not ended, and no dialog over the war room."""
+        return not self.paused and not self.replay.ended and self.app.screen is self
+
+    def tick(self) -> None:
+        """Advance the drill clock by the real time since the last tick times the playback speed (if running).
+
+        Tests call this after ``MockClock.set_time(...)``; the interval timer calls it about 10 times a second.
+        """
+        now = self.app.clock.time
+        last = self._last_time if self._last_time is not None else now
+        self._last_time = now
+        if self.finished:
+            return
+        if self.running and now > last:
+            self.apply(self.replay.advance((now - last) * self.speed))
+        else:
+            self.refresh_status()
+
+    def apply(self, released: list[Any]) -> None:
+        """Show newly released events and the new state; open the debrief once the drill has ended."""
+        if released:
+            self.query_one(Timeline).append_events(released)
+            self.refresh_plan()
+            self.update_hint()
+        self.refresh_status()
+        if self.replay.ended and not self.finished:
+            self.finish()
+
+    # -- rendering ----------------------------------------------------------------------------------------------
+
+    def refresh_status(self) -> None:
+        """Re-render the header and the meters (cheap: two lines)."""
+        self.query_one(StatusBar).show(self.drill.title, self.replay.now, self.speed, self.paused, self._note)
+        self.query_one(Meters).show(self.replay.damage, self.replay.damage_unit, self.replay.cost)
+
+    def refresh_plan(self) -> None:
+        """Re-render the plan panel with the reported step states and the selected event's step."""
+        step = None
+        key = self.query_one(Timeline).selected_key
+        if key and not key.startswith("note:"):
+            step = self.drill.event(key).step
+        self.query_one(PlanPanel).show(self.drill, self.replay.step_states, step)
+
+    def update_hint(self) -> None:
+        """Show "n new events" under the timeline while the trainee is away from the newest event."""
+        timeline = self.query_one(Timeline)
+        timeline.border_subtitle = f"{timeline.unseen} new ↓ (G)" if timeline.unseen else ""
+
+    @on(DataTable.RowHighlighted, "#timeline")
+    def preview(self, event: DataTable.RowHighlighted) -> None:
+        key = event.row_key.value
+        if key is None:
+            return
+        inspector = self.query_one(Inspector)
+        if key.startswith("note:"):
+            inspector.show_text(self._notes[key])
+        else:
+            inspector.show_event(self.drill.event(key), self.drill)
+        self.refresh_plan()
+        self.update_hint()
+
+    @on(DataTable.RowSelected, "#timeline")
+    def inspect(self, event: DataTable.RowSelected) -> None:
+        """Enter on an event: record an ``inspect`` action and move into the inspector to scroll it."""
+        key = event.row_key.value
+        if key is None or key.startswith("note:") or self.replay.ended:
+            return
+        self.replay.inspect(key)
+        self.query_one(Inspector).focus()
+
+    # -- actions ------------------------------------------------------------------------------------------------
+
+    def action_toggle_pause(self) -> None:
+        """Pause or resume the drill clock (recorded on the Replay)."""
+        if self.replay.ended:
+            return
+        self.paused = not self.paused
+        if self.paused:
+            self.replay.pause()
+        else:
+            self.replay.resume()
+            self._last_time = self.app.clock.time
+        self.refresh_status()
+
+    def _set_speed(self, speed: float) -> None:
+        if speed != self.speed and not self.replay.ended:
+            self.speed = speed
+            self.replay.set_speed(speed)
+            self.refresh_status()
+
+    def action_faster(self) -> None:
+        """Next playback speed up (0.5x, 1x, 2x, 4x, 8x)."""
+        self._set_speed(next((s for s in SPEEDS if s > self.speed), SPEEDS[-1]))
+
+    def action_slower(self) -> None:
+        """Next playback speed down."""
+        self._set_speed(next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0]))
+
+    def _selected_event(self) -> Any | None:
+        key = self.query_one(Timeline).selected_key
+        if key is None or key.startswith("note:"):
+            return None
+        return self.drill.event(key)
+
+    def action_flag(self) -> None:
+        """Flag the selected event, with an optional note typed in a dialog."""
+        ev = self._selected_event()
+        if ev is None or self.replay.ended:
+            self.notify("Select a trace event to flag.", severity="warning", markup=False)
+            return
+
+        def done(note: str | None) -> None:
+            if note is None or self.replay.ended:
+                return
+            self.replay.flag(ev.id, note or None)
+            self.query_one(Timeline).mark_flagged(ev.id)
+            self.notify(f"Flagged {fmt.clean_line(ev.id)}.", markup=False, timeout=2)
+
+        self.app.push_screen(FlagScreen(ev.id, summarize(ev)), done)
+
+    def action_escalate(self) -> None:
+        """Escalate to the planner naming a plan step (preselected from the selected event's step)."""
+        if self.replay.ended:
+            return
+        ev = self._selected_event()
+        self.app.push_screen(EscalateScreen(self.drill.plan, ev.step if ev else None), self.escalate_to)
+
+    def escalate_to(self, choice: EscalationChoice | None) -> None:
+        """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false alarm."""
+        if choice is None or self.replay.ended or self.replay.contained:
+            return
+        try:
+            result = self.replay.escalate(choice.step, choice.reason)
+        except ReplayError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        step = fmt.clean_line(choice.step)
+        if result.contained:
+            self._note = "ESCALATED · re-planning"
+            self.notify(
+                f"Escalation of {step} accepted: the planner stops the plan and re-plans.",
+                title="Escalated",
+                markup=False,
+            )
+            self.apply([])
+            return
+        message = (
+            f"Re-plan after your escalation of {step}: the planner re-checked the step and found nothing wrong; "
+            f"the plan goes on. Charged {fmt.usd(result.replan_usd)} and {FALSE_ESCALATION_DELAY:g} s."
+        )
+        self.apply(result.released)  # the trace ran on while the planner re-planned
+        timeline = self.query_one(Timeline)
+        key = timeline.append_note(self.replay.now, "re-plan", message)
+        body = Text()
+        body.append("planner re-plan (false escalation)", style="bold magenta")
+        body.append(f" · {fmt.clock(self.replay.now)}\n\n")
+        body.append(message)
+        if choice.reason:
+            body.append("\n\nyour reason: ", style="bold")
+            body.append(fmt.clean(choice.reason))
+        self._notes[key] = body
+        if timeline.selected_key == key:
+            self.query_one(Inspector).show_text(body)
+        self.notify(message, title="Nothing wrong found", severity="warning", markup=False, timeout=8)
+
+    def action_quit_drill(self) -> None:
+        """Ask, then leave the drill; the session is kept as abandoned with every action so far."""
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.abandon()
+                self.app.leave_drill()
+
+        self.app.push_screen(
+            ConfirmScreen("Quit this drill?", "The session is kept, scored as abandoned."), done
+        )
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    # -- the end ------------------------------------------------------------------------------------------------
+
+    def abandon(self) -> None:
+        """Record a quit and store the session as abandoned (idempotent; nothing happens once the drill ended)."""
+        if self.finished:
+            return
+        if not self.replay.ended:
+            self.replay.quit()
+        self.finished = True
+        self.recorder.finish(self.app.services.score(self.drill, self.replay.actions))
+
+    def finish(self) -> None:
+        """The drill ended (contained or end of trace): score it, store the session, open the debrief."""
+        if self.finished:
+            return
+        self.finished = True
+        scorecard = self.app.services.score(self.drill, self.replay.actions)
+        self.recorder.finish(scorecard)
+        if self.replay.end_reason is not EndReason.ABANDONED:
+            self.app.show_debrief(self.entry, self.replay, scorecard)

@@ -1,0 +1,238 @@
+"""The drill picker and the briefing: choose a drill, read what the agent is doing, start the clock."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from warroom.core.model import Drill
+from warroom.tui import text as fmt
+from warroom.tui.modals import help_text
+from warroom.tui.widgets import fit_columns
+
+#: Fixed and flexible column widths of the picker's table.
+_FIXED = {"level": 5, "length": 6, "best": 4}
+_FLEX = {"title": 3.0, "tags": 2.0}
+
+if TYPE_CHECKING:
+    from warroom.tui.app import WarroomApp
+    from warroom.tui.services import DrillEntry
+
+
+def stars(difficulty: int) -> str:
+    """Difficulty 1-5 as stars, e.g. ``★★☆☆☆``."""
+    return "★" * difficulty + "☆" * (5 - difficulty)
+
+
+class PickerScreen(Screen[None]):
+    """Every drill on offer, with title, difficulty, tags, estimated length and the trainee's best score.
+
+    Drills that fail to load are listed too, marked, with their ``path:line:col: message`` problems shown when
+    selected; they cannot be started.
+    """
+
+    app: WarroomApp
+
+    BINDINGS = [
+        Binding("enter", "start", "Start", priority=True),
+        Binding("r", "reload", "Reload"),
+        Binding("q", "quit_app", "Quit"),
+        Binding("j", "down", "Down", show=False),
+        Binding("k", "up", "Up", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[DrillEntry] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._banner(), id="picker-banner")
+        table = DataTable(id="picker-table", cursor_type="row")
+        table.border_title = "Drills"
+        yield table
+        detail = VerticalScroll(Static(id="picker-detail-body"), id="picker-detail")
+        detail.can_focus = False
+        yield detail
+        yield Footer()
+
+    def _banner(self) -> Text:
+        out = Text()
+        out.append(" WAR ROOM ", style="bold reverse red")
+        out.append("  incident drills for planner-executor agents · trainee ")
+        out.append(fmt.clean_line(self.app.services.trainee), style="bold")
+        return out
+
+    def on_mount(self) -> None:
+        table = self.query_one("#picker-table", DataTable)
+        table.add_column(Text("title"), key="title")
+        table.add_column(Text("level"), key="level")
+        table.add_column(Text("tags"), key="tags")
+        table.add_column(Text("length"), key="length")
+        table.add_column(Text("best"), key="best")
+        fit_columns(table, _FIXED, _FLEX)
+        self.load()
+        table.focus()
+
+    def on_resize(self) -> None:
+        fit_columns(self.query_one("#picker-table", DataTable), _FIXED, _FLEX)
+
+    def load(self) -> None:
+        """(Re)load the drill catalog and the trainee's best scores into the table."""
+        table = self.query_one("#picker-table", DataTable)
+        table.clear()
+        self.entries = self.app.services.catalog()
+        try:
+            best = self.app.services.best_scores()
+        except Exception as exc:  # a broken results store must not stop anyone from playing
+            best = {}
+            self.notify(f"Best scores unavailable: {exc}", severity="warning", markup=False)
+        for i, entry in enumerate(self.entries):
+            d = entry.drill
+            if d is None:
+                table.add_row(
+                    fmt.literal_line(f"⚠ {entry.path.name}", style="bold red"),
+                    Text("—"),
+                    Text("cannot load (see below)", style="red"),
+                    Text("—"),
+                    Text("—"),
+                    key=str(i),
+                )
+                continue
+            score = best.get(d.id)
+            table.add_row(
+                fmt.literal_line(d.title),
+                Text(stars(d.difficulty), style="yellow"),
+                fmt.literal_line(", ".join(d.tags), style="dim"),
+                Text(fmt.clock(d.duration)),
+                Text("—" if score is None else str(score), style="bold" if score is not None else "dim"),
+                key=str(i),
+            )
+        if not self.entries:
+            self.query_one("#picker-detail-body", Static).update(Text("No drills found."))
+
+    def selected(self) -> DrillEntry | None:
+        """The entry under the cursor, or None when the table is empty."""
+        table = self.query_one("#picker-table", DataTable)
+        if not self.entries or table.row_count == 0:
+            return None
+        return self.entries[table.cursor_row]
+
+    @on(DataTable.RowHighlighted, "#picker-table")
+    def show_detail(self) -> None:
+        entry = self.selected()
+        if entry is None:
+            return
+        out = Text()
+        if entry.drill is None:
+            out.append("This drill cannot be loaded:\n", style="bold red")
+            for line in entry.problems:
+                out.append(fmt.clean(line) + "\n")
+        else:
+            d = entry.drill
+            out.append(fmt.clean_line(d.title), style="bold")
+            out.append("\n")
+            out.append(fmt.clean_line(f"{d.id} v{d.version} · by {d.author}"), style="dim")
+            out.append("\n")
+            out.append(fmt.prose(d.briefing.goal))
+        out.append("\n")
+        out.append(fmt.clean(str(entry.path)), style="dim")
+        self.query_one("#picker-detail-body", Static).update(out)
+
+    def action_start(self) -> None:
+        entry = self.selected()
+        if entry is None:
+            return
+        if entry.drill is None:
+            self.notify("This drill has problems; fix them and press r to reload.", severity="error", markup=False)
+            return
+        self.app.show_briefing(entry)
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def action_down(self) -> None:
+        self.query_one("#picker-table", DataTable).action_cursor_down()
+
+    def action_up(self) -> None:
+        self.query_one("#picker-table", DataTable).action_cursor_up()
+
+    def action_quit_app(self) -> None:
+        self.app.exit()
+
+
+def briefing_text(drill: Drill) -> Text:
+    """Everything the trainee reads before the start: goal, what to watch, context, the plan, models, keys.
+
+    Contains nothing from the answer key or the distractors.
+    """
+    out = Text()
+    out.append(fmt.clean_line(drill.title), style="bold")
+    out.append(f"\n{stars(drill.difficulty)}  ", style="yellow")
+    out.append(fmt.clean_line(", ".join(drill.tags)), style="dim")
+    out.append(f"  · about {fmt.clock(drill.duration)} at 1x\n\n", style="dim")
+    out.append("Goal\n", style="bold underline")
+    out.append(fmt.prose(drill.briefing.goal) + "\n\n")
+    out.append("You are watching\n", style="bold underline")
+    out.append(fmt.prose(drill.briefing.watching) + "\n\n")
+    if drill.briefing.context:
+        out.append("Context\n", style="bold underline")
+        out.append(fmt.prose(drill.briefing.context) + "\n\n")
+    out.append("The plan\n", style="bold underline")
+    for step in drill.plan:
+        out.append(fmt.clean_line(step.id), style="bold")
+        out.append(" ")
+        out.append(fmt.clean_line(step.title), style="bold")
+        out.append("\n   objective: ", style="dim")
+        out.append(fmt.clean_line(step.objective))
+        out.append("\n")
+    out.append("\nModels (USD per million tokens, input / output)\n", style="bold underline")
+    for role, spec in (("planner", drill.models.planner), ("executor", drill.models.executor)):
+        out.append(f"{role:<9}", style="bold")
+        out.append(fmt.clean_line(spec.name))
+        out.append(f"  ${spec.input_usd_per_mtok:g} / ${spec.output_usd_per_mtok:g}\n")
+    out.append("\nKeys in the war room\n", style="bold underline")
+    out.append_text(help_text())
+    return out
+
+
+class BriefingScreen(Screen[None]):
+    """The briefing of one drill. Enter starts the drill clock; escape goes back to the picker."""
+
+    app: WarroomApp
+
+    BINDINGS = [
+        Binding("enter", "start", "Start the drill", priority=True),
+        Binding("escape", "back", "Back"),
+        Binding("q", "quit_app", "Quit"),
+    ]
+
+    def __init__(self, entry: DrillEntry) -> None:
+        super().__init__()
+        assert entry.drill is not None
+        self.entry = entry
+
+    def compose(self) -> ComposeResult:
+        assert self.entry.drill is not None
+        with VerticalScroll(id="briefing"):
+            yield Static(briefing_text(self.entry.drill), id="briefing-body")
+        yield Static(Text(" Press enter to start the drill clock ", style="bold reverse green"), id="briefing-go")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#briefing").focus()
+
+    def action_start(self) -> None:
+        self.app.start_drill(self.entry)
+
+    def action_back(self) -> None:
+        self.app.show_picker()
+
+    def action_quit_app(self) -> None:
+        self.app.exit()

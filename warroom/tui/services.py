@@ -1,0 +1,159 @@
+"""What the terminal UI needs from outside itself: drills, sessions, best scores, scoring.
+
+The screens never reach into the store or the loader directly; they go through :class:`Services`, so tests can
+hand the app a :class:`Services` over a temporary data directory (or a subclass with fakes), and the wiring to
+the session journal and the results store lives in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from warroom.core.actions import Action
+    from warroom.core.model import Drill
+
+
+class Recorder(Protocol):
+    """A session being recorded: every action appended to the journal, then the result stored."""
+
+    session_id: str
+
+    def record(self, action: Action) -> None:
+        """Append one action to the session's journal (flushed before returning)."""
+
+    def finish(self, scorecard: Any) -> None:
+        """Store the session's scorecard and close its journal."""
+
+
+@dataclass(frozen=True)
+class DrillEntry:
+    """One drill offered by the picker: its file, and either the loaded drill or the problems that stop it loading.
+
+    ``problems`` are ``path:line:col: message`` lines (empty when the drill loaded).
+    """
+
+    path: Path
+    drill: Drill | None
+    problems: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when the drill loaded."""
+        return self.drill is not None
+
+
+class SessionUnavailable(Exception):
+    """A session cannot be started or stored (unwritable data directory, broken results store); the message says why."""
+
+
+class DrillProblem(Exception):
+    """A drill file that cannot be loaded; ``problems`` holds its ``path:line:col: message`` lines."""
+
+    def __init__(self, path: Path, problems: Iterable[str]) -> None:
+        self.path = Path(path)
+        self.problems = tuple(problems) or (f"{path}: cannot load this drill",)
+        super().__init__("\n".join(self.problems))
+
+
+def load_drill(path: Path) -> Drill:
+    """Load and validate one drill file.
+
+    Returns the :class:`~warroom.core.model.Drill`; raises :class:`DrillProblem` with ``path:line:col: message``
+    lines for a missing, unreadable, malformed or invalid file (never another exception for bad input).
+    """
+    path = Path(path)
+    try:
+        from warroom.core.loader import DrillLoadError
+        from warroom.core.loader import load_drill as core_load
+    except ImportError:  # the loader is not in this checkout yet: plain YAML + pydantic
+        return _fallback_load(path)
+    try:
+        return core_load(path)
+    except DrillLoadError as exc:
+        raise DrillProblem(path, str(exc).splitlines()) from None
+    except OSError as exc:
+        raise DrillProblem(path, [f"{path}:1:1: {exc.strerror or exc}"]) from None
+
+
+def _fallback_load(path: Path) -> Drill:
+    import yaml
+    from pydantic import ValidationError
+
+    from warroom.core.model import Drill
+
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except OSError as exc:
+        raise DrillProblem(path, [f"{path}:1:1: {exc.strerror or exc}"]) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise DrillProblem(path, [f"{path}:{line}:{col}: {getattr(exc, 'problem', None) or exc}"]) from None
+    try:
+        return Drill.model_validate(data)
+    except ValidationError as exc:
+        lines = [f"{path}:1:1: {'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in exc.errors()]
+        raise DrillProblem(path, lines) from None
+
+
+def load_entry(path: Path) -> DrillEntry:
+    """A :class:`DrillEntry` for ``path``: the loaded drill, or its problems."""
+    try:
+        return DrillEntry(Path(path), load_drill(path))
+    except DrillProblem as exc:
+        return DrillEntry(Path(path), None, exc.problems)
+
+
+@dataclass
+class Services:
+    """The UI's access to drills, sessions and results for one trainee.
+
+    Args:
+        trainee: the trainee's name (sessions and best scores are theirs).
+        data_dir: where sessions and results are kept.
+        drill_dirs: extra folders of drills offered by the picker, besides the bundled library.
+    """
+
+    trainee: str
+    data_dir: Path
+    drill_dirs: tuple[Path, ...] = field(default_factory=tuple)
+
+    def catalog(self) -> list[DrillEntry]:
+        """Every drill the picker offers: the bundled library, then the extra folders, each loaded or with problems."""
+        from warroom.core.library import bundled_drills_dir, find_drill_files
+
+        dirs = [bundled_drills_dir(), *self.drill_dirs]
+        return [load_entry(p) for p in find_drill_files(d for d in dirs if Path(d).exists())]
+
+    def best_scores(self) -> dict[str, int]:
+        """The trainee's best total score per drill id (empty when no results are stored yet)."""
+        from warroom.store.results import ResultsStore, StoreError
+
+        try:
+            with ResultsStore(self.data_dir, create=False) as store:
+                return dict(store.best_scores(self.trainee))
+        except StoreError:  # no session recorded yet in this data directory
+            return {}
+
+    def start_session(self, drill_path: Path, drill: Drill) -> Recorder:
+        """Start recording a session of ``drill`` for the trainee; returns its recorder.
+
+        Raises :class:`SessionUnavailable` with a clear message when the session cannot be recorded.
+        """
+        from warroom.store.results import StoreError
+        from warroom.store.sessions import SessionError, SessionRecorder
+
+        try:
+            return SessionRecorder.start(self.data_dir, self.trainee, Path(drill_path), drill)
+        except (SessionError, StoreError, OSError) as exc:
+            raise SessionUnavailable(str(exc)) from None
+
+    def score(self, drill: Drill, actions: list[Action]) -> Any:
+        """The scorecard of ``actions`` on ``drill`` (see :func:`warroom.core.scoring.score`)."""
+        from warroom.core.scoring import score
+
+        return score(drill, actions)

@@ -1,0 +1,372 @@
+"""Widgets of the war room, reusable by other views (e.g. a facilitator's session review).
+
+All of them are thin views: they are handed state from a :class:`~warroom.core.replay.Replay` (or a drill) and render
+it; none of them advances the drill clock, applies an action or scores anything. Drill text is rendered through
+:mod:`warroom.tui.text`, never as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from rich.highlighter import JSONHighlighter
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Static
+
+from warroom.core.cost import call_cost
+from warroom.core.model import ROLE_OF_KIND, Drill, Role
+from warroom.core.replay import CostMeter, StepState
+from warroom.tui import text as fmt
+
+# ---------------------------------------------------------------------------------------------------------------
+# Event descriptions
+# ---------------------------------------------------------------------------------------------------------------
+
+#: Short labels for trace event kinds, as the timeline shows them.
+KIND_LABELS: dict[str, str] = {
+    "planner_call": "planner",
+    "executor_message": "executor",
+    "tool_call": "tool call",
+    "tool_result": "result",
+    "executor_report": "report",
+    "log": "log",
+}
+
+#: Style of each kind label in the timeline.
+KIND_STYLES: dict[str, str] = {
+    "planner_call": "bold magenta",
+    "executor_message": "cyan",
+    "tool_call": "blue",
+    "tool_result": "green",
+    "executor_report": "bold cyan",
+    "log": "yellow",
+}
+
+#: Icon and style of each plan step state (the executor's *reported* status).
+STEP_ICONS: dict[StepState, tuple[str, str]] = {
+    StepState.PENDING: ("·", "dim"),
+    StepState.IN_PROGRESS: ("▸", "yellow"),
+    StepState.SUCCESS: ("✓", "green"),
+    StepState.PARTIAL: ("◐", "yellow"),
+    StepState.FAILED: ("✗", "red"),
+}
+
+
+def summarize(event: Any) -> str:
+    """A one-line summary of a trace event (plain text, not yet cleaned): what the timeline shows."""
+    kind = event.kind
+    if kind == "tool_call":
+        return f"{event.tool}({fmt.compact_json(event.arguments)[1:-1] if event.arguments else ''})"
+    if kind == "tool_result":
+        status = f"{event.status} · " if event.status else ""
+        return status + fmt.compact_json(event.output)
+    if kind == "executor_report":
+        return f"{event.status.value.upper()}: {event.content}"
+    if kind == "log":
+        return f"{event.source} {event.level}: {event.content}"
+    return str(getattr(event, "content", ""))
+
+
+def usage_line(event: Any, drill: Drill) -> Text | None:
+    """The token usage of a model-call event and its cost in USD, or None for an event without usage."""
+    usage = getattr(event, "usage", None)
+    if usage is None or event.kind not in ROLE_OF_KIND:
+        return None
+    role = ROLE_OF_KIND[event.kind]
+    spec = drill.models.planner if role is Role.PLANNER else drill.models.executor
+    out = Text()
+    out.append("usage  ", style="bold")
+    out.append(f"{usage.input_tokens:,} in / {usage.output_tokens:,} out tokens")
+    if usage.estimated:
+        out.append(" (estimated)", style="dim")
+    out.append(f" · {role.value} ")
+    out.append(fmt.clean_line(spec.name))
+    out.append(f" at ${spec.input_usd_per_mtok:g} / ${spec.output_usd_per_mtok:g} per Mtok = ")
+    out.append(fmt.usd(call_cost(usage, spec)), style="bold")
+    return out
+
+
+def _json_block(value: Any) -> Text:
+    body = Text(fmt.pretty_json(value))
+    if not isinstance(value, str):
+        JSONHighlighter().highlight(body)
+    return body
+
+
+def describe_event(event: Any, drill: Drill) -> Text:
+    """The full inspector view of one trace event: header, plan step and objective, body, usage and cost."""
+    out = Text()
+    out.append(fmt.clean_line(event.id), style="bold")
+    out.append(" · ")
+    out.append(KIND_LABELS.get(event.kind, event.kind), style=KIND_STYLES.get(event.kind, ""))
+    out.append(f" · {fmt.clock(event.t)}\n")
+    if event.step is not None:
+        try:
+            step = drill.step(event.step)
+        except KeyError:
+            step = None
+        out.append("step   ", style="bold")
+        out.append(fmt.clean_line(event.step))
+        if step is not None:
+            out.append(" ")
+            out.append(fmt.clean_line(step.title))
+            out.append("\nobjective ", style="bold")
+            out.append(fmt.clean_line(step.objective), style="italic")
+        out.append("\n")
+    kind = event.kind
+    if kind == "tool_call":
+        out.append("tool   ", style="bold")
+        out.append(fmt.clean_line(event.tool))
+        out.append("\narguments\n", style="bold")
+        out.append_text(_json_block(event.arguments))
+    elif kind == "tool_result":
+        meta = []
+        if event.status:
+            meta.append(f"status {fmt.clean_line(event.status)}")
+        if event.duration_ms is not None:
+            meta.append(f"{event.duration_ms:,.0f} ms")
+        try:
+            call = drill.event(event.call)
+            meta.append(f"answers {fmt.clean_line(event.call)} ({fmt.clean_line(call.tool)})")
+        except (KeyError, AttributeError):
+            meta.append(f"answers {fmt.clean_line(event.call)}")
+        out.append(" · ".join(meta) + "\n")
+        out.append("output (raw)\n", style="bold")
+        out.append_text(_json_block(event.output))
+    elif kind == "executor_report":
+        state = StepState(event.status.value)
+        icon, style = STEP_ICONS[state]
+        out.append("reports ", style="bold")
+        out.append(f"{icon} {event.status.value}", style=style)
+        out.append("\n")
+        out.append(fmt.clean(event.content))
+    elif kind == "log":
+        out.append("source ", style="bold")
+        out.append(fmt.clean_line(event.source))
+        out.append(f" · {event.level}\n", style="red" if event.level == "error" else "")
+        out.append(fmt.clean(event.content))
+    else:
+        out.append(fmt.clean(getattr(event, "content", "")))
+    line = usage_line(event, drill)
+    if line is not None:
+        out.append("\n\n")
+        out.append_text(line)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Header, meters, plan
+# ---------------------------------------------------------------------------------------------------------------
+
+
+class StatusBar(Static):
+    """One line: the drill title, the drill clock (mm:ss), the playback speed and a PAUSED badge."""
+
+    def show(self, title: str, now: float, speed: float, paused: bool, note: str = "") -> None:
+        """Render the bar. ``now`` is drill time in seconds; ``speed`` a multiplier of real time."""
+        out = Text(no_wrap=True, overflow="ellipsis")
+        out.append(" ⏱ ")
+        out.append(fmt.clock(now), style="bold")
+        out.append("  ")
+        out.append(fmt.speed(speed), style="bold")
+        out.append("  ")
+        if paused:
+            out.append(" PAUSED ", style="bold reverse yellow")
+            out.append("  ")
+        if note:
+            out.append(f" {note} ", style="bold reverse")
+            out.append("  ")
+        out.append(fmt.clean_line(title))
+        self.update(out)
+        self.set_class(paused, "-paused")
+
+
+class Meters(Static):
+    """One line: damage accrued so far (in the drill's unit) and cost so far (USD, planner / executor split)."""
+
+    def show(self, damage: float, unit: str, cost: CostMeter) -> None:
+        """Render the meters from the replay's accrued ``damage`` in ``unit`` and its ``cost`` meter."""
+        out = Text(no_wrap=True, overflow="ellipsis")
+        out.append(" damage ", style="bold")
+        out.append(fmt.number(damage), style="bold red" if damage else "bold green")
+        if unit:
+            out.append(" ")
+            out.append(fmt.clean_line(unit))
+        out.append("  cost ", style="bold")
+        out.append(fmt.usd(cost.usd), style="bold")
+        out.append(" planner ", style="dim")
+        out.append(fmt.usd(cost.usd_by_role[Role.PLANNER]))
+        out.append(" executor ", style="dim")
+        out.append(fmt.usd(cost.usd_by_role[Role.EXECUTOR]))
+        self.update(out)
+
+
+class PlanPanel(Static):
+    """The plan: each step with the status the executor *reported* for it; the selected event's step is marked."""
+
+    def show(self, drill: Drill, states: Mapping[str, StepState], current: str | None = None) -> None:
+        """Render ``drill.plan`` with ``states`` (step id to state); ``current`` is highlighted."""
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for i, step in enumerate(drill.plan):
+            state = states.get(step.id, StepState.PENDING)
+            icon, style = STEP_ICONS[state]
+            if i:
+                out.append("\n")
+            line = Text(no_wrap=True, overflow="ellipsis")
+            line.append(f"{icon} ", style=style)
+            line.append(fmt.clean_line(step.id), style="bold")
+            line.append(" ")
+            line.append(fmt.clean_line(step.title), style="dim" if state is StepState.PENDING else "")
+            if step.id == current:
+                line.stylize("reverse")
+            out.append_text(line)
+        self.update(out)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Timeline and inspector
+# ---------------------------------------------------------------------------------------------------------------
+
+#: Fixed widths of the timeline's columns other than the summary.
+_FIXED = {"flag": 1, "t": 5, "step": 5, "kind": 9}
+
+
+def fit_columns(table: DataTable, fixed: Mapping[str, int], flex: Mapping[str, float], minimum: int = 8) -> None:
+    """Size a DataTable's columns to its width: ``fixed`` widths as given, the rest shared by ``flex`` weights.
+
+    Keys are column keys. Call it from ``on_resize``; cached rows are re-rendered only when a width changed.
+    """
+    cells = table.scrollable_content_region.width - 2 * table.cell_padding * (len(fixed) + len(flex))
+    free = max(cells - sum(fixed.values()), minimum * len(flex))
+    total = sum(flex.values()) or 1
+    widths = dict(fixed)
+    for key, weight in flex.items():
+        widths[key] = max(int(free * weight / total), minimum)
+    changed = False
+    for key, width in widths.items():
+        column = table.columns.get(key)  # type: ignore[call-overload]
+        if column is not None and (column.width != width or column.auto_width):
+            column.width = width
+            column.auto_width = False
+            changed = True
+    if changed:
+        table._clear_caches()  # DataTable has no public API to resize a column; these two lines are what it does
+        table._require_update_dimensions = True
+        table.refresh()
+
+
+class Timeline(DataTable):
+    """The released trace events, one row each (flag mark, time, step, kind, one-line summary).
+
+    Rows are appended as events are released (work per call is proportional to the new events). The table follows
+    the newest event while the cursor is on the last row; once the trainee moves away, new rows only raise
+    :attr:`unseen` (shown as a hint) until the cursor is back at the bottom. Row keys are event ids; notes that
+    are not trace events (e.g. a re-plan answering a false escalation) get keys starting with ``note:``.
+    """
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("G", "follow", "Newest", show=False),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_cursor=True)
+        self.unseen = 0
+        self._notes = 0
+        self._flagged: set[str] = set()
+
+    def on_mount(self) -> None:
+        self.add_column(Text("⚑"), width=_FIXED["flag"], key="flag")
+        self.add_column(Text("time"), width=_FIXED["t"], key="t")
+        self.add_column(Text("step"), width=_FIXED["step"], key="step")
+        self.add_column(Text("kind"), width=_FIXED["kind"], key="kind")
+        self.add_column(Text("summary"), width=20, key="summary")
+        fit_columns(self, _FIXED, {"summary": 1})
+
+    def on_resize(self) -> None:
+        fit_columns(self, _FIXED, {"summary": 1})
+
+    # -- rows ---------------------------------------------------------------------------------------------------
+
+    @property
+    def following(self) -> bool:
+        """True while the cursor is on the newest row (or the table is empty): new rows move the cursor along."""
+        return self.row_count == 0 or self.cursor_row >= self.row_count - 1
+
+    def _append(self, key: str, cells: list[Any]) -> None:
+        follow = self.following
+        self.add_row(*cells, key=key)
+        if follow:
+            self.move_cursor(row=self.row_count - 1, animate=False)
+        else:
+            self.unseen += 1
+
+    def append_events(self, events: Iterable[Any]) -> None:
+        """Append one row per released trace event, in order."""
+        for ev in events:
+            self._append(
+                ev.id,
+                [
+                    Text(""),
+                    Text(fmt.clock(ev.t), style="dim"),
+                    fmt.literal_line(ev.step or "—"),
+                    Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "")),
+                    fmt.literal_line(summarize(ev), limit=400),
+                ],
+            )
+
+    def append_note(self, t: float, kind: str, summary: str, style: str = "bold magenta") -> str:
+        """Append a row that is not a trace event (e.g. the planner's answer to a false escalation); returns its key."""
+        self._notes += 1
+        key = f"note:{self._notes}"
+        self._append(
+            key,
+            [Text(""), Text(fmt.clock(t), style="dim"), Text("—"), Text(kind, style=style), fmt.literal_line(summary)],
+        )
+        return key
+
+    def mark_flagged(self, event_id: str) -> None:
+        """Show the flag mark on an event's row."""
+        self._flagged.add(event_id)
+        self.update_cell(event_id, "flag", Text("⚑", style="bold red"))
+
+    def is_flagged(self, event_id: str) -> bool:
+        """True once :meth:`mark_flagged` marked this event."""
+        return event_id in self._flagged
+
+    @property
+    def selected_key(self) -> str | None:
+        """The row key (event id or ``note:N``) under the cursor, or None when the table is empty."""
+        if self.row_count == 0:
+            return None
+        return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+
+    def action_follow(self) -> None:
+        """Jump to the newest row and follow new rows again."""
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1, animate=False)
+
+    def watch_cursor_coordinate(self, old: Any, new: Any) -> None:
+        super().watch_cursor_coordinate(old, new)
+        if self.following:
+            self.unseen = 0
+
+
+class Inspector(VerticalScroll):
+    """The selected trace event in full: arguments and raw result pretty-printed, token usage and its cost."""
+
+    def compose(self):  # type: ignore[override]
+        yield Static(id="inspector-body")
+
+    def show_text(self, body: Text) -> None:
+        """Show ``body`` (already safe Text) and scroll back to the top."""
+        self.query_one("#inspector-body", Static).update(body)
+        self.scroll_home(animate=False)
+
+    def show_event(self, event: Any, drill: Drill) -> None:
+        """Show one trace event of ``drill`` in full."""
+        self.show_text(describe_event(event, drill))
