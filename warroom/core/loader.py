@@ -1,0 +1,725 @@
+"""Load a drill file (YAML) into a validated :class:`~warroom.core.model.Drill`, with precise, actionable errors.
+
+How it works, in one pass over the text:
+
+1. **Read** the file (at most :data:`MAX_FILE_BYTES`), decode it as UTF-8 (a leading byte-order mark is allowed).
+2. **Compose** the YAML node tree once with PyYAML's C loader (``CSafeLoader``; the pure-Python ``SafeLoader``
+   where libyaml is missing). Only safe, plain data: no Python objects.
+3. **Build** plain Python values (dicts, lists, str, int, float, bool, None) from the nodes ourselves. While
+   building, we report duplicate keys (PyYAML would silently keep the last one), unsupported tags, too-deep
+   nesting and runaway alias expansion. Building choices that keep drills JSON-like:
+
+   - every mapping key is text: ``on:`` stays the key ``"on"`` and ``200:`` the key ``"200"``;
+   - an unquoted date or time stamp (``2026-11-20T03:00:04Z``) stays text, as written;
+   - merge keys (``<<: *defaults``) work; keys written in the mapping itself win over merged ones.
+
+4. **Validate** the values with ``Drill.model_validate`` (types) and :func:`warroom.core.validation.validate_drill`
+   (rules that relate fields: ids, references, times, the deadline).
+
+Every problem (YAML syntax, types, rules) becomes a :class:`Problem` with the 1-based line and column of the YAML
+node it concerns: pydantic's error location (``loc``) is mapped back to the node, lazily, only for values that
+have errors. All problems in a file are reported together, sorted by line and column.
+
+Limits (each a clear error, never a crash or a hang):
+
+- file size: :data:`MAX_FILE_BYTES` (8 MiB);
+- nesting depth: :data:`MAX_DEPTH` levels of mappings and lists (libyaml itself stops at 1000);
+- aliases: anchors (``&name``) and aliases (``*name``) are allowed, but an alias reused so often that the drill
+  would grow by more than :data:`MAX_ALIAS_EXPANSION` values (a "billion laughs" file) is rejected as soon as the
+  count passes the limit, without expanding it; a recursive alias (a value that contains itself) is rejected too.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import types
+import typing
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+try:  # libyaml's composer: about ten times faster than the pure-Python one
+    from yaml import CSafeLoader as _YamlLoader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _YamlLoader  # type: ignore[assignment]
+
+#: Largest drill file accepted, in bytes.
+MAX_FILE_BYTES = 8 * 1024 * 1024
+#: Deepest nesting of mappings and lists accepted (the drill's own structure uses about 6 levels).
+MAX_DEPTH = 64
+#: Most values that aliases (``*name``) may add to a drill by repeating what their anchor names.
+MAX_ALIAS_EXPANSION = 100_000
+
+_TAG = "tag:yaml.org,2002:"
+_STR, _INT, _FLOAT, _BOOL, _NULL = (_TAG + t for t in ("str", "int", "float", "bool", "null"))
+_TIMESTAMP, _MERGE, _SEQ, _MAP = (_TAG + t for t in ("timestamp", "merge", "seq", "map"))
+_PLAIN_STYLES = (None, "")  # libyaml reports a plain scalar's style as "", PyYAML as None
+
+_scalar_constructor = yaml.constructor.SafeConstructor()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Problems
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One problem in a drill file, at a 1-based ``line`` and ``column``. ``str()`` gives ``path:line:col: message``.
+
+    File-level problems (a missing file, a file too large) are reported at line 1, column 1.
+    """
+
+    path: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The problem as a JSON-ready mapping: ``path``, ``line``, ``column``, ``message``."""
+        return {"path": self.path, "line": self.line, "column": self.column, "message": self.message}
+
+
+class DrillLoadError(Exception):
+    """A drill file could not be loaded. ``problems`` lists every :class:`Problem` found, sorted by position.
+
+    ``str(error)`` is one ``path:line:col: message`` line per problem.
+    """
+
+    def __init__(self, path: str, problems: list[Problem]) -> None:
+        self.path = path
+        self.problems = sorted(set(problems), key=lambda p: (p.line, p.column, p.message))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+class _Abort(Exception):
+    """Stop building: a limit was hit (the problem is already recorded)."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def load_drill(path: str | os.PathLike[str]) -> Any:
+    """Load and validate the drill file at ``path``.
+
+    Returns the :class:`~warroom.core.model.Drill`. Raises :class:`DrillLoadError` listing every problem found
+    (also for a missing file, a folder, a file over :data:`MAX_FILE_BYTES`, unreadable or non-UTF-8 bytes).
+    """
+    shown = os.fspath(path)
+    p = Path(path)
+    try:
+        if p.is_dir():
+            _fail(shown, "this is a folder, not a drill file (`warroom validate FOLDER` checks every drill in a folder)")
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            _fail(shown, f"the file is {size / 1048576:.1f} MiB; drill files are limited to {MAX_FILE_BYTES // 1048576} MiB")
+        with p.open("rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        _fail(shown, "no such file")
+    except PermissionError:
+        _fail(shown, "cannot read the file: permission denied")
+    except OSError as e:
+        _fail(shown, f"cannot read the file: {e.strerror or e}")
+    if len(data) > MAX_FILE_BYTES:  # the file grew while we read it
+        _fail(shown, f"the file is larger than {MAX_FILE_BYTES // 1048576} MiB, the limit for drill files")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        before = data[: e.start]
+        line = before.count(b"\n") + 1
+        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
+        raise DrillLoadError(
+            shown,
+            [Problem(shown, line, column, f"the file is not UTF-8 text (byte 0x{data[e.start]:02x} here); save it as UTF-8")],
+        ) from None
+    return load_drill_text(text, shown)
+
+
+def load_drill_text(text: str, path: str = "<string>") -> Any:
+    """Load and validate a drill from YAML ``text``; ``path`` is only used in the problems' ``path``.
+
+    Returns the :class:`~warroom.core.model.Drill`; raises :class:`DrillLoadError` listing every problem found.
+    """
+    from pydantic import ValidationError
+
+    from warroom.core.model import Drill
+    from warroom.core.validation import validate_drill
+
+    if len(text) > MAX_FILE_BYTES:
+        _fail(path, f"the text is larger than {MAX_FILE_BYTES // 1048576} MiB, the limit for drill files")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    root = _compose(text, path)
+    if root is None:
+        _fail(path, "the file is empty: a drill needs at least schema_version, id, title, plan and trace (try `warroom new`)")
+    if not isinstance(root, MappingNode):
+        what = "a list" if isinstance(root, SequenceNode) else "a single value"
+        raise DrillLoadError(
+            path,
+            [_at(path, root, f"a drill file must be a mapping of keys (schema_version: 1, id: ..., ...), but this one is {what}")],
+        )
+    builder = _Builder(path, aliases_possible="&" in text)
+    try:
+        data = builder.build(root, 0)
+    except _Abort:
+        raise DrillLoadError(path, builder.problems) from None
+    problems = builder.problems
+    try:
+        drill = Drill.model_validate(data)
+    except ValidationError as e:
+        # A value the builder already reported (e.g. an unsupported tag) needs no second, type-level problem.
+        taken = {(p.line, p.column) for p in problems}
+        for err in e.errors(include_url=False):
+            problem = _pydantic_problem(path, root, data, err)
+            if (problem.line, problem.column) not in taken:
+                problems.append(problem)
+        raise DrillLoadError(path, problems) from None
+    for issue in validate_drill(drill):
+        node = _locate(root, issue.loc)[0]
+        message = issue.message
+        if issue.related is not None:
+            message += f" (see line {_locate(root, issue.related)[0].start_mark.line + 1})"
+        problems.append(_at(path, node, message))
+    if problems:
+        raise DrillLoadError(path, problems)
+    return drill
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading and composing
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _fail(path: str, message: str) -> typing.NoReturn:
+    raise DrillLoadError(path, [Problem(path, 1, 1, message)])
+
+
+def _at(path: str, node: Node | None, message: str) -> Problem:
+    if node is None:
+        return Problem(path, 1, 1, message)
+    mark = node.start_mark
+    return Problem(path, mark.line + 1, mark.column + 1, message)
+
+
+def _compose(text: str, path: str) -> Node | None:
+    loader = _YamlLoader(text)
+    try:
+        return loader.get_single_node()
+    except yaml.YAMLError as e:
+        raise DrillLoadError(path, [_yaml_problem(text, path, e)]) from None
+    except RecursionError:  # the pure-Python composer on absurdly deep nesting
+        _fail(path, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
+    finally:
+        dispose = getattr(loader, "dispose", None)
+        if dispose:
+            dispose()
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _yaml_problem(text: str, path: str, e: yaml.YAMLError) -> Problem:
+    """One YAML error as a Problem with a message a drill author can act on."""
+    if isinstance(e, yaml.reader.ReaderError):
+        line, column = _line_col(text, e.position)
+        char = e.character if isinstance(e.character, str) else chr(e.character)
+        return Problem(
+            path, line, column,
+            f"the file contains a control character ({char!r}) that YAML does not allow; is this a binary file?",
+        )
+    problem = (getattr(e, "problem", None) or str(e)).strip()
+    context = (getattr(e, "context", None) or "").strip()
+    pm = getattr(e, "problem_mark", None)
+    cm = getattr(e, "context_mark", None)
+    mark = pm or cm
+    if mark is None:  # pragma: no cover - every PyYAML parse error carries a mark
+        return Problem(path, 1, 1, f"YAML error: {problem}")
+    line, column = mark.line + 1, mark.column + 1
+    index = getattr(mark, "index", None)
+    here = text[index] if isinstance(index, int) and 0 <= index < len(text) else ""
+    if here == "\t" or (problem.startswith("found character") and "\\t" in problem):
+        msg = "a tab character: YAML indentation must use spaces, not tabs"
+    elif "quoted scalar" in context and "end of stream" in problem and cm is not None:
+        quote = text[cm.index] if 0 <= cm.index < len(text) else '"'
+        return Problem(path, cm.line + 1, cm.column + 1, f"this quoted text is never closed: add the closing {quote}")
+    elif "quoted scalar" in context and cm is not None:
+        msg = f"{problem} in the quoted text that starts at line {cm.line + 1}, column {cm.column + 1}"
+    elif "undefined alias" in problem:
+        name = text[index:].split(None, 1)[0] if isinstance(index, int) else "*"
+        msg = f"the alias {name} names no anchor (&{name.lstrip('*')}) defined above it"
+    elif "another document" in problem:
+        msg = "a second YAML document (after `---`): a drill file holds exactly one drill"
+    elif "mapping values are not allowed" in problem:
+        msg = "a colon followed by a space inside unquoted text: put the whole text in quotes"
+    elif any(w in problem for w in ("expected key", "expected <block end>", "expected '-'")):
+        msg = "this line's indentation does not match the keys above it (check the spaces at the start of the line)"
+    elif "exceeded maximum nesting depth" in problem:
+        msg = "the YAML is nested too deeply"
+    else:
+        msg = f"YAML syntax error: {problem}"
+        if context and cm is not None:
+            msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
+    return Problem(path, line, column, msg)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Building values from nodes
+# ---------------------------------------------------------------------------------------------------------------
+
+_IN_PROGRESS = object()
+
+
+class _Builder:
+    """Builds plain Python values from a composed node tree, recording problems as it goes."""
+
+    def __init__(self, path: str, aliases_possible: bool) -> None:
+        self.path = path
+        self.problems: list[Problem] = []
+        # Alias bookkeeping only when the text has an anchor at all ("&" appears): id(node) -> (value, size).
+        self._memo: dict[int, Any] | None = {} if aliases_possible else None
+        self._count = 0
+        self._expanded = 0
+
+    def problem(self, node: Node | None, message: str) -> None:
+        self.problems.append(_at(self.path, node, message))
+
+    def build(self, node: Node, depth: int) -> Any:
+        if node.__class__ is ScalarNode:
+            self._count += 1
+            if node.tag == _STR:
+                return node.value
+            return self._scalar(node)
+        if depth >= MAX_DEPTH:
+            self.problem(node, f"nested too deeply: drill files allow at most {MAX_DEPTH} levels of mappings and lists")
+            raise _Abort
+        memo = self._memo
+        if memo is not None:
+            key = id(node)
+            seen = memo.get(key)
+            if seen is not None:
+                if seen is _IN_PROGRESS:
+                    self.problem(node, "a recursive alias: this value contains an alias (*name) to itself")
+                    raise _Abort
+                value, size = seen
+                self._expanded += size
+                self._count += size
+                if self._expanded > MAX_ALIAS_EXPANSION:
+                    self.problem(
+                        node,
+                        f"aliases (*name) of the anchor here expand the drill by more than {MAX_ALIAS_EXPANSION:,} "
+                        "values (a 'billion laughs' file?); it was not loaded. Copy values instead of nesting aliases",
+                    )
+                    raise _Abort
+                return value
+            memo[key] = _IN_PROGRESS
+            start = self._count
+            value = self._collection(node, depth)
+            memo[key] = (value, self._count - start)
+            return value
+        return self._collection(node, depth)
+
+    def _collection(self, node: Node, depth: int) -> Any:
+        self._count += 1
+        if node.tag not in (_MAP, _SEQ):
+            self._unsupported_tag(node)
+        if node.__class__ is SequenceNode:
+            build = self.build
+            return [build(child, depth + 1) for child in node.value]
+        return self._mapping(node, depth)
+
+    def _mapping(self, node: MappingNode, depth: int) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        key_nodes: dict[str, Node] = {}
+        merges: list[Node] = []
+        build = self.build
+        for key_node, value_node in node.value:
+            if key_node.__class__ is not ScalarNode:
+                self.problem(key_node, "a key must be plain text, not a mapping or a list")
+                continue
+            if key_node.tag == _MERGE:
+                merges.append(value_node)
+                continue
+            key = key_node.value
+            if key in out:
+                first = key_nodes[key].start_mark
+                self.problem(
+                    key_node,
+                    f"duplicate key `{key}`: it is already on line {first.line + 1} "
+                    f"(this one is on line {key_node.start_mark.line + 1}); keep only one",
+                )
+                continue
+            key_nodes[key] = key_node
+            out[key] = build(value_node, depth + 1)
+        for merge in merges:
+            sources = merge.value if merge.__class__ is SequenceNode else [merge]
+            for source in sources:
+                if source.__class__ is not MappingNode:
+                    self.problem(source, "a merge key (<<) needs a mapping or a list of mappings, e.g. <<: *defaults")
+                    continue
+                merged = build(source, depth + 1)
+                for k, v in merged.items():
+                    out.setdefault(k, v)
+        return out
+
+    def _scalar(self, node: ScalarNode) -> Any:
+        tag = node.tag
+        if tag == _INT:
+            return _scalar_constructor.construct_yaml_int(node)
+        if tag == _FLOAT:
+            return _scalar_constructor.construct_yaml_float(node)
+        if tag == _BOOL:
+            return _scalar_constructor.construct_yaml_bool(node)
+        if tag == _NULL:
+            return None
+        if tag == _TIMESTAMP:
+            return node.value  # dates and times stay as written (drills are JSON-like)
+        self._unsupported_tag(node)
+        return node.value
+
+    def _unsupported_tag(self, node: Node) -> None:
+        tag = node.tag
+        shown = "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
+        self.problem(node, f"the tag `{shown}` is not supported in drill files; remove it (drills hold plain data)")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Mapping locations back to nodes
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _mapping_pair(node: MappingNode, key: str, seen: set[int] | None = None) -> tuple[Node, Node] | None:
+    """The (key node, value node) of ``key`` in a mapping node: its own keys first, then merged mappings."""
+    merges = []
+    for k, v in node.value:
+        if k.__class__ is not ScalarNode:
+            continue
+        if k.tag == _MERGE:
+            merges.append(v)
+        elif k.value == key:
+            return k, v
+    seen = seen if seen is not None else set()
+    for merge in merges:
+        for source in merge.value if merge.__class__ is SequenceNode else [merge]:
+            if source.__class__ is MappingNode and id(source) not in seen:
+                seen.add(id(source))
+                found = _mapping_pair(source, key, seen)
+                if found:
+                    return found
+    return None
+
+
+def _locate(root: Node, loc: tuple[Any, ...], want_key: bool = False) -> tuple[Node, int]:
+    """The node at data path ``loc`` (keys and list indexes), or the deepest node on the way that exists.
+
+    Returns ``(node, depth)`` where ``depth`` is how many elements of ``loc`` were followed. With ``want_key``, a
+    final mapping key is located at the key itself rather than its value.
+    """
+    node = root
+    for depth, el in enumerate(loc):
+        if isinstance(node, MappingNode) and isinstance(el, str):
+            pair = _mapping_pair(node, el)
+            if pair is None:
+                return node, depth
+            if want_key and depth == len(loc) - 1:
+                return pair[0], depth + 1
+            node = pair[1]
+        elif isinstance(node, SequenceNode) and isinstance(el, int) and 0 <= el < len(node.value):
+            node = node.value[el]
+        else:
+            return node, depth
+    return node, len(loc)
+
+
+def _unwrap(tp: Any) -> Any:
+    """Strip ``Annotated`` and ``| None`` from a type annotation."""
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            tp = typing.get_args(tp)[0]
+            continue
+        if origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) == 1:
+                tp = args[0]
+                continue
+        return tp
+
+
+def _union_members(tp: Any) -> list[Any]:
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        return [_unwrap(a) for a in typing.get_args(tp) if a is not type(None)]
+    return []
+
+
+def _kind_of(model: Any) -> str | None:
+    field = getattr(model, "model_fields", {}).get("kind")
+    if field is not None and typing.get_origin(field.annotation) is typing.Literal:
+        return typing.get_args(field.annotation)[0]
+    return None
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and hasattr(tp, "model_fields")
+
+
+def _walk_loc(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[Any]]:
+    """Split a pydantic ``loc`` into the data path (union tags stripped) and the type expected at each step.
+
+    Returns ``(data_path, types)``: ``types[i]`` is the (unwrapped) type that holds ``data_path[i]``, and
+    ``types[-1]`` the type expected at the end of the path.
+    """
+    from warroom.core.model import Drill
+
+    tp: Any = Drill
+    path: list[Any] = []
+    owners: list[Any] = []
+    for el in loc:
+        tp = _unwrap(tp)
+        members = _union_members(tp)
+        if members:
+            match = next((m for m in members if _kind_of(m) == el), None)
+            if match is not None:  # a discriminated union's tag: not part of the data
+                tp = match
+                continue
+            member_names = {getattr(m, "__name__", str(m)) for m in members}
+            if isinstance(el, str) and (el in member_names or "[" in el):  # a plain union's member name
+                continue
+        owners.append(tp)
+        path.append(el)
+        if _is_model(tp):
+            field = tp.model_fields.get(el) if isinstance(el, str) else None
+            tp = field.annotation if field is not None else Any
+        elif typing.get_origin(tp) in (list, tuple):
+            tp = (typing.get_args(tp) or (Any,))[0]
+        elif typing.get_origin(tp) is dict:
+            tp = (typing.get_args(tp) or (Any, Any))[-1]
+        else:
+            tp = Any
+    owners.append(_unwrap(tp))
+    return tuple(path), owners
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Pydantic errors as problems
+# ---------------------------------------------------------------------------------------------------------------
+
+_ITEM_NAMES = {
+    "plan": "plan step",
+    "trace": "trace event",
+    "replan": "re-plan event",
+    "entries": "damage entry",
+    "distractors": "distractor",
+    "evidence": "evidence item",
+    "cascade": "cascade item",
+    "tags": "tag",
+}
+
+
+def _num(x: Any) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _label(data: Any, path: tuple[Any, ...]) -> str:
+    """A human name for the value at ``path``.
+
+    E.g. "the drill", "`briefing`", "trace event `e04`", "`usage.input_tokens` of trace event `e04`",
+    "`models.planner.input_usd_per_mtok`".
+    """
+    if not path:
+        return "the drill"
+    last_index = max((i for i, el in enumerate(path) if isinstance(el, int)), default=-1)
+    if 0 <= last_index < len(path) - 1:
+        keys = ".".join(str(el) for el in path[last_index + 1 :])
+        return f"`{keys}` of {_item_label(data, path[: last_index + 1])}"
+    if last_index == len(path) - 1:
+        return _item_label(data, path)
+    return "`" + ".".join(str(el) for el in path) + "`"
+
+
+def _item_label(data: Any, path: tuple[Any, ...]) -> str:
+    """A human name for the list item at ``path`` (whose last element is an index)."""
+    value: Any = data
+    for el in path:
+        try:
+            value = value[el]
+        except (KeyError, IndexError, TypeError):
+            value = None
+            break
+    last = path[-1]
+    if isinstance(last, int):
+        parent = path[-2] if len(path) > 1 and isinstance(path[-2], str) else ""
+        noun = _ITEM_NAMES.get(parent, f"item of `{parent}`" if parent else "item")
+        if isinstance(value, dict) and isinstance(value.get("id"), str):
+            return f"{noun} `{value['id']}`"
+        return f"{noun} #{last + 1}"
+    return f"`{last}`"
+
+
+def _model_label(model: Any) -> str:
+    kind = _kind_of(model)
+    if kind:
+        return f"a `{kind}` event"
+    return ""
+
+
+def _show(node: Node | None, value: Any) -> str:
+    """The offending value as the author wrote it (shortened)."""
+    if isinstance(node, ScalarNode):
+        text = node.value
+        if node.style in _PLAIN_STYLES and text == "":
+            return "nothing (the value is empty)"
+        if len(text) > 60:
+            text = text[:57] + "..."
+        text = text.replace("\n", "\\n")
+        return f"`{text}`" if node.style in _PLAIN_STYLES else f"the text `{text}`"
+    if isinstance(node, MappingNode) or isinstance(value, dict):
+        return "a mapping (key: value lines)"
+    if isinstance(node, SequenceNode) or isinstance(value, list):
+        return "a list"
+    return f"`{value!r}`"
+
+
+def _yaml_hint(node: Node | None) -> str:
+    """A hint when an unquoted YAML 1.1 scalar was read as something other than text, else ""."""
+    if not isinstance(node, ScalarNode) or node.style not in _PLAIN_STYLES:
+        return ""
+    v, tag = node.value, node.tag
+    if tag == _BOOL:
+        read = f"the boolean {str(_scalar_constructor.construct_yaml_bool(node)).lower()}"
+    elif tag == _INT and ":" in v:
+        read = f"the base-60 number {_scalar_constructor.construct_yaml_int(node)}"
+    elif tag == _INT and v.lstrip("+-").startswith("0") and v.lstrip("+-") not in ("0",):
+        read = f"the number {_scalar_constructor.construct_yaml_int(node)}"
+    elif tag == _INT:
+        read = "a number"
+    elif tag == _FLOAT:
+        read = f"the number {_scalar_constructor.construct_yaml_float(node)!r}"
+    elif tag == _NULL:
+        if v == "":
+            return ""
+        read = "null (no value)"
+    else:
+        return ""
+    return f"; YAML reads an unquoted `{v}` as {read}: write \"{v}\" in quotes if you meant the text"
+
+
+_TYPE_WORDS = {
+    "string_type": "text",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "dict_type": "a mapping (key: value lines)",
+    "model_type": "a mapping (key: value lines)",
+    "model_attributes_type": "a mapping (key: value lines)",
+    "list_type": "a list",
+    "finite_number": "a finite number",
+}
+
+
+def _closest(word: Any, choices: list[str]) -> str:
+    if not isinstance(word, str):
+        return ""
+    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f"did you mean `{match[0]}`? " if match else ""
+
+
+def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> Problem:
+    """One pydantic error as a Problem at the node it concerns."""
+    etype: str = err["type"]
+    loc = tuple(err["loc"])
+    data_path, owners = _walk_loc(loc)
+    ctx = err.get("ctx") or {}
+
+    if etype == "missing":
+        parent_path = data_path[:-1]
+        node, _ = _locate(root, parent_path)
+        label = _label(data, parent_path)
+        kind = _model_label(owners[-2]) if len(owners) > 1 else ""
+        where = f"{label} ({kind[2:] if kind.startswith('a ') else kind})" if kind and "event" in label else label
+        return _at(path, node, f"{where} is missing the required key `{data_path[-1]}`")
+
+    if etype == "extra_forbidden":
+        node, _ = _locate(root, data_path, want_key=True)
+        owner = owners[-2] if len(owners) > 1 else None
+        allowed = sorted(owner.model_fields) if _is_model(owner) else []
+        kind = _model_label(owner)
+        where = f" in {kind}" if kind else f" in {_label(data, data_path[:-1])}"
+        key = data_path[-1]
+        msg = f"unknown key `{key}`{where}; {_closest(key, allowed)}allowed keys: {', '.join(allowed)}"
+        return _at(path, node, msg)
+
+    if etype in ("union_tag_invalid", "union_tag_not_found"):
+        expected = [t.strip().strip("'") for t in str(ctx.get("expected_tags", "")).split(",") if t.strip()]
+        if not expected:
+            members = _union_members(_unwrap(owners[-1]))
+            expected = [k for k in (_kind_of(m) for m in members) if k]
+        label = _label(data, data_path)
+        if etype == "union_tag_not_found":
+            node, _ = _locate(root, data_path)
+            return _at(path, node, f"{label} has no `kind`; add one of: {', '.join(expected)}")
+        node, _ = _locate(root, (*data_path, "kind"))
+        tag = ctx.get("tag")
+        msg = f"unknown event kind `{tag}` in {label}; {_closest(tag, expected)}the kinds are: {', '.join(expected)}"
+        return _at(path, node, msg)
+
+    node, _ = _locate(root, data_path)
+    value = err.get("input")
+    label = _label(data, data_path)
+    shown = _show(node, value)
+
+    if etype in ("enum", "literal_error"):
+        expected_text = str(ctx.get("expected", ""))
+        choices = [c.strip().strip("'") for c in expected_text.replace(" or ", ", ").split(",") if c.strip()]
+        target = _unwrap(owners[-1])
+        if isinstance(target, type) and issubclass(target, Enum):
+            choices = [m.value for m in target]
+        if data_path == ("schema_version",):
+            return _at(path, node, f"schema_version must be {expected_text}, got {shown} (this warroom reads format version 1)")
+        if data_path[-2:] == ("fault", "kind"):
+            msg = f"unknown fault kind {shown}; {_closest(value, choices)}the fault kinds are: {', '.join(choices)}"
+        else:
+            msg = f"unknown value {shown} for {label}; {_closest(value, choices)}allowed: {', '.join(choices)}"
+        return _at(path, node, msg + _yaml_hint(node))
+
+    if etype in _TYPE_WORDS:
+        return _at(path, node, f"{label} must be {_TYPE_WORDS[etype]}, got {shown}{_yaml_hint(node)}")
+
+    if etype == "string_pattern_mismatch":
+        which = "" if data_path[-1] == "id" else f" for {label}"
+        return _at(
+            path, node,
+            f"{shown} is not a valid id{which}: use letters, digits, `-`, `_` and `.`, starting with a letter or digit",
+        )
+    if etype == "string_too_short":
+        return _at(path, node, f"{label} must not be empty")
+    if etype == "string_too_long":
+        return _at(path, node, f"{label} is too long: at most {ctx.get('max_length')} characters")
+    if etype == "too_short":
+        return _at(path, node, f"{label} needs at least {ctx.get('min_length')} item(s)")
+    bounds = {
+        "greater_than_equal": ("at least", "ge"),
+        "greater_than": ("greater than", "gt"),
+        "less_than_equal": ("at most", "le"),
+        "less_than": ("less than", "lt"),
+    }
+    if etype in bounds:
+        words, key = bounds[etype]
+        return _at(path, node, f"{label} must be {words} {_num(ctx.get(key))}, got {shown}")
+    return _at(path, node, f"{label}: {err.get('msg', etype)}, got {shown}")

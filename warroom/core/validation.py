@@ -1,0 +1,213 @@
+"""Semantic rules of a drill: what the types alone cannot say.
+
+:func:`validate_drill` takes a type-valid :class:`~warroom.core.model.Drill` and returns a list of :class:`Issue`,
+each with the location path of the value at fault (``loc``: a tuple of keys and 0-based list indexes, as in
+pydantic's errors, e.g. ``("trace", 3, "step")``) so that the loader can point at its line and column.
+
+The rules (each has a test in tests/test_validation.py):
+
+- **Unique ids**: plan step ids are unique; trace event ids and re-plan event ids are unique together.
+- **References exist**: every event's ``step`` is a plan step; a ``tool_result``'s ``call`` is a ``tool_call``
+  earlier in the same list (a re-plan result may also answer a trace tool call); the answer key's
+  ``origin_step`` and ``cascade`` are plan steps; its ``evidence`` and ``damage`` events are trace events; every
+  distractor's ``event`` is a trace event.
+- **Time order**: trace times never decrease; re-plan event times (seconds after the escalation) never decrease.
+- **Numbers are finite**: times, the deadline, damage amounts, prices and durations are not infinite or NaN.
+- **The fault**: its origin is a plan step with at least one trace event, and every evidence event comes at or
+  after the origin step's first event.
+- **The deadline** leaves at least one evidence event at or before it (or no trainee could contain in time).
+- **Answer key or all clear**: a drill has exactly one of ``answer_key`` and ``all_clear``.
+- **Evidence is not a distractor**: no event is both.
+- Non-negative prices and token counts are enforced by the model's types (``ge=0``), before these rules run.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from warroom.core.model import Drill
+
+Loc = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One broken rule: ``loc`` is the path of the value at fault, ``message`` says what is wrong and how to fix it.
+
+    ``related`` optionally names a second value the message refers to (the first of two duplicate ids, the
+    previous event of one out of order); the loader adds its line number to the message.
+    """
+
+    loc: Loc
+    message: str
+    related: Loc | None = None
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean `{match[0]}`?)" if match else ""
+
+
+def _finite(x: float) -> bool:
+    return math.isfinite(x)
+
+
+def validate_drill(drill: Drill) -> list[Issue]:
+    """Check the semantic rules listed in this module's docstring.
+
+    Takes a :class:`Drill` that passed type validation; returns the list of :class:`Issue` found (empty when the
+    drill is valid), in the order the rules are checked. Never raises for a type-valid drill.
+    """
+    issues: list[Issue] = []
+
+    def add(loc: Loc, msg: str, related: Loc | None = None) -> None:
+        issues.append(Issue(tuple(loc), msg, tuple(related) if related is not None else None))
+
+    # -- plan step ids ------------------------------------------------------------------------------------------
+    step_ids: dict[str, int] = {}
+    for i, step in enumerate(drill.plan):
+        if step.id in step_ids:
+            add(
+                ("plan", i, "id"),
+                f"duplicate plan step id `{step.id}`: plan step #{step_ids[step.id] + 1} has it too",
+                ("plan", step_ids[step.id], "id"),
+            )
+        else:
+            step_ids[step.id] = i
+    steps_list = ", ".join(step_ids)
+
+    def check_step(loc: Loc, step_id: str | None, what: str) -> None:
+        if step_id is not None and step_id not in step_ids:
+            add(loc, f"{what} `{step_id}` is not a plan step{_suggest(step_id, step_ids)}; the plan steps are: {steps_list}")
+
+    # -- trace and re-plan events -------------------------------------------------------------------------------
+    key = drill.answer_key
+    replan = key.replan if key else []
+    event_ids: dict[str, Loc] = {}
+    trace_index: dict[str, int] = {}
+
+    def check_events(events: Sequence[Any], base: Loc, label: str, earlier_calls: dict[str, Any]) -> None:
+        calls: dict[str, Any] = dict(earlier_calls)
+        kinds: dict[str, str] = {}
+        prev = None
+        prev_index = 0
+        for i, ev in enumerate(events):
+            loc = (*base, i)
+            if ev.id in event_ids:
+                first = event_ids[ev.id]
+                where = f"{'trace' if first[0] == 'trace' else 're-plan'} event #{int(first[-1]) + 1}"
+                add(
+                    (*loc, "id"),
+                    f"duplicate event id `{ev.id}` (trace and re-plan events share one set of ids): {where} has it too",
+                    (*first, "id"),
+                )
+            else:
+                event_ids[ev.id] = loc
+            kinds.setdefault(ev.id, ev.kind)
+            if not _finite(ev.t):
+                add((*loc, "t"), f"the time of {label} `{ev.id}` must be a finite number of seconds, got {ev.t}")
+            elif prev is not None and ev.t < prev.t:
+                add(
+                    (*loc, "t"),
+                    f"{label} `{ev.id}` at t={ev.t:g} s is earlier than the event before it, `{prev.id}` at "
+                    f"t={prev.t:g} s: times must not decrease",
+                    (*base, prev_index, "t"),
+                )
+            if _finite(ev.t):
+                prev, prev_index = ev, i
+            check_step((*loc, "step"), ev.step, "step")
+            if ev.kind == "tool_call":
+                calls.setdefault(ev.id, ev)
+            elif ev.kind == "tool_result":
+                if ev.call not in calls:
+                    if ev.call in kinds and kinds[ev.call] != "tool_call":
+                        why = f"`{ev.call}` is a {kinds[ev.call]} event, not a tool_call"
+                    elif any(e.id == ev.call and e.kind == "tool_call" for e in events[i + 1 :]):
+                        why = f"the tool_call `{ev.call}` comes after this result; a result must follow its call"
+                    else:
+                        why = f"there is no tool_call `{ev.call}` before it{_suggest(ev.call, calls)}"
+                    add((*loc, "call"), f"tool_result `{ev.id}` answers `{ev.call}`, but {why}")
+            if getattr(ev, "duration_ms", None) is not None and not _finite(ev.duration_ms):
+                add((*loc, "duration_ms"), f"duration_ms must be a finite number, got {ev.duration_ms}")
+
+    check_events(drill.trace, ("trace",), "trace event", {})
+    for i, ev in enumerate(drill.trace):
+        trace_index.setdefault(ev.id, i)
+    trace_calls = {e.id: e for e in drill.trace if e.kind == "tool_call"}
+    if replan:
+        check_events(replan, ("answer_key", "replan"), "re-plan event", trace_calls)
+
+    def check_trace_event(loc: Loc, event_id: str, what: str) -> bool:
+        if event_id in trace_index:
+            return True
+        if any(e.id == event_id for e in replan):
+            add(loc, f"{what} `{event_id}` is a re-plan event; it must be an event of the trace")
+        else:
+            add(loc, f"{what} `{event_id}` is not a trace event{_suggest(event_id, trace_index)}")
+        return False
+
+    # -- models -------------------------------------------------------------------------------------------------
+    for role in ("planner", "executor"):
+        spec = getattr(drill.models, role)
+        for price in ("input_usd_per_mtok", "output_usd_per_mtok"):
+            if not _finite(getattr(spec, price)):
+                add(("models", role, price), f"{price} must be a finite price, got {getattr(spec, price)}")
+
+    # -- answer key or all clear --------------------------------------------------------------------------------
+    if key is not None and drill.all_clear is not None:
+        add(("all_clear",), "a drill has either an answer_key (a fault) or all_clear (a control drill), not both")
+    elif key is None and drill.all_clear is None:
+        add((), "the drill needs an answer_key (the hidden fault), or all_clear for a control drill with no fault")
+
+    evidence_ids: set[str] = set()
+    if key is not None:
+        fault = key.fault
+        check_step(("answer_key", "fault", "origin_step"), fault.origin_step, "the fault's origin_step")
+        for j, step_id in enumerate(key.cascade):
+            check_step(("answer_key", "cascade", j), step_id, "cascade step")
+        first_of_origin = next((e for e in drill.trace if e.step == fault.origin_step), None)
+        if fault.origin_step in step_ids and first_of_origin is None:
+            add(
+                ("answer_key", "fault", "origin_step"),
+                f"the fault's origin step `{fault.origin_step}` has no trace events; the trainee could never see it",
+            )
+        evidence_times: list[float] = []
+        for j, event_id in enumerate(key.evidence):
+            loc = ("answer_key", "evidence", j)
+            if not check_trace_event(loc, event_id, "evidence event"):
+                continue
+            evidence_ids.add(event_id)
+            ev = drill.trace[trace_index[event_id]]
+            evidence_times.append(ev.t)
+            if first_of_origin is not None and ev.t < first_of_origin.t:
+                add(
+                    loc,
+                    f"evidence event `{event_id}` (t={ev.t:g} s) comes before the fault's origin step "
+                    f"`{fault.origin_step}` starts (its first event `{first_of_origin.id}` is at t={first_of_origin.t:g} s)",
+                )
+        if not _finite(key.deadline):
+            add(("answer_key", "deadline"), f"the deadline must be a finite number of seconds, got {key.deadline}")
+        elif evidence_times and min(evidence_times) > key.deadline:
+            add(
+                ("answer_key", "deadline"),
+                f"the deadline (t={key.deadline:g} s) comes before the earliest evidence (t={min(evidence_times):g} s): "
+                "no trainee could escalate in time; move the deadline to or after the evidence",
+            )
+        for j, entry in enumerate(key.damage.entries):
+            loc = ("answer_key", "damage", "entries", j)
+            check_trace_event((*loc, "event"), entry.event, "damage event")
+            if not _finite(entry.amount):
+                add((*loc, "amount"), f"a damage amount must be a finite number, got {entry.amount}")
+
+    # -- distractors --------------------------------------------------------------------------------------------
+    for j, distractor in enumerate(drill.distractors):
+        loc = ("distractors", j, "event")
+        if not check_trace_event(loc, distractor.event, "distractor event"):
+            continue
+        if distractor.event in evidence_ids:
+            add(loc, f"event `{distractor.event}` is evidence of the fault, so it cannot also be a distractor")
+    return issues
