@@ -16,11 +16,16 @@ def bundled_drill_path() -> Path:
     return bundled_drills_dir() / f"{DRILL_ID}.yaml"
 
 
-def copy_drill(dest_dir: Path) -> Path:
-    """A private copy of the bundled drill (tests may edit it to simulate a changed drill file)."""
+def copy_drill(dest_dir: Path, new_id: str | None = None) -> Path:
+    """A private copy of the bundled drill (tests may edit it to simulate a changed drill file), with its id
+    changed to ``new_id`` if given (so the bundled library cannot stand in for it)."""
     dest_dir.mkdir(parents=True, exist_ok=True)
-    dest = dest_dir / f"{DRILL_ID}.yaml"
+    dest = dest_dir / f"{new_id or DRILL_ID}.yaml"
     shutil.copyfile(bundled_drill_path(), dest)
+    if new_id:
+        text = dest.read_text()
+        assert f"\nid: {DRILL_ID}\n" in text
+        dest.write_text(text.replace(f"\nid: {DRILL_ID}\n", f"\nid: {new_id}\n"))
     return dest
 
 

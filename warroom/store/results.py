@@ -514,7 +514,7 @@ class ResultsStore:
                 (key, key + "\U0010ffff"),
             ).fetchall()
             if not rows:
-                raise SessionNotFound(f"no stored session with id {key!r} (run `warroom scores` to list sessions)")
+                raise SessionNotFound(f"no stored session with id {key!r}")
             if len(rows) > 1:
                 ids = [row[0] for row in rows]
                 more = ", ..." if len(ids) > 10 else ""

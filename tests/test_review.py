@@ -1,0 +1,170 @@
+"""`warroom review`: the review timeline (pure) and the after-action review screen, driven with Pilot."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from store_support import copy_drill, load
+
+from warroom.cli import main
+from warroom.core.actions import Action, ActionKind
+from warroom.core.replay import Replay
+from warroom.core.scoring import score
+from warroom.store.results import ResultsStore
+from warroom.store.sessions import SessionRecorder
+from warroom.store.timeline import build_timeline, load_review
+
+
+def play(data_dir: Path, drill_path: Path, trainee: str = "ann") -> str:
+    """A session: inspect and flag the evidence, a false escalation of s3, then contain at s1."""
+    drill = load(drill_path)
+    rec = SessionRecorder.start(data_dir, trainee, drill_path, drill)
+    replay = Replay(drill, on_action=rec.record)
+    replay.advance(12)
+    replay.inspect("e04")
+    replay.flag("e04", "41 rows, billing said [about 300]")
+    replay.escalate("s3", "refund batch looks small")
+    replay.escalate("s1", "snapshot is stale")
+    replay.run_to_end()
+    rec.finish(score(drill, rec.actions))
+    return rec.session_id
+
+
+@pytest.fixture
+def stored(tmp_path: Path) -> tuple[Path, Path, str]:
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    return data, drill_path, play(data, drill_path)
+
+
+def test_timeline_marks_answer_key_and_trainee_actions(stored):
+    data, drill_path, sid = stored
+    with ResultsStore(data) as store:
+        session = store.get(sid)
+    tl = build_timeline(load(drill_path), session.actions)
+    assert tl.warning is None and tl.contained_at == 27.0
+    e04 = next(r for r in tl.rows if r.kind == "event" and r.event.id == "e04")
+    assert {"evidence", "earliest evidence", "fault step"} <= set(e04.key)
+    assert e04.trainee == ["inspected at 12 s", "flagged"]
+    actions = [tl.rows[i] for i in tl.action_rows()]
+    assert [a.text for a in actions] == [
+        "flagged e04: 41 rows, billing said [about 300]",
+        "escalated step s3: refund batch looks small",
+        "escalated step s1: snapshot is stale",
+    ]
+    assert actions[0].trainee == ["evidence flagged"]
+    assert actions[1].trainee == ["false escalation", "fault was in step s1"]
+    assert actions[2].trainee == ["contained"]
+    # the false escalation let the trace run on for 15 s: those events come between the two escalations
+    i1, i2 = tl.action_rows()[1:]
+    between = [r.event.id for r in tl.rows[i1 + 1 : i2] if r.kind == "event"]
+    assert between and all(12 < tl.rows[tl.rows.index(r)].t <= 27 for r in tl.rows[i1 + 1 : i2] if r.kind == "event")
+    # after the containment: the re-plan plays; the rest of the trace is listed as not played
+    replan = [r for r in tl.rows if "re-plan" in r.key]
+    assert replan and all(r.played for r in replan)
+    not_played = [r for r in tl.rows if r.kind == "event" and not r.played]
+    assert not_played and not_played[-1].event.id == load(drill_path).trace[-1].id
+    assert any(r.kind == "marker" and "deadline" in r.text for r in tl.rows)
+
+
+def test_timeline_of_a_log_that_no_longer_fits_the_drill():
+    from store_support import bundled_drill_path
+
+    drill = load(bundled_drill_path())
+    tl = build_timeline(drill, [Action(t=5, kind=ActionKind.FLAG, event="no-such-event")])
+    assert tl.warning and "does not replay" in tl.warning
+    assert [r.kind for r in tl.rows].count("event") == len(drill.trace)
+
+
+def _text(screen, selector: str) -> str:
+    from textual.widgets import Static
+
+    return str(screen.query_one(selector, Static).content)
+
+
+async def test_review_screen_steps_through_the_session(stored):
+    from warroom.tui.review import ReviewApp, ReviewScreen
+
+    data, drill_path, sid = stored
+    with ResultsStore(data) as store:
+        review = load_review(store.get(sid[:12]))
+    app = ReviewApp(review)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        head = _text(screen, "#review-head")
+        assert sid in head and "ann" in head and "contained" in head
+        answer = _text(screen, "#review-answer")
+        assert "fault origin  s1" in answer and "stale_data" in answer and "Debrief" in answer
+        assert "Distractors (harmless)" in answer
+        card = _text(screen, "#review-scorecard")
+        assert f"total {review.session.total}/100" in card and "false escalation" in card.lower()
+        assert not screen.query_one("#review-notice").display
+        # the cursor starts on the first trainee action: the flag, with its note shown literally
+        assert screen.selected.action.kind is ActionKind.FLAG
+        assert "41 rows, billing said [about 300]" in _text(screen, "#review-detail")
+        await pilot.press("n")
+        assert screen.selected.action.step == "s3"
+        assert "false escalation" in _text(screen, "#review-detail")
+        await pilot.press("n")
+        assert screen.selected.action.step == "s1" and "contained" in _text(screen, "#review-detail")
+        await pilot.press("n")  # no later action: stays
+        assert screen.selected.action.step == "s1"
+        await pilot.press("p", "p")
+        assert screen.selected.action.kind is ActionKind.FLAG
+        await pilot.press("e")
+        assert screen.selected.kind == "event" and "evidence" in screen.selected.key
+        assert "answer key: " in _text(screen, "#review-detail")
+        await pilot.press("down")
+        assert screen.selected is not None
+        await pilot.press("q")
+    assert app.return_code == 0
+
+
+async def test_review_says_when_the_drill_file_changed(stored):
+    from warroom.tui.review import ReviewApp
+
+    data, drill_path, sid = stored
+    drill_path.write_text(drill_path.read_text() + "\n# edited since\n")
+    with ResultsStore(data) as store:
+        review = load_review(store.get(sid))
+    assert review.drill_changed
+    app = ReviewApp(review)
+    async with app.run_test(size=(160, 50)):
+        notice = app.screen.query_one("#review-notice")
+        assert notice.display and "has changed since this session was played" in _text(app.screen, "#review-notice")
+
+
+async def test_review_without_the_drill_file_still_shows_the_actions(tmp_path: Path):
+    from warroom.tui.review import ReviewApp
+
+    drill_path = copy_drill(tmp_path / "private", new_id="private-refunds")
+    data = tmp_path / "data"
+    sid = play(data, drill_path)
+    drill_path.unlink()
+    with ResultsStore(data) as store:
+        review = load_review(store.get(sid))
+    assert review.drill is None and "not found" in review.notices[0]
+    app = ReviewApp(review)
+    async with app.run_test(size=(160, 50)) as pilot:
+        assert app.screen.selected.action.kind is ActionKind.FLAG
+        await pilot.press("n")
+        assert app.screen.selected.action.step == "s3"
+        assert "the drill file is not available" in _text(app.screen, "#review-answer")
+
+
+def test_review_cli_unknown_and_ambiguous_ids(stored):
+    data, drill_path, sid = stored
+    other = play(data, drill_path, trainee="bob")
+    runner = CliRunner()
+    r = runner.invoke(main, ["review", "zzz", "--data-dir", str(data)])
+    assert r.exit_code == 1 and "no stored session with id 'zzz'" in r.output and "Traceback" not in r.output
+    common = os.path.commonprefix([sid, other])
+    assert len(common) >= 9  # both ids begin with the same UTC date
+    r = runner.invoke(main, ["review", common, "--data-dir", str(data)])
+    assert r.exit_code == 1 and "matches several sessions" in r.output and sid in r.output
+    r = runner.invoke(main, ["review", "x", "--data-dir", str(data / "nowhere")])
+    assert r.exit_code == 1 and "no results store" in r.output

@@ -1,0 +1,47 @@
+"""``warroom review SESSION_ID``: open a stored session in the terminal UI as an after-action review.
+
+Heavy imports (the store, pydantic models, Textual) happen inside the command, so ``warroom --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from warroom.cli.common import data_dir_option
+
+
+@click.command()
+@click.argument("session_id")
+@data_dir_option
+@click.pass_context
+def review(ctx: click.Context, session_id: str, data_dir: Path | None) -> None:
+    """Review a stored session: the whole trace with the answer key, the trainee's flags and escalations where
+    they happened, and the scorecard beside it.
+
+    SESSION_ID is a session id from `warroom scores`, or any unique prefix of one. Keys: up/down (j/k) move,
+    n / p jump to the next / previous trainee action, e to the next evidence, q closes.
+    """
+    from warroom.cli.scores import recover_and_report, settings_from
+    from warroom.store.results import ResultsStore, SessionNotFound, StoreError
+
+    settings = settings_from(ctx, data_dir=data_dir)
+    recover_and_report(settings)
+    try:
+        with ResultsStore(settings.data_dir, create=False) as store:
+            session = store.get(session_id)
+    except SessionNotFound as exc:
+        raise click.ClickException(f"{exc} in {settings.data_dir} (`warroom scores` lists the sessions)") from None
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+
+    from warroom.store.timeline import load_review
+
+    data = load_review(session, settings.drill_dirs)
+    for notice in data.notices:
+        click.echo(f"warning: {notice}", err=True)
+
+    from warroom.tui.review import ReviewApp
+
+    ReviewApp(data).run()

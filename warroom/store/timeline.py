@@ -1,0 +1,237 @@
+"""The after-action review of a stored session, as plain data: the whole trace with the answer key and the trainee's
+actions marked where they happened. No Textual here; :mod:`warroom.tui.review` renders it.
+
+The session's action log is re-run on a :class:`~warroom.core.replay.Replay` of the drill (the same way
+:func:`warroom.core.scoring.score` does), so the review shows exactly what the trainee saw: the events released, in
+order, with the re-plan after a containment, the escalations and flags placed between the events they followed, and
+the trace events that never played (stopped by the containment or the quit) listed after them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from warroom.core.actions import Action, ActionKind
+from warroom.core.model import Drill
+
+#: Action kinds shown as rows of their own (inspections mark their event's row; playback changes are not shown).
+ACTION_ROW_KINDS = (ActionKind.FLAG, ActionKind.ESCALATE, ActionKind.QUIT)
+
+
+@dataclass
+class ReviewRow:
+    """One row of the review timeline.
+
+    ``kind`` is ``"event"`` (a trace or re-plan event, ``event`` set), ``"action"`` (a trainee action, ``action``
+    set) or ``"marker"`` (the deadline). ``t`` is seconds of drill time. ``key`` lists the answer-key marks
+    (``fault step``, ``evidence``, ``earliest evidence``, ``cascade``, ``damage …``, ``distractor``, ``re-plan``);
+    ``trainee`` the trainee's marks (``inspected``, ``flagged``; for an action its verdict). ``played`` is False for
+    trace events that were never released in the session.
+    """
+
+    kind: str
+    t: float
+    event: Any = None
+    action: Action | None = None
+    key: list[str] = field(default_factory=list)
+    trainee: list[str] = field(default_factory=list)
+    played: bool = True
+    text: str = ""
+
+    @property
+    def is_trainee_action(self) -> bool:
+        """True for a row of a trainee's flag, escalation or quit."""
+        return self.kind == "action"
+
+
+@dataclass
+class ReviewTimeline:
+    """The review rows in order, and what could not be reconstructed (``warning``, or None)."""
+
+    rows: list[ReviewRow]
+    contained_at: float | None = None
+    warning: str | None = None
+
+    def action_rows(self) -> list[int]:
+        """Indexes of the trainee-action rows, in order."""
+        return [i for i, r in enumerate(self.rows) if r.is_trainee_action]
+
+    def evidence_rows(self) -> list[int]:
+        """Indexes of the evidence event rows, in order."""
+        return [i for i, r in enumerate(self.rows) if r.kind == "event" and "evidence" in r.key]
+
+
+def _event_marks(drill: Drill, event: Any, replan_ids: set[str], first_evidence: str | None) -> list[str]:
+    marks: list[str] = []
+    key = drill.answer_key
+    if event.id in replan_ids:
+        marks.append("re-plan")
+    if key is not None:
+        if event.step is not None and event.step == key.fault.origin_step and event.id not in replan_ids:
+            marks.append("fault step")
+        if event.id in key.evidence:
+            marks.append("evidence")
+            if event.id == first_evidence:
+                marks.append("earliest evidence")
+        if event.step is not None and event.step in key.cascade and event.id not in replan_ids:
+            marks.append("cascade")
+        amount = sum(e.amount for e in key.damage.entries if e.event == event.id)
+        if amount:
+            marks.append(f"damage {amount:g} {key.damage.unit}")
+    if any(d.event == event.id for d in drill.distractors):
+        marks.append("distractor")
+    return marks
+
+
+def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
+    """The review rows of ``actions`` (a session's action log) on ``drill``.
+
+    Never raises for a log that does not fit the drill (e.g. the drill file was edited since the session): the
+    trace is then shown in drill-time order with the actions placed by their time, and ``warning`` says why.
+    """
+    from warroom.core.replay import Replay, ReplayError
+
+    key = drill.answer_key
+    replan_ids = {e.id for e in key.replan} if key else set()
+    first_evidence = None
+    if key is not None:
+        ev = [e for e in drill.trace if e.id in set(key.evidence)]
+        first_evidence = min(ev, key=lambda e: e.t).id if ev else None
+
+    replay = Replay(drill)
+    released: list[Any] = []
+    warning = None
+    escalation_verdicts: dict[int, str] = {}
+    try:
+        released.extend(replay.advance_to(0.0))
+        for i, a in enumerate(actions):
+            if a.t < replay.now:
+                raise ReplayError(f"action {i + 1} ({a.kind.value} at {a.t:g} s) comes before the drill clock")
+            released.extend(replay.advance_to(a.t))
+            if a.kind is ActionKind.INSPECT:
+                replay.inspect(a.event or "")
+            elif a.kind is ActionKind.FLAG:
+                replay.flag(a.event or "", a.note)
+            elif a.kind is ActionKind.ESCALATE:
+                result = replay.escalate(a.step or "", a.note or "")
+                released.extend(result.released)
+                if result.contained:
+                    escalation_verdicts[i] = "contained (late)" if result.late else "contained"
+                else:
+                    escalation_verdicts[i] = "false escalation"
+            elif a.kind is ActionKind.QUIT:
+                replay.quit()
+        released.extend(replay.run_to_end())
+    except (ReplayError, ValueError) as exc:
+        warning = f"the action log does not replay on this drill file ({exc}); events are shown in trace order"
+        released = list(drill.trace)
+        escalation_verdicts = {}
+
+    inspected: dict[str, float] = {}
+    flagged: dict[str, str | None] = {}
+    for a in actions:
+        if a.kind is ActionKind.INSPECT and a.event:
+            inspected.setdefault(a.event, a.t)
+        elif a.kind is ActionKind.FLAG and a.event:
+            flagged[a.event] = a.note
+
+    def event_row(ev: Any, played: bool) -> ReviewRow:
+        marks = []
+        if ev.id in inspected:
+            marks.append(f"inspected at {inspected[ev.id]:g} s")
+        if ev.id in flagged:
+            marks.append("flagged")
+        return ReviewRow(
+            kind="event",
+            t=ev.t,
+            event=ev,
+            key=_event_marks(drill, ev, replan_ids, first_evidence),
+            trainee=marks,
+            played=played,
+        )
+
+    ordered: list[tuple[float, int, int, ReviewRow]] = []
+    for n, ev in enumerate(released):
+        ordered.append((ev.t, 0, n, event_row(ev, True)))
+    for i, a in enumerate(actions):
+        if a.kind not in ACTION_ROW_KINDS:
+            continue
+        if a.kind is ActionKind.ESCALATE:
+            verdict = escalation_verdicts.get(i, "escalation")
+            text = f"escalated step {a.step}" + (f": {a.note}" if a.note else "")
+            step_ok = key is not None and a.step == key.fault.origin_step
+            marks = [verdict] + ([] if step_ok or key is None else [f"fault was in step {key.fault.origin_step}"])
+        elif a.kind is ActionKind.FLAG:
+            text = f"flagged {a.event}" + (f": {a.note}" if a.note else "")
+            marks = ["evidence flagged" if key is not None and a.event in key.evidence else "flag"]
+        else:
+            text = "left the drill (quit)"
+            marks = ["abandoned"]
+        ordered.append((a.t, 1, i, ReviewRow(kind="action", t=a.t, action=a, trainee=marks, text=text)))
+    if key is not None:
+        ordered.append(
+            (key.deadline, 2, 0, ReviewRow(kind="marker", t=key.deadline, text="deadline: the damage is done"))
+        )
+    ordered.sort(key=lambda x: (x[0], x[1], x[2]))
+    rows = [r for *_, r in ordered]
+
+    released_ids = {e.id for e in released}
+    for ev in drill.trace:
+        if ev.id not in released_ids:
+            rows.append(event_row(ev, False))
+    return ReviewTimeline(rows=rows, contained_at=replay.contained_at if warning is None else None, warning=warning)
+
+
+@dataclass
+class ReviewData:
+    """Everything the review screen shows for one stored session.
+
+    ``session`` is the :class:`~warroom.store.results.StoredSession`; ``drill`` the loaded drill (None when it
+    cannot be found or loaded: ``drill_problem`` says why); ``drill_changed`` is True when the drill file's SHA-256
+    differs from the one recorded with the session; ``drill_file`` the file used.
+    """
+
+    session: Any
+    drill: Drill | None
+    drill_file: Path | None
+    drill_changed: bool
+    drill_problem: str | None
+    timeline: ReviewTimeline | None
+
+    @property
+    def notices(self) -> list[str]:
+        """Sentences the review must say before anything else (changed or missing drill file, replay problems)."""
+        out = []
+        if self.drill_problem:
+            out.append(self.drill_problem)
+        if self.drill_changed:
+            out.append(
+                f"The drill file {self.drill_file} has changed since this session was played (its SHA-256 differs); "
+                "the trace and answer key shown are the current file's."
+            )
+        if self.timeline is not None and self.timeline.warning:
+            out.append(self.timeline.warning[0].upper() + self.timeline.warning[1:] + ".")
+        return out
+
+
+def load_review(session: Any, drill_dirs: tuple[Path, ...] = ()) -> ReviewData:
+    """The :class:`ReviewData` of a stored session: its drill found (recorded path, else the drill id in
+    ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its timeline built."""
+    from warroom.store.sessions import DrillUnavailable, default_drill_resolver, file_sha256, load_drill_file
+
+    resolver = default_drill_resolver(drill_dirs)
+    try:
+        path = resolver(session.drill_id, session.drill_path)
+    except FileNotFoundError:
+        return ReviewData(
+            session, None, None, False, f"The drill file of this session is not found (was {session.drill_path}).", None
+        )
+    try:
+        drill = load_drill_file(path)
+        sha = file_sha256(path)
+    except (DrillUnavailable, OSError) as exc:
+        return ReviewData(session, None, path, False, f"The drill file cannot be loaded: {exc}", None)
+    changed = bool(session.drill_sha256) and sha != session.drill_sha256
+    return ReviewData(session, drill, path, changed, None, build_timeline(drill, list(session.actions)))

@@ -1,0 +1,322 @@
+"""The after-action review of a stored session: the whole trace with the answer key, the trainee's actions marked
+where they happened, and the scorecard beside it.
+
+:class:`ReviewScreen` renders a :class:`~warroom.store.timeline.ReviewData` (built by
+:func:`warroom.store.timeline.load_review`); :class:`ReviewApp` runs it on its own (``warroom review SESSION_ID``).
+Keys: ↑/↓ (or j/k) move through the timeline, ``n`` / ``p`` jump to the next / previous trainee action (flag,
+escalation, quit), ``e`` to the next evidence event, ``q`` closes. Drill text is shown literally, never as markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from warroom.store.timeline import ReviewData, ReviewRow
+from warroom.tui import text as fmt
+from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, fit_columns, summarize
+
+_GOOD = {"contained", "all_clear_held"}
+_MIXED = {"contained_late"}
+_FIXED = {"t": 6, "step": 5, "kind": 9}
+_FLEX = {"summary": 3.0, "key": 1.6, "trainee": 1.6}
+
+
+def _outcome_style(outcome: str) -> str:
+    return "bold green" if outcome in _GOOD else "bold yellow" if outcome in _MIXED else "bold red"
+
+
+class ReviewTable(DataTable):
+    """The review timeline: trace events, trainee actions and the deadline, one row each."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+    def on_resize(self) -> None:
+        fit_columns(self, _FIXED, _FLEX)
+
+
+class ReviewScreen(Screen[None]):
+    """After-action review of one stored session (see the module docstring for the keys)."""
+
+    DEFAULT_CSS = """
+    ReviewScreen #review-head { height: auto; padding: 0 1; }
+    ReviewScreen #review-notice { height: auto; padding: 0 1; color: $warning; text-style: bold; }
+    ReviewScreen #review-body { height: 1fr; }
+    ReviewScreen #review-timeline { width: 3fr; height: 1fr; }
+    ReviewScreen #review-side { width: 2fr; height: 1fr; border-left: solid $primary-darken-2; padding: 0 1; }
+    ReviewScreen .review-section { height: auto; margin-bottom: 1; }
+    """
+
+    BINDINGS = [
+        Binding("n", "next_action", "Next action"),
+        Binding("p", "previous_action", "Previous action"),
+        Binding("e", "next_evidence", "Next evidence"),
+        Binding("q", "close", "Close"),
+        Binding("escape", "close", "Close", show=False),
+    ]
+
+    def __init__(self, data: ReviewData) -> None:
+        super().__init__()
+        self.data = data
+        self.rows: list[ReviewRow] = self._rows()
+
+    # -- layout ---------------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._headline(), id="review-head")
+        notices = self.data.notices
+        yield Static(fmt.literal("\n".join(f"! {n}" for n in notices)), id="review-notice")
+        with Horizontal(id="review-body"):
+            yield ReviewTable(id="review-timeline", cursor_type="row", zebra_stripes=False)
+            with VerticalScroll(id="review-side"):
+                yield Static(id="review-detail", classes="review-section")
+                yield Static(self._scorecard(), id="review-scorecard", classes="review-section")
+                yield Static(self._answer(), id="review-answer", classes="review-section")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#review-notice", Static).display = bool(self.data.notices)
+        table = self.query_one(ReviewTable)
+        table.add_column(Text("time"), width=_FIXED["t"], key="t")
+        table.add_column(Text("step"), width=_FIXED["step"], key="step")
+        table.add_column(Text("kind"), width=_FIXED["kind"], key="kind")
+        table.add_column(Text("summary"), width=30, key="summary")
+        table.add_column(Text("answer key"), width=16, key="key")
+        table.add_column(Text("trainee"), width=16, key="trainee")
+        for i, row in enumerate(self.rows):
+            table.add_row(*self._cells(row), key=str(i))
+        fit_columns(table, _FIXED, _FLEX)
+        table.focus()
+        actions = self.action_rows
+        if actions:
+            table.move_cursor(row=actions[0], animate=False)
+        self._show_detail(table.cursor_row)
+
+    def _rows(self) -> list[ReviewRow]:
+        if self.data.timeline is not None:
+            return list(self.data.timeline.rows)
+        # No drill to replay on: the trainee's actions alone, by time.
+        from warroom.store.timeline import ACTION_ROW_KINDS
+
+        out = []
+        for a in self.data.session.actions:
+            if a.kind in ACTION_ROW_KINDS:
+                what = a.step or a.event or ""
+                text = f"{a.kind.value} {what}".strip() + (f": {a.note}" if a.note else "")
+                out.append(ReviewRow(kind="action", t=a.t, action=a, text=text, trainee=[a.kind.value]))
+        return out
+
+    def _cells(self, row: ReviewRow) -> list[Any]:
+        dim = "" if row.played else "dim"
+        clock = Text(fmt.clock(row.t), style="dim")
+        key = fmt.literal_line(", ".join(row.key), style="bold yellow" if "evidence" in row.key else "yellow")
+        trainee = fmt.literal_line(", ".join(row.trainee), style="bold magenta")
+        if row.kind == "event":
+            ev = row.event
+            summary = fmt.literal_line(summarize(ev), style=dim, limit=400)
+            if not row.played:
+                summary = Text("(not played) ", style="dim italic") + summary
+            kind = Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "") if row.played else "dim")
+            return [clock, fmt.literal_line(ev.step or "—", style=dim), kind, summary, key, trainee]
+        if row.kind == "action":
+            a = row.action
+            label = "ESCALATE" if a.kind.value == "escalate" else a.kind.value.upper()
+            return [
+                clock,
+                fmt.literal_line(a.step or "—"),
+                Text(label, style="bold reverse magenta"),
+                fmt.literal_line(row.text, style="bold", limit=400),
+                key,
+                trainee,
+            ]
+        return [clock, Text("—"), Text("deadline", style="bold red"), fmt.literal_line(row.text, "red"), key, trainee]
+
+    # -- side panels ----------------------------------------------------------------------------------------------
+
+    def _headline(self) -> Text:
+        s = self.data.session
+        drill = self.data.drill
+        out = Text(no_wrap=False)
+        out.append("After-action review  ", style="bold")
+        out.append(fmt.clean_line(s.session_id), style="bold cyan")
+        out.append("\n")
+        out.append(fmt.clean_line(drill.title if drill else s.drill_id), style="bold")
+        out.append(f"  ({fmt.clean_line(s.drill_id)} v{s.drill_version})  ·  trainee ")
+        out.append(fmt.clean_line(s.trainee), style="bold")
+        out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
+        out.append(fmt.clean_line(s.outcome), style=_outcome_style(s.outcome))
+        out.append(f"  {s.total}/100", style="bold")
+        if s.recovered:
+            out.append("  (recovered after the session was interrupted)", style="dim")
+        return out
+
+    def _scorecard(self) -> Text:
+        card = self.data.session.scorecard or {}
+        out = Text()
+        out.append("Scorecard\n", style="bold underline")
+        if card.get("outcome_text"):
+            out.append(fmt.clean(card["outcome_text"]) + "\n")
+        for c in card.get("components", []):
+            try:
+                out.append(f"{c['points']:+d}", style="bold")
+                out.append(f" / {c['max_points']}  " if c.get("max_points") else "  ")
+                out.append(fmt.clean_line(c.get("name", "")), style="bold")
+                out.append(": " + fmt.clean_line(c.get("explanation", "")) + "\n")
+            except (KeyError, TypeError, ValueError):
+                out.append(fmt.clean_line(c) + "\n")
+        out.append(f"total {self.data.session.total}/100\n", style="bold")
+        lines = card.get("lines") or []
+        if lines:
+            out.append("\n")
+            for line in lines:
+                out.append(fmt.clean(line) + "\n", style="dim")
+        notes = self.data.session.notes
+        if notes:
+            out.append("\nRecording notes\n", style="bold")
+            for n in notes:
+                out.append("· " + fmt.clean(n) + "\n", style="yellow")
+        return out
+
+    def _answer(self) -> Text:
+        drill = self.data.drill
+        out = Text()
+        out.append("Answer key\n", style="bold underline")
+        if drill is None:
+            out.append("(the drill file is not available)", style="dim")
+            return out
+        if drill.all_clear is not None:
+            out.append("All-clear control drill: no fault; the right move was not to escalate.\n", style="bold")
+            out.append(fmt.clean(drill.all_clear.debrief) + "\n")
+        key = drill.answer_key
+        if key is not None:
+            try:
+                title = drill.step(key.fault.origin_step).title
+            except KeyError:
+                title = ""
+            out.append("fault origin  ", style="bold")
+            out.append(fmt.clean_line(f"{key.fault.origin_step} {title}"), style="bold red")
+            out.append(f"  ({key.fault.kind.value})\n")
+            out.append(fmt.clean(key.fault.summary) + "\n")
+            out.append("evidence      ", style="bold")
+            out.append(fmt.clean_line(", ".join(key.evidence)) + "\n")
+            if key.cascade:
+                out.append("cascade       ", style="bold")
+                out.append(fmt.clean_line(" → ".join(key.cascade)) + "\n")
+            full = sum(e.amount for e in key.damage.entries)
+            out.append("damage        ", style="bold")
+            out.append(fmt.clean_line(f"{full:,.0f} {key.damage.unit} if nobody escalates; deadline {fmt.clock(key.deadline)}"))
+            out.append("\n")
+            for e in key.damage.entries:
+                out.append(fmt.clean_line(f"  {e.event}: {e.amount:,g}" + (f" ({e.note})" if e.note else "")) + "\n")
+            out.append("\nDebrief\n", style="bold")
+            out.append(fmt.clean(key.debrief) + "\n")
+        if drill.distractors:
+            out.append("\nDistractors (harmless)\n", style="bold")
+            for d in drill.distractors:
+                out.append(fmt.clean_line(d.event), style="bold")
+                out.append(": " + fmt.clean(d.why_harmless) + "\n")
+        return out
+
+    def _show_detail(self, index: int) -> None:
+        detail = self.query_one("#review-detail", Static)
+        if not 0 <= index < len(self.rows):
+            detail.update(Text("Nothing recorded in this session.", style="dim"))
+            return
+        row = self.rows[index]
+        out = Text()
+        if row.kind == "event" and self.data.drill is not None:
+            if not row.played:
+                out.append("Not played in this session (the trace stopped before it).\n", style="italic dim")
+            out.append_text(describe_event(row.event, self.data.drill))
+            out.append("\n")
+        elif row.kind == "action":
+            a = row.action
+            out.append(f"Trainee action at {fmt.clock(a.t)} ({a.t:g} s)\n", style="bold magenta")
+            out.append(fmt.clean_line(row.text) + "\n")
+            if a.step and self.data.drill is not None:
+                try:
+                    step = self.data.drill.step(a.step)
+                    out.append("step  ", style="bold")
+                    out.append(fmt.clean_line(f"{step.id} {step.title}") + "\n")
+                except KeyError:
+                    pass
+        else:
+            out.append(fmt.clean_line(row.text) + f" at {fmt.clock(row.t)}\n", style="bold red")
+        if row.key:
+            out.append("answer key: ", style="bold yellow")
+            out.append(fmt.clean_line(", ".join(row.key)) + "\n")
+        if row.trainee:
+            out.append("trainee: ", style="bold magenta")
+            out.append(fmt.clean_line(", ".join(row.trainee)) + "\n")
+        detail.update(out)
+
+    # -- navigation -----------------------------------------------------------------------------------------------
+
+    @property
+    def action_rows(self) -> list[int]:
+        """Row indexes of the trainee's flags, escalations and quit."""
+        return [i for i, r in enumerate(self.rows) if r.is_trainee_action]
+
+    @property
+    def selected(self) -> ReviewRow | None:
+        """The row under the cursor."""
+        table = self.query_one(ReviewTable)
+        return self.rows[table.cursor_row] if 0 <= table.cursor_row < len(self.rows) else None
+
+    def on_data_table_row_highlighted(self, message: DataTable.RowHighlighted) -> None:
+        self._show_detail(message.cursor_row)
+
+    def _jump(self, candidates: list[int], forward: bool, what: str) -> None:
+        table = self.query_one(ReviewTable)
+        here = table.cursor_row
+        nxt = [i for i in candidates if i > here] if forward else [i for i in candidates if i < here][::-1]
+        if nxt:
+            table.move_cursor(row=nxt[0], animate=False)
+        else:
+            self.notify(f"No {'later' if forward else 'earlier'} {what}.", timeout=2)
+
+    def action_next_action(self) -> None:
+        """Move to the next trainee action."""
+        self._jump(self.action_rows, True, "trainee action")
+
+    def action_previous_action(self) -> None:
+        """Move to the previous trainee action."""
+        self._jump(self.action_rows, False, "trainee action")
+
+    def action_next_evidence(self) -> None:
+        """Move to the next evidence event (wrapping to the first)."""
+        ev = [i for i, r in enumerate(self.rows) if r.kind == "event" and "evidence" in r.key]
+        table = self.query_one(ReviewTable)
+        if ev and not any(i > table.cursor_row for i in ev):
+            table.move_cursor(row=ev[0], animate=False)
+            return
+        self._jump(ev, True, "evidence")
+
+    def action_close(self) -> None:
+        """Close the review (return to the previous screen, or quit when it is the only one)."""
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+
+class ReviewApp(App[None]):
+    """``warroom review``: a stand-alone app showing one :class:`ReviewScreen`."""
+
+    TITLE = "warroom review"
+
+    def __init__(self, data: ReviewData) -> None:
+        super().__init__()
+        self.data = data
+
+    def on_mount(self) -> None:
+        self.push_screen(ReviewScreen(self.data))
