@@ -449,3 +449,47 @@ def test_the_whole_corpus_imports_loads_and_plays(tmp_path):
         assert drill.answer_key.evidence == [f"h{int(record['mistake_step']):0{width}d}"]
         assert_playable(drill)
         run_checks_if_available(drill)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# An imported drill in the terminal UI
+# ---------------------------------------------------------------------------------------------------------------
+
+
+async def test_an_imported_drill_plays_to_a_debrief_in_the_tui(tmp_path):
+    from textual.clock import MockClock
+
+    from warroom.tui.app import WarroomApp
+    from warroom.tui.debrief import DebriefScreen
+    from warroom.tui.live import WarRoomScreen
+    from warroom.tui.services import Services, load_entry
+
+    report = ww.import_records([GOOD / "magentic-one" / "odd-text.json"], tmp_path / "drills")
+    entry = load_entry(report.results[0].output)
+    assert entry.ok, entry.problems
+    drill_text = entry.drill.event("h007").content
+    assert drill_text.startswith("[bold red]not markup[/]")
+    app = WarroomApp(Services(trainee="tester", data_dir=tmp_path / "data"), start=entry, clock=MockClock())
+
+    def screen_text() -> str:
+        return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        assert isinstance(live, WarRoomScreen)
+
+        async def run_until(t: float) -> None:
+            while live.replay.now < t and not live.replay.ended:
+                app.clock.set_time(app.clock.time + 0.5)
+                live.tick()
+            await pilot.pause()
+
+        await run_until(entry.drill.event("h007").t)
+        assert drill_text in screen_text()  # shown literally, not read as Rich markup
+        # Escalate the origin step (s01, the step of the newest event) with a reason.
+        await pilot.press("e", "enter", "w", "e", "b", "enter")
+        assert live.replay.contained and live.replay.actions[-1].step == "s01"
+        await run_until(live.replay.now + 2)
+        assert isinstance(app.screen, DebriefScreen)
+        assert "CONTAINED" in screen_text()
