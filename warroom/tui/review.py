@@ -25,7 +25,7 @@ from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, fit_co
 _GOOD = {"contained", "all_clear_held"}
 _MIXED = {"contained_late"}
 _FIXED = {"t": 6, "step": 5, "kind": 9}
-_FLEX = {"summary": 3.0, "key": 1.6, "trainee": 1.6}
+_FLEX = {"summary": 2.2, "key": 1.5, "trainee": 1.5}
 
 
 def _outcome_style(outcome: str) -> str:
@@ -163,9 +163,10 @@ class ReviewScreen(Screen[None]):
         card = self.data.session.scorecard or {}
         out = Text()
         out.append("Scorecard\n", style="bold underline")
-        if card.get("outcome_text"):
+        lines = card.get("lines") or []
+        if card.get("outcome_text") and not lines:
             out.append(fmt.clean(card["outcome_text"]) + "\n")
-        for c in card.get("components", []):
+        for c in [] if lines else card.get("components", []):
             try:
                 out.append(f"{c['points']:+d}", style="bold")
                 out.append(f" / {c['max_points']}  " if c.get("max_points") else "  ")
@@ -173,12 +174,9 @@ class ReviewScreen(Screen[None]):
                 out.append(": " + fmt.clean_line(c.get("explanation", "")) + "\n")
             except (KeyError, TypeError, ValueError):
                 out.append(fmt.clean_line(c) + "\n")
+        for line in lines:
+            out.append(fmt.clean(line) + "\n")
         out.append(f"total {self.data.session.total}/100\n", style="bold")
-        lines = card.get("lines") or []
-        if lines:
-            out.append("\n")
-            for line in lines:
-                out.append(fmt.clean(line) + "\n", style="dim")
         notes = self.data.session.notes
         if notes:
             out.append("\nRecording notes\n", style="bold")
