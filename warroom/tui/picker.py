@@ -99,7 +99,7 @@ class PickerScreen(Screen[None]):
                 table.add_row(
                     fmt.literal_line(f"⚠ {entry.path.name}", style="bold red"),
                     Text("—"),
-                    Text("cannot load (see below)", style="red"),
+                    Text("cannot load", style="red"),
                     Text("—"),
                     Text("—"),
                     key=str(i),

@@ -1,0 +1,148 @@
+"""Drill text is shown literally, and the answer key stays hidden until the debrief."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from warroom.tui.debrief import DebriefScreen
+from warroom.tui.widgets import Timeline
+
+from .conftest import advance, make_app, screen_text
+
+#: Rich markup, a hyperlink, an SGR colour sequence and an OSC terminal-title sequence ending in BEL.
+HOSTILE = "[bold red]B[/] [link=https://x.test]L[/link] \x1b[31mR \x1b]0;T\x07"
+#: How it must look on screen: brackets as typed, control characters as visible escapes.
+SHOWN = "[bold red]B[/] [link=https://x.test]L[/link] \\x1b[31mR \\x1b]0;T\\x07"
+#: Inside pretty-printed JSON (tool arguments and output), control characters are JSON escapes.
+SHOWN_JSON = "[bold red]B[/] [link=https://x.test]L[/link] \\u001b[31mR \\u001b]0;T\\u0007"
+
+
+def hostile_drill(tmp_path: Path) -> Path:
+    drill = {
+        "schema_version": 1,
+        "id": "hostile",
+        "title": f"T {HOSTILE}",
+        "difficulty": 1,
+        "tags": ["test"],
+        "author": "tests",
+        "briefing": {"goal": f"G {HOSTILE}", "watching": "the trace"},
+        "models": {
+            "planner": {"name": "big", "input_usd_per_mtok": 5, "output_usd_per_mtok": 25},
+            "executor": {"name": "small", "input_usd_per_mtok": 1, "output_usd_per_mtok": 5},
+        },
+        "plan": [
+            {"id": "s1", "title": f"S {HOSTILE}", "objective": f"O {HOSTILE}"},
+            {"id": "s2", "title": "second", "objective": "done"},
+        ],
+        "trace": [
+            {"id": "e1", "t": 0, "kind": "planner_call", "content": "plan",
+             "usage": {"input_tokens": 1000, "output_tokens": 100}},
+            {"id": "e2", "t": 1, "step": "s1", "kind": "tool_call", "tool": "x.y", "arguments": {"q": HOSTILE}},
+            {"id": "e3", "t": 2, "step": "s1", "kind": "tool_result", "call": "e2", "output": {"rows": [HOSTILE]}},
+            {"id": "e4", "t": 3, "step": "s1", "kind": "executor_report", "status": "success",
+             "content": f"R {HOSTILE}"},
+            {"id": "e5", "t": 4, "step": "s1", "kind": "tool_result", "call": "e2", "output": f"plain {HOSTILE}"},
+            {"id": "e6", "t": 30, "step": "s2", "kind": "log", "source": "mon", "content": "x"},
+        ],
+        "answer_key": {
+            "fault": {"origin_step": "s1", "kind": "other", "summary": f"F {HOSTILE}"},
+            "evidence": ["e3"],
+            "damage": {"unit": "things", "entries": [{"event": "e6", "amount": 1}]},
+            "deadline": 20,
+            "debrief": f"D {HOSTILE}",
+        },
+    }
+    path = tmp_path / "hostile.yaml"
+    path.write_text(yaml.safe_dump(drill, allow_unicode=False), encoding="utf-8")
+    return path
+
+
+async def test_markup_and_escapes_in_a_drill_render_literally(services, tmp_path):
+    app = make_app(services, hostile_drill(tmp_path))
+    async with app.run_test(size=(160, 48)) as pilot:
+        briefing = screen_text(app)
+        for shown in (f"T {SHOWN}", f"G {SHOWN}", f"S {SHOWN}", f"O {SHOWN}"):
+            assert shown in briefing, shown
+        await pilot.press("enter")
+        live = app.screen
+        await advance(pilot, 5)
+        timeline = live.query_one(Timeline)
+        seen = {}
+        for key in ("e5", "e4", "e3", "e2"):
+            seen[key] = screen_text(app)
+            await pilot.press("up")
+        assert f"T {SHOWN}" in seen["e5"]  # the status bar
+        assert f"S {SHOWN}"[:20] in seen["e5"]  # the plan panel (cut to its width)
+        assert f"O {SHOWN}" in seen["e2"]  # the inspector's objective line
+        assert SHOWN_JSON in seen["e2"]  # tool call arguments
+        assert SHOWN_JSON in seen["e3"]  # tool output (JSON)
+        assert f"R {SHOWN}" in seen["e4"]  # executor report
+        assert f"plain {SHOWN}" in seen["e5"]  # tool output (a string)
+        assert timeline.row_count == 5
+        for text in seen.values():
+            assert "\x1b" not in text and "\x07" not in text
+        await pilot.press("e", "enter", "enter")  # escalate s1 (preselected from e2's step)
+        await pilot.pause()
+        assert isinstance(app.screen, DebriefScreen)
+        debrief = screen_text(app)
+        assert f"F {SHOWN}" in debrief and f"D {SHOWN}" in debrief
+
+
+async def test_a_drill_name_with_markup_is_safe_in_dialogs(services, tmp_path):
+    app = make_app(services, hostile_drill(tmp_path))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 2)
+        await pilot.press("f")
+        assert SHOWN_JSON[:14] in screen_text(app)  # the flag dialog quotes the event's summary
+        await pilot.press("escape")
+        await pilot.press("e")
+        await pilot.pause()
+        assert f"s1 S {SHOWN}"[:40] in screen_text(app)  # the escalation dialog lists the plan steps
+
+
+#: Pieces of the stale-refund drill's answer key: fault summary, debrief, distractor explanations, re-plan.
+ANSWER_KEY_FRAGMENTS = (
+    "silently answered from the 20 November",  # fault summary
+    "The fault was in s1",  # debrief text
+    "nobody had refunded any of these charges",  # distractor
+    "queued behind the rate limiter",  # distractor
+    "Escalation accepted: s1 read a cache snapshot",  # the re-plan event
+    "stale_data",  # the fault kind
+    "deadline",
+    "evidence",
+    "full cascade",
+)
+
+
+async def test_the_answer_key_is_absent_before_the_debrief(services):
+    app = make_app(services, speed=1)
+    async with app.run_test(size=(160, 48)) as pilot:
+        assert not any(f in screen_text(app) for f in ANSWER_KEY_FRAGMENTS[:5])  # the briefing
+        await pilot.press("enter")
+        live = app.screen
+        seen = 0
+        while not live.replay.ended:
+            await advance(pilot, 1, step=1)
+            if live.replay.ended:
+                break
+            text = screen_text(app)
+            leaked = [f for f in ANSWER_KEY_FRAGMENTS if f in text]
+            assert not leaked, (live.replay.now, leaked)
+            seen += 1
+            if live.replay.now == 60:
+                await pilot.press("question_mark")  # the help too
+                assert not [f for f in ANSWER_KEY_FRAGMENTS if f in screen_text(app)]
+                await pilot.press("escape")
+        assert seen >= 90
+        assert isinstance(app.screen, DebriefScreen)
+        await pilot.pause()
+        debrief = screen_text(app)
+        for _ in range(6):
+            await pilot.press("pagedown")
+            debrief += screen_text(app)
+        # The same search finds the answer key once the debrief is open (so the search above can fail).
+        for fragment in ANSWER_KEY_FRAGMENTS[:3]:
+            assert fragment in debrief, fragment
