@@ -1,0 +1,127 @@
+"""Cost math: call cost, money formatting, trace cost by role/model/step, the flat loop, the seed example, CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from core_support import drill_yaml, make_drill
+
+from warroom.cli import main
+from warroom.core.cost import NO_STEP, call_cost, format_usd, seed_example_path, trace_cost
+from warroom.core.loader import load_drill
+from warroom.core.model import ModelSpec, Usage
+
+
+def test_call_cost_is_tokens_times_price_per_million():
+    spec = ModelSpec(name="m", input_usd_per_mtok=5, output_usd_per_mtok=25)
+    assert call_cost(Usage(input_tokens=1200, output_tokens=400), spec) == pytest.approx(0.016)
+    assert call_cost(Usage(input_tokens=0, output_tokens=0), spec) == 0
+
+
+@pytest.mark.parametrize(
+    ("usd", "text"),
+    [
+        (0, "$0.00"),
+        (0.0506, "$0.0506"),
+        (0.035 + 0.0156, "$0.0506"),  # float noise never shows
+        (0.128, "$0.128"),
+        (0.035, "$0.035"),
+        (0.00195, "$0.00195"),
+        (0.5, "$0.50"),
+        (14021, "$14,021.00"),
+        (1.005, "$1.00"),
+        (0.00000123, "$0.00000123"),
+        (-0.035, "-$0.035"),
+    ],
+)
+def test_format_usd(usd, text):
+    assert format_usd(usd) == text
+
+
+def test_seed_example_reproduces_the_worked_example_exactly():
+    drill = load_drill(seed_example_path())
+    tc = trace_cost(drill)
+    planner, executor = tc.by_role
+    assert (planner.name, planner.calls, planner.input_tokens, planner.output_tokens) == ("planner", 1, 3000, 800)
+    assert (executor.name, executor.calls, executor.input_tokens, executor.output_tokens) == ("executor", 8, 9600, 1200)
+    assert planner.usd == pytest.approx(0.035)
+    assert executor.usd == pytest.approx(0.0156)
+    assert tc.total.usd == pytest.approx(0.0506)
+    assert tc.flat_loop.calls == 8 and tc.flat_loop.usd == pytest.approx(0.128)
+    assert tc.flat_loop.input_tokens == 8 * 1200 and tc.flat_loop.output_tokens == 8 * 400
+    assert round(tc.saving_factor, 1) == 2.5
+    assert round(tc.saving_percent) == 60
+    assert [format_usd(x) for x in (tc.flat_loop.usd, planner.usd, executor.usd, tc.total.usd)] == [
+        "$0.128", "$0.035", "$0.0156", "$0.0506"
+    ]
+
+
+def test_cost_example_command_prints_the_figures():
+    result = CliRunner().invoke(main, ["cost", "--example"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "flat loop: 8 steps on frontier-large (9,600 in, 3,200 out) = $0.128" in out
+    assert "1 call on frontier-large (3,000 in, 800 out) = $0.035" in out
+    assert "8 calls on fast-small (9,600 in, 1,200 out) = $0.0156: $0.0506 in all" in out
+    assert "saving: 2.5x cheaper, a 60% cut ($0.128 -> $0.0506)" in out
+
+
+def test_cost_example_json():
+    result = CliRunner().invoke(main, ["cost", "--example", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["drill_id"] == "seed-cost-example"
+    assert data["total"]["usd"] == 0.0506 and data["flat_loop"]["usd"] == 0.128
+    assert round(data["saving_percent"]) == 60 and round(data["saving_factor"], 1) == 2.5
+    assert {r["name"]: r["usd"] for r in data["by_role"]} == {"planner": 0.035, "executor": 0.0156}
+    assert data["planner_usd_per_mtok"] == {"input": 5.0, "output": 25.0}
+
+
+def test_trace_cost_by_step_model_and_flat_loop_from_own_usage():
+    tc = trace_cost(make_drill())
+    by_step = {line.name: line for line in tc.by_step}
+    assert list(by_step) == ["s1", "s2", "s3", NO_STEP]
+    assert by_step["s1"].calls == 2 and by_step["s1"].usd == pytest.approx((100 + 50 + 200 + 100) / 1e6)
+    assert by_step[NO_STEP].usd == pytest.approx(0.01)
+    assert {m.name for m in tc.by_model} == {"big", "small"}
+    # no flat_loop_step_usage: each executor call's own tokens at the planner's prices
+    assert tc.flat_loop.calls == 6
+    assert tc.flat_loop.usd == pytest.approx(3 * (100 * 5 + 10 * 25) / 1e6 + 3 * (200 * 5 + 20 * 25) / 1e6)
+    assert tc.flat_loop_usage == "each executor call's own usage"
+    assert tc.cascade.calls == 4  # the calls of s2 and s3
+    assert tc.replan.calls == 1 and tc.replan.usd == pytest.approx(0.02)
+    assert tc.false_escalation.usd == pytest.approx(0.01)
+    assert tc.saving_factor == pytest.approx(tc.flat_loop.usd / tc.total.usd)
+    json.dumps(tc.to_dict())
+
+
+def test_cost_of_a_drill_file_and_by_id(tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(drill_yaml())
+    result = CliRunner().invoke(main, ["cost", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "by plan step" in result.output and "(no step)" in result.output
+    result = CliRunner().invoke(main, ["--drills", str(tmp_path), "cost", "tiny"])
+    assert result.exit_code == 0, result.output
+    assert "Cost of the trace of tiny" in result.output
+
+
+def test_cost_of_a_bundled_drill_by_id():
+    result = CliRunner().invoke(main, ["cost", "stale-refund-snapshot"])
+    assert result.exit_code == 0, result.output
+    assert "total: 14 calls, 22,890 tokens, $0.06021" in result.output
+
+
+def test_cost_usage_and_load_errors(tmp_path):
+    runner = CliRunner()
+    assert runner.invoke(main, ["cost"]).exit_code == 2
+    assert runner.invoke(main, ["cost", "--example", "x"]).exit_code == 2
+    result = runner.invoke(main, ["cost", "no-such-drill"])
+    assert result.exit_code == 2 and "no drill file or drill id" in result.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(drill_yaml().replace("difficulty: 1", "difficulty: 9"))
+    result = runner.invoke(main, ["cost", str(bad)])
+    assert result.exit_code == 1
+    assert f"{bad}:" in result.output and "Traceback" not in result.output
