@@ -156,25 +156,7 @@ def load_drill_text(text: str, path: str = "<string>") -> Any:
     from warroom.core.model import Drill
     from warroom.core.validation import validate_drill
 
-    if len(text) > MAX_FILE_BYTES:
-        _fail(path, f"the text is larger than {MAX_FILE_BYTES // 1048576} MiB, the limit for drill files")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    root = _compose(text, path)
-    if root is None:
-        _fail(path, "the file is empty: a drill needs at least schema_version, id, title, plan and trace (try `warroom new`)")
-    if not isinstance(root, MappingNode):
-        what = "a list" if isinstance(root, SequenceNode) else "a single value"
-        raise DrillLoadError(
-            path,
-            [_at(path, root, f"a drill file must be a mapping of keys (schema_version: 1, id: ..., ...), but this one is {what}")],
-        )
-    builder = _Builder(path, aliases_possible="&" in text)
-    try:
-        data = builder.build(root, 0)
-    except _Abort:
-        raise DrillLoadError(path, builder.problems) from None
-    problems = builder.problems
+    root, data, problems = _parse(text, path)
     try:
         drill = Drill.model_validate(data)
     except ValidationError as e:
@@ -196,9 +178,50 @@ def load_drill_text(text: str, path: str = "<string>") -> Any:
     return drill
 
 
+def load_yaml_text(text: str, path: str = "<string>") -> dict[str, Any]:
+    """The plain data of a drill's YAML ``text``, built as the loader builds it, before any validation.
+
+    Returns a dict of JSON-like values (keys and dates as text, see the module docstring). Raises
+    :class:`DrillLoadError` for YAML syntax errors, duplicate keys, unsupported tags, the limits, or a top level
+    that is not a mapping.
+    """
+    _, data, problems = _parse(text, path)
+    if problems:
+        raise DrillLoadError(path, problems)
+    return data
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Reading and composing
 # ---------------------------------------------------------------------------------------------------------------
+
+
+def _parse(text: str, path: str) -> tuple[MappingNode, dict[str, Any], list[Problem]]:
+    """Compose ``text`` and build its data: ``(root node, data, problems found while building)``.
+
+    Raises :class:`DrillLoadError` when nothing useful can be built (syntax errors, limits, an empty file, a top
+    level that is not a mapping).
+    """
+    if len(text) > MAX_FILE_BYTES:
+        _fail(path, f"the text is larger than {MAX_FILE_BYTES // 1048576} MiB, the limit for drill files")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    root = _compose(text, path)
+    if root is None:
+        _fail(path, "the file is empty: a drill needs at least schema_version, id, title, plan and trace (try `warroom new`)")
+    if not isinstance(root, MappingNode):
+        what = "a list" if isinstance(root, SequenceNode) else "a single value"
+        raise DrillLoadError(
+            path,
+            [_at(path, root, f"a drill file must be a mapping of keys (schema_version: 1, id: ..., ...), but this one is {what}")],
+        )
+    builder = _Builder(path, aliases_possible="&" in text)
+    try:
+        data = builder.build(root, 0)
+    except _Abort:
+        raise DrillLoadError(path, builder.problems) from None
+    return root, data, builder.problems
+
 
 
 def _fail(path: str, message: str) -> typing.NoReturn:
@@ -213,8 +236,9 @@ def _at(path: str, node: Node | None, message: str) -> Problem:
 
 
 def _compose(text: str, path: str) -> Node | None:
-    loader = _YamlLoader(text)
+    loader = None
     try:
+        loader = _YamlLoader(text)  # the pure-Python reader already checks the characters here
         return loader.get_single_node()
     except yaml.YAMLError as e:
         raise DrillLoadError(path, [_yaml_problem(text, path, e)]) from None
@@ -421,26 +445,36 @@ def _mapping_pair(node: MappingNode, key: str, seen: set[int] | None = None) -> 
     return None
 
 
-def _locate(root: Node, loc: tuple[Any, ...], want_key: bool = False) -> tuple[Node, int]:
+def _locate(root: Node, loc: tuple[Any, ...], want_key: bool = False, block_key: bool = True) -> tuple[Node, int]:
     """The node at data path ``loc`` (keys and list indexes), or the deepest node on the way that exists.
 
     Returns ``(node, depth)`` where ``depth`` is how many elements of ``loc`` were followed. With ``want_key``, a
-    final mapping key is located at the key itself rather than its value.
+    final mapping key is located at the key itself rather than its value. A block mapping or list that is the value
+    of a key is located at its key (``briefing:``), which is where an author looks for it (unless ``block_key`` is
+    false).
     """
-    node = root
-    for depth, el in enumerate(loc):
+    node: Node = root
+    key_node: Node | None = None
+    depth = 0
+    for depth, el in enumerate(loc):  # noqa: B007 - depth is used after the loop
         if isinstance(node, MappingNode) and isinstance(el, str):
             pair = _mapping_pair(node, el)
             if pair is None:
-                return node, depth
+                return (_block_at_key(node, key_node) if block_key else node), depth
             if want_key and depth == len(loc) - 1:
                 return pair[0], depth + 1
-            node = pair[1]
+            key_node, node = pair
         elif isinstance(node, SequenceNode) and isinstance(el, int) and 0 <= el < len(node.value):
-            node = node.value[el]
+            key_node, node = None, node.value[el]
         else:
-            return node, depth
-    return node, len(loc)
+            return (_block_at_key(node, key_node) if block_key else node), depth
+    return (_block_at_key(node, key_node) if block_key else node), len(loc)
+
+
+def _block_at_key(node: Node, key_node: Node | None) -> Node:
+    if key_node is not None and isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style:
+        return key_node
+    return node
 
 
 def _unwrap(tp: Any) -> Any:
@@ -680,9 +714,10 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
         return _at(path, node, msg)
 
     node, _ = _locate(root, data_path)
+    value_node, _ = _locate(root, data_path, block_key=False)
     value = err.get("input")
     label = _label(data, data_path)
-    shown = _show(node, value)
+    shown = _show(value_node, value)
 
     if etype in ("enum", "literal_error"):
         expected_text = str(ctx.get("expected", ""))
@@ -696,10 +731,10 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
             msg = f"unknown fault kind {shown}; {_closest(value, choices)}the fault kinds are: {', '.join(choices)}"
         else:
             msg = f"unknown value {shown} for {label}; {_closest(value, choices)}allowed: {', '.join(choices)}"
-        return _at(path, node, msg + _yaml_hint(node))
+        return _at(path, node, msg + _yaml_hint(value_node))
 
     if etype in _TYPE_WORDS:
-        return _at(path, node, f"{label} must be {_TYPE_WORDS[etype]}, got {shown}{_yaml_hint(node)}")
+        return _at(path, node, f"{label} must be {_TYPE_WORDS[etype]}, got {shown}{_yaml_hint(value_node)}")
 
     if etype == "string_pattern_mismatch":
         which = "" if data_path[-1] == "id" else f" for {label}"

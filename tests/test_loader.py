@@ -1,0 +1,304 @@
+"""The drill loader: every malformed drill in tests/malformed/ gives its exact line:col and an actionable message;
+valid drills load and round-trip; limits and odd inputs never raise anything but DrillLoadError."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+import warroom.core.loader as loader_mod
+from warroom.core.library import bundled_drills_dir, find_drill_files
+from warroom.core.loader import DrillLoadError, Problem, load_drill, load_drill_text, load_yaml_text
+
+MALFORMED = Path(__file__).parent / "malformed"
+BASE = (MALFORMED / "unknown-key-typo.yaml").read_text().replace("  evidnce: [e3]", "  evidence: [e3]")
+
+#: Each malformed drill (file stem) -> (line, column, fragment of the message) of the problem it must report.
+#: Lines count the header comment each file starts with ("# Malformed drill: ..."), which says what is wrong.
+EXPECTED: dict[str, tuple[int, int, str]] = {
+    "answer-key-and-all-clear": (75, 1, "either an answer_key (a fault) or all_clear"),
+    "bad-id": (17, 9, "`s 2` is not a valid id"),
+    "bad-indentation": (19, 4, "indentation does not match the keys above it"),
+    "billion-laughs": (8, 7, "'billion laughs' file?"),
+    "binary-junk": (2, 1, "control character ('\\x00')"),
+    "colon-in-plain-text": (61, 24, "a colon followed by a space inside unquoted text: put the whole text in quotes"),
+    "deadline-before-evidence": (68, 13, "the deadline (t=6 s) comes before the earliest evidence (t=8 s)"),
+    "difficulty-out-of-range": (5, 13, "`difficulty` must be at most 5, got `7`"),
+    "distractor-is-evidence": (76, 12, "event `e3` is evidence of the fault, so it cannot also be a distractor"),
+    "duplicate-event-id": (71, 11, "duplicate event id `e4`"),
+    "duplicate-key": (35, 5, "duplicate key `t`: it is already on line 34 (this one is on line 35)"),
+    "duplicate-step-id": (17, 9, "duplicate plan step id `s1`: plan step #1 has it too (see line 14)"),
+    "empty-file": (1, 1, "the file is empty"),
+    "empty-plan": (13, 7, "`plan` needs at least 1 item"),
+    "empty-title": (4, 8, "`title` must not be empty"),
+    "empty-value": (8, 8, "`briefing.goal` must be text, got nothing (the value is empty)"),
+    "evidence-before-origin": (62, 14, "evidence event `e1` (t=0 s) comes before the fault's origin step `s1` starts"),
+    "evidence-is-replan-event": (62, 18, "evidence event `r1` is a re-plan event"),
+    "fractional-tokens": (32, 48, "`usage.output_tokens` of trace event `e2` must be a whole number, got `150.5`"),
+    "infinite-time": (51, 8, "must be a finite number of seconds"),
+    "key-of-another-kind": (38, 5, "unknown key `tool` in a `tool_result` event; allowed keys: call, duration_ms"),
+    "missing-event-kind": (39, 5, "trace event `e4` has no `kind`; add one of: planner_call"),
+    "missing-required-key": (7, 1, "`briefing` is missing the required key `goal`"),
+    "multiple-documents": (75, 1, "a second YAML document"),
+    "negative-price": (12, 47, "`models.executor.input_usd_per_mtok` must be at least 0, got `-1`"),
+    "negative-tokens": (25, 27, "`usage.input_tokens` of trace event `e1` must be at least 0, got `-3000`"),
+    "no-answer-key": (2, 1, "the drill needs an answer_key"),
+    "not-utf8": (4, 11, "not UTF-8 text (byte 0xe9 here)"),
+    "python-tag": (31, 16, "the tag `!!python/object/apply:os.system` is not supported"),
+    "recursive-alias": (31, 16, "a recursive alias"),
+    "replan-time-goes-backwards": (76, 10, "re-plan event `r2` at t=1 s is earlier than the event before it, `r1` at t=2 s"),
+    "result-before-call": (30, 11, "the tool_call `e2` comes after this result"),
+    "result-of-non-call": (37, 11, "`e1` is a planner_call event, not a tool_call"),
+    "tab-indentation": (15, 1, "YAML indentation must use spaces, not tabs"),
+    "time-goes-backwards": (46, 8, "trace event `e5` at t=9 s is earlier than the event before it, `e4` at t=10 s"),
+    "too-deep": (5, 70, "nested too deeply"),
+    "top-level-list": (2, 1, "must be a mapping of keys"),
+    "unclosed-quote": (56, 14, 'this quoted text is never closed: add the closing "'),
+    "undefined-alias": (32, 12, "the alias *call_usage names no anchor (&call_usage)"),
+    "unknown-cascade-step": (63, 17, "cascade step `s9` is not a plan step; the plan steps are: s1, s2"),
+    "unknown-damage-event": (67, 17, "damage event `e50` is not a trace event (did you mean `e5`?)"),
+    "unknown-distractor-event": (76, 12, "distractor event `e7` is not a trace event"),
+    "unknown-event-kind": (29, 11, "unknown event kind `tool_cal` in trace event `e2`; did you mean `tool_call`?"),
+    "unknown-evidence-event": (62, 18, "evidence event `e33` is not a trace event (did you mean `e3`?)"),
+    "unknown-fault-kind": (60, 11, "unknown fault kind `rate_limited`; did you mean `rate_limit_swallowed`?"),
+    "unknown-key-typo": (62, 3, "unknown key `evidnce` in `answer_key`; did you mean `evidence`?"),
+    "unknown-log-level": (55, 12, "unknown value `warn` for `level` of trace event `e6`; did you mean `warning`?"),
+    "unknown-origin-step": (59, 18, "the fault's origin_step `search` is not a plan step"),
+    "unknown-report-status": (43, 13, "unknown value `done` for `status` of trace event `e4`; allowed: success, partial"),
+    "unknown-step-reference": (52, 11, "step `s3` is not a plan step"),
+    "unknown-top-level-key": (7, 1, "unknown key `tag` in the drill; did you mean `tags`?"),
+    "unsupported-tag": (38, 13, "the tag `!!binary` is not supported"),
+    "wrong-schema-version": (2, 17, "schema_version must be 1, got `2`"),
+    "wrong-type-list": (7, 7, "`tags` must be a list, got `support`"),
+    "wrong-type-mapping": (10, 1, "`models` must be a mapping (key: value lines), got a list"),
+    "wrong-type-number": (5, 13, "`difficulty` must be a whole number, got `hard`"),
+    "yaml-bool-as-text": (4, 8, 'YAML reads an unquoted `no` as the boolean false: write "no" in quotes'),
+    "yaml-float-as-text": (18, 12, "YAML reads an unquoted `1.10` as the number 1.1"),
+    "yaml-number-as-id": (47, 11, "`step` of trace event `e5` must be text, got `2`; YAML reads an unquoted `2` as a number"),
+    "yaml-sexagesimal-as-text": (49, 14, "YAML reads an unquoted `12:30` as the base-60 number 750"),
+}
+
+
+def _problems(path: Path) -> list[Problem]:
+    with pytest.raises(DrillLoadError) as info:
+        load_drill(path)
+    return info.value.problems
+
+
+def test_every_malformed_file_has_an_expectation_and_there_are_at_least_30():
+    stems = {p.stem for p in MALFORMED.glob("*.yaml")}
+    assert stems == set(EXPECTED)
+    assert len(stems) >= 30
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_malformed_drill_reports_exact_position_and_message(name: str):
+    line, column, fragment = EXPECTED[name]
+    path = MALFORMED / f"{name}.yaml"
+    problems = _problems(path)
+    hits = [p for p in problems if (p.line, p.column) == (line, column) and fragment in p.message]
+    assert hits, f"expected {line}:{column} '{fragment}', got:\n" + "\n".join(map(str, problems))
+    assert all(p.path == str(path) for p in problems)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_malformed_drill_gives_the_same_problems_with_the_pure_python_yaml_loader(name, monkeypatch):
+    path = MALFORMED / f"{name}.yaml"
+    with_c = _problems(path)
+    monkeypatch.setattr(loader_mod, "_YamlLoader", yaml.SafeLoader)
+    assert _problems(path) == with_c
+
+
+def test_str_of_error_is_one_path_line_col_message_line_per_problem():
+    path = MALFORMED / "unknown-key-typo.yaml"
+    with pytest.raises(DrillLoadError) as info:
+        load_drill(path)
+    lines = str(info.value).splitlines()
+    assert lines == [str(p) for p in info.value.problems]
+    assert lines[0].startswith(f"{path}:57:1: ")
+    assert lines[1].startswith(f"{path}:62:3: unknown key `evidnce`")
+    assert Problem("a.yaml", 3, 4, "boom").to_dict() == {"path": "a.yaml", "line": 3, "column": 4, "message": "boom"}
+
+
+def test_all_problems_of_a_file_are_reported_at_once_sorted_by_position():
+    text = (
+        BASE.replace("title: Minimal drill", "title: no")
+        .replace("difficulty: 1", "difficulty: 9")
+        .replace("    step: s2\n    kind: log", "    step: s7\n    kind: log")
+        .replace("  deadline: 12", "  dedline: 12")
+    )
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text, "many.yaml")
+    got = [(p.line, p.column) for p in info.value.problems]
+    assert got == sorted(got)
+    messages = " | ".join(p.message for p in info.value.problems)
+    assert "`title` must be text" in messages
+    assert "`difficulty` must be at most 5" in messages
+    assert "unknown key `dedline`" in messages and "did you mean `deadline`?" in messages
+    assert "missing the required key `deadline`" in messages
+    # Semantic rules run only on a type-valid drill, so the bad step reference waits for the next round.
+    assert "`s7`" not in messages
+
+
+def test_semantic_problems_of_one_file_are_all_reported():
+    text = BASE.replace("    step: s2\n    kind: log", "    step: s7\n    kind: log").replace("  cascade: [s2]", "  cascade: [s8]")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text, "two.yaml")
+    assert [(p.line, p.column) for p in info.value.problems] == [(52, 11), (63, 13)]
+
+
+# -- valid drills ------------------------------------------------------------------------------------------------
+
+
+def test_base_of_the_corpus_is_valid():
+    drill = load_drill_text(BASE)
+    assert drill.id == "mini" and len(drill.trace) == 6
+
+
+@pytest.mark.parametrize("path", find_drill_files([bundled_drills_dir()]), ids=lambda p: p.stem)
+def test_bundled_drill_loads_and_round_trips(path: Path):
+    drill = load_drill(path)
+    assert drill.id == path.stem
+    again = load_drill_text(yaml.safe_dump(drill.model_dump(mode="json", exclude_none=True), sort_keys=False))
+    assert again == drill
+    # JSON is YAML too: the same drill written as JSON loads to the same model.
+    assert load_drill_text(drill.model_dump_json()) == drill
+
+
+def test_load_accepts_str_paths_a_byte_order_mark_and_crlf_line_endings(tmp_path: Path):
+    f = tmp_path / "crlf.yaml"
+    f.write_bytes(b"\xef\xbb\xbf" + BASE.replace("\n", "\r\n").encode())
+    assert load_drill(str(f)).id == "mini"
+    bad = tmp_path / "crlf-bad.yaml"
+    bad.write_bytes(BASE.replace("difficulty: 1", "difficulty: 0").replace("\n", "\r\n").encode())
+    (problem,) = _problems(bad)
+    assert (problem.line, problem.column) == (5, 13)
+
+
+def test_columns_count_characters_not_bytes():
+    text = BASE.replace("title: Minimal drill", "title: Ünïcødé drill").replace(
+        "  goal: Find the customer's open tickets.", "  goal: Trouvé: ça"
+    )
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (8, 15) and "colon" in p.message
+
+
+# -- what the builder makes of YAML ---------------------------------------------------------------------------------
+
+
+def test_keys_and_dates_stay_text_and_numbers_stay_numbers_in_tool_payloads():
+    text = BASE.replace(
+        "    output: {error: rate limited, tickets: []}",
+        "    output: {on: 1, 200: ok, created: 2026-11-19T22:14:07Z, day: 2026-11-19, n: 0x1F, ok: true, x: ~}",
+    )
+    drill = load_drill_text(text)
+    assert drill.trace[2].output == {
+        "on": 1, "200": "ok", "created": "2026-11-19T22:14:07Z", "day": "2026-11-19", "n": 31, "ok": True, "x": None,
+    }
+    json.dumps(drill.model_dump(mode="json"))  # JSON-ready, as the terminal UI pretty-prints it
+
+
+def test_anchors_aliases_and_merge_keys_work_for_real_reuse():
+    text = BASE.replace(
+        "    usage: {input_tokens: 3000, output_tokens: 800}",
+        "    usage: &planner_usage {input_tokens: 3000, output_tokens: 800}",
+    ).replace(
+        "    arguments: {customer: 42}",
+        "    arguments:\n      <<: &defaults {customer: 1, limit: 50}\n      customer: 42",
+    ).replace(
+        "      content: Retry s1 after the rate limit clears.",
+        "      content: Retry s1 after the rate limit clears.\n      usage: *planner_usage",
+    )
+    drill = load_drill_text(text)
+    assert drill.trace[1].arguments == {"customer": 42, "limit": 50}  # the key written in the mapping wins
+    assert drill.answer_key.replan[0].usage == drill.trace[0].usage
+
+
+def test_merge_key_needs_a_mapping():
+    text = BASE.replace("    arguments: {customer: 42}", "    arguments: {<<: [1, 2], customer: 42}")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    assert [(p.line, p.column) for p in info.value.problems] == [(31, 22), (31, 25)]
+    assert "a merge key (<<) needs a mapping" in info.value.problems[0].message
+
+
+def test_duplicate_keys_in_tool_payloads_are_reported_too():
+    text = BASE.replace("    arguments: {customer: 42}", "    arguments: {customer: 42, customer: 43}")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (31, 31) and "duplicate key `customer`" in p.message
+
+
+def test_a_mapping_used_as_a_key_is_a_problem():
+    text = BASE.replace("    arguments: {customer: 42}", "    arguments: {[a, b]: 42}")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (31, 17) and "a key must be plain text" in p.message
+
+
+def test_load_yaml_text_returns_the_plain_data():
+    data = load_yaml_text("a: 2026-01-02\nb: [1, 2.5, no]\n")
+    assert data == {"a": "2026-01-02", "b": [1, 2.5, False]}
+    with pytest.raises(DrillLoadError):
+        load_yaml_text("a: 1\na: 2\n")
+
+
+# -- files and limits -------------------------------------------------------------------------------------------------
+
+
+def test_missing_file_and_folder_are_problems_not_tracebacks(tmp_path: Path):
+    (p,) = _problems(tmp_path / "nope.yaml")
+    assert str(p) == f"{tmp_path / 'nope.yaml'}:1:1: no such file"
+    (p,) = _problems(tmp_path)
+    assert "this is a folder, not a drill file" in p.message
+
+
+def test_file_over_the_size_limit_is_refused_before_parsing(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(loader_mod, "MAX_FILE_BYTES", 1024 * 1024)
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "x" * (1024 * 1024) + "\n")
+    (p,) = _problems(big)
+    assert (p.line, p.column) == (1, 1) and "drill files are limited to 1 MiB" in p.message
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("", "the file is empty"),
+        ("   \n\n", "the file is empty"),
+        ("# only a comment\n", "the file is empty"),
+        ("just some words\n", "but this one is a single value"),
+        ("- 1\n- 2\n", "but this one is a list"),
+        ("{", "YAML syntax error"),
+    ],
+)
+def test_odd_documents_give_one_clear_problem(text: str, fragment: str):
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text, "odd.yaml")
+    assert len(info.value.problems) == 1 and fragment in info.value.problems[0].message
+
+
+def test_deep_nesting_with_the_pure_python_loader_is_a_problem(monkeypatch):
+    monkeypatch.setattr(loader_mod, "_YamlLoader", yaml.SafeLoader)
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text("a: " + "[" * 5000 + "]" * 5000 + "\n")
+    assert "nested too deeply" in str(info.value)
+
+
+def test_alias_expansion_is_counted_not_performed():
+    # 9 levels of 9 aliases: 387 million values if expanded; rejected after about 100,000.
+    levels = "\n".join(f"l{i}: &l{i} [" + ",".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, 10))
+    text = "l0: &l0 [a, b, c, d, e, f, g, h, i]\n" + levels + "\n"
+    with pytest.raises(DrillLoadError) as info:
+        load_yaml_text(text)
+    assert "billion laughs" in str(info.value)
+    # Below the limit, aliases are fine: 3 levels (about 800 values) of the same shape load.
+    small = "l0: &l0 [a, b, c, d, e, f, g, h, i]\n" + "\n".join(levels.splitlines()[:3]) + "\n"
+    assert len(load_yaml_text(small)["l3"]) == 9
