@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import statistics
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -73,6 +72,10 @@ _MIGRATIONS: dict[int, str] = {
         CREATE INDEX ix_sessions_trainee_started ON sessions(trainee, started_at);
         CREATE INDEX ix_sessions_drill_started ON sessions(drill_id, started_at);
         CREATE INDEX ix_sessions_trainee_drill_total ON sessions(trainee, drill_id, total);
+        CREATE INDEX ix_sessions_summary
+            ON sessions(trainee, drill_id, all_clear, outcome, total, time_to_detect, false_escalations, started_at);
+        CREATE INDEX ix_sessions_drill_summary ON sessions(drill_id, total, trainee, all_clear, outcome, started_at);
+        CREATE INDEX ix_sessions_trainee_ttd ON sessions(trainee, time_to_detect, drill_id, started_at);
     """,
 }
 
@@ -280,10 +283,6 @@ def _scorecard_fields(scorecard: Any) -> dict[str, Any]:
 
 def _actions_json(actions: Iterable[Any]) -> str:
     return json.dumps([a.model_dump(mode="json", exclude_none=True) for a in actions], ensure_ascii=False)
-
-
-def _median(values: Sequence[float]) -> float | None:
-    return float(statistics.median(values)) if values else None
 
 
 class ResultsStore:
@@ -533,7 +532,13 @@ class ResultsStore:
         return self._conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (session_id,)).fetchone() is not None
 
     def _where(
-        self, trainee: str | None, drill: str | None, since: str | None, outcome: str | None = None
+        self,
+        trainee: str | None,
+        drill: str | None,
+        since: str | None,
+        outcome: str | None = None,
+        *,
+        summary: bool = False,
     ) -> tuple[str, list[Any]]:
         clauses, params = [], []
         if trainee is not None:
@@ -543,7 +548,9 @@ class ResultsStore:
             clauses.append("drill_id = ?")
             params.append(drill)
         if since is not None:
-            clauses.append("started_at >= ?")
+            # A summary reads every matching row: scanning the covering summary index beats the started_at index
+            # plus a lookup of each (large) row, so the unary + keeps the planner off the started_at index.
+            clauses.append("+started_at >= ?" if summary and trainee is None and drill is None else "started_at >= ?")
             params.append(since)
         if outcome is not None:
             clauses.append("outcome = ?")
@@ -602,67 +609,71 @@ class ResultsStore:
         )
         return {drill_id: int(best) for drill_id, best in rows}
 
+    def _medians(
+        self, group: str, column: str, where: str, params: list[Any], counts: dict[str, int]
+    ) -> dict[str, float]:
+        """Median of ``column`` per ``group`` value over the matching sessions; ``counts`` holds each group's number
+        of non-NULL values. Each median reads one or two values at an offset of an index ordered by
+        (``group``, ``column``), so it costs little even with 100,000 sessions."""
+        cond = f"{where} AND" if where else " WHERE"
+        sql = (
+            f"SELECT {column} FROM sessions{cond} {group} = ? AND {column} IS NOT NULL "
+            f"ORDER BY {column} LIMIT ? OFFSET ?"
+        )
+        out: dict[str, float] = {}
+        for g, n in counts.items():
+            if n:
+                values = [v for (v,) in self._conn.execute(sql, [*params, g, 2 - n % 2, (n - 1) // 2])]
+                out[g] = sum(values) / len(values)
+        return out
+
     def trainee_summaries(
         self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
     ) -> list[TraineeSummary]:
         """Per-trainee figures over the matching sessions, sorted by trainee name."""
-        where, params = self._where(trainee, drill, since)
-        groups: dict[str, dict[str, Any]] = {}
-        sql = f"SELECT trainee, drill_id, all_clear, outcome, total, time_to_detect, false_escalations FROM sessions{where}"
-        for t, d, all_clear, outcome, total, ttd, fe in self._conn.execute(sql, params):
-            g = groups.get(t)
-            if g is None:
-                g = groups[t] = {"n": 0, "drills": set(), "faulted": 0, "contained": 0, "ttd": [], "fa": 0, "sum": 0}
-            g["n"] += 1
-            g["drills"].add(d)
-            if not all_clear:
-                g["faulted"] += 1
-                if outcome in CONTAINED_OUTCOMES:
-                    g["contained"] += 1
-            if ttd is not None:
-                g["ttd"].append(ttd)
-            if fe:
-                g["fa"] += 1
-            g["sum"] += total
+        where, params = self._where(trainee, drill, since, summary=True)
+        contained = ", ".join(f"'{o}'" for o in CONTAINED_OUTCOMES)
+        sql = (
+            "SELECT trainee, count(*), count(DISTINCT drill_id), sum(all_clear = 0), "
+            f"sum(all_clear = 0 AND outcome IN ({contained})), sum(false_escalations > 0), avg(total), "
+            f"count(time_to_detect) FROM sessions{where} GROUP BY trainee ORDER BY trainee"
+        )
+        rows = self._conn.execute(sql, params).fetchall()
+        medians = self._medians("trainee", "time_to_detect", where, params, {r[0]: r[7] for r in rows})
         return [
             TraineeSummary(
                 trainee=t,
-                sessions=g["n"],
-                drills_run=len(g["drills"]),
-                contained_rate=(g["contained"] / g["faulted"]) if g["faulted"] else None,
-                median_time_to_detect=_median(g["ttd"]),
-                false_alarm_rate=g["fa"] / g["n"],
-                mean_score=g["sum"] / g["n"],
+                sessions=n,
+                drills_run=drills,
+                contained_rate=(n_contained / faulted) if faulted else None,
+                median_time_to_detect=medians.get(t),
+                false_alarm_rate=n_false / n,
+                mean_score=float(mean),
             )
-            for t, g in sorted(groups.items())
+            for t, n, drills, faulted, n_contained, n_false, mean, _ in rows
         ]
 
     def drill_summaries(
         self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
     ) -> list[DrillSummary]:
         """Per-drill figures over the matching sessions, sorted by drill id."""
-        where, params = self._where(trainee, drill, since)
-        groups: dict[str, dict[str, Any]] = {}
-        sql = f"SELECT drill_id, trainee, all_clear, outcome, total FROM sessions{where}"
-        for d, t, all_clear, outcome, total in self._conn.execute(sql, params):
-            g = groups.get(d)
-            if g is None:
-                g = groups[d] = {"trainees": set(), "faulted": 0, "contained": 0, "totals": [], "all_clear": True}
-            g["trainees"].add(t)
-            g["totals"].append(total)
-            if not all_clear:
-                g["all_clear"] = False
-                g["faulted"] += 1
-                if outcome in CONTAINED_OUTCOMES:
-                    g["contained"] += 1
+        where, params = self._where(trainee, drill, since, summary=True)
+        contained = ", ".join(f"'{o}'" for o in CONTAINED_OUTCOMES)
+        sql = (
+            "SELECT drill_id, count(*), count(DISTINCT trainee), sum(all_clear = 0), "
+            f"sum(all_clear = 0 AND outcome IN ({contained})) "
+            f"FROM sessions{where} GROUP BY drill_id ORDER BY drill_id"
+        )
+        rows = self._conn.execute(sql, params).fetchall()
+        medians = self._medians("drill_id", "total", where, params, {r[0]: r[1] for r in rows})
         return [
             DrillSummary(
                 drill_id=d,
-                attempts=len(g["totals"]),
-                trainees=len(g["trainees"]),
-                contained_rate=(g["contained"] / g["faulted"]) if g["faulted"] else None,
-                median_score=float(statistics.median(g["totals"])),
-                all_clear=g["all_clear"],
+                attempts=n,
+                trainees=n_trainees,
+                contained_rate=(n_contained / faulted) if faulted else None,
+                median_score=medians[d],
+                all_clear=faulted == 0,
             )
-            for d, g in sorted(groups.items())
+            for d, n, n_trainees, faulted, n_contained in rows
         ]
