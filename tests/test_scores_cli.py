@@ -194,3 +194,12 @@ def test_rescore_reports_a_changed_drill_file(tmp_path: Path):
         assert store.get(sid).total == 3  # not silently re-scored
     r = run(data, "--rescore", "--allow-changed")
     assert r.exit_code == 0 and "1 changed" in r.stdout
+
+
+def test_table_shows_names_literally(tmp_path: Path):
+    from store_support import add_session
+
+    with ResultsStore(tmp_path) as store:
+        add_session(store, "s1", trainee="[bold]eve\x1b[31m")
+    r = run(tmp_path)
+    assert "[bold]eve\\x1b[31m" in r.stdout and "\x1b" not in r.stdout

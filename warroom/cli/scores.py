@@ -61,6 +61,15 @@ def _fmt_when(iso: str) -> str:
         return iso
 
 
+def _cell(value: object) -> Any:
+    """A table cell showing ``value`` literally: no Rich markup, control characters written as ``\\xNN``."""
+    import re
+
+    from rich.text import Text
+
+    return Text(re.sub(r"[\x00-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", str(value)))
+
+
 def _console() -> Any:
     import sys
 
@@ -71,7 +80,6 @@ def _console() -> Any:
 
 def _sessions_table(rows: list[Any], title: str) -> Any:
     from rich.table import Table
-    from rich.text import Text
 
     table = Table(title=title, title_justify="left", header_style="bold")
     for name, justify in (
@@ -89,15 +97,15 @@ def _sessions_table(rows: list[Any], title: str) -> Any:
     for r in rows:
         outcome = r.outcome + (" (recovered)" if r.recovered else "")
         table.add_row(
-            Text(r.session_id),
-            Text(r.trainee),
-            Text(r.drill_id),
-            Text(_fmt_when(r.started_at)),
-            Text(outcome),
-            Text(str(r.total)),
-            Text("-" if r.time_to_detect is None else f"{r.time_to_detect:g} s"),
-            Text(_fmt_num(r.damage)),
-            Text(str(r.false_escalations)),
+            _cell(r.session_id),
+            _cell(r.trainee),
+            _cell(r.drill_id),
+            _cell(_fmt_when(r.started_at)),
+            _cell(outcome),
+            _cell(r.total),
+            _cell("-" if r.time_to_detect is None else f"{r.time_to_detect:g} s"),
+            _cell(_fmt_num(r.damage)),
+            _cell(r.false_escalations),
         )
     return table
 
@@ -310,7 +318,6 @@ def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | 
         click.echo("No sessions match.")
         return
     from rich.table import Table
-    from rich.text import Text
 
     console = _console()
     t_table = Table(title="Per trainee", title_justify="left", header_style="bold")
@@ -318,7 +325,7 @@ def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | 
         t_table.add_column(name, justify="left" if name == "trainee" else "right")
     for t in trainees:
         t_table.add_row(
-            Text(t.trainee),
+            _cell(t.trainee),
             str(t.sessions),
             str(t.drills_run),
             _fmt_rate(t.contained_rate),
@@ -331,7 +338,7 @@ def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | 
         d_table.add_column(name, justify="left" if name == "drill" else "right")
     for d in drills:
         d_table.add_row(
-            Text(d.drill_id + (" (all-clear)" if d.all_clear else "")),
+            _cell(d.drill_id + (" (all-clear)" if d.all_clear else "")),
             str(d.attempts),
             str(d.trainees),
             _fmt_rate(d.contained_rate),
