@@ -297,36 +297,43 @@ class Timeline(DataTable):
         """True while the cursor is on the newest row (or the table is empty): new rows move the cursor along."""
         return self.row_count == 0 or self.cursor_row >= self.row_count - 1
 
-    def _append(self, key: str, cells: list[Any]) -> None:
+    def _append_rows(self, rows: list[tuple[str, list[Any]]]) -> None:
+        # Add the whole batch, then move the cursor once: DataTable re-orders its rows on each cursor move, so a
+        # move per row would make a tick cost (rows released) x (rows in the table).
+        if not rows:
+            return
         follow = self.following
-        self.add_row(*cells, key=key)
+        for key, cells in rows:
+            self.add_row(*cells, key=key)
         if follow:
             self.move_cursor(row=self.row_count - 1, animate=False)
         else:
-            self.unseen += 1
+            self.unseen += len(rows)
 
     def append_events(self, events: Iterable[Any]) -> None:
         """Append one row per released trace event, in order."""
-        for ev in events:
-            self._append(
-                ev.id,
-                [
-                    Text(""),
-                    Text(fmt.clock(ev.t), style="dim"),
-                    fmt.literal_line(ev.step or "—"),
-                    Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "")),
-                    fmt.literal_line(summarize(ev), limit=400),
-                ],
-            )
+        self._append_rows(
+            [
+                (
+                    ev.id,
+                    [
+                        Text(""),
+                        Text(fmt.clock(ev.t), style="dim"),
+                        fmt.literal_line(ev.step or "—"),
+                        Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "")),
+                        fmt.literal_line(summarize(ev), limit=400),
+                    ],
+                )
+                for ev in events
+            ]
+        )
 
     def append_note(self, t: float, kind: str, summary: str, style: str = "bold magenta") -> str:
         """Append a row that is not a trace event (e.g. the planner's answer to a false escalation); returns its key."""
         self._notes += 1
         key = f"note:{self._notes}"
-        self._append(
-            key,
-            [Text(""), Text(fmt.clock(t), style="dim"), Text("—"), Text(kind, style=style), fmt.literal_line(summary)],
-        )
+        cells = [Text(""), Text(fmt.clock(t), style="dim"), Text("—"), Text(kind, style=style), fmt.literal_line(summary)]
+        self._append_rows([(key, cells)])
         return key
 
     def mark_flagged(self, event_id: str) -> None:
