@@ -286,7 +286,19 @@ class WarRoomScreen(Screen[None]):
         if not self.replay.ended:
             self.replay.quit()
         self.finished = True
-        self.recorder.finish(self.app.services.score(self.drill, self.replay.actions))
+        self._store(self.app.services.score(self.drill, self.replay.actions))
+
+    def _store(self, scorecard: Any) -> None:
+        # A store failure must not lose the debrief: the journal (already on disk) is recovered on a later run.
+        try:
+            self.recorder.finish(scorecard)
+        except Exception as exc:  # StoreError, OSError: shown, never a traceback
+            self.notify(
+                f"The result could not be stored ({exc}); the session journal is kept and will be recovered.",
+                severity="error",
+                markup=False,
+                timeout=15,
+            )
 
     def finish(self) -> None:
         """The drill ended (contained or end of trace): score it, store the session, open the debrief."""
@@ -294,6 +306,6 @@ class WarRoomScreen(Screen[None]):
             return
         self.finished = True
         scorecard = self.app.services.score(self.drill, self.replay.actions)
-        self.recorder.finish(scorecard)
+        self._store(scorecard)
         if self.replay.end_reason is not EndReason.ABANDONED:
             self.app.show_debrief(self.entry, self.replay, scorecard)
