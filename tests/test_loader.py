@@ -302,3 +302,79 @@ def test_alias_expansion_is_counted_not_performed():
     # Below the limit, aliases are fine: 3 levels (about 800 values) of the same shape load.
     small = "l0: &l0 [a, b, c, d, e, f, g, h, i]\n" + "\n".join(levels.splitlines()[:3]) + "\n"
     assert len(load_yaml_text(small)["l3"]) == 9
+
+
+# -- robustness: mutated drills only ever raise DrillLoadError ------------------------------------------------------
+
+_TOKENS = ["", " ", "\t", ":", "- ", "[", "]", "{", "}", '"', "'", "&a ", "*a", "!!int ", "!!float ", "!!bool ",
+           "? ", "<<: ", "no", "1.10", "12:30", "~", "\n", "#", "|", ">", "%", "@", "`", ".inf", "kind: [x]",
+           "{kind: 5}", "step: [s1]", "id: {a: 1}", "\x85", "\u2028", "\ufeff", "é", "\x00"]
+
+
+def _check_only_problems(text: str) -> None:
+    try:
+        load_drill_text(text, "fuzz.yaml")
+    except DrillLoadError as e:
+        assert e.problems
+        for p in e.problems:
+            assert p.line >= 1 and p.column >= 1 and p.message
+
+
+def test_text_mutations_never_escape_as_other_exceptions():
+    import random
+
+    rng = random.Random(20260527)
+    big = (bundled_drills_dir() / "stale-refund-snapshot.yaml").read_text()
+    for _ in range(400):
+        text = rng.choice([BASE, big])
+        for _ in range(rng.randint(1, 4)):
+            pos = rng.randrange(len(text))
+            op = rng.random()
+            if op < 0.5:
+                text = text[:pos] + rng.choice(_TOKENS) + text[pos:]
+            elif op < 0.8:
+                text = text[:pos] + text[pos + rng.randint(1, 20) :]
+            else:
+                lines = text.splitlines(True)
+                a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
+                lines[a], lines[b] = lines[b], lines[a]
+                text = "".join(lines)
+        _check_only_problems(text)
+
+
+def test_value_mutations_never_escape_as_other_exceptions():
+    import copy
+    import random
+
+    rng = random.Random(7)
+    source = load_yaml_text(BASE)
+    junk = [None, 1, -1, 2.5, True, "", "s1", "e3", [], {}, [1], {"a": 1}, {"kind": "tool_call"}, {"kind": [1]},
+            "tool_call", "stale", {"id": "e1", "t": 0, "kind": "log"}, "12:30"]
+
+    def paths(d, p=()):
+        if p:
+            yield p
+        items = d.items() if isinstance(d, dict) else enumerate(d) if isinstance(d, list) else ()
+        for k, v in items:
+            yield from paths(v, (*p, k))
+
+    for _ in range(150):
+        data = copy.deepcopy(source)
+        for _ in range(rng.randint(1, 3)):
+            p = rng.choice(list(paths(data)))
+            parent = data
+            for el in p[:-1]:
+                parent = parent[el]
+            if rng.random() < 0.7:
+                parent[p[-1]] = copy.deepcopy(rng.choice(junk))
+            else:
+                parent.pop(p[-1])
+        _check_only_problems(yaml.safe_dump(data, sort_keys=rng.random() < 0.5))
+
+
+def test_an_explicit_tag_that_does_not_fit_its_value_is_a_problem():
+    text = BASE.replace("      - {event: e5, amount: 1}", "      - {event: !!int e5, amount: 1}")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (67, 17) and "`e5` is not a valid !!int" in p.message

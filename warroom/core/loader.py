@@ -400,12 +400,12 @@ class _Builder:
 
     def _scalar(self, node: ScalarNode) -> Any:
         tag = node.tag
-        if tag == _INT:
-            return _scalar_constructor.construct_yaml_int(node)
-        if tag == _FLOAT:
-            return _scalar_constructor.construct_yaml_float(node)
-        if tag == _BOOL:
-            return _scalar_constructor.construct_yaml_bool(node)
+        if tag in _CONSTRUCTORS:
+            try:
+                return _CONSTRUCTORS[tag](node)
+            except Exception:  # only an explicit tag can mismatch its text, e.g. `!!int e5`
+                self.problem(node, f"`{node.value}` is not a valid {_short_tag(tag)}; remove the tag or fix the value")
+                return node.value
         if tag == _NULL:
             return None
         if tag == _TIMESTAMP:
@@ -414,9 +414,20 @@ class _Builder:
         return node.value
 
     def _unsupported_tag(self, node: Node) -> None:
-        tag = node.tag
-        shown = "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
-        self.problem(node, f"the tag `{shown}` is not supported in drill files; remove it (drills hold plain data)")
+        self.problem(
+            node, f"the tag `{_short_tag(node.tag)}` is not supported in drill files; remove it (drills hold plain data)"
+        )
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
+
+
+_CONSTRUCTORS = {
+    _INT: _scalar_constructor.construct_yaml_int,
+    _FLOAT: _scalar_constructor.construct_yaml_float,
+    _BOOL: _scalar_constructor.construct_yaml_bool,
+}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -605,7 +616,7 @@ def _item_label(data: Any, path: tuple[Any, ...]) -> str:
 def _model_label(model: Any) -> str:
     kind = _kind_of(model)
     if kind:
-        return f"a `{kind}` event"
+        return f"{'an' if kind[0] in 'aeiou' else 'a'} `{kind}` event"
     return ""
 
 
@@ -613,8 +624,8 @@ def _show(node: Node | None, value: Any) -> str:
     """The offending value as the author wrote it (shortened)."""
     if isinstance(node, ScalarNode):
         text = node.value
-        if node.style in _PLAIN_STYLES and text == "":
-            return "nothing (the value is empty)"
+        if text == "":
+            return "nothing (the value is empty)" if node.style in _PLAIN_STYLES else 'an empty text ("")'
         if len(text) > 60:
             text = text[:57] + "..."
         text = text.replace("\n", "\\n")
@@ -631,16 +642,20 @@ def _yaml_hint(node: Node | None) -> str:
     if not isinstance(node, ScalarNode) or node.style not in _PLAIN_STYLES:
         return ""
     v, tag = node.value, node.tag
+    try:
+        value = _CONSTRUCTORS[tag](node) if tag in _CONSTRUCTORS else None
+    except Exception:  # an explicit tag that does not fit its text (already reported by the builder)
+        return ""
     if tag == _BOOL:
-        read = f"the boolean {str(_scalar_constructor.construct_yaml_bool(node)).lower()}"
+        read = f"the boolean {str(value).lower()}"
     elif tag == _INT and ":" in v:
-        read = f"the base-60 number {_scalar_constructor.construct_yaml_int(node)}"
+        read = f"the base-60 number {value}"
     elif tag == _INT and v.lstrip("+-").startswith("0") and v.lstrip("+-") not in ("0",):
-        read = f"the number {_scalar_constructor.construct_yaml_int(node)}"
+        read = f"the number {value}"
     elif tag == _INT:
         read = "a number"
     elif tag == _FLOAT:
-        read = f"the number {_scalar_constructor.construct_yaml_float(node)!r}"
+        read = f"the number {value!r}"
     elif tag == _NULL:
         if v == "":
             return ""
@@ -685,8 +700,8 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
         parent_path = data_path[:-1]
         node, _ = _locate(root, parent_path)
         label = _label(data, parent_path)
-        kind = _model_label(owners[-2]) if len(owners) > 1 else ""
-        where = f"{label} ({kind[2:] if kind.startswith('a ') else kind})" if kind and "event" in label else label
+        kind = _kind_of(owners[-2]) if len(owners) > 1 else None
+        where = f"{label} (`{kind}` event)" if kind and "event" in label else label
         return _at(path, node, f"{where} is missing the required key `{data_path[-1]}`")
 
     if etype == "extra_forbidden":
@@ -709,8 +724,9 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
             node, _ = _locate(root, data_path)
             return _at(path, node, f"{label} has no `kind`; add one of: {', '.join(expected)}")
         node, _ = _locate(root, (*data_path, "kind"))
-        tag = ctx.get("tag")
-        msg = f"unknown event kind `{tag}` in {label}; {_closest(tag, expected)}the kinds are: {', '.join(expected)}"
+        tag = node.value if isinstance(node, ScalarNode) else None
+        shown = f"`{tag}`" if tag is not None else _show(node, None)
+        msg = f"unknown event kind {shown} in {label}; {_closest(tag, expected)}the kinds are: {', '.join(expected)}"
         return _at(path, node, msg)
 
     node, _ = _locate(root, data_path)
@@ -731,10 +747,13 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
             msg = f"unknown fault kind {shown}; {_closest(value, choices)}the fault kinds are: {', '.join(choices)}"
         else:
             msg = f"unknown value {shown} for {label}; {_closest(value, choices)}allowed: {', '.join(choices)}"
-        return _at(path, node, msg + _yaml_hint(value_node))
+        if isinstance(value_node, ScalarNode) and value_node.value in choices:  # e.g. an unquoted `no` meant as text
+            msg += _yaml_hint(value_node)
+        return _at(path, node, msg)
 
     if etype in _TYPE_WORDS:
-        return _at(path, node, f"{label} must be {_TYPE_WORDS[etype]}, got {shown}{_yaml_hint(value_node)}")
+        hint = _yaml_hint(value_node) if etype == "string_type" else ""
+        return _at(path, node, f"{label} must be {_TYPE_WORDS[etype]}, got {shown}{hint}")
 
     if etype == "string_pattern_mismatch":
         which = "" if data_path[-1] == "id" else f" for {label}"
