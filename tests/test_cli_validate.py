@@ -129,3 +129,16 @@ def test_validate_does_not_import_textual():
         "assert 'textual' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO, timeout=60)
+
+
+def test_an_internal_error_is_reported_as_a_problem_not_a_traceback(monkeypatch):
+    import warroom.core.loader as loader_mod
+
+    def broken(path):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(loader_mod, "load_drill", broken)
+    good = bundled_drills_dir() / "stale-refund-snapshot.yaml"
+    result = CliRunner().invoke(main, ["validate", str(good)])
+    assert result.exit_code == 1
+    assert f"{good}:1:1: warroom could not check this file (internal error RuntimeError: boom)" in result.output

@@ -60,7 +60,8 @@ def validate(paths: tuple[Path, ...], fmt: str) -> None:
         except DrillLoadError as e:
             problems = e.problems
         except Exception as e:  # a bug in warroom, not in the drill: still report it as a problem, never a traceback
-            problems = [Problem(str(f), 1, 1, f"warroom could not check this file (internal error {type(e).__name__}: {e}); please report it")]
+            why = f"warroom could not check this file (internal error {type(e).__name__}: {e}); please report it"
+            problems = [Problem(str(f), 1, 1, why)]
         if problems:
             invalid += 1
             total_problems += len(problems)

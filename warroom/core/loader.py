@@ -119,10 +119,11 @@ def load_drill(path: str | os.PathLike[str]) -> Any:
     p = Path(path)
     try:
         if p.is_dir():
-            _fail(shown, "this is a folder, not a drill file (`warroom validate FOLDER` checks every drill in a folder)")
+            _fail(shown, "this is a folder, not a drill file (`warroom validate FOLDER` checks every drill in it)")
         size = p.stat().st_size
         if size > MAX_FILE_BYTES:
-            _fail(shown, f"the file is {size / 1048576:.1f} MiB; drill files are limited to {MAX_FILE_BYTES // 1048576} MiB")
+            limit = MAX_FILE_BYTES // 1048576
+            _fail(shown, f"the file is {size / 1048576:.1f} MiB; drill files are limited to {limit} MiB")
         with p.open("rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
@@ -139,10 +140,8 @@ def load_drill(path: str | os.PathLike[str]) -> Any:
         before = data[: e.start]
         line = before.count(b"\n") + 1
         column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
-        raise DrillLoadError(
-            shown,
-            [Problem(shown, line, column, f"the file is not UTF-8 text (byte 0x{data[e.start]:02x} here); save it as UTF-8")],
-        ) from None
+        message = f"the file is not UTF-8 text (byte 0x{data[e.start]:02x} here); save it as UTF-8"
+        raise DrillLoadError(shown, [Problem(shown, line, column, message)]) from None
     return load_drill_text(text, shown)
 
 
@@ -208,13 +207,11 @@ def _parse(text: str, path: str) -> tuple[MappingNode, dict[str, Any], list[Prob
         text = text[1:]
     root = _compose(text, path)
     if root is None:
-        _fail(path, "the file is empty: a drill needs at least schema_version, id, title, plan and trace (try `warroom new`)")
+        _fail(path, "the file is empty: a drill needs schema_version, id, title, plan, trace... (try `warroom new`)")
     if not isinstance(root, MappingNode):
         what = "a list" if isinstance(root, SequenceNode) else "a single value"
-        raise DrillLoadError(
-            path,
-            [_at(path, root, f"a drill file must be a mapping of keys (schema_version: 1, id: ..., ...), but this one is {what}")],
-        )
+        message = f"a drill file must be a mapping of keys (schema_version: 1, id: ..., ...), but this one is {what}"
+        raise DrillLoadError(path, [_at(path, root, message)])
     builder = _Builder(path, aliases_possible="&" in text)
     try:
         data = builder.build(root, 0)
@@ -415,7 +412,7 @@ class _Builder:
 
     def _unsupported_tag(self, node: Node) -> None:
         self.problem(
-            node, f"the tag `{_short_tag(node.tag)}` is not supported in drill files; remove it (drills hold plain data)"
+            node, f"the tag `{_short_tag(node.tag)}` is not supported in drill files; remove it (drills are plain data)"
         )
 
 
@@ -742,7 +739,8 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
         if isinstance(target, type) and issubclass(target, Enum):
             choices = [m.value for m in target]
         if data_path == ("schema_version",):
-            return _at(path, node, f"schema_version must be {expected_text}, got {shown} (this warroom reads format version 1)")
+            msg = f"schema_version must be {expected_text}, got {shown} (this warroom reads format version 1)"
+            return _at(path, node, msg)
         if data_path[-2:] == ("fault", "kind"):
             msg = f"unknown fault kind {shown}; {_closest(value, choices)}the fault kinds are: {', '.join(choices)}"
         else:

@@ -82,7 +82,8 @@ def validate_drill(drill: Drill) -> list[Issue]:
 
     def check_step(loc: Loc, step_id: str | None, what: str) -> None:
         if step_id is not None and step_id not in step_ids:
-            add(loc, f"{what} `{step_id}` is not a plan step{_suggest(step_id, step_ids)}; the plan steps are: {steps_list}")
+            hint = _suggest(step_id, step_ids)
+            add(loc, f"{what} `{step_id}` is not a plan step{hint}; the plan steps are: {steps_list}")
 
     # -- trace and re-plan events -------------------------------------------------------------------------------
     key = drill.answer_key
@@ -187,14 +188,16 @@ def validate_drill(drill: Drill) -> list[Issue]:
                 add(
                     loc,
                     f"evidence event `{event_id}` (t={ev.t:g} s) comes before the fault's origin step "
-                    f"`{fault.origin_step}` starts (its first event `{first_of_origin.id}` is at t={first_of_origin.t:g} s)",
+                    f"`{fault.origin_step}` starts (its first event `{first_of_origin.id}` is at "
+                    f"t={first_of_origin.t:g} s)",
                 )
         if not _finite(key.deadline):
             add(("answer_key", "deadline"), f"the deadline must be a finite number of seconds, got {key.deadline}")
         elif evidence_times and min(evidence_times) > key.deadline:
             add(
                 ("answer_key", "deadline"),
-                f"the deadline (t={key.deadline:g} s) comes before the earliest evidence (t={min(evidence_times):g} s): "
+                f"the deadline (t={key.deadline:g} s) comes before the earliest evidence "
+                f"(t={min(evidence_times):g} s): "
                 "no trainee could escalate in time; move the deadline to or after the evidence",
             )
         for j, entry in enumerate(key.damage.entries):
