@@ -9,7 +9,7 @@ from typing import Any
 from warroom.core.library import bundled_drills_dir
 from warroom.store.results import ResultsStore, SessionInfo
 
-DRILL_ID = "stale-refund-snapshot"
+DRILL_ID = "duplicate-charge-refunds"
 
 
 def bundled_drill_path() -> Path:

@@ -29,7 +29,7 @@ def test_bundled_drills_are_valid():
 
 
 def test_one_valid_file_says_drill_in_the_singular():
-    result = run(str(bundled_drills_dir() / "stale-refund-snapshot.yaml"))
+    result = run(str(bundled_drills_dir() / "duplicate-charge-refunds.yaml"))
     assert (result.exit_code, result.output) == (0, "1 drill checked: 1 valid, 0 invalid\n")
 
 
@@ -59,7 +59,7 @@ def test_cli_in_a_subprocess_never_shows_a_traceback(name):
 
 
 def test_mixed_files_and_folders_are_counted_once(tmp_path: Path):
-    good = bundled_drills_dir() / "stale-refund-snapshot.yaml"
+    good = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
     bad = MALFORMED / "unknown-key-typo.yaml"
     result = run(str(good), str(bad), str(good))
     assert result.exit_code == 1
@@ -69,7 +69,7 @@ def test_mixed_files_and_folders_are_counted_once(tmp_path: Path):
 def test_folders_are_searched_recursively_for_yaml_and_yml(tmp_path: Path):
     sub = tmp_path / "a" / "b"
     sub.mkdir(parents=True)
-    (sub / "one.yml").write_text((bundled_drills_dir() / "stale-refund-snapshot.yaml").read_text())
+    (sub / "one.yml").write_text((bundled_drills_dir() / "duplicate-charge-refunds.yaml").read_text())
     (tmp_path / "two.yaml").write_text("schema_version: 1\n")
     (tmp_path / "notes.txt").write_text("not a drill")
     result = run(str(tmp_path))
@@ -138,7 +138,7 @@ def test_an_internal_error_is_reported_as_a_problem_not_a_traceback(monkeypatch)
         raise RuntimeError("boom")
 
     monkeypatch.setattr(loader_mod, "load_drill", broken)
-    good = bundled_drills_dir() / "stale-refund-snapshot.yaml"
+    good = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
     result = CliRunner().invoke(main, ["validate", str(good)])
     assert result.exit_code == 1
     assert f"{good}:1:1: warroom could not check this file (internal error RuntimeError: boom)" in result.output

@@ -46,7 +46,7 @@ def test_start_line_and_actions_are_on_disk_at_once(tmp_path: Path):
     contents = read_journal(rec.journal_path)
     assert contents.session_id == rec.session_id
     assert contents.start["trainee"] == "ann"
-    assert contents.start["drill_id"] == "stale-refund-snapshot"
+    assert contents.start["drill_id"] == "duplicate-charge-refunds"
     assert contents.start["drill_version"] == 1
     assert contents.start["drill_sha256"] == file_sha256(bundled_drill_path())
     assert contents.start["drill_path"] == str(bundled_drill_path().resolve())

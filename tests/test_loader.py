@@ -324,7 +324,7 @@ def test_text_mutations_never_escape_as_other_exceptions():
     import random
 
     rng = random.Random(20260527)
-    big = (bundled_drills_dir() / "stale-refund-snapshot.yaml").read_text()
+    big = (bundled_drills_dir() / "duplicate-charge-refunds.yaml").read_text()
     for _ in range(400):
         text = rng.choice([BASE, big])
         for _ in range(rng.randint(1, 4)):

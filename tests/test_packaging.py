@@ -59,7 +59,7 @@ def test_unpacked_wheel_finds_and_validates_its_drills_from_any_directory(wheel:
         f"assert Path(warroom.__file__).resolve().is_relative_to(Path({str(site)!r}).resolve()), warroom.__file__\n"
         "from warroom.core.library import bundled_drills_dir, resolve_drill\n"
         f"assert bundled_drills_dir() == Path({str(site)!r}).resolve() / 'warroom' / 'drills', bundled_drills_dir()\n"
-        "assert resolve_drill('stale-refund-snapshot').is_file()\n"
+        "assert resolve_drill('duplicate-charge-refunds').is_file()\n"
         "from click.testing import CliRunner\n"
         "from warroom.cli import main\n"
         "r = CliRunner().invoke(main, ['validate', str(bundled_drills_dir())])\n"

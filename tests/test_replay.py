@@ -328,7 +328,7 @@ def test_bundled_drill_contains_on_correct_escalation():
     from warroom.core.library import bundled_drills_dir
     from warroom.core.loader import load_drill
 
-    drill = load_drill(bundled_drills_dir() / "stale-refund-snapshot.yaml")
+    drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
     replay = Replay(drill)
     replay.advance(12)
     assert replay.evidence_released

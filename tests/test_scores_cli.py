@@ -171,7 +171,7 @@ def test_rescore_says_which_changed(tmp_path: Path):
         store.update_scorecard(sid, {**real, "total": 3, "outcome": "missed"})  # as if an older rule scored it
     r = run(data, "--rescore")
     assert r.exit_code == 0, r.output
-    assert f"changed: {sid} (ann, stale-refund-snapshot): outcome missed -> contained, score 3 -> {real['total']}" in r.stdout
+    assert f"changed: {sid} (ann, duplicate-charge-refunds): outcome missed -> contained, score 3 -> {real['total']}" in r.stdout
     assert other not in r.stdout
     assert "re-scored 2 of 2 session(s): 1 changed, 1 unchanged, 0 skipped" in r.stdout
     with ResultsStore(data) as store:

@@ -199,7 +199,7 @@ def test_worked_example_in_docs_matches():
     from warroom.core.library import bundled_drills_dir
     from warroom.core.loader import load_drill
 
-    drill = load_drill(bundled_drills_dir() / "stale-refund-snapshot.yaml")
+    drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
     doc = DOC.read_text()
 
     card = score(

@@ -332,3 +332,20 @@ def test_loader_points_each_issue_at_its_line():
     with pytest.raises(DrillLoadError) as info:
         load_drill_text(text, "x.yaml")
     assert [str(p).split(": ", 1)[0] for p in info.value.problems] == ["x.yaml:68:13", "x.yaml:76:12"]
+
+
+def test_public_tags_hide_fault_kind_taxonomy_and_control_tags():
+    """Tags that name the fault (vocabulary, MAST/TRAIL/AgentRx terms) or mark a control drill stay hidden."""
+    from warroom.core.loader import load_drill
+    from warroom.core.library import bundled_drills_dir
+
+    drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
+    assert "stale_data" in drill.tags
+    assert drill.public_tags == ["finance-ops"]
+    control = load_drill(bundled_drills_dir() / "clickstream-backfill.yaml")
+    assert not any("clear" in t or "control" in t or t.startswith("TRAIL") for t in control.public_tags)
+    assert control.public_tags  # the domain tags stay
+    for path in sorted(bundled_drills_dir().glob("*.yaml")):
+        d = load_drill(path)
+        kind = d.answer_key.fault.kind.value if d.answer_key else None
+        assert kind not in d.public_tags and (kind or "").replace("_", "-") not in d.public_tags, path.name

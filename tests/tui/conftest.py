@@ -12,7 +12,7 @@ from warroom.core.library import bundled_drills_dir
 from warroom.tui.app import WarroomApp
 from warroom.tui.services import Services, load_entry
 
-STALE = bundled_drills_dir() / "stale-refund-snapshot.yaml"
+STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
 
 
 @pytest.fixture

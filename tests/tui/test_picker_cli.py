@@ -32,7 +32,7 @@ async def test_picker_lists_the_bundled_drills(services):
         table.move_cursor(row=i)
         await pilot.press("enter")
         assert isinstance(app.screen, BriefingScreen)
-        assert "Duplicate-charge refunds from a stale snapshot" in screen_text(app)
+        assert "Duplicate-charge refunds for INC-4471" in screen_text(app)
         await pilot.press("escape")
         assert isinstance(app.screen, PickerScreen)
 
@@ -49,7 +49,7 @@ async def test_picker_shows_best_scores_after_a_session(services):
         picker = app.screen
         assert isinstance(picker, PickerScreen)
         table = picker.query_one("#picker-table", DataTable)
-        i = next(i for i, e in enumerate(picker.entries) if e.drill and e.drill.id == "stale-refund-snapshot")
+        i = next(i for i, e in enumerate(picker.entries) if e.drill and e.drill.id == "duplicate-charge-refunds")
         assert str(table.get_row_at(i)[4]) == str(total)
 
 

@@ -47,7 +47,7 @@ async def test_play_to_containment_by_keys(services):
         assert "CONTAINED" in text and f"{card.total}/100" in text
     with ResultsStore(services.data_dir) as store:
         rows = store.query(trainee="tester")
-        assert [(r.drill_id, r.outcome, r.total) for r in rows] == [("stale-refund-snapshot", "contained", card.total)]
+        assert [(r.drill_id, r.outcome, r.total) for r in rows] == [("duplicate-charge-refunds", "contained", card.total)]
         stored = store.get(rows[0].session_id)
         assert [a.kind for a in stored.actions] == [ActionKind.INSPECT, ActionKind.ESCALATE]
         assert stored.actions[1].note == "snapshot from last week"

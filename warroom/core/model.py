@@ -332,6 +332,18 @@ class Distractor(_Strict):
 # The drill
 # ---------------------------------------------------------------------------------------------------------------
 
+#: Tag prefixes of the failure taxonomies in ../shared/failure-catalog.md; such tags name the fault.
+ANSWER_TAG_PREFIXES = ("mast:", "trail:", "agentrx:")
+#: Tags that mark a control drill.
+CONTROL_TAGS = frozenset({"all-clear", "all_clear", "allclear", "control"})
+_FAULT_KIND_TAGS = frozenset(k.value for k in FaultKind) | frozenset(k.value.replace("_", "-") for k in FaultKind)
+
+
+def _reveals_answer(tag: str) -> bool:
+    t = tag.strip().lower()
+    return t in _FAULT_KIND_TAGS or t in CONTROL_TAGS or t.startswith(ANSWER_TAG_PREFIXES)
+
+
 
 class Drill(_Strict):
     """One incident drill: a scripted planner-executor trace with one hidden silent failure (or none)."""
@@ -368,6 +380,16 @@ class Drill(_Strict):
     def is_all_clear(self) -> bool:
         """True for a control drill with no fault."""
         return self.all_clear is not None
+
+    @property
+    def public_tags(self) -> list[str]:
+        """The tags a trainee may see before the debrief: ``tags`` without the ones that would give the answer away.
+
+        Hidden: a tag that names a fault kind of the vocabulary (``stale_data``, ``stale-data``), a tag in MAST,
+        TRAIL or AgentRx terms (``"TRAIL: timeout"``), and ``all-clear`` / ``control`` (which mark a control drill).
+        The full ``tags`` are shown in the debrief and to facilitators.
+        """
+        return [t for t in self.tags if not _reveals_answer(t)]
 
     @property
     def duration(self) -> float:

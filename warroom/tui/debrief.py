@@ -236,6 +236,9 @@ class DebriefScreen(Screen[None]):
         elif self.drill.all_clear is not None:
             out.append("All clear\n", style="bold underline")
             out.append(fmt.prose(self.drill.all_clear.debrief))
+        if self.drill.tags:
+            out.append("\n\ntags ", style="bold")
+            out.append(fmt.clean_line(", ".join(self.drill.tags)), style="dim")
         return out
 
     def _distractors(self) -> Text:

@@ -109,7 +109,7 @@ class PickerScreen(Screen[None]):
             table.add_row(
                 fmt.literal_line(d.title),
                 Text(stars(d.difficulty), style="yellow"),
-                fmt.literal_line(", ".join(d.tags), style="dim"),
+                fmt.literal_line(", ".join(d.public_tags), style="dim"),
                 Text(fmt.clock(d.duration)),
                 Text("—" if score is None else str(score), style="bold" if score is not None else "dim"),
                 key=str(i),
@@ -175,7 +175,7 @@ def briefing_text(drill: Drill) -> Text:
     out = Text()
     out.append(fmt.clean_line(drill.title), style="bold")
     out.append(f"\n{stars(drill.difficulty)}  ", style="yellow")
-    out.append(fmt.clean_line(", ".join(drill.tags)), style="dim")
+    out.append(fmt.clean_line(", ".join(drill.public_tags)), style="dim")
     out.append(f"  · about {fmt.clock(drill.duration)} at 1x\n\n", style="dim")
     out.append("Goal\n", style="bold underline")
     out.append(fmt.prose(drill.briefing.goal) + "\n\n")
