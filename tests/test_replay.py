@@ -338,3 +338,15 @@ def test_bundled_drill_contains_on_correct_escalation():
     assert replay.ended and replay.end_reason is EndReason.CONTAINED
     assert replay.damage == 0
     assert replay.full_damage == 14021
+
+
+def test_playback_actions_are_refused_once_the_drill_has_ended():
+    """Pause, resume and speed changes after the end would append to a finished session's journal: refused."""
+    replay = Replay(make_drill())
+    replay.run_to_end()
+    assert replay.ended
+    n = len(replay.actions)
+    for call in (replay.pause, replay.resume, lambda: replay.set_speed(2.0)):
+        with pytest.raises(ReplayError, match="ended"):
+            call()
+    assert len(replay.actions) == n

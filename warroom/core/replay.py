@@ -361,15 +361,21 @@ class Replay:
         return self._record(Action(t=self.now, kind=ActionKind.FLAG, event=event_id, note=note or None))
 
     def pause(self) -> Action:
-        """Record a pause (the caller stops advancing the clock)."""
+        """Record a pause (the caller stops advancing the clock). Raises ReplayError once the drill has ended."""
+        self._check_live()
         return self._record(Action(t=self.now, kind=ActionKind.PAUSE))
 
     def resume(self) -> Action:
-        """Record a resume."""
+        """Record a resume. Raises ReplayError once the drill has ended."""
+        self._check_live()
         return self._record(Action(t=self.now, kind=ActionKind.RESUME))
 
     def set_speed(self, speed: float) -> Action:
-        """Record a playback-speed change (a multiplier of real time, > 0; pydantic's ValidationError otherwise)."""
+        """Record a playback-speed change (a multiplier of real time, > 0; pydantic's ValidationError otherwise).
+
+        Raises ReplayError once the drill has ended.
+        """
+        self._check_live()
         return self._record(Action(t=self.now, kind=ActionKind.SPEED, speed=speed))
 
     def quit(self) -> Action:

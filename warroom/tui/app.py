@@ -48,6 +48,9 @@ class WarroomApp(App[None]):
         self.from_picker = start is None
 
     def on_mount(self) -> None:
+        # A session killed mid-drill (kill -9, a lost terminal) is recorded as abandoned on the next start.
+        for message in self.services.recover():
+            self.notify(message, title="Unfinished session", markup=False, timeout=12)
         if self.start is not None:
             self.show_briefing(self.start)
         else:

@@ -65,39 +65,16 @@ def load_drill(path: Path) -> Drill:
     Returns the :class:`~warroom.core.model.Drill`; raises :class:`DrillProblem` with ``path:line:col: message``
     lines for a missing, unreadable, malformed or invalid file (never another exception for bad input).
     """
+    from warroom.core.loader import DrillLoadError
+    from warroom.core.loader import load_drill as core_load
+
     path = Path(path)
-    try:
-        from warroom.core.loader import DrillLoadError
-        from warroom.core.loader import load_drill as core_load
-    except ImportError:  # the loader is not in this checkout yet: plain YAML + pydantic
-        return _fallback_load(path)
     try:
         return core_load(path)
     except DrillLoadError as exc:
         raise DrillProblem(path, str(exc).splitlines()) from None
     except OSError as exc:
         raise DrillProblem(path, [f"{path}:1:1: {exc.strerror or exc}"]) from None
-
-
-def _fallback_load(path: Path) -> Drill:
-    import yaml
-    from pydantic import ValidationError
-
-    from warroom.core.model import Drill
-
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except OSError as exc:
-        raise DrillProblem(path, [f"{path}:1:1: {exc.strerror or exc}"]) from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise DrillProblem(path, [f"{path}:{line}:{col}: {getattr(exc, 'problem', None) or exc}"]) from None
-    try:
-        return Drill.model_validate(data)
-    except ValidationError as exc:
-        lines = [f"{path}:1:1: {'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in exc.errors()]
-        raise DrillProblem(path, lines) from None
 
 
 def load_entry(path: Path) -> DrillEntry:
@@ -138,6 +115,22 @@ class Services:
                 return dict(store.best_scores(self.trainee))
         except StoreError:  # no session recorded yet in this data directory
             return {}
+
+    def recover(self) -> list[str]:
+        """Record sessions killed mid-drill (journals with no end) as abandoned, scored from every recorded action.
+
+        Returns one message per journal looked at (what was recovered, or why it could not be); never raises for
+        a broken store, whose problem comes back as a message instead. See
+        :func:`warroom.store.sessions.recover_unfinished`.
+        """
+        from warroom.store.results import StoreError
+        from warroom.store.sessions import default_drill_resolver, recover_unfinished
+
+        try:
+            recovered = recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs))
+        except (StoreError, OSError) as exc:
+            return [f"Cannot recover unfinished sessions: {exc}"]
+        return [str(r) for r in recovered]
 
     def start_session(self, drill_path: Path, drill: Drill) -> Recorder:
         """Start recording a session of ``drill`` for the trainee; returns its recorder.
