@@ -210,15 +210,15 @@ def test_worked_example_in_docs_matches():
         ],
     )
     assert card.outcome is Outcome.CONTAINED
-    assert points(card) == {"Outcome": 50, "Speed": 8, "Damage avoided": 25, "False escalations": -10}
-    assert card.total == 73 and card.time_to_detect == 18
-    assert card.first_evidence_at == 12 and card.deadline == 38 and card.full_damage == 14021
+    assert points(card) == {"Outcome": 50, "Speed": 7, "Damage avoided": 25, "False escalations": -10}
+    assert card.total == 72 and card.time_to_detect == 18
+    assert card.first_evidence_at == 12 and card.deadline == 37 and card.full_damage == 14021
     assert card.replan_usd == pytest.approx(0.035)
-    assert "25 x (1 - 18/26) = 7.69, rounded 8" in "\n".join(card.lines)
+    assert "25 x (1 - 18/25) = 7, rounded 7" in "\n".join(card.lines)
     # the numbers the page shows
-    assert "| Speed | time to detect 30 − 12 = 18 s; window 38 − 12 = 26 s; 25 × (1 − 18/26) = 7.69 | 8 |" in doc
-    assert "| **Total** | 50 + 8 + 25 − 10 | **73** |" in doc
-    assert "earliest evidence is event e04 at **12 s**" in doc and "**38 s**" in doc and "**14,021 USD**" in doc
+    assert "| Speed | time to detect 30 − 12 = 18 s; window 37 − 12 = 25 s; 25 × (1 − 18/25) = 7 | 7 |" in doc
+    assert "| **Total** | 50 + 7 + 25 − 10 | **72** |" in doc
+    assert "earliest evidence is event e04 at **12 s**" in doc and "**37 s**" in doc and "**14,021 USD**" in doc
     assert "costs **$0.035**" in doc
 
     ideal = score(drill, [esc(12, "s1")])
