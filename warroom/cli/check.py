@@ -8,6 +8,8 @@ from typing import Any
 
 import click
 
+from warroom.cli.common import format_option
+
 
 def load_drill_or_problems(path: Path) -> tuple[Any, list[Any]]:
     """Load the drill at ``path`` with the loader: ``(drill, [])``, or ``(None, problems)`` where each problem has
@@ -57,14 +59,7 @@ def _table(report: Any) -> list[str]:
 
 @click.command("check")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output: a table per drill, or one JSON document.",
-)
+@format_option("Output: a table per drill, or one JSON document.")
 def check(paths: tuple[Path, ...], fmt: str) -> None:
     """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 import getpass
 import os
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 #: Environment variable naming the trainee when ``--trainee`` is not given.
 TRAINEE_ENV = "WARROOM_TRAINEE"
@@ -25,6 +29,13 @@ data_dir_option = click.option(
     default=None,
     help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
 )
+
+
+def format_option(help: str, choices: tuple[str, ...] = ("text", "json")) -> Callable[[F], F]:
+    """The ``--format`` option (stored as ``fmt``) of a command that prints for people or for programs."""
+    return click.option(
+        "--format", "fmt", type=click.Choice(list(choices)), default=choices[0], show_default=True, help=help
+    )
 
 
 def resolve_trainee(name: str | None = None) -> str:

@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from warroom.cli.common import format_option
+
 
 def _pct(x: float | None) -> str:
     from warroom.core.cost import round_half_up
@@ -94,14 +96,7 @@ def cost_report_lines(tc: Any) -> list[str]:
 @click.command("cost")
 @click.argument("drill", required=False)
 @click.option("--example", is_flag=True, help="Show the seed worked example (a bundled example drill) instead.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="Output: tables, or one JSON document.",
-)
+@format_option("Output: tables, or one JSON document.")
 @click.pass_context
 def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str) -> None:
     """Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.

@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_option, trainee_option
+from warroom.cli.common import data_dir_option, format_option, trainee_option
 
 SORT_CHOICES = ("when", "score", "trainee", "drill", "outcome", "ttd", "damage", "false")
 #: Rows a table shows when ``--limit`` is not given (CSV and JSON export every row).
@@ -184,14 +184,7 @@ def _write_json(value: Any) -> None:
     help=f"Show at most this many sessions; 0 = all (default: {DEFAULT_TABLE_LIMIT} in a table, all in CSV/JSON).",
 )
 @click.option("--summary", is_flag=True, help="Figures per trainee and per drill instead of the sessions.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+@format_option("Output format.", choices=("table", "csv", "json"))
 @click.option(
     "--rescore",
     is_flag=True,

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from warroom.cli.common import format_option
+
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
@@ -19,17 +21,10 @@ def _plural(n: int, word: str) -> str:
     type=click.Path(exists=True, path_type=Path),
     metavar="PATH...",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help=(
-        "text: one 'path:line:col: message' line per problem, then a summary line. "
-        "json: JSON Lines on stdout, one object per problem with keys path, line, column, message "
-        "(nothing for a valid drill); the summary goes to stderr."
-    ),
+@format_option(
+    "text: one 'path:line:col: message' line per problem, then a summary line. "
+    "json: JSON Lines on stdout, one object per problem with keys path, line, column, message "
+    "(nothing for a valid drill); the summary goes to stderr."
 )
 def validate(paths: tuple[Path, ...], fmt: str) -> None:
     """Check drill files: YAML syntax, the drill format's types and its rules (ids, references, times, deadline).
