@@ -137,7 +137,7 @@ class WarRoomScreen(Screen[None]):
         step = None
         key = self.query_one(Timeline).selected_key
         if key and not key.startswith("note:"):
-            step = self.drill.event(key).step
+            step = self.query_one(Timeline).event(key).step
         self.query_one(PlanPanel).show(self.drill, self.replay.step_states, step)
 
     def update_hint(self) -> None:
@@ -154,7 +154,8 @@ class WarRoomScreen(Screen[None]):
         if key.startswith("note:"):
             inspector.show_text(self._notes[key])
         else:
-            inspector.show_event(self.drill.event(key), self.drill)
+            timeline = self.query_one(Timeline)
+            inspector.show_event(timeline.event(key), self.drill, timeline.events)
         self.refresh_plan()
         self.update_hint()
 
@@ -196,10 +197,11 @@ class WarRoomScreen(Screen[None]):
         self._set_speed(next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0]))
 
     def _selected_event(self) -> Any | None:
-        key = self.query_one(Timeline).selected_key
+        timeline = self.query_one(Timeline)
+        key = timeline.selected_key
         if key is None or key.startswith("note:"):
             return None
-        return self.drill.event(key)
+        return timeline.event(key)
 
     def action_flag(self) -> None:
         """Flag the selected event, with an optional note typed in a dialog."""

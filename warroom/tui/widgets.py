@@ -14,6 +14,8 @@ from rich.highlighter import JSONHighlighter
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.coordinate import Coordinate
+from textual.geometry import Region, Spacing
 from textual.widgets import DataTable, Static
 
 from warroom.core.cost import call_cost
@@ -96,8 +98,12 @@ def _json_block(value: Any) -> Text:
     return body
 
 
-def describe_event(event: Any, drill: Drill) -> Text:
-    """The full inspector view of one trace event: header, plan step and objective, body, usage and cost."""
+def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = None) -> Text:
+    """The full inspector view of one trace event: header, plan step and objective, body, usage and cost.
+
+    ``events`` (event id to trace event, e.g. :attr:`Timeline.events`) is used to find the tool call a tool result
+    answers without a scan of the whole trace; an id missing from it is looked up in ``drill``.
+    """
     out = Text()
     out.append(fmt.clean_line(event.id), style="bold")
     out.append(" · ")
@@ -129,7 +135,7 @@ def describe_event(event: Any, drill: Drill) -> Text:
         if event.duration_ms is not None:
             meta.append(f"{event.duration_ms:,.0f} ms")
         try:
-            call = drill.event(event.call)
+            call = events[event.call] if events is not None and event.call in events else drill.event(event.call)
             meta.append(f"answers {fmt.clean_line(event.call)} ({fmt.clean_line(call.tool)})")
         except (KeyError, AttributeError):
             meta.append(f"answers {fmt.clean_line(event.call)}")
@@ -274,10 +280,13 @@ class Timeline(DataTable):
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
+        # Set before DataTable.__init__, which calls clear().
+        self._flagged: set[str] = set()
+        self._events: dict[str, Any] = {}
+        self._one_line_rows = True  # every row is one line high: a row's y is its index (see _get_row_region)
         super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_cursor=True)
         self.unseen = 0
         self._notes = 0
-        self._flagged: set[str] = set()
 
     def on_mount(self) -> None:
         self.add_column(Text("⚑"), width=_FIXED["flag"], key="flag")
@@ -291,6 +300,79 @@ class Timeline(DataTable):
         fit_columns(self, _FIXED, {"summary": 1})
 
     # -- rows ---------------------------------------------------------------------------------------------------
+
+    @property
+    def events(self) -> Mapping[str, Any]:
+        """The trace events shown, by event id (read-only; rows that are notes are not in it)."""
+        return self._events
+
+    def event(self, key: str) -> Any:
+        """The trace event of the row with this key (an event id); raises KeyError for a note or an unknown key."""
+        return self._events[key]
+
+    def add_row(self, *cells: Any, height: int | None = 1, key: str | None = None, label: Any = None) -> Any:
+        if height != 1:
+            self._one_line_rows = False
+        return super().add_row(*cells, height=height, key=key, label=label)
+
+    def clear(self, columns: bool = False) -> Timeline:
+        self._events.clear()
+        self._flagged.clear()
+        self._one_line_rows = True
+        return super().clear(columns)
+
+    # DataTable finds a row's y offset by summing the heights of every row above it, on each cursor move (at the
+    # bottom of a 10,000-row trace, a 10,000-term sum two or three times per key press), and after every change to
+    # the table (new rows each tick) it rebuilds two whole-table lists, ``ordered_rows`` and ``_y_offsets``, the
+    # first time a line is painted or the cursor scrolled. Timeline rows are all one line high (as long as nobody
+    # adds a taller one), so a row's y offset is its index and line y shows row y: the overrides below answer in
+    # O(1) and fall back to DataTable's own code for any other table.
+
+    def _get_offsets(self, y: int) -> tuple[Any, int]:
+        if not self._one_line_rows:
+            return super()._get_offsets(y)
+        if self.show_header:
+            if y < self.header_height:
+                return self._header_row_key, y
+            y -= self.header_height
+        if not 0 <= y < self.row_count:
+            raise LookupError(f"Y coord {y!r} is greater than total height")
+        return self._row_locations.get_key(y), 0
+
+    @property
+    def _total_row_height(self) -> int:
+        return self.row_count if self._one_line_rows else super()._total_row_height
+
+    def _get_fixed_offset(self) -> Spacing:
+        if not self._one_line_rows:
+            return super()._get_fixed_offset()
+        top = (self.header_height if self.show_header else 0) + min(self.fixed_rows, self.row_count)
+        left = (
+            sum(column.get_render_width(self) for column in self.ordered_columns[: self.fixed_columns])
+            + self._row_label_column_width
+        )
+        return Spacing(top, 0, 0, left)
+
+    def _get_row_region(self, row_index: int) -> Region:
+        if not self._one_line_rows or not self.is_valid_row_index(row_index):
+            return super()._get_row_region(row_index)
+        row_width = (
+            sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
+        )
+        y = row_index + (self.header_height if self.show_header else 0)
+        return Region(0, y, max(self.size.width, row_width), 1)
+
+    def _get_cell_region(self, coordinate: Coordinate) -> Region:
+        if not self._one_line_rows or not self.is_valid_coordinate(coordinate):
+            return super()._get_cell_region(coordinate)
+        row_index, column_index = coordinate
+        x = (
+            sum(column.get_render_width(self) for column in self.ordered_columns[:column_index])
+            + self._row_label_column_width
+        )
+        width = self.columns[self._column_locations.get_key(column_index)].get_render_width(self)
+        y = row_index + (self.header_height if self.show_header else 0)
+        return Region(x, y, width, 1)
 
     @property
     def following(self) -> bool:
@@ -312,6 +394,8 @@ class Timeline(DataTable):
 
     def append_events(self, events: Iterable[Any]) -> None:
         """Append one row per released trace event, in order."""
+        events = list(events)
+        self._events.update((ev.id, ev) for ev in events)
         self._append_rows(
             [
                 (
@@ -374,6 +458,6 @@ class Inspector(VerticalScroll):
         self.query_one("#inspector-body", Static).update(body)
         self.scroll_home(animate=False)
 
-    def show_event(self, event: Any, drill: Drill) -> None:
-        """Show one trace event of ``drill`` in full."""
-        self.show_text(describe_event(event, drill))
+    def show_event(self, event: Any, drill: Drill, events: Mapping[str, Any] | None = None) -> None:
+        """Show one trace event of ``drill`` in full (``events``: see :func:`describe_event`)."""
+        self.show_text(describe_event(event, drill, events))
