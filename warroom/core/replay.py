@@ -261,7 +261,7 @@ class Replay:
         if self.ended:
             return []
         self.now = t
-        end = bisect_right(self._times, t, lo=self._next)
+        end = _release_end(self._times, t, self._next)
         out = self._queue[self._next : end]
         self._next = end
         for ev in out:
@@ -291,7 +291,9 @@ class Replay:
                 self._step_state[ev.step] = StepState(ev.status.value)
             elif self._step_state[ev.step] is StepState.PENDING:
                 self._step_state[ev.step] = StepState.IN_PROGRESS
-        usage = getattr(ev, "usage", None)
+        # Only model-call kinds have a usage field; asking any other event for one would go through pydantic's
+        # slow __getattr__ fallback (an AttributeError per event).
+        usage = ev.usage if ev.kind in ROLE_OF_KIND else None
         if usage is not None:
             self._charge(ROLE_OF_KIND[ev.kind], usage, ev.step)
         amount = self._damage_by_event.get(ev.id)
@@ -434,6 +436,24 @@ class Replay:
             return []
         # Re-plan events at +0 s play at once, like trace events at the clock's current time.
         return self.advance_to(self.now)
+
+
+def _release_end(times: list[float], t: float, lo: int) -> int:
+    """Index just past the last entry of the sorted ``times`` that is ``<= t``, searching from ``lo``.
+
+    A galloping search: O(1) when nothing is due (most ticks) and O(log k) when k events are due, so the work per
+    tick never grows with the trace's length (a plain bisection over the rest of the trace costs O(log n)).
+    """
+    n = len(times)
+    if lo >= n or times[lo] > t:
+        return lo
+    step = 1
+    hi = lo + 1
+    while hi < n and times[hi] <= t:
+        lo = hi
+        step *= 2
+        hi = lo + step
+    return bisect_right(times, t, lo, min(hi, n))
 
 
 def replan_usage(drill: Drill) -> Usage:
