@@ -139,6 +139,39 @@ def best_of(repeat: int, fn) -> float:
     return best
 
 
+def measure(events: int = 10_000, repeat: int = 5) -> dict[str, float]:
+    """Best-of-``repeat`` seconds of ``load_drill`` and of a bare ``yaml.load(CSafeLoader)`` on a generated drill."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench-large.yaml"
+        path.write_text(drill_text(events), encoding="utf-8")
+        assert len(load_drill(path).trace) == events
+
+        def bare() -> None:
+            with path.open("rb") as f:
+                yaml.load(f, Loader=yaml.CSafeLoader)
+
+        return {
+            "yaml": best_of(repeat, bare),
+            "load": best_of(repeat, lambda: load_drill(path)),
+            "mb": path.stat().st_size / 1e6,
+        }
+
+
+def results(events: int = 10_000, repeat: int = 5) -> list[dict]:
+    """Rows for ``run.py``."""
+    m = measure(events, repeat)
+    ratio = m["load"] / m["yaml"]
+    return [
+        {
+            "name": f"Load + validate ({events:,} ev, {m['mb']:.1f} MB)",
+            "value": f"{m['load'] * 1000:.0f} ms",
+            "goal": "<= 1.5x CSafeLoader",
+            "ratio": f"{ratio:.2f}x vs yaml.load ({m['yaml'] * 1000:.0f} ms)",
+            "ok": ratio <= 1.5,
+        }
+    ]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--events", type=int, default=10_000, help="trace events in the generated drill")
