@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from core_support import all_clear_drill, make_drill
+from core_support import all_clear_drill, drill_dict, make_drill
 
 from warroom.core.actions import ActionKind
 from warroom.core.model import Role
@@ -350,3 +350,22 @@ def test_playback_actions_are_refused_once_the_drill_has_ended():
         with pytest.raises(ReplayError, match="ended"):
             call()
     assert len(replay.actions) == n
+
+
+def test_a_step_left_without_an_executor_report_shows_no_report():
+    """Only the step the executor is working on is in progress; one it left without reporting says so."""
+    data = drill_dict()
+    data["trace"] = [e for e in data["trace"] if e["kind"] != "executor_report"]
+    replay = Replay(make_drill(trace=data["trace"]))
+    replay.advance_to(10)
+    assert replay.step_states["s1"] is StepState.IN_PROGRESS
+    replay.advance_to(20)  # s2 starts; s1 never got a report
+    assert replay.step_states == {"s1": StepState.NO_REPORT, "s2": StepState.IN_PROGRESS, "s3": StepState.PENDING}
+    replay.advance_to(40)
+    assert replay.step_states == {"s1": StepState.NO_REPORT, "s2": StepState.NO_REPORT, "s3": StepState.IN_PROGRESS}
+
+
+def test_a_reported_step_keeps_its_reported_status_when_the_executor_moves_on():
+    replay = Replay(make_drill())
+    replay.advance_to(20)
+    assert replay.step_states == {"s1": StepState.SUCCESS, "s2": StepState.IN_PROGRESS, "s3": StepState.PENDING}

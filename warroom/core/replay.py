@@ -56,10 +56,16 @@ class EndReason(StrEnum):
 
 
 class StepState(StrEnum):
-    """A plan step's state as the trainee sees it: the executor's *reported* status, or not reported yet."""
+    """A plan step's state as the trainee sees it: the executor's *reported* status, or not reported yet.
+
+    ``pending``: none of its events released yet. ``in_progress``: the step the executor is working on (its
+    latest events). ``no_report``: the executor moved on to another step without reporting on this one (common in
+    imported traces, which have no executor reports). Otherwise the status of the step's latest executor report.
+    """
 
     PENDING = "pending"
     IN_PROGRESS = "in_progress"
+    NO_REPORT = "no_report"
     SUCCESS = ReportedStatus.SUCCESS.value
     PARTIAL = ReportedStatus.PARTIAL.value
     FAILED = ReportedStatus.FAILED.value
@@ -173,6 +179,7 @@ class Replay:
         self._times: list[float] = [e.t for e in self._queue]
         self._next = 0
         self._step_state: dict[str, StepState] = {s.id: StepState.PENDING for s in drill.plan}
+        self._active_step: str | None = None
         self._event_ids = {e.id for e in drill.trace}
         if key:
             self._event_ids.update(e.id for e in key.replan)
@@ -286,11 +293,16 @@ class Replay:
         self._released_ids.add(ev.id)
         if ev.id in self._evidence_ids:
             self._evidence_seen = True
-        if ev.step is not None and ev.step in self._step_state:
+        step = ev.step
+        if step is not None and step in self._step_state:
             if ev.kind == "executor_report":
-                self._step_state[ev.step] = StepState(ev.status.value)
-            elif self._step_state[ev.step] is StepState.PENDING:
-                self._step_state[ev.step] = StepState.IN_PROGRESS
+                self._step_state[step] = StepState(ev.status.value)
+            elif self._step_state[step] in (StepState.PENDING, StepState.NO_REPORT):
+                self._step_state[step] = StepState.IN_PROGRESS
+            if step != self._active_step:
+                previous, self._active_step = self._active_step, step
+                if previous is not None and self._step_state[previous] is StepState.IN_PROGRESS:
+                    self._step_state[previous] = StepState.NO_REPORT
         # Only model-call kinds have a usage field; asking any other event for one would go through pydantic's
         # slow __getattr__ fallback (an AttributeError per event).
         usage = ev.usage if ev.kind in ROLE_OF_KIND else None

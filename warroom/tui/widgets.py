@@ -51,6 +51,7 @@ KIND_STYLES: dict[str, str] = {
 STEP_ICONS: dict[StepState, tuple[str, str]] = {
     StepState.PENDING: ("·", "dim"),
     StepState.IN_PROGRESS: ("▸", "yellow"),
+    StepState.NO_REPORT: ("?", "dim"),
     StepState.SUCCESS: ("✓", "green"),
     StepState.PARTIAL: ("◐", "yellow"),
     StepState.FAILED: ("✗", "red"),
