@@ -129,13 +129,16 @@ async def _measure(path: Path, presses: int, profile: bool = False) -> dict[str,
 
 
 def measure(n_events: int, presses: int, profile: bool = False) -> dict[str, float]:
-    """Median latency in seconds per key (and ``all``: the median over every sample) on an ``n_events`` drill."""
+    """Median latency in seconds per key (``all``: the mean of the key medians; ``pilot``: the harness figure) on
+    an ``n_events`` drill."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"bench-ui-{n_events}.yaml"
         path.write_text(drill_text(n_events), encoding="utf-8")
         samples = asyncio.run(_measure(path, presses, profile))
     out = {k: statistics.median(v) for k, v in samples.items()}
-    out["all"] = statistics.median([s for k, v in samples.items() if k in KEYS for s in v])
+    # Overall: the mean of the per-key medians (a median pooled over keys would jump between the fast keys and the
+    # slow ones with the sample mix).
+    out["all"] = statistics.fmean(out[k] for k in KEYS)
     return out
 
 
@@ -158,7 +161,7 @@ def results(small: int = 100, large: int = 10_000, presses: int = 20) -> list[di
             continue
         rows.append(
             {
-                "name": f"UI key '{key}' median ({large:,} ev)" if key != "all" else f"UI any key median ({large:,} ev)",
+                "name": f"UI key '{key}' median ({large:,} ev)" if key != "all" else f"UI mean of key medians ({large:,} ev)",
                 "value": f"{b[key] * 1000:.1f} ms",
                 "goal": "< 50 ms, ratio <= 1.3",
                 "ratio": f"{b[key] / a[key]:.2f}x vs {small:,} ev ({a[key] * 1000:.1f} ms)",
