@@ -163,13 +163,25 @@ def test_best_scores(store: ResultsStore):
 
 
 def test_update_scorecard(store: ResultsStore):
-    add_session(store, "s1", trainee="ann", outcome="missed", total=0, ttd=None)
+    add_session(store, "s1", trainee="ann", outcome="missed", total=0, ttd=None, drill_sha256="a" * 64)
     store.update_scorecard("s1", scorecard(outcome="contained", total=95, ttd=2.5))
     s = store.get("s1")
     assert (s.outcome, s.total, s.time_to_detect, s.scorecard["total"]) == ("contained", 95, 2.5, 95)
     assert s.rescored_at is not None
+    assert (s.drill_version, s.drill_sha256, s.notes) == (1, "a" * 64, [])  # left as they were
     with pytest.raises(SessionNotFound):
         store.update_scorecard("nope", scorecard())
+    with pytest.raises(SessionNotFound):
+        store.update_scorecard("nope", scorecard(), note="never stored")
+
+
+def test_update_scorecard_records_the_drill_file_and_a_note(store: ResultsStore):
+    add_session(store, "s1", trainee="ann", drill_sha256="a" * 64, drill_path="/old/A.yaml")
+    store.update_scorecard("s1", scorecard(total=70), drill_sha256="b" * 64, drill_version=3, note="first")
+    store.update_scorecard("s1", scorecard(total=71), note="second")
+    s = store.get("s1")
+    assert (s.total, s.drill_sha256, s.drill_version, s.drill_path) == (71, "b" * 64, 3, "/old/A.yaml")
+    assert s.notes == ["first", "second"]
 
 
 def test_migrates_an_unversioned_empty_database(tmp_path: Path):

@@ -48,7 +48,7 @@ def test_timeline_marks_answer_key_and_trainee_actions(stored):
     assert tl.warning is None and tl.contained_at == 27.0
     e04 = next(r for r in tl.rows if r.kind == "event" and r.event.id == "e04")
     assert {"evidence", "earliest evidence", "fault step"} <= set(e04.key)
-    assert e04.trainee == ["inspected at 12 s", "flagged"]
+    assert e04.trainee == ["inspected at 12.0 s", "flagged"]
     actions = [tl.rows[i] for i in tl.action_rows()]
     assert [a.text for a in actions] == [
         "flagged e04: 41 rows, billing said [about 300]",
@@ -168,3 +168,32 @@ def test_review_cli_unknown_and_ambiguous_ids(stored):
     assert r.exit_code == 1 and "matches several sessions" in r.output and sid in r.output
     r = runner.invoke(main, ["review", "x", "--data-dir", str(data / "nowhere")])
     assert r.exit_code == 1 and "no results store" in r.output
+
+
+async def test_review_shows_drill_times_with_one_decimal(tmp_path: Path):
+    from warroom.tui.review import ReviewApp
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    drill = load(drill_path)
+    rec = SessionRecorder.start(data, "ann", drill_path, drill)
+    replay = Replay(drill, on_action=rec.record)
+    replay.advance(14.4027)
+    replay.inspect("e04")
+    replay.flag("e04", "too few rows")
+    replay.advance(4.1114)
+    replay.escalate("s1", "stale snapshot")
+    rec.finish(score(drill, rec.actions))
+    with ResultsStore(data) as store:
+        session = store.get(rec.session_id)
+    assert session.actions[0].t == 14.4027  # the stored log keeps full precision
+    review = load_review(session)
+    e04 = next(r for r in review.timeline.rows if r.kind == "event" and r.event.id == "e04")
+    assert e04.trainee == ["inspected at 14.4 s", "flagged"]
+    app = ReviewApp(review)
+    async with app.run_test(size=(160, 50)) as pilot:
+        detail = _text(app.screen, "#review-detail")
+        assert "(14.4 s)" in detail and "14.4027" not in detail
+        await pilot.press("n")
+        detail = _text(app.screen, "#review-detail")
+        assert "(18.5 s)" in detail and "18.514" not in detail

@@ -14,6 +14,7 @@ from store_support import copy_drill, load
 from test_results import known_sessions
 
 from warroom.cli import main
+from warroom.cli.scores import CSV_COLUMNS
 from warroom.core.actions import Action, ActionKind
 from warroom.store.results import DB_NAME, SCHEMA_VERSION, ResultsStore
 from warroom.store.sessions import SessionRecorder
@@ -38,7 +39,7 @@ def test_table_lists_sessions_newest_first(known: Path):
     assert "time to detect" in r.stdout and "false esc." in r.stdout
     order = [ln.split()[1] for ln in lines if ln.startswith("│ s")]
     assert order == ["s7", "s6", "s5", "s4", "s3", "s2", "s1"]
-    assert "contained_late" in r.stdout and "10 s" in r.stdout
+    assert "contained_late" in r.stdout and "10.0 s" in r.stdout
 
 
 def test_table_limit_says_how_many_are_hidden(known: Path):
@@ -96,7 +97,7 @@ def test_summary_table_and_csv(known: Path):
     assert r.exit_code == 0
     assert "Per trainee" in r.stdout and "Per drill" in r.stdout
     ann = next(ln for ln in r.stdout.splitlines() if "│ ann" in ln)
-    assert "67%" in ann and "7 s" in ann and "50%" in ann and "62.5" in ann
+    assert "67%" in ann and "7.0 s" in ann and "50%" in ann and "62.5" in ann
     rows = list(csv.DictReader(io.StringIO(run(known, "--summary", "--format", "csv").stdout)))
     assert [(row["scope"], row["name"]) for row in rows] == [
         ("trainee", "ann"),
@@ -203,3 +204,113 @@ def test_table_shows_names_literally(tmp_path: Path):
         add_session(store, "s1", trainee="[bold]eve\x1b[31m")
     r = run(tmp_path)
     assert "[bold]eve\\x1b[31m" in r.stdout and "\x1b" not in r.stdout
+
+
+def test_table_shows_times_with_one_decimal_and_damage_with_its_unit(tmp_path: Path):
+    from store_support import add_session
+
+    with ResultsStore(tmp_path) as store:
+        add_session(store, "s1", trainee="ann", ttd=18.5141, damage=931837.5)
+    r = run(tmp_path)
+    (row,) = [ln for ln in r.stdout.splitlines() if ln.startswith("│ s1")]
+    assert "18.5 s" in row and "18.5141" not in row
+    assert "931,837.5 USD refunded in error" in row
+    (exported,) = list(csv.DictReader(io.StringIO(run(tmp_path, "--format", "csv").stdout)))
+    assert exported["time_to_detect"] == "18.5141"  # exports keep full precision
+    assert exported["damage"] == "931837.5" and exported["damage_unit"] == "USD refunded in error"
+    (j,) = json.loads(run(tmp_path, "--format", "json").stdout)
+    assert j["time_to_detect"] == 18.5141 and j["damage"] == 931837.5 and j["damage_unit"] == "USD refunded in error"
+
+
+def test_help_says_trainee_filters_and_defaults_to_every_trainee(tmp_path: Path):
+    r = CliRunner().invoke(main, ["scores", "--help"])
+    helptext = " ".join(r.stdout.split())
+    start = helptext.index("--trainee TEXT")
+    trainee_help = helptext[start : helptext.index("--mine", start)]
+    assert "every trainee" in trainee_help and "$WARROOM_TRAINEE" not in trainee_help
+
+
+def test_exports_carry_every_stored_field(tmp_path: Path):
+    from dataclasses import fields
+
+    from warroom.store.results import SessionRow
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = _played_session(data, drill_path)
+    with ResultsStore(data) as store:
+        stored = store.get(sid)
+        store.update_scorecard(sid, stored.scorecard, note="a facilitator's note")
+        stored = store.get(sid)
+    flat = [f.name for f in fields(SessionRow)]
+
+    (j,) = json.loads(run(data, "--format", "json").stdout)
+    assert set(j) == {*flat, "scorecard", "actions"}
+    assert j["scorecard"] == json.loads(json.dumps(stored.scorecard)) and j["scorecard"]["outcome"] == "contained"
+    assert [a["kind"] for a in j["actions"]] == [a.kind.value for a in stored.actions]
+    assert j["actions"][-1] == {"t": 12.0, "kind": "escalate", "step": "s1", "note": "stale snapshot"}
+    assert j["drill_path"] == str(drill_path.resolve()) and j["notes"] == ["a facilitator's note"]
+    assert j["rescored_at"] and j["all_clear"] is False
+
+    r = run(data, "--format", "csv")
+    (row,) = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert set(row) == set(flat)
+    assert row["drill_path"] == str(drill_path.resolve()) and row["all_clear"] == "False"
+    assert json.loads(row["notes"]) == ["a facilitator's note"] and row["rescored_at"] == j["rescored_at"]
+    # With no store yet the CSV header is the same.
+    empty = run(tmp_path / "nothing", "--format", "csv").stdout
+    assert empty.strip().split(",") == list(CSV_COLUMNS) and set(CSV_COLUMNS) == set(flat)
+
+
+def test_rescore_allow_changed_records_the_drill_file_it_scored_against(tmp_path: Path):
+    from warroom.store.sessions import file_sha256
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = _played_session(data, drill_path)
+    original_text = drill_path.read_text()
+    original_sha = file_sha256(drill_path)
+    with ResultsStore(data) as store:
+        before = store.get(sid)
+    assert before.drill_sha256 == original_sha and before.drill_version == 1
+    # The author edits the drill: earlier evidence (e03 at 7 s) makes the escalation at 12 s slower (fewer points).
+    edited = original_text.replace("\nversion: 1\n", "\nversion: 2\n").replace("evidence: [e04]", "evidence: [e03, e04]")
+    assert edited.count("version: 2") == 1 and "evidence: [e03, e04]" in edited
+    drill_path.write_text(edited)
+    new_sha = file_sha256(drill_path)
+
+    r = run(data, "--rescore", "--allow-changed")
+    assert r.exit_code == 0, r.output
+    assert f"changed: {sid}" in r.stdout and "drill file version 1 -> 2" in r.stdout
+    with ResultsStore(data) as store:
+        after = store.get(sid)
+    assert (before.total, after.total) == (100, 96) and after.time_to_detect == 5.0
+    assert after.drill_sha256 == new_sha and after.drill_version == 2
+    assert after.rescored_at is not None
+    (note,) = after.notes
+    assert "changed drill file" in note and new_sha in note and original_sha in note
+
+    # The stored score and its recorded drill file agree: a plain re-score changes nothing and skips nothing.
+    r = run(data, "--rescore")
+    assert r.exit_code == 0 and "0 changed, 1 unchanged, 0 skipped" in r.stdout
+    # Putting the old file back does not silently flip the score back: it is a changed file again.
+    drill_path.write_text(original_text)
+    r = run(data, "--rescore")
+    assert r.exit_code == 1 and "changed since the session" in r.stderr
+    with ResultsStore(data) as store:
+        assert store.get(sid).total == after.total
+
+
+def test_rescore_allow_changed_records_the_file_even_when_the_score_is_the_same(tmp_path: Path):
+    from warroom.store.sessions import file_sha256
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = _played_session(data, drill_path)
+    drill_path.write_text(drill_path.read_text() + "\n# a comment added after the session\n")
+    r = run(data, "--rescore", "--allow-changed")
+    assert r.exit_code == 0, r.output
+    assert f"updated: {sid}" in r.stdout and "0 changed, 1 unchanged, 0 skipped" in r.stdout
+    with ResultsStore(data) as store:
+        assert store.get(sid).drill_sha256 == file_sha256(drill_path)
+    assert run(data, "--rescore").exit_code == 0

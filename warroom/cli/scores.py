@@ -10,7 +10,14 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_option, format_option, trainee_option
+from warroom.cli.common import data_dir_option, format_option
+
+#: ``--trainee`` of ``warroom scores``: a filter, so (unlike the trainee of ``warroom run``) it has no default.
+trainee_filter_option = click.option(
+    "--trainee",
+    default=None,
+    help="Only this trainee's sessions (default: every trainee's; --mine for your own).",
+)
 
 SORT_CHOICES = ("when", "score", "trainee", "drill", "outcome", "ttd", "damage", "false")
 #: Rows a table shows when ``--limit`` is not given (CSV and JSON export every row).
@@ -46,6 +53,18 @@ def _fmt_num(value: float | None, digits: int = 1) -> str:
     if float(value).is_integer():
         return f"{int(value):,}"
     return f"{value:,.{digits}f}"
+
+
+def _fmt_seconds(value: float | None) -> str:
+    """Seconds of drill time with one decimal, as the debrief shows them (``18.5 s``); ``-`` for None."""
+    return "-" if value is None else f"{value:.1f} s"
+
+
+def _fmt_damage(value: float | None, unit: str | None) -> str:
+    """A damage amount with its unit (``931,837.5 USD refunded in error``); ``-`` for None."""
+    if value is None:
+        return "-"
+    return f"{_fmt_num(value)} {unit}" if unit else _fmt_num(value)
 
 
 def _fmt_rate(value: float | None) -> str:
@@ -103,13 +122,15 @@ def _sessions_table(rows: list[Any], title: str) -> Any:
             _cell(_fmt_when(r.started_at)),
             _cell(outcome),
             _cell(r.total),
-            _cell("-" if r.time_to_detect is None else f"{r.time_to_detect:g} s"),
-            _cell(_fmt_num(r.damage)),
+            _cell(_fmt_seconds(r.time_to_detect)),
+            _cell(_fmt_damage(r.damage, r.damage_unit)),
             _cell(r.false_escalations),
         )
     return table
 
 
+#: The CSV export's columns: every flat stored field (``notes`` as a JSON list). The scorecard and the action log
+#: are nested, so they are in the JSON export only.
 CSV_COLUMNS = (
     "session_id",
     "trainee",
@@ -127,7 +148,11 @@ CSV_COLUMNS = (
     "cost_usd",
     "scoring_version",
     "recovered",
+    "all_clear",
     "drill_sha256",
+    "drill_path",
+    "notes",
+    "rescored_at",
 )
 
 SUMMARY_CSV_COLUMNS = (
@@ -156,6 +181,15 @@ def _write_csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
     click.echo(buf.getvalue(), nl=False)
 
 
+def _csv_row(row: Any) -> dict[str, Any]:
+    """A session row's CSV cells: the flat fields, ``notes`` as a JSON list."""
+    import json
+
+    d = row.to_dict()
+    d["notes"] = json.dumps(d.get("notes") or [], ensure_ascii=False)
+    return d
+
+
 def _write_json(value: Any) -> None:
     import json
 
@@ -163,7 +197,7 @@ def _write_json(value: Any) -> None:
 
 
 @click.command()
-@trainee_option
+@trainee_filter_option
 @click.option("--mine", is_flag=True, help="Only the current trainee's sessions ($WARROOM_TRAINEE, else the OS user).")
 @click.option("--drill", "drill_id", default=None, help="Only sessions of this drill id.")
 @click.option("--since", default=None, help="Only sessions started at or after this date or ISO datetime (UTC).")
@@ -257,12 +291,18 @@ def scores(
             return
         effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
         rows = store.query(
-            trainee=who, drill=drill_id, since=since_ts, sort=sort_key, reverse=reverse, limit=effective_limit
+            trainee=who,
+            drill=drill_id,
+            since=since_ts,
+            sort=sort_key,
+            reverse=reverse,
+            limit=effective_limit,
+            full=fmt == "json",
         )
         if fmt == "json":
             _write_json([r.to_dict() for r in rows])
         elif fmt == "csv":
-            _write_csv(CSV_COLUMNS, [r.to_dict() for r in rows])
+            _write_csv(CSV_COLUMNS, [_csv_row(r) for r in rows])
         else:
             if not rows:
                 click.echo("No sessions match." if (who or drill_id or since_ts) else "No sessions recorded yet.")
@@ -322,7 +362,7 @@ def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | 
             str(t.sessions),
             str(t.drills_run),
             _fmt_rate(t.contained_rate),
-            "-" if t.median_time_to_detect is None else f"{t.median_time_to_detect:g} s",
+            _fmt_seconds(t.median_time_to_detect),
             _fmt_rate(t.false_alarm_rate),
             f"{t.mean_score:.1f}",
         )
@@ -354,6 +394,7 @@ def _normalise(value: Any) -> Any:
 def _rescore(
     store: Any, settings: Any, who: str | None, drill_id: str | None, since_ts: str | None, allow_changed: bool
 ) -> None:
+    from warroom.store.journal import utc_now
     from warroom.store.sessions import DrillUnavailable, default_drill_resolver, file_sha256, load_drill_file
 
     try:
@@ -395,11 +436,35 @@ def _rescore(
             skipped.append(f"{label}: cannot be scored on {path}: {exc}; not re-scored")
             continue
         new_d = _normalise(new.to_dict())
+        # Re-scored against a changed drill file (allowed): record that file with the score, so the stored score
+        # and its recorded drill file agree and a later plain --rescore does not flip the score back.
+        file_changed = bool(s.drill_sha256) and sha != s.drill_sha256
+        record: dict[str, Any] = {}
+        if file_changed:
+            record = {
+                "drill_sha256": sha,
+                "drill_version": drill.version,
+                "drill_path": str(Path(path).resolve()),
+                "note": (
+                    f"re-scored at {utc_now()} against the changed drill file {Path(path).resolve()} (version "
+                    f"{drill.version}, SHA-256 {sha}); the session was played on version {s.drill_version} "
+                    f"(SHA-256 {s.drill_sha256})"
+                ),
+            }
+        file_detail = (
+            f"drill file version {s.drill_version} -> {drill.version} (SHA-256 {s.drill_sha256[:12]}… -> "
+            f"{sha[:12]}…) recorded"
+            if file_changed
+            else ""
+        )
         if new_d == _normalise(s.scorecard):
             unchanged += 1
+            if file_changed:
+                store.update_scorecard(s.session_id, new_d, **record)
+                click.echo(f"updated: {label}: scorecard unchanged; {file_detail}")
             continue
         changed += 1
-        store.update_scorecard(s.session_id, new_d)
+        store.update_scorecard(s.session_id, new_d, **record)
         detail = []
         if new_d.get("outcome") != s.outcome:
             detail.append(f"outcome {s.outcome} -> {new_d.get('outcome')}")
@@ -407,6 +472,8 @@ def _rescore(
             detail.append(f"score {s.total} -> {new_d.get('total')}")
         if not detail:
             detail.append("scorecard details changed")
+        if file_detail:
+            detail.append(file_detail)
         click.echo(f"changed: {label}: {', '.join(detail)}")
     for line in skipped:
         click.echo(f"skipped: {line}", err=True)

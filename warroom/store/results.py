@@ -196,6 +196,17 @@ class StoredSession(SessionRow):
     scorecard: dict[str, Any] = field(default_factory=dict)
     actions: list[Any] = field(default_factory=list)  # list[warroom.core.actions.Action]
 
+    def to_dict(self) -> dict[str, Any]:
+        """Every stored field as a JSON-ready dict (the ``scores --format json`` row): the flat fields of
+        :class:`SessionRow`, ``scorecard`` (the ``Scorecard.to_dict()`` dict) and ``actions`` (the action log, a list
+        of action dicts as in the journal)."""
+        out = {k: getattr(self, k) for k in SessionRow.__dataclass_fields__}
+        out["scorecard"] = self.scorecard
+        out["actions"] = [
+            a.model_dump(mode="json", exclude_none=True) if hasattr(a, "model_dump") else a for a in self.actions
+        ]
+        return out
+
     def info(self) -> SessionInfo:
         """The session's start information."""
         return SessionInfo(
@@ -430,20 +441,42 @@ class ResultsStore:
             raise StoreError(f"cannot store session {info.session_id} in {self.path}: {exc}") from exc
         return cur.rowcount == 1
 
-    def update_scorecard(self, session_id: str, scorecard: Any) -> None:
+    def update_scorecard(
+        self,
+        session_id: str,
+        scorecard: Any,
+        *,
+        drill_sha256: str | None = None,
+        drill_version: int | None = None,
+        drill_path: str | None = None,
+        note: str | None = None,
+    ) -> None:
         """Replace a stored session's scorecard (after a re-score) and the columns derived from it.
 
-        Raises SessionNotFound if no session has this id.
+        When the session was re-scored against a drill file other than the one it was played on, pass that file's
+        ``drill_sha256``, ``drill_version`` and ``drill_path``: they replace the recorded ones, so the stored score
+        and its recorded drill file always agree (None leaves a column as it is). ``note`` (a sentence) is appended
+        to the session's notes. Raises SessionNotFound if no session has this id, StoreError if the database stays
+        locked.
         """
-        sc = _scorecard_fields(scorecard)
-        sql = (
-            "UPDATE sessions SET scoring_version = ?, outcome = ?, total = ?, time_to_detect = ?, damage = ?, "
-            "full_damage = ?, damage_unit = ?, false_escalations = ?, cost_usd = ?, scorecard = ?, rescored_at = ? "
-            "WHERE session_id = ?"
-        )
         from warroom.store.journal import utc_now
 
-        params = (
+        sc = _scorecard_fields(scorecard)
+        now = utc_now()
+        sets = [
+            "scoring_version = ?",
+            "outcome = ?",
+            "total = ?",
+            "time_to_detect = ?",
+            "damage = ?",
+            "full_damage = ?",
+            "damage_unit = ?",
+            "false_escalations = ?",
+            "cost_usd = ?",
+            "scorecard = ?",
+            "rescored_at = ?",
+        ]
+        params: list[Any] = [
             sc["scoring_version"],
             sc["outcome"],
             sc["total"],
@@ -454,14 +487,35 @@ class ResultsStore:
             sc["false_escalations"],
             sc["cost_usd"],
             sc["json"],
-            utc_now(),
-            session_id,
-        )
+            now,
+        ]
+        for column, value in (("drill_sha256", drill_sha256), ("drill_version", drill_version), ("drill_path", drill_path)):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
+        conn = self._conn
+
+        def update() -> int:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                extra_sets, extra = [], []
+                if note is not None:
+                    r = conn.execute("SELECT notes FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+                    notes = [*json.loads(r[0] or "[]"), note] if r is not None else [note]
+                    extra_sets, extra = ["notes = ?"], [json.dumps(notes, ensure_ascii=False)]
+                sql = f"UPDATE sessions SET {', '.join(sets + extra_sets)} WHERE session_id = ?"
+                rowcount = conn.execute(sql, (*params, *extra, session_id)).rowcount
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return int(rowcount)
+
         try:
-            cur = self._retry(lambda: self._conn.execute(sql, params))
+            rowcount = self._retry(update)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot update session {session_id} in {self.path}: {exc}") from exc
-        if cur.rowcount != 1:
+        if rowcount != 1:
             raise SessionNotFound(f"no stored session {session_id!r}")
 
     # -- reading --------------------------------------------------------------------------------------------------
@@ -499,8 +553,6 @@ class ResultsStore:
 
         Raises SessionNotFound for no match, or for a prefix that matches several sessions (``.matches``).
         """
-        from warroom.core.actions import Action
-
         key = session_id.strip()
         if not key:
             raise SessionNotFound("an empty session id")
@@ -521,12 +573,7 @@ class ResultsStore:
                     f"session id prefix {key!r} matches several sessions: {', '.join(ids[:10])}{more}", ids[:10]
                 )
             r = rows[0]
-        d = self._row(r)
-        return StoredSession(
-            **d,
-            scorecard=json.loads(r[21]),
-            actions=[Action.model_validate(a) for a in json.loads(r[22])],
-        )
+        return self._stored(r)
 
     def __contains__(self, session_id: str) -> bool:
         return self._conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (session_id,)).fetchone() is not None
@@ -567,8 +614,11 @@ class ResultsStore:
         sort: str = "when",
         reverse: bool = False,
         limit: int | None = None,
+        full: bool = False,
     ) -> list[SessionRow]:
         """Stored sessions matching the filters, sorted.
+
+        With ``full`` the rows are :class:`StoredSession` objects carrying the scorecard and action log too.
 
         ``trainee`` / ``drill`` match exactly; ``since`` is a UTC timestamp text (see :func:`parse_since`): sessions
         started at or after it. ``sort`` is a key of :data:`SORT_KEYS` in its natural direction (``reverse`` flips
@@ -582,11 +632,23 @@ class ResultsStore:
             direction = "ASC" if direction == "DESC" else "DESC"
         order = ", ".join(f"{part.strip()} {direction}" for part in expr.split(","))
         where, params = self._where(trainee, drill, since, outcome)
-        sql = f"SELECT {_LIST_COLUMNS} FROM sessions{where} ORDER BY {order}, started_at DESC, session_id DESC"
+        columns = f"{_LIST_COLUMNS}, scorecard, actions" if full else _LIST_COLUMNS
+        sql = f"SELECT {columns} FROM sessions{where} ORDER BY {order}, started_at DESC, session_id DESC"
         if limit:
             sql += " LIMIT ?"
             params.append(int(limit))
-        return [SessionRow(**self._row(r)) for r in self._conn.execute(sql, params)]
+        if not full:
+            return [SessionRow(**self._row(r)) for r in self._conn.execute(sql, params)]
+        return [self._stored(r) for r in self._conn.execute(sql, params)]
+
+    def _stored(self, r: Sequence[Any]) -> StoredSession:
+        from warroom.core.actions import Action
+
+        return StoredSession(
+            **self._row(r),
+            scorecard=json.loads(r[21]),
+            actions=[Action.model_validate(a) for a in json.loads(r[22])],
+        )
 
     def iter_sessions(
         self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None

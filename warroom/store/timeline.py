@@ -140,7 +140,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
     def event_row(ev: Any, played: bool) -> ReviewRow:
         marks = []
         if ev.id in inspected:
-            marks.append(f"inspected at {inspected[ev.id]:g} s")
+            marks.append(f"inspected at {inspected[ev.id]:.1f} s")
         if ev.id in flagged:
             marks.append("flagged")
         return ReviewRow(

@@ -238,7 +238,7 @@ class ReviewScreen(Screen[None]):
             out.append("\n")
         elif row.kind == "action":
             a = row.action
-            out.append(f"Trainee action at {fmt.clock(a.t)} ({a.t:g} s)\n", style="bold magenta")
+            out.append(f"Trainee action at {fmt.clock(a.t)} ({a.t:.1f} s)\n", style="bold magenta")
             out.append(fmt.clean_line(row.text) + "\n")
             if a.step and self.data.drill is not None:
                 try:
