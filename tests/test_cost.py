@@ -119,7 +119,8 @@ def test_cost_usage_and_load_errors(tmp_path):
     assert runner.invoke(main, ["cost"]).exit_code == 2
     assert runner.invoke(main, ["cost", "--example", "x"]).exit_code == 2
     result = runner.invoke(main, ["cost", "no-such-drill"])
-    assert result.exit_code == 2 and "no drill file or drill id" in result.output
+    assert result.exit_code == 2
+    assert "Invalid value for DRILL: no drill file or drill id 'no-such-drill'" in result.stderr
     bad = tmp_path / "bad.yaml"
     bad.write_text(drill_yaml().replace("difficulty: 1", "difficulty: 9"))
     result = runner.invoke(main, ["cost", str(bad)])

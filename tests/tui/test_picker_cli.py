@@ -91,8 +91,9 @@ def test_run_reports_a_broken_drill_on_stderr(tmp_path):
 
 def test_run_reports_an_unknown_drill(tmp_path):
     result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", "no-such-drill"])
-    assert result.exit_code == 1
-    assert "no-such-drill" in result.stderr
+    assert result.exit_code == 2  # a usage error, like `warroom cost no-such-drill`
+    assert "Invalid value for PATH_OR_ID: no drill file or drill id 'no-such-drill'" in result.stderr
+    assert "Traceback" not in result.output
 
 
 async def test_smoke_the_real_clock_drives_the_drill(services):

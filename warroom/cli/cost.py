@@ -122,7 +122,7 @@ def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str) -> None
         try:
             path = resolve_drill(drill, dirs)
         except FileNotFoundError as exc:
-            raise click.UsageError(str(exc.args[0] if exc.args else exc)) from None
+            raise click.BadParameter(str(exc.args[0] if exc.args else exc), param_hint="DRILL") from None
     loaded, problems = load_drill_or_problems(path)
     if loaded is None:
         for p in problems:

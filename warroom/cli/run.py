@@ -24,8 +24,9 @@ from warroom.cli.common import data_dir_option, trainee_option
 def run(ctx: click.Context, path_or_id: str, trainee: str | None, data_dir: Path | None, speed: float) -> None:
     """Play one drill: its briefing, the war room, then the debrief (skips the drill picker).
 
-    PATH_OR_ID is a drill file or the id of a bundled drill (or of one in a --drills folder). A drill that cannot
-    be loaded is reported as path:line:col: message lines on stderr, with exit status 1.
+    PATH_OR_ID is a drill file or the id of a bundled drill (or of one in a --drills folder). An unknown path or
+    id is a usage error (exit status 2). A drill that cannot be loaded is reported as path:line:col: message lines
+    on stderr, with exit status 1.
     """
     from warroom.cli.common import Settings
     from warroom.core.library import resolve_drill
@@ -35,8 +36,8 @@ def run(ctx: click.Context, path_or_id: str, trainee: str | None, data_dir: Path
     settings = settings.override(trainee=trainee, data_dir=data_dir)
     try:
         path = resolve_drill(path_or_id, settings.drill_dirs)
-    except FileNotFoundError as exc:
-        raise click.ClickException(str(exc)) from None
+    except FileNotFoundError as exc:  # an unknown drill path or id is a usage error (exit status 2)
+        raise click.BadParameter(str(exc.args[0] if exc.args else exc), param_hint="PATH_OR_ID") from None
     try:
         drill = load_drill(path)
     except DrillProblem as exc:
