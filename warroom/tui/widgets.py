@@ -192,16 +192,24 @@ class StatusBar(Static):
 
 
 class Meters(Static):
-    """One line: damage accrued so far (in the drill's unit) and cost so far (USD, planner / executor split)."""
+    """One line: damage accrued so far and cost so far (USD, planner / executor split).
+
+    Until damage accrues the meter reads ``damage none yet`` in every drill, fault or all-clear alike: the unit
+    names the fault's consequence (it is part of the answer key), so it shows only once the cascade has visibly
+    started, with the amount.
+    """
 
     def show(self, damage: float, unit: str, cost: CostMeter) -> None:
         """Render the meters from the replay's accrued ``damage`` in ``unit`` and its ``cost`` meter."""
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(" damage ", style="bold")
-        out.append(fmt.number(damage), style="bold red" if damage else "bold green")
-        if unit:
-            out.append(" ")
-            out.append(fmt.clean_line(unit))
+        if damage:
+            out.append(fmt.number(damage), style="bold red")
+            if unit:
+                out.append(" ")
+                out.append(fmt.clean_line(unit))
+        else:
+            out.append("none yet", style="bold green")
         out.append("  cost ", style="bold")
         out.append(fmt.usd(cost.usd), style="bold")
         out.append(" planner ", style="dim")
