@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from typing import Any
 
 from textual.app import App
@@ -25,6 +27,8 @@ class WarroomApp(App[None]):
         start: a drill to open straight away (its briefing; ``warroom run``); None opens the picker.
         speed: initial playback speed of the drill clock (drill seconds per real second, > 0).
         clock: the real-time clock the drill clock is driven by; tests pass a ``textual.clock.MockClock``.
+        handle_signals: when True (``warroom`` and ``warroom run``), SIGTERM and SIGHUP (``kill``, the terminal
+            closed) store a drill being played as abandoned, its quit at the current drill time, and exit cleanly.
     """
 
     CSS_PATH = "warroom.tcss"
@@ -38,6 +42,7 @@ class WarroomApp(App[None]):
         start: DrillEntry | None = None,
         speed: float = 1.0,
         clock: Clock | None = None,
+        handle_signals: bool = False,
     ) -> None:
         super().__init__()
         self.services = services
@@ -46,8 +51,11 @@ class WarroomApp(App[None]):
         self.clock = clock if clock is not None else Clock()
         self.live: Any = None  # the WarRoomScreen of the drill being played, if any
         self.from_picker = start is None
+        self.handle_signals = handle_signals
 
     def on_mount(self) -> None:
+        if self.handle_signals:
+            self._install_signal_handlers()
         # A session killed mid-drill (kill -9, a lost terminal) is recorded as abandoned on the next start.
         for message in self.services.recover():
             self.notify(message, title="Unfinished session", markup=False, timeout=12)
@@ -109,6 +117,26 @@ class WarroomApp(App[None]):
         live, self.live = self.live, None
         if live is not None:
             live.abandon()
+
+    def _install_signal_handlers(self) -> None:
+        loop = asyncio.get_running_loop()
+        for name in ("SIGTERM", "SIGHUP"):
+            signum = getattr(signal, name, None)
+            if signum is None:  # no SIGHUP on Windows
+                continue
+            try:
+                loop.add_signal_handler(signum, self.terminate, signum)
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such support
+                pass
+
+    def terminate(self, signum: int | None = None) -> None:
+        """Stop for a signal (SIGTERM, SIGHUP) or another reason to leave at once: bring the drill clock up to the
+        present, store a drill being played as abandoned (a ``quit`` at the current drill time), and exit."""
+        live = self.live
+        if live is not None:
+            live.tick()
+        self.close_open_session()
+        self.exit()
 
     async def action_quit(self) -> None:
         self.close_open_session()

@@ -17,13 +17,14 @@ def launch(settings: Settings, *, start: DrillEntry | None = None, speed: float 
         start: a loaded drill to open at its briefing (skipping the picker), or None for the picker.
         speed: the initial playback speed (drill seconds per real second).
 
-    A drill left mid-play (the terminal closed, ctrl+c) is stored as an abandoned session.
+    A drill left mid-play (ctrl+c, the terminal closed (SIGHUP), ``kill`` (SIGTERM)) is stored as an abandoned
+    session, its quit at the drill time it was left.
     """
     from warroom.tui.app import WarroomApp
     from warroom.tui.services import Services
 
     services = Services(trainee=settings.trainee, data_dir=settings.data_dir, drill_dirs=settings.drill_dirs)
-    app = WarroomApp(services, start=start, speed=speed)
+    app = WarroomApp(services, start=start, speed=speed, handle_signals=True)
     try:
         app.run()
     finally:
