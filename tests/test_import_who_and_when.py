@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,12 @@ def load(path: Path) -> Drill:
 def convert(path: Path, options: ww.ImportOptions | None = None) -> tuple[dict, Drill]:
     record = ww.parse_record(ww.read_record(path), path.stem, file=f"{path.parent.name}/{path.name}")
     return ww.convert_record(record, options)
+
+
+def _headline_words(text: str) -> str:
+    """The first few words of a message's first line (what a title built from it would start with)."""
+    first = next(line for line in text.splitlines() if line.strip())
+    return " ".join(first.split()[:4])
 
 
 def by_id(drill: Drill) -> dict:
@@ -105,11 +112,19 @@ def test_magentic_one_mapping():
     assert drill.id == "ww-magentic-one-mini"
     assert drill.briefing.goal == record["question"]
     assert [s.id for s in drill.plan] == ["s00", "s01", "s02", "s03"]
-    # Each Orchestrator instruction is a plan step whose objective is the instruction, titled by its agent.
-    assert drill.plan[1].objective == record["history"][3]["content"]
-    assert drill.plan[1].title.startswith("WebSurfer: Open riverside-library")
-    assert drill.plan[2].title.startswith("ComputerTerminal: ")
-    assert drill.plan[3].objective == record["history"][11]["content"]
+    # Each Orchestrator instruction starts a plan step titled by its agent and number. The plan is shown from 00:00,
+    # so neither the title nor the objective may show the instruction before it is given: it is the step's first
+    # trace event.
+    assert [s.title for s in drill.plan[1:]] == [
+        "WebSurfer, instruction 1",
+        "ComputerTerminal, instruction 2",
+        "Assistant, instruction 3",
+    ]
+    for step, i in ((drill.plan[1], 3), (drill.plan[3], 11)):
+        instruction = record["history"][i]["content"]
+        assert instruction not in step.objective and _headline_words(instruction) not in step.title
+        assert ev[f"h{i:03d}"].content == instruction and ev[f"h{i:03d}"].step == step.id
+    assert "WebSurfer carries out the Orchestrator's instruction that opens this step" in drill.plan[1].objective
 
     assert ev["h000"].kind == "log" and ev["h000"].step == "s00"
     assert ev["h001"].kind == "planner_call" and ev["h001"].usage.estimated  # initial plan
@@ -133,7 +148,8 @@ def test_magentic_one_mapping():
     assert [e.event for e in key.damage.entries] == [f"h{i:03d}" for i in range(5, 15)]
     assert all(e.amount == 1 for e in key.damage.entries) and key.damage.unit == ww.DAMAGE_UNIT
     assert record["ground_truth"] in key.debrief and record["mistake_reason"] in key.debrief
-    assert {"imported", "who-and-when", "magentic-one", "WebSurfer"} <= set(drill.tags)
+    assert {"imported", "who-and-when", "magentic-one"} <= set(drill.tags)
+    assert record["mistake_agent"] == "WebSurfer" and "WebSurfer" not in drill.tags  # the answer never leaks
     assert "magentic-one/mini.json" in drill.source and "estimate" in drill.source.lower()
     assert "estimate" in drill.briefing.context
     assert drill.difficulty == 2
@@ -178,10 +194,23 @@ def test_captain_agent_mapping():
     assert [s.id for s in drill.plan] == ["s01", "s02", "s03", "s04"]
     assert drill.plan[0].title == "Excel_Expert: the manager's task and plan"
     assert "2. Extract street numbers." in drill.plan[0].objective
-    assert drill.plan[1].title.startswith("DataAnalysis_Expert: ")
+    # Expert turns are titled by expert and turn number: never from the turn's own (later) text.
+    assert [s.title for s in drill.plan[1:]] == [
+        "DataAnalysis_Expert, turn 2",
+        "Verification_Expert, turn 3",
+        drill.plan[3].title,
+    ]
+    assert drill.plan[3].title.endswith(", turn 4")
     assert "Count the clients with even street numbers" in drill.plan[1].objective
     assert "Street numbers may carry suffixes" in drill.plan[1].objective
-    assert drill.plan[2].title.startswith("Verification_Expert: ")
+    manager = record["history"][0]["content"]
+    for step in drill.plan[1:]:
+        # an expert step's objective is made of the manager's first message (what the planner knew), nothing later
+        body = step.objective.split(": ", 1)[1].replace("\n\nConstraints and conditions for completion:\n", "\n")
+        assert all(line.strip() in manager for line in body.splitlines() if line.strip())
+    for i, m in enumerate(record["history"][1:], start=1):
+        for step in drill.plan:
+            assert m["content"].strip()[:30] not in step.title + step.objective
 
     assert ev["h000"].kind == "planner_call" and ev["h000"].step == "s01" and ev["h000"].usage.estimated
     assert ev["h001-call"].arguments == {"code_from": "h000"} and ev["h001"].step == "s01"
@@ -195,7 +224,8 @@ def test_captain_agent_mapping():
     key = drill.answer_key
     assert key.fault.origin_step == "s02" and key.evidence == ["h002"] and key.cascade == ["s03", "s04"]
     assert [e.event for e in key.damage.entries] == ["h003", "h004", "h005", "h006"]
-    assert {"imported", "who-and-when", "captain-agent", "DataAnalysis_Expert"} <= set(drill.tags)
+    assert {"imported", "who-and-when", "captain-agent"} <= set(drill.tags)
+    assert record["mistake_agent"] == "DataAnalysis_Expert" and "DataAnalysis_Expert" not in drill.tags
     assert drill.difficulty == 2  # level "2"
     assert record["ground_truth"] in key.debrief
     assert_playable(drill)
@@ -338,7 +368,7 @@ BAD_MESSAGES = {
     "mistake-not-number.json": "mistake_step 'three' is not a whole number",
     "mistake-out-of-range.json": "mistake_step 4 is out of range: history has 4 messages (0 to 3)",
     "not-json.json": "not JSON: Expecting value at line 1 column 15",
-    "not-utf8.json": "not UTF-8 text",
+    "not-utf8.json": "not UTF-8 text: byte 0xff at offset 13 (line 1)",
     "top-level-array.json": "the top level is a JSON array, not an object",
     "unknown-kind.json": "cannot tell the record's kind",
 }
@@ -432,6 +462,50 @@ def test_cli_usage_errors(tmp_path):
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def _assert_no_answer_before_the_debrief(drill: Drill, record: dict) -> None:
+    """What a trainee sees before the debrief (public tags, plan-step titles and objectives, shown from 00:00) does
+    not name the annotated agent as a tag, nor show any agent or instruction text later than the planner's plan."""
+    assert record["mistake_agent"] not in drill.tags
+    assert record["mistake_agent"] not in drill.public_tags
+    known = {"magentic-one": 2, "captain-agent": 1}[drill.tags[2]]  # the request and initial plan / the manager
+    for step in drill.plan[1:]:
+        assert re.fullmatch(r".+, (instruction|turn) \d+", step.title), step.title
+    for m in record["history"][known:]:
+        first = next((ln.strip() for ln in m["content"].splitlines() if len(ln.strip()) >= 40), None)
+        if first is None or first in record["question"] or first in record["history"][0]["content"]:
+            continue  # a line that repeats the task or the plan was known from the start
+        for step in drill.plan:
+            assert first not in step.title and first not in step.objective, (drill.id, step.id)
+
+
+def test_written_drill_files_have_the_normal_mode_of_new_files(tmp_path):
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        report = ww.import_records([GOOD / "captain-agent" / "mini.json"], tmp_path)
+        again = ww.import_records([GOOD / "captain-agent" / "mini.json"], tmp_path, force=True)
+        os.umask(0o027)
+        other = ww.import_records([GOOD / "magentic-one" / "mini.json"], tmp_path)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(report.results[0].output.stat().st_mode) == 0o644  # 0666 minus the umask, like `warroom new`
+    assert stat.S_IMODE(again.results[0].output.stat().st_mode) == 0o644
+    assert stat.S_IMODE(other.results[0].output.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ww-captain-agent-mini.yaml", "ww-magentic-one-mini.yaml"]
+
+
+def test_not_utf8_names_the_byte_and_its_offset(tmp_path):
+    bad = tmp_path / "bin.json"
+    bad.write_bytes(b"\xef\xbb\xbf{\n  \"history\": \"\xc3\x28\"}")  # a BOM, then a broken two-byte sequence
+    with pytest.raises(ww.RecordError, match=r"^not UTF-8 text: byte 0xc3 at offset 19 \(line 2\)$"):
+        ww.read_record(bad)
+    (tmp_path / "zero.json").write_bytes(b"\xff")
+    with pytest.raises(ww.RecordError, match=r"^not UTF-8 text: byte 0xff at offset 0 \(line 1\)$"):
+        ww.read_record(tmp_path / "zero.json")
+
+
 def test_the_whole_corpus_imports_loads_and_plays(tmp_path):
     corpus = _corpus_dir()
     if corpus is None:
@@ -447,6 +521,7 @@ def test_the_whole_corpus_imports_loads_and_plays(tmp_path):
         for i, message in enumerate(record["history"]):
             assert text_of(ev[f"h{i:0{width}d}"]) == message["content"], (result.source, i)
         assert drill.answer_key.evidence == [f"h{int(record['mistake_step']):0{width}d}"]
+        _assert_no_answer_before_the_debrief(drill, record)
         assert_playable(drill)
         run_checks_if_available(drill)
 

@@ -6,12 +6,12 @@ that decided the failure. This module turns one record (a JSON file) into one dr
 the importer has to estimate, is documented in docs/importing.md; in short:
 
 - **magentic-one** records: ``Orchestrator (thought)`` plan and ledger messages become ``planner_call`` events; each
-  ``Orchestrator (-> Agent)`` instruction starts a plan step whose objective is the instruction (events before the
-  first instruction form step ``s00``, the planning step); agent replies become ``executor_message`` events; the
+  ``Orchestrator (-> Agent)`` instruction starts a plan step titled by its agent and number (the instruction is
+  the step's first trace event; events before the first instruction form step ``s00``, the planning step); agent replies become ``executor_message`` events; the
   ComputerTerminal's output becomes a ``tool_call`` / ``tool_result`` pair; status lines (``Next speaker ...``,
   ``Stalled...``) and termination conditions become ``log`` events.
 - **captain-agent** records: the first message (the manager's task and plan) is a ``planner_call`` in step ``s01``;
-  each later expert turn starts a plan step; ``Computer_terminal`` output is a ``tool_call`` / ``tool_result`` pair
+  each later expert turn starts a plan step (titled ``<expert>, turn N``); ``Computer_terminal`` output is a ``tool_call`` / ``tool_result`` pair
   in the step of the turn whose code it ran.
 - The annotated ``mistake_step`` (an index into ``history``) is the evidence; the plan step that contains it is the
   fault's origin; later plan steps are the cascade; every history message after it is one wasted agent turn of
@@ -20,6 +20,10 @@ the importer has to estimate, is documented in docs/importing.md; in short:
 
 Event ids are ``h`` + the history index (``h012``); a terminal's synthetic tool call is ``h012-call``. Message text
 is kept verbatim (never truncated, never re-encoded).
+
+Nothing shown before the debrief gives the answer away or shows what an agent says before it says it: plan-step
+titles and objectives (shown from 00:00) use only what the planner knew when it wrote the plan, and the tags never
+name the annotated mistake agent.
 
 Public API: :func:`read_record`, :func:`parse_record`, :func:`record_to_drill_data`, :func:`convert_record`,
 :func:`dump_drill_yaml`, :func:`find_record_files`, :func:`import_records`, :class:`Price`, :class:`ImportOptions`,
@@ -32,7 +36,7 @@ import json
 import math
 import os
 import re
-import tempfile
+import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +81,7 @@ _TERMINAL_NAMES = {"computerterminal", "computer_terminal"}
 _STATUS_PREFIXES = ("Next speaker", "Stalled", "Request satisfied", "Replan counter exceeded")
 _WARNING_PREFIXES = ("Stalled", "Replan counter exceeded", "Max time", "Max rounds")
 _EXITCODE = re.compile(r"^exitcode: -?\d+")
+_UTF8_BOM = b"\xef\xbb\xbf"
 
 
 class RecordError(ValueError):
@@ -169,10 +174,13 @@ def read_record(path: Path) -> dict[str, Any]:
         raise RecordError("is a directory, not a record file") from None
     except OSError as e:
         raise RecordError(f"cannot read the file: {e.strerror or e}") from None
+    bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw[bom:].decode("utf-8")
     except UnicodeDecodeError as e:
-        raise RecordError(f"not UTF-8 text (byte {e.start})") from None
+        offset = bom + e.start
+        line = raw.count(b"\n", 0, offset) + 1
+        raise RecordError(f"not UTF-8 text: byte 0x{raw[offset]:02x} at offset {offset} (line {line})") from None
     if not text.strip():
         raise RecordError("the file is empty, not a JSON record")
     try:
@@ -427,11 +435,17 @@ def _map_magentic_one(record: Record, draft: _Draft, context: list[int]) -> list
         if role.startswith("Orchestrator (->"):
             agent = role[len("Orchestrator (->") :].rstrip(")").strip() or "agent"
             n = len(draft.plan)
+            # The plan panel shows every step from 00:00, so a step's title and objective use only what is known
+            # then (the agent and the instruction's number); the instruction itself is this step's first event.
             draft.plan.append(
                 {
                     "id": _step_id(n, sw),
-                    "title": f"{agent}: {_headline(msg.content) or 'instruction ' + str(n)}",
-                    "objective": msg.content if msg.content.strip() else f"(the Orchestrator's instruction {hid} was empty)",
+                    "title": f"{agent}, instruction {n}",
+                    "objective": (
+                        f"{agent} carries out the Orchestrator's instruction that opens this step (shown in the trace "
+                        "when the step starts) and reports back faithfully what it found, toward the user's request "
+                        "(the briefing's goal)."
+                    ),
                 }
             )
             # The instruction relays the answer of the ledger call before it: no model call of its own.
@@ -506,14 +520,9 @@ def _map_captain_agent(record: Record, draft: _Draft, context: list[int]) -> lis
             if msg.speaker not in experts:
                 experts.append(msg.speaker)
             n = len(draft.plan) + 1
-            headline = _headline(msg.content)
-            draft.plan.append(
-                {
-                    "id": _step_id(n, sw),
-                    "title": f"{msg.speaker}: {headline}" if headline else f"{msg.speaker}: turn {n}",
-                    "objective": turn_objective,
-                }
-            )
+            # Titles and objectives use only what the manager knew when it wrote the plan (the first message):
+            # never the turn's own text, which the plan panel would show before the expert says it.
+            draft.plan.append({"id": _step_id(n, sw), "title": f"{msg.speaker}, turn {n}", "objective": turn_objective})
             draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "executor_message",
                        "content": msg.content, "usage": _usage(ctx, msg.content)}, msg.content, i)
             last_turn = i
@@ -650,8 +659,9 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
         team = ", ".join(agents + tool_names) or "its agents"
         watching = (
             "A Magentic-One agent team on a real task. The Orchestrator is the planner: it writes a plan and fact "
-            "sheet, keeps a progress ledger and instructs one agent at a time; each instruction is a plan step "
-            f"whose objective is the instruction. The executors are {team}. Somewhere a step went wrong and the "
+            "sheet, keeps a progress ledger and instructs one agent at a time; each instruction starts a plan "
+            "step, and the instruction itself appears in the trace when its step starts. The executors are "
+            f"{team}. Somewhere a step went wrong and the "
             "run built on it: read the agents' replies against each instruction and escalate the plan step at "
             "fault as soon as you see it."
         )
@@ -687,7 +697,9 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
     else:
         difficulty = DEFAULT_DIFFICULTY
     question_head = _headline(record.question, 60) or "a task"
-    tags = ["imported", "who-and-when", record.subset, record.mistake_agent, kind]
+    # Never the annotated mistake agent: tags are shown before the drill is played (the fault kind is hidden from
+    # trainees by Drill.public_tags until the debrief).
+    tags = ["imported", "who-and-when", record.subset, kind]
     return {
         "schema_version": 1,
         "id": drill_id,
@@ -855,7 +867,20 @@ class ImportReport:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    """Write ``text`` to ``path`` through a temporary file and a rename, so a reader never sees half a drill.
+
+    The file gets the normal mode of a new file (0666 minus the umask), like ``warroom new``; not the 0600 of
+    :func:`tempfile.mkstemp`.
+    """
+    for _ in range(100):
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:  # pragma: no cover - 100 random names all taken
+        raise FileExistsError(f"cannot create a temporary file next to {path}")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
