@@ -18,7 +18,7 @@ import os
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -492,7 +492,7 @@ def _recover_one(data_dir: Path, path: Path, resolver: DrillResolver, store: Res
             rec.problems.append("the session had finished; its result was stored at recovery")
         else:
             try:
-                scorecard, actions = _score_abandoned(info, contents, resolver, rec)
+                scorecard, actions, info = _score_abandoned(info, contents, resolver, rec)
             except DrillUnavailable as exc:
                 rec.error = f"{exc}\n  the journal was kept in place: {path}"
                 return rec
@@ -512,7 +512,13 @@ def _recover_one(data_dir: Path, path: Path, resolver: DrillResolver, store: Res
 
 def _score_abandoned(
     info: SessionInfo, contents: JournalContents, resolver: DrillResolver, rec: RecoveredSession
-) -> tuple[Any, list[Any]]:
+) -> tuple[Any, list[Any], SessionInfo]:
+    """Score an interrupted session as abandoned: (scorecard, actions with the added quit, the info to store).
+
+    When the drill file changed since the session started, the session is scored against the current file and the
+    returned info records that file (SHA-256, version, path), so the stored score and its drill file agree; a note
+    in ``rec.problems`` names the file the session was played on.
+    """
     try:
         drill_file = resolver(info.drill_id, info.drill_path)
     except FileNotFoundError as exc:
@@ -525,18 +531,20 @@ def _score_abandoned(
     if info.drill_sha256 and sha != info.drill_sha256:
         rec.problems.append(
             f"the drill file {drill_file} changed since the session (SHA-256 {sha[:12]}… was {info.drill_sha256[:12]}…);"
-            " scored against the current file"
+            f" scored against the current file (version {drill.version}, SHA-256 {sha}), which is recorded with the"
+            f" session; it was played on version {info.drill_version} (SHA-256 {info.drill_sha256})"
         )
+        info = replace(info, drill_sha256=sha, drill_version=drill.version, drill_path=str(Path(drill_file).resolve()))
     actions, added = _with_quit(drill, contents.actions)
     if added:
-        rec.problems.append(f"no quit action in the journal; one was added at drill time {actions[-1].t:g} s")
+        rec.problems.append(f"no quit action in the journal; one was added at drill time {actions[-1].t:.1f} s")
     try:
         scorecard = _score(drill, actions)
     except ImportError as exc:
         raise DrillUnavailable(f"scoring is not available: {exc}") from None
     except Exception as exc:  # a drill edited so that the recorded actions no longer fit it
         raise DrillUnavailable(f"session {info.session_id} cannot be scored on {drill_file}: {exc}") from None
-    return scorecard, actions
+    return scorecard, actions, info
 
 
 def _mtime_iso(path: Path) -> str:
