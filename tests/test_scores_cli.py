@@ -274,7 +274,8 @@ def test_rescore_allow_changed_records_the_drill_file_it_scored_against(tmp_path
         before = store.get(sid)
     assert before.drill_sha256 == original_sha and before.drill_version == 1
     # The author edits the drill: earlier evidence (e03 at 7 s) makes the escalation at 12 s slower (fewer points).
-    edited = original_text.replace("\nversion: 1\n", "\nversion: 2\n").replace("evidence: [e04]", "evidence: [e03, e04]")
+    edited = original_text.replace("\nversion: 1\n", "\nversion: 2\n")
+    edited = edited.replace("evidence: [e04]", "evidence: [e03, e04]")
     assert edited.count("version: 2") == 1 and "evidence: [e03, e04]" in edited
     drill_path.write_text(edited)
     new_sha = file_sha256(drill_path)

@@ -6,13 +6,13 @@ that decided the failure. This module turns one record (a JSON file) into one dr
 the importer has to estimate, is documented in docs/importing.md; in short:
 
 - **magentic-one** records: ``Orchestrator (thought)`` plan and ledger messages become ``planner_call`` events; each
-  ``Orchestrator (-> Agent)`` instruction starts a plan step titled by its agent and number (the instruction is
-  the step's first trace event; events before the first instruction form step ``s00``, the planning step); agent replies become ``executor_message`` events; the
-  ComputerTerminal's output becomes a ``tool_call`` / ``tool_result`` pair; status lines (``Next speaker ...``,
-  ``Stalled...``) and termination conditions become ``log`` events.
+  ``Orchestrator (-> Agent)`` instruction starts a plan step titled by its agent and number (the instruction is the
+  step's first trace event; events before the first instruction form step ``s00``, the planning step); agent replies
+  become ``executor_message`` events; the ComputerTerminal's output becomes a ``tool_call`` / ``tool_result`` pair;
+  status lines (``Next speaker ...``, ``Stalled...``) and termination conditions become ``log`` events.
 - **captain-agent** records: the first message (the manager's task and plan) is a ``planner_call`` in step ``s01``;
-  each later expert turn starts a plan step (titled ``<expert>, turn N``); ``Computer_terminal`` output is a ``tool_call`` / ``tool_result`` pair
-  in the step of the turn whose code it ran.
+  each later expert turn starts a plan step (titled ``<expert>, turn N``); ``Computer_terminal`` output is a
+  ``tool_call`` / ``tool_result`` pair in the step of the turn whose code it ran.
 - The annotated ``mistake_step`` (an index into ``history``) is the evidence; the plan step that contains it is the
   fault's origin; later plan steps are the cascade; every history message after it is one wasted agent turn of
   damage; the deadline is :data:`DEADLINE_WINDOW` seconds after the evidence, or half-way to the last damage if

@@ -489,7 +489,8 @@ class ResultsStore:
             sc["json"],
             now,
         ]
-        for column, value in (("drill_sha256", drill_sha256), ("drill_version", drill_version), ("drill_path", drill_path)):
+        drill_columns = {"drill_sha256": drill_sha256, "drill_version": drill_version, "drill_path": drill_path}
+        for column, value in drill_columns.items():
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)

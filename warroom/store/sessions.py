@@ -530,8 +530,8 @@ def _score_abandoned(
         raise DrillUnavailable(f"cannot read the drill file {drill_file}: {exc}") from None
     if info.drill_sha256 and sha != info.drill_sha256:
         rec.problems.append(
-            f"the drill file {drill_file} changed since the session (SHA-256 {sha[:12]}… was {info.drill_sha256[:12]}…);"
-            f" scored against the current file (version {drill.version}, SHA-256 {sha}), which is recorded with the"
+            f"the drill file {drill_file} changed since the session (SHA-256 {sha[:12]}… was "
+            f"{info.drill_sha256[:12]}…); scored against the current file (version {drill.version}, SHA-256 {sha}), which is recorded with the"
             f" session; it was played on version {info.drill_version} (SHA-256 {info.drill_sha256})"
         )
         info = replace(info, drill_sha256=sha, drill_version=drill.version, drill_path=str(Path(drill_file).resolve()))
