@@ -24,7 +24,13 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "bad-indentation": (19, 4, "indentation does not match the keys above it"),
     "billion-laughs": (8, 7, "'billion laughs' file?"),
     "binary-junk": (2, 1, "control character ('\\x00')"),
+    "bool-as-number": (
+        5, 13, "`difficulty` must be a whole number, got `yes`; YAML reads an unquoted `yes` as the boolean true"
+    ),
     "colon-in-plain-text": (61, 24, "a colon followed by a space inside unquoted text: put the whole text in quotes"),
+    "damage-before-evidence": (
+        67, 17, "damage event `e2` (t=5 s) comes before the earliest evidence `e3` (t=8 s): no trainee could escalate"
+    ),
     "deadline-before-evidence": (68, 13, "the deadline (t=6 s) comes before the earliest evidence (t=8 s)"),
     "difficulty-out-of-range": (5, 13, "`difficulty` must be at most 5, got `7`"),
     "distractor-is-evidence": (76, 12, "event `e3` is evidence of the fault, so it cannot also be a distractor"),
@@ -38,7 +44,13 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "evidence-before-origin": (62, 14, "evidence event `e1` (t=0 s) comes before the fault's origin step `s1` starts"),
     "evidence-is-replan-event": (62, 18, "evidence event `r1` is a re-plan event"),
     "fractional-tokens": (32, 48, "`usage.output_tokens` of trace event `e2` must be a whole number, got `150.5`"),
-    "infinite-time": (51, 8, "must be a finite number of seconds"),
+    "huge-damage-amount": (
+        67, 29, "`amount` of damage entry #1 must be at most 1,000,000,000,000 (the drill format's limit for one damage"
+    ),
+    "huge-tokens": (
+        25, 27, "`usage.input_tokens` of trace event `e1` must be at most 10,000,000 (the drill format's limit for tokens"
+    ),
+    "infinite-time": (51, 8, "`t` of trace event `e6` must be a finite number, got `.inf`"),
     "key-of-another-kind": (38, 5, "unknown key `tool` in a `tool_result` event; allowed keys: call, duration_ms"),
     "missing-event-kind": (39, 5, "trace event `e4` has no `kind`; add one of: planner_call"),
     "missing-required-key": (7, 1, "`briefing` is missing the required key `goal`"),
@@ -47,6 +59,10 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "negative-tokens": (25, 27, "`usage.input_tokens` of trace event `e1` must be at least 0, got `-3000`"),
     "no-answer-key": (2, 1, "the drill needs an answer_key"),
     "not-utf8": (4, 11, "not UTF-8 text (byte 0xe9 here)"),
+    "over-indented-key": (
+        18, 7, "this line is indented deeper than the key `id` above it (line 17, column 5): indent `title` like `id`; "
+        "if `title: ...` was meant as part of the text above, put that whole text in quotes",
+    ),
     "python-tag": (31, 16, "the tag `!!python/object/apply:os.system` is not supported"),
     "recursive-alias": (31, 16, "a recursive alias"),
     "replan-time-goes-backwards": (76, 10, "re-plan event `r2` at t=1 s is earlier than the event before it, `r1` at t=2 s"),
@@ -57,6 +73,10 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "too-deep": (5, 70, "nested too deeply"),
     "top-level-list": (2, 1, "must be a mapping of keys"),
     "unclosed-quote": (56, 14, 'this quoted text is never closed: add the closing "'),
+    "unclosed-quote-runs-on": (
+        15, 12, 'this quoted text is never closed: add the closing " where the text ends (without it, the text runs on '
+        'to the next ", on line 56, column 14)',
+    ),
     "undefined-alias": (32, 12, "the alias *call_usage names no anchor (&call_usage)"),
     "unknown-cascade-step": (63, 17, "cascade step `s9` is not a plan step; the plan steps are: s1, s2"),
     "unknown-damage-event": (67, 17, "damage event `e50` is not a trace event (did you mean `e5`?)"),
@@ -378,3 +398,150 @@ def test_an_explicit_tag_that_does_not_fit_its_value_is_a_problem():
         load_drill_text(text)
     (p,) = info.value.problems
     assert (p.line, p.column) == (67, 17) and "`e5` is not a valid !!int" in p.message
+
+
+# -- numbers: never booleans or quoted text, and within the format's bounds ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where", "fragment"),
+    [
+        ("difficulty: 1", "difficulty: on", (5, 13), "`difficulty` must be a whole number, got `on`; YAML reads an "
+         "unquoted `on` as the boolean true (yes/no/on/off are true/false), not a number"),
+        ("difficulty: 1", "difficulty: true", (5, 13), "`difficulty` must be a whole number, got `true`"),
+        ("difficulty: 1", "difficulty: '2'", (5, 13), "got the text `2`; remove the quotes to write a number"),
+        ("schema_version: 1", "schema_version: yes", (2, 17), "schema_version must be 1, got `yes` (this warroom "
+         "reads format version 1); YAML reads an unquoted `yes` as the boolean true"),
+        ("difficulty: 1", "difficulty: 1\nversion: no", (6, 10), "`version` must be a whole number, got `no`; YAML "
+         "reads an unquoted `no` as the boolean false"),
+        ("input_tokens: 3000", "input_tokens: off", (25, 27), "`usage.input_tokens` of trace event `e1` must be a "
+         "whole number, got `off`"),
+        ("output_tokens: 800}", "output_tokens: 800, estimated: 1}", (25, 64), "`usage.estimated` of trace event "
+         "`e1` must be true or false, got `1`"),
+        ("input_usd_per_mtok: 5,", "input_usd_per_mtok: yes,", (11, 44), "`models.planner.input_usd_per_mtok` must "
+         "be a number, got `yes`; YAML reads an unquoted `yes` as the boolean true"),
+        ("    t: 5\n", "    t: y\n", (27, 8), "`t` of trace event `e2` must be a number, got `y`"),
+        ("  deadline: 12", "  deadline: off", (68, 13), "`answer_key.deadline` must be a number, got `off`"),
+        ("{event: e5, amount: 1}", "{event: e5, amount: yes}", (67, 29), "`amount` of damage entry #1 must be a "
+         "number, got `yes`; YAML reads"),
+        ("{event: e5, amount: 1}", "{event: e5, amount: 1e3}", (67, 29), "YAML reads `1e3` as text (in YAML 1.1 an "
+         "exponent needs a dot and a sign): write 1.0e+3 or 1000"),
+        ("    call: e2\n", "    call: e2\n    duration_ms: on\n", (38, 18), "`duration_ms` of trace event `e3` must "
+         "be a number, got `on`"),
+    ],
+)
+def test_no_number_of_the_format_takes_a_boolean_or_quoted_text(old, new, where, fragment):
+    assert old in BASE
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(BASE.replace(old, new, 1))
+    (p,) = info.value.problems
+    assert (p.line, p.column) == where and fragment in p.message, str(p)
+
+
+def test_the_y_of_yaml_1_1_is_not_a_boolean_in_pyyaml():
+    # PyYAML reads y/n as text; the message for `t: y` above is therefore a plain type error, without the hint.
+    assert load_yaml_text("a: y\n") == {"a": "y"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where", "fragment"),
+    [
+        ("input_tokens: 3000", "input_tokens: 10000001", (25, 27), "must be at most 10,000,000 (the drill format's "
+         "limit for tokens in one model call), got `10000001`"),
+        ("output_tokens: 800}", "output_tokens: 99999999999999999999999999}", (25, 48), "`usage.output_tokens` of "
+         "trace event `e1` must be at most 10,000,000"),
+        ("output_usd_per_mtok: 5}", "output_usd_per_mtok: 10000.5}", (12, 71), "`models.executor.output_usd_per_mtok` "
+         "must be at most 10,000 (the drill format's limit for a price, in USD per million tokens)"),
+        ("    t: 18\n", "    t: 1000001\n", (51, 8), "`t` of trace event `e6` must be at most 1,000,000 (the drill "
+         "format's limit for drill time, in seconds), got `1000001`"),
+        ("  deadline: 12", "  deadline: 2.0e+6", (68, 13), "`answer_key.deadline` must be at most 1,000,000"),
+        ("    t: 2\n", "    t: 1000000.5\n", (72, 10), "`t` of re-plan event `r1` must be at most 1,000,000"),
+        ("    call: e2\n", "    call: e2\n    duration_ms: 1.0e+10\n", (38, 18), "`duration_ms` of trace event `e3` "
+         "must be at most 1,000,000,000 (the drill format's limit for one tool call's duration, in milliseconds)"),
+        ("difficulty: 1", "difficulty: 1\nversion: 1000000001", (6, 10), "`version` must be at most 1,000,000,000"),
+    ],
+)
+def test_numbers_above_the_formats_bounds_are_problems(old, new, where, fragment):
+    assert old in BASE
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(BASE.replace(old, new, 1))
+    (p,) = info.value.problems
+    assert (p.line, p.column) == where and fragment in p.message, str(p)
+
+
+def test_numbers_at_the_bounds_are_accepted():
+    text = (
+        BASE.replace("input_tokens: 3000", "input_tokens: 10000000")
+        .replace("input_usd_per_mtok: 5,", "input_usd_per_mtok: 10000,")
+        .replace("{event: e5, amount: 1}", "{event: e5, amount: 1000000000000}")
+        .replace("    call: e2\n", "    call: e2\n    duration_ms: 1000000000\n")
+    )
+    drill = load_drill_text(text)
+    assert drill.trace[0].usage.input_tokens == 10_000_000
+    assert drill.answer_key.damage.entries[0].amount == 1e12
+
+
+@pytest.mark.parametrize("value", [".inf", "-.inf", ".nan"])
+def test_infinite_and_nan_numbers_are_problems(value):
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(BASE.replace("  deadline: 12", f"  deadline: {value}"))
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (68, 13)
+    assert p.message == f"`answer_key.deadline` must be a finite number, got `{value}`"
+
+
+# -- syntax errors a new author makes in the `warroom new` skeleton -------------------------------------------------
+
+
+def _skeleton_problem(edit) -> tuple[Problem, str]:
+    from warroom.core.skeleton import skeleton_text
+
+    text = skeleton_text("weekly-signups")
+    edited = edit(text)
+    assert edited != text
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(edited, "weekly-signups.yaml")
+    (p,) = info.value.problems
+    return p, edited
+
+
+def test_an_unclosed_quote_points_at_the_opening_quote_not_where_yaml_gives_up():
+    # YAML reads on to the next " (three lines down, in `tags`) and fails there, at 19:47.
+    p, text = _skeleton_problem(lambda t: t.replace('title: "Weekly signup report"', 'title: "Weekly signup report', 1))
+    line = text.splitlines().index(next(l for l in text.splitlines() if l.startswith('title: "Weekly')))
+    assert (p.line, p.column) == (line + 1, 8) == (16, 8)
+    assert p.message.startswith('this quoted text is never closed: add the closing " where the text ends')
+    assert "on line 19, column 46" in p.message
+
+
+def test_a_single_quoted_text_never_closed_is_found_too():
+    text = BASE.replace("    title: Search tickets", "    title: 'Search tickets").replace(
+        "    content: No open tickets.", "    content: 'No open tickets.'"
+    )
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (15, 12) and "never closed: add the closing '" in p.message
+
+
+def test_a_key_indented_deeper_than_its_siblings_says_so():
+    p, _ = _skeleton_problem(lambda t: t.replace("  - id: s2\n    title:", "  - id: s2\n      title:", 1))
+    assert (p.line, p.column) == (43, 7)
+    assert p.message == (
+        "this line is indented deeper than the key `id` above it (line 42, column 5): indent `title` like `id`; "
+        "if `title: ...` was meant as part of the text above, put that whole text in quotes"
+    )
+
+
+def test_a_deeper_key_like_line_in_text_gets_both_fixes_and_text_at_the_same_depth_the_colon_hint():
+    text = BASE.replace("    content: No open tickets.", "    content: No open tickets,\n      see: the log")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (45, 7)
+    assert "indented deeper than the key `content` above it" in p.message and "put that whole text in quotes" in p.message
+    flat = BASE.replace("    content: No open tickets.", "    content: No open tickets,\n      more\n      see: the log")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(flat)
+    (p,) = info.value.problems
+    assert "a colon followed by a space inside unquoted text" in p.message

@@ -206,17 +206,60 @@ def test_replan_times_do_not_decrease():
 @pytest.mark.parametrize(
     ("where", "loc"),
     [
-        (lambda d: d["trace"][5].__setitem__("t", float("inf")), ("trace", 5, "t")),
-        (lambda d: d["answer_key"].__setitem__("deadline", float("inf")), ("answer_key", "deadline")),
+        (lambda d: d["trace"][5].__setitem__("t", float("inf")), ("trace", 5, "log", "t")),
+        (lambda d: d["answer_key"].__setitem__("deadline", float("nan")), ("answer_key", "deadline")),
         (lambda d: d["answer_key"]["damage"]["entries"][0].__setitem__("amount", float("inf")),
          ("answer_key", "damage", "entries", 0, "amount")),
-        (lambda d: d["models"]["planner"].__setitem__("input_usd_per_mtok", float("inf")),
+        (lambda d: d["models"]["planner"].__setitem__("input_usd_per_mtok", float("-inf")),
          ("models", "planner", "input_usd_per_mtok")),
-        (lambda d: d["trace"][2].__setitem__("duration_ms", float("inf")), ("trace", 2, "duration_ms")),
+        (lambda d: d["trace"][2].__setitem__("duration_ms", float("inf")), ("trace", 2, "tool_result", "duration_ms")),
     ],
 )
-def test_numbers_are_finite(where, loc):
-    assert only(issues_of(where)).loc == loc
+def test_numbers_are_finite_by_type_before_the_rules_run(where, loc):
+    data = copy.deepcopy(BASE)
+    where(data)
+    with pytest.raises(ValidationError) as info:
+        Drill.model_validate(data)
+    (err,) = info.value.errors()
+    assert (err["type"], err["loc"]) == ("finite_number", loc)
+
+
+@pytest.mark.parametrize(
+    ("where", "loc", "error"),
+    [
+        (lambda d: d.__setitem__("difficulty", True), ("difficulty",), "int_type"),
+        (lambda d: d.__setitem__("version", False), ("version",), "int_type"),
+        (lambda d: d.__setitem__("schema_version", True), ("schema_version",), "literal_error"),
+        (lambda d: d["trace"][0]["usage"].__setitem__("input_tokens", True),
+         ("trace", 0, "planner_call", "usage", "input_tokens"), "int_type"),
+        (lambda d: d["trace"][0]["usage"].__setitem__("estimated", 1),
+         ("trace", 0, "planner_call", "usage", "estimated"), "bool_type"),
+        (lambda d: d["models"]["executor"].__setitem__("output_usd_per_mtok", True),
+         ("models", "executor", "output_usd_per_mtok"), "float_type"),
+        (lambda d: d["trace"][1].__setitem__("t", True), ("trace", 1, "tool_call", "t"), "float_type"),
+        (lambda d: d["trace"][1].__setitem__("t", "5"), ("trace", 1, "tool_call", "t"), "float_type"),
+        (lambda d: d["answer_key"].__setitem__("deadline", True), ("answer_key", "deadline"), "float_type"),
+        (lambda d: d["answer_key"]["damage"]["entries"][0].__setitem__("amount", True),
+         ("answer_key", "damage", "entries", 0, "amount"), "float_type"),
+        (lambda d: d["trace"][2].__setitem__("duration_ms", False), ("trace", 2, "tool_result", "duration_ms"),
+         "float_type"),
+    ],
+)
+def test_no_number_takes_a_boolean_or_a_numeric_text(where, loc, error):
+    data = copy.deepcopy(BASE)
+    where(data)
+    with pytest.raises(ValidationError) as info:
+        Drill.model_validate(data)
+    (err,) = info.value.errors()
+    assert (err["type"], err["loc"]) == (error, loc)
+
+
+def test_floats_still_take_whole_numbers():
+    def edit(d):
+        d["answer_key"]["deadline"] = 12
+        d["models"]["planner"]["input_usd_per_mtok"] = 5
+
+    assert issues_of(edit) == []
 
 
 # -- the fault, the evidence and the deadline ----------------------------------------------------------------------
@@ -245,6 +288,43 @@ def test_origin_step_has_trace_events():
 
     issue = only(issues_of(edit))
     assert issue.loc == ("answer_key", "fault", "origin_step") and "has no trace events" in issue.message
+
+
+def test_damage_before_the_earliest_evidence_cannot_be_prevented():
+    def edit(d):
+        d["answer_key"]["damage"]["entries"].append({"event": "e2", "amount": 3})
+
+    issue = only(issues_of(edit))
+    assert issue.loc == ("answer_key", "damage", "entries", 1, "event")
+    assert issue.message.startswith(
+        "damage event `e2` (t=5 s) comes before the earliest evidence `e3` (t=8 s): no trainee could escalate in time"
+    )
+
+
+def test_damage_at_the_same_time_as_the_earliest_evidence_cannot_be_prevented_either():
+    def edit(d):
+        d["trace"][4]["t"] = 8  # e5, the damage event, now comes at the same drill time as the evidence e3
+        d["trace"][3]["t"] = 8
+
+    issue = only(issues_of(edit))
+    assert issue.loc == ("answer_key", "damage", "entries", 0, "event")
+    assert "damage event `e5` (t=8 s) comes at the same time as the earliest evidence `e3` (t=8 s)" in issue.message
+
+
+def test_damage_on_the_evidence_event_itself_is_a_problem_and_later_damage_is_fine():
+    def edit(d):
+        d["answer_key"]["damage"]["entries"] = [{"event": "e3", "amount": 1}, {"event": "e4", "amount": 2}]
+
+    issue = only(issues_of(edit))
+    assert issue.loc == ("answer_key", "damage", "entries", 0, "event") and "`e3` (t=8 s)" in issue.message
+
+
+def test_the_earliest_evidence_counts_for_damage_not_the_first_listed():
+    def edit(d):
+        d["answer_key"]["evidence"] = ["e4", "e3"]  # e3 (t=8) is the earliest; e4 at t=10 does damage after it
+        d["answer_key"]["damage"]["entries"] = [{"event": "e4", "amount": 1}]
+
+    assert issues_of(edit) == []
 
 
 def test_deadline_leaves_evidence_at_or_before_it():

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import types
 import typing
 from dataclasses import dataclass
@@ -269,6 +270,9 @@ def _yaml_problem(text: str, path: str, e: yaml.YAMLError) -> Problem:
     if mark is None:  # pragma: no cover - every PyYAML parse error carries a mark
         return Problem(path, 1, 1, f"YAML error: {problem}")
     line, column = mark.line + 1, mark.column + 1
+    unclosed = _unclosed_quote_before(text, mark) if "end of stream" not in problem else None
+    if unclosed is not None:
+        return Problem(path, *unclosed)
     index = getattr(mark, "index", None)
     here = text[index] if isinstance(index, int) and 0 <= index < len(text) else ""
     if here == "\t" or (problem.startswith("found character") and "\\t" in problem):
@@ -284,6 +288,9 @@ def _yaml_problem(text: str, path: str, e: yaml.YAMLError) -> Problem:
     elif "another document" in problem:
         msg = "a second YAML document (after `---`): a drill file holds exactly one drill"
     elif "mapping values are not allowed" in problem:
+        deeper = _over_indented_key(text, mark)
+        if deeper is not None:
+            return Problem(path, *deeper)
         msg = "a colon followed by a space inside unquoted text: put the whole text in quotes"
     elif any(w in problem for w in ("expected key", "expected <block end>", "expected '-'")):
         msg = "this line's indentation does not match the keys above it (check the spaces at the start of the line)"
@@ -294,6 +301,77 @@ def _yaml_problem(text: str, path: str, e: yaml.YAMLError) -> Problem:
         if context and cm is not None:
             msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
     return Problem(path, line, column, msg)
+
+
+def _unclosed_quote_before(text: str, mark: Any) -> tuple[int, int, str] | None:
+    """``(line, column, message)`` when the YAML error at ``mark`` follows a quoted text that was never closed.
+
+    A quoted text whose closing quote is missing runs on, over line ends, to the next quote of the same kind
+    further down (the opening quote of another value); the error then comes right after that quote. So: the
+    token just before the error is a quoted text that spans several lines and ends on the error's line. Only
+    called on a syntax error (it scans the text again, up to the error).
+    """
+    where = (mark.line, mark.column)
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=_YamlLoader):
+            end = token.end_mark
+            if (end.line, end.column) > where:
+                break
+            last = token
+    except yaml.YAMLError:
+        pass  # the tokens before the error are all we need
+    if not isinstance(last, yaml.ScalarToken) or last.style not in ('"', "'"):
+        return None
+    start, end = last.start_mark, last.end_mark
+    if start.line == end.line or end.line != mark.line:
+        return None
+    quote = last.style
+    return (
+        start.line + 1,
+        start.column + 1,
+        f"this quoted text is never closed: add the closing {quote} where the text ends (without it, the text "
+        f"runs on to the next {quote}, on line {end.line + 1}, column {end.column})",
+    )
+
+
+def _over_indented_key(text: str, mark: Any) -> tuple[int, int, str] | None:
+    """``(line, column, message)`` when the colon at ``mark`` ends a key indented deeper than the key above it.
+
+    YAML reads a line indented deeper than its sibling keys as more text of the value above, so ``key:`` on it is
+    "a colon inside text". Returns None when the line does not start with a key, or is not deeper than the last
+    key above it (then the colon really is inside text).
+    """
+    lines = text.splitlines()
+    if mark.line >= len(lines):
+        return None
+    match = re.fullmatch(r"( +)([^\s#'\"\[\]{}&*!|>%@`-][^:#]*?)\s*", lines[mark.line][: mark.column])
+    if match is None:
+        return None
+    indent, key = len(match.group(1)), match.group(2)
+    for above in range(mark.line - 1, -1, -1):
+        prev = lines[above]
+        content = prev.lstrip(" ")
+        if not content or content.startswith("#"):
+            continue
+        column = len(prev) - len(content)
+        while content.startswith("- "):  # a list item: its key starts after the dash
+            rest = content[2:].lstrip(" ")
+            column += len(content) - len(rest)
+            content = rest
+        if indent <= column:
+            return None
+        prev_key = re.match(r"([^\s:#][^:#]*?):(\s|$)", content)
+        other = f"the key `{prev_key.group(1)}`" if prev_key else "the text"
+        shown_other = f"`{prev_key.group(1)}`" if prev_key else "it"
+        return (
+            mark.line + 1,
+            indent + 1,
+            f"this line is indented deeper than {other} above it (line {above + 1}, column {column + 1}): "
+            f"indent `{key}` like {shown_other}; if `{key}: ...` was meant as part of the text above, put that "
+            "whole text in quotes",
+        )
+    return None
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -571,7 +649,25 @@ _ITEM_NAMES = {
 
 
 def _num(x: Any) -> str:
+    if isinstance(x, float) and x.is_integer():
+        x = int(x)
+    if isinstance(x, int):
+        return f"{x:,}" if abs(x) >= 10_000 else str(x)
     return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+#: What an upper bound of the format limits, by the key of the value (shown with the limit).
+_LIMITS = {
+    "input_tokens": "tokens in one model call",
+    "output_tokens": "tokens in one model call",
+    "input_usd_per_mtok": "a price, in USD per million tokens",
+    "output_usd_per_mtok": "a price, in USD per million tokens",
+    "t": "drill time, in seconds",
+    "deadline": "drill time, in seconds",
+    "duration_ms": "one tool call's duration, in milliseconds",
+    "amount": "one damage amount",
+    "version": "a drill revision",
+}
 
 
 def _label(data: Any, path: tuple[Any, ...]) -> str:
@@ -662,6 +758,30 @@ def _yaml_hint(node: Node | None) -> str:
     return f"; YAML reads an unquoted `{v}` as {read}: write \"{v}\" in quotes if you meant the text"
 
 
+#: A number with an exponent that YAML 1.1 (PyYAML) reads as text, e.g. ``1e3`` (it wants ``1.0e+3``).
+_EXPONENT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
+
+
+def _number_hint(node: Node | None) -> str:
+    """A hint when a number was expected and the value is an unquoted YAML 1.1 boolean or a quoted number, else ""."""
+    if not isinstance(node, ScalarNode):
+        return ""
+    if node.style in _PLAIN_STYLES and node.tag == _BOOL and node.value.lower() not in ("true", "false"):
+        return (
+            f"; YAML reads an unquoted `{node.value}` as the boolean {str(_CONSTRUCTORS[_BOOL](node)).lower()} "
+            "(yes/no/on/off are true/false), not a number"
+        )
+    if node.style in _PLAIN_STYLES and node.tag == _STR and _EXPONENT.fullmatch(node.value):
+        number = float(node.value)
+        mantissa, exponent = f"{number:.1e}".split("e")
+        yaml11 = f"{mantissa}e{int(exponent):+d}"
+        plain = f" or {number:.0f}" if number.is_integer() and abs(number) < 1e16 else ""
+        return f"; YAML reads `{node.value}` as text (in YAML 1.1 an exponent needs a dot and a sign): write {yaml11}{plain}"
+    if node.style not in _PLAIN_STYLES and re.fullmatch(r"[-+]?(\d[\d_]*)?\.?\d+([eE][-+]?\d+)?", node.value.strip()):
+        return "; remove the quotes to write a number"
+    return ""
+
+
 _TYPE_WORDS = {
     "string_type": "text",
     "int_type": "a whole number",
@@ -740,6 +860,7 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
             choices = [m.value for m in target]
         if data_path == ("schema_version",):
             msg = f"schema_version must be {expected_text}, got {shown} (this warroom reads format version 1)"
+            msg += _number_hint(value_node)
             return _at(path, node, msg)
         if data_path[-2:] == ("fault", "kind"):
             msg = f"unknown fault kind {shown}; {_closest(value, choices)}the fault kinds are: {', '.join(choices)}"
@@ -747,10 +868,12 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
             msg = f"unknown value {shown} for {label}; {_closest(value, choices)}allowed: {', '.join(choices)}"
         if isinstance(value_node, ScalarNode) and value_node.value in choices:  # e.g. an unquoted `no` meant as text
             msg += _yaml_hint(value_node)
+        else:
+            msg += _number_hint(value_node)
         return _at(path, node, msg)
 
     if etype in _TYPE_WORDS:
-        hint = _yaml_hint(value_node) if etype == "string_type" else ""
+        hint = _yaml_hint(value_node) if etype == "string_type" else _number_hint(value_node)
         return _at(path, node, f"{label} must be {_TYPE_WORDS[etype]}, got {shown}{hint}")
 
     if etype == "string_pattern_mismatch":
@@ -773,5 +896,9 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
     }
     if etype in bounds:
         words, key = bounds[etype]
-        return _at(path, node, f"{label} must be {words} {_num(ctx.get(key))}, got {shown}")
+        limit = _num(ctx.get(key))
+        what = _LIMITS.get(str(data_path[-1])) if key in ("le", "lt") and data_path else None
+        if what:
+            limit += f" (the drill format's limit for {what})"
+        return _at(path, node, f"{label} must be {words} {limit}, got {shown}")
     return _at(path, node, f"{label}: {err.get('msg', etype)}, got {shown}")

@@ -22,7 +22,8 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic_core import PydanticCustomError
 
 #: The drill format version this code reads. Bump it when the format changes incompatibly.
 SCHEMA_VERSION = 1
@@ -30,10 +31,54 @@ SCHEMA_VERSION = 1
 #: An identifier for a drill, plan step or trace event: letters, digits, ``-``, ``_`` and ``.``.
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 
+#: Upper bounds of the format's numbers: far above any real drill, low enough that a typo (an extra run of digits)
+#: is an error instead of a drill that costs $300,000,000,000,000,000,000.
+#: Most tokens in one model call (input or output).
+MAX_TOKENS_PER_CALL = 10_000_000
+#: Highest price, USD per million tokens.
+MAX_USD_PER_MTOK = 10_000
+#: Latest drill time (trace and re-plan ``t``, the deadline), in seconds: about 11.6 days.
+MAX_DRILL_SECONDS = 1_000_000
+#: Longest tool call (``duration_ms``), in milliseconds: the same 1,000,000 s.
+MAX_DURATION_MS = 1_000_000_000
+#: Largest damage amount of one damage entry, in the drill's damage unit.
+MAX_DAMAGE_AMOUNT = 1_000_000_000_000
+#: Highest drill revision (``version``).
+MAX_VERSION = 1_000_000_000
+
+# Every number of the format is strict: a boolean (an unquoted YAML ``yes``/``no``/``on``/``off`` reads as
+# true/false) or a quoted text is never taken as a number, as the JSON Schema says. Strict floats still take ints.
+# Infinite and NaN numbers (``.inf``, ``.nan``) are rejected too.
 Identifier = Annotated[str, Field(pattern=ID_PATTERN, min_length=1, max_length=80)]
-Seconds = Annotated[float, Field(ge=0, description="Seconds of drill time, counted from the start of the drill.")]
-Tokens = Annotated[int, Field(ge=0, description="A token count (non-negative).")]
-UsdPerMillion = Annotated[float, Field(ge=0, description="USD per million tokens (non-negative).")]
+Seconds = Annotated[
+    float,
+    Field(
+        strict=True,
+        allow_inf_nan=False,
+        ge=0,
+        le=MAX_DRILL_SECONDS,
+        description=f"Seconds of drill time, counted from the start of the drill (0 to {MAX_DRILL_SECONDS:,}).",
+    ),
+]
+Tokens = Annotated[
+    int,
+    Field(
+        strict=True,
+        ge=0,
+        le=MAX_TOKENS_PER_CALL,
+        description=f"A token count of one model call (a whole number, 0 to {MAX_TOKENS_PER_CALL:,}).",
+    ),
+]
+UsdPerMillion = Annotated[
+    float,
+    Field(
+        strict=True,
+        allow_inf_nan=False,
+        ge=0,
+        le=MAX_USD_PER_MTOK,
+        description=f"USD per million tokens (0 to {MAX_USD_PER_MTOK:,}).",
+    ),
+]
 
 
 class _Strict(BaseModel):
@@ -137,16 +182,25 @@ class ModelSpec(_Strict):
     """One language model and its prices."""
 
     name: str = Field(min_length=1, description="The model's name as shown to the trainee, e.g. 'frontier-large'.")
-    input_usd_per_mtok: UsdPerMillion = Field(description="Price of input tokens, USD per million tokens.")
-    output_usd_per_mtok: UsdPerMillion = Field(description="Price of output tokens, USD per million tokens.")
+    input_usd_per_mtok: UsdPerMillion = Field(
+        description=f"Price of input tokens, USD per million tokens (0 to {MAX_USD_PER_MTOK:,})."
+    )
+    output_usd_per_mtok: UsdPerMillion = Field(
+        description=f"Price of output tokens, USD per million tokens (0 to {MAX_USD_PER_MTOK:,})."
+    )
 
 
 class Usage(_Strict):
     """Token usage of one model call."""
 
-    input_tokens: Tokens = Field(description="Input (prompt) tokens of this model call.")
-    output_tokens: Tokens = Field(description="Output (completion) tokens of this model call.")
+    input_tokens: Tokens = Field(
+        description=f"Input (prompt) tokens of this model call (at most {MAX_TOKENS_PER_CALL:,})."
+    )
+    output_tokens: Tokens = Field(
+        description=f"Output (completion) tokens of this model call (at most {MAX_TOKENS_PER_CALL:,})."
+    )
     estimated: bool = Field(
+        strict=True,
         default=False, description="True when the counts are estimates (e.g. from text length in an imported trace)."
     )
 
@@ -187,7 +241,12 @@ class PlanStep(_Strict):
 
 class _EventBase(_Strict):
     id: Identifier = Field(description="Unique id of the trace event, referenced by the answer key and distractors.")
-    t: Seconds = Field(description="When the event is released, in seconds of drill time. Non-decreasing in a trace.")
+    t: Seconds = Field(
+        description=(
+            f"When the event is released, in seconds of drill time (at most {MAX_DRILL_SECONDS:,}). "
+            "Non-decreasing in a trace."
+        )
+    )
     step: Identifier | None = Field(
         default=None, description="The plan step this event belongs to (absent for events outside any step)."
     )
@@ -227,7 +286,9 @@ class ToolResult(_EventBase):
     status: str | None = Field(
         default=None, description="Transport status as the tool saw it, e.g. 'ok', 'error', 'HTTP 200', 'exit 0'."
     )
-    duration_ms: Annotated[float, Field(ge=0)] | None = Field(default=None, description="How long the call took, ms.")
+    duration_ms: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_DURATION_MS)] | None = Field(
+        default=None, description=f"How long the call took, ms (at most {MAX_DURATION_MS:,})."
+    )
 
 
 class ExecutorReport(_EventBase):
@@ -281,7 +342,9 @@ class DamageEntry(_Strict):
     """Damage one cascade event does when it is released before the incident is contained."""
 
     event: Identifier = Field(description="The trace event that does the damage.")
-    amount: Annotated[float, Field(gt=0)] = Field(description="How much damage, in the drill's damage unit.")
+    amount: Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_DAMAGE_AMOUNT)] = Field(
+        description=f"How much damage, in the drill's damage unit (more than 0, at most {MAX_DAMAGE_AMOUNT:,})."
+    )
     note: str | None = Field(default=None, description="What the damage is, e.g. '40 refund emails sent'.")
 
 
@@ -304,7 +367,9 @@ class AnswerKey(_Strict):
         default_factory=list, description="Plan steps that build on the bad result, in order."
     )
     damage: Damage = Field(description="The damage the cascade does if nobody escalates.")
-    deadline: Seconds = Field(description="Drill time after which the damage is done; escalate before it.")
+    deadline: Seconds = Field(
+        description=f"Drill time after which the damage is done; escalate before it (at most {MAX_DRILL_SECONDS:,} s)."
+    )
     debrief: str = Field(min_length=1, description="What happened, where the evidence was, what the re-plan should be.")
     replan: list[TraceEvent] = Field(
         default_factory=list,
@@ -351,8 +416,10 @@ class Drill(_Strict):
     schema_version: Literal[1] = Field(description="Drill format version; this warroom reads version 1.")
     id: Identifier = Field(description="Unique id of the drill, e.g. 'refund-pagination'.")
     title: str = Field(min_length=1, description="Title shown in the drill picker.")
-    version: Annotated[int, Field(ge=1)] = Field(default=1, description="The drill's own revision, bumped on edits.")
-    difficulty: Annotated[int, Field(ge=1, le=5)] = Field(description="1 (easy) to 5 (hard).")
+    version: Annotated[int, Field(strict=True, ge=1, le=MAX_VERSION)] = Field(
+        default=1, description="The drill's own revision, bumped on edits."
+    )
+    difficulty: Annotated[int, Field(strict=True, ge=1, le=5)] = Field(description="1 (easy) to 5 (hard).")
     tags: list[str] = Field(default_factory=list, description="Free tags: domain and fault kind in MAST/TRAIL terms.")
     author: str = Field(min_length=1, description="Who wrote the drill.")
     source: str | None = Field(
@@ -373,6 +440,14 @@ class Drill(_Strict):
         default=None, description="Present only in an all-clear control drill (which then has no answer_key)."
     )
     distractors: list[Distractor] = Field(default_factory=list, description="Odd-looking but harmless events.")
+
+    @field_validator("schema_version", mode="before")
+    @classmethod
+    def _schema_version_is_not_a_boolean(cls, value: Any) -> Any:
+        # Literal[1] takes True (True == 1 in Python); the JSON Schema's const 1 does not.
+        if isinstance(value, bool):
+            raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": "1"})
+        return value
 
     # -- conveniences (not part of the format) ------------------------------------------------------------------
 

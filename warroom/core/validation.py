@@ -12,19 +12,21 @@ The rules (each has a test in tests/test_validation.py):
   ``origin_step`` and ``cascade`` are plan steps; its ``evidence`` and ``damage`` events are trace events; every
   distractor's ``event`` is a trace event.
 - **Time order**: trace times never decrease; re-plan event times (seconds after the escalation) never decrease.
-- **Numbers are finite**: times, the deadline, damage amounts, prices and durations are not infinite or NaN.
 - **The fault**: its origin is a plan step with at least one trace event, and every evidence event comes at or
   after the origin step's first event.
 - **The deadline** leaves at least one evidence event at or before it (or no trainee could contain in time).
+- **Damage can be prevented**: every damage event comes strictly after the earliest evidence event. Damage
+  released before the fault is detectable, or at the very same drill time as the first evidence, is done
+  before any trainee could escalate, so the drill would be unfair.
 - **Answer key or all clear**: a drill has exactly one of ``answer_key`` and ``all_clear``.
 - **Evidence is not a distractor**: no event is both.
-- Non-negative prices and token counts are enforced by the model's types (``ge=0``), before these rules run.
+- The model's types enforce, before these rules run: numbers are numbers (never booleans), finite, non-negative
+  and within their upper bounds (:data:`warroom.core.model.MAX_TOKENS_PER_CALL` and the other ``MAX_*``).
 """
 
 from __future__ import annotations
 
 import difflib
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,10 +52,6 @@ class Issue:
 def _suggest(word: str, choices: Iterable[str]) -> str:
     match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean `{match[0]}`?)" if match else ""
-
-
-def _finite(x: float) -> bool:
-    return math.isfinite(x)
 
 
 def validate_drill(drill: Drill) -> list[Issue]:
@@ -109,17 +107,14 @@ def validate_drill(drill: Drill) -> list[Issue]:
             else:
                 event_ids[ev.id] = loc
             kinds.setdefault(ev.id, ev.kind)
-            if not _finite(ev.t):
-                add((*loc, "t"), f"the time of {label} `{ev.id}` must be a finite number of seconds, got {ev.t}")
-            elif prev is not None and ev.t < prev.t:
+            if prev is not None and ev.t < prev.t:
                 add(
                     (*loc, "t"),
                     f"{label} `{ev.id}` at t={ev.t:g} s is earlier than the event before it, `{prev.id}` at "
                     f"t={prev.t:g} s: times must not decrease",
                     (*base, prev_index, "t"),
                 )
-            if _finite(ev.t):
-                prev, prev_index = ev, i
+            prev, prev_index = ev, i
             check_step((*loc, "step"), ev.step, "step")
             if ev.kind == "tool_call":
                 calls.setdefault(ev.id, ev)
@@ -132,8 +127,6 @@ def validate_drill(drill: Drill) -> list[Issue]:
                     else:
                         why = f"there is no tool_call `{ev.call}` before it{_suggest(ev.call, calls)}"
                     add((*loc, "call"), f"tool_result `{ev.id}` answers `{ev.call}`, but {why}")
-            if getattr(ev, "duration_ms", None) is not None and not _finite(ev.duration_ms):
-                add((*loc, "duration_ms"), f"duration_ms must be a finite number, got {ev.duration_ms}")
 
     check_events(drill.trace, ("trace",), "trace event", {})
     for i, ev in enumerate(drill.trace):
@@ -150,13 +143,6 @@ def validate_drill(drill: Drill) -> list[Issue]:
         else:
             add(loc, f"{what} `{event_id}` is not a trace event{_suggest(event_id, trace_index)}")
         return False
-
-    # -- models -------------------------------------------------------------------------------------------------
-    for role in ("planner", "executor"):
-        spec = getattr(drill.models, role)
-        for price in ("input_usd_per_mtok", "output_usd_per_mtok"):
-            if not _finite(getattr(spec, price)):
-                add(("models", role, price), f"{price} must be a finite price, got {getattr(spec, price)}")
 
     # -- answer key or all clear --------------------------------------------------------------------------------
     if key is not None and drill.all_clear is not None:
@@ -177,6 +163,7 @@ def validate_drill(drill: Drill) -> list[Issue]:
                 f"the fault's origin step `{fault.origin_step}` has no trace events; the trainee could never see it",
             )
         evidence_times: list[float] = []
+        earliest: Any = None  # the earliest evidence event
         for j, event_id in enumerate(key.evidence):
             loc = ("answer_key", "evidence", j)
             if not check_trace_event(loc, event_id, "evidence event"):
@@ -184,6 +171,8 @@ def validate_drill(drill: Drill) -> list[Issue]:
             evidence_ids.add(event_id)
             ev = drill.trace[trace_index[event_id]]
             evidence_times.append(ev.t)
+            if earliest is None or ev.t < earliest.t:
+                earliest = ev
             if first_of_origin is not None and ev.t < first_of_origin.t:
                 add(
                     loc,
@@ -191,9 +180,7 @@ def validate_drill(drill: Drill) -> list[Issue]:
                     f"`{fault.origin_step}` starts (its first event `{first_of_origin.id}` is at "
                     f"t={first_of_origin.t:g} s)",
                 )
-        if not _finite(key.deadline):
-            add(("answer_key", "deadline"), f"the deadline must be a finite number of seconds, got {key.deadline}")
-        elif evidence_times and min(evidence_times) > key.deadline:
+        if evidence_times and min(evidence_times) > key.deadline:
             add(
                 ("answer_key", "deadline"),
                 f"the deadline (t={key.deadline:g} s) comes before the earliest evidence "
@@ -202,9 +189,18 @@ def validate_drill(drill: Drill) -> list[Issue]:
             )
         for j, entry in enumerate(key.damage.entries):
             loc = ("answer_key", "damage", "entries", j)
-            check_trace_event((*loc, "event"), entry.event, "damage event")
-            if not _finite(entry.amount):
-                add((*loc, "amount"), f"a damage amount must be a finite number, got {entry.amount}")
+            if not check_trace_event((*loc, "event"), entry.event, "damage event") or earliest is None:
+                continue
+            ev = drill.trace[trace_index[entry.event]]
+            if ev.t <= earliest.t:
+                when = "at the same time as" if ev.t == earliest.t else "before"
+                add(
+                    (*loc, "event"),
+                    f"damage event `{entry.event}` (t={ev.t:g} s) comes {when} the earliest evidence "
+                    f"`{earliest.id}` (t={earliest.t:g} s): no trainee could escalate in time to prevent it; "
+                    "damage must come strictly after the first evidence (move the damage to a later event, "
+                    "or the evidence earlier)",
+                )
 
     # -- distractors --------------------------------------------------------------------------------------------
     for j, distractor in enumerate(drill.distractors):
