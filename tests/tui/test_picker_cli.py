@@ -42,7 +42,7 @@ async def test_picker_shows_best_scores_after_a_session(services):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 12)
-        await pilot.press("e", "enter", "enter")
+        await pilot.press("e", "enter")
         await advance(pilot, 5)
         total = app.screen.scorecard.total
         await pilot.press("p")

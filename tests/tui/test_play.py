@@ -32,8 +32,7 @@ async def test_play_to_containment_by_keys(services):
         modal = app.screen
         assert isinstance(modal, EscalateScreen)
         assert modal.plan[modal.preselect].id == "s1"  # preselected from the selected event's step
-        await pilot.press("enter")  # take the preselected step, move to the reason
-        await type_text(pilot, "snapshot from last week")
+        await type_text(pilot, "snapshot from last week")  # the preselected step; the reason box has the focus
         await pilot.press("enter")
         assert app.screen is live
         assert live.replay.contained
@@ -62,7 +61,6 @@ async def test_false_escalation_is_answered_and_play_goes_on(services):
         planner_before = live.replay.cost.usd_by_role[Role.PLANNER]
         await pilot.press("e")
         await pilot.press("down", "down")  # s1 -> s3
-        await pilot.press("enter")
         await type_text(pilot, "refunds")
         await pilot.press("enter")
         assert app.screen is live

@@ -83,7 +83,7 @@ async def test_markup_and_escapes_in_a_drill_render_literally(services, tmp_path
         assert timeline.row_count == 5
         for text in seen.values():
             assert "\x1b" not in text and "\x07" not in text
-        await pilot.press("e", "enter", "enter")  # escalate s1 (preselected from e2's step)
+        await pilot.press("e", "enter")  # escalate s1 (preselected from e2's step)
         await pilot.pause()
         assert isinstance(app.screen, DebriefScreen)
         debrief = screen_text(app)

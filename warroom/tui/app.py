@@ -33,6 +33,9 @@ class WarroomApp(App[None]):
 
     CSS_PATH = "warroom.tcss"
     TITLE = "warroom"
+    # The app is keyboard-first with its own keys on every screen (? lists them); the command palette would offer a
+    # Quit that skips the quit confirmation, and its footer entry crowds 80 columns.
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
 
     def __init__(

@@ -22,6 +22,7 @@ from warroom.core.actions import ActionKind
 from warroom.core.model import Drill
 from warroom.core.replay import Replay
 from warroom.tui import text as fmt
+from warroom.tui.modals import DEBRIEF_KEYS, HelpScreen
 from warroom.tui.widgets import summarize
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ class DebriefScreen(Screen[None]):
         Binding("p,escape", "picker", "Drill picker"),
         Binding("r", "again", "Play again"),
         Binding("q", "quit_app", "Quit"),
+        Binding("question_mark", "help", "Help", key_display="?"),
     ]
 
     def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
@@ -266,3 +268,6 @@ class DebriefScreen(Screen[None]):
 
     def action_quit_app(self) -> None:
         self.app.exit()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen("Debrief keys", DEBRIEF_KEYS, "Your session is stored: warroom scores lists it."))

@@ -21,15 +21,15 @@ from textual.widgets import DataTable, Footer
 
 from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
 from warroom.tui import text as fmt
-from warroom.tui.modals import ConfirmScreen, EscalateScreen, EscalationChoice, FlagScreen, HelpScreen
+from warroom.tui.modals import SPEEDS, ConfirmScreen, EscalateScreen, EscalationChoice, FlagScreen, HelpScreen
 from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, Timeline, summarize
 
 if TYPE_CHECKING:
     from warroom.tui.app import WarroomApp
     from warroom.tui.services import DrillEntry, Recorder
 
-#: Playback speeds offered by + and -, as multipliers of real time.
-SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0)
+__all__ = ["SPEEDS", "TICK_INTERVAL", "WarRoomScreen"]
+
 #: Seconds of real time between ticks of the drill clock.
 TICK_INTERVAL = 0.1
 
@@ -189,7 +189,7 @@ class WarRoomScreen(Screen[None]):
             self.refresh_status()
 
     def action_faster(self) -> None:
-        """Next playback speed up (0.5x, 1x, 2x, 4x, 8x)."""
+        """Next playback speed up (see :data:`~warroom.tui.modals.SPEEDS`: 0.5x to 32x)."""
         self._set_speed(next((s for s in SPEEDS if s > self.speed), SPEEDS[-1]))
 
     def action_slower(self) -> None:

@@ -1,4 +1,4 @@
-"""Modal screens over the war room: help, flag note, escalation, quit confirmation.
+"""Modal screens: help (on every screen), and over the war room flag note, escalation, quit confirmation.
 
 Each modal dismisses with its answer (or None when cancelled); the war room applies it to the Replay. The drill
 clock does not run while a modal is open (the war room only advances it while it is the active screen), so an
@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -26,41 +28,97 @@ from warroom.tui import text as fmt
 NOTE_MAX = 200
 
 
-def help_text() -> Text:
-    """The war room's keys and what the screen shows, for the help screen and the briefing."""
-    rows = [
-        ("space", "pause / resume the drill clock"),
-        ("+  -", "playback speed (0.5x 1x 2x 4x 8x)"),
-        ("↑ ↓  j k", "move in the trace timeline"),
-        ("G", "jump to the newest event and follow again"),
-        ("enter", "inspect the selected event (tab moves into the inspector to scroll)"),
-        ("f", "flag the selected event as suspicious, with an optional note"),
-        ("e", "escalate to the planner: name the plan step at fault"),
-        ("q", "quit the drill (asks first; the session is kept as abandoned)"),
-        ("?", "this help"),
-    ]
-    out = Text()
+#: Playback speeds offered by + and - in the war room, as multipliers of real time (drill seconds per real second).
+SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+
+#: (key, what it does) on each screen, as the help screen (``?``) and the briefing list them.
+WAR_ROOM_KEYS: tuple[tuple[str, str], ...] = (
+    ("space", "pause / resume the drill clock"),
+    ("+  -", "playback speed (" + " ".join(f"{s:g}x" for s in SPEEDS) + ")"),
+    ("↑ ↓  j k", "move in the trace"),
+    ("G", "jump to the newest event and follow again"),
+    ("enter", "inspect the selected event"),
+    ("tab", "move between the trace and the inspector (to scroll it)"),
+    ("f", "flag the selected event as suspicious, with an optional note"),
+    ("e", "escalate to the planner: name the plan step at fault"),
+    ("q", "quit the drill (asks first; the session is kept as abandoned)"),
+    ("?", "this help"),
+)
+PICKER_KEYS: tuple[tuple[str, str], ...] = (
+    ("↑ ↓  j k", "move in the list of drills"),
+    ("enter", "open the selected drill's briefing"),
+    ("r", "reload the drills from disk (after editing one)"),
+    ("q", "quit warroom"),
+    ("?", "this help"),
+)
+BRIEFING_KEYS: tuple[tuple[str, str], ...] = (
+    ("enter", "start the drill clock"),
+    ("↑ ↓  pgup pgdn", "scroll the briefing"),
+    ("escape", "back to the drill picker"),
+    ("q", "quit warroom"),
+    ("?", "this help"),
+)
+DEBRIEF_KEYS: tuple[tuple[str, str], ...] = (
+    ("↑ ↓  pgup pgdn", "scroll the debrief"),
+    ("p  escape", "back to the drill picker"),
+    ("r", "play this drill again"),
+    ("q", "quit warroom"),
+    ("?", "this help"),
+)
+
+#: How the war room works, under its keys in the help screen.
+WAR_ROOM_NOTES = (
+    "The plan panel shows each step's status as the executor reported it, not as it is.\n\n"
+    "Escalate once you can name the step whose result is wrong: a correct escalation stops the cascade; "
+    "a wrong one costs a planner re-plan call and 15 s of drill time while the trace runs on.\n\n"
+    "The clock stops while a dialog (this one too) is open."
+)
+
+
+def key_table(rows: Sequence[tuple[str, str]]) -> Table:
+    """A two-column grid of keys and what they do; a long description wraps under itself, not under the key."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True, style="bold")
+    table.add_column(ratio=1)
     for key, what in rows:
-        out.append(f"  {key:<10}", style="bold")
-        out.append(f"{what}\n")
-    out.append(
-        "\nThe plan panel shows each step's status as the executor reported it, not as it is.\n"
-        "Escalate once you can name the step whose result is wrong: a correct escalation stops the cascade;\n"
-        "a wrong one costs a planner re-plan call and 15 s of drill time while the trace runs on.\n"
-        "The clock stops while a dialog (this one too) is open."
-    )
-    return out
+        table.add_row(key, what)
+    return table
+
+
+def help_body(keys: Sequence[tuple[str, str]], notes: str = "") -> Group:
+    """The help screen's body: the key table, then ``notes`` (paragraphs, wrapped to the width)."""
+    parts: list[RenderableType] = [key_table(keys)]
+    if notes:
+        parts.append(Text("\n" + notes))
+    return Group(*parts)
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys and how the war room works (`?`)."""
+    """The keys of one screen and how it works (``?`` on every screen). Escape, q, ? or enter closes it.
+
+    Args:
+        title: the dialog's title, e.g. "War room keys".
+        keys: (key, what it does) rows.
+        notes: text shown under the keys.
+    """
 
     BINDINGS = [Binding("escape,q,question_mark,enter", "dismiss_help", "Close")]
 
+    def __init__(
+        self,
+        title: str = "War room keys",
+        keys: Sequence[tuple[str, str]] = WAR_ROOM_KEYS,
+        notes: str = WAR_ROOM_NOTES,
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.keys = tuple(keys)
+        self.notes = notes
+
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
-            yield Label("War room keys", classes="dialog-title")
-            yield VerticalScroll(Static(help_text()), id="help-body")
+            yield Label(self.title_text, classes="dialog-title")
+            yield VerticalScroll(Static(help_body(self.keys, self.notes)), id="help-body")
             yield Label("escape closes", classes="dialog-hint")
 
     def action_dismiss_help(self) -> None:
@@ -103,12 +161,19 @@ class EscalationChoice:
 
 
 class EscalateScreen(ModalScreen["EscalationChoice | None"]):
-    """Escalate to the planner: pick the plan step at fault (preselected) and type a short reason.
+    """Escalate to the planner: pick the plan step at fault (preselected) and type a short reason (optional).
 
-    Dismisses with an :class:`EscalationChoice`, or None when cancelled.
+    The reason box has the focus; ↑ ↓ choose the step from anywhere in the dialog, typing goes to the reason (also
+    when the list has the focus), Enter escalates from anywhere, Escape cancels. Dismisses with an
+    :class:`EscalationChoice`, or None when cancelled.
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("enter", "escalate", "Escalate", priority=True),
+        Binding("up", "step(-1)", "Previous step", show=False),
+        Binding("down", "step(1)", "Next step", show=False),
+    ]
 
     def __init__(self, plan: Sequence[PlanStep], preselect: str | None = None) -> None:
         super().__init__()
@@ -127,23 +192,48 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         with Vertical(id="escalate-box", classes="dialog"):
             yield Label("Escalate to the planner: which plan step is at fault?", classes="dialog-title")
             yield OptionList(*options, id="escalate-steps")
-            yield Input(placeholder="reason (short): what is wrong with that step", max_length=NOTE_MAX, id="escalate-reason")
-            yield Label("↑↓ step · tab reason · enter escalates · escape cancels", classes="dialog-hint")
+            yield Input(
+                placeholder="reason (optional): what is wrong with that step",
+                max_length=NOTE_MAX,
+                select_on_focus=False,
+                id="escalate-reason",
+            )
+            yield Label("↑↓ step · type a reason (optional) · enter escalates · esc cancels", classes="dialog-hint")
 
     def on_mount(self) -> None:
-        steps = self.query_one("#escalate-steps", OptionList)
-        steps.highlighted = self.preselect
-        steps.focus()
-
-    @on(OptionList.OptionSelected, "#escalate-steps")
-    def step_chosen(self) -> None:
+        self.query_one("#escalate-steps", OptionList).highlighted = self.preselect
         self.query_one("#escalate-reason", Input).focus()
 
-    @on(Input.Submitted, "#escalate-reason")
-    def submit(self, event: Input.Submitted) -> None:
+    @property
+    def step(self) -> str:
+        """The id of the plan step chosen now."""
+        index = self.query_one("#escalate-steps", OptionList).highlighted
+        return self.plan[index if index is not None else self.preselect].id
+
+    def action_step(self, delta: int) -> None:
+        """Move the step choice up (-1) or down (+1) while the reason box has the focus."""
         steps = self.query_one("#escalate-steps", OptionList)
-        index = steps.highlighted if steps.highlighted is not None else self.preselect
-        self.dismiss(EscalationChoice(step=self.plan[index].id, reason=event.value.strip()))
+        if delta < 0:
+            steps.action_cursor_up()
+        else:
+            steps.action_cursor_down()
+
+    @on(OptionList.OptionSelected, "#escalate-steps")
+    def step_clicked(self) -> None:
+        self.query_one("#escalate-reason", Input).focus()
+
+    def on_key(self, event: events.Key) -> None:
+        # Typing on the list goes to the reason box, so the dialog reads the same wherever the focus is.
+        reason = self.query_one("#escalate-reason", Input)
+        if self.focused is not reason and event.is_printable and event.character:
+            reason.focus()
+            reason.insert_text_at_cursor(event.character)
+            event.stop()
+            event.prevent_default()
+
+    def action_escalate(self) -> None:
+        reason = self.query_one("#escalate-reason", Input).value.strip()
+        self.dismiss(EscalationChoice(step=self.step, reason=reason))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

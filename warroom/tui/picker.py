@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from warroom.core.model import Drill
 from warroom.tui import text as fmt
-from warroom.tui.modals import help_text
+from warroom.tui.modals import BRIEFING_KEYS, PICKER_KEYS, WAR_ROOM_KEYS, HelpScreen, key_table
 from warroom.tui.widgets import fit_columns
 
 #: Fixed and flexible column widths of the picker's table.
@@ -44,6 +44,7 @@ class PickerScreen(Screen[None]):
         Binding("enter", "start", "Start", priority=True),
         Binding("r", "reload", "Reload"),
         Binding("q", "quit_app", "Quit"),
+        Binding("question_mark", "help", "Help", key_display="?"),
         Binding("j", "down", "Down", show=False),
         Binding("k", "up", "Up", show=False),
     ]
@@ -166,9 +167,15 @@ class PickerScreen(Screen[None]):
     def action_quit_app(self) -> None:
         self.app.exit()
 
+    def action_help(self) -> None:
+        self.app.push_screen(
+            HelpScreen("Drill picker keys", PICKER_KEYS, "A drill marked ⚠ has problems; select it to see them.")
+        )
+
 
 def briefing_text(drill: Drill) -> Text:
-    """Everything the trainee reads before the start: goal, what to watch, context, the plan, models, keys.
+    """Everything the trainee reads before the start: goal, what to watch, context, the plan, models (the war
+    room's keys follow in a table of their own, see :class:`BriefingScreen`).
 
     Contains nothing from the answer key or the distractors.
     """
@@ -197,8 +204,7 @@ def briefing_text(drill: Drill) -> Text:
         out.append(f"{role:<9}", style="bold")
         out.append(fmt.clean_line(spec.name))
         out.append(f"  ${spec.input_usd_per_mtok:g} / ${spec.output_usd_per_mtok:g}\n")
-    out.append("\nKeys in the war room\n", style="bold underline")
-    out.append_text(help_text())
+    out.append("\nKeys in the war room", style="bold underline")
     return out
 
 
@@ -211,6 +217,7 @@ class BriefingScreen(Screen[None]):
         Binding("enter", "start", "Start the drill", priority=True),
         Binding("escape", "back", "Back"),
         Binding("q", "quit_app", "Quit"),
+        Binding("question_mark", "help", "Help", key_display="?"),
     ]
 
     def __init__(self, entry: DrillEntry) -> None:
@@ -222,6 +229,7 @@ class BriefingScreen(Screen[None]):
         assert self.entry.drill is not None
         with VerticalScroll(id="briefing"):
             yield Static(briefing_text(self.entry.drill), id="briefing-body")
+            yield Static(key_table(WAR_ROOM_KEYS), id="briefing-keys")
         yield Static(Text(" Press enter to start the drill clock ", style="bold reverse green"), id="briefing-go")
         yield Footer()
 
@@ -233,6 +241,10 @@ class BriefingScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.show_picker()
+
+    def action_help(self) -> None:
+        notes = "The war room's keys are listed at the end of the briefing; ? in the war room shows them again."
+        self.app.push_screen(HelpScreen("Briefing keys", BRIEFING_KEYS, notes))
 
     def action_quit_app(self) -> None:
         self.app.exit()

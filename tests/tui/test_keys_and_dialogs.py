@@ -1,0 +1,147 @@
+"""`?` on every screen, the escalation dialog's keys, no command palette."""
+
+from __future__ import annotations
+
+from warroom.core.actions import ActionKind
+from warroom.tui.debrief import DebriefScreen
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.modals import BRIEFING_KEYS, DEBRIEF_KEYS, PICKER_KEYS, WAR_ROOM_KEYS, EscalateScreen, HelpScreen
+from warroom.tui.picker import BriefingScreen, PickerScreen
+
+from .conftest import advance, make_app, screen_text, type_text
+
+
+async def _help_shows(pilot, title: str, keys) -> None:
+    app = pilot.app
+    under = app.screen
+    await pilot.press("question_mark")
+    assert isinstance(app.screen, HelpScreen)
+    text = screen_text(app)
+    assert title in text
+    for key, what in keys:
+        assert what in text, what
+    await pilot.press("escape")
+    assert app.screen is under
+
+
+async def test_question_mark_opens_the_help_of_every_screen(services):
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, PickerScreen)
+        await _help_shows(pilot, "Drill picker keys", PICKER_KEYS)
+        i = next(i for i, e in enumerate(app.screen.entries) if e.drill and e.drill.id == "duplicate-charge-refunds")
+        app.screen.query_one("#picker-table").move_cursor(row=i)
+        await pilot.press("enter")
+        assert isinstance(app.screen, BriefingScreen)
+        await _help_shows(pilot, "Briefing keys", BRIEFING_KEYS)
+        await pilot.press("enter")
+        assert isinstance(app.screen, WarRoomScreen)
+        await pilot.press("question_mark")
+        assert "War room keys" in screen_text(app) and "escalate to the planner" in screen_text(app)
+        await pilot.press("escape")
+        await advance(pilot, 12)
+        await pilot.press("e", "enter")  # escalate s1 (preselected from the selected event): contained
+        await advance(pilot, 5)
+        assert isinstance(app.screen, DebriefScreen)
+        await _help_shows(pilot, "Debrief keys", DEBRIEF_KEYS)
+
+
+async def test_briefing_lists_the_war_room_keys_in_a_table(services):
+    app = make_app(services)
+    async with app.run_test(size=(60, 60)) as pilot:
+        for _ in range(8):
+            await pilot.press("pagedown")
+        lines = screen_text(app).splitlines()
+        first = next(i for i, line in enumerate(lines) if "pause / resume the drill clock" in line)
+        last = next(i for i, line in enumerate(lines) if "this help" in line)
+        col = lines[first].index("pause")
+        keys = {key for key, _ in WAR_ROOM_KEYS}
+        wrapped = 0
+        for line in lines[first : last + 1]:
+            # Each line starts with a key, or is a description wrapping under itself (nothing under the keys).
+            key = line[:col].strip(" │")
+            assert key in keys or key == "", line
+            wrapped += key == ""
+        assert wrapped >= 1  # at 60 columns some descriptions wrap
+
+
+async def _open_escalate(pilot):
+    await pilot.press("enter")  # leave the briefing
+    await advance(pilot, 12)  # e04 (step s1) is the newest event
+    await pilot.press("e")
+    assert isinstance(pilot.app.screen, EscalateScreen)
+    return pilot.app.live
+
+
+async def test_escalate_enter_at_once_takes_the_preselected_step_without_a_reason(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await _open_escalate(pilot)
+        assert "reason (optional)" in screen_text(app) and "enter escalates" in screen_text(app)
+        await pilot.press("enter")
+        assert app.screen is live or isinstance(app.screen, DebriefScreen)
+        action = live.replay.actions[-1]
+        assert (action.kind, action.step, action.note) == (ActionKind.ESCALATE, "s1", None)
+        assert live.replay.contained
+
+
+async def test_escalate_arrows_choose_the_step_while_typing_the_reason(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await _open_escalate(pilot)
+        await type_text(pilot, "wrong ")
+        await pilot.press("down", "down")  # s1 -> s3, the focus stays in the reason box
+        await type_text(pilot, "batch")
+        assert app.screen.step == "s3"
+        await pilot.press("enter")
+        assert app.screen is live
+        action = live.replay.actions[-1]
+        assert (action.kind, action.step, action.note) == (ActionKind.ESCALATE, "s3", "wrong batch")
+        assert live.replay.false_escalations == 1
+
+
+async def test_escalate_enter_works_after_tab_moves_to_the_step_list(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await _open_escalate(pilot)
+        await type_text(pilot, "stale")
+        await pilot.press("tab")  # to the step list
+        assert app.screen.focused.id == "escalate-steps"
+        await pilot.press("down")  # moves in the list itself
+        assert app.screen.step == "s2"
+        await type_text(pilot, " cache")  # typing on the list goes on in the reason box
+        assert app.screen.focused.id == "escalate-reason"
+        await pilot.press("shift+tab")
+        assert app.screen.focused.id == "escalate-steps"
+        await pilot.press("up")
+        await pilot.press("enter")
+        action = live.replay.actions[-1]
+        assert (action.kind, action.step, action.note) == (ActionKind.ESCALATE, "s1", "stale cache")
+        assert live.replay.contained
+
+
+async def test_escalate_escape_cancels_from_the_list_and_the_reason_box(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await _open_escalate(pilot)
+        await type_text(pilot, "nope")
+        await pilot.press("escape")
+        assert app.screen is live
+        await pilot.press("e", "tab")
+        assert app.screen.focused.id == "escalate-steps"
+        await pilot.press("escape")
+        assert app.screen is live
+        assert not any(a.kind is ActionKind.ESCALATE for a in live.replay.actions)
+        assert not live.replay.ended
+
+
+async def test_no_command_palette(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        assert "palette" not in screen_text(app)
+        await pilot.press("ctrl+p")
+        assert app.screen is live  # nothing opened: quitting always goes through the confirmation
+        await pilot.press("q")
+        assert "Quit this drill?" in screen_text(app)
