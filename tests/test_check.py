@@ -132,7 +132,7 @@ def test_check_command_reports_load_errors_with_line_and_column(tmp_path):
     text = drill_yaml().replace("difficulty: 1", "difficulty: 9")
     bad.write_text(text)
     line = text.splitlines().index("difficulty: 9") + 1
-    (tmp_path / "good.yaml").write_text(drill_yaml())
+    (tmp_path / "tiny.yaml").write_text(drill_yaml())
     result = CliRunner().invoke(main, ["check", str(tmp_path)])
     assert result.exit_code == 1
     assert f"{bad}:{line}:13: `difficulty` must be at most 5" in result.output  # path:line:col: message
@@ -169,3 +169,44 @@ def test_check_command_on_the_seed_example():
 
     result = CliRunner().invoke(main, ["check", str(seed_example_path())])
     assert result.exit_code == 0, result.output
+
+
+def test_check_command_takes_bundled_drill_ids():
+    result = CliRunner().invoke(main, ["check", "duplicate-charge-refunds"])
+    assert result.exit_code == 0, result.output
+    assert "PASS duplicate-charge-refunds" in result.output and "1 drill checked: 1 passed, 0 failed." in result.output
+    result = CliRunner().invoke(main, ["check", "no-such-drill"])
+    assert result.exit_code == 2 and "no file, folder or drill id 'no-such-drill'" in result.output
+
+
+def test_check_command_takes_ids_from_a_drills_folder(tmp_path):
+    (tmp_path / "tiny.yaml").write_text(drill_yaml())
+    result = CliRunner().invoke(main, ["--drills", str(tmp_path), "check", "tiny"])
+    assert result.exit_code == 0, result.output
+    assert f"PASS tiny  {tmp_path / 'tiny.yaml'}" in result.output
+
+
+def test_check_command_fails_a_drill_whose_id_is_not_its_file_name(tmp_path):
+    f = tmp_path / "renamed.yaml"
+    f.write_text(drill_yaml())
+    result = CliRunner().invoke(main, ["check", str(f)])
+    assert result.exit_code == 1
+    assert f"{f}:2:5: drill id `tiny` does not match the file name `renamed.yaml`" in result.stderr
+    assert "FAIL tiny" in result.stdout and "1 drill checked: 0 passed, 1 failed." in result.stdout
+    data = json.loads(CliRunner().invoke(main, ["check", "--format", "json", str(f)]).stdout)
+    (drill,) = data["drills"]
+    assert data["passed"] is False and drill["passed"] is False
+    (problem,) = drill["file_problems"]
+    assert problem["line"] == 2 and "does not match the file name" in problem["message"]
+
+
+def test_check_command_fails_the_second_drill_with_the_same_id(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "tiny.yaml").write_text(drill_yaml())
+    (tmp_path / "b" / "tiny.yaml").write_text(drill_yaml())
+    result = CliRunner().invoke(main, ["check", str(tmp_path)])
+    assert result.exit_code == 1
+    first, second = tmp_path / "a" / "tiny.yaml", tmp_path / "b" / "tiny.yaml"
+    assert f"{second}:2:5: drill id `tiny` is already the id of {first} (line 2)" in result.stderr
+    assert "2 drills checked: 1 passed, 1 failed." in result.stdout

@@ -69,7 +69,8 @@ def test_mixed_files_and_folders_are_counted_once(tmp_path: Path):
 def test_folders_are_searched_recursively_for_yaml_and_yml(tmp_path: Path):
     sub = tmp_path / "a" / "b"
     sub.mkdir(parents=True)
-    (sub / "one.yml").write_text((bundled_drills_dir() / "duplicate-charge-refunds.yaml").read_text())
+    text = (bundled_drills_dir() / "duplicate-charge-refunds.yaml").read_text()
+    (sub / "duplicate-charge-refunds.yml").write_text(text)
     (tmp_path / "two.yaml").write_text("schema_version: 1\n")
     (tmp_path / "notes.txt").write_text("not a drill")
     result = run(str(tmp_path))
@@ -99,8 +100,9 @@ def test_json_format_prints_nothing_on_stdout_for_valid_drills():
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        ([], "Missing argument 'PATH...'"),
-        (["does-not-exist.yaml"], "does not exist"),
+        ([], "Missing argument 'PATH_OR_ID...'"),
+        (["does-not-exist.yaml"], "Invalid value for PATH_OR_ID: no file, folder or drill id 'does-not-exist.yaml'"),
+        (["no-such-drill"], "no file, folder or drill id 'no-such-drill' (drill ids searched in "),
         (["--format", "xml", "drills"], "Invalid value for '--format'"),
     ],
 )
@@ -142,3 +144,93 @@ def test_an_internal_error_is_reported_as_a_problem_not_a_traceback(monkeypatch)
     result = CliRunner().invoke(main, ["validate", str(good)])
     assert result.exit_code == 1
     assert f"{good}:1:1: warroom could not check this file (internal error RuntimeError: boom)" in result.output
+
+
+# -- drill ids as arguments -------------------------------------------------------------------------------------------
+
+
+def test_a_bundled_drill_id_is_accepted_like_a_path():
+    result = run("duplicate-charge-refunds")
+    assert (result.exit_code, result.output) == (0, "1 drill checked: 1 valid, 0 invalid\n")
+
+
+def test_a_drill_id_in_a_drills_folder_is_accepted_and_its_problems_name_the_file(tmp_path: Path):
+    text = (bundled_drills_dir() / "duplicate-charge-refunds.yaml").read_text()
+    (tmp_path / "my-drill.yaml").write_text(text.replace("id: duplicate-charge-refunds", "id: my-drill").replace(
+        "difficulty: ", "difficulty: 9 #", 1))
+    result = CliRunner().invoke(main, ["--drills", str(tmp_path), "validate", "my-drill"], catch_exceptions=False)
+    assert result.exit_code == 1
+    assert result.output.startswith(f"{tmp_path / 'my-drill.yaml'}:")
+    assert "`difficulty` must be at most 5" in result.output
+    # Without --drills the id is unknown: a usage error.
+    result = CliRunner().invoke(main, ["validate", "my-drill"])
+    assert result.exit_code == 2 and "no file, folder or drill id 'my-drill'" in result.output
+
+
+# -- rules across files: id = file name, no shared ids ----------------------------------------------------------------
+
+
+def _bundled_text(drill_id: str = "duplicate-charge-refunds") -> str:
+    return (bundled_drills_dir() / f"{drill_id}.yaml").read_text()
+
+
+def _id_position(text: str) -> tuple[int, int]:
+    lines = text.splitlines()
+    line = next(i for i, l in enumerate(lines) if l.startswith("id: ")) + 1
+    return line, 5
+
+
+def test_a_drill_whose_id_is_not_its_file_name_is_invalid(tmp_path: Path):
+    text = _bundled_text()
+    f = tmp_path / "refunds.yaml"
+    f.write_text(text)
+    result = run(str(f))
+    line, column = _id_position(text)
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{f}:{line}:{column}: drill id `duplicate-charge-refunds` does not match the file name `refunds.yaml`: "
+        "rename the file to duplicate-charge-refunds.yaml or change the id to `refunds` (warroom run and the picker "
+        "find a drill by its file name)",
+        "1 drill checked: 0 valid, 1 invalid (1 problem)",
+    ]
+
+
+def test_a_file_name_that_is_no_valid_id_only_suggests_renaming(tmp_path: Path):
+    f = tmp_path / "my refunds.yml"
+    f.write_text(_bundled_text())
+    result = run(str(f))
+    assert "rename the file to duplicate-charge-refunds.yml (warroom run" in result.output
+    assert "change the id" not in result.output
+
+
+def test_two_files_with_one_drill_id_the_second_is_reported_naming_the_first(tmp_path: Path):
+    text = _bundled_text()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = tmp_path / "a" / "duplicate-charge-refunds.yaml", tmp_path / "b" / "duplicate-charge-refunds.yaml"
+    first.write_text(text)
+    second.write_text("# a copy\n" + text)
+    line, column = _id_position(text)
+    result = run(str(tmp_path))
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        f"{second}:{line + 1}:{column}: drill id `duplicate-charge-refunds` is already the id of {first} "
+        f"(line {line}): two drills cannot share an id; change one of them",
+        "2 drills checked: 1 valid, 1 invalid (1 problem)",
+    ]
+
+
+def test_cross_file_rules_apply_only_to_drills_that_load_and_show_in_json(tmp_path: Path):
+    f = tmp_path / "other-name.yaml"
+    f.write_text(_bundled_text().replace("difficulty: ", "difficulty: 9 #", 1))
+    result = CliRunner().invoke(main, ["validate", "--format", "json", str(f)])
+    # The drill does not load (difficulty 9), so its id is unknown: only the load problem, nothing guessed.
+    objects = [json.loads(l) for l in result.stdout.splitlines()]
+    assert result.exit_code == 1 and len(objects) == 1 and "`difficulty` must be at most 5" in objects[0]["message"]
+    f.write_text(_bundled_text())
+    result = CliRunner().invoke(main, ["validate", "--format", "json", str(f)])
+    (obj,) = [json.loads(l) for l in result.stdout.splitlines()]
+    line, column = _id_position(_bundled_text())
+    assert (result.exit_code, obj["path"], obj["line"], obj["column"]) == (1, str(f), line, column)
+    assert obj["message"].startswith("drill id `duplicate-charge-refunds` does not match the file name")
+    assert result.stderr == "1 drill checked: 0 valid, 1 invalid (1 problem)\n"

@@ -72,7 +72,7 @@ def test_cost_example_json():
     result = CliRunner().invoke(main, ["cost", "--example", "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["drill_id"] == "seed-cost-example"
+    assert data["drill_id"] == "seed-cost"
     assert data["total"]["usd"] == 0.0506 and data["flat_loop"]["usd"] == 0.128
     assert round(data["saving_percent"]) == 60 and round(data["saving_factor"], 1) == 2.5
     assert {r["name"]: r["usd"] for r in data["by_role"]} == {"planner": 0.035, "executor": 0.0156}

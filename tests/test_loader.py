@@ -539,7 +539,8 @@ def test_a_deeper_key_like_line_in_text_gets_both_fixes_and_text_at_the_same_dep
         load_drill_text(text)
     (p,) = info.value.problems
     assert (p.line, p.column) == (45, 7)
-    assert "indented deeper than the key `content` above it" in p.message and "put that whole text in quotes" in p.message
+    assert "indented deeper than the key `content` above it" in p.message
+    assert "put that whole text in quotes" in p.message
     flat = BASE.replace("    content: No open tickets.", "    content: No open tickets,\n      more\n      see: the log")
     with pytest.raises(DrillLoadError) as info:
         load_drill_text(flat)

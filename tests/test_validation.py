@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
 from typing import Any
 
@@ -429,3 +430,70 @@ def test_public_tags_hide_fault_kind_taxonomy_and_control_tags():
         d = load_drill(path)
         kind = d.answer_key.fault.kind.value if d.answer_key else None
         assert kind not in d.public_tags and (kind or "").replace("_", "-") not in d.public_tags, path.name
+
+
+# -- rules across files (warroom.core.library.cross_file_problems) ----------------------------------------------------
+
+
+def _write(path: Path, drill_id: str, prefix: str = "") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(prefix + BASE_TEXT.replace("id: mini", f"id: {drill_id}", 1))
+    return path
+
+
+def test_load_drill_itself_ignores_the_file_name(tmp_path: Path):
+    assert load_drill(_write(tmp_path / "whatever.yaml", "mini")).id == "mini"
+
+
+def test_cross_file_problems_take_pairs_or_entries_and_report_only_what_is_wrong(tmp_path: Path):
+    from dataclasses import dataclass
+
+    from warroom.core.library import cross_file_problems
+
+    good = _write(tmp_path / "mini.yaml", "mini")
+    renamed = _write(tmp_path / "old-name.yaml", "new-name")
+    copy_ = _write(tmp_path / "sub" / "mini.yml", "mini", prefix="# a copy\n# of mini\n")
+
+    @dataclass
+    class Entry:  # the shape of the picker's entries: path and drill (None when it did not load)
+        path: Path
+        drill: object
+
+    entries = [(good, load_drill(good)), Entry(renamed, load_drill(renamed)), Entry(tmp_path / "broken.yaml", None),
+               (copy_, load_drill(copy_)), (good, load_drill(good))]
+    problems = cross_file_problems(entries)
+    assert set(problems) == {renamed, copy_}
+    (p,) = problems[renamed]
+    assert (p.path, p.line, p.column) == (str(renamed), 3, 5)
+    assert p.message.startswith(
+        "drill id `new-name` does not match the file name `old-name.yaml`: rename the file to new-name.yaml or "
+        "change the id to `old-name`"
+    )
+    (p,) = problems[copy_]
+    assert (p.line, p.column) == (5, 5)
+    assert p.message == (
+        f"drill id `mini` is already the id of {good} (line 3): two drills cannot share an id; change one of them"
+    )
+    assert cross_file_problems([(good, load_drill(good))]) == {}
+    assert cross_file_problems([]) == {}
+
+
+def test_a_file_listed_twice_is_not_a_duplicate_of_itself(tmp_path: Path):
+    from warroom.core.library import cross_file_problems
+
+    good = _write(tmp_path / "mini.yaml", "mini")
+    drill = load_drill(good)
+    relative = Path(os.path.relpath(good))
+    assert relative != good
+    assert cross_file_problems([(good, drill), (relative, drill)]) == {}
+
+
+def test_drill_paths_resolves_files_folders_and_ids(tmp_path: Path):
+    from warroom.core.library import drill_paths
+
+    mine = _write(tmp_path / "lib" / "my-own.yaml", "my-own")
+    assert drill_paths([str(mine), str(tmp_path), "my-own", "duplicate-charge-refunds"], [tmp_path / "lib"]) == [
+        mine, tmp_path, mine, bundled_drills_dir() / "duplicate-charge-refunds.yaml",
+    ]
+    with pytest.raises(FileNotFoundError, match="no file, folder or drill id 'my-own'"):
+        drill_paths(["my-own"])

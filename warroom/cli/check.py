@@ -58,30 +58,36 @@ def _table(report: Any) -> list[str]:
 
 
 @click.command("check")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...")
 @format_option("Output: a table per drill, or one JSON document.")
-def check(paths: tuple[Path, ...], fmt: str) -> None:
+@click.pass_context
+def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
 
-    PATH is a drill file or a folder (searched for *.yaml / *.yml). The scripted trainees are ideal, late,
-    never, trigger-happy and wrong-step (docs/scoring.md defines them). A drill with a fault passes when the
-    ideal trainee contains it in time and the scores rank ideal > late > never and ideal > trigger-happy; an
-    all-clear drill passes when never holds the all clear and every escalation scores less.
+    PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
+    a --drills folder given to warroom. The scripted trainees are ideal, late, never, trigger-happy and
+    wrong-step (docs/scoring.md defines them). A drill with a fault passes when the ideal trainee contains it in
+    time and the scores rank ideal > late > never and ideal > trigger-happy; an all-clear drill passes when never
+    holds the all clear and every escalation scores less.
 
-    Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load (reported as
-    path:line:col: message), 2 on usage errors (no such path, no drill files).
+    A drill also fails when it does not load, when its id differs from its file name, or when another drill
+    checked with it has the same id (each reported as path:line:col: message, as warroom validate does).
+
+    Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load, 2 on usage errors (a
+    name that is neither a file, a folder nor a drill id; no drill files).
     """
+    from warroom.cli.validate import drill_files_of
     from warroom.core.check import run_checks
-    from warroom.core.library import find_drill_files
+    from warroom.core.library import cross_file_problems
 
-    files = find_drill_files(paths)
-    if not files:
-        raise click.UsageError(f"no drill files (*.yaml, *.yml) in {', '.join(str(p) for p in paths)}")
+    files = drill_files_of(ctx, names)
+    loaded = {path: load_drill_or_problems(path) for path in files}
+    file_problems = cross_file_problems((path, drill) for path, (drill, _) in loaded.items())
     results: list[dict[str, Any]] = []
     failed = 0
     text_out: list[str] = []
     for path in files:
-        drill, problems = load_drill_or_problems(path)
+        drill, problems = loaded[path]
         if drill is None:
             failed += 1
             results.append({"path": str(path), "loaded": False, "passed": False, "load_problems": [p.to_dict() for p in problems]})
@@ -92,14 +98,23 @@ def check(paths: tuple[Path, ...], fmt: str) -> None:
                 text_out.append("")
             continue
         report = run_checks(drill)
-        if not report.passed:
+        own = file_problems.get(path, [])
+        passed = report.passed and not own
+        if not passed:
             failed += 1
-        results.append({"path": str(path), "loaded": True, **report.to_dict()})
+        result = {"path": str(path), "loaded": True, **report.to_dict()}
+        if own:
+            result["passed"] = False
+            result["file_problems"] = [p.to_dict() for p in own]
+        results.append(result)
         if fmt == "text":
+            for p in own:
+                click.echo(str(p), err=True)
             kind = " (all-clear drill)" if report.all_clear else ""
-            text_out.append(f"{'PASS' if report.passed else 'FAIL'} {drill.id}{kind}  {path}")
+            text_out.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
             text_out.extend(_table(report))
             text_out.extend(f"  problem: {p}" for p in report.problems)
+            text_out.extend(f"  problem: {p.message} (line {p.line})" for p in own)
             text_out.append("")
     if fmt == "json":
         click.echo(json.dumps({"passed": failed == 0, "checked": len(files), "failed": failed, "drills": results}, indent=2))

@@ -6,8 +6,13 @@ The bundled drills are the repository's top-level ``drills/`` folder; a wheel sh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from warroom.core.loader import Problem
 
 DRILL_SUFFIXES = (".yaml", ".yml")
 
@@ -54,3 +59,82 @@ def resolve_drill(path_or_id: str, extra_dirs: Iterable[Path] = ()) -> Path:
                 return f
     where = ", ".join(str(d) for d in dirs)
     raise FileNotFoundError(f"no drill file or drill id {path_or_id!r} (searched {where})")
+
+
+def drill_paths(names: Iterable[str | Path], extra_dirs: Iterable[Path] = ()) -> list[Path]:
+    """What ``warroom validate`` and ``warroom check`` take: each name an existing file or folder, or a drill id.
+
+    A name that exists is kept as given (a file, or a folder to search); any other name is looked up as a drill id
+    with :func:`resolve_drill` in ``extra_dirs`` (the ``--drills`` folders) and the bundled library. Returns the
+    paths in the order given (pass them to :func:`find_drill_files`). Raises FileNotFoundError for the first name
+    that is neither, with a message that names it and the folders searched.
+    """
+    dirs = list(extra_dirs)
+    out: list[Path] = []
+    for name in names:
+        p = Path(name).expanduser()
+        if p.exists():
+            out.append(p)
+            continue
+        try:
+            out.append(resolve_drill(str(name), dirs))
+        except FileNotFoundError:
+            where = ", ".join(str(d) for d in [*dirs, bundled_drills_dir()])
+            message = f"no file, folder or drill id {str(name)!r} (drill ids searched in {where})"
+            raise FileNotFoundError(message) from None
+    return out
+
+
+def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:
+    """Rules that concern more than one file, or a drill and its file name, for drills that loaded.
+
+    ``entries`` are ``(path, drill)`` pairs, or objects with ``path`` and ``drill`` attributes (such as the
+    picker's drill entries); an entry whose ``drill`` is None (it did not load) is skipped, and a file given twice
+    counts once. The rules:
+
+    - a drill's ``id`` equals its file name without ``.yaml`` / ``.yml`` (``warroom run ID``, ``warroom new ID``
+      and the picker find a drill by its file name);
+    - no two of the files share a drill ``id``: the second one (in the order given) gets a problem naming the
+      first.
+
+    Returns ``{path: [Problem, ...]}`` (each problem at the file's ``id:`` value, ``str()`` is
+    ``path:line:col: message``) for the paths with problems only; an empty dict when all is well. Never raises for
+    loaded drills. :func:`warroom.core.loader.load_drill` does not check these rules (a drill can be loaded from a
+    file of any name); ``warroom validate``, ``warroom check`` and the picker do.
+    """
+    from warroom.core.loader import Problem, position_of
+    from warroom.core.model import ID_PATTERN
+
+    out: dict[Path, list[Problem]] = {}
+    first_with_id: dict[str, Path] = {}
+    seen: set[Path] = set()
+
+    def add(path: Path, message: str) -> None:
+        line, column = position_of(path, ("id",))
+        out.setdefault(path, []).append(Problem(str(path), line, column, message))
+
+    for entry in entries:
+        path, drill = entry if isinstance(entry, tuple) else (entry.path, entry.drill)
+        if drill is None:
+            continue
+        path = Path(path)
+        key = path.resolve()
+        if key in seen:
+            continue
+        seen.add(key)
+        if drill.id != path.stem:
+            or_id = f" or change the id to `{path.stem}`" if re.fullmatch(ID_PATTERN, path.stem) else ""
+            add(
+                path,
+                f"drill id `{drill.id}` does not match the file name `{path.name}`: rename the file to "
+                f"{drill.id}{path.suffix}{or_id} (warroom run and the picker find a drill by its file name)",
+            )
+        first = first_with_id.setdefault(drill.id, path)
+        if first is not path:
+            line, _ = position_of(first, ("id",))
+            add(
+                path,
+                f"drill id `{drill.id}` is already the id of {first} (line {line}): two drills cannot share an id; "
+                "change one of them",
+            )
+    return out

@@ -191,6 +191,24 @@ def load_yaml_text(text: str, path: str = "<string>") -> dict[str, Any]:
     return data
 
 
+def position_of(path: str | os.PathLike[str], loc: tuple[str | int, ...]) -> tuple[int, int]:
+    """The 1-based ``(line, column)`` of the value at data path ``loc`` (keys and list indexes, e.g. ``("id",)``)
+    in the drill file at ``path``, as the loader reports problems there.
+
+    For rules that need more than one file (see :func:`warroom.core.library.cross_file_problems`). Reads the file
+    again; returns ``(1, 1)`` when it cannot be read or parsed, or the value is not there. Never raises.
+    """
+    try:
+        text = Path(path).read_bytes()[: MAX_FILE_BYTES + 1].decode("utf-8-sig")
+        root = _compose(text, os.fspath(path))
+        if root is None:
+            return 1, 1
+        node = _locate(root, tuple(loc))[0]
+    except (OSError, UnicodeDecodeError, DrillLoadError):
+        return 1, 1
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Reading and composing
 # ---------------------------------------------------------------------------------------------------------------
@@ -776,7 +794,10 @@ def _number_hint(node: Node | None) -> str:
         mantissa, exponent = f"{number:.1e}".split("e")
         yaml11 = f"{mantissa}e{int(exponent):+d}"
         plain = f" or {number:.0f}" if number.is_integer() and abs(number) < 1e16 else ""
-        return f"; YAML reads `{node.value}` as text (in YAML 1.1 an exponent needs a dot and a sign): write {yaml11}{plain}"
+        return (
+            f"; YAML reads `{node.value}` as text (in YAML 1.1 an exponent needs a dot and a sign): "
+            f"write {yaml11}{plain}"
+        )
     if node.style not in _PLAIN_STYLES and re.fullmatch(r"[-+]?(\d[\d_]*)?\.?\d+([eE][-+]?\d+)?", node.value.strip()):
         return "; remove the quotes to write a number"
     return ""
