@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -56,7 +57,8 @@ def timeline_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, 
     """What happened when, for the debrief: (drill time, symbol, description, style), in time order.
 
     Marks the fault's origin (the first event of the origin step), the first evidence, the deadline, the
-    trainee's flags and escalations, the containment, and the end of the drill.
+    trainee's flags and escalations (each escalation with what it did and the trainee's reason), the containment,
+    and the end of the drill.
     """
     marks: list[tuple[float, str, str, str]] = []
     key = drill.answer_key
@@ -67,17 +69,23 @@ def timeline_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, 
         evidence = sorted((drill.event(e) for e in key.evidence), key=lambda e: e.t)
         if evidence:
             first = evidence[0]
-            what = fmt.clean_line(f"first evidence: {first.id} {summarize(first)}")
-            what = what if len(what) <= 72 else what[:71] + "…"
-            marks.append((first.t, "E", what, "bold yellow"))
+            marks.append((first.t, "E", f"first evidence: {first.id} {summarize(first)}", "bold yellow"))
         marks.append((key.deadline, "D", "deadline: the damage is done after this", "bold magenta"))
+    results = {id(r.action): r for r in replay.escalations}
     for action in replay.actions:
         if action.kind is ActionKind.FLAG:
             note = f" ({action.note})" if action.note else ""
             marks.append((action.t, "f", f"you flagged {action.event}{note}", "cyan"))
         elif action.kind is ActionKind.ESCALATE:
-            reason = f": {action.note}" if action.note else ""
-            marks.append((action.t, "!", f"you escalated step {action.step}{reason}", "bold cyan"))
+            result = results.get(id(action))
+            if result is None:
+                what = ""
+            elif result.contained:
+                what = " (contained late)" if result.late else " (contained)"
+            else:
+                what = " (false alarm: nothing wrong found)"
+            reason = f": {action.note}" if action.note else ", no reason given"
+            marks.append((action.t, "!", f"you escalated step {action.step}{what}{reason}", "bold cyan"))
         elif action.kind is ActionKind.QUIT:
             marks.append((action.t, "q", "you quit", "dim"))
     if replay.contained_at is not None:
@@ -85,6 +93,19 @@ def timeline_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, 
     marks.append((replay.now, "■", "end of the drill", "dim"))
     marks.sort(key=lambda m: m[0])
     return marks
+
+
+def marks_table(marks: list[tuple[float, str, str, str]]) -> Table:
+    """The marks as rows (time in seconds, symbol, description); a long description wraps under itself, except the
+    first evidence's event summary, which is cut to one line."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(justify="right", no_wrap=True, style="dim")
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=1)
+    for t, symbol, what, style in marks:
+        text = fmt.literal_line(what) if symbol == "E" else Text(fmt.clean_line(what))
+        table.add_row(fmt.seconds(t), Text(symbol, style=style), text)
+    return table
 
 
 def ruler(marks: list[tuple[float, str, str, str]], end: float, width: int) -> Text:
@@ -171,7 +192,7 @@ class DebriefScreen(Screen[None]):
             )
         facts = Text()
         facts.append("time to detect ", style="bold")
-        facts.append("—" if card.time_to_detect is None else f"{card.time_to_detect:.1f} s")
+        facts.append("—" if card.time_to_detect is None else fmt.seconds(card.time_to_detect))
         if card.full_damage:
             facts.append("   damage ", style="bold")
             facts.append(f"{fmt.number(card.damage)} of {fmt.number(card.full_damage)} ")
@@ -188,20 +209,15 @@ class DebriefScreen(Screen[None]):
         deadline = self.drill.answer_key.deadline if self.drill.answer_key else 0.0
         return max(self.replay.now, deadline, 1.0)
 
-    def _marks(self) -> Text:
+    def _marks(self) -> Group:
         end = self._end()
         marks = timeline_marks(self.drill, self.replay)
         width = max(min(self.app.size.width - 10, 100), 20)
         out = Text()
         out.append("Timeline\n", style="bold underline")
         out.append_text(ruler(marks, end, width))
-        out.append("\n00:00" + fmt.clock(end).rjust(width - 5) + "\n", style="dim")
-        for t, symbol, what, style in marks:
-            out.append(f"{fmt.clock(t)} ", style="dim")
-            out.append(f"{symbol} ", style=style)
-            out.append(fmt.clean_line(what))
-            out.append("\n")
-        return out
+        out.append("\n0 s" + fmt.seconds(end).rjust(width - 3), style="dim")
+        return Group(out, marks_table(marks))
 
     def _damage_caption(self) -> Text:
         out = Text()
@@ -212,7 +228,7 @@ class DebriefScreen(Screen[None]):
             out.append(fmt.clean_line(r.damage_unit))
         else:
             out.append("  none possible in this drill", style="dim")
-        out.append(f"\n00:00 to {fmt.clock(self._end())}", style="dim")
+        out.append(f"\n0 to {fmt.seconds(self._end())}", style="dim")
         return out
 
     def _answer(self) -> Text:

@@ -247,7 +247,7 @@ class WarRoomScreen(Screen[None]):
             return
         message = (
             f"Re-plan after your escalation of {step}: the planner re-checked the step and found nothing wrong; "
-            f"the plan goes on. Charged {fmt.usd(result.replan_usd)} and {FALSE_ESCALATION_DELAY:g} s."
+            f"the plan goes on. Charged {fmt.usd(result.replan_usd)} and {fmt.seconds(FALSE_ESCALATION_DELAY)}."
         )
         self.apply(result.released)  # the trace ran on while the planner re-planned
         timeline = self.query_one(Timeline)

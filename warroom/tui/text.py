@@ -89,6 +89,23 @@ def clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
 
 
+def seconds(value: float) -> str:
+    """A drill time or duration in seconds with one decimal at most: ``30.5 s``, ``12 s``.
+
+    The debrief, its timeline and notifications all show times this way (the drill clock shows ``mm:ss``).
+    """
+    s = f"{max(float(value), 0.0):.1f}"
+    return (s[:-2] if s.endswith(".0") else s) + " s"
+
+
+_SECONDS_IN_TEXT = re.compile(r"\b(\d+\.\d{2,}) s\b")
+
+
+def round_seconds(text: str) -> str:
+    """``text`` with every ``12.345 s`` in it rounded to one decimal (``12.3 s``), for messages from elsewhere."""
+    return _SECONDS_IN_TEXT.sub(lambda m: seconds(float(m.group(1))), text)
+
+
 def usd(amount: float) -> str:
     """A USD amount: 4 decimals under one dollar (model calls cost fractions of a cent), else 2."""
     return f"${amount:,.4f}" if abs(amount) < 1 else f"${amount:,.2f}"
