@@ -414,7 +414,12 @@ class Drill(_Strict):
     """One incident drill: a scripted planner-executor trace with one hidden silent failure (or none)."""
 
     schema_version: Literal[1] = Field(description="Drill format version; this warroom reads version 1.")
-    id: Identifier = Field(description="Unique id of the drill, e.g. 'refund-pagination'.")
+    id: Identifier = Field(
+        description=(
+            "Unique id of the drill, e.g. 'refund-pagination'; the file name without .yaml must be the same "
+            "(`warroom validate` checks it)."
+        )
+    )
     title: str = Field(min_length=1, description="Title shown in the drill picker.")
     version: Annotated[int, Field(strict=True, ge=1, le=MAX_VERSION)] = Field(
         default=1, description="The drill's own revision, bumped on edits."
