@@ -89,47 +89,27 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def scoring_version() -> str | None:
-    """The current scoring rules' version (``warroom.core.scoring.SCORING_VERSION``), or None if unknown."""
-    try:
-        from warroom.core import scoring
-    except ImportError:
-        return None
-    v = getattr(scoring, "SCORING_VERSION", None)
-    return None if v is None else str(v)
+def scoring_version() -> str:
+    """The current scoring rules' version (``warroom.core.scoring.SCORING_VERSION``)."""
+    from warroom.core.scoring import SCORING_VERSION
+
+    return SCORING_VERSION
 
 
 def load_drill_file(path: Path) -> Drill:
-    """Load and validate a drill file with the core loader (plain YAML + pydantic if the loader is absent).
+    """Load and validate a drill file with the core loader.
 
     Raises :class:`DrillUnavailable` with a clear message for a missing, unreadable or invalid file.
     """
+    from warroom.core.loader import DrillLoadError, load_drill
+
     path = Path(path)
     try:
-        from warroom.core.loader import DrillLoadError, load_drill
-    except ImportError:
-        load_drill, DrillLoadError = None, None  # type: ignore[assignment]
-    try:
-        if load_drill is not None:
-            return load_drill(path)
-        import yaml
-
-        from warroom.core.model import Drill
-
-        return Drill.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        return load_drill(path)
     except OSError as exc:
         raise DrillUnavailable(f"cannot read the drill file {path}: {exc.strerror or exc}") from None
-    except Exception as exc:  # DrillLoadError, yaml.YAMLError, pydantic.ValidationError
-        if DrillLoadError is not None and not isinstance(exc, DrillLoadError) and not _is_input_error(exc):
-            raise
+    except DrillLoadError as exc:
         raise DrillUnavailable(f"the drill file {path} does not load:\n{exc}") from None
-
-
-def _is_input_error(exc: Exception) -> bool:
-    import yaml
-    from pydantic import ValidationError
-
-    return isinstance(exc, (yaml.YAMLError, ValidationError, UnicodeDecodeError))
 
 
 def default_drill_resolver(drill_dirs: Iterable[Path] = ()) -> DrillResolver:
@@ -538,11 +518,11 @@ def _score_abandoned(
     actions, added = _with_quit(drill, contents.actions)
     if added:
         rec.problems.append(f"no quit action in the journal; one was added at drill time {actions[-1].t:.1f} s")
+    from warroom.core.scoring import ScoringError
+
     try:
         scorecard = _score(drill, actions)
-    except ImportError as exc:
-        raise DrillUnavailable(f"scoring is not available: {exc}") from None
-    except Exception as exc:  # a drill edited so that the recorded actions no longer fit it
+    except ScoringError as exc:  # a drill edited so that the recorded actions no longer fit it
         raise DrillUnavailable(f"session {info.session_id} cannot be scored on {drill_file}: {exc}") from None
     return scorecard, actions, info
 
