@@ -106,3 +106,94 @@ async def test_smoke_the_real_clock_drives_the_drill(services):
         await pilot.pause(0.5)
         assert live.replay.now > 0.5
         assert len(live.replay.released) >= 2
+
+
+def _copy_drill(folder, stem: str, drill_id: str | None = None):
+    text = STALE.read_text(encoding="utf-8").replace(
+        "\nid: duplicate-charge-refunds\n", f"\nid: {drill_id or stem}\n", 1
+    )
+    path = folder / f"{stem}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+async def test_picker_sorts_drills_naturally(tmp_path):
+    extra = tmp_path / "imported"
+    extra.mkdir()
+    for n in (10, 9, 1, 2):
+        _copy_drill(extra, f"ww-hand-{n}")
+    services = Services(trainee="tester", data_dir=tmp_path / "data", drill_dirs=(extra,))
+    names = [e.path.stem for e in services.catalog() if e.path.parent == extra]
+    assert names == ["ww-hand-1", "ww-hand-2", "ww-hand-9", "ww-hand-10"]
+
+
+async def test_picker_keeps_the_cursor_on_the_drill_just_played(services):
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        picker = app.screen
+        i = next(i for i, e in enumerate(picker.entries) if e.path.resolve() == STALE.resolve())
+        assert i > 0
+        picker.query_one("#picker-table", DataTable).move_cursor(row=i)
+        await pilot.press("enter", "enter")  # the briefing, the war room
+        await advance(pilot, 3)
+        await pilot.press("q", "y")  # quit the drill: back to the picker
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, PickerScreen)
+        assert picker.query_one("#picker-table", DataTable).cursor_row == i
+        assert picker.selected().path.resolve() == STALE.resolve()
+        assert "Duplicate-charge refunds for INC-4471" in screen_text(app).split("╭")[-1]  # in the preview
+
+
+async def test_picker_gives_the_preview_the_room_on_a_large_terminal(services):
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        picker = app.screen
+        table = picker.query_one("#picker-table", DataTable)
+        detail = picker.query_one("#picker-detail")
+        assert table.outer_size.height == table.row_count + 3  # every drill (and header, border), no empty rows
+        assert detail.outer_size.height == 48 - 2 - table.outer_size.height  # the rest
+        assert detail.size.height >= 20
+        text = screen_text(app)
+        entry = picker.entries[0]
+        assert "You are watching" in text and f"{entry.drill.plan[-1].id} {entry.drill.plan[-1].title}" in text
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        picker = app.screen
+        assert picker.query_one("#picker-detail").outer_size.height >= 7  # a long list scrolls; the preview keeps 5 lines
+
+
+async def test_picker_flags_duplicate_ids_and_ids_that_differ_from_the_file_name(tmp_path):
+    extra = tmp_path / "more"
+    extra.mkdir()
+    dup = _copy_drill(extra, "duplicate-charge-refunds")  # the same id as the bundled drill
+    odd = _copy_drill(extra, "refunds-copy", drill_id="refunds-other")  # id differs from its file name
+    services = Services(trainee="tester", data_dir=tmp_path / "data", drill_dirs=(extra,))
+    app = make_app(services)  # play the bundled one first, so it has a best score
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 12)
+        await pilot.press("e", "enter")
+        await advance(pilot, 5)
+        total = app.screen.scorecard.total
+        await pilot.press("p")
+        picker = app.screen
+        assert isinstance(picker, PickerScreen)
+        table = picker.query_one("#picker-table", DataTable)
+        rows = {e.path: i for i, e in enumerate(picker.entries)}
+        bundled = next(p for p in rows if p.resolve() == STALE.resolve())
+        assert picker.entries[rows[bundled]].ok and str(table.get_row_at(rows[bundled])[4]) == str(total)
+        for path, words in ((dup, "is already the id of"), (odd, "does not match the file name")):
+            entry = picker.entries[rows[path]]
+            assert not entry.ok and entry.drill is not None
+            assert any(p.startswith(f"{path}:") and words in p for p in entry.problems), entry.problems
+            assert str(table.get_row_at(rows[path])[4]) == "—"  # not the bundled drill's best score
+            assert str(table.get_row_at(rows[path])[2]) == "has problems"
+            table.move_cursor(row=rows[path])
+            await pilot.pause()
+            text = " ".join(screen_text(app).split())
+            assert "cannot be started until this is fixed" in text and words in text
+            await pilot.press("enter")
+            assert app.screen is picker  # it cannot be started

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from pathlib import Path
 from typing import Any
 
 from textual.app import App
@@ -55,6 +56,8 @@ class WarroomApp(App[None]):
         self.clock = clock if clock is not None else Clock()
         self.live: Any = None  # the WarRoomScreen of the drill being played, if any
         self.from_picker = start is None
+        #: The file of the drill last opened (briefing or play); the picker puts its cursor there when it reopens.
+        self.last_drill_path: Path | None = start.path if start is not None else None
         self.handle_signals = handle_signals
 
     def on_mount(self) -> None:
@@ -86,6 +89,7 @@ class WarroomApp(App[None]):
         """Open the briefing of a loaded drill."""
         from warroom.tui.picker import BriefingScreen
 
+        self.last_drill_path = entry.path
         self._show(BriefingScreen(entry))
 
     def start_drill(self, entry: DrillEntry) -> None:

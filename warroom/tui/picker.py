@@ -20,6 +20,8 @@ from warroom.tui.widgets import fit_columns
 #: Fixed and flexible column widths of the picker's table.
 _FIXED = {"level": 5, "length": 6, "best": 4}
 _FLEX = {"title": 3.0, "tags": 2.0}
+#: Lines the drill preview keeps at least (with its border) when the list is long.
+_PREVIEW_MIN = 7
 
 if TYPE_CHECKING:
     from warroom.tui.app import WarroomApp
@@ -83,6 +85,7 @@ class PickerScreen(Screen[None]):
 
     def on_resize(self) -> None:
         fit_columns(self.query_one("#picker-table", DataTable), _FIXED, _FLEX)
+        self.fit_heights()
 
     def load(self) -> None:
         """(Re)load the drill catalog and the trainee's best scores into the table."""
@@ -96,6 +99,16 @@ class PickerScreen(Screen[None]):
             self.notify(f"Best scores unavailable: {exc}", severity="warning", markup=False)
         for i, entry in enumerate(self.entries):
             d = entry.drill
+            if d is not None and entry.problems:  # loaded, but breaks a rule across files (e.g. a duplicate id)
+                table.add_row(
+                    fmt.literal_line(f"⚠ {d.title}", style="bold red"),
+                    Text(stars(d.difficulty), style="yellow"),
+                    Text("has problems", style="red"),
+                    Text(fmt.clock(d.duration)),
+                    Text("—"),
+                    key=str(i),
+                )
+                continue
             if d is None:
                 table.add_row(
                     fmt.literal_line(f"⚠ {entry.path.name}", style="bold red"),
@@ -117,6 +130,22 @@ class PickerScreen(Screen[None]):
             )
         if not self.entries:
             self.query_one("#picker-detail-body", Static).update(Text("No drills found."))
+        # Back from a drill: the cursor stays on the drill just played (matched by file).
+        last = self.app.last_drill_path
+        if last is not None:
+            row = next((i for i, e in enumerate(self.entries) if e.path.resolve() == last.resolve()), None)
+            if row is not None:
+                table.move_cursor(row=row, animate=False, scroll=True)
+        self.fit_heights()
+
+    def fit_heights(self) -> None:
+        """Give the drill list the rows it needs (up to what leaves the preview 7 lines) and the preview the rest."""
+        table = self.query_one("#picker-table", DataTable)
+        room = self.size.height - 2  # the banner and the footer
+        if room <= 0:
+            return
+        wanted = table.row_count + 3  # the header row and the border
+        table.styles.height = max(min(wanted, room - _PREVIEW_MIN), min(6, room))
 
     def selected(self) -> DrillEntry | None:
         """The entry under the cursor, or None when the table is empty."""
@@ -131,17 +160,26 @@ class PickerScreen(Screen[None]):
         if entry is None:
             return
         out = Text()
-        if entry.drill is None:
-            out.append("This drill cannot be loaded:\n", style="bold red")
+        if entry.problems:
+            what = "cannot be loaded" if entry.drill is None else "cannot be started until this is fixed"
+            out.append(f"This drill {what}:\n", style="bold red")
             for line in entry.problems:
                 out.append(fmt.clean(line) + "\n")
-        else:
+            if entry.drill is not None:
+                out.append("\n")
+        if entry.drill is not None:
             d = entry.drill
             out.append(fmt.clean_line(d.title), style="bold")
             out.append("\n")
             out.append(fmt.clean_line(f"{d.id} v{d.version} · by {d.author}"), style="dim")
             out.append("\n")
             out.append(fmt.prose(d.briefing.goal))
+            out.append("\n\nYou are watching ", style="bold")
+            out.append(fmt.prose(d.briefing.watching))
+            out.append("\n\nThe plan\n", style="bold")
+            for step in d.plan:
+                out.append(f"  {fmt.clean_line(step.id)} ", style="bold")
+                out.append(fmt.clean_line(step.title) + "\n")
         out.append("\n")
         out.append(fmt.clean(str(entry.path)), style="dim")
         self.query_one("#picker-detail-body", Static).update(out)
@@ -150,7 +188,7 @@ class PickerScreen(Screen[None]):
         entry = self.selected()
         if entry is None:
             return
-        if entry.drill is None:
+        if not entry.ok:
             self.notify("This drill has problems; fix them and press r to reload.", severity="error", markup=False)
             return
         self.app.show_briefing(entry)

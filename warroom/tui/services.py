@@ -7,6 +7,7 @@ the session journal and the results store lives in one place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,9 +32,11 @@ class Recorder(Protocol):
 
 @dataclass(frozen=True)
 class DrillEntry:
-    """One drill offered by the picker: its file, and either the loaded drill or the problems that stop it loading.
+    """One drill offered by the picker: its file, the loaded drill (None when it did not load), and the problems
+    that stop it loading or being played.
 
-    ``problems`` are ``path:line:col: message`` lines (empty when the drill loaded).
+    ``problems`` are ``path:line:col: message`` lines: why the file did not load (``drill`` is None), or a rule
+    across files it breaks although it loaded (its id differs from its file name, or another file has the same id).
     """
 
     path: Path
@@ -42,8 +45,8 @@ class DrillEntry:
 
     @property
     def ok(self) -> bool:
-        """True when the drill loaded."""
-        return self.drill is not None
+        """True when the drill loaded and has no problems: it can be started."""
+        return self.drill is not None and not self.problems
 
 
 class SessionUnavailable(Exception):
@@ -57,6 +60,11 @@ class DrillProblem(Exception):
         self.path = Path(path)
         self.problems = tuple(problems) or (f"{path}: cannot load this drill",)
         super().__init__("\n".join(self.problems))
+
+
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders runs of digits by value: ``ww-2`` < ``ww-10`` (case-insensitive otherwise)."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text.casefold()) if part)
 
 
 def load_drill(path: Path) -> Drill:
@@ -85,6 +93,22 @@ def load_entry(path: Path) -> DrillEntry:
         return DrillEntry(Path(path), None, exc.problems)
 
 
+def with_cross_file_problems(entries: list[DrillEntry]) -> list[DrillEntry]:
+    """``entries`` with the rules across files applied (:func:`warroom.core.library.cross_file_problems`): a drill
+    whose id is not its file stem, or whose id an earlier entry already has, gets ``path:line:col: message``
+    problems (it stays loaded, so the picker can still show what it is)."""
+    from warroom.core.library import cross_file_problems
+
+    found = cross_file_problems(entries)
+    if not found:
+        return entries
+    out = []
+    for entry in entries:
+        problems = found.get(entry.path)
+        out.append(DrillEntry(entry.path, entry.drill, (*entry.problems, *(str(p) for p in problems))) if problems else entry)
+    return out
+
+
 @dataclass
 class Services:
     """The UI's access to drills, sessions and results for one trainee.
@@ -100,11 +124,26 @@ class Services:
     drill_dirs: tuple[Path, ...] = field(default_factory=tuple)
 
     def catalog(self) -> list[DrillEntry]:
-        """Every drill the picker offers: the bundled library, then the extra folders, each loaded or with problems."""
+        """Every drill the picker offers: the bundled library, then the extra folders, each loaded or with problems.
+
+        Within a folder, drills are in natural order of their paths (``ww-9`` before ``ww-10``). A file found twice
+        (the same folder given twice) is listed once. A drill whose id differs from its file name, or repeats the id
+        of a drill listed before it, keeps its drill but gets that problem (see :func:`with_cross_file_problems`)
+        and cannot be started.
+        """
         from warroom.core.library import bundled_drills_dir, find_drill_files
 
-        dirs = [bundled_drills_dir(), *self.drill_dirs]
-        return [load_entry(p) for p in find_drill_files(d for d in dirs if Path(d).exists())]
+        paths: list[Path] = []
+        seen: set[Path] = set()
+        for d in (bundled_drills_dir(), *self.drill_dirs):
+            if not Path(d).exists():
+                continue
+            found = [p for p in find_drill_files([d]) if p.resolve() not in seen]
+            seen.update(p.resolve() for p in found)
+            base = Path(d) if Path(d).is_dir() else Path(d).parent
+            paths.extend(sorted(found, key=lambda p: natural_key(p.relative_to(base).as_posix())))
+        entries = [load_entry(p) for p in paths]
+        return with_cross_file_problems(entries)
 
     def best_scores(self) -> dict[str, int]:
         """The trainee's best total score per drill id (empty when no results are stored yet)."""
