@@ -219,3 +219,39 @@ async def test_larger_terminal_gets_more_room(services):
         assert live.query_one(Inspector).content_region.height >= 15
         assert live.query_one(Timeline).content_region.width >= 100
         assert '"snapshot_at": "2026-11-20T03:00:04Z"' in screen_text(app)
+
+
+async def test_escalated_badge_leaves_room_for_the_title_at_80_columns(services):
+    from warroom.core.library import bundled_drills_dir
+
+    app = make_app(services, bundled_drills_dir() / "tax-region-migration.yaml", speed=32)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        key = live.drill.answer_key
+        await advance(pilot, live.replay.first_evidence_time / 32 + 0.1, step=0.1)
+        assert live.replay.evidence_released and not live.replay.ended
+        await pilot.press("e")
+        while app.screen.step != key.fault.origin_step:
+            await pilot.press("down")
+        await pilot.press("enter")
+        assert live.replay.contained
+        bar = screen_text(app).splitlines()[0]
+        assert "ESCALATED" in bar and live.drill.title in bar, bar
+
+
+async def test_speeds_go_up_to_32x(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        seen = []
+        for _ in range(7):
+            await pilot.press("plus")
+            seen.append(live.speed)
+        assert seen == [2, 4, 8, 16, 32, 32, 32]
+        assert "32x" in live.query_one(StatusBar).render().plain
+        await advance(pilot, 1)
+        assert live.replay.now == 32
+        await pilot.press("question_mark")
+        assert "0.5x 1x 2x 4x 8x 16x 32x" in screen_text(app)

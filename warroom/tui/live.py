@@ -237,7 +237,7 @@ class WarRoomScreen(Screen[None]):
             return
         step = fmt.clean_line(choice.step)
         if result.contained:
-            self._note = "ESCALATED · re-planning"
+            self._note = "ESCALATED"  # short, so the title still fits at 80 columns
             self.notify(
                 f"Escalation of {step} accepted: the planner stops the plan and re-plans.",
                 title="Escalated",
