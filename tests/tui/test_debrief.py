@@ -26,12 +26,12 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
     async with app.run_test(size=(100, 80)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 5.3, step=5.3)
-        await _escalate(pilot, "s3", "refunds look odd")  # false: the trace runs on 15 s
+        await _escalate(pilot, "s3", "odd")  # false: the trace runs on 15 s
         messages = [n.message for n in app._notifications]
         assert any("Charged $0.0350 and 15 s." in m for m in messages), messages
         await advance(pilot, 7.3, step=7.3)
         now = app.live.replay.now
-        await _escalate(pilot, "s1", "snapshot from last week")
+        await _escalate(pilot, "s1", "stale")
         await advance(pilot, 5)
         assert isinstance(app.screen, DebriefScreen)
         text = "\n".join(line.strip("│ ") for line in screen_text(app).splitlines())
@@ -39,8 +39,8 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
             await pilot.press("pagedown")
             text += "\n".join(line.strip("│ ") for line in screen_text(app).splitlines())
         flat = " ".join(text.split())
-        assert "5.3 s ! you escalated step s3 (false alarm: nothing wrong found): refunds look odd" in flat
-        assert f"{seconds(now)} ! you escalated step s1 (contained): snapshot from last week" in flat
+        assert "5.3 s ! you escalated step s3 (false alarm: nothing wrong found): odd" in flat
+        assert f"{seconds(now)} ! you escalated step s1 (contained): stale" in flat
         assert f"time to detect {seconds(now - 12)}" in flat
         # No drill time with more than one decimal, and no mm:ss, anywhere in the debrief's own text.
         assert not re.search(r"\d+\.\d\d+ s\b", flat)
