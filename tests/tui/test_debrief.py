@@ -6,7 +6,7 @@ import re
 
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.modals import EscalateScreen
-from warroom.tui.text import round_seconds, seconds
+from warroom.tui.text import seconds
 
 from .conftest import advance, make_app, screen_text, type_text
 
@@ -50,4 +50,3 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
 
 def test_seconds_have_one_decimal_at_most():
     assert seconds(30.5) == "30.5 s" and seconds(12.0) == "12 s" and seconds(27.649) == "27.6 s"
-    assert round_seconds("added at drill time 42.5125 s, 3.25 s later; 7 s") == "added at drill time 42.5 s, 3.2 s later; 7 s"

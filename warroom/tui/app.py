@@ -17,7 +17,6 @@ from textual.binding import Binding
 from textual.clock import Clock
 
 from warroom.core.replay import Replay
-from warroom.tui import text as fmt
 from warroom.tui.services import DrillEntry, Services, SessionUnavailable
 
 
@@ -65,7 +64,7 @@ class WarroomApp(App[None]):
             self._install_signal_handlers()
         # A session killed mid-drill (kill -9, a lost terminal) is recorded as abandoned on the next start.
         for message in self.services.recover():
-            self.notify(fmt.round_seconds(message), title="Unfinished session", markup=False, timeout=12)
+            self.notify(message, title="Unfinished session", markup=False, timeout=12)
         if self.start is not None:
             self.show_briefing(self.start)
         else:

@@ -98,12 +98,6 @@ def seconds(value: float) -> str:
     return (s[:-2] if s.endswith(".0") else s) + " s"
 
 
-_SECONDS_IN_TEXT = re.compile(r"\b(\d+\.\d{2,}) s\b")
-
-
-def round_seconds(text: str) -> str:
-    """``text`` with every ``12.345 s`` in it rounded to one decimal (``12.3 s``), for messages from elsewhere."""
-    return _SECONDS_IN_TEXT.sub(lambda m: seconds(float(m.group(1))), text)
 
 
 def usd(amount: float) -> str:
