@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.library import bundled_drills_dir
+from warroom.core.scoring import Scorecard
 from warroom.store.results import ResultsStore, SessionInfo
 
 DRILL_ID = "duplicate-charge-refunds"
@@ -42,9 +43,9 @@ def scorecard(
     damage: float = 0.0,
     false_escalations: int = 0,
     drill_id: str = DRILL_ID,
-) -> dict[str, Any]:
-    """A hand-made scorecard dict in the shape of ``Scorecard.to_dict()``."""
-    return {
+) -> Scorecard:
+    """A hand-made :class:`Scorecard` (not computed from a drill: the store only keeps it)."""
+    return Scorecard.from_dict({
         "drill_id": drill_id,
         "scoring_version": "test",
         "outcome": outcome,
@@ -58,7 +59,7 @@ def scorecard(
         "false_escalations": false_escalations,
         "cost_usd": 0.05,
         "lines": [f"{outcome}: {total}/100"],
-    }
+    })
 
 
 def add_session(

@@ -215,7 +215,7 @@ def test_recovery_of_a_session_that_died_while_storing(tmp_path: Path):
     rec = start(tmp_path)
     rec.record(ACTIONS[0])
     rec._writer.append({"type": "end", "ended_at": "2026-11-29T10:00:00.000000+00:00", "outcome": "missed",
-                        "total": 12, "scorecard": scorecard(outcome="missed", total=12)})  # fmt: skip
+                        "total": 12, "scorecard": scorecard(outcome="missed", total=12).to_dict()})  # fmt: skip
     rec.close()
     (r,) = recover_unfinished(tmp_path)
     assert r.stored and (r.outcome, r.total) == ("missed", 12)

@@ -369,3 +369,46 @@ def test_a_reported_step_keeps_its_reported_status_when_the_executor_moves_on():
     replay = Replay(make_drill())
     replay.advance_to(20)
     assert replay.step_states == {"s1": StepState.SUCCESS, "s2": StepState.IN_PROGRESS, "s3": StepState.PENDING}
+
+
+def test_an_action_the_journal_refuses_is_neither_recorded_nor_applied():
+    class Full(Exception):
+        pass
+
+    saved = []
+
+    def journal(action):
+        if len(saved) == 1:
+            raise Full("disk full")
+        saved.append(action)
+
+    replay = Replay(make_drill(), on_action=journal)
+    replay.advance(0)
+    replay.pause()
+    with pytest.raises(Full):
+        replay.escalate(replay.drill.plan[0].id, "refused")
+    assert replay.actions == saved and [a.kind for a in saved] == [ActionKind.PAUSE]
+    assert replay.escalations == [] and replay.false_escalations == 0 and not replay.contained
+    with pytest.raises(Full):
+        replay.quit()
+    assert not replay.ended and replay.actions == saved
+
+
+def test_escalation_verdicts_have_one_set_of_words():
+    from warroom.core.replay import EscalationVerdict
+    from warroom.core.scoring import replay_actions
+
+    drill = make_drill()
+    key = drill.answer_key
+    other = next(s.id for s in drill.plan if s.id != key.fault.origin_step)
+    first_evidence = min(e.t for e in drill.trace if e.id in key.evidence)
+    replay = Replay(drill)
+    replay.advance_to(0)
+    early = replay.escalate(other, "too early")
+    replay.advance_to(max(replay.now, first_evidence))
+    right = replay.escalate(key.fault.origin_step, "found it")
+    assert early.verdict is EscalationVerdict.FALSE_ESCALATION and early.verdict == "false escalation"
+    assert right.verdict in (EscalationVerdict.CONTAINED, EscalationVerdict.CONTAINED_LATE)
+    # The re-run of the log gives the same verdicts, per action.
+    _, results = replay_actions(drill, replay.actions)
+    assert [r.verdict for r in results] == [early.verdict, right.verdict]

@@ -139,12 +139,12 @@ def test_summary_figures_on_a_known_set(store: ResultsStore):
     assert (ann.trainee, ann.sessions, ann.drills_run) == ("ann", 4, 3)
     assert ann.contained_rate == pytest.approx(2 / 3)  # s1, s2 of the 3 faulted sessions
     assert ann.median_time_to_detect == 7.0  # median of 4 and 10
-    assert ann.false_alarm_rate == 0.5  # s2, s3 of 4
+    assert ann.false_escalation_rate == 0.5  # s2, s3 of 4
     assert ann.mean_score == 62.5
     assert (bob.trainee, bob.sessions, bob.drills_run) == ("bob", 3, 3)
     assert bob.contained_rate == 0.5
     assert bob.median_time_to_detect == 6.0
-    assert bob.false_alarm_rate == pytest.approx(2 / 3)
+    assert bob.false_escalation_rate == pytest.approx(2 / 3)
     assert bob.mean_score == 45.0
     a, b, c = store.drill_summaries()
     assert (a.drill_id, a.attempts, a.trainees, a.median_score) == ("A", 3, 2, 60.0)

@@ -16,6 +16,7 @@ from test_results import known_sessions
 from warroom.cli import main
 from warroom.cli.scores import CSV_COLUMNS
 from warroom.core.actions import Action, ActionKind
+from warroom.core.scoring import Scorecard
 from warroom.store.results import DB_NAME, SCHEMA_VERSION, ResultsStore
 from warroom.store.sessions import SessionRecorder
 
@@ -80,7 +81,7 @@ def test_summary_json_figures(known: Path):
         "drills_run": 3,
         "contained_rate": pytest.approx(2 / 3),
         "median_time_to_detect": 7.0,
-        "false_alarm_rate": 0.5,
+        "false_escalation_rate": 0.5,
         "mean_score": 62.5,
     }
     assert (bob["contained_rate"], bob["median_time_to_detect"], bob["mean_score"]) == (0.5, 6.0, 45.0)
@@ -169,7 +170,7 @@ def test_rescore_says_which_changed(tmp_path: Path):
     other = _played_session(data, drill_path)
     with ResultsStore(data) as store:
         real = store.get(sid).scorecard
-        store.update_scorecard(sid, {**real, "total": 3, "outcome": "missed"})  # as if an older rule scored it
+        store.update_scorecard(sid, Scorecard.from_dict({**real, "total": 3, "outcome": "missed"}))  # as if an older rule scored it
     r = run(data, "--rescore")
     assert r.exit_code == 0, r.output
     assert f"changed: {sid} (ann, duplicate-charge-refunds): outcome missed -> contained, score 3 -> {real['total']}" in r.stdout
@@ -185,7 +186,7 @@ def test_rescore_reports_a_changed_drill_file(tmp_path: Path):
     data = tmp_path / "data"
     sid = _played_session(data, drill_path)
     with ResultsStore(data) as store:
-        store.update_scorecard(sid, {**store.get(sid).scorecard, "total": 3})
+        store.update_scorecard(sid, Scorecard.from_dict({**store.get(sid).scorecard, "total": 3}))
     drill_path.write_text(drill_path.read_text() + "\n# edited after the session\n")
     r = run(data, "--rescore")
     assert r.exit_code == 1
@@ -240,7 +241,7 @@ def test_exports_carry_every_stored_field(tmp_path: Path):
     sid = _played_session(data, drill_path)
     with ResultsStore(data) as store:
         stored = store.get(sid)
-        store.update_scorecard(sid, stored.scorecard, note="a facilitator's note")
+        store.update_scorecard(sid, Scorecard.from_dict(stored.scorecard), note="a facilitator's note")
         stored = store.get(sid)
     flat = [f.name for f in fields(SessionRow)]
 
@@ -315,3 +316,41 @@ def test_rescore_allow_changed_records_the_file_even_when_the_score_is_the_same(
     with ResultsStore(data) as store:
         assert store.get(sid).drill_sha256 == file_sha256(drill_path)
     assert run(data, "--rescore").exit_code == 0
+
+
+def _corrupt(data_dir: Path) -> dict[str, tuple]:
+    """Damage two stored rows as a bad disk or a hand edit might: s2's scorecard is not JSON, s5's action log has an
+    action of an unknown kind. Returns the rows as they are now, to check they are never modified."""
+    db = sqlite3.connect(data_dir / DB_NAME)
+    with db:
+        db.execute("UPDATE sessions SET scorecard = '{not json' WHERE session_id = 's2'")
+        db.execute("""UPDATE sessions SET actions = '[{"t": 1, "kind": "dance"}]' WHERE session_id = 's5'""")
+    rows = {r[0]: r for r in db.execute("SELECT * FROM sessions WHERE session_id IN ('s2', 's5')")}
+    db.close()
+    return rows
+
+
+def test_corrupt_rows_are_skipped_and_reported_never_modified(known: Path):
+    before = _corrupt(known)
+    r = run(known, "--format", "json")
+    assert r.exit_code == 1
+    ids = [row["session_id"] for row in json.loads(r.stdout)]
+    assert ids == ["s7", "s6", "s4", "s3", "s1"]
+    assert "skipped: stored session s2 cannot be read" in r.stderr and "not valid JSON" not in r.stdout
+    assert "skipped: stored session s5 cannot be read: an action in its log is invalid (kind" in r.stderr
+    assert "2 stored session(s) could not be read" in r.stderr
+
+    r = run(known, "--rescore")
+    assert r.exit_code == 1
+    assert "skipped: s2: stored session s2 cannot be read" in r.stderr and "skipped: s5:" in r.stderr
+
+    r = CliRunner().invoke(main, ["review", "s5", "--data-dir", str(known)])
+    assert r.exit_code == 1 and "stored session s5 cannot be read" in r.stderr and "Traceback" not in r.output
+
+    db = sqlite3.connect(known / DB_NAME)
+    after = {r[0]: r for r in db.execute("SELECT * FROM sessions WHERE session_id IN ('s2', 's5')")}
+    db.close()
+    assert after == before
+
+    # The table lists only the flat columns, so it still shows every session.
+    assert run(known).exit_code == 0

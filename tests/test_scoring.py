@@ -189,7 +189,7 @@ def test_scorecard_of_needs_an_ended_replay():
     r = Replay(make_drill())
     with pytest.raises(ValueError):
         scorecard_of(r)
-    assert replay_actions(make_drill(), []).ended
+    assert replay_actions(make_drill(), [])[0].ended
 
 
 # -- the worked example of docs/scoring.md (the one test on the bundled library) -----------------------------------

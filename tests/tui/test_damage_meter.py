@@ -18,11 +18,17 @@ from .conftest import advance, make_app, screen_text
 
 
 class NullRecorder:
-    """A recorder that keeps nothing (these tests look at the screen only)."""
+    """A recorder that keeps its actions in memory only (these tests look at the screen only)."""
 
     session_id = "null"
 
+    def __init__(self) -> None:
+        self.actions = []
+
     def record(self, action) -> None:
+        self.actions.append(action)
+
+    def close(self) -> None:
         pass
 
     def finish(self, scorecard) -> None:

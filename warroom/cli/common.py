@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import getpass
 import os
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -47,7 +47,7 @@ def resolve_trainee(name: str | None = None) -> str:
         return env
     try:
         return getpass.getuser()
-    except Exception:  # no user name in this environment (e.g. a container without passwd entry)
+    except (OSError, KeyError):  # no user name in this environment (e.g. a container without passwd entry)
         return "trainee"
 
 
@@ -85,3 +85,26 @@ class Settings:
             data_dir=Path(data_dir).expanduser() if data_dir else self.data_dir,
             drill_dirs=self.drill_dirs,
         )
+
+
+def settings_from(ctx: click.Context, trainee: str | None = None, data_dir: Path | None = None) -> Settings:
+    """The invocation's :class:`Settings` (from the root group) with a subcommand's own options applied."""
+    root = ctx.find_object(Settings)
+    if root is None:
+        return Settings.resolve(trainee=trainee, data_dir=data_dir)
+    return root.override(trainee=trainee, data_dir=data_dir)
+
+
+def recover_and_report(settings: Settings) -> None:
+    """Record sessions killed mid-drill as abandoned (see ``recover_unfinished``), telling stderr what was done.
+
+    Raises click.ClickException when the results store cannot be used."""
+    from warroom.store.results import StoreError
+    from warroom.store.sessions import default_drill_resolver, recover_unfinished
+
+    try:
+        recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+    for rec in recovered:
+        click.echo(str(rec), err=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.common import data_dir_option
+from warroom.cli.common import data_dir_option, recover_and_report, settings_from
 
 
 @click.command()
@@ -23,8 +23,7 @@ def review(ctx: click.Context, session_id: str, data_dir: Path | None) -> None:
     SESSION_ID is a session id from `warroom scores`, or any unique prefix of one. Keys: up/down (j/k) move,
     n / p jump to the next / previous trainee action, e to the next evidence, q closes.
     """
-    from warroom.cli.scores import recover_and_report, settings_from
-    from warroom.store.results import ResultsStore, SessionNotFound, StoreError
+    from warroom.store.results import CorruptSession, ResultsStore, SessionNotFound, StoreError
 
     settings = settings_from(ctx, data_dir=data_dir)
     recover_and_report(settings)
@@ -33,6 +32,8 @@ def review(ctx: click.Context, session_id: str, data_dir: Path | None) -> None:
             session = store.get(session_id)
     except SessionNotFound as exc:
         raise click.ClickException(f"{exc} in {settings.data_dir} (`warroom scores` lists the sessions)") from None
+    except CorruptSession as exc:
+        raise click.ClickException(f"{exc} (in {settings.data_dir}; the row was left as it is)") from None
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_option, format_option
+from warroom.cli.common import data_dir_option, format_option, recover_and_report, settings_from
+from warroom.store.results import DB_NAME, SORT_KEYS
 
 #: ``--trainee`` of ``warroom scores``: a filter, so (unlike the trainee of ``warroom run``) it has no default.
 trainee_filter_option = click.option(
@@ -19,32 +20,8 @@ trainee_filter_option = click.option(
     help="Only this trainee's sessions (default: every trainee's; --mine for your own).",
 )
 
-SORT_CHOICES = ("when", "score", "trainee", "drill", "outcome", "ttd", "damage", "false")
 #: Rows a table shows when ``--limit`` is not given (CSV and JSON export every row).
 DEFAULT_TABLE_LIMIT = 50
-
-
-def settings_from(ctx: click.Context, trainee: str | None = None, data_dir: Path | None = None) -> Any:
-    """The invocation's :class:`~warroom.cli.common.Settings` with a subcommand's own options applied."""
-    from warroom.cli.common import Settings
-
-    root = ctx.find_object(Settings)
-    if root is None:
-        return Settings.resolve(trainee=trainee, data_dir=data_dir)
-    return root.override(trainee=trainee, data_dir=data_dir)
-
-
-def recover_and_report(settings: Any) -> None:
-    """Record sessions killed mid-drill as abandoned (see ``recover_unfinished``), telling stderr what was done."""
-    from warroom.store.results import StoreError
-    from warroom.store.sessions import default_drill_resolver, recover_unfinished
-
-    try:
-        recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
-    for rec in recovered:
-        click.echo(str(rec), err=True)
 
 
 def _fmt_num(value: float | None, digits: int = 1) -> str:
@@ -163,7 +140,7 @@ SUMMARY_CSV_COLUMNS = (
     "trainees",
     "contained_rate",
     "median_time_to_detect",
-    "false_alarm_rate",
+    "false_escalation_rate",
     "mean_score",
     "median_score",
 )
@@ -204,7 +181,7 @@ def _write_json(value: Any) -> None:
 @click.option(
     "--sort",
     "sort_key",
-    type=click.Choice(SORT_CHOICES),
+    type=click.Choice(list(SORT_KEYS)),
     default="when",
     show_default=True,
     help="Sort by: when (newest first), score (best first), trainee, drill, outcome, ttd (fastest first), damage "
@@ -250,7 +227,7 @@ def scores(
     """Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
 
     Every trainee's sessions are listed unless --trainee NAME or --mine is given. --summary gives, per trainee,
-    the drills run, contained rate, median time to detect, false-alarm rate and mean score, and, per drill, the
+    the drills run, contained rate, median time to detect, false escalation rate and mean score, and, per drill, the
     attempts, contained rate and median score. Sessions killed mid-drill are recorded as abandoned first.
     """
     from warroom.store.results import ResultsStore, StoreError, parse_since
@@ -273,7 +250,7 @@ def scores(
     try:
         store = ResultsStore(settings.data_dir, create=False)
     except StoreError as exc:
-        if not (settings.data_dir / "results.sqlite3").exists():
+        if not (settings.data_dir / DB_NAME).exists():
             if fmt == "json":
                 _write_json({"trainees": [], "drills": []} if summary else [])
             elif fmt == "csv":
@@ -290,7 +267,7 @@ def scores(
             _summary(store, who, drill_id, since_ts, fmt)
             return
         effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
-        rows = store.query(
+        rows, unreadable = store.query_readable(
             trainee=who,
             drill=drill_id,
             since=since_ts,
@@ -299,12 +276,14 @@ def scores(
             limit=effective_limit,
             full=fmt == "json",
         )
+        for problem in unreadable:  # reported and skipped, never modified
+            click.echo(f"skipped: {problem}", err=True)
         if fmt == "json":
             _write_json([r.to_dict() for r in rows])
         elif fmt == "csv":
             _write_csv(CSV_COLUMNS, [_csv_row(r) for r in rows])
         else:
-            if not rows:
+            if not rows and not unreadable:
                 click.echo("No sessions match." if (who or drill_id or since_ts) else "No sessions recorded yet.")
                 return
             total = store.count(trainee=who, drill=drill_id, since=since_ts)
@@ -313,6 +292,10 @@ def scores(
             console.print(_sessions_table(rows, title))
             if total > len(rows):
                 console.print(f"(showing {len(rows)}; use --limit 0 for all)")
+        if unreadable:
+            raise click.ClickException(
+                f"{len(unreadable)} stored session(s) could not be read and were skipped (listed above)"
+            )
 
 
 def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | None, fmt: str) -> None:
@@ -330,7 +313,7 @@ def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | 
                 "drills_run": t.drills_run,
                 "contained_rate": t.contained_rate,
                 "median_time_to_detect": t.median_time_to_detect,
-                "false_alarm_rate": t.false_alarm_rate,
+                "false_escalation_rate": t.false_escalation_rate,
                 "mean_score": t.mean_score,
             }
             for t in trainees
@@ -354,7 +337,7 @@ def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | 
 
     console = _console()
     t_table = Table(title="Per trainee", title_justify="left", header_style="bold")
-    for name in ("trainee", "sessions", "drills run", "contained", "median time to detect", "false alarms", "mean score"):
+    for name in ("trainee", "sessions", "drills run", "contained", "median time to detect", "false escalations", "mean score"):
         t_table.add_column(name, justify="left" if name == "trainee" else "right")
     for t in trainees:
         t_table.add_row(
@@ -363,7 +346,7 @@ def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | 
             str(t.drills_run),
             _fmt_rate(t.contained_rate),
             _fmt_seconds(t.median_time_to_detect),
-            _fmt_rate(t.false_alarm_rate),
+            _fmt_rate(t.false_escalation_rate),
             f"{t.mean_score:.1f}",
         )
     d_table = Table(title="Per drill", title_justify="left", header_style="bold")
@@ -381,104 +364,38 @@ def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | 
     console.print(d_table)
     console.print(
         "contained: share of sessions on drills with a fault that contained it (in time or late); "
-        "false alarms: share of sessions with at least one false escalation."
+        "false escalations: share of sessions with at least one false escalation."
     )
-
-
-def _normalise(value: Any) -> Any:
-    import json
-
-    return json.loads(json.dumps(value, default=str))
 
 
 def _rescore(
     store: Any, settings: Any, who: str | None, drill_id: str | None, since_ts: str | None, allow_changed: bool
 ) -> None:
-    from warroom.store.journal import utc_now
-    from warroom.store.sessions import DrillUnavailable, default_drill_resolver, file_sha256, load_drill_file
+    """Print what :func:`warroom.store.rescore.rescore` did; exit 1 when a session was skipped."""
+    from warroom.store.rescore import RescoreStatus, rescore
+    from warroom.store.sessions import default_drill_resolver
 
-    try:
-        from warroom.core.scoring import score
-    except ImportError as exc:
-        raise click.ClickException(f"scoring is not available in this warroom: {exc}") from None
-    resolver = default_drill_resolver(settings.drill_dirs)
-    drills: dict[Path, Any] = {}
-    n = changed = unchanged = 0
-    skipped: list[str] = []
-    for s in store.iter_sessions(trainee=who, drill=drill_id, since=since_ts):
-        n += 1
-        label = f"{s.session_id} ({s.trainee}, {s.drill_id})"
-        try:
-            path = resolver(s.drill_id, s.drill_path)
-        except FileNotFoundError:
-            skipped.append(f"{label}: drill file not found (was {s.drill_path}); not re-scored")
-            continue
-        try:
-            sha = file_sha256(path)
-        except OSError as exc:
-            skipped.append(f"{label}: cannot read {path}: {exc.strerror or exc}; not re-scored")
-            continue
-        if s.drill_sha256 and sha != s.drill_sha256 and not allow_changed:
-            skipped.append(
-                f"{label}: the drill file {path} changed since the session (SHA-256 {sha[:12]}…, was "
-                f"{s.drill_sha256[:12]}…); not re-scored (--allow-changed to re-score against the current file)"
-            )
-            continue
-        try:
-            if path not in drills:
-                drills[path] = load_drill_file(path)
-            drill = drills[path]
-            new = score(drill, s.actions)
-        except DrillUnavailable as exc:
-            skipped.append(f"{label}: {exc}; not re-scored")
-            continue
-        except Exception as exc:  # actions that no longer fit an edited drill
-            skipped.append(f"{label}: cannot be scored on {path}: {exc}; not re-scored")
-            continue
-        new_d = _normalise(new.to_dict())
-        # Re-scored against a changed drill file (allowed): record that file with the score, so the stored score
-        # and its recorded drill file agree and a later plain --rescore does not flip the score back.
-        file_changed = bool(s.drill_sha256) and sha != s.drill_sha256
-        record: dict[str, Any] = {}
-        if file_changed:
-            record = {
-                "drill_sha256": sha,
-                "drill_version": drill.version,
-                "drill_path": str(Path(path).resolve()),
-                "note": (
-                    f"re-scored at {utc_now()} against the changed drill file {Path(path).resolve()} (version "
-                    f"{drill.version}, SHA-256 {sha}); the session was played on version {s.drill_version} "
-                    f"(SHA-256 {s.drill_sha256})"
-                ),
-            }
-        file_detail = (
-            f"drill file version {s.drill_version} -> {drill.version} (SHA-256 {s.drill_sha256[:12]}… -> "
-            f"{sha[:12]}…) recorded"
-            if file_changed
-            else ""
-        )
-        if new_d == _normalise(s.scorecard):
-            unchanged += 1
-            if file_changed:
-                store.update_scorecard(s.session_id, new_d, **record)
-                click.echo(f"updated: {label}: scorecard unchanged; {file_detail}")
-            continue
-        changed += 1
-        store.update_scorecard(s.session_id, new_d, **record)
-        detail = []
-        if new_d.get("outcome") != s.outcome:
-            detail.append(f"outcome {s.outcome} -> {new_d.get('outcome')}")
-        if new_d.get("total") != s.total:
-            detail.append(f"score {s.total} -> {new_d.get('total')}")
-        if not detail:
-            detail.append("scorecard details changed")
-        if file_detail:
-            detail.append(file_detail)
-        click.echo(f"changed: {label}: {', '.join(detail)}")
-    for line in skipped:
-        click.echo(f"skipped: {line}", err=True)
-    click.echo(f"re-scored {n - len(skipped)} of {n} session(s): {changed} changed, {unchanged} unchanged, "
-               f"{len(skipped)} skipped")  # fmt: skip
+    results = rescore(
+        store,
+        default_drill_resolver(settings.drill_dirs),
+        trainee=who,
+        drill=drill_id,
+        since=since_ts,
+        allow_changed=allow_changed,
+    )
+    counts = {status: 0 for status in RescoreStatus}
+    for r in results:
+        counts[r.status] += 1
+        if r.status in (RescoreStatus.CHANGED, RescoreStatus.UPDATED):
+            click.echo(str(r))
+    skipped = [r for r in results if r.status is RescoreStatus.SKIPPED]
+    for r in skipped:
+        click.echo(str(r), err=True)
+    n = len(results)
+    unchanged = counts[RescoreStatus.UNCHANGED] + counts[RescoreStatus.UPDATED]
+    click.echo(
+        f"re-scored {n - len(skipped)} of {n} session(s): {counts[RescoreStatus.CHANGED]} changed, {unchanged} "
+        f"unchanged, {len(skipped)} skipped"
+    )
     if skipped:
-        ctx = click.get_current_context()
-        ctx.exit(1)
+        click.get_current_context().exit(1)

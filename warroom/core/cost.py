@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - imports for type checkers only
-    from warroom.core.model import Drill, ModelSpec, Usage
+    from warroom.core.model import Drill, Models, ModelSpec, Usage
 
 #: Tokens per unit of a "per million tokens" price.
 PER_MILLION = 1_000_000
@@ -30,6 +30,19 @@ def call_cost(usage: Usage, model: ModelSpec) -> float:
     return (
         usage.input_tokens * model.input_usd_per_mtok + usage.output_tokens * model.output_usd_per_mtok
     ) / PER_MILLION
+
+
+def event_cost(event: Any, models: Models) -> float | None:
+    """USD cost of one trace event that is a model call (a planner call, executor message, tool call or executor
+    report with a ``usage``), at the prices of the model playing its role in ``models``; None for any other event
+    (a tool result, a log line, a model call without usage)."""
+    from warroom.core.model import ROLE_OF_KIND
+
+    role = ROLE_OF_KIND.get(event.kind)
+    if role is None:
+        return None
+    usage = event.usage
+    return None if usage is None else call_cost(usage, models.spec(role))
 
 
 def format_usd(usd: float) -> str:
@@ -154,7 +167,6 @@ def trace_cost(drill: Drill) -> TraceCost:
     from warroom.core.replay import replan_usage
 
     models = drill.models
-    spec_of = {Role.PLANNER: models.planner, Role.EXECUTOR: models.executor}
     total = CostLine("total")
     roles = {r: CostLine(r.value) for r in (Role.PLANNER, Role.EXECUTOR)}
     by_model: dict[str, CostLine] = {}
@@ -163,12 +175,12 @@ def trace_cost(drill: Drill) -> TraceCost:
     cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
     cascade = CostLine("cascade")
     for ev in drill.trace:
-        usage = getattr(ev, "usage", None)
-        if usage is None:
+        usd = event_cost(ev, models)
+        if usd is None:
             continue
+        usage = ev.usage
         role = ROLE_OF_KIND[ev.kind]
-        spec = spec_of[role]
-        usd = call_cost(usage, spec)
+        spec = models.spec(role)
         total = total.plus(usage, usd)
         roles[role] = roles[role].plus(usage, usd)
         by_model[spec.name] = by_model.get(spec.name, CostLine(spec.name)).plus(usage, usd)
@@ -182,9 +194,9 @@ def trace_cost(drill: Drill) -> TraceCost:
     replan = CostLine("re-plan")
     if drill.answer_key:
         for ev in drill.answer_key.replan:
-            usage = getattr(ev, "usage", None)
-            if usage is not None:
-                replan = replan.plus(usage, call_cost(usage, spec_of[ROLE_OF_KIND[ev.kind]]))
+            usd = event_cost(ev, models)
+            if usd is not None:
+                replan = replan.plus(ev.usage, usd)
     one_replan = replan_usage(drill)
     false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
     factor = flat.usd / total.usd if total.usd > 0 else None

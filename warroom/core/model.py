@@ -225,6 +225,10 @@ class Models(_Strict):
         ),
     )
 
+    def spec(self, role: Role) -> ModelSpec:
+        """The :class:`ModelSpec` (name and USD-per-million-token prices) of the model playing ``role``."""
+        return self.planner if role is Role.PLANNER else self.executor
+
 
 class PlanStep(_Strict):
     """One ordered step of the planner's plan, with an objective the executor's work can be checked against."""

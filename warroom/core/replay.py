@@ -118,6 +118,19 @@ class CostMeter:
         self.tokens_by_step[step] = self.tokens_by_step.get(step, 0) + n
 
 
+class EscalationVerdict(StrEnum):
+    """What one escalation did, in the words every view uses (debrief, after-action review).
+
+    ``contained``: it named the fault's origin step after the evidence appeared, by the deadline.
+    ``contained late``: the same, after the deadline. ``false escalation``: any other escalation (another step, before
+    the evidence, or in an all-clear drill); the planner re-planned and found nothing wrong.
+    """
+
+    CONTAINED = "contained"
+    CONTAINED_LATE = "contained late"
+    FALSE_ESCALATION = "false escalation"
+
+
 @dataclass(frozen=True)
 class EscalationResult:
     """What an escalation did.
@@ -135,6 +148,13 @@ class EscalationResult:
     released: list[Any]
     after_evidence: bool = False
 
+    @property
+    def verdict(self) -> EscalationVerdict:
+        """What this escalation did (see :class:`EscalationVerdict`)."""
+        if not self.contained:
+            return EscalationVerdict.FALSE_ESCALATION
+        return EscalationVerdict.CONTAINED_LATE if self.late else EscalationVerdict.CONTAINED
+
 
 class ReplayError(ValueError):
     """An action that cannot apply: an unknown event or step id, an unreleased event, a drill that has ended, or a
@@ -146,8 +166,9 @@ class Replay:
 
     Args:
         drill: a validated :class:`~warroom.core.model.Drill`.
-        on_action: called with each :class:`Action` right after it is appended to :attr:`actions` (and before the
-            method that recorded it returns); the session journal hooks in here to persist every action.
+        on_action: called with each :class:`Action` before it is appended to :attr:`actions` and takes effect; the
+            session journal hooks in here to persist every action. If it raises, the exception propagates and the
+            action is neither recorded nor applied (an action that was not persisted did not happen).
 
     State for a UI, at any moment: :attr:`now`, :attr:`released`, :meth:`step_state` / :attr:`step_states`,
     :attr:`damage`, :attr:`full_damage`, :attr:`damage_unit`, :attr:`damage_timeline`, :attr:`cost` (a
@@ -314,7 +335,7 @@ class Replay:
             self.damage_timeline.append((ev.t, self.damage))
 
     def _charge(self, role: Role, usage: Usage, step: str | None) -> float:
-        spec = self.drill.models.planner if role is Role.PLANNER else self.drill.models.executor
+        spec = self.drill.models.spec(role)
         usd = call_cost(usage, spec)
         self.cost.charge(role, spec.name, usage, usd, step)
         return usd
@@ -343,9 +364,9 @@ class Replay:
     # -- trainee actions ----------------------------------------------------------------------------------------
 
     def _record(self, action: Action) -> Action:
-        self.actions.append(action)
         if self.on_action is not None:
-            self.on_action(action)
+            self.on_action(action)  # first: an action that could not be persisted is not recorded
+        self.actions.append(action)
         return action
 
     def _check_event(self, event_id: str) -> None:

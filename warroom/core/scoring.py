@@ -31,7 +31,14 @@ from typing import Any
 from warroom.core.actions import Action, ActionKind
 from warroom.core.cost import format_usd, round_half_up
 from warroom.core.model import Drill, Role
-from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
+from warroom.core.replay import (
+    FALSE_ESCALATION_DELAY,
+    EndReason,
+    EscalationResult,
+    EscalationVerdict,
+    Replay,
+    ReplayError,
+)
 
 #: The edition of the scoring rules; a scorecard records the one it was computed with. Bump on any rule change.
 SCORING_VERSION = "1"
@@ -63,6 +70,9 @@ class Outcome(StrEnum):
     ALL_CLEAR_HELD = "all_clear_held"
     ABANDONED = "abandoned"
 
+
+#: Outcomes that count as containing the incident (on time or late).
+CONTAINED_OUTCOMES: frozenset[Outcome] = frozenset({Outcome.CONTAINED, Outcome.CONTAINED_LATE})
 
 #: A short label for each outcome, for tables and headings.
 OUTCOME_LABELS: dict[Outcome, str] = {
@@ -160,36 +170,64 @@ class Scorecard:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def replay_actions(drill: Drill, actions: Iterable[Action]) -> Replay:
-    """Re-run ``actions`` on a fresh :class:`Replay` of ``drill`` and return it, ended.
+@dataclass(frozen=True)
+class ActionResult:
+    """What one action of a re-run log did: the ``action``, the trace (or re-plan) events ``released`` by moving
+    the drill clock to its time and by the action itself (in order), and for an escalation its
+    :class:`~warroom.core.replay.EscalationResult` (``escalation``; its ``verdict`` says what it did)."""
 
-    For each action the drill clock is moved to the action's ``t`` and the action applied through the Replay's own
-    method; then, unless the drill has ended, it is played to the end. Raises :class:`ScoringError` when an action
-    cannot apply (see there).
+    action: Action
+    released: list[Any]
+    escalation: EscalationResult | None = None
+
+    @property
+    def verdict(self) -> EscalationVerdict | None:
+        """What an escalation did (None for any other action)."""
+        return None if self.escalation is None else self.escalation.verdict
+
+
+def replay_actions(
+    drill: Drill, actions: Iterable[Action], *, play_to_end: bool = True
+) -> tuple[Replay, list[ActionResult]]:
+    """Re-run ``actions`` (an action log, in order) on a fresh :class:`Replay` of ``drill``: the one place a log is
+    applied to a drill (scoring, recovery of killed sessions and the after-action review all use it).
+
+    For each action the drill clock is moved to the action's ``t`` (seconds of drill time) and the action applied
+    through the Replay's own method; then, with ``play_to_end`` (the default) and unless the drill has ended, the
+    drill is played to its end. The events released after the last action are in ``replay.released`` (every released
+    event is, in order).
+
+    Returns ``(replay, results)``, one :class:`ActionResult` per action. Raises :class:`ScoringError` when an action
+    cannot apply (see there), naming the action.
     """
     replay = Replay(drill)
     replay.advance_to(0.0)
+    results: list[ActionResult] = []
     for i, action in enumerate(actions, start=1):
         where = f"action {i} ({action.kind.value} at {action.t:g} s)"
         if action.t < replay.now:
             raise ScoringError(f"{where} comes before the drill clock ({replay.now:g} s)")
-        replay.advance_to(action.t)
         try:
-            _apply(replay, action)
-        except ReplayError as exc:
+            released = replay.advance_to(action.t)
+            escalation = _apply(replay, action)
+        except (ReplayError, ValueError) as exc:
             raise ScoringError(f"{where}: {exc}") from None
-    replay.run_to_end()
-    return replay
+        if escalation is not None:
+            released = released + escalation.released
+        results.append(ActionResult(action, released, escalation))
+    if play_to_end:
+        replay.run_to_end()
+    return replay, results
 
 
-def _apply(replay: Replay, action: Action) -> None:
+def _apply(replay: Replay, action: Action) -> EscalationResult | None:
     kind = action.kind
     if kind is ActionKind.INSPECT:
         replay.inspect(_need(action.event, action, "event"))
     elif kind is ActionKind.FLAG:
         replay.flag(_need(action.event, action, "event"), action.note)
     elif kind is ActionKind.ESCALATE:
-        replay.escalate(_need(action.step, action, "step"), action.note or "")
+        return replay.escalate(_need(action.step, action, "step"), action.note or "")
     elif kind is ActionKind.PAUSE:
         replay.pause()
     elif kind is ActionKind.RESUME:
@@ -200,6 +238,7 @@ def _apply(replay: Replay, action: Action) -> None:
         replay.quit()
     else:  # pragma: no cover - ActionKind is closed
         raise ReplayError(f"unknown action kind {kind!r}")
+    return None
 
 
 def _need(value: Any, action: Action, name: str) -> Any:
@@ -218,7 +257,7 @@ def score(drill: Drill, actions: Iterable[Action]) -> Scorecard:
 
     Pure and deterministic. Raises :class:`ScoringError` when the log cannot be replayed on this drill.
     """
-    replay = replay_actions(drill, list(actions))
+    replay, _ = replay_actions(drill, list(actions))
     return scorecard_of(replay)
 
 
@@ -336,7 +375,7 @@ def _outcome_text(replay: Replay, outcome: Outcome) -> str:
 
 
 def _fault_components(replay: Replay, outcome: Outcome) -> list[Component]:
-    contained = outcome in (Outcome.CONTAINED, Outcome.CONTAINED_LATE)
+    contained = outcome in CONTAINED_OUTCOMES
     # Outcome.
     outcome_points = {Outcome.CONTAINED: CONTAINED_POINTS, Outcome.CONTAINED_LATE: CONTAINED_LATE_POINTS}.get(
         outcome, 0

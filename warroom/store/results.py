@@ -14,7 +14,9 @@ Summary figures (see :meth:`ResultsStore.trainee_summaries` and :meth:`ResultsSt
 
 - *contained rate*: sessions whose outcome is ``contained`` or ``contained_late``, divided by the sessions of
   drills that have a fault (all-clear control drills have nothing to contain); None when there are none;
-- *false-alarm rate*: sessions with at least one false escalation, divided by all sessions;
+- *false escalation rate*: sessions with at least one false escalation, divided by all sessions (a false
+  escalation is any escalation that did not contain the incident; "false alarm" is only the outcome of a session
+  whose every escalation was one, before any evidence or in an all-clear drill);
 - *median time to detect*: over the sessions that detected the fault (time to detect not NULL); None if none did;
 - *mean score* and *median score*: over all sessions.
 """
@@ -28,7 +30,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from warroom.core.actions import Action
+    from warroom.core.scoring import Scorecard
 
 #: The schema version this code writes (``PRAGMA user_version``).
 SCHEMA_VERSION = 1
@@ -37,8 +43,12 @@ DB_NAME = "results.sqlite3"
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
-#: Outcomes that count as containing the incident.
-CONTAINED_OUTCOMES = ("contained", "contained_late")
+
+def _contained_outcomes() -> tuple[str, ...]:
+    """The ``Outcome`` values that count as containing the incident (from the core's enum)."""
+    from warroom.core.scoring import CONTAINED_OUTCOMES
+
+    return tuple(o.value for o in CONTAINED_OUTCOMES)
 
 _MIGRATIONS: dict[int, str] = {
     # version -> SQL that upgrades from version-1 to version
@@ -91,11 +101,6 @@ SORT_KEYS: dict[str, tuple[str, str]] = {
     "false": ("false_escalations", "ASC"),
 }
 
-_LIST_COLUMNS = (
-    "session_id, trainee, drill_id, drill_version, drill_sha256, drill_path, all_clear, scoring_version, "
-    "started_at, ended_at, outcome, total, time_to_detect, damage, full_damage, damage_unit, false_escalations, "
-    "cost_usd, recovered, notes, rescored_at"
-)
 
 
 class StoreError(Exception):
@@ -112,6 +117,15 @@ class SessionNotFound(StoreError):
     def __init__(self, message: str, matches: Sequence[str] = ()) -> None:
         super().__init__(message)
         self.matches = list(matches)
+
+
+class CorruptSession(StoreError):
+    """A stored row that cannot be read back (its scorecard or action log is not valid JSON, or an action does not
+    validate). ``session_id`` names it; the row is never modified."""
+
+    def __init__(self, message: str, session_id: str) -> None:
+        super().__init__(message)
+        self.session_id = session_id
 
 
 @dataclass(frozen=True)
@@ -189,6 +203,11 @@ class SessionRow:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+#: The listed columns, in the order of :class:`SessionRow`'s fields (the one list they are derived from).
+LIST_FIELDS: tuple[str, ...] = tuple(SessionRow.__dataclass_fields__)
+_LIST_COLUMNS = ", ".join(LIST_FIELDS)
+
+
 @dataclass(frozen=True)
 class StoredSession(SessionRow):
     """One stored session with its scorecard (the dict of ``Scorecard.to_dict()``) and full action log."""
@@ -231,7 +250,7 @@ class TraineeSummary:
     drills_run: int
     contained_rate: float | None
     median_time_to_detect: float | None
-    false_alarm_rate: float
+    false_escalation_rate: float
     mean_score: float
 
     def to_dict(self) -> dict[str, Any]:
@@ -274,21 +293,40 @@ def parse_since(text: str) -> str:
     return dt.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-def _scorecard_fields(scorecard: Any) -> dict[str, Any]:
-    """The stored columns of a scorecard (a Scorecard or its ``to_dict()``), and the dict itself under 'json'."""
-    d = scorecard if isinstance(scorecard, dict) else scorecard.to_dict()
-    outcome = d.get("outcome")
+#: The columns derived from a scorecard, in the order :func:`_scorecard_fields` returns them (plus ``scorecard``).
+SCORECARD_COLUMNS = (
+    "scoring_version",
+    "outcome",
+    "total",
+    "time_to_detect",
+    "damage",
+    "full_damage",
+    "damage_unit",
+    "false_escalations",
+    "cost_usd",
+    "scorecard",
+)
+
+
+def _scorecard_fields(scorecard: Scorecard) -> dict[str, Any]:
+    """The stored columns of a :class:`~warroom.core.scoring.Scorecard` (keys :data:`SCORECARD_COLUMNS`; the
+    ``scorecard`` column is its ``to_dict()`` as JSON). Raises TypeError for anything but a Scorecard."""
+    from warroom.core.scoring import Scorecard
+
+    if not isinstance(scorecard, Scorecard):
+        raise TypeError(f"expected a Scorecard, got {type(scorecard).__name__}")
+    d = scorecard.to_dict()
     return {
-        "scoring_version": None if d.get("scoring_version") is None else str(d.get("scoring_version")),
-        "outcome": str(getattr(outcome, "value", outcome)),
-        "total": int(d.get("total", 0)),
-        "time_to_detect": d.get("time_to_detect"),
-        "damage": d.get("damage"),
-        "full_damage": d.get("full_damage"),
-        "damage_unit": d.get("damage_unit"),
-        "false_escalations": int(d.get("false_escalations") or 0),
-        "cost_usd": d.get("cost_usd"),
-        "json": json.dumps(d, ensure_ascii=False, sort_keys=True, default=str),
+        "scoring_version": scorecard.scoring_version,
+        "outcome": scorecard.outcome.value,
+        "total": scorecard.total,
+        "time_to_detect": scorecard.time_to_detect,
+        "damage": scorecard.damage,
+        "full_damage": scorecard.full_damage,
+        "damage_unit": scorecard.damage_unit,
+        "false_escalations": scorecard.false_escalations,
+        "cost_usd": scorecard.cost_usd,
+        "scorecard": json.dumps(d, ensure_ascii=False, sort_keys=True),
     }
 
 
@@ -315,6 +353,7 @@ class ResultsStore:
             raise StoreError(f"cannot create the data directory {self.data_dir}: {exc.strerror or exc}") from exc
         try:
             self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            self._conn.row_factory = sqlite3.Row
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the results store {self.path}: {exc}") from exc
         try:
@@ -392,48 +431,33 @@ class ResultsStore:
     def insert(
         self,
         info: SessionInfo,
-        scorecard: Any,
-        actions: Sequence[Any],
+        scorecard: Scorecard,
+        actions: Sequence[Action],
         *,
         ended_at: str | None,
         recovered: bool = False,
         notes: Sequence[str] = (),
     ) -> bool:
-        """Store one session: its start info, scorecard (a Scorecard or its ``to_dict()``) and action log.
+        """Store one session: its start info, :class:`~warroom.core.scoring.Scorecard` and action log.
 
         Returns True if the row was inserted, False if a session with this id is already stored (it is left as
         it was, so finishing a session twice is harmless). Raises StoreError when the database stays locked.
         """
-        sc = _scorecard_fields(scorecard)
-        row = (
-            info.session_id,
-            info.trainee,
-            info.drill_id,
-            info.drill_version,
-            info.drill_sha256,
-            info.drill_path,
-            int(info.all_clear),
-            sc["scoring_version"] if sc["scoring_version"] is not None else info.scoring_version,
-            info.started_at,
-            ended_at,
-            sc["outcome"],
-            sc["total"],
-            sc["time_to_detect"],
-            sc["damage"],
-            sc["full_damage"],
-            sc["damage_unit"],
-            sc["false_escalations"],
-            sc["cost_usd"],
-            int(recovered),
-            json.dumps(list(notes), ensure_ascii=False),
-            sc["json"],
-            _actions_json(actions),
-        )
+        values: dict[str, Any] = {
+            **info.to_dict(),
+            "all_clear": int(info.all_clear),
+            "ended_at": ended_at,
+            "recovered": int(recovered),
+            "notes": json.dumps(list(notes), ensure_ascii=False),
+            **_scorecard_fields(scorecard),
+            "actions": _actions_json(actions),
+        }
+        if values["scoring_version"] is None:
+            values["scoring_version"] = info.scoring_version
+        columns = list(values)
+        row = tuple(values.values())
         sql = (
-            "INSERT OR IGNORE INTO sessions (session_id, trainee, drill_id, drill_version, drill_sha256, drill_path, "
-            "all_clear, scoring_version, started_at, ended_at, outcome, total, time_to_detect, damage, full_damage, "
-            "damage_unit, false_escalations, cost_usd, recovered, notes, scorecard, actions) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            f"INSERT OR IGNORE INTO sessions ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
         )
         try:
             cur = self._retry(lambda: self._conn.execute(sql, row))
@@ -444,7 +468,7 @@ class ResultsStore:
     def update_scorecard(
         self,
         session_id: str,
-        scorecard: Any,
+        scorecard: Scorecard,
         *,
         drill_sha256: str | None = None,
         drill_version: int | None = None,
@@ -462,33 +486,8 @@ class ResultsStore:
         from warroom.store.journal import utc_now
 
         sc = _scorecard_fields(scorecard)
-        now = utc_now()
-        sets = [
-            "scoring_version = ?",
-            "outcome = ?",
-            "total = ?",
-            "time_to_detect = ?",
-            "damage = ?",
-            "full_damage = ?",
-            "damage_unit = ?",
-            "false_escalations = ?",
-            "cost_usd = ?",
-            "scorecard = ?",
-            "rescored_at = ?",
-        ]
-        params: list[Any] = [
-            sc["scoring_version"],
-            sc["outcome"],
-            sc["total"],
-            sc["time_to_detect"],
-            sc["damage"],
-            sc["full_damage"],
-            sc["damage_unit"],
-            sc["false_escalations"],
-            sc["cost_usd"],
-            sc["json"],
-            now,
-        ]
+        sets = [f"{column} = ?" for column in sc] + ["rescored_at = ?"]
+        params: list[Any] = [*sc.values(), utc_now()]
         drill_columns = {"drill_sha256": drill_sha256, "drill_version": drill_version, "drill_path": drill_path}
         for column, value in drill_columns.items():
             if value is not None:
@@ -522,32 +521,16 @@ class ResultsStore:
     # -- reading --------------------------------------------------------------------------------------------------
 
     @staticmethod
-    def _row(r: Sequence[Any]) -> dict[str, Any]:
-        (sid, trainee, drill_id, dv, sha, dpath, all_clear, sv, started, ended, outcome, total, ttd, dmg, full, unit,
-         fe, cost, recovered, notes, rescored) = r[:21]  # fmt: skip
-        return {
-            "session_id": sid,
-            "trainee": trainee,
-            "drill_id": drill_id,
-            "drill_version": dv,
-            "drill_sha256": sha,
-            "drill_path": dpath,
-            "all_clear": bool(all_clear),
-            "scoring_version": sv,
-            "started_at": started,
-            "ended_at": ended,
-            "outcome": outcome,
-            "total": total,
-            "time_to_detect": ttd,
-            "damage": dmg,
-            "full_damage": full,
-            "damage_unit": unit,
-            "false_escalations": fe,
-            "cost_usd": cost,
-            "recovered": bool(recovered),
-            "notes": json.loads(notes or "[]"),
-            "rescored_at": rescored,
-        }
+    def _row(r: sqlite3.Row) -> dict[str, Any]:
+        """The :class:`SessionRow` fields of a row. Raises ValueError when its notes are not a JSON list."""
+        d = {name: r[name] for name in LIST_FIELDS}
+        d["all_clear"] = bool(d["all_clear"])
+        d["recovered"] = bool(d["recovered"])
+        notes = json.loads(d["notes"] or "[]")
+        if not isinstance(notes, list):
+            raise ValueError("notes are not a JSON list")
+        d["notes"] = notes
+        return d
 
     def get(self, session_id: str) -> StoredSession:
         """The stored session with this id, or the only one whose id starts with ``session_id``.
@@ -568,7 +551,7 @@ class ResultsStore:
             if not rows:
                 raise SessionNotFound(f"no stored session with id {key!r}")
             if len(rows) > 1:
-                ids = [row[0] for row in rows]
+                ids = [row["session_id"] for row in rows]
                 more = ", ..." if len(ids) > 10 else ""
                 raise SessionNotFound(
                     f"session id prefix {key!r} matches several sessions: {', '.join(ids[:10])}{more}", ids[:10]
@@ -624,8 +607,23 @@ class ResultsStore:
         ``trainee`` / ``drill`` match exactly; ``since`` is a UTC timestamp text (see :func:`parse_since`): sessions
         started at or after it. ``sort`` is a key of :data:`SORT_KEYS` in its natural direction (``reverse`` flips
         it); ties are broken newest first. ``limit`` None or 0 returns every match. Raises ValueError for an
-        unknown sort key.
+        unknown sort key and :class:`CorruptSession` for a row that cannot be read (see :meth:`query_readable`).
         """
+        sql, params, _ = self._query_sql(trainee, drill, since, outcome, sort, reverse, limit, full)
+        read = self._stored if full else self._listed
+        return [read(r) for r in self._conn.execute(sql, params)]
+
+    def _query_sql(
+        self,
+        trainee: str | None = None,
+        drill: str | None = None,
+        since: str | None = None,
+        outcome: str | None = None,
+        sort: str = "when",
+        reverse: bool = False,
+        limit: int | None = None,
+        full: bool = False,
+    ) -> tuple[str, list[Any], bool]:
         if sort not in SORT_KEYS:
             raise ValueError(f"unknown sort key {sort!r} (choose from {', '.join(SORT_KEYS)})")
         expr, direction = SORT_KEYS[sort]
@@ -638,27 +636,67 @@ class ResultsStore:
         if limit:
             sql += " LIMIT ?"
             params.append(int(limit))
-        if not full:
-            return [SessionRow(**self._row(r)) for r in self._conn.execute(sql, params)]
-        return [self._stored(r) for r in self._conn.execute(sql, params)]
+        return sql, params, full
 
-    def _stored(self, r: Sequence[Any]) -> StoredSession:
+    def query_readable(self, **filters: Any) -> tuple[list[SessionRow], list[CorruptSession]]:
+        """:meth:`query` that skips unreadable rows: ``(rows, problems)``, one :class:`CorruptSession` per row
+        skipped (never modified). Takes the same keyword arguments as :meth:`query`."""
+        sql, params, full = self._query_sql(**filters)
+        rows: list[SessionRow] = []
+        problems: list[CorruptSession] = []
+        for r in self._conn.execute(sql, params):
+            try:
+                rows.append(self._stored(r) if full else self._listed(r))
+            except CorruptSession as exc:
+                problems.append(exc)
+        return rows, problems
+
+    def _listed(self, r: sqlite3.Row) -> SessionRow:
+        try:
+            return SessionRow(**self._row(r))
+        except ValueError as exc:
+            sid = r["session_id"]
+            raise CorruptSession(f"stored session {sid} cannot be read: {exc}", sid) from None
+
+    def _stored(self, r: sqlite3.Row) -> StoredSession:
+        """The :class:`StoredSession` of a full row. Raises :class:`CorruptSession` when its notes, scorecard or
+        action log cannot be read (not JSON, an action that does not validate)."""
+        from pydantic import ValidationError
+
         from warroom.core.actions import Action
 
-        return StoredSession(
-            **self._row(r),
-            scorecard=json.loads(r[21]),
-            actions=[Action.model_validate(a) for a in json.loads(r[22])],
-        )
+        sid = r["session_id"]
+        try:
+            scorecard = json.loads(r["scorecard"])
+            if not isinstance(scorecard, dict):
+                raise ValueError("the scorecard is not a JSON object")
+            raw_actions = json.loads(r["actions"])
+            if not isinstance(raw_actions, list):
+                raise ValueError("the action log is not a JSON list")
+            actions = [Action.model_validate(a) for a in raw_actions]
+            return StoredSession(**self._row(r), scorecard=scorecard, actions=actions)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "action"
+            raise CorruptSession(
+                f"stored session {sid} cannot be read: an action in its log is invalid ({where}: {first['msg']})", sid
+            ) from None
+        except (ValueError, TypeError) as exc:
+            raise CorruptSession(f"stored session {sid} cannot be read: {exc}", sid) from None
 
     def iter_sessions(
         self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
-    ) -> Iterator[StoredSession]:
-        """Every matching stored session with its scorecard and action log, oldest first (for re-scoring)."""
+    ) -> Iterator[StoredSession | CorruptSession]:
+        """Every matching stored session with its scorecard and action log, oldest first (for re-scoring), read in
+        one query. A row that cannot be read is yielded as its :class:`CorruptSession` error (not raised), so the
+        caller can report it and go on."""
         where, params = self._where(trainee, drill, since)
-        ids = [r[0] for r in self._conn.execute(f"SELECT session_id FROM sessions{where} ORDER BY started_at", params)]
-        for sid in ids:
-            yield self.get(sid)
+        sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions{where} ORDER BY started_at, session_id"
+        for r in self._conn.execute(sql, params).fetchall():
+            try:
+                yield self._stored(r)
+            except CorruptSession as exc:
+                yield exc
 
     def count(self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None) -> int:
         """How many stored sessions match the filters."""
@@ -695,7 +733,7 @@ class ResultsStore:
     ) -> list[TraineeSummary]:
         """Per-trainee figures over the matching sessions, sorted by trainee name."""
         where, params = self._where(trainee, drill, since, summary=True)
-        contained = ", ".join(f"'{o}'" for o in CONTAINED_OUTCOMES)
+        contained = ", ".join(f"'{o}'" for o in _contained_outcomes())
         sql = (
             "SELECT trainee, count(*), count(DISTINCT drill_id), sum(all_clear = 0), "
             f"sum(all_clear = 0 AND outcome IN ({contained})), sum(false_escalations > 0), avg(total), "
@@ -710,7 +748,7 @@ class ResultsStore:
                 drills_run=drills,
                 contained_rate=(n_contained / faulted) if faulted else None,
                 median_time_to_detect=medians.get(t),
-                false_alarm_rate=n_false / n,
+                false_escalation_rate=n_false / n,
                 mean_score=float(mean),
             )
             for t, n, drills, faulted, n_contained, n_false, mean, _ in rows
@@ -721,7 +759,7 @@ class ResultsStore:
     ) -> list[DrillSummary]:
         """Per-drill figures over the matching sessions, sorted by drill id."""
         where, params = self._where(trainee, drill, since, summary=True)
-        contained = ", ".join(f"'{o}'" for o in CONTAINED_OUTCOMES)
+        contained = ", ".join(f"'{o}'" for o in _contained_outcomes())
         sql = (
             "SELECT drill_id, count(*), count(DISTINCT trainee), sum(all_clear = 0), "
             f"sum(all_clear = 0 AND outcome IN ({contained})) "

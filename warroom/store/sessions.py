@@ -38,6 +38,7 @@ from warroom.store.results import ResultsStore, SessionInfo, StoreError
 if TYPE_CHECKING:
     from warroom.core.actions import Action
     from warroom.core.model import Drill
+    from warroom.core.scoring import Scorecard
 
 #: Folder names inside the data directory.
 JOURNALS = "journals"
@@ -54,6 +55,15 @@ DrillResolver = Callable[[str, str | None], Path]
 
 class SessionError(Exception):
     """A session cannot be started or recorded (data directory unusable, journal closed...)."""
+
+
+class JournalWriteError(SessionError):
+    """The session journal can no longer be written (disk full, the data directory removed, the journal closed):
+    the action was not recorded. ``journal`` is the journal file; the actions recorded before are in it."""
+
+    def __init__(self, message: str, journal: Path) -> None:
+        super().__init__(message)
+        self.journal = Path(journal)
 
 
 class DrillUnavailable(Exception):
@@ -106,9 +116,7 @@ def load_drill_file(path: Path) -> Drill:
     path = Path(path)
     try:
         return load_drill(path)
-    except OSError as exc:
-        raise DrillUnavailable(f"cannot read the drill file {path}: {exc.strerror or exc}") from None
-    except DrillLoadError as exc:
+    except DrillLoadError as exc:  # the loader reports an unreadable file as a DrillLoadError too
         raise DrillUnavailable(f"the drill file {path} does not load:\n{exc}") from None
 
 
@@ -136,31 +144,24 @@ def _score(drill: Drill, actions: list[Action]) -> Any:
 def _with_quit(drill: Drill, actions: list[Action]) -> tuple[list[Action], bool]:
     """``actions`` ending with a ``quit`` when the drill had not ended; True if one was added.
 
-    The log is re-run on a :class:`~warroom.core.replay.Replay` to find the drill clock after the last action (a
-    false escalation moves it on); the ``quit`` goes there. A log whose drill had already ended (the session was
-    killed at the debrief) gets no ``quit``: its outcome stands.
+    The log is re-run with :func:`warroom.core.scoring.replay_actions` (not played to the end) to find the drill
+    clock after the last action (a false escalation moves it on); the ``quit`` goes there. A log whose drill had
+    already ended (the session was killed at the debrief) gets no ``quit``: its outcome stands. A log that does not
+    replay on the drill gets its ``quit`` at its last action's time (scoring then says why the log does not fit).
     """
     from warroom.core.actions import Action, ActionKind
-    from warroom.core.replay import Replay
+    from warroom.core.scoring import ScoringError, replay_actions
 
     if any(a.kind is ActionKind.QUIT for a in actions):
         return list(actions), False
-    replay = Replay(drill)
     try:
-        replay.advance_to(0.0)
-        for a in actions:
-            replay.advance_to(max(a.t, replay.now))
-            if a.kind is ActionKind.INSPECT:
-                replay.inspect(a.event or "")
-            elif a.kind is ActionKind.FLAG:
-                replay.flag(a.event or "", a.note)
-            elif a.kind is ActionKind.ESCALATE:
-                replay.escalate(a.step or "", a.note or "")
+        replay, _ = replay_actions(drill, actions, play_to_end=False)
+    except ScoringError:
+        t = max((a.t for a in actions), default=0.0)
+    else:
         if replay.ended:
             return list(actions), False
         t = replay.now
-    except Exception:  # a log that does not fit the drill: scoring will say why
-        t = max((a.t for a in actions), default=0.0)
     return [*actions, Action(t=t, kind=ActionKind.QUIT)], True
 
 
@@ -225,6 +226,9 @@ class SessionRecorder:
                     tmp.unlink()  # only our start line is in it
                     continue
                 writer.move_to(final)
+            except OSError as exc:
+                writer.close()
+                raise SessionError(f"cannot write a session journal in {jdir}: {exc.strerror or exc}") from None
             except BaseException:
                 writer.close()
                 raise
@@ -256,47 +260,56 @@ class SessionRecorder:
     def record(self, action: Action) -> None:
         """Append one trainee action to the journal; it is on disk (fsynced) when this returns.
 
-        Raises SessionError once the session is finished, OSError if the disk write fails.
+        Raises SessionError once the session is finished, :class:`JournalWriteError` (a SessionError) when the
+        journal cannot be written (the action is then not recorded).
         """
         if self.finished:
             raise SessionError(f"session {self.session_id} is finished; no more actions can be recorded")
-        self._writer.append(
-            {
-                "type": "action",
-                "seq": len(self._actions) + 1,
-                "at": utc_now(),
-                "action": action.model_dump(mode="json", exclude_none=True),
-            }
-        )
+        line = {
+            "type": "action",
+            "seq": len(self._actions) + 1,
+            "at": utc_now(),
+            "action": action.model_dump(mode="json", exclude_none=True),
+        }
+        try:
+            self._writer.append(line)
+        except (OSError, ValueError) as exc:  # a failed write, or the journal already closed
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise JournalWriteError(
+                f"cannot write the session journal {self.journal_path}: {detail}", self.journal_path
+            ) from exc
         self._actions.append(action)
 
-    def finish(self, scorecard: Any) -> bool:
-        """End the session with its ``scorecard`` (a Scorecard, or its ``to_dict()``).
+    def finish(self, scorecard: Scorecard) -> bool:
+        """End the session with its ``scorecard``, which must be the score of :attr:`actions` (the recorded log).
 
         Writes the journal's end line (fsynced), stores the session in the results store and moves the journal to
         ``journals/done/``. Idempotent: a second call does nothing and returns False (True the first time).
-        If storing fails (StoreError is raised) the journal stays in ``journals/`` with its end line, and the next
-        :func:`recover_unfinished` stores it.
+        Raises :class:`JournalWriteError` when the end line cannot be written (nothing is stored; the journal is
+        recovered later, as abandoned), ValueError for a scorecard of another drill, and StoreError when storing
+        fails: then the journal stays in ``journals/`` with its end line, and the next :func:`recover_unfinished`
+        stores it.
         """
         if self.finished:
             return False
-        d = scorecard if isinstance(scorecard, dict) else scorecard.to_dict()
-        outcome = d.get("outcome")
+        if scorecard.drill_id != self.drill.id:
+            raise ValueError(f"a scorecard of drill {scorecard.drill_id!r} for a session of {self.drill.id!r}")
+        d = scorecard.to_dict()
         ended_at = utc_now()
-        self._writer.append(
-            {
-                "type": "end",
-                "ended_at": ended_at,
-                "outcome": str(getattr(outcome, "value", outcome)),
-                "total": d.get("total"),
-                "scorecard": d,
-            }
-        )
+        try:
+            self._writer.append(
+                {"type": "end", "ended_at": ended_at, "outcome": d["outcome"], "total": d["total"], "scorecard": d}
+            )
+        except (OSError, ValueError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise JournalWriteError(
+                f"cannot write the session journal {self.journal_path}: {detail}", self.journal_path
+            ) from exc
         self.finished = True
         self._scorecard = scorecard
         try:
             with ResultsStore(self.data_dir) as store:
-                store.insert(self.info, d, self._actions, ended_at=ended_at)
+                store.insert(self.info, scorecard, self._actions, ended_at=ended_at)
             self._writer.move_to(done_dir(self.data_dir) / self._writer.path.name)
         finally:
             self._writer.close()
@@ -465,10 +478,11 @@ def _recover_one(data_dir: Path, path: Path, resolver: DrillResolver, store: Res
             return rec
         rec.session_id, rec.trainee, rec.drill_id = info.session_id, info.trainee, info.drill_id
         ended_at = _mtime_iso(path)
-        if contents.end is not None and isinstance(contents.end.get("scorecard"), dict):
-            scorecard: Any = contents.end["scorecard"]
+        finished = _end_scorecard(contents)
+        if finished is not None:
+            scorecard = finished
             actions = contents.actions
-            ended_at = str(contents.end.get("ended_at") or ended_at)
+            ended_at = str(contents.end.get("ended_at") or ended_at) if contents.end else ended_at
             rec.problems.append("the session had finished; its result was stored at recovery")
         else:
             try:
@@ -477,10 +491,9 @@ def _recover_one(data_dir: Path, path: Path, resolver: DrillResolver, store: Res
                 rec.error = f"{exc}\n  the journal was kept in place: {path}"
                 return rec
         rec.actions = actions
-        d = scorecard if isinstance(scorecard, dict) else scorecard.to_dict()
-        rec.outcome = str(getattr(d.get("outcome"), "value", d.get("outcome")))
-        rec.total = d.get("total")
-        store.insert(info, d, actions, ended_at=ended_at, recovered=True, notes=rec.problems)
+        rec.outcome = scorecard.outcome.value
+        rec.total = scorecard.total
+        store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=rec.problems)
         rec.stored = True
         dest = done_dir(data_dir) / path.name
         _move(path, dest)
@@ -490,31 +503,75 @@ def _recover_one(data_dir: Path, path: Path, resolver: DrillResolver, store: Res
         os.close(fd)
 
 
+def _end_scorecard(contents: JournalContents) -> Scorecard | None:
+    """The scorecard of a journal's end line, or None when there is none or it cannot be read (the session is then
+    scored as abandoned from its actions)."""
+    from warroom.core.scoring import Scorecard
+
+    d = contents.end.get("scorecard") if contents.end is not None else None
+    if not isinstance(d, dict):
+        return None
+    try:
+        return Scorecard.from_dict(d)
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class SessionDrill:
+    """The drill file a stored session is scored with: its ``path`` (resolved), the loaded ``drill``, the file's
+    ``sha256`` and whether it ``changed`` since the session was played (its SHA-256 differs from the recorded one)."""
+
+    path: Path
+    drill: Drill
+    sha256: str
+    changed: bool
+
+
+def resolve_session_drill(
+    info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None = None
+) -> SessionDrill:
+    """Find, read and load the drill of a session (``info``: its recorded drill id, path and SHA-256) with
+    ``resolver``; ``cache`` (path -> drill) saves loading one file twice. Raises :class:`DrillUnavailable` with a
+    clear message when the file is not found, cannot be read or does not load."""
+    try:
+        path = Path(resolver(info.drill_id, info.drill_path)).resolve()
+    except FileNotFoundError as exc:
+        raise DrillUnavailable(
+            f"the drill {info.drill_id!r} of session {info.session_id} is not found (was {info.drill_path}): {exc}"
+        ) from None
+    try:
+        sha = file_sha256(path)
+    except OSError as exc:
+        raise DrillUnavailable(f"cannot read the drill file {path}: {exc.strerror or exc}") from None
+    if cache is not None and path in cache:
+        drill = cache[path]
+    else:
+        drill = load_drill_file(path)
+        if cache is not None:
+            cache[path] = drill
+    return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256)
+
+
 def _score_abandoned(
     info: SessionInfo, contents: JournalContents, resolver: DrillResolver, rec: RecoveredSession
-) -> tuple[Any, list[Any], SessionInfo]:
+) -> tuple[Scorecard, list[Action], SessionInfo]:
     """Score an interrupted session as abandoned: (scorecard, actions with the added quit, the info to store).
 
     When the drill file changed since the session started, the session is scored against the current file and the
     returned info records that file (SHA-256, version, path), so the stored score and its drill file agree; a note
     in ``rec.problems`` names the file the session was played on.
     """
-    try:
-        drill_file = resolver(info.drill_id, info.drill_path)
-    except FileNotFoundError as exc:
-        raise DrillUnavailable(f"the drill {info.drill_id!r} of session {info.session_id} is not found: {exc}") from None
-    drill = load_drill_file(drill_file)
-    try:
-        sha = file_sha256(drill_file)
-    except OSError as exc:  # pragma: no cover - it was just loaded
-        raise DrillUnavailable(f"cannot read the drill file {drill_file}: {exc}") from None
-    if info.drill_sha256 and sha != info.drill_sha256:
+    found = resolve_session_drill(info, resolver)
+    drill, drill_file, sha = found.drill, found.path, found.sha256
+    if found.changed:
         rec.problems.append(
             f"the drill file {drill_file} changed since the session (SHA-256 {sha[:12]}… was "
-            f"{info.drill_sha256[:12]}…); scored against the current file (version {drill.version}, SHA-256 {sha}), which is recorded with the"
-            f" session; it was played on version {info.drill_version} (SHA-256 {info.drill_sha256})"
+            f"{info.drill_sha256[:12]}…); scored against the current file (version {drill.version}, SHA-256 {sha}), "
+            f"which is recorded with the session; it was played on version {info.drill_version} "
+            f"(SHA-256 {info.drill_sha256})"
         )
-        info = replace(info, drill_sha256=sha, drill_version=drill.version, drill_path=str(Path(drill_file).resolve()))
+        info = replace(info, drill_sha256=sha, drill_version=drill.version, drill_path=str(drill_file))
     actions, added = _with_quit(drill, contents.actions)
     if added:
         rec.problems.append(f"no quit action in the journal; one was added at drill time {actions[-1].t:.1f} s")
@@ -544,13 +601,16 @@ def _move(src: Path, dest: Path) -> None:
 __all__ = [
     "DrillResolver",
     "DrillUnavailable",
+    "JournalWriteError",
     "RecoveredSession",
     "SessionError",
     "SessionRecorder",
     "StoreError",
+    "SessionDrill",
     "default_drill_resolver",
     "file_sha256",
     "load_drill_file",
+    "resolve_session_drill",
     "new_session_id",
     "recover_unfinished",
 ]

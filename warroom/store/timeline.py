@@ -91,7 +91,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
     Never raises for a log that does not fit the drill (e.g. the drill file was edited since the session): the
     trace is then shown in drill-time order with the actions placed by their time, and ``warning`` says why.
     """
-    from warroom.core.replay import Replay, ReplayError
+    from warroom.core.scoring import ScoringError, replay_actions
 
     key = drill.answer_key
     replan_ids = {e.id for e in key.replan} if key else set()
@@ -100,34 +100,18 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
         ev = [e for e in drill.trace if e.id in set(key.evidence)]
         first_evidence = min(ev, key=lambda e: e.t).id if ev else None
 
-    replay = Replay(drill)
-    released: list[Any] = []
     warning = None
-    escalation_verdicts: dict[int, str] = {}
+    verdicts: dict[int, str] = {}
+    contained_at = None
     try:
-        released.extend(replay.advance_to(0.0))
-        for i, a in enumerate(actions):
-            if a.t < replay.now:
-                raise ReplayError(f"action {i + 1} ({a.kind.value} at {a.t:g} s) comes before the drill clock")
-            released.extend(replay.advance_to(a.t))
-            if a.kind is ActionKind.INSPECT:
-                replay.inspect(a.event or "")
-            elif a.kind is ActionKind.FLAG:
-                replay.flag(a.event or "", a.note)
-            elif a.kind is ActionKind.ESCALATE:
-                result = replay.escalate(a.step or "", a.note or "")
-                released.extend(result.released)
-                if result.contained:
-                    escalation_verdicts[i] = "contained (late)" if result.late else "contained"
-                else:
-                    escalation_verdicts[i] = "false escalation"
-            elif a.kind is ActionKind.QUIT:
-                replay.quit()
-        released.extend(replay.run_to_end())
-    except (ReplayError, ValueError) as exc:
+        replay, results = replay_actions(drill, actions)
+    except ScoringError as exc:
         warning = f"the action log does not replay on this drill file ({exc}); events are shown in trace order"
-        released = list(drill.trace)
-        escalation_verdicts = {}
+        released: list[Any] = list(drill.trace)
+    else:
+        released = list(replay.released)
+        contained_at = replay.contained_at
+        verdicts = {i: r.verdict.value for i, r in enumerate(results) if r.verdict is not None}
 
     inspected: dict[str, float] = {}
     flagged: dict[str, str | None] = {}
@@ -159,7 +143,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
         if a.kind not in ACTION_ROW_KINDS:
             continue
         if a.kind is ActionKind.ESCALATE:
-            verdict = escalation_verdicts.get(i, "escalation")
+            verdict = verdicts.get(i, "escalation")
             text = f"escalated step {a.step}" + (f": {a.note}" if a.note else "")
             step_ok = key is not None and a.step == key.fault.origin_step
             marks = [verdict] + ([] if step_ok or key is None else [f"fault was in step {key.fault.origin_step}"])
@@ -181,7 +165,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
     for ev in drill.trace:
         if ev.id not in released_ids:
             rows.append(event_row(ev, False))
-    return ReviewTimeline(rows=rows, contained_at=replay.contained_at if warning is None else None, warning=warning)
+    return ReviewTimeline(rows=rows, contained_at=contained_at, warning=warning)
 
 
 @dataclass

@@ -9,7 +9,8 @@ before the screen moves on. Outcome and score come from the scoring function at 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -22,6 +23,7 @@ from textual.widgets import DataTable, Footer
 from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.modals import SPEEDS, ConfirmScreen, EscalateScreen, EscalationChoice, FlagScreen, HelpScreen
+from warroom.tui.services import JournalUnwritable, SessionUnavailable
 from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, Timeline, summarize
 
 if TYPE_CHECKING:
@@ -32,6 +34,8 @@ __all__ = ["SPEEDS", "TICK_INTERVAL", "WarRoomScreen"]
 
 #: Seconds of real time between ticks of the drill clock.
 TICK_INTERVAL = 0.1
+
+_T = TypeVar("_T")
 
 
 class WarRoomScreen(Screen[None]):
@@ -68,7 +72,8 @@ class WarRoomScreen(Screen[None]):
         self._last_time: float | None = None
         self._note = ""
         self._notes: dict[str, Text] = {}
-        self._state_seen: dict[str, Any] = {}
+        #: Set when the session journal could not be written: the drill is paused for good, nothing more is recorded.
+        self.journal_error: JournalUnwritable | None = None
 
     # -- layout -------------------------------------------------------------------------------------------------
 
@@ -98,7 +103,7 @@ class WarRoomScreen(Screen[None]):
     @property
     def running(self) -> bool:
         """True when the drill clock runs: not paused, not ended, and no dialog over the war room."""
-        return not self.paused and not self.replay.ended and self.app.screen is self
+        return not self.paused and not self.replay.ended and self.journal_error is None and self.app.screen is self
 
     def tick(self) -> None:
         """Advance the drill clock by the real time since the last tick times the playback speed (if running).
@@ -165,27 +170,62 @@ class WarRoomScreen(Screen[None]):
         key = event.row_key.value
         if key is None or key.startswith("note:") or self.replay.ended:
             return
-        self.replay.inspect(key)
+        if self._act(self.replay.inspect, key) is None:
+            return
         self.query_one(Inspector).focus()
 
     # -- actions ------------------------------------------------------------------------------------------------
+
+    def _act(self, method: Callable[..., _T], *args: Any) -> _T | None:
+        """Apply one trainee action through the Replay (which journals it first). Returns what the Replay returned,
+        or None when the action could not be saved: then it did not happen, the drill is paused for good and the
+        trainee is told (see :meth:`journal_failed`)."""
+        if self.journal_error is not None:
+            self._tell_unsaved()
+            return None
+        try:
+            return method(*args)
+        except JournalUnwritable as exc:
+            self.journal_failed(exc)
+            return None
+
+    def journal_failed(self, error: JournalUnwritable) -> None:
+        """The session journal cannot be written: stop the drill clock, record nothing more, and say so."""
+        self.journal_error = error
+        self.paused = True
+        self._note = "NOT SAVED"
+        self.refresh_status()
+        self._tell_unsaved()
+
+    def _tell_unsaved(self) -> None:
+        error = self.journal_error
+        assert error is not None
+        self.notify(
+            f"Your actions can no longer be saved: {error}. The drill is paused. The actions saved so far are in "
+            f"{error.journal}; press q to leave (the session is kept as abandoned from them, when warroom next "
+            "starts).",
+            title="Session not saved",
+            severity="error",
+            markup=False,
+            timeout=30,
+        )
 
     def action_toggle_pause(self) -> None:
         """Pause or resume the drill clock (recorded on the Replay)."""
         if self.replay.ended:
             return
+        if self._act(self.replay.resume if self.paused else self.replay.pause) is None:
+            return
         self.paused = not self.paused
-        if self.paused:
-            self.replay.pause()
-        else:
-            self.replay.resume()
+        if not self.paused:
             self._last_time = self.app.clock.time
         self.refresh_status()
 
     def _set_speed(self, speed: float) -> None:
         if speed != self.speed and not self.replay.ended:
+            if self._act(self.replay.set_speed, speed) is None:
+                return
             self.speed = speed
-            self.replay.set_speed(speed)
             self.refresh_status()
 
     def action_faster(self) -> None:
@@ -213,7 +253,8 @@ class WarRoomScreen(Screen[None]):
         def done(note: str | None) -> None:
             if note is None or self.replay.ended:
                 return
-            self.replay.flag(ev.id, note or None)
+            if self._act(self.replay.flag, ev.id, note or None) is None:
+                return
             self.query_one(Timeline).mark_flagged(ev.id)
             self.notify(f"Flagged {fmt.clean_line(ev.id)}.", markup=False, timeout=2)
 
@@ -231,9 +272,11 @@ class WarRoomScreen(Screen[None]):
         if choice is None or self.replay.ended or self.replay.contained:
             return
         try:
-            result = self.replay.escalate(choice.step, choice.reason)
+            result = self._act(self.replay.escalate, choice.step, choice.reason)
         except ReplayError as exc:
             self.notify(str(exc), severity="error", markup=False)
+            return
+        if result is None:  # not saved, so not escalated
             return
         step = fmt.clean_line(choice.step)
         if result.contained:
@@ -282,19 +325,28 @@ class WarRoomScreen(Screen[None]):
     # -- the end ------------------------------------------------------------------------------------------------
 
     def abandon(self) -> None:
-        """Record a quit and store the session as abandoned (idempotent; nothing happens once the drill ended)."""
+        """Record a quit and store the session as abandoned (idempotent; nothing happens once the drill ended).
+
+        Never raises: when the journal cannot be written, the actions saved so far stay in it and the next start
+        recovers the session as abandoned from them."""
         if self.finished:
             return
-        if not self.replay.ended:
-            self.replay.quit()
         self.finished = True
-        self._store(self.app.services.score(self.drill, self.replay.actions))
+        if not self.replay.ended and self.journal_error is None:
+            try:
+                self.replay.quit()
+            except JournalUnwritable as exc:
+                self.journal_error = exc
+        if self.journal_error is not None:
+            self.recorder.close()  # releases the journal, so recovery can take it
+            return
+        self._store(self.app.services.score(self.drill, self.recorder.actions))
 
     def _store(self, scorecard: Any) -> None:
         # A store failure must not lose the debrief: the journal (already on disk) is recovered on a later run.
         try:
             self.recorder.finish(scorecard)
-        except Exception as exc:  # StoreError, OSError: shown, never a traceback
+        except SessionUnavailable as exc:
             self.notify(
                 f"The result could not be stored ({exc}); the session journal is kept and will be recovered.",
                 severity="error",
@@ -303,11 +355,12 @@ class WarRoomScreen(Screen[None]):
             )
 
     def finish(self) -> None:
-        """The drill ended (contained or end of trace): score it, store the session, open the debrief."""
+        """The drill ended (contained or end of trace): score it from the saved action log, store the session, open
+        the debrief."""
         if self.finished:
             return
         self.finished = True
-        scorecard = self.app.services.score(self.drill, self.replay.actions)
+        scorecard = self.app.services.score(self.drill, self.recorder.actions)
         self._store(scorecard)
         if self.replay.end_reason is not EndReason.ABANDONED:
             self.app.show_debrief(self.entry, self.replay, scorecard)

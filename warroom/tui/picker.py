@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 from warroom.core.model import Drill
 from warroom.tui import text as fmt
 from warroom.tui.modals import BRIEFING_KEYS, PICKER_KEYS, WAR_ROOM_KEYS, HelpScreen, key_table
+from warroom.tui.services import ResultsUnavailable
 from warroom.tui.widgets import fit_columns
 
 #: Fixed and flexible column widths of the picker's table.
@@ -94,7 +95,7 @@ class PickerScreen(Screen[None]):
         self.entries = self.app.services.catalog()
         try:
             best = self.app.services.best_scores()
-        except Exception as exc:  # a broken results store must not stop anyone from playing
+        except ResultsUnavailable as exc:  # a broken results store must not stop anyone from playing
             best = {}
             self.notify(f"Best scores unavailable: {exc}", severity="warning", markup=False)
         for i, entry in enumerate(self.entries):

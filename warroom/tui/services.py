@@ -23,11 +23,22 @@ class Recorder(Protocol):
 
     session_id: str
 
+    @property
+    def actions(self) -> list[Action]:
+        """The actions recorded (on disk) so far, in order: the log the session is scored from."""
+
     def record(self, action: Action) -> None:
-        """Append one action to the session's journal (flushed before returning)."""
+        """Append one action to the session's journal (on disk before returning).
+
+        Raises :class:`JournalUnwritable` when it cannot be written (the action is not recorded)."""
 
     def finish(self, scorecard: Any) -> None:
-        """Store the session's scorecard and close its journal."""
+        """Store the session's scorecard (of :attr:`actions`) and close its journal.
+
+        Raises :class:`SessionUnavailable` when the result cannot be stored."""
+
+    def close(self) -> None:
+        """Close the journal without storing a result (a later start recovers the session as abandoned)."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,63 @@ class DrillEntry:
 
 class SessionUnavailable(Exception):
     """A session cannot be started or stored (unwritable data directory, broken results store); the message says why."""
+
+
+class ResultsUnavailable(Exception):
+    """The results store exists but cannot be read (not a database, damaged); the message says why."""
+
+
+class JournalUnwritable(SessionUnavailable):
+    """The session journal can no longer be written (disk full, data directory removed): actions cannot be saved.
+    ``journal`` is the journal file, which keeps every action saved before."""
+
+    def __init__(self, message: str, journal: Path) -> None:
+        super().__init__(message)
+        self.journal = Path(journal)
+
+
+class StoreRecorder:
+    """A :class:`Recorder` over a :class:`~warroom.store.sessions.SessionRecorder` that turns the store's errors
+    into :class:`JournalUnwritable` / :class:`SessionUnavailable`, so the screens catch only those."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.session_id: str = inner.session_id
+
+    @property
+    def journal_path(self) -> Path:
+        """Where the session journal is."""
+        return Path(self.inner.journal_path)
+
+    @property
+    def actions(self) -> list[Action]:
+        """The actions recorded so far (see :attr:`Recorder.actions`)."""
+        return self.inner.actions
+
+    def record(self, action: Action) -> None:
+        """See :meth:`Recorder.record`."""
+        from warroom.store.sessions import JournalWriteError, SessionError
+
+        try:
+            self.inner.record(action)
+        except JournalWriteError as exc:
+            raise JournalUnwritable(str(exc), exc.journal) from None
+        except SessionError as exc:
+            raise JournalUnwritable(str(exc), self.journal_path) from None
+
+    def finish(self, scorecard: Any) -> None:
+        """See :meth:`Recorder.finish`."""
+        from warroom.store.results import StoreError
+        from warroom.store.sessions import SessionError
+
+        try:
+            self.inner.finish(scorecard)
+        except (SessionError, StoreError, OSError, ValueError) as exc:  # OSError/ValueError: the journal's end line
+            raise SessionUnavailable(f"{exc}") from None
+
+    def close(self) -> None:
+        """Close the journal without storing a result (a later start recovers it as abandoned)."""
+        self.inner.close()
 
 
 class DrillProblem(Exception):
@@ -79,10 +147,8 @@ def load_drill(path: Path) -> Drill:
     path = Path(path)
     try:
         return core_load(path)
-    except DrillLoadError as exc:
+    except DrillLoadError as exc:  # a missing or unreadable file is one too
         raise DrillProblem(path, str(exc).splitlines()) from None
-    except OSError as exc:
-        raise DrillProblem(path, [f"{path}:1:1: {exc.strerror or exc}"]) from None
 
 
 def load_entry(path: Path) -> DrillEntry:
@@ -122,6 +188,23 @@ class Services:
     trainee: str
     data_dir: Path
     drill_dirs: tuple[Path, ...] = field(default_factory=tuple)
+    #: Loaded entries by path, with the (mtime_ns, size) they were loaded at: a file is parsed again only when
+    #: it changed, so reopening the picker does not re-read a whole library.
+    _loaded: dict[Path, tuple[tuple[int, int], DrillEntry]] = field(default_factory=dict, repr=False, compare=False)
+
+    def _entry(self, path: Path) -> DrillEntry:
+        """:func:`load_entry` of ``path``, from the cache while the file's mtime and size are unchanged."""
+        try:
+            st = path.stat()
+            stamp = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            return load_entry(path)  # the loader says what is wrong with it
+        cached = self._loaded.get(path)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        entry = load_entry(path)
+        self._loaded[path] = (stamp, entry)
+        return entry
 
     def catalog(self) -> list[DrillEntry]:
         """Every drill the picker offers: the bundled library, then the extra folders, each loaded or with problems.
@@ -142,18 +225,24 @@ class Services:
             seen.update(p.resolve() for p in found)
             base = Path(d) if Path(d).is_dir() else Path(d).parent
             paths.extend(sorted(found, key=lambda p: natural_key(p.relative_to(base).as_posix())))
-        entries = [load_entry(p) for p in paths]
+        entries = [self._entry(p) for p in paths]
         return with_cross_file_problems(entries)
 
     def best_scores(self) -> dict[str, int]:
-        """The trainee's best total score per drill id (empty when no results are stored yet)."""
-        from warroom.store.results import ResultsStore, StoreError
+        """The trainee's best total score per drill id (empty when no results are stored yet).
 
+        Raises :class:`ResultsUnavailable` when the results store exists but cannot be read."""
+        import sqlite3
+
+        from warroom.store.results import DB_NAME, ResultsStore, StoreError
+
+        if not (Path(self.data_dir) / DB_NAME).exists():  # no session recorded yet in this data directory
+            return {}
         try:
             with ResultsStore(self.data_dir, create=False) as store:
                 return dict(store.best_scores(self.trainee))
-        except StoreError:  # no session recorded yet in this data directory
-            return {}
+        except (StoreError, sqlite3.DatabaseError) as exc:
+            raise ResultsUnavailable(str(exc)) from None
 
     def recover(self) -> list[str]:
         """Record sessions killed mid-drill (journals with no end) as abandoned, scored from every recorded action.
@@ -180,8 +269,8 @@ class Services:
         from warroom.store.sessions import SessionError, SessionRecorder
 
         try:
-            return SessionRecorder.start(self.data_dir, self.trainee, Path(drill_path), drill)
-        except (SessionError, StoreError, OSError) as exc:
+            return StoreRecorder(SessionRecorder.start(self.data_dir, self.trainee, Path(drill_path), drill))
+        except (SessionError, StoreError) as exc:
             raise SessionUnavailable(str(exc)) from None
 
     def score(self, drill: Drill, actions: list[Action]) -> Any:

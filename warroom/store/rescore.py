@@ -1,0 +1,147 @@
+"""Re-scoring stored sessions with the current scoring rules (``warroom scores --rescore``).
+
+Each matching session's action log is scored again (:func:`warroom.core.scoring.score`) against its drill file,
+found like recovery finds it (:func:`warroom.store.sessions.resolve_session_drill`). A session whose drill file
+changed since it was played (its SHA-256 differs from the recorded one) is skipped unless ``allow_changed``; when
+re-scored against a changed file, that file (SHA-256, version, path) is recorded with the new scorecard and a note
+names the file the session was played on, so the stored score and its recorded drill file always agree.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from warroom.core.scoring import ScoringError, score
+from warroom.store.journal import utc_now
+from warroom.store.results import CorruptSession, ResultsStore, StoredSession
+from warroom.store.sessions import DrillResolver, DrillUnavailable, resolve_session_drill
+
+if TYPE_CHECKING:
+    from warroom.core.model import Drill
+
+
+class RescoreStatus(StrEnum):
+    """What re-scoring did to one session."""
+
+    CHANGED = "changed"  # a new scorecard was stored (outcome, score or details differ)
+    UNCHANGED = "unchanged"  # the scorecard is the same; nothing was written
+    UPDATED = "updated"  # the scorecard is the same, but the changed drill file it was scored on was recorded
+    SKIPPED = "skipped"  # not re-scored: ``message`` says why
+
+
+@dataclass(frozen=True)
+class RescoreResult:
+    """One session's re-scoring: ``status`` and a ``message`` for people (what changed, or why it was skipped).
+
+    ``label`` is ``SESSION_ID (TRAINEE, DRILL_ID)``."""
+
+    session_id: str
+    label: str
+    status: RescoreStatus
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.status.value}: {self.label}: {self.message}"
+
+
+def _normalise(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def rescore(
+    store: ResultsStore,
+    resolver: DrillResolver,
+    *,
+    trainee: str | None = None,
+    drill: str | None = None,
+    since: str | None = None,
+    allow_changed: bool = False,
+) -> list[RescoreResult]:
+    """Re-score every stored session matching the filters (``trainee`` / ``drill`` id exact, ``since`` a UTC
+    timestamp text), oldest first, and store the scorecards that changed.
+
+    ``resolver(drill_id, drill_path) -> Path`` finds each session's drill file (e.g.
+    :func:`~warroom.store.sessions.default_drill_resolver`). Returns one :class:`RescoreResult` per session; a
+    session whose row cannot be read, whose drill file is missing, unreadable, invalid or changed (without
+    ``allow_changed``), or whose action log no longer fits the drill is SKIPPED (never modified). Raises StoreError
+    when the store cannot be written.
+    """
+    cache: dict[Path, Drill] = {}
+    out: list[RescoreResult] = []
+    for s in store.iter_sessions(trainee=trainee, drill=drill, since=since):
+        if isinstance(s, CorruptSession):
+            out.append(RescoreResult(s.session_id, s.session_id, RescoreStatus.SKIPPED, f"{s}; not re-scored"))
+            continue
+        out.append(_rescore_one(store, s, resolver, cache, allow_changed))
+    return out
+
+
+def _rescore_one(
+    store: ResultsStore,
+    s: StoredSession,
+    resolver: DrillResolver,
+    cache: dict[Path, Drill],
+    allow_changed: bool,
+) -> RescoreResult:
+    label = f"{s.session_id} ({s.trainee}, {s.drill_id})"
+
+    def result(status: RescoreStatus, message: str) -> RescoreResult:
+        return RescoreResult(s.session_id, label, status, message)
+
+    try:
+        found = resolve_session_drill(s.info(), resolver, cache)
+    except DrillUnavailable as exc:
+        return result(RescoreStatus.SKIPPED, f"{exc}; not re-scored")
+    path, drill_, sha = found.path, found.drill, found.sha256
+    if found.changed and not allow_changed:
+        return result(
+            RescoreStatus.SKIPPED,
+            f"the drill file {path} changed since the session (SHA-256 {sha[:12]}…, was {s.drill_sha256[:12]}…); "  # type: ignore[index]
+            "not re-scored (--allow-changed to re-score against the current file)",
+        )
+    try:
+        new = score(drill_, s.actions)
+    except ScoringError as exc:  # actions that no longer fit an edited drill
+        return result(RescoreStatus.SKIPPED, f"cannot be scored on {path}: {exc}; not re-scored")
+    record: dict[str, Any] = {}
+    file_detail = ""
+    if found.changed:
+        # Re-scored against a changed drill file (allowed): record that file with the score, so the stored score and
+        # its recorded drill file agree and a later plain re-score does not flip the score back.
+        record = {
+            "drill_sha256": sha,
+            "drill_version": drill_.version,
+            "drill_path": str(path),
+            "note": (
+                f"re-scored at {utc_now()} against the changed drill file {path} (version {drill_.version}, "
+                f"SHA-256 {sha}); the session was played on version {s.drill_version} (SHA-256 {s.drill_sha256})"
+            ),
+        }
+        file_detail = (
+            f"drill file version {s.drill_version} -> {drill_.version} (SHA-256 {s.drill_sha256[:12]}… -> "  # type: ignore[index]
+            f"{sha[:12]}…) recorded"
+        )
+    new_d = _normalise(new.to_dict())
+    if new_d == _normalise(s.scorecard):
+        if not found.changed:
+            return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
+        store.update_scorecard(s.session_id, new, **record)
+        return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}")
+    store.update_scorecard(s.session_id, new, **record)
+    detail = []
+    if new.outcome.value != s.outcome:
+        detail.append(f"outcome {s.outcome} -> {new.outcome.value}")
+    if new.total != s.total:
+        detail.append(f"score {s.total} -> {new.total}")
+    if not detail:
+        detail.append("scorecard details changed")
+    if file_detail:
+        detail.append(file_detail)
+    return result(RescoreStatus.CHANGED, ", ".join(detail))
+
+
+__all__ = ["RescoreResult", "RescoreStatus", "rescore"]
