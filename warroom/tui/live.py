@@ -268,7 +268,7 @@ class WarRoomScreen(Screen[None]):
         self.app.push_screen(EscalateScreen(self.drill.plan, ev.step if ev else None), self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:
-        """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false alarm."""
+        """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false escalation."""
         if choice is None or self.replay.ended or self.replay.contained:
             return
         try:
