@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.cli.schema import drill_json_schema, drill_json_schema_text
+from warroom.core.schema import drill_json_schema, drill_json_schema_text
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.core.loader import load_yaml_text
 
