@@ -64,7 +64,7 @@ def test_new_refuses_to_overwrite(tmp_path):
     assert path.read_text() == "mine\n"
 
 
-@pytest.mark.parametrize("bad", ["bad id", "-leading-dash", "../escape", "a/b", "x" * 81, "", "é"])
+@pytest.mark.parametrize("bad", ["bad id", "-leading-dash", "../escape", "a/b", "x" * 81, "", "é", "abc\n", "abc\n\n"])
 def test_new_rejects_invalid_ids(tmp_path, bad):
     result = CliRunner().invoke(main, ["new", "--out", str(tmp_path), "--", bad])
     assert result.exit_code == 2, result.output

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import format_option
+from warroom.core.format import amount, clean, seconds
 
 
 def load_drill_or_problems(path: Path) -> tuple[Any, list[Any]]:
@@ -22,14 +23,6 @@ def load_drill_or_problems(path: Path) -> tuple[Any, list[Any]]:
         return None, list(exc.problems)
 
 
-def _fmt_secs(x: float | None) -> str:
-    return "-" if x is None else f"{x:g} s"
-
-
-def _fmt_amount(x: float) -> str:
-    return f"{x:,.0f}" if float(x).is_integer() else f"{x:,.2f}"
-
-
 def _table(report: Any) -> list[str]:
     from warroom.core.scoring import OUTCOME_LABELS
 
@@ -37,13 +30,13 @@ def _table(report: Any) -> list[str]:
     rows = []
     for run in report.runs:
         card = run.scorecard
-        damage = "-" if report.all_clear else f"{_fmt_amount(card.damage)} of {_fmt_amount(card.full_damage)}"
+        damage = "-" if report.all_clear else f"{amount(card.damage)} of {amount(card.full_damage)}"
         rows.append(
             (
                 run.trainee,
-                str(card.total),
+                f"{card.total}/{card.max_total}",
                 OUTCOME_LABELS[card.outcome],
-                _fmt_secs(card.time_to_detect),
+                seconds(card.time_to_detect),
                 str(card.false_escalations),
                 damage,
             )
@@ -93,7 +86,7 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
             results.append({"path": str(path), "loaded": False, "passed": False, "load_problems": [p.to_dict() for p in problems]})
             if fmt == "text":
                 for p in problems:
-                    click.echo(str(p), err=True)
+                    click.echo(clean(p), err=True)
                 text_out.append(f"FAIL {path}: does not load ({len(problems)} problem{'s' if len(problems) != 1 else ''}, above)")
                 text_out.append("")
             continue
@@ -109,7 +102,7 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
         results.append(result)
         if fmt == "text":
             for p in own:
-                click.echo(str(p), err=True)
+                click.echo(clean(p), err=True)
             kind = " (all-clear drill)" if report.all_clear else ""
             text_out.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
             text_out.extend(_table(report))
@@ -119,8 +112,8 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     if fmt == "json":
         click.echo(json.dumps({"passed": failed == 0, "checked": len(files), "failed": failed, "drills": results}, indent=2))
     else:
-        for line in text_out:
-            click.echo(line)
+        for line in text_out:  # drill text (paths, problems naming steps) with control characters shown as \xNN
+            click.echo(clean(line))
         n = len(files)
         click.echo(f"{n} drill{'s' if n != 1 else ''} checked: {n - failed} passed, {failed} failed.")
     if failed:

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import format_option
+from warroom.core.format import clean, clean_line, usd, usd_price
 
 
 def _pct(x: float | None) -> str:
@@ -23,11 +24,15 @@ def _factor(x: float | None) -> str:
 
 
 def cost_report_lines(tc: Any) -> list[str]:
-    """The text ``warroom cost`` prints for a :class:`~warroom.core.cost.TraceCost`."""
-    from warroom.core.cost import format_usd
+    """The text ``warroom cost`` prints for a :class:`~warroom.core.cost.TraceCost`, one string per line.
+
+    Drill text in it (model names, plan step ids) is cleaned: control characters are shown as ``\\xNN``.
+    """
 
     def table(title: str, rows: list[Any]) -> list[str]:
-        cells = [(r.name, str(r.calls), f"{r.input_tokens:,}", f"{r.output_tokens:,}", format_usd(r.usd)) for r in rows]
+        cells = [
+            (clean_line(r.name), str(r.calls), f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows
+        ]
         head = (title, "calls", "input tok", "output tok", "USD")
         widths = [max(len(c[i]) for c in [head, *cells]) for i in range(5)]
         fmt = lambda c: "  " + "  ".join(  # noqa: E731
@@ -39,35 +44,36 @@ def cost_report_lines(tc: Any) -> list[str]:
         return f"{n} call{'s' if n != 1 else ''}"
 
     def prices(p: tuple[float, float]) -> str:
-        return f"{format_usd(p[0]).replace('.00', '')}/{format_usd(p[1]).replace('.00', '')} per million tokens"
+        return f"{usd_price(p[0])}/{usd_price(p[1])} per million tokens"
 
+    planner_model, executor_model = clean_line(tc.planner_model), clean_line(tc.executor_model)
     out = [
-        f"Cost of the trace of {tc.drill_id}: planner {tc.planner_model} at {prices(tc.planner_prices)}, "
-        f"executor {tc.executor_model} at {prices(tc.executor_prices)}",
+        f"Cost of the trace of {clean_line(tc.drill_id)}: planner {planner_model} at {prices(tc.planner_prices)}, "
+        f"executor {executor_model} at {prices(tc.executor_prices)}",
         "",
     ]
     out += table("by role", list(tc.by_role)) + [""]
     out += table("by model", list(tc.by_model)) + [""]
     out += table("by plan step", list(tc.by_step)) + [""]
-    out.append(f"  total: {calls(tc.total.calls)}, {tc.total.tokens:,} tokens, {format_usd(tc.total.usd)}")
+    out.append(f"  total: {calls(tc.total.calls)}, {tc.total.tokens:,} tokens, {usd(tc.total.usd)}")
     out.append("")
     flat = tc.flat_loop
     out.append(
-        f"Flat loop (counterfactual): every executor call run on the planner's model, {tc.planner_model}, "
+        f"Flat loop (counterfactual): every executor call run on the planner's model, {planner_model}, "
         f"re-reasoning at every step; tokens: {tc.flat_loop_usage}"
     )
     planner = next(r for r in tc.by_role if r.name == "planner")
     executor = next(r for r in tc.by_role if r.name == "executor")
     if flat.calls:
         out.append(
-            f"  flat loop: {flat.calls} steps on {tc.planner_model} ({flat.input_tokens:,} in, {flat.output_tokens:,} "
-            f"out) = {format_usd(flat.usd)}"
+            f"  flat loop: {flat.calls} steps on {planner_model} ({flat.input_tokens:,} in, {flat.output_tokens:,} "
+            f"out) = {usd(flat.usd)}"
         )
         out.append(
-            f"  planner-executor: {calls(planner.calls)} on {tc.planner_model} ({planner.input_tokens:,} in, "
-            f"{planner.output_tokens:,} out) = {format_usd(planner.usd)}, plus {calls(executor.calls)} on "
-            f"{tc.executor_model} ({executor.input_tokens:,} in, {executor.output_tokens:,} out) = "
-            f"{format_usd(executor.usd)}: {format_usd(tc.total.usd)} in all"
+            f"  planner-executor: {calls(planner.calls)} on {planner_model} ({planner.input_tokens:,} in, "
+            f"{planner.output_tokens:,} out) = {usd(planner.usd)}, plus {calls(executor.calls)} on "
+            f"{executor_model} ({executor.input_tokens:,} in, {executor.output_tokens:,} out) = "
+            f"{usd(executor.usd)}: {usd(tc.total.usd)} in all"
         )
     else:
         out.append("  no executor calls with token usage: nothing to compare")
@@ -75,22 +81,22 @@ def cost_report_lines(tc: Any) -> list[str]:
         if tc.saving_percent >= 0:
             out.append(
                 f"  saving: {_factor(tc.saving_factor)} cheaper, a {_pct(tc.saving_percent)} cut "
-                f"({format_usd(flat.usd)} -> {format_usd(tc.total.usd)})"
+                f"({usd(flat.usd)} -> {usd(tc.total.usd)})"
             )
         else:
             out.append(
                 f"  no saving: the planner-executor trace costs {_factor(1 / tc.saving_factor)} the flat loop "
-                f"({format_usd(tc.total.usd)} against {format_usd(flat.usd)})"
+                f"({usd(tc.total.usd)} against {usd(flat.usd)})"
             )
     out.append("")
     out.append("What a missed or a false escalation costs")
     out.append(
         f"  the cascade steps' calls (wasted when the fault is missed): {calls(tc.cascade.calls)}, "
-        f"{format_usd(tc.cascade.usd)}"
+        f"{usd(tc.cascade.usd)}"
     )
-    out.append(f"  the re-plan after a correct escalation: {calls(tc.replan.calls)}, {format_usd(tc.replan.usd)}")
-    out.append(f"  one false escalation (a planner re-plan call): {format_usd(tc.false_escalation.usd)}")
-    return out
+    out.append(f"  the re-plan after a correct escalation: {calls(tc.replan.calls)}, {usd(tc.replan.usd)}")
+    out.append(f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}")
+    return [clean(line) for line in out]
 
 
 @click.command("cost")
@@ -122,11 +128,11 @@ def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str) -> None
         try:
             path = resolve_drill(drill, dirs)
         except FileNotFoundError as exc:
-            raise click.BadParameter(str(exc.args[0] if exc.args else exc), param_hint="DRILL") from None
+            raise click.BadParameter(clean(exc.args[0] if exc.args else exc), param_hint="DRILL") from None
     loaded, problems = load_drill_or_problems(path)
     if loaded is None:
         for p in problems:
-            click.echo(str(p), err=True)
+            click.echo(clean(p), err=True)
         raise SystemExit(1)
     tc = trace_cost(loaded)
     if fmt == "json":

@@ -7,6 +7,16 @@ from pathlib import Path
 import click
 
 from warroom.cli.common import data_dir_option, trainee_option
+from warroom.core.format import PLAYBACK_SPEEDS, clean
+
+_SPEED_LIST = ", ".join(f"{s:g}" for s in PLAYBACK_SPEEDS)
+
+
+def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """``--speed`` must be one of the war room's speeds (+ and - step through the same list)."""
+    if value not in PLAYBACK_SPEEDS:
+        raise click.BadParameter(f"{value:g} is not a speed the war room offers: use one of {_SPEED_LIST}")
+    return value
 
 
 @click.command("run")
@@ -15,10 +25,12 @@ from warroom.cli.common import data_dir_option, trainee_option
 @data_dir_option
 @click.option(
     "--speed",
-    type=click.FloatRange(min=0.1, max=64),
+    type=float,
     default=1.0,
     show_default=True,
-    help="Initial playback speed: drill seconds per real second (+ and - change it during the drill).",
+    callback=_speed,
+    help=f"Initial playback speed, one of {_SPEED_LIST}: drill seconds per real second (+ and - step through the "
+    "same speeds during the drill).",
 )
 @click.pass_context
 def run(ctx: click.Context, path_or_id: str, trainee: str | None, data_dir: Path | None, speed: float) -> None:
@@ -37,12 +49,12 @@ def run(ctx: click.Context, path_or_id: str, trainee: str | None, data_dir: Path
     try:
         path = resolve_drill(path_or_id, settings.drill_dirs)
     except FileNotFoundError as exc:  # an unknown drill path or id is a usage error (exit status 2)
-        raise click.BadParameter(str(exc.args[0] if exc.args else exc), param_hint="PATH_OR_ID") from None
+        raise click.BadParameter(clean(exc.args[0] if exc.args else exc), param_hint="PATH_OR_ID") from None
     try:
         drill = load_drill(path)
     except DrillProblem as exc:
         for line in exc.problems:
-            click.echo(line, err=True)
+            click.echo(clean(line), err=True)
         ctx.exit(1)
 
     from warroom.tui.launch import launch

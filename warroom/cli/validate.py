@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import format_option
+from warroom.core.format import clean
 
 
 def _plural(n: int, word: str) -> str:
@@ -26,10 +27,10 @@ def drill_files_of(ctx: click.Context, names: tuple[str, ...]) -> list[Path]:
     try:
         paths = drill_paths(names, dirs)
     except FileNotFoundError as exc:
-        raise click.BadParameter(str(exc), param_hint="PATH_OR_ID") from None
+        raise click.BadParameter(clean(exc), param_hint="PATH_OR_ID") from None
     files = find_drill_files(paths)
     if not files:
-        raise click.UsageError(f"no drill files (*.yaml, *.yml) found in {', '.join(str(p) for p in paths)}")
+        raise click.UsageError(clean(f"no drill files (*.yaml, *.yml) found in {', '.join(str(p) for p in paths)}"))
     return files
 
 
@@ -83,10 +84,10 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
             invalid += 1
             total_problems += len(problems)
         for p in problems:
-            if fmt == "json":
-                click.echo(json.dumps(p.to_dict(), ensure_ascii=False))
-            else:
-                click.echo(str(p))
+            if fmt == "json":  # ASCII JSON: every control character (C1 too) is a \u escape
+                click.echo(json.dumps(p.to_dict()))
+            else:  # drill text in the message (a quoted value) or the path: control characters shown as \xNN
+                click.echo(clean(p))
 
     valid = len(files) - invalid
     summary = f"{_plural(len(files), 'drill')} checked: {valid} valid, {invalid} invalid"

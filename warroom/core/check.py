@@ -102,7 +102,7 @@ class CheckReport:
         raise KeyError(trainee)
 
     def total(self, trainee: str) -> int:
-        """The named trainee's total score (0-100)."""
+        """The named trainee's total score (0 to the scorecard's ``max_total``, 100)."""
         return self.run(trainee).scorecard.total
 
     def to_dict(self) -> dict[str, Any]:
@@ -232,8 +232,10 @@ def run_checks(drill: Drill) -> CheckReport:
 
     if drill.is_all_clear:
         never = by["never"].scorecard
-        if never.outcome is not Outcome.ALL_CLEAR_HELD or never.total != 100:
-            problems.append(f"never should hold the all clear with 100 points, but scored {label('never')}")
+        if never.outcome is not Outcome.ALL_CLEAR_HELD or never.total != never.max_total:
+            problems.append(
+                f"never should hold the all clear with {never.max_total} points, but scored {label('never')}"
+            )
         for r in runs:
             if r.scorecard.escalations and not r.scorecard.total < never.total:
                 problems.append(f"{r.trainee} escalated in an all-clear drill but scored {label(r.trainee)}, not less than never")

@@ -6,7 +6,6 @@ The bundled drills are the repository's top-level ``drills/`` folder; a wheel sh
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -102,8 +101,8 @@ def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:
     loaded drills. :func:`warroom.core.loader.load_drill` does not check these rules (a drill can be loaded from a
     file of any name); ``warroom validate``, ``warroom check`` and the picker do.
     """
+    from warroom.core.format import is_valid_id
     from warroom.core.loader import Problem, position_of
-    from warroom.core.model import ID_PATTERN
 
     out: dict[Path, list[Problem]] = {}
     first_with_id: dict[str, Path] = {}
@@ -123,7 +122,7 @@ def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:
             continue
         seen.add(key)
         if drill.id != path.stem:
-            or_id = f" or change the id to `{path.stem}`" if re.fullmatch(ID_PATTERN, path.stem) else ""
+            or_id = f" or change the id to `{path.stem}`" if is_valid_id(path.stem) else ""
             add(
                 path,
                 f"drill id `{drill.id}` does not match the file name `{path.name}`: rename the file to "

@@ -44,6 +44,8 @@ from typing import Any
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from warroom.core.format import clean
+
 try:  # libyaml's composer: about ten times faster than the pure-Python one
     from yaml import CSafeLoader as _YamlLoader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
@@ -732,14 +734,15 @@ def _model_label(model: Any) -> str:
 
 
 def _show(node: Node | None, value: Any) -> str:
-    """The offending value as the author wrote it (shortened)."""
+    """The offending value as the author wrote it (shortened), control characters shown as ``\\xNN`` (a message
+    is printed to a terminal: a quoted value must not retitle it or change its colours)."""
     if isinstance(node, ScalarNode):
         text = node.value
         if text == "":
             return "nothing (the value is empty)" if node.style in _PLAIN_STYLES else 'an empty text ("")'
         if len(text) > 60:
             text = text[:57] + "..."
-        text = text.replace("\n", "\\n")
+        text = clean(text.replace("\n", "\\n").replace("\t", "\\t"))
         return f"`{text}`" if node.style in _PLAIN_STYLES else f"the text `{text}`"
     if isinstance(node, MappingNode) or isinstance(value, dict):
         return "a mapping (key: value lines)"

@@ -7,21 +7,18 @@ with damage, a debrief and a re-plan) in YAML, with comments that explain each p
 
 from __future__ import annotations
 
-import re
-
-from warroom.core.model import ID_PATTERN
+from warroom.core.format import is_valid_id
 
 #: Schema reference used for a drill inside the repository's ``drills/`` folder.
 REPO_SCHEMA_REF = "../schema/drill.schema.json"
 #: Schema reference used for a drill anywhere else: a schema file next to the drill.
 LOCAL_SCHEMA_REF = "drill.schema.json"
 
-_ID_RE = re.compile(ID_PATTERN)
-
 
 def is_valid_drill_id(drill_id: str) -> bool:
-    """True when ``drill_id`` is a valid drill id (the format's id pattern, at most 80 characters)."""
-    return bool(_ID_RE.match(drill_id)) and len(drill_id) <= 80
+    """True when ``drill_id`` is a valid drill id: :func:`warroom.core.format.is_valid_id` (the whole string matches
+    the format's id pattern, so ``"abc\\n"`` is not one; at most 80 characters)."""
+    return is_valid_id(drill_id)
 
 
 def skeleton_text(drill_id: str, schema_ref: str = LOCAL_SCHEMA_REF) -> str:

@@ -1,0 +1,101 @@
+"""Text for people, shared by the CLI and the terminal UI: drill text made safe, and one way to write each number.
+
+Drill text (titles, objectives, model names, tool arguments and output, problem messages quoting the author's
+values) is data. :func:`clean` writes every control character except newline and tab as a visible ``\\xNN``
+escape (C0, DEL and C1, e.g. ESC ``\\x1b``, BEL ``\\x07``, CSI ``\\x9b``), so drill text printed by ``warroom
+cost`` or shown in the war room can never move the cursor, retitle the terminal or change colours. JSON output
+needs no cleaning (``json.dumps`` with ``ensure_ascii=True`` escapes them itself).
+
+Numbers: :func:`seconds` for drill times and durations, :func:`usd` for money, :func:`amount` for damage amounts.
+Halves round away from zero (``18.25 s`` is ``18.3 s`` everywhere), not to even.
+
+No Textual or Rich import here: the domain core uses it too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from warroom.core.cost import format_usd, round_half_up
+
+__all__ = [
+    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "is_valid_id", "seconds", "speed", "usd", "usd_price",
+]
+
+#: The playback speeds the war room offers (+ and - step through them; ``warroom run --speed`` takes one), as
+#: multipliers of real time: drill seconds per real second.
+PLAYBACK_SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+
+#: Control characters other than newline and tab (C0, DEL and C1), shown as visible escapes.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+#: The longest id the drill format accepts (``Identifier`` in :mod:`warroom.core.model`).
+ID_MAX_LENGTH = 80
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    return f"\\x{ord(match.group()):02x}"
+
+
+def clean(text: object) -> str:
+    """``str(text)`` with every control character except newline and tab written as ``\\xNN`` (``\\x1b``).
+
+    Idempotent: cleaning cleaned text changes nothing.
+    """
+    return _CONTROL.sub(_escape_control, str(text))
+
+
+def clean_line(text: object) -> str:
+    """``text`` cleaned (see :func:`clean`) and folded to one line: runs of newlines, tabs and spaces become one
+    space."""
+    return " ".join(clean(text).split())
+
+
+def is_valid_id(value: str) -> bool:
+    """True when ``value`` is a valid id in the drill format (drill, plan step, trace event): the whole string
+    matches the format's id pattern (letters, digits, ``-``, ``_``, ``.``, starting with a letter or digit; no
+    trailing newline) and it has at most 80 characters."""
+    from warroom.core.model import ID_PATTERN  # here, not at the top: the model imports pydantic
+
+    return isinstance(value, str) and len(value) <= ID_MAX_LENGTH and re.fullmatch(ID_PATTERN, value) is not None
+
+
+def _decimal(value: float, digits: int) -> str:
+    """``value`` rounded half away from zero to at most ``digits`` decimals, thousands separated, trailing zeros
+    (and a bare decimal point) dropped; ``-0`` is written ``0``."""
+    text = f"{round_half_up(float(value), digits):,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def seconds(value: float | None, none: str = "-") -> str:
+    """Seconds of drill time (a time or a duration) for people: one decimal at most, halves rounded up, thousands
+    separated: ``18.3 s`` for 18.25, ``12 s``, ``1,234.5 s``. ``none`` (``-``) for None."""
+    return none if value is None else f"{_decimal(value, 1)} s"
+
+
+def amount(value: float | None, none: str = "-") -> str:
+    """A damage amount (or any count of things) for people: thousands separated, at most two decimals (halves
+    rounded up, trailing zeros dropped): ``14,021``, ``931,837.5``, ``0.25``. ``none`` (``-``) for None."""
+    return none if value is None else _decimal(value, 2)
+
+
+def usd(value: float | None, none: str = "-") -> str:
+    """An amount of USD for people (the rules of docs/scoring.md): ``$14.02`` from one dollar up (two decimals,
+    thousands separated), below a dollar four significant digits with trailing zeros dropped but at least two
+    decimals (``$0.0506``, ``$0.00195``, ``$0.50``), ``$0.00`` for zero, a leading ``-`` when negative. ``none``
+    (``-``) for None."""
+    return none if value is None else format_usd(float(value))
+
+
+def speed(value: float) -> str:
+    """A playback speed such as ``1x``, ``0.5x``."""
+    return f"{value:g}x"
+
+
+def usd_price(per_mtok: float) -> str:
+    """A model price in USD per million tokens: :func:`usd` without ``.00`` on whole dollars (``$5``, ``$0.15``,
+    ``$2.50``, ``$0.005``)."""
+    text = format_usd(float(per_mtok))
+    return text[:-3] if text.endswith(".00") and text not in ("$0.00", "-$0.00") else text
