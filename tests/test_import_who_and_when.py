@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from screen_support import screen_text
 
 from warroom.cli import main
 from warroom.core.model import Drill
@@ -546,9 +547,6 @@ async def test_an_imported_drill_plays_to_a_debrief_in_the_tui(tmp_path):
     assert drill_text.startswith("[bold red]not markup[/]")
     app = WarroomApp(Services(trainee="tester", data_dir=tmp_path / "data"), start=entry, clock=MockClock())
 
-    def screen_text() -> str:
-        return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
-
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("enter")
         live = app.screen
@@ -561,10 +559,10 @@ async def test_an_imported_drill_plays_to_a_debrief_in_the_tui(tmp_path):
             await pilot.pause()
 
         await run_until(entry.drill.event("h007").t)
-        assert drill_text in screen_text()  # shown literally, not read as Rich markup
+        assert drill_text in screen_text(app)  # shown literally, not read as Rich markup
         # Escalate the origin step (s01, the step of the newest event) with a reason.
         await pilot.press("e", "enter", "w", "e", "b", "enter")
         assert live.replay.contained and live.replay.actions[-1].step == "s01"
         await run_until(live.replay.now + 2)
         assert isinstance(app.screen, DebriefScreen)
-        assert "CONTAINED" in screen_text()
+        assert "CONTAINED" in screen_text(app)

@@ -103,6 +103,11 @@ async def test_review_screen_steps_through_the_session(stored):
         card = _text(screen, "#review-scorecard")
         assert f"total {review.session.total}/100" in card and "false escalation" in card.lower()
         assert not screen.query_one("#review-notice").display
+        # laid out by warroom.tcss, the app's one stylesheet: the timeline 3fr beside a bordered 2fr side panel
+        assert "DEFAULT_CSS" not in vars(ReviewScreen)
+        side, timeline = screen.query_one("#review-side"), screen.query_one("#review-timeline")
+        assert side.styles.border_left[0] == "solid"
+        assert timeline.outer_size.width / side.outer_size.width == pytest.approx(1.5, abs=0.05)
         # the cursor starts on the first trainee action: the flag, with its note shown literally
         assert screen.selected.action.kind is ActionKind.FLAG
         assert "41 rows, billing said [about 300]" in _text(screen, "#review-detail")

@@ -1,4 +1,5 @@
-"""Helpers for the terminal UI tests: an app over a temporary data directory, a mock clock, screen text."""
+"""Helpers for the terminal UI tests: an app over a temporary data directory, a mock clock, screen text, a spy on
+notifications (the last two from tests/screen_support.py, shared with the importer's test)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,14 @@ from pathlib import Path
 
 import pytest
 from textual.clock import MockClock
+from screen_support import record_notifications, screen_text
 from textual.pilot import Pilot
 
 from warroom.core.library import bundled_drills_dir
 from warroom.tui.app import WarroomApp
 from warroom.tui.services import Services, load_entry
+
+__all__ = ["STALE", "advance", "make_app", "record_notifications", "screen_text", "services", "type_text"]
 
 STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
 
@@ -26,11 +30,6 @@ def make_app(services: Services, drill_path: Path | None = STALE, speed: float =
     if entry is not None:
         assert entry.ok, entry.problems
     return WarroomApp(services, start=entry, speed=speed, clock=MockClock())
-
-
-def screen_text(app: WarroomApp) -> str:
-    """Everything visible on the terminal right now, as plain text (one line per row)."""
-    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
 async def advance(pilot: Pilot, seconds: float, step: float = 0.5) -> None:

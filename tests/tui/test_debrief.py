@@ -8,7 +8,7 @@ from warroom.tui.debrief import DebriefScreen
 from warroom.tui.modals import EscalateScreen
 from warroom.tui.text import seconds
 
-from .conftest import advance, make_app, screen_text, type_text
+from .conftest import advance, make_app, record_notifications, screen_text, type_text
 
 
 async def _escalate(pilot, step: str, reason: str) -> None:
@@ -23,12 +23,12 @@ async def _escalate(pilot, step: str, reason: str) -> None:
 
 async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(services):
     app = make_app(services)
+    messages = record_notifications(app)
     async with app.run_test(size=(100, 80)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 5.3, step=5.3)
         await _escalate(pilot, "s3", "odd")  # false: the trace runs on 15 s
-        messages = [n.message for n in app._notifications]
-        assert any("Charged $0.0350 and 15 s." in m for m in messages), messages
+        assert any("Charged $0.035 and 15 s." in m for m in messages), messages  # USD as docs/scoring.md writes it
         await advance(pilot, 7.3, step=7.3)
         now = app.live.replay.now
         await _escalate(pilot, "s1", "stale")
@@ -39,7 +39,7 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
             await pilot.press("pagedown")
             text += "\n".join(line.strip("│ ") for line in screen_text(app).splitlines())
         flat = " ".join(text.split())
-        assert "5.3 s ! you escalated step s3 (false alarm: nothing wrong found): odd" in flat
+        assert "5.3 s ! you escalated step s3 (false escalation): odd" in flat
         assert f"{seconds(now)} ! you escalated step s1 (contained): stale" in flat
         assert f"time to detect {seconds(now - 12)}" in flat
         # No drill time with more than one decimal, and no mm:ss, anywhere in the debrief's own text.
@@ -48,5 +48,39 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
         assert not re.search(r"\d\d:\d\d", timeline)
 
 
+def _flat(app) -> str:
+    return " ".join("\n".join(line.strip("│ ") for line in screen_text(app).splitlines()).split())
+
+
+async def test_debrief_times_agree_and_a_penalty_shows_its_points_alone(services):
+    """Contained at 18.25 s: the outcome text (from the scorecard) and the timeline both say 18.3 s (halves round
+    up); time to detect 6.25 s shows as 6.3 s. The false escalation's penalty is -10, not -10/0; totals are of the
+    scorecard's max_total."""
+    app = make_app(services)
+    async with app.run_test(size=(100, 80)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 3.25, step=3.25)
+        await _escalate(pilot, "s3", "odd")  # false: the clock jumps 15 s to 18.25 s
+        assert app.live.replay.now == 18.25
+        await _escalate(pilot, "s1", "stale")
+        await advance(pilot, 5)  # the re-plan plays, then the debrief opens
+        assert isinstance(app.screen, DebriefScreen)
+        card = app.screen.scorecard
+        assert card.contained_at == 18.25 and card.time_to_detect == 6.25
+        text = _flat(app)
+        for _ in range(2):
+            await pilot.press("pagedown")
+            text += " " + _flat(app)
+        assert "at 18.3 s, 6.3 s after the earliest evidence" in text  # the outcome text
+        assert "18.3 s ! you escalated step s1" in text  # the timeline
+        assert "time to detect 6.3 s" in text
+        assert "18.2 s" not in text and "6.2 s" not in text
+        assert f"{card.total}/{card.max_total} total" in text
+        penalty = next(c for c in card.components if c.max_points == 0)
+        assert penalty.points == -10
+        assert f"-10 {penalty.name}" in text and "-10/0" not in text
+
+
 def test_seconds_have_one_decimal_at_most():
     assert seconds(30.5) == "30.5 s" and seconds(12.0) == "12 s" and seconds(27.649) == "27.6 s"
+    assert seconds(18.25) == "18.3 s"

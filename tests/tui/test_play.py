@@ -12,7 +12,7 @@ from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import EscalateScreen
 from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, Timeline
 
-from .conftest import advance, make_app, screen_text, type_text
+from .conftest import advance, make_app, record_notifications, screen_text, type_text
 
 
 async def test_play_to_containment_by_keys(services):
@@ -43,7 +43,7 @@ async def test_play_to_containment_by_keys(services):
         assert card.outcome is Outcome.CONTAINED
         assert card.total == expected.total
         text = screen_text(app)
-        assert "CONTAINED" in text and f"{card.total}/100" in text
+        assert "CONTAINED" in text and f"{card.total}/{card.max_total}" in text and card.max_total == 100
     with ResultsStore(services.data_dir) as store:
         rows = store.query(trainee="tester")
         assert [(r.drill_id, r.outcome, r.total) for r in rows] == [("duplicate-charge-refunds", "contained", card.total)]
@@ -54,6 +54,7 @@ async def test_play_to_containment_by_keys(services):
 
 async def test_false_escalation_is_answered_and_play_goes_on(services):
     app = make_app(services)
+    notifications = record_notifications(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         live = app.screen
@@ -72,7 +73,7 @@ async def test_false_escalation_is_answered_and_play_goes_on(services):
         assert timeline.selected_key.startswith("note:")  # following: the planner's answer is shown in full
         text = screen_text(app)
         assert "found nothing wrong" in text and "re-plan" in text
-        assert any("found nothing wrong" in n.message for n in app._notifications)
+        assert any("found nothing wrong" in m for m in notifications)
         await advance(pilot, 3)
         assert live.replay.now == 23 and not live.replay.ended  # play goes on
 

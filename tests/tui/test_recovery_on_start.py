@@ -8,7 +8,7 @@ from warroom.store.results import ResultsStore
 from warroom.store.sessions import SessionRecorder
 from warroom.tui.picker import PickerScreen
 
-from .conftest import STALE, make_app
+from .conftest import STALE, make_app, record_notifications
 
 
 async def test_start_recovers_a_killed_session_as_abandoned(services):
@@ -21,10 +21,10 @@ async def test_start_recovers_a_killed_session_as_abandoned(services):
     recorder.close()  # the process dies here: no end line, no stored result
 
     app = make_app(services, drill_path=None)
+    messages = record_notifications(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, PickerScreen)
-        messages = [n.message for n in app._notifications]
         assert any(recorder.session_id in m and "abandoned" in m for m in messages), messages
 
     with ResultsStore(services.data_dir) as store:

@@ -71,23 +71,16 @@ def timeline_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, 
             first = evidence[0]
             marks.append((first.t, "E", f"first evidence: {first.id} {summarize(first)}", "bold yellow"))
         marks.append((key.deadline, "D", "deadline: the damage is done after this", "bold magenta"))
-    results = {id(r.action): r for r in replay.escalations}
     for action in replay.actions:
         if action.kind is ActionKind.FLAG:
             note = f" ({action.note})" if action.note else ""
             marks.append((action.t, "f", f"you flagged {action.event}{note}", "cyan"))
-        elif action.kind is ActionKind.ESCALATE:
-            result = results.get(id(action))
-            if result is None:
-                what = ""
-            elif result.contained:
-                what = " (contained late)" if result.late else " (contained)"
-            else:
-                what = " (false alarm: nothing wrong found)"
-            reason = f": {action.note}" if action.note else ", no reason given"
-            marks.append((action.t, "!", f"you escalated step {action.step}{what}{reason}", "bold cyan"))
         elif action.kind is ActionKind.QUIT:
             marks.append((action.t, "q", "you quit", "dim"))
+    for result in replay.escalations:  # each with the core's verdict: what it did
+        action = result.action
+        reason = f": {action.note}" if action.note else ", no reason given"
+        marks.append((action.t, "!", f"you escalated step {action.step} ({result.verdict}){reason}", "bold cyan"))
     if replay.contained_at is not None:
         marks.append((replay.contained_at, "✓", "contained: the original trace stopped", "bold green"))
     marks.append((replay.now, "■", "end of the drill", "dim"))
@@ -172,7 +165,7 @@ class DebriefScreen(Screen[None]):
         out.append("\n\n")
         out.append(f" {outcome.replace('_', ' ').upper()} ", style=f"bold reverse {style}")
         out.append("  ")
-        out.append(f"{card.total}/100", style="bold")
+        out.append(f"{card.total}/{card.max_total}", style="bold")
         out.append("\n")
         out.append(fmt.prose(card.outcome_text))
         return out
@@ -185,8 +178,10 @@ class DebriefScreen(Screen[None]):
         table.add_column(ratio=1)
         table.add_row(Text("Scorecard", style="bold underline"), Text(""), Text(""))
         for comp in card.components:
+            # A penalty (max_points 0) shows as its points alone (-10), as the scorecard's lines write it.
+            points = f"{comp.points}/{comp.max_points}" if comp.max_points else str(comp.points)
             table.add_row(
-                Text(f"{comp.points}/{comp.max_points}", style="bold"),
+                Text(points, style="bold"),
                 Text(fmt.clean_line(comp.name), style="bold"),
                 Text(fmt.clean_line(comp.explanation)),
             )
@@ -195,14 +190,14 @@ class DebriefScreen(Screen[None]):
         facts.append("—" if card.time_to_detect is None else fmt.seconds(card.time_to_detect))
         if card.full_damage:
             facts.append("   damage ", style="bold")
-            facts.append(f"{fmt.number(card.damage)} of {fmt.number(card.full_damage)} ")
+            facts.append(f"{fmt.amount(card.damage)} of {fmt.amount(card.full_damage)} ")
             facts.append(fmt.clean_line(card.damage_unit))
         facts.append("\nfalse escalations ", style="bold")
         facts.append(str(card.false_escalations))
         facts.append("   cost of the run ", style="bold")
         facts.append(fmt.usd(card.cost_usd))
         table.add_row(Text(""), Text(""), Text(""))
-        table.add_row(Text(f"{card.total}", style="bold"), Text("total", style="bold"), facts)
+        table.add_row(Text(f"{card.total}/{card.max_total}", style="bold"), Text("total", style="bold"), facts)
         return table
 
     def _end(self) -> float:
@@ -224,7 +219,7 @@ class DebriefScreen(Screen[None]):
         out.append("Damage over time", style="bold underline")
         r = self.replay
         if r.full_damage:
-            out.append(f"  accrued {fmt.number(r.damage)} · the full cascade {fmt.number(r.full_damage)} ")
+            out.append(f"  accrued {fmt.amount(r.damage)} · the full cascade {fmt.amount(r.full_damage)} ")
             out.append(fmt.clean_line(r.damage_unit))
         else:
             out.append("  none possible in this drill", style="dim")

@@ -21,20 +21,23 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from warroom.core.format import PLAYBACK_SPEEDS
 from warroom.core.model import PlanStep
+from warroom.core.replay import FALSE_ESCALATION_DELAY
 from warroom.tui import text as fmt
 
 #: Longest escalation reason or flag note, in characters.
 NOTE_MAX = 200
 
 
-#: Playback speeds offered by + and - in the war room, as multipliers of real time (drill seconds per real second).
-SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+#: Playback speeds offered by + and - in the war room, as multipliers of real time (drill seconds per real second):
+#: :data:`warroom.core.format.PLAYBACK_SPEEDS`, which ``warroom run --speed`` accepts too.
+SPEEDS: tuple[float, ...] = PLAYBACK_SPEEDS
 
 #: (key, what it does) on each screen, as the help screen (``?``) and the briefing list them.
 WAR_ROOM_KEYS: tuple[tuple[str, str], ...] = (
     ("space", "pause / resume the drill clock"),
-    ("+  -", "playback speed (" + " ".join(f"{s:g}x" for s in SPEEDS) + ")"),
+    ("+  -", "playback speed (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
     ("↑ ↓  j k", "move in the trace"),
     ("G", "jump to the newest event and follow again"),
     ("enter", "inspect the selected event"),
@@ -70,7 +73,8 @@ DEBRIEF_KEYS: tuple[tuple[str, str], ...] = (
 WAR_ROOM_NOTES = (
     "The plan panel shows each step's status as the executor reported it, not as it is.\n\n"
     "Escalate once you can name the step whose result is wrong: a correct escalation stops the cascade; "
-    "a wrong one costs a planner re-plan call and 15 s of drill time while the trace runs on.\n\n"
+    f"a wrong one costs a planner re-plan call and {fmt.seconds(FALSE_ESCALATION_DELAY)} of drill time while the "
+    "trace runs on.\n\n"
     "The clock stops while a dialog (this one too) is open."
 )
 

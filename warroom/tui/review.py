@@ -18,6 +18,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from warroom.core.scoring import MAX_TOTAL
 from warroom.store.timeline import ReviewData, ReviewRow
 from warroom.tui import text as fmt
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, fit_columns, summarize
@@ -45,16 +46,8 @@ class ReviewTable(DataTable):
 
 
 class ReviewScreen(Screen[None]):
-    """After-action review of one stored session (see the module docstring for the keys)."""
-
-    DEFAULT_CSS = """
-    ReviewScreen #review-head { height: auto; padding: 0 1; }
-    ReviewScreen #review-notice { height: auto; padding: 0 1; color: $warning; text-style: bold; }
-    ReviewScreen #review-body { height: 1fr; }
-    ReviewScreen #review-timeline { width: 3fr; height: 1fr; }
-    ReviewScreen #review-side { width: 2fr; height: 1fr; border-left: solid $primary-darken-2; padding: 0 1; }
-    ReviewScreen .review-section { height: auto; margin-bottom: 1; }
-    """
+    """After-action review of one stored session (see the module docstring for the keys). Styled by
+    ``warroom.tcss`` (the app's one stylesheet), which the war room app and :class:`ReviewApp` both load."""
 
     BINDINGS = [
         Binding("n", "next_action", "Next action"),
@@ -154,7 +147,7 @@ class ReviewScreen(Screen[None]):
         out.append(fmt.clean_line(s.trainee), style="bold")
         out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
         out.append(fmt.clean_line(s.outcome), style=_outcome_style(s.outcome))
-        out.append(f"  {s.total}/100", style="bold")
+        out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
         if s.recovered:
             out.append("  (recovered after the session was interrupted)", style="dim")
         return out
@@ -176,7 +169,7 @@ class ReviewScreen(Screen[None]):
                 out.append(fmt.clean_line(c) + "\n")
         for line in lines:
             out.append(fmt.clean(line) + "\n")
-        out.append(f"total {self.data.session.total}/100\n", style="bold")
+        out.append(f"total {self.data.session.total}/{MAX_TOTAL}\n", style="bold")
         notes = self.data.session.notes
         if notes:
             out.append("\nRecording notes\n", style="bold")
@@ -211,10 +204,12 @@ class ReviewScreen(Screen[None]):
                 out.append(fmt.clean_line(" → ".join(key.cascade)) + "\n")
             full = sum(e.amount for e in key.damage.entries)
             out.append("damage        ", style="bold")
-            out.append(fmt.clean_line(f"{full:,.0f} {key.damage.unit} if nobody escalates; deadline {fmt.clock(key.deadline)}"))
+            out.append(
+                fmt.clean_line(f"{fmt.amount(full)} {key.damage.unit} if nobody escalates; deadline {fmt.clock(key.deadline)}")
+            )
             out.append("\n")
             for e in key.damage.entries:
-                out.append(fmt.clean_line(f"  {e.event}: {e.amount:,g}" + (f" ({e.note})" if e.note else "")) + "\n")
+                out.append(fmt.clean_line(f"  {e.event}: {fmt.amount(e.amount)}" + (f" ({e.note})" if e.note else "")) + "\n")
             out.append("\nDebrief\n", style="bold")
             out.append(fmt.clean(key.debrief) + "\n")
         if drill.distractors:
@@ -238,7 +233,7 @@ class ReviewScreen(Screen[None]):
             out.append("\n")
         elif row.kind == "action":
             a = row.action
-            out.append(f"Trainee action at {fmt.clock(a.t)} ({a.t:.1f} s)\n", style="bold magenta")
+            out.append(f"Trainee action at {fmt.clock(a.t)} ({fmt.seconds(a.t)})\n", style="bold magenta")
             out.append(fmt.clean_line(row.text) + "\n")
             if a.step and self.data.drill is not None:
                 try:
@@ -311,6 +306,7 @@ class ReviewApp(App[None]):
     """``warroom review``: a stand-alone app showing one :class:`ReviewScreen`."""
 
     TITLE = "warroom review"
+    CSS_PATH = "warroom.tcss"
 
     def __init__(self, data: ReviewData) -> None:
         super().__init__()

@@ -4,6 +4,9 @@ Text written by a drill author (titles, objectives, tool arguments and output, e
 markup: every helper here returns a Rich :class:`~rich.text.Text` built from plain strings, so square brackets and
 Rich markup show literally, and control characters (ESC, BEL, CR, ...) are replaced by a visible escape such as
 ``\\x1b`` so a drill can never move the cursor, retitle the terminal or change colours.
+
+The cleaning and the number formats (:func:`seconds`, :func:`usd`, :func:`amount`) are
+:mod:`warroom.core.format`'s, re-exported here, so the CLI and the TUI write drill text and numbers the same way.
 """
 
 from __future__ import annotations
@@ -14,22 +17,12 @@ from typing import Any
 
 from rich.text import Text
 
-#: Control characters other than newline and tab (C0, DEL and C1), shown as visible escapes.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+from warroom.core.format import amount, clean, clean_line, seconds, speed, usd, usd_price
 
-
-def _escape_control(match: re.Match[str]) -> str:
-    return f"\\x{ord(match.group()):02x}"
-
-
-def clean(text: object) -> str:
-    """``text`` as a string with every control character except newline and tab written as ``\\xNN``."""
-    return _CONTROL.sub(_escape_control, str(text))
-
-
-def clean_line(text: object) -> str:
-    """``text`` cleaned (see :func:`clean`) and folded to one line: newlines and tabs become spaces."""
-    return " ".join(clean(text).split())
+__all__ = [
+    "amount", "clean", "clean_line", "clock", "compact_json", "literal", "literal_line", "pretty_json",
+    "prose", "seconds", "speed", "usd", "usd_price",
+]
 
 
 def literal(text: object, style: str = "") -> Text:
@@ -65,20 +58,23 @@ def prose(text: object) -> str:
 
 
 def pretty_json(value: Any) -> str:
-    """``value`` as indented JSON (control characters in strings come out as ``\\u001b`` escapes).
+    """``value`` as indented JSON, cleaned: C0 control characters in strings come out as JSON escapes
+    (``\\u001b``), DEL and C1 ones (which ``json.dumps`` leaves as they are, e.g. U+009B, a one-character CSI) as
+    ``\\x9b``. Non-ASCII text stays readable.
 
     Values JSON cannot represent are shown with ``str()``. Plain strings are returned as they are (cleaned).
     """
     if isinstance(value, str):
         return clean(value)
-    return json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    return clean(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
 
 def compact_json(value: Any) -> str:
-    """``value`` as one-line JSON (strings as they are), for timeline summaries."""
+    """``value`` as one-line JSON (strings as they are, on one line), cleaned like :func:`pretty_json`, for
+    timeline summaries."""
     if isinstance(value, str):
         return clean_line(value)
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)
+    return clean(json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str))
 
 
 def clock(seconds: float) -> str:
@@ -87,29 +83,3 @@ def clock(seconds: float) -> str:
     h, rem = divmod(s, 3600)
     m, sec = divmod(rem, 60)
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
-
-
-def seconds(value: float) -> str:
-    """A drill time or duration in seconds with one decimal at most: ``30.5 s``, ``12 s``.
-
-    The debrief, its timeline and notifications all show times this way (the drill clock shows ``mm:ss``).
-    """
-    s = f"{max(float(value), 0.0):.1f}"
-    return (s[:-2] if s.endswith(".0") else s) + " s"
-
-
-
-
-def usd(amount: float) -> str:
-    """A USD amount: 4 decimals under one dollar (model calls cost fractions of a cent), else 2."""
-    return f"${amount:,.4f}" if abs(amount) < 1 else f"${amount:,.2f}"
-
-
-def number(value: float) -> str:
-    """A damage amount: an integer with thousands separators when whole, else two decimals."""
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.2f}"
-
-
-def speed(value: float) -> str:
-    """A playback speed such as ``1x``, ``0.5x``."""
-    return f"{value:g}x"

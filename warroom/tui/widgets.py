@@ -87,7 +87,7 @@ def usage_line(event: Any, drill: Drill) -> Text | None:
         out.append(" (estimated)", style="dim")
     out.append(f" · {role.value} ")
     out.append(fmt.clean_line(spec.name))
-    out.append(f" at ${spec.input_usd_per_mtok:g} / ${spec.output_usd_per_mtok:g} per Mtok = ")
+    out.append(f" at {fmt.usd_price(spec.input_usd_per_mtok)} / {fmt.usd_price(spec.output_usd_per_mtok)} per Mtok = ")
     out.append(fmt.usd(call_cost(usage, spec)), style="bold")
     return out
 
@@ -204,7 +204,7 @@ class Meters(Static):
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(" damage ", style="bold")
         if damage:
-            out.append(fmt.number(damage), style="bold red")
+            out.append(fmt.amount(damage), style="bold red")
             if unit:
                 out.append(" ")
                 out.append(fmt.clean_line(unit))
