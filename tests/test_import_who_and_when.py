@@ -566,3 +566,21 @@ async def test_an_imported_drill_plays_to_a_debrief_in_the_tui(tmp_path):
         await run_until(live.replay.now + 2)
         assert isinstance(app.screen, DebriefScreen)
         assert "CONTAINED" in screen_text(app)
+
+
+def test_record_files_are_found_in_natural_order_by_the_library_search(tmp_path):
+    for name in ("10.json", "2.json", "1.json", "notes.txt", "a.yaml"):
+        (tmp_path / name).write_text("{}")
+    assert [p.name for p in ww.find_record_files([tmp_path])] == ["1.json", "2.json", "10.json"]
+    with pytest.raises(FileNotFoundError):
+        ww.find_record_files([tmp_path / "missing"])
+
+
+def test_the_checked_drill_is_the_yaml_written(tmp_path):
+    """convert_record loads back the very YAML text it writes, so a drill that the dump would break is refused."""
+    from warroom.core.loader import load_drill_text
+
+    files = ww.find_record_files([GOOD])
+    record = ww.parse_record(ww.read_record(files[0]), files[0].stem)
+    data, drill = ww.convert_record(record)
+    assert drill == load_drill_text(ww.dump_drill_yaml(data))

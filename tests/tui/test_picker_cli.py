@@ -197,3 +197,26 @@ async def test_picker_flags_duplicate_ids_and_ids_that_differ_from_the_file_name
             assert "cannot be started until this is fixed" in text and words in text
             await pilot.press("enter")
             assert app.screen is picker  # it cannot be started
+
+
+async def test_catalog_reloads_only_changed_drill_files(tmp_path, monkeypatch):
+    import os
+
+    import warroom.tui.services as services_module
+
+    extra = tmp_path / "mine"
+    extra.mkdir()
+    a = _copy_drill(extra, "cached-a")
+    _copy_drill(extra, "cached-b")
+    services = Services(trainee="tester", data_dir=tmp_path / "data", drill_dirs=(extra,))
+    first = {e.path: e for e in services.catalog()}
+    loaded = []
+    real = services_module.load_entry
+    monkeypatch.setattr(services_module, "load_entry", lambda p: loaded.append(p) or real(p))
+    second = {e.path: e for e in services.catalog()}
+    assert loaded == [] and all(second[p] is first[p] for p in first)  # nothing parsed again
+    a.write_text(a.read_text(encoding="utf-8").replace("title: ", "title: Edited ", 1), encoding="utf-8")
+    st = a.stat()
+    os.utime(a, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+    third = {e.path: e for e in services.catalog()}
+    assert loaded == [a] and third[a].drill.title.startswith("Edited ")

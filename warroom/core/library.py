@@ -6,6 +6,7 @@ The bundled drills are the repository's top-level ``drills/`` folder; a wheel sh
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,16 +26,30 @@ def bundled_drills_dir() -> Path:
     return here.parent / "drills"
 
 
-def find_drill_files(paths: Iterable[Path]) -> list[Path]:
-    """Drill files under ``paths``: files as given, folders searched recursively for ``*.yaml`` / ``*.yml``.
+def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """A sort key that orders runs of digits by value: ``ww-2`` < ``ww-10`` (case-insensitive otherwise)."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text.casefold()) if part)
 
-    Returns paths sorted within each folder, in the order the arguments were given, without duplicates.
+
+def find_drill_files(
+    paths: Iterable[Path], suffixes: Iterable[str] = DRILL_SUFFIXES, *, natural: bool = False
+) -> list[Path]:
+    """Files under ``paths``: files as given, folders searched recursively for files ending in one of ``suffixes``
+    (drill files ``*.yaml`` / ``*.yml`` by default; the Who&When importer asks for ``.json``).
+
+    Returns paths sorted within each folder (by name, or with ``natural`` in :func:`natural_key` order of their
+    paths), in the order the arguments were given, without duplicates.
     """
+    wanted = tuple(suffixes)
     out: list[Path] = []
     seen: set[Path] = set()
     for p in paths:
         p = Path(p)
-        found = sorted(f for f in p.rglob("*") if f.suffix in DRILL_SUFFIXES and f.is_file()) if p.is_dir() else [p]
+        if p.is_dir():
+            found = [f for f in p.rglob("*") if f.suffix in wanted and f.is_file()]
+            found.sort(key=(lambda f: natural_key(f.as_posix())) if natural else None)
+        else:
+            found = [p]
         for f in found:
             key = f.resolve()
             if key not in seen:

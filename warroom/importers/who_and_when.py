@@ -738,28 +738,20 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
 def convert_record(record: Record, options: ImportOptions | None = None) -> tuple[dict[str, Any], Any]:
     """The drill for ``record`` as (plain data, validated :class:`~warroom.core.model.Drill`).
 
-    Validates with the drill model and, when present, the semantic rules of :mod:`warroom.core.validation`.
-    Raises RecordError if the drill does not validate (an importer bug, reported per record rather than crashing).
+    The drill is the YAML text that gets written (:func:`dump_drill_yaml`) loaded back with the core loader
+    (:func:`warroom.core.loader.load_drill_text`: the drill model and every drill rule), so what is checked is
+    exactly what a trainee will load. Raises RecordError if it does not load (an importer bug, reported per record
+    rather than crashing).
     """
-    from pydantic import ValidationError
-
-    from warroom.core.model import Drill
+    from warroom.core.loader import DrillLoadError, load_drill_text
 
     data = record_to_drill_data(record, options)
     try:
-        drill = Drill.model_validate(data)
-    except ValidationError as e:
-        first = e.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise RecordError(f"the drill made from this record is invalid at {loc}: {first['msg']}") from None
-    try:
-        from warroom.core.validation import validate_drill
-    except ImportError:  # the semantic validator is not installed in this build
-        validate_drill = None
-    if validate_drill is not None:
-        issues = validate_drill(drill)
-        if issues:
-            raise RecordError(f"the drill made from this record breaks a drill rule: {issues[0]}")
+        drill = load_drill_text(dump_drill_yaml(data), path=f"{data.get('id', 'drill')}.yaml")
+    except DrillLoadError as e:
+        first = e.problems[0] if e.problems else e
+        message = getattr(first, "message", str(first))
+        raise RecordError(f"the drill made from this record does not load: {message}") from None
     return data, drill
 
 
@@ -801,28 +793,15 @@ def dump_drill_yaml(data: dict[str, Any], header: str | None = None) -> str:
 
 
 def find_record_files(paths: Iterable[Path]) -> list[Path]:
-    """Record files under ``paths``: files as given, folders searched recursively for ``*.json`` (sorted), no
-    duplicates. Raises FileNotFoundError for a path that does not exist."""
-    out: list[Path] = []
-    seen: set[Path] = set()
+    """Record files under ``paths``: files as given, folders searched recursively for ``*.json`` (in natural order:
+    ``2.json`` before ``10.json``), no duplicates. Raises FileNotFoundError for a path that does not exist."""
+    from warroom.core.library import find_drill_files
+
+    paths = [Path(p) for p in paths]
     for p in paths:
-        p = Path(p)
         if not p.exists():
             raise FileNotFoundError(f"{p}: no such file or folder")
-        found = sorted((f for f in p.rglob("*.json") if f.is_file()), key=_natural_key) if p.is_dir() else [p]
-        for f in found:
-            key = f.resolve()
-            if key not in seen:
-                seen.add(key)
-                out.append(f)
-    return out
-
-
-def _natural_key(path: Path) -> tuple[Any, ...]:
-    parts: list[Any] = []
-    for piece in path.parts:
-        parts.append(tuple(int(x) if x.isdigit() else x for x in re.split(r"(\d+)", piece)))
-    return tuple(parts)
+    return find_drill_files(paths, (".json",), natural=True)
 
 
 @dataclass(frozen=True)
@@ -884,6 +863,8 @@ def _write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
+            f.flush()
+            os.fsync(f.fileno())  # the bytes are on disk before the rename makes them the drill
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -7,11 +7,12 @@ the session journal and the results store lives in one place.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+from warroom.core.library import natural_key
 
 if TYPE_CHECKING:
     from warroom.core.actions import Action
@@ -130,9 +131,6 @@ class DrillProblem(Exception):
         super().__init__("\n".join(self.problems))
 
 
-def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """A sort key that orders runs of digits by value: ``ww-2`` < ``ww-10`` (case-insensitive otherwise)."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text.casefold()) if part)
 
 
 def load_drill(path: Path) -> Drill:
