@@ -14,6 +14,7 @@ from warroom.store.results import (
     DB_NAME,
     SCHEMA_VERSION,
     ResultsStore,
+    SessionInfo,
     SessionNotFound,
     StoreError,
     StoreVersionError,
@@ -228,3 +229,13 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path):
     done = sorted(p.stem for p in (tmp_path / "journals" / "done").glob("*.jsonl"))
     assert done == sorted(ids)
     assert list((tmp_path / "journals").glob("*.jsonl")) == []
+
+
+def test_the_store_takes_scorecards_only(tmp_path: Path):
+    """A dict (e.g. one missing its total) is refused, never stored with a made-up 0."""
+    info = SessionInfo("x1", "ann", "A", 1, None, None, "2026-11-01T10:00:00.000000+00:00")
+    with ResultsStore(tmp_path) as store:
+        card = {k: v for k, v in scorecard().to_dict().items() if k != "total"}
+        with pytest.raises(TypeError):
+            store.insert(info, card, [], ended_at=None)  # type: ignore[arg-type]
+        assert "x1" not in store

@@ -135,7 +135,7 @@ def default_drill_resolver(drill_dirs: Iterable[Path] = ()) -> DrillResolver:
     return resolve
 
 
-def _score(drill: Drill, actions: list[Action]) -> Any:
+def _score(drill: Drill, actions: list[Action]) -> Scorecard:
     from warroom.core.scoring import score
 
     return score(drill, actions)
@@ -177,7 +177,7 @@ class SessionRecorder:
         self.drill = drill
         self._writer = writer
         self._actions: list[Action] = []
-        self._scorecard: Any = None
+        self._scorecard: Scorecard | None = None
         self.finished = False
 
     @classmethod
@@ -253,7 +253,7 @@ class SessionRecorder:
         return list(self._actions)
 
     @property
-    def scorecard(self) -> Any:
+    def scorecard(self) -> Scorecard | None:
         """The scorecard stored by :meth:`finish`, or None before."""
         return self._scorecard
 
@@ -315,7 +315,7 @@ class SessionRecorder:
             self._writer.close()
         return True
 
-    def abandon(self) -> Any:
+    def abandon(self) -> Scorecard | None:
         """End the session as abandoned (Ctrl-C, quit before the end): scored from the recorded actions.
 
         Appends a ``quit`` action at the drill time after the last recorded action if the log has none (call

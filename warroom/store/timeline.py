@@ -203,19 +203,17 @@ class ReviewData:
 def load_review(session: Any, drill_dirs: tuple[Path, ...] = ()) -> ReviewData:
     """The :class:`ReviewData` of a stored session: its drill found (recorded path, else the drill id in
     ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its timeline built."""
-    from warroom.store.sessions import DrillUnavailable, default_drill_resolver, file_sha256, load_drill_file
+    from warroom.store.sessions import DrillUnavailable, default_drill_resolver, resolve_session_drill
 
-    resolver = default_drill_resolver(drill_dirs)
     try:
-        path = resolver(session.drill_id, session.drill_path)
+        path = default_drill_resolver(drill_dirs)(session.drill_id, session.drill_path)
     except FileNotFoundError:
         return ReviewData(
             session, None, None, False, f"The drill file of this session is not found (was {session.drill_path}).", None
         )
     try:
-        drill = load_drill_file(path)
-        sha = file_sha256(path)
-    except (DrillUnavailable, OSError) as exc:
+        found = resolve_session_drill(session.info(), lambda _id, _path: path)
+    except DrillUnavailable as exc:
         return ReviewData(session, None, path, False, f"The drill file cannot be loaded: {exc}", None)
-    changed = bool(session.drill_sha256) and sha != session.drill_sha256
-    return ReviewData(session, drill, path, changed, None, build_timeline(drill, list(session.actions)))
+    timeline = build_timeline(found.drill, list(session.actions))
+    return ReviewData(session, found.drill, found.path, found.changed, None, timeline)
