@@ -59,7 +59,9 @@ def _session(i: int, rng: random.Random, start: datetime) -> tuple:
         started_at=when,
         all_clear=i % DRILLS == 7,
     )
-    card = {
+    from warroom.core.scoring import Scorecard
+
+    card = Scorecard.from_dict({
         "drill_id": drill,
         "scoring_version": "1",
         "outcome": outcome,
@@ -77,7 +79,7 @@ def _session(i: int, rng: random.Random, start: datetime) -> tuple:
         "false_escalations": rng.choice([0, 0, 0, 1, 2]),
         "cost_usd": round(rng.uniform(0.01, 0.2), 4),
         "lines": [f"{outcome}: {total}/100"],
-    }
+    })
     actions = [
         {"t": 12.0, "kind": "inspect", "event": "e04"},
         {"t": 20.5, "kind": "flag", "event": "e05", "note": "stale snapshot?"},

@@ -25,12 +25,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from enum import StrEnum
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
 from warroom.core.cost import format_usd, round_half_up
 from warroom.core.model import Drill, Role
+from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
 from warroom.core.replay import (
     FALSE_ESCALATION_DELAY,
     EndReason,
@@ -58,21 +58,6 @@ ALL_CLEAR_FALSE_ALARM_POINTS = 50
 #: Highest and lowest possible total.
 MAX_TOTAL = 100
 
-
-class Outcome(StrEnum):
-    """How a session ended, in the order the scorecard ranks them (outcome first)."""
-
-    CONTAINED = "contained"
-    CONTAINED_LATE = "contained_late"
-    WRONG_STEP = "wrong_step"
-    FALSE_ALARM = "false_alarm"
-    MISSED = "missed"
-    ALL_CLEAR_HELD = "all_clear_held"
-    ABANDONED = "abandoned"
-
-
-#: Outcomes that count as containing the incident (on time or late).
-CONTAINED_OUTCOMES: frozenset[Outcome] = frozenset({Outcome.CONTAINED, Outcome.CONTAINED_LATE})
 
 #: A short label for each outcome, for tables and headings.
 OUTCOME_LABELS: dict[Outcome, str] = {

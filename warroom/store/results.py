@@ -32,6 +32,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.outcome import CONTAINED_OUTCOMES as _CONTAINED
+
 if TYPE_CHECKING:
     from warroom.core.actions import Action
     from warroom.core.scoring import Scorecard
@@ -44,11 +46,8 @@ DB_NAME = "results.sqlite3"
 BUSY_TIMEOUT_S = 30.0
 
 
-def _contained_outcomes() -> tuple[str, ...]:
-    """The ``Outcome`` values that count as containing the incident (from the core's enum)."""
-    from warroom.core.scoring import CONTAINED_OUTCOMES
-
-    return tuple(o.value for o in CONTAINED_OUTCOMES)
+#: Outcome values that count as containing the incident (from the core's :class:`~warroom.core.outcome.Outcome`).
+CONTAINED_OUTCOMES: tuple[str, ...] = tuple(sorted(o.value for o in _CONTAINED))
 
 _MIGRATIONS: dict[int, str] = {
     # version -> SQL that upgrades from version-1 to version
@@ -733,7 +732,7 @@ class ResultsStore:
     ) -> list[TraineeSummary]:
         """Per-trainee figures over the matching sessions, sorted by trainee name."""
         where, params = self._where(trainee, drill, since, summary=True)
-        contained = ", ".join(f"'{o}'" for o in _contained_outcomes())
+        contained = ", ".join(f"'{o}'" for o in CONTAINED_OUTCOMES)
         sql = (
             "SELECT trainee, count(*), count(DISTINCT drill_id), sum(all_clear = 0), "
             f"sum(all_clear = 0 AND outcome IN ({contained})), sum(false_escalations > 0), avg(total), "
@@ -759,7 +758,7 @@ class ResultsStore:
     ) -> list[DrillSummary]:
         """Per-drill figures over the matching sessions, sorted by drill id."""
         where, params = self._where(trainee, drill, since, summary=True)
-        contained = ", ".join(f"'{o}'" for o in _contained_outcomes())
+        contained = ", ".join(f"'{o}'" for o in CONTAINED_OUTCOMES)
         sql = (
             "SELECT drill_id, count(*), count(DISTINCT trainee), sum(all_clear = 0), "
             f"sum(all_clear = 0 AND outcome IN ({contained})) "

@@ -1,0 +1,27 @@
+"""How a session ended: :class:`Outcome`, with no heavy imports (the results store's summaries use it without
+loading the drill model). :mod:`warroom.core.scoring` decides the outcome of a session."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    """How a session ended, in the order the scorecard ranks them (outcome first).
+
+    ``false_alarm`` is the outcome of a session that escalated but only before any evidence appeared, or in an
+    all-clear drill; any escalation that does not contain the incident is a *false escalation* (counted in every
+    outcome's ``false_escalations``).
+    """
+
+    CONTAINED = "contained"
+    CONTAINED_LATE = "contained_late"
+    WRONG_STEP = "wrong_step"
+    FALSE_ALARM = "false_alarm"
+    MISSED = "missed"
+    ALL_CLEAR_HELD = "all_clear_held"
+    ABANDONED = "abandoned"
+
+
+#: Outcomes that count as containing the incident (on time or late).
+CONTAINED_OUTCOMES: frozenset[Outcome] = frozenset({Outcome.CONTAINED, Outcome.CONTAINED_LATE})
