@@ -15,8 +15,10 @@ async def _escalate(pilot, step: str, reason: str) -> None:
     await pilot.press("e")
     modal = pilot.app.screen
     assert isinstance(modal, EscalateScreen)
-    while modal.step != step:
-        await pilot.press("down")
+    ids = [s.id for s in modal.plan]
+    moves = ids.index(step) - ids.index(modal.step)
+    await pilot.press(*(["down"] * moves if moves > 0 else ["up"] * -moves))
+    assert modal.step == step
     await type_text(pilot, reason)
     await pilot.press("enter")
 

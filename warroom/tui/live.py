@@ -49,14 +49,17 @@ class WarRoomScreen(Screen[None]):
 
     app: WarroomApp
 
+    # The keys are priority bindings: the app runs them as it reads each key, before it reads the next one. Without
+    # that, a key first travels through the focused widget and back up to the app, and keys typed right after ``e``
+    # (or f, q, ?) would reach the war room before its dialog was pushed: lost, or taken as war-room keys.
     BINDINGS = [
-        Binding("space", "toggle_pause", "Pause"),
-        Binding("plus,equals_sign", "faster", "Faster", key_display="+"),
-        Binding("minus", "slower", "Slower", key_display="-"),
-        Binding("f", "flag", "Flag"),
-        Binding("e", "escalate", "Escalate"),
-        Binding("q", "quit_drill", "Quit"),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("space", "toggle_pause", "Pause", priority=True),
+        Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True),
+        Binding("minus", "slower", "Slower", key_display="-", priority=True),
+        Binding("f", "flag", "Flag", priority=True),
+        Binding("e", "escalate", "Escalate", priority=True),
+        Binding("q", "quit_drill", "Quit", priority=True),
+        Binding("question_mark", "help", "Help", key_display="?", priority=True),
     ]
 
     def __init__(self, entry: DrillEntry, recorder: Recorder, speed: float = 1.0) -> None:

@@ -164,17 +164,45 @@ class EscalationChoice:
     reason: str
 
 
+class StepList(OptionList):
+    """The escalation dialog's list of plan steps: ↑ stops at the first step and ↓ at the last (no wrap-around,
+    so extra presses can never land on a step at the other end), and enter escalates (see
+    :class:`EscalateScreen`)."""
+
+    BINDINGS = [Binding("enter", "screen.escalate", "Escalate", show=False)]
+
+    def _move(self, direction: int) -> None:
+        from textual._widget_navigation import find_next_enabled_no_wrap
+
+        target = find_next_enabled_no_wrap(self.options, anchor=self.highlighted, direction=direction)  # type: ignore[arg-type]
+        if target is not None:
+            self.highlighted = target
+
+    def action_cursor_up(self) -> None:
+        self._move(-1)
+
+    def action_cursor_down(self) -> None:
+        self._move(1)
+
+
 class EscalateScreen(ModalScreen["EscalationChoice | None"]):
     """Escalate to the planner: pick the plan step at fault (preselected) and type a short reason (optional).
 
-    The reason box has the focus; ↑ ↓ choose the step from anywhere in the dialog, typing goes to the reason (also
-    when the list has the focus), Enter escalates from anywhere, Escape cancels. Dismisses with an
-    :class:`EscalationChoice`, or None when cancelled.
+    The reason box has the focus; ↑ ↓ choose the step from anywhere in the dialog (stopping at the first and the
+    last step), typing goes to the reason (also when the list has the focus), Enter escalates from anywhere, Escape
+    cancels. Dismisses with an :class:`EscalationChoice`, or None when cancelled.
+
+    Every key typed after ``e`` counts, however fast: the war room pushes this screen as soon as the app reads the
+    ``e`` (a priority binding), keys that reach the screen before the reason box has the focus are handled here,
+    and Enter is not a priority binding: it is handled in turn after the keys before it (as ``Input.Submitted``
+    from the reason box), so a reason typed just before it is never cut short.
     """
+
+    AUTO_FOCUS = "#escalate-reason"
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
-        Binding("enter", "escalate", "Escalate", priority=True),
+        Binding("enter", "escalate", "Escalate"),
         Binding("up", "step(-1)", "Previous step", show=False),
         Binding("down", "step(1)", "Next step", show=False),
     ]
@@ -195,7 +223,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             options.append(Option(prompt, id=step.id))
         with Vertical(id="escalate-box", classes="dialog"):
             yield Label("Escalate to the planner: which plan step is at fault?", classes="dialog-title")
-            yield OptionList(*options, id="escalate-steps")
+            yield StepList(*options, id="escalate-steps")
             yield Input(
                 placeholder="reason (optional): what is wrong with that step",
                 max_length=NOTE_MAX,
@@ -206,7 +234,6 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
 
     def on_mount(self) -> None:
         self.query_one("#escalate-steps", OptionList).highlighted = self.preselect
-        self.query_one("#escalate-reason", Input).focus()
 
     @property
     def step(self) -> str:
@@ -226,6 +253,10 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
     def step_clicked(self) -> None:
         self.query_one("#escalate-reason", Input).focus()
 
+    @on(Input.Submitted, "#escalate-reason")
+    def reason_submitted(self) -> None:
+        self.action_escalate()
+
     def on_key(self, event: events.Key) -> None:
         # Typing on the list goes to the reason box, so the dialog reads the same wherever the focus is.
         reason = self.query_one("#escalate-reason", Input)
@@ -236,6 +267,8 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             event.prevent_default()
 
     def action_escalate(self) -> None:
+        if not self.is_current:  # a second enter while the dialog closes
+            return
         reason = self.query_one("#escalate-reason", Input).value.strip()
         self.dismiss(EscalationChoice(step=self.step, reason=reason))
 
