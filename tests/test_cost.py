@@ -31,7 +31,8 @@ def test_call_cost_is_tokens_times_price_per_million():
         (0.00195, "$0.00195"),
         (0.5, "$0.50"),
         (14021, "$14,021.00"),
-        (1.005, "$1.00"),
+        (1.005, "$1.01"),  # halves round up, as every number does (core/format)
+        (2.675, "$2.68"),
         (0.00000123, "$0.00000123"),
         (-0.035, "-$0.035"),
     ],

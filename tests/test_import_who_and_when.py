@@ -290,7 +290,7 @@ def test_default_and_overridden_prices():
     _, drill = convert(GOOD / "magentic-one" / "mini.json", options)
     assert (drill.models.planner.input_usd_per_mtok, drill.models.planner.output_usd_per_mtok) == (2.5, 10.0)
     assert (drill.models.executor.input_usd_per_mtok, drill.models.executor.output_usd_per_mtok) == (0.15, 0.6)
-    assert "$2.5/$10" in drill.briefing.context
+    assert "$2.50/$10 per million tokens" in drill.briefing.context  # prices as warroom cost writes them
 
 
 @pytest.mark.parametrize("text", ["5", "a/b", "5/25/1", "-1/5", "nan/1", ""])
@@ -584,3 +584,13 @@ def test_the_checked_drill_is_the_yaml_written(tmp_path):
     record = ww.parse_record(ww.read_record(files[0]), files[0].stem)
     data, drill = ww.convert_record(record)
     assert drill == load_drill_text(ww.dump_drill_yaml(data))
+
+
+def test_estimated_costs_are_written_as_usd_everywhere_else():
+    """USD as docs/scoring.md writes it (four significant digits below a dollar), not cut to four decimals."""
+    _, drill = convert(GOOD / "magentic-one" / "mini.json")
+    notes = {e.event: e.note for e in drill.answer_key.damage.entries}
+    # h005: a planner call of 410 input and 137 output tokens at $5/$25 per million: (2,050 + 3,425) / 1e6 USD.
+    assert notes["h005"].endswith("(model call, est. $0.005475)")
+    assert notes["h012"].endswith("(model call, est. $0.000694)")
+    assert "about $0.009594 of estimated model calls" in drill.answer_key.debrief

@@ -48,7 +48,7 @@ def test_timeline_marks_answer_key_and_trainee_actions(stored):
     assert tl.warning is None and tl.contained_at == 27.0
     e04 = next(r for r in tl.rows if r.kind == "event" and r.event.id == "e04")
     assert {"evidence", "earliest evidence", "fault step"} <= set(e04.key)
-    assert e04.trainee == ["inspected at 12.0 s", "flagged"]
+    assert e04.trainee == ["inspected at 12 s", "flagged"]
     actions = [tl.rows[i] for i in tl.action_rows()]
     assert [a.text for a in actions] == [
         "flagged e04: 41 rows, billing said [about 300]",

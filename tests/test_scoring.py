@@ -227,6 +227,7 @@ def test_worked_example_in_docs_matches():
     assert late.outcome is Outcome.CONTAINED_LATE and late.total == 37 and late.damage == 4413
     assert points(late)["Damage avoided"] == 17
     assert "at 45 s gives **37**" in doc and "25 × (1 − 4,413/14,021) = 17.13" in doc
+    assert "25 x (1 - 4,413/14,021) = 17.13, rounded 17." in "\n".join(late.lines)  # the page's numbers, as shown
 
 
 def test_doc_states_the_constants_the_code_uses():
@@ -242,3 +243,31 @@ def test_doc_states_the_constants_the_code_uses():
         scoring.CONTAINED_POINTS, scoring.CONTAINED_POINTS, scoring.CONTAINED_LATE_POINTS
     )
     assert f"| Speed | max {scoring.SPEED_POINTS} |" in doc and f"| Damage avoided | max {scoring.DAMAGE_POINTS} |" in doc
+
+
+def test_explanations_write_numbers_as_everywhere_else():
+    """Times half up with one decimal (18.25 s is 18.3 s), damage with two decimals (12.34 stays 12.34), as
+    warroom.core.format writes them for the CLI and the war room."""
+    from core_support import drill_dict
+
+    from warroom.core.model import Drill
+
+    d = drill_dict()
+    d["answer_key"]["damage"]["entries"] = [{"event": "e04", "amount": 12.34}, {"event": "e09", "amount": 1234.5}]
+    d["trace"][3]["t"] = 11.5  # e04, after the evidence at 10 s
+    card = score(Drill.model_validate(d), [esc(28.25, "s1")])
+    text = "\n".join(card.lines)
+    assert card.outcome is Outcome.CONTAINED_LATE
+    assert "at 28.3 s, after the deadline at 28 s" in text
+    assert "Damage 12.34 of a full cascade's 1,246.84 rows corrupted" in text
+    assert "25 x (1 - 12.34/1,246.84) = 24.75, rounded 25." in text
+
+    on_time = score(Drill.model_validate(d), [esc(18.25, "s1")])
+    lines = "\n".join(on_time.lines)
+    assert "Time to detect 8.3 s (earliest evidence at 10 s, escalation at 18.3 s) in a window of 18 s" in lines
+    assert "25 x (1 - 8.25/18) = 13.54, rounded 14." in lines
+
+
+def test_a_log_going_back_in_time_names_the_times_as_elsewhere():
+    with pytest.raises(ScoringError, match=r"action 2 \(escalate at 4\.3 s\) comes before the drill clock \(18\.3 s\)"):
+        score(make_drill(), [Action(t=18.25, kind="pause"), esc(4.25, "s1")])

@@ -11,9 +11,12 @@ seed worked example (:func:`seed_example_path`).
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+# The one way to write USD and to round half up lives in warroom.core.format; re-exported here for callers that
+# import them from the cost module.
+from warroom.core.format import format_usd, round_half_up
 
 if TYPE_CHECKING:  # pragma: no cover - imports for type checkers only
     from warroom.core.model import Drill, Models, ModelSpec, Usage
@@ -23,6 +26,11 @@ PER_MILLION = 1_000_000
 
 #: Label of the model calls that belong to no plan step (the plan, progress checks, re-plans).
 NO_STEP = "(no step)"
+
+__all__ = [
+    "NO_STEP", "PER_MILLION", "CostLine", "TraceCost", "call_cost", "event_cost", "format_usd", "round_half_up",
+    "seed_example_path", "trace_cost",
+]
 
 
 def call_cost(usage: Usage, model: ModelSpec) -> float:
@@ -43,34 +51,6 @@ def event_cost(event: Any, models: Models) -> float | None:
         return None
     usage = event.usage
     return None if usage is None else call_cost(usage, models.spec(role))
-
-
-def format_usd(usd: float) -> str:
-    """An amount of USD for people: ``$14.02`` from one dollar up (two decimals, thousands separated), below a dollar
-    four significant digits with trailing zeros dropped but at least two decimals (``$0.0506``, ``$0.128``,
-    ``$0.035``, ``$0.50``), ``$0.00`` for zero. Negative amounts get a leading ``-``."""
-    if usd < 0:
-        return "-" + format_usd(-usd)
-    if usd == 0:
-        return "$0.00"
-    if usd >= 1:
-        return f"${usd:,.2f}"
-    text = f"{Decimal(repr(usd)):.4g}" if usd >= 1e-4 else f"{usd:.4g}"
-    if "e" in text:  # tiny amounts: write them out in full, never in scientific notation
-        text = format(Decimal(text), "f")
-    if "." in text:
-        whole, frac = text.split(".")
-        frac = frac.rstrip("0").ljust(2, "0")
-        text = f"{whole}.{frac}"
-    else:
-        text += ".00"
-    return "$" + text
-
-
-def round_half_up(x: float, digits: int = 0) -> float:
-    """``x`` rounded to ``digits`` decimals, halves away from zero (not Python's banker's rounding)."""
-    q = Decimal(1).scaleb(-digits)
-    return float(Decimal(repr(x)).quantize(q, rounding=ROUND_HALF_UP))
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@ escape (C0, DEL and C1, e.g. ESC ``\\x1b``, BEL ``\\x07``, CSI ``\\x9b``), so dr
 cost`` or shown in the war room can never move the cursor, retitle the terminal or change colours. JSON output
 needs no cleaning (``json.dumps`` with ``ensure_ascii=True`` escapes them itself).
 
-Numbers: :func:`seconds` for drill times and durations, :func:`usd` for money, :func:`amount` for damage amounts.
-Halves round away from zero (``18.25 s`` is ``18.3 s`` everywhere), not to even.
+Numbers: :func:`seconds` for drill times and durations, :func:`usd` for money (:func:`format_usd` is the same for
+a number that is never None), :func:`amount` for damage amounts, :func:`number` for any other figure (a mean
+score), :func:`percent` for shares. Halves round away from zero (``18.25 s`` is ``18.3 s`` everywhere), not to even.
 
 No Textual or Rich import here: the domain core uses it too.
 """
@@ -15,11 +16,11 @@ No Textual or Rich import here: the domain core uses it too.
 from __future__ import annotations
 
 import re
-
-from warroom.core.cost import format_usd, round_half_up
+from decimal import ROUND_HALF_UP, Decimal
 
 __all__ = [
-    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "is_valid_id", "seconds", "speed", "usd", "usd_price",
+    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "format_usd", "is_valid_id", "number", "percent",
+    "round_half_up", "seconds", "speed", "usd", "usd_price",
 ]
 
 #: The playback speeds the war room offers (+ and - step through them; ``warroom run --speed`` takes one), as
@@ -60,6 +61,34 @@ def is_valid_id(value: str) -> bool:
     return isinstance(value, str) and len(value) <= ID_MAX_LENGTH and re.fullmatch(ID_PATTERN, value) is not None
 
 
+def format_usd(usd: float) -> str:
+    """An amount of USD for people: ``$14.02`` from one dollar up (two decimals, thousands separated), below a dollar
+    four significant digits with trailing zeros dropped but at least two decimals (``$0.0506``, ``$0.128``,
+    ``$0.035``, ``$0.50``), ``$0.00`` for zero. Negative amounts get a leading ``-``."""
+    if usd < 0:
+        return "-" + format_usd(-usd)
+    if usd == 0:
+        return "$0.00"
+    if usd >= 1:
+        return f"${round_half_up(usd, 2):,.2f}"
+    text = f"{Decimal(repr(usd)):.4g}" if usd >= 1e-4 else f"{usd:.4g}"
+    if "e" in text:  # tiny amounts: write them out in full, never in scientific notation
+        text = format(Decimal(text), "f")
+    if "." in text:
+        whole, frac = text.split(".")
+        frac = frac.rstrip("0").ljust(2, "0")
+        text = f"{whole}.{frac}"
+    else:
+        text += ".00"
+    return "$" + text
+
+
+def round_half_up(x: float, digits: int = 0) -> float:
+    """``x`` rounded to ``digits`` decimals, halves away from zero (not Python's banker's rounding)."""
+    q = Decimal(1).scaleb(-digits)
+    return float(Decimal(repr(x)).quantize(q, rounding=ROUND_HALF_UP))
+
+
 def _decimal(value: float, digits: int) -> str:
     """``value`` rounded half away from zero to at most ``digits`` decimals, thousands separated, trailing zeros
     (and a bare decimal point) dropped; ``-0`` is written ``0``."""
@@ -73,6 +102,19 @@ def seconds(value: float | None, none: str = "-") -> str:
     """Seconds of drill time (a time or a duration) for people: one decimal at most, halves rounded up, thousands
     separated: ``18.3 s`` for 18.25, ``12 s``, ``1,234.5 s``. ``none`` (``-``) for None."""
     return none if value is None else f"{_decimal(value, 1)} s"
+
+
+def number(value: float | None, digits: int = 2, none: str = "-") -> str:
+    """Any number for people: thousands separated, at most ``digits`` decimals (halves rounded up, trailing zeros
+    dropped): ``number(6.25, 1)`` is ``6.3``, ``number(62.5, 1)`` ``62.5``, ``number(7.0, 1)`` ``7``. ``none``
+    (``-``) for None."""
+    return none if value is None else _decimal(value, digits)
+
+
+def percent(fraction: float | None, none: str = "-") -> str:
+    """A share (0.0-1.0) as a whole percentage, halves rounded up: ``13%`` for 0.125, ``67%`` for 2/3. ``none``
+    (``-``) for None."""
+    return none if fraction is None else f"{_decimal(fraction * 100, 0)}%"
 
 
 def amount(value: float | None, none: str = "-") -> str:

@@ -25,3 +25,15 @@ class Outcome(StrEnum):
 
 #: Outcomes that count as containing the incident (on time or late).
 CONTAINED_OUTCOMES: frozenset[Outcome] = frozenset({Outcome.CONTAINED, Outcome.CONTAINED_LATE})
+
+#: A short label for each outcome, for tables and headings (the raw ``Outcome`` value is for CSV, JSON and
+#: the store).
+OUTCOME_LABELS: dict[Outcome, str] = {
+    Outcome.CONTAINED: "contained",
+    Outcome.CONTAINED_LATE: "contained late",
+    Outcome.WRONG_STEP: "wrong step",
+    Outcome.FALSE_ALARM: "false alarm",
+    Outcome.MISSED: "missed",
+    Outcome.ALL_CLEAR_HELD: "all clear held",
+    Outcome.ABANDONED: "abandoned",
+}

@@ -28,9 +28,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
-from warroom.core.cost import format_usd, round_half_up
+from warroom.core.format import amount, round_half_up, seconds, usd
 from warroom.core.model import Drill, Role
-from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
+from warroom.core.outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, Outcome
 from warroom.core.replay import (
     FALSE_ESCALATION_DELAY,
     EndReason,
@@ -57,18 +57,6 @@ ALL_CLEAR_HELD_POINTS = 100
 ALL_CLEAR_FALSE_ALARM_POINTS = 50
 #: Highest and lowest possible total.
 MAX_TOTAL = 100
-
-
-#: A short label for each outcome, for tables and headings.
-OUTCOME_LABELS: dict[Outcome, str] = {
-    Outcome.CONTAINED: "contained",
-    Outcome.CONTAINED_LATE: "contained late",
-    Outcome.WRONG_STEP: "wrong step",
-    Outcome.FALSE_ALARM: "false alarm",
-    Outcome.MISSED: "missed",
-    Outcome.ALL_CLEAR_HELD: "all clear held",
-    Outcome.ABANDONED: "abandoned",
-}
 
 
 class ScoringError(ValueError):
@@ -189,9 +177,9 @@ def replay_actions(
     replay.advance_to(0.0)
     results: list[ActionResult] = []
     for i, action in enumerate(actions, start=1):
-        where = f"action {i} ({action.kind.value} at {action.t:g} s)"
+        where = f"action {i} ({action.kind.value} at {seconds(action.t)})"
         if action.t < replay.now:
-            raise ScoringError(f"{where} comes before the drill clock ({replay.now:g} s)")
+            raise ScoringError(f"{where} comes before the drill clock ({seconds(replay.now)})")
         try:
             released = replay.advance_to(action.t)
             escalation = _apply(replay, action)
@@ -274,13 +262,13 @@ def scorecard_of(replay: Replay) -> Scorecard:
     planner_usd = cost.usd_by_role[Role.PLANNER]
     executor_usd = cost.usd_by_role[Role.EXECUTOR]
     cost_line = (
-        f"Cost of the agent's model calls in this session: {format_usd(cost.usd)} "
-        f"(planner {format_usd(planner_usd)}, executor {format_usd(executor_usd)}; {cost.tokens:,} tokens)"
+        f"Cost of the agent's model calls in this session: {usd(cost.usd)} "
+        f"(planner {usd(planner_usd)}, executor {usd(executor_usd)}; {cost.tokens:,} tokens)"
     )
     if cost.replan_calls:
         cost_line += (
             f", including {cost.replan_calls} planner re-plan call{'s' if cost.replan_calls != 1 else ''} for false "
-            f"escalations ({format_usd(cost.replan_usd)})"
+            f"escalations ({usd(cost.replan_usd)})"
         )
     lines.append(cost_line + ". Cost is shown for information; it is not part of the total.")
     lines.append(f"Scoring rules version {SCORING_VERSION} (docs/scoring.md).")
@@ -305,7 +293,7 @@ def scorecard_of(replay: Replay) -> Scorecard:
         ended_at=replay.ended_at,
         escalations=len(replay.escalations),
         replan_usd=round(cost.replan_usd, 10),
-        cost_by_role={r.value: round(usd, 10) for r, usd in cost.usd_by_role.items()},
+        cost_by_role={r.value: round(v, 10) for r, v in cost.usd_by_role.items()},
     )
 
 
@@ -330,14 +318,14 @@ def _outcome_text(replay: Replay, outcome: Outcome) -> str:
     n = len(replay.escalations)
     if outcome is Outcome.CONTAINED:
         return (
-            f"You escalated {origin}, the fault's origin step, at {_secs(replay.contained_at)}, "
-            f"{_secs(replay.time_to_detect)} after the earliest evidence and before the deadline at "
-            f"{_secs(replay.deadline)}."
+            f"You escalated {origin}, the fault's origin step, at {seconds(replay.contained_at)}, "
+            f"{seconds(replay.time_to_detect)} after the earliest evidence and before the deadline at "
+            f"{seconds(replay.deadline)}."
         )
     if outcome is Outcome.CONTAINED_LATE:
         return (
-            f"You escalated {origin}, the fault's origin step, at {_secs(replay.contained_at)}, after the deadline "
-            f"at {_secs(replay.deadline)}; the damage done by then stands."
+            f"You escalated {origin}, the fault's origin step, at {seconds(replay.contained_at)}, after the deadline "
+            f"at {seconds(replay.deadline)}; the damage done by then stands."
         )
     if outcome is Outcome.WRONG_STEP:
         named = sorted({e.action.step for e in replay.escalations if e.after_evidence and e.action.step})
@@ -356,7 +344,7 @@ def _outcome_text(replay: Replay, outcome: Outcome) -> str:
         return "Nobody escalated; the cascade ran to the end of the trace and did all its damage."
     if outcome is Outcome.ALL_CLEAR_HELD:
         return "The trace was healthy (an all-clear drill) and you rightly did not escalate."
-    return f"You left the drill at {_secs(replay.ended_at)}, before it ended."
+    return f"You left the drill at {seconds(replay.ended_at)}, before it ended."
 
 
 def _fault_components(replay: Replay, outcome: Outcome) -> list[Component]:
@@ -379,18 +367,19 @@ def _fault_components(replay: Replay, outcome: Outcome) -> list[Component]:
         window = deadline - first
         if window <= 0:
             speed = SPEED_POINTS
-            why = f"Time to detect {_secs(ttd)}; the window from the earliest evidence to the deadline is 0 s."
+            why = f"Time to detect {seconds(ttd)}; the window from the earliest evidence to the deadline is 0 s."
         else:
             raw = SPEED_POINTS * (1 - ttd / window)
             speed = int(round_half_up(max(0.0, min(float(SPEED_POINTS), raw))))
             why = (
-                f"Time to detect {_secs(ttd)} (earliest evidence at {_secs(first)}, escalation at "
-                f"{_secs(replay.contained_at)}) in a window of {_secs(window)} (to the deadline at {_secs(deadline)}): "
-                f"{SPEED_POINTS} x (1 - {_num(ttd)}/{_num(window)}) = {_num(raw, 2)}, rounded {speed}."
+                f"Time to detect {seconds(ttd)} (earliest evidence at {seconds(first)}, escalation at "
+                f"{seconds(replay.contained_at)}) in a window of {seconds(window)} (to the deadline at "
+                f"{seconds(deadline)}): "
+                f"{SPEED_POINTS} x (1 - {amount(ttd)}/{amount(window)}) = {amount(raw)}, rounded {speed}."
             )
     elif outcome is Outcome.CONTAINED_LATE:
         speed = 0
-        why = f"Escalated after the deadline at {_secs(deadline)}: no speed points."
+        why = f"Escalated after the deadline at {seconds(deadline)}: no speed points."
     else:
         speed = 0
         why = "No speed points: the incident was not contained."
@@ -403,14 +392,14 @@ def _fault_components(replay: Replay, outcome: Outcome) -> list[Component]:
         raw = DAMAGE_POINTS * (1 - replay.damage / full)
         dmg = int(round_half_up(max(0.0, raw)))
         why = (
-            f"Damage {_num(replay.damage)} of a full cascade's {_num(full)} {unit}: "
-            f"{DAMAGE_POINTS} x (1 - {_num(replay.damage)}/{_num(full)}) = {_num(raw, 2)}, rounded {dmg}."
+            f"Damage {amount(replay.damage)} of a full cascade's {amount(full)} {unit}: "
+            f"{DAMAGE_POINTS} x (1 - {amount(replay.damage)}/{amount(full)}) = {amount(raw)}, rounded {dmg}."
         )
     else:
         dmg = 0
         why = (
-            f"No damage points: the incident was not contained (damage {_num(replay.damage)} of a full cascade's "
-            f"{_num(full)} {unit})."
+            f"No damage points: the incident was not contained (damage {amount(replay.damage)} of a full cascade's "
+            f"{amount(full)} {unit})."
         )
     comps.append(Component("Damage avoided", dmg, DAMAGE_POINTS, why))
     comps.append(_false_escalation_component(replay))
@@ -438,25 +427,8 @@ def _false_escalation_component(replay: Replay) -> Component:
         points,
         0,
         f"{n} x -{FALSE_ESCALATION_PENALTY} = {points}. Each also cost a planner re-plan call "
-        f"({format_usd(replay.cost.replan_usd / n)}) and {_secs(FALSE_ESCALATION_DELAY)} of drill time.",
+        f"({usd(replay.cost.replan_usd / n)}) and {seconds(FALSE_ESCALATION_DELAY)} of drill time.",
     )
-
-
-# -- number formatting ------------------------------------------------------------------------------------------
-
-
-def _num(x: float | None, digits: int = 1) -> str:
-    """A number for people: thousands separated, at most ``digits`` decimals, no trailing zeros."""
-    if x is None:
-        return "-"
-    text = f"{round_half_up(x, digits):,.{digits}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text
-
-
-def _secs(x: float | None) -> str:
-    return f"{_num(x)} s"
 
 
 def _component_line(c: Component) -> str:

@@ -44,6 +44,8 @@ from typing import Any
 
 import yaml
 
+from warroom.core.format import usd, usd_price
+
 # ---------------------------------------------------------------------------------------------------------------
 # The rules for what the records lack (documented in docs/importing.md; change them there too)
 # ---------------------------------------------------------------------------------------------------------------
@@ -113,7 +115,7 @@ class Price:
         return cls(values[0], values[1])
 
     def __str__(self) -> str:
-        return f"${self.input_usd_per_mtok:g}/${self.output_usd_per_mtok:g} per million tokens"
+        return f"{usd_price(self.input_usd_per_mtok)}/{usd_price(self.output_usd_per_mtok)} per million tokens"
 
 
 #: Default planner prices: a frontier model (the seed material's $5/$25 per million tokens).
@@ -534,10 +536,6 @@ def _drill_id(record: Record) -> str:
     return f"ww-{record.subset}-{stem}"[:80]
 
 
-def _money(usd: float) -> str:
-    return f"${usd:.4f}" if usd < 1 else f"${usd:,.2f}"
-
-
 def _cost(usage: dict[str, Any], price: Price) -> float:
     return (usage["input_tokens"] * price.input_usd_per_mtok + usage["output_tokens"] * price.output_usd_per_mtok) / 1e6
 
@@ -613,9 +611,9 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
         note = f"turn {i} by {msg.speaker} after the fault"
         usage = ev.get("usage")
         if usage:
-            usd = _cost(usage, planner if ev["kind"] == "planner_call" else executor)
-            wasted_usd += usd
-            note += f" (model call, est. {_money(usd)})"
+            call_usd = _cost(usage, planner if ev["kind"] == "planner_call" else executor)
+            wasted_usd += call_usd
+            note += f" (model call, est. {usd(call_usd)})"
         entries.append({"event": ev["id"], "amount": 1, "note": note})
     if truncated:
         entries.append({"event": "end", "amount": 1, "note": "the run goes on to a wrong final answer"})
@@ -643,7 +641,7 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
         (
             f"After the mistake the run went on for {turns_after} more "
             f"{'turn' if turns_after == 1 else 'turns'} ({len(cascade)} later plan "
-            f"{'step' if len(cascade) == 1 else 'steps'}, about {_money(wasted_usd)} of estimated model calls) "
+            f"{'step' if len(cascade) == 1 else 'steps'}, about {usd(wasted_usd)} of estimated model calls) "
             "and still failed the task. Escalating the plan step where the mistake happened, as soon as it "
             "appeared, was the way to save them: the planner re-plans from there."
             if turns_after

@@ -23,6 +23,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.format import seconds
+from warroom.core.outcome import OUTCOME_LABELS, Outcome
 from warroom.store.journal import (
     JOURNAL_FORMAT,
     JournalContents,
@@ -351,11 +353,16 @@ class SessionRecorder:
 # ---------------------------------------------------------------------------------------------------------------
 
 
+#: The raw outcome values (a recovered session's ``outcome``), to show their labels.
+_OUTCOMES = frozenset(o.value for o in Outcome)
+
+
 @dataclass
 class RecoveredSession:
     """What :func:`recover_unfinished` did with one journal.
 
-    ``stored`` is True when the session is now in the results store (``outcome``/``total`` set); otherwise
+    ``stored`` is True when the session is now in the results store (``outcome``/``total``/``max_total`` set,
+    ``outcome`` the raw :class:`~warroom.core.outcome.Outcome` value; ``str()`` shows its label); otherwise
     ``error`` says why not and where the journal was kept. ``problems`` lists skipped journal lines and other
     things worth telling (a changed drill file, a ``quit`` action added at recovery).
     """
@@ -367,15 +374,20 @@ class RecoveredSession:
     actions: list[Any] = field(default_factory=list)
     outcome: str | None = None
     total: int | None = None
+    max_total: int | None = None
     stored: bool = False
     problems: list[str] = field(default_factory=list)
     error: str | None = None
 
     def __str__(self) -> str:
         if self.stored:
+            from warroom.core.scoring import MAX_TOTAL
+
+            label = OUTCOME_LABELS[Outcome(self.outcome)] if self.outcome in _OUTCOMES else self.outcome
+            most = self.max_total if self.max_total is not None else MAX_TOTAL
             head = (
                 f"recovered session {self.session_id} ({self.trainee}, {self.drill_id}): {len(self.actions)} "
-                f"action(s), recorded as {self.outcome} ({self.total}/100)"
+                f"action(s), recorded as {label} ({self.total}/{most})"
             )
         else:
             head = f"could not recover {self.journal}: {self.error}"
@@ -493,6 +505,7 @@ def _recover_one(data_dir: Path, path: Path, resolver: DrillResolver, store: Res
         rec.actions = actions
         rec.outcome = scorecard.outcome.value
         rec.total = scorecard.total
+        rec.max_total = scorecard.max_total
         store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=rec.problems)
         rec.stored = True
         dest = done_dir(data_dir) / path.name
@@ -574,7 +587,7 @@ def _score_abandoned(
         info = replace(info, drill_sha256=sha, drill_version=drill.version, drill_path=str(drill_file))
     actions, added = _with_quit(drill, contents.actions)
     if added:
-        rec.problems.append(f"no quit action in the journal; one was added at drill time {actions[-1].t:.1f} s")
+        rec.problems.append(f"no quit action in the journal; one was added at drill time {seconds(actions[-1].t)}")
     from warroom.core.scoring import ScoringError
 
     try:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
+from warroom.core.format import amount, seconds
 from warroom.core.model import Drill
 
 #: Action kinds shown as rows of their own (inspections mark their event's row; playback changes are not shown).
@@ -77,9 +78,9 @@ def _event_marks(drill: Drill, event: Any, replan_ids: set[str], first_evidence:
                 marks.append("earliest evidence")
         if event.step is not None and event.step in key.cascade and event.id not in replan_ids:
             marks.append("cascade")
-        amount = sum(e.amount for e in key.damage.entries if e.event == event.id)
-        if amount:
-            marks.append(f"damage {amount:g} {key.damage.unit}")
+        damage = sum(e.amount for e in key.damage.entries if e.event == event.id)
+        if damage:
+            marks.append(f"damage {amount(damage)} {key.damage.unit}")
     if any(d.event == event.id for d in drill.distractors):
         marks.append("distractor")
     return marks
@@ -124,7 +125,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
     def event_row(ev: Any, played: bool) -> ReviewRow:
         marks = []
         if ev.id in inspected:
-            marks.append(f"inspected at {inspected[ev.id]:.1f} s")
+            marks.append(f"inspected at {seconds(inspected[ev.id])}")
         if ev.id in flagged:
             marks.append("flagged")
         return ReviewRow(
