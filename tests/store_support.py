@@ -43,6 +43,7 @@ def scorecard(
     damage: float = 0.0,
     false_escalations: int = 0,
     drill_id: str = DRILL_ID,
+    damage_unit: str = "USD refunded in error",
 ) -> Scorecard:
     """A hand-made :class:`Scorecard` (not computed from a drill: the store only keeps it)."""
     return Scorecard.from_dict({
@@ -55,7 +56,7 @@ def scorecard(
         "time_to_detect": ttd,
         "damage": damage,
         "full_damage": 14021.0,
-        "damage_unit": "USD refunded in error",
+        "damage_unit": damage_unit,
         "false_escalations": false_escalations,
         "cost_usd": 0.05,
         "lines": [f"{outcome}: {total}/100"],

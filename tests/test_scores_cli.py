@@ -40,7 +40,7 @@ def test_table_lists_sessions_newest_first(known: Path):
     assert "time to detect" in r.stdout and "false esc." in r.stdout
     order = [ln.split()[1] for ln in lines if ln.startswith("│ s")]
     assert order == ["s7", "s6", "s5", "s4", "s3", "s2", "s1"]
-    assert "contained_late" in r.stdout and "10.0 s" in r.stdout
+    assert "contained late" in r.stdout and "contained_late" not in r.stdout and "10 s" in r.stdout
 
 
 def test_table_limit_says_how_many_are_hidden(known: Path):
@@ -98,7 +98,7 @@ def test_summary_table_and_csv(known: Path):
     assert r.exit_code == 0
     assert "Per trainee" in r.stdout and "Per drill" in r.stdout
     ann = next(ln for ln in r.stdout.splitlines() if "│ ann" in ln)
-    assert "67%" in ann and "7.0 s" in ann and "50%" in ann and "62.5" in ann
+    assert "67%" in ann and "7 s" in ann and "50%" in ann and "62.5" in ann
     rows = list(csv.DictReader(io.StringIO(run(known, "--summary", "--format", "csv").stdout)))
     assert [(row["scope"], row["name"]) for row in rows] == [
         ("trainee", "ann"),
@@ -354,3 +354,70 @@ def test_corrupt_rows_are_skipped_and_reported_never_modified(known: Path):
 
     # The table lists only the flat columns, so it still shows every session.
     assert run(known).exit_code == 0
+
+
+# -- readable at any width ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def long_ids(tmp_path: Path) -> Path:
+    """Sessions with real-length ids: a 20-character session id, a 27-character drill id, a 44-character unit."""
+    from store_support import add_session
+
+    with ResultsStore(tmp_path) as store:
+        add_session(store, "20261102-100000-abcd", trainee="annabel", drill_id="review-classifier-benchmark",
+                    outcome="contained_late", total=37, ttd=18.25, damage=4413.0, false_escalations=1,
+                    damage_unit="USD of orders confirmed that cannot ship")  # fmt: skip
+        add_session(store, "20261103-093000-wxyz", trainee="bob", drill_id="duplicate-charge-refunds",
+                    started_at="2026-11-03T09:30:00.000000+00:00", outcome="all_clear_held", total=100, ttd=None,
+                    damage=0.0, damage_unit="USD")  # fmt: skip
+    return tmp_path
+
+
+@pytest.mark.parametrize("columns", ["80", "60", "100"])
+def test_table_at_a_narrow_width_keeps_ids_whole(long_ids: Path, columns: str):
+    r = run(long_ids, env={"COLUMNS": columns})
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert max(len(ln) for ln in lines) <= int(columns)
+    assert all(ln == ln.rstrip() for ln in lines)  # no trailing spaces, the title line included
+    assert lines[0] == "2 session(s)"
+    table = lines[: next(i for i, ln in enumerate(lines) if ln.startswith("* damage in"))]
+    for whole in ("20261102-100000-abcd", "20261103-093000-wxyz", "review-classifier-benchmark", "annabel"):
+        assert sum(whole in ln for ln in table) == 1, whole  # on one line: never cut or wrapped
+    assert "…" not in r.stdout
+    assert "contained late" in r.stdout and "all clear held" in r.stdout and "contained_late" not in r.stdout
+    assert "18.3 s" in r.stdout and "4,413 *" in r.stdout  # halves up; the long unit in the footnote
+    assert "* damage in USD of orders confirmed that cannot ship (review-classifier-benchmark)" in " ".join(
+        " ".join(lines).split()
+    )
+
+
+def test_table_uses_the_whole_width_it_is_given(long_ids: Path):
+    wide = run(long_ids).stdout.splitlines()  # not a terminal, no COLUMNS: nothing squeezed
+    (row,) = [ln for ln in wide if "20261102-100000-abcd" in ln]
+    assert "USD of orders confirmed that cannot ship" in row and "contained late" in row and "2026-11-01" in row
+    assert not any("* damage in" in ln for ln in wide)
+    at_130 = run(long_ids, env={"COLUMNS": "130"}).stdout.splitlines()  # nine columns, the long unit in a footnote
+    assert max(len(ln) for ln in at_130) <= 130
+    (row,) = [ln for ln in at_130 if "20261102-100000-abcd" in ln]
+    assert "│ annabel │ review-classifier-benchmark │" in row and "4,413 *" in row
+    assert at_130[-1] == "* damage in USD of orders confirmed that cannot ship (review-classifier-benchmark)"
+
+
+def test_summary_rounds_halves_up_and_has_no_trailing_spaces(tmp_path: Path):
+    from store_support import add_session
+
+    with ResultsStore(tmp_path) as store:
+        for i, total in enumerate((0, 0, 0, 25)):
+            add_session(store, f"s{i}", trainee="zed", drill_id="A", outcome="missed", total=total, ttd=None)
+        for i, ttd in enumerate((18.2, 18.3)):
+            add_session(store, f"t{i}", trainee="yan", drill_id="A", outcome="contained", total=90, ttd=ttd)
+    r = run(tmp_path, "--summary", env={"COLUMNS": "80"})
+    lines = r.stdout.splitlines()
+    assert all(ln == ln.rstrip() for ln in lines) and max(len(ln) for ln in lines) <= 80
+    zed = next(ln for ln in lines if "│ zed" in ln)
+    assert "6.3" in zed.split("│")[-2] and "6.2" not in zed  # mean of 0, 0, 0, 25 = 6.25
+    yan = next(ln for ln in lines if "│ yan" in ln)
+    assert "18.3 s" in yan  # median of 18.2 and 18.3 = 18.25
+    assert json.loads(run(tmp_path, "--summary", "--format", "json").stdout)["trainees"][1]["mean_score"] == 6.25

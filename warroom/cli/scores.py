@@ -5,12 +5,14 @@ Heavy imports (pydantic models, Rich, the store) happen inside the command, so `
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import click
 
 from warroom.cli.common import data_dir_option, format_option, recover_and_report, settings_from
+from warroom.core.format import amount, clean, number, percent, seconds
 from warroom.store.results import DB_NAME, SORT_KEYS
 
 #: ``--trainee`` of ``warroom scores``: a filter, so (unlike the trainee of ``warroom run``) it has no default.
@@ -24,28 +26,18 @@ trainee_filter_option = click.option(
 DEFAULT_TABLE_LIMIT = 50
 
 
-def _fmt_num(value: float | None, digits: int = 1) -> str:
-    if value is None:
-        return "-"
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.{digits}f}"
+#: Width of a table written to something that is not a terminal (a file, a pipe) when ``COLUMNS`` is not set.
+UNBOUNDED_WIDTH = 200
 
-
-def _fmt_seconds(value: float | None) -> str:
-    """Seconds of drill time with one decimal, as the debrief shows them (``18.5 s``); ``-`` for None."""
-    return "-" if value is None else f"{value:.1f} s"
+#: A damage unit longer than this is written once per drill under the table, not in every row.
+SHORT_UNIT = 16
 
 
 def _fmt_damage(value: float | None, unit: str | None) -> str:
     """A damage amount with its unit (``931,837.5 USD refunded in error``); ``-`` for None."""
     if value is None:
         return "-"
-    return f"{_fmt_num(value)} {unit}" if unit else _fmt_num(value)
-
-
-def _fmt_rate(value: float | None) -> str:
-    return "-" if value is None else f"{value * 100:.0f}%"
+    return f"{amount(value)} {unit}" if unit else amount(value)
 
 
 def _fmt_when(iso: str) -> str:
@@ -57,53 +49,177 @@ def _fmt_when(iso: str) -> str:
         return iso
 
 
+def _outcome_label(outcome: str) -> str:
+    """The label of a stored outcome (``contained late`` for ``contained_late``); an unknown value as it is."""
+    from warroom.core.outcome import OUTCOME_LABELS, Outcome
+
+    try:
+        return OUTCOME_LABELS[Outcome(outcome)]
+    except ValueError:
+        return outcome
+
+
 def _cell(value: object) -> Any:
     """A table cell showing ``value`` literally: no Rich markup, control characters written as ``\\xNN``."""
-    import re
-
     from rich.text import Text
 
-    return Text(re.sub(r"[\x00-\x1f\x7f-\x9f]", lambda m: f"\\x{ord(m.group()):02x}", str(value)))
+    return Text(clean(value))
 
 
 def _console() -> Any:
+    """A Rich console for the tables: the terminal's width on a terminal; elsewhere ``$COLUMNS`` when set, else
+    :data:`UNBOUNDED_WIDTH`, so a file or a pipe gets every table unsqueezed."""
+    import os
     import sys
 
     from rich.console import Console
 
-    return Console(highlight=False, markup=False, emoji=False, width=None if sys.stdout.isatty() else 200)
+    width = None
+    if not sys.stdout.isatty():
+        columns = os.environ.get("COLUMNS", "").strip()
+        width = int(columns) if columns.isdigit() and int(columns) > 0 else UNBOUNDED_WIDTH
+    return Console(highlight=False, markup=False, emoji=False, width=width)
 
 
-def _sessions_table(rows: list[Any], title: str) -> Any:
+#: ANSI SGR codes at the end of a line (after its trailing spaces).
+_TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
+
+
+def _print(console: Any, *renderables: Any) -> None:
+    """Print ``renderables`` on ``console`` without trailing spaces on any line (Rich pads to the table width)."""
+    with console.capture() as capture:
+        for r in renderables:
+            console.print(r)
+    text = "\n".join(_TRAILING.sub(r"\1", line) for line in capture.get().split("\n"))
+    click.echo(text, nl=False)
+
+
+def _damage_cell(row: Any, inline_units: bool) -> str:
+    """A row's damage: the amount with its unit, or (``inline_units`` False and a long unit) the amount and a ``*``
+    pointing to the footnote."""
+    if not inline_units and row.damage_unit and len(row.damage_unit) > SHORT_UNIT:
+        return "-" if row.damage is None else f"{amount(row.damage)} *"
+    return _fmt_damage(row.damage, row.damage_unit)
+
+
+def _unit_footnote(rows: list[Any]) -> str | None:
+    """``* damage in UNIT (drill, drill); ...`` for the long damage units of ``rows``' drills, or None."""
+    drills: dict[str, list[str]] = {}
+    for r in rows:
+        if r.damage_unit and len(r.damage_unit) > SHORT_UNIT and r.drill_id not in drills.setdefault(r.damage_unit, []):
+            drills[r.damage_unit].append(r.drill_id)
+    parts = [f"{unit} ({', '.join(sorted(ids))})" for unit, ids in sorted(drills.items()) if ids]
+    return clean("* damage in " + "; ".join(parts)) if parts else None
+
+
+def _fixed(table: Any, name: str, values: list[str], justify: str = "left") -> None:
+    """Add a column that is never truncated nor wrapped (a session id must stay copyable)."""
+    width = max(len(line) for text in (name, *values) for line in text.split("\n"))
+    table.add_column(name, justify=justify, no_wrap=True, min_width=width)  # type: ignore[arg-type]
+
+
+def _cells(r: Any, inline_units: bool) -> dict[str, str]:
+    return {
+        "session": clean(r.session_id),
+        "trainee": clean(r.trainee),
+        "drill": clean(r.drill_id),
+        "when": _fmt_when(r.started_at),
+        "outcome": _outcome_label(r.outcome) + (" (recovered)" if r.recovered else ""),
+        "score": str(r.total),
+        "ttd": seconds(r.time_to_detect),
+        "damage": clean(_damage_cell(r, inline_units)),
+        "false": str(r.false_escalations),
+    }
+
+
+def _narrow_table(cells: list[dict[str, str]]) -> Any:
+    """Three columns, four lines a session: session id, trainee, drill and when; the score; outcome, time to detect,
+    damage and false escalations. The headers name each line."""
+    from rich import box
     from rich.table import Table
 
-    table = Table(title=title, title_justify="left", header_style="bold")
-    for name, justify in (
-        ("session", "left"),
-        ("trainee", "left"),
-        ("drill", "left"),
-        ("when", "left"),
-        ("outcome", "left"),
-        ("score", "right"),
-        ("time to detect", "right"),
-        ("damage", "right"),
-        ("false esc.", "right"),
-    ):
-        table.add_column(name, justify=justify)  # type: ignore[arg-type]
-    for r in rows:
-        outcome = r.outcome + (" (recovered)" if r.recovered else "")
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    lines = [v for c in cells for v in (c["session"], c["trainee"], c["drill"], c["when"])]
+    _fixed(table, "session\ntrainee\ndrill\nwhen", lines)
+    _fixed(table, "score", [c["score"] for c in cells], "right")
+    table.add_column("outcome\ntime to detect\ndamage\nfalse esc.", overflow="fold")
+    for n, c in enumerate(cells):
         table.add_row(
-            _cell(r.session_id),
-            _cell(r.trainee),
-            _cell(r.drill_id),
-            _cell(_fmt_when(r.started_at)),
-            _cell(outcome),
-            _cell(r.total),
-            _cell(_fmt_seconds(r.time_to_detect)),
-            _cell(_fmt_damage(r.damage, r.damage_unit)),
-            _cell(r.false_escalations),
+            _cell("\n".join((c["session"], c["trainee"], c["drill"], c["when"]))),
+            _cell(c["score"]),
+            _cell("\n".join((c["outcome"], c["ttd"], c["damage"], c["false"]))),
+            end_section=n < len(cells) - 1,
         )
     return table
+
+
+#: The wide table's columns: (cell key, header, never wrapped).
+_WIDE_COLUMNS = (
+    ("session", "session", True),
+    ("trainee", "trainee", True),
+    ("drill", "drill", True),
+    ("when", "when", False),
+    ("outcome", "outcome", False),
+    ("score", "score", True),
+    ("ttd", "time to detect", False),
+    ("damage", "damage", False),
+    ("false", "false esc.", False),
+)
+
+#: Columns written right-aligned (numbers).
+_RIGHT = {"score", "ttd", "damage", "false", "sessions", "drills run", "contained", "median time to detect",
+          "false escalations", "mean score", "attempts", "trainees", "median score"}  # fmt: skip
+
+
+def _fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int) -> Any | None:
+    """A Rich table of ``rows`` (cell texts, one per column) no wider than ``width``, or None when it cannot be.
+
+    ``columns`` are (key, header, fixed). A fixed column is as wide as its widest cell and never wraps (ids stay
+    whole and copyable); the others wrap between words and never break one: each gets its longest word, then the
+    room left is shared out up to each column's widest cell. Widths are set on the columns, so Rich never squeezes
+    them itself."""
+    from rich.table import Table
+
+    lows, highs = [], []
+    for i, (_, header, fixed) in enumerate(columns):
+        texts = [header, *(r[i] for r in rows)]
+        widest = max(len(line) for t in texts for line in t.split("\n"))
+        lows.append(widest if fixed else max(len(w) for t in texts for w in t.split() or [""]))
+        highs.append(widest)
+    room = width - (3 * len(columns) + 1) - sum(lows)  # padding of 1 each side and a rule between columns
+    if room < 0:
+        return None
+    widths = list(lows)
+    wanting = sorted(range(len(columns)), key=lambda i: highs[i] - lows[i])
+    for n, i in enumerate(wanting):  # the least wanting first, each at most its share of what is left
+        give = min(highs[i] - widths[i], room // (len(wanting) - n))
+        widths[i] += give
+        room -= give
+    table = Table(header_style="bold")
+    for (key, header, fixed), w in zip(columns, widths, strict=True):
+        table.add_column(
+            header, justify="right" if key in _RIGHT else "left", width=w, no_wrap=fixed, overflow="fold"
+        )
+    for r in rows:
+        table.add_row(*(_cell(v) for v in r))
+    return table
+
+
+def _sessions_table(rows: list[Any], width: int) -> tuple[Any, str | None]:
+    """The sessions as a Rich table no wider than ``width`` columns, and its footnote (or None).
+
+    Session ids, trainees, drill ids and scores are never truncated or wrapped. In order of preference: nine
+    columns with every damage unit in its row; nine columns with the long damage units (over :data:`SHORT_UNIT`
+    characters) once per drill in the footnote, so no damage cell wraps over many lines; four lines per session in
+    three columns (:func:`_narrow_table`)."""
+    for inline_units in (True, False):
+        cells = [_cells(r, inline_units) for r in rows]
+        # Units in the rows only when no damage cell has to wrap; else they go to the footnote.
+        columns = [(k, h, fixed or (inline_units and k == "damage")) for k, h, fixed in _WIDE_COLUMNS]
+        table = _fitted_table(columns, [[c[k] for k, _, _ in columns] for c in cells], width)
+        if table is not None:
+            return table, None if inline_units else _unit_footnote(rows)
+    return _narrow_table([_cells(r, False) for r in rows]), _unit_footnote(rows)
 
 
 #: The CSV export's columns: every flat stored field (``notes`` as a JSON list). The scorecard and the action log
@@ -289,9 +405,11 @@ def scores(
             total = store.count(trainee=who, drill=drill_id, since=since_ts)
             title = f"{len(rows)} of {total} session(s)" if total > len(rows) else f"{total} session(s)"
             console = _console()
-            console.print(_sessions_table(rows, title))
+            table, footnote = _sessions_table(rows, console.width)
+            notes = [footnote] if footnote else []
             if total > len(rows):
-                console.print(f"(showing {len(rows)}; use --limit 0 for all)")
+                notes.append(f"(showing {len(rows)}; use --limit 0 for all)")
+            _print(console, title, table, *notes)
         if unreadable:
             raise click.ClickException(
                 f"{len(unreadable)} stored session(s) could not be read and were skipped (listed above)"
@@ -333,38 +451,46 @@ def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | 
     if not trainees:
         click.echo("No sessions match.")
         return
-    from rich.table import Table
-
     console = _console()
-    t_table = Table(title="Per trainee", title_justify="left", header_style="bold")
-    for name in ("trainee", "sessions", "drills run", "contained", "median time to detect", "false escalations", "mean score"):
-        t_table.add_column(name, justify="left" if name == "trainee" else "right")
-    for t in trainees:
-        t_table.add_row(
-            _cell(t.trainee),
+    t_columns = [("trainee", "trainee", True)] + [
+        (n, n, False)
+        for n in ("sessions", "drills run", "contained", "median time to detect", "false escalations", "mean score")
+    ]
+    t_rows = [
+        [
+            clean(t.trainee),
             str(t.sessions),
             str(t.drills_run),
-            _fmt_rate(t.contained_rate),
-            _fmt_seconds(t.median_time_to_detect),
-            _fmt_rate(t.false_escalation_rate),
-            f"{t.mean_score:.1f}",
-        )
-    d_table = Table(title="Per drill", title_justify="left", header_style="bold")
-    for name in ("drill", "attempts", "trainees", "contained", "median score"):
-        d_table.add_column(name, justify="left" if name == "drill" else "right")
-    for d in drills:
-        d_table.add_row(
-            _cell(d.drill_id + (" (all-clear)" if d.all_clear else "")),
+            percent(t.contained_rate),
+            seconds(t.median_time_to_detect),
+            percent(t.false_escalation_rate),
+            number(t.mean_score, 1),
+        ]
+        for t in trainees
+    ]
+    d_columns = [("drill", "drill", True)] + [
+        (n, n, False) for n in ("attempts", "trainees", "contained", "median score")
+    ]
+    d_rows = [
+        [
+            clean(d.drill_id + (" (all-clear)" if d.all_clear else "")),
             str(d.attempts),
             str(d.trainees),
-            _fmt_rate(d.contained_rate),
-            f"{d.median_score:g}",
-        )
-    console.print(t_table)
-    console.print(d_table)
-    console.print(
+            percent(d.contained_rate),
+            number(d.median_score, 1),
+        ]
+        for d in drills
+    ]
+    t_table = _fitted_table(t_columns, t_rows, console.width) or _fitted_table(t_columns, t_rows, UNBOUNDED_WIDTH)
+    d_table = _fitted_table(d_columns, d_rows, console.width) or _fitted_table(d_columns, d_rows, UNBOUNDED_WIDTH)
+    _print(
+        console,
+        "Per trainee",
+        t_table,
+        "Per drill",
+        d_table,
         "contained: share of sessions on drills with a fault that contained it (in time or late); "
-        "false escalations: share of sessions with at least one false escalation."
+        "false escalations: share of sessions with at least one false escalation.",
     )
 
 
