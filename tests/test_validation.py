@@ -497,3 +497,25 @@ def test_drill_paths_resolves_files_folders_and_ids(tmp_path: Path):
     ]
     with pytest.raises(FileNotFoundError, match="no file, folder or drill id 'my-own'"):
         drill_paths(["my-own"])
+
+
+def test_a_missing_id_gets_only_a_likely_typo_as_a_hint():
+    from warroom.core.validation import _suggest
+
+    trace = ["e01", "e02", "e03", "e04", "e06", "e07", "e08", "e09", "e10", "e11"]
+    assert _suggest("e05", ["e01", "e10", "e11"][1:]) == ""  # e10 is not a typo of e05
+    assert _suggest("e05", trace) == " (nearby ids: `e04`, `e06`)"  # many one-key slips: the neighbours
+    assert _suggest("e5", ["e3", "e6", "e10"]) == " (nearby ids: `e3`, `e6`)"
+    assert _suggest("e50", ["e1", "e5", "e6"]) == " (did you mean `e5`?)"  # one character too many
+    assert _suggest("refund-bacth", ["refund-batch", "notify"]) == " (did you mean `refund-batch`?)"  # swapped
+    assert _suggest("sumarise", ["summarise", "s1"]) == " (did you mean `summarise`?)"
+    assert _suggest("cleanup", ["e01", "e02"]) == ""
+    assert _suggest("s9", ["s1", "s2"]) == ""  # past the last step: no guess
+
+
+def test_a_missing_evidence_event_is_not_matched_to_an_unrelated_id():
+    def edit(d):
+        d["answer_key"]["evidence"] = ["e3", "e9"]
+
+    issue = only(issues_of(edit))
+    assert issue.message.endswith("`e9` is not a trace event")  # e6 is not a typo of e9, nor around it

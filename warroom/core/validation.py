@@ -27,6 +27,7 @@ The rules (each has a test in tests/test_validation.py):
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -49,9 +50,42 @@ class Issue:
     related: Loc | None = None
 
 
+def _likely_typo(word: str, choice: str) -> bool:
+    """True when ``choice`` is what ``word`` would be with one slip of the keyboard: one character changed, two
+    neighbours swapped, or a difflib similarity of at least 0.8 (one character added or dropped in a short id)."""
+    if len(word) == len(choice):
+        diff = [i for i, (a, b) in enumerate(zip(word, choice, strict=True)) if a != b]
+        if len(diff) == 1:
+            return True
+        if len(diff) == 2 and diff[1] == diff[0] + 1:
+            i, j = diff
+            return word[i] == choice[j] and word[j] == choice[i]
+    return difflib.SequenceMatcher(None, word, choice).ratio() >= 0.8
+
+
+def _natural(text: str) -> list[Any]:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+
+
 def _suggest(word: str, choices: Iterable[str]) -> str:
-    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean `{match[0]}`?)" if match else ""
+    """A hint for a reference to an id that does not exist: `` (did you mean `e04`?)`` when exactly one id is a
+    likely typo of ``word`` (:func:`_likely_typo`); when several are (``e05`` among ``e04``, ``e06``, ``e15``), the
+    two next to it in natural order, `` (nearby ids: `e04`, `e06`)``; else (none, or ``word`` sorts past them all)
+    nothing: an unrelated id is never offered."""
+    typos = sorted(dict.fromkeys(c for c in choices if _likely_typo(word, c)), key=_natural)
+    if not typos:
+        return ""
+    if len(typos) == 1:
+        return f" (did you mean `{typos[0]}`?)"
+    key = _natural(word)
+    try:
+        before = [c for c in typos if _natural(c) < key]
+        after = [c for c in typos if _natural(c) > key]
+    except TypeError:  # a number against a word at the same place: no natural order to go by
+        return ""
+    if not (before and after):  # past either end (`s9` after `s2`): nothing is near enough to name
+        return ""
+    return f" (nearby ids: `{before[-1]}`, `{after[0]}`)"
 
 
 def validate_drill(drill: Drill) -> list[Issue]:
