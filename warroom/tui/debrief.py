@@ -198,6 +198,11 @@ class DebriefScreen(Screen[None]):
         facts.append(fmt.usd(card.cost_usd))
         table.add_row(Text(""), Text(""), Text(""))
         table.add_row(Text(f"{card.total}/{card.max_total}", style="bold"), Text("total", style="bold"), facts)
+        if sum(c.points for c in card.components) != card.total:
+            # Clamped (or abandoned): the scorecard's own Total line says how the points above make the total.
+            line = next((x for x in card.lines if x.startswith("Total:")), None)
+            if line is not None:
+                table.add_row(Text(""), Text(""), Text(fmt.clean_line(line), style="dim"))
         return table
 
     def _end(self) -> float:

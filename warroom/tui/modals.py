@@ -49,6 +49,8 @@ WAR_ROOM_KEYS: tuple[tuple[str, str], ...] = (
 )
 PICKER_KEYS: tuple[tuple[str, str], ...] = (
     ("↑ ↓  j k", "move in the list of drills"),
+    ("home end  g G", "first / last drill"),
+    ("pgup pgdn", "a page up / down the list"),
     ("enter", "open the selected drill's briefing"),
     ("r", "reload the drills from disk (after editing one)"),
     ("q", "quit warroom"),
@@ -67,6 +69,23 @@ DEBRIEF_KEYS: tuple[tuple[str, str], ...] = (
     ("r", "play this drill again"),
     ("q", "quit warroom"),
     ("?", "this help"),
+)
+
+REVIEW_KEYS: tuple[tuple[str, str], ...] = (
+    ("↑ ↓  j k", "move in the timeline (the side panel shows the row in full)"),
+    ("pgup pgdn", "a page up / down the timeline"),
+    ("n  p", "next / previous trainee action (flag, escalation, quit)"),
+    ("e", "next evidence event (wraps to the first)"),
+    ("q  escape", "close the review"),
+    ("?", "this help"),
+)
+
+#: How the review's answer-key column marks a trace event (the side panel spells the marks out).
+REVIEW_NOTES = (
+    "Answer-key column: ORIGIN an event of the plan step at fault · EVID evidence (EVID1 the earliest) · "
+    "CASCADE a step the fault cascades into · DMG damage done · DISTR a distractor (odd but harmless) · "
+    "REPLAN the planner's re-plan.\n\n"
+    "Dim rows were not played: the trace stopped before them."
 )
 
 #: How the war room works, under its keys in the help screen.
@@ -106,7 +125,11 @@ class HelpScreen(ModalScreen[None]):
         notes: text shown under the keys.
     """
 
-    BINDINGS = [Binding("escape,q,question_mark,enter", "dismiss_help", "Close")]
+    BINDINGS = [
+        Binding("escape,q,question_mark,enter", "dismiss_help", "Close"),
+        Binding("up,k", "scroll(-1)", "Scroll up", show=False),
+        Binding("down,j", "scroll(1)", "Scroll down", show=False),
+    ]
 
     def __init__(
         self,
@@ -123,7 +146,28 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="help-box", classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield VerticalScroll(Static(help_body(self.keys, self.notes)), id="help-body")
-            yield Label("escape closes", classes="dialog-hint")
+            yield Label("escape closes", id="help-hint", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.fit_body()
+
+    def on_resize(self) -> None:
+        self.fit_body()
+
+    def fit_body(self) -> None:
+        """Give the body the rows the box leaves (at most 90% of the terminal; its border, title and hint take 5), so
+        it is never cut off: when it does not fit, it scrolls (with its scrollbar) and the hint says so."""
+        body = self.query_one("#help-body", VerticalScroll)
+        body.styles.max_height = max(int(self.app.size.height * 0.9) - 5, 3)
+        self.call_after_refresh(self._update_hint)
+
+    def _update_hint(self) -> None:
+        body = self.query_one("#help-body", VerticalScroll)
+        more = body.max_scroll_y > 0
+        self.query_one("#help-hint", Label).update("↑ ↓ scroll · escape closes" if more else "escape closes")
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#help-body", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def action_dismiss_help(self) -> None:
         self.dismiss(None)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.console import Group, RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -50,6 +52,8 @@ class PickerScreen(Screen[None]):
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("j", "down", "Down", show=False),
         Binding("k", "up", "Up", show=False),
+        Binding("home,g", "first", "First", show=False, priority=True),
+        Binding("end,G", "last", "Last", show=False, priority=True),
     ]
 
     def __init__(self) -> None:
@@ -174,8 +178,9 @@ class PickerScreen(Screen[None]):
             out.append("\n")
             out.append(fmt.clean_line(f"{d.id} v{d.version} · by {d.author}"), style="dim")
             out.append("\n")
+            out.append("\nGoal\n", style="bold")
             out.append(fmt.prose(d.briefing.goal))
-            out.append("\n\nYou are watching ", style="bold")
+            out.append("\n\nYou are watching\n", style="bold")
             out.append(fmt.prose(d.briefing.watching))
             out.append("\n\nThe plan\n", style="bold")
             for step in d.plan:
@@ -203,6 +208,18 @@ class PickerScreen(Screen[None]):
     def action_up(self) -> None:
         self.query_one("#picker-table", DataTable).action_cursor_up()
 
+    def action_first(self) -> None:
+        """Move to the first drill of the list."""
+        table = self.query_one("#picker-table", DataTable)
+        if table.row_count:
+            table.move_cursor(row=0, animate=False)
+
+    def action_last(self) -> None:
+        """Move to the last drill of the list."""
+        table = self.query_one("#picker-table", DataTable)
+        if table.row_count:
+            table.move_cursor(row=table.row_count - 1, animate=False)
+
     def action_quit_app(self) -> None:
         self.app.exit()
 
@@ -212,7 +229,7 @@ class PickerScreen(Screen[None]):
         )
 
 
-def briefing_text(drill: Drill) -> Text:
+def briefing_text(drill: Drill) -> Group:
     """Everything the trainee reads before the start: goal, what to watch, context, the plan, models (the war
     room's keys follow in a table of their own, see :class:`BriefingScreen`).
 
@@ -230,21 +247,27 @@ def briefing_text(drill: Drill) -> Text:
     if drill.briefing.context:
         out.append("Context\n", style="bold underline")
         out.append(fmt.prose(drill.briefing.context) + "\n\n")
-    out.append("The plan\n", style="bold underline")
+    out.append("The plan", style="bold underline")
+    # Each step's objective in a column of its own, so a long one wraps under itself, not under "objective:".
+    plan: list[RenderableType] = []
     for step in drill.plan:
-        out.append(fmt.clean_line(step.id), style="bold")
-        out.append(" ")
-        out.append(fmt.clean_line(step.title), style="bold")
-        out.append("\n   objective: ", style="dim")
-        out.append(fmt.clean_line(step.objective))
-        out.append("\n")
-    out.append("\nModels (USD per million tokens, input / output)\n", style="bold underline")
+        title = Text()
+        title.append(fmt.clean_line(step.id), style="bold")
+        title.append(" ")
+        title.append(fmt.clean_line(step.title), style="bold")
+        objective = Table.grid()
+        objective.add_column(no_wrap=True)
+        objective.add_column(ratio=1)
+        objective.add_row(Text("   objective: ", style="dim"), Text(fmt.clean_line(step.objective)))
+        plan += [title, objective]
+    rest = Text()
+    rest.append("\nModels (USD per million tokens, input / output)\n", style="bold underline")
     for role, spec in (("planner", drill.models.planner), ("executor", drill.models.executor)):
-        out.append(f"{role:<9}", style="bold")
-        out.append(fmt.clean_line(spec.name))
-        out.append(f"  ${spec.input_usd_per_mtok:g} / ${spec.output_usd_per_mtok:g}\n")
-    out.append("\nKeys in the war room", style="bold underline")
-    return out
+        rest.append(f"{role:<9}", style="bold")
+        rest.append(fmt.clean_line(spec.name))
+        rest.append(f"  ${spec.input_usd_per_mtok:g} / ${spec.output_usd_per_mtok:g}\n")
+    rest.append("\nKeys in the war room", style="bold underline")
+    return Group(out, *plan, rest)
 
 
 class BriefingScreen(Screen[None]):

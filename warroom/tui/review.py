@@ -4,7 +4,7 @@ where they happened, and the scorecard beside it.
 :class:`ReviewScreen` renders a :class:`~warroom.store.timeline.ReviewData` (built by
 :func:`warroom.store.timeline.load_review`); :class:`ReviewApp` runs it on its own (``warroom review SESSION_ID``).
 Keys: ↑/↓ (or j/k) move through the timeline, ``n`` / ``p`` jump to the next / previous trainee action (flag,
-escalation, quit), ``e`` to the next evidence event, ``q`` closes. Drill text is shown literally, never as markup.
+escalation, quit), ``e`` to the next evidence event, ``?`` lists the keys, ``q`` closes. Drill text is shown literally, never as markup.
 """
 
 from __future__ import annotations
@@ -21,12 +21,40 @@ from textual.widgets import DataTable, Footer, Static
 from warroom.core.scoring import MAX_TOTAL
 from warroom.store.timeline import ReviewData, ReviewRow
 from warroom.tui import text as fmt
+from warroom.tui.modals import REVIEW_KEYS, REVIEW_NOTES, HelpScreen
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, fit_columns, summarize
 
 _GOOD = {"contained", "all_clear_held"}
 _MIXED = {"contained_late"}
 _FIXED = {"t": 6, "step": 5, "kind": 9}
-_FLEX = {"summary": 2.2, "key": 1.5, "trainee": 1.5}
+#: The summary takes the free width; the answer-key and trainee columns what their marks need, within bounds.
+_FLEX = {"summary": 1.0}
+_KEY_WIDTH = (7, 14)
+_TRAINEE_WIDTH = (9, 22)
+
+#: Short, distinct marks of the answer key in the timeline's column (the side panel spells them out, and ``?``
+#: explains them); a damage mark ("damage 120 USD") shows as DMG.
+KEY_MARKS: dict[str, str] = {
+    "fault step": "ORIGIN",
+    "evidence": "EVID",
+    "earliest evidence": "EVID1",
+    "cascade": "CASCADE",
+    "distractor": "DISTR",
+    "re-plan": "REPLAN",
+}
+
+
+def key_marks(marks: list[str]) -> str:
+    """The answer-key column's text for a row's marks (full names, as :class:`ReviewRow` has them)."""
+    short = []
+    # Evidence first: in a narrow column, the mark that matters most is the one left whole.
+    marks = sorted(marks, key=lambda m: "evidence" not in m)
+    for mark in marks:
+        label = "DMG" if mark.startswith("damage ") else KEY_MARKS.get(mark, mark)
+        if label == "EVID" and "earliest evidence" in marks:
+            continue  # EVID1 says both
+        short.append(label)
+    return " ".join(short)
 
 
 def _outcome_style(outcome: str) -> str:
@@ -41,8 +69,24 @@ class ReviewTable(DataTable):
         Binding("k", "cursor_up", "Up", show=False),
     ]
 
+    #: Widths the answer-key and trainee columns' marks need, set from the rows by :class:`ReviewScreen`.
+    side_widths: dict[str, int] = {"key": _KEY_WIDTH[0], "trainee": _TRAINEE_WIDTH[0]}
+
+    def fit(self) -> None:
+        """The answer-key and trainee columns get what their marks need (within bounds, giving way down to their
+        minimum so the summary keeps 16 columns), the summary the rest."""
+        cells = self.scrollable_content_region.width - 2 * self.cell_padding * (len(_FIXED) + 3) - sum(_FIXED.values())
+        key = min(max(self.side_widths["key"], _KEY_WIDTH[0]), _KEY_WIDTH[1])
+        trainee = min(max(self.side_widths["trainee"], _TRAINEE_WIDTH[0]), _TRAINEE_WIDTH[1])
+        trainee = max(min(trainee, cells - 16 - key), _TRAINEE_WIDTH[0])
+        key = max(min(key, cells - 16 - trainee), _KEY_WIDTH[0])
+        fit_columns(self, {**_FIXED, "key": key, "trainee": trainee}, _FLEX)
+
     def on_resize(self) -> None:
-        fit_columns(self, _FIXED, _FLEX)
+        self.fit()
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        self.fit()  # the scrollbar takes columns from the summary: refit so it keeps its "…"
 
 
 class ReviewScreen(Screen[None]):
@@ -55,6 +99,7 @@ class ReviewScreen(Screen[None]):
         Binding("e", "next_evidence", "Next evidence"),
         Binding("q", "close", "Close"),
         Binding("escape", "close", "Close", show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
     ]
 
     def __init__(self, data: ReviewData) -> None:
@@ -87,7 +132,10 @@ class ReviewScreen(Screen[None]):
         table.add_column(Text("trainee"), width=16, key="trainee")
         for i, row in enumerate(self.rows):
             table.add_row(*self._cells(row), key=str(i))
-        fit_columns(table, _FIXED, _FLEX)
+        key_len = max((len(key_marks(r.key)) for r in self.rows), default=0)
+        trainee_len = max((len(", ".join(r.trainee)) for r in self.rows), default=0)
+        table.side_widths = {"key": key_len, "trainee": trainee_len}
+        table.fit()
         table.focus()
         actions = self.action_rows
         if actions:
@@ -111,7 +159,7 @@ class ReviewScreen(Screen[None]):
     def _cells(self, row: ReviewRow) -> list[Any]:
         dim = "" if row.played else "dim"
         clock = Text(fmt.clock(row.t), style="dim")
-        key = fmt.literal_line(", ".join(row.key), style="bold yellow" if "evidence" in row.key else "yellow")
+        key = fmt.literal_line(key_marks(row.key), style="bold yellow" if "evidence" in row.key else "yellow")
         trainee = fmt.literal_line(", ".join(row.trainee), style="bold magenta")
         if row.kind == "event":
             ev = row.event
@@ -143,7 +191,9 @@ class ReviewScreen(Screen[None]):
         out.append(fmt.clean_line(s.session_id), style="bold cyan")
         out.append("\n")
         out.append(fmt.clean_line(drill.title if drill else s.drill_id), style="bold")
-        out.append(f"  ({fmt.clean_line(s.drill_id)} v{s.drill_version})  ·  trainee ")
+        out.append(f"  ({fmt.clean_line(s.drill_id)} v{s.drill_version})\n")
+        # The session's facts on a line of their own, so no separator is left dangling where the line wraps.
+        out.append("trainee ")
         out.append(fmt.clean_line(s.trainee), style="bold")
         out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
         out.append(fmt.clean_line(s.outcome), style=_outcome_style(s.outcome))
@@ -294,6 +344,10 @@ class ReviewScreen(Screen[None]):
             return
         self._jump(ev, True, "evidence")
 
+    def action_help(self) -> None:
+        """List the review's keys and what the answer-key marks mean."""
+        self.app.push_screen(HelpScreen("Review keys", REVIEW_KEYS, REVIEW_NOTES))
+
     def action_close(self) -> None:
         """Close the review (return to the previous screen, or quit when it is the only one)."""
         if len(self.app.screen_stack) > 2:
@@ -307,6 +361,8 @@ class ReviewApp(App[None]):
 
     TITLE = "warroom review"
     CSS_PATH = "warroom.tcss"
+    # Keyboard-first like the war room (? lists the keys); no command palette.
+    ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, data: ReviewData) -> None:
         super().__init__()

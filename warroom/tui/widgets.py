@@ -99,6 +99,11 @@ def _json_block(value: Any) -> Text:
     return body
 
 
+def _label(name: str) -> str:
+    """A label of the inspector's field column (step, objective, tool, ...), padded so the values line up."""
+    return f"{name:<10}"
+
+
 def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = None) -> Text:
     """The full inspector view of one trace event: header, plan step and objective, body, usage and cost.
 
@@ -115,17 +120,17 @@ def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = 
             step = drill.step(event.step)
         except KeyError:
             step = None
-        out.append("step   ", style="bold")
+        out.append(_label("step"), style="bold")
         out.append(fmt.clean_line(event.step))
         if step is not None:
             out.append(" ")
             out.append(fmt.clean_line(step.title))
-            out.append("\nobjective ", style="bold")
+            out.append("\n" + _label("objective"), style="bold")
             out.append(fmt.clean_line(step.objective), style="italic")
         out.append("\n")
     kind = event.kind
     if kind == "tool_call":
-        out.append("tool   ", style="bold")
+        out.append(_label("tool"), style="bold")
         out.append(fmt.clean_line(event.tool))
         out.append("\narguments\n", style="bold")
         out.append_text(_json_block(event.arguments))
@@ -146,12 +151,12 @@ def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = 
     elif kind == "executor_report":
         state = StepState(event.status.value)
         icon, style = STEP_ICONS[state]
-        out.append("reports ", style="bold")
+        out.append(_label("reports"), style="bold")
         out.append(f"{icon} {event.status.value}", style=style)
         out.append("\n")
         out.append(fmt.clean(event.content))
     elif kind == "log":
-        out.append("source ", style="bold")
+        out.append(_label("source"), style="bold")
         out.append(fmt.clean_line(event.source))
         out.append(f" · {event.level}\n", style="red" if event.level == "error" else "")
         out.append(fmt.clean(event.content))
@@ -192,31 +197,47 @@ class StatusBar(Static):
 
 
 class Meters(Static):
-    """One line: damage accrued so far and cost so far (USD, planner / executor split).
+    """One line: damage accrued so far and cost so far (USD, ``plan`` / ``exec``: the planner / executor split).
 
     Until damage accrues the meter reads ``damage none yet`` in every drill, fault or all-clear alike: the unit
     names the fault's consequence (it is part of the answer key), so it shows only once the cascade has visibly
-    started, with the amount.
+    started, with the amount. The cost meter always shows in full: when the line is too narrow, the damage unit
+    gives way (cut with an ellipsis), never an amount.
     """
+
+    _shown: tuple[float, str, CostMeter] | None = None
 
     def show(self, damage: float, unit: str, cost: CostMeter) -> None:
         """Render the meters from the replay's accrued ``damage`` in ``unit`` and its ``cost`` meter."""
-        out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(" damage ", style="bold")
+        self._shown = (damage, unit, cost)
+        head = Text(no_wrap=True)
+        head.append(" damage ", style="bold")
+        tail = Text(no_wrap=True)
         if damage:
-            out.append(fmt.amount(damage), style="bold red")
-            if unit:
-                out.append(" ")
-                out.append(fmt.clean_line(unit))
+            head.append(fmt.amount(damage), style="bold red")
+            tail = Text(" " + fmt.clean_line(unit) if unit else "", no_wrap=True)
         else:
-            out.append("none yet", style="bold green")
-        out.append("  cost ", style="bold")
-        out.append(fmt.usd(cost.usd), style="bold")
-        out.append(" planner ", style="dim")
-        out.append(fmt.usd(cost.usd_by_role[Role.PLANNER]))
-        out.append(" executor ", style="dim")
-        out.append(fmt.usd(cost.usd_by_role[Role.EXECUTOR]))
+            head.append("none yet", style="bold green")
+        costs = Text(no_wrap=True)
+        costs.append("  cost ", style="bold")
+        costs.append(fmt.usd(cost.usd), style="bold")
+        costs.append(" plan ", style="dim")
+        costs.append(fmt.usd(cost.usd_by_role[Role.PLANNER]))
+        costs.append(" exec ", style="dim")
+        costs.append(fmt.usd(cost.usd_by_role[Role.EXECUTOR]))
+        width = self.content_region.width
+        room = width - head.cell_len - costs.cell_len
+        if width and tail.cell_len > room:
+            tail.truncate(max(room, 2), overflow="ellipsis")
+        out = Text(no_wrap=True, overflow="ellipsis")
+        out.append_text(head)
+        out.append_text(tail)
+        out.append_text(costs)
         self.update(out)
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
 
 
 class PlanPanel(Static):
@@ -306,6 +327,10 @@ class Timeline(DataTable):
         fit_columns(self, _FIXED, {"summary": 1})
 
     def on_resize(self) -> None:
+        fit_columns(self, _FIXED, {"summary": 1})
+
+    def watch_show_vertical_scrollbar(self) -> None:
+        # The scrollbar takes columns from the summary: refit it, so it ends in "…" instead of being cut mid-word.
         fit_columns(self, _FIXED, {"summary": 1})
 
     # -- rows ---------------------------------------------------------------------------------------------------
