@@ -34,6 +34,14 @@ def test_clean_shows_c0_del_and_c1_controls_and_keeps_newline_and_tab():
     assert fmt.clean_line("a\n b\t\tc") == "a b c"
 
 
+def test_clean_shows_bidi_overrides_and_isolates_but_keeps_joiners():
+    # An RTL override in a drill's text would reorder warroom's own text after it on a bidi-aware terminal.
+    assert fmt.clean("a\u202eb\u202ac\u2066d\u2069") == "a\\u202eb\\u202ac\\u2066d\\u2069"
+    family = "\U0001f469\u200d\U0001f467 \u0645\u0631\u062d\u0628\u0627 e\u0301 \u6f22\u5b57 \u200b"
+    assert fmt.clean(family) == family  # ZWJ emoji, Arabic, combining marks, CJK, zero-width space: kept
+    assert fmt.clean(fmt.clean("x\u202ey")) == "x\\u202ey"  # idempotent
+
+
 @pytest.mark.parametrize(
     ("value", "text"),
     [

@@ -12,17 +12,18 @@ from warroom.tui.widgets import Timeline
 from .conftest import advance, make_app, screen_text
 
 #: Rich markup, a hyperlink, an SGR colour sequence and an OSC terminal-title sequence ending in BEL, then the same
-#: in C1 form (U+009B is a one-character CSI, U+009D an OSC, U+009C its string terminator).
-HOSTILE = "[bold red]B[/] [link=https://x.test]L[/link] \x1b[31mR \x1b]0;T\x07 \x9b31m \x9d0;title\x9c"
+#: in C1 form (U+009B is a one-character CSI, U+009D an OSC, U+009C its string terminator), then a right-to-left
+#: override (U+202E) that would reorder the rest of the line on a bidi-aware terminal.
+HOSTILE = "[bold red]B[/] [link=https://x.test]L[/link] \x1b[31mR \x1b]0;T\x07 \x9b31m \x9d0;title\x9c \u202eZ"
 #: How it must look on screen: brackets as typed, control characters as visible escapes.
-SHOWN = "[bold red]B[/] [link=https://x.test]L[/link] \\x1b[31mR \\x1b]0;T\\x07 \\x9b31m \\x9d0;title\\x9c"
+SHOWN = "[bold red]B[/] [link=https://x.test]L[/link] \\x1b[31mR \\x1b]0;T\\x07 \\x9b31m \\x9d0;title\\x9c \\u202eZ"
 #: Inside pretty-printed JSON (tool arguments and output), C0 control characters are JSON escapes; json.dumps leaves
 #: C1 ones alone, so they are cleaned like any other text.
 SHOWN_JSON = (
-    "[bold red]B[/] [link=https://x.test]L[/link] \\u001b[31mR \\u001b]0;T\\u0007 \\x9b31m \\x9d0;title\\x9c"
+    "[bold red]B[/] [link=https://x.test]L[/link] \\u001b[31mR \\u001b]0;T\\u0007 \\x9b31m \\x9d0;title\\x9c \\u202eZ"
 )
 #: Control characters that must never reach the terminal.
-RAW = ("\x1b", "\x07", "\x9b", "\x9c", "\x9d")
+RAW = ("\x1b", "\x07", "\x9b", "\x9c", "\x9d", "\u202e")
 
 
 def hostile_drill(tmp_path: Path) -> Path:

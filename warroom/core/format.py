@@ -27,19 +27,23 @@ __all__ = [
 #: multipliers of real time: drill seconds per real second.
 PLAYBACK_SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 
-#: Control characters other than newline and tab (C0, DEL and C1), shown as visible escapes.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: Control characters other than newline and tab (C0, DEL and C1), shown as visible escapes; so are the
+#: bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069), which make a bidi-aware
+#: terminal reorder the text after them, warroom's own text on the same line included ("Trojan Source").
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 #: The longest id the drill format accepts (``Identifier`` in :mod:`warroom.core.model`).
 ID_MAX_LENGTH = 80
 
 
 def _escape_control(match: re.Match[str]) -> str:
-    return f"\\x{ord(match.group()):02x}"
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def clean(text: object) -> str:
-    """``str(text)`` with every control character except newline and tab written as ``\\xNN`` (``\\x1b``).
+    """``str(text)`` with every control character except newline and tab written as ``\\xNN`` (``\\x1b``), and
+    every bidirectional override, embedding or isolate control as ``\\uNNNN`` (``\\u202e``).
 
     Idempotent: cleaning cleaned text changes nothing.
     """
