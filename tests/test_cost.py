@@ -127,3 +127,22 @@ def test_cost_usage_and_load_errors(tmp_path):
     result = runner.invoke(main, ["cost", str(bad)])
     assert result.exit_code == 1
     assert f"{bad}:" in result.output and "Traceback" not in result.output
+
+
+def test_flat_loop_of_one_executor_call_says_one_step(tmp_path):
+    # A drill with a single executor call with usage: "1 step", not "1 steps".
+    import yaml
+
+    from core_support import drill_dict
+
+    drill = drill_dict()
+    for ev in drill["trace"]:
+        if ev["kind"] != "planner_call":
+            ev.pop("usage", None)
+    first = next(ev for ev in drill["trace"] if ev["kind"] in ("tool_call", "executor_report", "executor_message"))
+    first["usage"] = {"input_tokens": 100, "output_tokens": 50}
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump(drill, sort_keys=False))
+    result = CliRunner().invoke(main, ["cost", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "flat loop: 1 step on " in result.output

@@ -66,8 +66,8 @@ def cost_report_lines(tc: Any) -> list[str]:
     executor = next(r for r in tc.by_role if r.name == "executor")
     if flat.calls:
         out.append(
-            f"  flat loop: {flat.calls} steps on {planner_model} ({flat.input_tokens:,} in, {flat.output_tokens:,} "
-            f"out) = {usd(flat.usd)}"
+            f"  flat loop: {flat.calls} step{'' if flat.calls == 1 else 's'} on {planner_model} "
+            f"({flat.input_tokens:,} in, {flat.output_tokens:,} out) = {usd(flat.usd)}"
         )
         out.append(
             f"  planner-executor: {calls(planner.calls)} on {planner_model} ({planner.input_tokens:,} in, "
