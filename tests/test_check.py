@@ -68,11 +68,22 @@ def test_unwinnable_when_the_evidence_comes_after_the_deadline():
 
 
 def test_unwinnable_when_the_only_evidence_is_the_last_event():
-    drill = make_drill(answer_key=key_with(evidence=["e10"], deadline=60))
+    drill = make_drill(answer_key=key_with(evidence=["e10"], deadline=70))
     report = run_checks(drill)
     assert not report.passed
     assert any("ideal trainee did not contain" in p for p in report.problems)
     assert report.run("ideal").notes  # says the drill ended before the escalation
+
+
+def test_unwinnable_by_a_person_when_the_deadline_leaves_no_time_to_react():
+    """The ideal trainee reacts in zero time; a person needs MIN_REACTION_WINDOW seconds after the evidence."""
+    from warroom.core.check import MIN_REACTION_WINDOW
+
+    tight = run_checks(make_drill(answer_key=key_with(deadline=10 + MIN_REACTION_WINDOW - 1)))  # evidence e03 @10
+    assert not tight.passed
+    assert any("cannot be won by a person" in p and "only 4 s after the earliest evidence (10 s)" in p
+               for p in tight.problems)
+    assert run_checks(make_drill(answer_key=key_with(deadline=10 + MIN_REACTION_WINDOW))).passed
 
 
 def test_ranking_fails_when_the_trace_ends_at_the_deadline():

@@ -20,8 +20,9 @@ In an all-clear drill: ideal and never do nothing; late escalates the last plan 
 trigger-happy is as above; wrong-step escalates the first plan step at the first distractor's event (halfway
 through the trace when there is none).
 
-A drill with a fault fails when it cannot be won (no evidence at or before the deadline, or the ideal trainee does
-not contain in time) or when the scores do not rank ``ideal > late > never`` and ``ideal > trigger-happy``. An
+A drill with a fault fails when it cannot be won (no evidence at or before the deadline, fewer than
+:data:`MIN_REACTION_WINDOW` seconds between the earliest evidence and the deadline, or the ideal trainee does not
+contain in time) or when the scores do not rank ``ideal > late > never`` and ``ideal > trigger-happy``. An
 all-clear drill fails unless *never* holds the all clear with the top score and every trainee who escalated
 scores less. Any drill fails if a live replay and the re-scored action log disagree (an engine bug).
 """
@@ -35,6 +36,10 @@ from warroom.core.actions import Action
 from warroom.core.model import Drill
 from warroom.core.replay import Replay
 from warroom.core.scoring import OUTCOME_LABELS, Outcome, Scorecard, score, scorecard_of
+
+#: Seconds of drill time a person needs, at the least, between the earliest evidence and the deadline to read the
+#: evidence and escalate (the scripted ideal trainee reacts in zero time; people do not).
+MIN_REACTION_WINDOW = 5.0
 
 #: The scripted trainees, in the order they are played and shown.
 TRAINEES: tuple[str, ...] = ("ideal", "late", "never", "trigger-happy", "wrong-step")
@@ -248,6 +253,11 @@ def run_checks(drill: Drill) -> CheckReport:
     if first is None or first > key.deadline:
         at = "no evidence event in the trace" if first is None else f"the earliest evidence comes at {first:g} s"
         problems.append(f"cannot be won: {at}, after the deadline ({key.deadline:g} s)")
+    elif key.deadline - first < MIN_REACTION_WINDOW:
+        problems.append(
+            f"cannot be won by a person: the deadline ({key.deadline:g} s) leaves only {key.deadline - first:g} s "
+            f"after the earliest evidence ({first:g} s); give at least {MIN_REACTION_WINDOW:g} s to read it and escalate"
+        )
     elif by["ideal"].scorecard.outcome is not Outcome.CONTAINED:
         why = "; ".join(by["ideal"].notes) or "see its scorecard"
         problems.append(f"cannot be won: the ideal trainee did not contain in time ({label('ideal')}: {why})")
