@@ -333,6 +333,13 @@ def _actions_json(actions: Iterable[Any]) -> str:
     return json.dumps([a.model_dump(mode="json", exclude_none=True) for a in actions], ensure_ascii=False)
 
 
+#: SQL for two summary figures of a group of sessions: how many were on drills with a fault, and how many of
+#: those contained it (in time or late). The contained rate of the summaries is the second over the first.
+_FAULTED_AND_CONTAINED_SQL = "sum(all_clear = 0), sum(all_clear = 0 AND outcome IN ({}))".format(
+    ", ".join(f"'{o}'" for o in CONTAINED_OUTCOMES)
+)
+
+
 class ResultsStore:
     """The SQLite results store of one data directory.
 
@@ -732,10 +739,9 @@ class ResultsStore:
     ) -> list[TraineeSummary]:
         """Per-trainee figures over the matching sessions, sorted by trainee name."""
         where, params = self._where(trainee, drill, since, summary=True)
-        contained = ", ".join(f"'{o}'" for o in CONTAINED_OUTCOMES)
         sql = (
-            "SELECT trainee, count(*), count(DISTINCT drill_id), sum(all_clear = 0), "
-            f"sum(all_clear = 0 AND outcome IN ({contained})), sum(false_escalations > 0), avg(total), "
+            f"SELECT trainee, count(*), count(DISTINCT drill_id), {_FAULTED_AND_CONTAINED_SQL}, "
+            "sum(false_escalations > 0), avg(total), "
             f"count(time_to_detect) FROM sessions{where} GROUP BY trainee ORDER BY trainee"
         )
         rows = self._conn.execute(sql, params).fetchall()
@@ -758,10 +764,8 @@ class ResultsStore:
     ) -> list[DrillSummary]:
         """Per-drill figures over the matching sessions, sorted by drill id."""
         where, params = self._where(trainee, drill, since, summary=True)
-        contained = ", ".join(f"'{o}'" for o in CONTAINED_OUTCOMES)
         sql = (
-            "SELECT drill_id, count(*), count(DISTINCT trainee), sum(all_clear = 0), "
-            f"sum(all_clear = 0 AND outcome IN ({contained})) "
+            f"SELECT drill_id, count(*), count(DISTINCT trainee), {_FAULTED_AND_CONTAINED_SQL} "
             f"FROM sessions{where} GROUP BY drill_id ORDER BY drill_id"
         )
         rows = self._conn.execute(sql, params).fetchall()

@@ -238,10 +238,8 @@ class DebriefScreen(Screen[None]):
             out.append("What happened\n", style="bold underline")
             out.append("fault ", style="bold")
             out.append(f"step {fmt.clean_line(key.fault.origin_step)}")
-            try:
-                out.append(f" {fmt.clean_line(self.drill.step(key.fault.origin_step).title)}")
-            except KeyError:
-                pass
+            # A loaded drill's references are validated: the origin step and every distractor event exist.
+            out.append(f" {fmt.clean_line(self.drill.step(key.fault.origin_step).title)}")
             out.append(f" · {key.fault.kind.value}\n", style="bold red")
             out.append(fmt.prose(key.fault.summary))
             out.append("\n\nevidence ", style="bold")
@@ -264,11 +262,8 @@ class DebriefScreen(Screen[None]):
         out.append("Distractors (odd but harmless)\n", style="bold underline")
         for d in self.drill.distractors:
             out.append(fmt.clean_line(d.event), style="bold")
-            try:
-                out.append(" ")
-                out.append(fmt.literal_line(summarize(self.drill.event(d.event)), limit=70, style="dim"))
-            except KeyError:
-                pass
+            out.append(" ")
+            out.append(fmt.literal_line(summarize(self.drill.event(d.event)), limit=70, style="dim"))
             out.append("\n  ")
             out.append(fmt.prose(d.why_harmless))
             out.append("\n")
