@@ -4,14 +4,14 @@ How it works, in one pass over the text:
 
 1. **Read** the file (at most :data:`MAX_FILE_BYTES`), decode it as UTF-8 (a leading byte-order mark is allowed).
 2. **Compose** the YAML node tree once with PyYAML's C loader (``CSafeLoader``; the pure-Python ``SafeLoader``
-   where libyaml is missing). Only safe, plain data: no Python objects.
-3. **Build** plain Python values (dicts, lists, str, int, float, bool, None) from the nodes ourselves. While
-   building, we report duplicate keys (PyYAML would silently keep the last one), unsupported tags, too-deep
-   nesting and runaway alias expansion. Building choices that keep drills JSON-like:
-
-   - every mapping key is text: ``on:`` stays the key ``"on"`` and ``200:`` the key ``"200"``;
-   - an unquoted date or time stamp (``2026-11-20T03:00:04Z``) stays text, as written;
-   - merge keys (``<<: *defaults``) work; keys written in the mapping itself win over merged ones.
+   where libyaml is missing), with **YAML 1.2 core-schema** meanings (:mod:`warroom.core.yamlcore`): ``no``,
+   ``off``, ``12:30``, ``1_150`` are text, not booleans or numbers. Only safe, plain data: no Python objects.
+   Line numbers are those an editor shows (lines break at LF, CRLF and CR only).
+3. **Build** plain Python values (dicts, lists, str, int, float, bool, None) from the nodes
+   (:mod:`warroom.core.yamlbuild`), reading each unquoted scalar as the place it is written at expects: free text
+   as written, tool data with numbers kept as written. While building, we report duplicate keys, unsupported
+   tags, too-deep nesting, runaway alias expansion, and *warnings*: values other YAML readers read differently,
+   text cut short by a `` #`` comment. Every mapping key is text; dates stay text; merge keys work.
 
 4. **Validate** the values with ``Drill.model_validate`` (types) and :func:`warroom.core.validation.validate_drill`
    (rules that relate fields: ids, references, times, the deadline).
@@ -31,22 +31,28 @@ Limits (each a clear error, never a crash or a hang):
 
 from __future__ import annotations
 
+import copy
 import difflib
 import os
 import re
 import types
 import typing
+import weakref
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
-import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from warroom.core import yamlcore as yc
 from warroom.core.format import clean
+from warroom.core.model import TEXT_PATTERN
+from warroom.core.yamlbuild import Abort, Builder
+from warroom.core.yamlread import YamlSyntaxError, compose
+from warroom.core.yamlshape import drill_shape
 
-try:  # libyaml's composer: about ten times faster than the pure-Python one
+try:  # libyaml's parser: about ten times faster than the pure-Python one
     from yaml import CSafeLoader as _YamlLoader
 except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeLoader as _YamlLoader  # type: ignore[assignment]
@@ -58,12 +64,9 @@ MAX_DEPTH = 64
 #: Most values that aliases (``*name``) may add to a drill by repeating what their anchor names.
 MAX_ALIAS_EXPANSION = 100_000
 
-_TAG = "tag:yaml.org,2002:"
-_STR, _INT, _FLOAT, _BOOL, _NULL = (_TAG + t for t in ("str", "int", "float", "bool", "null"))
-_TIMESTAMP, _MERGE, _SEQ, _MAP = (_TAG + t for t in ("timestamp", "merge", "seq", "map"))
+_STR, _INT, _FLOAT, _BOOL, _NULL = yc.STR, yc.INT, yc.FLOAT, yc.BOOL, yc.NULL
+_MERGE = yc.MERGE
 _PLAIN_STYLES = (None, "")  # libyaml reports a plain scalar's style as "", PyYAML as None
-
-_scalar_constructor = yaml.constructor.SafeConstructor()
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -73,38 +76,47 @@ _scalar_constructor = yaml.constructor.SafeConstructor()
 
 @dataclass(frozen=True, order=True)
 class Problem:
-    """One problem in a drill file, at a 1-based ``line`` and ``column``. ``str()`` gives ``path:line:col: message``.
+    """One problem in a drill file, at a 1-based ``line`` and ``column``. ``str()`` gives ``path:line:col: message``
+    for an error and ``path:line:col: warning: message`` for a warning (``severity`` is "error" or "warning").
 
-    File-level problems (a missing file, a file too large) are reported at line 1, column 1.
+    A warning never stops a drill from loading: it flags text that other YAML readers read differently, or that
+    lost a part to a `` #`` comment. File-level problems (a missing file, a file too large) are at line 1, column 1.
     """
 
     path: str
     line: int
     column: int
     message: str
+    severity: str = "error"
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.message}"
+        label = "warning: " if self.severity == "warning" else ""
+        return f"{self.path}:{self.line}:{self.column}: {label}{self.message}"
 
     def to_dict(self) -> dict[str, Any]:
-        """The problem as a JSON-ready mapping: ``path``, ``line``, ``column``, ``message``."""
-        return {"path": self.path, "line": self.line, "column": self.column, "message": self.message}
+        """The problem as a JSON-ready mapping: ``path``, ``line``, ``column``, ``severity``, ``message``."""
+        return {
+            "path": self.path, "line": self.line, "column": self.column, "severity": self.severity,
+            "message": self.message,
+        }
 
 
 class DrillLoadError(Exception):
-    """A drill file could not be loaded. ``problems`` lists every :class:`Problem` found, sorted by position.
+    """A drill file could not be loaded. ``problems`` lists every error found, sorted by position; ``warnings``
+    the warnings found before loading stopped (possibly none).
 
-    ``str(error)`` is one ``path:line:col: message`` line per problem.
+    ``str(error)`` is one ``path:line:col: message`` line per problem (errors only).
     """
 
-    def __init__(self, path: str, problems: list[Problem]) -> None:
+    def __init__(self, path: str, problems: list[Problem], warnings: list[Problem] | None = None) -> None:
         self.path = path
-        self.problems = sorted(set(problems), key=lambda p: (p.line, p.column, p.message))
+        self.problems = _sorted(problems)
+        self.warnings = _sorted(warnings or [])
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
-class _Abort(Exception):
-    """Stop building: a limit was hit (the problem is already recorded)."""
+def _sorted(problems: list[Problem]) -> list[Problem]:
+    return sorted(set(problems), key=lambda p: (p.line, p.column, p.message))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -117,6 +129,15 @@ def load_drill(path: str | os.PathLike[str]) -> Any:
 
     Returns the :class:`~warroom.core.model.Drill`. Raises :class:`DrillLoadError` listing every problem found
     (also for a missing file, a folder, a file over :data:`MAX_FILE_BYTES`, unreadable or non-UTF-8 bytes).
+    Warnings are dropped; :func:`load_drill_with_warnings` returns them.
+    """
+    return load_drill_with_warnings(path)[0]
+
+
+def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Any, list[Problem]]:
+    """Load and validate the drill file at ``path``: ``(drill, warnings)``, the warnings sorted by position.
+
+    Raises :class:`DrillLoadError` as :func:`load_drill` does (its ``warnings`` holds those found on the way).
     """
     shown = os.fspath(path)
     p = Path(path)
@@ -141,11 +162,12 @@ def load_drill(path: str | os.PathLike[str]) -> Any:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         before = data[: e.start]
-        line = before.count(b"\n") + 1
-        column = len(before[before.rfind(b"\n") + 1 :].decode("utf-8", errors="replace")) + 1
+        line, _ = yc.line_col(before.decode("latin-1"), len(before))
+        last = max(before.rfind(b"\n"), before.rfind(b"\r")) + 1
+        column = len(before[last:].decode("utf-8", errors="replace")) + 1
         message = f"the file is not UTF-8 text (byte 0x{data[e.start]:02x} here); save it as UTF-8"
         raise DrillLoadError(shown, [Problem(shown, line, column, message)]) from None
-    return load_drill_text(text, shown)
+    return load_drill_text_with_warnings(text, shown)
 
 
 def load_drill_text(text: str, path: str = "<string>") -> Any:
@@ -153,22 +175,27 @@ def load_drill_text(text: str, path: str = "<string>") -> Any:
 
     Returns the :class:`~warroom.core.model.Drill`; raises :class:`DrillLoadError` listing every problem found.
     """
+    return load_drill_text_with_warnings(text, path)[0]
+
+
+def load_drill_text_with_warnings(text: str, path: str = "<string>") -> tuple[Any, list[Problem]]:
+    """Load and validate a drill from YAML ``text``: ``(drill, warnings)``. Raises :class:`DrillLoadError`."""
     from pydantic import ValidationError
 
     from warroom.core.model import Drill
     from warroom.core.validation import validate_drill
 
-    root, data, problems = _parse(text, path)
+    root, data, problems, warnings = _parse(text, path)
     try:
         drill = Drill.model_validate(data)
     except ValidationError as e:
         # A value the builder already reported (e.g. an unsupported tag) needs no second, type-level problem.
         taken = {(p.line, p.column) for p in problems}
         for err in e.errors(include_url=False):
-            problem = _pydantic_problem(path, root, data, err)
+            problem = _pydantic_problem_safely(path, root, data, err)
             if (problem.line, problem.column) not in taken:
                 problems.append(problem)
-        raise DrillLoadError(path, problems) from None
+        raise DrillLoadError(path, problems, warnings) from None
     for issue in validate_drill(drill):
         node = _locate(root, issue.loc)[0]
         message = issue.message
@@ -176,8 +203,8 @@ def load_drill_text(text: str, path: str = "<string>") -> Any:
             message += f" (see line {_locate(root, issue.related)[0].start_mark.line + 1})"
         problems.append(_at(path, node, message))
     if problems:
-        raise DrillLoadError(path, problems)
-    return drill
+        raise DrillLoadError(path, problems, warnings)
+    return drill, _sorted(warnings)
 
 
 def load_yaml_text(text: str, path: str = "<string>") -> dict[str, Any]:
@@ -187,9 +214,9 @@ def load_yaml_text(text: str, path: str = "<string>") -> dict[str, Any]:
     :class:`DrillLoadError` for YAML syntax errors, duplicate keys, unsupported tags, the limits, or a top level
     that is not a mapping.
     """
-    _, data, problems = _parse(text, path)
+    _, data, problems, warnings = _parse(text, path)
     if problems:
-        raise DrillLoadError(path, problems)
+        raise DrillLoadError(path, problems, warnings)
     return data
 
 
@@ -202,7 +229,7 @@ def position_of(path: str | os.PathLike[str], loc: tuple[str | int, ...]) -> tup
     """
     try:
         text = Path(path).read_bytes()[: MAX_FILE_BYTES + 1].decode("utf-8-sig")
-        root = _compose(text, os.fspath(path))
+        root = _compose(text, os.fspath(path))[0]
         if root is None:
             return 1, 1
         node = _locate(root, tuple(loc))[0]
@@ -216,8 +243,8 @@ def position_of(path: str | os.PathLike[str], loc: tuple[str | int, ...]) -> tup
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def _parse(text: str, path: str) -> tuple[MappingNode, dict[str, Any], list[Problem]]:
-    """Compose ``text`` and build its data: ``(root node, data, problems found while building)``.
+def _parse(text: str, path: str) -> tuple[MappingNode, dict[str, Any], list[Problem], list[Problem]]:
+    """Compose ``text`` and build its data: ``(root node, data, problems, warnings)`` found while building.
 
     Raises :class:`DrillLoadError` when nothing useful can be built (syntax errors, limits, an empty file, a top
     level that is not a mapping).
@@ -226,303 +253,47 @@ def _parse(text: str, path: str) -> tuple[MappingNode, dict[str, Any], list[Prob
         _fail(path, f"the text is larger than {MAX_FILE_BYTES // 1048576} MiB, the limit for drill files")
     if text.startswith("\ufeff"):
         text = text[1:]
-    root = _compose(text, path)
+    root, alias_marks = _compose(text, path)
     if root is None:
         _fail(path, "the file is empty: a drill needs schema_version, id, title, plan, trace... (try `warroom new`)")
     if not isinstance(root, MappingNode):
         what = "a list" if isinstance(root, SequenceNode) else "a single value"
         message = f"a drill file must be a mapping of keys (schema_version: 1, id: ..., ...), but this one is {what}"
         raise DrillLoadError(path, [_at(path, root, message)])
-    builder = _Builder(path, aliases_possible="&" in text)
-    try:
-        data = builder.build(root, 0)
-    except _Abort:
-        raise DrillLoadError(path, builder.problems) from None
-    return root, data, builder.problems
+    if alias_marks:
+        _ALIAS_MARKS[root] = alias_marks
+    found: list[Problem] = []
 
+    def report(node: Node, message: str, severity: str) -> None:
+        found.append(_at(path, node, message, severity))
+
+    builder = Builder(text, report, max_depth=MAX_DEPTH, max_expansion=MAX_ALIAS_EXPANSION, alias_marks=alias_marks)
+    try:
+        data = builder.build(root, 0, drill_shape())
+    except Abort:
+        raise DrillLoadError(path, [p for p in found if p.severity == "error"]) from None
+    problems = [p for p in found if p.severity == "error"]
+    return root, data, problems, [p for p in found if p.severity != "error"]
 
 
 def _fail(path: str, message: str) -> typing.NoReturn:
     raise DrillLoadError(path, [Problem(path, 1, 1, message)])
 
 
-def _at(path: str, node: Node | None, message: str) -> Problem:
+def _at(path: str, node: Node | None, message: str, severity: str = "error") -> Problem:
     if node is None:
-        return Problem(path, 1, 1, message)
+        return Problem(path, 1, 1, message, severity)
     mark = node.start_mark
-    return Problem(path, mark.line + 1, mark.column + 1, message)
+    return Problem(path, mark.line + 1, mark.column + 1, message, severity)
 
 
-def _compose(text: str, path: str) -> Node | None:
-    loader = None
+def _compose(text: str, path: str) -> tuple[Node | None, dict[tuple[int, Any], Any]]:
     try:
-        loader = _YamlLoader(text)  # the pure-Python reader already checks the characters here
-        return loader.get_single_node()
-    except yaml.YAMLError as e:
-        raise DrillLoadError(path, [_yaml_problem(text, path, e)]) from None
+        return compose(text, _YamlLoader)
+    except YamlSyntaxError as e:
+        raise DrillLoadError(path, [Problem(path, e.line, e.column, e.message)]) from None
     except RecursionError:  # the pure-Python composer on absurdly deep nesting
         _fail(path, f"the YAML is nested too deeply (more than {MAX_DEPTH} levels)")
-    finally:
-        dispose = getattr(loader, "dispose", None)
-        if dispose:
-            dispose()
-
-
-def _line_col(text: str, index: int) -> tuple[int, int]:
-    line = text.count("\n", 0, index) + 1
-    return line, index - (text.rfind("\n", 0, index) + 1) + 1
-
-
-def _yaml_problem(text: str, path: str, e: yaml.YAMLError) -> Problem:
-    """One YAML error as a Problem with a message a drill author can act on."""
-    if isinstance(e, yaml.reader.ReaderError):
-        line, column = _line_col(text, e.position)
-        char = e.character if isinstance(e.character, str) else chr(e.character)
-        return Problem(
-            path, line, column,
-            f"the file contains a control character ({char!r}) that YAML does not allow; is this a binary file?",
-        )
-    problem = (getattr(e, "problem", None) or str(e)).strip()
-    context = (getattr(e, "context", None) or "").strip()
-    pm = getattr(e, "problem_mark", None)
-    cm = getattr(e, "context_mark", None)
-    mark = pm or cm
-    if mark is None:  # pragma: no cover - every PyYAML parse error carries a mark
-        return Problem(path, 1, 1, f"YAML error: {problem}")
-    line, column = mark.line + 1, mark.column + 1
-    unclosed = _unclosed_quote_before(text, mark) if "end of stream" not in problem else None
-    if unclosed is not None:
-        return Problem(path, *unclosed)
-    index = getattr(mark, "index", None)
-    here = text[index] if isinstance(index, int) and 0 <= index < len(text) else ""
-    if here == "\t" or (problem.startswith("found character") and "\\t" in problem):
-        msg = "a tab character: YAML indentation must use spaces, not tabs"
-    elif "quoted scalar" in context and "end of stream" in problem and cm is not None:
-        quote = text[cm.index] if 0 <= cm.index < len(text) else '"'
-        return Problem(path, cm.line + 1, cm.column + 1, f"this quoted text is never closed: add the closing {quote}")
-    elif "quoted scalar" in context and cm is not None:
-        msg = f"{problem} in the quoted text that starts at line {cm.line + 1}, column {cm.column + 1}"
-    elif "undefined alias" in problem:
-        name = text[index:].split(None, 1)[0] if isinstance(index, int) else "*"
-        msg = f"the alias {name} names no anchor (&{name.lstrip('*')}) defined above it"
-    elif "another document" in problem:
-        msg = "a second YAML document (after `---`): a drill file holds exactly one drill"
-    elif "mapping values are not allowed" in problem:
-        deeper = _over_indented_key(text, mark)
-        if deeper is not None:
-            return Problem(path, *deeper)
-        msg = "a colon followed by a space inside unquoted text: put the whole text in quotes"
-    elif any(w in problem for w in ("expected key", "expected <block end>", "expected '-'")):
-        msg = "this line's indentation does not match the keys above it (check the spaces at the start of the line)"
-    elif "exceeded maximum nesting depth" in problem:
-        msg = "the YAML is nested too deeply"
-    else:
-        msg = f"YAML syntax error: {problem}"
-        if context and cm is not None:
-            msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
-    return Problem(path, line, column, msg)
-
-
-def _unclosed_quote_before(text: str, mark: Any) -> tuple[int, int, str] | None:
-    """``(line, column, message)`` when the YAML error at ``mark`` follows a quoted text that was never closed.
-
-    A quoted text whose closing quote is missing runs on, over line ends, to the next quote of the same kind
-    further down (the opening quote of another value); the error then comes right after that quote. So: the
-    token just before the error is a quoted text that spans several lines and ends on the error's line. Only
-    called on a syntax error (it scans the text again, up to the error).
-    """
-    where = (mark.line, mark.column)
-    last = None
-    try:
-        for token in yaml.scan(text, Loader=_YamlLoader):
-            end = token.end_mark
-            if (end.line, end.column) > where:
-                break
-            last = token
-    except yaml.YAMLError:
-        pass  # the tokens before the error are all we need
-    if not isinstance(last, yaml.ScalarToken) or last.style not in ('"', "'"):
-        return None
-    start, end = last.start_mark, last.end_mark
-    if start.line == end.line or end.line != mark.line:
-        return None
-    quote = last.style
-    return (
-        start.line + 1,
-        start.column + 1,
-        f"this quoted text is never closed: add the closing {quote} where the text ends (without it, the text "
-        f"runs on to the next {quote}, on line {end.line + 1}, column {end.column})",
-    )
-
-
-def _over_indented_key(text: str, mark: Any) -> tuple[int, int, str] | None:
-    """``(line, column, message)`` when the colon at ``mark`` ends a key indented deeper than the key above it.
-
-    YAML reads a line indented deeper than its sibling keys as more text of the value above, so ``key:`` on it is
-    "a colon inside text". Returns None when the line does not start with a key, or is not deeper than the last
-    key above it (then the colon really is inside text).
-    """
-    lines = text.splitlines()
-    if mark.line >= len(lines):
-        return None
-    match = re.fullmatch(r"( +)([^\s#'\"\[\]{}&*!|>%@`-][^:#]*?)\s*", lines[mark.line][: mark.column])
-    if match is None:
-        return None
-    indent, key = len(match.group(1)), match.group(2)
-    for above in range(mark.line - 1, -1, -1):
-        prev = lines[above]
-        content = prev.lstrip(" ")
-        if not content or content.startswith("#"):
-            continue
-        column = len(prev) - len(content)
-        while content.startswith("- "):  # a list item: its key starts after the dash
-            rest = content[2:].lstrip(" ")
-            column += len(content) - len(rest)
-            content = rest
-        if indent <= column:
-            return None
-        prev_key = re.match(r"([^\s:#][^:#]*?):(\s|$)", content)
-        other = f"the key `{prev_key.group(1)}`" if prev_key else "the text"
-        shown_other = f"`{prev_key.group(1)}`" if prev_key else "it"
-        return (
-            mark.line + 1,
-            indent + 1,
-            f"this line is indented deeper than {other} above it (line {above + 1}, column {column + 1}): "
-            f"indent `{key}` like {shown_other}; if `{key}: ...` was meant as part of the text above, put that "
-            "whole text in quotes",
-        )
-    return None
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Building values from nodes
-# ---------------------------------------------------------------------------------------------------------------
-
-_IN_PROGRESS = object()
-
-
-class _Builder:
-    """Builds plain Python values from a composed node tree, recording problems as it goes."""
-
-    def __init__(self, path: str, aliases_possible: bool) -> None:
-        self.path = path
-        self.problems: list[Problem] = []
-        # Alias bookkeeping only when the text has an anchor at all ("&" appears): id(node) -> (value, size).
-        self._memo: dict[int, Any] | None = {} if aliases_possible else None
-        self._count = 0
-        self._expanded = 0
-
-    def problem(self, node: Node | None, message: str) -> None:
-        self.problems.append(_at(self.path, node, message))
-
-    def build(self, node: Node, depth: int) -> Any:
-        if node.__class__ is ScalarNode:
-            self._count += 1
-            if node.tag == _STR:
-                return node.value
-            return self._scalar(node)
-        if depth >= MAX_DEPTH:
-            self.problem(node, f"nested too deeply: drill files allow at most {MAX_DEPTH} levels of mappings and lists")
-            raise _Abort
-        memo = self._memo
-        if memo is not None:
-            key = id(node)
-            seen = memo.get(key)
-            if seen is not None:
-                if seen is _IN_PROGRESS:
-                    self.problem(node, "a recursive alias: this value contains an alias (*name) to itself")
-                    raise _Abort
-                value, size = seen
-                self._expanded += size
-                self._count += size
-                if self._expanded > MAX_ALIAS_EXPANSION:
-                    self.problem(
-                        node,
-                        f"aliases (*name) of the anchor here expand the drill by more than {MAX_ALIAS_EXPANSION:,} "
-                        "values (a 'billion laughs' file?); it was not loaded. Copy values instead of nesting aliases",
-                    )
-                    raise _Abort
-                return value
-            memo[key] = _IN_PROGRESS
-            start = self._count
-            value = self._collection(node, depth)
-            memo[key] = (value, self._count - start)
-            return value
-        return self._collection(node, depth)
-
-    def _collection(self, node: Node, depth: int) -> Any:
-        self._count += 1
-        if node.tag not in (_MAP, _SEQ):
-            self._unsupported_tag(node)
-        if node.__class__ is SequenceNode:
-            build = self.build
-            return [build(child, depth + 1) for child in node.value]
-        return self._mapping(node, depth)
-
-    def _mapping(self, node: MappingNode, depth: int) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        key_nodes: dict[str, Node] = {}
-        merges: list[Node] = []
-        build = self.build
-        for key_node, value_node in node.value:
-            if key_node.__class__ is not ScalarNode:
-                self.problem(key_node, "a key must be plain text, not a mapping or a list")
-                continue
-            if key_node.tag == _MERGE:
-                merges.append(value_node)
-                continue
-            key = key_node.value
-            if key in out:
-                first = key_nodes[key].start_mark
-                self.problem(
-                    key_node,
-                    f"duplicate key `{key}`: it is already on line {first.line + 1} "
-                    f"(this one is on line {key_node.start_mark.line + 1}); keep only one",
-                )
-                continue
-            key_nodes[key] = key_node
-            out[key] = build(value_node, depth + 1)
-        for merge in merges:
-            sources = merge.value if merge.__class__ is SequenceNode else [merge]
-            for source in sources:
-                if source.__class__ is not MappingNode:
-                    self.problem(source, "a merge key (<<) needs a mapping or a list of mappings, e.g. <<: *defaults")
-                    continue
-                merged = build(source, depth + 1)
-                for k, v in merged.items():
-                    out.setdefault(k, v)
-        return out
-
-    def _scalar(self, node: ScalarNode) -> Any:
-        tag = node.tag
-        if tag in _CONSTRUCTORS:
-            try:
-                return _CONSTRUCTORS[tag](node)
-            except Exception:  # only an explicit tag can mismatch its text, e.g. `!!int e5`
-                self.problem(node, f"`{node.value}` is not a valid {_short_tag(tag)}; remove the tag or fix the value")
-                return node.value
-        if tag == _NULL:
-            return None
-        if tag == _TIMESTAMP:
-            return node.value  # dates and times stay as written (drills are JSON-like)
-        self._unsupported_tag(node)
-        return node.value
-
-    def _unsupported_tag(self, node: Node) -> None:
-        self.problem(
-            node, f"the tag `{_short_tag(node.tag)}` is not supported in drill files; remove it (drills are plain data)"
-        )
-
-
-def _short_tag(tag: str) -> str:
-    return "!!" + tag[len(_TAG) :] if tag.startswith(_TAG) else tag
-
-
-_CONSTRUCTORS = {
-    _INT: _scalar_constructor.construct_yaml_int,
-    _FLOAT: _scalar_constructor.construct_yaml_float,
-    _BOOL: _scalar_constructor.construct_yaml_bool,
-}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -557,24 +328,41 @@ def _locate(root: Node, loc: tuple[Any, ...], want_key: bool = False, block_key:
     Returns ``(node, depth)`` where ``depth`` is how many elements of ``loc`` were followed. With ``want_key``, a
     final mapping key is located at the key itself rather than its value. A block mapping or list that is the value
     of a key is located at its key (``briefing:``), which is where an author looks for it (unless ``block_key`` is
-    false).
+    false). A node reached through an alias (``*name``) is located where that alias is written, not at its anchor.
     """
+    marks = _ALIAS_MARKS.get(root, {})
     node: Node = root
     key_node: Node | None = None
+    via = None
     depth = 0
     for depth, el in enumerate(loc):  # noqa: B007 - depth is used after the loop
         if isinstance(node, MappingNode) and isinstance(el, str):
             pair = _mapping_pair(node, el)
             if pair is None:
-                return (_block_at_key(node, key_node) if block_key else node), depth
+                return _at_alias((_block_at_key(node, key_node) if block_key else node), via), depth
             if want_key and depth == len(loc) - 1:
-                return pair[0], depth + 1
+                return _at_alias(pair[0], via), depth + 1
+            via = marks.get((id(node), id(pair[0])), via)
             key_node, node = pair
         elif isinstance(node, SequenceNode) and isinstance(el, int) and 0 <= el < len(node.value):
+            via = marks.get((id(node), el), via)
             key_node, node = None, node.value[el]
         else:
-            return (_block_at_key(node, key_node) if block_key else node), depth
-    return (_block_at_key(node, key_node) if block_key else node), len(loc)
+            return _at_alias((_block_at_key(node, key_node) if block_key else node), via), depth
+    return _at_alias((_block_at_key(node, key_node) if block_key else node), via), len(loc)
+
+
+#: The alias marks of each composed drill (see :class:`warroom.core.yamlcore.AliasMarks`), by root node.
+_ALIAS_MARKS: weakref.WeakKeyDictionary[Node, dict[tuple[int, Any], Any]] = weakref.WeakKeyDictionary()
+
+
+def _at_alias(node: Node, mark: Any) -> Node:
+    """``node``, or a copy of it placed at ``mark`` (where the alias that led to it is written)."""
+    if mark is None:
+        return node
+    moved = copy.copy(node)
+    moved.start_mark = mark
+    return moved
 
 
 def _block_at_key(node: Node, key_node: Node | None) -> Node:
@@ -752,58 +540,58 @@ def _show(node: Node | None, value: Any) -> str:
 
 
 def _yaml_hint(node: Node | None) -> str:
-    """A hint when an unquoted YAML 1.1 scalar was read as something other than text, else ""."""
-    if not isinstance(node, ScalarNode) or node.style not in _PLAIN_STYLES:
+    """A hint when an unquoted scalar was read (YAML 1.2 core schema) as something other than text, else ""."""
+    if not isinstance(node, ScalarNode) or node.style not in _PLAIN_STYLES or node.tag not in (_BOOL, _INT, _FLOAT, _NULL):
         return ""
-    v, tag = node.value, node.tag
     try:
-        value = _CONSTRUCTORS[tag](node) if tag in _CONSTRUCTORS else None
-    except Exception:  # an explicit tag that does not fit its text (already reported by the builder)
+        value = yc.construct_core(node.tag, node.value)
+    except yc.ScalarError:  # an explicit tag that does not fit its text (already reported by the builder)
         return ""
-    if tag == _BOOL:
-        read = f"the boolean {str(value).lower()}"
-    elif tag == _INT and ":" in v:
-        read = f"the base-60 number {value}"
-    elif tag == _INT and v.lstrip("+-").startswith("0") and v.lstrip("+-") not in ("0",):
-        read = f"the number {value}"
-    elif tag == _INT:
-        read = "a number"
-    elif tag == _FLOAT:
-        read = f"the number {value!r}"
-    elif tag == _NULL:
-        if v == "":
-            return ""
-        read = "null (no value)"
-    else:
+    if value is None and node.value == "":
         return ""
+    v = _cut(node.value)
+    read = "a number" if isinstance(value, int) and not isinstance(value, bool) else yc.describe_value(value, v)
     return f"; YAML reads an unquoted `{v}` as {read}: write \"{v}\" in quotes if you meant the text"
 
 
-#: A number with an exponent that YAML 1.1 (PyYAML) reads as text, e.g. ``1e3`` (it wants ``1.0e+3``).
-_EXPONENT = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)[eE][-+]?\d+")
+#: Unquoted forms that were numbers or booleans in YAML 1.1 but are text in YAML 1.2.
+_SEXAGESIMAL = re.compile(r"[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?")
+_UNDERSCORED = re.compile(r"[-+]?(0b[01_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(\.[0-9_]*)?([eE][-+]?[0-9]+)?)")
+_YAML11_BOOLS = {"yes": "true", "no": "false", "on": "true", "off": "false"}
 
 
 def _number_hint(node: Node | None) -> str:
-    """A hint when a number was expected and the value is an unquoted YAML 1.1 boolean or a quoted number, else ""."""
+    """A hint when a number or boolean was expected and the value is text that YAML 1.1 read as one (``yes``,
+    ``1:30``, ``1_150``) or a quoted number, else ""."""
     if not isinstance(node, ScalarNode):
         return ""
-    if node.style in _PLAIN_STYLES and node.tag == _BOOL and node.value.lower() not in ("true", "false"):
-        return (
-            f"; YAML reads an unquoted `{node.value}` as the boolean {str(_CONSTRUCTORS[_BOOL](node)).lower()} "
-            "(yes/no/on/off are true/false), not a number"
-        )
-    if node.style in _PLAIN_STYLES and node.tag == _STR and _EXPONENT.fullmatch(node.value):
-        number = float(node.value)
-        mantissa, exponent = f"{number:.1e}".split("e")
-        yaml11 = f"{mantissa}e{int(exponent):+d}"
-        plain = f" or {number:.0f}" if number.is_integer() and abs(number) < 1e16 else ""
-        return (
-            f"; YAML reads `{node.value}` as text (in YAML 1.1 an exponent needs a dot and a sign): "
-            f"write {yaml11}{plain}"
-        )
-    if node.style not in _PLAIN_STYLES and re.fullmatch(r"[-+]?(\d[\d_]*)?\.?\d+([eE][-+]?\d+)?", node.value.strip()):
+    v = node.value
+    if node.style in _PLAIN_STYLES and node.tag == _STR:
+        word = _YAML11_BOOLS.get(v.lower())
+        if word:
+            return (
+                f"; `{v}` is text in YAML 1.2, which warroom reads (YAML 1.1 read it as the boolean {word}): "
+                "write true or false for a boolean"
+            )
+        old = yc.yaml11_value(v)
+        if _SEXAGESIMAL.fullmatch(v) and isinstance(old, (int, float)) and not isinstance(old, bool):
+            return (
+                f"; `{_cut(v)}` is text in YAML 1.2, which warroom reads (YAML 1.1 read it as the base-60 number "
+                f"{old:,}): write {old} if you meant that number"
+            )
+        if "_" in v and _UNDERSCORED.fullmatch(v) and isinstance(old, (int, float)) and not isinstance(old, bool):
+            return (
+                f"; YAML 1.2 numbers have no `_` (YAML 1.1 read `{_cut(v)}` as {old!r}): write {old!r} without "
+                "the underscores"
+            )
+    if node.style not in _PLAIN_STYLES and re.fullmatch(r"[-+]?(\d[\d_]*)?\.?\d+([eE][-+]?\d+)?", v.strip()):
         return "; remove the quotes to write a number"
     return ""
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    text = text.replace("\n", "\\n").replace("\t", "\\t")
+    return clean(text if len(text) <= limit else text[: limit - 3] + "...")
 
 
 _TYPE_WORDS = {
@@ -828,6 +616,17 @@ def _closest(word: Any, choices: list[str]) -> str:
         return ""
     match = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f"did you mean `{match[0]}`? " if match else ""
+
+
+def _pydantic_problem_safely(path: str, root: Node, data: Any, err: dict[str, Any]) -> Problem:
+    """:func:`_pydantic_problem`, or a plainer message at the same place should building the message fail: a
+    drill file must never lead to "internal error"."""
+    try:
+        return _pydantic_problem(path, root, data, err)
+    except Exception:  # noqa: BLE001 - a message helper tripped on an input nobody foresaw; say what pydantic says
+        data_path, _ = _walk_loc(tuple(err.get("loc", ())))
+        node, _ = _locate(root, data_path)
+        return _at(path, node, f"{_label(data, data_path)}: {clean(str(err.get('msg', err.get('type'))))}")
 
 
 def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> Problem:
@@ -886,10 +685,12 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
             msg = f"schema_version must be {expected_text}, got {shown} (this warroom reads format version 1)"
             msg += _number_hint(value_node)
             return _at(path, node, msg)
+        # "unknown value `done`", never "unknown value the text `done`", however the value was quoted
+        word = f"`{_cut(value_node.value)}`" if isinstance(value_node, ScalarNode) and value_node.value else shown
         if data_path[-2:] == ("fault", "kind"):
-            msg = f"unknown fault kind {shown}; {_closest(value, choices)}the fault kinds are: {', '.join(choices)}"
+            msg = f"unknown fault kind {word}; {_closest(value, choices)}the fault kinds are: {', '.join(choices)}"
         else:
-            msg = f"unknown value {shown} for {label}; {_closest(value, choices)}allowed: {', '.join(choices)}"
+            msg = f"unknown value {word} for {label}; {_closest(value, choices)}allowed: {', '.join(choices)}"
         if isinstance(value_node, ScalarNode) and value_node.value in choices:  # e.g. an unquoted `no` meant as text
             msg += _yaml_hint(value_node)
         else:
@@ -900,6 +701,8 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
         hint = _yaml_hint(value_node) if etype == "string_type" else _number_hint(value_node)
         return _at(path, node, f"{label} must be {_TYPE_WORDS[etype]}, got {shown}{hint}")
 
+    if etype == "string_pattern_mismatch" and ctx.get("pattern") == TEXT_PATTERN:
+        return _at(path, node, f"{label} must not be blank: write some text, not only spaces or line breaks")
     if etype == "string_pattern_mismatch":
         which = "" if data_path[-1] == "id" else f" for {label}"
         return _at(

@@ -28,6 +28,9 @@ from pydantic_core import PydanticCustomError
 #: The drill format version this code reads. Bump it when the format changes incompatibly.
 SCHEMA_VERSION = 1
 
+#: Required text (a title, an objective, a debrief...) must hold more than spaces and line breaks.
+TEXT_PATTERN = r"\S"
+
 #: An identifier for a drill, plan step or trace event: letters, digits, ``-``, ``_`` and ``.``.
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
 
@@ -168,9 +171,9 @@ class ReportedStatus(StrEnum):
 class Briefing(_Strict):
     """What the trainee reads before the drill starts. Never contains the answer."""
 
-    goal: str = Field(min_length=1, description="The agent's goal, as the user gave it to the planner.")
+    goal: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The agent's goal, as the user gave it to the planner.")
     watching: str = Field(
-        min_length=1,
+        min_length=1, pattern=TEXT_PATTERN,
         description="What the trainee is watching and what to look out for (the system, its tools, the stakes).",
     )
     context: str | None = Field(
@@ -181,7 +184,7 @@ class Briefing(_Strict):
 class ModelSpec(_Strict):
     """One language model and its prices."""
 
-    name: str = Field(min_length=1, description="The model's name as shown to the trainee, e.g. 'frontier-large'.")
+    name: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The model's name as shown to the trainee, e.g. 'frontier-large'.")
     input_usd_per_mtok: UsdPerMillion = Field(
         description=f"Price of input tokens, USD per million tokens (0 to {MAX_USD_PER_MTOK:,})."
     )
@@ -234,8 +237,8 @@ class PlanStep(_Strict):
     """One ordered step of the planner's plan, with an objective the executor's work can be checked against."""
 
     id: Identifier = Field(description="Unique id of the plan step, referenced by trace events and the answer key.")
-    title: str = Field(min_length=1, description="Short name of the step, shown in the plan panel.")
-    objective: str = Field(min_length=1, description="The checkable objective: what must be true when it is done.")
+    title: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Short name of the step, shown in the plan panel.")
+    objective: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The checkable objective: what must be true when it is done.")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -276,7 +279,7 @@ class ToolCall(_EventBase):
     """The executor calls a tool with arguments."""
 
     kind: Literal["tool_call"] = Field(description="Event kind.")
-    tool: str = Field(min_length=1, description="The tool's name, e.g. 'crm.search_tickets'.")
+    tool: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The tool's name, e.g. 'crm.search_tickets'.")
     arguments: dict[str, Any] = Field(default_factory=dict, description="The call's arguments, as the executor sent them.")
     usage: Usage | None = Field(default=None, description="Token usage of the executor call that produced this tool call.")
 
@@ -309,7 +312,7 @@ class LogEvent(_EventBase):
     """A line or block of output from the environment: a monitor, a job log, a terminal, an alert."""
 
     kind: Literal["log"] = Field(description="Event kind.")
-    source: str = Field(min_length=1, description="Where the log comes from, e.g. 'stderr', 'billing-monitor'.")
+    source: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Where the log comes from, e.g. 'stderr', 'billing-monitor'.")
     content: str = Field(description="The log text, verbatim.")
     level: Literal["debug", "info", "warning", "error"] = Field(default="info", description="Log level.")
 
@@ -339,7 +342,7 @@ class Fault(_Strict):
 
     origin_step: Identifier = Field(description="The plan step where the fault happened: the step to escalate.")
     kind: FaultKind = Field(description="What went wrong, from the fault-kind vocabulary (see docs/authoring.md).")
-    summary: str = Field(min_length=1, description="One sentence: what went wrong (shown in the debrief).")
+    summary: str = Field(min_length=1, pattern=TEXT_PATTERN, description="One sentence: what went wrong (shown in the debrief).")
 
 
 class DamageEntry(_Strict):
@@ -355,7 +358,7 @@ class DamageEntry(_Strict):
 class Damage(_Strict):
     """The damage the cascade does, event by event, in a unit that matters in the drill's domain."""
 
-    unit: str = Field(min_length=1, description="The damage unit, e.g. 'USD refunded in error', 'rows corrupted'.")
+    unit: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The damage unit, e.g. 'USD refunded in error', 'rows corrupted'.")
     entries: list[DamageEntry] = Field(min_length=1, description="Damage per cascade event.")
 
 
@@ -374,7 +377,7 @@ class AnswerKey(_Strict):
     deadline: Seconds = Field(
         description=f"Drill time after which the damage is done; escalate before it (at most {MAX_DRILL_SECONDS:,} s)."
     )
-    debrief: str = Field(min_length=1, description="What happened, where the evidence was, what the re-plan should be.")
+    debrief: str = Field(min_length=1, pattern=TEXT_PATTERN, description="What happened, where the evidence was, what the re-plan should be.")
     replan: list[TraceEvent] = Field(
         default_factory=list,
         description=(
@@ -387,14 +390,14 @@ class AnswerKey(_Strict):
 class AllClear(_Strict):
     """A control drill: odd-looking but healthy; the right move is not to escalate."""
 
-    debrief: str = Field(min_length=1, description="Why the trace was healthy despite what looked odd.")
+    debrief: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Why the trace was healthy despite what looked odd.")
 
 
 class Distractor(_Strict):
     """An event that looks odd but is harmless."""
 
     event: Identifier = Field(description="The trace event that looks suspicious.")
-    why_harmless: str = Field(min_length=1, description="Why it is harmless (shown in the debrief).")
+    why_harmless: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Why it is harmless (shown in the debrief).")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -424,13 +427,13 @@ class Drill(_Strict):
             "(`warroom validate` checks it)."
         )
     )
-    title: str = Field(min_length=1, description="Title shown in the drill picker.")
+    title: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Title shown in the drill picker.")
     version: Annotated[int, Field(strict=True, ge=1, le=MAX_VERSION)] = Field(
         default=1, description="The drill's own revision, bumped on edits."
     )
     difficulty: Annotated[int, Field(strict=True, ge=1, le=5)] = Field(description="1 (easy) to 5 (hard).")
     tags: list[str] = Field(default_factory=list, description="Free tags: domain and fault kind in MAST/TRAIL terms.")
-    author: str = Field(min_length=1, description="Who wrote the drill.")
+    author: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Who wrote the drill.")
     source: str | None = Field(
         default=None,
         description=(
