@@ -85,8 +85,8 @@ def test_json_format_is_one_object_per_problem_and_summary_on_stderr():
     assert result.exit_code == 1
     objects = [json.loads(l) for l in result.stdout.splitlines()]
     assert objects == [
-        {"path": str(bad), "line": 57, "column": 1, "message": objects[0]["message"]},
-        {"path": str(bad), "line": 62, "column": 3, "message": objects[1]["message"]},
+        {"path": str(bad), "line": 57, "column": 1, "severity": "error", "message": objects[0]["message"]},
+        {"path": str(bad), "line": 62, "column": 3, "severity": "error", "message": objects[1]["message"]},
     ]
     assert "did you mean `evidence`?" in objects[1]["message"]
     assert result.stderr == "1 drill checked: 0 valid, 1 invalid (2 problems)\n"
@@ -139,7 +139,7 @@ def test_an_internal_error_is_reported_as_a_problem_not_a_traceback(monkeypatch)
     def broken(path):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(loader_mod, "load_drill", broken)
+    monkeypatch.setattr(loader_mod, "load_drill_with_warnings", broken)
     good = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
     result = CliRunner().invoke(main, ["validate", str(good)])
     assert result.exit_code == 1

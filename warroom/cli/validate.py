@@ -38,8 +38,8 @@ def drill_files_of(ctx: click.Context, names: tuple[str, ...]) -> list[Path]:
 @click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...")
 @format_option(
     "text: one 'path:line:col: message' line per problem, then a summary line. "
-    "json: JSON Lines on stdout, one object per problem with keys path, line, column, message "
-    "(nothing for a valid drill); the summary goes to stderr."
+    "json: JSON Lines on stdout, one object per problem or warning with keys path, line, column, severity "
+    "(error or warning), message (nothing for a valid drill without warnings); the summary goes to stderr."
 )
 @click.pass_context
 def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
@@ -50,6 +50,10 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     every file is reported (not just the first), each as path:line:col: message, with line and column counting
     from 1, followed by a summary such as "3 drills checked: 2 valid, 1 invalid (4 problems)".
 
+    Warnings (path:line:col: warning: message) flag what loads but may not say what was meant: an unquoted
+    value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment. They do not
+    change the exit status.
+
     Across the files checked together: a drill's id must equal its file name (without .yaml), and no two drills
     may share an id.
 
@@ -59,17 +63,20 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     import json
 
     from warroom.core.library import cross_file_problems
-    from warroom.core.loader import DrillLoadError, Problem, load_drill
+    from warroom.core.loader import DrillLoadError, Problem, load_drill_with_warnings
 
     files = drill_files_of(ctx, names)
     problems_of: dict[Path, list[Problem]] = {}
+    warnings_of: dict[Path, list[Problem]] = {}
     loaded: list[tuple[Path, Any]] = []
     for f in files:
         try:
-            loaded.append((f, load_drill(f)))
+            drill, warnings_of[f] = load_drill_with_warnings(f)
+            loaded.append((f, drill))
             problems_of[f] = []
         except DrillLoadError as e:
             problems_of[f] = list(e.problems)
+            warnings_of[f] = list(e.warnings)
         except Exception as e:  # a bug in warroom, not in the drill: still report it as a problem, never a traceback
             why = f"warroom could not check this file (internal error {type(e).__name__}: {e}); please report it"
             problems_of[f] = [Problem(str(f), 1, 1, why)]
@@ -78,12 +85,14 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
 
     invalid = 0
     total_problems = 0
+    total_warnings = 0
     for f in files:
         problems = problems_of[f]
         if problems:
             invalid += 1
             total_problems += len(problems)
-        for p in problems:
+        total_warnings += len(warnings_of.get(f, ()))
+        for p in sorted([*problems, *warnings_of.get(f, ())], key=lambda p: (p.line, p.column)):
             if fmt == "json":  # ASCII JSON: every control character (C1 too) is a \u escape
                 click.echo(json.dumps(p.to_dict()))
             else:  # drill text in the message (a quoted value) or the path: control characters shown as \xNN
@@ -91,7 +100,8 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
 
     valid = len(files) - invalid
     summary = f"{_plural(len(files), 'drill')} checked: {valid} valid, {invalid} invalid"
-    if total_problems:
-        summary += f" ({_plural(total_problems, 'problem')})"
+    counts = [_plural(n, word) for n, word in ((total_problems, "problem"), (total_warnings, "warning")) if n]
+    if counts:
+        summary += f" ({', '.join(counts)})"
     click.echo(summary, err=fmt == "json")
     raise SystemExit(1 if invalid else 0)

@@ -17,7 +17,7 @@ Values are JSON-like: mapping keys are always text, dates stay text, merge keys 
 from __future__ import annotations
 
 import copy
-import json
+import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -218,7 +218,7 @@ class Builder:
             self._check_comment(node)
             self._check_readings(node, text, shape, core=value)
             return text
-        if shape == DATA and is_number and not _reads_back(value, text):
+        if shape == DATA and is_number and _loses_writing(value, text):
             self._check_readings(node, text, shape, core=value)
             return text
         if shape == DATA:
@@ -308,19 +308,19 @@ def _octal(text: str) -> str:
     return f"the octal number {-value if text.startswith('-') else value:,}"
 
 
-def _reads_back(value: Any, text: str) -> bool:
-    """True when the number ``value`` is written as ``text`` by JSON (what the trainee sees) or by PyYAML's dumper
-    (``3.0e-05`` for 3e-05), so that keeping the number loses nothing the author wrote."""
-    try:
-        shown = json.dumps(value)
-    except ValueError:
-        return False
-    if shown == text:
+def _loses_writing(value: Any, text: str) -> bool:
+    """True when showing the number ``value`` (read from ``text``) would lose something the author wrote: a leading
+    zero (``04413``), a trailing zero of the fraction (``1.10``, ``48391.40``), a ``+``, a ``0x``/``0o`` base, or
+    an infinity/NaN (JSON has none). Another notation of the same number (``3.0e-5``, ``0.00003``) loses nothing."""
+    body = text.lstrip("-")
+    if body.startswith("+"):
         return True
-    if isinstance(value, float):
-        written = repr(value).lower()
-        return "." not in written and "e" in written and written.replace("e", ".0e", 1) == text
-    return False
+    if isinstance(value, int):
+        return body.startswith(("0x", "0o")) or (len(body) > 1 and body[0] == "0")
+    if not math.isfinite(value):
+        return True
+    whole, _, fraction = re.split("[eE]", body)[0].partition(".")
+    return (len(whole) > 1 and whole[0] == "0") or (len(fraction) > 1 and fraction.endswith("0"))
 
 
 def _hashable(shape: Shape) -> Any:
