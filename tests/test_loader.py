@@ -96,6 +96,57 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "wrong-type-list": (7, 7, "`tags` must be a list, got `support`"),
     "wrong-type-mapping": (10, 1, "`models` must be a mapping (key: value lines), got a list"),
     "wrong-type-number": (5, 13, "`difficulty` must be a whole number, got `hard`"),
+    # YAML 1.2 meanings, overflowing numbers, explicit tags that do not fit (issues 11.2, 12.1, 12.10)
+    "overflowing-duration": (38, 18, "`duration_ms` of trace event `e3` must be a finite number, got `1e400`"),
+    "overflowing-deadline": (68, 13, "`answer_key.deadline` must be a finite number, got `2E308`"),
+    "overflowing-price": (11, 44, "`models.planner.input_usd_per_mtok` must be a finite number, got `9e999`"),
+    "huge-whole-number": (25, 48, "is too long: a whole number has at most 4,000 digits"),
+    "nan-time": (51, 8, "`t` of trace event `e6` must be a finite number, got `.NaN`"),
+    "bool-tag-maybe": (25, 64, "`maybe` is not a valid !!bool (YAML 1.2 booleans are true and false)"),
+    "bool-tag-yaml11-word": (25, 64, "`yes` is not a valid !!bool (YAML 1.2 booleans are true and false)"),
+    "bool-tag-on-number": (5, 13, "`maybe` is not a valid !!bool"),
+    "int-tag-text": (25, 27, "`lots` is not a valid !!int (a whole number is digits, 0x... or 0o...)"),
+    "float-tag-text": (27, 8, "`soon` is not a valid !!float"),
+    "null-tag-text": (4, 8, "`Minimal drill` is not a valid !!null (null is written null, ~ or nothing)"),
+    "timestamp-tag-text": (49, 14, "`yesterday` is not a valid !!timestamp"),
+    "leading-zero-amount": (
+        67, 29, "`04413` has a leading zero: YAML 1.1 reads it as the octal number 2,315, YAML 1.2 as the number "
+        "4,413; write 4413 without the leading zero"
+    ),
+    "leading-zero-difficulty": (5, 13, "`02` has a leading zero"),
+    "sexagesimal-number": (
+        68, 13, "`answer_key.deadline` must be a number, got `1:30`; `1:30` is text in YAML 1.2, which warroom reads "
+        "(YAML 1.1 read it as the base-60 number 90): write 90 if you meant that number"
+    ),
+    "underscore-number": (67, 29, "got `1_150`; YAML 1.2 numbers have no `_` (YAML 1.1 read `1_150` as 1150)"),
+    "yes-as-boolean": (25, 64, "must be true or false, got `yes`; `yes` is text in YAML 1.2"),
+    "on-as-boolean": (25, 64, "must be true or false, got `on`; `on` is text in YAML 1.2"),
+    # a comma inside {...} (issue 11.22)
+    "comma-in-flow-mapping": (
+        67, 46, "`000 deleted` has no value: inside {...} a comma separates entries, so the text `first 1,000 deleted` "
+        'was cut at the comma into `first 1` and a key `000 deleted`; put text with a comma in quotes: "first 1,000 '
+        'deleted"'
+    ),
+    "comma-and-space-in-flow-mapping": (38, 35, "the text `rate limited, retry later` was cut at the comma"),
+    # control characters and message grammar (issue 11.23)
+    "raw-escape-character": (
+        4, 16, "a control character ('\\x1b', U+001B ESCAPE) that YAML does not allow in a file: to put it in a "
+        'text, write it as "\\x1b" inside a double-quoted string'
+    ),
+    "raw-delete-character": (54, 16, 'write it as "\\x7f" inside a double-quoted string'),
+    "quoted-unknown-status": (43, 13, "unknown value `done` for `status` of trace event `e4`; allowed:"),
+    # directives, aliases, nulls, positions (issues 12.11, 12.12)
+    "yaml-1-1-directive": (2, 1, "`%YAML 1.1`: warroom reads drill files as YAML 1.2 only"),
+    "yaml-2-directive": (2, 1, "`%YAML 2.0`: warroom reads drill files as YAML 1.2 only"),
+    "answer-key-null": (57, 1, "the drill needs an answer_key"),
+    "duplicate-id-through-alias": (58, 5, "duplicate event id `e5`"),
+    "duplicate-key-through-alias": (31, 36, "duplicate key `customer`: it is already at column 17 of this line"),
+    "line-separator-in-text": (68, 3, "unknown key `dedline` in `answer_key`"),
+    "next-line-character-in-text": (51, 8, "trace event `e6` at t=14 s is earlier than the event before it"),
+    # blank required text (issue 12.13)
+    "blank-title": (4, 8, "`title` must not be blank: write some text, not only spaces or line breaks"),
+    "blank-debrief": (69, 12, "`answer_key.debrief` must not be blank"),
+    "blank-objective": (19, 16, "`objective` of plan step `s2` must not be blank"),
     "yaml-number-as-id": (47, 11, "`step` of trace event `e5` must be text, got `2`; YAML reads an unquoted `2` as a number"),
 }
 

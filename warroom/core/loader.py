@@ -197,7 +197,7 @@ def load_drill_text_with_warnings(text: str, path: str = "<string>") -> tuple[An
                 problems.append(problem)
         raise DrillLoadError(path, problems, warnings) from None
     for issue in validate_drill(drill):
-        node = _locate(root, issue.loc)[0]
+        node = _locate(root, issue.loc)[0] if issue.loc else _named_top_key(root, issue.message)
         message = issue.message
         if issue.related is not None:
             message += f" (see line {_locate(root, issue.related)[0].start_mark.line + 1})"
@@ -274,6 +274,20 @@ def _parse(text: str, path: str) -> tuple[MappingNode, dict[str, Any], list[Prob
         raise DrillLoadError(path, [p for p in found if p.severity == "error"]) from None
     problems = [p for p in found if p.severity == "error"]
     return root, data, problems, [p for p in found if p.severity != "error"]
+
+
+def _named_top_key(root: MappingNode, message: str) -> Node:
+    """Where a problem of the whole drill is reported: at a top-level key written with a null value that the message
+    names (``answer_key: null`` for "the drill needs an answer_key"), else at the start of the drill."""
+    for key_node, value_node in root.value:
+        if (
+            isinstance(key_node, ScalarNode)
+            and isinstance(value_node, ScalarNode)
+            and value_node.tag == _NULL
+            and re.search(rf"\b{re.escape(key_node.value)}\b", message)
+        ):
+            return key_node
+    return root
 
 
 def _fail(path: str, message: str) -> typing.NoReturn:

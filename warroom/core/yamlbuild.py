@@ -142,12 +142,12 @@ class Builder:
             previous = value_node
             used = _placed(key_node, self.alias_marks.get((id(node), ("key", i))))
             if key in out:
-                first = key_nodes[key].start_mark
-                self.error(
-                    used,
-                    f"duplicate key `{key}`: it is already on line {first.line + 1} "
-                    f"(this one is on line {used.start_mark.line + 1}); keep only one",
+                first, this = key_nodes[key].start_mark, used.start_mark
+                where = (
+                    f"on line {first.line + 1} (this one is on line {this.line + 1})" if first.line != this.line
+                    else f"at column {first.column + 1} of this line"
                 )
+                self.error(used, f"duplicate key `{key}`: it is already {where}; keep only one")
                 continue
             key_nodes[key] = used
             out[key] = self.build(value_node, depth + 1, _child(shape, key))
