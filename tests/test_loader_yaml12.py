@@ -1,0 +1,230 @@
+"""The loader's YAML reading: YAML 1.2 core-schema meanings, free text and tool data kept as written, warnings
+where other YAML readers disagree or a ` #` comment cuts text, line numbers as editors count them, %YAML
+directives, positions through aliases. The warnings corpus is tests/warnings/ (each file loads, with warnings)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+import warroom.core.loader as loader_mod
+from test_loader import BASE
+from warroom.cli import main
+from warroom.core.library import bundled_drills_dir, find_drill_files
+from warroom.core.loader import (
+    DrillLoadError,
+    load_drill_text,
+    load_drill_text_with_warnings,
+    load_drill_with_warnings,
+    load_yaml_text,
+)
+from warroom.core.skeleton import skeleton_text
+
+WARNINGS = Path(__file__).parent / "warnings"
+
+#: Each drill of tests/warnings (file stem) -> (line, column, fragment) of a warning it must give; it must load.
+EXPECTED_WARNINGS: dict[str, tuple[int, int, str]] = {
+    "bool-word-in-text": (4, 8, '`no` in free text is read as the text "no", but YAML 1.1 reads it as the boolean '
+                          'false: write "no" in quotes so that every YAML reader agrees'),
+    "float-in-text": (18, 12, '`1.10` in free text is read as the text "1.10", as written, but YAML 1.1 and 1.2 read '
+                      "it as the number 1.1"),
+    "sexagesimal-in-text": (49, 14, "`12:30` in free text is read as the text \"12:30\", but YAML 1.1 reads it as the "
+                            "base-60 number 750"),
+    "comment-cuts-title": (4, 8, "the text stops before `#ar-team`: an unquoted ` #` starts a comment, so this is "
+                           '`Report to`; if the rest belongs to the text, put it all in quotes: "Report to #ar-team"'),
+    "comment-cuts-objective": (19, 16, "so this is `A summary posted to`"),
+    "comment-cuts-tool-data": (40, 13, '"see #ops-alerts for the limits"'),
+    "yaml11-words-in-tool-data": (38, 74, '`off` in tool data is read as the text "off", but YAML 1.1 reads it as the '
+                                  "boolean false"),
+    "leading-zero-in-tool-data": (31, 36, '`04413` in tool data is read as the text "04413", as written, but YAML 1.1 '
+                                  "reads it as the octal number 2,315, YAML 1.2 reads it as the number 4413"),
+}
+
+
+def test_every_warnings_file_has_an_expectation():
+    assert {p.stem for p in WARNINGS.glob("*.yaml")} == set(EXPECTED_WARNINGS)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_WARNINGS))
+def test_warnings_file_loads_and_warns_at_the_value(name: str, monkeypatch):
+    line, column, fragment = EXPECTED_WARNINGS[name]
+    path = WARNINGS / f"{name}.yaml"
+    _, warnings = load_drill_with_warnings(path)
+    assert any((w.line, w.column) == (line, column) and fragment in w.message for w in warnings), warnings
+    assert all(w.severity == "warning" and str(w).startswith(f"{path}:{w.line}:{w.column}: warning: ") for w in warnings)
+    monkeypatch.setattr(loader_mod, "_YamlLoader", yaml.SafeLoader)
+    assert load_drill_with_warnings(path)[1] == warnings
+
+
+def test_validate_prints_warnings_keeps_exit_0_and_gives_json_a_severity():
+    result = CliRunner().invoke(main, ["validate", str(WARNINGS)], catch_exceptions=False)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    for name, (line, column, fragment) in EXPECTED_WARNINGS.items():
+        start = f"{WARNINGS / name}.yaml:{line}:{column}: warning: "
+        assert any(l.startswith(start) and fragment in l for l in lines), start
+    n_warnings = sum(1 for l in lines if ": warning: " in l)
+    n = len(EXPECTED_WARNINGS)
+    assert lines[-1] == f"{n} drills checked: {n} valid, 0 invalid ({n_warnings} warnings)"
+    result = CliRunner().invoke(main, ["validate", "--format", "json", str(WARNINGS / "comment-cuts-title.yaml")])
+    assert result.exit_code == 0
+    (obj,) = [json.loads(l) for l in result.stdout.splitlines()]
+    assert obj["severity"] == "warning" and (obj["line"], obj["column"]) == (4, 8)
+
+
+def test_a_file_with_errors_and_warnings_lists_both_in_order():
+    text = BASE.replace("title: Minimal drill", "title: Report to #ar-team").replace("difficulty: 1", "difficulty: 9")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    assert [(p.line, p.severity) for p in info.value.problems] == [(5, "error")]
+    assert [(p.line, p.severity) for p in info.value.warnings] == [(4, "warning")]
+
+
+@pytest.mark.parametrize("path", find_drill_files([bundled_drills_dir()]), ids=lambda p: p.stem)
+def test_bundled_drills_lose_no_text_and_give_no_warning(path: Path):
+    assert load_drill_with_warnings(path)[1] == []
+
+
+def test_the_skeleton_of_warroom_new_gives_no_warning():
+    assert load_drill_text_with_warnings(skeleton_text("weekly-signups"))[1] == []
+
+
+def test_bundled_texts_with_a_hash_are_kept_whole():
+    drill, _ = load_drill_with_warnings(bundled_drills_dir() / "clickstream-backfill.yaml")
+    assert drill.step("s5").objective.endswith("a summary posted to #analytics.")
+
+
+# -- YAML 1.2 meanings ---------------------------------------------------------------------------------------------
+
+
+def test_tool_data_reaches_the_trainee_as_written():
+    text = BASE.replace(
+        "    output: {error: rate limited, tickets: []}",
+        "    output: {country: NO, pickup_cutoff: 12:30, wms_version: 1.10, dock: off, zip: 04413, n: 1_150, "
+        "d: 1:30, h: 0x1F, plus: +5, money: 48391.40, ok: true, t: True, x: 2.5, lr: 3.0e-5, small: 0.00003, "
+        "big: 1e3, count: 42, neg: -3, none: ~, nul: null, day: 2026-11-19, y: yes, inf: .inf}",
+    )
+    drill = load_drill_text(text)
+    assert drill.trace[2].output == {
+        "country": "NO", "pickup_cutoff": "12:30", "wms_version": "1.10", "dock": "off", "zip": "04413",
+        "n": "1_150", "d": "1:30", "h": "0x1F", "plus": "+5", "money": "48391.40", "ok": True, "t": True, "x": 2.5,
+        "lr": 3e-05, "small": 3e-05, "big": 1000.0, "count": 42, "neg": -3, "none": None, "nul": None,
+        "day": "2026-11-19", "y": "yes", "inf": ".inf",
+    }
+
+
+def test_free_text_is_taken_as_written_whatever_yaml_makes_of_it():
+    text = (
+        BASE.replace("title: Minimal drill", "title: 1.10")
+        .replace("    title: Search tickets", "    title: true")
+        .replace("    objective: A summary names every open ticket.", "    objective: 12:30")
+        .replace("difficulty: 1", "difficulty: 1\ntags: [no, 2.50, 0x1F]")
+    )
+    drill, warnings = load_drill_text_with_warnings(text)
+    assert (drill.title, drill.plan[0].title, drill.plan[1].objective) == ("1.10", "true", "12:30")
+    assert drill.tags == ["no", "2.50", "0x1F"]
+    assert len(warnings) == 6
+
+
+def test_yaml_1_2_forms_of_numbers_are_numbers_in_number_fields():
+    text = BASE.replace("  deadline: 12", "  deadline: 1.2e1").replace("input_tokens: 3000", "input_tokens: 0xBB8")
+    drill, warnings = load_drill_text_with_warnings(text)
+    assert drill.answer_key.deadline == 12.0 and drill.trace[0].usage.input_tokens == 3000
+    assert warnings == []
+
+
+def test_load_yaml_text_reads_yaml_1_2():
+    assert load_yaml_text("a: [yes, no, on, off, y, n, True, FALSE, ~, Null]\n")["a"] == [
+        "yes", "no", "on", "off", "y", "n", True, False, None, None
+    ]
+
+
+def test_an_explicit_str_tag_keeps_text_without_a_warning():
+    text = BASE.replace("    output: {error: rate limited, tickets: []}", "    output: {v: !!str 1.10, w: '1.10'}")
+    drill, warnings = load_drill_text_with_warnings(text)
+    assert drill.trace[2].output == {"v": "1.10", "w": "1.10"} and warnings == []
+
+
+def test_a_comment_after_a_number_or_an_id_is_an_ordinary_comment():
+    text = BASE.replace("difficulty: 1", "difficulty: 1  # easy").replace("  - id: s1", "  - id: s1  # the search")
+    assert load_drill_text_with_warnings(text)[1] == []
+
+
+# -- directives -----------------------------------------------------------------------------------------------------
+
+
+def test_a_yaml_1_2_directive_is_accepted_and_honoured():
+    text = "%YAML 1.2\n---\n" + BASE.split("\n", 1)[1].replace("title: Minimal drill", "title: yes")
+    drill, warnings = load_drill_text_with_warnings(text)
+    assert drill.title == "yes" and drill.difficulty == 1
+    assert [(w.line, w.column) for w in warnings] == [(5, 8)]
+
+
+def test_a_directive_after_comments_is_found_and_a_percent_in_text_is_not_one():
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text("# a drill\n\n%YAML 1.1\n---\n" + BASE)
+    assert [(p.line, p.column) for p in info.value.problems] == [(3, 1)]
+    text = BASE.replace("  goal: Find the customer's open tickets.", "  goal: |-\n    %YAML 1.1 is old")
+    assert text != BASE
+    assert load_drill_text(text).briefing.goal == "%YAML 1.1 is old"
+
+
+# -- line numbers as editors count them ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("char", ["\u2028", "\u2029", "\x85"])
+def test_unusual_line_separators_are_characters_not_line_breaks(char: str):
+    # VS Code (and YAML 1.2) break lines at LF, CRLF and a lone CR only; U+2028, U+2029 and U+0085 stay in the text.
+    text = BASE.replace("title: Minimal drill", f"title: Minimal{char}drill").replace("difficulty: 1", "difficulty: 9")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (5, 13)
+    assert load_drill_text(BASE.replace("title: Minimal drill", f"title: Minimal{char}drill")).title == (
+        f"Minimal{char}drill"
+    )
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_lf_crlf_and_a_lone_cr_each_end_a_line(newline: str):
+    text = BASE.replace("difficulty: 1", "difficulty: 9").replace("\n", newline)
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (5, 13)
+
+
+def test_a_stray_cr_counts_as_a_line_break_as_in_editors():
+    text = BASE.replace("# Malformed", "# a comment\r# Malformed", 1).replace("difficulty: 1", "difficulty: 9")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    # The CR splits the first line in two, as VS Code shows it: the difficulty moves from line 5 to line 6.
+    assert [(p.line, p.column) for p in info.value.problems] == [(6, 13)]
+
+
+def test_a_control_character_after_a_lone_cr_is_placed_by_lines_and_columns_as_editors_show_them():
+    text = BASE.replace("title: Minimal drill", "title: Minimal\rdr\x1bill")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (5, 3)
+
+
+# -- aliases --------------------------------------------------------------------------------------------------------
+
+
+def test_a_problem_reached_through_an_alias_is_reported_at_the_alias():
+    text = BASE.replace(
+        "    usage: {input_tokens: 3000, output_tokens: 800}",
+        "    usage: &u {input_tokens: 3000, output_tokens: 800}",
+    ).replace("      content: Retry s1 after the rate limit clears.", "      content: Retry s1.\n      usage: *u")
+    assert load_drill_text(text).answer_key.replan[0].usage.input_tokens == 3000
+    bad = text.replace("{input_tokens: 3000,", "{input_tokens: -1,")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(bad)
+    # once at the anchor (the trace event's own usage), once where the alias uses it (the re-plan event)
+    assert sorted((p.line, p.column) for p in info.value.problems) == [(25, 30), (75, 14)]
