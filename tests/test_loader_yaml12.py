@@ -5,6 +5,7 @@ directives, positions through aliases. The warnings corpus is tests/warnings/ (e
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -228,3 +229,46 @@ def test_a_problem_reached_through_an_alias_is_reported_at_the_alias():
         load_drill_text(bad)
     # once at the anchor (the trace event's own usage), once where the alias uses it (the re-plan event)
     assert sorted((p.line, p.column) for p in info.value.problems) == [(25, 30), (75, 14)]
+
+
+# -- the whole kind: odd scalars anywhere give problems, never another exception ---------------------------------------
+
+_ODD_SCALARS = [
+    "1e400", "-1e400", "2E308", ".NaN", "-.inf", "+.inf", "!!bool maybe", "!!bool yes", "!!int x", "!!int 1.5",
+    "!!int 1e400", "!!float x", "!!float 1e400", "!!float 0x10", "!!null x", "!!timestamp x", "!!seq x", "!!map x",
+    "!!binary x", "!!set x", "!!merge x", "!!python/name:os.system", "!<tag:yaml.org,2002:int> 5", "!local x",
+    "9" * 5000, "-" + "9" * 5000, "0x" + "f" * 5000, "0o" + "7" * 5000, "1" + "0" * 400 + ".5",
+    "04413", "09", "1:30", "1_150", "0b101", "=", "<<", "~", "", "null", "[]", "{}", "'\\x1b'", '"\\x1b[31m"',
+    '"\\u202e"', "1.7976931348623157e308", "4.9e-324", "-0", "-0.0", "0x8000000000000000", "yes", "Off", "y",
+]
+_KEYS = [
+    "schema_version", "id", "title", "difficulty", "goal", "objective", "t", "step",
+    "kind", "content", "tool", "call", "status", "source", "level", "origin_step", "summary", "unit", "deadline",
+    "debrief", "event", "why_harmless",
+]
+
+
+@pytest.mark.parametrize("key", _KEYS)
+def test_odd_scalars_at_any_key_give_problems_with_positions_never_another_exception(key: str):
+    lines = BASE.split("\n")
+    where = next(i for i, l in enumerate(lines) if re.match(rf"\s*(- )?{key}: \S", l) and "{" not in l)
+    prefix = re.match(rf"(\s*(?:- )?{key}: )", lines[where]).group(1)
+    for form in _ODD_SCALARS:
+        text = "\n".join([*lines[:where], prefix + form, *lines[where + 1 :]])
+        try:
+            load_drill_text_with_warnings(text, "odd.yaml")
+        except DrillLoadError as e:
+            for p in e.problems:
+                assert p.line >= 1 and p.column >= 1 and "internal" not in p.message, (form, str(p))
+
+
+@pytest.mark.parametrize("form", _ODD_SCALARS)
+def test_odd_scalars_in_flow_mappings_give_problems_never_another_exception(form: str):
+    for old in ("input_tokens: 3000", "output_tokens: 800}", "amount: 1}", "customer: 42}", "tickets: []}", "name: big",
+                "input_usd_per_mtok: 5,"):
+        key = old.split(":")[0]
+        new = f"{key}: {form}{old[-1]}" if old[-1] in "}," else f"{key}: {form}"
+        try:
+            load_drill_text_with_warnings(BASE.replace(old, new, 1), "odd.yaml")
+        except DrillLoadError as e:
+            assert e.problems and all(p.line >= 1 and "internal" not in p.message for p in e.problems)
