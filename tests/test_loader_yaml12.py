@@ -56,7 +56,8 @@ def test_warnings_file_loads_and_warns_at_the_value(name: str, monkeypatch):
     path = WARNINGS / f"{name}.yaml"
     _, warnings = load_drill_with_warnings(path)
     assert any((w.line, w.column) == (line, column) and fragment in w.message for w in warnings), warnings
-    assert all(w.severity == "warning" and str(w).startswith(f"{path}:{w.line}:{w.column}: warning: ") for w in warnings)
+    for w in warnings:
+        assert w.severity == "warning" and str(w).startswith(f"{path}:{w.line}:{w.column}: warning: ")
     monkeypatch.setattr(loader_mod, "_YamlLoader", yaml.SafeLoader)
     assert load_drill_with_warnings(path)[1] == warnings
 

@@ -53,7 +53,9 @@ def test_every_command_reports_the_problem_and_exits_1(name: str, command: str, 
         assert any(l.startswith(start) and fragment in l for l in out.splitlines()), out
 
 
-@pytest.mark.parametrize("name", ["overflowing-deadline", "bool-tag-maybe", "huge-whole-number", "raw-escape-character"])
+@pytest.mark.parametrize(
+    "name", ["overflowing-deadline", "bool-tag-maybe", "huge-whole-number", "raw-escape-character"]
+)
 @pytest.mark.parametrize("command", ["check", "cost", "run"])
 def test_in_a_subprocess_no_traceback_reaches_the_terminal(name: str, command: str, tmp_path: Path):
     path = MALFORMED / f"{name}.yaml"

@@ -555,7 +555,9 @@ def _show(node: Node | None, value: Any) -> str:
 
 def _yaml_hint(node: Node | None) -> str:
     """A hint when an unquoted scalar was read (YAML 1.2 core schema) as something other than text, else ""."""
-    if not isinstance(node, ScalarNode) or node.style not in _PLAIN_STYLES or node.tag not in (_BOOL, _INT, _FLOAT, _NULL):
+    if not isinstance(node, ScalarNode) or node.style not in _PLAIN_STYLES:
+        return ""
+    if node.tag not in (_BOOL, _INT, _FLOAT, _NULL):
         return ""
     try:
         value = yc.construct_core(node.tag, node.value)

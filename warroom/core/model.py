@@ -171,7 +171,10 @@ class ReportedStatus(StrEnum):
 class Briefing(_Strict):
     """What the trainee reads before the drill starts. Never contains the answer."""
 
-    goal: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The agent's goal, as the user gave it to the planner.")
+    goal: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="The agent's goal, as the user gave it to the planner.",
+    )
     watching: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
         description="What the trainee is watching and what to look out for (the system, its tools, the stakes).",
@@ -184,7 +187,10 @@ class Briefing(_Strict):
 class ModelSpec(_Strict):
     """One language model and its prices."""
 
-    name: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The model's name as shown to the trainee, e.g. 'frontier-large'.")
+    name: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="The model's name as shown to the trainee, e.g. 'frontier-large'.",
+    )
     input_usd_per_mtok: UsdPerMillion = Field(
         description=f"Price of input tokens, USD per million tokens (0 to {MAX_USD_PER_MTOK:,})."
     )
@@ -237,8 +243,14 @@ class PlanStep(_Strict):
     """One ordered step of the planner's plan, with an objective the executor's work can be checked against."""
 
     id: Identifier = Field(description="Unique id of the plan step, referenced by trace events and the answer key.")
-    title: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Short name of the step, shown in the plan panel.")
-    objective: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The checkable objective: what must be true when it is done.")
+    title: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="Short name of the step, shown in the plan panel.",
+    )
+    objective: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="The checkable objective: what must be true when it is done.",
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -312,7 +324,10 @@ class LogEvent(_EventBase):
     """A line or block of output from the environment: a monitor, a job log, a terminal, an alert."""
 
     kind: Literal["log"] = Field(description="Event kind.")
-    source: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Where the log comes from, e.g. 'stderr', 'billing-monitor'.")
+    source: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="Where the log comes from, e.g. 'stderr', 'billing-monitor'.",
+    )
     content: str = Field(description="The log text, verbatim.")
     level: Literal["debug", "info", "warning", "error"] = Field(default="info", description="Log level.")
 
@@ -342,7 +357,10 @@ class Fault(_Strict):
 
     origin_step: Identifier = Field(description="The plan step where the fault happened: the step to escalate.")
     kind: FaultKind = Field(description="What went wrong, from the fault-kind vocabulary (see docs/authoring.md).")
-    summary: str = Field(min_length=1, pattern=TEXT_PATTERN, description="One sentence: what went wrong (shown in the debrief).")
+    summary: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="One sentence: what went wrong (shown in the debrief).",
+    )
 
 
 class DamageEntry(_Strict):
@@ -358,7 +376,10 @@ class DamageEntry(_Strict):
 class Damage(_Strict):
     """The damage the cascade does, event by event, in a unit that matters in the drill's domain."""
 
-    unit: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The damage unit, e.g. 'USD refunded in error', 'rows corrupted'.")
+    unit: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="The damage unit, e.g. 'USD refunded in error', 'rows corrupted'.",
+    )
     entries: list[DamageEntry] = Field(min_length=1, description="Damage per cascade event.")
 
 
@@ -377,7 +398,10 @@ class AnswerKey(_Strict):
     deadline: Seconds = Field(
         description=f"Drill time after which the damage is done; escalate before it (at most {MAX_DRILL_SECONDS:,} s)."
     )
-    debrief: str = Field(min_length=1, pattern=TEXT_PATTERN, description="What happened, where the evidence was, what the re-plan should be.")
+    debrief: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="What happened, where the evidence was, what the re-plan should be.",
+    )
     replan: list[TraceEvent] = Field(
         default_factory=list,
         description=(
@@ -390,14 +414,20 @@ class AnswerKey(_Strict):
 class AllClear(_Strict):
     """A control drill: odd-looking but healthy; the right move is not to escalate."""
 
-    debrief: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Why the trace was healthy despite what looked odd.")
+    debrief: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="Why the trace was healthy despite what looked odd.",
+    )
 
 
 class Distractor(_Strict):
     """An event that looks odd but is harmless."""
 
     event: Identifier = Field(description="The trace event that looks suspicious.")
-    why_harmless: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Why it is harmless (shown in the debrief).")
+    why_harmless: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="Why it is harmless (shown in the debrief).",
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -49,7 +49,7 @@ def is_plain(node: Node, text: str) -> bool:
     if node.__class__ is not ScalarNode or node.style not in _PLAIN_STYLES:
         return False
     start = node.start_mark.index
-    return not (0 <= start < len(text) and text[start] in "!&")  or _implicit_after_anchor(text, start)
+    return not (0 <= start < len(text) and text[start] in "!&") or _implicit_after_anchor(text, start)
 
 
 def _implicit_after_anchor(text: str, start: int) -> bool:
@@ -85,7 +85,9 @@ class Builder:
             self._count += 1
             return self._scalar(node, shape)
         if depth >= self.max_depth:
-            self.error(node, f"nested too deeply: drill files allow at most {self.max_depth} levels of mappings and lists")
+            self.error(
+                node, f"nested too deeply: drill files allow at most {self.max_depth} levels of mappings and lists"
+            )
             raise Abort
         if self._memo is None:
             return self._collection(node, depth, shape)
@@ -204,7 +206,9 @@ class Builder:
             if plain:  # only a number too long to convert
                 self.error(node, f"`{_cut(node.value)}` is too long: {e}")
             else:
-                self.error(node, f"`{_cut(node.value)}` is not a valid {short_tag(tag)} ({e}); remove the tag or fix the value")
+                self.error(
+                    node, f"`{_cut(node.value)}` is not a valid {short_tag(tag)} ({e}); remove the tag or fix the value"
+                )
             return node.value
         if not plain:
             return value
@@ -277,7 +281,9 @@ class Builder:
         )
 
     def _unsupported_tag(self, node: Node) -> None:
-        self.error(node, f"the tag `{short_tag(node.tag)}` is not supported in drill files; remove it (drills are plain data)")
+        self.error(
+            node, f"the tag `{short_tag(node.tag)}` is not supported in drill files; remove it (drills are plain data)"
+        )
 
 
 # ---------------------------------------------------------------------------------------------------------------
