@@ -106,14 +106,17 @@ def construct_core(tag: str, value: str) -> Any:
     return value
 
 
+_YAML11_RESOLVER = yaml.resolver.Resolver()
+
+
 def yaml11_value(value: str) -> Any:
     """What a YAML 1.1 reader (PyYAML's ``safe_load``) makes of the plain scalar ``value``; the text if unsure."""
-    node = ScalarNode(yaml.resolver.Resolver().resolve(ScalarNode, value, (True, False)), value)
-    constructor = yaml.constructor.SafeConstructor()
-    if node.tag == TIMESTAMP:
-        return value  # a date: text to warroom, a date object to YAML 1.1; not worth a warning
+    tag = _YAML11_RESOLVER.resolve(ScalarNode, value, (True, False))
+    if tag == STR or tag == TIMESTAMP:
+        return value  # text, or a date: text to warroom, a date object to YAML 1.1; not worth a warning
+    node = ScalarNode(tag, value)
     try:
-        return constructor.construct_object(node, deep=True)
+        return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
     except Exception:  # noqa: BLE001 - e.g. an int too long to convert: the reading is unknown, keep the text
         return value
 
