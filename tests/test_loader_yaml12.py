@@ -273,3 +273,18 @@ def test_odd_scalars_in_flow_mappings_give_problems_never_another_exception(form
             load_drill_text_with_warnings(BASE.replace(old, new, 1), "odd.yaml")
         except DrillLoadError as e:
             assert e.problems and all(p.line >= 1 and "internal" not in p.message for p in e.problems)
+
+
+@pytest.mark.parametrize(
+    ("output", "where"),
+    [("{tickets: [], retry}", (38, 27)), ("{retry, tickets: []}", (38, 14))],
+)
+def test_a_flow_mapping_entry_without_a_colon_is_a_problem_not_a_silent_null(output: str, where: tuple[int, int]):
+    text = BASE.replace("    output: {error: rate limited, tickets: []}", f"    output: {output}")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == where
+    assert p.message.startswith("`retry` has no value: inside {...} each entry is `key: value`")
+    fine = BASE.replace("    output: {error: rate limited, tickets: []}", "    output: {a: 1, b: }")
+    assert load_drill_text(fine).trace[2].output == {"a": 1, "b": None}

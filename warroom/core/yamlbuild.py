@@ -139,7 +139,7 @@ class Builder:
                 merges.append(value_node)
                 continue
             key = key_node.value
-            if node.flow_style and previous is not None:
+            if node.flow_style:
                 self._check_flow_entry(key_node, value_node, previous)
             previous = value_node
             used = _placed(key_node, self.alias_marks.get((id(node), ("key", i))))
@@ -164,21 +164,29 @@ class Builder:
                     out.setdefault(k, v)
         return out
 
-    def _check_flow_entry(self, key_node: Node, value_node: Node, previous: Node) -> None:
-        """An entry of ``{...}`` without a colon right after a value: a comma inside unquoted text split it."""
+    def _check_flow_entry(self, key_node: Node, value_node: Node, previous: Node | None) -> None:
+        """An entry of ``{...}`` without a colon: usually a comma inside unquoted text that split it."""
         if not (value_node.__class__ is ScalarNode and value_node.value == "" and value_node.style in _PLAIN_STYLES):
             return
         after = self.text[key_node.end_mark.index : key_node.end_mark.index + 200].lstrip(" \t")
-        if after.startswith(":") or key_node.style not in _PLAIN_STYLES or previous.__class__ is not ScalarNode:
+        if after.startswith(":") or key_node.style not in _PLAIN_STYLES:
+            return
+        if previous is None or previous.__class__ is not ScalarNode or previous.style not in _PLAIN_STYLES:
+            self.error(
+                key_node,
+                f"`{_cut(key_node.value)}` has no value: inside {{...}} each entry is `key: value` and a comma "
+                "separates entries; if it belongs to the text before it, put that text in quotes",
+            )
             return
         written = self.text[previous.start_mark.index : key_node.end_mark.index]
-        if "\n" in written or "\r" in written or previous.style not in _PLAIN_STYLES:
+        if "\n" in written or "\r" in written:
             written = f"{previous.value}, {key_node.value}"
+        written = _cut(written)
         self.error(
             key_node,
-            f"`{key_node.value}` has no value: inside {{...}} a comma separates entries, so the text `{written}` "
-            f"was cut at the comma into `{previous.value}` and a key `{key_node.value}`; put text with a comma in "
-            f'quotes: "{written}"',
+            f"`{_cut(key_node.value)}` has no value: inside {{...}} a comma separates entries, so the text "
+            f"`{written}` was cut at the comma into `{_cut(previous.value)}` and a key `{_cut(key_node.value)}`; "
+            f'put text with a comma in quotes: "{written}"',
         )
 
     # -- scalars ---------------------------------------------------------------------------------------------
