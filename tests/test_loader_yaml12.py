@@ -288,3 +288,18 @@ def test_a_flow_mapping_entry_without_a_colon_is_a_problem_not_a_silent_null(out
     assert p.message.startswith("`retry` has no value: inside {...} each entry is `key: value`")
     fine = BASE.replace("    output: {error: rate limited, tickets: []}", "    output: {a: 1, b: }")
     assert load_drill_text(fine).trace[2].output == {"a": 1, "b": None}
+
+
+def test_a_problem_in_a_merged_mapping_is_reported_at_the_merge_alias():
+    text = BASE.replace(
+        "    usage: {input_tokens: 3000, output_tokens: 800}",
+        "    usage: &u {input_tokens: 3000, output_tokens: 800}",
+    ).replace(
+        "      content: Retry s1 after the rate limit clears.",
+        "      content: Retry s1.\n      usage:\n        <<: *u\n        estimated: true",
+    )
+    assert load_drill_text(text).answer_key.replan[0].usage.input_tokens == 3000
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text.replace("{input_tokens: 3000,", "{input_tokens: -1,"))
+    # at the anchor (the trace event's own usage) and at `<<: *u` (line 76, column 13), where the re-plan uses it
+    assert sorted((p.line, p.column) for p in info.value.problems) == [(25, 30), (76, 13)]

@@ -356,7 +356,7 @@ def _locate(root: Node, loc: tuple[Any, ...], want_key: bool = False, block_key:
                 return _at_alias((_block_at_key(node, key_node) if block_key else node), via), depth
             if want_key and depth == len(loc) - 1:
                 return _at_alias(pair[0], via), depth + 1
-            via = marks.get((id(node), id(pair[0])), via)
+            via = marks.get((id(node), id(pair[0])), _merge_alias(node, pair[0], marks, via))
             key_node, node = pair
         elif isinstance(node, SequenceNode) and isinstance(el, int) and 0 <= el < len(node.value):
             via = marks.get((id(node), el), via)
@@ -364,6 +364,22 @@ def _locate(root: Node, loc: tuple[Any, ...], want_key: bool = False, block_key:
         else:
             return _at_alias((_block_at_key(node, key_node) if block_key else node), via), depth
     return _at_alias((_block_at_key(node, key_node) if block_key else node), via), len(loc)
+
+
+def _merge_alias(node: MappingNode, key: Node, marks: dict[tuple[int, Any], Any], via: Any) -> Any:
+    """Where the alias is written (``<<: *defaults``) through which ``key`` was merged into ``node``; ``via`` when
+    ``key`` is written in ``node`` itself or was not merged through an alias."""
+    if not marks or any(k is key for k, _ in node.value):
+        return via
+    for k, v in node.value:
+        if k.__class__ is not ScalarNode or k.tag != _MERGE:
+            continue
+        sources = list(enumerate(v.value)) if v.__class__ is SequenceNode else [(None, v)]
+        for i, source in sources:
+            if source.__class__ is MappingNode and _mapping_pair(source, key.value) is not None:
+                mark = marks.get((id(node), id(k))) if i is None else marks.get((id(v), i))
+                return mark if mark is not None else via
+    return via
 
 
 #: The alias marks of each composed drill (see :class:`warroom.core.yamlcore.AliasMarks`), by root node.
