@@ -303,3 +303,13 @@ def test_a_problem_in_a_merged_mapping_is_reported_at_the_merge_alias():
         load_drill_text(text.replace("{input_tokens: 3000,", "{input_tokens: -1,"))
     # at the anchor (the trace event's own usage) and at `<<: *u` (line 76, column 13), where the re-plan uses it
     assert sorted((p.line, p.column) for p in info.value.problems) == [(25, 30), (76, 13)]
+
+
+def test_an_unpaired_surrogate_in_text_given_as_a_str_is_a_problem(monkeypatch):
+    text = BASE.replace("title: Minimal drill", "title: Minimal \ud800 drill")
+    for base in (yaml.CSafeLoader, yaml.SafeLoader):
+        monkeypatch.setattr(loader_mod, "_YamlLoader", base)
+        with pytest.raises(DrillLoadError) as info:
+            load_drill_text(text)
+        (p,) = info.value.problems
+        assert (p.line, p.column) == (4, 16) and p.message.startswith("an unpaired surrogate (U+D800)")

@@ -19,6 +19,7 @@ from warroom.core.yamlcore import hide_unusual_breaks, line_col, loader_class, r
 
 #: The loader whose scanner finds the tokens before a syntax error (libyaml's when PyYAML was built with it).
 _SCANNER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 #: ``%YAML`` directives: the version a document says it is written in.
 _DIRECTIVE = re.compile(r"%YAML[ \t]+(\S+)")
 
@@ -38,6 +39,14 @@ def compose(text: str, base: type) -> tuple[Node | None, dict[tuple[int, int], A
     ``%YAML 1.2``; RecursionError from the pure-Python composer on absurdly deep nesting.
     """
     _check_directives(text)
+    surrogate = _SURROGATE.search(text)
+    if surrogate is not None:  # only from text given as a str (a file decoded as UTF-8 has none); libyaml needs UTF-8
+        line, column = line_col(text, surrogate.start())
+        raise YamlSyntaxError(
+            line, column,
+            f"an unpaired surrogate (U+{ord(surrogate.group()):04X}), which is not a character and cannot be saved as "
+            "UTF-8: remove it",
+        )
     hidden, back = hide_unusual_breaks(text)
     loader = None
     try:
