@@ -313,3 +313,9 @@ def test_an_unpaired_surrogate_in_text_given_as_a_str_is_a_problem(monkeypatch):
             load_drill_text(text)
         (p,) = info.value.problems
         assert (p.line, p.column) == (4, 16) and p.message.startswith("an unpaired surrogate (U+D800)")
+
+
+def test_stand_ins_for_unusual_breaks_never_collide_with_private_use_characters_in_the_text():
+    used = "".join(chr(cp) for cp in range(0xE000, 0xE010))
+    text = BASE.replace("title: Minimal drill", f"title: {used}\u2028{used}")
+    assert load_drill_text(text).title == f"{used}\u2028{used}"

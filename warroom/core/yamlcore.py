@@ -157,7 +157,8 @@ def hide_unusual_breaks(text: str) -> tuple[str, dict[str, str]]:
     found = [c for c in UNUSUAL_BREAKS if c in text]
     if not found:
         return text, {}
-    free = (chr(cp) for cp in range(0xE000, 0xF900) if chr(cp) not in text)
+    present = set(text)  # one pass, however many private-use characters the text already holds
+    free = (chr(cp) for cp in range(0xE000, 0xF900) if chr(cp) not in present)
     back = {next(free): c for c in found}
     for stand_in, original in back.items():
         text = text.replace(original, stand_in)
