@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from functools import cache
@@ -153,13 +154,18 @@ UNUSUAL_BREAKS = "\x85\u2028\u2029"
 
 def hide_unusual_breaks(text: str) -> tuple[str, dict[str, str]]:
     """``text`` with each of :data:`UNUSUAL_BREAKS` replaced by a private-use character that ``text`` does not
-    contain, and the map from stand-in back to the original (empty when there was nothing to replace)."""
+    contain, and the map from stand-in back to the original (empty when there was nothing to replace). Raises
+    ValueError in the absurd case of a text that holds every private-use character."""
     found = [c for c in UNUSUAL_BREAKS if c in text]
     if not found:
         return text, {}
     present = set(text)  # one pass, however many private-use characters the text already holds
-    free = (chr(cp) for cp in range(0xE000, 0xF900) if chr(cp) not in present)
-    back = {next(free): c for c in found}
+    private = itertools.chain(range(0xE000, 0xF900), range(0xF0000, 0xFFFFE), range(0x100000, 0x10FFFE))
+    free = (chr(cp) for cp in private if chr(cp) not in present)
+    stand_ins = [next(free, None) for _ in found]
+    if None in stand_ins:
+        raise ValueError("the text uses every private-use character")
+    back = dict(zip(stand_ins, found, strict=True))
     for stand_in, original in back.items():
         text = text.replace(original, stand_in)
     return text, back

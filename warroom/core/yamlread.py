@@ -47,7 +47,12 @@ def compose(text: str, base: type) -> tuple[Node | None, dict[tuple[int, int], A
             f"an unpaired surrogate (U+{ord(surrogate.group()):04X}), which is not a character and cannot be saved as "
             "UTF-8: remove it",
         )
-    hidden, back = hide_unusual_breaks(text)
+    try:
+        hidden, back = hide_unusual_breaks(text)
+    except ValueError:
+        raise YamlSyntaxError(
+            1, 1, "the file uses every private-use character and also U+2028, U+2029 or U+0085: remove those"
+        ) from None
     loader = None
     try:
         loader = loader_class(base, "&" in hidden and "*" in hidden)(hidden)
