@@ -319,3 +319,14 @@ def test_stand_ins_for_unusual_breaks_never_collide_with_private_use_characters_
     used = "".join(chr(cp) for cp in range(0xE000, 0xE010))
     text = BASE.replace("title: Minimal drill", f"title: {used}\u2028{used}")
     assert load_drill_text(text).title == f"{used}\u2028{used}"
+
+
+def test_a_byte_that_is_not_utf8_after_a_lone_cr_is_placed_as_editors_show_it(tmp_path: Path):
+    from warroom.core.loader import load_drill
+
+    f = tmp_path / "cr.yaml"
+    f.write_bytes(b"# one\r# two\r\ntitle: caf\xe9\n")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill(f)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (3, 11) and "not UTF-8" in p.message
