@@ -128,7 +128,8 @@ def _mutate(draw: st.DrawFn, lines: list[str], scalars: list[str], chars: list[s
         return lines[:i] + [m.group(1) + " " + draw(st.sampled_from(scalars))] + lines[i + 1 :]
     if op == "insert":
         indent = " " * draw(st.sampled_from([0, 2, 4, 6]))
-        new = indent + draw(st.sampled_from(["x: ", "- ", "<<: ", "? ", "", "id: ", "t: ", "kind: "]))
+        new = indent + draw(st.sampled_from(["x: ", "- ", "<<: ", "? ", "", "id: ", "t: ", "kind: ", '"\\e[2J": ',
+                                             '"k\\u009b": ', '"\\u202ek": ', "[bold]k[/]: "]))
         return lines[:i] + [new + draw(st.sampled_from(scalars))] + lines[i:]
     if op == "cut":
         return lines[:i] + [line[: draw(st.integers(0, len(line)))]]

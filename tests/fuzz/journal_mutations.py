@@ -162,3 +162,28 @@ def expected_actions(data: bytes) -> list[Any] | None:
             except ValidationError:
                 pass
     return actions if started else None
+
+
+#: One well-formed action as journal JSON: any kind at any drill time, naming events and plan steps that may or may
+#: not exist in the drill, in any order (a log that need not replay on its drill).
+ACTION_JSON = st.fixed_dictionaries(
+    {
+        "t": st.floats(0, 1e6, allow_nan=False),
+        "kind": st.sampled_from(["inspect", "flag", "escalate", "pause", "resume", "speed", "quit"]),
+    },
+    optional={
+        "event": st.sampled_from(["e01", "e02", "e04", "e10", "e99", "", "E01"]),
+        "step": st.sampled_from(["s1", "s2", "s3", "s9", ""]),
+        "note": st.text(max_size=20),
+        "speed": st.floats(0.001, 1e6),
+    },
+)
+
+
+@st.composite
+def random_action_journal(draw: st.DrawFn) -> bytes:
+    """The real journal's start line followed by up to 8 random well-formed action lines (maybe an end line)."""
+    start = real_journal().split(b"\n")[0]
+    actions = draw(st.lists(ACTION_JSON, max_size=8))
+    lines = [start] + [json.dumps({"type": "action", "seq": i, "action": a}).encode() for i, a in enumerate(actions, 1)]
+    return b"".join(line + b"\n" for line in lines)

@@ -29,6 +29,7 @@ from .journal_mutations import (
     LINE_OPS,
     ODD_LINES,
     damaged_journal,
+    random_action_journal,
     drill_path,
     expected_actions,
 )
@@ -108,6 +109,12 @@ def test_reading_a_damaged_journal_never_loses_a_well_formed_action(data: bytes)
 @budget(60)
 @given(damaged_journal(ops=LINE_OPS))
 def test_recovering_a_damaged_journal_keeps_it_and_stores_every_well_formed_action(data: bytes):
+    check_recovery(data)
+
+
+@budget(30)
+@given(random_action_journal())
+def test_recovering_a_journal_of_random_actions_keeps_it_and_never_raises(data: bytes):
     check_recovery(data)
 
 

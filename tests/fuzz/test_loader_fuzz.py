@@ -2,7 +2,8 @@
 
 Property: ``load_drill_text`` / ``load_drill`` return a drill or raise ``DrillLoadError`` whose every problem is at
 a position inside the file with a message that never says "internal error"; never any other exception. The
-``warroom validate`` command on such a file exits 0 or 1 with no traceback. Budgets: tests/fuzz/budget.py.
+``warroom validate``, ``check`` and ``cost`` commands on such a file exit 0 or 1 with no traceback.
+Budgets: tests/fuzz/budget.py.
 
 Tests marked xfail reach a bug found by this fuzzer (issue 12); each names it. They stay in the default run so
 that a fix turns them into XPASS (then drop the mark).
@@ -10,6 +11,8 @@ that a fix turns them into XPASS (then drop the mark).
 
 from __future__ import annotations
 
+import json
+import re
 import tempfile
 from pathlib import Path
 
@@ -76,20 +79,34 @@ def test_a_problem_is_reported_at_its_line_and_column_whatever_odd_text_comes_be
     )
 
 
-@budget(60)
-@given(mutated_drill(), st.sampled_from(["text", "json"]))
-def test_validate_command_exits_0_or_1_without_a_traceback(text: str, fmt: str):
-    _check_validate(text, fmt)
+COMMANDS = [("validate",), ("validate", "--format", "json"), ("check",), ("cost",)]
 
 
-def _check_validate(text: str, fmt: str) -> None:
+@budget(80)
+@given(mutated_drill(), st.sampled_from(COMMANDS))
+def test_commands_exit_0_or_1_with_clean_output_and_no_traceback(text: str, command: tuple[str, ...]):
+    _check_command(text, command)
+
+
+#: Characters that must never reach a terminal from drill text: C0 controls but tab and newline, DEL, C1 controls.
+RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _check_command(text: str, command: tuple[str, ...]) -> None:
+    """``warroom COMMAND FILE`` on ``text``: exit status 0 or 1, no traceback or "internal error", no raw control
+    character in the output; ``validate --format json`` prints one JSON problem object per line."""
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / "fuzzed.yaml"
         path.write_text(text, encoding="utf-8")
-        result = CliRunner().invoke(main, ["validate", "--format", fmt, str(path)])
+        result = CliRunner().invoke(main, [*command, str(path)])
     assert result.exit_code in (0, 1), (result.exit_code, result.output, result.exception)
     assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
     assert not any(word in result.output for word in FORBIDDEN_WORDS), result.output
+    assert not RAW_CONTROL.search(result.output), repr(result.output)
+    if command[1:] == ("--format", "json"):
+        for line in result.stdout.splitlines():
+            problem = json.loads(line)
+            assert set(problem) == {"path", "line", "column", "message"} and problem["line"] >= 1, problem
 
 
 # -- bugs found by the fuzzer (issue 12) ---------------------------------------------------------------------------
@@ -98,10 +115,10 @@ def _check_validate(text: str, fmt: str) -> None:
 @pytest.mark.xfail(reason="issue 12 item 1: an overflowing number (1e400) or `!!bool maybe` raises ValueError / "
                           "KeyError in the loader's hints ('internal error' in validate)", strict=False)
 @budget(40, known_bug=True)
-@given(mutated_drill(scalars=OVERFLOW_AND_BOOL), st.sampled_from(["text", "json"]))
-def test_overflowing_numbers_and_odd_boolean_tags_are_refused_cleanly(text: str, fmt: str):
+@given(mutated_drill(scalars=OVERFLOW_AND_BOOL), st.sampled_from(COMMANDS))
+def test_overflowing_numbers_and_odd_boolean_tags_are_refused_cleanly(text: str, command: tuple[str, ...]):
     check_loader(text)
-    _check_validate(text, fmt)
+    _check_command(text, command)
 
 
 @pytest.mark.xfail(reason="issue 12 item 11: U+2028, U+2029, U+0085 or a stray CR count as line breaks, so every "
