@@ -9,6 +9,8 @@ from typing import Any
 from warroom.core.loader import DrillLoadError, load_drill_text
 
 FORBIDDEN_WORDS = ("internal error", "Traceback")
+#: Characters that must never reach a terminal from a file's text: C0 controls but tab and newline, DEL, C1 controls.
+RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _REFUSED_CHAR = re.compile(r"control character \(('[^']*'|\"[^\"]*\")\)")
 
 
