@@ -149,7 +149,7 @@ def _mutate(draw: st.DrawFn, lines: list[str], scalars: list[str], chars: list[s
         n = draw(st.sampled_from([10, 63, 64, 65, 200, 2000]))
         value = draw(st.sampled_from(["[" * n + "]" * n, "{a: " * n + "1" + "}" * n, "[" * n]))
         return lines[:i] + [m.group(1) + " " + value] + lines[i + 1 :]
-    # alias: anchor a value and use it elsewhere, possibly recursively
+    # alias: anchor a value and use it elsewhere (as itself, merged into a mapping, twice), possibly recursively
     m = _KEY_VALUE.match(line)
     j = draw(st.integers(0, len(lines) - 1))
     mj = _KEY_VALUE.match(lines[j])
@@ -157,7 +157,7 @@ def _mutate(draw: st.DrawFn, lines: list[str], scalars: list[str], chars: list[s
         return lines
     lines = list(lines)
     lines[i] = m.group(1) + " &z" + m.group(2)
-    lines[j] = mj.group(1) + " *z"
+    lines[j] = mj.group(1) + " " + draw(st.sampled_from(["*z", "{<<: *z}", "{<<: *z, id: merged}", "[*z, *z]", "*z*z"]))
     return lines
 
 

@@ -12,6 +12,7 @@ that a fix turns them into XPASS (then drop the mark).
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 from pathlib import Path
 
@@ -90,8 +91,10 @@ def test_commands_exit_0_or_1_with_clean_output_and_no_traceback(text: str, comm
 def _check_command(text: str, command: tuple[str, ...]) -> None:
     """``warroom COMMAND FILE`` on ``text``: exit status 0 or 1, no traceback or "internal error", no raw control
     character in the output; ``validate --format json`` prints one JSON problem object per line."""
+    named = re.search(r"^id: ([a-z0-9][a-z0-9_.-]{0,60})$", text, flags=re.MULTILINE)
     with tempfile.TemporaryDirectory() as d:
-        path = Path(d) / "fuzzed.yaml"
+        # named after the drill's id when it has one (validate wants them equal), so a valid drill can pass
+        path = Path(d) / f"{named.group(1) if named else 'fuzzed'}.yaml"
         path.write_text(text, encoding="utf-8")
         result = CliRunner().invoke(main, [*command, str(path)])
     assert result.exit_code in (0, 1), (result.exit_code, result.output, result.exception)
