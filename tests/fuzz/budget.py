@@ -2,7 +2,7 @@
 
 - Default (``WARROOM_FUZZ`` unset): every fuzz test runs ``examples`` generated inputs with ``derandomize=True``
   (the seed comes from the test's source, so two runs try the same inputs) and no example database, so CI is
-  reproducible and leaves nothing behind. The whole ``tests/fuzz`` folder takes about 20 s of CPU.
+  reproducible and leaves nothing behind. The whole ``tests/fuzz`` folder takes about 15 s of CPU.
 - ``WARROOM_FUZZ=long``: ``examples`` times ``WARROOM_FUZZ_SCALE`` (default 100) inputs per test, random seeds
   (``pytest --hypothesis-seed=N`` fixes one), every distinct failure reported (see benchmarks/fuzz.py).
 """
