@@ -136,6 +136,12 @@ def _mutate(draw: st.DrawFn, lines: list[str], scalars: list[str], chars: list[s
     if op == "char":
         at = draw(st.integers(0, len(line)))
         return lines[:i] + [line[:at] + draw(st.sampled_from(chars)) + line[at:]] + lines[i + 1 :]
+    return _replace_value(draw, lines, i, op)
+
+
+def _replace_value(draw: st.DrawFn, lines: list[str], i: int, op: str) -> list[str]:
+    """The ``long``, ``deep`` and ``alias`` mutations of the ``key: value`` line ``i`` (unchanged if it is not one)."""
+    line = lines[i]
     if op == "long":
         m = _KEY_VALUE.match(line)
         if m is None:
