@@ -43,6 +43,12 @@ from warroom.core.measures import (
 from warroom.core.outcome import Outcome
 
 
+#: Outcome by value (a member is its own value too: Outcome is a StrEnum).
+_OUTCOMES: dict[str, Outcome] = {o.value: o for o in Outcome}
+#: Which outcome is correct in a drill with a fault (True) and in an all-clear drill (False).
+_CORRECT: dict[bool, Outcome] = {True: Outcome.CONTAINED, False: Outcome.ALL_CLEAR_HELD}
+
+
 @dataclass(frozen=True, slots=True)
 class SessionFacts:
     """What the statistics need of one session.
@@ -74,7 +80,9 @@ class SessionFacts:
     mode: str = "practice"
 
     def __post_init__(self) -> None:
-        outcome = Outcome(self.outcome)
+        outcome = _OUTCOMES.get(self.outcome)
+        if outcome is None:
+            raise ValueError(f"{self.drill_id}: unknown outcome {self.outcome!r}")
         object.__setattr__(self, "outcome", outcome)
         if self.is_fault_drill and outcome is Outcome.ALL_CLEAR_HELD:
             raise ValueError(f"{self.drill_id}: 'all_clear_held' is not an outcome of a drill with a fault")
@@ -84,7 +92,7 @@ class SessionFacts:
             raise ValueError(f"{self.drill_id}: counts cannot be negative")
         if not isinstance(self.distractor_escalations, tuple):
             object.__setattr__(self, "distractor_escalations", tuple(self.distractor_escalations))
-        if len(set(self.distractor_escalations)) > self.distractors_shown:
+        if self.distractor_escalations and len(set(self.distractor_escalations)) > self.distractors_shown:
             raise ValueError(f"{self.drill_id}: more distractors escalated than shown")
 
     @property
@@ -100,7 +108,7 @@ class SessionFacts:
     @property
     def correct(self) -> bool:
         """Contained on time (drill with a fault) or held the all clear (all-clear drill)."""
-        return self.outcome is (Outcome.CONTAINED if self.is_fault_drill else Outcome.ALL_CLEAR_HELD)
+        return self.outcome is _CORRECT[self.is_fault_drill]
 
 
 def _as_dict(obj: Any) -> dict[str, Any]:
@@ -242,12 +250,12 @@ def summarize(
         by_drill[f.drill_id].append(f)
     played = {name: _played(fs) for name, fs in by_trainee.items()}
     reliability, needed = _reliability(played.values(), target)
-    sums = _score_sums(played)
+    responses = _drill_responses(played)
     return CohortStats(
         trainees=[
             _trainee_stats(name, by_trainee[name], played[name], reliability, needed) for name in sorted(by_trainee)
         ],
-        drills=[_drill_stats(name, by_drill[name], sums) for name in sorted(by_drill)],
+        drills=[_drill_stats(name, by_drill[name], responses.get(name, ([], []))) for name in sorted(by_drill)],
         reliability=reliability,
         skipped_by_mode=len(all_facts) - len(kept),
     )
@@ -330,35 +338,31 @@ def _trainee_stats(
     )
 
 
-#: trainee -> (sum of scores, sessions, drill id -> [sum of scores, sessions]), over sessions not abandoned.
-_ScoreSums = dict[str, tuple[float, int, dict[str, list[float]]]]
-
-
-def _score_sums(played: dict[str, list[SessionFacts]]) -> _ScoreSums:
-    """Each trainee's score total and count, overall and per drill (for rest scores in O(1) per session)."""
-    out: _ScoreSums = {}
-    for trainee, live in played.items():
-        per_drill: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0])
+def _drill_responses(played: dict[str, list[SessionFacts]]) -> dict[str, tuple[list[int], list[float]]]:
+    """Per drill id, the pairs the discrimination correlates: each session's correct (1) or not (0), and its
+    trainee's rest score (mean score on the other drills). Sessions of a trainee who played no other drill have no
+    rest score and are left out. One pass over the sessions, then one step per (trainee, drill)."""
+    out: defaultdict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
+    for live in played.values():
+        cells: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0, 0])
         for f in live:
-            cell = per_drill[f.drill_id]
+            cell = cells[f.drill_id]
             cell[0] += f.score
             cell[1] += 1
-        out[trainee] = (sum(f.score for f in live), len(live), per_drill)
+            cell[2] += f.outcome is _CORRECT[f.is_fault_drill]
+        total, n = sum(f.score for f in live), len(live)
+        for drill, (own_total, own_n, correct) in cells.items():
+            if n > own_n:
+                xs, ys = out[drill]
+                xs += [1] * correct + [0] * (own_n - correct)
+                ys += [(total - own_total) / (n - own_n)] * own_n
     return out
 
 
-def _drill_stats(name: str, sessions: list[SessionFacts], sums: _ScoreSums) -> DrillStats:
-    """One drill's figures; ``sums`` gives each session's rest score (its trainee's mean on the other drills)."""
+def _drill_stats(name: str, sessions: list[SessionFacts], responses: tuple[list[int], list[float]]) -> DrillStats:
+    """One drill's figures; ``responses`` are its (correct, rest score) pairs from :func:`_drill_responses`."""
     live = [f for f in sessions if f.outcome is not Outcome.ABANDONED]
-    correct = [f.correct for f in live]
-    xs: list[float] = []
-    rest: list[float] = []
-    for f, ok in zip(live, correct):
-        total, n, per_drill = sums[f.trainee]
-        own_total, own_n = per_drill[name]
-        if n > own_n:
-            xs.append(ok)
-            rest.append((total - own_total) / (n - own_n))
+    correct = sum(f.outcome is _CORRECT[f.is_fault_drill] for f in live)
     pulls = Counter(e for f in live for e in f.distractor_escalations)
     return DrillStats(
         drill_id=name,
@@ -366,8 +370,8 @@ def _drill_stats(name: str, sessions: list[SessionFacts], sums: _ScoreSums) -> D
         sessions=len(live),
         trainees=len({f.trainee for f in live}),
         abandoned=len(sessions) - len(live),
-        difficulty=rate(sum(correct), len(live)),
-        discrimination=pearson_r(xs, rest),
+        difficulty=rate(correct, len(live)),
+        discrimination=pearson_r(*responses),
         median_time_to_detect=median_or_none([f.time_to_detect_s for f in live]),
         median_wall_time_to_detect=median_or_none([f.wall_time_to_detect_s for f in live]),
         distractor_pulls=dict(sorted(pulls.items(), key=lambda kv: (-kv[1], kv[0]))),
