@@ -14,11 +14,13 @@ Rules every figure follows:
   outcome but ``all_clear_held`` is a **false alarm**.
 - A session is **correct** when it is a hit (drill with a fault) or held the all clear (all-clear drill); a drill's
   difficulty is its share of correct sessions, as in classical item analysis.
-- ``modes`` filters sessions before anything is counted (the CLI passes ``{"assessment"}`` unless asked otherwise).
+- ``modes`` filters sessions before anything is counted (cohort statistics use assessment sessions unless asked
+  otherwise: pass ``modes={"assessment"}``).
 
-One pass over the sessions builds per-trainee and per-drill accumulators; the only other work is sorting each
-trainee's scores by start time (for the odd/even split) and each median's values: O(n log n) at worst, with small
-constants (100,000 sessions in well under a second; benchmarks/bench_stats.py).
+The sessions are grouped by trainee and by drill in one pass; every figure is then a pass over a group, and the
+rest scores come from one step per (trainee, drill) pair. The only super-linear work is sorting each trainee's
+sessions by start time (for the odd/even split) and each median's values: O(n log n) at worst, with small
+constants (benchmarks/bench_stats.py: 100,000 sessions).
 """
 
 from __future__ import annotations
