@@ -16,6 +16,7 @@ from warroom.core.measures import (
     log_linear_rate,
     median_or_none,
     pearson_r,
+    point_biserial,
     rate,
     sessions_needed,
     spearman_brown,
@@ -133,6 +134,31 @@ def test_pearson_r_by_hand_and_against_the_standard_library():
 def test_point_biserial_is_pearson_with_a_0_1_variable():
     # Textbook form: (M1 - M0) / s_n * sqrt(p q) = (3 - 2) / sqrt(5/4) * 1/2 = 1/sqrt(5).
     assert pearson_r([0, 0, 1, 1], [1, 3, 2, 4]) == pytest.approx(1 / math.sqrt(5), **EXACT)
+
+
+def test_point_biserial_from_groups_equals_pearson_of_the_pairs():
+    # Groups (sessions, ones, y): the drill-discrimination input, one per trainee.
+    assert point_biserial([(1, 1, 80.0), (1, 1, 60.0), (1, 0, 70.0), (1, 0, 30.0)]) == pytest.approx(
+        20 / math.sqrt(1400), **EXACT
+    )
+    rng = random.Random(3)
+    for _ in range(20):
+        groups = []
+        for _ in range(rng.randint(3, 30)):
+            k = rng.randint(1, 4)
+            groups.append((k, rng.randint(0, k), rng.uniform(0, 100)))
+        xs = [x for k, ones, _ in groups for x in [1] * ones + [0] * (k - ones)]
+        ys = [y for k, _, y in groups for _ in range(k)]
+        expected = pearson_r(xs, ys)
+        got = point_biserial(groups)
+        assert (got is None) == (expected is None)
+        if expected is not None:
+            assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert point_biserial([(2, 2, 50.0), (3, 3, 10.0)]) is None  # all correct
+    assert point_biserial([(2, 1, 50.0), (3, 0, 50.0)]) is None  # one rest score for all
+    assert point_biserial([(1, 1, 50.0), (1, 0, 20.0), (0, 0, 9.0)]) is None  # 2 pairs
+    with pytest.raises(ValueError):
+        point_biserial([(2, 3, 50.0)])
 
 
 def test_pearson_r_undefined_cases():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from operator import mul
 from statistics import NormalDist, median
 
 #: Added to the hit and false-alarm counts by the log-linear correction (Hautus 1995); 2x this is added to the
@@ -99,11 +100,38 @@ def pearson_r(xs: Sequence[float], ys: Sequence[float]) -> float | None:
         return None
     mx = math.fsum(xs) / n
     my = math.fsum(ys) / n
-    sxx = math.fsum((x - mx) ** 2 for x in xs)
-    syy = math.fsum((y - my) ** 2 for y in ys)
+    dx = [x - mx for x in xs]
+    dy = [y - my for y in ys]
+    sxx = math.fsum(map(mul, dx, dx))
+    syy = math.fsum(map(mul, dy, dy))
     if sxx <= 0.0 or syy <= 0.0:
         return None
-    sxy = math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys))
+    sxy = math.fsum(map(mul, dx, dy))
+    return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
+
+
+def point_biserial(groups: Iterable[tuple[int, int, float]]) -> float | None:
+    """Pearson's r between a 0/1 variable and a number, for sessions given in groups that share the number:
+    ``(sessions, ones, y)`` stands for ``sessions`` pairs with value ``y``, ``ones`` of them with x = 1.
+
+    Equal to :func:`pearson_r` of the expanded pairs (the point-biserial correlation), in one step per group:
+    two passes (means, then deviations) as in ``pearson_r``, with Σ(x − x̄)² = n·p(1 − p) for a 0/1 x. None when
+    there are fewer than :data:`MIN_PAIRS` pairs, all x are equal or all y are equal. Raises ValueError for a group
+    with ``ones`` outside 0..sessions."""
+    groups = [g for g in groups if g[0]]
+    for k, ones, _ in groups:
+        if not 0 <= ones <= k:
+            raise ValueError(f"{ones} ones out of {k} sessions")
+    n = sum(k for k, _, _ in groups)
+    if n < MIN_PAIRS:
+        return None
+    p = sum(ones for _, ones, _ in groups) / n
+    my = math.fsum(k * y for k, _, y in groups) / n
+    sxx = n * p * (1 - p)
+    syy = math.fsum(k * (y - my) ** 2 for k, _, y in groups)
+    if sxx <= 0.0 or syy <= 0.0:
+        return None
+    sxy = math.fsum((y - my) * (ones - k * p) for k, ones, y in groups)
     return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
 
 

@@ -38,6 +38,7 @@ from warroom.core.measures import (
     d_prime_and_c,
     median_or_none,
     pearson_r,
+    point_biserial,
     rate,
     sessions_needed,
     spearman_brown,
@@ -257,7 +258,7 @@ def summarize(
         trainees=[
             _trainee_stats(name, by_trainee[name], played[name], reliability, needed) for name in sorted(by_trainee)
         ],
-        drills=[_drill_stats(name, by_drill[name], responses.get(name, ([], []))) for name in sorted(by_drill)],
+        drills=[_drill_stats(name, by_drill[name], responses.get(name, [])) for name in sorted(by_drill)],
         reliability=reliability,
         skipped_by_mode=len(all_facts) - len(kept),
     )
@@ -271,6 +272,7 @@ def _played(sessions: list[SessionFacts]) -> list[SessionFacts]:
 
 
 _started_at = attrgetter("started_at")
+_drill_id = attrgetter("drill_id")
 
 
 def _ceil(x: float) -> int:
@@ -340,29 +342,27 @@ def _trainee_stats(
     )
 
 
-def _drill_responses(played: dict[str, list[SessionFacts]]) -> dict[str, tuple[list[int], list[float]]]:
-    """Per drill id, the pairs the discrimination correlates: each session's correct (1) or not (0), and its
-    trainee's rest score (mean score on the other drills). Sessions of a trainee who played no other drill have no
-    rest score and are left out. One pass over the sessions, then one step per (trainee, drill)."""
-    out: defaultdict[str, tuple[list[int], list[float]]] = defaultdict(lambda: ([], []))
+def _drill_responses(played: dict[str, list[SessionFacts]]) -> dict[str, list[tuple[int, int, float]]]:
+    """Per drill id, the groups its discrimination correlates: for each trainee who played it and some other drill,
+    ``(sessions, correct sessions, rest score)``, the rest score being the trainee's mean score on the other drills
+    (one value for all their sessions of this drill). One pass over the sessions, then one step per pair."""
+    out: defaultdict[str, list[tuple[int, int, float]]] = defaultdict(list)
     for live in played.values():
-        cells: defaultdict[str, list[float]] = defaultdict(lambda: [0.0, 0, 0])
+        own_total: defaultdict[str, float] = defaultdict(float)
         for f in live:
-            cell = cells[f.drill_id]
-            cell[0] += f.score
-            cell[1] += 1
-            cell[2] += f.outcome is _CORRECT[f.is_fault_drill]
-        total, n = sum(f.score for f in live), len(live)
-        for drill, (own_total, own_n, correct) in cells.items():
-            if n > own_n:
-                xs, ys = out[drill]
-                xs += [1] * correct + [0] * (own_n - correct)
-                ys += [(total - own_total) / (n - own_n)] * own_n
+            own_total[f.drill_id] += f.score
+        own_n = Counter(map(_drill_id, live))
+        correct = Counter(f.drill_id for f in live if f.outcome is _CORRECT[f.is_fault_drill])
+        total, n = sum(own_total.values()), len(live)
+        for drill, k in own_n.items():
+            if n > k:
+                out[drill].append((k, correct[drill], (total - own_total[drill]) / (n - k)))
     return out
 
 
-def _drill_stats(name: str, sessions: list[SessionFacts], responses: tuple[list[int], list[float]]) -> DrillStats:
-    """One drill's figures; ``responses`` are its (correct, rest score) pairs from :func:`_drill_responses`."""
+def _drill_stats(name: str, sessions: list[SessionFacts], responses: list[tuple[int, int, float]]) -> DrillStats:
+    """One drill's figures; ``responses`` are its (sessions, correct, rest score) groups from
+    :func:`_drill_responses`."""
     live = [f for f in sessions if f.outcome is not Outcome.ABANDONED]
     correct = sum(f.outcome is _CORRECT[f.is_fault_drill] for f in live)
     pulls = Counter(e for f in live for e in f.distractor_escalations)
@@ -373,7 +373,7 @@ def _drill_stats(name: str, sessions: list[SessionFacts], responses: tuple[list[
         trainees=len({f.trainee for f in live}),
         abandoned=len(sessions) - len(live),
         difficulty=rate(correct, len(live)),
-        discrimination=pearson_r(*responses),
+        discrimination=point_biserial(responses),
         median_time_to_detect=median_or_none([f.time_to_detect_s for f in live]),
         median_wall_time_to_detect=median_or_none([f.wall_time_to_detect_s for f in live]),
         distractor_pulls=dict(sorted(pulls.items(), key=lambda kv: (-kv[1], kv[0]))),
