@@ -31,6 +31,11 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     ),
     "ui": ("bench_ui", {"small": 100, "large": 10_000, "presses": 20}, {"small": 100, "large": 10_000, "presses": 6}),
     "results": ("bench_results", {"sessions": 100_000, "repeat": 3}, {"sessions": 10_000, "repeat": 1}),
+    "stats": (
+        "bench_stats",
+        {"sessions": 100_000, "small": 10_000, "repeat": 3},
+        {"sessions": 20_000, "small": 2_000, "repeat": 1},
+    ),
     "startup": ("bench_startup", {"repeat": 5}, {"repeat": 2}),
     "import": ("bench_import", {"repeat": 3}, {"repeat": 1}),
 }
