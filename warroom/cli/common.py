@@ -38,17 +38,35 @@ def format_option(help: str, choices: tuple[str, ...] = ("text", "json")) -> Cal
     )
 
 
+def _checked_trainee(name: str, source: str) -> str:
+    """``name`` when it holds no control character; else a usage error (exit status 2) naming ``source``."""
+    from warroom.core.format import control_chars
+
+    bad = control_chars(name)
+    if bad:
+        raise click.UsageError(
+            f"the trainee name from {source} contains control characters ({', '.join(bad)}): a trainee name is "
+            "stored with every session and printed by `warroom scores`; use letters, digits, spaces and punctuation"
+        )
+    return name
+
+
 def resolve_trainee(name: str | None = None) -> str:
-    """The trainee's name: ``name`` if given, else ``$WARROOM_TRAINEE``, else the OS user name."""
+    """The trainee's name: ``name`` if given, else ``$WARROOM_TRAINEE``, else the OS user name (else ``trainee``),
+    with surrounding white space removed.
+
+    Raises :class:`click.UsageError` (exit status 2) when the name holds a control character (newline and tab
+    included) or a bidirectional control: it is stored with the session and printed on terminals."""
     if name and name.strip():
-        return name.strip()
+        return _checked_trainee(name.strip(), "--trainee")
     env = os.environ.get(TRAINEE_ENV, "").strip()
     if env:
-        return env
+        return _checked_trainee(env, f"${TRAINEE_ENV}")
     try:
-        return getpass.getuser()
+        user = getpass.getuser().strip()
     except (OSError, KeyError):  # no user name in this environment (e.g. a container without passwd entry)
         return "trainee"
+    return _checked_trainee(user, "the OS user name") if user else "trainee"
 
 
 def resolve_data_dir(path: Path | None = None) -> Path:
@@ -102,9 +120,11 @@ def recover_and_report(settings: Settings) -> None:
     from warroom.store.results import StoreError
     from warroom.store.sessions import default_drill_resolver, recover_unfinished
 
+    from warroom.cli.output import failure, say
+
     try:
         recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
     except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise failure(exc) from None
     for rec in recovered:
-        click.echo(str(rec), err=True)
+        say(rec, err=True)

@@ -62,6 +62,8 @@ def who_and_when(paths: tuple[Path, ...], out_dir: Path, planner_price, executor
 
     Example: warroom import who-and-when ../shared/corpora/who-and-when --out ~/ww-drills
     """
+    from warroom.cli.output import say
+    from warroom.core.format import clean
     from warroom.importers.who_and_when import (
         DEFAULT_EXECUTOR_PRICE,
         DEFAULT_PLANNER_PRICE,
@@ -76,16 +78,16 @@ def who_and_when(paths: tuple[Path, ...], out_dir: Path, planner_price, executor
     try:
         report = import_records(paths, out_dir, options, force=force)
     except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(clean(e)) from None
     except OSError as e:
-        raise click.UsageError(f"{out_dir}: {e.strerror or e}") from None
+        raise click.UsageError(clean(f"{out_dir}: {e.strerror or e}")) from None
     if not report.results:
-        raise click.UsageError("no record files (*.json) found in " + ", ".join(str(p) for p in paths))
-    for result in report.results:
+        raise click.UsageError(clean("no record files (*.json) found in " + ", ".join(str(p) for p in paths)))
+    for result in report.results:  # paths and messages quoting a record: control characters shown as \xNN
         if result.error is not None:
-            click.echo(f"{result.source}: {result.error}", err=True)
+            say(f"{result.source}: {result.error}", err=True)
         elif verbose:
-            click.echo(f"{result.source} -> {result.output}")
-    click.echo(report.summary())
+            say(f"{result.source} -> {result.output}")
+    say(report.summary())
     if report.failed:
         raise SystemExit(1)

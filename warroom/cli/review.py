@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from warroom.cli.common import data_dir_option, recover_and_report, settings_from
+from warroom.cli.output import failure, say
 
 
 @click.command()
@@ -31,17 +32,17 @@ def review(ctx: click.Context, session_id: str, data_dir: Path | None) -> None:
         with ResultsStore(settings.data_dir, create=False) as store:
             session = store.get(session_id)
     except SessionNotFound as exc:
-        raise click.ClickException(f"{exc} in {settings.data_dir} (`warroom scores` lists the sessions)") from None
+        raise failure(f"{exc} in {settings.data_dir} (`warroom scores` lists the sessions)") from None
     except CorruptSession as exc:
-        raise click.ClickException(f"{exc} (in {settings.data_dir}; the row was left as it is)") from None
+        raise failure(f"{exc} (in {settings.data_dir}; the row was left as it is)") from None
     except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise failure(exc) from None
 
     from warroom.store.timeline import load_review
 
     data = load_review(session, settings.drill_dirs)
     for notice in data.notices:
-        click.echo(f"warning: {notice}", err=True)
+        say(f"warning: {notice}", err=True)
 
     from warroom.tui.review import ReviewApp
 

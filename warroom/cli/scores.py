@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import data_dir_option, format_option, recover_and_report, settings_from
+from warroom.cli.output import emit_csv, emit_json, failure, say
 from warroom.core.format import amount, clean, number, percent, seconds
 from warroom.store.results import DB_NAME, SORT_KEYS
 
@@ -262,18 +263,6 @@ SUMMARY_CSV_COLUMNS = (
 )
 
 
-def _write_csv(columns: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
-    import csv
-    import io
-
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({k: ("" if row.get(k) is None else row.get(k)) for k in columns})
-    click.echo(buf.getvalue(), nl=False)
-
-
 def _csv_row(row: Any) -> dict[str, Any]:
     """A session row's CSV cells: the flat fields, ``notes`` as a JSON list."""
     import json
@@ -281,12 +270,6 @@ def _csv_row(row: Any) -> dict[str, Any]:
     d = row.to_dict()
     d["notes"] = json.dumps(d.get("notes") or [], ensure_ascii=False)
     return d
-
-
-def _write_json(value: Any) -> None:
-    import json
-
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
 
 
 @click.command()
@@ -323,6 +306,14 @@ def _write_json(value: Any) -> None:
     is_flag=True,
     help="With --rescore: also re-score sessions whose drill file changed since they were played.",
 )
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write the CSV or JSON export to this file, exactly as stored (printed output shows control characters "
+    "as \\xNN escapes).",
+)
 @data_dir_option
 @click.pass_context
 def scores(
@@ -338,6 +329,7 @@ def scores(
     fmt: str,
     rescore: bool,
     allow_changed: bool,
+    output: Path | None,
     data_dir: Path | None,
 ) -> None:
     """Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
@@ -345,6 +337,9 @@ def scores(
     Every trainee's sessions are listed unless --trainee NAME or --mine is given. --summary gives, per trainee,
     the drills run, contained rate, median time to detect, false escalation rate and mean score, and, per drill, the
     attempts, contained rate and median score. Sessions killed mid-drill are recorded as abandoned first.
+
+    Printed output (a table, CSV or JSON, on a terminal or a pipe) shows control and bidi characters as escapes;
+    --output FILE writes CSV or JSON exactly as stored. CSV text cells starting with = + - @ get a leading '.
     """
     from warroom.store.results import ResultsStore, StoreError, parse_since
 
@@ -361,6 +356,8 @@ def scores(
             raise click.BadParameter(str(exc), param_hint="--since") from None
     if allow_changed and not rescore:
         raise click.UsageError("--allow-changed only applies with --rescore")
+    if output is not None and (fmt == "table" or rescore):
+        raise click.UsageError("--output writes an export: use it with --format csv or --format json")
 
     recover_and_report(settings)
     try:
@@ -368,19 +365,19 @@ def scores(
     except StoreError as exc:
         if not (settings.data_dir / DB_NAME).exists():
             if fmt == "json":
-                _write_json({"trainees": [], "drills": []} if summary else [])
+                emit_json({"trainees": [], "drills": []} if summary else [], output)
             elif fmt == "csv":
-                _write_csv(SUMMARY_CSV_COLUMNS if summary else CSV_COLUMNS, [])
+                emit_csv(SUMMARY_CSV_COLUMNS if summary else CSV_COLUMNS, [], output)
             else:
-                click.echo(f"No sessions recorded yet in {settings.data_dir}.")
+                say(f"No sessions recorded yet in {settings.data_dir}.")
             return
-        raise click.ClickException(str(exc)) from None
+        raise failure(exc) from None
     with store:
         if rescore:
             _rescore(store, settings, who, drill_id, since_ts, allow_changed)
             return
         if summary:
-            _summary(store, who, drill_id, since_ts, fmt)
+            _summary(store, who, drill_id, since_ts, fmt, output)
             return
         effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
         rows, unreadable = store.query_readable(
@@ -393,14 +390,14 @@ def scores(
             full=fmt == "json",
         )
         for problem in unreadable:  # reported and skipped, never modified
-            click.echo(f"skipped: {problem}", err=True)
+            say(f"skipped: {problem}", err=True)
         if fmt == "json":
-            _write_json([r.to_dict() for r in rows])
+            emit_json([r.to_dict() for r in rows], output)
         elif fmt == "csv":
-            _write_csv(CSV_COLUMNS, [_csv_row(r) for r in rows])
+            emit_csv(CSV_COLUMNS, [_csv_row(r) for r in rows], output)
         else:
             if not rows and not unreadable:
-                click.echo("No sessions match." if (who or drill_id or since_ts) else "No sessions recorded yet.")
+                say("No sessions match." if (who or drill_id or since_ts) else "No sessions recorded yet.")
                 return
             total = store.count(trainee=who, drill=drill_id, since=since_ts)
             title = f"{len(rows)} of {total} session(s)" if total > len(rows) else f"{total} session(s)"
@@ -416,11 +413,13 @@ def scores(
             )
 
 
-def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | None, fmt: str) -> None:
+def _summary(
+    store: Any, who: str | None, drill_id: str | None, since_ts: str | None, fmt: str, output: Path | None
+) -> None:
     trainees = store.trainee_summaries(trainee=who, drill=drill_id, since=since_ts)
     drills = store.drill_summaries(trainee=who, drill=drill_id, since=since_ts)
     if fmt == "json":
-        _write_json({"trainees": [t.to_dict() for t in trainees], "drills": [d.to_dict() for d in drills]})
+        emit_json({"trainees": [t.to_dict() for t in trainees], "drills": [d.to_dict() for d in drills]}, output)
         return
     if fmt == "csv":
         rows = [
@@ -446,10 +445,10 @@ def _summary(store: Any, who: str | None, drill_id: str | None, since_ts: str | 
             }
             for d in drills
         ]
-        _write_csv(SUMMARY_CSV_COLUMNS, rows)
+        emit_csv(SUMMARY_CSV_COLUMNS, rows, output)
         return
     if not trainees:
-        click.echo("No sessions match.")
+        say("No sessions match.")
         return
     console = _console()
     t_columns = [("trainee", "trainee", True)] + [
@@ -513,10 +512,10 @@ def _rescore(
     for r in results:
         counts[r.status] += 1
         if r.status in (RescoreStatus.CHANGED, RescoreStatus.UPDATED):
-            click.echo(str(r))
+            say(r)
     skipped = [r for r in results if r.status is RescoreStatus.SKIPPED]
     for r in skipped:
-        click.echo(str(r), err=True)
+        say(r, err=True)
     n = len(results)
     unchanged = counts[RescoreStatus.UNCHANGED] + counts[RescoreStatus.UPDATED]
     click.echo(

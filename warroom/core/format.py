@@ -4,7 +4,9 @@ Drill text (titles, objectives, model names, tool arguments and output, problem 
 values) is data. :func:`clean` writes every control character except newline and tab as a visible ``\\xNN``
 escape (C0, DEL and C1, e.g. ESC ``\\x1b``, BEL ``\\x07``, CSI ``\\x9b``), so drill text printed by ``warroom
 cost`` or shown in the war room can never move the cursor, retitle the terminal or change colours. JSON output
-needs no cleaning (``json.dumps`` with ``ensure_ascii=True`` escapes them itself).
+is written with :func:`json_text`, which escapes the same characters as ``\\uNNNN`` (faithful: a JSON reader gets
+the original text back). :func:`control_chars` finds the characters a name such as the trainee's must not contain,
+and :func:`spreadsheet_safe` keeps a CSV text cell from running as a spreadsheet formula.
 
 Numbers: :func:`seconds` for drill times and durations, :func:`usd` for money (:func:`format_usd` is the same for
 a number that is never None), :func:`amount` for damage amounts, :func:`number` for any other figure (a mean
@@ -19,8 +21,8 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 __all__ = [
-    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "format_usd", "is_valid_id", "number", "percent",
-    "round_half_up", "seconds", "speed", "usd", "usd_price",
+    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "control_chars", "format_usd", "is_valid_id", "json_text",
+    "number", "percent", "round_half_up", "seconds", "speed", "spreadsheet_safe", "usd", "usd_price",
 ]
 
 #: The playback speeds the war room offers (+ and - step through them; ``warroom run --speed`` takes one), as
@@ -48,6 +50,49 @@ def clean(text: object) -> str:
     Idempotent: cleaning cleaned text changes nothing.
     """
     return _CONTROL.sub(_escape_control, str(text))
+
+
+#: Every character :func:`clean` escapes, and newline and tab too: what a one-line name (a trainee) must not hold.
+_CONTROL_OR_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def control_chars(text: str) -> list[str]:
+    """The distinct control characters (newline and tab included) and bidirectional controls in ``text``, each
+    written as :func:`clean` shows it (``\\x1b``, ``\\x0a``, ``\\u202e``), in order of first appearance; empty
+    when there is none."""
+    out: list[str] = []
+    for ch in _CONTROL_OR_SPACE.findall(text):
+        shown = f"\\x{ord(ch):02x}" if ord(ch) <= 0xFF else f"\\u{ord(ch):04x}"
+        if shown not in out:
+            out.append(shown)
+    return out
+
+
+def json_text(value: object, *, indent: int | None = None) -> str:
+    """``value`` as JSON text that is safe on a terminal and still faithful: non-ASCII text stays readable
+    (``ensure_ascii=False``), while every character :func:`clean` escapes (C0, DEL, C1, bidi controls) is written
+    as a ``\\uNNNN`` escape, which a JSON reader turns back into the original character. No NaN or infinity
+    (``ValueError``)."""
+    import json
+
+    text = json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
+    # Outside strings JSON text holds only ASCII punctuation, digits, letters and whitespace, so every match is
+    # inside a string, where the escape means the same character.
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+#: First characters that make a spreadsheet (Excel, LibreOffice, Google Sheets) read a cell as a formula (OWASP
+#: "CSV Injection"): ``=``, ``+``, ``-``, ``@``, tab and carriage return.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A CSV cell that a spreadsheet shows as written: text starting with one of :data:`FORMULA_STARTS` gets a
+    leading single quote (``'=HYPERLINK(...)``, ``'-10`` for the text "-10"); numbers, booleans and None come back
+    unchanged (a negative number stays a number), and so does any other text."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def clean_line(text: object) -> str:
