@@ -66,14 +66,15 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     A drill also fails when it does not load, when its id differs from its file name, or when another drill
     checked with it has the same id (each reported as path:line:col: message, as warroom validate does).
 
-    Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load, 2 on usage errors (a
+    Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load or a folder could not be
+    read, 2 on usage errors (a
     name that is neither a file, a folder nor a drill id; no drill files).
     """
     from warroom.cli.validate import drill_files_of
     from warroom.core.check import run_checks
     from warroom.core.library import cross_file_problems
 
-    files = drill_files_of(ctx, names)
+    files, unreadable = drill_files_of(ctx, names)
     loaded = {path: load_drill_or_problems(path) for path in files}
     file_problems = cross_file_problems((path, drill) for path, (drill, _) in loaded.items())
     results: list[dict[str, Any]] = []
@@ -110,11 +111,12 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
             text_out.extend(f"  problem: {p.message} (line {p.line})" for p in own)
             text_out.append("")
     if fmt == "json":
-        click.echo(json.dumps({"passed": failed == 0, "checked": len(files), "failed": failed, "drills": results}, indent=2))
+        click.echo(json.dumps({"passed": failed == 0 and not unreadable, "checked": len(files), "failed": failed, "drills": results}, indent=2))
     else:
         for line in text_out:  # drill text (paths, problems naming steps) with control characters shown as \xNN
             click.echo(clean(line))
         n = len(files)
-        click.echo(f"{n} drill{'s' if n != 1 else ''} checked: {n - failed} passed, {failed} failed.")
-    if failed:
+        folders = f" {unreadable} folder{'s' if unreadable != 1 else ''} could not be read (above)." if unreadable else ""
+        click.echo(f"{n} drill{'s' if n != 1 else ''} checked: {n - failed} passed, {failed} failed.{folders}")
+    if failed or unreadable:
         raise SystemExit(1)

@@ -30,6 +30,14 @@ data_dir_option = click.option(
     help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
 )
 
+drills_option = click.option(
+    "--drills",
+    "drill_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Also offer the drills in this folder (repeatable).",
+)
+
 
 def format_option(help: str, choices: tuple[str, ...] = ("text", "json")) -> Callable[[F], F]:
     """The ``--format`` option (stored as ``fmt``) of a command that prints for people or for programs."""
@@ -96,21 +104,30 @@ class Settings:
         """Settings from command-line values, falling back to the environment and platform defaults."""
         return cls(trainee=resolve_trainee(trainee), data_dir=resolve_data_dir(data_dir), drill_dirs=tuple(drill_dirs))
 
-    def override(self, *, trainee: str | None = None, data_dir: Path | None = None) -> Settings:
-        """These settings with a subcommand's own ``--trainee`` / ``--data-dir`` applied where given."""
+    def override(
+        self, *, trainee: str | None = None, data_dir: Path | None = None, drill_dirs: tuple[Path, ...] = ()
+    ) -> Settings:
+        """These settings with a subcommand's own ``--trainee`` / ``--data-dir`` applied where given, and its own
+        ``--drills`` folders added after the root command's."""
+        extra = tuple(d for d in drill_dirs if d not in self.drill_dirs)
         return Settings(
             trainee=resolve_trainee(trainee) if trainee else self.trainee,
             data_dir=Path(data_dir).expanduser() if data_dir else self.data_dir,
-            drill_dirs=self.drill_dirs,
+            drill_dirs=(*self.drill_dirs, *extra),
         )
 
 
-def settings_from(ctx: click.Context, trainee: str | None = None, data_dir: Path | None = None) -> Settings:
+def settings_from(
+    ctx: click.Context,
+    trainee: str | None = None,
+    data_dir: Path | None = None,
+    drill_dirs: tuple[Path, ...] = (),
+) -> Settings:
     """The invocation's :class:`Settings` (from the root group) with a subcommand's own options applied."""
     root = ctx.find_object(Settings)
     if root is None:
-        return Settings.resolve(trainee=trainee, data_dir=data_dir)
-    return root.override(trainee=trainee, data_dir=data_dir)
+        return Settings.resolve(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
+    return root.override(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
 
 
 def recover_and_report(settings: Settings) -> None:

@@ -118,11 +118,16 @@ def load_drill(path: str | os.PathLike[str]) -> Any:
     Returns the :class:`~warroom.core.model.Drill`. Raises :class:`DrillLoadError` listing every problem found
     (also for a missing file, a folder, a file over :data:`MAX_FILE_BYTES`, unreadable or non-UTF-8 bytes).
     """
+    from warroom.core.library import special_file_kind
+
     shown = os.fspath(path)
     p = Path(path)
     try:
         if p.is_dir():
             _fail(shown, "this is a folder, not a drill file (`warroom validate FOLDER` checks every drill in it)")
+        kind = special_file_kind(p)  # before opening: reading a FIFO would block for ever
+        if kind is not None:
+            _fail(shown, f"this is {kind}, not a drill file (only regular files are read)")
         size = p.stat().st_size
         if size > MAX_FILE_BYTES:
             limit = MAX_FILE_BYTES // 1048576
