@@ -171,6 +171,9 @@ def test_review_cli_unknown_and_ambiguous_ids(stored):
     assert len(common) >= 9  # both ids begin with the same UTC date
     r = runner.invoke(main, ["review", common, "--data-dir", str(data)])
     assert r.exit_code == 1 and "matches several sessions" in r.output and sid in r.output
+    r = runner.invoke(main, ["review", common[:8], "--data-dir", str(data)])
+    assert r.exit_code == 1 and f"session id prefix '{common[:8]}' matches several sessions: " in r.output
+    assert sid in r.output and other in r.output
     r = runner.invoke(main, ["review", "x", "--data-dir", str(data / "nowhere")])
     assert r.exit_code == 1 and "no results store" in r.output
 
@@ -202,3 +205,14 @@ async def test_review_shows_drill_times_with_one_decimal(tmp_path: Path):
         await pilot.press("n")
         detail = _text(app.screen, "#review-detail")
         assert "(18.5 s)" in detail and "18.514" not in detail
+
+
+def test_review_cli_takes_the_id_suffix(stored, monkeypatch):
+    from warroom.tui.review import ReviewApp
+
+    data, _drill_path, sid = stored
+    opened = []
+    monkeypatch.setattr(ReviewApp, "run", lambda self: opened.append(self.data.session.session_id))
+    r = CliRunner().invoke(main, ["review", sid[-4:], "--data-dir", str(data)])
+    assert r.exit_code == 0, r.output
+    assert opened == [sid]

@@ -21,7 +21,8 @@ def review(ctx: click.Context, session_id: str, data_dir: Path | None) -> None:
     """Review a stored session: the whole trace with the answer key, the trainee's flags and escalations where
     they happened, and the scorecard beside it.
 
-    SESSION_ID is a session id from `warroom scores`, or any unique prefix of one. Keys: up/down (j/k) move,
+    SESSION_ID is a session id from `warroom scores`, or a unique part of one: a prefix, else a suffix (the last
+    letters, e.g. `jwvh`), else any part. A part that matches several sessions lists them (exit status 1). Keys: up/down (j/k) move,
     n / p jump to the next / previous trainee action, e to the next evidence, q closes.
     """
     from warroom.store.results import CorruptSession, ResultsStore, SessionNotFound, StoreError
