@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from warroom.cli.common import format_option
-from warroom.core.format import amount, clean, seconds
+from warroom.core.format import clean, damage_amount, seconds
 
 
 def load_drill_or_problems(path: Path) -> tuple[Any, list[Any]]:
@@ -30,7 +30,8 @@ def _table(report: Any) -> list[str]:
     rows = []
     for run in report.runs:
         card = run.scorecard
-        damage = "-" if report.all_clear else f"{amount(card.damage)} of {amount(card.full_damage)}"
+        unit = card.damage_unit
+        harm = "-" if report.all_clear else f"{damage_amount(card.damage, unit)} of {damage_amount(card.full_damage, unit)}"
         rows.append(
             (
                 run.trainee,
@@ -38,7 +39,7 @@ def _table(report: Any) -> list[str]:
                 OUTCOME_LABELS[card.outcome],
                 seconds(card.time_to_detect),
                 str(card.false_escalations),
-                damage,
+                harm,
             )
         )
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]

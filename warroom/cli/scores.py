@@ -13,7 +13,7 @@ import click
 
 from warroom.cli.common import data_dir_option, format_option, recover_and_report, settings_from
 from warroom.cli.output import emit_csv, emit_json, failure, say
-from warroom.core.format import amount, clean, number, percent, seconds
+from warroom.core.format import clean, damage, damage_amount, number, percent, seconds
 from warroom.store.results import DB_NAME, SORT_KEYS
 
 #: ``--trainee`` of ``warroom scores``: a filter, so (unlike the trainee of ``warroom run``) it has no default.
@@ -35,10 +35,8 @@ SHORT_UNIT = 16
 
 
 def _fmt_damage(value: float | None, unit: str | None) -> str:
-    """A damage amount with its unit (``931,837.5 USD refunded in error``); ``-`` for None."""
-    if value is None:
-        return "-"
-    return f"{amount(value)} {unit}" if unit else amount(value)
+    """A damage amount with its unit (``$931,837.50 refunded in error``, ``14,021 records``); ``-`` for None."""
+    return damage(value, unit)
 
 
 def _fmt_when(iso: str) -> str:
@@ -99,7 +97,7 @@ def _damage_cell(row: Any, inline_units: bool) -> str:
     """A row's damage: the amount with its unit, or (``inline_units`` False and a long unit) the amount and a ``*``
     pointing to the footnote."""
     if not inline_units and row.damage_unit and len(row.damage_unit) > SHORT_UNIT:
-        return "-" if row.damage is None else f"{amount(row.damage)} *"
+        return "-" if row.damage is None else f"{damage_amount(row.damage, row.damage_unit)} *"
     return _fmt_damage(row.damage, row.damage_unit)
 
 
@@ -215,8 +213,9 @@ def _sessions_table(rows: list[Any], width: int) -> tuple[Any, str | None]:
     three columns (:func:`_narrow_table`)."""
     for inline_units in (True, False):
         cells = [_cells(r, inline_units) for r in rows]
-        # Units in the rows only when no damage cell has to wrap; else they go to the footnote.
-        columns = [(k, h, fixed or (inline_units and k == "damage")) for k, h, fixed in _WIDE_COLUMNS]
+        # Units in the rows only when no damage cell has to wrap; else they go to the footnote. A damage cell
+        # never wraps ("$4,413.00 *" stays whole).
+        columns = [(k, h, fixed or k == "damage") for k, h, fixed in _WIDE_COLUMNS]
         table = _fitted_table(columns, [[c[k] for k, _, _ in columns] for c in cells], width)
         if table is not None:
             return table, None if inline_units else _unit_footnote(rows)

@@ -9,7 +9,9 @@ the original text back). :func:`control_chars` finds the characters a name such 
 and :func:`spreadsheet_safe` keeps a CSV text cell from running as a spreadsheet formula.
 
 Numbers: :func:`seconds` for drill times and durations, :func:`usd` for money (:func:`format_usd` is the same for
-a number that is never None), :func:`amount` for damage amounts, :func:`number` for any other figure (a mean
+a number that is never None), :func:`damage` for a damage amount with its unit (USD damage is money: ``$931,837.50
+refunded in error``; any other unit ``14,021 records``) and :func:`damage_amount` for the amount alone,
+:func:`amount` for plain amounts, :func:`number` for any other figure (a mean
 score), :func:`percent` for shares. Halves round away from zero (``18.25 s`` is ``18.3 s`` everywhere), not to even.
 
 No Textual or Rich import here: the domain core uses it too.
@@ -21,8 +23,8 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 __all__ = [
-    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "control_chars", "format_usd", "is_valid_id", "json_text",
-    "number", "percent", "round_half_up", "seconds", "speed", "spreadsheet_safe", "usd", "usd_price",
+    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "control_chars", "damage", "damage_amount", "format_usd",
+    "is_usd_unit", "is_valid_id", "json_text", "number", "percent", "round_half_up", "seconds", "speed", "spreadsheet_safe", "usd", "usd_price",
 ]
 
 #: The playback speeds the war room offers (+ and - step through them; ``warroom run --speed`` takes one), as
@@ -170,6 +172,32 @@ def amount(value: float | None, none: str = "-") -> str:
     """A damage amount (or any count of things) for people: thousands separated, at most two decimals (halves
     rounded up, trailing zeros dropped): ``14,021``, ``931,837.5``, ``0.25``. ``none`` (``-``) for None."""
     return none if value is None else _decimal(value, 2)
+
+
+def is_usd_unit(unit: str | None) -> bool:
+    """True when a damage unit is US dollars: ``USD``, or ``USD`` followed by a space and a description (``USD
+    refunded in error``)."""
+    return bool(unit) and (unit == "USD" or unit.startswith("USD "))  # type: ignore[union-attr]
+
+
+def damage_amount(value: float | None, unit: str | None, none: str = "-") -> str:
+    """A damage amount without its unit: as money (:func:`usd`, ``$931,837.50``) when ``unit`` is USD
+    (:func:`is_usd_unit`), else as :func:`amount` (``14,021``). ``none`` (``-``) for None."""
+    if value is None:
+        return none
+    return usd(value) if is_usd_unit(unit) else amount(value)
+
+
+def damage(value: float | None, unit: str | None, none: str = "-") -> str:
+    """A damage amount with its unit, the one way warroom writes damage: ``$931,837.50 refunded in error`` for
+    ``USD refunded in error``, ``$120.00`` for ``USD``, ``14,021 records`` for ``records``, the bare amount when
+    there is no unit. ``none`` (``-``) for None. The unit is not cleaned (callers clean what they print)."""
+    if value is None:
+        return none
+    if is_usd_unit(unit):
+        rest = unit[3:].strip()  # type: ignore[index]
+        return usd(value) + (f" {rest}" if rest else "")
+    return f"{amount(value)} {unit}" if unit else amount(value)
 
 
 def usd(value: float | None, none: str = "-") -> str:

@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
-from warroom.core.format import amount, seconds
+from warroom.core.format import damage as fmt_damage
+from warroom.core.format import seconds
 from warroom.core.model import Drill
 
 #: Action kinds shown as rows of their own (inspections mark their event's row; playback changes are not shown).
@@ -80,7 +81,7 @@ def _event_marks(drill: Drill, event: Any, replan_ids: set[str], first_evidence:
             marks.append("cascade")
         damage = sum(e.amount for e in key.damage.entries if e.event == event.id)
         if damage:
-            marks.append(f"damage {amount(damage)} {key.damage.unit}")
+            marks.append(f"damage {fmt_damage(damage, key.damage.unit)}")
     if any(d.event == event.id for d in drill.distractors):
         marks.append("distractor")
     return marks

@@ -254,12 +254,14 @@ class ReviewScreen(Screen[None]):
                 out.append(fmt.clean_line(" → ".join(key.cascade)) + "\n")
             full = sum(e.amount for e in key.damage.entries)
             out.append("damage        ", style="bold")
+            unit = key.damage.unit
             out.append(
-                fmt.clean_line(f"{fmt.amount(full)} {key.damage.unit} if nobody escalates; deadline {fmt.clock(key.deadline)}")
+                fmt.clean_line(f"{fmt.damage(full, unit)} if nobody escalates; deadline {fmt.clock(key.deadline)}")
             )
             out.append("\n")
             for e in key.damage.entries:
-                out.append(fmt.clean_line(f"  {e.event}: {fmt.amount(e.amount)}" + (f" ({e.note})" if e.note else "")) + "\n")
+                note = f" ({e.note})" if e.note else ""
+                out.append(fmt.clean_line(f"  {e.event}: {fmt.damage_amount(e.amount, unit)}{note}") + "\n")
             out.append("\nDebrief\n", style="bold")
             out.append(fmt.clean(key.debrief) + "\n")
         if drill.distractors:

@@ -17,10 +17,10 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.format import amount, clean, clean_line, seconds, speed, usd, usd_price
+from warroom.core.format import amount, clean, clean_line, damage, damage_amount, seconds, speed, usd, usd_price
 
 __all__ = [
-    "amount", "clean", "clean_line", "clock", "compact_json", "literal", "literal_line", "pretty_json",
+    "amount", "clean", "clean_line", "clock", "damage", "damage_amount", "compact_json", "literal", "literal_line", "pretty_json",
     "prose", "seconds", "speed", "usd", "usd_price",
 ]
 
