@@ -8,7 +8,7 @@ is written with :func:`json_text`, which escapes the same characters as ``\\uNNN
 the original text back). :func:`control_chars` finds the characters a name such as the trainee's must not contain,
 and :func:`spreadsheet_safe` keeps a CSV text cell from running as a spreadsheet formula.
 
-Numbers: :func:`seconds` for drill times and durations, :func:`usd` for money (:func:`format_usd` is the same for
+Numbers: :func:`seconds` for drill times and durations (:func:`clock` for ``mm:ss``, rounded the same way), :func:`usd` for money (:func:`format_usd` is the same for
 a number that is never None), :func:`damage` for a damage amount with its unit (USD damage is money: ``$931,837.50
 refunded in error``; any other unit ``14,021 records``) and :func:`damage_amount` for the amount alone,
 :func:`amount` for plain amounts, :func:`number` for any other figure (a mean
@@ -23,7 +23,7 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 __all__ = [
-    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "control_chars", "damage", "damage_amount", "format_usd",
+    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "clock", "control_chars", "damage", "damage_amount", "format_usd",
     "is_usd_unit", "is_valid_id", "json_text", "number", "percent", "round_half_up", "seconds", "speed", "spreadsheet_safe", "usd", "usd_price",
 ]
 
@@ -153,6 +153,16 @@ def seconds(value: float | None, none: str = "-") -> str:
     """Seconds of drill time (a time or a duration) for people: one decimal at most, halves rounded up, thousands
     separated: ``18.3 s`` for 18.25, ``12 s``, ``1,234.5 s``. ``none`` (``-``) for None."""
     return none if value is None else f"{_decimal(value, 1)} s"
+
+
+def clock(value: float) -> str:
+    """Drill time as ``mm:ss`` (``h:mm:ss`` from an hour), rounded to the whole second half up like
+    :func:`seconds` (19.5 s is ``00:20``, next to ``19.5 s``; 19.4 s is ``00:19``); negative times clamp to
+    ``00:00``."""
+    s = max(int(round_half_up(float(value))), 0)
+    h, rem = divmod(s, 3600)
+    m, sec = divmod(rem, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
 
 
 def number(value: float | None, digits: int = 2, none: str = "-") -> str:
