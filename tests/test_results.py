@@ -179,6 +179,16 @@ def test_best_scores(store: ResultsStore):
     assert store.best_scores("nobody") == {}
 
 
+def test_best_scores_leave_out_abandoned_sessions(store: ResultsStore):
+    add_session(store, "q1", trainee="cy", drill_id="A", outcome="abandoned", total=0, ttd=None)
+    add_session(store, "q2", trainee="cy", drill_id="B", outcome="abandoned", total=0, ttd=None)
+    add_session(store, "p2", trainee="cy", drill_id="B", outcome="missed", total=0, ttd=None)
+    add_session(store, "q3", trainee="cy", drill_id="C", outcome="abandoned", total=0, ttd=None)
+    add_session(store, "p3", trainee="cy", drill_id="C", outcome="contained", total=70)
+    # A only quit: no best (None), B played to a 0: best 0, C: the played session's score
+    assert store.best_scores("cy") == {"A": None, "B": 0, "C": 70}
+
+
 def test_update_scorecard(store: ResultsStore):
     add_session(store, "s1", trainee="ann", outcome="missed", total=0, ttd=None, drill_sha256="a" * 64)
     store.update_scorecard("s1", scorecard(outcome="contained", total=95, ttd=2.5))

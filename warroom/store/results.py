@@ -713,12 +713,16 @@ class ResultsStore:
         where, params = self._where(trainee, drill, since)
         return int(self._conn.execute(f"SELECT count(*) FROM sessions{where}", params).fetchone()[0])
 
-    def best_scores(self, trainee: str) -> dict[str, int]:
-        """The trainee's best total score per drill id: ``{drill_id: 0-100}`` (drills never run are absent)."""
+    def best_scores(self, trainee: str) -> dict[str, int | None]:
+        """The trainee's best total score per drill id: ``{drill_id: 0-100}``, over the sessions that were not
+        abandoned; None for a drill the trainee only ever quit (every session abandoned). Drills never run are
+        absent."""
         rows = self._conn.execute(
-            "SELECT drill_id, max(total) FROM sessions WHERE trainee = ? GROUP BY drill_id", (trainee,)
+            "SELECT drill_id, max(CASE WHEN outcome = 'abandoned' THEN NULL ELSE total END) FROM sessions "
+            "WHERE trainee = ? GROUP BY drill_id",
+            (trainee,),
         )
-        return {drill_id: int(best) for drill_id, best in rows}
+        return {drill_id: None if best is None else int(best) for drill_id, best in rows}
 
     def _medians(
         self, group: str, column: str, where: str, params: list[Any], counts: dict[str, int]

@@ -233,8 +233,9 @@ class Services:
         ]
         return with_cross_file_problems(entries)
 
-    def best_scores(self) -> dict[str, int]:
-        """The trainee's best total score per drill id (empty when no results are stored yet).
+    def best_scores(self) -> dict[str, int | None]:
+        """The trainee's best total score per drill id over sessions not abandoned; None for a drill only ever quit
+        (empty when no results are stored yet).
 
         Raises :class:`ResultsUnavailable` when the results store exists but cannot be read."""
         import sqlite3
