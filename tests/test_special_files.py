@@ -182,3 +182,15 @@ def test_run_refuses_a_drill_whose_id_differs_from_its_file_name(tmp_path: Path)
     r = invoke("--data-dir", str(tmp_path / "d"), "run", str(renamed))
     assert r.exit_code == 1
     assert "drill id `duplicate-charge-refunds` does not match the file name `renamed.yaml`" in r.stderr
+
+
+@pytest.mark.parametrize("command", ["validate", "check", "cost"])
+def test_drill_commands_take_drills_after_the_command(command: str, tmp_path: Path):
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    text = bundled_drill_path().read_text().replace("\nid: duplicate-charge-refunds\n", "\nid: my-drill\n")
+    (lib / "my-drill.yaml").write_text(text)
+    before = invoke(command, "my-drill")
+    assert before.exit_code == 2 and "my-drill" in before.output
+    r = invoke(command, "--drills", str(lib), "my-drill")
+    assert r.exit_code == 0, r.output  # found in the folder named after the command, as before it

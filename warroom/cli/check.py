@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import format_option
+from warroom.cli.common import drills_option, format_option
 from warroom.core.format import clean, damage_amount, seconds
 
 
@@ -54,8 +54,9 @@ def _table(report: Any) -> list[str]:
 @click.command("check")
 @click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...")
 @format_option("Output: a table per drill, or one JSON document.")
+@drills_option
 @click.pass_context
-def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
+def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tuple[Path, ...]) -> None:
     """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
 
     PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
@@ -75,7 +76,7 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     from warroom.core.check import run_checks
     from warroom.core.library import cross_file_problems
 
-    files, unreadable = drill_files_of(ctx, names)
+    files, unreadable = drill_files_of(ctx, names, drill_dirs)
     loaded = {path: load_drill_or_problems(path) for path in files}
     file_problems = cross_file_problems((path, drill) for path, (drill, _) in loaded.items())
     results: list[dict[str, Any]] = []

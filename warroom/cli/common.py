@@ -130,6 +130,13 @@ def settings_from(
     return root.override(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
 
 
+def drill_dirs_of(ctx: click.Context, extra: tuple[Path, ...] = ()) -> tuple[Path, ...]:
+    """The ``--drills`` folders of this invocation: the root command's (``warroom --drills DIR CMD``), then a
+    subcommand's own (``warroom CMD --drills DIR``), each once."""
+    root = tuple(getattr(ctx.find_root().obj, "drill_dirs", ()) or ())
+    return (*root, *(d for d in extra if d not in root))
+
+
 def recover_and_report(settings: Settings) -> None:
     """Record sessions killed mid-drill as abandoned (see ``recover_unfinished``), telling stderr what was done.
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
 
-from warroom.cli.common import format_option
+from warroom.cli.common import drill_dirs_of, drills_option, format_option
 from warroom.core.format import clean, clean_line, usd, usd_price
 
 
@@ -131,8 +132,9 @@ def cost_report_lines(tc: Any) -> list[str]:
 @click.argument("drill", required=False)
 @click.option("--example", is_flag=True, help="Show the seed worked example (a bundled example drill) instead.")
 @format_option("Output: tables, or one JSON document.")
+@drills_option
 @click.pass_context
-def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str) -> None:
+def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str, drill_dirs: tuple[Path, ...]) -> None:
     """Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.
 
     DRILL is a drill file or a drill id (from --drills folders or the bundled library). A call costs input
@@ -152,7 +154,7 @@ def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str) -> None
     if example:
         path = seed_example_path()
     else:
-        dirs = getattr(ctx.find_root().obj, "drill_dirs", ())
+        dirs = drill_dirs_of(ctx, drill_dirs)
         try:
             path = resolve_drill(drill, dirs)
         except FileNotFoundError as exc:

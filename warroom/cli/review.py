@@ -9,15 +9,16 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.common import data_dir_option, recover_and_report, settings_from
+from warroom.cli.common import data_dir_option, drills_option, recover_and_report, settings_from
 from warroom.cli.output import failure, say
 
 
 @click.command()
 @click.argument("session_id")
 @data_dir_option
+@drills_option
 @click.pass_context
-def review(ctx: click.Context, session_id: str, data_dir: Path | None) -> None:
+def review(ctx: click.Context, session_id: str, data_dir: Path | None, drill_dirs: tuple[Path, ...]) -> None:
     """Review a stored session: the whole trace with the answer key, the trainee's flags and escalations where
     they happened, and the scorecard beside it.
 
@@ -27,7 +28,7 @@ def review(ctx: click.Context, session_id: str, data_dir: Path | None) -> None:
     """
     from warroom.store.results import CorruptSession, ResultsStore, SessionNotFound, StoreError
 
-    settings = settings_from(ctx, data_dir=data_dir)
+    settings = settings_from(ctx, data_dir=data_dir, drill_dirs=drill_dirs)
     recover_and_report(settings)
     try:
         with ResultsStore(settings.data_dir, create=False) as store:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import format_option
+from warroom.cli.common import drills_option, format_option
 from warroom.core.format import clean
 
 
@@ -15,18 +15,23 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def drill_files_of(ctx: click.Context, names: tuple[str, ...]) -> tuple[list[Path], int]:
+def drill_files_of(
+    ctx: click.Context, names: tuple[str, ...], extra_dirs: tuple[Path, ...] = ()
+) -> tuple[list[Path], int]:
     """The drill files that ``warroom validate`` / ``warroom check`` arguments name (files, folders or drill ids),
     and how many folders under them could not be read.
 
-    Drill ids are looked up in the root command's ``--drills`` folders and the bundled library. A sub-folder that
+    Drill ids are looked up in the ``--drills`` folders (the root command's, then ``extra_dirs``, the command's
+    own) and the bundled library. A sub-folder that
     cannot be listed is reported on stderr (``folder: cannot read this folder (permission denied) ...``); the
     command must then fail (exit status 1). Raises a click usage error (exit status 2) for a name that is none of
     these, or when the folders hold no drill file.
     """
     from warroom.core.library import drill_paths, find_drill_files
 
-    dirs = getattr(ctx.find_root().obj, "drill_dirs", ())
+    from warroom.cli.common import drill_dirs_of
+
+    dirs = drill_dirs_of(ctx, extra_dirs)
     try:
         paths = drill_paths(names, dirs)
     except FileNotFoundError as exc:
@@ -54,12 +59,13 @@ def folder_problem(exc: OSError) -> str:
     "json: JSON Lines on stdout, one object per problem with keys path, line, column, message "
     "(nothing for a valid drill); the summary goes to stderr."
 )
+@drills_option
 @click.pass_context
-def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
+def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tuple[Path, ...]) -> None:
     """Check drills: YAML syntax, the drill format's types and its rules (ids, references, times, deadline).
 
     PATH_OR_ID is a drill file, a folder (searched recursively for *.yaml and *.yml files), or the id of a bundled
-    drill or of one in a --drills folder given to warroom (`warroom --drills DIR validate ID`). Every problem in
+    drill or of one in a --drills folder (`warroom --drills DIR validate ID` or `warroom validate --drills DIR ID`). Every problem in
     every file is reported (not just the first), each as path:line:col: message, with line and column counting
     from 1, followed by a summary such as "3 drills checked: 2 valid, 1 invalid (4 problems)".
 
@@ -77,7 +83,7 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     from warroom.core.library import cross_file_problems
     from warroom.core.loader import DrillLoadError, Problem, load_drill
 
-    files, unreadable = drill_files_of(ctx, names)
+    files, unreadable = drill_files_of(ctx, names, drill_dirs)
     problems_of: dict[Path, list[Problem]] = {}
     loaded: list[tuple[Path, Any]] = []
     for f in files:
