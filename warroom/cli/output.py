@@ -33,11 +33,6 @@ def failure(message: object) -> click.ClickException:
     return click.ClickException(clean(message))
 
 
-def bad_parameter(message: object, hint: str) -> click.BadParameter:
-    """A :class:`click.BadParameter` (exit status 2) about ``hint`` with ``message`` cleaned."""
-    return click.BadParameter(clean(message), param_hint=hint)
-
-
 def csv_text(columns: Iterable[str], rows: Iterable[Mapping[str, Any]], *, terminal: bool) -> str:
     """CSV with a header line and one line per row (``\\n`` line ends; None is an empty cell).
 
