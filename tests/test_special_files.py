@@ -194,3 +194,9 @@ def test_drill_commands_take_drills_after_the_command(command: str, tmp_path: Pa
     assert before.exit_code == 2 and "my-drill" in before.output
     r = invoke(command, "--drills", str(lib), "my-drill")
     assert r.exit_code == 0, r.output  # found in the folder named after the command, as before it
+
+
+def test_an_unknown_id_names_the_folders_that_could_not_be_read(unreadable: Path):
+    with pytest.raises(FileNotFoundError) as info:
+        resolve_drill("no-such-drill", [unreadable])
+    assert f"; {unreadable / 'locked'} could not be read (Permission denied))" in str(info.value)

@@ -143,8 +143,9 @@ def resolve_drill(path_or_id: str, extra_dirs: Iterable[Path] = ()) -> Path:
     if p.is_symlink() or (p.exists() and not p.is_dir()):
         return p
     dirs = [*extra_dirs, bundled_drills_dir()]
+    errors: list[OSError] = []
     for d in dirs:
-        for f in find_drill_files([d]) if Path(d).is_dir() else []:
+        for f in find_drill_files([d], errors=errors) if Path(d).is_dir() else []:
             if f.stem == path_or_id:
                 return f
     if p.is_dir():
@@ -153,7 +154,8 @@ def resolve_drill(path_or_id: str, extra_dirs: Iterable[Path] = ()) -> Path:
             f"folder's drills with `warroom --drills {path_or_id}`"
         )
     where = ", ".join(str(d) for d in dirs)
-    raise FileNotFoundError(f"no drill file or drill id {path_or_id!r} (searched {where})")
+    unread = "".join(f"; {e.filename} could not be read ({e.strerror or e})" for e in errors)
+    raise FileNotFoundError(f"no drill file or drill id {path_or_id!r} (searched {where}{unread})")
 
 
 def drill_paths(names: Iterable[str | Path], extra_dirs: Iterable[Path] = ()) -> list[Path]:
