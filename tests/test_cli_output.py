@@ -141,3 +141,11 @@ def test_json_text_escapes_controls_and_keeps_other_text():
 def test_control_chars():
     assert control_chars("a\tb\u202ec\t") == ["\\x09", "\\u202e"]
     assert control_chars("Zoë 李") == []
+
+
+def test_os_user_name_with_control_characters_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("WARROOM_TRAINEE", raising=False)
+    monkeypatch.setattr("getpass.getuser", lambda: "root\x1b[2J")
+    r = invoke("scores", "--data-dir", str(tmp_path))
+    assert r.exit_code == 2
+    assert "the trainee name from the OS user name contains control characters (\\x1b)" in r.output

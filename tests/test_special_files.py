@@ -200,3 +200,14 @@ def test_an_unknown_id_names_the_folders_that_could_not_be_read(unreadable: Path
     with pytest.raises(FileNotFoundError) as info:
         resolve_drill("no-such-drill", [unreadable])
     assert f"; {unreadable / 'locked'} could not be read (Permission denied))" in str(info.value)
+
+
+def test_linked_folders_are_searched_once_and_a_link_loop_ends(tmp_path: Path):
+    top = tmp_path / "lib"
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shutil.copyfile(bundled_drill_path(), shared / "a.yaml")
+    top.mkdir()
+    (top / "linked").symlink_to(shared, target_is_directory=True)
+    (shared / "loop").symlink_to(shared, target_is_directory=True)
+    assert find_drill_files([top]) == [top / "linked" / "a.yaml"]

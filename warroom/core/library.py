@@ -80,7 +80,7 @@ def require_regular_file(path: str | os.PathLike[str], what: str = "a drill file
 
 
 def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -> list[Path]:
-    """Every non-folder entry under ``folder`` (recursively, symbolic links to folders not followed) whose name ends
+    """Every non-folder entry under ``folder`` (recursively, symbolic links to folders followed once) whose name ends
     in one of ``wanted``: regular files, and FIFOs or sockets too, so that the loader reports them instead of
     their being skipped in silence. A sub-folder that cannot be listed is added to ``errors`` as an OSError."""
 
@@ -89,7 +89,17 @@ def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -
             errors.append(exc)
 
     found = []
-    for root, _dirs, files in os.walk(folder, onerror=failed):
+    seen = {os.path.realpath(folder)}
+    for root, dirs, files in os.walk(folder, onerror=failed, followlinks=True):
+        # Symbolic links to folders are followed (a shared drill folder linked in), each real folder once: a link
+        # loop cannot make the walk run for ever.
+        keep = []
+        for d in dirs:
+            real = os.path.realpath(os.path.join(root, d))
+            if real not in seen:
+                seen.add(real)
+                keep.append(d)
+        dirs[:] = keep
         found.extend(Path(root, name) for name in files if Path(name).suffix in wanted)
     return found
 
