@@ -240,6 +240,7 @@ async def test_picker_tells_a_quit_drill_from_a_played_zero(services):
         assert isinstance(picker, PickerScreen)
         table = picker.query_one("#picker-table", DataTable)
         best = {e.drill.id: table.get_row_at(i)[4] for i, e in enumerate(picker.entries) if e.drill}
-        assert str(best["duplicate-charge-refunds"]) == "quit" and "italic" in str(best["duplicate-charge-refunds"].style)
+        quit_cell = best["duplicate-charge-refunds"]
+        assert str(quit_cell) == "quit" and "italic" in str(quit_cell.style)
         assert str(best["clinic-rebooking"]) == "0"
         assert str(best["held-orders-release"]) == "—"

@@ -31,7 +31,9 @@ def _table(report: Any) -> list[str]:
     for run in report.runs:
         card = run.scorecard
         unit = card.damage_unit
-        harm = "-" if report.all_clear else f"{damage_amount(card.damage, unit)} of {damage_amount(card.full_damage, unit)}"
+        harm = "-"
+        if not report.all_clear:
+            harm = f"{damage_amount(card.damage, unit)} of {damage_amount(card.full_damage, unit)}"
         rows.append(
             (
                 run.trainee,
@@ -113,12 +115,15 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
             text_out.extend(f"  problem: {p.message} (line {p.line})" for p in own)
             text_out.append("")
     if fmt == "json":
-        click.echo(json.dumps({"passed": failed == 0 and not unreadable, "checked": len(files), "failed": failed, "drills": results}, indent=2))
+        passed = failed == 0 and not unreadable
+        click.echo(json.dumps({"passed": passed, "checked": len(files), "failed": failed, "drills": results}, indent=2))
     else:
         for line in text_out:  # drill text (paths, problems naming steps) with control characters shown as \xNN
             click.echo(clean(line))
         n = len(files)
-        folders = f" {unreadable} folder{'s' if unreadable != 1 else ''} could not be read (above)." if unreadable else ""
+        folders = ""
+        if unreadable:
+            folders = f" {unreadable} folder{'s' if unreadable != 1 else ''} could not be read (above)."
         click.echo(f"{n} drill{'s' if n != 1 else ''} checked: {n - failed} passed, {failed} failed.{folders}")
     if failed or unreadable:
         raise SystemExit(1)

@@ -26,7 +26,9 @@ def _factor(x: float | None) -> str:
 
 def _table(title: str, rows: list[Any]) -> list[str]:
     """A cost table: a header and one line per :class:`~warroom.core.cost.CostLine`, columns aligned."""
-    cells = [(clean_line(r.name), str(r.calls), f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows]
+    cells = [
+        (clean_line(r.name), str(r.calls), f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows
+    ]
     head = (title, "calls", "input tok", "output tok", "USD")
     widths = [max(len(c[i]) for c in [head, *cells]) for i in range(5)]
 

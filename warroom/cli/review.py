@@ -23,7 +23,8 @@ def review(ctx: click.Context, session_id: str, data_dir: Path | None, drill_dir
     they happened, and the scorecard beside it.
 
     SESSION_ID is a session id from `warroom scores`, or a unique part of one: a prefix, else a suffix (the last
-    letters, e.g. `jwvh`), else any part. A part that matches several sessions lists them (exit status 1). Keys: up/down (j/k) move,
+    letters, e.g. `jwvh`), else any part. A part that matches several sessions lists them (exit status 1).
+    Keys: up/down (j/k) move,
     n / p jump to the next / previous trainee action, e to the next evidence, q closes.
     """
     from warroom.store.results import CorruptSession, ResultsStore, SessionNotFound, StoreError

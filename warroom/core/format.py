@@ -8,11 +8,12 @@ is written with :func:`json_text`, which escapes the same characters as ``\\uNNN
 the original text back). :func:`control_chars` finds the characters a name such as the trainee's must not contain,
 and :func:`spreadsheet_safe` keeps a CSV text cell from running as a spreadsheet formula.
 
-Numbers: :func:`seconds` for drill times and durations (:func:`clock` for ``mm:ss``, rounded the same way), :func:`usd` for money (:func:`format_usd` is the same for
-a number that is never None), :func:`damage` for a damage amount with its unit (USD damage is money: ``$931,837.50
-refunded in error``; any other unit ``14,021 records``) and :func:`damage_amount` for the amount alone,
-:func:`amount` for plain amounts, :func:`number` for any other figure (a mean
-score), :func:`percent` for shares. Halves round away from zero (``18.25 s`` is ``18.3 s`` everywhere), not to even.
+Numbers: :func:`seconds` for drill times and durations (:func:`clock` for ``mm:ss``, rounded the same way),
+:func:`usd` for money (:func:`format_usd` is the same for a number that is never None), :func:`damage` for a
+damage amount with its unit (USD damage is money: ``$931,837.50 refunded in error``; any other unit ``14,021
+records``) and :func:`damage_amount` for the amount alone, :func:`amount` for plain amounts, :func:`number` for
+any other figure (a mean score), :func:`percent` for shares. Halves round away from zero (``18.25 s`` is ``18.3
+s`` everywhere, 19.5 s is ``00:20``), not to even.
 
 No Textual or Rich import here: the domain core uses it too.
 """

@@ -151,7 +151,8 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
     if key is not None:
         # The deadline goes where its time falls: among what was played when the session reached it, else among
         # the events that never played (an abandoned session stops before it), never between the two out of order.
-        deadline = (key.deadline, 2, 0, 0, ReviewRow(kind="marker", t=key.deadline, text="deadline: the damage is done"))
+        marker = ReviewRow(kind="marker", t=key.deadline, text="deadline: the damage is done")
+        deadline = (key.deadline, 2, 0, 0, marker)
         (played if key.deadline <= end or not unplayed else unplayed).append(deadline)
     rows = [x[-1] for x in sorted(played, key=lambda x: x[:4])] + [x[-1] for x in sorted(unplayed, key=lambda x: x[:4])]
     return ReviewTimeline(rows=rows, contained_at=contained_at, warning=warning)
@@ -190,7 +191,8 @@ def _action_rows(
                 f"the planner re-planned (one re-plan call, {usd(esc.replan_usd)}) and found nothing wrong; the "
                 f"drill clock jumped {seconds(FALSE_ESCALATION_DELAY)}, {clock(a.t)} -> {clock(after)}"
             )
-            row = ReviewRow(kind="replan", t=a.t, action=a, text=text, trainee=[f"clock +{seconds(FALSE_ESCALATION_DELAY)}"])
+            jump = [f"clock +{seconds(FALSE_ESCALATION_DELAY)}"]
+            row = ReviewRow(kind="replan", t=a.t, action=a, text=text, trainee=jump)
             out.append((a.t, 1, i, 1, row))
     return out
 

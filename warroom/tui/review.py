@@ -304,7 +304,8 @@ class ReviewScreen(Screen[None]):
                 except KeyError:
                     pass
         elif row.kind == "replan":
-            out.append(f"After the false escalation at {fmt.clock(row.t)} ({fmt.seconds(row.t)})\n", style="bold yellow")
+            when = f"{fmt.clock(row.t)} ({fmt.seconds(row.t)})"
+            out.append(f"After the false escalation at {when}\n", style="bold yellow")
             out.append(fmt.clean_line(row.text) + "\n")
         else:
             out.append(fmt.clean_line(row.text) + f" at {fmt.clock(row.t)}\n", style="bold red")
