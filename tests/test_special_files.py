@@ -211,3 +211,22 @@ def test_linked_folders_are_searched_once_and_a_link_loop_ends(tmp_path: Path):
     (top / "linked").symlink_to(shared, target_is_directory=True)
     (shared / "loop").symlink_to(shared, target_is_directory=True)
     assert find_drill_files([top]) == [top / "linked" / "a.yaml"]
+
+
+def test_import_reports_an_unreadable_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    good = Path(__file__).parent / "fixtures" / "who_and_when" / "good" / "magentic-one" / "mini.json"
+    top = tmp_path / "records"
+    (top / "locked").mkdir(parents=True)
+    shutil.copyfile(good, top / "mini.json")
+    real = os.scandir
+
+    def scandir(path=".", *a):
+        if Path(path) == top / "locked":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path, *a)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    r = invoke("import", "who-and-when", str(top), "--out", str(tmp_path / "out"))
+    assert r.exit_code == 1
+    assert f"{top / 'locked'}: cannot read this folder (permission denied); its records were not imported" in r.stderr
+    assert "1 of 1 record imported" in r.output and "; 1 folder(s) could not be read" in r.output
