@@ -146,3 +146,72 @@ def test_flat_loop_of_one_executor_call_says_one_step(tmp_path):
     result = CliRunner().invoke(main, ["cost", str(path)])
     assert result.exit_code == 0, result.output
     assert "flat loop: 1 step on " in result.output
+
+
+def _report(tc) -> str:
+    from warroom.cli.cost import cost_report_lines
+
+    return "\n".join(cost_report_lines(tc))
+
+
+def test_cost_of_an_all_clear_drill_has_no_fault_only_lines():
+    from core_support import all_clear_drill
+
+    tc = trace_cost(all_clear_drill())
+    out = _report(tc)
+    assert "cascade" not in out and "re-plan after a correct escalation" not in out
+    assert "What a false escalation costs (an all-clear drill: there is no fault to miss)" in out
+    assert "  one false escalation (a planner re-plan call): $0.01" in out
+    data = tc.to_dict()
+    assert data["all_clear"] is True and data["cascade"] is None and data["replan"] is None
+    assert trace_cost(make_drill()).to_dict()["all_clear"] is False
+
+
+def test_cost_with_no_token_usage_prints_no_empty_tables():
+    from dataclasses import replace
+
+    from warroom.core.cost import CostLine
+
+    tc = replace(
+        trace_cost(make_drill()),
+        total=CostLine("total"),
+        by_role=(CostLine("planner"), CostLine("executor")),
+        by_model=(),
+        by_step=(),
+        flat_loop=CostLine("flat loop"),
+        saving_factor=None,
+        saving_percent=None,
+    )
+    out = _report(tc)
+    assert "by model" not in out and "by role" not in out
+    assert "  no model calls with token usage: nothing to add up" in out
+    assert "no executor calls with token usage: nothing to compare" in out and "saving" not in out
+
+
+@pytest.mark.parametrize(
+    ("flat_usd", "expected"),
+    [
+        (0.01, "  no saving: the planner-executor trace costs the same as the flat loop ($0.01 against $0.01)"),
+        (0.010004, "  no saving: the planner-executor trace costs the same as the flat loop ($0.01 against $0.01)"),
+        (0.01004, "  no saving: the planner-executor trace costs about the same as the flat loop ($0.01 against "
+         "$0.01004)"),
+        (0.02, "  saving: 2.0x cheaper, a 50% cut ($0.02 -> $0.01)"),
+        (0.005, "  no saving: the planner-executor trace costs 2.0x the flat loop ($0.01 against $0.005)"),
+    ],
+)
+def test_saving_line_never_says_cheaper_at_the_same_cost(flat_usd, expected):
+    from dataclasses import replace
+
+    from warroom.core.cost import CostLine
+
+    base = trace_cost(make_drill())
+    total = CostLine("total", 3, 10, 10, 0.01)
+    tc = replace(
+        base,
+        total=total,
+        flat_loop=CostLine("flat loop", 2, 10, 10, flat_usd),
+        saving_factor=flat_usd / 0.01,
+        saving_percent=(1 - 0.01 / flat_usd) * 100,
+    )
+    lines = _report(tc).splitlines()
+    assert expected in lines

@@ -180,3 +180,24 @@ def test_run_accepts_only_the_war_room_s_speeds(tmp_path: Path, speed: str):
 def test_run_help_lists_the_speeds():
     result = CliRunner().invoke(main, ["run", "--help"])
     assert "one of 0.5, 1, 2, 4, 8, 16, 32" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "text", "alone"),
+    [
+        (931837.5, "USD refunded in error", "$931,837.50 refunded in error", "$931,837.50"),
+        (120, "USD", "$120.00", "$120.00"),
+        (0.25, "USD", "$0.25", "$0.25"),
+        (0, "USD refunded in error", "$0.00 refunded in error", "$0.00"),
+        (14021, "rows corrupted", "14,021 rows corrupted", "14,021"),
+        (0.255, "records", "0.26 records", "0.26"),
+        (5, "USDC tokens", "5 USDC tokens", "5"),  # not USD
+        (5, "", "5", "5"),
+        (None, "USD", "-", "-"),
+    ],
+)
+def test_damage_one_format_per_unit(value, unit, text, alone):
+    from warroom.core.format import damage, damage_amount
+
+    assert damage(value, unit) == text
+    assert damage_amount(value, unit) == alone

@@ -105,6 +105,22 @@ def test_get_by_unique_prefix_ambiguous_and_unknown(store: ResultsStore):
         store.get("1999")
 
 
+def test_get_by_unique_suffix_or_part(store: ResultsStore):
+    add_session(store, "20261101-100000-jwvh", trainee="ann")
+    add_session(store, "20261101-100000-wvhx", trainee="ann")
+    add_session(store, "20261102-090000-abwv", trainee="ann")
+    assert store.get("jwvh").session_id == "20261101-100000-jwvh"  # the short suffix people remember
+    assert store.get("vhx").session_id == "20261101-100000-wvhx"
+    assert store.get("0-ab").session_id == "20261102-090000-abwv"  # a unique part of the id
+    assert store.get("20261102").session_id == "20261102-090000-abwv"  # a prefix first
+    assert store.get("wv").session_id == "20261102-090000-abwv"  # a unique suffix before a shared part
+    with pytest.raises(SessionNotFound, match="session id part '100000' matches several") as err:
+        store.get("100000")
+    assert err.value.matches == ["20261101-100000-jwvh", "20261101-100000-wvhx"]
+    with pytest.raises(SessionNotFound, match="no stored session with id 'x-100000-jwvh'"):
+        store.get("x-100000-jwvh")
+
+
 def test_filters_sorting_and_limit(store: ResultsStore):
     known_sessions(store)
     ids = lambda rows: [r.session_id for r in rows]  # noqa: E731
@@ -161,6 +177,16 @@ def test_best_scores(store: ResultsStore):
     assert store.best_scores("ann") == {"A": 90, "B": 0, "C": 100}
     assert store.best_scores("bob") == {"A": 20, "B": 85, "C": 30}
     assert store.best_scores("nobody") == {}
+
+
+def test_best_scores_leave_out_abandoned_sessions(store: ResultsStore):
+    add_session(store, "q1", trainee="cy", drill_id="A", outcome="abandoned", total=0, ttd=None)
+    add_session(store, "q2", trainee="cy", drill_id="B", outcome="abandoned", total=0, ttd=None)
+    add_session(store, "p2", trainee="cy", drill_id="B", outcome="missed", total=0, ttd=None)
+    add_session(store, "q3", trainee="cy", drill_id="C", outcome="abandoned", total=0, ttd=None)
+    add_session(store, "p3", trainee="cy", drill_id="C", outcome="contained", total=70)
+    # A only quit: no best (None), B played to a 0: best 0, C: the played session's score
+    assert store.best_scores("cy") == {"A": None, "B": 0, "C": 70}
 
 
 def test_update_scorecard(store: ResultsStore):

@@ -171,6 +171,9 @@ def test_review_cli_unknown_and_ambiguous_ids(stored):
     assert len(common) >= 9  # both ids begin with the same UTC date
     r = runner.invoke(main, ["review", common, "--data-dir", str(data)])
     assert r.exit_code == 1 and "matches several sessions" in r.output and sid in r.output
+    r = runner.invoke(main, ["review", common[:8], "--data-dir", str(data)])
+    assert r.exit_code == 1 and f"session id prefix '{common[:8]}' matches several sessions: " in r.output
+    assert sid in r.output and other in r.output
     r = runner.invoke(main, ["review", "x", "--data-dir", str(data / "nowhere")])
     assert r.exit_code == 1 and "no results store" in r.output
 
@@ -202,3 +205,42 @@ async def test_review_shows_drill_times_with_one_decimal(tmp_path: Path):
         await pilot.press("n")
         detail = _text(app.screen, "#review-detail")
         assert "(18.5 s)" in detail and "18.514" not in detail
+
+
+def test_review_cli_takes_the_id_suffix(stored, monkeypatch):
+    from warroom.tui.review import ReviewApp
+
+    data, _drill_path, sid = stored
+    opened = []
+    monkeypatch.setattr(ReviewApp, "run", lambda self: opened.append(self.data.session.session_id))
+    r = CliRunner().invoke(main, ["review", sid[-4:], "--data-dir", str(data)])
+    assert r.exit_code == 0, r.output
+    assert opened == [sid]
+
+
+async def test_review_shows_the_false_escalation_replan_and_cuts_unplayed_rows_with_an_ellipsis(stored):
+    from screen_support import screen_text
+
+    from warroom.tui.review import ReviewApp
+
+    data, _drill_path, sid = stored
+    with ResultsStore(data) as store:
+        review = load_review(store.get(sid))
+    app = ReviewApp(review)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = app.screen
+        await pilot.press("n")  # the false escalation of s3
+        assert screen.selected.action.step == "s3"
+        await pilot.press("down")
+        assert screen.selected.kind == "replan"
+        detail = _text(screen, "#review-detail")
+        assert "After the false escalation at 00:12 (12 s)" in detail
+        assert "the drill clock jumped 15 s, 00:12 -> 00:27" in detail
+        assert "RE-PLAN" in screen_text(app)
+        # rows of events that never played: "(not played) …" cut with an ellipsis, as played rows are
+        table = screen.query_one("#review-timeline")
+        unplayed = [i for i, r in enumerate(screen.rows) if r.kind == "event" and not r.played]
+        table.move_cursor(row=unplayed[-1], animate=False)
+        await pilot.pause()
+        lines = [ln for ln in screen_text(app).splitlines() if "(not played" in ln]
+        assert len(lines) >= 10 and all("(not played…" in ln for ln in lines)

@@ -215,7 +215,7 @@ def test_table_shows_times_with_one_decimal_and_damage_with_its_unit(tmp_path: P
     r = run(tmp_path)
     (row,) = [ln for ln in r.stdout.splitlines() if ln.startswith("│ s1")]
     assert "18.5 s" in row and "18.5141" not in row
-    assert "931,837.5 USD refunded in error" in row
+    assert "$931,837.50 refunded in error" in row  # USD damage is money: one format for USD everywhere
     (exported,) = list(csv.DictReader(io.StringIO(run(tmp_path, "--format", "csv").stdout)))
     assert exported["time_to_detect"] == "18.5141"  # exports keep full precision
     assert exported["damage"] == "931837.5" and exported["damage_unit"] == "USD refunded in error"
@@ -387,7 +387,7 @@ def test_table_at_a_narrow_width_keeps_ids_whole(long_ids: Path, columns: str):
         assert sum(whole in ln for ln in table) == 1, whole  # on one line: never cut or wrapped
     assert "…" not in r.stdout
     assert "contained late" in r.stdout and "all clear held" in r.stdout and "contained_late" not in r.stdout
-    assert "18.3 s" in r.stdout and "4,413 *" in r.stdout  # halves up; the long unit in the footnote
+    assert "18.3 s" in r.stdout and "$4,413.00 *" in r.stdout  # halves up; the long unit in the footnote
     assert "* damage in USD of orders confirmed that cannot ship (review-classifier-benchmark)" in " ".join(
         " ".join(lines).split()
     )
@@ -396,12 +396,12 @@ def test_table_at_a_narrow_width_keeps_ids_whole(long_ids: Path, columns: str):
 def test_table_uses_the_whole_width_it_is_given(long_ids: Path):
     wide = run(long_ids).stdout.splitlines()  # not a terminal, no COLUMNS: nothing squeezed
     (row,) = [ln for ln in wide if "20261102-100000-abcd" in ln]
-    assert "USD of orders confirmed that cannot ship" in row and "contained late" in row and "2026-11-01" in row
+    assert "$4,413.00 of orders confirmed that cannot ship" in row and "contained late" in row and "2026-11-01" in row
     assert not any("* damage in" in ln for ln in wide)
     at_130 = run(long_ids, env={"COLUMNS": "130"}).stdout.splitlines()  # nine columns, the long unit in a footnote
     assert max(len(ln) for ln in at_130) <= 130
     (row,) = [ln for ln in at_130 if "20261102-100000-abcd" in ln]
-    assert "│ annabel │ review-classifier-benchmark │" in row and "4,413 *" in row
+    assert "│ annabel │ review-classifier-benchmark │" in row and "$4,413.00 *" in row
     assert at_130[-1] == "* damage in USD of orders confirmed that cannot ship (review-classifier-benchmark)"
 
 

@@ -18,3 +18,49 @@ def test_marks_write_damage_amounts_and_times_with_the_shared_formats():
     assert "damage 931,837.5 rows corrupted" in rows["e07"].key  # not 931838 (the 6 digits of :g)
     assert "damage 0.25 rows corrupted" in rows["e09"].key
     assert rows["e03"].trainee == ["inspected at 18.3 s"]  # halves up, as in the debrief
+
+
+def _labels(tl) -> list[tuple[str, float, bool]]:
+    return [(r.event.id if r.kind == "event" else r.kind, r.t, r.played) for r in tl.rows]
+
+
+def test_abandoned_session_keeps_the_deadline_in_time_order():
+    drill = Drill.model_validate(drill_dict())
+    tl = build_timeline(drill, [Action(t=20.5, kind="quit")])
+    assert _labels(tl) == [
+        ("e01", 0, True), ("e02", 5, True), ("e03", 10, True), ("e04", 12, True), ("e05", 20, True),
+        ("action", 20.5, True),
+        ("e06", 25, False), ("marker", 28, True), ("e07", 30, False), ("e08", 40, False), ("e09", 50, False),
+        ("e10", 60, False),
+    ]  # fmt: skip
+
+
+def test_deadline_among_played_rows_when_the_session_reached_it():
+    drill = Drill.model_validate(drill_dict())
+    tl = build_timeline(drill, [Action(t=45, kind="quit")])
+    labels = [x[0] for x in _labels(tl)]
+    assert labels == ["e01", "e02", "e03", "e04", "e05", "e06", "marker", "e07", "e08", "action", "e09", "e10"]
+
+
+def test_false_escalation_shows_the_replan_and_the_clock_jump():
+    drill = Drill.model_validate(drill_dict())
+    tl = build_timeline(drill, [Action(t=11.5, kind="escalate", step="s2", note="odd"), Action(t=60, kind="quit")])
+    i = next(n for n, r in enumerate(tl.rows) if r.kind == "action")
+    esc, replan = tl.rows[i], tl.rows[i + 1]
+    assert esc.trainee == ["false escalation", "fault was in step s1"]
+    assert replan.kind == "replan" and replan.t == 11.5 and replan.action is esc.action
+    assert replan.text == (
+        "the planner re-planned (one re-plan call, $0.01) and found nothing wrong; the drill clock jumped 15 s, "
+        "00:12 -> 00:27"
+    )
+    assert replan.trainee == ["clock +15 s"]
+    # the events the jump released follow it, in time order
+    assert [r.event.id for r in tl.rows[i + 2 : i + 4]] == ["e04", "e05"]
+
+
+def test_clock_rounds_half_up_like_seconds():
+    from warroom.core.format import clock, seconds
+
+    assert (clock(19.5), seconds(19.5)) == ("00:20", "19.5 s")
+    assert (clock(19.96), seconds(19.96)) == ("00:20", "20 s")
+    assert clock(19.49) == "00:19" and clock(3599.5) == "1:00:00" and clock(-3) == "00:00"

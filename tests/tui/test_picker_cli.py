@@ -220,3 +220,27 @@ async def test_catalog_reloads_only_changed_drill_files(tmp_path, monkeypatch):
     os.utime(a, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
     third = {e.path: e for e in services.catalog()}
     assert loaded == [a] and third[a].drill.title.startswith("Edited ")
+
+
+async def test_picker_tells_a_quit_drill_from_a_played_zero(services):
+    from store_support import add_session
+
+    from warroom.store.results import ResultsStore
+
+    with ResultsStore(services.data_dir) as store:
+        add_session(store, "q1", trainee=services.trainee, drill_id="duplicate-charge-refunds", outcome="abandoned",
+                    total=0, ttd=None)  # fmt: skip
+        add_session(store, "q2", trainee=services.trainee, drill_id="clinic-rebooking", outcome="abandoned", total=0,
+                    ttd=None)  # fmt: skip
+        add_session(store, "p2", trainee=services.trainee, drill_id="clinic-rebooking", outcome="missed", total=0,
+                    ttd=None)  # fmt: skip
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(100, 30)):
+        picker = app.screen
+        assert isinstance(picker, PickerScreen)
+        table = picker.query_one("#picker-table", DataTable)
+        best = {e.drill.id: table.get_row_at(i)[4] for i, e in enumerate(picker.entries) if e.drill}
+        quit_cell = best["duplicate-charge-refunds"]
+        assert str(quit_cell) == "quit" and "italic" in str(quit_cell.style)
+        assert str(best["clinic-rebooking"]) == "0"
+        assert str(best["held-orders-release"]) == "—"

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from warroom import __version__
-from warroom.cli.common import Settings, data_dir_option, trainee_option
+from warroom.cli.common import Settings, data_dir_option, drills_option, trainee_option
 
 #: command name -> "module:attribute" of its click command.
 LAZY_COMMANDS: dict[str, str] = {
@@ -49,13 +49,7 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="warroom")
-@click.option(
-    "--drills",
-    "drill_dirs",
-    multiple=True,
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    help="Also offer the drills in this folder (repeatable).",
-)
+@drills_option
 @trainee_option
 @data_dir_option
 @click.pass_context

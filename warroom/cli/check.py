@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import format_option
-from warroom.core.format import amount, clean, seconds
+from warroom.cli.common import drills_option, format_option
+from warroom.core.format import clean, damage_amount, seconds
 
 
 def load_drill_or_problems(path: Path) -> tuple[Any, list[Any]]:
@@ -30,7 +30,10 @@ def _table(report: Any) -> list[str]:
     rows = []
     for run in report.runs:
         card = run.scorecard
-        damage = "-" if report.all_clear else f"{amount(card.damage)} of {amount(card.full_damage)}"
+        unit = card.damage_unit
+        harm = "-"
+        if not report.all_clear:
+            harm = f"{damage_amount(card.damage, unit)} of {damage_amount(card.full_damage, unit)}"
         rows.append(
             (
                 run.trainee,
@@ -38,7 +41,7 @@ def _table(report: Any) -> list[str]:
                 OUTCOME_LABELS[card.outcome],
                 seconds(card.time_to_detect),
                 str(card.false_escalations),
-                damage,
+                harm,
             )
         )
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
@@ -53,8 +56,9 @@ def _table(report: Any) -> list[str]:
 @click.command("check")
 @click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...")
 @format_option("Output: a table per drill, or one JSON document.")
+@drills_option
 @click.pass_context
-def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
+def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tuple[Path, ...]) -> None:
     """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
 
     PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
@@ -66,14 +70,15 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     A drill also fails when it does not load, when its id differs from its file name, or when another drill
     checked with it has the same id (each reported as path:line:col: message, as warroom validate does).
 
-    Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load, 2 on usage errors (a
+    Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load or a folder could not be
+    read, 2 on usage errors (a
     name that is neither a file, a folder nor a drill id; no drill files).
     """
     from warroom.cli.validate import drill_files_of
     from warroom.core.check import run_checks
     from warroom.core.library import cross_file_problems
 
-    files = drill_files_of(ctx, names)
+    files, unreadable = drill_files_of(ctx, names, drill_dirs)
     loaded = {path: load_drill_or_problems(path) for path in files}
     file_problems = cross_file_problems((path, drill) for path, (drill, _) in loaded.items())
     results: list[dict[str, Any]] = []
@@ -110,11 +115,15 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
             text_out.extend(f"  problem: {p.message} (line {p.line})" for p in own)
             text_out.append("")
     if fmt == "json":
-        click.echo(json.dumps({"passed": failed == 0, "checked": len(files), "failed": failed, "drills": results}, indent=2))
+        passed = failed == 0 and not unreadable
+        click.echo(json.dumps({"passed": passed, "checked": len(files), "failed": failed, "drills": results}, indent=2))
     else:
         for line in text_out:  # drill text (paths, problems naming steps) with control characters shown as \xNN
             click.echo(clean(line))
         n = len(files)
-        click.echo(f"{n} drill{'s' if n != 1 else ''} checked: {n - failed} passed, {failed} failed.")
-    if failed:
+        folders = ""
+        if unreadable:
+            folders = f" {unreadable} folder{'s' if unreadable != 1 else ''} could not be read (above)."
+        click.echo(f"{n} drill{'s' if n != 1 else ''} checked: {n - failed} passed, {failed} failed.{folders}")
+    if failed or unreadable:
         raise SystemExit(1)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
 
-from warroom.cli.common import format_option
+from warroom.cli.common import drill_dirs_of, drills_option, format_option
 from warroom.core.format import clean, clean_line, usd, usd_price
 
 
@@ -23,25 +24,68 @@ def _factor(x: float | None) -> str:
     return "-" if x is None else f"{round_half_up(x, 1):.1f}x"
 
 
+def _table(title: str, rows: list[Any]) -> list[str]:
+    """A cost table: a header and one line per :class:`~warroom.core.cost.CostLine`, columns aligned."""
+    cells = [
+        (clean_line(r.name), str(r.calls), f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows
+    ]
+    head = (title, "calls", "input tok", "output tok", "USD")
+    widths = [max(len(c[i]) for c in [head, *cells]) for i in range(5)]
+
+    def line(c: tuple[str, ...]) -> str:
+        return "  " + "  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths)))
+
+    return [line(head), *(line(c) for c in cells)]
+
+
+def _calls(n: int) -> str:
+    return f"{n} call{'s' if n != 1 else ''}"
+
+
+def _saving_lines(tc: Any) -> list[str]:
+    """The saving against the flat loop: how many times cheaper and the cut, or that there is none."""
+    flat = tc.flat_loop
+    if tc.saving_factor is None or tc.saving_percent is None:
+        return []
+    if usd(flat.usd) == usd(tc.total.usd) or _pct(tc.saving_percent) in ("0%", "-0%"):
+        same = "the same as" if usd(flat.usd) == usd(tc.total.usd) else "about the same as"
+        return [
+            f"  no saving: the planner-executor trace costs {same} the flat loop ({usd(tc.total.usd)} against "
+            f"{usd(flat.usd)})"
+        ]
+    if tc.saving_percent > 0:
+        return [
+            f"  saving: {_factor(tc.saving_factor)} cheaper, a {_pct(tc.saving_percent)} cut "
+            f"({usd(flat.usd)} -> {usd(tc.total.usd)})"
+        ]
+    return [
+        f"  no saving: the planner-executor trace costs {_factor(1 / tc.saving_factor)} the flat loop "
+        f"({usd(tc.total.usd)} against {usd(flat.usd)})"
+    ]
+
+
+def _escalation_lines(tc: Any) -> list[str]:
+    """What a missed or a false escalation costs; for an all-clear drill (no fault: no cascade, no re-plan after
+    a correct escalation) only the false escalation."""
+    if tc.all_clear:
+        return [
+            "What a false escalation costs (an all-clear drill: there is no fault to miss)",
+            f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+        ]
+    return [
+        "What a missed or a false escalation costs",
+        f"  the cascade steps' calls (wasted when the fault is missed): {_calls(tc.cascade.calls)}, "
+        f"{usd(tc.cascade.usd)}",
+        f"  the re-plan after a correct escalation: {_calls(tc.replan.calls)}, {usd(tc.replan.usd)}",
+        f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+    ]
+
+
 def cost_report_lines(tc: Any) -> list[str]:
     """The text ``warroom cost`` prints for a :class:`~warroom.core.cost.TraceCost`, one string per line.
 
     Drill text in it (model names, plan step ids) is cleaned: control characters are shown as ``\\xNN``.
     """
-
-    def table(title: str, rows: list[Any]) -> list[str]:
-        cells = [
-            (clean_line(r.name), str(r.calls), f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows
-        ]
-        head = (title, "calls", "input tok", "output tok", "USD")
-        widths = [max(len(c[i]) for c in [head, *cells]) for i in range(5)]
-        fmt = lambda c: "  " + "  ".join(  # noqa: E731
-            v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths))
-        )
-        return [fmt(head), *(fmt(c) for c in cells)]
-
-    def calls(n: int) -> str:
-        return f"{n} call{'s' if n != 1 else ''}"
 
     def prices(p: tuple[float, float]) -> str:
         return f"{usd_price(p[0])}/{usd_price(p[1])} per million tokens"
@@ -52,10 +96,13 @@ def cost_report_lines(tc: Any) -> list[str]:
         f"executor {executor_model} at {prices(tc.executor_prices)}",
         "",
     ]
-    out += table("by role", list(tc.by_role)) + [""]
-    out += table("by model", list(tc.by_model)) + [""]
-    out += table("by plan step", list(tc.by_step)) + [""]
-    out.append(f"  total: {calls(tc.total.calls)}, {tc.total.tokens:,} tokens, {usd(tc.total.usd)}")
+    if not tc.total.calls:  # no call has token usage: three empty tables would say nothing
+        out += ["  no model calls with token usage: nothing to add up", ""]
+    else:
+        out += _table("by role", list(tc.by_role)) + [""]
+        out += _table("by model", list(tc.by_model)) + [""]
+        out += _table("by plan step", list(tc.by_step)) + [""]
+    out.append(f"  total: {_calls(tc.total.calls)}, {tc.total.tokens:,} tokens, {usd(tc.total.usd)}")
     out.append("")
     flat = tc.flat_loop
     out.append(
@@ -70,32 +117,16 @@ def cost_report_lines(tc: Any) -> list[str]:
             f"({flat.input_tokens:,} in, {flat.output_tokens:,} out) = {usd(flat.usd)}"
         )
         out.append(
-            f"  planner-executor: {calls(planner.calls)} on {planner_model} ({planner.input_tokens:,} in, "
-            f"{planner.output_tokens:,} out) = {usd(planner.usd)}, plus {calls(executor.calls)} on "
+            f"  planner-executor: {_calls(planner.calls)} on {planner_model} ({planner.input_tokens:,} in, "
+            f"{planner.output_tokens:,} out) = {usd(planner.usd)}, plus {_calls(executor.calls)} on "
             f"{executor_model} ({executor.input_tokens:,} in, {executor.output_tokens:,} out) = "
             f"{usd(executor.usd)}: {usd(tc.total.usd)} in all"
         )
     else:
         out.append("  no executor calls with token usage: nothing to compare")
-    if tc.saving_factor is not None and tc.saving_percent is not None:
-        if tc.saving_percent >= 0:
-            out.append(
-                f"  saving: {_factor(tc.saving_factor)} cheaper, a {_pct(tc.saving_percent)} cut "
-                f"({usd(flat.usd)} -> {usd(tc.total.usd)})"
-            )
-        else:
-            out.append(
-                f"  no saving: the planner-executor trace costs {_factor(1 / tc.saving_factor)} the flat loop "
-                f"({usd(tc.total.usd)} against {usd(flat.usd)})"
-            )
+    out += _saving_lines(tc)
     out.append("")
-    out.append("What a missed or a false escalation costs")
-    out.append(
-        f"  the cascade steps' calls (wasted when the fault is missed): {calls(tc.cascade.calls)}, "
-        f"{usd(tc.cascade.usd)}"
-    )
-    out.append(f"  the re-plan after a correct escalation: {calls(tc.replan.calls)}, {usd(tc.replan.usd)}")
-    out.append(f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}")
+    out += _escalation_lines(tc)
     return [clean(line) for line in out]
 
 
@@ -103,8 +134,9 @@ def cost_report_lines(tc: Any) -> list[str]:
 @click.argument("drill", required=False)
 @click.option("--example", is_flag=True, help="Show the seed worked example (a bundled example drill) instead.")
 @format_option("Output: tables, or one JSON document.")
+@drills_option
 @click.pass_context
-def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str) -> None:
+def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str, drill_dirs: tuple[Path, ...]) -> None:
     """Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.
 
     DRILL is a drill file or a drill id (from --drills folders or the bundled library). A call costs input
@@ -124,7 +156,7 @@ def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str) -> None
     if example:
         path = seed_example_path()
     else:
-        dirs = getattr(ctx.find_root().obj, "drill_dirs", ())
+        dirs = drill_dirs_of(ctx, drill_dirs)
         try:
             path = resolve_drill(drill, dirs)
         except FileNotFoundError as exc:

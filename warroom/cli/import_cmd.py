@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from warroom.cli.output import say
+
 
 def _price(ctx: click.Context, param: click.Parameter, value: str | None):  # noqa: ANN202 - returns Price | None
     if value is None:
@@ -62,6 +64,7 @@ def who_and_when(paths: tuple[Path, ...], out_dir: Path, planner_price, executor
 
     Example: warroom import who-and-when ../shared/corpora/who-and-when --out ~/ww-drills
     """
+    from warroom.core.format import clean
     from warroom.importers.who_and_when import (
         DEFAULT_EXECUTOR_PRICE,
         DEFAULT_PLANNER_PRICE,
@@ -76,16 +79,30 @@ def who_and_when(paths: tuple[Path, ...], out_dir: Path, planner_price, executor
     try:
         report = import_records(paths, out_dir, options, force=force)
     except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(clean(e)) from None
     except OSError as e:
-        raise click.UsageError(f"{out_dir}: {e.strerror or e}") from None
+        raise click.UsageError(clean(f"{out_dir}: {e.strerror or e}")) from None
+    unreadable = _unreadable_folders(paths)
     if not report.results:
-        raise click.UsageError("no record files (*.json) found in " + ", ".join(str(p) for p in paths))
-    for result in report.results:
+        raise click.UsageError(clean("no record files (*.json) found in " + ", ".join(str(p) for p in paths)))
+    for result in report.results:  # paths and messages quoting a record: control characters shown as \xNN
         if result.error is not None:
-            click.echo(f"{result.source}: {result.error}", err=True)
+            say(f"{result.source}: {result.error}", err=True)
         elif verbose:
-            click.echo(f"{result.source} -> {result.output}")
-    click.echo(report.summary())
-    if report.failed:
+            say(f"{result.source} -> {result.output}")
+    say(report.summary() + (f"; {len(unreadable)} folder(s) could not be read" if unreadable else ""))
+    if report.failed or unreadable:
         raise SystemExit(1)
+
+
+def _unreadable_folders(paths: tuple[Path, ...]) -> list[OSError]:
+    """The folders under ``paths`` that could not be listed (their records were not imported), each reported on
+    stderr as ``folder: cannot read this folder (permission denied)``."""
+    from warroom.core.library import find_drill_files
+
+    errors: list[OSError] = []
+    find_drill_files(paths, (".json",), errors=errors)
+    for e in errors:
+        why = "permission denied" if isinstance(e, PermissionError) else (e.strerror or str(e))
+        say(f"{e.filename}: cannot read this folder ({why}); its records were not imported", err=True)
+    return errors

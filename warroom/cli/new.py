@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from warroom.cli.output import say
+
 
 def _schema_ref_for(out_dir: Path) -> str:
     """The schema reference for a drill written to ``out_dir``: the repository's schema inside ``drills/``."""
@@ -48,10 +50,10 @@ def new(drill_id: str, out_dir: Path) -> None:
     target = out_dir / f"{drill_id}.yaml"
     if target.exists() or (out_dir / f"{drill_id}.yml").exists():
         existing = target if target.exists() else out_dir / f"{drill_id}.yml"
-        click.echo(f"error: {existing} already exists; not overwriting it (pick another ID or --out folder)", err=True)
+        say(f"error: {existing} already exists; not overwriting it (pick another ID or --out folder)", err=True)
         raise SystemExit(1)
     if out_dir.exists() and not out_dir.is_dir():
-        click.echo(f"error: {out_dir} is not a folder", err=True)
+        say(f"error: {out_dir} is not a folder", err=True)
         raise SystemExit(1)
     schema_ref = _schema_ref_for(out_dir)
     text = skeleton_text(drill_id, schema_ref)
@@ -60,14 +62,14 @@ def new(drill_id: str, out_dir: Path) -> None:
         with open(target, "x", encoding="utf-8") as f:  # "x": fail rather than overwrite, even in a race
             f.write(text)
     except FileExistsError:
-        click.echo(f"error: {target} already exists; not overwriting it", err=True)
+        say(f"error: {target} already exists; not overwriting it", err=True)
         raise SystemExit(1) from None
     except OSError as exc:
-        click.echo(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
+        say(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
         raise SystemExit(1) from None
-    click.echo(f"wrote {target}")
+    say(f"wrote {target}")
     if schema_ref == LOCAL_SCHEMA_REF and not (out_dir / LOCAL_SCHEMA_REF).exists():
-        click.echo(
+        say(
             f"for checks in VS Code, also run: warroom schema --output {out_dir / LOCAL_SCHEMA_REF}"
         )
-    click.echo(f"next: edit it, then `warroom validate {target}`, `warroom check {target}`, `warroom run {target}`")
+    say(f"next: edit it, then `warroom validate {target}`, `warroom check {target}`, `warroom run {target}`")

@@ -9,39 +9,43 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.common import data_dir_option, recover_and_report, settings_from
+from warroom.cli.common import data_dir_option, drills_option, recover_and_report, settings_from
+from warroom.cli.output import failure, say
 
 
 @click.command()
 @click.argument("session_id")
 @data_dir_option
+@drills_option
 @click.pass_context
-def review(ctx: click.Context, session_id: str, data_dir: Path | None) -> None:
+def review(ctx: click.Context, session_id: str, data_dir: Path | None, drill_dirs: tuple[Path, ...]) -> None:
     """Review a stored session: the whole trace with the answer key, the trainee's flags and escalations where
     they happened, and the scorecard beside it.
 
-    SESSION_ID is a session id from `warroom scores`, or any unique prefix of one. Keys: up/down (j/k) move,
+    SESSION_ID is a session id from `warroom scores`, or a unique part of one: a prefix, else a suffix (the last
+    letters, e.g. `jwvh`), else any part. A part that matches several sessions lists them (exit status 1).
+    Keys: up/down (j/k) move,
     n / p jump to the next / previous trainee action, e to the next evidence, q closes.
     """
     from warroom.store.results import CorruptSession, ResultsStore, SessionNotFound, StoreError
 
-    settings = settings_from(ctx, data_dir=data_dir)
+    settings = settings_from(ctx, data_dir=data_dir, drill_dirs=drill_dirs)
     recover_and_report(settings)
     try:
         with ResultsStore(settings.data_dir, create=False) as store:
             session = store.get(session_id)
     except SessionNotFound as exc:
-        raise click.ClickException(f"{exc} in {settings.data_dir} (`warroom scores` lists the sessions)") from None
+        raise failure(f"{exc} in {settings.data_dir} (`warroom scores` lists the sessions)") from None
     except CorruptSession as exc:
-        raise click.ClickException(f"{exc} (in {settings.data_dir}; the row was left as it is)") from None
+        raise failure(f"{exc} (in {settings.data_dir}; the row was left as it is)") from None
     except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise failure(exc) from None
 
     from warroom.store.timeline import load_review
 
     data = load_review(session, settings.drill_dirs)
     for notice in data.notices:
-        click.echo(f"warning: {notice}", err=True)
+        say(f"warning: {notice}", err=True)
 
     from warroom.tui.review import ReviewApp
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import format_option
+from warroom.cli.common import drills_option, format_option
 from warroom.core.format import clean
 
 
@@ -15,23 +15,41 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def drill_files_of(ctx: click.Context, names: tuple[str, ...]) -> list[Path]:
-    """The drill files that ``warroom validate`` / ``warroom check`` arguments name (files, folders or drill ids).
+def drill_files_of(
+    ctx: click.Context, names: tuple[str, ...], extra_dirs: tuple[Path, ...] = ()
+) -> tuple[list[Path], int]:
+    """The drill files that ``warroom validate`` / ``warroom check`` arguments name (files, folders or drill ids),
+    and how many folders under them could not be read.
 
-    Drill ids are looked up in the root command's ``--drills`` folders and the bundled library. Raises a click
-    usage error (exit status 2) for a name that is none of these, or when the folders hold no drill file.
+    Drill ids are looked up in the ``--drills`` folders (the root command's, then ``extra_dirs``, the command's
+    own) and the bundled library. A sub-folder that
+    cannot be listed is reported on stderr (``folder: cannot read this folder (permission denied) ...``); the
+    command must then fail (exit status 1). Raises a click usage error (exit status 2) for a name that is none of
+    these, or when the folders hold no drill file.
     """
     from warroom.core.library import drill_paths, find_drill_files
 
-    dirs = getattr(ctx.find_root().obj, "drill_dirs", ())
+    from warroom.cli.common import drill_dirs_of
+
+    dirs = drill_dirs_of(ctx, extra_dirs)
     try:
         paths = drill_paths(names, dirs)
     except FileNotFoundError as exc:
         raise click.BadParameter(clean(exc), param_hint="PATH_OR_ID") from None
-    files = find_drill_files(paths)
+    errors: list[OSError] = []
+    files = find_drill_files(paths, errors=errors)
+    for exc in errors:
+        click.echo(clean(folder_problem(exc)), err=True)
     if not files:
         raise click.UsageError(clean(f"no drill files (*.yaml, *.yml) found in {', '.join(str(p) for p in paths)}"))
-    return files
+    return files, len(errors)
+
+
+def folder_problem(exc: OSError) -> str:
+    """``folder: cannot read this folder (permission denied); the drills in it were not checked`` for a folder
+    that could not be listed."""
+    why = (exc.strerror or str(exc)).lower() if not isinstance(exc, PermissionError) else "permission denied"
+    return f"{exc.filename}: cannot read this folder ({why}); the drills in it were not checked"
 
 
 @click.command("validate")
@@ -41,12 +59,13 @@ def drill_files_of(ctx: click.Context, names: tuple[str, ...]) -> list[Path]:
     "json: JSON Lines on stdout, one object per problem or warning with keys path, line, column, severity "
     "(error or warning), message (nothing for a valid drill without warnings); the summary goes to stderr."
 )
+@drills_option
 @click.pass_context
-def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
+def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tuple[Path, ...]) -> None:
     """Check drills: YAML syntax, the drill format's types and its rules (ids, references, times, deadline).
 
     PATH_OR_ID is a drill file, a folder (searched recursively for *.yaml and *.yml files), or the id of a bundled
-    drill or of one in a --drills folder given to warroom (`warroom --drills DIR validate ID`). Every problem in
+    drill or of one in a --drills folder (`warroom --drills DIR validate ID` or `warroom validate --drills DIR ID`). Every problem in
     every file is reported (not just the first), each as path:line:col: message, with line and column counting
     from 1, followed by a summary such as "3 drills checked: 2 valid, 1 invalid (4 problems)".
 
@@ -57,7 +76,10 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     Across the files checked together: a drill's id must equal its file name (without .yaml), and no two drills
     may share an id.
 
-    Exit status: 0 when every drill is valid, 1 when any is invalid, 2 on a usage error (no PATH_OR_ID, a name
+    A file that is not a regular file (a FIFO, a device) is a problem, never read; a folder that cannot be read
+    is reported on stderr and fails the command.
+
+    Exit status: 0 when every drill is valid, 1 when any is invalid or a folder could not be read, 2 on a usage error (no PATH_OR_ID, a name
     that is neither a file, a folder nor a drill id, or folders without any drill file).
     """
     import json
@@ -65,7 +87,7 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     from warroom.core.library import cross_file_problems
     from warroom.core.loader import DrillLoadError, Problem, load_drill_with_warnings
 
-    files = drill_files_of(ctx, names)
+    files, unreadable = drill_files_of(ctx, names, drill_dirs)
     problems_of: dict[Path, list[Problem]] = {}
     warnings_of: dict[Path, list[Problem]] = {}
     loaded: list[tuple[Path, Any]] = []
@@ -103,5 +125,7 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str) -> None:
     counts = [_plural(n, word) for n, word in ((total_problems, "problem"), (total_warnings, "warning")) if n]
     if counts:
         summary += f" ({', '.join(counts)})"
+    if unreadable:
+        summary += f"; {_plural(unreadable, 'folder')} could not be read (above)"
     click.echo(summary, err=fmt == "json")
-    raise SystemExit(1 if invalid else 0)
+    raise SystemExit(1 if invalid or unreadable else 0)

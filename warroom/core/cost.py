@@ -100,6 +100,7 @@ class TraceCost:
       divisor is zero.
     - ``cascade``: the calls in the answer key's cascade steps, wasted when the fault is missed; ``replan``: the
       answer key's re-plan events; ``false_escalation``: one planner re-plan call, what a false escalation costs.
+    - ``all_clear``: True for an all-clear drill (no fault: ``cascade`` and ``replan`` are empty and not reported).
     """
 
     drill_id: str
@@ -118,11 +119,14 @@ class TraceCost:
     cascade: CostLine
     replan: CostLine
     false_escalation: CostLine
+    all_clear: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form, as ``warroom cost --format json`` prints it."""
+        """JSON-safe form, as ``warroom cost --format json`` prints it (``cascade`` and ``replan`` are null for an
+        all-clear drill, which has neither)."""
         return {
             "drill_id": self.drill_id,
+            "all_clear": self.all_clear,
             "planner_model": self.planner_model,
             "executor_model": self.executor_model,
             "planner_usd_per_mtok": {"input": self.planner_prices[0], "output": self.planner_prices[1]},
@@ -135,8 +139,8 @@ class TraceCost:
             "flat_loop_usage": self.flat_loop_usage,
             "saving_factor": None if self.saving_factor is None else round(self.saving_factor, 6),
             "saving_percent": None if self.saving_percent is None else round(self.saving_percent, 4),
-            "cascade": self.cascade.to_dict(),
-            "replan": self.replan.to_dict(),
+            "cascade": None if self.all_clear else self.cascade.to_dict(),
+            "replan": None if self.all_clear else self.replan.to_dict(),
             "false_escalation": self.false_escalation.to_dict(),
         }
 
@@ -202,6 +206,7 @@ def trace_cost(drill: Drill) -> TraceCost:
         cascade=cascade,
         replan=replan,
         false_escalation=false_escalation,
+        all_clear=drill.answer_key is None,
     )
 
 

@@ -4,11 +4,16 @@ Drill text (titles, objectives, model names, tool arguments and output, problem 
 values) is data. :func:`clean` writes every control character except newline and tab as a visible ``\\xNN``
 escape (C0, DEL and C1, e.g. ESC ``\\x1b``, BEL ``\\x07``, CSI ``\\x9b``), so drill text printed by ``warroom
 cost`` or shown in the war room can never move the cursor, retitle the terminal or change colours. JSON output
-needs no cleaning (``json.dumps`` with ``ensure_ascii=True`` escapes them itself).
+is written with :func:`json_text`, which escapes the same characters as ``\\uNNNN`` (faithful: a JSON reader gets
+the original text back). :func:`control_chars` finds the characters a name such as the trainee's must not contain,
+and :func:`spreadsheet_safe` keeps a CSV text cell from running as a spreadsheet formula.
 
-Numbers: :func:`seconds` for drill times and durations, :func:`usd` for money (:func:`format_usd` is the same for
-a number that is never None), :func:`amount` for damage amounts, :func:`number` for any other figure (a mean
-score), :func:`percent` for shares. Halves round away from zero (``18.25 s`` is ``18.3 s`` everywhere), not to even.
+Numbers: :func:`seconds` for drill times and durations (:func:`clock` for ``mm:ss``, rounded the same way),
+:func:`usd` for money (:func:`format_usd` is the same for a number that is never None), :func:`damage` for a
+damage amount with its unit (USD damage is money: ``$931,837.50 refunded in error``; any other unit ``14,021
+records``) and :func:`damage_amount` for the amount alone, :func:`amount` for plain amounts, :func:`number` for
+any other figure (a mean score), :func:`percent` for shares. Halves round away from zero (``18.25 s`` is ``18.3
+s`` everywhere, 19.5 s is ``00:20``), not to even.
 
 No Textual or Rich import here: the domain core uses it too.
 """
@@ -19,8 +24,8 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 __all__ = [
-    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "format_usd", "is_valid_id", "number", "percent",
-    "round_half_up", "seconds", "speed", "usd", "usd_price",
+    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "clock", "control_chars", "damage", "damage_amount", "format_usd",
+    "is_usd_unit", "is_valid_id", "json_text", "number", "percent", "round_half_up", "seconds", "speed", "spreadsheet_safe", "usd", "usd_price",
 ]
 
 #: The playback speeds the war room offers (+ and - step through them; ``warroom run --speed`` takes one), as
@@ -48,6 +53,49 @@ def clean(text: object) -> str:
     Idempotent: cleaning cleaned text changes nothing.
     """
     return _CONTROL.sub(_escape_control, str(text))
+
+
+#: Every character :func:`clean` escapes, and newline and tab too: what a one-line name (a trainee) must not hold.
+_CONTROL_OR_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def control_chars(text: str) -> list[str]:
+    """The distinct control characters (newline and tab included) and bidirectional controls in ``text``, each
+    written as :func:`clean` shows it (``\\x1b``, ``\\x0a``, ``\\u202e``), in order of first appearance; empty
+    when there is none."""
+    out: list[str] = []
+    for ch in _CONTROL_OR_SPACE.findall(text):
+        shown = f"\\x{ord(ch):02x}" if ord(ch) <= 0xFF else f"\\u{ord(ch):04x}"
+        if shown not in out:
+            out.append(shown)
+    return out
+
+
+def json_text(value: object, *, indent: int | None = None) -> str:
+    """``value`` as JSON text that is safe on a terminal and still faithful: non-ASCII text stays readable
+    (``ensure_ascii=False``), while every character :func:`clean` escapes (C0, DEL, C1, bidi controls) is written
+    as a ``\\uNNNN`` escape, which a JSON reader turns back into the original character. No NaN or infinity
+    (``ValueError``)."""
+    import json
+
+    text = json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
+    # Outside strings JSON text holds only ASCII punctuation, digits, letters and whitespace, so every match is
+    # inside a string, where the escape means the same character.
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+#: First characters that make a spreadsheet (Excel, LibreOffice, Google Sheets) read a cell as a formula (OWASP
+#: "CSV Injection"): ``=``, ``+``, ``-``, ``@``, tab and carriage return.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A CSV cell that a spreadsheet shows as written: text starting with one of :data:`FORMULA_STARTS` gets a
+    leading single quote (``'=HYPERLINK(...)``, ``'-10`` for the text "-10"); numbers, booleans and None come back
+    unchanged (a negative number stays a number), and so does any other text."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def clean_line(text: object) -> str:
@@ -108,6 +156,16 @@ def seconds(value: float | None, none: str = "-") -> str:
     return none if value is None else f"{_decimal(value, 1)} s"
 
 
+def clock(value: float) -> str:
+    """Drill time as ``mm:ss`` (``h:mm:ss`` from an hour), rounded to the whole second half up like
+    :func:`seconds` (19.5 s is ``00:20``, next to ``19.5 s``; 19.4 s is ``00:19``); negative times clamp to
+    ``00:00``."""
+    s = max(int(round_half_up(float(value))), 0)
+    h, rem = divmod(s, 3600)
+    m, sec = divmod(rem, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
+
+
 def number(value: float | None, digits: int = 2, none: str = "-") -> str:
     """Any number for people: thousands separated, at most ``digits`` decimals (halves rounded up, trailing zeros
     dropped): ``number(6.25, 1)`` is ``6.3``, ``number(62.5, 1)`` ``62.5``, ``number(7.0, 1)`` ``7``. ``none``
@@ -125,6 +183,32 @@ def amount(value: float | None, none: str = "-") -> str:
     """A damage amount (or any count of things) for people: thousands separated, at most two decimals (halves
     rounded up, trailing zeros dropped): ``14,021``, ``931,837.5``, ``0.25``. ``none`` (``-``) for None."""
     return none if value is None else _decimal(value, 2)
+
+
+def is_usd_unit(unit: str | None) -> bool:
+    """True when a damage unit is US dollars: ``USD``, or ``USD`` followed by a space and a description (``USD
+    refunded in error``)."""
+    return bool(unit) and (unit == "USD" or unit.startswith("USD "))  # type: ignore[union-attr]
+
+
+def damage_amount(value: float | None, unit: str | None, none: str = "-") -> str:
+    """A damage amount without its unit: as money (:func:`usd`, ``$931,837.50``) when ``unit`` is USD
+    (:func:`is_usd_unit`), else as :func:`amount` (``14,021``). ``none`` (``-``) for None."""
+    if value is None:
+        return none
+    return usd(value) if is_usd_unit(unit) else amount(value)
+
+
+def damage(value: float | None, unit: str | None, none: str = "-") -> str:
+    """A damage amount with its unit, the one way warroom writes damage: ``$931,837.50 refunded in error`` for
+    ``USD refunded in error``, ``$120.00`` for ``USD``, ``14,021 records`` for ``records``, the bare amount when
+    there is no unit. ``none`` (``-``) for None. The unit is not cleaned (callers clean what they print)."""
+    if value is None:
+        return none
+    if is_usd_unit(unit):
+        rest = unit[3:].strip()  # type: ignore[index]
+        return usd(value) + (f" {rest}" if rest else "")
+    return f"{amount(value)} {unit}" if unit else amount(value)
 
 
 def usd(value: float | None, none: str = "-") -> str:

@@ -6,7 +6,9 @@ The bundled drills are the repository's top-level ``drills/`` folder; a wheel sh
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,14 +33,92 @@ def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text.casefold()) if part)
 
 
+#: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
+_SPECIAL_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+class NotARegularFile(OSError):
+    """A path that names a folder, FIFO, socket or device where a regular file (a drill, a record) is needed.
+    ``str()`` is ``path: is a FIFO, not a drill file``; ``kind`` is ``a FIFO``."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str, what: str) -> None:
+        self.path, self.kind = os.fspath(path), kind
+        super().__init__(f"{self.path}: is {kind}, not {what}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def special_file_kind(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` is when it exists but is not a regular file (``a folder``, ``a FIFO``, ``a socket``, ``a
+    character device``, ``a block device``, ``a special file``), found with ``os.stat`` (symbolic links followed)
+    without opening it; None for a regular file, or a path that cannot be stat'ed (opening it reports why)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "a special file")
+
+
+def require_regular_file(path: str | os.PathLike[str], what: str = "a drill file") -> None:
+    """Check, before anything opens it, that ``path`` is not a folder, FIFO, socket or device (opening a FIFO for
+    reading blocks until a writer comes, for ever). Every drill and record file is checked with it.
+
+    Raises :class:`NotARegularFile` (``path: is a FIFO, not a drill file``); returns None otherwise (a missing or
+    unreadable file is left for the open to report)."""
+    kind = special_file_kind(path)
+    if kind is not None:
+        raise NotARegularFile(path, kind, what)
+
+
+def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -> list[Path]:
+    """Every non-folder entry under ``folder`` (recursively, symbolic links to folders followed once) whose name ends
+    in one of ``wanted``: regular files, and FIFOs or sockets too, so that the loader reports them instead of
+    their being skipped in silence. A sub-folder that cannot be listed is added to ``errors`` as an OSError."""
+
+    def failed(exc: OSError) -> None:
+        if errors is not None:
+            errors.append(exc)
+
+    found = []
+    seen = {os.path.realpath(folder)}
+    for root, dirs, files in os.walk(folder, onerror=failed, followlinks=True):
+        # Symbolic links to folders are followed (a shared drill folder linked in), each real folder once: a link
+        # loop cannot make the walk run for ever.
+        keep = []
+        for d in dirs:
+            real = os.path.realpath(os.path.join(root, d))
+            if real not in seen:
+                seen.add(real)
+                keep.append(d)
+        dirs[:] = keep
+        found.extend(Path(root, name) for name in files if Path(name).suffix in wanted)
+    return found
+
+
 def find_drill_files(
-    paths: Iterable[Path], suffixes: Iterable[str] = DRILL_SUFFIXES, *, natural: bool = False
+    paths: Iterable[Path],
+    suffixes: Iterable[str] = DRILL_SUFFIXES,
+    *,
+    natural: bool = False,
+    errors: list[OSError] | None = None,
 ) -> list[Path]:
     """Files under ``paths``: files as given, folders searched recursively for files ending in one of ``suffixes``
     (drill files ``*.yaml`` / ``*.yml`` by default; the Who&When importer asks for ``.json``).
 
     Returns paths sorted within each folder (by name, or with ``natural`` in :func:`natural_key` order of their
-    paths), in the order the arguments were given, without duplicates.
+    paths), in the order the arguments were given, without duplicates. Entries that are not regular files (a FIFO
+    named ``x.yaml``) are returned too, for :func:`require_regular_file` to refuse by name. A folder that cannot be
+    listed (permission denied) is appended to ``errors`` (an OSError whose ``filename`` is the folder) when a list
+    is given; its files are left out either way.
     """
     wanted = tuple(suffixes)
     out: list[Path] = []
@@ -46,7 +126,7 @@ def find_drill_files(
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            found = [f for f in p.rglob("*") if f.suffix in wanted and f.is_file()]
+            found = _walk(p, wanted, errors)
             found.sort(key=(lambda f: natural_key(f.as_posix())) if natural else None)
         else:
             found = [p]
@@ -58,21 +138,34 @@ def find_drill_files(
     return out
 
 
+class DrillIsAFolder(FileNotFoundError):
+    """A folder named where one drill file is needed (``warroom run FOLDER``); the message says what to do."""
+
+
 def resolve_drill(path_or_id: str, extra_dirs: Iterable[Path] = ()) -> Path:
     """The drill file named by a path, or by a drill id (file stem) in ``extra_dirs`` or the bundled library.
 
-    Raises FileNotFoundError with the places searched when there is no such drill.
+    A path that exists and is not a folder is returned as it is (the loader refuses a FIFO or a device by name).
+    Raises :class:`DrillIsAFolder` (a FileNotFoundError) for a folder that is no drill id (``warroom run FOLDER``),
+    FileNotFoundError with the places searched when there is no such drill.
     """
     p = Path(path_or_id).expanduser()
-    if p.is_file():
+    if p.is_symlink() or (p.exists() and not p.is_dir()):
         return p
     dirs = [*extra_dirs, bundled_drills_dir()]
+    errors: list[OSError] = []
     for d in dirs:
-        for f in find_drill_files([d]) if Path(d).is_dir() else []:
+        for f in find_drill_files([d], errors=errors) if Path(d).is_dir() else []:
             if f.stem == path_or_id:
                 return f
+    if p.is_dir():
+        raise DrillIsAFolder(
+            f"{path_or_id} is a folder, not a drill file: name one drill file or drill id in it, or pick from the "
+            f"folder's drills with `warroom --drills {path_or_id}`"
+        )
     where = ", ".join(str(d) for d in dirs)
-    raise FileNotFoundError(f"no drill file or drill id {path_or_id!r} (searched {where})")
+    unread = "".join(f"; {e.filename} could not be read ({e.strerror or e})" for e in errors)
+    raise FileNotFoundError(f"no drill file or drill id {path_or_id!r} (searched {where}{unread})")
 
 
 def drill_paths(names: Iterable[str | Path], extra_dirs: Iterable[Path] = ()) -> list[Path]:

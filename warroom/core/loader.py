@@ -139,11 +139,16 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Any, list[Pr
 
     Raises :class:`DrillLoadError` as :func:`load_drill` does (its ``warnings`` holds those found on the way).
     """
+    from warroom.core.library import special_file_kind
+
     shown = os.fspath(path)
     p = Path(path)
     try:
         if p.is_dir():
             _fail(shown, "this is a folder, not a drill file (`warroom validate FOLDER` checks every drill in it)")
+        kind = special_file_kind(p)  # before opening: reading a FIFO would block for ever
+        if kind is not None:
+            _fail(shown, f"this is {kind}, not a drill file (only regular files are read)")
         size = p.stat().st_size
         if size > MAX_FILE_BYTES:
             limit = MAX_FILE_BYTES // 1048576

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
-from warroom.core.format import amount, round_half_up, seconds, usd
+from warroom.core.format import amount, damage, damage_amount, round_half_up, seconds, usd
 from warroom.core.model import Drill, Role
 from warroom.core.outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, Outcome
 from warroom.core.replay import (
@@ -392,14 +392,14 @@ def _fault_components(replay: Replay, outcome: Outcome) -> list[Component]:
         raw = DAMAGE_POINTS * (1 - replay.damage / full)
         dmg = int(round_half_up(max(0.0, raw)))
         why = (
-            f"Damage {amount(replay.damage)} of a full cascade's {amount(full)} {unit}: "
+            f"Damage {damage_amount(replay.damage, unit)} of a full cascade's {damage(full, unit)}: "
             f"{DAMAGE_POINTS} x (1 - {amount(replay.damage)}/{amount(full)}) = {amount(raw)}, rounded {dmg}."
         )
     else:
         dmg = 0
         why = (
-            f"No damage points: the incident was not contained (damage {amount(replay.damage)} of a full cascade's "
-            f"{amount(full)} {unit})."
+            f"No damage points: the incident was not contained (damage {damage_amount(replay.damage, unit)} of a full "
+            f"cascade's {damage(full, unit)})."
         )
     comps.append(Component("Damage avoided", dmg, DAMAGE_POINTS, why))
     comps.append(_false_escalation_component(replay))

@@ -170,6 +170,11 @@ class Record:
 
 def read_record(path: Path) -> dict[str, Any]:
     """The JSON object in ``path``. Raises RecordError when it cannot be read, is not UTF-8 JSON or not an object."""
+    from warroom.core.library import special_file_kind
+
+    kind = special_file_kind(path)  # before opening: reading a FIFO would block for ever
+    if kind is not None and kind != "a folder":
+        raise RecordError(f"is {kind}, not a record file")
     try:
         raw = Path(path).read_bytes()
     except IsADirectoryError:

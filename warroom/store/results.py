@@ -539,30 +539,34 @@ class ResultsStore:
         return d
 
     def get(self, session_id: str) -> StoredSession:
-        """The stored session with this id, or the only one whose id starts with ``session_id``.
+        """The stored session with this id, else the only one whose id starts with ``session_id``, else ends with
+        it, else contains it (the first of these that matches anything decides).
 
-        Raises SessionNotFound for no match, or for a prefix that matches several sessions (``.matches``).
+        Raises SessionNotFound for no match, or for a part that matches several sessions (``.matches``).
         """
         key = session_id.strip()
         if not key:
             raise SessionNotFound("an empty session id")
-        sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions WHERE session_id = ?"
-        r = self._conn.execute(sql, (key,)).fetchone()
-        if r is None:
-            rows = self._conn.execute(
-                f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions "
-                "WHERE session_id >= ? AND session_id < ? ORDER BY session_id LIMIT 11",
-                (key, key + "\U0010ffff"),
-            ).fetchall()
-            if not rows:
-                raise SessionNotFound(f"no stored session with id {key!r}")
+        select = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions WHERE "
+        r = self._conn.execute(select + "session_id = ?", (key,)).fetchone()
+        stages = (  # (what the key is, SQL condition, parameter): prefix, suffix, substring
+            ("prefix", "substr(session_id, 1, length(?1)) = ?1", key),
+            ("suffix", "substr(session_id, -length(?1)) = ?1", key),
+            ("part", "instr(session_id, ?1) > 0", key),
+        )
+        for what, cond, param in stages if r is None else ():
+            rows = self._conn.execute(select + cond + " ORDER BY session_id LIMIT 11", (param,)).fetchall()
             if len(rows) > 1:
                 ids = [row["session_id"] for row in rows]
                 more = ", ..." if len(ids) > 10 else ""
                 raise SessionNotFound(
-                    f"session id prefix {key!r} matches several sessions: {', '.join(ids[:10])}{more}", ids[:10]
+                    f"session id {what} {key!r} matches several sessions: {', '.join(ids[:10])}{more}", ids[:10]
                 )
-            r = rows[0]
+            if rows:
+                r = rows[0]
+                break
+        if r is None:
+            raise SessionNotFound(f"no stored session with id {key!r}")
         return self._stored(r)
 
     def __contains__(self, session_id: str) -> bool:
@@ -709,12 +713,16 @@ class ResultsStore:
         where, params = self._where(trainee, drill, since)
         return int(self._conn.execute(f"SELECT count(*) FROM sessions{where}", params).fetchone()[0])
 
-    def best_scores(self, trainee: str) -> dict[str, int]:
-        """The trainee's best total score per drill id: ``{drill_id: 0-100}`` (drills never run are absent)."""
+    def best_scores(self, trainee: str) -> dict[str, int | None]:
+        """The trainee's best total score per drill id: ``{drill_id: 0-100}``, over the sessions that were not
+        abandoned; None for a drill the trainee only ever quit (every session abandoned). Drills never run are
+        absent."""
         rows = self._conn.execute(
-            "SELECT drill_id, max(total) FROM sessions WHERE trainee = ? GROUP BY drill_id", (trainee,)
+            "SELECT drill_id, max(CASE WHEN outcome = 'abandoned' THEN NULL ELSE total END) FROM sessions "
+            "WHERE trainee = ? GROUP BY drill_id",
+            (trainee,),
         )
-        return {drill_id: int(best) for drill_id, best in rows}
+        return {drill_id: None if best is None else int(best) for drill_id, best in rows}
 
     def _medians(
         self, group: str, column: str, where: str, params: list[Any], counts: dict[str, int]

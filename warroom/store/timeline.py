@@ -3,8 +3,10 @@ actions marked where they happened. No Textual here; :mod:`warroom.tui.review` r
 
 The session's action log is re-run on a :class:`~warroom.core.replay.Replay` of the drill (the same way
 :func:`warroom.core.scoring.score` does), so the review shows exactly what the trainee saw: the events released, in
-order, with the re-plan after a containment, the escalations and flags placed between the events they followed, and
-the trace events that never played (stopped by the containment or the quit) listed after them.
+order, with the re-plan after a containment, the escalations and flags placed between the events they followed
+(a false escalation followed by the planner's re-plan and the drill clock's jump), the deadline where its time
+falls, and the trace events that never played (stopped by the containment or the quit) listed after them in time
+order.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
-from warroom.core.format import amount, seconds
+from warroom.core.format import damage as fmt_damage
+from warroom.core.format import seconds
 from warroom.core.model import Drill
 
 #: Action kinds shown as rows of their own (inspections mark their event's row; playback changes are not shown).
@@ -26,7 +29,8 @@ class ReviewRow:
     """One row of the review timeline.
 
     ``kind`` is ``"event"`` (a trace or re-plan event, ``event`` set), ``"action"`` (a trainee action, ``action``
-    set) or ``"marker"`` (the deadline). ``t`` is seconds of drill time. ``key`` lists the answer-key marks
+    set), ``"replan"`` (the planner's re-plan after a false escalation and the drill clock's jump, ``action`` the
+    escalation) or ``"marker"`` (the deadline). ``t`` is seconds of drill time. ``key`` lists the answer-key marks
     (``fault step``, ``evidence``, ``earliest evidence``, ``cascade``, ``damage …``, ``distractor``, ``re-plan``);
     ``trainee`` the trainee's marks (``inspected``, ``flagged``; for an action its verdict). ``played`` is False for
     trace events that were never released in the session.
@@ -80,7 +84,7 @@ def _event_marks(drill: Drill, event: Any, replan_ids: set[str], first_evidence:
             marks.append("cascade")
         damage = sum(e.amount for e in key.damage.entries if e.event == event.id)
         if damage:
-            marks.append(f"damage {amount(damage)} {key.damage.unit}")
+            marks.append(f"damage {fmt_damage(damage, key.damage.unit)}")
     if any(d.event == event.id for d in drill.distractors):
         marks.append("distractor")
     return marks
@@ -103,6 +107,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
 
     warning = None
     verdicts: dict[int, str] = {}
+    escalations: dict[int, Any] = {}
     contained_at = None
     try:
         replay, results = replay_actions(drill, actions)
@@ -113,6 +118,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
         released = list(replay.released)
         contained_at = replay.contained_at
         verdicts = {i: r.verdict.value for i, r in enumerate(results) if r.verdict is not None}
+        escalations = {i: r.escalation for i, r in enumerate(results) if r.escalation is not None}
 
     inspected: dict[str, float] = {}
     flagged: dict[str, str | None] = {}
@@ -137,9 +143,32 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
             played=played,
         )
 
-    ordered: list[tuple[float, int, int, ReviewRow]] = []
-    for n, ev in enumerate(released):
-        ordered.append((ev.t, 0, n, event_row(ev, True)))
+    played = [(ev.t, 0, n, 0, event_row(ev, True)) for n, ev in enumerate(released)]
+    played += _action_rows(drill, actions, verdicts, escalations)
+    end = max((x[0] for x in played), default=0.0)
+    released_ids = {e.id for e in released}
+    unplayed = [(ev.t, 0, n, 0, event_row(ev, False)) for n, ev in enumerate(drill.trace) if ev.id not in released_ids]
+    if key is not None:
+        # The deadline goes where its time falls: among what was played when the session reached it, else among
+        # the events that never played (an abandoned session stops before it), never between the two out of order.
+        marker = ReviewRow(kind="marker", t=key.deadline, text="deadline: the damage is done")
+        deadline = (key.deadline, 2, 0, 0, marker)
+        (played if key.deadline <= end or not unplayed else unplayed).append(deadline)
+    rows = [x[-1] for x in sorted(played, key=lambda x: x[:4])] + [x[-1] for x in sorted(unplayed, key=lambda x: x[:4])]
+    return ReviewTimeline(rows=rows, contained_at=contained_at, warning=warning)
+
+
+def _action_rows(
+    drill: Drill, actions: list[Action], verdicts: dict[int, str], escalations: dict[int, Any]
+) -> list[tuple[float, int, int, int, ReviewRow]]:
+    """The rows of the trainee's flags, escalations and quit, each as ``(t, 1, index, 0, row)`` for sorting; after
+    a false escalation, a ``replan`` row ``(t, 1, index, 1, row)``: the planner's re-plan call and the drill clock's
+    jump that the trainee saw."""
+    from warroom.core.format import clock, usd
+    from warroom.core.replay import FALSE_ESCALATION_DELAY
+
+    key = drill.answer_key
+    out: list[tuple[float, int, int, int, ReviewRow]] = []
     for i, a in enumerate(actions):
         if a.kind not in ACTION_ROW_KINDS:
             continue
@@ -154,19 +183,18 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
         else:
             text = "left the drill (quit)"
             marks = ["abandoned"]
-        ordered.append((a.t, 1, i, ReviewRow(kind="action", t=a.t, action=a, trainee=marks, text=text)))
-    if key is not None:
-        ordered.append(
-            (key.deadline, 2, 0, ReviewRow(kind="marker", t=key.deadline, text="deadline: the damage is done"))
-        )
-    ordered.sort(key=lambda x: (x[0], x[1], x[2]))
-    rows = [r for *_, r in ordered]
-
-    released_ids = {e.id for e in released}
-    for ev in drill.trace:
-        if ev.id not in released_ids:
-            rows.append(event_row(ev, False))
-    return ReviewTimeline(rows=rows, contained_at=contained_at, warning=warning)
+        out.append((a.t, 1, i, 0, ReviewRow(kind="action", t=a.t, action=a, trainee=marks, text=text)))
+        esc = escalations.get(i)
+        if esc is not None and not esc.contained:
+            after = a.t + FALSE_ESCALATION_DELAY
+            text = (
+                f"the planner re-planned (one re-plan call, {usd(esc.replan_usd)}) and found nothing wrong; the "
+                f"drill clock jumped {seconds(FALSE_ESCALATION_DELAY)}, {clock(a.t)} -> {clock(after)}"
+            )
+            jump = [f"clock +{seconds(FALSE_ESCALATION_DELAY)}"]
+            row = ReviewRow(kind="replan", t=a.t, action=a, text=text, trainee=jump)
+            out.append((a.t, 1, i, 1, row))
+    return out
 
 
 @dataclass

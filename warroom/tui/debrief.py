@@ -190,8 +190,8 @@ class DebriefScreen(Screen[None]):
         facts.append("—" if card.time_to_detect is None else fmt.seconds(card.time_to_detect))
         if card.full_damage:
             facts.append("   damage ", style="bold")
-            facts.append(f"{fmt.amount(card.damage)} of {fmt.amount(card.full_damage)} ")
-            facts.append(fmt.clean_line(card.damage_unit))
+            unit = card.damage_unit
+            facts.append(fmt.clean_line(f"{fmt.damage_amount(card.damage, unit)} of {fmt.damage(card.full_damage, unit)}"))
         facts.append("\nfalse escalations ", style="bold")
         facts.append(str(card.false_escalations))
         facts.append("   cost of the run ", style="bold")
@@ -224,8 +224,10 @@ class DebriefScreen(Screen[None]):
         out.append("Damage over time", style="bold underline")
         r = self.replay
         if r.full_damage:
-            out.append(f"  accrued {fmt.amount(r.damage)} · the full cascade {fmt.amount(r.full_damage)} ")
-            out.append(fmt.clean_line(r.damage_unit))
+            unit = r.damage_unit
+            out.append(
+                "  " + fmt.clean_line(f"accrued {fmt.damage_amount(r.damage, unit)} · the full cascade {fmt.damage(r.full_damage, unit)}")
+            )
         else:
             out.append("  none possible in this drill", style="dim")
         out.append(f"\n0 to {fmt.seconds(self._end())}", style="dim")

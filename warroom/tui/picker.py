@@ -36,6 +36,15 @@ def stars(difficulty: int) -> str:
     return "★" * difficulty + "☆" * (5 - difficulty)
 
 
+def _best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
+    """The picker's "best" cell: the best score of a played session, ``quit`` (dim italic) for a drill the trainee
+    only ever quit (its abandoned sessions score 0, which is not a best), ``—`` for a drill never started."""
+    if drill_id not in best:
+        return Text("—", style="dim")
+    score = best[drill_id]
+    return Text("quit", style="dim italic") if score is None else Text(str(score), style="bold")
+
+
 class PickerScreen(Screen[None]):
     """Every drill on offer, with title, difficulty, tags, estimated length and the trainee's best score.
 
@@ -124,13 +133,12 @@ class PickerScreen(Screen[None]):
                     key=str(i),
                 )
                 continue
-            score = best.get(d.id)
             table.add_row(
                 fmt.literal_line(d.title),
                 Text(stars(d.difficulty), style="yellow"),
                 fmt.literal_line(", ".join(d.public_tags), style="dim"),
                 Text(fmt.clock(d.duration)),
-                Text("—" if score is None else str(score), style="bold" if score is not None else "dim"),
+                _best_cell(d.id, best),
                 key=str(i),
             )
         if not self.entries:

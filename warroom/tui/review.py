@@ -164,8 +164,8 @@ class ReviewScreen(Screen[None]):
         if row.kind == "event":
             ev = row.event
             summary = fmt.literal_line(summarize(ev), style=dim, limit=400)
-            if not row.played:
-                summary = Text("(not played) ", style="dim italic") + summary
+            if not row.played:  # the prefix's Text carries the cut: a long summary still ends in "…"
+                summary = Text("(not played) ", style="dim italic", no_wrap=True, overflow="ellipsis") + summary
             kind = Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "") if row.played else "dim")
             return [clock, fmt.literal_line(ev.step or "—", style=dim), kind, summary, key, trainee]
         if row.kind == "action":
@@ -176,6 +176,15 @@ class ReviewScreen(Screen[None]):
                 fmt.literal_line(a.step or "—"),
                 Text(label, style="bold reverse magenta"),
                 fmt.literal_line(row.text, style="bold", limit=400),
+                key,
+                trainee,
+            ]
+        if row.kind == "replan":  # the planner's re-plan after a false escalation, and the clock's jump
+            return [
+                clock,
+                fmt.literal_line(row.action.step or "—" if row.action else "—", style="dim"),
+                Text("RE-PLAN", style="bold yellow"),
+                fmt.literal_line(row.text, style="yellow", limit=400),
                 key,
                 trainee,
             ]
@@ -254,12 +263,14 @@ class ReviewScreen(Screen[None]):
                 out.append(fmt.clean_line(" → ".join(key.cascade)) + "\n")
             full = sum(e.amount for e in key.damage.entries)
             out.append("damage        ", style="bold")
+            unit = key.damage.unit
             out.append(
-                fmt.clean_line(f"{fmt.amount(full)} {key.damage.unit} if nobody escalates; deadline {fmt.clock(key.deadline)}")
+                fmt.clean_line(f"{fmt.damage(full, unit)} if nobody escalates; deadline {fmt.clock(key.deadline)}")
             )
             out.append("\n")
             for e in key.damage.entries:
-                out.append(fmt.clean_line(f"  {e.event}: {fmt.amount(e.amount)}" + (f" ({e.note})" if e.note else "")) + "\n")
+                note = f" ({e.note})" if e.note else ""
+                out.append(fmt.clean_line(f"  {e.event}: {fmt.damage_amount(e.amount, unit)}{note}") + "\n")
             out.append("\nDebrief\n", style="bold")
             out.append(fmt.clean(key.debrief) + "\n")
         if drill.distractors:
@@ -292,6 +303,10 @@ class ReviewScreen(Screen[None]):
                     out.append(fmt.clean_line(f"{step.id} {step.title}") + "\n")
                 except KeyError:
                     pass
+        elif row.kind == "replan":
+            when = f"{fmt.clock(row.t)} ({fmt.seconds(row.t)})"
+            out.append(f"After the false escalation at {when}\n", style="bold yellow")
+            out.append(fmt.clean_line(row.text) + "\n")
         else:
             out.append(fmt.clean_line(row.text) + f" at {fmt.clock(row.t)}\n", style="bold red")
         if row.key:

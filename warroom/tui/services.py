@@ -210,24 +210,32 @@ class Services:
         Within a folder, drills are in natural order of their paths (``ww-9`` before ``ww-10``). A file found twice
         (the same folder given twice) is listed once. A drill whose id differs from its file name, or repeats the id
         of a drill listed before it, keeps its drill but gets that problem (see :func:`with_cross_file_problems`)
-        and cannot be started.
+        and cannot be started. A sub-folder that cannot be read is listed last, as an entry with that problem.
         """
         from warroom.core.library import bundled_drills_dir, find_drill_files
 
         paths: list[Path] = []
         seen: set[Path] = set()
+        errors: list[OSError] = []  # folders that cannot be listed: shown as entries with their problem
         for d in (bundled_drills_dir(), *self.drill_dirs):
             if not Path(d).exists():
                 continue
-            found = [p for p in find_drill_files([d]) if p.resolve() not in seen]
+            found = [p for p in find_drill_files([d], errors=errors) if p.resolve() not in seen]
             seen.update(p.resolve() for p in found)
             base = Path(d) if Path(d).is_dir() else Path(d).parent
             paths.extend(sorted(found, key=lambda p: natural_key(p.relative_to(base).as_posix())))
         entries = [self._entry(p) for p in paths]
+        entries += [
+            DrillEntry(Path(e.filename), None, (f"{e.filename}: cannot read this folder (permission denied)",))
+            if isinstance(e, PermissionError)
+            else DrillEntry(Path(e.filename), None, (f"{e.filename}: cannot read this folder ({e.strerror or e})",))
+            for e in errors
+        ]
         return with_cross_file_problems(entries)
 
-    def best_scores(self) -> dict[str, int]:
-        """The trainee's best total score per drill id (empty when no results are stored yet).
+    def best_scores(self) -> dict[str, int | None]:
+        """The trainee's best total score per drill id over sessions not abandoned; None for a drill only ever quit
+        (empty when no results are stored yet).
 
         Raises :class:`ResultsUnavailable` when the results store exists but cannot be read."""
         import sqlite3

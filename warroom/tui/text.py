@@ -17,11 +17,11 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.format import amount, clean, clean_line, seconds, speed, usd, usd_price
+from warroom.core.format import amount, clean, clean_line, clock, damage, damage_amount, seconds, speed, usd, usd_price
 
 __all__ = [
-    "amount", "clean", "clean_line", "clock", "compact_json", "literal", "literal_line", "pretty_json",
-    "prose", "seconds", "speed", "usd", "usd_price",
+    "amount", "clean", "clean_line", "clock", "compact_json", "damage", "damage_amount", "literal", "literal_line",
+    "pretty_json", "prose", "seconds", "speed", "usd", "usd_price",
 ]
 
 
@@ -77,9 +77,3 @@ def compact_json(value: Any) -> str:
     return clean(json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str))
 
 
-def clock(seconds: float) -> str:
-    """Drill time as ``mm:ss`` (``h:mm:ss`` past an hour); negative times clamp to 00:00."""
-    s = max(int(seconds), 0)
-    h, rem = divmod(s, 3600)
-    m, sec = divmod(rem, 60)
-    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"

@@ -1,0 +1,77 @@
+"""How every ``warroom`` command writes: one policy for text that can reach a terminal, and for export files.
+
+- Anything printed (stdout or stderr, a TTY or not, every format) is shown with
+  :func:`warroom.core.format.clean`'s escapes: control characters as ``\\xNN``, bidi controls as ``\\uNNNN``. A
+  pipe is treated like a terminal (``warroom scores --format csv | less`` shows what a terminal would), so a
+  trainee name or a damage unit holding ``ESC ] 52`` can never write to the clipboard or retitle a terminal.
+- JSON is written with :func:`warroom.core.format.json_text` on stdout and in files alike: the same characters as
+  ``\\uNNNN`` escapes, which any JSON reader turns back into the original text (safe and faithful).
+- CSV printed on stdout has its text cells cleaned; a CSV file written with ``--output`` keeps them exactly as
+  stored. Both get the spreadsheet formula guard (:func:`warroom.core.format.spreadsheet_safe`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+
+from warroom.core.format import clean, json_text, spreadsheet_safe
+
+
+def say(text: object = "", *, err: bool = False, nl: bool = True) -> None:
+    """Print ``text`` (cleaned) on stdout, or stderr with ``err``."""
+    click.echo(clean(text), err=err, nl=nl)
+
+
+def failure(message: object) -> click.ClickException:
+    """A :class:`click.ClickException` (exit status 1, ``Error: message`` on stderr) with ``message`` cleaned."""
+    return click.ClickException(clean(message))
+
+
+def csv_text(columns: Iterable[str], rows: Iterable[Mapping[str, Any]], *, terminal: bool) -> str:
+    """CSV with a header line and one line per row (``\\n`` line ends; None is an empty cell).
+
+    Text cells get the formula guard (a leading ``'`` before ``=``, ``+``, ``-``, ``@``, tab, CR); numbers stay
+    numbers. With ``terminal`` (output printed on stdout) text cells are also cleaned (``\\x1b`` for ESC); without
+    it (a file written with ``--output``) they are kept exactly as stored.
+    """
+    columns = tuple(columns)
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        cells = {}
+        for k in columns:
+            value = row.get(k)
+            value = "" if value is None else spreadsheet_safe(value)
+            cells[k] = clean(value) if terminal and isinstance(value, str) else value
+        writer.writerow(cells)
+    return buf.getvalue()
+
+
+def emit(text: str, output: Path | None, *, what: str = "output") -> None:
+    """Write ``text`` to the file ``output`` exactly (UTF-8; created or replaced), or print it on stdout cleaned
+    when ``output`` is None. Raises :class:`click.ClickException` when the file cannot be written."""
+    if output is None:
+        click.echo(clean(text), nl=False)
+        return
+    try:
+        with open(output, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    except OSError as exc:
+        raise failure(f"{output}: cannot write the {what}: {exc.strerror or exc}") from None
+
+
+def emit_json(value: Any, output: Path | None = None) -> None:
+    """``value`` as indented JSON (see :func:`warroom.core.format.json_text`) on stdout or in ``output``."""
+    emit(json_text(value, indent=2) + "\n", output, what="JSON")
+
+
+def emit_csv(columns: Iterable[str], rows: Iterable[Mapping[str, Any]], output: Path | None = None) -> None:
+    """CSV (see :func:`csv_text`) on stdout, cleaned, or faithful in ``output``."""
+    emit(csv_text(columns, rows, terminal=output is None), output, what="CSV")

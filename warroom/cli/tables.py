@@ -1,0 +1,207 @@
+"""The tables ``warroom scores`` prints: the sessions (fitted to the terminal's width, ids never cut) and the
+summaries. Every cell is drill or trainee text shown literally: no Rich markup, control characters as ``\\xNN``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import click
+
+from warroom.core.format import clean, damage, damage_amount, seconds
+
+
+#: Width of a table written to something that is not a terminal (a file, a pipe) when ``COLUMNS`` is not set.
+UNBOUNDED_WIDTH = 200
+
+#: A damage unit longer than this is written once per drill under the table, not in every row.
+SHORT_UNIT = 16
+
+
+def _fmt_damage(value: float | None, unit: str | None) -> str:
+    """A damage amount with its unit (``$931,837.50 refunded in error``, ``14,021 records``); ``-`` for None."""
+    return damage(value, unit)
+
+
+def _fmt_when(iso: str) -> str:
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(iso).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso
+
+
+def _outcome_label(outcome: str) -> str:
+    """The label of a stored outcome (``contained late`` for ``contained_late``); an unknown value as it is."""
+    from warroom.core.outcome import OUTCOME_LABELS, Outcome
+
+    try:
+        return OUTCOME_LABELS[Outcome(outcome)]
+    except ValueError:
+        return outcome
+
+
+def _cell(value: object) -> Any:
+    """A table cell showing ``value`` literally: no Rich markup, control characters written as ``\\xNN``."""
+    from rich.text import Text
+
+    return Text(clean(value))
+
+
+def make_console() -> Any:
+    """A Rich console for the tables: the terminal's width on a terminal; elsewhere ``$COLUMNS`` when set, else
+    :data:`UNBOUNDED_WIDTH`, so a file or a pipe gets every table unsqueezed."""
+    import os
+    import sys
+
+    from rich.console import Console
+
+    width = None
+    if not sys.stdout.isatty():
+        columns = os.environ.get("COLUMNS", "").strip()
+        width = int(columns) if columns.isdigit() and int(columns) > 0 else UNBOUNDED_WIDTH
+    return Console(highlight=False, markup=False, emoji=False, width=width)
+
+
+#: ANSI SGR codes at the end of a line (after its trailing spaces).
+_TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
+
+
+def print_renderables(console: Any, *renderables: Any) -> None:
+    """Print ``renderables`` on ``console`` without trailing spaces on any line (Rich pads to the table width)."""
+    with console.capture() as capture:
+        for r in renderables:
+            console.print(r)
+    text = "\n".join(_TRAILING.sub(r"\1", line) for line in capture.get().split("\n"))
+    click.echo(text, nl=False)
+
+
+def _damage_cell(row: Any, inline_units: bool) -> str:
+    """A row's damage: the amount with its unit, or (``inline_units`` False and a long unit) the amount and a ``*``
+    pointing to the footnote."""
+    if not inline_units and row.damage_unit and len(row.damage_unit) > SHORT_UNIT:
+        return "-" if row.damage is None else f"{damage_amount(row.damage, row.damage_unit)} *"
+    return _fmt_damage(row.damage, row.damage_unit)
+
+
+def _unit_footnote(rows: list[Any]) -> str | None:
+    """``* damage in UNIT (drill, drill); ...`` for the long damage units of ``rows``' drills, or None."""
+    drills: dict[str, list[str]] = {}
+    for r in rows:
+        if r.damage_unit and len(r.damage_unit) > SHORT_UNIT and r.drill_id not in drills.setdefault(r.damage_unit, []):
+            drills[r.damage_unit].append(r.drill_id)
+    parts = [f"{unit} ({', '.join(sorted(ids))})" for unit, ids in sorted(drills.items()) if ids]
+    return clean("* damage in " + "; ".join(parts)) if parts else None
+
+
+def _fixed(table: Any, name: str, values: list[str], justify: str = "left") -> None:
+    """Add a column that is never truncated nor wrapped (a session id must stay copyable)."""
+    width = max(len(line) for text in (name, *values) for line in text.split("\n"))
+    table.add_column(name, justify=justify, no_wrap=True, min_width=width)  # type: ignore[arg-type]
+
+
+def _cells(r: Any, inline_units: bool) -> dict[str, str]:
+    return {
+        "session": clean(r.session_id),
+        "trainee": clean(r.trainee),
+        "drill": clean(r.drill_id),
+        "when": _fmt_when(r.started_at),
+        "outcome": _outcome_label(r.outcome) + (" (recovered)" if r.recovered else ""),
+        "score": str(r.total),
+        "ttd": seconds(r.time_to_detect),
+        "damage": clean(_damage_cell(r, inline_units)),
+        "false": str(r.false_escalations),
+    }
+
+
+def _narrow_table(cells: list[dict[str, str]]) -> Any:
+    """Three columns, four lines a session: session id, trainee, drill and when; the score; outcome, time to detect,
+    damage and false escalations. The headers name each line."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    lines = [v for c in cells for v in (c["session"], c["trainee"], c["drill"], c["when"])]
+    _fixed(table, "session\ntrainee\ndrill\nwhen", lines)
+    _fixed(table, "score", [c["score"] for c in cells], "right")
+    table.add_column("outcome\ntime to detect\ndamage\nfalse esc.", overflow="fold")
+    for n, c in enumerate(cells):
+        table.add_row(
+            _cell("\n".join((c["session"], c["trainee"], c["drill"], c["when"]))),
+            _cell(c["score"]),
+            _cell("\n".join((c["outcome"], c["ttd"], c["damage"], c["false"]))),
+            end_section=n < len(cells) - 1,
+        )
+    return table
+
+
+#: The wide table's columns: (cell key, header, never wrapped).
+_WIDE_COLUMNS = (
+    ("session", "session", True),
+    ("trainee", "trainee", True),
+    ("drill", "drill", True),
+    ("when", "when", False),
+    ("outcome", "outcome", False),
+    ("score", "score", True),
+    ("ttd", "time to detect", False),
+    ("damage", "damage", False),
+    ("false", "false esc.", False),
+)
+
+#: Columns written right-aligned (numbers).
+_RIGHT = {"score", "ttd", "damage", "false", "sessions", "drills run", "contained", "median time to detect",
+          "false escalations", "mean score", "attempts", "trainees", "median score"}  # fmt: skip
+
+
+def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int) -> Any | None:
+    """A Rich table of ``rows`` (cell texts, one per column) no wider than ``width``, or None when it cannot be.
+
+    ``columns`` are (key, header, fixed). A fixed column is as wide as its widest cell and never wraps (ids stay
+    whole and copyable); the others wrap between words and never break one: each gets its longest word, then the
+    room left is shared out up to each column's widest cell. Widths are set on the columns, so Rich never squeezes
+    them itself."""
+    from rich.table import Table
+
+    lows, highs = [], []
+    for i, (_, header, fixed) in enumerate(columns):
+        texts = [header, *(r[i] for r in rows)]
+        widest = max(len(line) for t in texts for line in t.split("\n"))
+        lows.append(widest if fixed else max(len(w) for t in texts for w in t.split() or [""]))
+        highs.append(widest)
+    room = width - (3 * len(columns) + 1) - sum(lows)  # padding of 1 each side and a rule between columns
+    if room < 0:
+        return None
+    widths = list(lows)
+    wanting = sorted(range(len(columns)), key=lambda i: highs[i] - lows[i])
+    for n, i in enumerate(wanting):  # the least wanting first, each at most its share of what is left
+        give = min(highs[i] - widths[i], room // (len(wanting) - n))
+        widths[i] += give
+        room -= give
+    table = Table(header_style="bold")
+    for (key, header, fixed), w in zip(columns, widths, strict=True):
+        table.add_column(
+            header, justify="right" if key in _RIGHT else "left", width=w, no_wrap=fixed, overflow="fold"
+        )
+    for r in rows:
+        table.add_row(*(_cell(v) for v in r))
+    return table
+
+
+def sessions_table(rows: list[Any], width: int) -> tuple[Any, str | None]:
+    """The sessions as a Rich table no wider than ``width`` columns, and its footnote (or None).
+
+    Session ids, trainees, drill ids and scores are never truncated or wrapped. In order of preference: nine
+    columns with every damage unit in its row; nine columns with the long damage units (over :data:`SHORT_UNIT`
+    characters) once per drill in the footnote, so no damage cell wraps over many lines; four lines per session in
+    three columns (:func:`_narrow_table`)."""
+    for inline_units in (True, False):
+        cells = [_cells(r, inline_units) for r in rows]
+        # Units in the rows only when no damage cell has to wrap; else they go to the footnote. A damage cell
+        # never wraps ("$4,413.00 *" stays whole).
+        columns = [(k, h, fixed or k == "damage") for k, h, fixed in _WIDE_COLUMNS]
+        table = fitted_table(columns, [[c[k] for k, _, _ in columns] for c in cells], width)
+        if table is not None:
+            return table, None if inline_units else _unit_footnote(rows)
+    return _narrow_table([_cells(r, False) for r in rows]), _unit_footnote(rows)
