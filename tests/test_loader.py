@@ -138,8 +138,7 @@ def test_str_of_error_is_one_path_line_col_message_line_per_problem():
         load_drill(path)
     lines = str(info.value).splitlines()
     assert lines == [str(p) for p in info.value.problems]
-    assert lines[0].startswith(f"{path}:57:1: ")
-    assert lines[1].startswith(f"{path}:62:3: unknown key `evidnce`")
+    assert len(lines) == 1 and lines[0].startswith(f"{path}:62:3: unknown key `evidnce`")
     assert Problem("a.yaml", 3, 4, "boom").to_dict() == {"path": "a.yaml", "line": 3, "column": 4, "message": "boom"}
 
 
@@ -158,9 +157,54 @@ def test_all_problems_of_a_file_are_reported_at_once_sorted_by_position():
     assert "`title` must be text" in messages
     assert "`difficulty` must be at most 5" in messages
     assert "unknown key `dedline`" in messages and "did you mean `deadline`?" in messages
-    assert "missing the required key `deadline`" in messages
-    # Semantic rules run only on a type-valid drill, so the bad step reference waits for the next round.
-    assert "`s7`" not in messages
+    # One typo, one problem: the unknown key stands for the missing required key it was meant to be.
+    assert "missing the required key `deadline`" not in messages
+    assert "(`deadline` is required and missing, so this is the one to fix)" in messages
+    # The rules still run on what did load: the bad step reference is reported in the same round.
+    assert "step `s7` is not a plan step" in messages
+    assert len(info.value.problems) == 4
+    # The deadline rule needs the deadline: named as not checked, pointing at the typo's line.
+    assert info.value.blocked == [
+        "many.yaml: not checked until the problem on line 68 is fixed: "
+        "the deadline comes at or after the earliest evidence"
+    ]
+
+
+def test_a_typo_in_one_key_hides_neither_a_bad_step_nor_a_time_going_backwards():
+    text = (
+        BASE.replace("    tool: crm.search\n", "    tol: crm.search\n")  # a typo in a required key of e2
+        .replace("    step: s2\n    kind: log", "    step: s7\n    kind: log")  # e6 names a step that does not exist
+        .replace("  - id: e5\n    t: 15", "  - id: e5\n    t: 9")  # e5 goes back in time (e4 is at 10)
+    )
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text, "layers.yaml")
+    got = [(p.line, p.column, p.message.split(";")[0]) for p in info.value.problems]
+    assert got == [
+        (30, 5, "unknown key `tol` in a `tool_call` event"),
+        (46, 8, "trace event `e5` at t=9 s is earlier than the event before it, `e4` at t=10 s: times must not "
+                "decrease (see line 40)"),
+        (52, 11, "step `s7` is not a plan step"),
+    ]
+    assert info.value.blocked == []
+
+
+def test_rules_that_need_a_value_with_a_type_problem_are_named_not_run():
+    text = (
+        BASE.replace("  - id: s2\n", "  - id: s 2\n")  # a plan step id of the wrong form: step references wait
+        .replace("    step: s2\n    kind: log", "    step: s7\n    kind: log")
+        .replace("  - id: e3\n    t: 8", "  - id: e3\n    t: soon")  # the evidence's time: the deadline rule waits
+        .replace("  cascade: [s2]", "  cascade: [s1, s1]")  # a duplicate is certain whatever the plan holds
+    )
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text, "blocked.yaml")
+    messages = [p.message for p in info.value.problems]
+    assert not any("`s7`" in m for m in messages)  # maybe the bad id `s 2` was meant to be s7: not a problem yet
+    assert any("cascade step `s1` is listed twice" in m for m in messages)
+    assert len(messages) == 3
+    notes = "\n".join(info.value.blocked)
+    assert "line 17 is fixed: references to plan steps" in notes
+    assert "line 34 is fixed: the deadline comes at or after the earliest evidence" in notes
+    assert "line 34 is fixed: damage comes after the earliest evidence" in notes
 
 
 def test_semantic_problems_of_one_file_are_all_reported():

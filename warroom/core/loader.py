@@ -97,9 +97,12 @@ class DrillLoadError(Exception):
     ``str(error)`` is one ``path:line:col: message`` line per problem.
     """
 
-    def __init__(self, path: str, problems: list[Problem]) -> None:
+    def __init__(self, path: str, problems: list[Problem], blocked: list[str] | None = None) -> None:
         self.path = path
         self.problems = sorted(set(problems), key=lambda p: (p.line, p.column, p.message))
+        #: Rules that could not run because a value they need has a problem: one ``path: not checked ...`` line
+        #: each (notes, not problems: they are not counted and go away when the problems named are fixed).
+        self.blocked = list(blocked or [])
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
@@ -162,22 +165,67 @@ def load_drill_text(text: str, path: str = "<string>") -> Any:
     try:
         drill = Drill.model_validate(data)
     except ValidationError as e:
-        # A value the builder already reported (e.g. an unsupported tag) needs no second, type-level problem.
-        taken = {(p.line, p.column) for p in problems}
-        for err in e.errors(include_url=False):
-            problem = _pydantic_problem(path, root, data, err)
-            if (problem.line, problem.column) not in taken:
-                problems.append(problem)
-        raise DrillLoadError(path, problems) from None
-    for issue in validate_drill(drill):
+        blocked = _type_problems(path, root, data, e.errors(include_url=False), problems)
+        raise DrillLoadError(path, problems, blocked) from None
+    problems.extend(_issue_problems(path, root, validate_drill(drill)))
+    if problems:
+        raise DrillLoadError(path, problems)
+    return drill
+
+
+def _issue_problems(path: str, root: Node, issues: list[Any]) -> list[Problem]:
+    """The semantic :class:`~warroom.core.validation.Issue` list as problems at their nodes."""
+    out = []
+    for issue in issues:
         node = _locate(root, issue.loc)[0]
         message = issue.message
         if issue.related is not None:
             message += f" (see line {_locate(root, issue.related)[0].start_mark.line + 1})"
-        problems.append(_at(path, node, message))
-    if problems:
-        raise DrillLoadError(path, problems)
-    return drill
+        out.append(_at(path, node, message))
+    return out
+
+
+def _type_problems(path: str, root: Node, data: Any, errors: list[Any], problems: list[Problem]) -> list[str]:
+    """Add pydantic's ``errors`` to ``problems``, then the semantic rules that can run on what did load.
+
+    One typo is one problem: an unknown key that is a likely typo of a required key missing from the same mapping
+    (``evidnce`` for ``evidence``) stands for both. Returns the notes of the rules that could not run.
+    """
+    from warroom.core.validation import validate_data
+
+    # A value the builder already reported (e.g. an unsupported tag) needs no second, type-level problem.
+    taken = {(p.line, p.column) for p in problems}
+    paths = [_walk_loc(tuple(err["loc"]))[0] for err in errors]
+    found = [_pydantic_problem(path, root, data, err) for err in errors]
+    extra = {dp: i for i, (dp, err) in enumerate(zip(paths, errors)) if err["type"] == "extra_forbidden"}
+    by_parent: dict[tuple[Any, ...], list[int]] = {}
+    for dp, i in extra.items():
+        by_parent.setdefault(dp[:-1], []).append(i)
+    problem_of: dict[tuple[Any, ...], Problem] = {}
+    for i, (dp, err) in enumerate(zip(paths, errors)):
+        if err["type"] == "missing" and dp:
+            hint = f"did you mean `{dp[-1]}`? "
+            typo = next((j for j in by_parent.get(dp[:-1], ()) if hint in found[j].message), None)
+            if typo is not None:
+                p = found[typo]
+                found[typo] = Problem(p.path, p.line, p.column, p.message.replace(
+                    hint, f"{hint}(`{dp[-1]}` is required and missing, so this is the one to fix); "))
+                problem_of[dp] = found[typo]
+                found[i] = None  # type: ignore[call-overload]
+                continue
+        problem_of[dp] = found[i]
+    for problem in found:
+        if problem is not None and (problem.line, problem.column) not in taken:
+            problems.append(problem)
+    bad = [dp for dp, err in zip(paths, errors) if err["type"] != "extra_forbidden"]
+    issues, blocked = validate_data(data, bad, extra)
+    problems.extend(_issue_problems(path, root, issues))
+    notes = []
+    for b in blocked:
+        cause = problem_of.get(b.loc)
+        line = cause.line if cause is not None else _locate(root, b.loc)[0].start_mark.line + 1
+        notes.append(f"{path}: not checked until the problem on line {line} is fixed: {b.rule}")
+    return notes
 
 
 def load_yaml_text(text: str, path: str = "<string>") -> dict[str, Any]:
