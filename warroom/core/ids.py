@@ -20,7 +20,7 @@ from typing import Any
 #: Most "did you mean" suggestions one :class:`Suggester` gives (one kind of reference: plan steps, events...).
 MAX_SUGGESTIONS = 20
 #: Most existing ids one suggestion compares the missing id with (those of the nearest lengths first).
-MAX_CANDIDATES = 400
+MAX_CANDIDATES = 200
 #: Longest id or key a suggestion is looked for (longer words are not typos of an id).
 MAX_SUGGEST_LENGTH = 100
 
@@ -74,8 +74,10 @@ def likely_typo(word: str, choice: str) -> bool:
         if len(diff) == 2 and diff[1] == diff[0] + 1:
             i, j = diff
             return word[i] == choice[j] and word[j] == choice[i]
-    matcher = difflib.SequenceMatcher(None, word, choice)
-    return matcher.real_quick_ratio() >= 0.8 and matcher.quick_ratio() >= 0.8 and matcher.ratio() >= 0.8
+    if 2 * min(len(word), len(choice)) < 0.8 * (len(word) + len(choice)):  # difflib's real_quick_ratio, inline
+        return False
+    matcher = difflib.SequenceMatcher(None, word, choice, autojunk=False)
+    return matcher.quick_ratio() >= 0.8 and matcher.ratio() >= 0.8
 
 
 def natural_key(text: str) -> list[Any]:

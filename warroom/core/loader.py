@@ -32,6 +32,7 @@ Limits (each a clear error, never a crash or a hang):
 from __future__ import annotations
 
 import difflib
+import functools
 import os
 import re
 import types
@@ -45,6 +46,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from warroom.core.format import clean
+from warroom.core.ids import shown_id
 
 try:  # libyaml's composer: about ten times faster than the pure-Python one
     from yaml import CSafeLoader as _YamlLoader
@@ -578,16 +580,30 @@ _CONSTRUCTORS = {
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def _key_index(node: MappingNode) -> tuple[dict[str, tuple[Node, Node]], list[Node]]:
+    """A mapping node's own keys (the first of each, as text) and its merge values, indexed once per node so that
+    locating many values in one big mapping stays linear."""
+    index = getattr(node, "_warroom_keys", None)
+    if index is None:
+        own: dict[str, tuple[Node, Node]] = {}
+        merges: list[Node] = []
+        for k, v in node.value:
+            if k.__class__ is not ScalarNode:
+                continue
+            if k.tag == _MERGE:
+                merges.append(v)
+            else:
+                own.setdefault(k.value, (k, v))
+        index = (own, merges)
+        node._warroom_keys = index  # type: ignore[attr-defined]
+    return index
+
+
 def _mapping_pair(node: MappingNode, key: str, seen: set[int] | None = None) -> tuple[Node, Node] | None:
     """The (key node, value node) of ``key`` in a mapping node: its own keys first, then merged mappings."""
-    merges = []
-    for k, v in node.value:
-        if k.__class__ is not ScalarNode:
-            continue
-        if k.tag == _MERGE:
-            merges.append(v)
-        elif k.value == key:
-            return k, v
+    own, merges = _key_index(node)
+    if key in own:
+        return own[key]
     seen = seen if seen is not None else set()
     for merge in merges:
         for source in merge.value if merge.__class__ is SequenceNode else [merge]:
@@ -667,14 +683,22 @@ def _walk_loc(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[Any]]:
     """Split a pydantic ``loc`` into the data path (union tags stripped) and the type expected at each step.
 
     Returns ``(data_path, types)``: ``types[i]`` is the (unwrapped) type that holds ``data_path[i]``, and
-    ``types[-1]`` the type expected at the end of the path.
+    ``types[-1]`` the type expected at the end of the path. The type walk is cached by the loc's shape (list
+    indexes do not change types), so thousands of errors cost one walk per shape.
     """
+    kept, owners = _walk_shape(tuple(el if isinstance(el, str) else 0 for el in loc))
+    return tuple(loc[i] for i in kept), list(owners)
+
+
+@functools.lru_cache(maxsize=1024)
+def _walk_shape(loc: tuple[Any, ...]) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+    """:func:`_walk_loc` for a loc whose indexes are all 0: the positions kept in the data path, and the types."""
     from warroom.core.model import Drill
 
     tp: Any = Drill
-    path: list[Any] = []
+    path: list[int] = []
     owners: list[Any] = []
-    for el in loc:
+    for pos, el in enumerate(loc):
         tp = _unwrap(tp)
         members = _union_members(tp)
         if members:
@@ -686,7 +710,7 @@ def _walk_loc(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[Any]]:
             if isinstance(el, str) and (el in member_names or "[" in el):  # a plain union's member name
                 continue
         owners.append(tp)
-        path.append(el)
+        path.append(pos)
         if _is_model(tp):
             field = tp.model_fields.get(el) if isinstance(el, str) else None
             tp = field.annotation if field is not None else Any
@@ -697,7 +721,7 @@ def _walk_loc(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[Any]]:
         else:
             tp = Any
     owners.append(_unwrap(tp))
-    return tuple(path), owners
+    return tuple(path), tuple(owners)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -872,7 +896,7 @@ _TYPE_WORDS = {
 
 
 def _closest(word: Any, choices: list[str]) -> str:
-    if not isinstance(word, str):
+    if not isinstance(word, str) or len(word) > 200:  # bounded work per problem: choices are few, words short
         return ""
     match = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f"did you mean `{match[0]}`? " if match else ""
@@ -900,7 +924,7 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
         kind = _model_label(owner)
         where = f" in {kind}" if kind else f" in {_label(data, data_path[:-1])}"
         key = data_path[-1]
-        msg = f"unknown key `{key}`{where}; {_closest(key, allowed)}allowed keys: {', '.join(allowed)}"
+        msg = f"unknown key {shown_id(key)}{where}; {_closest(key, allowed)}allowed keys: {', '.join(allowed)}"
         return _at(path, node, msg)
 
     if etype in ("union_tag_invalid", "union_tag_not_found"):
@@ -950,6 +974,8 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
 
     if etype == "string_pattern_mismatch":
         which = "" if data_path[-1] == "id" else f" for {label}"
+        if isinstance(value, str) and len(value) <= 200 and not (value.isascii() and value.isprintable()):
+            shown = shown_id(value)  # a look-alike letter or an invisible character, escaped and named
         return _at(
             path, node,
             f"{shown} is not a valid id{which}: use letters, digits, `-`, `_` and `.`, starting with a letter or digit",

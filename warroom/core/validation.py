@@ -143,6 +143,7 @@ class _Rules:
         self.trace_gap: Loc | None = None
         self.replan_ids: set[str] = set()
         self.step_hint: Suggester | None = None
+        self.steps_list = ""
         self.event_hint: Suggester | None = None
 
     def add(self, loc: Loc, msg: str, related: Loc | None = None) -> None:
@@ -159,7 +160,8 @@ class _Rules:
             if _known(ev.id):
                 self.trace_index.setdefault(ev.id, i)
         if self.trace_gap is None and any(not (_known(e.id) and _known(e.kind)) for e in trace):
-            self.trace_gap = next(e.loc for e in trace if not (_known(e.id) and _known(e.kind)))
+            self.trace_gap = next((e.kind if _known(e.id) else e.id).loc for e in trace
+                                  if not (_known(e.id) and _known(e.kind)))
         key = self.r.child(self.drill, (), "answer_key")
         replan: list[_Ev] = []
         replan_gap: Loc | None = None
@@ -195,6 +197,7 @@ class _Rules:
             else:
                 self.step_ids[sid] = int(loc[-1])
         self.step_hint = Suggester(self.step_ids)
+        self.steps_list = id_list(self.step_ids)
 
     def check_step(self, loc: Loc, step_id: Any, what: str) -> None:
         if not isinstance(step_id, str) or step_id in self.step_ids:
@@ -203,7 +206,7 @@ class _Rules:
             self.block("references to plan steps (step, origin_step, cascade)", self.plan_gap)
             return
         hint = self.step_hint(step_id) if self.step_hint else ""
-        add = f"{what} {q(step_id)} is not a plan step{hint}; the plan steps are: {id_list(self.step_ids)}"
+        add = f"{what} {q(step_id)} is not a plan step{hint}; the plan steps are: {self.steps_list}"
         self.add(loc, add)
 
     def events(self, loc: Loc, key: str) -> tuple[list[_Ev], Loc | None]:
