@@ -99,7 +99,58 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "yaml-float-as-text": (18, 12, "YAML reads an unquoted `1.10` as the number 1.1"),
     "yaml-number-as-id": (47, 11, "`step` of trace event `e5` must be text, got `2`; YAML reads an unquoted `2` as a number"),
     "yaml-sexagesimal-as-text": (49, 14, "YAML reads an unquoted `12:30` as the base-60 number 750"),
+    # Semantic rules: entries listed twice, ids shown as they are, every rule run on what did load.
+    "duplicate-damage-entry": (68, 17, "damage event `e5` is listed twice: damage entry #1 has it too; keep one"),
+    "duplicate-evidence-entry": (
+        62, 18, "evidence event `e3` is listed twice: evidence item #1 has it too; keep one (see line 62, column 14)"
+    ),
+    "duplicate-cascade-step": (63, 17, "cascade step `s2` is listed twice: cascade item #1 has it too"),
+    "duplicate-distractor": (78, 12, "distractor event `e6` is listed twice: distractor #1 has it too; keep one (see line 76)"),
+    "cyrillic-letter-in-id": (17, 9, "`\\u04552` (Cyrillic \u0455 U+0455) is not a valid id"),
+    "zero-width-space-in-reference": (
+        62, 14, "`e3\\u200b` (zero width space U+200B) is not a valid id for evidence item #1"
+    ),
+    "look-alike-unknown-key": (62, 3, "unknown key `ev\\u0456dence` (Cyrillic \u0456 U+0456) in `answer_key`"),
+    "typo-hides-nothing": (52, 11, "step `s7` is not a plan step; the plan steps are: s1, s2"),
+    "typo-and-time-backwards": (46, 8, "trace event `e5` at t=9 s is earlier than the event before it, `e4` at t=10 s"),
+    "typo-in-required-key-is-one-problem": (
+        68, 3, "did you mean `deadline`? (`deadline` is required and missing, so this is the one to fix)"
+    ),
+    "bad-value-and-unknown-call": (37, 11, "there is no tool_call `e9` before it (did you mean `e2`?)"),
+    "bad-amount-and-unknown-evidence": (62, 14, "evidence event `e33` is not a trace event (did you mean `e3`?)"),
+    "answer-key-typo": (57, 1, "unknown key `answer_kye` in the drill; did you mean `answer_key`?"),
+    "bad-difficulty-and-damage-before-evidence": (
+        67, 17, "damage event `e2` (t=5 s) comes before the earliest evidence `e3` (t=8 s)"
+    ),
+    "bad-plan-title-and-duplicate-step-id": (17, 9, "duplicate plan step id `s1`: plan step #1 has it too"),
+    "bad-evidence-time-blocks-deadline-rule": (34, 8, "`t` of trace event `e3` must be a number, got `soon`"),
 }
+
+#: Malformed drills that have exactly this many problems (a typo is one problem, not two) and these notes of rules
+#: that wait for a problem to be fixed (not counted).
+EXACT_COUNTS: dict[str, tuple[int, list[str]]] = {
+    "unknown-key-typo": (1, ["62 is fixed: the deadline comes at or after", "62 is fixed: damage comes after"]),
+    "typo-hides-nothing": (2, []),
+    "typo-and-time-backwards": (2, []),
+    "typo-in-required-key-is-one-problem": (1, ["68 is fixed: the deadline comes at or after the earliest evidence"]),
+    "answer-key-typo": (1, ["57 is fixed: the drill has an answer_key or all_clear"]),
+    "cyrillic-letter-in-id": (1, ["17 is fixed: references to plan steps"]),
+    "bad-evidence-time-blocks-deadline-rule": (
+        1, ["34 is fixed: the deadline comes at or after", "34 is fixed: damage comes after"]
+    ),
+    "bad-plan-title-and-duplicate-step-id": (5, []),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXACT_COUNTS))
+def test_problem_counts_and_rules_not_checked(name: str):
+    count, notes = EXACT_COUNTS[name]
+    with pytest.raises(DrillLoadError) as info:
+        load_drill(MALFORMED / f"{name}.yaml")
+    assert len(info.value.problems) == count, "\n".join(map(str, info.value.problems))
+    assert len(info.value.blocked) == len(notes)
+    for note, fragment in zip(info.value.blocked, notes):
+        assert note.startswith(f"{MALFORMED / name}.yaml: not checked until the problem on line ") and fragment in note
 
 
 def _problems(path: Path) -> list[Problem]:

@@ -182,7 +182,9 @@ def _issue_problems(path: str, root: Node, issues: list[Any]) -> list[Problem]:
         node = _locate(root, issue.loc)[0]
         message = issue.message
         if issue.related is not None:
-            message += f" (see line {_locate(root, issue.related)[0].start_mark.line + 1})"
+            mark = _locate(root, issue.related)[0].start_mark
+            same_line = mark.line == node.start_mark.line
+            message += f" (see line {mark.line + 1}" + (f", column {mark.column + 1})" if same_line else ")")
         out.append(_at(path, node, message))
     return out
 
