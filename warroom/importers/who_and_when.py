@@ -16,7 +16,9 @@ the importer has to estimate, is documented in docs/importing.md; in short:
 - The annotated ``mistake_step`` (an index into ``history``) is the evidence; the plan step that contains it is the
   fault's origin; later plan steps are the cascade; every history message after it is one wasted agent turn of
   damage; the deadline is :data:`DEADLINE_WINDOW` seconds after the evidence, or half-way to the last damage if
-  that comes sooner.
+  that comes sooner (the event after the evidence comes at least :data:`EVIDENCE_MIN_GAP` seconds later, so the
+  deadline always leaves ``warroom check``'s reaction window). A drill that would still fail ``warroom check`` is
+  refused, never written. Record files are read within limits (:mod:`warroom.importers.reading`).
 
 Event ids are ``h`` + the history index (``h012``); a terminal's synthetic tool call is ``h012-call``. Message text
 is kept verbatim (never truncated, never re-encoded).
