@@ -1,8 +1,9 @@
 """Ids in problem messages: shown so that what is invisible or looks alike can be seen, and suggested cheaply.
 
 - :func:`shown_id` quotes an id (or a key) for a message: characters outside printable ASCII are escaped
-  (``\\u0430``) and named, with their script when the rest of the id is Latin ("Cyrillic а U+0430"), so that
-  ``s1`` and ``s1`` followed by a zero-width space, or a Latin ``a`` and a Cyrillic ``а``, never look the same.
+  (``\\u0430``) and named, a letter by its script ("Cyrillic а U+0430"), an invisible character by its Unicode
+  name ("zero width space U+200B"), so that ``s1`` and ``s1`` followed by a zero-width space, or a Latin ``a``
+  and a Cyrillic ``а``, never look the same.
 - :class:`Suggester` finds the likely typos of a missing id among the ids that exist, with bounded work: the ids
   are indexed by length once, each suggestion examines at most :data:`MAX_CANDIDATES` of them, and one suggester
   gives at most :data:`MAX_SUGGESTIONS` suggestions (later references get none), so a drill with thousands of

@@ -35,8 +35,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from warroom.core.ids import Suggester, id_list, shown_id
-from warroom.core.ids import likely_typo as _likely_typo  # noqa: F401 - kept for callers of the old name
-from warroom.core.ids import natural_key as _natural  # noqa: F401
+from warroom.core.partial import Ev as _Ev
+from warroom.core.partial import Reader as _Reader
+from warroom.core.partial import Unloaded
+from warroom.core.partial import known as _known
 
 Loc = tuple[str | int, ...]
 q = shown_id
@@ -67,63 +69,6 @@ class Blocked:
 def _suggest(word: str, choices: Iterable[str]) -> str:
     """A did-you-mean hint for ``word`` among ``choices`` (see :class:`warroom.core.ids.Suggester`)."""
     return Suggester(choices)(word)
-
-
-class Unloaded:
-    """A value of the drill that did not load (it has a type problem); ``loc`` is where."""
-
-    __slots__ = ("loc",)
-
-    def __init__(self, loc: Loc) -> None:
-        self.loc = loc
-
-
-_ABSENT = object()
-
-
-class _Reader:
-    """Reads values of a drill by path, from a :class:`Drill` (attributes) or its plain data (dict keys), and
-    gives :class:`Unloaded` for a value whose path (or a path above it) is in ``bad``."""
-
-    def __init__(self, bad: Iterable[Loc] = ()) -> None:
-        self.bad = set(bad)
-
-    def child(self, obj: Any, loc: Loc, el: str | int, default: Any = None) -> Any:
-        """The value at ``(*loc, el)`` in ``obj`` (the value at ``loc``)."""
-        if isinstance(obj, Unloaded):
-            return obj
-        full = (*loc, el)
-        if self.bad and full in self.bad:
-            return Unloaded(full)
-        if isinstance(el, int):
-            return obj[el] if isinstance(obj, (list, tuple)) and 0 <= el < len(obj) else Unloaded(full)
-        value = obj.get(el, _ABSENT) if isinstance(obj, dict) else getattr(obj, el, _ABSENT)
-        return default if value is _ABSENT or value is None else value
-
-    def items(self, obj: Any, loc: Loc, key: str) -> tuple[list[tuple[Loc, Any]], Loc | None]:
-        """The items of the list at ``(*loc, key)`` as ``(loc, value)`` pairs, and the loc of the list when it did
-        not load as a whole (else None)."""
-        value = self.child(obj, loc, key, [])
-        base = (*loc, key)
-        if isinstance(value, Unloaded):
-            return [], value.loc
-        if not isinstance(value, (list, tuple)):
-            return [], base
-        return [((*base, i), self.child(value, base, i)) for i in range(len(value))], None
-
-
-@dataclass
-class _Ev:
-    loc: Loc
-    id: Any
-    t: Any
-    step: Any
-    kind: Any
-    call: Any
-
-
-def _known(value: Any) -> bool:
-    return not isinstance(value, Unloaded)
 
 
 class _Rules:

@@ -220,6 +220,31 @@ def detect_subset(data: dict[str, Any]) -> str:
     )
 
 
+def _mistake_step(data: dict[str, Any], n: int) -> int:
+    """The record's ``mistake_step`` as an index into a history of ``n`` messages (a JSON number or text of
+    digits; never converted when it has more than 9 digits). Raises RecordError naming the problem."""
+    if "mistake_step" not in data:
+        raise RecordError("missing field 'mistake_step'")
+    raw_step = data["mistake_step"]
+    if isinstance(raw_step, bool) or not isinstance(raw_step, (str, int)):
+        raise RecordError(f"mistake_step must be a history index (e.g. \"4\"), not a JSON {_json_type(raw_step)}")
+    text_step = str(raw_step).strip()
+    if not re.fullmatch(r"-?[0-9]+", text_step):
+        shown = raw_step if len(text_step) <= 40 else text_step[:37] + "..."
+        raise RecordError(f"mistake_step {shown!r} is not a whole number (a history index, e.g. \"4\")")
+    if len(text_step.lstrip("-")) > 9:  # never converted: a history index has a few digits
+        raise RecordError(
+            f"mistake_step is a number with {len(text_step.lstrip('-')):,} digits; history has {n} "
+            f"messages (0 to {n - 1})"
+        )
+    step = int(text_step)
+    if not 0 <= step < n:
+        raise RecordError(
+            f"mistake_step {step} is out of range: history has {n} messages (0 to {n - 1})"
+        )
+    return step
+
+
 def parse_record(data: dict[str, Any], name: str, file: str | None = None) -> Record:
     """Check a record's fields and return a :class:`Record`.
 
@@ -258,25 +283,7 @@ def parse_record(data: dict[str, Any], name: str, file: str | None = None) -> Re
     ground_truth = _require_text(data, "ground_truth", allow_number=True, allow_empty=True)
     mistake_agent = _require_text(data, "mistake_agent")
     mistake_reason = _require_text(data, "mistake_reason", allow_empty=True)
-    if "mistake_step" not in data:
-        raise RecordError("missing field 'mistake_step'")
-    raw_step = data["mistake_step"]
-    if isinstance(raw_step, bool) or not isinstance(raw_step, (str, int)):
-        raise RecordError(f"mistake_step must be a history index (e.g. \"4\"), not a JSON {_json_type(raw_step)}")
-    text_step = str(raw_step).strip()
-    if not re.fullmatch(r"-?[0-9]+", text_step):
-        shown = raw_step if len(text_step) <= 40 else text_step[:37] + "..."
-        raise RecordError(f"mistake_step {shown!r} is not a whole number (a history index, e.g. \"4\")")
-    if len(text_step.lstrip("-")) > 9:  # never converted: a history index has a few digits
-        raise RecordError(
-            f"mistake_step is a number with {len(text_step.lstrip('-')):,} digits; history has {len(history)} "
-            f"messages (0 to {len(history) - 1})"
-        )
-    step = int(text_step)
-    if not 0 <= step < len(history):
-        raise RecordError(
-            f"mistake_step {step} is out of range: history has {len(history)} messages (0 to {len(history) - 1})"
-        )
+    step = _mistake_step(data, len(history))
     level: int | None = None
     raw_level = data.get("level")
     if isinstance(raw_level, int) and not isinstance(raw_level, bool):
