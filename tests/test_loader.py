@@ -641,3 +641,26 @@ def test_a_deeper_key_like_line_in_text_gets_both_fixes_and_text_at_the_same_dep
         load_drill_text(flat)
     (p,) = info.value.problems
     assert "a colon followed by a space inside unquoted text" in p.message
+
+
+def test_many_type_problems_cost_one_type_walk_per_shape_and_one_key_index_per_mapping(monkeypatch):
+    events = "\n".join(
+        f"  - {{id: x{i}, t: 20, kind: log, source: a, content: b, level: warn}}" for i in range(2_000)
+    )
+    keys = "\n".join(f"  goal{i}: x" for i in range(2_000))
+    text = BASE.replace("answer_key:", events + "\nanswer_key:").replace("briefing:\n", "briefing:\n" + keys + "\n")
+    built = 0
+    real_index = loader_mod._key_index
+
+    def counting(node):
+        nonlocal built
+        built += not hasattr(node, "_warroom_keys")
+        return real_index(node)
+
+    monkeypatch.setattr(loader_mod, "_key_index", counting)
+    loader_mod._walk_shape.cache_clear()
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text, "many.yaml")
+    assert len(info.value.problems) == 4_000
+    assert loader_mod._walk_shape.cache_info().misses < 20  # one walk per shape of path, not one per error
+    assert built < 2_020  # each mapping's keys indexed at most once: not 2,000 scans of a 2,000-key mapping

@@ -688,8 +688,33 @@ def _walk_loc(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[Any]]:
     ``types[-1]`` the type expected at the end of the path. The type walk is cached by the loc's shape (list
     indexes do not change types), so thousands of errors cost one walk per shape.
     """
-    kept, owners = _walk_shape(tuple(el if isinstance(el, str) else 0 for el in loc))
+    names = _model_names()
+    shape = tuple((el if el in names or "[" in el else "\0") if isinstance(el, str) else 0 for el in loc)
+    kept, owners = _walk_shape(shape)
     return tuple(loc[i] for i in kept), list(owners)
+
+
+@functools.lru_cache(maxsize=1)
+def _model_names() -> frozenset[str]:
+    """Every field name, kind tag and model name of the drill models: the only keys that change a type walk (any
+    other key, e.g. an unknown one or a key of a tool's arguments, walks the same, so it shares a cache entry)."""
+    from warroom.core.model import Drill
+
+    names: set[str] = set()
+    todo: list[Any] = [Drill]
+    seen: set[int] = set()
+    while todo:
+        tp = todo.pop()
+        if id(tp) in seen:
+            continue
+        seen.add(id(tp))
+        if _is_model(tp):
+            names.add(tp.__name__)
+            names.update(tp.model_fields)
+            names.add(_kind_of(tp) or "")
+            todo.extend(f.annotation for f in tp.model_fields.values())
+        todo.extend(typing.get_args(tp))
+    return frozenset(names - {""})
 
 
 @functools.lru_cache(maxsize=1024)
