@@ -4,10 +4,11 @@ Run: ``.venv/bin/python benchmarks/bench_validate.py [--refs N] [--repeat R] [--
 
 The generated drill has 2,000 trace events over 40 plan steps, and ``N`` references (10,000 by default) to plan
 steps and events that do not exist, spread over event steps, tool results' calls, evidence, cascade, damage
-entries and distractors. The missing ids are one keystroke away from real ones (``e2001`` for ``e1001``,
-``s3x`` for ``s3``), the worst case for did-you-mean suggestions. Times (best of R, CPU time of the process) ``load_drill_text`` from the text to the
-DrillLoadError with every problem, and the same for a drill with 1/10 of the references and the same trace (the
-ratio shows how the work grows: at most 10 is linear or better, about 100 would be quadratic). Goal: under 1 s for 10,000 references.
+entries and distractors. The missing ids are one keystroke away from real ones (``e2001`` for ``e1001``, ``s3x``
+for ``s3``), the worst case for did-you-mean suggestions. Times (best of R, CPU time of the process)
+``load_drill_text`` from the text to the DrillLoadError with every problem, and the same for a drill with 1/10 of
+the references and the same trace (the ratio shows how the work grows: at most 10 is linear or better, about 100
+would be quadratic). Goal: under 1 s for 10,000 references.
 Figures only: nothing here asserts on timing.
 """
 

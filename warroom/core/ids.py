@@ -22,6 +22,8 @@ from typing import Any
 MAX_SUGGESTIONS = 20
 #: Most existing ids one suggestion compares the missing id with (those of the nearest lengths first).
 MAX_CANDIDATES = 200
+#: Characters of an id or key shown in a message (a longer one is cut, with "...").
+MAX_SHOWN = 80
 #: Longest id or key a suggestion is looked for (longer words are not typos of an id).
 MAX_SUGGEST_LENGTH = 100
 
@@ -47,13 +49,16 @@ def shown_id(text: Any) -> str:
     """``text`` in backquotes for a problem message, every character outside printable ASCII escaped.
 
     Plain ASCII ids come back as ```s1```. Otherwise the escaped form is followed by what the characters are:
-    ```s\\u0430` (Cyrillic а U+0430)``, ```s1\\u200b` (zero width space U+200B)``. At most
-    three different characters are named. Never raises; a non-text value is shown with ``repr``.
+    ```s\\u0430` (Cyrillic а U+0430)``, ```s1\\u200b` (zero width space U+200B)``. At most three different
+    characters are named, and the first :data:`MAX_SHOWN` characters shown (then ``...``). Never raises; a
+    non-text value is shown with ``repr``.
     """
     if not isinstance(text, str):
         return f"`{text!r}`"
+    cut = "..." if len(text) > MAX_SHOWN else ""
+    text = text[:MAX_SHOWN]
     if text.isascii() and text.isprintable():
-        return f"`{text}`"
+        return f"`{text}{cut}`"
     escaped = "".join(
         ch if " " <= ch <= "~" else (f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else
                                      f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
@@ -62,7 +67,7 @@ def shown_id(text: Any) -> str:
     odd = list(dict.fromkeys(ch for ch in text if not (" " <= ch <= "~")))
     names = [_char_name(ch) for ch in odd[:3]]
     more = f" and {len(odd) - 3} more" if len(odd) > 3 else ""
-    return f"`{escaped}` ({', '.join(names)}{more})"
+    return f"`{escaped}{cut}` ({', '.join(names)}{more})"
 
 
 def likely_typo(word: str, choice: str) -> bool:

@@ -258,7 +258,8 @@ class _Rules:
     def key_or_all_clear(self, key: Any) -> None:
         clear = self.r.child(self.drill, (), "all_clear")
         if key is not None and clear is not None:
-            self.add(("all_clear",), "a drill has either an answer_key (a fault) or all_clear (a control drill), not both")
+            self.add(("all_clear",),
+                     "a drill has either an answer_key (a fault) or all_clear (a control drill), not both")
         elif key is None and clear is None:
             typo = next((loc for loc in self.extra if len(loc) == 1), None)
             if typo is not None:
@@ -294,8 +295,9 @@ class _Rules:
             if earliest is None or ev.t < earliest.t:
                 earliest = ev
             if first_of_origin is not None and ev.t < first_of_origin.t:
+                first = first_of_origin
                 self.add(loc, f"evidence event {q(event_id)} (t={ev.t:g} s) comes before the fault's origin step "
-                         f"{q(origin)} starts (its first event {q(first_of_origin.id)} is at t={first_of_origin.t:g} s)")
+                         f"{q(origin)} starts (its first event {q(first.id)} is at t={first.t:g} s)")
         self.deadline(key, earliest, gap)
         self.damage(key, earliest, gap)
         return evidence_ids
