@@ -603,9 +603,19 @@ def _key_index(node: MappingNode) -> tuple[dict[str, tuple[Node, Node]], list[No
 
 def _mapping_pair(node: MappingNode, key: str, seen: set[int] | None = None) -> tuple[Node, Node] | None:
     """The (key node, value node) of ``key`` in a mapping node: its own keys first, then merged mappings."""
-    own, merges = _key_index(node)
-    if key in own:
-        return own[key]
+    if len(node.value) <= 16:  # a scan beats building an index
+        merges = []
+        for k, v in node.value:
+            if k.__class__ is not ScalarNode:
+                continue
+            if k.tag == _MERGE:
+                merges.append(v)
+            elif k.value == key:
+                return k, v
+    else:
+        own, merges = _key_index(node)
+        if key in own:
+            return own[key]
     seen = seen if seen is not None else set()
     for merge in merges:
         for source in merge.value if merge.__class__ is SequenceNode else [merge]:
