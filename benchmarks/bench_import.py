@@ -5,7 +5,8 @@ Run: ``.venv/bin/python benchmarks/bench_import.py [--corpus DIR] [--repeat R] [
 Times (median of R) ``warroom import who-and-when CORPUS --out TMP`` as a whole process, into a fresh folder each
 time; the goal is under 5 s for the 130 records of ``/work/shared/corpora/who-and-when``. Every written drill is
 then loaded and validated once (untimed), so a fast but broken import does not count. Skipped, with a message,
-when the corpus is absent. ``--profile`` prints a cProfile of one in-process import. Figures only: nothing here
+when the corpus is absent. It also times how long a 210 MB record takes to be refused (goal < 100 ms: the size is
+checked before a byte is read). ``--profile`` prints a cProfile of one in-process import. Figures only: nothing here
 asserts on timing.
 """
 
@@ -62,8 +63,31 @@ def measure(corpus: Path, repeat: int) -> dict | None:
     return {"seconds": statistics.median(times), "records": records, "drills": len(drills), "invalid": invalid}
 
 
+def refuse_huge(megabytes: int = 210) -> float:
+    """Seconds for ``read_record`` to refuse a ``megabytes`` MB record file (a sparse file: no disk space used)."""
+    from warroom.importers.who_and_when import RecordError, read_record
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "huge.json"
+        with path.open("wb") as f:
+            f.truncate(megabytes * 1_000_000)
+        start = time.perf_counter()
+        try:
+            read_record(path)
+        except RecordError:
+            return time.perf_counter() - start
+    raise SystemExit("a 210 MB record was accepted")
+
+
 def results(repeat: int = 3, corpus: Path = CORPUS) -> list[dict]:
-    """Rows for ``run.py`` (one row saying it was skipped when the corpus is absent)."""
+    """Rows for ``run.py`` (the corpus row says it was skipped when the corpus is absent)."""
+    huge = refuse_huge()
+    huge_row = {"name": "Who&When record of 210 MB refused", "value": f"{huge * 1000:.1f} ms",
+                "goal": "< 100 ms (size checked before reading)", "ratio": f"{huge / 0.1:.3f}x of goal", "ok": huge < 0.1}
+    return [*_corpus_rows(repeat, corpus), huge_row]
+
+
+def _corpus_rows(repeat: int, corpus: Path) -> list[dict]:
     m = measure(corpus, repeat)
     if m is None:
         return [{"name": "Who&When import", "value": "skipped", "goal": "< 5 s",
@@ -85,6 +109,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs; the median is reported")
     ap.add_argument("--profile", action="store_true", help="print a cProfile of one in-process import")
     args = ap.parse_args()
+    print(f"a 210 MB record refused in {refuse_huge() * 1000:.1f} ms (goal < 100 ms)")
     m = measure(args.corpus, args.repeat)
     if m is None:
         print(f"skipped: no Who&When corpus at {args.corpus} (set WARROOM_WHO_AND_WHEN or pass --corpus)")

@@ -372,6 +372,10 @@ BAD_MESSAGES = {
     "not-utf8.json": "not UTF-8 text: byte 0xff at offset 13 (line 1)",
     "top-level-array.json": "the top level is a JSON array, not an object",
     "unknown-kind.json": "cannot tell the record's kind",
+    "unpaired-surrogate.json": "history[3].content contains an unpaired surrogate (\\ud800), which is not a character",
+    "mistake-5000-digits.json": "mistake_step is a number with 5,000 digits; numbers are limited to 30 digits",
+    "mistake-5000-digits-text.json": "mistake_step is a number with 5,000 digits; history has 4 messages (0 to 3)",
+    "huge-number-elsewhere.json": "is_correct is a number with 5,000 digits; numbers are limited to 30 digits",
 }
 
 

@@ -148,7 +148,58 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "blank-debrief": (69, 12, "`answer_key.debrief` must not be blank"),
     "blank-objective": (19, 16, "`objective` of plan step `s2` must not be blank"),
     "yaml-number-as-id": (47, 11, "`step` of trace event `e5` must be text, got `2`; YAML reads an unquoted `2` as a number"),
+    # Semantic rules: entries listed twice, ids shown as they are, every rule run on what did load.
+    "duplicate-damage-entry": (68, 17, "damage event `e5` is listed twice: damage entry #1 has it too; keep one"),
+    "duplicate-evidence-entry": (
+        62, 18, "evidence event `e3` is listed twice: evidence item #1 has it too; keep one (see line 62, column 14)"
+    ),
+    "duplicate-cascade-step": (63, 17, "cascade step `s2` is listed twice: cascade item #1 has it too"),
+    "duplicate-distractor": (78, 12, "distractor event `e6` is listed twice: distractor #1 has it too; keep one (see line 76)"),
+    "cyrillic-letter-in-id": (17, 9, "`\\u04552` (Cyrillic \u0455 U+0455) is not a valid id"),
+    "zero-width-space-in-reference": (
+        62, 14, "`e3\\u200b` (zero width space U+200B) is not a valid id for evidence item #1"
+    ),
+    "look-alike-unknown-key": (62, 3, "unknown key `ev\\u0456dence` (Cyrillic \u0456 U+0456) in `answer_key`"),
+    "typo-hides-nothing": (52, 11, "step `s7` is not a plan step; the plan steps are: s1, s2"),
+    "typo-and-time-backwards": (46, 8, "trace event `e5` at t=9 s is earlier than the event before it, `e4` at t=10 s"),
+    "typo-in-required-key-is-one-problem": (
+        68, 3, "did you mean `deadline`? (`deadline` is required and missing, so this is the one to fix)"
+    ),
+    "bad-value-and-unknown-call": (37, 11, "there is no tool_call `e9` before it (did you mean `e2`?)"),
+    "bad-amount-and-unknown-evidence": (62, 14, "evidence event `e33` is not a trace event (did you mean `e3`?)"),
+    "answer-key-typo": (57, 1, "unknown key `answer_kye` in the drill; did you mean `answer_key`?"),
+    "bad-difficulty-and-damage-before-evidence": (
+        67, 17, "damage event `e2` (t=5 s) comes before the earliest evidence `e3` (t=8 s)"
+    ),
+    "bad-plan-title-and-duplicate-step-id": (17, 9, "duplicate plan step id `s1`: plan step #1 has it too"),
+    "bad-evidence-time-blocks-deadline-rule": (34, 8, "`t` of trace event `e3` must be a number, got `soon`"),
 }
+
+#: Malformed drills that have exactly this many problems (a typo is one problem, not two) and these notes of rules
+#: that wait for a problem to be fixed (not counted).
+EXACT_COUNTS: dict[str, tuple[int, list[str]]] = {
+    "unknown-key-typo": (1, ["62 is fixed: the deadline comes at or after", "62 is fixed: damage comes after"]),
+    "typo-hides-nothing": (2, []),
+    "typo-and-time-backwards": (2, []),
+    "typo-in-required-key-is-one-problem": (1, ["68 is fixed: the deadline comes at or after the earliest evidence"]),
+    "answer-key-typo": (1, ["57 is fixed: the drill has an answer_key or all_clear"]),
+    "cyrillic-letter-in-id": (1, ["17 is fixed: references to plan steps"]),
+    "bad-evidence-time-blocks-deadline-rule": (
+        1, ["34 is fixed: the deadline comes at or after", "34 is fixed: damage comes after"]
+    ),
+    "bad-plan-title-and-duplicate-step-id": (5, []),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXACT_COUNTS))
+def test_problem_counts_and_rules_not_checked(name: str):
+    count, notes = EXACT_COUNTS[name]
+    with pytest.raises(DrillLoadError) as info:
+        load_drill(MALFORMED / f"{name}.yaml")
+    assert len(info.value.problems) == count, "\n".join(map(str, info.value.problems))
+    assert len(info.value.blocked) == len(notes)
+    for note, fragment in zip(info.value.blocked, notes):
+        assert note.startswith(f"{MALFORMED / name}.yaml: not checked until the problem on line ") and fragment in note
 
 
 def _problems(path: Path) -> list[Problem]:
@@ -187,8 +238,7 @@ def test_str_of_error_is_one_path_line_col_message_line_per_problem():
         load_drill(path)
     lines = str(info.value).splitlines()
     assert lines == [str(p) for p in info.value.problems]
-    assert lines[0].startswith(f"{path}:57:1: ")
-    assert lines[1].startswith(f"{path}:62:3: unknown key `evidnce`")
+    assert len(lines) == 1 and lines[0].startswith(f"{path}:62:3: unknown key `evidnce`")
     assert Problem("a.yaml", 3, 4, "boom").to_dict() == {
         "path": "a.yaml", "line": 3, "column": 4, "severity": "error", "message": "boom"
     }
@@ -211,9 +261,54 @@ def test_all_problems_of_a_file_are_reported_at_once_sorted_by_position():
     assert "`title` must be text, got a list" in messages
     assert "`difficulty` must be at most 5" in messages
     assert "unknown key `dedline`" in messages and "did you mean `deadline`?" in messages
-    assert "missing the required key `deadline`" in messages
-    # Semantic rules run only on a type-valid drill, so the bad step reference waits for the next round.
-    assert "`s7`" not in messages
+    # One typo, one problem: the unknown key stands for the missing required key it was meant to be.
+    assert "missing the required key `deadline`" not in messages
+    assert "(`deadline` is required and missing, so this is the one to fix)" in messages
+    # The rules still run on what did load: the bad step reference is reported in the same round.
+    assert "step `s7` is not a plan step" in messages
+    assert len(info.value.problems) == 4
+    # The deadline rule needs the deadline: named as not checked, pointing at the typo's line.
+    assert info.value.blocked == [
+        "many.yaml: not checked until the problem on line 68 is fixed: "
+        "the deadline comes at or after the earliest evidence"
+    ]
+
+
+def test_a_typo_in_one_key_hides_neither_a_bad_step_nor_a_time_going_backwards():
+    text = (
+        BASE.replace("    tool: crm.search\n", "    tol: crm.search\n")  # a typo in a required key of e2
+        .replace("    step: s2\n    kind: log", "    step: s7\n    kind: log")  # e6 names a step that does not exist
+        .replace("  - id: e5\n    t: 15", "  - id: e5\n    t: 9")  # e5 goes back in time (e4 is at 10)
+    )
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text, "layers.yaml")
+    got = [(p.line, p.column, p.message.split(";")[0]) for p in info.value.problems]
+    assert got == [
+        (30, 5, "unknown key `tol` in a `tool_call` event"),
+        (46, 8, "trace event `e5` at t=9 s is earlier than the event before it, `e4` at t=10 s: times must not "
+                "decrease (see line 40)"),
+        (52, 11, "step `s7` is not a plan step"),
+    ]
+    assert info.value.blocked == []
+
+
+def test_rules_that_need_a_value_with_a_type_problem_are_named_not_run():
+    text = (
+        BASE.replace("  - id: s2\n", "  - id: s 2\n")  # a plan step id of the wrong form: step references wait
+        .replace("    step: s2\n    kind: log", "    step: s7\n    kind: log")
+        .replace("  - id: e3\n    t: 8", "  - id: e3\n    t: soon")  # the evidence's time: the deadline rule waits
+        .replace("  cascade: [s2]", "  cascade: [s1, s1]")  # a duplicate is certain whatever the plan holds
+    )
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text, "blocked.yaml")
+    messages = [p.message for p in info.value.problems]
+    assert not any("`s7`" in m for m in messages)  # maybe the bad id `s 2` was meant to be s7: not a problem yet
+    assert any("cascade step `s1` is listed twice" in m for m in messages)
+    assert len(messages) == 3
+    notes = "\n".join(info.value.blocked)
+    assert "line 17 is fixed: references to plan steps" in notes
+    assert "line 34 is fixed: the deadline comes at or after the earliest evidence" in notes
+    assert "line 34 is fixed: damage comes after the earliest evidence" in notes
 
 
 def test_semantic_problems_of_one_file_are_all_reported():
@@ -611,3 +706,26 @@ def test_a_deeper_key_like_line_in_text_gets_both_fixes_and_text_at_the_same_dep
         load_drill_text(flat)
     (p,) = info.value.problems
     assert "a colon followed by a space inside unquoted text" in p.message
+
+
+def test_many_type_problems_cost_one_type_walk_per_shape_and_one_key_index_per_mapping(monkeypatch):
+    events = "\n".join(
+        f"  - {{id: x{i}, t: 20, kind: log, source: a, content: b, level: warn}}" for i in range(2_000)
+    )
+    keys = "\n".join(f"  goal{i}: x" for i in range(2_000))
+    text = BASE.replace("answer_key:", events + "\nanswer_key:").replace("briefing:\n", "briefing:\n" + keys + "\n")
+    built = 0
+    real_index = loader_mod._key_index
+
+    def counting(node):
+        nonlocal built
+        built += not hasattr(node, "_warroom_keys")
+        return real_index(node)
+
+    monkeypatch.setattr(loader_mod, "_key_index", counting)
+    loader_mod._walk_shape.cache_clear()
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text, "many.yaml")
+    assert len(info.value.problems) == 4_000
+    assert loader_mod._walk_shape.cache_info().misses < 20  # one walk per shape of path, not one per error
+    assert built < 2_020  # each mapping's keys indexed at most once: not 2,000 scans of a 2,000-key mapping

@@ -519,3 +519,99 @@ def test_a_missing_evidence_event_is_not_matched_to_an_unrelated_id():
 
     issue = only(issues_of(edit))
     assert issue.message.endswith("`e9` is not a trace event")  # e6 is not a typo of e9, nor around it
+
+
+# -- bounded work, listed twice, ids shown as they are ---------------------------------------------------------------
+
+
+def _many_unknown_refs(n: int) -> dict[str, Any]:
+    data = copy.deepcopy(BASE)
+    data["trace"] += [
+        {"id": f"x{i}", "t": 20, "step": "s1", "kind": "log", "source": "a", "content": "b"} for i in range(n)
+    ]
+    data["distractors"] = [{"event": f"x{i}y", "why_harmless": "noise"} for i in range(n)]
+    return data
+
+
+def test_did_you_mean_work_is_bounded_however_many_references_are_missing(monkeypatch):
+    import warroom.core.ids as ids
+
+    calls = 0
+    real = ids.likely_typo
+
+    def counting(word: str, choice: str) -> bool:
+        nonlocal calls
+        calls += 1
+        return real(word, choice)
+
+    monkeypatch.setattr(ids, "likely_typo", counting)
+    issues = validate_drill(Drill.model_validate(_many_unknown_refs(2_000)))
+    assert len(issues) == 2_000  # every missing reference is reported...
+    hinted = [i for i in issues if "(did you mean" in i.message or "(nearby ids" in i.message]
+    # ...only the first ones with a hint (x0y: did you mean x0?); the rest are looked at no more
+    assert hinted and all(int(i.loc[1]) < ids.MAX_SUGGESTIONS for i in hinted)
+    assert "distractor event `x0y` is not a trace event (did you mean `x0`?)" == issues[0].message
+    assert calls <= ids.MAX_SUGGESTIONS * ids.MAX_CANDIDATES  # not 2,000 x 2,006 comparisons
+
+
+def test_a_long_plan_is_listed_shortly_in_a_message():
+    def edit(d):
+        d["plan"] += [{"id": f"p{i}", "title": "T", "objective": "O"} for i in range(40)]
+        d["trace"][5]["step"] = "nowhere"
+
+    message = only(issues_of(edit)).message
+    assert message.endswith("the plan steps are: s1, s2, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, "
+                            "p14, p15, p16, p17, ... (42 in all)")
+
+
+@pytest.mark.parametrize(
+    ("edit", "loc", "related", "fragment"),
+    [
+        (lambda d: d["answer_key"]["damage"]["entries"].append({"event": "e5", "amount": 3}),
+         ("answer_key", "damage", "entries", 1, "event"), ("answer_key", "damage", "entries", 0, "event"),
+         "damage event `e5` is listed twice: damage entry #1 has it too; keep one"),
+        (lambda d: d["answer_key"].update(evidence=["e3", "e4", "e3"]),
+         ("answer_key", "evidence", 2), ("answer_key", "evidence", 0),
+         "evidence event `e3` is listed twice: evidence item #1 has it too"),
+        (lambda d: d["answer_key"].update(cascade=["s2", "s2"]),
+         ("answer_key", "cascade", 1), ("answer_key", "cascade", 0), "cascade step `s2` is listed twice"),
+        (lambda d: d["distractors"].append({"event": "e6", "why_harmless": "Again."}),
+         ("distractors", 1, "event"), ("distractors", 0, "event"),
+         "distractor event `e6` is listed twice: distractor #1 has it too"),
+    ],
+)
+def test_an_entry_listed_twice_is_refused(edit, loc, related, fragment):
+    issue = only(issues_of(edit))
+    assert (issue.loc, issue.related) == (loc, related) and fragment in issue.message
+
+
+def test_look_alike_and_invisible_characters_in_ids_are_shown_escaped_and_named():
+    from warroom.core.ids import shown_id
+
+    assert shown_id("s1") == "`s1`"
+    assert shown_id("s\u0430") == "`s\\u0430` (Cyrillic \u0430 U+0430)"
+    assert shown_id("e1\u200b") == "`e1\\u200b` (zero width space U+200B)"
+    assert shown_id("\u03bf1") == "`\\u03bf1` (Greek \u03bf U+03BF)"
+    assert shown_id("e\u202e1") == "`e\\u202e1` (right-to-left override U+202E)"
+    assert shown_id("a\x1bb") == "`a\\x1bb` (U+001B)"
+    with pytest.raises(DrillLoadError) as info:  # the loader's messages use it: `s1` and `s1<ZWSP>` differ
+        load_drill_text(BASE_TEXT.replace("  - id: e4\n", "  - id: e4\u200b\n"), "zw.yaml")
+    assert "`e4\\u200b` (zero width space U+200B) is not a valid id" in str(info.value)
+
+
+def test_validate_data_runs_the_rules_on_what_loaded_and_names_what_waits():
+    from warroom.core.validation import validate_data
+
+    data = copy.deepcopy(BASE)
+    data["trace"][1]["id"] = "e 2"  # a bad id (type problem): references to events cannot be judged
+    data["trace"][4]["t"] = 9  # e5 before e4 (t=10): judged all the same
+    data["distractors"][0]["event"] = "e77"
+    issues, blocked = validate_data(data, [("trace", 1, "id")])
+    assert [i.loc for i in issues] == [("trace", 4, "t")]
+    rules = {b.rule: b.loc for b in blocked}
+    assert rules["references to trace events (evidence, damage, distractors)"] == ("trace", 1, "id")
+    assert rules["tool results answer an earlier tool_call"] == ("trace", 1, "id")
+    # The same data with nothing bad: the unknown distractor is a problem, nothing waits.
+    data["trace"][1]["id"] = "e2"
+    issues, blocked = validate_data(data, [])
+    assert [i.loc for i in issues] == [("trace", 4, "t"), ("distractors", 0, "event")] and blocked == []

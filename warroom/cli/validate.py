@@ -67,7 +67,9 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
     PATH_OR_ID is a drill file, a folder (searched recursively for *.yaml and *.yml files), or the id of a bundled
     drill or of one in a --drills folder (`warroom --drills DIR validate ID` or `warroom validate --drills DIR ID`). Every problem in
     every file is reported (not just the first), each as path:line:col: message, with line and column counting
-    from 1, followed by a summary such as "3 drills checked: 2 valid, 1 invalid (4 problems)".
+    from 1, followed by a summary such as "3 drills checked: 2 valid, 1 invalid (4 problems)". When a value has
+    a type problem, every rule that can run on the rest still runs; a rule that needs that value is listed after
+    the file's problems as "path: not checked until the problem on line N is fixed: RULE" (not counted).
 
     Warnings (path:line:col: warning: message) flag what loads but may not say what was meant: an unquoted
     value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment. They do not
@@ -90,6 +92,7 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
     files, unreadable = drill_files_of(ctx, names, drill_dirs)
     problems_of: dict[Path, list[Problem]] = {}
     warnings_of: dict[Path, list[Problem]] = {}
+    notes_of: dict[Path, list[str]] = {}
     loaded: list[tuple[Path, Any]] = []
     for f in files:
         try:
@@ -99,6 +102,7 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
         except DrillLoadError as e:
             problems_of[f] = list(e.problems)
             warnings_of[f] = list(e.warnings)
+            notes_of[f] = e.blocked
         except Exception as e:  # a bug in warroom, not in the drill: still report it as a problem, never a traceback
             why = f"warroom could not check this file (internal error {type(e).__name__}: {e}); please report it"
             problems_of[f] = [Problem(str(f), 1, 1, why)]
@@ -119,6 +123,8 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
                 click.echo(json.dumps(p.to_dict()))
             else:  # drill text in the message (a quoted value) or the path: control characters shown as \xNN
                 click.echo(clean(p))
+        for note in notes_of.get(f, ()):  # rules that wait for a problem above: not counted, on stderr for json
+            click.echo(clean(note), err=fmt == "json")
 
     valid = len(files) - invalid
     summary = f"{_plural(len(files), 'drill')} checked: {valid} valid, {invalid} invalid"

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import os
 import re
 import types
@@ -51,6 +52,7 @@ from warroom.core.model import TEXT_PATTERN
 from warroom.core.yamlbuild import Abort, Builder
 from warroom.core.yamlread import YamlSyntaxError, compose
 from warroom.core.yamlshape import drill_shape
+from warroom.core.ids import shown_id
 
 try:  # libyaml's parser: about ten times faster than the pure-Python one
     from yaml import CSafeLoader as _YamlLoader
@@ -108,10 +110,16 @@ class DrillLoadError(Exception):
     ``str(error)`` is one ``path:line:col: message`` line per problem (errors only).
     """
 
-    def __init__(self, path: str, problems: list[Problem], warnings: list[Problem] | None = None) -> None:
+    def __init__(
+        self, path: str, problems: list[Problem], warnings: list[Problem] | None = None,
+        blocked: list[str] | None = None,
+    ) -> None:
         self.path = path
         self.problems = _sorted(problems)
         self.warnings = _sorted(warnings or [])
+        #: Rules that could not run because a value they need has a problem: one ``path: not checked ...`` line
+        #: each (notes, not problems: they are not counted and go away when the problems named are fixed).
+        self.blocked = list(blocked or [])
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
@@ -194,22 +202,69 @@ def load_drill_text_with_warnings(text: str, path: str = "<string>") -> tuple[An
     try:
         drill = Drill.model_validate(data)
     except ValidationError as e:
-        # A value the builder already reported (e.g. an unsupported tag) needs no second, type-level problem.
-        taken = {(p.line, p.column) for p in problems}
-        for err in e.errors(include_url=False):
-            problem = _pydantic_problem_safely(path, root, data, err)
-            if (problem.line, problem.column) not in taken:
-                problems.append(problem)
-        raise DrillLoadError(path, problems, warnings) from None
-    for issue in validate_drill(drill):
-        node = _locate(root, issue.loc)[0] if issue.loc else _named_top_key(root, issue.message)
-        message = issue.message
-        if issue.related is not None:
-            message += f" (see line {_locate(root, issue.related)[0].start_mark.line + 1})"
-        problems.append(_at(path, node, message))
+        blocked = _type_problems(path, root, data, e.errors(include_url=False), problems)
+        raise DrillLoadError(path, problems, warnings, blocked) from None
+    problems.extend(_issue_problems(path, root, validate_drill(drill)))
     if problems:
         raise DrillLoadError(path, problems, warnings)
     return drill, _sorted(warnings)
+
+
+def _issue_problems(path: str, root: Node, issues: list[Any]) -> list[Problem]:
+    """The semantic :class:`~warroom.core.validation.Issue` list as problems at their nodes."""
+    out = []
+    for issue in issues:
+        node = _locate(root, issue.loc)[0] if issue.loc else _named_top_key(root, issue.message)
+        message = issue.message
+        if issue.related is not None:
+            mark = _locate(root, issue.related)[0].start_mark
+            same_line = mark.line == node.start_mark.line
+            message += f" (see line {mark.line + 1}" + (f", column {mark.column + 1})" if same_line else ")")
+        out.append(_at(path, node, message))
+    return out
+
+
+def _type_problems(path: str, root: Node, data: Any, errors: list[Any], problems: list[Problem]) -> list[str]:
+    """Add pydantic's ``errors`` to ``problems``, then the semantic rules that can run on what did load.
+
+    One typo is one problem: an unknown key that is a likely typo of a required key missing from the same mapping
+    (``evidnce`` for ``evidence``) stands for both. Returns the notes of the rules that could not run.
+    """
+    from warroom.core.validation import validate_data
+
+    # A value the builder already reported (e.g. an unsupported tag) needs no second, type-level problem.
+    taken = {(p.line, p.column) for p in problems}
+    paths = [_walk_loc(tuple(err["loc"]))[0] for err in errors]
+    found = [_pydantic_problem_safely(path, root, data, err) for err in errors]
+    extra = {dp: i for i, (dp, err) in enumerate(zip(paths, errors)) if err["type"] == "extra_forbidden"}
+    by_parent: dict[tuple[Any, ...], list[int]] = {}
+    for dp, i in extra.items():
+        by_parent.setdefault(dp[:-1], []).append(i)
+    problem_of: dict[tuple[Any, ...], Problem] = {}
+    for i, (dp, err) in enumerate(zip(paths, errors)):
+        if err["type"] == "missing" and dp:
+            hint = f"did you mean `{dp[-1]}`? "
+            typo = next((j for j in by_parent.get(dp[:-1], ()) if hint in found[j].message), None)
+            if typo is not None:
+                p = found[typo]
+                found[typo] = Problem(p.path, p.line, p.column, p.message.replace(
+                    hint, f"{hint}(`{dp[-1]}` is required and missing, so this is the one to fix); "))
+                problem_of[dp] = found[typo]
+                found[i] = None  # type: ignore[call-overload]
+                continue
+        problem_of[dp] = found[i]
+    for problem in found:
+        if problem is not None and (problem.line, problem.column) not in taken:
+            problems.append(problem)
+    bad = [dp for dp, err in zip(paths, errors) if err["type"] != "extra_forbidden"]
+    issues, blocked = validate_data(data, bad, extra)
+    problems.extend(_issue_problems(path, root, issues))
+    notes = []
+    for b in blocked:
+        cause = problem_of.get(b.loc)
+        line = cause.line if cause is not None else _locate(root, b.loc)[0].start_mark.line + 1
+        notes.append(f"{path}: not checked until the problem on line {line} is fixed: {b.rule}")
+    return notes
 
 
 def load_yaml_text(text: str, path: str = "<string>") -> dict[str, Any]:
@@ -320,16 +375,40 @@ def _compose(text: str, path: str) -> tuple[Node | None, dict[tuple[int, Any], A
 # ---------------------------------------------------------------------------------------------------------------
 
 
+def _key_index(node: MappingNode) -> tuple[dict[str, tuple[Node, Node]], list[Node]]:
+    """A mapping node's own keys (the first of each, as text) and its merge values, indexed once per node so that
+    locating many values in one big mapping stays linear."""
+    index = getattr(node, "_warroom_keys", None)
+    if index is None:
+        own: dict[str, tuple[Node, Node]] = {}
+        merges: list[Node] = []
+        for k, v in node.value:
+            if k.__class__ is not ScalarNode:
+                continue
+            if k.tag == _MERGE:
+                merges.append(v)
+            else:
+                own.setdefault(k.value, (k, v))
+        index = (own, merges)
+        node._warroom_keys = index  # type: ignore[attr-defined]
+    return index
+
+
 def _mapping_pair(node: MappingNode, key: str, seen: set[int] | None = None) -> tuple[Node, Node] | None:
     """The (key node, value node) of ``key`` in a mapping node: its own keys first, then merged mappings."""
-    merges = []
-    for k, v in node.value:
-        if k.__class__ is not ScalarNode:
-            continue
-        if k.tag == _MERGE:
-            merges.append(v)
-        elif k.value == key:
-            return k, v
+    if len(node.value) <= 16:  # a scan beats building an index
+        merges = []
+        for k, v in node.value:
+            if k.__class__ is not ScalarNode:
+                continue
+            if k.tag == _MERGE:
+                merges.append(v)
+            elif k.value == key:
+                return k, v
+    else:
+        own, merges = _key_index(node)
+        if key in own:
+            return own[key]
     seen = seen if seen is not None else set()
     for merge in merges:
         for source in merge.value if merge.__class__ is SequenceNode else [merge]:
@@ -442,14 +521,47 @@ def _walk_loc(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[Any]]:
     """Split a pydantic ``loc`` into the data path (union tags stripped) and the type expected at each step.
 
     Returns ``(data_path, types)``: ``types[i]`` is the (unwrapped) type that holds ``data_path[i]``, and
-    ``types[-1]`` the type expected at the end of the path.
+    ``types[-1]`` the type expected at the end of the path. The type walk is cached by the loc's shape (list
+    indexes do not change types), so thousands of errors cost one walk per shape.
     """
+    names = _model_names()
+    shape = tuple((el if el in names or "[" in el else "\0") if isinstance(el, str) else 0 for el in loc)
+    kept, owners = _walk_shape(shape)
+    return tuple(loc[i] for i in kept), list(owners)
+
+
+@functools.lru_cache(maxsize=1)
+def _model_names() -> frozenset[str]:
+    """Every field name, kind tag and model name of the drill models: the only keys that change a type walk (any
+    other key, e.g. an unknown one or a key of a tool's arguments, walks the same, so it shares a cache entry)."""
+    from warroom.core.model import Drill
+
+    names: set[str] = set()
+    todo: list[Any] = [Drill]
+    seen: set[int] = set()
+    while todo:
+        tp = todo.pop()
+        if id(tp) in seen:
+            continue
+        seen.add(id(tp))
+        if _is_model(tp):
+            names.add(tp.__name__)
+            names.update(tp.model_fields)
+            names.add(_kind_of(tp) or "")
+            todo.extend(f.annotation for f in tp.model_fields.values())
+        todo.extend(typing.get_args(tp))
+    return frozenset(names - {""})
+
+
+@functools.lru_cache(maxsize=1024)
+def _walk_shape(loc: tuple[Any, ...]) -> tuple[tuple[int, ...], tuple[Any, ...]]:
+    """:func:`_walk_loc` for a loc whose indexes are all 0: the positions kept in the data path, and the types."""
     from warroom.core.model import Drill
 
     tp: Any = Drill
-    path: list[Any] = []
+    path: list[int] = []
     owners: list[Any] = []
-    for el in loc:
+    for pos, el in enumerate(loc):
         tp = _unwrap(tp)
         members = _union_members(tp)
         if members:
@@ -461,7 +573,7 @@ def _walk_loc(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[Any]]:
             if isinstance(el, str) and (el in member_names or "[" in el):  # a plain union's member name
                 continue
         owners.append(tp)
-        path.append(el)
+        path.append(pos)
         if _is_model(tp):
             field = tp.model_fields.get(el) if isinstance(el, str) else None
             tp = field.annotation if field is not None else Any
@@ -472,7 +584,7 @@ def _walk_loc(loc: tuple[Any, ...]) -> tuple[tuple[Any, ...], list[Any]]:
         else:
             tp = Any
     owners.append(_unwrap(tp))
-    return tuple(path), owners
+    return tuple(path), tuple(owners)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -649,7 +761,7 @@ _TYPE_WORDS = {
 
 
 def _closest(word: Any, choices: list[str]) -> str:
-    if not isinstance(word, str):
+    if not isinstance(word, str) or len(word) > 200:  # bounded work per problem: choices are few, words short
         return ""
     match = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f"did you mean `{match[0]}`? " if match else ""
@@ -688,7 +800,7 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
         kind = _model_label(owner)
         where = f" in {kind}" if kind else f" in {_label(data, data_path[:-1])}"
         key = data_path[-1]
-        msg = f"unknown key `{key}`{where}; {_closest(key, allowed)}allowed keys: {', '.join(allowed)}"
+        msg = f"unknown key {shown_id(key)}{where}; {_closest(key, allowed)}allowed keys: {', '.join(allowed)}"
         return _at(path, node, msg)
 
     if etype in ("union_tag_invalid", "union_tag_not_found"):
@@ -742,6 +854,8 @@ def _pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> 
         return _at(path, node, f"{label} must not be blank: write some text, not only spaces or line breaks")
     if etype == "string_pattern_mismatch":
         which = "" if data_path[-1] == "id" else f" for {label}"
+        if isinstance(value, str) and len(value) <= 200 and not (value.isascii() and value.isprintable()):
+            shown = shown_id(value)  # a look-alike letter or an invisible character, escaped and named
         return _at(
             path, node,
             f"{shown} is not a valid id{which}: use letters, digits, `-`, `_` and `.`, starting with a letter or digit",

@@ -16,7 +16,9 @@ the importer has to estimate, is documented in docs/importing.md; in short:
 - The annotated ``mistake_step`` (an index into ``history``) is the evidence; the plan step that contains it is the
   fault's origin; later plan steps are the cascade; every history message after it is one wasted agent turn of
   damage; the deadline is :data:`DEADLINE_WINDOW` seconds after the evidence, or half-way to the last damage if
-  that comes sooner.
+  that comes sooner (the event after the evidence comes at least :data:`EVIDENCE_MIN_GAP` seconds later, so the
+  deadline always leaves ``warroom check``'s reaction window). A drill that would still fail ``warroom check`` is
+  refused, never written. Record files are read within limits (:mod:`warroom.importers.reading`).
 
 Event ids are ``h`` + the history index (``h012``); a terminal's synthetic tool call is ``h012-call``. Message text
 is kept verbatim (never truncated, never re-encoded).
@@ -32,7 +34,6 @@ Public API: :func:`read_record`, :func:`parse_record`, :func:`record_to_drill_da
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -44,7 +45,10 @@ from typing import Any
 
 import yaml
 
+from warroom.core.check import MIN_REACTION_WINDOW
 from warroom.core.format import usd, usd_price
+from warroom.core.loader import MAX_FILE_BYTES
+from warroom.importers.reading import read_json_object
 
 # ---------------------------------------------------------------------------------------------------------------
 # The rules for what the records lack (documented in docs/importing.md; change them there too)
@@ -64,6 +68,13 @@ CHARS_PER_TOKEN = 4
 CONTEXT_WINDOW_TOKENS = 128_000
 #: The deadline comes this many seconds of drill time after the evidence (sooner if the trace ends sooner).
 DEADLINE_WINDOW = 90.0
+#: Largest record file read, in bytes: the drill holds the record's text verbatim, and drill files are limited to
+#: the same 8 MiB (:data:`warroom.core.loader.MAX_FILE_BYTES`). The shared corpus's largest record is 0.3 MiB.
+MAX_RECORD_BYTES = MAX_FILE_BYTES
+#: The drill-clock gap after the evidence event is at least this long (seconds), so that the deadline, half-way
+#: to the last damage, leaves a person :data:`warroom.core.check.MIN_REACTION_WINDOW` seconds to read the
+#: evidence and escalate even when the mistake is one of the last history entries.
+EVIDENCE_MIN_GAP = 2 * MIN_REACTION_WINDOW
 #: Difficulty used when a record has no usable ``level``.
 DEFAULT_DIFFICULTY = 3
 
@@ -83,7 +94,6 @@ _TERMINAL_NAMES = {"computerterminal", "computer_terminal"}
 _STATUS_PREFIXES = ("Next speaker", "Stalled", "Request satisfied", "Replan counter exceeded")
 _WARNING_PREFIXES = ("Stalled", "Replan counter exceeded", "Max time", "Max rounds")
 _EXITCODE = re.compile(r"^exitcode: -?\d+")
-_UTF8_BOM = b"\xef\xbb\xbf"
 
 
 class RecordError(ValueError):
@@ -169,36 +179,11 @@ class Record:
 
 
 def read_record(path: Path) -> dict[str, Any]:
-    """The JSON object in ``path``. Raises RecordError when it cannot be read, is not UTF-8 JSON or not an object."""
-    from warroom.core.library import special_file_kind
-
-    kind = special_file_kind(path)  # before opening: reading a FIFO would block for ever
-    if kind is not None and kind != "a folder":
-        raise RecordError(f"is {kind}, not a record file")
-    try:
-        raw = Path(path).read_bytes()
-    except IsADirectoryError:
-        raise RecordError("is a directory, not a record file") from None
-    except OSError as e:
-        raise RecordError(f"cannot read the file: {e.strerror or e}") from None
-    bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
-    try:
-        text = raw[bom:].decode("utf-8")
-    except UnicodeDecodeError as e:
-        offset = bom + e.start
-        line = raw.count(b"\n", 0, offset) + 1
-        raise RecordError(f"not UTF-8 text: byte 0x{raw[offset]:02x} at offset {offset} (line {line})") from None
-    if not text.strip():
-        raise RecordError("the file is empty, not a JSON record")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    except RecursionError:
-        raise RecordError("not a Who&When record: JSON nested too deeply") from None
-    if not isinstance(data, dict):
-        raise RecordError(f"not a Who&When record: the top level is a JSON {_json_type(data)}, not an object")
-    return data
+    """The JSON object in ``path``. Raises RecordError when it is not a regular file, is over
+    :data:`MAX_RECORD_BYTES`, cannot be read, is not UTF-8 JSON, is not an object, or holds a number over
+    :data:`~warroom.importers.reading.MAX_INTEGER_DIGITS` digits or an unpaired surrogate (see
+    :func:`warroom.importers.reading.read_json_object`)."""
+    return read_json_object(Path(path), MAX_RECORD_BYTES, RecordError)
 
 
 def _json_type(value: Any) -> str:
@@ -233,6 +218,31 @@ def detect_subset(data: dict[str, Any]) -> str:
         "cannot tell the record's kind: no 'Orchestrator' messages (magentic-one) and no speaker names "
         "(captain-agent)"
     )
+
+
+def _mistake_step(data: dict[str, Any], n: int) -> int:
+    """The record's ``mistake_step`` as an index into a history of ``n`` messages (a JSON number or text of
+    digits; never converted when it has more than 9 digits). Raises RecordError naming the problem."""
+    if "mistake_step" not in data:
+        raise RecordError("missing field 'mistake_step'")
+    raw_step = data["mistake_step"]
+    if isinstance(raw_step, bool) or not isinstance(raw_step, (str, int)):
+        raise RecordError(f"mistake_step must be a history index (e.g. \"4\"), not a JSON {_json_type(raw_step)}")
+    text_step = str(raw_step).strip()
+    if not re.fullmatch(r"-?[0-9]+", text_step):
+        shown = raw_step if len(text_step) <= 40 else text_step[:37] + "..."
+        raise RecordError(f"mistake_step {shown!r} is not a whole number (a history index, e.g. \"4\")")
+    if len(text_step.lstrip("-")) > 9:  # never converted: a history index has a few digits
+        raise RecordError(
+            f"mistake_step is a number with {len(text_step.lstrip('-')):,} digits; history has {n} "
+            f"messages (0 to {n - 1})"
+        )
+    step = int(text_step)
+    if not 0 <= step < n:
+        raise RecordError(
+            f"mistake_step {step} is out of range: history has {n} messages (0 to {n - 1})"
+        )
+    return step
 
 
 def parse_record(data: dict[str, Any], name: str, file: str | None = None) -> Record:
@@ -273,24 +283,12 @@ def parse_record(data: dict[str, Any], name: str, file: str | None = None) -> Re
     ground_truth = _require_text(data, "ground_truth", allow_number=True, allow_empty=True)
     mistake_agent = _require_text(data, "mistake_agent")
     mistake_reason = _require_text(data, "mistake_reason", allow_empty=True)
-    if "mistake_step" not in data:
-        raise RecordError("missing field 'mistake_step'")
-    raw_step = data["mistake_step"]
-    if isinstance(raw_step, bool) or not isinstance(raw_step, (str, int)):
-        raise RecordError(f"mistake_step must be a history index (e.g. \"4\"), not a JSON {_json_type(raw_step)}")
-    text_step = str(raw_step).strip()
-    if not re.fullmatch(r"-?\d+", text_step):
-        raise RecordError(f"mistake_step {raw_step!r} is not a whole number (a history index, e.g. \"4\")")
-    step = int(text_step)
-    if not 0 <= step < len(history):
-        raise RecordError(
-            f"mistake_step {step} is out of range: history has {len(history)} messages (0 to {len(history) - 1})"
-        )
+    step = _mistake_step(data, len(history))
     level: int | None = None
     raw_level = data.get("level")
     if isinstance(raw_level, int) and not isinstance(raw_level, bool):
         level = raw_level
-    elif isinstance(raw_level, str) and raw_level.strip().isdigit():
+    elif isinstance(raw_level, str) and re.fullmatch(r"[0-9]{1,9}", raw_level.strip()):
         level = int(raw_level.strip())
     qid = data.get("question_ID")
     return Record(
@@ -591,6 +589,8 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
             gap = reading_gap(last_text) if draft.texts[k - 1] else MIN_EVENT_GAP
             if ev["id"] == "end":
                 gap = max(gap, CLOSING_EVENT_MIN_GAP)
+            if draft.events[k - 1]["id"] == evidence_id:  # time to read the evidence before the deadline
+                gap = max(gap, EVIDENCE_MIN_GAP)
             t = round(t + gap, 1)
         ev["t"] = t
         last_text = draft.texts[k]
@@ -625,8 +625,10 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
     e_t = times[evidence_id]
     last_t = max(times[e["event"]] for e in entries)
     deadline = round(e_t + min(DEADLINE_WINDOW, (last_t - e_t) / 2), 1)
-    if not e_t < deadline < last_t:  # pragma: no cover - the pacing bounds guarantee it
-        raise RecordError("cannot place a deadline between the evidence and the damage")
+    if not (e_t + MIN_REACTION_WINDOW <= deadline < last_t):  # pragma: no cover - EVIDENCE_MIN_GAP guarantees it
+        raise RecordError(
+            f"cannot place a deadline at least {MIN_REACTION_WINDOW:g} s after the evidence and before the damage"
+        )
 
     mistake_msg = record.history[mistake]
     drill_id = _drill_id(record)
@@ -743,9 +745,11 @@ def convert_record(record: Record, options: ImportOptions | None = None) -> tupl
 
     The drill is the YAML text that gets written (:func:`dump_drill_yaml`) loaded back with the core loader
     (:func:`warroom.core.loader.load_drill_text`: the drill model and every drill rule), so what is checked is
-    exactly what a trainee will load. Raises RecordError if it does not load (an importer bug, reported per record
-    rather than crashing).
+    exactly what a trainee will load; the drill is then played by `warroom check`'s scripted trainees
+    (:func:`warroom.core.check.run_checks`), so a drill nobody can win is never returned. Raises RecordError if it
+    does not load or fails the check (reported per record rather than crashing).
     """
+    from warroom.core.check import run_checks
     from warroom.core.loader import DrillLoadError, load_drill_text
 
     data = record_to_drill_data(record, options)
@@ -755,6 +759,9 @@ def convert_record(record: Record, options: ImportOptions | None = None) -> tupl
         first = e.problems[0] if e.problems else e
         message = getattr(first, "message", str(first))
         raise RecordError(f"the drill made from this record does not load: {message}") from None
+    report = run_checks(drill)  # never write a drill that `warroom check` fails: nobody could win it
+    if not report.passed:
+        raise RecordError(f"the drill made from this record fails `warroom check`: {report.problems[0]}")
     return data, drill
 
 
@@ -918,4 +925,7 @@ def import_records(
             report.results.append(ImportResult(source=f, error=str(e)))
         except OSError as e:
             report.results.append(ImportResult(source=f, error=f"cannot write the drill: {e.strerror or e}"))
+        except (ValueError, RecursionError, MemoryError) as e:  # a record the checks above missed: this file only
+            why = f"cannot import this record ({type(e).__name__}: {str(e)[:200]})"
+            report.results.append(ImportResult(source=f, error=why))
     return report

@@ -1,0 +1,80 @@
+"""A drill read by path for the semantic rules, whether it passed type validation or not.
+
+:class:`Reader` reads values of a drill by path (keys and list indexes), from a type-valid
+:class:`~warroom.core.model.Drill` (attributes) or from the plain data of one that is not (dict keys), and gives
+:class:`Unloaded` for a value whose path, or a path above it, had a type problem. The rules in
+:mod:`warroom.core.validation` run on what did load and name the rules that need an :class:`Unloaded` value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+Loc = tuple[str | int, ...]
+
+
+class Unloaded:
+    """A value of the drill that did not load (it has a type problem); ``loc`` is where."""
+
+    __slots__ = ("loc",)
+
+    def __init__(self, loc: Loc) -> None:
+        self.loc = loc
+
+
+_ABSENT = object()
+
+
+class Reader:
+    """Reads values of a drill by path, from a :class:`Drill` (attributes) or its plain data (dict keys), and
+    gives :class:`Unloaded` for a value whose path (or a path above it) is in ``bad``."""
+
+    def __init__(self, bad: Iterable[Loc] = ()) -> None:
+        self.bad = set(bad)
+
+    def child(self, obj: Any, loc: Loc, el: str | int, default: Any = None) -> Any:
+        """The value at ``(*loc, el)`` in ``obj`` (the value at ``loc``)."""
+        if isinstance(obj, Unloaded):
+            return obj
+        full = (*loc, el)
+        if self.bad and full in self.bad:
+            return Unloaded(full)
+        if isinstance(el, int):
+            return obj[el] if isinstance(obj, (list, tuple)) and 0 <= el < len(obj) else Unloaded(full)
+        if isinstance(obj, dict):
+            value = obj.get(el, _ABSENT)
+        elif hasattr(type(obj), "model_fields"):  # a pydantic model of the drill
+            value = getattr(obj, el, _ABSENT)
+        else:  # a value of another type where a mapping belongs (its own problem is reported)
+            value = _ABSENT
+        return default if value is _ABSENT or value is None else value
+
+    def items(self, obj: Any, loc: Loc, key: str) -> tuple[list[tuple[Loc, Any]], Loc | None]:
+        """The items of the list at ``(*loc, key)`` as ``(loc, value)`` pairs, and the loc of the list when it did
+        not load as a whole (else None)."""
+        value = self.child(obj, loc, key, [])
+        base = (*loc, key)
+        if isinstance(value, Unloaded):
+            return [], value.loc
+        if not isinstance(value, (list, tuple)):
+            return [], base
+        return [((*base, i), self.child(value, base, i)) for i in range(len(value))], None
+
+
+@dataclass
+class Ev:
+    """What the rules read of one trace or re-plan event; each field a value or :class:`Unloaded`."""
+
+    loc: Loc
+    id: Any
+    t: Any
+    step: Any
+    kind: Any
+    call: Any
+
+
+def known(value: Any) -> bool:
+    """False for an :class:`Unloaded` value."""
+    return not isinstance(value, Unloaded)

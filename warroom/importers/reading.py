@@ -1,0 +1,124 @@
+"""Reading one JSON record file for an importer, within limits: never a hang, a traceback or gigabytes of memory.
+
+:func:`read_json_object` refuses, each with a one-line reason (a :class:`ValueError` subclass the importer
+chooses, so that it is reported per file): anything that is not a regular file (a folder, a FIFO, a device: opened
+without blocking and checked before a byte is read), a file over ``max_bytes`` (checked before reading, and again
+while reading in case it grows), bytes that are not UTF-8, text that is not JSON, JSON nested too deeply, a number
+with more than :data:`MAX_INTEGER_DIGITS` digits (never converted: Python refuses ints over 4,300 digits and a huge
+one costs quadratic time), and text with an unpaired UTF-16 surrogate escape (``"\\ud800"``: JSON allows it, but it
+is not a character and cannot be written to a UTF-8 drill file).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+#: Most digits a JSON integer may have (a history index or a level has a few; an ISBN or an id has under 30).
+MAX_INTEGER_DIGITS = 30
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+#: A \u escape of a UTF-16 surrogate: only then can decoded JSON text hold an unpaired one.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+class BigInteger:
+    """A JSON integer with more than :data:`MAX_INTEGER_DIGITS` digits: only its length is kept (never converted)."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, text: str) -> None:
+        self.digits = len(text.lstrip("-"))
+
+
+def _bounded_int(text: str) -> int | BigInteger:
+    return BigInteger(text) if len(text.lstrip("-")) > MAX_INTEGER_DIGITS else int(text)
+
+
+def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once, then is refused
+    except IsADirectoryError:
+        raise error("is a directory, not a record file") from None
+    except OSError as e:
+        raise error(f"cannot read the file: {e.strerror or e}") from None
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise error("is a directory, not a record file")
+        if not stat.S_ISREG(info.st_mode):
+            raise error("is not a regular file (a FIFO, socket or device?); only record files are read")
+        limit = f"records are limited to {max_bytes / 1048576:g} MiB"
+        if info.st_size > max_bytes:
+            raise error(f"the file is {info.st_size / 1048576:.1f} MiB; {limit}")
+        try:
+            raw = f.read(max_bytes + 1)
+        except OSError as e:
+            raise error(f"cannot read the file: {e.strerror or e}") from None
+    if len(raw) > max_bytes:  # it grew while we read it
+        raise error(f"the file is larger than {max_bytes / 1048576:g} MiB; {limit}")
+    return raw
+
+
+def _decode(raw: bytes, error: type[ValueError]) -> str:
+    bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
+    try:
+        return raw[bom:].decode("utf-8")
+    except UnicodeDecodeError as e:
+        offset = bom + e.start
+        line = raw.count(b"\n", 0, offset) + 1
+        raise error(f"not UTF-8 text: byte 0x{raw[offset]:02x} at offset {offset} (line {line})") from None
+
+
+def _first_problem_value(data: Any) -> str | None:
+    """Where the first big integer or unpaired surrogate is (``history[3].content``), else None."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, BigInteger):
+            return (f"{where or 'the record'} is a number with {value.digits:,} digits; numbers are limited to "
+                    f"{MAX_INTEGER_DIGITS} digits")
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as e:
+                bad = f"\\u{ord(value[e.start]):04x}"
+                return f"{where or 'the record'} contains an unpaired surrogate ({bad}), which is not a character"
+        elif isinstance(value, dict):
+            for k, v in reversed(list(value.items())):
+                stack.append((f"{where}.{k}" if where else str(k), v))
+                stack.append((f"a key in {where or 'the record'}", k))
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+    return None
+
+
+def read_json_object(path: Path, max_bytes: int, error: type[ValueError] = ValueError) -> dict[str, Any]:
+    """The JSON object in the file at ``path``, read within the limits in this module's docstring.
+
+    ``max_bytes`` is the largest file accepted. Raises ``error`` (a ValueError subclass) with a one-line reason
+    for anything refused, and when the top level is not an object.
+    """
+    text = _decode(_read_bytes(Path(path), max_bytes, error), error)
+    if not text.strip():
+        raise error("the file is empty, not a JSON record")
+    try:
+        data = json.loads(text, parse_int=_bounded_int)
+    except json.JSONDecodeError as e:
+        raise error(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise error("not a Who&When record: JSON nested too deeply") from None
+    except ValueError as e:  # e.g. a float literal Python cannot convert
+        raise error(f"not JSON: {e}") from None
+    if _SURROGATE_ESCAPE.search(text) or re.search(r"\d{%d}" % (MAX_INTEGER_DIGITS + 1), text):
+        problem = _first_problem_value(data)  # only then can there be one: a linear walk, rarely needed
+        if problem is not None:
+            raise error(problem)
+    if not isinstance(data, dict):
+        kinds = {list: "array", str: "string", bool: "boolean", int: "number", float: "number", type(None): "null"}
+        raise error(f"not a Who&When record: the top level is a JSON {kinds.get(type(data), 'value')}, not an object")
+    return data
