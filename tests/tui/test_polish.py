@@ -15,7 +15,8 @@ from warroom.tui.debrief import DebriefScreen
 from warroom.tui.modals import PICKER_KEYS, REVIEW_KEYS, HelpScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import load_entry
-from warroom.tui.widgets import Meters, Timeline, describe_event
+from warroom.tui.timeline import Timeline
+from warroom.tui.widgets import Meters, describe_event
 
 from .conftest import STALE, advance, make_app, screen_text
 
@@ -152,8 +153,9 @@ async def test_timeline_keeps_its_ellipsis_with_a_scrollbar_and_inspector_labels
         await advance(pilot, 60, step=2)
         timeline = app.live.query_one(Timeline)
         assert timeline.show_vertical_scrollbar
-        used = sum(c.get_render_width(timeline) for c in timeline.columns.values())
-        assert used <= timeline.scrollable_content_region.width
+        width = timeline.scrollable_content_region.width
+        used = sum(timeline.column_widths(width)) + 2 * timeline.CELL_PADDING * len(timeline.columns)
+        assert used == width  # the summary takes what the scrollbar leaves, no more
         assert any("…" in line for line in screen_text(app).splitlines())
         ev = next(e for e in app.live.drill.trace if e.kind == "tool_call" and e.step)
         lines = describe_event(ev, app.live.drill).plain.splitlines()
