@@ -210,9 +210,9 @@ class LineTable(ScrollView, can_focus=True):
         rows = max(self.scrollable_content_region.height - 1, 1)
         top = round(self.scroll_y)
         if row < top:
-            self.scroll_to(y=row, animate=False, immediate=True)
+            self.scroll_to(y=row, animate=False, immediate=True, force=True)
         elif row > top + rows - 1:
-            self.scroll_to(y=row - rows + 1, animate=False, immediate=True)
+            self.scroll_to(y=row - rows + 1, animate=False, immediate=True, force=True)
 
     @property
     def page_rows(self) -> int:
