@@ -46,7 +46,8 @@ async def _measure(path: Path, presses: int, profile: bool = False) -> dict[str,
 
     from warroom.tui.app import WarroomApp
     from warroom.tui.services import Services, load_entry
-    from warroom.tui.widgets import Inspector, Timeline
+    from warroom.tui.inspector import Inspector
+    from warroom.tui.timeline import Timeline
 
     entry = load_entry(path)
     assert entry.ok, entry.problems

@@ -11,7 +11,8 @@ from warroom.tui.debrief import DebriefScreen
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import EscalateScreen
 from warroom.tui.timeline import Timeline
-from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar
+from warroom.tui.inspector import Inspector
+from warroom.tui.widgets import Meters, PlanPanel, StatusBar
 
 from .conftest import advance, make_app, record_notifications, screen_text, type_text
 

@@ -206,13 +206,20 @@ class LineTable(ScrollView, can_focus=True):
             self.post_message(self.RowHighlighted(self, row, key))
 
     def scroll_to_row(self, row: int) -> None:
-        """Scroll the least needed for row ``row`` to be on screen below the header."""
-        rows = max(self.scrollable_content_region.height - 1, 1)
+        """Scroll the least needed for row ``row`` to be on screen below the header (once the table has a size)."""
+        if self.scrollable_content_region.height < 2:  # not laid out yet: once it is
+            self.call_after_refresh(self._scroll_when_laid_out, row)
+            return
+        rows = self.scrollable_content_region.height - 1
         top = round(self.scroll_y)
         if row < top:
             self.scroll_to(y=row, animate=False, immediate=True, force=True)
         elif row > top + rows - 1:
             self.scroll_to(y=row - rows + 1, animate=False, immediate=True, force=True)
+
+    def _scroll_when_laid_out(self, row: int) -> None:
+        if self.scrollable_content_region.height > 1:
+            self.scroll_to_row(row)
 
     @property
     def page_rows(self) -> int:

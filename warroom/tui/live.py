@@ -25,7 +25,8 @@ from warroom.tui import text as fmt
 from warroom.tui.modals import SPEEDS, ConfirmScreen, EscalateScreen, EscalationChoice, FlagScreen, HelpScreen
 from warroom.tui.services import JournalUnwritable, SessionUnavailable
 from warroom.tui.timeline import Timeline
-from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, summarize
+from warroom.tui.inspector import Inspector
+from warroom.tui.widgets import Meters, PlanPanel, StatusBar, summarize
 
 if TYPE_CHECKING:
     from warroom.tui.app import WarroomApp

@@ -12,7 +12,6 @@ from typing import Any
 
 from rich.highlighter import JSONHighlighter
 from rich.text import Text
-from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from warroom.core.cost import call_cost
@@ -268,7 +267,7 @@ class PlanPanel(Static):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Timeline and inspector
+# Column fitting (the drill picker's DataTable)
 # ---------------------------------------------------------------------------------------------------------------
 
 #: Fixed widths of the timeline's columns other than the summary.
@@ -297,19 +296,3 @@ def fit_columns(table: DataTable, fixed: Mapping[str, int], flex: Mapping[str, f
         table._clear_caches()  # DataTable has no public API to resize a column; these two lines are what it does
         table._require_update_dimensions = True
         table.refresh()
-
-
-class Inspector(VerticalScroll):
-    """The selected trace event in full: arguments and raw result pretty-printed, token usage and its cost."""
-
-    def compose(self):  # type: ignore[override]
-        yield Static(id="inspector-body")
-
-    def show_text(self, body: Text) -> None:
-        """Show ``body`` (already safe Text) and scroll back to the top."""
-        self.query_one("#inspector-body", Static).update(body)
-        self.scroll_home(animate=False)
-
-    def show_event(self, event: Any, drill: Drill, events: Mapping[str, Any] | None = None) -> None:
-        """Show one trace event of ``drill`` in full (``events``: see :func:`describe_event`)."""
-        self.show_text(describe_event(event, drill, events))
