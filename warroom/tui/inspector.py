@@ -15,9 +15,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import Console
+from rich.style import Style
 from rich.text import Text
 from textual import work
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.worker import get_current_worker
@@ -69,6 +70,7 @@ class Inspector(ScrollView, can_focus=True):
         self._generation = 0
         #: True while a worker thread is building the body shown next.
         self.pending = False
+        self._base: Style | None = None
 
     @property
     def text(self) -> str:
@@ -153,9 +155,13 @@ class Inspector(ScrollView, can_focus=True):
         else:
             self._set_lines(body, width, _lay_out(body, width), home=False)
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._base = self.rich_style  # once per paint, not per line (it walks the ancestors)
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
         index = round(self.scroll_y) + y
-        base = self.rich_style
+        base = self._base if self._base is not None else self.rich_style
         if 0 <= index < len(self._strips):
             return self._strips[index].apply_style(base).crop_extend(0, self._width, base)
         return Strip.blank(self._width, base)

@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -121,6 +122,7 @@ class LineTable(ScrollView, can_focus=True):
         self._cursor = 0
         self._highlighted: str | None = None
         self._lines: LRUCache[tuple[int, tuple[int, ...]], Strip] = LRUCache(1024)
+        self._paint: tuple[int, tuple[int, ...], Style] | None = None
 
     # -- rows -----------------------------------------------------------------------------------------------------
 
@@ -298,11 +300,15 @@ class LineTable(ScrollView, can_focus=True):
         segments = [s for s in line.render(self.app.console) if s.text != "\n"]
         return Strip(segments, line.cell_len)
 
-    def render_line(self, y: int) -> Strip:
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What every line needs, once per paint rather than once per line (rich_style walks the ancestors).
         width = self.scrollable_content_region.width
-        widths = tuple(self.column_widths(max(width, self._min_width())))
+        self._paint = (width, tuple(self.column_widths(max(width, self._min_width()))), self.rich_style)
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        width, widths, base = self._paint if self._paint is not None else (1, (), self.rich_style)
         scroll_x, scroll_y = self.scroll_offset
-        base = self.rich_style
         if y == 0:
             labels = [Text(c.label) for c in self.columns]
             style = self.get_component_rich_style("line-table--header")

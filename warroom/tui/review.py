@@ -3,7 +3,7 @@ where they happened, and the scorecard beside it.
 
 :class:`ReviewScreen` renders a :class:`~warroom.store.timeline.ReviewData` (built by
 :func:`warroom.store.timeline.load_review`); :class:`ReviewApp` runs it on its own (``warroom review SESSION_ID``).
-Keys: ↑/↓ (or j/k) move through the timeline, ``n`` / ``p`` jump to the next / previous trainee action (flag,
+Keys: ↑/↓ (or j/k), pgup/pgdn, home/g and end/G move through the timeline (a click selects a row), ``n`` / ``p`` jump to the next / previous trainee action (flag,
 escalation, quit), ``e`` to the next evidence event, ``?`` lists the keys, ``q`` closes. Drill text is shown literally, never as markup.
 """
 

@@ -196,7 +196,7 @@ class StatusBar(Static):
             out.append(f" {note} ", style="bold reverse")
             out.append("  ")
         out.append(fmt.clean_line(title))
-        self.update(out)
+        self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
         self.set_class(paused, "-paused")
 
 
@@ -237,7 +237,7 @@ class Meters(Static):
         out.append_text(head)
         out.append_text(tail)
         out.append_text(costs)
-        self.update(out)
+        self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
 
     def on_resize(self) -> None:
         if self._shown is not None:
@@ -263,7 +263,7 @@ class PlanPanel(Static):
             if step.id == current:
                 line.stylize("reverse")
             out.append_text(line)
-        self.update(out)
+        self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
 
 
 # ---------------------------------------------------------------------------------------------------------------
