@@ -60,6 +60,7 @@ async def test_a_200_kb_result_is_laid_out_in_a_worker_and_a_newer_selection_win
         # Until the worker hands the body over (on this event loop, so not before the next await): the header.
         assert "e04 · result" in inspector.render_line(0).text
         assert f"laying out {len(line):,} characters…" in inspector.render_line(1).text
+        await pilot.pause()  # the worker starts once the selection is painted
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not inspector.pending
@@ -75,6 +76,7 @@ async def test_a_200_kb_result_is_laid_out_in_a_worker_and_a_newer_selection_win
         inspector.show_event(big, drill)
         _, small = result_event({"ok": "small"})
         inspector.show_event(small, drill)
+        await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert inspector.text == describe_event(small, drill).plain

@@ -105,7 +105,8 @@ class Inspector(ScrollView, can_focus=True):
         if background:
             self._body = None
             self.pending = True
-            self._lay_out_in_thread(self._generation, build, None, self._width)
+            # Start the thread once the selection is painted: it holds the GIL much of the time it runs.
+            self.call_after_refresh(self._start, self._generation, build)
         else:
             self.pending = False
             body = build()
@@ -128,6 +129,10 @@ class Inspector(ScrollView, can_focus=True):
         if home:
             self.scroll_to(0, 0, animate=False, immediate=True, force=True)
         self.refresh()
+
+    def _start(self, generation: int, build: Callable[[], Text]) -> None:
+        if generation == self._generation:  # not superseded by a newer selection before the paint
+            self._lay_out_in_thread(generation, build, None, self._width)
 
     @work(thread=True, exclusive=True, group="inspector")
     def _lay_out_in_thread(self, generation: int, build: Callable[[], Text], body: Text | None, width: int) -> None:

@@ -328,7 +328,3 @@ class LineTable(ScrollView, can_focus=True):
             return strip.crop_extend(scroll_x, scroll_x + width, base + cursor)
         return strip.crop_extend(scroll_x, scroll_x + width, base)
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._lines.clear()
-
