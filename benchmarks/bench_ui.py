@@ -260,6 +260,16 @@ def results(small: int = 100, large: int = 100_000, presses: int = 20) -> list[d
                 "ok": _ok(key, b[key], a[key]),
             }
         )
+    for key in CPU_KEYS:
+        rows.append(
+            {
+                "name": f"UI key '{key[:-4]}' CPU time median ({large:,} ev)",
+                "value": f"{b[key] * 1000:.1f} ms",
+                "goal": "(info: work per key, without waiting for a CPU)",
+                "ratio": f"{b[key] / a[key]:.2f}x vs {small:,} ev ({a[key] * 1000:.1f} ms)",
+                "ok": None,
+            }
+        )
     big = measure_big_result(max(presses // 2, 3))
     rows.append(
         {
