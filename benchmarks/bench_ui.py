@@ -9,7 +9,8 @@ opened in the real app under
 ``App.run_test()`` on a mock clock; the drill clock is moved to just before the last event (one tick releases the
 whole trace into the Timeline), and then each measured key is pressed ``P`` times:
 
-- ``up`` / ``down``: move the selection in the trace table (the inspector and the plan panel follow it);
+- ``up`` / ``down``: move the selection in the trace table, until the inspector shows the newly selected event
+  (the plan panel follows it too);
 - ``enter``: inspect the selected event (an action journalled with fsync; focus moves to the inspector and is
   given back untimed);
 - ``space``: pause / resume the drill clock;
@@ -109,6 +110,10 @@ async def _measure(entry, presses: int, profile: bool = False) -> dict[str, list
                 await pilot._wait_for_screen()
                 app.screen._on_timer_update()
 
+            def shows(event_id: str) -> bool:
+                """The inspector shows this event (its first line is the event's header)."""
+                return inspector.scroll_y == 0 and inspector.render_line(0).text.startswith(event_id + " ")
+
             def trace_state() -> str:
                 return f"row={timeline.cursor_row} rows={timeline.row_count} focus={app.focused} paused={live.paused}"
 
@@ -129,8 +134,8 @@ async def _measure(entry, presses: int, profile: bool = False) -> dict[str, list
                 profiler.start()
             for i in range(presses):
                 row = timeline.cursor_row
-                await timed("up", lambda: timeline.cursor_row == row - 1 and inspector.scroll_y == 0)
-                await timed("down", lambda: timeline.cursor_row == row)
+                await timed("up", lambda: timeline.cursor_row == row - 1 and shows(timeline.keys[row - 1]))
+                await timed("down", lambda: timeline.cursor_row == row and shows(timeline.keys[row]))
                 if i % 2 == 0:  # keep moving up through the table
                     await pilot.press("up")
                 count = len(live.replay.actions)
