@@ -8,7 +8,7 @@ from textual.app import App, ComposeResult
 
 import warroom.tui
 from warroom.core.loader import load_drill
-from warroom.tui.inspector import BACKGROUND_CHARS, Inspector, payload_chars
+from warroom.tui.inspector import BACKGROUND_CHARS, START_DELAY, Inspector, payload_chars
 from warroom.tui.widgets import describe_event
 
 from .conftest import STALE, screen_text
@@ -60,7 +60,7 @@ async def test_a_200_kb_result_is_laid_out_in_a_worker_and_a_newer_selection_win
         # Until the worker hands the body over (on this event loop, so not before the next await): the header.
         assert "e04 · result" in inspector.render_line(0).text
         assert f"laying out {len(line):,} characters…" in inspector.render_line(1).text
-        await pilot.pause()  # the worker starts once the selection is painted
+        await pilot.pause(START_DELAY * 2)  # the worker starts once the selection has stayed put
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not inspector.pending
@@ -76,7 +76,7 @@ async def test_a_200_kb_result_is_laid_out_in_a_worker_and_a_newer_selection_win
         inspector.show_event(big, drill)
         _, small = result_event({"ok": "small"})
         inspector.show_event(small, drill)
-        await pilot.pause()
+        await pilot.pause(START_DELAY * 2)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert inspector.text == describe_event(small, drill).plain

@@ -3,8 +3,8 @@
 The body (:func:`~warroom.tui.widgets.describe_event`: header, plan step, arguments and raw result pretty-printed,
 token usage and cost) is laid out into lines once per width and drawn with ``render_line``. An event whose payload
 (tool arguments, tool output, text) is over :data:`BACKGROUND_CHARS` characters is described and laid out in a worker
-thread: the inspector shows the event's header and "laying out …" at once, and the body when it is ready; a later
-selection supersedes it. Drill text is Rich Text from :mod:`warroom.tui.text`, never markup.
+thread, started once the event has stayed selected for :data:`START_DELAY` seconds: the inspector shows the
+event's header and "laying out …" at once, and the body when it is ready; a later selection supersedes it. Drill text is Rich Text from :mod:`warroom.tui.text`, never markup.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from rich.console import Console
@@ -31,6 +32,8 @@ __all__ = ["BACKGROUND_CHARS", "Inspector", "payload_chars"]
 
 #: Events with a payload longer than this (characters of JSON or text) are described in a worker thread.
 BACKGROUND_CHARS = 20_000
+#: Seconds a big event must stay selected before its worker thread starts.
+START_DELAY = 0.05
 
 
 def payload_chars(event: Any) -> int:
@@ -105,8 +108,9 @@ class Inspector(ScrollView, can_focus=True):
         if background:
             self._body = None
             self.pending = True
-            # Start the thread once the selection is painted: it holds the GIL much of the time it runs.
-            self.call_after_refresh(self._start, self._generation, build)
+            # Start the thread once the selection is painted and has stayed put for a moment: it holds the GIL
+            # much of the time it runs, and a key held down through big results lays out only the one it stops on.
+            self.set_timer(START_DELAY, partial(self._start, self._generation, build))
         else:
             self.pending = False
             body = build()
