@@ -155,3 +155,19 @@ async def test_war_room_keys_and_click_drive_the_inspector(services):
         await pilot.click(Timeline, offset=(10, 1 + 1 + 2))  # again: inspect it (an action is recorded)
         await pilot.pause()
         assert [a.event for a in live.replay.actions if a.kind.value == "inspect"] == [table.keys[2]]
+
+
+async def test_a_flag_mark_replaces_the_cached_line_of_its_row():
+    events = long_trace()
+    app = TraceApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(Timeline)
+        table.append_events(events[:10])
+        await pilot.pause()
+        row = next(line for line in screen_text(app).splitlines() if clock(3) in line)
+        assert "⚑" not in row  # drawn (and cached) before the flag
+        table.mark_flagged("x3")
+        await pilot.pause()
+        flagged = [line for line in screen_text(app).splitlines() if "⚑" in line and "time" not in line]
+        assert len(flagged) == 1 and clock(3) in flagged[0]
+        assert table.is_flagged("x3") and not table.is_flagged("x4")
