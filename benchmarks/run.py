@@ -30,7 +30,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
         {"small": 1_000, "large": 100_000, "repeat": 5},
         {"small": 1_000, "large": 20_000, "repeat": 2},
     ),
-    "ui": ("bench_ui", {"small": 100, "large": 10_000, "presses": 20}, {"small": 100, "large": 10_000, "presses": 6}),
+    "ui": ("bench_ui", {"small": 100, "large": 100_000, "presses": 20}, {"small": 100, "large": 10_000, "presses": 6}),
     "results": ("bench_results", {"sessions": 100_000, "repeat": 3}, {"sessions": 10_000, "repeat": 1}),
     "stats": (
         "bench_stats",

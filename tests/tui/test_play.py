@@ -10,7 +10,9 @@ from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import EscalateScreen
-from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, Timeline
+from warroom.tui.timeline import Timeline
+from warroom.tui.inspector import Inspector
+from warroom.tui.widgets import Meters, PlanPanel, StatusBar
 
 from .conftest import advance, make_app, record_notifications, screen_text, type_text
 
@@ -69,7 +71,7 @@ async def test_false_escalation_is_answered_and_play_goes_on(services):
         assert live.replay.now == 5 + FALSE_ESCALATION_DELAY  # the trace ran on while the planner re-planned
         assert live.replay.cost.usd_by_role[Role.PLANNER] > planner_before  # the re-plan call was charged
         timeline = live.query_one(Timeline)
-        assert any(k.value.startswith("note:") for k in timeline.rows)
+        assert any(k.startswith("note:") for k in timeline.keys)
         assert timeline.selected_key.startswith("note:")  # following: the planner's answer is shown in full
         text = screen_text(app)
         assert "found nothing wrong" in text and "re-plan" in text

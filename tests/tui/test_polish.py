@@ -14,8 +14,10 @@ from warroom.store.timeline import load_review
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.modals import PICKER_KEYS, REVIEW_KEYS, HelpScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.review import ReviewTable
 from warroom.tui.services import load_entry
-from warroom.tui.widgets import Meters, Timeline, describe_event
+from warroom.tui.timeline import Timeline
+from warroom.tui.widgets import Meters, describe_event
 
 from .conftest import STALE, advance, make_app, screen_text
 
@@ -61,12 +63,13 @@ async def test_review_has_help_short_answer_key_marks_and_no_palette(tmp_path: P
         # The session's facts stay on one line at 80 columns: nothing dangles where it wraps.
         assert all(line.rstrip().endswith("·") is False for line in text.splitlines()[:4])
     async with ReviewApp(review).run_test(size=(160, 48)) as pilot:
-        table = pilot.app.screen.query_one("#review-timeline", DataTable)
-        widths = {str(k.value): c.width for k, c in table.columns.items()}
+        table = pilot.app.screen.query_one("#review-timeline", ReviewTable)
+        width = table.scrollable_content_region.width
+        widths = dict(zip((c.key for c in table.columns), table.column_widths(width)))
         assert widths["key"] <= 14 and widths["summary"] > widths["trainee"]
-        used = sum(c.get_render_width(table) for c in table.columns.values())
+        used = sum(widths.values()) + 2 * table.CELL_PADDING * len(table.columns)
         # The summary takes the free width: the columns fill the table, no more.
-        assert table.scrollable_content_region.width - 2 <= used <= table.scrollable_content_region.width
+        assert used == width
 
 
 async def test_meters_fit_80_columns_once_damage_shows(services):
@@ -152,8 +155,9 @@ async def test_timeline_keeps_its_ellipsis_with_a_scrollbar_and_inspector_labels
         await advance(pilot, 60, step=2)
         timeline = app.live.query_one(Timeline)
         assert timeline.show_vertical_scrollbar
-        used = sum(c.get_render_width(timeline) for c in timeline.columns.values())
-        assert used <= timeline.scrollable_content_region.width
+        width = timeline.scrollable_content_region.width
+        used = sum(timeline.column_widths(width)) + 2 * timeline.CELL_PADDING * len(timeline.columns)
+        assert used == width  # the summary takes what the scrollbar leaves, no more
         assert any("…" in line for line in screen_text(app).splitlines())
         ev = next(e for e in app.live.drill.trace if e.kind == "tool_call" and e.step)
         lines = describe_event(ev, app.live.drill).plain.splitlines()

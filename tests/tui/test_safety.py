@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 
 from warroom.tui.debrief import DebriefScreen
-from warroom.tui.widgets import Timeline
+from warroom.tui.timeline import Timeline
 
 from .conftest import advance, make_app, screen_text
 
@@ -89,7 +89,7 @@ async def test_markup_and_escapes_in_a_drill_render_literally(services, tmp_path
         assert f"plain {SHOWN}" in seen["e5"]  # tool output (a string)
         assert timeline.row_count == 5
         # the timeline's one-line summaries (cut to the column's width), with the same visible escapes
-        summaries = " ".join(str(timeline.get_row_at(i)[-1]) for i in range(timeline.row_count))
+        summaries = " ".join(str(timeline.row_cells(i)[-1]) for i in range(timeline.row_count))
         assert "\\u001b]0;T\\u0007 \\x9b31m \\x9d0;title\\x9c" in summaries  # tool call arguments (JSON)
         assert f"R {SHOWN}" in summaries and f"plain {SHOWN}" in summaries  # executor report, tool output text
         assert not any(c in summaries for c in RAW)

@@ -18,13 +18,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer
+from textual.widgets import Footer
 
 from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.modals import SPEEDS, ConfirmScreen, EscalateScreen, EscalationChoice, FlagScreen, HelpScreen
 from warroom.tui.services import JournalUnwritable, SessionUnavailable
-from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, Timeline, summarize
+from warroom.tui.timeline import Timeline
+from warroom.tui.inspector import Inspector
+from warroom.tui.widgets import Meters, PlanPanel, StatusBar, summarize
 
 if TYPE_CHECKING:
     from warroom.tui.app import WarroomApp
@@ -153,11 +155,9 @@ class WarRoomScreen(Screen[None]):
         timeline = self.query_one(Timeline)
         timeline.border_subtitle = f"{timeline.unseen} new ↓ (G)" if timeline.unseen else ""
 
-    @on(DataTable.RowHighlighted, "#timeline")
-    def preview(self, event: DataTable.RowHighlighted) -> None:
-        key = event.row_key.value
-        if key is None:
-            return
+    @on(Timeline.RowHighlighted, "#timeline")
+    def preview(self, event: Timeline.RowHighlighted) -> None:
+        key = event.key
         inspector = self.query_one(Inspector)
         if key.startswith("note:"):
             inspector.show_text(self._notes[key])
@@ -167,11 +167,11 @@ class WarRoomScreen(Screen[None]):
         self.refresh_plan()
         self.update_hint()
 
-    @on(DataTable.RowSelected, "#timeline")
-    def inspect(self, event: DataTable.RowSelected) -> None:
+    @on(Timeline.RowSelected, "#timeline")
+    def inspect(self, event: Timeline.RowSelected) -> None:
         """Enter on an event: record an ``inspect`` action and move into the inspector to scroll it."""
-        key = event.row_key.value
-        if key is None or key.startswith("note:") or self.replay.ended:
+        key = event.key
+        if key.startswith("note:") or self.replay.ended:
             return
         if self._act(self.replay.inspect, key) is None:
             return

@@ -38,8 +38,9 @@ SPEEDS: tuple[float, ...] = PLAYBACK_SPEEDS
 WAR_ROOM_KEYS: tuple[tuple[str, str], ...] = (
     ("space", "pause / resume the drill clock"),
     ("+  -", "playback speed (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
-    ("↑ ↓  j k", "move in the trace"),
-    ("G", "jump to the newest event and follow again"),
+    ("↑ ↓  j k", "move in the trace (a click selects an event)"),
+    ("pgup pgdn", "a page up / down the trace"),
+    ("home g  end G", "first event / newest event, following again"),
     ("enter", "inspect the selected event"),
     ("tab", "move between the trace and the inspector (to scroll it)"),
     ("f", "flag the selected event as suspicious, with an optional note"),
@@ -74,6 +75,7 @@ DEBRIEF_KEYS: tuple[tuple[str, str], ...] = (
 REVIEW_KEYS: tuple[tuple[str, str], ...] = (
     ("↑ ↓  j k", "move in the timeline (the side panel shows the row in full)"),
     ("pgup pgdn", "a page up / down the timeline"),
+    ("home g  end G", "first / last row"),
     ("n  p", "next / previous trainee action (flag, escalation, quit)"),
     ("e", "next evidence event (wraps to the first)"),
     ("q  escape", "close the review"),

@@ -3,12 +3,13 @@ where they happened, and the scorecard beside it.
 
 :class:`ReviewScreen` renders a :class:`~warroom.store.timeline.ReviewData` (built by
 :func:`warroom.store.timeline.load_review`); :class:`ReviewApp` runs it on its own (``warroom review SESSION_ID``).
-Keys: ↑/↓ (or j/k) move through the timeline, ``n`` / ``p`` jump to the next / previous trainee action (flag,
+Keys: ↑/↓ (or j/k), pgup/pgdn, home/g and end/G move through the timeline (a click selects a row), ``n`` / ``p`` jump to the next / previous trainee action (flag,
 escalation, quit), ``e`` to the next evidence event, ``?`` lists the keys, ``q`` closes. Drill text is shown literally, never as markup.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -16,19 +17,27 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import Footer, Static
 
 from warroom.core.scoring import MAX_TOTAL
 from warroom.store.timeline import ReviewData, ReviewRow
 from warroom.tui import text as fmt
 from warroom.tui.modals import REVIEW_KEYS, REVIEW_NOTES, HelpScreen
-from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, fit_columns, summarize
+from warroom.tui.linetable import Column, LineTable
+from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, summarize
 
 _GOOD = {"contained", "all_clear_held"}
 _MIXED = {"contained_late"}
-_FIXED = {"t": 6, "step": 5, "kind": 9}
 #: The summary takes the free width; the answer-key and trainee columns what their marks need, within bounds.
-_FLEX = {"summary": 1.0}
+_COLUMNS = (
+    Column("t", "time", 6),
+    Column("step", "step", 5),
+    Column("kind", "kind", 9),
+    Column("summary", "summary", None),
+    Column("key", "answer key", None),
+    Column("trainee", "trainee", None),
+)
+_FIXED_WIDTH = 6 + 5 + 9
 _KEY_WIDTH = (7, 14)
 _TRAINEE_WIDTH = (9, 22)
 
@@ -61,32 +70,33 @@ def _outcome_style(outcome: str) -> str:
     return "bold green" if outcome in _GOOD else "bold yellow" if outcome in _MIXED else "bold red"
 
 
-class ReviewTable(DataTable):
-    """The review timeline: trace events, trainee actions and the deadline, one row each."""
+class ReviewTable(LineTable):
+    """The review timeline: trace events, trainee actions and the deadline, one row each (row ``i`` is
+    ``rows[i]``, its cells built by ``cells`` when it is drawn). Keys: see :class:`~warroom.tui.linetable.LineTable`."""
 
-    BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False),
-        Binding("k", "cursor_up", "Up", show=False),
-    ]
+    def __init__(self, rows: list[ReviewRow], cells: Callable[[ReviewRow], list[Text]], *, id: str | None = None) -> None:
+        super().__init__(_COLUMNS, id=id)
+        self._review_rows = rows
+        self._cells = cells
+        #: Widths the answer-key and trainee columns' marks need (cells), from the rows.
+        self.side_widths = {
+            "key": max((len(key_marks(r.key)) for r in rows), default=0),
+            "trainee": max((len(", ".join(r.trainee)) for r in rows), default=0),
+        }
+        self.add_rows([str(i) for i in range(len(rows))])
 
-    #: Widths the answer-key and trainee columns' marks need, set from the rows by :class:`ReviewScreen`.
-    side_widths: dict[str, int] = {"key": _KEY_WIDTH[0], "trainee": _TRAINEE_WIDTH[0]}
+    def row_cells(self, index: int) -> list[Text]:
+        return self._cells(self._review_rows[index])
 
-    def fit(self) -> None:
+    def column_widths(self, width: int) -> list[int]:
         """The answer-key and trainee columns get what their marks need (within bounds, giving way down to their
-        minimum so the summary keeps 16 columns), the summary the rest."""
-        cells = self.scrollable_content_region.width - 2 * self.cell_padding * (len(_FIXED) + 3) - sum(_FIXED.values())
+        minimum so the summary keeps 16 columns), the summary the rest (at least 8)."""
+        cells = width - 2 * self.CELL_PADDING * len(_COLUMNS) - _FIXED_WIDTH
         key = min(max(self.side_widths["key"], _KEY_WIDTH[0]), _KEY_WIDTH[1])
         trainee = min(max(self.side_widths["trainee"], _TRAINEE_WIDTH[0]), _TRAINEE_WIDTH[1])
         trainee = max(min(trainee, cells - 16 - key), _TRAINEE_WIDTH[0])
         key = max(min(key, cells - 16 - trainee), _KEY_WIDTH[0])
-        fit_columns(self, {**_FIXED, "key": key, "trainee": trainee}, _FLEX)
-
-    def on_resize(self) -> None:
-        self.fit()
-
-    def watch_show_vertical_scrollbar(self) -> None:
-        self.fit()  # the scrollbar takes columns from the summary: refit so it keeps its "…"
+        return [6, 5, 9, max(cells - key - trainee, 8), key, trainee]
 
 
 class ReviewScreen(Screen[None]):
@@ -114,7 +124,7 @@ class ReviewScreen(Screen[None]):
         notices = self.data.notices
         yield Static(fmt.literal("\n".join(f"! {n}" for n in notices)), id="review-notice")
         with Horizontal(id="review-body"):
-            yield ReviewTable(id="review-timeline", cursor_type="row", zebra_stripes=False)
+            yield ReviewTable(self.rows, self._cells, id="review-timeline")
             with VerticalScroll(id="review-side"):
                 yield Static(id="review-detail", classes="review-section")
                 yield Static(self._scorecard(), id="review-scorecard", classes="review-section")
@@ -124,22 +134,10 @@ class ReviewScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#review-notice", Static).display = bool(self.data.notices)
         table = self.query_one(ReviewTable)
-        table.add_column(Text("time"), width=_FIXED["t"], key="t")
-        table.add_column(Text("step"), width=_FIXED["step"], key="step")
-        table.add_column(Text("kind"), width=_FIXED["kind"], key="kind")
-        table.add_column(Text("summary"), width=30, key="summary")
-        table.add_column(Text("answer key"), width=16, key="key")
-        table.add_column(Text("trainee"), width=16, key="trainee")
-        for i, row in enumerate(self.rows):
-            table.add_row(*self._cells(row), key=str(i))
-        key_len = max((len(key_marks(r.key)) for r in self.rows), default=0)
-        trainee_len = max((len(", ".join(r.trainee)) for r in self.rows), default=0)
-        table.side_widths = {"key": key_len, "trainee": trainee_len}
-        table.fit()
         table.focus()
         actions = self.action_rows
         if actions:
-            table.move_cursor(row=actions[0], animate=False)
+            table.move_cursor(actions[0])
         self._show_detail(table.cursor_row)
 
     def _rows(self) -> list[ReviewRow]:
@@ -330,7 +328,7 @@ class ReviewScreen(Screen[None]):
         table = self.query_one(ReviewTable)
         return self.rows[table.cursor_row] if 0 <= table.cursor_row < len(self.rows) else None
 
-    def on_data_table_row_highlighted(self, message: DataTable.RowHighlighted) -> None:
+    def on_line_table_row_highlighted(self, message: LineTable.RowHighlighted) -> None:
         self._show_detail(message.cursor_row)
 
     def _jump(self, candidates: list[int], forward: bool, what: str) -> None:
@@ -338,7 +336,7 @@ class ReviewScreen(Screen[None]):
         here = table.cursor_row
         nxt = [i for i in candidates if i > here] if forward else [i for i in candidates if i < here][::-1]
         if nxt:
-            table.move_cursor(row=nxt[0], animate=False)
+            table.move_cursor(nxt[0])
         else:
             self.notify(f"No {'later' if forward else 'earlier'} {what}.", timeout=2)
 
@@ -355,7 +353,7 @@ class ReviewScreen(Screen[None]):
         ev = [i for i, r in enumerate(self.rows) if r.kind == "event" and "evidence" in r.key]
         table = self.query_one(ReviewTable)
         if ev and not any(i > table.cursor_row for i in ev):
-            table.move_cursor(row=ev[0], animate=False)
+            table.move_cursor(ev[0])
             return
         self._jump(ev, True, "evidence")
 

@@ -7,15 +7,11 @@ it; none of them advances the drill clock, applies an action or scores anything.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from rich.highlighter import JSONHighlighter
 from rich.text import Text
-from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.coordinate import Coordinate
-from textual.geometry import Region, Spacing
 from textual.widgets import DataTable, Static
 
 from warroom.core.cost import call_cost
@@ -58,19 +54,27 @@ STEP_ICONS: dict[StepState, tuple[str, str]] = {
 }
 
 
-def summarize(event: Any) -> str:
-    """A one-line summary of a trace event (plain text, not yet cleaned): what the timeline shows."""
+def summarize(event: Any, limit: int | None = None) -> str:
+    """A one-line summary of a trace event (plain text, not yet cleaned): what the timeline shows.
+
+    With ``limit`` (characters), free text is cut before it is formatted, so a 200 KB result costs no more than a
+    short one; the summary is then at least ``limit`` characters long when the full one would be (callers cut it
+    to ``limit`` with their ellipsis)."""
+
+    def cut(value: Any) -> Any:
+        return value[: limit + 1] if limit is not None and isinstance(value, str) else value
+
     kind = event.kind
     if kind == "tool_call":
         return f"{event.tool}({fmt.compact_json(event.arguments)[1:-1] if event.arguments else ''})"
     if kind == "tool_result":
         status = f"{event.status} · " if event.status else ""
-        return status + fmt.compact_json(event.output)
+        return status + fmt.compact_json(cut(event.output))
     if kind == "executor_report":
-        return f"{event.status.value.upper()}: {event.content}"
+        return f"{event.status.value.upper()}: {cut(event.content)}"
     if kind == "log":
-        return f"{event.source} {event.level}: {event.content}"
-    return str(getattr(event, "content", ""))
+        return f"{event.source} {event.level}: {cut(event.content)}"
+    return str(cut(getattr(event, "content", "")))
 
 
 def usage_line(event: Any, drill: Drill) -> Text | None:
@@ -192,7 +196,7 @@ class StatusBar(Static):
             out.append(f" {note} ", style="bold reverse")
             out.append("  ")
         out.append(fmt.clean_line(title))
-        self.update(out)
+        self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
         self.set_class(paused, "-paused")
 
 
@@ -233,7 +237,7 @@ class Meters(Static):
         out.append_text(head)
         out.append_text(tail)
         out.append_text(costs)
-        self.update(out)
+        self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
 
     def on_resize(self) -> None:
         if self._shown is not None:
@@ -259,11 +263,11 @@ class PlanPanel(Static):
             if step.id == current:
                 line.stylize("reverse")
             out.append_text(line)
-        self.update(out)
+        self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Timeline and inspector
+# Column fitting (the drill picker's DataTable)
 # ---------------------------------------------------------------------------------------------------------------
 
 #: Fixed widths of the timeline's columns other than the summary.
@@ -292,206 +296,3 @@ def fit_columns(table: DataTable, fixed: Mapping[str, int], flex: Mapping[str, f
         table._clear_caches()  # DataTable has no public API to resize a column; these two lines are what it does
         table._require_update_dimensions = True
         table.refresh()
-
-
-class Timeline(DataTable):
-    """The released trace events, one row each (flag mark, time, step, kind, one-line summary).
-
-    Rows are appended as events are released (work per call is proportional to the new events). The table follows
-    the newest event while the cursor is on the last row; once the trainee moves away, new rows only raise
-    :attr:`unseen` (shown as a hint) until the cursor is back at the bottom. Row keys are event ids; notes that
-    are not trace events (e.g. a re-plan answering a false escalation) get keys starting with ``note:``.
-    """
-
-    BINDINGS = [
-        Binding("j", "cursor_down", "Down", show=False),
-        Binding("k", "cursor_up", "Up", show=False),
-        Binding("G", "follow", "Newest", show=False),
-    ]
-
-    def __init__(self, *, id: str | None = None) -> None:
-        # Set before DataTable.__init__, which calls clear().
-        self._flagged: set[str] = set()
-        self._events: dict[str, Any] = {}
-        self._one_line_rows = True  # every row is one line high: a row's y is its index (see _get_row_region)
-        super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_cursor=True)
-        self.unseen = 0
-        self._notes = 0
-
-    def on_mount(self) -> None:
-        self.add_column(Text("⚑"), width=_FIXED["flag"], key="flag")
-        self.add_column(Text("time"), width=_FIXED["t"], key="t")
-        self.add_column(Text("step"), width=_FIXED["step"], key="step")
-        self.add_column(Text("kind"), width=_FIXED["kind"], key="kind")
-        self.add_column(Text("summary"), width=20, key="summary")
-        fit_columns(self, _FIXED, {"summary": 1})
-
-    def on_resize(self) -> None:
-        fit_columns(self, _FIXED, {"summary": 1})
-
-    def watch_show_vertical_scrollbar(self) -> None:
-        # The scrollbar takes columns from the summary: refit it, so it ends in "…" instead of being cut mid-word.
-        fit_columns(self, _FIXED, {"summary": 1})
-
-    # -- rows ---------------------------------------------------------------------------------------------------
-
-    @property
-    def events(self) -> Mapping[str, Any]:
-        """The trace events shown, by event id (read-only; rows that are notes are not in it)."""
-        return self._events
-
-    def event(self, key: str) -> Any:
-        """The trace event of the row with this key (an event id); raises KeyError for a note or an unknown key."""
-        return self._events[key]
-
-    def add_row(self, *cells: Any, height: int | None = 1, key: str | None = None, label: Any = None) -> Any:
-        if height != 1:
-            self._one_line_rows = False
-        return super().add_row(*cells, height=height, key=key, label=label)
-
-    def clear(self, columns: bool = False) -> Timeline:
-        self._events.clear()
-        self._flagged.clear()
-        self._one_line_rows = True
-        return super().clear(columns)
-
-    # DataTable finds a row's y offset by summing the heights of every row above it, on each cursor move (at the
-    # bottom of a 10,000-row trace, a 10,000-term sum two or three times per key press), and after every change to
-    # the table (new rows each tick) it rebuilds two whole-table lists, ``ordered_rows`` and ``_y_offsets``, the
-    # first time a line is painted or the cursor scrolled. Timeline rows are all one line high (as long as nobody
-    # adds a taller one), so a row's y offset is its index and line y shows row y: the overrides below answer in
-    # O(1) and fall back to DataTable's own code for any other table.
-
-    def _get_offsets(self, y: int) -> tuple[Any, int]:
-        if not self._one_line_rows:
-            return super()._get_offsets(y)
-        if self.show_header:
-            if y < self.header_height:
-                return self._header_row_key, y
-            y -= self.header_height
-        if not 0 <= y < self.row_count:
-            raise LookupError(f"Y coord {y!r} is greater than total height")
-        return self._row_locations.get_key(y), 0
-
-    @property
-    def _total_row_height(self) -> int:
-        return self.row_count if self._one_line_rows else super()._total_row_height
-
-    def _get_fixed_offset(self) -> Spacing:
-        if not self._one_line_rows:
-            return super()._get_fixed_offset()
-        top = (self.header_height if self.show_header else 0) + min(self.fixed_rows, self.row_count)
-        left = (
-            sum(column.get_render_width(self) for column in self.ordered_columns[: self.fixed_columns])
-            + self._row_label_column_width
-        )
-        return Spacing(top, 0, 0, left)
-
-    def _get_row_region(self, row_index: int) -> Region:
-        if not self._one_line_rows or not self.is_valid_row_index(row_index):
-            return super()._get_row_region(row_index)
-        row_width = (
-            sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
-        )
-        y = row_index + (self.header_height if self.show_header else 0)
-        return Region(0, y, max(self.size.width, row_width), 1)
-
-    def _get_cell_region(self, coordinate: Coordinate) -> Region:
-        if not self._one_line_rows or not self.is_valid_coordinate(coordinate):
-            return super()._get_cell_region(coordinate)
-        row_index, column_index = coordinate
-        x = (
-            sum(column.get_render_width(self) for column in self.ordered_columns[:column_index])
-            + self._row_label_column_width
-        )
-        width = self.columns[self._column_locations.get_key(column_index)].get_render_width(self)
-        y = row_index + (self.header_height if self.show_header else 0)
-        return Region(x, y, width, 1)
-
-    @property
-    def following(self) -> bool:
-        """True while the cursor is on the newest row (or the table is empty): new rows move the cursor along."""
-        return self.row_count == 0 or self.cursor_row >= self.row_count - 1
-
-    def _append_rows(self, rows: list[tuple[str, list[Any]]]) -> None:
-        # Add the whole batch, then move the cursor once: DataTable re-orders its rows on each cursor move, so a
-        # move per row would make a tick cost (rows released) x (rows in the table).
-        if not rows:
-            return
-        follow = self.following
-        for key, cells in rows:
-            self.add_row(*cells, key=key)
-        if follow:
-            self.move_cursor(row=self.row_count - 1, animate=False)
-        else:
-            self.unseen += len(rows)
-
-    def append_events(self, events: Iterable[Any]) -> None:
-        """Append one row per released trace event, in order."""
-        events = list(events)
-        self._events.update((ev.id, ev) for ev in events)
-        self._append_rows(
-            [
-                (
-                    ev.id,
-                    [
-                        Text(""),
-                        Text(fmt.clock(ev.t), style="dim"),
-                        fmt.literal_line(ev.step or "—"),
-                        Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "")),
-                        fmt.literal_line(summarize(ev), limit=400),
-                    ],
-                )
-                for ev in events
-            ]
-        )
-
-    def append_note(self, t: float, kind: str, summary: str, style: str = "bold magenta") -> str:
-        """Append a row that is not a trace event (e.g. the planner's answer to a false escalation); returns its key."""
-        self._notes += 1
-        key = f"note:{self._notes}"
-        cells = [Text(""), Text(fmt.clock(t), style="dim"), Text("—"), Text(kind, style=style), fmt.literal_line(summary)]
-        self._append_rows([(key, cells)])
-        return key
-
-    def mark_flagged(self, event_id: str) -> None:
-        """Show the flag mark on an event's row."""
-        self._flagged.add(event_id)
-        self.update_cell(event_id, "flag", Text("⚑", style="bold red"))
-
-    def is_flagged(self, event_id: str) -> bool:
-        """True once :meth:`mark_flagged` marked this event."""
-        return event_id in self._flagged
-
-    @property
-    def selected_key(self) -> str | None:
-        """The row key (event id or ``note:N``) under the cursor, or None when the table is empty."""
-        if self.row_count == 0:
-            return None
-        return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
-
-    def action_follow(self) -> None:
-        """Jump to the newest row and follow new rows again."""
-        if self.row_count:
-            self.move_cursor(row=self.row_count - 1, animate=False)
-
-    def watch_cursor_coordinate(self, old: Any, new: Any) -> None:
-        super().watch_cursor_coordinate(old, new)
-        if self.following:
-            self.unseen = 0
-
-
-class Inspector(VerticalScroll):
-    """The selected trace event in full: arguments and raw result pretty-printed, token usage and its cost."""
-
-    def compose(self):  # type: ignore[override]
-        yield Static(id="inspector-body")
-
-    def show_text(self, body: Text) -> None:
-        """Show ``body`` (already safe Text) and scroll back to the top."""
-        self.query_one("#inspector-body", Static).update(body)
-        self.scroll_home(animate=False)
-
-    def show_event(self, event: Any, drill: Drill, events: Mapping[str, Any] | None = None) -> None:
-        """Show one trace event of ``drill`` in full (``events``: see :func:`describe_event`)."""
-        self.show_text(describe_event(event, drill, events))

@@ -1,0 +1,83 @@
+"""The inspector: a huge tool result is laid out in a worker thread, the UI shows its header at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+
+import warroom.tui
+from warroom.core.loader import load_drill
+from warroom.tui.inspector import BACKGROUND_CHARS, START_DELAY, Inspector, payload_chars
+from warroom.tui.widgets import describe_event
+
+from .conftest import STALE, screen_text
+
+
+class InspectorApp(App[None]):
+    CSS_PATH = Path(warroom.tui.__file__).parent / "warroom.tcss"
+
+    def compose(self) -> ComposeResult:
+        yield Inspector(id="inspector")
+
+
+def result_event(output: object):
+    drill = load_drill(STALE)
+    ev = next(e for e in drill.trace if e.kind == "tool_result")
+    return drill, ev.model_copy(update={"output": output})
+
+
+def test_payload_chars_counts_the_free_form_payload():
+    drill, ev = result_event({"rows": "x" * 10})
+    assert payload_chars(ev) == len('{"rows": "xxxxxxxxxx"}')
+    assert payload_chars(ev.model_copy(update={"output": "é" * 7})) == 7
+    report = next(e for e in drill.trace if e.kind == "executor_report")
+    assert payload_chars(report) == len(report.content)
+
+
+async def test_a_small_event_shows_at_once():
+    drill, ev = result_event({"ok": True, "note": "[bold]not markup[/bold] \x1b[31m"})
+    app = InspectorApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        inspector = app.query_one(Inspector)
+        inspector.show_event(ev, drill)
+        assert not inspector.pending
+        assert inspector.text == describe_event(ev, drill).plain
+        await pilot.pause()
+        text = screen_text(app)
+        assert "[bold]not markup[/bold]" in text and "\\u001b[31m" in text and "\x1b" not in text
+
+
+async def test_a_200_kb_result_is_laid_out_in_a_worker_and_a_newer_selection_wins():
+    line = "".join(f"row {i:06d}; " for i in range(200_000 // 12))
+    drill, big = result_event(line)
+    assert payload_chars(big) > BACKGROUND_CHARS
+    app = InspectorApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        inspector = app.query_one(Inspector)
+        inspector.show_event(big, drill)
+        assert inspector.pending and inspector.text == ""
+        # Until the worker hands the body over (on this event loop, so not before the next await): the header.
+        assert "e04 · result" in inspector.render_line(0).text
+        assert f"laying out {len(line):,} characters…" in inspector.render_line(1).text
+        await pilot.pause(START_DELAY * 2)  # the worker starts once the selection has stayed put
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not inspector.pending
+        assert inspector.text == describe_event(big, drill).plain
+        assert "row 000000; row 000001;" in screen_text(app)
+        assert inspector.max_scroll_y > 2000  # every wrapped line of the 200 KB line is there to scroll to
+        await pilot.press("tab")
+        inspector.focus()
+        await pilot.press("end")
+        await pilot.pause()
+        assert f"row {len(line) // 12 - 1:06d};" in screen_text(app)
+        # A big event selected and then a small one: the small one stays when the worker finishes.
+        inspector.show_event(big, drill)
+        _, small = result_event({"ok": "small"})
+        inspector.show_event(small, drill)
+        await pilot.pause(START_DELAY * 2)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert inspector.text == describe_event(small, drill).plain
+        assert '"ok": "small"' in screen_text(app)

@@ -1,0 +1,176 @@
+"""The inspector: the selected trace event in full, drawn on Textual's line API so a huge result never blocks the UI.
+
+The body (:func:`~warroom.tui.widgets.describe_event`: header, plan step, arguments and raw result pretty-printed,
+token usage and cost) is laid out into lines once per width and drawn with ``render_line``. An event whose payload
+(tool arguments, tool output, text) is over :data:`BACKGROUND_CHARS` characters is described and laid out in a worker
+thread, started once the event has stayed selected for :data:`START_DELAY` seconds: the inspector shows the
+event's header and "laying out …" at once, and the body when it is ready; a later selection supersedes it. Drill text is Rich Text from :mod:`warroom.tui.text`, never markup.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import Any
+
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.worker import get_current_worker
+
+from warroom.core.model import Drill
+from warroom.tui import text as fmt
+from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event
+
+__all__ = ["BACKGROUND_CHARS", "Inspector", "payload_chars"]
+
+#: Events with a payload longer than this (characters of JSON or text) are described in a worker thread.
+BACKGROUND_CHARS = 20_000
+#: Seconds a big event must stay selected before its worker thread starts.
+START_DELAY = 0.05
+
+
+def payload_chars(event: Any) -> int:
+    """The size of an event's free-form payload in characters: the JSON of a tool call's arguments or a tool
+    result's output (a string counts as its length), or the length of a text event's content."""
+    value = event.output if event.kind == "tool_result" else event.arguments if event.kind == "tool_call" else None
+    if value is None:
+        return len(str(getattr(event, "content", "") or ""))
+    if isinstance(value, str):
+        return len(value)
+    return len(json.dumps(value, ensure_ascii=False, default=str))
+
+
+def _lay_out(body: Text, width: int) -> list[Strip]:
+    """``body`` wrapped to ``width`` cells, one Strip per line (a private console: safe in a worker thread)."""
+    console = Console(file=io.StringIO(), width=width, force_terminal=True, color_system="truecolor",
+                      markup=False, highlight=False, emoji=False)
+    lines = console.render_lines(body, console.options.update(width=width), pad=True)
+    return [Strip(line, width) for line in lines]
+
+
+class Inspector(ScrollView, can_focus=True):
+    """The selected trace event in full (or a note), scrollable with ↑ ↓ pgup pgdn home end when focused."""
+
+    DEFAULT_CSS = """
+    Inspector {
+        scrollbar-gutter: stable;
+    }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._build: Callable[[], Text] = Text
+        self._body: Text | None = Text()
+        self._strips: list[Strip] = []
+        self._laid_out_width = -1
+        self._generation = 0
+        #: True while a worker thread is building the body shown next.
+        self.pending = False
+        self._base: Style | None = None
+
+    @property
+    def text(self) -> str:
+        """The plain text of the body shown ("" while it is being laid out)."""
+        return self._body.plain if self._body is not None and not self.pending else ""
+
+    def show_text(self, body: Text) -> None:
+        """Show ``body`` (already safe Text) and scroll back to the top."""
+        self._show(lambda: body, background=False)
+
+    def show_event(self, event: Any, drill: Drill, events: Mapping[str, Any] | None = None) -> None:
+        """Show one trace event of ``drill`` in full (``events``: see :func:`describe_event`); an event with a
+        payload over :data:`BACKGROUND_CHARS` characters is built in a worker thread."""
+        big = payload_chars(event) > BACKGROUND_CHARS
+
+        def build() -> Text:
+            return describe_event(event, drill, events)
+
+        if big:
+            self._placeholder(event)
+        self._show(build, background=big)
+
+    # -- layout ---------------------------------------------------------------------------------------------------
+
+    @property
+    def _width(self) -> int:
+        return max(self.scrollable_content_region.width, 1)
+
+    def _show(self, build: Callable[[], Text], background: bool) -> None:
+        self._generation += 1
+        self._build = build
+        if background:
+            self._body = None
+            self.pending = True
+            # Start the thread once the selection is painted and has stayed put for a moment: it holds the GIL
+            # much of the time it runs, and a key held down through big results lays out only the one it stops on.
+            self.set_timer(START_DELAY, partial(self._start, self._generation, build))
+        else:
+            self.pending = False
+            body = build()
+            self._set_lines(body, self._width, _lay_out(body, self._width))
+
+    def _placeholder(self, event: Any) -> None:
+        note = Text()
+        note.append(fmt.clean_line(event.id), style="bold")
+        note.append(" · ")
+        note.append(KIND_LABELS.get(event.kind, event.kind), style=KIND_STYLES.get(event.kind, ""))
+        note.append(f" · {fmt.clock(event.t)}\n")
+        note.append(f"laying out {payload_chars(event):,} characters…", style="dim italic")
+        self._set_lines(None, -1, _lay_out(note, self._width))
+
+    def _set_lines(self, body: Text | None, width: int, strips: list[Strip], home: bool = True) -> None:
+        self._body = body
+        self._laid_out_width = width
+        self._strips = strips
+        self.virtual_size = Size(self._width, len(strips))
+        if home:
+            self.scroll_to(0, 0, animate=False, immediate=True, force=True)
+        self.refresh()
+
+    def _start(self, generation: int, build: Callable[[], Text]) -> None:
+        if generation == self._generation:  # not superseded by a newer selection before the paint
+            self._lay_out_in_thread(generation, build, None, self._width)
+
+    @work(thread=True, exclusive=True, group="inspector")
+    def _lay_out_in_thread(self, generation: int, build: Callable[[], Text], body: Text | None, width: int) -> None:
+        body = build() if body is None else body
+        strips = _lay_out(body, width)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._finished, generation, body, width, strips)
+
+    def _finished(self, generation: int, body: Text, width: int, strips: list[Strip]) -> None:
+        if generation != self._generation:
+            return  # another event was selected meanwhile
+        self.pending = False
+        self._set_lines(body, width, strips)
+        self.on_resize()  # the width changed while the thread worked: lay out again
+
+    def on_resize(self) -> None:
+        width = self._width
+        if self._body is None or width == self._laid_out_width:
+            return
+        body = self._body
+        if len(body) > BACKGROUND_CHARS:
+            self._generation += 1
+            self.pending = True
+            self._lay_out_in_thread(self._generation, self._build, body, width)
+        else:
+            self._set_lines(body, width, _lay_out(body, width), home=False)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._base = self.rich_style  # once per paint, not per line (it walks the ancestors)
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        index = round(self.scroll_y) + y
+        base = self._base if self._base is not None else self.rich_style
+        if 0 <= index < len(self._strips):
+            return self._strips[index].apply_style(base).crop_extend(0, self._width, base)
+        return Strip.blank(self._width, base)

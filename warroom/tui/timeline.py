@@ -1,0 +1,141 @@
+"""The war room's trace table: the released trace events, one line each, on :class:`~warroom.tui.linetable.LineTable`.
+
+Rows are appended as the drill clock releases events (work per tick proportional to the new events); each row's
+cells are built only when the row is drawn, from the event itself, so a 100,000-event trace costs one key and one
+list entry per row. Drill text goes through :mod:`warroom.tui.text` (literal Text, control characters escaped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from rich.text import Text
+
+from warroom.tui import text as fmt
+from warroom.tui.linetable import Column, LineTable
+from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, summarize
+
+__all__ = ["Timeline"]
+
+#: The columns: flag mark, drill time, plan step, kind, and the one-line summary, which takes the free width.
+COLUMNS = (
+    Column("flag", "⚑", 1),
+    Column("t", "time", 5),
+    Column("step", "step", 5),
+    Column("kind", "kind", 9),
+    Column("summary", "summary", None, minimum=8),
+)
+
+#: Longest summary built for a row (a 200 KB result is cut here before it is cleaned and styled).
+SUMMARY_LIMIT = 400
+
+
+class _Note(NamedTuple):
+    t: float
+    kind: str
+    summary: str
+    style: str
+
+
+class Timeline(LineTable):
+    """The released trace events, one row each (flag mark, time, step, kind, one-line summary).
+
+    The table follows the newest event while the cursor is on the last row; once the trainee moves away, new rows
+    only raise :attr:`unseen` (shown as a hint) until the cursor is back at the bottom (``G`` / ``end``). Row keys
+    are event ids; notes that are not trace events (e.g. a re-plan answering a false escalation) get keys starting
+    with ``note:``. Keys: see :class:`~warroom.tui.linetable.LineTable`.
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(COLUMNS, id=id, classes=classes)
+        self._events: dict[str, Any] = {}
+        self._noted: dict[str, _Note] = {}
+        self._flagged: set[str] = set()
+        #: Rows added while the trainee was away from the newest row.
+        self.unseen = 0
+
+    # -- rows -----------------------------------------------------------------------------------------------------
+
+    @property
+    def events(self) -> Mapping[str, Any]:
+        """The trace events shown, by event id (read-only; rows that are notes are not in it)."""
+        return self._events
+
+    def event(self, key: str) -> Any:
+        """The trace event of the row with this key (an event id); raises KeyError for a note or an unknown key."""
+        return self._events[key]
+
+    def row_cells(self, index: int) -> Sequence[Text]:
+        key = self.keys[index]
+        flag = Text("⚑", style="bold red") if key in self._flagged else Text("")
+        ev = self._events.get(key)
+        if ev is None:
+            note = self._noted[key]
+            return [flag, Text(fmt.clock(note.t), style="dim"), Text("—"), Text(note.kind, style=note.style),
+                    fmt.literal_line(note.summary, limit=SUMMARY_LIMIT)]
+        return [
+            flag,
+            Text(fmt.clock(ev.t), style="dim"),
+            fmt.literal_line(ev.step or "—"),
+            Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "")),
+            fmt.literal_line(summarize(ev, limit=SUMMARY_LIMIT), limit=SUMMARY_LIMIT),
+        ]
+
+    @property
+    def following(self) -> bool:
+        """True while the cursor is on the newest row (or the table is empty): new rows move the cursor along."""
+        return self.row_count == 0 or self.cursor_row >= self.row_count - 1
+
+    def _append(self, keys: list[str]) -> None:
+        if not keys:
+            return
+        follow = self.following
+        self.add_rows(keys)
+        if follow:
+            self.move_cursor(self.row_count - 1)
+        else:
+            self.unseen += len(keys)
+
+    def append_events(self, events: Iterable[Any]) -> None:
+        """Append one row per released trace event, in order (cost proportional to the events given)."""
+        events = list(events)
+        self._events.update((ev.id, ev) for ev in events)
+        self._append([ev.id for ev in events])
+
+    def append_note(self, t: float, kind: str, summary: str, style: str = "bold magenta") -> str:
+        """Append a row that is not a trace event (e.g. the planner's answer to a false escalation) at drill time
+        ``t`` (seconds); returns its key."""
+        key = f"note:{len(self._noted) + 1}"
+        self._noted[key] = _Note(t, kind, summary, style)
+        self._append([key])
+        return key
+
+    def clear(self) -> None:
+        """Remove every row, event, note and flag mark."""
+        self._events.clear()
+        self._noted.clear()
+        self._flagged.clear()
+        self.unseen = 0
+        super().clear()
+
+    def mark_flagged(self, event_id: str) -> None:
+        """Show the flag mark on an event's row."""
+        self._flagged.add(event_id)
+        if event_id in self._events:
+            self.refresh_row(self.row_index(event_id))
+
+    def is_flagged(self, event_id: str) -> bool:
+        """True once :meth:`mark_flagged` marked this event."""
+        return event_id in self._flagged
+
+    # -- cursor ---------------------------------------------------------------------------------------------------
+
+    def move_cursor(self, row: int, animate: bool = False, scroll: bool = True) -> None:
+        super().move_cursor(row, animate, scroll)
+        if self.following:
+            self.unseen = 0
+
+    def action_follow(self) -> None:
+        """Jump to the newest row and follow new rows again."""
+        self.action_last()
