@@ -729,3 +729,15 @@ def test_many_type_problems_cost_one_type_walk_per_shape_and_one_key_index_per_m
     assert len(info.value.problems) == 4_000
     assert loader_mod._walk_shape.cache_info().misses < 20  # one walk per shape of path, not one per error
     assert built < 2_020  # each mapping's keys indexed at most once: not 2,000 scans of a 2,000-key mapping
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [("a: [1,", "<string>:1:7: "), ("a: b\ni", "<string>:2:2: "), ("title: x\nb: {c: d", "<string>:2:9: ")],
+)
+def test_a_syntax_error_at_the_end_of_a_file_without_a_final_newline_is_placed_inside_the_file(text: str, where: str):
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    first = str(info.value.problems[0])
+    assert first.startswith(where), first
+    assert "line 2, column 1)" not in first or "\n" in text, first  # the context's position is inside too

@@ -14,7 +14,7 @@ RAW_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _REFUSED_CHAR = re.compile(r"control character \(('[^']*'|\"[^\"]*\")\)")
 
 
-def check_problem_positions(text: str, error: DrillLoadError, *, allow_past_end: bool = True) -> None:
+def check_problem_positions(text: str, error: DrillLoadError, *, allow_past_end: bool = False) -> None:
     """Every problem of ``error`` is at a position inside ``text``: 1 <= line <= the file's lines (counted at
     ``\\n``, as editors count them), 1 <= column <= that line's length + 1 (the end of a line); its message is
     not empty and never says "internal error".
@@ -40,7 +40,7 @@ def check_problem_positions(text: str, error: DrillLoadError, *, allow_past_end:
             assert lines[p.line - 1][p.column - 1 : p.column] == char, f"{char!r} is not at {p.line}:{p.column}: {p}"
 
 
-def check_loader(text: str, *, allow_past_end: bool = True) -> Any:
+def check_loader(text: str, *, allow_past_end: bool = False) -> Any:
     """``load_drill_text(text)`` returns a drill or raises a :class:`DrillLoadError` whose problems are all inside
     the file; any other exception propagates (and fails the test). Returns the drill or the error."""
     try:

@@ -58,9 +58,7 @@ def test_importing_random_or_cut_files_gives_a_problem_per_file(files: list[byte
     check_import(files)
 
 
-@pytest.mark.xfail(reason="issue 12 item 4: an unpaired surrogate (\"\\ud800\") or a 5,000-digit number in a record "
-                          "gives a traceback and stops the folder import", strict=False)
-@budget(30, known_bug=True)
+@budget(30)
 @given(st.lists(mutated_record(odd=KNOWN_BUG_JSON), min_size=1, max_size=2))
 def test_importing_records_with_surrogates_or_huge_numbers_reports_them_per_file(files: list[bytes]):
     check_import(files)

@@ -5,8 +5,8 @@ a position inside the file with a message that never says "internal error"; neve
 ``warroom validate``, ``check`` and ``cost`` commands on such a file exit 0 or 1 with no traceback.
 Budgets: tests/fuzz/budget.py.
 
-Tests marked xfail reach a bug found by this fuzzer (issue 12); each names it. They stay in the default run so
-that a fix turns them into XPASS (then drop the mark).
+The tests after "bugs found by the fuzzer" each reach one kind of bug this fuzzer found (issue 12), now fixed;
+they keep their own inputs so that a regression names its kind.
 """
 
 from __future__ import annotations
@@ -71,6 +71,11 @@ def test_mutated_bundled_drills_load_or_are_refused_with_positions_inside_the_fi
 @budget(100)
 @given(probed_drill())
 def test_a_problem_is_reported_at_its_line_and_column_whatever_odd_text_comes_before(probe: tuple[str, int, int]):
+    _check_probe(probe)
+
+
+def _check_probe(probe: tuple[str, int, int]) -> None:
+    """The probe's ``!!python/object`` tag is reported at exactly its line and column."""
     text, line, column = probe
     error = check_loader(text)
     assert isinstance(error, DrillLoadError)
@@ -104,48 +109,38 @@ def _check_command(text: str, command: tuple[str, ...]) -> None:
     if command[1:] == ("--format", "json"):
         for line in result.stdout.splitlines():
             problem = json.loads(line)
-            assert set(problem) == {"path", "line", "column", "message"} and problem["line"] >= 1, problem
+            assert set(problem) == {"path", "line", "column", "severity", "message"} and problem["line"] >= 1, problem
 
 
-# -- bugs found by the fuzzer (issue 12) ---------------------------------------------------------------------------
+# -- bugs found by the fuzzer (issue 12), fixed -------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(reason="issue 12 item 1: an overflowing number (1e400) or `!!bool maybe` raises ValueError / "
-                          "KeyError in the loader's hints ('internal error' in validate)", strict=False)
-@budget(40, known_bug=True)
+@budget(40)
 @given(mutated_drill(scalars=OVERFLOW_AND_BOOL), st.sampled_from(COMMANDS))
 def test_overflowing_numbers_and_odd_boolean_tags_are_refused_cleanly(text: str, command: tuple[str, ...]):
     check_loader(text)
     _check_command(text, command)
 
 
-@pytest.mark.xfail(reason="issue 12 item 11: U+2028, U+2029, U+0085 or a stray CR count as line breaks, so every "
-                          "later problem is reported one line too low", strict=False)
-@budget(60, known_bug=True)
+@budget(60)
 @given(probed_drill(chars=PLAIN_CHARS | st.sampled_from(ODD_BREAKS)))
 def test_problem_positions_ignore_the_line_breaks_editors_do_not_count(probe: tuple[str, int, int]):
-    test_a_problem_is_reported_at_its_line_and_column_whatever_odd_text_comes_before(probe)
+    _check_probe(probe)
 
 
-@pytest.mark.xfail(reason="found by the fuzzer: libyaml reports a refused control character at a byte offset, read "
-                          "as a character offset, so after non-ASCII text the line and column are wrong", strict=False)
-@budget(60, known_bug=True)
+@budget(60)
 @given(mutated_drill(chars=[prefix + c for c in CONTROL_CHARS for prefix in ("", "é", "😀 ")]))
 def test_a_control_character_is_reported_where_it_is(text: str):
     check_loader(text)
 
 
-@pytest.mark.xfail(reason="found by the fuzzer: a syntax error at the end of a file without a final newline is "
-                          "reported on line N+1 of an N-line file (e.g. `a: [1,` at 2:1)", strict=False)
-@budget(60, known_bug=True)
+@budget(60)
 @given(mutated_drill(), st.integers(0, 10_000))
 def test_a_syntax_error_at_the_end_of_a_file_is_inside_the_file(text: str, cut: int):
     check_loader(text[: len(text) * cut // 10_000].rstrip("\n"), allow_past_end=False)
 
 
-@pytest.mark.xfail(reason="issue 12 item 4: a lone surrogate in the text raises UnicodeEncodeError in the YAML "
-                          "reader (reachable from the Who&When importer)", strict=False)
-@budget(30, known_bug=True)
+@budget(30)
 @given(yamlish_text(extra_tokens=["\ud800", "\udfff", "x\udc80y"]))
 def test_text_with_lone_surrogates_is_refused_cleanly(text: str):
     check_loader(text)

@@ -111,7 +111,22 @@ def control_character_message(char: str) -> str:
 
 
 def yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
-    """One YAML error as ``(line, column, message)`` (1-based) with a message a drill author can act on."""
+    """One YAML error as ``(line, column, message)`` (1-based) with a message a drill author can act on.
+
+    The position is always inside the file: PyYAML places an error at the end of a file without a final newline
+    on the line after the last one, which no editor shows; it is moved to the end of the last line."""
+    line, column, message = _yaml_problem(text, e)
+    end = line_col(text, len(text))
+
+    def inside(m: re.Match[str]) -> str:
+        where = (int(m.group(1)), int(m.group(2)))
+        return "line {}, column {}".format(*min(where, end))
+
+    message = re.sub(r"line (\d+), column (\d+)", inside, message)
+    return (*end, message) if (line, column) > end else (line, column, message)
+
+
+def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     if isinstance(e, yaml.reader.ReaderError):
         line, column = line_col(text, e.position)
         char = e.character if isinstance(e.character, str) else chr(e.character)
