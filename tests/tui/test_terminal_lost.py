@@ -1,0 +1,152 @@
+"""A closed terminal ends warroom at once, every time (issue 11 item 5, issue 12 item 14).
+
+The terminal is a real pseudo-terminal: ``warroom run`` starts on its slave side, the test presses keys on the master
+side and then closes it, as a terminal window or a tmux pane does when closed. The process must be gone within
+two seconds and the drill stored as abandoned (or left in its journal for the next start to recover, never lost).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from warroom.store.results import DB_NAME, ResultsStore
+from warroom.tui.terminal import ExitGuard, GuardedOutput
+
+pty = pytest.importorskip("pty")
+termios = pytest.importorskip("termios")
+fcntl = pytest.importorskip("fcntl")
+
+WARROOM = Path(sys.executable).with_name("warroom")
+
+#: Seconds the test allows between closing the terminal and the process being gone (the goal is 1 s; the rest is
+#: slack for a loaded machine: the watchdog ends the process at 0.9 s whatever happens).
+EXIT_LIMIT = 2.5
+
+
+def _journals(data_dir: Path) -> list[str]:
+    jdir = data_dir / "journals"
+    return sorted(p.name for p in jdir.glob("*.jsonl")) if jdir.is_dir() else []
+
+
+def _drain(master: int, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ready, _, _ = select.select([master], [], [], 0.05)
+        if ready:
+            try:
+                os.read(master, 65536)
+            except OSError:
+                return
+
+
+def _play_then_close_terminal(data_dir: Path, env_extra: dict[str, str], key: bytes) -> tuple[float, int]:
+    """Open a drill's war room on a pty, press ``key``, close the terminal at once. Returns (seconds until the
+    process was gone, exit status)."""
+    import struct
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", **env_extra}
+    proc = subprocess.Popen(
+        [str(WARROOM), "--data-dir", str(data_dir), "run", "duplicate-charge-refunds", "--speed", "8"],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        start_new_session=True,  # the pty is its controlling terminal: closing the master hangs it up
+        close_fds=True,
+    )
+    os.close(slave)
+    try:
+        deadline = time.monotonic() + 15
+        while not _journals(data_dir):  # the briefing: enter starts the drill and its journal
+            assert proc.poll() is None, "warroom exited before the war room opened"
+            assert time.monotonic() < deadline, "the war room did not open"
+            os.write(master, b"\r")
+            _drain(master, 0.2)
+        _drain(master, 0.3)
+        os.write(master, key)
+    finally:
+        os.close(master)
+    closed = time.monotonic()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail("warroom outlived its closed terminal by 10 s")
+    return time.monotonic() - closed, proc.returncode
+
+
+def _sessions(data_dir: Path) -> list[str]:
+    with ResultsStore(data_dir, create=False) as store:
+        return [r.outcome for r in store.query()]
+
+
+@pytest.mark.parametrize(
+    ("locale", "runs"),
+    [({}, 6), ({"LC_ALL": "C", "LANG": "C"}, 2), ({"LC_ALL": "POSIX", "LANG": "POSIX"}, 2)],
+    ids=["default-locale", "LC_ALL=C", "LC_ALL=POSIX"],
+)
+def test_closing_the_terminal_after_a_key_ends_warroom_within_a_second_every_time(tmp_path, locale, runs):
+    if not WARROOM.exists():
+        pytest.skip(f"no warroom script beside {sys.executable}")
+    for i in range(runs):
+        data_dir = tmp_path / f"data{i}"
+        took, status = _play_then_close_terminal(data_dir, locale, key=b"jk"[i % 2 : i % 2 + 1])
+        assert took < EXIT_LIMIT, f"run {i}: warroom took {took:.2f} s to exit after its terminal closed"
+        assert status in (0, 1, 128 + signal.SIGHUP), f"run {i}: exit status {status}"
+        stored = _sessions(data_dir) if (data_dir / DB_NAME).exists() else []
+        # Stored as abandoned now, or (when the watchdog had to end it) kept in its journal for the next start.
+        assert stored == ["abandoned"] or (stored == [] and len(_journals(data_dir)) == 1), (i, stored)
+
+
+def test_guarded_output_reports_a_dead_terminal_once_and_then_discards():
+    lost: list[bool] = []
+
+    class Dead(io.StringIO):
+        def write(self, text: str) -> int:
+            raise OSError(5, "Input/output error")
+
+    out = GuardedOutput(Dead(), lambda: lost.append(True))
+    assert out.write("\x1b[?1049h") == 8
+    assert out.write("more") == 4
+    out.flush()
+    assert lost == [True] and out.lost and not out.isatty()
+
+
+def test_guarded_output_replaces_what_the_encoding_cannot_spell():
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="ascii")
+    out = GuardedOutput(stream, lambda: pytest.fail("not lost"))
+    out.write("╭─ ✓ ok")
+    out.flush()
+    assert raw.getvalue() == b"?? ? ok"
+    assert not out.lost
+
+
+async def test_exit_guard_hands_the_request_to_the_loop_and_arms_the_watchdog_once():
+    import asyncio
+
+    calls: list[int | None] = []
+    guard = ExitGuard(calls.append, grace=3600)  # never fires during the test
+    guard.install(asyncio.get_running_loop())
+    try:
+        assert not guard.armed
+        guard.terminal_lost()
+        guard.trigger(signal.SIGHUP)
+        await asyncio.sleep(0)
+        assert calls == [None, signal.SIGHUP]
+        assert guard.armed
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
