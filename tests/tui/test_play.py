@@ -12,7 +12,7 @@ from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import EscalateScreen
 from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, Timeline
 
-from .conftest import advance, make_app, record_notifications, screen_text, type_text
+from .conftest import advance, escalate, make_app, record_notifications, screen_text, type_text
 
 
 async def test_play_to_containment_by_keys(services):
@@ -31,9 +31,9 @@ async def test_play_to_containment_by_keys(services):
         await pilot.press("e")
         modal = app.screen
         assert isinstance(modal, EscalateScreen)
-        assert modal.plan[modal.preselect].id == "s1"  # preselected from the selected event's step
-        await type_text(pilot, "snapshot from last week")  # the preselected step; the reason box has the focus
-        await pilot.press("enter")
+        assert modal.step is None  # following the newest event: no step is chosen for the trainee
+        await pilot.press("escape")
+        await escalate(pilot, "s1", "snapshot from last week")
         assert app.screen is live
         assert live.replay.contained
         await advance(pilot, 5)  # the re-plan event plays, then the debrief opens
@@ -60,10 +60,7 @@ async def test_false_escalation_is_answered_and_play_goes_on(services):
         live = app.screen
         await advance(pilot, 5)
         planner_before = live.replay.cost.usd_by_role[Role.PLANNER]
-        await pilot.press("e")
-        await pilot.press("down", "down")  # s1 -> s3
-        await type_text(pilot, "refunds")
-        await pilot.press("enter")
+        await escalate(pilot, "s3", "refunds")
         assert app.screen is live
         assert not live.replay.ended and live.replay.false_escalations == 1
         assert live.replay.now == 5 + FALSE_ESCALATION_DELAY  # the trace ran on while the planner re-planned
@@ -72,8 +69,9 @@ async def test_false_escalation_is_answered_and_play_goes_on(services):
         assert any(k.value.startswith("note:") for k in timeline.rows)
         assert timeline.selected_key.startswith("note:")  # following: the planner's answer is shown in full
         text = screen_text(app)
-        assert "found nothing wrong" in text and "re-plan" in text
-        assert any("found nothing wrong" in m for m in notifications)
+        assert "before the evidence" in text and "re-plan" in text  # escalated at 5 s, before the evidence
+        assert any("came before the evidence this drill counts" in m for m in notifications)
+        assert not any("found nothing wrong" in m for m in notifications)
         await advance(pilot, 3)
         assert live.replay.now == 23 and not live.replay.ended  # play goes on
 
@@ -232,10 +230,7 @@ async def test_escalated_badge_leaves_room_for_the_title_at_80_columns(services)
         key = live.drill.answer_key
         await advance(pilot, live.replay.first_evidence_time / 32 + 0.1, step=0.1)
         assert live.replay.evidence_released and not live.replay.ended
-        await pilot.press("e")
-        while app.screen.step != key.fault.origin_step:
-            await pilot.press("down")
-        await pilot.press("enter")
+        await escalate(pilot, key.fault.origin_step)
         assert live.replay.contained
         bar = screen_text(app).splitlines()[0]
         assert "ESCALATED" in bar and live.drill.title in bar, bar
