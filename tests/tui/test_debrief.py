@@ -34,7 +34,7 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
             await pilot.press("pagedown")
             text += "\n".join(line.strip("│ ") for line in screen_text(app).splitlines())
         flat = " ".join(text.split())
-        assert "5.3 s ! you escalated step s3 (false escalation): odd" in flat
+        assert "5.3 s ! you escalated step s3 (false escalation, before the evidence the drill counts): odd" in flat
         assert f"{seconds(now)} ! you escalated step s1 (contained): stale" in flat
         assert f"time to detect {seconds(now - 12)}" in flat
         # No drill time with more than one decimal, and no mm:ss, anywhere in the debrief's own text.

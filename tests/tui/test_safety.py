@@ -83,8 +83,8 @@ async def test_markup_and_escapes_in_a_drill_render_literally(services, tmp_path
         assert f"T {SHOWN}" in seen["e5"]  # the status bar
         assert f"S {SHOWN}"[:20] in seen["e5"]  # the plan panel (cut to its width)
         assert f"O {SHOWN}" in seen["e2"]  # the inspector's objective line
-        assert SHOWN_JSON in seen["e2"]  # tool call arguments
-        assert SHOWN_JSON in seen["e3"]  # tool output (JSON)
+        assert SHOWN in seen["e2"]  # tool call arguments (a structured block: strings as they are, cleaned)
+        assert SHOWN in seen["e3"]  # tool output
         assert f"R {SHOWN}" in seen["e4"]  # executor report
         assert f"plain {SHOWN}" in seen["e5"]  # tool output (a string)
         assert timeline.row_count == 5

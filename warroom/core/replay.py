@@ -123,7 +123,8 @@ class EscalationVerdict(StrEnum):
 
     ``contained``: it named the fault's origin step after the evidence appeared, by the deadline.
     ``contained late``: the same, after the deadline. ``false escalation``: any other escalation (another step, before
-    the evidence, or in an all-clear drill); the planner re-planned and found nothing wrong.
+    the evidence, or in an all-clear drill); the planner re-planned and the plan went on (before the evidence the
+    drill counts, even the right step gives the planner nothing to act on: see ``EscalationResult.after_evidence``).
     """
 
     CONTAINED = "contained"

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rich.highlighter import JSONHighlighter
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -22,6 +21,7 @@ from warroom.core.cost import call_cost
 from warroom.core.model import ROLE_OF_KIND, Drill, Role
 from warroom.core.replay import CostMeter, StepState
 from warroom.tui import text as fmt
+from warroom.tui.structured import language_hint, structured
 
 # ---------------------------------------------------------------------------------------------------------------
 # Event descriptions
@@ -92,11 +92,21 @@ def usage_line(event: Any, drill: Drill) -> Text | None:
     return out
 
 
-def _json_block(value: Any) -> Text:
-    body = Text(fmt.pretty_json(value))
-    if not isinstance(value, str):
-        JSONHighlighter().highlight(body)
-    return body
+def _result_of(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
+    """The inspector's ``result`` line of a tool call: the tool result answering it (released, so shown), or that it
+    has not returned yet, or that the trace has none. ``events`` are the events shown so far (None: the whole trace)."""
+    out = Text()
+    out.append(_label("result"), style="bold")
+    shown = events.values() if events is not None else drill.trace
+    answer = next((e for e in shown if e.kind == "tool_result" and e.call == call.id), None)
+    if answer is not None:
+        out.append(fmt.clean_line(answer.id))
+        out.append(f" (t={fmt.seconds(answer.t)})", style="dim")
+    elif any(e.kind == "tool_result" and e.call == call.id for e in drill.trace):
+        out.append("not returned yet", style="dim")
+    else:
+        out.append("no result in the trace", style="dim")
+    return out
 
 
 def _label(name: str) -> str:
@@ -132,22 +142,26 @@ def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = 
     if kind == "tool_call":
         out.append(_label("tool"), style="bold")
         out.append(fmt.clean_line(event.tool))
+        out.append("\n")
+        out.append_text(_result_of(event, drill, events))
         out.append("\narguments\n", style="bold")
-        out.append_text(_json_block(event.arguments))
+        out.append_text(structured(event.arguments))
     elif kind == "tool_result":
         meta = []
         if event.status:
             meta.append(f"status {fmt.clean_line(event.status)}")
         if event.duration_ms is not None:
             meta.append(f"{event.duration_ms:,.0f} ms")
+        language = None
         try:
             call = events[event.call] if events is not None and event.call in events else drill.event(event.call)
             meta.append(f"answers {fmt.clean_line(event.call)} ({fmt.clean_line(call.tool)})")
+            language = language_hint(call.arguments)  # e.g. the file a read_file call named
         except (KeyError, AttributeError):
             meta.append(f"answers {fmt.clean_line(event.call)}")
         out.append(" · ".join(meta) + "\n")
         out.append("output (raw)\n", style="bold")
-        out.append_text(_json_block(event.output))
+        out.append_text(structured(event.output, language))
     elif kind == "executor_report":
         state = StepState(event.status.value)
         icon, style = STEP_ICONS[state]
