@@ -51,10 +51,17 @@ def _lexer_for_name(name: str) -> str | None:
     return name
 
 
+#: Extensions Pygments maps to a dialect where the plain language reads better (``.sql`` is T-SQL to it).
+_EXTENSIONS = {".sql": "sql"}
+
+
 def _lexer_for_file(file_name: str) -> str | None:
     from pygments.lexers import get_lexer_for_filename
     from pygments.util import ClassNotFound
 
+    dot = file_name.rfind(".")
+    if dot >= 0 and file_name[dot:].lower() in _EXTENSIONS:
+        return _EXTENSIONS[file_name[dot:].lower()]
     try:
         lexer = get_lexer_for_filename(file_name)
     except ClassNotFound:
