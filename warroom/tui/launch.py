@@ -29,3 +29,5 @@ def launch(settings: Settings, *, start: DrillEntry | None = None, speed: float 
         app.run()
     finally:
         app.close_open_session()
+    if app.return_code:  # the app failed (its error is printed by Textual): never report success
+        raise SystemExit(app.return_code)

@@ -255,12 +255,31 @@ class Meters(Static):
 
 
 class PlanPanel(Static):
-    """The plan: each step with the status the executor *reported* for it; the selected event's step is marked."""
+    """The plan: each step with the status the executor *reported* for it; the selected event's step is marked.
+
+    A plan longer than the panel shows a window of it that follows the marked step (scrolled just enough to show
+    it), with "first-last of N" under the panel."""
+
+    _top = 0
+    _shown: tuple[Drill, Mapping[str, StepState], str | None] | None = None
 
     def show(self, drill: Drill, states: Mapping[str, StepState], current: str | None = None) -> None:
-        """Render ``drill.plan`` with ``states`` (step id to state); ``current`` is highlighted."""
+        """Render ``drill.plan`` with ``states`` (step id to state); ``current`` is highlighted and kept in view."""
+        self._shown = (drill, states, current)
+        plan = drill.plan
+        rows = self.content_region.height or len(plan)
+        top = self._top
+        at = next((i for i, step in enumerate(plan) if step.id == current), None) if current is not None else None
+        if at is not None:
+            if at < top:
+                top = at
+            elif at >= top + rows:
+                top = at - rows + 1
+        top = max(0, min(top, len(plan) - rows))
+        self._top = top
+        self.border_subtitle = f"{top + 1}-{min(top + rows, len(plan))} of {len(plan)}" if len(plan) > rows else ""
         out = Text(no_wrap=True, overflow="ellipsis")
-        for i, step in enumerate(drill.plan):
+        for i, step in enumerate(plan[top : top + rows]):
             state = states.get(step.id, StepState.PENDING)
             icon, style = STEP_ICONS[state]
             if i:
@@ -274,6 +293,10 @@ class PlanPanel(Static):
                 line.stylize("reverse")
             out.append_text(line)
         self.update(out)
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
 
 
 # ---------------------------------------------------------------------------------------------------------------
