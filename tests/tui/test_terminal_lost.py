@@ -150,3 +150,60 @@ async def test_exit_guard_hands_the_request_to_the_loop_and_arms_the_watchdog_on
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+def _screen_bytes(tmp_path: Path, env_extra: dict[str, str]) -> bytes:
+    """What ``warroom`` (the picker) writes to a pty until the picker is drawn (or 20 s pass); then the terminal
+    closes."""
+    import struct
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TEXTUAL_COLOR_SYSTEM")}
+    env.update(env_extra)
+    proc = subprocess.Popen(
+        [str(WARROOM), "--data-dir", str(tmp_path / "data")],
+        stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True,
+    )
+    os.close(slave)
+    out = b""
+    try:
+        end = time.monotonic() + 20
+        while time.monotonic() < end and not (b"WAR ROOM" in out and b"Drills" in out):
+            ready, _, _ = select.select([master], [], [], 0.1)
+            if ready:
+                try:
+                    out += os.read(master, 65536)
+                except OSError:
+                    break
+        _drain(master, 0.3)
+    finally:
+        os.close(master)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return out
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"TERM": "dumb", "COLORTERM": "truecolor"}, {"TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"}],
+    ids=["TERM=dumb", "NO_COLOR"],
+)
+def test_no_24_bit_colour_for_a_dumb_terminal_or_no_color(tmp_path, env):
+    if not WARROOM.exists():
+        pytest.skip(f"no warroom script beside {sys.executable}")
+    out = _screen_bytes(tmp_path, env)
+    assert b"WAR ROOM" in out  # the picker was drawn
+    assert b"38;2;" not in out and b"48;2;" not in out  # no 24-bit foreground or background colour
+
+
+def test_color_environment():
+    from warroom.tui.launch import color_environment
+
+    assert color_environment({"TERM": "dumb"}) == {"NO_COLOR": "1", "TEXTUAL_COLOR_SYSTEM": "standard"}
+    assert color_environment({"TERM": "xterm", "NO_COLOR": "1"}) == {"TEXTUAL_COLOR_SYSTEM": "standard"}
+    assert color_environment({"TERM": "dumb", "TEXTUAL_COLOR_SYSTEM": "256"}) == {"NO_COLOR": "1"}
+    assert color_environment({"TERM": "xterm-256color", "COLORTERM": "truecolor"}) == {}
