@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import select
 import signal
 import subprocess
@@ -207,3 +208,37 @@ def test_color_environment():
     assert color_environment({"TERM": "xterm", "NO_COLOR": "1"}) == {"TEXTUAL_COLOR_SYSTEM": "standard"}
     assert color_environment({"TERM": "dumb", "TEXTUAL_COLOR_SYSTEM": "256"}) == {"NO_COLOR": "1"}
     assert color_environment({"TERM": "xterm-256color", "COLORTERM": "truecolor"}) == {}
+
+
+def test_a_non_utf8_locale_gets_a_readable_ascii_screen(tmp_path):
+    if not WARROOM.exists():
+        pytest.skip(f"no warroom script beside {sys.executable}")
+    env = {"TERM": "xterm-256color", "LC_ALL": "C", "LANG": "C"}
+    out = _screen_bytes(tmp_path, env)
+    assert b"WAR ROOM" in out and b"Drills" in out
+    assert out.isascii(), sorted({chr(b) for b in out if b > 127})[:10]
+    assert re.search(rb"\*+\.+", out)  # the difficulty stars, drawn with ASCII
+
+
+def test_locale_is_utf8_reads_the_first_locale_variable_set():
+    from warroom.tui.terminal import locale_is_utf8
+
+    assert locale_is_utf8({"LANG": "en_GB.UTF-8"})
+    assert locale_is_utf8({"LC_ALL": "C.utf8", "LANG": "C"})
+    assert not locale_is_utf8({"LC_ALL": "C", "LANG": "en_GB.UTF-8"})
+    assert not locale_is_utf8({"LC_ALL": "POSIX"})
+    assert not locale_is_utf8({"LANG": "de_DE.ISO-8859-1"})
+    assert not locale_is_utf8({})
+    assert locale_is_utf8({"LC_ALL": "C", "WARROOM_CHARSET": "UTF-8"})
+    assert not locale_is_utf8({"LANG": "C.UTF-8", "WARROOM_CHARSET": "ascii"})
+
+
+def test_ascii_output_keeps_every_cell_width():
+    from rich.cells import cell_len
+
+    raw = io.StringIO()
+    out = GuardedOutput(raw, lambda: None, ascii_only=True)
+    text = "\x1b[1m╭─ Trace ─╮ ✓ s1 ★★☆ … ⏱ 日本 é\x1b[0m"
+    out.write(text)
+    assert raw.getvalue() == "\x1b[1m+- Trace -+ v s1 **. . @ ???? e\x1b[0m"
+    assert cell_len(raw.getvalue()) == cell_len(text)

@@ -24,11 +24,64 @@ import asyncio
 import os
 import signal
 import threading
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 #: Seconds between SIGHUP / SIGTERM / a lost terminal and the watchdog ending the process if it has not exited.
 EXIT_GRACE = 0.9
+
+
+def locale_is_utf8(environ: Mapping[str, str]) -> bool:
+    """True when the locale the terminal was started with is UTF-8: the first of ``LC_ALL``, ``LC_CTYPE``, ``LANG``
+    that is set names a UTF-8 codeset (``C.UTF-8``, ``en_GB.utf8``). ``C``, ``POSIX``, ``en_US.ISO-8859-1`` or no
+    locale at all are not. ``WARROOM_CHARSET=utf-8`` / ``ascii`` overrides the guess."""
+    forced = environ.get("WARROOM_CHARSET", "").strip().lower().replace("-", "")
+    if forced in ("utf8", "ascii"):
+        return forced == "utf8"
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = environ.get(name, "")
+        if value:
+            codeset = value.partition(".")[2].partition("@")[0]
+            return codeset.lower().replace("-", "") == "utf8"
+    return False
+
+
+#: ASCII stand-ins for the characters the UI draws (Textual's and warroom's own), each as wide as the original.
+_ASCII_GLYPHS = {
+    "…": ".", "·": ".", "—": "-", "–": "-", "★": "*", "☆": ".", "✓": "v", "✗": "x", "▸": ">", "▶": ">", "◐": "~",
+    "⚑": "F", "⏱": "@", "↑": "^", "↓": "v", "←": "<", "→": ">", "●": "o", "■": "#", "⚠": "!", "✔": "v", "✖": "x",
+    "“": '"', "”": '"', "‘": "'", "’": "'", "•": "*", "▁": "_", "▔": "-", "▎": "|", "▊": "|", "█": "#",
+}
+
+
+class _Ascii(dict):  # type: ignore[type-arg]
+    """A ``str.translate`` table turning any non-ASCII character into ASCII of the same cell width."""
+
+    def __missing__(self, code: int) -> str:
+        if code < 128:
+            value = chr(code)  # unchanged
+        else:
+            from rich.cells import cell_len
+
+            ch = chr(code)
+            width = cell_len(ch)
+            if 0x2500 <= code <= 0x257F:  # box drawing: lines and corners
+                name = unicodedata.name(ch, "")
+                value = "-" if "HORIZONTAL" in name and "VERTICAL" not in name else (
+                    "|" if "VERTICAL" in name and "HORIZONTAL" not in name else "+")
+            elif 0x2580 <= code <= 0x259F:  # block elements (scrollbars)
+                value = "#"
+            elif ch in _ASCII_GLYPHS:
+                value = _ASCII_GLYPHS[ch]
+            else:
+                plain = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode()
+                value = plain if len(plain) == 1 and width == 1 else "?" * width
+        self[code] = value
+        return value
+
+
+ASCII_TABLE = _Ascii()
 
 
 class GuardedOutput:
@@ -38,11 +91,14 @@ class GuardedOutput:
         stream: the terminal output (a text file with ``write``, ``flush``, ``fileno``).
         on_lost: called once, from the thread that wrote, when a write or flush fails with ``OSError`` or
             ``ValueError`` (a closed file): the terminal is gone. Afterwards output is discarded.
+        ascii_only: write every non-ASCII character as ASCII of the same width (box lines as ``-`` ``|`` ``+``,
+            ``✓`` as ``v``, others as ``?``), for a terminal in a locale that is not UTF-8.
     """
 
-    def __init__(self, stream: IO[str], on_lost: Callable[[], None]) -> None:
+    def __init__(self, stream: IO[str], on_lost: Callable[[], None], ascii_only: bool = False) -> None:
         self._stream = stream
         self._on_lost = on_lost
+        self.ascii_only = ascii_only
         self.lost = False
         self.encoding = getattr(stream, "encoding", None) or "utf-8"
 
@@ -55,11 +111,12 @@ class GuardedOutput:
         """Write ``text`` (characters the encoding lacks become ``?``); returns ``len(text)`` even when discarded."""
         if self.lost:
             return len(text)
+        out = text.translate(ASCII_TABLE) if self.ascii_only and not text.isascii() else text
         try:
             try:
-                self._stream.write(text)
+                self._stream.write(out)
             except UnicodeEncodeError:
-                self._stream.write(text.encode(self.encoding, "replace").decode(self.encoding, "replace"))
+                self._stream.write(out.encode(self.encoding, "replace").decode(self.encoding, "replace"))
         except (OSError, ValueError):
             self._lose()
         return len(text)
@@ -146,18 +203,20 @@ class ExitGuard:
 
 
 def guarded_driver_class(app: Any, guard: ExitGuard) -> type | None:
-    """A subclass of the app's terminal driver whose output is a :class:`GuardedOutput` reporting to ``guard``, or
-    None when the app does not use Textual's Linux driver (Windows, headless tests)."""
+    """A subclass of the app's terminal driver whose output is a :class:`GuardedOutput` reporting to ``guard`` (ASCII
+    only when the locale is not UTF-8, see :func:`locale_is_utf8`), or None when the app does not use Textual's
+    Linux driver (Windows, headless tests)."""
     from textual.drivers.linux_driver import LinuxDriver
 
     base = app.driver_class
     if not (isinstance(base, type) and issubclass(base, LinuxDriver)):
         return None
+    ascii_only = not locale_is_utf8(os.environ)
 
     class GuardedDriver(base):  # type: ignore[misc, valid-type]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             # The one place the driver's output file is chosen; the writer thread takes it at application start.
-            self._file = GuardedOutput(self._file, guard.terminal_lost)
+            self._file = GuardedOutput(self._file, guard.terminal_lost, ascii_only=ascii_only)
 
     return GuardedDriver
