@@ -59,7 +59,7 @@ PICKER_KEYS: tuple[tuple[str, str], ...] = (
     ("home end  g G", "first / last drill"),
     ("pgup pgdn", "a page up / down the list"),
     ("enter", "open the selected drill's briefing"),
-    ("tab", "move between the list and the preview (↑ ↓ j k pgup pgdn scroll the preview)"),
+    ("tab", "into the preview and back (there ↑ ↓ j k scroll it)"),
     ("r", "reload the drills from disk (after editing one)"),
     ("q", "quit warroom"),
     ("?", "this help"),
