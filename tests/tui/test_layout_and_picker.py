@@ -140,3 +140,22 @@ def test_launch_fails_with_the_apps_return_code(monkeypatch, tmp_path):
     with pytest.raises(SystemExit) as exc:
         launch_module.launch(S())  # type: ignore[arg-type]
     assert exc.value.code == 1
+
+
+def test_an_unreadable_drill_folder_is_listed_with_its_problem(tmp_path, monkeypatch):
+    from warroom.core import library
+
+    folder = tmp_path / "drills"
+    folder.mkdir()
+    real = library.find_drill_files
+
+    def failing(paths, *args, **kwargs):
+        if Path(list(paths)[0]) == folder:
+            raise PermissionError(13, "Permission denied", str(folder / "locked"))
+        return real(paths, *args, **kwargs)
+
+    monkeypatch.setattr(library, "find_drill_files", failing)
+    entries = Services(trainee="t", data_dir=tmp_path / "data", drill_dirs=(folder,)).catalog()
+    broken = [e for e in entries if e.path == folder]
+    assert len(broken) == 1 and broken[0].problems == (f"{folder}: cannot read this folder (Permission denied)",)
+    assert any(e.ok for e in entries)  # the bundled drills are still offered

@@ -222,14 +222,20 @@ class Services:
 
         paths: list[Path] = []
         seen: set[Path] = set()
+        unreadable: list[DrillEntry] = []
         for d in (bundled_drills_dir(), *self.drill_dirs):
             if not Path(d).exists():
                 continue
-            found = [p for p in find_drill_files([d]) if p.resolve() not in seen]
+            try:
+                found = [p for p in find_drill_files([d]) if p.resolve() not in seen]
+            except OSError as exc:  # a folder (or a subfolder) that cannot be read is listed, not fatal
+                reason = exc.strerror or str(exc)
+                unreadable.append(DrillEntry(Path(d), None, (f"{d}: cannot read this folder ({reason})",)))
+                continue
             seen.update(p.resolve() for p in found)
             base = Path(d) if Path(d).is_dir() else Path(d).parent
             paths.extend(sorted(found, key=lambda p: natural_key(p.relative_to(base).as_posix())))
-        entries = [self._entry(p) for p in paths]
+        entries = [self._entry(p) for p in paths] + unreadable
         try:
             return with_cross_file_problems(entries)
         except Exception:  # noqa: BLE001 - the rules across files must not hide the drills themselves
