@@ -242,3 +242,19 @@ def test_ascii_output_keeps_every_cell_width():
     out.write(text)
     assert raw.getvalue() == "\x1b[1m+- Trace -+ v s1 **. . @ ???? e\x1b[0m"
     assert cell_len(raw.getvalue()) == cell_len(text)
+
+
+@pytest.mark.parametrize(("settle", "status"), [(False, 128 + signal.SIGHUP), (True, 0)])
+def test_the_watchdog_ends_a_process_that_does_not_exit(settle, status):
+    code = (
+        "import signal, time\n"
+        "from warroom.tui.terminal import ExitGuard\n"
+        "guard = ExitGuard(lambda signum: None, grace=0.2)\n"
+        "guard.trigger(signal.SIGHUP)\n"
+        f"{'guard.settled()' if settle else 'pass'}\n"
+        "time.sleep(30)  # a process stuck in its teardown\n"
+    )
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], timeout=20)
+    assert done.returncode == status
+    assert time.monotonic() - started < 15

@@ -143,6 +143,8 @@ class WarroomApp(App[None]):
         if live is not None:
             live.tick()
         self.close_open_session()
+        if self.exit_guard is not None:
+            self.exit_guard.settled()
         self.exit()
 
     async def action_quit(self) -> None:

@@ -144,7 +144,7 @@ class ExitGuard:
         request: called on the event loop (once per reason) with the signal number, or None for a lost terminal; it
             should store what must be stored and exit the app.
         grace: seconds the watchdog allows from the first request until it ends the process (``os._exit`` with
-            128 + the signal number, or 1 for a lost terminal).
+            128 + the signal number, or 1 for a lost terminal; 0 once :meth:`settled` was called).
     """
 
     def __init__(self, request: Callable[[int | None], Any], grace: float = EXIT_GRACE) -> None:
@@ -153,6 +153,7 @@ class ExitGuard:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._watchdog: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._settled = False
 
     def install(self, loop: asyncio.AbstractEventLoop) -> None:
         """Handle SIGHUP and SIGTERM from now on (main thread only; a no-op elsewhere and for signals the platform
@@ -192,9 +193,14 @@ class ExitGuard:
             self._watchdog = threading.Thread(target=self._expire, args=(code,), name="warroom-exit-watchdog", daemon=True)
             self._watchdog.start()
 
+    def settled(self) -> None:
+        """Say that what had to be stored is stored: if the watchdog must still end the process (Textual's teardown
+        outlasting the grace period), it exits with status 0, as a clean exit would have."""
+        self._settled = True
+
     def _expire(self, code: int) -> None:
         threading.Event().wait(self.grace)
-        os._exit(code)
+        os._exit(0 if self._settled else code)
 
     @property
     def armed(self) -> bool:
