@@ -49,9 +49,14 @@ def _drain(master: int, seconds: float) -> None:
                 return
 
 
-def _play_then_close_terminal(data_dir: Path, env_extra: dict[str, str], key: bytes) -> tuple[float, int]:
-    """Open a drill's war room on a pty, press ``key``, close the terminal at once. Returns (seconds until the
-    process was gone, exit status)."""
+def _play_then_close_terminal(
+    data_dir: Path, env_extra: dict[str, str], key: bytes, settle: float = 0.0
+) -> tuple[float, int]:
+    """Open a drill's war room on a pty, press ``key``, wait ``settle`` seconds (reading the screen), close the
+    terminal. Returns (seconds until the process was gone, exit status).
+
+    The pty is not the process's controlling terminal (a new session that did not open it), so no SIGHUP comes:
+    warroom must notice the lost terminal itself."""
     import struct
 
     master, slave = os.openpty()
@@ -63,7 +68,7 @@ def _play_then_close_terminal(data_dir: Path, env_extra: dict[str, str], key: by
         stdout=slave,
         stderr=slave,
         env=env,
-        start_new_session=True,  # the pty is its controlling terminal: closing the master hangs it up
+        start_new_session=True,
         close_fds=True,
     )
     os.close(slave)
@@ -76,6 +81,7 @@ def _play_then_close_terminal(data_dir: Path, env_extra: dict[str, str], key: by
             _drain(master, 0.2)
         _drain(master, 0.3)
         os.write(master, key)
+        _drain(master, settle)
     finally:
         os.close(master)
     closed = time.monotonic()
@@ -109,6 +115,18 @@ def test_closing_the_terminal_after_a_key_ends_warroom_within_a_second_every_tim
         stored = _sessions(data_dir) if (data_dir / DB_NAME).exists() else []
         # Stored as abandoned now, or (when the watchdog had to end it) kept in its journal for the next start.
         assert stored == ["abandoned"] or (stored == [] and len(_journals(data_dir)) == 1), (i, stored)
+
+
+def test_closing_the_terminal_of_a_paused_drill_ends_warroom(tmp_path):
+    """Paused, the war room writes nothing, so no failed write tells it the terminal is gone: the hang-up does."""
+    if not WARROOM.exists():
+        pytest.skip(f"no warroom script beside {sys.executable}")
+    for i in range(2):
+        data_dir = tmp_path / f"data{i}"
+        took, status = _play_then_close_terminal(data_dir, {}, key=b" ", settle=2.5)
+        assert took < EXIT_LIMIT, f"run {i}: warroom took {took:.2f} s to exit after its terminal closed"
+        assert status == 0
+        assert _sessions(data_dir) == ["abandoned"]
 
 
 def test_guarded_output_reports_a_dead_terminal_once_and_then_discards():

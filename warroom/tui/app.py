@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,9 @@ class WarroomApp(App[None]):
     def on_mount(self) -> None:
         if self.exit_guard is not None:
             self.exit_guard.install(asyncio.get_running_loop())
+            stdin = sys.__stdin__
+            if self.driver_class is not None and stdin is not None and stdin.isatty() and not self.is_headless:
+                self.exit_guard.watch_hangup(stdin.fileno())
         # A session killed mid-drill (kill -9, a lost terminal) is recorded as abandoned on the next start.
         for message in self.services.recover():
             self.notify(message, title="Unfinished session", markup=False, timeout=12)

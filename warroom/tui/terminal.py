@@ -168,6 +168,29 @@ class ExitGuard:
             except (ValueError, OSError):  # not the main thread
                 pass
 
+    def watch_hangup(self, fd: int) -> None:
+        """Watch the terminal ``fd`` (the app's input) in a daemon thread and report it lost when it hangs up
+        (``POLLHUP``: the terminal closed), even while the app writes nothing (a paused drill) and no SIGHUP comes
+        (a process that is not the terminal's session leader). A no-op where ``poll`` is missing."""
+        import select
+
+        if not hasattr(select, "poll"):
+            return
+
+        def watch() -> None:
+            poller = select.poll()
+            poller.register(fd, 0)  # hang-up and errors are always reported; input is left to the app
+            while True:
+                try:
+                    events = poller.poll(500)
+                except (OSError, ValueError):
+                    return
+                if any(mask & (select.POLLHUP | select.POLLERR | select.POLLNVAL) for _, mask in events):
+                    self.terminal_lost()
+                    return
+
+        threading.Thread(target=watch, name="warroom-hangup-watch", daemon=True).start()
+
     def _on_signal(self, signum: int, _frame: Any) -> None:
         self.trigger(signum)
 
