@@ -10,6 +10,8 @@ This module closes that hole in three layers:
 - :class:`GuardedOutput` wraps the terminal output the driver writes to: a failed write marks the terminal lost,
   discards all further output (so the writer thread lives and the queue drains) and reports the loss once; text the
   output encoding cannot spell is written with replacement characters instead of killing the thread.
+- :meth:`ExitGuard.watch_hangup` polls the terminal input for a hang-up, so a lost terminal is noticed even while
+  the app writes nothing (a paused drill) and no SIGHUP comes.
 - :class:`ExitGuard` turns SIGHUP, SIGTERM and a lost terminal into a request to the app (stop, store the drill
   being played as abandoned, exit), made from a plain ``signal.signal`` handler (which runs even while the main
   thread waits on a lock) and handed to the event loop with ``call_soon_threadsafe``.
