@@ -564,8 +564,8 @@ async def test_an_imported_drill_plays_to_a_debrief_in_the_tui(tmp_path):
 
         await run_until(entry.drill.event("h007").t)
         assert drill_text in screen_text(app)  # shown literally, not read as Rich markup
-        # Escalate the origin step (s01, the step of the newest event) with a reason.
-        await pilot.press("e", "enter", "w", "e", "b", "enter")
+        # Escalate the origin step (s01, typed in the dialog) with a reason, and confirm.
+        await pilot.press("e", "s", "0", "1", "tab", "w", "e", "b", "enter", "y")
         assert live.replay.contained and live.replay.actions[-1].step == "s01"
         await run_until(live.replay.now + 2)
         assert isinstance(app.screen, DebriefScreen)

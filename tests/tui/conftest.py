@@ -14,7 +14,7 @@ from warroom.core.library import bundled_drills_dir
 from warroom.tui.app import WarroomApp
 from warroom.tui.services import Services, load_entry
 
-__all__ = ["STALE", "advance", "make_app", "record_notifications", "screen_text", "services", "type_text"]
+__all__ = ["STALE", "advance", "escalate", "make_app", "record_notifications", "screen_text", "services", "type_text"]
 
 STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
 
@@ -48,3 +48,15 @@ async def advance(pilot: Pilot, seconds: float, step: float = 0.5) -> None:
 async def type_text(pilot: Pilot, text: str) -> None:
     """Type ``text`` key by key."""
     await pilot.press(*["space" if ch == " " else ch for ch in text])
+
+
+async def escalate(pilot: Pilot, step: str, reason: str = "") -> None:
+    """Escalate ``step`` from the war room as a trainee does: e, type the step id, tab and the reason (if any),
+    enter, and y to confirm."""
+    await pilot.press("e")
+    await type_text(pilot, step)
+    if reason:
+        await pilot.press("tab")
+        await type_text(pilot, reason)
+    await pilot.press("enter", "y")
+    await pilot.pause()

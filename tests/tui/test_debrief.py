@@ -8,19 +8,12 @@ from warroom.tui.debrief import DebriefScreen
 from warroom.tui.modals import EscalateScreen
 from warroom.tui.text import seconds
 
-from .conftest import advance, make_app, record_notifications, screen_text, type_text
+from .conftest import advance, escalate, make_app, record_notifications, screen_text, type_text
 
 
 async def _escalate(pilot, step: str, reason: str) -> None:
-    await pilot.press("e")
-    modal = pilot.app.screen
-    assert isinstance(modal, EscalateScreen)
-    ids = [s.id for s in modal.plan]
-    moves = ids.index(step) - ids.index(modal.step)
-    await pilot.press(*(["down"] * moves if moves > 0 else ["up"] * -moves))
-    assert modal.step == step
-    await type_text(pilot, reason)
-    await pilot.press("enter")
+    await escalate(pilot, step, reason)
+    assert not isinstance(pilot.app.screen, EscalateScreen)
 
 
 async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(services):
@@ -41,7 +34,7 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
             await pilot.press("pagedown")
             text += "\n".join(line.strip("│ ") for line in screen_text(app).splitlines())
         flat = " ".join(text.split())
-        assert "5.3 s ! you escalated step s3 (false escalation): odd" in flat
+        assert "5.3 s ! you escalated step s3 (false escalation, before the evidence the drill counts): odd" in flat
         assert f"{seconds(now)} ! you escalated step s1 (contained): stale" in flat
         assert f"time to detect {seconds(now - 12)}" in flat
         # No drill time with more than one decimal, and no mm:ss, anywhere in the debrief's own text.

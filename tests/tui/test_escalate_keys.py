@@ -1,13 +1,16 @@
-"""The escalation dialog: the step list stops at its ends, and every key typed right after `e` reaches it."""
+"""The escalation dialog: moved like the trace, no step chosen for the trainee, type-ahead, a confirmation, and every
+key typed right after `e` reaching it (issue 11 item 7)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from textual import events
 
 from warroom.core.actions import ActionKind
-from warroom.tui.modals import EscalateScreen
+from warroom.tui.modals import EscalateScreen, match_step
 
-from .conftest import advance, make_app
+from .conftest import advance, make_app, screen_text, type_text
 
 
 async def _war_room(pilot):
@@ -16,24 +19,93 @@ async def _war_room(pilot):
     return pilot.app.live
 
 
-async def test_up_stops_at_the_first_step_and_down_at_the_last(services):
+async def test_opens_on_no_step_and_moves_with_the_trace_keys_stopping_at_the_ends(services):
     app = make_app(services)
     async with app.run_test(size=(80, 24)) as pilot:
         live = await _war_room(pilot)
         await pilot.press("e")
         screen = app.screen
-        assert isinstance(screen, EscalateScreen) and screen.step == "s1"
-        await pilot.press("up", "up", "up")
+        assert isinstance(screen, EscalateScreen)
+        assert screen.step is None  # following the newest event: no step chosen for the trainee
+        assert screen.focused.id == "escalate-steps"
+        await pilot.press("j")
+        assert screen.step == "s1"
+        await pilot.press("k", "k", "up")
         assert screen.step == "s1"  # no wrap-around to the last step
         last = live.drill.plan[-1].id
-        await pilot.press(*["down"] * (len(live.drill.plan) + 3))
+        await pilot.press(*["j"] * (len(live.drill.plan) + 3))
         assert screen.step == last  # no wrap-around to the first
-        await pilot.press("tab")  # the list itself has the focus: same ends
-        assert screen.focused.id == "escalate-steps"
-        await pilot.press("down")
-        assert screen.step == last
-        await pilot.press(*["up"] * (len(live.drill.plan) + 3))
+        await pilot.press("home")
         assert screen.step == "s1"
+        await pilot.press("end")
+        assert screen.step == last
+        assert screen.query_one("#escalate-reason").value == ""  # j and k were moves, not reason text
+
+
+async def test_e_k_enter_asks_before_escalating_and_n_goes_back(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await _war_room(pilot)
+        before = len(live.replay.actions)
+        await pilot.press("e", "k", "enter")
+        screen = app.screen
+        assert isinstance(screen, EscalateScreen) and screen.asking
+        last = live.drill.plan[-1]
+        assert f"Escalate step {last.id} to the planner?" in screen.question
+        assert "no reason given" in screen.question
+        assert f"Escalate step {last.id}" in screen_text(app)
+        await pilot.press("enter", "j", "k")  # neither sends nor changes the step the question named
+        assert screen.asking and screen.step == last.id
+        await pilot.press("n")
+        assert app.screen is screen and not screen.asking
+        await pilot.press("enter", "escape")  # asked again; escape goes back to the dialog, not out of it
+        assert app.screen is screen and not screen.asking
+        assert len(live.replay.actions) == before
+
+
+async def test_typing_a_step_id_jumps_to_it_and_the_reason_needs_tab(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await _war_room(pilot)
+        await pilot.press("e")
+        screen = app.screen
+        await type_text(pilot, "s3")
+        assert screen.step == "s3"
+        await pilot.press("tab")
+        assert screen.focused.id == "escalate-reason"
+        await type_text(pilot, "jk rows")
+        assert screen.step == "s3"
+        await pilot.press("enter")
+        assert "reason: jk rows" in screen.question
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.screen is live
+        last = live.replay.actions[-1]
+        assert (last.kind, last.step, last.note) == (ActionKind.ESCALATE, "s3", "jk rows")
+
+
+async def test_enter_with_no_step_chosen_says_so_and_sends_nothing(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await _war_room(pilot)
+        before = len(live.replay.actions)
+        await pilot.press("e", "enter")
+        assert isinstance(app.screen, EscalateScreen)
+        assert len(live.replay.actions) == before
+
+
+async def test_opens_on_the_flagged_or_chosen_events_step(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await _war_room(pilot)
+        await pilot.press("k")  # the trainee moved to an earlier event: its step is their choice
+        ev = live._selected_event()
+        await pilot.press("e")
+        assert app.screen.step == ev.step
+        await pilot.press("escape")
+        await pilot.press("G", "f", "enter")  # flag the newest event
+        await pilot.press("e")
+        assert app.screen.step == live._selected_event().step
 
 
 def _key(name: str) -> events.Key:
@@ -46,7 +118,8 @@ async def test_keys_typed_at_once_after_e_all_reach_the_dialog(services):
         live = await _war_room(pilot)
         before = list(live.replay.actions)
         # As a fast typist (or tmux send-keys) does: the keys arrive together, before the dialog is mounted.
-        keys = ["e", "up", "up"] + ["space" if c == " " else c for c in "rows from a cache f q e"] + ["enter"]
+        keys = ["e", "s", "1", "tab"] + ["space" if c == " " else c for c in "rows from a cache f q e"]
+        keys += ["enter", "y"]
         for name in keys:
             app.post_message(_key(name))
         for _ in range(10):
@@ -56,3 +129,13 @@ async def test_keys_typed_at_once_after_e_all_reach_the_dialog(services):
         assert [a.kind for a in new] == [ActionKind.ESCALATE], new
         assert (new[0].step, new[0].note) == ("s1", "rows from a cache f q e")
         assert live.replay.contained
+
+
+async def test_a_200_step_plan_is_reached_by_typing_the_id(services, tmp_path: Path):
+    ids = [f"s{n}" for n in range(1, 201)]
+    assert match_step(ids, "s123") == 122
+    assert match_step(ids, "123") == 122  # digits alone: the step with that number
+    assert match_step(ids, "S2") == 1  # exact id first, whatever the case
+    assert match_step(ids, "s20") == 19
+    assert match_step(ids, "x") is None
+    assert match_step(["fetch", "f2", "load"], "f") == 0

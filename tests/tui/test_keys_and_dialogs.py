@@ -8,7 +8,7 @@ from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import BRIEFING_KEYS, DEBRIEF_KEYS, PICKER_KEYS, WAR_ROOM_KEYS, EscalateScreen, HelpScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 
-from .conftest import advance, make_app, screen_text, type_text
+from .conftest import advance, escalate, make_app, screen_text, type_text
 
 
 async def _help_shows(pilot, title: str, keys) -> None:
@@ -40,7 +40,7 @@ async def test_question_mark_opens_the_help_of_every_screen(services):
         assert "War room keys" in screen_text(app) and "escalate to the planner" in screen_text(app)
         await pilot.press("escape")
         await advance(pilot, 12)
-        await pilot.press("e", "enter")  # escalate s1 (preselected from the selected event): contained
+        await escalate(pilot, "s1")  # contained
         await advance(pilot, 5)
         assert isinstance(app.screen, DebriefScreen)
         await _help_shows(pilot, "Debrief keys", DEBRIEF_KEYS)
@@ -73,50 +73,37 @@ async def _open_escalate(pilot):
     return pilot.app.live
 
 
-async def test_escalate_enter_at_once_takes_the_preselected_step_without_a_reason(services):
+async def test_escalate_hint_and_reason_box_show_and_escalation_needs_confirmation(services):
     app = make_app(services)
     async with app.run_test(size=(80, 24)) as pilot:
         live = await _open_escalate(pilot)
         assert "reason (optional)" in screen_text(app) and "enter escalates" in screen_text(app)
+        await type_text(pilot, "s1")
         await pilot.press("enter")
-        assert app.screen is live or isinstance(app.screen, DebriefScreen)
+        assert "y escalates" in screen_text(app)
+        assert not any(a.kind is ActionKind.ESCALATE for a in live.replay.actions)
+        await pilot.press("y")
+        await pilot.pause()
         action = live.replay.actions[-1]
         assert (action.kind, action.step, action.note) == (ActionKind.ESCALATE, "s1", None)
         assert live.replay.contained
 
 
-async def test_escalate_arrows_choose_the_step_while_typing_the_reason(services):
+async def test_escalate_tab_and_shift_tab_move_between_the_list_and_the_reason(services):
     app = make_app(services)
     async with app.run_test(size=(80, 24)) as pilot:
         live = await _open_escalate(pilot)
-        await type_text(pilot, "wrong ")
-        await pilot.press("down", "down")  # s1 -> s3, the focus stays in the reason box
-        await type_text(pilot, "batch")
-        assert app.screen.step == "s3"
-        await pilot.press("enter")
-        assert app.screen is live
-        action = live.replay.actions[-1]
-        assert (action.kind, action.step, action.note) == (ActionKind.ESCALATE, "s3", "wrong batch")
-        assert live.replay.false_escalations == 1
-
-
-async def test_escalate_enter_works_after_tab_moves_to_the_step_list(services):
-    app = make_app(services)
-    async with app.run_test(size=(80, 24)) as pilot:
-        live = await _open_escalate(pilot)
-        await type_text(pilot, "stale")
-        await pilot.press("tab")  # to the step list
-        assert app.screen.focused.id == "escalate-steps"
-        await pilot.press("down")  # moves in the list itself
-        assert app.screen.step == "s2"
-        await type_text(pilot, " cache")  # typing on the list goes on in the reason box
+        await pilot.press("j", "tab")  # s1, then to the reason box
         assert app.screen.focused.id == "escalate-reason"
+        await type_text(pilot, "stale")
         await pilot.press("shift+tab")
         assert app.screen.focused.id == "escalate-steps"
-        await pilot.press("up")
-        await pilot.press("enter")
+        await pilot.press("down")
+        assert app.screen.step == "s2"
+        await pilot.press("up", "enter", "y")
+        await pilot.pause()
         action = live.replay.actions[-1]
-        assert (action.kind, action.step, action.note) == (ActionKind.ESCALATE, "s1", "stale cache")
+        assert (action.kind, action.step, action.note) == (ActionKind.ESCALATE, "s1", "stale")
         assert live.replay.contained
 
 
@@ -128,7 +115,7 @@ async def test_escalate_escape_cancels_from_the_list_and_the_reason_box(services
         await pilot.press("escape")
         assert app.screen is live
         await pilot.press("e", "tab")
-        assert app.screen.focused.id == "escalate-steps"
+        assert app.screen.focused.id == "escalate-reason"
         await pilot.press("escape")
         assert app.screen is live
         assert not any(a.kind is ActionKind.ESCALATE for a in live.replay.actions)

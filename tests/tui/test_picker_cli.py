@@ -12,7 +12,7 @@ from warroom.tui.live import WarRoomScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import Services, load_entry
 
-from .conftest import STALE, advance, make_app, screen_text
+from .conftest import STALE, advance, escalate, make_app, screen_text
 
 
 async def test_picker_lists_the_bundled_drills(services):
@@ -42,7 +42,7 @@ async def test_picker_shows_best_scores_after_a_session(services):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 12)
-        await pilot.press("e", "enter")
+        await escalate(pilot, "s1")
         await advance(pilot, 5)
         total = app.screen.scorecard.total
         await pilot.press("p")
@@ -175,7 +175,7 @@ async def test_picker_flags_duplicate_ids_and_ids_that_differ_from_the_file_name
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 12)
-        await pilot.press("e", "enter")
+        await escalate(pilot, "s1")
         await advance(pilot, 5)
         total = app.screen.scorecard.total
         await pilot.press("p")

@@ -14,7 +14,7 @@ from warroom.tui.timeline import Timeline
 from warroom.tui.inspector import Inspector
 from warroom.tui.widgets import Meters, PlanPanel, StatusBar
 
-from .conftest import advance, make_app, record_notifications, screen_text, type_text
+from .conftest import advance, escalate, make_app, record_notifications, screen_text, type_text
 
 
 async def test_play_to_containment_by_keys(services):
@@ -33,9 +33,9 @@ async def test_play_to_containment_by_keys(services):
         await pilot.press("e")
         modal = app.screen
         assert isinstance(modal, EscalateScreen)
-        assert modal.plan[modal.preselect].id == "s1"  # preselected from the selected event's step
-        await type_text(pilot, "snapshot from last week")  # the preselected step; the reason box has the focus
-        await pilot.press("enter")
+        assert modal.step is None  # following the newest event: no step is chosen for the trainee
+        await pilot.press("escape")
+        await escalate(pilot, "s1", "snapshot from last week")
         assert app.screen is live
         assert live.replay.contained
         await advance(pilot, 5)  # the re-plan event plays, then the debrief opens
@@ -62,10 +62,7 @@ async def test_false_escalation_is_answered_and_play_goes_on(services):
         live = app.screen
         await advance(pilot, 5)
         planner_before = live.replay.cost.usd_by_role[Role.PLANNER]
-        await pilot.press("e")
-        await pilot.press("down", "down")  # s1 -> s3
-        await type_text(pilot, "refunds")
-        await pilot.press("enter")
+        await escalate(pilot, "s3", "refunds")
         assert app.screen is live
         assert not live.replay.ended and live.replay.false_escalations == 1
         assert live.replay.now == 5 + FALSE_ESCALATION_DELAY  # the trace ran on while the planner re-planned
@@ -74,8 +71,9 @@ async def test_false_escalation_is_answered_and_play_goes_on(services):
         assert any(k.startswith("note:") for k in timeline.keys)
         assert timeline.selected_key.startswith("note:")  # following: the planner's answer is shown in full
         text = screen_text(app)
-        assert "found nothing wrong" in text and "re-plan" in text
-        assert any("found nothing wrong" in m for m in notifications)
+        assert "before the evidence" in text and "re-plan" in text  # escalated at 5 s, before the evidence
+        assert any("came before the evidence this drill counts" in m for m in notifications)
+        assert not any("found nothing wrong" in m for m in notifications)
         await advance(pilot, 3)
         assert live.replay.now == 23 and not live.replay.ended  # play goes on
 
@@ -221,7 +219,7 @@ async def test_larger_terminal_gets_more_room(services):
         await advance(pilot, 12)
         assert live.query_one(Inspector).content_region.height >= 15
         assert live.query_one(Timeline).content_region.width >= 100
-        assert '"snapshot_at": "2026-11-20T03:00:04Z"' in screen_text(app)
+        assert "snapshot_at: 2026-11-20T03:00:04Z" in screen_text(app)
 
 
 async def test_escalated_badge_leaves_room_for_the_title_at_80_columns(services):
@@ -234,10 +232,7 @@ async def test_escalated_badge_leaves_room_for_the_title_at_80_columns(services)
         key = live.drill.answer_key
         await advance(pilot, live.replay.first_evidence_time / 32 + 0.1, step=0.1)
         assert live.replay.evidence_released and not live.replay.ended
-        await pilot.press("e")
-        while app.screen.step != key.fault.origin_step:
-            await pilot.press("down")
-        await pilot.press("enter")
+        await escalate(pilot, key.fault.origin_step)
         assert live.replay.contained
         bar = screen_text(app).splitlines()[0]
         assert "ESCALATED" in bar and live.drill.title in bar, bar

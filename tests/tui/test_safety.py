@@ -9,7 +9,7 @@ import yaml
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.timeline import Timeline
 
-from .conftest import advance, make_app, screen_text
+from .conftest import advance, escalate, make_app, screen_text
 
 #: Rich markup, a hyperlink, an SGR colour sequence and an OSC terminal-title sequence ending in BEL, then the same
 #: in C1 form (U+009B is a one-character CSI, U+009D an OSC, U+009C its string terminator), then a right-to-left
@@ -83,8 +83,8 @@ async def test_markup_and_escapes_in_a_drill_render_literally(services, tmp_path
         assert f"T {SHOWN}" in seen["e5"]  # the status bar
         assert f"S {SHOWN}"[:20] in seen["e5"]  # the plan panel (cut to its width)
         assert f"O {SHOWN}" in seen["e2"]  # the inspector's objective line
-        assert SHOWN_JSON in seen["e2"]  # tool call arguments
-        assert SHOWN_JSON in seen["e3"]  # tool output (JSON)
+        assert SHOWN in seen["e2"]  # tool call arguments (a structured block: strings as they are, cleaned)
+        assert SHOWN in seen["e3"]  # tool output
         assert f"R {SHOWN}" in seen["e4"]  # executor report
         assert f"plain {SHOWN}" in seen["e5"]  # tool output (a string)
         assert timeline.row_count == 5
@@ -95,8 +95,7 @@ async def test_markup_and_escapes_in_a_drill_render_literally(services, tmp_path
         assert not any(c in summaries for c in RAW)
         for text in seen.values():
             assert not any(c in text for c in RAW)
-        await pilot.press("e", "enter")  # escalate s1 (preselected from e2's step)
-        await pilot.pause()
+        await escalate(pilot, "s1")
         assert isinstance(app.screen, DebriefScreen)
         debrief = screen_text(app)
         assert f"F {SHOWN}" in debrief and f"D {SHOWN}" in debrief

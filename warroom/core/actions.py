@@ -16,7 +16,9 @@ class ActionKind(StrEnum):
     """The kinds of trainee action.
 
     - ``inspect``: open a trace event in the inspector (``event``).
-    - ``flag``: mark a trace event as suspicious (``event``, optional ``note``).
+    - ``flag``: mark a trace event as suspicious (``event``, optional ``note``). Flagging an event already flagged
+      replaces its note (journals written before ``unflag`` existed may flag an event twice).
+    - ``unflag``: remove the trainee's flag from a flagged trace event (``event``).
     - ``escalate``: escalate to the planner naming the plan step at fault (``step``, ``note`` = the reason).
     - ``pause`` / ``resume``: stop or restart the drill clock (playback only; no effect on the score).
     - ``speed``: change playback speed (``speed``, a multiplier of real time; no effect on the score).
@@ -25,6 +27,7 @@ class ActionKind(StrEnum):
 
     INSPECT = "inspect"
     FLAG = "flag"
+    UNFLAG = "unflag"
     ESCALATE = "escalate"
     PAUSE = "pause"
     RESUME = "resume"
@@ -39,7 +42,7 @@ class Action(BaseModel):
 
     t: float = Field(ge=0, description="Drill time of the action, seconds.")
     kind: ActionKind = Field(description="What the trainee did.")
-    event: str | None = Field(default=None, description="The trace event inspected or flagged.")
+    event: str | None = Field(default=None, description="The trace event inspected, flagged or unflagged.")
     step: str | None = Field(default=None, description="The plan step named in an escalation.")
     note: str | None = Field(default=None, description="A flag's note or an escalation's reason.")
     speed: float | None = Field(default=None, gt=0, description="New playback speed for a `speed` action.")

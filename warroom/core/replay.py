@@ -123,7 +123,8 @@ class EscalationVerdict(StrEnum):
 
     ``contained``: it named the fault's origin step after the evidence appeared, by the deadline.
     ``contained late``: the same, after the deadline. ``false escalation``: any other escalation (another step, before
-    the evidence, or in an all-clear drill); the planner re-planned and found nothing wrong.
+    the evidence, or in an all-clear drill); the planner re-planned and the plan went on (before the evidence the
+    drill counts, even the right step gives the planner nothing to act on: see ``EscalationResult.after_evidence``).
     """
 
     CONTAINED = "contained"
@@ -174,7 +175,8 @@ class Replay:
     :attr:`damage`, :attr:`full_damage`, :attr:`damage_unit`, :attr:`damage_timeline`, :attr:`cost` (a
     :class:`CostMeter`, by role, model and plan step), :attr:`ended`, :attr:`end_reason`, :attr:`ended_at`,
     :attr:`deadline`, :attr:`deadline_passed`, :attr:`evidence_released`, :attr:`first_evidence_time`,
-    :attr:`false_escalations`, :attr:`escalations`, :attr:`contained`, :attr:`contained_at`, :attr:`actions`.
+    :attr:`false_escalations`, :attr:`escalations`, :attr:`contained`, :attr:`contained_at`, :attr:`actions`,
+    :attr:`flagged`.
     """
 
     def __init__(self, drill: Drill, on_action: Callable[[Action], None] | None = None) -> None:
@@ -205,6 +207,7 @@ class Replay:
         if key:
             self._event_ids.update(e.id for e in key.replan)
         self._released_ids: set[str] = set()
+        self._flags: dict[str, str | None] = {}
         self._damage_by_event: dict[str, float] = {}
         self.full_damage: float = 0.0
         self.damage_unit: str = ""
@@ -388,12 +391,32 @@ class Replay:
         return self._record(Action(t=self.now, kind=ActionKind.INSPECT, event=event_id))
 
     def flag(self, event_id: str, note: str | None = None) -> Action:
-        """Record that the trainee flagged a released event as suspicious, with an optional note.
+        """Record that the trainee flagged a released event as suspicious, with an optional note. Flagging an event
+        already flagged replaces its note (it stays one flag).
 
         Raises ReplayError for an unknown or unreleased event, or once the drill has ended."""
         self._check_live()
         self._check_event(event_id)
-        return self._record(Action(t=self.now, kind=ActionKind.FLAG, event=event_id, note=note or None))
+        action = self._record(Action(t=self.now, kind=ActionKind.FLAG, event=event_id, note=note or None))
+        self._flags[event_id] = action.note
+        return action
+
+    def unflag(self, event_id: str) -> Action:
+        """Record that the trainee removed their flag from a flagged event.
+
+        Raises ReplayError for an event that is not flagged now, or once the drill has ended."""
+        self._check_live()
+        if event_id not in self._flags:
+            raise ReplayError(f"trace event {event_id!r} is not flagged")
+        action = self._record(Action(t=self.now, kind=ActionKind.UNFLAG, event=event_id))
+        del self._flags[event_id]
+        return action
+
+    @property
+    def flagged(self) -> dict[str, str | None]:
+        """The events flagged now (flags removed by :meth:`unflag` left out): event id to the flag's note, in the
+        order they were first flagged."""
+        return dict(self._flags)
 
     def pause(self) -> Action:
         """Record a pause (the caller stops advancing the clock). Raises ReplayError once the drill has ended."""

@@ -199,6 +199,8 @@ def _apply(replay: Replay, action: Action) -> EscalationResult | None:
         replay.inspect(_need(action.event, action, "event"))
     elif kind is ActionKind.FLAG:
         replay.flag(_need(action.event, action, "event"), action.note)
+    elif kind is ActionKind.UNFLAG:
+        replay.unflag(_need(action.event, action, "event"))
     elif kind is ActionKind.ESCALATE:
         return replay.escalate(_need(action.step, action, "step"), action.note or "")
     elif kind is ActionKind.PAUSE:

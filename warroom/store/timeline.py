@@ -127,6 +127,8 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
             inspected.setdefault(a.event, a.t)
         elif a.kind is ActionKind.FLAG and a.event:
             flagged[a.event] = a.note
+        elif a.kind is ActionKind.UNFLAG and a.event:
+            flagged.pop(a.event, None)
 
     def event_row(ev: Any, played: bool) -> ReviewRow:
         marks = []

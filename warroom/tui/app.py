@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import asyncio
-import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,7 @@ from textual.clock import Clock
 
 from warroom.core.replay import Replay
 from warroom.tui.services import DrillEntry, Services, SessionUnavailable
+from warroom.tui.terminal import ExitGuard, guarded_driver_class
 
 
 class WarroomApp(App[None]):
@@ -28,8 +29,10 @@ class WarroomApp(App[None]):
         start: a drill to open straight away (its briefing; ``warroom run``); None opens the picker.
         speed: initial playback speed of the drill clock (drill seconds per real second, > 0).
         clock: the real-time clock the drill clock is driven by; tests pass a ``textual.clock.MockClock``.
-        handle_signals: when True (``warroom`` and ``warroom run``), SIGTERM and SIGHUP (``kill``, the terminal
-            closed) store a drill being played as abandoned, its quit at the current drill time, and exit cleanly.
+        handle_signals: when True (``warroom`` and ``warroom run``), SIGTERM, SIGHUP (``kill``, the terminal
+            closed) and a terminal whose output fails store a drill being played as abandoned, its quit at the
+            current drill time, and exit; a watchdog ends the process if that takes longer than
+            :data:`~warroom.tui.terminal.EXIT_GRACE` seconds (see :mod:`warroom.tui.terminal`).
     """
 
     CSS_PATH = "warroom.tcss"
@@ -58,10 +61,20 @@ class WarroomApp(App[None]):
         #: The file of the drill last opened (briefing or play); the picker puts its cursor there when it reopens.
         self.last_drill_path: Path | None = start.path if start is not None else None
         self.handle_signals = handle_signals
+        #: SIGHUP, SIGTERM and a lost terminal end the app within :data:`~warroom.tui.terminal.EXIT_GRACE` seconds.
+        self.exit_guard: ExitGuard | None = None
+        if handle_signals:
+            self.exit_guard = ExitGuard(self.terminate)
+            driver = guarded_driver_class(self, self.exit_guard)
+            if driver is not None:
+                self.driver_class = driver
 
     def on_mount(self) -> None:
-        if self.handle_signals:
-            self._install_signal_handlers()
+        if self.exit_guard is not None:
+            self.exit_guard.install(asyncio.get_running_loop())
+            stdin = sys.__stdin__
+            if self.driver_class is not None and stdin is not None and stdin.isatty() and not self.is_headless:
+                self.exit_guard.watch_hangup(stdin.fileno())
         # A session killed mid-drill (kill -9, a lost terminal) is recorded as abandoned on the next start.
         for message in self.services.recover():
             self.notify(message, title="Unfinished session", markup=False, timeout=12)
@@ -125,24 +138,17 @@ class WarroomApp(App[None]):
         if live is not None:
             live.abandon()
 
-    def _install_signal_handlers(self) -> None:
-        loop = asyncio.get_running_loop()
-        for name in ("SIGTERM", "SIGHUP"):
-            signum = getattr(signal, name, None)
-            if signum is None:  # no SIGHUP on Windows
-                continue
-            try:
-                loop.add_signal_handler(signum, self.terminate, signum)
-            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such support
-                pass
-
     def terminate(self, signum: int | None = None) -> None:
         """Stop for a signal (SIGTERM, SIGHUP) or another reason to leave at once: bring the drill clock up to the
-        present, store a drill being played as abandoned (a ``quit`` at the current drill time), and exit."""
+        present, store a drill being played as abandoned (a ``quit`` at the current drill time), and exit.
+
+        ``signum`` is None when the terminal was lost. Runs on the event loop; a second call does nothing more."""
         live = self.live
         if live is not None:
             live.tick()
         self.close_open_session()
+        if self.exit_guard is not None:
+            self.exit_guard.settled()
         self.exit()
 
     async def action_quit(self) -> None:

@@ -75,12 +75,19 @@ def timeline_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, 
         if action.kind is ActionKind.FLAG:
             note = f" ({action.note})" if action.note else ""
             marks.append((action.t, "f", f"you flagged {action.event}{note}", "cyan"))
+        elif action.kind is ActionKind.UNFLAG:
+            marks.append((action.t, "f", f"you removed your flag from {action.event}", "dim"))
         elif action.kind is ActionKind.QUIT:
             marks.append((action.t, "q", "you quit", "dim"))
     for result in replay.escalations:  # each with the core's verdict: what it did
         action = result.action
         reason = f": {action.note}" if action.note else ", no reason given"
-        marks.append((action.t, "!", f"you escalated step {action.step} ({result.verdict}){reason}", "bold cyan"))
+        verdict = str(result.verdict)
+        if key is not None and not result.contained and not result.after_evidence:
+            right = action.step == key.fault.origin_step
+            verdict += (": the right step, but before the evidence the drill counts" if right else
+                        ", before the evidence the drill counts")
+        marks.append((action.t, "!", f"you escalated step {action.step} ({verdict}){reason}", "bold cyan"))
     if replay.contained_at is not None:
         marks.append((replay.contained_at, "✓", "contained: the original trace stopped", "bold green"))
     marks.append((replay.now, "■", "end of the drill", "dim"))

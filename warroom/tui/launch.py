@@ -2,11 +2,31 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from warroom.cli.common import Settings
     from warroom.tui.services import DrillEntry
+
+
+def color_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment variables to set before Textual is imported so colours follow the terminal and the trainee.
+
+    ``NO_COLOR`` (https://no-color.org) and ``TERM=dumb`` (or ``unknown``) mean no colour: Textual then draws in
+    monochrome (its ``NO_COLOR`` filter) and with the 16 standard colours at most (``TEXTUAL_COLOR_SYSTEM``), never
+    24-bit colour, which Textual would otherwise fall back to when it detects no colour support. A
+    ``TEXTUAL_COLOR_SYSTEM`` the user set is kept. Returns the variables to add (empty when nothing changes)."""
+    changes: dict[str, str] = {}
+    term = environ.get("TERM", "").strip().lower()
+    no_color = "NO_COLOR" in environ
+    if term in ("dumb", "unknown") and not no_color:
+        changes["NO_COLOR"] = "1"
+        no_color = True
+    if no_color and "TEXTUAL_COLOR_SYSTEM" not in environ:
+        changes["TEXTUAL_COLOR_SYSTEM"] = "standard"
+    return changes
 
 
 def launch(settings: Settings, *, start: DrillEntry | None = None, speed: float = 1.0) -> None:
@@ -18,8 +38,10 @@ def launch(settings: Settings, *, start: DrillEntry | None = None, speed: float 
         speed: the initial playback speed (drill seconds per real second).
 
     A drill left mid-play (ctrl+c, the terminal closed (SIGHUP), ``kill`` (SIGTERM)) is stored as an abandoned
-    session, its quit at the drill time it was left.
+    session, its quit at the drill time it was left. Exits with the app's return code (SystemExit) when the app
+    failed. Colours follow ``NO_COLOR`` and ``TERM`` (see :func:`color_environment`).
     """
+    os.environ.update(color_environment(os.environ))  # before Textual reads its settings at import
     from warroom.tui.app import WarroomApp
     from warroom.tui.services import Services
 
@@ -29,3 +51,5 @@ def launch(settings: Settings, *, start: DrillEntry | None = None, speed: float 
         app.run()
     finally:
         app.close_open_session()
+    if app.return_code:  # the app failed (its error is printed by Textual): never report success
+        raise SystemExit(app.return_code)

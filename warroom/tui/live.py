@@ -51,14 +51,19 @@ class WarRoomScreen(Screen[None]):
 
     app: WarroomApp
 
+    #: Below 80 columns the plan panel gives way to the trace (see warroom.tcss, ``.-narrow``).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+
     # The keys are priority bindings: the app runs them as it reads each key, before it reads the next one. Without
     # that, a key first travels through the focused widget and back up to the app, and keys typed right after ``e``
     # (or f, q, ?) would reach the war room before its dialog was pushed: lost, or taken as war-room keys.
     BINDINGS = [
-        Binding("space", "toggle_pause", "Pause", priority=True),
+        # One key, two bindings: the footer names what space does now (check_action shows one of them).
+        Binding("space", "pause", "Pause", priority=True),
+        Binding("space", "resume", "Resume", priority=True),
         Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True),
         Binding("minus", "slower", "Slower", key_display="-", priority=True),
-        Binding("f", "flag", "Flag", priority=True),
+        Binding("f", "flag", "Flag/unflag", priority=True),
         Binding("e", "escalate", "Escalate", priority=True),
         Binding("q", "quit_drill", "Quit", priority=True),
         Binding("question_mark", "help", "Help", key_display="?", priority=True),
@@ -75,6 +80,7 @@ class WarRoomScreen(Screen[None]):
         self.paused = False
         self.finished = False
         self._last_time: float | None = None
+        self._ticker: Any = None  # the interval timer; stopped while paused
         self._note = ""
         self._notes: dict[str, Text] = {}
         #: Set when the session journal could not be written: the drill is paused for good, nothing more is recorded.
@@ -100,7 +106,7 @@ class WarRoomScreen(Screen[None]):
     def on_mount(self) -> None:
         self._last_time = self.app.clock.time
         self.apply(self.replay.advance(0))  # events at t=0
-        self.set_interval(TICK_INTERVAL, self.tick)
+        self._ticker = self.set_interval(TICK_INTERVAL, self.tick)
         self.query_one(Timeline).focus()
 
     # -- the drill clock ----------------------------------------------------------------------------------------
@@ -122,8 +128,6 @@ class WarRoomScreen(Screen[None]):
             return
         if self.running and now > last:
             self.apply(self.replay.advance((now - last) * self.speed))
-        else:
-            self.refresh_status()
 
     def apply(self, released: list[Any]) -> None:
         """Show newly released events and the new state; open the debrief once the drill has ended."""
@@ -195,9 +199,8 @@ class WarRoomScreen(Screen[None]):
     def journal_failed(self, error: JournalUnwritable) -> None:
         """The session journal cannot be written: stop the drill clock, record nothing more, and say so."""
         self.journal_error = error
-        self.paused = True
         self._note = "NOT SAVED"
-        self.refresh_status()
+        self._set_paused(True)
         self._tell_unsaved()
 
     def _tell_unsaved(self) -> None:
@@ -213,15 +216,42 @@ class WarRoomScreen(Screen[None]):
             timeout=30,
         )
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which."""
+        if action == "pause":
+            return not self.paused
+        if action == "resume":
+            return self.paused
+        return True
+
+    def action_pause(self) -> None:
+        """Pause the drill clock (recorded on the Replay)."""
+        if not self.paused:
+            self.action_toggle_pause()
+
+    def action_resume(self) -> None:
+        """Resume the drill clock (recorded on the Replay)."""
+        if self.paused:
+            self.action_toggle_pause()
+
     def action_toggle_pause(self) -> None:
-        """Pause or resume the drill clock (recorded on the Replay)."""
+        """Pause or resume the drill clock (recorded on the Replay). While paused the ticker stops (no work is done
+        until the trainee resumes)."""
         if self.replay.ended:
             return
         if self._act(self.replay.resume if self.paused else self.replay.pause) is None:
             return
-        self.paused = not self.paused
-        if not self.paused:
-            self._last_time = self.app.clock.time
+        self._set_paused(not self.paused)
+
+    def _set_paused(self, paused: bool) -> None:
+        self.paused = paused
+        if self._ticker is not None:
+            if paused:
+                self._ticker.pause()
+            else:
+                self._last_time = self.app.clock.time
+                self._ticker.resume()
+        self.refresh_bindings()
         self.refresh_status()
 
     def _set_speed(self, speed: float) -> None:
@@ -247,14 +277,21 @@ class WarRoomScreen(Screen[None]):
         return timeline.event(key)
 
     def action_flag(self) -> None:
-        """Flag the selected event, with an optional note typed in a dialog."""
+        """Flag the selected event, with an optional note typed in a dialog; on a flagged event, remove the flag (an
+        ``unflag`` action)."""
         ev = self._selected_event()
         if ev is None or self.replay.ended:
             self.notify("Select a trace event to flag.", severity="warning", markup=False)
             return
+        if ev.id in self.replay.flagged:
+            if self._act(self.replay.unflag, ev.id) is None:
+                return
+            self.query_one(Timeline).unmark_flagged(ev.id)
+            self.notify(f"Flag removed from {fmt.clean_line(ev.id)}.", markup=False, timeout=2)
+            return
 
         def done(note: str | None) -> None:
-            if note is None or self.replay.ended:
+            if note is None or self.replay.ended or ev.id in self.replay.flagged:
                 return
             if self._act(self.replay.flag, ev.id, note or None) is None:
                 return
@@ -264,11 +301,13 @@ class WarRoomScreen(Screen[None]):
         self.app.push_screen(FlagScreen(ev.id, summarize(ev)), done)
 
     def action_escalate(self) -> None:
-        """Escalate to the planner naming a plan step (preselected from the selected event's step)."""
+        """Escalate to the planner naming a plan step. The dialog opens on the step of the selected event when the
+        trainee chose that event (flagged it, or moved the cursor to it); following the newest event, on no step."""
         if self.replay.ended:
             return
         ev = self._selected_event()
-        self.app.push_screen(EscalateScreen(self.drill.plan, ev.step if ev else None), self.escalate_to)
+        chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(Timeline).following)
+        self.app.push_screen(EscalateScreen(self.drill.plan, ev.step if chosen else None), self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:
         """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false escalation."""
@@ -281,6 +320,9 @@ class WarRoomScreen(Screen[None]):
             return
         if result is None:  # not saved, so not escalated
             return
+        if self.paused:  # a confirmed escalation moves the drill on: the re-plan plays, or the trace runs on
+            if self._act(self.replay.resume) is not None:
+                self._set_paused(False)
         step = fmt.clean_line(choice.step)
         if result.contained:
             self._note = "ESCALATED"  # short, so the title still fits at 80 columns
@@ -291,10 +333,8 @@ class WarRoomScreen(Screen[None]):
             )
             self.apply([])
             return
-        message = (
-            f"Re-plan after your escalation of {step}: the planner re-checked the step and found nothing wrong; "
-            f"the plan goes on. Charged {fmt.usd(result.replan_usd)} and {fmt.seconds(FALSE_ESCALATION_DELAY)}."
-        )
+        message = false_escalation_message(step, result.after_evidence, self.drill.answer_key is not None)
+        message += f" Charged {fmt.usd(result.replan_usd)} and {fmt.seconds(FALSE_ESCALATION_DELAY)}."
         self.apply(result.released)  # the trace ran on while the planner re-planned
         timeline = self.query_one(Timeline)
         key = timeline.append_note(self.replay.now, "re-plan", message)
@@ -335,6 +375,8 @@ class WarRoomScreen(Screen[None]):
         if self.finished:
             return
         self.finished = True
+        if self._ticker is not None:
+            self._ticker.stop()
         if not self.replay.ended and self.journal_error is None:
             try:
                 self.replay.quit()
@@ -363,7 +405,24 @@ class WarRoomScreen(Screen[None]):
         if self.finished:
             return
         self.finished = True
+        if self._ticker is not None:
+            self._ticker.stop()
+        # Toasts of the last moments ("Escalated") would sit over the debrief; errors about storing come after this.
+        self.app.clear_notifications()
         scorecard = self.app.services.score(self.drill, self.recorder.actions)
         self._store(scorecard)
         if self.replay.end_reason is not EndReason.ABANDONED:
             self.app.show_debrief(self.entry, self.replay, scorecard)
+
+
+def false_escalation_message(step: str, after_evidence: bool, faulted: bool) -> str:
+    """What the war room says of a false escalation of ``step`` (already cleaned), without giving the answer away.
+
+    ``after_evidence``: the drill's earliest counted evidence had been released when the trainee escalated;
+    ``faulted``: the drill has a fault (False for an all-clear drill, which has no evidence)."""
+    if faulted and not after_evidence:
+        return (
+            f"Re-plan after your escalation of {step}: it came before the evidence this drill counts had appeared "
+            "in the trace, so the planner had nothing to act on and the plan goes on."
+        )
+    return f"Re-plan after your escalation of {step}: the planner re-checked the step and found nothing wrong; the plan goes on."

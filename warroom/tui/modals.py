@@ -8,26 +8,32 @@ escalation is timed when the trainee confirms it, exactly as if they had paused 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Button, Input, Label, Static
 
 from warroom.core.format import PLAYBACK_SPEEDS
-from warroom.core.model import PlanStep
 from warroom.core.replay import FALSE_ESCALATION_DELAY
 from warroom.tui import text as fmt
 
-#: Longest escalation reason or flag note, in characters.
-NOTE_MAX = 200
+# The escalation dialog lives in its own module; it is re-exported here, with the other dialogs.
+from warroom.tui.escalate import (
+    NOTE_MAX,
+    TYPE_AHEAD_RESET,
+    EscalateScreen,
+    EscalationChoice,
+    ReasonInput,
+    StepList,
+    match_step,
+)
+
 
 
 #: Playback speeds offered by + and - in the war room, as multipliers of real time (drill seconds per real second):
@@ -43,8 +49,9 @@ WAR_ROOM_KEYS: tuple[tuple[str, str], ...] = (
     ("home g  end G", "first event / newest event, following again"),
     ("enter", "inspect the selected event"),
     ("tab", "move between the trace and the inspector (to scroll it)"),
-    ("f", "flag the selected event as suspicious, with an optional note"),
-    ("e", "escalate to the planner: name the plan step at fault"),
+    ("f", "flag the selected event as suspicious, with an optional note; f on a flagged event removes the flag"),
+    ("e", "escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a reason, "
+     "enter, then y to confirm)"),
     ("q", "quit the drill (asks first; the session is kept as abandoned)"),
     ("?", "this help"),
 )
@@ -53,6 +60,7 @@ PICKER_KEYS: tuple[tuple[str, str], ...] = (
     ("home end  g G", "first / last drill"),
     ("pgup pgdn", "a page up / down the list"),
     ("enter", "open the selected drill's briefing"),
+    ("tab", "into the preview and back (there ↑ ↓ j k scroll it)"),
     ("r", "reload the drills from disk (after editing one)"),
     ("q", "quit warroom"),
     ("?", "this help"),
@@ -202,126 +210,6 @@ class FlagScreen(ModalScreen["str | None"]):
         self.dismiss(None)
 
 
-@dataclass(frozen=True)
-class EscalationChoice:
-    """What the trainee chose in the escalation modal: the plan step at fault and a short reason."""
-
-    step: str
-    reason: str
-
-
-class StepList(OptionList):
-    """The escalation dialog's list of plan steps: ↑ stops at the first step and ↓ at the last (no wrap-around,
-    so extra presses can never land on a step at the other end), and enter escalates (see
-    :class:`EscalateScreen`)."""
-
-    BINDINGS = [Binding("enter", "screen.escalate", "Escalate", show=False)]
-
-    def _move(self, direction: int) -> None:
-        from textual._widget_navigation import find_next_enabled_no_wrap
-
-        target = find_next_enabled_no_wrap(self.options, anchor=self.highlighted, direction=direction)  # type: ignore[arg-type]
-        if target is not None:
-            self.highlighted = target
-
-    def action_cursor_up(self) -> None:
-        self._move(-1)
-
-    def action_cursor_down(self) -> None:
-        self._move(1)
-
-
-class EscalateScreen(ModalScreen["EscalationChoice | None"]):
-    """Escalate to the planner: pick the plan step at fault (preselected) and type a short reason (optional).
-
-    The reason box has the focus; ↑ ↓ choose the step from anywhere in the dialog (stopping at the first and the
-    last step), typing goes to the reason (also when the list has the focus), Enter escalates from anywhere, Escape
-    cancels. Dismisses with an :class:`EscalationChoice`, or None when cancelled.
-
-    Every key typed after ``e`` counts, however fast: the war room pushes this screen as soon as the app reads the
-    ``e`` (a priority binding), keys that reach the screen before the reason box has the focus are handled here,
-    and Enter is not a priority binding: it is handled in turn after the keys before it (as ``Input.Submitted``
-    from the reason box), so a reason typed just before it is never cut short.
-    """
-
-    AUTO_FOCUS = "#escalate-reason"
-
-    BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("enter", "escalate", "Escalate"),
-        Binding("up", "step(-1)", "Previous step", show=False),
-        Binding("down", "step(1)", "Next step", show=False),
-    ]
-
-    def __init__(self, plan: Sequence[PlanStep], preselect: str | None = None) -> None:
-        super().__init__()
-        self.plan = list(plan)
-        ids = [s.id for s in self.plan]
-        self.preselect = ids.index(preselect) if preselect in ids else 0
-
-    def compose(self) -> ComposeResult:
-        options = []
-        for step in self.plan:
-            prompt = Text(no_wrap=True, overflow="ellipsis")
-            prompt.append(fmt.clean_line(step.id), style="bold")
-            prompt.append(" ")
-            prompt.append(fmt.clean_line(step.title))
-            options.append(Option(prompt, id=step.id))
-        with Vertical(id="escalate-box", classes="dialog"):
-            yield Label("Escalate to the planner: which plan step is at fault?", classes="dialog-title")
-            yield StepList(*options, id="escalate-steps")
-            yield Input(
-                placeholder="reason (optional): what is wrong with that step",
-                max_length=NOTE_MAX,
-                select_on_focus=False,
-                id="escalate-reason",
-            )
-            yield Label("↑↓ step · type a reason (optional) · enter escalates · esc cancels", classes="dialog-hint")
-
-    def on_mount(self) -> None:
-        self.query_one("#escalate-steps", OptionList).highlighted = self.preselect
-
-    @property
-    def step(self) -> str:
-        """The id of the plan step chosen now."""
-        index = self.query_one("#escalate-steps", OptionList).highlighted
-        return self.plan[index if index is not None else self.preselect].id
-
-    def action_step(self, delta: int) -> None:
-        """Move the step choice up (-1) or down (+1) while the reason box has the focus."""
-        steps = self.query_one("#escalate-steps", OptionList)
-        if delta < 0:
-            steps.action_cursor_up()
-        else:
-            steps.action_cursor_down()
-
-    @on(OptionList.OptionSelected, "#escalate-steps")
-    def step_clicked(self) -> None:
-        self.query_one("#escalate-reason", Input).focus()
-
-    @on(Input.Submitted, "#escalate-reason")
-    def reason_submitted(self) -> None:
-        self.action_escalate()
-
-    def on_key(self, event: events.Key) -> None:
-        # Typing on the list goes to the reason box, so the dialog reads the same wherever the focus is.
-        reason = self.query_one("#escalate-reason", Input)
-        if self.focused is not reason and event.is_printable and event.character:
-            reason.focus()
-            reason.insert_text_at_cursor(event.character)
-            event.stop()
-            event.prevent_default()
-
-    def action_escalate(self) -> None:
-        if not self.is_current:  # a second enter while the dialog closes
-            return
-        reason = self.query_one("#escalate-reason", Input).value.strip()
-        self.dismiss(EscalationChoice(step=self.step, reason=reason))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question (e.g. quit the drill?). Dismisses with True for yes."""
 
@@ -353,3 +241,10 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
+
+
+__all__ = [
+    "BRIEFING_KEYS", "DEBRIEF_KEYS", "NOTE_MAX", "PICKER_KEYS", "REVIEW_KEYS", "SPEEDS", "TYPE_AHEAD_RESET",
+    "WAR_ROOM_KEYS", "ConfirmScreen", "EscalateScreen", "EscalationChoice", "FlagScreen", "HelpScreen",
+    "ReasonInput", "StepList", "help_body", "key_table", "match_step",
+]

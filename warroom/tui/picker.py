@@ -17,7 +17,7 @@ from textual.widgets import DataTable, Footer, Static
 from warroom.core.model import Drill
 from warroom.tui import text as fmt
 from warroom.tui.modals import BRIEFING_KEYS, PICKER_KEYS, WAR_ROOM_KEYS, HelpScreen, key_table
-from warroom.tui.services import ResultsUnavailable
+from warroom.tui.services import DrillEntry, ResultsUnavailable
 from warroom.tui.widgets import fit_columns
 
 #: Fixed and flexible column widths of the picker's table.
@@ -28,7 +28,6 @@ _PREVIEW_MIN = 7
 
 if TYPE_CHECKING:
     from warroom.tui.app import WarroomApp
-    from warroom.tui.services import DrillEntry
 
 
 def stars(difficulty: int) -> str:
@@ -75,8 +74,8 @@ class PickerScreen(Screen[None]):
         table.border_title = "Drills"
         yield table
         detail = VerticalScroll(Static(id="picker-detail-body"), id="picker-detail")
-        detail.can_focus = False
-        yield detail
+        detail.border_title = "Preview"
+        yield detail  # focusable: tab moves into it, and the arrows, j / k, pgup / pgdn scroll it
         yield Footer()
 
     def _banner(self) -> Text:
@@ -112,35 +111,13 @@ class PickerScreen(Screen[None]):
             best = {}
             self.notify(f"Best scores unavailable: {exc}", severity="warning", markup=False)
         for i, entry in enumerate(self.entries):
-            d = entry.drill
-            if d is not None and entry.problems:  # loaded, but breaks a rule across files (e.g. a duplicate id)
-                table.add_row(
-                    fmt.literal_line(f"⚠ {d.title}", style="bold red"),
-                    Text(stars(d.difficulty), style="yellow"),
-                    Text("has problems", style="red"),
-                    Text(fmt.clock(d.duration)),
-                    Text("—"),
-                    key=str(i),
-                )
-                continue
-            if d is None:
-                table.add_row(
-                    fmt.literal_line(f"⚠ {entry.path.name}", style="bold red"),
-                    Text("—"),
-                    Text("cannot load", style="red"),
-                    Text("—"),
-                    Text("—"),
-                    key=str(i),
-                )
-                continue
-            table.add_row(
-                fmt.literal_line(d.title),
-                Text(stars(d.difficulty), style="yellow"),
-                fmt.literal_line(", ".join(d.public_tags), style="dim"),
-                Text(fmt.clock(d.duration)),
-                _best_cell(d.id, best),
-                key=str(i),
-            )
+            try:
+                cells = self._cells(entry, best)
+            except Exception as exc:  # noqa: BLE001 - a drill the list cannot show is listed as broken, never fatal
+                problem = f"{entry.path}:1:1: cannot show this drill ({type(exc).__name__}: {exc})"
+                self.entries[i] = entry = DrillEntry(entry.path, None, (*entry.problems, problem))
+                cells = self._cells(entry, best)
+            table.add_row(*cells, key=str(i))
         if not self.entries:
             self.query_one("#picker-detail-body", Static).update(Text("No drills found."))
         # Back from a drill: the cursor stays on the drill just played (matched by file).
@@ -150,6 +127,33 @@ class PickerScreen(Screen[None]):
             if row is not None:
                 table.move_cursor(row=row, animate=False, scroll=True)
         self.fit_heights()
+
+    def _cells(self, entry: DrillEntry, best: dict[str, int | None]) -> list[Text]:
+        """The table cells of one drill: title, level, tags, length, best score (a broken drill marked ⚠)."""
+        d = entry.drill
+        if d is not None and entry.problems:  # loaded, but breaks a rule across files (e.g. a duplicate id)
+            return [
+                fmt.literal_line(f"⚠ {d.title}", style="bold red"),
+                Text(stars(d.difficulty), style="yellow"),
+                Text("has problems", style="red"),
+                Text(fmt.clock(d.duration)),
+                Text("—"),
+            ]
+        if d is None:
+            return [
+                fmt.literal_line(f"⚠ {entry.path.name}", style="bold red"),
+                Text("—"),
+                Text("cannot load", style="red"),
+                Text("—"),
+                Text("—"),
+            ]
+        return [
+            fmt.literal_line(d.title),
+            Text(stars(d.difficulty), style="yellow"),
+            fmt.literal_line(", ".join(d.public_tags), style="dim"),
+            Text(fmt.clock(d.duration)),
+            _best_cell(d.id, best),
+        ]
 
     def fit_heights(self) -> None:
         """Give the drill list the rows it needs (up to what leaves the preview 7 lines) and the preview the rest."""
@@ -210,20 +214,41 @@ class PickerScreen(Screen[None]):
     def action_reload(self) -> None:
         self.load()
 
+    def _preview(self) -> VerticalScroll | None:
+        """The preview when it has the focus (keys then scroll it), else None."""
+        detail = self.query_one("#picker-detail", VerticalScroll)
+        return detail if detail.has_focus else None
+
     def action_down(self) -> None:
-        self.query_one("#picker-table", DataTable).action_cursor_down()
+        preview = self._preview()
+        if preview is not None:
+            preview.scroll_down(animate=False)
+        else:
+            self.query_one("#picker-table", DataTable).action_cursor_down()
 
     def action_up(self) -> None:
-        self.query_one("#picker-table", DataTable).action_cursor_up()
+        preview = self._preview()
+        if preview is not None:
+            preview.scroll_up(animate=False)
+        else:
+            self.query_one("#picker-table", DataTable).action_cursor_up()
 
     def action_first(self) -> None:
-        """Move to the first drill of the list."""
+        """Move to the first drill of the list (or the top of the preview, when it has the focus)."""
+        preview = self._preview()
+        if preview is not None:
+            preview.scroll_home(animate=False)
+            return
         table = self.query_one("#picker-table", DataTable)
         if table.row_count:
             table.move_cursor(row=0, animate=False)
 
     def action_last(self) -> None:
-        """Move to the last drill of the list."""
+        """Move to the last drill of the list (or the end of the preview, when it has the focus)."""
+        preview = self._preview()
+        if preview is not None:
+            preview.scroll_end(animate=False)
+            return
         table = self.query_one("#picker-table", DataTable)
         if table.row_count:
             table.move_cursor(row=table.row_count - 1, animate=False)

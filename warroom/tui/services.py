@@ -150,11 +150,17 @@ def load_drill(path: Path) -> Drill:
 
 
 def load_entry(path: Path) -> DrillEntry:
-    """A :class:`DrillEntry` for ``path``: the loaded drill, or its problems."""
+    """A :class:`DrillEntry` for ``path``: the loaded drill, or its problems.
+
+    Never raises for a file's content: a loader failure of any kind (an overflowing number, a recursion limit, a
+    bug) becomes a ``path:1:1: message`` problem, so the picker lists the drill as broken and keeps running."""
     try:
         return DrillEntry(Path(path), load_drill(path))
     except DrillProblem as exc:
         return DrillEntry(Path(path), None, exc.problems)
+    except (Exception, RecursionError) as exc:  # noqa: BLE001 - one bad file must never take the picker down
+        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+        return DrillEntry(Path(path), None, (f"{path}:1:1: cannot load this drill ({type(exc).__name__}: {detail})",))
 
 
 def with_cross_file_problems(entries: list[DrillEntry]) -> list[DrillEntry]:
@@ -220,7 +226,11 @@ class Services:
         for d in (bundled_drills_dir(), *self.drill_dirs):
             if not Path(d).exists():
                 continue
-            found = [p for p in find_drill_files([d], errors=errors) if p.resolve() not in seen]
+            try:
+                found = [p for p in find_drill_files([d], errors=errors) if p.resolve() not in seen]
+            except OSError as exc:  # the folder itself went away or cannot be listed: shown, never fatal
+                errors.append(exc if exc.filename else OSError(exc.errno, exc.strerror, str(d)))
+                continue
             seen.update(p.resolve() for p in found)
             base = Path(d) if Path(d).is_dir() else Path(d).parent
             paths.extend(sorted(found, key=lambda p: natural_key(p.relative_to(base).as_posix())))
@@ -231,7 +241,10 @@ class Services:
             else DrillEntry(Path(e.filename), None, (f"{e.filename}: cannot read this folder ({e.strerror or e})",))
             for e in errors
         ]
-        return with_cross_file_problems(entries)
+        try:
+            return with_cross_file_problems(entries)
+        except Exception:  # noqa: BLE001 - the rules across files must not hide the drills themselves
+            return entries
 
     def best_scores(self) -> dict[str, int | None]:
         """The trainee's best total score per drill id over sessions not abandoned; None for a drill only ever quit

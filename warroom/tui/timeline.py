@@ -125,6 +125,12 @@ class Timeline(LineTable):
         if event_id in self._events:
             self.refresh_row(self.row_index(event_id))
 
+    def unmark_flagged(self, event_id: str) -> None:
+        """Remove the flag mark from an event's row (the trainee unflagged it)."""
+        self._flagged.discard(event_id)
+        if event_id in self._events:
+            self.refresh_row(self.row_index(event_id))
+
     def is_flagged(self, event_id: str) -> bool:
         """True once :meth:`mark_flagged` marked this event."""
         return event_id in self._flagged

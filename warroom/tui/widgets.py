@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rich.highlighter import JSONHighlighter
 from rich.text import Text
 from textual.widgets import DataTable, Static
 
@@ -18,6 +17,7 @@ from warroom.core.cost import call_cost
 from warroom.core.model import ROLE_OF_KIND, Drill, Role
 from warroom.core.replay import CostMeter, StepState
 from warroom.tui import text as fmt
+from warroom.tui.structured import language_hint, structured
 
 # ---------------------------------------------------------------------------------------------------------------
 # Event descriptions
@@ -96,11 +96,21 @@ def usage_line(event: Any, drill: Drill) -> Text | None:
     return out
 
 
-def _json_block(value: Any) -> Text:
-    body = Text(fmt.pretty_json(value))
-    if not isinstance(value, str):
-        JSONHighlighter().highlight(body)
-    return body
+def _result_of(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
+    """The inspector's ``result`` line of a tool call: the tool result answering it (released, so shown), or that it
+    has not returned yet, or that the trace has none. ``events`` are the events shown so far (None: the whole trace)."""
+    out = Text()
+    out.append(_label("result"), style="bold")
+    shown = events.values() if events is not None else drill.trace
+    answer = next((e for e in shown if e.kind == "tool_result" and e.call == call.id), None)
+    if answer is not None:
+        out.append(fmt.clean_line(answer.id))
+        out.append(f" (t={fmt.seconds(answer.t)})", style="dim")
+    elif any(e.kind == "tool_result" and e.call == call.id for e in drill.trace):
+        out.append("not returned yet", style="dim")
+    else:
+        out.append("no result in the trace", style="dim")
+    return out
 
 
 def _label(name: str) -> str:
@@ -136,22 +146,26 @@ def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = 
     if kind == "tool_call":
         out.append(_label("tool"), style="bold")
         out.append(fmt.clean_line(event.tool))
+        out.append("\n")
+        out.append_text(_result_of(event, drill, events))
         out.append("\narguments\n", style="bold")
-        out.append_text(_json_block(event.arguments))
+        out.append_text(structured(event.arguments))
     elif kind == "tool_result":
         meta = []
         if event.status:
             meta.append(f"status {fmt.clean_line(event.status)}")
         if event.duration_ms is not None:
             meta.append(f"{event.duration_ms:,.0f} ms")
+        language = None
         try:
             call = events[event.call] if events is not None and event.call in events else drill.event(event.call)
             meta.append(f"answers {fmt.clean_line(event.call)} ({fmt.clean_line(call.tool)})")
+            language = language_hint(call.arguments)  # e.g. the file a read_file call named
         except (KeyError, AttributeError):
             meta.append(f"answers {fmt.clean_line(event.call)}")
         out.append(" · ".join(meta) + "\n")
         out.append("output (raw)\n", style="bold")
-        out.append_text(_json_block(event.output))
+        out.append_text(structured(event.output, language))
     elif kind == "executor_report":
         state = StepState(event.status.value)
         icon, style = STEP_ICONS[state]
@@ -245,12 +259,31 @@ class Meters(Static):
 
 
 class PlanPanel(Static):
-    """The plan: each step with the status the executor *reported* for it; the selected event's step is marked."""
+    """The plan: each step with the status the executor *reported* for it; the selected event's step is marked.
+
+    A plan longer than the panel shows a window of it that follows the marked step (scrolled just enough to show
+    it), with "first-last of N" under the panel."""
+
+    _top = 0
+    _shown: tuple[Drill, Mapping[str, StepState], str | None] | None = None
 
     def show(self, drill: Drill, states: Mapping[str, StepState], current: str | None = None) -> None:
-        """Render ``drill.plan`` with ``states`` (step id to state); ``current`` is highlighted."""
+        """Render ``drill.plan`` with ``states`` (step id to state); ``current`` is highlighted and kept in view."""
+        self._shown = (drill, states, current)
+        plan = drill.plan
+        rows = self.content_region.height or len(plan)
+        top = self._top
+        at = next((i for i, step in enumerate(plan) if step.id == current), None) if current is not None else None
+        if at is not None:
+            if at < top:
+                top = at
+            elif at >= top + rows:
+                top = at - rows + 1
+        top = max(0, min(top, len(plan) - rows))
+        self._top = top
+        self.border_subtitle = f"{top + 1}-{min(top + rows, len(plan))} of {len(plan)}" if len(plan) > rows else ""
         out = Text(no_wrap=True, overflow="ellipsis")
-        for i, step in enumerate(drill.plan):
+        for i, step in enumerate(plan[top : top + rows]):
             state = states.get(step.id, StepState.PENDING)
             icon, style = STEP_ICONS[state]
             if i:
@@ -264,6 +297,10 @@ class PlanPanel(Static):
                 line.stylize("reverse")
             out.append_text(line)
         self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
+
+    def on_resize(self) -> None:
+        if self._shown is not None:
+            self.show(*self._shown)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,0 +1,180 @@
+"""War-room flow fixes (issue 11 items 6, 9, 10, 11, 12, 13): escalating while paused moves on, the footer says Resume
+while paused, the ticker stops while paused, f toggles a flag, no toast over the debrief, a tool call names its
+result, an early escalation is called early."""
+
+from __future__ import annotations
+
+import pytest
+
+from warroom.core.actions import Action, ActionKind
+from warroom.core.loader import load_drill
+from warroom.core.replay import Replay, ReplayError
+from warroom.core.scoring import replay_actions, score
+from warroom.store.results import ResultsStore
+from warroom.tui.debrief import DebriefScreen, timeline_marks
+from warroom.tui.live import false_escalation_message
+from warroom.tui.inspector import Inspector
+from warroom.tui.timeline import Timeline
+from warroom.tui.widgets import describe_event
+
+from .conftest import STALE, advance, escalate, make_app, record_notifications, screen_text
+
+
+def _footer(app) -> str:
+    return screen_text(app).splitlines()[-1]
+
+
+async def test_paused_footer_says_resume_and_the_ticker_stops(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        calls: list[str] = []
+        ticker = live._ticker
+        for name in ("pause", "resume"):
+            method = getattr(ticker, name)
+            setattr(ticker, name, lambda method=method, name=name: (calls.append(name), method())[1])
+        assert "space Pause" in _footer(app)
+        await pilot.press("space")
+        await pilot.pause()
+        assert live.paused
+        assert "space Resume" in _footer(app) and "Pause" not in _footer(app)
+        assert calls == ["pause"]  # the ticker stops: no work while paused
+        await pilot.press("space")
+        await pilot.pause()
+        assert not live.paused and "space Pause" in _footer(app)
+        assert calls == ["pause", "resume"]
+
+
+async def test_a_confirmed_escalation_while_paused_contains_and_reaches_the_debrief(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        await advance(pilot, 13)
+        await pilot.press("space")
+        assert live.paused
+        await escalate(pilot, "s1", "stale snapshot")
+        assert live.replay.contained
+        assert not live.paused  # the re-plan plays on
+        assert [a.kind for a in live.replay.actions][-2:] == [ActionKind.ESCALATE, ActionKind.RESUME]
+        await advance(pilot, 10)
+        assert isinstance(app.screen, DebriefScreen)
+
+
+async def test_a_false_escalation_while_paused_resumes_the_clock(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        await advance(pilot, 13)
+        await pilot.press("space")
+        await escalate(pilot, "s3")
+        assert live.replay.false_escalations == 1 and not live.paused
+        now = live.replay.now
+        await advance(pilot, 2)
+        assert live.replay.now == now + 2
+        assert "PAUSED" not in screen_text(app).splitlines()[0]
+
+
+async def test_no_escalated_toast_over_the_debrief(services):
+    app = make_app(services)
+    messages = record_notifications(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 13)
+        await escalate(pilot, "s1")
+        assert any("accepted" in m for m in messages)
+        await advance(pilot, 10)
+        assert isinstance(app.screen, DebriefScreen)
+        assert "Escalated" not in screen_text(app)
+
+
+async def test_f_toggles_a_flag_and_unflag_is_journaled(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        await advance(pilot, 13)
+        timeline = live.query_one(Timeline)
+        await pilot.press("f", "enter")
+        assert live.replay.flagged == {"e04": None}
+        assert timeline.is_flagged("e04") and screen_text(app).count("⚑") == 2  # the column header and e04
+        await pilot.press("f")  # no dialog: the flag comes off
+        await pilot.pause()
+        assert live.replay.flagged == {}
+        assert not timeline.is_flagged("e04") and screen_text(app).count("⚑") == 1  # the header only
+        kinds = [a.kind for a in live.replay.actions]
+        assert kinds == [ActionKind.FLAG, ActionKind.UNFLAG]
+        await pilot.press("f", "enter")  # and on again: one flag, not two
+        assert list(live.replay.flagged) == ["e04"]
+        assert score(live.drill, live.replay.actions).outcome is not None  # the log replays
+
+
+def test_unflag_replays_and_old_double_flag_journals_stay_readable():
+    drill = load_drill(STALE)
+    log = [
+        Action(t=13, kind=ActionKind.FLAG, event="e04", note="first"),
+        Action(t=14, kind=ActionKind.FLAG, event="e04", note="again"),  # a journal from before unflag existed
+        Action(t=15, kind=ActionKind.UNFLAG, event="e04"),
+    ]
+    replay, _ = replay_actions(drill, log)
+    assert replay.flagged == {}
+    replay2, _ = replay_actions(drill, log[:2])
+    assert replay2.flagged == {"e04": "again"}
+    fresh = Replay(drill)
+    fresh.advance_to(13)
+    with pytest.raises(ReplayError, match="not flagged"):
+        fresh.unflag("e04")
+    marks = [m[2] for m in timeline_marks(drill, replay)]
+    assert "you removed your flag from e04" in marks
+
+
+def test_a_tool_call_names_its_result_or_says_it_has_none():
+    drill = load_drill(STALE)
+    call = drill.event("e03")
+    everything = {e.id: e for e in drill.trace}
+    assert "result    e04 (t=12 s)" in describe_event(call, drill, everything).plain
+    before = {e.id: e for e in drill.trace if e.t <= 7}
+    assert "result    not returned yet" in describe_event(call, drill, before).plain
+    lonely = drill.model_copy(update={"trace": [e for e in drill.trace if e.id != "e04"]})
+    assert "result    no result in the trace" in describe_event(call, lonely, before).plain
+
+
+async def test_the_inspector_shows_the_selected_calls_result_line(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        await advance(pilot, 13)
+        await pilot.press("k")  # e03, the tool call
+        assert "e04 (t=12 s)" in live.query_one(Inspector).text
+
+
+def test_an_early_escalation_is_called_early_not_a_check_that_found_nothing():
+    early = false_escalation_message("s1", after_evidence=False, faulted=True)
+    assert "before the evidence this drill counts" in early and "found nothing wrong" not in early
+    late = false_escalation_message("s3", after_evidence=True, faulted=True)
+    assert "found nothing wrong" in late
+    all_clear = false_escalation_message("s3", after_evidence=False, faulted=False)
+    assert "found nothing wrong" in all_clear
+
+
+def test_the_debrief_names_the_right_step_escalated_before_the_evidence():
+    drill = load_drill(STALE)
+    replay, _ = replay_actions(drill, [Action(t=5, kind=ActionKind.ESCALATE, step="s1")])
+    marks = [m[2] for m in timeline_marks(drill, replay)]
+    assert any("the right step, but before the evidence the drill counts" in m for m in marks), marks
+
+
+async def test_stored_session_keeps_the_unflag(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 13)
+        await pilot.press("f", "enter", "f", "q", "y")
+        await pilot.pause()
+    with ResultsStore(services.data_dir) as store:
+        row = store.query(trainee="tester")[0]
+        kinds = [a.kind for a in store.get(row.session_id).actions]
+    assert kinds == [ActionKind.FLAG, ActionKind.UNFLAG, ActionKind.QUIT]

@@ -1,0 +1,313 @@
+"""The escalation dialog: name the plan step at fault, optionally give a reason, confirm.
+
+:class:`EscalateScreen` is pushed by the war room on ``e``. Its step list moves like the trace (↑ ↓ j k, home end)
+and takes a typed step id (type-ahead, :func:`match_step`); tab moves to the reason box; enter asks for a y / n
+confirmation naming the step. Keys are handled as they arrive at the focused widget (never as bindings, which run
+only once a key has bubbled up to the app, after keys typed behind it), so a fast typist's keys keep their order.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+from warroom.core.model import PlanStep
+from warroom.tui import text as fmt
+
+#: Longest escalation reason or flag note, in characters.
+NOTE_MAX = 200
+
+
+@dataclass(frozen=True)
+class EscalationChoice:
+    """What the trainee chose in the escalation modal: the plan step at fault and a short reason."""
+
+    step: str
+    reason: str
+
+
+#: Real seconds after which a typed step id starts afresh (type-ahead in the escalation dialog's step list).
+TYPE_AHEAD_RESET = 1.0
+
+
+def match_step(ids: Sequence[str], typed: str) -> int | None:
+    """Index of the plan step the trainee means by ``typed`` (type-ahead in the escalation dialog), or None.
+
+    An id equal to ``typed`` (ignoring case) wins, then the first id starting with it; digits alone match an id
+    whose number they are (``12`` finds ``s12``, ``step-12``)."""
+    want = typed.casefold()
+    if not want:
+        return None
+    folded = [i.casefold() for i in ids]
+    if want in folded:
+        return folded.index(want)
+    for n, ident in enumerate(folded):
+        if ident.startswith(want):
+            return n
+    if want.isdigit():
+        for n, ident in enumerate(folded):
+            head = ident[: len(ident) - len(want)]
+            if ident.endswith(want) and head and not head[-1].isdigit():
+                return n
+    return None
+
+
+class StepList(OptionList):
+    """The escalation dialog's list of plan steps, moved with the trace's keys: ↑ ↓ and k j (stopping at the first
+    and the last step, never wrapping), home / end, and typing a step id jumps to it (``s12``, or ``12``). Enter
+    asks to confirm the highlighted step (see :class:`EscalateScreen`)."""
+
+    #: Keys handled as they arrive (in :meth:`EscalateScreen.route_key`, not as bindings, which would run only after
+    #: the key bubbled up to the app: after keys typed behind it).
+    MOVES = {"down": ("move", 1), "j": ("move", 1), "up": ("move", -1), "k": ("move", -1),
+             "home": ("move_to", 0), "end": ("move_to", -1)}
+
+    def __init__(self, *options: Option, id: str | None = None) -> None:
+        super().__init__(*options, id=id)
+        self._typed = ""
+        self._typed_at = 0.0
+
+    def action_move(self, direction: int) -> None:
+        """Move the highlight one step down (+1) or up (-1); from no highlight, down goes to the first step and up
+        to the last."""
+        self._typed = ""
+        count = self.option_count
+        if not count:
+            return
+        if self.highlighted is None:
+            self.highlighted = 0 if direction > 0 else count - 1
+        else:
+            self.highlighted = min(max(self.highlighted + direction, 0), count - 1)
+
+    def action_move_to(self, index: int) -> None:
+        """Highlight the step at ``index`` (negative counts from the end)."""
+        self._typed = ""
+        if self.option_count:
+            self.highlighted = index % self.option_count
+
+    def on_key(self, event: events.Key) -> None:
+        screen = self.screen
+        if isinstance(screen, EscalateScreen) and screen.route_key(event):
+            event.stop()
+            event.prevent_default()
+
+    def on_focus(self) -> None:
+        screen = self.screen
+        if isinstance(screen, EscalateScreen):
+            screen.reason_mode = False
+
+    def type_ahead(self, char: str) -> None:
+        """A printable character (other than the j / k moves) extends the typed id and highlights the step it
+        names; a character that names nothing starts a new id."""
+        now = time.monotonic()
+        typed = char if now - self._typed_at > TYPE_AHEAD_RESET else self._typed + char
+        self._typed_at = now
+        ids = [str(self.get_option_at_index(n).id) for n in range(self.option_count)]
+        found = match_step(ids, typed)
+        if found is None and typed != char:
+            typed, found = char, match_step(ids, char)
+        self._typed = typed
+        if found is not None:
+            self.highlighted = found
+        else:
+            self.app.bell()
+
+
+class ReasonInput(Input):
+    """The escalation reason box; while the dialog asks for confirmation, its keys answer the question."""
+
+    def on_key(self, event: events.Key) -> None:
+        screen = self.screen
+        if not isinstance(screen, EscalateScreen):
+            return
+        if screen.asking or screen.sent or event.key in ("shift+tab", "enter"):
+            if screen.asking and not screen.sent:
+                screen.answer(event.key)
+            elif event.key == "enter":
+                screen.action_choose()
+            elif not screen.sent:
+                screen.to_steps()
+            event.stop()
+            event.prevent_default()
+
+
+class EscalateScreen(ModalScreen["EscalationChoice | None"]):
+    """Escalate to the planner: choose the plan step at fault, optionally type a short reason, confirm.
+
+    The step list has the focus and moves like the trace (↑ ↓ j k, home end; type a step id to jump). It opens on
+    ``preselect`` (the flagged or chosen event's step) or on no step. Tab moves to the reason box (typing goes
+    there only once it has the focus) and back. Enter, from the list or the reason box, asks "Escalate step X?";
+    y sends it, n or escape goes back to the dialog. Escape cancels. Dismisses with an :class:`EscalationChoice`,
+    or None when cancelled.
+    """
+
+    AUTO_FOCUS = "#escalate-steps"
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    #: The hint under the dialog while choosing, and while asking for confirmation.
+    HINT = "↑↓ jk step · type an id to jump · tab reason · enter escalates · esc cancels"
+    ASK_HINT = "y escalates · n or esc goes back"
+    TITLE = "Escalate to the planner: which plan step is at fault?"
+
+    def __init__(self, plan: Sequence[PlanStep], preselect: str | None = None) -> None:
+        super().__init__()
+        self.plan = list(plan)
+        ids = [s.id for s in self.plan]
+        #: Index of the step highlighted when the dialog opens, or None (no step chosen yet).
+        self.preselect: int | None = ids.index(preselect) if preselect in ids else None
+        #: True after tab: keys typed on the step list (queued before the focus moved) go to the reason box.
+        self.reason_mode = False
+        #: The choice awaiting the trainee's y / n, or None.
+        self.pending: EscalationChoice | None = None
+        #: True once y sent the escalation (keys still queued for the dialog are dropped).
+        self.sent = False
+        self._question = ""
+
+    def compose(self) -> ComposeResult:
+        options = []
+        for step in self.plan:
+            prompt = Text(no_wrap=True, overflow="ellipsis")
+            prompt.append(fmt.clean_line(step.id), style="bold")
+            prompt.append(" ")
+            prompt.append(fmt.clean_line(step.title))
+            options.append(Option(prompt, id=step.id))
+        with Vertical(id="escalate-box", classes="dialog"):
+            yield Label(self.TITLE, id="escalate-title", classes="dialog-title")
+            yield StepList(*options, id="escalate-steps")
+            yield ReasonInput(
+                placeholder="reason (optional): what is wrong with that step",
+                max_length=NOTE_MAX,
+                select_on_focus=False,
+                id="escalate-reason",
+            )
+            yield Label(self.HINT, id="escalate-hint", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        steps = self.query_one("#escalate-steps", OptionList)
+        steps.highlighted = self.preselect
+        if self.preselect is not None:
+            steps.scroll_to_highlight()
+
+    @property
+    def step(self) -> str | None:
+        """The id of the plan step highlighted now, or None when none is."""
+        index = self.query_one("#escalate-steps", OptionList).highlighted
+        return self.plan[index].id if index is not None else None
+
+    @on(Input.Submitted, "#escalate-reason")
+    def reason_submitted(self) -> None:
+        self.action_choose()
+
+    @on(OptionList.OptionSelected, "#escalate-steps")
+    def step_clicked(self) -> None:
+        self.action_choose()
+
+    @property
+    def asking(self) -> bool:
+        """True while the dialog asks the trainee to confirm the chosen step."""
+        return self.pending is not None
+
+    def on_key(self, event: events.Key) -> None:
+        # Keys that reach the screen itself (before the list has the focus) are routed as the list routes them.
+        if self.route_key(event):
+            event.stop()
+            event.prevent_default()
+
+    def route_key(self, event: events.Key) -> bool:
+        """Handle a key that reached the step list (or the screen): answer a pending question, move to the reason box
+        (tab), send typing to the reason box after tab, or type ahead a step id. Returns True when handled."""
+        reason = self.query_one("#escalate-reason", Input)
+        if self.sent:
+            return True
+        if self.asking:
+            self.answer(event.key)
+            return True
+        if event.key == "tab":
+            self.reason_mode = True
+            reason.focus()
+            return True
+        if event.key == "enter":
+            self.action_choose()
+            return True
+        char = event.character
+        if self.reason_mode:
+            if event.key == "backspace":
+                reason.action_delete_left()
+                return True
+            if event.is_printable and char:
+                reason.insert_text_at_cursor(char)
+                return True
+            return False
+        steps = self.query_one("#escalate-steps", StepList)
+        move = StepList.MOVES.get(event.key)
+        if move is not None:
+            name, arg = move
+            getattr(steps, f"action_{name}")(arg)
+            return True
+        if event.is_printable and char and char != " ":
+            steps.type_ahead(char)
+            return True
+        return False
+
+    def to_steps(self) -> None:
+        """Back from the reason box to the step list."""
+        self.reason_mode = False
+        self.query_one("#escalate-steps", OptionList).focus()
+
+    def action_choose(self) -> None:
+        """Ask to confirm the highlighted step (or say that no step is chosen yet)."""
+        if not self.is_current or self.asking:  # a second enter while the dialog closes or asks
+            return
+        step_id = self.step
+        if step_id is None:
+            self.notify("Choose the plan step at fault first (↑ ↓, or type its id).", severity="warning", markup=False)
+            return
+        step = self.plan[[s.id for s in self.plan].index(step_id)]
+        reason = self.query_one("#escalate-reason", Input).value.strip()
+        self.pending = EscalationChoice(step=step_id, reason=reason)
+        question = Text(f"Escalate step {fmt.clean_line(step_id)} to the planner?", style="bold")
+        question.append("\n" + fmt.clean_line(step.title), style="")
+        question.append(f"\nreason: {fmt.clean_line(reason)}" if reason else "\nno reason given", style="italic")
+        self._question = question.plain
+        self.query_one("#escalate-title", Label).update(question)
+        self.query_one("#escalate-hint", Label).update(self.ASK_HINT)
+        self.add_class("-asking")
+
+    def answer(self, key: str) -> None:
+        """The trainee's answer to the confirmation: ``y`` sends the escalation; ``n`` or escape goes back to the
+        dialog; other keys are ignored (they cannot change the step the question named)."""
+        choice = self.pending
+        if choice is None or self.sent:
+            return
+        if key == "y":
+            self.sent = True
+            self.dismiss(choice)
+        elif key in ("n", "escape"):
+            self.pending = None
+            self.query_one("#escalate-title", Label).update(self.TITLE)
+            self.query_one("#escalate-hint", Label).update(self.HINT)
+            self.remove_class("-asking")
+
+    @property
+    def question(self) -> str:
+        """The confirmation's text while asking (plain), else ""."""
+        if not self.asking:
+            return ""
+        return self._question
+
+    def action_cancel(self) -> None:
+        if self.asking:
+            self.answer("escape")
+        else:
+            self.dismiss(None)
