@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.common import data_dir_option, recover_and_report, settings_from
+from warroom.cli.common import data_dir_option, open_results, recover_and_report, settings_from
 
 
 @click.command()
@@ -23,12 +23,17 @@ def review(ctx: click.Context, session_id: str, data_dir: Path | None) -> None:
     SESSION_ID is a session id from `warroom scores`, or any unique prefix of one. Keys: up/down (j/k) move,
     n / p jump to the next / previous trainee action, e to the next evidence, q closes.
     """
-    from warroom.store.results import CorruptSession, ResultsStore, SessionNotFound, StoreError
+    from warroom.store.results import CorruptSession, SessionNotFound, StoreError
 
     settings = settings_from(ctx, data_dir=data_dir)
     recover_and_report(settings)
+    store = open_results(settings)
+    if store is None:
+        raise click.ClickException(
+            f"no results store in {settings.data_dir} (no session has been recorded in this data directory)"
+        )
     try:
-        with ResultsStore(settings.data_dir, create=False) as store:
+        with store:
             session = store.get(session_id)
     except SessionNotFound as exc:
         raise click.ClickException(f"{exc} in {settings.data_dir} (`warroom scores` lists the sessions)") from None

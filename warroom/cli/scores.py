@@ -11,9 +11,16 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_option, format_option, recover_and_report, settings_from
+from warroom.cli.common import (
+    data_dir_option,
+    format_option,
+    open_results,
+    recover_and_report,
+    settings_from,
+    store_errors,
+)
 from warroom.core.format import amount, clean, number, percent, seconds
-from warroom.store.results import DB_NAME, SORT_KEYS
+from warroom.store.results import SORT_KEYS
 
 #: ``--trainee`` of ``warroom scores``: a filter, so (unlike the trainee of ``warroom run``) it has no default.
 trainee_filter_option = click.option(
@@ -323,6 +330,14 @@ def _write_json(value: Any) -> None:
     is_flag=True,
     help="With --rescore: also re-score sessions whose drill file changed since they were played.",
 )
+@click.option(
+    "--delete",
+    is_flag=True,
+    help="Delete the sessions named by SESSION_IDS (ids, or unique prefixes or suffixes of ids) from the store, "
+    "with their journals in journals/done/, after showing them and asking for confirmation.",
+)
+@click.option("--yes", "-y", is_flag=True, help="With --delete: do not ask for confirmation.")
+@click.argument("session_ids", nargs=-1, metavar="[SESSION_IDS]...")
 @data_dir_option
 @click.pass_context
 def scores(
@@ -338,6 +353,9 @@ def scores(
     fmt: str,
     rescore: bool,
     allow_changed: bool,
+    delete: bool,
+    yes: bool,
+    session_ids: tuple[str, ...],
     data_dir: Path | None,
 ) -> None:
     """Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
@@ -346,7 +364,7 @@ def scores(
     the drills run, contained rate, median time to detect, false escalation rate and mean score, and, per drill, the
     attempts, contained rate and median score. Sessions killed mid-drill are recorded as abandoned first.
     """
-    from warroom.store.results import ResultsStore, StoreError, parse_since
+    from warroom.store.results import parse_since
 
     settings = settings_from(ctx, data_dir=data_dir)
     if trainee and trainee.strip():
@@ -361,26 +379,28 @@ def scores(
             raise click.BadParameter(str(exc), param_hint="--since") from None
     if allow_changed and not rescore:
         raise click.UsageError("--allow-changed only applies with --rescore")
+    _check_delete_usage(delete, yes, session_ids, rescore or summary)
 
     recover_and_report(settings)
-    try:
-        store = ResultsStore(settings.data_dir, create=False)
-    except StoreError as exc:
-        if not (settings.data_dir / DB_NAME).exists():
-            if fmt == "json":
-                _write_json({"trainees": [], "drills": []} if summary else [])
-            elif fmt == "csv":
-                _write_csv(SUMMARY_CSV_COLUMNS if summary else CSV_COLUMNS, [])
-            else:
-                click.echo(f"No sessions recorded yet in {settings.data_dir}.")
-            return
-        raise click.ClickException(str(exc)) from None
-    with store:
+    store = open_results(settings)
+    if store is None:
+        if fmt == "json":
+            _write_json({"trainees": [], "drills": []} if summary else [])
+        elif fmt == "csv":
+            _write_csv(SUMMARY_CSV_COLUMNS if summary else CSV_COLUMNS, [])
+        else:
+            click.echo(f"No sessions recorded yet in {settings.data_dir}.")
+        return
+    with store, store_errors():
         if rescore:
             _rescore(store, settings, who, drill_id, since_ts, allow_changed)
             return
+        if delete:
+            _delete(store, settings, session_ids, yes)
+            return
         if summary:
             _summary(store, who, drill_id, since_ts, fmt)
+            _report_skipped(store.invalid_rows(trainee=who, drill=drill_id, since=since_ts))
             return
         effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
         rows, unreadable = store.query_readable(
@@ -525,3 +545,66 @@ def _rescore(
     )
     if skipped:
         click.get_current_context().exit(1)
+
+
+def _report_skipped(problems: list[Any]) -> None:
+    """Name each stored session that was left out (unreadable) on stderr, then exit 1; nothing when none was."""
+    for problem in problems:
+        click.echo(f"skipped: {problem}", err=True)
+    if problems:
+        raise click.ClickException(
+            f"{len(problems)} stored session(s) could not be read and were left out (listed above; never modified)"
+        )
+
+
+def _check_delete_usage(delete: bool, yes: bool, session_ids: tuple[str, ...], other_mode: bool) -> None:
+    """Usage errors of ``--delete``: it needs ids, ids need it, it goes with no other mode, ``--yes`` needs it."""
+    if session_ids and not delete:
+        raise click.UsageError("session ids are only taken with --delete (`warroom review ID` opens one)")
+    if delete and not session_ids:
+        raise click.UsageError("--delete needs the ids of the sessions to delete (see `warroom scores`)")
+    if delete and other_mode:
+        raise click.UsageError("--delete cannot be combined with --summary or --rescore")
+    if yes and not delete:
+        raise click.UsageError("--yes only applies with --delete")
+
+
+def _stdin_is_a_terminal() -> bool:
+    """True when someone can answer the confirmation (stdin is a terminal)."""
+    import sys
+
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def _delete(store: Any, settings: Any, keys: tuple[str, ...], yes: bool) -> None:
+    """``--delete``: resolve every key to one session (all must match, or nothing is deleted), show them, ask
+    (unless ``yes``; refused without a terminal), then delete the rows and their journals in ``journals/done/``."""
+    from warroom.store.results import CorruptSession, SessionNotFound
+    from warroom.store.sessions import delete_sessions
+
+    ids: list[str] = []
+    for key in keys:
+        try:
+            sid = store.resolve(key)
+        except SessionNotFound as exc:
+            raise click.ClickException(f"{exc}; nothing was deleted") from None
+        if sid not in ids:
+            ids.append(sid)
+    click.echo(f"{len(ids)} session(s) to delete from {settings.data_dir}:")
+    for sid in ids:
+        try:
+            r = store.get(sid)
+            what = f"{r.trainee}  {r.drill_id}  {_fmt_when(r.started_at)}  {_outcome_label(r.outcome)}  {r.total}"
+        except CorruptSession:
+            what = "(a stored row that cannot be read)"
+        click.echo(clean(f"  {sid}  {what}"))
+    if not yes:
+        if not _stdin_is_a_terminal():
+            raise click.ClickException("not deleting without confirmation: run it in a terminal, or add --yes")
+        if not click.confirm(f"Delete these {len(ids)} session(s)? This cannot be undone", default=False):
+            click.echo("Nothing deleted.")
+            return
+    result = delete_sessions(settings.data_dir, store, ids)
+    click.echo(f"Deleted {result.deleted} session(s) and {len(result.journals)} journal(s).")
+    for problem in result.problems:
+        click.echo(f"warning: {problem}", err=True)

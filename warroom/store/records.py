@@ -193,24 +193,31 @@ def _typed(column: str, *types: str) -> str:
     return f"typeof({column}) IN ({', '.join(repr(t) for t in types)})"
 
 
-#: An SQL condition true for a row whose summary columns hold values of the right type and range (the checks of
-#: :class:`RowRecord` that summaries computed in SQLite depend on). Every column it reads is in the summary indexes.
-VALID_ROW_SQL = " AND ".join(
-    [
-        _typed("trainee", "text"),
-        _typed("drill_id", "text"),
-        _typed("started_at", "text"),
-        _typed("outcome", "text"),
-        "outcome IN ({})".format(", ".join(repr(o) for o in OUTCOME_VALUES)),
-        _typed("total", "integer"),
-        f"total BETWEEN 0 AND {MAX_TOTAL}",
-        _typed("all_clear", "integer"),
-        _typed("false_escalations", "integer"),
-        "false_escalations >= 0",
-        f"(time_to_detect IS NULL OR ({_typed('time_to_detect', 'integer', 'real')} "
-        f"AND time_to_detect BETWEEN 0 AND {MAX_ACTION_SECONDS}))",
-    ]
-)
+#: The SQL checks of the summary columns (column -> condition), the checks of :class:`ListedRecord` that
+#: summaries computed inside SQLite depend on.
+_COLUMN_SQL: dict[str, str] = {
+    "trainee": _typed("trainee", "text"),
+    "drill_id": _typed("drill_id", "text"),
+    "started_at": _typed("started_at", "text"),
+    "outcome": "{} AND outcome IN ({})".format(
+        _typed("outcome", "text"), ", ".join(repr(o) for o in OUTCOME_VALUES)
+    ),
+    "total": f"{_typed('total', 'integer')} AND total BETWEEN 0 AND {MAX_TOTAL}",
+    "all_clear": _typed("all_clear", "integer"),
+    "false_escalations": f"{_typed('false_escalations', 'integer')} AND false_escalations >= 0",
+    "time_to_detect": f"(time_to_detect IS NULL OR ({_typed('time_to_detect', 'integer', 'real')} "
+    f"AND time_to_detect BETWEEN 0 AND {MAX_ACTION_SECONDS}))",
+}
+
+
+def valid_row_sql(columns: tuple[str, ...] = tuple(_COLUMN_SQL)) -> str:
+    """An SQL condition true for a row whose ``columns`` (summary columns, default all of them) hold values of the
+    right type and range. A summary checks only the columns it reads, so it can stay on its covering index."""
+    return " AND ".join(_COLUMN_SQL[c] for c in columns)
+
+
+#: :func:`valid_row_sql` of every summary column: false for a row that some summary leaves out.
+VALID_ROW_SQL = valid_row_sql()
 
 __all__ = [
     "MAX_ACTION_SECONDS",
@@ -222,4 +229,5 @@ __all__ = [
     "ScorecardRecord",
     "StartRecord",
     "describe",
+    "valid_row_sql",
 ]

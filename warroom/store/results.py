@@ -752,12 +752,15 @@ class ResultsStore:
         *,
         summary: bool = False,
         valid: bool | None = None,
+        checked: tuple[str, ...] | None = None,
     ) -> tuple[str, list[Any]]:
-        """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns hold
-        values of the right type (:data:`~warroom.store.records.VALID_ROW_SQL`), False only the others."""
-        from warroom.store.records import VALID_ROW_SQL
+        """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns
+        (``checked``, default all) hold values of the right type (:func:`~warroom.store.records.valid_row_sql`),
+        False only the others."""
+        from warroom.store.records import VALID_ROW_SQL, valid_row_sql
 
-        clauses: list[str] = [] if valid is None else [f"({VALID_ROW_SQL})" if valid else f"NOT ({VALID_ROW_SQL})"]
+        sql = VALID_ROW_SQL if checked is None else valid_row_sql(checked)
+        clauses: list[str] = [] if valid is None else [f"({sql})" if valid else f"NOT ({sql})"]
         params: list[Any] = []
         if trainee is not None:
             clauses.append("trainee = ?")
@@ -905,9 +908,12 @@ class ResultsStore:
         or range (a text ``total``, an unknown outcome...), one :class:`CorruptSession` each (at most ``limit``),
         oldest first. The rows are never modified."""
         where, params = self._where(trainee, drill, since, valid=False)
-        sql = f"SELECT {_LIST_COLUMNS} FROM sessions{where} ORDER BY started_at, session_id LIMIT ?"
+        # Found on the covering summary index (no ORDER BY, so no lookup of every row), then read in full.
+        ids = [r[0] for r in self._conn.execute(f"SELECT session_id FROM sessions{where} LIMIT ?", [*params, limit])]
+        sql = f"SELECT {_LIST_COLUMNS} FROM sessions WHERE session_id = ?"
+        rows = [self._conn.execute(sql, (i,)).fetchone() for i in ids]
         out = []
-        for r in self._conn.execute(sql, [*params, limit]):
+        for r in sorted(rows, key=lambda r: (str(r["started_at"]), r["session_id"])):
             try:
                 self._listed(r)
             except CorruptSession as exc:
@@ -955,7 +961,14 @@ class ResultsStore:
             f"count(time_to_detect) FROM sessions{where} GROUP BY trainee ORDER BY trainee"
         )
         rows = self._conn.execute(sql, params).fetchall()
-        medians = self._medians("trainee", "time_to_detect", where, params, {r[0]: r[7] for r in rows})
+        # The medians read the (trainee, time_to_detect) index: they check only the columns in it, so they never
+        # look up whole rows (a row left out for a bad total still has a readable time to detect).
+        checked = ("trainee", "drill_id", "started_at", "time_to_detect")
+        mwhere, mparams = self._where(trainee, drill, since, summary=True, valid=True, checked=checked)
+        counts = dict(
+            self._conn.execute(f"SELECT trainee, count(time_to_detect) FROM sessions{mwhere} GROUP BY trainee", mparams)
+        )
+        medians = self._medians("trainee", "time_to_detect", mwhere, mparams, counts)
         return [
             TraineeSummary(
                 trainee=t,
@@ -975,7 +988,9 @@ class ResultsStore:
     ) -> list[DrillSummary]:
         """Per-drill figures over the matching sessions, sorted by drill id. Rows that a read would skip (see
         :meth:`invalid_rows`) are left out of every figure."""
-        where, params = self._where(trainee, drill, since, summary=True, valid=True)
+        # Only the columns this summary reads are checked, so it stays on its covering index.
+        checked = ("trainee", "drill_id", "started_at", "outcome", "total", "all_clear")
+        where, params = self._where(trainee, drill, since, summary=True, valid=True, checked=checked)
         sql = (
             f"SELECT drill_id, count(*), count(DISTINCT trainee), {_FAULTED_AND_CONTAINED_SQL} "
             f"FROM sessions{where} GROUP BY drill_id ORDER BY drill_id"
