@@ -27,7 +27,7 @@ def review(ctx: click.Context, session_id: str, data_dir: Path | None) -> None:
 
     settings = settings_from(ctx, data_dir=data_dir)
     recover_and_report(settings)
-    store = open_results(settings)
+    store = open_results(settings, verify=True)  # the whole file is checked before the review opens
     if store is None:
         raise click.ClickException(
             f"no results store in {settings.data_dir} (no session has been recorded in this data directory)"

@@ -382,7 +382,7 @@ def scores(
     _check_delete_usage(delete, yes, session_ids, rescore or summary)
 
     recover_and_report(settings)
-    store = open_results(settings)
+    store = open_results(settings, verify=None)  # the whole file is checked first when it is not huge
     if store is None:
         if fmt == "json":
             _write_json({"trainees": [], "drills": []} if summary else [])
