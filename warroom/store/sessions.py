@@ -411,7 +411,15 @@ def delete_sessions(data_dir: Path, store: ResultsStore, session_ids: Iterable[s
     return DeleteResult(deleted, removed, problems)
 
 
-from warroom.store.recovery import RecoveredSession, recover_unfinished  # noqa: E402 - it uses this module
+def __getattr__(name: str) -> object:
+    """``RecoveredSession`` and ``recover_unfinished`` live in :mod:`warroom.store.recovery` (which imports this
+    module); they are still importable from here."""
+    if name in ("RecoveredSession", "recover_unfinished"):
+        from warroom.store import recovery
+
+        return getattr(recovery, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DeleteResult",
