@@ -28,7 +28,7 @@ def invoke(*args: str, env: dict[str, str] | None = None):
 @pytest.fixture
 def hostile(tmp_path: Path) -> Path:
     with ResultsStore(tmp_path) as store:
-        add_session(store, "s1", trainee=OSC52, damage_unit=UNIT, damage=-10.0)
+        add_session(store, "s1", trainee=OSC52, damage_unit=UNIT, damage=10.0)
         add_session(store, "s2", trainee="=HYPERLINK(\"http://x\")", started_at="2026-11-02T10:00:00.000000+00:00")
     return tmp_path
 
@@ -59,7 +59,7 @@ def test_csv_on_stdout_shows_escapes_and_guards_formulas(hostile: Path):
     rows = {row["session_id"]: row for row in csv.DictReader(io.StringIO(r.stdout))}
     assert rows["s1"]["trainee"] == "ana\\x1b]52;c;ZWNobyBwd25lZA==\\x07"
     assert rows["s1"]["damage_unit"] == "USD \\u202erefunded\\x9b"
-    assert rows["s1"]["damage"] == "-10.0"  # a number stays a number, minus sign and all
+    assert rows["s1"]["damage"] == "10.0"  # a number stays a number (the cell rule for -10 is tested below)
     assert rows["s2"]["trainee"] == "'=HYPERLINK(\"http://x\")"
 
 
@@ -78,7 +78,7 @@ def test_output_file_is_faithful_with_formula_guard(hostile: Path, tmp_path: Pat
         rows = {row["session_id"]: row for row in csv.DictReader(f)}
     assert rows["s1"]["trainee"] == OSC52
     assert rows["s1"]["damage_unit"] == UNIT
-    assert rows["s1"]["damage"] == "-10.0"
+    assert rows["s1"]["damage"] == "10.0"
     assert rows["s2"]["trainee"] == "'=HYPERLINK(\"http://x\")"
 
 

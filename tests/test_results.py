@@ -81,10 +81,13 @@ def test_missing_store_without_create(tmp_path: Path):
 def test_insert_is_idempotent_and_get_returns_everything(store: ResultsStore):
     actions = [Action(t=3, kind=ActionKind.FLAG, event="e04", note="odd"), Action(t=4, kind=ActionKind.ESCALATE, step="s1")]
     add_session(store, "20261101-100000-abcd", trainee="ann", actions=actions, total=77, drill_sha256="f" * 64)
-    from warroom.store.results import SessionInfo
+    from warroom.store.results import DuplicateSession, SessionInfo
 
-    again = SessionInfo("20261101-100000-abcd", "mallory", "X", 1, None, None, "2026-01-01T00:00:00+00:00")
-    assert store.insert(again, scorecard(total=1), [], ended_at=None) is False
+    same = store.get("20261101-100000-abcd").info()
+    assert store.insert(same, scorecard(total=1), [], ended_at=None) is False  # the same session twice: ignored
+    other = SessionInfo("20261101-100000-abcd", "mallory", "X", 1, None, None, "2026-01-01T00:00:00+00:00")
+    with pytest.raises(DuplicateSession, match="another session is stored under this id"):
+        store.insert(other, scorecard(total=1), [], ended_at=None)  # a different session: never silently dropped
     s = store.get("20261101-100000-abcd")
     assert (s.trainee, s.total, s.drill_sha256) == ("ann", 77, "f" * 64)
     assert s.actions == actions

@@ -62,6 +62,8 @@ def main(ctx: click.Context, drill_dirs: tuple[Path, ...], trainee: str | None, 
     settings = Settings.resolve(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
     ctx.obj = settings
     if ctx.invoked_subcommand is None:
+        from warroom.cli.common import check_store
         from warroom.tui.launch import launch
 
+        check_store(settings)  # a damaged store or an unusable data directory: a message and exit 1, not the UI
         launch(settings)

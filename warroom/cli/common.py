@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import getpass
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -152,3 +153,57 @@ def recover_and_report(settings: Settings) -> None:
         raise failure(exc) from None
     for rec in recovered:
         say(rec, err=True)
+
+
+@contextmanager
+def store_errors() -> Iterator[None]:
+    """Turn the results store's errors (damaged, locked, a data directory that cannot be used) raised inside the
+    block into a clear message on stderr and exit status 1 (click.ClickException), never a traceback."""
+    from warroom.store.results import StoreError
+
+    try:
+        yield
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+#: ``warroom scores`` checks the whole database file first when it is at most this big (a check reads the whole
+#: file: about 0.1 s for 64 MiB); a bigger store is checked where a read meets damage.
+VERIFY_MAX_BYTES = 64 * 1024 * 1024
+
+
+def open_results(settings: Settings, *, verify: bool | None = False) -> Any:
+    """The data directory's :class:`~warroom.store.results.ResultsStore` (opened without creating it), or None when
+    no session was ever recorded there.
+
+    With ``verify`` True the whole database file is checked first (``PRAGMA quick_check``); with None only when
+    the file is at most :data:`VERIFY_MAX_BYTES`. Raises click.ClickException
+    (exit status 1) naming the file and what to do for a data directory that is a file or cannot be read or
+    written, a damaged database, a ``sessions`` table without its columns, or one from a newer warroom."""
+    from warroom.store.datadir import data_dir_problem
+    from warroom.store.results import DB_NAME, ResultsStore
+
+    with store_errors():
+        problem = data_dir_problem(settings.data_dir)
+        if problem:
+            raise click.ClickException(problem)
+        if not (settings.data_dir / DB_NAME).exists():
+            return None
+        store = ResultsStore(settings.data_dir, create=False)
+        if verify is None:
+            verify = (settings.data_dir / DB_NAME).stat().st_size <= VERIFY_MAX_BYTES
+        if verify:
+            try:
+                store.verify()
+            except BaseException:
+                store.close()
+                raise
+        return store
+
+
+def check_store(settings: Settings) -> None:
+    """Before the terminal UI opens (``warroom``, ``warroom run``): the data directory and its results store can be
+    used (the whole database file is checked), else a clear message and exit status 1 (click.ClickException)."""
+    store = open_results(settings, verify=True)
+    if store is not None:
+        store.close()

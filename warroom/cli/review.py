@@ -9,7 +9,13 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.common import data_dir_option, drills_option, recover_and_report, settings_from
+from warroom.cli.common import (
+    data_dir_option,
+    drills_option,
+    open_results,
+    recover_and_report,
+    settings_from,
+)
 from warroom.cli.output import failure, say
 
 
@@ -27,12 +33,17 @@ def review(ctx: click.Context, session_id: str, data_dir: Path | None, drill_dir
     Keys: up/down (j/k) move,
     n / p jump to the next / previous trainee action, e to the next evidence, q closes.
     """
-    from warroom.store.results import CorruptSession, ResultsStore, SessionNotFound, StoreError
+    from warroom.store.results import CorruptSession, SessionNotFound, StoreError
 
     settings = settings_from(ctx, data_dir=data_dir, drill_dirs=drill_dirs)
     recover_and_report(settings)
+    store = open_results(settings, verify=True)  # the whole file is checked before the review opens
+    if store is None:
+        raise click.ClickException(
+            f"no results store in {settings.data_dir} (no session has been recorded in this data directory)"
+        )
     try:
-        with ResultsStore(settings.data_dir, create=False) as store:
+        with store:
             session = store.get(session_id)
     except SessionNotFound as exc:
         raise failure(f"{exc} in {settings.data_dir} (`warroom scores` lists the sessions)") from None

@@ -69,6 +69,8 @@ def run(
             click.echo(clean(p), err=True)
         ctx.exit(1)
 
+    from warroom.cli.common import check_store
     from warroom.tui.launch import launch
 
+    check_store(settings)  # a damaged store or an unusable data directory: a message and exit 1, not the UI
     launch(settings, start=DrillEntry(path, drill), speed=speed)

@@ -10,11 +10,18 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_option, format_option, recover_and_report, settings_from
+from warroom.cli.common import (
+    data_dir_option,
+    format_option,
+    open_results,
+    recover_and_report,
+    settings_from,
+    store_errors,
+)
 from warroom.cli.output import emit_csv, emit_json, failure, say
 from warroom.cli.tables import UNBOUNDED_WIDTH, fitted_table, make_console, print_renderables, sessions_table
 from warroom.core.format import clean, number, percent, seconds
-from warroom.store.results import DB_NAME, SORT_KEYS
+from warroom.store.results import SORT_KEYS
 
 #: ``--trainee`` of ``warroom scores``: a filter, so (unlike the trainee of ``warroom run``) it has no default.
 trainee_filter_option = click.option(
@@ -118,6 +125,14 @@ def _csv_row(row: Any) -> dict[str, Any]:
     help="Write the CSV or JSON export to this file, exactly as stored (printed output shows control characters "
     "as \\xNN escapes).",
 )
+@click.option(
+    "--delete",
+    is_flag=True,
+    help="Delete the sessions named by SESSION_IDS (ids, or unique prefixes or suffixes of ids) from the store, "
+    "with their journals in journals/done/, after showing them and asking for confirmation.",
+)
+@click.option("--yes", "-y", is_flag=True, help="With --delete: do not ask for confirmation.")
+@click.argument("session_ids", nargs=-1, metavar="[SESSION_IDS]...")
 @data_dir_option
 @click.pass_context
 def scores(
@@ -134,6 +149,9 @@ def scores(
     rescore: bool,
     allow_changed: bool,
     output: Path | None,
+    delete: bool,
+    yes: bool,
+    session_ids: tuple[str, ...],
     data_dir: Path | None,
 ) -> None:
     """Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
@@ -145,7 +163,7 @@ def scores(
     Printed output (a table, CSV or JSON, on a terminal or a pipe) shows control and bidi characters as escapes;
     --output FILE writes CSV or JSON exactly as stored. CSV text cells starting with = + - @ get a leading '.
     """
-    from warroom.store.results import ResultsStore, StoreError, parse_since
+    from warroom.store.results import parse_since
 
     settings = settings_from(ctx, data_dir=data_dir)
     if trainee and trainee.strip():
@@ -162,26 +180,28 @@ def scores(
         raise click.UsageError("--allow-changed only applies with --rescore")
     if output is not None and (fmt == "table" or rescore):
         raise click.UsageError("--output writes an export: use it with --format csv or --format json")
+    _check_delete_usage(delete, yes, session_ids, rescore or summary)
 
     recover_and_report(settings)
-    try:
-        store = ResultsStore(settings.data_dir, create=False)
-    except StoreError as exc:
-        if not (settings.data_dir / DB_NAME).exists():
-            if fmt == "json":
-                emit_json({"trainees": [], "drills": []} if summary else [], output)
-            elif fmt == "csv":
-                emit_csv(SUMMARY_CSV_COLUMNS if summary else CSV_COLUMNS, [], output)
-            else:
-                say(f"No sessions recorded yet in {settings.data_dir}.")
-            return
-        raise failure(exc) from None
-    with store:
+    store = open_results(settings, verify=None)  # the whole file is checked first when it is not huge
+    if store is None:
+        if fmt == "json":
+            emit_json({"trainees": [], "drills": []} if summary else [], output)
+        elif fmt == "csv":
+            emit_csv(SUMMARY_CSV_COLUMNS if summary else CSV_COLUMNS, [], output)
+        else:
+            say(f"No sessions recorded yet in {settings.data_dir}.")
+        return
+    with store, store_errors():
         if rescore:
             _rescore(store, settings, who, drill_id, since_ts, allow_changed)
             return
+        if delete:
+            _delete(store, settings, session_ids, yes)
+            return
         if summary:
             _summary(store, who, drill_id, since_ts, fmt, output)
+            _report_skipped(store.invalid_rows(trainee=who, drill=drill_id, since=since_ts))
             return
         effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
         rows, unreadable = store.query_readable(
@@ -327,9 +347,72 @@ def _rescore(
         say(r, err=True)
     n = len(results)
     unchanged = counts[RescoreStatus.UNCHANGED] + counts[RescoreStatus.UPDATED]
-    click.echo(
+    say(
         f"re-scored {n - len(skipped)} of {n} session(s): {counts[RescoreStatus.CHANGED]} changed, {unchanged} "
         f"unchanged, {len(skipped)} skipped"
     )
     if skipped:
         click.get_current_context().exit(1)
+
+
+def _report_skipped(problems: list[Any]) -> None:
+    """Name each stored session that was left out (unreadable) on stderr, then exit 1; nothing when none was."""
+    for problem in problems:
+        say(f"skipped: {problem}", err=True)
+    if problems:
+        raise click.ClickException(
+            f"{len(problems)} stored session(s) could not be read and were left out (listed above; never modified)"
+        )
+
+
+def _check_delete_usage(delete: bool, yes: bool, session_ids: tuple[str, ...], other_mode: bool) -> None:
+    """Usage errors of ``--delete``: it needs ids, ids need it, it goes with no other mode, ``--yes`` needs it."""
+    if session_ids and not delete:
+        raise click.UsageError("session ids are only taken with --delete (`warroom review ID` opens one)")
+    if delete and not session_ids:
+        raise click.UsageError("--delete needs the ids of the sessions to delete (see `warroom scores`)")
+    if delete and other_mode:
+        raise click.UsageError("--delete cannot be combined with --summary or --rescore")
+    if yes and not delete:
+        raise click.UsageError("--yes only applies with --delete")
+
+
+def _stdin_is_a_terminal() -> bool:
+    """True when someone can answer the confirmation (stdin is a terminal)."""
+    import sys
+
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def _delete(store: Any, settings: Any, keys: tuple[str, ...], yes: bool) -> None:
+    """``--delete``: resolve every key to one session (all must match, or nothing is deleted), show them, ask
+    (unless ``yes``; refused without a terminal), then delete the rows and their journals in ``journals/done/``."""
+    from warroom.store.results import CorruptSession, SessionNotFound
+    from warroom.store.sessions import delete_sessions
+
+    ids: list[str] = []
+    for key in keys:
+        try:
+            sid = store.resolve(key)
+        except SessionNotFound as exc:
+            raise click.ClickException(f"{exc}; nothing was deleted") from None
+        if sid not in ids:
+            ids.append(sid)
+    say(f"{len(ids)} session(s) to delete from {settings.data_dir}:")
+    for sid in ids:
+        try:
+            r = store.get(sid)
+            what = f"{r.trainee}  {r.drill_id}  {_fmt_when(r.started_at)}  {_outcome_label(r.outcome)}  {r.total}"
+        except CorruptSession:
+            what = "(a stored row that cannot be read)"
+        say(f"  {sid}  {what}")
+    if not yes:
+        if not _stdin_is_a_terminal():
+            raise click.ClickException("not deleting without confirmation: run it in a terminal, or add --yes")
+        if not click.confirm(f"Delete these {len(ids)} session(s)? This cannot be undone", default=False):
+            say("Nothing deleted.")
+            return
+    result = delete_sessions(settings.data_dir, store, ids)
+    say(f"Deleted {result.deleted} session(s) and {len(result.journals)} journal(s).")
+    for problem in result.problems:
+        say(f"warning: {problem}", err=True)

@@ -1,15 +1,20 @@
 """The store: what a trainee did, kept so that nothing is lost.
 
 - :mod:`warroom.store.journal`: the append-only session journal (one JSON line per trainee action, fsynced).
+- :mod:`warroom.store.records`: the pydantic models every journal line and stored row is checked with.
 - :mod:`warroom.store.results`: the SQLite results store (one row per finished or abandoned session).
+- :mod:`warroom.store.datadir`: checks that a data directory can be used, with messages that say what to do.
 - :mod:`warroom.store.sessions`: :class:`~warroom.store.sessions.SessionRecorder` (journal + store for one live
-  session) and :func:`~warroom.store.sessions.recover_unfinished` (sessions killed mid-drill recorded as abandoned).
+  session) and :func:`~warroom.store.sessions.delete_sessions`.
+- :mod:`warroom.store.recovery`: :func:`~warroom.store.recovery.recover_unfinished` (sessions killed mid-drill
+  recorded as abandoned; journals that can never be recovered quarantined).
 - :mod:`warroom.store.timeline`: the after-action review timeline of a stored session (pure, no Textual).
 
 Layout of a data directory::
 
     DATA_DIR/results.sqlite3            the results store (WAL mode)
     DATA_DIR/journals/ID.jsonl          journals of sessions being played (or killed mid-drill)
-    DATA_DIR/journals/done/ID.jsonl     journals of finished or recovered sessions (kept, never deleted)
+    DATA_DIR/journals/done/ID.jsonl     journals of finished or recovered sessions (kept; removed only by a delete)
     DATA_DIR/journals/unreadable/       journals without a readable start line (kept for a human to look at)
+    DATA_DIR/journals/quarantine/       journals that can never be recovered as they are, with ID.jsonl.why.txt
 """

@@ -41,6 +41,27 @@ class JournalError(Exception):
     """A journal that cannot be read at all (missing, unreadable, or without a start line)."""
 
 
+class NotRegularFile(JournalError):
+    """A journal path that is not a regular file (a FIFO, a symbolic link, a device, a folder): never opened for
+    reading, since a FIFO would block for ever."""
+
+
+def open_regular(path: Path) -> int:
+    """Open ``path`` for reading only if it is a regular file: checked with ``os.lstat`` before opening (so a FIFO
+    or a device is never opened) and with ``os.fstat`` after (opened without blocking and without following a
+    symbolic link). Returns the file descriptor; raises :class:`NotRegularFile`, or OSError when it cannot be
+    opened."""
+    import stat
+
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        raise NotRegularFile(f"{path}: not a regular file (a FIFO, a link or a device?); it was not opened")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # pragma: no cover - replaced between the two checks
+        os.close(fd)
+        raise NotRegularFile(f"{path}: not a regular file; it was not opened")
+    return fd
+
+
 @dataclass(frozen=True)
 class JournalProblem:
     """One line of a journal that could not be used: 1-based ``line`` number and what was wrong."""
@@ -172,18 +193,23 @@ def read_journal(path: Path) -> JournalContents:
     Returns the :class:`JournalContents`: the start line, every readable action in order, the end line (if any)
     and the problems met. A last line without its newline or that does not parse is a truncated write (the process
     died mid-line): reported with ``truncated=True`` and skipped. A line in the middle that is not valid JSON, is
-    not an object, has an unknown ``type`` or an action that does not validate is reported as corrupt and skipped.
+    not an object, has an unknown ``type``, or whose values do not fit the store's models
+    (:class:`~warroom.store.records.ActionRecord`, :class:`~warroom.store.records.EndRecord`: an action time of
+    ``1e308``, a text total) is reported as corrupt and skipped. The start line's values are checked when the
+    session is recovered (:meth:`~warroom.store.results.SessionInfo.from_dict`).
 
-    Raises :class:`JournalError` when the file cannot be read or has no valid start line (then nothing can be
-    attributed to a session).
+    Raises :class:`NotRegularFile` for anything but a regular file (never opened), :class:`JournalError` when the
+    file cannot be read or has no start line (then nothing can be attributed to a session).
     """
     from pydantic import ValidationError
 
-    from warroom.core.actions import Action
+    from warroom.store.records import ActionRecord, EndRecord, describe
 
     path = Path(path)
     try:
-        raw = path.read_bytes()
+        fd = open_regular(path)
+        with os.fdopen(fd, "rb") as f:
+            raw = f.read()
     except OSError as exc:
         raise JournalError(f"{path}: cannot read the journal: {exc.strerror or exc}") from exc
     lines = raw.split(b"\n")
@@ -218,13 +244,18 @@ def read_journal(path: Path) -> JournalContents:
             continue
         if kind == "action":
             try:
-                contents.actions.append(Action.model_validate(obj.get("action")))
+                contents.actions.append(ActionRecord.model_validate(obj).action)
             except ValidationError as exc:
-                first = exc.errors()[0]
-                where = ".".join(str(p) for p in first.get("loc", ())) or "action"
-                problems.append(JournalProblem(path, i, f"corrupt action line ({where}: {first['msg']}); skipped"))
+                problems.append(JournalProblem(path, i, f"corrupt action line ({describe(exc)}); skipped"))
         elif kind == "end":
-            contents.end = obj
+            try:
+                EndRecord.model_validate(obj)
+            except ValidationError as exc:
+                problems.append(
+                    JournalProblem(path, i, f"corrupt end line ({describe(exc)}); the session is scored from its actions")
+                )
+            else:
+                contents.end = obj
         elif kind == "start":
             problems.append(JournalProblem(path, i, "a second session start line (skipped)"))
         else:

@@ -106,6 +106,29 @@ class StoreError(Exception):
     """The results store cannot be used (not a database, unreadable, locked too long...)."""
 
 
+class DataDirError(StoreError):
+    """The data directory or a file in it cannot be used (a file in place of the folder, another user's folder,
+    no read or write access); the message names it and says what to do."""
+
+
+class DamagedStore(StoreError):
+    """The results database is damaged (SQLite reports it malformed) or its ``sessions`` table lacks columns; the
+    message names the file and says what to do. The file is never modified."""
+
+
+class InvalidSession(StoreError):
+    """A session whose values do not fit the store (a text total, an unknown outcome, a number out of range): it
+    was not written. ``session_id`` names it."""
+
+    def __init__(self, message: str, session_id: str) -> None:
+        super().__init__(message)
+        self.session_id = session_id
+
+
+class DuplicateSession(StoreError):
+    """Another session (a different trainee, drill or start time) is already stored under this session id."""
+
+
 class StoreVersionError(StoreError):
     """The database was written by a newer warroom (a higher schema version); it is left untouched."""
 
@@ -157,18 +180,17 @@ class SessionInfo:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SessionInfo:
-        """From a journal start line (extra keys are ignored). Raises KeyError if a required key is missing."""
-        return cls(
-            session_id=str(d["session_id"]),
-            trainee=str(d["trainee"]),
-            drill_id=str(d["drill_id"]),
-            drill_version=d.get("drill_version"),
-            drill_sha256=d.get("drill_sha256"),
-            drill_path=d.get("drill_path"),
-            started_at=str(d["started_at"]),
-            all_clear=bool(d.get("all_clear", False)),
-            scoring_version=d.get("scoring_version"),
-        )
+        """From a journal start line (extra keys are ignored), checked with
+        :class:`~warroom.store.records.StartRecord`. Raises ValueError naming each missing or bad value."""
+        from pydantic import ValidationError
+
+        from warroom.store.records import StartRecord, describe
+
+        try:
+            record = StartRecord.model_validate(d)
+        except ValidationError as exc:
+            raise ValueError(describe(exc)) from None
+        return cls(**record.model_dump())
 
 
 @dataclass(frozen=True)
@@ -329,8 +351,47 @@ def _scorecard_fields(scorecard: Scorecard) -> dict[str, Any]:
     }
 
 
+def _check_row(session_id: str, values: dict[str, Any]) -> None:
+    """Raise :class:`InvalidSession` unless ``values`` (a whole row, column -> value) fit
+    :class:`~warroom.store.records.RowRecord`."""
+    from pydantic import ValidationError
+
+    from warroom.store.records import RowRecord, describe
+
+    row = {**values, "all_clear": bool(values["all_clear"]), "recovered": bool(values["recovered"])}
+    try:
+        RowRecord.model_validate(row)
+    except ValidationError as exc:
+        raise InvalidSession(f"session {session_id} was not stored: {describe(exc)}", session_id) from None
+
+
 def _actions_json(actions: Iterable[Any]) -> str:
     return json.dumps([a.model_dump(mode="json", exclude_none=True) for a in actions], ensure_ascii=False)
+
+
+def damaged_message(path: Path, exc: BaseException) -> str:
+    """What to say about a results database SQLite cannot read (``exc`` its error): the file, and what to do."""
+    return (
+        f"the results store {path} is damaged ({exc}); warroom cannot use it and did not change it. Move it aside "
+        f"with its -wal and -shm files (e.g. rename it to {path.name}.damaged): warroom then starts a new, empty "
+        f"store. `sqlite3 {path} .recover` may save its rows; the journal of every session stored in it is kept in "
+        f"{path.parent / 'journals' / 'done'}."
+    )
+
+
+def _guard(method: Any) -> Any:
+    """Turn SQLite's errors in a read or write of the store into :class:`StoreError` (a damaged file into
+    :class:`DamagedStore`), so no caller ever sees a raw ``sqlite3`` exception."""
+    import functools
+
+    @functools.wraps(method)
+    def guarded(self: ResultsStore, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            raise self._error(exc) from exc
+
+    return guarded
 
 
 #: SQL for two summary figures of a group of sessions: how many were on drills with a fault, and how many of
@@ -349,8 +410,13 @@ class ResultsStore:
     """
 
     def __init__(self, data_dir: Path, *, create: bool = True) -> None:
+        from warroom.store.datadir import data_dir_problem
+
         self.data_dir = Path(data_dir)
         self.path = self.data_dir / DB_NAME
+        problem = data_dir_problem(self.data_dir)
+        if problem:
+            raise DataDirError(problem)
         if not create and not self.path.exists():
             raise StoreError(f"no results store at {self.path} (no session has been recorded in this data directory)")
         try:
@@ -366,7 +432,9 @@ class ResultsStore:
             self._open()
         except sqlite3.DatabaseError as exc:
             self._conn.close()
-            raise StoreError(f"{self.path} is not a usable warroom results store: {exc}") from exc
+            if isinstance(exc, sqlite3.OperationalError) or "not a database" in str(exc):
+                raise StoreError(f"{self.path} is not a usable warroom results store: {exc}") from exc
+            raise DamagedStore(damaged_message(self.path, exc)) from exc
         except StoreError:
             self._conn.close()
             raise
@@ -387,6 +455,39 @@ class ResultsStore:
         conn.execute("PRAGMA foreign_keys = ON")
         if version < SCHEMA_VERSION:
             self._migrate()
+        self._check_columns()
+
+    def _check_columns(self) -> None:
+        """Raise :class:`DamagedStore` when the ``sessions`` table is missing or lacks a column this code uses."""
+        have = {r[1] for r in self._conn.execute("PRAGMA table_info(sessions)")}
+        need = [*LIST_FIELDS, "scorecard", "actions"]
+        missing = [c for c in need if c not in have]
+        if missing:
+            what = "has no sessions table" if not have else f"has no column {', '.join(missing)} in its sessions table"
+            raise DamagedStore(
+                f"the results store {self.path} {what}: it was changed by another program or by hand, and warroom "
+                f"cannot use it (the file was not changed). Move it aside with its -wal and -shm files (e.g. rename "
+                f"it to {self.path.name}.damaged) to start a new store, or put back a copy from a backup."
+            )
+
+    def _error(self, exc: sqlite3.DatabaseError) -> StoreError:
+        """The :class:`StoreError` for an SQLite error met while using the store."""
+        text = str(exc)
+        if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+            return StoreError(f"the results store {self.path} stayed locked by another warroom: {text}; try again")
+        if isinstance(exc, sqlite3.OperationalError) and "malformed" not in text:
+            return StoreError(f"cannot use the results store {self.path}: {text}")
+        return DamagedStore(damaged_message(self.path, exc))
+
+    @_guard
+    def verify(self) -> None:
+        """Check the whole database file (SQLite's ``PRAGMA quick_check``: every page and b-tree readable).
+
+        Raises :class:`DamagedStore` naming the file and what to do when it is damaged. Reads the whole file, so
+        it costs about as much as reading every session once."""
+        problems = [r[0] for r in self._conn.execute("PRAGMA quick_check(5)")]
+        if problems != ["ok"]:
+            raise DamagedStore(damaged_message(self.path, sqlite3.DatabaseError("; ".join(problems))))
 
     def _migrate(self) -> None:
         conn = self._conn
@@ -446,8 +547,11 @@ class ResultsStore:
     ) -> bool:
         """Store one session: its start info, :class:`~warroom.core.scoring.Scorecard` and action log.
 
-        Returns True if the row was inserted, False if a session with this id is already stored (it is left as
-        it was, so finishing a session twice is harmless). Raises StoreError when the database stays locked.
+        Every value is checked with :class:`~warroom.store.records.RowRecord` first. Returns True if the row was
+        inserted, False if this very session (same id, trainee, drill and start time) is already stored (it is left
+        as it was, so finishing a session twice is harmless). Raises :class:`InvalidSession` for a value that does
+        not fit the store (nothing is written), :class:`DuplicateSession` when another session has this id, and
+        StoreError for every other failure (locked, damaged, a constraint): never a silent loss.
         """
         values: dict[str, Any] = {
             **info.to_dict(),
@@ -460,16 +564,29 @@ class ResultsStore:
         }
         if values["scoring_version"] is None:
             values["scoring_version"] = info.scoring_version
+        _check_row(info.session_id, values)
         columns = list(values)
         row = tuple(values.values())
         sql = (
-            f"INSERT OR IGNORE INTO sessions ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+            f"INSERT INTO sessions ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)}) "
+            "ON CONFLICT(session_id) DO NOTHING"
         )
         try:
             cur = self._retry(lambda: self._conn.execute(sql, row))
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot store session {info.session_id} in {self.path}: {exc}") from exc
-        return cur.rowcount == 1
+            if cur.rowcount == 1:
+                return True
+            stored = self._conn.execute(
+                "SELECT trainee, drill_id, started_at FROM sessions WHERE session_id = ?", (info.session_id,)
+            ).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot store session {info.session_id}: {self._error(exc)}") from exc
+        if stored is None or tuple(stored) != (info.trainee, info.drill_id, info.started_at):
+            raise DuplicateSession(
+                f"cannot store session {info.session_id} ({info.trainee}, {info.drill_id}, started "
+                f"{info.started_at}) in {self.path}: another session is stored under this id"
+                + ("" if stored is None else f" ({stored[0]}, {stored[1]}, started {stored[2]})")
+            )
+        return False
 
     def update_scorecard(
         self,
@@ -489,9 +606,20 @@ class ResultsStore:
         to the session's notes. Raises SessionNotFound if no session has this id, StoreError if the database stays
         locked.
         """
+        from pydantic import ValidationError
+
         from warroom.store.journal import utc_now
+        from warroom.store.records import ScorecardRecord, StartRecord, describe
 
         sc = _scorecard_fields(scorecard)
+        try:
+            ScorecardRecord.model_validate(scorecard.to_dict())
+            StartRecord.model_validate(
+                {"session_id": session_id, "trainee": "-", "drill_id": scorecard.drill_id, "started_at": utc_now(),
+                 "drill_sha256": drill_sha256, "drill_version": drill_version, "drill_path": drill_path}
+            )  # fmt: skip
+        except ValidationError as exc:
+            raise InvalidSession(f"session {session_id} was not updated: {describe(exc)}", session_id) from None
         sets = [f"{column} = ?" for column in sc] + ["rescored_at = ?"]
         params: list[Any] = [*sc.values(), utc_now()]
         drill_columns = {"drill_sha256": drill_sha256, "drill_version": drill_version, "drill_path": drill_path}
@@ -519,8 +647,8 @@ class ResultsStore:
 
         try:
             rowcount = self._retry(update)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot update session {session_id} in {self.path}: {exc}") from exc
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot update session {session_id}: {self._error(exc)}") from exc
         if rowcount != 1:
             raise SessionNotFound(f"no stored session {session_id!r}")
 
@@ -528,47 +656,82 @@ class ResultsStore:
 
     @staticmethod
     def _row(r: sqlite3.Row) -> dict[str, Any]:
-        """The :class:`SessionRow` fields of a row. Raises ValueError when its notes are not a JSON list."""
+        """The :class:`SessionRow` fields of a row, checked with :class:`~warroom.store.records.ListedRecord`.
+        Raises ValueError naming the bad values (a text total, notes that are not a JSON list...)."""
+        from pydantic import ValidationError
+
+        from warroom.store.records import ListedRecord, describe
+
         d = {name: r[name] for name in LIST_FIELDS}
-        d["all_clear"] = bool(d["all_clear"])
-        d["recovered"] = bool(d["recovered"])
-        notes = json.loads(d["notes"] or "[]")
-        if not isinstance(notes, list):
-            raise ValueError("notes are not a JSON list")
-        d["notes"] = notes
+        for flag in ("all_clear", "recovered"):
+            if d[flag] in (0, 1):  # SQLite has no booleans; anything else is left for the check to refuse
+                d[flag] = bool(d[flag])
+        try:
+            ListedRecord.model_validate(d)
+        except ValidationError as exc:
+            raise ValueError(describe(exc)) from None
+        d["notes"] = json.loads(d["notes"])
         return d
 
-    def get(self, session_id: str) -> StoredSession:
-        """The stored session with this id, else the only one whose id starts with ``session_id``, else ends with
-        it, else contains it (the first of these that matches anything decides).
+    @_guard
+    def resolve(self, key: str) -> str:
+        """The id of the one stored session that ``key`` names: its whole id, else the only one whose id starts with
+        ``key``, else ends with it (the short end people remember, e.g. ``k3f9``), else contains it; the first of
+        these that matches anything decides.
 
-        Raises SessionNotFound for no match, or for a part that matches several sessions (``.matches``).
-        """
-        key = session_id.strip()
+        Raises SessionNotFound for no match, or for a part that matches several sessions (``.matches`` lists up to
+        10 of them)."""
+        key = key.strip()
         if not key:
             raise SessionNotFound("an empty session id")
-        select = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions WHERE "
-        r = self._conn.execute(select + "session_id = ?", (key,)).fetchone()
-        stages = (  # (what the key is, SQL condition, parameter): prefix, suffix, substring
-            ("prefix", "substr(session_id, 1, length(?1)) = ?1", key),
-            ("suffix", "substr(session_id, -length(?1)) = ?1", key),
-            ("part", "instr(session_id, ?1) > 0", key),
+        if self._conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (key,)).fetchone() is not None:
+            return key
+        stages = (  # (what the key is, SQL condition, parameters): prefix (on the index), suffix, substring
+            ("prefix", "session_id >= ? AND session_id < ?", (key, key + "\U0010ffff")),
+            ("suffix", "substr(session_id, -?) = ?", (len(key), key)),
+            ("part", "instr(session_id, ?) > 0", (key,)),
         )
-        for what, cond, param in stages if r is None else ():
-            rows = self._conn.execute(select + cond + " ORDER BY session_id LIMIT 11", (param,)).fetchall()
-            if len(rows) > 1:
-                ids = [row["session_id"] for row in rows]
+        for what, cond, params in stages:
+            sql = f"SELECT session_id FROM sessions WHERE {cond} ORDER BY session_id LIMIT 11"
+            ids = [r[0] for r in self._conn.execute(sql, params)]
+            if len(ids) > 1:
                 more = ", ..." if len(ids) > 10 else ""
                 raise SessionNotFound(
                     f"session id {what} {key!r} matches several sessions: {', '.join(ids[:10])}{more}", ids[:10]
                 )
-            if rows:
-                r = rows[0]
-                break
-        if r is None:
-            raise SessionNotFound(f"no stored session with id {key!r}")
-        return self._stored(r)
+            if ids:
+                return ids[0]
+        raise SessionNotFound(f"no stored session with id {key!r}")
 
+    @_guard
+    def get(self, session_id: str) -> StoredSession:
+        """The stored session that ``session_id`` names (see :meth:`resolve`: the id, a unique prefix or suffix).
+
+        Raises SessionNotFound for no match or several; :class:`CorruptSession` when the row cannot be read.
+        """
+        key = self.resolve(session_id)
+        sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions WHERE session_id = ?"
+        return self._stored(self._conn.execute(sql, (key,)).fetchone())
+
+    @_guard
+    def delete(self, session_ids: Sequence[str]) -> int:
+        """Delete the stored sessions with these exact ids, all in one transaction; returns how many were deleted
+        (ids not stored are ignored). Raises StoreError when the database stays locked or is damaged."""
+        conn = self._conn
+
+        def delete() -> int:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                n = sum(conn.execute("DELETE FROM sessions WHERE session_id = ?", (i,)).rowcount for i in session_ids)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return n
+
+        return int(self._retry(delete))
+
+    @_guard
     def __contains__(self, session_id: str) -> bool:
         return self._conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (session_id,)).fetchone() is not None
 
@@ -580,8 +743,17 @@ class ResultsStore:
         outcome: str | None = None,
         *,
         summary: bool = False,
+        valid: bool | None = None,
+        checked: tuple[str, ...] | None = None,
     ) -> tuple[str, list[Any]]:
-        clauses, params = [], []
+        """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns
+        (``checked``, default all) hold values of the right type (:func:`~warroom.store.records.valid_row_sql`),
+        False only the others."""
+        from warroom.store.records import VALID_ROW_SQL, valid_row_sql
+
+        sql = VALID_ROW_SQL if checked is None else valid_row_sql(checked)
+        clauses: list[str] = [] if valid is None else [f"({sql})" if valid else f"NOT ({sql})"]
+        params: list[Any] = []
         if trainee is not None:
             clauses.append("trainee = ?")
             params.append(trainee)
@@ -598,6 +770,7 @@ class ResultsStore:
             params.append(outcome)
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
+    @_guard
     def query(
         self,
         *,
@@ -648,6 +821,7 @@ class ResultsStore:
             params.append(int(limit))
         return sql, params, full
 
+    @_guard
     def query_readable(self, **filters: Any) -> tuple[list[SessionRow], list[CorruptSession]]:
         """:meth:`query` that skips unreadable rows: ``(rows, problems)``, one :class:`CorruptSession` per row
         skipped (never modified). Takes the same keyword arguments as :meth:`query`."""
@@ -702,25 +876,54 @@ class ResultsStore:
         caller can report it and go on."""
         where, params = self._where(trainee, drill, since)
         sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions{where} ORDER BY started_at, session_id"
-        for r in self._conn.execute(sql, params).fetchall():
+        try:
+            rows = self._conn.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self._error(exc) from exc
+        for r in rows:
             try:
                 yield self._stored(r)
             except CorruptSession as exc:
                 yield exc
 
+    @_guard
     def count(self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None) -> int:
         """How many stored sessions match the filters."""
         where, params = self._where(trainee, drill, since)
         return int(self._conn.execute(f"SELECT count(*) FROM sessions{where}", params).fetchone()[0])
 
+    @_guard
+    def invalid_rows(
+        self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None, limit: int = 100
+    ) -> list[CorruptSession]:
+        """The matching rows that the summaries leave out because a summary column holds a value of the wrong type
+        or range (a text ``total``, an unknown outcome...), one :class:`CorruptSession` each (at most ``limit``),
+        oldest first. The rows are never modified."""
+        where, params = self._where(trainee, drill, since, valid=False)
+        # Found on the covering summary index (no ORDER BY, so no lookup of every row), then read in full.
+        ids = [r[0] for r in self._conn.execute(f"SELECT session_id FROM sessions{where} LIMIT ?", [*params, limit])]
+        sql = f"SELECT {_LIST_COLUMNS} FROM sessions WHERE session_id = ?"
+        rows = [self._conn.execute(sql, (i,)).fetchone() for i in ids]
+        out = []
+        for r in sorted(rows, key=lambda r: (str(r["started_at"]), r["session_id"])):
+            try:
+                self._listed(r)
+            except CorruptSession as exc:
+                out.append(exc)
+            else:  # pragma: no cover - the SQL check and the model agree; keep the row reported anyway
+                out.append(CorruptSession(f"stored session {r['session_id']} cannot be summarised", r["session_id"]))
+        return out
+
+    @_guard
     def best_scores(self, trainee: str) -> dict[str, int | None]:
         """The trainee's best total score per drill id: ``{drill_id: 0-100}``, over the sessions that were not
         abandoned; None for a drill the trainee only ever quit (every session abandoned). Drills never run are
-        absent."""
+        absent. Rows that a read would skip as unreadable (a text total...) are left out."""
+        where, params = self._where(trainee, None, None, valid=True)
         rows = self._conn.execute(
-            "SELECT drill_id, max(CASE WHEN outcome = 'abandoned' THEN NULL ELSE total END) FROM sessions "
-            "WHERE trainee = ? GROUP BY drill_id",
-            (trainee,),
+            f"SELECT drill_id, max(CASE WHEN outcome = 'abandoned' THEN NULL ELSE total END) FROM sessions{where} "
+            "GROUP BY drill_id",
+            params,
         )
         return {drill_id: None if best is None else int(best) for drill_id, best in rows}
 
@@ -742,18 +945,27 @@ class ResultsStore:
                 out[g] = sum(values) / len(values)
         return out
 
+    @_guard
     def trainee_summaries(
         self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
     ) -> list[TraineeSummary]:
-        """Per-trainee figures over the matching sessions, sorted by trainee name."""
-        where, params = self._where(trainee, drill, since, summary=True)
+        """Per-trainee figures over the matching sessions, sorted by trainee name. Rows that a read would skip
+        (see :meth:`invalid_rows`) are left out of every figure."""
+        where, params = self._where(trainee, drill, since, summary=True, valid=True)
         sql = (
             f"SELECT trainee, count(*), count(DISTINCT drill_id), {_FAULTED_AND_CONTAINED_SQL}, "
             "sum(false_escalations > 0), avg(total), "
             f"count(time_to_detect) FROM sessions{where} GROUP BY trainee ORDER BY trainee"
         )
         rows = self._conn.execute(sql, params).fetchall()
-        medians = self._medians("trainee", "time_to_detect", where, params, {r[0]: r[7] for r in rows})
+        # The medians read the (trainee, time_to_detect) index: they check only the columns in it, so they never
+        # look up whole rows (a row left out for a bad total still has a readable time to detect).
+        checked = ("trainee", "drill_id", "started_at", "time_to_detect")
+        mwhere, mparams = self._where(trainee, drill, since, summary=True, valid=True, checked=checked)
+        counts = dict(
+            self._conn.execute(f"SELECT trainee, count(time_to_detect) FROM sessions{mwhere} GROUP BY trainee", mparams)
+        )
+        medians = self._medians("trainee", "time_to_detect", mwhere, mparams, counts)
         return [
             TraineeSummary(
                 trainee=t,
@@ -767,11 +979,15 @@ class ResultsStore:
             for t, n, drills, faulted, n_contained, n_false, mean, _ in rows
         ]
 
+    @_guard
     def drill_summaries(
         self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
     ) -> list[DrillSummary]:
-        """Per-drill figures over the matching sessions, sorted by drill id."""
-        where, params = self._where(trainee, drill, since, summary=True)
+        """Per-drill figures over the matching sessions, sorted by drill id. Rows that a read would skip (see
+        :meth:`invalid_rows`) are left out of every figure."""
+        # Only the columns this summary reads are checked, so it stays on its covering index.
+        checked = ("trainee", "drill_id", "started_at", "outcome", "total", "all_clear")
+        where, params = self._where(trainee, drill, since, summary=True, valid=True, checked=checked)
         sql = (
             f"SELECT drill_id, count(*), count(DISTINCT trainee), {_FAULTED_AND_CONTAINED_SQL} "
             f"FROM sessions{where} GROUP BY drill_id ORDER BY drill_id"

@@ -6,9 +6,8 @@ A live session is a :class:`SessionRecorder`: :meth:`SessionRecorder.start` writ
 result in the :class:`~warroom.store.results.ResultsStore` and moves the journal to ``journals/done/``.
 
 A session whose process died (``kill -9``, a lost terminal) leaves its journal in ``journals/`` without an end line.
-:func:`recover_unfinished` finds such journals, scores each as abandoned from the actions it recorded (adding a
-``quit`` action at the drill time after the last recorded action when there is none), stores it and moves the journal to
-``journals/done/``. A journal that is still being written by a live process is locked and left alone.
+:func:`~warroom.store.recovery.recover_unfinished` (re-exported here) finds such journals and stores them as
+abandoned; see :mod:`warroom.store.recovery`.
 """
 
 from __future__ import annotations
@@ -18,23 +17,11 @@ import os
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from warroom.core.format import seconds
-from warroom.core.outcome import OUTCOME_LABELS, Outcome
-from warroom.store.journal import (
-    JOURNAL_FORMAT,
-    JournalContents,
-    JournalError,
-    JournalWriter,
-    fsync_dir,
-    lock_exclusive,
-    read_journal,
-    utc_now,
-)
+from warroom.store.journal import JOURNAL_FORMAT, JournalWriter, utc_now
 from warroom.store.results import ResultsStore, SessionInfo, StoreError
 
 if TYPE_CHECKING:
@@ -45,9 +32,6 @@ if TYPE_CHECKING:
 #: Folder names inside the data directory.
 JOURNALS = "journals"
 DONE = "done"
-UNREADABLE = "unreadable"
-#: Seconds after which an orphaned half-created journal (``.ID.jsonl.tmp``) is set aside by recovery.
-STALE_TMP_AGE_S = 60.0
 
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case (no i, l, o, u)
 
@@ -348,188 +332,6 @@ class SessionRecorder:
                 self.close()
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# Recovery
-# ---------------------------------------------------------------------------------------------------------------
-
-
-#: The raw outcome values (a recovered session's ``outcome``), to show their labels.
-_OUTCOMES = frozenset(o.value for o in Outcome)
-
-
-@dataclass
-class RecoveredSession:
-    """What :func:`recover_unfinished` did with one journal.
-
-    ``stored`` is True when the session is now in the results store (``outcome``/``total``/``max_total`` set,
-    ``outcome`` the raw :class:`~warroom.core.outcome.Outcome` value; ``str()`` shows its label); otherwise
-    ``error`` says why not and where the journal was kept. ``problems`` lists skipped journal lines and other
-    things worth telling (a changed drill file, a ``quit`` action added at recovery).
-    """
-
-    journal: Path
-    session_id: str | None = None
-    trainee: str | None = None
-    drill_id: str | None = None
-    actions: list[Any] = field(default_factory=list)
-    outcome: str | None = None
-    total: int | None = None
-    max_total: int | None = None
-    stored: bool = False
-    problems: list[str] = field(default_factory=list)
-    error: str | None = None
-
-    def __str__(self) -> str:
-        if self.stored:
-            from warroom.core.scoring import MAX_TOTAL
-
-            label = OUTCOME_LABELS[Outcome(self.outcome)] if self.outcome in _OUTCOMES else self.outcome
-            most = self.max_total if self.max_total is not None else MAX_TOTAL
-            head = (
-                f"recovered session {self.session_id} ({self.trainee}, {self.drill_id}): {len(self.actions)} "
-                f"action(s), recorded as {label} ({self.total}/{most})"
-            )
-        else:
-            head = f"could not recover {self.journal}: {self.error}"
-        return "\n".join([head, *(f"  {p}" for p in self.problems)])
-
-
-def recover_unfinished(
-    data_dir: Path, drills_resolver: DrillResolver | None = None, *, store: ResultsStore | None = None
-) -> list[RecoveredSession]:
-    """Record every unfinished session journal in ``data_dir`` (a session killed mid-drill) in the results store.
-
-    For each journal in ``journals/`` that no live process holds: a journal with an end line (the process died
-    while storing it) is stored with the scorecard of its end line; one without is scored as abandoned from its
-    recorded actions (a ``quit`` is added at the drill time after the last recorded action when missing, unless
-    the drill had already ended). The drill is found with
-    ``drills_resolver(drill_id, drill_path) -> Path`` (default: :func:`default_drill_resolver`); a drill file whose
-    SHA-256 differs from the recorded one is used but reported. Truncated or corrupt lines are reported and skipped.
-    Recovered journals move to ``journals/done/`` (never deleted); a journal without a readable start line moves to
-    ``journals/unreadable/``; a journal whose drill cannot be found or loaded stays where it is (retried next time).
-
-    Returns one :class:`RecoveredSession` per journal looked at (empty when there was nothing to recover).
-    Raises StoreError / StoreVersionError when the results store cannot be used (no journal is touched then).
-    """
-    data_dir = Path(data_dir)
-    jdir = journals_dir(data_dir)
-    if not jdir.is_dir():
-        return []
-    resolver = drills_resolver or default_drill_resolver()
-    candidates = sorted(p for p in jdir.glob("*.jsonl") if p.is_file() and not p.name.startswith("."))
-    _set_aside_stale_tmp(jdir)
-    if not candidates:
-        return []
-    own_store = store is None
-    store = store if store is not None else ResultsStore(data_dir)
-    try:
-        out = []
-        for path in candidates:
-            rec = _recover_one(data_dir, path, resolver, store)
-            if rec is not None:
-                out.append(rec)
-        return out
-    finally:
-        if own_store:
-            store.close()
-
-
-def _set_aside_stale_tmp(jdir: Path) -> None:
-    """Move half-created journals (``.ID.jsonl.tmp``, no action can be in them) older than a minute aside."""
-    now = time.time()
-    for tmp in jdir.glob(".*.jsonl.tmp"):
-        try:
-            if now - tmp.stat().st_mtime < STALE_TMP_AGE_S:
-                continue
-            fd = os.open(tmp, os.O_RDONLY)
-        except OSError:
-            continue
-        try:
-            lock_exclusive(fd, blocking=False)
-            dest = jdir / UNREADABLE / tmp.name
-            dest.parent.mkdir(exist_ok=True)
-            os.replace(tmp, dest)
-        except OSError:
-            pass
-        finally:
-            os.close(fd)
-
-
-def _recover_one(data_dir: Path, path: Path, resolver: DrillResolver, store: ResultsStore) -> RecoveredSession | None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return None  # finished or recovered by another process meanwhile
-    try:
-        try:
-            lock_exclusive(fd, blocking=False)
-        except BlockingIOError:
-            return None  # a live session: its process holds the lock
-        try:
-            if os.fstat(fd).st_ino != os.stat(path).st_ino:
-                return None  # pragma: no cover - replaced meanwhile
-        except FileNotFoundError:
-            return None  # moved to done/ by the process that held it
-        rec = RecoveredSession(journal=path)
-        try:
-            contents = read_journal(path)
-        except JournalError as exc:
-            dest = journals_dir(data_dir) / UNREADABLE / path.name
-            _move(path, dest)
-            rec.journal = dest
-            rec.error = f"{exc}; the journal was kept as {dest}"
-            return rec
-        rec.problems.extend(str(p) for p in contents.problems)
-        try:
-            info = SessionInfo.from_dict(contents.start)
-        except KeyError as exc:
-            dest = journals_dir(data_dir) / UNREADABLE / path.name
-            _move(path, dest)
-            rec.journal = dest
-            rec.error = f"{path}:1: the start line has no {exc.args[0]!r}; the journal was kept as {dest}"
-            return rec
-        rec.session_id, rec.trainee, rec.drill_id = info.session_id, info.trainee, info.drill_id
-        ended_at = _mtime_iso(path)
-        finished = _end_scorecard(contents)
-        if finished is not None:
-            scorecard = finished
-            actions = contents.actions
-            ended_at = str(contents.end.get("ended_at") or ended_at) if contents.end else ended_at
-            rec.problems.append("the session had finished; its result was stored at recovery")
-        else:
-            try:
-                scorecard, actions, info = _score_abandoned(info, contents, resolver, rec)
-            except DrillUnavailable as exc:
-                rec.error = f"{exc}\n  the journal was kept in place: {path}"
-                return rec
-        rec.actions = actions
-        rec.outcome = scorecard.outcome.value
-        rec.total = scorecard.total
-        rec.max_total = scorecard.max_total
-        store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=rec.problems)
-        rec.stored = True
-        dest = done_dir(data_dir) / path.name
-        _move(path, dest)
-        rec.journal = dest
-        return rec
-    finally:
-        os.close(fd)
-
-
-def _end_scorecard(contents: JournalContents) -> Scorecard | None:
-    """The scorecard of a journal's end line, or None when there is none or it cannot be read (the session is then
-    scored as abandoned from its actions)."""
-    from warroom.core.scoring import Scorecard
-
-    d = contents.end.get("scorecard") if contents.end is not None else None
-    if not isinstance(d, dict):
-        return None
-    try:
-        return Scorecard.from_dict(d)
-    except ValueError:
-        return None
-
-
 @dataclass(frozen=True)
 class SessionDrill:
     """The drill file a stored session is scored with: its ``path`` (resolved), the loaded ``drill``, the file's
@@ -566,52 +368,61 @@ def resolve_session_drill(
     return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256)
 
 
-def _score_abandoned(
-    info: SessionInfo, contents: JournalContents, resolver: DrillResolver, rec: RecoveredSession
-) -> tuple[Scorecard, list[Action], SessionInfo]:
-    """Score an interrupted session as abandoned: (scorecard, actions with the added quit, the info to store).
+@dataclass(frozen=True)
+class DeleteResult:
+    """What :func:`delete_sessions` did: how many rows it ``deleted``, the ``journals`` it removed from
+    ``journals/done/``, and ``problems`` (a journal that could not be removed; the rows are deleted anyway)."""
 
-    When the drill file changed since the session started, the session is scored against the current file and the
-    returned info records that file (SHA-256, version, path), so the stored score and its drill file agree; a note
-    in ``rec.problems`` names the file the session was played on.
-    """
-    found = resolve_session_drill(info, resolver)
-    drill, drill_file, sha = found.drill, found.path, found.sha256
-    if found.changed:
-        rec.problems.append(
-            f"the drill file {drill_file} changed since the session (SHA-256 {sha[:12]}… was "
-            f"{info.drill_sha256[:12]}…); scored against the current file (version {drill.version}, SHA-256 {sha}), "
-            f"which is recorded with the session; it was played on version {info.drill_version} "
-            f"(SHA-256 {info.drill_sha256})"
-        )
-        info = replace(info, drill_sha256=sha, drill_version=drill.version, drill_path=str(drill_file))
-    actions, added = _with_quit(drill, contents.actions)
-    if added:
-        rec.problems.append(f"no quit action in the journal; one was added at drill time {seconds(actions[-1].t)}")
-    from warroom.core.scoring import ScoringError
-
-    try:
-        scorecard = _score(drill, actions)
-    except ScoringError as exc:  # a drill edited so that the recorded actions no longer fit it
-        raise DrillUnavailable(f"session {info.session_id} cannot be scored on {drill_file}: {exc}") from None
-    return scorecard, actions, info
+    deleted: int
+    journals: list[Path]
+    problems: list[str]
 
 
-def _mtime_iso(path: Path) -> str:
-    try:
-        return datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="microseconds")
-    except OSError:  # pragma: no cover
-        return utc_now()
+def delete_sessions(data_dir: Path, store: ResultsStore, session_ids: Iterable[str]) -> DeleteResult:
+    """Delete stored sessions (exact ids) from ``store`` (one transaction), then their journals in
+    ``journals/done/``. Journals elsewhere (``journals/``, ``quarantine/``, ``unreadable/``) are left alone, and
+    anything in ``done/`` that is not a regular file is never touched. Raises StoreError when the rows cannot be
+    deleted (then no journal is removed)."""
+    import stat
+
+    ids = list(dict.fromkeys(session_ids))
+    deleted = store.delete(ids)
+    removed: list[Path] = []
+    problems: list[str] = []
+    done = done_dir(data_dir)
+    for sid in ids:
+        if not sid or "/" in sid or "\\" in sid or sid.startswith("."):
+            continue  # not a name a journal can have
+        path = done / f"{sid}.jsonl"
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                problems.append(f"{path} is not a regular file; it was left as it is")
+                continue
+            path.unlink()
+            removed.append(path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            problems.append(f"cannot remove the journal {path}: {exc.strerror or exc}")
+    if removed:
+        from warroom.store.journal import fsync_dir
+
+        fsync_dir(done)
+    return DeleteResult(deleted, removed, problems)
 
 
-def _move(src: Path, dest: Path) -> None:
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(src, dest)
-    fsync_dir(dest.parent)
-    fsync_dir(src.parent)
+def __getattr__(name: str) -> object:
+    """``RecoveredSession`` and ``recover_unfinished`` live in :mod:`warroom.store.recovery` (which imports this
+    module); they are still importable from here."""
+    if name in ("RecoveredSession", "recover_unfinished"):
+        from warroom.store import recovery
+
+        return getattr(recovery, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
+    "DeleteResult",
     "DrillResolver",
     "DrillUnavailable",
     "JournalWriteError",
@@ -621,6 +432,7 @@ __all__ = [
     "StoreError",
     "SessionDrill",
     "default_drill_resolver",
+    "delete_sessions",
     "file_sha256",
     "load_drill_file",
     "resolve_session_drill",

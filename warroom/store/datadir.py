@@ -1,0 +1,102 @@
+"""Checks that a data directory and its results store can be used, with messages that say what to do.
+
+Every command that opens the store (the picker, ``run``, ``scores``, ``review``) goes through
+:func:`data_dir_problem` (and :meth:`~warroom.store.results.ResultsStore.verify`), so a data directory that is a file,
+that belongs to another user, or a damaged database is one clear sentence naming the file, never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+#: What to do about a data directory that cannot be used, added to each message.
+CHOOSE_ANOTHER = "or choose another data directory (--data-dir, or the WARROOM_DATA_DIR environment variable)"
+
+
+def _can(path: Path, mode: int) -> bool:
+    """``os.access`` (a function of its own so tests running as root can simulate a refusal)."""
+    return os.access(path, mode)
+
+
+def _owner(st: os.stat_result) -> str:
+    try:
+        import pwd
+
+        return f"{pwd.getpwuid(st.st_uid).pw_name} (uid {st.st_uid})"
+    except (ImportError, KeyError):
+        return f"uid {st.st_uid}"
+
+
+def _me() -> str:
+    try:
+        import getpass
+
+        return f"{getpass.getuser()} (uid {os.geteuid()})"
+    except (OSError, KeyError, AttributeError):  # pragma: no cover - no user name, or Windows
+        return "this user"
+
+
+def _access_problem(path: Path, st: os.stat_result, folder: bool) -> str | None:
+    """Why this process cannot read and write ``path`` (a folder needs search too), or None when it can."""
+    need = [("read", os.R_OK), ("write", os.W_OK)] + ([("open", os.X_OK)] if folder else [])
+    missing = [word for word, mode in need if not _can(path, mode)]
+    if not missing:
+        return None
+    kind = "folder" if folder else "file"
+    return (
+        f"cannot {' or '.join(missing)} the {kind} {path}: it belongs to {_owner(st)}, mode "
+        f"{stat.filemode(st.st_mode)}, and warroom runs as {_me()}. Ask its owner for access (chmod/chown), "
+        f"{CHOOSE_ANOTHER}"
+    )
+
+
+def data_dir_problem(data_dir: Path) -> str | None:
+    """Why ``data_dir`` cannot hold warroom's data, or None when it can (or does not exist yet: it is created).
+
+    Looks at the folder itself, ``results.sqlite3`` (with its ``-wal`` and ``-shm`` files) and the ``journals``
+    folders, without opening any of them: a path that is not a folder (a file, a FIFO), or one this user cannot
+    read and write (another user's folder, ``chmod 000``)."""
+    data_dir = Path(data_dir)
+    try:
+        st = os.stat(data_dir)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot use the data directory {data_dir}: {exc.strerror or exc}; {CHOOSE_ANOTHER}"
+    if not stat.S_ISDIR(st.st_mode):
+        return (
+            f"the data directory {data_dir} is a file, not a folder: move that file away (warroom then creates the "
+            f"folder), {CHOOSE_ANOTHER}"
+        )
+    problem = _access_problem(data_dir, st, folder=True)
+    if problem:
+        return problem
+    from warroom.store.results import DB_NAME
+
+    for name, folder in (
+        (DB_NAME, False),
+        (DB_NAME + "-wal", False),
+        (DB_NAME + "-shm", False),
+        ("journals", True),
+        ("journals/done", True),
+    ):
+        path = data_dir / name
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            return f"cannot use {path}: {exc.strerror or exc}; {CHOOSE_ANOTHER}"
+        if folder != stat.S_ISDIR(st.st_mode) or not (folder or stat.S_ISREG(st.st_mode)):
+            what = "a folder" if folder else "a regular file"
+            return f"{path} is not {what}: move it away, {CHOOSE_ANOTHER}"
+        problem = _access_problem(path, st, folder)
+        if problem:
+            return problem
+    return None
+
+
+__all__ = ["CHOOSE_ANOTHER", "data_dir_problem"]

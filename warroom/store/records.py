@@ -1,0 +1,233 @@
+"""The shapes of what the store keeps, as pydantic models: checked on every write and every read.
+
+One set of models serves the session journal and the results store, so a value that the store would refuse is
+refused in the journal too (and the other way round):
+
+- :class:`StartRecord`: a session's start (the journal's ``start`` line, the start columns of a stored row);
+- :class:`ActionRecord`: one journal ``action`` line (its ``action`` an :class:`~warroom.core.actions.Action` with a
+  finite drill time of at most :data:`MAX_ACTION_SECONDS`);
+- :class:`ScorecardRecord`: the figures of a scorecard (the ``end`` line's ``scorecard``, the stored scorecard);
+- :class:`EndRecord`: the journal's ``end`` line;
+- :class:`ListedRecord` / :class:`RowRecord`: one row of the ``sessions`` table (without / with the scorecard and
+  the action log).
+
+Every number is strict (a text ``"80"`` or a boolean is never taken as one), finite and bounded; every text
+column holds text. :data:`VALID_ROW_SQL` is the same check on the numeric and text columns as an SQL expression,
+so summaries computed inside SQLite skip the rows a read would skip.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+
+from warroom.core.actions import Action
+from warroom.core.model import MAX_DRILL_SECONDS
+from warroom.core.outcome import Outcome
+from warroom.core.scoring import MAX_TOTAL
+
+#: Latest drill time of a recorded action (seconds): the latest deadline plus room for false-escalation delays.
+MAX_ACTION_SECONDS = 2 * MAX_DRILL_SECONDS
+#: Largest damage or cost figure the store accepts (the drill format's largest damage times a thousand entries).
+MAX_FIGURE = 1e15
+#: Longest session id (it is a file name in the journals folder).
+MAX_SESSION_ID = 120
+
+#: The raw outcome values a stored session may have.
+OUTCOME_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome)
+
+
+def _iso_time(value: str) -> str:
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError("not an ISO 8601 date and time") from None
+    return value
+
+
+def _session_id(value: str) -> str:
+    if any(c in value for c in "/\\") or any(ord(c) < 0x21 or ord(c) == 0x7F for c in value) or value[0] == ".":
+        raise ValueError("a session id is letters, digits, '-' and '_' (no spaces, slashes or control characters)")
+    return value
+
+
+def _outcome(value: str) -> str:
+    if value not in OUTCOME_VALUES:
+        raise ValueError(f"not an outcome (one of {', '.join(OUTCOME_VALUES)})")
+    return value
+
+
+def _action_time(action: Action) -> Action:
+    if not (0 <= action.t <= MAX_ACTION_SECONDS):  # also refuses NaN and infinity
+        raise ValueError(f"the drill time {action.t!r} is not between 0 and {MAX_ACTION_SECONDS:,} s")
+    return action
+
+
+def _json_text(kind: type, what: str) -> Any:
+    def check(value: str) -> str:
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            raise ValueError(f"{what} is not valid JSON") from None
+        if not isinstance(parsed, kind):
+            raise ValueError(f"{what} is not a JSON {'object' if kind is dict else 'list'}")
+        return value
+
+    return AfterValidator(check)
+
+
+Text = Annotated[str, Field(strict=True, min_length=1, max_length=10_000)]
+OptionalText = Annotated[str, Field(strict=True, max_length=10_000)] | None
+IsoTime = Annotated[str, Field(strict=True, max_length=64), AfterValidator(_iso_time)]
+SessionId = Annotated[str, Field(strict=True, min_length=1, max_length=MAX_SESSION_ID), AfterValidator(_session_id)]
+Sha256 = Annotated[str, Field(strict=True, pattern=r"^[0-9a-f]{64}$")]
+Version = Annotated[int, Field(strict=True, ge=0, le=1_000_000_000)]
+Total = Annotated[int, Field(strict=True, ge=0, le=MAX_TOTAL)]
+Count = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
+DrillSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_ACTION_SECONDS)]
+Figure = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_FIGURE)]
+OutcomeValue = Annotated[str, Field(strict=True), AfterValidator(_outcome)]
+
+
+class StartRecord(BaseModel):
+    """A session's start: the journal's ``start`` line (other keys such as ``type``, ``format``, ``pid`` are
+    ignored) and the start columns of a stored row."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    session_id: SessionId
+    trainee: Text
+    drill_id: Text
+    drill_version: Version | None = None
+    drill_sha256: Sha256 | None = None
+    drill_path: OptionalText = None
+    all_clear: Annotated[bool, Field(strict=True)] = False
+    scoring_version: OptionalText = None
+    started_at: IsoTime
+
+
+class ActionRecord(BaseModel):
+    """One journal ``action`` line: ``seq`` (1, 2, ...), ``at`` (wall-clock ISO time) and the ``action``."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    seq: Annotated[int, Field(strict=True, ge=1)] | None = None
+    at: str | None = None
+    action: Annotated[Action, AfterValidator(_action_time)]
+
+
+class ScorecardRecord(BaseModel):
+    """The figures of a scorecard (``Scorecard.to_dict()``); its other keys are checked by ``Scorecard.from_dict``."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    drill_id: Text
+    outcome: OutcomeValue
+    total: Total
+    time_to_detect: DrillSeconds | None = None
+    damage: Figure
+    full_damage: Figure
+    damage_unit: Annotated[str, Field(strict=True, max_length=10_000)]
+    false_escalations: Count
+    cost_usd: Figure
+
+
+class EndRecord(BaseModel):
+    """The journal's ``end`` line: ``ended_at``, ``outcome``, ``total`` and the ``scorecard``."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    ended_at: IsoTime | None = None
+    outcome: OutcomeValue | None = None
+    total: Total | None = None
+    scorecard: ScorecardRecord
+
+
+class ListedRecord(StartRecord):
+    """One row of the ``sessions`` table as listed (every column but the scorecard and the action log)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    ended_at: IsoTime | None = None
+    outcome: OutcomeValue
+    total: Total
+    time_to_detect: DrillSeconds | None = None
+    damage: Figure | None = None
+    full_damage: Figure | None = None
+    damage_unit: OptionalText = None
+    false_escalations: Count
+    cost_usd: Figure | None = None
+    recovered: Annotated[bool, Field(strict=True)] = False
+    notes: Annotated[str, Field(strict=True), _json_text(list, "the notes")] = "[]"
+    rescored_at: IsoTime | None = None
+
+
+class RowRecord(ListedRecord):
+    """One whole row of the ``sessions`` table (``scorecard`` and ``actions`` as their JSON text)."""
+
+    scorecard: Annotated[str, Field(strict=True), _json_text(dict, "the scorecard")]
+    actions: Annotated[str, Field(strict=True), _json_text(list, "the action log")]
+
+
+def describe(exc: ValidationError, limit: int = 3) -> str:
+    """A short sentence for a pydantic error: ``total: Input should be a valid integer (got 'abc')``; at most
+    ``limit`` problems, then how many more."""
+    parts = []
+    errors = exc.errors(include_url=False)
+    for e in errors[:limit]:
+        where = ".".join(str(p) for p in e.get("loc", ())) or "value"
+        got = e.get("input")
+        msg = str(e["msg"]).removeprefix("Value error, ")
+        if isinstance(got, str | int | float | bool) or got is None:
+            shown = repr(got)
+            msg += f" (got {shown[:37] + '...' if len(shown) > 40 else shown})"
+        parts.append(f"{where}: {msg}")
+    more = len(errors) - limit
+    return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+
+
+def _typed(column: str, *types: str) -> str:
+    return f"typeof({column}) IN ({', '.join(repr(t) for t in types)})"
+
+
+#: The SQL checks of the summary columns (column -> condition), the checks of :class:`ListedRecord` that
+#: summaries computed inside SQLite depend on.
+_COLUMN_SQL: dict[str, str] = {
+    "trainee": _typed("trainee", "text"),
+    "drill_id": _typed("drill_id", "text"),
+    "started_at": _typed("started_at", "text"),
+    "outcome": "{} AND outcome IN ({})".format(
+        _typed("outcome", "text"), ", ".join(repr(o) for o in OUTCOME_VALUES)
+    ),
+    "total": f"{_typed('total', 'integer')} AND total BETWEEN 0 AND {MAX_TOTAL}",
+    "all_clear": _typed("all_clear", "integer"),
+    "false_escalations": f"{_typed('false_escalations', 'integer')} AND false_escalations >= 0",
+    "time_to_detect": f"(time_to_detect IS NULL OR ({_typed('time_to_detect', 'integer', 'real')} "
+    f"AND time_to_detect BETWEEN 0 AND {MAX_ACTION_SECONDS}))",
+}
+
+
+def valid_row_sql(columns: tuple[str, ...] = tuple(_COLUMN_SQL)) -> str:
+    """An SQL condition true for a row whose ``columns`` (summary columns, default all of them) hold values of the
+    right type and range. A summary checks only the columns it reads, so it can stay on its covering index."""
+    return " AND ".join(_COLUMN_SQL[c] for c in columns)
+
+
+#: :func:`valid_row_sql` of every summary column: false for a row that some summary leaves out.
+VALID_ROW_SQL = valid_row_sql()
+
+__all__ = [
+    "MAX_ACTION_SECONDS",
+    "VALID_ROW_SQL",
+    "ActionRecord",
+    "EndRecord",
+    "ListedRecord",
+    "RowRecord",
+    "ScorecardRecord",
+    "StartRecord",
+    "describe",
+    "valid_row_sql",
+]
