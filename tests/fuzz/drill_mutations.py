@@ -5,7 +5,7 @@ the drill model and the drill rules, are reached): delete, duplicate or swap lin
 replace a ``key: value`` line's value with an odd scalar, insert an odd line, cut the file short, insert odd
 characters. ``ODD_SCALARS`` are values every stage must reject or accept cleanly; the values that reach a known
 bug of issue 12 on the code this was written against are kept apart in ``KNOWN_BUG_SCALARS`` so each known bug
-has its own (xfail) test and does not hide new ones.
+has its own test and does not hide new ones.
 """
 
 from __future__ import annotations

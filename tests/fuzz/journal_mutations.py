@@ -138,10 +138,12 @@ def _edit_json(draw: st.DrawFn, line: bytes, op: str) -> bytes:
 def expected_actions(data: bytes) -> list[Any] | None:
     """The journal contract, stated independently of the reader: None when there is no session start line (the
     first line that is a JSON object must be a ``start`` with a ``session_id``); otherwise every well-formed
-    action line after it (an object with ``type: action`` whose ``action`` validates), in file order."""
+    action line after it (an object with ``type: action`` whose values fit the store's journal model,
+    :class:`~warroom.store.records.ActionRecord`: a valid ``action``, an integer ``seq``, a text ``at``), in file
+    order."""
     from pydantic import ValidationError
 
-    from warroom.core.actions import Action
+    from warroom.store.records import ActionRecord
 
     actions: list[Any] = []
     started = False
@@ -158,7 +160,7 @@ def expected_actions(data: bytes) -> list[Any] | None:
             started = True
         elif obj.get("type") == "action":
             try:
-                actions.append(Action.model_validate(obj.get("action")))
+                actions.append(ActionRecord.model_validate(obj).action)
             except ValidationError:
                 pass
     return actions if started else None

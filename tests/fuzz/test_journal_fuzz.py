@@ -123,27 +123,19 @@ def test_recovering_a_journal_of_random_actions_keeps_it_and_never_raises(data: 
 # -- bugs found by the fuzzer (issue 12) ---------------------------------------------------------------------------
 
 
-@pytest.mark.xfail(reason="issue 12 item 7: a corrupt value in a well-formed line (an action time of 1e308 or 1e999, "
-                          "a drill_sha256 that is not text, a huge or text total in the end line) crashes recovery",
-                   strict=False)
-@budget(60, known_bug=True)
+@budget(60)
 @given(damaged_journal(odd_lines=ODD_LINES + HUGE_TIME_LINES))
 def test_recovering_a_journal_with_corrupt_values_keeps_it_and_never_raises(data: bytes):
     check_recovery(data)
 
 
-@pytest.mark.xfail(reason="found by the fuzzer: a line of deeply nested JSON makes json.loads raise RecursionError, "
-                          "which read_journal does not catch (so recovery crashes at every start)", strict=False)
-@budget(10, known_bug=True)
+@budget(10)
 @given(damaged_journal(odd_lines=[DEEP_LINE], ops=("insert", "replace")))
 def test_reading_a_journal_with_a_deeply_nested_line_reports_it(data: bytes):
     check_reader(data)
 
 
-@pytest.mark.xfail(reason="found by the fuzzer: the recovery messages ('recovered session ID (TRAINEE, DRILL)...', "
-                          "'could not recover ...') are printed without clean(), so terminal escapes in a journal's "
-                          "trainee or drill id reach the terminal (warroom/cli/common.py)", strict=False)
-@budget(20, known_bug=True)
+@budget(20)
 @given(
     st.sampled_from(["trainee", "drill_id", "session_id"]),
     st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=12),

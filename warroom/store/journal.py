@@ -228,7 +228,9 @@ def read_journal(path: Path) -> JournalContents:
             obj = json.loads(line.decode("utf-8"))
             if not isinstance(obj, dict):
                 raise ValueError("not a JSON object")
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: JSON nested too deeply
+            if isinstance(exc, RecursionError):
+                exc = ValueError("nested too deeply")
             if is_last and not complete_last:
                 problems.append(
                     JournalProblem(path, i, "truncated last line (the process stopped mid-write; skipped)", True)
