@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warroom.core.actions import Action
+from warroom.core.fairness import fairness_problems, trigger_happy_targets
 from warroom.core.model import Drill
 from warroom.core.replay import Replay
 from warroom.core.scoring import OUTCOME_LABELS, Outcome, Scorecard, score, scorecard_of
@@ -143,10 +144,9 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
     if trainee == "never":
         return script, notes
     if trainee == "trigger-happy":
-        first = drill.trace[0]
-        script.append((first.t, "escalate", _step_of(drill, first)))
-        for ev in distractor_events:
-            script.append((ev.t, "flag", ev.id))
+        for ev, is_distractor in trigger_happy_targets(drill):
+            if is_distractor:
+                script.append((ev.t, "flag", ev.id))
             script.append((ev.t, "escalate", _step_of(drill, ev)))
         return script, notes
     if key is None:  # all-clear drill
@@ -273,4 +273,6 @@ def run_checks(drill: Drill) -> CheckReport:
         problems.append(
             f"ranking: ideal must score more than trigger-happy, but {label('ideal')} <= {label('trigger-happy')}"
         )
+    happy = by["trigger-happy"]
+    problems += fairness_problems(drill, happy.actions, happy.scorecard.outcome)
     return CheckReport(drill.id, False, runs, problems)
