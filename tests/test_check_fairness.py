@@ -1,4 +1,4 @@
-"""warroom check's fairness rules (issue 14 item 2): each rule fails a drill that breaks it, with a message that
+"""warroom check's fairness rules (issue 14 item 2, warroom.core.fairness): each rule fails a drill that breaks it, with a message that
 names the events or steps, the rule and what to change; fair drills (the standard test drill, the skeleton, the
 bundled library: see test_drill_library.py and test_cli_new.py) pass.
 
@@ -55,6 +55,12 @@ EXPECTED = {
         "fairness rule distractor-like-evidence: distractor e05 is a log in plan step s2, like evidence e16, so a "
         "trainee cannot tell it from the evidence by what it is. Move e05 to another plan step, make it a "
         "different kind of event, or drop it from the distractors",
+    ),
+    "distractor-does-damage": (
+        "distractor-does-damage",
+        "fairness rule distractor-does-damage: distractor e07 is a damage event (1 wrong reports published), so it "
+        "is part of the incident, not a harmless event. Drop e07 from the distractors (explain its odd look in the "
+        "debrief instead), or pick a harmless event as the distractor",
     ),
 }
 

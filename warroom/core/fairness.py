@@ -1,6 +1,6 @@
 """The fairness rules of ``warroom check``: a drill with a fault must be won by detection, not by luck or by rote.
 
-:func:`fairness_problems` applies five rules to a drill with an answer key and returns one message per breach, each
+:func:`fairness_problems` applies six rules to a drill with an answer key and returns one message per breach, each
 starting ``fairness rule NAME:`` (the names are in :data:`RULES`) and saying what is wrong and what to change. The
 rules (docs/authoring.md, "What makes a drill fair", explains them to authors):
 
@@ -17,6 +17,8 @@ rules (docs/authoring.md, "What makes a drill fair", explains them to authors):
 5. ``distractor-like-evidence``: no distractor may have the same event kind and the same plan step as an evidence
    event (both outside any plan step counts as the same step): a trainee must be able to tell distractors from
    evidence by what they are, not only by their content.
+6. ``distractor-does-damage``: no distractor may be a damage event: a distractor is harmless by definition, so an
+   event that does cascade damage is part of the incident, not noise beside it.
 
 All-clear drills have no answer key and so no fairness rule here (``run_checks`` holds them to the all-clear rule).
 """
@@ -36,7 +38,11 @@ RULES: tuple[str, ...] = (
     "nothing-to-save",
     "cascade-names-origin",
     "distractor-like-evidence",
+    "distractor-does-damage",
 )
+
+#: At most this many events are listed by name in one message; the rest are counted.
+MAX_LISTED = 5
 
 
 def trigger_happy_targets(drill: Drill) -> list[tuple[Any, bool]]:
@@ -101,7 +107,9 @@ def _damage_problems(drill: Drill) -> list[str]:
     early = [(e, a) for e, a in damage if e.t <= deadline]
     if not early:
         return []
-    listed = ", ".join(f"{e.id} at {seconds(e.t)} ({amount(a)} {unit})" for e, a in early)
+    listed = ", ".join(f"{e.id} at {seconds(e.t)} ({amount(a)} {unit})" for e, a in early[:MAX_LISTED])
+    if len(early) > MAX_LISTED:
+        listed += f" and {len(early) - MAX_LISTED} more"
     return [
         f"fairness rule damage-by-deadline: damage is released at or before the deadline ({seconds(deadline)}): "
         f"{listed}. An escalation at the deadline still counts as on time but comes after the events released "
@@ -133,6 +141,22 @@ def _distractor_problems(drill: Drill) -> list[str]:
     return out
 
 
+def _damaging_distractor_problems(drill: Drill) -> list[str]:
+    """Rule 6: distractors that are damage events."""
+    key = drill.answer_key
+    assert key is not None
+    damage: dict[str, float] = {}
+    for entry in key.damage.entries:
+        damage[entry.event] = damage.get(entry.event, 0.0) + entry.amount
+    return [
+        f"fairness rule distractor-does-damage: distractor {d.event} is a damage event ({amount(damage[d.event])} "
+        f"{key.damage.unit}), so it is part of the incident, not a harmless event. Drop {d.event} from "
+        "the distractors (explain its odd look in the debrief instead), or pick a harmless event as the distractor"
+        for d in drill.distractors
+        if d.event in damage
+    ]
+
+
 def fairness_problems(drill: Drill, trigger_happy_actions: list[Any], trigger_happy_outcome: Outcome) -> list[str]:
     """The fairness rules' messages for ``drill`` (empty when it is fair, and always for an all-clear drill).
 
@@ -154,4 +178,5 @@ def fairness_problems(drill: Drill, trigger_happy_actions: list[Any], trigger_ha
             f"Remove {key.fault.origin_step} from answer_key.cascade"
         )
     problems += _distractor_problems(drill)
+    problems += _damaging_distractor_problems(drill)
     return problems
