@@ -170,3 +170,15 @@ def test_outside_any_step_counts_as_the_same_step(distractor_step, fails):
 def test_all_clear_drills_have_no_fairness_rules():
     drill = make_drill(id="tiny-clear", answer_key=None, all_clear={"debrief": "Nothing was wrong."})
     assert not [p for p in run_checks(drill).problems if p.startswith("fairness rule")]
+
+
+def test_damage_rule_names_five_events_and_counts_the_rest():
+    entries = [{"event": e, "amount": 1} for e in ("e04", "e05", "e06", "e07", "e08", "e09", "e10")]  # 12-60 s
+    key = {**drill_dict()["answer_key"], "deadline": 59, "damage": {"unit": "rows", "entries": entries}}
+    drill = make_drill(answer_key=key, distractors=[])
+    problems = [p for p in run_checks(drill).problems if p.startswith("fairness rule")]
+    assert len(problems) == 1
+    assert (
+        "(59 s): e04 at 12 s (1 rows), e05 at 20 s (1 rows), e06 at 25 s (1 rows), e07 at 30 s (1 rows), "
+        "e08 at 40 s (1 rows) and 1 more. An escalation" in problems[0]
+    )
