@@ -182,3 +182,19 @@ def test_damage_rule_names_five_events_and_counts_the_rest():
         "(59 s): e04 at 12 s (1 rows), e05 at 20 s (1 rows), e06 at 25 s (1 rows), e07 at 30 s (1 rows), "
         "e08 at 40 s (1 rows) and 1 more. An escalation" in problems[0]
     )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 14 item 2, left to the importer's owner: warroom/importers/who_and_when.py counts every agent turn "
+    "after the mistake as damage and puts the deadline up to 90 s after the evidence, so turns released between "
+    "the evidence and the deadline break the damage-by-deadline rule (4 of the 6 good fixtures)",
+)
+def test_imported_drills_pass_every_fairness_rule(tmp_path):
+    from warroom.importers import who_and_when as ww
+
+    good = Path(__file__).parent / "fixtures" / "who_and_when" / "good"
+    report = ww.import_records([good], tmp_path)
+    assert report.imported and not report.failed
+    failing = {r.output.stem: run_checks(load_drill(r.output)).problems for r in report.results}
+    assert {stem: problems for stem, problems in failing.items() if problems} == {}

@@ -95,8 +95,11 @@ def run_checks_if_available(drill: Drill) -> None:
     except ImportError:
         return
     report = run_checks(drill)
-    ok = getattr(report, "ok", getattr(report, "passed", None))
-    assert ok, report
+    # Issue 14 item 2: the importer still counts the wasted turns between the evidence and the deadline as damage,
+    # which the damage-by-deadline fairness rule refuses. Every other check must pass; the strict xfail
+    # test_imported_drills_pass_every_fairness_rule (test_check_fairness.py) says when this exemption can go.
+    problems = [p for p in report.problems if not p.startswith("fairness rule damage-by-deadline:")]
+    assert not problems, report
 
 
 # ---------------------------------------------------------------------------------------------------------------
