@@ -37,13 +37,15 @@ EXPECTED = {
         "fairness rule damage-by-deadline: damage is released at or before the deadline (24 s): e07 at 24 s "
         "(1 wrong reports published). An escalation at the deadline still counts as on time but comes after the "
         "events released by then, so every damage event must come strictly after the deadline. Move the deadline "
-        "before 24 s (keeping time to read the evidence), or release that event after the deadline",
+        "to between 13 s and just before 24 s (at least 5 s after the earliest evidence at 8 s, before the first "
+        "damage event e07), or release that event after the deadline",
     ),
     "nothing-to-save": (
         "nothing-to-save",
         "fairness rule nothing-to-save: the deadline (47 s) is at or after the last damage event e12 (47 s), so "
-        "all the damage is done before an on-time escalation can save any of it. Move the deadline before 24 s "
-        "(the first damage event, e07), or release the damage events later",
+        "all the damage is done before an on-time escalation can save any of it. Move the deadline to between 13 s "
+        "and just before 24 s (at least 5 s after the earliest evidence at 8 s, before the first damage event e07), "
+        "or release the damage events later",
     ),
     "cascade-names-origin": (
         "cascade-names-origin",
@@ -198,3 +200,14 @@ def test_imported_drills_pass_every_fairness_rule(tmp_path):
     assert report.imported and not report.failed
     failing = {r.output.stem: run_checks(load_drill(r.output)).problems for r in report.results}
     assert {stem: problems for stem, problems in failing.items() if problems} == {}
+
+
+def test_damage_rule_says_when_no_deadline_fits_before_the_first_damage():
+    # evidence e03 at 10 s, damage on e04 at 12 s: less than MIN_REACTION_WINDOW (5 s) between them
+    key = {**drill_dict()["answer_key"], "damage": {"unit": "rows", "entries": [{"event": "e04", "amount": 3}]}}
+    problems = [p for p in run_checks(make_drill(answer_key=key)).problems if p.startswith("fairness rule")]
+    assert problems == [
+        "fairness rule nothing-to-save: the deadline (28 s) is at or after the last damage event e04 (12 s), so all "
+        "the damage is done before an on-time escalation can save any of it. No deadline fits: the first damage "
+        "event e04 (12 s) comes less than 5 s after the earliest evidence (10 s), so release the damage events later"
+    ]

@@ -276,5 +276,5 @@ def run_checks(drill: Drill) -> CheckReport:
             f"ranking: ideal must score more than trigger-happy, but {label('ideal')} <= {label('trigger-happy')}"
         )
     happy = by["trigger-happy"]
-    problems += fairness_problems(drill, happy.actions, happy.scorecard.outcome)
+    problems += fairness_problems(drill, happy.actions, happy.scorecard.outcome, MIN_REACTION_WINDOW)
     return CheckReport(drill.id, False, runs, problems)

@@ -85,7 +85,31 @@ def _trigger_happy_problem(drill: Drill, actions: list[Any], outcome: Outcome) -
     )
 
 
-def _damage_problems(drill: Drill) -> list[str]:
+def _deadline_advice(drill: Drill, first_damage: Any, reaction_window: float) -> tuple[str, bool]:
+    """Where the deadline can go: ``(advice, fits)``; ``fits`` is False when no deadline leaves ``reaction_window``
+    seconds after the earliest evidence and still comes before the first damage event."""
+    key = drill.answer_key
+    assert key is not None
+    times = [e.t for e in drill.trace if e.id in set(key.evidence)]
+    if not times:
+        return f"Move the deadline before {seconds(first_damage.t)} (the first damage event, {first_damage.id})", True
+    lo = min(times) + reaction_window
+    if lo < first_damage.t:
+        return (
+            f"Move the deadline to between {seconds(lo)} and just before {seconds(first_damage.t)} (at least "
+            f"{reaction_window:g} s after the earliest evidence at {seconds(min(times))}, before the first damage "
+            f"event {first_damage.id})",
+            True,
+        )
+    return (
+        f"No deadline fits: the first damage event {first_damage.id} ({seconds(first_damage.t)}) comes less than "
+        f"{reaction_window:g} s after the earliest evidence ({seconds(min(times))}), so release the damage events "
+        "later",
+        False,
+    )
+
+
+def _damage_problems(drill: Drill, reaction_window: float) -> list[str]:
     """Rules 2 and 3: when damage is released relative to the deadline."""
     key = drill.answer_key
     assert key is not None
@@ -97,12 +121,12 @@ def _damage_problems(drill: Drill) -> list[str]:
         return []
     deadline, unit = key.deadline, key.damage.unit
     last = damage[-1][0]
+    advice, fits = _deadline_advice(drill, damage[0][0], reaction_window)
     if deadline >= last.t:
         return [
             f"fairness rule nothing-to-save: the deadline ({seconds(deadline)}) is at or after the last damage event "
             f"{last.id} ({seconds(last.t)}), so all the damage is done before an on-time escalation can save any "
-            f"of it. Move the deadline before {seconds(damage[0][0].t)} (the first damage event, "
-            f"{damage[0][0].id}), or release the damage events later"
+            f"of it. {advice}" + (", or release the damage events later" if fits else "")
         ]
     early = [(e, a) for e, a in damage if e.t <= deadline]
     if not early:
@@ -110,12 +134,12 @@ def _damage_problems(drill: Drill) -> list[str]:
     listed = ", ".join(f"{e.id} at {seconds(e.t)} ({amount(a)} {unit})" for e, a in early[:MAX_LISTED])
     if len(early) > MAX_LISTED:
         listed += f" and {len(early) - MAX_LISTED} more"
+    them = "that event" if len(early) == 1 else "those events"
     return [
         f"fairness rule damage-by-deadline: damage is released at or before the deadline ({seconds(deadline)}): "
         f"{listed}. An escalation at the deadline still counts as on time but comes after the events released "
-        "by then, so every damage event must come strictly after the deadline. Move the deadline before "
-        f"{seconds(early[0][0].t)} (keeping time to read the evidence), or release "
-        f"{'that event' if len(early) == 1 else 'those events'} after the deadline"
+        f"by then, so every damage event must come strictly after the deadline. {advice}"
+        + (f", or release {them} after the deadline" if fits else "")
     ]
 
 
@@ -157,11 +181,15 @@ def _damaging_distractor_problems(drill: Drill) -> list[str]:
     ]
 
 
-def fairness_problems(drill: Drill, trigger_happy_actions: list[Any], trigger_happy_outcome: Outcome) -> list[str]:
+def fairness_problems(
+    drill: Drill, trigger_happy_actions: list[Any], trigger_happy_outcome: Outcome, reaction_window: float
+) -> list[str]:
     """The fairness rules' messages for ``drill`` (empty when it is fair, and always for an all-clear drill).
 
     ``trigger_happy_actions`` and ``trigger_happy_outcome`` are the scripted trigger-happy trainee's action log
-    (:class:`~warroom.core.actions.Action` list) and outcome on this drill. Pure; never raises for a valid drill.
+    (:class:`~warroom.core.actions.Action` list) and outcome on this drill; ``reaction_window`` is the least drill
+    time (seconds) a person needs between the earliest evidence and the deadline, used to say where the deadline
+    can go. Pure; never raises for a valid drill.
     """
     key = drill.answer_key
     if key is None:
@@ -170,7 +198,7 @@ def fairness_problems(drill: Drill, trigger_happy_actions: list[Any], trigger_ha
     contained = _trigger_happy_problem(drill, trigger_happy_actions, trigger_happy_outcome)
     if contained:
         problems.append(contained)
-    problems += _damage_problems(drill)
+    problems += _damage_problems(drill, reaction_window)
     if key.fault.origin_step in key.cascade:
         problems.append(
             f"fairness rule cascade-names-origin: the cascade names the origin step {key.fault.origin_step}; the "
