@@ -1,6 +1,6 @@
-"""warroom check's fairness rules (issue 14 item 2, warroom.core.fairness): each rule fails a drill that breaks it, with a message that
-names the events or steps, the rule and what to change; fair drills (the standard test drill, the skeleton, the
-bundled library: see test_drill_library.py and test_cli_new.py) pass.
+"""warroom check's fairness rules (issue 14 item 2, warroom.core.fairness): each rule fails a drill that breaks it,
+with a message that names the events or steps, the rule and what to change; fair drills (the standard test drill,
+the skeleton, the bundled library: see test_drill_library.py and test_cli_new.py) pass.
 
 The drills in tests/fairness/ are the skeleton of ``warroom new`` with one change each, and each fails exactly one
 rule; trigger-happy-wins.yaml is the issue's case (the skeleton's distractor moved into the origin step).

@@ -25,8 +25,9 @@ A drill with a fault fails when it cannot be won (no evidence at or before the d
 contain in time), when the scores do not rank ``ideal > late > never`` and ``ideal > trigger-happy``, or when it
 breaks a fairness rule of :mod:`warroom.core.fairness` (trigger-happy contains it; damage at or before the deadline;
 a deadline at or after all the damage; the cascade names the origin step; a distractor of the same kind in the same
-plan step as evidence; a distractor that does damage). An all-clear drill fails unless *never* holds the all clear with the top score and every trainee who escalated
-scores less. Any drill fails if a live replay and the re-scored action log disagree (an engine bug).
+plan step as evidence; a distractor that does damage). An all-clear drill fails unless *never* holds the all clear
+with the top score and every trainee who escalated scores less. Any drill fails if a live replay and the re-scored
+action log disagree (an engine bug).
 """
 
 from __future__ import annotations
