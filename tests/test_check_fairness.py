@@ -211,3 +211,17 @@ def test_damage_rule_says_when_no_deadline_fits_before_the_first_damage():
         "the damage is done before an on-time escalation can save any of it. No deadline fits: the first damage "
         "event e04 (12 s) comes less than 5 s after the earliest evidence (10 s), so release the damage events later"
     ]
+
+
+def test_a_distractor_outside_any_step_names_the_first_step_which_may_be_the_origin():
+    trace = drill_dict()["trace"]
+    at = next(i for i, e in enumerate(trace) if e["id"] == "e07")
+    trace.insert(at, {"id": "e20", "t": 26, "kind": "log", "source": "app", "content": "cache warmed"})
+    distractors = [{"event": "e20", "why_harmless": "Cache warm-up."}]
+    problems = [p for p in run_checks(make_drill(trace=trace, distractors=distractors)).problems if "fairness" in p]
+    assert problems == [
+        "fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident (on time) by "
+        "escalating s1 at 26 s, because of distractor e20 (log outside any plan step, at 26 s). Escalating every "
+        "odd-looking event must not win a drill. Move distractor e20 to a plan step other than the origin step s1 "
+        "(an event outside any plan step counts as the first, s1), or list it as evidence if it really shows the fault"
+    ]

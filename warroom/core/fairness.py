@@ -74,10 +74,12 @@ def _trigger_happy_problem(drill: Drill, actions: list[Any], outcome: Outcome) -
         f"escalating {key.fault.origin_step} at {seconds(at)}"
     )
     if is_distractor:
+        origin = key.fault.origin_step
+        outside = f" (an event outside any plan step counts as the first, {origin})" if event.step is None else ""
         return (
             f"{head}, because of distractor {event.id} ({event.kind} {_where(event)}, at {seconds(event.t)}). "
             f"Escalating every odd-looking event must not win a drill. Move distractor {event.id} to a plan step "
-            f"other than the origin step {key.fault.origin_step}, or list it as evidence if it really shows the fault"
+            f"other than the origin step {origin}{outside}, or list it as evidence if it really shows the fault"
         )
     return (
         f"{head}, at the first trace event {event.id}: the evidence is already out when the drill starts, so "
