@@ -95,8 +95,7 @@ def run_checks_if_available(drill: Drill) -> None:
     except ImportError:
         return
     report = run_checks(drill)
-    ok = getattr(report, "ok", getattr(report, "passed", None))
-    assert ok, report
+    assert not report.problems, report
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -64,8 +64,12 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
     PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
     a --drills folder given to warroom. The scripted trainees are ideal, late, never, trigger-happy and
     wrong-step (docs/scoring.md defines them). A drill with a fault passes when the ideal trainee contains it in
-    time and the scores rank ideal > late > never and ideal > trigger-happy; an all-clear drill passes when never
-    holds the all clear and every escalation scores less.
+    time, the scores rank ideal > late > never and ideal > trigger-happy, and it keeps the fairness rules
+    (docs/authoring.md, "What makes a drill fair"): trigger-happy does not contain it, even late; every damage
+    event comes strictly after the deadline (an escalation at the deadline is on time but comes after the events
+    released then); the deadline comes before the last damage event; the cascade does not name the origin step;
+    no distractor has the kind and plan step of an evidence event; no distractor is a damage event. An all-clear
+    drill passes when never holds the all clear and every escalation scores less.
 
     A drill also fails when it does not load, when its id differs from its file name, or when another drill
     checked with it has the same id (each reported as path:line:col: message, as warroom validate does).

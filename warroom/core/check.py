@@ -22,9 +22,12 @@ through the trace when there is none).
 
 A drill with a fault fails when it cannot be won (no evidence at or before the deadline, fewer than
 :data:`MIN_REACTION_WINDOW` seconds between the earliest evidence and the deadline, or the ideal trainee does not
-contain in time) or when the scores do not rank ``ideal > late > never`` and ``ideal > trigger-happy``. An
-all-clear drill fails unless *never* holds the all clear with the top score and every trainee who escalated
-scores less. Any drill fails if a live replay and the re-scored action log disagree (an engine bug).
+contain in time), when the scores do not rank ``ideal > late > never`` and ``ideal > trigger-happy``, or when it
+breaks a fairness rule of :mod:`warroom.core.fairness` (trigger-happy contains it; damage at or before the deadline;
+a deadline at or after all the damage; the cascade names the origin step; a distractor of the same kind in the same
+plan step as evidence; a distractor that does damage). An all-clear drill fails unless *never* holds the all clear
+with the top score and every trainee who escalated scores less. Any drill fails if a live replay and the re-scored
+action log disagree (an engine bug).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warroom.core.actions import Action
+from warroom.core.fairness import fairness_problems, trigger_happy_targets
 from warroom.core.model import Drill
 from warroom.core.replay import Replay
 from warroom.core.scoring import OUTCOME_LABELS, Outcome, Scorecard, score, scorecard_of
@@ -143,10 +147,9 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
     if trainee == "never":
         return script, notes
     if trainee == "trigger-happy":
-        first = drill.trace[0]
-        script.append((first.t, "escalate", _step_of(drill, first)))
-        for ev in distractor_events:
-            script.append((ev.t, "flag", ev.id))
+        for ev, is_distractor in trigger_happy_targets(drill):
+            if is_distractor:
+                script.append((ev.t, "flag", ev.id))
             script.append((ev.t, "escalate", _step_of(drill, ev)))
         return script, notes
     if key is None:  # all-clear drill
@@ -273,4 +276,6 @@ def run_checks(drill: Drill) -> CheckReport:
         problems.append(
             f"ranking: ideal must score more than trigger-happy, but {label('ideal')} <= {label('trigger-happy')}"
         )
+    happy = by["trigger-happy"]
+    problems += fairness_problems(drill, happy.actions, happy.scorecard.outcome, MIN_REACTION_WINDOW)
     return CheckReport(drill.id, False, runs, problems)

@@ -15,9 +15,10 @@ the importer has to estimate, is documented in docs/importing.md; in short:
   ``tool_call`` / ``tool_result`` pair in the step of the turn whose code it ran.
 - The annotated ``mistake_step`` (an index into ``history``) is the evidence; the plan step that contains it is the
   fault's origin; later plan steps are the cascade; every history message after it is one wasted agent turn of
-  damage; the deadline is :data:`DEADLINE_WINDOW` seconds after the evidence, or half-way to the last damage if
-  that comes sooner (the event after the evidence comes at least :data:`EVIDENCE_MIN_GAP` seconds later, so the
-  deadline always leaves ``warroom check``'s reaction window). A drill that would still fail ``warroom check`` is
+  damage; the deadline is :data:`DEADLINE_WINDOW` seconds after the evidence, or :data:`DEADLINE_BEFORE_DAMAGE`
+  seconds before the first damage event if that comes sooner (the event after the evidence comes at least
+  :data:`EVIDENCE_MIN_GAP` seconds later, so the deadline always leaves ``warroom check``'s reaction window, and
+  no damage is done by the deadline: ``warroom check``'s damage-by-deadline rule). A drill that would still fail ``warroom check`` is
   refused, never written. Record files are read within limits (:mod:`warroom.importers.reading`).
 
 Event ids are ``h`` + the history index (``h012``); a terminal's synthetic tool call is ``h012-call``. Message text
@@ -66,8 +67,10 @@ CLOSING_EVENT_MIN_GAP = 10.0
 CHARS_PER_TOKEN = 4
 #: Input tokens of one model call are capped at this context window.
 CONTEXT_WINDOW_TOKENS = 128_000
-#: The deadline comes this many seconds of drill time after the evidence (sooner if the trace ends sooner).
+#: The deadline comes this many seconds of drill time after the evidence, or sooner: :data:`DEADLINE_BEFORE_DAMAGE`
+#: seconds before the first damage event.
 DEADLINE_WINDOW = 90.0
+DEADLINE_BEFORE_DAMAGE = 1.0
 #: Largest record file read, in bytes: the drill holds the record's text verbatim, and drill files are limited to
 #: the same 8 MiB (:data:`warroom.core.loader.MAX_FILE_BYTES`). The shared corpus's largest record is 0.3 MiB.
 MAX_RECORD_BYTES = MAX_FILE_BYTES
@@ -623,9 +626,10 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
     if truncated:
         entries.append({"event": "end", "amount": 1, "note": "the run goes on to a wrong final answer"})
     e_t = times[evidence_id]
-    last_t = max(times[e["event"]] for e in entries)
-    deadline = round(e_t + min(DEADLINE_WINDOW, (last_t - e_t) / 2), 1)
-    if not (e_t + MIN_REACTION_WINDOW <= deadline < last_t):  # pragma: no cover - EVIDENCE_MIN_GAP guarantees it
+    first_t = min(times[e["event"]] for e in entries)
+    # Strictly before the first damage (an escalation at the deadline comes after the events released by then).
+    deadline = round(min(e_t + DEADLINE_WINDOW, first_t - DEADLINE_BEFORE_DAMAGE), 1)
+    if not (e_t + MIN_REACTION_WINDOW <= deadline < first_t):  # pragma: no cover - EVIDENCE_MIN_GAP guarantees it
         raise RecordError(
             f"cannot place a deadline at least {MIN_REACTION_WINDOW:g} s after the evidence and before the damage"
         )

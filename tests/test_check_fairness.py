@@ -1,0 +1,221 @@
+"""warroom check's fairness rules (issue 14 item 2, warroom.core.fairness): each rule fails a drill that breaks it,
+with a message that names the events or steps, the rule and what to change; fair drills (the standard test drill,
+the skeleton, the bundled library: see test_drill_library.py and test_cli_new.py) pass.
+
+The drills in tests/fairness/ are the skeleton of ``warroom new`` with one change each, and each fails exactly one
+rule; trigger-happy-wins.yaml is the issue's case (the skeleton's distractor moved into the origin step).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from core_support import drill_dict, make_drill
+
+from warroom.cli import main
+from warroom.core.check import run_checks
+from warroom.core.fairness import RULES
+from warroom.core.loader import load_drill
+from warroom.core.scoring import Outcome
+
+FAIRNESS = Path(__file__).parent / "fairness"
+
+TRIGGER_HAPPY_WINS = (
+    "fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident (on time) by escalating "
+    "s1 at 15 s, because of distractor e05 (log in plan step s1, at 15 s). Escalating every odd-looking event must "
+    "not win a drill. Move distractor e05 to a plan step other than the origin step s1, or list it as evidence if "
+    "it really shows the fault"
+)
+
+#: file stem -> (rule, the one problem it must report)
+EXPECTED = {
+    "trigger-happy-wins": ("trigger-happy-contains", TRIGGER_HAPPY_WINS),
+    "damage-on-deadline": (
+        "damage-by-deadline",
+        "fairness rule damage-by-deadline: damage is released at or before the deadline (24 s): e07 at 24 s "
+        "(1 wrong reports published). An escalation at the deadline still counts as on time but comes after the "
+        "events released by then, so every damage event must come strictly after the deadline. Move the deadline "
+        "to between 13 s and just before 24 s (at least 5 s after the earliest evidence at 8 s, before the first "
+        "damage event e07), or release that event after the deadline",
+    ),
+    "nothing-to-save": (
+        "nothing-to-save",
+        "fairness rule nothing-to-save: the deadline (47 s) is at or after the last damage event e12 (47 s), so "
+        "all the damage is done before an on-time escalation can save any of it. Move the deadline to between 13 s "
+        "and just before 24 s (at least 5 s after the earliest evidence at 8 s, before the first damage event e07), "
+        "or release the damage events later",
+    ),
+    "cascade-names-origin": (
+        "cascade-names-origin",
+        "fairness rule cascade-names-origin: the cascade names the origin step s1; the cascade is the plan steps "
+        "that build on the bad result, after the step where the fault happened. Remove s1 from answer_key.cascade",
+    ),
+    "distractor-like-evidence": (
+        "distractor-like-evidence",
+        "fairness rule distractor-like-evidence: distractor e05 is a log in plan step s2, like evidence e16, so a "
+        "trainee cannot tell it from the evidence by what it is. Move e05 to another plan step, make it a "
+        "different kind of event, or drop it from the distractors",
+    ),
+    "distractor-does-damage": (
+        "distractor-does-damage",
+        "fairness rule distractor-does-damage: distractor e07 is a damage event (1 wrong reports published), so it "
+        "is part of the incident, not a harmless event. Drop e07 from the distractors (explain its odd look in the "
+        "debrief instead), or pick a harmless event as the distractor",
+    ),
+}
+
+
+def test_every_rule_has_a_test_drill():
+    assert sorted(rule for rule, _ in EXPECTED.values()) == sorted(RULES)
+    assert {p.stem for p in FAIRNESS.glob("*.yaml")} == set(EXPECTED)
+
+
+@pytest.mark.parametrize("stem", sorted(EXPECTED))
+def test_each_test_drill_fails_exactly_its_rule(stem):
+    rule, message = EXPECTED[stem]
+    report = run_checks(load_drill(FAIRNESS / f"{stem}.yaml"))
+    assert report.problems == [message]
+    assert message.startswith(f"fairness rule {rule}: ")
+
+
+def test_the_issue_case_fails_in_the_cli_naming_the_distractor_and_the_rule():
+    result = CliRunner().invoke(main, ["check", str(FAIRNESS / "trigger-happy-wins.yaml")])
+    assert result.exit_code == 1, result.output
+    assert "FAIL trigger-happy-wins" in result.output
+    assert f"  problem: {TRIGGER_HAPPY_WINS}" in result.output
+    report = run_checks(load_drill(FAIRNESS / "trigger-happy-wins.yaml"))
+    happy = report.run("trigger-happy").scorecard
+    assert (happy.outcome, happy.total) == (Outcome.CONTAINED, 78)  # what passed before the rule
+
+
+def test_the_standard_drill_passes_every_rule():
+    assert run_checks(make_drill()).problems == []
+
+
+def _damage_at(deadline: float):
+    return make_drill(answer_key={**drill_dict()["answer_key"], "deadline": deadline})
+
+
+def test_damage_on_the_deadline_event_itself_fails_and_just_after_passes():
+    # damage: e07 at 30 s, e09 at 50 s; the earliest evidence is at 10 s
+    assert run_checks(_damage_at(29.5)).problems == []
+    problems = run_checks(_damage_at(30)).problems
+    assert len(problems) == 1 and problems[0].startswith(
+        "fairness rule damage-by-deadline: damage is released at or before the deadline (30 s): e07 at 30 s "
+        "(100 rows corrupted)."
+    )
+
+
+def test_damage_rule_lists_every_early_event_and_nothing_to_save_replaces_it():
+    key = drill_dict()["answer_key"]
+    trace = drill_dict()["trace"]
+    for e in trace:
+        if e["id"] == "e09":
+            e["t"] = 52
+    entries = [{"event": "e07", "amount": 100}, {"event": "e08", "amount": 7}, {"event": "e09", "amount": 300}]
+    drill = make_drill(trace=trace, answer_key={**key, "deadline": 45, "damage": {"unit": "rows", "entries": entries}})
+    (problem,) = [p for p in run_checks(drill).problems if p.startswith("fairness rule")]
+    assert "e07 at 30 s (100 rows), e08 at 40 s (7 rows)." in problem and "release those events" in problem
+    drill = make_drill(trace=trace, answer_key={**key, "deadline": 52, "damage": {"unit": "rows", "entries": entries}})
+    rules = [p.split(":")[0] for p in run_checks(drill).problems if p.startswith("fairness rule")]
+    assert rules == ["fairness rule nothing-to-save"]
+
+
+def test_trigger_happy_containing_late_also_fails():
+    trace = drill_dict()["trace"]
+    at = next(i for i, e in enumerate(trace) if e["id"] == "e07")
+    trace.insert(at, {"id": "e20", "t": 29, "step": "s1", "kind": "log", "source": "app", "content": "cache warmed"})
+    distractors = [*drill_dict()["distractors"], {"event": "e20", "why_harmless": "Cache warm-up."}]
+    report = run_checks(make_drill(trace=trace, distractors=distractors))
+    assert report.run("trigger-happy").scorecard.outcome is Outcome.CONTAINED_LATE
+    (problem,) = [p for p in report.problems if p.startswith("fairness rule")]
+    assert problem.startswith(
+        "fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident (late) by "
+        "escalating s1 at 40 s, because of distractor e20 (log in plan step s1, at 29 s)."
+    )
+
+
+def test_trigger_happy_winning_at_the_first_event_says_to_release_the_evidence_later():
+    key = {**drill_dict()["answer_key"], "evidence": ["e01"]}
+    problems = run_checks(make_drill(answer_key=key)).problems
+    assert any(
+        p.startswith("fairness rule trigger-happy-contains:")
+        and "at the first trace event e01" in p
+        and p.endswith("Release the earliest evidence after the first trace event")
+        for p in problems
+    ), problems
+
+
+@pytest.mark.parametrize(
+    ("distractor_step", "fails"),
+    [(None, True), ("s2", False)],
+)
+def test_outside_any_step_counts_as_the_same_step(distractor_step, fails):
+    trace = drill_dict()["trace"]
+    at = next(i for i, e in enumerate(trace) if e["id"] == "e04")
+    trace.insert(at, {"id": "e20", "t": 11, "kind": "log", "source": "app", "content": "audit: stale snapshot served"})
+    trace.insert(at, {"id": "e21", "t": 11, "kind": "log", "source": "app", "content": "gc pause 80 ms"})
+    if distractor_step:
+        trace[at]["step"] = distractor_step
+    key = {**drill_dict()["answer_key"], "evidence": ["e03", "e20"]}
+    drill = make_drill(trace=trace, answer_key=key, distractors=[{"event": "e21", "why_harmless": "GC."}])
+    problems = [p for p in run_checks(drill).problems if p.startswith("fairness rule distractor-like-evidence")]
+    expected = (
+        "fairness rule distractor-like-evidence: distractor e21 is a log outside any plan step, like evidence e20, "
+        "so a trainee cannot tell it from the evidence by what it is."
+    )
+    assert [p.startswith(expected) for p in problems] == ([True] if fails else []), problems
+
+
+def test_all_clear_drills_have_no_fairness_rules():
+    drill = make_drill(id="tiny-clear", answer_key=None, all_clear={"debrief": "Nothing was wrong."})
+    assert not [p for p in run_checks(drill).problems if p.startswith("fairness rule")]
+
+
+def test_damage_rule_names_five_events_and_counts_the_rest():
+    entries = [{"event": e, "amount": 1} for e in ("e04", "e05", "e06", "e07", "e08", "e09", "e10")]  # 12-60 s
+    key = {**drill_dict()["answer_key"], "deadline": 59, "damage": {"unit": "rows", "entries": entries}}
+    drill = make_drill(answer_key=key, distractors=[])
+    problems = [p for p in run_checks(drill).problems if p.startswith("fairness rule")]
+    assert len(problems) == 1
+    assert (
+        "(59 s): e04 at 12 s (1 rows), e05 at 20 s (1 rows), e06 at 25 s (1 rows), e07 at 30 s (1 rows), "
+        "e08 at 40 s (1 rows) and 1 more. An escalation" in problems[0]
+    )
+
+
+def test_imported_drills_pass_every_fairness_rule(tmp_path):
+    from warroom.importers import who_and_when as ww
+
+    good = Path(__file__).parent / "fixtures" / "who_and_when" / "good"
+    report = ww.import_records([good], tmp_path)
+    assert report.imported and not report.failed
+    failing = {r.output.stem: run_checks(load_drill(r.output)).problems for r in report.results}
+    assert {stem: problems for stem, problems in failing.items() if problems} == {}
+
+
+def test_damage_rule_says_when_no_deadline_fits_before_the_first_damage():
+    # evidence e03 at 10 s, damage on e04 at 12 s: less than MIN_REACTION_WINDOW (5 s) between them
+    key = {**drill_dict()["answer_key"], "damage": {"unit": "rows", "entries": [{"event": "e04", "amount": 3}]}}
+    problems = [p for p in run_checks(make_drill(answer_key=key)).problems if p.startswith("fairness rule")]
+    assert problems == [
+        "fairness rule nothing-to-save: the deadline (28 s) is at or after the last damage event e04 (12 s), so all "
+        "the damage is done before an on-time escalation can save any of it. No deadline fits: the first damage "
+        "event e04 (12 s) comes less than 5 s after the earliest evidence (10 s), so release the damage events later"
+    ]
+
+
+def test_a_distractor_outside_any_step_names_the_first_step_which_may_be_the_origin():
+    trace = drill_dict()["trace"]
+    at = next(i for i, e in enumerate(trace) if e["id"] == "e07")
+    trace.insert(at, {"id": "e20", "t": 26, "kind": "log", "source": "app", "content": "cache warmed"})
+    distractors = [{"event": "e20", "why_harmless": "Cache warm-up."}]
+    problems = [p for p in run_checks(make_drill(trace=trace, distractors=distractors)).problems if "fairness" in p]
+    assert problems == [
+        "fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident (on time) by "
+        "escalating s1 at 26 s, because of distractor e20 (log outside any plan step, at 26 s). Escalating every "
+        "odd-looking event must not win a drill. Move distractor e20 to a plan step other than the origin step s1 "
+        "(an event outside any plan step counts as the first, s1), or list it as evidence if it really shows the fault"
+    ]
