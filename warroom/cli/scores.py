@@ -19,7 +19,15 @@ from warroom.cli.common import (
     store_errors,
 )
 from warroom.cli.output import emit_csv, emit_json, failure, say
-from warroom.cli.tables import UNBOUNDED_WIDTH, fitted_table, make_console, print_renderables, sessions_table
+from warroom.cli.tables import (
+    UNBOUNDED_WIDTH,
+    fitted_table,
+    fmt_when,
+    make_console,
+    outcome_label,
+    print_renderables,
+    sessions_table,
+)
 from warroom.core.format import clean, number, percent, seconds
 from warroom.store.results import SORT_KEYS
 
@@ -402,7 +410,7 @@ def _delete(store: Any, settings: Any, keys: tuple[str, ...], yes: bool) -> None
     for sid in ids:
         try:
             r = store.get(sid)
-            what = f"{r.trainee}  {r.drill_id}  {_fmt_when(r.started_at)}  {_outcome_label(r.outcome)}  {r.total}"
+            what = f"{r.trainee}  {r.drill_id}  {fmt_when(r.started_at)}  {outcome_label(r.outcome)}  {r.total}"
         except CorruptSession:
             what = "(a stored row that cannot be read)"
         say(f"  {sid}  {what}")

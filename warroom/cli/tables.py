@@ -24,7 +24,7 @@ def _fmt_damage(value: float | None, unit: str | None) -> str:
     return damage(value, unit)
 
 
-def _fmt_when(iso: str) -> str:
+def fmt_when(iso: str) -> str:
     from datetime import datetime
 
     try:
@@ -33,7 +33,7 @@ def _fmt_when(iso: str) -> str:
         return iso
 
 
-def _outcome_label(outcome: str) -> str:
+def outcome_label(outcome: str) -> str:
     """The label of a stored outcome (``contained late`` for ``contained_late``); an unknown value as it is."""
     from warroom.core.outcome import OUTCOME_LABELS, Outcome
 
@@ -107,8 +107,8 @@ def _cells(r: Any, inline_units: bool) -> dict[str, str]:
         "session": clean(r.session_id),
         "trainee": clean(r.trainee),
         "drill": clean(r.drill_id),
-        "when": _fmt_when(r.started_at),
-        "outcome": _outcome_label(r.outcome) + (" (recovered)" if r.recovered else ""),
+        "when": fmt_when(r.started_at),
+        "outcome": outcome_label(r.outcome) + (" (recovered)" if r.recovered else ""),
         "score": str(r.total),
         "ttd": seconds(r.time_to_detect),
         "damage": clean(_damage_cell(r, inline_units)),

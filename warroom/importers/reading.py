@@ -40,6 +40,11 @@ def _bounded_int(text: str) -> int | BigInteger:
 
 
 def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
+    from warroom.core.library import special_file_kind
+
+    kind = special_file_kind(path)  # named before opening: `is a FIFO, not a record file`
+    if kind is not None and kind != "a folder":
+        raise error(f"is {kind}, not a record file")
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once, then is refused
     except IsADirectoryError:
