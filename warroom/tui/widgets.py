@@ -231,9 +231,10 @@ class Meters(Static):
         head = Text(no_wrap=True)
         head.append(" damage ", style="bold")
         tail = Text(no_wrap=True)
-        if damage:
-            head.append(fmt.amount(damage), style="bold red")
-            tail = Text(" " + fmt.clean_line(unit) if unit else "", no_wrap=True)
+        if damage:  # the one way damage is written (fmt.damage): "$4,413.00 refunded in error", "41 rows"
+            amount = fmt.damage_amount(damage, unit)
+            head.append(amount, style="bold red")
+            tail = Text(fmt.clean_line(fmt.damage(damage, unit)[len(amount):]), no_wrap=True)  # " refunded in error"
         else:
             head.append("none yet", style="bold green")
         costs = Text(no_wrap=True)
