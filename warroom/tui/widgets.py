@@ -234,7 +234,8 @@ class Meters(Static):
         if damage:  # the one way damage is written (fmt.damage): "$4,413.00 refunded in error", "41 rows"
             amount = fmt.damage_amount(damage, unit)
             head.append(amount, style="bold red")
-            tail = Text(fmt.clean_line(fmt.damage(damage, unit)[len(amount):]), no_wrap=True)  # " refunded in error"
+            rest = fmt.damage(damage, unit)[len(amount):].strip()  # "refunded in error" (the unit after the amount)
+            tail = Text(" " + fmt.clean_line(rest) if rest else "", no_wrap=True)
         else:
             head.append("none yet", style="bold green")
         costs = Text(no_wrap=True)
