@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 # The one way to write USD and to round half up lives in warroom.core.format; re-exported here for callers that
 # import them from the cost module.
 from warroom.core.format import format_usd, round_half_up
 
-if TYPE_CHECKING:  # pragma: no cover - imports for type checkers only
-    from warroom.core.model import Drill, Models, ModelSpec, Usage
+from warroom.core.model import ROLE_OF_KIND, Drill, Models, ModelSpec, Role, Usage
 
 #: Tokens per unit of a "per million tokens" price.
 PER_MILLION = 1_000_000
@@ -28,8 +27,8 @@ PER_MILLION = 1_000_000
 NO_STEP = "(no step)"
 
 __all__ = [
-    "NO_STEP", "PER_MILLION", "CostLine", "TraceCost", "call_cost", "event_cost", "format_usd", "round_half_up",
-    "seed_example_path", "trace_cost",
+    "NO_STEP", "PER_MILLION", "CostLine", "TraceCost", "call_cost", "event_cost", "format_usd", "replan_usage",
+    "round_half_up", "seed_example_path", "trace_cost",
 ]
 
 
@@ -44,8 +43,6 @@ def event_cost(event: Any, models: Models) -> float | None:
     """USD cost of one trace event that is a model call (a planner call, executor message, tool call or executor
     report with a ``usage``), at the prices of the model playing its role in ``models``; None for any other event
     (a tool result, a log line, a model call without usage)."""
-    from warroom.core.model import ROLE_OF_KIND
-
     role = ROLE_OF_KIND.get(event.kind)
     if role is None:
         return None
@@ -147,9 +144,6 @@ class TraceCost:
 
 def trace_cost(drill: Drill) -> TraceCost:
     """Add up the cost of ``drill``'s trace (see :class:`TraceCost`). Pure; never raises for a valid drill."""
-    from warroom.core.model import ROLE_OF_KIND, Role
-    from warroom.core.replay import replan_usage
-
     models = drill.models
     total = CostLine("total")
     roles = {r: CostLine(r.value) for r in (Role.PLANNER, Role.EXECUTOR)}
@@ -207,6 +201,15 @@ def trace_cost(drill: Drill) -> TraceCost:
         replan=replan,
         false_escalation=false_escalation,
         all_clear=drill.answer_key is None,
+    )
+
+
+def replan_usage(drill: Drill) -> Usage:
+    """Tokens of one planner re-plan call (what a false escalation costs): ``models.replan_usage``, else the usage
+    of the first planner call in the trace that has one, else zero tokens."""
+    return drill.models.replan_usage or next(
+        (e.usage for e in drill.trace if e.kind == "planner_call" and e.usage is not None),
+        Usage(input_tokens=0, output_tokens=0),
     )
 
 

@@ -47,6 +47,7 @@ from typing import Any
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from warroom.core import yamlcore as yc
+from warroom.core.errors import WarroomError
 from warroom.core.format import clean
 from warroom.core.model import TEXT_PATTERN
 from warroom.core.yamlbuild import Abort, Builder
@@ -103,7 +104,7 @@ class Problem:
         }
 
 
-class DrillLoadError(Exception):
+class DrillLoadError(WarroomError):
     """A drill file could not be loaded. ``problems`` lists every error found, sorted by position; ``warnings``
     the warnings found before loading stopped (possibly none).
 

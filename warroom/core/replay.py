@@ -40,7 +40,8 @@ from enum import StrEnum
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
-from warroom.core.cost import call_cost
+from warroom.core.cost import call_cost, replan_usage
+from warroom.core.errors import WarroomError
 from warroom.core.model import ROLE_OF_KIND, Drill, ReportedStatus, Role, Usage
 
 #: Seconds of drill time a false escalation costs: the planner's re-plan call runs while the trace goes on.
@@ -156,7 +157,7 @@ class EscalationResult:
         return EscalationVerdict.CONTAINED_LATE if self.late else EscalationVerdict.CONTAINED
 
 
-class ReplayError(ValueError):
+class ReplayError(WarroomError, ValueError):
     """An action that cannot apply: an unknown event or step id, an unreleased event, a drill that has ended, or a
     second escalation after the incident was contained."""
 
@@ -488,11 +489,3 @@ def _release_end(times: list[float], t: float, lo: int) -> int:
         hi = lo + step
     return bisect_right(times, t, lo, min(hi, n))
 
-
-def replan_usage(drill: Drill) -> Usage:
-    """Tokens of one planner re-plan call (what a false escalation costs): ``models.replan_usage``, else the usage
-    of the first planner call in the trace that has one, else zero tokens."""
-    return drill.models.replan_usage or next(
-        (e.usage for e in drill.trace if e.kind == "planner_call" and e.usage is not None),
-        Usage(input_tokens=0, output_tokens=0),
-    )

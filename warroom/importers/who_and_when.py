@@ -46,6 +46,7 @@ from typing import Any
 import yaml
 
 from warroom.core.check import MIN_REACTION_WINDOW
+from warroom.core.errors import WarroomError
 from warroom.core.format import usd, usd_price
 from warroom.core.loader import MAX_FILE_BYTES
 from warroom.importers.reading import read_json_object
@@ -96,7 +97,7 @@ _WARNING_PREFIXES = ("Stalled", "Replan counter exceeded", "Max time", "Max roun
 _EXITCODE = re.compile(r"^exitcode: -?\d+")
 
 
-class RecordError(ValueError):
+class RecordError(WarroomError, ValueError):
     """A Who&When record that cannot be turned into a drill; ``str()`` is a one-line message for the user."""
 
 

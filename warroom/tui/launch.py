@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from warroom.cli.common import Settings
+    from warroom.core.settings import Settings
     from warroom.tui.services import DrillEntry
 
 
