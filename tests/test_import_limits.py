@@ -32,7 +32,7 @@ def _with_mistake_at(src: Path, index_from_end: int, tmp_path: Path) -> tuple[Pa
 
 @pytest.mark.parametrize("src", GOOD, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_a_mistake_at_the_second_to_last_entry_still_leaves_a_readable_window(src: Path, tmp_path: Path):
-    record_file, index = _with_mistake_at(src, 2, tmp_path)
+    record_file, _index = _with_mistake_at(src, 2, tmp_path)
     report = ww.import_records([record_file], tmp_path / "out")
     [result] = report.results
     assert result.ok, result.error

@@ -86,10 +86,9 @@ def recover_and_report(settings: Settings) -> None:
     """Record sessions killed mid-drill as abandoned (see ``recover_unfinished``), telling stderr what was done.
 
     Raises click.ClickException when the results store cannot be used."""
+    from warroom.cli.output import failure, say
     from warroom.store.results import StoreError
     from warroom.store.sessions import default_drill_resolver, recover_unfinished
-
-    from warroom.cli.output import failure, say
 
     try:
         recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))

@@ -11,7 +11,6 @@ import click
 
 from warroom.core.format import clean, damage, damage_amount, seconds
 
-
 #: Width of a table written to something that is not a terminal (a file, a pipe) when ``COLUMNS`` is not set.
 UNBOUNDED_WIDTH = 200
 

@@ -17,7 +17,6 @@ from typing import Any
 # The one way to write USD and to round half up lives in warroom.core.format; re-exported here for callers that
 # import them from the cost module.
 from warroom.core.format import format_usd, round_half_up
-
 from warroom.core.model import ROLE_OF_KIND, Drill, Models, ModelSpec, Role, Usage
 
 #: Tokens per unit of a "per million tokens" price.

@@ -30,7 +30,8 @@ def bundled_drills_dir() -> Path:
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     """A sort key that orders runs of digits by value: ``ww-2`` < ``ww-10`` (case-insensitive otherwise)."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text.casefold()) if part)
+    parts = (part for part in re.split(r"(\d+)", text.casefold()) if part)
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in parts)
 
 
 #: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.

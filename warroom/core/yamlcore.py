@@ -21,7 +21,7 @@ import itertools
 import math
 import re
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 from yaml.composer import Composer
@@ -46,7 +46,7 @@ MAX_INT_DIGITS = 4000
 class _CoreResolver(yaml.resolver.Resolver):
     """PyYAML's resolver with the YAML 1.2 core schema's implicit tags (plus merge keys) instead of YAML 1.1's."""
 
-    yaml_implicit_resolvers: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}
+    yaml_implicit_resolvers: ClassVar[dict[str | None, list[tuple[str, re.Pattern[str]]]]] = {}
 
 
 for _tag, _regexp, _first in (
@@ -113,12 +113,12 @@ _YAML11_RESOLVER = yaml.resolver.Resolver()
 def yaml11_value(value: str) -> Any:
     """What a YAML 1.1 reader (PyYAML's ``safe_load``) makes of the plain scalar ``value``; the text if unsure."""
     tag = _YAML11_RESOLVER.resolve(ScalarNode, value, (True, False))
-    if tag == STR or tag == TIMESTAMP:
+    if tag in (STR, TIMESTAMP):
         return value  # text, or a date: text to warroom, a date object to YAML 1.1; not worth a warning
     node = ScalarNode(tag, value)
     try:
         return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
-    except Exception:  # noqa: BLE001 - e.g. an int too long to convert: the reading is unknown, keep the text
+    except Exception:
         return value
 
 

@@ -114,7 +114,7 @@ def read_json_object(path: Path, max_bytes: int, error: type[ValueError] = Value
         raise error("not a Who&When record: JSON nested too deeply") from None
     except ValueError as e:  # e.g. a float literal Python cannot convert
         raise error(f"not JSON: {e}") from None
-    if _SURROGATE_ESCAPE.search(text) or re.search(r"\d{%d}" % (MAX_INTEGER_DIGITS + 1), text):
+    if _SURROGATE_ESCAPE.search(text) or re.search(rf"\d{{{MAX_INTEGER_DIGITS + 1}}}", text):
         problem = _first_problem_value(data)  # only then can there be one: a linear walk, rarely needed
         if problem is not None:
             raise error(problem)

@@ -470,8 +470,8 @@ def _map_magentic_one(record: Record, draft: _Draft, context: list[int]) -> list
             draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "planner_call",
                        "content": msg.content, "usage": _usage(ctx, msg.content)}, msg.content, i)
         elif role in ("human", "user"):
-            draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "log", "source": f"{role} (the request)",
-                       "content": msg.content, "level": "info"}, msg.content, i)
+            draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "log",
+                       "source": f"{role} (the request)", "content": msg.content, "level": "info"}, msg.content, i)
         elif role.replace(" ", "").lower() in _TERMINAL_NAMES:
             _add_terminal_run(draft, i, msg, last_turn)
         else:
@@ -718,7 +718,9 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
         "briefing": {"goal": record.question, "watching": watching, "context": context_text},
         "models": {
             "planner": {
-                "name": "Orchestrator model (unrecorded)" if record.subset == MAGENTIC_ONE else "manager model (unrecorded)",
+                "name": (
+                    "Orchestrator model (unrecorded)" if record.subset == MAGENTIC_ONE else "manager model (unrecorded)"
+                ),
                 "input_usd_per_mtok": planner.input_usd_per_mtok,
                 "output_usd_per_mtok": planner.output_usd_per_mtok,
             },
