@@ -24,7 +24,7 @@ def load_drill_or_problems(path: Path) -> tuple[Any, list[Any]]:
 
 
 def _table(report: Any) -> list[str]:
-    from warroom.core.scoring import OUTCOME_LABELS
+    from warroom.core.outcome import OUTCOME_LABELS
 
     header = ("trainee", "score", "outcome", "detect", "false esc.", "damage")
     rows = []

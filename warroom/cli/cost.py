@@ -154,7 +154,7 @@ def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str, drill_d
 
     if example == (drill is not None):
         raise click.UsageError("give either a DRILL (file or id) or --example")
-    if example:
+    if drill is None:  # then --example was given (checked above)
         path = seed_example_path()
     else:
         dirs = drill_dirs_of(ctx, drill_dirs)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from warroom.importers.who_and_when import Price
 
 
-def _price(ctx: click.Context, param: click.Parameter, value: str | None):
+def _price(ctx: click.Context, param: click.Parameter, value: str | None) -> Price | None:
     if value is None:
         return None
     from warroom.importers.who_and_when import Price

@@ -71,7 +71,7 @@ def _csv_row(row: Any) -> dict[str, Any]:
     """A session row's CSV cells: the flat fields, ``notes`` as a JSON list."""
     import json
 
-    d = row.to_dict()
+    d: dict[str, Any] = row.to_dict()
     d["notes"] = json.dumps(d.get("notes") or [], ensure_ascii=False)
     return d
 

@@ -37,8 +37,8 @@ def drill_files_of(
         raise click.BadParameter(clean(exc), param_hint="PATH_OR_ID") from None
     errors: list[OSError] = []
     files = find_drill_files(paths, errors=errors)
-    for exc in errors:
-        click.echo(clean(folder_problem(exc)), err=True)
+    for err in errors:
+        click.echo(clean(folder_problem(err)), err=True)
     if not files:
         raise click.UsageError(clean(f"no drill files (*.yaml, *.yml) found in {', '.join(str(p) for p in paths)}"))
     return files, len(errors)

@@ -89,7 +89,7 @@ def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -
         if errors is not None:
             errors.append(exc)
 
-    found = []
+    found: list[Path] = []
     seen = {os.path.realpath(folder)}
     for root, dirs, files in os.walk(folder, onerror=failed, followlinks=True):
         # Symbolic links to folders are followed (a shared drill folder linked in), each real folder once: a link

@@ -42,7 +42,7 @@ import weakref
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -54,6 +54,9 @@ from warroom.core.yamlbuild import Abort, Builder
 from warroom.core.yamlread import YamlSyntaxError, compose
 from warroom.core.yamlshape import drill_shape
 from warroom.core.ids import shown_id
+
+if TYPE_CHECKING:
+    from warroom.core.model import Drill
 
 try:  # libyaml's parser: about ten times faster than the pure-Python one
     from yaml import CSafeLoader as _YamlLoader
@@ -133,7 +136,7 @@ def _sorted(problems: list[Problem]) -> list[Problem]:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def load_drill(path: str | os.PathLike[str]) -> Any:
+def load_drill(path: str | os.PathLike[str]) -> Drill:
     """Load and validate the drill file at ``path``.
 
     Returns the :class:`~warroom.core.model.Drill`. Raises :class:`DrillLoadError` listing every problem found
@@ -143,7 +146,7 @@ def load_drill(path: str | os.PathLike[str]) -> Any:
     return load_drill_with_warnings(path)[0]
 
 
-def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Any, list[Problem]]:
+def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Drill, list[Problem]]:
     """Load and validate the drill file at ``path``: ``(drill, warnings)``, the warnings sorted by position.
 
     Raises :class:`DrillLoadError` as :func:`load_drill` does (its ``warnings`` holds those found on the way).
@@ -184,7 +187,7 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Any, list[Pr
     return load_drill_text_with_warnings(text, shown)
 
 
-def load_drill_text(text: str, path: str = "<string>") -> Any:
+def load_drill_text(text: str, path: str = "<string>") -> Drill:
     """Load and validate a drill from YAML ``text``; ``path`` is only used in the problems' ``path``.
 
     Returns the :class:`~warroom.core.model.Drill`; raises :class:`DrillLoadError` listing every problem found.
@@ -192,7 +195,7 @@ def load_drill_text(text: str, path: str = "<string>") -> Any:
     return load_drill_text_with_warnings(text, path)[0]
 
 
-def load_drill_text_with_warnings(text: str, path: str = "<string>") -> tuple[Any, list[Problem]]:
+def load_drill_text_with_warnings(text: str, path: str = "<string>") -> tuple[Drill, list[Problem]]:
     """Load and validate a drill from YAML ``text``: ``(drill, warnings)``. Raises :class:`DrillLoadError`."""
     from pydantic import ValidationError
 

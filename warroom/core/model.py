@@ -320,7 +320,7 @@ class ExecutorReport(_EventBase):
     """The executor reports a plan step's outcome to the planner; the *reported* status may be a lie."""
 
     kind: Literal["executor_report"] = Field(description="Event kind.")
-    step: Identifier = Field(description="The plan step being reported on.")  # type: ignore[assignment]
+    step: Identifier = Field(description="The plan step being reported on.")
     status: ReportedStatus = Field(description="The status the executor claims for the step.")
     content: str = Field(description="The executor's report text.")
     usage: Usage | None = Field(default=None, description="Token usage of the executor call that wrote the report.")

@@ -541,7 +541,8 @@ def _drill_id(record: Record) -> str:
 
 
 def _cost(usage: dict[str, Any], price: Price) -> float:
-    return (usage["input_tokens"] * price.input_usd_per_mtok + usage["output_tokens"] * price.output_usd_per_mtok) / 1e6
+    tokens_in, tokens_out = usage["input_tokens"], usage["output_tokens"]
+    return float(tokens_in * price.input_usd_per_mtok + tokens_out * price.output_usd_per_mtok) / 1e6
 
 
 def record_to_drill_data(record: Record, options: ImportOptions | None = None) -> dict[str, Any]:
