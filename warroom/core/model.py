@@ -526,7 +526,7 @@ class Drill(_Strict):
                 return s
         raise KeyError(step_id)
 
-    def event(self, event_id: str) -> Any:
+    def event(self, event_id: str) -> TraceEvent:
         """The trace (or re-plan) event with this id; raises KeyError if there is none."""
         for e in self.trace:
             if e.id == event_id:

@@ -40,9 +40,9 @@ from enum import StrEnum
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
-from warroom.core.cost import call_cost, replan_usage
+from warroom.core.cost import call_cost, call_usage, replan_usage
 from warroom.core.errors import WarroomError
-from warroom.core.model import ROLE_OF_KIND, Drill, ReportedStatus, Role, Usage
+from warroom.core.model import ROLE_OF_KIND, Drill, ReportedStatus, Role, TraceEvent, Usage
 
 #: Seconds of drill time a false escalation costs: the planner's re-plan call runs while the trace goes on.
 FALSE_ESCALATION_DELAY = 15.0
@@ -310,7 +310,7 @@ class Replay:
             out.extend(self.advance_to(max(self.now, last if last is not None else self.now)))
         return out
 
-    def _release(self, ev: Any) -> None:
+    def _release(self, ev: TraceEvent) -> None:
         self.released.append(ev)
         self._released_ids.add(ev.id)
         if ev.id in self._evidence_ids:
@@ -325,9 +325,7 @@ class Replay:
                 previous, self._active_step = self._active_step, step
                 if previous is not None and self._step_state[previous] is StepState.IN_PROGRESS:
                     self._step_state[previous] = StepState.NO_REPORT
-        # Only model-call kinds have a usage field; asking any other event for one would go through pydantic's
-        # slow __getattr__ fallback (an AttributeError per event).
-        usage = ev.usage if ev.kind in ROLE_OF_KIND else None
+        usage = call_usage(ev)  # by event class: only model calls have a usage field
         if usage is not None:
             self._charge(ROLE_OF_KIND[ev.kind], usage, ev.step)
         amount = self._damage_by_event.get(ev.id)
