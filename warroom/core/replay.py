@@ -266,7 +266,7 @@ class Replay:
         containment), or None when nothing is left to release."""
         return self._times[-1] if self._next < len(self._queue) else None
 
-    def advance(self, dt: float) -> list[Any]:
+    def advance(self, dt: float) -> list[TraceEvent]:
         """Move the drill clock forward by ``dt`` seconds and release the events whose time has come.
 
         Returns the released events in order (possibly empty). Does nothing once the drill has ended.
@@ -276,7 +276,7 @@ class Replay:
             raise ValueError(f"cannot advance the drill clock by {dt!r} seconds")
         return self.advance_to(self.now + dt)
 
-    def advance_to(self, t: float) -> list[Any]:
+    def advance_to(self, t: float) -> list[TraceEvent]:
         """Move the drill clock to the absolute drill time ``t`` (seconds) and release the events up to it.
 
         Setting the clock exactly (rather than adding small steps) keeps a re-run of an action log bit-for-bit
@@ -301,7 +301,7 @@ class Replay:
             self._end(EndReason.CONTAINED if self.contained else EndReason.END_OF_TRACE, at=min(at, self.now))
         return out
 
-    def run_to_end(self) -> list[Any]:
+    def run_to_end(self) -> list[TraceEvent]:
         """Advance until the drill ends (the rest of the trace, or of the re-plan after a containment) with no
         further action. Returns the events released. Does nothing once the drill has ended."""
         out: list[Any] = []
