@@ -63,8 +63,14 @@ def test_importing_the_core_package_stays_light():
 
 def test_cost_does_not_import_replay():
     """The cost <-> replay cycle is broken: cost math needs no replay (replay uses cost)."""
-    code = "import json, sys, warroom.core.cost\nprint(json.dumps('warroom.core.replay' in sys.modules))"
-    assert _fresh(code) is False
+    code = (
+        "import json, sys\n"
+        "from warroom.core.cost import seed_example_path, trace_cost\n"
+        "from warroom.core.loader import load_drill\n"
+        "trace_cost(load_drill(seed_example_path()))\n"
+        "print(json.dumps('warroom.core.replay' in sys.modules))\n"
+    )
+    assert _fresh(code) is False  # not even when pricing a false escalation (replan_usage lives in cost)
 
 
 def test_public_api_plays_a_drill(tmp_path):
