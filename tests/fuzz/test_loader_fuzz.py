@@ -104,7 +104,8 @@ def _check_command(text: str, command: tuple[str, ...]) -> None:
     if command[1:] == ("--format", "json"):
         for line in result.stdout.splitlines():
             problem = json.loads(line)
-            assert set(problem) == {"path", "line", "column", "message"} and problem["line"] >= 1, problem
+            assert set(problem) == {"path", "line", "column", "severity", "message"}, problem
+            assert problem["line"] >= 1 and problem["severity"] in ("error", "warning"), problem
 
 
 # -- bugs found by the fuzzer (issue 12) ---------------------------------------------------------------------------
