@@ -64,6 +64,12 @@ def special_file_kind(path: str | os.PathLike[str]) -> str | None:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
         return None
+    return special_mode_kind(mode)
+
+
+def special_mode_kind(mode: int) -> str | None:
+    """What a file of ``st_mode`` ``mode`` is when it is not a regular file (see :func:`special_file_kind`); None
+    for a regular file. For a file already open (``os.fstat``)."""
     if stat.S_ISREG(mode):
         return None
     return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "a special file")
