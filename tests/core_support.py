@@ -40,7 +40,10 @@ BASE: dict[str, Any] = {
     "trace": [
         {"id": "e01", "t": 0, "kind": "planner_call", "content": "plan", "usage": _u(1000, 200)},
         {"id": "e02", "t": 5, "step": "s1", "kind": "tool_call", "tool": "db.read", "usage": _u(100, 10)},
-        {"id": "e03", "t": 10, "step": "s1", "kind": "tool_result", "call": "e02", "output": {"rows": [], "stale": True}},
+        {
+            "id": "e03", "t": 10, "step": "s1", "kind": "tool_result", "call": "e02",
+            "output": {"rows": [], "stale": True},
+        },
         {"id": "e04", "t": 12, "step": "s1", "kind": "executor_report", "status": "success", "content": "ok",
          "usage": _u(200, 20)},
         {"id": "e05", "t": 20, "step": "s2", "kind": "tool_call", "tool": "xf.run", "usage": _u(100, 10)},

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from test_loader import EXPECTED, MALFORMED
+
 from warroom.cli import main
 from warroom.core.library import bundled_drills_dir, find_drill_files
 
@@ -39,10 +39,12 @@ def test_every_malformed_drill_prints_its_position_and_exits_1():
     out = result.output
     for name, (line, column, fragment) in EXPECTED.items():
         expected = f"{MALFORMED / name}.yaml:{line}:{column}: "
-        assert any(l.startswith(expected) and fragment in l for l in out.splitlines()), (name, expected)
+        assert any(ln.startswith(expected) and fragment in ln for ln in out.splitlines()), (name, expected)
     assert "Traceback" not in out
     n = len(EXPECTED)
-    n_problems = len([l for l in out.splitlines() if l.startswith(str(MALFORMED)) and ": not checked until " not in l])
+    n_problems = len(
+        [ln for ln in out.splitlines() if ln.startswith(str(MALFORMED)) and ": not checked until " not in ln]
+    )
     assert out.splitlines()[-1] == f"{n} drills checked: 0 valid, {n} invalid ({n_problems} problems)"
 
 
@@ -83,7 +85,7 @@ def test_json_format_is_one_object_per_problem_and_summary_on_stderr():
     bad = MALFORMED / "unknown-key-typo.yaml"
     result = CliRunner().invoke(main, ["validate", "--format", "json", str(bad)], catch_exceptions=False)
     assert result.exit_code == 1
-    objects = [json.loads(l) for l in result.stdout.splitlines()]
+    objects = [json.loads(ln) for ln in result.stdout.splitlines()]
     assert objects == [
         {"path": str(bad), "line": 62, "column": 3, "severity": "error", "message": objects[0]["message"]},
     ]
@@ -179,7 +181,7 @@ def _bundled_text(drill_id: str = "duplicate-charge-refunds") -> str:
 
 def _id_position(text: str) -> tuple[int, int]:
     lines = text.splitlines()
-    line = next(i for i, l in enumerate(lines) if l.startswith("id: ")) + 1
+    line = next(i for i, ln in enumerate(lines) if ln.startswith("id: ")) + 1
     return line, 5
 
 
@@ -228,11 +230,11 @@ def test_cross_file_rules_apply_only_to_drills_that_load_and_show_in_json(tmp_pa
     f.write_text(_bundled_text().replace("difficulty: ", "difficulty: 9 #", 1))
     result = CliRunner().invoke(main, ["validate", "--format", "json", str(f)])
     # The drill does not load (difficulty 9), so its id is unknown: only the load problem, nothing guessed.
-    objects = [json.loads(l) for l in result.stdout.splitlines()]
+    objects = [json.loads(ln) for ln in result.stdout.splitlines()]
     assert result.exit_code == 1 and len(objects) == 1 and "`difficulty` must be at most 5" in objects[0]["message"]
     f.write_text(_bundled_text())
     result = CliRunner().invoke(main, ["validate", "--format", "json", str(f)])
-    (obj,) = [json.loads(l) for l in result.stdout.splitlines()]
+    (obj,) = [json.loads(ln) for ln in result.stdout.splitlines()]
     line, column = _id_position(_bundled_text())
     assert (result.exit_code, obj["path"], obj["line"], obj["column"]) == (1, str(f), line, column)
     assert obj["message"].startswith("drill id `duplicate-charge-refunds` does not match the file name")

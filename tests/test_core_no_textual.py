@@ -67,8 +67,10 @@ runs = [
 codes = []
 for args in runs:
     result = CliRunner().invoke(main, args)
-    codes.append([args[0], result.exit_code, repr(result.exception) if result.exception and not isinstance(result.exception, SystemExit) else None])
-print(json.dumps({{"codes": codes, "textual": sorted(n for n in sys.modules if n == "textual" or n.startswith("textual."))}}))
+    exc = result.exception
+    codes.append([args[0], result.exit_code, repr(exc) if exc and not isinstance(exc, SystemExit) else None])
+textual = sorted(n for n in sys.modules if n == "textual" or n.startswith("textual."))
+print(json.dumps({{"codes": codes, "textual": textual}}))
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     report = json.loads(out.stdout.strip().splitlines()[-1])

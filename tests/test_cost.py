@@ -132,7 +132,6 @@ def test_cost_usage_and_load_errors(tmp_path):
 def test_flat_loop_of_one_executor_call_says_one_step(tmp_path):
     # A drill with a single executor call with usage: "1 step", not "1 steps".
     import yaml
-
     from core_support import drill_dict
 
     drill = drill_dict()

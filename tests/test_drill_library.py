@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from warroom.core import check, loader
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.core.replay import EndReason, Replay
-
-from warroom.core import check, loader
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/drill.schema.json"
 
@@ -91,7 +90,8 @@ def test_fault_drill_is_fair(path: Path):
         if e.kind == "executor_report" and e.step == key.fault.origin_step and e.status.value == "success"
     ]
     assert silent, f"{drill.id}: the executor should report success on the silent step {key.fault.origin_step}"
-    assert not {d.event for d in drill.distractors} & set(key.evidence), f"{drill.id}: an event is both evidence and distractor"
+    both = {d.event for d in drill.distractors} & set(key.evidence)
+    assert not both, f"{drill.id}: an event is both evidence and distractor"
 
 
 @pytest.mark.parametrize("path", DRILL_FILES, ids=_ids(DRILL_FILES))

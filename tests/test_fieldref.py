@@ -30,8 +30,9 @@ def test_reference_lists_every_field_of_every_model():
 
 def test_every_drill_model_has_a_section():
     """A new model added to the format must get a section (walks the models reachable from Drill)."""
-    from pydantic import BaseModel
     import typing
+
+    from pydantic import BaseModel
 
     seen: set[type] = set()
 

@@ -86,7 +86,9 @@ def test_usd_follows_the_scoring_docs(value, text):
     assert fmt.usd(value) == text
 
 
-@pytest.mark.parametrize(("value", "text"), [(5, "$5"), (25, "$25"), (0.15, "$0.15"), (2.5, "$2.50"), (0.005, "$0.005")])
+@pytest.mark.parametrize(
+    ("value", "text"), [(5, "$5"), (25, "$25"), (0.15, "$0.15"), (2.5, "$2.50"), (0.005, "$0.005")]
+)
 def test_usd_price_drops_only_a_whole_dollar_s_cents(value, text):
     assert fmt.usd_price(value) == text
 

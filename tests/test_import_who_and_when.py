@@ -6,6 +6,7 @@ the integration test at the end imports the whole shared corpus when it is prese
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -106,7 +107,7 @@ def run_checks_if_available(drill: Drill) -> None:
 def test_magentic_one_mapping():
     path = GOOD / "magentic-one" / "mini.json"
     record = json.loads(path.read_text(encoding="utf-8"))
-    data, drill = convert(path)
+    _data, drill = convert(path)
     ev = by_id(drill)
 
     assert drill.id == "ww-magentic-one-mini"
@@ -208,7 +209,7 @@ def test_captain_agent_mapping():
         # an expert step's objective is made of the manager's first message (what the planner knew), nothing later
         body = step.objective.split(": ", 1)[1].replace("\n\nConstraints and conditions for completion:\n", "\n")
         assert all(line.strip() in manager for line in body.splitlines() if line.strip())
-    for i, m in enumerate(record["history"][1:], start=1):
+    for _i, m in enumerate(record["history"][1:], start=1):
         for step in drill.plan:
             assert m["content"].strip()[:30] not in step.title + step.objective
 
@@ -254,7 +255,7 @@ def test_reading_time_paces_the_drill_clock_within_bounds():
     _, drill = convert(GOOD / "magentic-one" / "mini.json")
     times = [e.t for e in drill.trace]
     assert times[0] == 0 and times == sorted(times)
-    gaps = [b - a for a, b in zip(times, times[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
     assert all(ww.MIN_EVENT_GAP - 1e-9 <= g <= ww.MAX_EVENT_GAP + 1e-9 for g in gaps)
 
 
@@ -294,7 +295,7 @@ def test_default_and_overridden_prices():
 
 @pytest.mark.parametrize("text", ["5", "a/b", "5/25/1", "-1/5", "nan/1", ""])
 def test_bad_price_is_a_clear_error(text):
-    with pytest.raises(ValueError, match="IN/OUT|non-negative"):
+    with pytest.raises(ValueError, match=r"IN/OUT|non-negative"):
         ww.Price.parse(text)
 
 

@@ -200,7 +200,7 @@ def test_journal_survives_sigkill_and_recovery_records_every_action(tmp_path: Pa
 
 
 def test_recovered_session_shows_the_outcome_label_and_the_scorecard_s_max():
-    from warroom.store.sessions import RecoveredSession
+    from warroom.store.recovery import RecoveredSession
 
     rec = RecoveredSession(
         Path("j.jsonl"), "s1", "ann", "A", outcome="contained_late", total=37, max_total=100, stored=True

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from test_loader import EXPECTED, MALFORMED
+
 from warroom.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -42,7 +42,7 @@ def test_every_command_reports_the_problem_and_exits_1(name: str, command: str, 
     assert result.exit_code == 1, out
     assert "Traceback" not in out and "internal error" not in out
     if command == "validate-json":
-        objects = [json.loads(l) for l in result.stdout.splitlines()]
+        objects = [json.loads(ln) for ln in result.stdout.splitlines()]
         assert any(
             (o["path"], o["line"], o["column"], o["severity"]) == (str(path), line, column, "error")
             and fragment in o["message"]
@@ -50,7 +50,7 @@ def test_every_command_reports_the_problem_and_exits_1(name: str, command: str, 
         ), objects
     else:
         start = f"{path}:{line}:{column}: "
-        assert any(l.startswith(start) and fragment in l for l in out.splitlines()), out
+        assert any(ln.startswith(start) and fragment in ln for ln in out.splitlines()), out
 
 
 @pytest.mark.parametrize(

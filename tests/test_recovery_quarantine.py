@@ -14,8 +14,9 @@ from store_support import bundled_drill_path, load, scorecard
 
 from warroom.core.actions import Action, ActionKind
 from warroom.store.journal import NotRegularFile, read_journal
+from warroom.store.recovery import recover_unfinished
 from warroom.store.results import ResultsStore, StoreError
-from warroom.store.sessions import SessionRecorder, recover_unfinished
+from warroom.store.sessions import SessionRecorder
 
 
 def killed_session(data_dir: Path, extra: list[dict] | None = None, start: dict | None = None) -> Path:
@@ -47,7 +48,8 @@ def stored_ids(data_dir: Path) -> list[str]:
 
 
 def test_an_action_time_of_1e308_is_a_corrupt_line_skipped_and_reported(tmp_path: Path):
-    journal = killed_session(tmp_path, [{"type": "action", "seq": 2, "at": "x", "action": {"t": 1e308, "kind": "pause"}}])
+    bad_time = {"type": "action", "seq": 2, "at": "x", "action": {"t": 1e308, "kind": "pause"}}
+    journal = killed_session(tmp_path, [bad_time])
     (r,) = recover_unfinished(tmp_path)
     assert r.stored and [a.kind for a in r.actions] == ["inspect", "quit"]
     assert any(f"{journal}:3: corrupt action line (action: the drill time 1e+308 is not between 0 and" in p

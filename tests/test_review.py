@@ -88,7 +88,7 @@ def _text(screen, selector: str) -> str:
 async def test_review_screen_steps_through_the_session(stored):
     from warroom.tui.review import ReviewApp, ReviewScreen
 
-    data, drill_path, sid = stored
+    data, _drill_path, sid = stored
     with ResultsStore(data) as store:
         review = load_review(store.get(sid[:12]))
     app = ReviewApp(review)
@@ -167,7 +167,7 @@ def test_review_cli_unknown_and_ambiguous_ids(stored):
     runner = CliRunner()
     r = runner.invoke(main, ["review", "zzz", "--data-dir", str(data)])
     assert r.exit_code == 1 and "no stored session with id 'zzz'" in r.output and "Traceback" not in r.output
-    common = os.path.commonprefix([sid, other])
+    common = os.path.commonprefix([sid, other])  # noqa: RUF071 - the common start of two id strings is wanted
     assert len(common) >= 9  # both ids begin with the same UTC date
     r = runner.invoke(main, ["review", common, "--data-dir", str(data)])
     assert r.exit_code == 1 and "matches several sessions" in r.output and sid in r.output

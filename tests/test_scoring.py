@@ -235,14 +235,18 @@ def test_doc_states_the_constants_the_code_uses():
     from warroom.core.replay import FALSE_ESCALATION_DELAY
 
     doc = DOC.read_text()
-    assert f"scoring rules\nversion {SCORING_VERSION}" in doc or f"scoring rules version {SCORING_VERSION}" in doc.replace("\n", " ")
+    assert (
+        f"scoring rules\nversion {SCORING_VERSION}" in doc
+        or f"scoring rules version {SCORING_VERSION}" in doc.replace("\n", " ")
+    )
     assert f"**{FALSE_ESCALATION_DELAY:g} s of drill time**" in doc
     assert f"**{scoring.FALSE_ESCALATION_PENALTY} points**" in doc
     row = re.search(r"\| Outcome \| max (\d+) \| contained (\d+); contained late (\d+);", doc)
     assert row and tuple(map(int, row.groups())) == (
         scoring.CONTAINED_POINTS, scoring.CONTAINED_POINTS, scoring.CONTAINED_LATE_POINTS
     )
-    assert f"| Speed | max {scoring.SPEED_POINTS} |" in doc and f"| Damage avoided | max {scoring.DAMAGE_POINTS} |" in doc
+    assert f"| Speed | max {scoring.SPEED_POINTS} |" in doc
+    assert f"| Damage avoided | max {scoring.DAMAGE_POINTS} |" in doc
 
 
 def test_explanations_write_numbers_as_everywhere_else():

@@ -320,7 +320,7 @@ def test_modes_filter_sessions_before_anything_is_counted():
 
 def scored(trainee: str, scores: list[float], times: list[int] | None = None) -> list[SessionFacts]:
     times = times if times is not None else list(range(len(scores)))
-    return [fact(trainee, f"d{i}", "missed", s, t) for i, (s, t) in enumerate(zip(scores, times))]
+    return [fact(trainee, f"d{i}", "missed", s, t) for i, (s, t) in enumerate(zip(scores, times, strict=False))]
 
 
 def test_split_half_reliability_by_hand():
@@ -343,7 +343,7 @@ def test_split_half_reliability_by_hand():
 def test_more_sessions_needed_by_spearman_brown():
     # odd means 40, 50, 60, 70; even means 50, 40, 70, 60: r = 0.6 at 2 sessions per half.
     facts = []
-    for name, (o, e) in zip("pqrs", [(40, 50), (50, 40), (60, 70), (70, 60)]):
+    for name, (o, e) in zip("pqrs", [(40, 50), (50, 40), (60, 70), (70, 60)], strict=False):
         facts += scored(name, [o, e, o, e])
     facts += scored("s", [70], [9])  # a 5th session for s: odd 70 70 70, even 60 60 (mean unchanged)
     stats = summarize(facts)

@@ -70,7 +70,7 @@ def d_prime_recovery(seed: int) -> tuple[float, float]:
     assert [(t.fault_sessions, t.all_clear_sessions) for t in trainees] == [(40, 20)] * TRAINEES
     est = [t.d_prime for t in trainees]
     gen = [truth[t.trainee] for t in trainees]
-    return statistics.correlation(gen, est), statistics.fmean(e - g for e, g in zip(est, gen))
+    return statistics.correlation(gen, est), statistics.fmean(e - g for e, g in zip(est, gen, strict=False))
 
 
 def test_generated_cohort_recovers_the_generating_d_prime():

@@ -58,7 +58,7 @@ def every_command(data_dir: Path) -> dict[str, object]:
 def assert_clear_failure(data_dir: Path, *needles: str) -> None:
     for name, r in every_command(data_dir).items():
         assert r.exit_code == 1, (name, r.exit_code, r.output)
-        assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception, SystemExit), name
+        assert ("Traceback" not in r.output and r.exception is None) or isinstance(r.exception, SystemExit), name
         for needle in needles:
             assert needle in r.output, (name, needle, r.output)
 
@@ -66,7 +66,8 @@ def assert_clear_failure(data_dir: Path, *needles: str) -> None:
 def many_sessions(data_dir: Path, n: int = 300) -> None:
     with ResultsStore(data_dir) as store:
         for i in range(n):
-            add_session(store, f"s{i}", trainee=f"t{i % 7}", started_at=f"2026-11-01T10:{i // 60:02d}:{i % 60:02d}+00:00",
+            started_at = f"2026-11-01T10:{i // 60:02d}:{i % 60:02d}+00:00"
+            add_session(store, f"s{i}", trainee=f"t{i % 7}", started_at=started_at,
                         total=i % 101)  # fmt: skip
 
 
@@ -221,7 +222,7 @@ def test_only_the_same_session_is_ignored_every_other_failure_is_raised(tmp_path
     monkeypatch.setattr(results, "_check_row", lambda session_id, values: None)
     bad = SessionInfo("x1", None, "A", 1, None, None, "2026-11-01T10:00:00+00:00")  # type: ignore[arg-type]
     with ResultsStore(tmp_path) as store:
-        with pytest.raises(StoreError, match="NOT NULL constraint failed: sessions.trainee"):
+        with pytest.raises(StoreError, match=r"NOT NULL constraint failed: sessions\.trainee"):
             store.insert(bad, scorecard(drill_id="A"), [], ended_at=None)
         assert store.count() == 0
 

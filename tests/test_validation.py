@@ -127,7 +127,10 @@ def test_tool_result_comes_after_its_tool_call():
 def test_replan_tool_result_may_answer_a_replan_or_trace_tool_call():
     def edit(d):
         d["answer_key"]["replan"] += [
-            {"id": "r2", "t": 3, "kind": "tool_call", "step": "s1", "tool": "crm.search", "arguments": {"customer": 42}},
+            {
+                "id": "r2", "t": 3, "kind": "tool_call", "step": "s1", "tool": "crm.search",
+                "arguments": {"customer": 42},
+            },
             {"id": "r3", "t": 4, "kind": "tool_result", "step": "s1", "call": "r2", "output": []},
             {"id": "r4", "t": 5, "kind": "tool_result", "step": "s1", "call": "e2", "output": []},
         ]
@@ -417,8 +420,8 @@ def test_loader_points_each_issue_at_its_line():
 
 def test_public_tags_hide_fault_kind_taxonomy_and_control_tags():
     """Tags that name the fault (vocabulary, MAST/TRAIL/AgentRx terms) or mark a control drill stay hidden."""
-    from warroom.core.loader import load_drill
     from warroom.core.library import bundled_drills_dir
+    from warroom.core.loader import load_drill
 
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
     assert "stale_data" in drill.tags
@@ -550,7 +553,7 @@ def test_did_you_mean_work_is_bounded_however_many_references_are_missing(monkey
     hinted = [i for i in issues if "(did you mean" in i.message or "(nearby ids" in i.message]
     # ...only the first ones with a hint (x0y: did you mean x0?); the rest are looked at no more
     assert hinted and all(int(i.loc[1]) < ids.MAX_SUGGESTIONS for i in hinted)
-    assert "distractor event `x0y` is not a trace event (did you mean `x0`?)" == issues[0].message
+    assert issues[0].message == "distractor event `x0y` is not a trace event (did you mean `x0`?)"
     assert calls <= ids.MAX_SUGGESTIONS * ids.MAX_CANDIDATES  # not 2,000 x 2,006 comparisons
 
 

@@ -13,7 +13,6 @@ import json
 import tempfile
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
@@ -21,7 +20,7 @@ from hypothesis import strategies as st
 from warroom.cli import main
 from warroom.store.journal import JournalError, read_journal
 from warroom.store.results import ResultsStore
-from warroom.store.sessions import recover_unfinished
+from warroom.store.recovery import recover_unfinished
 
 from .budget import budget
 from .journal_mutations import (

@@ -16,7 +16,6 @@ import re
 import tempfile
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
@@ -112,7 +111,7 @@ def _check_command(text: str, command: tuple[str, ...]) -> None:
             assert set(problem) == {"path", "line", "column", "severity", "message"} and problem["line"] >= 1, problem
 
 
-# -- bugs found by the fuzzer (issue 12), fixed -------------------------------------------------------------------------
+# -- bugs found by the fuzzer (issue 12), fixed ----------------------------------------------------------------------
 
 
 @budget(40)

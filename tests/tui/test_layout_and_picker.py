@@ -120,7 +120,7 @@ async def test_a_drill_that_crashes_the_loader_is_listed_broken_and_the_picker_r
 
 
 def test_launch_fails_with_the_apps_return_code(monkeypatch, tmp_path):
-    from warroom.cli.common import Settings  # noqa: F401 - the real settings type launch takes
+    from warroom.cli.common import Settings
     from warroom.tui import app as app_module
     from warroom.tui import launch as launch_module
 

@@ -65,7 +65,7 @@ async def test_review_has_help_short_answer_key_marks_and_no_palette(tmp_path: P
     async with ReviewApp(review).run_test(size=(160, 48)) as pilot:
         table = pilot.app.screen.query_one("#review-timeline", ReviewTable)
         width = table.scrollable_content_region.width
-        widths = dict(zip((c.key for c in table.columns), table.column_widths(width)))
+        widths = dict(zip((c.key for c in table.columns), table.column_widths(width), strict=True))
         assert widths["key"] <= 14 and widths["summary"] > widths["trainee"]
         used = sum(widths.values()) + 2 * table.CELL_PADDING * len(table.columns)
         # The summary takes the free width: the columns fill the table, no more.

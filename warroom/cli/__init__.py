@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from warroom import __version__
-from warroom.cli.common import Settings, data_dir_option, drills_option, trainee_option
+from warroom.cli.common import data_dir_option, drills_option, resolved_settings, trainee_option
 
 #: command name -> "module:attribute" of its click command.
 LAZY_COMMANDS: dict[str, str] = {
@@ -44,7 +44,8 @@ class LazyGroup(click.Group):
         module_name, attr = target.split(":")
         if importlib.util.find_spec(module_name) is None:
             return None
-        return getattr(importlib.import_module(module_name), attr)
+        command: click.Command = getattr(importlib.import_module(module_name), attr)
+        return command
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -59,7 +60,7 @@ def main(ctx: click.Context, drill_dirs: tuple[Path, ...], trainee: str | None, 
     With no command, opens the drill picker in the terminal UI: pick a drill, read the briefing, watch the agent's
     trace replay and escalate to the planner, naming the plan step at fault, before the cascade does its damage.
     """
-    settings = Settings.resolve(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
+    settings = resolved_settings(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
     ctx.obj = settings
     if ctx.invoked_subcommand is None:
         from warroom.cli.common import check_store

@@ -24,7 +24,7 @@ def load_drill_or_problems(path: Path) -> tuple[Any, list[Any]]:
 
 
 def _table(report: Any) -> list[str]:
-    from warroom.core.scoring import OUTCOME_LABELS
+    from warroom.core.outcome import OUTCOME_LABELS
 
     header = ("trainee", "score", "outcome", "detect", "false esc.", "damage")
     rows = []
@@ -48,7 +48,8 @@ def _table(report: Any) -> list[str]:
     right = {1, 4}
 
     def line(cells: tuple[str, ...]) -> str:
-        return "  " + "  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+        padded = (c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=False)))
+        return ("  " + "  ".join(padded)).rstrip()
 
     return [line(header), *(line(r) for r in rows)]
 
@@ -92,11 +93,14 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
         drill, problems = loaded[path]
         if drill is None:
             failed += 1
-            results.append({"path": str(path), "loaded": False, "passed": False, "load_problems": [p.to_dict() for p in problems]})
+            results.append(
+                {"path": str(path), "loaded": False, "passed": False, "load_problems": [p.to_dict() for p in problems]}
+            )
             if fmt == "text":
                 for p in problems:
                     click.echo(clean(p), err=True)
-                text_out.append(f"FAIL {path}: does not load ({len(problems)} problem{'s' if len(problems) != 1 else ''}, above)")
+                plural = "s" if len(problems) != 1 else ""
+                text_out.append(f"FAIL {path}: does not load ({len(problems)} problem{plural}, above)")
                 text_out.append("")
             continue
         report = run_checks(drill)

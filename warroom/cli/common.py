@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-import getpass
-import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-F = TypeVar("F", bound=Callable[..., Any])
+# The settings themselves live in the core (the TUI uses them too); re-exported for the commands.
+from warroom.core.errors import SettingsError
+from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings, resolve_data_dir, resolve_trainee
 
-#: Environment variable naming the trainee when ``--trainee`` is not given.
-TRAINEE_ENV = "WARROOM_TRAINEE"
-#: Environment variable naming the data directory when ``--data-dir`` is not given.
-DATA_DIR_ENV = "WARROOM_DATA_DIR"
+__all__ = [
+    "DATA_DIR_ENV", "TRAINEE_ENV", "Settings", "data_dir_option", "drill_dirs_of", "drills_option", "format_option",
+    "recover_and_report", "resolve_data_dir", "resolve_trainee", "resolved_settings", "settings_from",
+    "trainee_option",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 trainee_option = click.option(
     "--trainee",
@@ -47,75 +49,21 @@ def format_option(help: str, choices: tuple[str, ...] = ("text", "json")) -> Cal
     )
 
 
-def _checked_trainee(name: str, source: str) -> str:
-    """``name`` when it holds no control character; else a usage error (exit status 2) naming ``source``."""
-    from warroom.core.format import control_chars
-
-    bad = control_chars(name)
-    if bad:
-        raise click.UsageError(
-            f"the trainee name from {source} contains control characters ({', '.join(bad)}): a trainee name is "
-            "stored with every session and printed by `warroom scores`; use letters, digits, spaces and punctuation"
-        )
-    return name
-
-
-def resolve_trainee(name: str | None = None) -> str:
-    """The trainee's name: ``name`` if given, else ``$WARROOM_TRAINEE``, else the OS user name (else ``trainee``),
-    with surrounding white space removed.
-
-    Raises :class:`click.UsageError` (exit status 2) when the name holds a control character (newline and tab
-    included) or a bidirectional control: it is stored with the session and printed on terminals."""
-    if name and name.strip():
-        return _checked_trainee(name.strip(), "--trainee")
-    env = os.environ.get(TRAINEE_ENV, "").strip()
-    if env:
-        return _checked_trainee(env, f"${TRAINEE_ENV}")
+def resolved_settings(
+    base: Settings | None = None,
+    *,
+    trainee: str | None = None,
+    data_dir: Path | None = None,
+    drill_dirs: tuple[Path, ...] = (),
+) -> Settings:
+    """:meth:`Settings.resolve` (no ``base``) or ``base.override``, with a :class:`SettingsError` (an unusable
+    trainee name) turned into a :class:`click.UsageError` (exit status 2)."""
     try:
-        user = getpass.getuser().strip()
-    except (OSError, KeyError):  # no user name in this environment (e.g. a container without passwd entry)
-        return "trainee"
-    return _checked_trainee(user, "the OS user name") if user else "trainee"
-
-
-def resolve_data_dir(path: Path | None = None) -> Path:
-    """The data directory: ``path`` if given, else ``$WARROOM_DATA_DIR``, else platformdirs' user data dir."""
-    if path is not None:
-        return Path(path).expanduser()
-    env = os.environ.get(DATA_DIR_ENV, "").strip()
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("warroom", appauthor=False))
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Resolved settings for one ``warroom`` invocation."""
-
-    trainee: str
-    data_dir: Path
-    drill_dirs: tuple[Path, ...] = field(default_factory=tuple)
-
-    @classmethod
-    def resolve(
-        cls, *, trainee: str | None = None, data_dir: Path | None = None, drill_dirs: tuple[Path, ...] = ()
-    ) -> Settings:
-        """Settings from command-line values, falling back to the environment and platform defaults."""
-        return cls(trainee=resolve_trainee(trainee), data_dir=resolve_data_dir(data_dir), drill_dirs=tuple(drill_dirs))
-
-    def override(
-        self, *, trainee: str | None = None, data_dir: Path | None = None, drill_dirs: tuple[Path, ...] = ()
-    ) -> Settings:
-        """These settings with a subcommand's own ``--trainee`` / ``--data-dir`` applied where given, and its own
-        ``--drills`` folders added after the root command's."""
-        extra = tuple(d for d in drill_dirs if d not in self.drill_dirs)
-        return Settings(
-            trainee=resolve_trainee(trainee) if trainee else self.trainee,
-            data_dir=Path(data_dir).expanduser() if data_dir else self.data_dir,
-            drill_dirs=(*self.drill_dirs, *extra),
-        )
+        if base is None:
+            return Settings.resolve(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
+        return base.override(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def settings_from(
@@ -125,10 +73,7 @@ def settings_from(
     drill_dirs: tuple[Path, ...] = (),
 ) -> Settings:
     """The invocation's :class:`Settings` (from the root group) with a subcommand's own options applied."""
-    root = ctx.find_object(Settings)
-    if root is None:
-        return Settings.resolve(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
-    return root.override(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
+    return resolved_settings(ctx.find_object(Settings), trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
 
 
 def drill_dirs_of(ctx: click.Context, extra: tuple[Path, ...] = ()) -> tuple[Path, ...]:
@@ -142,10 +87,10 @@ def recover_and_report(settings: Settings) -> None:
     """Record sessions killed mid-drill as abandoned (see ``recover_unfinished``), telling stderr what was done.
 
     Raises click.ClickException when the results store cannot be used."""
-    from warroom.store.results import StoreError
-    from warroom.store.sessions import default_drill_resolver, recover_unfinished
-
     from warroom.cli.output import failure, say
+    from warroom.store.recovery import recover_unfinished
+    from warroom.store.results import StoreError
+    from warroom.store.sessions import default_drill_resolver
 
     try:
         recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))

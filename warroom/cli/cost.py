@@ -33,7 +33,8 @@ def _table(title: str, rows: list[Any]) -> list[str]:
     widths = [max(len(c[i]) for c in [head, *cells]) for i in range(5)]
 
     def line(c: tuple[str, ...]) -> str:
-        return "  " + "  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths)))
+        padded = (v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths, strict=False)))
+        return "  " + "  ".join(padded)
 
     return [line(head), *(line(c) for c in cells)]
 
@@ -153,7 +154,7 @@ def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str, drill_d
 
     if example == (drill is not None):
         raise click.UsageError("give either a DRILL (file or id) or --example")
-    if example:
+    if drill is None:  # then --example was given (checked above)
         path = seed_example_path()
     else:
         dirs = drill_dirs_of(ctx, drill_dirs)

@@ -6,13 +6,17 @@ Heavy modules (the importer, pydantic, PyYAML) are imported inside the command b
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from warroom.cli.output import say
 
+if TYPE_CHECKING:
+    from warroom.importers.who_and_when import Price
 
-def _price(ctx: click.Context, param: click.Parameter, value: str | None):  # noqa: ANN202 - returns Price | None
+
+def _price(ctx: click.Context, param: click.Parameter, value: str | None) -> Price | None:
     if value is None:
         return None
     from warroom.importers.who_and_when import Price
@@ -55,7 +59,9 @@ def import_group() -> None:
 )
 @click.option("--force", is_flag=True, help="Overwrite drill files that already exist in --out.")
 @click.option("-v", "--verbose", is_flag=True, help="List every drill written, not only failures.")
-def who_and_when(paths: tuple[Path, ...], out_dir: Path, planner_price, executor_price, force: bool, verbose: bool) -> None:
+def who_and_when(
+    paths: tuple[Path, ...], out_dir: Path, planner_price: Price, executor_price: Price, force: bool, verbose: bool
+) -> None:
     """Convert Who&When records (JSON files, or folders searched recursively for *.json) into drills.
 
     Both record kinds are read: magentic-one (an Orchestrator plans and instructs agents) and captain-agent (a

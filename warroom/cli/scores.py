@@ -18,7 +18,7 @@ from warroom.cli.common import (
     settings_from,
     store_errors,
 )
-from warroom.cli.output import emit_csv, emit_json, failure, say
+from warroom.cli.output import emit_csv, emit_json, say
 from warroom.cli.tables import (
     UNBOUNDED_WIDTH,
     fitted_table,
@@ -86,7 +86,7 @@ def _csv_row(row: Any) -> dict[str, Any]:
     """A session row's CSV cells: the flat fields, ``notes`` as a JSON list."""
     import json
 
-    d = row.to_dict()
+    d: dict[str, Any] = row.to_dict()
     d["notes"] = json.dumps(d.get("notes") or [], ensure_ascii=False)
     return d
 

@@ -11,7 +11,6 @@ import click
 
 from warroom.core.format import clean, damage, damage_amount, seconds
 
-
 #: Width of a table written to something that is not a terminal (a file, a pipe) when ``COLUMNS`` is not set.
 UNBOUNDED_WIDTH = 200
 
@@ -99,7 +98,7 @@ def _unit_footnote(rows: list[Any]) -> str | None:
 def _fixed(table: Any, name: str, values: list[str], justify: str = "left") -> None:
     """Add a column that is never truncated nor wrapped (a session id must stay copyable)."""
     width = max(len(line) for text in (name, *values) for line in text.split("\n"))
-    table.add_column(name, justify=justify, no_wrap=True, min_width=width)  # type: ignore[arg-type]
+    table.add_column(name, justify=justify, no_wrap=True, min_width=width)
 
 
 def _cells(r: Any, inline_units: bool) -> dict[str, str]:

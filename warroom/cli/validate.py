@@ -27,9 +27,8 @@ def drill_files_of(
     command must then fail (exit status 1). Raises a click usage error (exit status 2) for a name that is none of
     these, or when the folders hold no drill file.
     """
-    from warroom.core.library import drill_paths, find_drill_files
-
     from warroom.cli.common import drill_dirs_of
+    from warroom.core.library import drill_paths, find_drill_files
 
     dirs = drill_dirs_of(ctx, extra_dirs)
     try:
@@ -38,8 +37,8 @@ def drill_files_of(
         raise click.BadParameter(clean(exc), param_hint="PATH_OR_ID") from None
     errors: list[OSError] = []
     files = find_drill_files(paths, errors=errors)
-    for exc in errors:
-        click.echo(clean(folder_problem(exc)), err=True)
+    for err in errors:
+        click.echo(clean(folder_problem(err)), err=True)
     if not files:
         raise click.UsageError(clean(f"no drill files (*.yaml, *.yml) found in {', '.join(str(p) for p in paths)}"))
     return files, len(errors)
@@ -64,12 +63,12 @@ def folder_problem(exc: OSError) -> str:
 def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tuple[Path, ...]) -> None:
     """Check drills: YAML syntax, the drill format's types and its rules (ids, references, times, deadline).
 
-    PATH_OR_ID is a drill file, a folder (searched recursively for *.yaml and *.yml files), or the id of a bundled
-    drill or of one in a --drills folder (`warroom --drills DIR validate ID` or `warroom validate --drills DIR ID`). Every problem in
-    every file is reported (not just the first), each as path:line:col: message, with line and column counting
-    from 1, followed by a summary such as "3 drills checked: 2 valid, 1 invalid (4 problems)". When a value has
-    a type problem, every rule that can run on the rest still runs; a rule that needs that value is listed after
-    the file's problems as "path: not checked until the problem on line N is fixed: RULE" (not counted).
+    PATH_OR_ID is a drill file, a folder (searched recursively for *.yaml and *.yml files), or the id of a bundled drill
+    or of one in a --drills folder (`warroom --drills DIR validate ID` or `warroom validate --drills DIR ID`). Every
+    problem in every file is reported (not just the first), each as path:line:col: message, with line and column
+    counting from 1, followed by a summary such as "3 drills checked: 2 valid, 1 invalid (4 problems)". When a value has
+    a type problem, every rule that can run on the rest still runs; a rule that needs that value is listed after the
+    file's problems as "path: not checked until the problem on line N is fixed: RULE" (not counted).
 
     Warnings (path:line:col: warning: message) flag what loads but may not say what was meant: an unquoted
     value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment. They do not
@@ -81,8 +80,8 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
     A file that is not a regular file (a FIFO, a device) is a problem, never read; a folder that cannot be read
     is reported on stderr and fails the command.
 
-    Exit status: 0 when every drill is valid, 1 when any is invalid or a folder could not be read, 2 on a usage error (no PATH_OR_ID, a name
-    that is neither a file, a folder nor a drill id, or folders without any drill file).
+    Exit status: 0 when every drill is valid, 1 when any is invalid or a folder could not be read, 2 on a usage
+    error (no PATH_OR_ID, a name that is neither a file, a folder nor a drill id, or folders without any drill file).
     """
     import json
 

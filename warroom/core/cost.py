@@ -12,14 +12,24 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 # The one way to write USD and to round half up lives in warroom.core.format; re-exported here for callers that
 # import them from the cost module.
 from warroom.core.format import format_usd, round_half_up
-
-if TYPE_CHECKING:  # pragma: no cover - imports for type checkers only
-    from warroom.core.model import Drill, Models, ModelSpec, Usage
+from warroom.core.model import (
+    ROLE_OF_KIND,
+    Drill,
+    ExecutorMessage,
+    ExecutorReport,
+    Models,
+    ModelSpec,
+    PlannerCall,
+    Role,
+    ToolCall,
+    TraceEvent,
+    Usage,
+)
 
 #: Tokens per unit of a "per million tokens" price.
 PER_MILLION = 1_000_000
@@ -28,8 +38,8 @@ PER_MILLION = 1_000_000
 NO_STEP = "(no step)"
 
 __all__ = [
-    "NO_STEP", "PER_MILLION", "CostLine", "TraceCost", "call_cost", "event_cost", "format_usd", "round_half_up",
-    "seed_example_path", "trace_cost",
+    "NO_STEP", "PER_MILLION", "CostLine", "TraceCost", "call_cost", "call_usage", "event_cost", "format_usd",
+    "replan_usage", "round_half_up", "seed_example_path", "trace_cost",
 ]
 
 
@@ -40,17 +50,21 @@ def call_cost(usage: Usage, model: ModelSpec) -> float:
     ) / PER_MILLION
 
 
-def event_cost(event: Any, models: Models) -> float | None:
-    """USD cost of one trace event that is a model call (a planner call, executor message, tool call or executor
-    report with a ``usage``), at the prices of the model playing its role in ``models``; None for any other event
-    (a tool result, a log line, a model call without usage)."""
-    from warroom.core.model import ROLE_OF_KIND
+def call_usage(event: TraceEvent) -> Usage | None:
+    """Token usage of a trace event that is a model call (a planner call, executor message, tool call or executor
+    report) and gives one; None for any other event (a tool result, a log line) or a call without usage."""
+    match event:
+        case PlannerCall() | ExecutorMessage() | ToolCall() | ExecutorReport():
+            return event.usage
+        case _:
+            return None
 
-    role = ROLE_OF_KIND.get(event.kind)
-    if role is None:
-        return None
-    usage = event.usage
-    return None if usage is None else call_cost(usage, models.spec(role))
+
+def event_cost(event: TraceEvent, models: Models) -> float | None:
+    """USD cost of one trace event that is a model call with a ``usage`` (see :func:`call_usage`), at the prices of
+    the model playing its role in ``models``; None for any other event."""
+    usage = call_usage(event)
+    return None if usage is None else call_cost(usage, models.spec(ROLE_OF_KIND[event.kind]))
 
 
 @dataclass(frozen=True)
@@ -147,9 +161,6 @@ class TraceCost:
 
 def trace_cost(drill: Drill) -> TraceCost:
     """Add up the cost of ``drill``'s trace (see :class:`TraceCost`). Pure; never raises for a valid drill."""
-    from warroom.core.model import ROLE_OF_KIND, Role
-    from warroom.core.replay import replan_usage
-
     models = drill.models
     total = CostLine("total")
     roles = {r: CostLine(r.value) for r in (Role.PLANNER, Role.EXECUTOR)}
@@ -159,12 +170,12 @@ def trace_cost(drill: Drill) -> TraceCost:
     cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
     cascade = CostLine("cascade")
     for ev in drill.trace:
-        usd = event_cost(ev, models)
-        if usd is None:
+        usage = call_usage(ev)
+        if usage is None:
             continue
-        usage = ev.usage
         role = ROLE_OF_KIND[ev.kind]
         spec = models.spec(role)
+        usd = call_cost(usage, spec)
         total = total.plus(usage, usd)
         roles[role] = roles[role].plus(usage, usd)
         by_model[spec.name] = by_model.get(spec.name, CostLine(spec.name)).plus(usage, usd)
@@ -178,9 +189,9 @@ def trace_cost(drill: Drill) -> TraceCost:
     replan = CostLine("re-plan")
     if drill.answer_key:
         for ev in drill.answer_key.replan:
-            usd = event_cost(ev, models)
-            if usd is not None:
-                replan = replan.plus(ev.usage, usd)
+            replan_call = call_usage(ev)
+            if replan_call is not None:
+                replan = replan.plus(replan_call, call_cost(replan_call, models.spec(ROLE_OF_KIND[ev.kind])))
     one_replan = replan_usage(drill)
     false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
     factor = flat.usd / total.usd if total.usd > 0 else None
@@ -207,6 +218,15 @@ def trace_cost(drill: Drill) -> TraceCost:
         replan=replan,
         false_escalation=false_escalation,
         all_clear=drill.answer_key is None,
+    )
+
+
+def replan_usage(drill: Drill) -> Usage:
+    """Tokens of one planner re-plan call (what a false escalation costs): ``models.replan_usage``, else the usage
+    of the first planner call in the trace that has one, else zero tokens."""
+    return drill.models.replan_usage or next(
+        (e.usage for e in drill.trace if e.kind == "planner_call" and e.usage is not None),
+        Usage(input_tokens=0, output_tokens=0),
     )
 
 

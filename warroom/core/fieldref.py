@@ -109,7 +109,7 @@ def _pattern(info: FieldInfo) -> str | None:
     for x in info.metadata:
         p = getattr(x, "pattern", None)
         if p:
-            return p
+            return str(p)
     return None
 
 

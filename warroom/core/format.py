@@ -24,8 +24,9 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 
 __all__ = [
-    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "clock", "control_chars", "damage", "damage_amount", "format_usd",
-    "is_usd_unit", "is_valid_id", "json_text", "number", "percent", "round_half_up", "seconds", "speed", "spreadsheet_safe", "usd", "usd_price",
+    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "clock", "control_chars", "damage", "damage_amount",
+    "format_usd", "is_usd_unit", "is_valid_id", "json_text", "number", "percent", "round_half_up", "seconds", "speed",
+    "spreadsheet_safe", "usd", "usd_price",
 ]
 
 #: The playback speeds the war room offers (+ and - step through them; ``warroom run --speed`` takes one), as

@@ -30,7 +30,8 @@ def bundled_drills_dir() -> Path:
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
     """A sort key that orders runs of digits by value: ``ww-2`` < ``ww-10`` (case-insensitive otherwise)."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", text.casefold()) if part)
+    parts = (part for part in re.split(r"(\d+)", text.casefold()) if part)
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in parts)
 
 
 #: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
@@ -63,6 +64,12 @@ def special_file_kind(path: str | os.PathLike[str]) -> str | None:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
         return None
+    return special_mode_kind(mode)
+
+
+def special_mode_kind(mode: int) -> str | None:
+    """What a file of ``st_mode`` ``mode`` is when it is not a regular file (see :func:`special_file_kind`); None
+    for a regular file. For a file already open (``os.fstat``)."""
     if stat.S_ISREG(mode):
         return None
     return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "a special file")
@@ -88,7 +95,7 @@ def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -
         if errors is not None:
             errors.append(exc)
 
-    found = []
+    found: list[Path] = []
     seen = {os.path.realpath(folder)}
     for root, dirs, files in os.walk(folder, onerror=failed, followlinks=True):
         # Symbolic links to folders are followed (a shared drill folder linked in), each real folder once: a link

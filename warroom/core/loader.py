@@ -42,17 +42,21 @@ import weakref
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from warroom.core import yamlcore as yc
+from warroom.core.errors import WarroomError
 from warroom.core.format import clean
 from warroom.core.model import TEXT_PATTERN
 from warroom.core.yamlbuild import Abort, Builder
 from warroom.core.yamlread import YamlSyntaxError, compose
 from warroom.core.yamlshape import drill_shape
 from warroom.core.ids import shown_id
+
+if TYPE_CHECKING:
+    from warroom.core.model import Drill
 
 try:  # libyaml's parser: about ten times faster than the pure-Python one
     from yaml import CSafeLoader as _YamlLoader
@@ -103,7 +107,7 @@ class Problem:
         }
 
 
-class DrillLoadError(Exception):
+class DrillLoadError(WarroomError):
     """A drill file could not be loaded. ``problems`` lists every error found, sorted by position; ``warnings``
     the warnings found before loading stopped (possibly none).
 
@@ -132,7 +136,7 @@ def _sorted(problems: list[Problem]) -> list[Problem]:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def load_drill(path: str | os.PathLike[str]) -> Any:
+def load_drill(path: str | os.PathLike[str]) -> Drill:
     """Load and validate the drill file at ``path``.
 
     Returns the :class:`~warroom.core.model.Drill`. Raises :class:`DrillLoadError` listing every problem found
@@ -142,7 +146,7 @@ def load_drill(path: str | os.PathLike[str]) -> Any:
     return load_drill_with_warnings(path)[0]
 
 
-def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Any, list[Problem]]:
+def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Drill, list[Problem]]:
     """Load and validate the drill file at ``path``: ``(drill, warnings)``, the warnings sorted by position.
 
     Raises :class:`DrillLoadError` as :func:`load_drill` does (its ``warnings`` holds those found on the way).
@@ -183,7 +187,7 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Any, list[Pr
     return load_drill_text_with_warnings(text, shown)
 
 
-def load_drill_text(text: str, path: str = "<string>") -> Any:
+def load_drill_text(text: str, path: str = "<string>") -> Drill:
     """Load and validate a drill from YAML ``text``; ``path`` is only used in the problems' ``path``.
 
     Returns the :class:`~warroom.core.model.Drill`; raises :class:`DrillLoadError` listing every problem found.
@@ -191,7 +195,7 @@ def load_drill_text(text: str, path: str = "<string>") -> Any:
     return load_drill_text_with_warnings(text, path)[0]
 
 
-def load_drill_text_with_warnings(text: str, path: str = "<string>") -> tuple[Any, list[Problem]]:
+def load_drill_text_with_warnings(text: str, path: str = "<string>") -> tuple[Drill, list[Problem]]:
     """Load and validate a drill from YAML ``text``: ``(drill, warnings)``. Raises :class:`DrillLoadError`."""
     from pydantic import ValidationError
 

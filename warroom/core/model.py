@@ -20,7 +20,7 @@ deadline) live in :mod:`warroom.core.validation`.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
@@ -124,7 +124,9 @@ class FaultKind(StrEnum):
 
 
 FAULT_KIND_DESCRIPTIONS: dict[FaultKind, str] = {
-    FaultKind.EMPTY_RESULT: "A tool returned an empty result (e.g. []) that the executor took as a real 'nothing found'.",
+    FaultKind.EMPTY_RESULT: (
+        "A tool returned an empty result (e.g. []) that the executor took as a real 'nothing found'."
+    ),
     FaultKind.SWALLOWED_ERROR: "A tool raised; the error was caught and its text or a default passed on as data.",
     FaultKind.ERROR_FLAG_IGNORED: "A tool result carried an error flag (isError, ok:false) that nothing surfaced.",
     FaultKind.HTTP_ERROR_IGNORED: "An HTTP 4xx/5xx (e.g. a 404 or 403 page) was treated as a successful response.",
@@ -292,8 +294,12 @@ class ToolCall(_EventBase):
 
     kind: Literal["tool_call"] = Field(description="Event kind.")
     tool: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The tool's name, e.g. 'crm.search_tickets'.")
-    arguments: dict[str, Any] = Field(default_factory=dict, description="The call's arguments, as the executor sent them.")
-    usage: Usage | None = Field(default=None, description="Token usage of the executor call that produced this tool call.")
+    arguments: dict[str, Any] = Field(
+        default_factory=dict, description="The call's arguments, as the executor sent them."
+    )
+    usage: Usage | None = Field(
+        default=None, description="Token usage of the executor call that produced this tool call."
+    )
 
 
 class ToolResult(_EventBase):
@@ -314,7 +320,7 @@ class ExecutorReport(_EventBase):
     """The executor reports a plan step's outcome to the planner; the *reported* status may be a lie."""
 
     kind: Literal["executor_report"] = Field(description="Event kind.")
-    step: Identifier = Field(description="The plan step being reported on.")  # type: ignore[assignment]
+    step: Identifier = Field(description="The plan step being reported on.")
     status: ReportedStatus = Field(description="The status the executor claims for the step.")
     content: str = Field(description="The executor's report text.")
     usage: Usage | None = Field(default=None, description="Token usage of the executor call that wrote the report.")
@@ -333,7 +339,7 @@ class LogEvent(_EventBase):
 
 
 TraceEvent = Annotated[
-    Union[PlannerCall, ExecutorMessage, ToolCall, ToolResult, ExecutorReport, LogEvent],
+    PlannerCall | ExecutorMessage | ToolCall | ToolResult | ExecutorReport | LogEvent,
     Field(discriminator="kind"),
 ]
 """One timed event of the trace; ``kind`` says which."""
@@ -520,7 +526,7 @@ class Drill(_Strict):
                 return s
         raise KeyError(step_id)
 
-    def event(self, event_id: str) -> Any:
+    def event(self, event_id: str) -> TraceEvent:
         """The trace (or re-plan) event with this id; raises KeyError if there is none."""
         for e in self.trace:
             if e.id == event_id:

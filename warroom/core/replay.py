@@ -40,8 +40,9 @@ from enum import StrEnum
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
-from warroom.core.cost import call_cost
-from warroom.core.model import ROLE_OF_KIND, Drill, ReportedStatus, Role, Usage
+from warroom.core.cost import call_cost, call_usage, replan_usage
+from warroom.core.errors import WarroomError
+from warroom.core.model import ROLE_OF_KIND, Drill, ReportedStatus, Role, TraceEvent, Usage
 
 #: Seconds of drill time a false escalation costs: the planner's re-plan call runs while the trace goes on.
 FALSE_ESCALATION_DELAY = 15.0
@@ -157,7 +158,7 @@ class EscalationResult:
         return EscalationVerdict.CONTAINED_LATE if self.late else EscalationVerdict.CONTAINED
 
 
-class ReplayError(ValueError):
+class ReplayError(WarroomError, ValueError):
     """An action that cannot apply: an unknown event or step id, an unreleased event, a drill that has ended, or a
     second escalation after the incident was contained."""
 
@@ -268,7 +269,7 @@ class Replay:
         containment), or None when nothing is left to release."""
         return self._times[-1] if self._next < len(self._queue) else None
 
-    def advance(self, dt: float) -> list[Any]:
+    def advance(self, dt: float) -> list[TraceEvent]:
         """Move the drill clock forward by ``dt`` seconds and release the events whose time has come.
 
         Returns the released events in order (possibly empty). Does nothing once the drill has ended.
@@ -278,7 +279,7 @@ class Replay:
             raise ValueError(f"cannot advance the drill clock by {dt!r} seconds")
         return self.advance_to(self.now + dt)
 
-    def advance_to(self, t: float) -> list[Any]:
+    def advance_to(self, t: float) -> list[TraceEvent]:
         """Move the drill clock to the absolute drill time ``t`` (seconds) and release the events up to it.
 
         Setting the clock exactly (rather than adding small steps) keeps a re-run of an action log bit-for-bit
@@ -303,7 +304,7 @@ class Replay:
             self._end(EndReason.CONTAINED if self.contained else EndReason.END_OF_TRACE, at=min(at, self.now))
         return out
 
-    def run_to_end(self) -> list[Any]:
+    def run_to_end(self) -> list[TraceEvent]:
         """Advance until the drill ends (the rest of the trace, or of the re-plan after a containment) with no
         further action. Returns the events released. Does nothing once the drill has ended."""
         out: list[Any] = []
@@ -312,7 +313,7 @@ class Replay:
             out.extend(self.advance_to(max(self.now, last if last is not None else self.now)))
         return out
 
-    def _release(self, ev: Any) -> None:
+    def _release(self, ev: TraceEvent) -> None:
         self.released.append(ev)
         self._released_ids.add(ev.id)
         if ev.id in self._evidence_ids:
@@ -327,9 +328,7 @@ class Replay:
                 previous, self._active_step = self._active_step, step
                 if previous is not None and self._step_state[previous] is StepState.IN_PROGRESS:
                     self._step_state[previous] = StepState.NO_REPORT
-        # Only model-call kinds have a usage field; asking any other event for one would go through pydantic's
-        # slow __getattr__ fallback (an AttributeError per event).
-        usage = ev.usage if ev.kind in ROLE_OF_KIND else None
+        usage = call_usage(ev)  # by event class: only model calls have a usage field
         if usage is not None:
             self._charge(ROLE_OF_KIND[ev.kind], usage, ev.step)
         amount = self._damage_by_event.get(ev.id)
@@ -511,11 +510,3 @@ def _release_end(times: list[float], t: float, lo: int) -> int:
         hi = lo + step
     return bisect_right(times, t, lo, min(hi, n))
 
-
-def replan_usage(drill: Drill) -> Usage:
-    """Tokens of one planner re-plan call (what a false escalation costs): ``models.replan_usage``, else the usage
-    of the first planner call in the trace that has one, else zero tokens."""
-    return drill.models.replan_usage or next(
-        (e.usage for e in drill.trace if e.kind == "planner_call" and e.usage is not None),
-        Usage(input_tokens=0, output_tokens=0),
-    )

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
+from warroom.core.errors import WarroomError
 from warroom.core.format import amount, damage, damage_amount, round_half_up, seconds, usd
 from warroom.core.model import Drill, Role
 from warroom.core.outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, Outcome
@@ -59,7 +60,7 @@ ALL_CLEAR_FALSE_ALARM_POINTS = 50
 MAX_TOTAL = 100
 
 
-class ScoringError(ValueError):
+class ScoringError(WarroomError, ValueError):
     """The action log cannot be replayed on this drill (an action names an unknown or unreleased event or step, goes
     back in time, or comes after the drill ended): the log does not belong to this drill or was corrupted."""
 

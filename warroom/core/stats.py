@@ -45,7 +45,6 @@ from warroom.core.measures import (
 )
 from warroom.core.outcome import Outcome
 
-
 #: Outcome by value (a member is its own value too: Outcome is a StrEnum).
 _OUTCOMES: dict[str, Outcome] = {o.value: o for o in Outcome}
 #: Which outcome is correct in a drill with a fault (True) and in an all-clear drill (False).

@@ -20,7 +20,7 @@ import copy
 import math
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -54,7 +54,7 @@ def is_plain(node: Node, text: str) -> bool:
 
 def _implicit_after_anchor(text: str, start: int) -> bool:
     match = re.match(r"&\S+\s+", text[start : start + 200])
-    return bool(match) and text[start + match.end() : start + match.end() + 1] != "!"
+    return match is not None and text[start + match.end() : start + match.end() + 1] != "!"
 
 
 class Builder:
@@ -123,7 +123,7 @@ class Builder:
         if node.__class__ is SequenceNode:
             item = shape[1] if isinstance(shape, tuple) and shape[0] == "list" else _inner(shape)
             return [self.build(child, depth + 1, item) for child in node.value]
-        return self._mapping(node, depth, shape)
+        return self._mapping(cast(MappingNode, node), depth, shape)
 
     def _mapping(self, node: MappingNode, depth: int, shape: Shape) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -169,7 +169,7 @@ class Builder:
         if not (value_node.__class__ is ScalarNode and value_node.value == "" and value_node.style in _PLAIN_STYLES):
             return
         after = self.text[key_node.end_mark.index : key_node.end_mark.index + 200].lstrip(" \t")
-        if after.startswith(":") or key_node.style not in _PLAIN_STYLES:
+        if after.startswith(":") or cast(ScalarNode, key_node).style not in _PLAIN_STYLES:
             return
         if previous is None or previous.__class__ is not ScalarNode or previous.style not in _PLAIN_STYLES:
             self.error(

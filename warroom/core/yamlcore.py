@@ -21,12 +21,13 @@ import itertools
 import math
 import re
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from yaml.composer import Composer
 from yaml.events import AliasEvent
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.parser import Parser
 
 TAG = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = (TAG + t for t in ("str", "int", "float", "bool", "null"))
@@ -46,7 +47,8 @@ MAX_INT_DIGITS = 4000
 class _CoreResolver(yaml.resolver.Resolver):
     """PyYAML's resolver with the YAML 1.2 core schema's implicit tags (plus merge keys) instead of YAML 1.1's."""
 
-    yaml_implicit_resolvers: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}
+    # PyYAML's own per-class table (its stubs declare it as an attribute, so no ClassVar here)
+    yaml_implicit_resolvers: dict[str | None, list[tuple[str, re.Pattern[str]]]] = {}  # noqa: RUF012
 
 
 for _tag, _regexp, _first in (
@@ -61,7 +63,7 @@ for _tag, _regexp, _first in (
 
 def core_tag(value: str) -> str:
     """The tag the YAML 1.2 core schema gives the unquoted (plain) scalar ``value``."""
-    return _CoreResolver().resolve(ScalarNode, value, (True, False))
+    return str(_CoreResolver().resolve(ScalarNode, value, (True, False)))  # type: ignore[no-untyped-call]
 
 
 class ScalarError(ValueError):
@@ -112,13 +114,13 @@ _YAML11_RESOLVER = yaml.resolver.Resolver()
 
 def yaml11_value(value: str) -> Any:
     """What a YAML 1.1 reader (PyYAML's ``safe_load``) makes of the plain scalar ``value``; the text if unsure."""
-    tag = _YAML11_RESOLVER.resolve(ScalarNode, value, (True, False))
-    if tag == STR or tag == TIMESTAMP:
+    tag = _YAML11_RESOLVER.resolve(ScalarNode, value, (True, False))  # type: ignore[no-untyped-call]
+    if tag in (STR, TIMESTAMP):
         return value  # text, or a date: text to warroom, a date object to YAML 1.1; not worth a warning
     node = ScalarNode(tag, value)
     try:
         return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
-    except Exception:  # noqa: BLE001 - e.g. an int too long to convert: the reading is unknown, keep the text
+    except Exception:
         return value
 
 
@@ -162,9 +164,12 @@ def hide_unusual_breaks(text: str) -> tuple[str, dict[str, str]]:
     present = set(text)  # one pass, however many private-use characters the text already holds
     private = itertools.chain(range(0xE000, 0xF900), range(0xF0000, 0xFFFFE), range(0x100000, 0x10FFFE))
     free = (chr(cp) for cp in private if chr(cp) not in present)
-    stand_ins = [next(free, None) for _ in found]
-    if None in stand_ins:
-        raise ValueError("the text uses every private-use character")
+    stand_ins: list[str] = []
+    for _ in found:
+        stand_in = next(free, None)
+        if stand_in is None:
+            raise ValueError("the text uses every private-use character")
+        stand_ins.append(stand_in)
     back = dict(zip(stand_ins, found, strict=True))
     for stand_in, original in back.items():
         text = text.replace(original, stand_in)
@@ -216,7 +221,7 @@ class AliasMarks(Composer):
         self.alias_marks: dict[tuple[int, Any], Any] = {}
         self._keys_seen: dict[int, int] = {}
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node:
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         if parent is None:
             return Composer.compose_node(self, parent, index)
         if index is None:  # a mapping key: count the pairs to know which one this is
@@ -225,7 +230,8 @@ class AliasMarks(Composer):
             where: Any = ("key", n)
         else:
             where = index if isinstance(index, int) else id(index)
-        mark = self.peek_event().start_mark if self.check_event(AliasEvent) else None
+        parser = cast(Parser, self)  # mixed into a PyYAML loader, which is also the parser
+        mark = parser.peek_event().start_mark if parser.check_event(AliasEvent) else None  # type: ignore[no-untyped-call]
         node = Composer.compose_node(self, parent, index)
         if mark is not None:
             self.alias_marks[(id(parent), where)] = mark
@@ -241,7 +247,7 @@ def loader_class(base: type, track_aliases: bool) -> type:
         return type(f"Core{base.__name__}", (base,), attrs)
 
     def __init__(self: Any, stream: str) -> None:
-        base.__init__(self, stream)
+        base.__init__(self, stream)  # type: ignore[misc]  # the loader class given, not an instance's
         AliasMarks.__init__(self)
 
     return type(f"CoreAlias{base.__name__}", (AliasMarks, base), {**attrs, "__init__": __init__})

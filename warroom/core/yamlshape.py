@@ -18,7 +18,10 @@ from __future__ import annotations
 import types
 import typing
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 TEXT = "text"
 DATA = "data"
@@ -42,7 +45,8 @@ def _has_pattern(metadata: typing.Iterable[Any]) -> bool:
 def _kind_of(model: Any) -> str | None:
     field = getattr(model, "model_fields", {}).get("kind")
     if field is not None and typing.get_origin(field.annotation) is typing.Literal:
-        return typing.get_args(field.annotation)[0]
+        kind = typing.get_args(field.annotation)[0]
+        return kind if isinstance(kind, str) else None
     return None
 
 
@@ -78,7 +82,7 @@ def shape_of(annotation: Any, metadata: tuple[Any, ...] = ()) -> Shape:
 
 
 @cache
-def field_shape(model: type, key: str) -> Shape:
+def field_shape(model: type[BaseModel], key: str) -> Shape:
     """The shape of field ``key`` of the pydantic ``model``; :data:`TYPED` for a key the model does not have."""
     field = model.model_fields.get(key)
     if field is None:

@@ -18,6 +18,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from warroom.core.library import special_mode_kind
+
 #: Most digits a JSON integer may have (a history index or a level has a few; an ISBN or an id has under 30).
 MAX_INTEGER_DIGITS = 30
 
@@ -55,8 +57,9 @@ def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
         info = os.fstat(f.fileno())
         if stat.S_ISDIR(info.st_mode):
             raise error("is a directory, not a record file")
-        if not stat.S_ISREG(info.st_mode):
-            raise error("is not a regular file (a FIFO, socket or device?); only record files are read")
+        kind = special_mode_kind(info.st_mode)
+        if kind is not None:
+            raise error(f"is {kind}, not a record file")  # e.g. "is a FIFO, not a record file"
         limit = f"records are limited to {max_bytes / 1048576:g} MiB"
         if info.st_size > max_bytes:
             raise error(f"the file is {info.st_size / 1048576:.1f} MiB; {limit}")
@@ -119,7 +122,7 @@ def read_json_object(path: Path, max_bytes: int, error: type[ValueError] = Value
         raise error("not a Who&When record: JSON nested too deeply") from None
     except ValueError as e:  # e.g. a float literal Python cannot convert
         raise error(f"not JSON: {e}") from None
-    if _SURROGATE_ESCAPE.search(text) or re.search(r"\d{%d}" % (MAX_INTEGER_DIGITS + 1), text):
+    if _SURROGATE_ESCAPE.search(text) or re.search(rf"\d{{{MAX_INTEGER_DIGITS + 1}}}", text):
         problem = _first_problem_value(data)  # only then can there be one: a linear walk, rarely needed
         if problem is not None:
             raise error(problem)

@@ -18,8 +18,8 @@ the importer has to estimate, is documented in docs/importing.md; in short:
   damage; the deadline is :data:`DEADLINE_WINDOW` seconds after the evidence, or :data:`DEADLINE_BEFORE_DAMAGE`
   seconds before the first damage event if that comes sooner (the event after the evidence comes at least
   :data:`EVIDENCE_MIN_GAP` seconds later, so the deadline always leaves ``warroom check``'s reaction window, and
-  no damage is done by the deadline: ``warroom check``'s damage-by-deadline rule). A drill that would still fail ``warroom check`` is
-  refused, never written. Record files are read within limits (:mod:`warroom.importers.reading`).
+  no damage is done by the deadline: ``warroom check``'s damage-by-deadline rule). A drill that would still fail
+  ``warroom check`` is refused, never written. Record files are read within limits (:mod:`warroom.importers.reading`).
 
 Event ids are ``h`` + the history index (``h012``); a terminal's synthetic tool call is ``h012-call``. Message text
 is kept verbatim (never truncated, never re-encoded).
@@ -47,6 +47,7 @@ from typing import Any
 import yaml
 
 from warroom.core.check import MIN_REACTION_WINDOW
+from warroom.core.errors import WarroomError
 from warroom.core.format import usd, usd_price
 from warroom.core.loader import MAX_FILE_BYTES
 from warroom.importers.reading import read_json_object
@@ -99,7 +100,7 @@ _WARNING_PREFIXES = ("Stalled", "Replan counter exceeded", "Max time", "Max roun
 _EXITCODE = re.compile(r"^exitcode: -?\d+")
 
 
-class RecordError(ValueError):
+class RecordError(WarroomError, ValueError):
     """A Who&When record that cannot be turned into a drill; ``str()`` is a one-line message for the user."""
 
 
@@ -472,8 +473,8 @@ def _map_magentic_one(record: Record, draft: _Draft, context: list[int]) -> list
             draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "planner_call",
                        "content": msg.content, "usage": _usage(ctx, msg.content)}, msg.content, i)
         elif role in ("human", "user"):
-            draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "log", "source": f"{role} (the request)",
-                       "content": msg.content, "level": "info"}, msg.content, i)
+            draft.add({"id": hid, "t": 0.0, "step": draft.current_step, "kind": "log",
+                       "source": f"{role} (the request)", "content": msg.content, "level": "info"}, msg.content, i)
         elif role.replace(" ", "").lower() in _TERMINAL_NAMES:
             _add_terminal_run(draft, i, msg, last_turn)
         else:
@@ -543,7 +544,8 @@ def _drill_id(record: Record) -> str:
 
 
 def _cost(usage: dict[str, Any], price: Price) -> float:
-    return (usage["input_tokens"] * price.input_usd_per_mtok + usage["output_tokens"] * price.output_usd_per_mtok) / 1e6
+    tokens_in, tokens_out = usage["input_tokens"], usage["output_tokens"]
+    return float(tokens_in * price.input_usd_per_mtok + tokens_out * price.output_usd_per_mtok) / 1e6
 
 
 def record_to_drill_data(record: Record, options: ImportOptions | None = None) -> dict[str, Any]:
@@ -721,7 +723,9 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
         "briefing": {"goal": record.question, "watching": watching, "context": context_text},
         "models": {
             "planner": {
-                "name": "Orchestrator model (unrecorded)" if record.subset == MAGENTIC_ONE else "manager model (unrecorded)",
+                "name": (
+                    "Orchestrator model (unrecorded)" if record.subset == MAGENTIC_ONE else "manager model (unrecorded)"
+                ),
                 "input_usd_per_mtok": planner.input_usd_per_mtok,
                 "output_usd_per_mtok": planner.output_usd_per_mtok,
             },

@@ -11,7 +11,6 @@ import os
 import stat
 from pathlib import Path
 
-
 #: What to do about a data directory that cannot be used, added to each message.
 CHOOSE_ANOTHER = "or choose another data directory (--data-dir, or the WARROOM_DATA_DIR environment variable)"
 

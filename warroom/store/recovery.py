@@ -46,8 +46,8 @@ from warroom.store.sessions import (
     _score,
     _with_quit,
     default_drill_resolver,
-    journals_dir,
     done_dir,
+    journals_dir,
     resolve_session_drill,
 )
 
@@ -242,7 +242,7 @@ def _recover_guarded(
             _quarantine(data_dir, rec, str(exc))
         except StoreError as exc:
             rec.error = f"{exc}\n  the journal was kept in place and is retried at the next start: {path}"
-        except Exception as exc:  # noqa: BLE001 - recovery runs at every start: no journal may stop it
+        except Exception as exc:
             _quarantine(data_dir, rec, f"recovering it failed: {type(exc).__name__}: {exc}")
         return rec
     finally:

@@ -426,7 +426,6 @@ __all__ = [
     "DrillResolver",
     "DrillUnavailable",
     "JournalWriteError",
-    "RecoveredSession",
     "SessionError",
     "SessionRecorder",
     "StoreError",
@@ -437,5 +436,4 @@ __all__ = [
     "load_drill_file",
     "resolve_session_drill",
     "new_session_id",
-    "recover_unfinished",
 ]

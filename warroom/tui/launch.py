@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from warroom.cli.common import Settings
+    from warroom.core.settings import Settings
     from warroom.tui.services import DrillEntry
 
 

@@ -173,7 +173,7 @@ class LineTable(ScrollView, can_focus=True):
 
     def refresh_row(self, index: int) -> None:
         """Forget row ``index``'s rendered line (its cells changed) and repaint it."""
-        for width in {key[1] for key in self._lines.keys() if key[0] == index}:
+        for width in {key[1] for key in self._lines if key[0] == index}:
             self._lines.discard((index, width))
         self.refresh_line(index + 1)
 
@@ -291,7 +291,7 @@ class LineTable(ScrollView, can_focus=True):
     def _render_cells(self, cells: Sequence[Text], widths: Sequence[int]) -> Strip:
         pad = " " * self.CELL_PADDING
         line = Text(no_wrap=True, end="")
-        for cell, width in zip(cells, widths):
+        for cell, width in zip(cells, widths, strict=True):
             cell = cell.copy()
             cell.truncate(width, overflow="ellipsis", pad=True)
             line.append(pad)

@@ -22,10 +22,10 @@ from textual.widgets import Footer
 
 from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
 from warroom.tui import text as fmt
+from warroom.tui.inspector import Inspector
 from warroom.tui.modals import SPEEDS, ConfirmScreen, EscalateScreen, EscalationChoice, FlagScreen, HelpScreen
 from warroom.tui.services import JournalUnwritable, SessionUnavailable
 from warroom.tui.timeline import Timeline
-from warroom.tui.inspector import Inspector
 from warroom.tui.widgets import Meters, PlanPanel, StatusBar, summarize
 
 if TYPE_CHECKING:
@@ -320,9 +320,9 @@ class WarRoomScreen(Screen[None]):
             return
         if result is None:  # not saved, so not escalated
             return
-        if self.paused:  # a confirmed escalation moves the drill on: the re-plan plays, or the trace runs on
-            if self._act(self.replay.resume) is not None:
-                self._set_paused(False)
+        # a confirmed escalation moves the drill on: the re-plan plays, or the trace runs on
+        if self.paused and self._act(self.replay.resume) is not None:
+            self._set_paused(False)
         step = fmt.clean_line(choice.step)
         if result.contained:
             self._note = "ESCALATED"  # short, so the title still fits at 80 columns

@@ -34,8 +34,6 @@ from warroom.tui.escalate import (
     match_step,
 )
 
-
-
 #: Playback speeds offered by + and - in the war room, as multipliers of real time (drill seconds per real second):
 #: :data:`warroom.core.format.PLAYBACK_SPEEDS`, which ``warroom run --speed`` accepts too.
 SPEEDS: tuple[float, ...] = PLAYBACK_SPEEDS

@@ -113,7 +113,7 @@ class PickerScreen(Screen[None]):
         for i, entry in enumerate(self.entries):
             try:
                 cells = self._cells(entry, best)
-            except Exception as exc:  # noqa: BLE001 - a drill the list cannot show is listed as broken, never fatal
+            except Exception as exc:
                 problem = f"{entry.path}:1:1: cannot show this drill ({type(exc).__name__}: {exc})"
                 self.entries[i] = entry = DrillEntry(entry.path, None, (*entry.problems, problem))
                 cells = self._cells(entry, best)

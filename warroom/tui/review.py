@@ -22,8 +22,8 @@ from textual.widgets import Footer, Static
 from warroom.core.scoring import MAX_TOTAL
 from warroom.store.timeline import ReviewData, ReviewRow
 from warroom.tui import text as fmt
-from warroom.tui.modals import REVIEW_KEYS, REVIEW_NOTES, HelpScreen
 from warroom.tui.linetable import Column, LineTable
+from warroom.tui.modals import REVIEW_KEYS, REVIEW_NOTES, HelpScreen
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, summarize
 
 _GOOD = {"contained", "all_clear_held"}

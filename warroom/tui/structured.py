@@ -128,10 +128,7 @@ def _entry(out: Text, indent: int, value: Any, language: str | None, key: str | 
         out.append("\n")
         own = KEY_LANGUAGES.get(key.lower()) if key else None
         out.append_text(_block(value, indent + 2, own or language))
-    elif isinstance(value, Mapping) and value:
-        out.append("\n")
-        _lines(out, value, indent + 2, language)
-    elif isinstance(value, (list, tuple)) and value:
+    elif (isinstance(value, Mapping) and value) or (isinstance(value, (list, tuple)) and value):
         out.append("\n")
         _lines(out, value, indent + 2, language)
     elif isinstance(value, Mapping):

@@ -1,0 +1,95 @@
+"""Settings of one warroom invocation: the trainee's name, the data directory and extra drill folders, resolved
+from explicit values, then the environment (``$WARROOM_TRAINEE``, ``$WARROOM_DATA_DIR``), then platform defaults.
+
+Shared by the command line (``warroom.cli``) and the terminal UI (``warroom.tui``); free of click so that both
+layers can use it. Errors are :class:`~warroom.core.errors.SettingsError` (exit status 2), which the CLI reports
+as a usage error.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warroom.core.errors import SettingsError
+from warroom.core.format import control_chars
+
+__all__ = ["DATA_DIR_ENV", "TRAINEE_ENV", "Settings", "resolve_data_dir", "resolve_trainee"]
+
+#: Environment variable naming the trainee when ``--trainee`` is not given.
+TRAINEE_ENV = "WARROOM_TRAINEE"
+#: Environment variable naming the data directory when ``--data-dir`` is not given.
+DATA_DIR_ENV = "WARROOM_DATA_DIR"
+
+
+def _checked_trainee(name: str, source: str) -> str:
+    """``name`` when it holds no control character; else a :class:`SettingsError` naming ``source``."""
+    bad = control_chars(name)
+    if bad:
+        raise SettingsError(
+            f"the trainee name from {source} contains control characters ({', '.join(bad)}): a trainee name is "
+            "stored with every session and printed by `warroom scores`; use letters, digits, spaces and punctuation"
+        )
+    return name
+
+
+def resolve_trainee(name: str | None = None) -> str:
+    """The trainee's name: ``name`` if given, else ``$WARROOM_TRAINEE``, else the OS user name (else ``trainee``),
+    with surrounding white space removed.
+
+    Raises :class:`SettingsError` (exit status 2) when the name holds a control character (newline and tab
+    included) or a bidirectional control: it is stored with the session and printed on terminals."""
+    if name and name.strip():
+        return _checked_trainee(name.strip(), "--trainee")
+    env = os.environ.get(TRAINEE_ENV, "").strip()
+    if env:
+        return _checked_trainee(env, f"${TRAINEE_ENV}")
+    try:
+        user = getpass.getuser().strip()
+    except (OSError, KeyError):  # no user name in this environment (e.g. a container without passwd entry)
+        return "trainee"
+    return _checked_trainee(user, "the OS user name") if user else "trainee"
+
+
+def resolve_data_dir(path: Path | None = None) -> Path:
+    """The data directory: ``path`` if given, else ``$WARROOM_DATA_DIR``, else platformdirs' user data dir."""
+    if path is not None:
+        return Path(path).expanduser()
+    env = os.environ.get(DATA_DIR_ENV, "").strip()
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("warroom", appauthor=False))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved settings for one ``warroom`` invocation."""
+
+    trainee: str
+    data_dir: Path
+    drill_dirs: tuple[Path, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def resolve(
+        cls, *, trainee: str | None = None, data_dir: Path | None = None, drill_dirs: tuple[Path, ...] = ()
+    ) -> Settings:
+        """Settings from command-line values, falling back to the environment and platform defaults.
+
+        Raises :class:`SettingsError` for an unusable trainee name."""
+        return cls(trainee=resolve_trainee(trainee), data_dir=resolve_data_dir(data_dir), drill_dirs=tuple(drill_dirs))
+
+    def override(
+        self, *, trainee: str | None = None, data_dir: Path | None = None, drill_dirs: tuple[Path, ...] = ()
+    ) -> Settings:
+        """These settings with a subcommand's own ``--trainee`` / ``--data-dir`` applied where given, and its own
+        ``--drills`` folders added after the root command's. Raises :class:`SettingsError` like :meth:`resolve`."""
+        extra = tuple(d for d in drill_dirs if d not in self.drill_dirs)
+        return Settings(
+            trainee=resolve_trainee(trainee) if trainee else self.trainee,
+            data_dir=Path(data_dir).expanduser() if data_dir else self.data_dir,
+            drill_dirs=(*self.drill_dirs, *extra),
+        )
