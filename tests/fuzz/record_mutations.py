@@ -4,12 +4,12 @@ values replaced, keys removed, history entries dropped, duplicated or moved, wri
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
+from locations import WHO_AND_WHEN
 
-GOOD = Path(__file__).resolve().parent.parent / "fixtures" / "who_and_when" / "good"
+GOOD = WHO_AND_WHEN / "good"
 #: (subset folder, file name, record) of every good fixture record.
 RECORDS: list[tuple[str, str, dict[str, Any]]] = sorted(
     (p.parent.name, p.name, json.loads(p.read_text(encoding="utf-8"))) for p in GOOD.glob("*/*.json")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
+from locations import WHO_AND_WHEN
 
 from warroom.core.loader import load_drill
 from warroom.importers.who_and_when import import_records
@@ -23,7 +24,7 @@ from .record_mutations import KNOWN_BUG_JSON, ODD_JSON, RECORDS, mutated_record
 
 def check_import(files: list[bytes]) -> None:
     subset, name, _ = RECORDS[0]
-    good = (Path(__file__).resolve().parent.parent / "fixtures" / "who_and_when" / "good" / subset / name).read_bytes()
+    good = (WHO_AND_WHEN / "good" / subset / name).read_bytes()
     with tempfile.TemporaryDirectory() as d:
         src = Path(d) / "records"
         src.mkdir()

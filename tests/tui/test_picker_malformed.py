@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_loader import EXPECTED, MALFORMED
+from malformed_cases import EXPECTED, MALFORMED
 from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services
 

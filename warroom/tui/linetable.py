@@ -173,7 +173,7 @@ class LineTable(ScrollView, can_focus=True):
 
     def refresh_row(self, index: int) -> None:
         """Forget row ``index``'s rendered line (its cells changed) and repaint it."""
-        for width in {key[1] for key in self._lines if key[0] == index}:
+        for width in {key[1] for key in self._lines.keys() if key[0] == index}:  # noqa: SIM118 - LRUCache has no __iter__
             self._lines.discard((index, width))
         self.refresh_line(index + 1)
 

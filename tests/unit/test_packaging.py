@@ -12,10 +12,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from locations import REPO
 
 import warroom
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")

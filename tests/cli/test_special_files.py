@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from locations import WHO_AND_WHEN
 from store_support import bundled_drill_path
 
 from warroom.cli import main
@@ -214,7 +215,7 @@ def test_linked_folders_are_searched_once_and_a_link_loop_ends(tmp_path: Path):
 
 
 def test_import_reports_an_unreadable_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
-    good = Path(__file__).parent / "fixtures" / "who_and_when" / "good" / "magentic-one" / "mini.json"
+    good = WHO_AND_WHEN / "good" / "magentic-one" / "mini.json"
     top = tmp_path / "records"
     (top / "locked").mkdir(parents=True)
     shutil.copyfile(good, top / "mini.json")

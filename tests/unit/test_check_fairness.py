@@ -8,11 +8,10 @@ rule; trigger-happy-wins.yaml is the issue's case (the skeleton's distractor mov
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from click.testing import CliRunner
 from core_support import drill_dict, make_drill
+from locations import FAIRNESS, WHO_AND_WHEN
 
 from warroom.cli import main
 from warroom.core.check import run_checks
@@ -20,7 +19,7 @@ from warroom.core.fairness import RULES
 from warroom.core.loader import load_drill
 from warroom.core.scoring import Outcome
 
-FAIRNESS = Path(__file__).parent / "fairness"
+FAIRNESS = FAIRNESS
 
 TRIGGER_HAPPY_WINS = (
     "fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident (on time) by escalating "
@@ -189,7 +188,7 @@ def test_damage_rule_names_five_events_and_counts_the_rest():
 def test_imported_drills_pass_every_fairness_rule(tmp_path):
     from warroom.importers import who_and_when as ww
 
-    good = Path(__file__).parent / "fixtures" / "who_and_when" / "good"
+    good = WHO_AND_WHEN / "good"
     report = ww.import_records([good], tmp_path)
     assert report.imported and not report.failed
     failing = {r.output.stem: run_checks(load_drill(r.output)).problems for r in report.results}

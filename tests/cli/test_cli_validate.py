@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_loader import EXPECTED, MALFORMED
+from locations import REPO
+from malformed_cases import EXPECTED, MALFORMED
 
 from warroom.cli import main
 from warroom.core.library import bundled_drills_dir, find_drill_files
-
-REPO = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str):

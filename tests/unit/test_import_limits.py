@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from locations import WHO_AND_WHEN
 
 from warroom.cli import main
 from warroom.core.check import MIN_REACTION_WINDOW, run_checks
 from warroom.core.loader import load_drill
 from warroom.importers import who_and_when as ww
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "who_and_when"
+FIXTURES = WHO_AND_WHEN
 GOOD = sorted((FIXTURES / "good").rglob("*.json"))
 BAD = FIXTURES / "bad"
 

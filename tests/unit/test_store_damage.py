@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from store_support import DRILL_ID, add_session, scorecard
-from test_results import known_sessions
+from store_support import DRILL_ID, add_session, known_sessions, scorecard
 
 from warroom.cli import main
 from warroom.store.results import (

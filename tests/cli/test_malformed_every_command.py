@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from test_loader import EXPECTED, MALFORMED
+from locations import REPO
+from malformed_cases import EXPECTED, MALFORMED
 
 from warroom.cli import main
-
-REPO = Path(__file__).resolve().parent.parent
 
 COMMANDS = {
     "validate": ["validate"],

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from locations import WARNINGS
+from malformed_cases import BASE
 
 import warroom.core.loader as loader_mod
-from test_loader import BASE
 from warroom.cli import main
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.core.loader import (
@@ -25,7 +26,7 @@ from warroom.core.loader import (
 )
 from warroom.core.skeleton import skeleton_text
 
-WARNINGS = Path(__file__).parent / "warnings"
+WARNINGS = WARNINGS
 
 #: Each drill of tests/warnings (file stem) -> (line, column, fragment) of a warning it must give; it must load.
 EXPECTED_WARNINGS: dict[str, tuple[int, int, str]] = {

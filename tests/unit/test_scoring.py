@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from core_support import all_clear_drill, make_drill
+from locations import REPO
 
 from warroom.core.actions import Action
 from warroom.core.replay import Replay
@@ -21,7 +21,7 @@ from warroom.core.scoring import (
     scorecard_of,
 )
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "scoring.md"
+DOC = REPO / "docs" / "scoring.md"
 
 
 def esc(t: float, step: str, note: str | None = None) -> Action:

@@ -8,6 +8,8 @@ import pkgutil
 import subprocess
 import sys
 
+from locations import WHO_AND_WHEN
+
 import warroom.core
 import warroom.store
 
@@ -34,9 +36,8 @@ def test_headless_commands_run_without_importing_textual(tmp_path):
     """Heavy imports live in command bodies, so importing the modules proves little: run each headless command on
     real inputs (a bundled drill, a data directory with a stored session, a Who&When record) in a fresh interpreter
     and check that no ``textual`` module was loaded."""
-    from pathlib import Path
 
-    fixtures = Path(__file__).parent / "fixtures" / "who_and_when" / "good" / "magentic-one" / "mini.json"
+    fixtures = WHO_AND_WHEN / "good" / "magentic-one" / "mini.json"
     data = tmp_path / "data"
     code = f"""
 import json, sys

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
+from locations import REPO, WHO_AND_WHEN
 from screen_support import screen_text
 
 from warroom.cli import main
@@ -22,13 +23,13 @@ from warroom.core.model import Drill
 from warroom.core.replay import Replay
 from warroom.importers import who_and_when as ww
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "who_and_when"
+FIXTURES = WHO_AND_WHEN
 GOOD = FIXTURES / "good"
 BAD = FIXTURES / "bad"
 
 
 def _corpus_dir() -> Path | None:
-    for base in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
+    for base in (REPO.parent / "shared", Path("/work/shared")):
         d = base / "corpora" / "who-and-when"
         if d.is_dir():
             return d

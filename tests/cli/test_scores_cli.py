@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from store_support import copy_drill, load
-from test_results import known_sessions
+from store_support import copy_drill, known_sessions, load
 
 from warroom.cli import main
 from warroom.cli.scores import CSV_COLUMNS

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from locations import REPO
 
 from warroom.cli import main
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.core.loader import load_yaml_text
 from warroom.core.schema import drill_json_schema, drill_json_schema_text
 
-REPO = Path(__file__).resolve().parent.parent
 COMMITTED = REPO / "schema" / "drill.schema.json"
 
 

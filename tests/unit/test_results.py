@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from store_support import add_session, bundled_drill_path, load, scorecard
+from store_support import add_session, bundled_drill_path, known_sessions, load, scorecard
 
 from warroom.core.actions import Action, ActionKind
 from warroom.store.results import (
@@ -20,23 +20,6 @@ from warroom.store.results import (
     StoreVersionError,
     parse_since,
 )
-
-
-def known_sessions(store: ResultsStore) -> None:
-    """Seven sessions of two trainees on three drills (C is an all-clear control)."""
-    day = "2026-11-0{}T10:00:00.000000+00:00".format
-    add_session(store, "s1", trainee="ann", drill_id="A", started_at=day(1), outcome="contained", total=90, ttd=4.0)
-    add_session(store, "s2", trainee="ann", drill_id="A", started_at=day(2), outcome="contained_late", total=60,
-                ttd=10.0, false_escalations=1)  # fmt: skip
-    add_session(store, "s3", trainee="ann", drill_id="B", started_at=day(3), outcome="missed", total=0, ttd=None,
-                false_escalations=2, damage=500.0)  # fmt: skip
-    add_session(store, "s4", trainee="ann", drill_id="C", started_at=day(4), all_clear=True,
-                outcome="all_clear_held", total=100, ttd=None)  # fmt: skip
-    add_session(store, "s5", trainee="bob", drill_id="A", started_at=day(5), outcome="wrong_step", total=20,
-                ttd=None, false_escalations=1, damage=14021.0)  # fmt: skip
-    add_session(store, "s6", trainee="bob", drill_id="B", started_at=day(6), outcome="contained", total=85, ttd=6.0)
-    add_session(store, "s7", trainee="bob", drill_id="C", started_at=day(7), all_clear=True, outcome="false_alarm",
-                total=30, ttd=None, false_escalations=1)  # fmt: skip
 
 
 @pytest.fixture

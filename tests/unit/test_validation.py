@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from locations import MALFORMED
 from pydantic import ValidationError
 
 from warroom.core.library import bundled_drills_dir, find_drill_files
@@ -15,7 +16,7 @@ from warroom.core.loader import DrillLoadError, load_drill, load_drill_text, loa
 from warroom.core.model import Drill
 from warroom.core.validation import Issue, validate_drill
 
-BASE_TEXT = (Path(__file__).parent / "malformed" / "unknown-key-typo.yaml").read_text().replace("evidnce:", "evidence:")
+BASE_TEXT = (MALFORMED / "unknown-key-typo.yaml").read_text().replace("evidnce:", "evidence:")
 BASE: dict[str, Any] = load_yaml_text(BASE_TEXT)
 # trace: e1 planner_call t0 | e2 tool_call s1 t5 | e3 tool_result s1 t8 (call e2) | e4 executor_report s1 t10
 #        e5 executor_message s2 t15 | e6 log s2 t18;  answer key: origin s1, evidence [e3], cascade [s2],

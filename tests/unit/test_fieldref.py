@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from locations import REPO
 
 from warroom.core import fieldref
 from warroom.core.model import FAULT_KIND_DESCRIPTIONS, Drill, FaultKind
 
-AUTHORING = Path(__file__).resolve().parent.parent / "docs" / "authoring.md"
+AUTHORING = REPO / "docs" / "authoring.md"
 
 
 def test_authoring_guide_reference_matches_the_model():
