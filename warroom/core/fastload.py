@@ -44,7 +44,8 @@ _ASCII_BYTE = re.compile(rb"[\x00-\x7f]")
 #: U+2029, a byte-order mark inside the text, surrogates and non-characters.
 _ODD_CHARACTER = re.compile("[\x80-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 #: Lines the fast path leaves to the PyYAML path: directives, document markers, a lone CR.
-_ODD_LINE = re.compile(r"(?:\A|\n)(?:%|---|\.\.\.)|\r(?!\n)")
+_ODD_LINE = re.compile(r"\n(?:%|---|\.\.\.)")
+_LONE_CR = re.compile(r"\r(?!\n)")
 #: Anchors, aliases, tags, ``?`` keys, merge keys, and ``{"key":value}`` (a value right after the colon): each
 #: pattern starts with a literal (fast to find); a match counts only at the start of the text, or after a space or
 #: ``[{,`` (see :func:`_unusual`).
@@ -56,16 +57,18 @@ _ODD_TOKENS = [
     ("<<", re.compile(r"<<")),
 ]
 _QUOTED_KEY_COLON = re.compile(r"[\"']:\S")
-#: A line with a bracket, and the quoted texts on a line (their brackets do not count).
-_BRACKET_LINE = re.compile(r"^[^\n]*[\[\]{}][^\n]*", re.M)
-_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\n]|\'\')*\'')
+#: ``{...}`` or ``[...]`` on one line with no bracket or quote inside: closed where it opens.
+_FLAT_PAIR = re.compile(r"\{[^\n\[\]{}\"']*\}|\[[^\n\[\]{}\"']*\]")
+_BRACKET = re.compile(r"[\[\]{}]")
+#: A quoted text on one line, starting where a YAML token starts (an apostrophe inside a word starts none).
+_QUOTED = re.compile(r"""(?:(?<=[\s\[{,:])|^)(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*')""")
 #: Where a plain scalar ends: spaces, then a line end, a comment or a flow indicator.
 _END = r"(?=[ ]*(?:[\n\r#,\]}]|\Z))"
 #: Tokens every reader reads alike, with nothing to warn about: decimal numbers shown as written, true/false/null.
 _SIMPLE = r"(?:-?(?:0|[1-9][0-9]{0,30})(?:\.(?:0|[0-9]*[1-9])?)?(?:[eE][-+]?[0-9]{1,2})?|true|false|null)"
 #: A token where an unquoted scalar could be (after an indicator or at the start of a line, up to where a plain
 #: scalar ends) that starts like a number, null, a boolean or a merge key and is not a simple one.
-_TOKEN = re.compile(r"(?:\A|[\n\[{,:?-])[ ]*(?!" + _SIMPLE + _END + r")([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*)" + _END)
+_TOKEN = re.compile(r"[\n\[{,:?-][ ]*(?!" + _SIMPLE + _END + r")([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*)" + _END)
 #: A `` #`` after text on its line: a comment that may cut unquoted text short, or part of a quoted or block text.
 _HASH_AFTER_TEXT = re.compile(r"(?<=\S) +#")
 
@@ -139,7 +142,7 @@ def _unusual(text: str) -> bool:
     if rest:  # what is left: control characters (a tab...) and the bytes of characters outside ASCII
         if _ASCII_BYTE.search(rest) or _ODD_CHARACTER.search(rest.decode("utf-8", "surrogatepass")):
             return True
-    if _ODD_LINE.search(text):
+    if text.startswith(("%", "---", "...")) or _ODD_LINE.search(text) or ("\r" in text and _LONE_CR.search(text)):
         return True
     if ('":' in text or "':" in text) and _QUOTED_KEY_COLON.search(text):
         return True
@@ -157,9 +160,21 @@ def _unusual(text: str) -> bool:
 
 def _multiline_flow(text: str) -> bool:
     """True when a ``[...]`` or ``{...}`` may span lines (yaml-rs does not check how its lines are indented, PyYAML
-    does): a line with brackets, quoted texts left out, opens or closes more than it closes or opens."""
-    for match in _BRACKET_LINE.finditer(text):
-        line = match.group()
+    does): with the pairs closed on their own line taken out, a line opens or closes more than it closes or opens
+    (brackets in quoted texts do not count)."""
+    if not any(c in text for c in "[]{}"):
+        return False
+    rest = "\n" + text
+    for _ in range(8):  # pairs nested on one line, innermost first
+        rest, found = _FLAT_PAIR.subn("", rest)
+        if not found:
+            break
+    match = _BRACKET.search(rest)
+    while match is not None:
+        start, end = rest.rfind("\n", 0, match.start()) + 1, rest.find("\n", match.end())
+        end = len(rest) if end < 0 else end
+        line = rest[start:end]
+        match = _BRACKET.search(rest, end)
         if "'" in line or '"' in line:
             line = _QUOTED.sub("", line)
         if line.count("{") != line.count("}") or line.count("[") != line.count("]"):
@@ -177,7 +192,7 @@ def _token_readings(text: str) -> tuple[set[Any], set[Any]] | None:
     """
     anywhere: set[Any] = set()
     in_data: set[Any] = set()
-    for token in set(_TOKEN.findall(text)):
+    for token in set(_TOKEN.findall("\n" + text)):
         if token.endswith(":"):  # `key:` ending a line is a key: text, whatever it says
             continue
         reading = _reading(token)
