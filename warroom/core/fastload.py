@@ -62,13 +62,12 @@ _FLAT_PAIR = re.compile(r"\{[^\n\[\]{}\"']*\}|\[[^\n\[\]{}\"']*\]")
 _BRACKET = re.compile(r"[\[\]{}]")
 #: A quoted text on one line, starting where a YAML token starts (an apostrophe inside a word starts none).
 _QUOTED = re.compile(r"""(?:(?<=[\s\[{,:])|^)(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*')""")
-#: Where a plain scalar ends: spaces, then a line end, a comment or a flow indicator.
-_END = r"(?=[ ]*(?:[\n\r#,\]}]|\Z))"
 #: Tokens every reader reads alike, with nothing to warn about: decimal numbers shown as written, true/false/null.
-_SIMPLE = r"(?:-?(?:0|[1-9][0-9]{0,30})(?:\.(?:0|[0-9]*[1-9])?)?(?:[eE][-+]?[0-9]{1,2})?|true|false|null)"
+_SIMPLE = re.compile(r"(?:-?(?:0|[1-9][0-9]{0,30})(?:\.(?:0|[0-9]*[1-9])?)?(?:[eE][-+]?[0-9]{1,2})?|true|false|null)\Z")
 #: A token where an unquoted scalar could be (after an indicator or at the start of a line, up to where a plain
-#: scalar ends) that starts like a number, null, a boolean or a merge key and is not a simple one.
-_TOKEN = re.compile(r"[\n\[{,:?-][ ]*(?!" + _SIMPLE + _END + r")([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*)" + _END)
+#: scalar ends: spaces, then a line end, a comment or a flow indicator) that starts like a number, null, a boolean
+#: or a merge key.
+_TOKEN = re.compile(r"(?:[\n\[{,]|[:?-](?= )) *([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *(?=[\n\r#,\]}]|\Z)")
 #: A `` #`` after text on its line: a comment that may cut unquoted text short, or part of a quoted or block text.
 _HASH_AFTER_TEXT = re.compile(r"(?<=\S) +#")
 
@@ -153,7 +152,10 @@ def _unusual(text: str) -> bool:
             continue
         for match in pattern.finditer(text):
             start = match.start()
-            if start == 0 or text[start - 1] in " \n\r[{,":
+            if start > 0 and text[start - 1] not in " \n\r[{,":
+                continue
+            line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+            if not text[line_start:start].lstrip(" ").startswith("#"):  # a comment line may say anything
                 return True
     return False
 
@@ -193,7 +195,7 @@ def _token_readings(text: str) -> tuple[set[Any], set[Any]] | None:
     anywhere: set[Any] = set()
     in_data: set[Any] = set()
     for token in set(_TOKEN.findall("\n" + text)):
-        if token.endswith(":"):  # `key:` ending a line is a key: text, whatever it says
+        if token.endswith(":") or _SIMPLE.match(token):  # `key:` ending a line is a key: text, whatever it says
             continue
         reading = _reading(token)
         if reading is _UNREADABLE or reading != reading:  # NaN equals nothing: it could not be looked for
@@ -288,9 +290,10 @@ def _plain_tree(data: dict[str, Any], max_depth: int, has_flow: bool) -> bool:
         if depth >= max_depth:
             return False
         if node.__class__ is dict:
-            for key in node:
-                if key.__class__ is not str:
-                    return False
+            try:
+                "".join(node)  # every key is text (a TypeError names the first that is not)
+            except TypeError:
+                return False
             values = node.values()
             if has_flow and None in values:
                 return False
