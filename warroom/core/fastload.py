@@ -4,7 +4,7 @@ The loader (:mod:`warroom.core.loader`) first tries :func:`fast_drill`. It retur
 :class:`~warroom.core.model.Drill` only when it is sure that the position-tracking path (PyYAML nodes, built by
 :mod:`warroom.core.yamlbuild`) would build the very same data and report no problem and no warning; otherwise it
 returns None and the loader takes that path, which reports every problem at its ``path:line:col``. See
-docs/architecture.md, "Load path", for why yaml-rs and how the two paths are kept equal (tests/test_load_paths.py).
+benchmarks/README.md, "Load path", for why yaml-rs and how the two paths are kept equal (tests/test_load_paths.py).
 
 yaml-rs gives built values, not the scalars as written: it does not say whether ``1.10`` was quoted, and it reads
 a few plain forms otherwise than the YAML 1.2 core schema (``1_000``, ``0b101`` and ``012`` as numbers). So the

@@ -167,6 +167,7 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Any, list[Pr
         column = len(before[last:].decode("utf-8", errors="replace")) + 1
         message = f"the file is not UTF-8 text (byte 0x{data[e.start]:02x} here); save it as UTF-8"
         raise DrillLoadError(shown, [Problem(shown, line, column, message)]) from None
+    del data  # the bytes are not needed once decoded: a big drill should not hold both while it loads
     return load_drill_text_with_warnings(text, shown)
 
 
