@@ -75,7 +75,7 @@ def test_most_bundled_drills_take_the_fast_path(monkeypatch: pytest.MonkeyPatch)
 
 @pytest.mark.parametrize("drill_id", ["my-drill", "a", "x_1.2"])
 def test_skeletons_load_alike(drill_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    same(skeleton_text(drill_id), monkeypatch)  # its comments after text send it to the position-tracking path
+    assert same(skeleton_text(drill_id), monkeypatch)  # its comments follow numbers, ids and quoted text
 
 
 @pytest.mark.parametrize("events", [200, 1_000])
@@ -140,3 +140,37 @@ def test_random_edits_never_let_a_bad_file_through(monkeypatch: pytest.MonkeyPat
             else:
                 edited = edited[:at] + rng.choice(inserts) + edited[at:]
         same(edited, monkeypatch)
+
+
+#: (what replaces `title: Minimal drill` in BASE, whether the fast path may take the file)
+COMMENTS = [
+    ('title: "Minimal drill"  # quoted: nothing is cut', True),
+    ("title: Minimal drill  # cuts free text: a warning", False),
+    ("title: Minimal drill # with: a colon", False),
+    ("title: >-  # a header comment\n  Minimal drill", True),
+    ('title: Minimal\n  - "drill"  # the line continues the unquoted title', False),
+    ("title: Minimal\n  drill: [x]  # not a flow list but text", False),
+    ('title: "Minimal #1 drill"', True),
+    ("title: |\n  Minimal drill, see #ops  # still text\n", True),
+]
+
+
+@pytest.mark.parametrize(("title", "fast"), COMMENTS)
+def test_comments_after_values(title: str, fast: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = BASE.replace("title: Minimal drill", title, 1)
+    assert same(text, monkeypatch) is fast
+
+
+def test_comment_after_a_number_and_an_id_is_harmless(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = BASE.replace("difficulty: 1", "difficulty: 1  # of 5: easy", 1).replace(
+        "    step: s1\n    kind: tool_call", "    step: s1  # the step: an id\n    kind: tool_call", 1
+    )
+    assert "# the step" in text
+    assert same(text, monkeypatch)
+
+
+def test_comment_cutting_tool_data_is_left_to_the_position_tracking_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = BASE.replace("    arguments: {customer: 42}", "    arguments:\n      customer: acme  # a note", 1)
+    assert not same(text, monkeypatch)
+    _, messages = slow_path(text, monkeypatch)
+    assert any("the text stops before `# a note`" in m for m in messages)

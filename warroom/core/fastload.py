@@ -18,8 +18,8 @@ fast path declines a file when:
 - a token that could be an unquoted scalar is not certain to mean the same to every reader: every such token must
   be a plain decimal number that shows as written (``42``, ``-3``, ``2.5``, ``1e3``; not ``1.10``, ``012``, ``+1``,
   ``.5``), ``true``, ``false``, ``null``, or text to yaml-rs, the YAML 1.2 core schema and YAML 1.1 alike;
-- a `` #`` after text on a line is a comment (the text before it may have been cut short: a warning), found by
-  parsing the file a second time with that ``#`` replaced and comparing;
+- a `` #`` after text on a line may be a comment that cuts unquoted free text or tool data short (a warning; see
+  :mod:`warroom.core.fastcomments`);
 - the data is not a valid drill (pydantic or the semantic rules report anything).
 """
 
@@ -31,6 +31,7 @@ from functools import lru_cache
 from typing import Any
 
 from warroom.core import yamlcore as yc
+from warroom.core.fastcomments import HASH_AFTER_TEXT, comments_harmless
 from warroom.core.yamlshape import DATA, drill_shape, field_shape
 
 try:
@@ -58,8 +59,10 @@ _ODD_TOKENS = [
     ("<<", re.compile(r"<<")),
 ]
 _QUOTED_KEY_COLON = re.compile(r"[\"']:\S")
-#: ``{...}`` or ``[...]`` on one line with no bracket or quote inside: closed where it opens.
-_FLAT_PAIR = re.compile(r"\{[^\n\[\]{}\"']*\}|\[[^\n\[\]{}\"']*\]")
+#: ``{...}`` or ``[...]`` on one line with no bracket inside, not even quoted: closed where it opens. Its quotes
+#: must pair up on the line (a quoted ``"}"`` is not a closing bracket).
+_FLAT_INSIDE = r"""(?:[^\n\[\]{}"'\\]|"[^"\n\[\]{}\\]*"|'[^'\n\[\]{}]*')*"""
+_FLAT_PAIR = re.compile(r"\{" + _FLAT_INSIDE + r"\}|\[" + _FLAT_INSIDE + r"\]")
 _BRACKET = re.compile(r"[\[\]{}]")
 #: A quoted text on one line, starting where a YAML token starts (an apostrophe inside a word starts none).
 _QUOTED = re.compile(r"""(?:(?<=[\s\[{,:])|^)(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*')""")
@@ -69,8 +72,6 @@ _SIMPLE = re.compile(r"(?:-?(?:0|[1-9][0-9]{0,30})(?:\.(?:0|[0-9]*[1-9])?)?(?:[e
 #: scalar ends: spaces, then a line end, a comment or a flow indicator) that starts like a number, null, a boolean
 #: or a merge key.
 _TOKEN = re.compile(r"(?:[\n\[{,]|[:?-](?= )) *([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *(?=[\n\r#,\]}]|\Z)")
-#: A `` #`` after text on its line: a comment that may cut unquoted text short, or part of a quoted or block text.
-_HASH_AFTER_TEXT = re.compile(r"(?<=\S) +#")
 
 
 def fast_drill(text: str) -> Any | None:
@@ -146,7 +147,7 @@ def fast_data(text: str) -> dict[str, Any] | None:
         return None
     if in_data and _holds(_data_scalars(data, drill_shape()), in_data):
         return None
-    if _HASH_AFTER_TEXT.search(text) is not None and not _hashes_in_text(text, data):
+    if HASH_AFTER_TEXT.search(text) is not None and not comments_harmless(text, data, _parse):
         return None
     return data
 
@@ -330,24 +331,3 @@ def _plain_tree(data: dict[str, Any], max_depth: int, has_flow: bool) -> bool:
             if value.__class__ is dict or value.__class__ is list:
                 stack.append((value, depth + 1))
     return True
-
-
-def _hashes_in_text(text: str, data: dict[str, Any]) -> bool:
-    """True when every `` #`` after text on a line is inside a quoted or block text, not a comment: parsed again
-    with those ``#`` replaced by a character the file lacks, the data is the same but for that character."""
-    stand_in = next((chr(c) for c in range(0xE000, 0xF900) if chr(c) not in text), None)
-    if stand_in is None:
-        return False
-    marked = _HASH_AFTER_TEXT.sub(lambda m: m.group()[:-1] + stand_in, text)
-    other = _parse(marked)
-    return other is not None and _restored(other, stand_in) == data
-
-
-def _restored(value: Any, stand_in: str) -> Any:
-    if value.__class__ is str:
-        return value.replace(stand_in, "#")
-    if value.__class__ is dict:
-        return {_restored(k, stand_in): _restored(v, stand_in) for k, v in value.items()}
-    if value.__class__ is list:
-        return [_restored(v, stand_in) for v in value]
-    return value
