@@ -147,7 +147,7 @@ def fast_data(text: str) -> dict[str, Any] | None:
         return None
     if in_data and _holds(_data_scalars(data, drill_shape()), in_data):
         return None
-    if HASH_AFTER_TEXT.search(text) is not None and not comments_harmless(text, data, _parse):
+    if " #" in text and HASH_AFTER_TEXT.search(text) is not None and not comments_harmless(text, data, _parse):
         return None
     return data
 
@@ -311,23 +311,23 @@ def _data_scalars(value: Any, shape: Any) -> Any:
 
 def _plain_tree(data: dict[str, Any], max_depth: int, has_flow: bool) -> bool:
     """True when every key is text, nothing is nested ``max_depth`` levels deep, and (in a file with ``{...}``)
-    no mapping holds a null."""
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth >= max_depth:
-            return False
-        if node.__class__ is dict:
-            try:
-                "".join(node)  # every key is text (a TypeError names the first that is not)
-            except TypeError:
-                return False
-            values = node.values()
-            if has_flow and None in values:
-                return False
-        else:
-            values = node
-        for value in values:
-            if value.__class__ is dict or value.__class__ is list:
-                stack.append((value, depth + 1))
-    return True
+    no mapping holds a null. Walks the tree one level at a time."""
+    level: list[Any] = [data]
+    for _ in range(max_depth):
+        below: list[Any] = []
+        for node in level:
+            if node.__class__ is dict:
+                try:
+                    "".join(node)  # every key is text (a TypeError when one is not)
+                except TypeError:
+                    return False
+                values = node.values()
+                if has_flow and None in values:
+                    return False
+            else:
+                values = node
+            below += [v for v in values if v.__class__ is dict or v.__class__ is list]
+        if not below:
+            return True
+        level = below
+    return False
