@@ -178,3 +178,14 @@ def test_comment_cutting_tool_data_is_left_to_the_position_tracking_path(monkeyp
     assert not same(text, monkeypatch)
     _, messages = slow_path(text, monkeypatch)
     assert any("the text stops before `# a note`" in m for m in messages)
+
+
+def test_a_file_over_the_old_8_mib_limit_loads(tmp_path: Path) -> None:
+    """The limit is 64 MiB (issue 15 item 14: a 50,000-event drill in block style is 10-12 MB)."""
+    from warroom.core.loader import MAX_FILE_BYTES, load_drill_with_warnings
+
+    assert MAX_FILE_BYTES == 64 * 1024 * 1024
+    path = tmp_path / "big.yaml"
+    path.write_text(BASE + "# " + "x" * (9 * 1024 * 1024) + "\n", encoding="utf-8")
+    drill, warnings = load_drill_with_warnings(path)
+    assert drill.id == "mini" and warnings == []
