@@ -38,7 +38,7 @@ from warroom.core.yamlshape import DATA, drill_shape, field_shape
 try:
     import yaml_rs
 except ImportError:  # pragma: no cover - yaml-rs is a dependency; without it every file takes the slow path
-    yaml_rs = None
+    yaml_rs = None  # type: ignore[assignment]
 
 #: Printable ASCII and line feeds: the bytes of an ordinary drill (anything else is looked at more closely).
 _ASCII_OK = bytes(range(0x20, 0x7F)) + b"\n\r"
