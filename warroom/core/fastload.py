@@ -199,11 +199,14 @@ def _multiline_flow(text: str) -> bool:
     if not any(c in text for c in "[]{}"):
         return False
     rest = "\n" + text
-    for _ in range(8):  # pairs nested on one line, innermost first
+    match = None
+    for _ in range(8):  # pairs nested on one line, innermost first, until no bracket is left or none goes
         rest, found = _FLAT_PAIR.subn("", rest)
-        if not found:
+        match = _BRACKET.search(rest)
+        if not found or match is None:
             break
-    match = _BRACKET.search(rest)
+    if match is None:
+        return False
     while match is not None:
         start, end = rest.rfind("\n", 0, match.start()) + 1, rest.find("\n", match.end())
         end = len(rest) if end < 0 else end
