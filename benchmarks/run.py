@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE.parent))
 
 #: name -> (module, keyword arguments of its results() for a full run, for a quick run)
 BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
-    "load": ("bench_load", {"events": 10_000, "repeat": 5}, {"events": 10_000, "repeat": 2}),
+    "load": ("bench_load", {"sizes": (10_000, 50_000), "repeat": 5}, {"sizes": (10_000, 50_000), "repeat": 1}),
     "validate": ("bench_validate", {"refs": 10_000, "repeat": 3}, {"refs": 10_000, "repeat": 1}),
     "replay": (
         "bench_replay",

@@ -1,0 +1,125 @@
+"""Comments on the fast load path: is every `` #`` after text on a line harmless?
+
+The position-tracking path warns when a `` #`` comment follows unquoted text in a free-text field or tool data
+(the text stops before it). The fast path (:mod:`warroom.core.fastload`) has no positions, so
+:func:`comments_harmless` finds out from the text and a second parse:
+
+- a `` #`` after a key with no value (``entries:  # ...``), a block text header (``content: |  # ...``) or a complete
+  quoted text (``id: "a"  # ...``) cuts no unquoted text, unless that line continues an unquoted text of several
+  lines: then that text ends with what the line holds, which is looked for in the data;
+- every other `` #`` is replaced by a character the file lacks (and each ``:`` after it on its line by another)
+  and the file parsed again: where a value then
+  differs, the `` #`` was a comment after that value, harmless unless the value is text read in a free-text field
+  or tool data; where only that character differs, the `` #`` was inside a quoted or block text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from warroom.core.yamlshape import DATA, TEXT, drill_shape, field_shape
+
+#: A `` #`` after text on its line: a comment that may cut unquoted text short, or part of a quoted or block text.
+HASH_AFTER_TEXT = re.compile(r"(?<=\S) +#")
+#: What a line holds before a comment that cuts no unquoted text: a key with no value, a block text header, a
+#: quoted text or a ``[...]``/``{...}`` that starts where a token starts (after ``key:``, ``-`` or at the start of the
+#: line). ``end`` is what an unquoted text of several lines would end with if the line continued one.
+_NO_PLAIN_END = re.compile(
+    r"""(?:^|[:\-?] ) *(?P<end>[|>][-+0-9]*|"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[\[{].*[\]}])\Z|(?P<colon>:)\Z""",
+    re.M,
+)
+
+
+def comments_harmless(text: str, data: dict[str, Any], parse: Callable[[str], Any]) -> bool:
+    """True when no `` #`` after text on a line of ``text`` cuts unquoted free text or tool data short (see the
+    module docstring); ``data`` is ``text`` parsed by ``parse``. False when unsure."""
+    marked: list[int] = []
+    suffixes: list[str] = []
+    for match in HASH_AFTER_TEXT.finditer(text):
+        line_start = max(text.rfind("\n", 0, match.start()), text.rfind("\r", 0, match.start())) + 1
+        found = _NO_PLAIN_END.search(text, line_start, match.start())
+        if found is not None:
+            suffixes.append(found.group("end") or ":")
+        else:
+            marked.append(match.end() - 1)
+    if suffixes and any(v.endswith(tuple(suffixes)) for v in _strings(data)):
+        return False  # the line may continue an unquoted text of several lines, which the comment cuts
+    if not marked:
+        return True
+    free = (chr(c) for c in range(0xE000, 0xF900) if chr(c) not in text)
+    hash_mark, colon_mark = next(free, None), next(free, None)  # for the `#`, and each `:` after it on its line
+    if hash_mark is None or colon_mark is None:
+        return False
+    pieces: list[str] = []
+    last = 0
+    for at in marked:
+        if at < last:  # a second `#` on a line already marked: a comment again, or text as the first one is
+            continue
+        line_end = text.find("\n", at)
+        line_end = len(text) if line_end < 0 else line_end
+        pieces += [text[last:at], hash_mark, text[at + 1 : line_end].replace(":", colon_mark)]
+        last = line_end
+    other = parse("".join(pieces) + text[last:])
+    if other.__class__ is not dict:
+        return False
+    restore = str.maketrans({hash_mark: "#", colon_mark: ":"})
+    return _same_but_comments(data, other, drill_shape(), hash_mark, restore)
+
+
+def _same_but_comments(value: Any, other: Any, shape: Any, stand_in: str, restore: dict[int, str]) -> bool:
+    """True when ``other`` (parsed with the marked ``#``) differs from ``value`` only where a marked ``#`` was inside
+    a text, or where a comment followed a value that is not text read as free text or tool data."""
+    if value.__class__ is dict:
+        if other.__class__ is not dict or value.keys() != other.keys():
+            return False
+        if isinstance(shape, tuple) and shape[0] == "union":
+            kind = value.get("kind")
+            model = shape[1].get(kind) if isinstance(kind, str) else None
+            shape = ("model", model) if model is not None else None
+        return all(_same_but_comments(v, other[k], _child(shape, k), stand_in, restore) for k, v in value.items())
+    if value.__class__ is list:
+        return (
+            other.__class__ is list and len(value) == len(other)
+            and all(
+                _same_but_comments(v, o, _item(shape), stand_in, restore)
+                for v, o in zip(value, other, strict=True)
+            )
+        )
+    if value == other and value.__class__ is other.__class__:
+        return True
+    if other.__class__ is not str or stand_in not in other:
+        return False
+    if other.translate(restore) == value:
+        return True  # the `#` is inside a quoted or block text
+    # A comment followed this value. Only unquoted text is cut (a number, a boolean or null is not text: a field
+    # that wants text refuses it anyway); free text and tool data warn about it.
+    return value.__class__ is not str or shape not in (TEXT, DATA)
+
+
+def _child(shape: Any, key: str) -> Any:
+    if shape == DATA:
+        return DATA
+    if isinstance(shape, tuple) and shape[0] == "model":
+        return field_shape(shape[1], key)
+    if isinstance(shape, tuple) and shape[0] == "dict":
+        return shape[1]
+    return None
+
+
+def _item(shape: Any) -> Any:
+    if shape == DATA:
+        return DATA
+    return shape[1] if isinstance(shape, tuple) and shape[0] == "list" else None
+
+
+def _strings(value: Any) -> Iterator[str]:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        for v in node.values() if node.__class__ is dict else node:
+            if v.__class__ is str:
+                yield v
+            elif v.__class__ is dict or v.__class__ is list:
+                stack.append(v)

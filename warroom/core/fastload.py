@@ -1,0 +1,355 @@
+"""The fast load path: parse a valid drill file with yaml-rs (a YAML 1.2 parser written in Rust), or decline.
+
+The loader (:mod:`warroom.core.loader`) first tries :func:`fast_drill`. It returns the validated
+:class:`~warroom.core.model.Drill` only when it is sure that the position-tracking path (PyYAML nodes, built by
+:mod:`warroom.core.yamlbuild`) would build the very same data and report no problem and no warning; otherwise it
+returns None and the loader takes that path, which reports every problem at its ``path:line:col``. See
+benchmarks/README.md, "Load path", for why yaml-rs and how the two paths are kept equal (tests/test_load_paths.py).
+
+yaml-rs gives built values, not the scalars as written: it does not say whether ``1.10`` was quoted, and it reads
+a few plain forms otherwise than the YAML 1.2 core schema (``1_000``, ``0b101`` and ``012`` as numbers). So the
+fast path declines a file when:
+
+- it holds anything unusual for a drill: a tab, a lone CR, a control or non-printable character, U+0085, U+2028 or
+  U+2029, a byte-order mark inside the text, a directive or document marker (``%YAML``, ``---``, ``...``), an
+  anchor, alias or tag (``&a``, ``*a``, ``!!str``), a ``?`` key, a merge key (``<<``), a quoted key followed by
+  ``:`` without a space, more than :data:`~warroom.core.loader.MAX_DEPTH` levels, a key that is not text, or a
+  null inside a file that has a ``{...}`` mapping (an entry without a colon is an error there);
+- a token that could be an unquoted scalar is not certain to mean the same to every reader: every such token must
+  be a plain decimal number that shows as written (``42``, ``-3``, ``2.5``, ``1e3``; not ``1.10``, ``012``, ``+1``,
+  ``.5``), ``true``, ``false``, ``null``, or text to yaml-rs, the YAML 1.2 core schema and YAML 1.1 alike;
+- a `` #`` after text on a line may be a comment that cuts unquoted free text or tool data short (a warning; see
+  :mod:`warroom.core.fastcomments`);
+- the data is not a valid drill (pydantic or the semantic rules report anything).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import re
+from functools import lru_cache
+from typing import Any
+
+from warroom.core import yamlcore as yc
+from warroom.core.fastcomments import HASH_AFTER_TEXT, comments_harmless
+from warroom.core.yamlshape import DATA, drill_shape, field_shape
+
+try:
+    import yaml_rs
+except ImportError:  # pragma: no cover - yaml-rs is a dependency; without it every file takes the slow path
+    yaml_rs = None  # type: ignore[assignment]
+
+#: Printable ASCII and line feeds: the bytes of an ordinary drill (anything else is looked at more closely).
+_ASCII_OK = bytes(range(0x20, 0x7F)) + b"\n\r"
+_ASCII_BYTE = re.compile(rb"[\x00-\x7f]")
+#: Characters outside ASCII the fast path leaves to the PyYAML path: C1 controls (U+0085 among them), U+2028,
+#: U+2029, a byte-order mark inside the text, surrogates and non-characters.
+_ODD_CHARACTER = re.compile("[\x80-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+#: Lines the fast path leaves to the PyYAML path: directives, document markers, a lone CR.
+_ODD_LINE = re.compile(r"\n(?:%|---|\.\.\.)")
+_LONE_CR = re.compile(r"\r(?!\n)")
+#: Anchors, aliases, tags, ``?`` keys, merge keys, and ``{"key":value}`` (a value right after the colon): each
+#: pattern starts with a literal (fast to find); a match counts only at the start of the text, or after a space or
+#: ``[{,`` (see :func:`_unusual`).
+_ODD_TOKENS = [
+    ("&", re.compile(r"&[^\s,\[\]{}]")),
+    ("*", re.compile(r"\*[^\s,\[\]{}]")),
+    ("!", re.compile(r"![^\s,\[\]{}]")),
+    ("?", re.compile(r"\?(?:\s|\Z)")),
+    ("<<", re.compile(r"<<")),
+]
+_QUOTED_KEY_COLON = re.compile(r"[\"']:\S")
+#: ``{...}`` or ``[...]`` on one line with no bracket inside, not even quoted: closed where it opens. Its quotes
+#: must pair up on the line (a quoted ``"}"`` is not a closing bracket).
+_FLAT_INSIDE = r"""(?:[^\n\[\]{}"'\\]|"[^"\n\[\]{}\\]*"|'[^'\n\[\]{}]*')*"""
+_FLAT_PAIR = re.compile(r"\{" + _FLAT_INSIDE + r"\}|\[" + _FLAT_INSIDE + r"\]")
+_BRACKET = re.compile(r"[\[\]{}]")
+#: A quoted text on one line, starting where a YAML token starts (an apostrophe inside a word starts none).
+_QUOTED = re.compile(r"""(?:(?<=[\s\[{,:])|^)(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*')""")
+#: Tokens every reader reads alike, with nothing to warn about: decimal numbers shown as written, true/false/null.
+_SIMPLE = re.compile(r"(?:-?(?:0|[1-9][0-9]{0,30})(?:\.(?:0|[0-9]*[1-9])?)?(?:[eE][-+]?[0-9]{1,2})?|true|false|null)\Z")
+#: A token where an unquoted scalar could be (after an indicator or at the start of a line, up to where a plain
+#: scalar ends: spaces, then a line end, a comment or a flow indicator) that starts like a number, null, a boolean
+#: or a merge key.
+_TOKEN = re.compile(r"(?:[\n\[{,]|[:?-](?= )) *([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *(?=[\n\r#,\]}]|\Z)")
+
+
+def fast_drill(text: str) -> Any | None:
+    """The validated Drill of the YAML ``text``, or None to let the position-tracking path load it.
+
+    None whenever the file is unusual, has a problem or a warning, or yaml-rs is not installed (see the module
+    docstring). Never raises for any ``text``. The cyclic garbage collector is paused meanwhile (the values built
+    here hold no cycles; collecting while millions of them are made only costs time).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _fast_drill(text)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _fast_drill(text: str) -> Any | None:
+    from pydantic import ValidationError
+
+    from warroom.core.model import Drill
+    from warroom.core.validation import validate_drill
+
+    data = fast_data(text)
+    if data is None:
+        return None
+    try:
+        trace = data.get("trace")
+        if isinstance(trace, list):  # event by event: each event's plain values are freed once it is a model
+            validate_event = _trace_event_adapter().validate_python
+            for i, event in enumerate(trace):
+                trace[i] = validate_event(event)
+        drill = Drill.model_validate(data)
+    except (ValidationError, ValueError, TypeError, RecursionError):
+        return None
+    del data
+    try:
+        if validate_drill(drill):
+            return None
+    except Exception:
+        return None
+    return drill
+
+
+@lru_cache(maxsize=1)
+def _trace_event_adapter() -> Any:
+    from pydantic import TypeAdapter
+
+    from warroom.core.model import TraceEvent
+
+    return TypeAdapter(TraceEvent)
+
+
+def fast_data(text: str) -> dict[str, Any] | None:
+    """The plain data of a drill's YAML ``text`` as the position-tracking path builds it, or None when unsure."""
+    from warroom.core.loader import MAX_DEPTH, MAX_FILE_BYTES
+
+    if yaml_rs is None or len(text) > MAX_FILE_BYTES:
+        return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if _unusual(text):
+        return None
+    readings = _token_readings(text)
+    if readings is None:
+        return None
+    data = _parse(text)
+    if not isinstance(data, dict) or not _plain_tree(data, MAX_DEPTH, "{" in text):
+        return None
+    anywhere, in_data = readings
+    if anywhere and _holds(_scalars(data), anywhere):
+        return None
+    if in_data and _holds(_data_scalars(data, drill_shape()), in_data):
+        return None
+    if " #" in text and HASH_AFTER_TEXT.search(text) is not None and not comments_harmless(text, data, _parse):
+        return None
+    return data
+
+
+def _parse(text: str) -> Any:
+    assert yaml_rs is not None
+    try:
+        data = yaml_rs.loads(
+            text, parse_datetime=False, duplicate_key_policy=yaml_rs.DuplicateKeyPolicy.Error,
+            alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=0, max_alias_expansions_per_anchor=0),
+        )
+    except Exception:
+        return None
+    if len(text) > _TRIM_ABOVE:
+        _trim_heap()
+    return data
+
+
+def _unusual(text: str) -> bool:
+    """True when ``text`` holds anything the fast path leaves to the PyYAML path (see the module docstring)."""
+    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_OK)
+    # what is left: control characters (a tab...) and the bytes of characters outside ASCII
+    if rest and (_ASCII_BYTE.search(rest) or _ODD_CHARACTER.search(rest.decode("utf-8", "surrogatepass"))):
+        return True
+    if text.startswith(("%", "---", "...")) or _ODD_LINE.search(text) or ("\r" in text and _LONE_CR.search(text)):
+        return True
+    if ('":' in text or "':" in text) and _QUOTED_KEY_COLON.search(text):
+        return True
+    if _multiline_flow(text):
+        return True
+    for mark, pattern in _ODD_TOKENS:
+        if mark not in text:
+            continue
+        for match in pattern.finditer(text):
+            start = match.start()
+            if start > 0 and text[start - 1] not in " \n\r[{,":
+                continue
+            line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+            if not text[line_start:start].lstrip(" ").startswith("#"):  # a comment line may say anything
+                return True
+    return False
+
+
+def _multiline_flow(text: str) -> bool:
+    """True when a ``[...]`` or ``{...}`` may span lines (yaml-rs does not check how its lines are indented, PyYAML
+    does): with the pairs closed on their own line taken out, a line opens or closes more than it closes or opens
+    (brackets in quoted texts do not count)."""
+    if not any(c in text for c in "[]{}"):
+        return False
+    rest = "\n" + text
+    match = None
+    for _ in range(8):  # pairs nested on one line, innermost first, until no bracket is left or none goes
+        rest, found = _FLAT_PAIR.subn("", rest)
+        match = _BRACKET.search(rest)
+        if not found or match is None:
+            break
+    if match is None:
+        return False
+    while match is not None:
+        start, end = rest.rfind("\n", 0, match.start()) + 1, rest.find("\n", match.end())
+        end = len(rest) if end < 0 else end
+        line = rest[start:end]
+        match = _BRACKET.search(rest, end)
+        if "'" in line or '"' in line:
+            line = _QUOTED.sub("", line)
+        if line.count("{") != line.count("}") or line.count("[") != line.count("]"):
+            return True
+    return False
+
+
+#: Text length above which the memory yaml-rs freed is handed back to the system after parsing (see _trim_heap).
+_TRIM_ABOVE = 4 * 1024 * 1024
+
+
+def _trim_heap() -> None:
+    """Give the C heap's free memory back to the system (glibc's ``malloc_trim``; nothing elsewhere): yaml-rs
+    builds its own tree before the Python values, and on a big drill the memory it freed would otherwise stay with
+    the process while pydantic builds the models (about 15 MB less peak for 50,000 events)."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (AttributeError, OSError, TypeError):
+        pass
+
+
+def _token_readings(text: str) -> tuple[set[Any], set[Any]] | None:
+    """How yaml-rs reads the tokens that could be unquoted scalars meaning something else to another reader.
+
+    Returns ``(anywhere, in_data)``: the file is read alike by both paths when no value of the data is in
+    ``anywhere`` and no value in tool data is in ``in_data`` (a token such as ``0.40``: the same number to every
+    reader where a number is expected, but kept as the text "0.40" in tool data). None when a token is beyond doubt
+    read otherwise (yaml-rs cannot read it on its own, or reads it as a list or mapping).
+    """
+    anywhere: set[Any] = set()
+    in_data: set[Any] = set()
+    for token in set(_TOKEN.findall("\n" + text)):
+        if token.endswith(":") or _SIMPLE.match(token):  # `key:` ending a line is a key: text, whatever it says
+            continue
+        reading = _reading(token)
+        if reading is _UNREADABLE or reading != reading:  # NaN equals nothing: it could not be looked for
+            return None
+        if reading is not _TEXT_EVERYWHERE:
+            (in_data if _typed_number(token, reading) else anywhere).add(reading)
+    return anywhere, in_data
+
+
+_UNREADABLE = object()
+_TEXT_EVERYWHERE = object()
+
+
+@lru_cache(maxsize=4096)
+def _reading(token: str) -> Any:
+    """yaml-rs's reading of the unquoted ``token``; :data:`_TEXT_EVERYWHERE` when yaml-rs, the YAML 1.2 core schema
+    and YAML 1.1 all read it as that text; :data:`_UNREADABLE` when it is not a scalar on its own."""
+    try:
+        loaded: Any = yaml_rs.loads(f"x: {token}\n", parse_datetime=False) if yaml_rs is not None else None
+        value = loaded["x"] if loaded is not None else None
+    except Exception:
+        return _UNREADABLE
+    if value.__class__ in (dict, list):
+        return _UNREADABLE
+    if value == token and yc.core_tag(token) == yc.STR and yc.yaml11_value(token) == token:
+        return _TEXT_EVERYWHERE
+    return value
+
+
+def _typed_number(token: str, reading: Any) -> bool:
+    """True for a YAML 1.2 number that yaml-rs reads alike and that needs no message where a number is expected
+    (not a whole number with a leading zero): only tool data may read it otherwise."""
+    tag = yc.core_tag(token)
+    if tag not in (yc.INT, yc.FLOAT) or (tag == yc.INT and re.match(r"[-+]?0[0-9]", token)):
+        return False
+    try:
+        return yc.same_value(yc.construct_core(tag, token), reading)
+    except yc.ScalarError:
+        return False
+
+
+def _holds(scalars: Any, readings: set[Any]) -> bool:
+    """True when a scalar is one of ``readings`` (by value; a number also matches an equal number of another
+    type, which only makes the fast path decline more often)."""
+    return any(v in readings for v in scalars)
+
+
+def _scalars(value: Any) -> Any:
+    """Every scalar in ``value`` (mapping keys are text and need no look)."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        for v in node.values() if node.__class__ is dict else node:
+            if v.__class__ is dict or v.__class__ is list:
+                stack.append(v)
+            else:
+                yield v
+
+
+def _data_scalars(value: Any, shape: Any) -> Any:
+    """Every scalar of ``value`` (read as ``shape``) that is in tool data (:data:`~warroom.core.yamlshape.DATA`)."""
+    if shape == DATA:
+        if value.__class__ is dict or value.__class__ is list:
+            yield from _scalars(value)
+        else:
+            yield value
+        return
+    if not isinstance(shape, tuple):
+        return
+    kind = shape[0]
+    if kind == "union" and value.__class__ is dict:
+        model = shape[1].get(value.get("kind")) if isinstance(value.get("kind"), str) else None
+        shape, kind = ("model", model), "model"
+        if model is None:
+            return
+    if kind == "model" and value.__class__ is dict:
+        for key, v in value.items():
+            yield from _data_scalars(v, field_shape(shape[1], key))
+    elif kind == "dict" and value.__class__ is dict:
+        for v in value.values():
+            yield from _data_scalars(v, shape[1])
+    elif kind == "list" and value.__class__ is list:
+        for v in value:
+            yield from _data_scalars(v, shape[1])
+
+
+def _plain_tree(data: dict[str, Any], max_depth: int, has_flow: bool) -> bool:
+    """True when every key is text, nothing is nested ``max_depth`` levels deep, and (in a file with ``{...}``)
+    no mapping holds a null. Walks the tree one level at a time."""
+    level: list[Any] = [data]
+    for _ in range(max_depth):
+        below: list[Any] = []
+        for node in level:
+            if node.__class__ is dict:
+                try:
+                    "".join(node)  # every key is text (a TypeError when one is not)
+                except TypeError:
+                    return False
+                values = node.values()
+                if has_flow and None in values:
+                    return False
+            else:
+                values = node
+            below += [v for v in values if v.__class__ is dict or v.__class__ is list]
+        if not below:
+            return True
+        level = below
+    return False
