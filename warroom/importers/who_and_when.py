@@ -49,7 +49,6 @@ import yaml
 from warroom.core.check import MIN_REACTION_WINDOW
 from warroom.core.errors import WarroomError
 from warroom.core.format import usd, usd_price
-from warroom.core.loader import MAX_FILE_BYTES
 from warroom.importers.reading import read_json_object
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -72,9 +71,9 @@ CONTEXT_WINDOW_TOKENS = 128_000
 #: seconds before the first damage event.
 DEADLINE_WINDOW = 90.0
 DEADLINE_BEFORE_DAMAGE = 1.0
-#: Largest record file read, in bytes: the drill holds the record's text verbatim, and drill files are limited to
-#: the same 8 MiB (:data:`warroom.core.loader.MAX_FILE_BYTES`). The shared corpus's largest record is 0.3 MiB.
-MAX_RECORD_BYTES = MAX_FILE_BYTES
+#: Largest record file read, in bytes (8 MiB, checked before reading): the shared corpus's largest record is 0.3 MiB,
+#: and a record's text goes verbatim into a drill, which must stay quick to load and play.
+MAX_RECORD_BYTES = 8 * 1024 * 1024
 #: The drill-clock gap after the evidence event is at least this long (seconds), so that the deadline, half-way
 #: to the last damage, leaves a person :data:`warroom.core.check.MIN_REACTION_WINDOW` seconds to read the
 #: evidence and escalate even when the mistake is one of the last history entries.
