@@ -231,3 +231,36 @@ def test_import_reports_an_unreadable_folder(tmp_path: Path, monkeypatch: pytest
     assert r.exit_code == 1
     assert f"{top / 'locked'}: cannot read this folder (permission denied); its records were not imported" in r.stderr
     assert "1 of 1 record imported" in r.output and "; 1 folder(s) could not be read" in r.output
+
+
+def test_scores_output_to_a_fifo_nobody_reads_is_refused_at_once(fifo: Path, tmp_path: Path):
+    from store_support import add_session
+
+    from warroom.store.results import ResultsStore
+
+    with ResultsStore(tmp_path / "data") as store:
+        add_session(store, "s1", trainee="ann")
+    result = CliRunner().invoke(
+        main, ["--data-dir", str(tmp_path / "data"), "scores", "--format", "csv", "--output", str(fifo)]
+    )
+    assert result.exit_code == 1
+    assert f"{fifo}: is a FIFO that no process is reading; nothing was written" in result.output
+
+
+def test_scores_output_to_a_fifo_with_a_reader_is_written(fifo: Path, tmp_path: Path):
+    from store_support import add_session
+
+    from warroom.store.results import ResultsStore
+
+    with ResultsStore(tmp_path / "data") as store:
+        add_session(store, "s1", trainee="ann")
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader is there before the write
+    try:
+        result = CliRunner().invoke(
+            main, ["--data-dir", str(tmp_path / "data"), "scores", "--format", "csv", "--output", str(fifo)]
+        )
+        written = os.read(fd, 65536)  # one session's CSV fits in the pipe's buffer
+    finally:
+        os.close(fd)
+    assert result.exit_code == 0, result.output
+    assert written.startswith(b"session_id,")

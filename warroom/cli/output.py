@@ -13,7 +13,9 @@
 from __future__ import annotations
 
 import csv
+import errno
 import io
+import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -61,10 +63,24 @@ def emit(text: str, output: Path | None, *, what: str = "output") -> None:
         click.echo(clean(text), nl=False)
         return
     try:
-        with open(output, "w", encoding="utf-8", newline="") as f:
+        with open(_open_for_writing(output), "w", encoding="utf-8", newline="") as f:
             f.write(text)
     except OSError as exc:
+        if exc.errno == errno.ENXIO:  # a FIFO nobody reads: opening it for writing would wait for ever
+            raise failure(f"{output}: is a FIFO that no process is reading; nothing was written") from None
         raise failure(f"{output}: cannot write the {what}: {exc.strerror or exc}") from None
+
+
+def _open_for_writing(output: Path) -> int:
+    """A file descriptor for writing ``output`` (created or truncated). A FIFO is opened without blocking, so a
+    FIFO that no process reads is refused at once (``ENXIO``) instead of waiting for a reader for ever."""
+    from warroom.core.library import special_file_kind
+
+    if special_file_kind(output) != "a FIFO":
+        return os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
+    fd = os.open(output, os.O_WRONLY | os.O_NONBLOCK)
+    os.set_blocking(fd, True)  # a reader is there: write as to any pipe
+    return fd
 
 
 def emit_json(value: Any, output: Path | None = None) -> None:
