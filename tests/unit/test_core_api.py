@@ -4,6 +4,7 @@ moved from the CLI into the core (issue 13: "Types and layers")."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -139,3 +140,20 @@ def test_cli_reexports_the_core_settings():
     assert common.Settings is settings.Settings
     assert common.resolve_trainee is settings.resolve_trainee
     assert (common.TRAINEE_ENV, common.DATA_DIR_ENV) == ("WARROOM_TRAINEE", "WARROOM_DATA_DIR")
+
+
+@pytest.mark.parametrize(
+    ("name", "fragment"),
+    [
+        ("x\u200bx", "invisible characters (U+200B ZERO WIDTH SPACE)"),
+        ("ann\u00a0lee", "invisible characters (U+00A0 NO-BREAK SPACE)"),
+        ("a" * 81, "is 81 characters long; at most 80 are allowed"),
+    ],
+)
+def test_trainee_names_people_cannot_read_or_tell_apart_are_refused(name: str, fragment: str):
+    from warroom.core.settings import SettingsError, resolve_trainee
+
+    with pytest.raises(SettingsError, match=re.escape(fragment)):
+        resolve_trainee(name)
+    assert resolve_trainee("Zoë O'Neil") == "Zoë O'Neil"
+    assert resolve_trainee("a" * 80) == "a" * 80

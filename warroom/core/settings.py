@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import getpass
 import os
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,15 +25,38 @@ TRAINEE_ENV = "WARROOM_TRAINEE"
 DATA_DIR_ENV = "WARROOM_DATA_DIR"
 
 
+#: Longest trainee name accepted, in characters (a name is a column of every table `warroom scores` prints).
+MAX_TRAINEE_CHARS = 80
+
+
 def _checked_trainee(name: str, source: str) -> str:
-    """``name`` when it holds no control character; else a :class:`SettingsError` naming ``source``."""
+    """``name`` when it is a name people can read; else a :class:`SettingsError` naming ``source``: a control
+    character or bidirectional control, an invisible (format) character such as a zero-width space, or more than
+    :data:`MAX_TRAINEE_CHARS` characters."""
+    why = "stored with every session and printed by `warroom scores`; use letters, digits, spaces and punctuation"
     bad = control_chars(name)
     if bad:
         raise SettingsError(
-            f"the trainee name from {source} contains control characters ({', '.join(bad)}): a trainee name is "
-            "stored with every session and printed by `warroom scores`; use letters, digits, spaces and punctuation"
+            f"the trainee name from {source} contains control characters ({', '.join(bad)}): a trainee name is {why}"
+        )
+    invisible = sorted({f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in name if _invisible(ch)})
+    if invisible:
+        raise SettingsError(
+            f"the trainee name from {source} contains invisible characters ({', '.join(invisible)}): two names that "
+            f"look the same must be the same name; a trainee name is {why}"
+        )
+    if len(name) > MAX_TRAINEE_CHARS:
+        raise SettingsError(
+            f"the trainee name from {source} is {len(name):,} characters long; at most {MAX_TRAINEE_CHARS} are allowed"
         )
     return name
+
+
+def _invisible(ch: str) -> bool:
+    """A format character (Unicode category Cf: zero-width space and joiners, word joiner, BOM...) or a separator
+    other than the plain space (line and paragraph separators, no-break and other odd spaces)."""
+    category = unicodedata.category(ch)
+    return category == "Cf" or (category in ("Zl", "Zp", "Zs") and ch != " ")
 
 
 def resolve_trainee(name: str | None = None) -> str:
@@ -40,7 +64,8 @@ def resolve_trainee(name: str | None = None) -> str:
     with surrounding white space removed.
 
     Raises :class:`SettingsError` (exit status 2) when the name holds a control character (newline and tab
-    included) or a bidirectional control: it is stored with the session and printed on terminals."""
+    included), a bidirectional control or an invisible character, or is over :data:`MAX_TRAINEE_CHARS`
+    characters: it is stored with the session and printed on terminals."""
     if name and name.strip():
         return _checked_trainee(name.strip(), "--trainee")
     env = os.environ.get(TRAINEE_ENV, "").strip()
