@@ -174,7 +174,7 @@ def test_comment_after_a_number_and_an_id_is_harmless(monkeypatch: pytest.Monkey
 
 
 def test_comment_cutting_tool_data_is_left_to_the_position_tracking_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = BASE.replace("    arguments: {customer: 42}", "    arguments:\n      customer: acme  # a note", 1)
+    text = BASE.replace("    arguments: {customer: 42}", "    arguments:\n      customer: acme # a note", 1)
     assert not same(text, monkeypatch)
     _, messages = slow_path(text, monkeypatch)
     assert any("the text stops before `# a note`" in m for m in messages)
