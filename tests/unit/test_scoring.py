@@ -275,3 +275,14 @@ def test_explanations_write_numbers_as_everywhere_else():
 def test_a_log_going_back_in_time_names_the_times_as_elsewhere():
     with pytest.raises(ScoringError, match=r"action 2 \(escalate at 4\.3 s\) comes before the drill clock \(18\.3 s\)"):
         score(make_drill(), [Action(t=18.25, kind="pause"), esc(4.25, "s1")])
+
+
+def test_the_false_alarm_text_for_one_early_escalation_has_no_each():
+    from warroom.core.actions import Action, ActionKind
+    from warroom.core.loader import load_drill
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.scoring import score
+
+    drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
+    once = score(drill, [Action(t=1, kind=ActionKind.ESCALATE, step="s1")])
+    assert once.outcome_text.startswith("You escalated once, before any evidence of the fault had appeared, and never")

@@ -338,8 +338,8 @@ def _outcome_text(replay: Replay, outcome: Outcome) -> str:
         )
     if outcome is Outcome.FALSE_ALARM and key is not None:
         return (
-            f"You escalated {_times(n)}, each before any evidence of the fault had appeared, and never named "
-            f"{origin} after it; the cascade ran on."
+            f"You escalated {_times(n)}, {'each time ' if n > 1 else ''}before any evidence of the fault had appeared, "
+            f"and never named {origin} after it; the cascade ran on."
         )
     if outcome is Outcome.FALSE_ALARM:
         return f"The trace was healthy (an all-clear drill), but you escalated {_times(n)}."
