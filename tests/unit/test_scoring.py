@@ -279,8 +279,8 @@ def test_a_log_going_back_in_time_names_the_times_as_elsewhere():
 
 def test_the_false_alarm_text_for_one_early_escalation_has_no_each():
     from warroom.core.actions import Action, ActionKind
-    from warroom.core.loader import load_drill
     from warroom.core.library import bundled_drills_dir
+    from warroom.core.loader import load_drill
     from warroom.core.scoring import score
 
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
