@@ -68,7 +68,7 @@ def who_and_when(
     manager's plan, then expert turns). A record that cannot be imported is reported as `path: message` and the
     rest still import. Exit status: 0 when every record imported, 1 when any failed, 2 on usage errors.
 
-    Example: warroom import who-and-when ../shared/corpora/who-and-when --out ~/ww-drills
+    Example: warroom import who-and-when path/to/who-and-when --out ~/ww-drills
     """
     from warroom.core.format import clean
     from warroom.importers.who_and_when import (

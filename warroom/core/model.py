@@ -96,7 +96,7 @@ class _Strict(BaseModel):
 
 
 class FaultKind(StrEnum):
-    """What went wrong at the fault's origin step. The vocabulary follows ../shared/failure-catalog.md.
+    """What went wrong at the fault's origin step. The vocabulary follows public reports of silent agent failures (see docs/authoring.md).
 
     Each member's description is in :data:`FAULT_KIND_DESCRIPTIONS` (shown in the schema and the docs).
     """
@@ -440,7 +440,7 @@ class Distractor(_Strict):
 # The drill
 # ---------------------------------------------------------------------------------------------------------------
 
-#: Tag prefixes of the failure taxonomies in ../shared/failure-catalog.md; such tags name the fault.
+#: Tag prefixes of the failure taxonomies (MAST, TRAIL, AgentRx; docs/authoring.md); such tags name the fault.
 ANSWER_TAG_PREFIXES = ("mast:", "trail:", "agentrx:")
 #: Tags that mark a control drill.
 CONTROL_TAGS = frozenset({"all-clear", "all_clear", "allclear", "control"})
