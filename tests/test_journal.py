@@ -250,10 +250,9 @@ def test_recorder_abandon_adds_a_quit_and_scores(tmp_path: Path):
 
 
 def test_context_manager_abandons_on_an_exception(tmp_path: Path):
-    with pytest.raises(KeyboardInterrupt):
-        with start(tmp_path) as rec:
-            rec.record(ACTIONS[0])
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), start(tmp_path) as rec:
+        rec.record(ACTIONS[0])
+        raise KeyboardInterrupt
     with ResultsStore(tmp_path) as store:
         assert store.get(rec.session_id).outcome == "abandoned"
 

@@ -254,7 +254,9 @@ def read_journal(path: Path) -> JournalContents:
                 EndRecord.model_validate(obj)
             except ValidationError as exc:
                 problems.append(
-                    JournalProblem(path, i, f"corrupt end line ({describe(exc)}); the session is scored from its actions")
+                    JournalProblem(
+                        path, i, f"corrupt end line ({describe(exc)}); the session is scored from its actions"
+                    )
                 )
             else:
                 contents.end = obj

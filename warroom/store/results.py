@@ -513,7 +513,7 @@ class ResultsStore:
             try:
                 return fn()
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc) or i == attempts - 1:
+                if ("locked" not in str(exc) and "busy" not in str(exc)) or i == attempts - 1:
                     raise
                 time.sleep(0.05)
         return None  # pragma: no cover

@@ -305,7 +305,8 @@ class SessionRecorder:
         """End the session as abandoned (Ctrl-C, quit before the end): scored from the recorded actions.
 
         Appends a ``quit`` action at the drill time after the last recorded action if the log has none (call
-        ``Replay.quit()`` first to record the quit at the current drill time), scores the log and :meth:`finish` es with it.
+        ``Replay.quit()`` first to record the quit at the current drill time), scores the log and :meth:`finish` es
+        with it.
         Returns the scorecard (None if the session was already finished).
         """
         if self.finished:
@@ -426,14 +427,14 @@ __all__ = [
     "DrillResolver",
     "DrillUnavailable",
     "JournalWriteError",
+    "SessionDrill",
     "SessionError",
     "SessionRecorder",
     "StoreError",
-    "SessionDrill",
     "default_drill_resolver",
     "delete_sessions",
     "file_sha256",
     "load_drill_file",
-    "resolve_session_drill",
     "new_session_id",
+    "resolve_session_drill",
 ]

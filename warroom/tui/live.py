@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -425,4 +425,7 @@ def false_escalation_message(step: str, after_evidence: bool, faulted: bool) -> 
             f"Re-plan after your escalation of {step}: it came before the evidence this drill counts had appeared "
             "in the trace, so the planner had nothing to act on and the plan goes on."
         )
-    return f"Re-plan after your escalation of {step}: the planner re-checked the step and found nothing wrong; the plan goes on."
+    return (
+        f"Re-plan after your escalation of {step}: the planner re-checked the step and found nothing wrong; "
+        "the plan goes on."
+    )

@@ -3,8 +3,9 @@ where they happened, and the scorecard beside it.
 
 :class:`ReviewScreen` renders a :class:`~warroom.store.timeline.ReviewData` (built by
 :func:`warroom.store.timeline.load_review`); :class:`ReviewApp` runs it on its own (``warroom review SESSION_ID``).
-Keys: ↑/↓ (or j/k), pgup/pgdn, home/g and end/G move through the timeline (a click selects a row), ``n`` / ``p`` jump to the next / previous trainee action (flag,
-escalation, quit), ``e`` to the next evidence event, ``?`` lists the keys, ``q`` closes. Drill text is shown literally, never as markup.
+Keys: ↑/↓ (or j/k), pgup/pgdn, home/g and end/G move through the timeline (a click selects a row), ``n`` / ``p``
+jump to the next / previous trainee action (flag, escalation, quit), ``e`` to the next evidence event, ``?`` lists
+the keys, ``q`` closes. Drill text is shown literally, never as markup.
 """
 
 from __future__ import annotations
@@ -74,7 +75,9 @@ class ReviewTable(LineTable):
     """The review timeline: trace events, trainee actions and the deadline, one row each (row ``i`` is
     ``rows[i]``, its cells built by ``cells`` when it is drawn). Keys: see :class:`~warroom.tui.linetable.LineTable`."""
 
-    def __init__(self, rows: list[ReviewRow], cells: Callable[[ReviewRow], list[Text]], *, id: str | None = None) -> None:
+    def __init__(
+        self, rows: list[ReviewRow], cells: Callable[[ReviewRow], list[Text]], *, id: str | None = None
+    ) -> None:
         super().__init__(_COLUMNS, id=id)
         self._review_rows = rows
         self._cells = cells

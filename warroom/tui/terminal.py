@@ -215,7 +215,9 @@ class ExitGuard:
         with self._lock:
             if self._watchdog is not None:
                 return
-            self._watchdog = threading.Thread(target=self._expire, args=(code,), name="warroom-exit-watchdog", daemon=True)
+            self._watchdog = threading.Thread(
+                target=self._expire, args=(code,), name="warroom-exit-watchdog", daemon=True
+            )
             self._watchdog.start()
 
     def settled(self) -> None:
