@@ -38,8 +38,9 @@ from typing import Any
 from warroom.core.actions import Action
 from warroom.core.fairness import fairness_problems, trigger_happy_targets
 from warroom.core.model import Drill
+from warroom.core.outcome import OUTCOME_LABELS, Outcome
 from warroom.core.replay import Replay
-from warroom.core.scoring import OUTCOME_LABELS, Outcome, Scorecard, score, scorecard_of
+from warroom.core.scoring import Scorecard, score, scorecard_of
 
 #: Seconds of drill time a person needs, at the least, between the earliest evidence and the deadline to read the
 #: evidence and escalate (the scripted ideal trainee reacts in zero time; people do not).

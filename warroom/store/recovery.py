@@ -337,9 +337,10 @@ def _score_abandoned(
     found = resolve_session_drill(info, resolver)
     drill, drill_file, sha = found.drill, found.path, found.sha256
     if found.changed:
+        was = info.drill_sha256 or ""  # changed: there is a recorded SHA-256 and it differs
         rec.problems.append(
             f"the drill file {drill_file} changed since the session (SHA-256 {sha[:12]}… was "
-            f"{info.drill_sha256[:12]}…); scored against the current file (version {drill.version}, SHA-256 {sha}), "
+            f"{was[:12]}…); scored against the current file (version {drill.version}, SHA-256 {sha}), "
             f"which is recorded with the session; it was played on version {info.drill_version} "
             f"(SHA-256 {info.drill_sha256})"
         )

@@ -693,7 +693,7 @@ class ResultsStore:
         )
         for what, cond, params in stages:
             sql = f"SELECT session_id FROM sessions WHERE {cond} ORDER BY session_id LIMIT 11"
-            ids = [r[0] for r in self._conn.execute(sql, params)]
+            ids: list[str] = [r[0] for r in self._conn.execute(sql, params)]
             if len(ids) > 1:
                 more = ", ..." if len(ids) > 10 else ""
                 raise SessionNotFound(

@@ -307,7 +307,8 @@ class WarRoomScreen(Screen[None]):
             return
         ev = self._selected_event()
         chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(Timeline).following)
-        self.app.push_screen(EscalateScreen(self.drill.plan, ev.step if chosen else None), self.escalate_to)
+        step = ev.step if ev is not None and chosen else None
+        self.app.push_screen(EscalateScreen(self.drill.plan, step), self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:
         """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false escalation."""

@@ -169,8 +169,7 @@ class ReviewScreen(Screen[None]):
                 summary = Text("(not played) ", style="dim italic", no_wrap=True, overflow="ellipsis") + summary
             kind = Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "") if row.played else "dim")
             return [clock, fmt.literal_line(ev.step or "—", style=dim), kind, summary, key, trainee]
-        if row.kind == "action":
-            a = row.action
+        if row.kind == "action" and (a := row.action) is not None:
             label = "ESCALATE" if a.kind.value == "escalate" else a.kind.value.upper()
             return [
                 clock,
@@ -293,8 +292,7 @@ class ReviewScreen(Screen[None]):
                 out.append("Not played in this session (the trace stopped before it).\n", style="italic dim")
             out.append_text(describe_event(row.event, self.data.drill))
             out.append("\n")
-        elif row.kind == "action":
-            a = row.action
+        elif row.kind == "action" and (a := row.action) is not None:
             out.append(f"Trainee action at {fmt.clock(a.t)} ({fmt.seconds(a.t)})\n", style="bold magenta")
             out.append(fmt.clean_line(row.text) + "\n")
             if a.step and self.data.drill is not None:
