@@ -25,6 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from warroom.core.errors import WarroomError
+
 #: Version of the journal line format written by this code.
 JOURNAL_FORMAT = 1
 
@@ -37,7 +39,7 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-class JournalError(Exception):
+class JournalError(WarroomError):
     """A journal that cannot be read at all (missing, unreadable, or without a start line)."""
 
 

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.errors import WarroomError
 from warroom.core.format import seconds
 from warroom.core.outcome import OUTCOME_LABELS, Outcome
 from warroom.store.journal import (
@@ -63,7 +64,7 @@ STALE_TMP_AGE_S = 60.0
 _OUTCOMES = frozenset(o.value for o in Outcome)
 
 
-class Unrecoverable(Exception):
+class Unrecoverable(WarroomError):
     """A journal that can never be recovered as it is; the message says why. It is quarantined."""
 
 

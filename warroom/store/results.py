@@ -32,6 +32,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.errors import WarroomError
 from warroom.core.outcome import CONTAINED_OUTCOMES as _CONTAINED
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ SORT_KEYS: dict[str, tuple[str, str]] = {
 
 
 
-class StoreError(Exception):
+class StoreError(WarroomError):
     """The results store cannot be used (not a database, unreadable, locked too long...)."""
 
 

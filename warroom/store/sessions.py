@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from warroom.core.errors import WarroomError
 from warroom.store.journal import JOURNAL_FORMAT, JournalWriter, utc_now
 from warroom.store.results import ResultsStore, SessionInfo, StoreError
 
@@ -39,7 +40,7 @@ _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower cas
 DrillResolver = Callable[[str, str | None], Path]
 
 
-class SessionError(Exception):
+class SessionError(WarroomError):
     """A session cannot be started or recorded (data directory unusable, journal closed...)."""
 
 
@@ -52,7 +53,7 @@ class JournalWriteError(SessionError):
         self.journal = Path(journal)
 
 
-class DrillUnavailable(Exception):
+class DrillUnavailable(WarroomError):
     """The drill a stored session was played on cannot be found or loaded; the message says why."""
 
 
