@@ -162,8 +162,7 @@ class ReviewScreen(Screen[None]):
         clock = Text(fmt.clock(row.t), style="dim")
         key = fmt.literal_line(key_marks(row.key), style="bold yellow" if "evidence" in row.key else "yellow")
         trainee = fmt.literal_line(", ".join(row.trainee), style="bold magenta")
-        if row.kind == "event":
-            ev = row.event
+        if row.kind == "event" and (ev := row.event) is not None:
             summary = fmt.literal_line(summarize(ev), style=dim, limit=400)
             if not row.played:  # the prefix's Text carries the cut: a long summary still ends in "…"
                 summary = Text("(not played) ", style="dim italic", no_wrap=True, overflow="ellipsis") + summary
