@@ -37,7 +37,7 @@ from typing import Any
 
 from warroom.core.actions import Action
 from warroom.core.fairness import fairness_problems, trigger_happy_targets
-from warroom.core.model import Drill
+from warroom.core.model import Drill, TraceEvent
 from warroom.core.outcome import OUTCOME_LABELS, Outcome
 from warroom.core.replay import Replay
 from warroom.core.scoring import Scorecard, score, scorecard_of
@@ -130,7 +130,7 @@ class CheckReport:
 _Script = list[tuple[float, str, str]]
 
 
-def _step_of(drill: Drill, event: Any) -> str:
+def _step_of(drill: Drill, event: TraceEvent) -> str:
     return event.step if event.step is not None else drill.plan[0].id
 
 

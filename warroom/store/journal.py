@@ -23,9 +23,12 @@ import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warroom.core.errors import WarroomError
+
+if TYPE_CHECKING:
+    from warroom.core.actions import Action
 
 #: Version of the journal line format written by this code.
 JOURNAL_FORMAT = 1
@@ -88,7 +91,7 @@ class JournalContents:
 
     path: Path
     start: dict[str, Any]
-    actions: list[Any] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
     end: dict[str, Any] | None = None
     problems: list[JournalProblem] = field(default_factory=list)
 

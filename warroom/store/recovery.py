@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from warroom.core.errors import WarroomError
 from warroom.core.format import seconds
@@ -83,7 +83,7 @@ class RecoveredSession:
     session_id: str | None = None
     trainee: str | None = None
     drill_id: str | None = None
-    actions: list[Any] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
     outcome: str | None = None
     total: int | None = None
     max_total: int | None = None
