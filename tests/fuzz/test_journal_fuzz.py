@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from warroom.cli import main
 from warroom.store.journal import JournalError, read_journal
-from warroom.store.results import ResultsStore
 from warroom.store.recovery import recover_unfinished
+from warroom.store.results import ResultsStore
 
 from .budget import budget
 from .journal_mutations import (
@@ -30,10 +30,10 @@ from .journal_mutations import (
     LINE_OPS,
     ODD_LINES,
     damaged_journal,
-    random_action_journal,
-    real_journal,
     drill_path,
     expected_actions,
+    random_action_journal,
+    real_journal,
 )
 from .properties import FORBIDDEN_WORDS, RAW_CONTROL
 

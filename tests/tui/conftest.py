@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual.clock import MockClock
 from screen_support import record_notifications, screen_text
+from textual.clock import MockClock
 from textual.pilot import Pilot
 
 from warroom.core.library import bundled_drills_dir

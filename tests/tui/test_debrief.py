@@ -8,7 +8,7 @@ from warroom.tui.debrief import DebriefScreen
 from warroom.tui.modals import EscalateScreen
 from warroom.tui.text import seconds
 
-from .conftest import advance, escalate, make_app, record_notifications, screen_text, type_text
+from .conftest import advance, escalate, make_app, record_notifications, screen_text
 
 
 async def _escalate(pilot, step: str, reason: str) -> None:

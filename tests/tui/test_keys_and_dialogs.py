@@ -18,7 +18,7 @@ async def _help_shows(pilot, title: str, keys) -> None:
     assert isinstance(app.screen, HelpScreen)
     text = screen_text(app)
     assert title in text
-    for key, what in keys:
+    for _key, what in keys:
         assert what in text, what
     await pilot.press("escape")
     assert app.screen is under

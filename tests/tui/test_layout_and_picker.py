@@ -120,7 +120,6 @@ async def test_a_drill_that_crashes_the_loader_is_listed_broken_and_the_picker_r
 
 
 def test_launch_fails_with_the_apps_return_code(monkeypatch, tmp_path):
-    from warroom.cli.common import Settings
     from warroom.tui import app as app_module
     from warroom.tui import launch as launch_module
 
@@ -152,7 +151,7 @@ def test_an_unreadable_drill_folder_is_listed_with_its_problem(tmp_path, monkeyp
     real = library.find_drill_files
 
     def failing(paths, *args, **kwargs):
-        if Path(list(paths)[0]) == folder:
+        if Path(next(iter(paths))) == folder:
             raise PermissionError(13, "Permission denied", str(folder))
         return real(paths, *args, **kwargs)
 

@@ -162,7 +162,8 @@ async def test_picker_gives_the_preview_the_room_on_a_large_terminal(services):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         picker = app.screen
-        assert picker.query_one("#picker-detail").outer_size.height >= 7  # a long list scrolls; the preview keeps 5 lines
+        # a long list scrolls; the preview keeps 5 lines
+        assert picker.query_one("#picker-detail").outer_size.height >= 7
 
 
 async def test_picker_flags_duplicate_ids_and_ids_that_differ_from_the_file_name(tmp_path):

@@ -8,10 +8,10 @@ from warroom.core.replay import FALSE_ESCALATION_DELAY
 from warroom.core.scoring import Outcome, score
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.inspector import Inspector
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import EscalateScreen
 from warroom.tui.timeline import Timeline
-from warroom.tui.inspector import Inspector
 from warroom.tui.widgets import Meters, PlanPanel, StatusBar
 
 from .conftest import advance, escalate, make_app, record_notifications, screen_text, type_text
@@ -48,7 +48,9 @@ async def test_play_to_containment_by_keys(services):
         assert "CONTAINED" in text and f"{card.total}/{card.max_total}" in text and card.max_total == 100
     with ResultsStore(services.data_dir) as store:
         rows = store.query(trainee="tester")
-        assert [(r.drill_id, r.outcome, r.total) for r in rows] == [("duplicate-charge-refunds", "contained", card.total)]
+        assert [(r.drill_id, r.outcome, r.total) for r in rows] == [
+            ("duplicate-charge-refunds", "contained", card.total)
+        ]
         stored = store.get(rows[0].session_id)
         assert [a.kind for a in stored.actions] == [ActionKind.INSPECT, ActionKind.ESCALATE]
         assert stored.actions[1].note == "snapshot from last week"

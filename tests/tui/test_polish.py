@@ -12,7 +12,7 @@ from warroom.store.results import ResultsStore
 from warroom.store.sessions import SessionRecorder
 from warroom.store.timeline import load_review
 from warroom.tui.debrief import DebriefScreen
-from warroom.tui.modals import PICKER_KEYS, REVIEW_KEYS, HelpScreen
+from warroom.tui.modals import PICKER_KEYS, HelpScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.review import ReviewTable
 from warroom.tui.services import load_entry
@@ -84,7 +84,7 @@ async def test_meters_fit_80_columns_once_damage_shows(services):
         assert len(line) <= 80
         executor = line.rsplit(" exec ", 1)[1]
         assert executor.startswith("$") and executor[1:].replace(".", "").isdigit()  # not cut off
-        shown = [row for row in screen_text(app).splitlines() if "damage " in row][0]
+        shown = next(row for row in screen_text(app).splitlines() if "damage " in row)
         assert shown.rstrip().endswith(executor)
 
 

@@ -12,8 +12,8 @@ from warroom.core.replay import Replay, ReplayError
 from warroom.core.scoring import replay_actions, score
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen, timeline_marks
-from warroom.tui.live import false_escalation_message
 from warroom.tui.inspector import Inspector
+from warroom.tui.live import false_escalation_message
 from warroom.tui.timeline import Timeline
 from warroom.tui.widgets import describe_event
 

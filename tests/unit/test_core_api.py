@@ -105,6 +105,56 @@ def test_core_errors_share_the_root(name, builtin):
         assert issubclass(cls, builtin)
 
 
+@pytest.mark.parametrize(
+    ("module", "name", "base"),
+    [
+        ("results", "StoreError", None), ("results", "DataDirError", "StoreError"),
+        ("results", "DamagedStore", "StoreError"), ("results", "InvalidSession", "StoreError"),
+        ("results", "DuplicateSession", "StoreError"), ("results", "StoreVersionError", "StoreError"),
+        ("results", "SessionNotFound", "StoreError"), ("results", "CorruptSession", "StoreError"),
+        ("journal", "JournalError", None), ("journal", "NotRegularFile", "JournalError"),
+        ("sessions", "SessionError", None), ("sessions", "JournalWriteError", "SessionError"),
+        ("sessions", "DrillUnavailable", None), ("recovery", "Unrecoverable", None),
+    ],
+)
+def test_store_errors_share_the_root(module, name, base):
+    import importlib
+
+    mod = importlib.import_module(f"warroom.store.{module}")
+    cls = getattr(mod, name)
+    assert issubclass(cls, WarroomError), name
+    if base is not None:  # existing `except StoreError` (and the like) sites still catch it
+        assert issubclass(cls, getattr(mod, base)), name
+
+
+def test_every_store_error_class_is_in_the_tree():
+    """No error class of the store is left outside the tree (a new one must derive from WarroomError)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import warroom.store
+
+    errors = []
+    for info in pkgutil.iter_modules(warroom.store.__path__):
+        mod = importlib.import_module(f"warroom.store.{info.name}")
+        for name, cls in inspect.getmembers(mod, inspect.isclass):
+            if issubclass(cls, BaseException) and cls.__module__ == mod.__name__:
+                errors.append(name)
+                assert issubclass(cls, WarroomError), f"{mod.__name__}.{name}"
+    assert {"StoreError", "JournalError", "SessionError", "DrillUnavailable"} <= set(errors)
+
+
+def test_store_errors_keep_what_the_front_ends_print():
+    from warroom.store.results import SessionNotFound
+    from warroom.store.sessions import JournalWriteError
+
+    err = SessionNotFound("session id prefix 'a' matches several sessions: a1, a2", ["a1", "a2"])
+    assert str(err) == "session id prefix 'a' matches several sessions: a1, a2" and err.matches == ["a1", "a2"]
+    assert err.exit_code == 1
+    assert JournalWriteError("disk full", "j.jsonl").exit_code == 1
+
+
 def test_record_error_shares_the_root():
     from warroom.importers.who_and_when import RecordError
 

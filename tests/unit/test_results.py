@@ -62,7 +62,10 @@ def test_missing_store_without_create(tmp_path: Path):
 
 
 def test_insert_is_idempotent_and_get_returns_everything(store: ResultsStore):
-    actions = [Action(t=3, kind=ActionKind.FLAG, event="e04", note="odd"), Action(t=4, kind=ActionKind.ESCALATE, step="s1")]
+    actions = [
+        Action(t=3, kind=ActionKind.FLAG, event="e04", note="odd"),
+        Action(t=4, kind=ActionKind.ESCALATE, step="s1"),
+    ]
     add_session(store, "20261101-100000-abcd", trainee="ann", actions=actions, total=77, drill_sha256="f" * 64)
     from warroom.store.results import DuplicateSession, SessionInfo
 

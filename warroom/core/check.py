@@ -37,9 +37,10 @@ from typing import Any
 
 from warroom.core.actions import Action
 from warroom.core.fairness import fairness_problems, trigger_happy_targets
-from warroom.core.model import Drill
+from warroom.core.model import Drill, TraceEvent
+from warroom.core.outcome import OUTCOME_LABELS, Outcome
 from warroom.core.replay import Replay
-from warroom.core.scoring import OUTCOME_LABELS, Outcome, Scorecard, score, scorecard_of
+from warroom.core.scoring import Scorecard, score, scorecard_of
 
 #: Seconds of drill time a person needs, at the least, between the earliest evidence and the deadline to read the
 #: evidence and escalate (the scripted ideal trainee reacts in zero time; people do not).
@@ -129,7 +130,7 @@ class CheckReport:
 _Script = list[tuple[float, str, str]]
 
 
-def _step_of(drill: Drill, event: Any) -> str:
+def _step_of(drill: Drill, event: TraceEvent) -> str:
     return event.step if event.step is not None else drill.plan[0].id
 
 
@@ -170,7 +171,8 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
     elif trainee == "late":
         if end <= key.deadline:
             notes.append(
-                f"the trace ends at {end:g} s, at or before the deadline ({key.deadline:g} s): no escalation can be late"
+                f"the trace ends at {end:g} s, at or before the deadline ({key.deadline:g} s): "
+                "no escalation can be late"
             )
             return script, notes
         script.append((key.deadline + min(LATE_DELAY, (end - key.deadline) / 2), "escalate", origin))
@@ -246,7 +248,9 @@ def run_checks(drill: Drill) -> CheckReport:
             )
         for r in runs:
             if r.scorecard.escalations and not r.scorecard.total < never.total:
-                problems.append(f"{r.trainee} escalated in an all-clear drill but scored {label(r.trainee)}, not less than never")
+                problems.append(
+                    f"{r.trainee} escalated in an all-clear drill but scored {label(r.trainee)}, not less than never"
+                )
         return CheckReport(drill.id, True, runs, problems)
 
     key = drill.answer_key
@@ -259,7 +263,8 @@ def run_checks(drill: Drill) -> CheckReport:
     elif key.deadline - first < MIN_REACTION_WINDOW:
         problems.append(
             f"cannot be won by a person: the deadline ({key.deadline:g} s) leaves only {key.deadline - first:g} s "
-            f"after the earliest evidence ({first:g} s); give at least {MIN_REACTION_WINDOW:g} s to read it and escalate"
+            f"after the earliest evidence ({first:g} s); "
+            f"give at least {MIN_REACTION_WINDOW:g} s to read it and escalate"
         )
     elif by["ideal"].scorecard.outcome is not Outcome.CONTAINED:
         why = "; ".join(by["ideal"].notes) or "see its scorecard"

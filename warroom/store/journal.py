@@ -23,7 +23,12 @@ import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from warroom.core.errors import WarroomError
+
+if TYPE_CHECKING:
+    from warroom.core.actions import Action
 
 #: Version of the journal line format written by this code.
 JOURNAL_FORMAT = 1
@@ -37,7 +42,7 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-class JournalError(Exception):
+class JournalError(WarroomError):
     """A journal that cannot be read at all (missing, unreadable, or without a start line)."""
 
 
@@ -86,7 +91,7 @@ class JournalContents:
 
     path: Path
     start: dict[str, Any]
-    actions: list[Any] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
     end: dict[str, Any] | None = None
     problems: list[JournalProblem] = field(default_factory=list)
 
@@ -254,7 +259,9 @@ def read_journal(path: Path) -> JournalContents:
                 EndRecord.model_validate(obj)
             except ValidationError as exc:
                 problems.append(
-                    JournalProblem(path, i, f"corrupt end line ({describe(exc)}); the session is scored from its actions")
+                    JournalProblem(
+                        path, i, f"corrupt end line ({describe(exc)}); the session is scored from its actions"
+                    )
                 )
             else:
                 contents.end = obj

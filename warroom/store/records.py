@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
@@ -66,7 +66,7 @@ def _action_time(action: Action) -> Action:
     return action
 
 
-def _json_text(kind: type, what: str) -> Any:
+def _json_text(kind: type, what: str) -> AfterValidator:
     def check(value: str) -> str:
         try:
             parsed = json.loads(value)

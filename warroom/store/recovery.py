@@ -26,8 +26,9 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from warroom.core.errors import WarroomError
 from warroom.core.format import seconds
 from warroom.core.outcome import OUTCOME_LABELS, Outcome
 from warroom.store.journal import (
@@ -63,7 +64,7 @@ STALE_TMP_AGE_S = 60.0
 _OUTCOMES = frozenset(o.value for o in Outcome)
 
 
-class Unrecoverable(Exception):
+class Unrecoverable(WarroomError):
     """A journal that can never be recovered as it is; the message says why. It is quarantined."""
 
 
@@ -82,7 +83,7 @@ class RecoveredSession:
     session_id: str | None = None
     trainee: str | None = None
     drill_id: str | None = None
-    actions: list[Any] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
     outcome: str | None = None
     total: int | None = None
     max_total: int | None = None
@@ -337,9 +338,10 @@ def _score_abandoned(
     found = resolve_session_drill(info, resolver)
     drill, drill_file, sha = found.drill, found.path, found.sha256
     if found.changed:
+        was = info.drill_sha256 or ""  # changed: there is a recorded SHA-256 and it differs
         rec.problems.append(
             f"the drill file {drill_file} changed since the session (SHA-256 {sha[:12]}… was "
-            f"{info.drill_sha256[:12]}…); scored against the current file (version {drill.version}, SHA-256 {sha}), "
+            f"{was[:12]}…); scored against the current file (version {drill.version}, SHA-256 {sha}), "
             f"which is recorded with the session; it was played on version {info.drill_version} "
             f"(SHA-256 {info.drill_sha256})"
         )

@@ -98,9 +98,10 @@ def _rescore_one(
         return result(RescoreStatus.SKIPPED, f"{exc}; not re-scored")
     path, drill_, sha = found.path, found.drill, found.sha256
     if found.changed and not allow_changed:
+        was = s.drill_sha256 or ""  # changed: there is a recorded SHA-256 and it differs
         return result(
             RescoreStatus.SKIPPED,
-            f"the drill file {path} changed since the session (SHA-256 {sha[:12]}…, was {s.drill_sha256[:12]}…); "  # type: ignore[index]
+            f"the drill file {path} changed since the session (SHA-256 {sha[:12]}…, was {was[:12]}…); "
             "not re-scored (--allow-changed to re-score against the current file)",
         )
     try:

@@ -26,12 +26,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
 
+from warroom.core.errors import WarroomError
 from warroom.core.outcome import CONTAINED_OUTCOMES as _CONTAINED
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ SORT_KEYS: dict[str, tuple[str, str]] = {
 
 
 
-class StoreError(Exception):
+class StoreError(WarroomError):
     """The results store cannot be used (not a database, unreadable, locked too long...)."""
 
 
@@ -234,7 +235,7 @@ class StoredSession(SessionRow):
     """One stored session with its scorecard (the dict of ``Scorecard.to_dict()``) and full action log."""
 
     scorecard: dict[str, Any] = field(default_factory=dict)
-    actions: list[Any] = field(default_factory=list)  # list[warroom.core.actions.Action]
+    actions: list[Action] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Every stored field as a JSON-ready dict (the ``scores --format json`` row): the flat fields of
@@ -365,7 +366,7 @@ def _check_row(session_id: str, values: dict[str, Any]) -> None:
         raise InvalidSession(f"session {session_id} was not stored: {describe(exc)}", session_id) from None
 
 
-def _actions_json(actions: Iterable[Any]) -> str:
+def _actions_json(actions: Iterable[Action]) -> str:
     return json.dumps([a.model_dump(mode="json", exclude_none=True) for a in actions], ensure_ascii=False)
 
 
@@ -379,13 +380,19 @@ def damaged_message(path: Path, exc: BaseException) -> str:
     )
 
 
-def _guard(method: Any) -> Any:
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _guard(
+    method: Callable[Concatenate[ResultsStore, _P], _R],
+) -> Callable[Concatenate[ResultsStore, _P], _R]:
     """Turn SQLite's errors in a read or write of the store into :class:`StoreError` (a damaged file into
     :class:`DamagedStore`), so no caller ever sees a raw ``sqlite3`` exception."""
     import functools
 
     @functools.wraps(method)
-    def guarded(self: ResultsStore, *args: Any, **kwargs: Any) -> Any:
+    def guarded(self: ResultsStore, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return method(self, *args, **kwargs)
         except sqlite3.DatabaseError as exc:
@@ -507,16 +514,17 @@ class ResultsStore:
             raise
 
     @staticmethod
-    def _retry(fn: Any, attempts: int = 200) -> Any:
-        """Run ``fn``, retrying while SQLite reports the database locked (a lock not covered by busy_timeout)."""
-        for i in range(attempts):
+    def _retry(fn: Callable[[], _R], attempts: int = 200) -> _R:
+        """Run ``fn``, retrying while SQLite reports the database locked (a lock not covered by busy_timeout), at
+        most ``attempts`` times in all; the last attempt's error propagates."""
+        for _ in range(attempts - 1):
             try:
                 return fn()
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc) or i == attempts - 1:
+                if "locked" not in str(exc) and "busy" not in str(exc):
                     raise
                 time.sleep(0.05)
-        return None  # pragma: no cover
+        return fn()
 
     @property
     def schema_version(self) -> int:
@@ -693,7 +701,7 @@ class ResultsStore:
         )
         for what, cond, params in stages:
             sql = f"SELECT session_id FROM sessions WHERE {cond} ORDER BY session_id LIMIT 11"
-            ids = [r[0] for r in self._conn.execute(sql, params)]
+            ids: list[str] = [r[0] for r in self._conn.execute(sql, params)]
             if len(ids) > 1:
                 more = ", ..." if len(ids) > 10 else ""
                 raise SessionNotFound(
@@ -822,7 +830,7 @@ class ResultsStore:
         return sql, params, full
 
     @_guard
-    def query_readable(self, **filters: Any) -> tuple[list[SessionRow], list[CorruptSession]]:
+    def query_readable(self, /, **filters: Any) -> tuple[list[SessionRow], list[CorruptSession]]:
         """:meth:`query` that skips unreadable rows: ``(rows, problems)``, one :class:`CorruptSession` per row
         skipped (never modified). Takes the same keyword arguments as :meth:`query`."""
         sql, params, full = self._query_sql(**filters)

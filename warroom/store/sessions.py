@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from warroom.core.errors import WarroomError
 from warroom.store.journal import JOURNAL_FORMAT, JournalWriter, utc_now
 from warroom.store.results import ResultsStore, SessionInfo, StoreError
 
@@ -39,7 +40,7 @@ _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower cas
 DrillResolver = Callable[[str, str | None], Path]
 
 
-class SessionError(Exception):
+class SessionError(WarroomError):
     """A session cannot be started or recorded (data directory unusable, journal closed...)."""
 
 
@@ -52,7 +53,7 @@ class JournalWriteError(SessionError):
         self.journal = Path(journal)
 
 
-class DrillUnavailable(Exception):
+class DrillUnavailable(WarroomError):
     """The drill a stored session was played on cannot be found or loaded; the message says why."""
 
 
@@ -305,7 +306,8 @@ class SessionRecorder:
         """End the session as abandoned (Ctrl-C, quit before the end): scored from the recorded actions.
 
         Appends a ``quit`` action at the drill time after the last recorded action if the log has none (call
-        ``Replay.quit()`` first to record the quit at the current drill time), scores the log and :meth:`finish` es with it.
+        ``Replay.quit()`` first to record the quit at the current drill time), scores the log and :meth:`finish` es
+        with it.
         Returns the scorecard (None if the session was already finished).
         """
         if self.finished:
@@ -426,14 +428,14 @@ __all__ = [
     "DrillResolver",
     "DrillUnavailable",
     "JournalWriteError",
+    "SessionDrill",
     "SessionError",
     "SessionRecorder",
     "StoreError",
-    "SessionDrill",
     "default_drill_resolver",
     "delete_sessions",
     "file_sha256",
     "load_drill_file",
-    "resolve_session_drill",
     "new_session_id",
+    "resolve_session_drill",
 ]

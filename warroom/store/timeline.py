@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from warroom.core.actions import Action, ActionKind
 from warroom.core.format import damage as fmt_damage
 from warroom.core.format import seconds
-from warroom.core.model import Drill
+from warroom.core.model import Drill, TraceEvent
+
+if TYPE_CHECKING:
+    from warroom.core.replay import EscalationResult
+    from warroom.store.results import StoredSession
 
 #: Action kinds shown as rows of their own (inspections mark their event's row; playback changes are not shown).
 ACTION_ROW_KINDS = (ActionKind.FLAG, ActionKind.ESCALATE, ActionKind.QUIT)
@@ -38,7 +42,7 @@ class ReviewRow:
 
     kind: str
     t: float
-    event: Any = None
+    event: TraceEvent | None = None
     action: Action | None = None
     key: list[str] = field(default_factory=list)
     trainee: list[str] = field(default_factory=list)
@@ -68,7 +72,7 @@ class ReviewTimeline:
         return [i for i, r in enumerate(self.rows) if r.kind == "event" and "evidence" in r.key]
 
 
-def _event_marks(drill: Drill, event: Any, replan_ids: set[str], first_evidence: str | None) -> list[str]:
+def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_evidence: str | None) -> list[str]:
     marks: list[str] = []
     key = drill.answer_key
     if event.id in replan_ids:
@@ -107,13 +111,13 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
 
     warning = None
     verdicts: dict[int, str] = {}
-    escalations: dict[int, Any] = {}
+    escalations: dict[int, EscalationResult] = {}
     contained_at = None
     try:
         replay, results = replay_actions(drill, actions)
     except ScoringError as exc:
         warning = f"the action log does not replay on this drill file ({exc}); events are shown in trace order"
-        released: list[Any] = list(drill.trace)
+        released: list[TraceEvent] = list(drill.trace)
     else:
         released = list(replay.released)
         contained_at = replay.contained_at
@@ -130,7 +134,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
         elif a.kind is ActionKind.UNFLAG and a.event:
             flagged.pop(a.event, None)
 
-    def event_row(ev: Any, played: bool) -> ReviewRow:
+    def event_row(ev: TraceEvent, played: bool) -> ReviewRow:
         marks = []
         if ev.id in inspected:
             marks.append(f"inspected at {seconds(inspected[ev.id])}")
@@ -161,7 +165,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
 
 
 def _action_rows(
-    drill: Drill, actions: list[Action], verdicts: dict[int, str], escalations: dict[int, Any]
+    drill: Drill, actions: list[Action], verdicts: dict[int, str], escalations: dict[int, EscalationResult]
 ) -> list[tuple[float, int, int, int, ReviewRow]]:
     """The rows of the trainee's flags, escalations and quit, each as ``(t, 1, index, 0, row)`` for sorting; after
     a false escalation, a ``replan`` row ``(t, 1, index, 1, row)``: the planner's re-plan call and the drill clock's
@@ -208,7 +212,7 @@ class ReviewData:
     differs from the one recorded with the session; ``drill_file`` the file used.
     """
 
-    session: Any
+    session: StoredSession
     drill: Drill | None
     drill_file: Path | None
     drill_changed: bool
@@ -231,7 +235,7 @@ class ReviewData:
         return out
 
 
-def load_review(session: Any, drill_dirs: tuple[Path, ...] = ()) -> ReviewData:
+def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> ReviewData:
     """The :class:`ReviewData` of a stored session: its drill found (recorded path, else the drill id in
     ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its timeline built."""
     from warroom.store.sessions import DrillUnavailable, default_drill_resolver, resolve_session_drill

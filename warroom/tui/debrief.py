@@ -65,7 +65,8 @@ def timeline_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, 
     if key is not None:
         origin = next((e for e in drill.trace if e.step == key.fault.origin_step), None)
         if origin is not None:
-            marks.append((origin.t, "●", f"fault origin: step {key.fault.origin_step} starts ({origin.id})", "bold red"))
+            what = f"fault origin: step {key.fault.origin_step} starts ({origin.id})"
+            marks.append((origin.t, "●", what, "bold red"))
         evidence = sorted((drill.event(e) for e in key.evidence), key=lambda e: e.t)
         if evidence:
             first = evidence[0]
@@ -198,7 +199,8 @@ class DebriefScreen(Screen[None]):
         if card.full_damage:
             facts.append("   damage ", style="bold")
             unit = card.damage_unit
-            facts.append(fmt.clean_line(f"{fmt.damage_amount(card.damage, unit)} of {fmt.damage(card.full_damage, unit)}"))
+            accrued = fmt.damage_amount(card.damage, unit)
+            facts.append(fmt.clean_line(f"{accrued} of {fmt.damage(card.full_damage, unit)}"))
         facts.append("\nfalse escalations ", style="bold")
         facts.append(str(card.false_escalations))
         facts.append("   cost of the run ", style="bold")
@@ -232,9 +234,8 @@ class DebriefScreen(Screen[None]):
         r = self.replay
         if r.full_damage:
             unit = r.damage_unit
-            out.append(
-                "  " + fmt.clean_line(f"accrued {fmt.damage_amount(r.damage, unit)} · the full cascade {fmt.damage(r.full_damage, unit)}")
-            )
+            accrued = fmt.damage_amount(r.damage, unit)
+            out.append("  " + fmt.clean_line(f"accrued {accrued} · the full cascade {fmt.damage(r.full_damage, unit)}"))
         else:
             out.append("  none possible in this drill", style="dim")
         out.append(f"\n0 to {fmt.seconds(self._end())}", style="dim")
@@ -290,4 +291,6 @@ class DebriefScreen(Screen[None]):
         self.app.exit()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen("Debrief keys", DEBRIEF_KEYS, "Your session is stored: warroom scores lists it."))
+        self.app.push_screen(
+            HelpScreen("Debrief keys", DEBRIEF_KEYS, "Your session is stored: warroom scores lists it.")
+        )

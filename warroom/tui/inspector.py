@@ -4,7 +4,8 @@ The body (:func:`~warroom.tui.widgets.describe_event`: header, plan step, argume
 token usage and cost) is laid out into lines once per width and drawn with ``render_line``. An event whose payload
 (tool arguments, tool output, text) is over :data:`BACKGROUND_CHARS` characters is described and laid out in a worker
 thread, started once the event has stayed selected for :data:`START_DELAY` seconds: the inspector shows the
-event's header and "laying out …" at once, and the body when it is ready; a later selection supersedes it. Drill text is Rich Text from :mod:`warroom.tui.text`, never markup.
+event's header and "laying out …" at once, and the body when it is ready; a later selection supersedes it. Drill text
+is Rich Text from :mod:`warroom.tui.text`, never markup.
 """
 
 from __future__ import annotations

@@ -173,7 +173,8 @@ class LineTable(ScrollView, can_focus=True):
 
     def refresh_row(self, index: int) -> None:
         """Forget row ``index``'s rendered line (its cells changed) and repaint it."""
-        for width in {key[1] for key in self._lines.keys() if key[0] == index}:  # noqa: SIM118 - LRUCache has no __iter__
+        cached = self._lines.keys()  # Textual's LRUCache is not iterable itself (iterating it raises KeyError)
+        for width in {key[1] for key in cached if key[0] == index}:
             self._lines.discard((index, width))
         self.refresh_line(index + 1)
 
@@ -317,10 +318,11 @@ class LineTable(ScrollView, can_focus=True):
         row = scroll_y + y - 1
         if row >= len(self._keys):
             return Strip.blank(width, base)
-        strip = self._lines.get((row, widths))
-        if strip is None:
-            strip = self._render_cells(self.row_cells(row), widths)
-            self._lines.set((row, widths), strip)
+        cached = self._lines.get((row, widths))
+        if cached is None:
+            cached = self._render_cells(self.row_cells(row), widths)
+            self._lines.set((row, widths), cached)
+        strip = cached
         strip = strip.apply_style(base)
         if row == self._cursor:
             cursor = self.get_component_rich_style("line-table--cursor")

@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer
 
@@ -307,7 +307,8 @@ class WarRoomScreen(Screen[None]):
             return
         ev = self._selected_event()
         chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(Timeline).following)
-        self.app.push_screen(EscalateScreen(self.drill.plan, ev.step if chosen else None), self.escalate_to)
+        step = ev.step if ev is not None and chosen else None
+        self.app.push_screen(EscalateScreen(self.drill.plan, step), self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:
         """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false escalation."""
@@ -425,4 +426,7 @@ def false_escalation_message(step: str, after_evidence: bool, faulted: bool) -> 
             f"Re-plan after your escalation of {step}: it came before the evidence this drill counts had appeared "
             "in the trace, so the planner had nothing to act on and the plan goes on."
         )
-    return f"Re-plan after your escalation of {step}: the planner re-checked the step and found nothing wrong; the plan goes on."
+    return (
+        f"Re-plan after your escalation of {step}: the planner re-checked the step and found nothing wrong; "
+        "the plan goes on."
+    )

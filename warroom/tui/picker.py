@@ -70,7 +70,7 @@ class PickerScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self._banner(), id="picker-banner")
-        table = DataTable(id="picker-table", cursor_type="row")
+        table: DataTable[Text] = DataTable(id="picker-table", cursor_type="row")
         table.border_title = "Drills"
         yield table
         detail = VerticalScroll(Static(id="picker-detail-body"), id="picker-detail")

@@ -3,8 +3,9 @@ where they happened, and the scorecard beside it.
 
 :class:`ReviewScreen` renders a :class:`~warroom.store.timeline.ReviewData` (built by
 :func:`warroom.store.timeline.load_review`); :class:`ReviewApp` runs it on its own (``warroom review SESSION_ID``).
-Keys: ↑/↓ (or j/k), pgup/pgdn, home/g and end/G move through the timeline (a click selects a row), ``n`` / ``p`` jump to the next / previous trainee action (flag,
-escalation, quit), ``e`` to the next evidence event, ``?`` lists the keys, ``q`` closes. Drill text is shown literally, never as markup.
+Keys: ↑/↓ (or j/k), pgup/pgdn, home/g and end/G move through the timeline (a click selects a row), ``n`` / ``p``
+jump to the next / previous trainee action (flag, escalation, quit), ``e`` to the next evidence event, ``?`` lists
+the keys, ``q`` closes. Drill text is shown literally, never as markup.
 """
 
 from __future__ import annotations
@@ -74,7 +75,9 @@ class ReviewTable(LineTable):
     """The review timeline: trace events, trainee actions and the deadline, one row each (row ``i`` is
     ``rows[i]``, its cells built by ``cells`` when it is drawn). Keys: see :class:`~warroom.tui.linetable.LineTable`."""
 
-    def __init__(self, rows: list[ReviewRow], cells: Callable[[ReviewRow], list[Text]], *, id: str | None = None) -> None:
+    def __init__(
+        self, rows: list[ReviewRow], cells: Callable[[ReviewRow], list[Text]], *, id: str | None = None
+    ) -> None:
         super().__init__(_COLUMNS, id=id)
         self._review_rows = rows
         self._cells = cells
@@ -159,15 +162,13 @@ class ReviewScreen(Screen[None]):
         clock = Text(fmt.clock(row.t), style="dim")
         key = fmt.literal_line(key_marks(row.key), style="bold yellow" if "evidence" in row.key else "yellow")
         trainee = fmt.literal_line(", ".join(row.trainee), style="bold magenta")
-        if row.kind == "event":
-            ev = row.event
+        if row.kind == "event" and (ev := row.event) is not None:
             summary = fmt.literal_line(summarize(ev), style=dim, limit=400)
             if not row.played:  # the prefix's Text carries the cut: a long summary still ends in "…"
                 summary = Text("(not played) ", style="dim italic", no_wrap=True, overflow="ellipsis") + summary
             kind = Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "") if row.played else "dim")
             return [clock, fmt.literal_line(ev.step or "—", style=dim), kind, summary, key, trainee]
-        if row.kind == "action":
-            a = row.action
+        if row.kind == "action" and (a := row.action) is not None:
             label = "ESCALATE" if a.kind.value == "escalate" else a.kind.value.upper()
             return [
                 clock,
@@ -290,8 +291,7 @@ class ReviewScreen(Screen[None]):
                 out.append("Not played in this session (the trace stopped before it).\n", style="italic dim")
             out.append_text(describe_event(row.event, self.data.drill))
             out.append("\n")
-        elif row.kind == "action":
-            a = row.action
+        elif row.kind == "action" and (a := row.action) is not None:
             out.append(f"Trainee action at {fmt.clock(a.t)} ({fmt.seconds(a.t)})\n", style="bold magenta")
             out.append(fmt.clean_line(row.text) + "\n")
             if a.step and self.data.drill is not None:

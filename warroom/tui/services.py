@@ -175,7 +175,9 @@ def with_cross_file_problems(entries: list[DrillEntry]) -> list[DrillEntry]:
     out = []
     for entry in entries:
         problems = found.get(entry.path)
-        out.append(DrillEntry(entry.path, entry.drill, (*entry.problems, *(str(p) for p in problems))) if problems else entry)
+        if problems:
+            entry = DrillEntry(entry.path, entry.drill, (*entry.problems, *(str(p) for p in problems)))
+        out.append(entry)
     return out
 
 

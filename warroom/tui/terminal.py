@@ -57,7 +57,7 @@ _ASCII_GLYPHS = {
 }
 
 
-class _Ascii(dict):  # type: ignore[type-arg]
+class _Ascii(dict[int, str]):
     """A ``str.translate`` table turning any non-ASCII character into ASCII of the same cell width."""
 
     def __missing__(self, code: int) -> str:
@@ -215,7 +215,9 @@ class ExitGuard:
         with self._lock:
             if self._watchdog is not None:
                 return
-            self._watchdog = threading.Thread(target=self._expire, args=(code,), name="warroom-exit-watchdog", daemon=True)
+            self._watchdog = threading.Thread(
+                target=self._expire, args=(code,), name="warroom-exit-watchdog", daemon=True
+            )
             self._watchdog.start()
 
     def settled(self) -> None:
@@ -245,6 +247,10 @@ def guarded_driver_class(app: Any, guard: ExitGuard) -> type | None:
     ascii_only = not locale_is_utf8(os.environ)
 
     class GuardedDriver(base):  # type: ignore[misc, valid-type]
+        # LinuxDriver's output file (``sys.__stderr__``), replaced below by a GuardedOutput over it; the base class
+        # is a run-time value here, so mypy cannot see the attribute's type
+        _file: Any
+
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             # The one place the driver's output file is chosen; the writer thread takes it at application start.

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.widgets import DataTable, Static
 
 from warroom.core.cost import call_cost
-from warroom.core.model import ROLE_OF_KIND, Drill, Role
+from warroom.core.model import ROLE_OF_KIND, Drill, Role, ToolCall, ToolResult
 from warroom.core.replay import CostMeter, StepState
 from warroom.tui import text as fmt
 from warroom.tui.structured import language_hint, structured
@@ -102,11 +102,11 @@ def _result_of(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Tex
     out = Text()
     out.append(_label("result"), style="bold")
     shown = events.values() if events is not None else drill.trace
-    answer = next((e for e in shown if e.kind == "tool_result" and e.call == call.id), None)
+    answer = next((e for e in shown if isinstance(e, ToolResult) and e.call == call.id), None)
     if answer is not None:
         out.append(fmt.clean_line(answer.id))
         out.append(f" (t={fmt.seconds(answer.t)})", style="dim")
-    elif any(e.kind == "tool_result" and e.call == call.id for e in drill.trace):
+    elif any(isinstance(e, ToolResult) and e.call == call.id for e in drill.trace):
         out.append("not returned yet", style="dim")
     else:
         out.append("no result in the trace", style="dim")
@@ -159,9 +159,12 @@ def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = 
         language = None
         try:
             call = events[event.call] if events is not None and event.call in events else drill.event(event.call)
+        except KeyError:  # a call the trace does not have
+            call = None
+        if isinstance(call, ToolCall):
             meta.append(f"answers {fmt.clean_line(event.call)} ({fmt.clean_line(call.tool)})")
             language = language_hint(call.arguments)  # e.g. the file a read_file call named
-        except (KeyError, AttributeError):
+        else:
             meta.append(f"answers {fmt.clean_line(event.call)}")
         out.append(" · ".join(meta) + "\n")
         out.append("output (raw)\n", style="bold")
