@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from malformed_cases import EXPECTED, MALFORMED
+
 from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services
 

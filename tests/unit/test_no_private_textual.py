@@ -6,14 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 from locations import REPO
 
 ROOT = REPO  # the repository scanned
 #: ``import textual._x``, ``from textual._x import``, ``from textual import _x``, and dotted uses ``textual._x``.
 PRIVATE = re.compile(r"\btextual\._\w|\bfrom\s+textual\s+import\s+\(?\s*_\w")
-#: Files still allowed, with the reason (see the xfail below); the list must only shrink.
-PENDING = {"warroom/tui/modals.py": "the escalation dialog's textual._widget_navigation (removed by its own fix)"}
 
 
 def private_uses() -> dict[str, list[int]]:
@@ -36,10 +33,5 @@ def test_the_pattern_finds_private_imports():
         assert not PRIVATE.search(line), line
 
 
-def test_no_private_textual_outside_the_pending_files():
-    assert set(private_uses()) <= set(PENDING)
-
-
-@pytest.mark.xfail(strict=False, reason="warroom/tui/modals.py: " + PENDING["warroom/tui/modals.py"])
 def test_no_private_textual_anywhere():
     assert private_uses() == {}
