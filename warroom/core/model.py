@@ -96,8 +96,7 @@ class _Strict(BaseModel):
 
 
 class FaultKind(StrEnum):
-    """What went wrong at the fault's origin step. The vocabulary follows public reports of silent agent failures
-    (see docs/authoring.md).
+    """What went wrong at the fault's origin step: kinds from public reports of silent agent failures.
 
     Each member's description is in :data:`FAULT_KIND_DESCRIPTIONS` (shown in the schema and the docs).
     """
