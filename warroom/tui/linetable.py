@@ -88,8 +88,8 @@ class LineTable(ScrollView, can_focus=True):
     #: Spaces on each side of every cell.
     CELL_PADDING = 1
 
-    class RowHighlighted(Message):
-        """The cursor moved to another row (or the first row appeared): ``cursor_row`` (index), ``key``."""
+    class _RowMessage(Message):
+        """A message about one row: ``cursor_row`` (index) and ``key``; ``control`` is the table."""
 
         def __init__(self, table: LineTable, cursor_row: int, key: str) -> None:
             super().__init__()
@@ -101,18 +101,11 @@ class LineTable(ScrollView, can_focus=True):
         def control(self) -> LineTable:
             return self.table
 
-    class RowSelected(Message):
-        """Enter on a row, or a click on the row under the cursor: ``cursor_row`` (index), ``key``."""
+    class RowHighlighted(_RowMessage):
+        """The cursor moved to another row (or the first row appeared)."""
 
-        def __init__(self, table: LineTable, cursor_row: int, key: str) -> None:
-            super().__init__()
-            self.table = table
-            self.cursor_row = cursor_row
-            self.key = key
-
-        @property
-        def control(self) -> LineTable:
-            return self.table
+    class RowSelected(_RowMessage):
+        """Enter on a row, or a click on the row under the cursor."""
 
     def __init__(self, columns: Sequence[Column], *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
