@@ -35,6 +35,25 @@ def test_new_store_has_schema_version_and_wal(store: ResultsStore, tmp_path: Pat
     conn.close()
 
 
+def test_version_1_store_is_upgraded_keeping_its_rows(tmp_path: Path):
+    from warroom.store.results import _MIGRATIONS
+
+    conn = sqlite3.connect(tmp_path / DB_NAME)
+    conn.executescript(_MIGRATIONS[1])
+    conn.execute(
+        "INSERT INTO sessions (session_id, trainee, drill_id, started_at, outcome, total, scorecard, actions) "
+        "VALUES ('s-1', 'ana', 'd1', '2026-01-01T00:00:00+00:00', 'contained', 80, '{}', '[]')"
+    )
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    with ResultsStore(tmp_path) as s:
+        assert s.schema_version == SCHEMA_VERSION == 2
+        (row,) = s.query()
+    assert (row.session_id, row.total, row.mode, row.set_id, row.seed) == ("s-1", 80, "practice", None, None)
+    assert (row.pauses, row.paused_seconds, row.wall_time_to_detect) == (0, None, None)
+
+
 def test_newer_schema_version_is_refused_and_left_untouched(tmp_path: Path):
     conn = sqlite3.connect(tmp_path / DB_NAME)
     conn.execute("CREATE TABLE future (x)")

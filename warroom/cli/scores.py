@@ -66,6 +66,12 @@ CSV_COLUMNS = (
     "drill_path",
     "notes",
     "rescored_at",
+    "mode",
+    "set_id",
+    "seed",
+    "pauses",
+    "paused_seconds",
+    "wall_time_to_detect",
 )
 
 SUMMARY_CSV_COLUMNS = (

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
@@ -90,6 +90,9 @@ Count = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
 DrillSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_ACTION_SECONDS)]
 Figure = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_FIGURE)]
 OutcomeValue = Annotated[str, Field(strict=True), AfterValidator(_outcome)]
+Mode = Literal["practice", "assessment"]
+Seed = Annotated[int, Field(strict=True, ge=0, le=2**63 - 1)]
+WallSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1e9)]
 
 
 class StartRecord(BaseModel):
@@ -107,6 +110,9 @@ class StartRecord(BaseModel):
     all_clear: Annotated[bool, Field(strict=True)] = False
     scoring_version: OptionalText = None
     started_at: IsoTime
+    mode: Mode = "practice"
+    set_id: OptionalText = None
+    seed: Seed | None = None
 
 
 class ActionRecord(BaseModel):
@@ -163,6 +169,9 @@ class ListedRecord(StartRecord):
     recovered: Annotated[bool, Field(strict=True)] = False
     notes: Annotated[str, Field(strict=True), _json_text(list, "the notes")] = "[]"
     rescored_at: IsoTime | None = None
+    pauses: Count = 0
+    paused_seconds: WallSeconds | None = None
+    wall_time_to_detect: WallSeconds | None = None
 
 
 class RowRecord(ListedRecord):

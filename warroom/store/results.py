@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from warroom.core.scoring import Scorecard
 
 #: The schema version this code writes (``PRAGMA user_version``).
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: File name of the results database inside the data directory.
 DB_NAME = "results.sqlite3"
 #: Seconds a writer waits for another writer's lock before giving up.
@@ -86,6 +86,17 @@ _MIGRATIONS: dict[int, str] = {
             ON sessions(trainee, drill_id, all_clear, outcome, total, time_to_detect, false_escalations, started_at);
         CREATE INDEX ix_sessions_drill_summary ON sessions(drill_id, total, trainee, all_clear, outcome, started_at);
         CREATE INDEX ix_sessions_trainee_ttd ON sessions(trainee, time_to_detect, drill_id, started_at);
+    """,
+    # 2: how the session was played: its mode, drill set and variant seed (start information), and the wall-clock
+    # figures of practice sessions (pauses, seconds paused, wall-clock time to detect)
+    2: """
+        ALTER TABLE sessions ADD COLUMN mode TEXT NOT NULL DEFAULT 'practice';
+        ALTER TABLE sessions ADD COLUMN set_id TEXT;
+        ALTER TABLE sessions ADD COLUMN seed INTEGER;
+        ALTER TABLE sessions ADD COLUMN pauses INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN paused_seconds REAL;
+        ALTER TABLE sessions ADD COLUMN wall_time_to_detect REAL;
+        CREATE INDEX ix_sessions_mode ON sessions(mode, set_id);
     """,
 }
 
@@ -164,6 +175,12 @@ class SessionInfo:
     started_at: str
     all_clear: bool = False
     scoring_version: str | None = None
+    #: ``"practice"`` or ``"assessment"`` (docs/scoring.md, "Practice and assessment").
+    mode: str = "practice"
+    #: The id of the drill set the session was played in, if any.
+    set_id: str | None = None
+    #: The seed of the drill variant played (None: the drill as written).
+    seed: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """As a JSON-ready dict (the journal's start line without ``type``/``format``/``pid``)."""
@@ -177,6 +194,9 @@ class SessionInfo:
             "all_clear": self.all_clear,
             "scoring_version": self.scoring_version,
             "started_at": self.started_at,
+            "mode": self.mode,
+            "set_id": self.set_id,
+            "seed": self.seed,
         }
 
     @classmethod
@@ -192,6 +212,26 @@ class SessionInfo:
         except ValidationError as exc:
             raise ValueError(describe(exc)) from None
         return cls(**record.model_dump())
+
+
+@dataclass(frozen=True)
+class WallClock:
+    """The wall-clock figures of a played session, from the journal's action times (all in wall seconds)."""
+
+    #: Times the drill was paused.
+    pauses: int = 0
+    #: Wall seconds spent paused (None: not recorded).
+    paused_seconds: float | None = None
+    #: Wall seconds from the start to the escalation that scored (None: none).
+    wall_time_to_detect: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The store columns of these figures."""
+        return {
+            "pauses": self.pauses,
+            "paused_seconds": self.paused_seconds,
+            "wall_time_to_detect": self.wall_time_to_detect,
+        }
 
 
 @dataclass(frozen=True)
@@ -219,6 +259,15 @@ class SessionRow:
     recovered: bool
     notes: list[str]
     rescored_at: str | None
+    mode: str = "practice"
+    set_id: str | None = None
+    seed: int | None = None
+    #: Times the trainee paused (practice sessions; assessment sessions cannot pause).
+    pauses: int = 0
+    #: Wall-clock seconds spent paused (None: not recorded).
+    paused_seconds: float | None = None
+    #: Wall-clock seconds from the session's start to the escalation that scored (None: no such escalation).
+    wall_time_to_detect: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """As a JSON-ready dict (the ``scores --format json`` row)."""
@@ -260,6 +309,9 @@ class StoredSession(SessionRow):
             started_at=self.started_at,
             all_clear=self.all_clear,
             scoring_version=self.scoring_version,
+            mode=self.mode,
+            set_id=self.set_id,
+            seed=self.seed,
         )
 
 
@@ -552,6 +604,7 @@ class ResultsStore:
         ended_at: str | None,
         recovered: bool = False,
         notes: Sequence[str] = (),
+        wall: WallClock | None = None,
     ) -> bool:
         """Store one session: its start info, :class:`~warroom.core.scoring.Scorecard` and action log.
 
@@ -567,6 +620,7 @@ class ResultsStore:
             "ended_at": ended_at,
             "recovered": int(recovered),
             "notes": json.dumps(list(notes), ensure_ascii=False),
+            **(wall or WallClock()).to_dict(),
             **_scorecard_fields(scorecard),
             "actions": _actions_json(actions),
         }
