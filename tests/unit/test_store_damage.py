@@ -159,6 +159,26 @@ def test_a_results_file_without_write_access_is_a_clear_error_simulated(tmp_path
     assert_clear_failure(tmp_path, f"cannot write the file {db}")
 
 
+def test_a_wal_file_removed_while_it_is_checked_is_no_problem(tmp_path: Path, monkeypatch):
+    """Another warroom closing the store removes its -wal file between our stat and our access check (a race
+    seen with four writers): that is not a permission problem."""
+    from warroom.store import datadir
+
+    with ResultsStore(tmp_path) as store:
+        known_sessions(store)
+    wal = tmp_path / f"{DB_NAME}-wal"
+    wal.write_bytes(b"")
+
+    def removed_meanwhile(path: Path, mode: int) -> bool:
+        if Path(path) == wal:
+            wal.unlink(missing_ok=True)
+            return False
+        return True
+
+    monkeypatch.setattr(datadir, "_can", removed_meanwhile)
+    assert datadir.data_dir_problem(tmp_path) is None
+
+
 def test_an_unused_data_directory_is_fine_and_a_missing_one_is_created_only_when_needed(tmp_path: Path):
     r = invoke("scores", "--data-dir", str(tmp_path / "nowhere"))
     assert r.exit_code == 0 and "No sessions recorded yet" in r.output

@@ -42,7 +42,7 @@ def _access_problem(path: Path, st: os.stat_result, folder: bool) -> str | None:
     """Why this process cannot read and write ``path`` (a folder needs search too), or None when it can."""
     need = [("read", os.R_OK), ("write", os.W_OK)] + ([("open", os.X_OK)] if folder else [])
     missing = [word for word, mode in need if not _can(path, mode)]
-    if not missing:
+    if not missing or not os.path.lexists(path):  # gone meanwhile: SQLite removes its -wal file at the last close
         return None
     kind = "folder" if folder else "file"
     return (
