@@ -236,9 +236,9 @@ def test_session_start_values_are_checked_on_write(tmp_path: Path, info: Session
 
 def test_only_the_same_session_is_ignored_every_other_failure_is_raised(tmp_path: Path, monkeypatch):
     """A NOT NULL violation (here with the value check switched off) is an error, never a quiet 'already stored'."""
-    from warroom.store import results
+    from warroom.store import writes
 
-    monkeypatch.setattr(results, "_check_row", lambda session_id, values: None)
+    monkeypatch.setattr(writes, "_check_row", lambda session_id, values: None)
     bad = SessionInfo("x1", None, "A", 1, None, None, "2026-11-01T10:00:00+00:00")  # type: ignore[arg-type]
     with ResultsStore(tmp_path) as store:
         with pytest.raises(StoreError, match=r"NOT NULL constraint failed: sessions\.trainee"):

@@ -131,11 +131,6 @@ class JournalWriter:
         fsync_dir(path.parent)
         return cls(path, fd)
 
-    @property
-    def closed(self) -> bool:
-        """True once :meth:`close` was called."""
-        return self._fd is None
-
     def append(self, obj: dict[str, Any]) -> None:
         """Append one JSON object as one line, then flush it to disk (``os.fsync``).
 

@@ -67,10 +67,6 @@ class ReviewTimeline:
         """Indexes of the trainee-action rows, in order."""
         return [i for i, r in enumerate(self.rows) if r.is_trainee_action]
 
-    def evidence_rows(self) -> list[int]:
-        """Indexes of the evidence event rows, in order."""
-        return [i for i, r in enumerate(self.rows) if r.kind == "event" and "evidence" in r.key]
-
 
 def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_evidence: str | None) -> list[str]:
     marks: list[str] = []

@@ -1,0 +1,69 @@
+"""The results store's errors: one tree under :class:`StoreError` (a :class:`~warroom.core.errors.WarroomError`).
+
+Each message names the file or session and says what to do; the CLI prints it as it is, the terminal UI shows it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from warroom.core.errors import WarroomError
+
+
+class StoreError(WarroomError):
+    """The results store cannot be used (not a database, unreadable, locked too long...)."""
+
+
+class DataDirError(StoreError):
+    """The data directory or a file in it cannot be used (a file in place of the folder, another user's folder,
+    no read or write access); the message names it and says what to do."""
+
+
+class DamagedStore(StoreError):
+    """The results database is damaged (SQLite reports it malformed) or its ``sessions`` table lacks columns; the
+    message names the file and says what to do. The file is never modified."""
+
+
+class InvalidSession(StoreError):
+    """A session whose values do not fit the store (a text total, an unknown outcome, a number out of range): it
+    was not written. ``session_id`` names it."""
+
+    def __init__(self, message: str, session_id: str) -> None:
+        super().__init__(message)
+        self.session_id = session_id
+
+
+class DuplicateSession(StoreError):
+    """Another session (a different trainee, drill or start time) is already stored under this session id."""
+
+
+class StoreVersionError(StoreError):
+    """The database was written by a newer warroom (a higher schema version); it is left untouched."""
+
+
+class SessionNotFound(StoreError):
+    """No stored session has this id (or id prefix); or a prefix matches several (``matches`` lists them)."""
+
+    def __init__(self, message: str, matches: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.matches = list(matches)
+
+
+class CorruptSession(StoreError):
+    """A stored row that cannot be read back (its scorecard or action log is not valid JSON, or an action does not
+    validate). ``session_id`` names it; the row is never modified."""
+
+    def __init__(self, message: str, session_id: str) -> None:
+        super().__init__(message)
+        self.session_id = session_id
+
+
+def damaged_message(path: Path, exc: BaseException) -> str:
+    """What to say about a results database SQLite cannot read (``exc`` its error): the file, and what to do."""
+    return (
+        f"the results store {path} is damaged ({exc}); warroom cannot use it and did not change it. Move it aside "
+        f"with its -wal and -shm files (e.g. rename it to {path.name}.damaged): warroom then starts a new, empty "
+        f"store. `sqlite3 {path} .recover` may save its rows; the journal of every session stored in it is kept in "
+        f"{path.parent / 'journals' / 'done'}."
+    )

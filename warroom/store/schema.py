@@ -1,0 +1,228 @@
+"""The results store's schema and its connection: the ``sessions`` table, its migrations, and opening the file.
+
+The schema is versioned with ``PRAGMA user_version`` and migrated forward on open (:data:`_MIGRATIONS`, one SQL
+script per version); a database written by a newer warroom (a higher version than :data:`SCHEMA_VERSION`) raises
+:class:`~warroom.store.errors.StoreVersionError` and is never modified. :class:`StoreConnection` is the base of
+:class:`~warroom.store.results.ResultsStore`: it opens, checks and migrates the file, and turns SQLite's errors
+into :class:`~warroom.store.errors.StoreError` (see :func:`_guard`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Concatenate, ParamSpec, Self, TypeVar
+
+from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVersionError, damaged_message
+from warroom.store.rows import LIST_FIELDS
+
+#: The schema version this code writes (``PRAGMA user_version``).
+SCHEMA_VERSION = 2
+#: File name of the results database inside the data directory.
+DB_NAME = "results.sqlite3"
+#: Seconds a writer waits for another writer's lock before giving up.
+BUSY_TIMEOUT_S = 30.0
+
+_MIGRATIONS: dict[int, str] = {
+    # version -> SQL that upgrades from version-1 to version
+    1: """
+        CREATE TABLE sessions (
+            session_id        TEXT PRIMARY KEY,
+            trainee           TEXT NOT NULL,
+            drill_id          TEXT NOT NULL,
+            drill_version     INTEGER,
+            drill_sha256      TEXT,
+            drill_path        TEXT,
+            all_clear         INTEGER NOT NULL DEFAULT 0,
+            scoring_version   TEXT,
+            started_at        TEXT NOT NULL,
+            ended_at          TEXT,
+            outcome           TEXT NOT NULL,
+            total             INTEGER NOT NULL,
+            time_to_detect    REAL,
+            damage            REAL,
+            full_damage       REAL,
+            damage_unit       TEXT,
+            false_escalations INTEGER NOT NULL DEFAULT 0,
+            cost_usd          REAL,
+            recovered         INTEGER NOT NULL DEFAULT 0,
+            notes             TEXT NOT NULL DEFAULT '[]',
+            scorecard         TEXT NOT NULL,
+            actions           TEXT NOT NULL,
+            rescored_at       TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX ix_sessions_started ON sessions(started_at);
+        CREATE INDEX ix_sessions_trainee_started ON sessions(trainee, started_at);
+        CREATE INDEX ix_sessions_drill_started ON sessions(drill_id, started_at);
+        CREATE INDEX ix_sessions_trainee_drill_total ON sessions(trainee, drill_id, total);
+        CREATE INDEX ix_sessions_summary
+            ON sessions(trainee, drill_id, all_clear, outcome, total, time_to_detect, false_escalations, started_at);
+        CREATE INDEX ix_sessions_drill_summary ON sessions(drill_id, total, trainee, all_clear, outcome, started_at);
+        CREATE INDEX ix_sessions_trainee_ttd ON sessions(trainee, time_to_detect, drill_id, started_at);
+    """,
+    # 2: how the session was played: its mode, drill set and variant seed (start information), and the wall-clock
+    # figures of practice sessions (pauses, seconds paused, wall-clock time to detect)
+    2: """
+        ALTER TABLE sessions ADD COLUMN mode TEXT NOT NULL DEFAULT 'practice';
+        ALTER TABLE sessions ADD COLUMN set_id TEXT;
+        ALTER TABLE sessions ADD COLUMN seed INTEGER;
+        ALTER TABLE sessions ADD COLUMN pauses INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN paused_seconds REAL;
+        ALTER TABLE sessions ADD COLUMN wall_time_to_detect REAL;
+        CREATE INDEX ix_sessions_mode ON sessions(mode, set_id);
+    """,
+}
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_S = TypeVar("_S", bound="StoreConnection")
+
+
+def _guard(
+    method: Callable[Concatenate[_S, _P], _R],
+) -> Callable[Concatenate[_S, _P], _R]:
+    """Turn SQLite's errors in a read or write of the store into :class:`StoreError` (a damaged file into
+    :class:`DamagedStore`), so no caller ever sees a raw ``sqlite3`` exception."""
+    import functools
+
+    @functools.wraps(method)
+    def guarded(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            raise self._error(exc) from exc
+
+    return guarded
+
+
+class StoreConnection:
+    """The open connection to one data directory's results database, created and migrated as needed.
+
+    ``StoreConnection(data_dir)`` opens (creating if needed) ``data_dir/results.sqlite3``, migrating an older schema;
+    with ``create`` False a missing file raises :class:`StoreError`. Raises :class:`DataDirError` for a data directory
+    that cannot be used, :class:`StoreVersionError` for a database from a newer warroom (left untouched),
+    :class:`DamagedStore` for a damaged one and :class:`StoreError` for a file that is not a usable database.
+    """
+
+    def __init__(self, data_dir: Path, *, create: bool = True) -> None:
+        from warroom.store.datadir import data_dir_problem
+
+        self.data_dir = Path(data_dir)
+        self.path = self.data_dir / DB_NAME
+        problem = data_dir_problem(self.data_dir)
+        if problem:
+            raise DataDirError(problem)
+        if not create and not self.path.exists():
+            raise StoreError(f"no results store at {self.path} (no session has been recorded in this data directory)")
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the data directory {self.data_dir}: {exc.strerror or exc}") from exc
+        try:
+            self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            self._conn.row_factory = sqlite3.Row
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the results store {self.path}: {exc}") from exc
+        try:
+            self._open()
+        except sqlite3.DatabaseError as exc:
+            self._conn.close()
+            if isinstance(exc, sqlite3.OperationalError) or "not a database" in str(exc):
+                raise StoreError(f"{self.path} is not a usable warroom results store: {exc}") from exc
+            raise DamagedStore(damaged_message(self.path, exc)) from exc
+        except StoreError:
+            self._conn.close()
+            raise
+
+    # -- opening and migrations -----------------------------------------------------------------------------------
+
+    def _open(self) -> None:
+        conn = self._conn
+        conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreVersionError(
+                f"the results store {self.path} has schema version {version}, written by a newer warroom; this "
+                f"warroom reads up to version {SCHEMA_VERSION}. Upgrade warroom (the file was not changed)."
+            )
+        self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if version < SCHEMA_VERSION:
+            self._migrate()
+        self._check_columns()
+
+    def _check_columns(self) -> None:
+        """Raise :class:`DamagedStore` when the ``sessions`` table is missing or lacks a column this code uses."""
+        have = {r[1] for r in self._conn.execute("PRAGMA table_info(sessions)")}
+        need = [*LIST_FIELDS, "scorecard", "actions"]
+        missing = [c for c in need if c not in have]
+        if missing:
+            what = "has no sessions table" if not have else f"has no column {', '.join(missing)} in its sessions table"
+            raise DamagedStore(
+                f"the results store {self.path} {what}: it was changed by another program or by hand, and warroom "
+                f"cannot use it (the file was not changed). Move it aside with its -wal and -shm files (e.g. rename "
+                f"it to {self.path.name}.damaged) to start a new store, or put back a copy from a backup."
+            )
+
+    def _error(self, exc: sqlite3.DatabaseError) -> StoreError:
+        """The :class:`StoreError` for an SQLite error met while using the store."""
+        text = str(exc)
+        if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+            return StoreError(f"the results store {self.path} stayed locked by another warroom: {text}; try again")
+        if isinstance(exc, sqlite3.OperationalError) and "malformed" not in text:
+            return StoreError(f"cannot use the results store {self.path}: {text}")
+        return DamagedStore(damaged_message(self.path, exc))
+
+    @_guard
+    def verify(self) -> None:
+        """Check the whole database file (SQLite's ``PRAGMA quick_check``: every page and b-tree readable).
+
+        Raises :class:`DamagedStore` naming the file and what to do when it is damaged. Reads the whole file, so
+        it costs about as much as reading every session once."""
+        problems = [r[0] for r in self._conn.execute("PRAGMA quick_check(5)")]
+        if problems != ["ok"]:
+            raise DamagedStore(damaged_message(self.path, sqlite3.DatabaseError("; ".join(problems))))
+
+    def _migrate(self) -> None:
+        conn = self._conn
+        self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
+            if version > SCHEMA_VERSION:  # pragma: no cover - a newer warroom migrated between our two reads
+                raise StoreVersionError(f"the results store {self.path} was upgraded to version {version} meanwhile")
+            for v in range(version + 1, SCHEMA_VERSION + 1):
+                for statement in _MIGRATIONS[v].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {v}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _retry(fn: Callable[[], _R], attempts: int = 200) -> _R:
+        """Run ``fn``, retrying while SQLite reports the database locked (a lock not covered by busy_timeout), at
+        most ``attempts`` times in all; the last attempt's error propagates."""
+        for _ in range(attempts - 1):
+            try:
+                return fn()
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                time.sleep(0.05)
+        return fn()
+
+    def close(self) -> None:
+        """Close the connection. Safe to call twice."""
+        self._conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

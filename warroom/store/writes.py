@@ -1,0 +1,209 @@
+"""Writing the results store: storing a finished session, replacing its scorecard after a re-score, deleting.
+
+:class:`StoreWrites` is a part of :class:`~warroom.store.results.ResultsStore`; every value is checked with the
+pydantic models of :mod:`warroom.store.records` before it is written, so a bad value is refused, never stored.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from warroom.store.errors import DuplicateSession, InvalidSession, SessionNotFound, StoreError
+from warroom.store.rows import SessionInfo, WallClock
+from warroom.store.schema import StoreConnection, _guard
+
+if TYPE_CHECKING:
+    from warroom.core.actions import Action
+    from warroom.core.scoring import Scorecard
+
+
+def _scorecard_fields(scorecard: Scorecard) -> dict[str, Any]:
+    """The stored columns of a :class:`~warroom.core.scoring.Scorecard`, column -> value (the ``scorecard`` column
+    is its ``to_dict()`` as JSON). Raises TypeError for anything but a Scorecard."""
+    from warroom.core.scoring import Scorecard
+
+    if not isinstance(scorecard, Scorecard):
+        raise TypeError(f"expected a Scorecard, got {type(scorecard).__name__}")
+    d = scorecard.to_dict()
+    return {
+        "scoring_version": scorecard.scoring_version,
+        "outcome": scorecard.outcome.value,
+        "total": scorecard.total,
+        "time_to_detect": scorecard.time_to_detect,
+        "damage": scorecard.damage,
+        "full_damage": scorecard.full_damage,
+        "damage_unit": scorecard.damage_unit,
+        "false_escalations": scorecard.false_escalations,
+        "cost_usd": scorecard.cost_usd,
+        "scorecard": json.dumps(d, ensure_ascii=False, sort_keys=True),
+    }
+
+
+def _check_row(session_id: str, values: dict[str, Any]) -> None:
+    """Raise :class:`InvalidSession` unless ``values`` (a whole row, column -> value) fit
+    :class:`~warroom.store.records.RowRecord`."""
+    from pydantic import ValidationError
+
+    from warroom.store.records import RowRecord, describe
+
+    row = {**values, "all_clear": bool(values["all_clear"]), "recovered": bool(values["recovered"])}
+    try:
+        RowRecord.model_validate(row)
+    except ValidationError as exc:
+        raise InvalidSession(f"session {session_id} was not stored: {describe(exc)}", session_id) from None
+
+
+def _check_update(session_id: str, scorecard: Scorecard, drill_columns: dict[str, Any]) -> None:
+    """Raise :class:`InvalidSession` unless a re-score's ``scorecard`` and its new drill columns (``drill_sha256``,
+    ``drill_version``, ``drill_path``; None: unchanged) fit :mod:`warroom.store.records`."""
+    from pydantic import ValidationError
+
+    from warroom.store.journal import utc_now
+    from warroom.store.records import ScorecardRecord, StartRecord, describe
+
+    try:
+        ScorecardRecord.model_validate(scorecard.to_dict())
+        StartRecord.model_validate(
+            {"session_id": session_id, "trainee": "-", "drill_id": scorecard.drill_id, "started_at": utc_now(),
+             **drill_columns}
+        )  # fmt: skip
+    except ValidationError as exc:
+        raise InvalidSession(f"session {session_id} was not updated: {describe(exc)}", session_id) from None
+
+
+def _actions_json(actions: Iterable[Action]) -> str:
+    return json.dumps([a.model_dump(mode="json", exclude_none=True) for a in actions], ensure_ascii=False)
+
+
+class StoreWrites(StoreConnection):
+    """The writes of :class:`~warroom.store.results.ResultsStore`."""
+
+    def insert(
+        self,
+        info: SessionInfo,
+        scorecard: Scorecard,
+        actions: Sequence[Action],
+        *,
+        ended_at: str | None,
+        recovered: bool = False,
+        notes: Sequence[str] = (),
+        wall: WallClock | None = None,
+    ) -> bool:
+        """Store one session: its start info, :class:`~warroom.core.scoring.Scorecard` and action log.
+
+        Every value is checked with :class:`~warroom.store.records.RowRecord` first. Returns True if the row was
+        inserted, False if this very session (same id, trainee, drill and start time) is already stored (it is left
+        as it was, so finishing a session twice is harmless). Raises :class:`InvalidSession` for a value that does
+        not fit the store (nothing is written), :class:`DuplicateSession` when another session has this id, and
+        StoreError for every other failure (locked, damaged, a constraint): never a silent loss.
+        """
+        values: dict[str, Any] = {
+            **info.to_dict(),
+            "all_clear": int(info.all_clear),
+            "ended_at": ended_at,
+            "recovered": int(recovered),
+            "notes": json.dumps(list(notes), ensure_ascii=False),
+            **(wall or WallClock()).to_dict(),
+            **_scorecard_fields(scorecard),
+            "actions": _actions_json(actions),
+        }
+        if values["scoring_version"] is None:
+            values["scoring_version"] = info.scoring_version
+        _check_row(info.session_id, values)
+        columns = list(values)
+        row = tuple(values.values())
+        sql = (
+            f"INSERT INTO sessions ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)}) "
+            "ON CONFLICT(session_id) DO NOTHING"
+        )
+        try:
+            cur = self._retry(lambda: self._conn.execute(sql, row))
+            if cur.rowcount == 1:
+                return True
+            stored = self._conn.execute(
+                "SELECT trainee, drill_id, started_at FROM sessions WHERE session_id = ?", (info.session_id,)
+            ).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot store session {info.session_id}: {self._error(exc)}") from exc
+        if stored is None or tuple(stored) != (info.trainee, info.drill_id, info.started_at):
+            raise DuplicateSession(
+                f"cannot store session {info.session_id} ({info.trainee}, {info.drill_id}, started "
+                f"{info.started_at}) in {self.path}: another session is stored under this id"
+                + ("" if stored is None else f" ({stored[0]}, {stored[1]}, started {stored[2]})")
+            )
+        return False
+
+    def update_scorecard(
+        self,
+        session_id: str,
+        scorecard: Scorecard,
+        *,
+        drill_sha256: str | None = None,
+        drill_version: int | None = None,
+        drill_path: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        """Replace a stored session's scorecard (after a re-score) and the columns derived from it.
+
+        When the session was re-scored against a drill file other than the one it was played on, pass that file's
+        ``drill_sha256``, ``drill_version`` and ``drill_path``: they replace the recorded ones, so the stored score
+        and its recorded drill file always agree (None leaves a column as it is). ``note`` (a sentence) is appended
+        to the session's notes. Raises SessionNotFound if no session has this id, StoreError if the database stays
+        locked.
+        """
+        from warroom.store.journal import utc_now
+
+        drill_columns = {"drill_sha256": drill_sha256, "drill_version": drill_version, "drill_path": drill_path}
+        _check_update(session_id, scorecard, drill_columns)
+        sc = _scorecard_fields(scorecard)
+        sets = [f"{column} = ?" for column in sc] + ["rescored_at = ?"]
+        params: list[Any] = [*sc.values(), utc_now()]
+        for column, value in drill_columns.items():
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
+        conn = self._conn
+
+        def update() -> int:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                extra_sets, extra = [], []
+                if note is not None:
+                    r = conn.execute("SELECT notes FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+                    notes = [*json.loads(r[0] or "[]"), note] if r is not None else [note]
+                    extra_sets, extra = ["notes = ?"], [json.dumps(notes, ensure_ascii=False)]
+                sql = f"UPDATE sessions SET {', '.join(sets + extra_sets)} WHERE session_id = ?"
+                rowcount = conn.execute(sql, (*params, *extra, session_id)).rowcount
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return int(rowcount)
+
+        try:
+            rowcount = self._retry(update)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"cannot update session {session_id}: {self._error(exc)}") from exc
+        if rowcount != 1:
+            raise SessionNotFound(f"no stored session {session_id!r}")
+
+    @_guard
+    def delete(self, session_ids: Sequence[str]) -> int:
+        """Delete the stored sessions with these exact ids, all in one transaction; returns how many were deleted
+        (ids not stored are ignored). Raises StoreError when the database stays locked or is damaged."""
+        conn = self._conn
+
+        def delete() -> int:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                n = sum(conn.execute("DELETE FROM sessions WHERE session_id = ?", (i,)).rowcount for i in session_ids)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            return n
+
+        return int(self._retry(delete))
