@@ -2,10 +2,14 @@
 
 - :mod:`warroom.store.journal`: the append-only session journal (one JSON line per trainee action, fsynced).
 - :mod:`warroom.store.records`: the pydantic models every journal line and stored row is checked with.
-- :mod:`warroom.store.results`: the SQLite results store (one row per finished or abandoned session).
+- :mod:`warroom.store.results`: the SQLite results store (one row per finished or abandoned session), made of
+  :mod:`~warroom.store.schema`, :mod:`~warroom.store.writes`, :mod:`~warroom.store.queries` and
+  :mod:`~warroom.store.summaries`, with its values in :mod:`~warroom.store.rows` and errors in
+  :mod:`~warroom.store.errors`.
 - :mod:`warroom.store.datadir`: checks that a data directory can be used, with messages that say what to do.
 - :mod:`warroom.store.sessions`: :class:`~warroom.store.sessions.SessionRecorder` (journal + store for one live
-  session) and :func:`~warroom.store.sessions.delete_sessions`.
+  session); :mod:`warroom.store.session_drill` finds and loads a session's drill; :mod:`warroom.store.deletion`
+  deletes stored sessions (:func:`~warroom.store.deletion.delete_sessions`).
 - :mod:`warroom.store.recovery`: :func:`~warroom.store.recovery.recover_unfinished` (sessions killed mid-drill
   recorded as abandoned; journals that can never be recovered quarantined).
 - :mod:`warroom.store.timeline`: the after-action review timeline of a stored session (pure, no Textual).

@@ -98,4 +98,19 @@ def data_dir_problem(data_dir: Path) -> str | None:
     return None
 
 
-__all__ = ["CHOOSE_ANOTHER", "data_dir_problem"]
+#: Folder names inside the data directory (moved here from sessions.py, unchanged).
+JOURNALS = "journals"
+DONE = "done"
+
+
+def journals_dir(data_dir: Path) -> Path:
+    """``DATA_DIR/journals``: journals of live (or killed) sessions."""
+    return Path(data_dir) / JOURNALS
+
+
+def done_dir(data_dir: Path) -> Path:
+    """``DATA_DIR/journals/done``: journals of finished or recovered sessions."""
+    return journals_dir(data_dir) / DONE
+
+
+__all__ = ["CHOOSE_ANOTHER", "DONE", "JOURNALS", "data_dir_problem", "done_dir", "journals_dir"]

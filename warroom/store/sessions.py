@@ -8,36 +8,41 @@ result in the :class:`~warroom.store.results.ResultsStore` and moves the journal
 A session whose process died (``kill -9``, a lost terminal) leaves its journal in ``journals/`` without an end line.
 :func:`~warroom.store.recovery.recover_unfinished` (re-exported here) finds such journals and stores them as
 abandoned; see :mod:`warroom.store.recovery`.
+
+Finding and loading a session's drill is in :mod:`warroom.store.session_drill`, deleting stored sessions in
+:mod:`warroom.store.deletion`, the data directory's folders in :mod:`warroom.store.datadir`; their names are
+importable from here as before.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import secrets
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from warroom.core.errors import WarroomError
+from warroom.store.datadir import DONE, JOURNALS, done_dir, journals_dir
+from warroom.store.deletion import DeleteResult, delete_sessions
 from warroom.store.journal import JOURNAL_FORMAT, JournalWriter, utc_now
 from warroom.store.results import ResultsStore, SessionInfo, StoreError
+from warroom.store.session_drill import (
+    DrillResolver,
+    DrillUnavailable,
+    SessionDrill,
+    default_drill_resolver,
+    file_sha256,
+    load_drill_file,
+    resolve_session_drill,
+)
 
 if TYPE_CHECKING:
     from warroom.core.actions import Action
     from warroom.core.model import Drill
     from warroom.core.scoring import Scorecard
 
-#: Folder names inside the data directory.
-JOURNALS = "journals"
-DONE = "done"
-
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case (no i, l, o, u)
-
-#: ``drills_resolver(drill_id, drill_path) -> Path``: the drill file to score a recovered session with.
-DrillResolver = Callable[[str, str | None], Path]
 
 
 class SessionError(WarroomError):
@@ -53,20 +58,6 @@ class JournalWriteError(SessionError):
         self.journal = Path(journal)
 
 
-class DrillUnavailable(WarroomError):
-    """The drill a stored session was played on cannot be found or loaded; the message says why."""
-
-
-def journals_dir(data_dir: Path) -> Path:
-    """``DATA_DIR/journals``: journals of live (or killed) sessions."""
-    return Path(data_dir) / JOURNALS
-
-
-def done_dir(data_dir: Path) -> Path:
-    """``DATA_DIR/journals/done``: journals of finished or recovered sessions."""
-    return journals_dir(data_dir) / DONE
-
-
 def new_session_id(now: float | None = None) -> str:
     """A new session id: UTC time to the second plus 4 random base32 characters, e.g. ``20261129-152052-k3f9``.
 
@@ -77,49 +68,11 @@ def new_session_id(now: float | None = None) -> str:
     return f"{stamp}-{suffix}"
 
 
-def file_sha256(path: Path) -> str:
-    """SHA-256 (hex) of a file's bytes. Raises OSError if it cannot be read."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 16), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def scoring_version() -> str:
     """The current scoring rules' version (``warroom.core.scoring.SCORING_VERSION``)."""
     from warroom.core.scoring import SCORING_VERSION
 
     return SCORING_VERSION
-
-
-def load_drill_file(path: Path) -> Drill:
-    """Load and validate a drill file with the core loader.
-
-    Raises :class:`DrillUnavailable` with a clear message for a missing, unreadable or invalid file.
-    """
-    from warroom.core.loader import DrillLoadError, load_drill
-
-    path = Path(path)
-    try:
-        return load_drill(path)
-    except DrillLoadError as exc:  # the loader reports an unreadable file as a DrillLoadError too
-        raise DrillUnavailable(f"the drill file {path} does not load:\n{exc}") from None
-
-
-def default_drill_resolver(drill_dirs: Iterable[Path] = ()) -> DrillResolver:
-    """A resolver that finds a session's drill: the recorded drill path if it still exists, else the drill id in
-    ``drill_dirs`` and the bundled library. The returned function raises FileNotFoundError when neither exists."""
-    dirs = tuple(Path(d) for d in drill_dirs)
-
-    def resolve(drill_id: str, drill_path: str | None) -> Path:
-        from warroom.core.library import resolve_drill
-
-        if drill_path and Path(drill_path).is_file():
-            return Path(drill_path)
-        return resolve_drill(drill_id, dirs)
-
-    return resolve
 
 
 def _score(drill: Drill, actions: list[Action]) -> Scorecard:
@@ -334,85 +287,6 @@ class SessionRecorder:
                 self.close()
 
 
-@dataclass(frozen=True)
-class SessionDrill:
-    """The drill file a stored session is scored with: its ``path`` (resolved), the loaded ``drill``, the file's
-    ``sha256`` and whether it ``changed`` since the session was played (its SHA-256 differs from the recorded one)."""
-
-    path: Path
-    drill: Drill
-    sha256: str
-    changed: bool
-
-
-def resolve_session_drill(
-    info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None = None
-) -> SessionDrill:
-    """Find, read and load the drill of a session (``info``: its recorded drill id, path and SHA-256) with
-    ``resolver``; ``cache`` (path -> drill) saves loading one file twice. Raises :class:`DrillUnavailable` with a
-    clear message when the file is not found, cannot be read or does not load."""
-    try:
-        path = Path(resolver(info.drill_id, info.drill_path)).resolve()
-    except FileNotFoundError as exc:
-        raise DrillUnavailable(
-            f"the drill {info.drill_id!r} of session {info.session_id} is not found (was {info.drill_path}): {exc}"
-        ) from None
-    try:
-        sha = file_sha256(path)
-    except OSError as exc:
-        raise DrillUnavailable(f"cannot read the drill file {path}: {exc.strerror or exc}") from None
-    if cache is not None and path in cache:
-        drill = cache[path]
-    else:
-        drill = load_drill_file(path)
-        if cache is not None:
-            cache[path] = drill
-    return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256)
-
-
-@dataclass(frozen=True)
-class DeleteResult:
-    """What :func:`delete_sessions` did: how many rows it ``deleted``, the ``journals`` it removed from
-    ``journals/done/``, and ``problems`` (a journal that could not be removed; the rows are deleted anyway)."""
-
-    deleted: int
-    journals: list[Path]
-    problems: list[str]
-
-
-def delete_sessions(data_dir: Path, store: ResultsStore, session_ids: Iterable[str]) -> DeleteResult:
-    """Delete stored sessions (exact ids) from ``store`` (one transaction), then their journals in
-    ``journals/done/``. Journals elsewhere (``journals/``, ``quarantine/``, ``unreadable/``) are left alone, and
-    anything in ``done/`` that is not a regular file is never touched. Raises StoreError when the rows cannot be
-    deleted (then no journal is removed)."""
-    import stat
-
-    ids = list(dict.fromkeys(session_ids))
-    deleted = store.delete(ids)
-    removed: list[Path] = []
-    problems: list[str] = []
-    done = done_dir(data_dir)
-    for sid in ids:
-        if not sid or "/" in sid or "\\" in sid or sid.startswith("."):
-            continue  # not a name a journal can have
-        path = done / f"{sid}.jsonl"
-        try:
-            if not stat.S_ISREG(os.lstat(path).st_mode):
-                problems.append(f"{path} is not a regular file; it was left as it is")
-                continue
-            path.unlink()
-            removed.append(path)
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            problems.append(f"cannot remove the journal {path}: {exc.strerror or exc}")
-    if removed:
-        from warroom.store.journal import fsync_dir
-
-        fsync_dir(done)
-    return DeleteResult(deleted, removed, problems)
-
-
 def __getattr__(name: str) -> object:
     """``RecoveredSession`` and ``recover_unfinished`` live in :mod:`warroom.store.recovery` (which imports this
     module); they are still importable from here."""
@@ -424,6 +298,8 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "DONE",
+    "JOURNALS",
     "DeleteResult",
     "DrillResolver",
     "DrillUnavailable",
@@ -434,8 +310,11 @@ __all__ = [
     "StoreError",
     "default_drill_resolver",
     "delete_sessions",
+    "done_dir",
     "file_sha256",
+    "journals_dir",
     "load_drill_file",
     "new_session_id",
     "resolve_session_drill",
+    "scoring_version",
 ]
