@@ -1,432 +1,160 @@
-"""``warroom scores``: the stored sessions as a table, CSV or JSON; summaries per trainee and per drill; re-scoring.
+"""``warroom scores``: the stored sessions as a table, CSV or JSON; summaries per trainee and per drill; re-scoring;
+deleting.
 
-Heavy imports (pydantic models, Rich, the store) happen inside the command, so ``warroom --help`` stays fast.
+A click group: ``warroom scores list | summary | rescore | delete``, each in a module of its own
+(:mod:`warroom.cli.scores_list`, :mod:`~warroom.cli.scores_summary`, :mod:`~warroom.cli.scores_rescore`,
+:mod:`~warroom.cli.scores_delete`). A bare ``warroom scores [OPTIONS]`` lists, and the old spelling keeps working:
+``--summary``, ``--rescore`` and ``--delete ID... [--yes]`` are the subcommands of those names.
+
+Heavy imports (pydantic models, Rich, the store) happen inside the commands, so ``warroom --help`` stays fast.
 """
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any
 
 import click
 
-from warroom.cli.common import (
-    data_dir_option,
-    format_option,
-    open_results,
-    recover_and_report,
-    settings_from,
-    store_errors,
+from warroom.cli.common import settings_from
+from warroom.cli.scores_common import (
+    allow_changed_help,
+    check_output,
+    export_format_option,
+    filter_options,
+    limit_option,
+    output_option,
+    resolve_filters,
+    reverse_option,
+    sort_option,
 )
-from warroom.cli.output import emit_csv, emit_json, say
-from warroom.cli.tables import (
-    UNBOUNDED_WIDTH,
-    fitted_table,
-    fmt_when,
-    make_console,
-    outcome_label,
-    print_renderables,
-    sessions_table,
-)
-from warroom.core.format import clean, number, percent, seconds
-from warroom.store.results import SORT_KEYS
+from warroom.cli.scores_delete import delete_command, delete_stored
+from warroom.cli.scores_list import CSV_COLUMNS, list_command, list_sessions
+from warroom.cli.scores_rescore import rescore_command, rescore_sessions
+from warroom.cli.scores_summary import SUMMARY_CSV_COLUMNS, summarise, summary_command
 
-#: ``--trainee`` of ``warroom scores``: a filter, so (unlike the trainee of ``warroom run``) it has no default.
-trainee_filter_option = click.option(
-    "--trainee",
-    default=None,
-    help="Only this trainee's sessions (default: every trainee's; --mine for your own).",
-)
+__all__ = ["CSV_COLUMNS", "SUMMARY_CSV_COLUMNS", "scores"]
 
-#: Rows a table shows when ``--limit`` is not given (CSV and JSON export every row).
-DEFAULT_TABLE_LIMIT = 50
+#: Where the old spelling's session ids (``warroom scores --delete ID...``) are kept in the context's ``meta``.
+OLD_DELETE_IDS = "warroom.scores.delete_ids"
 
 
-#: The CSV export's columns: every flat stored field (``notes`` as a JSON list). The scorecard and the action log
-#: are nested, so they are in the JSON export only.
-CSV_COLUMNS = (
-    "session_id",
-    "trainee",
-    "drill_id",
-    "drill_version",
-    "started_at",
-    "ended_at",
-    "outcome",
-    "total",
-    "time_to_detect",
-    "damage",
-    "full_damage",
-    "damage_unit",
-    "false_escalations",
-    "cost_usd",
-    "scoring_version",
-    "recovered",
-    "all_clear",
-    "drill_sha256",
-    "drill_path",
-    "notes",
-    "rescored_at",
-    "mode",
-    "set_id",
-    "seed",
-    "pauses",
-    "paused_seconds",
-    "wall_time_to_detect",
-)
+class ScoresGroup(click.Group):
+    """The ``warroom scores`` group: subcommands, and the old spelling with ids (``--delete ID... [--yes]``, options
+    and ids in any order, as before the subcommands)."""
 
-SUMMARY_CSV_COLUMNS = (
-    "scope",
-    "name",
-    "sessions",
-    "drills_run",
-    "trainees",
-    "contained_rate",
-    "median_time_to_detect",
-    "false_escalation_rate",
-    "mean_score",
-    "median_score",
-)
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing and self._is_old_delete(ctx, args):
+            ctx.allow_interspersed_args = True
+            ids = click.Command.parse_args(self, ctx, args)  # every option anywhere; what is left are the ids
+            ctx.meta[OLD_DELETE_IDS] = tuple(ids)
+            ctx.args = []
+            return []
+        return super().parse_args(ctx, args)
+
+    def _is_old_delete(self, ctx: click.Context, args: list[str]) -> bool:
+        """True when ``args`` carry ``--delete`` and do not start with a subcommand (``warroom scores --delete ID``,
+        ``warroom scores ID --delete``)."""
+        probe = click.Context(
+            self,
+            info_name=ctx.info_name,
+            parent=ctx.parent,
+            resilient_parsing=True,
+            allow_interspersed_args=True,
+            ignore_unknown_options=True,
+        )
+        positional = click.Command.parse_args(self, probe, list(args))
+        return bool(probe.params.get("delete")) and not (positional and positional[0] in self.commands)
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if name not in self.commands and not difflib.get_close_matches(name, list(self.commands), n=1):
+            raise click.UsageError(
+                f"no subcommand {name!r}: session ids are only taken with --delete (`warroom scores delete ID...`; "
+                f"`warroom review ID` opens one). Subcommands: {', '.join(self.commands)}.",
+                ctx,
+            )
+        return super().resolve_command(ctx, args)
 
 
-def _csv_row(row: Any) -> dict[str, Any]:
-    """A session row's CSV cells: the flat fields, ``notes`` as a JSON list."""
-    import json
-
-    d: dict[str, Any] = row.to_dict()
-    d["notes"] = json.dumps(d.get("notes") or [], ensure_ascii=False)
-    return d
-
-
-@click.command()
-@trainee_filter_option
-@click.option("--mine", is_flag=True, help="Only the current trainee's sessions ($WARROOM_TRAINEE, else the OS user).")
-@click.option("--drill", "drill_id", default=None, help="Only sessions of this drill id.")
-@click.option("--since", default=None, help="Only sessions started at or after this date or ISO datetime (UTC).")
+@click.group(cls=ScoresGroup, invoke_without_command=True)
+@filter_options
+@sort_option
+@reverse_option
+@limit_option
+@click.option("--summary", is_flag=True, help="Old spelling of `warroom scores summary`.")
+@export_format_option
+@click.option("--rescore", is_flag=True, help="Old spelling of `warroom scores rescore`.")
 @click.option(
-    "--sort",
-    "sort_key",
-    type=click.Choice(list(SORT_KEYS)),
-    default="when",
-    show_default=True,
-    help="Sort by: when (newest first), score (best first), trainee, drill, outcome, ttd (fastest first), damage "
-    "(least first), false (fewest false escalations first).",
+    "--allow-changed", is_flag=True, help=f"With --rescore: {allow_changed_help[0].lower()}{allow_changed_help[1:]}"
 )
-@click.option("--reverse", is_flag=True, help="Reverse the sort order.")
-@click.option(
-    "--limit",
-    type=click.IntRange(min=0),
-    default=None,
-    help=f"Show at most this many sessions; 0 = all (default: {DEFAULT_TABLE_LIMIT} in a table, all in CSV/JSON).",
-)
-@click.option("--summary", is_flag=True, help="Figures per trainee and per drill instead of the sessions.")
-@format_option("Output format.", choices=("table", "csv", "json"))
-@click.option(
-    "--rescore",
-    is_flag=True,
-    help="Recompute the matching stored sessions with the current scoring rules (from their action logs and drill "
-    "files) and say which changed.",
-)
-@click.option(
-    "--allow-changed",
-    is_flag=True,
-    help="With --rescore: also re-score sessions whose drill file changed since they were played.",
-)
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(dir_okay=False, writable=True, path_type=Path),
-    default=None,
-    help="Write the CSV or JSON export to this file, exactly as stored (printed output shows control characters "
-    "as \\xNN escapes).",
-)
-@click.option(
-    "--delete",
-    is_flag=True,
-    help="Delete the sessions named by SESSION_IDS (ids, or unique prefixes or suffixes of ids) from the store, "
-    "with their journals in journals/done/, after showing them and asking for confirmation.",
-)
+@output_option
+@click.option("--delete", is_flag=True, help="Old spelling of `warroom scores delete SESSION_ID...`.")
 @click.option("--yes", "-y", is_flag=True, help="With --delete: do not ask for confirmation.")
-@click.argument("session_ids", nargs=-1, metavar="[SESSION_IDS]...")
-@data_dir_option
 @click.pass_context
-def scores(
-    ctx: click.Context,
-    trainee: str | None,
-    mine: bool,
-    drill_id: str | None,
-    since: str | None,
-    sort_key: str,
-    reverse: bool,
-    limit: int | None,
-    summary: bool,
-    fmt: str,
-    rescore: bool,
-    allow_changed: bool,
-    output: Path | None,
-    delete: bool,
-    yes: bool,
-    session_ids: tuple[str, ...],
-    data_dir: Path | None,
-) -> None:
+def scores(ctx: click.Context, **opts: Any) -> None:
     """Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
 
-    Every trainee's sessions are listed unless --trainee NAME or --mine is given. --summary gives, per trainee,
-    the drills run, contained rate, median time to detect, false escalation rate and mean score, and, per drill, the
-    attempts, contained rate and median score. Sessions killed mid-drill are recorded as abandoned first.
+    \b
+    warroom scores [OPTIONS]                list the sessions (the same as `scores list`)
+    warroom scores list [OPTIONS]           list the sessions: a table, CSV or JSON
+    warroom scores summary [OPTIONS]        figures per trainee and per drill
+    warroom scores rescore [OPTIONS]        recompute with the current scoring rules
+    warroom scores delete SESSION_ID...     delete sessions (asks first; --yes to skip)
+
+    Every trainee's sessions are listed unless --trainee NAME or --mine is given. Sessions killed mid-drill are
+    recorded as abandoned first. Options given before a subcommand apply to it. The old spelling still works:
+    --summary, --rescore and --delete SESSION_ID... [--yes] are the subcommands of those names.
 
     Printed output (a table, CSV or JSON, on a terminal or a pipe) shows control and bidi characters as escapes;
     --output FILE writes CSV or JSON exactly as stored. CSV text cells starting with = + - @ get a leading '.
     """
-    from warroom.store.results import parse_since
-
-    settings = settings_from(ctx, data_dir=data_dir)
-    if trainee and trainee.strip():
-        who: str | None = trainee.strip()
+    if ctx.invoked_subcommand is not None:
+        return  # the subcommand takes over the options given here (scores_common.subcommand_options)
+    old_ids: tuple[str, ...] = ctx.meta.get(OLD_DELETE_IDS, ())
+    _check_old_usage(opts, old_ids)
+    settings = settings_from(ctx, data_dir=opts["data_dir"])
+    filters = resolve_filters(settings, opts["trainee"], opts["mine"], opts["drill_id"], opts["since"])
+    fmt: str = opts["fmt"]
+    output: Path | None = opts["output"]
+    if opts["rescore"]:
+        rescore_sessions(settings, filters, opts["allow_changed"])
+    elif opts["delete"]:
+        delete_stored(settings, old_ids, opts["yes"])
+    elif opts["summary"]:
+        summarise(settings, filters, fmt, output)
     else:
-        who = settings.trainee if mine else None
-    since_ts = None
-    if since is not None:
-        try:
-            since_ts = parse_since(since)
-        except ValueError as exc:
-            raise click.BadParameter(clean(exc), param_hint="--since") from None
-    if allow_changed and not rescore:
+        list_sessions(
+            settings,
+            filters,
+            sort_key=opts["sort_key"],
+            reverse=opts["reverse"],
+            limit=opts["limit"],
+            fmt=fmt,
+            output=output,
+        )
+
+
+def _check_old_usage(opts: dict[str, Any], ids: tuple[str, ...]) -> None:
+    """Usage errors of the old spelling: ``--allow-changed`` needs ``--rescore``, ``--output`` an export format,
+    ``--delete`` its ids and no other mode, ``--yes`` needs ``--delete``."""
+    if opts["allow_changed"] and not opts["rescore"]:
         raise click.UsageError("--allow-changed only applies with --rescore")
-    if output is not None and (fmt == "table" or rescore):
+    if opts["output"] is not None and opts["rescore"]:
         raise click.UsageError("--output writes an export: use it with --format csv or --format json")
-    _check_delete_usage(delete, yes, session_ids, rescore or summary)
-
-    recover_and_report(settings)
-    store = open_results(settings, verify=None)  # the whole file is checked first when it is not huge
-    if store is None:
-        if fmt == "json":
-            emit_json({"trainees": [], "drills": []} if summary else [], output)
-        elif fmt == "csv":
-            emit_csv(SUMMARY_CSV_COLUMNS if summary else CSV_COLUMNS, [], output)
-        else:
-            say(f"No sessions recorded yet in {settings.data_dir}.")
-        return
-    with store, store_errors():
-        if rescore:
-            _rescore(store, settings, who, drill_id, since_ts, allow_changed)
-            return
-        if delete:
-            _delete(store, settings, session_ids, yes)
-            return
-        if summary:
-            _summary(store, who, drill_id, since_ts, fmt, output)
-            _report_skipped(store.invalid_rows(trainee=who, drill=drill_id, since=since_ts))
-            return
-        effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
-        rows, unreadable = store.query_readable(
-            trainee=who,
-            drill=drill_id,
-            since=since_ts,
-            sort=sort_key,
-            reverse=reverse,
-            limit=effective_limit,
-            full=fmt == "json",
-        )
-        for problem in unreadable:  # reported and skipped, never modified
-            say(f"skipped: {problem}", err=True)
-        if fmt == "json":
-            emit_json([r.to_dict() for r in rows], output)
-        elif fmt == "csv":
-            emit_csv(CSV_COLUMNS, [_csv_row(r) for r in rows], output)
-        else:
-            if not rows and not unreadable:
-                say("No sessions match." if (who or drill_id or since_ts) else "No sessions recorded yet.")
-                return
-            total = store.count(trainee=who, drill=drill_id, since=since_ts)
-            title = f"{len(rows)} of {total} session(s)" if total > len(rows) else f"{total} session(s)"
-            console = make_console()
-            table, footnote = sessions_table(rows, console.width)
-            notes = [footnote] if footnote else []
-            if total > len(rows):
-                notes.append(f"(showing {len(rows)}; use --limit 0 for all)")
-            print_renderables(console, title, table, *notes)
-        if unreadable:
-            raise click.ClickException(
-                f"{len(unreadable)} stored session(s) could not be read and were skipped (listed above)"
-            )
-
-
-def _summary(
-    store: Any, who: str | None, drill_id: str | None, since_ts: str | None, fmt: str, output: Path | None
-) -> None:
-    trainees = store.trainee_summaries(trainee=who, drill=drill_id, since=since_ts)
-    drills = store.drill_summaries(trainee=who, drill=drill_id, since=since_ts)
-    if fmt == "json":
-        emit_json({"trainees": [t.to_dict() for t in trainees], "drills": [d.to_dict() for d in drills]}, output)
-        return
-    if fmt == "csv":
-        emit_csv(SUMMARY_CSV_COLUMNS, _summary_csv_rows(trainees, drills), output)
-        return
-    if not trainees:
-        say("No sessions match.")
-        return
-    console = make_console()
-    t_columns = [("trainee", "trainee", True)] + [
-        (n, n, False)
-        for n in ("sessions", "drills run", "contained", "median time to detect", "false escalations", "mean score")
-    ]
-    t_rows = [
-        [
-            clean(t.trainee),
-            str(t.sessions),
-            str(t.drills_run),
-            percent(t.contained_rate),
-            seconds(t.median_time_to_detect),
-            percent(t.false_escalation_rate),
-            number(t.mean_score, 1),
-        ]
-        for t in trainees
-    ]
-    d_columns = [("drill", "drill", True)] + [
-        (n, n, False) for n in ("attempts", "trainees", "contained", "median score")
-    ]
-    d_rows = [
-        [
-            clean(d.drill_id + (" (all-clear)" if d.all_clear else "")),
-            str(d.attempts),
-            str(d.trainees),
-            percent(d.contained_rate),
-            number(d.median_score, 1),
-        ]
-        for d in drills
-    ]
-    t_table = fitted_table(t_columns, t_rows, console.width) or fitted_table(t_columns, t_rows, UNBOUNDED_WIDTH)
-    d_table = fitted_table(d_columns, d_rows, console.width) or fitted_table(d_columns, d_rows, UNBOUNDED_WIDTH)
-    print_renderables(
-        console,
-        "Per trainee",
-        t_table,
-        "Per drill",
-        d_table,
-        "contained: share of sessions on drills with a fault that contained it (in time or late); "
-        "false escalations: share of sessions with at least one false escalation.",
-    )
-
-
-def _summary_csv_rows(trainees: list[Any], drills: list[Any]) -> list[dict[str, Any]]:
-    """The ``--summary --format csv`` rows: one per trainee (``scope`` trainee), then one per drill."""
-    rows = [
-        {
-            "scope": "trainee",
-            "name": t.trainee,
-            "sessions": t.sessions,
-            "drills_run": t.drills_run,
-            "contained_rate": t.contained_rate,
-            "median_time_to_detect": t.median_time_to_detect,
-            "false_escalation_rate": t.false_escalation_rate,
-            "mean_score": t.mean_score,
-        }
-        for t in trainees
-    ]
-    return rows + [
-        {
-            "scope": "drill",
-            "name": d.drill_id,
-            "sessions": d.attempts,
-            "trainees": d.trainees,
-            "contained_rate": d.contained_rate,
-            "median_score": d.median_score,
-        }
-        for d in drills
-    ]
-
-
-def _rescore(
-    store: Any, settings: Any, who: str | None, drill_id: str | None, since_ts: str | None, allow_changed: bool
-) -> None:
-    """Print what :func:`warroom.store.rescore.rescore` did; exit 1 when a session was skipped."""
-    from warroom.store.rescore import RescoreStatus, rescore
-    from warroom.store.sessions import default_drill_resolver
-
-    results = rescore(
-        store,
-        default_drill_resolver(settings.drill_dirs),
-        trainee=who,
-        drill=drill_id,
-        since=since_ts,
-        allow_changed=allow_changed,
-    )
-    counts = {status: 0 for status in RescoreStatus}
-    for r in results:
-        counts[r.status] += 1
-        if r.status in (RescoreStatus.CHANGED, RescoreStatus.UPDATED):
-            say(r)
-    skipped = [r for r in results if r.status is RescoreStatus.SKIPPED]
-    for r in skipped:
-        say(r, err=True)
-    n = len(results)
-    unchanged = counts[RescoreStatus.UNCHANGED] + counts[RescoreStatus.UPDATED]
-    say(
-        f"re-scored {n - len(skipped)} of {n} session(s): {counts[RescoreStatus.CHANGED]} changed, {unchanged} "
-        f"unchanged, {len(skipped)} skipped"
-    )
-    if skipped:
-        click.get_current_context().exit(1)
-
-
-def _report_skipped(problems: list[Any]) -> None:
-    """Name each stored session that was left out (unreadable) on stderr, then exit 1; nothing when none was."""
-    for problem in problems:
-        say(f"skipped: {problem}", err=True)
-    if problems:
-        raise click.ClickException(
-            f"{len(problems)} stored session(s) could not be read and were left out (listed above; never modified)"
-        )
-
-
-def _check_delete_usage(delete: bool, yes: bool, session_ids: tuple[str, ...], other_mode: bool) -> None:
-    """Usage errors of ``--delete``: it needs ids, ids need it, it goes with no other mode, ``--yes`` needs it."""
-    if session_ids and not delete:
-        raise click.UsageError("session ids are only taken with --delete (`warroom review ID` opens one)")
-    if delete and not session_ids:
+    check_output(opts["fmt"], opts["output"])
+    if opts["delete"] and not ids:
         raise click.UsageError("--delete needs the ids of the sessions to delete (see `warroom scores`)")
-    if delete and other_mode:
+    if opts["delete"] and (opts["rescore"] or opts["summary"]):
         raise click.UsageError("--delete cannot be combined with --summary or --rescore")
-    if yes and not delete:
+    if opts["yes"] and not opts["delete"]:
         raise click.UsageError("--yes only applies with --delete")
 
 
-def _stdin_is_a_terminal() -> bool:
-    """True when someone can answer the confirmation (stdin is a terminal)."""
-    import sys
-
-    return sys.stdin is not None and sys.stdin.isatty()
-
-
-def _delete(store: Any, settings: Any, keys: tuple[str, ...], yes: bool) -> None:
-    """``--delete``: resolve every key to one session (all must match, or nothing is deleted), show them, ask
-    (unless ``yes``; refused without a terminal), then delete the rows and their journals in ``journals/done/``."""
-    from warroom.store.results import CorruptSession, SessionNotFound
-    from warroom.store.sessions import delete_sessions
-
-    ids: list[str] = []
-    for key in keys:
-        try:
-            sid = store.resolve(key)
-        except SessionNotFound as exc:
-            raise click.ClickException(f"{exc}; nothing was deleted") from None
-        if sid not in ids:
-            ids.append(sid)
-    say(f"{len(ids)} session(s) to delete from {settings.data_dir}:")
-    for sid in ids:
-        try:
-            r = store.get(sid)
-            what = f"{r.trainee}  {r.drill_id}  {fmt_when(r.started_at)}  {outcome_label(r.outcome)}  {r.total}"
-        except CorruptSession:
-            what = "(a stored row that cannot be read)"
-        say(f"  {sid}  {what}")
-    if not yes:
-        if not _stdin_is_a_terminal():
-            raise click.ClickException("not deleting without confirmation: run it in a terminal, or add --yes")
-        if not click.confirm(f"Delete these {len(ids)} session(s)? This cannot be undone", default=False):
-            say("Nothing deleted.")
-            return
-    result = delete_sessions(settings.data_dir, store, ids)
-    say(f"Deleted {result.deleted} session(s) and {len(result.journals)} journal(s).")
-    for problem in result.problems:
-        say(f"warning: {problem}", err=True)
+scores.add_command(list_command)
+scores.add_command(summary_command)
+scores.add_command(rescore_command)
+scores.add_command(delete_command)

@@ -1,0 +1,171 @@
+"""What the ``warroom scores`` subcommands share: the filter options, the filters they resolve to, the options of
+the bare ``warroom scores`` that a subcommand takes over, and opening the store.
+
+Heavy imports (pydantic models, Rich, the store) happen inside the functions, so ``warroom --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
+
+import click
+
+from warroom.cli.common import Settings, data_dir_option, format_option, open_results, recover_and_report
+from warroom.core.format import clean
+from warroom.store.queries import SORT_KEYS
+
+if TYPE_CHECKING:
+    from warroom.store.results import ResultsStore
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Rows a table shows when ``--limit`` is not given (CSV and JSON export every row).
+DEFAULT_TABLE_LIMIT = 50
+
+#: ``--trainee`` of ``warroom scores``: a filter, so (unlike the trainee of ``warroom run``) it has no default.
+trainee_filter_option = click.option(
+    "--trainee",
+    default=None,
+    help="Only this trainee's sessions (default: every trainee's; --mine for your own).",
+)
+mine_option = click.option(
+    "--mine", is_flag=True, help="Only the current trainee's sessions ($WARROOM_TRAINEE, else the OS user)."
+)
+drill_filter_option = click.option("--drill", "drill_id", default=None, help="Only sessions of this drill id.")
+since_option = click.option(
+    "--since", default=None, help="Only sessions started at or after this date or ISO datetime (UTC)."
+)
+sort_option = click.option(
+    "--sort",
+    "sort_key",
+    type=click.Choice(list(SORT_KEYS)),
+    default="when",
+    show_default=True,
+    help="Sort by: when (newest first), score (best first), trainee, drill, outcome, ttd (fastest first), damage "
+    "(least first), false (fewest false escalations first).",
+)
+reverse_option = click.option("--reverse", is_flag=True, help="Reverse the sort order.")
+limit_option = click.option(
+    "--limit",
+    type=click.IntRange(min=0),
+    default=None,
+    help=f"Show at most this many sessions; 0 = all (default: {DEFAULT_TABLE_LIMIT} in a table, all in CSV/JSON).",
+)
+export_format_option = format_option("Output format.", choices=("table", "csv", "json"))
+output_option = click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    help="Write the CSV or JSON export to this file, exactly as stored (printed output shows control characters "
+    "as \\xNN escapes).",
+)
+allow_changed_help = "Also re-score sessions whose drill file changed since they were played."
+
+
+def filter_options(f: F) -> F:
+    """``--trainee``, ``--mine``, ``--drill``, ``--since`` (and ``--data-dir``): which sessions a command reads."""
+    for option in (data_dir_option, since_option, drill_filter_option, mine_option, trainee_filter_option):
+        f = option(f)
+    return f
+
+
+class FilterKwargs(TypedDict):
+    """The filter keyword arguments of the store's reads."""
+
+    trainee: str | None
+    drill: str | None
+    since: str | None
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which stored sessions a command reads: a trainee, a drill id (exact), sessions started at or after ``since``
+    (the store's UTC timestamp text); None matches every one."""
+
+    trainee: str | None = None
+    drill: str | None = None
+    since: str | None = None
+
+    def given(self) -> bool:
+        """True when any filter is set."""
+        return bool(self.trainee or self.drill or self.since)
+
+    def as_kwargs(self) -> FilterKwargs:
+        """The ``trainee``, ``drill`` and ``since`` keyword arguments of the store's reads."""
+        return {"trainee": self.trainee, "drill": self.drill, "since": self.since}
+
+
+def resolve_filters(
+    settings: Settings, trainee: str | None, mine: bool, drill_id: str | None, since: str | None
+) -> Filters:
+    """The :class:`Filters` of the options: ``--trainee`` (stripped; blank is none), else the current trainee with
+    ``--mine``; ``--since`` parsed (a date or ISO datetime, UTC). Raises click.BadParameter for a bad ``--since``."""
+    from warroom.store.queries import parse_since
+
+    who = trainee.strip() if trainee and trainee.strip() else (settings.trainee if mine else None)
+    since_ts = None
+    if since is not None:
+        try:
+            since_ts = parse_since(since)
+        except ValueError as exc:
+            raise click.BadParameter(clean(exc), param_hint="--since") from None
+    return Filters(who, drill_id, since_ts)
+
+
+#: The old spelling's mode flags (``warroom scores --summary``...): never together with a subcommand.
+MODE_FLAGS = {"summary": "summary", "rescore": "rescore", "delete": "delete"}
+
+
+def subcommand_options(ctx: click.Context) -> dict[str, Any]:
+    """A subcommand's option values, with those given to ``warroom scores`` before the subcommand name taken over
+    (``warroom scores --trainee ana summary`` is ``warroom scores summary --trainee ana``); the subcommand's own
+    value wins when both are given.
+
+    Raises click.UsageError for an old mode flag (``--summary``, ``--rescore``, ``--delete``) given with a
+    subcommand, and for an option the subcommand does not take (``--sort`` before ``summary``)."""
+    from click.core import ParameterSource
+
+    values = dict(ctx.params)
+    parent = ctx.parent
+    if parent is None:  # pragma: no cover - a subcommand always runs under its group
+        return values
+    given = (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+    for name, value in parent.params.items():
+        if parent.get_parameter_source(name) not in given:
+            continue
+        if name in MODE_FLAGS:
+            raise click.UsageError(
+                f"--{name} is the old spelling of `warroom scores {MODE_FLAGS[name]}`: give one or the other"
+            )
+        if name not in values:
+            raise click.UsageError(f"{_option_name(parent, name)} does not apply to `warroom scores {ctx.info_name}`")
+        if ctx.get_parameter_source(name) not in given:
+            values[name] = value
+    return values
+
+
+def _option_name(ctx: click.Context, name: str) -> str:
+    """The command-line spelling of a parameter (``sort_key`` -> ``--sort``)."""
+    for param in ctx.command.params:
+        if param.name == name and param.opts:
+            return max(param.opts, key=len)
+    return name  # pragma: no cover - every group parameter is an option
+
+
+def open_store(settings: Settings) -> ResultsStore | None:
+    """Record sessions killed mid-drill first (reported on stderr), then open the results store, checking the
+    whole file when it is not huge; None when no session was ever recorded. Raises click.ClickException for a
+    store that cannot be used."""
+    recover_and_report(settings)
+    store: ResultsStore | None = open_results(settings, verify=None)
+    return store
+
+
+def check_output(fmt: str, output: Path | None) -> None:
+    """``--output`` writes an export: a usage error with the table format."""
+    if output is not None and fmt == "table":
+        raise click.UsageError("--output writes an export: use it with --format csv or --format json")

@@ -1,0 +1,82 @@
+"""``warroom scores delete ID...`` (old spelling ``warroom scores --delete ID...``): delete stored sessions and
+their journals in ``journals/done/``, after showing them and asking."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from warroom.cli.common import Settings, data_dir_option, settings_from, store_errors
+from warroom.cli.output import say
+from warroom.cli.scores_common import open_store, subcommand_options
+
+yes_help = "Do not ask for confirmation."
+
+
+def _stdin_is_a_terminal() -> bool:
+    """True when someone can answer the confirmation (stdin is a terminal)."""
+    import sys
+
+    return sys.stdin is not None and sys.stdin.isatty()
+
+
+def delete_stored(settings: Settings, keys: tuple[str, ...], yes: bool) -> None:
+    """Resolve every key to one session (all must match, or nothing is deleted), show them, ask (unless ``yes``;
+    refused without a terminal), then delete the rows and their journals in ``journals/done/``. Raises
+    click.ClickException (exit 1) for a key that matches no session or several."""
+    store = open_store(settings)
+    if store is None:
+        say(f"No sessions recorded yet in {settings.data_dir}.")
+        return
+    with store, store_errors():
+        _delete(store, settings, keys, yes)
+
+
+def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) -> None:
+    from warroom.cli.tables import fmt_when, outcome_label
+    from warroom.store.results import CorruptSession, SessionNotFound
+    from warroom.store.sessions import delete_sessions
+
+    ids: list[str] = []
+    for key in keys:
+        try:
+            sid = store.resolve(key)
+        except SessionNotFound as exc:
+            raise click.ClickException(f"{exc}; nothing was deleted") from None
+        if sid not in ids:
+            ids.append(sid)
+    say(f"{len(ids)} session(s) to delete from {settings.data_dir}:")
+    for sid in ids:
+        try:
+            r = store.get(sid)
+            what = f"{r.trainee}  {r.drill_id}  {fmt_when(r.started_at)}  {outcome_label(r.outcome)}  {r.total}"
+        except CorruptSession:
+            what = "(a stored row that cannot be read)"
+        say(f"  {sid}  {what}")
+    if not yes:
+        if not _stdin_is_a_terminal():
+            raise click.ClickException("not deleting without confirmation: run it in a terminal, or add --yes")
+        if not click.confirm(f"Delete these {len(ids)} session(s)? This cannot be undone", default=False):
+            say("Nothing deleted.")
+            return
+    result = delete_sessions(settings.data_dir, store, ids)
+    say(f"Deleted {result.deleted} session(s) and {len(result.journals)} journal(s).")
+    for problem in result.problems:
+        say(f"warning: {problem}", err=True)
+
+
+@click.command("delete")
+@click.option("--yes", "-y", is_flag=True, help=yes_help)
+@click.argument("session_ids", nargs=-1, required=True, metavar="SESSION_ID...")
+@data_dir_option
+@click.pass_context
+def delete_command(ctx: click.Context, session_ids: tuple[str, ...], **_: Any) -> None:
+    """Delete the sessions named by SESSION_ID... (ids, or unique prefixes or suffixes of ids) from the store, with
+    their journals in journals/done/, after showing them and asking for confirmation (--yes: without asking;
+    without a terminal it is refused unless --yes is given). Every id must name one session, or nothing is
+    deleted."""
+    o = subcommand_options(ctx)
+    data_dir: Path | None = o["data_dir"]
+    delete_stored(settings_from(ctx, data_dir=data_dir), session_ids, o["yes"])

@@ -1,0 +1,155 @@
+"""``warroom scores list`` (and the bare ``warroom scores``): the stored sessions as a table, CSV or JSON."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from warroom.cli.common import Settings, settings_from, store_errors
+from warroom.cli.output import emit_csv, emit_json, say
+from warroom.cli.scores_common import (
+    DEFAULT_TABLE_LIMIT,
+    Filters,
+    check_output,
+    export_format_option,
+    filter_options,
+    limit_option,
+    open_store,
+    output_option,
+    resolve_filters,
+    reverse_option,
+    sort_option,
+    subcommand_options,
+)
+
+#: The CSV export's columns: every flat stored field (``notes`` as a JSON list). The scorecard and the action log
+#: are nested, so they are in the JSON export only.
+CSV_COLUMNS = (
+    "session_id",
+    "trainee",
+    "drill_id",
+    "drill_version",
+    "started_at",
+    "ended_at",
+    "outcome",
+    "total",
+    "time_to_detect",
+    "damage",
+    "full_damage",
+    "damage_unit",
+    "false_escalations",
+    "cost_usd",
+    "scoring_version",
+    "recovered",
+    "all_clear",
+    "drill_sha256",
+    "drill_path",
+    "notes",
+    "rescored_at",
+    "mode",
+    "set_id",
+    "seed",
+    "pauses",
+    "paused_seconds",
+    "wall_time_to_detect",
+)
+
+
+def _csv_row(row: Any) -> dict[str, Any]:
+    """A session row's CSV cells: the flat fields, ``notes`` as a JSON list."""
+    import json
+
+    d: dict[str, Any] = row.to_dict()
+    d["notes"] = json.dumps(d.get("notes") or [], ensure_ascii=False)
+    return d
+
+
+def list_sessions(
+    settings: Settings,
+    filters: Filters,
+    *,
+    sort_key: str = "when",
+    reverse: bool = False,
+    limit: int | None = None,
+    fmt: str = "table",
+    output: Path | None = None,
+) -> None:
+    """Print the matching stored sessions (``fmt`` table, csv or json; ``output`` writes the export to a file).
+
+    ``limit`` None shows :data:`DEFAULT_TABLE_LIMIT` rows in a table and every row in an export; 0 every row.
+    Unreadable rows are named on stderr and skipped, then click.ClickException (exit 1) after the rest."""
+    store = open_store(settings)
+    if store is None:
+        if fmt == "json":
+            emit_json([], output)
+        elif fmt == "csv":
+            emit_csv(CSV_COLUMNS, [], output)
+        else:
+            say(f"No sessions recorded yet in {settings.data_dir}.")
+        return
+    with store, store_errors():
+        effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
+        rows, unreadable = store.query_readable(
+            **filters.as_kwargs(), sort=sort_key, reverse=reverse, limit=effective_limit, full=fmt == "json"
+        )
+        for problem in unreadable:  # reported and skipped, never modified
+            say(f"skipped: {problem}", err=True)
+        if fmt == "json":
+            emit_json([r.to_dict() for r in rows], output)
+        elif fmt == "csv":
+            emit_csv(CSV_COLUMNS, [_csv_row(r) for r in rows], output)
+        elif rows or unreadable:
+            _print_table(rows, store.count(**filters.as_kwargs()))
+        else:
+            say("No sessions match." if filters.given() else "No sessions recorded yet.")
+        if unreadable:
+            raise click.ClickException(
+                f"{len(unreadable)} stored session(s) could not be read and were skipped (listed above)"
+            )
+
+
+def _print_table(rows: list[Any], total: int) -> None:
+    """The sessions table, titled with how many of the ``total`` matching sessions it shows."""
+    from warroom.cli.tables import make_console, print_renderables, sessions_table
+
+    title = f"{len(rows)} of {total} session(s)" if total > len(rows) else f"{total} session(s)"
+    console = make_console()
+    table, footnote = sessions_table(rows, console.width)
+    notes = [footnote] if footnote else []
+    if total > len(rows):
+        notes.append(f"(showing {len(rows)}; use --limit 0 for all)")
+    print_renderables(console, title, table, *notes)
+
+
+@click.command("list")
+@filter_options
+@sort_option
+@reverse_option
+@limit_option
+@export_format_option
+@output_option
+@click.pass_context
+def list_command(ctx: click.Context, **_: Any) -> None:
+    """The stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
+
+    Every trainee's sessions are listed unless --trainee NAME or --mine is given; a table shows the newest 50
+    (--limit), CSV and JSON every one. Sessions killed mid-drill are recorded as abandoned first.
+
+    Printed output (a table, CSV or JSON, on a terminal or a pipe) shows control and bidi characters as escapes;
+    --output FILE writes CSV or JSON exactly as stored. CSV text cells starting with = + - @ get a leading '.
+    """
+    o = subcommand_options(ctx)
+    check_output(o["fmt"], o["output"])
+    settings = settings_from(ctx, data_dir=o["data_dir"])
+    filters = resolve_filters(settings, o["trainee"], o["mine"], o["drill_id"], o["since"])
+    list_sessions(
+        settings,
+        filters,
+        sort_key=o["sort_key"],
+        reverse=o["reverse"],
+        limit=o["limit"],
+        fmt=o["fmt"],
+        output=o["output"],
+    )

@@ -1,0 +1,68 @@
+"""``warroom scores rescore`` (old spelling ``warroom scores --rescore``): recompute stored sessions with the
+current scoring rules and say which changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from warroom.cli.common import Settings, settings_from, store_errors
+from warroom.cli.output import say
+from warroom.cli.scores_common import (
+    Filters,
+    allow_changed_help,
+    filter_options,
+    open_store,
+    resolve_filters,
+    subcommand_options,
+)
+
+
+def rescore_sessions(settings: Settings, filters: Filters, allow_changed: bool = False) -> None:
+    """Re-score the matching stored sessions (:func:`warroom.store.rescore.rescore`) and print what it did: each
+    changed or updated session, each skipped one on stderr, then the counts. Exits 1 when a session was skipped."""
+    from warroom.store.rescore import RescoreStatus, rescore
+    from warroom.store.sessions import default_drill_resolver
+
+    store = open_store(settings)
+    if store is None:
+        say(f"No sessions recorded yet in {settings.data_dir}.")
+        return
+    with store, store_errors():
+        resolver = default_drill_resolver(settings.drill_dirs)
+        results = rescore(store, resolver, **filters.as_kwargs(), allow_changed=allow_changed)
+    counts = {status: 0 for status in RescoreStatus}
+    for r in results:
+        counts[r.status] += 1
+        if r.status in (RescoreStatus.CHANGED, RescoreStatus.UPDATED):
+            say(r)
+    skipped = [r for r in results if r.status is RescoreStatus.SKIPPED]
+    for r in skipped:
+        say(r, err=True)
+    n = len(results)
+    unchanged = counts[RescoreStatus.UNCHANGED] + counts[RescoreStatus.UPDATED]
+    say(
+        f"re-scored {n - len(skipped)} of {n} session(s): {counts[RescoreStatus.CHANGED]} changed, {unchanged} "
+        f"unchanged, {len(skipped)} skipped"
+    )
+    if skipped:
+        click.get_current_context().exit(1)
+
+
+@click.command("rescore")
+@filter_options
+@click.option("--allow-changed", is_flag=True, help=allow_changed_help)
+@click.pass_context
+def rescore_command(ctx: click.Context, **_: Any) -> None:
+    """Recompute the matching stored sessions with the current scoring rules (from their action logs and drill
+    files) and say which changed.
+
+    A session whose drill file changed since it was played is skipped (exit status 1) unless --allow-changed is
+    given; then the file it was re-scored against is recorded with it. Every trainee's sessions are re-scored
+    unless --trainee NAME or --mine is given.
+    """
+    o = subcommand_options(ctx)
+    settings = settings_from(ctx, data_dir=o["data_dir"])
+    filters = resolve_filters(settings, o["trainee"], o["mine"], o["drill_id"], o["since"])
+    rescore_sessions(settings, filters, o["allow_changed"])
