@@ -1,0 +1,103 @@
+"""`warroom scores --rescore` (the old spelling of `scores rescore`): recompute stored sessions, say which changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scores_support import played_session, run
+from store_support import copy_drill
+
+from warroom.core.scoring import Scorecard
+from warroom.store.results import ResultsStore
+
+
+def test_rescore_says_which_changed(tmp_path: Path):
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = played_session(data, drill_path)
+    other = played_session(data, drill_path)
+    with ResultsStore(data) as store:
+        real = store.get(sid).scorecard
+        # as if an older rule scored it
+        store.update_scorecard(sid, Scorecard.from_dict({**real, "total": 3, "outcome": "missed"}))
+    r = run(data, "--rescore")
+    assert r.exit_code == 0, r.output
+    changed = f"changed: {sid} (ann, duplicate-charge-refunds): outcome missed -> contained, score 3 -> {real['total']}"
+    assert changed in r.stdout
+    assert other not in r.stdout
+    assert "re-scored 2 of 2 session(s): 1 changed, 1 unchanged, 0 skipped" in r.stdout
+    with ResultsStore(data) as store:
+        assert store.get(sid).total == real["total"] and store.get(sid).outcome == "contained"
+    assert "0 changed, 2 unchanged, 0 skipped" in run(data, "--rescore").stdout
+
+
+def test_rescore_reports_a_changed_drill_file(tmp_path: Path):
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = played_session(data, drill_path)
+    with ResultsStore(data) as store:
+        store.update_scorecard(sid, Scorecard.from_dict({**store.get(sid).scorecard, "total": 3}))
+    drill_path.write_text(drill_path.read_text() + "\n# edited after the session\n")
+    r = run(data, "--rescore")
+    assert r.exit_code == 1
+    assert "changed since the session" in r.stderr and "not re-scored" in r.stderr
+    assert "0 changed, 0 unchanged, 1 skipped" in r.stdout
+    with ResultsStore(data) as store:
+        assert store.get(sid).total == 3  # not silently re-scored
+    r = run(data, "--rescore", "--allow-changed")
+    assert r.exit_code == 0 and "1 changed" in r.stdout
+
+
+def test_rescore_allow_changed_records_the_drill_file_it_scored_against(tmp_path: Path):
+    from warroom.store.sessions import file_sha256
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = played_session(data, drill_path)
+    original_text = drill_path.read_text()
+    original_sha = file_sha256(drill_path)
+    with ResultsStore(data) as store:
+        before = store.get(sid)
+    assert before.drill_sha256 == original_sha and before.drill_version == 1
+    # The author edits the drill: earlier evidence (e03 at 7 s) makes the escalation at 12 s slower (fewer points).
+    edited = original_text.replace("\nversion: 1\n", "\nversion: 2\n")
+    edited = edited.replace("evidence: [e04]", "evidence: [e03, e04]")
+    assert edited.count("version: 2") == 1 and "evidence: [e03, e04]" in edited
+    drill_path.write_text(edited)
+    new_sha = file_sha256(drill_path)
+
+    r = run(data, "--rescore", "--allow-changed")
+    assert r.exit_code == 0, r.output
+    assert f"changed: {sid}" in r.stdout and "drill file version 1 -> 2" in r.stdout
+    with ResultsStore(data) as store:
+        after = store.get(sid)
+    assert (before.total, after.total) == (100, 96) and after.time_to_detect == 5.0
+    assert after.drill_sha256 == new_sha and after.drill_version == 2
+    assert after.rescored_at is not None
+    (note,) = after.notes
+    assert "changed drill file" in note and new_sha in note and original_sha in note
+
+    # The stored score and its recorded drill file agree: a plain re-score changes nothing and skips nothing.
+    r = run(data, "--rescore")
+    assert r.exit_code == 0 and "0 changed, 1 unchanged, 0 skipped" in r.stdout
+    # Putting the old file back does not silently flip the score back: it is a changed file again.
+    drill_path.write_text(original_text)
+    r = run(data, "--rescore")
+    assert r.exit_code == 1 and "changed since the session" in r.stderr
+    with ResultsStore(data) as store:
+        assert store.get(sid).total == after.total
+
+
+def test_rescore_allow_changed_records_the_file_even_when_the_score_is_the_same(tmp_path: Path):
+    from warroom.store.sessions import file_sha256
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = played_session(data, drill_path)
+    drill_path.write_text(drill_path.read_text() + "\n# a comment added after the session\n")
+    r = run(data, "--rescore", "--allow-changed")
+    assert r.exit_code == 0, r.output
+    assert f"updated: {sid}" in r.stdout and "0 changed, 1 unchanged, 0 skipped" in r.stdout
+    with ResultsStore(data) as store:
+        assert store.get(sid).drill_sha256 == file_sha256(drill_path)
+    assert run(data, "--rescore").exit_code == 0
