@@ -1,4 +1,4 @@
-"""Re-scoring stored sessions with the current scoring rules (``warroom scores --rescore``).
+"""Re-scoring stored sessions with the current scoring rules (``warroom scores rescore``).
 
 Each matching session's action log is scored again (:func:`warroom.core.scoring.score`) against its drill file,
 found like recovery finds it (:func:`warroom.store.sessions.resolve_session_drill`). A session whose drill file
