@@ -201,10 +201,6 @@ def read_journal(path: Path) -> JournalContents:
     Raises :class:`NotRegularFile` for anything but a regular file (never opened), :class:`JournalError` when the
     file cannot be read or has no start line (then nothing can be attributed to a session).
     """
-    from pydantic import ValidationError
-
-    from warroom.store.records import ActionRecord, EndRecord, describe
-
     path = Path(path)
     try:
         fd = open_regular(path)
@@ -219,53 +215,72 @@ def read_journal(path: Path) -> JournalContents:
     contents: JournalContents | None = None
     problems: list[JournalProblem] = []
     for i, line in enumerate(lines, start=1):
-        is_last = i == len(lines)
-        if not line.strip():
-            if not is_last:
-                problems.append(JournalProblem(path, i, "empty line (skipped)"))
+        obj = _parse_line(path, i, line, i == len(lines) and not complete_last, i == len(lines), problems)
+        if obj is None:
             continue
-        try:
-            obj = json.loads(line.decode("utf-8"))
-            if not isinstance(obj, dict):
-                raise ValueError("not a JSON object")
-        except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: JSON nested too deeply
-            if isinstance(exc, RecursionError):
-                exc = ValueError("nested too deeply")
-            if is_last and not complete_last:
-                problems.append(
-                    JournalProblem(path, i, "truncated last line (the process stopped mid-write; skipped)", True)
-                )
-            else:
-                problems.append(JournalProblem(path, i, f"corrupt line, not valid JSON ({exc}); skipped"))
-            continue
-        kind = obj.get("type")
         if contents is None:
-            if kind != "start" or "session_id" not in obj:
+            if obj.get("type") != "start" or "session_id" not in obj:
                 raise JournalError(f"{path}:{i}: the journal does not begin with a session start line")
             contents = JournalContents(path=path, start=obj)
             continue
-        if kind == "action":
-            try:
-                contents.actions.append(ActionRecord.model_validate(obj).action)
-            except ValidationError as exc:
-                problems.append(JournalProblem(path, i, f"corrupt action line ({describe(exc)}); skipped"))
-        elif kind == "end":
-            try:
-                EndRecord.model_validate(obj)
-            except ValidationError as exc:
-                problems.append(
-                    JournalProblem(
-                        path, i, f"corrupt end line ({describe(exc)}); the session is scored from its actions"
-                    )
-                )
-            else:
-                contents.end = obj
-        elif kind == "start":
-            problems.append(JournalProblem(path, i, "a second session start line (skipped)"))
-        else:
-            problems.append(JournalProblem(path, i, f"unknown line type {kind!r} (skipped)"))
+        _add_line(contents, i, obj, problems)
     if contents is None:
         detail = f" ({problems[0].message})" if problems else " (the file is empty)"
         raise JournalError(f"{path}: no session start line{detail}")
     contents.problems = problems
     return contents
+
+
+def _parse_line(
+    path: Path, i: int, line: bytes, unterminated: bool, is_last: bool, problems: list[JournalProblem]
+) -> dict[str, Any] | None:
+    """Line ``i`` of a journal as a JSON object, or None (an empty or unparsable line, reported in ``problems``
+    unless it is the empty last line). ``unterminated``: the last line, without its newline (a truncated write)."""
+    if not line.strip():
+        if not is_last:
+            problems.append(JournalProblem(path, i, "empty line (skipped)"))
+        return None
+    try:
+        obj = json.loads(line.decode("utf-8"))
+        if not isinstance(obj, dict):
+            raise ValueError("not a JSON object")
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: JSON nested too deeply
+        if isinstance(exc, RecursionError):
+            exc = ValueError("nested too deeply")
+        if unterminated:
+            problems.append(
+                JournalProblem(path, i, "truncated last line (the process stopped mid-write; skipped)", True)
+            )
+        else:
+            problems.append(JournalProblem(path, i, f"corrupt line, not valid JSON ({exc}); skipped"))
+        return None
+    return obj
+
+
+def _add_line(contents: JournalContents, i: int, obj: dict[str, Any], problems: list[JournalProblem]) -> None:
+    """Add line ``i`` (after the start line) to ``contents``: an action or the end line, checked with the store's
+    models; anything else, or a value that does not fit, is reported in ``problems`` and skipped."""
+    from pydantic import ValidationError
+
+    from warroom.store.records import ActionRecord, EndRecord, describe
+
+    path = contents.path
+    kind = obj.get("type")
+    if kind == "action":
+        try:
+            contents.actions.append(ActionRecord.model_validate(obj).action)
+        except ValidationError as exc:
+            problems.append(JournalProblem(path, i, f"corrupt action line ({describe(exc)}); skipped"))
+    elif kind == "end":
+        try:
+            EndRecord.model_validate(obj)
+        except ValidationError as exc:
+            problems.append(
+                JournalProblem(path, i, f"corrupt end line ({describe(exc)}); the session is scored from its actions")
+            )
+        else:
+            contents.end = obj
+    elif kind == "start":
+        problems.append(JournalProblem(path, i, "a second session start line (skipped)"))
+    else:
+        problems.append(JournalProblem(path, i, f"unknown line type {kind!r} (skipped)"))

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.scoring import ScoringError, score
 from warroom.store.journal import utc_now
 from warroom.store.results import CorruptSession, ResultsStore, StoredSession
-from warroom.store.sessions import DrillResolver, DrillUnavailable, resolve_session_drill
+from warroom.store.sessions import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
 
 if TYPE_CHECKING:
     from warroom.core.model import Drill
@@ -108,24 +108,7 @@ def _rescore_one(
         new = score(drill_, s.actions)
     except ScoringError as exc:  # actions that no longer fit an edited drill
         return result(RescoreStatus.SKIPPED, f"cannot be scored on {path}: {exc}; not re-scored")
-    record: dict[str, Any] = {}
-    file_detail = ""
-    if found.changed:
-        # Re-scored against a changed drill file (allowed): record that file with the score, so the stored score and
-        # its recorded drill file agree and a later plain re-score does not flip the score back.
-        record = {
-            "drill_sha256": sha,
-            "drill_version": drill_.version,
-            "drill_path": str(path),
-            "note": (
-                f"re-scored at {utc_now()} against the changed drill file {path} (version {drill_.version}, "
-                f"SHA-256 {sha}); the session was played on version {s.drill_version} (SHA-256 {s.drill_sha256})"
-            ),
-        }
-        file_detail = (
-            f"drill file version {s.drill_version} -> {drill_.version} (SHA-256 {s.drill_sha256[:12]}… -> "  # type: ignore[index]
-            f"{sha[:12]}…) recorded"
-        )
+    record, file_detail = _changed_file_record(s, found) if found.changed else ({}, "")
     new_d = _normalise(new.to_dict())
     if new_d == _normalise(s.scorecard):
         if not found.changed:
@@ -143,6 +126,28 @@ def _rescore_one(
     if file_detail:
         detail.append(file_detail)
     return result(RescoreStatus.CHANGED, ", ".join(detail))
+
+
+def _changed_file_record(s: StoredSession, found: SessionDrill) -> tuple[dict[str, Any], str]:
+    """For a session re-scored against a changed drill file (allowed): the keyword arguments of
+    :meth:`~warroom.store.results.ResultsStore.update_scorecard` that record that file with the score (so the stored
+    score and its recorded drill file agree and a later plain re-score does not flip the score back), and what to
+    say about it."""
+    path, drill_, sha = found.path, found.drill, found.sha256
+    record: dict[str, Any] = {
+        "drill_sha256": sha,
+        "drill_version": drill_.version,
+        "drill_path": str(path),
+        "note": (
+            f"re-scored at {utc_now()} against the changed drill file {path} (version {drill_.version}, "
+            f"SHA-256 {sha}); the session was played on version {s.drill_version} (SHA-256 {s.drill_sha256})"
+        ),
+    }
+    file_detail = (
+        f"drill file version {s.drill_version} -> {drill_.version} (SHA-256 {(s.drill_sha256 or '')[:12]}… -> "
+        f"{sha[:12]}…) recorded"
+    )
+    return record, file_detail
 
 
 __all__ = ["RescoreResult", "RescoreStatus", "rescore"]
