@@ -22,9 +22,15 @@ from warroom.store.results import (
 )
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend_url(request: pytest.FixtureRequest) -> str | None:
+    """The store URL of each back end: None (the default SQLite file) or a new PostgreSQL schema."""
+    return None if request.param == "sqlite" else request.getfixturevalue("store_url")
+
+
 @pytest.fixture
-def store(tmp_path: Path):
-    with ResultsStore(tmp_path) as s:
+def store(tmp_path: Path, backend_url: str | None):
+    with ResultsStore(tmp_path, url=backend_url) as s:
         yield s
 
 
@@ -37,7 +43,8 @@ def user_version(data_dir: Path) -> int:
         conn.close()
 
 
-def test_new_store_has_schema_version_and_wal(store: ResultsStore, tmp_path: Path):
+def test_new_store_has_schema_version_and_wal(tmp_path: Path):
+    ResultsStore(tmp_path).close()
     assert user_version(tmp_path) == SCHEMA_VERSION
     conn = sqlite3.connect(tmp_path / DB_NAME)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -238,11 +245,15 @@ def test_migrates_an_unversioned_empty_database(tmp_path: Path):
 # -- several processes finishing sessions at once ------------------------------------------------------------------
 
 
-def _finish_sessions(args: tuple[str, str, int]) -> list[str]:
-    data_dir, trainee, n = args
+def _finish_sessions(args: tuple[str, str, int, str | None]) -> list[str]:
+    data_dir, trainee, n, url = args
+    import os
+
     from warroom.core.actions import Action, ActionKind
     from warroom.store.sessions import SessionRecorder
 
+    if url is not None:
+        os.environ["WARROOM_STORE"] = url  # what ``warroom --store URL`` does for the whole process
     path = bundled_drill_path()
     drill = load(path)
     ids = []
@@ -255,14 +266,15 @@ def _finish_sessions(args: tuple[str, str, int]) -> list[str]:
     return ids
 
 
-def test_concurrent_writers_lose_nothing(tmp_path: Path):
+def test_concurrent_writers_lose_nothing(tmp_path: Path, backend_url: str | None):
     trainees = ["ann", "bob", "cho", "dev"]
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(4) as pool:
-        results = pool.map(_finish_sessions, [(str(tmp_path), t, 25) for t in trainees])
+        results = pool.map(_finish_sessions, [(str(tmp_path), t, 25, backend_url) for t in trainees])
     ids = [i for r in results for i in r]
     assert len(ids) == len(set(ids)) == 100
-    with ResultsStore(tmp_path) as store:
+    assert (tmp_path / DB_NAME).exists() == (backend_url is None)  # the PostgreSQL sessions never went to a file
+    with ResultsStore(tmp_path, url=backend_url) as store:
         assert store.count() == 100
         for t in trainees:
             rows = store.query(trainee=t, limit=0)

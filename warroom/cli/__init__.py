@@ -14,7 +14,14 @@ from pathlib import Path
 import click
 
 from warroom import __version__
-from warroom.cli.common import data_dir_option, drills_option, resolved_settings, trainee_option
+from warroom.cli.common import (
+    data_dir_option,
+    drills_option,
+    resolved_settings,
+    store_option,
+    trainee_option,
+    use_store,
+)
 
 #: command name -> "module:attribute" of its click command.
 LAZY_COMMANDS: dict[str, str] = {
@@ -27,6 +34,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "scores": "warroom.cli.scores:scores",
     "review": "warroom.cli.review:review",
     "import": "warroom.cli.import_cmd:import_group",
+    "store": "warroom.cli.store_cmd:store_group",
 }
 
 
@@ -53,13 +61,17 @@ class LazyGroup(click.Group):
 @drills_option
 @trainee_option
 @data_dir_option
+@store_option
 @click.pass_context
-def main(ctx: click.Context, drill_dirs: tuple[Path, ...], trainee: str | None, data_dir: Path | None) -> None:
+def main(
+    ctx: click.Context, drill_dirs: tuple[Path, ...], trainee: str | None, data_dir: Path | None, store_url: str | None
+) -> None:
     """War Room: incident drills for planner-executor AI agents.
 
     With no command, opens the drill picker in the terminal UI: pick a drill, read the briefing, watch the agent's
     trace replay and escalate to the planner, naming the plan step at fault, before the cascade does its damage.
     """
+    use_store(store_url)  # every part of this process reads the store URL from $WARROOM_STORE
     settings = resolved_settings(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
     ctx.obj = settings
     if ctx.invoked_subcommand is None:

@@ -16,7 +16,7 @@ from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings, resolve_d
 __all__ = [
     "DATA_DIR_ENV", "TRAINEE_ENV", "Settings", "data_dir_option", "drill_dirs_of", "drills_option", "format_option",
     "recover_and_report", "resolve_data_dir", "resolve_trainee", "resolved_settings", "settings_from",
-    "trainee_option",
+    "store_option", "trainee_option", "use_store",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,6 +32,40 @@ data_dir_option = click.option(
     default=None,
     help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
 )
+
+store_option = click.option(
+    "--store",
+    "store_url",
+    default=None,
+    metavar="URL",
+    help="Where results are stored: sqlite:///FILE or postgresql://... (default: $WARROOM_STORE, else the SQLite "
+    "file in the data directory).",
+)
+
+
+def use_store(url: str | None) -> None:
+    """Make ``url`` (a ``--store`` value; None: leave as is) the results store of every part of this command, which
+    reads it from ``$WARROOM_STORE`` (see :func:`warroom.store.dialect.store_target`); the variable is put back as
+    it was when the command ends."""
+    if url is None:
+        return
+    import os
+
+    from warroom.store.dialect import STORE_ENV
+
+    before = os.environ.get(STORE_ENV)
+
+    def restore() -> None:
+        if before is None:
+            os.environ.pop(STORE_ENV, None)
+        else:
+            os.environ[STORE_ENV] = before
+
+    os.environ[STORE_ENV] = url
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.call_on_close(restore)
+
 
 drills_option = click.option(
     "--drills",
@@ -126,17 +160,23 @@ def open_results(settings: Settings, *, verify: bool | None = False) -> Any:
     (exit status 1) naming the file and what to do for a data directory that is a file or cannot be read or
     written, a damaged database, a ``sessions`` table without its columns, or one from a newer warroom."""
     from warroom.store.datadir import data_dir_problem
-    from warroom.store.results import DB_NAME, ResultsStore
+    from warroom.store.dialect import StoreURLError, store_target
+    from warroom.store.results import ResultsStore
 
     with store_errors():
         problem = data_dir_problem(settings.data_dir)
         if problem:
             raise click.ClickException(problem)
-        if not (settings.data_dir / DB_NAME).exists():
+        try:
+            target = store_target(settings.data_dir)
+        except StoreURLError as exc:
+            raise click.ClickException(str(exc)) from None
+        if target.path is not None and not target.path.exists():
             return None
-        store = ResultsStore(settings.data_dir, create=False)
+        # a PostgreSQL store is created (its schema migrated) on first use, like the SQLite file by a session
+        store = ResultsStore(settings.data_dir, create=target.path is None)
         if verify is None:
-            verify = (settings.data_dir / DB_NAME).stat().st_size <= VERIFY_MAX_BYTES
+            verify = target.path is None or target.path.stat().st_size <= VERIFY_MAX_BYTES
         if verify:
             try:
                 store.verify()

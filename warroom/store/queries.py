@@ -9,7 +9,6 @@ counts, unreadable rows and best scores.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from typing import Any
@@ -56,7 +55,7 @@ class StoreQueries(StoreConnection):
     """The reads of :class:`~warroom.store.results.ResultsStore`."""
 
     @staticmethod
-    def _row(r: sqlite3.Row) -> dict[str, Any]:
+    def _row(r: Any) -> dict[str, Any]:
         """The :class:`SessionRow` fields of a row, checked with :class:`~warroom.store.records.ListedRecord`.
         Raises ValueError naming the bad values (a text total, notes that are not a JSON list...)."""
         from pydantic import ValidationError
@@ -87,12 +86,9 @@ class StoreQueries(StoreConnection):
             raise SessionNotFound("an empty session id")
         if self._conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (key,)).fetchone() is not None:
             return key
-        stages = (  # (what the key is, SQL condition, parameters): prefix (on the index), suffix, substring
-            ("prefix", "session_id >= ? AND session_id < ?", (key, key + "\U0010ffff")),
-            ("suffix", "substr(session_id, -?) = ?", (len(key), key)),
-            ("part", "instr(session_id, ?) > 0", (key,)),
-        )
-        for what, cond, params in stages:
+        # prefix (on the index), suffix, substring
+        for what in ("prefix", "suffix", "part"):
+            cond, params = self.dialect.id_part(what, key)
             sql = f"SELECT session_id FROM sessions WHERE {cond} ORDER BY session_id LIMIT 11"
             ids: list[str] = [r[0] for r in self._conn.execute(sql, params)]
             if len(ids) > 1:
@@ -130,7 +126,8 @@ class StoreQueries(StoreConnection):
         False only the others."""
         from warroom.store.records import VALID_ROW_SQL, valid_row_sql
 
-        sql = VALID_ROW_SQL if checked is None else valid_row_sql(checked)
+        loose = self.dialect.loose_types
+        sql = VALID_ROW_SQL if checked is None and loose else valid_row_sql(checked, loose_types=loose)
         clauses: list[str] = [] if valid is None else [f"({sql})" if valid else f"NOT ({sql})"]
         params: list[Any] = []
         if trainee is not None:
@@ -142,7 +139,8 @@ class StoreQueries(StoreConnection):
         if since is not None:
             # A summary reads every matching row: scanning the covering summary index beats the started_at index
             # plus a lookup of each (large) row, so the unary + keeps the planner off the started_at index.
-            clauses.append("+started_at >= ?" if summary and trainee is None and drill is None else "started_at >= ?")
+            no_index = summary and trainee is None and drill is None
+            clauses.append(f"{self.dialect.unindexed('started_at') if no_index else 'started_at'} >= ?")
             params.append(since)
         if outcome is not None:
             clauses.append("outcome = ?")
@@ -191,7 +189,7 @@ class StoreQueries(StoreConnection):
         expr, direction = SORT_KEYS[sort]
         if reverse:
             direction = "ASC" if direction == "DESC" else "DESC"
-        order = ", ".join(f"{part.strip()} {direction}" for part in expr.split(","))
+        order = ", ".join(f"{part.strip()} {self.dialect.order(direction)}" for part in expr.split(","))
         where, params = self._where(trainee, drill, since, outcome)
         columns = f"{_LIST_COLUMNS}, scorecard, actions" if full else _LIST_COLUMNS
         sql = f"SELECT {columns} FROM sessions{where} ORDER BY {order}, started_at DESC, session_id DESC"
@@ -214,14 +212,14 @@ class StoreQueries(StoreConnection):
                 problems.append(exc)
         return rows, problems
 
-    def _listed(self, r: sqlite3.Row) -> SessionRow:
+    def _listed(self, r: Any) -> SessionRow:
         try:
             return SessionRow(**self._row(r))
         except ValueError as exc:
             sid = r["session_id"]
             raise CorruptSession(f"stored session {sid} cannot be read: {exc}", sid) from None
 
-    def _stored(self, r: sqlite3.Row) -> StoredSession:
+    def _stored(self, r: Any) -> StoredSession:
         """The :class:`StoredSession` of a full row. Raises :class:`CorruptSession` when its notes, scorecard or
         action log cannot be read (not JSON, an action that does not validate)."""
         from pydantic import ValidationError
@@ -257,7 +255,7 @@ class StoreQueries(StoreConnection):
         sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions{where} ORDER BY started_at, session_id"
         try:
             rows = self._conn.execute(sql, params).fetchall()
-        except sqlite3.DatabaseError as exc:
+        except self._db_errors as exc:
             raise self._error(exc) from exc
         for r in rows:
             try:

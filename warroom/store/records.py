@@ -19,6 +19,7 @@ so summaries computed inside SQLite skip the rows a read would skip.
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import Annotated, Literal
 
@@ -219,10 +220,15 @@ _COLUMN_SQL: dict[str, str] = {
 }
 
 
-def valid_row_sql(columns: tuple[str, ...] = tuple(_COLUMN_SQL)) -> str:
+def valid_row_sql(columns: tuple[str, ...] | None = None, *, loose_types: bool = True) -> str:
     """An SQL condition true for a row whose ``columns`` (summary columns, default all of them) hold values of the
-    right type and range. A summary checks only the columns it reads, so it can stay on its covering index."""
-    return " AND ".join(_COLUMN_SQL[c] for c in columns)
+    right type and range. A summary checks only the columns it reads, so it can stay on its covering index. With
+    ``loose_types`` False (a database whose columns hold only their declared type, PostgreSQL) the ``typeof``
+    checks are left out and only the ranges are checked."""
+    conditions = [_COLUMN_SQL[c] for c in (tuple(_COLUMN_SQL) if columns is None else columns)]
+    if not loose_types:
+        conditions = [re.sub(r"typeof\(\w+\) IN \([^)]*\)", "TRUE", c) for c in conditions]
+    return " AND ".join(conditions)
 
 
 #: :func:`valid_row_sql` of every summary column: false for a row that some summary leaves out.

@@ -13,15 +13,15 @@ import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Concatenate, ParamSpec, Self, TypeVar
+from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
+from warroom.store.dialect import DB_NAME as DB_NAME  # the file name's home is dialect.py
+from warroom.store.dialect import SQLITE, Dialect, StoreTarget, StoreURLError, scrub, store_target
 from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVersionError, damaged_message
 from warroom.store.rows import LIST_FIELDS
 
-#: The schema version this code writes (``PRAGMA user_version``).
+#: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
 SCHEMA_VERSION = 2
-#: File name of the results database inside the data directory.
-DB_NAME = "results.sqlite3"
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
@@ -84,15 +84,15 @@ _S = TypeVar("_S", bound="StoreConnection")
 def _guard(
     method: Callable[Concatenate[_S, _P], _R],
 ) -> Callable[Concatenate[_S, _P], _R]:
-    """Turn SQLite's errors in a read or write of the store into :class:`StoreError` (a damaged file into
-    :class:`DamagedStore`), so no caller ever sees a raw ``sqlite3`` exception."""
+    """Turn the database's errors in a read or write of the store into :class:`StoreError` (a damaged file into
+    :class:`DamagedStore`), so no caller ever sees a raw ``sqlite3`` or ``psycopg`` exception."""
     import functools
 
     @functools.wraps(method)
     def guarded(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return method(self, *args, **kwargs)
-        except sqlite3.DatabaseError as exc:
+        except self._db_errors as exc:
             raise self._error(exc) from exc
 
     return guarded
@@ -107,20 +107,37 @@ class StoreConnection:
     :class:`DamagedStore` for a damaged one and :class:`StoreError` for a file that is not a usable database.
     """
 
-    def __init__(self, data_dir: Path, *, create: bool = True) -> None:
+    #: The database errors a read or write may raise (sqlite3's, or psycopg's on PostgreSQL).
+    _db_errors: tuple[type[BaseException], ...] = (sqlite3.DatabaseError,)
+    #: Where the SQL differs between the back ends.
+    dialect: Dialect = SQLITE
+    _conn: Any
+
+    def __init__(self, data_dir: Path, *, create: bool = True, url: str | None = None) -> None:
         from warroom.store.datadir import data_dir_problem
 
         self.data_dir = Path(data_dir)
-        self.path = self.data_dir / DB_NAME
+        try:
+            self.target: StoreTarget = store_target(self.data_dir, url)
+        except StoreURLError as exc:
+            raise StoreError(str(exc)) from None
+        #: The store for messages: the database file, or the PostgreSQL URL without its password.
+        self.location = self.target.location
+        if self.target.backend == "postgresql":
+            self.path = Path(self.location)  # never opened: a PostgreSQL store has no file
+            self._open_postgres(create)
+            return
+        assert self.target.path is not None
+        self.path = self.target.path
         problem = data_dir_problem(self.data_dir)
         if problem:
             raise DataDirError(problem)
         if not create and not self.path.exists():
             raise StoreError(f"no results store at {self.path} (no session has been recorded in this data directory)")
         try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the data directory {self.data_dir}: {exc.strerror or exc}") from exc
+            raise StoreError(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}") from exc
         try:
             self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             self._conn.row_factory = sqlite3.Row
@@ -136,6 +153,44 @@ class StoreConnection:
         except StoreError:
             self._conn.close()
             raise
+
+    def _open_postgres(self, create: bool) -> None:
+        """Connect to the PostgreSQL store, create or migrate its schema (``create`` False: a database without the
+        schema raises :class:`StoreError`) and check its columns."""
+        from warroom.store import postgres
+        from warroom.store.dialect import POSTGRESQL
+
+        assert self.target.url is not None
+        self.dialect = POSTGRESQL
+        self._db_errors = postgres.driver_errors()
+        self._conn = postgres.connect(self.target.url)
+        try:
+            version = postgres.read_version(self._conn)
+            if version is None and not create:
+                raise StoreError(f"no results store at {self.location} (no session has been recorded there)")
+            if (version or 0) > SCHEMA_VERSION:
+                raise StoreVersionError(
+                    f"the results store {self.location} has schema version {version}, written by a newer warroom; "
+                    f"this warroom reads up to version {SCHEMA_VERSION}. Upgrade warroom (nothing was changed)."
+                )
+            if version is None or version < SCHEMA_VERSION:
+                postgres.migrate(self._conn, _MIGRATIONS, SCHEMA_VERSION)
+            self._check_columns()
+        except self._db_errors as exc:
+            self._conn.close()
+            raise self._error(exc) from None
+        except StoreError:
+            self._conn.close()
+            raise
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open store (:data:`SCHEMA_VERSION` once opened)."""
+        if self.dialect.name == "sqlite":
+            return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+        from warroom.store import postgres
+
+        return postgres.read_version(self._conn) or 0
 
     # -- opening and migrations -----------------------------------------------------------------------------------
 
@@ -157,20 +212,34 @@ class StoreConnection:
 
     def _check_columns(self) -> None:
         """Raise :class:`DamagedStore` when the ``sessions`` table is missing or lacks a column this code uses."""
-        have = {r[1] for r in self._conn.execute("PRAGMA table_info(sessions)")}
+        if self.dialect.name == "sqlite":
+            have = {r[1] for r in self._conn.execute("PRAGMA table_info(sessions)")}
+        else:
+            from warroom.store import postgres
+
+            have = postgres.columns(self._conn)
         need = [*LIST_FIELDS, "scorecard", "actions"]
         missing = [c for c in need if c not in have]
         if missing:
             what = "has no sessions table" if not have else f"has no column {', '.join(missing)} in its sessions table"
+            if self.dialect.name != "sqlite":
+                raise DamagedStore(
+                    f"the results store {self.location} {what}: it was changed by another program or by hand, and "
+                    "warroom cannot use it (nothing was changed). Use another database or schema."
+                )
             raise DamagedStore(
                 f"the results store {self.path} {what}: it was changed by another program or by hand, and warroom "
                 f"cannot use it (the file was not changed). Move it aside with its -wal and -shm files (e.g. rename "
                 f"it to {self.path.name}.damaged) to start a new store, or put back a copy from a backup."
             )
 
-    def _error(self, exc: sqlite3.DatabaseError) -> StoreError:
-        """The :class:`StoreError` for an SQLite error met while using the store."""
+    def _error(self, exc: BaseException) -> StoreError:
+        """The :class:`StoreError` for a database error met while using the store (on PostgreSQL the message names
+        the URL without its password)."""
         text = str(exc)
+        if self.dialect.name != "sqlite":
+            assert self.target.url is not None
+            return StoreError(scrub(f"cannot use the results store {self.location}: {text}", self.target.url))
         if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
             return StoreError(f"the results store {self.path} stayed locked by another warroom: {text}; try again")
         if isinstance(exc, sqlite3.OperationalError) and "malformed" not in text:
@@ -182,7 +251,11 @@ class StoreConnection:
         """Check the whole database file (SQLite's ``PRAGMA quick_check``: every page and b-tree readable).
 
         Raises :class:`DamagedStore` naming the file and what to do when it is damaged. Reads the whole file, so
-        it costs about as much as reading every session once."""
+        it costs about as much as reading every session once. On PostgreSQL (which checks its own pages) it reads
+        one row, which fails when the server cannot read the table."""
+        if self.dialect.name != "sqlite":
+            self._conn.execute("SELECT 1 FROM sessions LIMIT 1").fetchone()
+            return
         problems = [r[0] for r in self._conn.execute("PRAGMA quick_check(5)")]
         if problems != ["ok"]:
             raise DamagedStore(damaged_message(self.path, sqlite3.DatabaseError("; ".join(problems))))

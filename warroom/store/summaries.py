@@ -59,7 +59,9 @@ class DrillSummary:
 
 #: SQL for two summary figures of a group of sessions: how many were on drills with a fault, and how many of
 #: those contained it (in time or late). The contained rate of the summaries is the second over the first.
-_FAULTED_AND_CONTAINED_SQL = "sum(all_clear = 0), sum(all_clear = 0 AND outcome IN ({}))".format(
+_FAULTED_AND_CONTAINED_SQL = (
+    "count(CASE WHEN all_clear = 0 THEN 1 END), count(CASE WHEN all_clear = 0 AND outcome IN ({}) THEN 1 END)"
+).format(
     ", ".join(f"'{o}'" for o in CONTAINED_OUTCOMES)
 )
 
@@ -94,7 +96,7 @@ class StoreSummaries(StoreQueries):
         where, params = self._where(trainee, drill, since, summary=True, valid=True)
         sql = (
             f"SELECT trainee, count(*), count(DISTINCT drill_id), {_FAULTED_AND_CONTAINED_SQL}, "
-            "sum(false_escalations > 0), avg(total), "
+            "count(CASE WHEN false_escalations > 0 THEN 1 END), avg(total), "
             f"count(time_to_detect) FROM sessions{where} GROUP BY trainee ORDER BY trainee"
         )
         rows = self._conn.execute(sql, params).fetchall()

@@ -7,7 +7,6 @@ pydantic models of :mod:`warroom.store.records` before it is written, so a bad v
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -126,12 +125,12 @@ class StoreWrites(StoreConnection):
             stored = self._conn.execute(
                 "SELECT trainee, drill_id, started_at FROM sessions WHERE session_id = ?", (info.session_id,)
             ).fetchone()
-        except sqlite3.DatabaseError as exc:
+        except self._db_errors as exc:
             raise StoreError(f"cannot store session {info.session_id}: {self._error(exc)}") from exc
         if stored is None or tuple(stored) != (info.trainee, info.drill_id, info.started_at):
             raise DuplicateSession(
                 f"cannot store session {info.session_id} ({info.trainee}, {info.drill_id}, started "
-                f"{info.started_at}) in {self.path}: another session is stored under this id"
+                f"{info.started_at}) in {self.location}: another session is stored under this id"
                 + ("" if stored is None else f" ({stored[0]}, {stored[1]}, started {stored[2]})")
             )
         return False
@@ -168,11 +167,12 @@ class StoreWrites(StoreConnection):
         conn = self._conn
 
         def update() -> int:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(self.dialect.begin_write)
             try:
                 extra_sets, extra = [], []
                 if note is not None:
-                    r = conn.execute("SELECT notes FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+                    sql = f"SELECT notes FROM sessions WHERE session_id = ?{self.dialect.for_update}"
+                    r = conn.execute(sql, (session_id,)).fetchone()
                     notes = [*json.loads(r[0] or "[]"), note] if r is not None else [note]
                     extra_sets, extra = ["notes = ?"], [json.dumps(notes, ensure_ascii=False)]
                 sql = f"UPDATE sessions SET {', '.join(sets + extra_sets)} WHERE session_id = ?"
@@ -185,7 +185,7 @@ class StoreWrites(StoreConnection):
 
         try:
             rowcount = self._retry(update)
-        except sqlite3.DatabaseError as exc:
+        except self._db_errors as exc:
             raise StoreError(f"cannot update session {session_id}: {self._error(exc)}") from exc
         if rowcount != 1:
             raise SessionNotFound(f"no stored session {session_id!r}")
@@ -197,9 +197,10 @@ class StoreWrites(StoreConnection):
         conn = self._conn
 
         def delete() -> int:
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute(self.dialect.begin_write)
             try:
-                n = sum(conn.execute("DELETE FROM sessions WHERE session_id = ?", (i,)).rowcount for i in session_ids)
+                sql = "DELETE FROM sessions WHERE session_id = ?"
+                n = sum(int(conn.execute(sql, (i,)).rowcount) for i in session_ids)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")

@@ -1,0 +1,73 @@
+"""``warroom store migrate`` and ``warroom store status``: the results store's back end and schema version.
+
+The store is the data directory's SQLite file unless ``--store URL`` (or ``$WARROOM_STORE``) names another SQLite
+file or a PostgreSQL database (docs/sessions.md, "Shared store"). A URL is only ever shown without its password.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from warroom.cli.common import data_dir_option, format_option, settings_from, store_errors, store_option, use_store
+from warroom.cli.output import say
+
+
+@click.group("store")
+def store_group() -> None:
+    """The results store: which back end (SQLite or PostgreSQL), its schema version, how many sessions it holds."""
+
+
+def _status(store: Any) -> dict[str, Any]:
+    return {
+        "backend": store.dialect.name,
+        "location": store.location,
+        "schema_version": store.schema_version,
+        "sessions": store.count(),
+    }
+
+
+def _show(status: dict[str, Any], fmt: str) -> None:
+    if fmt == "json":
+        say(json.dumps(status, ensure_ascii=False))
+        return
+    say(f"back end:        {status['backend']}")
+    say(f"location:        {status['location']}")
+    say(f"schema version:  {status['schema_version']}")
+    say(f"sessions:        {status['sessions']}")
+
+
+@store_group.command()
+@store_option
+@data_dir_option
+@format_option("Print for people (text) or for programs (json).")
+@click.pass_context
+def migrate(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt: str) -> None:
+    """Create the results store, or bring an older one to this warroom's schema version, and show its status.
+
+    Every command does this on first use; run it to set up a shared PostgreSQL store before a class starts."""
+    from warroom.store.results import ResultsStore
+
+    use_store(store_url)
+    settings = settings_from(ctx, data_dir=data_dir)
+    with store_errors(), ResultsStore(settings.data_dir) as store:
+        _show(_status(store), fmt)
+
+
+@store_group.command()
+@store_option
+@data_dir_option
+@format_option("Print for people (text) or for programs (json).")
+@click.pass_context
+def status(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt: str) -> None:
+    """Show the results store's back end, where it is (a URL without its password), its schema version and how many
+    sessions it holds. Exit status 1 when there is no store yet or it cannot be used."""
+    from warroom.store.results import ResultsStore
+
+    use_store(store_url)
+    settings = settings_from(ctx, data_dir=data_dir)
+    with store_errors(), ResultsStore(settings.data_dir, create=False) as store:
+        _show(_status(store), fmt)

@@ -1,0 +1,174 @@
+"""Where the results store's back ends differ: the store URL, and one dialect object per back end.
+
+The store is SQLite (the default: ``DATA_DIR/results.sqlite3``, nothing to set up) or PostgreSQL (a shared store
+for a cohort, through psycopg 3). :func:`store_target` reads the URL (``--store URL`` / ``$WARROOM_STORE``):
+
+- ``sqlite:///relative/file.sqlite3`` or ``sqlite:////absolute/file.sqlite3`` (SQLAlchemy's spelling), or
+  ``sqlite://`` for the default file in the data directory;
+- ``postgresql://user:password@host:port/database?options`` (or ``postgres://``): any libpq connection URL.
+
+Every statement the store runs is written once; a :class:`Dialect` holds the few places where PostgreSQL needs
+something else (placeholders, column types of the one schema definition, the SQLite-only ``typeof`` checks and
+``WITHOUT ROWID``, locking for a write, matching part of a session id, where NULLs sort). The password of a URL is
+never shown: :func:`redact` is applied to the URL wherever it appears in a message.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
+
+#: The environment variable holding the store URL (the ``--store`` option's default).
+STORE_ENV = "WARROOM_STORE"
+#: File name of the SQLite results database inside the data directory.
+DB_NAME = "results.sqlite3"
+#: What a redacted password is shown as.
+HIDDEN = "***"
+
+
+class StoreURLError(ValueError):
+    """A store URL that names no back end warroom has (the message never holds the password)."""
+
+
+def redact(url: str) -> str:
+    """``url`` with its password (in the user part or a ``password=`` parameter) replaced by ``***``."""
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            userinfo, host = netloc.rsplit("@", 1)
+            if ":" in userinfo:
+                netloc = f"{userinfo.split(':', 1)[0]}:{HIDDEN}@{host}"
+        query = parts.query
+        pairs = parse_qsl(query, keep_blank_values=True)
+        if any(k.lower() == "password" for k, _ in pairs):
+            query = urlencode([(k, HIDDEN if k.lower() == "password" else v) for k, v in pairs], safe="*/")
+        return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+    except ValueError:
+        return f"{url.split(':', 1)[0]}://{HIDDEN}"  # not even a URL: show its scheme only
+
+
+def secrets_of(url: str) -> list[str]:
+    """The password texts in ``url`` (as written and decoded), to be scrubbed from any message."""
+    found: list[str] = []
+    try:
+        parts = urlsplit(url)
+        if parts.password:
+            found += [parts.password, unquote(parts.password), quote(parts.password, safe="")]
+        found += [v for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() == "password" and v]
+    except ValueError:
+        pass
+    return sorted({s for s in found if s}, key=len, reverse=True)  # the longest first: no half-replaced secret
+
+
+def scrub(text: str, url: str) -> str:
+    """``text`` with the URL shown redacted and every password of ``url`` replaced by ``***``."""
+    text = text.replace(url, redact(url))
+    for secret in secrets_of(url):
+        text = text.replace(secret, HIDDEN)
+    return text
+
+
+@dataclass(frozen=True)
+class StoreTarget:
+    """Where the results store is: ``backend`` ``"sqlite"`` with its database file ``path``, or ``"postgresql"``
+    with its connection ``url`` (``location`` is the redacted URL or the file, for messages)."""
+
+    backend: str
+    path: Path | None = None
+    url: str | None = None
+
+    @property
+    def location(self) -> str:
+        return str(self.path) if self.path is not None else redact(self.url or "")
+
+
+def store_target(data_dir: Path, url: str | None = None) -> StoreTarget:
+    """The store of ``data_dir``: ``url`` if given, else ``$WARROOM_STORE`` if set, else the SQLite file
+    ``data_dir/results.sqlite3``. Raises :class:`StoreURLError` for a URL of another kind."""
+    url = url if url is not None else (os.environ.get(STORE_ENV) or None)
+    if url is None:
+        return StoreTarget("sqlite", path=Path(data_dir) / DB_NAME)
+    url = url.strip()
+    scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+    if scheme == "sqlite":
+        rest = url[len("sqlite:") :]
+        if rest in ("", "//", "///"):
+            return StoreTarget("sqlite", path=Path(data_dir) / DB_NAME)
+        if not rest.startswith("///"):
+            raise StoreURLError(f"store URL {redact(url)}: write sqlite:///relative/file or sqlite:////absolute/file")
+        return StoreTarget("sqlite", path=Path(rest[3:]).expanduser())
+    if scheme in ("postgresql", "postgres"):
+        return StoreTarget("postgresql", url=url)
+    raise StoreURLError(
+        f"store URL {redact(url)!r} is neither sqlite:///FILE nor postgresql://...: warroom keeps results in SQLite "
+        "or PostgreSQL"
+    )
+
+
+_PLACEHOLDER = re.compile(r"\?")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """The SQL that differs between the back ends; everything else is written once."""
+
+    name: str
+    #: Statement that starts a write transaction.
+    begin_write: str
+    #: Suffix of a SELECT whose rows are then updated in the same transaction.
+    for_update: str
+    #: Whether columns can hold a value of another type (SQLite), so reads check ``typeof``.
+    loose_types: bool
+
+    def sql(self, text: str) -> str:
+        """``text`` (written with ``?`` placeholders) in this back end's spelling."""
+        if self.name == "sqlite":
+            return text
+        return _PLACEHOLDER.sub("%s", text.replace("%", "%%"))
+
+    def ddl(self, script: str) -> list[str]:
+        """The statements of one migration script (written for SQLite) in this back end's spelling: on PostgreSQL
+        INTEGER is BIGINT, REAL is DOUBLE PRECISION, TEXT sorts by code point like SQLite (``COLLATE "C"``) and
+        there is no ``WITHOUT ROWID``."""
+        statements = [s.strip() for s in script.split(";") if s.strip()]
+        if self.name == "sqlite":
+            return statements
+        out = []
+        for s in statements:
+            s = re.sub(r"\)\s*WITHOUT ROWID\s*$", ")", s)
+            s = re.sub(r"\bINTEGER\b", "BIGINT", s)
+            s = re.sub(r"\bREAL\b", "DOUBLE PRECISION", s)
+            s = re.sub(r"\bTEXT\b", 'TEXT COLLATE "C"', s)
+            out.append(s)
+        return out
+
+    def unindexed(self, column: str) -> str:
+        """``column`` in a condition that should not pick the column's own index (SQLite's unary ``+``)."""
+        return f"+{column}" if self.name == "sqlite" else column
+
+    def order(self, direction: str) -> str:
+        """An ORDER BY direction with NULLs where SQLite puts them (first ascending, last descending)."""
+        if self.name == "sqlite":
+            return direction
+        return f"{direction} NULLS {'FIRST' if direction == 'ASC' else 'LAST'}"
+
+    def id_part(self, what: str, key: str) -> tuple[str, tuple[object, ...]]:
+        """The condition and parameters matching session ids that start with (``prefix``), end with (``suffix``)
+        or contain (``part``) ``key``."""
+        if what == "prefix":
+            return "session_id >= ? AND session_id < ?", (key, key + "\U0010ffff")
+        if self.name == "sqlite":
+            if what == "suffix":
+                return "substr(session_id, -?) = ?", (len(key), key)
+            return "instr(session_id, ?) > 0", (key,)
+        if what == "suffix":
+            return "right(session_id, ?) = ?", (len(key), key)
+        return "strpos(session_id, ?) > 0", (key,)
+
+
+SQLITE = Dialect("sqlite", begin_write="BEGIN IMMEDIATE", for_update="", loose_types=True)
+POSTGRESQL = Dialect("postgresql", begin_write="BEGIN", for_update=" FOR UPDATE", loose_types=False)
