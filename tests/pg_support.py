@@ -128,3 +128,19 @@ def store_url(postgres_server: PostgresServer) -> str:
     schema = f"t_{uuid.uuid4().hex[:16]}"
     postgres_server.sql(f"CREATE SCHEMA {schema}")
     return postgres_server.url(schema=schema)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend_url(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """Each back end in turn: None (the data directory's SQLite file, as by default) or the URL of a new PostgreSQL
+    schema, also set as ``$WARROOM_STORE`` so that every store opened by the test (recorder, commands) uses it."""
+    if request.param == "sqlite":
+        return None
+    url = str(request.getfixturevalue("store_url"))
+    monkeypatch.setenv("WARROOM_STORE", url)
+    return url
+
+
+#: For a test in a module run on both back ends that is about the SQLite file itself (its bytes, a store per data
+#: directory): run it on SQLite only.
+sqlite_only = pytest.mark.parametrize("backend_url", ["sqlite"], indirect=True)

@@ -12,6 +12,9 @@ from warroom.cli import main
 from warroom.store.results import ResultsStore, SessionNotFound
 from warroom.store.sessions import SessionRecorder
 
+#: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
+pytestmark = pytest.mark.usefixtures("backend_url")
+
 
 def played(data_dir: Path, trainee: str) -> str:
     """A finished session (journal in journals/done/), quit at once."""

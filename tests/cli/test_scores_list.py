@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pg_support import sqlite_only
 from scores_support import known_store, played_session, run
 from store_support import copy_drill, load
 
@@ -20,6 +21,9 @@ from warroom.core.actions import Action, ActionKind
 from warroom.core.scoring import Scorecard
 from warroom.store.results import DB_NAME, SCHEMA_VERSION, ResultsStore
 from warroom.store.sessions import SessionRecorder
+
+#: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
+pytestmark = pytest.mark.usefixtures("backend_url")
 
 
 @pytest.fixture
@@ -80,6 +84,7 @@ def test_bad_since_is_a_clear_error(known: Path):
     assert "Traceback" not in r.output
 
 
+@sqlite_only
 def test_newer_database_is_a_clear_error_and_untouched(tmp_path: Path):
     conn = sqlite3.connect(tmp_path / DB_NAME)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
@@ -136,6 +141,7 @@ def test_help_says_trainee_filters_and_defaults_to_every_trainee(tmp_path: Path)
     assert "every trainee" in trainee_help and "$WARROOM_TRAINEE" not in trainee_help
 
 
+@sqlite_only
 def test_exports_carry_every_stored_field(tmp_path: Path):
     from dataclasses import fields
 
@@ -180,6 +186,7 @@ def _corrupt(data_dir: Path) -> dict[str, tuple]:
     return rows
 
 
+@sqlite_only
 def test_corrupt_rows_are_skipped_and_reported_never_modified(known: Path):
     before = _corrupt(known)
     r = run(known, "--format", "json")

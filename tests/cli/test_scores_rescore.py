@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest  # BACKEND-TMP
 from scores_support import played_session, run
 from store_support import copy_drill
 
 from warroom.core.scoring import Scorecard
 from warroom.store.results import ResultsStore
+
+#: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
+pytestmark = pytest.mark.usefixtures("backend_url")
 
 
 def test_rescore_says_which_changed(tmp_path: Path):

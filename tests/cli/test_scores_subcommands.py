@@ -10,12 +10,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pg_support import sqlite_only
 from scores_support import known_store, played_session, run, run_sub
 from store_support import copy_drill
 
 from warroom.cli import main
 from warroom.core.scoring import Scorecard
 from warroom.store.results import ResultsStore
+
+#: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
+pytestmark = pytest.mark.usefixtures("backend_url")
 
 
 @pytest.fixture
@@ -78,6 +82,7 @@ def test_summary_subcommand_is_the_summary_flag(known: Path):
     assert (data["trainees"][0]["sessions"], data["trainees"][0]["mean_score"]) == (3, 45.0)
 
 
+@sqlite_only
 def test_summary_of_an_empty_data_dir(tmp_path: Path):
     none = tmp_path / "none"
     assert "No sessions recorded yet" in run_sub(none, "summary").stdout

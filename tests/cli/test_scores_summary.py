@@ -12,6 +12,9 @@ from scores_support import known_store, run
 
 from warroom.store.results import ResultsStore
 
+#: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
+pytestmark = pytest.mark.usefixtures("backend_url")
+
 
 @pytest.fixture
 def known(tmp_path: Path) -> Path:

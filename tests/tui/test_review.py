@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from pg_support import sqlite_only
 from store_support import copy_drill, load
 
 from warroom.cli import main
@@ -16,6 +17,9 @@ from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
 from warroom.store.sessions import SessionRecorder
 from warroom.store.timeline import build_timeline, load_review
+
+#: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
+pytestmark = pytest.mark.usefixtures("backend_url")
 
 
 def play(data_dir: Path, drill_path: Path, trainee: str = "ann") -> str:
@@ -161,6 +165,7 @@ async def test_review_without_the_drill_file_still_shows_the_actions(tmp_path: P
         assert "the drill file is not available" in _text(app.screen, "#review-answer")
 
 
+@sqlite_only  # its last check: a data directory without a store file
 def test_review_cli_unknown_and_ambiguous_ids(stored):
     data, drill_path, sid = stored
     other = play(data, drill_path, trainee="bob")

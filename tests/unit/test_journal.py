@@ -24,6 +24,9 @@ from warroom.store.sessions import (
     recover_unfinished,
 )
 
+#: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
+pytestmark = pytest.mark.usefixtures("backend_url")
+
 ACTIONS = [
     Action(t=4.0, kind=ActionKind.INSPECT, event="e02"),
     Action(t=12.0, kind=ActionKind.INSPECT, event="e04"),

@@ -18,6 +18,9 @@ from warroom.store.recovery import recover_unfinished
 from warroom.store.results import ResultsStore, StoreError
 from warroom.store.sessions import SessionRecorder
 
+#: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
+pytestmark = pytest.mark.usefixtures("backend_url")
+
 
 def killed_session(data_dir: Path, extra: list[dict] | None = None, start: dict | None = None) -> Path:
     """A session killed after one inspect, its journal with ``extra`` lines appended and ``start`` keys changed."""

@@ -22,12 +22,6 @@ from warroom.store.results import (
 )
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def backend_url(request: pytest.FixtureRequest) -> str | None:
-    """The store URL of each back end: None (the default SQLite file) or a new PostgreSQL schema."""
-    return None if request.param == "sqlite" else request.getfixturevalue("store_url")
-
-
 @pytest.fixture
 def store(tmp_path: Path, backend_url: str | None):
     with ResultsStore(tmp_path, url=backend_url) as s:
