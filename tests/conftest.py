@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from pg_support import backend_url, postgres_server, store_url  # noqa: F401 - the PostgreSQL fixtures, for every test folder
+from pg_support import backend_url, own_postgres_server, postgres_server, store_url  # noqa: F401 - the PostgreSQL fixtures, for every test folder
 
 #: Variables kept: the fuzz budget is chosen for a whole run (WARROOM_FUZZ, see tests/fuzz/budget.py).
 _KEEP = {"WARROOM_FUZZ", "WARROOM_FUZZ_SCALE"}

@@ -60,10 +60,12 @@ class PostgresServer:
             raise RuntimeError(f"{' '.join(args)} failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
 
     def start(self) -> None:
-        self._run(
-            str(self.bindir / "initdb"), "-D", str(self.data), "-U", USER, "--auth=trust", "--encoding=UTF8",
-            "--locale=C.UTF-8", "--no-sync",
-        )  # fmt: skip
+        """Create the cluster (first time) and start the server."""
+        if not self.data.exists():
+            self._run(
+                str(self.bindir / "initdb"), "-D", str(self.data), "-U", USER, "--auth=trust", "--encoding=UTF8",
+                "--locale=C.UTF-8", "--no-sync",
+            )  # fmt: skip
         options = f"-k {self.folder} -c listen_addresses='' -c fsync=off -c max_connections=200"
         self._run(
             str(self.bindir / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "server.log"), "-w", "-t", "60",
@@ -88,7 +90,8 @@ class PostgresServer:
 
     def remove(self) -> None:
         try:
-            self.stop("immediate")
+            if (self.data / "postmaster.pid").exists():
+                self.stop("immediate")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -99,9 +102,7 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
-    """A running PostgreSQL server for this test process (each xdist worker starts its own)."""
+def _new_server() -> PostgresServer:
     try:
         import psycopg  # noqa: F401
     except ImportError:
@@ -116,6 +117,23 @@ def postgres_server() -> Iterator[PostgresServer]:
     except BaseException:
         shutil.rmtree(server.folder, ignore_errors=True)
         raise
+    return server
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A running PostgreSQL server for this test process (each xdist worker starts its own)."""
+    server = _new_server()
+    try:
+        yield server
+    finally:
+        server.remove()
+
+
+@pytest.fixture
+def own_postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for one test alone, which it may stop and start (fault tests)."""
+    server = _new_server()
     try:
         yield server
     finally:

@@ -118,16 +118,20 @@ def drill_dirs_of(ctx: click.Context, extra: tuple[Path, ...] = ()) -> tuple[Pat
 
 
 def recover_and_report(settings: Settings) -> None:
-    """Record sessions killed mid-drill as abandoned (see ``recover_unfinished``), telling stderr what was done.
-
-    Raises click.ClickException when the results store cannot be used."""
+    """Record sessions killed mid-drill as abandoned and deliver the sessions queued while a shared store was
+    unreachable (see ``recover_unfinished``), telling stderr what was done. A shared store that cannot be reached
+    is a warning (the sessions stay queued); any other store problem raises click.ClickException."""
     from warroom.cli.output import failure, say
+    from warroom.store.errors import StoreUnreachable
     from warroom.store.recovery import recover_unfinished
     from warroom.store.results import StoreError
     from warroom.store.sessions import default_drill_resolver
 
     try:
         recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
+    except StoreUnreachable as exc:
+        say(f"warning: {exc}; finished sessions stay queued in this data directory (`warroom store sync`)", err=True)
+        return
     except StoreError as exc:
         raise failure(exc) from None
     for rec in recovered:
@@ -189,6 +193,16 @@ def open_results(settings: Settings, *, verify: bool | None = False) -> Any:
 def check_store(settings: Settings) -> None:
     """Before the terminal UI opens (``warroom``, ``warroom run``): the data directory and its results store can be
     used (the whole database file is checked), else a clear message and exit status 1 (click.ClickException)."""
-    store = open_results(settings, verify=True)
+    from warroom.store.errors import StoreUnreachable
+
+    try:
+        store = open_results(settings, verify=True)
+    except click.ClickException as exc:
+        if not isinstance(exc.__context__, StoreUnreachable):
+            raise
+        from warroom.cli.output import say
+
+        say(f"warning: {exc.message}; the sessions played now are kept here until `warroom store sync`", err=True)
+        return
     if store is not None:
         store.close()

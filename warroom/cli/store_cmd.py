@@ -71,3 +71,32 @@ def status(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt
     settings = settings_from(ctx, data_dir=data_dir)
     with store_errors(), ResultsStore(settings.data_dir, create=False) as store:
         _show(_status(store), fmt)
+
+
+@store_group.command()
+@store_option
+@data_dir_option
+@click.option("--drills", "drill_dirs", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Also look for the drills of unfinished sessions in this folder (repeatable).")  # fmt: skip
+@click.pass_context
+def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill_dirs: tuple[Path, ...]) -> None:
+    """Deliver the sessions queued in this data directory to the results store: sessions finished while a shared
+    store could not be reached, and sessions killed mid-drill (stored as abandoned). Each is stored once, however
+    often this runs (a session already stored is recognised by its id). Every start of warroom does the same.
+
+    Exit status 1 when the store cannot be reached or used (the sessions stay queued)."""
+    from warroom.cli.common import drill_dirs_of
+    from warroom.store.datadir import journals_dir
+    from warroom.store.recovery import recover_unfinished
+    from warroom.store.sessions import default_drill_resolver
+
+    use_store(store_url)
+    settings = settings_from(ctx, data_dir=data_dir, drill_dirs=drill_dirs_of(ctx, drill_dirs))
+    with store_errors():
+        recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
+    for rec in recovered:
+        say(rec, err=True)
+    delivered = sum(1 for rec in recovered if rec.stored)
+    jdir = journals_dir(settings.data_dir)
+    waiting = len([p for p in jdir.glob("*.jsonl") if not p.name.startswith(".")]) if jdir.is_dir() else 0
+    say(f"{delivered} session(s) delivered; {waiting} still waiting in {jdir}")

@@ -38,6 +38,12 @@ class DuplicateSession(StoreError):
     """Another session (a different trainee, drill or start time) is already stored under this session id."""
 
 
+class StoreUnreachable(StoreError):
+    """A shared (PostgreSQL) store cannot be reached: the server is down, the network failed, or it refused the
+    connection. A finished session then stays queued in the local journal folder (see
+    :func:`~warroom.store.recovery.recover_unfinished`, run by ``warroom store sync`` and at each start)."""
+
+
 class StoreVersionError(StoreError):
     """The database was written by a newer warroom (a higher schema version); it is left untouched."""
 

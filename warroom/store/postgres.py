@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from warroom.store.dialect import POSTGRESQL, scrub
-from warroom.store.errors import StoreError
+from warroom.store.errors import StoreError, StoreUnreachable
 
 #: Key of the advisory lock held while migrating (any constant; "warroom" in ASCII).
 MIGRATION_LOCK = 0x77617272_6F6F6D
@@ -82,9 +82,18 @@ def connect(url: str) -> PgConnection:
         ) from None
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S, row_factory=_row_factory)
+    except psycopg.OperationalError as exc:
+        raise StoreUnreachable(scrub(f"cannot connect to the results store {redact(url)}: {exc}", url)) from None
     except psycopg.Error as exc:
         raise StoreError(scrub(f"cannot connect to the results store {redact(url)}: {exc}", url)) from None
     return PgConnection(raw)
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` (a driver error met while using the store) means the server or the network is gone."""
+    import psycopg
+
+    return isinstance(exc, psycopg.OperationalError)
 
 
 def read_version(conn: PgConnection) -> int | None:

@@ -238,8 +238,12 @@ class StoreConnection:
         the URL without its password)."""
         text = str(exc)
         if self.dialect.name != "sqlite":
+            from warroom.store import postgres
+            from warroom.store.errors import StoreUnreachable
+
             assert self.target.url is not None
-            return StoreError(scrub(f"cannot use the results store {self.location}: {text}", self.target.url))
+            kind = StoreUnreachable if postgres.is_unreachable(exc) else StoreError
+            return kind(scrub(f"cannot use the results store {self.location}: {text}", self.target.url))
         if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
             return StoreError(f"the results store {self.path} stayed locked by another warroom: {text}; try again")
         if isinstance(exc, sqlite3.OperationalError) and "malformed" not in text:

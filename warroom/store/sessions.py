@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from warroom.core.errors import WarroomError
 from warroom.store.datadir import DONE, JOURNALS, done_dir, journals_dir
 from warroom.store.deletion import DeleteResult, delete_sessions
+from warroom.store.errors import StoreUnreachable
 from warroom.store.journal import JOURNAL_FORMAT, JournalWriter, utc_now
 from warroom.store.results import ResultsStore, SessionInfo, StoreError
 from warroom.store.session_drill import (
@@ -119,6 +120,9 @@ class SessionRecorder:
         self._actions: list[Action] = []
         self._scorecard: Scorecard | None = None
         self.finished = False
+        #: True once :meth:`finish` found the shared store unreachable: the session waits, finished, in
+        #: ``journals/`` until ``warroom store sync`` or the next start delivers it.
+        self.queued = False
 
     @classmethod
     def start(cls, data_dir: Path, trainee: str, drill_path: Path, drill: Drill) -> SessionRecorder:
@@ -135,7 +139,10 @@ class SessionRecorder:
             sha = file_sha256(drill_path)
         except OSError as exc:
             raise SessionError(f"cannot read the drill file {drill_path}: {exc.strerror or exc}") from None
-        ResultsStore(data_dir).close()  # creates or migrates the store; raises for a newer or broken one
+        try:
+            ResultsStore(data_dir).close()  # creates or migrates the store; raises for a newer or broken one
+        except StoreUnreachable:
+            pass  # a shared store that is down: the session is played and queued locally (see finish)
         jdir = journals_dir(data_dir)
         for _ in range(100):
             info = SessionInfo(
@@ -228,7 +235,9 @@ class SessionRecorder:
         Raises :class:`JournalWriteError` when the end line cannot be written (nothing is stored; the journal is
         recovered later, as abandoned), ValueError for a scorecard of another drill, and StoreError when storing
         fails: then the journal stays in ``journals/`` with its end line, and the next :func:`recover_unfinished`
-        stores it.
+        stores it. When a shared store cannot be reached (:class:`StoreUnreachable`) nothing is raised: the session
+        is queued (:attr:`queued` True; its journal, finished, stays in ``journals/``) and ``warroom store sync`` or
+        the next start delivers it, once.
         """
         if self.finished:
             return False
@@ -251,6 +260,8 @@ class SessionRecorder:
             with ResultsStore(self.data_dir) as store:
                 store.insert(self.info, scorecard, self._actions, ended_at=ended_at)
             self._writer.move_to(done_dir(self.data_dir) / self._writer.path.name)
+        except StoreUnreachable:
+            self.queued = True
         finally:
             self._writer.close()
         return True

@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from warroom.store.errors import DuplicateSession, InvalidSession, SessionNotFound, StoreError
+from warroom.store.errors import DuplicateSession, InvalidSession, SessionNotFound
 from warroom.store.rows import SessionInfo, WallClock
 from warroom.store.schema import StoreConnection, _guard
 
@@ -126,7 +126,8 @@ class StoreWrites(StoreConnection):
                 "SELECT trainee, drill_id, started_at FROM sessions WHERE session_id = ?", (info.session_id,)
             ).fetchone()
         except self._db_errors as exc:
-            raise StoreError(f"cannot store session {info.session_id}: {self._error(exc)}") from exc
+            error = self._error(exc)  # keeps its kind (unreachable, damaged...)
+            raise type(error)(f"cannot store session {info.session_id}: {error}") from exc
         if stored is None or tuple(stored) != (info.trainee, info.drill_id, info.started_at):
             raise DuplicateSession(
                 f"cannot store session {info.session_id} ({info.trainee}, {info.drill_id}, started "
@@ -186,7 +187,8 @@ class StoreWrites(StoreConnection):
         try:
             rowcount = self._retry(update)
         except self._db_errors as exc:
-            raise StoreError(f"cannot update session {session_id}: {self._error(exc)}") from exc
+            error = self._error(exc)
+            raise type(error)(f"cannot update session {session_id}: {error}") from exc
         if rowcount != 1:
             raise SessionNotFound(f"no stored session {session_id!r}")
 
