@@ -7,6 +7,7 @@ file or a PostgreSQL database (docs/sessions.md, "Shared store"). A URL is only 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +101,64 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
     jdir = journals_dir(settings.data_dir)
     waiting = len([p for p in jdir.glob("*.jsonl") if not p.name.startswith(".")]) if jdir.is_dir() else 0
     say(f"{delivered} session(s) delivered; {waiting} still waiting in {jdir}")
+
+
+@store_group.command(name="export")
+@store_option
+@data_dir_option
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file (default: standard output).")  # fmt: skip
+@click.pass_context
+def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None, output: Path | None) -> None:
+    """Write every stored session as JSON Lines (one session a line, every stored value as it is), to move results
+    to another store with `warroom store import` (SQLite and PostgreSQL alike)."""
+    from warroom.cli.output import failure
+    from warroom.store.results import ResultsStore
+    from warroom.store.transfer import write_export
+
+    use_store(store_url)
+    settings = settings_from(ctx, data_dir=data_dir)
+    with store_errors(), ResultsStore(settings.data_dir, create=False) as store:
+        if output is None:
+            n = write_export(store, sys.stdout)
+        else:
+            try:
+                with output.open("w", encoding="utf-8", newline="\n") as out:
+                    n = write_export(store, out)
+            except OSError as exc:
+                raise failure(f"cannot write {output}: {exc.strerror or exc}") from None
+    say(f"{n} session(s) exported from {store.location}", err=True)
+
+
+@store_group.command(name="import")
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path))
+@store_option
+@data_dir_option
+@click.pass_context
+def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir: Path | None) -> None:
+    """Store the sessions of a `warroom store export` file (SOURCE, or - for standard input). A session already
+    stored under its id is left as it is, so importing twice stores nothing twice. Each line refused is named
+    (FILE:LINE: why), and the exit status is then 1; the other lines are stored."""
+    from warroom.cli.output import failure
+    from warroom.store.results import ResultsStore
+    from warroom.store.transfer import import_lines
+
+    use_store(store_url)
+    settings = settings_from(ctx, data_dir=data_dir)
+    try:
+        if str(source) == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            lines = source.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise failure(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
+    with store_errors(), ResultsStore(settings.data_dir) as store:
+        result = import_lines(store, lines, "<stdin>" if str(source) == "-" else str(source))
+    for message in result.refused:
+        say(message, err=True)
+    say(
+        f"{result.imported} session(s) imported into {store.location}, {result.already} already there, "
+        f"{len(result.refused)} refused"
+    )
+    if result.refused:
+        ctx.exit(1)

@@ -111,7 +111,19 @@ class StoreWrites(StoreConnection):
         }
         if values["scoring_version"] is None:
             values["scoring_version"] = info.scoring_version
-        _check_row(info.session_id, values)
+        return self.insert_row(values)
+
+    def insert_row(self, values: dict[str, Any]) -> bool:
+        """Store one whole row (column -> value, every column of the ``sessions`` table; ``scorecard``, ``actions``
+        and ``notes`` as their JSON text), as :meth:`insert` does and with the same checks and results: True if
+        inserted, False if this very session is already stored. Used by ``warroom store import``."""
+        from warroom.store.rows import LIST_FIELDS
+
+        session_id = str(values.get("session_id"))
+        unknown = sorted(set(values) - {*LIST_FIELDS, "scorecard", "actions"})
+        if unknown:  # column names go into the SQL: only the table's own
+            raise InvalidSession(f"session {session_id} was not stored: no column {', '.join(unknown)}", session_id)
+        _check_row(session_id, values)
         columns = list(values)
         row = tuple(values.values())
         sql = (
@@ -123,15 +135,16 @@ class StoreWrites(StoreConnection):
             if cur.rowcount == 1:
                 return True
             stored = self._conn.execute(
-                "SELECT trainee, drill_id, started_at FROM sessions WHERE session_id = ?", (info.session_id,)
+                "SELECT trainee, drill_id, started_at FROM sessions WHERE session_id = ?", (session_id,)
             ).fetchone()
         except self._db_errors as exc:
             error = self._error(exc)  # keeps its kind (unreachable, damaged...)
-            raise type(error)(f"cannot store session {info.session_id}: {error}") from exc
-        if stored is None or tuple(stored) != (info.trainee, info.drill_id, info.started_at):
+            raise type(error)(f"cannot store session {session_id}: {error}") from exc
+        trainee, drill_id, started_at = values["trainee"], values["drill_id"], values["started_at"]
+        if stored is None or tuple(stored) != (trainee, drill_id, started_at):
             raise DuplicateSession(
-                f"cannot store session {info.session_id} ({info.trainee}, {info.drill_id}, started "
-                f"{info.started_at}) in {self.location}: another session is stored under this id"
+                f"cannot store session {session_id} ({trainee}, {drill_id}, started "
+                f"{started_at}) in {self.location}: another session is stored under this id"
                 + ("" if stored is None else f" ({stored[0]}, {stored[1]}, started {stored[2]})")
             )
         return False
