@@ -6,6 +6,9 @@
   :mod:`~warroom.store.schema`, :mod:`~warroom.store.writes`, :mod:`~warroom.store.queries` and
   :mod:`~warroom.store.summaries`, with its values in :mod:`~warroom.store.rows` and errors in
   :mod:`~warroom.store.errors`.
+- :mod:`warroom.store.dialect`: the store URL (``--store`` / ``$WARROOM_STORE``: SQLite or PostgreSQL), its
+  redaction, and where the SQL of the two back ends differs; :mod:`warroom.store.postgres` connects to PostgreSQL
+  (psycopg 3); :mod:`warroom.store.transfer` exports and imports stored sessions as JSON Lines.
 - :mod:`warroom.store.datadir`: checks that a data directory can be used, with messages that say what to do.
 - :mod:`warroom.store.sessions`: :class:`~warroom.store.sessions.SessionRecorder` (journal + store for one live
   session); :mod:`warroom.store.session_drill` finds and loads a session's drill; :mod:`warroom.store.deletion`

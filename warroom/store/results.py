@@ -19,6 +19,10 @@ since schema version 2 also the mode, drill set and variant seed, and the wall-c
 - :mod:`warroom.store.summaries`: the figures per trainee and per drill (defined there);
 - :mod:`warroom.store.rows` and :mod:`warroom.store.errors`: the row values and the errors.
 
+The same class serves a shared PostgreSQL store (``ResultsStore(data_dir, url="postgresql://...")`` or
+``$WARROOM_STORE``): :mod:`warroom.store.dialect` holds where the SQL differs, :mod:`warroom.store.postgres` the
+connection.
+
 Every name is importable from here as before (``from warroom.store.results import X``).
 """
 
