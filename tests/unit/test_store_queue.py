@@ -80,3 +80,23 @@ def test_the_next_start_delivers_the_queue(
     assert up.exit_code == 0, up.output
     assert rec.session_id in up.output
     assert list((data / "journals").glob("*.jsonl")) == []
+
+
+def test_the_war_room_opens_when_the_shared_store_is_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """Before the terminal UI opens, an unreachable shared store is a warning (the session will be queued), while a
+    store that refuses this warroom is still an error."""
+    import click
+
+    from warroom.cli.common import check_store
+    from warroom.core.settings import Settings
+
+    settings = Settings.resolve(trainee="ann", data_dir=tmp_path / "data")
+    monkeypatch.setenv("WARROOM_STORE", f"postgresql://ann:hunter2@/cohort?host={tmp_path}/nowhere")
+    check_store(settings)
+    err = capsys.readouterr().err
+    assert "warning: cannot connect to the results store postgresql://ann:***@/cohort" in err and "hunter2" not in err
+    monkeypatch.setenv("WARROOM_STORE", "mysql://ann@db/x")
+    with pytest.raises(click.ClickException, match="neither sqlite"):
+        check_store(settings)
