@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
+from warroom.store.errors import StoreError
+
 #: The environment variable holding the store URL (the ``--store`` option's default).
 STORE_ENV = "WARROOM_STORE"
 #: File name of the SQLite results database inside the data directory.
@@ -29,7 +31,7 @@ DB_NAME = "results.sqlite3"
 HIDDEN = "***"
 
 
-class StoreURLError(ValueError):
+class StoreURLError(StoreError):
     """A store URL that names no back end warroom has (the message never holds the password)."""
 
 
