@@ -162,3 +162,21 @@ def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir
     )
     if result.refused:
         ctx.exit(1)
+
+
+@store_group.command()
+@store_option
+@data_dir_option
+@click.pass_context
+def secure(ctx: click.Context, store_url: str | None, data_dir: Path | None) -> None:
+    """PostgreSQL only, run once by the owner of the tables: create the roles warroom_trainee (a trainee stores and
+    sees only the sessions under their own name, which must be their database role's name) and warroom_facilitator
+    (every session), with row-level security on the sessions table. Running it again changes nothing."""
+    from warroom.store.results import ResultsStore
+    from warroom.store.roles import secure as secure_store
+
+    use_store(store_url)
+    settings = settings_from(ctx, data_dir=data_dir)
+    with store_errors(), ResultsStore(settings.data_dir) as store:
+        roles = secure_store(store)
+    say(f"row-level security is on in {store.location}; grant a login role one of: {', '.join(roles)}")

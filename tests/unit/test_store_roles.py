@@ -1,0 +1,55 @@
+"""Row-level security in a shared PostgreSQL store: a trainee stores and sees only their own sessions, a
+facilitator sees every one (real roles on a real server)."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from click.testing import CliRunner
+from pg_support import PostgresServer
+from store_support import add_session
+
+from warroom.cli import main
+from warroom.store.results import DuplicateSession, ResultsStore, StoreError
+
+
+def as_role(url: str, role: str) -> str:
+    """``url`` connecting as the login role ``role`` (the test server trusts its socket)."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, f"{role}@{parts.netloc.split('@', 1)[1]}", parts.path, parts.query, ""))
+
+
+def test_trainees_see_their_own_sessions_and_facilitators_all(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    tag = uuid.uuid4().hex[:8]  # roles belong to the whole server: names of this test's own
+    ann, bob, fac = f"ann_{tag}", f"bob_{tag}", f"fac_{tag}"
+    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
+    assert secured.exit_code == 0, secured.output
+    assert "warroom_trainee, warroom_facilitator" in secured.output
+    again = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
+    assert again.exit_code == 0, again.output  # idempotent
+    for role, group in ((ann, "warroom_trainee"), (bob, "warroom_trainee"), (fac, "warroom_facilitator")):
+        postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group}")
+
+    with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:
+        add_session(store, "s-ann", trainee=ann, total=80)
+        with pytest.raises(StoreError, match="row-level security"):
+            add_session(store, "s-forged", trainee=bob, total=100)  # a trainee cannot store for another
+    with ResultsStore(tmp_path, url=as_role(store_url, bob)) as store:
+        add_session(store, "s-bob", trainee=bob, total=40)
+        assert [r.session_id for r in store.query()] == ["s-bob"]
+        assert [s.trainee for s in store.trainee_summaries()] == [bob]
+        with pytest.raises(DuplicateSession):  # ann's id: refused, and ann's row stays hidden
+            add_session(store, "s-ann", trainee=bob, total=10)
+    with ResultsStore(tmp_path, url=as_role(store_url, fac)) as store:
+        assert sorted(r.session_id for r in store.query()) == ["s-ann", "s-bob"]
+        assert store.get("s-ann").total == 80
+
+
+def test_secure_refuses_a_sqlite_store(tmp_path: Path):
+    result = CliRunner().invoke(main, ["store", "secure", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1 and "is a SQLite store: it has no roles" in result.output

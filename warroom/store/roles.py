@@ -1,0 +1,73 @@
+"""Who sees which sessions in a shared PostgreSQL store: database roles with row-level security.
+
+:func:`secure` (``warroom store secure``, run once by the owner of the tables, after ``warroom store migrate``)
+creates two group roles and the policies of the ``sessions`` table:
+
+- ``warroom_trainee``: may store sessions and read them, only where ``trainee`` is the login role's own name
+  (``current_user``): a trainee's database role is named like the trainee (``--trainee``, ``$WARROOM_TRAINEE``);
+- ``warroom_facilitator``: reads, re-scores and deletes every session (``scores summary`` of the whole cohort,
+  ``review`` of any trainee's session).
+
+The facilitator then makes one login role per person: ``CREATE ROLE ann LOGIN PASSWORD '...' IN ROLE
+warroom_trainee`` (docs/sessions.md, "Shared store"). The table owner and superusers are not bound by the policies.
+A SQLite store has no roles: it is as private as its file.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from warroom.store.errors import StoreError
+
+if TYPE_CHECKING:
+    from warroom.store.results import ResultsStore
+
+#: The group role of trainees (their own sessions only).
+TRAINEE_ROLE = "warroom_trainee"
+#: The group role of facilitators (every session).
+FACILITATOR_ROLE = "warroom_facilitator"
+
+_CREATE_ROLE = """DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}') THEN CREATE ROLE {role} NOLOGIN; END IF;
+END $$"""
+
+
+def _statements(schema: str) -> list[str]:
+    quoted = '"' + schema.replace('"', '""') + '"'
+    both = f"{TRAINEE_ROLE}, {FACILITATOR_ROLE}"
+    return [
+        _CREATE_ROLE.format(role=TRAINEE_ROLE),
+        _CREATE_ROLE.format(role=FACILITATOR_ROLE),
+        f"GRANT USAGE ON SCHEMA {quoted} TO {both}",
+        f"GRANT SELECT ON warroom_schema TO {both}",
+        f"GRANT SELECT, INSERT ON sessions TO {TRAINEE_ROLE}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON sessions TO {FACILITATOR_ROLE}",
+        "ALTER TABLE sessions ENABLE ROW LEVEL SECURITY",
+        "DROP POLICY IF EXISTS warroom_trainee_own ON sessions",
+        f"CREATE POLICY warroom_trainee_own ON sessions TO {TRAINEE_ROLE} "
+        "USING (trainee = current_user) WITH CHECK (trainee = current_user)",
+        "DROP POLICY IF EXISTS warroom_facilitator_all ON sessions",
+        f"CREATE POLICY warroom_facilitator_all ON sessions TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
+    ]
+
+
+def secure(store: ResultsStore) -> list[str]:
+    """Create the roles, grants and row-level security policies (idempotent: running it again changes nothing),
+    in one transaction. Returns the names of the two group roles. Raises :class:`StoreError` for a SQLite store,
+    or when the connected role may not do it (it must own the tables and may create roles)."""
+    if store.dialect.name != "postgresql":
+        raise StoreError(f"{store.location} is a SQLite store: it has no roles (it is as private as its file)")
+    conn = store._conn
+    try:
+        schema = str(conn.execute("SELECT current_schema()").fetchone()[0])
+        conn.execute("BEGIN")
+        try:
+            for statement in _statements(schema):
+                conn.execute(statement)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    except store._db_errors as exc:
+        raise store._error(exc) from exc
+    return [TRAINEE_ROLE, FACILITATOR_ROLE]
