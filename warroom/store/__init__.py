@@ -8,7 +8,8 @@
   :mod:`~warroom.store.errors`.
 - :mod:`warroom.store.dialect`: the store URL (``--store`` / ``$WARROOM_STORE``: SQLite or PostgreSQL), its
   redaction, and where the SQL of the two back ends differs; :mod:`warroom.store.postgres` connects to PostgreSQL
-  (psycopg 3); :mod:`warroom.store.transfer` exports and imports stored sessions as JSON Lines.
+  (psycopg 3); :mod:`warroom.store.transfer` exports and imports stored sessions as JSON Lines;
+  :mod:`warroom.store.roles` sets up who sees which sessions in PostgreSQL (row-level security).
 - :mod:`warroom.store.datadir`: checks that a data directory can be used, with messages that say what to do.
 - :mod:`warroom.store.sessions`: :class:`~warroom.store.sessions.SessionRecorder` (journal + store for one live
   session); :mod:`warroom.store.session_drill` finds and loads a session's drill; :mod:`warroom.store.deletion`
