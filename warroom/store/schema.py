@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 from warroom.store.dialect import DB_NAME as DB_NAME  # the file name's home is dialect.py
-from warroom.store.dialect import SQLITE, Dialect, StoreTarget, StoreURLError, scrub, store_target
+from warroom.store.dialect import SQLITE, Dialect, StoreTarget, scrub, store_target
 from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVersionError, damaged_message
 from warroom.store.rows import LIST_FIELDS
 
@@ -117,14 +117,11 @@ class StoreConnection:
         from warroom.store.datadir import data_dir_problem
 
         self.data_dir = Path(data_dir)
-        try:
-            self.target: StoreTarget = store_target(self.data_dir, url)
-        except StoreURLError as exc:
-            raise StoreError(str(exc)) from None
+        self.target: StoreTarget = store_target(self.data_dir, url)  # StoreURLError (a StoreError) for a bad URL
         #: The store for messages: the database file, or the PostgreSQL URL without its password.
         self.location = self.target.location
         if self.target.backend == "postgresql":
-            self.path = Path(self.location)  # never opened: a PostgreSQL store has no file
+            self.path = Path(DB_NAME)  # a PostgreSQL store has no file: messages name self.location
             self._open_postgres(create)
             return
         assert self.target.path is not None
