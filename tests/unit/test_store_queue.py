@@ -100,3 +100,46 @@ def test_the_war_room_opens_when_the_shared_store_is_down(
     monkeypatch.setenv("WARROOM_STORE", "mysql://ann@db/x")
     with pytest.raises(click.ClickException, match="neither sqlite"):
         check_store(settings)
+
+
+def test_server_killed_while_sessions_are_being_written_loses_and_doubles_nothing(
+    tmp_path: Path, own_postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+):
+    """One thread finishes sessions without a pause while the server is killed (immediate shutdown, whatever it was
+    doing) and started again: every session is stored or queued, and after a sync each is in the store once."""
+    import threading
+    import time
+
+    server = own_postgres_server
+    monkeypatch.setenv("WARROOM_STORE", server.url())
+    data = tmp_path / "data"
+    played: list[SessionRecorder] = []
+    failures: list[BaseException] = []
+
+    def writer() -> None:
+        try:
+            for i in range(30):
+                played.append(play(data, f"t{i % 3}", i))
+        except BaseException as exc:  # reported below: a session that could be neither stored nor queued
+            failures.append(exc)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    while len(played) < 5 and thread.is_alive():
+        time.sleep(0.01)
+    server.stop("immediate")  # mid-stream: a connect, an insert or a commit is cut off
+    queued_from = len(played)
+    while len(played) < queued_from + 5 and thread.is_alive():
+        time.sleep(0.01)
+    server.start()
+    thread.join(timeout=120)
+    assert not thread.is_alive() and failures == []
+    assert any(r.queued for r in played)
+    code, output = sync(data)
+    assert code == 0, output
+    code, output = sync(data)  # a second sync finds nothing left and stores nothing twice
+    assert code == 0 and "0 session(s) delivered; 0 still waiting" in output
+    with ResultsStore(data) as store:
+        rows = store.query(limit=0)
+    assert sorted(r.session_id for r in rows) == sorted(r.session_id for r in played)
+    assert len(rows) == 30 and sorted(r.total for r in rows) == list(range(30))
