@@ -288,3 +288,36 @@ def test_the_store_takes_scorecards_only(tmp_path: Path):
         with pytest.raises(TypeError):
             store.insert(info, card, [], ended_at=None)  # type: ignore[arg-type]
         assert store.count() == 0
+
+
+def _store_many(args: tuple[str, str | None, int, int, int]) -> tuple[int, int]:
+    """Process ``worker`` of ``workers`` stores ``n`` sessions of its own, each one also again after the next worker
+    stored it (a session delivered twice): returns (inserted, already stored)."""
+    data_dir, url, worker, workers, n = args
+    from warroom.store.results import SessionInfo
+
+    inserted = already = 0
+    with ResultsStore(Path(data_dir), url=url) as store:
+        for i in range(n):
+            for w in (worker, (worker + 1) % workers):  # its own session, then the next worker's
+                info = SessionInfo(f"w{w}-{i:04d}", f"t{w}", "A", 1, None, None, f"2026-11-01T10:{w:02d}:00+00:00")
+                if store.insert(info, scorecard(total=i % 101), [], ended_at=None):
+                    inserted += 1
+                else:
+                    already += 1
+    return inserted, already
+
+
+def test_eight_processes_storing_200_sessions_each_lose_and_double_nothing(tmp_path: Path, backend_url: str | None):
+    workers, n = 8, 200
+    ResultsStore(tmp_path, url=backend_url).close()  # created first: the race is the writes, not the migration
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers) as pool:
+        results = pool.map(_store_many, [(str(tmp_path), backend_url, w, workers, n) for w in range(workers)])
+    assert sum(r[0] for r in results) == workers * n  # each session inserted by exactly one of its two writers
+    assert sum(r[1] for r in results) == workers * n
+    with ResultsStore(tmp_path, url=backend_url) as store:
+        assert store.count() == workers * n
+        for w in range(workers):
+            rows = store.query(trainee=f"t{w}", limit=0)
+            assert sorted(r.session_id for r in rows) == [f"w{w}-{i:04d}" for i in range(n)]
