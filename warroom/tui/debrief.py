@@ -23,11 +23,11 @@ from warroom.core.actions import ActionKind
 from warroom.core.model import Drill
 from warroom.core.replay import Replay
 from warroom.tui import text as fmt
+from warroom.tui.flow import ShowBriefing, ShowPicker
 from warroom.tui.modals import DEBRIEF_KEYS, HelpScreen
 from warroom.tui.widgets import summarize
 
 if TYPE_CHECKING:
-    from warroom.tui.app import WarroomApp
     from warroom.tui.services import DrillEntry
 
 #: Outcomes (Scorecard.outcome values) that count as a good result, for the outcome's colour.
@@ -124,8 +124,6 @@ def ruler(marks: list[tuple[float, str, str, str]], end: float, width: int) -> T
 
 class DebriefScreen(Screen[None]):
     """The debrief of one finished drill. Keys: p (or escape) back to the picker, r play again, q quit."""
-
-    app: WarroomApp
 
     BINDINGS = [
         Binding("p,escape", "picker", "Drill picker"),
@@ -282,10 +280,10 @@ class DebriefScreen(Screen[None]):
     # -- keys ---------------------------------------------------------------------------------------------------
 
     def action_picker(self) -> None:
-        self.app.show_picker()
+        self.post_message(ShowPicker())
 
     def action_again(self) -> None:
-        self.app.show_briefing(self.entry)
+        self.post_message(ShowBriefing(self.entry))
 
     def action_quit_app(self) -> None:
         self.app.exit()

@@ -16,21 +16,22 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.clock import Clock
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer
 
 from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
 from warroom.tui import text as fmt
+from warroom.tui.flow import LeaveDrill, ShowDebrief
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import SPEEDS, ConfirmScreen, EscalateScreen, EscalationChoice, FlagScreen, HelpScreen
 from warroom.tui.services import JournalUnwritable, SessionUnavailable
 from warroom.tui.timeline import Timeline
-from warroom.tui.widgets import Meters, PlanPanel, StatusBar, summarize
+from warroom.tui.widgets import Meters, PlanPanel, StatusBar, summarize, trace_index
 
 if TYPE_CHECKING:
-    from warroom.tui.app import WarroomApp
-    from warroom.tui.services import DrillEntry, Recorder
+    from warroom.tui.services import DrillEntry, Recorder, Services
 
 __all__ = ["SPEEDS", "TICK_INTERVAL", "WarRoomScreen"]
 
@@ -46,10 +47,10 @@ class WarRoomScreen(Screen[None]):
     Args:
         entry: the drill being played (loaded).
         recorder: the session recorder; its ``record`` is the Replay's ``on_action``.
+        services: scores the session at its end (:meth:`~warroom.tui.services.Services.score`).
+        clock: the real-time clock the drill clock follows (the app's; a ``MockClock`` in tests).
         speed: initial playback speed (drill seconds per real second).
     """
-
-    app: WarroomApp
 
     #: Below 80 columns the plan panel gives way to the trace (see warroom.tcss, ``.-narrow``).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
@@ -69,12 +70,16 @@ class WarRoomScreen(Screen[None]):
         Binding("question_mark", "help", "Help", key_display="?", priority=True),
     ]
 
-    def __init__(self, entry: DrillEntry, recorder: Recorder, speed: float = 1.0) -> None:
+    def __init__(
+        self, entry: DrillEntry, recorder: Recorder, services: Services, clock: Clock, speed: float = 1.0
+    ) -> None:
         super().__init__()
         assert entry.drill is not None
         self.entry = entry
         self.drill = entry.drill
         self.recorder = recorder
+        self.services = services
+        self.clock = clock
         self.replay = Replay(self.drill, on_action=recorder.record)
         self.speed = speed
         self.paused = False
@@ -104,7 +109,8 @@ class WarRoomScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._last_time = self.app.clock.time
+        trace_index(self.drill)  # built once now, not on the first key press (time proportional to the trace)
+        self._last_time = self.clock.time
         self.apply(self.replay.advance(0))  # events at t=0
         self._ticker = self.set_interval(TICK_INTERVAL, self.tick)
         self.query_one(Timeline).focus()
@@ -114,14 +120,14 @@ class WarRoomScreen(Screen[None]):
     @property
     def running(self) -> bool:
         """True when the drill clock runs: not paused, not ended, and no dialog over the war room."""
-        return not self.paused and not self.replay.ended and self.journal_error is None and self.app.screen is self
+        return not self.paused and not self.replay.ended and self.journal_error is None and self.is_active
 
     def tick(self) -> None:
         """Advance the drill clock by the real time since the last tick times the playback speed (if running).
 
         Tests call this after ``MockClock.set_time(...)``; the interval timer calls it about 10 times a second.
         """
-        now = self.app.clock.time
+        now = self.clock.time
         last = self._last_time if self._last_time is not None else now
         self._last_time = now
         if self.finished:
@@ -249,7 +255,7 @@ class WarRoomScreen(Screen[None]):
             if paused:
                 self._ticker.pause()
             else:
-                self._last_time = self.app.clock.time
+                self._last_time = self.clock.time
                 self._ticker.resume()
         self.refresh_bindings()
         self.refresh_status()
@@ -357,7 +363,7 @@ class WarRoomScreen(Screen[None]):
         def done(yes: bool | None) -> None:
             if yes:
                 self.abandon()
-                self.app.leave_drill()
+                self.post_message(LeaveDrill())
 
         self.app.push_screen(
             ConfirmScreen("Quit this drill?", "The session is kept, scored as abandoned."), done
@@ -386,7 +392,7 @@ class WarRoomScreen(Screen[None]):
         if self.journal_error is not None:
             self.recorder.close()  # releases the journal, so recovery can take it
             return
-        self._store(self.app.services.score(self.drill, self.recorder.actions))
+        self._store(self.services.score(self.drill, self.recorder.actions))
 
     def _store(self, scorecard: Any) -> None:
         # A store failure must not lose the debrief: the journal (already on disk) is recovered on a later run.
@@ -410,10 +416,10 @@ class WarRoomScreen(Screen[None]):
             self._ticker.stop()
         # Toasts of the last moments ("Escalated") would sit over the debrief; errors about storing come after this.
         self.app.clear_notifications()
-        scorecard = self.app.services.score(self.drill, self.recorder.actions)
+        scorecard = self.services.score(self.drill, self.recorder.actions)
         self._store(scorecard)
         if self.replay.end_reason is not EndReason.ABANDONED:
-            self.app.show_debrief(self.entry, self.replay, scorecard)
+            self.post_message(ShowDebrief(self.entry, self.replay, scorecard))
 
 
 def false_escalation_message(step: str, after_evidence: bool, faulted: bool) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -16,8 +16,9 @@ from textual.widgets import DataTable, Footer, Static
 
 from warroom.core.model import Drill
 from warroom.tui import text as fmt
+from warroom.tui.flow import ShowBriefing, ShowPicker, StartDrill
 from warroom.tui.modals import BRIEFING_KEYS, PICKER_KEYS, WAR_ROOM_KEYS, HelpScreen, key_table
-from warroom.tui.services import DrillEntry, ResultsUnavailable
+from warroom.tui.services import DrillEntry, ResultsUnavailable, Services
 from warroom.tui.widgets import fit_columns
 
 #: Fixed and flexible column widths of the picker's table.
@@ -25,9 +26,6 @@ _FIXED = {"level": 5, "length": 6, "best": 4}
 _FLEX = {"title": 3.0, "tags": 2.0}
 #: Lines the drill preview keeps at least (with its border) when the list is long.
 _PREVIEW_MIN = 7
-
-if TYPE_CHECKING:
-    from warroom.tui.app import WarroomApp
 
 
 def stars(difficulty: int) -> str:
@@ -49,9 +47,11 @@ class PickerScreen(Screen[None]):
 
     Drills that fail to load are listed too, marked, with their ``path:line:col: message`` problems shown when
     selected; they cannot be started.
-    """
 
-    app: WarroomApp
+    Args:
+        services: where the drills and the trainee's best scores come from.
+        last_drill: the file of the drill last opened, if any: the cursor starts on it (matched by file).
+    """
 
     BINDINGS = [
         Binding("enter", "start", "Start", priority=True),
@@ -64,8 +64,10 @@ class PickerScreen(Screen[None]):
         Binding("end,G", "last", "Last", show=False, priority=True),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, services: Services, last_drill: Path | None = None) -> None:
         super().__init__()
+        self.services = services
+        self.last_drill = last_drill
         self.entries: list[DrillEntry] = []
 
     def compose(self) -> ComposeResult:
@@ -82,7 +84,7 @@ class PickerScreen(Screen[None]):
         out = Text()
         out.append(" WAR ROOM ", style="bold reverse red")
         out.append("  incident drills for planner-executor agents · trainee ")
-        out.append(fmt.clean_line(self.app.services.trainee), style="bold")
+        out.append(fmt.clean_line(self.services.trainee), style="bold")
         return out
 
     def on_mount(self) -> None:
@@ -104,9 +106,9 @@ class PickerScreen(Screen[None]):
         """(Re)load the drill catalog and the trainee's best scores into the table."""
         table = self.query_one("#picker-table", DataTable)
         table.clear()
-        self.entries = self.app.services.catalog()
+        self.entries = self.services.catalog()
         try:
-            best = self.app.services.best_scores()
+            best = self.services.best_scores()
         except ResultsUnavailable as exc:  # a broken results store must not stop anyone from playing
             best = {}
             self.notify(f"Best scores unavailable: {exc}", severity="warning", markup=False)
@@ -121,7 +123,7 @@ class PickerScreen(Screen[None]):
         if not self.entries:
             self.query_one("#picker-detail-body", Static).update(Text("No drills found."))
         # Back from a drill: the cursor stays on the drill just played (matched by file).
-        last = self.app.last_drill_path
+        last = self.last_drill
         if last is not None:
             row = next((i for i, e in enumerate(self.entries) if e.path.resolve() == last.resolve()), None)
             if row is not None:
@@ -209,7 +211,7 @@ class PickerScreen(Screen[None]):
         if not entry.ok:
             self.notify("This drill has problems; fix them and press r to reload.", severity="error", markup=False)
             return
-        self.app.show_briefing(entry)
+        self.post_message(ShowBriefing(entry))
 
     def action_reload(self) -> None:
         self.load()
@@ -306,8 +308,6 @@ def briefing_text(drill: Drill) -> Group:
 class BriefingScreen(Screen[None]):
     """The briefing of one drill. Enter starts the drill clock; escape goes back to the picker."""
 
-    app: WarroomApp
-
     BINDINGS = [
         Binding("enter", "start", "Start the drill", priority=True),
         Binding("escape", "back", "Back"),
@@ -332,10 +332,10 @@ class BriefingScreen(Screen[None]):
         self.query_one("#briefing").focus()
 
     def action_start(self) -> None:
-        self.app.start_drill(self.entry)
+        self.post_message(StartDrill(self.entry))
 
     def action_back(self) -> None:
-        self.app.show_picker()
+        self.post_message(ShowPicker())
 
     def action_help(self) -> None:
         notes = "The war room's keys are listed at the end of the briefing; ? in the war room shows them again."

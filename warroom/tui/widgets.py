@@ -8,7 +8,7 @@ it; none of them advances the drill clock, applies an action or scores anything.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.text import Text
 from textual.widgets import DataTable, Static
@@ -96,17 +96,51 @@ def usage_line(event: Any, drill: Drill) -> Text | None:
     return out
 
 
+class TraceIndex(NamedTuple):
+    """Lookups over one drill's whole trace, built once per drill (:func:`trace_index`) so that describing an event
+    costs the same on a 100-event and a 100,000-event trace."""
+
+    #: The tool result answering each tool call, by call id (the first in trace order).
+    results: Mapping[str, ToolResult]
+    #: Every trace event and re-plan event, by id.
+    events: Mapping[str, Any]
+
+
+_INDEXES: dict[int, tuple[Drill, TraceIndex]] = {}
+#: Drills whose index is kept (a war room, a review and a test or two at once, at most).
+_INDEXES_KEPT = 8
+
+
+def trace_index(drill: Drill) -> TraceIndex:
+    """The :class:`TraceIndex` of ``drill``: built on the first call (time proportional to the trace), then looked
+    up (the last :data:`_INDEXES_KEPT` drills are kept; the cache holds the drill, so its ``id`` is not reused)."""
+    kept = _INDEXES.get(id(drill))
+    if kept is not None and kept[0] is drill:
+        return kept[1]
+    results: dict[str, ToolResult] = {}
+    events: dict[str, Any] = {}
+    replan = drill.answer_key.replan if drill.answer_key else ()
+    for ev in (*drill.trace, *replan):
+        events.setdefault(ev.id, ev)
+        if isinstance(ev, ToolResult):
+            results.setdefault(ev.call, ev)
+    index = TraceIndex(results, events)
+    if len(_INDEXES) >= _INDEXES_KEPT:
+        del _INDEXES[next(iter(_INDEXES))]
+    _INDEXES[id(drill)] = (drill, index)
+    return index
+
+
 def _result_of(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
     """The inspector's ``result`` line of a tool call: the tool result answering it (released, so shown), or that it
     has not returned yet, or that the trace has none. ``events`` are the events shown so far (None: the whole trace)."""
     out = Text()
     out.append(_label("result"), style="bold")
-    shown = events.values() if events is not None else drill.trace
-    answer = next((e for e in shown if isinstance(e, ToolResult) and e.call == call.id), None)
-    if answer is not None:
+    answer = trace_index(drill).results.get(call.id)
+    if answer is not None and (events is None or answer.id in events):
         out.append(fmt.clean_line(answer.id))
         out.append(f" (t={fmt.seconds(answer.t)})", style="dim")
-    elif any(isinstance(e, ToolResult) and e.call == call.id for e in drill.trace):
+    elif answer is not None:
         out.append("not returned yet", style="dim")
     else:
         out.append("no result in the trace", style="dim")
@@ -157,10 +191,10 @@ def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = 
         if event.duration_ms is not None:
             meta.append(f"{event.duration_ms:,.0f} ms")
         language = None
-        try:
-            call = events[event.call] if events is not None and event.call in events else drill.event(event.call)
-        except KeyError:  # a call the trace does not have
-            call = None
+        if events is not None and event.call in events:
+            call = events[event.call]
+        else:
+            call = trace_index(drill).events.get(event.call)  # None: a call the trace does not have
         if isinstance(call, ToolCall):
             meta.append(f"answers {fmt.clean_line(event.call)} ({fmt.clean_line(call.tool)})")
             language = language_hint(call.arguments)  # e.g. the file a read_file call named
