@@ -15,7 +15,6 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Sparkline, Static
 
@@ -24,8 +23,8 @@ from warroom.core.model import Drill
 from warroom.core.replay import Replay
 from warroom.tui import text as fmt
 from warroom.tui.flow import ShowBriefing, ShowPicker
-from warroom.tui.modals import DEBRIEF_KEYS, HelpScreen
-from warroom.tui.widgets import summarize
+from warroom.tui.modals import HelpScreen
+from warroom.tui.widgets import ScrollPane, summarize
 
 if TYPE_CHECKING:
     from warroom.tui.services import DrillEntry
@@ -126,11 +125,15 @@ class DebriefScreen(Screen[None]):
     """The debrief of one finished drill. Keys: p (or escape) back to the picker, r play again, q quit."""
 
     BINDINGS = [
-        Binding("p,escape", "picker", "Drill picker"),
-        Binding("r", "again", "Play again"),
-        Binding("q", "quit_app", "Quit"),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("p,escape", "picker", "Drill picker", tooltip="back to the drill picker"),
+        Binding("r", "again", "Play again", tooltip="play this drill again"),
+        Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
+
+    HELP_TITLE = "Debrief keys"
+    HELP_NOTES = "Your session is stored: warroom scores lists it."
+    HELP_WIDGETS = (ScrollPane,)
 
     def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
         super().__init__()
@@ -142,7 +145,7 @@ class DebriefScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         card = self.scorecard
-        with VerticalScroll(id="debrief"):
+        with ScrollPane(id="debrief"):
             yield Static(self._headline(), id="debrief-outcome")
             yield Static(self._scorecard(), id="debrief-score", classes="debrief-section")
             yield Static(self._marks(), id="debrief-timeline", classes="debrief-section")
@@ -289,6 +292,4 @@ class DebriefScreen(Screen[None]):
         self.app.exit()
 
     def action_help(self) -> None:
-        self.app.push_screen(
-            HelpScreen("Debrief keys", DEBRIEF_KEYS, "Your session is stored: warroom scores lists it.")
-        )
+        self.app.push_screen(HelpScreen.for_screen(self))

@@ -25,7 +25,15 @@ from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, Repla
 from warroom.tui import text as fmt
 from warroom.tui.flow import LeaveDrill, ShowDebrief
 from warroom.tui.inspector import Inspector
-from warroom.tui.modals import SPEEDS, ConfirmScreen, EscalateScreen, EscalationChoice, FlagScreen, HelpScreen
+from warroom.tui.modals import (
+    SPEEDS,
+    WAR_ROOM_NOTES,
+    ConfirmScreen,
+    EscalateScreen,
+    EscalationChoice,
+    FlagScreen,
+    HelpScreen,
+)
 from warroom.tui.services import JournalUnwritable, SessionUnavailable
 from warroom.tui.timeline import Timeline
 from warroom.tui.widgets import Meters, PlanPanel, StatusBar, summarize, trace_index
@@ -60,15 +68,28 @@ class WarRoomScreen(Screen[None]):
     # (or f, q, ?) would reach the war room before its dialog was pushed: lost, or taken as war-room keys.
     BINDINGS = [
         # One key, two bindings: the footer names what space does now (check_action shows one of them).
-        Binding("space", "pause", "Pause", priority=True),
-        Binding("space", "resume", "Resume", priority=True),
-        Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True),
-        Binding("minus", "slower", "Slower", key_display="-", priority=True),
-        Binding("f", "flag", "Flag/unflag", priority=True),
-        Binding("e", "escalate", "Escalate", priority=True),
-        Binding("q", "quit_drill", "Quit", priority=True),
-        Binding("question_mark", "help", "Help", key_display="?", priority=True),
+        Binding("space", "pause", "Pause", priority=True, tooltip="pause / resume the drill clock"),
+        Binding("space", "resume", "Resume", priority=True, tooltip="pause / resume the drill clock"),
+        Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True,
+                tooltip="faster playback (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
+        Binding("minus", "slower", "Slower", key_display="-", priority=True, tooltip="slower playback"),
+        Binding("f", "flag", "Flag/unflag", priority=True,
+                tooltip="flag the selected event as suspicious, with an optional note; f on a flagged event "
+                "removes the flag"),
+        Binding("e", "escalate", "Escalate", priority=True,
+                tooltip="escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a "
+                "reason, enter, then y to confirm)"),
+        Binding("q", "quit_drill", "Quit", priority=True,
+                tooltip="quit the drill (asks first; the session is kept as abandoned)"),
+        Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
+        Binding("tab", "app.focus_next", "Next pane", show=False,
+                tooltip="move between the trace and the inspector (to scroll it)"),
     ]
+
+    HELP_TITLE = "War room keys"
+    HELP_NOTES = WAR_ROOM_NOTES
+    #: The trace table's keys are listed in the help too (see warroom.tui.keyhelp).
+    HELP_WIDGETS = (Timeline,)
 
     def __init__(
         self, entry: DrillEntry, recorder: Recorder, services: Services, clock: Clock, speed: float = 1.0
@@ -370,7 +391,7 @@ class WarRoomScreen(Screen[None]):
         )
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen.for_screen(self))
 
     # -- the end ------------------------------------------------------------------------------------------------
 

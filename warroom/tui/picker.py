@@ -17,7 +17,9 @@ from textual.widgets import DataTable, Footer, Static
 from warroom.core.model import Drill
 from warroom.tui import text as fmt
 from warroom.tui.flow import ShowBriefing, ShowPicker, StartDrill
-from warroom.tui.modals import BRIEFING_KEYS, PICKER_KEYS, WAR_ROOM_KEYS, HelpScreen, key_table
+from warroom.tui.keyhelp import help_rows, key_table
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.modals import HelpScreen
 from warroom.tui.services import DrillEntry, ResultsUnavailable, Services
 from warroom.tui.widgets import fit_columns
 
@@ -54,15 +56,23 @@ class PickerScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("enter", "start", "Start", priority=True),
-        Binding("r", "reload", "Reload"),
-        Binding("q", "quit_app", "Quit"),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("j", "down", "Down", show=False),
-        Binding("k", "up", "Up", show=False),
-        Binding("home,g", "first", "First", show=False, priority=True),
-        Binding("end,G", "last", "Last", show=False, priority=True),
+        Binding("enter", "start", "Start", priority=True, tooltip="open the selected drill's briefing"),
+        Binding("r", "reload", "Reload", tooltip="reload the drills from disk (after editing one)"),
+        Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+        Binding("up,k", "up", "Up", show=False, tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("down,j", "down", "Down", show=False,
+                tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("pageup", "page(-1)", "Page up", show=False, tooltip="a page up / down the list"),
+        Binding("pagedown", "page(1)", "Page down", show=False, tooltip="a page up / down the list"),
+        Binding("home,g", "first", "First", show=False, priority=True, tooltip="first / last drill"),
+        Binding("end,G", "last", "Last", show=False, priority=True, tooltip="first / last drill"),
+        Binding("tab", "app.focus_next", "Preview", show=False,
+                tooltip="into the preview and back (there ↑ ↓ j k scroll it)"),
     ]
+
+    HELP_TITLE = "Drill picker keys"
+    HELP_NOTES = "A drill marked ⚠ has problems; select it to see them."
 
     def __init__(self, services: Services, last_drill: Path | None = None) -> None:
         super().__init__()
@@ -235,6 +245,15 @@ class PickerScreen(Screen[None]):
         else:
             self.query_one("#picker-table", DataTable).action_cursor_up()
 
+    def action_page(self, pages: int) -> None:
+        """A page down (``pages`` 1) or up (-1) the list, or the preview when it has the focus."""
+        preview = self._preview()
+        if preview is not None:
+            (preview.scroll_page_down if pages > 0 else preview.scroll_page_up)(animate=False)
+            return
+        table = self.query_one("#picker-table", DataTable)
+        (table.action_page_down if pages > 0 else table.action_page_up)()
+
     def action_first(self) -> None:
         """Move to the first drill of the list (or the top of the preview, when it has the focus)."""
         preview = self._preview()
@@ -259,9 +278,7 @@ class PickerScreen(Screen[None]):
         self.app.exit()
 
     def action_help(self) -> None:
-        self.app.push_screen(
-            HelpScreen("Drill picker keys", PICKER_KEYS, "A drill marked ⚠ has problems; select it to see them.")
-        )
+        self.app.push_screen(HelpScreen.for_screen(self))
 
 
 def briefing_text(drill: Drill) -> Group:
@@ -309,11 +326,18 @@ class BriefingScreen(Screen[None]):
     """The briefing of one drill. Enter starts the drill clock; escape goes back to the picker."""
 
     BINDINGS = [
-        Binding("enter", "start", "Start the drill", priority=True),
-        Binding("escape", "back", "Back"),
-        Binding("q", "quit_app", "Quit"),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("enter", "start", "Start the drill", priority=True, tooltip="start the drill clock"),
+        Binding("escape", "back", "Back", tooltip="back to the drill picker"),
+        Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+        Binding("up,k", "scroll(-1)", "Scroll up", show=False, tooltip="scroll the briefing"),
+        Binding("down,j", "scroll(1)", "Scroll down", show=False, tooltip="scroll the briefing"),
+        Binding("pageup", "page(-1)", "Page up", show=False, tooltip="scroll the briefing a page"),
+        Binding("pagedown", "page(1)", "Page down", show=False, tooltip="scroll the briefing a page"),
     ]
+
+    HELP_TITLE = "Briefing keys"
+    HELP_NOTES = "The war room's keys are listed at the end of the briefing; ? in the war room shows them again."
 
     def __init__(self, entry: DrillEntry) -> None:
         super().__init__()
@@ -324,7 +348,7 @@ class BriefingScreen(Screen[None]):
         assert self.entry.drill is not None
         with VerticalScroll(id="briefing"):
             yield Static(briefing_text(self.entry.drill), id="briefing-body")
-            yield Static(key_table(WAR_ROOM_KEYS), id="briefing-keys")
+            yield Static(key_table(help_rows(WarRoomScreen)), id="briefing-keys")
         yield Static(Text(" Press enter to start the drill clock ", style="bold reverse green"), id="briefing-go")
         yield Footer()
 
@@ -337,9 +361,17 @@ class BriefingScreen(Screen[None]):
     def action_back(self) -> None:
         self.post_message(ShowPicker())
 
+    def action_scroll(self, lines: int) -> None:
+        """Scroll the briefing by ``lines`` (negative: up)."""
+        self.query_one("#briefing", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_page(self, pages: int) -> None:
+        """Scroll the briefing a page down (``pages`` 1) or up (-1)."""
+        briefing = self.query_one("#briefing", VerticalScroll)
+        (briefing.scroll_page_down if pages > 0 else briefing.scroll_page_up)(animate=False)
+
     def action_help(self) -> None:
-        notes = "The war room's keys are listed at the end of the briefing; ? in the war room shows them again."
-        self.app.push_screen(HelpScreen("Briefing keys", BRIEFING_KEYS, notes))
+        self.app.push_screen(HelpScreen.for_screen(self))
 
     def action_quit_app(self) -> None:
         self.app.exit()

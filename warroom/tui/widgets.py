@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from rich.text import Text
+from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Static
 
 from warroom.core.cost import call_cost
@@ -340,6 +342,20 @@ class PlanPanel(Static):
     def on_resize(self) -> None:
         if self._shown is not None:
             self.show(*self._shown)
+
+
+class ScrollPane(VerticalScroll):
+    """A scrolling text pane (the debrief) whose keys the help lists: the keys of Textual's ``VerticalScroll``
+    bound again here with help text (see :mod:`warroom.tui.keyhelp`)."""
+
+    BINDINGS = [
+        Binding("up", "scroll_up", "Scroll up", show=False, tooltip="scroll up / down"),
+        Binding("down", "scroll_down", "Scroll down", show=False, tooltip="scroll up / down"),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page up / down"),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page up / down"),
+        Binding("home", "scroll_home", "Top", show=False, tooltip="top / end"),
+        Binding("end", "scroll_end", "End", show=False, tooltip="top / end"),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------------------------
