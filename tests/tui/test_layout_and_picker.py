@@ -124,12 +124,14 @@ def test_launch_fails_with_the_apps_return_code(monkeypatch, tmp_path):
     from warroom.tui import launch as launch_module
 
     class Failing(app_module.WarroomApp):
-        def run(self, *args, **kwargs):  # as Textual does after an unhandled error in the app
-            self._return_code = 1
+        failed = False
+
+        def run(self, *args, **kwargs):  # as Textual does after an unhandled error in the app: return code 1
+            self.failed = True
 
         @property
         def return_code(self):
-            return self._return_code
+            return 1 if self.failed else None
 
     monkeypatch.setattr(app_module, "WarroomApp", Failing)
 

@@ -1,10 +1,10 @@
 """The war room: the live drill on the drill clock.
 
 :class:`WarRoomScreen` is a thin view over a :class:`~warroom.core.replay.Replay`. A ticker (about 10 Hz) reads the
-app's injected clock (:attr:`WarroomApp.clock`), turns the real seconds since the last tick into drill seconds
-(times the playback speed) and advances the Replay, unless the drill is paused or a dialog is open. Every trainee
-action goes through the Replay, whose ``on_action`` hook is the session recorder, so each action is journalled
-before the screen moves on. Outcome and score come from the scoring function at the end, never from here.
+app's injected clock (handed to the screen: :attr:`WarroomApp.clock`), turns the real seconds since the last tick
+into drill seconds (times the playback speed) and advances the Replay, unless the drill is paused or a dialog is
+open. Every trainee action goes through the Replay, whose ``on_action`` hook is the session recorder, so each action
+is journalled before the screen moves on. Outcome and score come from the scoring function at the end, never from here.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.clock import Clock
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer
 
 from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
@@ -106,7 +107,8 @@ class WarRoomScreen(Screen[None]):
         self.paused = False
         self.finished = False
         self._last_time: float | None = None
-        self._ticker: Any = None  # the interval timer; stopped while paused
+        #: The interval timer that ticks the drill clock (None until mounted); paused while the drill is paused.
+        self.ticker: Timer | None = None
         self._note = ""
         self._notes: dict[str, Text] = {}
         #: Set when the session journal could not be written: the drill is paused for good, nothing more is recorded.
@@ -133,7 +135,7 @@ class WarRoomScreen(Screen[None]):
         trace_index(self.drill)  # built once now, not on the first key press (time proportional to the trace)
         self._last_time = self.clock.time
         self.apply(self.replay.advance(0))  # events at t=0
-        self._ticker = self.set_interval(TICK_INTERVAL, self.tick)
+        self.ticker = self.set_interval(TICK_INTERVAL, self.tick)
         self.query_one(Timeline).focus()
 
     # -- the drill clock ----------------------------------------------------------------------------------------
@@ -272,12 +274,12 @@ class WarRoomScreen(Screen[None]):
 
     def _set_paused(self, paused: bool) -> None:
         self.paused = paused
-        if self._ticker is not None:
+        if self.ticker is not None:
             if paused:
-                self._ticker.pause()
+                self.ticker.pause()
             else:
                 self._last_time = self.clock.time
-                self._ticker.resume()
+                self.ticker.resume()
         self.refresh_bindings()
         self.refresh_status()
 
@@ -296,7 +298,8 @@ class WarRoomScreen(Screen[None]):
         """Next playback speed down."""
         self._set_speed(next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0]))
 
-    def _selected_event(self) -> Any | None:
+    def selected_event(self) -> Any | None:
+        """The trace event under the trace table's cursor, or None (no rows yet, or a note's row)."""
         timeline = self.query_one(Timeline)
         key = timeline.selected_key
         if key is None or key.startswith("note:"):
@@ -306,7 +309,7 @@ class WarRoomScreen(Screen[None]):
     def action_flag(self) -> None:
         """Flag the selected event, with an optional note typed in a dialog; on a flagged event, remove the flag (an
         ``unflag`` action)."""
-        ev = self._selected_event()
+        ev = self.selected_event()
         if ev is None or self.replay.ended:
             self.notify("Select a trace event to flag.", severity="warning", markup=False)
             return
@@ -332,7 +335,7 @@ class WarRoomScreen(Screen[None]):
         trainee chose that event (flagged it, or moved the cursor to it); following the newest event, on no step."""
         if self.replay.ended:
             return
-        ev = self._selected_event()
+        ev = self.selected_event()
         chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(Timeline).following)
         step = ev.step if ev is not None and chosen else None
         self.app.push_screen(EscalateScreen(self.drill.plan, step), self.escalate_to)
@@ -403,8 +406,8 @@ class WarRoomScreen(Screen[None]):
         if self.finished:
             return
         self.finished = True
-        if self._ticker is not None:
-            self._ticker.stop()
+        if self.ticker is not None:
+            self.ticker.stop()
         if not self.replay.ended and self.journal_error is None:
             try:
                 self.replay.quit()
@@ -433,8 +436,8 @@ class WarRoomScreen(Screen[None]):
         if self.finished:
             return
         self.finished = True
-        if self._ticker is not None:
-            self._ticker.stop()
+        if self.ticker is not None:
+            self.ticker.stop()
         # Toasts of the last moments ("Escalated") would sit over the debrief; errors about storing come after this.
         self.app.clear_notifications()
         scorecard = self.services.score(self.drill, self.recorder.actions)

@@ -362,14 +362,13 @@ class ScrollPane(VerticalScroll):
 # Column fitting (the drill picker's DataTable)
 # ---------------------------------------------------------------------------------------------------------------
 
-#: Fixed widths of the timeline's columns other than the summary.
-_FIXED = {"flag": 1, "t": 5, "step": 5, "kind": 9}
 
-
-def fit_columns(table: DataTable, fixed: Mapping[str, int], flex: Mapping[str, float], minimum: int = 8) -> None:
+def fit_columns(table: DataTable[Any], fixed: Mapping[str, int], flex: Mapping[str, float], minimum: int = 8) -> None:
     """Size a DataTable's columns to its width: ``fixed`` widths as given, the rest shared by ``flex`` weights.
 
-    Keys are column keys. Call it from ``on_resize``; cached rows are re-rendered only when a width changed.
+    Keys are column keys. Call it from ``on_resize``; nothing happens unless a width changed. DataTable has no
+    public way to resize a column, so the columns are added again at their new widths and the rows after them
+    (public API only; the picker's table holds a few dozen rows), the cursor kept on its row.
     """
     cells = table.scrollable_content_region.width - 2 * table.cell_padding * (len(fixed) + len(flex))
     free = max(cells - sum(fixed.values()), minimum * len(flex))
@@ -377,14 +376,15 @@ def fit_columns(table: DataTable, fixed: Mapping[str, int], flex: Mapping[str, f
     widths = dict(fixed)
     for key, weight in flex.items():
         widths[key] = max(int(free * weight / total), minimum)
-    changed = False
-    for key, width in widths.items():
-        column = table.columns.get(key)  # type: ignore[call-overload]
-        if column is not None and (column.width != width or column.auto_width):
-            column.width = width
-            column.auto_width = False
-            changed = True
-    if changed:
-        table._clear_caches()  # DataTable has no public API to resize a column; these two lines are what it does
-        table._require_update_dimensions = True
-        table.refresh()
+    columns = [(key, column.label, widths.get(str(key.value))) for key, column in table.columns.items()]
+    if all(w is None or (table.columns[k].width == w and not table.columns[k].auto_width) for k, _, w in columns):
+        return
+    rows = [(key.value, table.get_row(key)) for key in table.rows]
+    cursor = table.cursor_row
+    table.clear(columns=True)
+    for column_key, label, width in columns:
+        table.add_column(label, width=width, key=column_key.value)
+    for row_key, cells_of_row in rows:
+        table.add_row(*cells_of_row, key=row_key)
+    if rows:
+        table.move_cursor(row=cursor, animate=False, scroll=True)
