@@ -20,7 +20,6 @@ from textual.clock import Clock
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer
 
 from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
 from warroom.tui import text as fmt
@@ -37,7 +36,7 @@ from warroom.tui.modals import (
 )
 from warroom.tui.services import JournalUnwritable, SessionUnavailable
 from warroom.tui.timeline import Timeline
-from warroom.tui.widgets import Meters, PlanPanel, StatusBar, summarize, trace_index
+from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar, summarize, trace_index
 
 if TYPE_CHECKING:
     from warroom.tui.services import DrillEntry, Recorder, Services
@@ -129,7 +128,7 @@ class WarRoomScreen(Screen[None]):
         inspector = Inspector(id="inspector")
         inspector.border_title = "Inspector"
         yield inspector
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         trace_index(self.drill)  # built once now, not on the first key press (time proportional to the trace)
