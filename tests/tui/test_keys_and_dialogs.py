@@ -7,9 +7,9 @@ from warroom.tui.debrief import DebriefScreen
 from warroom.tui.keyhelp import help_rows
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import EscalateScreen, HelpScreen
-from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.picker import BriefingScreen
 
-from .conftest import advance, escalate, make_app, screen_text, type_text
+from .conftest import advance, escalate, make_app, picker_ready, screen_text, type_text
 
 
 async def _help_shows(pilot, title: str) -> None:
@@ -29,7 +29,7 @@ async def _help_shows(pilot, title: str) -> None:
 async def test_question_mark_opens_the_help_of_every_screen(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert isinstance(app.screen, PickerScreen)
+        await picker_ready(pilot)
         await _help_shows(pilot, "Drill picker keys")
         i = next(i for i, e in enumerate(app.screen.entries) if e.drill and e.drill.id == "duplicate-charge-refunds")
         app.screen.query_one("#picker-table").move_cursor(row=i)

@@ -14,13 +14,13 @@ from warroom.store.timeline import load_review
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.keyhelp import help_rows
 from warroom.tui.modals import HelpScreen
-from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.picker import BriefingScreen
 from warroom.tui.review import ReviewTable
 from warroom.tui.services import load_entry
 from warroom.tui.timeline import Timeline
 from warroom.tui.widgets import Meters, describe_event
 
-from .conftest import STALE, advance, make_app, screen_text
+from .conftest import STALE, advance, make_app, picker_ready, screen_text
 
 REFUNDS = STALE
 
@@ -112,8 +112,7 @@ async def test_debrief_shows_the_clamped_total_line(services):
 async def test_picker_home_end_g_and_pages(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, PickerScreen)
+        screen = await picker_ready(pilot)
         table = screen.query_one("#picker-table", DataTable)
         last = table.row_count - 1
         assert last > 2
@@ -137,6 +136,7 @@ async def test_picker_home_end_g_and_pages(services):
 async def test_preview_headings_and_briefing_objectives_wrap_under_themselves(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(70, 60)) as pilot:
+        await picker_ready(pilot)
         text = screen_text(app)
         assert any(line.strip(" │") == "You are watching" for line in text.splitlines())
         await pilot.press("enter")

@@ -7,12 +7,13 @@ from pathlib import Path
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+from textual.worker import get_current_worker
 
 from warroom.core.model import Drill
 from warroom.tui import text as fmt
@@ -48,7 +49,7 @@ class PickerScreen(Screen[None]):
     """Every drill on offer, with title, difficulty, tags, estimated length and the trainee's best score.
 
     Drills that fail to load are listed too, marked, with their ``path:line:col: message`` problems shown when
-    selected; they cannot be started.
+    selected; they cannot be started. The drills are read in a worker thread (:meth:`load`).
 
     Args:
         services: where the drills and the trainee's best scores come from.
@@ -79,6 +80,8 @@ class PickerScreen(Screen[None]):
         self.services = services
         self.last_drill = last_drill
         self.entries: list[DrillEntry] = []
+        #: True while the drills are being read (in a worker thread).
+        self.loading = False
 
     def compose(self) -> ComposeResult:
         yield Static(self._banner(), id="picker-banner")
@@ -113,15 +116,32 @@ class PickerScreen(Screen[None]):
         self.fit_heights()
 
     def load(self) -> None:
-        """(Re)load the drill catalog and the trainee's best scores into the table."""
+        """(Re)load the drill catalog and the trainee's best scores, in a worker thread so the UI never waits for a
+        big library (the preview says "Loading drills…" meanwhile); the table is filled when they are read."""
+        self.loading = True
+        self.query_one("#picker-detail-body", Static).update(Text("Loading drills…", style="dim italic"))
+        self._read_in_thread()
+
+    @work(thread=True, exclusive=True, group="picker-load")
+    def _read_in_thread(self) -> None:
+        entries = self.services.catalog()
+        try:
+            best, problem = self.services.best_scores(), None
+        except ResultsUnavailable as exc:  # a broken results store must not stop anyone from playing
+            best, problem = {}, exc
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._fill, entries, best, problem)
+
+    def _fill(self, entries: list[DrillEntry], best: dict[str, int | None], unavailable: Exception | None) -> None:
+        """Fill the table with ``entries`` and the ``best`` scores (``unavailable``: why there are none)."""
+        self.loading = False
+        if unavailable is not None:
+            self.notify(f"Best scores unavailable: {unavailable}", severity="warning", markup=False)
         table = self.query_one("#picker-table", DataTable)
         table.clear()
-        self.entries = self.services.catalog()
-        try:
-            best = self.services.best_scores()
-        except ResultsUnavailable as exc:  # a broken results store must not stop anyone from playing
-            best = {}
-            self.notify(f"Best scores unavailable: {exc}", severity="warning", markup=False)
+        self.entries = entries
+        if entries:
+            self.query_one("#picker-detail-body", Static).update(Text(""))
         for i, entry in enumerate(self.entries):
             try:
                 cells = self._cells(entry, best)
