@@ -17,12 +17,13 @@ whole trace into the Timeline), and then each measured key is pressed ``P`` time
 - ``tick``: one tick of the drill clock that releases 2 new events into the table (while the trainee reads an
   older row), so the cost of a growing table shows too.
 
-A sample runs from handing the key to the app's driver until the key and every message it caused were handled
-(Pilot's ``_wait_for_screen``, repeated until the expected effect is visible: cursor moved, action recorded, clock
-paused) and the screen's compositor has rendered the update (``screen._on_timer_update()``, what
-``pilot.pause()`` ends with). ``pilot.press()`` + ``pilot.pause()`` is not used for the figure because each of them
-sleeps in 20 ms slices until the process looks idle (``textual._wait.wait_for_idle``): that harness floor (60 ms
-and more per key) is the same for any trace length and is reported separately as ``pilot``. The goal is a median
+A sample runs from posting the key event to the app (``App.post_message``, as the driver does) until the key and
+every message it caused were handled and the screen's compositor has rendered the update: ``pilot.pause(0)``
+(which waits for the screen and its widgets to process their messages, then renders the screen), repeated until
+the expected effect is visible (cursor moved, action recorded, clock paused). Only public API is used.
+``pilot.press()`` + ``pilot.pause()`` is not used for the figure because each of them sleeps in 20 ms slices until
+the process looks idle: that harness floor (60 ms and more per key) is the same for any trace length and is
+reported separately as ``pilot``. The goal is a median
 under 16 ms (one frame at 60 Hz) on the long trace for up, down, enter and tick, and a long/short ratio <= 1.2.
 
 ``select 200 KB``: on a 100-event drill whose newest tool result is one 200 KB line, the time from ``down`` onto
@@ -102,13 +103,11 @@ async def _measure(entry, presses: int, profile: bool = False) -> dict[str, list
 
             async def settle(key: str, done) -> None:
                 for _ in range(50):
-                    await pilot._wait_for_screen()
+                    await pilot.pause(0)  # messages handled, screen rendered
                     if done():
                         break
                 else:
                     raise SystemExit(f"no visible effect after {key!r}: {trace_state()}")
-                await pilot._wait_for_screen()
-                app.screen._on_timer_update()
 
             def shows(event_id: str) -> bool:
                 """The inspector shows this event (its first line is the event's header)."""
@@ -119,9 +118,7 @@ async def _measure(entry, presses: int, profile: bool = False) -> dict[str, list
 
             async def timed(key: str, done) -> None:
                 start, cpu = time.perf_counter(), time.process_time()
-                event = events.Key(key, " " if key == "space" else None)
-                event.set_sender(app)
-                app._driver.send_message(event)
+                app.post_message(events.Key(key, " " if key == "space" else None))
                 await settle(key, done)
                 samples[key].append(time.perf_counter() - start)
                 samples[f"{key} cpu"].append(time.process_time() - cpu)
@@ -209,18 +206,15 @@ async def _measure_big_result(entry, presses: int) -> dict[str, list[float]]:
                 timeline.move_cursor(i - 1)
                 await pilot.pause()
                 start, cpu = time.perf_counter(), time.process_time()
-                event = events.Key("down", None)
-                event.set_sender(app)
-                app._driver.send_message(event)
+                app.post_message(events.Key("down", None))
+                await pilot.pause(0)
                 while not (timeline.selected_key == big.id and inspector.render_line(0).text.startswith(big.id)):
-                    await pilot._wait_for_screen()
-                app.screen._on_timer_update()
+                    await pilot.pause(0)
                 samples["select"].append(time.perf_counter() - start)
                 samples["select cpu"].append(time.process_time() - cpu)
                 while inspector.pending:
                     await asyncio.sleep(0.001)
-                await pilot._wait_for_screen()
-                app.screen._on_timer_update()
+                await pilot.pause(0)
                 samples["body"].append(time.perf_counter() - start)
                 assert "row 000000; row 000001;" in inspector.text
     return samples

@@ -12,9 +12,13 @@ from textual.pilot import Pilot
 
 from warroom.core.library import bundled_drills_dir
 from warroom.tui.app import WarroomApp
+from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services, load_entry
 
-__all__ = ["STALE", "advance", "escalate", "make_app", "record_notifications", "screen_text", "services", "type_text"]
+__all__ = [
+    "STALE", "advance", "escalate", "make_app", "picker_ready", "record_notifications", "screen_text", "services",
+    "type_text",
+]
 
 STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
 
@@ -30,6 +34,15 @@ def make_app(services: Services, drill_path: Path | None = STALE, speed: float =
     if entry is not None:
         assert entry.ok, entry.problems
     return WarroomApp(services, start=entry, speed=speed, clock=MockClock())
+
+
+async def picker_ready(pilot: Pilot) -> PickerScreen:
+    """Wait until the drill picker on screen has read its drills (in a worker thread) and shows them; return it."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    picker = pilot.app.screen
+    assert isinstance(picker, PickerScreen) and not picker.loading, picker
+    return picker
 
 
 async def advance(pilot: Pilot, seconds: float, step: float = 0.5) -> None:

@@ -99,13 +99,13 @@ async def test_opens_on_the_flagged_or_chosen_events_step(services):
     async with app.run_test(size=(80, 24)) as pilot:
         live = await _war_room(pilot)
         await pilot.press("k")  # the trainee moved to an earlier event: its step is their choice
-        ev = live._selected_event()
+        ev = live.selected_event()
         await pilot.press("e")
         assert app.screen.step == ev.step
         await pilot.press("escape")
         await pilot.press("G", "f", "enter")  # flag the newest event
         await pilot.press("e")
-        assert app.screen.step == live._selected_event().step
+        assert app.screen.step == live.selected_event().step
 
 
 def _key(name: str) -> events.Key:

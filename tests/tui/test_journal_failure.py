@@ -12,7 +12,7 @@ from warroom.store.results import ResultsStore
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.services import JournalUnwritable
 
-from .conftest import advance, make_app, screen_text
+from .conftest import advance, make_app, record_notifications, screen_text
 
 
 def break_journal(live: WarRoomScreen) -> None:
@@ -26,6 +26,7 @@ def break_journal(live: WarRoomScreen) -> None:
 
 async def test_unwritable_journal_pauses_the_drill_and_quitting_still_works(services):
     app = make_app(services)
+    messages = record_notifications(app)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("enter")
         live = app.screen
@@ -42,7 +43,6 @@ async def test_unwritable_journal_pauses_the_drill_and_quitting_still_works(serv
         assert live.paused and not live.running
         # Not saved, so not recorded: the Replay's log and the journal's agree.
         assert [a.kind for a in live.replay.actions] == [ActionKind.INSPECT]
-        messages = [n.message for n in app._notifications]
         assert any("can no longer be saved" in m and str(journal) in m for m in messages), messages
         assert "NOT SAVED" in screen_text(app)
 

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from warroom.core.actions import ActionKind
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.keyhelp import help_rows
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.modals import BRIEFING_KEYS, DEBRIEF_KEYS, PICKER_KEYS, WAR_ROOM_KEYS, EscalateScreen, HelpScreen
-from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.modals import EscalateScreen, HelpScreen
+from warroom.tui.picker import BriefingScreen
 
-from .conftest import advance, escalate, make_app, screen_text, type_text
+from .conftest import advance, escalate, make_app, picker_ready, screen_text, type_text
 
 
-async def _help_shows(pilot, title: str, keys) -> None:
+async def _help_shows(pilot, title: str) -> None:
     app = pilot.app
     under = app.screen
+    keys = help_rows(under)
     await pilot.press("question_mark")
     assert isinstance(app.screen, HelpScreen)
     text = screen_text(app)
@@ -27,13 +29,13 @@ async def _help_shows(pilot, title: str, keys) -> None:
 async def test_question_mark_opens_the_help_of_every_screen(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(80, 24)) as pilot:
-        assert isinstance(app.screen, PickerScreen)
-        await _help_shows(pilot, "Drill picker keys", PICKER_KEYS)
+        await picker_ready(pilot)
+        await _help_shows(pilot, "Drill picker keys")
         i = next(i for i, e in enumerate(app.screen.entries) if e.drill and e.drill.id == "duplicate-charge-refunds")
         app.screen.query_one("#picker-table").move_cursor(row=i)
         await pilot.press("enter")
         assert isinstance(app.screen, BriefingScreen)
-        await _help_shows(pilot, "Briefing keys", BRIEFING_KEYS)
+        await _help_shows(pilot, "Briefing keys")
         await pilot.press("enter")
         assert isinstance(app.screen, WarRoomScreen)
         await pilot.press("question_mark")
@@ -43,7 +45,7 @@ async def test_question_mark_opens_the_help_of_every_screen(services):
         await escalate(pilot, "s1")  # contained
         await advance(pilot, 5)
         assert isinstance(app.screen, DebriefScreen)
-        await _help_shows(pilot, "Debrief keys", DEBRIEF_KEYS)
+        await _help_shows(pilot, "Debrief keys")
 
 
 async def test_briefing_lists_the_war_room_keys_in_a_table(services):
@@ -55,7 +57,7 @@ async def test_briefing_lists_the_war_room_keys_in_a_table(services):
         first = next(i for i, line in enumerate(lines) if "pause / resume the drill clock" in line)
         last = next(i for i, line in enumerate(lines) if "this help" in line)
         col = lines[first].index("pause")
-        keys = {key for key, _ in WAR_ROOM_KEYS}
+        keys = {key for key, _ in help_rows(WarRoomScreen)}
         wrapped = 0
         for line in lines[first : last + 1]:
             # Each line starts with a key, or is a description wrapping under itself (nothing under the keys).

@@ -17,7 +17,7 @@ from warroom.tui.services import Services, load_entry
 from warroom.tui.timeline import Timeline
 from warroom.tui.widgets import PlanPanel
 
-from .conftest import STALE, advance, make_app, screen_text
+from .conftest import STALE, advance, make_app, picker_ready, screen_text
 
 
 def _long_plan_drill(steps: int = 200):
@@ -67,7 +67,7 @@ async def test_the_picker_preview_scrolls_from_the_keyboard(services):
     app = make_app(services, None)
     async with app.run_test(size=(80, 20)) as pilot:
         await pilot.pause()
-        picker = app.screen
+        picker = await picker_ready(pilot)
         assert isinstance(picker, PickerScreen)
         detail = picker.query_one("#picker-detail")
         row = picker.query_one("#picker-table", DataTable).cursor_row
@@ -106,7 +106,7 @@ async def test_a_drill_that_crashes_the_loader_is_listed_broken_and_the_picker_r
     app = make_app(svc, None)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.pause()
-        picker = app.screen
+        picker = await picker_ready(pilot)
         assert isinstance(picker, PickerScreen)
         names = [e.path.name for e in picker.entries]
         assert "overflow.yaml" in names
@@ -124,12 +124,14 @@ def test_launch_fails_with_the_apps_return_code(monkeypatch, tmp_path):
     from warroom.tui import launch as launch_module
 
     class Failing(app_module.WarroomApp):
-        def run(self, *args, **kwargs):  # as Textual does after an unhandled error in the app
-            self._return_code = 1
+        failed = False
+
+        def run(self, *args, **kwargs):  # as Textual does after an unhandled error in the app: return code 1
+            self.failed = True
 
         @property
         def return_code(self):
-            return self._return_code
+            return 1 if self.failed else None
 
     monkeypatch.setattr(app_module, "WarroomApp", Failing)
 

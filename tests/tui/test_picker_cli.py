@@ -12,13 +12,13 @@ from warroom.tui.live import WarRoomScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import Services, load_entry
 
-from .conftest import STALE, advance, escalate, make_app, screen_text
+from .conftest import STALE, advance, escalate, make_app, picker_ready, screen_text
 
 
 async def test_picker_lists_the_bundled_drills(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(80, 24)) as pilot:
-        picker = app.screen
+        picker = await picker_ready(pilot)
         assert isinstance(picker, PickerScreen)
         files = find_drill_files([bundled_drills_dir()])
         assert len(picker.entries) == len(files) >= 1
@@ -46,7 +46,7 @@ async def test_picker_shows_best_scores_after_a_session(services):
         await advance(pilot, 5)
         total = app.screen.scorecard.total
         await pilot.press("p")
-        picker = app.screen
+        picker = await picker_ready(pilot)
         assert isinstance(picker, PickerScreen)
         table = picker.query_one("#picker-table", DataTable)
         i = next(i for i, e in enumerate(picker.entries) if e.drill and e.drill.id == "duplicate-charge-refunds")
@@ -60,7 +60,7 @@ async def test_picker_shows_a_broken_drill_with_its_problems(services, tmp_path)
     services = Services(trainee="tester", data_dir=tmp_path / "data", drill_dirs=(extra,))
     app = WarroomApp(services)
     async with app.run_test(size=(80, 24)) as pilot:
-        picker = app.screen
+        picker = await picker_ready(pilot)
         i = next(i for i, e in enumerate(picker.entries) if e.path.name == "broken.yaml")
         assert not picker.entries[i].ok
         picker.query_one("#picker-table", DataTable).move_cursor(row=i)
@@ -130,7 +130,7 @@ async def test_picker_sorts_drills_naturally(tmp_path):
 async def test_picker_keeps_the_cursor_on_the_drill_just_played(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(80, 24)) as pilot:
-        picker = app.screen
+        picker = await picker_ready(pilot)
         i = next(i for i, e in enumerate(picker.entries) if e.path.resolve() == STALE.resolve())
         assert i > 0
         picker.query_one("#picker-table", DataTable).move_cursor(row=i)
@@ -138,7 +138,7 @@ async def test_picker_keeps_the_cursor_on_the_drill_just_played(services):
         await advance(pilot, 3)
         await pilot.press("q", "y")  # quit the drill: back to the picker
         await pilot.pause()
-        picker = app.screen
+        picker = await picker_ready(pilot)
         assert isinstance(picker, PickerScreen)
         assert picker.query_one("#picker-table", DataTable).cursor_row == i
         assert picker.selected().path.resolve() == STALE.resolve()
@@ -149,7 +149,7 @@ async def test_picker_gives_the_preview_the_room_on_a_large_terminal(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
-        picker = app.screen
+        picker = await picker_ready(pilot)
         table = picker.query_one("#picker-table", DataTable)
         detail = picker.query_one("#picker-detail")
         assert table.outer_size.height == table.row_count + 3  # every drill (and header, border), no empty rows
@@ -161,7 +161,7 @@ async def test_picker_gives_the_preview_the_room_on_a_large_terminal(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        picker = app.screen
+        picker = await picker_ready(pilot)
         # a long list scrolls; the preview keeps 5 lines
         assert picker.query_one("#picker-detail").outer_size.height >= 7
 
@@ -180,7 +180,7 @@ async def test_picker_flags_duplicate_ids_and_ids_that_differ_from_the_file_name
         await advance(pilot, 5)
         total = app.screen.scorecard.total
         await pilot.press("p")
-        picker = app.screen
+        picker = await picker_ready(pilot)
         assert isinstance(picker, PickerScreen)
         table = picker.query_one("#picker-table", DataTable)
         rows = {e.path: i for i, e in enumerate(picker.entries)}
@@ -236,8 +236,8 @@ async def test_picker_tells_a_quit_drill_from_a_played_zero(services):
         add_session(store, "p2", trainee=services.trainee, drill_id="clinic-rebooking", outcome="missed", total=0,
                     ttd=None)  # fmt: skip
     app = make_app(services, drill_path=None)
-    async with app.run_test(size=(100, 30)):
-        picker = app.screen
+    async with app.run_test(size=(100, 30)) as pilot:
+        picker = await picker_ready(pilot)
         assert isinstance(picker, PickerScreen)
         table = picker.query_one("#picker-table", DataTable)
         best = {e.drill.id: table.get_row_at(i)[4] for i, e in enumerate(picker.entries) if e.drill}

@@ -12,14 +12,15 @@ from warroom.store.results import ResultsStore
 from warroom.store.sessions import SessionRecorder
 from warroom.store.timeline import load_review
 from warroom.tui.debrief import DebriefScreen
-from warroom.tui.modals import PICKER_KEYS, HelpScreen
-from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.keyhelp import help_rows
+from warroom.tui.modals import HelpScreen
+from warroom.tui.picker import BriefingScreen
 from warroom.tui.review import ReviewTable
 from warroom.tui.services import load_entry
 from warroom.tui.timeline import Timeline
 from warroom.tui.widgets import Meters, describe_event
 
-from .conftest import STALE, advance, make_app, screen_text
+from .conftest import STALE, advance, make_app, picker_ready, screen_text
 
 REFUNDS = STALE
 
@@ -111,8 +112,7 @@ async def test_debrief_shows_the_clamped_total_line(services):
 async def test_picker_home_end_g_and_pages(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, PickerScreen)
+        screen = await picker_ready(pilot)
         table = screen.query_one("#picker-table", DataTable)
         last = table.row_count - 1
         assert last > 2
@@ -128,14 +128,15 @@ async def test_picker_home_end_g_and_pages(services):
         assert table.cursor_row > 0
         await pilot.press("pageup")
         assert table.cursor_row == 0
-        assert any("first / last drill" in what for _, what in PICKER_KEYS)
+        assert any("first / last drill" in what for _, what in help_rows(app.screen))
         await pilot.press("question_mark")
-        assert "home end  g G" in screen_text(app)
+        assert "home g end G" in screen_text(app)
 
 
 async def test_preview_headings_and_briefing_objectives_wrap_under_themselves(services):
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(70, 60)) as pilot:
+        await picker_ready(pilot)
         text = screen_text(app)
         assert any(line.strip(" │") == "You are watching" for line in text.splitlines())
         await pilot.press("enter")

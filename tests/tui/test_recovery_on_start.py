@@ -6,9 +6,8 @@ from warroom.core.loader import load_drill
 from warroom.core.replay import Replay
 from warroom.store.results import ResultsStore
 from warroom.store.sessions import SessionRecorder
-from warroom.tui.picker import PickerScreen
 
-from .conftest import STALE, make_app, record_notifications
+from .conftest import STALE, make_app, picker_ready, record_notifications
 
 
 async def test_start_recovers_a_killed_session_as_abandoned(services):
@@ -24,7 +23,7 @@ async def test_start_recovers_a_killed_session_as_abandoned(services):
     messages = record_notifications(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert isinstance(app.screen, PickerScreen)
+        await picker_ready(pilot)
         assert any(recorder.session_id in m and "abandoned" in m for m in messages), messages
 
     with ResultsStore(services.data_dir) as store:

@@ -172,8 +172,8 @@ async def test_exit_guard_hands_the_request_to_the_loop_and_arms_the_watchdog_on
 
 
 def _screen_bytes(tmp_path: Path, env_extra: dict[str, str]) -> bytes:
-    """What ``warroom`` (the picker) writes to a pty until the picker is drawn (or 20 s pass); then the terminal
-    closes."""
+    """What ``warroom`` (the picker) writes to a pty until the picker is drawn with its drills, read in a worker
+    thread (the preview shows the first one's "Goal"), or 20 s pass; then the terminal closes."""
     import struct
 
     master, slave = os.openpty()
@@ -188,7 +188,7 @@ def _screen_bytes(tmp_path: Path, env_extra: dict[str, str]) -> bytes:
     out = b""
     try:
         end = time.monotonic() + 20
-        while time.monotonic() < end and not (b"WAR ROOM" in out and b"Drills" in out):
+        while time.monotonic() < end and not (b"WAR ROOM" in out and b"Drills" in out and b"Goal" in out):
             ready, _, _ = select.select([master], [], [], 0.1)
             if ready:
                 try:

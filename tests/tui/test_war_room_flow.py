@@ -30,7 +30,7 @@ async def test_paused_footer_says_resume_and_the_ticker_stops(services):
         await pilot.press("enter")
         live = app.live
         calls: list[str] = []
-        ticker = live._ticker
+        ticker = live.ticker
         for name in ("pause", "resume"):
             method = getattr(ticker, name)
             setattr(ticker, name, lambda method=method, name=name: (calls.append(name), method())[1])

@@ -1,8 +1,11 @@
 """The warroom Textual app: picker → briefing → war room → debrief.
 
 :class:`WarroomApp` owns the flow between screens, the injected clock and the :class:`~warroom.tui.services.Services`
-(drills, sessions, best scores, scoring). Screens call :meth:`show_picker`, :meth:`show_briefing`,
-:meth:`start_drill`, :meth:`show_debrief` and :meth:`leave_drill`; each replaces the current screen.
+(drills, sessions, best scores, scoring), and hands each screen what it needs when it creates it. Screens never
+import this module: they post the messages of :mod:`warroom.tui.flow` (``ShowPicker``, ``ShowBriefing``,
+``StartDrill``, ``ShowDebrief``, ``LeaveDrill``), which bubble up to the app; its handlers call :meth:`show_picker`,
+:meth:`show_briefing`, :meth:`start_drill`, :meth:`show_debrief` and :meth:`leave_drill`, each of which replaces the
+current screen.
 """
 
 from __future__ import annotations
@@ -12,11 +15,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from textual import on
 from textual.app import App
 from textual.binding import Binding
 from textual.clock import Clock
+from textual.screen import Screen
 
 from warroom.core.replay import Replay
+from warroom.tui import flow
+from warroom.tui.debrief import DebriefScreen
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import DrillEntry, Services, SessionUnavailable
 from warroom.tui.terminal import ExitGuard, guarded_driver_class
 
@@ -56,7 +65,7 @@ class WarroomApp(App[None]):
         self.start = start
         self.speed = speed
         self.clock = clock if clock is not None else Clock()
-        self.live: Any = None  # the WarRoomScreen of the drill being played, if any
+        self.live: WarRoomScreen | None = None  # the war room of the drill being played, if any
         self.from_picker = start is None
         #: The file of the drill last opened (briefing or play); the picker puts its cursor there when it reopens.
         self.last_drill_path: Path | None = start.path if start is not None else None
@@ -83,7 +92,7 @@ class WarroomApp(App[None]):
         else:
             self.show_picker()
 
-    def _show(self, screen: Any) -> None:
+    def _show(self, screen: Screen[None]) -> None:
         # The app's default screen stays at the bottom; the flow's screens replace each other above it.
         if len(self.screen_stack) > 1:
             self.switch_screen(screen)
@@ -92,35 +101,27 @@ class WarroomApp(App[None]):
 
     def show_picker(self) -> None:
         """Open the drill picker (reloading drills and best scores)."""
-        from warroom.tui.picker import PickerScreen
-
         self.from_picker = True
-        self._show(PickerScreen())
+        self._show(PickerScreen(self.services, self.last_drill_path))
 
     def show_briefing(self, entry: DrillEntry) -> None:
         """Open the briefing of a loaded drill."""
-        from warroom.tui.picker import BriefingScreen
-
         self.last_drill_path = entry.path
         self._show(BriefingScreen(entry))
 
     def start_drill(self, entry: DrillEntry) -> None:
         """Start a session of ``entry`` for the trainee and open the war room. A store error is shown, not raised."""
-        from warroom.tui.live import WarRoomScreen
-
         assert entry.drill is not None
         try:
             recorder = self.services.start_session(entry.path, entry.drill)
         except SessionUnavailable as exc:
             self.notify(f"Cannot start a session: {exc}", severity="error", markup=False)
             return
-        self.live = WarRoomScreen(entry, recorder, speed=self.speed)
+        self.live = WarRoomScreen(entry, recorder, self.services, self.clock, speed=self.speed)
         self._show(self.live)
 
     def show_debrief(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
         """Open the debrief of a finished drill."""
-        from warroom.tui.debrief import DebriefScreen
-
         self.live = None
         self._show(DebriefScreen(entry, replay, scorecard))
 
@@ -131,6 +132,28 @@ class WarroomApp(App[None]):
             self.show_picker()
         else:
             self.exit()
+
+    # -- the screens' messages (warroom.tui.flow) ------------------------------------------------------------------
+
+    @on(flow.ShowPicker)
+    def _picker_asked(self) -> None:
+        self.show_picker()
+
+    @on(flow.ShowBriefing)
+    def _briefing_asked(self, message: flow.ShowBriefing) -> None:
+        self.show_briefing(message.entry)
+
+    @on(flow.StartDrill)
+    def _start_asked(self, message: flow.StartDrill) -> None:
+        self.start_drill(message.entry)
+
+    @on(flow.ShowDebrief)
+    def _debrief_asked(self, message: flow.ShowDebrief) -> None:
+        self.show_debrief(message.entry, message.replay, message.scorecard)
+
+    @on(flow.LeaveDrill)
+    def _leave_asked(self) -> None:
+        self.leave_drill()
 
     def close_open_session(self) -> None:
         """Store the drill being played, if any, as abandoned (called when the app exits mid-drill)."""

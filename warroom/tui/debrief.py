@@ -15,7 +15,6 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Sparkline, Static
 
@@ -23,11 +22,11 @@ from warroom.core.actions import ActionKind
 from warroom.core.model import Drill
 from warroom.core.replay import Replay
 from warroom.tui import text as fmt
-from warroom.tui.modals import DEBRIEF_KEYS, HelpScreen
-from warroom.tui.widgets import summarize
+from warroom.tui.flow import ShowBriefing, ShowPicker
+from warroom.tui.modals import HelpScreen
+from warroom.tui.widgets import ScrollPane, summarize
 
 if TYPE_CHECKING:
-    from warroom.tui.app import WarroomApp
     from warroom.tui.services import DrillEntry
 
 #: Outcomes (Scorecard.outcome values) that count as a good result, for the outcome's colour.
@@ -125,14 +124,16 @@ def ruler(marks: list[tuple[float, str, str, str]], end: float, width: int) -> T
 class DebriefScreen(Screen[None]):
     """The debrief of one finished drill. Keys: p (or escape) back to the picker, r play again, q quit."""
 
-    app: WarroomApp
-
     BINDINGS = [
-        Binding("p,escape", "picker", "Drill picker"),
-        Binding("r", "again", "Play again"),
-        Binding("q", "quit_app", "Quit"),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("p,escape", "picker", "Drill picker", tooltip="back to the drill picker"),
+        Binding("r", "again", "Play again", tooltip="play this drill again"),
+        Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
+
+    HELP_TITLE = "Debrief keys"
+    HELP_NOTES = "Your session is stored: warroom scores lists it."
+    HELP_WIDGETS = (ScrollPane,)
 
     def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
         super().__init__()
@@ -144,7 +145,7 @@ class DebriefScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         card = self.scorecard
-        with VerticalScroll(id="debrief"):
+        with ScrollPane(id="debrief"):
             yield Static(self._headline(), id="debrief-outcome")
             yield Static(self._scorecard(), id="debrief-score", classes="debrief-section")
             yield Static(self._marks(), id="debrief-timeline", classes="debrief-section")
@@ -282,15 +283,13 @@ class DebriefScreen(Screen[None]):
     # -- keys ---------------------------------------------------------------------------------------------------
 
     def action_picker(self) -> None:
-        self.app.show_picker()
+        self.post_message(ShowPicker())
 
     def action_again(self) -> None:
-        self.app.show_briefing(self.entry)
+        self.post_message(ShowBriefing(self.entry))
 
     def action_quit_app(self) -> None:
         self.app.exit()
 
     def action_help(self) -> None:
-        self.app.push_screen(
-            HelpScreen("Debrief keys", DEBRIEF_KEYS, "Your session is stored: warroom scores lists it.")
-        )
+        self.app.push_screen(HelpScreen.for_screen(self))

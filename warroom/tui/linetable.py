@@ -5,10 +5,11 @@
 least-recently-used cache of rendered lines, so a key press costs the same on a 100-row and a 100,000-row trace:
 nothing here walks the rows. The first line is a fixed header; a cursor marks the selected row.
 
-Keys (shown by no footer; the screens' help lists them): ↑ ↓ / k j move, pgup pgdn a page, home g the first row,
-end G the last, enter selects (posts :class:`LineTable.RowSelected`). A click moves the cursor to a row; a click on
-the row under the cursor selects it. Cells are Rich :class:`~rich.text.Text` (never markup), cut with "…" to the
-column width; the flexible columns share the width the scrollbar leaves, so they refit when it appears.
+Keys (shown by no footer; the screens' help lists them from these bindings, see :mod:`warroom.tui.keyhelp`):
+↑ ↓ / k j move, pgup pgdn a page, home g the first row, end G the last, enter selects (posts
+:class:`LineTable.RowSelected`). A click moves the cursor to a row; a click on the row under the cursor selects it.
+Cells are Rich :class:`~rich.text.Text` (never markup), cut with "…" to the column width; the flexible columns
+share the width the scrollbar leaves, so they refit when it appears.
 """
 
 from __future__ import annotations
@@ -49,13 +50,13 @@ class LineTable(ScrollView, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "cursor_up", "Up", show=False),
-        Binding("down,j", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home,g,ctrl+home", "first", "First", show=False),
-        Binding("end,G,ctrl+end", "last", "Last", show=False),
-        Binding("enter", "select", "Select", show=False),
+        Binding("up,k", "cursor_up", "Up", show=False, tooltip="the row above"),
+        Binding("down,j", "cursor_down", "Down", show=False, tooltip="the row below"),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page up"),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page down"),
+        Binding("home,g,ctrl+home", "first", "First", show=False, tooltip="the first row"),
+        Binding("end,G,ctrl+end", "last", "Last", show=False, tooltip="the last row"),
+        Binding("enter", "select", "Select", show=False, tooltip="select the row under the cursor (a click too)"),
     ]
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"line-table--header", "line-table--cursor"}

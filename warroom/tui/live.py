@@ -1,55 +1,48 @@
 """The war room: the live drill on the drill clock.
 
 :class:`WarRoomScreen` is a thin view over a :class:`~warroom.core.replay.Replay`. A ticker (about 10 Hz) reads the
-app's injected clock (:attr:`WarroomApp.clock`), turns the real seconds since the last tick into drill seconds
-(times the playback speed) and advances the Replay, unless the drill is paused or a dialog is open. Every trainee
-action goes through the Replay, whose ``on_action`` hook is the session recorder, so each action is journalled
-before the screen moves on. Outcome and score come from the scoring function at the end, never from here.
+app's injected clock (handed to the screen: :attr:`WarroomApp.clock`), turns the real seconds since the last tick
+into drill seconds (times the playback speed) and advances the Replay, unless the drill is paused or a dialog is
+open. Every trainee action goes through the Replay, whose ``on_action`` hook is the session recorder, so each action
+is journalled before the screen moves on. Outcome and score come from the scoring function at the end, never from here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
-from textual.widgets import Footer
 
-from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError
+from warroom.core.replay import FALSE_ESCALATION_DELAY, ReplayError
 from warroom.tui import text as fmt
+from warroom.tui.drillscreen import DrillScreen, false_escalation_message
+from warroom.tui.flow import LeaveDrill
 from warroom.tui.inspector import Inspector
-from warroom.tui.modals import SPEEDS, ConfirmScreen, EscalateScreen, EscalationChoice, FlagScreen, HelpScreen
-from warroom.tui.services import JournalUnwritable, SessionUnavailable
+from warroom.tui.modals import (
+    SPEEDS,
+    WAR_ROOM_NOTES,
+    ConfirmScreen,
+    EscalateScreen,
+    EscalationChoice,
+    FlagScreen,
+    HelpScreen,
+)
 from warroom.tui.timeline import Timeline
-from warroom.tui.widgets import Meters, PlanPanel, StatusBar, summarize
+from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar, summarize, trace_index
 
-if TYPE_CHECKING:
-    from warroom.tui.app import WarroomApp
-    from warroom.tui.services import DrillEntry, Recorder
-
-__all__ = ["SPEEDS", "TICK_INTERVAL", "WarRoomScreen"]
+__all__ = ["SPEEDS", "TICK_INTERVAL", "WarRoomScreen", "false_escalation_message"]
 
 #: Seconds of real time between ticks of the drill clock.
 TICK_INTERVAL = 0.1
 
-_T = TypeVar("_T")
 
-
-class WarRoomScreen(Screen[None]):
-    """The live drill: header, meters, plan, trace timeline and inspector.
-
-    Args:
-        entry: the drill being played (loaded).
-        recorder: the session recorder; its ``record`` is the Replay's ``on_action``.
-        speed: initial playback speed (drill seconds per real second).
-    """
-
-    app: WarroomApp
+class WarRoomScreen(DrillScreen):
+    """The live drill: header, meters, plan, trace timeline and inspector. Arguments: see
+    :class:`~warroom.tui.drillscreen.DrillScreen` (the session, its saved actions and its end)."""
 
     #: Below 80 columns the plan panel gives way to the trace (see warroom.tcss, ``.-narrow``).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
@@ -59,32 +52,28 @@ class WarRoomScreen(Screen[None]):
     # (or f, q, ?) would reach the war room before its dialog was pushed: lost, or taken as war-room keys.
     BINDINGS = [
         # One key, two bindings: the footer names what space does now (check_action shows one of them).
-        Binding("space", "pause", "Pause", priority=True),
-        Binding("space", "resume", "Resume", priority=True),
-        Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True),
-        Binding("minus", "slower", "Slower", key_display="-", priority=True),
-        Binding("f", "flag", "Flag/unflag", priority=True),
-        Binding("e", "escalate", "Escalate", priority=True),
-        Binding("q", "quit_drill", "Quit", priority=True),
-        Binding("question_mark", "help", "Help", key_display="?", priority=True),
+        Binding("space", "pause", "Pause", priority=True, tooltip="pause / resume the drill clock"),
+        Binding("space", "resume", "Resume", priority=True, tooltip="pause / resume the drill clock"),
+        Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True,
+                tooltip="faster playback (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
+        Binding("minus", "slower", "Slower", key_display="-", priority=True, tooltip="slower playback"),
+        Binding("f", "flag", "Flag/unflag", priority=True,
+                tooltip="flag the selected event as suspicious, with an optional note; f on a flagged event "
+                "removes the flag"),
+        Binding("e", "escalate", "Escalate", priority=True,
+                tooltip="escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a "
+                "reason, enter, then y to confirm)"),
+        Binding("q", "quit_drill", "Quit", priority=True,
+                tooltip="quit the drill (asks first; the session is kept as abandoned)"),
+        Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
+        Binding("tab", "app.focus_next", "Next pane", show=False,
+                tooltip="move between the trace and the inspector (to scroll it)"),
     ]
 
-    def __init__(self, entry: DrillEntry, recorder: Recorder, speed: float = 1.0) -> None:
-        super().__init__()
-        assert entry.drill is not None
-        self.entry = entry
-        self.drill = entry.drill
-        self.recorder = recorder
-        self.replay = Replay(self.drill, on_action=recorder.record)
-        self.speed = speed
-        self.paused = False
-        self.finished = False
-        self._last_time: float | None = None
-        self._ticker: Any = None  # the interval timer; stopped while paused
-        self._note = ""
-        self._notes: dict[str, Text] = {}
-        #: Set when the session journal could not be written: the drill is paused for good, nothing more is recorded.
-        self.journal_error: JournalUnwritable | None = None
+    HELP_TITLE = "War room keys"
+    HELP_NOTES = WAR_ROOM_NOTES
+    #: The trace table's keys are listed in the help too (see warroom.tui.keyhelp).
+    HELP_WIDGETS = (Timeline,)
 
     # -- layout -------------------------------------------------------------------------------------------------
 
@@ -101,12 +90,13 @@ class WarRoomScreen(Screen[None]):
         inspector = Inspector(id="inspector")
         inspector.border_title = "Inspector"
         yield inspector
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
-        self._last_time = self.app.clock.time
+        trace_index(self.drill)  # built once now, not on the first key press (time proportional to the trace)
+        self._last_time = self.clock.time
         self.apply(self.replay.advance(0))  # events at t=0
-        self._ticker = self.set_interval(TICK_INTERVAL, self.tick)
+        self.ticker = self.set_interval(TICK_INTERVAL, self.tick)
         self.query_one(Timeline).focus()
 
     # -- the drill clock ----------------------------------------------------------------------------------------
@@ -114,14 +104,14 @@ class WarRoomScreen(Screen[None]):
     @property
     def running(self) -> bool:
         """True when the drill clock runs: not paused, not ended, and no dialog over the war room."""
-        return not self.paused and not self.replay.ended and self.journal_error is None and self.app.screen is self
+        return not self.paused and not self.replay.ended and self.journal_error is None and self.is_active
 
     def tick(self) -> None:
         """Advance the drill clock by the real time since the last tick times the playback speed (if running).
 
         Tests call this after ``MockClock.set_time(...)``; the interval timer calls it about 10 times a second.
         """
-        now = self.app.clock.time
+        now = self.clock.time
         last = self._last_time if self._last_time is not None else now
         self._last_time = now
         if self.finished:
@@ -183,39 +173,6 @@ class WarRoomScreen(Screen[None]):
 
     # -- actions ------------------------------------------------------------------------------------------------
 
-    def _act(self, method: Callable[..., _T], *args: Any) -> _T | None:
-        """Apply one trainee action through the Replay (which journals it first). Returns what the Replay returned,
-        or None when the action could not be saved: then it did not happen, the drill is paused for good and the
-        trainee is told (see :meth:`journal_failed`)."""
-        if self.journal_error is not None:
-            self._tell_unsaved()
-            return None
-        try:
-            return method(*args)
-        except JournalUnwritable as exc:
-            self.journal_failed(exc)
-            return None
-
-    def journal_failed(self, error: JournalUnwritable) -> None:
-        """The session journal cannot be written: stop the drill clock, record nothing more, and say so."""
-        self.journal_error = error
-        self._note = "NOT SAVED"
-        self._set_paused(True)
-        self._tell_unsaved()
-
-    def _tell_unsaved(self) -> None:
-        error = self.journal_error
-        assert error is not None
-        self.notify(
-            f"Your actions can no longer be saved: {error}. The drill is paused. The actions saved so far are in "
-            f"{error.journal}; press q to leave (the session is kept as abandoned from them, when warroom next "
-            "starts).",
-            title="Session not saved",
-            severity="error",
-            markup=False,
-            timeout=30,
-        )
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which."""
         if action == "pause":
@@ -245,12 +202,12 @@ class WarRoomScreen(Screen[None]):
 
     def _set_paused(self, paused: bool) -> None:
         self.paused = paused
-        if self._ticker is not None:
+        if self.ticker is not None:
             if paused:
-                self._ticker.pause()
+                self.ticker.pause()
             else:
-                self._last_time = self.app.clock.time
-                self._ticker.resume()
+                self._last_time = self.clock.time
+                self.ticker.resume()
         self.refresh_bindings()
         self.refresh_status()
 
@@ -269,7 +226,8 @@ class WarRoomScreen(Screen[None]):
         """Next playback speed down."""
         self._set_speed(next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0]))
 
-    def _selected_event(self) -> Any | None:
+    def selected_event(self) -> Any | None:
+        """The trace event under the trace table's cursor, or None (no rows yet, or a note's row)."""
         timeline = self.query_one(Timeline)
         key = timeline.selected_key
         if key is None or key.startswith("note:"):
@@ -279,7 +237,7 @@ class WarRoomScreen(Screen[None]):
     def action_flag(self) -> None:
         """Flag the selected event, with an optional note typed in a dialog; on a flagged event, remove the flag (an
         ``unflag`` action)."""
-        ev = self._selected_event()
+        ev = self.selected_event()
         if ev is None or self.replay.ended:
             self.notify("Select a trace event to flag.", severity="warning", markup=False)
             return
@@ -305,7 +263,7 @@ class WarRoomScreen(Screen[None]):
         trainee chose that event (flagged it, or moved the cursor to it); following the newest event, on no step."""
         if self.replay.ended:
             return
-        ev = self._selected_event()
+        ev = self.selected_event()
         chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(Timeline).following)
         step = ev.step if ev is not None and chosen else None
         self.app.push_screen(EscalateScreen(self.drill.plan, step), self.escalate_to)
@@ -357,76 +315,11 @@ class WarRoomScreen(Screen[None]):
         def done(yes: bool | None) -> None:
             if yes:
                 self.abandon()
-                self.app.leave_drill()
+                self.post_message(LeaveDrill())
 
         self.app.push_screen(
             ConfirmScreen("Quit this drill?", "The session is kept, scored as abandoned."), done
         )
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
-
-    # -- the end ------------------------------------------------------------------------------------------------
-
-    def abandon(self) -> None:
-        """Record a quit and store the session as abandoned (idempotent; nothing happens once the drill ended).
-
-        Never raises: when the journal cannot be written, the actions saved so far stay in it and the next start
-        recovers the session as abandoned from them."""
-        if self.finished:
-            return
-        self.finished = True
-        if self._ticker is not None:
-            self._ticker.stop()
-        if not self.replay.ended and self.journal_error is None:
-            try:
-                self.replay.quit()
-            except JournalUnwritable as exc:
-                self.journal_error = exc
-        if self.journal_error is not None:
-            self.recorder.close()  # releases the journal, so recovery can take it
-            return
-        self._store(self.app.services.score(self.drill, self.recorder.actions))
-
-    def _store(self, scorecard: Any) -> None:
-        # A store failure must not lose the debrief: the journal (already on disk) is recovered on a later run.
-        try:
-            self.recorder.finish(scorecard)
-        except SessionUnavailable as exc:
-            self.notify(
-                f"The result could not be stored ({exc}); the session journal is kept and will be recovered.",
-                severity="error",
-                markup=False,
-                timeout=15,
-            )
-
-    def finish(self) -> None:
-        """The drill ended (contained or end of trace): score it from the saved action log, store the session, open
-        the debrief."""
-        if self.finished:
-            return
-        self.finished = True
-        if self._ticker is not None:
-            self._ticker.stop()
-        # Toasts of the last moments ("Escalated") would sit over the debrief; errors about storing come after this.
-        self.app.clear_notifications()
-        scorecard = self.app.services.score(self.drill, self.recorder.actions)
-        self._store(scorecard)
-        if self.replay.end_reason is not EndReason.ABANDONED:
-            self.app.show_debrief(self.entry, self.replay, scorecard)
-
-
-def false_escalation_message(step: str, after_evidence: bool, faulted: bool) -> str:
-    """What the war room says of a false escalation of ``step`` (already cleaned), without giving the answer away.
-
-    ``after_evidence``: the drill's earliest counted evidence had been released when the trainee escalated;
-    ``faulted``: the drill has a fault (False for an all-clear drill, which has no evidence)."""
-    if faulted and not after_evidence:
-        return (
-            f"Re-plan after your escalation of {step}: it came before the evidence this drill counts had appeared "
-            "in the trace, so the planner had nothing to act on and the plan goes on."
-        )
-    return (
-        f"Re-plan after your escalation of {step}: the planner re-checked the step and found nothing wrong; "
-        "the plan goes on."
-    )
+        self.app.push_screen(HelpScreen.for_screen(self))

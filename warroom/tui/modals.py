@@ -8,15 +8,14 @@ escalation is timed when the trainee confirms it, exactly as if they had paused 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Static
 
 from warroom.core.format import PLAYBACK_SPEEDS
@@ -33,60 +32,11 @@ from warroom.tui.escalate import (
     StepList,
     match_step,
 )
+from warroom.tui.keyhelp import help_body, help_rows, key_table
 
 #: Playback speeds offered by + and - in the war room, as multipliers of real time (drill seconds per real second):
 #: :data:`warroom.core.format.PLAYBACK_SPEEDS`, which ``warroom run --speed`` accepts too.
 SPEEDS: tuple[float, ...] = PLAYBACK_SPEEDS
-
-#: (key, what it does) on each screen, as the help screen (``?``) and the briefing list them.
-WAR_ROOM_KEYS: tuple[tuple[str, str], ...] = (
-    ("space", "pause / resume the drill clock"),
-    ("+  -", "playback speed (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
-    ("↑ ↓  j k", "move in the trace (a click selects an event)"),
-    ("pgup pgdn", "a page up / down the trace"),
-    ("home g  end G", "first event / newest event, following again"),
-    ("enter", "inspect the selected event"),
-    ("tab", "move between the trace and the inspector (to scroll it)"),
-    ("f", "flag the selected event as suspicious, with an optional note; f on a flagged event removes the flag"),
-    ("e", "escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a reason, "
-     "enter, then y to confirm)"),
-    ("q", "quit the drill (asks first; the session is kept as abandoned)"),
-    ("?", "this help"),
-)
-PICKER_KEYS: tuple[tuple[str, str], ...] = (
-    ("↑ ↓  j k", "move in the list of drills"),
-    ("home end  g G", "first / last drill"),
-    ("pgup pgdn", "a page up / down the list"),
-    ("enter", "open the selected drill's briefing"),
-    ("tab", "into the preview and back (there ↑ ↓ j k scroll it)"),
-    ("r", "reload the drills from disk (after editing one)"),
-    ("q", "quit warroom"),
-    ("?", "this help"),
-)
-BRIEFING_KEYS: tuple[tuple[str, str], ...] = (
-    ("enter", "start the drill clock"),
-    ("↑ ↓  pgup pgdn", "scroll the briefing"),
-    ("escape", "back to the drill picker"),
-    ("q", "quit warroom"),
-    ("?", "this help"),
-)
-DEBRIEF_KEYS: tuple[tuple[str, str], ...] = (
-    ("↑ ↓  pgup pgdn", "scroll the debrief"),
-    ("p  escape", "back to the drill picker"),
-    ("r", "play this drill again"),
-    ("q", "quit warroom"),
-    ("?", "this help"),
-)
-
-REVIEW_KEYS: tuple[tuple[str, str], ...] = (
-    ("↑ ↓  j k", "move in the timeline (the side panel shows the row in full)"),
-    ("pgup pgdn", "a page up / down the timeline"),
-    ("home g  end G", "first / last row"),
-    ("n  p", "next / previous trainee action (flag, escalation, quit)"),
-    ("e", "next evidence event (wraps to the first)"),
-    ("q  escape", "close the review"),
-    ("?", "this help"),
-)
 
 #: How the review's answer-key column marks a trace event (the side panel spells the marks out).
 REVIEW_NOTES = (
@@ -106,26 +56,11 @@ WAR_ROOM_NOTES = (
 )
 
 
-def key_table(rows: Sequence[tuple[str, str]]) -> Table:
-    """A two-column grid of keys and what they do; a long description wraps under itself, not under the key."""
-    table = Table.grid(padding=(0, 2))
-    table.add_column(no_wrap=True, style="bold")
-    table.add_column(ratio=1)
-    for key, what in rows:
-        table.add_row(key, what)
-    return table
-
-
-def help_body(keys: Sequence[tuple[str, str]], notes: str = "") -> Group:
-    """The help screen's body: the key table, then ``notes`` (paragraphs, wrapped to the width)."""
-    parts: list[RenderableType] = [key_table(keys)]
-    if notes:
-        parts.append(Text("\n" + notes))
-    return Group(*parts)
-
-
 class HelpScreen(ModalScreen[None]):
     """The keys of one screen and how it works (``?`` on every screen). Escape, q, ? or enter closes it.
+
+    Screens open it with :meth:`for_screen`, which builds the rows from the screen's bindings
+    (:func:`warroom.tui.keyhelp.help_rows`), so the help lists exactly the keys the screen has.
 
     Args:
         title: the dialog's title, e.g. "War room keys".
@@ -139,16 +74,17 @@ class HelpScreen(ModalScreen[None]):
         Binding("down,j", "scroll(1)", "Scroll down", show=False),
     ]
 
-    def __init__(
-        self,
-        title: str = "War room keys",
-        keys: Sequence[tuple[str, str]] = WAR_ROOM_KEYS,
-        notes: str = WAR_ROOM_NOTES,
-    ) -> None:
+    def __init__(self, title: str, keys: Sequence[tuple[str, str]], notes: str = "") -> None:
         super().__init__()
         self.title_text = title
         self.keys = tuple(keys)
         self.notes = notes
+
+    @classmethod
+    def for_screen(cls, screen: Screen[Any]) -> HelpScreen:
+        """The help of ``screen``: its ``HELP_TITLE``, the rows of its bindings, its ``HELP_NOTES``."""
+        title = getattr(screen, "HELP_TITLE", "Keys")
+        return cls(title, help_rows(screen), getattr(screen, "HELP_NOTES", ""))
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
@@ -242,7 +178,6 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 __all__ = [
-    "BRIEFING_KEYS", "DEBRIEF_KEYS", "NOTE_MAX", "PICKER_KEYS", "REVIEW_KEYS", "SPEEDS", "TYPE_AHEAD_RESET",
-    "WAR_ROOM_KEYS", "ConfirmScreen", "EscalateScreen", "EscalationChoice", "FlagScreen", "HelpScreen",
-    "ReasonInput", "StepList", "help_body", "key_table", "match_step",
+    "NOTE_MAX", "REVIEW_NOTES", "SPEEDS", "TYPE_AHEAD_RESET", "WAR_ROOM_NOTES", "ConfirmScreen", "EscalateScreen",
+    "EscalationChoice", "FlagScreen", "HelpScreen", "ReasonInput", "StepList", "help_body", "key_table", "match_step",
 ]

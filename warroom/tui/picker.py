@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+from textual.worker import get_current_worker
 
 from warroom.core.model import Drill
 from warroom.tui import text as fmt
-from warroom.tui.modals import BRIEFING_KEYS, PICKER_KEYS, WAR_ROOM_KEYS, HelpScreen, key_table
-from warroom.tui.services import DrillEntry, ResultsUnavailable
+from warroom.tui.flow import ShowBriefing, ShowPicker, StartDrill
+from warroom.tui.keyhelp import help_rows, key_table
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.modals import HelpScreen
+from warroom.tui.services import DrillEntry, ResultsUnavailable, Services
 from warroom.tui.widgets import fit_columns
 
 #: Fixed and flexible column widths of the picker's table.
@@ -25,9 +29,6 @@ _FIXED = {"level": 5, "length": 6, "best": 4}
 _FLEX = {"title": 3.0, "tags": 2.0}
 #: Lines the drill preview keeps at least (with its border) when the list is long.
 _PREVIEW_MIN = 7
-
-if TYPE_CHECKING:
-    from warroom.tui.app import WarroomApp
 
 
 def stars(difficulty: int) -> str:
@@ -48,25 +49,39 @@ class PickerScreen(Screen[None]):
     """Every drill on offer, with title, difficulty, tags, estimated length and the trainee's best score.
 
     Drills that fail to load are listed too, marked, with their ``path:line:col: message`` problems shown when
-    selected; they cannot be started.
+    selected; they cannot be started. The drills are read in a worker thread (:meth:`load`).
+
+    Args:
+        services: where the drills and the trainee's best scores come from.
+        last_drill: the file of the drill last opened, if any: the cursor starts on it (matched by file).
     """
 
-    app: WarroomApp
-
     BINDINGS = [
-        Binding("enter", "start", "Start", priority=True),
-        Binding("r", "reload", "Reload"),
-        Binding("q", "quit_app", "Quit"),
-        Binding("question_mark", "help", "Help", key_display="?"),
-        Binding("j", "down", "Down", show=False),
-        Binding("k", "up", "Up", show=False),
-        Binding("home,g", "first", "First", show=False, priority=True),
-        Binding("end,G", "last", "Last", show=False, priority=True),
+        Binding("enter", "start", "Start", priority=True, tooltip="open the selected drill's briefing"),
+        Binding("r", "reload", "Reload", tooltip="reload the drills from disk (after editing one)"),
+        Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+        Binding("up,k", "up", "Up", show=False, tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("down,j", "down", "Down", show=False,
+                tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("pageup", "page(-1)", "Page up", show=False, tooltip="a page up / down the list"),
+        Binding("pagedown", "page(1)", "Page down", show=False, tooltip="a page up / down the list"),
+        Binding("home,g", "first", "First", show=False, priority=True, tooltip="first / last drill"),
+        Binding("end,G", "last", "Last", show=False, priority=True, tooltip="first / last drill"),
+        Binding("tab", "app.focus_next", "Preview", show=False,
+                tooltip="into the preview and back (there ↑ ↓ j k scroll it)"),
     ]
 
-    def __init__(self) -> None:
+    HELP_TITLE = "Drill picker keys"
+    HELP_NOTES = "A drill marked ⚠ has problems; select it to see them."
+
+    def __init__(self, services: Services, last_drill: Path | None = None) -> None:
         super().__init__()
+        self.services = services
+        self.last_drill = last_drill
         self.entries: list[DrillEntry] = []
+        #: True while the drills are being read (in a worker thread).
+        self.loading = False
 
     def compose(self) -> ComposeResult:
         yield Static(self._banner(), id="picker-banner")
@@ -82,7 +97,7 @@ class PickerScreen(Screen[None]):
         out = Text()
         out.append(" WAR ROOM ", style="bold reverse red")
         out.append("  incident drills for planner-executor agents · trainee ")
-        out.append(fmt.clean_line(self.app.services.trainee), style="bold")
+        out.append(fmt.clean_line(self.services.trainee), style="bold")
         return out
 
     def on_mount(self) -> None:
@@ -101,15 +116,32 @@ class PickerScreen(Screen[None]):
         self.fit_heights()
 
     def load(self) -> None:
-        """(Re)load the drill catalog and the trainee's best scores into the table."""
+        """(Re)load the drill catalog and the trainee's best scores, in a worker thread so the UI never waits for a
+        big library (the preview says "Loading drills…" meanwhile); the table is filled when they are read."""
+        self.loading = True
+        self.query_one("#picker-detail-body", Static).update(Text("Loading drills…", style="dim italic"))
+        self._read_in_thread()
+
+    @work(thread=True, exclusive=True, group="picker-load")
+    def _read_in_thread(self) -> None:
+        entries = self.services.catalog()
+        try:
+            best, problem = self.services.best_scores(), None
+        except ResultsUnavailable as exc:  # a broken results store must not stop anyone from playing
+            best, problem = {}, exc
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._fill, entries, best, problem)
+
+    def _fill(self, entries: list[DrillEntry], best: dict[str, int | None], unavailable: Exception | None) -> None:
+        """Fill the table with ``entries`` and the ``best`` scores (``unavailable``: why there are none)."""
+        self.loading = False
+        if unavailable is not None:
+            self.notify(f"Best scores unavailable: {unavailable}", severity="warning", markup=False)
         table = self.query_one("#picker-table", DataTable)
         table.clear()
-        self.entries = self.app.services.catalog()
-        try:
-            best = self.app.services.best_scores()
-        except ResultsUnavailable as exc:  # a broken results store must not stop anyone from playing
-            best = {}
-            self.notify(f"Best scores unavailable: {exc}", severity="warning", markup=False)
+        self.entries = entries
+        if entries:
+            self.query_one("#picker-detail-body", Static).update(Text(""))
         for i, entry in enumerate(self.entries):
             try:
                 cells = self._cells(entry, best)
@@ -121,7 +153,7 @@ class PickerScreen(Screen[None]):
         if not self.entries:
             self.query_one("#picker-detail-body", Static).update(Text("No drills found."))
         # Back from a drill: the cursor stays on the drill just played (matched by file).
-        last = self.app.last_drill_path
+        last = self.last_drill
         if last is not None:
             row = next((i for i, e in enumerate(self.entries) if e.path.resolve() == last.resolve()), None)
             if row is not None:
@@ -209,7 +241,7 @@ class PickerScreen(Screen[None]):
         if not entry.ok:
             self.notify("This drill has problems; fix them and press r to reload.", severity="error", markup=False)
             return
-        self.app.show_briefing(entry)
+        self.post_message(ShowBriefing(entry))
 
     def action_reload(self) -> None:
         self.load()
@@ -232,6 +264,15 @@ class PickerScreen(Screen[None]):
             preview.scroll_up(animate=False)
         else:
             self.query_one("#picker-table", DataTable).action_cursor_up()
+
+    def action_page(self, pages: int) -> None:
+        """A page down (``pages`` 1) or up (-1) the list, or the preview when it has the focus."""
+        preview = self._preview()
+        if preview is not None:
+            (preview.scroll_page_down if pages > 0 else preview.scroll_page_up)(animate=False)
+            return
+        table = self.query_one("#picker-table", DataTable)
+        (table.action_page_down if pages > 0 else table.action_page_up)()
 
     def action_first(self) -> None:
         """Move to the first drill of the list (or the top of the preview, when it has the focus)."""
@@ -257,9 +298,7 @@ class PickerScreen(Screen[None]):
         self.app.exit()
 
     def action_help(self) -> None:
-        self.app.push_screen(
-            HelpScreen("Drill picker keys", PICKER_KEYS, "A drill marked ⚠ has problems; select it to see them.")
-        )
+        self.app.push_screen(HelpScreen.for_screen(self))
 
 
 def briefing_text(drill: Drill) -> Group:
@@ -306,14 +345,19 @@ def briefing_text(drill: Drill) -> Group:
 class BriefingScreen(Screen[None]):
     """The briefing of one drill. Enter starts the drill clock; escape goes back to the picker."""
 
-    app: WarroomApp
-
     BINDINGS = [
-        Binding("enter", "start", "Start the drill", priority=True),
-        Binding("escape", "back", "Back"),
-        Binding("q", "quit_app", "Quit"),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("enter", "start", "Start the drill", priority=True, tooltip="start the drill clock"),
+        Binding("escape", "back", "Back", tooltip="back to the drill picker"),
+        Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+        Binding("up,k", "scroll(-1)", "Scroll up", show=False, tooltip="scroll the briefing"),
+        Binding("down,j", "scroll(1)", "Scroll down", show=False, tooltip="scroll the briefing"),
+        Binding("pageup", "page(-1)", "Page up", show=False, tooltip="scroll the briefing a page"),
+        Binding("pagedown", "page(1)", "Page down", show=False, tooltip="scroll the briefing a page"),
     ]
+
+    HELP_TITLE = "Briefing keys"
+    HELP_NOTES = "The war room's keys are listed at the end of the briefing; ? in the war room shows them again."
 
     def __init__(self, entry: DrillEntry) -> None:
         super().__init__()
@@ -324,7 +368,7 @@ class BriefingScreen(Screen[None]):
         assert self.entry.drill is not None
         with VerticalScroll(id="briefing"):
             yield Static(briefing_text(self.entry.drill), id="briefing-body")
-            yield Static(key_table(WAR_ROOM_KEYS), id="briefing-keys")
+            yield Static(key_table(help_rows(WarRoomScreen)), id="briefing-keys")
         yield Static(Text(" Press enter to start the drill clock ", style="bold reverse green"), id="briefing-go")
         yield Footer()
 
@@ -332,14 +376,22 @@ class BriefingScreen(Screen[None]):
         self.query_one("#briefing").focus()
 
     def action_start(self) -> None:
-        self.app.start_drill(self.entry)
+        self.post_message(StartDrill(self.entry))
 
     def action_back(self) -> None:
-        self.app.show_picker()
+        self.post_message(ShowPicker())
+
+    def action_scroll(self, lines: int) -> None:
+        """Scroll the briefing by ``lines`` (negative: up)."""
+        self.query_one("#briefing", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_page(self, pages: int) -> None:
+        """Scroll the briefing a page down (``pages`` 1) or up (-1)."""
+        briefing = self.query_one("#briefing", VerticalScroll)
+        (briefing.scroll_page_down if pages > 0 else briefing.scroll_page_up)(animate=False)
 
     def action_help(self) -> None:
-        notes = "The war room's keys are listed at the end of the briefing; ? in the war room shows them again."
-        self.app.push_screen(HelpScreen("Briefing keys", BRIEFING_KEYS, notes))
+        self.app.push_screen(HelpScreen.for_screen(self))
 
     def action_quit_app(self) -> None:
         self.app.exit()

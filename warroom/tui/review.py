@@ -11,7 +11,7 @@ the keys, ``q`` closes. Drill text is shown literally, never as markup.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -24,7 +24,7 @@ from warroom.core.scoring import MAX_TOTAL
 from warroom.store.timeline import ReviewData, ReviewRow
 from warroom.tui import text as fmt
 from warroom.tui.linetable import Column, LineTable
-from warroom.tui.modals import REVIEW_KEYS, REVIEW_NOTES, HelpScreen
+from warroom.tui.modals import REVIEW_NOTES, HelpScreen
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, summarize
 
 _GOOD = {"contained", "all_clear_held"}
@@ -75,6 +75,16 @@ class ReviewTable(LineTable):
     """The review timeline: trace events, trainee actions and the deadline, one row each (row ``i`` is
     ``rows[i]``, its cells built by ``cells`` when it is drawn). Keys: see :class:`~warroom.tui.linetable.LineTable`."""
 
+    #: The help's wording of the table's keys in the review, by action (see warroom.tui.keyhelp).
+    KEY_HELP: ClassVar[dict[str, str]] = {
+        "cursor_up": "move in the timeline (the side panel shows the row in full)",
+        "cursor_down": "move in the timeline (the side panel shows the row in full)",
+        "page_up": "a page up / down the timeline",
+        "page_down": "a page up / down the timeline",
+        "first": "first / last row",
+        "last": "first / last row",
+    }
+
     def __init__(
         self, rows: list[ReviewRow], cells: Callable[[ReviewRow], list[Text]], *, id: str | None = None
     ) -> None:
@@ -107,13 +117,18 @@ class ReviewScreen(Screen[None]):
     ``warroom.tcss`` (the app's one stylesheet), which the war room app and :class:`ReviewApp` both load."""
 
     BINDINGS = [
-        Binding("n", "next_action", "Next action"),
-        Binding("p", "previous_action", "Previous action"),
-        Binding("e", "next_evidence", "Next evidence"),
-        Binding("q", "close", "Close"),
-        Binding("escape", "close", "Close", show=False),
-        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("n", "next_action", "Next action", tooltip="next / previous trainee action (flag, escalation, quit)"),
+        Binding("p", "previous_action", "Previous action",
+                tooltip="next / previous trainee action (flag, escalation, quit)"),
+        Binding("e", "next_evidence", "Next evidence", tooltip="next evidence event (wraps to the first)"),
+        Binding("q", "close", "Close", tooltip="close the review"),
+        Binding("escape", "close", "Close", show=False, tooltip="close the review"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
     ]
+
+    HELP_TITLE = "Review keys"
+    HELP_NOTES = REVIEW_NOTES
+    HELP_WIDGETS = (ReviewTable,)
 
     def __init__(self, data: ReviewData) -> None:
         super().__init__()
@@ -359,7 +374,7 @@ class ReviewScreen(Screen[None]):
 
     def action_help(self) -> None:
         """List the review's keys and what the answer-key marks mean."""
-        self.app.push_screen(HelpScreen("Review keys", REVIEW_KEYS, REVIEW_NOTES))
+        self.app.push_screen(HelpScreen.for_screen(self))
 
     def action_close(self) -> None:
         """Close the review (return to the previous screen, or quit when it is the only one)."""

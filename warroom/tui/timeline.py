@@ -8,7 +8,7 @@ list entry per row. Drill text goes through :mod:`warroom.tui.text` (literal Tex
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from rich.text import Text
 
@@ -46,6 +46,17 @@ class Timeline(LineTable):
     are event ids; notes that are not trace events (e.g. a re-plan answering a false escalation) get keys starting
     with ``note:``. Keys: see :class:`~warroom.tui.linetable.LineTable`.
     """
+
+    #: What the table's keys do in the war room (the help's wording, by action; see :mod:`warroom.tui.keyhelp`).
+    KEY_HELP: ClassVar[dict[str, str]] = {
+        "cursor_up": "the event above (a click selects an event)",
+        "cursor_down": "the event below",
+        "page_up": "a page up the trace",
+        "page_down": "a page down the trace",
+        "first": "the first event",
+        "last": "the newest event, following new events again",
+        "select": "inspect the selected event",
+    }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(COLUMNS, id=id, classes=classes)

@@ -11,184 +11,31 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
-from textual.widgets import DataTable, Static
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
 
-from warroom.core.cost import call_cost
-from warroom.core.model import ROLE_OF_KIND, Drill, Role, ToolCall, ToolResult
+from warroom.core.model import Drill, Role
 from warroom.core.replay import CostMeter, StepState
 from warroom.tui import text as fmt
-from warroom.tui.structured import language_hint, structured
 
-# ---------------------------------------------------------------------------------------------------------------
-# Event descriptions
-# ---------------------------------------------------------------------------------------------------------------
+# The event descriptions moved to warroom.tui.describe; they are re-exported here for the views that import them.
+from warroom.tui.describe import (
+    KIND_LABELS,
+    KIND_STYLES,
+    STEP_ICONS,
+    TraceIndex,
+    describe_event,
+    summarize,
+    trace_index,
+    usage_line,
+)
 
-#: Short labels for trace event kinds, as the timeline shows them.
-KIND_LABELS: dict[str, str] = {
-    "planner_call": "planner",
-    "executor_message": "executor",
-    "tool_call": "tool call",
-    "tool_result": "result",
-    "executor_report": "report",
-    "log": "log",
-}
-
-#: Style of each kind label in the timeline.
-KIND_STYLES: dict[str, str] = {
-    "planner_call": "bold magenta",
-    "executor_message": "cyan",
-    "tool_call": "blue",
-    "tool_result": "green",
-    "executor_report": "bold cyan",
-    "log": "yellow",
-}
-
-#: Icon and style of each plan step state (the executor's *reported* status).
-STEP_ICONS: dict[StepState, tuple[str, str]] = {
-    StepState.PENDING: ("·", "dim"),
-    StepState.IN_PROGRESS: ("▸", "yellow"),
-    StepState.NO_REPORT: ("?", "dim"),
-    StepState.SUCCESS: ("✓", "green"),
-    StepState.PARTIAL: ("◐", "yellow"),
-    StepState.FAILED: ("✗", "red"),
-}
-
-
-def summarize(event: Any, limit: int | None = None) -> str:
-    """A one-line summary of a trace event (plain text, not yet cleaned): what the timeline shows.
-
-    With ``limit`` (characters), free text is cut before it is formatted, so a 200 KB result costs no more than a
-    short one; the summary is then at least ``limit`` characters long when the full one would be (callers cut it
-    to ``limit`` with their ellipsis)."""
-
-    def cut(value: Any) -> Any:
-        return value[: limit + 1] if limit is not None and isinstance(value, str) else value
-
-    kind = event.kind
-    if kind == "tool_call":
-        return f"{event.tool}({fmt.compact_json(event.arguments)[1:-1] if event.arguments else ''})"
-    if kind == "tool_result":
-        status = f"{event.status} · " if event.status else ""
-        return status + fmt.compact_json(cut(event.output))
-    if kind == "executor_report":
-        return f"{event.status.value.upper()}: {cut(event.content)}"
-    if kind == "log":
-        return f"{event.source} {event.level}: {cut(event.content)}"
-    return str(cut(getattr(event, "content", "")))
-
-
-def usage_line(event: Any, drill: Drill) -> Text | None:
-    """The token usage of a model-call event and its cost in USD, or None for an event without usage."""
-    usage = getattr(event, "usage", None)
-    if usage is None or event.kind not in ROLE_OF_KIND:
-        return None
-    role = ROLE_OF_KIND[event.kind]
-    spec = drill.models.planner if role is Role.PLANNER else drill.models.executor
-    out = Text()
-    out.append("usage  ", style="bold")
-    out.append(f"{usage.input_tokens:,} in / {usage.output_tokens:,} out tokens")
-    if usage.estimated:
-        out.append(" (estimated)", style="dim")
-    out.append(f" · {role.value} ")
-    out.append(fmt.clean_line(spec.name))
-    out.append(f" at {fmt.usd_price(spec.input_usd_per_mtok)} / {fmt.usd_price(spec.output_usd_per_mtok)} per Mtok = ")
-    out.append(fmt.usd(call_cost(usage, spec)), style="bold")
-    return out
-
-
-def _result_of(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
-    """The inspector's ``result`` line of a tool call: the tool result answering it (released, so shown), or that it
-    has not returned yet, or that the trace has none. ``events`` are the events shown so far (None: the whole trace)."""
-    out = Text()
-    out.append(_label("result"), style="bold")
-    shown = events.values() if events is not None else drill.trace
-    answer = next((e for e in shown if isinstance(e, ToolResult) and e.call == call.id), None)
-    if answer is not None:
-        out.append(fmt.clean_line(answer.id))
-        out.append(f" (t={fmt.seconds(answer.t)})", style="dim")
-    elif any(isinstance(e, ToolResult) and e.call == call.id for e in drill.trace):
-        out.append("not returned yet", style="dim")
-    else:
-        out.append("no result in the trace", style="dim")
-    return out
-
-
-def _label(name: str) -> str:
-    """A label of the inspector's field column (step, objective, tool, ...), padded so the values line up."""
-    return f"{name:<10}"
-
-
-def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = None) -> Text:
-    """The full inspector view of one trace event: header, plan step and objective, body, usage and cost.
-
-    ``events`` (event id to trace event, e.g. :attr:`Timeline.events`) is used to find the tool call a tool result
-    answers without a scan of the whole trace; an id missing from it is looked up in ``drill``.
-    """
-    out = Text()
-    out.append(fmt.clean_line(event.id), style="bold")
-    out.append(" · ")
-    out.append(KIND_LABELS.get(event.kind, event.kind), style=KIND_STYLES.get(event.kind, ""))
-    out.append(f" · {fmt.clock(event.t)}\n")
-    if event.step is not None:
-        try:
-            step = drill.step(event.step)
-        except KeyError:
-            step = None
-        out.append(_label("step"), style="bold")
-        out.append(fmt.clean_line(event.step))
-        if step is not None:
-            out.append(" ")
-            out.append(fmt.clean_line(step.title))
-            out.append("\n" + _label("objective"), style="bold")
-            out.append(fmt.clean_line(step.objective), style="italic")
-        out.append("\n")
-    kind = event.kind
-    if kind == "tool_call":
-        out.append(_label("tool"), style="bold")
-        out.append(fmt.clean_line(event.tool))
-        out.append("\n")
-        out.append_text(_result_of(event, drill, events))
-        out.append("\narguments\n", style="bold")
-        out.append_text(structured(event.arguments))
-    elif kind == "tool_result":
-        meta = []
-        if event.status:
-            meta.append(f"status {fmt.clean_line(event.status)}")
-        if event.duration_ms is not None:
-            meta.append(f"{event.duration_ms:,.0f} ms")
-        language = None
-        try:
-            call = events[event.call] if events is not None and event.call in events else drill.event(event.call)
-        except KeyError:  # a call the trace does not have
-            call = None
-        if isinstance(call, ToolCall):
-            meta.append(f"answers {fmt.clean_line(event.call)} ({fmt.clean_line(call.tool)})")
-            language = language_hint(call.arguments)  # e.g. the file a read_file call named
-        else:
-            meta.append(f"answers {fmt.clean_line(event.call)}")
-        out.append(" · ".join(meta) + "\n")
-        out.append("output (raw)\n", style="bold")
-        out.append_text(structured(event.output, language))
-    elif kind == "executor_report":
-        state = StepState(event.status.value)
-        icon, style = STEP_ICONS[state]
-        out.append(_label("reports"), style="bold")
-        out.append(f"{icon} {event.status.value}", style=style)
-        out.append("\n")
-        out.append(fmt.clean(event.content))
-    elif kind == "log":
-        out.append(_label("source"), style="bold")
-        out.append(fmt.clean_line(event.source))
-        out.append(f" · {event.level}\n", style="red" if event.level == "error" else "")
-        out.append(fmt.clean(event.content))
-    else:
-        out.append(fmt.clean(getattr(event, "content", "")))
-    line = usage_line(event, drill)
-    if line is not None:
-        out.append("\n\n")
-        out.append_text(line)
-    return out
-
+__all__ = [
+    "KIND_LABELS", "KIND_STYLES", "STEP_ICONS", "KeyFooter", "Meters", "PlanPanel", "ScrollPane", "StatusBar",
+    "TraceIndex", "describe_event", "fit_columns", "summarize", "trace_index", "usage_line",
+]
 
 # ---------------------------------------------------------------------------------------------------------------
 # Header, meters, plan
@@ -198,8 +45,14 @@ def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = 
 class StatusBar(Static):
     """One line: the drill title, the drill clock (mm:ss), the playback speed and a PAUSED badge."""
 
+    _shown: tuple[str, float, float, bool, str] | None = None
+
     def show(self, title: str, now: float, speed: float, paused: bool, note: str = "") -> None:
-        """Render the bar. ``now`` is drill time in seconds; ``speed`` a multiplier of real time."""
+        """Render the bar (unless it shows exactly this already). ``now`` is drill time in seconds; ``speed`` a
+        multiplier of real time."""
+        if self._shown == (title, now, speed, paused, note):
+            return
+        self._shown = (title, now, speed, paused, note)
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(" ⏱ ")
         out.append(fmt.clock(now), style="bold")
@@ -227,10 +80,18 @@ class Meters(Static):
     """
 
     _shown: tuple[float, str, CostMeter] | None = None
+    #: What the line shows: the figures and the width it was fitted to (a repeated call with these does nothing).
+    _figures: tuple[float, str, float, float, float, int] | None = None
 
     def show(self, damage: float, unit: str, cost: CostMeter) -> None:
-        """Render the meters from the replay's accrued ``damage`` in ``unit`` and its ``cost`` meter."""
+        """Render the meters from the replay's accrued ``damage`` in ``unit`` and its ``cost`` meter (unless the
+        line shows these figures already)."""
         self._shown = (damage, unit, cost)
+        by_role = cost.usd_by_role
+        figures = (damage, unit, cost.usd, by_role[Role.PLANNER], by_role[Role.EXECUTOR], self.content_region.width)
+        if figures == self._figures:
+            return
+        self._figures = figures
         head = Text(no_wrap=True)
         head.append(" damage ", style="bold")
         tail = Text(no_wrap=True)
@@ -271,10 +132,18 @@ class PlanPanel(Static):
 
     _top = 0
     _shown: tuple[Drill, Mapping[str, StepState], str | None] | None = None
+    #: The rows the panel had when it was last rendered (with the same arguments, a call does nothing).
+    _rows = -1
 
     def show(self, drill: Drill, states: Mapping[str, StepState], current: str | None = None) -> None:
-        """Render ``drill.plan`` with ``states`` (step id to state); ``current`` is highlighted and kept in view."""
-        self._shown = (drill, states, current)
+        """Render ``drill.plan`` with ``states`` (step id to state); ``current`` is highlighted and kept in view.
+        A call with what the panel shows already (same drill, states, step and height) does nothing."""
+        shown = self._shown
+        height = self.content_region.height
+        if shown is not None and shown[0] is drill and shown[1:] == (states, current) and height == self._rows:
+            return
+        self._rows = height
+        self._shown = (drill, dict(states), current)
         plan = drill.plan
         rows = self.content_region.height or len(plan)
         top = self._top
@@ -308,18 +177,55 @@ class PlanPanel(Static):
             self.show(*self._shown)
 
 
+class KeyFooter(Footer):
+    """Textual's Footer, rebuilt only when the keys it shows change.
+
+    Textual's Footer recomposes all its keys (new widgets, styled again: several milliseconds) whenever the
+    screen's active bindings may have changed, e.g. on every focus change; in the war room that is every ``enter``
+    (focus to the inspector) and every ``space`` (pause becomes resume). This one compares what it would show (key,
+    action, description, enabled) with what it shows, and rebuilds only when they differ.
+    """
+
+    _shown: tuple[tuple[str, str, str, bool], ...] | None = None
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        shown = tuple(
+            (binding.key, binding.action, binding.description, enabled)
+            for _node, binding, enabled, _tooltip in screen.active_bindings.values()
+            if binding.show
+        )
+        if shown == self._shown:
+            return
+        if screen.app.app_focus:  # Textual's Footer waits for the app to have the focus again before it rebuilds
+            self._shown = shown
+        super().bindings_changed(screen)
+
+
+class ScrollPane(VerticalScroll):
+    """A scrolling text pane (the debrief) whose keys the help lists: the keys of Textual's ``VerticalScroll``
+    bound again here with help text (see :mod:`warroom.tui.keyhelp`)."""
+
+    BINDINGS = [
+        Binding("up", "scroll_up", "Scroll up", show=False, tooltip="scroll up / down"),
+        Binding("down", "scroll_down", "Scroll down", show=False, tooltip="scroll up / down"),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page up / down"),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page up / down"),
+        Binding("home", "scroll_home", "Top", show=False, tooltip="top / end"),
+        Binding("end", "scroll_end", "End", show=False, tooltip="top / end"),
+    ]
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Column fitting (the drill picker's DataTable)
 # ---------------------------------------------------------------------------------------------------------------
 
-#: Fixed widths of the timeline's columns other than the summary.
-_FIXED = {"flag": 1, "t": 5, "step": 5, "kind": 9}
 
-
-def fit_columns(table: DataTable, fixed: Mapping[str, int], flex: Mapping[str, float], minimum: int = 8) -> None:
+def fit_columns(table: DataTable[Any], fixed: Mapping[str, int], flex: Mapping[str, float], minimum: int = 8) -> None:
     """Size a DataTable's columns to its width: ``fixed`` widths as given, the rest shared by ``flex`` weights.
 
-    Keys are column keys. Call it from ``on_resize``; cached rows are re-rendered only when a width changed.
+    Keys are column keys. Call it from ``on_resize``; nothing happens unless a width changed. DataTable has no
+    public way to resize a column, so the columns are added again at their new widths and the rows after them
+    (public API only; the picker's table holds a few dozen rows), the cursor kept on its row.
     """
     cells = table.scrollable_content_region.width - 2 * table.cell_padding * (len(fixed) + len(flex))
     free = max(cells - sum(fixed.values()), minimum * len(flex))
@@ -327,14 +233,15 @@ def fit_columns(table: DataTable, fixed: Mapping[str, int], flex: Mapping[str, f
     widths = dict(fixed)
     for key, weight in flex.items():
         widths[key] = max(int(free * weight / total), minimum)
-    changed = False
-    for key, width in widths.items():
-        column = table.columns.get(key)  # type: ignore[call-overload]
-        if column is not None and (column.width != width or column.auto_width):
-            column.width = width
-            column.auto_width = False
-            changed = True
-    if changed:
-        table._clear_caches()  # DataTable has no public API to resize a column; these two lines are what it does
-        table._require_update_dimensions = True
-        table.refresh()
+    columns = [(key, column.label, widths.get(str(key.value))) for key, column in table.columns.items()]
+    if all(w is None or (table.columns[k].width == w and not table.columns[k].auto_width) for k, _, w in columns):
+        return
+    rows = [(key.value, table.get_row(key)) for key in table.rows]
+    cursor = table.cursor_row
+    table.clear(columns=True)
+    for column_key, label, width in columns:
+        table.add_column(label, width=width, key=column_key.value)
+    for row_key, cells_of_row in rows:
+        table.add_row(*cells_of_row, key=row_key)
+    if rows:
+        table.move_cursor(row=cursor, animate=False, scroll=True)

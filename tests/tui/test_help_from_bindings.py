@@ -1,0 +1,83 @@
+"""Every screen's help is built from its key bindings: every binding appears in it, with its help text, and nothing
+else does (warroom.tui.keyhelp)."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+from warroom.tui.debrief import DebriefScreen
+from warroom.tui.keyhelp import help_rows, key_label
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.modals import HelpScreen
+from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.review import ReviewScreen
+from warroom.tui.timeline import Timeline
+
+from .conftest import advance, escalate, make_app, screen_text
+
+SCREENS = (PickerScreen, BriefingScreen, WarRoomScreen, DebriefScreen, ReviewScreen)
+
+
+def _bindings(screen: type) -> list[tuple[str, str]]:
+    """(key as shown, help text) of every key the screen and its HELP_WIDGETS bind, read from the BINDINGS of
+    their warroom classes (Textual's own base classes left out, as documented)."""
+    out = []
+    for cls in (screen, *getattr(screen, "HELP_WIDGETS", ())):
+        helps = getattr(cls, "KEY_HELP", {})
+        for klass in cls.__mro__:
+            if klass.__module__.startswith("warroom.") and "BINDINGS" in vars(klass):
+                for b in Binding.make_bindings(vars(klass)["BINDINGS"]):
+                    out.append((b.key_display or key_label(b.key), helps.get(b.action) or b.tooltip))
+    return out
+
+
+def test_every_binding_is_in_its_screens_help_and_nothing_else():
+    for screen in SCREENS:
+        rows = help_rows(screen)
+        bound = _bindings(screen)
+        assert rows, screen
+        for label, text in bound:
+            assert text, f"{screen.__name__}: the binding of {label!r} has no help text"
+            assert any(label in keys.split(" ") and what == text for keys, what in rows), (screen, label, text)
+        for keys, what in rows:
+            for label in keys.split(" "):
+                assert (label, what) in bound, f"{screen.__name__}'s help lists {label!r} ({what}), which is not bound"
+        assert len({what for _, what in rows}) == len(rows)  # one row per help text
+
+
+def test_the_trace_tables_keys_are_in_the_war_room_help_in_its_own_words():
+    rows = dict((what, keys) for keys, what in help_rows(WarRoomScreen))
+    assert rows["inspect the selected event"] == "enter"
+    assert rows["the newest event, following new events again"] == "end G ctrl+end"
+    assert rows["pause / resume the drill clock"] == "space"  # two bindings of one key (pause, resume), one row
+    assert set(Timeline.KEY_HELP.values()) <= set(rows)
+
+
+async def _help_of(pilot) -> tuple[str, list[tuple[str, str]]]:
+    app = pilot.app
+    under = app.screen
+    await pilot.press("question_mark")
+    assert isinstance(app.screen, HelpScreen)
+    text, keys = screen_text(app), list(app.screen.keys)
+    await pilot.press("escape")
+    assert app.screen is under
+    assert keys == help_rows(under)
+    return text, keys
+
+
+async def test_the_help_each_screen_opens_shows_its_bindings(services):
+    app = make_app(services)
+    async with app.run_test(size=(120, 60)) as pilot:
+        shown = {}
+        shown["briefing"] = await _help_of(pilot)
+        await pilot.press("enter")
+        assert isinstance(app.screen, WarRoomScreen)
+        shown["war room"] = await _help_of(pilot)
+        await advance(pilot, 12)
+        await escalate(pilot, "s1")
+        await advance(pilot, 5)
+        assert isinstance(app.screen, DebriefScreen)
+        shown["debrief"] = await _help_of(pilot)
+        for name, (text, rows) in shown.items():
+            for keys, what in rows:
+                assert keys in text and what[:40] in text, (name, keys, what)

@@ -1,0 +1,81 @@
+"""What a key press does not redo in the war room (issue 13, UI latency): the footer is rebuilt only when its keys
+change, the plan panel and meters only when what they show changed, and trace-wide lookups come from an index
+built once per drill."""
+
+from __future__ import annotations
+
+from warroom.core.loader import load_drill
+from warroom.core.model import ToolResult
+from warroom.core.replay import Replay
+from warroom.tui.describe import describe_event, trace_index
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.widgets import KeyFooter, Meters, PlanPanel
+
+from .conftest import STALE, advance, make_app, screen_text
+
+
+async def test_the_footer_is_rebuilt_only_when_the_keys_it_shows_change(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        assert isinstance(live, WarRoomScreen)
+        await advance(pilot, 12)
+        footer = live.query_one(KeyFooter)
+        keys = list(footer.children)
+        assert keys and "Pause" in screen_text(app).splitlines()[-1]
+        await pilot.press("enter")  # inspect: the focus moves to the inspector, the footer's keys stay the same
+        await pilot.pause()
+        assert live.query_one("#inspector").has_focus
+        assert list(footer.children) == keys  # the same widgets: not rebuilt
+        await pilot.press("tab")  # back to the trace: still the same keys
+        await pilot.pause()
+        assert list(footer.children) == keys
+        await pilot.press("space")  # pause: the footer now offers Resume, so it is rebuilt
+        await pilot.pause()
+        assert list(footer.children) != keys
+        assert "Resume" in screen_text(app).splitlines()[-1]
+
+
+async def test_the_plan_panel_and_meters_render_again_only_on_a_change(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        await advance(pilot, 12)
+        plan, meters = live.query_one(PlanPanel), live.query_one(Meters)
+        updates: list[str] = []
+        for widget, name in ((plan, "plan"), (meters, "meters")):
+            update = widget.update
+            widget.update = lambda *a, update=update, name=name, **k: (updates.append(name), update(*a, **k))[1]
+        replay = live.replay
+        plan.show(live.drill, replay.step_states, "s2")  # the newest event is s1's: a change
+        assert updates == ["plan"]
+        plan.show(live.drill, replay.step_states, "s2")  # the same again: nothing rendered
+        meters.show(replay.damage, replay.damage_unit, replay.cost)  # what the meters show already
+        assert updates == ["plan"]
+        meters.show(replay.damage + 5, "rows", replay.cost)  # damage accrued: rendered
+        assert updates == ["plan", "meters"]
+        assert "5 rows" in str(meters.render())
+
+def test_the_trace_index_is_built_once_per_drill_and_answers_like_a_scan():
+    drill = load_drill(STALE)
+    index = trace_index(drill)
+    assert trace_index(drill) is index
+    for ev in drill.trace:
+        assert index.events[ev.id] is ev
+        if isinstance(ev, ToolResult):
+            first = next(e for e in drill.trace if isinstance(e, ToolResult) and e.call == ev.call)
+            assert index.results[ev.call] is first
+    other = drill.model_copy(update={"trace": drill.trace[:3]})
+    assert trace_index(other) is not index and len(trace_index(other).events) <= 3 + len(drill.answer_key.replan)
+
+
+def test_a_tool_results_call_is_found_without_the_events_shown():
+    drill = load_drill(STALE)
+    replay = Replay(drill)
+    replay.advance_to(drill.duration)
+    result = next(e for e in drill.trace if isinstance(e, ToolResult))
+    call = drill.event(result.call)
+    text = describe_event(result, drill, {}).plain  # the call is not among the events given: the index has it
+    assert f"answers {result.call} ({call.tool})" in text

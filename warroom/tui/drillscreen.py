@@ -1,0 +1,169 @@
+"""The session side of the war room: one drill played, every action saved before it counts, and the end.
+
+:class:`DrillScreen` is the base of :class:`~warroom.tui.live.WarRoomScreen` (moved here from live.py, unchanged
+but for the split): it holds the :class:`~warroom.core.replay.Replay` of the drill, whose ``on_action`` hook is the
+session recorder, applies trainee actions through it (:meth:`DrillScreen._act`: an action the journal cannot save
+did not happen, and the drill stops for good), and ends the session: :meth:`DrillScreen.abandon` (quit, stored as
+abandoned) and :meth:`DrillScreen.finish` (scored from the saved action log, stored, then the debrief, asked of the
+app with a :class:`~warroom.tui.flow.ShowDebrief` message). The layout, the drill clock and the keys are the war
+room's (live.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from rich.text import Text
+from textual.clock import Clock
+from textual.screen import Screen
+from textual.timer import Timer
+
+from warroom.core.replay import EndReason, Replay
+from warroom.tui.flow import ShowDebrief
+from warroom.tui.services import JournalUnwritable, SessionUnavailable
+
+if TYPE_CHECKING:
+    from warroom.tui.services import DrillEntry, Recorder, Services
+
+__all__ = ["DrillScreen", "false_escalation_message"]
+
+_T = TypeVar("_T")
+
+
+class DrillScreen(Screen[None]):
+    """A screen playing one drill session (the war room's base).
+
+    Args:
+        entry: the drill being played (loaded).
+        recorder: the session recorder; its ``record`` is the Replay's ``on_action``.
+        services: scores the session at its end (:meth:`~warroom.tui.services.Services.score`).
+        clock: the real-time clock the drill clock follows (the app's; a ``MockClock`` in tests).
+        speed: initial playback speed (drill seconds per real second).
+    """
+
+    def __init__(
+        self, entry: DrillEntry, recorder: Recorder, services: Services, clock: Clock, speed: float = 1.0
+    ) -> None:
+        super().__init__()
+        assert entry.drill is not None
+        self.entry = entry
+        self.drill = entry.drill
+        self.recorder = recorder
+        self.services = services
+        self.clock = clock
+        self.replay = Replay(self.drill, on_action=recorder.record)
+        self.speed = speed
+        self.paused = False
+        self.finished = False
+        self._last_time: float | None = None
+        #: The interval timer that ticks the drill clock (None until mounted); paused while the drill is paused.
+        self.ticker: Timer | None = None
+        self._note = ""
+        self._notes: dict[str, Text] = {}
+        #: Set when the session journal could not be written: the drill is paused for good, nothing more is recorded.
+        self.journal_error: JournalUnwritable | None = None
+
+    def _set_paused(self, paused: bool) -> None:
+        """Stop (True) or restart the drill clock; the war room implements it."""
+        raise NotImplementedError
+
+    # -- actions ------------------------------------------------------------------------------------------------
+
+    def _act(self, method: Callable[..., _T], *args: Any) -> _T | None:
+        """Apply one trainee action through the Replay (which journals it first). Returns what the Replay returned,
+        or None when the action could not be saved: then it did not happen, the drill is paused for good and the
+        trainee is told (see :meth:`journal_failed`)."""
+        if self.journal_error is not None:
+            self._tell_unsaved()
+            return None
+        try:
+            return method(*args)
+        except JournalUnwritable as exc:
+            self.journal_failed(exc)
+            return None
+
+    def journal_failed(self, error: JournalUnwritable) -> None:
+        """The session journal cannot be written: stop the drill clock, record nothing more, and say so."""
+        self.journal_error = error
+        self._note = "NOT SAVED"
+        self._set_paused(True)
+        self._tell_unsaved()
+
+    def _tell_unsaved(self) -> None:
+        error = self.journal_error
+        assert error is not None
+        self.notify(
+            f"Your actions can no longer be saved: {error}. The drill is paused. The actions saved so far are in "
+            f"{error.journal}; press q to leave (the session is kept as abandoned from them, when warroom next "
+            "starts).",
+            title="Session not saved",
+            severity="error",
+            markup=False,
+            timeout=30,
+        )
+
+    # -- the end ------------------------------------------------------------------------------------------------
+
+    def abandon(self) -> None:
+        """Record a quit and store the session as abandoned (idempotent; nothing happens once the drill ended).
+
+        Never raises: when the journal cannot be written, the actions saved so far stay in it and the next start
+        recovers the session as abandoned from them."""
+        if self.finished:
+            return
+        self.finished = True
+        if self.ticker is not None:
+            self.ticker.stop()
+        if not self.replay.ended and self.journal_error is None:
+            try:
+                self.replay.quit()
+            except JournalUnwritable as exc:
+                self.journal_error = exc
+        if self.journal_error is not None:
+            self.recorder.close()  # releases the journal, so recovery can take it
+            return
+        self._store(self.services.score(self.drill, self.recorder.actions))
+
+    def _store(self, scorecard: Any) -> None:
+        # A store failure must not lose the debrief: the journal (already on disk) is recovered on a later run.
+        try:
+            self.recorder.finish(scorecard)
+        except SessionUnavailable as exc:
+            self.notify(
+                f"The result could not be stored ({exc}); the session journal is kept and will be recovered.",
+                severity="error",
+                markup=False,
+                timeout=15,
+            )
+
+    def finish(self) -> None:
+        """The drill ended (contained or end of trace): score it from the saved action log, store the session, open
+        the debrief."""
+        if self.finished:
+            return
+        self.finished = True
+        if self.ticker is not None:
+            self.ticker.stop()
+        # Toasts of the last moments ("Escalated") would sit over the debrief; errors about storing come after this.
+        self.app.clear_notifications()
+        scorecard = self.services.score(self.drill, self.recorder.actions)
+        self._store(scorecard)
+        if self.replay.end_reason is not EndReason.ABANDONED:
+            self.post_message(ShowDebrief(self.entry, self.replay, scorecard))
+
+
+def false_escalation_message(step: str, after_evidence: bool, faulted: bool) -> str:
+    """What the war room says of a false escalation of ``step`` (already cleaned), without giving the answer away.
+
+    ``after_evidence``: the drill's earliest counted evidence had been released when the trainee escalated;
+    ``faulted``: the drill has a fault (False for an all-clear drill, which has no evidence)."""
+    if faulted and not after_evidence:
+        return (
+            f"Re-plan after your escalation of {step}: it came before the evidence this drill counts had appeared "
+            "in the trace, so the planner had nothing to act on and the plan goes on."
+        )
+    return (
+        f"Re-plan after your escalation of {step}: the planner re-checked the step and found nothing wrong; "
+        "the plan goes on."
+    )
