@@ -157,12 +157,8 @@ class _Rules:
     def events(self, loc: Loc, key: str) -> tuple[list[_Ev], Loc | None]:
         obj = self.drill if not loc else self.r.child(self.drill, (), loc[0])
         items, gap = self.r.items(obj, loc, key)
-        out = []
-        child = self.r.child
-        for ev_loc, ev in items:
-            out.append(_Ev(ev_loc, child(ev, ev_loc, "id"), child(ev, ev_loc, "t"), child(ev, ev_loc, "step"),
-                           child(ev, ev_loc, "kind"), child(ev, ev_loc, "call")))
-        return out, gap
+        event = self.r.event
+        return [event(ev, ev_loc) for ev_loc, ev in items], gap
 
     def check_events(self, events: list[_Ev], base: Loc, label: str, earlier: list[_Ev], gap: Loc | None) -> None:
         kinds: dict[str, Any] = {}
