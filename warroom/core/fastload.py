@@ -4,7 +4,7 @@ The loader (:mod:`warroom.core.loader`) first tries :func:`fast_drill`. It retur
 :class:`~warroom.core.model.Drill` only when it is sure that the position-tracking path (PyYAML nodes, built by
 :mod:`warroom.core.yamlbuild`) would build the very same data and report no problem and no warning; otherwise it
 returns None and the loader takes that path, which reports every problem at its ``path:line:col``. See
-benchmarks/README.md, "Load path", for why yaml-rs and how the two paths are kept equal (tests/test_load_paths.py).
+benchmarks/README.md, "Load path", for why yaml-rs and how the two paths are kept equal (tests/unit/test_load_paths.py).
 
 yaml-rs gives built values, not the scalars as written: it does not say whether ``1.10`` was quoted, and it reads
 a few plain forms otherwise than the YAML 1.2 core schema (``1_000``, ``0b101`` and ``012`` as numbers). So the
@@ -13,7 +13,7 @@ fast path declines a file when:
 - it holds anything unusual for a drill: a tab, a lone CR, a control or non-printable character, U+0085, U+2028 or
   U+2029, a byte-order mark inside the text, a directive or document marker (``%YAML``, ``---``, ``...``), an
   anchor, alias or tag (``&a``, ``*a``, ``!!str``), a ``?`` key, a merge key (``<<``), a quoted key followed by
-  ``:`` without a space, more than :data:`~warroom.core.loader.MAX_DEPTH` levels, a key that is not text, or a
+  ``:`` without a space, more than :data:`~warroom.core.limits.MAX_DEPTH` levels, a key that is not text, or a
   null inside a file that has a ``{...}`` mapping (an entry without a colon is an error there);
 - a token that could be an unquoted scalar is not certain to mean the same to every reader: every such token must
   be a plain decimal number that shows as written (``42``, ``-3``, ``2.5``, ``1e3``; not ``1.10``, ``012``, ``+1``,
@@ -31,6 +31,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from warroom.core import limits
 from warroom.core import yamlcore as yc
 from warroom.core.fastcomments import HASH_AFTER_TEXT, comments_harmless
 from warroom.core.yamlshape import DATA, drill_shape, field_shape
@@ -129,9 +130,7 @@ def _trace_event_adapter() -> Any:
 
 def fast_data(text: str) -> dict[str, Any] | None:
     """The plain data of a drill's YAML ``text`` as the position-tracking path builds it, or None when unsure."""
-    from warroom.core.loader import MAX_DEPTH, MAX_FILE_BYTES
-
-    if yaml_rs is None or len(text) > MAX_FILE_BYTES:
+    if yaml_rs is None or len(text) > limits.MAX_FILE_BYTES:
         return None
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -141,7 +140,7 @@ def fast_data(text: str) -> dict[str, Any] | None:
     if readings is None:
         return None
     data = _parse(text)
-    if not isinstance(data, dict) or not _plain_tree(data, MAX_DEPTH, "{" in text):
+    if not isinstance(data, dict) or not _plain_tree(data, limits.MAX_DEPTH, "{" in text):
         return None
     anywhere, in_data = readings
     if anywhere and _holds(_scalars(data), anywhere):
