@@ -133,102 +133,132 @@ def pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> P
 def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any]) -> Problem:
     """One pydantic error as a Problem at the node it concerns."""
     etype: str = err["type"]
-    loc = tuple(err["loc"])
-    data_path, owners = walk_loc(loc)
+    data_path, owners = walk_loc(tuple(err["loc"]))
     ctx = err.get("ctx") or {}
-
     if etype == "missing":
-        parent_path = data_path[:-1]
-        node, _ = locate(root, parent_path)
-        label = _label(data, parent_path)
-        kind = kind_of(owners[-2]) if len(owners) > 1 else None
-        where = f"{label} (`{kind}` event)" if kind and "event" in label else label
-        return problem_at(path, node, f"{where} is missing the required key `{data_path[-1]}`")
-
+        return _missing(path, root, data, data_path, owners)
     if etype == "extra_forbidden":
-        node, _ = locate(root, data_path, want_key=True)
-        owner = owners[-2] if len(owners) > 1 else None
-        allowed = sorted(owner.model_fields) if owner is not None and is_model(owner) else []
-        kind = _model_label(owner)
-        where = f" in {kind}" if kind else f" in {_label(data, data_path[:-1])}"
-        key = data_path[-1]
-        msg = f"unknown key {shown_id(key)}{where}; {_closest(key, allowed)}allowed keys: {', '.join(allowed)}"
-        return problem_at(path, node, msg)
-
+        return _extra(path, root, data, data_path, owners)
     if etype in ("union_tag_invalid", "union_tag_not_found"):
-        expected = [t.strip().strip("'") for t in str(ctx.get("expected_tags", "")).split(",") if t.strip()]
-        if not expected:
-            members = union_members(unwrap(owners[-1]))
-            expected = [k for k in (kind_of(m) for m in members) if k]
-        label = _label(data, data_path)
-        if etype == "union_tag_not_found":
-            node, _ = locate(root, data_path)
-            return problem_at(path, node, f"{label} has no `kind`; add one of: {', '.join(expected)}")
-        node, _ = locate(root, (*data_path, "kind"))
-        tag = node.value if isinstance(node, ScalarNode) else None
-        shown = f"`{tag}`" if tag is not None else show_value(node, None)
-        msg = f"unknown event kind {shown} in {label}; {_closest(tag, expected)}the kinds are: {', '.join(expected)}"
-        return problem_at(path, node, msg)
-
+        return _union_tag(path, root, data, etype, ctx, data_path, owners)
     node, _ = locate(root, data_path)
     value_node, _ = locate(root, data_path, block_key=False)
     value = err.get("input")
     label = _label(data, data_path)
     shown = show_value(value_node, value)
-
     if etype in ("enum", "literal_error"):
-        expected_text = str(ctx.get("expected", ""))
-        choices = [c.strip().strip("'") for c in expected_text.replace(" or ", ", ").split(",") if c.strip()]
-        target = unwrap(owners[-1])
-        if isinstance(target, type) and issubclass(target, Enum):
-            choices = [m.value for m in target]
-        if data_path == ("schema_version",):
-            msg = f"schema_version must be {expected_text}, got {shown} (this warroom reads format version 1)"
-            msg += number_hint(value_node)
-            return problem_at(path, node, msg)
-        # "unknown value `done`", never "unknown value the text `done`", however the value was quoted
-        word = f"`{cut(value_node.value)}`" if isinstance(value_node, ScalarNode) and value_node.value else shown
-        if data_path[-2:] == ("fault", "kind"):
-            msg = f"unknown fault kind {word}; {_closest(value, choices)}the fault kinds are: {', '.join(choices)}"
-        else:
-            msg = f"unknown value {word} for {label}; {_closest(value, choices)}allowed: {', '.join(choices)}"
-        if isinstance(value_node, ScalarNode) and value_node.value in choices:  # e.g. an unquoted `no` meant as text
-            msg += yaml_hint(value_node)
-        else:
-            msg += number_hint(value_node)
-        return problem_at(path, node, msg)
-
+        return problem_at(path, node, _choice_message(ctx, data_path, owners, value, value_node, label, shown))
     if etype in _TYPE_WORDS:
         hint = yaml_hint(value_node) if etype == "string_type" else number_hint(value_node)
         return problem_at(path, node, f"{label} must be {_TYPE_WORDS[etype]}, got {shown}{hint}")
+    message = _text_message(etype, ctx, data_path, value, label, shown)
+    if message is None:
+        message = _bound_message(etype, ctx, data_path, label, shown)
+    return problem_at(path, node, message or f"{label}: {err.get('msg', etype)}, got {shown}")
 
+
+def _missing(path: str, root: Node, data: Any, data_path: tuple[Any, ...], owners: list[Any]) -> Problem:
+    """A required key that is missing, at the mapping that lacks it."""
+    parent_path = data_path[:-1]
+    node, _ = locate(root, parent_path)
+    label = _label(data, parent_path)
+    kind = kind_of(owners[-2]) if len(owners) > 1 else None
+    where = f"{label} (`{kind}` event)" if kind and "event" in label else label
+    return problem_at(path, node, f"{where} is missing the required key `{data_path[-1]}`")
+
+
+def _extra(path: str, root: Node, data: Any, data_path: tuple[Any, ...], owners: list[Any]) -> Problem:
+    """An unknown key, at the key, with the allowed keys and a did-you-mean."""
+    node, _ = locate(root, data_path, want_key=True)
+    owner = owners[-2] if len(owners) > 1 else None
+    allowed = sorted(owner.model_fields) if owner is not None and is_model(owner) else []
+    kind = _model_label(owner)
+    where = f" in {kind}" if kind else f" in {_label(data, data_path[:-1])}"
+    key = data_path[-1]
+    msg = f"unknown key {shown_id(key)}{where}; {_closest(key, allowed)}allowed keys: {', '.join(allowed)}"
+    return problem_at(path, node, msg)
+
+
+def _union_tag(
+    path: str, root: Node, data: Any, etype: str, ctx: dict[str, Any], data_path: tuple[Any, ...], owners: list[Any]
+) -> Problem:
+    """A trace event without a ``kind``, or with an unknown one."""
+    expected = [t.strip().strip("'") for t in str(ctx.get("expected_tags", "")).split(",") if t.strip()]
+    if not expected:
+        members = union_members(unwrap(owners[-1]))
+        expected = [k for k in (kind_of(m) for m in members) if k]
+    label = _label(data, data_path)
+    if etype == "union_tag_not_found":
+        node, _ = locate(root, data_path)
+        return problem_at(path, node, f"{label} has no `kind`; add one of: {', '.join(expected)}")
+    node, _ = locate(root, (*data_path, "kind"))
+    tag = node.value if isinstance(node, ScalarNode) else None
+    shown = f"`{tag}`" if tag is not None else show_value(node, None)
+    msg = f"unknown event kind {shown} in {label}; {_closest(tag, expected)}the kinds are: {', '.join(expected)}"
+    return problem_at(path, node, msg)
+
+
+def _choice_message(
+    ctx: dict[str, Any], data_path: tuple[Any, ...], owners: list[Any], value: Any, value_node: Node, label: str,
+    shown: str,
+) -> str:
+    """The message of a value that is not one of a fixed set (an enum or a literal)."""
+    expected_text = str(ctx.get("expected", ""))
+    choices = [c.strip().strip("'") for c in expected_text.replace(" or ", ", ").split(",") if c.strip()]
+    target = unwrap(owners[-1])
+    if isinstance(target, type) and issubclass(target, Enum):
+        choices = [m.value for m in target]
+    if data_path == ("schema_version",):
+        msg = f"schema_version must be {expected_text}, got {shown} (this warroom reads format version 1)"
+        return msg + number_hint(value_node)
+    # "unknown value `done`", never "unknown value the text `done`", however the value was quoted
+    word = f"`{cut(value_node.value)}`" if isinstance(value_node, ScalarNode) and value_node.value else shown
+    if data_path[-2:] == ("fault", "kind"):
+        msg = f"unknown fault kind {word}; {_closest(value, choices)}the fault kinds are: {', '.join(choices)}"
+    else:
+        msg = f"unknown value {word} for {label}; {_closest(value, choices)}allowed: {', '.join(choices)}"
+    if isinstance(value_node, ScalarNode) and value_node.value in choices:  # e.g. an unquoted `no` meant as text
+        return msg + yaml_hint(value_node)
+    return msg + number_hint(value_node)
+
+
+def _text_message(
+    etype: str, ctx: dict[str, Any], data_path: tuple[Any, ...], value: Any, label: str, shown: str
+) -> str | None:
+    """The message of a text that breaks a rule of its own (blank, not an id, too short or long), else None."""
     if etype == "string_pattern_mismatch" and ctx.get("pattern") == TEXT_PATTERN:
-        return problem_at(path, node, f"{label} must not be blank: write some text, not only spaces or line breaks")
+        return f"{label} must not be blank: write some text, not only spaces or line breaks"
     if etype == "string_pattern_mismatch":
         which = "" if data_path[-1] == "id" else f" for {label}"
         if isinstance(value, str) and len(value) <= 200 and not (value.isascii() and value.isprintable()):
             shown = shown_id(value)  # a look-alike letter or an invisible character, escaped and named
-        return problem_at(
-            path, node,
-            f"{shown} is not a valid id{which}: use letters, digits, `-`, `_` and `.`, starting with a letter or digit",
+        return (
+            f"{shown} is not a valid id{which}: use letters, digits, `-`, `_` and `.`, starting with a letter or digit"
         )
     if etype == "string_too_short":
-        return problem_at(path, node, f"{label} must not be empty")
+        return f"{label} must not be empty"
     if etype == "string_too_long":
-        return problem_at(path, node, f"{label} is too long: at most {ctx.get('max_length')} characters")
+        return f"{label} is too long: at most {ctx.get('max_length')} characters"
     if etype == "too_short":
-        return problem_at(path, node, f"{label} needs at least {ctx.get('min_length')} item(s)")
-    bounds = {
-        "greater_than_equal": ("at least", "ge"),
-        "greater_than": ("greater than", "gt"),
-        "less_than_equal": ("at most", "le"),
-        "less_than": ("less than", "lt"),
-    }
-    if etype in bounds:
-        words, key = bounds[etype]
-        limit = _num(ctx.get(key))
-        what = _LIMITS.get(str(data_path[-1])) if key in ("le", "lt") and data_path else None
-        if what:
-            limit += f" (the drill format's limit for {what})"
-        return problem_at(path, node, f"{label} must be {words} {limit}, got {shown}")
-    return problem_at(path, node, f"{label}: {err.get('msg', etype)}, got {shown}")
+        return f"{label} needs at least {ctx.get('min_length')} item(s)"
+    return None
+
+
+_BOUNDS = {
+    "greater_than_equal": ("at least", "ge"),
+    "greater_than": ("greater than", "gt"),
+    "less_than_equal": ("at most", "le"),
+    "less_than": ("less than", "lt"),
+}
+
+
+def _bound_message(etype: str, ctx: dict[str, Any], data_path: tuple[Any, ...], label: str, shown: str) -> str | None:
+    """The message of a number beyond a bound of the format (with what the bound limits), else None."""
+    if etype not in _BOUNDS:
+        return None
+    words, key = _BOUNDS[etype]
+    limit = _num(ctx.get(key))
+    what = _LIMITS.get(str(data_path[-1])) if key in ("le", "lt") and data_path else None
+    if what:
+        limit += f" (the drill format's limit for {what})"
+    return f"{label} must be {words} {limit}, got {shown}"
