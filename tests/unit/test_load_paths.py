@@ -15,6 +15,7 @@ from malformed_cases import BASE
 
 import warroom.core.fastload as fastload
 from warroom.core.loader import DrillLoadError, load_drill_text_with_warnings
+from warroom.core.model import ToolCall
 from warroom.core.skeleton import skeleton_text
 
 ROOT = REPO
@@ -83,6 +84,22 @@ def test_generated_large_drills_take_the_fast_path(events: int, monkeypatch: pyt
     text = _bench_drill_text(events)
     assert same(text, monkeypatch)
     assert same(text.replace("\n", "\r\n"), monkeypatch)
+
+
+def test_fast_path_events_share_equal_fields_sets_without_changing_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _bench_drill_text(200)
+    fast = fastload.fast_drill(text)
+    slow, _ = slow_path(text, monkeypatch)
+    assert fast is not None and slow is not None
+    for a, b in zip(fast.trace, slow.trace, strict=True):  # what each event's input held, as pydantic records it
+        assert a.model_fields_set == b.model_fields_set
+        if getattr(a, "usage", None) is not None:
+            assert a.usage.model_fields_set == b.usage.model_fields_set
+    calls = [e for e in fast.trace if isinstance(e, ToolCall)]
+    assert len(calls) > 1 and len({id(e.model_fields_set) for e in calls}) == 1  # one set object, shared
+    moved = calls[0].model_copy(update={"t": 5.0})  # a copy gets a set of its own: the others stay as they were
+    moved.model_fields_set.add("not-a-field")
+    assert "not-a-field" not in calls[1].model_fields_set
 
 
 SCALARS = [
