@@ -129,24 +129,26 @@ class _FieldSets:
     """
 
     def __init__(self) -> None:
-        self._seen: dict[tuple[type, int], list[set[str]]] = {}
+        self._last: dict[type, set[str]] = {}  # by model class: the fields set of the latest one seen
 
     def share(self, model: Any) -> Any:
-        """``model``, its fields set (and its usage's) replaced by an equal one already seen."""
-        self._share(model)
+        """``model``, its fields set (and its usage's) replaced by an equal one seen before, when there is one."""
+        last = self._last
+        fields = model.__pydantic_fields_set__
+        seen = last.get(model.__class__)
+        if seen is not None and seen == fields:
+            object.__setattr__(model, "__pydantic_fields_set__", seen)
+        else:
+            last[model.__class__] = fields
         usage = model.__dict__.get("usage")
         if usage is not None:
-            self._share(usage)
+            fields = usage.__pydantic_fields_set__
+            seen = last.get(usage.__class__)
+            if seen is not None and seen == fields:
+                object.__setattr__(usage, "__pydantic_fields_set__", seen)
+            else:
+                last[usage.__class__] = fields
         return model
-
-    def _share(self, model: Any) -> None:
-        fields = model.__pydantic_fields_set__
-        candidates = self._seen.setdefault((model.__class__, len(fields)), [])
-        for known in candidates:
-            if known == fields:
-                object.__setattr__(model, "__pydantic_fields_set__", known)
-                return
-        candidates.append(fields)
 
 
 @lru_cache(maxsize=1)
