@@ -206,3 +206,17 @@ def test_a_file_over_the_old_8_mib_limit_loads(tmp_path: Path) -> None:
     path.write_text(BASE + "# " + "x" * (9 * 1024 * 1024) + "\n", encoding="utf-8")
     drill, warnings = load_drill_with_warnings(path)
     assert drill.id == "mini" and warnings == []
+
+
+def test_the_quick_multi_line_flow_look_gives_the_full_looks_verdict() -> None:
+    # Lines reduced to brackets and quotes at once, and only lines with both looked at closely: the same verdict as
+    # the line-by-line regular expressions, which decide whether a `[...]` or `{...}` may span lines.
+    rnd = random.Random(13)
+    pieces = ["[", "]", "{", "}", '"', "'", " ", "a", ":", ",", "\n", "\r\n", "\\", "é", "'x'", '"[1]"', "{a: 1}"]
+    for _ in range(20_000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 20)))
+        raw = text.encode("utf-8", "surrogatepass")
+        assert fastload._multiline_flow_quick(text, raw) == fastload._multiline_flow(text), repr(text)
+    flow = "a: {b: 'x', c: [1, 2]}\nd: [e,\n  f]\n"
+    assert fastload._multiline_flow_quick(flow, flow.encode()) is True
+    assert fastload._multiline_flow_quick(flow[:23], flow[:23].encode()) is False

@@ -200,7 +200,8 @@ def _parse(text: str) -> Any:
 
 def _unusual(text: str) -> bool:
     """True when ``text`` holds anything the fast path leaves to the PyYAML path (see the module docstring)."""
-    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_OK)
+    raw = text.encode("utf-8", "surrogatepass")
+    rest = raw.translate(None, _ASCII_OK)
     # what is left: control characters (a tab...) and the bytes of characters outside ASCII
     if rest and (_ASCII_BYTE.search(rest) or _ODD_CHARACTER.search(rest.decode("utf-8", "surrogatepass"))):
         return True
@@ -208,8 +209,9 @@ def _unusual(text: str) -> bool:
         return True
     if ('":' in text or "':" in text) and _QUOTED_KEY_COLON.search(text):
         return True
-    if _multiline_flow(text):
+    if any(c in text for c in "[]{}") and _multiline_flow_quick(text, raw):
         return True
+    del raw
     for mark, pattern in _ODD_TOKENS:
         if mark not in text:
             continue
@@ -220,6 +222,40 @@ def _unusual(text: str) -> bool:
             line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
             if not text[line_start:start].lstrip(" ").startswith("#"):  # a comment line may say anything
                 return True
+    return False
+
+
+#: Every byte but brackets, quotes and line feeds: deleted, they leave each line's flow skeleton (a character outside
+#: ASCII is encoded in bytes 0x80 and above, none of which is kept).
+_NOT_FLOW = bytes(b for b in range(256) if b not in b"[]{}\"'\n")
+_SKELETON_LINE = re.compile(rb"[^\n]+")
+
+
+def _multiline_flow_quick(text: str, raw: bytes) -> bool:
+    """:func:`_multiline_flow` of ``text`` (``raw``: its UTF-8 bytes), looking closely only at lines with brackets
+    and quotes.
+
+    The lines are reduced to their brackets, quotes and line feeds at once (``bytes.translate``). A line without
+    quotes has a ``[...]`` or ``{...}`` spanning lines exactly when it opens more brackets of a kind than it closes,
+    or closes more than it opens (taking out the pairs closed on the line leaves that difference), which its
+    brackets alone tell. A line with brackets and quotes gets :func:`_multiline_flow` of its own (the rule looks at
+    one line at a time, so the verdict is the same).
+    """
+    skeleton = raw.translate(None, _NOT_FLOW)
+    lines: list[str] | None = None
+    line_no, seen_to = 0, 0
+    for match in _SKELETON_LINE.finditer(skeleton):
+        line = match.group()
+        if b'"' in line or b"'" in line:
+            if not (b"[" in line or b"]" in line or b"{" in line or b"}" in line):
+                continue
+            line_no += skeleton.count(b"\n", seen_to, match.start())
+            seen_to = match.start()
+            lines = text.split("\n") if lines is None else lines
+            if _multiline_flow(lines[line_no]):
+                return True
+        elif line.count(b"{") != line.count(b"}") or line.count(b"[") != line.count(b"]"):
+            return True
     return False
 
 
