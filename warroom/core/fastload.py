@@ -73,7 +73,8 @@ _SIMPLE = re.compile(r"(?:-?(?:0|[1-9][0-9]{0,30})(?:\.(?:0|[0-9]*[1-9])?)?(?:[e
 #: A token where an unquoted scalar could be (after an indicator or at the start of a line, up to where a plain
 #: scalar ends: spaces, then a line end, a comment or a flow indicator) that starts like a number, null, a boolean
 #: or a merge key.
-_TOKEN = re.compile(r"(?:[\n\[{,]|[:?-](?= )) *([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *(?=[\n\r#,\]}]|\Z)")
+#: (The spaces are matched possessively, ``*+``: what follows them is never a space, so giving one back never helps.)
+_TOKEN = re.compile(r"(?:[\n\[{,]|[:?-](?= )) *+([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *+(?=[\n\r#,\]}]|\Z)")
 
 
 def fast_drill(text: str) -> Any | None:
