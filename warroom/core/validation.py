@@ -7,7 +7,7 @@ pydantic's errors, e.g. ``("trace", 3, "step")``) so that the loader can point a
 rule runs on the values that did load, and a rule that needs a value with a type problem is reported as
 :class:`Blocked` (which rule, and which value it waits for) instead of being skipped in silence.
 
-The rules (each has a test in tests/test_validation.py):
+The rules (each has a test in tests/unit/test_validation*.py):
 
 - **Unique ids**: plan step ids are unique; trace event ids and re-plan event ids are unique together.
 - **References exist**: every event's ``step`` is a plan step; a ``tool_result``'s ``call`` is a ``tool_call``
