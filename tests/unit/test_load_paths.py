@@ -14,6 +14,7 @@ from locations import REPO, TESTS
 from malformed_cases import BASE
 
 import warroom.core.fastload as fastload
+import warroom.core.fasttext as fasttext
 from warroom.core.loader import DrillLoadError, load_drill_text_with_warnings
 from warroom.core.model import ToolCall
 from warroom.core.skeleton import skeleton_text
@@ -216,7 +217,7 @@ def test_the_quick_multi_line_flow_look_gives_the_full_looks_verdict() -> None:
     for _ in range(20_000):
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 20)))
         raw = text.encode("utf-8", "surrogatepass")
-        assert fastload._multiline_flow_quick(text, raw) == fastload._multiline_flow(text), repr(text)
+        assert fasttext.multiline_flow_quick(text, raw) == fasttext.multiline_flow(text), repr(text)
     flow = "a: {b: 'x', c: [1, 2]}\nd: [e,\n  f]\n"
-    assert fastload._multiline_flow_quick(flow, flow.encode()) is True
-    assert fastload._multiline_flow_quick(flow[:23], flow[:23].encode()) is False
+    assert fasttext.multiline_flow_quick(flow, flow.encode()) is True
+    assert fasttext.multiline_flow_quick(flow[:23], flow[:23].encode()) is False

@@ -203,10 +203,8 @@ def trace_cost(drill: Drill) -> TraceCost:
     replan = CostLine("re-plan")
     if drill.answer_key:
         for ev in drill.answer_key.replan:
-            replan_call = model_call(ev)
-            if replan_call is not None:
-                replan_role, replan_tokens = replan_call
-                replan = replan.plus(replan_tokens, call_cost(replan_tokens, models.spec(replan_role)))
+            if (replan_call := model_call(ev)) is not None:
+                replan = replan.plus(replan_call[1], call_cost(replan_call[1], models.spec(replan_call[0])))
     one_replan = replan_usage(drill)
     false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
     factor = flat.usd / total.usd if total.usd > 0 else None
