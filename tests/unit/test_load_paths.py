@@ -221,3 +221,16 @@ def test_the_quick_multi_line_flow_look_gives_the_full_looks_verdict() -> None:
     flow = "a: {b: 'x', c: [1, 2]}\nd: [e,\n  f]\n"
     assert fasttext.multiline_flow_quick(flow, flow.encode()) is True
     assert fasttext.multiline_flow_quick(flow[:23], flow[:23].encode()) is False
+
+
+def test_the_plain_tree_look_refuses_keys_that_are_not_text_deep_nesting_and_nulls_in_flow_files() -> None:
+    plain = {"a": [{"b": 1, "c": [1, {"d": "x"}]}], "e": None}
+    assert fastload._plain_tree(plain, 64, has_flow=False)
+    assert not fastload._plain_tree(plain, 64, has_flow=True)  # `e` holds a null: an entry without a colon?
+    assert not fastload._plain_tree({"a": [{"b": {1: "x"}}]}, 64, has_flow=False)
+    assert not fastload._plain_tree({"a": [[{"b": [None]}], {True: 1}]}, 64, has_flow=False)
+    deep: dict[str, object] = {"x": 1}
+    for _ in range(5):
+        deep = {"k": [deep]}
+    assert fastload._plain_tree(deep, 11, has_flow=False) and not fastload._plain_tree(deep, 10, has_flow=False)
+    assert fastload._plain_tree({"a": [None, [None]]}, 64, has_flow=True)  # nulls in lists are no entries

@@ -29,6 +29,7 @@ import ctypes
 import gc
 import re
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 from warroom.core import limits
@@ -288,22 +289,20 @@ def _data_scalars(value: Any, shape: Any) -> Any:
 
 def _plain_tree(data: dict[str, Any], max_depth: int, has_flow: bool) -> bool:
     """True when every key is text, nothing is nested ``max_depth`` levels deep, and (in a file with ``{...}``)
-    no mapping holds a null. Walks the tree one level at a time."""
+    no mapping holds a null. Walks the tree one level at a time, each level's keys and values taken at once."""
     level: list[Any] = [data]
     for _ in range(max_depth):
-        below: list[Any] = []
-        for node in level:
-            if node.__class__ is dict:
-                try:
-                    "".join(node)  # every key is text (a TypeError when one is not)
-                except TypeError:
-                    return False
-                values = node.values()
-                if has_flow and None in values:
-                    return False
-            else:
-                values = node
-            below += [v for v in values if v.__class__ is dict or v.__class__ is list]
+        dicts = [node for node in level if node.__class__ is dict]
+        try:
+            "".join(chain.from_iterable(dicts))  # every key is text (a TypeError when one is not)
+        except TypeError:
+            return False
+        values = list(chain.from_iterable(map(dict.values, dicts)))
+        if has_flow and None in values:
+            return False
+        if len(dicts) < len(level):  # the items of the lists
+            values += chain.from_iterable(node for node in level if node.__class__ is list)
+        below = [v for v in values if v.__class__ is dict or v.__class__ is list]
         if not below:
             return True
         level = below
