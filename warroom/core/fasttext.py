@@ -5,6 +5,7 @@ merge keys, a ``[...]`` or ``{...}`` that may span lines). See the fastload modu
 from __future__ import annotations
 
 import re
+from itertools import compress
 
 #: Printable ASCII and line feeds: the bytes of an ordinary drill (anything else is looked at more closely).
 _ASCII_OK = bytes(range(0x20, 0x7F)) + b"\n\r"
@@ -65,35 +66,30 @@ def unusual(text: str) -> bool:
 #: Every byte but brackets, quotes and line feeds: deleted, they leave each line's flow skeleton (a character outside
 #: ASCII is encoded in bytes 0x80 and above, none of which is kept).
 _NOT_FLOW = bytes(b for b in range(256) if b not in b"[]{}\"'\n")
-_SKELETON_LINE = re.compile(rb"[^\n]+")
 
 
 def multiline_flow_quick(text: str, raw: bytes) -> bool:
     """:func:`multiline_flow` of ``text`` (``raw``: its UTF-8 bytes), looking closely only at lines with brackets
     and quotes.
 
-    The lines are reduced to their brackets, quotes and line feeds at once (``bytes.translate``). A line without
-    quotes has a ``[...]`` or ``{...}`` spanning lines exactly when it opens more brackets of a kind than it closes,
-    or closes more than it opens (taking out the pairs closed on the line leaves that difference), which its
-    brackets alone tell. A line with brackets and quotes gets :func:`multiline_flow` of its own (the rule looks at
-    one line at a time, so the verdict is the same).
+    The lines are reduced to their brackets, quotes and line feeds at once (``bytes.translate``); a drill has only a
+    few distinct such skeletons, each looked at once. A line without quotes has a ``[...]`` or ``{...}`` spanning
+    lines exactly when it opens more brackets of a kind than it closes, or closes more than it opens (taking out the
+    pairs closed on the line leaves that difference), which its skeleton tells. The lines with brackets and quotes
+    get :func:`multiline_flow`, together (the rule looks at one line at a time, so the verdict is the same as on the
+    whole text).
     """
-    skeleton = raw.translate(None, _NOT_FLOW)
-    lines: list[str] | None = None
-    line_no, seen_to = 0, 0
-    for match in _SKELETON_LINE.finditer(skeleton):
-        line = match.group()
+    skeletons = raw.translate(None, _NOT_FLOW).split(b"\n")
+    close_look: set[bytes] = set()
+    for line in set(skeletons):
         if b'"' in line or b"'" in line:
-            if not (b"[" in line or b"]" in line or b"{" in line or b"}" in line):
-                continue
-            line_no += skeleton.count(b"\n", seen_to, match.start())
-            seen_to = match.start()
-            lines = text.split("\n") if lines is None else lines
-            if multiline_flow(lines[line_no]):
-                return True
+            if b"[" in line or b"]" in line or b"{" in line or b"}" in line:
+                close_look.add(line)
         elif line.count(b"{") != line.count(b"}") or line.count(b"[") != line.count(b"]"):
             return True
-    return False
+    if not close_look:
+        return False
+    return multiline_flow("\n".join(compress(text.split("\n"), map(close_look.__contains__, skeletons))))
 
 
 def multiline_flow(text: str) -> bool:
