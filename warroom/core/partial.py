@@ -66,6 +66,21 @@ class Reader:
             return [((*base, i), item) for i, item in enumerate(value)], None
         return [((*base, i), self.child(value, base, i)) for i in range(len(value))], None
 
+    def events(self, items: list[tuple[Loc, Any]]) -> list[Ev]:
+        """What the rules read of each trace or re-plan event of ``items`` (``(loc, event)`` pairs, as
+        :meth:`items` gives them); a loaded event's fields are read at once."""
+        if self.bad:
+            return [self.event(obj, loc) for loc, obj in items]
+        out: list[Ev] = []
+        append = out.append
+        for loc, obj in items:
+            if hasattr(obj.__class__, "__pydantic_fields__"):
+                fields = obj.__dict__
+                append(Ev(loc, fields["id"], fields["t"], fields["step"], fields["kind"], fields.get("call")))
+            else:
+                append(self.event(obj, loc))
+        return out
+
     def event(self, obj: Any, loc: Loc) -> Ev:
         """What the rules read of the trace or re-plan event ``obj`` at ``loc`` (see :class:`Ev`)."""
         if not self.bad and hasattr(obj.__class__, "__pydantic_fields__"):  # a loaded event: its fields at once

@@ -158,8 +158,7 @@ class _Rules:
     def events(self, loc: Loc, key: str) -> tuple[list[_Ev], Loc | None]:
         obj = self.drill if not loc else self.r.child(self.drill, (), loc[0])
         items, gap = self.r.items(obj, loc, key)
-        event = self.r.event
-        return [event(ev, ev_loc) for ev_loc, ev in items], gap
+        return self.r.events(items), gap
 
     def check_events(self, events: list[_Ev], base: Loc, label: str, earlier: list[_Ev], gap: Loc | None) -> None:
         kinds: dict[str, Any] = {}
