@@ -9,15 +9,46 @@ from click.testing import CliRunner
 from core_support import drill_yaml, make_drill
 
 from warroom.cli import main
-from warroom.core.cost import NO_STEP, call_cost, format_usd, seed_example_path, trace_cost
+from warroom.core.cost import NO_STEP, call_cost, format_usd, model_call, seed_example_path, trace_cost
 from warroom.core.loader import load_drill
-from warroom.core.model import ModelSpec, Usage
+from warroom.core.model import (
+    ExecutorMessage,
+    ExecutorReport,
+    LogEvent,
+    ModelSpec,
+    PlannerCall,
+    Role,
+    ToolCall,
+    ToolResult,
+    Usage,
+    role_of,
+)
 
 
 def test_call_cost_is_tokens_times_price_per_million():
     spec = ModelSpec(name="m", input_usd_per_mtok=5, output_usd_per_mtok=25)
     assert call_cost(Usage(input_tokens=1200, output_tokens=400), spec) == pytest.approx(0.016)
     assert call_cost(Usage(input_tokens=0, output_tokens=0), spec) == 0
+
+
+def test_model_calls_are_told_by_their_class_with_their_role_and_usage():
+    used = Usage(input_tokens=7, output_tokens=3)
+    common = {"id": "e1", "t": 0.0}
+    calls = [
+        (PlannerCall(**common, kind="planner_call", content="plan", usage=used), Role.PLANNER),
+        (ExecutorMessage(**common, kind="executor_message", content="hm", usage=used), Role.EXECUTOR),
+        (ToolCall(**common, kind="tool_call", tool="crm.find", usage=used), Role.EXECUTOR),
+        (ExecutorReport(**common, kind="executor_report", step="s1", status="success", content="ok", usage=used),
+         Role.EXECUTOR),
+    ]
+    for event, role in calls:
+        assert model_call(event) == (role, used)
+        assert role_of(event) is role
+        assert model_call(event.model_copy(update={"usage": None})) is None  # a call without usage costs nothing
+    others = [ToolResult(**common, kind="tool_result", call="e0", output=[]),
+              LogEvent(**common, kind="log", source="cron", content="done")]
+    for event in others:
+        assert model_call(event) is None and role_of(event) is None
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,9 @@ from locations import REPO, TESTS
 from malformed_cases import BASE
 
 import warroom.core.fastload as fastload
+import warroom.core.fasttext as fasttext
 from warroom.core.loader import DrillLoadError, load_drill_text_with_warnings
+from warroom.core.model import ToolCall
 from warroom.core.skeleton import skeleton_text
 
 ROOT = REPO
@@ -83,6 +85,22 @@ def test_generated_large_drills_take_the_fast_path(events: int, monkeypatch: pyt
     text = _bench_drill_text(events)
     assert same(text, monkeypatch)
     assert same(text.replace("\n", "\r\n"), monkeypatch)
+
+
+def test_fast_path_events_share_equal_fields_sets_without_changing_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _bench_drill_text(200)
+    fast = fastload.fast_drill(text)
+    slow, _ = slow_path(text, monkeypatch)
+    assert fast is not None and slow is not None
+    for a, b in zip(fast.trace, slow.trace, strict=True):  # what each event's input held, as pydantic records it
+        assert a.model_fields_set == b.model_fields_set
+        if getattr(a, "usage", None) is not None:
+            assert a.usage.model_fields_set == b.usage.model_fields_set
+    calls = [e for e in fast.trace if isinstance(e, ToolCall)]
+    assert len(calls) > 1 and len({id(e.model_fields_set) for e in calls}) == 1  # one set object, shared
+    moved = calls[0].model_copy(update={"t": 5.0})  # a copy gets a set of its own: the others stay as they were
+    moved.model_fields_set.add("not-a-field")
+    assert "not-a-field" not in calls[1].model_fields_set
 
 
 SCALARS = [
@@ -189,3 +207,30 @@ def test_a_file_over_the_old_8_mib_limit_loads(tmp_path: Path) -> None:
     path.write_text(BASE + "# " + "x" * (9 * 1024 * 1024) + "\n", encoding="utf-8")
     drill, warnings = load_drill_with_warnings(path)
     assert drill.id == "mini" and warnings == []
+
+
+def test_the_quick_multi_line_flow_look_gives_the_full_looks_verdict() -> None:
+    # Lines reduced to brackets and quotes at once, and only lines with both looked at closely: the same verdict as
+    # the line-by-line regular expressions, which decide whether a `[...]` or `{...}` may span lines.
+    rnd = random.Random(13)
+    pieces = ["[", "]", "{", "}", '"', "'", " ", "a", ":", ",", "\n", "\r\n", "\\", "é", "'x'", '"[1]"', "{a: 1}"]
+    for _ in range(20_000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 20)))
+        raw = text.encode("utf-8", "surrogatepass")
+        assert fasttext.multiline_flow_quick(text, raw) == fasttext.multiline_flow(text), repr(text)
+    flow = "a: {b: 'x', c: [1, 2]}\nd: [e,\n  f]\n"
+    assert fasttext.multiline_flow_quick(flow, flow.encode()) is True
+    assert fasttext.multiline_flow_quick(flow[:23], flow[:23].encode()) is False
+
+
+def test_the_plain_tree_look_refuses_keys_that_are_not_text_deep_nesting_and_nulls_in_flow_files() -> None:
+    plain = {"a": [{"b": 1, "c": [1, {"d": "x"}]}], "e": None}
+    assert fastload._plain_tree(plain, 64, has_flow=False)
+    assert not fastload._plain_tree(plain, 64, has_flow=True)  # `e` holds a null: an entry without a colon?
+    assert not fastload._plain_tree({"a": [{"b": {1: "x"}}]}, 64, has_flow=False)
+    assert not fastload._plain_tree({"a": [[{"b": [None]}], {True: 1}]}, 64, has_flow=False)
+    deep: dict[str, object] = {"x": 1}
+    for _ in range(5):
+        deep = {"k": [deep]}
+    assert fastload._plain_tree(deep, 11, has_flow=False) and not fastload._plain_tree(deep, 10, has_flow=False)
+    assert fastload._plain_tree({"a": [None, [None]]}, 64, has_flow=True)  # nulls in lists are no entries

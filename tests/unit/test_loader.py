@@ -1,18 +1,19 @@
 """The drill loader: every malformed drill in tests/malformed/ gives its exact line:col and an actionable message;
-valid drills load and round-trip; limits and odd inputs never raise anything but DrillLoadError."""
+all problems of a file are reported together; valid drills load and round-trip. The rest of the loader's tests:
+test_loader_values.py (what YAML values become, numbers), test_loader_limits.py (files, limits, robustness),
+test_loader_syntax.py (syntax errors), test_loader_yaml12.py (YAML 1.2 meanings, warnings)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 import yaml
 from malformed_cases import BASE, EXPECTED, MALFORMED
 
-import warroom.core.loader as loader_mod
+from warroom.core import yamlpos
 from warroom.core.library import bundled_drills_dir, find_drill_files
-from warroom.core.loader import DrillLoadError, Problem, load_drill, load_drill_text, load_yaml_text
+from warroom.core.loader import DrillLoadError, Problem, load_drill, load_drill_text
 
 #: Malformed drills that have exactly this many problems (a typo is one problem, not two) and these notes of rules
 #: that wait for a problem to be fixed (not counted).
@@ -37,7 +38,7 @@ def test_problem_counts_and_rules_not_checked(name: str):
         load_drill(MALFORMED / f"{name}.yaml")
     assert len(info.value.problems) == count, "\n".join(map(str, info.value.problems))
     assert len(info.value.blocked) == len(notes)
-    for note, fragment in zip(info.value.blocked, notes):
+    for note, fragment in zip(info.value.blocked, notes, strict=True):
         assert note.startswith(f"{MALFORMED / name}.yaml: not checked until the problem on line ") and fragment in note
 
 
@@ -67,7 +68,7 @@ def test_malformed_drill_reports_exact_position_and_message(name: str):
 def test_malformed_drill_gives_the_same_problems_with_the_pure_python_yaml_loader(name, monkeypatch):
     path = MALFORMED / f"{name}.yaml"
     with_c = _problems(path)
-    monkeypatch.setattr(loader_mod, "_YamlLoader", yaml.SafeLoader)
+    monkeypatch.setattr(yamlpos, "_YamlLoader", yaml.SafeLoader)
     assert _problems(path) == with_c
 
 
@@ -151,7 +152,8 @@ def test_rules_that_need_a_value_with_a_type_problem_are_named_not_run():
 
 
 def test_semantic_problems_of_one_file_are_all_reported():
-    text = BASE.replace("    step: s2\n    kind: log", "    step: s7\n    kind: log").replace("  cascade: [s2]", "  cascade: [s8]")
+    text = BASE.replace("    step: s2\n    kind: log", "    step: s7\n    kind: log")
+    text = text.replace("  cascade: [s2]", "  cascade: [s8]")
     with pytest.raises(DrillLoadError) as info:
         load_drill_text(text, "two.yaml")
     assert [(p.line, p.column) for p in info.value.problems] == [(52, 11), (63, 13)]
@@ -193,390 +195,3 @@ def test_columns_count_characters_not_bytes():
         load_drill_text(text)
     (p,) = info.value.problems
     assert (p.line, p.column) == (8, 15) and "colon" in p.message
-
-
-# -- what the builder makes of YAML ---------------------------------------------------------------------------------
-
-
-def test_keys_and_dates_stay_text_and_numbers_stay_numbers_in_tool_payloads():
-    text = BASE.replace(
-        "    output: {error: rate limited, tickets: []}",
-        "    output: {on: 1, 200: ok, created: 2026-11-19T22:14:07Z, day: 2026-11-19, n: 31, ok: true, x: ~, f: 2.5}",
-    )
-    drill = load_drill_text(text)
-    assert drill.trace[2].output == {
-        "on": 1, "200": "ok", "created": "2026-11-19T22:14:07Z", "day": "2026-11-19", "n": 31, "ok": True, "x": None,
-        "f": 2.5,
-    }
-    json.dumps(drill.model_dump(mode="json"))  # JSON-ready, as the terminal UI pretty-prints it
-
-
-def test_anchors_aliases_and_merge_keys_work_for_real_reuse():
-    text = BASE.replace(
-        "    usage: {input_tokens: 3000, output_tokens: 800}",
-        "    usage: &planner_usage {input_tokens: 3000, output_tokens: 800}",
-    ).replace(
-        "    arguments: {customer: 42}",
-        "    arguments:\n      <<: &defaults {customer: 1, limit: 50}\n      customer: 42",
-    ).replace(
-        "      content: Retry s1 after the rate limit clears.",
-        "      content: Retry s1 after the rate limit clears.\n      usage: *planner_usage",
-    )
-    drill = load_drill_text(text)
-    assert drill.trace[1].arguments == {"customer": 42, "limit": 50}  # the key written in the mapping wins
-    assert drill.answer_key.replan[0].usage == drill.trace[0].usage
-
-
-def test_merge_key_needs_a_mapping():
-    text = BASE.replace("    arguments: {customer: 42}", "    arguments: {<<: [1, 2], customer: 42}")
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(text)
-    assert [(p.line, p.column) for p in info.value.problems] == [(31, 22), (31, 25)]
-    assert "a merge key (<<) needs a mapping" in info.value.problems[0].message
-
-
-def test_duplicate_keys_in_tool_payloads_are_reported_too():
-    text = BASE.replace("    arguments: {customer: 42}", "    arguments: {customer: 42, customer: 43}")
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(text)
-    (p,) = info.value.problems
-    assert (p.line, p.column) == (31, 31) and "duplicate key `customer`" in p.message
-
-
-def test_a_mapping_used_as_a_key_is_a_problem():
-    text = BASE.replace("    arguments: {customer: 42}", "    arguments: {[a, b]: 42}")
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(text)
-    (p,) = info.value.problems
-    assert (p.line, p.column) == (31, 17) and "a key must be plain text" in p.message
-
-
-def test_load_yaml_text_returns_the_plain_data():
-    data = load_yaml_text("a: 2026-01-02\nb: [1, 2.5, no, true]\n")
-    assert data == {"a": "2026-01-02", "b": [1, 2.5, "no", True]}
-    with pytest.raises(DrillLoadError):
-        load_yaml_text("a: 1\na: 2\n")
-
-
-# -- files and limits -------------------------------------------------------------------------------------------------
-
-
-def test_missing_file_and_folder_are_problems_not_tracebacks(tmp_path: Path):
-    (p,) = _problems(tmp_path / "nope.yaml")
-    assert str(p) == f"{tmp_path / 'nope.yaml'}:1:1: no such file"
-    (p,) = _problems(tmp_path)
-    assert "this is a folder, not a drill file" in p.message
-
-
-def test_file_over_the_size_limit_is_refused_before_parsing(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(loader_mod, "MAX_FILE_BYTES", 1024 * 1024)
-    big = tmp_path / "big.yaml"
-    big.write_text("# " + "x" * (1024 * 1024) + "\n")
-    (p,) = _problems(big)
-    assert (p.line, p.column) == (1, 1) and "drill files are limited to 1 MiB" in p.message
-
-
-@pytest.mark.parametrize(
-    ("text", "fragment"),
-    [
-        ("", "the file is empty"),
-        ("   \n\n", "the file is empty"),
-        ("# only a comment\n", "the file is empty"),
-        ("just some words\n", "but this one is a single value"),
-        ("- 1\n- 2\n", "but this one is a list"),
-        ("{", "YAML syntax error"),
-    ],
-)
-def test_odd_documents_give_one_clear_problem(text: str, fragment: str):
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(text, "odd.yaml")
-    assert len(info.value.problems) == 1 and fragment in info.value.problems[0].message
-
-
-def test_deep_nesting_with_the_pure_python_loader_is_a_problem(monkeypatch):
-    monkeypatch.setattr(loader_mod, "_YamlLoader", yaml.SafeLoader)
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text("a: " + "[" * 5000 + "]" * 5000 + "\n")
-    assert "nested too deeply" in str(info.value)
-
-
-def test_alias_expansion_is_counted_not_performed():
-    # 9 levels of 9 aliases: 387 million values if expanded; rejected after about 100,000.
-    levels = "\n".join(f"l{i}: &l{i} [" + ",".join([f"*l{i - 1}"] * 9) + "]" for i in range(1, 10))
-    text = "l0: &l0 [a, b, c, d, e, f, g, h, i]\n" + levels + "\n"
-    with pytest.raises(DrillLoadError) as info:
-        load_yaml_text(text)
-    assert "billion laughs" in str(info.value)
-    # Below the limit, aliases are fine: 3 levels (about 800 values) of the same shape load.
-    small = "l0: &l0 [a, b, c, d, e, f, g, h, i]\n" + "\n".join(levels.splitlines()[:3]) + "\n"
-    assert len(load_yaml_text(small)["l3"]) == 9
-
-
-# -- robustness: mutated drills only ever raise DrillLoadError ------------------------------------------------------
-
-_TOKENS = ["", " ", "\t", ":", "- ", "[", "]", "{", "}", '"', "'", "&a ", "*a", "!!int ", "!!float ", "!!bool ",
-           "? ", "<<: ", "no", "1.10", "12:30", "~", "\n", "#", "|", ">", "%", "@", "`", ".inf", "kind: [x]",
-           "{kind: 5}", "step: [s1]", "id: {a: 1}", "\x85", "\u2028", "\ufeff", "é", "\x00"]
-
-
-def _check_only_problems(text: str) -> None:
-    try:
-        load_drill_text(text, "fuzz.yaml")
-    except DrillLoadError as e:
-        assert e.problems
-        for p in e.problems:
-            assert p.line >= 1 and p.column >= 1 and p.message
-
-
-def test_text_mutations_never_escape_as_other_exceptions():
-    import random
-
-    rng = random.Random(20260527)
-    big = (bundled_drills_dir() / "duplicate-charge-refunds.yaml").read_text()
-    for _ in range(400):
-        text = rng.choice([BASE, big])
-        for _ in range(rng.randint(1, 4)):
-            pos = rng.randrange(len(text))
-            op = rng.random()
-            if op < 0.5:
-                text = text[:pos] + rng.choice(_TOKENS) + text[pos:]
-            elif op < 0.8:
-                text = text[:pos] + text[pos + rng.randint(1, 20) :]
-            else:
-                lines = text.splitlines(True)
-                a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
-                lines[a], lines[b] = lines[b], lines[a]
-                text = "".join(lines)
-        _check_only_problems(text)
-
-
-def test_value_mutations_never_escape_as_other_exceptions():
-    import copy
-    import random
-
-    rng = random.Random(7)
-    source = load_yaml_text(BASE)
-    junk = [None, 1, -1, 2.5, True, "", "s1", "e3", [], {}, [1], {"a": 1}, {"kind": "tool_call"}, {"kind": [1]},
-            "tool_call", "stale", {"id": "e1", "t": 0, "kind": "log"}, "12:30"]
-
-    def paths(d, p=()):
-        if p:
-            yield p
-        items = d.items() if isinstance(d, dict) else enumerate(d) if isinstance(d, list) else ()
-        for k, v in items:
-            yield from paths(v, (*p, k))
-
-    for _ in range(150):
-        data = copy.deepcopy(source)
-        for _ in range(rng.randint(1, 3)):
-            p = rng.choice(list(paths(data)))
-            parent = data
-            for el in p[:-1]:
-                parent = parent[el]
-            if rng.random() < 0.7:
-                parent[p[-1]] = copy.deepcopy(rng.choice(junk))
-            else:
-                parent.pop(p[-1])
-        _check_only_problems(yaml.safe_dump(data, sort_keys=rng.random() < 0.5))
-
-
-def test_an_explicit_tag_that_does_not_fit_its_value_is_a_problem():
-    text = BASE.replace("      - {event: e5, amount: 1}", "      - {event: !!int e5, amount: 1}")
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(text)
-    (p,) = info.value.problems
-    assert (p.line, p.column) == (67, 17) and "`e5` is not a valid !!int" in p.message
-
-
-# -- numbers: never booleans or quoted text, and within the format's bounds ------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "where", "fragment"),
-    [
-        ("difficulty: 1", "difficulty: on", (5, 13), "`difficulty` must be a whole number, got `on`; `on` is text in "
-         "YAML 1.2, which warroom reads (YAML 1.1 read it as the boolean true)"),
-        ("difficulty: 1", "difficulty: true", (5, 13), "`difficulty` must be a whole number, got `true`"),
-        ("difficulty: 1", "difficulty: '2'", (5, 13), "got the text `2`; remove the quotes to write a number"),
-        ("schema_version: 1", "schema_version: yes", (2, 17), "schema_version must be 1, got `yes` (this warroom "
-         "reads format version 1); `yes` is text in YAML 1.2"),
-        ("difficulty: 1", "difficulty: 1\nversion: no", (6, 10), "`version` must be a whole number, got `no`; `no` "
-         "is text in YAML 1.2, which warroom reads (YAML 1.1 read it as the boolean false)"),
-        ("input_tokens: 3000", "input_tokens: off", (25, 27), "`usage.input_tokens` of trace event `e1` must be a "
-         "whole number, got `off`"),
-        ("output_tokens: 800}", "output_tokens: 800, estimated: 1}", (25, 64), "`usage.estimated` of trace event "
-         "`e1` must be true or false, got `1`"),
-        ("input_usd_per_mtok: 5,", "input_usd_per_mtok: yes,", (11, 44), "`models.planner.input_usd_per_mtok` must "
-         "be a number, got `yes`; `yes` is text in YAML 1.2"),
-        ("output_tokens: 800}", "output_tokens: 800, estimated: yes}", (25, 64), "`usage.estimated` of trace event "
-         "`e1` must be true or false, got `yes`; `yes` is text in YAML 1.2, which warroom reads (YAML 1.1 read it as "
-         "the boolean true): write true or false for a boolean"),
-        ("    t: 5\n", "    t: y\n", (27, 8), "`t` of trace event `e2` must be a number, got `y`"),
-        ("  deadline: 12", "  deadline: off", (68, 13), "`answer_key.deadline` must be a number, got `off`"),
-        ("{event: e5, amount: 1}", "{event: e5, amount: yes}", (67, 29), "`amount` of damage entry #1 must be a "
-         "number, got `yes`; `yes` is text in YAML 1.2"),
-        ("{event: e5, amount: 1}", "{event: e5, amount: 1:30}", (67, 29), "`amount` of damage entry #1 must be a "
-         "number, got `1:30`; `1:30` is text in YAML 1.2, which warroom reads (YAML 1.1 read it as the base-60 number "
-         "90): write 90 if you meant that number"),
-        ("{event: e5, amount: 1}", "{event: e5, amount: 1_150}", (67, 29), "`amount` of damage entry #1 must be a "
-         "number, got `1_150`; YAML 1.2 numbers have no `_` (YAML 1.1 read `1_150` as 1150): write 1150"),
-        ("{event: e5, amount: 1}", "{event: e5, amount: 04413}", (67, 29), "`04413` has a leading zero: YAML 1.1 "
-         "reads it as the octal number 2,315, YAML 1.2 as the number 4,413; write 4413 without the leading zero"),
-        ("difficulty: 1", "difficulty: 09", (5, 13), "`09` has a leading zero: YAML 1.1 reads it as text (it is not "
-         "a valid octal number), YAML 1.2 as the number 9; write 9"),
-        ("  deadline: 12", "  deadline: 1:30", (68, 13), "base-60 number 90"),
-        ("    call: e2\n", "    call: e2\n    duration_ms: on\n", (38, 18), "`duration_ms` of trace event `e3` must "
-         "be a number, got `on`"),
-    ],
-)
-def test_no_number_of_the_format_takes_a_boolean_or_quoted_text(old, new, where, fragment):
-    assert old in BASE
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(BASE.replace(old, new, 1))
-    (p,) = info.value.problems
-    assert (p.line, p.column) == where and fragment in p.message, str(p)
-
-
-def test_the_y_of_yaml_1_1_is_not_a_boolean_in_pyyaml():
-    # PyYAML reads y/n as text; the message for `t: y` above is therefore a plain type error, without the hint.
-    assert load_yaml_text("a: y\n") == {"a": "y"}
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "where", "fragment"),
-    [
-        ("input_tokens: 3000", "input_tokens: 10000001", (25, 27), "must be at most 10,000,000 (the drill format's "
-         "limit for tokens in one model call), got `10000001`"),
-        ("output_tokens: 800}", "output_tokens: 99999999999999999999999999}", (25, 48), "`usage.output_tokens` of "
-         "trace event `e1` must be at most 10,000,000"),
-        ("output_usd_per_mtok: 5}", "output_usd_per_mtok: 10000.5}", (12, 71), "`models.executor.output_usd_per_mtok` "
-         "must be at most 10,000 (the drill format's limit for a price, in USD per million tokens)"),
-        ("    t: 18\n", "    t: 1000001\n", (51, 8), "`t` of trace event `e6` must be at most 1,000,000 (the drill "
-         "format's limit for drill time, in seconds), got `1000001`"),
-        ("  deadline: 12", "  deadline: 2.0e+6", (68, 13), "`answer_key.deadline` must be at most 1,000,000"),
-        ("    t: 2\n", "    t: 1000000.5\n", (72, 10), "`t` of re-plan event `r1` must be at most 1,000,000"),
-        ("    call: e2\n", "    call: e2\n    duration_ms: 1.0e+10\n", (38, 18), "`duration_ms` of trace event `e3` "
-         "must be at most 1,000,000,000 (the drill format's limit for one tool call's duration, in milliseconds)"),
-        ("difficulty: 1", "difficulty: 1\nversion: 1000000001", (6, 10), "`version` must be at most 1,000,000,000"),
-    ],
-)
-def test_numbers_above_the_formats_bounds_are_problems(old, new, where, fragment):
-    assert old in BASE
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(BASE.replace(old, new, 1))
-    (p,) = info.value.problems
-    assert (p.line, p.column) == where and fragment in p.message, str(p)
-
-
-def test_numbers_at_the_bounds_are_accepted():
-    text = (
-        BASE.replace("input_tokens: 3000", "input_tokens: 10000000")
-        .replace("input_usd_per_mtok: 5,", "input_usd_per_mtok: 10000,")
-        .replace("{event: e5, amount: 1}", "{event: e5, amount: 1000000000000}")
-        .replace("    call: e2\n", "    call: e2\n    duration_ms: 1000000000\n")
-    )
-    drill = load_drill_text(text)
-    assert drill.trace[0].usage.input_tokens == 10_000_000
-    assert drill.answer_key.damage.entries[0].amount == 1e12
-
-
-@pytest.mark.parametrize("value", [".inf", "-.inf", ".nan"])
-def test_infinite_and_nan_numbers_are_problems(value):
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(BASE.replace("  deadline: 12", f"  deadline: {value}"))
-    (p,) = info.value.problems
-    assert (p.line, p.column) == (68, 13)
-    assert p.message == f"`answer_key.deadline` must be a finite number, got `{value}`"
-
-
-# -- syntax errors a new author makes in the `warroom new` skeleton -------------------------------------------------
-
-
-def _skeleton_problem(edit) -> tuple[Problem, str]:
-    from warroom.core.skeleton import skeleton_text
-
-    text = skeleton_text("weekly-signups")
-    edited = edit(text)
-    assert edited != text
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(edited, "weekly-signups.yaml")
-    (p,) = info.value.problems
-    return p, edited
-
-
-def test_an_unclosed_quote_points_at_the_opening_quote_not_where_yaml_gives_up():
-    # YAML reads on to the next " (three lines down, in `tags`) and fails there, at 19:47.
-    p, text = _skeleton_problem(lambda t: t.replace('title: "Weekly signup report"', 'title: "Weekly signup report', 1))
-    line = text.splitlines().index(next(l for l in text.splitlines() if l.startswith('title: "Weekly')))
-    assert (p.line, p.column) == (line + 1, 8) == (16, 8)
-    assert p.message.startswith('this quoted text is never closed: add the closing " where the text ends')
-    assert "on line 19, column 46" in p.message
-
-
-def test_a_single_quoted_text_never_closed_is_found_too():
-    text = BASE.replace("    title: Search tickets", "    title: 'Search tickets").replace(
-        "    content: No open tickets.", "    content: 'No open tickets.'"
-    )
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(text)
-    (p,) = info.value.problems
-    assert (p.line, p.column) == (15, 12) and "never closed: add the closing '" in p.message
-
-
-def test_a_key_indented_deeper_than_its_siblings_says_so():
-    p, _ = _skeleton_problem(lambda t: t.replace("  - id: s2\n    title:", "  - id: s2\n      title:", 1))
-    assert (p.line, p.column) == (43, 7)
-    assert p.message == (
-        "this line is indented deeper than the key `id` above it (line 42, column 5): indent `title` like `id`; "
-        "if `title: ...` was meant as part of the text above, put that whole text in quotes"
-    )
-
-
-def test_a_deeper_key_like_line_in_text_gets_both_fixes_and_text_at_the_same_depth_the_colon_hint():
-    text = BASE.replace("    content: No open tickets.", "    content: No open tickets,\n      see: the log")
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(text)
-    (p,) = info.value.problems
-    assert (p.line, p.column) == (45, 7)
-    assert "indented deeper than the key `content` above it" in p.message
-    assert "put that whole text in quotes" in p.message
-    flat = BASE.replace("    content: No open tickets.", "    content: No open tickets,\n      more\n      see: the log")
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(flat)
-    (p,) = info.value.problems
-    assert "a colon followed by a space inside unquoted text" in p.message
-
-
-def test_many_type_problems_cost_one_type_walk_per_shape_and_one_key_index_per_mapping(monkeypatch):
-    events = "\n".join(
-        f"  - {{id: x{i}, t: 20, kind: log, source: a, content: b, level: warn}}" for i in range(2_000)
-    )
-    keys = "\n".join(f"  goal{i}: x" for i in range(2_000))
-    text = BASE.replace("answer_key:", events + "\nanswer_key:").replace("briefing:\n", "briefing:\n" + keys + "\n")
-    built = 0
-    real_index = loader_mod._key_index
-
-    def counting(node):
-        nonlocal built
-        built += not hasattr(node, "_warroom_keys")
-        return real_index(node)
-
-    monkeypatch.setattr(loader_mod, "_key_index", counting)
-    loader_mod._walk_shape.cache_clear()
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(text, "many.yaml")
-    assert len(info.value.problems) == 4_000
-    assert loader_mod._walk_shape.cache_info().misses < 20  # one walk per shape of path, not one per error
-    assert built < 2_020  # each mapping's keys indexed at most once: not 2,000 scans of a 2,000-key mapping
-
-
-@pytest.mark.parametrize(
-    ("text", "where"),
-    [("a: [1,", "<string>:1:7: "), ("a: b\ni", "<string>:2:2: "), ("title: x\nb: {c: d", "<string>:2:9: ")],
-)
-def test_a_syntax_error_at_the_end_of_a_file_without_a_final_newline_is_placed_inside_the_file(text: str, where: str):
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(text)
-    first = str(info.value.problems[0])
-    assert first.startswith(where), first
-    assert "line 2, column 1)" not in first or "\n" in text, first  # the context's position is inside too

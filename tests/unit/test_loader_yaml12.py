@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from locations import WARNINGS
 from malformed_cases import BASE
 
-import warroom.core.loader as loader_mod
 from warroom.cli import main
+from warroom.core import yamlpos
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.core.loader import (
     DrillLoadError,
@@ -59,7 +59,7 @@ def test_warnings_file_loads_and_warns_at_the_value(name: str, monkeypatch):
     assert any((w.line, w.column) == (line, column) and fragment in w.message for w in warnings), warnings
     for w in warnings:
         assert w.severity == "warning" and str(w).startswith(f"{path}:{w.line}:{w.column}: warning: ")
-    monkeypatch.setattr(loader_mod, "_YamlLoader", yaml.SafeLoader)
+    monkeypatch.setattr(yamlpos, "_YamlLoader", yaml.SafeLoader)
     assert load_drill_with_warnings(path)[1] == warnings
 
 
@@ -69,13 +69,13 @@ def test_validate_prints_warnings_keeps_exit_0_and_gives_json_a_severity():
     lines = result.output.splitlines()
     for name, (line, column, fragment) in EXPECTED_WARNINGS.items():
         start = f"{WARNINGS / name}.yaml:{line}:{column}: warning: "
-        assert any(l.startswith(start) and fragment in l for l in lines), start
-    n_warnings = sum(1 for l in lines if ": warning: " in l)
+        assert any(ln.startswith(start) and fragment in ln for ln in lines), start
+    n_warnings = sum(1 for ln in lines if ": warning: " in ln)
     n = len(EXPECTED_WARNINGS)
     assert lines[-1] == f"{n} drills checked: {n} valid, 0 invalid ({n_warnings} warnings)"
     result = CliRunner().invoke(main, ["validate", "--format", "json", str(WARNINGS / "comment-cuts-title.yaml")])
     assert result.exit_code == 0
-    (obj,) = [json.loads(l) for l in result.stdout.splitlines()]
+    (obj,) = [json.loads(ln) for ln in result.stdout.splitlines()]
     assert obj["severity"] == "warning" and (obj["line"], obj["column"]) == (4, 8)
 
 
@@ -253,7 +253,7 @@ _KEYS = [
 @pytest.mark.parametrize("key", _KEYS)
 def test_odd_scalars_at_any_key_give_problems_with_positions_never_another_exception(key: str):
     lines = BASE.split("\n")
-    where = next(i for i, l in enumerate(lines) if re.match(rf"\s*(- )?{key}: \S", l) and "{" not in l)
+    where = next(i for i, ln in enumerate(lines) if re.match(rf"\s*(- )?{key}: \S", ln) and "{" not in ln)
     prefix = re.match(rf"(\s*(?:- )?{key}: )", lines[where]).group(1)
     for form in _ODD_SCALARS:
         text = "\n".join([*lines[:where], prefix + form, *lines[where + 1 :]])
@@ -309,7 +309,7 @@ def test_a_problem_in_a_merged_mapping_is_reported_at_the_merge_alias():
 def test_an_unpaired_surrogate_in_text_given_as_a_str_is_a_problem(monkeypatch):
     text = BASE.replace("title: Minimal drill", "title: Minimal \ud800 drill")
     for base in (yaml.CSafeLoader, yaml.SafeLoader):
-        monkeypatch.setattr(loader_mod, "_YamlLoader", base)
+        monkeypatch.setattr(yamlpos, "_YamlLoader", base)
         with pytest.raises(DrillLoadError) as info:
             load_drill_text(text)
         (p,) = info.value.problems

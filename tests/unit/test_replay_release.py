@@ -7,7 +7,8 @@ from bisect import bisect_right
 
 from core_support import make_drill
 
-from warroom.core.replay import Replay, _release_end
+from warroom.core.replay import Replay
+from warroom.core.replayparts import release_end
 
 
 def test_release_end_matches_bisect_right():
@@ -17,7 +18,7 @@ def test_release_end_matches_bisect_right():
         for lo in range(len(times) + 1):
             for t in (-1.0, 0.0, 0.4, 1.0, 2.0, 6.9, 7.0, 11.0, 12.0, 100.0):
                 expected = max(lo, bisect_right(times, t, lo=lo))
-                assert _release_end(times, t, lo) == expected, (times, t, lo)
+                assert release_end(times, t, lo) == expected, (times, t, lo)
 
 
 def test_ticks_of_any_size_release_every_event_once_in_order():

@@ -18,7 +18,6 @@ from typing import Any
 # import them from the cost module.
 from warroom.core.format import format_usd, round_half_up
 from warroom.core.model import (
-    ROLE_OF_KIND,
     Drill,
     ExecutorMessage,
     ExecutorReport,
@@ -39,7 +38,7 @@ NO_STEP = "(no step)"
 
 __all__ = [
     "NO_STEP", "PER_MILLION", "CostLine", "TraceCost", "call_cost", "call_usage", "event_cost", "format_usd",
-    "replan_usage", "round_half_up", "seed_example_path", "trace_cost",
+    "model_call", "replan_usage", "round_half_up", "seed_example_path", "trace_cost",
 ]
 
 
@@ -60,11 +59,26 @@ def call_usage(event: TraceEvent) -> Usage | None:
             return None
 
 
+def model_call(event: TraceEvent) -> tuple[Role, Usage] | None:
+    """``(role, usage)`` of a trace event that is a model call with a ``usage``: the planner for a planner call, the
+    executor for an executor message, tool call or executor report (dispatched by the event's class). None for any
+    other event (a tool result, a log line) or a call without usage."""
+    match event:
+        case PlannerCall(usage=Usage() as usage):
+            return Role.PLANNER, usage
+        case ExecutorMessage(usage=Usage() as usage) | ToolCall(usage=Usage() as usage):
+            return Role.EXECUTOR, usage
+        case ExecutorReport(usage=Usage() as usage):
+            return Role.EXECUTOR, usage
+        case _:
+            return None
+
+
 def event_cost(event: TraceEvent, models: Models) -> float | None:
-    """USD cost of one trace event that is a model call with a ``usage`` (see :func:`call_usage`), at the prices of
+    """USD cost of one trace event that is a model call with a ``usage`` (see :func:`model_call`), at the prices of
     the model playing its role in ``models``; None for any other event."""
-    usage = call_usage(event)
-    return None if usage is None else call_cost(usage, models.spec(ROLE_OF_KIND[event.kind]))
+    call = model_call(event)
+    return None if call is None else call_cost(call[1], models.spec(call[0]))
 
 
 @dataclass(frozen=True)
@@ -170,10 +184,10 @@ def trace_cost(drill: Drill) -> TraceCost:
     cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
     cascade = CostLine("cascade")
     for ev in drill.trace:
-        usage = call_usage(ev)
-        if usage is None:
+        call = model_call(ev)
+        if call is None:
             continue
-        role = ROLE_OF_KIND[ev.kind]
+        role, usage = call
         spec = models.spec(role)
         usd = call_cost(usage, spec)
         total = total.plus(usage, usd)
@@ -189,9 +203,8 @@ def trace_cost(drill: Drill) -> TraceCost:
     replan = CostLine("re-plan")
     if drill.answer_key:
         for ev in drill.answer_key.replan:
-            replan_call = call_usage(ev)
-            if replan_call is not None:
-                replan = replan.plus(replan_call, call_cost(replan_call, models.spec(ROLE_OF_KIND[ev.kind])))
+            if (replan_call := model_call(ev)) is not None:
+                replan = replan.plus(replan_call[1], call_cost(replan_call[1], models.spec(replan_call[0])))
     one_replan = replan_usage(drill)
     false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
     factor = flat.usd / total.usd if total.usd > 0 else None
@@ -225,7 +238,7 @@ def replan_usage(drill: Drill) -> Usage:
     """Tokens of one planner re-plan call (what a false escalation costs): ``models.replan_usage``, else the usage
     of the first planner call in the trace that has one, else zero tokens."""
     return drill.models.replan_usage or next(
-        (e.usage for e in drill.trace if e.kind == "planner_call" and e.usage is not None),
+        (e.usage for e in drill.trace if isinstance(e, PlannerCall) and e.usage is not None),
         Usage(input_tokens=0, output_tokens=0),
     )
 

@@ -156,7 +156,7 @@ def _distractor_problems(drill: Drill) -> list[str]:
         ev = events.get(d.event)
         if ev is None:
             continue
-        twins = [e for e in evidence if e.kind == ev.kind and e.step == ev.step]
+        twins = [e for e in evidence if type(e) is type(ev) and e.step == ev.step]
         if twins:
             out.append(
                 f"fairness rule distractor-like-evidence: distractor {ev.id} is a {ev.kind} {_where(ev)}, like "

@@ -4,7 +4,7 @@ The loader (:mod:`warroom.core.loader`) first tries :func:`fast_drill`. It retur
 :class:`~warroom.core.model.Drill` only when it is sure that the position-tracking path (PyYAML nodes, built by
 :mod:`warroom.core.yamlbuild`) would build the very same data and report no problem and no warning; otherwise it
 returns None and the loader takes that path, which reports every problem at its ``path:line:col``. See
-benchmarks/README.md, "Load path", for why yaml-rs and how the two paths are kept equal (tests/test_load_paths.py).
+benchmarks/README.md, "Load path", for why yaml-rs and how the two paths are kept equal (tests/unit/test_load_paths.py).
 
 yaml-rs gives built values, not the scalars as written: it does not say whether ``1.10`` was quoted, and it reads
 a few plain forms otherwise than the YAML 1.2 core schema (``1_000``, ``0b101`` and ``012`` as numbers). So the
@@ -13,7 +13,7 @@ fast path declines a file when:
 - it holds anything unusual for a drill: a tab, a lone CR, a control or non-printable character, U+0085, U+2028 or
   U+2029, a byte-order mark inside the text, a directive or document marker (``%YAML``, ``---``, ``...``), an
   anchor, alias or tag (``&a``, ``*a``, ``!!str``), a ``?`` key, a merge key (``<<``), a quoted key followed by
-  ``:`` without a space, more than :data:`~warroom.core.loader.MAX_DEPTH` levels, a key that is not text, or a
+  ``:`` without a space, more than :data:`~warroom.core.limits.MAX_DEPTH` levels, a key that is not text, or a
   null inside a file that has a ``{...}`` mapping (an entry without a colon is an error there);
 - a token that could be an unquoted scalar is not certain to mean the same to every reader: every such token must
   be a plain decimal number that shows as written (``42``, ``-3``, ``2.5``, ``1e3``; not ``1.10``, ``012``, ``+1``,
@@ -29,10 +29,13 @@ import ctypes
 import gc
 import re
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
+from warroom.core import limits
 from warroom.core import yamlcore as yc
 from warroom.core.fastcomments import HASH_AFTER_TEXT, comments_harmless
+from warroom.core.fasttext import unusual
 from warroom.core.yamlshape import DATA, drill_shape, field_shape
 
 try:
@@ -40,39 +43,13 @@ try:
 except ImportError:  # pragma: no cover - yaml-rs is a dependency; without it every file takes the slow path
     yaml_rs = None  # type: ignore[assignment]
 
-#: Printable ASCII and line feeds: the bytes of an ordinary drill (anything else is looked at more closely).
-_ASCII_OK = bytes(range(0x20, 0x7F)) + b"\n\r"
-_ASCII_BYTE = re.compile(rb"[\x00-\x7f]")
-#: Characters outside ASCII the fast path leaves to the PyYAML path: C1 controls (U+0085 among them), U+2028,
-#: U+2029, a byte-order mark inside the text, surrogates and non-characters.
-_ODD_CHARACTER = re.compile("[\x80-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
-#: Lines the fast path leaves to the PyYAML path: directives, document markers, a lone CR.
-_ODD_LINE = re.compile(r"\n(?:%|---|\.\.\.)")
-_LONE_CR = re.compile(r"\r(?!\n)")
-#: Anchors, aliases, tags, ``?`` keys, merge keys, and ``{"key":value}`` (a value right after the colon): each
-#: pattern starts with a literal (fast to find); a match counts only at the start of the text, or after a space or
-#: ``[{,`` (see :func:`_unusual`).
-_ODD_TOKENS = [
-    ("&", re.compile(r"&[^\s,\[\]{}]")),
-    ("*", re.compile(r"\*[^\s,\[\]{}]")),
-    ("!", re.compile(r"![^\s,\[\]{}]")),
-    ("?", re.compile(r"\?(?:\s|\Z)")),
-    ("<<", re.compile(r"<<")),
-]
-_QUOTED_KEY_COLON = re.compile(r"[\"']:\S")
-#: ``{...}`` or ``[...]`` on one line with no bracket inside, not even quoted: closed where it opens. Its quotes
-#: must pair up on the line (a quoted ``"}"`` is not a closing bracket).
-_FLAT_INSIDE = r"""(?:[^\n\[\]{}"'\\]|"[^"\n\[\]{}\\]*"|'[^'\n\[\]{}]*')*"""
-_FLAT_PAIR = re.compile(r"\{" + _FLAT_INSIDE + r"\}|\[" + _FLAT_INSIDE + r"\]")
-_BRACKET = re.compile(r"[\[\]{}]")
-#: A quoted text on one line, starting where a YAML token starts (an apostrophe inside a word starts none).
-_QUOTED = re.compile(r"""(?:(?<=[\s\[{,:])|^)(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*')""")
 #: Tokens every reader reads alike, with nothing to warn about: decimal numbers shown as written, true/false/null.
 _SIMPLE = re.compile(r"(?:-?(?:0|[1-9][0-9]{0,30})(?:\.(?:0|[0-9]*[1-9])?)?(?:[eE][-+]?[0-9]{1,2})?|true|false|null)\Z")
 #: A token where an unquoted scalar could be (after an indicator or at the start of a line, up to where a plain
 #: scalar ends: spaces, then a line end, a comment or a flow indicator) that starts like a number, null, a boolean
 #: or a merge key.
-_TOKEN = re.compile(r"(?:[\n\[{,]|[:?-](?= )) *([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *(?=[\n\r#,\]}]|\Z)")
+#: (The spaces are matched possessively, ``*+``: what follows them is never a space, so giving one back never helps.)
+_TOKEN = re.compile(r"(?:[\n\[{,]|[:?-](?= )) *+([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *+(?=[\n\r#,\]}]|\Z)")
 
 
 def fast_drill(text: str) -> Any | None:
@@ -103,9 +80,10 @@ def _fast_drill(text: str) -> Any | None:
     try:
         trace = data.get("trace")
         if isinstance(trace, list):  # event by event: each event's plain values are freed once it is a model
-            validate_event = _trace_event_adapter().validate_python
+            validate_event = _trace_event_adapter().validator.validate_python
+            share = _FieldSets().share
             for i, event in enumerate(trace):
-                trace[i] = validate_event(event)
+                trace[i] = share(validate_event(event))
         drill = Drill.model_validate(data)
     except (ValidationError, ValueError, TypeError, RecursionError):
         return None
@@ -116,6 +94,37 @@ def _fast_drill(text: str) -> Any | None:
     except Exception:
         return None
     return drill
+
+
+class _FieldSets:
+    """One ``model_fields_set`` object shared by every trace event (and its ``usage``) that has the same fields set.
+
+    pydantic gives each model instance a set of the fields its input held: about 700 bytes per event and as much
+    for its usage, the largest part of a big drill's models (about 60 MB of 50,000 events). The models are frozen, so
+    nothing changes the set in place (``model_copy`` copies it first); sharing equal sets changes no behaviour.
+    """
+
+    def __init__(self) -> None:
+        self._last: dict[type, set[str]] = {}  # by model class: the fields set of the latest one seen
+
+    def share(self, model: Any) -> Any:
+        """``model``, its fields set (and its usage's) replaced by an equal one seen before, when there is one."""
+        last = self._last
+        fields = model.__pydantic_fields_set__
+        seen = last.get(model.__class__)
+        if seen is not None and seen == fields:
+            object.__setattr__(model, "__pydantic_fields_set__", seen)
+        else:
+            last[model.__class__] = fields
+        usage = model.__dict__.get("usage")
+        if usage is not None:
+            fields = usage.__pydantic_fields_set__
+            seen = last.get(usage.__class__)
+            if seen is not None and seen == fields:
+                object.__setattr__(usage, "__pydantic_fields_set__", seen)
+            else:
+                last[usage.__class__] = fields
+        return model
 
 
 @lru_cache(maxsize=1)
@@ -129,19 +138,17 @@ def _trace_event_adapter() -> Any:
 
 def fast_data(text: str) -> dict[str, Any] | None:
     """The plain data of a drill's YAML ``text`` as the position-tracking path builds it, or None when unsure."""
-    from warroom.core.loader import MAX_DEPTH, MAX_FILE_BYTES
-
-    if yaml_rs is None or len(text) > MAX_FILE_BYTES:
+    if yaml_rs is None or len(text) > limits.MAX_FILE_BYTES:
         return None
     if text.startswith("\ufeff"):
         text = text[1:]
-    if _unusual(text):
+    if unusual(text):
         return None
     readings = _token_readings(text)
     if readings is None:
         return None
     data = _parse(text)
-    if not isinstance(data, dict) or not _plain_tree(data, MAX_DEPTH, "{" in text):
+    if not isinstance(data, dict) or not _plain_tree(data, limits.MAX_DEPTH, "{" in text):
         return None
     anywhere, in_data = readings
     if anywhere and _holds(_scalars(data), anywhere):
@@ -166,57 +173,6 @@ def _parse(text: str) -> Any:
         _trim_heap()
     return data
 
-
-def _unusual(text: str) -> bool:
-    """True when ``text`` holds anything the fast path leaves to the PyYAML path (see the module docstring)."""
-    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_OK)
-    # what is left: control characters (a tab...) and the bytes of characters outside ASCII
-    if rest and (_ASCII_BYTE.search(rest) or _ODD_CHARACTER.search(rest.decode("utf-8", "surrogatepass"))):
-        return True
-    if text.startswith(("%", "---", "...")) or _ODD_LINE.search(text) or ("\r" in text and _LONE_CR.search(text)):
-        return True
-    if ('":' in text or "':" in text) and _QUOTED_KEY_COLON.search(text):
-        return True
-    if _multiline_flow(text):
-        return True
-    for mark, pattern in _ODD_TOKENS:
-        if mark not in text:
-            continue
-        for match in pattern.finditer(text):
-            start = match.start()
-            if start > 0 and text[start - 1] not in " \n\r[{,":
-                continue
-            line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
-            if not text[line_start:start].lstrip(" ").startswith("#"):  # a comment line may say anything
-                return True
-    return False
-
-
-def _multiline_flow(text: str) -> bool:
-    """True when a ``[...]`` or ``{...}`` may span lines (yaml-rs does not check how its lines are indented, PyYAML
-    does): with the pairs closed on their own line taken out, a line opens or closes more than it closes or opens
-    (brackets in quoted texts do not count)."""
-    if not any(c in text for c in "[]{}"):
-        return False
-    rest = "\n" + text
-    match = None
-    for _ in range(8):  # pairs nested on one line, innermost first, until no bracket is left or none goes
-        rest, found = _FLAT_PAIR.subn("", rest)
-        match = _BRACKET.search(rest)
-        if not found or match is None:
-            break
-    if match is None:
-        return False
-    while match is not None:
-        start, end = rest.rfind("\n", 0, match.start()) + 1, rest.find("\n", match.end())
-        end = len(rest) if end < 0 else end
-        line = rest[start:end]
-        match = _BRACKET.search(rest, end)
-        if "'" in line or '"' in line:
-            line = _QUOTED.sub("", line)
-        if line.count("{") != line.count("}") or line.count("[") != line.count("]"):
-            return True
-    return False
 
 
 #: Text length above which the memory yaml-rs freed is handed back to the system after parsing (see _trim_heap).
@@ -333,22 +289,20 @@ def _data_scalars(value: Any, shape: Any) -> Any:
 
 def _plain_tree(data: dict[str, Any], max_depth: int, has_flow: bool) -> bool:
     """True when every key is text, nothing is nested ``max_depth`` levels deep, and (in a file with ``{...}``)
-    no mapping holds a null. Walks the tree one level at a time."""
+    no mapping holds a null. Walks the tree one level at a time, each level's keys and values taken at once."""
     level: list[Any] = [data]
     for _ in range(max_depth):
-        below: list[Any] = []
-        for node in level:
-            if node.__class__ is dict:
-                try:
-                    "".join(node)  # every key is text (a TypeError when one is not)
-                except TypeError:
-                    return False
-                values = node.values()
-                if has_flow and None in values:
-                    return False
-            else:
-                values = node
-            below += [v for v in values if v.__class__ is dict or v.__class__ is list]
+        dicts = [node for node in level if node.__class__ is dict]
+        try:
+            "".join(chain.from_iterable(dicts))  # every key is text (a TypeError when one is not)
+        except TypeError:
+            return False
+        values = list(chain.from_iterable(map(dict.values, dicts)))
+        if has_flow and None in values:
+            return False
+        if len(dicts) < len(level):  # the items of the lists
+            values += chain.from_iterable(node for node in level if node.__class__ is list)
+        below = [v for v in values if v.__class__ is dict or v.__class__ is list]
         if not below:
             return True
         level = below

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from warroom.core.loader import Problem
+    from warroom.core.problems import Problem
 
 DRILL_SUFFIXES = (".yaml", ".yml")
 
@@ -217,7 +217,8 @@ def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:
     file of any name); ``warroom validate``, ``warroom check`` and the picker do.
     """
     from warroom.core.format import is_valid_id
-    from warroom.core.loader import Problem, position_of
+    from warroom.core.problems import Problem
+    from warroom.core.yamlpos import position_of
 
     out: dict[Path, list[Problem]] = {}
     first_with_id: dict[str, Path] = {}

@@ -43,10 +43,12 @@ class Reader:
             return Unloaded(full)
         if isinstance(el, int):
             return obj[el] if isinstance(obj, (list, tuple)) and 0 <= el < len(obj) else Unloaded(full)
-        if isinstance(obj, dict):
+        if obj.__class__ is dict:
             value = obj.get(el, _ABSENT)
-        elif hasattr(type(obj), "model_fields"):  # a pydantic model of the drill
-            value = getattr(obj, el, _ABSENT)
+        elif hasattr(obj.__class__, "__pydantic_fields__"):  # a pydantic model of the drill: its fields' values
+            value = obj.__dict__.get(el, _ABSENT)  # are in its __dict__ (a missing one is absent, not an error)
+        elif isinstance(obj, dict):
+            value = obj.get(el, _ABSENT)
         else:  # a value of another type where a mapping belongs (its own problem is reported)
             value = _ABSENT
         return default if value is _ABSENT or value is None else value
@@ -60,10 +62,36 @@ class Reader:
             return [], value.loc
         if not isinstance(value, (list, tuple)):
             return [], base
+        if not self.bad:  # nothing below is unloaded: the items as they are
+            return [((*base, i), item) for i, item in enumerate(value)], None
         return [((*base, i), self.child(value, base, i)) for i in range(len(value))], None
 
+    def events(self, items: list[tuple[Loc, Any]]) -> list[Ev]:
+        """What the rules read of each trace or re-plan event of ``items`` (``(loc, event)`` pairs, as
+        :meth:`items` gives them); a loaded event's fields are read at once."""
+        if self.bad:
+            return [self.event(obj, loc) for loc, obj in items]
+        out: list[Ev] = []
+        append = out.append
+        for loc, obj in items:
+            if hasattr(obj.__class__, "__pydantic_fields__"):
+                fields = obj.__dict__
+                append(Ev(loc, fields["id"], fields["t"], fields["step"], fields["kind"], fields.get("call")))
+            else:
+                append(self.event(obj, loc))
+        return out
 
-@dataclass
+    def event(self, obj: Any, loc: Loc) -> Ev:
+        """What the rules read of the trace or re-plan event ``obj`` at ``loc`` (see :class:`Ev`)."""
+        if not self.bad and hasattr(obj.__class__, "__pydantic_fields__"):  # a loaded event: its fields at once
+            fields = obj.__dict__
+            return Ev(loc, fields["id"], fields["t"], fields["step"], fields["kind"], fields.get("call"))
+        child = self.child
+        return Ev(loc, child(obj, loc, "id"), child(obj, loc, "t"), child(obj, loc, "step"), child(obj, loc, "kind"),
+                  child(obj, loc, "call"))
+
+
+@dataclass(slots=True)
 class Ev:
     """What the rules read of one trace or re-plan event; each field a value or :class:`Unloaded`."""
 

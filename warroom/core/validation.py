@@ -7,7 +7,7 @@ pydantic's errors, e.g. ``("trace", 3, "step")``) so that the loader can point a
 rule runs on the values that did load, and a rule that needs a value with a type problem is reported as
 :class:`Blocked` (which rule, and which value it waits for) instead of being skipped in silence.
 
-The rules (each has a test in tests/test_validation.py):
+The rules (each has a test in tests/unit/test_validation*.py):
 
 - **Unique ids**: plan step ids are unique; trace event ids and re-plan event ids are unique together.
 - **References exist**: every event's ``step`` is a plan step; a ``tool_result``'s ``call`` is a ``tool_call``
@@ -102,9 +102,10 @@ class _Rules:
         trace, self.trace_gap = self.events((), "trace")
         self.trace = trace
         for i, ev in enumerate(trace):
-            if _known(ev.id):
+            if not isinstance(ev.id, Unloaded):
                 self.trace_index.setdefault(ev.id, i)
-        if self.trace_gap is None and any(not (_known(e.id) and _known(e.kind)) for e in trace):
+        # (nothing is unloaded when no path is bad: a type-valid drill skips the look)
+        if self.trace_gap is None and self.r.bad and any(not (_known(e.id) and _known(e.kind)) for e in trace):
             self.trace_gap = next((e.kind if _known(e.id) else e.id).loc for e in trace
                                   if not (_known(e.id) and _known(e.kind)))
         key = self.r.child(self.drill, (), "answer_key")
@@ -157,36 +158,31 @@ class _Rules:
     def events(self, loc: Loc, key: str) -> tuple[list[_Ev], Loc | None]:
         obj = self.drill if not loc else self.r.child(self.drill, (), loc[0])
         items, gap = self.r.items(obj, loc, key)
-        out = []
-        child = self.r.child
-        for ev_loc, ev in items:
-            out.append(_Ev(ev_loc, child(ev, ev_loc, "id"), child(ev, ev_loc, "t"), child(ev, ev_loc, "step"),
-                           child(ev, ev_loc, "kind"), child(ev, ev_loc, "call")))
-        return out, gap
+        return self.r.events(items), gap
 
     def check_events(self, events: list[_Ev], base: Loc, label: str, earlier: list[_Ev], gap: Loc | None) -> None:
         kinds: dict[str, Any] = {}
         for e in earlier:
-            if _known(e.id) and e.kind == "tool_call":
+            if e.kind == "tool_call" and not isinstance(e.id, Unloaded):
                 kinds.setdefault(e.id, "tool_call")
         own_calls: dict[str, int] = {}
         for i, e in enumerate(events):
-            if _known(e.id) and e.kind == "tool_call":
+            if e.kind == "tool_call" and not isinstance(e.id, Unloaded):
                 own_calls.setdefault(e.id, i)
         earlier_calls = set(kinds)
         call_hint = Suggester([*earlier_calls, *own_calls])
         prev: _Ev | None = None
         for i, ev in enumerate(events):
-            if _known(ev.id) and isinstance(ev.id, str):
+            if isinstance(ev.id, str):
                 self.unique_event(ev)
                 kinds.setdefault(ev.id, ev.kind)
-            if _known(ev.t) and isinstance(ev.t, (int, float)):
+            if isinstance(ev.t, (int, float)):
                 if prev is not None and ev.t < prev.t:
                     before = "the event before it" if prev.loc[-1] == i - 1 else "an earlier event"
                     self.add((*ev.loc, "t"), f"{label} {q(ev.id)} at t={ev.t:g} s is earlier than {before}, "
                              f"{q(prev.id)} at t={prev.t:g} s: times must not decrease", (*base, prev.loc[-1], "t"))
                 prev = ev
-            if _known(ev.step):
+            if ev.step is not None:  # check_step passes over an unloaded step
                 self.check_step((*ev.loc, "step"), ev.step, "step")
             if ev.kind == "tool_result" and isinstance(ev.call, str):
                 self.check_call(ev, i, kinds, own_calls, earlier_calls, call_hint, gap)

@@ -1,0 +1,81 @@
+"""The loader's syntax errors: what a new author gets wrong in the `warroom new` skeleton (unclosed quotes, keys
+indented too deep, a colon inside unquoted text), and errors at the end of a file without a final newline."""
+
+from __future__ import annotations
+
+import pytest
+from malformed_cases import BASE
+
+from warroom.core.loader import DrillLoadError, Problem, load_drill_text
+
+# -- syntax errors a new author makes in the `warroom new` skeleton -------------------------------------------------
+
+
+def _skeleton_problem(edit) -> tuple[Problem, str]:
+    from warroom.core.skeleton import skeleton_text
+
+    text = skeleton_text("weekly-signups")
+    edited = edit(text)
+    assert edited != text
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(edited, "weekly-signups.yaml")
+    (p,) = info.value.problems
+    return p, edited
+
+
+def test_an_unclosed_quote_points_at_the_opening_quote_not_where_yaml_gives_up():
+    # YAML reads on to the next " (three lines down, in `tags`) and fails there, at 19:47.
+    p, text = _skeleton_problem(lambda t: t.replace('title: "Weekly signup report"', 'title: "Weekly signup report', 1))
+    line = text.splitlines().index(next(ln for ln in text.splitlines() if ln.startswith('title: "Weekly')))
+    assert (p.line, p.column) == (line + 1, 8) == (16, 8)
+    assert p.message.startswith('this quoted text is never closed: add the closing " where the text ends')
+    assert "on line 19, column 46" in p.message
+
+
+def test_a_single_quoted_text_never_closed_is_found_too():
+    text = BASE.replace("    title: Search tickets", "    title: 'Search tickets").replace(
+        "    content: No open tickets.", "    content: 'No open tickets.'"
+    )
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (15, 12) and "never closed: add the closing '" in p.message
+
+
+def test_a_key_indented_deeper_than_its_siblings_says_so():
+    p, _ = _skeleton_problem(lambda t: t.replace("  - id: s2\n    title:", "  - id: s2\n      title:", 1))
+    assert (p.line, p.column) == (43, 7)
+    assert p.message == (
+        "this line is indented deeper than the key `id` above it (line 42, column 5): indent `title` like `id`; "
+        "if `title: ...` was meant as part of the text above, put that whole text in quotes"
+    )
+
+
+def test_a_deeper_key_like_line_in_text_gets_both_fixes_and_text_at_the_same_depth_the_colon_hint():
+    text = BASE.replace("    content: No open tickets.", "    content: No open tickets,\n      see: the log")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (45, 7)
+    assert "indented deeper than the key `content` above it" in p.message
+    assert "put that whole text in quotes" in p.message
+    flat = BASE.replace(
+        "    content: No open tickets.", "    content: No open tickets,\n      more\n      see: the log"
+    )
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(flat)
+    (p,) = info.value.problems
+    assert "a colon followed by a space inside unquoted text" in p.message
+
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [("a: [1,", "<string>:1:7: "), ("a: b\ni", "<string>:2:2: "), ("title: x\nb: {c: d", "<string>:2:9: ")],
+)
+def test_a_syntax_error_at_the_end_of_a_file_without_a_final_newline_is_placed_inside_the_file(text: str, where: str):
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    first = str(info.value.problems[0])
+    assert first.startswith(where), first
+    assert "line 2, column 1)" not in first or "\n" in text, first  # the context's position is inside too

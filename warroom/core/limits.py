@@ -1,0 +1,14 @@
+"""The limits of a drill file: each a clear problem when passed, never a crash or a hang (see docs/authoring.md).
+
+Both load paths read them (:mod:`warroom.core.loader`, :mod:`warroom.core.fastload`); they are looked up at call
+time (``limits.MAX_FILE_BYTES``), so a test may lower one.
+"""
+
+from __future__ import annotations
+
+#: Largest drill file accepted, in bytes: 64 MiB, about 300,000 trace events in block style (see docs/authoring.md).
+MAX_FILE_BYTES = 64 * 1024 * 1024
+#: Deepest nesting of mappings and lists accepted (the drill's own structure uses about 6 levels).
+MAX_DEPTH = 64
+#: Most values that aliases (``*name``) may add to a drill by repeating what their anchor names.
+MAX_ALIAS_EXPANSION = 100_000

@@ -1,0 +1,147 @@
+"""The parts of a replay (:mod:`warroom.core.replay`, which re-exports every name): why a drill ended, a plan
+step's state as reported, the cost meter, what an escalation did, the error of an action that cannot apply, and
+the galloping search that finds the events due on the drill clock."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from warroom.core.actions import Action
+from warroom.core.errors import WarroomError
+from warroom.core.model import ReportedStatus, Role, Usage
+
+
+class EndReason(StrEnum):
+    """Why a drill ended."""
+
+    CONTAINED = "contained"
+    END_OF_TRACE = "end_of_trace"
+    ABANDONED = "abandoned"
+
+
+class StepState(StrEnum):
+    """A plan step's state as the trainee sees it: the executor's *reported* status, or not reported yet.
+
+    ``pending``: none of its events released yet. ``in_progress``: the step the executor is working on (its
+    latest events). ``no_report``: the executor moved on to another step without reporting on this one (common in
+    imported traces, which have no executor reports). Otherwise the status of the step's latest executor report.
+    """
+
+    PENDING = "pending"
+    IN_PROGRESS = "in_progress"
+    NO_REPORT = "no_report"
+    SUCCESS = ReportedStatus.SUCCESS.value
+    PARTIAL = ReportedStatus.PARTIAL.value
+    FAILED = ReportedStatus.FAILED.value
+
+
+@dataclass
+class CostMeter:
+    """Cost accrued so far: USD and tokens, split by role, by model name and by plan step.
+
+    ``usd_by_step`` / ``tokens_by_step`` are keyed by plan step id, with ``None`` for model calls outside any plan
+    step (the planner's plan, its progress checks and re-plans). ``replan_calls`` / ``replan_usd`` count the planner
+    re-plan calls charged for false escalations (they are also in the role, model and ``None``-step totals).
+    """
+
+    usd_by_role: dict[Role, float] = field(default_factory=lambda: {Role.PLANNER: 0.0, Role.EXECUTOR: 0.0})
+    usd_by_model: dict[str, float] = field(default_factory=dict)
+    usd_by_step: dict[str | None, float] = field(default_factory=dict)
+    input_tokens_by_role: dict[Role, int] = field(default_factory=lambda: {Role.PLANNER: 0, Role.EXECUTOR: 0})
+    output_tokens_by_role: dict[Role, int] = field(default_factory=lambda: {Role.PLANNER: 0, Role.EXECUTOR: 0})
+    tokens_by_model: dict[str, int] = field(default_factory=dict)
+    tokens_by_step: dict[str | None, int] = field(default_factory=dict)
+    calls: int = 0
+    replan_calls: int = 0
+    replan_usd: float = 0.0
+
+    @property
+    def usd(self) -> float:
+        """Total USD so far."""
+        return sum(self.usd_by_role.values())
+
+    @property
+    def tokens(self) -> int:
+        """Total tokens (input + output) so far."""
+        return sum(self.input_tokens_by_role.values()) + sum(self.output_tokens_by_role.values())
+
+    def tokens_by_role(self, role: Role) -> int:
+        """Input + output tokens of one role so far."""
+        return self.input_tokens_by_role[role] + self.output_tokens_by_role[role]
+
+    def charge(self, role: Role, model_name: str, usage: Usage, usd: float, step: str | None = None) -> None:
+        """Add one model call: its token ``usage``, its price ``usd`` (USD) and the plan ``step`` it belongs to."""
+        self.calls += 1
+        n = usage.input_tokens + usage.output_tokens
+        self.usd_by_role[role] += usd
+        self.usd_by_model[model_name] = self.usd_by_model.get(model_name, 0.0) + usd
+        self.usd_by_step[step] = self.usd_by_step.get(step, 0.0) + usd
+        self.input_tokens_by_role[role] += usage.input_tokens
+        self.output_tokens_by_role[role] += usage.output_tokens
+        self.tokens_by_model[model_name] = self.tokens_by_model.get(model_name, 0) + n
+        self.tokens_by_step[step] = self.tokens_by_step.get(step, 0) + n
+
+
+class EscalationVerdict(StrEnum):
+    """What one escalation did, in the words every view uses (debrief, after-action review).
+
+    ``contained``: it named the fault's origin step after the evidence appeared, by the deadline.
+    ``contained late``: the same, after the deadline. ``false escalation``: any other escalation (another step, before
+    the evidence, or in an all-clear drill); the planner re-planned and the plan went on (before the evidence the
+    drill counts, even the right step gives the planner nothing to act on: see ``EscalationResult.after_evidence``).
+    """
+
+    CONTAINED = "contained"
+    CONTAINED_LATE = "contained late"
+    FALSE_ESCALATION = "false escalation"
+
+
+@dataclass(frozen=True)
+class EscalationResult:
+    """What an escalation did.
+
+    ``contained`` is True when it named the fault's origin step after the evidence appeared. ``late`` is True when
+    that happened after the deadline. ``after_evidence`` says whether the earliest evidence had been released when
+    the trainee escalated. For a false escalation, ``replan_usd`` is what the planner's re-plan call cost (USD) and
+    ``released`` the trace events released while the planner re-planned.
+    """
+
+    action: Action
+    contained: bool
+    late: bool
+    replan_usd: float
+    released: list[Any]
+    after_evidence: bool = False
+
+    @property
+    def verdict(self) -> EscalationVerdict:
+        """What this escalation did (see :class:`EscalationVerdict`)."""
+        if not self.contained:
+            return EscalationVerdict.FALSE_ESCALATION
+        return EscalationVerdict.CONTAINED_LATE if self.late else EscalationVerdict.CONTAINED
+
+
+class ReplayError(WarroomError, ValueError):
+    """An action that cannot apply: an unknown event or step id, an unreleased event, a drill that has ended, or a
+    second escalation after the incident was contained."""
+
+
+def release_end(times: list[float], t: float, lo: int) -> int:
+    """Index just past the last entry of the sorted ``times`` that is ``<= t``, searching from ``lo``.
+
+    A galloping search: O(1) when nothing is due (most ticks) and O(log k) when k events are due, so the work per
+    tick never grows with the trace's length (a plain bisection over the rest of the trace costs O(log n)).
+    """
+    n = len(times)
+    if lo >= n or times[lo] > t:
+        return lo
+    step = 1
+    hi = lo + 1
+    while hi < n and times[hi] <= t:
+        lo = hi
+        step *= 2
+        hi = lo + step
+    return bisect_right(times, t, lo, min(hi, n))
