@@ -7,11 +7,12 @@ The bundled drills are the repository's top-level ``drills/`` folder; a wheel sh
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from warroom.core.words import natural_key
 
 if TYPE_CHECKING:
     from warroom.core.loader import Problem
@@ -26,12 +27,6 @@ def bundled_drills_dir() -> Path:
     if packaged.is_dir():
         return packaged
     return here.parent / "drills"
-
-
-def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """A sort key that orders runs of digits by value: ``ww-2`` < ``ww-10`` (case-insensitive otherwise)."""
-    parts = (part for part in re.split(r"(\d+)", text.casefold()) if part)
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in parts)
 
 
 #: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
