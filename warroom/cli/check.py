@@ -8,19 +8,10 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import drills_option, format_option
+from warroom.cli.common import drills_setting, format_option
+from warroom.cli.params import DrillParam
 from warroom.core.format import clean, damage_amount, seconds
-
-
-def load_drill_or_problems(path: Path) -> tuple[Any, list[Any]]:
-    """Load the drill at ``path`` with the loader: ``(drill, [])``, or ``(None, problems)`` where each problem has
-    ``path``, ``line``, ``column``, ``message``, ``to_dict()`` and ``str()`` = ``path:line:col: message``."""
-    from warroom.core.loader import DrillLoadError, load_drill
-
-    try:
-        return load_drill(path), []
-    except DrillLoadError as exc:
-        return None, list(exc.problems)
+from warroom.core.words import plural
 
 
 def _table(report: Any) -> list[str]:
@@ -55,11 +46,10 @@ def _table(report: Any) -> list[str]:
 
 
 @click.command("check")
-@click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...")
+@click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...", type=DrillParam(folders=True))
 @format_option("Output: a table per drill, or one JSON document.")
-@drills_option
-@click.pass_context
-def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tuple[Path, ...]) -> None:
+@drills_setting
+def check(names: tuple[Path, ...], fmt: str) -> None:
     """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
 
     PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
@@ -81,10 +71,10 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
     """
     from warroom.cli.validate import drill_files_of
     from warroom.core.check import run_checks
-    from warroom.core.library import cross_file_problems
+    from warroom.core.library import DrillLibrary, cross_file_problems
 
-    files, unreadable = drill_files_of(ctx, names, drill_dirs)
-    loaded = {path: load_drill_or_problems(path) for path in files}
+    files, unreadable = drill_files_of(names)
+    loaded = {path: DrillLibrary.load_or_problems(path) for path in files}
     file_problems = cross_file_problems((path, drill) for path, (drill, _) in loaded.items())
     results: list[dict[str, Any]] = []
     failed = 0
@@ -99,8 +89,7 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
             if fmt == "text":
                 for p in problems:
                     click.echo(clean(p), err=True)
-                plural = "s" if len(problems) != 1 else ""
-                text_out.append(f"FAIL {path}: does not load ({len(problems)} problem{plural}, above)")
+                text_out.append(f"FAIL {path}: does not load ({plural(len(problems), 'problem')}, above)")
                 text_out.append("")
             continue
         report = run_checks(drill)
@@ -131,7 +120,7 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
         n = len(files)
         folders = ""
         if unreadable:
-            folders = f" {unreadable} folder{'s' if unreadable != 1 else ''} could not be read (above)."
-        click.echo(f"{n} drill{'s' if n != 1 else ''} checked: {n - failed} passed, {failed} failed.{folders}")
+            folders = f" {plural(unreadable, 'folder')} could not be read (above)."
+        click.echo(f"{plural(n, 'drill')} checked: {n - failed} passed, {failed} failed.{folders}")
     if failed or unreadable:
         raise SystemExit(1)

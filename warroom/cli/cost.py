@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from warroom.cli.common import drill_dirs_of, drills_option, format_option
+from warroom.cli.common import drills_setting, format_option
+from warroom.cli.params import DrillParam
 from warroom.core.format import clean, clean_line, usd, usd_price
+from warroom.core.words import plural
+
+if TYPE_CHECKING:
+    from warroom.core.library import LoadedDrill
 
 
 def _pct(x: float | None) -> str:
@@ -40,7 +44,7 @@ def _table(title: str, rows: list[Any]) -> list[str]:
 
 
 def _calls(n: int) -> str:
-    return f"{n} call{'s' if n != 1 else ''}"
+    return plural(n, "call")
 
 
 def _saving_lines(tc: Any) -> list[str]:
@@ -114,7 +118,7 @@ def cost_report_lines(tc: Any) -> list[str]:
     executor = next(r for r in tc.by_role if r.name == "executor")
     if flat.calls:
         out.append(
-            f"  flat loop: {flat.calls} step{'' if flat.calls == 1 else 's'} on {planner_model} "
+            f"  flat loop: {plural(flat.calls, 'step')} on {planner_model} "
             f"({flat.input_tokens:,} in, {flat.output_tokens:,} out) = {usd(flat.usd)}"
         )
         out.append(
@@ -132,12 +136,11 @@ def cost_report_lines(tc: Any) -> list[str]:
 
 
 @click.command("cost")
-@click.argument("drill", required=False)
+@click.argument("drill", required=False, type=DrillParam())
 @click.option("--example", is_flag=True, help="Show the seed worked example (a bundled example drill) instead.")
 @format_option("Output: tables, or one JSON document.")
-@drills_option
-@click.pass_context
-def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str, drill_dirs: tuple[Path, ...]) -> None:
+@drills_setting
+def cost(drill: LoadedDrill | None, example: bool, fmt: str) -> None:
     """Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.
 
     DRILL is a drill file or a drill id (from --drills folders or the bundled library). A call costs input
@@ -148,25 +151,19 @@ def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str, drill_d
 
     Exit status: 0 on success, 1 when the drill does not load (path:line:col: message), 2 on usage errors.
     """
-    from warroom.cli.check import load_drill_or_problems
+    from warroom.cli.params import DrillNotLoaded
     from warroom.core.cost import seed_example_path, trace_cost
-    from warroom.core.library import resolve_drill
+    from warroom.core.library import DrillLibrary
 
     if example == (drill is not None):
         raise click.UsageError("give either a DRILL (file or id) or --example")
     if drill is None:  # then --example was given (checked above)
         path = seed_example_path()
+        loaded, problems = DrillLibrary.load_or_problems(path)
+        if loaded is None:
+            raise DrillNotLoaded(path, problems)
     else:
-        dirs = drill_dirs_of(ctx, drill_dirs)
-        try:
-            path = resolve_drill(drill, dirs)
-        except FileNotFoundError as exc:
-            raise click.BadParameter(clean(exc.args[0] if exc.args else exc), param_hint="DRILL") from None
-    loaded, problems = load_drill_or_problems(path)
-    if loaded is None:
-        for p in problems:
-            click.echo(clean(p), err=True)
-        raise SystemExit(1)
+        path, loaded = drill
     tc = trace_cost(loaded)
     if fmt == "json":
         click.echo(json.dumps({"path": str(path), **tc.to_dict()}, indent=2))
