@@ -10,11 +10,14 @@ import click
 
 from warroom.cli.common import drills_setting, format_option
 from warroom.cli.params import DrillParam
+from warroom.cli.texttable import cleaned
 from warroom.core.format import clean, damage_amount, seconds
 from warroom.core.words import plural
 
 
 def _table(report: Any) -> list[str]:
+    """The scripted trainees' results (:func:`~warroom.cli.texttable.text_table`), indented two spaces."""
+    from warroom.cli.texttable import table_lines, text_table
     from warroom.core.outcome import OUTCOME_LABELS
 
     header = ("trainee", "score", "outcome", "detect", "false esc.", "damage")
@@ -35,14 +38,7 @@ def _table(report: Any) -> list[str]:
                 harm,
             )
         )
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    right = {1, 4}
-
-    def line(cells: tuple[str, ...]) -> str:
-        padded = (c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=False)))
-        return ("  " + "  ".join(padded)).rstrip()
-
-    return [line(header), *(line(r) for r in rows)]
+    return table_lines(text_table(header, rows, right={1, 4}), indent=2)
 
 
 @click.command("check")
@@ -115,8 +111,8 @@ def check(names: tuple[Path, ...], fmt: str) -> None:
         passed = failed == 0 and not unreadable
         click.echo(json.dumps({"passed": passed, "checked": len(files), "failed": failed, "drills": results}, indent=2))
     else:
-        for line in text_out:  # drill text (paths, problems naming steps) with control characters shown as \xNN
-            click.echo(clean(line))
+        for line in cleaned(text_out):  # drill text (paths, problems naming steps): control characters as \xNN
+            click.echo(line)
         n = len(files)
         folders = ""
         if unreadable:

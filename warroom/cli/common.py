@@ -14,9 +14,9 @@ from warroom.core.errors import SettingsError
 from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings, resolve_data_dir, resolve_trainee
 
 __all__ = [
-    "DATA_DIR_ENV", "TRAINEE_ENV", "Settings", "data_dir_option", "data_dir_setting", "drill_dirs_of",
-    "drills_option", "drills_setting", "format_option", "pass_settings", "recover_and_report", "resolve_data_dir",
-    "resolve_trainee", "resolved_settings", "settings_from", "settings_of", "trainee_option", "trainee_setting",
+    "DATA_DIR_ENV", "TRAINEE_ENV", "Settings", "data_dir_option", "data_dir_setting", "drills_option",
+    "drills_setting", "format_option", "pass_settings", "recover_and_report", "resolve_data_dir", "resolve_trainee",
+    "resolved_settings", "settings_from", "settings_of", "trainee_option", "trainee_setting",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -72,7 +72,9 @@ def settings_from(
     data_dir: Path | None = None,
     drill_dirs: tuple[Path, ...] = (),
 ) -> Settings:
-    """The invocation's :class:`Settings` (from the root group) with a subcommand's own options applied."""
+    """The invocation's :class:`Settings` (from the root group) with a subcommand's own options applied, for a
+    command that takes ``--trainee`` / ``--data-dir`` / ``--drills`` as arguments (``warroom scores``). Other
+    commands use the ``*_setting`` options and :data:`pass_settings`."""
     return resolved_settings(ctx.find_object(Settings), trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
 
 
@@ -133,13 +135,6 @@ data_dir_setting = click.option(
     callback=_apply_data_dir,
     help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
 )
-
-
-def drill_dirs_of(ctx: click.Context, extra: tuple[Path, ...] = ()) -> tuple[Path, ...]:
-    """The ``--drills`` folders of this invocation: the root command's (``warroom --drills DIR CMD``), then a
-    subcommand's own (``warroom CMD --drills DIR``), each once."""
-    root = tuple(getattr(ctx.find_root().obj, "drill_dirs", ()) or ())
-    return (*root, *(d for d in extra if d not in root))
 
 
 def recover_and_report(settings: Settings) -> None:

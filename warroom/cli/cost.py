@@ -9,7 +9,8 @@ import click
 
 from warroom.cli.common import drills_setting, format_option
 from warroom.cli.params import DrillParam
-from warroom.core.format import clean, clean_line, usd, usd_price
+from warroom.cli.texttable import cleaned
+from warroom.core.format import clean_line, usd, usd_price
 from warroom.core.words import plural
 
 if TYPE_CHECKING:
@@ -29,18 +30,13 @@ def _factor(x: float | None) -> str:
 
 
 def _table(title: str, rows: list[Any]) -> list[str]:
-    """A cost table: a header and one line per :class:`~warroom.core.cost.CostLine`, columns aligned."""
-    cells = [
-        (clean_line(r.name), str(r.calls), f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows
-    ]
-    head = (title, "calls", "input tok", "output tok", "USD")
-    widths = [max(len(c[i]) for c in [head, *cells]) for i in range(5)]
+    """A cost table (:func:`~warroom.cli.texttable.text_table`): a header and one line per
+    :class:`~warroom.core.cost.CostLine`, indented two spaces."""
+    from warroom.cli.texttable import table_lines, text_table
 
-    def line(c: tuple[str, ...]) -> str:
-        padded = (v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths, strict=False)))
-        return "  " + "  ".join(padded)
-
-    return [line(head), *(line(c) for c in cells)]
+    cells = [(clean_line(r.name), r.calls, f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows]
+    table = text_table((title, "calls", "input tok", "output tok", "USD"), cells, right={1, 2, 3, 4})
+    return table_lines(table, indent=2)
 
 
 def _calls(n: int) -> str:
@@ -89,7 +85,8 @@ def _escalation_lines(tc: Any) -> list[str]:
 def cost_report_lines(tc: Any) -> list[str]:
     """The text ``warroom cost`` prints for a :class:`~warroom.core.cost.TraceCost`, one string per line.
 
-    Drill text in it (model names, plan step ids) is cleaned: control characters are shown as ``\\xNN``.
+    Drill text in it (model names, plan step ids) is cleaned: control characters are shown as ``\\xNN``. The
+    tables are :func:`~warroom.cli.texttable.text_table` s (a bold header on a terminal).
     """
 
     def prices(p: tuple[float, float]) -> str:
@@ -132,7 +129,7 @@ def cost_report_lines(tc: Any) -> list[str]:
     out += _saving_lines(tc)
     out.append("")
     out += _escalation_lines(tc)
-    return [clean(line) for line in out]
+    return cleaned(out)
 
 
 @click.command("cost")
