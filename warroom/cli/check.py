@@ -41,6 +41,40 @@ def _table(report: Any) -> list[str]:
     return table_lines(text_table(header, rows, right={1, 4}), indent=2)
 
 
+def _check_one(
+    path: Path, drill: Any, problems: list[Any], own: list[Any], *, text: bool
+) -> tuple[dict[str, Any], list[str]]:
+    """Check one drill file: its JSON result (``passed`` among its keys) and, with ``text``, its lines of the text
+    report (its load and file problems are printed on stderr at once). ``drill`` is None when it did not load
+    (``problems`` say why); ``own`` are its cross-file problems."""
+    from warroom.core.check import run_checks
+
+    lines: list[str] = []
+    if drill is None:
+        if text:
+            for p in problems:
+                click.echo(clean(p), err=True)
+            lines += [f"FAIL {path}: does not load ({plural(len(problems), 'problem')}, above)", ""]
+        return {"path": str(path), "loaded": False, "passed": False,
+                "load_problems": [p.to_dict() for p in problems]}, lines
+    report = run_checks(drill)
+    passed = report.passed and not own
+    result = {"path": str(path), "loaded": True, **report.to_dict()}
+    if own:
+        result["passed"] = False
+        result["file_problems"] = [p.to_dict() for p in own]
+    if text:
+        for p in own:
+            click.echo(clean(p), err=True)
+        kind = " (all-clear drill)" if report.all_clear else ""
+        lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
+        lines += _table(report)
+        lines += [f"  problem: {p}" for p in report.problems]
+        lines += [f"  problem: {p.message} (line {p.line})" for p in own]
+        lines.append("")
+    return result, lines
+
+
 @click.command("check")
 @click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...", type=DrillParam(folders=True))
 @format_option("Output: a table per drill, or one JSON document.")
@@ -66,47 +100,19 @@ def check(names: tuple[Path, ...], fmt: str) -> None:
     name that is neither a file, a folder nor a drill id; no drill files).
     """
     from warroom.cli.validate import drill_files_of
-    from warroom.core.check import run_checks
     from warroom.core.library import DrillLibrary, cross_file_problems
 
     files, unreadable = drill_files_of(names)
     loaded = {path: DrillLibrary.load_or_problems(path) for path in files}
     file_problems = cross_file_problems((path, drill) for path, (drill, _) in loaded.items())
     results: list[dict[str, Any]] = []
-    failed = 0
     text_out: list[str] = []
     for path in files:
         drill, problems = loaded[path]
-        if drill is None:
-            failed += 1
-            results.append(
-                {"path": str(path), "loaded": False, "passed": False, "load_problems": [p.to_dict() for p in problems]}
-            )
-            if fmt == "text":
-                for p in problems:
-                    click.echo(clean(p), err=True)
-                text_out.append(f"FAIL {path}: does not load ({plural(len(problems), 'problem')}, above)")
-                text_out.append("")
-            continue
-        report = run_checks(drill)
-        own = file_problems.get(path, [])
-        passed = report.passed and not own
-        if not passed:
-            failed += 1
-        result = {"path": str(path), "loaded": True, **report.to_dict()}
-        if own:
-            result["passed"] = False
-            result["file_problems"] = [p.to_dict() for p in own]
+        result, lines = _check_one(path, drill, problems, file_problems.get(path, []), text=fmt == "text")
         results.append(result)
-        if fmt == "text":
-            for p in own:
-                click.echo(clean(p), err=True)
-            kind = " (all-clear drill)" if report.all_clear else ""
-            text_out.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
-            text_out.extend(_table(report))
-            text_out.extend(f"  problem: {p}" for p in report.problems)
-            text_out.extend(f"  problem: {p.message} (line {p.line})" for p in own)
-            text_out.append("")
+        text_out.extend(lines)
+    failed = sum(1 for r in results if not r["passed"])
     if fmt == "json":
         passed = failed == 0 and not unreadable
         click.echo(json.dumps({"passed": passed, "checked": len(files), "failed": failed, "drills": results}, indent=2))

@@ -39,6 +39,33 @@ def folder_problem(exc: OSError) -> str:
     return f"{exc.filename}: cannot read this folder ({why}); the drills in it were not checked"
 
 
+def _load_all(files: list[Path]) -> tuple[dict[Path, list[Any]], dict[Path, list[Any]], dict[Path, list[str]]]:
+    """Load every file: its problems (with the rules across the files: an id that differs from its file name, an id
+    two files share), its warnings, and the notes on rules that wait for a problem to be fixed, each by path."""
+    from warroom.core.library import cross_file_problems
+    from warroom.core.loader import DrillLoadError, Problem, load_drill_with_warnings
+
+    problems_of: dict[Path, list[Any]] = {}
+    warnings_of: dict[Path, list[Any]] = {}
+    notes_of: dict[Path, list[str]] = {}
+    loaded: list[tuple[Path, Any]] = []
+    for f in files:
+        try:
+            drill, warnings_of[f] = load_drill_with_warnings(f)
+            loaded.append((f, drill))
+            problems_of[f] = []
+        except DrillLoadError as e:
+            problems_of[f] = list(e.problems)
+            warnings_of[f] = list(e.warnings)
+            notes_of[f] = e.blocked
+        except Exception as e:  # a bug in warroom, not in the drill: still report it as a problem, never a traceback
+            why = f"warroom could not check this file (internal error {type(e).__name__}: {e}); please report it"
+            problems_of[f] = [Problem(str(f), 1, 1, why)]
+    for f, extra in cross_file_problems(loaded).items():
+        problems_of[f] = sorted([*problems_of[f], *extra], key=lambda p: (p.line, p.column))
+    return problems_of, warnings_of, notes_of
+
+
 @click.command("validate")
 @click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...", type=DrillParam(folders=True))
 @format_option(
@@ -72,28 +99,8 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
     """
     import json
 
-    from warroom.core.library import cross_file_problems
-    from warroom.core.loader import DrillLoadError, Problem, load_drill_with_warnings
-
     files, unreadable = drill_files_of(names)
-    problems_of: dict[Path, list[Problem]] = {}
-    warnings_of: dict[Path, list[Problem]] = {}
-    notes_of: dict[Path, list[str]] = {}
-    loaded: list[tuple[Path, Any]] = []
-    for f in files:
-        try:
-            drill, warnings_of[f] = load_drill_with_warnings(f)
-            loaded.append((f, drill))
-            problems_of[f] = []
-        except DrillLoadError as e:
-            problems_of[f] = list(e.problems)
-            warnings_of[f] = list(e.warnings)
-            notes_of[f] = e.blocked
-        except Exception as e:  # a bug in warroom, not in the drill: still report it as a problem, never a traceback
-            why = f"warroom could not check this file (internal error {type(e).__name__}: {e}); please report it"
-            problems_of[f] = [Problem(str(f), 1, 1, why)]
-    for f, extra in cross_file_problems(loaded).items():
-        problems_of[f] = sorted([*problems_of[f], *extra], key=lambda p: (p.line, p.column))
+    problems_of, warnings_of, notes_of = _load_all(files)
 
     invalid = 0
     total_problems = 0
