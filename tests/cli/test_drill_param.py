@@ -119,3 +119,13 @@ def test_an_unknown_name_with_braces_is_reported_as_it_is():
         DrillLibrary().resolve("{where}{0}")
     assert str(info.value).startswith("no drill file or drill id '{where}{0}' (searched ")
     assert info.value.suggestion == ""
+
+
+def test_shell_completion_offers_the_library_drill_ids(monkeypatch: pytest.MonkeyPatch):
+    param = DrillParam()
+    ctx = click.Context(_probe())
+    items = param.shell_complete(ctx, _probe().params[0], "duplicate-")
+    assert [i.value for i in items[:-1]] == [DRILL_ID] and items[-1].type == "file"
+    monkeypatch.setenv("WARROOM_TRAINEE", "bad\x1bname")  # settings that cannot be resolved: files only
+    items = param.shell_complete(click.Context(_probe()), _probe().params[0], "duplicate-")
+    assert [i.type for i in items] == ["file"]

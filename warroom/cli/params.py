@@ -80,6 +80,10 @@ class DrillParam(click.ParamType):
         return LoadedDrill(path, drill)
 
     def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
-        """The library's drill ids that start with ``incomplete``, then files and folders."""
-        ids = [i for i in library_of(ctx).drill_ids() if i.startswith(incomplete)]
+        """The library's drill ids that start with ``incomplete``, then files and folders (only files and folders
+        when the settings cannot be resolved, e.g. an unusable ``$WARROOM_TRAINEE``)."""
+        try:
+            ids = [i for i in library_of(ctx).drill_ids() if i.startswith(incomplete)]
+        except click.ClickException:
+            ids = []
         return [CompletionItem(i) for i in ids] + [CompletionItem(incomplete, type="file")]
