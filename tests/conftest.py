@@ -4,8 +4,8 @@ Every test starts from the same ambient settings whatever the shell that runs py
 variables (trainee, data directory, charset...), ``COLUMNS`` / ``LINES`` (which Rich and click read for the width
 of tables) and the colour hints the terminal UI reads are removed for the test, and the locale is ``C.UTF-8`` (the
 terminal UI falls back to ASCII in other locales); a test that needs another value sets it with ``monkeypatch``.
-Support modules (``locations``, ``malformed_cases``, ``core_support``, ``store_support``, ``screen_support``) are
-importable from every folder (``pythonpath`` in pyproject.toml).
+Support modules (``locations``, ``malformed_cases``, ``core_support``, ``store_support``, ``screen_support``,
+``import_support``) are importable from every folder (``pythonpath`` in pyproject.toml).
 """
 
 from __future__ import annotations

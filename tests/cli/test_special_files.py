@@ -230,7 +230,7 @@ def test_import_reports_an_unreadable_folder(tmp_path: Path, monkeypatch: pytest
     r = invoke("import", "who-and-when", str(top), "--out", str(tmp_path / "out"))
     assert r.exit_code == 1
     assert f"{top / 'locked'}: cannot read this folder (permission denied); its records were not imported" in r.stderr
-    assert "1 of 1 record imported" in r.output and "; 1 folder(s) could not be read" in r.output
+    assert "1 of 1 record imported" in r.output and "; 1 folder could not be read" in r.output
 
 
 def test_scores_output_to_a_fifo_nobody_reads_is_refused_at_once(fifo: Path, tmp_path: Path):

@@ -63,8 +63,10 @@ def test_every_mistake_position_of_every_fixture_imports_into_a_drill_that_passe
 
 
 def test_a_drill_that_would_fail_check_is_refused_never_written(tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(ww, "EVIDENCE_MIN_GAP", 0.0)  # the old pacing: 1 s between evidence and deadline
-    monkeypatch.setattr(ww, "MIN_REACTION_WINDOW", 0.0)  # and no guard of the importer's own
+    from warroom.importers.who_and_when import pace
+
+    monkeypatch.setattr(pace, "EVIDENCE_MIN_GAP", 0.0)  # the old pacing: 1 s between evidence and deadline
+    monkeypatch.setattr(pace, "MIN_REACTION_WINDOW", 0.0)  # and no guard of the importer's own
     record_file, _ = _with_mistake_at(FIXTURES / "good" / "captain-agent" / "mini.json", 2, tmp_path)
     report = ww.import_records([record_file], tmp_path / "out")
     [result] = report.results

@@ -8,22 +8,16 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import drills_option, format_option
+from warroom.cli.common import drills_setting, format_option
+from warroom.cli.params import DrillParam
+from warroom.cli.texttable import cleaned
 from warroom.core.format import clean, damage_amount, seconds
-
-
-def load_drill_or_problems(path: Path) -> tuple[Any, list[Any]]:
-    """Load the drill at ``path`` with the loader: ``(drill, [])``, or ``(None, problems)`` where each problem has
-    ``path``, ``line``, ``column``, ``message``, ``to_dict()`` and ``str()`` = ``path:line:col: message``."""
-    from warroom.core.loader import DrillLoadError, load_drill
-
-    try:
-        return load_drill(path), []
-    except DrillLoadError as exc:
-        return None, list(exc.problems)
+from warroom.core.words import plural
 
 
 def _table(report: Any) -> list[str]:
+    """The scripted trainees' results (:func:`~warroom.cli.texttable.text_table`), indented two spaces."""
+    from warroom.cli.texttable import table_lines, text_table
     from warroom.core.outcome import OUTCOME_LABELS
 
     header = ("trainee", "score", "outcome", "detect", "false esc.", "damage")
@@ -44,22 +38,48 @@ def _table(report: Any) -> list[str]:
                 harm,
             )
         )
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    right = {1, 4}
+    return table_lines(text_table(header, rows, right={1, 4}), indent=2)
 
-    def line(cells: tuple[str, ...]) -> str:
-        padded = (c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=False)))
-        return ("  " + "  ".join(padded)).rstrip()
 
-    return [line(header), *(line(r) for r in rows)]
+def _check_one(
+    path: Path, drill: Any, problems: list[Any], own: list[Any], *, text: bool
+) -> tuple[dict[str, Any], list[str]]:
+    """Check one drill file: its JSON result (``passed`` among its keys) and, with ``text``, its lines of the text
+    report (its load and file problems are printed on stderr at once). ``drill`` is None when it did not load
+    (``problems`` say why); ``own`` are its cross-file problems."""
+    from warroom.core.check import run_checks
+
+    lines: list[str] = []
+    if drill is None:
+        if text:
+            for p in problems:
+                click.echo(clean(p), err=True)
+            lines += [f"FAIL {path}: does not load ({plural(len(problems), 'problem')}, above)", ""]
+        return {"path": str(path), "loaded": False, "passed": False,
+                "load_problems": [p.to_dict() for p in problems]}, lines
+    report = run_checks(drill)
+    passed = report.passed and not own
+    result = {"path": str(path), "loaded": True, **report.to_dict()}
+    if own:
+        result["passed"] = False
+        result["file_problems"] = [p.to_dict() for p in own]
+    if text:
+        for p in own:
+            click.echo(clean(p), err=True)
+        kind = " (all-clear drill)" if report.all_clear else ""
+        lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
+        lines += _table(report)
+        lines += [f"  problem: {p}" for p in report.problems]
+        lines += [f"  problem: {p.message} (line {p.line})" for p in own]
+        lines.append("")
+    return result, lines
 
 
 @click.command("check")
-@click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...")
+@click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...", type=DrillParam(folders=True))
 @format_option("Output: a table per drill, or one JSON document.")
-@drills_option
-@click.pass_context
-def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tuple[Path, ...]) -> None:
+@drills_setting
+def check(names: tuple[Path, ...], fmt: str) -> None:
     """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
 
     PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
@@ -80,58 +100,29 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
     name that is neither a file, a folder nor a drill id; no drill files).
     """
     from warroom.cli.validate import drill_files_of
-    from warroom.core.check import run_checks
-    from warroom.core.library import cross_file_problems
+    from warroom.core.library import DrillLibrary, cross_file_problems
 
-    files, unreadable = drill_files_of(ctx, names, drill_dirs)
-    loaded = {path: load_drill_or_problems(path) for path in files}
+    files, unreadable = drill_files_of(names)
+    loaded = {path: DrillLibrary.load_or_problems(path) for path in files}
     file_problems = cross_file_problems((path, drill) for path, (drill, _) in loaded.items())
     results: list[dict[str, Any]] = []
-    failed = 0
     text_out: list[str] = []
     for path in files:
         drill, problems = loaded[path]
-        if drill is None:
-            failed += 1
-            results.append(
-                {"path": str(path), "loaded": False, "passed": False, "load_problems": [p.to_dict() for p in problems]}
-            )
-            if fmt == "text":
-                for p in problems:
-                    click.echo(clean(p), err=True)
-                plural = "s" if len(problems) != 1 else ""
-                text_out.append(f"FAIL {path}: does not load ({len(problems)} problem{plural}, above)")
-                text_out.append("")
-            continue
-        report = run_checks(drill)
-        own = file_problems.get(path, [])
-        passed = report.passed and not own
-        if not passed:
-            failed += 1
-        result = {"path": str(path), "loaded": True, **report.to_dict()}
-        if own:
-            result["passed"] = False
-            result["file_problems"] = [p.to_dict() for p in own]
+        result, lines = _check_one(path, drill, problems, file_problems.get(path, []), text=fmt == "text")
         results.append(result)
-        if fmt == "text":
-            for p in own:
-                click.echo(clean(p), err=True)
-            kind = " (all-clear drill)" if report.all_clear else ""
-            text_out.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
-            text_out.extend(_table(report))
-            text_out.extend(f"  problem: {p}" for p in report.problems)
-            text_out.extend(f"  problem: {p.message} (line {p.line})" for p in own)
-            text_out.append("")
+        text_out.extend(lines)
+    failed = sum(1 for r in results if not r["passed"])
     if fmt == "json":
         passed = failed == 0 and not unreadable
         click.echo(json.dumps({"passed": passed, "checked": len(files), "failed": failed, "drills": results}, indent=2))
     else:
-        for line in text_out:  # drill text (paths, problems naming steps) with control characters shown as \xNN
-            click.echo(clean(line))
+        for line in cleaned(text_out):  # drill text (paths, problems naming steps): control characters as \xNN
+            click.echo(line)
         n = len(files)
         folders = ""
         if unreadable:
-            folders = f" {unreadable} folder{'s' if unreadable != 1 else ''} could not be read (above)."
-        click.echo(f"{n} drill{'s' if n != 1 else ''} checked: {n - failed} passed, {failed} failed.{folders}")
+            folders = f" {plural(unreadable, 'folder')} could not be read (above)."
+        click.echo(f"{plural(n, 'drill')} checked: {n - failed} passed, {failed} failed.{folders}")
     if failed or unreadable:
         raise SystemExit(1)

@@ -14,9 +14,10 @@ from warroom.core.errors import SettingsError
 from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings, resolve_data_dir, resolve_trainee
 
 __all__ = [
-    "DATA_DIR_ENV", "TRAINEE_ENV", "Settings", "data_dir_option", "drill_dirs_of", "drills_option", "format_option",
-    "recover_and_report", "resolve_data_dir", "resolve_trainee", "resolved_settings", "settings_from",
-    "store_option", "trainee_option", "use_store",
+    "DATA_DIR_ENV", "TRAINEE_ENV", "Settings", "data_dir_option", "data_dir_setting", "drills_option",
+    "drills_setting", "format_option", "pass_settings", "recover_and_report", "resolve_data_dir", "resolve_trainee",
+    "resolved_settings", "settings_from", "settings_of", "store_option", "trainee_option",
+    "trainee_setting", "use_store",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -106,15 +107,69 @@ def settings_from(
     data_dir: Path | None = None,
     drill_dirs: tuple[Path, ...] = (),
 ) -> Settings:
-    """The invocation's :class:`Settings` (from the root group) with a subcommand's own options applied."""
+    """The invocation's :class:`Settings` (from the root group) with a subcommand's own options applied, for a
+    command that takes ``--trainee`` / ``--data-dir`` / ``--drills`` as arguments (``warroom scores``). Other
+    commands use the ``*_setting`` options and :data:`pass_settings`."""
     return resolved_settings(ctx.find_object(Settings), trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
 
 
-def drill_dirs_of(ctx: click.Context, extra: tuple[Path, ...] = ()) -> tuple[Path, ...]:
-    """The ``--drills`` folders of this invocation: the root command's (``warroom --drills DIR CMD``), then a
-    subcommand's own (``warroom CMD --drills DIR``), each once."""
-    root = tuple(getattr(ctx.find_root().obj, "drill_dirs", ()) or ())
-    return (*root, *(d for d in extra if d not in root))
+#: Passes the invocation's one :class:`Settings` (``ctx.obj``: the root command's, with the subcommand's own
+#: ``--drills`` / ``--trainee`` / ``--data-dir`` applied by the ``*_setting`` options below) as the command
+#: function's first argument.
+pass_settings = click.make_pass_decorator(Settings)
+
+
+def settings_of(ctx: click.Context) -> Settings:
+    """The invocation's :class:`Settings` (``ctx.obj``), resolved from the environment and set on ``ctx`` when the
+    command runs without the root group (a click test invoking a subcommand alone)."""
+    settings = ctx.find_object(Settings)
+    if settings is None:
+        settings = resolved_settings()
+        ctx.obj = settings
+    return settings
+
+
+def _apply_drills(ctx: click.Context, param: click.Parameter, value: tuple[Path, ...]) -> None:
+    if not ctx.resilient_parsing:
+        ctx.obj = resolved_settings(settings_of(ctx), drill_dirs=tuple(value))
+
+
+def _apply_trainee(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if not ctx.resilient_parsing:
+        ctx.obj = resolved_settings(settings_of(ctx), trainee=value)
+
+
+def _apply_data_dir(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    if not ctx.resilient_parsing:
+        ctx.obj = resolved_settings(settings_of(ctx), data_dir=value)
+
+
+# A subcommand's own settings: applied to ctx.obj as they are parsed (not passed to the function; use
+# pass_settings). --drills is eager, so a drill argument (warroom.cli.params.DrillParam) is resolved in its folders
+# whether it comes before or after them on the command line.
+drills_setting = click.option(
+    "--drills",
+    "drill_dirs",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    is_eager=True,
+    expose_value=False,
+    callback=_apply_drills,
+    help="Also offer the drills in this folder (repeatable).",
+)
+trainee_setting = click.option(
+    "--trainee",
+    expose_value=False,
+    callback=_apply_trainee,
+    help=f"Trainee name (default: ${TRAINEE_ENV}, else the OS user).",
+)
+data_dir_setting = click.option(
+    "--data-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    expose_value=False,
+    callback=_apply_data_dir,
+    help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
+)
 
 
 def recover_and_report(settings: Settings) -> None:

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from warroom.cli.common import drill_dirs_of, drills_option, format_option
-from warroom.core.format import clean, clean_line, usd, usd_price
+from warroom.cli.common import drills_setting, format_option
+from warroom.cli.params import DrillParam
+from warroom.cli.texttable import cleaned
+from warroom.core.format import clean_line, usd, usd_price
+from warroom.core.words import plural
+
+if TYPE_CHECKING:
+    from warroom.core.library import LoadedDrill
 
 
 def _pct(x: float | None) -> str:
@@ -25,22 +30,17 @@ def _factor(x: float | None) -> str:
 
 
 def _table(title: str, rows: list[Any]) -> list[str]:
-    """A cost table: a header and one line per :class:`~warroom.core.cost.CostLine`, columns aligned."""
-    cells = [
-        (clean_line(r.name), str(r.calls), f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows
-    ]
-    head = (title, "calls", "input tok", "output tok", "USD")
-    widths = [max(len(c[i]) for c in [head, *cells]) for i in range(5)]
+    """A cost table (:func:`~warroom.cli.texttable.text_table`): a header and one line per
+    :class:`~warroom.core.cost.CostLine`, indented two spaces."""
+    from warroom.cli.texttable import table_lines, text_table
 
-    def line(c: tuple[str, ...]) -> str:
-        padded = (v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(c, widths, strict=False)))
-        return "  " + "  ".join(padded)
-
-    return [line(head), *(line(c) for c in cells)]
+    cells = [(clean_line(r.name), r.calls, f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows]
+    table = text_table((title, "calls", "input tok", "output tok", "USD"), cells, right={1, 2, 3, 4})
+    return table_lines(table, indent=2)
 
 
 def _calls(n: int) -> str:
-    return f"{n} call{'s' if n != 1 else ''}"
+    return plural(n, "call")
 
 
 def _saving_lines(tc: Any) -> list[str]:
@@ -85,7 +85,8 @@ def _escalation_lines(tc: Any) -> list[str]:
 def cost_report_lines(tc: Any) -> list[str]:
     """The text ``warroom cost`` prints for a :class:`~warroom.core.cost.TraceCost`, one string per line.
 
-    Drill text in it (model names, plan step ids) is cleaned: control characters are shown as ``\\xNN``.
+    Drill text in it (model names, plan step ids) is cleaned: control characters are shown as ``\\xNN``. The
+    tables are :func:`~warroom.cli.texttable.text_table` s (a bold header on a terminal).
     """
 
     def prices(p: tuple[float, float]) -> str:
@@ -114,7 +115,7 @@ def cost_report_lines(tc: Any) -> list[str]:
     executor = next(r for r in tc.by_role if r.name == "executor")
     if flat.calls:
         out.append(
-            f"  flat loop: {flat.calls} step{'' if flat.calls == 1 else 's'} on {planner_model} "
+            f"  flat loop: {plural(flat.calls, 'step')} on {planner_model} "
             f"({flat.input_tokens:,} in, {flat.output_tokens:,} out) = {usd(flat.usd)}"
         )
         out.append(
@@ -128,16 +129,15 @@ def cost_report_lines(tc: Any) -> list[str]:
     out += _saving_lines(tc)
     out.append("")
     out += _escalation_lines(tc)
-    return [clean(line) for line in out]
+    return cleaned(out)
 
 
 @click.command("cost")
-@click.argument("drill", required=False)
+@click.argument("drill", required=False, type=DrillParam())
 @click.option("--example", is_flag=True, help="Show the seed worked example (a bundled example drill) instead.")
 @format_option("Output: tables, or one JSON document.")
-@drills_option
-@click.pass_context
-def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str, drill_dirs: tuple[Path, ...]) -> None:
+@drills_setting
+def cost(drill: LoadedDrill | None, example: bool, fmt: str) -> None:
     """Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.
 
     DRILL is a drill file or a drill id (from --drills folders or the bundled library). A call costs input
@@ -148,25 +148,19 @@ def cost(ctx: click.Context, drill: str | None, example: bool, fmt: str, drill_d
 
     Exit status: 0 on success, 1 when the drill does not load (path:line:col: message), 2 on usage errors.
     """
-    from warroom.cli.check import load_drill_or_problems
+    from warroom.cli.params import DrillNotLoaded
     from warroom.core.cost import seed_example_path, trace_cost
-    from warroom.core.library import resolve_drill
+    from warroom.core.library import DrillLibrary
 
     if example == (drill is not None):
         raise click.UsageError("give either a DRILL (file or id) or --example")
     if drill is None:  # then --example was given (checked above)
         path = seed_example_path()
+        loaded, problems = DrillLibrary.load_or_problems(path)
+        if loaded is None:
+            raise DrillNotLoaded(path, problems)
     else:
-        dirs = drill_dirs_of(ctx, drill_dirs)
-        try:
-            path = resolve_drill(drill, dirs)
-        except FileNotFoundError as exc:
-            raise click.BadParameter(clean(exc.args[0] if exc.args else exc), param_hint="DRILL") from None
-    loaded, problems = load_drill_or_problems(path)
-    if loaded is None:
-        for p in problems:
-            click.echo(clean(p), err=True)
-        raise SystemExit(1)
+        path, loaded = drill
     tc = trace_cost(loaded)
     if fmt == "json":
         click.echo(json.dumps({"path": str(path), **tc.to_dict()}, indent=2))

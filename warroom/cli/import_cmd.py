@@ -71,6 +71,7 @@ def who_and_when(
     Example: warroom import who-and-when path/to/who-and-when --out ~/ww-drills
     """
     from warroom.core.format import clean
+    from warroom.core.words import plural
     from warroom.importers.who_and_when import (
         DEFAULT_EXECUTOR_PRICE,
         DEFAULT_PLANNER_PRICE,
@@ -96,7 +97,7 @@ def who_and_when(
             say(f"{result.source}: {result.error}", err=True)
         elif verbose:
             say(f"{result.source} -> {result.output}")
-    say(report.summary() + (f"; {len(unreadable)} folder(s) could not be read" if unreadable else ""))
+    say(report.summary() + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""))
     if report.failed or unreadable:
         raise SystemExit(1)
 

@@ -5,26 +5,25 @@ Heavy imports (the store, pydantic models, Textual) happen inside the command, s
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from warroom.cli.common import (
-    data_dir_option,
-    drills_option,
+    Settings,
+    data_dir_setting,
+    drills_setting,
     open_results,
+    pass_settings,
     recover_and_report,
-    settings_from,
 )
 from warroom.cli.output import failure, say
 
 
 @click.command()
 @click.argument("session_id")
-@data_dir_option
-@drills_option
-@click.pass_context
-def review(ctx: click.Context, session_id: str, data_dir: Path | None, drill_dirs: tuple[Path, ...]) -> None:
+@data_dir_setting
+@drills_setting
+@pass_settings
+def review(settings: Settings, session_id: str) -> None:
     """Review a stored session: the whole trace with the answer key, the trainee's flags and escalations where
     they happened, and the scorecard beside it.
 
@@ -35,7 +34,6 @@ def review(ctx: click.Context, session_id: str, data_dir: Path | None, drill_dir
     """
     from warroom.store.results import CorruptSession, SessionNotFound, StoreError
 
-    settings = settings_from(ctx, data_dir=data_dir, drill_dirs=drill_dirs)
     recover_and_report(settings)
     store = open_results(settings, verify=True)  # the whole file is checked before the review opens
     if store is None:

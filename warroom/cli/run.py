@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from warroom.cli.common import data_dir_option, drills_option, settings_from, trainee_option
+from warroom.cli.common import Settings, data_dir_setting, drills_setting, pass_settings, trainee_setting
+from warroom.cli.params import DrillParam
 from warroom.core.format import PLAYBACK_SPEEDS, clean
+
+if TYPE_CHECKING:
+    from warroom.core.library import LoadedDrill
 
 _SPEED_LIST = ", ".join(f"{s:g}" for s in PLAYBACK_SPEEDS)
 
@@ -20,10 +24,10 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
 
 
 @click.command("run")
-@click.argument("path_or_id")
-@drills_option
-@trainee_option
-@data_dir_option
+@click.argument("path_or_id", type=DrillParam())
+@drills_setting
+@trainee_setting
+@data_dir_setting
 @click.option(
     "--speed",
     type=float,
@@ -33,15 +37,8 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     help=f"Initial playback speed, one of {_SPEED_LIST}: drill seconds per real second (+ and - step through the "
     "same speeds during the drill).",
 )
-@click.pass_context
-def run(
-    ctx: click.Context,
-    path_or_id: str,
-    drill_dirs: tuple[Path, ...],
-    trainee: str | None,
-    data_dir: Path | None,
-    speed: float,
-) -> None:
+@pass_settings
+def run(settings: Settings, path_or_id: LoadedDrill, speed: float) -> None:
     """Play one drill: its briefing, the war room, then the debrief (skips the drill picker).
 
     PATH_OR_ID is a drill file or the id of a bundled drill (or of one in a --drills folder; --drills, --trainee
@@ -49,25 +46,15 @@ def run(
     status 2). A drill that cannot be loaded, or whose id differs from its file name (as `warroom validate`
     reports), is reported as path:line:col: message lines on stderr, with exit status 1.
     """
-    from warroom.core.library import cross_file_problems, resolve_drill
-    from warroom.tui.services import DrillEntry, DrillProblem, load_drill
+    from warroom.core.library import cross_file_problems
+    from warroom.tui.services import DrillEntry
 
-    settings = settings_from(ctx, trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
-    try:
-        path = resolve_drill(path_or_id, settings.drill_dirs)
-    except FileNotFoundError as exc:  # an unknown drill path or id, or a folder, is a usage error (exit status 2)
-        raise click.BadParameter(clean(exc.args[0] if exc.args else exc), param_hint="PATH_OR_ID") from None
-    try:
-        drill = load_drill(path)
-    except DrillProblem as exc:
-        for line in exc.problems:
-            click.echo(clean(line), err=True)
-        ctx.exit(1)
-    problems = cross_file_problems([(path, drill)]).get(path, [])
+    path, drill = path_or_id
+    problems = cross_file_problems([path_or_id]).get(path, [])
     if problems:  # the same rule as validate and the picker: a drill is found by its file name
         for p in problems:
             click.echo(clean(p), err=True)
-        ctx.exit(1)
+        raise SystemExit(1)
 
     from warroom.cli.common import check_store
     from warroom.tui.launch import launch

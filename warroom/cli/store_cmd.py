@@ -86,13 +86,12 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
     often this runs (a session already stored is recognised by its id). Every start of warroom does the same.
 
     Exit status 1 when the store cannot be reached or used (the sessions stay queued)."""
-    from warroom.cli.common import drill_dirs_of
     from warroom.store.datadir import journals_dir
     from warroom.store.recovery import recover_unfinished
     from warroom.store.sessions import default_drill_resolver
 
     use_store(store_url)
-    settings = settings_from(ctx, data_dir=data_dir, drill_dirs=drill_dirs_of(ctx, drill_dirs))
+    settings = settings_from(ctx, data_dir=data_dir, drill_dirs=drill_dirs)
     with store_errors():
         recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
     for rec in recovered:

@@ -7,34 +7,22 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import drills_option, format_option
+from warroom.cli.common import drills_setting, format_option
+from warroom.cli.params import DrillParam
 from warroom.core.format import clean
+from warroom.core.words import plural
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
+    """The drill files under the ``warroom validate`` / ``warroom check`` arguments (drill files and folders, as
+    :class:`~warroom.cli.params.DrillParam` resolved them), and how many folders under them could not be read.
 
-
-def drill_files_of(
-    ctx: click.Context, names: tuple[str, ...], extra_dirs: tuple[Path, ...] = ()
-) -> tuple[list[Path], int]:
-    """The drill files that ``warroom validate`` / ``warroom check`` arguments name (files, folders or drill ids),
-    and how many folders under them could not be read.
-
-    Drill ids are looked up in the ``--drills`` folders (the root command's, then ``extra_dirs``, the command's
-    own) and the bundled library. A sub-folder that
-    cannot be listed is reported on stderr (``folder: cannot read this folder (permission denied) ...``); the
-    command must then fail (exit status 1). Raises a click usage error (exit status 2) for a name that is none of
-    these, or when the folders hold no drill file.
+    A sub-folder that cannot be listed is reported on stderr (``folder: cannot read this folder (permission
+    denied) ...``); the command must then fail (exit status 1). Raises a click usage error (exit status 2) when the
+    folders hold no drill file.
     """
-    from warroom.cli.common import drill_dirs_of
-    from warroom.core.library import drill_paths, find_drill_files
+    from warroom.core.library import find_drill_files
 
-    dirs = drill_dirs_of(ctx, extra_dirs)
-    try:
-        paths = drill_paths(names, dirs)
-    except FileNotFoundError as exc:
-        raise click.BadParameter(clean(exc), param_hint="PATH_OR_ID") from None
     errors: list[OSError] = []
     files = find_drill_files(paths, errors=errors)
     for err in errors:
@@ -51,16 +39,42 @@ def folder_problem(exc: OSError) -> str:
     return f"{exc.filename}: cannot read this folder ({why}); the drills in it were not checked"
 
 
+def _load_all(files: list[Path]) -> tuple[dict[Path, list[Any]], dict[Path, list[Any]], dict[Path, list[str]]]:
+    """Load every file: its problems (with the rules across the files: an id that differs from its file name, an id
+    two files share), its warnings, and the notes on rules that wait for a problem to be fixed, each by path."""
+    from warroom.core.library import cross_file_problems
+    from warroom.core.loader import DrillLoadError, Problem, load_drill_with_warnings
+
+    problems_of: dict[Path, list[Any]] = {}
+    warnings_of: dict[Path, list[Any]] = {}
+    notes_of: dict[Path, list[str]] = {}
+    loaded: list[tuple[Path, Any]] = []
+    for f in files:
+        try:
+            drill, warnings_of[f] = load_drill_with_warnings(f)
+            loaded.append((f, drill))
+            problems_of[f] = []
+        except DrillLoadError as e:
+            problems_of[f] = list(e.problems)
+            warnings_of[f] = list(e.warnings)
+            notes_of[f] = e.blocked
+        except Exception as e:  # a bug in warroom, not in the drill: still report it as a problem, never a traceback
+            why = f"warroom could not check this file (internal error {type(e).__name__}: {e}); please report it"
+            problems_of[f] = [Problem(str(f), 1, 1, why)]
+    for f, extra in cross_file_problems(loaded).items():
+        problems_of[f] = sorted([*problems_of[f], *extra], key=lambda p: (p.line, p.column))
+    return problems_of, warnings_of, notes_of
+
+
 @click.command("validate")
-@click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...")
+@click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...", type=DrillParam(folders=True))
 @format_option(
     "text: one 'path:line:col: message' line per problem, then a summary line. "
     "json: JSON Lines on stdout, one object per problem or warning with keys path, line, column, severity "
     "(error or warning), message (nothing for a valid drill without warnings); the summary goes to stderr."
 )
-@drills_option
-@click.pass_context
-def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tuple[Path, ...]) -> None:
+@drills_setting
+def validate(names: tuple[Path, ...], fmt: str) -> None:
     """Check drills: YAML syntax, the drill format's types and its rules (ids, references, times, deadline).
 
     PATH_OR_ID is a drill file, a folder (searched recursively for *.yaml and *.yml files), or the id of a bundled drill
@@ -85,28 +99,8 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
     """
     import json
 
-    from warroom.core.library import cross_file_problems
-    from warroom.core.loader import DrillLoadError, Problem, load_drill_with_warnings
-
-    files, unreadable = drill_files_of(ctx, names, drill_dirs)
-    problems_of: dict[Path, list[Problem]] = {}
-    warnings_of: dict[Path, list[Problem]] = {}
-    notes_of: dict[Path, list[str]] = {}
-    loaded: list[tuple[Path, Any]] = []
-    for f in files:
-        try:
-            drill, warnings_of[f] = load_drill_with_warnings(f)
-            loaded.append((f, drill))
-            problems_of[f] = []
-        except DrillLoadError as e:
-            problems_of[f] = list(e.problems)
-            warnings_of[f] = list(e.warnings)
-            notes_of[f] = e.blocked
-        except Exception as e:  # a bug in warroom, not in the drill: still report it as a problem, never a traceback
-            why = f"warroom could not check this file (internal error {type(e).__name__}: {e}); please report it"
-            problems_of[f] = [Problem(str(f), 1, 1, why)]
-    for f, extra in cross_file_problems(loaded).items():
-        problems_of[f] = sorted([*problems_of[f], *extra], key=lambda p: (p.line, p.column))
+    files, unreadable = drill_files_of(names)
+    problems_of, warnings_of, notes_of = _load_all(files)
 
     invalid = 0
     total_problems = 0
@@ -126,11 +120,11 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
             click.echo(clean(note), err=fmt == "json")
 
     valid = len(files) - invalid
-    summary = f"{_plural(len(files), 'drill')} checked: {valid} valid, {invalid} invalid"
-    counts = [_plural(n, word) for n, word in ((total_problems, "problem"), (total_warnings, "warning")) if n]
+    summary = f"{plural(len(files), 'drill')} checked: {valid} valid, {invalid} invalid"
+    counts = [plural(n, word) for n, word in ((total_problems, "problem"), (total_warnings, "warning")) if n]
     if counts:
         summary += f" ({', '.join(counts)})"
     if unreadable:
-        summary += f"; {_plural(unreadable, 'folder')} could not be read (above)"
+        summary += f"; {plural(unreadable, 'folder')} could not be read (above)"
     click.echo(summary, err=fmt == "json")
     raise SystemExit(1 if invalid or unreadable else 0)

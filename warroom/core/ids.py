@@ -18,6 +18,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from warroom.core.words import natural_key
+
 #: Most "did you mean" suggestions one :class:`Suggester` gives (one kind of reference: plan steps, events...).
 MAX_SUGGESTIONS = 20
 #: Most existing ids one suggestion compares the missing id with (those of the nearest lengths first).
@@ -70,9 +72,15 @@ def shown_id(text: Any) -> str:
     return f"`{escaped}{cut}` ({', '.join(names)}{more})"
 
 
+#: The similarity (difflib's ratio) from which a choice counts as a typo of a word: one character added or dropped
+#: in a short id.
+SUGGEST_CUTOFF = 0.8
+
+
 def likely_typo(word: str, choice: str) -> bool:
     """True when ``choice`` is what ``word`` would be with one slip of the keyboard: one character changed, two
-    neighbours swapped, or a difflib similarity of at least 0.8 (one character added or dropped in a short id)."""
+    neighbours swapped, or a difflib similarity of at least :data:`SUGGEST_CUTOFF` (one character added or dropped
+    in a short id)."""
     if len(word) == len(choice):
         diff = [i for i, (a, b) in enumerate(zip(word, choice, strict=True)) if a != b]
         if len(diff) == 1:
@@ -80,15 +88,10 @@ def likely_typo(word: str, choice: str) -> bool:
         if len(diff) == 2 and diff[1] == diff[0] + 1:
             i, j = diff
             return word[i] == choice[j] and word[j] == choice[i]
-    if 2 * min(len(word), len(choice)) < 0.8 * (len(word) + len(choice)):  # difflib's real_quick_ratio, inline
+    if 2 * min(len(word), len(choice)) < SUGGEST_CUTOFF * (len(word) + len(choice)):  # real_quick_ratio, inline
         return False
     matcher = difflib.SequenceMatcher(None, word, choice, autojunk=False)
-    return matcher.quick_ratio() >= 0.8 and matcher.ratio() >= 0.8
-
-
-def natural_key(text: str) -> list[Any]:
-    """Sort key for ids in natural order: ``e2`` before ``e10``."""
-    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text)]
+    return matcher.quick_ratio() >= SUGGEST_CUTOFF and matcher.ratio() >= SUGGEST_CUTOFF
 
 
 def _length_range(n: int) -> range:
@@ -146,14 +149,20 @@ class Suggester:
         if len(typos) == 1:
             return f" (did you mean {shown_id(typos[0])}?)"
         key = natural_key(word)
-        try:
-            before = [c for c in typos if natural_key(c) < key]
-            after = [c for c in typos if natural_key(c) > key]
-        except TypeError:  # a number against a word at the same place: no natural order to go by
-            return ""
+        before = [c for c in typos if natural_key(c) < key]
+        after = [c for c in typos if natural_key(c) > key]
         if not (before and after):  # past either end (`s9` after `s2`): nothing is near enough to name
             return ""
         return f" (nearby ids: {shown_id(before[-1])}, {shown_id(after[0])})"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """The one did-you-mean policy of warroom (drill references, drill ids on the command line...): a hint for
+    ``word`` among ``choices``, `` (did you mean `x`?)`` or `` (nearby ids: `a`, `b`)``, else ``""``.
+
+    A choice is offered only when it is one slip of the keyboard away (:func:`likely_typo`: one character changed,
+    two swapped, or a similarity of at least :data:`SUGGEST_CUTOFF`); an unrelated id is never offered."""
+    return Suggester(choices, budget=1)(word)
 
 
 def id_list(ids: Iterable[str], limit: int = 20) -> str:

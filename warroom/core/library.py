@@ -1,4 +1,5 @@
-"""Where drills live: the bundled drill library and folders the user names.
+"""Where drills live: the bundled drill library and folders the user names, and the :class:`DrillLibrary` that
+resolves a drill id or path and loads the drill (every command that takes drills goes through it).
 
 The bundled drills are the repository's top-level ``drills/`` folder; a wheel ships them inside the package as
 ``warroom/drills`` (see pyproject.toml), so an installed warroom finds them from any directory.
@@ -7,13 +8,16 @@ The bundled drills are the repository's top-level ``drills/`` folder; a wheel sh
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from warroom.core.words import natural_key
 
 if TYPE_CHECKING:
+    from warroom.core.model import Drill
     from warroom.core.problems import Problem
 
 DRILL_SUFFIXES = (".yaml", ".yml")
@@ -26,12 +30,6 @@ def bundled_drills_dir() -> Path:
     if packaged.is_dir():
         return packaged
     return here.parent / "drills"
-
-
-def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
-    """A sort key that orders runs of digits by value: ``ww-2`` < ``ww-10`` (case-insensitive otherwise)."""
-    parts = (part for part in re.split(r"(\d+)", text.casefold()) if part)
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in parts)
 
 
 #: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
@@ -149,54 +147,137 @@ class DrillIsAFolder(FileNotFoundError):
     """A folder named where one drill file is needed (``warroom run FOLDER``); the message says what to do."""
 
 
-def resolve_drill(path_or_id: str, extra_dirs: Iterable[Path] = ()) -> Path:
-    """The drill file named by a path, or by a drill id (file stem) in ``extra_dirs`` or the bundled library.
+class UnknownDrill(FileNotFoundError):
+    """A name that is no drill file (or folder, where one may be named) and no drill id of the library.
 
-    A path that exists and is not a folder is returned as it is (the loader refuses a FIFO or a device by name).
-    Raises :class:`DrillIsAFolder` (a FileNotFoundError) for a folder that is no drill id (``warroom run FOLDER``),
-    FileNotFoundError with the places searched when there is no such drill.
+    ``str()`` names it, the folders searched (and those that could not be read) and, when one drill id is a likely
+    typo of it, `` (did you mean `id`?)`` (:func:`warroom.core.ids.did_you_mean`); ``suggestion`` is that hint or
+    ``""``."""
+
+    def __init__(self, message: str, suggestion: str = "") -> None:
+        super().__init__(message + suggestion)
+        self.suggestion = suggestion
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class LoadedDrill(NamedTuple):
+    """A drill file and the drill loaded from it (``(path, drill)``, as :func:`cross_file_problems` takes)."""
+
+    path: Path
+    drill: Drill
+
+
+@dataclass(frozen=True)
+class DrillLibrary:
+    """The drills a command can name, and their loading: one object for drill-id resolution and loading.
+
+    ``extra_dirs`` are the ``--drills`` folders, searched in order before the bundled library
+    (:func:`bundled_drills_dir`); a drill id is a drill file's name without ``.yaml`` / ``.yml``, the first file of
+    that name winning. The index of drill ids is built on first use and kept (the folders are read once).
     """
-    p = Path(path_or_id).expanduser()
-    if p.is_symlink() or (p.exists() and not p.is_dir()):
-        return p
-    dirs = [*extra_dirs, bundled_drills_dir()]
-    errors: list[OSError] = []
-    for d in dirs:
-        for f in find_drill_files([d], errors=errors) if Path(d).is_dir() else []:
-            if f.stem == path_or_id:
-                return f
-    if p.is_dir():
-        raise DrillIsAFolder(
-            f"{path_or_id} is a folder, not a drill file: name one drill file or drill id in it, or pick from the "
-            f"folder's drills with `warroom --drills {path_or_id}`"
-        )
-    where = ", ".join(str(d) for d in dirs)
-    unread = "".join(f"; {e.filename} could not be read ({e.strerror or e})" for e in errors)
-    raise FileNotFoundError(f"no drill file or drill id {path_or_id!r} (searched {where}{unread})")
+
+    extra_dirs: tuple[Path, ...] = ()
+    _index: dict[str, Path] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _unread: list[OSError] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    @property
+    def dirs(self) -> tuple[Path, ...]:
+        """The folders searched for drill ids: the ``--drills`` folders, then the bundled library."""
+        return (*self.extra_dirs, bundled_drills_dir())
+
+    def _ids(self) -> dict[str, Path]:
+        if not self._index:
+            for d in self.dirs:
+                for f in find_drill_files([d], errors=self._unread) if Path(d).is_dir() else []:
+                    self._index.setdefault(f.stem, f)
+        return self._index
+
+    def drill_ids(self) -> list[str]:
+        """Every drill id in the library, in natural order (``ww-2`` before ``ww-10``)."""
+        return sorted(self._ids(), key=natural_key)
+
+    def find(self, drill_id: str) -> Path | None:
+        """The drill file of ``drill_id``, or None when no folder holds one."""
+        return self._ids().get(drill_id)
+
+    def _unknown(self, what: str, searched: str, name: str) -> UnknownDrill:
+        """``what (searched FOLDERS)`` with the folders that could not be read, and a did-you-mean for ``name``."""
+        from warroom.core.ids import did_you_mean
+
+        where = ", ".join(str(d) for d in self.dirs)
+        unread = "".join(f"; {e.filename} could not be read ({e.strerror or e})" for e in self._unread)
+        return UnknownDrill(f"{what} ({searched} {where}{unread})", did_you_mean(name, self._ids()))
+
+    def resolve(self, path_or_id: str) -> Path:
+        """The drill file named by a path, or by a drill id of the library.
+
+        A path that exists and is not a folder is returned as it is (the loader refuses a FIFO or a device by name);
+        a drill id wins over a folder of the same name. Raises :class:`DrillIsAFolder` for a folder that is no
+        drill id (``warroom run FOLDER``), :class:`UnknownDrill` (a FileNotFoundError) naming the folders searched
+        and any likely drill id when there is no such drill.
+        """
+        p = Path(path_or_id).expanduser()
+        if p.is_symlink() or (p.exists() and not p.is_dir()):
+            return p
+        found = self.find(path_or_id)
+        if found is not None:
+            return found
+        if p.is_dir():
+            raise DrillIsAFolder(
+                f"{path_or_id} is a folder, not a drill file: name one drill file or drill id in it, or pick from "
+                f"the folder's drills with `warroom --drills {path_or_id}`"
+            )
+        raise self._unknown(f"no drill file or drill id {path_or_id!r}", "searched", path_or_id)
+
+    def path(self, name: str | Path) -> Path:
+        """What ``warroom validate`` and ``warroom check`` take: an existing file or folder as given (a folder is
+        searched later with :func:`find_drill_files`), else the drill file of a drill id.
+
+        Raises :class:`UnknownDrill` (a FileNotFoundError) naming ``name``, the folders searched and any likely
+        drill id."""
+        p = Path(name).expanduser()
+        if p.exists():
+            return p
+        found = self.find(str(name))
+        if found is None:
+            raise self._unknown(f"no file, folder or drill id {str(name)!r}", "drill ids searched in", str(name))
+        return found
+
+    def load(self, path_or_id: str | Path) -> LoadedDrill:
+        """The drill a path or drill id names, loaded and validated (:func:`warroom.core.loader.load_drill`).
+
+        Raises what :meth:`resolve` raises, and :class:`~warroom.core.loader.DrillLoadError` (its ``problems``
+        are ``path:line:col: message``) for a drill that does not load."""
+        from warroom.core.loader import load_drill
+
+        path = self.resolve(str(path_or_id))
+        return LoadedDrill(path, load_drill(path))
+
+    @staticmethod
+    def load_or_problems(path: Path) -> tuple[Drill | None, list[Problem]]:
+        """Load the drill file ``path``: ``(drill, [])``, or ``(None, problems)`` where each problem has ``path``,
+        ``line``, ``column``, ``message``, ``to_dict()`` and ``str()`` = ``path:line:col: message``."""
+        from warroom.core.loader import DrillLoadError, load_drill
+
+        try:
+            return load_drill(path), []
+        except DrillLoadError as exc:
+            return None, list(exc.problems)
+
+
+def resolve_drill(path_or_id: str, extra_dirs: Iterable[Path] = ()) -> Path:
+    """:meth:`DrillLibrary.resolve` in a library of the ``extra_dirs`` folders and the bundled drills."""
+    return DrillLibrary(tuple(extra_dirs)).resolve(path_or_id)
 
 
 def drill_paths(names: Iterable[str | Path], extra_dirs: Iterable[Path] = ()) -> list[Path]:
-    """What ``warroom validate`` and ``warroom check`` take: each name an existing file or folder, or a drill id.
-
-    A name that exists is kept as given (a file, or a folder to search); any other name is looked up as a drill id
-    with :func:`resolve_drill` in ``extra_dirs`` (the ``--drills`` folders) and the bundled library. Returns the
-    paths in the order given (pass them to :func:`find_drill_files`). Raises FileNotFoundError for the first name
-    that is neither, with a message that names it and the folders searched.
-    """
-    dirs = list(extra_dirs)
-    out: list[Path] = []
-    for name in names:
-        p = Path(name).expanduser()
-        if p.exists():
-            out.append(p)
-            continue
-        try:
-            out.append(resolve_drill(str(name), dirs))
-        except FileNotFoundError:
-            where = ", ".join(str(d) for d in [*dirs, bundled_drills_dir()])
-            message = f"no file, folder or drill id {str(name)!r} (drill ids searched in {where})"
-            raise FileNotFoundError(message) from None
-    return out
+    """:meth:`DrillLibrary.path` of each name, in the order given (pass them to :func:`find_drill_files`). Raises
+    :class:`UnknownDrill` (a FileNotFoundError) for the first name that is neither a file, a folder nor a drill
+    id."""
+    library = DrillLibrary(tuple(extra_dirs))
+    return [library.path(name) for name in names]
 
 
 def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:

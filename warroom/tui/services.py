@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from warroom.core.library import natural_key
+from warroom.core.words import natural_key
 
 if TYPE_CHECKING:
     from warroom.core.actions import Action

@@ -1,0 +1,89 @@
+"""Click parameter types of the ``warroom`` commands: a drill argument resolved and loaded through the one
+:class:`~warroom.core.library.DrillLibrary` of the invocation (its ``--drills`` folders, then the bundled
+library).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import IO, Any
+
+import click
+from click.shell_completion import CompletionItem
+
+from warroom.cli.common import settings_of
+from warroom.core.format import clean
+from warroom.core.library import DrillLibrary, LoadedDrill
+
+_LIBRARY_KEY = "warroom.library"
+
+
+def library_of(ctx: click.Context | None) -> DrillLibrary:
+    """The invocation's :class:`DrillLibrary` over its settings' ``--drills`` folders, built once per set of
+    folders (several drill arguments share its index of drill ids)."""
+    if ctx is None:
+        return DrillLibrary()
+    dirs = settings_of(ctx).drill_dirs
+    cached = ctx.meta.get(_LIBRARY_KEY)
+    if not isinstance(cached, DrillLibrary) or cached.extra_dirs != dirs:
+        cached = ctx.meta[_LIBRARY_KEY] = DrillLibrary(dirs)
+    return cached
+
+
+class DrillNotLoaded(click.ClickException):
+    """A drill argument whose file does not load: each problem printed as ``path:line:col: message`` on stderr
+    (cleaned: control characters as ``\\xNN``), exit status 1."""
+
+    exit_code = 1
+
+    def __init__(self, path: Path, problems: list[Any]) -> None:
+        self.problems = list(problems) or [f"{path}: cannot load this drill"]
+        super().__init__("\n".join(clean(p) for p in self.problems))
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        for p in self.problems:
+            click.echo(clean(p), err=file is None, file=file)
+
+
+class DrillParam(click.ParamType):
+    """A drill argument: a drill file, or a drill id (file name without ``.yaml``) in the ``--drills`` folders or
+    the bundled library.
+
+    With ``folders`` False (``warroom run``, ``warroom cost``) the value is a
+    :class:`~warroom.core.library.LoadedDrill` ``(path, drill)``; a drill that does not load raises
+    :class:`DrillNotLoaded` (exit status 1). With ``folders`` True (``warroom validate``, ``warroom check``) a
+    folder is accepted too and the value is a :class:`~pathlib.Path` (a drill file or a folder to search); the
+    command loads the files itself. A name that is none of these, or a folder where one drill is needed, is a click
+    usage error (exit status 2) naming the folders searched and, when a drill id is one slip of the keyboard away,
+    ``(did you mean `id`?)``.
+    """
+
+    name = "drill"
+
+    def __init__(self, *, folders: bool = False) -> None:
+        self.folders = folders
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, (LoadedDrill, Path)):  # already converted (a default value)
+            return value
+        library = library_of(ctx)
+        try:
+            if self.folders:
+                return library.path(str(value))
+            path = library.resolve(str(value))
+        except FileNotFoundError as exc:  # UnknownDrill, DrillIsAFolder
+            hint = param.human_readable_name.removesuffix("...") if param is not None else None
+            raise click.BadParameter(clean(exc), ctx=ctx, param=param, param_hint=hint) from None
+        drill, problems = library.load_or_problems(path)
+        if drill is None:
+            raise DrillNotLoaded(path, problems)
+        return LoadedDrill(path, drill)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        """The library's drill ids that start with ``incomplete``, then files and folders (only files and folders
+        when the settings cannot be resolved, e.g. an unusable ``$WARROOM_TRAINEE``)."""
+        try:
+            ids = [i for i in library_of(ctx).drill_ids() if i.startswith(incomplete)]
+        except click.ClickException:
+            ids = []
+        return [CompletionItem(i) for i in ids] + [CompletionItem(incomplete, type="file")]

@@ -1,0 +1,73 @@
+"""The one way the CLI prints a table: a Rich table of cleaned text cells, rendered to lines.
+
+Every table a command prints (``warroom check``'s scripted trainees, ``warroom cost``'s breakdowns; any new one)
+is built with :func:`text_table` and printed, or rendered to lines with :func:`table_lines`. Cells are drill or
+trainee text shown literally: never Rich markup, control characters as ``\\xNN`` (:func:`warroom.core.format.clean`).
+Columns are sized to their content and separated by two spaces; a table too wide for the terminal folds its cells
+instead of cutting them. The console is :func:`warroom.cli.tables.make_console` (the terminal's width; 200 columns
+or ``$COLUMNS`` for a file or a pipe), and no line ends in spaces. ``warroom scores`` builds its own fitted tables
+(:mod:`warroom.cli.tables`) and can print them with :func:`table_lines` too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any
+
+from warroom.core.format import clean
+
+
+def text_table(
+    headers: Sequence[str], rows: Iterable[Sequence[object]], *, right: Collection[int] = (), bold: bool = True
+) -> Any:
+    """A borderless Rich ``Table``: one column per header (the column indexes in ``right`` right-aligned, for
+    numbers), one row per item of ``rows`` (each value shown with ``str`` after :func:`clean`). With ``bold`` the
+    header is bold on a terminal (never in a file or a pipe)."""
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(box=None, show_edge=False, pad_edge=False, padding=(0, 1), header_style="bold" if bold else None)
+    for i, header in enumerate(headers):
+        table.add_column(Text(clean(header)), justify="right" if i in right else "left", overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(clean(value)) for value in row))
+    return table
+
+
+class RenderedLine(str):
+    """A line :func:`table_lines` rendered: its text is cleaned already and it may hold the terminal's style codes
+    (a bold header), so it is never cleaned again (:func:`cleaned`)."""
+
+    __slots__ = ()
+
+
+def cleaned(lines: Iterable[str]) -> list[str]:
+    """``lines`` ready to print: each cleaned (:func:`~warroom.core.format.clean`) except the
+    :class:`RenderedLine` ones, whose cells were cleaned before Rich laid them out."""
+    return [line if isinstance(line, RenderedLine) else clean(line) for line in lines]
+
+
+def table_lines(*renderables: Any, indent: int = 0, console: Any = None) -> list[str]:
+    """``renderables`` (tables, text) rendered as the CLI prints them: one :class:`RenderedLine` per line, each
+    prefixed with ``indent`` spaces and without trailing spaces. ``console`` defaults to
+    :func:`warroom.cli.tables.make_console` (the terminal's width, 200 columns for a file or a pipe)."""
+    from warroom.cli.tables import make_console
+
+    console = console or make_console()
+    if indent:  # the table gets the room left after the indent
+        console.width = max(20, console.width - indent)
+    with console.capture() as capture:
+        for r in renderables:
+            console.print(r)
+    lines = capture.get().rstrip("\n").split("\n")
+    return [RenderedLine((" " * indent + strip_trailing(line)) if line.strip() else "") for line in lines]
+
+
+#: Spaces at the end of a line, before any ANSI style codes that close it.
+_TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
+
+
+def strip_trailing(line: str) -> str:
+    """``line`` without the spaces Rich pads it with (any closing style codes kept)."""
+    return _TRAILING.sub(r"\1", line)

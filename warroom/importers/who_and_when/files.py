@@ -1,0 +1,146 @@
+"""Importing files: record files found under the paths given, each converted and written atomically as
+``<out>/<drill id>.yaml``, one result per record (what ``warroom import who-and-when`` runs and reports)."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warroom.core.words import plural
+from warroom.importers.who_and_when.drill import convert_record, dump_drill_yaml
+from warroom.importers.who_and_when.parse import parse_record, read_record
+from warroom.importers.who_and_when.prose import file_header
+from warroom.importers.who_and_when.rules import SUBSETS, ImportOptions, RecordError
+
+
+def find_record_files(paths: Iterable[Path]) -> list[Path]:
+    """Record files under ``paths``: files as given, folders searched recursively for ``*.json`` (in natural order:
+    ``2.json`` before ``10.json``), no duplicates. Raises FileNotFoundError for a path that does not exist."""
+    from warroom.core.library import find_drill_files
+
+    paths = [Path(p) for p in paths]
+    for p in paths:
+        if not p.exists():
+            raise FileNotFoundError(f"{p}: no such file or folder")
+    return find_drill_files(paths, (".json",), natural=True)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What happened to one record file: ``output`` written (with ``drill_id``), or ``error`` (one line)."""
+
+    source: Path
+    drill_id: str | None = None
+    output: Path | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the drill was written."""
+        return self.error is None
+
+
+@dataclass
+class ImportReport:
+    """The results of one import run, in input order."""
+
+    out_dir: Path
+    results: list[ImportResult] = field(default_factory=list)
+
+    @property
+    def imported(self) -> list[ImportResult]:
+        """Records whose drill was written."""
+        return [r for r in self.results if r.ok]
+
+    @property
+    def failed(self) -> list[ImportResult]:
+        """Records that could not be imported."""
+        return [r for r in self.results if not r.ok]
+
+    def summary(self) -> str:
+        """One line: how many records were imported, where to, and how many failed."""
+        n = len(self.results)
+        return (
+            f"{len(self.imported)} of {plural(n, 'record')} imported into {self.out_dir}, "
+            f"{len(self.failed)} failed"
+        )
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename, so a reader never sees half a drill.
+
+    The file gets the normal mode of a new file (0666 minus the umask), like ``warroom new``; not the 0600 of
+    :func:`tempfile.mkstemp`.
+    """
+    for _ in range(100):
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:  # pragma: no cover - 100 random names all taken
+        raise FileExistsError(f"cannot create a temporary file next to {path}")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())  # the bytes are on disk before the rename makes them the drill
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def import_records(
+    paths: Iterable[Path], out_dir: Path, options: ImportOptions | None = None, *, force: bool = False
+) -> ImportReport:
+    """Convert every Who&When record under ``paths`` into a drill file ``<out_dir>/<drill id>.yaml``.
+
+    ``out_dir`` is created if missing. An existing drill file is overwritten only with ``force``. A bad record
+    (or a file that cannot be written) is reported in its :class:`ImportResult` and the rest still import.
+
+    Raises FileNotFoundError for an input path that does not exist, and OSError (with a readable message) when
+    ``out_dir`` cannot be created.
+    """
+    options = options or ImportOptions()
+    files = find_record_files(paths)
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise NotADirectoryError(f"{out_dir}: exists and is not a folder")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    report = ImportReport(out_dir=out_dir)
+    written: dict[str, Path] = {}
+    for f in files:
+        report.results.append(_import_one(f, out_dir, options, force, written))
+    return report
+
+
+def _import_one(f: Path, out_dir: Path, options: ImportOptions, force: bool, written: dict[str, Path]) -> ImportResult:
+    """Import the record file ``f`` into ``out_dir``; ``written`` maps the drill ids written so far in this run to
+    their record files (updated). Every failure is the result's one-line ``error``, never an exception."""
+    try:
+        record = parse_record(read_record(f), f.stem, file=f.name if f.parent.name not in SUBSETS
+                              else f"{f.parent.name}/{f.name}")
+        data, _ = convert_record(record, options)
+        drill_id = data["id"]
+        if drill_id in written:
+            raise RecordError(f"drill id {drill_id!r} was already imported from {written[drill_id]} in this run")
+        target = out_dir / f"{drill_id}.yaml"
+        if target.exists() and not force:
+            raise RecordError(f"{target} already exists (use --force to overwrite it)")
+        _write_atomic(target, dump_drill_yaml(data, file_header(record)))
+        written[drill_id] = f
+        return ImportResult(source=f, drill_id=drill_id, output=target)
+    except RecordError as e:
+        return ImportResult(source=f, error=str(e))
+    except OSError as e:
+        return ImportResult(source=f, error=f"cannot write the drill: {e.strerror or e}")
+    except (ValueError, RecursionError, MemoryError) as e:  # a record the checks above missed: this file only
+        return ImportResult(source=f, error=f"cannot import this record ({type(e).__name__}: {str(e)[:200]})")

@@ -1,0 +1,104 @@
+"""The rules for what a Who&When record lacks, and the importer's options and error.
+
+Every number here is documented in docs/importing.md; change it there too.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from warroom.core.check import MIN_REACTION_WINDOW
+from warroom.core.errors import WarroomError
+from warroom.core.format import usd_price
+
+#: Reading speed that paces the drill clock: an event's text is read at this many words per second.
+WORDS_PER_SECOND = 4.0
+#: Bounds on the drill-clock gap after an event, seconds: short status lines still take a moment, huge web pages
+#: do not stall the drill.
+MIN_EVENT_GAP = 2.0
+MAX_EVENT_GAP = 30.0
+#: Gap before the closing event the importer adds when a record stops at its mistake step, seconds (at least).
+CLOSING_EVENT_MIN_GAP = 10.0
+#: Token estimate: characters per token.
+CHARS_PER_TOKEN = 4
+#: Input tokens of one model call are capped at this context window.
+CONTEXT_WINDOW_TOKENS = 128_000
+#: The deadline comes this many seconds of drill time after the evidence, or sooner: :data:`DEADLINE_BEFORE_DAMAGE`
+#: seconds before the first damage event.
+DEADLINE_WINDOW = 90.0
+DEADLINE_BEFORE_DAMAGE = 1.0
+#: Largest record file read, in bytes (8 MiB, checked before reading): the shared corpus's largest record is 0.3 MiB,
+#: and a record's text goes verbatim into a drill, which must stay quick to load and play.
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+#: The drill-clock gap after the evidence event is at least this long (seconds), so that the deadline, half-way
+#: to the last damage, leaves a person :data:`warroom.core.check.MIN_REACTION_WINDOW` seconds to read the
+#: evidence and escalate even when the mistake is one of the last history entries.
+EVIDENCE_MIN_GAP = 2 * MIN_REACTION_WINDOW
+#: Difficulty used when a record has no usable ``level``.
+DEFAULT_DIFFICULTY = 3
+
+MAGENTIC_ONE = "magentic-one"
+CAPTAIN_AGENT = "captain-agent"
+SUBSETS = (MAGENTIC_ONE, CAPTAIN_AGENT)
+
+CORPUS = "Who&When"
+CORPUS_REFERENCE = (
+    'Who&When benchmark ("Which Agent Causes Task Failures and When?", ICML 2025), '
+    "github.com/ag2ai/Agents_Failure_Attribution, MIT License"
+)
+DAMAGE_UNIT = "wasted agent turns"
+IMPORTER_SOURCE = "warroom importer"
+
+_TERMINAL_NAMES = {"computerterminal", "computer_terminal"}
+_STATUS_PREFIXES = ("Next speaker", "Stalled", "Request satisfied", "Replan counter exceeded")
+_WARNING_PREFIXES = ("Stalled", "Replan counter exceeded", "Max time", "Max rounds")
+_EXITCODE = re.compile(r"^exitcode: -?\d+")
+
+
+class RecordError(WarroomError, ValueError):
+    """A Who&When record that cannot be turned into a drill; ``str()`` is a one-line message for the user."""
+
+
+@dataclass(frozen=True)
+class Price:
+    """A model's prices in USD per million input and output tokens."""
+
+    input_usd_per_mtok: float
+    output_usd_per_mtok: float
+
+    @classmethod
+    def parse(cls, text: str) -> Price:
+        """Parse ``"IN/OUT"`` (USD per million tokens, e.g. ``"5/25"`` or ``"0.15/0.6"``).
+
+        Raises ValueError with a readable message for anything else (missing slash, not a number, negative).
+        """
+        parts = str(text).split("/")
+        if len(parts) != 2:
+            raise ValueError(f"{text!r} is not IN/OUT (USD per million input/output tokens, e.g. 5/25)")
+        try:
+            values = [float(p.strip()) for p in parts]
+        except ValueError:
+            raise ValueError(f"{text!r} is not IN/OUT with two numbers (e.g. 5/25)") from None
+        if any(not math.isfinite(v) or v < 0 for v in values):
+            raise ValueError(f"{text!r}: prices must be non-negative numbers")
+        return cls(values[0], values[1])
+
+    def __str__(self) -> str:
+        return f"{usd_price(self.input_usd_per_mtok)}/{usd_price(self.output_usd_per_mtok)} per million tokens"
+
+
+#: Default planner prices: a frontier model (the seed material's $5/$25 per million tokens).
+DEFAULT_PLANNER_PRICE = Price(5.0, 25.0)
+#: Default executor prices: a cheap, fast model (the seed material's $1/$5 per million tokens).
+DEFAULT_EXECUTOR_PRICE = Price(1.0, 5.0)
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """What the importer fills in that a record does not say: model prices."""
+
+    planner_price: Price = DEFAULT_PLANNER_PRICE
+    executor_price: Price = DEFAULT_EXECUTOR_PRICE
+
