@@ -160,7 +160,7 @@ class WarroomServer(Server):
         finally:
             try:
                 await asyncio.wait_for(asyncio.shield(service.stop()), STOP_GRACE)
-            except (TimeoutError, Exception):
+            except Exception:  # TimeoutError included
                 log.warning("a served app process did not quit within %s s", STOP_GRACE)
             await websocket.close()
         return websocket

@@ -66,13 +66,16 @@ def signin_page(problem: str = "", status: int = 200) -> web.Response:
 
 @dataclass
 class SignIns:
-    """The signed-in browsers of one server: sign-in id -> (trainee name, time signed in, ``time.monotonic``).
+    """The signed-in browsers of one server: sign-in id -> (trainee name, time signed in (``time.monotonic``)).
 
     With no roster (``roster`` None) nobody signs in and every browser runs as ``default_trainee``."""
 
     roster: Roster | None
     default_trainee: str
     _records: dict[str, tuple[str, float]] = field(default_factory=dict)
+    #: At most this many token hashes are computed at once (each takes tens of ms and 16 MiB): a flood of sign-in
+    #: attempts waits its turn instead of taking the host's CPU and memory from the sessions.
+    _checks: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
 
     def trainee_of(self, request: web.Request) -> str | None:
         """The trainee a request comes from: the roster name of its valid sign-in cookie, the default trainee when
@@ -102,11 +105,15 @@ class SignIns:
         form = await request.post()
         name, token = str(form.get("name", ""))[:_MAX_FIELD], str(form.get("token", ""))[: _MAX_FIELD + 1]
         roster = self.roster
-        trainee = await asyncio.get_running_loop().run_in_executor(None, roster.check, name, token)
+        async with self._checks:
+            trainee = await asyncio.get_running_loop().run_in_executor(None, roster.check, name, token)
         if trainee is None:
             return signin_page("That name and token are not on the roster.", status=401)
+        now = time.monotonic()
+        for old in [k for k, (_, since) in self._records.items() if now - since > SIGNIN_LIFETIME]:
+            del self._records[old]  # expired sign-ins
         signin_id = secrets.token_urlsafe(32)
-        self._records[signin_id] = (trainee, time.monotonic())
+        self._records[signin_id] = (trainee, now)
         response = web.HTTPSeeOther("/")
         response.set_cookie(COOKIE, signin_id, httponly=True, samesite="Strict", max_age=SIGNIN_LIFETIME, path="/")
         return response
