@@ -56,6 +56,7 @@ class Served:
     port: int
     data_dir: Path
     proc: subprocess.Popen[bytes]
+    log: Path
 
     async def signed_in(self, name: str = "Ada Lovelace") -> aiohttp.ClientSession:
         """A client session holding the sign-in cookie of ``name`` (from :data:`TOKENS`)."""
@@ -83,18 +84,20 @@ def serving(tmp_path: Path, *args: str, roster: bool = True) -> Iterator[Served]
     if roster:
         cmd += ["--roster", str(write_roster(tmp_path / "roster.yaml"))]
     env = {**os.environ, "TERM": "xterm-256color"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    log = tmp_path / "serve.log"  # the server's output, and its app processes' errors (a file: never blocks)
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
     try:
         deadline = time.monotonic() + 30
         while True:
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else "warroom serve exited"
+            assert proc.poll() is None, log.read_text(errors="replace")
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=1):
                     break
             except OSError:
                 assert time.monotonic() < deadline, "warroom serve did not start listening"
                 time.sleep(0.2)
-        yield Served(f"http://127.0.0.1:{port}", port, data_dir, proc)
+        yield Served(f"http://127.0.0.1:{port}", port, data_dir, proc, log)
     finally:
         proc.terminate()
         try:
@@ -102,8 +105,6 @@ def serving(tmp_path: Path, *args: str, roster: bool = True) -> Iterator[Served]
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        if proc.stderr:
-            proc.stderr.close()
 
 
 async def read_until(ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: float = 30.0) -> str:

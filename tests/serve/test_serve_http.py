@@ -184,3 +184,29 @@ async def test_a_served_app_process_killed_mid_drill_stores_the_session_as_aband
             os.kill(_app_pid(served.data_dir), signum)
             rows = _stored(served.data_dir)
     assert [(r.trainee, r.outcome) for r in rows] == [("Ada Lovelace", "abandoned")]
+
+
+async def test_served_sessions_go_to_the_store_given_with_store_and_its_url_is_never_printed(tmp_path, store_url):
+    """--store on PostgreSQL: the app processes inherit the store (not on their command line); a closed tab's session
+    arrives there as abandoned, and nothing the server prints holds the URL."""
+    with serving(tmp_path, "--store", store_url) as served:
+        http = await served.signed_in("Grace Hopper")
+        async with http:
+            ws = await http.ws_connect("/ws")
+            await _enter_war_room(ws, served.data_dir)
+            assert store_url.encode() not in b"".join(
+                (Path("/proc") / str(_app_pid(served.data_dir)) / "cmdline").read_bytes().split(b"\0")
+            )
+            await ws.close()
+            deadline = time.monotonic() + 30
+            while True:
+                with ResultsStore(served.data_dir, url=store_url, create=False) as store:
+                    rows = store.query()
+                if rows:
+                    break
+                assert time.monotonic() < deadline, "no session reached the PostgreSQL store"
+                await asyncio.sleep(0.3)
+    assert [(r.trainee, r.outcome) for r in rows] == [("Grace Hopper", "abandoned")]
+    assert not (served.data_dir / "results.sqlite3").exists()
+    output = served.log.read_text(errors="replace")
+    assert "War Room served on" in output and store_url not in output
