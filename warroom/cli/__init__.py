@@ -35,6 +35,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "review": "warroom.cli.review:review",
     "import": "warroom.cli.import_cmd:import_group",
     "store": "warroom.cli.store_cmd:store_group",
+    "serve": "warroom.cli.serve:serve",
 }
 
 

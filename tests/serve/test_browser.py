@@ -1,0 +1,102 @@
+"""A real browser on ``warroom serve``: headless Chromium (the system's, through Playwright) signs in with a
+roster token and gets the drill picker, or plays a drill to containment by keys, sees the debrief and finds the
+session in the store; a wrong token gets the sign-in page again and no terminal."""
+
+from __future__ import annotations
+
+import time
+
+from browser_support import chromium_executable, sync_playwright
+from serve_support import TOKENS, serving, terminal_text
+
+PICKER_TEXT = "Nightly orders load"
+
+
+def _frames_text(frames: list[bytes | str]) -> str:
+    raw = b"".join(f if isinstance(f, bytes) else f.encode() for f in frames)
+    return " ".join(terminal_text(raw).split())
+
+
+def test_a_browser_signs_in_and_sees_the_picker_and_a_wrong_token_gets_nothing(tmp_path):
+    executable = chromium_executable()
+    with serving(tmp_path) as served, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            sockets: list[str] = []
+            page.on("websocket", lambda ws: sockets.append(ws.url))
+            page.goto(served.url + "/")
+            assert page.url.endswith("/signin")
+            page.fill("#name", "Ada Lovelace")
+            page.fill("#token", "not-the-token")
+            page.click("button[type=submit]")
+            assert "not on the roster" in page.text_content("body")
+            assert sockets == []  # no terminal for a wrong token
+
+            frames: list[bytes | str] = []
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+            page.fill("#name", "Ada Lovelace")
+            page.fill("#token", TOKENS["Ada Lovelace"])
+            page.click("button[type=submit]")
+            page.wait_for_url(served.url + "/")
+            deadline = time.monotonic() + 60
+            while PICKER_TEXT not in _frames_text(frames):
+                assert time.monotonic() < deadline, f"no picker in the browser: {_frames_text(frames)[-2000:]}"
+                page.wait_for_timeout(300)
+            assert any("/ws" in url for url in sockets)
+        finally:
+            browser.close()
+
+
+def test_a_browser_plays_a_drill_to_containment_and_the_session_is_stored(tmp_path):
+    """Sign in, open the first drill (carbon-aware-memo: its fault is in s2, its evidence from 32 s of drill time),
+    play it at 4x until the evidence is on screen, pause, escalate s2 by keys, see the debrief, and find the
+    contained session of the roster's trainee in the store."""
+    from warroom.store.results import ResultsStore
+
+    executable = chromium_executable()
+    with serving(tmp_path) as served, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1600, "height": 1000})
+            frames: list[bytes | str] = []
+            page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+            page.goto(served.url + "/")
+            page.fill("#name", "Grace Hopper")
+            page.fill("#token", TOKENS["Grace Hopper"])
+            page.click("button[type=submit]")
+            page.wait_for_url(served.url + "/")
+
+            def wait_for(text: str, since: int = 0, timeout: float = 60) -> int:
+                deadline = time.monotonic() + timeout
+                while text not in _frames_text(frames[since:]):
+                    assert time.monotonic() < deadline, f"{text!r} never shown: {_frames_text(frames[since:])[-2000:]}"
+                    page.wait_for_timeout(200)
+                return len(frames)
+
+            wait_for(PICKER_TEXT)
+            page.click("body")  # the terminal takes the keys
+            journals = served.data_dir / "journals"
+            deadline = time.monotonic() + 30
+            while not (journals.is_dir() and list(journals.glob("*.jsonl"))):  # briefing, then the war room
+                assert time.monotonic() < deadline, "the war room did not open"
+                page.keyboard.press("Enter")
+                page.wait_for_timeout(1500)
+            mark = len(frames)
+            page.keyboard.press("+")
+            page.keyboard.press("+")  # 4x
+            wait_for("HTTP 403", since=mark)  # e09, the first evidence (32 s of drill time)
+            page.keyboard.press(" ")  # pause the drill clock
+            page.wait_for_timeout(500)
+            page.keyboard.press("e")
+            page.wait_for_timeout(500)
+            page.keyboard.type("s2")
+            page.keyboard.press("Enter")
+            page.wait_for_timeout(500)
+            page.keyboard.press("y")
+            wait_for("The fault was in s2", since=mark)  # the debrief, with the answer key
+        finally:
+            browser.close()
+    with ResultsStore(served.data_dir, create=False) as store:
+        rows = store.query()
+    assert [(r.trainee, r.drill_id, r.outcome) for r in rows] == [("Grace Hopper", "carbon-aware-memo", "contained")]

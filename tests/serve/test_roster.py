@@ -1,0 +1,118 @@
+"""The roster of ``warroom serve``: scrypt hashes, ``warroom serve roster add``, and bad roster files reported as
+``path:line:col: message``."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from warroom.cli import main
+from warroom.cli.serve import is_loopback
+from warroom.serve.roster import Roster, RosterError, hash_token, verify_token
+from warroom.serve.server import AppOptions, app_command
+
+
+def test_a_hash_verifies_its_token_only():
+    stored = hash_token("s3cret-token")
+    assert stored.startswith("scrypt$16384$8$1$")
+    assert "s3cret-token" not in stored
+    assert verify_token("s3cret-token", stored)
+    assert not verify_token("s3cret-tokeN", stored)
+    assert not verify_token("", stored)
+    assert not verify_token("x" * 500, stored)  # refused without hashing
+    assert hash_token("s3cret-token") != stored  # a fresh salt each time
+    assert not verify_token("s3cret-token", "scrypt$3$8$1$AAAA$AAAA")  # n not a power of 2
+    assert not verify_token("s3cret-token", "md5$abc")
+
+
+def test_roster_add_writes_hashes_and_prints_each_token_once(tmp_path):
+    path = tmp_path / "class.yaml"
+    result = CliRunner().invoke(main, ["serve", "roster", "add", str(path), "Ada Lovelace", "  Grace Hopper "])
+    assert result.exit_code == 0, result.output
+    lines = [line.split("\t") for line in result.output.splitlines()]
+    assert [name for name, _ in lines] == ["Ada Lovelace", "Grace Hopper"]
+    text = path.read_text()
+    for _, token in lines:
+        assert len(token) >= 20 and token not in text
+    roster = Roster.load(path)
+    assert roster.check("Ada Lovelace", lines[0][1]) == "Ada Lovelace"
+    assert roster.check(" Grace Hopper ", lines[1][1]) == "Grace Hopper"
+    assert roster.check("Ada Lovelace", lines[1][1]) is None  # another trainee's token
+    assert roster.check("Nobody", lines[0][1]) is None
+    assert path.stat().st_mode & 0o077 == 0  # readable by its owner only
+
+    again = CliRunner().invoke(main, ["serve", "roster", "add", str(path), "Ada Lovelace"])
+    new_token = again.output.split("\t")[1].strip()
+    roster = Roster.load(path)
+    assert list(roster.entries) == ["Ada Lovelace", "Grace Hopper"]
+    assert roster.check("Ada Lovelace", new_token) == "Ada Lovelace"
+    assert roster.check("Ada Lovelace", lines[0][1]) is None  # the old token no longer works
+
+
+@pytest.mark.parametrize("name", ["", "   ", "tab\there", "x" * 81])
+def test_roster_add_refuses_a_bad_name(tmp_path, name):
+    result = CliRunner().invoke(main, ["serve", "roster", "add", str(tmp_path / "r.yaml"), name])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "r.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        ("trainees: [\n", "2:1", "not a YAML roster"),
+        ("- a\n", "1:1", "a roster is a mapping"),
+        ("people: []\n", "1:1", "unknown key 'people'"),
+        ("trainees:\n  - name: Ada\n    token: hunter2\n", "3:12", "never holds a plain token"),
+        ("trainees:\n  - name: Ada\n", "2:5", "exactly a name and a token"),
+        (f"trainees:\n  - {{name: Ada, token: '{hash_token('a')}'}}\n  - {{name: Ada, token: '{hash_token('b')}'}}\n",
+         "3:12", "'Ada' is in the roster twice"),
+    ],
+)
+def test_a_bad_roster_is_reported_at_its_place(tmp_path, text, where, message):
+    path = tmp_path / "roster.yaml"
+    path.write_text(text)
+    with pytest.raises(RosterError) as caught:
+        Roster.load(path)
+    assert str(caught.value).startswith(f"{path}:{where}")
+    assert message in str(caught.value)
+    result = CliRunner().invoke(main, ["serve", "--roster", str(path)])
+    assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+
+
+def test_an_empty_roster_is_refused(tmp_path):
+    path = tmp_path / "roster.yaml"
+    path.write_text("trainees: []\n")
+    result = CliRunner().invoke(main, ["serve", "--roster", str(path)])
+    assert result.exit_code == 1 and "the roster has no trainees" in result.output
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [("127.0.0.1", True), ("127.1.2.3", True), ("::1", True), ("[::1]", True), ("localhost", True),
+     ("0.0.0.0", False), ("::", False), ("192.168.1.20", False), ("warroom.example.org", False)],
+)
+def test_loopback_hosts(host, loopback):
+    assert is_loopback(host) is loopback
+
+
+def test_the_app_command_quotes_the_trainee_and_every_path(tmp_path):
+    folder = tmp_path / "my drills; rm -rf ~"
+    command = app_command("O'Brien $(id)", AppOptions(drill_dirs=(folder,), data_dir=tmp_path / "d"), python="py")
+    import shlex
+
+    assert command.startswith("exec ")
+    assert shlex.split(command[5:]) == [
+        "py", "-m", "warroom", "--trainee", "O'Brien $(id)", "--drills", str(folder), "--data-dir", str(tmp_path / "d"),
+    ]
+
+
+def test_set_needs_a_warroom_with_drill_sets(tmp_path):
+    from warroom.cli.serve import _root_takes_set
+
+    set_file = tmp_path / "set.yaml"
+    set_file.write_text("id: week1\n")
+    result = CliRunner().invoke(main, ["serve", "--set", str(set_file)])
+    if _root_takes_set():
+        pytest.skip("this warroom has drill sets")
+    assert result.exit_code == 2 and "no drill sets" in result.output

@@ -1,0 +1,212 @@
+"""``warroom serve`` over plain HTTP and its websocket, as a real server process: sign-in with the roster, nothing
+but the sign-in page without it, the 503 page over --max-sessions, what the browser receives before the debrief,
+and a closed tab or a killed app process stored as an abandoned session."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+from serve_support import TOKENS, answer_key_phrases, read_until, serving
+
+from warroom.serve.signin import COOKIE
+from warroom.store.results import ResultsStore, StoreError
+
+PICKER_TEXT = "Nightly orders load"  # a bundled drill's title, in the picker
+
+
+def _stored(data_dir: Path, timeout: float = 30.0) -> list:
+    """The sessions stored in ``data_dir`` once there is at least one (waits up to ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with ResultsStore(data_dir, create=False) as store:
+                rows = store.query()
+            if rows:
+                return rows
+        except StoreError:  # not created yet
+            pass
+        assert time.monotonic() < deadline, "no session was stored"
+        time.sleep(0.3)
+
+
+def _journals(data_dir: Path) -> list[Path]:
+    folder = data_dir / "journals"
+    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+
+
+async def _enter_war_room(ws: aiohttp.ClientWebSocketResponse, data_dir: Path) -> str:
+    """From the picker, open the first drill's briefing and start it (enter, enter, one key at a time, each once
+    the screen has settled); returns the terminal output seen."""
+    text = await read_until(ws, PICKER_TEXT)
+    deadline = time.monotonic() + 30
+    while not _journals(data_dir):  # the drill's journal exists once the war room opened
+        assert time.monotonic() < deadline, "the war room did not open"
+        await ws.send_json(["stdin", "\r"])
+        settle = time.monotonic() + 1.5
+        while time.monotonic() < settle:
+            try:
+                message = await ws.receive(timeout=0.3)
+            except TimeoutError:
+                continue
+            if message.type == aiohttp.WSMsgType.BINARY:
+                text += message.data.decode("utf-8", "replace")
+    return text
+
+
+async def test_without_a_sign_in_only_the_sign_in_page_is_served(tmp_path):
+    with serving(tmp_path) as served:
+        async with aiohttp.ClientSession(base_url=served.url) as http:
+            async with http.get("/", allow_redirects=False) as r:
+                assert r.status == 303 and r.headers["Location"] == "/signin"
+            async with http.get("/signin") as r:
+                assert r.status == 200 and 'name="token"' in await r.text()
+            for path in ("/ws", "/static/js/textual.js", "/download/x", "/anything"):
+                async with http.get(path, allow_redirects=False) as r:
+                    assert r.status == 401, path
+                    assert "textual" not in (await r.text()).lower()
+            async with http.post("/signin", data={"name": "Ada Lovelace", "token": TOKENS["Grace Hopper"]}) as r:
+                assert r.status == 401 and "not on the roster" in await r.text()
+                assert COOKIE not in r.cookies
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await http.ws_connect("/ws")
+            assert refused.value.status == 401
+            # a made-up cookie is no sign-in
+            http.cookie_jar.update_cookies({COOKIE: "forged"})
+            async with http.get("/", allow_redirects=False) as r:
+                assert r.status == 303
+
+
+async def test_a_signed_in_trainee_gets_the_terminal_page_and_the_picker(tmp_path):
+    with serving(tmp_path) as served:
+        http = await served.signed_in()
+        async with http:
+            async with http.get("/") as r:
+                assert r.status == 200
+                page = await r.text()
+            assert f"ws://127.0.0.1:{served.port}/ws" in page  # the URL of this request, not the bind address
+            async with http.get("/static/js/textual.js") as r:
+                assert r.status == 200
+            with pytest.raises(aiohttp.WSServerHandshakeError) as foreign:  # a page of another site
+                await http.ws_connect("/ws", headers={"Origin": "http://evil.example"})
+            assert foreign.value.status == 403
+            async with http.ws_connect("/ws?width=120&height=40") as ws:
+                await read_until(ws, PICKER_TEXT)
+
+
+async def test_the_session_over_the_limit_gets_a_503_page_not_a_hang(tmp_path):
+    with serving(tmp_path, "--max-sessions", "1") as served:
+        http = await served.signed_in()
+        other = await served.signed_in("Grace Hopper")
+        async with http, other:
+            async with http.ws_connect("/ws") as ws:
+                await read_until(ws, PICKER_TEXT)
+                async with other.get("/") as r:
+                    assert r.status == 503
+                    assert "limit of 1 sessions" in await r.text()
+                with pytest.raises(aiohttp.WSServerHandshakeError) as full:
+                    await other.ws_connect("/ws")
+                assert full.value.status == 503
+            deadline = time.monotonic() + 30  # the seat is free again once the first session's process ended
+            while True:
+                async with other.get("/") as r:
+                    if r.status == 200:
+                        break
+                assert time.monotonic() < deadline, "the seat was never freed"
+                await asyncio.sleep(0.3)
+
+
+async def test_no_answer_key_reaches_the_browser_before_the_debrief(tmp_path):
+    phrases = answer_key_phrases()
+    assert phrases, "no bundled drill with an answer key"
+    with serving(tmp_path) as served:
+        http = await served.signed_in()
+        async with http, http.ws_connect("/ws?width=160&height=50") as ws:
+            text = await _enter_war_room(ws, served.data_dir)
+            text += await read_until(ws, "s1", timeout=10)  # the war room's plan is on screen
+            end = time.monotonic() + 4  # a few seconds of the replay
+            while time.monotonic() < end:
+                try:
+                    message = await ws.receive(timeout=0.5)
+                except TimeoutError:
+                    continue
+                if message.type == aiohttp.WSMsgType.BINARY:
+                    text += message.data.decode("utf-8", "replace")
+    from serve_support import terminal_text
+
+    seen = " ".join(terminal_text(text.encode()).split())
+    assert PICKER_TEXT in seen  # the check below reads the real screen text
+    for drill_id, secret in phrases.items():
+        for phrase in secret:
+            assert phrase not in seen, f"{drill_id}: {phrase!r} reached the browser before the debrief"
+
+
+async def test_a_closed_tab_mid_drill_is_stored_as_abandoned_for_the_signed_in_trainee(tmp_path):
+    with serving(tmp_path) as served:
+        http = await served.signed_in("Grace Hopper")
+        async with http:
+            ws = await http.ws_connect("/ws")
+            await _enter_war_room(ws, served.data_dir)
+            await asyncio.sleep(1.0)
+            await ws.close()  # the tab closes
+            rows = _stored(served.data_dir)
+    assert [(r.trainee, r.outcome) for r in rows] == [("Grace Hopper", "abandoned")]
+    assert _journals(served.data_dir) == []
+
+
+def _app_pid(data_dir: Path) -> int:
+    """The pid of the served app process (``python -m warroom --trainee ...``) using ``data_dir``."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--trainee" in args and str(data_dir).encode() in args and b"serve" not in args:
+            return int(entry.name)
+    raise AssertionError("no served app process found")
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the app process through /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+async def test_a_served_app_process_killed_mid_drill_stores_the_session_as_abandoned(tmp_path, signum):
+    with serving(tmp_path) as served:
+        http = await served.signed_in()
+        async with http, http.ws_connect("/ws") as ws:
+            await _enter_war_room(ws, served.data_dir)
+            await asyncio.sleep(1.0)
+            os.kill(_app_pid(served.data_dir), signum)
+            rows = _stored(served.data_dir)
+    assert [(r.trainee, r.outcome) for r in rows] == [("Ada Lovelace", "abandoned")]
+
+
+async def test_served_sessions_go_to_the_store_given_with_store_and_its_url_is_never_printed(tmp_path, store_url):
+    """--store on PostgreSQL: the app processes inherit the store (not on their command line); a closed tab's session
+    arrives there as abandoned, and nothing the server prints holds the URL."""
+    with serving(tmp_path, "--store", store_url) as served:
+        http = await served.signed_in("Grace Hopper")
+        async with http:
+            ws = await http.ws_connect("/ws")
+            await _enter_war_room(ws, served.data_dir)
+            assert store_url.encode() not in b"".join(
+                (Path("/proc") / str(_app_pid(served.data_dir)) / "cmdline").read_bytes().split(b"\0")
+            )
+            await ws.close()
+            deadline = time.monotonic() + 30
+            while True:
+                with ResultsStore(served.data_dir, url=store_url, create=False) as store:
+                    rows = store.query()
+                if rows:
+                    break
+                assert time.monotonic() < deadline, "no session reached the PostgreSQL store"
+                await asyncio.sleep(0.3)
+    assert [(r.trainee, r.outcome) for r in rows] == [("Grace Hopper", "abandoned")]
+    assert not (served.data_dir / "results.sqlite3").exists()
+    output = served.log.read_text(errors="replace")
+    assert "War Room served on" in output and store_url not in output

@@ -1,0 +1,173 @@
+"""The roster of a served class: trainee names and their sign-in tokens, the tokens kept only as hashes.
+
+A roster is a YAML file the facilitator writes with ``warroom serve roster add FILE NAME``::
+
+    trainees:
+      - name: Ada Lovelace
+        token: scrypt$16384$8$1$<salt, base64>$<hash, base64>
+
+Each token is a random string printed once when the trainee is added; the file holds only its scrypt hash
+(:func:`hash_token`, standard library ``hashlib.scrypt``), so a copy of the roster does not let anyone sign in.
+Errors in a roster file are :class:`RosterError` with a ``path:line:col: message`` text.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from warroom.core.errors import SettingsError, WarroomError
+from warroom.core.settings import resolve_trainee
+
+__all__ = ["Roster", "RosterError", "hash_token", "new_token", "verify_token"]
+
+#: scrypt cost parameters: n (CPU/memory cost, a power of 2), r (block size), p (parallelism); about 16 MiB and
+#: some tens of milliseconds per check.
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+_SCHEME = "scrypt"
+#: Longest token accepted at sign-in, in characters (a longer one is refused without hashing it).
+MAX_TOKEN_CHARS = 200
+
+
+class RosterError(WarroomError):
+    """A roster file that cannot be read or holds a bad entry; the message is ``path:line:col: message``."""
+
+
+def new_token() -> str:
+    """A new random sign-in token: 22 URL-safe characters (128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
+def _scrypt(token: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+    return hashlib.scrypt(token.encode("utf-8"), salt=salt, n=n, r=r, p=p, maxmem=128 * r * (n + p + 2) * 2, dklen=32)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of ``token``: ``scrypt$N$R$P$SALT$HASH`` (salt and hash in base64), a fresh salt each time."""
+    salt = os.urandom(16)
+    digest = _scrypt(token, salt, SCRYPT_N, SCRYPT_R, SCRYPT_P)
+    b64 = base64.b64encode
+    return f"{_SCHEME}${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${b64(salt).decode()}${b64(digest).decode()}"
+
+
+def _parse_hash(stored: str) -> tuple[int, int, int, bytes, bytes]:
+    """The parts of a stored hash; ValueError when it is not one :func:`hash_token` writes."""
+    scheme, n, r, p, salt, digest = stored.split("$")
+    if scheme != _SCHEME:
+        raise ValueError(f"unknown hash scheme {scheme!r}")
+    n_, r_, p_ = int(n), int(r), int(p)
+    if n_ < 2 or n_ & (n_ - 1) or not 1 <= r_ <= 32 or not 1 <= p_ <= 16 or n_ > 2**20:
+        raise ValueError("scrypt parameters out of range")
+    return n_, r_, p_, base64.b64decode(salt, validate=True), base64.b64decode(digest, validate=True)
+
+
+def verify_token(token: str, stored: str) -> bool:
+    """True when ``token`` hashes to ``stored`` (compared in constant time); False for a wrong token, an over-long
+    one or a malformed stored hash."""
+    if len(token) > MAX_TOKEN_CHARS:
+        return False
+    try:
+        n, r, p, salt, digest = _parse_hash(stored)
+    except ValueError:
+        return False
+    return hmac.compare_digest(_scrypt(token, salt, n, r, p), digest)
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Trainee name -> stored token hash, in the file's order."""
+
+    entries: dict[str, str]
+
+    @classmethod
+    def load(cls, path: Path) -> Roster:
+        """Read a roster file. A missing file is an empty roster (``roster add`` creates it); anything else wrong
+        (unreadable, not YAML, a bad shape, a bad name or hash, a name twice) raises :class:`RosterError`."""
+        if not path.exists():
+            return cls({})
+        try:
+            text = path.read_text(encoding="utf-8")
+            node = yaml.compose(text)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RosterError(f"{path}:1:1: cannot read the roster: {exc}") from None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+            raise RosterError(f"{path}:{line}:{col}: not a YAML roster: {getattr(exc, 'problem', exc)}") from None
+        return cls(_entries(path, node))
+
+    def save(self, path: Path) -> None:
+        """Write the roster to ``path`` atomically (a temporary file renamed over it), readable by its owner only."""
+        data = {"trainees": [{"name": name, "token": stored} for name, stored in self.entries.items()]}
+        text = "# warroom serve roster: tokens are scrypt hashes (docs/serve.md)\n"
+        text += yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+        tmp = path.with_name(f".{path.name}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+
+    def with_trainee(self, name: str, token: str) -> Roster:
+        """A copy with ``name`` (checked like ``--trainee``; SettingsError when unusable) holding ``token``'s hash,
+        replacing an earlier token of the same name."""
+        if not name.strip():
+            raise SettingsError("the trainee name is empty")
+        checked = resolve_trainee(name)
+        return Roster({**self.entries, checked: hash_token(token)})
+
+    def check(self, name: str, token: str) -> str | None:
+        """The roster's spelling of the trainee's name when ``token`` is theirs, else None. Surrounding white space
+        of both is ignored."""
+        name = name.strip()
+        stored = self.entries.get(name)
+        if stored is None:
+            return None
+        return name if verify_token(token.strip(), stored) else None
+
+
+def _entries(path: Path, node: yaml.Node | None) -> dict[str, str]:
+    def where(n: yaml.Node) -> str:
+        return f"{path}:{n.start_mark.line + 1}:{n.start_mark.column + 1}"
+
+    if node is None:
+        return {}
+    if not isinstance(node, yaml.MappingNode):
+        raise RosterError(f"{where(node)}: a roster is a mapping with one key, trainees")
+    trainees: yaml.Node | None = None
+    for key, value in node.value:
+        if key.value != "trainees":
+            raise RosterError(f"{where(key)}: unknown key {key.value!r}; a roster has one key, trainees")
+        trainees = value
+    if trainees is None or (isinstance(trainees, yaml.ScalarNode) and trainees.value in ("", "null", "~")):
+        return {}
+    if not isinstance(trainees, yaml.SequenceNode):
+        raise RosterError(f"{where(trainees)}: trainees is a list of entries with a name and a token")
+    entries: dict[str, str] = {}
+    for item in trainees.value:
+        fields = {k.value: v for k, v in item.value} if isinstance(item, yaml.MappingNode) else {}
+        if set(fields) != {"name", "token"} or not all(isinstance(v, yaml.ScalarNode) for v in fields.values()):
+            raise RosterError(f"{where(item)}: each trainee is a mapping with exactly a name and a token")
+        try:
+            name = resolve_trainee(str(fields["name"].value)) if str(fields["name"].value).strip() else ""
+        except SettingsError as exc:
+            raise RosterError(f"{where(fields['name'])}: {exc}") from None
+        if not name:
+            raise RosterError(f"{where(fields['name'])}: the trainee name is empty")
+        if name in entries:
+            raise RosterError(f"{where(fields['name'])}: {name!r} is in the roster twice")
+        try:
+            _parse_hash(str(fields["token"].value))
+        except (ValueError, TypeError):
+            raise RosterError(
+                f"{where(fields['token'])}: the token of {name!r} is not a hash written by `warroom serve roster "
+                "add` (a roster never holds a plain token)"
+            ) from None
+        entries[name] = str(fields["token"].value)
+    return entries

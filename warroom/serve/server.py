@@ -1,0 +1,222 @@
+"""The web server of ``warroom serve``, built on textual-serve.
+
+textual-serve runs one process per browser connection from a single command line, and its ``Server`` builds its
+aiohttp application in a private method. :class:`WarroomServer` subclasses it minimally, overriding only public
+handlers, to add what a class needs: the app process of a connection runs as the signed-in trainee (its own
+command line, built by :func:`app_command`), a limit on concurrent sessions (the connection over it gets an HTTP 503
+page, not a hang), sign-in in front of every route (:mod:`warroom.serve.signin`), and page URLs taken from the
+request (so a server bound to ``0.0.0.0`` works). The terminal page, its scripts and the per-process protocol
+(``textual_serve.app_service.AppService``) are textual-serve's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shlex
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server
+
+from warroom.serve.signin import SignIns, page
+
+__all__ = ["AppOptions", "WarroomServer", "app_command", "build_application"]
+
+log = logging.getLogger("warroom.serve")
+
+#: Seconds a closing connection waits for its app process to store an open drill (as abandoned) and exit.
+STOP_GRACE = 15.0
+#: Terminal size limits accepted from the browser, in cells.
+_MAX_CELLS = 1000
+
+
+@dataclass(frozen=True)
+class AppOptions:
+    """What every served app process is started with, besides its trainee: extra drill folders, the data directory
+    (None: the default) and a drill set file (None: every drill). The store comes from ``$WARROOM_STORE``."""
+
+    drill_dirs: tuple[Path, ...] = ()
+    data_dir: Path | None = None
+    drill_set: Path | None = None
+
+
+def app_command(trainee: str, options: AppOptions, python: str = sys.executable) -> str:
+    """The shell command line that runs the war room (the picker) for ``trainee``, every part quoted; ``exec`` makes
+    the app the process that the server's signals and closed pipes reach."""
+    args: list[str] = [python, "-m", "warroom", "--trainee", trainee]
+    for folder in options.drill_dirs:
+        args += ["--drills", str(folder)]
+    if options.data_dir is not None:
+        args += ["--data-dir", str(options.data_dir)]
+    if options.drill_set is not None:
+        args += ["--set", str(options.drill_set)]
+    return "exec " + " ".join(shlex.quote(a) for a in args)
+
+
+def _cells(value: str, default: int) -> int:
+    try:
+        return min(max(int(value), 1), _MAX_CELLS)
+    except ValueError:
+        return default
+
+
+class WarroomServer(Server):
+    """A textual-serve server whose connections each run ``warroom`` as their signed-in trainee.
+
+    Args:
+        signins: who is signed in (and the roster; without one, every browser runs as its default trainee).
+        options: the app processes' drill folders, data directory and drill set.
+        host, port: where to listen.
+        max_sessions: the most app processes running at once (None: no limit).
+    """
+
+    def __init__(
+        self, signins: SignIns, options: AppOptions, *, host: str, port: int, max_sessions: int | None = None
+    ) -> None:
+        super().__init__(app_command(signins.default_trainee, options), host=host, port=port, title="War Room")
+        self.signins = signins
+        self.options = options
+        self.max_sessions = max_sessions
+        self.active = 0  # app processes running now
+
+    def full(self) -> bool:
+        """True when a new session would go over ``max_sessions``."""
+        return self.max_sessions is not None and self.active >= self.max_sessions
+
+    def full_page(self) -> web.Response:
+        """The HTTP 503 page a connection over the limit gets."""
+        body = (
+            f"<p>This war room already runs its limit of {self.max_sessions} sessions at once.</p>"
+            "<p>Try again in a minute, when a session has ended, or ask your facilitator.</p>"
+        )
+        return page("War Room: all seats taken", body, status=503)
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """``GET /``: textual-serve's terminal page, its URLs relative to this request; the 503 page when full."""
+        if self.full():
+            return self.full_page()
+        router = request.app.router
+        origin = f"{request.scheme}://{request.host}"
+        ws_scheme = "wss" if request.scheme == "https" else "ws"
+        context = {
+            "font_size": _cells(request.query.get("fontsize", "16"), 16),
+            "app_websocket_url": f"{ws_scheme}://{request.host}{router['websocket'].url_for()}",
+            "config": {"static": {"url": f"{origin}{router['static'].url_for(filename='/')}".rstrip("/") + "/"}},
+            "application": {"name": self.title},
+        }
+        response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
+        """``GET /ws``: start an app process for the signed-in trainee and relay its terminal both ways until the
+        browser goes away; then the process is told to quit (a drill being played is stored as abandoned)."""
+        trainee = self.signins.trainee_of(request)
+        if trainee is None:  # the sign-in middleware lets no such request through; kept as a second lock
+            raise web.HTTPUnauthorized()
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            return page("War Room: refused", "<p>This page belongs to another site.</p>", status=403)
+        if self.full():
+            return self.full_page()
+        self.active += 1
+        try:
+            return await self._relay(request, app_command(trainee, self.options))
+        finally:
+            self.active -= 1
+
+    async def _relay(self, request: web.Request, command: str) -> web.WebSocketResponse:
+        websocket = web.WebSocketResponse(heartbeat=15)
+        await websocket.prepare(request)
+
+        async def close() -> None:
+            await websocket.close()
+
+        service = AppService(
+            command,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=close,
+            download_manager=self.download_manager,
+            debug=self.debug,
+        )
+        width = _cells(request.query.get("width", "80"), 80)
+        height = _cells(request.query.get("height", "24"), 24)
+        try:
+            await service.start(width, height)
+            await _relay_messages(websocket, service)
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("a served session failed")
+        finally:
+            try:
+                await asyncio.wait_for(asyncio.shield(service.stop()), STOP_GRACE)
+            except Exception:  # TimeoutError included
+                log.warning("a served app process did not quit within %s s", STOP_GRACE)
+            await websocket.close()
+        return websocket
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Print where the war room is served (the store's connection string is never printed)."""
+        limit = f", at most {self.max_sessions} sessions at once" if self.max_sessions else ""
+        signin = "sign-in with the roster" if self.signins.roster is not None else "NO sign-in (no --roster)"
+        self.console.print(f"War Room served on {self.public_url} ({signin}{limit}); press Ctrl+C to stop")
+
+    def serve(self, debug: bool = False) -> None:
+        """Run the web server until Ctrl+C or SIGTERM."""
+        self.debug = debug
+        self.initialize_logging()
+        web.run_app(build_application(self), host=self.host, port=self.port, print=lambda *a: None)
+
+
+async def _relay_messages(websocket: web.WebSocketResponse, service: AppService) -> None:
+    """Pass the browser's keys, resizes, focus changes and pings to the app process (textual-serve's protocol)."""
+    async for message in websocket:
+        if message.type != WSMsgType.TEXT:
+            continue
+        try:
+            envelope = message.json()
+        except ValueError:
+            continue
+        if not isinstance(envelope, list) or not envelope:
+            continue
+        kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+        if kind == "stdin" and isinstance(data, str):
+            await service.send_bytes(data.encode("utf-8"))
+        elif kind == "resize" and isinstance(data, dict):
+            await service.set_terminal_size(_cells(str(data.get("width")), 80), _cells(str(data.get("height")), 24))
+        elif kind == "ping":
+            await websocket.send_json(["pong", data])
+        elif kind == "blur":
+            await service.blur()
+        elif kind == "focus":
+            await service.focus()
+
+
+def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) -> web.Application:
+    """The aiohttp application of ``server``: sign-in in front of textual-serve's routes (terminal page, websocket,
+    downloads, static files)."""
+    app = web.Application(middlewares=[server.signins.middleware, *middlewares])
+    aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(server.templates_path))
+    app.add_routes(
+        [
+            web.get("/signin", server.signins.handle_get, name="signin"),
+            web.post("/signin", server.signins.handle_post),
+            web.get("/", server.handle_index, name="index"),
+            web.get("/ws", server.handle_websocket, name="websocket"),
+            web.get("/download/{key}", server.handle_download, name="download"),
+            web.static("/static", server.statics_path, name="static"),
+        ]
+    )
+    app.on_startup.append(server.on_startup)
+    app.on_shutdown.append(server.on_shutdown)
+    return app
