@@ -102,6 +102,10 @@ def _csv_row(row: Any) -> dict[str, Any]:
 @click.option("--mine", is_flag=True, help="Only the current trainee's sessions ($WARROOM_TRAINEE, else the OS user).")
 @click.option("--drill", "drill_id", default=None, help="Only sessions of this drill id.")
 @click.option("--since", default=None, help="Only sessions started at or after this date or ISO datetime (UTC).")
+@click.option("--set", "set_id", default=None, help="Only sessions played in this drill set (its id).")
+@click.option(
+    "--mode", type=click.Choice(["practice", "assessment"]), default=None, help="Only sessions played in this mode."
+)
 @click.option(
     "--sort",
     "sort_key",
@@ -155,6 +159,8 @@ def scores(
     mine: bool,
     drill_id: str | None,
     since: str | None,
+    set_id: str | None,
+    mode: str | None,
     sort_key: str,
     reverse: bool,
     limit: int | None,
@@ -170,7 +176,8 @@ def scores(
 ) -> None:
     """Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
 
-    Every trainee's sessions are listed unless --trainee NAME or --mine is given. --summary gives, per trainee,
+    Every trainee's sessions are listed unless --trainee NAME or --mine is given; --set ID keeps the sessions
+    played in a drill set, --mode those of one mode (practice or assessment). --summary gives, per trainee,
     the drills run, contained rate, median time to detect, false escalation rate and mean score, and, per drill, the
     attempts, contained rate and median score. Sessions killed mid-drill are recorded as abandoned first.
 
@@ -214,7 +221,7 @@ def scores(
             _delete(store, settings, session_ids, yes)
             return
         if summary:
-            _summary(store, who, drill_id, since_ts, fmt, output)
+            _summary(store, who, drill_id, since_ts, fmt, output, set_id=set_id, mode=mode)
             _report_skipped(store.invalid_rows(trainee=who, drill=drill_id, since=since_ts))
             return
         effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
@@ -226,6 +233,8 @@ def scores(
             reverse=reverse,
             limit=effective_limit,
             full=fmt == "json",
+            set_id=set_id,
+            mode=mode,
         )
         for problem in unreadable:  # reported and skipped, never modified
             say(f"skipped: {problem}", err=True)
@@ -235,9 +244,10 @@ def scores(
             emit_csv(CSV_COLUMNS, [_csv_row(r) for r in rows], output)
         else:
             if not rows and not unreadable:
-                say("No sessions match." if (who or drill_id or since_ts) else "No sessions recorded yet.")
+                filtered = who or drill_id or since_ts or set_id or mode
+                say("No sessions match." if filtered else "No sessions recorded yet.")
                 return
-            total = store.count(trainee=who, drill=drill_id, since=since_ts)
+            total = store.count(trainee=who, drill=drill_id, since=since_ts, set_id=set_id, mode=mode)
             title = f"{len(rows)} of {total} session(s)" if total > len(rows) else f"{total} session(s)"
             console = make_console()
             table, footnote = sessions_table(rows, console.width)
@@ -252,10 +262,19 @@ def scores(
 
 
 def _summary(
-    store: Any, who: str | None, drill_id: str | None, since_ts: str | None, fmt: str, output: Path | None
+    store: Any,
+    who: str | None,
+    drill_id: str | None,
+    since_ts: str | None,
+    fmt: str,
+    output: Path | None,
+    *,
+    set_id: str | None = None,
+    mode: str | None = None,
 ) -> None:
-    trainees = store.trainee_summaries(trainee=who, drill=drill_id, since=since_ts)
-    drills = store.drill_summaries(trainee=who, drill=drill_id, since=since_ts)
+    filters = {"trainee": who, "drill": drill_id, "since": since_ts, "set_id": set_id, "mode": mode}
+    trainees = store.trainee_summaries(**filters)
+    drills = store.drill_summaries(**filters)
     if fmt == "json":
         emit_json({"trainees": [t.to_dict() for t in trainees], "drills": [d.to_dict() for d in drills]}, output)
         return

@@ -807,10 +807,12 @@ class ResultsStore:
         summary: bool = False,
         valid: bool | None = None,
         checked: tuple[str, ...] | None = None,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> tuple[str, list[Any]]:
         """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns
         (``checked``, default all) hold values of the right type (:func:`~warroom.store.records.valid_row_sql`),
-        False only the others."""
+        False only the others. ``set_id`` and ``mode`` keep the sessions of that drill set / mode."""
         from warroom.store.records import VALID_ROW_SQL, valid_row_sql
 
         sql = VALID_ROW_SQL if checked is None else valid_row_sql(checked)
@@ -830,6 +832,12 @@ class ResultsStore:
         if outcome is not None:
             clauses.append("outcome = ?")
             params.append(outcome)
+        if set_id is not None:
+            clauses.append("set_id = ?")
+            params.append(set_id)
+        if mode is not None:
+            clauses.append("mode = ?")
+            params.append(mode)
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
     @_guard
@@ -844,6 +852,8 @@ class ResultsStore:
         reverse: bool = False,
         limit: int | None = None,
         full: bool = False,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> list[SessionRow]:
         """Stored sessions matching the filters, sorted.
 
@@ -851,10 +861,11 @@ class ResultsStore:
 
         ``trainee`` / ``drill`` match exactly; ``since`` is a UTC timestamp text (see :func:`parse_since`): sessions
         started at or after it. ``sort`` is a key of :data:`SORT_KEYS` in its natural direction (``reverse`` flips
-        it); ties are broken newest first. ``limit`` None or 0 returns every match. Raises ValueError for an
-        unknown sort key and :class:`CorruptSession` for a row that cannot be read (see :meth:`query_readable`).
+        it); ties are broken newest first. ``limit`` None or 0 returns every match. ``set_id`` / ``mode`` keep the
+        sessions played in that drill set / mode. Raises ValueError for an unknown sort key and
+        :class:`CorruptSession` for a row that cannot be read (see :meth:`query_readable`).
         """
-        sql, params, _ = self._query_sql(trainee, drill, since, outcome, sort, reverse, limit, full)
+        sql, params, _ = self._query_sql(trainee, drill, since, outcome, sort, reverse, limit, full, set_id, mode)
         read = self._stored if full else self._listed
         return [read(r) for r in self._conn.execute(sql, params)]
 
@@ -868,6 +879,8 @@ class ResultsStore:
         reverse: bool = False,
         limit: int | None = None,
         full: bool = False,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> tuple[str, list[Any], bool]:
         if sort not in SORT_KEYS:
             raise ValueError(f"unknown sort key {sort!r} (choose from {', '.join(SORT_KEYS)})")
@@ -875,7 +888,7 @@ class ResultsStore:
         if reverse:
             direction = "ASC" if direction == "DESC" else "DESC"
         order = ", ".join(f"{part.strip()} {direction}" for part in expr.split(","))
-        where, params = self._where(trainee, drill, since, outcome)
+        where, params = self._where(trainee, drill, since, outcome, set_id=set_id, mode=mode)
         columns = f"{_LIST_COLUMNS}, scorecard, actions" if full else _LIST_COLUMNS
         sql = f"SELECT {columns} FROM sessions{where} ORDER BY {order}, started_at DESC, session_id DESC"
         if limit:
@@ -949,9 +962,17 @@ class ResultsStore:
                 yield exc
 
     @_guard
-    def count(self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None) -> int:
-        """How many stored sessions match the filters."""
-        where, params = self._where(trainee, drill, since)
+    def count(
+        self,
+        *,
+        trainee: str | None = None,
+        drill: str | None = None,
+        since: str | None = None,
+        set_id: str | None = None,
+        mode: str | None = None,
+    ) -> int:
+        """How many stored sessions match the filters (``set_id`` / ``mode`` as in :meth:`query`)."""
+        where, params = self._where(trainee, drill, since, set_id=set_id, mode=mode)
         return int(self._conn.execute(f"SELECT count(*) FROM sessions{where}", params).fetchone()[0])
 
     @_guard
@@ -1009,11 +1030,18 @@ class ResultsStore:
 
     @_guard
     def trainee_summaries(
-        self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
+        self,
+        *,
+        trainee: str | None = None,
+        drill: str | None = None,
+        since: str | None = None,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> list[TraineeSummary]:
-        """Per-trainee figures over the matching sessions, sorted by trainee name. Rows that a read would skip
-        (see :meth:`invalid_rows`) are left out of every figure."""
-        where, params = self._where(trainee, drill, since, summary=True, valid=True)
+        """Per-trainee figures over the matching sessions (``set_id`` / ``mode``: of that drill set / mode only),
+        sorted by trainee name. Rows that a read would skip (see :meth:`invalid_rows`) are left out of every
+        figure."""
+        where, params = self._where(trainee, drill, since, summary=True, valid=True, set_id=set_id, mode=mode)
         sql = (
             f"SELECT trainee, count(*), count(DISTINCT drill_id), {_FAULTED_AND_CONTAINED_SQL}, "
             "sum(false_escalations > 0), avg(total), "
@@ -1023,7 +1051,9 @@ class ResultsStore:
         # The medians read the (trainee, time_to_detect) index: they check only the columns in it, so they never
         # look up whole rows (a row left out for a bad total still has a readable time to detect).
         checked = ("trainee", "drill_id", "started_at", "time_to_detect")
-        mwhere, mparams = self._where(trainee, drill, since, summary=True, valid=True, checked=checked)
+        mwhere, mparams = self._where(
+            trainee, drill, since, summary=True, valid=True, checked=checked, set_id=set_id, mode=mode
+        )
         counts = dict(
             self._conn.execute(f"SELECT trainee, count(time_to_detect) FROM sessions{mwhere} GROUP BY trainee", mparams)
         )
@@ -1043,13 +1073,21 @@ class ResultsStore:
 
     @_guard
     def drill_summaries(
-        self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
+        self,
+        *,
+        trainee: str | None = None,
+        drill: str | None = None,
+        since: str | None = None,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> list[DrillSummary]:
-        """Per-drill figures over the matching sessions, sorted by drill id. Rows that a read would skip (see
-        :meth:`invalid_rows`) are left out of every figure."""
+        """Per-drill figures over the matching sessions (``set_id`` / ``mode``: of that drill set / mode only),
+        sorted by drill id. Rows that a read would skip (see :meth:`invalid_rows`) are left out of every figure."""
         # Only the columns this summary reads are checked, so it stays on its covering index.
         checked = ("trainee", "drill_id", "started_at", "outcome", "total", "all_clear")
-        where, params = self._where(trainee, drill, since, summary=True, valid=True, checked=checked)
+        where, params = self._where(
+            trainee, drill, since, summary=True, valid=True, checked=checked, set_id=set_id, mode=mode
+        )
         sql = (
             f"SELECT drill_id, count(*), count(DISTINCT trainee), {_FAULTED_AND_CONTAINED_SQL} "
             f"FROM sessions{where} GROUP BY drill_id ORDER BY drill_id"

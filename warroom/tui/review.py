@@ -67,6 +67,25 @@ def key_marks(marks: list[str]) -> str:
     return " ".join(short)
 
 
+def mode_line(s: Any) -> str:
+    """How a stored session was played: its mode, drill set, pauses and wall-clock figures (wall seconds), e.g.
+    ``practice · set week-1 · 2 pauses, 41 s paused · wall-clock time to detect 125.3 s``."""
+    parts = [str(getattr(s, "mode", None) or "practice")]
+    if getattr(s, "set_id", None):
+        parts.append(f"set {fmt.clean_line(s.set_id)}")
+    pauses = int(getattr(s, "pauses", 0) or 0)
+    if pauses:
+        paused = getattr(s, "paused_seconds", None)
+        spent = "" if paused is None else f", {fmt.seconds(paused)} paused"
+        parts.append(f"{pauses} pause{'' if pauses == 1 else 's'}{spent}")
+    elif parts[0] == "practice":
+        parts.append("no pauses")
+    wall = getattr(s, "wall_time_to_detect", None)
+    if wall is not None:
+        parts.append(f"wall-clock time to detect {fmt.seconds(wall)}")
+    return "  ·  ".join(parts)
+
+
 def _outcome_style(outcome: str) -> str:
     return "bold green" if outcome in _GOOD else "bold yellow" if outcome in _MIXED else "bold red"
 
@@ -208,6 +227,7 @@ class ReviewScreen(Screen[None]):
         out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
         if s.recovered:
             out.append("  (recovered after the session was interrupted)", style="dim")
+        out.append("\n" + mode_line(s), style="dim")
         return out
 
     def _scorecard(self) -> Text:
