@@ -83,6 +83,11 @@ class WarroomApp(App[None]):
         else:
             self.show_picker()
 
+    @property
+    def mode(self) -> str:
+        """The mode drills are played in: ``practice`` or ``assessment`` (see :attr:`Services.session_mode`)."""
+        return self.services.session_mode
+
     def _show(self, screen: Any) -> None:
         # The app's default screen stays at the bottom; the flow's screens replace each other above it.
         if len(self.screen_stack) > 1:
@@ -109,12 +114,18 @@ class WarroomApp(App[None]):
         from warroom.tui.live import WarRoomScreen
 
         assert entry.drill is not None
+        refused = self.services.cannot_start(entry)
+        if refused is not None:
+            self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
+            return
         try:
             recorder = self.services.start_session(entry.path, entry.drill)
         except SessionUnavailable as exc:
             self.notify(f"Cannot start a session: {exc}", severity="error", markup=False)
             return
-        self.live = WarRoomScreen(entry, recorder, speed=self.speed)
+        mode = self.mode
+        speed = 1.0 if mode == "assessment" else self.speed  # assessment plays at 1x only
+        self.live = WarRoomScreen(entry, recorder, speed=speed, mode=mode)
         self._show(self.live)
 
     def show_debrief(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:

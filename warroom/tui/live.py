@@ -47,6 +47,8 @@ class WarRoomScreen(Screen[None]):
         entry: the drill being played (loaded).
         recorder: the session recorder; its ``record`` is the Replay's ``on_action``.
         speed: initial playback speed (drill seconds per real second).
+        mode: ``practice`` (pause and speeds as the trainee likes; the drill clock stops under a dialog) or
+            ``assessment`` (1x only, no pause, and the drill clock keeps running while a dialog is open).
     """
 
     app: WarroomApp
@@ -63,14 +65,19 @@ class WarRoomScreen(Screen[None]):
         Binding("space", "resume", "Resume", priority=True),
         Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True),
         Binding("minus", "slower", "Slower", key_display="-", priority=True),
+        # In assessment mode the keys above are refused with a notice (check_action shows this binding instead).
+        Binding("space,plus,equals_sign,minus", "refused", "1x, no pause", key_display="space + -", priority=True),
         Binding("f", "flag", "Flag/unflag", priority=True),
         Binding("e", "escalate", "Escalate", priority=True),
         Binding("q", "quit_drill", "Quit", priority=True),
         Binding("question_mark", "help", "Help", key_display="?", priority=True),
     ]
 
-    def __init__(self, entry: DrillEntry, recorder: Recorder, speed: float = 1.0) -> None:
+    def __init__(self, entry: DrillEntry, recorder: Recorder, speed: float = 1.0, mode: str = "practice") -> None:
         super().__init__()
+        self.mode = mode
+        #: Assessment mode: no pause, 1x only, and no dialog stops the drill clock.
+        self.assessment = mode == "assessment"
         assert entry.drill is not None
         self.entry = entry
         self.drill = entry.drill
@@ -114,7 +121,8 @@ class WarRoomScreen(Screen[None]):
     @property
     def running(self) -> bool:
         """True when the drill clock runs: not paused, not ended, and no dialog over the war room."""
-        return not self.paused and not self.replay.ended and self.journal_error is None and self.app.screen is self
+        on_top = self.app.screen is self or self.assessment  # in assessment a dialog does not stop the clock
+        return not self.paused and not self.replay.ended and self.journal_error is None and on_top
 
     def tick(self) -> None:
         """Advance the drill clock by the real time since the last tick times the playback speed (if running).
@@ -217,12 +225,27 @@ class WarRoomScreen(Screen[None]):
         )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which."""
+        """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which;
+        in assessment mode neither, nor the speeds: their keys run ``refused`` instead."""
+        if action == "refused":
+            return self.assessment
+        if self.assessment and action in ("pause", "resume", "faster", "slower"):
+            return False
         if action == "pause":
             return not self.paused
         if action == "resume":
             return self.paused
         return True
+
+    def action_refused(self) -> None:
+        """A pause or speed key in assessment mode: refused, with a notice (the drill clock runs on)."""
+        self.notify(
+            "Assessment: the drill clock runs at 1x and cannot be paused or sped up.",
+            title="Not in assessment",
+            severity="warning",
+            markup=False,
+            timeout=4,
+        )
 
     def action_pause(self) -> None:
         """Pause the drill clock (recorded on the Replay)."""
@@ -364,6 +387,13 @@ class WarRoomScreen(Screen[None]):
         )
 
     def action_help(self) -> None:
+        if self.assessment:  # only what the briefing showed: its keys and the assessment rules
+            from warroom.tui.drillsets import ASSESSMENT_NOTES, mode_keys
+            from warroom.tui.modals import WAR_ROOM_KEYS
+
+            keys = mode_keys(WAR_ROOM_KEYS, "assessment")
+            self.app.push_screen(HelpScreen("War room keys (assessment)", keys, ASSESSMENT_NOTES))
+            return
         self.app.push_screen(HelpScreen())
 
     # -- the end ------------------------------------------------------------------------------------------------
@@ -413,6 +443,8 @@ class WarRoomScreen(Screen[None]):
         scorecard = self.app.services.score(self.drill, self.recorder.actions)
         self._store(scorecard)
         if self.replay.end_reason is not EndReason.ABANDONED:
+            while self.app.screen is not self and self in self.app.screen_stack:  # assessment: a dialog was open
+                self.app.pop_screen()
             self.app.show_debrief(self.entry, self.replay, scorecard)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -83,6 +83,19 @@ class PickerScreen(Screen[None]):
         out.append(" WAR ROOM ", style="bold reverse red")
         out.append("  incident drills for planner-executor agents · trainee ")
         out.append(fmt.clean_line(self.app.services.trainee), style="bold")
+        active = self.app.services.drill_set
+        if active is not None:
+            out.append("\n drill set ")
+            out.append(fmt.clean_line(active.model.title), style="bold")
+            out.append(fmt.clean_line(f" ({active.set_id}) · {self.app.mode}"))
+            due = active.due_text()
+            if due:
+                out.append(" · ")
+                out.append(due, style="bold red" if "past due" in due else "")
+            if active.adaptive:
+                out.append(" · the next drill is chosen for you")
+        elif self.app.mode == "assessment":
+            out.append(" · assessment", style="bold")
         return out
 
     def on_mount(self) -> None:
@@ -92,12 +105,20 @@ class PickerScreen(Screen[None]):
         table.add_column(Text("tags"), key="tags")
         table.add_column(Text("length"), key="length")
         table.add_column(Text("best"), key="best")
-        fit_columns(table, _FIXED, _FLEX)
+        if self.app.services.drill_set is not None:
+            table.add_column(Text("progress"), key="progress")
+        fit_columns(table, *self._widths())
         self.load()
         table.focus()
 
+    def _widths(self) -> tuple[dict[str, int], dict[str, float]]:
+        """The fixed and flexible column widths (a drill set adds its progress column)."""
+        if self.app.services.drill_set is None:
+            return _FIXED, _FLEX
+        return {**_FIXED, "progress": 18}, _FLEX
+
     def on_resize(self) -> None:
-        fit_columns(self.query_one("#picker-table", DataTable), _FIXED, _FLEX)
+        fit_columns(self.query_one("#picker-table", DataTable), *self._widths())
         self.fit_heights()
 
     def load(self) -> None:
@@ -110,6 +131,7 @@ class PickerScreen(Screen[None]):
         except ResultsUnavailable as exc:  # a broken results store must not stop anyone from playing
             best = {}
             self.notify(f"Best scores unavailable: {exc}", severity="warning", markup=False)
+        progress = self._set_progress()
         for i, entry in enumerate(self.entries):
             try:
                 cells = self._cells(entry, best)
@@ -117,9 +139,15 @@ class PickerScreen(Screen[None]):
                 problem = f"{entry.path}:1:1: cannot show this drill ({type(exc).__name__}: {exc})"
                 self.entries[i] = entry = DrillEntry(entry.path, None, (*entry.problems, problem))
                 cells = self._cells(entry, best)
+            if progress is not None:
+                p = progress.get(entry.drill.id) if entry.drill is not None else None
+                cells.append(Text(p.cell() if p is not None else "—"))
             table.add_row(*cells, key=str(i))
         if not self.entries:
-            self.query_one("#picker-detail-body", Static).update(Text("No drills found."))
+            done = self.app.services.drill_set is not None
+            self.query_one("#picker-detail-body", Static).update(
+                Text("This drill set is complete." if done else "No drills found.")
+            )
         # Back from a drill: the cursor stays on the drill just played (matched by file).
         last = self.app.last_drill_path
         if last is not None:
@@ -155,10 +183,21 @@ class PickerScreen(Screen[None]):
             _best_cell(d.id, best),
         ]
 
+    def _set_progress(self) -> dict[str, Any] | None:
+        """The drill set's progress per drill id (None outside a set; empty when the store cannot be read)."""
+        if self.app.services.drill_set is None:
+            return None
+        try:
+            return self.app.services.set_progress()
+        except ResultsUnavailable as exc:
+            self.notify(f"Drill set progress unavailable: {exc}", severity="warning", markup=False)
+            return {}
+
     def fit_heights(self) -> None:
         """Give the drill list the rows it needs (up to what leaves the preview 7 lines) and the preview the rest."""
         table = self.query_one("#picker-table", DataTable)
-        room = self.size.height - 2  # the banner and the footer
+        banner = 2 if self.app.services.drill_set is not None else 1  # a drill set's banner has a second line
+        room = self.size.height - 1 - banner  # the banner and the footer
         if room <= 0:
             return
         wanted = table.row_count + 3  # the header row and the border
@@ -208,6 +247,10 @@ class PickerScreen(Screen[None]):
             return
         if not entry.ok:
             self.notify("This drill has problems; fix them and press r to reload.", severity="error", markup=False)
+            return
+        refused = self.app.services.cannot_start(entry)
+        if refused is not None:
+            self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
             return
         self.app.show_briefing(entry)
 
@@ -321,10 +364,15 @@ class BriefingScreen(Screen[None]):
         self.entry = entry
 
     def compose(self) -> ComposeResult:
+        from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, mode_keys
+
         assert self.entry.drill is not None
+        mode = self.app.mode
         with VerticalScroll(id="briefing"):
             yield Static(briefing_text(self.entry.drill), id="briefing-body")
-            yield Static(key_table(WAR_ROOM_KEYS), id="briefing-keys")
+            yield Static(key_table(mode_keys(WAR_ROOM_KEYS, mode)), id="briefing-keys")
+            if mode == ASSESSMENT:
+                yield Static(Text("\n" + ASSESSMENT_NOTES), id="briefing-mode")
         yield Static(Text(" Press enter to start the drill clock ", style="bold reverse green"), id="briefing-go")
         yield Footer()
 
