@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from warroom import __version__
-from warroom.cli.common import data_dir_option, drills_option, resolved_settings, trainee_option
+from warroom.cli.common import data_dir_option, drills_option, mode_option, resolved_settings, trainee_option
 
 #: command name -> "module:attribute" of its click command.
 LAZY_COMMANDS: dict[str, str] = {
@@ -53,8 +53,24 @@ class LazyGroup(click.Group):
 @drills_option
 @trainee_option
 @data_dir_option
+@mode_option
+@click.option(
+    "--set",
+    "set_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Play a drill set: the picker offers only its drills, in its order, with your progress; the set's mode and "
+    "attempts apply and results carry its id (docs/drill-sets.md).",
+)
 @click.pass_context
-def main(ctx: click.Context, drill_dirs: tuple[Path, ...], trainee: str | None, data_dir: Path | None) -> None:
+def main(
+    ctx: click.Context,
+    drill_dirs: tuple[Path, ...],
+    trainee: str | None,
+    data_dir: Path | None,
+    mode: str | None,
+    set_file: Path | None,
+) -> None:
     """War Room: incident drills for planner-executor AI agents.
 
     With no command, opens the drill picker in the terminal UI: pick a drill, read the briefing, watch the agent's
@@ -63,8 +79,11 @@ def main(ctx: click.Context, drill_dirs: tuple[Path, ...], trainee: str | None, 
     settings = resolved_settings(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
     ctx.obj = settings
     if ctx.invoked_subcommand is None:
-        from warroom.cli.common import check_store
+        from warroom.cli.common import check_store, load_set_option
         from warroom.tui.launch import launch
 
+        drill_set = load_set_option(set_file, settings) if set_file is not None else None
         check_store(settings)  # a damaged store or an unusable data directory: a message and exit 1, not the UI
-        launch(settings)
+        launch(settings, mode=mode or "practice", drill_set=drill_set)
+    elif set_file is not None:
+        raise click.UsageError("--set opens the drill picker on a drill set: give it without a command")

@@ -15,8 +15,8 @@ from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings, resolve_d
 
 __all__ = [
     "DATA_DIR_ENV", "TRAINEE_ENV", "Settings", "data_dir_option", "drill_dirs_of", "drills_option", "format_option",
-    "recover_and_report", "resolve_data_dir", "resolve_trainee", "resolved_settings", "settings_from",
-    "trainee_option",
+    "load_set_option", "mode_option", "recover_and_report", "resolve_data_dir", "resolve_trainee",
+    "resolved_settings", "settings_from", "trainee_option",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -31,6 +31,14 @@ data_dir_option = click.option(
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
     help=f"Where sessions and results are kept (default: ${DATA_DIR_ENV}, else the user data dir).",
+)
+
+mode_option = click.option(
+    "--mode",
+    type=click.Choice(["practice", "assessment"]),
+    default=None,
+    help="practice (default): pause and speeds as you like. assessment: 1x only, no pause, the drill clock never "
+    "stops (a drill set in assessment mode asks for it too).",
 )
 
 drills_option = click.option(
@@ -98,6 +106,22 @@ def recover_and_report(settings: Settings) -> None:
         raise failure(exc) from None
     for rec in recovered:
         say(rec, err=True)
+
+
+def load_set_option(path: Path, settings: Settings) -> Any:
+    """The :class:`~warroom.tui.drillsets.ActiveSet` of ``--set FILE``. A set file that does not validate, or names
+    a drill that is not found or does not load, prints its ``path:line:col: message`` problems on stderr and exits
+    with status 1."""
+    from warroom.core.drillset import DrillSetError
+    from warroom.core.format import clean
+    from warroom.tui.drillsets import load_active_set
+
+    try:
+        return load_active_set(path, settings.drill_dirs)
+    except DrillSetError as exc:
+        for problem in exc.problems:
+            click.echo(clean(problem), err=True)
+        raise SystemExit(1) from None
 
 
 @contextmanager

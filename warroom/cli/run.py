@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.common import data_dir_option, drills_option, settings_from, trainee_option
+from warroom.cli.common import data_dir_option, drills_option, mode_option, settings_from, trainee_option
 from warroom.core.format import PLAYBACK_SPEEDS, clean
 
 _SPEED_LIST = ", ".join(f"{s:g}" for s in PLAYBACK_SPEEDS)
@@ -24,6 +24,7 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
 @drills_option
 @trainee_option
 @data_dir_option
+@mode_option
 @click.option(
     "--speed",
     type=float,
@@ -40,6 +41,7 @@ def run(
     drill_dirs: tuple[Path, ...],
     trainee: str | None,
     data_dir: Path | None,
+    mode: str | None,
     speed: float,
 ) -> None:
     """Play one drill: its briefing, the war room, then the debrief (skips the drill picker).
@@ -73,4 +75,7 @@ def run(
     from warroom.tui.launch import launch
 
     check_store(settings)  # a damaged store or an unusable data directory: a message and exit 1, not the UI
-    launch(settings, start=DrillEntry(path, drill), speed=speed)
+    mode = mode or ctx.find_root().params.get("mode") or "practice"  # `warroom --mode assessment run ID` too
+    if mode == "assessment" and speed != 1.0:
+        raise click.UsageError("--speed: assessment sessions play at 1x only")
+    launch(settings, start=DrillEntry(path, drill), speed=speed, mode=mode)

@@ -44,6 +44,31 @@ def drill_files_of(
     return files, len(errors)
 
 
+def _is_set_file(path: Path) -> bool:
+    """True for a drill set file (a top-level ``set:`` key, see :func:`warroom.core.drillset.is_drill_set_text`)."""
+    from warroom.core.drillset import MAX_SET_BYTES, is_drill_set_text
+    from warroom.core.library import special_file_kind
+
+    try:
+        if special_file_kind(path) is not None:
+            return False
+        with path.open("rb") as f:
+            head = f.read(MAX_SET_BYTES)
+    except OSError:
+        return False
+    return is_drill_set_text(head.decode("utf-8", errors="replace"))
+
+
+def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> list[Any]:
+    """The problems of a drill set file: its own (format) and, when it loads, those of the drills it names."""
+    from warroom.core.drillset import DrillSetError, load_drill_set, resolve_set_drills
+
+    try:
+        return list(resolve_set_drills(load_drill_set(path), path, drill_dirs)[1])
+    except DrillSetError as exc:
+        return list(exc.problems)
+
+
 def folder_problem(exc: OSError) -> str:
     """``folder: cannot read this folder (permission denied); the drills in it were not checked`` for a folder
     that could not be listed."""
@@ -77,6 +102,9 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
     Across the files checked together: a drill's id must equal its file name (without .yaml), and no two drills
     may share an id.
 
+    A drill set file (a top-level `set:` key; docs/drill-sets.md) is checked as a set: its format, and that every
+    drill it names is found and loads.
+
     A file that is not a regular file (a FIFO, a device) is a problem, never read; a folder that cannot be read
     is reported on stderr and fails the command.
 
@@ -93,7 +121,13 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
     warnings_of: dict[Path, list[Problem]] = {}
     notes_of: dict[Path, list[str]] = {}
     loaded: list[tuple[Path, Any]] = []
+    from warroom.cli.common import drill_dirs_of
+
+    sets = [f for f in files if _is_set_file(f)]
     for f in files:
+        if f in sets:
+            problems_of[f] = _set_problems(f, drill_dirs_of(ctx, drill_dirs))
+            continue
         try:
             drill, warnings_of[f] = load_drill_with_warnings(f)
             loaded.append((f, drill))
@@ -126,7 +160,9 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
             click.echo(clean(note), err=fmt == "json")
 
     valid = len(files) - invalid
-    summary = f"{_plural(len(files), 'drill')} checked: {valid} valid, {invalid} invalid"
+    kinds = [_plural(len(files) - len(sets), "drill")] if len(sets) < len(files) else []
+    checked = " and ".join([*kinds, *([_plural(len(sets), "drill set")] if sets else [])])
+    summary = f"{checked} checked: {valid} valid, {invalid} invalid"
     counts = [_plural(n, word) for n, word in ((total_problems, "problem"), (total_warnings, "warning")) if n]
     if counts:
         summary += f" ({', '.join(counts)})"
