@@ -87,7 +87,7 @@ class PickerScreen(Screen[None]):
         if active is not None:
             out.append("\n drill set ")
             out.append(fmt.clean_line(active.model.title), style="bold")
-            out.append(fmt.clean_line(f" ({active.set_id}) · {self.app.mode}"))
+            out.append(" " + fmt.clean_line(f"({active.set_id}) · {self.app.mode}"))
             due = active.due_text()
             if due:
                 out.append(" · ")
