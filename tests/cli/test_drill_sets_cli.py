@@ -112,5 +112,8 @@ def test_scores_filter_by_set_and_mode(tmp_path: Path):
     assert len(rows) == 2 and ",practice," in rows[1]
     summary = runner.invoke(main, ["scores", "--data-dir", str(tmp_path), "--summary", "--set", "week-1"])
     assert summary.exit_code == 0 and "│ ann" in summary.stdout
+    assert "Per trainee (drill set week-1)" in summary.stdout
+    summary = runner.invoke(main, ["scores", "--data-dir", str(tmp_path), "--summary", "--mode", "assessment"])
+    assert "Per drill (assessment sessions)" in summary.stdout and "│ ann" in summary.stdout
     none = runner.invoke(main, ["scores", "--data-dir", str(tmp_path), "--set", "week-2"])
     assert none.stdout.strip() == "No sessions match."

@@ -316,11 +316,12 @@ def _summary(
     ]
     t_table = fitted_table(t_columns, t_rows, console.width) or fitted_table(t_columns, t_rows, UNBOUNDED_WIDTH)
     d_table = fitted_table(d_columns, d_rows, console.width) or fitted_table(d_columns, d_rows, UNBOUNDED_WIDTH)
+    scope = " · ".join([*([f"{mode} sessions"] if mode else []), *([f"drill set {clean(set_id)}"] if set_id else [])])
     print_renderables(
         console,
-        "Per trainee",
+        "Per trainee" + (f" ({scope})" if scope else ""),
         t_table,
-        "Per drill",
+        "Per drill" + (f" ({scope})" if scope else ""),
         d_table,
         "contained: share of sessions on drills with a fault that contained it (in time or late); "
         "false escalations: share of sessions with at least one false escalation.",

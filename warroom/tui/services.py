@@ -228,6 +228,8 @@ class Services:
         """
         from warroom.core.library import bundled_drills_dir, find_drill_files
 
+        if self.drill_set is not None:  # only the set's drills, in its order
+            return self.set_catalog()
         paths: list[Path] = []
         seen: set[Path] = set()
         errors: list[OSError] = []  # folders that cannot be listed: shown as entries with their problem
@@ -242,8 +244,6 @@ class Services:
             seen.update(p.resolve() for p in found)
             base = Path(d) if Path(d).is_dir() else Path(d).parent
             paths.extend(sorted(found, key=lambda p: natural_key(p.relative_to(base).as_posix())))
-        if self.drill_set is not None:
-            return self.set_catalog()
         entries = [self._entry(p) for p in paths]
         entries += [
             DrillEntry(Path(e.filename), None, (f"{e.filename}: cannot read this folder (permission denied)",))
