@@ -85,6 +85,8 @@ def test_mode_options(tmp_path: Path, launched):
     assert r.exit_code == 2
     r = CliRunner().invoke(main, [*data, "--set", str(write(tmp_path, GOOD)), "scores"])
     assert r.exit_code == 2 and "--set opens the drill picker" in r.stderr
+    r = CliRunner().invoke(main, [*data, "run", str(tmp_path / "week.set.yaml")])
+    assert r.exit_code == 2 and "is a drill set: play it with `warroom --set " in r.stderr
 
 
 def test_validate_checks_a_set_file_and_its_drills(tmp_path: Path):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from warroom.core.drillset import Attempt, choose_next
 from warroom.store.results import ResultsStore
-from warroom.tui.drillsets import _candidate, load_active_set
+from warroom.tui.drillsets import DrillProgress, _candidate, load_active_set
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import Services
 
@@ -94,3 +94,20 @@ async def test_an_adaptive_set_offers_only_the_drill_chosen_next(tmp_path: Path)
         await pilot.press("enter", "enter", "q", "y")
         await pilot.pause()
         assert app.screen.entries == [] and "This drill set is complete." in screen_text(app)
+
+
+def test_progress_cells_and_the_review_mode_line():
+    from types import SimpleNamespace
+
+    from warroom.tui.review import mode_line
+
+    assert DrillProgress(0, False, None).cell() == "to do"
+    assert DrillProgress(1, True, 1).cell() == "done · 1 left"
+    assert DrillProgress(2, True, 0).cell() == "done · none left"
+    assert DrillProgress(2, False, 0).cell() == "no attempts left" and DrillProgress(2, False, 0).exhausted
+    practice = SimpleNamespace(mode="practice", set_id="wk-1", pauses=1, paused_seconds=41.25, wall_time_to_detect=None)
+    assert mode_line(practice) == "practice  ·  set wk-1  ·  1 pause, 41.3 s paused"
+    exam = SimpleNamespace(mode="assessment", set_id=None, pauses=0, paused_seconds=0.0, wall_time_to_detect=125.3)
+    assert mode_line(exam) == "assessment  ·  wall-clock time to detect 125.3 s"
+    calm = SimpleNamespace(mode="practice", set_id=None, pauses=0, paused_seconds=0.0, wall_time_to_detect=None)
+    assert mode_line(calm) == "practice  ·  no pauses"

@@ -62,6 +62,10 @@ def run(
     try:
         drill = load_drill(path)
     except DrillProblem as exc:
+        from warroom.cli.validate import is_set_file
+
+        if is_set_file(path):  # a drill set, not a drill
+            raise click.UsageError(clean(f"{path} is a drill set: play it with `warroom --set {path}`")) from None
         for line in exc.problems:
             click.echo(clean(line), err=True)
         ctx.exit(1)

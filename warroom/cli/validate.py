@@ -44,7 +44,7 @@ def drill_files_of(
     return files, len(errors)
 
 
-def _is_set_file(path: Path) -> bool:
+def is_set_file(path: Path) -> bool:
     """True for a drill set file (a top-level ``set:`` key, see :func:`warroom.core.drillset.is_drill_set_text`)."""
     from warroom.core.drillset import MAX_SET_BYTES, is_drill_set_text
     from warroom.core.library import special_file_kind
@@ -123,7 +123,7 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
     loaded: list[tuple[Path, Any]] = []
     from warroom.cli.common import drill_dirs_of
 
-    sets = [f for f in files if _is_set_file(f)]
+    sets = [f for f in files if is_set_file(f)]
     for f in files:
         if f in sets:
             problems_of[f] = _set_problems(f, drill_dirs_of(ctx, drill_dirs))
