@@ -15,10 +15,10 @@ from warroom.cli.scores_common import (
     check_output,
     export_format_option,
     filter_options,
+    filters_of,
     limit_option,
     open_store,
     output_option,
-    resolve_filters,
     reverse_option,
     sort_option,
     subcommand_options,
@@ -134,7 +134,8 @@ def _print_table(rows: list[Any], total: int) -> None:
 def list_command(ctx: click.Context, **_: Any) -> None:
     """The stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
 
-    Every trainee's sessions are listed unless --trainee NAME or --mine is given; a table shows the newest 50
+    Every trainee's sessions are listed unless --trainee NAME or --mine is given (--set ID: those played in a
+    drill set; --mode: those of one mode); a table shows the newest 50
     (--limit), CSV and JSON every one. Sessions killed mid-drill are recorded as abandoned first.
 
     Printed output (a table, CSV or JSON, on a terminal or a pipe) shows control and bidi characters as escapes;
@@ -143,7 +144,7 @@ def list_command(ctx: click.Context, **_: Any) -> None:
     o = subcommand_options(ctx)
     check_output(o["fmt"], o["output"])
     settings = settings_from(ctx, data_dir=o["data_dir"])
-    filters = resolve_filters(settings, o["trainee"], o["mine"], o["drill_id"], o["since"])
+    filters = filters_of(settings, o)
     list_sessions(
         settings,
         filters,

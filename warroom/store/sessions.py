@@ -27,7 +27,7 @@ from warroom.store.datadir import DONE, JOURNALS, done_dir, journals_dir
 from warroom.store.deletion import DeleteResult, delete_sessions
 from warroom.store.errors import StoreUnreachable
 from warroom.store.journal import JOURNAL_FORMAT, JournalWriter, utc_now
-from warroom.store.results import ResultsStore, SessionInfo, StoreError
+from warroom.store.results import ResultsStore, SessionInfo, StoreError, WallClock
 from warroom.store.session_drill import (
     DrillResolver,
     DrillUnavailable,
@@ -118,6 +118,7 @@ class SessionRecorder:
         self.drill = drill
         self._writer = writer
         self._actions: list[Action] = []
+        self._times: list[str | None] = []  # the wall-clock time journalled with each action
         self._scorecard: Scorecard | None = None
         self.finished = False
         #: True once :meth:`finish` found the shared store unreachable: the session waits, finished, in
@@ -125,14 +126,27 @@ class SessionRecorder:
         self.queued = False
 
     @classmethod
-    def start(cls, data_dir: Path, trainee: str, drill_path: Path, drill: Drill) -> SessionRecorder:
+    def start(
+        cls,
+        data_dir: Path,
+        trainee: str,
+        drill_path: Path,
+        drill: Drill,
+        *,
+        mode: str = "practice",
+        set_id: str | None = None,
+    ) -> SessionRecorder:
         """Start a session of ``drill`` (loaded from ``drill_path``) for ``trainee``, with its data in ``data_dir``.
 
         Checks that the results store can be used (so a trainee never plays a drill whose result cannot be
         stored), creates the journal and writes its start line (id, trainee, drill id and version, SHA-256 of the
-        drill file's bytes, drill path, scoring version, start time), fsynced. Returns the recorder.
-        Raises SessionError (or StoreError / StoreVersionError for the store) with a clear message.
+        drill file's bytes, drill path, scoring version, start time, ``mode`` (``practice`` or ``assessment``) and
+        the drill set's ``set_id`` or None), fsynced. Returns the recorder.
+        Raises SessionError (or StoreError / StoreVersionError for the store) with a clear message, ValueError
+        for an unknown mode.
         """
+        if mode not in ("practice", "assessment"):
+            raise ValueError(f"unknown session mode {mode!r} (practice or assessment)")
         data_dir = Path(data_dir)
         drill_path = Path(drill_path)
         try:
@@ -155,6 +169,8 @@ class SessionRecorder:
                 started_at=utc_now(),
                 all_clear=drill.is_all_clear,
                 scoring_version=scoring_version(),
+                mode=mode,
+                set_id=set_id,
             )
             final = jdir / f"{info.session_id}.jsonl"
             if final.exists() or (done_dir(data_dir) / final.name).exists():
@@ -212,10 +228,11 @@ class SessionRecorder:
         """
         if self.finished:
             raise SessionError(f"session {self.session_id} is finished; no more actions can be recorded")
+        at = utc_now()
         line = {
             "type": "action",
             "seq": len(self._actions) + 1,
-            "at": utc_now(),
+            "at": at,
             "action": action.model_dump(mode="json", exclude_none=True),
         }
         try:
@@ -226,6 +243,7 @@ class SessionRecorder:
                 f"cannot write the session journal {self.journal_path}: {detail}", self.journal_path
             ) from exc
         self._actions.append(action)
+        self._times.append(at)
 
     def finish(self, scorecard: Scorecard) -> bool:
         """End the session with its ``scorecard``, which must be the score of :attr:`actions` (the recorded log).
@@ -258,13 +276,22 @@ class SessionRecorder:
         self._scorecard = scorecard
         try:
             with ResultsStore(self.data_dir) as store:
-                store.insert(self.info, scorecard, self._actions, ended_at=ended_at)
+                wall = self._wall(scorecard, ended_at)
+                store.insert(self.info, scorecard, self._actions, ended_at=ended_at, wall=wall)
             self._writer.move_to(done_dir(self.data_dir) / self._writer.path.name)
         except StoreUnreachable:
             self.queued = True
         finally:
             self._writer.close()
         return True
+
+    def _wall(self, scorecard: Scorecard, ended_at: str) -> WallClock:
+        """The session's wall-clock figures (see :mod:`warroom.store.wallclock`)."""
+        from warroom.store.wallclock import wall_clock
+
+        return wall_clock(
+            self.info.started_at, self._actions, self._times, contained_at=scorecard.contained_at, ended_at=ended_at
+        )
 
     def abandon(self) -> Scorecard | None:
         """End the session as abandoned (Ctrl-C, quit before the end): scored from the recorded actions.

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from warroom.core.scoring import MAX_TOTAL
 from warroom.store.timeline import ReviewData, ReviewRow
 from warroom.tui import text as fmt
+from warroom.tui.drillsets import mode_line
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.modals import REVIEW_NOTES, HelpScreen
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, summarize
@@ -223,6 +224,7 @@ class ReviewScreen(Screen[None]):
         out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
         if s.recovered:
             out.append("  (recovered after the session was interrupted)", style="dim")
+        out.append("\n" + mode_line(s), style="dim")
         return out
 
     def _scorecard(self) -> Text:
