@@ -44,6 +44,19 @@ def drill_files_of(
     return files, len(errors)
 
 
+def hint_warnings(path: Path, drill: Any) -> list[Any]:
+    """``path:line:col: warning:`` problems for briefing text that hints at the answer
+    (:func:`warroom.core.hygiene.briefing_hints`), each at the field that hints."""
+    from warroom.core.hygiene import briefing_hints
+    from warroom.core.loader import Problem, position_of
+
+    out = []
+    for hint in briefing_hints(drill):
+        line, column = position_of(path, hint.loc)
+        out.append(Problem(str(path), line, column, hint.message, "warning"))
+    return out
+
+
 def folder_problem(exc: OSError) -> str:
     """``folder: cannot read this folder (permission denied); the drills in it were not checked`` for a folder
     that could not be listed."""
@@ -71,8 +84,9 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
     file's problems as "path: not checked until the problem on line N is fixed: RULE" (not counted).
 
     Warnings (path:line:col: warning: message) flag what loads but may not say what was meant: an unquoted
-    value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment. They do not
-    change the exit status.
+    value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment, a briefing or
+    domain tag that hints at the answer (says when to escalate, names a fault kind or the damage unit, says
+    whether there is a fault). They do not change the exit status.
 
     Across the files checked together: a drill's id must equal its file name (without .yaml), and no two drills
     may share an id.
@@ -96,6 +110,7 @@ def validate(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: t
     for f in files:
         try:
             drill, warnings_of[f] = load_drill_with_warnings(f)
+            warnings_of[f] += hint_warnings(f, drill)
             loaded.append((f, drill))
             problems_of[f] = []
         except DrillLoadError as e:

@@ -444,13 +444,6 @@ class Distractor(_Strict):
 ANSWER_TAG_PREFIXES = ("mast:", "trail:", "agentrx:")
 #: Tags that mark a control drill.
 CONTROL_TAGS = frozenset({"all-clear", "all_clear", "allclear", "control"})
-_FAULT_KIND_TAGS = frozenset(k.value for k in FaultKind) | frozenset(k.value.replace("_", "-") for k in FaultKind)
-
-
-def _reveals_answer(tag: str) -> bool:
-    t = tag.strip().lower()
-    return t in _FAULT_KIND_TAGS or t in CONTROL_TAGS or t.startswith(ANSWER_TAG_PREFIXES)
-
 
 
 class Drill(_Strict):
@@ -468,7 +461,13 @@ class Drill(_Strict):
         default=1, description="The drill's own revision, bumped on edits."
     )
     difficulty: Annotated[int, Field(strict=True, ge=1, le=5)] = Field(description="1 (easy) to 5 (hard).")
-    tags: list[str] = Field(default_factory=list, description="Free tags: domain and fault kind in MAST/TRAIL terms.")
+    tags: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Free tags. Only tags marked `domain:` (e.g. `domain:billing`, shown as `billing`) are shown before the "
+            "debrief; the others (fault kind, MAST/TRAIL terms) only in the debrief."
+        ),
+    )
     author: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Who wrote the drill.")
     source: str | None = Field(
         default=None,
@@ -506,13 +505,13 @@ class Drill(_Strict):
 
     @property
     def public_tags(self) -> list[str]:
-        """The tags a trainee may see before the debrief: ``tags`` without the ones that would give the answer away.
-
-        Hidden: a tag that names a fault kind of the vocabulary (``stale_data``, ``stale-data``), a tag in MAST,
-        TRAIL or AgentRx terms (``"TRAIL: timeout"``), and ``all-clear`` / ``control`` (which mark a control drill).
-        The full ``tags`` are shown in the debrief and to facilitators.
+        """The tags a trainee may see before the debrief: only the tags marked as domain tags (``domain:billing``,
+        shown as ``billing``), by the one rule of :func:`warroom.core.hygiene.visible_tags`. Every other tag (a
+        fault kind, a MAST/TRAIL/AgentRx term, ``all-clear``) is shown only in the debrief and to facilitators.
         """
-        return [t for t in self.tags if not _reveals_answer(t)]
+        from warroom.core.hygiene import visible_tags
+
+        return visible_tags(self)
 
     @property
     def duration(self) -> float:

@@ -671,18 +671,15 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
             "A Magentic-One agent team on a real task. The Orchestrator is the planner: it writes a plan and fact "
             "sheet, keeps a progress ledger and instructs one agent at a time; each instruction starts a plan "
             "step, and the instruction itself appears in the trace when its step starts. The executors are "
-            f"{team}. Somewhere a step went wrong and the "
-            "run built on it: read the agents' replies against each instruction and escalate the plan step at "
-            "fault as soon as you see it."
+            f"{team}. Read the agents' replies against each instruction."
         )
     else:
         team = ", ".join(agents) or "its experts"
         tools = f", and a terminal ({', '.join(tool_names)}) runs the code they write" if tool_names else ""
         watching = (
             "A CaptainAgent group chat on a real task. The manager's task and plan open the chat (the first plan "
-            f"step); then experts take turns ({team}){tools}. Each expert turn is a plan step. Somewhere a turn "
-            "went wrong and the chat built on it: check each turn against the task and escalate the plan step at "
-            "fault as soon as you see it."
+            f"step); then experts take turns ({team}){tools}. Each expert turn is a plan step. Check each turn "
+            "against the task."
         )
     level_note = f" Who&When level {record.level}." if record.level is not None else ""
     context_text = (
@@ -707,9 +704,9 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
     else:
         difficulty = DEFAULT_DIFFICULTY
     question_head = _headline(record.question, 60) or "a task"
-    # Never the annotated mistake agent: tags are shown before the drill is played (the fault kind is hidden from
-    # trainees by Drill.public_tags until the debrief).
-    tags = ["imported", "who-and-when", record.subset, kind]
+    # Never the annotated mistake agent: domain tags are shown before the drill is played (the fault kind, not a
+    # domain tag, is shown only in the debrief: warroom.core.hygiene).
+    tags = ["domain:imported", "domain:who-and-when", f"domain:{record.subset}", kind]
     return {
         "schema_version": 1,
         "id": drill_id,

@@ -14,6 +14,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from warroom.core.hygiene import ESCALATION_INSTRUCTION
 from warroom.core.model import Drill
 from warroom.tui import text as fmt
 from warroom.tui.modals import BRIEFING_KEYS, PICKER_KEYS, WAR_ROOM_KEYS, HelpScreen, key_table
@@ -194,6 +195,7 @@ class PickerScreen(Screen[None]):
             out.append(fmt.prose(d.briefing.goal))
             out.append("\n\nYou are watching\n", style="bold")
             out.append(fmt.prose(d.briefing.watching))
+            out.append("\n" + ESCALATION_INSTRUCTION)
             out.append("\n\nThe plan\n", style="bold")
             for step in d.plan:
                 out.append(f"  {fmt.clean_line(step.id)} ", style="bold")
@@ -276,7 +278,8 @@ def briefing_text(drill: Drill) -> Group:
     out.append("Goal\n", style="bold underline")
     out.append(fmt.prose(drill.briefing.goal) + "\n\n")
     out.append("You are watching\n", style="bold underline")
-    out.append(fmt.prose(drill.briefing.watching) + "\n\n")
+    out.append(fmt.prose(drill.briefing.watching) + "\n")
+    out.append(ESCALATION_INSTRUCTION + "\n\n", style="bold")  # the same sentence in every drill (hygiene)
     if drill.briefing.context:
         out.append("Context\n", style="bold underline")
         out.append(fmt.prose(drill.briefing.context) + "\n\n")
