@@ -56,10 +56,21 @@ def _table(report: Any) -> list[str]:
 
 @click.command("check")
 @click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...")
+@click.option(
+    "--variants",
+    "variants",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Also check the variants of seeds 0 to N-1 of each drill that has a variants section (each problem says "
+    "its seed: play it with `warroom run --seed S`).",
+)
 @format_option("Output: a table per drill, or one JSON document.")
 @drills_option
 @click.pass_context
-def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tuple[Path, ...]) -> None:
+def check(
+    ctx: click.Context, names: tuple[str, ...], variants: int, fmt: str, drill_dirs: tuple[Path, ...]
+) -> None:
     """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
 
     PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
@@ -72,6 +83,9 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
     no distractor has the kind and plan step of an evidence event; no distractor is a damage event. An all-clear
     drill passes when never holds the all clear and every escalation scores less.
 
+    With --variants N, a drill with a variants section is also played as the variants of seeds 0 to N-1 and fails
+    when any of them fails a check above ("seed S: ..."); a drill without one has a single trace, checked once.
+
     A drill also fails when it does not load, when its id differs from its file name, or when another drill
     checked with it has the same id (each reported as path:line:col: message, as warroom validate does).
 
@@ -82,6 +96,7 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
     from warroom.cli.validate import drill_files_of
     from warroom.core.check import run_checks
     from warroom.core.library import cross_file_problems
+    from warroom.core.variants import check_variants
 
     files, unreadable = drill_files_of(ctx, names, drill_dirs)
     loaded = {path: load_drill_or_problems(path) for path in files}
@@ -105,10 +120,14 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
             continue
         report = run_checks(drill)
         own = file_problems.get(path, [])
-        passed = report.passed and not own
+        seeded = check_variants(drill, variants)
+        passed = report.passed and not own and not seeded.problems
         if not passed:
             failed += 1
         result = {"path": str(path), "loaded": True, **report.to_dict()}
+        if variants:
+            result["passed"] = passed
+            result["variants"] = seeded.to_dict()
         if own:
             result["passed"] = False
             result["file_problems"] = [p.to_dict() for p in own]
@@ -120,6 +139,12 @@ def check(ctx: click.Context, names: tuple[str, ...], fmt: str, drill_dirs: tupl
             text_out.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
             text_out.extend(_table(report))
             text_out.extend(f"  problem: {p}" for p in report.problems)
+            if seeded.seeds:
+                bad = len({p.split(":", 1)[0] for p in seeded.problems})
+                text_out.append(f"  variants: {len(seeded.seeds)} seeds checked, {bad} failed")
+                text_out.extend(f"  problem: {p}" for p in seeded.problems)
+            elif variants:
+                text_out.append("  variants: none (the drill has no variants section): one trace, checked above")
             text_out.extend(f"  problem: {p.message} (line {p.line})" for p in own)
             text_out.append("")
     if fmt == "json":

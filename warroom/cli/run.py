@@ -33,6 +33,13 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     help=f"Initial playback speed, one of {_SPEED_LIST}: drill seconds per real second (+ and - step through the "
     "same speeds during the drill).",
 )
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Play the variant of this seed (a drill with variants; see `warroom scores` for a session's seed). "
+    "Default: each session draws a seed, so a replay shows another variant.",
+)
 @click.pass_context
 def run(
     ctx: click.Context,
@@ -41,6 +48,7 @@ def run(
     trainee: str | None,
     data_dir: Path | None,
     speed: float,
+    seed: int | None,
 ) -> None:
     """Play one drill: its briefing, the war room, then the debrief (skips the drill picker).
 
@@ -73,4 +81,4 @@ def run(
     from warroom.tui.launch import launch
 
     check_store(settings)  # a damaged store or an unusable data directory: a message and exit 1, not the UI
-    launch(settings, start=DrillEntry(path, drill), speed=speed)
+    launch(settings, start=DrillEntry(path, drill), speed=speed, seed=seed)

@@ -152,6 +152,26 @@ def _with_quit(drill: Drill, actions: list[Action]) -> tuple[list[Action], bool]
     return [*actions, Action(t=t, kind=ActionKind.QUIT)], True
 
 
+#: How many of a trainee's latest sessions of a drill a new session's variant should differ from.
+RECENT_VARIANTS = 8
+
+
+def _session_variant(store: ResultsStore, trainee: str, drill: Drill, seed: int | None) -> tuple[int | None, Drill]:
+    """The seed of a new session of ``drill`` (``seed`` when given) and the variant it plays. Raises SessionError
+    when the variant cannot be made."""
+    from warroom.core.variants import VariantError, apply_variant, new_seed
+
+    recent: list[int] = []
+    if seed is None and drill.variants is not None:
+        rows = store.query(trainee=trainee, drill=drill.id, limit=RECENT_VARIANTS)
+        recent = [r.seed for r in rows if r.seed is not None]
+    seed = new_seed(drill, recent, fixed=seed)
+    try:
+        return seed, apply_variant(drill, seed)
+    except VariantError as exc:
+        raise SessionError(f"cannot play drill {drill.id}: {exc}") from None
+
+
 class SessionRecorder:
     """One live session: its journal (append-only, fsynced per action) and, when it ends, its stored result.
 
@@ -168,13 +188,18 @@ class SessionRecorder:
         self.finished = False
 
     @classmethod
-    def start(cls, data_dir: Path, trainee: str, drill_path: Path, drill: Drill) -> SessionRecorder:
+    def start(
+        cls, data_dir: Path, trainee: str, drill_path: Path, drill: Drill, seed: int | None = None
+    ) -> SessionRecorder:
         """Start a session of ``drill`` (loaded from ``drill_path``) for ``trainee``, with its data in ``data_dir``.
 
         Checks that the results store can be used (so a trainee never plays a drill whose result cannot be
         stored), creates the journal and writes its start line (id, trainee, drill id and version, SHA-256 of the
-        drill file's bytes, drill path, scoring version, start time), fsynced. Returns the recorder.
-        Raises SessionError (or StoreError / StoreVersionError for the store) with a clear message.
+        drill file's bytes, drill path, scoring version, start time, variant seed), fsynced. Returns the recorder.
+        A drill with ``variants`` is played as the variant of ``seed`` (given: ``warroom run --seed N``; else drawn
+        unlike the trainee's recent sessions of the drill, :func:`warroom.core.variants.new_seed`): that variant is
+        the recorder's :attr:`drill`. Raises SessionError (or StoreError / StoreVersionError for the store) with a
+        clear message.
         """
         data_dir = Path(data_dir)
         drill_path = Path(drill_path)
@@ -182,7 +207,8 @@ class SessionRecorder:
             sha = file_sha256(drill_path)
         except OSError as exc:
             raise SessionError(f"cannot read the drill file {drill_path}: {exc.strerror or exc}") from None
-        ResultsStore(data_dir).close()  # creates or migrates the store; raises for a newer or broken one
+        with ResultsStore(data_dir) as store:  # creates or migrates the store; raises for a newer or broken one
+            seed, drill = _session_variant(store, trainee, drill, seed)
         jdir = journals_dir(data_dir)
         for _ in range(100):
             info = SessionInfo(
@@ -195,6 +221,7 @@ class SessionRecorder:
                 started_at=utc_now(),
                 all_clear=drill.is_all_clear,
                 scoring_version=scoring_version(),
+                seed=seed,
             )
             final = jdir / f"{info.session_id}.jsonl"
             if final.exists() or (done_dir(data_dir) / final.name).exists():
@@ -349,7 +376,8 @@ def resolve_session_drill(
     info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None = None
 ) -> SessionDrill:
     """Find, read and load the drill of a session (``info``: its recorded drill id, path and SHA-256) with
-    ``resolver``; ``cache`` (path -> drill) saves loading one file twice. Raises :class:`DrillUnavailable` with a
+    ``resolver``; ``cache`` (path -> drill) saves loading one file twice. A session with a variant seed gets the
+    variant it played (:func:`warroom.core.variants.apply_variant`). Raises :class:`DrillUnavailable` with a
     clear message when the file is not found, cannot be read or does not load."""
     try:
         path = Path(resolver(info.drill_id, info.drill_path)).resolve()
@@ -367,6 +395,16 @@ def resolve_session_drill(
         drill = load_drill_file(path)
         if cache is not None:
             cache[path] = drill
+    if info.seed is not None:  # the session played this variant: score and review that one
+        from warroom.core.variants import VariantError, apply_variant
+
+        try:
+            drill = apply_variant(drill, info.seed)
+        except VariantError as exc:
+            raise DrillUnavailable(
+                f"the variant (seed {info.seed}) of drill {info.drill_id!r} for session {info.session_id} cannot be "
+                f"made from {path}: {exc}"
+            ) from None
     return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256)
 
 

@@ -138,7 +138,7 @@ class DebriefScreen(Screen[None]):
         super().__init__()
         assert entry.drill is not None
         self.entry = entry
-        self.drill = entry.drill
+        self.drill = replay.drill  # the variant that was played (the entry holds the drill as written)
         self.replay = replay
         self.scorecard = scorecard
 

@@ -29,13 +29,16 @@ def color_environment(environ: Mapping[str, str]) -> dict[str, str]:
     return changes
 
 
-def launch(settings: Settings, *, start: DrillEntry | None = None, speed: float = 1.0) -> None:
+def launch(
+    settings: Settings, *, start: DrillEntry | None = None, speed: float = 1.0, seed: int | None = None
+) -> None:
     """Run the terminal UI until the trainee quits.
 
     Args:
         settings: trainee, data directory and extra drill folders.
         start: a loaded drill to open at its briefing (skipping the picker), or None for the picker.
         speed: the initial playback speed (drill seconds per real second).
+        seed: the variant seed of every session (``warroom run --seed N``); None: each session draws its own.
 
     A drill left mid-play (ctrl+c, the terminal closed (SIGHUP), ``kill`` (SIGTERM)) is stored as an abandoned
     session, its quit at the drill time it was left. Exits with the app's return code (SystemExit) when the app
@@ -45,7 +48,9 @@ def launch(settings: Settings, *, start: DrillEntry | None = None, speed: float 
     from warroom.tui.app import WarroomApp
     from warroom.tui.services import Services
 
-    services = Services(trainee=settings.trainee, data_dir=settings.data_dir, drill_dirs=settings.drill_dirs)
+    services = Services(
+        trainee=settings.trainee, data_dir=settings.data_dir, drill_dirs=settings.drill_dirs, seed=seed
+    )
     app = WarroomApp(services, start=start, speed=speed, handle_signals=True)
     try:
         app.run()

@@ -73,7 +73,8 @@ class WarRoomScreen(Screen[None]):
         super().__init__()
         assert entry.drill is not None
         self.entry = entry
-        self.drill = entry.drill
+        # The session's variant when the recorder has one (warroom.core.variants), else the drill as written.
+        self.drill = getattr(recorder, "drill", None) or entry.drill
         self.recorder = recorder
         self.replay = Replay(self.drill, on_action=recorder.record)
         self.speed = speed

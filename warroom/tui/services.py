@@ -92,6 +92,12 @@ class StoreRecorder:
         return Path(self.inner.journal_path)
 
     @property
+    def drill(self) -> Drill:
+        """The drill this session plays: the variant of its seed for a drill with ``variants``."""
+        drill: Drill = self.inner.drill
+        return drill
+
+    @property
     def actions(self) -> list[Action]:
         """The actions recorded so far (see :attr:`Recorder.actions`)."""
         return self.inner.actions
@@ -194,6 +200,8 @@ class Services:
     trainee: str
     data_dir: Path
     drill_dirs: tuple[Path, ...] = field(default_factory=tuple)
+    #: The variant seed of every session started (``warroom run --seed N``); None: each session draws its own.
+    seed: int | None = None
     #: Loaded entries by path, with the (mtime_ns, size) they were loaded at: a file is parsed again only when
     #: it changed, so reopening the picker does not re-read a whole library.
     _loaded: dict[Path, tuple[tuple[int, int], DrillEntry]] = field(default_factory=dict, repr=False, compare=False)
@@ -291,7 +299,9 @@ class Services:
         from warroom.store.sessions import SessionError, SessionRecorder
 
         try:
-            return StoreRecorder(SessionRecorder.start(self.data_dir, self.trainee, Path(drill_path), drill))
+            return StoreRecorder(
+                SessionRecorder.start(self.data_dir, self.trainee, Path(drill_path), drill, seed=self.seed)
+            )
         except (SessionError, StoreError) as exc:
             raise SessionUnavailable(str(exc)) from None
 
