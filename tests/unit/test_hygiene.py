@@ -129,8 +129,8 @@ def _quit_after_damage(data_dir: Path, path: Path) -> str:
     from warroom.core.replay import Replay
     from warroom.store.sessions import SessionRecorder, load_drill_file
 
-    drill = load_drill_file(path)
-    rec = SessionRecorder.start(data_dir, "ann", path, drill)
+    rec = SessionRecorder.start(data_dir, "ann", path, load_drill_file(path))
+    drill = rec.drill  # the session's variant, for a drill with variants
     replay = Replay(drill, on_action=rec.record)
     replay.advance(max(drill.duration - 0.5, 0))
     replay.inspect(drill.trace[0].id)

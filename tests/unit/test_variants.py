@@ -203,6 +203,8 @@ def test_a_valid_section_loads():
         ("  phrasings:\n    - {event: e05, choices: [{content: 5}]}\n", "content: 5",
          "this phrasing does not make a valid log: Input should be a valid string"),
         ("  jitter: {max_seconds: 0}\n", "max_seconds", "greater than 0"),
+        ("  names:\n    - {text: report_bot, choices: [a_bot]}\n    - {text: report_bot, choices: [b_bot]}\n",
+         "text: report_bot", "'report_bot' is listed twice; keep one entry (see line"),
         ("  nmes: []\n", "nmes", "nmes"),
     ],
 )

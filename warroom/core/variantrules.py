@@ -4,7 +4,7 @@ value at fault, so ``warroom validate`` reports it as ``path:line:col: message``
 
 - a name or amount must appear where a variant rewrites (the trace's text and tool data, the answer key's texts)
   and never in what the trainee reads before the session draws its seed (title, briefing, plan); its choices
-  differ from it and from one another; an amount's ``min`` is below its ``max``;
+  differ from it and from one another; each text is listed once; an amount's ``min`` is below its ``max``;
 - a phrasing names a trace event once, replaces only the fields of its kind, and each choice makes a valid event;
 - a shuffle group lists distractor events only, each in one group, at most
   :data:`~warroom.core.variants.MAX_SHUFFLE_GROUP`, and every order of the group keeps the drill valid;
@@ -106,10 +106,25 @@ def _place_issues(loc: tuple[str | int, ...], what: str, text: str, pattern: str
     return issues
 
 
-def name_issues(drill: Drill) -> list[Issue]:
-    """Problems of ``variants.names``."""
+def _listed_twice(drill: Drill) -> list[Issue]:
+    """A name or amount text listed twice (among names and amounts together): the second listing."""
     assert drill.variants is not None
-    issues: list[Issue] = []
+    first: dict[str, tuple[str | int, ...]] = {}
+    issues = []
+    entries = [("names", i, n.text) for i, n in enumerate(drill.variants.names)]
+    entries += [("amounts", i, a.text) for i, a in enumerate(drill.variants.amounts)]
+    for key, i, text in entries:
+        loc = ("variants", key, i, "text")
+        if text in first:
+            issues.append(Issue(loc, f"{text!r} is listed twice; keep one entry", first[text]))
+        first.setdefault(text, loc)
+    return issues
+
+
+def name_issues(drill: Drill) -> list[Issue]:
+    """Problems of ``variants.names`` (and a text listed twice among names and amounts)."""
+    assert drill.variants is not None
+    issues: list[Issue] = _listed_twice(drill)
     data = drill.model_dump(mode="json") if drill.variants.names else {}
     for i, n in enumerate(drill.variants.names):
         loc = ("variants", "names", i)
