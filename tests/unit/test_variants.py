@@ -242,6 +242,8 @@ def test_check_variants_plays_n_seeds_of_each_bundled_drill_with_variants():
     r = CliRunner().invoke(main, ["check", str(REPLIES), str(BACKFILL), str(ACCESS), "--variants", "6"])
     assert r.exit_code == 0, r.output
     assert r.output.count("variants: 6 seeds checked, 0 failed") == 3
+    hint = CliRunner().invoke(main, ["check", str(REPLIES)])
+    assert hint.exit_code == 0 and "variants: not checked (add --variants N" in hint.output
     plain = CliRunner().invoke(main, ["check", "duplicate-charge-refunds", "--variants", "3", "--format", "json"])
     assert plain.exit_code == 0
     import json

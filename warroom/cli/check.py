@@ -145,6 +145,8 @@ def check(
                 text_out.extend(f"  problem: {p}" for p in seeded.problems)
             elif variants:
                 text_out.append("  variants: none (the drill has no variants section): one trace, checked above")
+            elif drill.variants is not None:
+                text_out.append("  variants: not checked (add --variants N to play the variants of N seeds)")
             text_out.extend(f"  problem: {p.message} (line {p.line})" for p in own)
             text_out.append("")
     if fmt == "json":
