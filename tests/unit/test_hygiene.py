@@ -39,6 +39,13 @@ def test_only_domain_tags_are_visible_without_their_prefix():
     assert drill.public_tags == ["billing", "EU"]  # Drill.public_tags is the same rule
 
 
+def test_the_debrief_shows_every_tag_without_the_domain_prefix():
+    from warroom.core.hygiene import debrief_tags
+
+    drill = _drill(tags=["domain:billing", "stale_data", "TRAIL: timeout"])
+    assert debrief_tags(drill) == ["billing", "stale_data", "TRAIL: timeout"]
+
+
 def test_every_bundled_drill_shows_a_domain_tag_and_nothing_else():
     for path in BUNDLED:
         drill = load_drill(path)

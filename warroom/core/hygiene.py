@@ -6,7 +6,7 @@ what it shows of a drill from here, never from the drill's fields directly:
 
 - :func:`visible_tags`: only the tags the author marked as domain tags (``domain:billing`` is shown as
   ``billing``); every other tag (fault kinds, MAST/TRAIL/AgentRx terms, ``all-clear``) stays hidden until the
-  debrief.
+  debrief (:func:`debrief_tags`).
 - :data:`ESCALATION_INSTRUCTION`: the one neutral sentence about escalating that every briefing carries (added by
   the app, never copied into drill files); :func:`briefing_hints` finds briefing text that hints at the answer
   (``warroom validate`` warns about it).
@@ -71,6 +71,11 @@ def visible_tags(drill: Drill) -> list[str]:
             if shown not in out:
                 out.append(shown)
     return out
+
+
+def debrief_tags(drill: Drill) -> list[str]:
+    """Every tag, as the debrief shows them: domain tags without their ``domain:`` prefix, the others as written."""
+    return [t.strip()[len(DOMAIN_TAG_PREFIX):].strip() if is_domain_tag(t) else t for t in drill.tags]
 
 
 def damage_meter_text(amount: float) -> str:
