@@ -111,3 +111,19 @@ def test_a_recovered_session_is_scored_on_its_variant(tmp_path: Path):
     assert recovered is not None
     escalation = list(session.actions)[:1]
     assert score(base, escalation).outcome.value != "contained"  # as written, it came before the evidence
+
+
+def test_an_unreadable_stored_row_does_not_stop_a_new_session(tmp_path: Path):
+    import sqlite3
+
+    from warroom.store.results import DB_NAME
+
+    path = _drill_copy(tmp_path)
+    base = load_drill_file(path)
+    first = SessionRecorder.start(tmp_path / "data", "ann", path, base)
+    first.abandon()
+    with sqlite3.connect(tmp_path / "data" / DB_NAME) as db:
+        db.execute("UPDATE sessions SET outcome = 'won' WHERE session_id = ?", (first.session_id,))
+    again = SessionRecorder.start(tmp_path / "data", "ann", path, base)  # the bad row is skipped, not fatal
+    assert again.info.seed is not None and again.drill == apply_variant(base, again.info.seed)
+    again.abandon()

@@ -18,6 +18,7 @@ models and token usage, the deadline, which events are evidence, damage or distr
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import math
 import re
@@ -114,7 +115,7 @@ def _choose_phrasings(drill: Drill, seed: int, data: dict[str, Any]) -> None:
     for p in drill.variants.phrasings:
         pick = draw(seed, f"phrasing:{p.event}", len(p.choices) + 1)
         if pick and p.event in index:  # 0: as written
-            data["trace"][index[p.event]].update(p.choices[pick - 1])
+            data["trace"][index[p.event]].update(copy.deepcopy(p.choices[pick - 1]))  # shares nothing with drill
 
 
 def amount_format(text: str) -> tuple[float, int, bool]:

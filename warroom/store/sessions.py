@@ -163,7 +163,7 @@ def _session_variant(store: ResultsStore, trainee: str, drill: Drill, seed: int 
 
     recent: list[int] = []
     if seed is None and drill.variants is not None:
-        rows = store.query(trainee=trainee, drill=drill.id, limit=RECENT_VARIANTS)
+        rows, _ = store.query_readable(trainee=trainee, drill=drill.id, limit=RECENT_VARIANTS)  # skip bad rows
         recent = [r.seed for r in rows if r.seed is not None]
     seed = new_seed(drill, recent, fixed=seed)
     try:
