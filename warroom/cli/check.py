@@ -54,6 +54,21 @@ def _table(report: Any) -> list[str]:
     return [line(header), *(line(r) for r in rows)]
 
 
+def _variant_lines(drill: Any, seeded: Any, asked: int) -> list[str]:
+    """What ``check`` says of a drill's variants: the seeds checked and their problems (``asked`` = --variants N)."""
+    if seeded.seeds:
+        bad = len({p.split(":", 1)[0] for p in seeded.problems})
+        return [
+            f"  variants: {len(seeded.seeds)} seeds checked, {bad} failed",
+            *(f"  problem: {p}" for p in seeded.problems),
+        ]
+    if asked:
+        return ["  variants: none (the drill has no variants section): one trace, checked above"]
+    if drill.variants is not None:
+        return ["  variants: not checked (add --variants N to play the variants of N seeds)"]
+    return []
+
+
 @click.command("check")
 @click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...")
 @click.option(
@@ -139,14 +154,7 @@ def check(
             text_out.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
             text_out.extend(_table(report))
             text_out.extend(f"  problem: {p}" for p in report.problems)
-            if seeded.seeds:
-                bad = len({p.split(":", 1)[0] for p in seeded.problems})
-                text_out.append(f"  variants: {len(seeded.seeds)} seeds checked, {bad} failed")
-                text_out.extend(f"  problem: {p}" for p in seeded.problems)
-            elif variants:
-                text_out.append("  variants: none (the drill has no variants section): one trace, checked above")
-            elif drill.variants is not None:
-                text_out.append("  variants: not checked (add --variants N to play the variants of N seeds)")
+            text_out.extend(_variant_lines(drill, seeded, variants))
             text_out.extend(f"  problem: {p.message} (line {p.line})" for p in own)
             text_out.append("")
     if fmt == "json":
