@@ -38,8 +38,15 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     help=f"Initial playback speed, one of {_SPEED_LIST}: drill seconds per real second (+ and - step through the "
     "same speeds during the drill).",
 )
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Play the variant of this seed (a drill with variants; see `warroom scores` for a session's seed). "
+    "Default: each session draws a seed, so a replay shows another variant.",
+)
 @pass_settings
-def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: float) -> None:
+def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: float, seed: int | None) -> None:
     """Play one drill: its briefing, the war room, then the debrief (skips the drill picker).
 
     PATH_OR_ID is a drill file or the id of a bundled drill (or of one in a --drills folder; --drills, --trainee
@@ -65,4 +72,4 @@ def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: fl
     mode = mode or root.params.get("mode") or "practice"  # `warroom --mode assessment run ID` too
     if mode == "assessment" and speed != 1.0:
         raise click.UsageError("--speed: assessment sessions play at 1x only")
-    launch(settings, start=DrillEntry(path, drill), speed=speed, mode=mode)
+    launch(settings, start=DrillEntry(path, drill), speed=speed, mode=mode, seed=seed)

@@ -55,6 +55,18 @@ def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> list[Any]:
         return list(resolve_set_drills(load_drill_set(path), path, drill_dirs)[1])
     except DrillSetError as exc:
         return list(exc.problems)
+def hint_warnings(path: Path, drill: Any) -> list[Any]:
+    """``path:line:col: warning:`` problems for briefing text that hints at the answer
+    (:func:`warroom.core.hygiene.briefing_hints`), each at the field that hints."""
+    from warroom.core.hygiene import briefing_hints
+    from warroom.core.problems import Problem
+    from warroom.core.yamlpos import position_of
+
+    out = []
+    for hint in briefing_hints(drill):
+        line, column = position_of(path, hint.loc)
+        out.append(Problem(str(path), line, column, hint.message, "warning"))
+    return out
 
 
 def folder_problem(exc: OSError) -> str:
@@ -84,6 +96,7 @@ def _load_all(
             continue
         try:
             drill, warnings_of[f] = load_drill_with_warnings(f)
+            warnings_of[f] += hint_warnings(f, drill)
             loaded.append((f, drill))
             problems_of[f] = []
         except DrillLoadError as e:
@@ -117,8 +130,9 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
     file's problems as "path: not checked until the problem on line N is fixed: RULE" (not counted).
 
     Warnings (path:line:col: warning: message) flag what loads but may not say what was meant: an unquoted
-    value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment. They do not
-    change the exit status.
+    value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment, a briefing or
+    domain tag that hints at the answer (says when to escalate, names a fault kind or the damage unit, says
+    whether there is a fault). They do not change the exit status.
 
     Across the files checked together: a drill's id must equal its file name (without .yaml), and no two drills
     may share an id.

@@ -106,6 +106,29 @@ def _with_quit(drill: Drill, actions: list[Action]) -> tuple[list[Action], bool]
     return [*actions, Action(t=t, kind=ActionKind.QUIT)], True
 
 
+#: How many of a trainee's latest sessions of a drill a new session's variant should differ from.
+RECENT_VARIANTS = 8
+
+
+def _session_variant(
+    store: ResultsStore | None, trainee: str, drill: Drill, seed: int | None
+) -> tuple[int | None, Drill]:
+    """The seed of a new session of ``drill`` (``seed`` when given; else one unlike the trainee's recent sessions
+    in ``store``, None: a shared store that cannot be reached) and the variant it plays. Raises SessionError when
+    the variant cannot be made."""
+    from warroom.core.variants import VariantError, apply_variant, new_seed
+
+    recent: list[int] = []
+    if seed is None and drill.variants is not None and store is not None:
+        rows, _ = store.query_readable(trainee=trainee, drill=drill.id, limit=RECENT_VARIANTS)  # skip bad rows
+        recent = [r.seed for r in rows if r.seed is not None]
+    seed = new_seed(drill, recent, fixed=seed)
+    try:
+        return seed, apply_variant(drill, seed)
+    except VariantError as exc:
+        raise SessionError(f"cannot play drill {drill.id}: {exc}") from None
+
+
 class SessionRecorder:
     """One live session: its journal (append-only, fsynced per action) and, when it ends, its stored result.
 
@@ -135,15 +158,18 @@ class SessionRecorder:
         *,
         mode: str = "practice",
         set_id: str | None = None,
+        seed: int | None = None,
     ) -> SessionRecorder:
         """Start a session of ``drill`` (loaded from ``drill_path``) for ``trainee``, with its data in ``data_dir``.
 
         Checks that the results store can be used (so a trainee never plays a drill whose result cannot be
         stored), creates the journal and writes its start line (id, trainee, drill id and version, SHA-256 of the
         drill file's bytes, drill path, scoring version, start time, ``mode`` (``practice`` or ``assessment``) and
-        the drill set's ``set_id`` or None), fsynced. Returns the recorder.
-        Raises SessionError (or StoreError / StoreVersionError for the store) with a clear message, ValueError
-        for an unknown mode.
+        the drill set's ``set_id`` or None, the variant ``seed``), fsynced. Returns the recorder.
+        A drill with ``variants`` is played as the variant of ``seed`` (given: ``warroom run --seed N``; else drawn
+        unlike the trainee's recent sessions of the drill, :func:`warroom.core.variants.new_seed`): that variant is
+        the recorder's :attr:`drill`. Raises SessionError (or StoreError / StoreVersionError for the store) with a
+        clear message, ValueError for an unknown mode.
         """
         if mode not in ("practice", "assessment"):
             raise ValueError(f"unknown session mode {mode!r} (practice or assessment)")
@@ -154,9 +180,10 @@ class SessionRecorder:
         except OSError as exc:
             raise SessionError(f"cannot read the drill file {drill_path}: {exc.strerror or exc}") from None
         try:
-            ResultsStore(data_dir).close()  # creates or migrates the store; raises for a newer or broken one
-        except StoreUnreachable:
-            pass  # a shared store that is down: the session is played and queued locally (see finish)
+            with ResultsStore(data_dir) as store:  # creates or migrates the store; raises for a newer or broken one
+                seed, drill = _session_variant(store, trainee, drill, seed)
+        except StoreUnreachable:  # a shared store that is down: the session is played and queued locally (finish)
+            seed, drill = _session_variant(None, trainee, drill, seed)
         jdir = journals_dir(data_dir)
         for _ in range(100):
             info = SessionInfo(
@@ -171,6 +198,7 @@ class SessionRecorder:
                 scoring_version=scoring_version(),
                 mode=mode,
                 set_id=set_id,
+                seed=seed,
             )
             final = jdir / f"{info.session_id}.jsonl"
             if final.exists() or (done_dir(data_dir) / final.name).exists():

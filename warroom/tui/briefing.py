@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from warroom.core.hygiene import ESCALATION_INSTRUCTION
 from warroom.core.model import Drill
 from warroom.tui import text as fmt
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
@@ -43,7 +44,8 @@ def briefing_text(drill: Drill) -> Group:
     out.append("Goal\n", style="bold underline")
     out.append(fmt.prose(drill.briefing.goal) + "\n\n")
     out.append("You are watching\n", style="bold underline")
-    out.append(fmt.prose(drill.briefing.watching) + "\n\n")
+    out.append(fmt.prose(drill.briefing.watching) + "\n")
+    out.append(ESCALATION_INSTRUCTION + "\n\n", style="bold")  # the same sentence in every drill (hygiene)
     if drill.briefing.context:
         out.append("Context\n", style="bold underline")
         out.append(fmt.prose(drill.briefing.context) + "\n\n")

@@ -59,7 +59,8 @@ class DrillScreen(Screen[None]):
         self.assessment = mode == "assessment"
         assert entry.drill is not None
         self.entry = entry
-        self.drill = entry.drill
+        # The session's variant when the recorder has one (warroom.core.variants), else the drill as written.
+        self.drill = getattr(recorder, "drill", None) or entry.drill
         self.recorder = recorder
         self.services = services
         self.clock = clock

@@ -37,6 +37,7 @@ def launch(
     speed: float = 1.0,
     mode: str = "practice",
     drill_set: ActiveSet | None = None,
+    seed: int | None = None,
 ) -> None:
     """Run the terminal UI until the trainee quits.
 
@@ -46,6 +47,7 @@ def launch(
         speed: the initial playback speed (drill seconds per real second); assessment sessions play at 1x.
         mode: ``practice`` or ``assessment`` (a drill set in assessment mode makes every session assessment).
         drill_set: the drill set to play (``warroom --set FILE``): the picker offers only its drills.
+        seed: the variant seed of every session (``warroom run --seed N``); None: each session draws its own.
 
     A drill left mid-play (ctrl+c, the terminal closed (SIGHUP), ``kill`` (SIGTERM)) is stored as an abandoned
     session, its quit at the drill time it was left. Exits with the app's return code (SystemExit) when the app
@@ -61,6 +63,7 @@ def launch(
         drill_dirs=settings.drill_dirs,
         mode=mode,
         drill_set=drill_set,
+        seed=seed,
     )
     app = WarroomApp(services, start=start, speed=speed, handle_signals=True)
     try:

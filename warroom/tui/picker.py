@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
+from warroom.core.hygiene import ESCALATION_INSTRUCTION
 from warroom.tui import text as fmt
 from warroom.tui.briefing import BriefingScreen, briefing_text, stars
 from warroom.tui.flow import ShowBriefing
@@ -270,6 +271,7 @@ class PickerScreen(Screen[None]):
             out.append(fmt.prose(d.briefing.goal))
             out.append("\n\nYou are watching\n", style="bold")
             out.append(fmt.prose(d.briefing.watching))
+            out.append("\n" + ESCALATION_INSTRUCTION)
             out.append("\n\nThe plan\n", style="bold")
             for step in d.plan:
                 out.append(f"  {fmt.clean_line(step.id)} ", style="bold")

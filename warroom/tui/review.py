@@ -215,7 +215,8 @@ class ReviewScreen(Screen[None]):
         out.append(fmt.clean_line(s.session_id), style="bold cyan")
         out.append("\n")
         out.append(fmt.clean_line(drill.title if drill else s.drill_id), style="bold")
-        out.append(f"  ({fmt.clean_line(s.drill_id)} v{s.drill_version})\n")
+        out.append(f"  ({fmt.clean_line(s.drill_id)} v{s.drill_version}")
+        out.append(f", variant seed {s.seed})\n" if s.seed is not None else ")\n")  # the variant replayed here
         # The session's facts on a line of their own, so no separator is left dangling where the line wraps.
         out.append("trainee ")
         out.append(fmt.clean_line(s.trainee), style="bold")

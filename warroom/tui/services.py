@@ -93,6 +93,12 @@ class StoreRecorder:
         return Path(self.inner.journal_path)
 
     @property
+    def drill(self) -> Drill:
+        """The drill this session plays: the variant of its seed for a drill with ``variants``."""
+        drill: Drill = self.inner.drill
+        return drill
+
+    @property
     def actions(self) -> list[Action]:
         """The actions recorded so far (see :attr:`Recorder.actions`)."""
         return self.inner.actions
@@ -200,6 +206,8 @@ class Services:
     drill_dirs: tuple[Path, ...] = field(default_factory=tuple)
     mode: str = "practice"
     drill_set: ActiveSet | None = None
+    #: The variant seed of every session started (``warroom run --seed N``); None: each session draws its own.
+    seed: int | None = None
     #: Loaded entries by path, with the (mtime_ns, size) they were loaded at: a file is parsed again only when
     #: it changed, so reopening the picker does not re-read a whole library.
     _loaded: dict[Path, tuple[tuple[int, int], DrillEntry]] = field(default_factory=dict, repr=False, compare=False)
@@ -364,7 +372,13 @@ class Services:
         try:
             set_id = self.drill_set.set_id if self.drill_set is not None else None
             recorder = SessionRecorder.start(
-                self.data_dir, self.trainee, Path(drill_path), drill, mode=self.session_mode, set_id=set_id
+                self.data_dir,
+                self.trainee,
+                Path(drill_path),
+                drill,
+                mode=self.session_mode,
+                set_id=set_id,
+                seed=self.seed,
             )
             return StoreRecorder(recorder)
         except (SessionError, StoreError) as exc:
