@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hygiene_support import bundled, leaks, normalise, visible_text
 from textual.clock import MockClock
 
@@ -13,6 +14,7 @@ from warroom.core.hygiene import ESCALATION_INSTRUCTION
 from warroom.core.loader import load_drill
 from warroom.tui.app import WarroomApp
 from warroom.tui.live import WarRoomScreen
+from warroom.tui.modals import HelpScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import Services, load_entry
 
@@ -72,13 +74,14 @@ async def test_the_picker_shows_no_answer_whichever_drill_is_selected(tmp_path: 
         assert len(seen) == len(BUNDLED)  # each drill's preview was on screen
 
 
-async def test_every_briefing_shows_no_answer_and_the_same_instruction(tmp_path: Path):
-    app = WarroomApp(_NoStore(trainee="t", data_dir=tmp_path / "data"), clock=MockClock())
+@pytest.mark.parametrize("mode", ["practice", "assessment"])
+async def test_every_briefing_shows_no_answer_and_the_same_instruction(tmp_path: Path, mode: str):
+    app = WarroomApp(_NoStore(trainee="t", data_dir=tmp_path / "data", mode=mode), clock=MockClock())
     async with app.run_test(size=(120, 200)) as pilot:
         for path, drill in zip(BUNDLED, DRILLS, strict=True):
             app.show_briefing(load_entry(path))
             await pilot.pause()
-            assert isinstance(app.screen, BriefingScreen)
+            assert isinstance(app.screen, BriefingScreen) and app.screen.mode == mode
             text = screen_text(app)
             assert not leaks(text, drill), (drill.id, leaks(text, drill))
             assert normalise(ESCALATION_INSTRUCTION) in normalise(text), drill.id
@@ -92,6 +95,10 @@ async def test_the_war_room_shows_no_answer_until_the_debrief(tmp_path: Path):
             await pilot.pause()
             live = app.screen
             assert isinstance(live, WarRoomScreen)
+            await pilot.press("question_mark")  # the war room's help is a pre-debrief surface too
+            assert isinstance(app.screen, HelpScreen)
+            assert not leaks(screen_text(app), drill), (drill.id, "help")
+            await pilot.press("escape")
             checked = 0
             while live.replay.now + 8 < drill.duration:  # 0.5 s of real time is 8 s of drill time at 16x
                 text = screen_text(app)
