@@ -98,7 +98,7 @@ def assert_no_answer_before_the_debrief(drill: Drill, record: dict) -> None:
     not name the annotated agent as a tag, nor show any agent or instruction text later than the planner's plan."""
     assert record["mistake_agent"] not in drill.tags
     assert record["mistake_agent"] not in drill.public_tags
-    known = {"magentic-one": 2, "captain-agent": 1}[drill.tags[2]]  # the request and initial plan / the manager
+    known = {"magentic-one": 2, "captain-agent": 1}[drill.public_tags[2]]  # the request and initial plan / the manager
     for step in drill.plan[1:]:
         assert re.fullmatch(r".+, (instruction|turn) \d+", step.title), step.title
     for m in record["history"][known:]:

@@ -49,8 +49,8 @@ def test_table_uses_the_whole_width_it_is_given(long_ids: Path):
     (row,) = [ln for ln in wide if "20261102-100000-abcd" in ln]
     assert "$4,413.00 of orders confirmed that cannot ship" in row and "contained late" in row and "2026-11-01" in row
     assert not any("* damage in" in ln for ln in wide)
-    at_130 = run(long_ids, env={"COLUMNS": "130"}).stdout.splitlines()  # nine columns, the long unit in a footnote
-    assert max(len(ln) for ln in at_130) <= 130
-    (row,) = [ln for ln in at_130 if "20261102-100000-abcd" in ln]
+    at_141 = run(long_ids, env={"COLUMNS": "141"}).stdout.splitlines()  # ten columns, the long unit in a footnote
+    assert max(len(ln) for ln in at_141) <= 141
+    (row,) = [ln for ln in at_141 if "20261102-100000-abcd" in ln]
     assert "│ annabel │ review-classifier-benchmark │" in row and "$4,413.00 *" in row
-    assert at_130[-1] == "* damage in USD of orders confirmed that cannot ship (review-classifier-benchmark)"
+    assert at_141[-1] == "* damage in USD of orders confirmed that cannot ship (review-classifier-benchmark)"

@@ -167,7 +167,7 @@ def test_run_takes_drills_after_the_command(tmp_path: Path, monkeypatch: pytest.
     copy.write_text(bundled_drill_path().read_text().replace("\nid: duplicate-charge-refunds\n", "\nid: my-drill\n"))
     started = {}
 
-    def fake_launch(settings, start=None, speed=1.0):
+    def fake_launch(settings, start=None, speed=1.0, **options):
         started.update(settings=settings, start=start)
 
     monkeypatch.setattr("warroom.tui.launch.launch", fake_launch)

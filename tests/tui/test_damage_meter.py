@@ -79,7 +79,11 @@ async def test_no_drill_shows_its_damage_unit_or_answer_at_the_start(tmp_path: P
     assert meters == {" damage none yet"}  # fault and all-clear drills look the same
 
 
-async def test_the_unit_shows_once_damage_accrues(services):
+async def test_only_the_amount_shows_once_damage_accrues(services):
+    """The damage unit is part of the answer key (warroom.core.hygiene): the meter shows the bare amount, never
+    "$... refunded in error", until the debrief."""
+    from warroom.core.format import amount
+
     app = make_app(services, speed=8)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
@@ -91,9 +95,8 @@ async def test_the_unit_shows_once_damage_accrues(services):
             await advance(pilot, 0.5)
             assert live.replay.damage == 0
             assert "damage none yet" in screen_text(app)
-            assert "refunded in error" not in screen_text(app)
         await advance(pilot, 1)
         assert live.replay.damage > 0
-        # Money is written one way everywhere (core/format.damage): "$4,413.00 refunded in error", not "4,413 USD ..."
-        assert meter_line(app).startswith(f" damage ${live.replay.damage:,.2f} refunded in error  cost ")
-        assert "USD refunded in error" not in screen_text(app)
+        assert meter_line(app).startswith(f" damage {amount(live.replay.damage)}  cost ")
+        assert "refunded in error" not in screen_text(app)
+        assert "USD" not in meter_line(app) and "$" not in meter_line(app).split("  cost ")[0]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.binding import Binding
 
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.drillsets import hidden_actions
 from warroom.tui.keyhelp import help_rows, key_label
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import HelpScreen
@@ -18,16 +19,19 @@ from .conftest import advance, escalate, make_app, screen_text
 SCREENS = (PickerScreen, BriefingScreen, WarRoomScreen, DebriefScreen, ReviewScreen)
 
 
-def _bindings(screen: type) -> list[tuple[str, str]]:
+def _bindings(screen: type, hidden: tuple[str, ...] | None = None) -> list[tuple[str, str]]:
     """(key as shown, help text) of every key the screen and its HELP_WIDGETS bind, read from the BINDINGS of
-    their warroom classes (Textual's own base classes left out, as documented)."""
+    their warroom classes (Textual's own base classes left out, as documented), but for the actions the screen's
+    help leaves out (``hidden``, default its HELP_HIDDEN)."""
+    hidden = getattr(screen, "HELP_HIDDEN", ()) if hidden is None else hidden
     out = []
     for cls in (screen, *getattr(screen, "HELP_WIDGETS", ())):
         helps = getattr(cls, "KEY_HELP", {})
         for klass in cls.__mro__:
             if klass.__module__.startswith("warroom.") and "BINDINGS" in vars(klass):
                 for b in Binding.make_bindings(vars(klass)["BINDINGS"]):
-                    out.append((b.key_display or key_label(b.key), helps.get(b.action) or b.tooltip))
+                    if b.action not in hidden:
+                        out.append((b.key_display or key_label(b.key), helps.get(b.action) or b.tooltip))
     return out
 
 
@@ -43,6 +47,21 @@ def test_every_binding_is_in_its_screens_help_and_nothing_else():
             for label in keys.split(" "):
                 assert (label, what) in bound, f"{screen.__name__}'s help lists {label!r} ({what}), which is not bound"
         assert len({what for _, what in rows}) == len(rows)  # one row per help text
+
+
+def test_the_war_rooms_help_in_each_mode_lists_exactly_the_keys_that_mode_has():
+    practice = help_rows(WarRoomScreen, hidden_actions("practice"))
+    assessment = help_rows(WarRoomScreen, hidden_actions("assessment"))
+    assert practice == help_rows(WarRoomScreen)  # practice is the class's own help
+    for rows, mode in ((practice, "practice"), (assessment, "assessment")):
+        bound = _bindings(WarRoomScreen, hidden_actions(mode))
+        keys_of = {what: keys for keys, what in rows}
+        assert set(keys_of) == {what for _, what in bound}, mode
+        assert all(label in keys_of[what] for label, what in bound), mode
+    texts = {what: keys for keys, what in assessment}
+    assert "pause / resume the drill clock" not in texts and "slower playback" not in texts
+    assert texts["assessment: the drill clock runs at 1x and cannot be paused (refused with a notice)"] == "space + -"
+    assert not any("assessment" in what for _, what in practice)
 
 
 def test_the_trace_tables_keys_are_in_the_war_room_help_in_its_own_words():

@@ -178,10 +178,10 @@ def test_flat_loop_of_one_executor_call_says_one_step(tmp_path):
     assert "flat loop: 1 step on " in result.output
 
 
-def _report(tc) -> str:
+def _report(tc, answers: bool = True) -> str:
     from warroom.cli.cost import cost_report_lines
 
-    return "\n".join(cost_report_lines(tc))
+    return "\n".join(cost_report_lines(tc, answers))
 
 
 def test_cost_of_an_all_clear_drill_has_no_fault_only_lines():
@@ -195,6 +195,21 @@ def test_cost_of_an_all_clear_drill_has_no_fault_only_lines():
     data = tc.to_dict()
     assert data["all_clear"] is True and data["cascade"] is None and data["replan"] is None
     assert trace_cost(make_drill()).to_dict()["all_clear"] is False
+
+
+def test_cost_without_answers_reads_the_same_for_fault_and_all_clear_drills():
+    """Without --answers the report has nothing from the answer key: a fault drill's escalation lines are the
+    all-clear drill's (no cascade, no re-plan, no "all-clear")."""
+    from core_support import all_clear_drill
+
+    def tail(tc) -> list[str]:
+        lines = _report(tc, answers=False).splitlines()
+        return lines[lines.index(next(line for line in lines if line.startswith("What a"))):]
+
+    fault, control = tail(trace_cost(make_drill())), tail(trace_cost(all_clear_drill()))
+    assert fault == control
+    assert fault[0] == "What a false escalation costs (authors: --answers adds the figures from the answer key)"
+    assert not any("all-clear" in line or "re-plan after" in line or "wasted" in line for line in fault)
 
 
 def test_cost_with_no_token_usage_prints_no_empty_tables():

@@ -56,7 +56,7 @@ def test_magentic_one_mapping():
     assert [e.event for e in key.damage.entries] == [f"h{i:03d}" for i in range(5, 15)]
     assert all(e.amount == 1 for e in key.damage.entries) and key.damage.unit == ww.DAMAGE_UNIT
     assert record["ground_truth"] in key.debrief and record["mistake_reason"] in key.debrief
-    assert {"imported", "who-and-when", "magentic-one"} <= set(drill.tags)
+    assert {"imported", "who-and-when", "magentic-one"} <= set(drill.public_tags)
     assert record["mistake_agent"] == "WebSurfer" and "WebSurfer" not in drill.tags  # the answer never leaks
     assert "magentic-one/mini.json" in drill.source and "estimate" in drill.source.lower()
     assert "estimate" in drill.briefing.context
@@ -130,7 +130,7 @@ def test_captain_agent_mapping():
     key = drill.answer_key
     assert key.fault.origin_step == "s02" and key.evidence == ["h002"] and key.cascade == ["s03", "s04"]
     assert [e.event for e in key.damage.entries] == ["h003", "h004", "h005", "h006"]
-    assert {"imported", "who-and-when", "captain-agent"} <= set(drill.tags)
+    assert {"imported", "who-and-when", "captain-agent"} <= set(drill.public_tags)
     assert record["mistake_agent"] == "DataAnalysis_Expert" and "DataAnalysis_Expert" not in drill.tags
     assert drill.difficulty == 2  # level "2"
     assert record["ground_truth"] in key.debrief

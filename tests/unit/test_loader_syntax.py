@@ -24,12 +24,12 @@ def _skeleton_problem(edit) -> tuple[Problem, str]:
 
 
 def test_an_unclosed_quote_points_at_the_opening_quote_not_where_yaml_gives_up():
-    # YAML reads on to the next " (three lines down, in `tags`) and fails there, at 19:47.
+    # YAML reads on to the next " (four lines down, in `tags`) and fails there, at 20:54.
     p, text = _skeleton_problem(lambda t: t.replace('title: "Weekly signup report"', 'title: "Weekly signup report', 1))
     line = text.splitlines().index(next(ln for ln in text.splitlines() if ln.startswith('title: "Weekly')))
     assert (p.line, p.column) == (line + 1, 8) == (16, 8)
     assert p.message.startswith('this quoted text is never closed: add the closing " where the text ends')
-    assert "on line 19, column 46" in p.message
+    assert "on line 20, column 53" in p.message
 
 
 def test_a_single_quoted_text_never_closed_is_found_too():
@@ -44,9 +44,9 @@ def test_a_single_quoted_text_never_closed_is_found_too():
 
 def test_a_key_indented_deeper_than_its_siblings_says_so():
     p, _ = _skeleton_problem(lambda t: t.replace("  - id: s2\n    title:", "  - id: s2\n      title:", 1))
-    assert (p.line, p.column) == (43, 7)
+    assert (p.line, p.column) == (44, 7)
     assert p.message == (
-        "this line is indented deeper than the key `id` above it (line 42, column 5): indent `title` like `id`; "
+        "this line is indented deeper than the key `id` above it (line 43, column 5): indent `title` like `id`; "
         "if `title: ...` was meant as part of the text above, put that whole text in quotes"
     )
 

@@ -17,6 +17,7 @@ from warroom import __version__
 from warroom.cli.common import (
     data_dir_option,
     drills_option,
+    mode_option,
     resolved_settings,
     store_option,
     trainee_option,
@@ -63,9 +64,24 @@ class LazyGroup(click.Group):
 @trainee_option
 @data_dir_option
 @store_option
+@mode_option
+@click.option(
+    "--set",
+    "set_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Play a drill set: the picker offers only its drills, in its order, with your progress; the set's mode and "
+    "attempts apply and results carry its id (docs/drill-sets.md).",
+)
 @click.pass_context
 def main(
-    ctx: click.Context, drill_dirs: tuple[Path, ...], trainee: str | None, data_dir: Path | None, store_url: str | None
+    ctx: click.Context,
+    drill_dirs: tuple[Path, ...],
+    trainee: str | None,
+    data_dir: Path | None,
+    store_url: str | None,
+    mode: str | None,
+    set_file: Path | None,
 ) -> None:
     """War Room: incident drills for planner-executor AI agents.
 
@@ -76,8 +92,11 @@ def main(
     settings = resolved_settings(trainee=trainee, data_dir=data_dir, drill_dirs=drill_dirs)
     ctx.obj = settings
     if ctx.invoked_subcommand is None:
-        from warroom.cli.common import check_store
+        from warroom.cli.common import check_store, load_set_option
         from warroom.tui.launch import launch
 
+        drill_set = load_set_option(set_file, settings) if set_file is not None else None
         check_store(settings)  # a damaged store or an unusable data directory: a message and exit 1, not the UI
-        launch(settings)
+        launch(settings, mode=mode or "practice", drill_set=drill_set)
+    elif set_file is not None:
+        raise click.UsageError("--set opens the drill picker on a drill set: give it without a command")

@@ -42,12 +42,14 @@ def _table(report: Any) -> list[str]:
 
 
 def _check_one(
-    path: Path, drill: Any, problems: list[Any], own: list[Any], *, text: bool
+    path: Path, drill: Any, problems: list[Any], own: list[Any], *, text: bool, variants: int = 0
 ) -> tuple[dict[str, Any], list[str]]:
     """Check one drill file: its JSON result (``passed`` among its keys) and, with ``text``, its lines of the text
     report (its load and file problems are printed on stderr at once). ``drill`` is None when it did not load
-    (``problems`` say why); ``own`` are its cross-file problems."""
+    (``problems`` say why); ``own`` are its cross-file problems; ``variants`` (--variants N): also check the
+    variants of seeds 0 to N-1."""
     from warroom.core.check import run_checks
+    from warroom.core.variants import check_variants
 
     lines: list[str] = []
     if drill is None:
@@ -58,8 +60,12 @@ def _check_one(
         return {"path": str(path), "loaded": False, "passed": False,
                 "load_problems": [p.to_dict() for p in problems]}, lines
     report = run_checks(drill)
-    passed = report.passed and not own
+    seeded = check_variants(drill, variants)
+    passed = report.passed and not own and not seeded.problems
     result = {"path": str(path), "loaded": True, **report.to_dict()}
+    if variants:
+        result["passed"] = passed
+        result["variants"] = seeded.to_dict()
     if own:
         result["passed"] = False
         result["file_problems"] = [p.to_dict() for p in own]
@@ -70,16 +76,41 @@ def _check_one(
         lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
         lines += _table(report)
         lines += [f"  problem: {p}" for p in report.problems]
+        lines += _variant_lines(drill, seeded, variants)
         lines += [f"  problem: {p.message} (line {p.line})" for p in own]
         lines.append("")
     return result, lines
 
 
+def _variant_lines(drill: Any, seeded: Any, asked: int) -> list[str]:
+    """What ``check`` says of a drill's variants: the seeds checked and their problems (``asked`` = --variants N)."""
+    if seeded.seeds:
+        bad = len({p.split(":", 1)[0] for p in seeded.problems})
+        return [
+            f"  variants: {len(seeded.seeds)} seeds checked, {bad} failed",
+            *(f"  problem: {p}" for p in seeded.problems),
+        ]
+    if asked:
+        return ["  variants: none (the drill has no variants section): one trace, checked above"]
+    if drill.variants is not None:
+        return ["  variants: not checked (add --variants N to play the variants of N seeds)"]
+    return []
+
+
 @click.command("check")
 @click.argument("names", nargs=-1, required=True, metavar="PATH_OR_ID...", type=DrillParam(folders=True))
+@click.option(
+    "--variants",
+    "variants",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Also check the variants of seeds 0 to N-1 of each drill that has a variants section (each problem says "
+    "its seed: play it with `warroom run --seed S`).",
+)
 @format_option("Output: a table per drill, or one JSON document.")
 @drills_setting
-def check(names: tuple[Path, ...], fmt: str) -> None:
+def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
 
     PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
@@ -91,6 +122,9 @@ def check(names: tuple[Path, ...], fmt: str) -> None:
     released then); the deadline comes before the last damage event; the cascade does not name the origin step;
     no distractor has the kind and plan step of an evidence event; no distractor is a damage event. An all-clear
     drill passes when never holds the all clear and every escalation scores less.
+
+    With --variants N, a drill with a variants section is also played as the variants of seeds 0 to N-1 and fails
+    when any of them fails a check above ("seed S: ..."); a drill without one has a single trace, checked once.
 
     A drill also fails when it does not load, when its id differs from its file name, or when another drill
     checked with it has the same id (each reported as path:line:col: message, as warroom validate does).
@@ -109,7 +143,8 @@ def check(names: tuple[Path, ...], fmt: str) -> None:
     text_out: list[str] = []
     for path in files:
         drill, problems = loaded[path]
-        result, lines = _check_one(path, drill, problems, file_problems.get(path, []), text=fmt == "text")
+        own = file_problems.get(path, [])
+        result, lines = _check_one(path, drill, problems, own, text=fmt == "text", variants=variants)
         results.append(result)
         text_out.extend(lines)
     failed = sum(1 for r in results if not r["passed"])

@@ -14,10 +14,27 @@ from warroom.core.errors import SettingsError
 from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings, resolve_data_dir, resolve_trainee
 
 __all__ = [
-    "DATA_DIR_ENV", "TRAINEE_ENV", "Settings", "data_dir_option", "data_dir_setting", "drills_option",
-    "drills_setting", "format_option", "pass_settings", "recover_and_report", "resolve_data_dir", "resolve_trainee",
-    "resolved_settings", "settings_from", "settings_of", "store_option", "trainee_option",
-    "trainee_setting", "use_store",
+    "DATA_DIR_ENV",
+    "TRAINEE_ENV",
+    "Settings",
+    "data_dir_option",
+    "data_dir_setting",
+    "drills_option",
+    "drills_setting",
+    "format_option",
+    "load_set_option",
+    "mode_option",
+    "pass_settings",
+    "recover_and_report",
+    "resolve_data_dir",
+    "resolve_trainee",
+    "resolved_settings",
+    "settings_from",
+    "settings_of",
+    "store_option",
+    "trainee_option",
+    "trainee_setting",
+    "use_store",
 ]
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -67,6 +84,14 @@ def use_store(url: str | None) -> None:
     if ctx is not None:
         ctx.call_on_close(restore)
 
+
+mode_option = click.option(
+    "--mode",
+    type=click.Choice(["practice", "assessment"]),
+    default=None,
+    help="practice (default): pause and speeds as you like. assessment: 1x only, no pause, the drill clock never "
+    "stops (a drill set in assessment mode asks for it too).",
+)
 
 drills_option = click.option(
     "--drills",
@@ -191,6 +216,22 @@ def recover_and_report(settings: Settings) -> None:
         raise failure(exc) from None
     for rec in recovered:
         say(rec, err=True)
+
+
+def load_set_option(path: Path, settings: Settings) -> Any:
+    """The :class:`~warroom.tui.drillsets.ActiveSet` of ``--set FILE``. A set file that does not validate, or names
+    a drill that is not found or does not load, prints its ``path:line:col: message`` problems on stderr and exits
+    with status 1."""
+    from warroom.core.drillset import DrillSetError
+    from warroom.core.format import clean
+    from warroom.tui.drillsets import load_active_set
+
+    try:
+        return load_active_set(path, settings.drill_dirs)
+    except DrillSetError as exc:
+        for problem in exc.problems:
+            click.echo(clean(problem), err=True)
+        raise SystemExit(1) from None
 
 
 @contextmanager

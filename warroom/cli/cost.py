@@ -65,9 +65,15 @@ def _saving_lines(tc: Any) -> list[str]:
     ]
 
 
-def _escalation_lines(tc: Any) -> list[str]:
-    """What a missed or a false escalation costs; for an all-clear drill (no fault: no cascade, no re-plan after
-    a correct escalation) only the false escalation."""
+def _escalation_lines(tc: Any, answers: bool) -> list[str]:
+    """What a false escalation costs; with ``answers`` (the author's view) also what only a fault has: the cascade
+    and the re-plan after a correct escalation (for an all-clear drill, which has neither, it says so). Without
+    ``answers`` nothing from the answer key: the same lines for a fault drill and an all-clear drill."""
+    if not answers:
+        return [
+            "What a false escalation costs (authors: --answers adds the figures from the answer key)",
+            f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+        ]
     if tc.all_clear:
         return [
             "What a false escalation costs (an all-clear drill: there is no fault to miss)",
@@ -82,8 +88,9 @@ def _escalation_lines(tc: Any) -> list[str]:
     ]
 
 
-def cost_report_lines(tc: Any) -> list[str]:
-    """The text ``warroom cost`` prints for a :class:`~warroom.core.cost.TraceCost`, one string per line.
+def cost_report_lines(tc: Any, answers: bool = False) -> list[str]:
+    """The text ``warroom cost`` prints for a :class:`~warroom.core.cost.TraceCost`, one string per line; the
+    figures from the answer key (the cascade, the re-plan, whether it is an all-clear drill) only with ``answers``.
 
     Drill text in it (model names, plan step ids) is cleaned: control characters are shown as ``\\xNN``. The
     tables are :func:`~warroom.cli.texttable.text_table` s (a bold header on a terminal).
@@ -128,16 +135,22 @@ def cost_report_lines(tc: Any) -> list[str]:
         out.append("  no executor calls with token usage: nothing to compare")
     out += _saving_lines(tc)
     out.append("")
-    out += _escalation_lines(tc)
+    out += _escalation_lines(tc, answers)
     return cleaned(out)
 
 
 @click.command("cost")
 @click.argument("drill", required=False, type=DrillParam())
 @click.option("--example", is_flag=True, help="Show the seed worked example (a bundled example drill) instead.")
+@click.option(
+    "--answers",
+    is_flag=True,
+    help="Also show the figures from the answer key (the cascade's calls, the re-plan, whether the drill is an "
+    "all-clear control), which a trainee must not see before the debrief.",
+)
 @format_option("Output: tables, or one JSON document.")
 @drills_setting
-def cost(drill: LoadedDrill | None, example: bool, fmt: str) -> None:
+def cost(drill: LoadedDrill | None, example: bool, answers: bool, fmt: str) -> None:
     """Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.
 
     DRILL is a drill file or a drill id (from --drills folders or the bundled library). A call costs input
@@ -146,10 +159,15 @@ def cost(drill: LoadedDrill | None, example: bool, fmt: str) -> None:
     --example, shows the seed worked example: 8 steps on a $5/$25 model ($0.128) against one planning call
     ($0.035) plus 8 steps on a $1/$5 model ($0.0156): $0.0506, 2.5x cheaper, a 60% cut.
 
+    Without --answers nothing from the answer key is shown (what the trace shows, and what one false escalation
+    costs); --answers adds the cascade's calls, the re-plan after a correct escalation and, in JSON, the keys
+    all_clear, cascade and replan.
+
     Exit status: 0 on success, 1 when the drill does not load (path:line:col: message), 2 on usage errors.
     """
     from warroom.cli.params import DrillNotLoaded
     from warroom.core.cost import seed_example_path, trace_cost
+    from warroom.core.hygiene import without_answer_keys
     from warroom.core.library import DrillLibrary
 
     if example == (drill is not None):
@@ -163,7 +181,8 @@ def cost(drill: LoadedDrill | None, example: bool, fmt: str) -> None:
         path, loaded = drill
     tc = trace_cost(loaded)
     if fmt == "json":
-        click.echo(json.dumps({"path": str(path), **tc.to_dict()}, indent=2))
+        shown = tc.to_dict() if answers else without_answer_keys(tc.to_dict())
+        click.echo(json.dumps({"path": str(path), **shown}, indent=2))
     else:
-        for line in cost_report_lines(tc):
+        for line in cost_report_lines(tc, answers):
             click.echo(line)

@@ -76,6 +76,10 @@ class DrillParam(click.ParamType):
             raise click.BadParameter(clean(exc), ctx=ctx, param=param, param_hint=hint) from None
         drill, problems = library.load_or_problems(path)
         if drill is None:
+            from warroom.cli.validate import is_set_file
+
+            if is_set_file(path):  # a drill set, not a drill
+                raise click.UsageError(clean(f"{path} is a drill set: play it with `warroom --set {path}`"), ctx=ctx)
             raise DrillNotLoaded(path, problems)
         return LoadedDrill(path, drill)
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from warroom.cli.common import Settings, data_dir_setting, drills_setting, pass_settings, trainee_setting
+from warroom.cli.common import Settings, data_dir_setting, drills_setting, mode_option, pass_settings, trainee_setting
 from warroom.cli.params import DrillParam
 from warroom.core.format import PLAYBACK_SPEEDS, clean
 
@@ -28,6 +28,7 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
 @drills_setting
 @trainee_setting
 @data_dir_setting
+@mode_option
 @click.option(
     "--speed",
     type=float,
@@ -37,8 +38,15 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     help=f"Initial playback speed, one of {_SPEED_LIST}: drill seconds per real second (+ and - step through the "
     "same speeds during the drill).",
 )
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Play the variant of this seed (a drill with variants; see `warroom scores` for a session's seed). "
+    "Default: each session draws a seed, so a replay shows another variant.",
+)
 @pass_settings
-def run(settings: Settings, path_or_id: LoadedDrill, speed: float) -> None:
+def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: float, seed: int | None) -> None:
     """Play one drill: its briefing, the war room, then the debrief (skips the drill picker).
 
     PATH_OR_ID is a drill file or the id of a bundled drill (or of one in a --drills folder; --drills, --trainee
@@ -60,4 +68,8 @@ def run(settings: Settings, path_or_id: LoadedDrill, speed: float) -> None:
     from warroom.tui.launch import launch
 
     check_store(settings)  # a damaged store or an unusable data directory: a message and exit 1, not the UI
-    launch(settings, start=DrillEntry(path, drill), speed=speed)
+    root = click.get_current_context().find_root()
+    mode = mode or root.params.get("mode") or "practice"  # `warroom --mode assessment run ID` too
+    if mode == "assessment" and speed != 1.0:
+        raise click.UsageError("--speed: assessment sessions play at 1x only")
+    launch(settings, start=DrillEntry(path, drill), speed=speed, mode=mode, seed=seed)

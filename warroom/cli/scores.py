@@ -23,9 +23,9 @@ from warroom.cli.scores_common import (
     check_output,
     export_format_option,
     filter_options,
+    filters_of,
     limit_option,
     output_option,
-    resolve_filters,
     reverse_option,
     sort_option,
 )
@@ -105,7 +105,8 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     warroom scores rescore [OPTIONS]        recompute with the current scoring rules
     warroom scores delete SESSION_ID...     delete sessions (asks first; --yes to skip)
 
-    Every trainee's sessions are listed unless --trainee NAME or --mine is given. Sessions killed mid-drill are
+    Every trainee's sessions are listed unless --trainee NAME or --mine is given; --set ID keeps the sessions
+    played in a drill set, --mode those of one mode (practice or assessment). Sessions killed mid-drill are
     recorded as abandoned first. Options given before a subcommand apply to it. The old spelling still works:
     --summary, --rescore and --delete SESSION_ID... [--yes] are the subcommands of those names.
 
@@ -117,7 +118,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     old_ids: tuple[str, ...] = ctx.meta.get(OLD_DELETE_IDS, ())
     _check_old_usage(opts, old_ids)
     settings = settings_from(ctx, data_dir=opts["data_dir"])
-    filters = resolve_filters(settings, opts["trainee"], opts["mine"], opts["drill_id"], opts["since"])
+    filters = filters_of(settings, opts)
     fmt: str = opts["fmt"]
     output: Path | None = opts["output"]
     if opts["rescore"]:

@@ -38,6 +38,12 @@ drill_filter_option = click.option("--drill", "drill_id", default=None, help="On
 since_option = click.option(
     "--since", default=None, help="Only sessions started at or after this date or ISO datetime (UTC)."
 )
+set_filter_option = click.option(
+    "--set", "set_id", default=None, help="Only sessions played in this drill set (its id)."
+)
+mode_filter_option = click.option(
+    "--mode", type=click.Choice(["practice", "assessment"]), default=None, help="Only sessions played in this mode."
+)
 sort_option = click.option(
     "--sort",
     "sort_key",
@@ -67,8 +73,18 @@ allow_changed_help = "Also re-score sessions whose drill file changed since they
 
 
 def filter_options(f: F) -> F:
-    """``--trainee``, ``--mine``, ``--drill``, ``--since`` (and ``--data-dir``): which sessions a command reads."""
-    for option in (data_dir_option, since_option, drill_filter_option, mine_option, trainee_filter_option):
+    """``--trainee``, ``--mine``, ``--drill``, ``--since``, ``--set``, ``--mode`` (and ``--data-dir``): which
+    sessions a command reads."""
+    options = (
+        data_dir_option,
+        mode_filter_option,
+        set_filter_option,
+        since_option,
+        drill_filter_option,
+        mine_option,
+        trainee_filter_option,
+    )
+    for option in options:
         f = option(f)
     return f
 
@@ -79,28 +95,53 @@ class FilterKwargs(TypedDict):
     trainee: str | None
     drill: str | None
     since: str | None
+    set_id: str | None
+    mode: str | None
 
 
 @dataclass(frozen=True)
 class Filters:
     """Which stored sessions a command reads: a trainee, a drill id (exact), sessions started at or after ``since``
-    (the store's UTC timestamp text); None matches every one."""
+    (the store's UTC timestamp text), played in the drill set ``set_id``, in ``mode`` (practice or assessment);
+    None matches every one."""
 
     trainee: str | None = None
     drill: str | None = None
     since: str | None = None
+    set_id: str | None = None
+    mode: str | None = None
 
     def given(self) -> bool:
         """True when any filter is set."""
-        return bool(self.trainee or self.drill or self.since)
+        return bool(self.trainee or self.drill or self.since or self.set_id or self.mode)
 
     def as_kwargs(self) -> FilterKwargs:
-        """The ``trainee``, ``drill`` and ``since`` keyword arguments of the store's reads."""
-        return {"trainee": self.trainee, "drill": self.drill, "since": self.since}
+        """The ``trainee``, ``drill``, ``since``, ``set_id`` and ``mode`` keyword arguments of the store's reads."""
+        return {
+            "trainee": self.trainee,
+            "drill": self.drill,
+            "since": self.since,
+            "set_id": self.set_id,
+            "mode": self.mode,
+        }
+
+    def scope(self) -> str:
+        """The mode and drill set the sessions are limited to, for a title (``assessment sessions · drill set
+        week-1``); empty when neither is."""
+        parts = [f"{self.mode} sessions"] if self.mode else []
+        if self.set_id:
+            parts.append(f"drill set {self.set_id}")
+        return " · ".join(parts)
 
 
 def resolve_filters(
-    settings: Settings, trainee: str | None, mine: bool, drill_id: str | None, since: str | None
+    settings: Settings,
+    trainee: str | None,
+    mine: bool,
+    drill_id: str | None,
+    since: str | None,
+    set_id: str | None = None,
+    mode: str | None = None,
 ) -> Filters:
     """The :class:`Filters` of the options: ``--trainee`` (stripped; blank is none), else the current trainee with
     ``--mine``; ``--since`` parsed (a date or ISO datetime, UTC). Raises click.BadParameter for a bad ``--since``."""
@@ -113,7 +154,14 @@ def resolve_filters(
             since_ts = parse_since(since)
         except ValueError as exc:
             raise click.BadParameter(clean(exc), param_hint="--since") from None
-    return Filters(who, drill_id, since_ts)
+    return Filters(who, drill_id, since_ts, set_id or None, mode)
+
+
+def filters_of(settings: Settings, opts: dict[str, Any]) -> Filters:
+    """:func:`resolve_filters` of a command's option values (``trainee``, ``mine``, ``drill_id``, ``since``,
+    ``set_id``, ``mode``)."""
+    o = opts
+    return resolve_filters(settings, o["trainee"], o["mine"], o["drill_id"], o["since"], o["set_id"], o["mode"])
 
 
 #: The old spelling's mode flags (``warroom scores --summary``...): never together with a subcommand.

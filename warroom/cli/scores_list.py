@@ -15,10 +15,10 @@ from warroom.cli.scores_common import (
     check_output,
     export_format_option,
     filter_options,
+    filters_of,
     limit_option,
     open_store,
     output_option,
-    resolve_filters,
     reverse_option,
     sort_option,
     subcommand_options,
@@ -57,11 +57,25 @@ CSV_COLUMNS = (
 )
 
 
+def _shown(row: Any) -> Any:
+    """``row`` as ``warroom scores`` may show it: a session that never reached its debrief without its answer-key
+    fields (:func:`warroom.core.hygiene.hidden_session_fields`)."""
+    import dataclasses
+
+    from warroom.core.hygiene import hidden_session_fields
+
+    hidden = hidden_session_fields(row.outcome)
+    return dataclasses.replace(row, **dict.fromkeys(hidden)) if hidden else row
+
+
 def _csv_row(row: Any) -> dict[str, Any]:
-    """A session row's CSV cells: the flat fields, ``notes`` as a JSON list."""
+    """A session row's CSV cells: the flat fields (answer-key fields empty for a session that never reached its
+    debrief), ``notes`` as a JSON list."""
     import json
 
-    d: dict[str, Any] = row.to_dict()
+    from warroom.core.hygiene import pre_debrief_session
+
+    d: dict[str, Any] = pre_debrief_session(row.to_dict())
     d["notes"] = json.dumps(d.get("notes") or [], ensure_ascii=False)
     return d
 
@@ -97,7 +111,9 @@ def list_sessions(
         for problem in unreadable:  # reported and skipped, never modified
             say(f"skipped: {problem}", err=True)
         if fmt == "json":
-            emit_json([r.to_dict() for r in rows], output)
+            from warroom.core.hygiene import pre_debrief_session
+
+            emit_json([pre_debrief_session(r.to_dict()) for r in rows], output)
         elif fmt == "csv":
             emit_csv(CSV_COLUMNS, [_csv_row(r) for r in rows], output)
         elif rows or unreadable:
@@ -116,7 +132,7 @@ def _print_table(rows: list[Any], total: int) -> None:
 
     title = f"{len(rows)} of {total} session(s)" if total > len(rows) else f"{total} session(s)"
     console = make_console()
-    table, footnote = sessions_table(rows, console.width)
+    table, footnote = sessions_table([_shown(r) for r in rows], console.width)
     notes = [footnote] if footnote else []
     if total > len(rows):
         notes.append(f"(showing {len(rows)}; use --limit 0 for all)")
@@ -134,7 +150,8 @@ def _print_table(rows: list[Any], total: int) -> None:
 def list_command(ctx: click.Context, **_: Any) -> None:
     """The stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
 
-    Every trainee's sessions are listed unless --trainee NAME or --mine is given; a table shows the newest 50
+    Every trainee's sessions are listed unless --trainee NAME or --mine is given (--set ID: those played in a
+    drill set; --mode: those of one mode); a table shows the newest 50
     (--limit), CSV and JSON every one. Sessions killed mid-drill are recorded as abandoned first.
 
     Printed output (a table, CSV or JSON, on a terminal or a pipe) shows control and bidi characters as escapes;
@@ -143,7 +160,7 @@ def list_command(ctx: click.Context, **_: Any) -> None:
     o = subcommand_options(ctx)
     check_output(o["fmt"], o["output"])
     settings = settings_from(ctx, data_dir=o["data_dir"])
-    filters = resolve_filters(settings, o["trainee"], o["mine"], o["drill_id"], o["since"])
+    filters = filters_of(settings, o)
     list_sessions(
         settings,
         filters,

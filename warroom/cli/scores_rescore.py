@@ -13,8 +13,8 @@ from warroom.cli.scores_common import (
     Filters,
     allow_changed_help,
     filter_options,
+    filters_of,
     open_store,
-    resolve_filters,
     subcommand_options,
 )
 
@@ -64,5 +64,5 @@ def rescore_command(ctx: click.Context, **_: Any) -> None:
     """
     o = subcommand_options(ctx)
     settings = settings_from(ctx, data_dir=o["data_dir"])
-    filters = resolve_filters(settings, o["trainee"], o["mine"], o["drill_id"], o["since"])
+    filters = filters_of(settings, o)
     rescore_sessions(settings, filters, o["allow_changed"])

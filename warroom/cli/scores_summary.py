@@ -17,9 +17,9 @@ from warroom.cli.scores_common import (
     check_output,
     export_format_option,
     filter_options,
+    filters_of,
     open_store,
     output_option,
-    resolve_filters,
     subcommand_options,
 )
 
@@ -69,11 +69,12 @@ def show_summary(store: ResultsStore | None, filters: Filters, fmt: str, output:
     if not trainees:
         say("No sessions match.")
         return
-    _print_tables(trainees, drills)
+    _print_tables(trainees, drills, filters.scope())
 
 
-def _print_tables(trainees: list[Any], drills: list[Any]) -> None:
-    """The summary's two tables (per trainee, per drill), fitted to the terminal's width, and what they mean."""
+def _print_tables(trainees: list[Any], drills: list[Any], scope: str = "") -> None:
+    """The summary's two tables (per trainee, per drill), fitted to the terminal's width, and what they mean;
+    ``scope`` (the mode and drill set they are limited to, see :meth:`Filters.scope`) is named in their titles."""
     from warroom.cli.tables import UNBOUNDED_WIDTH, fitted_table, make_console, print_renderables
     from warroom.core.format import clean, number, percent, seconds
 
@@ -111,9 +112,9 @@ def _print_tables(trainees: list[Any], drills: list[Any]) -> None:
     d_table = fitted_table(d_columns, d_rows, console.width) or fitted_table(d_columns, d_rows, UNBOUNDED_WIDTH)
     print_renderables(
         console,
-        "Per trainee",
+        "Per trainee" + (f" ({clean(scope)})" if scope else ""),
         t_table,
-        "Per drill",
+        "Per drill" + (f" ({clean(scope)})" if scope else ""),
         d_table,
         "contained: share of sessions on drills with a fault that contained it (in time or late); "
         "false escalations: share of sessions with at least one false escalation.",
@@ -174,5 +175,5 @@ def summary_command(ctx: click.Context, **_: Any) -> None:
     check_output(o["fmt"], o["output"])
     settings = settings_from(ctx, data_dir=o["data_dir"])
     summarise(
-        settings, resolve_filters(settings, o["trainee"], o["mine"], o["drill_id"], o["since"]), o["fmt"], o["output"]
+        settings, filters_of(settings, o), o["fmt"], o["output"]
     )

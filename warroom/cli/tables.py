@@ -112,7 +112,17 @@ def _cells(r: Any, inline_units: bool) -> dict[str, str]:
         "ttd": seconds(r.time_to_detect),
         "damage": clean(_damage_cell(r, inline_units)),
         "false": str(r.false_escalations),
+        "mode": mode_cell(r),
     }
+
+
+def mode_cell(r: Any) -> str:
+    """A session's mode for the table: ``assessment``, or ``practice`` with its pauses (``practice, 2 pauses``)."""
+    mode = str(getattr(r, "mode", "practice") or "practice")
+    pauses = int(getattr(r, "pauses", 0) or 0)
+    if pauses:
+        mode += f", {pauses} pause" + ("" if pauses == 1 else "s")
+    return mode
 
 
 def _narrow_table(cells: list[dict[str, str]]) -> Any:
@@ -125,12 +135,12 @@ def _narrow_table(cells: list[dict[str, str]]) -> Any:
     lines = [v for c in cells for v in (c["session"], c["trainee"], c["drill"], c["when"])]
     _fixed(table, "session\ntrainee\ndrill\nwhen", lines)
     _fixed(table, "score", [c["score"] for c in cells], "right")
-    table.add_column("outcome\ntime to detect\ndamage\nfalse esc.", overflow="fold")
+    table.add_column("outcome\ntime to detect\ndamage\nfalse esc.\nmode", overflow="fold")
     for n, c in enumerate(cells):
         table.add_row(
             _cell("\n".join((c["session"], c["trainee"], c["drill"], c["when"]))),
             _cell(c["score"]),
-            _cell("\n".join((c["outcome"], c["ttd"], c["damage"], c["false"]))),
+            _cell("\n".join((c["outcome"], c["ttd"], c["damage"], c["false"], c["mode"]))),
             end_section=n < len(cells) - 1,
         )
     return table
@@ -147,6 +157,7 @@ _WIDE_COLUMNS = (
     ("ttd", "time to detect", False),
     ("damage", "damage", False),
     ("false", "false esc.", False),
+    ("mode", "mode", False),
 )
 
 #: Columns written right-aligned (numbers).

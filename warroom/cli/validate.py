@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import drills_setting, format_option
+from warroom.cli.common import drills_setting, format_option, settings_of
 from warroom.cli.params import DrillParam
 from warroom.core.format import clean
 from warroom.core.words import plural
@@ -32,6 +32,43 @@ def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
     return files, len(errors)
 
 
+def is_set_file(path: Path) -> bool:
+    """True for a drill set file (a top-level ``set:`` key, see :func:`warroom.core.drillset.is_drill_set_text`)."""
+    from warroom.core.drillset import MAX_SET_BYTES, is_drill_set_text
+    from warroom.core.library import special_file_kind
+
+    try:
+        if special_file_kind(path) is not None:
+            return False
+        with path.open("rb") as f:
+            head = f.read(MAX_SET_BYTES)
+    except OSError:
+        return False
+    return is_drill_set_text(head.decode("utf-8", errors="replace"))
+
+
+def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> list[Any]:
+    """The problems of a drill set file: its own (format) and, when it loads, those of the drills it names."""
+    from warroom.core.drillset import DrillSetError, load_drill_set, resolve_set_drills
+
+    try:
+        return list(resolve_set_drills(load_drill_set(path), path, drill_dirs)[1])
+    except DrillSetError as exc:
+        return list(exc.problems)
+def hint_warnings(path: Path, drill: Any) -> list[Any]:
+    """``path:line:col: warning:`` problems for briefing text that hints at the answer
+    (:func:`warroom.core.hygiene.briefing_hints`), each at the field that hints."""
+    from warroom.core.hygiene import briefing_hints
+    from warroom.core.problems import Problem
+    from warroom.core.yamlpos import position_of
+
+    out = []
+    for hint in briefing_hints(drill):
+        line, column = position_of(path, hint.loc)
+        out.append(Problem(str(path), line, column, hint.message, "warning"))
+    return out
+
+
 def folder_problem(exc: OSError) -> str:
     """``folder: cannot read this folder (permission denied); the drills in it were not checked`` for a folder
     that could not be listed."""
@@ -39,9 +76,13 @@ def folder_problem(exc: OSError) -> str:
     return f"{exc.filename}: cannot read this folder ({why}); the drills in it were not checked"
 
 
-def _load_all(files: list[Path]) -> tuple[dict[Path, list[Any]], dict[Path, list[Any]], dict[Path, list[str]]]:
+def _load_all(
+    files: list[Path], sets: list[Path], drill_dirs: tuple[Path, ...]
+) -> tuple[dict[Path, list[Any]], dict[Path, list[Any]], dict[Path, list[str]]]:
     """Load every file: its problems (with the rules across the files: an id that differs from its file name, an id
-    two files share), its warnings, and the notes on rules that wait for a problem to be fixed, each by path."""
+    two files share), its warnings, and the notes on rules that wait for a problem to be fixed, each by path. The
+    files in ``sets`` are drill set files, checked as sets (their drills found in ``drill_dirs``, then the bundled
+    library)."""
     from warroom.core.library import cross_file_problems
     from warroom.core.loader import DrillLoadError, Problem, load_drill_with_warnings
 
@@ -50,8 +91,12 @@ def _load_all(files: list[Path]) -> tuple[dict[Path, list[Any]], dict[Path, list
     notes_of: dict[Path, list[str]] = {}
     loaded: list[tuple[Path, Any]] = []
     for f in files:
+        if f in sets:
+            problems_of[f] = _set_problems(f, drill_dirs)
+            continue
         try:
             drill, warnings_of[f] = load_drill_with_warnings(f)
+            warnings_of[f] += hint_warnings(f, drill)
             loaded.append((f, drill))
             problems_of[f] = []
         except DrillLoadError as e:
@@ -85,11 +130,15 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
     file's problems as "path: not checked until the problem on line N is fixed: RULE" (not counted).
 
     Warnings (path:line:col: warning: message) flag what loads but may not say what was meant: an unquoted
-    value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment. They do not
-    change the exit status.
+    value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment, a briefing or
+    domain tag that hints at the answer (says when to escalate, names a fault kind or the damage unit, says
+    whether there is a fault). They do not change the exit status.
 
     Across the files checked together: a drill's id must equal its file name (without .yaml), and no two drills
     may share an id.
+
+    A drill set file (a top-level `set:` key; docs/drill-sets.md) is checked as a set: its format, and that every
+    drill it names is found and loads.
 
     A file that is not a regular file (a FIFO, a device) is a problem, never read; a folder that cannot be read
     is reported on stderr and fails the command.
@@ -100,7 +149,9 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
     import json
 
     files, unreadable = drill_files_of(names)
-    problems_of, warnings_of, notes_of = _load_all(files)
+    sets = [f for f in files if is_set_file(f)]
+    drill_dirs = settings_of(click.get_current_context()).drill_dirs
+    problems_of, warnings_of, notes_of = _load_all(files, sets, drill_dirs)
 
     invalid = 0
     total_problems = 0
@@ -120,7 +171,9 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
             click.echo(clean(note), err=fmt == "json")
 
     valid = len(files) - invalid
-    summary = f"{plural(len(files), 'drill')} checked: {valid} valid, {invalid} invalid"
+    kinds = [plural(len(files) - len(sets), "drill")] if len(sets) < len(files) else []
+    checked = " and ".join([*kinds, *([plural(len(sets), "drill set")] if sets else [])])
+    summary = f"{checked} checked: {valid} valid, {invalid} invalid"
     counts = [plural(n, word) for n, word in ((total_problems, "problem"), (total_warnings, "warning")) if n]
     if counts:
         summary += f" ({', '.join(counts)})"

@@ -56,6 +56,11 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("answer_key.damage.entries[]", m.DamageEntry),
     ("all_clear", m.AllClear),
     ("distractors[]", m.Distractor),
+    ("variants", m.Variants),
+    ("variants.names[]", m.NameVariant),
+    ("variants.amounts[]", m.AmountVariant),
+    ("variants.jitter", m.Jitter),
+    ("variants.phrasings[]", m.PhrasingVariant),
 ]
 
 _TYPE_NAMES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean", dict: "mapping"}
@@ -71,6 +76,11 @@ _MODEL_NAMES: dict[type, str] = {
     m.Fault: "fault",
     m.Damage: "damage",
     m.DamageEntry: "damage entry",
+    m.Variants: "variants",
+    m.NameVariant: "name variant",
+    m.AmountVariant: "amount variant",
+    m.Jitter: "jitter",
+    m.PhrasingVariant: "phrasing variant",
 }
 
 

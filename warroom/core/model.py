@@ -194,6 +194,85 @@ class Distractor(_Strict):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Seeded variants (applied by warroom.core.variants)
+# ---------------------------------------------------------------------------------------------------------------
+
+#: Most seconds a variant's timing jitter may move an event.
+MAX_JITTER_SECONDS = 60
+
+
+class NameVariant(_Strict):
+    """A name (a person, a customer, a host) that each variant may replace in the trace and the answer key."""
+
+    text: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="The name as written in the trace (matched as a whole word, case as written).",
+    )
+    choices: list[Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)]] = Field(
+        min_length=1,
+        description="Other names that may stand in its place; a variant shows `text` or one of these.",
+    )
+
+
+class AmountVariant(_Strict):
+    """A number that each variant may replace, in text and in tool data, by one drawn between bounds."""
+
+    text: str = Field(
+        pattern=r"^-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$",
+        description=(
+            "The number as written in the trace, e.g. '412', '1,742,906', '48.50'. A variant writes its number the "
+            "same way (thousands separators, decimals)."
+        ),
+    )
+    min: Annotated[float, Field(strict=True, allow_inf_nan=False)] = Field(description="Smallest number drawn.")
+    max: Annotated[float, Field(strict=True, allow_inf_nan=False)] = Field(description="Largest number drawn.")
+
+
+class Jitter(_Strict):
+    """Timing jitter: each trace event moves by up to max_seconds either way, the trace's order kept."""
+
+    max_seconds: Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_JITTER_SECONDS)] = Field(
+        description=(
+            f"Most seconds of drill time an event moves (more than 0, at most {MAX_JITTER_SECONDS}); at most the "
+            "time between the earliest evidence and the deadline less 5 s, and less than the time from the "
+            "deadline to the first damage."
+        )
+    )
+
+
+class PhrasingVariant(_Strict):
+    """Equivalent phrasings of one trace event (the evidence, say): each variant shows the event as written or
+    with one of the choices' fields in place of its own."""
+
+    event: Identifier = Field(description="The trace event that has other phrasings.")
+    choices: list[dict[str, Any]] = Field(
+        min_length=1,
+        description=(
+            "Each a mapping of the event's fields to write instead: `content` (planner_call, executor_message, "
+            "executor_report, log), `output` and `status` (tool_result), `arguments` (tool_call)."
+        ),
+    )
+
+
+class Variants(_Strict):
+    """What a seeded variant of the drill may change (docs/authoring.md, "Seeded variants")."""
+
+    names: list[NameVariant] = Field(default_factory=list, description="Names that may be replaced.")
+    amounts: list[AmountVariant] = Field(default_factory=list, description="Numbers that may be replaced.")
+    jitter: Jitter | None = Field(default=None, description="Timing jitter of the trace events.")
+    shuffle: list[Annotated[list[Identifier], Field(min_length=2)]] = Field(
+        default_factory=list,
+        description=(
+            "Groups of independent distractor events whose order may change: a variant deals the group's release "
+            "times out among its events."
+        ),
+    )
+    phrasings: list[PhrasingVariant] = Field(
+        default_factory=list, description="Events with other, equivalent phrasings."
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # The drill
 # ---------------------------------------------------------------------------------------------------------------
 
@@ -201,13 +280,6 @@ class Distractor(_Strict):
 ANSWER_TAG_PREFIXES = ("mast:", "trail:", "agentrx:")
 #: Tags that mark a control drill.
 CONTROL_TAGS = frozenset({"all-clear", "all_clear", "allclear", "control"})
-_FAULT_KIND_TAGS = frozenset(k.value for k in FaultKind) | frozenset(k.value.replace("_", "-") for k in FaultKind)
-
-
-def _reveals_answer(tag: str) -> bool:
-    t = tag.strip().lower()
-    return t in _FAULT_KIND_TAGS or t in CONTROL_TAGS or t.startswith(ANSWER_TAG_PREFIXES)
-
 
 
 class Drill(_Strict):
@@ -225,7 +297,13 @@ class Drill(_Strict):
         default=1, description="The drill's own revision, bumped on edits."
     )
     difficulty: Annotated[int, Field(strict=True, ge=1, le=5)] = Field(description="1 (easy) to 5 (hard).")
-    tags: list[str] = Field(default_factory=list, description="Free tags: domain and fault kind in MAST/TRAIL terms.")
+    tags: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Free tags. Only tags marked `domain:` (e.g. `domain:billing`, shown as `billing`) are shown before the "
+            "debrief; the others (fault kind, MAST/TRAIL terms) only in the debrief."
+        ),
+    )
     author: str = Field(min_length=1, pattern=TEXT_PATTERN, description="Who wrote the drill.")
     source: str | None = Field(
         default=None,
@@ -245,6 +323,13 @@ class Drill(_Strict):
         default=None, description="Present only in an all-clear control drill (which then has no answer_key)."
     )
     distractors: list[Distractor] = Field(default_factory=list, description="Odd-looking but harmless events.")
+    variants: Variants | None = Field(
+        default=None,
+        description=(
+            "What each session's seeded variant may change (names, amounts, timing, distractor order, phrasings); "
+            "absent: every session plays the drill as written."
+        ),
+    )
 
     @field_validator("schema_version", mode="before")
     @classmethod
@@ -263,13 +348,13 @@ class Drill(_Strict):
 
     @property
     def public_tags(self) -> list[str]:
-        """The tags a trainee may see before the debrief: ``tags`` without the ones that would give the answer away.
-
-        Hidden: a tag that names a fault kind of the vocabulary (``stale_data``, ``stale-data``), a tag in MAST,
-        TRAIL or AgentRx terms (``"TRAIL: timeout"``), and ``all-clear`` / ``control`` (which mark a control drill).
-        The full ``tags`` are shown in the debrief and to facilitators.
+        """The tags a trainee may see before the debrief: only the tags marked as domain tags (``domain:billing``,
+        shown as ``billing``), by the one rule of :func:`warroom.core.hygiene.visible_tags`. Every other tag (a
+        fault kind, a MAST/TRAIL/AgentRx term, ``all-clear``) is shown only in the debrief and to facilitators.
         """
-        return [t for t in self.tags if not _reveals_answer(t)]
+        from warroom.core.hygiene import visible_tags
+
+        return visible_tags(self)
 
     @property
     def duration(self) -> float:

@@ -62,10 +62,11 @@ id: "@ID@"                          # must equal the file name without .yaml
 title: "Weekly signup report"       # shown in the picker: name the task, never the fault
 version: 1                          # bump when you edit a published drill
 difficulty: 2                       # 1 (easy) to 5 (hard)
-tags: [growth-analytics, error_flag_ignored, "TRAIL: tool-output misinterpretation", "MAST: incorrect verification"]
+# Only tags marked domain: are shown before the debrief; the others (fault kind, MAST/TRAIL terms) in the debrief.
+tags: [domain:growth-analytics, error_flag_ignored, "TRAIL: tool-output misinterpretation", "MAST: incorrect verification"]
 author: your name
 
-# What the trainee reads before the start. Never hint at the fault here.
+# What the trainee reads before the start. Never hint at the fault, nor say when to escalate (warroom adds that).
 briefing:
   goal: >-
     Send the weekly signup report (signups per plan for the last 7 days) to the #growth channel and to the

@@ -23,6 +23,7 @@ The rules (each has a test in tests/unit/test_validation*.py):
 - **Damage can be prevented**: every damage event comes strictly after the earliest evidence event.
 - **Answer key or all clear**: a drill has exactly one of ``answer_key`` and ``all_clear``.
 - **Evidence is not a distractor**: no event is both.
+- **Variants**: the ``variants`` section fits the drill (:mod:`warroom.core.variantrules`).
 
 Work is linear in the size of the drill: ids are indexed once, and did-you-mean hints are bounded
 (:class:`warroom.core.ids.Suggester`). Ids quoted in messages go through :func:`warroom.core.ids.shown_id`.
@@ -368,6 +369,10 @@ def validate_drill(drill: Any) -> list[Issue]:
     """
     rules = _Rules(drill, _Reader(), ())
     rules.run()
+    if getattr(drill, "variants", None) is not None:  # the variants section's rules (warroom.core.variantrules)
+        from warroom.core.variants import variant_issues
+
+        return rules.issues + variant_issues(drill, base_valid=not rules.issues)
     return rules.issues
 
 

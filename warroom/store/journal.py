@@ -4,7 +4,8 @@ One journal per session, ``DATA_DIR/journals/SESSION_ID.jsonl``. Every line is o
 
 - ``start`` (always the first line): ``format`` (:data:`JOURNAL_FORMAT`), ``session_id``, ``trainee``,
   ``drill_id``, ``drill_version``, ``drill_sha256`` (SHA-256 of the drill file's bytes, hex), ``drill_path``,
-  ``all_clear`` (bool), ``scoring_version`` (str or null), ``started_at`` (ISO 8601 UTC), ``pid``;
+  ``all_clear`` (bool), ``scoring_version`` (str or null), ``started_at`` (ISO 8601 UTC), ``mode``
+  (``practice`` or ``assessment``), ``set_id`` (the drill set's id or null), ``seed`` (int or null), ``pid``;
 - ``action``: ``seq`` (1, 2, ...), ``at`` (wall-clock ISO 8601 UTC) and ``action`` (an
   :class:`~warroom.core.actions.Action` as JSON: ``t`` in seconds of drill time, ``kind``, ...);
 - ``end`` (last line of a finished session): ``ended_at``, ``outcome``, ``total`` and ``scorecard`` (the
@@ -86,7 +87,8 @@ class JournalContents:
 
     ``start`` is the start line's object; ``actions`` the recorded actions in order (as
     :class:`~warroom.core.actions.Action`); ``end`` the end line's object or None for an unfinished session;
-    ``problems`` the lines that were skipped (a truncated last line, corrupt lines).
+    ``problems`` the lines that were skipped (a truncated last line, corrupt lines); ``action_times`` the wall-clock
+    time (ISO 8601 text, the line's ``at``; None when missing) of each action in ``actions``.
     """
 
     path: Path
@@ -94,6 +96,7 @@ class JournalContents:
     actions: list[Action] = field(default_factory=list)
     end: dict[str, Any] | None = None
     problems: list[JournalProblem] = field(default_factory=list)
+    action_times: list[str | None] = field(default_factory=list)
 
     @property
     def session_id(self) -> str:
@@ -268,7 +271,9 @@ def _add_line(contents: JournalContents, i: int, obj: dict[str, Any], problems: 
     kind = obj.get("type")
     if kind == "action":
         try:
-            contents.actions.append(ActionRecord.model_validate(obj).action)
+            record = ActionRecord.model_validate(obj)
+            contents.actions.append(record.action)
+            contents.action_times.append(record.at)
         except ValidationError as exc:
             problems.append(JournalProblem(path, i, f"corrupt action line ({describe(exc)}); skipped"))
     elif kind == "end":

@@ -120,10 +120,12 @@ class StoreQueries(StoreConnection):
         summary: bool = False,
         valid: bool | None = None,
         checked: tuple[str, ...] | None = None,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> tuple[str, list[Any]]:
         """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns
         (``checked``, default all) hold values of the right type (:func:`~warroom.store.records.valid_row_sql`),
-        False only the others."""
+        False only the others. ``set_id`` and ``mode`` keep the sessions of that drill set / mode."""
         from warroom.store.records import VALID_ROW_SQL, valid_row_sql
 
         loose = self.dialect.loose_types
@@ -145,6 +147,12 @@ class StoreQueries(StoreConnection):
         if outcome is not None:
             clauses.append("outcome = ?")
             params.append(outcome)
+        if set_id is not None:
+            clauses.append("set_id = ?")
+            params.append(set_id)
+        if mode is not None:
+            clauses.append("mode = ?")
+            params.append(mode)
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
     @_guard
@@ -159,6 +167,8 @@ class StoreQueries(StoreConnection):
         reverse: bool = False,
         limit: int | None = None,
         full: bool = False,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> list[SessionRow]:
         """Stored sessions matching the filters, sorted.
 
@@ -166,10 +176,11 @@ class StoreQueries(StoreConnection):
 
         ``trainee`` / ``drill`` match exactly; ``since`` is a UTC timestamp text (see :func:`parse_since`): sessions
         started at or after it. ``sort`` is a key of :data:`SORT_KEYS` in its natural direction (``reverse`` flips
-        it); ties are broken newest first. ``limit`` None or 0 returns every match. Raises ValueError for an
-        unknown sort key and :class:`CorruptSession` for a row that cannot be read (see :meth:`query_readable`).
+        it); ties are broken newest first. ``limit`` None or 0 returns every match. ``set_id`` / ``mode`` keep the
+        sessions played in that drill set / mode. Raises ValueError for an unknown sort key and
+        :class:`CorruptSession` for a row that cannot be read (see :meth:`query_readable`).
         """
-        sql, params, _ = self._query_sql(trainee, drill, since, outcome, sort, reverse, limit, full)
+        sql, params, _ = self._query_sql(trainee, drill, since, outcome, sort, reverse, limit, full, set_id, mode)
         read = self._stored if full else self._listed
         return [read(r) for r in self._conn.execute(sql, params)]
 
@@ -183,6 +194,8 @@ class StoreQueries(StoreConnection):
         reverse: bool = False,
         limit: int | None = None,
         full: bool = False,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> tuple[str, list[Any], bool]:
         if sort not in SORT_KEYS:
             raise ValueError(f"unknown sort key {sort!r} (choose from {', '.join(SORT_KEYS)})")
@@ -190,7 +203,7 @@ class StoreQueries(StoreConnection):
         if reverse:
             direction = "ASC" if direction == "DESC" else "DESC"
         order = ", ".join(f"{part.strip()} {self.dialect.order(direction)}" for part in expr.split(","))
-        where, params = self._where(trainee, drill, since, outcome)
+        where, params = self._where(trainee, drill, since, outcome, set_id=set_id, mode=mode)
         columns = f"{_LIST_COLUMNS}, scorecard, actions" if full else _LIST_COLUMNS
         sql = f"SELECT {columns} FROM sessions{where} ORDER BY {order}, started_at DESC, session_id DESC"
         if limit:
@@ -246,12 +259,18 @@ class StoreQueries(StoreConnection):
             raise CorruptSession(f"stored session {sid} cannot be read: {exc}", sid) from None
 
     def iter_sessions(
-        self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
+        self,
+        *,
+        trainee: str | None = None,
+        drill: str | None = None,
+        since: str | None = None,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> Iterator[StoredSession | CorruptSession]:
         """Every matching stored session with its scorecard and action log, oldest first (for re-scoring), read in
-        one query. A row that cannot be read is yielded as its :class:`CorruptSession` error (not raised), so the
-        caller can report it and go on."""
-        where, params = self._where(trainee, drill, since)
+        one query (``set_id`` / ``mode`` as in :meth:`query`). A row that cannot be read is yielded as its
+        :class:`CorruptSession` error (not raised), so the caller can report it and go on."""
+        where, params = self._where(trainee, drill, since, set_id=set_id, mode=mode)
         sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions{where} ORDER BY started_at, session_id"
         try:
             rows = self._conn.execute(sql, params).fetchall()
@@ -264,19 +283,34 @@ class StoreQueries(StoreConnection):
                 yield exc
 
     @_guard
-    def count(self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None) -> int:
-        """How many stored sessions match the filters."""
-        where, params = self._where(trainee, drill, since)
+    def count(
+        self,
+        *,
+        trainee: str | None = None,
+        drill: str | None = None,
+        since: str | None = None,
+        set_id: str | None = None,
+        mode: str | None = None,
+    ) -> int:
+        """How many stored sessions match the filters (``set_id`` / ``mode`` as in :meth:`query`)."""
+        where, params = self._where(trainee, drill, since, set_id=set_id, mode=mode)
         return int(self._conn.execute(f"SELECT count(*) FROM sessions{where}", params).fetchone()[0])
 
     @_guard
     def invalid_rows(
-        self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None, limit: int = 100
+        self,
+        *,
+        trainee: str | None = None,
+        drill: str | None = None,
+        since: str | None = None,
+        set_id: str | None = None,
+        mode: str | None = None,
+        limit: int = 100,
     ) -> list[CorruptSession]:
         """The matching rows that the summaries leave out because a summary column holds a value of the wrong type
         or range (a text ``total``, an unknown outcome...), one :class:`CorruptSession` each (at most ``limit``),
-        oldest first. The rows are never modified."""
-        where, params = self._where(trainee, drill, since, valid=False)
+        oldest first (``set_id`` / ``mode`` as in :meth:`query`). The rows are never modified."""
+        where, params = self._where(trainee, drill, since, valid=False, set_id=set_id, mode=mode)
         # Found on the covering summary index (no ORDER BY, so no lookup of every row), then read in full.
         ids = [r[0] for r in self._conn.execute(f"SELECT session_id FROM sessions{where} LIMIT ?", [*params, limit])]
         sql = f"SELECT {_LIST_COLUMNS} FROM sessions WHERE session_id = ?"

@@ -51,6 +51,7 @@ from warroom.store.sessions import (
     journals_dir,
     resolve_session_drill,
 )
+from warroom.store.wallclock import wall_clock
 
 if TYPE_CHECKING:
     from warroom.core.actions import Action
@@ -284,7 +285,9 @@ def _recover_one(
     rec.outcome = scorecard.outcome.value
     rec.total = scorecard.total
     rec.max_total = scorecard.max_total
-    store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=rec.problems)
+    times = [*contents.action_times, *([None] * (len(actions) - len(contents.action_times)))]  # an added quit
+    wall = wall_clock(info.started_at, actions, times, contained_at=scorecard.contained_at, ended_at=ended_at)
+    store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=rec.problems, wall=wall)
     rec.stored = True
     dest = done_dir(data_dir) / path.name
     _move(path, dest)

@@ -59,10 +59,13 @@ def rescore(
     trainee: str | None = None,
     drill: str | None = None,
     since: str | None = None,
+    set_id: str | None = None,
+    mode: str | None = None,
     allow_changed: bool = False,
 ) -> list[RescoreResult]:
     """Re-score every stored session matching the filters (``trainee`` / ``drill`` id exact, ``since`` a UTC
-    timestamp text), oldest first, and store the scorecards that changed.
+    timestamp text, ``set_id`` a drill set's id, ``mode`` practice or assessment), oldest first, and store the
+    scorecards that changed.
 
     ``resolver(drill_id, drill_path) -> Path`` finds each session's drill file (e.g.
     :func:`~warroom.store.sessions.default_drill_resolver`). Returns one :class:`RescoreResult` per session; a
@@ -72,7 +75,7 @@ def rescore(
     """
     cache: dict[Path, Drill] = {}
     out: list[RescoreResult] = []
-    for s in store.iter_sessions(trainee=trainee, drill=drill, since=since):
+    for s in store.iter_sessions(trainee=trainee, drill=drill, since=since, set_id=set_id, mode=mode):
         if isinstance(s, CorruptSession):
             out.append(RescoreResult(s.session_id, s.session_id, RescoreStatus.SKIPPED, f"{s}; not re-scored"))
             continue

@@ -81,7 +81,8 @@ def resolve_session_drill(
     info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None = None
 ) -> SessionDrill:
     """Find, read and load the drill of a session (``info``: its recorded drill id, path and SHA-256) with
-    ``resolver``; ``cache`` (path -> drill) saves loading one file twice. Raises :class:`DrillUnavailable` with a
+    ``resolver``; ``cache`` (path -> drill) saves loading one file twice. A session with a variant seed gets the
+    variant it played (:func:`warroom.core.variants.apply_variant`). Raises :class:`DrillUnavailable` with a
     clear message when the file is not found, cannot be read or does not load."""
     try:
         path = Path(resolver(info.drill_id, info.drill_path)).resolve()
@@ -99,4 +100,14 @@ def resolve_session_drill(
         drill = load_drill_file(path)
         if cache is not None:
             cache[path] = drill
+    if info.seed is not None:  # the session played this variant: score and review that one
+        from warroom.core.variants import VariantError, apply_variant
+
+        try:
+            drill = apply_variant(drill, info.seed)
+        except VariantError as exc:
+            raise DrillUnavailable(
+                f"the variant (seed {info.seed}) of drill {info.drill_id!r} for session {info.session_id} cannot be "
+                f"made from {path}: {exc}"
+            ) from None
     return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256)

@@ -27,7 +27,7 @@ from warroom.store.datadir import DONE, JOURNALS, done_dir, journals_dir
 from warroom.store.deletion import DeleteResult, delete_sessions
 from warroom.store.errors import StoreUnreachable
 from warroom.store.journal import JOURNAL_FORMAT, JournalWriter, utc_now
-from warroom.store.results import ResultsStore, SessionInfo, StoreError
+from warroom.store.results import ResultsStore, SessionInfo, StoreError, WallClock
 from warroom.store.session_drill import (
     DrillResolver,
     DrillUnavailable,
@@ -106,6 +106,29 @@ def _with_quit(drill: Drill, actions: list[Action]) -> tuple[list[Action], bool]
     return [*actions, Action(t=t, kind=ActionKind.QUIT)], True
 
 
+#: How many of a trainee's latest sessions of a drill a new session's variant should differ from.
+RECENT_VARIANTS = 8
+
+
+def _session_variant(
+    store: ResultsStore | None, trainee: str, drill: Drill, seed: int | None
+) -> tuple[int | None, Drill]:
+    """The seed of a new session of ``drill`` (``seed`` when given; else one unlike the trainee's recent sessions
+    in ``store``, None: a shared store that cannot be reached) and the variant it plays. Raises SessionError when
+    the variant cannot be made."""
+    from warroom.core.variants import VariantError, apply_variant, new_seed
+
+    recent: list[int] = []
+    if seed is None and drill.variants is not None and store is not None:
+        rows, _ = store.query_readable(trainee=trainee, drill=drill.id, limit=RECENT_VARIANTS)  # skip bad rows
+        recent = [r.seed for r in rows if r.seed is not None]
+    seed = new_seed(drill, recent, fixed=seed)
+    try:
+        return seed, apply_variant(drill, seed)
+    except VariantError as exc:
+        raise SessionError(f"cannot play drill {drill.id}: {exc}") from None
+
+
 class SessionRecorder:
     """One live session: its journal (append-only, fsynced per action) and, when it ends, its stored result.
 
@@ -118,6 +141,7 @@ class SessionRecorder:
         self.drill = drill
         self._writer = writer
         self._actions: list[Action] = []
+        self._times: list[str | None] = []  # the wall-clock time journalled with each action
         self._scorecard: Scorecard | None = None
         self.finished = False
         #: True once :meth:`finish` found the shared store unreachable: the session waits, finished, in
@@ -125,14 +149,30 @@ class SessionRecorder:
         self.queued = False
 
     @classmethod
-    def start(cls, data_dir: Path, trainee: str, drill_path: Path, drill: Drill) -> SessionRecorder:
+    def start(
+        cls,
+        data_dir: Path,
+        trainee: str,
+        drill_path: Path,
+        drill: Drill,
+        *,
+        mode: str = "practice",
+        set_id: str | None = None,
+        seed: int | None = None,
+    ) -> SessionRecorder:
         """Start a session of ``drill`` (loaded from ``drill_path``) for ``trainee``, with its data in ``data_dir``.
 
         Checks that the results store can be used (so a trainee never plays a drill whose result cannot be
         stored), creates the journal and writes its start line (id, trainee, drill id and version, SHA-256 of the
-        drill file's bytes, drill path, scoring version, start time), fsynced. Returns the recorder.
-        Raises SessionError (or StoreError / StoreVersionError for the store) with a clear message.
+        drill file's bytes, drill path, scoring version, start time, ``mode`` (``practice`` or ``assessment``) and
+        the drill set's ``set_id`` or None, the variant ``seed``), fsynced. Returns the recorder.
+        A drill with ``variants`` is played as the variant of ``seed`` (given: ``warroom run --seed N``; else drawn
+        unlike the trainee's recent sessions of the drill, :func:`warroom.core.variants.new_seed`): that variant is
+        the recorder's :attr:`drill`. Raises SessionError (or StoreError / StoreVersionError for the store) with a
+        clear message, ValueError for an unknown mode.
         """
+        if mode not in ("practice", "assessment"):
+            raise ValueError(f"unknown session mode {mode!r} (practice or assessment)")
         data_dir = Path(data_dir)
         drill_path = Path(drill_path)
         try:
@@ -140,9 +180,10 @@ class SessionRecorder:
         except OSError as exc:
             raise SessionError(f"cannot read the drill file {drill_path}: {exc.strerror or exc}") from None
         try:
-            ResultsStore(data_dir).close()  # creates or migrates the store; raises for a newer or broken one
-        except StoreUnreachable:
-            pass  # a shared store that is down: the session is played and queued locally (see finish)
+            with ResultsStore(data_dir) as store:  # creates or migrates the store; raises for a newer or broken one
+                seed, drill = _session_variant(store, trainee, drill, seed)
+        except StoreUnreachable:  # a shared store that is down: the session is played and queued locally (finish)
+            seed, drill = _session_variant(None, trainee, drill, seed)
         jdir = journals_dir(data_dir)
         for _ in range(100):
             info = SessionInfo(
@@ -155,6 +196,9 @@ class SessionRecorder:
                 started_at=utc_now(),
                 all_clear=drill.is_all_clear,
                 scoring_version=scoring_version(),
+                mode=mode,
+                set_id=set_id,
+                seed=seed,
             )
             final = jdir / f"{info.session_id}.jsonl"
             if final.exists() or (done_dir(data_dir) / final.name).exists():
@@ -212,10 +256,11 @@ class SessionRecorder:
         """
         if self.finished:
             raise SessionError(f"session {self.session_id} is finished; no more actions can be recorded")
+        at = utc_now()
         line = {
             "type": "action",
             "seq": len(self._actions) + 1,
-            "at": utc_now(),
+            "at": at,
             "action": action.model_dump(mode="json", exclude_none=True),
         }
         try:
@@ -226,6 +271,7 @@ class SessionRecorder:
                 f"cannot write the session journal {self.journal_path}: {detail}", self.journal_path
             ) from exc
         self._actions.append(action)
+        self._times.append(at)
 
     def finish(self, scorecard: Scorecard) -> bool:
         """End the session with its ``scorecard``, which must be the score of :attr:`actions` (the recorded log).
@@ -258,13 +304,22 @@ class SessionRecorder:
         self._scorecard = scorecard
         try:
             with ResultsStore(self.data_dir) as store:
-                store.insert(self.info, scorecard, self._actions, ended_at=ended_at)
+                wall = self._wall(scorecard, ended_at)
+                store.insert(self.info, scorecard, self._actions, ended_at=ended_at, wall=wall)
             self._writer.move_to(done_dir(self.data_dir) / self._writer.path.name)
         except StoreUnreachable:
             self.queued = True
         finally:
             self._writer.close()
         return True
+
+    def _wall(self, scorecard: Scorecard, ended_at: str) -> WallClock:
+        """The session's wall-clock figures (see :mod:`warroom.store.wallclock`)."""
+        from warroom.store.wallclock import wall_clock
+
+        return wall_clock(
+            self.info.started_at, self._actions, self._times, contained_at=scorecard.contained_at, ended_at=ended_at
+        )
 
     def abandon(self) -> Scorecard | None:
         """End the session as abandoned (Ctrl-C, quit before the end): scored from the recorded actions.

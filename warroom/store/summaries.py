@@ -89,11 +89,18 @@ class StoreSummaries(StoreQueries):
 
     @_guard
     def trainee_summaries(
-        self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
+        self,
+        *,
+        trainee: str | None = None,
+        drill: str | None = None,
+        since: str | None = None,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> list[TraineeSummary]:
-        """Per-trainee figures over the matching sessions, sorted by trainee name. Rows that a read would skip
-        (see :meth:`invalid_rows`) are left out of every figure."""
-        where, params = self._where(trainee, drill, since, summary=True, valid=True)
+        """Per-trainee figures over the matching sessions (``set_id`` / ``mode``: of that drill set / mode only),
+        sorted by trainee name. Rows that a read would skip (see :meth:`invalid_rows`) are left out of every
+        figure."""
+        where, params = self._where(trainee, drill, since, summary=True, valid=True, set_id=set_id, mode=mode)
         sql = (
             f"SELECT trainee, count(*), count(DISTINCT drill_id), {_FAULTED_AND_CONTAINED_SQL}, "
             "count(CASE WHEN false_escalations > 0 THEN 1 END), avg(total), "
@@ -103,7 +110,9 @@ class StoreSummaries(StoreQueries):
         # The medians read the (trainee, time_to_detect) index: they check only the columns in it, so they never
         # look up whole rows (a row left out for a bad total still has a readable time to detect).
         checked = ("trainee", "drill_id", "started_at", "time_to_detect")
-        mwhere, mparams = self._where(trainee, drill, since, summary=True, valid=True, checked=checked)
+        mwhere, mparams = self._where(
+            trainee, drill, since, summary=True, valid=True, checked=checked, set_id=set_id, mode=mode
+        )
         counts = dict(
             self._conn.execute(f"SELECT trainee, count(time_to_detect) FROM sessions{mwhere} GROUP BY trainee", mparams)
         )
@@ -123,13 +132,21 @@ class StoreSummaries(StoreQueries):
 
     @_guard
     def drill_summaries(
-        self, *, trainee: str | None = None, drill: str | None = None, since: str | None = None
+        self,
+        *,
+        trainee: str | None = None,
+        drill: str | None = None,
+        since: str | None = None,
+        set_id: str | None = None,
+        mode: str | None = None,
     ) -> list[DrillSummary]:
-        """Per-drill figures over the matching sessions, sorted by drill id. Rows that a read would skip (see
-        :meth:`invalid_rows`) are left out of every figure."""
+        """Per-drill figures over the matching sessions (``set_id`` / ``mode``: of that drill set / mode only),
+        sorted by drill id. Rows that a read would skip (see :meth:`invalid_rows`) are left out of every figure."""
         # Only the columns this summary reads are checked, so it stays on its covering index.
         checked = ("trainee", "drill_id", "started_at", "outcome", "total", "all_clear")
-        where, params = self._where(trainee, drill, since, summary=True, valid=True, checked=checked)
+        where, params = self._where(
+            trainee, drill, since, summary=True, valid=True, checked=checked, set_id=set_id, mode=mode
+        )
         sql = (
             f"SELECT drill_id, count(*), count(DISTINCT trainee), {_FAULTED_AND_CONTAINED_SQL} "
             f"FROM sessions{where} GROUP BY drill_id ORDER BY drill_id"

@@ -92,6 +92,11 @@ class WarroomApp(App[None]):
         else:
             self.show_picker()
 
+    @property
+    def mode(self) -> str:
+        """The mode drills are played in: ``practice`` or ``assessment`` (see :attr:`Services.session_mode`)."""
+        return self.services.session_mode
+
     def _show(self, screen: Screen[None]) -> None:
         # The app's default screen stays at the bottom; the flow's screens replace each other above it.
         if len(self.screen_stack) > 1:
@@ -107,17 +112,23 @@ class WarroomApp(App[None]):
     def show_briefing(self, entry: DrillEntry) -> None:
         """Open the briefing of a loaded drill."""
         self.last_drill_path = entry.path
-        self._show(BriefingScreen(entry))
+        self._show(BriefingScreen(entry, self.mode))
 
     def start_drill(self, entry: DrillEntry) -> None:
         """Start a session of ``entry`` for the trainee and open the war room. A store error is shown, not raised."""
         assert entry.drill is not None
+        refused = self.services.cannot_start(entry)
+        if refused is not None:
+            self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
+            return
         try:
             recorder = self.services.start_session(entry.path, entry.drill)
         except SessionUnavailable as exc:
             self.notify(f"Cannot start a session: {exc}", severity="error", markup=False)
             return
-        self.live = WarRoomScreen(entry, recorder, self.services, self.clock, speed=self.speed)
+        mode = self.mode
+        speed = 1.0 if mode == "assessment" else self.speed  # assessment plays at 1x only
+        self.live = WarRoomScreen(entry, recorder, self.services, self.clock, speed=speed, mode=mode)
         self._show(self.live)
 
     def show_debrief(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Sparkline, Static
 
 from warroom.core.actions import ActionKind
+from warroom.core.hygiene import debrief_tags
 from warroom.core.model import Drill
 from warroom.core.replay import Replay
 from warroom.tui import text as fmt
@@ -139,7 +140,7 @@ class DebriefScreen(Screen[None]):
         super().__init__()
         assert entry.drill is not None
         self.entry = entry
-        self.drill = entry.drill
+        self.drill = replay.drill  # the variant that was played (the entry holds the drill as written)
         self.replay = replay
         self.scorecard = scorecard
 
@@ -265,7 +266,7 @@ class DebriefScreen(Screen[None]):
             out.append(fmt.prose(self.drill.all_clear.debrief))
         if self.drill.tags:
             out.append("\n\ntags ", style="bold")
-            out.append(fmt.clean_line(", ".join(self.drill.tags)), style="dim")
+            out.append(fmt.clean_line(", ".join(debrief_tags(self.drill))), style="dim")
         return out
 
     def _distractors(self) -> Text:

@@ -40,15 +40,27 @@ class DrillScreen(Screen[None]):
         services: scores the session at its end (:meth:`~warroom.tui.services.Services.score`).
         clock: the real-time clock the drill clock follows (the app's; a ``MockClock`` in tests).
         speed: initial playback speed (drill seconds per real second).
+        mode: ``practice`` (pause and speeds as the trainee likes; the drill clock stops under a dialog) or
+            ``assessment`` (1x only, no pause, and the drill clock keeps running while a dialog is open).
     """
 
     def __init__(
-        self, entry: DrillEntry, recorder: Recorder, services: Services, clock: Clock, speed: float = 1.0
+        self,
+        entry: DrillEntry,
+        recorder: Recorder,
+        services: Services,
+        clock: Clock,
+        speed: float = 1.0,
+        mode: str = "practice",
     ) -> None:
         super().__init__()
+        self.mode = mode
+        #: Assessment mode: no pause, 1x only, and no dialog stops the drill clock.
+        self.assessment = mode == "assessment"
         assert entry.drill is not None
         self.entry = entry
-        self.drill = entry.drill
+        # The session's variant when the recorder has one (warroom.core.variants), else the drill as written.
+        self.drill = getattr(recorder, "drill", None) or entry.drill
         self.recorder = recorder
         self.services = services
         self.clock = clock
@@ -150,6 +162,8 @@ class DrillScreen(Screen[None]):
         scorecard = self.services.score(self.drill, self.recorder.actions)
         self._store(scorecard)
         if self.replay.end_reason is not EndReason.ABANDONED:
+            while self.app.screen is not self and self in self.app.screen_stack:  # assessment: a dialog was open
+                self.app.pop_screen()
             self.post_message(ShowDebrief(self.entry, self.replay, scorecard))
 
 

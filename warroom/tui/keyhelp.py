@@ -8,13 +8,14 @@ subclass (so a subclass rewords a base widget's keys without re-declaring them),
 ``description``. Bindings that Textual's own base classes declare (tab, shift+tab, copy on a screen) are not
 listed; a screen that wants one in its help declares it again.
 
-A screen class may set ``HELP_TITLE`` (the help box's title), ``HELP_NOTES`` (text under the keys) and
-``HELP_WIDGETS`` (widget classes whose bindings act on the screen).
+A screen class may set ``HELP_TITLE`` (the help box's title), ``HELP_NOTES`` (text under the keys),
+``HELP_WIDGETS`` (widget classes whose bindings act on the screen) and ``HELP_HIDDEN`` (actions whose bindings the
+help leaves out, e.g. the war room's pause in assessment mode); a screen instance may set them too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -54,11 +55,13 @@ def _help_text(cls: type, binding: Binding) -> str:
     return helps.get(binding.action) or binding.tooltip or binding.description
 
 
-def binding_rows(cls: type) -> list[tuple[str, str]]:
-    """(keys, what they do) rows of the keys ``cls`` (a screen or widget class) binds, in declaration order; keys
-    with the same help text share a row (e.g. ``↑ k``)."""
+def binding_rows(cls: type, hidden: Collection[str] = ()) -> list[tuple[str, str]]:
+    """(keys, what they do) rows of the keys ``cls`` (a screen or widget class) binds, in declaration order, without
+    the bindings of the actions in ``hidden``; keys with the same help text share a row (e.g. ``↑ k``)."""
     rows: dict[str, list[str]] = {}
     for binding in _own_bindings(cls):
+        if binding.action in hidden:
+            continue
         label = binding.key_display or key_label(binding.key)
         keys = rows.setdefault(_help_text(cls, binding), [])
         if label not in keys:
@@ -66,10 +69,11 @@ def binding_rows(cls: type) -> list[tuple[str, str]]:
     return [(" ".join(keys), text) for text, keys in rows.items()]
 
 
-def help_rows(screen: type | Any) -> list[tuple[str, str]]:
-    """The help rows of a screen (class or instance): its own bindings, then those of its ``HELP_WIDGETS``."""
+def help_rows(screen: type | Any, hidden: Collection[str] | None = None) -> list[tuple[str, str]]:
+    """The help rows of a screen (class or instance): its own bindings, then those of its ``HELP_WIDGETS``, without
+    the actions in ``hidden`` (None: the screen's ``HELP_HIDDEN``)."""
     cls = screen if isinstance(screen, type) else type(screen)
-    rows = binding_rows(cls)
+    rows = binding_rows(cls, getattr(screen, "HELP_HIDDEN", ()) if hidden is None else hidden)
     for widget in getattr(cls, "HELP_WIDGETS", ()):
         rows += [row for row in binding_rows(widget) if row not in rows]
     return rows

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from warroom.core.settings import Settings
+    from warroom.tui.drillsets import ActiveSet
     from warroom.tui.services import DrillEntry
 
 
@@ -29,13 +30,24 @@ def color_environment(environ: Mapping[str, str]) -> dict[str, str]:
     return changes
 
 
-def launch(settings: Settings, *, start: DrillEntry | None = None, speed: float = 1.0) -> None:
+def launch(
+    settings: Settings,
+    *,
+    start: DrillEntry | None = None,
+    speed: float = 1.0,
+    mode: str = "practice",
+    drill_set: ActiveSet | None = None,
+    seed: int | None = None,
+) -> None:
     """Run the terminal UI until the trainee quits.
 
     Args:
         settings: trainee, data directory and extra drill folders.
         start: a loaded drill to open at its briefing (skipping the picker), or None for the picker.
-        speed: the initial playback speed (drill seconds per real second).
+        speed: the initial playback speed (drill seconds per real second); assessment sessions play at 1x.
+        mode: ``practice`` or ``assessment`` (a drill set in assessment mode makes every session assessment).
+        drill_set: the drill set to play (``warroom --set FILE``): the picker offers only its drills.
+        seed: the variant seed of every session (``warroom run --seed N``); None: each session draws its own.
 
     A drill left mid-play (ctrl+c, the terminal closed (SIGHUP), ``kill`` (SIGTERM)) is stored as an abandoned
     session, its quit at the drill time it was left. Exits with the app's return code (SystemExit) when the app
@@ -45,7 +57,14 @@ def launch(settings: Settings, *, start: DrillEntry | None = None, speed: float 
     from warroom.tui.app import WarroomApp
     from warroom.tui.services import Services
 
-    services = Services(trainee=settings.trainee, data_dir=settings.data_dir, drill_dirs=settings.drill_dirs)
+    services = Services(
+        trainee=settings.trainee,
+        data_dir=settings.data_dir,
+        drill_dirs=settings.drill_dirs,
+        mode=mode,
+        drill_set=drill_set,
+        seed=seed,
+    )
     app = WarroomApp(services, start=start, speed=speed, handle_signals=True)
     try:
         app.run()

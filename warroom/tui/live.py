@@ -20,6 +20,7 @@ from textual.containers import Horizontal
 from warroom.core.replay import FALSE_ESCALATION_DELAY, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
+from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
 from warroom.tui.flow import LeaveDrill
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import (
@@ -57,6 +58,9 @@ class WarRoomScreen(DrillScreen):
         Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True,
                 tooltip="faster playback (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
         Binding("minus", "slower", "Slower", key_display="-", priority=True, tooltip="slower playback"),
+        # In assessment mode the keys above are refused with a notice (check_action shows this binding instead).
+        Binding("space,plus,equals_sign,minus", "refused", "1x, no pause", key_display="space + -", priority=True,
+                tooltip="assessment: the drill clock runs at 1x and cannot be paused (refused with a notice)"),
         Binding("f", "flag", "Flag/unflag", priority=True,
                 tooltip="flag the selected event as suspicious, with an optional note; f on a flagged event "
                 "removes the flag"),
@@ -74,6 +78,15 @@ class WarRoomScreen(DrillScreen):
     HELP_NOTES = WAR_ROOM_NOTES
     #: The trace table's keys are listed in the help too (see warroom.tui.keyhelp).
     HELP_WIDGETS = (Timeline,)
+    #: The actions the help leaves out: practice has no refused keys (assessment: see ``__init__``).
+    HELP_HIDDEN: tuple[str, ...] = hidden_actions(PRACTICE)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.assessment:  # the help shows only what the briefing did: its keys and the assessment rules
+            self.HELP_TITLE = "War room keys (assessment)"
+            self.HELP_NOTES = ASSESSMENT_NOTES
+            self.HELP_HIDDEN = hidden_actions(ASSESSMENT)
 
     # -- layout -------------------------------------------------------------------------------------------------
 
@@ -104,7 +117,8 @@ class WarRoomScreen(DrillScreen):
     @property
     def running(self) -> bool:
         """True when the drill clock runs: not paused, not ended, and no dialog over the war room."""
-        return not self.paused and not self.replay.ended and self.journal_error is None and self.is_active
+        on_top = self.is_active or self.assessment  # in assessment a dialog does not stop the clock
+        return not self.paused and not self.replay.ended and self.journal_error is None and on_top
 
     def tick(self) -> None:
         """Advance the drill clock by the real time since the last tick times the playback speed (if running).
@@ -174,12 +188,27 @@ class WarRoomScreen(DrillScreen):
     # -- actions ------------------------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which."""
+        """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which;
+        in assessment mode neither, nor the speeds: their keys run ``refused`` instead."""
+        if action == "refused":
+            return self.assessment
+        if self.assessment and action in ("pause", "resume", "faster", "slower"):
+            return False
         if action == "pause":
             return not self.paused
         if action == "resume":
             return self.paused
         return True
+
+    def action_refused(self) -> None:
+        """A pause or speed key in assessment mode: refused, with a notice (the drill clock runs on)."""
+        self.notify(
+            "Assessment: the drill clock runs at 1x and cannot be paused or sped up.",
+            title="Not in assessment",
+            severity="warning",
+            markup=False,
+            timeout=4,
+        )
 
     def action_pause(self) -> None:
         """Pause the drill clock (recorded on the Replay)."""

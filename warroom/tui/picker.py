@@ -1,11 +1,11 @@
-"""The drill picker and the briefing: choose a drill, read what the agent is doing, start the clock."""
+"""The drill picker: choose a drill (the briefing that follows is in :mod:`warroom.tui.briefing`, re-exported
+here)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -15,25 +15,21 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
-from warroom.core.model import Drill
+from warroom.core.hygiene import ESCALATION_INSTRUCTION
 from warroom.tui import text as fmt
-from warroom.tui.flow import ShowBriefing, ShowPicker, StartDrill
-from warroom.tui.keyhelp import help_rows, key_table
-from warroom.tui.live import WarRoomScreen
+from warroom.tui.briefing import BriefingScreen, briefing_text, stars
+from warroom.tui.flow import ShowBriefing
 from warroom.tui.modals import HelpScreen
 from warroom.tui.services import DrillEntry, ResultsUnavailable, Services
 from warroom.tui.widgets import fit_columns
+
+__all__ = ["BriefingScreen", "PickerScreen", "briefing_text", "stars"]
 
 #: Fixed and flexible column widths of the picker's table.
 _FIXED = {"level": 5, "length": 6, "best": 4}
 _FLEX = {"title": 3.0, "tags": 2.0}
 #: Lines the drill preview keeps at least (with its border) when the list is long.
 _PREVIEW_MIN = 7
-
-
-def stars(difficulty: int) -> str:
-    """Difficulty 1-5 as stars, e.g. ``★★☆☆☆``."""
-    return "★" * difficulty + "☆" * (5 - difficulty)
 
 
 def _best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
@@ -98,6 +94,19 @@ class PickerScreen(Screen[None]):
         out.append(" WAR ROOM ", style="bold reverse red")
         out.append("  incident drills for planner-executor agents · trainee ")
         out.append(fmt.clean_line(self.services.trainee), style="bold")
+        active = self.services.drill_set
+        if active is not None:
+            out.append("\n drill set ")
+            out.append(fmt.clean_line(active.model.title), style="bold")
+            out.append(" " + fmt.clean_line(f"({active.set_id}) · {self.services.session_mode}"))
+            due = active.due_text()
+            if due:
+                out.append(" · ")
+                out.append(due, style="bold red" if "past due" in due else "")
+            if active.adaptive:
+                out.append(" · the next drill is chosen for you")
+        elif self.services.session_mode == "assessment":
+            out.append(" · assessment", style="bold")
         return out
 
     def on_mount(self) -> None:
@@ -107,12 +116,20 @@ class PickerScreen(Screen[None]):
         table.add_column(Text("tags"), key="tags")
         table.add_column(Text("length"), key="length")
         table.add_column(Text("best"), key="best")
-        fit_columns(table, _FIXED, _FLEX)
+        if self.services.drill_set is not None:
+            table.add_column(Text("progress"), key="progress")
+        fit_columns(table, *self._widths())
         self.load()
         table.focus()
 
+    def _widths(self) -> tuple[dict[str, int], dict[str, float]]:
+        """The fixed and flexible column widths (a drill set adds its progress column)."""
+        if self.services.drill_set is None:
+            return _FIXED, _FLEX
+        return {**_FIXED, "progress": 18}, _FLEX
+
     def on_resize(self) -> None:
-        fit_columns(self.query_one("#picker-table", DataTable), _FIXED, _FLEX)
+        fit_columns(self.query_one("#picker-table", DataTable), *self._widths())
         self.fit_heights()
 
     def load(self) -> None:
@@ -129,14 +146,25 @@ class PickerScreen(Screen[None]):
             best, problem = self.services.best_scores(), None
         except ResultsUnavailable as exc:  # a broken results store must not stop anyone from playing
             best, problem = {}, exc
+        progress = self._set_progress()
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._fill, entries, best, problem)
+            self.app.call_from_thread(self._fill, entries, best, problem, progress)
 
-    def _fill(self, entries: list[DrillEntry], best: dict[str, int | None], unavailable: Exception | None) -> None:
-        """Fill the table with ``entries`` and the ``best`` scores (``unavailable``: why there are none)."""
+    def _fill(
+        self,
+        entries: list[DrillEntry],
+        best: dict[str, int | None],
+        unavailable: Exception | None,
+        progress: dict[str, Any] | ResultsUnavailable | None = None,
+    ) -> None:
+        """Fill the table with ``entries`` and the ``best`` scores (``unavailable``: why there are none) and, in a
+        drill set, each drill's ``progress`` (a :class:`ResultsUnavailable`: why it cannot be shown)."""
         self.loading = False
         if unavailable is not None:
             self.notify(f"Best scores unavailable: {unavailable}", severity="warning", markup=False)
+        if isinstance(progress, ResultsUnavailable):
+            self.notify(f"Drill set progress unavailable: {progress}", severity="warning", markup=False)
+            progress = {}
         table = self.query_one("#picker-table", DataTable)
         table.clear()
         self.entries = entries
@@ -149,9 +177,15 @@ class PickerScreen(Screen[None]):
                 problem = f"{entry.path}:1:1: cannot show this drill ({type(exc).__name__}: {exc})"
                 self.entries[i] = entry = DrillEntry(entry.path, None, (*entry.problems, problem))
                 cells = self._cells(entry, best)
+            if progress is not None:
+                p = progress.get(entry.drill.id) if entry.drill is not None else None
+                cells.append(Text(p.cell() if p is not None else "—"))
             table.add_row(*cells, key=str(i))
         if not self.entries:
-            self.query_one("#picker-detail-body", Static).update(Text("No drills found."))
+            done = self.services.drill_set is not None
+            self.query_one("#picker-detail-body", Static).update(
+                Text("This drill set is complete." if done else "No drills found.")
+            )
         # Back from a drill: the cursor stays on the drill just played (matched by file).
         last = self.last_drill
         if last is not None:
@@ -187,10 +221,21 @@ class PickerScreen(Screen[None]):
             _best_cell(d.id, best),
         ]
 
+    def _set_progress(self) -> dict[str, Any] | ResultsUnavailable | None:
+        """The drill set's progress per drill id (None outside a set; the error when the store cannot be read).
+        Read in the worker thread."""
+        if self.services.drill_set is None:
+            return None
+        try:
+            return self.services.set_progress()
+        except ResultsUnavailable as exc:
+            return exc
+
     def fit_heights(self) -> None:
         """Give the drill list the rows it needs (up to what leaves the preview 7 lines) and the preview the rest."""
         table = self.query_one("#picker-table", DataTable)
-        room = self.size.height - 2  # the banner and the footer
+        banner = 2 if self.services.drill_set is not None else 1  # a drill set's banner has a second line
+        room = self.size.height - 1 - banner  # the banner and the footer
         if room <= 0:
             return
         wanted = table.row_count + 3  # the header row and the border
@@ -226,6 +271,7 @@ class PickerScreen(Screen[None]):
             out.append(fmt.prose(d.briefing.goal))
             out.append("\n\nYou are watching\n", style="bold")
             out.append(fmt.prose(d.briefing.watching))
+            out.append("\n" + ESCALATION_INSTRUCTION)
             out.append("\n\nThe plan\n", style="bold")
             for step in d.plan:
                 out.append(f"  {fmt.clean_line(step.id)} ", style="bold")
@@ -240,6 +286,10 @@ class PickerScreen(Screen[None]):
             return
         if not entry.ok:
             self.notify("This drill has problems; fix them and press r to reload.", severity="error", markup=False)
+            return
+        refused = self.services.cannot_start(entry)
+        if refused is not None:
+            self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
             return
         self.post_message(ShowBriefing(entry))
 
@@ -299,99 +349,3 @@ class PickerScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen.for_screen(self))
-
-
-def briefing_text(drill: Drill) -> Group:
-    """Everything the trainee reads before the start: goal, what to watch, context, the plan, models (the war
-    room's keys follow in a table of their own, see :class:`BriefingScreen`).
-
-    Contains nothing from the answer key or the distractors.
-    """
-    out = Text()
-    out.append(fmt.clean_line(drill.title), style="bold")
-    out.append(f"\n{stars(drill.difficulty)}  ", style="yellow")
-    out.append(fmt.clean_line(", ".join(drill.public_tags)), style="dim")
-    out.append(f"  · about {fmt.clock(drill.duration)} at 1x\n\n", style="dim")
-    out.append("Goal\n", style="bold underline")
-    out.append(fmt.prose(drill.briefing.goal) + "\n\n")
-    out.append("You are watching\n", style="bold underline")
-    out.append(fmt.prose(drill.briefing.watching) + "\n\n")
-    if drill.briefing.context:
-        out.append("Context\n", style="bold underline")
-        out.append(fmt.prose(drill.briefing.context) + "\n\n")
-    out.append("The plan", style="bold underline")
-    # Each step's objective in a column of its own, so a long one wraps under itself, not under "objective:".
-    plan: list[RenderableType] = []
-    for step in drill.plan:
-        title = Text()
-        title.append(fmt.clean_line(step.id), style="bold")
-        title.append(" ")
-        title.append(fmt.clean_line(step.title), style="bold")
-        objective = Table.grid()
-        objective.add_column(no_wrap=True)
-        objective.add_column(ratio=1)
-        objective.add_row(Text("   objective: ", style="dim"), Text(fmt.clean_line(step.objective)))
-        plan += [title, objective]
-    rest = Text()
-    rest.append("\nModels (USD per million tokens, input / output)\n", style="bold underline")
-    for role, spec in (("planner", drill.models.planner), ("executor", drill.models.executor)):
-        rest.append(f"{role:<9}", style="bold")
-        rest.append(fmt.clean_line(spec.name))
-        rest.append(f"  ${spec.input_usd_per_mtok:g} / ${spec.output_usd_per_mtok:g}\n")
-    rest.append("\nKeys in the war room", style="bold underline")
-    return Group(out, *plan, rest)
-
-
-class BriefingScreen(Screen[None]):
-    """The briefing of one drill. Enter starts the drill clock; escape goes back to the picker."""
-
-    BINDINGS = [
-        Binding("enter", "start", "Start the drill", priority=True, tooltip="start the drill clock"),
-        Binding("escape", "back", "Back", tooltip="back to the drill picker"),
-        Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
-        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
-        Binding("up,k", "scroll(-1)", "Scroll up", show=False, tooltip="scroll the briefing"),
-        Binding("down,j", "scroll(1)", "Scroll down", show=False, tooltip="scroll the briefing"),
-        Binding("pageup", "page(-1)", "Page up", show=False, tooltip="scroll the briefing a page"),
-        Binding("pagedown", "page(1)", "Page down", show=False, tooltip="scroll the briefing a page"),
-    ]
-
-    HELP_TITLE = "Briefing keys"
-    HELP_NOTES = "The war room's keys are listed at the end of the briefing; ? in the war room shows them again."
-
-    def __init__(self, entry: DrillEntry) -> None:
-        super().__init__()
-        assert entry.drill is not None
-        self.entry = entry
-
-    def compose(self) -> ComposeResult:
-        assert self.entry.drill is not None
-        with VerticalScroll(id="briefing"):
-            yield Static(briefing_text(self.entry.drill), id="briefing-body")
-            yield Static(key_table(help_rows(WarRoomScreen)), id="briefing-keys")
-        yield Static(Text(" Press enter to start the drill clock ", style="bold reverse green"), id="briefing-go")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.query_one("#briefing").focus()
-
-    def action_start(self) -> None:
-        self.post_message(StartDrill(self.entry))
-
-    def action_back(self) -> None:
-        self.post_message(ShowPicker())
-
-    def action_scroll(self, lines: int) -> None:
-        """Scroll the briefing by ``lines`` (negative: up)."""
-        self.query_one("#briefing", VerticalScroll).scroll_relative(y=lines, animate=False)
-
-    def action_page(self, pages: int) -> None:
-        """Scroll the briefing a page down (``pages`` 1) or up (-1)."""
-        briefing = self.query_one("#briefing", VerticalScroll)
-        (briefing.scroll_page_down if pages > 0 else briefing.scroll_page_up)(animate=False)
-
-    def action_help(self) -> None:
-        self.app.push_screen(HelpScreen.for_screen(self))
-
-    def action_quit_app(self) -> None:
-        self.app.exit()

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from warroom.core.scoring import MAX_TOTAL
 from warroom.store.timeline import ReviewData, ReviewRow
 from warroom.tui import text as fmt
+from warroom.tui.drillsets import mode_line
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.modals import REVIEW_NOTES, HelpScreen
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, summarize
@@ -214,7 +215,8 @@ class ReviewScreen(Screen[None]):
         out.append(fmt.clean_line(s.session_id), style="bold cyan")
         out.append("\n")
         out.append(fmt.clean_line(drill.title if drill else s.drill_id), style="bold")
-        out.append(f"  ({fmt.clean_line(s.drill_id)} v{s.drill_version})\n")
+        out.append(f"  ({fmt.clean_line(s.drill_id)} v{s.drill_version}")
+        out.append(f", variant seed {s.seed})\n" if s.seed is not None else ")\n")  # the variant replayed here
         # The session's facts on a line of their own, so no separator is left dangling where the line wraps.
         out.append("trainee ")
         out.append(fmt.clean_line(s.trainee), style="bold")
@@ -223,6 +225,7 @@ class ReviewScreen(Screen[None]):
         out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
         if s.recovered:
             out.append("  (recovered after the session was interrupted)", style="dim")
+        out.append("\n" + mode_line(s), style="dim")
         return out
 
     def _scorecard(self) -> Text:

@@ -17,6 +17,7 @@ from warroom.core.words import natural_key
 if TYPE_CHECKING:
     from warroom.core.actions import Action
     from warroom.core.model import Drill
+    from warroom.tui.drillsets import ActiveSet
 
 
 class Recorder(Protocol):
@@ -90,6 +91,12 @@ class StoreRecorder:
     def journal_path(self) -> Path:
         """Where the session journal is."""
         return Path(self.inner.journal_path)
+
+    @property
+    def drill(self) -> Drill:
+        """The drill this session plays: the variant of its seed for a drill with ``variants``."""
+        drill: Drill = self.inner.drill
+        return drill
 
     @property
     def actions(self) -> list[Action]:
@@ -189,11 +196,18 @@ class Services:
         trainee: the trainee's name (sessions and best scores are theirs).
         data_dir: where sessions and results are kept.
         drill_dirs: extra folders of drills offered by the picker, besides the bundled library.
+        mode: ``practice`` or ``assessment`` (``--mode``); a drill set in assessment mode makes every session
+            assessment (see :attr:`session_mode`).
+        drill_set: the drill set played (``--set FILE``; see :mod:`warroom.tui.drillsets`), or None.
     """
 
     trainee: str
     data_dir: Path
     drill_dirs: tuple[Path, ...] = field(default_factory=tuple)
+    mode: str = "practice"
+    drill_set: ActiveSet | None = None
+    #: The variant seed of every session started (``warroom run --seed N``); None: each session draws its own.
+    seed: int | None = None
     #: Loaded entries by path, with the (mtime_ns, size) they were loaded at: a file is parsed again only when
     #: it changed, so reopening the picker does not re-read a whole library.
     _loaded: dict[Path, tuple[tuple[int, int], DrillEntry]] = field(default_factory=dict, repr=False, compare=False)
@@ -222,6 +236,8 @@ class Services:
         """
         from warroom.core.library import bundled_drills_dir, find_drill_files
 
+        if self.drill_set is not None:  # only the set's drills, in its order
+            return self.set_catalog()
         paths: list[Path] = []
         seen: set[Path] = set()
         errors: list[OSError] = []  # folders that cannot be listed: shown as entries with their problem
@@ -247,6 +263,69 @@ class Services:
             return with_cross_file_problems(entries)
         except Exception:
             return entries
+
+    @property
+    def session_mode(self) -> str:
+        """The mode sessions are played in: ``assessment`` when ``--mode assessment`` or the drill set asks for
+        it, else ``practice``."""
+        if self.mode == "assessment" or (self.drill_set is not None and self.drill_set.model.mode == "assessment"):
+            return "assessment"
+        return "practice"
+
+    def _set_rows(self, all_sets: bool = False) -> list[Any]:
+        """The trainee's stored sessions in the drill set (``all_sets``: on any set's drills, any mode), oldest
+        first; empty when nothing is stored yet. Raises :class:`ResultsUnavailable` when the store cannot be read."""
+        import sqlite3
+
+        from warroom.store.results import DB_NAME, ResultsStore, StoreError
+
+        assert self.drill_set is not None
+        if not (Path(self.data_dir) / DB_NAME).exists():
+            return []
+        set_id = None if all_sets else self.drill_set.set_id
+        try:
+            with ResultsStore(self.data_dir, create=False) as store:
+                rows, _ = store.query_readable(trainee=self.trainee, set_id=set_id, sort="when", reverse=True)
+        except (StoreError, sqlite3.DatabaseError) as exc:
+            raise ResultsUnavailable(str(exc)) from None
+        return rows
+
+    def set_progress(self) -> dict[str, Any]:
+        """Each drill id of the drill set -> its :class:`~warroom.tui.drillsets.DrillProgress` for the trainee.
+        Raises :class:`ResultsUnavailable` when the store cannot be read."""
+        assert self.drill_set is not None
+        return self.drill_set.progress(self._set_rows())
+
+    def set_catalog(self) -> list[DrillEntry]:
+        """The drill set's entries, in its order; an adaptive set's: only the drill chosen next for the trainee
+        (none once the set is done). A store that cannot be read gives the whole list (its attempts are then
+        checked again at the start)."""
+        assert self.drill_set is not None
+        active = self.drill_set
+        if active.adaptive:
+            try:
+                drill = active.next_adaptive(self.trainee, self._set_rows(), self._set_rows(all_sets=True))
+            except ResultsUnavailable:
+                drill = None
+            chosen = [d for d in active.drills if drill is not None and d.drill is drill]
+            return [DrillEntry(d.path, d.drill) for d in chosen if d.path is not None]
+        return [DrillEntry(d.path, d.drill, d.problems) for d in active.drills if d.path is not None]
+
+    def cannot_start(self, entry: DrillEntry) -> str | None:
+        """Why ``entry`` cannot be started now (a sentence), or None: in a drill set, a drill with no attempt left,
+        or (adaptive) not the drill chosen next."""
+        if self.drill_set is None or entry.drill is None:
+            return None
+        try:
+            progress = self.set_progress().get(entry.drill.id)
+            offered = [e.drill.id for e in self.set_catalog() if e.drill is not None]
+        except ResultsUnavailable as exc:
+            return f"the drill set's attempts cannot be checked: {exc}"
+        if entry.drill.id not in offered:
+            return "this adaptive drill set chooses your next drill: go back to the drill picker"
+        if progress is not None and progress.exhausted:
+            return f"no attempts left on this drill in the drill set ({self.drill_set.model.attempts} allowed)"
+        return None
 
     def best_scores(self) -> dict[str, int | None]:
         """The trainee's best total score per drill id over sessions not abandoned; None for a drill only ever quit
@@ -291,7 +370,17 @@ class Services:
         from warroom.store.sessions import SessionError, SessionRecorder
 
         try:
-            return StoreRecorder(SessionRecorder.start(self.data_dir, self.trainee, Path(drill_path), drill))
+            set_id = self.drill_set.set_id if self.drill_set is not None else None
+            recorder = SessionRecorder.start(
+                self.data_dir,
+                self.trainee,
+                Path(drill_path),
+                drill,
+                mode=self.session_mode,
+                set_id=set_id,
+                seed=self.seed,
+            )
+            return StoreRecorder(recorder)
         except (SessionError, StoreError) as exc:
             raise SessionUnavailable(str(exc)) from None
 

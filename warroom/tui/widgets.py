@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from warroom.core.hygiene import damage_meter_text
 from warroom.core.model import Drill, Role
 from warroom.core.replay import CostMeter, StepState
 from warroom.tui import text as fmt
@@ -73,10 +74,9 @@ class StatusBar(Static):
 class Meters(Static):
     """One line: damage accrued so far and cost so far (USD, ``plan`` / ``exec``: the planner / executor split).
 
-    Until damage accrues the meter reads ``damage none yet`` in every drill, fault or all-clear alike: the unit
-    names the fault's consequence (it is part of the answer key), so it shows only once the cascade has visibly
-    started, with the amount. The cost meter always shows in full: when the line is too narrow, the damage unit
-    gives way (cut with an ellipsis), never an amount.
+    Until damage accrues the meter reads ``damage none yet`` in every drill, fault or all-clear alike; then the
+    bare amount (:func:`warroom.core.hygiene.damage_meter_text`). The damage unit names the fault's consequence (it
+    is part of the answer key), so it is never shown before the debrief. The cost meter always shows in full.
     """
 
     _shown: tuple[float, str, CostMeter] | None = None
@@ -84,39 +84,27 @@ class Meters(Static):
     _figures: tuple[float, str, float, float, float, int] | None = None
 
     def show(self, damage: float, unit: str, cost: CostMeter) -> None:
-        """Render the meters from the replay's accrued ``damage`` in ``unit`` and its ``cost`` meter (unless the
-        line shows these figures already)."""
+        """Render the meters from the replay's accrued ``damage`` and its ``cost`` meter (unless the line shows
+        these figures already). ``unit`` (the damage unit) is not shown before the debrief; it is taken so that
+        callers pass the replay's state unchanged."""
         self._shown = (damage, unit, cost)
         by_role = cost.usd_by_role
         figures = (damage, unit, cost.usd, by_role[Role.PLANNER], by_role[Role.EXECUTOR], self.content_region.width)
         if figures == self._figures:
             return
         self._figures = figures
-        head = Text(no_wrap=True)
-        head.append(" damage ", style="bold")
-        tail = Text(no_wrap=True)
-        if damage:  # the one way damage is written (fmt.damage): "$4,413.00 refunded in error", "41 rows"
-            amount = fmt.damage_amount(damage, unit)
-            head.append(amount, style="bold red")
-            rest = fmt.damage(damage, unit)[len(amount):].strip()  # "refunded in error" (the unit after the amount)
-            tail = Text(" " + fmt.clean_line(rest) if rest else "", no_wrap=True)
-        else:
-            head.append("none yet", style="bold green")
-        costs = Text(no_wrap=True)
-        costs.append("  cost ", style="bold")
-        costs.append(fmt.usd(cost.usd), style="bold")
-        costs.append(" plan ", style="dim")
-        costs.append(fmt.usd(cost.usd_by_role[Role.PLANNER]))
-        costs.append(" exec ", style="dim")
-        costs.append(fmt.usd(cost.usd_by_role[Role.EXECUTOR]))
-        width = self.content_region.width
-        room = width - head.cell_len - costs.cell_len
-        if width and tail.cell_len > room:
-            tail.truncate(max(room, 2), overflow="ellipsis")
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append_text(head)
-        out.append_text(tail)
-        out.append_text(costs)
+        out.append(" damage ", style="bold")
+        if damage:  # the amount only: the unit is part of the answer key (warroom.core.hygiene)
+            out.append(damage_meter_text(damage), style="bold red")
+        else:
+            out.append("none yet", style="bold green")
+        out.append("  cost ", style="bold")
+        out.append(fmt.usd(cost.usd), style="bold")
+        out.append(" plan ", style="dim")
+        out.append(fmt.usd(cost.usd_by_role[Role.PLANNER]))
+        out.append(" exec ", style="dim")
+        out.append(fmt.usd(cost.usd_by_role[Role.EXECUTOR]))
         self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
 
     def on_resize(self) -> None:

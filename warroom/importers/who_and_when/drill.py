@@ -88,9 +88,9 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
     found = prose.Mistake(evidence_id, origin, len(cascade), wasted_usd)
     tool_names = sorted({ev["tool"] for ev in draft.events if ev["kind"] == "tool_call"})
     difficulty = record.level if record.level is not None and 1 <= record.level <= 5 else DEFAULT_DIFFICULTY
-    # Never the annotated mistake agent: tags are shown before the drill is played (the fault kind is hidden from
-    # trainees by Drill.public_tags until the debrief).
-    tags = ["imported", "who-and-when", record.subset, kind]
+    # Never the annotated mistake agent: domain tags are shown before the drill is played (the fault kind, not a
+    # domain tag, is shown only in the debrief: warroom.core.hygiene).
+    tags = ["domain:imported", "domain:who-and-when", f"domain:{record.subset}", kind]
     return {
         "schema_version": 1,
         "id": _drill_id(record),

@@ -117,17 +117,14 @@ def watching(record: Record, agents: list[str], tool_names: list[str]) -> str:
             "A Magentic-One agent team on a real task. The Orchestrator is the planner: it writes a plan and fact "
             "sheet, keeps a progress ledger and instructs one agent at a time; each instruction starts a plan "
             "step, and the instruction itself appears in the trace when its step starts. The executors are "
-            f"{team}. Somewhere a step went wrong and the "
-            "run built on it: read the agents' replies against each instruction and escalate the plan step at "
-            "fault as soon as you see it."
+            f"{team}. Read the agents' replies against each instruction."
         )
     team = ", ".join(agents) or "its experts"
     tools = f", and a terminal ({', '.join(tool_names)}) runs the code they write" if tool_names else ""
     return (
         "A CaptainAgent group chat on a real task. The manager's task and plan open the chat (the first plan "
-        f"step); then experts take turns ({team}){tools}. Each expert turn is a plan step. Somewhere a turn "
-        "went wrong and the chat built on it: check each turn against the task and escalate the plan step at "
-        "fault as soon as you see it."
+        f"step); then experts take turns ({team}){tools}. Each expert turn is a plan step. Check each turn "
+        "against the task."
     )
 
 

@@ -1,0 +1,113 @@
+"""Drill sets in the picker (issue 14 item 4): only the set's drills in order with progress, its mode and attempts
+enforced, results carrying its id; an adaptive set offers the drill chosen next."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from warroom.core.drillset import Attempt, choose_next
+from warroom.store.results import ResultsStore
+from warroom.tui.drillsets import DrillProgress, _candidate, load_active_set
+from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.services import Services
+
+from .conftest import make_app, record_notifications, screen_text
+
+
+def write_set(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "week.set.yaml"
+    path.write_text(textwrap.dedent(text).lstrip())
+    return path
+
+
+async def test_a_set_shows_its_drills_in_order_and_enforces_its_mode_and_attempts(tmp_path: Path):
+    path = write_set(
+        tmp_path,
+        """
+        set: week-1
+        title: Week one
+        mode: assessment
+        attempts: 1
+        due: 2020-01-31
+        drills: [late-delivery-replies, duplicate-charge-refunds]
+        """,
+    )
+    services = Services(trainee="ann", data_dir=tmp_path / "data", drill_set=load_active_set(path))
+    assert services.session_mode == "assessment"
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(120, 34)) as pilot:
+        picker = app.screen
+        assert isinstance(picker, PickerScreen)
+        assert [e.drill.id for e in picker.entries] == ["late-delivery-replies", "duplicate-charge-refunds"]
+        text = screen_text(app)
+        assert "drill set Week one (week-1) · assessment · due 2020-01-31 (past due)" in text
+        assert text.count("to do · 1 left") == 2
+        await pilot.press("enter")
+        assert isinstance(app.screen, BriefingScreen)
+        await pilot.press("enter")  # the drill clock starts: an attempt is used
+        assert app.live is not None and app.live.assessment
+        await pilot.press("q", "y")
+        await pilot.pause()
+        assert isinstance(app.screen, PickerScreen)
+        assert "no attempts left" in screen_text(app)
+        told = record_notifications(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PickerScreen)
+        assert told == ["Cannot start this drill: no attempts left on this drill in the drill set (1 allowed)."]
+    with ResultsStore(tmp_path / "data") as store:
+        [row] = store.query()
+        assert (row.set_id, row.mode, row.outcome) == ("week-1", "assessment", "abandoned")
+        assert store.query(set_id="week-1") and not store.query(set_id="other")
+
+
+async def test_an_adaptive_set_offers_only_the_drill_chosen_next(tmp_path: Path):
+    path = write_set(
+        tmp_path,
+        """
+        set: adaptive-1
+        title: Adaptive
+        drills: [late-delivery-replies, duplicate-charge-refunds, q1-access-review, clickstream-backfill]
+        adaptive: {seed: 5, length: 2, all_clear_rate: 0.25}
+        """,
+    )
+    active = load_active_set(path)
+    pool = [_candidate(d.drill) for d in active.drills]
+    adaptive = active.model.adaptive
+    assert adaptive is not None
+    expected = choose_next(pool, [], adaptive, trainee="ann", played_in_set=0)
+    assert expected is not None
+    services = Services(trainee="ann", data_dir=tmp_path / "data", drill_set=active)
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(120, 34)) as pilot:
+        assert [e.drill.id for e in app.screen.entries] == [expected.drill_id]
+        assert "the next drill is chosen for you" in screen_text(app)
+        await pilot.press("enter", "enter", "q", "y")
+        await pilot.pause()
+        with ResultsStore(tmp_path / "data") as store:
+            [row] = store.query()
+        record = [Attempt(next(c for c in pool if c.drill_id == row.drill_id), False, True)]
+        second = choose_next(pool, record, adaptive, trainee="ann", played_in_set=1)
+        assert second is not None
+        assert [e.drill.id for e in app.screen.entries] == [second.drill_id]
+        await pilot.press("enter", "enter", "q", "y")
+        await pilot.pause()
+        assert app.screen.entries == [] and "This drill set is complete." in screen_text(app)
+
+
+def test_progress_cells_and_the_review_mode_line():
+    from types import SimpleNamespace
+
+    from warroom.tui.review import mode_line
+
+    assert DrillProgress(0, False, None).cell() == "to do"
+    assert DrillProgress(1, True, 1).cell() == "done · 1 left"
+    assert DrillProgress(2, True, 0).cell() == "done · none left"
+    assert DrillProgress(2, False, 0).cell() == "no attempts left" and DrillProgress(2, False, 0).exhausted
+    practice = SimpleNamespace(mode="practice", set_id="wk-1", pauses=1, paused_seconds=41.25, wall_time_to_detect=None)
+    assert mode_line(practice) == "practice  ·  set wk-1  ·  1 pause, 41.3 s paused"
+    exam = SimpleNamespace(mode="assessment", set_id=None, pauses=0, paused_seconds=0.0, wall_time_to_detect=125.3)
+    assert mode_line(exam) == "assessment  ·  wall-clock time to detect 125.3 s"
+    calm = SimpleNamespace(mode="practice", set_id=None, pauses=0, paused_seconds=0.0, wall_time_to_detect=None)
+    assert mode_line(calm) == "practice  ·  no pauses"

@@ -1,0 +1,113 @@
+"""Answer-key hygiene on screen: the picker (every drill selected in turn), each briefing, and the war room from the
+start to just before the trace ends without an escalation, for every bundled drill, scanned for the answer key's
+strings (tests/hygiene_support.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hygiene_support import bundled, leaks, normalise, visible_text
+from textual.clock import MockClock
+
+from warroom.core.hygiene import ESCALATION_INSTRUCTION
+from warroom.core.loader import load_drill
+from warroom.tui.app import WarroomApp
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.modals import HelpScreen
+from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.services import Services, load_entry
+
+from .conftest import advance, screen_text
+
+BUNDLED = bundled()
+DRILLS = [load_drill(p) for p in BUNDLED]
+
+
+class _NullRecorder:
+    """Keeps a session's actions in memory: these tests look at screens only."""
+
+    session_id = "null"
+
+    def __init__(self) -> None:
+        self.actions: list[object] = []
+
+    def record(self, action: object) -> None:
+        self.actions.append(action)
+
+    def close(self) -> None:
+        pass
+
+    def finish(self, scorecard: object) -> None:
+        pass
+
+
+class _NoStore(Services):
+    def start_session(self, drill_path, drill):
+        return _NullRecorder()
+
+
+def _leaks_any(text: str) -> dict[str, list[str]]:
+    """Each drill's answer strings on a screen that shows every drill, less those that another drill shows by
+    design (``control`` of the all-clear drill's tags is a word of the access-review drill's plan)."""
+    out = {}
+    for d in DRILLS:
+        others = "\n".join(visible_text(o) for o in DRILLS if o is not d)
+        found = [s for s in leaks(text, d) if s not in leaks(others, d)]
+        if found:
+            out[d.id] = found
+    return out
+
+
+async def test_the_picker_shows_no_answer_whichever_drill_is_selected(tmp_path: Path):
+    app = WarroomApp(_NoStore(trainee="t", data_dir=tmp_path / "data"), clock=MockClock())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, PickerScreen)
+        seen = set()
+        for _ in BUNDLED:
+            text = screen_text(app)
+            assert not _leaks_any(text), _leaks_any(text)
+            seen.add(text)
+            await pilot.press("down")
+            await pilot.pause()
+        assert len(seen) == len(BUNDLED)  # each drill's preview was on screen
+
+
+@pytest.mark.parametrize("mode", ["practice", "assessment"])
+async def test_every_briefing_shows_no_answer_and_the_same_instruction(tmp_path: Path, mode: str):
+    app = WarroomApp(_NoStore(trainee="t", data_dir=tmp_path / "data", mode=mode), clock=MockClock())
+    async with app.run_test(size=(120, 200)) as pilot:
+        for path, drill in zip(BUNDLED, DRILLS, strict=True):
+            app.show_briefing(load_entry(path))
+            await pilot.pause()
+            assert isinstance(app.screen, BriefingScreen) and app.screen.mode == mode
+            text = screen_text(app)
+            assert not leaks(text, drill), (drill.id, leaks(text, drill))
+            assert normalise(ESCALATION_INSTRUCTION) in normalise(text), drill.id
+
+
+async def test_the_war_room_shows_no_answer_until_the_debrief(tmp_path: Path):
+    app = WarroomApp(_NoStore(trainee="t", data_dir=tmp_path / "data"), clock=MockClock(), speed=16)
+    async with app.run_test(size=(160, 48)) as pilot:
+        for path, drill in zip(BUNDLED, DRILLS, strict=True):
+            app.start_drill(load_entry(path))
+            await pilot.pause()
+            live = app.screen
+            assert isinstance(live, WarRoomScreen)
+            await pilot.press("question_mark")  # the war room's help is a pre-debrief surface too
+            assert isinstance(app.screen, HelpScreen)
+            assert not leaks(screen_text(app), drill), (drill.id, "help")
+            await pilot.press("escape")
+            checked = 0
+            while live.replay.now + 8 < drill.duration:  # 0.5 s of real time is 8 s of drill time at 16x
+                text = screen_text(app)
+                assert not leaks(text, drill), (drill.id, live.replay.now, leaks(text, drill))
+                checked += 1
+                await advance(pilot, 0.5)
+            assert not live.replay.ended and not live.replay.escalations
+            text = screen_text(app)
+            assert not leaks(text, drill), (drill.id, "end", leaks(text, drill))
+            if drill.answer_key is not None:
+                assert live.replay.damage > 0, drill.id  # the meter had an amount to show, and showed no unit
+            assert checked > 2, drill.id

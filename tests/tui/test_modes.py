@@ -1,0 +1,120 @@
+"""Practice and assessment (issue 14 item 3), played with Pilot: assessment refuses pause and speeds and never stops
+the drill clock; a practice session's pauses and wall-clock time to detect reach `warroom scores` and the review."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+from textual.widgets import Static
+
+from warroom.cli import main
+from warroom.core.actions import ActionKind
+from warroom.store.results import ResultsStore
+from warroom.store.timeline import load_review
+from warroom.tui.debrief import DebriefScreen
+from warroom.tui.drillsets import ASSESSMENT_NOTES
+from warroom.tui.modals import HelpScreen
+from warroom.tui.services import Services
+
+from .conftest import advance, escalate, make_app, record_notifications, screen_text
+
+
+async def test_an_assessment_session_refuses_pause_and_speed_and_its_clock_never_stops(tmp_path):
+    services = Services(trainee="ann", data_dir=tmp_path / "data", mode="assessment")
+    app = make_app(services, speed=4.0)  # --speed does not apply in assessment
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.press("end")  # the briefing's end: the keys and the assessment rules
+        await pilot.pause()
+        briefing = " ".join(screen_text(app).split())
+        assert "Assessment: the drill clock runs at 1x" in briefing and "e escalate to the planner" in briefing
+        assert "pause / resume" not in briefing and "playback speed" not in briefing
+        await pilot.press("enter")
+        live = app.live
+        told = record_notifications(app)
+        assert live.speed == 1.0 and live.assessment
+        assert "1x, no pause" in screen_text(app).splitlines()[-1]
+        await advance(pilot, 3)
+        await pilot.press("space")
+        await pilot.pause()
+        assert not live.paused
+        assert told[-1] == "Assessment: the drill clock runs at 1x and cannot be paused or sped up."
+        await pilot.press("plus", "minus")
+        await pilot.pause()
+        assert live.speed == 1.0 and len(told) == 3
+        now = live.replay.now
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        help_text = screen_text(app)
+        assert "(assessment)" in help_text and "pause / resume" not in help_text
+        assert app.screen.notes == ASSESSMENT_NOTES  # the briefing showed these words already
+        await advance(pilot, 5)
+        assert live.replay.now == now + 5  # the help does not stop the clock
+        await pilot.press("escape")
+        await advance(pilot, 6)  # past the evidence (e04 at 12 s)
+        await escalate(pilot, "s1", "stale snapshot")
+        assert live.replay.contained
+        await advance(pilot, 30)
+        assert isinstance(app.screen, DebriefScreen)
+    kinds = {a.kind for a in live.replay.actions}
+    assert ActionKind.PAUSE not in kinds and ActionKind.SPEED not in kinds
+    with ResultsStore(tmp_path / "data") as store:
+        [row] = store.query()
+    assert row.mode == "assessment" and row.pauses == 0 and row.outcome == "contained"
+    assert row.wall_time_to_detect is not None
+
+
+async def test_the_drill_ends_under_an_open_dialog_in_assessment(tmp_path):
+    services = Services(trainee="ann", data_dir=tmp_path / "data", mode="assessment")
+    app = make_app(services)
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        await pilot.press("question_mark")
+        await advance(pilot, live.drill.duration + 5)  # the trace runs out while the help is open
+        assert live.replay.ended
+        assert isinstance(app.screen, DebriefScreen)
+        assert [type(s).__name__ for s in app.screen_stack][-2:] != ["HelpScreen", "DebriefScreen"]
+        assert not any(isinstance(s, HelpScreen) for s in app.screen_stack)
+
+
+async def test_practice_pauses_show_in_scores_and_the_review(tmp_path):
+    data = tmp_path / "data"
+    app = make_app(Services(trainee="ann", data_dir=data))
+    async with app.run_test(size=(110, 34)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        for _ in range(2):
+            await advance(pilot, 4)
+            await pilot.press("space")
+            assert live.paused
+            await pilot.press("space")
+            assert not live.paused
+        await advance(pilot, 6)
+        await escalate(pilot, "s1", "stale snapshot")
+        await advance(pilot, 30)
+        assert isinstance(app.screen, DebriefScreen)
+    with ResultsStore(data) as store:
+        [row] = store.query()
+        session = store.get(row.session_id)
+    assert row.mode == "practice" and row.pauses == 2
+    assert row.paused_seconds is not None and row.paused_seconds >= 0
+    assert row.wall_time_to_detect is not None and row.wall_time_to_detect > 0
+
+    runner = CliRunner()
+    table = runner.invoke(main, ["scores", "--data-dir", str(data)], env={"COLUMNS": "200"})
+    assert table.exit_code == 0, table.output
+    assert "mode" in table.stdout and "practice, 2 pauses" in table.stdout
+    exported = runner.invoke(main, ["scores", "--data-dir", str(data), "--format", "json"])
+    [item] = json.loads(exported.stdout)
+    assert (item["mode"], item["pauses"]) == ("practice", 2)
+    assert item["wall_time_to_detect"] == row.wall_time_to_detect
+    only = runner.invoke(main, ["scores", "--data-dir", str(data), "--mode", "assessment"])
+    assert only.stdout.strip() == "No sessions match."
+
+    from warroom.tui.review import ReviewApp
+
+    review = ReviewApp(load_review(session))
+    async with review.run_test(size=(160, 50)):
+        head = str(review.screen.query_one("#review-head", Static).content)
+    assert "practice" in head and "2 pauses" in head and "wall-clock time to detect" in head

@@ -1,0 +1,105 @@
+"""Wall-clock figures of a session (pauses, wall seconds paused, wall-clock time to detect) from the journal's times,
+when a session finishes and when it is recovered."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from store_support import bundled_drill_path, load
+
+from warroom.core.actions import Action, ActionKind
+from warroom.core.scoring import score
+from warroom.store.recovery import recover_unfinished
+from warroom.store.results import ResultsStore, WallClock
+from warroom.store.sessions import SessionRecorder, default_drill_resolver
+from warroom.store.wallclock import wall_clock
+
+START = "2026-11-30T10:00:00.000000+00:00"
+
+
+def at(seconds: float) -> str:
+    return f"2026-11-30T10:{int(seconds // 60):02d}:{seconds % 60:09.6f}+00:00"
+
+
+def test_pauses_paused_seconds_and_wall_time_to_detect():
+    actions = [
+        Action(t=2.0, kind=ActionKind.PAUSE),
+        Action(t=2.0, kind=ActionKind.RESUME),
+        Action(t=30.0, kind=ActionKind.PAUSE),
+        Action(t=30.0, kind=ActionKind.RESUME),
+        Action(t=38.0, kind=ActionKind.ESCALATE, step="s1"),
+    ]
+    times = [at(3), at(13.5), at(40), at(100), at(120.25)]
+    wall = wall_clock(START, actions, times, contained_at=38.0)
+    assert wall == WallClock(pauses=2, paused_seconds=70.5, wall_time_to_detect=120.25)
+
+
+def test_a_pause_never_resumed_runs_to_the_end_and_no_containment_has_no_wall_ttd():
+    actions = [Action(t=1.0, kind=ActionKind.PAUSE), Action(t=1.0, kind=ActionKind.QUIT)]
+    wall = wall_clock(START, actions, [at(5), at(6)], contained_at=None, ended_at=at(65))
+    assert wall == WallClock(pauses=1, paused_seconds=60.0, wall_time_to_detect=None)
+
+
+def test_only_the_containing_escalation_counts_and_missing_times_give_none():
+    actions = [
+        Action(t=5.0, kind=ActionKind.ESCALATE, step="s3"),  # false escalation
+        Action(t=40.0, kind=ActionKind.ESCALATE, step="s1"),
+    ]
+    assert wall_clock(START, actions, [at(5), at(50)], contained_at=40.0).wall_time_to_detect == 50.0
+    assert wall_clock(START, actions, [at(5), None], contained_at=40.0).wall_time_to_detect is None
+    paused = [Action(t=1.0, kind=ActionKind.PAUSE), Action(t=1.0, kind=ActionKind.RESUME)]
+    assert wall_clock(START, paused, [None, at(9)], contained_at=None) == WallClock(1, None, None)
+    with pytest.raises(ValueError):
+        wall_clock(START, paused, [at(1)], contained_at=None)
+
+
+def _played(rec: SessionRecorder) -> list[Action]:
+    actions = [
+        Action(t=10.0, kind=ActionKind.PAUSE),
+        Action(t=10.0, kind=ActionKind.RESUME),
+        Action(t=38.0, kind=ActionKind.ESCALATE, step="s1", note="stale snapshot"),
+    ]
+    for a in actions:
+        rec.record(a)
+    return actions
+
+
+def test_a_finished_session_stores_its_wall_clock_figures(tmp_path: Path):
+    drill = load(bundled_drill_path())
+    rec = SessionRecorder.start(tmp_path, "ann", bundled_drill_path(), drill, mode="practice", set_id="wk1")
+    actions = _played(rec)
+    rec.finish(score(drill, actions))
+    lines = [json.loads(x) for x in rec.journal_path.read_text().splitlines()]
+    times = [x["at"] for x in lines if x["type"] == "action"]
+    expected = wall_clock(rec.info.started_at, actions, times, contained_at=38.0)
+    with ResultsStore(tmp_path) as store:
+        row = store.get(rec.session_id)
+    assert row.pauses == 1 and row.set_id == "wk1" and row.mode == "practice"
+    assert row.paused_seconds == expected.paused_seconds is not None
+    assert row.wall_time_to_detect == expected.wall_time_to_detect is not None
+
+
+def test_a_recovered_session_gets_its_wall_clock_figures_from_the_journal(tmp_path: Path):
+    drill = load(bundled_drill_path())
+    rec = SessionRecorder.start(tmp_path, "ann", bundled_drill_path(), drill, mode="assessment")
+    rec.record(Action(t=10.0, kind=ActionKind.PAUSE))
+    path = rec.journal_path
+    rec.close()  # killed while paused
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    lines[1]["at"] = "2026-11-30T10:00:03.000000+00:00"
+    lines[0]["started_at"] = START
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    [recovered] = recover_unfinished(tmp_path, default_drill_resolver())
+    assert recovered.stored, recovered.error
+    with ResultsStore(tmp_path) as store:
+        row = store.get(rec.session_id)
+    assert row.mode == "assessment" and row.outcome == "abandoned"
+    assert row.pauses == 1 and row.wall_time_to_detect is None
+    assert row.paused_seconds is not None and row.paused_seconds > 0  # until the journal's last write
+
+
+def test_an_unknown_mode_is_refused(tmp_path: Path):
+    with pytest.raises(ValueError, match="mode"):
+        SessionRecorder.start(tmp_path, "ann", bundled_drill_path(), load(bundled_drill_path()), mode="exam")

@@ -1,0 +1,375 @@
+"""Drill sets: a facilitator's list of drills for trainees to play, with the mode, attempts and an optional due date.
+
+A drill set is a small YAML file (docs/drill-sets.md has the format)::
+
+    set: week-1                 # the set's id, stored with every session played in it
+    title: Week 1 assessment
+    mode: assessment            # practice (default) or assessment
+    attempts: 2                 # sessions allowed per drill in this set (default: no limit)
+    due: 2026-12-15             # optional, shown to trainees
+    drills:                     # drill ids or paths (relative to this file), in order
+      - duplicate-charge-refunds
+      - ../drills/my-drill.yaml
+    adaptive:                   # optional: the drills above are a pool; the next one is chosen for the trainee
+      seed: 7
+      length: 6                 # sessions a trainee plays in the set
+      all_clear_rate: 0.2       # share of all-clear controls mixed in
+      start_level: 2            # assumed difficulty level before the first result
+
+This module holds the model, the loader (:func:`load_drill_set`, with ``path:line:col: message`` problems found with
+the drill loader's YAML machinery) and the adaptive chooser (:func:`choose_next`, a pure function of the trainee's
+record and the seed). It never imports the UI, the store or the command line.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from yaml.nodes import MappingNode, Node
+
+from warroom.core.errors import WarroomError
+from warroom.core.limits import MAX_DEPTH
+from warroom.core.model import ID_PATTERN, TEXT_PATTERN
+from warroom.core.problems import Problem
+from warroom.core.problems import problem_at as _at
+from warroom.core.yamlbuild import Abort, Builder
+from warroom.core.yamlpos import ALIAS_MARKS
+from warroom.core.yamlpos import compose_text as _compose
+from warroom.core.yamlpos import locate as _locate
+
+__all__ = [
+    "Adaptive",
+    "Attempt",
+    "Candidate",
+    "DrillSet",
+    "DrillSetError",
+    "SetDrill",
+    "choose_next",
+    "is_drill_set_text",
+    "load_drill_set",
+    "resolve_set_drills",
+    "trainee_level",
+]
+
+#: Largest drill set file read, in bytes.
+MAX_SET_BYTES = 1024 * 1024
+#: Most drills a set may name.
+MAX_SET_DRILLS = 1000
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Adaptive(_Strict):
+    """How an adaptive set chooses each trainee's next drill from its pool (see :func:`choose_next`)."""
+
+    seed: Annotated[int, Field(strict=True, ge=0, le=2**63 - 1)] = Field(
+        description="Seed of the choices: the same record and seed always give the same next drill."
+    )
+    length: Annotated[int, Field(strict=True, ge=1, le=MAX_SET_DRILLS)] = Field(
+        description="Sessions a trainee plays in the set (abandoned ones count)."
+    )
+    all_clear_rate: Annotated[float, Field(strict=True, ge=0, le=1, allow_inf_nan=False)] = Field(
+        default=0.0, description="Share of the choices that are all-clear control drills (0 to 1)."
+    )
+    start_level: Annotated[float, Field(strict=True, ge=1, le=5, allow_inf_nan=False)] = Field(
+        default=2.0, description="The trainee's assumed level (a difficulty, 1 to 5) before any result."
+    )
+
+
+class DrillSet(_Strict):
+    """A drill set file, validated (docs/drill-sets.md)."""
+
+    set: Annotated[str, Field(pattern=ID_PATTERN, min_length=1, max_length=80)] = Field(
+        description="The set's id: stored with every session played in it (`warroom scores --set ID`)."
+    )
+    title: Annotated[str, Field(pattern=TEXT_PATTERN, max_length=200)] = Field(description="Shown to trainees.")
+    mode: Literal["practice", "assessment"] = Field(default="practice", description="How the set's drills are played.")
+    attempts: Annotated[int, Field(strict=True, ge=1, le=1000)] | None = Field(
+        default=None, description="Sessions allowed per drill in the set (abandoned ones count); none: no limit."
+    )
+    due: str | None = Field(default=None, description="Due date, YYYY-MM-DD (shown; play is not refused after it).")
+    drills: Annotated[list[Annotated[str, Field(min_length=1, max_length=4096)]], Field(min_length=1)] = Field(
+        max_length=MAX_SET_DRILLS, description="Drill ids or drill file paths (relative to the set file), in order."
+    )
+    adaptive: Adaptive | None = Field(default=None, description="Choose each next drill from the trainee's record.")
+
+    @field_validator("due")
+    @classmethod
+    def _due_is_a_date(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                date.fromisoformat(value)
+            except ValueError:
+                raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {value!r}") from None
+            if len(value) != 10:
+                raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {value!r}")
+        return value
+
+    @property
+    def due_date(self) -> date | None:
+        """The due date, or None."""
+        return date.fromisoformat(self.due) if self.due else None
+
+
+class DrillSetError(WarroomError):
+    """A drill set file that cannot be used; ``problems`` lists every problem (``path:line:col: message``)."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = sorted(problems, key=lambda p: (p.path, p.line, p.column))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def is_drill_set_text(text: str) -> bool:
+    """True when YAML ``text`` looks like a drill set: a top-level ``set:`` key on a line of its own (drills have no
+    ``set`` key). Cheap; reads no YAML."""
+    return any(line.startswith("set:") for line in text.splitlines())
+
+
+def _read(path: Path) -> str:
+    shown = os.fspath(path)
+    try:
+        if not path.is_file():
+            raise DrillSetError([Problem(shown, 1, 1, "no such file" if not path.exists() else "not a regular file")])
+        data = path.read_bytes()[: MAX_SET_BYTES + 1]
+    except OSError as exc:
+        raise DrillSetError([Problem(shown, 1, 1, f"cannot read the file: {exc.strerror or exc}")]) from None
+    if len(data) > MAX_SET_BYTES:
+        raise DrillSetError([Problem(shown, 1, 1, f"a drill set file is at most {MAX_SET_BYTES // 1024} KiB")])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DrillSetError(
+            [Problem(shown, 1, 1, f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8")]
+        ) from None
+
+
+def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
+    loc = tuple(err["loc"])
+    name = "`" + ".".join(str(x) for x in loc) + "`" if loc else "the drill set"
+    etype = err["type"]
+    if etype == "missing":
+        node, _ = _locate(root, loc[:-1])
+        return _at(path, node, f"the drill set is missing the required key `{loc[-1]}`")
+    if etype == "extra_forbidden":
+        node, _ = _locate(root, loc, want_key=True)
+        owner = Adaptive if loc[:1] == ("adaptive",) else DrillSet
+        allowed = ", ".join(owner.model_fields)
+        return _at(path, node, f"unknown key `{loc[-1]}`; allowed keys: {allowed}")
+    node, _ = _locate(root, loc)
+    if etype == "value_error":
+        return _at(path, node, str(err.get("ctx", {}).get("error", err["msg"])))
+    if etype == "string_pattern_mismatch" and loc == ("set",):
+        return _at(path, node, "the set id must use letters, digits, `-`, `_` and `.`, starting with a letter or digit")
+    return _at(path, node, f"{name}: {err['msg'].lower()}, got {err.get('input')!r}")
+
+
+def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
+    """Load and validate the drill set file at ``path`` (its drills are not looked up: see
+    :func:`resolve_set_drills`). Raises :class:`DrillSetError` listing every problem with its line and column."""
+    shown = os.fspath(path)
+    text = _read(Path(path))
+    from warroom.core.problems import DrillLoadError
+
+    try:
+        root, alias_marks = _compose(text.removeprefix("\ufeff"), shown)
+    except DrillLoadError as exc:
+        raise DrillSetError(exc.problems) from None
+    if not isinstance(root, MappingNode):
+        node_problem = _at(shown, root, "a drill set file must be a mapping of keys (set: ID, title: ..., drills: ...)")
+        raise DrillSetError([node_problem])
+    if alias_marks:  # a node reached through an alias is located where the alias is written
+        ALIAS_MARKS[root] = alias_marks
+    found: list[Problem] = []
+    builder = Builder(
+        text, lambda n, m, s: found.append(_at(shown, n, m, s)), max_depth=MAX_DEPTH, max_expansion=10_000,
+        alias_marks=alias_marks,
+    )  # fmt: skip
+    try:
+        data = builder.build(root, 0, ("model", DrillSet))
+    except Abort:
+        data = None
+    errors = [p for p in found if p.severity == "error"]
+    if errors or data is None:
+        raise DrillSetError(errors)
+    try:
+        return DrillSet.model_validate(data)
+    except ValidationError as exc:
+        raise DrillSetError([_error_problem(shown, root, e) for e in exc.errors(include_url=False)]) from None
+
+
+@dataclass(frozen=True)
+class SetDrill:
+    """One drill of a set: the ``name`` written in the set (an id or a path), the drill ``path`` it names, the
+    loaded ``drill`` (None when it did not load) and its ``problems`` (``path:line:col: message`` lines)."""
+
+    name: str
+    path: Path | None
+    drill: Any = None
+    problems: tuple[str, ...] = ()
+
+
+def _is_path(name: str) -> bool:
+    return "/" in name or "\\" in name or name.endswith((".yaml", ".yml"))
+
+
+def resolve_set_drills(
+    drill_set: DrillSet, set_path: str | os.PathLike[str], extra_dirs: Iterable[Path] = ()
+) -> tuple[list[SetDrill], list[Problem]]:
+    """Find and load each drill the set names: a path (relative to the set file's folder) or a drill id (in
+    ``extra_dirs``, then the bundled library). Returns the drills in the set's order and the problems, each at the
+    drill's line of the set file: a drill that is not found or does not load, one named twice (by id), and an
+    adaptive set whose pool lacks the drills its ``all_clear_rate`` needs."""
+    from warroom.core.library import resolve_drill
+    from warroom.core.loader import DrillLoadError, load_drill
+
+    shown = os.fspath(set_path)
+    base = Path(set_path).parent
+    out: list[SetDrill] = []
+    problems: list[Problem] = []
+    root = _root_of(shown)
+
+    def at(loc: tuple[Any, ...], message: str) -> Problem:
+        if root is None:
+            return Problem(shown, 1, 1, message)
+        return _at(shown, _locate(root, loc)[0], message)
+
+    seen: dict[str, int] = {}
+    for i, name in enumerate(drill_set.drills):
+        try:
+            path = (base / name) if _is_path(name) else resolve_drill(name, extra_dirs)
+            if not path.is_file():
+                raise FileNotFoundError(f"no drill file {os.fspath(path)!r}")
+        except FileNotFoundError as exc:
+            problems.append(at(("drills", i), f"{exc.args[0] if exc.args else exc}"))
+            out.append(SetDrill(name, None, None, (str(problems[-1]),)))
+            continue
+        try:
+            drill = load_drill(path)
+        except DrillLoadError as exc:
+            first = str(exc).splitlines()[0] if str(exc) else os.fspath(path)
+            problems.append(at(("drills", i), f"the drill {name!r} does not load: {first}"))
+            out.append(SetDrill(name, path, None, (str(problems[-1]),)))
+            continue
+        if drill.id in seen:
+            problems.append(
+                at(("drills", i), f"the drill {drill.id!r} is already item {seen[drill.id] + 1} of `drills`")
+            )
+        seen.setdefault(drill.id, i)
+        out.append(SetDrill(name, path, drill))
+    adaptive = drill_set.adaptive
+    loaded = [d.drill for d in out if d.drill is not None]
+    if adaptive is not None and loaded and len(loaded) == len(out):
+        controls = sum(1 for d in loaded if d.is_all_clear)
+        if adaptive.all_clear_rate > 0 and controls == 0:
+            problems.append(
+                at(("adaptive", "all_clear_rate"), "all_clear_rate is above 0 but `drills` has no all-clear drill")
+            )
+        if adaptive.all_clear_rate < 1 and controls == len(loaded):
+            problems.append(
+                at(("adaptive", "all_clear_rate"), "all_clear_rate is below 1 but `drills` has only all-clear drills")
+            )
+    return out, problems
+
+
+def _root_of(path: str) -> Node | None:
+    try:
+        return _compose(_read(Path(path)).removeprefix("\ufeff"), path)[0]
+    except (DrillSetError, WarroomError):
+        return None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The adaptive chooser
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A drill the chooser may pick: its id, difficulty (1-5) and fault kind (None: an all-clear control)."""
+
+    drill_id: str
+    difficulty: int
+    fault_kind: str | None
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One session of the trainee's record, oldest first: the drill (as a :class:`Candidate`), whether the trainee
+    detected the fault on time (contained on time; for a control: held the all clear) and whether it was abandoned."""
+
+    drill: Candidate
+    detected: bool
+    abandoned: bool = False
+
+
+#: How far one result moves the trainee's level (a difficulty): up after a detection, down after a miss.
+LEVEL_STEP = 0.5
+
+
+def trainee_level(record: Sequence[Attempt], start_level: float) -> float:
+    """The trainee's level, a difficulty from 1 to 5: ``start_level`` moved up :data:`LEVEL_STEP` for each fault
+    drill detected on time and down as much for each missed, in order, kept within 1..5 (a one-up, one-down
+    staircase). Controls and abandoned sessions do not move it."""
+    level = start_level
+    for attempt in record:
+        if attempt.abandoned or attempt.drill.fault_kind is None:
+            continue
+        level = min(5.0, max(1.0, level + (LEVEL_STEP if attempt.detected else -LEVEL_STEP)))
+    return level
+
+
+def _weight(c: Candidate, level: float, missed: Mapping[str, int], played: Mapping[str, int]) -> float:
+    """A fault drill's weight: ``1 / (1 + |difficulty - level|)²`` (near the trainee's level), times
+    ``1 + 2 x misses`` of its fault kind (the kinds they miss), divided by ``1 + plays / 2`` (drills played less)."""
+    near = 1.0 / (1.0 + abs(c.difficulty - level)) ** 2
+    return near * (1 + 2 * missed.get(c.fault_kind or "", 0)) / (1 + 0.5 * played.get(c.drill_id, 0))
+
+
+def choose_next(
+    pool: Sequence[Candidate],
+    record: Sequence[Attempt],
+    adaptive: Adaptive,
+    *,
+    trainee: str,
+    played_in_set: int,
+    available: Iterable[str] | None = None,
+) -> Candidate | None:
+    """The next drill for ``trainee`` in an adaptive set, or None when the set is done (``played_in_set`` reached
+    ``adaptive.length``) or no drill is ``available`` (ids; None: the whole pool).
+
+    ``record`` is the trainee's sessions on the pool's drills, oldest first. The choice draws from a generator seeded
+    with (``adaptive.seed``, ``trainee``, ``played_in_set``), so the same record always gives the same drill: with
+    probability ``all_clear_rate`` an all-clear control (uniformly), else a fault drill weighted by
+    :func:`_weight` (closeness to :func:`trainee_level`, misses of its fault kind, fewer plays). When the group
+    drawn has no drill available, the other group is used.
+    """
+    if played_in_set >= adaptive.length:
+        return None
+    allowed = {c.drill_id for c in pool} if available is None else set(available)
+    candidates = [c for c in pool if c.drill_id in allowed]
+    if not candidates:
+        return None
+    rng = random.Random(f"{adaptive.seed}:{trainee}:{played_in_set}")
+    controls = [c for c in candidates if c.fault_kind is None]
+    faults = [c for c in candidates if c.fault_kind is not None]
+    want_control = rng.random() < adaptive.all_clear_rate
+    if (want_control and controls) or not faults:
+        return controls[rng.randrange(len(controls))]
+    level = trainee_level(record, adaptive.start_level)
+    missed: dict[str, int] = {}
+    played: dict[str, int] = {}
+    for a in record:
+        played[a.drill.drill_id] = played.get(a.drill.drill_id, 0) + 1
+        if a.drill.fault_kind is not None and not a.abandoned and not a.detected:
+            missed[a.drill.fault_kind] = missed.get(a.drill.fault_kind, 0) + 1
+    weights = [_weight(c, level, missed, played) for c in faults]
+    return rng.choices(faults, weights=weights, k=1)[0]

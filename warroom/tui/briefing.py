@@ -1,0 +1,132 @@
+"""The briefing: what the agent is doing and the war room's keys, read before the drill clock starts (moved here
+from picker.py, unchanged but for the session mode)."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from warroom.core.hygiene import ESCALATION_INSTRUCTION
+from warroom.core.model import Drill
+from warroom.tui import text as fmt
+from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
+from warroom.tui.flow import ShowPicker, StartDrill
+from warroom.tui.keyhelp import help_rows, key_table
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.modals import HelpScreen
+from warroom.tui.services import DrillEntry
+
+__all__ = ["BriefingScreen", "briefing_text", "stars"]
+
+
+def stars(difficulty: int) -> str:
+    """Difficulty 1-5 as stars, e.g. ``★★☆☆☆``."""
+    return "★" * difficulty + "☆" * (5 - difficulty)
+
+
+def briefing_text(drill: Drill) -> Group:
+    """Everything the trainee reads before the start: goal, what to watch, context, the plan, models (the war
+    room's keys follow in a table of their own, see :class:`BriefingScreen`).
+
+    Contains nothing from the answer key or the distractors.
+    """
+    out = Text()
+    out.append(fmt.clean_line(drill.title), style="bold")
+    out.append(f"\n{stars(drill.difficulty)}  ", style="yellow")
+    out.append(fmt.clean_line(", ".join(drill.public_tags)), style="dim")
+    out.append(f"  · about {fmt.clock(drill.duration)} at 1x\n\n", style="dim")
+    out.append("Goal\n", style="bold underline")
+    out.append(fmt.prose(drill.briefing.goal) + "\n\n")
+    out.append("You are watching\n", style="bold underline")
+    out.append(fmt.prose(drill.briefing.watching) + "\n")
+    out.append(ESCALATION_INSTRUCTION + "\n\n", style="bold")  # the same sentence in every drill (hygiene)
+    if drill.briefing.context:
+        out.append("Context\n", style="bold underline")
+        out.append(fmt.prose(drill.briefing.context) + "\n\n")
+    out.append("The plan", style="bold underline")
+    # Each step's objective in a column of its own, so a long one wraps under itself, not under "objective:".
+    plan: list[RenderableType] = []
+    for step in drill.plan:
+        title = Text()
+        title.append(fmt.clean_line(step.id), style="bold")
+        title.append(" ")
+        title.append(fmt.clean_line(step.title), style="bold")
+        objective = Table.grid()
+        objective.add_column(no_wrap=True)
+        objective.add_column(ratio=1)
+        objective.add_row(Text("   objective: ", style="dim"), Text(fmt.clean_line(step.objective)))
+        plan += [title, objective]
+    rest = Text()
+    rest.append("\nModels (USD per million tokens, input / output)\n", style="bold underline")
+    for role, spec in (("planner", drill.models.planner), ("executor", drill.models.executor)):
+        rest.append(f"{role:<9}", style="bold")
+        rest.append(fmt.clean_line(spec.name))
+        rest.append(f"  ${spec.input_usd_per_mtok:g} / ${spec.output_usd_per_mtok:g}\n")
+    rest.append("\nKeys in the war room", style="bold underline")
+    return Group(out, *plan, rest)
+
+
+class BriefingScreen(Screen[None]):
+    """The briefing of one drill. Enter starts the drill clock; escape goes back to the picker."""
+
+    BINDINGS = [
+        Binding("enter", "start", "Start the drill", priority=True, tooltip="start the drill clock"),
+        Binding("escape", "back", "Back", tooltip="back to the drill picker"),
+        Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+        Binding("up,k", "scroll(-1)", "Scroll up", show=False, tooltip="scroll the briefing"),
+        Binding("down,j", "scroll(1)", "Scroll down", show=False, tooltip="scroll the briefing"),
+        Binding("pageup", "page(-1)", "Page up", show=False, tooltip="scroll the briefing a page"),
+        Binding("pagedown", "page(1)", "Page down", show=False, tooltip="scroll the briefing a page"),
+    ]
+
+    HELP_TITLE = "Briefing keys"
+    HELP_NOTES = "The war room's keys are listed at the end of the briefing; ? in the war room shows them again."
+
+    def __init__(self, entry: DrillEntry, mode: str = PRACTICE) -> None:
+        super().__init__()
+        assert entry.drill is not None
+        self.entry = entry
+        #: The mode the drill will be played in: in ``assessment`` the keys omit pause and speeds, and its rules
+        #: follow them (the war room's help in assessment shows exactly these).
+        self.mode = mode
+
+    def compose(self) -> ComposeResult:
+        assert self.entry.drill is not None
+        with VerticalScroll(id="briefing"):
+            yield Static(briefing_text(self.entry.drill), id="briefing-body")
+            yield Static(key_table(help_rows(WarRoomScreen, hidden_actions(self.mode))), id="briefing-keys")
+            if self.mode == ASSESSMENT:
+                yield Static(Text("\n" + ASSESSMENT_NOTES), id="briefing-mode")
+        yield Static(Text(" Press enter to start the drill clock ", style="bold reverse green"), id="briefing-go")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#briefing").focus()
+
+    def action_start(self) -> None:
+        self.post_message(StartDrill(self.entry))
+
+    def action_back(self) -> None:
+        self.post_message(ShowPicker())
+
+    def action_scroll(self, lines: int) -> None:
+        """Scroll the briefing by ``lines`` (negative: up)."""
+        self.query_one("#briefing", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_page(self, pages: int) -> None:
+        """Scroll the briefing a page down (``pages`` 1) or up (-1)."""
+        briefing = self.query_one("#briefing", VerticalScroll)
+        (briefing.scroll_page_down if pages > 0 else briefing.scroll_page_up)(animate=False)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen.for_screen(self))
+
+    def action_quit_app(self) -> None:
+        self.app.exit()
