@@ -107,12 +107,17 @@ def test_the_app_command_quotes_the_trainee_and_every_path(tmp_path):
     ]
 
 
-def test_set_needs_a_warroom_with_drill_sets(tmp_path):
-    from warroom.cli.serve import _root_takes_set
-
+def test_serve_refuses_a_bad_drill_set_before_serving(tmp_path):
     set_file = tmp_path / "set.yaml"
-    set_file.write_text("id: week1\n")
-    result = CliRunner().invoke(main, ["serve", "--set", str(set_file)])
-    if _root_takes_set():
-        pytest.skip("this warroom has drill sets")
-    assert result.exit_code == 2 and "no drill sets" in result.output
+    set_file.write_text("set: week1\ntitle: Week 1\ndrills:\n  - no-such-drill\n")
+    result = CliRunner().invoke(main, ["serve", "--set", str(set_file), "--port", "0"])
+    assert result.exit_code == 1
+    assert f"{set_file}:4:" in result.output and "no-such-drill" in result.output
+
+
+def test_a_served_tab_is_given_the_drill_set(tmp_path):
+    set_file = tmp_path / "week 1.yaml"
+    command = app_command("ana", AppOptions(drill_dirs=(), data_dir=tmp_path / "d", drill_set=set_file), python="py")
+    import shlex
+
+    assert shlex.split(command[5:])[-2:] == ["--set", str(set_file)]

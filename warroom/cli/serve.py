@@ -32,13 +32,6 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _root_takes_set() -> bool:
-    """True when ``warroom`` itself accepts ``--set FILE`` (drill sets), which a served app process is given."""
-    from warroom.cli import main
-
-    return any("--set" in p.opts for p in main.params)
-
-
 @click.group("serve", invoke_without_command=True)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; anything but loopback "
               "opens the war room to the network (use a --roster).")
@@ -49,7 +42,7 @@ def _root_takes_set() -> bool:
 @click.option("--max-sessions", type=click.IntRange(min=1), default=None,
               help="Most sessions (browser tabs) at once; the one over the limit gets an HTTP 503 page.")
 @click.option("--set", "drill_set", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
-              help="Offer only the drills of this drill set (needs a warroom with drill sets).")
+              help="Offer only the drills of this drill set, in its order and mode (checked before serving).")
 @store_option
 @drills_setting
 @trainee_setting
@@ -72,15 +65,15 @@ def serve(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from warroom.cli.common import check_store, settings_of
+    from warroom.cli.common import check_store, load_set_option, settings_of
     from warroom.serve.roster import Roster, RosterError
     from warroom.serve.server import AppOptions, WarroomServer
     from warroom.serve.signin import SignIns
 
     settings: Settings = settings_of(ctx)
     use_store(store_url)
-    if drill_set is not None and not _root_takes_set():
-        raise click.UsageError("--set: this warroom has no drill sets (`warroom --set` is missing)")
+    if drill_set is not None:
+        load_set_option(drill_set, settings)  # a bad set file stops here, not in every browser tab
     roster = None
     if roster_path is not None:
         try:
