@@ -29,9 +29,14 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator
 from pydantic_core import PydanticCustomError
 
+from warroom.core.agents import Agent, AgentRole, Repeat
 from warroom.core.events import (
     ROLE_OF_KIND,
+    Approval,
+    CommandResult,
     ExecutorMessage,
+    Handoff,
+    HumanMessage,
     ExecutorReport,
     LogEvent,
     PlannerCall,
@@ -68,6 +73,13 @@ from warroom.core.modelbase import (
 
 __all__ = [
     "ANSWER_TAG_PREFIXES",
+    "Agent",
+    "AgentRole",
+    "Approval",
+    "CommandResult",
+    "Handoff",
+    "HumanMessage",
+    "Repeat",
     "CONTROL_TAGS",
     "FAULT_KIND_DESCRIPTIONS",
     "ID_PATTERN",
@@ -213,7 +225,12 @@ def _reveals_answer(tag: str) -> bool:
 class Drill(_Strict):
     """One incident drill: a scripted planner-executor trace with one hidden silent failure (or none)."""
 
-    schema_version: Literal[1] = Field(description="Drill format version; this warroom reads version 1.")
+    schema_version: Literal[1, 2] = Field(
+        description=(
+            "Drill format version: 1 or 2. Version 2 adds agents, more models, call metadata, batches, retries, "
+            "repetition, approvals, handoffs and command results (docs/authoring.md, \"Format version 2\")."
+        )
+    )
     id: Identifier = Field(
         description=(
             "Unique id of the drill, e.g. 'refund-pagination'; the file name without .yaml must be the same "
@@ -236,6 +253,10 @@ class Drill(_Strict):
     )
     briefing: Briefing = Field(description="What the trainee reads before the start.")
     models: Models = Field(description="Planner and executor models with their prices.")
+    agents: list[Agent] = Field(
+        default_factory=list,
+        description="Format 2: the agents (name, role, model) that trace events may name with `agent`.",
+    )
     plan: list[PlanStep] = Field(min_length=1, description="The planner's ordered plan.")
     trace: list[TraceEvent] = Field(min_length=1, description="The timed trace events, in drill-time order.")
     answer_key: AnswerKey | None = Field(
@@ -249,9 +270,9 @@ class Drill(_Strict):
     @field_validator("schema_version", mode="before")
     @classmethod
     def _schema_version_is_not_a_boolean(cls, value: Any) -> Any:
-        # Literal[1] takes True (True == 1 in Python); the JSON Schema's const 1 does not.
+        # Literal[1, 2] takes True (True == 1 in Python); the JSON Schema's enum [1, 2] does not.
         if isinstance(value, bool):
-            raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": "1"})
+            raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": "1 or 2"})
         return value
 
     # -- conveniences (not part of the format) ------------------------------------------------------------------

@@ -12,8 +12,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-#: The drill format version this code reads. Bump it when the format changes incompatibly.
-SCHEMA_VERSION = 1
+#: The newest drill format version this code reads (it reads every version from 1 up; see docs/authoring.md,
+#: "Format version 2"). Bump it when the format changes.
+SCHEMA_VERSION = 2
 
 #: Required text (a title, an objective, a debrief...) must hold more than spaces and line breaks.
 TEXT_PATTERN = r"\S"
@@ -137,10 +138,12 @@ FAULT_KIND_DESCRIPTIONS: dict[FaultKind, str] = {
 
 
 class Role(StrEnum):
-    """Who made a model call: the planner (strong, expensive) or the executor (cheap, fast)."""
+    """Who made a model call: the planner (strong, expensive), the executor (cheap, fast) or, in format 2, a
+    sub-agent the executor delegated to (priced at the executor's model unless its agent names another)."""
 
     PLANNER = "planner"
     EXECUTOR = "executor"
+    SUB_AGENT = "sub-agent"
 
 
 class ReportedStatus(StrEnum):
@@ -222,10 +225,25 @@ class Models(_Strict):
             "the planner's model, re-reasoning each time). Default: each executor call's own usage."
         ),
     )
+    others: list[ModelSpec] = Field(
+        default_factory=list,
+        description=(
+            "Format 2: further models with their prices, named by an agent's or a model call's `model`. Every "
+            "model name (planner, executor and these) is unique."
+        ),
+    )
 
     def spec(self, role: Role) -> ModelSpec:
-        """The :class:`ModelSpec` (name and USD-per-million-token prices) of the model playing ``role``."""
+        """The :class:`ModelSpec` (name and USD-per-million-token prices) of the model playing ``role`` by default
+        (a sub-agent: the executor's model)."""
         return self.planner if role is Role.PLANNER else self.executor
+
+    def named(self, name: str) -> ModelSpec | None:
+        """The model called ``name`` (the planner's, the executor's or one of ``others``), or None."""
+        for spec in (self.planner, self.executor, *self.others):
+            if spec.name == name:
+                return spec
+        return None
 
 
 class PlanStep(_Strict):
@@ -239,4 +257,11 @@ class PlanStep(_Strict):
     objective: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
         description="The checkable objective: what must be true when it is done.",
+    )
+    requires_approval: bool = Field(
+        strict=True, default=False,
+        description=(
+            "Format 2: the step needs a person's approval (an `approval` event with `decision: granted` and this "
+            "`step`) before its first tool call; the war room shows a step that went ahead without one."
+        ),
     )

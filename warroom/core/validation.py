@@ -23,6 +23,7 @@ The rules (each has a test in tests/unit/test_validation*.py):
 - **Damage can be prevented**: every damage event comes strictly after the earliest evidence event.
 - **Answer key or all clear**: a drill has exactly one of ``answer_key`` and ``all_clear``.
 - **Evidence is not a distractor**: no event is both.
+- **Format 2** (agents, models, batches, retries, approvals, the version): :mod:`warroom.core.validation2`.
 
 Work is linear in the size of the drill: ids are indexed once, and did-you-mean hints are bounded
 (:class:`warroom.core.ids.Suggester`). Ids quoted in messages go through :func:`warroom.core.ids.shown_id`.
@@ -184,7 +185,7 @@ class _Rules:
                 prev = ev
             if ev.step is not None:  # check_step passes over an unloaded step
                 self.check_step((*ev.loc, "step"), ev.step, "step")
-            if ev.kind == "tool_result" and isinstance(ev.call, str):
+            if ev.kind in ("tool_result", "command_result") and isinstance(ev.call, str):
                 self.check_call(ev, i, kinds, own_calls, earlier_calls, call_hint, gap)
 
     def unique_event(self, ev: _Ev) -> None:
@@ -219,7 +220,7 @@ class _Rules:
             else:
                 hint_text = ""
             why = f"there is no tool_call {q(call)} before it{hint_text}"
-        self.add((*ev.loc, "call"), f"tool_result {q(ev.id)} answers {q(call)}, but {why}")
+        self.add((*ev.loc, "call"), f"{ev.kind} {q(ev.id)} answers {q(call)}, but {why}")
 
     def check_trace_event(self, loc: Loc, event_id: Any, what: str) -> bool:
         if not isinstance(event_id, str):
@@ -366,9 +367,11 @@ def validate_drill(drill: Any) -> list[Issue]:
     Takes a :class:`Drill` that passed type validation; returns the list of :class:`Issue` found (empty when the
     drill is valid), in the order the rules are checked. Never raises for a type-valid drill.
     """
+    from warroom.core.validation2 import format2_issues
+
     rules = _Rules(drill, _Reader(), ())
     rules.run()
-    return rules.issues
+    return rules.issues + format2_issues(drill)
 
 
 def validate_data(
@@ -383,4 +386,7 @@ def validate_data(
     """
     rules = _Rules(data, _Reader(bad), extra)
     rules.run()
+    bad = list(rules.r.bad)
+    if bad and data.get("schema_version") == 2:  # the format-2 rules run on a type-valid drill only
+        rules.block("format 2 references (agents, models, batches, retries, approvals)", min(bad, key=str))
     return rules.issues, [Blocked(rule, loc) for rule, loc in rules.blocked.items()]
