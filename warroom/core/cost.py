@@ -4,9 +4,10 @@ A model call costs ``input_tokens * input_price + output_tokens * output_price``
 (DESIGN.md "Cost math", from the seed material on planner-executor loops). :func:`trace_cost` adds a drill's trace
 up by role, by model and by plan step, and prices the counterfactual *flat loop*: the same executor model calls run
 on the planner's model, re-reasoning at every step (``models.flat_loop_step_usage`` tokens per step when the drill
-gives them, else each executor call's own usage; sub-agent calls count as executor calls there). Format 2: each
-call is priced at its own model (:class:`warroom.core.agents.Cast`), and the trace is also split by agent. ``warroom cost`` prints it; ``warroom cost --example`` prints the
-seed worked example (:func:`seed_example_path`).
+gives them, else each executor call's own usage; sub-agent calls count as executor calls there).
+Format 2: each call is priced at its own model (:class:`warroom.core.agents.Cast`), and the trace is also split by
+agent. ``warroom cost`` prints it; ``warroom cost --example`` prints the seed worked example
+(:func:`seed_example_path`).
 """
 
 from __future__ import annotations

@@ -197,9 +197,9 @@ def field_reference() -> str:
     Deterministic: the same model gives the same text, so a test can compare it with the copy in the docs.
     """
     lines: list[str] = [
-        f"Generated from `warroom/core/model.py` (drill format versions 1 to {m.SCHEMA_VERSION}). Every mapping rejects "
-        "keys it does not list. An *id* is letters, digits, `-`, `_` and `.`, starting with a letter or digit, at "
-        "most 80 characters.",
+        f"Generated from `warroom/core/model.py` (drill format versions 1 to {m.SCHEMA_VERSION}). Every mapping "
+        "rejects keys it does not list. An *id* is letters, digits, `-`, `_` and `.`, starting with a letter or "
+        "digit, at most 80 characters.",
         "",
     ]
     for heading, model in SECTIONS:

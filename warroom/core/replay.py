@@ -282,6 +282,14 @@ class Replay:
         """Every plan step's state as reported so far, in plan order."""
         return dict(self._step_state)
 
+    @property
+    def missing_approvals(self) -> dict[str, str]:
+        """Format 2: plan steps that require an approval and went ahead without one, so far: step id to the id of
+        the tool call that went ahead (see :func:`warroom.core.approvals.missing_approvals`)."""
+        from warroom.core.approvals import missing_approvals
+
+        return missing_approvals(self.drill.plan, self.released)
+
     def is_released(self, event_id: str) -> bool:
         """True once the event has been released."""
         return event_id in self._released_ids

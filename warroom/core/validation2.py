@@ -143,8 +143,9 @@ class _Format2:
     def tool_call(self, loc: Loc, i: int, ev: Any, calls: dict[str, Any], batch_usage: dict[str, int]) -> None:
         if ev.batch is not None and ev.usage is not None:
             if ev.batch in batch_usage:
-                self.add((*loc, "usage"), f"batch {q(ev.batch)} already has a usage (on its call #{batch_usage[ev.batch] + 1} "
-                         "in this list): a model turn's usage is counted once, so give it on one call of the batch")
+                first = batch_usage[ev.batch] + 1
+                self.add((*loc, "usage"), f"batch {q(ev.batch)} already has a usage (on event #{first} of this "
+                         "list): a model turn's usage is counted once, so give it on one call of the batch")
             batch_usage.setdefault(ev.batch, i)
         if ev.retry_of is None:
             return
