@@ -175,7 +175,7 @@ def attempt_of(call: Any, calls: dict[str, Any]) -> int:
     n, seen = 0, 0
     while call is not None and seen < 10_000:
         if call.attempt is not None:
-            return call.attempt + n
+            return int(call.attempt) + n
         n += 1
         seen += 1
         call = calls.get(call.retry_of) if call.retry_of is not None else None
