@@ -108,6 +108,12 @@ class FaultKind(StrEnum):
     RUNAWAY_LOOP = "runaway_loop"
     FABRICATED_RESULT = "fabricated_result"
     PREMATURE_TERMINATION = "premature_termination"
+    DROPPED_HANDOFF = "dropped_handoff"
+    BYPASSED_APPROVAL = "bypassed_approval"
+    TRUNCATED_TOOL_OUTPUT = "truncated_tool_output"
+    INVENTED_CONSTRAINT = "invented_constraint"
+    WRONG_TOOL = "wrong_tool"
+    ENVIRONMENT_SETUP_FAILED = "environment_setup_failed"
     OTHER = "other"
 
 
@@ -133,6 +139,12 @@ FAULT_KIND_DESCRIPTIONS: dict[FaultKind, str] = {
     FaultKind.RUNAWAY_LOOP: "A failing or empty tool sent the agent round a loop: a token and cost spike.",
     FaultKind.FABRICATED_RESULT: "The executor invented data or an analysis where a tool failed.",
     FaultKind.PREMATURE_TERMINATION: "The run was declared finished before the task was done.",
+    FaultKind.DROPPED_HANDOFF: "A handoff between agents lost the task, a constraint or the context it carried.",
+    FaultKind.BYPASSED_APPROVAL: "An action that needed a person's approval went ahead without one.",
+    FaultKind.TRUNCATED_TOOL_OUTPUT: "The harness cut a tool's output short; the model worked from the part shown.",
+    FaultKind.INVENTED_CONSTRAINT: "A summary or compacted context invented a constraint the task never had.",
+    FaultKind.WRONG_TOOL: "A plausible but wrong tool was chosen (a similar name, another environment's tool).",
+    FaultKind.ENVIRONMENT_SETUP_FAILED: "The harness set-up failed (tool discovery, credentials, a missing server).",
     FaultKind.OTHER: "A fault outside this vocabulary; describe it in the fault summary.",
 }
 
