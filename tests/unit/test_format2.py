@@ -199,3 +199,34 @@ def test_format2_rules_wait_for_type_problems_and_say_so():
 def test_an_unknown_fault_in_a_repeat_is_a_type_problem():
     found = problems(TEXT.replace("repeat: {count: 10, interval: 1}", "repeat: {count: 1, interval: 1}"))
     assert any("count" in p and "2" in p for p in found), found
+
+
+def test_a_deadline_by_reference_is_the_time_of_its_event_and_moves_with_it():
+    text = TEXT.replace("deadline: 30", "deadline: {event: e11, after: 4}")
+    drill = load_drill_text(text)
+    assert drill.answer_key.deadline == 29  # e11 at 25 s, + 4 s
+    retimed = text.replace("{id: e11, t: 25,", "{id: e11, t: 26,")
+    assert load_drill_text(retimed).answer_key.deadline == 30
+    assert Replay(drill).deadline == 29
+    assert load_drill_text(TEXT.replace("deadline: 30", "deadline: {event: e12}")).answer_key.deadline == 27
+
+
+def test_a_deadline_by_reference_to_an_unknown_event_is_reported_at_the_event():
+    text = TEXT.replace("deadline: 30", "deadline: {event: e111}")
+    (found,) = problems(text)
+    assert found.startswith(f"d.yaml:{line_of('deadline: {event: e111}', text)}:")
+    assert "the deadline's event `e111` is not a trace event (did you mean `e11`?)" in found
+
+
+def test_the_deadline_rules_run_on_a_deadline_by_reference():
+    text = TEXT.replace("deadline: 30", "deadline: {event: e02}")  # before the evidence (e06 at 6 s)
+    (found,) = problems(text)
+    assert "the deadline (t=2 s) comes before the earliest evidence (t=6 s)" in found
+    with pytest.raises(DrillLoadError) as info:  # also when the file has a type problem elsewhere
+        load_drill_text(text.replace("difficulty: 3", "difficulty: hard"), "d.yaml")
+    assert any("the deadline (t=2 s) comes before" in str(p) for p in info.value.problems)
+
+
+def test_a_deadline_by_reference_in_a_version1_file_is_format2():
+    text = TEXT.replace("deadline: 30", "deadline: {event: e11}").replace("schema_version: 2", "schema_version: 1")
+    assert any("a deadline by reference (`{event: ...}`) is format 2" in p for p in problems(text))

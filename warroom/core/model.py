@@ -24,9 +24,9 @@ and the :class:`Drill` itself).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from warroom.core.agents import Agent, AgentRole, Repeat
@@ -45,6 +45,7 @@ from warroom.core.events import (
     TraceEvent,
     role_of,
 )
+from warroom.core.eventtime import EventTime, resolve_deadline
 from warroom.core.modelbase import (
     FAULT_KIND_DESCRIPTIONS,
     ID_PATTERN,
@@ -96,6 +97,7 @@ __all__ = [
     "DamageEntry",
     "Distractor",
     "Drill",
+    "EventTime",
     "ExecutorMessage",
     "ExecutorReport",
     "Fault",
@@ -158,6 +160,12 @@ class Damage(_Strict):
     entries: list[DamageEntry] = Field(min_length=1, description="Damage per cascade event.")
 
 
+if TYPE_CHECKING:  # once a drill is validated, a deadline by reference is resolved to drill seconds
+    Deadline = float
+else:
+    Deadline = Seconds | EventTime
+
+
 class AnswerKey(_Strict):
     """Everything hidden from the trainee until the debrief."""
 
@@ -170,8 +178,12 @@ class AnswerKey(_Strict):
         default_factory=list, description="Plan steps that build on the bad result, in order."
     )
     damage: Damage = Field(description="The damage the cascade does if nobody escalates.")
-    deadline: Seconds = Field(
-        description=f"Drill time after which the damage is done; escalate before it (at most {MAX_DRILL_SECONDS:,} s)."
+    deadline: Deadline = Field(
+        description=(
+            f"Drill time after which the damage is done; escalate before it (at most {MAX_DRILL_SECONDS:,} s). "
+            "Format 2: or `{event: ID, after: SECONDS}`, the time of a trace event (plus `after`), which stays on "
+            "its event when the trace is retimed."
+        )
     )
     debrief: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
@@ -274,6 +286,11 @@ class Drill(_Strict):
         if isinstance(value, bool):
             raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": "1 or 2"})
         return value
+
+    @model_validator(mode="after")
+    def _resolve_event_times(self) -> Drill:
+        resolve_deadline(self)
+        return self
 
     # -- conveniences (not part of the format) ------------------------------------------------------------------
 

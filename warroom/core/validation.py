@@ -318,6 +318,8 @@ class _Rules:
 
     def deadline(self, key: Any, earliest: _Ev | None, gap: Loc | None) -> None:
         deadline = self.r.child(key, ("answer_key",), "deadline")
+        if isinstance(deadline, dict) or hasattr(deadline, "event"):  # format 2: a time by reference
+            deadline = self.event_time(deadline)
         if not _known(deadline) or deadline is None:
             if isinstance(deadline, Unloaded) and earliest is not None:
                 self.block("the deadline comes at or after the earliest evidence", deadline.loc)
@@ -328,6 +330,17 @@ class _Rules:
             self.add(("answer_key", "deadline"), f"the deadline (t={deadline:g} s) comes before the earliest evidence "
                      f"(t={earliest.t:g} s): no trainee could escalate in time; move the deadline to or after the "
                      "evidence")
+
+    def event_time(self, ref: Any) -> float | None:
+        """The drill seconds of a time by reference (format 2; a dict in plain data), or None when its event or
+        ``after`` is unknown (reported by :mod:`warroom.core.validation2` once the drill's types are valid)."""
+        event = ref.get("event") if isinstance(ref, dict) else ref.event
+        after = ref.get("after", 0) if isinstance(ref, dict) else ref.after
+        index = self.trace_index.get(event) if isinstance(event, str) else None
+        if index is None or not isinstance(after, (int, float)) or isinstance(after, bool):
+            return None
+        t = self.trace[index].t
+        return t + after if _known(t) and isinstance(t, (int, float)) else None
 
     def damage(self, key: Any, earliest: _Ev | None, gap: Loc | None) -> None:
         base = ("answer_key", "damage")

@@ -3,7 +3,9 @@
 :func:`format2_issues` returns :class:`~warroom.core.validation.Issue` items (``loc`` + message, shown by the
 loader at ``path:line:col``), in this order:
 
-- **Version**: a version-1 file uses no format-2 field or event kind (set ``schema_version: 2``).
+- **Version**: a version-1 file uses no format-2 field, event kind or deadline by reference (set
+  ``schema_version: 2``).
+- **Times by reference**: a deadline ``{event: ID}`` names a trace event (with a did-you-mean).
 - **Names**: agent names are unique; the names in ``models.others`` are unique and differ from the planner's and
   the executor's; every agent's ``model``, every event's ``agent`` and ``model``, and a handoff's ``from_agent``
   and ``to_agent`` exist (with a did-you-mean).
@@ -20,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.agents import COST_ROLE
+from warroom.core.eventtime import EventTime
 from warroom.core.ids import Suggester, shown_id
 from warroom.core.validation import Issue, Loc
 
@@ -44,6 +47,8 @@ def _version_issues(drill: Any) -> list[Issue]:
     why = "is format 2: set `schema_version: 2` at the top of the file (or run `warroom migrate FILE`)"
     if _set(drill, "agents"):
         out.append(Issue(("agents",), f"`agents` {why}"))
+    if drill.answer_key is not None and isinstance(drill.answer_key.deadline, EventTime):
+        out.append(Issue(("answer_key", "deadline"), f"a deadline by reference (`{{event: ...}}`) {why}"))
     if _set(drill.models, "others"):
         out.append(Issue(("models", "others"), f"`models.others` {why}"))
     for i, step in enumerate(drill.plan):
@@ -96,6 +101,14 @@ class _Format2:
                 self.add(("models", "others", i, "name"), f"model name {q(spec.name)} is used twice; each model in "
                          "`models` needs its own name")
             taken.add(spec.name)
+
+    def deadline(self) -> None:
+        key = self.drill.answer_key
+        if key is not None and isinstance(key.deadline, EventTime):  # still a reference: its event does not exist
+            event = key.deadline.event
+            ids = [e.id for e in self.drill.trace]
+            self.add(("answer_key", "deadline", "event"), f"the deadline's event {q(event)} is not a trace event"
+                     f"{Suggester(ids)(event)}")
 
     def model_ref(self, loc: Loc, name: str, what: str) -> None:
         if name not in self.model_names:
@@ -188,6 +201,7 @@ def format2_issues(drill: Any) -> list[Issue]:
         return _version_issues(drill)
     rules = _Format2(drill)
     rules.names()
+    rules.deadline()
     lists = _event_lists(drill)
     rules.events(*lists[0], [])
     if len(lists) > 1:
