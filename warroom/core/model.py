@@ -24,9 +24,9 @@ and the :class:`Drill` itself).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidatorFunctionWrapHandler, WithJsonSchema, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from warroom.core.agents import Agent, AgentRole, Repeat
@@ -160,10 +160,17 @@ class Damage(_Strict):
     entries: list[DamageEntry] = Field(min_length=1, description="Damage per cascade event.")
 
 
-if TYPE_CHECKING:  # once a drill is validated, a deadline by reference is resolved to drill seconds
-    Deadline = float
-else:
-    Deadline = Seconds | EventTime
+#: The deadline: drill seconds, or (format 2) an :class:`EventTime` mapping, read by ``AnswerKey._deadline_by_ref``
+#: and resolved to drill seconds when the drill is validated (so readers always see a number).
+Deadline = Annotated[
+    Seconds,
+    WithJsonSchema({
+        "anyOf": [
+            {"type": "number", "minimum": 0, "maximum": MAX_DRILL_SECONDS},
+            EventTime.model_json_schema(mode="validation"),
+        ]
+    }),
+]
 
 
 class AnswerKey(_Strict):
@@ -196,6 +203,14 @@ class AnswerKey(_Strict):
             "seconds after the escalation, not absolute drill time."
         ),
     )
+
+    @field_validator("deadline", mode="wrap")
+    @classmethod
+    def _deadline_by_ref(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        # Format 2: `{event: ID, after: S}` is an EventTime until the drill resolves it (core/eventtime.py).
+        if isinstance(value, (dict, EventTime)):
+            return EventTime.model_validate(value)
+        return handler(value)
 
 
 class AllClear(_Strict):
