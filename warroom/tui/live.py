@@ -84,7 +84,7 @@ class WarRoomScreen(DrillScreen):
             plan = PlanPanel(id="plan")
             plan.border_title = "Plan (reported)"
             yield plan
-            timeline = Timeline(id="timeline")
+            timeline = Timeline(id="timeline", agents=bool(self.drill.agents), repetitions=self.replay.repetitions)
             timeline.border_title = "Trace"
             yield timeline
         inspector = Inspector(id="inspector")
@@ -125,6 +125,8 @@ class WarRoomScreen(DrillScreen):
             self.query_one(Timeline).append_events(released)
             self.refresh_plan()
             self.update_hint()
+        if self.replay.repetitions:
+            self.query_one(Timeline).refresh_repeated()
         self.refresh_status()
         if self.replay.ended and not self.finished:
             self.finish()
