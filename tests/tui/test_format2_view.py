@@ -65,7 +65,10 @@ async def test_a_format2_drill_plays_to_containment_with_agents_and_repetitions_
         assert "×4 ↻e08 sh(" in text  # e10 at 13, 14, 15, 16 s
         assert "↳e03 {" in text
         assert [k for k in timeline.keys].count("e10") == 1
+        assert "no approval" not in text
+        await advance(pilot, 25)  # e14 at 41 s: s3's payment went ahead after the approval timed out
+        assert "s3 ⚠ no approval" in screen_text(app)
         await escalate(pilot, "s1", "one page of two")
-        assert live.replay.contained
+        assert live.replay.contained and live.replay.contained_late
         await advance(pilot, 5)
         assert isinstance(app.screen, DebriefScreen)

@@ -123,9 +123,9 @@ def test_a_step_that_requires_approval_shows_the_call_that_went_ahead_without_on
     assert missing_approvals(drill.plan, drill.trace) == {"s3": "e14"}
     replay = Replay(drill)
     replay.advance_to(40)
-    assert replay.missing_approvals == {}
+    assert replay.approvals.missing == {}
     replay.advance_to(41)
-    assert replay.missing_approvals == {"s3": "e14"}
+    assert replay.approvals.missing == {"s3": "e14"}
     granted = TEXT.replace("decision: timed_out", "decision: granted")
     assert missing_approvals(drill.plan, load_drill_text(granted).trace) == {}
 

@@ -13,22 +13,32 @@ from typing import Any
 from warroom.core.events import Approval, ToolCall
 
 
-def missing_approvals(plan: Iterable[Any], events: Iterable[Any]) -> dict[str, str]:
-    """The plan steps that require an approval and went ahead without one: step id to the id of the first tool call
-    made in the step before any ``granted`` approval of that step. ``events`` are the trace events released so far
-    (or all of them), in order. Linear in their number."""
-    required = {s.id for s in plan if s.requires_approval}
-    granted: set[str] = set()
-    missing: dict[str, str] = {}
-    if not required:
-        return missing
-    for ev in events:
-        step = ev.step
-        if step not in required or step in granted or step in missing:
-            continue
-        match ev:
+class ApprovalWatch:
+    """Watches released events for steps that went ahead without their approval; :attr:`missing` maps step id to
+    the id of the first tool call made in the step before any ``granted`` approval of that step. O(1) per event."""
+
+    def __init__(self, plan: Iterable[Any]) -> None:
+        self.required = frozenset(s.id for s in plan if s.requires_approval)
+        self.granted: set[str] = set()
+        self.missing: dict[str, str] = {}
+
+    def see(self, event: Any) -> None:
+        """Take one more released event into account (events in release order)."""
+        step = event.step
+        if step not in self.required or step in self.granted or step in self.missing:
+            return
+        match event:
             case Approval(decision="granted"):
-                granted.add(step)
+                self.granted.add(step)
             case ToolCall():
-                missing[step] = ev.id
-    return missing
+                self.missing[step] = event.id
+
+
+def missing_approvals(plan: Iterable[Any], events: Iterable[Any]) -> dict[str, str]:
+    """The plan steps that require an approval and went ahead without one (see :class:`ApprovalWatch`), given the
+    trace events released so far (or all of them), in order. Linear in their number."""
+    watch = ApprovalWatch(plan)
+    if watch.required:
+        for ev in events:
+            watch.see(ev)
+    return watch.missing

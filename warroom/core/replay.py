@@ -38,6 +38,7 @@ from typing import Any
 
 from warroom.core.actions import Action, ActionKind
 from warroom.core.agents import Cast
+from warroom.core.approvals import ApprovalWatch
 from warroom.core.cost import call_cost, replan_usage
 from warroom.core.model import Drill, ExecutorReport, Role, TraceEvent, Usage
 from warroom.core.repetition import occurrences
@@ -97,6 +98,8 @@ class Replay:
 
         #: Format 2: repetitions released so far of each repeated event (event id to count, the first one included).
         self.repetitions: dict[str, int] = {}
+        #: Format 2: steps that went ahead without the approval they require (``approvals.missing``).
+        self.approvals = ApprovalWatch(drill.plan)
         key = drill.answer_key
         self._cast = Cast(drill)
         self._queue: list[Any]
@@ -232,6 +235,8 @@ class Replay:
             return
         self.released.append(ev)
         self._released_ids.add(ev.id)
+        if self.approvals.required:
+            self.approvals.see(ev)
         if ev.id in self._evidence_ids:
             self._evidence_seen = True
         step = ev.step
@@ -281,14 +286,6 @@ class Replay:
     def step_states(self) -> dict[str, StepState]:
         """Every plan step's state as reported so far, in plan order."""
         return dict(self._step_state)
-
-    @property
-    def missing_approvals(self) -> dict[str, str]:
-        """Format 2: plan steps that require an approval and went ahead without one, so far: step id to the id of
-        the tool call that went ahead (see :func:`warroom.core.approvals.missing_approvals`)."""
-        from warroom.core.approvals import missing_approvals
-
-        return missing_approvals(self.drill.plan, self.released)
 
     def is_released(self, event_id: str) -> bool:
         """True once the event has been released."""

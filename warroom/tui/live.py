@@ -144,7 +144,7 @@ class WarRoomScreen(DrillScreen):
         key = self.query_one(Timeline).selected_key
         if key and not key.startswith("note:"):
             step = self.query_one(Timeline).event(key).step
-        self.query_one(PlanPanel).show(self.drill, self.replay.step_states, step)
+        self.query_one(PlanPanel).show(self.drill, self.replay.step_states, step, self.replay.approvals.missing)
 
     def update_hint(self) -> None:
         """Show "n new events" under the timeline while the trainee is away from the newest event."""
