@@ -3,8 +3,7 @@ the inspector's results (or "no result"), call metadata, shown-vs-full output an
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from warroom.core.examples2 import full_example_path
 from warroom.core.loader import load_drill
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.describe import describe_event, summarize
@@ -14,7 +13,7 @@ from warroom.tui.timeline import Timeline
 
 from .conftest import advance, escalate, make_app, screen_text
 
-FANOUT = Path(__file__).parent.parent / "format2" / "fanout-retries.yaml"
+FANOUT = full_example_path()
 
 
 def test_the_inspector_shows_every_result_or_none_and_the_call_metadata():

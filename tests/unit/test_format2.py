@@ -3,19 +3,18 @@ approvals, command results; their validation (path:line:col), cost and replay.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from core_support import drill_dict
 
 from warroom.core.approvals import missing_approvals
 from warroom.core.cost import trace_cost
+from warroom.core.examples2 import full_example_path
 from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import Drill
 from warroom.core.replay import Replay
 from warroom.core.toolcalls import index_calls
 
-FANOUT = Path(__file__).parent.parent / "format2" / "fanout-retries.yaml"
+FANOUT = full_example_path()
 TEXT = FANOUT.read_text()
 
 
