@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 #: Most repetitions of one event (``repeat.count``).
 MAX_REPEAT = 1_000_000
+#: Most repetitions of all the events of a drill together (the replay holds one entry per repetition).
+MAX_TOTAL_REPETITIONS = 5_000_000
 
 
 class AgentRole(StrEnum):
@@ -105,6 +107,9 @@ class Cast:
     def __init__(self, drill: Drill) -> None:
         self.models = drill.models
         self.agents = {a.name: a for a in drill.agents}
+        #: The name a planner call without an agent (a re-plan) is charged to: the first planner agent's, else
+        #: "planner".
+        self.planner_name = next((a.name for a in drill.agents if a.role is AgentRole.PLANNER), Role.PLANNER.value)
 
     def call(self, event: Any) -> ModelCall | None:
         """The :class:`ModelCall` of a trace event with a ``usage``; None for any other event or when its agent,

@@ -267,7 +267,7 @@ class Replay:
     def _charge(self, role: Role, usage: Usage, step: str | None) -> float:
         spec = self.drill.models.spec(role)
         usd = call_cost(usage, spec)
-        self.cost.charge(role, spec.name, usage, usd, step)
+        self.cost.charge(role, spec.name, usage, usd, step, self._cast.planner_name if role is Role.PLANNER else None)
         return usd
 
     def _end(self, reason: EndReason, at: float | None = None) -> None:

@@ -5,6 +5,8 @@ loader at ``path:line:col``), in this order:
 
 - **Version**: a version-1 file uses no format-2 field, event kind or deadline by reference (set
   ``schema_version: 2``).
+- **Repetition**: the trace and re-plan events happen at most
+  :data:`~warroom.core.agents.MAX_TOTAL_REPETITIONS` times in all, repetitions included.
 - **Times by reference**: a deadline ``{event: ID}`` names a trace event (with a did-you-mean).
 - **Names**: agent names are unique; the names in ``models.others`` are unique and differ from the planner's and
   the executor's; every agent's ``model``, every event's ``agent`` and ``model``, and a handoff's ``from_agent``
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.core.agents import COST_ROLE
+from warroom.core.agents import COST_ROLE, MAX_TOTAL_REPETITIONS
 from warroom.core.eventtime import EventTime
 from warroom.core.ids import Suggester, shown_id
 from warroom.core.validation import Issue, Loc
@@ -109,6 +111,16 @@ class _Format2:
             ids = [e.id for e in self.drill.trace]
             self.add(("answer_key", "deadline", "event"), f"the deadline's event {q(event)} is not a trace event"
                      f"{Suggester(ids)(event)}")
+
+    def repetitions(self) -> None:
+        total = 0
+        for base, events in _event_lists(self.drill):
+            for i, ev in enumerate(events):
+                total += ev.repeat.count if ev.repeat is not None else 1
+                if total > MAX_TOTAL_REPETITIONS:
+                    self.add((*base, i, "repeat"), f"the drill's events happen more than {MAX_TOTAL_REPETITIONS:,} "
+                             "times in all (repetitions included) here; repeat fewer times")
+                    return
 
     def model_ref(self, loc: Loc, name: str, what: str) -> None:
         if name not in self.model_names:
@@ -202,6 +214,7 @@ def format2_issues(drill: Any) -> list[Issue]:
     rules = _Format2(drill)
     rules.names()
     rules.deadline()
+    rules.repetitions()
     lists = _event_lists(drill)
     rules.events(*lists[0], [])
     if len(lists) > 1:
