@@ -102,9 +102,6 @@ class Replay:
         self.approvals = ApprovalWatch(drill.plan)
         key = drill.answer_key
         self._cast = Cast(drill)
-        self._queue: list[Any]
-        self._times: list[float]
-        self._reps: list[int] | None
         self._queue, self._times, self._reps = occurrences(drill.trace)
         self._next = 0
         self._step_state: dict[str, StepState] = {s.id: StepState.PENDING for s in drill.plan}
@@ -235,8 +232,7 @@ class Replay:
             return
         self.released.append(ev)
         self._released_ids.add(ev.id)
-        if self.approvals.required:
-            self.approvals.see(ev)
+        self.approvals.see(ev)
         if ev.id in self._evidence_ids:
             self._evidence_seen = True
         step = ev.step
