@@ -23,7 +23,10 @@ def test_the_inspector_shows_every_result_or_none_and_the_call_metadata():
     assert "result    e06 (t=" in call and "batch     b1 with e04" in call
     retry = describe_event(drill.event("e10"), drill).plain
     assert "result    no result in the trace" in retry
-    assert "retry     attempt 2, retries e08" in retry and "repeats   ×10" in retry
+    assert "retry     attempt 2, retries e08" in retry and "repeats   ×10, every 1 s" in retry
+    assert "00:13 00:14 00:15 00:16 00:17 00:18 00:19 00:20 00:21 00:22\n" in retry
+    so_far = describe_event(drill.event("e10"), drill, repeated=3).plain
+    assert "3 so far: 00:13 00:14 00:15\n" in so_far
     report = describe_event(drill.event("e07"), drill).plain
     assert "finish stop · max_tokens 256" in report
     assert "executor small at $1 / $5 per Mtok = $0.0011" in report
@@ -64,6 +67,9 @@ async def test_a_format2_drill_plays_to_containment_with_agents_and_repetitions_
         assert "×4 ↻e08 sh(" in text  # e10 at 13, 14, 15, 16 s
         assert "↳e03 {" in text
         assert [k for k in timeline.keys].count("e10") == 1
+        timeline.move_cursor(timeline.row_index("e10"))
+        await pilot.pause()
+        assert "4 so far: 00:13 00:14 00:15 00:16" in screen_text(app)
         assert "no approval" not in text
         await advance(pilot, 25)  # e14 at 41 s: s3's payment went ahead after the approval timed out
         assert "s3 ⚠ no approval" in screen_text(app)

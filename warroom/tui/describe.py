@@ -225,11 +225,14 @@ def _body(event: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
     return out
 
 
-def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = None) -> Text:
+def describe_event(
+    event: Any, drill: Drill, events: Mapping[str, Any] | None = None, repeated: int | None = None
+) -> Text:
     """The full inspector view of one trace event: header, plan step and objective, body, usage and cost.
 
     ``events`` (event id to trace event, e.g. :attr:`Timeline.events`) is used to find the tool call a tool result
-    answers; an id missing from it is looked up in ``drill`` (through :func:`trace_index`).
+    answers; an id missing from it is looked up in ``drill`` (through :func:`trace_index`). ``repeated``: how many
+    repetitions of a repeated event have happened so far (format 2; None: not playing), listed with their times.
     """
     out = Text()
     out.append(fmt.clean_line(event.id), style="bold")
@@ -237,7 +240,7 @@ def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = 
     out.append(KIND_LABELS.get(event.kind, event.kind), style=KIND_STYLES.get(event.kind, ""))
     out.append(f" · {fmt.clock(event.t)}\n")
     out.append_text(_step_lines(event, drill))
-    out.append_text(f2.agent_lines(event, drill))
+    out.append_text(f2.agent_lines(event, drill, repeated))
     out.append_text(_body(event, drill, events))
     line = usage_line(event, drill)
     if line is not None:

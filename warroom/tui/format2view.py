@@ -82,9 +82,14 @@ def _line(label: str, value: str, style: str = "") -> Text:
     return out
 
 
-def agent_lines(event: Any, drill: Drill) -> Text:
-    """The inspector's ``agent`` line (name, role, model) and a model call's metadata (model, finish reason, max
-    tokens, truncation); empty for an event with neither."""
+#: Most repetition times the inspector lists (then how many more).
+SHOWN_REPETITIONS = 12
+
+
+def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
+    """The inspector's ``agent`` line (name, role, model), a model call's metadata (model, finish reason, max
+    tokens, truncation) and a repeated event's repetitions, expanded: how many so far (``repeated``; None when not
+    playing) and at what drill times; empty for an event with none of these."""
     out = Text()
     agents = {a.name: a for a in drill.agents}
     if event.agent is not None:
@@ -103,7 +108,13 @@ def agent_lines(event: Any, drill: Drill) -> Text:
     if getattr(event, "truncated", False):
         out.append_text(_line("output", "cut short (truncated)", "bold red"))
     if event.repeat is not None:
-        out.append_text(_line("repeats", f"×{event.repeat.count}, every {fmt.seconds(event.repeat.interval)}"))
+        repeat = event.repeat
+        out.append_text(_line("repeats", f"×{repeat.count}, every {fmt.seconds(repeat.interval)}"))
+        n = repeat.count if repeated is None else repeated
+        times = [fmt.clock(event.t + k * repeat.interval) for k in range(min(n, SHOWN_REPETITIONS))]
+        more = f" and {n - SHOWN_REPETITIONS:,} more" if n > SHOWN_REPETITIONS else ""
+        so_far = "" if repeated is None else f"{n:,} so far: "
+        out.append_text(_line("", f"{so_far}{' '.join(times)}{more}"))
     return out
 
 
