@@ -159,8 +159,7 @@ class WarRoomScreen(DrillScreen):
             inspector.show_text(self._notes[key])
         else:
             timeline = self.query_one(Timeline)
-            event = timeline.event(key)
-            inspector.show_event(event, self.drill, timeline.events, self.replay.repetitions.get(event.id))
+            inspector.show_event(timeline.event(key), self.drill, timeline.events, self.replay.repetitions.get(key))
         self.refresh_plan()
         self.update_hint()
 
