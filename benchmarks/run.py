@@ -24,6 +24,9 @@ sys.path.insert(0, str(HERE.parent))
 #: name -> (module, keyword arguments of its results() for a full run, for a quick run)
 BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     "load": ("bench_load", {"sizes": (10_000, 50_000), "repeat": 5}, {"sizes": (10_000, 50_000), "repeat": 1}),
+    "format2": (
+        "bench_format2", {"events": 10_000, "count": 1_000, "repeat": 3}, {"events": 10_000, "count": 1_000, "repeat": 1}
+    ),
     "validate": ("bench_validate", {"refs": 10_000, "repeat": 3}, {"refs": 10_000, "repeat": 1}),
     "replay": (
         "bench_replay",

@@ -45,7 +45,7 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
         25, 27, "`usage.input_tokens` of trace event `e1` must be at most 10,000,000 (the drill format's limit for tokens"
     ),
     "infinite-time": (51, 8, "`t` of trace event `e6` must be a finite number, got `.inf`"),
-    "key-of-another-kind": (38, 5, "unknown key `tool` in a `tool_result` event; allowed keys: call, duration_ms"),
+    "key-of-another-kind": (38, 5, "unknown key `tool` in a `tool_result` event; allowed keys: agent, call, duration_ms"),
     "missing-event-kind": (39, 5, "trace event `e4` has no `kind`; add one of: planner_call"),
     "missing-required-key": (7, 1, "`briefing` is missing the required key `goal`"),
     "multiple-documents": (75, 1, "a second YAML document"),
@@ -85,7 +85,7 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "unknown-step-reference": (52, 11, "step `s3` is not a plan step"),
     "unknown-top-level-key": (7, 1, "unknown key `tag` in the drill; did you mean `tags`?"),
     "unsupported-tag": (38, 13, "the tag `!!binary` is not supported"),
-    "wrong-schema-version": (2, 17, "schema_version must be 1, got `2`"),
+    "wrong-schema-version": (2, 17, "schema_version must be 1 or 2, got `3`"),
     "wrong-type-list": (7, 7, "`tags` must be a list, got `support`"),
     "wrong-type-mapping": (10, 1, "`models` must be a mapping (key: value lines), got a list"),
     "wrong-type-number": (5, 13, "`difficulty` must be a whole number, got `hard`"),

@@ -94,3 +94,20 @@ def test_ids_that_yaml_would_retype_stay_strings(drill_id):
     assert is_valid_drill_id(drill_id)
     drill = Drill.model_validate(yaml.safe_load(skeleton_text(drill_id)))
     assert drill.id == drill_id
+
+
+def test_new_example_full_writes_a_format2_drill_that_validates_and_checks(tmp_path):
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+    from warroom.core.loader import load_drill
+
+    result = CliRunner().invoke(main, ["new", "my-agents", "--out", str(tmp_path), "--example", "full"])
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "my-agents.yaml"
+    assert path.read_text().startswith("# yaml-language-server: $schema=drill.schema.json\n")
+    drill = load_drill(path)
+    assert (drill.id, drill.schema_version) == ("my-agents", 2)
+    assert {a.role.value for a in drill.agents} == {"planner", "executor", "sub-agent", "human", "tool-host"}
+    checked = CliRunner().invoke(main, ["check", str(path)])
+    assert checked.exit_code == 0, checked.output

@@ -84,8 +84,8 @@ def test_load_yaml_text_returns_the_plain_data():
          "YAML 1.2, which warroom reads (YAML 1.1 read it as the boolean true)"),
         ("difficulty: 1", "difficulty: true", (5, 13), "`difficulty` must be a whole number, got `true`"),
         ("difficulty: 1", "difficulty: '2'", (5, 13), "got the text `2`; remove the quotes to write a number"),
-        ("schema_version: 1", "schema_version: yes", (2, 17), "schema_version must be 1, got `yes` (this warroom "
-         "reads format version 1); `yes` is text in YAML 1.2"),
+        ("schema_version: 1", "schema_version: yes", (2, 17), "schema_version must be 1 or 2, got `yes` (this warroom "
+         "reads format versions 1 and 2); `yes` is text in YAML 1.2"),
         ("difficulty: 1", "difficulty: 1\nversion: no", (6, 10), "`version` must be a whole number, got `no`; `no` "
          "is text in YAML 1.2, which warroom reads (YAML 1.1 read it as the boolean false)"),
         ("input_tokens: 3000", "input_tokens: off", (25, 27), "`usage.input_tokens` of trace event `e1` must be a "

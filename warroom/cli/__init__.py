@@ -28,6 +28,7 @@ from warroom.cli.common import (
 LAZY_COMMANDS: dict[str, str] = {
     "validate": "warroom.cli.validate:validate",
     "schema": "warroom.cli.schema:schema",
+    "migrate": "warroom.cli.migrate:migrate",
     "check": "warroom.cli.check:check",
     "cost": "warroom.cli.cost:cost",
     "run": "warroom.cli.run:run",

@@ -110,6 +110,8 @@ def cost_report_lines(tc: Any, answers: bool = False) -> list[str]:
     else:
         out += _table("by role", list(tc.by_role)) + [""]
         out += _table("by model", list(tc.by_model)) + [""]
+        if {a.name for a in tc.by_agent} - {r.name for r in tc.by_role}:  # format 2 agents: who made each call
+            out += _table("by agent", list(tc.by_agent)) + [""]
         out += _table("by plan step", list(tc.by_step)) + [""]
     out.append(f"  total: {_calls(tc.total.calls)}, {tc.total.tokens:,} tokens, {usd(tc.total.usd)}")
     out.append("")
@@ -129,7 +131,9 @@ def cost_report_lines(tc: Any, answers: bool = False) -> list[str]:
             f"  planner-executor: {_calls(planner.calls)} on {planner_model} ({planner.input_tokens:,} in, "
             f"{planner.output_tokens:,} out) = {usd(planner.usd)}, plus {_calls(executor.calls)} on "
             f"{executor_model} ({executor.input_tokens:,} in, {executor.output_tokens:,} out) = "
-            f"{usd(executor.usd)}: {usd(tc.total.usd)} in all"
+            f"{usd(executor.usd)}"
+            + "".join(f", plus {_calls(r.calls)} of the {r.name}s = {usd(r.usd)}" for r in tc.by_role[2:])
+            + f": {usd(tc.total.usd)} in all"
         )
     else:
         out.append("  no executor calls with token usage: nothing to compare")

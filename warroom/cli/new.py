@@ -29,7 +29,15 @@ def _schema_ref_for(out_dir: Path) -> str:
     show_default=True,
     help="Folder to write ID.yaml into (created if missing).",
 )
-def new(drill_id: str, out_dir: Path) -> None:
+@click.option(
+    "--example",
+    type=click.Choice(["basic", "full"]),
+    default="basic",
+    show_default=True,
+    help="basic: the commented format-1 skeleton; full: a format-2 drill that uses agents, models, batches, "
+    "retries, repetition, approvals and command results.",
+)
+def new(drill_id: str, out_dir: Path, example: str) -> None:
     """Write ID.yaml: a commented skeleton drill that validates and passes `warroom check` as written.
 
     ID is the drill's id and file name: letters, digits, '-', '_' and '.', starting with a letter or digit.
@@ -56,7 +64,12 @@ def new(drill_id: str, out_dir: Path) -> None:
         say(f"error: {out_dir} is not a folder", err=True)
         raise SystemExit(1)
     schema_ref = _schema_ref_for(out_dir)
-    text = skeleton_text(drill_id, schema_ref)
+    if example == "full":
+        from warroom.core.examples2 import full_example_text
+
+        text = full_example_text(drill_id, schema_ref)
+    else:
+        text = skeleton_text(drill_id, schema_ref)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         with open(target, "x", encoding="utf-8") as f:  # "x": fail rather than overwrite, even in a race

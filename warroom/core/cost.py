@@ -4,8 +4,10 @@ A model call costs ``input_tokens * input_price + output_tokens * output_price``
 (DESIGN.md "Cost math", from the seed material on planner-executor loops). :func:`trace_cost` adds a drill's trace
 up by role, by model and by plan step, and prices the counterfactual *flat loop*: the same executor model calls run
 on the planner's model, re-reasoning at every step (``models.flat_loop_step_usage`` tokens per step when the drill
-gives them, else each executor call's own usage). ``warroom cost`` prints it; ``warroom cost --example`` prints the
-seed worked example (:func:`seed_example_path`).
+gives them, else each executor call's own usage; sub-agent calls count as executor calls there).
+Format 2: each call is priced at its own model (:class:`warroom.core.agents.Cast`), and the trace is also split by
+agent. ``warroom cost`` prints it; ``warroom cost --example`` prints the seed worked example
+(:func:`seed_example_path`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 # The one way to write USD and to round half up lives in warroom.core.format; re-exported here for callers that
 # import them from the cost module.
+from warroom.core.agents import Cast
 from warroom.core.format import format_usd, round_half_up
 from warroom.core.model import (
     Drill,
@@ -96,14 +99,14 @@ class CostLine:
         """Input + output tokens."""
         return self.input_tokens + self.output_tokens
 
-    def plus(self, usage: Usage, usd: float) -> CostLine:
-        """This line with one more call of ``usage`` tokens costing ``usd``."""
+    def plus(self, usage: Usage, usd: float, count: int = 1) -> CostLine:
+        """This line with ``count`` more calls of ``usage`` tokens costing ``usd`` each (a repeated event)."""
         return CostLine(
             self.name,
-            self.calls + 1,
-            self.input_tokens + usage.input_tokens,
-            self.output_tokens + usage.output_tokens,
-            self.usd + usd,
+            self.calls + count,
+            self.input_tokens + usage.input_tokens * count,
+            self.output_tokens + usage.output_tokens * count,
+            self.usd + usd * count,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -120,8 +123,10 @@ class TraceCost:
 
     - ``planner_prices`` / ``executor_prices``: (input, output) USD per million tokens.
     - ``total``: every model call in the trace (the re-plan events of the answer key are not in it).
-    - ``by_role`` (planner, executor), ``by_model`` (model name) and ``by_step`` (plan order, then
-      :data:`NO_STEP` for calls outside any step): the same calls split three ways.
+    - ``by_role`` (planner, executor, then sub-agent when a sub-agent made calls), ``by_model`` (model name),
+      ``by_agent`` (agent name; a call naming no agent under its role's name) and ``by_step`` (plan order, then
+      :data:`NO_STEP` for calls outside any step): the same calls split four ways. A repeated event
+      (``repeat.count``) counts as that many calls.
     - ``flat_loop``: the executor's model calls priced on the planner's model (``flat_loop_step_usage`` tokens
       each, else each call's own usage); ``flat_loop_usage`` says which.
     - ``saving_factor`` = flat loop / total and ``saving_percent`` = (1 - total / flat loop) x 100, or None when a
@@ -148,6 +153,7 @@ class TraceCost:
     replan: CostLine
     false_escalation: CostLine
     all_clear: bool = False
+    by_agent: tuple[CostLine, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form, as ``warroom cost --format json`` prints it (``cascade`` and ``replan`` are null for an
@@ -162,6 +168,7 @@ class TraceCost:
             "total": self.total.to_dict(),
             "by_role": [c.to_dict() for c in self.by_role],
             "by_model": [c.to_dict() for c in self.by_model],
+            "by_agent": [c.to_dict() for c in self.by_agent],
             "by_step": [c.to_dict() for c in self.by_step],
             "flat_loop": self.flat_loop.to_dict(),
             "flat_loop_usage": self.flat_loop_usage,
@@ -176,35 +183,38 @@ class TraceCost:
 def trace_cost(drill: Drill) -> TraceCost:
     """Add up the cost of ``drill``'s trace (see :class:`TraceCost`). Pure; never raises for a valid drill."""
     models = drill.models
+    cast = Cast(drill)
     total = CostLine("total")
     roles = {r: CostLine(r.value) for r in (Role.PLANNER, Role.EXECUTOR)}
     by_model: dict[str, CostLine] = {}
+    by_agent: dict[str, CostLine] = {}
     by_step: dict[str | None, CostLine] = {s.id: CostLine(s.id) for s in drill.plan}
     flat = CostLine("flat loop")
     cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
     cascade = CostLine("cascade")
     for ev in drill.trace:
-        call = model_call(ev)
+        call = cast.call(ev)
         if call is None:
             continue
-        role, usage = call
-        spec = models.spec(role)
-        usd = call_cost(usage, spec)
-        total = total.plus(usage, usd)
-        roles[role] = roles[role].plus(usage, usd)
-        by_model[spec.name] = by_model.get(spec.name, CostLine(spec.name)).plus(usage, usd)
+        usage, n = call.usage, call.count
+        usd = call_cost(usage, call.spec)
+        total = total.plus(usage, usd, n)
+        roles[call.role] = roles.get(call.role, CostLine(call.role.value)).plus(usage, usd, n)
+        by_model[call.spec.name] = by_model.get(call.spec.name, CostLine(call.spec.name)).plus(usage, usd, n)
+        by_agent[call.agent] = by_agent.get(call.agent, CostLine(call.agent)).plus(usage, usd, n)
         step = ev.step if ev.step in by_step else None
-        by_step[step] = by_step.get(step, CostLine(NO_STEP)).plus(usage, usd)
+        by_step[step] = by_step.get(step, CostLine(NO_STEP)).plus(usage, usd, n)
         if ev.step in cascade_steps:
-            cascade = cascade.plus(usage, usd)
-        if role is Role.EXECUTOR:
+            cascade = cascade.plus(usage, usd, n)
+        if call.role is not Role.PLANNER:
             flat_usage = models.flat_loop_step_usage or usage
-            flat = flat.plus(flat_usage, call_cost(flat_usage, models.planner))
+            flat = flat.plus(flat_usage, call_cost(flat_usage, models.planner), n)
     replan = CostLine("re-plan")
     if drill.answer_key:
         for ev in drill.answer_key.replan:
-            if (replan_call := model_call(ev)) is not None:
-                replan = replan.plus(replan_call[1], call_cost(replan_call[1], models.spec(replan_call[0])))
+            if (replan_call := cast.call(ev)) is not None:
+                replan = replan.plus(replan_call.usage, call_cost(replan_call.usage, replan_call.spec),
+                                     replan_call.count)
     one_replan = replan_usage(drill)
     false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
     factor = flat.usd / total.usd if total.usd > 0 else None
@@ -219,6 +229,7 @@ def trace_cost(drill: Drill) -> TraceCost:
         by_role=tuple(roles.values()),
         by_model=tuple(by_model.values()),
         by_step=tuple(line for key, line in by_step.items() if key is not None or line.calls),
+        by_agent=tuple(by_agent.values()),
         flat_loop=flat,
         flat_loop_usage=(
             "models.flat_loop_step_usage for every step"

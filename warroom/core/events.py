@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from warroom.core.agents import Repeat
 from warroom.core.modelbase import (
     MAX_DRILL_SECONDS,
     MAX_DURATION_MS,
@@ -18,9 +19,14 @@ from warroom.core.modelbase import (
     ReportedStatus,
     Role,
     Seconds,
+    Tokens,
     Usage,
     _Strict,
 )
+
+#: Largest ``size_bytes`` of a tool result: 1 TiB.
+MAX_SIZE_BYTES = 1 << 40
+DurationMs = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_DURATION_MS)]
 
 # ---------------------------------------------------------------------------------------------------------------
 # The trace
@@ -38,9 +44,37 @@ class _EventBase(_Strict):
     step: Identifier | None = Field(
         default=None, description="The plan step this event belongs to (absent for events outside any step)."
     )
+    agent: Identifier | None = Field(
+        default=None,
+        description="Format 2: the agent (a name in `agents`) that produced the event. Default: by its kind.",
+    )
+    repeat: Repeat | None = Field(
+        default=None,
+        description=(
+            "Format 2: the event happens `count` times, `interval` s apart from `t`; replay, cost, meters and "
+            "damage count every repetition."
+        ),
+    )
 
 
-class PlannerCall(_EventBase):
+class _ModelCall(_EventBase):
+    """What a model call says about itself (format 2): its model, why it stopped, its token cap."""
+
+    model: str | None = Field(
+        default=None, min_length=1, pattern=TEXT_PATTERN,
+        description="Format 2: the model (a name in `models`) of this call. Default: its agent's, else its role's.",
+    )
+    finish_reason: str | None = Field(
+        default=None, min_length=1, pattern=TEXT_PATTERN,
+        description="Format 2: why the model stopped, as the API said: 'stop', 'length', 'tool_calls'...",
+    )
+    max_tokens: Tokens | None = Field(default=None, description="Format 2: the call's output-token cap.")
+    truncated: bool = Field(
+        strict=True, default=False, description="Format 2: the output was cut short (e.g. at `max_tokens`)."
+    )
+
+
+class PlannerCall(_ModelCall):
     """A model call by the planner: the initial plan, a progress check or a re-plan."""
 
     kind: Literal["planner_call"] = Field(description="Event kind.")
@@ -48,7 +82,7 @@ class PlannerCall(_EventBase):
     usage: Usage | None = Field(default=None, description="Token usage of this planner call.")
 
 
-class ExecutorMessage(_EventBase):
+class ExecutorMessage(_ModelCall):
     """The executor's reasoning or a message it wrote while carrying out a step."""
 
     kind: Literal["executor_message"] = Field(description="Event kind.")
@@ -56,7 +90,7 @@ class ExecutorMessage(_EventBase):
     usage: Usage | None = Field(default=None, description="Token usage of the executor call that wrote it.")
 
 
-class ToolCall(_EventBase):
+class ToolCall(_ModelCall):
     """The executor calls a tool with arguments."""
 
     kind: Literal["tool_call"] = Field(description="Event kind.")
@@ -66,6 +100,20 @@ class ToolCall(_EventBase):
     )
     usage: Usage | None = Field(
         default=None, description="Token usage of the executor call that produced this tool call."
+    )
+    batch: Identifier | None = Field(
+        default=None,
+        description=(
+            "Format 2: tool calls of one model turn share a batch id; the turn's `usage` is given on one of them "
+            "and counted once."
+        ),
+    )
+    retry_of: Identifier | None = Field(
+        default=None, description="Format 2: the earlier tool_call this call retries."
+    )
+    attempt: Annotated[int, Field(strict=True, ge=1, le=1_000_000)] | None = Field(
+        default=None,
+        description="Format 2: which attempt this is (1 = first); default 1, or one more than the call it retries.",
     )
 
 
@@ -78,12 +126,22 @@ class ToolResult(_EventBase):
     status: str | None = Field(
         default=None, description="Transport status as the tool saw it, e.g. 'ok', 'error', 'HTTP 200', 'exit 0'."
     )
-    duration_ms: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_DURATION_MS)] | None = Field(
+    duration_ms: DurationMs | None = Field(
         default=None, description=f"How long the call took, ms (at most {MAX_DURATION_MS:,})."
+    )
+    size_bytes: Annotated[int, Field(strict=True, ge=0, le=MAX_SIZE_BYTES)] | None = Field(
+        default=None, description="Format 2: size of the full output, bytes."
+    )
+    shown: Any = Field(
+        default=None,
+        description=(
+            "Format 2: what the model was shown when that differs from `output` (cut short by the harness); "
+            "`output` is then the full output. Both are viewable in the inspector."
+        ),
     )
 
 
-class ExecutorReport(_EventBase):
+class ExecutorReport(_ModelCall):
     """The executor reports a plan step's outcome to the planner; the *reported* status may be a lie."""
 
     kind: Literal["executor_report"] = Field(description="Event kind.")
@@ -105,8 +163,51 @@ class LogEvent(_EventBase):
     level: Literal["debug", "info", "warning", "error"] = Field(default="info", description="Log level.")
 
 
+class CommandResult(_EventBase):
+    """Format 2: a command's result (a shell, a CLI tool) answering a tool_call: exit code, stdout, stderr."""
+
+    kind: Literal["command_result"] = Field(description="Event kind.")
+    call: Identifier = Field(description="Id of the tool_call event this result answers.")
+    exit_code: Annotated[int, Field(strict=True, ge=-1_000_000, le=1_000_000)] = Field(
+        description="The command's exit status (0: success)."
+    )
+    stdout: str = Field(default="", description="Standard output, verbatim.")
+    stderr: str = Field(default="", description="Standard error, verbatim.")
+    duration_ms: DurationMs | None = Field(default=None, description="How long the command took, ms.")
+
+
+class Handoff(_EventBase):
+    """Format 2: one agent hands the work (or a part of it) to another."""
+
+    kind: Literal["handoff"] = Field(description="Event kind.")
+    from_agent: Identifier = Field(description="The agent handing over (a name in `agents`).")
+    to_agent: Identifier = Field(description="The agent taking over (a name in `agents`).")
+    content: str = Field(default="", description="What was handed over: the instruction, the context passed on.")
+
+
+class Approval(_EventBase):
+    """Format 2: a person's approval requested, granted, denied or timed out."""
+
+    kind: Literal["approval"] = Field(description="Event kind.")
+    decision: Literal["requested", "granted", "denied", "timed_out"] = Field(
+        description="requested, granted, denied or timed_out."
+    )
+    request: Identifier | None = Field(
+        default=None, description="For an answer: the approval event (decision: requested) it answers."
+    )
+    content: str = Field(default="", description="What was asked, or the answer's words.")
+
+
+class HumanMessage(_EventBase):
+    """Format 2: a message a person wrote into the run (an instruction, a correction, a reply)."""
+
+    kind: Literal["human_message"] = Field(description="Event kind.")
+    content: str = Field(description="What the person wrote.")
+
+
 TraceEvent = Annotated[
-    PlannerCall | ExecutorMessage | ToolCall | ToolResult | ExecutorReport | LogEvent,
+    PlannerCall | ExecutorMessage | ToolCall | ToolResult | ExecutorReport | LogEvent | CommandResult | Handoff
+    | Approval | HumanMessage,
     Field(discriminator="kind"),
 ]
 """One timed event of the trace; ``kind`` says which."""

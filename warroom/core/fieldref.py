@@ -41,7 +41,8 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("Drill (the top level)", m.Drill),
     ("briefing", m.Briefing),
     ("models", m.Models),
-    ("models.planner / models.executor (a model spec)", m.ModelSpec),
+    ("models.planner / models.executor / models.others[] (a model spec)", m.ModelSpec),
+    ("agents[] (an agent, format 2)", m.Agent),
     ("usage (token usage of one model call)", m.Usage),
     ("plan[] (a plan step)", m.PlanStep),
     ("trace[] kind: planner_call", m.PlannerCall),
@@ -50,7 +51,13 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("trace[] kind: tool_result", m.ToolResult),
     ("trace[] kind: executor_report", m.ExecutorReport),
     ("trace[] kind: log", m.LogEvent),
+    ("trace[] kind: command_result (format 2)", m.CommandResult),
+    ("trace[] kind: handoff (format 2)", m.Handoff),
+    ("trace[] kind: approval (format 2)", m.Approval),
+    ("trace[] kind: human_message (format 2)", m.HumanMessage),
+    ("repeat (an event's repetition, format 2)", m.Repeat),
     ("answer_key", m.AnswerKey),
+    ("answer_key.deadline as `{event: ...}` (a time by reference, format 2)", m.EventTime),
     ("answer_key.fault", m.Fault),
     ("answer_key.damage", m.Damage),
     ("answer_key.damage.entries[]", m.DamageEntry),
@@ -69,6 +76,9 @@ _MODEL_NAMES: dict[type, str] = {
     m.Models: "models",
     m.ModelSpec: "model spec",
     m.Usage: "usage",
+    m.Agent: "agent",
+    m.Repeat: "repeat",
+    m.EventTime: "event time",
     m.PlanStep: "plan step",
     m.AnswerKey: "answer_key",
     m.AllClear: "all_clear",
@@ -199,9 +209,9 @@ def field_reference() -> str:
     Deterministic: the same model gives the same text, so a test can compare it with the copy in the docs.
     """
     lines: list[str] = [
-        f"Generated from `warroom/core/model.py` (drill format version {m.SCHEMA_VERSION}). Every mapping rejects "
-        "keys it does not list. An *id* is letters, digits, `-`, `_` and `.`, starting with a letter or digit, at "
-        "most 80 characters.",
+        f"Generated from `warroom/core/model.py` (drill format versions 1 to {m.SCHEMA_VERSION}). Every mapping "
+        "rejects keys it does not list. An *id* is letters, digits, `-`, `_` and `.`, starting with a letter or "
+        "digit, at most 80 characters.",
         "",
     ]
     for heading, model in SECTIONS:

@@ -26,13 +26,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidatorFunctionWrapHandler, WithJsonSchema, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from warroom.core.agents import Agent, AgentRole, Repeat
 from warroom.core.events import (
     ROLE_OF_KIND,
+    Approval,
+    CommandResult,
     ExecutorMessage,
     ExecutorReport,
+    Handoff,
+    HumanMessage,
     LogEvent,
     PlannerCall,
     ToolCall,
@@ -40,6 +45,7 @@ from warroom.core.events import (
     TraceEvent,
     role_of,
 )
+from warroom.core.eventtime import EventTime, resolve_deadline
 from warroom.core.modelbase import (
     FAULT_KIND_DESCRIPTIONS,
     ID_PATTERN,
@@ -80,23 +86,31 @@ __all__ = [
     "ROLE_OF_KIND",
     "SCHEMA_VERSION",
     "TEXT_PATTERN",
+    "Agent",
+    "AgentRole",
     "AllClear",
     "AnswerKey",
+    "Approval",
     "Briefing",
+    "CommandResult",
     "Damage",
     "DamageEntry",
     "Distractor",
     "Drill",
+    "EventTime",
     "ExecutorMessage",
     "ExecutorReport",
     "Fault",
     "FaultKind",
+    "Handoff",
+    "HumanMessage",
     "Identifier",
     "LogEvent",
     "ModelSpec",
     "Models",
     "PlanStep",
     "PlannerCall",
+    "Repeat",
     "ReportedStatus",
     "Role",
     "Seconds",
@@ -146,6 +160,19 @@ class Damage(_Strict):
     entries: list[DamageEntry] = Field(min_length=1, description="Damage per cascade event.")
 
 
+#: The deadline: drill seconds, or (format 2) an :class:`EventTime` mapping, read by ``AnswerKey._deadline_by_ref``
+#: and resolved to drill seconds when the drill is validated (so readers always see a number).
+Deadline = Annotated[
+    Seconds,
+    WithJsonSchema({
+        "anyOf": [
+            {"type": "number", "minimum": 0, "maximum": MAX_DRILL_SECONDS},
+            EventTime.model_json_schema(mode="validation"),
+        ]
+    }),
+]
+
+
 class AnswerKey(_Strict):
     """Everything hidden from the trainee until the debrief."""
 
@@ -158,8 +185,12 @@ class AnswerKey(_Strict):
         default_factory=list, description="Plan steps that build on the bad result, in order."
     )
     damage: Damage = Field(description="The damage the cascade does if nobody escalates.")
-    deadline: Seconds = Field(
-        description=f"Drill time after which the damage is done; escalate before it (at most {MAX_DRILL_SECONDS:,} s)."
+    deadline: Deadline = Field(
+        description=(
+            f"Drill time after which the damage is done; escalate before it (at most {MAX_DRILL_SECONDS:,} s). "
+            "Format 2: or `{event: ID, after: SECONDS}`, the time of a trace event (plus `after`), which stays on "
+            "its event when the trace is retimed."
+        )
     )
     debrief: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
@@ -172,6 +203,14 @@ class AnswerKey(_Strict):
             "seconds after the escalation, not absolute drill time."
         ),
     )
+
+    @field_validator("deadline", mode="wrap")
+    @classmethod
+    def _deadline_by_ref(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        # Format 2: `{event: ID, after: S}` is an EventTime until the drill resolves it (core/eventtime.py).
+        if isinstance(value, (dict, EventTime)):
+            return EventTime.model_validate(value)
+        return handler(value)
 
 
 class AllClear(_Strict):
@@ -285,7 +324,12 @@ CONTROL_TAGS = frozenset({"all-clear", "all_clear", "allclear", "control"})
 class Drill(_Strict):
     """One incident drill: a scripted planner-executor trace with one hidden silent failure (or none)."""
 
-    schema_version: Literal[1] = Field(description="Drill format version; this warroom reads version 1.")
+    schema_version: Literal[1, 2] = Field(
+        description=(
+            "Drill format version: 1 or 2. Version 2 adds agents, more models, call metadata, batches, retries, "
+            "repetition, approvals, handoffs and command results (docs/authoring.md, \"Format version 2\")."
+        )
+    )
     id: Identifier = Field(
         description=(
             "Unique id of the drill, e.g. 'refund-pagination'; the file name without .yaml must be the same "
@@ -314,6 +358,10 @@ class Drill(_Strict):
     )
     briefing: Briefing = Field(description="What the trainee reads before the start.")
     models: Models = Field(description="Planner and executor models with their prices.")
+    agents: list[Agent] = Field(
+        default_factory=list,
+        description="Format 2: the agents (name, role, model) that trace events may name with `agent`.",
+    )
     plan: list[PlanStep] = Field(min_length=1, description="The planner's ordered plan.")
     trace: list[TraceEvent] = Field(min_length=1, description="The timed trace events, in drill-time order.")
     answer_key: AnswerKey | None = Field(
@@ -334,10 +382,15 @@ class Drill(_Strict):
     @field_validator("schema_version", mode="before")
     @classmethod
     def _schema_version_is_not_a_boolean(cls, value: Any) -> Any:
-        # Literal[1] takes True (True == 1 in Python); the JSON Schema's const 1 does not.
+        # Literal[1, 2] takes True (True == 1 in Python); the JSON Schema's enum [1, 2] does not.
         if isinstance(value, bool):
-            raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": "1"})
+            raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": "1 or 2"})
         return value
+
+    @model_validator(mode="after")
+    def _resolve_event_times(self) -> Drill:
+        resolve_deadline(self)
+        return self
 
     # -- conveniences (not part of the format) ------------------------------------------------------------------
 

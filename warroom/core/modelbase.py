@@ -12,8 +12,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-#: The drill format version this code reads. Bump it when the format changes incompatibly.
-SCHEMA_VERSION = 1
+#: The newest drill format version this code reads (it reads every version from 1 up; see docs/authoring.md,
+#: "Format version 2"). Bump it when the format changes.
+SCHEMA_VERSION = 2
 
 #: Required text (a title, an objective, a debrief...) must hold more than spaces and line breaks.
 TEXT_PATTERN = r"\S"
@@ -107,6 +108,12 @@ class FaultKind(StrEnum):
     RUNAWAY_LOOP = "runaway_loop"
     FABRICATED_RESULT = "fabricated_result"
     PREMATURE_TERMINATION = "premature_termination"
+    DROPPED_HANDOFF = "dropped_handoff"
+    BYPASSED_APPROVAL = "bypassed_approval"
+    TRUNCATED_TOOL_OUTPUT = "truncated_tool_output"
+    INVENTED_CONSTRAINT = "invented_constraint"
+    WRONG_TOOL = "wrong_tool"
+    ENVIRONMENT_SETUP_FAILED = "environment_setup_failed"
     OTHER = "other"
 
 
@@ -132,15 +139,23 @@ FAULT_KIND_DESCRIPTIONS: dict[FaultKind, str] = {
     FaultKind.RUNAWAY_LOOP: "A failing or empty tool sent the agent round a loop: a token and cost spike.",
     FaultKind.FABRICATED_RESULT: "The executor invented data or an analysis where a tool failed.",
     FaultKind.PREMATURE_TERMINATION: "The run was declared finished before the task was done.",
+    FaultKind.DROPPED_HANDOFF: "A handoff between agents lost the task, a constraint or the context it carried.",
+    FaultKind.BYPASSED_APPROVAL: "An action that needed a person's approval went ahead without one.",
+    FaultKind.TRUNCATED_TOOL_OUTPUT: "The harness cut a tool's output short; the model worked from the part shown.",
+    FaultKind.INVENTED_CONSTRAINT: "A summary or compacted context invented a constraint the task never had.",
+    FaultKind.WRONG_TOOL: "A plausible but wrong tool was chosen (a similar name, another environment's tool).",
+    FaultKind.ENVIRONMENT_SETUP_FAILED: "The harness set-up failed (tool discovery, credentials, a missing server).",
     FaultKind.OTHER: "A fault outside this vocabulary; describe it in the fault summary.",
 }
 
 
 class Role(StrEnum):
-    """Who made a model call: the planner (strong, expensive) or the executor (cheap, fast)."""
+    """Who made a model call: the planner (strong, expensive), the executor (cheap, fast) or, in format 2, a
+    sub-agent the executor delegated to (priced at the executor's model unless its agent names another)."""
 
     PLANNER = "planner"
     EXECUTOR = "executor"
+    SUB_AGENT = "sub-agent"
 
 
 class ReportedStatus(StrEnum):
@@ -222,10 +237,25 @@ class Models(_Strict):
             "the planner's model, re-reasoning each time). Default: each executor call's own usage."
         ),
     )
+    others: list[ModelSpec] = Field(
+        default_factory=list,
+        description=(
+            "Format 2: further models with their prices, named by an agent's or a model call's `model`. Every "
+            "model name (planner, executor and these) is unique."
+        ),
+    )
 
     def spec(self, role: Role) -> ModelSpec:
-        """The :class:`ModelSpec` (name and USD-per-million-token prices) of the model playing ``role``."""
+        """The :class:`ModelSpec` (name and USD-per-million-token prices) of the model playing ``role`` by default
+        (a sub-agent: the executor's model)."""
         return self.planner if role is Role.PLANNER else self.executor
+
+    def named(self, name: str) -> ModelSpec | None:
+        """The model called ``name`` (the planner's, the executor's or one of ``others``), or None."""
+        for spec in (self.planner, self.executor, *self.others):
+            if spec.name == name:
+                return spec
+        return None
 
 
 class PlanStep(_Strict):
@@ -239,4 +269,11 @@ class PlanStep(_Strict):
     objective: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
         description="The checkable objective: what must be true when it is done.",
+    )
+    requires_approval: bool = Field(
+        strict=True, default=False,
+        description=(
+            "Format 2: the step needs a person's approval (an `approval` event with `decision: granted` and this "
+            "`step`) before its first tool call; the war room shows a step that went ahead without one."
+        ),
     )

@@ -37,8 +37,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
-from warroom.core.cost import call_cost, model_call, replan_usage
+from warroom.core.agents import Cast
+from warroom.core.approvals import ApprovalWatch
+from warroom.core.cost import call_cost, replan_usage
 from warroom.core.model import Drill, ExecutorReport, Role, TraceEvent, Usage
+from warroom.core.repetition import occurrences
 from warroom.core.replayparts import (
     CostMeter,
     EndReason,
@@ -93,9 +96,13 @@ class Replay:
         #: (drill time, damage accrued so far) after each damaging event, starting at (0, 0).
         self.damage_timeline: list[tuple[float, float]] = [(0.0, 0.0)]
 
+        #: Format 2: repetitions released so far of each repeated event (event id to count, the first one included).
+        self.repetitions: dict[str, int] = {}
+        #: Format 2: steps that went ahead without the approval they require (``approvals.missing``).
+        self.approvals = ApprovalWatch(drill.plan)
         key = drill.answer_key
-        self._queue: list[Any] = list(drill.trace)
-        self._times: list[float] = [e.t for e in self._queue]
+        self._cast = Cast(drill)
+        self._queue, self._times, self._reps = occurrences(drill.trace)
         self._next = 0
         self._step_state: dict[str, StepState] = {s.id: StepState.PENDING for s in drill.plan}
         self._active_step: str | None = None
@@ -114,7 +121,8 @@ class Replay:
         if key:
             for entry in key.damage.entries:
                 self._damage_by_event[entry.event] = self._damage_by_event.get(entry.event, 0.0) + entry.amount
-            self.full_damage = sum(self._damage_by_event.values())
+            repeats = {e.id: e.repeat.count for e in drill.trace if e.repeat is not None}
+            self.full_damage = sum(a * repeats.get(ev, 1) for ev, a in self._damage_by_event.items())
             self.damage_unit = key.damage.unit
             self.deadline = key.deadline
             times = [e.t for e in drill.trace if e.id in self._evidence_ids]
@@ -188,11 +196,18 @@ class Replay:
         if self.ended:
             return []
         self.now = t
-        end = release_end(self._times, t, self._next)
-        out = self._queue[self._next : end]
+        start = self._next
+        end = release_end(self._times, t, start)
+        out = self._queue[start:end]
         self._next = end
-        for ev in out:
-            self._release(ev)
+        if self._reps is None:
+            for ev in out:
+                self._release(ev)
+        else:  # a repetition after the first is counted and charged, not listed again
+            reps = self._reps
+            for i, ev in enumerate(out):
+                self._release(ev, reps[start + i], self._times[start + i])
+            out = [ev for i, ev in enumerate(out) if reps[start + i] == 0]
         if self._next >= len(self._queue):
             # The drill ends the moment its last event is released, however far past it this call moved the clock.
             at = self._times[-1] if self._times else self.now
@@ -208,9 +223,16 @@ class Replay:
             out.extend(self.advance_to(max(self.now, last if last is not None else self.now)))
         return out
 
-    def _release(self, ev: TraceEvent) -> None:
+    def _release(self, ev: TraceEvent, repetition: int = 0, at: float | None = None) -> None:
+        if ev.repeat is not None:
+            self.repetitions[ev.id] = repetition + 1
+        if repetition:
+            self._charge_event(ev)
+            self._damage(ev, ev.t if at is None else at)
+            return
         self.released.append(ev)
         self._released_ids.add(ev.id)
+        self.approvals.see(ev)
         if ev.id in self._evidence_ids:
             self._evidence_seen = True
         step = ev.step
@@ -223,18 +245,25 @@ class Replay:
                 previous, self._active_step = self._active_step, step
                 if previous is not None and self._step_state[previous] is StepState.IN_PROGRESS:
                     self._step_state[previous] = StepState.NO_REPORT
-        call = model_call(ev)  # by event class: only model calls have a usage field
+        self._charge_event(ev)
+        self._damage(ev, ev.t)
+
+    def _charge_event(self, ev: TraceEvent) -> None:
+        call = self._cast.call(ev)  # its role, agent and model (format 2); None unless a model call with usage
         if call is not None:
-            self._charge(*call, ev.step)
+            usd = call_cost(call.usage, call.spec)
+            self.cost.charge(call.role, call.spec.name, call.usage, usd, ev.step, call.agent)
+
+    def _damage(self, ev: TraceEvent, at: float) -> None:
         amount = self._damage_by_event.get(ev.id)
         if amount and not self.contained:
             self.damage += amount
-            self.damage_timeline.append((ev.t, self.damage))
+            self.damage_timeline.append((at, self.damage))
 
     def _charge(self, role: Role, usage: Usage, step: str | None) -> float:
         spec = self.drill.models.spec(role)
         usd = call_cost(usage, spec)
-        self.cost.charge(role, spec.name, usage, usd, step)
+        self.cost.charge(role, spec.name, usage, usd, step, self._cast.planner_name if role is Role.PLANNER else None)
         return usd
 
     def _end(self, reason: EndReason, at: float | None = None) -> None:
@@ -378,8 +407,7 @@ class Replay:
     def _start_replan(self, replan: Iterable[Any]) -> list[Any]:
         # The original trace stops here; the re-plan events take its place, timed from the escalation.
         events = [e.model_copy(update={"t": self.now + e.t}) for e in replan]
-        self._queue = events
-        self._times = [e.t for e in events]
+        self._queue, self._times, self._reps = occurrences(events)
         self._next = 0
         if not events:
             self._end(EndReason.CONTAINED)

@@ -45,6 +45,8 @@ class CostMeter:
     ``usd_by_step`` / ``tokens_by_step`` are keyed by plan step id, with ``None`` for model calls outside any plan
     step (the planner's plan, its progress checks and re-plans). ``replan_calls`` / ``replan_usd`` count the planner
     re-plan calls charged for false escalations (they are also in the role, model and ``None``-step totals).
+    Format 2: ``usd_by_agent`` / ``tokens_by_agent`` by agent name (a call naming no agent under its role's name);
+    a sub-agent's calls are under :attr:`Role.SUB_AGENT` (the planner and executor keys are always there).
     """
 
     usd_by_role: dict[Role, float] = field(default_factory=lambda: {Role.PLANNER: 0.0, Role.EXECUTOR: 0.0})
@@ -57,6 +59,8 @@ class CostMeter:
     calls: int = 0
     replan_calls: int = 0
     replan_usd: float = 0.0
+    usd_by_agent: dict[str, float] = field(default_factory=dict)
+    tokens_by_agent: dict[str, int] = field(default_factory=dict)
 
     @property
     def usd(self) -> float:
@@ -70,17 +74,23 @@ class CostMeter:
 
     def tokens_by_role(self, role: Role) -> int:
         """Input + output tokens of one role so far."""
-        return self.input_tokens_by_role[role] + self.output_tokens_by_role[role]
+        return self.input_tokens_by_role.get(role, 0) + self.output_tokens_by_role.get(role, 0)
 
-    def charge(self, role: Role, model_name: str, usage: Usage, usd: float, step: str | None = None) -> None:
-        """Add one model call: its token ``usage``, its price ``usd`` (USD) and the plan ``step`` it belongs to."""
+    def charge(
+        self, role: Role, model_name: str, usage: Usage, usd: float, step: str | None = None, agent: str | None = None
+    ) -> None:
+        """Add one model call: its token ``usage``, its price ``usd`` (USD), the plan ``step`` it belongs to and the
+        ``agent`` that made it (default: the role's name)."""
         self.calls += 1
         n = usage.input_tokens + usage.output_tokens
-        self.usd_by_role[role] += usd
+        who = agent if agent is not None else role.value
+        self.usd_by_role[role] = self.usd_by_role.get(role, 0.0) + usd
         self.usd_by_model[model_name] = self.usd_by_model.get(model_name, 0.0) + usd
         self.usd_by_step[step] = self.usd_by_step.get(step, 0.0) + usd
-        self.input_tokens_by_role[role] += usage.input_tokens
-        self.output_tokens_by_role[role] += usage.output_tokens
+        self.usd_by_agent[who] = self.usd_by_agent.get(who, 0.0) + usd
+        self.tokens_by_agent[who] = self.tokens_by_agent.get(who, 0) + n
+        self.input_tokens_by_role[role] = self.input_tokens_by_role.get(role, 0) + usage.input_tokens
+        self.output_tokens_by_role[role] = self.output_tokens_by_role.get(role, 0) + usage.output_tokens
         self.tokens_by_model[model_name] = self.tokens_by_model.get(model_name, 0) + n
         self.tokens_by_step[step] = self.tokens_by_step.get(step, 0) + n
 

@@ -209,7 +209,7 @@ def _choice_message(
     if isinstance(target, type) and issubclass(target, Enum):
         choices = [m.value for m in target]
     if data_path == ("schema_version",):
-        msg = f"schema_version must be {expected_text}, got {shown} (this warroom reads format version 1)"
+        msg = f"schema_version must be {expected_text}, got {shown} (this warroom reads format versions 1 and 2)"
         return msg + number_hint(value_node)
     # "unknown value `done`", never "unknown value the text `done`", however the value was quoted
     word = f"`{cut(value_node.value)}`" if isinstance(value_node, ScalarNode) and value_node.value else shown

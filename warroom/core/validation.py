@@ -24,6 +24,7 @@ The rules (each has a test in tests/unit/test_validation*.py):
 - **Answer key or all clear**: a drill has exactly one of ``answer_key`` and ``all_clear``.
 - **Evidence is not a distractor**: no event is both.
 - **Variants**: the ``variants`` section fits the drill (:mod:`warroom.core.variantrules`).
+- **Format 2** (agents, models, batches, retries, approvals, the version): :mod:`warroom.core.validation2`.
 
 Work is linear in the size of the drill: ids are indexed once, and did-you-mean hints are bounded
 (:class:`warroom.core.ids.Suggester`). Ids quoted in messages go through :func:`warroom.core.ids.shown_id`.
@@ -185,7 +186,7 @@ class _Rules:
                 prev = ev
             if ev.step is not None:  # check_step passes over an unloaded step
                 self.check_step((*ev.loc, "step"), ev.step, "step")
-            if ev.kind == "tool_result" and isinstance(ev.call, str):
+            if ev.kind in ("tool_result", "command_result") and isinstance(ev.call, str):
                 self.check_call(ev, i, kinds, own_calls, earlier_calls, call_hint, gap)
 
     def unique_event(self, ev: _Ev) -> None:
@@ -220,7 +221,7 @@ class _Rules:
             else:
                 hint_text = ""
             why = f"there is no tool_call {q(call)} before it{hint_text}"
-        self.add((*ev.loc, "call"), f"tool_result {q(ev.id)} answers {q(call)}, but {why}")
+        self.add((*ev.loc, "call"), f"{ev.kind} {q(ev.id)} answers {q(call)}, but {why}")
 
     def check_trace_event(self, loc: Loc, event_id: Any, what: str) -> bool:
         if not isinstance(event_id, str):
@@ -318,6 +319,8 @@ class _Rules:
 
     def deadline(self, key: Any, earliest: _Ev | None, gap: Loc | None) -> None:
         deadline = self.r.child(key, ("answer_key",), "deadline")
+        if isinstance(deadline, dict) or hasattr(deadline, "event"):  # format 2: a time by reference
+            deadline = self.event_time(deadline)
         if not _known(deadline) or deadline is None:
             if isinstance(deadline, Unloaded) and earliest is not None:
                 self.block("the deadline comes at or after the earliest evidence", deadline.loc)
@@ -328,6 +331,17 @@ class _Rules:
             self.add(("answer_key", "deadline"), f"the deadline (t={deadline:g} s) comes before the earliest evidence "
                      f"(t={earliest.t:g} s): no trainee could escalate in time; move the deadline to or after the "
                      "evidence")
+
+    def event_time(self, ref: Any) -> float | None:
+        """The drill seconds of a time by reference (format 2; a dict in plain data), or None when its event or
+        ``after`` is unknown (reported by :mod:`warroom.core.validation2` once the drill's types are valid)."""
+        event = ref.get("event") if isinstance(ref, dict) else ref.event
+        after = ref.get("after", 0) if isinstance(ref, dict) else ref.after
+        index = self.trace_index.get(event) if isinstance(event, str) else None
+        if index is None or not isinstance(after, (int, float)) or isinstance(after, bool):
+            return None
+        t = self.trace[index].t
+        return t + after if _known(t) and isinstance(t, (int, float)) else None
 
     def damage(self, key: Any, earliest: _Ev | None, gap: Loc | None) -> None:
         base = ("answer_key", "damage")
@@ -367,13 +381,16 @@ def validate_drill(drill: Any) -> list[Issue]:
     Takes a :class:`Drill` that passed type validation; returns the list of :class:`Issue` found (empty when the
     drill is valid), in the order the rules are checked. Never raises for a type-valid drill.
     """
+    from warroom.core.validation2 import format2_issues
+
     rules = _Rules(drill, _Reader(), ())
     rules.run()
+    issues = rules.issues + format2_issues(drill)
     if getattr(drill, "variants", None) is not None:  # the variants section's rules (warroom.core.variantrules)
         from warroom.core.variants import variant_issues
 
-        return rules.issues + variant_issues(drill, base_valid=not rules.issues)
-    return rules.issues
+        return issues + variant_issues(drill, base_valid=not issues)
+    return issues
 
 
 def validate_data(
@@ -388,4 +405,7 @@ def validate_data(
     """
     rules = _Rules(data, _Reader(bad), extra)
     rules.run()
+    bad = list(rules.r.bad)
+    if bad and data.get("schema_version") == 2:  # the format-2 rules run on a type-valid drill only
+        rules.block("format 2 references (agents, models, batches, retries, approvals)", min(bad, key=str))
     return rules.issues, [Blocked(rule, loc) for rule, loc in rules.blocked.items()]

@@ -12,9 +12,11 @@ from typing import Any, NamedTuple
 
 from rich.text import Text
 
+from warroom.core.agents import Cast
 from warroom.core.cost import call_cost
-from warroom.core.model import ROLE_OF_KIND, Drill, Role, ToolCall, ToolResult
+from warroom.core.model import Drill, ToolCall, ToolResult
 from warroom.core.replay import StepState
+from warroom.tui import format2view as f2
 from warroom.tui import text as fmt
 from warroom.tui.structured import language_hint, structured
 
@@ -32,6 +34,7 @@ KIND_LABELS: dict[str, str] = {
     "tool_result": "result",
     "executor_report": "report",
     "log": "log",
+    **f2.LABELS,
 }
 
 #: Style of each kind label in the timeline.
@@ -42,6 +45,7 @@ KIND_STYLES: dict[str, str] = {
     "tool_result": "green",
     "executor_report": "bold cyan",
     "log": "yellow",
+    **f2.STYLES,
 }
 
 #: Icon and style of each plan step state (the executor's *reported* status).
@@ -75,16 +79,19 @@ def summarize(event: Any, limit: int | None = None) -> str:
         return f"{event.status.value.upper()}: {cut(event.content)}"
     if kind == "log":
         return f"{event.source} {event.level}: {cut(event.content)}"
+    other = f2.summarize2(event, cut)
+    if other is not None:
+        return other
     return str(cut(getattr(event, "content", "")))
 
 
 def usage_line(event: Any, drill: Drill) -> Text | None:
-    """The token usage of a model-call event and its cost in USD, or None for an event without usage."""
-    usage = getattr(event, "usage", None)
-    if usage is None or event.kind not in ROLE_OF_KIND:
+    """The token usage of a model-call event and its cost in USD (at its agent's or its own model, format 2), or None
+    for an event without usage."""
+    call = Cast(drill).call(event)
+    if call is None:
         return None
-    role = ROLE_OF_KIND[event.kind]
-    spec = drill.models.planner if role is Role.PLANNER else drill.models.executor
+    usage, role, spec = call.usage, call.role, call.spec
     out = Text()
     out.append("usage  ", style="bold")
     out.append(f"{usage.input_tokens:,} in / {usage.output_tokens:,} out tokens")
@@ -132,22 +139,6 @@ def trace_index(drill: Drill) -> TraceIndex:
     return index
 
 
-def _result_of(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
-    """The inspector's ``result`` line of a tool call: the tool result answering it (released, so shown), or that it
-    has not returned yet, or that the trace has none. ``events`` are the events shown so far (None: the whole trace)."""
-    out = Text()
-    out.append(_label("result"), style="bold")
-    answer = trace_index(drill).results.get(call.id)
-    if answer is not None and (events is None or answer.id in events):
-        out.append(fmt.clean_line(answer.id))
-        out.append(f" (t={fmt.seconds(answer.t)})", style="dim")
-    elif answer is not None:
-        out.append("not returned yet", style="dim")
-    else:
-        out.append("no result in the trace", style="dim")
-    return out
-
-
 def _label(name: str) -> str:
     """A label of the inspector's field column (step, objective, tool, ...), padded so the values line up."""
     return f"{name:<10}"
@@ -193,7 +184,8 @@ def _tool_result_body(event: Any, drill: Drill, events: Mapping[str, Any] | None
     else:
         meta.append(f"answers {fmt.clean_line(event.call)}")
     out.append(" · ".join(meta) + "\n")
-    out.append("output (raw)\n", style="bold")
+    out.append_text(f2.result_extras(event))
+    out.append("output (raw, in full)\n" if event.shown is not None else "output (raw)\n", style="bold")
     out.append_text(structured(event.output, language))
     return out
 
@@ -207,11 +199,15 @@ def _body(event: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
         out.append(_label("tool"), style="bold")
         out.append(fmt.clean_line(event.tool))
         out.append("\n")
-        out.append_text(_result_of(event, drill, events))
-        out.append("\narguments\n", style="bold")
+        out.append_text(f2.results_lines(event, drill, events))
+        out.append("arguments\n", style="bold")
         out.append_text(structured(event.arguments))
     elif kind == "tool_result":
         out.append_text(_tool_result_body(event, drill, events))
+    elif kind == "command_result":
+        out.append(_label("answers"), style="bold")
+        out.append(fmt.clean_line(event.call) + "\n")
+        out.append_text(f2.result_extras(event))
     elif kind == "executor_report":
         icon, style = STEP_ICONS[StepState(event.status.value)]
         out.append(_label("reports"), style="bold")
@@ -224,15 +220,19 @@ def _body(event: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
         out.append(f" · {event.level}\n", style="red" if event.level == "error" else "")
         out.append(fmt.clean(event.content))
     else:
-        out.append(fmt.clean(getattr(event, "content", "")))
+        text = f2.summarize2(event, lambda value: value)  # a handoff's agents, an approval's decision
+        out.append(fmt.clean(text if text is not None else getattr(event, "content", "")))
     return out
 
 
-def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = None) -> Text:
+def describe_event(
+    event: Any, drill: Drill, events: Mapping[str, Any] | None = None, repeated: int | None = None
+) -> Text:
     """The full inspector view of one trace event: header, plan step and objective, body, usage and cost.
 
     ``events`` (event id to trace event, e.g. :attr:`Timeline.events`) is used to find the tool call a tool result
-    answers; an id missing from it is looked up in ``drill`` (through :func:`trace_index`).
+    answers; an id missing from it is looked up in ``drill`` (through :func:`trace_index`). ``repeated``: how many
+    repetitions of a repeated event have happened so far (format 2; None: not playing), listed with their times.
     """
     out = Text()
     out.append(fmt.clean_line(event.id), style="bold")
@@ -240,6 +240,7 @@ def describe_event(event: Any, drill: Drill, events: Mapping[str, Any] | None = 
     out.append(KIND_LABELS.get(event.kind, event.kind), style=KIND_STYLES.get(event.kind, ""))
     out.append(f" · {fmt.clock(event.t)}\n")
     out.append_text(_step_lines(event, drill))
+    out.append_text(f2.agent_lines(event, drill, repeated))
     out.append_text(_body(event, drill, events))
     line = usage_line(event, drill)
     if line is not None:

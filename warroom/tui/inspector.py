@@ -85,13 +85,15 @@ class Inspector(ScrollView, can_focus=True):
         """Show ``body`` (already safe Text) and scroll back to the top."""
         self._show(lambda: body, background=False)
 
-    def show_event(self, event: Any, drill: Drill, events: Mapping[str, Any] | None = None) -> None:
-        """Show one trace event of ``drill`` in full (``events``: see :func:`describe_event`); an event with a
-        payload over :data:`BACKGROUND_CHARS` characters is built in a worker thread."""
+    def show_event(
+        self, event: Any, drill: Drill, events: Mapping[str, Any] | None = None, repeated: int | None = None
+    ) -> None:
+        """Show one trace event of ``drill`` in full (``events``, ``repeated``: see :func:`describe_event`); an event
+        with a payload over :data:`BACKGROUND_CHARS` characters is built in a worker thread."""
         big = payload_chars(event) > BACKGROUND_CHARS
 
         def build() -> Text:
-            return describe_event(event, drill, events)
+            return describe_event(event, drill, events, repeated)
 
         if big:
             self._placeholder(event)

@@ -97,7 +97,7 @@ class WarRoomScreen(DrillScreen):
             plan = PlanPanel(id="plan")
             plan.border_title = "Plan (reported)"
             yield plan
-            timeline = Timeline(id="timeline")
+            timeline = Timeline(id="timeline", agents=bool(self.drill.agents), repetitions=self.replay.repetitions)
             timeline.border_title = "Trace"
             yield timeline
         inspector = Inspector(id="inspector")
@@ -139,6 +139,8 @@ class WarRoomScreen(DrillScreen):
             self.query_one(Timeline).append_events(released)
             self.refresh_plan()
             self.update_hint()
+        if self.replay.repetitions:
+            self.query_one(Timeline).refresh_repeated()
         self.refresh_status()
         if self.replay.ended and not self.finished:
             self.finish()
@@ -156,7 +158,7 @@ class WarRoomScreen(DrillScreen):
         key = self.query_one(Timeline).selected_key
         if key and not key.startswith("note:"):
             step = self.query_one(Timeline).event(key).step
-        self.query_one(PlanPanel).show(self.drill, self.replay.step_states, step)
+        self.query_one(PlanPanel).show(self.drill, self.replay.step_states, step, self.replay.approvals.missing)
 
     def update_hint(self) -> None:
         """Show "n new events" under the timeline while the trainee is away from the newest event."""
@@ -171,7 +173,7 @@ class WarRoomScreen(DrillScreen):
             inspector.show_text(self._notes[key])
         else:
             timeline = self.query_one(Timeline)
-            inspector.show_event(timeline.event(key), self.drill, timeline.events)
+            inspector.show_event(timeline.event(key), self.drill, timeline.events, self.replay.repetitions.get(key))
         self.refresh_plan()
         self.update_hint()
 

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, NamedTuple
 from rich.text import Text
 
 from warroom.tui import text as fmt
+from warroom.tui.format2view import row_mark
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, summarize
 
@@ -26,6 +27,9 @@ COLUMNS = (
     Column("kind", "kind", 9),
     Column("summary", "summary", None, minimum=8),
 )
+
+#: The agent column, shown after the step when the drill names agents (format 2).
+AGENT_COLUMN = Column("agent", "agent", 7)
 
 #: Longest summary built for a row (a 200 KB result is cut here before it is cleaned and styled).
 SUMMARY_LIMIT = 400
@@ -58,8 +62,15 @@ class Timeline(LineTable):
         "select": "inspect the selected event",
     }
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(COLUMNS, id=id, classes=classes)
+    def __init__(
+        self, *, id: str | None = None, classes: str | None = None, agents: bool = False,
+        repetitions: Mapping[str, int] | None = None,
+    ) -> None:
+        """``agents``: show the agent column (format 2); ``repetitions``: the replay's repetitions so far by event
+        id (:attr:`warroom.core.replay.Replay.repetitions`), shown as ``×N`` (without it: each event's count)."""
+        super().__init__((*COLUMNS[:3], AGENT_COLUMN, *COLUMNS[3:]) if agents else COLUMNS, id=id, classes=classes)
+        self._agents = agents
+        self._repetitions = repetitions
         self._events: dict[str, Any] = {}
         self._noted: dict[str, _Note] = {}
         self._flagged: set[str] = set()
@@ -83,15 +94,22 @@ class Timeline(LineTable):
         ev = self._events.get(key)
         if ev is None:
             note = self._noted[key]
-            return [flag, Text(fmt.clock(note.t), style="dim"), Text("—"), Text(note.kind, style=note.style),
-                    fmt.literal_line(note.summary, limit=SUMMARY_LIMIT)]
-        return [
+            cells = [flag, Text(fmt.clock(note.t), style="dim"), Text("—"), Text(note.kind, style=note.style),
+                     fmt.literal_line(note.summary, limit=SUMMARY_LIMIT)]
+            if self._agents:
+                cells.insert(3, Text("—"))
+            return cells
+        summary = row_mark(ev, self._repetitions) + summarize(ev, limit=SUMMARY_LIMIT)
+        cells = [
             flag,
             Text(fmt.clock(ev.t), style="dim"),
             fmt.literal_line(ev.step or "—"),
             Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "")),
-            fmt.literal_line(summarize(ev, limit=SUMMARY_LIMIT), limit=SUMMARY_LIMIT),
+            fmt.literal_line(summary, limit=SUMMARY_LIMIT),
         ]
+        if self._agents:
+            cells.insert(3, fmt.literal_line(ev.agent or "—"))
+        return cells
 
     @property
     def following(self) -> bool:
@@ -113,6 +131,12 @@ class Timeline(LineTable):
         events = list(events)
         self._events.update((ev.id, ev) for ev in events)
         self._append([ev.id for ev in events])
+
+    def refresh_repeated(self) -> None:
+        """Redraw the rows of repeated events (their ``×N`` count grows as the replay releases repetitions)."""
+        for event_id in self._repetitions or ():
+            if event_id in self._events:
+                self.refresh_row(self.row_index(event_id))
 
     def append_note(self, t: float, kind: str, summary: str, style: str = "bold magenta") -> str:
         """Append a row that is not a trace event (e.g. the planner's answer to a false escalation) at drill time

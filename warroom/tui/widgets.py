@@ -119,19 +119,24 @@ class PlanPanel(Static):
     it), with "first-last of N" under the panel."""
 
     _top = 0
-    _shown: tuple[Drill, Mapping[str, StepState], str | None] | None = None
+    _shown: tuple[Drill, Mapping[str, StepState], str | None, Mapping[str, str]] | None = None
     #: The rows the panel had when it was last rendered (with the same arguments, a call does nothing).
     _rows = -1
 
-    def show(self, drill: Drill, states: Mapping[str, StepState], current: str | None = None) -> None:
-        """Render ``drill.plan`` with ``states`` (step id to state); ``current`` is highlighted and kept in view.
-        A call with what the panel shows already (same drill, states, step and height) does nothing."""
+    def show(
+        self, drill: Drill, states: Mapping[str, StepState], current: str | None = None,
+        unapproved: Mapping[str, str] | None = None,
+    ) -> None:
+        """Render ``drill.plan`` with ``states`` (step id to state); ``current`` is highlighted and kept in view;
+        a step in ``unapproved`` (format 2: it went ahead without the approval it requires) is marked "⚠ no
+        approval". A call with what the panel shows already (same drill, states, step and height) does nothing."""
         shown = self._shown
         height = self.content_region.height
-        if shown is not None and shown[0] is drill and shown[1:] == (states, current) and height == self._rows:
+        missing = dict(unapproved or {})
+        if shown is not None and shown[0] is drill and shown[1:] == (states, current, missing) and height == self._rows:
             return
         self._rows = height
-        self._shown = (drill, dict(states), current)
+        self._shown = (drill, dict(states), current, missing)
         plan = drill.plan
         rows = self.content_region.height or len(plan)
         top = self._top
@@ -154,6 +159,8 @@ class PlanPanel(Static):
             line.append(f"{icon} ", style=style)
             line.append(fmt.clean_line(step.id), style="bold")
             line.append(" ")
+            if step.id in missing:
+                line.append("⚠ no approval ", style="bold red")
             line.append(fmt.clean_line(step.title), style="dim" if state is StepState.PENDING else "")
             if step.id == current:
                 line.stylize("reverse")

@@ -1,0 +1,34 @@
+"""`warroom migrate FILE...`: what it prints and its exit status."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from locations import REPO
+
+from warroom.cli import main
+
+
+def test_migrate_rewrites_reports_and_fails_on_an_invalid_file(tmp_path: Path):
+    good = tmp_path / "sla-credits-october.yaml"
+    good.write_bytes((REPO / "drills" / "sla-credits-october.yaml").read_bytes())
+    bad = tmp_path / "bad-id.yaml"
+    bad.write_bytes((REPO / "tests" / "malformed" / "bad-id.yaml").read_bytes())
+    result = CliRunner().invoke(main, ["migrate", str(good), str(bad)])
+    assert result.exit_code == 1
+    assert f"{good}: migrated to version 2\n" in result.stdout
+    assert f"{bad}:17:9: `s 2` is not a valid id" in result.stderr
+    assert f"{bad}: not migrated" in result.stderr
+    assert "schema_version: 2\n" in good.read_text()
+    again = CliRunner().invoke(main, ["migrate", str(good)])
+    assert (again.exit_code, again.stdout) == (0, f"{good}: already version 2\n")
+
+
+def test_migrate_dry_run_changes_nothing(tmp_path: Path):
+    good = tmp_path / "sla-credits-october.yaml"
+    original = (REPO / "drills" / "sla-credits-october.yaml").read_bytes()
+    good.write_bytes(original)
+    result = CliRunner().invoke(main, ["migrate", "--dry-run", str(good)])
+    assert (result.exit_code, result.stdout) == (0, f"{good}: would be migrated to version 2\n")
+    assert good.read_bytes() == original

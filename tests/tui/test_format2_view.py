@@ -1,0 +1,79 @@
+"""Format 2 in the war room: the agent column, results paired with their calls, ``×N`` repetitions, a retry, and
+the inspector's results (or "no result"), call metadata, shown-vs-full output and a command's stdout/stderr."""
+
+from __future__ import annotations
+
+from warroom.core.examples2 import full_example_path
+from warroom.core.loader import load_drill
+from warroom.tui.debrief import DebriefScreen
+from warroom.tui.describe import describe_event, summarize
+from warroom.tui.format2view import row_mark
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.timeline import Timeline
+
+from .conftest import advance, escalate, make_app, screen_text
+
+FANOUT = full_example_path()
+
+
+def test_the_inspector_shows_every_result_or_none_and_the_call_metadata():
+    drill = load_drill(FANOUT)
+    call = describe_event(drill.event("e03"), drill).plain
+    assert "agent     scout · sub-agent" in call
+    assert "result    e06 (t=" in call and "batch     b1 with e04" in call
+    retry = describe_event(drill.event("e10"), drill).plain
+    assert "result    no result in the trace" in retry
+    assert "retry     attempt 2, retries e08" in retry and "repeats   ×10, every 1 s" in retry
+    assert "00:13 00:14 00:15 00:16 00:17 00:18 00:19 00:20 00:21 00:22\n" in retry
+    so_far = describe_event(drill.event("e10"), drill, repeated=3).plain
+    assert "3 so far: 00:13 00:14 00:15\n" in so_far
+    report = describe_event(drill.event("e07"), drill).plain
+    assert "finish stop · max_tokens 256" in report
+    assert "executor small at $1 / $5 per Mtok = $0.0011" in report
+    shown = describe_event(drill.event("e06"), drill).plain
+    assert "size      48,000 bytes" in shown
+    assert shown.index("shown to the model (cut short)") < shown.index("output (raw, in full)")
+    assert "next_cursor: c2" in shown
+    command = describe_event(drill.event("e09"), drill).plain
+    assert "exit code 1" in command and "stdout\n(empty)" in command and "stderr\nKeyError: invoice_id" in command
+
+
+def test_the_sub_agent_call_is_priced_at_its_own_model():
+    drill = load_drill(FANOUT)
+    text = describe_event(drill.event("e03"), drill).plain
+    assert "sub-agent mini at $0.50 / $2 per Mtok = $0.0007" in text
+
+
+def test_table_marks_pair_results_with_calls_and_count_repetitions():
+    drill = load_drill(FANOUT)
+    assert row_mark(drill.event("e05"), None) == "↳e04 "
+    assert row_mark(drill.event("e10"), {"e10": 58}) == "×58 ↻e08 "
+    assert row_mark(drill.event("e10"), None).startswith("×10")
+    assert summarize(drill.event("e02")) == "lead → scout: Fetch March."
+    assert summarize(drill.event("e13")) == "TIMED OUT (e12): "
+    assert summarize(drill.event("e09")) == "exit 1 · stderr: KeyError: invoice_id"
+
+
+async def test_a_format2_drill_plays_to_containment_with_agents_and_repetitions_shown(services):
+    app = make_app(services, FANOUT)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        assert isinstance(live, WarRoomScreen)
+        await advance(pilot, 16)
+        timeline = live.query_one(Timeline)
+        text = screen_text(app)
+        assert "agent" in text and "scout" in text and "worker" in text
+        assert "×4 ↻e08 sh(" in text  # e10 at 13, 14, 15, 16 s
+        assert "↳e03 {" in text
+        assert [k for k in timeline.keys].count("e10") == 1
+        timeline.move_cursor(timeline.row_index("e10"))
+        await pilot.pause()
+        assert "4 so far: 00:13 00:14 00:15 00:16" in screen_text(app)
+        assert "no approval" not in text
+        await advance(pilot, 25)  # e14 at 41 s: s3's payment went ahead after the approval timed out
+        assert "s3 ⚠ no approval" in screen_text(app)
+        await escalate(pilot, "s1", "one page of two")
+        assert live.replay.contained and live.replay.contained_late
+        await advance(pilot, 5)
+        assert isinstance(app.screen, DebriefScreen)

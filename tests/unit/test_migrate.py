@@ -1,0 +1,62 @@
+"""`warroom migrate`: version-1 drills rewritten as version 2, losslessly, with their comments and layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from locations import REPO
+
+from warroom.core.cost import seed_example_path
+from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
+from warroom.core.migrate import migrate_file, migrate_text
+
+V1_FILES = sorted((REPO / "drills").glob("*.yaml")) + [seed_example_path()] + sorted(
+    (REPO / "tests" / "fairness").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", V1_FILES, ids=lambda p: p.stem)
+def test_every_bundled_v1_file_migrates_losslessly(path: Path):
+    text = path.read_text(encoding="utf-8")
+    before = load_drill(path)
+    assert before.schema_version == 1
+    result = migrate_text(text, str(path))
+    assert result.changed
+    after = load_drill_text(result.text)
+    assert after == before.model_copy(update={"schema_version": 2})
+    old_lines, new_lines = text.splitlines(keepends=True), result.text.splitlines(keepends=True)
+    changed = [(a, b) for a, b in zip(old_lines, new_lines, strict=True) if a != b]
+    ((old, new),) = changed  # one line changed; every comment and line kept
+    assert old.startswith("schema_version: 1") and new == old.replace("schema_version: 1", "schema_version: 2", 1)
+
+
+def test_migrating_keeps_a_byte_order_mark_crlf_and_a_comment_on_the_version_line(tmp_path: Path):
+    text = (REPO / "drills" / "sla-credits-october.yaml").read_text(encoding="utf-8")
+    text = "\ufeff" + text.replace("schema_version: 1", "schema_version: 1   # the format").replace("\n", "\r\n")
+    f = tmp_path / "sla-credits-october.yaml"
+    f.write_bytes(text.encode("utf-8"))
+    result = migrate_file(f)
+    assert result.changed
+    data = f.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")
+    assert b"schema_version: 2   # the format\r\n" in data
+    assert data.replace(b"schema_version: 2", b"schema_version: 1") == text.encode("utf-8")
+    assert migrate_file(f).changed is False  # already version 2: left alone
+
+
+def test_an_invalid_file_is_reported_and_left_alone(tmp_path: Path):
+    f = tmp_path / "bad.yaml"
+    original = (REPO / "tests" / "malformed" / "bad-id.yaml").read_bytes()
+    f.write_bytes(original)
+    with pytest.raises(DrillLoadError) as info:
+        migrate_file(f)
+    assert info.value.problems[0].line == 17
+    assert f.read_bytes() == original
+
+
+def test_dry_run_writes_nothing(tmp_path: Path):
+    f = tmp_path / "sla-credits-october.yaml"
+    original = (REPO / "drills" / "sla-credits-october.yaml").read_bytes()
+    f.write_bytes(original)
+    assert migrate_file(f, write=False).changed
+    assert f.read_bytes() == original

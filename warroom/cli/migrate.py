@@ -1,0 +1,42 @@
+"""``warroom migrate FILE...``: rewrite version-1 drill files as version 2 (:mod:`warroom.core.migrate`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("migrate")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--dry-run", is_flag=True, help="Say what would change; write nothing.")
+def migrate(files: tuple[Path, ...], dry_run: bool) -> None:
+    """Rewrite version-1 drill FILES as format version 2, comments and layout kept.
+
+    Format 2 only adds to format 1, so only the `schema_version` line changes; the result is loaded again and must
+    be the same drill. A file that is not a valid drill is reported (`path:line:col: message`) and left alone.
+    Exit status 0 when every file is version 2 (or would be, with --dry-run), 1 when any could not be migrated.
+    """
+    from warroom.core.migrate import migrate_file
+    from warroom.core.problems import DrillLoadError
+
+    failed = 0
+    for path in files:
+        try:
+            result = migrate_file(path, write=not dry_run)
+        except DrillLoadError as e:
+            failed += 1
+            for problem in e.problems:
+                click.echo(str(problem), err=True)
+            click.echo(f"{path}: not migrated", err=True)
+            continue
+        except OSError as e:
+            failed += 1
+            click.echo(f"{path}: cannot write the file: {e.strerror or e}", err=True)
+            continue
+        if not result.changed:
+            click.echo(f"{path}: already version 2")
+        else:
+            click.echo(f"{path}: {'would be migrated' if dry_run else 'migrated'} to version 2")
+    if failed:
+        raise SystemExit(1)

@@ -1,0 +1,222 @@
+"""The semantic rules of format 2 (see docs/authoring.md, "Format version 2"), on a type-valid drill.
+
+:func:`format2_issues` returns :class:`~warroom.core.validation.Issue` items (``loc`` + message, shown by the
+loader at ``path:line:col``), in this order:
+
+- **Version**: a version-1 file uses no format-2 field, event kind or deadline by reference (set
+  ``schema_version: 2``).
+- **Repetition**: the trace and re-plan events happen at most
+  :data:`~warroom.core.agents.MAX_TOTAL_REPETITIONS` times in all, repetitions included.
+- **Times by reference**: a deadline ``{event: ID}`` names a trace event (with a did-you-mean).
+- **Names**: agent names are unique; the names in ``models.others`` are unique and differ from the planner's and
+  the executor's; every agent's ``model``, every event's ``agent`` and ``model``, and a handoff's ``from_agent``
+  and ``to_agent`` exist (with a did-you-mean).
+- **Who pays**: an event with ``usage`` belongs to an agent that makes model calls (not a human or a tool host).
+- **Calls**: one usage per batch (the turn's usage is counted once); ``retry_of`` names an earlier tool_call of
+  the same list and ``attempt`` is above the retried call's; an approval answer names an earlier ``requested``
+  approval, and a request names none; a call's ``output_tokens`` do not exceed its ``max_tokens``.
+
+Did-you-mean hints are bounded as in :mod:`warroom.core.validation` (:class:`~warroom.core.ids.Suggester`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warroom.core.agents import COST_ROLE, MAX_TOTAL_REPETITIONS
+from warroom.core.eventtime import EventTime
+from warroom.core.ids import Suggester, shown_id
+from warroom.core.validation import Issue, Loc
+
+q = shown_id
+
+#: Fields that only format 2 has, by the class that has them (an event class, or a part of the drill).
+_V2_FIELDS = ("agent", "repeat", "model", "finish_reason", "max_tokens", "truncated", "batch", "retry_of",
+              "attempt", "size_bytes", "shown")
+_V2_KINDS = frozenset({"command_result", "handoff", "approval", "human_message"})
+
+
+def _set(obj: Any, name: str) -> bool:
+    """True when the format-2 field ``name`` of ``obj`` says something: not absent and not its default."""
+    if name not in obj.model_fields_set:
+        return False
+    value = getattr(obj, name)
+    return value not in (None, False, [])
+
+
+def _version_issues(drill: Any) -> list[Issue]:
+    out: list[Issue] = []
+    why = "is format 2: set `schema_version: 2` at the top of the file (or run `warroom migrate FILE`)"
+    if _set(drill, "agents"):
+        out.append(Issue(("agents",), f"`agents` {why}"))
+    if drill.answer_key is not None and isinstance(drill.answer_key.deadline, EventTime):
+        out.append(Issue(("answer_key", "deadline"), f"a deadline by reference (`{{event: ...}}`) {why}"))
+    if _set(drill.models, "others"):
+        out.append(Issue(("models", "others"), f"`models.others` {why}"))
+    for i, step in enumerate(drill.plan):
+        if _set(step, "requires_approval"):
+            out.append(Issue(("plan", i, "requires_approval"), f"`requires_approval` {why}"))
+    for base, events in _event_lists(drill):
+        for i, ev in enumerate(events):
+            if ev.kind in _V2_KINDS:
+                out.append(Issue((*base, i, "kind"), f"the event kind `{ev.kind}` {why}"))
+                continue
+            for name in _V2_FIELDS:
+                if name in type(ev).model_fields and _set(ev, name):
+                    out.append(Issue((*base, i, name), f"`{name}` {why}"))
+    return out
+
+
+def _event_lists(drill: Any) -> list[tuple[Loc, list[Any]]]:
+    lists: list[tuple[Loc, list[Any]]] = [(("trace",), drill.trace)]
+    if drill.answer_key is not None:
+        lists.append((("answer_key", "replan"), drill.answer_key.replan))
+    return lists
+
+
+class _Format2:
+    def __init__(self, drill: Any) -> None:
+        self.drill = drill
+        self.issues: list[Issue] = []
+        self.agents = {a.name: a for a in drill.agents}
+        self.agent_hint = Suggester(self.agents)
+        models = drill.models
+        self.model_names = {s.name for s in (models.planner, models.executor, *models.others)}
+        self.model_hint = Suggester(self.model_names)
+
+    def add(self, loc: Loc, message: str) -> None:
+        self.issues.append(Issue(loc, message))
+
+    def names(self) -> None:
+        seen: dict[str, int] = {}
+        for i, agent in enumerate(self.drill.agents):
+            if agent.name in seen:
+                self.add(("agents", i, "name"), f"duplicate agent name {q(agent.name)}: agent #{seen[agent.name] + 1} "
+                         "has it too")
+            seen.setdefault(agent.name, i)
+            if agent.model is not None:
+                self.model_ref(("agents", i, "model"), agent.model, f"agent {q(agent.name)}'s model")
+        models = self.drill.models
+        taken = {models.planner.name, models.executor.name}
+        for i, spec in enumerate(models.others):
+            if spec.name in taken:
+                self.add(("models", "others", i, "name"), f"model name {q(spec.name)} is used twice; each model in "
+                         "`models` needs its own name")
+            taken.add(spec.name)
+
+    def deadline(self) -> None:
+        key = self.drill.answer_key
+        if key is not None and isinstance(key.deadline, EventTime):  # still a reference: its event does not exist
+            event = key.deadline.event
+            ids = [e.id for e in self.drill.trace]
+            self.add(("answer_key", "deadline", "event"), f"the deadline's event {q(event)} is not a trace event"
+                     f"{Suggester(ids)(event)}")
+
+    def repetitions(self) -> None:
+        total = 0
+        for base, events in _event_lists(self.drill):
+            for i, ev in enumerate(events):
+                total += ev.repeat.count if ev.repeat is not None else 1
+                if total > MAX_TOTAL_REPETITIONS:
+                    self.add((*base, i, "repeat"), f"the drill's events happen more than {MAX_TOTAL_REPETITIONS:,} "
+                             "times in all (repetitions included) here; repeat fewer times")
+                    return
+
+    def model_ref(self, loc: Loc, name: str, what: str) -> None:
+        if name not in self.model_names:
+            known = ", ".join(q(n) for n in sorted(self.model_names))
+            self.add(loc, f"{what} {q(name)} is not a model in `models`{self.model_hint(name)}; the models are: "
+                     f"{known}")
+
+    def agent_ref(self, loc: Loc, name: str, what: str) -> Any:
+        agent = self.agents.get(name)
+        if agent is None:
+            if self.agents:
+                listed = "; the agents are: " + ", ".join(q(n) for n in self.agents)
+            else:
+                listed = "; declare it under `agents:`"
+            self.add(loc, f"{what} {q(name)} is not an agent{self.agent_hint(name)}{listed}")
+        return agent
+
+    def events(self, base: Loc, events: list[Any], earlier: list[Any]) -> None:
+        calls: dict[str, Any] = {e.id: e for e in earlier if e.kind == "tool_call"}
+        requests = {e.id for e in earlier if e.kind == "approval" and e.decision == "requested"}
+        batch_usage: dict[str, int] = {}
+        for i, ev in enumerate(events):
+            loc = (*base, i)
+            agent = self.agent_ref((*loc, "agent"), ev.agent, "agent") if ev.agent is not None else None
+            usage = getattr(ev, "usage", None)
+            if agent is not None and usage is not None and agent.role not in COST_ROLE:
+                self.add((*loc, "usage"), f"event {q(ev.id)} has a usage but its agent {q(agent.name)} is a "
+                         f"{agent.role.value}, which makes no model calls; name the agent that made the call")
+            if getattr(ev, "model", None) is not None:
+                self.model_ref((*loc, "model"), ev.model, "model")
+            max_tokens = getattr(ev, "max_tokens", None)
+            if max_tokens is not None and usage is not None and usage.output_tokens > max_tokens:
+                self.add((*loc, "usage", "output_tokens"), f"output_tokens ({usage.output_tokens:,}) exceed the "
+                         f"call's max_tokens ({max_tokens:,})")
+            match ev.kind:
+                case "tool_call":
+                    self.tool_call(loc, i, ev, calls, batch_usage)
+                    calls[ev.id] = ev
+                case "handoff":
+                    self.agent_ref((*loc, "from_agent"), ev.from_agent, "from_agent")
+                    self.agent_ref((*loc, "to_agent"), ev.to_agent, "to_agent")
+                case "approval":
+                    self.approval(loc, ev, requests)
+
+    def tool_call(self, loc: Loc, i: int, ev: Any, calls: dict[str, Any], batch_usage: dict[str, int]) -> None:
+        if ev.batch is not None and ev.usage is not None:
+            if ev.batch in batch_usage:
+                first = batch_usage[ev.batch] + 1
+                self.add((*loc, "usage"), f"batch {q(ev.batch)} already has a usage (on event #{first} of this "
+                         "list): a model turn's usage is counted once, so give it on one call of the batch")
+            batch_usage.setdefault(ev.batch, i)
+        if ev.retry_of is None:
+            return
+        retried = calls.get(ev.retry_of)
+        if retried is None:
+            hint = Suggester(calls)(ev.retry_of)
+            self.add((*loc, "retry_of"), f"tool_call {q(ev.id)} retries {q(ev.retry_of)}, but there is no tool_call "
+                     f"{q(ev.retry_of)} before it{hint}")
+            return
+        if ev.attempt is not None and ev.attempt <= attempt_of(retried, calls):
+            self.add((*loc, "attempt"), f"attempt {ev.attempt} of {q(ev.id)} is not after attempt "
+                     f"{attempt_of(retried, calls)} of the call it retries, {q(retried.id)}")
+
+    def approval(self, loc: Loc, ev: Any, requests: set[str]) -> None:
+        if ev.decision == "requested":
+            if ev.request is not None:
+                self.add((*loc, "request"), "a request answers nothing: drop `request`, or give the answer's decision")
+            requests.add(ev.id)
+        elif ev.request is not None and ev.request not in requests:
+            self.add((*loc, "request"), f"approval {q(ev.id)} answers {q(ev.request)}, but there is no approval with "
+                     f"decision `requested` {q(ev.request)} before it{Suggester(requests)(ev.request)}")
+
+
+def attempt_of(call: Any, calls: dict[str, Any]) -> int:
+    """The attempt number of a tool ``call``: its ``attempt``, else one more than the call it retries (in
+    ``calls``, by id), else 1. Follows at most 10,000 retries back."""
+    n, seen = 0, 0
+    while call is not None and seen < 10_000:
+        if call.attempt is not None:
+            return int(call.attempt) + n
+        n += 1
+        seen += 1
+        call = calls.get(call.retry_of) if call.retry_of is not None else None
+    return n
+
+
+def format2_issues(drill: Any) -> list[Issue]:
+    """The format-2 rules (module docstring) on a type-valid :class:`~warroom.core.model.Drill`. Never raises."""
+    if drill.schema_version == 1:
+        return _version_issues(drill)
+    rules = _Format2(drill)
+    rules.names()
+    rules.deadline()
+    rules.repetitions()
+    lists = _event_lists(drill)
+    rules.events(*lists[0], [])
+    if len(lists) > 1:
+        rules.events(*lists[1], drill.trace)
+    return rules.issues

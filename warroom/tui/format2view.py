@@ -1,0 +1,160 @@
+"""How the war room shows format-2 events and fields (docs/authoring.md, "Format version 2"): the one-line
+summaries of the new event kinds, the trace table's marks (a result's call ``↳e03``, a retry ``↻e08``, ``×58``
+for a repeated event), and the inspector's lines for agents, call metadata, every result of a call (or that it has
+none), what the model was shown beside the full output, and a command's exit code, stdout and stderr.
+
+Drill text goes through :mod:`warroom.tui.text` (literal, control characters escaped), never as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rich.text import Text
+
+from warroom.core.model import Drill
+from warroom.core.toolcalls import CallIndex, index_calls
+from warroom.tui import text as fmt
+from warroom.tui.structured import structured
+
+#: Labels and styles of the format-2 event kinds in the trace table.
+LABELS = {"command_result": "command", "handoff": "handoff", "approval": "approval", "human_message": "human"}
+STYLES = {"command_result": "green", "handoff": "bold blue", "approval": "bold yellow", "human_message": "bold"}
+
+_INDEXES: dict[int, tuple[Drill, CallIndex]] = {}
+
+
+def call_index(drill: Drill) -> CallIndex:
+    """The :class:`~warroom.core.toolcalls.CallIndex` of ``drill``'s trace and re-plan, built once per drill."""
+    kept = _INDEXES.get(id(drill))
+    if kept is not None and kept[0] is drill:
+        return kept[1]
+    replan = drill.answer_key.replan if drill.answer_key else ()
+    index = index_calls((*drill.trace, *replan))
+    if len(_INDEXES) >= 8:
+        del _INDEXES[next(iter(_INDEXES))]
+    _INDEXES[id(drill)] = (drill, index)
+    return index
+
+
+def summarize2(event: Any, cut: Any) -> str | None:
+    """The one-line summary of a format-2 event kind (``cut`` shortens free text), or None for another kind."""
+    match event.kind:
+        case "command_result":
+            out = f"exit {event.exit_code}"
+            if event.stderr:
+                out += f" · stderr: {cut(event.stderr)}"
+            if event.stdout:
+                out += f" · stdout: {cut(event.stdout)}"
+            return out
+        case "handoff":
+            return f"{event.from_agent} → {event.to_agent}: {cut(event.content)}"
+        case "approval":
+            answers = f" ({event.request})" if event.request else ""
+            return f"{event.decision.upper().replace('_', ' ')}{answers}: {cut(event.content)}"
+        case _:
+            return None
+
+
+def row_mark(event: Any, repetitions: Mapping[str, int] | None) -> str:
+    """What the trace table puts before an event's summary, kept short for 80 columns: ``×N`` (repetitions so far,
+    or in all without a replay) for a repeated event, ``↻ID`` for a call retrying the call ID, ``↳ID`` for a result
+    (the call it answers), ``✂`` for a model call cut short; empty for a plain event."""
+    marks = []
+    if event.repeat is not None:
+        n = repetitions.get(event.id, 1) if repetitions is not None else event.repeat.count
+        marks.append(f"×{n}")
+    if event.kind == "tool_call" and event.retry_of is not None:
+        marks.append(f"↻{event.retry_of}")
+    if event.kind in ("tool_result", "command_result"):
+        marks.append(f"↳{event.call}")
+    if getattr(event, "truncated", False):
+        marks.append("✂")
+    return " ".join(marks) + " " if marks else ""
+
+
+def _line(label: str, value: str, style: str = "") -> Text:
+    out = Text()
+    out.append(f"{label:<10}", style="bold")
+    out.append(fmt.clean_line(value), style=style)
+    out.append("\n")
+    return out
+
+
+#: Most repetition times the inspector lists (then how many more).
+SHOWN_REPETITIONS = 12
+
+
+def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
+    """The inspector's ``agent`` line (name, role, model), a model call's metadata (model, finish reason, max
+    tokens, truncation) and a repeated event's repetitions, expanded: how many so far (``repeated``; None when not
+    playing) and at what drill times; empty for an event with none of these."""
+    out = Text()
+    agents = {a.name: a for a in drill.agents}
+    if event.agent is not None:
+        agent = agents.get(event.agent)
+        role = f" · {agent.role.value}" if agent is not None else ""
+        out.append_text(_line("agent", f"{event.agent}{role}"))
+    meta = []
+    if getattr(event, "model", None):
+        meta.append(f"model {event.model}")
+    if getattr(event, "finish_reason", None):
+        meta.append(f"finish {event.finish_reason}")
+    if getattr(event, "max_tokens", None) is not None:
+        meta.append(f"max_tokens {event.max_tokens:,}")
+    if meta:
+        out.append_text(_line("call", " · ".join(meta)))
+    if getattr(event, "truncated", False):
+        out.append_text(_line("output", "cut short (truncated)", "bold red"))
+    if event.repeat is not None:
+        repeat = event.repeat
+        out.append_text(_line("repeats", f"×{repeat.count}, every {fmt.seconds(repeat.interval)}"))
+        n = repeat.count if repeated is None else repeated
+        times = [fmt.clock(event.t + k * repeat.interval) for k in range(min(n, SHOWN_REPETITIONS))]
+        more = f" and {n - SHOWN_REPETITIONS:,} more" if n > SHOWN_REPETITIONS else ""
+        so_far = "" if repeated is None else f"{n:,} so far: "
+        out.append_text(_line("", f"{so_far}{' '.join(times)}{more}"))
+    return out
+
+
+def results_lines(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
+    """The inspector's ``result`` lines of a tool call: each result answering it that has been released (id and
+    time), how many have not returned yet, or that the trace has none; then its batch and retry."""
+    out = Text()
+    index = call_index(drill)
+    results = index.results_of(call.id)
+    shown = [r for r in results if events is None or r.id in events]
+    if not results:
+        out.append_text(_line("result", "no result in the trace", "bold yellow"))
+    for r in shown:
+        out.append_text(_line("result", f"{r.id} (t={fmt.seconds(r.t)})"))
+    if len(shown) < len(results):
+        out.append_text(_line("result", "not returned yet" if not shown else "more not returned yet", "dim"))
+    if call.batch is not None:
+        others = [c for c in index.batches.get(call.batch, []) if c != call.id]
+        out.append_text(_line("batch", f"{call.batch} with {', '.join(others) or 'no other call'}"))
+    if call.retry_of is not None:
+        out.append_text(_line("retry", f"attempt {index.attempt(call.id)}, retries {call.retry_of}"))
+    return out
+
+
+def result_extras(event: Any) -> Text:
+    """A tool result's size and what the model was shown (beside the full output), or a command's exit code,
+    stdout and stderr, each apart."""
+    out = Text()
+    if event.kind == "command_result":
+        out.append_text(_line("exit code", str(event.exit_code), "bold red" if event.exit_code else "green"))
+        for name in ("stdout", "stderr"):
+            out.append(f"{name}\n", style="bold")
+            text = getattr(event, name)
+            out.append(fmt.clean(text) if text else Text("(empty)", style="dim"))
+            out.append("\n")
+        return out
+    if event.size_bytes is not None:
+        out.append_text(_line("size", f"{event.size_bytes:,} bytes"))
+    if event.shown is not None:
+        out.append("shown to the model (cut short)\n", style="bold")
+        out.append_text(structured(event.shown))
+        out.append("\n")
+    return out
