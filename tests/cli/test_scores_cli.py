@@ -149,16 +149,20 @@ def test_unfinished_sessions_are_recovered_first(tmp_path: Path):
 # -- re-score ------------------------------------------------------------------------------------------------------
 
 
-def _played_session(data_dir: Path, drill_path: Path) -> str:
+def _played_session(
+    data_dir: Path, drill_path: Path, cites: tuple[str, ...] | None = ("e04",), rules: str | None = None
+) -> str:
+    """A session of the bundled duplicate-charge-refunds drill: s1 escalated at 12 s citing ``cites`` (e04 is its
+    evidence; None: an escalation recorded before citations existed), scored by ``rules`` (default the current)."""
     from warroom.core.replay import Replay
-    from warroom.core.scoring import score
+    from warroom.core.scoring import SCORING_VERSION, score
 
     drill = load(drill_path)
     rec = SessionRecorder.start(data_dir, "ann", drill_path, drill)
     replay = Replay(drill, on_action=rec.record)
     replay.advance(12)
-    replay.escalate("s1", "stale snapshot")
-    rec.finish(score(drill, rec.actions))
+    replay.escalate("s1", "stale snapshot", cites)
+    rec.finish(score(drill, rec.actions, rules=rules or SCORING_VERSION))
     return rec.session_id
 
 
@@ -180,6 +184,32 @@ def test_rescore_says_which_changed(tmp_path: Path):
     with ResultsStore(data) as store:
         assert store.get(sid).total == real["total"] and store.get(sid).outcome == "contained"
     assert "0 changed, 2 unchanged, 0 skipped" in run(data, "--rescore").stdout
+
+
+def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked_for(tmp_path: Path):
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = _played_session(data, drill_path, cites=None, rules="1")  # played before escalations cited events
+    with ResultsStore(data) as store:
+        old = store.get(sid)
+    assert (old.scoring_version, old.outcome, old.total) == ("1", "contained", 100)
+    r = run(data, "--rescore")
+    assert r.exit_code == 0 and "re-scored 1 of 1 session(s): 0 changed, 1 unchanged, 0 skipped" in r.stdout
+    r = run(data, "--rescore", "--rules", "2")
+    assert r.exit_code == 0, r.output
+    assert (
+        f"changed: {sid} (ann, duplicate-charge-refunds): scoring rules version 1 -> 2, outcome contained -> "
+        "right_step_unsupported, score 100 -> 10"
+    ) in r.stdout
+    with ResultsStore(data) as store:
+        new = store.get(sid)
+    assert (new.scoring_version, new.outcome, new.total) == ("2", "right_step_unsupported", 10)
+    assert new.scorecard["scoring_version"] == "2" and new.time_to_detect is None
+    # Back to version 1 on request; a plain re-score keeps each session's own rules.
+    assert "score 10 -> 100" in run(data, "--rescore", "--rules", "1").stdout
+    bad = run(data, "--rescore", "--rules", "3")
+    assert bad.exit_code == 2 and "scoring rules version '3' is not known to this warroom" in bad.output
+    assert run(data, "--rules", "2").exit_code == 2  # --rules only with --rescore
 
 
 def test_rescore_reports_a_changed_drill_file(tmp_path: Path):
@@ -250,7 +280,7 @@ def test_exports_carry_every_stored_field(tmp_path: Path):
     assert set(j) == {*flat, "scorecard", "actions"}
     assert j["scorecard"] == json.loads(json.dumps(stored.scorecard)) and j["scorecard"]["outcome"] == "contained"
     assert [a["kind"] for a in j["actions"]] == [a.kind.value for a in stored.actions]
-    assert j["actions"][-1] == {"t": 12.0, "kind": "escalate", "step": "s1", "note": "stale snapshot"}
+    assert j["actions"][-1] == {"t": 12.0, "kind": "escalate", "step": "s1", "note": "stale snapshot", "cites": ["e04"]}
     assert j["drill_path"] == str(drill_path.resolve()) and j["notes"] == ["a facilitator's note"]
     assert j["rescored_at"] and j["all_clear"] is False
 

@@ -123,8 +123,16 @@ def _csv_row(row: Any) -> dict[str, Any]:
 @click.option(
     "--rescore",
     is_flag=True,
-    help="Recompute the matching stored sessions with the current scoring rules (from their action logs and drill "
-    "files) and say which changed.",
+    help="Recompute the matching stored sessions (from their action logs and drill files), each by the scoring rules "
+    "it was scored with, and say which changed.",
+)
+@click.option(
+    "--rules",
+    "rules",
+    default=None,
+    metavar="VERSION",
+    help="With --rescore: apply this edition of the scoring rules (e.g. 2, the current one) to every matching "
+    "session instead of each session's own (docs/scoring.md: version-1 escalations cited nothing).",
 )
 @click.option(
     "--allow-changed",
@@ -161,6 +169,7 @@ def scores(
     summary: bool,
     fmt: str,
     rescore: bool,
+    rules: str | None,
     allow_changed: bool,
     output: Path | None,
     delete: bool,
@@ -192,6 +201,15 @@ def scores(
             raise click.BadParameter(clean(exc), param_hint="--since") from None
     if allow_changed and not rescore:
         raise click.UsageError("--allow-changed only applies with --rescore")
+    if rules is not None:
+        from warroom.core.scoring import check_rules
+
+        if not rescore:
+            raise click.UsageError("--rules only applies with --rescore")
+        try:
+            check_rules(rules)
+        except ValueError as exc:
+            raise click.BadParameter(clean(exc), param_hint="--rules") from None
     if output is not None and (fmt == "table" or rescore):
         raise click.UsageError("--output writes an export: use it with --format csv or --format json")
     _check_delete_usage(delete, yes, session_ids, rescore or summary)
@@ -208,7 +226,7 @@ def scores(
         return
     with store, store_errors():
         if rescore:
-            _rescore(store, settings, who, drill_id, since_ts, allow_changed)
+            _rescore(store, settings, who, drill_id, since_ts, allow_changed, rules)
             return
         if delete:
             _delete(store, settings, session_ids, yes)
@@ -337,7 +355,13 @@ def _summary_csv_rows(trainees: list[Any], drills: list[Any]) -> list[dict[str, 
 
 
 def _rescore(
-    store: Any, settings: Any, who: str | None, drill_id: str | None, since_ts: str | None, allow_changed: bool
+    store: Any,
+    settings: Any,
+    who: str | None,
+    drill_id: str | None,
+    since_ts: str | None,
+    allow_changed: bool,
+    rules: str | None = None,
 ) -> None:
     """Print what :func:`warroom.store.rescore.rescore` did; exit 1 when a session was skipped."""
     from warroom.store.rescore import RescoreStatus, rescore
@@ -350,6 +374,7 @@ def _rescore(
         drill=drill_id,
         since=since_ts,
         allow_changed=allow_changed,
+        rules=rules,
     )
     counts = {status: 0 for status in RescoreStatus}
     for r in results:
