@@ -185,3 +185,32 @@ def test_validation_of_accepted_evidence():
     assert problems(["e99"])[0].startswith("accepted evidence event `e99` is not a trace event")
     assert problems(["r01"]) == ["accepted evidence event `r01` is a re-plan event; it must be an event of the trace"]
     assert len(problems(["e04", "e04"])) == 1
+
+
+def test_the_version_2_worked_examples_in_docs_match():
+    from locations import REPO
+
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.loader import load_drill
+
+    doc = (REPO / "docs" / "scoring.md").read_text()
+    drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
+    rows = [
+        ("at 30 s escalates s1 citing e04 |", esc(30, "s1", ("e04",)), "contained", 82),
+        ("at 24 s escalates s1 citing e07 and e04", esc(24, "s1", ("e07", "e04")), "contained", 88),
+        ("at 30 s escalates s1 citing e05", esc(30, "s1", ("e05",)), "right step, unsupported", 10),
+        ("at 24 s escalates s1 citing e07 (a distractor)", esc(24, "s1", ("e07",)), "right step, unsupported", 10),
+        ("at 24 s escalates s1 citing nothing", esc(24, "s1", ()), "right step, unsupported", 10),
+    ]
+    for what, action, outcome, total in rows:
+        card = score(drill, [action])
+        (line,) = [ln for ln in doc.splitlines() if what in ln]
+        assert f"| {outcome} |" in line and line.endswith(f"**{total}** |"), line
+        assert card.total == total and card.outcome.value == outcome.replace(", ", "_").replace(" ", "_"), what
+    fourth = score(drill, [esc(24, "s1", ("e07",))])
+    flat = " ".join(doc.split())
+    assert fourth.outcome_text.split(" The right step")[0] in flat
+    assert "Escalation of s1 at 24 s cited e07 (a distractor)." in fourth.lines and (
+        "(\"Escalation of s1 at 24 s cited e07 (a distractor).\")" in flat
+    )
+    assert f"worth **{RIGHT_STEP_UNSUPPORTED_POINTS} points**" in doc
