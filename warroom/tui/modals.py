@@ -49,7 +49,7 @@ WAR_ROOM_KEYS: tuple[tuple[str, str], ...] = (
     ("tab", "move between the trace and the inspector (to scroll it)"),
     ("f", "flag the selected event as suspicious, with an optional note; f on a flagged event removes the flag"),
     ("e", "escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a reason, "
-     "enter, then y to confirm)"),
+     "tab again for the evidence you cite: space ticks an event; enter, then y to confirm)"),
     ("q", "quit the drill (asks first; the session is kept as abandoned)"),
     ("?", "this help"),
 )
@@ -99,7 +99,8 @@ REVIEW_NOTES = (
 #: How the war room works, under its keys in the help screen.
 WAR_ROOM_NOTES = (
     "The plan panel shows each step's status as the executor reported it, not as it is.\n\n"
-    "Escalate once you can name the step whose result is wrong: a correct escalation stops the cascade; "
+    "Escalate once you can name the step whose result is wrong and cite the event that shows it: a correct "
+    "escalation stops the cascade; "
     f"a wrong one costs a planner re-plan call and {fmt.seconds(FALSE_ESCALATION_DELAY)} of drill time while the "
     "trace runs on.\n\n"
     "The clock stops while a dialog (this one too) is open."
