@@ -40,6 +40,7 @@ async def test_escalating_s1_citing_the_evidence_contains(services):
         assert dialog.cites == ("e04",)  # the selected event, cited to begin with
         text = screen_text(app)
         assert "[x] e04" in text and "[ ] e03" in text and "citing: e04" in text
+        assert "evidence" not in text.lower() and "distractor" not in text  # the dialog gives nothing away
         await type_text(pilot, "s1")
         await pilot.press("enter")
         assert "citing e04 · no reason given" in dialog.question

@@ -170,7 +170,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     #: The hint under the dialog while choosing, and while asking for confirmation.
-    HINT = "↑↓ jk step · type an id to jump · tab reason, evidence · space cites · enter escalates · esc cancels"
+    HINT = "↑↓ jk step · type an id to jump · tab reason, events · space cites · enter escalates · esc cancels"
     ASK_HINT = "y escalates · n or esc goes back"
     TITLE = "Escalate to the planner: which plan step is at fault?"
 
@@ -217,7 +217,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
                 id="escalate-reason",
             )
             cites = CiteList(self.released, self.initially_cited, id="escalate-cites")
-            cites.border_title = Text("evidence: the events that show the fault (tab here, space ticks)")
+            cites.border_title = Text("cite the events that show the fault (tab here, space ticks)")
             cites.border_subtitle = self._cited_text()
             yield cites
             yield Label(self.HINT, id="escalate-hint", classes="dialog-hint")

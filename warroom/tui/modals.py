@@ -49,7 +49,7 @@ WAR_ROOM_KEYS: tuple[tuple[str, str], ...] = (
     ("tab", "move between the trace and the inspector (to scroll it)"),
     ("f", "flag the selected event as suspicious, with an optional note; f on a flagged event removes the flag"),
     ("e", "escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a reason, "
-     "tab again for the evidence you cite: space ticks an event; enter, then y to confirm)"),
+     "tab again for the events you cite as showing the fault: space ticks one; enter, then y to confirm)"),
     ("q", "quit the drill (asks first; the session is kept as abandoned)"),
     ("?", "this help"),
 )
