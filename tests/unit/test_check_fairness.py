@@ -225,3 +225,19 @@ def test_a_distractor_outside_any_step_names_the_first_step_which_may_be_the_ori
         "distractor e20 to a plan step other than the origin step s1 (an event outside any plan step counts as the "
         "first, s1), or list it as evidence if it really shows the fault"
     ]
+
+
+def test_the_issue_reproduction_from_a_fresh_skeleton_fails_naming_the_distractor_and_the_rule():
+    """`warroom new th-wins`, move the skeleton's distractor (e05) into the origin step, `warroom check`: FAIL."""
+    from warroom.core.loader import load_drill_text
+    from warroom.core.skeleton import skeleton_text
+
+    text = skeleton_text("th-wins")
+    moved = text.replace("  - id: e05\n    t: 15\n    step: s2\n", "  - id: e05\n    t: 15\n    step: s1\n")
+    assert moved != text
+    report = run_checks(load_drill_text(moved, "th-wins.yaml"))
+    happy = report.run("trigger-happy")
+    assert happy.scorecard.outcome is Outcome.RIGHT_STEP_UNSUPPORTED and happy.actions[-1].cites == ("e05",)
+    assert report.total("ideal") > report.total("trigger-happy")
+    (problem,) = report.problems
+    assert problem.startswith("fairness rule trigger-happy-contains: ") and "distractor e05" in problem
