@@ -198,9 +198,16 @@ def test_escalation_verdicts_have_one_set_of_words():
     replay.advance_to(0)
     early = replay.escalate(other, "too early")
     replay.advance_to(max(replay.now, first_evidence))
-    right = replay.escalate(key.fault.origin_step, "found it")
+    right = replay.escalate(key.fault.origin_step, "found it", key.evidence)
     assert early.verdict is EscalationVerdict.FALSE_ESCALATION and early.verdict == "false escalation"
     assert right.verdict in (EscalationVerdict.CONTAINED, EscalationVerdict.CONTAINED_LATE)
     # The re-run of the log gives the same verdicts, per action.
     _, results = replay_actions(drill, replay.actions)
+    assert [r.verdict for r in results] == [early.verdict, right.verdict]
+    # Without the cited evidence, the same containment is the right step, unsupported (rules version 2 only).
+    uncited = [a.model_copy(update={"cites": ()}) for a in replay.actions]
+    _, results = replay_actions(drill, uncited)
+    assert [r.verdict for r in results] == [early.verdict, EscalationVerdict.UNSUPPORTED]
+    assert results[1].verdict == "right step, unsupported"
+    _, results = replay_actions(drill, uncited, rules="1")
     assert [r.verdict for r in results] == [early.verdict, right.verdict]
