@@ -131,3 +131,23 @@ def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked
     bad = run(data, "rescore", "--rules", "3")
     assert bad.exit_code == 2 and "scoring rules version '3' is not known to this warroom" in bad.output
     assert run(data, "--rules", "2").exit_code == 2  # --rules only with --rescore
+
+
+def test_rescore_keeps_the_wall_clock_figures_of_a_session(tmp_path: Path):
+    from warroom.core.scoring import Scorecard as Card
+    from warroom.store.rescore import rescore
+    from warroom.store.results import WallClock
+    from warroom.store.sessions import default_drill_resolver
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = played_session(data, drill_path, cites=None, rules="1")
+    wall = WallClock(pauses=2, paused_seconds=7.5, wall_time_to_detect=20.25)
+    with ResultsStore(data) as store:  # the same session as played with two pauses (the recorder's figures)
+        s = store.get(sid)
+        store.delete([sid])
+        store.insert(s.info(), Card.from_dict(s.scorecard), s.actions, ended_at=s.ended_at, wall=wall)
+        (r,) = [r for r in rescore(store, default_drill_resolver(), rules="2") if r.session_id == sid]
+        assert "score 100 -> 10" in r.message
+        new = store.get(sid)
+    assert new.total == 10 and (new.pauses, new.paused_seconds, new.wall_time_to_detect) == (2, 7.5, 20.25)

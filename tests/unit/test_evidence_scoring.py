@@ -214,3 +214,18 @@ def test_the_version_2_worked_examples_in_docs_match():
         "(\"Escalation of s1 at 24 s cited e07 (a distractor).\")" in flat
     )
     assert f"worth **{RIGHT_STEP_UNSUPPORTED_POINTS} points**" in doc
+
+
+def test_rules_2_record_the_distractor_figures_the_cohort_statistics_read():
+    drill = slow_batch_drill()  # distractors e20 (14 s, s1) and e06 (25 s, s2)
+    pulled = score(drill, [esc(14, "s1", ("e20",))])  # contained at 14 s: e06 never released
+    assert (pulled.distractors_shown, pulled.distractor_escalations) == (1, ["e20"])
+    watched = score(drill, [])  # played to the end: both released, none escalated
+    assert (watched.distractors_shown, watched.distractor_escalations) == (2, [])
+    careful = score(drill, [esc(16, "s1", ("e20", "e03"))])  # the first distractor an escalation cites counts
+    assert (careful.distractors_shown, careful.distractor_escalations) == (1, ["e20"])
+    old = score(drill, [esc(14, "s1", ("e20",))], rules="1")
+    assert (old.distractors_shown, old.distractor_escalations) == (0, [])
+    d = json.loads(json.dumps(pulled.to_dict()))
+    assert (d["distractors_shown"], d["distractor_escalations"]) == (1, ["e20"])
+    assert Scorecard.from_dict(d) == pulled

@@ -74,3 +74,21 @@ def describe_citations(drill: Drill, cites: Iterable[str] | None) -> str:
 
 
 __all__ = ["CITED_LABELS", "SUPPORTING", "Cited", "cited_kind", "describe_citations", "is_supported", "judge_citations"]
+
+
+def distractor_figures(
+    drill: Drill, released: Iterable[str], escalation_cites: Iterable[Iterable[str] | None]
+) -> tuple[int, list[str]]:
+    """The distractor figures of one session (scoring rules version 2 records them in the scorecard, for the
+    cohort statistics): how many of the drill's distractor events were ``released`` (trace event ids), and, per
+    escalation (``escalation_cites``: the cited event ids of each escalation, in order), the first distractor event
+    it cited (escalations that cite none add nothing)."""
+    distractors = [d.event for d in drill.distractors]
+    seen = set(released)
+    shown = sum(1 for e in distractors if e in seen)
+    pulled = []
+    for cites in escalation_cites:
+        first = next((c for c in cites or () if c in distractors), None)
+        if first is not None:
+            pulled.append(first)
+    return shown, pulled

@@ -32,7 +32,7 @@ from typing import Any
 
 from warroom.core.actions import Action, ActionKind
 from warroom.core.errors import WarroomError
-from warroom.core.evidence import describe_citations, is_supported
+from warroom.core.evidence import describe_citations, distractor_figures, is_supported
 from warroom.core.format import amount, damage, damage_amount, round_half_up, seconds, usd
 from warroom.core.model import Drill, Role
 from warroom.core.outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, Outcome
@@ -94,7 +94,9 @@ class Scorecard:
     Times are seconds of drill time; ``damage`` / ``full_damage`` are in ``damage_unit`` (0 and "" in an all-clear
     drill); ``cost_usd`` is every model call released in the session (USD), false-escalation re-plans included;
     ``time_to_detect`` is the containing escalation's time minus the earliest evidence's, None when nothing was
-    contained. ``lines`` explain every number for people.
+    contained. ``lines`` explain every number for people. ``distractors_shown`` (how many of the drill's distractor
+    events the session released) and ``distractor_escalations`` (per escalation that cited a distractor event, the
+    first one it cited) are recorded by scoring rules version 2 (0 and [] by version 1) for the cohort statistics.
     """
 
     drill_id: str
@@ -118,6 +120,8 @@ class Scorecard:
     escalations: int = 0
     replan_usd: float = 0.0
     cost_by_role: dict[str, float] = field(default_factory=dict)
+    distractors_shown: int = 0
+    distractor_escalations: list[str] = field(default_factory=list)
 
     @property
     def max_total(self) -> int:
@@ -143,6 +147,7 @@ class Scorecard:
             kwargs["components"] = [Component(**c) for c in data["components"]]
             kwargs["lines"] = list(data["lines"])
             kwargs["cost_by_role"] = dict(data.get("cost_by_role", {}))
+            kwargs["distractor_escalations"] = list(data.get("distractor_escalations", []))
             return cls(**kwargs)
         except KeyError as exc:
             raise ValueError(f"scorecard is missing {exc.args[0]!r}") from None
@@ -324,6 +329,8 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
         )
     lines.append(cost_line + ". Cost is shown for information; it is not part of the total.")
     lines.append(f"Scoring rules version {rules} (docs/scoring.md).")
+    cites = (r.action.cites for r in replay.escalations)
+    shown, pulled = (0, []) if rules == "1" else distractor_figures(drill, (e.id for e in replay.released), cites)
     return Scorecard(
         drill_id=drill.id,
         scoring_version=rules,
@@ -347,6 +354,8 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
         escalations=len(replay.escalations),
         replan_usd=round(cost.replan_usd, 10),
         cost_by_role={r.value: round(v, 10) for r, v in cost.usd_by_role.items()},
+        distractors_shown=shown,
+        distractor_escalations=pulled,
     )
 
 
