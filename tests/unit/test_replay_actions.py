@@ -25,7 +25,7 @@ def test_quit_abandons_and_quit_after_containment_stays_contained():
     r = Replay(make_drill())
     r.advance(5)
     r.quit()
-    assert r.ended and r.end_reason is EndReason.ABANDONED and r.ended_at == 5
+    assert r.ended and r.end_reason is EndReason.ABANDONED and r.end_time == 5
     assert r.actions[-1].kind is ActionKind.QUIT
 
     r = Replay(make_drill())
@@ -111,8 +111,8 @@ def test_same_actions_same_state():
 
     a, b = play(), play()
     assert a.actions == b.actions
-    assert (a.damage, a.cost.usd, a.ended_at, a.end_reason, a.contained_late) == (
-        b.damage, b.cost.usd, b.ended_at, b.end_reason, b.contained_late
+    assert (a.damage, a.cost.usd, a.end_time, a.end_reason, a.contained_late) == (
+        b.damage, b.cost.usd, b.end_time, b.end_reason, b.contained_late
     )
 
 

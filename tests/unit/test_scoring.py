@@ -46,7 +46,7 @@ def test_contained_at_the_earliest_evidence_scores_100():
     assert card.time_to_detect == 0 and card.damage == 0 and card.full_damage == 400
     assert card.damage_unit == "rows corrupted"
     assert card.scoring_version == SCORING_VERSION
-    assert card.first_evidence_at == 10 and card.deadline == 28 and card.contained_at == 10 and card.ended_at == 12
+    assert card.first_evidence_at == 10 and card.deadline == 28 and card.contained_at == 10 and card.end_time == 12
 
 
 def test_speed_is_time_to_detect_against_the_window():
@@ -91,7 +91,7 @@ def test_false_escalations_cost_points_and_time_even_when_contained():
     card = score(make_drill(), [esc(5, "s3"), esc(20, "s1", cites=EV)])
     assert card.outcome is Outcome.CONTAINED
     assert points(card) == {"Outcome": 50, "Speed": 11, "Damage avoided": 25, "False escalations": -10}
-    assert card.total == 76 and card.false_escalations == 1 and card.escalations == 2
+    assert card.total == 76 and card.false_escalations == 1 and card.escalation_count == 2
     assert card.replan_usd == pytest.approx((1000 * 5 + 200 * 25) / 1e6)
 
 
@@ -116,7 +116,7 @@ def test_all_clear_false_alarm_loses():
 
 def test_quit_before_the_end_is_abandoned_and_scores_zero():
     card = score(make_drill(), [Action(t=5, kind="inspect", event="e02"), Action(t=9, kind="quit")])
-    assert card.outcome is Outcome.ABANDONED and card.total == 0 and card.ended_at == 9
+    assert card.outcome is Outcome.ABANDONED and card.total == 0 and card.end_time == 9
     card = score(all_clear_drill(), [Action(t=9, kind="quit")])
     assert card.outcome is Outcome.ABANDONED and card.total == 0
 
@@ -128,7 +128,7 @@ def test_quit_after_containment_stays_contained():
 
 def test_a_log_without_quit_is_played_to_the_end():
     card = score(make_drill(), [Action(t=3, kind="pause"), Action(t=3, kind="resume")])
-    assert card.outcome is Outcome.MISSED and card.ended_at == 60
+    assert card.outcome is Outcome.MISSED and card.end_time == 60
 
 
 def test_every_number_is_explained_in_lines():
@@ -290,3 +290,17 @@ def test_the_false_alarm_text_for_one_early_escalation_has_no_each():
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
     once = score(drill, [Action(t=1, kind=ActionKind.ESCALATE, step="s1")])
     assert once.outcome_text.startswith("You escalated once, before any evidence of the fault had appeared, and never")
+
+
+def test_a_scorecard_stored_with_the_old_key_names_still_loads():
+    """``ended_at`` (drill seconds) became ``end_time`` and the count ``escalations`` became ``escalation_count``;
+    scorecards stored by an older warroom load with the same values."""
+    from warroom.core.scoring import Scorecard
+
+    card = score(make_drill(), [Action(t=9, kind="quit")])
+    old = json.loads(json.dumps(card.to_dict()))
+    old["ended_at"] = old.pop("end_time")
+    old["escalations"] = old.pop("escalation_count")
+    loaded = Scorecard.from_dict(old)
+    assert loaded == card and loaded.end_time == 9 and loaded.escalation_count == 0
+    assert "ended_at" not in card.to_dict() and "escalations" not in card.to_dict()

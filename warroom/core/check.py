@@ -205,11 +205,11 @@ def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
     replay.advance_to(0.0)
     for t, what, arg, cites in script:
         if replay.ended:
-            notes.append(f"the drill ended at {replay.ended_at:g} s, before the planned {what} of {arg} at {t:g} s")
+            notes.append(f"the drill ended at {replay.end_time:g} s, before the planned {what} of {arg} at {t:g} s")
             break
         replay.advance_to(max(t, replay.now))
         if replay.ended:
-            notes.append(f"the drill ended at {replay.ended_at:g} s, before the planned {what} of {arg} at {t:g} s")
+            notes.append(f"the drill ended at {replay.end_time:g} s, before the planned {what} of {arg} at {t:g} s")
             break
         if what == "flag":
             replay.flag(arg, f"{trainee} trainee: this looks wrong")
@@ -254,7 +254,7 @@ def run_checks(drill: Drill) -> CheckReport:
                 f"never should hold the all clear with {never.max_total} points, but scored {label('never')}"
             )
         for r in runs:
-            if r.scorecard.escalations and not r.scorecard.total < never.total:
+            if r.scorecard.escalation_count and not r.scorecard.total < never.total:
                 problems.append(
                     f"{r.trainee} escalated in an all-clear drill but scored {label(r.trainee)}, not less than never"
                 )

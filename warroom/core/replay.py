@@ -69,7 +69,7 @@ class Replay:
 
     State for a UI, at any moment: :attr:`now`, :attr:`released`, :meth:`step_state` / :attr:`step_states`,
     :attr:`damage`, :attr:`full_damage`, :attr:`damage_unit`, :attr:`damage_timeline`, :attr:`cost` (a
-    :class:`CostMeter`, by role, model and plan step), :attr:`ended`, :attr:`end_reason`, :attr:`ended_at`,
+    :class:`CostMeter`, by role, model and plan step), :attr:`ended`, :attr:`end_reason`, :attr:`end_time`,
     :attr:`deadline`, :attr:`deadline_passed`, :attr:`evidence_released`, :attr:`first_evidence_time`,
     :attr:`false_escalations`, :attr:`escalations`, :attr:`contained`, :attr:`contained_at`, :attr:`actions`,
     :attr:`flagged`.
@@ -86,7 +86,7 @@ class Replay:
         self.cost = CostMeter()
         self.ended: bool = False
         self.end_reason: EndReason | None = None
-        self.ended_at: float | None = None
+        self.end_time: float | None = None
         self.contained_at: float | None = None
         self.contained_late: bool = False
         self.false_escalations: int = 0
@@ -241,7 +241,7 @@ class Replay:
         if not self.ended:
             self.ended = True
             self.end_reason = reason
-            self.ended_at = self.now if at is None else at
+            self.end_time = self.now if at is None else at
 
     # -- state --------------------------------------------------------------------------------------------------
 

@@ -87,6 +87,23 @@ class Component:
     explanation: str
 
 
+#: Scorecard keys written by older warrooms -> their current names: ``ended_at`` was the drill time the session
+#: ended (seconds; the store's ``ended_at`` column is a wall-clock timestamp), ``escalations`` the number of
+#: escalations (a Replay's ``escalations`` is the list of them).
+LEGACY_SCORECARD_KEYS: dict[str, str] = {"ended_at": "end_time", "escalations": "escalation_count"}
+
+
+def current_scorecard_keys(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` (a stored scorecard dict) with :data:`LEGACY_SCORECARD_KEYS` renamed to their current names (a
+    current key given too wins). Returns a new dict; ``data`` is not changed."""
+    out = dict(data)
+    for old, new in LEGACY_SCORECARD_KEYS.items():
+        if old in out:
+            value = out.pop(old)
+            out.setdefault(new, value)
+    return out
+
+
 @dataclass(frozen=True)
 class Scorecard:
     """The score of one session: a pure function of (drill, action log).
@@ -116,8 +133,8 @@ class Scorecard:
     first_evidence_at: float | None = None
     deadline: float | None = None
     contained_at: float | None = None
-    ended_at: float | None = None
-    escalations: int = 0
+    end_time: float | None = None
+    escalation_count: int = 0
     replan_usd: float = 0.0
     cost_by_role: dict[str, float] = field(default_factory=dict)
     distractors_shown: int = 0
@@ -136,7 +153,9 @@ class Scorecard:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Scorecard:
-        """The scorecard :meth:`to_dict` wrote. Raises ValueError for a missing or unknown key or a bad outcome."""
+        """The scorecard :meth:`to_dict` wrote (also one written before :data:`LEGACY_SCORECARD_KEYS` were renamed).
+        Raises ValueError for a missing or unknown key or a bad outcome."""
+        data = current_scorecard_keys(data)
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known
         if unknown:
@@ -350,8 +369,8 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
         first_evidence_at=replay.first_evidence_time,
         deadline=replay.deadline,
         contained_at=replay.contained_at,
-        ended_at=replay.ended_at,
-        escalations=len(replay.escalations),
+        end_time=replay.end_time,
+        escalation_count=len(replay.escalations),
         replan_usd=round(cost.replan_usd, 10),
         cost_by_role={r.value: round(v, 10) for r, v in cost.usd_by_role.items()},
         distractors_shown=shown,
@@ -433,7 +452,7 @@ def _outcome_text(replay: Replay, outcome: Outcome) -> str:
         return "Nobody escalated; the cascade ran to the end of the trace and did all its damage."
     if outcome is Outcome.ALL_CLEAR_HELD:
         return "The trace was healthy (an all-clear drill) and you rightly did not escalate."
-    return f"You left the drill at {seconds(replay.ended_at)}, before it ended."
+    return f"You left the drill at {seconds(replay.end_time)}, before it ended."
 
 
 def _fault_components(replay: Replay, outcome: Outcome) -> list[Component]:

@@ -17,7 +17,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, ScoringError, check_rules, score
+from warroom.core.scoring import (
+    SCORING_VERSION,
+    SCORING_VERSIONS,
+    ScoringError,
+    check_rules,
+    current_scorecard_keys,
+    score,
+)
 from warroom.store.journal import utc_now
 from warroom.store.results import CorruptSession, ResultsStore, StoredSession
 from warroom.store.sessions import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
@@ -124,7 +131,7 @@ def _rescore_one(
         return result(RescoreStatus.SKIPPED, f"cannot be scored on {path}: {exc}; not re-scored")
     record, file_detail = _changed_file_record(s, found) if found.changed else ({}, "")
     new_d = _normalise(new.to_dict())
-    if new_d == _normalise(s.scorecard):
+    if new_d == _normalise(current_scorecard_keys(s.scorecard)):
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
         store.update_scorecard(s.session_id, new, **record)
