@@ -33,15 +33,19 @@ def known_store(data_dir: Path) -> Path:
     return data_dir
 
 
-def played_session(data_dir: Path, drill_path: Path) -> str:
-    """Play the drill at ``drill_path`` as ann (escalating s1 at 12 s), store it; returns its session id."""
+def played_session(
+    data_dir: Path, drill_path: Path, cites: tuple[str, ...] | None = ("e04",), rules: str | None = None
+) -> str:
+    """Play the drill at ``drill_path`` as ann (escalating s1 at 12 s citing ``cites``: e04 is the evidence of the
+    bundled duplicate-charge-refunds drill; None: an escalation recorded before citations existed), scored by
+    ``rules`` (default the current), store it; returns its session id."""
     from warroom.core.replay import Replay
-    from warroom.core.scoring import score
+    from warroom.core.scoring import SCORING_VERSION, score
 
     drill = load(drill_path)
     rec = SessionRecorder.start(data_dir, "ann", drill_path, drill)
     replay = Replay(drill, on_action=rec.record)
     replay.advance(12)
-    replay.escalate("s1", "stale snapshot")
-    rec.finish(score(drill, rec.actions))
+    replay.escalate("s1", "stale snapshot", cites)
+    rec.finish(score(drill, rec.actions, rules=rules or SCORING_VERSION))
     return rec.session_id

@@ -200,9 +200,13 @@ async def test_an_imported_drill_plays_to_a_debrief_in_the_tui(tmp_path):
 
         await run_until(entry.drill.event("h007").t)
         assert drill_text in screen_text(app)  # shown literally, not read as Rich markup
-        # Escalate the origin step (s01, typed in the dialog) with a reason, and confirm.
-        await pilot.press("e", "s", "0", "1", "tab", "w", "e", "b", "enter", "y")
+        # Escalate the origin step (s01, typed in the dialog) with a reason, cite the evidence (tab to the evidence
+        # list, type its id, space ticks it), and confirm.
+        evidence = entry.drill.answer_key.evidence[0]
+        assert evidence != "h007"  # the newest event (cited to begin with) is not the evidence
+        await pilot.press("e", "s", "0", "1", "tab", "w", "e", "b", "tab", *evidence, "space", "enter", "y")
         assert live.replay.contained and live.replay.actions[-1].step == "s01"
+        assert live.replay.actions[-1].cites == ("h007", evidence)
         await run_until(live.replay.now + 2)
         assert isinstance(app.screen, DebriefScreen)
         assert "CONTAINED" in screen_text(app)

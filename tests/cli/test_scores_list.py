@@ -160,7 +160,13 @@ def test_exports_carry_every_stored_field(tmp_path: Path):
     assert set(j) == {*flat, "scorecard", "actions"}
     assert j["scorecard"] == json.loads(json.dumps(stored.scorecard)) and j["scorecard"]["outcome"] == "contained"
     assert [a["kind"] for a in j["actions"]] == [a.kind.value for a in stored.actions]
-    assert j["actions"][-1] == {"t": 12.0, "kind": "escalate", "step": "s1", "note": "stale snapshot"}
+    assert j["actions"][-1] == {
+        "t": 12.0,
+        "kind": "escalate",
+        "step": "s1",
+        "note": "stale snapshot",
+        "cites": ["e04"],
+    }
     assert j["drill_path"] == str(drill_path.resolve()) and j["notes"] == ["a facilitator's note"]
     assert j["rescored_at"] and j["all_clear"] is False
 

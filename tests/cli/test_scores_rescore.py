@@ -105,3 +105,49 @@ def test_rescore_allow_changed_records_the_file_even_when_the_score_is_the_same(
     with ResultsStore(data) as store:
         assert store.get(sid).drill_sha256 == file_sha256(drill_path)
     assert run(data, "--rescore").exit_code == 0
+
+
+def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked_for(tmp_path: Path):
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = played_session(data, drill_path, cites=None, rules="1")  # played before escalations cited events
+    with ResultsStore(data) as store:
+        old = store.get(sid)
+    assert (old.scoring_version, old.outcome, old.total) == ("1", "contained", 100)
+    r = run(data, "--rescore")
+    assert r.exit_code == 0 and "re-scored 1 of 1 session(s): 0 changed, 1 unchanged, 0 skipped" in r.stdout
+    r = run(data, "rescore", "--rules", "2")
+    assert r.exit_code == 0, r.output
+    assert (
+        f"changed: {sid} (ann, duplicate-charge-refunds): scoring rules version 1 -> 2, outcome contained -> "
+        "right_step_unsupported, score 100 -> 10"
+    ) in r.stdout
+    with ResultsStore(data) as store:
+        new = store.get(sid)
+    assert (new.scoring_version, new.outcome, new.total) == ("2", "right_step_unsupported", 10)
+    assert new.scorecard["scoring_version"] == "2" and new.time_to_detect is None
+    # Back to version 1 on request (old spelling too); a plain re-score keeps each session's own rules.
+    assert "score 10 -> 100" in run(data, "--rescore", "--rules", "1").stdout
+    bad = run(data, "rescore", "--rules", "3")
+    assert bad.exit_code == 2 and "scoring rules version '3' is not known to this warroom" in bad.output
+    assert run(data, "--rules", "2").exit_code == 2  # --rules only with --rescore
+
+
+def test_rescore_keeps_the_wall_clock_figures_of_a_session(tmp_path: Path):
+    from warroom.core.scoring import Scorecard as Card
+    from warroom.store.rescore import rescore
+    from warroom.store.results import WallClock
+    from warroom.store.sessions import default_drill_resolver
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = played_session(data, drill_path, cites=None, rules="1")
+    wall = WallClock(pauses=2, paused_seconds=7.5, wall_time_to_detect=20.25)
+    with ResultsStore(data) as store:  # the same session as played with two pauses (the recorder's figures)
+        s = store.get(sid)
+        store.delete([sid])
+        store.insert(s.info(), Card.from_dict(s.scorecard), s.actions, ended_at=s.ended_at, wall=wall)
+        (r,) = [r for r in rescore(store, default_drill_resolver(), rules="2") if r.session_id == sid]
+        assert "score 100 -> 10" in r.message
+        new = store.get(sid)
+    assert new.total == 10 and (new.pauses, new.paused_seconds, new.wall_time_to_detect) == (2, 7.5, 20.25)

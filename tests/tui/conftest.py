@@ -63,13 +63,18 @@ async def type_text(pilot: Pilot, text: str) -> None:
     await pilot.press(*["space" if ch == " " else ch for ch in text])
 
 
-async def escalate(pilot: Pilot, step: str, reason: str = "") -> None:
+async def escalate(pilot: Pilot, step: str, reason: str = "", cite: str | None = None) -> None:
     """Escalate ``step`` from the war room as a trainee does: e, type the step id, tab and the reason (if any),
+    (with ``cite``: tab to the evidence list, type the event id and tick it with space, unless it is cited already),
     enter, and y to confirm."""
     await pilot.press("e")
     await type_text(pilot, step)
-    if reason:
+    if reason or cite is not None:
         await pilot.press("tab")
         await type_text(pilot, reason)
+    if cite is not None and cite not in pilot.app.screen.cites:
+        await pilot.press("tab")
+        await type_text(pilot, cite)
+        await pilot.press("space")
     await pilot.press("enter", "y")
     await pilot.pause()

@@ -11,8 +11,8 @@ from warroom.tui.text import seconds
 from .conftest import advance, escalate, make_app, record_notifications, screen_text
 
 
-async def _escalate(pilot, step: str, reason: str) -> None:
-    await escalate(pilot, step, reason)
+async def _escalate(pilot, step: str, reason: str, cite: str | None = None) -> None:
+    await escalate(pilot, step, reason, cite)
     assert not isinstance(pilot.app.screen, EscalateScreen)
 
 
@@ -26,7 +26,7 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
         assert any("Charged $0.035 and 15 s." in m for m in messages), messages  # USD as docs/scoring.md writes it
         await advance(pilot, 7.3, step=7.3)
         now = app.live.replay.now
-        await _escalate(pilot, "s1", "stale")
+        await _escalate(pilot, "s1", "stale", cite="e04")
         await advance(pilot, 5)
         assert isinstance(app.screen, DebriefScreen)
         text = "\n".join(line.strip("│ ") for line in screen_text(app).splitlines())
@@ -57,7 +57,7 @@ async def test_debrief_times_agree_and_a_penalty_shows_its_points_alone(services
         await advance(pilot, 3.25, step=3.25)
         await _escalate(pilot, "s3", "odd")  # false: the clock jumps 15 s to 18.25 s
         assert app.live.replay.now == 18.25
-        await _escalate(pilot, "s1", "stale")
+        await _escalate(pilot, "s1", "stale", cite="e04")
         await advance(pilot, 5)  # the re-plan plays, then the debrief opens
         assert isinstance(app.screen, DebriefScreen)
         card = app.screen.scorecard

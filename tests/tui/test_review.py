@@ -31,7 +31,7 @@ def play(data_dir: Path, drill_path: Path, trainee: str = "ann") -> str:
     replay.inspect("e04")
     replay.flag("e04", "41 rows, billing said [about 300]")
     replay.escalate("s3", "refund batch looks small")
-    replay.escalate("s1", "snapshot is stale")
+    replay.escalate("s1", "snapshot is stale", ["e04"])
     replay.run_to_end()
     rec.finish(score(drill, rec.actions))
     return rec.session_id
@@ -52,7 +52,7 @@ def test_timeline_marks_answer_key_and_trainee_actions(stored):
     assert tl.warning is None and tl.contained_at == 27.0
     e04 = next(r for r in tl.rows if r.kind == "event" and r.event.id == "e04")
     assert {"evidence", "earliest evidence", "fault step"} <= set(e04.key)
-    assert e04.trainee == ["inspected at 12 s", "flagged"]
+    assert e04.trainee == ["inspected at 12 s", "flagged", "cited"]
     actions = [tl.rows[i] for i in tl.action_rows()]
     assert [a.text for a in actions] == [
         "flagged e04: 41 rows, billing said [about 300]",
@@ -60,8 +60,8 @@ def test_timeline_marks_answer_key_and_trainee_actions(stored):
         "escalated step s1: snapshot is stale",
     ]
     assert actions[0].trainee == ["evidence flagged"]
-    assert actions[1].trainee == ["false escalation", "fault was in step s1"]
-    assert actions[2].trainee == ["contained"]
+    assert actions[1].trainee == ["false escalation", "fault was in step s1"]  # recorded with no citations
+    assert actions[2].trainee == ["contained", "cited e04 (evidence)"]
     # the false escalation let the trace run on for 15 s: those events come between the two escalations
     i1, i2 = tl.action_rows()[1:]
     between = [r.event.id for r in tl.rows[i1 + 1 : i2] if r.kind == "event"]
@@ -120,6 +120,8 @@ async def test_review_screen_steps_through_the_session(stored):
         assert "false escalation" in _text(screen, "#review-detail")
         await pilot.press("n")
         assert screen.selected.action.step == "s1" and "contained" in _text(screen, "#review-detail")
+        # what the containing escalation cited, and what it is by the answer key
+        assert "cited:\n  e04 (evidence) " in _text(screen, "#review-detail")
         await pilot.press("n")  # no later action: stays
         assert screen.selected.action.step == "s1"
         await pilot.press("p", "p")
@@ -249,3 +251,33 @@ async def test_review_shows_the_false_escalation_replan_and_cuts_unplayed_rows_w
         await pilot.pause()
         lines = [ln for ln in screen_text(app).splitlines() if "(not played" in ln]
         assert len(lines) >= 10 and all("(not played…" in ln for ln in lines)
+
+
+async def test_review_shows_what_was_cited_and_whether_it_was_evidence_a_distractor_or_irrelevant(tmp_path: Path):
+    from warroom.tui.review import ReviewApp
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    drill = load(drill_path)
+    rec = SessionRecorder.start(data, "bo", drill_path, drill)
+    replay = Replay(drill, on_action=rec.record)
+    replay.advance(24)
+    replay.escalate("s1", "the refunds list is empty", ["e07", "e05"])  # a distractor and s1's report
+    replay.run_to_end()
+    rec.finish(score(drill, rec.actions))
+    with ResultsStore(data) as store:
+        review = load_review(store.get(rec.session_id))
+    (row,) = [review.timeline.rows[i] for i in review.timeline.action_rows()]
+    assert row.trainee == ["right step, unsupported", "cited e07 (distractor)", "cited e05 (irrelevant)"]
+    e07 = next(r for r in review.timeline.rows if r.kind == "event" and r.event.id == "e07")
+    assert e07.trainee == ["cited"] and "distractor" in e07.key
+    app = ReviewApp(review)
+    async with app.run_test(size=(160, 50)) as pilot:
+        screen = app.screen
+        assert "right_step_unsupported" in _text(screen, "#review-head")
+        detail = _text(screen, "#review-detail")
+        assert "cited:\n  e07 (distractor) " in detail and "  e05 (irrelevant) " in detail
+        assert "Escalation of s1 at 24 s cited e07 (a distractor), e05 (shows nothing about the fault)." in " ".join(
+            _text(screen, "#review-scorecard").split()
+        )
+        await pilot.pause()

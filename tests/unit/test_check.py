@@ -172,7 +172,9 @@ def test_check_command_json(tmp_path):
     assert drills["clear"]["all_clear"] is True
     runs = {r["trainee"]: r for r in drills["tiny"]["runs"]}
     assert runs["ideal"]["total"] == 100 and runs["ideal"]["scorecard"]["outcome"] == "contained"
-    assert runs["ideal"]["actions"][-1] == {"t": 10.0, "kind": "escalate", "step": "s1", "note": "ideal trainee"}
+    assert runs["ideal"]["actions"][-1] == {
+        "t": 10.0, "kind": "escalate", "step": "s1", "note": "ideal trainee", "cites": ["e03"]
+    }
 
 
 def test_check_command_on_the_seed_example():

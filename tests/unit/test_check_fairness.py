@@ -17,15 +17,15 @@ from warroom.cli import main
 from warroom.core.check import run_checks
 from warroom.core.fairness import RULES
 from warroom.core.loader import load_drill
-from warroom.core.scoring import Outcome
+from warroom.core.scoring import Outcome, score
 
 FAIRNESS = FAIRNESS
 
 TRIGGER_HAPPY_WINS = (
-    "fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident (on time) by escalating "
-    "s1 at 15 s, because of distractor e05 (log in plan step s1, at 15 s). Escalating every odd-looking event must "
-    "not win a drill. Move distractor e05 to a plan step other than the origin step s1, or list it as evidence if "
-    "it really shows the fault"
+    "fairness rule trigger-happy-contains: the trigger-happy trainee stopped the incident (right step, unsupported: "
+    "it cited only e05) by escalating the origin step s1 at 15 s, because of distractor e05 (log in plan step s1, at "
+    "15 s). Escalating every odd-looking event must not land on the origin step. Move distractor e05 to a plan step "
+    "other than the origin step s1, or list it as evidence if it really shows the fault"
 )
 
 #: file stem -> (rule, the one problem it must report)
@@ -86,7 +86,12 @@ def test_the_issue_case_fails_in_the_cli_naming_the_distractor_and_the_rule():
     assert f"  problem: {TRIGGER_HAPPY_WINS}" in result.output
     report = run_checks(load_drill(FAIRNESS / "trigger-happy-wins.yaml"))
     happy = report.run("trigger-happy").scorecard
-    assert (happy.outcome, happy.total) == (Outcome.CONTAINED, 78)  # what passed before the rule
+    # Scoring rules version 1 (the step alone) contained it with 78, beating a careful trainee who escalates a few
+    # seconds later; version 2 sees it cited only the distractor: -10 (the first event) + 10 = 0.
+    assert (happy.outcome, happy.total) == (Outcome.RIGHT_STEP_UNSUPPORTED, 0)
+    drill = load_drill(FAIRNESS / "trigger-happy-wins.yaml")
+    assert score(drill, report.run("trigger-happy").actions, rules="1").total == 78
+    assert report.run("trigger-happy").actions[-1].cites == ("e05",)
 
 
 def test_the_standard_drill_passes_every_rule():
@@ -128,11 +133,12 @@ def test_trigger_happy_containing_late_also_fails():
     trace.insert(at, {"id": "e20", "t": 29, "step": "s1", "kind": "log", "source": "app", "content": "cache warmed"})
     distractors = [*drill_dict()["distractors"], {"event": "e20", "why_harmless": "Cache warm-up."}]
     report = run_checks(make_drill(trace=trace, distractors=distractors))
-    assert report.run("trigger-happy").scorecard.outcome is Outcome.CONTAINED_LATE
+    assert report.run("trigger-happy").scorecard.outcome is Outcome.RIGHT_STEP_UNSUPPORTED
     (problem,) = [p for p in report.problems if p.startswith("fairness rule")]
     assert problem.startswith(
-        "fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident (late) by "
-        "escalating s1 at 40 s, because of distractor e20 (log in plan step s1, at 29 s)."
+        "fairness rule trigger-happy-contains: the trigger-happy trainee stopped the incident (right step, "
+        "unsupported: it cited only e20) by escalating the origin step s1 at 40 s, because of distractor e20 (log in "
+        "plan step s1, at 29 s)."
     )
 
 
@@ -213,8 +219,25 @@ def test_a_distractor_outside_any_step_names_the_first_step_which_may_be_the_ori
     distractors = [{"event": "e20", "why_harmless": "Cache warm-up."}]
     problems = [p for p in run_checks(make_drill(trace=trace, distractors=distractors)).problems if "fairness" in p]
     assert problems == [
-        "fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident (on time) by "
-        "escalating s1 at 26 s, because of distractor e20 (log outside any plan step, at 26 s). Escalating every "
-        "odd-looking event must not win a drill. Move distractor e20 to a plan step other than the origin step s1 "
-        "(an event outside any plan step counts as the first, s1), or list it as evidence if it really shows the fault"
+        "fairness rule trigger-happy-contains: the trigger-happy trainee stopped the incident (right step, "
+        "unsupported: it cited only e20) by escalating the origin step s1 at 26 s, because of distractor e20 (log "
+        "outside any plan step, at 26 s). Escalating every odd-looking event must not land on the origin step. Move "
+        "distractor e20 to a plan step other than the origin step s1 (an event outside any plan step counts as the "
+        "first, s1), or list it as evidence if it really shows the fault"
     ]
+
+
+def test_the_issue_reproduction_from_a_fresh_skeleton_fails_naming_the_distractor_and_the_rule():
+    """`warroom new th-wins`, move the skeleton's distractor (e05) into the origin step, `warroom check`: FAIL."""
+    from warroom.core.loader import load_drill_text
+    from warroom.core.skeleton import skeleton_text
+
+    text = skeleton_text("th-wins")
+    moved = text.replace("  - id: e05\n    t: 15\n    step: s2\n", "  - id: e05\n    t: 15\n    step: s1\n")
+    assert moved != text
+    report = run_checks(load_drill_text(moved, "th-wins.yaml"))
+    happy = report.run("trigger-happy")
+    assert happy.scorecard.outcome is Outcome.RIGHT_STEP_UNSUPPORTED and happy.actions[-1].cites == ("e05",)
+    assert report.total("ideal") > report.total("trigger-happy")
+    (problem,) = report.problems
+    assert problem.startswith("fairness rule trigger-happy-contains: ") and "distractor e05" in problem

@@ -306,3 +306,29 @@ def test_unreadable_journal_is_set_aside_never_deleted(tmp_path: Path):
     assert not r.stored and "no session start line" in r.error
     kept = jdir / "unreadable" / "20261129-000000-zzzz.jsonl"
     assert kept.read_bytes() == b"not json at all\n"
+
+
+def test_citations_are_journalled_and_recovery_scores_by_the_rules_the_journal_recorded(tmp_path: Path):
+    """An escalation's cited events are on the journal line; a killed session is recovered by the scoring rules its
+    start line recorded: a journal started by a version-1 warroom (cites absent) stays on version 1."""
+    from warroom.core.replay import Replay
+
+    cases = (("2", ("e04",), "contained"), ("1", None, "contained"), ("2", None, "right_step_unsupported"))
+    for rules, cites, outcome in cases:
+        data_dir = tmp_path / rules / str(cites)
+        path = bundled_drill_path()
+        rec = SessionRecorder.start(data_dir, "ann", path, load(path))
+        replay = Replay(load(path), on_action=rec.record)
+        replay.advance_to(12)
+        replay.escalate("s1", "stale", cites)
+        rec.close()  # killed before the end
+        lines = rec.journal_path.read_text().splitlines()
+        escalation = json.loads(lines[-1])["action"]
+        assert escalation.get("cites") == (list(cites) if cites is not None else None)
+        lines[0] = json.dumps({**json.loads(lines[0]), "scoring_version": rules})
+        rec.journal_path.write_text("\n".join(lines) + "\n")
+        (recovered,) = recover_unfinished(data_dir, default_drill_resolver())
+        assert not recovered.quarantined, recovered.error
+        with ResultsStore(data_dir) as store:
+            row = store.get(rec.session_id)  # one PostgreSQL database holds every case's session
+            assert (row.outcome, row.scorecard["scoring_version"]) == (outcome, rules)

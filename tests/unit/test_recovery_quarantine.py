@@ -98,7 +98,7 @@ def test_any_failure_while_recovering_quarantines_the_journal_and_the_start_goes
 
     killed_session(tmp_path)
 
-    def boom(drill, actions):
+    def boom(drill, actions, *rules):
         raise OverflowError("cannot convert float infinity to integer")
 
     monkeypatch.setattr(recovery, "_score", boom)

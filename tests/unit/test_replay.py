@@ -69,7 +69,7 @@ def test_end_of_trace_is_a_miss_with_the_full_damage():
     assert not r.ended
     r.advance(100)
     assert r.ended and r.end_reason is EndReason.END_OF_TRACE
-    assert r.ended_at == 60  # the moment the last event was released, not where the clock went
+    assert r.end_time == 60  # the moment the last event was released, not where the clock went
     assert r.damage == r.full_damage == 400
     assert r.damage_timeline == [(0.0, 0.0), (30, 100), (50, 400)]
     assert r.advance(10) == []  # nothing happens after the end
@@ -96,7 +96,7 @@ def test_escalating_the_origin_after_evidence_contains_and_plays_the_replan():
     assert not r.ended  # the re-plan still has to play
     assert r.next_event_time == 12 and r.last_event_time == 12
     assert ids(r.advance(5)) == ["r01"]  # the original trace stopped; the re-plan took its place at +2 s
-    assert r.ended and r.end_reason is EndReason.CONTAINED and r.ended_at == 12
+    assert r.ended and r.end_reason is EndReason.CONTAINED and r.end_time == 12
     assert r.damage == 0
     assert not r.is_released("e04")
     assert r.cost.usd_by_role[Role.PLANNER] == pytest.approx(PLANNER_CALL_USD + REPLAN_EVENT_USD)
@@ -109,7 +109,7 @@ def test_replan_events_at_plus_zero_come_back_with_the_escalation():
     r.advance(10)
     res = r.escalate("s1")
     assert ids(res.released) == ["r01"]
-    assert r.ended and r.end_reason is EndReason.CONTAINED and r.ended_at == 10
+    assert r.ended and r.end_reason is EndReason.CONTAINED and r.end_time == 10
 
 
 def test_containment_without_replan_events_ends_at_once():
@@ -118,7 +118,7 @@ def test_containment_without_replan_events_ends_at_once():
     r = Replay(make_drill(answer_key=key))
     r.advance(15)
     assert r.escalate("s1").contained
-    assert r.ended and r.end_reason is EndReason.CONTAINED and r.ended_at == 15
+    assert r.ended and r.end_reason is EndReason.CONTAINED and r.end_time == 15
 
 
 def test_no_second_escalation_after_containment():

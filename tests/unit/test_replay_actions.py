@@ -25,7 +25,7 @@ def test_quit_abandons_and_quit_after_containment_stays_contained():
     r = Replay(make_drill())
     r.advance(5)
     r.quit()
-    assert r.ended and r.end_reason is EndReason.ABANDONED and r.ended_at == 5
+    assert r.ended and r.end_reason is EndReason.ABANDONED and r.end_time == 5
     assert r.actions[-1].kind is ActionKind.QUIT
 
     r = Replay(make_drill())
@@ -111,8 +111,8 @@ def test_same_actions_same_state():
 
     a, b = play(), play()
     assert a.actions == b.actions
-    assert (a.damage, a.cost.usd, a.ended_at, a.end_reason, a.contained_late) == (
-        b.damage, b.cost.usd, b.ended_at, b.end_reason, b.contained_late
+    assert (a.damage, a.cost.usd, a.end_time, a.end_reason, a.contained_late) == (
+        b.damage, b.cost.usd, b.end_time, b.end_reason, b.contained_late
     )
 
 
@@ -198,9 +198,16 @@ def test_escalation_verdicts_have_one_set_of_words():
     replay.advance_to(0)
     early = replay.escalate(other, "too early")
     replay.advance_to(max(replay.now, first_evidence))
-    right = replay.escalate(key.fault.origin_step, "found it")
+    right = replay.escalate(key.fault.origin_step, "found it", key.evidence)
     assert early.verdict is EscalationVerdict.FALSE_ESCALATION and early.verdict == "false escalation"
     assert right.verdict in (EscalationVerdict.CONTAINED, EscalationVerdict.CONTAINED_LATE)
     # The re-run of the log gives the same verdicts, per action.
     _, results = replay_actions(drill, replay.actions)
+    assert [r.verdict for r in results] == [early.verdict, right.verdict]
+    # Without the cited evidence, the same containment is the right step, unsupported (rules version 2 only).
+    uncited = [a.model_copy(update={"cites": ()}) for a in replay.actions]
+    _, results = replay_actions(drill, uncited)
+    assert [r.verdict for r in results] == [early.verdict, EscalationVerdict.UNSUPPORTED]
+    assert results[1].verdict == "right step, unsupported"
+    _, results = replay_actions(drill, uncited, rules="1")
     assert [r.verdict for r in results] == [early.verdict, right.verdict]

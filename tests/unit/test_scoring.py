@@ -24,8 +24,12 @@ from warroom.core.scoring import (
 DOC = REPO / "docs" / "scoring.md"
 
 
-def esc(t: float, step: str, note: str | None = None) -> Action:
-    return Action(t=t, kind="escalate", step=step, note=note)
+#: The standard drill's evidence, cited by the escalations that contain it.
+EV = ("e03",)
+
+
+def esc(t: float, step: str, note: str | None = None, cites: tuple[str, ...] | None = None) -> Action:
+    return Action(t=t, kind="escalate", step=step, note=note, cites=cites)
 
 
 def points(card: Scorecard) -> dict[str, int]:
@@ -36,17 +40,17 @@ def points(card: Scorecard) -> dict[str, int]:
 
 
 def test_contained_at_the_earliest_evidence_scores_100():
-    card = score(make_drill(), [esc(10, "s1")])
+    card = score(make_drill(), [esc(10, "s1", cites=EV)])
     assert card.outcome is Outcome.CONTAINED and card.total == 100
     assert points(card) == {"Outcome": 50, "Speed": 25, "Damage avoided": 25, "False escalations": 0}
     assert card.time_to_detect == 0 and card.damage == 0 and card.full_damage == 400
     assert card.damage_unit == "rows corrupted"
     assert card.scoring_version == SCORING_VERSION
-    assert card.first_evidence_at == 10 and card.deadline == 28 and card.contained_at == 10 and card.ended_at == 12
+    assert card.first_evidence_at == 10 and card.deadline == 28 and card.contained_at == 10 and card.end_time == 12
 
 
 def test_speed_is_time_to_detect_against_the_window():
-    card = score(make_drill(), [esc(19, "s1")])  # 9 s of an 18 s window: 25 x 0.5 = 12.5, rounded half up
+    card = score(make_drill(), [esc(19, "s1", cites=EV)])  # 9 s of an 18 s window: 25 x 0.5 = 12.5, rounded half up
     assert card.outcome is Outcome.CONTAINED
     assert points(card)["Speed"] == 13 and card.total == 88
     assert card.time_to_detect == 9
@@ -54,12 +58,12 @@ def test_speed_is_time_to_detect_against_the_window():
 
 
 def test_at_the_deadline_is_in_time_with_zero_speed():
-    card = score(make_drill(), [esc(28, "s1")])
+    card = score(make_drill(), [esc(28, "s1", cites=EV)])
     assert card.outcome is Outcome.CONTAINED and points(card)["Speed"] == 0 and card.total == 75
 
 
 def test_contained_late_keeps_damage_points_for_what_was_avoided():
-    card = score(make_drill(), [esc(35, "s1")])
+    card = score(make_drill(), [esc(35, "s1", cites=EV)])
     assert card.outcome is Outcome.CONTAINED_LATE
     assert points(card) == {"Outcome": 20, "Speed": 0, "Damage avoided": 19, "False escalations": 0}
     assert card.damage == 100 and card.total == 39  # 25 x (1 - 100/400) = 18.75 -> 19
@@ -84,10 +88,10 @@ def test_false_alarm_before_evidence_in_a_faulted_drill():
 
 def test_false_escalations_cost_points_and_time_even_when_contained():
     # s3 at 5 s: false (before evidence), clock -> 20 s; s1 at 20 s contains: ttd 10 s of 18 s.
-    card = score(make_drill(), [esc(5, "s3"), esc(20, "s1")])
+    card = score(make_drill(), [esc(5, "s3"), esc(20, "s1", cites=EV)])
     assert card.outcome is Outcome.CONTAINED
     assert points(card) == {"Outcome": 50, "Speed": 11, "Damage avoided": 25, "False escalations": -10}
-    assert card.total == 76 and card.false_escalations == 1 and card.escalations == 2
+    assert card.total == 76 and card.false_escalations == 1 and card.escalation_count == 2
     assert card.replan_usd == pytest.approx((1000 * 5 + 200 * 25) / 1e6)
 
 
@@ -112,23 +116,23 @@ def test_all_clear_false_alarm_loses():
 
 def test_quit_before_the_end_is_abandoned_and_scores_zero():
     card = score(make_drill(), [Action(t=5, kind="inspect", event="e02"), Action(t=9, kind="quit")])
-    assert card.outcome is Outcome.ABANDONED and card.total == 0 and card.ended_at == 9
+    assert card.outcome is Outcome.ABANDONED and card.total == 0 and card.end_time == 9
     card = score(all_clear_drill(), [Action(t=9, kind="quit")])
     assert card.outcome is Outcome.ABANDONED and card.total == 0
 
 
 def test_quit_after_containment_stays_contained():
-    card = score(make_drill(), [esc(10, "s1"), Action(t=11, kind="quit")])
+    card = score(make_drill(), [esc(10, "s1", cites=EV), Action(t=11, kind="quit")])
     assert card.outcome is Outcome.CONTAINED and card.total == 100
 
 
 def test_a_log_without_quit_is_played_to_the_end():
     card = score(make_drill(), [Action(t=3, kind="pause"), Action(t=3, kind="resume")])
-    assert card.outcome is Outcome.MISSED and card.ended_at == 60
+    assert card.outcome is Outcome.MISSED and card.end_time == 60
 
 
 def test_every_number_is_explained_in_lines():
-    card = score(make_drill(), [esc(5, "s3"), esc(20, "s1")])
+    card = score(make_drill(), [esc(5, "s3"), esc(20, "s1", cites=EV)])
     text = "\n".join(card.lines)
     assert text.startswith("Outcome: contained.")
     for c in card.components:
@@ -156,7 +160,7 @@ def test_same_log_same_scorecard_and_live_play_agrees():
 
 
 def test_scorecard_round_trips_through_json():
-    card = score(make_drill(), [esc(5, "s3"), esc(20, "s1")])
+    card = score(make_drill(), [esc(5, "s3"), esc(20, "s1", cites=EV)])
     text = json.dumps(card.to_dict())
     back = Scorecard.from_dict(json.loads(text))
     assert back == card and back.outcome is Outcome.CONTAINED
@@ -206,7 +210,7 @@ def test_worked_example_in_docs_matches():
         drill,
         [
             esc(14, "s2", "the refunds list is empty"),
-            esc(30, "s1", "the rows come from a cache snapshot of 20 November"),
+            esc(30, "s1", "the rows come from a cache snapshot of 20 November", ("e04",)),
         ],
     )
     assert card.outcome is Outcome.CONTAINED
@@ -221,9 +225,9 @@ def test_worked_example_in_docs_matches():
     assert "earliest evidence is event e04 at **12 s**" in doc and "**37 s**" in doc and "**$14,021.00**" in doc
     assert "costs **$0.035**" in doc
 
-    ideal = score(drill, [esc(12, "s1")])
+    ideal = score(drill, [esc(12, "s1", cites=("e04",))])
     assert ideal.total == 100 and "it would have scored 50 + 25 + 25 = **100**" in doc
-    late = score(drill, [esc(45, "s1")])
+    late = score(drill, [esc(45, "s1", cites=("e04",))])
     assert late.outcome is Outcome.CONTAINED_LATE and late.total == 37 and late.damage == 4413
     assert points(late)["Damage avoided"] == 17
     assert "at 45 s gives **37**" in doc and "25 × (1 − 4,413/14,021) = 17.13" in doc
@@ -259,14 +263,14 @@ def test_explanations_write_numbers_as_everywhere_else():
     d = drill_dict()
     d["answer_key"]["damage"]["entries"] = [{"event": "e04", "amount": 12.34}, {"event": "e09", "amount": 1234.5}]
     d["trace"][3]["t"] = 11.5  # e04, after the evidence at 10 s
-    card = score(Drill.model_validate(d), [esc(28.25, "s1")])
+    card = score(Drill.model_validate(d), [esc(28.25, "s1", cites=EV)])
     text = "\n".join(card.lines)
     assert card.outcome is Outcome.CONTAINED_LATE
     assert "at 28.3 s, after the deadline at 28 s" in text
     assert "Damage 12.34 of a full cascade's 1,246.84 rows corrupted" in text
     assert "25 x (1 - 12.34/1,246.84) = 24.75, rounded 25." in text
 
-    on_time = score(Drill.model_validate(d), [esc(18.25, "s1")])
+    on_time = score(Drill.model_validate(d), [esc(18.25, "s1", cites=EV)])
     lines = "\n".join(on_time.lines)
     assert "Time to detect 8.3 s (earliest evidence at 10 s, escalation at 18.3 s) in a window of 18 s" in lines
     assert "25 x (1 - 8.25/18) = 13.54, rounded 14." in lines
@@ -286,3 +290,17 @@ def test_the_false_alarm_text_for_one_early_escalation_has_no_each():
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
     once = score(drill, [Action(t=1, kind=ActionKind.ESCALATE, step="s1")])
     assert once.outcome_text.startswith("You escalated once, before any evidence of the fault had appeared, and never")
+
+
+def test_a_scorecard_stored_with_the_old_key_names_still_loads():
+    """``ended_at`` (drill seconds) became ``end_time`` and the count ``escalations`` became ``escalation_count``;
+    scorecards stored by an older warroom load with the same values."""
+    from warroom.core.scoring import Scorecard
+
+    card = score(make_drill(), [Action(t=9, kind="quit")])
+    old = json.loads(json.dumps(card.to_dict()))
+    old["ended_at"] = old.pop("end_time")
+    old["escalations"] = old.pop("escalation_count")
+    loaded = Scorecard.from_dict(old)
+    assert loaded == card and loaded.end_time == 9 and loaded.escalation_count == 0
+    assert "ended_at" not in card.to_dict() and "escalations" not in card.to_dict()

@@ -21,12 +21,14 @@ from warroom.cli.common import settings_from
 from warroom.cli.scores_common import (
     allow_changed_help,
     check_output,
+    check_rules_option,
     export_format_option,
     filter_options,
     filters_of,
     limit_option,
     output_option,
     reverse_option,
+    rules_help,
     sort_option,
 )
 from warroom.cli.scores_delete import delete_command, delete_stored
@@ -91,6 +93,7 @@ class ScoresGroup(click.Group):
 @click.option(
     "--allow-changed", is_flag=True, help=f"With --rescore: {allow_changed_help[0].lower()}{allow_changed_help[1:]}"
 )
+@click.option("--rules", "rules", default=None, metavar="VERSION", help=f"With --rescore: {rules_help}")
 @output_option
 @click.option("--delete", is_flag=True, help="Old spelling of `warroom scores delete SESSION_ID...`.")
 @click.option("--yes", "-y", is_flag=True, help="With --delete: do not ask for confirmation.")
@@ -102,7 +105,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     warroom scores [OPTIONS]                list the sessions (the same as `scores list`)
     warroom scores list [OPTIONS]           list the sessions: a table, CSV or JSON
     warroom scores summary [OPTIONS]        figures per trainee and per drill
-    warroom scores rescore [OPTIONS]        recompute with the current scoring rules
+    warroom scores rescore [OPTIONS]        recompute each by its own scoring rules (or --rules)
     warroom scores delete SESSION_ID...     delete sessions (asks first; --yes to skip)
 
     Every trainee's sessions are listed unless --trainee NAME or --mine is given; --set ID keeps the sessions
@@ -122,7 +125,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     fmt: str = opts["fmt"]
     output: Path | None = opts["output"]
     if opts["rescore"]:
-        rescore_sessions(settings, filters, opts["allow_changed"])
+        rescore_sessions(settings, filters, opts["allow_changed"], opts["rules"])
     elif opts["delete"]:
         delete_stored(settings, old_ids, opts["yes"])
     elif opts["summary"]:
@@ -144,6 +147,9 @@ def _check_old_usage(opts: dict[str, Any], ids: tuple[str, ...]) -> None:
     ``--delete`` its ids and no other mode, ``--yes`` needs ``--delete``."""
     if opts["allow_changed"] and not opts["rescore"]:
         raise click.UsageError("--allow-changed only applies with --rescore")
+    if opts["rules"] is not None and not opts["rescore"]:
+        raise click.UsageError("--rules only applies with --rescore")
+    check_rules_option(opts["rules"])
     if opts["output"] is not None and opts["rescore"]:
         raise click.UsageError("--output writes an export: use it with --format csv or --format json")
     check_output(opts["fmt"], opts["output"])

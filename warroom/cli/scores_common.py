@@ -70,6 +70,22 @@ output_option = click.option(
     "as \\xNN escapes).",
 )
 allow_changed_help = "Also re-score sessions whose drill file changed since they were played."
+rules_help = (
+    "Apply this edition of the scoring rules (e.g. 2, the current one) to every matching session instead of each "
+    "session's own (docs/scoring.md: version-1 escalations cited nothing)."
+)
+
+
+def check_rules_option(rules: str | None) -> None:
+    """Raise click.BadParameter for a ``--rules`` value that is no edition of the scoring rules."""
+    if rules is None:
+        return
+    from warroom.core.scoring import check_rules
+
+    try:
+        check_rules(rules)
+    except ValueError as exc:
+        raise click.BadParameter(clean(exc), param_hint="--rules") from None
 
 
 def filter_options(f: F) -> F:

@@ -1,5 +1,5 @@
 """``warroom scores rescore`` (old spelling ``warroom scores --rescore``): recompute stored sessions with the
-current scoring rules and say which changed."""
+scoring rules each was scored with (or the edition ``--rules`` names) and say which changed."""
 
 from __future__ import annotations
 
@@ -12,16 +12,21 @@ from warroom.cli.output import say
 from warroom.cli.scores_common import (
     Filters,
     allow_changed_help,
+    check_rules_option,
     filter_options,
     filters_of,
     open_store,
+    rules_help,
     subcommand_options,
 )
 
 
-def rescore_sessions(settings: Settings, filters: Filters, allow_changed: bool = False) -> None:
-    """Re-score the matching stored sessions (:func:`warroom.store.rescore.rescore`) and print what it did: each
-    changed or updated session, each skipped one on stderr, then the counts. Exits 1 when a session was skipped."""
+def rescore_sessions(
+    settings: Settings, filters: Filters, allow_changed: bool = False, rules: str | None = None
+) -> None:
+    """Re-score the matching stored sessions (:func:`warroom.store.rescore.rescore`), each by its own edition of the
+    scoring rules or by ``rules`` when given, and print what it did: each changed or updated session, each skipped
+    one on stderr, then the counts. Exits 1 when a session was skipped."""
     from warroom.store.rescore import RescoreStatus, rescore
     from warroom.store.sessions import default_drill_resolver
 
@@ -31,7 +36,7 @@ def rescore_sessions(settings: Settings, filters: Filters, allow_changed: bool =
         return
     with store, store_errors():
         resolver = default_drill_resolver(settings.drill_dirs)
-        results = rescore(store, resolver, **filters.as_kwargs(), allow_changed=allow_changed)
+        results = rescore(store, resolver, **filters.as_kwargs(), allow_changed=allow_changed, rules=rules)
     counts = {status: 0 for status in RescoreStatus}
     for r in results:
         counts[r.status] += 1
@@ -53,16 +58,18 @@ def rescore_sessions(settings: Settings, filters: Filters, allow_changed: bool =
 @click.command("rescore")
 @filter_options
 @click.option("--allow-changed", is_flag=True, help=allow_changed_help)
+@click.option("--rules", "rules", default=None, metavar="VERSION", help=rules_help)
 @click.pass_context
 def rescore_command(ctx: click.Context, **_: Any) -> None:
-    """Recompute the matching stored sessions with the current scoring rules (from their action logs and drill
-    files) and say which changed.
+    """Recompute the matching stored sessions (from their action logs and drill files), each by the scoring rules
+    it was scored with (or by --rules VERSION), and say which changed.
 
     A session whose drill file changed since it was played is skipped (exit status 1) unless --allow-changed is
     given; then the file it was re-scored against is recorded with it. Every trainee's sessions are re-scored
     unless --trainee NAME or --mine is given.
     """
     o = subcommand_options(ctx)
+    check_rules_option(o["rules"])
     settings = settings_from(ctx, data_dir=o["data_dir"])
     filters = filters_of(settings, o)
-    rescore_sessions(settings, filters, o["allow_changed"])
+    rescore_sessions(settings, filters, o["allow_changed"], o["rules"])

@@ -19,7 +19,9 @@ class ActionKind(StrEnum):
     - ``flag``: mark a trace event as suspicious (``event``, optional ``note``). Flagging an event already flagged
       replaces its note (journals written before ``unflag`` existed may flag an event twice).
     - ``unflag``: remove the trainee's flag from a flagged trace event (``event``).
-    - ``escalate``: escalate to the planner naming the plan step at fault (``step``, ``note`` = the reason).
+    - ``escalate``: escalate to the planner naming the plan step at fault (``step``, ``note`` = the reason,
+      ``cites`` = the trace events the trainee cites as showing the fault; absent in action logs written before
+      escalations cited events, which the scoring rules read as citing nothing).
     - ``pause`` / ``resume``: stop or restart the drill clock (playback only; no effect on the score).
     - ``speed``: change playback speed (``speed``, a multiplier of real time; no effect on the score).
     - ``quit``: leave the drill before it ended; the session is scored as abandoned.
@@ -45,4 +47,11 @@ class Action(BaseModel):
     event: str | None = Field(default=None, description="The trace event inspected, flagged or unflagged.")
     step: str | None = Field(default=None, description="The plan step named in an escalation.")
     note: str | None = Field(default=None, description="A flag's note or an escalation's reason.")
+    cites: tuple[str, ...] | None = Field(
+        default=None,
+        description=(
+            "The trace event ids an escalation cites as showing the fault, in the trainee's order (empty: none "
+            "cited; absent: a log from before escalations cited events)."
+        ),
+    )
     speed: float | None = Field(default=None, gt=0, description="New playback speed for a `speed` action.")

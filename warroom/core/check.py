@@ -6,24 +6,28 @@ problems that make the drill unfit to play. ``warroom check PATH...`` prints the
 
 The scripted trainees (docs/scoring.md defines them too). In a drill with a fault:
 
-- **ideal**: at the earliest evidence event's time, inspects and flags it and escalates the fault's origin step.
+- **ideal** (the careful trainee): at the earliest evidence event's time, flags it and escalates the fault's
+  origin step citing it.
 - **late**: escalates the origin step after the deadline, at ``deadline + min(LATE_DELAY, (end - deadline) / 2)``
-  where ``end`` is the last trace event's time (so strictly after the deadline and before the trace ends).
+  where ``end`` is the last trace event's time (so strictly after the deadline and before the trace ends), citing
+  the earliest evidence.
 - **never**: does nothing.
-- **trigger-happy**: at the first trace event escalates that event's plan step, then at each distractor's event
-  flags it and escalates its plan step (an event outside any step names the first plan step); each escalation
-  waits until the drill clock has reached its event (a false escalation moves the clock on).
-- **wrong-step**: at the earliest evidence, escalates a step other than the origin: the first cascade step that
-  is not the origin, else the first plan step that is not the origin.
+- **trigger-happy**: at the first trace event escalates that event's plan step citing that event, then at each
+  distractor's event flags it and escalates its plan step citing the distractor: it cites what it saw first, never
+  the evidence (an event outside any step names the first plan step); each escalation waits until the drill clock
+  has reached its event (a false escalation moves the clock on).
+- **wrong-step**: at the earliest evidence, escalates a step other than the origin, citing the evidence: the first
+  cascade step that is not the origin, else the first plan step that is not the origin.
 
-In an all-clear drill: ideal and never do nothing; late escalates the last plan step halfway through the trace;
-trigger-happy is as above; wrong-step escalates the first plan step at the first distractor's event (halfway
-through the trace when there is none).
+In an all-clear drill: ideal and never do nothing; late escalates the last plan step halfway through the trace
+(citing nothing); trigger-happy is as above; wrong-step escalates the first plan step at the first distractor's event
+citing it (halfway through the trace, citing nothing, when there is none).
 
 A drill with a fault fails when it cannot be won (no evidence at or before the deadline, fewer than
 :data:`MIN_REACTION_WINDOW` seconds between the earliest evidence and the deadline, or the ideal trainee does not
 contain in time), when the scores do not rank ``ideal > late > never`` and ``ideal > trigger-happy``, or when it
-breaks a fairness rule of :mod:`warroom.core.fairness` (trigger-happy contains it; damage at or before the deadline;
+breaks a fairness rule of :mod:`warroom.core.fairness` (trigger-happy contains it, or names the origin step
+with only a distractor cited; damage at or before the deadline;
 a deadline at or after all the damage; the cascade names the origin step; a distractor of the same kind in the same
 plan step as evidence; a distractor that does damage). An all-clear drill fails unless *never* holds the all clear
 with the top score and every trainee who escalated scores less. Any drill fails if a live replay and the re-scored
@@ -54,11 +58,11 @@ LATE_DELAY = 10.0
 
 #: One line per scripted trainee, for tables and help.
 TRAINEE_DESCRIPTIONS: dict[str, str] = {
-    "ideal": "escalates the fault's origin step at the earliest evidence",
-    "late": "escalates the origin step just after the deadline",
+    "ideal": "escalates the fault's origin step at the earliest evidence, citing it",
+    "late": "escalates the origin step just after the deadline, citing the evidence",
     "never": "never acts",
-    "trigger-happy": "escalates at the first event and at every distractor",
-    "wrong-step": "escalates a step other than the origin at the earliest evidence",
+    "trigger-happy": "escalates at the first event and at every distractor, citing what it saw",
+    "wrong-step": "escalates a step other than the origin at the earliest evidence, citing it",
 }
 
 
@@ -126,8 +130,9 @@ class CheckReport:
         }
 
 
-# A script is a list of (drill time, what, argument): ("flag", event id) or ("escalate", step id).
-_Script = list[tuple[float, str, str]]
+# A script is a list of (drill time, what, argument, cited event ids): ("flag", event id, ()) or ("escalate",
+# step id, the events the escalation cites).
+_Script = list[tuple[float, str, str, tuple[str, ...]]]
 
 
 def _step_of(drill: Drill, event: TraceEvent) -> str:
@@ -150,15 +155,16 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
     if trainee == "trigger-happy":
         for ev, is_distractor in trigger_happy_targets(drill):
             if is_distractor:
-                script.append((ev.t, "flag", ev.id))
-            script.append((ev.t, "escalate", _step_of(drill, ev)))
+                script.append((ev.t, "flag", ev.id, ()))
+            script.append((ev.t, "escalate", _step_of(drill, ev), (ev.id,)))
         return script, notes
     if key is None:  # all-clear drill
         if trainee == "late":
-            script.append((midpoint, "escalate", drill.plan[-1].id))
+            script.append((midpoint, "escalate", drill.plan[-1].id, ()))
         elif trainee == "wrong-step":
-            at = distractor_events[0].t if distractor_events else midpoint
-            script.append((at, "escalate", drill.plan[0].id))
+            first = distractor_events[0] if distractor_events else None
+            at, cites = (first.t, (first.id,)) if first is not None else (midpoint, ())
+            script.append((at, "escalate", drill.plan[0].id, cites))
         return script, notes
     origin = key.fault.origin_step
     evidence = sorted((events[i] for i in key.evidence if i in events), key=lambda e: e.t)
@@ -166,8 +172,8 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
         if not evidence:
             notes.append("no evidence event in the trace")
             return script, notes
-        script.append((evidence[0].t, "flag", evidence[0].id))
-        script.append((evidence[0].t, "escalate", origin))
+        script.append((evidence[0].t, "flag", evidence[0].id, ()))
+        script.append((evidence[0].t, "escalate", origin, (evidence[0].id,)))
     elif trainee == "late":
         if end <= key.deadline:
             notes.append(
@@ -175,13 +181,14 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
                 "no escalation can be late"
             )
             return script, notes
-        script.append((key.deadline + min(LATE_DELAY, (end - key.deadline) / 2), "escalate", origin))
+        cites = (evidence[0].id,) if evidence else ()
+        script.append((key.deadline + min(LATE_DELAY, (end - key.deadline) / 2), "escalate", origin, cites))
     elif trainee == "wrong-step":
         others = [s for s in key.cascade if s != origin] + [s.id for s in drill.plan if s.id != origin]
         if not others or not evidence:
             notes.append("the plan has no step other than the origin" if not others else "no evidence event")
             return script, notes
-        script.append((evidence[0].t, "escalate", others[0]))
+        script.append((evidence[0].t, "escalate", others[0], (evidence[0].id,)))
     return script, notes
 
 
@@ -196,20 +203,20 @@ def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
     script, notes = _script(drill, trainee)
     replay = Replay(drill)
     replay.advance_to(0.0)
-    for t, what, arg in script:
+    for t, what, arg, cites in script:
         if replay.ended:
-            notes.append(f"the drill ended at {replay.ended_at:g} s, before the planned {what} of {arg} at {t:g} s")
+            notes.append(f"the drill ended at {replay.end_time:g} s, before the planned {what} of {arg} at {t:g} s")
             break
         replay.advance_to(max(t, replay.now))
         if replay.ended:
-            notes.append(f"the drill ended at {replay.ended_at:g} s, before the planned {what} of {arg} at {t:g} s")
+            notes.append(f"the drill ended at {replay.end_time:g} s, before the planned {what} of {arg} at {t:g} s")
             break
         if what == "flag":
             replay.flag(arg, f"{trainee} trainee: this looks wrong")
         elif replay.contained:
             notes.append(f"the incident was already contained; no escalation of {arg} at {replay.now:g} s")
         else:
-            replay.escalate(arg, f"{trainee} trainee")
+            replay.escalate(arg, f"{trainee} trainee", cites)
     replay.run_to_end()
     live = scorecard_of(replay)
     card = score(drill, replay.actions)
@@ -247,7 +254,7 @@ def run_checks(drill: Drill) -> CheckReport:
                 f"never should hold the all clear with {never.max_total} points, but scored {label('never')}"
             )
         for r in runs:
-            if r.scorecard.escalations and not r.scorecard.total < never.total:
+            if r.scorecard.escalation_count and not r.scorecard.total < never.total:
                 problems.append(
                     f"{r.trainee} escalated in an all-clear drill but scored {label(r.trainee)}, not less than never"
                 )

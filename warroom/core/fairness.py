@@ -5,7 +5,10 @@ starting ``fairness rule NAME:`` (the names are in :data:`RULES`) and saying wha
 rules (docs/authoring.md, "What makes a drill fair", explains them to authors):
 
 1. ``trigger-happy-contains``: the scripted *trigger-happy* trainee (it escalates the first event's plan step and
-   the plan step of every distractor, as each is released) must not contain the incident, on time or late.
+   the plan step of every distractor, as each is released, citing the event it reacted to) must not contain the
+   incident, on time or late, nor stop it by naming the origin step with only a distractor (or the first event)
+   cited (the outcome "right step, unsupported"): a drill where escalating every odd-looking event lands on the
+   origin step rewards the wrong reason, even when the scorecard marks it down.
 2. ``damage-by-deadline``: every damage event must be released strictly after the deadline. An escalation at
    the deadline itself still counts as on time, but an action taken at a drill time comes after every event
    released at that time, so a damage event at or before the deadline does its damage even to a trainee who
@@ -59,7 +62,7 @@ def _where(event: Any) -> str:
 
 def _trigger_happy_problem(drill: Drill, actions: list[Any], outcome: Outcome) -> str | None:
     """Rule 1, from the trigger-happy run's action log and outcome."""
-    if outcome not in (Outcome.CONTAINED, Outcome.CONTAINED_LATE):
+    if outcome not in (Outcome.CONTAINED, Outcome.CONTAINED_LATE, Outcome.RIGHT_STEP_UNSUPPORTED):
         return None
     key = drill.answer_key
     assert key is not None
@@ -68,17 +71,25 @@ def _trigger_happy_problem(drill: Drill, actions: list[Any], outcome: Outcome) -
     # The trainee's escalations follow its targets in order; the last one made is the one that contained.
     event, is_distractor = targets[min(len(escalations), len(targets)) - 1]
     at = escalations[-1].t
-    how = "on time" if outcome is Outcome.CONTAINED else "late"
-    head = (
-        f"fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident ({how}) by "
-        f"escalating {key.fault.origin_step} at {seconds(at)}"
-    )
+    if outcome is Outcome.RIGHT_STEP_UNSUPPORTED:
+        head = (
+            "fairness rule trigger-happy-contains: the trigger-happy trainee stopped the incident (right step, "
+            f"unsupported: it cited only {event.id}) by escalating the origin step {key.fault.origin_step} at "
+            f"{seconds(at)}"
+        )
+    else:
+        how = "on time" if outcome is Outcome.CONTAINED else "late"
+        head = (
+            f"fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident ({how}) by "
+            f"escalating {key.fault.origin_step} at {seconds(at)}"
+        )
     if is_distractor:
         origin = key.fault.origin_step
         outside = f" (an event outside any plan step counts as the first, {origin})" if event.step is None else ""
+        verb = "land on the origin step" if outcome is Outcome.RIGHT_STEP_UNSUPPORTED else "win a drill"
         return (
             f"{head}, because of distractor {event.id} ({event.kind} {_where(event)}, at {seconds(event.t)}). "
-            f"Escalating every odd-looking event must not win a drill. Move distractor {event.id} to a plan step "
+            f"Escalating every odd-looking event must not {verb}. Move distractor {event.id} to a plan step "
             f"other than the origin step {origin}{outside}, or list it as evidence if it really shows the fault"
         )
     return (

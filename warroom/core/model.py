@@ -181,6 +181,13 @@ class AnswerKey(_Strict):
         min_length=1,
         description="Trace events that show the fault; the earliest sets when it became detectable.",
     )
+    accepted_evidence: list[Identifier] = Field(
+        default_factory=list,
+        description=(
+            "Further trace events the author accepts as showing the fault when an escalation cites them (e.g. a "
+            "later symptom of the same fault). Unlike `evidence`, they never set when the fault became detectable."
+        ),
+    )
     cascade: list[Identifier] = Field(
         default_factory=list, description="Plan steps that build on the bad result, in order."
     )

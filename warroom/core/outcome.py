@@ -9,6 +9,11 @@ from enum import StrEnum
 class Outcome(StrEnum):
     """How a session ended, in the order the scorecard ranks them (outcome first).
 
+    ``right_step_unsupported`` (scoring rules version 2) is the outcome of a session whose escalation named the
+    fault's origin step after the evidence appeared, which stopped the cascade, but cited no event that shows the
+    fault (only distractors, events that show nothing, or nothing at all): the right step, for no shown reason. It
+    does not count as contained (:data:`CONTAINED_OUTCOMES`).
+
     ``false_alarm`` is the outcome of a session that escalated but only before any evidence appeared, or in an
     all-clear drill; any escalation that does not contain the incident is a *false escalation* (counted in every
     outcome's ``false_escalations``).
@@ -16,6 +21,7 @@ class Outcome(StrEnum):
 
     CONTAINED = "contained"
     CONTAINED_LATE = "contained_late"
+    RIGHT_STEP_UNSUPPORTED = "right_step_unsupported"
     WRONG_STEP = "wrong_step"
     FALSE_ALARM = "false_alarm"
     MISSED = "missed"
@@ -31,6 +37,7 @@ CONTAINED_OUTCOMES: frozenset[Outcome] = frozenset({Outcome.CONTAINED, Outcome.C
 OUTCOME_LABELS: dict[Outcome, str] = {
     Outcome.CONTAINED: "contained",
     Outcome.CONTAINED_LATE: "contained late",
+    Outcome.RIGHT_STEP_UNSUPPORTED: "right step, unsupported",
     Outcome.WRONG_STEP: "wrong step",
     Outcome.FALSE_ALARM: "false alarm",
     Outcome.MISSED: "missed",

@@ -33,7 +33,7 @@ Escalation semantics (also in docs/scoring.md):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from warroom.core.actions import Action, ActionKind
@@ -72,7 +72,7 @@ class Replay:
 
     State for a UI, at any moment: :attr:`now`, :attr:`released`, :meth:`step_state` / :attr:`step_states`,
     :attr:`damage`, :attr:`full_damage`, :attr:`damage_unit`, :attr:`damage_timeline`, :attr:`cost` (a
-    :class:`CostMeter`, by role, model and plan step), :attr:`ended`, :attr:`end_reason`, :attr:`ended_at`,
+    :class:`CostMeter`, by role, model and plan step), :attr:`ended`, :attr:`end_reason`, :attr:`end_time`,
     :attr:`deadline`, :attr:`deadline_passed`, :attr:`evidence_released`, :attr:`first_evidence_time`,
     :attr:`false_escalations`, :attr:`escalations`, :attr:`contained`, :attr:`contained_at`, :attr:`actions`,
     :attr:`flagged`.
@@ -89,7 +89,7 @@ class Replay:
         self.cost = CostMeter()
         self.ended: bool = False
         self.end_reason: EndReason | None = None
-        self.ended_at: float | None = None
+        self.end_time: float | None = None
         self.contained_at: float | None = None
         self.contained_late: bool = False
         self.false_escalations: int = 0
@@ -270,7 +270,7 @@ class Replay:
         if not self.ended:
             self.ended = True
             self.end_reason = reason
-            self.ended_at = self.now if at is None else at
+            self.end_time = self.now if at is None else at
 
     # -- state --------------------------------------------------------------------------------------------------
 
@@ -365,18 +365,27 @@ class Replay:
         self._end(EndReason.CONTAINED if self.contained else EndReason.ABANDONED)
         return action
 
-    def escalate(self, step_id: str, reason: str = "") -> EscalationResult:
-        """Escalate to the planner naming ``step_id`` as the step at fault, with a short reason.
+    def escalate(self, step_id: str, reason: str = "", cites: Sequence[str] | None = None) -> EscalationResult:
+        """Escalate to the planner naming ``step_id`` as the step at fault, with a short reason and the ids of the
+        released trace events the trainee ``cites`` as showing the fault (recorded in order, repeats dropped; None
+        records no ``cites`` at all, as action logs from before citations did).
 
-        Returns an :class:`EscalationResult`. See the module docstring for the rules.
-        Raises ReplayError for an unknown step, once the drill has ended, or once the incident is contained.
+        Returns an :class:`EscalationResult`. See the module docstring for the rules (whether the citations
+        support the escalation is the scoring rules' call: :mod:`warroom.core.evidence`).
+        Raises ReplayError for an unknown step, a cited event that is unknown or not released yet, once the drill
+        has ended, or once the incident is contained.
         """
         self._check_live()
         if step_id not in self._step_state:
             raise ReplayError(f"no plan step {step_id!r} in drill {self.drill.id!r}")
         if self.contained:
             raise ReplayError("the incident is already contained; the planner is re-planning")
-        action = self._record(Action(t=self.now, kind=ActionKind.ESCALATE, step=step_id, note=reason or None))
+        cited = None if cites is None else tuple(dict.fromkeys(cites))
+        for event_id in cited or ():
+            self._check_event(event_id)
+        action = self._record(
+            Action(t=self.now, kind=ActionKind.ESCALATE, step=step_id, note=reason or None, cites=cited)
+        )
         key = self.drill.answer_key
         after_evidence = self.evidence_released
         if key is not None and step_id == key.fault.origin_step and after_evidence:

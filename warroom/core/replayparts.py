@@ -99,13 +99,17 @@ class EscalationVerdict(StrEnum):
     """What one escalation did, in the words every view uses (debrief, after-action review).
 
     ``contained``: it named the fault's origin step after the evidence appeared, by the deadline.
-    ``contained late``: the same, after the deadline. ``false escalation``: any other escalation (another step, before
+    ``contained late``: the same, after the deadline. ``right step, unsupported``: it named the origin step after
+    the evidence appeared (so the cascade stopped) but cited no event that shows the fault (scoring rules version
+    2; :func:`warroom.core.scoring.escalation_verdict` gives it, :attr:`EscalationResult.verdict` never does).
+    ``false escalation``: any other escalation (another step, before
     the evidence, or in an all-clear drill); the planner re-planned and the plan went on (before the evidence the
     drill counts, even the right step gives the planner nothing to act on: see ``EscalationResult.after_evidence``).
     """
 
     CONTAINED = "contained"
     CONTAINED_LATE = "contained late"
+    UNSUPPORTED = "right step, unsupported"
     FALSE_ESCALATION = "false escalation"
 
 

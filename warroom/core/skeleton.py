@@ -209,6 +209,7 @@ answer_key:
     kind: error_flag_ignored      # from the fault-kind vocabulary (docs/authoring.md)
     summary: The warehouse query failed with a permission error (ok false); the executor read it as zero signups.
   evidence: [e03]                 # events that show the fault; the earliest makes it detectable
+  accepted_evidence: [e04]        # optional: more events a trainee may cite as showing it (here the "0 signups")
   cascade: [s2, s3, s4]           # the plan steps that build on the bad result
   damage:
     unit: "wrong reports published" # a unit that matters in this domain

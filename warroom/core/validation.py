@@ -25,6 +25,8 @@ The rules (each has a test in tests/unit/test_validation*.py):
 - **Evidence is not a distractor**: no event is both.
 - **Variants**: the ``variants`` section fits the drill (:mod:`warroom.core.variantrules`).
 - **Format 2** (agents, models, batches, retries, approvals, the version): :mod:`warroom.core.validation2`.
+- **Accepted evidence** (``accepted_evidence``): trace events, each listed once, none also in ``evidence`` or a
+  distractor, none before the origin step's first event.
 
 Work is linear in the size of the drill: ids are indexed once, and did-you-mean hints are bounded
 (:class:`warroom.core.ids.Suggester`). Ids quoted in messages go through :func:`warroom.core.ids.shown_id`.
@@ -92,6 +94,7 @@ class _Rules:
         self.step_hint: Suggester | None = None
         self.steps_list = ""
         self.event_hint: Suggester | None = None
+        self.accepted_ids: set[str] = set()
 
     def add(self, loc: Loc, msg: str, related: Loc | None = None) -> None:
         self.issues.append(Issue(tuple(loc), msg, tuple(related) if related is not None else None))
@@ -298,7 +301,30 @@ class _Rules:
                          f"{q(origin)} starts (its first event {q(first.id)} is at t={first.t:g} s)")
         self.deadline(key, earliest, gap)
         self.damage(key, earliest, gap)
+        self.accepted_ids = self.accepted(key, evidence_ids, first_of_origin)
         return evidence_ids
+
+    def accepted(self, key: Any, evidence_ids: set[str], first_of_origin: _Ev | None) -> set[str]:
+        """The ``accepted_evidence`` events (trace events, each once, none also ``evidence``, none before the origin
+        step starts); returns their ids."""
+        accepted, _ = self.r.items(key, ("answer_key",), "accepted_evidence")
+        self.no_twice(accepted, "accepted evidence event", "accepted evidence item")
+        ids: set[str] = set()
+        for loc, event_id in accepted:
+            if not self.check_trace_event(loc, event_id, "accepted evidence event"):
+                continue
+            ids.add(event_id)
+            if event_id in evidence_ids:
+                self.add(loc, f"event {q(event_id)} is already listed in evidence; list it in one of evidence and "
+                         "accepted_evidence")
+                continue
+            ev = self.trace[self.trace_index[event_id]]
+            first = first_of_origin
+            if first is not None and _known(ev.t) and ev.t < first.t:
+                self.add(loc, f"accepted evidence event {q(event_id)} (t={ev.t:g} s) comes before the fault's origin "
+                         f"step {q(first.step)} starts (its first event {q(first.id)} is at t={first.t:g} s), so it "
+                         "cannot show the fault")
+        return ids
 
     def origin(self, origin: Any) -> _Ev | None:
         """The first trace event of the origin step (None when unknown); reports an origin step without events."""
@@ -373,6 +399,9 @@ class _Rules:
                 continue
             if event_id in evidence_ids:
                 self.add(loc, f"event {q(event_id)} is evidence of the fault, so it cannot also be a distractor")
+            elif event_id in self.accepted_ids:
+                self.add(loc, f"event {q(event_id)} is accepted evidence of the fault, so it cannot also be a "
+                         "distractor")
 
 
 def validate_drill(drill: Any) -> list[Issue]:

@@ -355,7 +355,7 @@ def _score_abandoned(
     from warroom.core.scoring import ScoringError
 
     try:
-        scorecard = _score(drill, actions)
+        scorecard = _score(drill, actions, info.scoring_version)  # the rules it was played under
     except ScoringError as exc:  # actions that do not fit the drill (corrupt, or a drill edited since)
         raise Unrecoverable(
             f"the actions of session {info.session_id} do not replay on its drill {drill_file}: {exc}"

@@ -1,6 +1,8 @@
-"""Re-scoring stored sessions with the current scoring rules (``warroom scores rescore``).
+"""Re-scoring stored sessions (``warroom scores rescore``).
 
-Each matching session's action log is scored again (:func:`warroom.core.scoring.score`) against its drill file,
+Each matching session's action log is scored again (:func:`warroom.core.scoring.score`) against its drill file, by
+the edition of the scoring rules it was scored with (a version-1 session stays on version 1: its escalations were
+never asked for citations), or by the edition asked for (``rules``; docs/scoring.md says why this is the default),
 found like recovery finds it (:func:`warroom.store.sessions.resolve_session_drill`). A session whose drill file
 changed since it was played (its SHA-256 differs from the recorded one) is skipped unless ``allow_changed``; when
 re-scored against a changed file, that file (SHA-256, version, path) is recorded with the new scorecard and a note
@@ -15,7 +17,14 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.scoring import ScoringError, score
+from warroom.core.scoring import (
+    SCORING_VERSION,
+    SCORING_VERSIONS,
+    ScoringError,
+    check_rules,
+    current_scorecard_keys,
+    score,
+)
 from warroom.store.journal import utc_now
 from warroom.store.results import CorruptSession, ResultsStore, StoredSession
 from warroom.store.sessions import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
@@ -62,6 +71,7 @@ def rescore(
     set_id: str | None = None,
     mode: str | None = None,
     allow_changed: bool = False,
+    rules: str | None = None,
 ) -> list[RescoreResult]:
     """Re-score every stored session matching the filters (``trainee`` / ``drill`` id exact, ``since`` a UTC
     timestamp text, ``set_id`` a drill set's id, ``mode`` practice or assessment), oldest first, and store the
@@ -70,17 +80,27 @@ def rescore(
     ``resolver(drill_id, drill_path) -> Path`` finds each session's drill file (e.g.
     :func:`~warroom.store.sessions.default_drill_resolver`). Returns one :class:`RescoreResult` per session; a
     session whose row cannot be read, whose drill file is missing, unreadable, invalid or changed (without
-    ``allow_changed``), or whose action log no longer fits the drill is SKIPPED (never modified). Raises StoreError
-    when the store cannot be written.
+    ``allow_changed``), or whose action log no longer fits the drill is SKIPPED (never modified). ``rules`` is the
+    edition of the scoring rules to apply (:data:`~warroom.core.scoring.SCORING_VERSIONS`); None applies each
+    session's own (:func:`session_rules`). Raises StoreError when the store cannot be written, ValueError for an
+    unknown ``rules``.
     """
+    if rules is not None:
+        check_rules(rules)
     cache: dict[Path, Drill] = {}
     out: list[RescoreResult] = []
     for s in store.iter_sessions(trainee=trainee, drill=drill, since=since, set_id=set_id, mode=mode):
         if isinstance(s, CorruptSession):
             out.append(RescoreResult(s.session_id, s.session_id, RescoreStatus.SKIPPED, f"{s}; not re-scored"))
             continue
-        out.append(_rescore_one(store, s, resolver, cache, allow_changed))
+        out.append(_rescore_one(store, s, resolver, cache, allow_changed, rules or session_rules(s.scoring_version)))
     return out
+
+
+def session_rules(recorded: str | None) -> str:
+    """The edition of the scoring rules a session is re-scored (or recovered) with by default: the one it recorded,
+    when this warroom still applies it, else the current one."""
+    return recorded if recorded in SCORING_VERSIONS else SCORING_VERSION
 
 
 def _rescore_one(
@@ -89,6 +109,7 @@ def _rescore_one(
     resolver: DrillResolver,
     cache: dict[Path, Drill],
     allow_changed: bool,
+    rules: str,
 ) -> RescoreResult:
     label = f"{s.session_id} ({s.trainee}, {s.drill_id})"
 
@@ -108,18 +129,20 @@ def _rescore_one(
             "not re-scored (--allow-changed to re-score against the current file)",
         )
     try:
-        new = score(drill_, s.actions)
+        new = score(drill_, s.actions, rules=rules)
     except ScoringError as exc:  # actions that no longer fit an edited drill
         return result(RescoreStatus.SKIPPED, f"cannot be scored on {path}: {exc}; not re-scored")
     record, file_detail = _changed_file_record(s, found) if found.changed else ({}, "")
     new_d = _normalise(new.to_dict())
-    if new_d == _normalise(s.scorecard):
+    if new_d == _normalise(current_scorecard_keys(s.scorecard)):
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
         store.update_scorecard(s.session_id, new, **record)
         return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}")
     store.update_scorecard(s.session_id, new, **record)
     detail = []
+    if new.scoring_version != s.scoring_version:
+        detail.append(f"scoring rules version {s.scoring_version or '(none)'} -> {new.scoring_version}")
     if new.outcome.value != s.outcome:
         detail.append(f"outcome {s.outcome} -> {new.outcome.value}")
     if new.total != s.total:
@@ -153,4 +176,4 @@ def _changed_file_record(s: StoredSession, found: SessionDrill) -> tuple[dict[st
     return record, file_detail
 
 
-__all__ = ["RescoreResult", "RescoreStatus", "rescore"]
+__all__ = ["RescoreResult", "RescoreStatus", "rescore", "session_rules"]

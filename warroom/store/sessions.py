@@ -76,10 +76,12 @@ def scoring_version() -> str:
     return SCORING_VERSION
 
 
-def _score(drill: Drill, actions: list[Action]) -> Scorecard:
-    from warroom.core.scoring import score
+def _score(drill: Drill, actions: list[Action], recorded_rules: str | None = None) -> Scorecard:
+    """The scorecard of ``actions`` on ``drill`` by the scoring rules the session recorded at its start (when this
+    warroom still applies them), else the current rules."""
+    from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, score
 
-    return score(drill, actions)
+    return score(drill, actions, rules=recorded_rules if recorded_rules in SCORING_VERSIONS else SCORING_VERSION)
 
 
 def _with_quit(drill: Drill, actions: list[Action]) -> tuple[list[Action], bool]:

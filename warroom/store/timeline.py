@@ -36,8 +36,9 @@ class ReviewRow:
     set), ``"replan"`` (the planner's re-plan after a false escalation and the drill clock's jump, ``action`` the
     escalation) or ``"marker"`` (the deadline). ``t`` is seconds of drill time. ``key`` lists the answer-key marks
     (``fault step``, ``evidence``, ``earliest evidence``, ``cascade``, ``damage …``, ``distractor``, ``re-plan``);
-    ``trainee`` the trainee's marks (``inspected``, ``flagged``; for an action its verdict). ``played`` is False for
-    trace events that were never released in the session.
+    ``trainee`` the trainee's marks (``inspected``, ``flagged``, ``cited``; for an escalation its verdict and what
+    each cited event is: ``cited e04 (evidence)``, ``cited e07 (distractor)``, ``cited nothing``). ``played`` is
+    False for trace events that were never released in the session.
     """
 
     kind: str
@@ -90,13 +91,16 @@ def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_ev
     return marks
 
 
-def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
-    """The review rows of ``actions`` (a session's action log) on ``drill``.
+def build_timeline(drill: Drill, actions: list[Action], rules: str | None = None) -> ReviewTimeline:
+    """The review rows of ``actions`` (a session's action log) on ``drill``, each escalation's verdict by the
+    scoring rules ``rules`` (the session's; unknown or None: the current rules).
 
     Never raises for a log that does not fit the drill (e.g. the drill file was edited since the session): the
     trace is then shown in drill-time order with the actions placed by their time, and ``warning`` says why.
     """
-    from warroom.core.scoring import ScoringError, replay_actions
+    from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, ScoringError, replay_actions
+
+    rules = rules if rules in SCORING_VERSIONS else SCORING_VERSION
 
     key = drill.answer_key
     replan_ids = {e.id for e in key.replan} if key else set()
@@ -110,7 +114,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
     escalations: dict[int, EscalationResult] = {}
     contained_at = None
     try:
-        replay, results = replay_actions(drill, actions)
+        replay, results = replay_actions(drill, actions, rules=rules)
     except ScoringError as exc:
         warning = f"the action log does not replay on this drill file ({exc}); events are shown in trace order"
         released: list[TraceEvent] = list(drill.trace)
@@ -129,6 +133,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
             flagged[a.event] = a.note
         elif a.kind is ActionKind.UNFLAG and a.event:
             flagged.pop(a.event, None)
+    cited = {c for a in actions if a.kind is ActionKind.ESCALATE for c in a.cites or ()}
 
     def event_row(ev: TraceEvent, played: bool) -> ReviewRow:
         marks = []
@@ -136,6 +141,8 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
             marks.append(f"inspected at {seconds(inspected[ev.id])}")
         if ev.id in flagged:
             marks.append("flagged")
+        if ev.id in cited:
+            marks.append("cited")
         return ReviewRow(
             kind="event",
             t=ev.t,
@@ -179,6 +186,7 @@ def _action_rows(
             text = f"escalated step {a.step}" + (f": {a.note}" if a.note else "")
             step_ok = key is not None and a.step == key.fault.origin_step
             marks = [verdict] + ([] if step_ok or key is None else [f"fault was in step {key.fault.origin_step}"])
+            marks += _citation_marks(drill, a)
         elif a.kind is ActionKind.FLAG:
             text = f"flagged {a.event}" + (f": {a.note}" if a.note else "")
             marks = ["evidence flagged" if key is not None and a.event in key.evidence else "flag"]
@@ -197,6 +205,18 @@ def _action_rows(
             row = ReviewRow(kind="replan", t=a.t, action=a, text=text, trainee=jump)
             out.append((a.t, 1, i, 1, row))
     return out
+
+
+def _citation_marks(drill: Drill, action: Action) -> list[str]:
+    """What an escalation cited, one mark per event (``cited e04 (evidence)``); ``cited nothing`` for an empty
+    citation; none for an escalation recorded before citations existed (``cites`` absent)."""
+    from warroom.core.evidence import judge_citations
+
+    if action.cites is None:
+        return []
+    if not action.cites:
+        return ["cited nothing"]
+    return [f"cited {event_id} ({kind.value})" for event_id, kind in judge_citations(drill, action.cites)]
 
 
 @dataclass
@@ -246,5 +266,5 @@ def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> Re
         found = resolve_session_drill(session.info(), lambda _id, _path: path)
     except DrillUnavailable as exc:
         return ReviewData(session, None, path, False, f"The drill file cannot be loaded: {exc}", None)
-    timeline = build_timeline(found.drill, list(session.actions))
+    timeline = build_timeline(found.drill, list(session.actions), session.scoring_version)
     return ReviewData(session, found.drill, found.path, found.changed, None, timeline)

@@ -19,9 +19,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Sparkline, Static
 
 from warroom.core.actions import ActionKind
+from warroom.core.evidence import describe_citations
 from warroom.core.hygiene import debrief_tags
 from warroom.core.model import Drill
 from warroom.core.replay import Replay
+from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.tui import text as fmt
 from warroom.tui.flow import ShowBriefing, ShowPicker
 from warroom.tui.modals import HelpScreen
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 
 #: Outcomes (Scorecard.outcome values) that count as a good result, for the outcome's colour.
 _GOOD = {"contained", "all_clear_held"}
-_MIXED = {"contained_late"}
+_MIXED = {"contained_late", "right_step_unsupported"}
 
 
 def damage_series(timeline: list[tuple[float, float]], end: float, buckets: int = 60) -> list[float]:
@@ -53,12 +55,14 @@ def damage_series(timeline: list[tuple[float, float]], end: float, buckets: int 
     return out
 
 
-def timeline_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, str]]:
+def timeline_marks(
+    drill: Drill, replay: Replay, rules: str = SCORING_VERSION
+) -> list[tuple[float, str, str, str]]:
     """What happened when, for the debrief: (drill time, symbol, description, style), in time order.
 
     Marks the fault's origin (the first event of the origin step), the first evidence, the deadline, the
-    trainee's flags and escalations (each escalation with what it did and the trainee's reason), the containment,
-    and the end of the drill.
+    trainee's flags and escalations (each escalation with what it did by the scoring rules ``rules``, the trainee's
+    reason, and what each cited event is: evidence, a distractor...), the containment, and the end of the drill.
     """
     marks: list[tuple[float, str, str, str]] = []
     key = drill.answer_key
@@ -83,14 +87,15 @@ def timeline_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, 
     for result in replay.escalations:  # each with the core's verdict: what it did
         action = result.action
         reason = f": {action.note}" if action.note else ", no reason given"
-        verdict = str(result.verdict)
+        verdict = str(escalation_verdict(drill, result, rules))
         if key is not None and not result.contained and not result.after_evidence:
             right = action.step == key.fault.origin_step
             verdict += (": the right step, but before the evidence the drill counts" if right else
                         ", before the evidence the drill counts")
-        marks.append((action.t, "!", f"you escalated step {action.step} ({verdict}){reason}", "bold cyan"))
+        cited = f"; cited {describe_citations(drill, action.cites)}" if action.cites is not None else ""
+        marks.append((action.t, "!", f"you escalated step {action.step} ({verdict}){reason}{cited}", "bold cyan"))
     if replay.contained_at is not None:
-        marks.append((replay.contained_at, "✓", "contained: the original trace stopped", "bold green"))
+        marks.append((replay.contained_at, "✓", "the original trace stopped: the planner re-plans", "bold green"))
     marks.append((replay.now, "■", "end of the drill", "dim"))
     marks.sort(key=lambda m: m[0])
     return marks
@@ -222,7 +227,7 @@ class DebriefScreen(Screen[None]):
 
     def _marks(self) -> Group:
         end = self._end()
-        marks = timeline_marks(self.drill, self.replay)
+        marks = timeline_marks(self.drill, self.replay, self.scorecard.scoring_version)
         width = max(min(self.app.size.width - 10, 100), 20)
         out = Text()
         out.append("Timeline\n", style="bold underline")
@@ -256,6 +261,9 @@ class DebriefScreen(Screen[None]):
             out.append(fmt.prose(key.fault.summary))
             out.append("\n\nevidence ", style="bold")
             out.append(", ".join(fmt.clean_line(e) for e in key.evidence))
+            if key.accepted_evidence:
+                out.append("   also accepted ", style="bold")
+                out.append(", ".join(fmt.clean_line(e) for e in key.accepted_evidence))
             if key.cascade:
                 out.append("   cascade ", style="bold")
                 out.append(" → ".join(fmt.clean_line(s) for s in key.cascade))

@@ -1,9 +1,12 @@
-"""The escalation dialog: name the plan step at fault, optionally give a reason, confirm.
+"""The escalation dialog: name the plan step at fault, cite the events that show it, optionally give a reason,
+confirm.
 
 :class:`EscalateScreen` is pushed by the war room on ``e``. Its step list moves like the trace (↑ ↓ j k, home end)
-and takes a typed step id (type-ahead, :func:`match_step`); tab moves to the reason box; enter asks for a y / n
-confirmation naming the step. Keys are handled as they arrive at the focused widget (never as bindings, which run
-only once a key has bubbled up to the app, after keys typed behind it), so a fast typist's keys keep their order.
+and takes a typed step id (type-ahead, :func:`match_step`); tab moves to the reason box, tab again to the evidence
+list (:class:`~warroom.tui.citelist.CiteList`: space ticks an event), tab again back to the steps; enter asks for
+a y / n confirmation naming the step and the cited events. Keys are handled as they arrive at the focused widget
+(never as bindings, which run only once a key has bubbled up to the app, after keys typed behind it), so a fast
+typist's keys keep their order.
 """
 
 from __future__ import annotations
@@ -17,12 +20,14 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from warroom.core.model import PlanStep
 from warroom.tui import text as fmt
+from warroom.tui.citelist import CiteList
 
 #: Longest escalation reason or flag note, in characters.
 NOTE_MAX = 200
@@ -30,10 +35,16 @@ NOTE_MAX = 200
 
 @dataclass(frozen=True)
 class EscalationChoice:
-    """What the trainee chose in the escalation modal: the plan step at fault and a short reason."""
+    """What the trainee chose in the escalation modal: the plan step at fault, a short reason and the ids of the
+    trace events cited as showing the fault (in the order they were ticked)."""
 
     step: str
     reason: str
+    cites: tuple[str, ...] = ()
+
+
+#: The dialog's focus zones, in tab order.
+ZONES = ("steps", "reason", "cites")
 
 
 #: Real seconds after which a typed step id starts afresh (type-ahead in the escalation dialog's step list).
@@ -104,7 +115,7 @@ class StepList(OptionList):
     def on_focus(self) -> None:
         screen = self.screen
         if isinstance(screen, EscalateScreen):
-            screen.reason_mode = False
+            screen.zone = "steps"
 
     def type_ahead(self, char: str) -> None:
         """A printable character (other than the j / k moves) extends the typed id and highlights the step it
@@ -130,25 +141,28 @@ class ReasonInput(Input):
         screen = self.screen
         if not isinstance(screen, EscalateScreen):
             return
-        if screen.asking or screen.sent or event.key in ("shift+tab", "enter"):
+        if screen.asking or screen.sent or event.key in ("tab", "shift+tab", "enter"):
             if screen.asking and not screen.sent:
                 screen.answer(event.key)
             elif event.key == "enter":
                 screen.action_choose()
             elif not screen.sent:
-                screen.to_steps()
+                screen.to_zone("cites" if event.key == "tab" else "steps")
             event.stop()
             event.prevent_default()
 
 
 class EscalateScreen(ModalScreen["EscalationChoice | None"]):
-    """Escalate to the planner: choose the plan step at fault, optionally type a short reason, confirm.
+    """Escalate to the planner: choose the plan step at fault, cite the events that show it, optionally type a
+    short reason, confirm.
 
     The step list has the focus and moves like the trace (↑ ↓ j k, home end; type a step id to jump). It opens on
     ``preselect`` (the flagged or chosen event's step) or on no step. Tab moves to the reason box (typing goes
-    there only once it has the focus) and back. Enter, from the list or the reason box, asks "Escalate step X?";
-    y sends it, n or escape goes back to the dialog. Escape cancels. Dismisses with an :class:`EscalationChoice`,
-    or None when cancelled.
+    there only once it has the focus), tab again to the evidence list of the ``released`` trace events (space ticks
+    or unticks the highlighted one; it opens with ``cited`` ticked), tab again back to the steps; shift+tab goes
+    back. The ticked events are listed literally under the list. Enter, from anywhere, asks "Escalate step X?"
+    with the cited events; y sends it, n or escape goes back to the dialog. Escape cancels. Dismisses with an
+    :class:`EscalationChoice`, or None when cancelled.
     """
 
     AUTO_FOCUS = "#escalate-steps"
@@ -156,18 +170,29 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     #: The hint under the dialog while choosing, and while asking for confirmation.
-    HINT = "↑↓ jk step · type an id to jump · tab reason · enter escalates · esc cancels"
+    HINT = "↑↓ jk step · type an id to jump · tab reason, events · space cites · enter escalates · esc cancels"
     ASK_HINT = "y escalates · n or esc goes back"
     TITLE = "Escalate to the planner: which plan step is at fault?"
 
-    def __init__(self, plan: Sequence[PlanStep], preselect: str | None = None) -> None:
+    def __init__(
+        self,
+        plan: Sequence[PlanStep],
+        preselect: str | None = None,
+        released: Sequence[object] = (),
+        cited: Sequence[str] = (),
+    ) -> None:
         super().__init__()
         self.plan = list(plan)
+        self.released = list(released)
+        known = {getattr(e, "id", None) for e in self.released}
+        #: The events cited when the dialog opens (those of ``cited`` that were released), in order.
+        self.initially_cited = [c for c in dict.fromkeys(cited) if c in known]
+        #: Where typed keys go: the step list, the reason box or the evidence list (see :data:`ZONES`); set at
+        #: once on tab, so keys queued before the focus moves go to the right place.
+        self.zone = "steps"
         ids = [s.id for s in self.plan]
         #: Index of the step highlighted when the dialog opens, or None (no step chosen yet).
         self.preselect: int | None = ids.index(preselect) if preselect in ids else None
-        #: True after tab: keys typed on the step list (queued before the focus moved) go to the reason box.
-        self.reason_mode = False
         #: The choice awaiting the trainee's y / n, or None.
         self.pending: EscalationChoice | None = None
         #: True once y sent the escalation (keys still queued for the dialog are dropped).
@@ -191,6 +216,10 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
                 select_on_focus=False,
                 id="escalate-reason",
             )
+            cites = CiteList(self.released, self.initially_cited, id="escalate-cites")
+            cites.border_title = Text("cite the events that show the fault (tab here, space ticks)")
+            cites.border_subtitle = self._cited_text()
+            yield cites
             yield Label(self.HINT, id="escalate-hint", classes="dialog-hint")
 
     def on_mount(self) -> None:
@@ -198,6 +227,24 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         steps.highlighted = self.preselect
         if self.preselect is not None:
             steps.scroll_to_highlight()
+
+    @property
+    def cites(self) -> tuple[str, ...]:
+        """The ids of the events cited now, in the order they were ticked."""
+        try:
+            return tuple(self.query_one("#escalate-cites", CiteList).cited)
+        except NoMatches:  # not composed yet
+            return tuple(self.initially_cited)
+
+    @property
+    def reason_mode(self) -> bool:
+        """True while typed keys go to the reason box."""
+        return self.zone == "reason"
+
+    def _cited_text(self) -> Text:
+        """``citing: e04, e07`` (or ``citing no event``), literally: the list's bottom border shows it."""
+        cites = self.cites
+        return Text("citing: " + ", ".join(fmt.clean_line(c) for c in cites) if cites else "citing no event")
 
     @property
     def step(self) -> str | None:
@@ -233,15 +280,15 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         if self.asking:
             self.answer(event.key)
             return True
-        if event.key == "tab":
-            self.reason_mode = True
-            reason.focus()
+        if event.key in ("tab", "shift+tab"):
+            step = 1 if event.key == "tab" else -1
+            self.to_zone(ZONES[(ZONES.index(self.zone) + step) % len(ZONES)])
             return True
         if event.key == "enter":
             self.action_choose()
             return True
         char = event.character
-        if self.reason_mode:
+        if self.zone == "reason":
             if event.key == "backspace":
                 reason.action_delete_left()
                 return True
@@ -249,21 +296,34 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
                 reason.insert_text_at_cursor(char)
                 return True
             return False
-        steps = self.query_one("#escalate-steps", StepList)
-        move = StepList.MOVES.get(event.key)
+        target: StepList | CiteList
+        if self.zone == "cites":
+            target = self.query_one("#escalate-cites", CiteList)
+            if event.key in CiteList.TOGGLES:
+                if target.toggle() is not None:
+                    target.border_subtitle = self._cited_text()
+                return True
+        else:
+            target = self.query_one("#escalate-steps", StepList)
+        move = target.MOVES.get(event.key)
         if move is not None:
             name, arg = move
-            getattr(steps, f"action_{name}")(arg)
+            getattr(target, f"action_{name}")(arg)
             return True
         if event.is_printable and char and char != " ":
-            steps.type_ahead(char)
+            target.type_ahead(char)
             return True
         return False
 
+    def to_zone(self, zone: str) -> None:
+        """Send typed keys to ``zone`` (one of :data:`ZONES`) at once, and move the focus there."""
+        self.zone = zone
+        ids = {"steps": "#escalate-steps", "reason": "#escalate-reason", "cites": "#escalate-cites"}
+        self.query_one(ids[zone]).focus()
+
     def to_steps(self) -> None:
-        """Back from the reason box to the step list."""
-        self.reason_mode = False
-        self.query_one("#escalate-steps", OptionList).focus()
+        """Back to the step list."""
+        self.to_zone("steps")
 
     def action_choose(self) -> None:
         """Ask to confirm the highlighted step (or say that no step is chosen yet)."""
@@ -275,10 +335,13 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             return
         step = self.plan[[s.id for s in self.plan].index(step_id)]
         reason = self.query_one("#escalate-reason", Input).value.strip()
-        self.pending = EscalationChoice(step=step_id, reason=reason)
+        cites = self.cites
+        self.pending = EscalationChoice(step=step_id, reason=reason, cites=cites)
         question = Text(f"Escalate step {fmt.clean_line(step_id)} to the planner?", style="bold")
         question.append("\n" + fmt.clean_line(step.title), style="")
-        question.append(f"\nreason: {fmt.clean_line(reason)}" if reason else "\nno reason given", style="italic")
+        cited = "citing " + (", ".join(fmt.clean_line(c) for c in cites) if cites else "no event") + " · "
+        question.append("\n" + cited, style="")
+        question.append(f"reason: {fmt.clean_line(reason)}" if reason else "no reason given", style="italic")
         self._question = question.plain
         self.query_one("#escalate-title", Label).update(question)
         self.query_one("#escalate-hint", Label).update(self.ASK_HINT)

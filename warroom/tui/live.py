@@ -66,7 +66,8 @@ class WarRoomScreen(DrillScreen):
                 "removes the flag"),
         Binding("e", "escalate", "Escalate", priority=True,
                 tooltip="escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a "
-                "reason, enter, then y to confirm)"),
+                "reason, tab again for the events you cite as showing the fault: space ticks one; enter, then y to "
+                "confirm)"),
         Binding("q", "quit_drill", "Quit", priority=True,
                 tooltip="quit the drill (asks first; the session is kept as abandoned)"),
         Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
@@ -290,21 +291,23 @@ class WarRoomScreen(DrillScreen):
         self.app.push_screen(FlagScreen(ev.id, summarize(ev)), done)
 
     def action_escalate(self) -> None:
-        """Escalate to the planner naming a plan step. The dialog opens on the step of the selected event when the
-        trainee chose that event (flagged it, or moved the cursor to it); following the newest event, on no step."""
+        """Escalate to the planner naming a plan step and citing events. The dialog opens on the step of the
+        selected event when the trainee chose that event (flagged it, or moved the cursor to it); following the
+        newest event, on no step. It cites the selected event and the flagged ones to begin with."""
         if self.replay.ended:
             return
         ev = self.selected_event()
         chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(Timeline).following)
         step = ev.step if ev is not None and chosen else None
-        self.app.push_screen(EscalateScreen(self.drill.plan, step), self.escalate_to)
+        cited = ([ev.id] if ev is not None else []) + list(self.replay.flagged)
+        self.app.push_screen(EscalateScreen(self.drill.plan, step, self.replay.released, cited), self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:
         """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false escalation."""
         if choice is None or self.replay.ended or self.replay.contained:
             return
         try:
-            result = self._act(self.replay.escalate, choice.step, choice.reason)
+            result = self._act(self.replay.escalate, choice.step, choice.reason, choice.cites)
         except ReplayError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return

@@ -49,7 +49,8 @@ REVIEW_NOTES = (
 #: How the war room works, under its keys in the help screen.
 WAR_ROOM_NOTES = (
     "The plan panel shows each step's status as the executor reported it, not as it is.\n\n"
-    "Escalate once you can name the step whose result is wrong: a correct escalation stops the cascade; "
+    "Escalate once you can name the step whose result is wrong and cite the event that shows it: a correct "
+    "escalation stops the cascade; "
     f"a wrong one costs a planner re-plan call and {fmt.seconds(FALSE_ESCALATION_DELAY)} of drill time while the "
     "trace runs on.\n\n"
     "The clock stops while a dialog (this one too) is open."

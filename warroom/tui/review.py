@@ -29,7 +29,7 @@ from warroom.tui.modals import REVIEW_NOTES, HelpScreen
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, summarize
 
 _GOOD = {"contained", "all_clear_held"}
-_MIXED = {"contained_late"}
+_MIXED = {"contained_late", "right_step_unsupported"}
 #: The summary takes the free width; the answer-key and trainee columns what their marks need, within bounds.
 _COLUMNS = (
     Column("t", "time", 6),
@@ -66,6 +66,33 @@ def key_marks(marks: list[str]) -> str:
             continue  # EVID1 says both
         short.append(label)
     return " ".join(short)
+
+
+def cited_events(drill: Any, cites: Any) -> Text:
+    """What an escalation cited, for the review's side panel: one line per cited event with what it is by the answer
+    key (evidence, accepted, distractor, irrelevant) and its summary, drill text literally; "cited nothing" or, for
+    an escalation recorded before citations existed, "no citations recorded"."""
+    from warroom.core.evidence import judge_citations
+
+    out = Text()
+    out.append("cited: ", style="bold")
+    if cites is None:
+        out.append("no citations recorded (before scoring rules version 2)\n", style="dim")
+        return out
+    if not cites:
+        out.append("nothing\n")
+        return out
+    out.right_crop(1)  # "cited:" ends its line
+    out.append("\n")
+    for event_id, kind in judge_citations(drill, cites):
+        out.append(f"  {fmt.clean_line(event_id)} ", style="bold")
+        out.append(f"({kind.value}) ", style="bold green" if kind.value in ("evidence", "accepted") else "bold red")
+        try:
+            out.append_text(fmt.literal_line(summarize(drill.event(event_id)), style="dim", limit=60))
+        except KeyError:
+            pass
+        out.append("\n")
+    return out
 
 
 def _outcome_style(outcome: str) -> str:
@@ -170,6 +197,8 @@ class ReviewScreen(Screen[None]):
             if a.kind in ACTION_ROW_KINDS:
                 what = a.step or a.event or ""
                 text = f"{a.kind.value} {what}".strip() + (f": {a.note}" if a.note else "")
+                if a.cites is not None:
+                    text += f" (citing {', '.join(a.cites) or 'nothing'})"
                 out.append(ReviewRow(kind="action", t=a.t, action=a, text=text, trainee=[a.kind.value]))
         return out
 
@@ -319,6 +348,8 @@ class ReviewScreen(Screen[None]):
                     out.append(fmt.clean_line(f"{step.id} {step.title}") + "\n")
                 except KeyError:
                     pass
+            if a.kind.value == "escalate" and self.data.drill is not None:
+                out.append_text(cited_events(self.data.drill, a.cites))
         elif row.kind == "replan":
             when = f"{fmt.clock(row.t)} ({fmt.seconds(row.t)})"
             out.append(f"After the false escalation at {when}\n", style="bold yellow")

@@ -1,0 +1,129 @@
+"""Escalations cite the events that show the fault (issue 14 item 1), played with Pilot on the bundled
+duplicate-charge-refunds drill: its evidence is e04 (12 s, step s1), its distractor e07 (23 s, an empty refunds list
+in s2), the fault is in s1. The dialog cites the selected event and the flagged ones to begin with; the trainee
+adds and removes citations with the keyboard; the stored outcome follows the answer key."""
+
+from __future__ import annotations
+
+from warroom.core.actions import ActionKind
+from warroom.store.results import ResultsStore
+from warroom.tui.debrief import DebriefScreen
+from warroom.tui.modals import EscalateScreen
+
+from .conftest import advance, make_app, screen_text, type_text
+
+
+def _stored(services):
+    with ResultsStore(services.data_dir) as store:
+        (row,) = store.query(trainee="tester")
+        return store.get(row.session_id)
+
+
+async def _debrief_text(pilot) -> str:
+    await advance(pilot, 5)  # the re-plan plays, then the debrief opens
+    assert isinstance(pilot.app.screen, DebriefScreen)
+    text = screen_text(pilot.app)
+    for _ in range(3):
+        await pilot.press("pagedown")
+        text += "\n" + screen_text(pilot.app)
+    return " ".join(text.replace("│", " ").split())
+
+
+async def test_escalating_s1_citing_the_evidence_contains(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 12)  # e04, the evidence, is the newest event (selected)
+        await pilot.press("e")
+        dialog = app.screen
+        assert isinstance(dialog, EscalateScreen)
+        assert dialog.cites == ("e04",)  # the selected event, cited to begin with
+        text = screen_text(app)
+        assert "[x] e04" in text and "[ ] e03" in text and "citing: e04" in text
+        assert "evidence" not in text.lower() and "distractor" not in text  # the dialog gives nothing away
+        await type_text(pilot, "s1")
+        await pilot.press("enter")
+        assert "citing e04 · no reason given" in dialog.question
+        await pilot.press("y")
+        await pilot.pause()
+        flat = await _debrief_text(pilot)
+        assert "CONTAINED" in flat and "cited e04 (evidence)" in flat
+    stored = _stored(services)
+    assert (stored.outcome, stored.total) == ("contained", 100)
+    assert stored.actions[-1].kind is ActionKind.ESCALATE and stored.actions[-1].cites == ("e04",)
+
+
+async def test_escalating_s1_citing_only_the_distractor_is_the_right_step_unsupported(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 24)  # e07, the distractor (an empty refunds list), is the newest event
+        await pilot.press("e")
+        assert app.screen.cites == ("e07",)
+        await type_text(pilot, "s1")
+        await pilot.press("enter", "y")
+        await pilot.pause()
+        assert app.live.replay.contained  # the cascade stopped: the planner re-plans s1
+        flat = await _debrief_text(pilot)
+        assert "RIGHT STEP UNSUPPORTED" in flat and "10/100" in flat
+        assert "you escalated step s1 (right step, unsupported), no reason given; cited e07 (a distractor)" in flat
+        assert "but you cited e07 (a distractor): nothing that shows the fault. The events that do: e04." in flat
+    stored = _stored(services)
+    assert (stored.outcome, stored.total) == ("right_step_unsupported", 10)
+    assert stored.actions[-1].cites == ("e07",)
+    assert stored.scorecard["scoring_version"] == "2" and stored.time_to_detect is None
+
+
+async def test_citations_are_added_and_removed_with_the_keyboard_and_flags_are_cited(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 12)
+        await pilot.press("f", "enter")  # flag e04, the newest event, with no note
+        await advance(pilot, 12)  # 24 s: e07 is the newest event
+        await pilot.press("e")
+        dialog = app.screen
+        assert dialog.cites == ("e07", "e04")  # the selected event, then the flagged one
+        await pilot.press("tab", "tab")  # the reason box, then the evidence list (on the first cited event, e07)
+        assert dialog.focused.id == "escalate-cites" and dialog.zone == "cites"
+        await pilot.press("space")  # untick e07
+        assert dialog.cites == ("e04",) and "citing: e04" in screen_text(app)
+        await pilot.press("space")  # tick it again: cited last now
+        assert dialog.cites == ("e04", "e07")
+        await type_text(pilot, "e04")
+        await pilot.press("space")  # untick e04: only the distractor is left
+        await type_text(pilot, "e03")
+        await pilot.press("space", "j", "space")  # tick e03 (a tool call), then e04 again
+        assert dialog.cites == ("e07", "e03", "e04")
+        assert "[x] e03" in screen_text(app)
+        await pilot.press("shift+tab", "shift+tab")  # back to the steps: typing names a step again
+        assert dialog.zone == "steps"
+        await type_text(pilot, "s1")
+        await pilot.press("enter")
+        assert "citing e07, e03, e04" in dialog.question
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.live.replay.contained
+        await advance(pilot, 5)  # the re-plan plays; the session is stored as the debrief opens
+    stored = _stored(services)
+    assert stored.outcome == "contained" and stored.actions[-1].cites == ("e07", "e03", "e04")
+
+
+async def test_citing_nothing_is_possible_and_says_so(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 12)
+        await pilot.press("e")
+        dialog = app.screen
+        await pilot.press("tab", "tab", "space")  # untick the selected event
+        assert dialog.cites == () and "citing no event" in screen_text(app)
+        await pilot.press("shift+tab", "shift+tab")
+        await type_text(pilot, "s1")
+        await pilot.press("enter")
+        assert "citing no event" in dialog.question
+        await pilot.press("y")
+        await pilot.pause()
+        await advance(pilot, 5)
+    stored = _stored(services)
+    assert stored.outcome == "right_step_unsupported" and stored.actions[-1].cites == ()
