@@ -1,8 +1,9 @@
-"""The debrief: the outcome, the scorecard, a timeline of what happened when, the damage over time, the answer.
+"""The debrief: the outcome, the scorecard, the debrief marks (what happened when; headed "Timeline" on screen),
+the damage over time, the answer.
 
 This is the only screen that renders the answer key. Outcome, points and their explanations come from the
 scorecard (:func:`warroom.core.scoring.score`); this module only lays them out, with the Replay's record of the
-drill (damage timeline, actions) for the timeline and the sparkline.
+drill (damage timeline, actions) for the marks and the sparkline.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def damage_series(timeline: list[tuple[float, float]], end: float, buckets: int 
     return out
 
 
-def timeline_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, str]]:
+def debrief_marks(drill: Drill, replay: Replay) -> list[tuple[float, str, str, str]]:
     """What happened when, for the debrief: (drill time, symbol, description, style), in time order.
 
     Marks the fault's origin (the first event of the origin step), the first evidence, the deadline, the
@@ -148,7 +149,7 @@ class DebriefScreen(Screen[None]):
         with ScrollPane(id="debrief"):
             yield Static(self._headline(), id="debrief-outcome")
             yield Static(self._scorecard(), id="debrief-score", classes="debrief-section")
-            yield Static(self._marks(), id="debrief-timeline", classes="debrief-section")
+            yield Static(self._marks(), id="debrief-marks", classes="debrief-section")
             yield Static(self._damage_caption(), id="debrief-damage-caption")
             yield Sparkline(damage_series(self.replay.damage_timeline, self._end()), id="debrief-damage")
             yield Static(self._answer(), id="debrief-answer", classes="debrief-section")
@@ -221,7 +222,7 @@ class DebriefScreen(Screen[None]):
 
     def _marks(self) -> Group:
         end = self._end()
-        marks = timeline_marks(self.drill, self.replay)
+        marks = debrief_marks(self.drill, self.replay)
         width = max(min(self.app.size.width - 10, 100), 20)
         out = Text()
         out.append("Timeline\n", style="bold underline")

@@ -30,7 +30,7 @@ ACTION_ROW_KINDS = (ActionKind.FLAG, ActionKind.ESCALATE, ActionKind.QUIT)
 
 @dataclass
 class ReviewRow:
-    """One row of the review timeline.
+    """One row of the review rows.
 
     ``kind`` is ``"event"`` (a trace or re-plan event, ``event`` set), ``"action"`` (a trainee action, ``action``
     set), ``"replan"`` (the planner's re-plan after a false escalation and the drill clock's jump, ``action`` the
@@ -56,7 +56,7 @@ class ReviewRow:
 
 
 @dataclass
-class ReviewTimeline:
+class ReviewRows:
     """The review rows in order, and what could not be reconstructed (``warning``, or None)."""
 
     rows: list[ReviewRow]
@@ -90,7 +90,7 @@ def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_ev
     return marks
 
 
-def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
+def build_review_rows(drill: Drill, actions: list[Action]) -> ReviewRows:
     """The review rows of ``actions`` (a session's action log) on ``drill``.
 
     Never raises for a log that does not fit the drill (e.g. the drill file was edited since the session): the
@@ -157,7 +157,7 @@ def build_timeline(drill: Drill, actions: list[Action]) -> ReviewTimeline:
         deadline = (key.deadline, 2, 0, 0, marker)
         (played if key.deadline <= end or not unplayed else unplayed).append(deadline)
     rows = [x[-1] for x in sorted(played, key=lambda x: x[:4])] + [x[-1] for x in sorted(unplayed, key=lambda x: x[:4])]
-    return ReviewTimeline(rows=rows, contained_at=contained_at, warning=warning)
+    return ReviewRows(rows=rows, contained_at=contained_at, warning=warning)
 
 
 def _action_rows(
@@ -213,7 +213,7 @@ class ReviewData:
     drill_file: Path | None
     drill_changed: bool
     drill_problem: str | None
-    timeline: ReviewTimeline | None
+    review_rows: ReviewRows | None
 
     @property
     def notices(self) -> list[str]:
@@ -226,14 +226,14 @@ class ReviewData:
                 f"The drill file {self.drill_file} has changed since this session was played (its SHA-256 differs); "
                 "the trace and answer key shown are the current file's."
             )
-        if self.timeline is not None and self.timeline.warning:
-            out.append(self.timeline.warning[0].upper() + self.timeline.warning[1:] + ".")
+        if self.review_rows is not None and self.review_rows.warning:
+            out.append(self.review_rows.warning[0].upper() + self.review_rows.warning[1:] + ".")
         return out
 
 
 def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> ReviewData:
     """The :class:`ReviewData` of a stored session: its drill found (recorded path, else the drill id in
-    ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its timeline built."""
+    ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its review rows built."""
     from warroom.store.sessions import DrillUnavailable, default_drill_resolver, resolve_session_drill
 
     try:
@@ -246,5 +246,5 @@ def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> Re
         found = resolve_session_drill(session.info(), lambda _id, _path: path)
     except DrillUnavailable as exc:
         return ReviewData(session, None, path, False, f"The drill file cannot be loaded: {exc}", None)
-    timeline = build_timeline(found.drill, list(session.actions))
-    return ReviewData(session, found.drill, found.path, found.changed, None, timeline)
+    review_rows = build_review_rows(found.drill, list(session.actions))
+    return ReviewData(session, found.drill, found.path, found.changed, None, review_rows)
