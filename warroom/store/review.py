@@ -90,6 +90,30 @@ def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_ev
     return marks
 
 
+def _first_evidence(drill: Drill) -> str | None:
+    """The id of the earliest evidence event of ``drill`` (None: no answer key, or no evidence in the trace)."""
+    key = drill.answer_key
+    if key is None:
+        return None
+    ev = [e for e in drill.trace if e.id in set(key.evidence)]
+    return min(ev, key=lambda e: e.t).id if ev else None
+
+
+def _inspected_and_flagged(actions: list[Action]) -> tuple[dict[str, float], dict[str, str | None]]:
+    """From an action log: when each event was first inspected (event id -> drill seconds), and the events still
+    flagged at the end (event id -> the flag's note)."""
+    inspected: dict[str, float] = {}
+    flagged: dict[str, str | None] = {}
+    for a in actions:
+        if a.kind is ActionKind.INSPECT and a.event:
+            inspected.setdefault(a.event, a.t)
+        elif a.kind is ActionKind.FLAG and a.event:
+            flagged[a.event] = a.note
+        elif a.kind is ActionKind.UNFLAG and a.event:
+            flagged.pop(a.event, None)
+    return inspected, flagged
+
+
 def build_review_rows(drill: Drill, actions: list[Action]) -> ReviewRows:
     """The review rows of ``actions`` (a session's action log) on ``drill``.
 
@@ -100,10 +124,7 @@ def build_review_rows(drill: Drill, actions: list[Action]) -> ReviewRows:
 
     key = drill.answer_key
     replan_ids = {e.id for e in key.replan} if key else set()
-    first_evidence = None
-    if key is not None:
-        ev = [e for e in drill.trace if e.id in set(key.evidence)]
-        first_evidence = min(ev, key=lambda e: e.t).id if ev else None
+    first_evidence = _first_evidence(drill)
 
     warning = None
     verdicts: dict[int, str] = {}
@@ -120,15 +141,7 @@ def build_review_rows(drill: Drill, actions: list[Action]) -> ReviewRows:
         verdicts = {i: r.verdict.value for i, r in enumerate(results) if r.verdict is not None}
         escalations = {i: r.escalation for i, r in enumerate(results) if r.escalation is not None}
 
-    inspected: dict[str, float] = {}
-    flagged: dict[str, str | None] = {}
-    for a in actions:
-        if a.kind is ActionKind.INSPECT and a.event:
-            inspected.setdefault(a.event, a.t)
-        elif a.kind is ActionKind.FLAG and a.event:
-            flagged[a.event] = a.note
-        elif a.kind is ActionKind.UNFLAG and a.event:
-            flagged.pop(a.event, None)
+    inspected, flagged = _inspected_and_flagged(actions)
 
     def event_row(ev: TraceEvent, played: bool) -> ReviewRow:
         marks = []
