@@ -7,7 +7,7 @@ For each trace length, a generated drill (``bench_load.drill_text``; past 10,000
 limit refuses as a file, the 10,000-event drill copied with fresh ids and times, ``bench_replay.scaled_drill``) is
 opened in the real app under
 ``App.run_test()`` on a mock clock; the drill clock is moved to just before the last event (one tick releases the
-whole trace into the Timeline), and then each measured key is pressed ``P`` times:
+whole trace into the TraceTable), and then each measured key is pressed ``P`` times:
 
 - ``up`` / ``down``: move the selection in the trace table, until the inspector shows the newly selected event
   (the plan panel follows it too);
@@ -79,7 +79,7 @@ async def _measure(entry, presses: int, profile: bool = False) -> dict[str, list
     from warroom.tui.app import WarroomApp
     from warroom.tui.inspector import Inspector
     from warroom.tui.services import Services
-    from warroom.tui.timeline import Timeline
+    from warroom.tui.tracetable import TraceTable
 
     trace = entry.drill.trace
     n = len(trace)
@@ -95,7 +95,7 @@ async def _measure(entry, presses: int, profile: bool = False) -> dict[str, list
             app.clock.set_time(trace[n - 1 - held].t)
             live.tick()
             await pilot.pause()
-            timeline = live.query_one(Timeline)
+            timeline = live.query_one(TraceTable)
             inspector = live.query_one(Inspector)
             assert timeline.row_count == n - held, (timeline.row_count, n, held)
             await pilot.press("up", "up", "up")  # away from the newest row: the table stops following
@@ -182,7 +182,7 @@ async def _measure_big_result(entry, presses: int) -> dict[str, list[float]]:
     from warroom.tui.app import WarroomApp
     from warroom.tui.inspector import Inspector
     from warroom.tui.services import DrillEntry, Services
-    from warroom.tui.timeline import Timeline
+    from warroom.tui.tracetable import TraceTable
 
     trace = list(entry.drill.trace)
     i = max(j for j, ev in enumerate(trace[:-3]) if ev.kind == "tool_result")
@@ -198,7 +198,7 @@ async def _measure_big_result(entry, presses: int) -> dict[str, list[float]]:
             app.clock.set_time(trace[i + 1].t)  # the big result and the event after it are released
             live.tick()
             await pilot.pause()
-            timeline, inspector = live.query_one(Timeline), live.query_one(Inspector)
+            timeline, inspector = live.query_one(TraceTable), live.query_one(Inspector)
             assert timeline.selected_key == trace[i + 1].id
             for _ in range(presses):
                 await pilot.press("home")

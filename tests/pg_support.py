@@ -120,24 +120,25 @@ def _new_server() -> PostgresServer:
     return server
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
-    """A running PostgreSQL server for this test process (each xdist worker starts its own)."""
+def _server_until_done() -> Iterator[PostgresServer]:
+    """A new running server, removed (stopped, its folder deleted) when the fixture using it ends."""
     server = _new_server()
     try:
         yield server
     finally:
         server.remove()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A running PostgreSQL server for this test process (each xdist worker starts its own)."""
+    yield from _server_until_done()
 
 
 @pytest.fixture
 def own_postgres_server() -> Iterator[PostgresServer]:
     """A PostgreSQL server for one test alone, which it may stop and start (fault tests)."""
-    server = _new_server()
-    try:
-        yield server
-    finally:
-        server.remove()
+    yield from _server_until_done()
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from warroom.tui.debrief import DebriefScreen
 from warroom.tui.describe import describe_event, summarize
 from warroom.tui.format2view import row_mark
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.timeline import Timeline
+from warroom.tui.tracetable import TraceTable
 
 from .conftest import advance, escalate, make_app, screen_text
 
@@ -61,7 +61,7 @@ async def test_a_format2_drill_plays_to_containment_with_agents_and_repetitions_
         live = app.screen
         assert isinstance(live, WarRoomScreen)
         await advance(pilot, 16)
-        timeline = live.query_one(Timeline)
+        timeline = live.query_one(TraceTable)
         text = screen_text(app)
         assert "agent" in text and "scout" in text and "worker" in text
         assert "×4 ↻e08 sh(" in text  # e10 at 13, 14, 15, 16 s

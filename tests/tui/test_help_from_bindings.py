@@ -12,7 +12,7 @@ from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import HelpScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.review import ReviewScreen
-from warroom.tui.timeline import Timeline
+from warroom.tui.tracetable import TraceTable
 
 from .conftest import advance, escalate, make_app, screen_text
 
@@ -69,7 +69,7 @@ def test_the_trace_tables_keys_are_in_the_war_room_help_in_its_own_words():
     assert rows["inspect the selected event"] == "enter"
     assert rows["the newest event, following new events again"] == "end G ctrl+end"
     assert rows["pause / resume the drill clock"] == "space"  # two bindings of one key (pause, resume), one row
-    assert set(Timeline.KEY_HELP.values()) <= set(rows)
+    assert set(TraceTable.KEY_HELP.values()) <= set(rows)
 
 
 async def _help_of(pilot) -> tuple[str, list[tuple[str, str]]]:

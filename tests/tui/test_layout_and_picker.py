@@ -14,7 +14,7 @@ from warroom.core.model import PlanStep
 from warroom.tui import services as services_module
 from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services, load_entry
-from warroom.tui.timeline import Timeline
+from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import PlanPanel
 
 from .conftest import STALE, advance, make_app, picker_ready, screen_text
@@ -56,7 +56,7 @@ async def test_at_60x20_the_plan_panel_gives_way_to_the_trace(services):
         await advance(pilot, 12)
         live = app.live
         plan = live.query_one("#plan")
-        timeline = live.query_one(Timeline)
+        timeline = live.query_one(TraceTable)
         assert plan.size.width <= 14
         widths = timeline.column_widths(timeline.scrollable_content_region.width)
         summary = widths[[c.key for c in timeline.columns].index("summary")]

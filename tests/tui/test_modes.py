@@ -11,7 +11,7 @@ from textual.widgets import Static
 from warroom.cli import main
 from warroom.core.actions import ActionKind
 from warroom.store.results import ResultsStore
-from warroom.store.timeline import load_review
+from warroom.store.review import load_review
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.drillsets import ASSESSMENT_NOTES
 from warroom.tui.modals import HelpScreen

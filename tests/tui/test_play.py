@@ -11,7 +11,7 @@ from warroom.tui.debrief import DebriefScreen
 from warroom.tui.inspector import Inspector
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import EscalateScreen
-from warroom.tui.timeline import Timeline
+from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import Meters, PlanPanel, StatusBar
 
 from .conftest import advance, escalate, make_app, record_notifications, screen_text, type_text
@@ -26,7 +26,7 @@ async def test_play_to_containment_by_keys(services):
         assert isinstance(live, WarRoomScreen)
         await advance(pilot, 12)
         assert live.replay.now == 12
-        timeline = live.query_one(Timeline)
+        timeline = live.query_one(TraceTable)
         assert timeline.selected_key == "e04"  # followed the newest event
         await pilot.press("enter")  # inspect it
         assert live.replay.actions[-1].kind is ActionKind.INSPECT and live.replay.actions[-1].event == "e04"
@@ -69,7 +69,7 @@ async def test_false_escalation_is_answered_and_play_goes_on(services):
         assert not live.replay.ended and live.replay.false_escalations == 1
         assert live.replay.now == 5 + FALSE_ESCALATION_DELAY  # the trace ran on while the planner re-planned
         assert live.replay.cost.usd_by_role[Role.PLANNER] > planner_before  # the re-plan call was charged
-        timeline = live.query_one(Timeline)
+        timeline = live.query_one(TraceTable)
         assert any(k.startswith("note:") for k in timeline.keys)
         assert timeline.selected_key.startswith("note:")  # following: the planner's answer is shown in full
         text = screen_text(app)
@@ -135,7 +135,7 @@ async def test_quit_mid_drill_keeps_the_session_as_abandoned(services):
         live = app.screen
         await advance(pilot, 16)
         await pilot.press("up")  # away from the newest event (e05) to e04
-        timeline = live.query_one(Timeline)
+        timeline = live.query_one(TraceTable)
         assert timeline.selected_key == "e04"
         await advance(pilot, 5)  # e06 is released; the cursor stays, a hint counts it
         assert timeline.selected_key == "e04" and timeline.unseen == 1
@@ -143,7 +143,7 @@ async def test_quit_mid_drill_keeps_the_session_as_abandoned(services):
         await pilot.press("f")
         await type_text(pilot, "cache")
         await pilot.press("enter")
-        assert live.query_one(Timeline).is_flagged("e04")
+        assert live.query_one(TraceTable).is_flagged("e04")
         await pilot.press("q")
         assert "Quit this drill?" in screen_text(app)
         await pilot.press("y")
@@ -201,12 +201,12 @@ async def test_every_war_room_panel_is_visible_at_80x24(services):
         live = app.screen
         await advance(pilot, 12)
         screen_region = live.region
-        for widget_type in (StatusBar, Meters, PlanPanel, Timeline, Inspector):
+        for widget_type in (StatusBar, Meters, PlanPanel, TraceTable, Inspector):
             widget = live.query_one(widget_type)
             region = widget.region
             assert region.width >= 20 and region.height >= 1, widget_type
             assert screen_region.contains_region(region), widget_type
-        assert live.query_one(Timeline).content_region.height >= 4
+        assert live.query_one(TraceTable).content_region.height >= 4
         assert live.query_one(Inspector).content_region.height >= 4
         text = screen_text(app)
         for word in ("00:12", "damage", "cost", "Plan", "Trace", "Inspector", "Escalate", "s5"):
@@ -220,7 +220,7 @@ async def test_larger_terminal_gets_more_room(services):
         live = app.screen
         await advance(pilot, 12)
         assert live.query_one(Inspector).content_region.height >= 15
-        assert live.query_one(Timeline).content_region.width >= 100
+        assert live.query_one(TraceTable).content_region.width >= 100
         assert "snapshot_at: 2026-11-20T03:00:04Z" in screen_text(app)
 
 

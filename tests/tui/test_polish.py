@@ -9,15 +9,15 @@ from textual.widgets import DataTable
 from warroom.core.replay import Replay
 from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
+from warroom.store.review import load_review
 from warroom.store.sessions import SessionRecorder
-from warroom.store.timeline import load_review
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.keyhelp import help_rows
 from warroom.tui.modals import HelpScreen
 from warroom.tui.picker import BriefingScreen
 from warroom.tui.review import ReviewTable
 from warroom.tui.services import load_entry
-from warroom.tui.timeline import Timeline
+from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import Meters, describe_event
 
 from .conftest import STALE, advance, make_app, picker_ready, screen_text
@@ -64,7 +64,7 @@ async def test_review_has_help_short_answer_key_marks_and_no_palette(tmp_path: P
         # The session's facts stay on one line at 80 columns: nothing dangles where it wraps.
         assert all(line.rstrip().endswith("·") is False for line in text.splitlines()[:4])
     async with ReviewApp(review).run_test(size=(160, 48)) as pilot:
-        table = pilot.app.screen.query_one("#review-timeline", ReviewTable)
+        table = pilot.app.screen.query_one("#review-table", ReviewTable)
         width = table.scrollable_content_region.width
         widths = dict(zip((c.key for c in table.columns), table.column_widths(width), strict=True))
         assert widths["key"] <= 14 and widths["summary"] > widths["trainee"]
@@ -154,7 +154,7 @@ async def test_timeline_keeps_its_ellipsis_with_a_scrollbar_and_inspector_labels
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 60, step=2)
-        timeline = app.live.query_one(Timeline)
+        timeline = app.live.query_one(TraceTable)
         assert timeline.show_vertical_scrollbar
         width = timeline.scrollable_content_region.width
         used = sum(timeline.column_widths(width)) + 2 * timeline.CELL_PADDING * len(timeline.columns)

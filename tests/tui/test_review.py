@@ -1,4 +1,4 @@
-"""`warroom review`: the review timeline (pure) and the after-action review screen, driven with Pilot."""
+"""`warroom review`: the review rows (pure) and the after-action review screen, driven with Pilot."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from warroom.core.actions import Action, ActionKind
 from warroom.core.replay import Replay
 from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
+from warroom.store.review import build_review_rows, load_review
 from warroom.store.sessions import SessionRecorder
-from warroom.store.timeline import build_timeline, load_review
 
 #: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
 pytestmark = pytest.mark.usefixtures("backend_url")
@@ -48,7 +48,7 @@ def test_timeline_marks_answer_key_and_trainee_actions(stored):
     data, drill_path, sid = stored
     with ResultsStore(data) as store:
         session = store.get(sid)
-    tl = build_timeline(load(drill_path), session.actions)
+    tl = build_review_rows(load(drill_path), session.actions)
     assert tl.warning is None and tl.contained_at == 27.0
     e04 = next(r for r in tl.rows if r.kind == "event" and r.event.id == "e04")
     assert {"evidence", "earliest evidence", "fault step"} <= set(e04.key)
@@ -78,7 +78,7 @@ def test_timeline_of_a_log_that_no_longer_fits_the_drill():
     from store_support import bundled_drill_path
 
     drill = load(bundled_drill_path())
-    tl = build_timeline(drill, [Action(t=5, kind=ActionKind.FLAG, event="no-such-event")])
+    tl = build_review_rows(drill, [Action(t=5, kind=ActionKind.FLAG, event="no-such-event")])
     assert tl.warning and "does not replay" in tl.warning
     assert [r.kind for r in tl.rows].count("event") == len(drill.trace)
 
@@ -109,7 +109,7 @@ async def test_review_screen_steps_through_the_session(stored):
         assert not screen.query_one("#review-notice").display
         # laid out by warroom.tcss, the app's one stylesheet: the timeline 3fr beside a bordered 2fr side panel
         assert "DEFAULT_CSS" not in vars(ReviewScreen)
-        side, timeline = screen.query_one("#review-side"), screen.query_one("#review-timeline")
+        side, timeline = screen.query_one("#review-side"), screen.query_one("#review-table")
         assert side.styles.border_left[0] == "solid"
         assert timeline.outer_size.width / side.outer_size.width == pytest.approx(1.5, abs=0.05)
         # the cursor starts on the first trainee action: the flag, with its note shown literally
@@ -203,7 +203,7 @@ async def test_review_shows_drill_times_with_one_decimal(tmp_path: Path):
         session = store.get(rec.session_id)
     assert session.actions[0].t == 14.4027  # the stored log keeps full precision
     review = load_review(session)
-    e04 = next(r for r in review.timeline.rows if r.kind == "event" and r.event.id == "e04")
+    e04 = next(r for r in review.review_rows.rows if r.kind == "event" and r.event.id == "e04")
     assert e04.trainee == ["inspected at 14.4 s", "flagged"]
     app = ReviewApp(review)
     async with app.run_test(size=(160, 50)) as pilot:
@@ -245,7 +245,7 @@ async def test_review_shows_the_false_escalation_replan_and_cuts_unplayed_rows_w
         assert "the drill clock jumped 15 s, 00:12 -> 00:27" in detail
         assert "RE-PLAN" in screen_text(app)
         # rows of events that never played: "(not played) …" cut with an ellipsis, as played rows are
-        table = screen.query_one("#review-timeline")
+        table = screen.query_one("#review-table")
         unplayed = [i for i, r in enumerate(screen.rows) if r.kind == "event" and not r.played]
         table.move_cursor(row=unplayed[-1], animate=False)
         await pilot.pause()

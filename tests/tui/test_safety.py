@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 
 from warroom.tui.debrief import DebriefScreen
-from warroom.tui.timeline import Timeline
+from warroom.tui.tracetable import TraceTable
 
 from .conftest import advance, escalate, make_app, screen_text
 
@@ -75,7 +75,7 @@ async def test_markup_and_escapes_in_a_drill_render_literally(services, tmp_path
         await pilot.press("enter")
         live = app.screen
         await advance(pilot, 5)
-        timeline = live.query_one(Timeline)
+        timeline = live.query_one(TraceTable)
         seen = {}
         for key in ("e5", "e4", "e3", "e2"):
             seen[key] = screen_text(app)

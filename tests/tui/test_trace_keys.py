@@ -9,7 +9,7 @@ from textual.app import App, ComposeResult
 
 import warroom.tui
 from warroom.core.loader import load_drill
-from warroom.tui.timeline import Timeline
+from warroom.tui.tracetable import TraceTable
 
 from .conftest import STALE, advance, make_app, screen_text
 
@@ -35,9 +35,9 @@ class TraceApp(App[None]):
         self.selected: list[str] = []  # keys of the RowSelected messages, in order
 
     def compose(self) -> ComposeResult:
-        yield Timeline(id="timeline")
+        yield TraceTable(id="trace-table")
 
-    def on_line_table_row_selected(self, message: Timeline.RowSelected) -> None:
+    def on_line_table_row_selected(self, message: TraceTable.RowSelected) -> None:
         self.selected.append(message.key)
 
 
@@ -51,7 +51,7 @@ async def test_keys_move_the_selection_and_keep_it_on_screen():
     events = long_trace()
     app = TraceApp()
     async with app.run_test(size=SIZE) as pilot:
-        table = app.query_one(Timeline)
+        table = app.query_one(TraceTable)
         table.append_events(events)
         table.focus()
         await pilot.pause()
@@ -92,18 +92,18 @@ async def test_a_click_selects_a_row_and_a_second_click_inspects_it():
     app = TraceApp()
     selected = app.selected
     async with app.run_test(size=SIZE) as pilot:
-        table = app.query_one(Timeline)
+        table = app.query_one(TraceTable)
         table.append_events(events)
         await pilot.press("home")
         await pilot.pause()
         # Line 0 is the border, line 1 the header: line 1 + n shows row n.
-        await pilot.click(Timeline, offset=(10, 1 + 1 + 5))
+        await pilot.click(TraceTable, offset=(10, 1 + 1 + 5))
         await pilot.pause()
         assert table.selected_key == "x5" and selected == []
-        await pilot.click(Timeline, offset=(10, 1 + 1 + 5))
+        await pilot.click(TraceTable, offset=(10, 1 + 1 + 5))
         await pilot.pause()
         assert table.selected_key == "x5" and selected == ["x5"]
-        await pilot.click(Timeline, offset=(10, 1))  # the header: nothing moves
+        await pilot.click(TraceTable, offset=(10, 1))  # the header: nothing moves
         await pilot.pause()
         assert table.selected_key == "x5" and selected == ["x5"]
         await pilot.press("enter")
@@ -115,7 +115,7 @@ async def test_new_rows_follow_only_at_the_bottom_and_end_follows_again():
     events = long_trace()
     app = TraceApp()
     async with app.run_test(size=SIZE) as pilot:
-        table = app.query_one(Timeline)
+        table = app.query_one(TraceTable)
         table.append_events(events[:100])
         table.focus()
         await pilot.press("up")
@@ -137,7 +137,7 @@ async def test_war_room_keys_and_click_drive_the_inspector(services):
         await pilot.press("enter")
         await advance(pilot, 60, step=2)
         live = app.live
-        table = live.query_one(Timeline)
+        table = live.query_one(TraceTable)
         first, newest = table.keys[0], table.keys[-1]
         assert table.selected_key == newest
         await pilot.press("home")
@@ -148,11 +148,11 @@ async def test_war_room_keys_and_click_drive_the_inspector(services):
         await pilot.pause()
         assert table.selected_key == newest
         await pilot.press("g")
-        await pilot.click(Timeline, offset=(10, 1 + 1 + 2))
+        await pilot.click(TraceTable, offset=(10, 1 + 1 + 2))
         await pilot.pause()
         assert table.selected_key == table.keys[2]
         assert f"{table.keys[2]} · " in screen_text(app)  # the inspector shows the clicked event
-        await pilot.click(Timeline, offset=(10, 1 + 1 + 2))  # again: inspect it (an action is recorded)
+        await pilot.click(TraceTable, offset=(10, 1 + 1 + 2))  # again: inspect it (an action is recorded)
         await pilot.pause()
         assert [a.event for a in live.replay.actions if a.kind.value == "inspect"] == [table.keys[2]]
 
@@ -161,7 +161,7 @@ async def test_a_flag_mark_replaces_the_cached_line_of_its_row():
     events = long_trace()
     app = TraceApp()
     async with app.run_test(size=SIZE) as pilot:
-        table = app.query_one(Timeline)
+        table = app.query_one(TraceTable)
         table.append_events(events[:10])
         await pilot.pause()
         row = next(line for line in screen_text(app).splitlines() if clock(3) in line)

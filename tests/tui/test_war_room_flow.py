@@ -11,10 +11,10 @@ from warroom.core.loader import load_drill
 from warroom.core.replay import Replay, ReplayError
 from warroom.core.scoring import replay_actions, score
 from warroom.store.results import ResultsStore
-from warroom.tui.debrief import DebriefScreen, timeline_marks
+from warroom.tui.debrief import DebriefScreen, debrief_marks
 from warroom.tui.inspector import Inspector
 from warroom.tui.live import false_escalation_message
-from warroom.tui.timeline import Timeline
+from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import describe_event
 
 from .conftest import STALE, advance, escalate, make_app, record_notifications, screen_text
@@ -96,7 +96,7 @@ async def test_f_toggles_a_flag_and_unflag_is_journaled(services):
         await pilot.press("enter")
         live = app.live
         await advance(pilot, 13)
-        timeline = live.query_one(Timeline)
+        timeline = live.query_one(TraceTable)
         await pilot.press("f", "enter")
         assert live.replay.flagged == {"e04": None}
         assert timeline.is_flagged("e04") and screen_text(app).count("⚑") == 2  # the column header and e04
@@ -126,7 +126,7 @@ def test_unflag_replays_and_old_double_flag_journals_stay_readable():
     fresh.advance_to(13)
     with pytest.raises(ReplayError, match="not flagged"):
         fresh.unflag("e04")
-    marks = [m[2] for m in timeline_marks(drill, replay)]
+    marks = [m[2] for m in debrief_marks(drill, replay)]
     assert "you removed your flag from e04" in marks
 
 
@@ -163,7 +163,7 @@ def test_an_early_escalation_is_called_early_not_a_check_that_found_nothing():
 def test_the_debrief_names_the_right_step_escalated_before_the_evidence():
     drill = load_drill(STALE)
     replay, _ = replay_actions(drill, [Action(t=5, kind=ActionKind.ESCALATE, step="s1")])
-    marks = [m[2] for m in timeline_marks(drill, replay)]
+    marks = [m[2] for m in debrief_marks(drill, replay)]
     assert any("the right step, but before the evidence the drill counts" in m for m in marks), marks
 
 

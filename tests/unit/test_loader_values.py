@@ -50,20 +50,19 @@ def test_merge_key_needs_a_mapping():
     assert "a merge key (<<) needs a mapping" in info.value.problems[0].message
 
 
-def test_duplicate_keys_in_tool_payloads_are_reported_too():
-    text = BASE.replace("    arguments: {customer: 42}", "    arguments: {customer: 42, customer: 43}")
+@pytest.mark.parametrize(
+    ("arguments", "where", "fragment"),
+    [
+        ("{customer: 42, customer: 43}", (31, 31), "duplicate key `customer`"),  # reported in tool payloads too
+        ("{[a, b]: 42}", (31, 17), "a key must be plain text"),  # a mapping used as a key
+    ],
+)
+def test_a_bad_key_in_tool_arguments_is_one_problem_at_its_place(arguments, where, fragment):
+    text = BASE.replace("    arguments: {customer: 42}", f"    arguments: {arguments}")
     with pytest.raises(DrillLoadError) as info:
         load_drill_text(text)
     (p,) = info.value.problems
-    assert (p.line, p.column) == (31, 31) and "duplicate key `customer`" in p.message
-
-
-def test_a_mapping_used_as_a_key_is_a_problem():
-    text = BASE.replace("    arguments: {customer: 42}", "    arguments: {[a, b]: 42}")
-    with pytest.raises(DrillLoadError) as info:
-        load_drill_text(text)
-    (p,) = info.value.problems
-    assert (p.line, p.column) == (31, 17) and "a key must be plain text" in p.message
+    assert (p.line, p.column) == where and fragment in p.message
 
 
 def test_load_yaml_text_returns_the_plain_data():

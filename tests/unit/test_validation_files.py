@@ -72,8 +72,12 @@ def test_a_file_listed_twice_is_not_a_duplicate_of_itself(tmp_path: Path):
     assert cross_file_problems([(good, drill), (relative, drill)]) == {}
 
 
-def test_drill_paths_resolves_files_folders_and_ids(tmp_path: Path):
-    from warroom.core.library import drill_paths
+def test_library_paths_resolve_files_folders_and_ids(tmp_path: Path):
+    from warroom.core.library import DrillLibrary
+
+    def drill_paths(names, extra_dirs=()):
+        library = DrillLibrary(tuple(extra_dirs))
+        return [library.path(name) for name in names]
 
     mine = _write(tmp_path / "lib" / "my-own.yaml", "my-own")
     assert drill_paths([str(mine), str(tmp_path), "my-own", "duplicate-charge-refunds"], [tmp_path / "lib"]) == [
@@ -84,7 +88,10 @@ def test_drill_paths_resolves_files_folders_and_ids(tmp_path: Path):
 
 
 def test_a_missing_id_gets_only_a_likely_typo_as_a_hint():
-    from warroom.core.validation import _suggest
+    from warroom.core.ids import Suggester
+
+    def _suggest(word: str, choices: list[str]) -> str:
+        return Suggester(choices)(word)
 
     trace = ["e01", "e02", "e03", "e04", "e06", "e07", "e08", "e09", "e10", "e11"]
     assert _suggest("e05", ["e01", "e10", "e11"][1:]) == ""  # e10 is not a typo of e05

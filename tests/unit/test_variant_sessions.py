@@ -14,8 +14,8 @@ from warroom.core.variants import apply_variant, fingerprint
 from warroom.store.recovery import recover_unfinished
 from warroom.store.rescore import RescoreStatus, rescore
 from warroom.store.results import ResultsStore
+from warroom.store.review import load_review
 from warroom.store.sessions import SessionRecorder, default_drill_resolver, load_drill_file
-from warroom.store.timeline import load_review
 
 DRILL_ID = "late-delivery-replies"
 

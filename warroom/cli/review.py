@@ -50,7 +50,7 @@ def review(settings: Settings, session_id: str) -> None:
     except StoreError as exc:
         raise failure(exc) from None
 
-    from warroom.store.timeline import load_review
+    from warroom.store.review import load_review
 
     data = load_review(session, settings.drill_dirs)
     for notice in data.notices:

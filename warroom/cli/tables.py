@@ -4,7 +4,6 @@ summaries. Every cell is drill or trainee text shown literally: no Rich markup, 
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import click
@@ -64,17 +63,12 @@ def make_console() -> Any:
     return Console(highlight=False, markup=False, emoji=False, width=width)
 
 
-#: ANSI SGR codes at the end of a line (after its trailing spaces).
-_TRAILING = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)$")
-
-
 def print_renderables(console: Any, *renderables: Any) -> None:
-    """Print ``renderables`` on ``console`` without trailing spaces on any line (Rich pads to the table width)."""
-    with console.capture() as capture:
-        for r in renderables:
-            console.print(r)
-    text = "\n".join(_TRAILING.sub(r"\1", line) for line in capture.get().split("\n"))
-    click.echo(text, nl=False)
+    """Print ``renderables`` on ``console`` without trailing spaces on any line (Rich pads to the table width):
+    :func:`warroom.cli.texttable.table_lines`, echoed."""
+    from warroom.cli.texttable import table_lines
+
+    click.echo("\n".join(table_lines(*renderables, console=console)))
 
 
 def _damage_cell(row: Any, inline_units: bool) -> str:

@@ -36,6 +36,7 @@ action log disagree (an engine bug).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -228,6 +229,23 @@ def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
     return TraineeRun(trainee, TRAINEE_DESCRIPTIONS[trainee], list(replay.actions), card, notes)
 
 
+def _all_clear_problems(runs: list[TraineeRun], label: Callable[[str], str]) -> list[str]:
+    """The problems of an all-clear drill's ``runs``: never must hold the all clear with full points, and every
+    trainee who escalated must score less than never. ``label`` names a trainee's score in a message."""
+    problems: list[str] = []
+    never = next(r for r in runs if r.trainee == "never").scorecard
+    if never.outcome is not Outcome.ALL_CLEAR_HELD or never.total != never.max_total:
+        problems.append(
+            f"never should hold the all clear with {never.max_total} points, but scored {label('never')}"
+        )
+    for r in runs:
+        if r.scorecard.escalation_count and not r.scorecard.total < never.total:
+            problems.append(
+                f"{r.trainee} escalated in an all-clear drill but scored {label(r.trainee)}, not less than never"
+            )
+    return problems
+
+
 def run_checks(drill: Drill) -> CheckReport:
     """Play ``drill`` with every scripted trainee and check that it can be won and ranks them fairly.
 
@@ -248,17 +266,7 @@ def run_checks(drill: Drill) -> CheckReport:
         return f"{name} {card.total} ({OUTCOME_LABELS[card.outcome]})"
 
     if drill.is_all_clear:
-        never = by["never"].scorecard
-        if never.outcome is not Outcome.ALL_CLEAR_HELD or never.total != never.max_total:
-            problems.append(
-                f"never should hold the all clear with {never.max_total} points, but scored {label('never')}"
-            )
-        for r in runs:
-            if r.scorecard.escalation_count and not r.scorecard.total < never.total:
-                problems.append(
-                    f"{r.trainee} escalated in an all-clear drill but scored {label(r.trainee)}, not less than never"
-                )
-        return CheckReport(drill.id, True, runs, problems)
+        return CheckReport(drill.id, True, runs, problems + _all_clear_problems(runs, label))
 
     key = drill.answer_key
     assert key is not None  # a drill is either all-clear or has an answer key

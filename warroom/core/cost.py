@@ -1,7 +1,7 @@
 """Cost math for model calls and whole traces.
 
 A model call costs ``input_tokens * input_price + output_tokens * output_price``, prices in USD per million tokens
-(DESIGN.md "Cost math", from the seed material on planner-executor loops). :func:`trace_cost` adds a drill's trace
+(docs/scoring.md, "Cost math and `warroom cost`"). :func:`trace_cost` adds a drill's trace
 up by role, by model and by plan step, and prices the counterfactual *flat loop*: the same executor model calls run
 on the planner's model, re-reasoning at every step (``models.flat_loop_step_usage`` tokens per step when the drill
 gives them, else each executor call's own usage; sub-agent calls count as executor calls there).

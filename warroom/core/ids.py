@@ -165,6 +165,24 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return Suggester(choices, budget=1)(word)
 
 
+#: How alike a misspelt vocabulary word must be to a choice to be offered (difflib ratio; looser than for ids).
+VOCABULARY_CUTOFF = 0.6
+
+
+def vocabulary_hint(word: Any, choices: list[str]) -> str:
+    """The did-you-mean hint for a word of the drill format's vocabulary (a key, an event or fault kind, a value
+    of a fixed set): ``"did you mean `x`? "`` (a prefix for the list of allowed words that follows it) or ``""``.
+
+    The choices are a few known words, so the closest one at a difflib similarity of at least
+    :data:`VOCABULARY_CUTOFF` is offered (``rate_limited`` -> ``rate_limit_swallowed``); ids the author made up
+    go through :func:`did_you_mean`'s stricter one-slip rule instead. Not a string, or longer than 200
+    characters: ``""`` (bounded work per problem)."""
+    if not isinstance(word, str) or len(word) > 200:
+        return ""
+    match = difflib.get_close_matches(word, choices, n=1, cutoff=VOCABULARY_CUTOFF)
+    return f"did you mean `{match[0]}`? " if match else ""
+
+
 def id_list(ids: Iterable[str], limit: int = 20) -> str:
     """``s1, s2, s3`` for a message, at most ``limit`` ids then ``... (N in all)``."""
     ids = list(ids)

@@ -272,14 +272,6 @@ def resolve_drill(path_or_id: str, extra_dirs: Iterable[Path] = ()) -> Path:
     return DrillLibrary(tuple(extra_dirs)).resolve(path_or_id)
 
 
-def drill_paths(names: Iterable[str | Path], extra_dirs: Iterable[Path] = ()) -> list[Path]:
-    """:meth:`DrillLibrary.path` of each name, in the order given (pass them to :func:`find_drill_files`). Raises
-    :class:`UnknownDrill` (a FileNotFoundError) for the first name that is neither a file, a folder nor a drill
-    id."""
-    library = DrillLibrary(tuple(extra_dirs))
-    return [library.path(name) for name in names]
-
-
 def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:
     """Rules that concern more than one file, or a drill and its file name, for drills that loaded.
 

@@ -1,6 +1,7 @@
 """The drill format: pydantic v2 models for one scripted incident in a planner-executor agent.
 
-A drill file (YAML) is validated into a :class:`Drill`. The shape follows DESIGN.md "The drill, conceptually":
+A drill file (YAML) is validated into a :class:`Drill` (terms: docs/architecture.md, "Glossary"; the format for
+authors: docs/authoring.md). Its shape:
 
 - metadata (``id``, ``title``, ``version``, ``difficulty``, ``tags``, ``author``) and a :class:`Briefing`;
 - :class:`Models`: which model plays planner and executor, priced in USD per million input/output tokens;

@@ -3,14 +3,13 @@ drill's own words (what is wrong, at which value, how to fix it), at the YAML no
 
 from __future__ import annotations
 
-import difflib
 from enum import Enum
 from typing import Any
 
 from yaml.nodes import Node, ScalarNode
 
 from warroom.core.format import clean
-from warroom.core.ids import shown_id
+from warroom.core.ids import shown_id, vocabulary_hint
 from warroom.core.loctypes import is_model, kind_of, union_members, unwrap, walk_loc
 from warroom.core.model import TEXT_PATTERN
 from warroom.core.problems import Problem, problem_at
@@ -112,13 +111,6 @@ _TYPE_WORDS = {
 }
 
 
-def _closest(word: Any, choices: list[str]) -> str:
-    if not isinstance(word, str) or len(word) > 200:  # bounded work per problem: choices are few, words short
-        return ""
-    match = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f"did you mean `{match[0]}`? " if match else ""
-
-
 def pydantic_problem(path: str, root: Node, data: Any, err: dict[str, Any]) -> Problem:
     """:func:`_problem_of`, or a plainer message at the same place should building the message fail: a
     drill file must never lead to "internal error"."""
@@ -175,7 +167,7 @@ def _extra(path: str, root: Node, data: Any, data_path: tuple[Any, ...], owners:
     kind = _model_label(owner)
     where = f" in {kind}" if kind else f" in {_label(data, data_path[:-1])}"
     key = data_path[-1]
-    msg = f"unknown key {shown_id(key)}{where}; {_closest(key, allowed)}allowed keys: {', '.join(allowed)}"
+    msg = f"unknown key {shown_id(key)}{where}; {vocabulary_hint(key, allowed)}allowed keys: {', '.join(allowed)}"
     return problem_at(path, node, msg)
 
 
@@ -194,7 +186,7 @@ def _union_tag(
     node, _ = locate(root, (*data_path, "kind"))
     tag = node.value if isinstance(node, ScalarNode) else None
     shown = f"`{tag}`" if tag is not None else show_value(node, None)
-    msg = f"unknown event kind {shown} in {label}; {_closest(tag, expected)}the kinds are: {', '.join(expected)}"
+    msg = f"unknown event kind {shown} in {label}; {vocabulary_hint(tag, expected)}the kinds are: {', '.join(expected)}"
     return problem_at(path, node, msg)
 
 
@@ -214,9 +206,9 @@ def _choice_message(
     # "unknown value `done`", never "unknown value the text `done`", however the value was quoted
     word = f"`{cut(value_node.value)}`" if isinstance(value_node, ScalarNode) and value_node.value else shown
     if data_path[-2:] == ("fault", "kind"):
-        msg = f"unknown fault kind {word}; {_closest(value, choices)}the fault kinds are: {', '.join(choices)}"
+        msg = f"unknown fault kind {word}; {vocabulary_hint(value, choices)}the fault kinds are: {', '.join(choices)}"
     else:
-        msg = f"unknown value {word} for {label}; {_closest(value, choices)}allowed: {', '.join(choices)}"
+        msg = f"unknown value {word} for {label}; {vocabulary_hint(value, choices)}allowed: {', '.join(choices)}"
     if isinstance(value_node, ScalarNode) and value_node.value in choices:  # e.g. an unquoted `no` meant as text
         return msg + yaml_hint(value_node)
     return msg + number_hint(value_node)

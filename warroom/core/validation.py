@@ -70,11 +70,6 @@ class Blocked:
     loc: Loc
 
 
-def _suggest(word: str, choices: Iterable[str]) -> str:
-    """A did-you-mean hint for ``word`` among ``choices`` (see :class:`warroom.core.ids.Suggester`)."""
-    return Suggester(choices)(word)
-
-
 class _Rules:
     """One run of the rules over a drill read through a :class:`_Reader`."""
 

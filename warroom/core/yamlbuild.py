@@ -16,7 +16,6 @@ Values are JSON-like: mapping keys are always text, dates stay text, merge keys 
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 from collections.abc import Callable
@@ -142,7 +141,7 @@ class Builder:
             if node.flow_style:
                 self._check_flow_entry(key_node, value_node, previous)
             previous = value_node
-            used = _placed(key_node, self.alias_marks.get((id(node), ("key", i))))
+            used = yc.placed_at(key_node, self.alias_marks.get((id(node), ("key", i))))
             if key in out:
                 first, this = key_nodes[key].start_mark, used.start_mark
                 where = (
@@ -299,15 +298,6 @@ class Builder:
 # ---------------------------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------------------------
-
-
-def _placed(node: Node, mark: Any) -> Node:
-    """``node``, or a copy of it placed at ``mark`` (where an alias to it is written)."""
-    if mark is None:
-        return node
-    moved = copy.copy(node)
-    moved.start_mark = mark
-    return moved
 
 
 def _cut(text: str, limit: int = 60) -> str:

@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import re
@@ -208,6 +209,16 @@ def line_col(text: str, index: int) -> tuple[int, int]:
 # ---------------------------------------------------------------------------------------------------------------
 # The loader class: core schema, and the composer that remembers where aliases are used
 # ---------------------------------------------------------------------------------------------------------------
+
+
+def placed_at(node: Node, mark: Any) -> Node:
+    """``node``, or a shallow copy of it placed at ``mark`` (where the alias that led to it is written); ``mark``
+    None: ``node`` itself."""
+    if mark is None:
+        return node
+    moved = copy.copy(node)
+    moved.start_mark = mark
+    return moved
 
 
 class AliasMarks(Composer):

@@ -9,7 +9,6 @@ key. A mapping's keys are indexed once per node, so locating many values in one 
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 import weakref
@@ -136,17 +135,17 @@ def locate(root: Node, loc: tuple[Any, ...], want_key: bool = False, block_key: 
         if isinstance(node, MappingNode) and isinstance(el, str):
             pair = mapping_pair(node, el)
             if pair is None:
-                return _at_alias((_block_at_key(node, key_node) if block_key else node), via), depth
+                return yc.placed_at((_block_at_key(node, key_node) if block_key else node), via), depth
             if want_key and depth == len(loc) - 1:
-                return _at_alias(pair[0], via), depth + 1
+                return yc.placed_at(pair[0], via), depth + 1
             via = marks.get((id(node), id(pair[0])), _merge_alias(node, pair[0], marks, via))
             key_node, node = pair
         elif isinstance(node, SequenceNode) and isinstance(el, int) and 0 <= el < len(node.value):
             via = marks.get((id(node), el), via)
             key_node, node = None, node.value[el]
         else:
-            return _at_alias((_block_at_key(node, key_node) if block_key else node), via), depth
-    return _at_alias((_block_at_key(node, key_node) if block_key else node), via), len(loc)
+            return yc.placed_at((_block_at_key(node, key_node) if block_key else node), via), depth
+    return yc.placed_at((_block_at_key(node, key_node) if block_key else node), via), len(loc)
 
 
 def _merge_alias(node: MappingNode, key: Node, marks: dict[tuple[int, Any], Any], via: Any) -> Any:
@@ -167,15 +166,6 @@ def _merge_alias(node: MappingNode, key: Node, marks: dict[tuple[int, Any], Any]
 
 #: The alias marks of each composed drill (see :class:`warroom.core.yamlcore.AliasMarks`), by root node.
 ALIAS_MARKS: weakref.WeakKeyDictionary[Node, dict[tuple[int, Any], Any]] = weakref.WeakKeyDictionary()
-
-
-def _at_alias(node: Node, mark: Any) -> Node:
-    """``node``, or a copy of it placed at ``mark`` (where the alias that led to it is written)."""
-    if mark is None:
-        return node
-    moved = copy.copy(node)
-    moved.start_mark = mark
-    return moved
 
 
 def _block_at_key(node: Node, key_node: Node | None) -> Node:

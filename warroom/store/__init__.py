@@ -16,7 +16,7 @@
   deletes stored sessions (:func:`~warroom.store.deletion.delete_sessions`).
 - :mod:`warroom.store.recovery`: :func:`~warroom.store.recovery.recover_unfinished` (sessions killed mid-drill
   recorded as abandoned; journals that can never be recovered quarantined).
-- :mod:`warroom.store.timeline`: the after-action review timeline of a stored session (pure, no Textual).
+- :mod:`warroom.store.review`: the after-action review timeline of a stored session (pure, no Textual).
 
 Layout of a data directory::
 

@@ -34,20 +34,7 @@ class SessionInfo:
 
     def to_dict(self) -> dict[str, Any]:
         """As a JSON-ready dict (the journal's start line without ``type``/``format``/``pid``)."""
-        return {
-            "session_id": self.session_id,
-            "trainee": self.trainee,
-            "drill_id": self.drill_id,
-            "drill_version": self.drill_version,
-            "drill_sha256": self.drill_sha256,
-            "drill_path": self.drill_path,
-            "all_clear": self.all_clear,
-            "scoring_version": self.scoring_version,
-            "started_at": self.started_at,
-            "mode": self.mode,
-            "set_id": self.set_id,
-            "seed": self.seed,
-        }
+        return {k: getattr(self, k) for k in _START_LINE_ORDER}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SessionInfo:
@@ -62,6 +49,14 @@ class SessionInfo:
         except ValidationError as exc:
             raise ValueError(describe(exc)) from None
         return cls(**record.model_dump())
+
+
+#: :class:`SessionInfo`'s fields in the order the journal's start line writes them.
+_START_LINE_ORDER = (
+    "session_id", "trainee", "drill_id", "drill_version", "drill_sha256", "drill_path", "all_clear",
+    "scoring_version", "started_at", "mode", "set_id", "seed",
+)  # fmt: skip
+assert set(_START_LINE_ORDER) == set(SessionInfo.__dataclass_fields__), "a start field is missing from the order"
 
 
 @dataclass(frozen=True)
@@ -149,17 +144,4 @@ class StoredSession(SessionRow):
 
     def info(self) -> SessionInfo:
         """The session's start information."""
-        return SessionInfo(
-            session_id=self.session_id,
-            trainee=self.trainee,
-            drill_id=self.drill_id,
-            drill_version=self.drill_version,
-            drill_sha256=self.drill_sha256,
-            drill_path=self.drill_path,
-            started_at=self.started_at,
-            all_clear=self.all_clear,
-            scoring_version=self.scoring_version,
-            mode=self.mode,
-            set_id=self.set_id,
-            seed=self.seed,
-        )
+        return SessionInfo(**{k: getattr(self, k) for k in SessionInfo.__dataclass_fields__})

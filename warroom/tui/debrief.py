@@ -1,8 +1,9 @@
-"""The debrief: the outcome, the scorecard, a timeline of what happened when, the damage over time, the answer.
+"""The debrief: the outcome, the scorecard, the debrief marks (what happened when; headed "Timeline" on screen),
+the damage over time, the answer.
 
 This is the only screen that renders the answer key. Outcome, points and their explanations come from the
 scorecard (:func:`warroom.core.scoring.score`); this module only lays them out, with the Replay's record of the
-drill (damage timeline, actions) for the timeline and the sparkline.
+drill (damage timeline, actions) for the marks and the sparkline.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def damage_series(timeline: list[tuple[float, float]], end: float, buckets: int 
     return out
 
 
-def timeline_marks(
+def debrief_marks(
     drill: Drill, replay: Replay, rules: str = SCORING_VERSION
 ) -> list[tuple[float, str, str, str]]:
     """What happened when, for the debrief: (drill time, symbol, description, style), in time order.
@@ -154,7 +155,7 @@ class DebriefScreen(Screen[None]):
         with ScrollPane(id="debrief"):
             yield Static(self._headline(), id="debrief-outcome")
             yield Static(self._scorecard(), id="debrief-score", classes="debrief-section")
-            yield Static(self._marks(), id="debrief-timeline", classes="debrief-section")
+            yield Static(self._marks(), id="debrief-marks", classes="debrief-section")
             yield Static(self._damage_caption(), id="debrief-damage-caption")
             yield Sparkline(damage_series(self.replay.damage_timeline, self._end()), id="debrief-damage")
             yield Static(self._answer(), id="debrief-answer", classes="debrief-section")
@@ -227,7 +228,7 @@ class DebriefScreen(Screen[None]):
 
     def _marks(self) -> Group:
         end = self._end()
-        marks = timeline_marks(self.drill, self.replay, self.scorecard.scoring_version)
+        marks = debrief_marks(self.drill, self.replay, self.scorecard.scoring_version)
         width = max(min(self.app.size.width - 10, 100), 20)
         out = Text()
         out.append("Timeline\n", style="bold underline")

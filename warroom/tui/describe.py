@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 
-#: Short labels for trace event kinds, as the timeline shows them.
+#: Short labels for trace event kinds, as the trace table shows them.
 KIND_LABELS: dict[str, str] = {
     "planner_call": "planner",
     "executor_message": "executor",
@@ -37,7 +37,7 @@ KIND_LABELS: dict[str, str] = {
     **f2.LABELS,
 }
 
-#: Style of each kind label in the timeline.
+#: Style of each kind label in the trace table.
 KIND_STYLES: dict[str, str] = {
     "planner_call": "bold magenta",
     "executor_message": "cyan",
@@ -60,7 +60,7 @@ STEP_ICONS: dict[StepState, tuple[str, str]] = {
 
 
 def summarize(event: Any, limit: int | None = None) -> str:
-    """A one-line summary of a trace event (plain text, not yet cleaned): what the timeline shows.
+    """A one-line summary of a trace event (plain text, not yet cleaned): what the trace table shows.
 
     With ``limit`` (characters), free text is cut before it is formatted, so a 200 KB result costs no more than a
     short one; the summary is then at least ``limit`` characters long when the full one would be (callers cut it
@@ -230,7 +230,7 @@ def describe_event(
 ) -> Text:
     """The full inspector view of one trace event: header, plan step and objective, body, usage and cost.
 
-    ``events`` (event id to trace event, e.g. :attr:`Timeline.events`) is used to find the tool call a tool result
+    ``events`` (event id to trace event, e.g. :attr:`TraceTable.events`) is used to find the tool call a tool result
     answers; an id missing from it is looked up in ``drill`` (through :func:`trace_index`). ``repeated``: how many
     repetitions of a repeated event have happened so far (format 2; None: not playing), listed with their times.
     """

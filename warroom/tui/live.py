@@ -32,7 +32,7 @@ from warroom.tui.modals import (
     FlagScreen,
     HelpScreen,
 )
-from warroom.tui.timeline import Timeline
+from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar, summarize, trace_index
 
 __all__ = ["SPEEDS", "TICK_INTERVAL", "WarRoomScreen", "false_escalation_message"]
@@ -42,7 +42,7 @@ TICK_INTERVAL = 0.1
 
 
 class WarRoomScreen(DrillScreen):
-    """The live drill: header, meters, plan, trace timeline and inspector. Arguments: see
+    """The live drill: header, meters, plan, trace table and inspector. Arguments: see
     :class:`~warroom.tui.drillscreen.DrillScreen` (the session, its saved actions and its end)."""
 
     #: Below 80 columns the plan panel gives way to the trace (see warroom.tcss, ``.-narrow``).
@@ -78,7 +78,7 @@ class WarRoomScreen(DrillScreen):
     HELP_TITLE = "War room keys"
     HELP_NOTES = WAR_ROOM_NOTES
     #: The trace table's keys are listed in the help too (see warroom.tui.keyhelp).
-    HELP_WIDGETS = (Timeline,)
+    HELP_WIDGETS = (TraceTable,)
     #: The actions the help leaves out: practice has no refused keys (assessment: see ``__init__``).
     HELP_HIDDEN: tuple[str, ...] = hidden_actions(PRACTICE)
 
@@ -98,7 +98,7 @@ class WarRoomScreen(DrillScreen):
             plan = PlanPanel(id="plan")
             plan.border_title = "Plan (reported)"
             yield plan
-            timeline = Timeline(id="timeline", agents=bool(self.drill.agents), repetitions=self.replay.repetitions)
+            timeline = TraceTable(id="trace-table", agents=bool(self.drill.agents), repetitions=self.replay.repetitions)
             timeline.border_title = "Trace"
             yield timeline
         inspector = Inspector(id="inspector")
@@ -111,7 +111,7 @@ class WarRoomScreen(DrillScreen):
         self._last_time = self.clock.time
         self.apply(self.replay.advance(0))  # events at t=0
         self.ticker = self.set_interval(TICK_INTERVAL, self.tick)
-        self.query_one(Timeline).focus()
+        self.query_one(TraceTable).focus()
 
     # -- the drill clock ----------------------------------------------------------------------------------------
 
@@ -137,11 +137,11 @@ class WarRoomScreen(DrillScreen):
     def apply(self, released: list[Any]) -> None:
         """Show newly released events and the new state; open the debrief once the drill has ended."""
         if released:
-            self.query_one(Timeline).append_events(released)
+            self.query_one(TraceTable).append_events(released)
             self.refresh_plan()
             self.update_hint()
         if self.replay.repetitions:
-            self.query_one(Timeline).refresh_repeated()
+            self.query_one(TraceTable).refresh_repeated()
         self.refresh_status()
         if self.replay.ended and not self.finished:
             self.finish()
@@ -156,30 +156,30 @@ class WarRoomScreen(DrillScreen):
     def refresh_plan(self) -> None:
         """Re-render the plan panel with the reported step states and the selected event's step."""
         step = None
-        key = self.query_one(Timeline).selected_key
+        key = self.query_one(TraceTable).selected_key
         if key and not key.startswith("note:"):
-            step = self.query_one(Timeline).event(key).step
+            step = self.query_one(TraceTable).event(key).step
         self.query_one(PlanPanel).show(self.drill, self.replay.step_states, step, self.replay.approvals.missing)
 
     def update_hint(self) -> None:
         """Show "n new events" under the timeline while the trainee is away from the newest event."""
-        timeline = self.query_one(Timeline)
+        timeline = self.query_one(TraceTable)
         timeline.border_subtitle = f"{timeline.unseen} new ↓ (G)" if timeline.unseen else ""
 
-    @on(Timeline.RowHighlighted, "#timeline")
-    def preview(self, event: Timeline.RowHighlighted) -> None:
+    @on(TraceTable.RowHighlighted, "#trace-table")
+    def preview(self, event: TraceTable.RowHighlighted) -> None:
         key = event.key
         inspector = self.query_one(Inspector)
         if key.startswith("note:"):
             inspector.show_text(self._notes[key])
         else:
-            timeline = self.query_one(Timeline)
+            timeline = self.query_one(TraceTable)
             inspector.show_event(timeline.event(key), self.drill, timeline.events, self.replay.repetitions.get(key))
         self.refresh_plan()
         self.update_hint()
 
-    @on(Timeline.RowSelected, "#timeline")
-    def inspect(self, event: Timeline.RowSelected) -> None:
+    @on(TraceTable.RowSelected, "#trace-table")
+    def inspect(self, event: TraceTable.RowSelected) -> None:
         """Enter on an event: record an ``inspect`` action and move into the inspector to scroll it."""
         key = event.key
         if key.startswith("note:") or self.replay.ended:
@@ -260,7 +260,7 @@ class WarRoomScreen(DrillScreen):
 
     def selected_event(self) -> Any | None:
         """The trace event under the trace table's cursor, or None (no rows yet, or a note's row)."""
-        timeline = self.query_one(Timeline)
+        timeline = self.query_one(TraceTable)
         key = timeline.selected_key
         if key is None or key.startswith("note:"):
             return None
@@ -276,7 +276,7 @@ class WarRoomScreen(DrillScreen):
         if ev.id in self.replay.flagged:
             if self._act(self.replay.unflag, ev.id) is None:
                 return
-            self.query_one(Timeline).unmark_flagged(ev.id)
+            self.query_one(TraceTable).unmark_flagged(ev.id)
             self.notify(f"Flag removed from {fmt.clean_line(ev.id)}.", markup=False, timeout=2)
             return
 
@@ -285,7 +285,7 @@ class WarRoomScreen(DrillScreen):
                 return
             if self._act(self.replay.flag, ev.id, note or None) is None:
                 return
-            self.query_one(Timeline).mark_flagged(ev.id)
+            self.query_one(TraceTable).mark_flagged(ev.id)
             self.notify(f"Flagged {fmt.clean_line(ev.id)}.", markup=False, timeout=2)
 
         self.app.push_screen(FlagScreen(ev.id, summarize(ev)), done)
@@ -297,7 +297,7 @@ class WarRoomScreen(DrillScreen):
         if self.replay.ended:
             return
         ev = self.selected_event()
-        chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(Timeline).following)
+        chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(TraceTable).following)
         step = ev.step if ev is not None and chosen else None
         cited = ([ev.id] if ev is not None else []) + list(self.replay.flagged)
         self.app.push_screen(EscalateScreen(self.drill.plan, step, self.replay.released, cited), self.escalate_to)
@@ -329,7 +329,7 @@ class WarRoomScreen(DrillScreen):
         message = false_escalation_message(step, result.after_evidence, self.drill.answer_key is not None)
         message += f" Charged {fmt.usd(result.replan_usd)} and {fmt.seconds(FALSE_ESCALATION_DELAY)}."
         self.apply(result.released)  # the trace ran on while the planner re-planned
-        timeline = self.query_one(Timeline)
+        timeline = self.query_one(TraceTable)
         key = timeline.append_note(self.replay.now, "re-plan", message)
         body = Text()
         body.append("planner re-plan (false escalation)", style="bold magenta")

@@ -1,9 +1,9 @@
 """The after-action review of a stored session: the whole trace with the answer key, the trainee's actions marked
 where they happened, and the scorecard beside it.
 
-:class:`ReviewScreen` renders a :class:`~warroom.store.timeline.ReviewData` (built by
-:func:`warroom.store.timeline.load_review`); :class:`ReviewApp` runs it on its own (``warroom review SESSION_ID``).
-Keys: ↑/↓ (or j/k), pgup/pgdn, home/g and end/G move through the timeline (a click selects a row), ``n`` / ``p``
+:class:`ReviewScreen` renders a :class:`~warroom.store.review.ReviewData` (built by
+:func:`warroom.store.review.load_review`); :class:`ReviewApp` runs it on its own (``warroom review SESSION_ID``).
+Keys: ↑/↓ (or j/k), pgup/pgdn, home/g and end/G move through the review rows (a click selects a row), ``n`` / ``p``
 jump to the next / previous trainee action (flag, escalation, quit), ``e`` to the next evidence event, ``?`` lists
 the keys, ``q`` closes. Drill text is shown literally, never as markup.
 """
@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from warroom.core.scoring import MAX_TOTAL
-from warroom.store.timeline import ReviewData, ReviewRow
+from warroom.store.review import ReviewData, ReviewRow
 from warroom.tui import text as fmt
 from warroom.tui.drillsets import mode_line
 from warroom.tui.linetable import Column, LineTable
@@ -43,7 +43,7 @@ _FIXED_WIDTH = 6 + 5 + 9
 _KEY_WIDTH = (7, 14)
 _TRAINEE_WIDTH = (9, 22)
 
-#: Short, distinct marks of the answer key in the timeline's column (the side panel spells them out, and ``?``
+#: Short, distinct marks of the answer key in the review rows's column (the side panel spells them out, and ``?``
 #: explains them); a damage mark ("damage 120 USD") shows as DMG.
 KEY_MARKS: dict[str, str] = {
     "fault step": "ORIGIN",
@@ -100,15 +100,15 @@ def _outcome_style(outcome: str) -> str:
 
 
 class ReviewTable(LineTable):
-    """The review timeline: trace events, trainee actions and the deadline, one row each (row ``i`` is
+    """The review table: trace events, trainee actions and the deadline, one row each (row ``i`` is
     ``rows[i]``, its cells built by ``cells`` when it is drawn). Keys: see :class:`~warroom.tui.linetable.LineTable`."""
 
     #: The help's wording of the table's keys in the review, by action (see warroom.tui.keyhelp).
     KEY_HELP: ClassVar[dict[str, str]] = {
-        "cursor_up": "move in the timeline (the side panel shows the row in full)",
-        "cursor_down": "move in the timeline (the side panel shows the row in full)",
-        "page_up": "a page up / down the timeline",
-        "page_down": "a page up / down the timeline",
+        "cursor_up": "move in the review rows (the side panel shows the row in full)",
+        "cursor_down": "move in the review rows (the side panel shows the row in full)",
+        "page_up": "a page up / down the review rows",
+        "page_down": "a page up / down the review rows",
         "first": "first / last row",
         "last": "first / last row",
     }
@@ -170,7 +170,7 @@ class ReviewScreen(Screen[None]):
         notices = self.data.notices
         yield Static(fmt.literal("\n".join(f"! {n}" for n in notices)), id="review-notice")
         with Horizontal(id="review-body"):
-            yield ReviewTable(self.rows, self._cells, id="review-timeline")
+            yield ReviewTable(self.rows, self._cells, id="review-table")
             with VerticalScroll(id="review-side"):
                 yield Static(id="review-detail", classes="review-section")
                 yield Static(self._scorecard(), id="review-scorecard", classes="review-section")
@@ -187,10 +187,10 @@ class ReviewScreen(Screen[None]):
         self._show_detail(table.cursor_row)
 
     def _rows(self) -> list[ReviewRow]:
-        if self.data.timeline is not None:
-            return list(self.data.timeline.rows)
+        if self.data.review_rows is not None:
+            return list(self.data.review_rows.rows)
         # No drill to replay on: the trainee's actions alone, by time.
-        from warroom.store.timeline import ACTION_ROW_KINDS
+        from warroom.store.review import ACTION_ROW_KINDS
 
         out = []
         for a in self.data.session.actions:

@@ -71,7 +71,7 @@ def pretty_json(value: Any) -> str:
 
 def compact_json(value: Any) -> str:
     """``value`` as one-line JSON (strings as they are, on one line), cleaned like :func:`pretty_json`, for
-    timeline summaries."""
+    trace table summaries."""
     if isinstance(value, str):
         return clean_line(value)
     return clean(json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str))

@@ -17,7 +17,7 @@ from warroom.tui.format2view import row_mark
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, summarize
 
-__all__ = ["Timeline"]
+__all__ = ["TraceTable"]
 
 #: The columns: flag mark, drill time, plan step, kind, and the one-line summary, which takes the free width.
 COLUMNS = (
@@ -42,7 +42,7 @@ class _Note(NamedTuple):
     style: str
 
 
-class Timeline(LineTable):
+class TraceTable(LineTable):
     """The released trace events, one row each (flag mark, time, step, kind, one-line summary).
 
     The table follows the newest event while the cursor is on the last row; once the trainee moves away, new rows

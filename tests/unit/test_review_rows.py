@@ -6,14 +6,14 @@ from core_support import drill_dict
 
 from warroom.core.actions import Action
 from warroom.core.model import Drill
-from warroom.store.timeline import build_timeline
+from warroom.store.review import build_review_rows
 
 
 def test_marks_write_damage_amounts_and_times_with_the_shared_formats():
     d = drill_dict()
     d["answer_key"]["damage"]["entries"] = [{"event": "e07", "amount": 931837.5}, {"event": "e09", "amount": 0.25}]
     drill = Drill.model_validate(d)
-    tl = build_timeline(drill, [Action(t=18.25, kind="inspect", event="e03")])
+    tl = build_review_rows(drill, [Action(t=18.25, kind="inspect", event="e03")])
     rows = {r.event.id: r for r in tl.rows if r.kind == "event"}
     assert "damage 931,837.5 rows corrupted" in rows["e07"].key  # not 931838 (the 6 digits of :g)
     assert "damage 0.25 rows corrupted" in rows["e09"].key
@@ -26,7 +26,7 @@ def _labels(tl) -> list[tuple[str, float, bool]]:
 
 def test_abandoned_session_keeps_the_deadline_in_time_order():
     drill = Drill.model_validate(drill_dict())
-    tl = build_timeline(drill, [Action(t=20.5, kind="quit")])
+    tl = build_review_rows(drill, [Action(t=20.5, kind="quit")])
     assert _labels(tl) == [
         ("e01", 0, True), ("e02", 5, True), ("e03", 10, True), ("e04", 12, True), ("e05", 20, True),
         ("action", 20.5, True),
@@ -37,14 +37,14 @@ def test_abandoned_session_keeps_the_deadline_in_time_order():
 
 def test_deadline_among_played_rows_when_the_session_reached_it():
     drill = Drill.model_validate(drill_dict())
-    tl = build_timeline(drill, [Action(t=45, kind="quit")])
+    tl = build_review_rows(drill, [Action(t=45, kind="quit")])
     labels = [x[0] for x in _labels(tl)]
     assert labels == ["e01", "e02", "e03", "e04", "e05", "e06", "marker", "e07", "e08", "action", "e09", "e10"]
 
 
 def test_false_escalation_shows_the_replan_and_the_clock_jump():
     drill = Drill.model_validate(drill_dict())
-    tl = build_timeline(drill, [Action(t=11.5, kind="escalate", step="s2", note="odd"), Action(t=60, kind="quit")])
+    tl = build_review_rows(drill, [Action(t=11.5, kind="escalate", step="s2", note="odd"), Action(t=60, kind="quit")])
     i = next(n for n, r in enumerate(tl.rows) if r.kind == "action")
     esc, replan = tl.rows[i], tl.rows[i + 1]
     assert esc.trainee == ["false escalation", "fault was in step s1"]

@@ -30,7 +30,7 @@ ACTION_ROW_KINDS = (ActionKind.FLAG, ActionKind.ESCALATE, ActionKind.QUIT)
 
 @dataclass
 class ReviewRow:
-    """One row of the review timeline.
+    """One row of the review rows.
 
     ``kind`` is ``"event"`` (a trace or re-plan event, ``event`` set), ``"action"`` (a trainee action, ``action``
     set), ``"replan"`` (the planner's re-plan after a false escalation and the drill clock's jump, ``action`` the
@@ -57,7 +57,7 @@ class ReviewRow:
 
 
 @dataclass
-class ReviewTimeline:
+class ReviewRows:
     """The review rows in order, and what could not be reconstructed (``warning``, or None)."""
 
     rows: list[ReviewRow]
@@ -91,7 +91,31 @@ def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_ev
     return marks
 
 
-def build_timeline(drill: Drill, actions: list[Action], rules: str | None = None) -> ReviewTimeline:
+def _first_evidence(drill: Drill) -> str | None:
+    """The id of the earliest evidence event of ``drill`` (None: no answer key, or no evidence in the trace)."""
+    key = drill.answer_key
+    if key is None:
+        return None
+    ev = [e for e in drill.trace if e.id in set(key.evidence)]
+    return min(ev, key=lambda e: e.t).id if ev else None
+
+
+def _inspected_and_flagged(actions: list[Action]) -> tuple[dict[str, float], dict[str, str | None]]:
+    """From an action log: when each event was first inspected (event id -> drill seconds), and the events still
+    flagged at the end (event id -> the flag's note)."""
+    inspected: dict[str, float] = {}
+    flagged: dict[str, str | None] = {}
+    for a in actions:
+        if a.kind is ActionKind.INSPECT and a.event:
+            inspected.setdefault(a.event, a.t)
+        elif a.kind is ActionKind.FLAG and a.event:
+            flagged[a.event] = a.note
+        elif a.kind is ActionKind.UNFLAG and a.event:
+            flagged.pop(a.event, None)
+    return inspected, flagged
+
+
+def build_review_rows(drill: Drill, actions: list[Action], rules: str | None = None) -> ReviewRows:
     """The review rows of ``actions`` (a session's action log) on ``drill``, each escalation's verdict by the
     scoring rules ``rules`` (the session's; unknown or None: the current rules).
 
@@ -104,10 +128,7 @@ def build_timeline(drill: Drill, actions: list[Action], rules: str | None = None
 
     key = drill.answer_key
     replan_ids = {e.id for e in key.replan} if key else set()
-    first_evidence = None
-    if key is not None:
-        ev = [e for e in drill.trace if e.id in set(key.evidence)]
-        first_evidence = min(ev, key=lambda e: e.t).id if ev else None
+    first_evidence = _first_evidence(drill)
 
     warning = None
     verdicts: dict[int, str] = {}
@@ -124,15 +145,7 @@ def build_timeline(drill: Drill, actions: list[Action], rules: str | None = None
         verdicts = {i: r.verdict.value for i, r in enumerate(results) if r.verdict is not None}
         escalations = {i: r.escalation for i, r in enumerate(results) if r.escalation is not None}
 
-    inspected: dict[str, float] = {}
-    flagged: dict[str, str | None] = {}
-    for a in actions:
-        if a.kind is ActionKind.INSPECT and a.event:
-            inspected.setdefault(a.event, a.t)
-        elif a.kind is ActionKind.FLAG and a.event:
-            flagged[a.event] = a.note
-        elif a.kind is ActionKind.UNFLAG and a.event:
-            flagged.pop(a.event, None)
+    inspected, flagged = _inspected_and_flagged(actions)
     cited = {c for a in actions if a.kind is ActionKind.ESCALATE for c in a.cites or ()}
 
     def event_row(ev: TraceEvent, played: bool) -> ReviewRow:
@@ -164,7 +177,7 @@ def build_timeline(drill: Drill, actions: list[Action], rules: str | None = None
         deadline = (key.deadline, 2, 0, 0, marker)
         (played if key.deadline <= end or not unplayed else unplayed).append(deadline)
     rows = [x[-1] for x in sorted(played, key=lambda x: x[:4])] + [x[-1] for x in sorted(unplayed, key=lambda x: x[:4])]
-    return ReviewTimeline(rows=rows, contained_at=contained_at, warning=warning)
+    return ReviewRows(rows=rows, contained_at=contained_at, warning=warning)
 
 
 def _action_rows(
@@ -233,7 +246,7 @@ class ReviewData:
     drill_file: Path | None
     drill_changed: bool
     drill_problem: str | None
-    timeline: ReviewTimeline | None
+    review_rows: ReviewRows | None
 
     @property
     def notices(self) -> list[str]:
@@ -246,14 +259,14 @@ class ReviewData:
                 f"The drill file {self.drill_file} has changed since this session was played (its SHA-256 differs); "
                 "the trace and answer key shown are the current file's."
             )
-        if self.timeline is not None and self.timeline.warning:
-            out.append(self.timeline.warning[0].upper() + self.timeline.warning[1:] + ".")
+        if self.review_rows is not None and self.review_rows.warning:
+            out.append(self.review_rows.warning[0].upper() + self.review_rows.warning[1:] + ".")
         return out
 
 
 def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> ReviewData:
     """The :class:`ReviewData` of a stored session: its drill found (recorded path, else the drill id in
-    ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its timeline built."""
+    ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its review rows built."""
     from warroom.store.sessions import DrillUnavailable, default_drill_resolver, resolve_session_drill
 
     try:
@@ -266,5 +279,5 @@ def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> Re
         found = resolve_session_drill(session.info(), lambda _id, _path: path)
     except DrillUnavailable as exc:
         return ReviewData(session, None, path, False, f"The drill file cannot be loaded: {exc}", None)
-    timeline = build_timeline(found.drill, list(session.actions), session.scoring_version)
-    return ReviewData(session, found.drill, found.path, found.changed, None, timeline)
+    review_rows = build_review_rows(found.drill, list(session.actions), session.scoring_version)
+    return ReviewData(session, found.drill, found.path, found.changed, None, review_rows)
