@@ -178,3 +178,22 @@ async def test_stored_session_keeps_the_unflag(services):
         row = store.query(trainee="tester")[0]
         kinds = [a.kind for a in store.get(row.session_id).actions]
     assert kinds == [ActionKind.FLAG, ActionKind.UNFLAG, ActionKind.QUIT]
+
+
+async def test_enter_pressed_again_at_the_briefing_starts_one_session_only(services):
+    """Keys typed ahead (or a browser sending a burst) can queue several starts before the war room replaces the
+    briefing: only the first may start a session; the others would leave journals nobody stores."""
+    from warroom.store.datadir import journals_dir
+    from warroom.tui.briefing import BriefingScreen
+
+    app = make_app(services)
+    async with app.run_test() as pilot:
+        briefing = app.screen
+        assert isinstance(briefing, BriefingScreen)
+        for _ in range(3):  # three starts queued before any is handled
+            briefing.action_start()
+        await pilot.pause()
+        live = app.live
+        assert live is not None and app.screen is live
+        journals = list(journals_dir(services.data_dir).glob("*.jsonl"))
+        assert len(journals) == 1, journals

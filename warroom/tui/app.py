@@ -117,6 +117,8 @@ class WarroomApp(App[None]):
     def start_drill(self, entry: DrillEntry) -> None:
         """Start a session of ``entry`` for the trainee and open the war room. A store error is shown, not raised."""
         assert entry.drill is not None
+        if self.live is not None:  # a drill is being played: a late second request starts nothing
+            return
         refused = self.services.cannot_start(entry)
         if refused is not None:
             self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
