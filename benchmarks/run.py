@@ -42,6 +42,10 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     ),
     "startup": ("bench_startup", {"repeat": 5}, {"repeat": 2}),
     "import": ("bench_import", {"repeat": 3}, {"repeat": 1}),
+    "pg_store": ("bench_pg_store", {"sessions": 1_000_000, "repeat": 3}, {"sessions": 50_000, "repeat": 1}),
+    "serve": (
+        "bench_serve", {"trainees": 20, "seconds": 60.0, "interval": 2.0}, {"trainees": 4, "seconds": 10.0, "interval": 2.0}
+    ),
 }
 
 
