@@ -42,6 +42,8 @@ from bench_results import _session, run_cli  # noqa: E402
 
 #: Sessions stored one by one before the server-side copies.
 SEED = 1_000
+#: Start time of the sessions stored by :func:`insert_cost` (after every copy's), so that ``--keep`` can remove them.
+INSERTED_FROM = datetime(2040, 1, 1, tzinfo=UTC)
 
 
 @contextmanager
@@ -119,7 +121,7 @@ def fill(data_dir: Path, url: str, n: int) -> float:
             )
         store._conn.execute(f"DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM sessions "
                             f"ORDER BY started_at DESC LIMIT {seed * (copies + 1) - n})")  # fmt: skip
-        store._conn.execute("ANALYZE sessions")
+        store._conn.execute("VACUUM ANALYZE sessions")  # as autovacuum would: hint bits, visibility map
         assert store.count() == n, store.count()
     return time.perf_counter() - t0
 
@@ -130,7 +132,7 @@ def insert_cost(data_dir: Path, url: str, count: int, offset: int) -> float:
     from warroom.store.results import ResultsStore
 
     rng = random.Random(offset)
-    start = datetime(2029, 6, 1, tzinfo=UTC)
+    start = INSERTED_FROM
     times = []
     warm_up = 10
     with ResultsStore(data_dir, url=url) as store:
@@ -153,6 +155,15 @@ def filled(url: str, n: int) -> bool:
         return conn.execute("SELECT count(*) FROM bench_full.sessions").fetchone()[0] == n  # type: ignore[index]
 
 
+def remove_inserted(url: str) -> None:
+    """Delete the sessions :func:`insert_cost` stored, so that a kept store holds the filled ones only."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DELETE FROM sessions WHERE started_at >= %s", (INSERTED_FROM.isoformat(),))
+        conn.execute("VACUUM ANALYZE sessions")
+
+
 def measure(n: int, repeat: int, url: str | None = None, keep: bool = False) -> dict[str, float]:
     with server_url(url) as base, tempfile.TemporaryDirectory() as tmp:
         reuse = keep and filled(base, n)
@@ -166,7 +177,9 @@ def measure(n: int, repeat: int, url: str | None = None, keep: bool = False) -> 
             out["insert_empty"] = insert_cost(Path(tmp) / "e", empty, 100, 10_000_000)
             out["insert_full"] = insert_cost(Path(tmp) / "f", full, 100, 20_000_000)
         finally:
-            if not keep:
+            if keep:
+                remove_inserted(full)
+            else:
                 drop_schema(base, "bench_full")
             drop_schema(base, "bench_empty")
     return out
