@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import re
 import statistics
@@ -267,7 +268,7 @@ async def run(n: int, seconds: float, interval: float, store: str | None) -> dic
         "trainees": n,
         "keys": len(latencies),
         "median": statistics.median(latencies),
-        "p95": latencies[max(int(len(latencies) * 0.95) - 1, 0)],
+        "p95": latencies[max(math.ceil(len(latencies) * 0.95) - 1, 0)],  # nearest rank
         "max": latencies[-1],
         "unanswered": sum(1 for x in latencies if x == float("inf")),
         "cpu": cpu,
