@@ -159,8 +159,6 @@ async def trainee(url: str, i: int, seconds: float, interval: float, playing: as
                 try:
                     current = await inspected(ws, current)
                     latencies.append(time.perf_counter() - sent)
-                    if os.environ.get("BENCH_DEBUG"):
-                        print(i, current, round(latencies[-1] * 1000), file=sys.stderr)
                 except TimeoutError:
                     latencies.append(float("inf"))  # the key changed nothing on screen
                 up = not up
