@@ -25,7 +25,9 @@ sys.path.insert(0, str(HERE.parent))
 BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     "load": ("bench_load", {"sizes": (10_000, 50_000), "repeat": 5}, {"sizes": (10_000, 50_000), "repeat": 1}),
     "format2": (
-        "bench_format2", {"events": 10_000, "count": 1_000, "repeat": 3}, {"events": 10_000, "count": 1_000, "repeat": 1}
+        "bench_format2",
+        {"events": 10_000, "count": 1_000, "repeat": 3},
+        {"events": 10_000, "count": 1_000, "repeat": 1},
     ),
     "validate": ("bench_validate", {"refs": 10_000, "repeat": 3}, {"refs": 10_000, "repeat": 1}),
     "replay": (
@@ -42,6 +44,12 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     ),
     "startup": ("bench_startup", {"repeat": 5}, {"repeat": 2}),
     "import": ("bench_import", {"repeat": 3}, {"repeat": 1}),
+    "pg_store": ("bench_pg_store", {"sessions": 1_000_000, "repeat": 3}, {"sessions": 50_000, "repeat": 1}),
+    "serve": (
+        "bench_serve",
+        {"trainees": 20, "seconds": 60.0, "interval": 2.0},
+        {"trainees": 4, "seconds": 10.0, "interval": 2.0},
+    ),
 }
 
 
@@ -59,7 +67,7 @@ def machine() -> str:
         from importlib.metadata import version
 
         textual = version("textual")
-    except Exception:  # noqa: BLE001 - a figure line, not a failure
+    except Exception:  # a figure line, not a failure
         textual = "?"
     return f"{os.cpu_count()} CPUs ({cpu}), Python {platform.python_version()}, Textual {textual}, {platform.system()}"
 
@@ -86,12 +94,12 @@ def main() -> None:
     header = ("benchmark", "figure", "goal", "ratio that matters", "met")
     print()
     print(machine() + (" (quick run)" if args.quick else ""))
-    print("  ".join(h.ljust(w) for h, w in zip(header, [*widths, 3])))
+    print("  ".join(h.ljust(w) for h, w in zip(header, [*widths, 3], strict=True)))
     print("  ".join("-" * w for w in [*widths, 3]))
     for r in rows:
         met = {True: "yes", False: "NO", None: "-"}[r["ok"]]
         cells = [r["name"], r["value"], r["goal"], r["ratio"]]
-        print("  ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + "  " + met)
+        print("  ".join(str(c).ljust(w) for c, w in zip(cells, widths, strict=True)) + "  " + met)
     missed = [r["name"] for r in rows if r["ok"] is False]
     print()
     print(f"{len(rows)} figures in {time.perf_counter() - started:.0f} s; goals missed: {len(missed)}")

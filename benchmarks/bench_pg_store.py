@@ -1,0 +1,228 @@
+"""Benchmark: the shared PostgreSQL results store at 1,000,000 sessions: insert cost and ``warroom scores summary``.
+
+Run: ``.venv/bin/python benchmarks/bench_pg_store.py [--sessions N] [--repeat R] [--url URL [--keep]]``
+
+Without ``--url`` a throwaway PostgreSQL server is started the way the tests start one (``initdb`` + ``pg_ctl`` into
+a temporary folder, on a Unix socket only, as ``nobody`` under root: ``tests/pg_support.py``) and removed afterwards.
+With ``--url`` (a database you can create schemas in) two schemas ``bench_full`` and ``bench_empty`` are (re)made
+there and dropped afterwards.
+
+Set-up (not measured): 1,000 sessions of the real shape (``bench_results._session``: 500 trainees x 40 drills, every
+outcome, scorecards and action logs) are stored through :meth:`ResultsStore.insert` in one transaction, then copied
+server-side (``INSERT ... SELECT`` over ``generate_series``, fresh session ids and start times) up to N, then
+``ANALYZE``. Measured:
+
+- ``warroom --store URL scores summary`` as a whole process (median of R; goal < 2 s);
+- storing one finished session the way the war room does (:meth:`ResultsStore.insert`, autocommit: one transaction
+  per session) into the empty store and into the full one, median of 100 after 10 untimed: the goal is a flat cost
+  (ratio <= 1.5).
+
+Figures only: nothing here asserts on timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from bench_results import _session, run_cli  # noqa: E402
+
+#: Sessions stored one by one before the server-side copies.
+SEED = 1_000
+#: Start time of the sessions stored by :func:`insert_cost` (after every copy's), so that ``--keep`` can remove them.
+INSERTED_FROM = datetime(2040, 1, 1, tzinfo=UTC)
+
+
+@contextmanager
+def server_url(url: str | None) -> Iterator[str]:
+    """``url`` itself, or the URL of a throwaway server's ``postgres`` database (removed on exit)."""
+    if url:
+        yield url
+        return
+    from pg_support import PostgresServer, server_bindir
+
+    bindir = server_bindir()
+    if bindir is None:
+        raise SystemExit("the PostgreSQL server binaries (initdb, pg_ctl) are not installed; or pass --url")
+    server = PostgresServer(bindir)
+    try:
+        server.start()
+        yield server.url()
+    finally:
+        server.remove()
+
+
+def with_schema(url: str, schema: str) -> str:
+    """``url`` with ``schema`` first on the search path (the same way the tests give each test a store)."""
+    from urllib.parse import quote
+
+    return url + ("&" if "?" in url else "?") + "options=" + quote(f"-c search_path={schema}", safe="")
+
+
+def fresh_schema(url: str, schema: str) -> str:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")  # type: ignore[arg-type]
+        conn.execute(f"CREATE SCHEMA {schema}")  # type: ignore[arg-type]
+    return with_schema(url, schema)
+
+
+def drop_schema(url: str, schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")  # type: ignore[arg-type]
+
+
+def fill(data_dir: Path, url: str, n: int) -> float:
+    """Store ``n`` sessions at ``url`` (see the module docstring); returns the seconds it took."""
+    from warroom.core.actions import Action
+    from warroom.store.results import ResultsStore
+
+    rng = random.Random(8)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    t0 = time.perf_counter()
+    seed = min(SEED, n)
+    with ResultsStore(data_dir, url=url) as store:
+        store._conn.execute("BEGIN")  # one transaction: filling is not what is measured
+        for i in range(seed):
+            info, card, actions, when = _session(i, rng, start)
+            store.insert(info, card, [Action.model_validate(a) for a in actions], ended_at=when)
+        store._conn.execute("COMMIT")
+        cols = [r[0] for r in store._conn.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'sessions' "
+            "AND table_schema = current_schema() ORDER BY ordinal_position"
+        )]  # fmt: skip
+        copies = -(-n // seed) - 1
+        made = {  # each copy g: a new id, started g * seed * 5 minutes later (as the seed's own are spread)
+            "session_id": "s.session_id || '-' || g",
+            "started_at": f"to_char((s.started_at::timestamptz + make_interval(mins => g * {seed * 5})) "
+            "AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"+00:00\"')",
+        }
+        select = ", ".join(made.get(c, f"s.{c}") for c in cols)
+        if copies > 0:
+            store._conn.execute(
+                f"INSERT INTO sessions ({', '.join(cols)}) SELECT {select} FROM sessions s, "
+                f"generate_series(1, {copies}) g"
+            )
+        store._conn.execute(f"DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM sessions "
+                            f"ORDER BY started_at DESC LIMIT {seed * (copies + 1) - n})")  # fmt: skip
+        store._conn.execute("VACUUM ANALYZE sessions")  # as autovacuum would: hint bits, visibility map
+        assert store.count() == n, store.count()
+    return time.perf_counter() - t0
+
+
+def insert_cost(data_dir: Path, url: str, count: int, offset: int) -> float:
+    """Median seconds to store one finished session at ``url`` (autocommit, as the war room does)."""
+    from warroom.core.actions import Action
+    from warroom.store.results import ResultsStore
+
+    rng = random.Random(offset)
+    start = INSERTED_FROM
+    times = []
+    warm_up = 10
+    with ResultsStore(data_dir, url=url) as store:
+        for i in range(offset, offset + warm_up + count):
+            info, card, actions, when = _session(i, rng, start)
+            acts = [Action.model_validate(a) for a in actions]
+            t0 = time.perf_counter()
+            assert store.insert(info, card, acts, ended_at=when)
+            times.append(time.perf_counter() - t0)
+    return statistics.median(times[warm_up:])
+
+
+def filled(url: str, n: int) -> bool:
+    """Whether the schema ``bench_full`` at ``url`` already holds a store of ``n`` sessions (``--keep``)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        if conn.execute("SELECT to_regclass('bench_full.sessions')").fetchone()[0] is None:  # type: ignore[index]
+            return False
+        return conn.execute("SELECT count(*) FROM bench_full.sessions").fetchone()[0] == n  # type: ignore[index]
+
+
+def remove_inserted(url: str) -> None:
+    """Delete the sessions :func:`insert_cost` stored, so that a kept store holds the filled ones only."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DELETE FROM sessions WHERE started_at >= %s", (INSERTED_FROM.isoformat(),))
+        conn.execute("VACUUM ANALYZE sessions")
+
+
+def measure(n: int, repeat: int, url: str | None = None, keep: bool = False) -> dict[str, float]:
+    with server_url(url) as base, tempfile.TemporaryDirectory() as tmp:
+        reuse = keep and filled(base, n)
+        full = with_schema(base, "bench_full") if reuse else fresh_schema(base, "bench_full")
+        empty = fresh_schema(base, "bench_empty")
+        try:
+            out = {"fill": float("nan") if reuse else fill(Path(tmp) / "fill", full, n)}
+            args = ["--store", full, "--data-dir", str(Path(tmp) / "cli"), "scores", "summary"]
+            out["summary"], text = run_cli(args, repeat)
+            assert "trainee-" in text, text[:500]
+            out["insert_empty"] = insert_cost(Path(tmp) / "e", empty, 100, 10_000_000)
+            out["insert_full"] = insert_cost(Path(tmp) / "f", full, 100, 20_000_000)
+        finally:
+            if keep:
+                remove_inserted(full)
+            else:
+                drop_schema(base, "bench_full")
+            drop_schema(base, "bench_empty")
+    return out
+
+
+def results(sessions: int = 1_000_000, repeat: int = 3) -> list[dict]:
+    """Rows for ``run.py``."""
+    m = measure(sessions, repeat)
+    ratio = m["insert_full"] / m["insert_empty"]
+    return [
+        {
+            "name": f"PostgreSQL scores summary ({sessions:,} sessions)",
+            "value": f"{m['summary'] * 1000:.0f} ms",
+            "goal": "< 2 s (whole process)",
+            "ratio": f"{m['summary'] / 2:.2f}x of goal",
+            "ok": m["summary"] < 2.0,
+        },
+        {
+            "name": f"PostgreSQL store one session ({sessions:,} stored)",
+            "value": f"{m['insert_full'] * 1000:.2f} ms",
+            "goal": "flat: ratio <= 1.5",
+            "ratio": f"{ratio:.2f}x vs empty store ({m['insert_empty'] * 1000:.2f} ms)",
+            "ok": ratio <= 1.5,
+        },
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sessions", type=int, default=1_000_000, help="sessions in the full store")
+    ap.add_argument("--repeat", type=int, default=3, help="runs of scores summary; the median is reported")
+    ap.add_argument("--url", help="an existing PostgreSQL database to use (default: a throwaway server)")
+    ap.add_argument("--keep", action="store_true", help="with --url: keep the filled schema bench_full, and reuse "
+                    "it when it holds --sessions sessions")  # fmt: skip
+    args = ap.parse_args()
+    m = measure(args.sessions, args.repeat, args.url, args.keep and bool(args.url))
+    print(f"filled {args.sessions:,} sessions in {m['fill']:.1f} s")
+    print(f"warroom --store URL scores summary: {m['summary'] * 1000:7.0f} ms (goal < 2 s)")
+    print(
+        f"store one session: {m['insert_empty'] * 1000:.2f} ms empty, {m['insert_full'] * 1000:.2f} ms at "
+        f"{args.sessions:,}: {m['insert_full'] / m['insert_empty']:.2f}x (goal: flat, <= 1.5x)"
+    )
+
+
+if __name__ == "__main__":
+    main()

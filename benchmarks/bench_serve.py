@@ -1,0 +1,330 @@
+"""Benchmark: ``warroom serve`` with a class of simulated trainees at once: key-to-screen latency, lost sessions and
+memory per connection.
+
+Run: ``.venv/bin/python benchmarks/bench_serve.py [--trainees N] [--seconds S] [--interval I] [--store URL]``
+
+A real ``warroom serve`` is started on a free loopback port with a roster of N trainees and its own data directory
+(``--store URL`` for a shared store instead). N simulated trainees then connect at once, each the way a browser
+tab does but without a browser: sign in (``POST /signin``), open textual-serve's websocket ``/ws?width=120&height=40``
+and speak its protocol (JSON text messages ``["stdin", KEYS]`` up, the terminal's output as binary frames down).
+Each opens the first drill of the picker (enter, enter) so that it replays at 1x, then presses a key every I seconds
+for S seconds, alternately:
+
+up and down in the trace (the cursor leaves the newest event, then moves between two rows), each measured until
+the terminal output shows the inspector's heading (``e02 · tool call · 00:04``) naming an event other than the one
+it showed before the key. A key that changes nothing on screen within 10 s counts as an infinite latency.
+
+Latency is from sending the key to receiving the frame that shows its effect, through the server's relay, the app
+process and back, so it includes the asyncio scheduling of this client process too. Then every tab closes (a drill
+in play is stored as abandoned) and the store is read: each trainee must have exactly one session (none lost, none
+doubled). Memory is read from ``/proc`` while all N play: RSS and PSS (shared pages split between the processes
+sharing them) of the app processes, and the RSS of the server; and the CPU the app processes use while playing
+(cores per process: CPU seconds over wall seconds), which is what bounds the trainees one host serves. Figures
+only: nothing here asserts on timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+import aiohttp  # noqa: E402
+from serve_support import free_port, read_until, terminal_text  # noqa: E402
+
+PICKER_TEXT = "Nightly orders load"  # a bundled drill's title, in the picker
+CLOCK_TEXT = "⏱"
+UP, DOWN = "\x1b[A", "\x1b[B"
+#: The inspector's heading: ``e02 · tool call · 00:04`` (event id, kind, drill time).
+INSPECTOR = re.compile(r"(\S+)\s+·\s+[^·│]+?\s+·\s+\d+:\d\d")
+
+
+def token(i: int) -> str:
+    return f"bench-token-{i:04d}-0123456789"
+
+
+def write_roster(path: Path, n: int) -> None:
+    from warroom.serve.roster import Roster
+
+    roster = Roster({})
+    for i in range(n):
+        roster = roster.with_trainee(f"trainee-{i:02d}", token(i))
+    roster.save(path)
+
+
+def start_server(tmp: Path, n: int, store: str | None) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """``warroom serve`` on a free port with a roster of ``n``; returns (process, port, data directory)."""
+    import socket
+
+    port = free_port()
+    data = tmp / "data"
+    write_roster(tmp / "roster.yaml", n)
+    cmd = [sys.executable, "-m", "warroom", "--data-dir", str(data)]
+    if store:
+        cmd += ["--store", store]
+    cmd += ["serve", "--port", str(port), "--roster", str(tmp / "roster.yaml")]
+    log = (tmp / "serve.log").open("wb")
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "TERM": "xterm-256color"})
+    deadline = time.monotonic() + 60
+    while True:
+        if proc.poll() is not None:
+            raise SystemExit((tmp / "serve.log").read_text(errors="replace"))
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc, port, data
+        except OSError:
+            if time.monotonic() > deadline:
+                raise SystemExit("warroom serve did not start listening") from None
+            time.sleep(0.2)
+
+
+async def wait_for(ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: float = 30.0) -> float:
+    """Read frames until their text holds ``wanted``; returns the time of the frame that completed it."""
+    raw = b""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await ws.receive(timeout=max(deadline - time.monotonic(), 0.01))
+        if message.type != aiohttp.WSMsgType.BINARY:
+            raise RuntimeError(f"the connection closed while waiting for {wanted!r}")
+        raw += message.data
+        if wanted in terminal_text(raw):
+            return time.perf_counter()
+
+
+async def inspected(ws: aiohttp.ClientWebSocketResponse, current: str | None, timeout: float = 10.0) -> str:
+    """Read frames until the inspector shows an event other than ``current``; returns its id. Raises TimeoutError."""
+    raw = b""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = await ws.receive(timeout=max(deadline - time.monotonic(), 0.01))
+        if message.type != aiohttp.WSMsgType.BINARY:
+            raise RuntimeError("the connection closed")
+        raw += message.data
+        shown = [m.group(1) for m in INSPECTOR.finditer(terminal_text(raw))]
+        if shown and shown[-1] != current:
+            return shown[-1]
+
+
+async def drain(ws: aiohttp.ClientWebSocketResponse, seconds: float) -> str | None:
+    """Read frames for ``seconds`` (the replay's repaints between two keys); returns the id of the last event the
+    inspector showed in them, if any."""
+    end = time.monotonic() + seconds
+    raw = b""
+    while (left := end - time.monotonic()) > 0:
+        try:
+            message = await ws.receive(timeout=left)
+        except TimeoutError:
+            break
+        if message.type != aiohttp.WSMsgType.BINARY:
+            raise RuntimeError("the connection closed")
+        raw += message.data
+    shown = [m.group(1) for m in INSPECTOR.finditer(terminal_text(raw))]
+    return shown[-1] if shown else None
+
+
+async def trainee(url: str, i: int, seconds: float, interval: float, playing: asyncio.Barrier,
+                  done: asyncio.Event) -> list[float]:  # fmt: skip
+    """One simulated trainee; returns its key-to-update latencies in seconds."""
+    jar = aiohttp.CookieJar(unsafe=True)
+    latencies: list[float] = []
+    async with aiohttp.ClientSession(base_url=url, cookie_jar=jar) as http:
+        form = {"name": f"trainee-{i:02d}", "token": token(i)}
+        async with http.post("/signin", data=form, allow_redirects=False) as r:
+            assert r.status == 303, await r.text()
+        async with http.ws_connect("/ws?width=120&height=40") as ws:
+            await read_until(ws, PICKER_TEXT, timeout=120)
+            await ws.send_json(["stdin", "\r"])
+            await read_until(ws, "Start the drill", timeout=60)
+            await ws.send_json(["stdin", "\r"])
+            await wait_for(ws, CLOCK_TEXT, timeout=60)
+            await playing.wait()  # every trainee is in the war room: the measured part starts together
+            current = await drain(ws, 8.0)  # events released (the first drill: 3 by 00:08): a row above the newest
+            end = time.monotonic() + seconds
+            up = True
+            while time.monotonic() < end:
+                sent = time.perf_counter()
+                await ws.send_json(["stdin", UP if up else DOWN])
+                try:
+                    current = await inspected(ws, current)
+                    latencies.append(time.perf_counter() - sent)
+                except TimeoutError:
+                    latencies.append(float("inf"))  # the key changed nothing on screen
+                up = not up
+                current = await drain(ws, max(interval - (time.perf_counter() - sent), 0)) or current
+            done.set()
+            await drain(ws, 1.0)  # the memory reading happens meanwhile
+    return latencies
+
+
+def app_pids(data: Path) -> list[int]:
+    """The pids of the served app processes using ``data``."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--trainee" in args and str(data).encode() in args and b"serve" not in args:
+            pids.append(int(entry.name))
+    return pids
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds used so far by ``pids`` together (those still running)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def app_memory(data: Path) -> tuple[list[int], list[int]]:
+    """(RSS, PSS) in bytes of every served app process using ``data``."""
+    rss, pss = [], []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+            if b"--trainee" not in args or str(data).encode() not in args or b"serve" in args:
+                continue
+            fields = dict(line.split(":", 1) for line in (entry / "smaps_rollup").read_text().splitlines()[1:])
+        except (OSError, ValueError):
+            continue
+        rss.append(int(fields["Rss"].split()[0]) * 1024)
+        pss.append(int(fields["Pss"].split()[0]) * 1024)
+    return rss, pss
+
+
+def process_rss(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def stored_sessions(data: Path, store: str | None, n: int, timeout: float = 60.0) -> dict[str, int]:
+    """trainee -> sessions stored, once ``n`` are stored (or ``timeout`` passed)."""
+    from warroom.store.results import ResultsStore, StoreError
+
+    deadline = time.monotonic() + timeout
+    counts: dict[str, int] = {}
+    while time.monotonic() < deadline:
+        try:
+            with ResultsStore(data, url=store, create=False) as db:
+                rows = db.query(limit=0)
+        except StoreError:
+            rows = []
+        counts = {}
+        for row in rows:
+            counts[row.trainee] = counts.get(row.trainee, 0) + 1
+        if sum(counts.values()) >= n:
+            break
+        time.sleep(0.5)
+    return counts
+
+
+async def run(n: int, seconds: float, interval: float, store: str | None) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, port, data = start_server(Path(tmp), n, store)
+        try:
+            playing, done = asyncio.Barrier(n + 1), asyncio.Event()
+            url = f"http://127.0.0.1:{port}"
+            tasks = [asyncio.create_task(trainee(url, i, seconds, interval, playing, done)) for i in range(n)]
+            await playing.wait()
+            pids, started = app_pids(data), time.perf_counter()
+            cpu_start = cpu_seconds(pids)
+            await done.wait()
+            cpu = (cpu_seconds(pids) - cpu_start) / (time.perf_counter() - started) / max(len(pids), 1)
+            rss, pss = app_memory(data)
+            server_rss = process_rss(proc.pid)
+            per_trainee = await asyncio.gather(*tasks)
+            counts = stored_sessions(data, store, n)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=60)
+    latencies = sorted(x for lat in per_trainee for x in lat)
+    expected = {f"trainee-{i:02d}" for i in range(n)}
+    return {
+        "trainees": n,
+        "keys": len(latencies),
+        "median": statistics.median(latencies),
+        "p95": latencies[max(math.ceil(len(latencies) * 0.95) - 1, 0)],  # nearest rank
+        "max": latencies[-1],
+        "unanswered": sum(1 for x in latencies if x == float("inf")),
+        "cpu": cpu,
+        "lost": len(expected - set(counts)),
+        "doubled": sum(1 for c in counts.values() if c > 1),
+        "apps": len(rss),
+        "rss": statistics.mean(rss) if rss else 0.0,
+        "pss": statistics.mean(pss) if pss else 0.0,
+        "server_rss": server_rss,
+    }
+
+
+def results(trainees: int = 20, seconds: float = 60.0, interval: float = 2.0) -> list[dict]:
+    """Rows for ``run.py``."""
+    m = asyncio.run(run(trainees, seconds, interval, None))
+    mib = 1024 * 1024
+    return [
+        {
+            "name": f"serve: key to screen update, {trainees} trainees at 1x ({m['keys']} keys)",
+            "value": f"p95 {m['p95'] * 1000:.0f} ms",
+            "goal": "p95 < 150 ms",
+            "ratio": f"median {m['median'] * 1000:.0f} ms; {m['unanswered']} keys unanswered in 10 s",
+            "ok": m["p95"] < 0.150,
+        },
+        {
+            "name": f"serve: sessions lost / doubled ({trainees} trainees)",
+            "value": f"{m['lost']} / {m['doubled']}",
+            "goal": "0 / 0",
+            "ratio": "-",
+            "ok": m["lost"] == 0 and m["doubled"] == 0,
+        },
+        {
+            "name": f"serve: memory per connection ({m['apps']} app processes)",
+            "value": f"PSS {m['pss'] / mib:.0f} MiB",
+            "goal": "(reported)",
+            "ratio": f"RSS {m['rss'] / mib:.0f} MiB; server RSS {m['server_rss'] / mib:.0f} MiB; "
+            f"CPU {m['cpu']:.2f} core each",
+            "ok": None,
+        },
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--trainees", type=int, default=20, help="simulated trainees connected at once")
+    ap.add_argument("--seconds", type=float, default=60.0, help="how long each plays, pressing keys")
+    ap.add_argument("--interval", type=float, default=2.0, help="seconds between two keys of one trainee")
+    ap.add_argument("--store", help="the store URL the server is given (default: its data directory's SQLite)")
+    args = ap.parse_args()
+    m = asyncio.run(run(args.trainees, args.seconds, args.interval, args.store))
+    mib = 1024 * 1024
+    print(f"{m['trainees']} trainees, {m['keys']} keys: key to screen update median {m['median'] * 1000:.0f} ms, "
+          f"p95 {m['p95'] * 1000:.0f} ms (goal < 150 ms), max {m['max'] * 1000:.0f} ms; "
+          f"{m['unanswered']} keys unanswered in 10 s")  # fmt: skip
+    print(f"sessions lost: {m['lost']}, doubled: {m['doubled']}")
+    print(f"{m['apps']} app processes: {m['pss'] / mib:.0f} MiB PSS, {m['rss'] / mib:.0f} MiB RSS each (mean); "
+          f"server {m['server_rss'] / mib:.0f} MiB RSS; CPU {m['cpu']:.2f} core per app process playing")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
