@@ -185,6 +185,19 @@ def test_review_cli_unknown_and_ambiguous_ids(stored):
     assert r.exit_code == 1 and "no results store" in r.output
 
 
+def test_review_of_an_unknown_id_names_the_store_it_searched(stored, backend_url):
+    from warroom.store.dialect import redact
+    from warroom.store.results import DB_NAME
+
+    data, _drill_path, _sid = stored
+    r = CliRunner().invoke(main, ["review", "zzz", "--data-dir", str(data)])
+    assert r.exit_code == 1 and "no stored session with id 'zzz'" in r.output
+    where = str(data / DB_NAME) if backend_url is None else redact(backend_url)
+    assert f"in {where} (`warroom scores` lists the sessions)" in r.output.replace("\n", "")
+    if backend_url is not None:  # a PostgreSQL store is not in the data directory, and its URL is shown redacted
+        assert str(data) not in r.output
+
+
 async def test_review_shows_drill_times_with_one_decimal(tmp_path: Path):
     from warroom.tui.review import ReviewApp
 

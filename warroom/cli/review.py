@@ -44,9 +44,9 @@ def review(settings: Settings, session_id: str) -> None:
         with store:
             session = store.get(session_id)
     except SessionNotFound as exc:
-        raise failure(f"{exc} in {settings.data_dir} (`warroom scores` lists the sessions)") from None
+        raise failure(f"{exc} in {store.location} (`warroom scores` lists the sessions)") from None
     except CorruptSession as exc:
-        raise failure(f"{exc} (in {settings.data_dir}; the row was left as it is)") from None
+        raise failure(f"{exc} (in {store.location}; the row was left as it is)") from None
     except StoreError as exc:
         raise failure(exc) from None
 
