@@ -113,3 +113,12 @@ def _unreadable_folders(paths: tuple[Path, ...]) -> list[OSError]:
         why = "permission denied" if isinstance(e, PermissionError) else (e.strerror or str(e))
         say(f"{e.filename}: cannot read this folder ({why}); its records were not imported", err=True)
     return errors
+
+
+def _add_trace_importers() -> None:
+    from warroom.cli.import_traces import chat
+
+    import_group.add_command(chat)
+
+
+_add_trace_importers()
