@@ -116,9 +116,10 @@ def _unreadable_folders(paths: tuple[Path, ...]) -> list[OSError]:
 
 
 def _add_trace_importers() -> None:
-    from warroom.cli.import_traces import chat
+    from warroom.cli.import_traces import chat, otel
 
     import_group.add_command(chat)
+    import_group.add_command(otel)
 
 
 _add_trace_importers()

@@ -86,3 +86,27 @@ def chat(paths: tuple[Path, ...], out_dir: Path, price: Price | None, force: boo
 
     options = TraceOptions(price=price or DEFAULT_PRICE)
     _run(lambda: import_chats(paths, out_dir, options, force=force), paths, (".json",), verbose)
+
+
+@click.command("otel")
+@_trace_options
+def otel(paths: tuple[Path, ...], out_dir: Path, price: Price | None, force: bool, verbose: bool) -> None:
+    """Convert OpenTelemetry GenAI traces (OTLP/JSON *.json, Collector JSON Lines *.jsonl) into drills.
+
+    One drill per trace: span times are the drill clock, invoke_agent spans agents, chat spans model calls,
+    execute_tool spans tool calls and results, error statuses error results. Both the current GenAI attributes
+    and the older ones (gen_ai.system, prompt/completion events) are read. No answer key is written. Exit status:
+    0 when every file imported, 1 when any failed, 2 on usage errors.
+
+    Example: warroom import otel traces.jsonl --out drills/imported
+    """
+    try:
+        from warroom.importers.otel import import_otel
+    except ImportError:  # the optional extra is missing
+        raise click.UsageError("`warroom import otel` needs the GenAI attribute names: pip install 'warroom[import]'"
+                               ) from None
+    from warroom.importers.otlp import SUFFIXES
+    from warroom.importers.tracekit import DEFAULT_PRICE, TraceOptions
+
+    options = TraceOptions(price=price or DEFAULT_PRICE)
+    _run(lambda: import_otel(paths, out_dir, options, force=force), paths, SUFFIXES, verbose)
