@@ -116,10 +116,10 @@ def _unreadable_folders(paths: tuple[Path, ...]) -> list[OSError]:
 
 
 def _add_trace_importers() -> None:
-    from warroom.cli.import_traces import chat, otel
+    from warroom.cli.import_traces import chat, openinference, otel
 
-    import_group.add_command(chat)
-    import_group.add_command(otel)
+    for command in (chat, otel, openinference):
+        import_group.add_command(command)
 
 
 _add_trace_importers()

@@ -110,3 +110,26 @@ def otel(paths: tuple[Path, ...], out_dir: Path, price: Price | None, force: boo
 
     options = TraceOptions(price=price or DEFAULT_PRICE)
     _run(lambda: import_otel(paths, out_dir, options, force=force), paths, SUFFIXES, verbose)
+
+
+@click.command("openinference")
+@_trace_options
+def openinference(paths: tuple[Path, ...], out_dir: Path, price: Price | None, force: bool, verbose: bool) -> None:
+    """Convert OpenInference traces (Arize Phoenix and others; OTLP/JSON *.json or JSON Lines *.jsonl) into drills.
+
+    One drill per trace: span times are the drill clock, AGENT spans agents, LLM spans model calls, TOOL and
+    RETRIEVER spans tool calls and results, error statuses error results. No answer key is written. Exit status:
+    0 when every file imported, 1 when any failed, 2 on usage errors.
+
+    Example: warroom import openinference phoenix-export.jsonl --out drills/imported
+    """
+    try:
+        from warroom.importers.openinference import import_openinference
+    except ImportError:  # the optional extra is missing
+        raise click.UsageError("`warroom import openinference` needs the OpenInference attribute names: "
+                               "pip install 'warroom[import]'") from None
+    from warroom.importers.otlp import SUFFIXES
+    from warroom.importers.tracekit import DEFAULT_PRICE, TraceOptions
+
+    options = TraceOptions(price=price or DEFAULT_PRICE)
+    _run(lambda: import_openinference(paths, out_dir, options, force=force), paths, SUFFIXES, verbose)
