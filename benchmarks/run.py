@@ -42,6 +42,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     ),
     "startup": ("bench_startup", {"repeat": 5}, {"repeat": 2}),
     "import": ("bench_import", {"repeat": 3}, {"repeat": 1}),
+    "import-otel": ("bench_import_otel", {"repeat": 3}, {"repeat": 1}),
 }
 
 

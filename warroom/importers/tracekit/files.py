@@ -58,8 +58,8 @@ def _prepare(f: Path, out_dir: Path, convert: Converter, force: bool,
         target = out_dir / f"{drill_id}.yaml"
         if target.exists() and not force:
             raise TraceError(f"{target} already exists (use --force to overwrite it)")
+        check_unmarked(data)
         text = dump_unmarked(data, header)
-        check_unmarked(text, target.name)
         out.append((drill_id, target, text))
     if not out:
         raise TraceError("no trace in this file")
