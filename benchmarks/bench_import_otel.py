@@ -45,8 +45,8 @@ def big_trace(spans: int) -> dict:
         n += 1
         kind = len(out) % 3
         if kind == 1:
-            attrs = {"gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4.1", "gen_ai.usage.input_tokens":
-                     1000 + n, "gen_ai.usage.output_tokens": 50,
+            attrs = {"gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4.1",
+                     "gen_ai.usage.input_tokens": 1000 + n, "gen_ai.usage.output_tokens": 50,
                      "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": [
                          {"type": "text", "content": f"Round {n}: call the two tools."}]}])}
         else:
@@ -54,7 +54,8 @@ def big_trace(spans: int) -> dict:
                      "gen_ai.tool.call.id": f"call_{n}", "gen_ai.tool.call.arguments": json.dumps({"n": n}),
                      "gen_ai.tool.call.result": json.dumps({"rows": n % 7})}
         span = {"traceId": trace, "spanId": f"{n:016x}", "parentSpanId": f"{1:016x}",
-                "name": attrs["gen_ai.operation.name"], "startTimeUnixNano": str(start), "endTimeUnixNano": str(start + 80 * MS), "attributes": _attrs(attrs)}
+                "name": attrs["gen_ai.operation.name"], "startTimeUnixNano": str(start),
+                "endTimeUnixNano": str(start + 80 * MS), "attributes": _attrs(attrs)}
         if kind == 2 and n % 10 == 0:
             span["status"] = {"code": 2, "message": "upstream timeout"}
         out.append(span)
