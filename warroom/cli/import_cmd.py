@@ -31,8 +31,10 @@ def _price(ctx: click.Context, param: click.Parameter, value: str | None) -> Pri
 def import_group() -> None:
     """Turn real agent traces into drills.
 
-    Each subcommand reads one public corpus format and writes one drill YAML file per record. What the corpus does
-    not record (the drill clock, token counts, prices, damage, the deadline) is estimated and said so in each drill.
+    Each subcommand reads one trace format and writes one drill YAML file per record or trace. What the source
+    does not record (the drill clock, token counts, prices) is estimated and said so in each drill. who-and-when
+    records carry their answer key; chat, otel and openinference traces do not, and their drills say what the
+    author must add (docs/importing.md).
     """
 
 
