@@ -50,6 +50,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
         {"trainees": 20, "seconds": 60.0, "interval": 2.0},
         {"trainees": 4, "seconds": 10.0, "interval": 2.0},
     ),
+    "import-otel": ("bench_import_otel", {"repeat": 3}, {"repeat": 1}),
 }
 
 

@@ -31,8 +31,10 @@ def _price(ctx: click.Context, param: click.Parameter, value: str | None) -> Pri
 def import_group() -> None:
     """Turn real agent traces into drills.
 
-    Each subcommand reads one public corpus format and writes one drill YAML file per record. What the corpus does
-    not record (the drill clock, token counts, prices, damage, the deadline) is estimated and said so in each drill.
+    Each subcommand reads one trace format and writes one drill YAML file per record or trace. What the source
+    does not record (the drill clock, token counts, prices) is estimated and said so in each drill. who-and-when
+    records carry their answer key; chat, otel and openinference traces do not, and their drills say what the
+    author must add (docs/importing.md).
     """
 
 
@@ -113,3 +115,13 @@ def _unreadable_folders(paths: tuple[Path, ...]) -> list[OSError]:
         why = "permission denied" if isinstance(e, PermissionError) else (e.strerror or str(e))
         say(f"{e.filename}: cannot read this folder ({why}); its records were not imported", err=True)
     return errors
+
+
+def _add_trace_importers() -> None:
+    from warroom.cli.import_traces import chat, openinference, otel
+
+    for command in (chat, otel, openinference):
+        import_group.add_command(command)
+
+
+_add_trace_importers()

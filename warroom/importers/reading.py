@@ -105,28 +105,51 @@ def _first_problem_value(data: Any) -> str | None:
     return None
 
 
-def read_json_object(path: Path, max_bytes: int, error: type[ValueError] = ValueError) -> dict[str, Any]:
-    """The JSON object in the file at ``path``, read within the limits in this module's docstring.
+def read_text(path: Path, max_bytes: int, error: type[ValueError] = ValueError) -> str:
+    """The UTF-8 text of the regular file at ``path`` (a byte-order mark dropped), within ``max_bytes``.
 
-    ``max_bytes`` is the largest file accepted. Raises ``error`` (a ValueError subclass) with a one-line reason
-    for anything refused, and when the top level is not an object.
+    Raises ``error`` with a one-line reason for a file that is not regular, too big, empty or not UTF-8.
     """
     text = _decode(_read_bytes(Path(path), max_bytes, error), error)
     if not text.strip():
         raise error("the file is empty, not a JSON record")
+    return text
+
+
+def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a Who&When record") -> Any:
+    """The JSON value in ``text``, within this module's limits (nesting, integer digits, unpaired surrogates).
+
+    ``what`` names the expected content in the nesting message. Raises ``error`` with a one-line reason.
+    """
     try:
         data = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as e:
         raise error(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except RecursionError:
-        raise error("not a Who&When record: JSON nested too deeply") from None
+        raise error(f"not {what}: JSON nested too deeply") from None
     except ValueError as e:  # e.g. a float literal Python cannot convert
         raise error(f"not JSON: {e}") from None
     if _SURROGATE_ESCAPE.search(text) or re.search(rf"\d{{{MAX_INTEGER_DIGITS + 1}}}", text):
         problem = _first_problem_value(data)  # only then can there be one: a linear walk, rarely needed
         if problem is not None:
             raise error(problem)
+    return data
+
+
+def json_kind(data: Any) -> str:
+    """The JSON name of a value's type: ``object``, ``array``, ``string``, ``number``, ``boolean`` or ``null``."""
+    kinds = {dict: "object", list: "array", str: "string", bool: "boolean", int: "number", float: "number",
+             type(None): "null"}
+    return kinds.get(type(data), "value")
+
+
+def read_json_object(path: Path, max_bytes: int, error: type[ValueError] = ValueError) -> dict[str, Any]:
+    """The JSON object in the file at ``path``, read within the limits in this module's docstring.
+
+    ``max_bytes`` is the largest file accepted. Raises ``error`` (a ValueError subclass) with a one-line reason
+    for anything refused, and when the top level is not an object.
+    """
+    data = parse_json(read_text(path, max_bytes, error), error)
     if not isinstance(data, dict):
-        kinds = {list: "array", str: "string", bool: "boolean", int: "number", float: "number", type(None): "null"}
-        raise error(f"not a Who&When record: the top level is a JSON {kinds.get(type(data), 'value')}, not an object")
+        raise error(f"not a Who&When record: the top level is a JSON {json_kind(data)}, not an object")
     return data

@@ -98,6 +98,10 @@ def _write_atomic(path: Path, text: str) -> None:
         raise
 
 
+#: Public name of :func:`_write_atomic` for the other importers (warroom.importers.tracekit).
+write_atomic = _write_atomic
+
+
 def import_records(
     paths: Iterable[Path], out_dir: Path, options: ImportOptions | None = None, *, force: bool = False
 ) -> ImportReport:

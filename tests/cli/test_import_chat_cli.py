@@ -1,0 +1,48 @@
+"""`warroom import chat` on the command line: drills written, bad files as `path: message`, exit statuses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+from trace_import_support import FIXTURES, only_missing_key
+
+from warroom.cli import main
+
+
+def test_imports_every_conversation_and_validate_names_only_the_answer_key(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["import", "chat", str(FIXTURES / "chat"), "--out", str(out), "-v"])
+    assert result.exit_code == 0, result.output
+    assert "3 drills imported" in result.output and "from 2 files, 0 failed" in result.output
+    assert sorted(p.name for p in out.iterdir()) == ["chat-refund.yaml", "chat-tau-bench-0.yaml",
+                                                     "chat-tau-bench-1.yaml"]
+    for p in out.iterdir():
+        only_missing_key(p)
+    validate = CliRunner().invoke(main, ["validate", str(out / "chat-refund.yaml")])
+    assert validate.exit_code == 1
+    assert "chat-refund.yaml:" in validate.output and "the drill needs an answer_key" in validate.output
+
+
+def test_a_bad_file_is_one_line_exit_1_and_writes_nothing(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"role": "user", "content": "x"}, {"role": "tool", "tool_call_id": "zz", "content": ""}]',
+                   encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["import", "chat", str(bad), str(FIXTURES / "chat" / "refund.json"),
+                                       "--out", str(out)])
+    assert result.exit_code == 1
+    assert f"{bad}: [1].tool_call_id 'zz' answers no earlier tool call" in result.output
+    assert "Traceback" not in result.output
+    assert [p.name for p in out.iterdir()] == ["chat-refund.yaml"]
+
+
+def test_existing_drills_are_kept_without_force_and_bad_prices_are_usage_errors(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    src = str(FIXTURES / "chat" / "refund.json")
+    assert CliRunner().invoke(main, ["import", "chat", src, "--out", str(out)]).exit_code == 0
+    again = CliRunner().invoke(main, ["import", "chat", src, "--out", str(out)])
+    assert again.exit_code == 1 and "already exists (use --force to overwrite it)" in again.output
+    assert CliRunner().invoke(main, ["import", "chat", src, "--out", str(out), "--force"]).exit_code == 0
+    price = CliRunner().invoke(main, ["import", "chat", src, "--out", str(out), "--price", "cheap"])
+    assert price.exit_code == 2 and "IN/OUT" in price.output

@@ -1,0 +1,154 @@
+"""A chat transcript file checked into :class:`Conversation` objects (shapes and limits in docs/importing.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from warroom.importers.reading import json_kind, parse_json, read_text
+from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
+
+ROLES = ("system", "developer", "user", "assistant", "tool")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call an assistant message asks for: the API's call id, the function name, its arguments (a mapping)."""
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message: ``role``, its text (text parts joined), the tool calls it makes, the call id it answers."""
+
+    role: str
+    text: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    answers: str | None = None
+    name: str | None = None
+
+
+@dataclass
+class Conversation:
+    """One conversation of a file: ``where`` it is (``[2]`` in an array, empty for the whole file), its messages,
+    the model that answered when the file says, and what else the file says about the run (``notes``)."""
+
+    where: str
+    index: int | None
+    messages: list[Message]
+    model: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def read_conversations(path: Path) -> list[Conversation]:
+    """The conversations in the chat transcript file at ``path``. Raises TraceError (one line) for a file that is
+    not UTF-8 JSON within the limits, or not one of the shapes."""
+    return conversations(parse_json(read_text(path, MAX_TRACE_BYTES, TraceError), TraceError, "a chat transcript"))
+
+
+def _is_messages(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(m, dict) and "role" in m for m in value)
+
+
+def conversations(data: Any) -> list[Conversation]:
+    """The conversations in parsed JSON ``data``: a message list, an object with ``messages`` (or tau-bench's
+    ``traj``), or an array of either. Raises TraceError naming where the shape is wrong."""
+    if _is_messages(data) or isinstance(data, dict):
+        return [_conversation(data, "", None)]
+    if isinstance(data, list) and data:
+        return [_conversation(item, f"[{i}]", i) for i, item in enumerate(data)]
+    if isinstance(data, list):
+        raise TraceError("not a chat transcript: the top level is an empty JSON array")
+    raise TraceError(f"not a chat transcript: the top level is a JSON {json_kind(data)}, not an array or object")
+
+
+def _conversation(item: Any, where: str, index: int | None) -> Conversation:
+    notes: list[str] = []
+    model = None
+    if isinstance(item, dict):
+        key = "messages" if "messages" in item else "traj" if "traj" in item else None
+        if key is None:
+            raise TraceError(f"{where or 'the top level'}: an object without `messages` (or `traj`) is not a "
+                             "conversation")
+        model = item.get("model") if isinstance(item.get("model"), str) and item["model"].strip() else None
+        reward = item.get("reward")
+        if isinstance(reward, (int, float)) and not isinstance(reward, bool):
+            notes.append(f"the run's reward was {reward:g}")
+        where = f"{where}.{key}" if where else key
+        item = item[key]
+    if not isinstance(item, list) or not item:
+        raise TraceError(f"{where or 'the top level'}: a conversation is a non-empty array of messages")
+    messages = [_message(m, f"{where}[{i}]") for i, m in enumerate(item)]
+    _check_answers(messages, where)
+    return Conversation(where, index, messages, model, notes)
+
+
+def _text(content: Any, where: str) -> str:
+    """A message's ``content`` as text: a string as is, text parts joined by newlines, other parts named."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if isinstance(part, dict) and isinstance(part.get("text"), str):
+                parts.append(part["text"])
+            elif isinstance(part, dict) and isinstance(part.get("type"), str):
+                parts.append(f"[{part['type']} part]")
+            else:
+                raise TraceError(f"{where}.content: a content part is an object with `type` (and `text`)")
+        return "\n".join(parts)
+    raise TraceError(f"{where}.content is a JSON {json_kind(content)}; it must be text or a list of parts")
+
+
+def _message(m: Any, where: str) -> Message:
+    if not isinstance(m, dict):
+        raise TraceError(f"{where} is a JSON {json_kind(m)}, not a message object")
+    role = m.get("role")
+    if role not in ROLES:
+        raise TraceError(f"{where}.role is {role!r}; expected one of {', '.join(ROLES)}")
+    text = _text(m.get("content"), where)
+    calls = tuple(_tool_call(c, f"{where}.tool_calls[{j}]") for j, c in enumerate(m.get("tool_calls") or []))
+    if calls and role != "assistant":
+        raise TraceError(f"{where}: only assistant messages make tool calls")
+    answers = m.get("tool_call_id")
+    if role == "tool" and not (isinstance(answers, str) and answers):
+        raise TraceError(f"{where}: a tool message needs the `tool_call_id` of the call it answers")
+    name = m.get("name") if isinstance(m.get("name"), str) else None
+    return Message(role, text, calls, answers if role == "tool" else None, name)
+
+
+def _tool_call(c: Any, where: str) -> ToolCall:
+    fn = c.get("function") if isinstance(c, dict) else None
+    if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not c["id"] or not isinstance(fn, dict):
+        raise TraceError(f"{where}: a tool call is an object with an `id` and a `function`")
+    name = fn.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise TraceError(f"{where}.function.name is missing")
+    raw = fn.get("arguments", {})
+    if isinstance(raw, dict):
+        args = raw
+    else:
+        try:
+            parsed = parse_json(raw, TraceError, "tool arguments") if isinstance(raw, str) and raw.strip() else None
+        except TraceError:
+            parsed = None
+        args = parsed if isinstance(parsed, dict) else {"arguments": raw}  # kept verbatim when not a JSON object
+    return ToolCall(c["id"], name, args)
+
+
+def _check_answers(messages: list[Message], where: str) -> None:
+    """Every tool message answers a call made earlier in the conversation; call ids are unique."""
+    seen: set[str] = set()
+    for i, m in enumerate(messages):
+        for c in m.tool_calls:
+            if c.call_id in seen:
+                raise TraceError(f"{where}[{i}]: tool call id {c.call_id!r} is used twice")
+            seen.add(c.call_id)
+        if m.answers is not None and m.answers not in seen:
+            raise TraceError(f"{where}[{i}].tool_call_id {m.answers!r} answers no earlier tool call")

@@ -1,0 +1,83 @@
+"""OTLP/JSON traces to drills, whatever the attribute convention (shared by ``otel`` and ``openinference``).
+
+:mod:`.spans` reads the containers (a ``{"resourceSpans": [...]}`` document, or JSON Lines of them) and groups
+spans by trace; a classifier (:mod:`warroom.importers.otel.classify`, :mod:`warroom.importers.openinference
+.classify`) says what each span is (:class:`~.steps.Step`); :mod:`.build` makes the drill: span start/end times
+are the drill clock, agent spans agents, model spans model calls, tool spans calls and results, error statuses
+error results and logs. One drill per trace; no answer key (:mod:`warroom.importers.tracekit`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from warroom.importers.otlp.build import trace_to_drill
+from warroom.importers.otlp.spans import Span, SpanEvent, group_traces, read_spans
+from warroom.importers.otlp.steps import Classifier, Step
+from warroom.importers.tracekit import DEFAULT_DIFFICULTY, TraceOptions, drill_id, import_files
+from warroom.importers.who_and_when.files import ImportReport
+
+SUFFIXES = (".json", ".jsonl")
+PEOPLE = ("human", "tool-host")
+
+
+def _drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, prefix: str, convention: str,
+           options: TraceOptions) -> tuple[dict[str, Any], str]:
+    estimated = [f"prices ({options.price}, assumed)"]
+    if any(e.get("usage", {}).get("estimated") for e in parts["trace"]):
+        estimated.append("the token counts of model spans without usage (text length)")
+    ignored = (f" Ignored: spans that are not agent, model or tool spans ({parts['ignored_spans']}), and "
+               f"attributes the importer does not read ({parts['unknown_attributes']}).")
+    where = f"{file.name}, trace {trace_id}"
+    data = {
+        "schema_version": 2,
+        "id": drill_id(prefix, file.stem, index),
+        "title": f"{convention} trace {file.stem}" + ("" if index is None else f" #{index}"),
+        "version": 1,
+        "difficulty": DEFAULT_DIFFICULTY,
+        "tags": ["domain:imported", f"domain:{prefix}"],
+        "author": f"imported by warroom from {convention} spans (real trace, not yet marked up)",
+        "source": (f"{convention} spans in {where}, imported by `warroom import {prefix}`. Times are the spans' own "
+                   f"(seconds from the first span's start); text is verbatim; estimated: {'; '.join(estimated)}."
+                   + ignored),
+        "briefing": {
+            "goal": parts["goal"] or f"(the trace records no user request: {trace_id})",
+            "watching": (f"Agents {', '.join(a['name'] for a in parts['agents'] if a['role'] not in PEOPLE)} at "
+                         f"work, with tools: "
+                         f"{', '.join(parts['tools']) or 'none'}."),
+        },
+        "models": parts["models"],
+        "agents": parts["agents"],
+        "plan": parts["plan"],
+        "trace": parts["trace"],
+    }
+    header = (f"Imported by `warroom import {prefix}` from {where}.\n"
+              f"Real trace; times are the spans'; estimated: {'; '.join(estimated)} (see `source`).")
+    return data, header
+
+
+def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention: str,
+                      options: TraceOptions | None = None) -> list[tuple[dict[str, Any], str]]:
+    """Every trace in the OTLP/JSON file at ``path`` as ``(drill data, header)``, ``classify`` saying what each
+    span is; ``prefix`` starts the drill ids (``otel``), ``convention`` names the attribute set in the text.
+    Raises TraceError (one line)."""
+    options = options or TraceOptions()
+    path = Path(path)
+    traces = group_traces(read_spans(path))
+    several = len(traces) > 1
+    return [_drill(trace_to_drill(spans, classify, options=options), path, trace_id, i if several else None,
+                   prefix, convention, options)
+            for i, (trace_id, spans) in enumerate(traces.items())]
+
+
+def import_otlp(paths: Iterable[Path], out_dir: Path, classify: Classifier, prefix: str, convention: str,
+                options: TraceOptions | None = None, *, force: bool = False) -> ImportReport:
+    """Convert every OTLP/JSON file (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``."""
+    return import_files(paths, out_dir, lambda p: convert_otlp_file(p, classify, prefix, convention, options),
+                        suffixes=SUFFIXES, force=force)
+
+
+__all__ = ["SUFFIXES", "Classifier", "Span", "SpanEvent", "Step", "convert_otlp_file", "group_traces",
+           "import_otlp", "read_spans", "trace_to_drill"]

@@ -1,0 +1,179 @@
+"""OTLP/JSON containers read into :class:`Span` objects, grouped by trace (shared by ``otel`` and
+``openinference``).
+
+Two containers: a document ``{"resourceSpans": [...]}`` (the OTLP/HTTP JSON body, ``opentelemetry-proto``'s
+``TracesData`` in its JSON mapping), and JSON Lines, one such document per line (what the OpenTelemetry
+Collector's file exporter writes). Attribute values (``AnyValue``: ``stringValue``, ``intValue`` as a string or a
+number, ``doubleValue``, ``boolValue``, ``arrayValue``, ``kvlistValue``, ``bytesValue``) become plain Python values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from warroom.importers.reading import json_kind, parse_json, read_text
+from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
+
+#: ``Status.code`` of an error (``STATUS_CODE_ERROR``), as a number or its enum name in OTLP/JSON.
+STATUS_ERROR = (2, "STATUS_CODE_ERROR")
+
+
+@dataclass
+class SpanEvent:
+    """A span event: its name, time (ns since the epoch) and attributes."""
+
+    name: str
+    time_ns: int
+    attributes: dict[str, Any]
+
+
+@dataclass
+class Span:
+    """One span: ids as hex text, times in ns since the epoch, attributes as plain values, its events, whether
+    its status is an error (and the status message), and its resource's ``service.name``."""
+
+    trace_id: str
+    span_id: str
+    parent_id: str
+    name: str
+    start_ns: int
+    end_ns: int
+    attributes: dict[str, Any]
+    events: list[SpanEvent] = field(default_factory=list)
+    error: bool = False
+    status_message: str = ""
+    service: str = ""
+
+
+def any_value(v: Any) -> Any:
+    """An OTLP/JSON ``AnyValue`` as a plain value (None for an empty or unknown one)."""
+    if not isinstance(v, dict):
+        return None
+    for key in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
+        if key in v:
+            return v[key]
+    if "intValue" in v:
+        try:
+            return int(v["intValue"])
+        except (TypeError, ValueError):
+            return None
+    if "arrayValue" in v:
+        return [any_value(x) for x in (v["arrayValue"] or {}).get("values") or []]
+    if "kvlistValue" in v:
+        return attributes((v["kvlistValue"] or {}).get("values"))
+    return None
+
+
+def attributes(items: Any) -> dict[str, Any]:
+    """A ``KeyValue`` list as a dict (items that are not ``{"key": ..., "value": ...}`` are skipped)."""
+    out: dict[str, Any] = {}
+    for kv in items if isinstance(items, list) else []:
+        if isinstance(kv, dict) and isinstance(kv.get("key"), str):
+            out[kv["key"]] = any_value(kv.get("value"))
+    return out
+
+
+def _nanos(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise TraceError(f"{where} is not a time in nanoseconds")
+    try:
+        n = int(value)
+    except ValueError:
+        raise TraceError(f"{where} is not a time in nanoseconds: {str(value)[:40]!r}") from None
+    if not 0 <= n < 2**64:
+        raise TraceError(f"{where} is out of range")
+    return n
+
+
+def _span(raw: Any, where: str, service: str) -> Span:
+    if not isinstance(raw, dict):
+        raise TraceError(f"{where} is a JSON {json_kind(raw)}, not a span")
+    trace_id, span_id = raw.get("traceId"), raw.get("spanId")
+    if not isinstance(trace_id, str) or not trace_id.strip("0"):
+        raise TraceError(f"{where} has no traceId")
+    if not isinstance(span_id, str) or not span_id.strip("0"):
+        raise TraceError(f"{where} has no spanId")
+    parent_raw = raw.get("parentSpanId")
+    parent: str = parent_raw if isinstance(parent_raw, str) else ""
+    start = _nanos(raw.get("startTimeUnixNano"), f"{where}.startTimeUnixNano")
+    end = _nanos(raw.get("endTimeUnixNano", start), f"{where}.endTimeUnixNano")
+    status_raw = raw.get("status")
+    status: dict[str, Any] = status_raw if isinstance(status_raw, dict) else {}
+    events = [SpanEvent(str(e.get("name", "")), _nanos(e.get("timeUnixNano", start), f"{where}.events[{i}]"),
+                        attributes(e.get("attributes")))
+              for i, e in enumerate(raw.get("events") or []) if isinstance(e, dict)]
+    message = status.get("message")
+    return Span(trace_id.lower(), span_id.lower(), parent.lower().strip("0") and parent.lower(),
+                str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
+                status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service)
+
+
+def spans_of_document(doc: Any, where: str) -> list[Span]:
+    """The spans of one ``{"resourceSpans": [...]}`` document (``where`` prefixes messages). Raises TraceError."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("resourceSpans"), list):
+        kind = "an object without `resourceSpans`" if isinstance(doc, dict) else f"a JSON {json_kind(doc)}"
+        raise TraceError(f"{where}not OTLP/JSON traces: {kind}")
+    out: list[Span] = []
+    for i, rs in enumerate(doc["resourceSpans"]):
+        rs = rs if isinstance(rs, dict) else {}
+        service = attributes((rs.get("resource") or {}).get("attributes")).get("service.name")
+        scopes = rs.get("scopeSpans") or rs.get("instrumentationLibrarySpans") or []
+        for j, ss in enumerate(scopes if isinstance(scopes, list) else []):
+            spans = ss.get("spans") if isinstance(ss, dict) else None
+            for k, raw in enumerate(spans if isinstance(spans, list) else []):
+                out.append(_span(raw, f"{where}resourceSpans[{i}].scopeSpans[{j}].spans[{k}]",
+                                 service if isinstance(service, str) else ""))
+    return out
+
+
+def read_spans(path: Path) -> list[Span]:
+    """Every span in the OTLP/JSON file at ``path``: one document, or JSON Lines of documents (blank lines
+    skipped). Raises TraceError (one line, ``line N:`` for JSON Lines) within the importers' file limits."""
+    text = read_text(path, MAX_TRACE_BYTES, TraceError)
+    try:
+        return spans_of_document(parse_json(text, TraceError, "OTLP/JSON"), "")
+    except TraceError as whole:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if len(lines) < 2 or not str(whole).startswith("not JSON"):
+            raise
+    out: list[Span] = []
+    for n, line in lines:
+        try:
+            doc = parse_json(line, TraceError, "OTLP/JSON")
+        except TraceError as e:
+            raise TraceError(f"line {n}: {e}") from None
+        out.extend(spans_of_document(doc, f"line {n}: "))
+    return out
+
+
+def group_traces(spans: list[Span]) -> dict[str, list[Span]]:
+    """Spans by trace id (in order of first appearance), each trace's spans sorted by start time. Raises TraceError
+    for a span id used twice in a trace, or a parent cycle."""
+    traces: dict[str, list[Span]] = {}
+    for s in spans:
+        traces.setdefault(s.trace_id, []).append(s)
+    for trace_id, group in traces.items():
+        by_id: dict[str, Span] = {}
+        for s in group:
+            if s.span_id in by_id:
+                raise TraceError(f"trace {trace_id}: span {s.span_id} appears twice")
+            by_id[s.span_id] = s
+        _no_cycles(trace_id, by_id)
+        group.sort(key=lambda s: (s.start_ns, s.end_ns))
+    return traces
+
+
+def _no_cycles(trace_id: str, by_id: dict[str, Span]) -> None:
+    done: set[str] = set()
+    for start in by_id:
+        path: list[str] = []
+        node: str | None = start
+        while node and node in by_id and node not in done:
+            if node in path:
+                raise TraceError(f"trace {trace_id}: spans {' -> '.join([*path[path.index(node):], node])} are "
+                                 "each other's parents (a cycle)")
+            path.append(node)
+            node = by_id[node].parent_id
+        done.update(path)

@@ -1,0 +1,74 @@
+"""The unmarked drill: its id, its YAML text with a header that shows the author what to add, and the check that
+the only thing ``warroom validate`` finds missing is the answer key."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from warroom.importers.tracekit.rules import TraceError
+from warroom.importers.who_and_when.drill import dump_drill_yaml
+
+#: What ``warroom validate`` says about an imported drill until it is marked up (warroom.core.validation).
+MISSING_KEY = (
+    "the drill needs an answer_key (the hidden fault), or all_clear for a control drill with no fault"
+)
+
+_MARKUP = """\
+No answer key: a real trace does not say what went wrong, and the importer does not guess. Until you add one,
+`warroom validate` reports exactly that. Mark up the incident by adding, at the end of this file:
+
+answer_key:
+  fault: {origin_step: STEP, kind: KIND, summary: WHAT WENT WRONG, IN ONE SENTENCE}
+  evidence: [EVENT]                 # the trace event(s) that show the fault
+  cascade: []                       # the later plan steps it spoils
+  damage: {unit: UNIT, entries: [{event: EVENT, amount: 1}]}
+  deadline: SECONDS                 # or {event: EVENT, after: SECONDS}
+  debrief: WHAT THE TRAINEE SHOULD HAVE SEEN, AND WHEN
+
+or, for a healthy run, `all_clear: {debrief: WHY IT WAS HEALTHY}`. Then run `warroom validate` and
+`warroom check` (docs/importing.md, "Marking up an imported trace")."""
+
+
+def drill_id(prefix: str, stem: str, index: int | None = None) -> str:
+    """A drill id ``<prefix>-<stem>`` (``-<index>`` added for a file's index-th trace), made of id characters and
+    at most 80 of them."""
+    clean = re.sub(r"[^A-Za-z0-9_.-]+", "-", stem).strip("-._") or "trace"
+    suffix = "" if index is None else f"-{index}"
+    return f"{prefix}-{clean}"[: 80 - len(suffix)].rstrip("-._") + suffix
+
+
+def dump_unmarked(data: dict[str, Any], header: str) -> str:
+    """``data`` (a drill without ``answer_key``) as YAML text, with ``header`` and the mark-up instructions as a
+    ``#`` comment at the top."""
+    return dump_drill_yaml(data, f"{header}\n\n{_MARKUP}")
+
+
+def check_unmarked(data: dict[str, Any]) -> None:
+    """Check the drill ``data`` with the drill model and every drill rule, and make sure its only problem is the
+    missing answer key (what ``warroom validate`` will say of the written file: :func:`dump_unmarked` writes YAML
+    that loads back as ``data`` exactly). The data is checked rather than the YAML text so that a trace of
+    thousands of spans imports in about a second: reading YAML with positions is what takes the time.
+
+    Raises TraceError with the first other problem (``trace[12].call: message``) if there is any.
+    """
+    from pydantic import ValidationError
+
+    from warroom.core.model import Drill
+    from warroom.core.validation import validate_drill
+
+    def where(loc: tuple[Any, ...]) -> str:
+        return "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".")
+
+    try:
+        drill = Drill.model_validate(data)
+    except ValidationError as e:
+        first = e.errors(include_url=False)[0]
+        raise TraceError(f"the drill made from this trace does not validate: {where(tuple(first['loc']))}: "
+                         f"{first['msg']}") from None
+    others = [i for i in validate_drill(drill) if i.message != MISSING_KEY]
+    if others:
+        raise TraceError(f"the drill made from this trace does not validate: {where(others[0].loc)}: "
+                         f"{others[0].message}")
+    if drill.answer_key is not None or drill.all_clear is not None:
+        raise TraceError("the drill made from this trace has an answer key; the importer never writes one")

@@ -1,0 +1,85 @@
+"""Importing trace files: each file converted whole (all its traces, or none) and each drill written atomically as
+``<out>/<drill id>.yaml``; one result per drill, or one error per file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from warroom.importers.tracekit.drillfile import check_unmarked, dump_unmarked
+from warroom.importers.tracekit.rules import TraceError
+from warroom.importers.who_and_when.files import ImportReport, ImportResult, write_atomic
+
+#: A converter: a trace file to its drills, each ``(plain drill data, header comment)``; raises TraceError.
+Converter = Callable[[Path], list[tuple[dict[str, Any], str]]]
+
+
+def find_trace_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> list[Path]:
+    """Files under ``paths``: files as given, folders searched recursively for ``suffixes`` (natural order), no
+    duplicates. Raises FileNotFoundError for a path that does not exist."""
+    from warroom.core.library import find_drill_files
+
+    paths = [Path(p) for p in paths]
+    for p in paths:
+        if not p.exists():
+            raise FileNotFoundError(f"{p}: no such file or folder")
+    return find_drill_files(paths, suffixes, natural=True)
+
+
+def import_files(paths: Iterable[Path], out_dir: Path, convert: Converter, *, suffixes: tuple[str, ...] = (".json",),
+                 force: bool = False) -> ImportReport:
+    """Convert every trace file under ``paths`` with ``convert`` and write each drill as ``<out_dir>/<id>.yaml``.
+
+    A file's drills are all made and checked (:func:`check_unmarked`) before any is written, so a bad file writes
+    nothing. An existing drill file is overwritten only with ``force``. Raises FileNotFoundError for a missing
+    input path, NotADirectoryError when ``out_dir`` is a file, OSError when it cannot be created.
+    """
+    files = find_trace_files(paths, suffixes)
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise NotADirectoryError(f"{out_dir}: exists and is not a folder")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    report = ImportReport(out_dir=out_dir)
+    written: dict[str, Path] = {}
+    for f in files:
+        report.results.extend(_import_one(f, out_dir, convert, force, written))
+    return report
+
+
+def _prepare(f: Path, out_dir: Path, convert: Converter, force: bool,
+             written: dict[str, Path]) -> list[tuple[str, Path, str]]:
+    """The drills of ``f`` as ``(drill id, target, YAML text)``, every one checked; raises TraceError."""
+    out: list[tuple[str, Path, str]] = []
+    for data, header in convert(f):
+        drill_id = data["id"]
+        if drill_id in written or any(drill_id == d for d, _, _ in out):
+            raise TraceError(f"drill id {drill_id!r} was already imported from {written.get(drill_id, f)} in this run")
+        target = out_dir / f"{drill_id}.yaml"
+        if target.exists() and not force:
+            raise TraceError(f"{target} already exists (use --force to overwrite it)")
+        check_unmarked(data)
+        text = dump_unmarked(data, header)
+        out.append((drill_id, target, text))
+    if not out:
+        raise TraceError("no trace in this file")
+    return out
+
+
+def _import_one(f: Path, out_dir: Path, convert: Converter, force: bool,
+                written: dict[str, Path]) -> list[ImportResult]:
+    """Import the trace file ``f``: one result per drill written, or one result with the file's error."""
+    try:
+        drills = _prepare(f, out_dir, convert, force, written)
+        results = []
+        for drill_id, target, text in drills:
+            write_atomic(target, text)
+            written[drill_id] = f
+            results.append(ImportResult(source=f, drill_id=drill_id, output=target))
+        return results
+    except TraceError as e:
+        return [ImportResult(source=f, error=str(e))]
+    except OSError as e:
+        return [ImportResult(source=f, error=f"cannot write the drill: {e.strerror or e}")]
+    except (ValueError, RecursionError, MemoryError) as e:  # a trace the checks missed: this file only
+        return [ImportResult(source=f, error=f"cannot import this trace ({type(e).__name__}: {str(e)[:200]})")]
