@@ -73,31 +73,37 @@ def test_mine_uses_the_current_trainee(known: Path):
 def test_summary_json_figures(known: Path):
     r = run(known, "--summary", "--format", "json")
     data = json.loads(r.stdout)
+    assert data["counted"] == {"mode": "all", "sessions": 7, "left_out": 0}  # no assessment session: all count
     ann, bob = data["trainees"]
-    assert ann == {
-        "trainee": "ann",
-        "sessions": 4,
-        "drills_run": 3,
-        "contained_rate": pytest.approx(2 / 3),
-        "median_time_to_detect": 7.0,
-        "false_escalation_rate": 0.5,
-        "mean_score": 62.5,
-    }
-    assert (bob["contained_rate"], bob["median_time_to_detect"], bob["mean_score"]) == (0.5, 6.0, 45.0)
-    assert [(d["drill_id"], d["attempts"], d["median_score"]) for d in data["drills"]] == [
-        ("A", 3, 60.0),
-        ("B", 2, 42.5),
-        ("C", 2, 65.0),
+    assert {k: ann[k] for k in ("trainee", "sessions", "abandoned", "fault_sessions", "hits", "false_alarms")} == {
+        "trainee": "ann", "sessions": 4, "abandoned": 0, "fault_sessions": 3, "hits": 1, "false_alarms": 0
+    }  # fmt: skip
+    # s1 contained (a hit), s2 contained late and s3 missed (misses), s4 all clear held
+    assert ann["hit_rate"] == pytest.approx(1 / 3) and ann["false_alarm_rate"] == 0.0
+    # log-linear: H = 1.5 / 4, F = 0.5 / 2; d' = z(0.375) - z(0.25)
+    assert ann["d_prime"] == pytest.approx(-0.318639 + 0.674490, abs=1e-5)
+    assert ann["a_prime"] == pytest.approx(0.5 + (1 / 3) * (4 / 3) / (4 / 3))
+    assert (ann["median_time_to_detect"], ann["mean_score"]) == (7.0, 62.5)
+    assert (bob["hit_rate"], bob["false_alarm_rate"], bob["mean_score"]) == (0.5, 1.0, 45.0)
+    assert [(d["drill_id"], d["sessions"], d["difficulty"], d["all_clear"]) for d in data["drills"]] == [
+        ("A", 3, pytest.approx(1 / 3), False),
+        ("B", 2, 0.5, False),
+        ("C", 2, 0.5, True),
     ]
-    assert data["drills"][2]["contained_rate"] is None
+    assert data["reliability"]["trainees"] == 2 and data["reliability"]["split_half_r"] is None
 
 
 def test_summary_table_and_csv(known: Path):
-    r = run(known, "--summary")
+    r = run(known, "--summary", env={"COLUMNS": "200"})
     assert r.exit_code == 0
+    assert r.stdout.startswith("Counted: every session, 7 session(s) (0 abandoned, counted apart).")
     assert "Per trainee" in r.stdout and "Per drill" in r.stdout
     ann = next(ln for ln in r.stdout.splitlines() if "│ ann" in ln)
-    assert "67%" in ann and "7 s" in ann and "50%" in ann and "62.5" in ann
+    cells = [c.strip() for c in ann.split("│")[1:-1]]
+    assert cells[:8] == ["ann", "4", "0", "33%", "0%", "0.36", "0.5", "0.83"]
+    assert cells[8] == "7 s" and cells[10] == "62.5"
+    bars = [ln for ln in r.stdout.splitlines() if ln.startswith("bob ")]
+    assert bars and "██████████ " in bars[0] and "50%" in bars[0] and "█" * 20 + "  100%" in bars[0]
     rows = list(csv.DictReader(io.StringIO(run(known, "--summary", "--format", "csv").stdout)))
     assert [(row["scope"], row["name"]) for row in rows] == [
         ("trainee", "ann"),
@@ -105,8 +111,10 @@ def test_summary_table_and_csv(known: Path):
         ("drill", "A"),
         ("drill", "B"),
         ("drill", "C"),
+        ("cohort", "reliability"),
     ]
-    assert rows[3]["median_score"] == "42.5" and rows[4]["contained_rate"] == ""
+    assert rows[1]["false_alarm_rate"] == "1.0" and rows[3]["difficulty"] == "0.5" and rows[4]["all_clear"] == "True"
+    assert rows[2]["distractor_pulls"] == "{}" and {row["counted_mode"] for row in rows} == {"all"}
 
 
 def test_empty_data_dir(tmp_path: Path):
@@ -417,8 +425,8 @@ def test_summary_rounds_halves_up_and_has_no_trailing_spaces(tmp_path: Path):
     r = run(tmp_path, "--summary", env={"COLUMNS": "80"})
     lines = r.stdout.splitlines()
     assert all(ln == ln.rstrip() for ln in lines) and max(len(ln) for ln in lines) <= 80
-    zed = next(ln for ln in lines if "│ zed" in ln)
-    assert "6.3" in zed.split("│")[-2] and "6.2" not in zed  # mean of 0, 0, 0, 25 = 6.25
-    yan = next(ln for ln in lines if "│ yan" in ln)
+    zed = " ".join(ln for ln in lines if "│ zed" in ln)
+    assert " 6.3 │" in zed and "6.2" not in zed  # mean of 0, 0, 0, 25 = 6.25
+    yan = " ".join(ln for ln in lines if "│ yan" in ln)
     assert "18.3 s" in yan  # median of 18.2 and 18.3 = 18.25
     assert json.loads(run(tmp_path, "--summary", "--format", "json").stdout)["trainees"][1]["mean_score"] == 6.25

@@ -19,16 +19,15 @@ from warroom.cli.common import (
     store_errors,
 )
 from warroom.cli.output import emit_csv, emit_json, say
+from warroom.cli.summary import mode_option, show_summary
 from warroom.cli.tables import (
-    UNBOUNDED_WIDTH,
-    fitted_table,
     fmt_when,
     make_console,
     outcome_label,
     print_renderables,
     sessions_table,
 )
-from warroom.core.format import clean, number, percent, seconds
+from warroom.core.format import clean
 from warroom.store.results import SORT_KEYS
 
 #: ``--trainee`` of ``warroom scores``: a filter, so (unlike the trainee of ``warroom run``) it has no default.
@@ -74,19 +73,6 @@ CSV_COLUMNS = (
     "wall_time_to_detect",
 )
 
-SUMMARY_CSV_COLUMNS = (
-    "scope",
-    "name",
-    "sessions",
-    "drills_run",
-    "trainees",
-    "contained_rate",
-    "median_time_to_detect",
-    "false_escalation_rate",
-    "mean_score",
-    "median_score",
-)
-
 
 def _csv_row(row: Any) -> dict[str, Any]:
     """A session row's CSV cells: the flat fields, ``notes`` as a JSON list."""
@@ -118,7 +104,8 @@ def _csv_row(row: Any) -> dict[str, Any]:
     default=None,
     help=f"Show at most this many sessions; 0 = all (default: {DEFAULT_TABLE_LIMIT} in a table, all in CSV/JSON).",
 )
-@click.option("--summary", is_flag=True, help="Figures per trainee and per drill instead of the sessions.")
+@click.option("--summary", is_flag=True, help="Detection statistics per trainee and per drill instead of the sessions.")
+@mode_option
 @format_option("Output format.", choices=("table", "csv", "json"))
 @click.option(
     "--rescore",
@@ -159,6 +146,7 @@ def scores(
     reverse: bool,
     limit: int | None,
     summary: bool,
+    mode: str,
     fmt: str,
     rescore: bool,
     allow_changed: bool,
@@ -199,10 +187,12 @@ def scores(
     recover_and_report(settings)
     store = open_results(settings, verify=None)  # the whole file is checked first when it is not huge
     if store is None:
-        if fmt == "json":
-            emit_json({"trainees": [], "drills": []} if summary else [], output)
+        if summary:
+            show_summary(None, mode=mode, fmt=fmt, output=output)
+        elif fmt == "json":
+            emit_json([], output)
         elif fmt == "csv":
-            emit_csv(SUMMARY_CSV_COLUMNS if summary else CSV_COLUMNS, [], output)
+            emit_csv(CSV_COLUMNS, [], output)
         else:
             say(f"No sessions recorded yet in {settings.data_dir}.")
         return
@@ -214,8 +204,9 @@ def scores(
             _delete(store, settings, session_ids, yes)
             return
         if summary:
-            _summary(store, who, drill_id, since_ts, fmt, output)
-            _report_skipped(store.invalid_rows(trainee=who, drill=drill_id, since=since_ts))
+            _report_skipped(
+                show_summary(store, trainee=who, drill=drill_id, since=since_ts, mode=mode, fmt=fmt, output=output)
+            )
             return
         effective_limit = limit if limit is not None else (DEFAULT_TABLE_LIMIT if fmt == "table" else 0)
         rows, unreadable = store.query_readable(
@@ -249,91 +240,6 @@ def scores(
             raise click.ClickException(
                 f"{len(unreadable)} stored session(s) could not be read and were skipped (listed above)"
             )
-
-
-def _summary(
-    store: Any, who: str | None, drill_id: str | None, since_ts: str | None, fmt: str, output: Path | None
-) -> None:
-    trainees = store.trainee_summaries(trainee=who, drill=drill_id, since=since_ts)
-    drills = store.drill_summaries(trainee=who, drill=drill_id, since=since_ts)
-    if fmt == "json":
-        emit_json({"trainees": [t.to_dict() for t in trainees], "drills": [d.to_dict() for d in drills]}, output)
-        return
-    if fmt == "csv":
-        emit_csv(SUMMARY_CSV_COLUMNS, _summary_csv_rows(trainees, drills), output)
-        return
-    if not trainees:
-        say("No sessions match.")
-        return
-    console = make_console()
-    t_columns = [("trainee", "trainee", True)] + [
-        (n, n, False)
-        for n in ("sessions", "drills run", "contained", "median time to detect", "false escalations", "mean score")
-    ]
-    t_rows = [
-        [
-            clean(t.trainee),
-            str(t.sessions),
-            str(t.drills_run),
-            percent(t.contained_rate),
-            seconds(t.median_time_to_detect),
-            percent(t.false_escalation_rate),
-            number(t.mean_score, 1),
-        ]
-        for t in trainees
-    ]
-    d_columns = [("drill", "drill", True)] + [
-        (n, n, False) for n in ("attempts", "trainees", "contained", "median score")
-    ]
-    d_rows = [
-        [
-            clean(d.drill_id + (" (all-clear)" if d.all_clear else "")),
-            str(d.attempts),
-            str(d.trainees),
-            percent(d.contained_rate),
-            number(d.median_score, 1),
-        ]
-        for d in drills
-    ]
-    t_table = fitted_table(t_columns, t_rows, console.width) or fitted_table(t_columns, t_rows, UNBOUNDED_WIDTH)
-    d_table = fitted_table(d_columns, d_rows, console.width) or fitted_table(d_columns, d_rows, UNBOUNDED_WIDTH)
-    print_renderables(
-        console,
-        "Per trainee",
-        t_table,
-        "Per drill",
-        d_table,
-        "contained: share of sessions on drills with a fault that contained it (in time or late); "
-        "false escalations: share of sessions with at least one false escalation.",
-    )
-
-
-def _summary_csv_rows(trainees: list[Any], drills: list[Any]) -> list[dict[str, Any]]:
-    """The ``--summary --format csv`` rows: one per trainee (``scope`` trainee), then one per drill."""
-    rows = [
-        {
-            "scope": "trainee",
-            "name": t.trainee,
-            "sessions": t.sessions,
-            "drills_run": t.drills_run,
-            "contained_rate": t.contained_rate,
-            "median_time_to_detect": t.median_time_to_detect,
-            "false_escalation_rate": t.false_escalation_rate,
-            "mean_score": t.mean_score,
-        }
-        for t in trainees
-    ]
-    return rows + [
-        {
-            "scope": "drill",
-            "name": d.drill_id,
-            "sessions": d.attempts,
-            "trainees": d.trainees,
-            "contained_rate": d.contained_rate,
-            "median_score": d.median_score,
-        }
-        for d in drills
-    ]
 
 
 def _rescore(

@@ -501,6 +501,8 @@ class ResultsStore:
     # -- opening and migrations -----------------------------------------------------------------------------------
 
     def _open(self) -> None:
+        from warroom.store.facts import ensure_facts_index
+
         conn = self._conn
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -515,6 +517,7 @@ class ResultsStore:
         if version < SCHEMA_VERSION:
             self._migrate()
         self._check_columns()
+        ensure_facts_index(conn)
 
     def _check_columns(self) -> None:
         """Raise :class:`DamagedStore` when the ``sessions`` table is missing or lacks a column this code uses."""

@@ -1,0 +1,239 @@
+"""The cohort statistics' input from the results store: one :class:`~warroom.core.stats.SessionFacts` per stored
+session, read in one SQL query (``warroom scores --summary`` and ``warroom report``).
+
+Every figure comes from the session's columns (trainee, drill id, all-clear flag, outcome, total, start time, false
+escalations, time to detect, wall-clock time to detect, mode) except the distractor figures, which only the
+scorecard holds: ``distractors_shown`` (how many distractor events the session released) and
+``distractor_escalations`` (the distractor event ids that pulled an escalation, one entry per escalation). They are
+read inside SQLite (``json_extract``) and only from scorecards that name them, so a store of scorecards without them
+(scoring rules 1) costs nothing extra: such a session counts as no distractor shown and none escalated.
+
+A row that cannot be counted (a value of the wrong type, an unknown outcome, a containment recorded in an all-clear
+drill...) is left out and reported as a :class:`~warroom.store.results.CorruptSession`; rows are never modified.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from warroom.core.stats import SessionFacts
+
+if TYPE_CHECKING:
+    from warroom.store.results import CorruptSession, ResultsStore
+
+#: The scorecard keys of the distractor figures (written by scoring rules that record them).
+SHOWN_KEY = "distractors_shown"
+PULLED_KEY = "distractor_escalations"
+
+#: The session modes (docs/sessions.md, "Cohort statistics": which sessions count).
+MODES: tuple[str, ...] = ("practice", "assessment")
+
+#: Scoring rules whose scorecards never record the distractor figures (their scorecards are not read).
+NO_DISTRACTOR_FIGURES: tuple[str, ...] = ("1",)
+
+#: The covering index the statistics read (every column they need but the scorecard's distractor figures): the
+#: columns added by schema 2 sit after the large scorecard and action log in a row, where reading them for 100,000
+#: sessions costs about as much as the rest of the summary's reads.
+FACTS_INDEX = "ix_sessions_facts"
+_INDEX_SQL = (
+    f"CREATE INDEX IF NOT EXISTS {FACTS_INDEX} ON sessions(trainee, drill_id, all_clear, outcome, total, started_at, "
+    "false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id)"
+)
+
+_COLUMNS = (
+    "session_id, trainee, drill_id, all_clear, outcome, total, started_at, false_escalations, time_to_detect, "
+    "wall_time_to_detect, mode, scoring_version"
+)
+#: The distractor figures, parsed only from scorecards that contain the key (``instr`` is a byte search, far cheaper
+#: than parsing JSON) and are valid JSON (a malformed scorecard must not fail the whole query).
+_DISTRACTOR_SQL = ", ".join(
+    f"CASE WHEN instr(scorecard, '\"{key}\"') > 0 AND json_valid(scorecard) THEN json_extract(scorecard, '$.{key}') END"
+    for key in (SHOWN_KEY, PULLED_KEY)
+)
+_MODES_SQL = ", ".join(f"'{m}'" for m in MODES)
+#: The SQL check of the two columns the statistics read that the summaries' check does not cover.
+_EXTRA_VALID_SQL = (
+    "(wall_time_to_detect IS NULL OR (typeof(wall_time_to_detect) IN ('integer', 'real') "
+    f"AND wall_time_to_detect BETWEEN 0 AND 1e9)) AND typeof(mode) = 'text' AND +mode IN ({_MODES_SQL})"
+)
+
+
+def ensure_facts_index(conn: sqlite3.Connection) -> None:
+    """Create :data:`FACTS_INDEX` if the store lacks it (once per store: under a second at 100,000 sessions). An
+    index is no schema change: a store with it or without it is read the same by every warroom. A store that cannot
+    be written is left as it is; the statistics then read the table itself, more slowly."""
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", (FACTS_INDEX,)).fetchone()
+    if exists is None:
+        try:
+            conn.execute(_INDEX_SQL)
+        except sqlite3.OperationalError:
+            pass
+
+
+@dataclass(frozen=True)
+class FactsQuery:
+    """Which stored sessions to read: each filter matches exactly (None: any); ``trainees`` (when not empty) keeps
+    only these trainees. ``since`` is a UTC timestamp text (see :func:`~warroom.store.results.parse_since`):
+    sessions started at or after it."""
+
+    trainee: str | None = None
+    drill: str | None = None
+    since: str | None = None
+    set_id: str | None = None
+    trainees: tuple[str, ...] = field(default=())
+
+    def where(self, *conditions: str) -> tuple[str, list[Any]]:
+        """The SQL WHERE clause of ``conditions`` and the filters (empty when there are none), and its parameters
+        (those of the filters: ``conditions`` take none)."""
+        clauses: list[str] = list(conditions)
+        params: list[Any] = []
+        for column, value in (("trainee", self.trainee), ("drill_id", self.drill), ("set_id", self.set_id)):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if self.trainees:
+            clauses.append(f"trainee IN ({', '.join('?' for _ in self.trainees)})")
+            params.extend(self.trainees)
+        if self.since is not None:
+            # The unary + keeps the planner on the covering index instead of the started_at index plus a lookup
+            # of every (large) row.
+            clauses.append("+started_at >= ?")
+            params.append(self.since)
+        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+def read_facts(store: ResultsStore, query: FactsQuery | None = None) -> tuple[list[SessionFacts], list[CorruptSession]]:
+    """The :class:`SessionFacts` of every stored session matching ``query`` (every session when None), in no
+    particular order, and one :class:`CorruptSession` per matching row left out because it cannot be counted (at
+    most 100 rows holding values of the wrong type are named).
+
+    Times are seconds (drill time and wall-clock time); the mode is the stored one. Raises
+    :class:`~warroom.store.results.StoreError` when the store cannot be read (locked, damaged)."""
+    from warroom.store.records import VALID_ROW_SQL
+    from warroom.store.results import StoreError
+
+    query = query or FactsQuery()
+    where, params = query.where()
+    # One scan: ``ok`` flags the rows whose values have the right types (the others are described one by one).
+    sql = f"SELECT ({VALID_ROW_SQL} AND {_EXTRA_VALID_SQL}) AS ok, {_COLUMNS} FROM sessions{where}"
+    try:
+        cursor = store._conn.cursor()
+        cursor.row_factory = None  # plain tuples: the fastest rows sqlite3 makes
+        rows = cursor.execute(sql, params).fetchall()
+        figures = _distractor_figures(cursor, query) if any(r[12] not in NO_DISTRACTOR_FIGURES for r in rows) else {}
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"cannot read the sessions of {store.path}: {exc}") from exc
+    facts: list[SessionFacts] = []
+    problems: list[CorruptSession] = []
+    wrong: list[str] = []
+    no_figures: tuple[int, tuple[str, ...]] = (0, ())
+    make, append = SessionFacts, facts.append  # local names: this loop runs once per stored session
+    for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, mode, _ in rows:
+        if not ok:
+            wrong.append(sid)
+            continue
+        shown, pulled = figures.get(sid, no_figures) if figures else no_figures
+        try:
+            fact = make(
+                trainee,
+                drill_id,
+                not all_clear,
+                outcome,
+                total,
+                started_at,
+                false_esc,
+                shown,
+                pulled,
+                ttd,
+                wall_ttd,
+                mode,
+            )
+            append(fact)
+        except ValueError as exc:
+            problems.append(_problem(sid, exc))
+    return facts, _wrong_types(store, wrong) + problems
+
+
+def _distractor_figures(cursor: sqlite3.Cursor, query: FactsQuery) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Session id -> (distractors shown, distractor event ids escalated) of the matching sessions whose scorecard
+    records them, read inside SQLite. A value of the wrong shape is kept as ``(-1, ())``, which
+    :class:`SessionFacts` refuses (so the session is reported, not counted)."""
+    versions = ", ".join(f"'{v}'" for v in NO_DISTRACTOR_FIGURES)
+    where, params = query.where(f"(scoring_version IS NULL OR scoring_version NOT IN ({versions}))")
+    out: dict[str, tuple[int, tuple[str, ...]]] = {}
+    for sid, shown, pulled in cursor.execute(f"SELECT session_id, {_DISTRACTOR_SQL} FROM sessions{where}", params):
+        if shown is None and pulled is None:
+            continue
+        try:
+            out[sid] = (_shown(shown), _pulled(pulled))
+        except ValueError:
+            out[sid] = (-1, ())
+    return out
+
+
+def _wrong_types(store: ResultsStore, ids: list[str], limit: int = 100) -> list[CorruptSession]:
+    """A :class:`CorruptSession` for each of these rows (holding values of the wrong type or range; at most
+    ``limit``, in id order), with the store's own description of what is wrong."""
+    from warroom.store.results import CorruptSession, StoreError
+
+    out = []
+    for sid in sorted(ids)[:limit]:
+        try:
+            store.get(sid)
+        except CorruptSession as exc:
+            out.append(CorruptSession(str(exc), sid))
+        except StoreError as exc:  # e.g. deleted meanwhile by another warroom
+            out.append(_problem(sid, exc))
+        else:  # the SQL check and the store's read disagree; keep the row reported anyway
+            out.append(_problem(sid, ValueError("a value of the wrong type or range")))
+    return out
+
+
+def _problem(session_id: str, exc: Exception) -> CorruptSession:
+    from warroom.store.results import CorruptSession
+
+    return CorruptSession(f"stored session {session_id} cannot be counted in the statistics: {exc}", session_id)
+
+
+def _shown(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"its scorecard's {SHOWN_KEY} {value!r} is not a count")
+    return value
+
+
+def _pulled(value: Any) -> tuple[str, ...]:
+    """The event ids of ``distractor_escalations`` (``json_extract`` returns a JSON array as its text)."""
+    if value is None:
+        return ()
+    ids = json.loads(value) if isinstance(value, str) else value
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise ValueError(f"its scorecard's {PULLED_KEY} is not a list of event ids")
+    return tuple(ids)
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Which sessions the cohort statistics count: ``modes`` (a set of session modes, None: every session) and
+    ``label`` (``assessment``, ``practice`` or ``all``), as chosen by :func:`counted_modes`."""
+
+    modes: frozenset[str] | None
+    label: str
+
+
+def counted_modes(facts: list[SessionFacts], requested: str = "auto") -> Counted:
+    """The sessions to count for ``requested`` (``auto``, ``assessment``, ``practice`` or ``all``).
+
+    ``auto`` (the default) is ``assessment`` when any of ``facts`` is an assessment session, else ``all`` (a store of
+    practice sessions only still gets its figures). Raises ValueError for another value."""
+    if requested == "auto":
+        requested = "assessment" if any(f.mode == "assessment" for f in facts) else "all"
+    if requested == "all":
+        return Counted(None, "all")
+    if requested not in MODES:
+        raise ValueError(f"unknown mode {requested!r} (choose from auto, {', '.join(MODES)}, all)")
+    return Counted(frozenset({requested}), requested)
