@@ -116,3 +116,39 @@ def test_no_store_gives_empty_figures(tmp_path: Path):
 )
 def test_bar(fraction, width, expected):
     assert bar(fraction, width) == expected
+
+
+def test_generated_cohort_through_the_store_recovers_d_prime(tmp_path: Path):
+    """The issue's "done when", end to end: the generated cohort of tests/unit/test_stats_cohort.py (200 trainees x
+    40 drills with a fault + 20 all-clear drills, fixed seed; why r >= 0.9 and a mean error within +-0.15 follow
+    from those sample sizes is explained there) stored as sessions, then `scores --summary --format json`."""
+    from unit.test_stats_cohort import COHORT_SEED, generated_cohort
+
+    from warroom.store.results import ResultsStore
+
+    facts, truth = generated_cohort(COHORT_SEED)
+    rows = [
+        (f"s{i:05d}", f.trainee, f.drill_id, int(not f.is_fault_drill), f.started_at, f.outcome.value, int(f.score),
+         f.false_escalations, f.mode)
+        for i, f in enumerate(facts)
+    ]  # fmt: skip
+    with ResultsStore(tmp_path) as store:  # 13,000 rows in one transaction, as stored rows
+        conn = store._conn
+        conn.execute("BEGIN")
+        conn.executemany(
+            "INSERT INTO sessions (session_id, trainee, drill_id, all_clear, started_at, outcome, total, "
+            "false_escalations, mode, scoring_version, scorecard, actions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '1', "
+            "'{}', '[]')",
+            rows,
+        )
+        conn.execute("COMMIT")
+    data = json.loads(run(tmp_path, "--format", "json").stdout)
+    assert data["counted"]["mode"] == "assessment" and data["counted"]["left_out"] > 0
+    rows = data["trainees"]
+    assert len(rows) == 200 and {(t["fault_sessions"], t["all_clear_sessions"]) for t in rows} == {(40, 20)}
+    est = [t["d_prime"] for t in rows]
+    gen = [truth[t["trainee"]] for t in rows]
+    import statistics
+
+    assert statistics.correlation(gen, est) >= 0.9
+    assert -0.15 <= statistics.fmean(e - g for e, g in zip(est, gen, strict=True)) <= 0.15
