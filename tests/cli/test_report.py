@@ -37,7 +37,10 @@ def test_writes_one_self_contained_page(data: Path, tmp_path: Path):
     assert not re.search(r"<(script|link|img|iframe|object|embed)\b", page)
     assert set(re.findall(r"\b(?:src|href)=\"(.)", page)) <= {"#"}  # only references inside the page
     assert "@import" not in page and set(re.findall(r"url\((.)", page)) <= {"#"}  # clip paths inside the page
-    assert set(re.findall(r"https?://[^\s\"'<>]+", page)) <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
+    assert set(re.findall(r"https?://[^\s\"'<>]+", page)) <= {
+        "http://www.w3.org/2000/svg",
+        "http://www.w3.org/1999/xlink",
+    }
     assert len(re.findall(r'<g id="trainee-point-\d+"', page)) == 5
     for title in ("Trainees in hit-rate vs false-alarm-rate space", "Time to detect per drill",
                   "Distractors that pulled escalations (drill / event)"):  # fmt: skip

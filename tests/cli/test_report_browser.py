@@ -29,7 +29,9 @@ ARGS = [
 if not CHROMIUM.exists():
     if os.environ.get("CI"):
         pytest.fail(f"{CHROMIUM} is missing in CI: .ci/run installs the Debian chromium package", pytrace=False)
-    pytest.skip(f"{CHROMIUM} is missing (install the Debian package: apt-get install chromium)", allow_module_level=True)
+    pytest.skip(
+        f"{CHROMIUM} is missing (install the Debian package: apt-get install chromium)", allow_module_level=True
+    )
 
 
 @pytest.fixture(scope="module")

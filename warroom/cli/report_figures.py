@@ -139,7 +139,9 @@ def time_to_detect(facts: Sequence[Any], modes: frozenset[str] | None) -> str | 
     with _figure(9.0, 1.2 + 0.32 * len(names)) as fig:
         ax = fig.add_subplot()
         ys = list(range(len(names)))[::-1]
-        box = ax.boxplot([times[n] for n in names], positions=ys, orientation="horizontal", widths=0.6, showfliers=False)
+        box = ax.boxplot(
+            [times[n] for n in names], positions=ys, orientation="horizontal", widths=0.6, showfliers=False
+        )
         for i, part in enumerate(box["boxes"]):
             part.set_gid(f"ttd-box-{i}")
         for y, n in zip(ys, names, strict=True):
