@@ -74,9 +74,10 @@ def test_distractor_pulls_and_rates(data: Path):
 def test_table_bars_and_narrow_terminal(data: Path):
     wide = run(data).stdout.splitlines()
     ada = next(ln for ln in wide if ln.startswith("ada "))
-    assert "█" * 20 + "  100%" in ada and ada.rstrip().endswith("0%")
+    assert "█" * 20 + " 100%" in ada and ada.endswith(" 0%")
     dee = next(ln for ln in wide if ln.startswith("dee "))
-    assert "█" * 20 + "  100%" in dee  # all false alarms
+    assert dee.endswith("█" * 20 + "  100%")  # all false alarms
+    assert next(ln for ln in wide if ln.startswith("A ")).endswith("████▌                 0.22")  # discrimination
     narrow = run(data, columns="80").stdout.splitlines()
     assert max(len(ln) for ln in narrow) <= 80 and all(ln == ln.rstrip() for ln in narrow)
     assert sum("│ ada " in ln for ln in narrow) == 2  # the trainee table split in two, each with the name

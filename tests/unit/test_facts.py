@@ -95,3 +95,11 @@ def test_counted_modes(store: ResultsStore):
     assert counted_modes(facts, "all").modes is None
     with pytest.raises(ValueError, match="unknown mode 'exam'"):
         counted_modes(facts, "exam")
+
+
+def test_a_scorecard_that_is_not_json_records_no_distractor_figures(store: ResultsStore):
+    store._conn.execute("UPDATE sessions SET scorecard = '{not json' WHERE session_id = 'cy-a'")
+    facts, problems = read_facts(store)
+    assert problems == [] and len(facts) == 16  # the row's columns are fine: it is counted
+    assert by_id(facts, "cy", "A").distractors_shown == 0
+    assert by_id(facts, "dee", "A").distractor_escalations == ("e5",)  # the others are still read

@@ -51,6 +51,7 @@ def every_command(data_dir: Path) -> dict[str, object]:
         "scores --summary": invoke("scores", "--summary", env=env),
         "scores --format json": invoke("scores", "--format", "json", env=env),
         "review": invoke("review", "s1", env=env),
+        "report": invoke("report", "--output", str(data_dir.parent / "report.html"), env=env),
     }
 
 

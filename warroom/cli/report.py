@@ -6,6 +6,7 @@ Heavy imports (matplotlib, the store) happen inside the command, so ``warroom --
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -86,13 +87,13 @@ def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, .
 
 
 def _write(
-    store: object, set_id: str | None, since: str | None, trainees: tuple[str, ...], mode: str, output: Path, now: str
+    store: Any, set_id: str | None, since: str | None, trainees: tuple[str, ...], mode: str, output: Path, now: str
 ) -> None:
     from warroom.cli.report_html import render
     from warroom.cli.summary import compute_summary
     from warroom.store.facts import FactsQuery, read_facts
 
-    facts, problems = read_facts(store, FactsQuery(since=since, set_id=set_id, trainees=trainees))  # type: ignore[arg-type]
+    facts, problems = read_facts(store, FactsQuery(since=since, set_id=set_id, trainees=trainees))
     for problem in problems:
         say(f"skipped: {problem}", err=True)
     if not facts:

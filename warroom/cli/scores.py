@@ -158,9 +158,11 @@ def scores(
 ) -> None:
     """Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
 
-    Every trainee's sessions are listed unless --trainee NAME or --mine is given. --summary gives, per trainee,
-    the drills run, contained rate, median time to detect, false escalation rate and mean score, and, per drill, the
-    attempts, contained rate and median score. Sessions killed mid-drill are recorded as abandoned first.
+    Every trainee's sessions are listed unless --trainee NAME or --mine is given. --summary gives the detection
+    statistics: per trainee the hit rate, false-alarm rate, d′, c, A′, median times to detect, mean score and
+    reliability; per drill the difficulty, discrimination, median times to detect and the distractors that pulled
+    escalations (--mode: which sessions count; abandoned ones are counted apart). Sessions killed mid-drill are
+    recorded as abandoned first.
 
     Printed output (a table, CSV or JSON, on a terminal or a pipe) shows control and bidi characters as escapes;
     --output FILE writes CSV or JSON exactly as stored. CSV text cells starting with = + - @ get a leading '.

@@ -237,36 +237,25 @@ def _drill_rows(drills: list[DrillStats]) -> list[list[str]]:
     ]
 
 
-def _bars(summary: Summary) -> tuple[Any, Any]:
-    """Two Rich tables of bars: hit rate and false-alarm rate per trainee; difficulty and discrimination per drill
-    (a negative discrimination is drawn in red, its length the size of the correlation)."""
-    from rich.table import Table
-    from rich.text import Text
+def bar_lines(headers: tuple[str, str, str], rows: list[tuple[str, float | None, float | None]]) -> list[str]:
+    """Plain lines of two bars per row: ``name  bar1 value1  bar2 value2`` (values as shares, shown as percentages;
+    a negative second value is drawn by its size and shown with its sign, as a correlation). Names are cleaned and
+    padded to the widest; the first bar is green, the second red (blue for a positive correlation) on a terminal.
+    Plain strings rather than a table: a cohort of 500 trainees prints in milliseconds."""
+    from rich.cells import cell_len
 
-    trainees = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
-    for header in ("trainee", "hit rate", "", "false-alarm rate", ""):
-        trainees.add_column(header, no_wrap=True)
-    for t in summary.stats.trainees:
-        trainees.add_row(
-            Text(clean(t.trainee)),
-            Text(bar(t.hit_rate), style="green"),
-            percent(t.hit_rate),
-            Text(bar(t.false_alarm_rate), style="red"),
-            percent(t.false_alarm_rate),
-        )
-    drills = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
-    for header in ("drill", "difficulty (share correct)", "", "discrimination", ""):
-        drills.add_column(header, no_wrap=True)
-    for d in summary.stats.drills:
-        disc = d.discrimination
-        drills.add_row(
-            Text(clean(d.drill_id)),
-            Text(bar(d.difficulty), style="cyan"),
-            percent(d.difficulty),
-            Text(bar(None if disc is None else abs(disc)), style="red" if disc is not None and disc < 0 else "blue"),
-            number(disc, 2),
-        )
-    return trainees, drills
+    width = max([cell_len(clean(n)) for n, _, _ in rows] + [cell_len(headers[0])])
+    second_is_r = headers[2] == "discrimination"
+    lines = [f"{headers[0]}{' ' * (width - cell_len(headers[0]))}  {headers[1]:<{BAR_WIDTH + 5}}  {headers[2]}"]
+    for name, first, second in rows:
+        text = clean(name)
+        pad = " " * (width - cell_len(text))
+        one = click.style(bar(first), fg="green") + f" {percent(first):>4}"
+        size = None if second is None else abs(second)
+        colour = "red" if not second_is_r or (second is not None and second < 0) else "blue"
+        two = click.style(bar(size), fg=colour) + f" {number(second, 2) if second_is_r else percent(second):>5}"
+        lines.append(f"{text}{pad}  {one}  {two}".rstrip())
+    return lines
 
 
 def reliability_line(summary: Summary) -> str:
@@ -303,18 +292,19 @@ def _print_tables(summary: Summary) -> None:
     from warroom.cli.tables import make_console, print_renderables
 
     console = make_console()
-    t_tables = _fitted(_TRAINEE_COLUMNS, _trainee_rows(summary.stats.trainees), console.width)
-    d_tables = _fitted(_DRILL_COLUMNS, _drill_rows(summary.stats.drills), console.width)
-    trainee_bars, drill_bars = _bars(summary)
+    stats = summary.stats
+    t_tables = _fitted(_TRAINEE_COLUMNS, _trainee_rows(stats.trainees), console.width)
+    d_tables = _fitted(_DRILL_COLUMNS, _drill_rows(stats.drills), console.width)
+    print_renderables(console, counted_line(summary), "Per trainee", *t_tables)
+    trainee_rows = [(t.trainee, t.hit_rate, t.false_alarm_rate) for t in stats.trainees]
+    for line in bar_lines(("trainee", "hit rate", "false-alarm rate"), trainee_rows):
+        click.echo(line)
+    print_renderables(console, "Per drill", *d_tables)
+    drill_rows = [(d.drill_id, d.difficulty, d.discrimination) for d in stats.drills]
+    for line in bar_lines(("drill", "difficulty", "discrimination"), drill_rows):
+        click.echo(line)
     print_renderables(
         console,
-        counted_line(summary),
-        "Per trainee",
-        *t_tables,
-        trainee_bars,
-        "Per drill",
-        *d_tables,
-        drill_bars,
         reliability_line(summary),
         "hit rate: contained on time / drills with a fault played; false alarms: all-clear drills escalated / "
         "all-clear drills played; d′ (log-linear correction), criterion c and A′: sensitivity and bias; median ttd: "

@@ -1,12 +1,14 @@
 """The cohort statistics' input from the results store: one :class:`~warroom.core.stats.SessionFacts` per stored
-session, read in one SQL query (``warroom scores --summary`` and ``warroom report``).
+session (``warroom scores --summary`` and ``warroom report``).
 
 Every figure comes from the session's columns (trainee, drill id, all-clear flag, outcome, total, start time, false
-escalations, time to detect, wall-clock time to detect, mode) except the distractor figures, which only the
-scorecard holds: ``distractors_shown`` (how many distractor events the session released) and
-``distractor_escalations`` (the distractor event ids that pulled an escalation, one entry per escalation). They are
-read inside SQLite (``json_extract``) and only from scorecards that name them, so a store of scorecards without them
-(scoring rules 1) costs nothing extra: such a session counts as no distractor shown and none escalated.
+escalations, time to detect, wall-clock time to detect, mode), read in one scan of a covering index
+(:data:`FACTS_INDEX`, made when a store is opened), except the distractor figures, which only the scorecard holds:
+``distractors_shown`` (how many distractor events the session released) and ``distractor_escalations`` (the
+distractor event ids that pulled an escalation, one entry per escalation). A second query reads those inside SQLite
+(``json_extract``), only when some matching session was scored by rules that may record them and only from
+scorecards that name them; so a store of scoring-rules-1 scorecards costs nothing extra, and such a session counts
+as no distractor shown and none escalated.
 
 A row that cannot be counted (a value of the wrong type, an unknown outcome, a containment recorded in an all-clear
 drill...) is left out and reported as a :class:`~warroom.store.results.CorruptSession`; rows are never modified.
@@ -47,12 +49,10 @@ _COLUMNS = (
     "session_id, trainee, drill_id, all_clear, outcome, total, started_at, false_escalations, time_to_detect, "
     "wall_time_to_detect, mode, scoring_version"
 )
-#: The distractor figures, parsed only from scorecards that contain the key (``instr`` is a byte search, far cheaper
-#: than parsing JSON) and are valid JSON (a malformed scorecard must not fail the whole query).
-_DISTRACTOR_SQL = ", ".join(
-    f"CASE WHEN instr(scorecard, '\"{key}\"') > 0 AND json_valid(scorecard) THEN json_extract(scorecard, '$.{key}') END"
-    for key in (SHOWN_KEY, PULLED_KEY)
-)
+#: Both distractor figures in one parse of the scorecard: a JSON array text ``[shown, escalations]`` (``null`` for a
+#: key the scorecard lacks). ``_GUARDED`` is the same for a query that met a scorecard that is not JSON.
+_FIGURES_SQL = f"json_extract(scorecard, '$.{SHOWN_KEY}', '$.{PULLED_KEY}')"
+_GUARDED_FIGURES_SQL = f"CASE WHEN json_valid(scorecard) THEN {_FIGURES_SQL} END"
 _MODES_SQL = ", ".join(f"'{m}'" for m in MODES)
 #: The SQL check of the two columns the statistics read that the summaries' check does not cover.
 _EXTRA_VALID_SQL = (
@@ -159,19 +159,40 @@ def read_facts(store: ResultsStore, query: FactsQuery | None = None) -> tuple[li
 
 def _distractor_figures(cursor: sqlite3.Cursor, query: FactsQuery) -> dict[str, tuple[int, tuple[str, ...]]]:
     """Session id -> (distractors shown, distractor event ids escalated) of the matching sessions whose scorecard
-    records them, read inside SQLite. A value of the wrong shape is kept as ``(-1, ())``, which
-    :class:`SessionFacts` refuses (so the session is reported, not counted)."""
+    records them, read inside SQLite (one JSON parse per scorecard). A value of the wrong shape is kept as
+    ``(-1, ())``, which :class:`SessionFacts` refuses (so the session is reported, not counted); a scorecard that is
+    not JSON at all counts as recording nothing."""
     versions = ", ".join(f"'{v}'" for v in NO_DISTRACTOR_FIGURES)
     where, params = query.where(f"(scoring_version IS NULL OR scoring_version NOT IN ({versions}))")
+    try:
+        rows = cursor.execute(f"SELECT session_id, {_FIGURES_SQL} FROM sessions{where}", params).fetchall()
+    except sqlite3.OperationalError as exc:
+        if "JSON" not in str(exc):
+            raise
+        rows = cursor.execute(f"SELECT session_id, {_GUARDED_FIGURES_SQL} FROM sessions{where}", params).fetchall()
     out: dict[str, tuple[int, tuple[str, ...]]] = {}
-    for sid, shown, pulled in cursor.execute(f"SELECT session_id, {_DISTRACTOR_SQL} FROM sessions{where}", params):
-        if shown is None and pulled is None:
+    parsed: dict[str, tuple[int, tuple[str, ...]] | None] = {}  # few distinct texts: parse each once
+    for sid, text in rows:
+        if text is None:
             continue
-        try:
-            out[sid] = (_shown(shown), _pulled(pulled))
-        except ValueError:
-            out[sid] = (-1, ())
+        if text not in parsed:
+            parsed[text] = _figures(text)
+        figures = parsed[text]
+        if figures is not None:
+            out[sid] = figures
     return out
+
+
+def _figures(text: str) -> tuple[int, tuple[str, ...]] | None:
+    """``(shown, escalated event ids)`` from ``[shown, escalations]`` JSON text; None when the scorecard has neither
+    key; ``(-1, ())`` when a value has the wrong shape."""
+    shown, pulled = json.loads(text)
+    if shown is None and pulled is None:
+        return None
+    try:
+        return _shown(shown), _pulled(pulled)
+    except ValueError:
+        return -1, ()
 
 
 def _wrong_types(store: ResultsStore, ids: list[str], limit: int = 100) -> list[CorruptSession]:
@@ -207,13 +228,12 @@ def _shown(value: Any) -> int:
 
 
 def _pulled(value: Any) -> tuple[str, ...]:
-    """The event ids of ``distractor_escalations`` (``json_extract`` returns a JSON array as its text)."""
+    """The event ids of ``distractor_escalations`` (a list parsed from JSON; None when absent)."""
     if value is None:
         return ()
-    ids = json.loads(value) if isinstance(value, str) else value
-    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+    if not isinstance(value, list) or not all(isinstance(i, str) for i in value):
         raise ValueError(f"its scorecard's {PULLED_KEY} is not a list of event ids")
-    return tuple(ids)
+    return tuple(value)
 
 
 @dataclass(frozen=True)
