@@ -95,3 +95,11 @@ def test_without_matplotlib_says_what_to_install(data: Path, tmp_path: Path, mon
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
     r = report(data, tmp_path / "r.html")
     assert r.exit_code == 1 and "pip install 'warroom[report]'" in r.stderr
+
+
+def test_time_to_detect_dots_are_capped_and_keep_the_extremes():
+    from warroom.cli.report_figures import _spread
+
+    assert _spread([3.0, 1.0, 2.0], 5) == [1.0, 2.0, 3.0]
+    spread = _spread([float(v) for v in range(1000)], 200)
+    assert len(spread) == 200 and spread[0] == 0.0 and spread[-1] == 999.0 and spread == sorted(spread)

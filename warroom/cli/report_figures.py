@@ -126,6 +126,19 @@ def drill_quality(summary: Any) -> str:
         return _svg(fig)
 
 
+#: Sessions drawn as dots per drill in the time-to-detect figure (beyond it, evenly spread over the sorted times).
+MAX_DOTS = 200
+
+
+def _spread(values: list[float], most: int) -> list[float]:
+    """``values`` sorted, or ``most`` of them evenly spread over the sorted order (the first and the last kept)."""
+    ordered = sorted(values)
+    if len(ordered) <= most:
+        return ordered
+    step = (len(ordered) - 1) / (most - 1)
+    return [ordered[round(i * step)] for i in range(most)]
+
+
 def time_to_detect(facts: Sequence[Any], modes: frozenset[str] | None) -> str | None:
     """Per drill with a fault, the distribution of time to detect (seconds of drill time) as a box plot with every
     session as a dot; None when no counted session detected anything."""
@@ -145,7 +158,8 @@ def time_to_detect(facts: Sequence[Any], modes: frozenset[str] | None) -> str | 
         for i, part in enumerate(box["boxes"]):
             part.set_gid(f"ttd-box-{i}")
         for y, n in zip(ys, names, strict=True):
-            ax.plot(times[n], [y] * len(times[n]), "o", markersize=3, alpha=0.35, color=NEUTRAL)
+            dots = _spread(times[n], MAX_DOTS)
+            ax.plot(dots, [y] * len(dots), "o", markersize=3, alpha=0.35, color=NEUTRAL)
         ax.set_yticks(ys, [f"{label(n)} (n={len(times[n])})" for n in names])
         ax.set_xlabel("time to detect (seconds of drill time)")
         ax.set_title("Time to detect per drill")

@@ -107,7 +107,8 @@ def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str)
             "ttd", "Time to detect", figs.time_to_detect(facts, counted_modes(list(facts), summary.label).modes),
             "Per drill, seconds of drill time from the earliest evidence to the escalation that contained the "
             "incident: the box spans the middle half of the sessions, the line in it is the median, each dot a "
-            "session.", "No counted session detected a fault.",
+            "session (at most 200 per drill, spread evenly over the sorted times).",
+            "No counted session detected a fault.",
         ),
         _figure(
             "distractors", "Distractors that pulled escalations", figs.distractor_pulls(summary),
