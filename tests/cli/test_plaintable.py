@@ -31,12 +31,11 @@ TRAINEES = [
 DRILLS = [["refund-replay (all-clear)", "40", "20", "1", "55%", "-0.05", "9 s", "21.5 s", "e5 ×2, e9 ×1"]]
 
 
-@pytest.mark.parametrize("width", [200, 150, 130, 110])
+@pytest.mark.parametrize("width", [200, 150, 130])
 @pytest.mark.parametrize(("columns", "rows"), [(_TRAINEE_COLUMNS, TRAINEES), (_DRILL_COLUMNS, DRILLS)])
 def test_same_lines_as_rich(columns, rows, width):
     table = fitted_table(columns, rows, width)
-    if table is None:
-        pytest.skip(f"no table fits in {width} columns")  # the caller splits it; nothing to compare
+    assert table is not None
     assert lines(table, rows) == rich_lines(table)
 
 
