@@ -1,22 +1,21 @@
-"""`warroom report` rendered in headless Chromium (the system's package, /usr/bin/chromium; never a downloaded browser)
-through Playwright: the figures are drawn, titled, one point per trainee, and the page asks the network for nothing.
+"""`warroom report` rendered in headless Chromium (the system's package, never a downloaded browser) through
+Playwright: the figures are drawn, titled, one point per trainee, and the page asks the network for nothing.
 
-Skipped, saying why, only when /usr/bin/chromium is missing outside CI (.ci/run installs it first; with ``CI`` set a
-missing browser fails the test).
+The browser is found by tests/browser_support.py: skipped, saying why, only when it is missing outside CI (.ci/run
+installs it first; with ``CI`` set a missing browser fails the test).
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+from browser_support import chromium_executable, sync_playwright
 from click.testing import CliRunner
 from stats_support import COHORT, cohort
 
 from warroom.cli import main
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -25,14 +24,6 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-
-if not CHROMIUM.exists():
-    if os.environ.get("CI"):
-        pytest.fail(f"{CHROMIUM} is missing in CI: .ci/run installs the Debian chromium package", pytrace=False)
-    pytest.skip(
-        f"{CHROMIUM} is missing (install the Debian package: apt-get install chromium)", allow_module_level=True
-    )
-
 
 @pytest.fixture(scope="module")
 def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -45,10 +36,9 @@ def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser():
-    from playwright.sync_api import sync_playwright
-
+    executable = chromium_executable()
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        b = p.chromium.launch(executable_path=executable, args=ARGS)
         yield b
         b.close()
 
