@@ -44,10 +44,10 @@ def report(
 ) -> None:
     """Write the facilitator's report: one HTML page with each trainee in hit-rate vs false-alarm-rate space,
     per-drill difficulty and discrimination, time-to-detect distributions and the distractors that pulled
-    escalations, and the tables of `warroom scores --summary`.
+    escalations, and the tables of `warroom scores summary`.
 
     The page needs no network access to open (everything is inline). Sessions are counted as in
-    `warroom scores --summary` (--mode; abandoned sessions apart). Exits 1 when no session matches.
+    `warroom scores summary` (--mode; abandoned sessions apart). Exits 1 when no session matches.
     """
     from datetime import UTC, datetime
 
