@@ -6,10 +6,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from warroom.core.actions import Action, ActionKind
 from warroom.core.library import bundled_drills_dir
 from warroom.core.replay import Replay
-from warroom.core.scoring import score
+from warroom.core.scoring import ScoringError, score
 from warroom.core.variants import apply_variant, fingerprint
 from warroom.store.recovery import recover_unfinished
 from warroom.store.rescore import RescoreStatus, rescore
@@ -32,9 +34,10 @@ def _play_to_detection(rec: SessionRecorder) -> None:
     drill = rec.drill
     key = drill.answer_key
     first = min(drill.event(e).t for e in key.evidence)
+    cited = next(e for e in key.evidence if drill.event(e).t == first)
     replay = Replay(drill, on_action=rec.record)
     replay.advance(first)
-    replay.escalate(key.fault.origin_step, "CRM results are error objects")
+    replay.escalate(key.fault.origin_step, "CRM results are error objects", cites=[cited])
     replay.run_to_end()
     rec.finish(score(drill, rec.actions))
 
@@ -101,7 +104,9 @@ def test_a_recovered_session_is_scored_on_its_variant(tmp_path: Path):
     rec = SessionRecorder.start(tmp_path / "data", "zoe", path, base, seed=seed)
     variant = rec.drill
     first = first_evidence(variant)
-    rec.record(Action(t=first, kind=ActionKind.ESCALATE, step=variant.answer_key.fault.origin_step, note="x"))
+    cited = next(e for e in variant.answer_key.evidence if variant.event(e).t == first)
+    step = variant.answer_key.fault.origin_step
+    rec.record(Action(t=first, kind=ActionKind.ESCALATE, step=step, note="x", cites=(cited,)))
     rec.close()  # as if killed
     (recovered,) = recover_unfinished(tmp_path / "data")
     with ResultsStore(tmp_path / "data") as store:
@@ -110,7 +115,8 @@ def test_a_recovered_session_is_scored_on_its_variant(tmp_path: Path):
     assert session.scorecard["time_to_detect"] == 0
     assert recovered is not None
     escalation = list(session.actions)[:1]
-    assert score(base, escalation).outcome.value != "contained"  # as written, it came before the evidence
+    with pytest.raises(ScoringError, match="has not been released yet"):  # as written, it came before the evidence
+        score(base, escalation)
 
 
 def test_an_unreadable_stored_row_does_not_stop_a_new_session(tmp_path: Path):
