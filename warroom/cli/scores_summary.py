@@ -68,7 +68,7 @@ def show_summary(store: ResultsStore | None, filters: Filters, fmt: str, output:
     elif not facts:
         say("No sessions match." if store is not None else "No sessions recorded yet.")
     else:
-        print_tables(summary, filters.set_id)
+        print_tables(summary, filters.scope())
     return problems
 
 

@@ -269,15 +269,16 @@ def _print_table(console: Any, table: Any, rows: list[list[str]]) -> None:
         click.echo("\n".join(plain))
 
 
-def print_tables(summary: Summary, set_id: str | None = None) -> None:
-    """Print the statistics' tables and bars (``set_id``: the drill set they are limited to, named in the titles)."""
+def print_tables(summary: Summary, scope: str = "") -> None:
+    """Print the statistics' tables and bars; ``scope`` (the mode and drill set the sessions are limited to, see
+    :meth:`warroom.cli.scores_common.Filters.scope`) is named in the titles."""
     from warroom.cli.tables import make_console, print_renderables
 
     console = make_console()
     stats = summary.stats
     t_tables = _fitted(_TRAINEE_COLUMNS, _trainee_rows(stats.trainees), console.width)
     d_tables = _fitted(_DRILL_COLUMNS, _drill_rows(stats.drills), console.width)
-    scope = f" (drill set {clean(set_id)})" if set_id else ""
+    scope = f" ({clean(scope)})" if scope else ""
     print_renderables(console, counted_line(summary), "Per trainee" + scope)
     for table, rows in t_tables:
         _print_table(console, table, rows)
