@@ -86,9 +86,10 @@ def test_summary_subcommand_is_the_summary_flag(known: Path):
 def test_summary_of_an_empty_data_dir(tmp_path: Path):
     none = tmp_path / "none"
     assert "No sessions recorded yet" in run_sub(none, "summary").stdout
-    assert json.loads(run_sub(none, "summary", "--format", "json").stdout) == {"trainees": [], "drills": []}
+    empty = json.loads(run_sub(none, "summary", "--format", "json").stdout)
+    assert (empty["trainees"], empty["drills"], empty["counted"]["sessions"]) == ([], [], 0)
     header = run_sub(none, "summary", "--format", "csv").stdout.strip().split(",")
-    assert header[:3] == ["scope", "name", "sessions"]
+    assert header[:4] == ["scope", "name", "counted_mode", "sessions"]
     assert not none.exists()
 
 

@@ -35,6 +35,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "new": "warroom.cli.new:new",
     "scores": "warroom.cli.scores:scores",
     "review": "warroom.cli.review:review",
+    "report": "warroom.cli.report:report",
     "import": "warroom.cli.import_cmd:import_group",
     "store": "warroom.cli.store_cmd:store_group",
     "serve": "warroom.cli.serve:serve",

@@ -1,5 +1,5 @@
-"""``warroom scores``: the stored sessions as a table, CSV or JSON; summaries per trainee and per drill; re-scoring;
-deleting.
+"""``warroom scores``: the stored sessions as a table, CSV or JSON; cohort statistics per trainee and per drill;
+re-scoring; deleting.
 
 A click group: ``warroom scores list | summary | rescore | delete``, each in a module of its own
 (:mod:`warroom.cli.scores_list`, :mod:`~warroom.cli.scores_summary`, :mod:`~warroom.cli.scores_rescore`,
@@ -104,12 +104,13 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     \b
     warroom scores [OPTIONS]                list the sessions (the same as `scores list`)
     warroom scores list [OPTIONS]           list the sessions: a table, CSV or JSON
-    warroom scores summary [OPTIONS]        figures per trainee and per drill
+    warroom scores summary [OPTIONS]        detection statistics per trainee and per drill
     warroom scores rescore [OPTIONS]        recompute each by its own scoring rules (or --rules)
     warroom scores delete SESSION_ID...     delete sessions (asks first; --yes to skip)
 
     Every trainee's sessions are listed unless --trainee NAME or --mine is given; --set ID keeps the sessions
-    played in a drill set, --mode those of one mode (practice or assessment). Sessions killed mid-drill are
+    played in a drill set, --mode those of one mode (practice or assessment; all: every one; the summary's
+    default counts the assessment sessions when any match, else all). Sessions killed mid-drill are
     recorded as abandoned first. Options given before a subcommand apply to it. The old spelling still works:
     --summary, --rescore and --delete SESSION_ID... [--yes] are the subcommands of those names.
 

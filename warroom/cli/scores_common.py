@@ -41,8 +41,15 @@ since_option = click.option(
 set_filter_option = click.option(
     "--set", "set_id", default=None, help="Only sessions played in this drill set (its id)."
 )
+#: The modes a session is played in; ``--mode`` also takes ``all`` (every session) and, for the summary's default,
+#: ``auto`` (the summary counts the assessment sessions when any match, else all; elsewhere every session).
+SESSION_MODES = ("practice", "assessment")
 mode_filter_option = click.option(
-    "--mode", type=click.Choice(["practice", "assessment"]), default=None, help="Only sessions played in this mode."
+    "--mode",
+    type=click.Choice([*SESSION_MODES, "all", "auto"]),
+    default=None,
+    help="Only sessions played in this mode (all: every session). The summary's default (auto) counts the "
+    "assessment sessions when any match, else all of them.",
 )
 sort_option = click.option(
     "--sort",
@@ -118,8 +125,9 @@ class FilterKwargs(TypedDict):
 @dataclass(frozen=True)
 class Filters:
     """Which stored sessions a command reads: a trainee, a drill id (exact), sessions started at or after ``since``
-    (the store's UTC timestamp text), played in the drill set ``set_id``, in ``mode`` (practice or assessment);
-    None matches every one."""
+    (the store's UTC timestamp text), played in the drill set ``set_id``, in ``mode`` (practice or assessment;
+    ``all`` and ``auto`` filter nothing in the store's reads, the summary reads them, see
+    :func:`warroom.cli.scores_summary.show_summary`); None matches every one."""
 
     trainee: str | None = None
     drill: str | None = None
@@ -129,7 +137,7 @@ class Filters:
 
     def given(self) -> bool:
         """True when any filter is set."""
-        return bool(self.trainee or self.drill or self.since or self.set_id or self.mode)
+        return bool(self.trainee or self.drill or self.since or self.set_id or self.mode in SESSION_MODES)
 
     def as_kwargs(self) -> FilterKwargs:
         """The ``trainee``, ``drill``, ``since``, ``set_id`` and ``mode`` keyword arguments of the store's reads."""
@@ -138,13 +146,13 @@ class Filters:
             "drill": self.drill,
             "since": self.since,
             "set_id": self.set_id,
-            "mode": self.mode,
+            "mode": self.mode if self.mode in SESSION_MODES else None,
         }
 
     def scope(self) -> str:
         """The mode and drill set the sessions are limited to, for a title (``assessment sessions · drill set
         week-1``); empty when neither is."""
-        parts = [f"{self.mode} sessions"] if self.mode else []
+        parts = [f"{self.mode} sessions"] if self.mode in SESSION_MODES else []
         if self.set_id:
             parts.append(f"drill set {self.set_id}")
         return " · ".join(parts)

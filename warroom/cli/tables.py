@@ -156,7 +156,10 @@ _WIDE_COLUMNS = (
 
 #: Columns written right-aligned (numbers).
 _RIGHT = {"score", "ttd", "damage", "false", "sessions", "drills run", "contained", "median time to detect",
-          "false escalations", "mean score", "attempts", "trainees", "median score"}  # fmt: skip
+          "false escalations", "mean score", "attempts", "trainees", "median score",
+          # the cohort statistics (warroom/cli/summary.py)
+          "quit", "hit rate", "false alarms", "d", "c", "a", "wall ttd", "reliability", "difficulty",
+          "discrimination"}  # fmt: skip
 
 
 def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int) -> Any | None:

@@ -43,15 +43,20 @@ from warroom.core.measures import (
     sessions_needed,
     spearman_brown,
 )
-from warroom.core.outcome import Outcome
+from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
 
 #: Outcome by value (a member is its own value too: Outcome is a StrEnum).
 _OUTCOMES: dict[str, Outcome] = {o.value: o for o in Outcome}
 #: Which outcome is correct in a drill with a fault (True) and in an all-clear drill (False).
 _CORRECT: dict[bool, Outcome] = {True: Outcome.CONTAINED, False: Outcome.ALL_CLEAR_HELD}
+#: (is a drill with a fault, outcome value) -> the Outcome, for the outcomes that fit the kind of drill: a drill with
+#: a fault cannot end with the all clear held, an all-clear drill has nothing to contain.
+_FITTING: dict[tuple[bool, str], Outcome] = {(True, o.value): o for o in Outcome if o is not Outcome.ALL_CLEAR_HELD} | {
+    (False, o.value): o for o in Outcome if o not in CONTAINED_OUTCOMES
+}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SessionFacts:
     """What the statistics need of one session.
 
@@ -62,7 +67,8 @@ class SessionFacts:
     events released in the session; ``distractor_escalations`` the distractor event ids that pulled an escalation
     (one entry per escalation). ``time_to_detect_s`` is seconds of drill time, ``wall_time_to_detect_s`` seconds of
     real time (pauses included), each None when nothing was detected or not recorded. ``mode`` is the session's mode
-    (``practice`` or ``assessment``).
+    (``practice`` or ``assessment``). Treat it as read-only (it is not frozen only because a frozen dataclass is
+    slow to build, and the store builds one per session).
 
     Raises ValueError for an unknown outcome, a containment in an all-clear drill or an all clear held in a drill with
     a fault, a negative count, or more distinct distractors escalated than shown.
@@ -82,20 +88,27 @@ class SessionFacts:
     mode: str = "practice"
 
     def __post_init__(self) -> None:
+        # One lookup checks the outcome and that it fits the kind of drill (this runs once per stored session).
+        outcome = _FITTING.get((self.is_fault_drill, self.outcome))
+        if outcome is None:
+            self._refuse_outcome()
+        self.outcome = outcome  # type: ignore[assignment]  # (None was refused above)
+        if self.false_escalations < 0 or self.distractors_shown < 0:
+            raise ValueError(f"{self.drill_id}: counts cannot be negative")
+        if self.distractor_escalations:
+            if not isinstance(self.distractor_escalations, tuple):
+                self.distractor_escalations = tuple(self.distractor_escalations)
+            if len(set(self.distractor_escalations)) > self.distractors_shown:
+                raise ValueError(f"{self.drill_id}: more distractors escalated than shown")
+
+    def _refuse_outcome(self) -> None:
+        """Raise the ValueError saying why ``outcome`` does not fit this session."""
         outcome = _OUTCOMES.get(self.outcome)
         if outcome is None:
             raise ValueError(f"{self.drill_id}: unknown outcome {self.outcome!r}")
-        object.__setattr__(self, "outcome", outcome)
-        if self.is_fault_drill and outcome is Outcome.ALL_CLEAR_HELD:
+        if self.is_fault_drill:
             raise ValueError(f"{self.drill_id}: 'all_clear_held' is not an outcome of a drill with a fault")
-        if not self.is_fault_drill and outcome in (Outcome.CONTAINED, Outcome.CONTAINED_LATE):
-            raise ValueError(f"{self.drill_id}: an all-clear drill has nothing to contain")
-        if self.false_escalations < 0 or self.distractors_shown < 0:
-            raise ValueError(f"{self.drill_id}: counts cannot be negative")
-        if not isinstance(self.distractor_escalations, tuple):
-            object.__setattr__(self, "distractor_escalations", tuple(self.distractor_escalations))
-        if self.distractor_escalations and len(set(self.distractor_escalations)) > self.distractors_shown:
-            raise ValueError(f"{self.drill_id}: more distractors escalated than shown")
+        raise ValueError(f"{self.drill_id}: an all-clear drill has nothing to contain")
 
     @property
     def abandoned(self) -> bool:

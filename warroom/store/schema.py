@@ -21,7 +21,7 @@ from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVe
 from warroom.store.rows import LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
@@ -72,6 +72,13 @@ _MIGRATIONS: dict[int, str] = {
         ALTER TABLE sessions ADD COLUMN paused_seconds REAL;
         ALTER TABLE sessions ADD COLUMN wall_time_to_detect REAL;
         CREATE INDEX ix_sessions_mode ON sessions(mode, set_id);
+    """,
+    # 3: the covering index the cohort statistics read (warroom.store.facts.FACTS_INDEX): every column they need
+    # but the scorecard, so `scores summary` never reads the large rows themselves. IF NOT EXISTS: development
+    # builds made it on open.
+    3: """
+        CREATE INDEX IF NOT EXISTS ix_sessions_facts ON sessions(trainee, drill_id, all_clear, outcome, total,
+            started_at, false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id);
     """,
 }
 

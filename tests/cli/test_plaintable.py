@@ -1,0 +1,57 @@
+"""warroom.cli.plaintable: the fast path prints exactly the lines Rich prints for a fitted table, or declines."""
+
+from __future__ import annotations
+
+import click
+import pytest
+
+from warroom.cli.plaintable import lines as styled_lines
+from warroom.cli.summary import _DRILL_COLUMNS, _TRAINEE_COLUMNS
+from warroom.cli.tables import fitted_table, make_console
+
+
+def lines(table, rows) -> list[str] | None:
+    """The fast path's lines without their styles (bold headers; click drops them when not on a terminal)."""
+    out = styled_lines(table, rows)
+    return None if out is None else [click.unstyle(ln) for ln in out]
+
+
+def rich_lines(table) -> list[str]:
+    console = make_console()
+    with console.capture() as capture:
+        console.print(table)
+    return [ln.rstrip() for ln in capture.get().rstrip("\n").split("\n")]
+
+
+TRAINEES = [
+    ["ana", "40", "2", "55%", "10%", "1.41", "-0.12", "0.83", "12.5 s", "30 s", "63.2", "0.71 (+12)"],
+    ["bartholomew-the-third", "3", "0", "100%", "-", "-", "-", "-", "-", "-", "100", "-"],
+    ["日本語の名前", "12", "0", "0%", "100%", "-2.01", "0", "0", "-", "-", "0", "-"],
+]
+DRILLS = [["refund-replay (all-clear)", "40", "20", "1", "55%", "-0.05", "9 s", "21.5 s", "e5 ×2, e9 ×1"]]
+
+
+@pytest.mark.parametrize("width", [200, 150, 130])
+@pytest.mark.parametrize(("columns", "rows"), [(_TRAINEE_COLUMNS, TRAINEES), (_DRILL_COLUMNS, DRILLS)])
+def test_same_lines_as_rich(columns, rows, width):
+    table = fitted_table(columns, rows, width)
+    assert table is not None
+    assert lines(table, rows) == rich_lines(table)
+
+
+def test_declines_a_cell_that_would_wrap():
+    columns = [("name", "name", True), ("note", "note", False)]
+    rows = [["a", "several words that must wrap in a narrow column"]]
+    table = fitted_table(columns, rows, 30)
+    assert table is not None and table.columns[1].width < len(rows[0][1])
+    assert lines(table, rows) is None
+
+
+def test_headers_wrap_to_the_bottom():
+    columns = [("name", "name", True), ("ttd", "median time to detect", False)]
+    rows = [["a", "12 s"]]
+    table = fitted_table(columns, rows, 20)
+    out = lines(table, rows)
+    assert out == rich_lines(table)
+    assert out[1].endswith("    median ┃") and out[3].endswith("detect ┃")  # three header lines, bottom-aligned
+    assert "\x1b[1m" in styled_lines(table, rows)[1]  # bold on a terminal

@@ -1,0 +1,105 @@
+"""`warroom report`: one self-contained HTML page of the cohort statistics (the page's text; the browser test is
+test_report_browser.py)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from stats_support import add, cohort
+
+from warroom.cli import main
+from warroom.store.results import ResultsStore
+
+
+def report(data_dir: Path, out: Path, *args: str):
+    return CliRunner().invoke(
+        main, ["report", "--data-dir", str(data_dir), "--output", str(out), *args], catch_exceptions=False
+    )
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    return cohort(tmp_path / "data")
+
+
+def test_writes_one_self_contained_page(data: Path, tmp_path: Path):
+    out = tmp_path / "report.html"
+    r = report(data, out)
+    assert r.exit_code == 0, r.output
+    assert f"Wrote {out}: 5 trainee(s), 3 drill(s)." in r.stdout
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 4
+    # nothing to fetch: no script, stylesheet link, image, frame or remote font; the only URLs are XML namespaces
+    assert not re.search(r"<(script|link|img|iframe|object|embed)\b", page)
+    assert set(re.findall(r"\b(?:src|href)=\"(.)", page)) <= {"#"}  # only references inside the page
+    assert "@import" not in page and set(re.findall(r"url\((.)", page)) <= {"#"}  # clip paths inside the page
+    assert set(re.findall(r"https?://[^\s\"'<>]+", page)) <= {
+        "http://www.w3.org/2000/svg",
+        "http://www.w3.org/1999/xlink",
+    }
+    assert len(re.findall(r'<g id="trainee-point-\d+"', page)) == 5
+    for title in ("Trainees in hit-rate vs false-alarm-rate space", "Time to detect per drill",
+                  "Distractors that pulled escalations (drill / event)"):  # fmt: skip
+        assert title in page
+    assert "Counted: assessment sessions, 15 session(s)" in page
+
+
+def test_filters_and_scope_sentence(data: Path, tmp_path: Path):
+    out = tmp_path / "r.html"
+    assert report(data, out, "--trainee", "ada", "--trainee", "ben", "--since", "2026-11-01").exit_code == 0
+    page = out.read_text()
+    assert "Sessions started since 2026-11-01 00:00 UTC, of ada, ben." in page
+    assert len(re.findall(r'<g id="trainee-point-\d+"', page)) == 2 and "<title>cy:" not in page
+    with ResultsStore(data) as store:
+        add(store, "set-1", "fay", "A", "contained", 90, ttd=3.0, set_id="week-1", day=9)
+        add(store, "set-2", "fay", "C", "all_clear_held", 100, all_clear=True, set_id="week-1", day=9)
+    assert report(data, out, "--set", "week-1").exit_code == 0
+    page = out.read_text()
+    assert "played in drill set week-1" in page and "<title>fay: hit rate 100%, false-alarm rate 0%" in page
+
+
+def test_store_text_is_shown_literally(tmp_path: Path):
+    data = tmp_path / "data"
+    hostile = "<script>alert(1)</script> $x^2$ \x1b[31m"
+    with ResultsStore(data) as store:
+        add(store, "h1", hostile, "A", "contained", 90, ttd=4.0)
+        add(store, "h2", hostile, "C", "false_alarm", 30, all_clear=True)
+    out = tmp_path / "r.html"
+    assert report(data, out).exit_code == 0
+    page = out.read_text()
+    assert "<script>" not in page and "\x1b" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; $x^2$ \\x1b[31m" in page  # escaped, no mathtext
+
+
+def test_nothing_to_report(data: Path, tmp_path: Path):
+    r = report(data, tmp_path / "r.html", "--trainee", "nobody")
+    assert r.exit_code == 1 and "no stored session matches" in r.stderr and not (tmp_path / "r.html").exists()
+    r = report(tmp_path / "none", tmp_path / "r.html")
+    assert r.exit_code == 1 and "no sessions recorded yet" in r.stderr
+
+
+def test_bad_input(data: Path, tmp_path: Path):
+    r = report(data, tmp_path / "r.html", "--since", "last week")
+    assert r.exit_code == 2 and "'last week' is not a date or ISO datetime" in r.output
+    r = CliRunner().invoke(main, ["report", "--data-dir", str(data)])
+    assert r.exit_code == 2 and "--output" in r.output
+    r = report(data, tmp_path / "missing-dir" / "r.html")
+    assert r.exit_code == 1 and "cannot write the report" in r.stderr and "Traceback" not in r.output
+
+
+def test_without_matplotlib_says_what_to_install(data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib raises ImportError
+    r = report(data, tmp_path / "r.html")
+    assert r.exit_code == 1 and "pip install 'warroom[report]'" in r.stderr
+
+
+def test_time_to_detect_dots_are_capped_and_keep_the_extremes():
+    from warroom.cli.report_figures import _spread
+
+    assert _spread([3.0, 1.0, 2.0], 5) == [1.0, 2.0, 3.0]
+    spread = _spread([float(v) for v in range(1000)], 200)
+    assert len(spread) == 200 and spread[0] == 0.0 and spread[-1] == 999.0 and spread == sorted(spread)

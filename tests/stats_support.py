@@ -1,0 +1,79 @@
+"""Stored sessions for the cohort-statistics tests (test_facts, test_summary_cli, test_report*): any mode, wall-clock
+figures, and the scorecard's distractor figures (written into the stored scorecard JSON, as scoring rules that
+record them do)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from store_support import scorecard
+
+from warroom.store.results import ResultsStore, SessionInfo, WallClock
+
+
+def add(
+    store: ResultsStore,
+    sid: str,
+    trainee: str,
+    drill: str,
+    outcome: str,
+    total: int,
+    *,
+    ttd: float | None = None,
+    all_clear: bool = False,
+    mode: str = "assessment",
+    wall_ttd: float | None = None,
+    shown: int | None = None,
+    pulled: tuple[str, ...] | None = None,
+    day: int = 1,
+    set_id: str | None = None,
+) -> None:
+    """Store one session; ``shown`` / ``pulled`` (when given) go into its scorecard as ``distractors_shown`` and
+    ``distractor_escalations``."""
+    info = SessionInfo(
+        session_id=sid,
+        trainee=trainee,
+        drill_id=drill,
+        drill_version=1,
+        drill_sha256=None,
+        drill_path=None,
+        started_at=f"2026-11-{day:02d}T10:00:00.000000+00:00",
+        all_clear=all_clear,
+        mode=mode,
+        set_id=set_id,
+    )
+    card = scorecard(outcome=outcome, total=total, ttd=ttd, drill_id=drill, false_escalations=int(bool(pulled)))
+    assert store.insert(info, card, [], ended_at=info.started_at, wall=WallClock(wall_time_to_detect=wall_ttd))
+    if shown is not None or pulled is not None:
+        figures = {"distractors_shown": shown or 0, "distractor_escalations": list(pulled or ())}
+        conn = store._conn
+        (text,) = conn.execute("SELECT scorecard FROM sessions WHERE session_id = ?", (sid,)).fetchone()
+        card_json = json.loads(text) | figures
+        conn.execute("UPDATE sessions SET scorecard = ? WHERE session_id = ?", (json.dumps(card_json), sid))
+
+
+#: (trainee, hit outcomes on A and B, outcome on the all-clear drill C): five trainees of different skill.
+COHORT = [
+    ("ada", ("contained", "contained"), "all_clear_held"),
+    ("ben", ("contained", "missed"), "all_clear_held"),
+    ("cy", ("contained_late", "contained"), "false_alarm"),
+    ("dee", ("wrong_step", "missed"), "false_alarm"),
+    ("eve", ("missed", "abandoned"), "all_clear_held"),
+]
+
+
+def cohort(data_dir: Path) -> Path:
+    """Five trainees (:data:`COHORT`) on fault drills A and B and all-clear drill C, all assessment sessions, plus
+    one practice session; ``cy`` and ``dee`` escalated distractor ``e5`` of drill A. Returns ``data_dir``."""
+    totals = {"contained": 90, "contained_late": 55, "wrong_step": 20, "missed": 0, "abandoned": 0}
+    with ResultsStore(data_dir) as store:
+        for i, (name, (a, b), c) in enumerate(COHORT):
+            pulled = ("e5",) if name in ("cy", "dee") else ()
+            ttd_a = 5.0 + 4 * i if a.startswith("contained") else None
+            add(store, f"{name}-a", name, "A", a, totals[a], ttd=ttd_a, wall_ttd=ttd_a and ttd_a * 2, shown=1,
+                pulled=pulled, day=1)  # fmt: skip
+            add(store, f"{name}-b", name, "B", b, totals[b], ttd=8.0 if b == "contained" else None, day=2)
+            add(store, f"{name}-c", name, "C", c, 100 if c == "all_clear_held" else 30, all_clear=True, day=3)
+        add(store, "ada-practice", "ada", "A", "missed", 0, mode="practice", day=4)
+    return data_dir

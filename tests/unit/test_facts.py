@@ -1,0 +1,158 @@
+"""warroom.store.facts: the cohort statistics' input read from the results store (one SessionFacts per session), on
+both back ends (SQLite and a real PostgreSQL server, tests/pg_support.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from stats_support import add, cohort
+
+from warroom.core.outcome import Outcome
+from warroom.store.facts import FACTS_INDEX, FactsQuery, counted_modes, read_facts
+from warroom.store.results import ResultsStore
+
+
+@pytest.fixture
+def store(tmp_path: Path, backend_url: str | None):
+    with ResultsStore(cohort(tmp_path), url=backend_url) as s:
+        yield s
+
+
+def by_id(facts, trainee: str, drill: str, mode: str = "assessment"):
+    (f,) = [f for f in facts if (f.trainee, f.drill_id, f.mode) == (trainee, drill, mode)]
+    return f
+
+
+def test_every_column_and_the_scorecards_distractor_figures(store: ResultsStore):
+    facts, problems = read_facts(store)
+    assert problems == [] and len(facts) == 16
+    cy = by_id(facts, "cy", "A")
+    assert (cy.is_fault_drill, cy.outcome, cy.score, cy.mode) == (True, Outcome.CONTAINED_LATE, 55, "assessment")
+    assert (cy.time_to_detect_s, cy.wall_time_to_detect_s) == (13.0, 26.0)
+    assert (cy.distractors_shown, cy.distractor_escalations, cy.false_escalations) == (1, ("e5",), 1)
+    assert cy.started_at == "2026-11-01T10:00:00.000000+00:00"
+    clear = by_id(facts, "cy", "C")
+    assert (clear.is_fault_drill, clear.outcome, clear.distractors_shown, clear.distractor_escalations) == (
+        False, Outcome.FALSE_ALARM, 0, ()
+    )  # fmt: skip
+    assert by_id(facts, "ada", "A", "practice").outcome is Outcome.MISSED
+
+
+def test_scorecards_of_rules_that_do_not_record_distractors_are_not_read(store: ResultsStore):
+    store._conn.execute("UPDATE sessions SET scoring_version = '1' WHERE session_id = 'cy-a'")
+    facts, _ = read_facts(store)
+    assert by_id(facts, "cy", "A").distractor_escalations == ()
+    assert by_id(facts, "dee", "A").distractor_escalations == ("e5",)
+
+
+def test_filters(store: ResultsStore, tmp_path: Path):
+    assert {f.trainee for f in read_facts(store, FactsQuery(trainee="ben"))[0]} == {"ben"}
+    assert {f.drill_id for f in read_facts(store, FactsQuery(drill="C"))[0]} == {"C"}
+    since = read_facts(store, FactsQuery(since="2026-11-03T00:00:00.000000+00:00"))[0]
+    assert {(f.drill_id, f.mode) for f in since} == {("C", "assessment"), ("A", "practice")}
+    two = read_facts(store, FactsQuery(trainees=("ada", "eve")))[0]
+    assert {f.trainee for f in two} == {"ada", "eve"} and len(two) == 7
+    add(store, "set-1", "fay", "A", "contained", 90, ttd=3.0, set_id="week-1", day=9)
+    assert [f.trainee for f in read_facts(store, FactsQuery(set_id="week-1"))[0]] == ["fay"]
+
+
+def test_rows_that_cannot_be_counted_are_reported_and_left_out(store: ResultsStore):
+    conn = store._conn
+    sqlite = store.dialect.name == "sqlite"
+    if sqlite:  # a wrong type (a PostgreSQL column holds only its own type)
+        conn.execute("UPDATE sessions SET total = 'lots' WHERE session_id = 'ben-a'")
+    conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")  # a containment in an all-clear drill
+    conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # not a mode
+    text = conn.execute("SELECT scorecard FROM sessions WHERE session_id = 'dee-a'").fetchone()[0]
+    bad = text.replace('"distractors_shown": 1', '"distractors_shown": "one"')
+    conn.execute("UPDATE sessions SET scorecard = ? WHERE session_id = 'dee-a'", (bad,))
+    facts, problems = read_facts(store)
+    assert len(facts) == (12 if sqlite else 13)
+    assert sorted(p.session_id for p in problems) == ["ada-b", *(["ben-a"] if sqlite else []), "dee-a", "eve-c"]
+    said = {p.session_id: str(p) for p in problems}
+    if sqlite:
+        assert "total" in said["ben-a"] and "'lots'" in said["ben-a"]
+    assert "an all-clear drill has nothing to contain" in said["ada-b"]
+    assert "mode" in said["eve-c"]
+    assert "counts cannot be negative" in said["dee-a"]  # the malformed figure is refused, not read as 0
+
+
+def _indexes(store: ResultsStore) -> set[str]:
+    if store.dialect.name == "sqlite":
+        return {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    sql = "SELECT indexname FROM pg_indexes WHERE tablename = 'sessions' AND schemaname = current_schema()"
+    return {r[0] for r in store._conn.execute(sql)}
+
+
+def test_the_statistics_read_a_covering_index(store: ResultsStore):
+    """At 100,000 sessions reading the rows themselves costs about as much again as the whole summary
+    (benchmarks/bench_results.py); the index is made by schema migration 3, and the SQLite query must use it."""
+    from warroom.store import facts as module
+
+    assert FACTS_INDEX in _indexes(store)
+    if store.dialect.name != "sqlite":
+        return  # PostgreSQL's planner chooses by its statistics: only the index's presence is checked there
+    where, params = FactsQuery(since="2026-01-01").where("1")
+    plan = store._conn.execute(f"EXPLAIN QUERY PLAN SELECT {module._COLUMNS} FROM sessions{where}", params).fetchall()
+    assert any(f"COVERING INDEX {FACTS_INDEX}" in row[3] for row in plan), plan
+
+
+def test_counted_modes(store: ResultsStore):
+    facts, _ = read_facts(store)
+    assert counted_modes(facts).modes == frozenset({"assessment"}) and counted_modes(facts).label == "assessment"
+    practice_only = [f for f in facts if f.mode == "practice"]
+    assert (counted_modes(practice_only).modes, counted_modes(practice_only).label) == (None, "all")
+    assert counted_modes(facts, "practice").modes == frozenset({"practice"})
+    assert counted_modes(facts, "all").modes is None
+    with pytest.raises(ValueError, match="unknown mode 'exam'"):
+        counted_modes(facts, "exam")
+
+
+def test_a_scorecard_that_is_not_json_records_no_distractor_figures(store: ResultsStore):
+    store._conn.execute("UPDATE sessions SET scorecard = '{not json' WHERE session_id = 'cy-a'")
+    facts, problems = read_facts(store)
+    assert problems == [] and len(facts) == 16  # the row's columns are fine: it is counted
+    assert by_id(facts, "cy", "A").distractors_shown == 0
+    assert by_id(facts, "dee", "A").distractor_escalations == ("e5",)  # the others are still read
+
+
+def test_a_version_2_store_is_upgraded_to_3_with_the_facts_index(tmp_path: Path, backend_url: str | None):
+    """Migration 3 adds the covering index to a store written by schema version 2, keeping its sessions."""
+    from warroom.store.schema import SCHEMA_VERSION
+
+    with ResultsStore(cohort(tmp_path), url=backend_url) as s:
+        s._conn.execute(f"DROP INDEX {FACTS_INDEX}")
+        if s.dialect.name == "sqlite":
+            s._conn.execute("PRAGMA user_version = 2")
+        else:
+            s._conn.execute("UPDATE warroom_schema SET version = 2")
+        assert FACTS_INDEX not in _indexes(s)
+    with ResultsStore(tmp_path, url=backend_url) as s:
+        assert SCHEMA_VERSION == 3 and s.schema_version == 3
+        assert FACTS_INDEX in _indexes(s)
+        assert len(read_facts(s)[0]) == 16
+
+
+def test_the_distractor_figures_as_scoring_rules_2_write_them(tmp_path: Path, backend_url: str | None):
+    """The figures come from the stored scorecard exactly as :class:`Scorecard` writes them (``to_dict``: the
+    ``distractors_shown`` count, ``distractor_escalations`` one event id per escalation that cited a distractor)."""
+    import dataclasses
+
+    from store_support import scorecard
+
+    from warroom.core.scoring import SCORING_VERSION
+    from warroom.store.results import SessionInfo
+
+    card = dataclasses.replace(
+        scorecard(outcome="contained", total=80, drill_id="A"),
+        scoring_version=SCORING_VERSION,
+        distractors_shown=2,
+        distractor_escalations=["d1", "d1"],
+        false_escalations=2,
+    )
+    info = SessionInfo("s-2", "ana", "A", 1, None, None, started_at="2026-11-01T10:00:00.000000+00:00")
+    with ResultsStore(tmp_path, url=backend_url) as s:
+        assert s.insert(info, card, [], ended_at=info.started_at)
+        (fact,), problems = read_facts(s)
+    assert problems == [] and (fact.distractors_shown, fact.distractor_escalations) == (2, ("d1", "d1"))

@@ -1,0 +1,105 @@
+"""``warroom report``: the facilitator's report, one self-contained HTML page of the cohort statistics.
+
+Heavy imports (matplotlib, the store) happen inside the command, so ``warroom --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from warroom.cli.common import data_dir_option, open_results, recover_and_report, settings_from, store_errors
+from warroom.cli.output import emit, failure, say
+from warroom.cli.summary import mode_option
+from warroom.core.format import clean
+
+#: What to install when matplotlib is missing.
+INSTALL_HINT = "pip install 'warroom[report]'"
+
+
+@click.command()
+@click.option("--set", "set_id", default=None, help="Only sessions played in this drill set (its id).")
+@click.option("--since", default=None, help="Only sessions started at or after this date or ISO datetime (UTC).")
+@click.option("--trainee", "trainees", multiple=True, help="Only this trainee's sessions (repeatable).")
+@mode_option
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    required=True,
+    help="The HTML file to write (created or replaced).",
+)
+@data_dir_option
+@click.pass_context
+def report(
+    ctx: click.Context,
+    set_id: str | None,
+    since: str | None,
+    trainees: tuple[str, ...],
+    mode: str,
+    output: Path,
+    data_dir: Path | None,
+) -> None:
+    """Write the facilitator's report: one HTML page with each trainee in hit-rate vs false-alarm-rate space,
+    per-drill difficulty and discrimination, time-to-detect distributions and the distractors that pulled
+    escalations, and the tables of `warroom scores summary`.
+
+    The page needs no network access to open (everything is inline). Sessions are counted as in
+    `warroom scores summary` (--mode; abandoned sessions apart). Exits 1 when no session matches.
+    """
+    from datetime import UTC, datetime
+
+    from warroom.store.results import parse_since
+
+    settings = settings_from(ctx, data_dir=data_dir)
+    since_ts = None
+    if since is not None:
+        try:
+            since_ts = parse_since(since)
+        except ValueError as exc:
+            raise click.BadParameter(clean(exc), param_hint="--since") from None
+    try:
+        import matplotlib  # noqa: F401  (checked first: the page cannot be drawn without it)
+    except ImportError:
+        raise failure(
+            f"warroom report draws its figures with matplotlib, which is not installed: {INSTALL_HINT}"
+        ) from None
+    recover_and_report(settings)
+    store = open_results(settings, verify=None)
+    if store is None:
+        raise failure(f"no sessions recorded yet in {settings.data_dir}: nothing to report")
+    with store, store_errors():
+        _write(store, set_id, since_ts, trainees, mode, output, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
+
+
+def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, ...]) -> str:
+    """Which sessions were asked for, in a sentence (the report's first line)."""
+    parts = []
+    if set_id is not None:
+        parts.append(f"played in drill set {set_id}")
+    if since is not None:
+        parts.append(f"started since {since[:16].replace('T', ' ')} UTC")
+    if trainees:
+        parts.append(f"of {', '.join(trainees)}")
+    return ("Sessions " + ", ".join(parts) + ".") if parts else "All stored sessions."
+
+
+def _write(
+    store: Any, set_id: str | None, since: str | None, trainees: tuple[str, ...], mode: str, output: Path, now: str
+) -> None:
+    from warroom.cli.report_html import render
+    from warroom.cli.summary import compute_summary
+    from warroom.store.facts import FactsQuery, read_facts
+
+    facts, problems = read_facts(store, FactsQuery(since=since, set_id=set_id, trainees=trainees))
+    for problem in problems:
+        say(f"skipped: {problem}", err=True)
+    if not facts:
+        raise failure("no stored session matches: nothing to report")
+    summary = compute_summary(facts, mode)
+    emit(render(summary, facts, scope=scope_sentence(set_id, since, trainees), generated_at=now), output, what="report")
+    say(f"Wrote {output}: {len(summary.stats.trainees)} trainee(s), {len(summary.stats.drills)} drill(s).")
+    if problems:
+        raise failure(f"{len(problems)} stored session(s) could not be counted and were left out (listed above)")

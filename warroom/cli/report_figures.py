@@ -1,0 +1,187 @@
+"""The figures of ``warroom report``, drawn with matplotlib and returned as inline SVG text.
+
+Each function takes the cohort statistics (:class:`~warroom.cli.summary.Summary`) or the session facts and returns
+one ``<svg>`` element as text (no XML prologue, no external reference: fonts are the reader's own, text stays text).
+Every label from the store (trainee names, drill and event ids) is drawn literally: control characters as ``\\xNN``
+(:func:`warroom.core.format.clean`) and never read as mathtext. Points and bars carry ``id`` attributes
+(``trainee-point-N``, ``difficulty-bar-N``...) and each trainee's point a ``<title>`` (a tooltip), so a page can be
+checked and read without the picture.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from warroom.core.format import clean, percent
+
+#: matplotlib settings of every figure: SVG text as text (searchable, no embedded glyphs), no mathtext in labels,
+#: a fixed hash salt so the same data gives the same page.
+_RC: Any = {
+    "svg.fonttype": "none",
+    "svg.hashsalt": "warroom",
+    "text.parse_math": False,
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+HIT = "#2e7d32"
+FALSE_ALARM = "#c62828"
+NEUTRAL = "#1565c0"
+
+
+@contextmanager
+def _figure(width: float, height: float) -> Iterator[Any]:
+    """A matplotlib figure (size in inches) under :data:`_RC`, made without pyplot (no GUI backend, no global
+    figure registry: nothing to close)."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context(_RC):
+        fig = Figure(figsize=(width, height), layout="constrained")
+        yield fig
+
+
+def _svg(fig: Any, titles: dict[str, str] | None = None) -> str:
+    """The figure as an ``<svg>`` element, with a ``<title>`` added to each group whose id is a key of ``titles``."""
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    text = buf.getvalue()
+    text = text[text.index("<svg") :]
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)  # RDF boilerplate
+    for gid, title in (titles or {}).items():
+        tag = re.search(rf'<g id="{re.escape(gid)}"[^>]*>', text)
+        if tag is not None:
+            text = f"{text[: tag.end()]}<title>{html.escape(title)}</title>{text[tag.end() :]}"
+    return text
+
+
+def label(text: str, width: int = 28) -> str:
+    """A label from the store shown literally and short enough for an axis (``…`` when cut)."""
+    text = clean(text)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def detection_space(summary: Any) -> tuple[str, list[str]]:
+    """Each trainee as a point at (false-alarm rate, hit rate), the chance line dashed. Returns the SVG and the
+    names of the trainees who could not be placed (no drill with a fault or no all-clear drill played)."""
+    placed = [t for t in summary.stats.trainees if t.hit_rate is not None and t.false_alarm_rate is not None]
+    missing = [t.trainee for t in summary.stats.trainees if t not in placed]
+    titles = {}
+    with _figure(6.0, 5.2) as fig:
+        ax = fig.add_subplot()
+        ax.plot([0, 1], [0, 1], linestyle="--", color="#9e9e9e", linewidth=1, label="chance (d′ = 0)")
+        for i, t in enumerate(placed):
+            (point,) = ax.plot(
+                [t.false_alarm_rate], [t.hit_rate], marker="o", markersize=7, color=NEUTRAL, alpha=0.75, linestyle=""
+            )
+            point.set_gid(f"trainee-point-{i}")
+            d = "-" if t.d_prime is None else f"{t.d_prime:.2f}"
+            titles[f"trainee-point-{i}"] = (
+                f"{clean(t.trainee)}: hit rate {percent(t.hit_rate)}, false-alarm rate {percent(t.false_alarm_rate)}, "
+                f"d′ {d}"
+            )
+            if len(placed) <= 40:
+                ax.annotate(
+                    label(t.trainee, 18), (t.false_alarm_rate, t.hit_rate), xytext=(4, 3),
+                    textcoords="offset points", fontsize=7,
+                )  # fmt: skip
+        ax.set(xlim=(-0.03, 1.03), ylim=(-0.03, 1.03), aspect="equal")
+        ax.set_xlabel("false-alarm rate (all-clear drills escalated)")
+        ax.set_ylabel("hit rate (drills with a fault contained on time)")
+        ax.set_title("Trainees in hit-rate vs false-alarm-rate space")
+        ax.legend(loc="lower right", frameon=False)
+        return _svg(fig, titles), missing
+
+
+def _hbars(ax: Any, names: Sequence[str], values: Sequence[float | None], gid: str, color: str) -> None:
+    """Horizontal bars, one per name (top to bottom), a missing value drawn as no bar and a ``-`` label."""
+    ys = list(range(len(names)))[::-1]
+    for i, (y, v) in enumerate(zip(ys, values, strict=True)):
+        if v is None:
+            ax.text(0, y, " -", va="center", fontsize=7)
+            continue
+        (bar,) = ax.barh([y], [v], color=color if v >= 0 else FALSE_ALARM, height=0.7)
+        bar.set_gid(f"{gid}-{i}")
+        ax.text(v, y, f" {v:.2f}", va="center", fontsize=7, ha="left" if v >= 0 else "right")
+    ax.set_yticks(ys, [label(n) for n in names])
+
+
+def drill_quality(summary: Any) -> str:
+    """Per drill: difficulty (share of sessions correct) and discrimination (point-biserial r), side by side."""
+    drills = summary.stats.drills
+    names = [d.drill_id + (" (all-clear)" if d.all_clear else "") for d in drills]
+    with _figure(9.0, 1.2 + 0.28 * max(len(drills), 1)) as fig:
+        left, right = fig.subplots(1, 2, sharey=True)
+        _hbars(left, names, [d.difficulty for d in drills], "difficulty-bar", NEUTRAL)
+        left.set(xlim=(0, 1.15), title="Difficulty: share of sessions correct (higher is easier)")
+        _hbars(right, names, [d.discrimination for d in drills], "discrimination-bar", HIT)
+        right.axvline(0, color="#616161", linewidth=0.8)
+        right.set(xlim=(-1.15, 1.15), title="Discrimination: r with the trainee's other scores")
+        return _svg(fig)
+
+
+#: Sessions drawn as dots per drill in the time-to-detect figure (beyond it, evenly spread over the sorted times).
+MAX_DOTS = 200
+
+
+def _spread(values: list[float], most: int) -> list[float]:
+    """``values`` sorted, or ``most`` of them evenly spread over the sorted order (the first and the last kept)."""
+    ordered = sorted(values)
+    if len(ordered) <= most:
+        return ordered
+    step = (len(ordered) - 1) / (most - 1)
+    return [ordered[round(i * step)] for i in range(most)]
+
+
+def time_to_detect(facts: Sequence[Any], modes: frozenset[str] | None) -> str | None:
+    """Per drill with a fault, the distribution of time to detect (seconds of drill time) as a box plot with every
+    session as a dot; None when no counted session detected anything."""
+    times: defaultdict[str, list[float]] = defaultdict(list)
+    for f in facts:
+        if (modes is None or f.mode in modes) and f.time_to_detect_s is not None and not f.abandoned:
+            times[f.drill_id].append(f.time_to_detect_s)
+    if not times:
+        return None
+    names = sorted(times)
+    with _figure(9.0, 1.2 + 0.32 * len(names)) as fig:
+        ax = fig.add_subplot()
+        ys = list(range(len(names)))[::-1]
+        box = ax.boxplot(
+            [times[n] for n in names], positions=ys, orientation="horizontal", widths=0.6, showfliers=False
+        )
+        for i, part in enumerate(box["boxes"]):
+            part.set_gid(f"ttd-box-{i}")
+        for y, n in zip(ys, names, strict=True):
+            dots = _spread(times[n], MAX_DOTS)
+            ax.plot(dots, [y] * len(dots), "o", markersize=3, alpha=0.35, color=NEUTRAL)
+        ax.set_yticks(ys, [f"{label(n)} (n={len(times[n])})" for n in names])
+        ax.set_xlabel("time to detect (seconds of drill time)")
+        ax.set_title("Time to detect per drill")
+        return _svg(fig)
+
+
+def distractor_pulls(summary: Any) -> str | None:
+    """The distractor events that pulled escalations, most first (at most 30); None when none did."""
+    pulls = [(d.drill_id, e, n) for d in summary.stats.drills for e, n in d.distractor_pulls.items()]
+    if not pulls:
+        return None
+    pulls.sort(key=lambda p: (-p[2], p[0], p[1]))
+    pulls = pulls[:30]
+    names = [f"{label(d, 22)} / {label(e, 16)}" for d, e, _ in pulls]
+    with _figure(9.0, 1.2 + 0.28 * len(pulls)) as fig:
+        ax = fig.add_subplot()
+        ys = list(range(len(pulls)))[::-1]
+        for i, (y, (_, _, n)) in enumerate(zip(ys, pulls, strict=True)):
+            (bar,) = ax.barh([y], [n], color=FALSE_ALARM, height=0.7)
+            bar.set_gid(f"pull-bar-{i}")
+            ax.text(n, y, f" {n}", va="center", fontsize=7)
+        ax.set_yticks(ys, names)
+        ax.set_xlabel("escalations pulled")
+        ax.set_title("Distractors that pulled escalations (drill / event)")
+        return _svg(fig)
