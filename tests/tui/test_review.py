@@ -267,9 +267,9 @@ async def test_review_shows_what_was_cited_and_whether_it_was_evidence_a_distrac
     rec.finish(score(drill, rec.actions))
     with ResultsStore(data) as store:
         review = load_review(store.get(rec.session_id))
-    (row,) = [review.timeline.rows[i] for i in review.timeline.action_rows()]
+    (row,) = [review.review_rows.rows[i] for i in review.review_rows.action_rows()]
     assert row.trainee == ["right step, unsupported", "cited e07 (distractor)", "cited e05 (irrelevant)"]
-    e07 = next(r for r in review.timeline.rows if r.kind == "event" and r.event.id == "e07")
+    e07 = next(r for r in review.review_rows.rows if r.kind == "event" and r.event.id == "e07")
     assert e07.trainee == ["cited"] and "distractor" in e07.key
     app = ReviewApp(review)
     async with app.run_test(size=(160, 50)) as pilot:

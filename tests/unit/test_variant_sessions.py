@@ -6,10 +6,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from warroom.core.actions import Action, ActionKind
 from warroom.core.library import bundled_drills_dir
 from warroom.core.replay import Replay
-from warroom.core.scoring import score
+from warroom.core.scoring import ScoringError, score
 from warroom.core.variants import apply_variant, fingerprint
 from warroom.store.recovery import recover_unfinished
 from warroom.store.rescore import RescoreStatus, rescore
@@ -31,10 +33,10 @@ def _play_to_detection(rec: SessionRecorder) -> None:
     """Escalate the origin step at the variant's earliest evidence, then play to the end, and store the result."""
     drill = rec.drill
     key = drill.answer_key
-    first = min(drill.event(e).t for e in key.evidence)
+    earliest = min(key.evidence, key=lambda e: drill.event(e).t)
     replay = Replay(drill, on_action=rec.record)
-    replay.advance(first)
-    replay.escalate(key.fault.origin_step, "CRM results are error objects")
+    replay.advance(drill.event(earliest).t)
+    replay.escalate(key.fault.origin_step, "CRM results are error objects", [earliest])  # cites the evidence
     replay.run_to_end()
     rec.finish(score(drill, rec.actions))
 
@@ -93,15 +95,26 @@ def test_rescore_and_review_replay_the_variant_that_was_played(tmp_path: Path):
 def test_a_recovered_session_is_scored_on_its_variant(tmp_path: Path):
     path = _drill_copy(tmp_path)
     base = load_drill_file(path)
+    def earliest_evidence(drill) -> str:
+        return min(drill.answer_key.evidence, key=lambda e: drill.event(e).t)
+
     def first_evidence(drill) -> float:
-        return min(drill.event(e).t for e in drill.answer_key.evidence)
+        return drill.event(earliest_evidence(drill)).t
 
     # A seed whose evidence comes earlier than as written: escalating then is detection in the variant only.
     seed = next(s for s in range(100) if first_evidence(apply_variant(base, s)) < first_evidence(base))
     rec = SessionRecorder.start(tmp_path / "data", "zoe", path, base, seed=seed)
     variant = rec.drill
     first = first_evidence(variant)
-    rec.record(Action(t=first, kind=ActionKind.ESCALATE, step=variant.answer_key.fault.origin_step, note="x"))
+    rec.record(
+        Action(
+            t=first,
+            kind=ActionKind.ESCALATE,
+            step=variant.answer_key.fault.origin_step,
+            note="x",
+            cites=(earliest_evidence(variant),),
+        )
+    )
     rec.close()  # as if killed
     (recovered,) = recover_unfinished(tmp_path / "data")
     with ResultsStore(tmp_path / "data") as store:
@@ -110,7 +123,9 @@ def test_a_recovered_session_is_scored_on_its_variant(tmp_path: Path):
     assert session.scorecard["time_to_detect"] == 0
     assert recovered is not None
     escalation = list(session.actions)[:1]
-    assert score(base, escalation).outcome.value != "contained"  # as written, it came before the evidence
+    # As written, the evidence it cites comes later: on the drill as written the log does not even replay.
+    with pytest.raises(ScoringError, match="has not been released yet"):
+        score(base, escalation)
 
 
 def test_an_unreadable_stored_row_does_not_stop_a_new_session(tmp_path: Path):
