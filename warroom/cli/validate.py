@@ -170,14 +170,22 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
         for note in notes_of.get(f, ()):  # rules that wait for a problem above: not counted, on stderr for json
             click.echo(clean(note), err=fmt == "json")
 
-    valid = len(files) - invalid
-    kinds = [plural(len(files) - len(sets), "drill")] if len(sets) < len(files) else []
-    checked = " and ".join([*kinds, *([plural(len(sets), "drill set")] if sets else [])])
-    summary = f"{checked} checked: {valid} valid, {invalid} invalid"
-    counts = [plural(n, word) for n, word in ((total_problems, "problem"), (total_warnings, "warning")) if n]
-    if counts:
-        summary += f" ({', '.join(counts)})"
-    if unreadable:
-        summary += f"; {plural(unreadable, 'folder')} could not be read (above)"
+    summary = _summary(len(files), len(sets), invalid, (total_problems, total_warnings), unreadable)
     click.echo(summary, err=fmt == "json")
     raise SystemExit(1 if invalid or unreadable else 0)
+
+
+def _summary(n_files: int, n_sets: int, invalid: int, counts: tuple[int, int], unreadable: int) -> str:
+    """The summary line of a run: what was checked (drills, drill sets), how many are valid and invalid, the
+    ``counts`` of (problems, warnings) and the folders that could not be read."""
+    total_problems, total_warnings = counts
+    valid = n_files - invalid
+    kinds = [plural(n_files - n_sets, "drill")] if n_sets < n_files else []
+    checked = " and ".join([*kinds, *([plural(n_sets, "drill set")] if n_sets else [])])
+    summary = f"{checked} checked: {valid} valid, {invalid} invalid"
+    found = [plural(n, word) for n, word in ((total_problems, "problem"), (total_warnings, "warning")) if n]
+    if found:
+        summary += f" ({', '.join(found)})"
+    if unreadable:
+        summary += f"; {plural(unreadable, 'folder')} could not be read (above)"
+    return summary

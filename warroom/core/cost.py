@@ -209,12 +209,7 @@ def trace_cost(drill: Drill) -> TraceCost:
         if call.role is not Role.PLANNER:
             flat_usage = models.flat_loop_step_usage or usage
             flat = flat.plus(flat_usage, call_cost(flat_usage, models.planner), n)
-    replan = CostLine("re-plan")
-    if drill.answer_key:
-        for ev in drill.answer_key.replan:
-            if (replan_call := cast.call(ev)) is not None:
-                replan = replan.plus(replan_call.usage, call_cost(replan_call.usage, replan_call.spec),
-                                     replan_call.count)
+    replan = _replan_cost(drill, cast)
     one_replan = replan_usage(drill)
     false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
     factor = flat.usd / total.usd if total.usd > 0 else None
@@ -243,6 +238,17 @@ def trace_cost(drill: Drill) -> TraceCost:
         false_escalation=false_escalation,
         all_clear=drill.answer_key is None,
     )
+
+
+def _replan_cost(drill: Drill, cast: Cast) -> CostLine:
+    """The cost of the answer key's re-plan events (an empty line with no answer key)."""
+    replan = CostLine("re-plan")
+    if drill.answer_key:
+        for ev in drill.answer_key.replan:
+            if (replan_call := cast.call(ev)) is not None:
+                replan = replan.plus(replan_call.usage, call_cost(replan_call.usage, replan_call.spec),
+                                     replan_call.count)
+    return replan
 
 
 def replan_usage(drill: Drill) -> Usage:

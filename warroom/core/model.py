@@ -17,10 +17,10 @@ Every model forbids unknown keys (``extra="forbid"``) so a typo in a drill is an
 key. Type rules live here; rules that relate fields to one another (unique ids, references, time order, the
 deadline) live in :mod:`warroom.core.validation`.
 
-The format lives in three modules, all re-exported here so that ``from warroom.core.model import X`` works for
+The format lives in four modules, all re-exported here so that ``from warroom.core.model import X`` works for
 every name: :mod:`warroom.core.modelbase` (version, bounds, shared types, vocabularies, briefing, models, plan),
-:mod:`warroom.core.events` (the trace events) and this module (the answer key, all-clear controls, distractors
-and the :class:`Drill` itself).
+:mod:`warroom.core.events` (the trace events), :mod:`warroom.core.variantmodel` (seeded variants) and this module
+(the answer key, all-clear controls, distractors and the :class:`Drill` itself).
 """
 
 from __future__ import annotations
@@ -72,6 +72,7 @@ from warroom.core.modelbase import (
     UsdPerMillion,
     _Strict,
 )
+from warroom.core.variantmodel import MAX_JITTER_SECONDS, AmountVariant, Jitter, NameVariant, PhrasingVariant, Variants
 
 __all__ = [
     "ANSWER_TAG_PREFIXES",
@@ -81,6 +82,7 @@ __all__ = [
     "MAX_DAMAGE_AMOUNT",
     "MAX_DRILL_SECONDS",
     "MAX_DURATION_MS",
+    "MAX_JITTER_SECONDS",
     "MAX_TOKENS_PER_CALL",
     "MAX_USD_PER_MTOK",
     "MAX_VERSION",
@@ -90,6 +92,7 @@ __all__ = [
     "Agent",
     "AgentRole",
     "AllClear",
+    "AmountVariant",
     "AnswerKey",
     "Approval",
     "Briefing",
@@ -106,9 +109,12 @@ __all__ = [
     "Handoff",
     "HumanMessage",
     "Identifier",
+    "Jitter",
     "LogEvent",
     "ModelSpec",
     "Models",
+    "NameVariant",
+    "PhrasingVariant",
     "PlanStep",
     "PlannerCall",
     "Repeat",
@@ -121,6 +127,7 @@ __all__ = [
     "TraceEvent",
     "Usage",
     "UsdPerMillion",
+    "Variants",
     "role_of",
 ]
 
@@ -237,85 +244,6 @@ class Distractor(_Strict):
     why_harmless: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
         description="Why it is harmless (shown in the debrief).",
-    )
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Seeded variants (applied by warroom.core.variants)
-# ---------------------------------------------------------------------------------------------------------------
-
-#: Most seconds a variant's timing jitter may move an event.
-MAX_JITTER_SECONDS = 60
-
-
-class NameVariant(_Strict):
-    """A name (a person, a customer, a host) that each variant may replace in the trace and the answer key."""
-
-    text: str = Field(
-        min_length=1, pattern=TEXT_PATTERN,
-        description="The name as written in the trace (matched as a whole word, case as written).",
-    )
-    choices: list[Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)]] = Field(
-        min_length=1,
-        description="Other names that may stand in its place; a variant shows `text` or one of these.",
-    )
-
-
-class AmountVariant(_Strict):
-    """A number that each variant may replace, in text and in tool data, by one drawn between bounds."""
-
-    text: str = Field(
-        pattern=r"^-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$",
-        description=(
-            "The number as written in the trace, e.g. '412', '1,742,906', '48.50'. A variant writes its number the "
-            "same way (thousands separators, decimals)."
-        ),
-    )
-    min: Annotated[float, Field(strict=True, allow_inf_nan=False)] = Field(description="Smallest number drawn.")
-    max: Annotated[float, Field(strict=True, allow_inf_nan=False)] = Field(description="Largest number drawn.")
-
-
-class Jitter(_Strict):
-    """Timing jitter: each trace event moves by up to max_seconds either way, the trace's order kept."""
-
-    max_seconds: Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_JITTER_SECONDS)] = Field(
-        description=(
-            f"Most seconds of drill time an event moves (more than 0, at most {MAX_JITTER_SECONDS}); at most the "
-            "time between the earliest evidence and the deadline less 5 s, and less than the time from the "
-            "deadline to the first damage."
-        )
-    )
-
-
-class PhrasingVariant(_Strict):
-    """Equivalent phrasings of one trace event (the evidence, say): each variant shows the event as written or
-    with one of the choices' fields in place of its own."""
-
-    event: Identifier = Field(description="The trace event that has other phrasings.")
-    choices: list[dict[str, Any]] = Field(
-        min_length=1,
-        description=(
-            "Each a mapping of the event's fields to write instead: `content` (planner_call, executor_message, "
-            "executor_report, log), `output` and `status` (tool_result), `arguments` (tool_call)."
-        ),
-    )
-
-
-class Variants(_Strict):
-    """What a seeded variant of the drill may change (docs/authoring.md, "Seeded variants")."""
-
-    names: list[NameVariant] = Field(default_factory=list, description="Names that may be replaced.")
-    amounts: list[AmountVariant] = Field(default_factory=list, description="Numbers that may be replaced.")
-    jitter: Jitter | None = Field(default=None, description="Timing jitter of the trace events.")
-    shuffle: list[Annotated[list[Identifier], Field(min_length=2)]] = Field(
-        default_factory=list,
-        description=(
-            "Groups of independent distractor events whose order may change: a variant deals the group's release "
-            "times out among its events."
-        ),
-    )
-    phrasings: list[PhrasingVariant] = Field(
-        default_factory=list, description="Events with other, equivalent phrasings."
     )
 
 

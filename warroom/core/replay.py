@@ -22,8 +22,7 @@ Escalation semantics (also in docs/scoring.md):
   the trace runs on meanwhile (events are released and may do damage) while the trainee waits for the planner.
 - **Deadline.** Once the drill clock passes the answer key's deadline (``now > deadline``) without a containment,
   the damage is done: :attr:`Replay.deadline_passed` turns true. An escalation at exactly the deadline is on
-  time. The drill runs on to the end of the
-  trace; damage events released after the deadline still add their damage.
+  time. The drill runs on to the end of the trace; damage events released after the deadline still add their damage.
 - **End of trace.** When every trace event is released without a containment, the drill ends: a miss in a faulted
   drill, a correct all-clear in a control drill. The drill ends the moment its last event is released.
 - **Quit.** :meth:`Replay.quit` ends the drill at once: as abandoned, or as contained when the incident was already
@@ -40,26 +39,24 @@ from warroom.core.actions import Action, ActionKind
 from warroom.core.agents import Cast
 from warroom.core.approvals import ApprovalWatch
 from warroom.core.cost import call_cost, replan_usage
-from warroom.core.model import Drill, ExecutorReport, Role, TraceEvent, Usage
-from warroom.core.repetition import occurrences
+from warroom.core.model import Drill, Role, TraceEvent, Usage
 from warroom.core.replayparts import (
+    FALSE_ESCALATION_DELAY,
     CostMeter,
     EndReason,
     EscalationResult,
     EscalationVerdict,
+    ReleaseQueue,
     ReplayError,
     StepState,
-    release_end,
+    StepTracker,
+    damage_by_event,
 )
 
 __all__ = [
     "FALSE_ESCALATION_DELAY", "CostMeter", "EndReason", "EscalationResult", "EscalationVerdict", "Replay",
     "ReplayError", "StepState",
 ]
-
-#: Seconds of drill time a false escalation costs: the planner's re-plan call runs while the trace goes on.
-FALSE_ESCALATION_DELAY = 15.0
-
 
 class Replay:
     """One drill played on a drill clock.
@@ -102,31 +99,19 @@ class Replay:
         self.approvals = ApprovalWatch(drill.plan)
         key = drill.answer_key
         self._cast = Cast(drill)
-        self._queue, self._times, self._reps = occurrences(drill.trace)
-        self._next = 0
-        self._step_state: dict[str, StepState] = {s.id: StepState.PENDING for s in drill.plan}
-        self._active_step: str | None = None
-        self._event_ids = {e.id for e in drill.trace}
-        if key:
-            self._event_ids.update(e.id for e in key.replan)
+        self._queue = ReleaseQueue(drill.trace)
+        self._steps = StepTracker(drill.plan)
+        self._event_ids = {e.id for e in drill.trace} | {e.id for e in (key.replan if key else ())}
         self._released_ids: set[str] = set()
         self._flags: dict[str, str | None] = {}
-        self._damage_by_event: dict[str, float] = {}
-        self.full_damage: float = 0.0
-        self.damage_unit: str = ""
-        self.deadline: float | None = None
-        self._first_evidence_t: float | None = None
+        self._damage_by_event, self.full_damage = damage_by_event(drill)
+        self.damage_unit: str = key.damage.unit if key else ""
+        self.deadline: float | None = key.deadline if key else None
         self._evidence_ids: frozenset[str] = frozenset(key.evidence) if key else frozenset()
         self._evidence_seen = False
-        if key:
-            for entry in key.damage.entries:
-                self._damage_by_event[entry.event] = self._damage_by_event.get(entry.event, 0.0) + entry.amount
-            repeats = {e.id: e.repeat.count for e in drill.trace if e.repeat is not None}
-            self.full_damage = sum(a * repeats.get(ev, 1) for ev, a in self._damage_by_event.items())
-            self.damage_unit = key.damage.unit
-            self.deadline = key.deadline
-            times = [e.t for e in drill.trace if e.id in self._evidence_ids]
-            self._first_evidence_t = min(times) if times else None
+        self._first_evidence_t: float | None = min(
+            (e.t for e in drill.trace if e.id in self._evidence_ids), default=None
+        )
         self._replan_usage = replan_usage(drill)
 
     # -- the clock ----------------------------------------------------------------------------------------------
@@ -164,13 +149,13 @@ class Replay:
     @property
     def next_event_time(self) -> float | None:
         """Drill time of the next event to be released, or None when nothing is left to release."""
-        return self._times[self._next] if self._next < len(self._queue) else None
+        return self._queue.next_time
 
     @property
     def last_event_time(self) -> float | None:
         """Drill time of the last event still to be released (of the trace, or of the re-plan after a
         containment), or None when nothing is left to release."""
-        return self._times[-1] if self._next < len(self._queue) else None
+        return self._queue.last_time
 
     def advance(self, dt: float) -> list[TraceEvent]:
         """Move the drill clock forward by ``dt`` seconds and release the events whose time has come.
@@ -196,21 +181,20 @@ class Replay:
         if self.ended:
             return []
         self.now = t
-        start = self._next
-        end = release_end(self._times, t, start)
-        out = self._queue[start:end]
-        self._next = end
-        if self._reps is None:
+        queue = self._queue
+        start, end = queue.take(t)
+        out = queue.events[start:end]
+        if queue.reps is None:
             for ev in out:
                 self._release(ev)
         else:  # a repetition after the first is counted and charged, not listed again
-            reps = self._reps
+            reps = queue.reps
             for i, ev in enumerate(out):
-                self._release(ev, reps[start + i], self._times[start + i])
+                self._release(ev, reps[start + i], queue.times[start + i])
             out = [ev for i, ev in enumerate(out) if reps[start + i] == 0]
-        if self._next >= len(self._queue):
+        if queue.done:
             # The drill ends the moment its last event is released, however far past it this call moved the clock.
-            at = self._times[-1] if self._times else self.now
+            at = queue.times[-1] if queue.times else self.now
             self._end(EndReason.CONTAINED if self.contained else EndReason.END_OF_TRACE, at=min(at, self.now))
         return out
 
@@ -235,16 +219,7 @@ class Replay:
         self.approvals.see(ev)
         if ev.id in self._evidence_ids:
             self._evidence_seen = True
-        step = ev.step
-        if step is not None and step in self._step_state:
-            if isinstance(ev, ExecutorReport):
-                self._step_state[step] = StepState(ev.status.value)
-            elif self._step_state[step] in (StepState.PENDING, StepState.NO_REPORT):
-                self._step_state[step] = StepState.IN_PROGRESS
-            if step != self._active_step:
-                previous, self._active_step = self._active_step, step
-                if previous is not None and self._step_state[previous] is StepState.IN_PROGRESS:
-                    self._step_state[previous] = StepState.NO_REPORT
+        self._steps.see(ev)
         self._charge_event(ev)
         self._damage(ev, ev.t)
 
@@ -276,12 +251,12 @@ class Replay:
 
     def step_state(self, step_id: str) -> StepState:
         """The plan step's state as reported so far. Raises KeyError for an unknown step."""
-        return self._step_state[step_id]
+        return self._steps.states[step_id]
 
     @property
     def step_states(self) -> dict[str, StepState]:
         """Every plan step's state as reported so far, in plan order."""
-        return dict(self._step_state)
+        return dict(self._steps.states)
 
     def is_released(self, event_id: str) -> bool:
         """True once the event has been released."""
@@ -376,7 +351,7 @@ class Replay:
         has ended, or once the incident is contained.
         """
         self._check_live()
-        if step_id not in self._step_state:
+        if step_id not in self._steps.states:
             raise ReplayError(f"no plan step {step_id!r} in drill {self.drill.id!r}")
         if self.contained:
             raise ReplayError("the incident is already contained; the planner is re-planning")
@@ -416,8 +391,7 @@ class Replay:
     def _start_replan(self, replan: Iterable[Any]) -> list[Any]:
         # The original trace stops here; the re-plan events take its place, timed from the escalation.
         events = [e.model_copy(update={"t": self.now + e.t}) for e in replan]
-        self._queue, self._times, self._reps = occurrences(events)
-        self._next = 0
+        self._queue = ReleaseQueue(events)
         if not events:
             self._end(EndReason.CONTAINED)
             return []

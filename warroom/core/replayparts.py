@@ -1,6 +1,7 @@
 """The parts of a replay (:mod:`warroom.core.replay`, which re-exports every name): why a drill ended, a plan
-step's state as reported, the cost meter, what an escalation did, the error of an action that cannot apply, and
-the galloping search that finds the events due on the drill clock."""
+step's state as reported (and :class:`StepTracker`, which keeps them), the cost meter, what an escalation did, the
+error of an action that cannot apply, the galloping search that finds the events due on the drill clock and the
+release queue with format 2's repetitions laid out (:class:`ReleaseQueue`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ from typing import Any
 
 from warroom.core.actions import Action
 from warroom.core.errors import WarroomError
-from warroom.core.model import ReportedStatus, Role, Usage
+from warroom.core.model import Drill, ExecutorReport, PlanStep, ReportedStatus, Role, Usage
+from warroom.core.repetition import occurrences
+
+#: Seconds of drill time a false escalation costs: the planner's re-plan call runs while the trace goes on.
+FALSE_ESCALATION_DELAY = 15.0
 
 
 class EndReason(StrEnum):
@@ -159,3 +164,69 @@ def release_end(times: list[float], t: float, lo: int) -> int:
         step *= 2
         hi = lo + step
     return bisect_right(times, t, lo, min(hi, n))
+
+
+class StepTracker:
+    """Every plan step's :class:`StepState` as reported so far (``states``, in plan order), updated by :meth:`see`
+    as the replay releases events (moved from :class:`~warroom.core.replay.Replay`, unchanged)."""
+
+    def __init__(self, plan: list[PlanStep]) -> None:
+        self.states: dict[str, StepState] = {s.id: StepState.PENDING for s in plan}
+        self._active_step: str | None = None
+
+    def see(self, ev: Any) -> None:
+        """Update the states for the released trace event ``ev`` (an event of no known plan step changes none)."""
+        step = ev.step
+        if step is not None and step in self.states:
+            if isinstance(ev, ExecutorReport):
+                self.states[step] = StepState(ev.status.value)
+            elif self.states[step] in (StepState.PENDING, StepState.NO_REPORT):
+                self.states[step] = StepState.IN_PROGRESS
+            if step != self._active_step:
+                previous, self._active_step = self._active_step, step
+                if previous is not None and self.states[previous] is StepState.IN_PROGRESS:
+                    self.states[previous] = StepState.NO_REPORT
+
+
+class ReleaseQueue:
+    """The events a replay releases on the drill clock, in order, with format 2's repetitions laid out
+    (:func:`~warroom.core.repetition.occurrences`): ``events``, their ``times`` (seconds of drill time), their
+    repetition numbers ``reps`` (None when no event repeats) and ``next``, the index of the next one to release."""
+
+    def __init__(self, events: Any) -> None:
+        self.events, self.times, self.reps = occurrences(events)
+        self.next = 0
+
+    @property
+    def done(self) -> bool:
+        """True once every entry has been released."""
+        return self.next >= len(self.events)
+
+    @property
+    def next_time(self) -> float | None:
+        """Drill time of the next entry to release, or None when nothing is left."""
+        return self.times[self.next] if self.next < len(self.events) else None
+
+    @property
+    def last_time(self) -> float | None:
+        """Drill time of the last entry still to release, or None when nothing is left."""
+        return self.times[-1] if self.next < len(self.events) else None
+
+    def take(self, t: float) -> tuple[int, int]:
+        """Mark the entries due at drill time ``t`` released; returns their index range ``(start, end)``."""
+        start = self.next
+        self.next = release_end(self.times, t, start)
+        return start, self.next
+
+
+def damage_by_event(drill: Drill) -> tuple[dict[str, float], float]:
+    """The answer key's damage per trace event id (one occurrence's, in the key's unit; entries for one event added
+    up) and the full cascade's damage (every repetition of a repeated event counted); ``({}, 0.0)`` with no key."""
+    key = drill.answer_key
+    by_event: dict[str, float] = {}
+    if key is None:
+        return by_event, 0.0
+    for entry in key.damage.entries:
+        by_event[entry.event] = by_event.get(entry.event, 0.0) + entry.amount
+    repeats = {e.id: e.repeat.count for e in drill.trace if e.repeat is not None}
+    return by_event, sum(a * repeats.get(ev, 1) for ev, a in by_event.items())

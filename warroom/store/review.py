@@ -122,28 +122,10 @@ def build_review_rows(drill: Drill, actions: list[Action], rules: str | None = N
     Never raises for a log that does not fit the drill (e.g. the drill file was edited since the session): the
     trace is then shown in drill-time order with the actions placed by their time, and ``warning`` says why.
     """
-    from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, ScoringError, replay_actions
-
-    rules = rules if rules in SCORING_VERSIONS else SCORING_VERSION
-
     key = drill.answer_key
     replan_ids = {e.id for e in key.replan} if key else set()
     first_evidence = _first_evidence(drill)
-
-    warning = None
-    verdicts: dict[int, str] = {}
-    escalations: dict[int, EscalationResult] = {}
-    contained_at = None
-    try:
-        replay, results = replay_actions(drill, actions, rules=rules)
-    except ScoringError as exc:
-        warning = f"the action log does not replay on this drill file ({exc}); events are shown in trace order"
-        released: list[TraceEvent] = list(drill.trace)
-    else:
-        released = list(replay.released)
-        contained_at = replay.contained_at
-        verdicts = {i: r.verdict.value for i, r in enumerate(results) if r.verdict is not None}
-        escalations = {i: r.escalation for i, r in enumerate(results) if r.escalation is not None}
+    released, contained_at, verdicts, escalations, warning = _replayed(drill, actions, rules)
 
     inspected, flagged = _inspected_and_flagged(actions)
     cited = {c for a in actions if a.kind is ActionKind.ESCALATE for c in a.cites or ()}
@@ -178,6 +160,25 @@ def build_review_rows(drill: Drill, actions: list[Action], rules: str | None = N
         (played if key.deadline <= end or not unplayed else unplayed).append(deadline)
     rows = [x[-1] for x in sorted(played, key=lambda x: x[:4])] + [x[-1] for x in sorted(unplayed, key=lambda x: x[:4])]
     return ReviewRows(rows=rows, contained_at=contained_at, warning=warning)
+
+
+def _replayed(
+    drill: Drill, actions: list[Action], rules: str | None
+) -> tuple[list[TraceEvent], float | None, dict[int, str], dict[int, EscalationResult], str | None]:
+    """``actions`` re-run on ``drill`` by the scoring rules ``rules`` (unknown or None: the current rules): the events
+    released, the containment's drill time, each escalation's verdict and result by action index, and None; for a
+    log that does not replay, the whole trace, None, no verdicts or results, and a warning saying why."""
+    from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, ScoringError, replay_actions
+
+    rules = rules if rules in SCORING_VERSIONS else SCORING_VERSION
+    try:
+        replay, results = replay_actions(drill, actions, rules=rules)
+    except ScoringError as exc:
+        warning = f"the action log does not replay on this drill file ({exc}); events are shown in trace order"
+        return list(drill.trace), None, {}, {}, warning
+    verdicts = {i: r.verdict.value for i, r in enumerate(results) if r.verdict is not None}
+    escalations = {i: r.escalation for i, r in enumerate(results) if r.escalation is not None}
+    return list(replay.released), replay.contained_at, verdicts, escalations, None
 
 
 def _action_rows(

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -131,6 +132,40 @@ def _session_variant(
         raise SessionError(f"cannot play drill {drill.id}: {exc}") from None
 
 
+def _open_journal(data_dir: Path, template: SessionInfo) -> tuple[SessionInfo, JournalWriter]:
+    """Create a new session's journal in ``data_dir``'s ``journals/`` and write its start line (``template`` with a
+    fresh session id and start time; a taken id is drawn again), fsynced. Returns the session's info and the journal's
+    writer. Raises SessionError when the journal cannot be created or written, or no free id is found."""
+    jdir = journals_dir(data_dir)
+    for _ in range(100):
+        info = replace(template, session_id=new_session_id(), started_at=utc_now())
+        final = jdir / f"{info.session_id}.jsonl"
+        if final.exists() or (done_dir(data_dir) / final.name).exists():
+            continue
+        tmp = jdir / f".{info.session_id}.jsonl.tmp"
+        try:
+            writer = JournalWriter.create(tmp)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise SessionError(f"cannot create a session journal in {jdir}: {exc.strerror or exc}") from None
+        try:
+            writer.append({"type": "start", "format": JOURNAL_FORMAT, **info.to_dict(), "pid": os.getpid()})
+            if final.exists():  # pragma: no cover - another process took the same id within this second
+                writer.close()
+                tmp.unlink()  # only our start line is in it
+                continue
+            writer.move_to(final)
+        except OSError as exc:
+            writer.close()
+            raise SessionError(f"cannot write a session journal in {jdir}: {exc.strerror or exc}") from None
+        except BaseException:
+            writer.close()
+            raise
+        return info, writer
+    raise SessionError(f"cannot find a free session id in {jdir}")  # pragma: no cover
+
+
 class SessionRecorder:
     """One live session: its journal (append-only, fsynced per action) and, when it ends, its stored result.
 
@@ -186,47 +221,22 @@ class SessionRecorder:
                 seed, drill = _session_variant(store, trainee, drill, seed)
         except StoreUnreachable:  # a shared store that is down: the session is played and queued locally (finish)
             seed, drill = _session_variant(None, trainee, drill, seed)
-        jdir = journals_dir(data_dir)
-        for _ in range(100):
-            info = SessionInfo(
-                session_id=new_session_id(),
-                trainee=trainee,
-                drill_id=drill.id,
-                drill_version=drill.version,
-                drill_sha256=sha,
-                drill_path=str(drill_path.resolve()),
-                started_at=utc_now(),
-                all_clear=drill.is_all_clear,
-                scoring_version=scoring_version(),
-                mode=mode,
-                set_id=set_id,
-                seed=seed,
-            )
-            final = jdir / f"{info.session_id}.jsonl"
-            if final.exists() or (done_dir(data_dir) / final.name).exists():
-                continue
-            tmp = jdir / f".{info.session_id}.jsonl.tmp"
-            try:
-                writer = JournalWriter.create(tmp)
-            except FileExistsError:
-                continue
-            except OSError as exc:
-                raise SessionError(f"cannot create a session journal in {jdir}: {exc.strerror or exc}") from None
-            try:
-                writer.append({"type": "start", "format": JOURNAL_FORMAT, **info.to_dict(), "pid": os.getpid()})
-                if final.exists():  # pragma: no cover - another process took the same id within this second
-                    writer.close()
-                    tmp.unlink()  # only our start line is in it
-                    continue
-                writer.move_to(final)
-            except OSError as exc:
-                writer.close()
-                raise SessionError(f"cannot write a session journal in {jdir}: {exc.strerror or exc}") from None
-            except BaseException:
-                writer.close()
-                raise
-            return cls(data_dir, info, drill, writer)
-        raise SessionError(f"cannot find a free session id in {jdir}")  # pragma: no cover
+        info = SessionInfo(
+            session_id=new_session_id(),
+            trainee=trainee,
+            drill_id=drill.id,
+            drill_version=drill.version,
+            drill_sha256=sha,
+            drill_path=str(drill_path.resolve()),
+            started_at=utc_now(),
+            all_clear=drill.is_all_clear,
+            scoring_version=scoring_version(),
+            mode=mode,
+            set_id=set_id,
+            seed=seed,
+        )
+        info, writer = _open_journal(data_dir, info)
+        return cls(data_dir, info, drill, writer)
 
     # -- recording ------------------------------------------------------------------------------------------------
 

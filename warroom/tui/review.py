@@ -20,16 +20,15 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from warroom.core.scoring import MAX_TOTAL
 from warroom.store.review import ReviewData, ReviewRow
 from warroom.tui import text as fmt
-from warroom.tui.drillsets import mode_line
+from warroom.tui.drillsets import mode_line as mode_line
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.modals import REVIEW_NOTES, HelpScreen
+from warroom.tui.reviewpanels import answer_panel, headline, scorecard_panel
+from warroom.tui.reviewpanels import cited_events as cited_events
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, summarize
 
-_GOOD = {"contained", "all_clear_held"}
-_MIXED = {"contained_late", "right_step_unsupported"}
 #: The summary takes the free width; the answer-key and trainee columns what their marks need, within bounds.
 _COLUMNS = (
     Column("t", "time", 6),
@@ -66,37 +65,6 @@ def key_marks(marks: list[str]) -> str:
             continue  # EVID1 says both
         short.append(label)
     return " ".join(short)
-
-
-def cited_events(drill: Any, cites: Any) -> Text:
-    """What an escalation cited, for the review's side panel: one line per cited event with what it is by the answer
-    key (evidence, accepted, distractor, irrelevant) and its summary, drill text literally; "cited nothing" or, for
-    an escalation recorded before citations existed, "no citations recorded"."""
-    from warroom.core.evidence import judge_citations
-
-    out = Text()
-    out.append("cited: ", style="bold")
-    if cites is None:
-        out.append("no citations recorded (before scoring rules version 2)\n", style="dim")
-        return out
-    if not cites:
-        out.append("nothing\n")
-        return out
-    out.right_crop(1)  # "cited:" ends its line
-    out.append("\n")
-    for event_id, kind in judge_citations(drill, cites):
-        out.append(f"  {fmt.clean_line(event_id)} ", style="bold")
-        out.append(f"({kind.value}) ", style="bold green" if kind.value in ("evidence", "accepted") else "bold red")
-        try:
-            out.append_text(fmt.literal_line(summarize(drill.event(event_id)), style="dim", limit=60))
-        except KeyError:
-            pass
-        out.append("\n")
-    return out
-
-
-def _outcome_style(outcome: str) -> str:
-    return "bold green" if outcome in _GOOD else "bold yellow" if outcome in _MIXED else "bold red"
 
 
 class ReviewTable(LineTable):
@@ -166,15 +134,15 @@ class ReviewScreen(Screen[None]):
     # -- layout ---------------------------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Static(self._headline(), id="review-head")
+        yield Static(headline(self.data), id="review-head")
         notices = self.data.notices
         yield Static(fmt.literal("\n".join(f"! {n}" for n in notices)), id="review-notice")
         with Horizontal(id="review-body"):
             yield ReviewTable(self.rows, self._cells, id="review-table")
             with VerticalScroll(id="review-side"):
                 yield Static(id="review-detail", classes="review-section")
-                yield Static(self._scorecard(), id="review-scorecard", classes="review-section")
-                yield Static(self._answer(), id="review-answer", classes="review-section")
+                yield Static(scorecard_panel(self.data), id="review-scorecard", classes="review-section")
+                yield Static(answer_panel(self.data), id="review-answer", classes="review-section")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -234,97 +202,7 @@ class ReviewScreen(Screen[None]):
             ]
         return [clock, Text("—"), Text("deadline", style="bold red"), fmt.literal_line(row.text, "red"), key, trainee]
 
-    # -- side panels ----------------------------------------------------------------------------------------------
-
-    def _headline(self) -> Text:
-        s = self.data.session
-        drill = self.data.drill
-        out = Text(no_wrap=False)
-        out.append("After-action review  ", style="bold")
-        out.append(fmt.clean_line(s.session_id), style="bold cyan")
-        out.append("\n")
-        out.append(fmt.clean_line(drill.title if drill else s.drill_id), style="bold")
-        out.append(f"  ({fmt.clean_line(s.drill_id)} v{s.drill_version}")
-        out.append(f", variant seed {s.seed})\n" if s.seed is not None else ")\n")  # the variant replayed here
-        # The session's facts on a line of their own, so no separator is left dangling where the line wraps.
-        out.append("trainee ")
-        out.append(fmt.clean_line(s.trainee), style="bold")
-        out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
-        out.append(fmt.clean_line(s.outcome), style=_outcome_style(s.outcome))
-        out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
-        if s.recovered:
-            out.append("  (recovered after the session was interrupted)", style="dim")
-        out.append("\n" + mode_line(s), style="dim")
-        return out
-
-    def _scorecard(self) -> Text:
-        card = self.data.session.scorecard or {}
-        out = Text()
-        out.append("Scorecard\n", style="bold underline")
-        lines = card.get("lines") or []
-        if card.get("outcome_text") and not lines:
-            out.append(fmt.clean(card["outcome_text"]) + "\n")
-        for c in [] if lines else card.get("components", []):
-            try:
-                out.append(f"{c['points']:+d}", style="bold")
-                out.append(f" / {c['max_points']}  " if c.get("max_points") else "  ")
-                out.append(fmt.clean_line(c.get("name", "")), style="bold")
-                out.append(": " + fmt.clean_line(c.get("explanation", "")) + "\n")
-            except (KeyError, TypeError, ValueError):
-                out.append(fmt.clean_line(c) + "\n")
-        for line in lines:
-            out.append(fmt.clean(line) + "\n")
-        out.append(f"total {self.data.session.total}/{MAX_TOTAL}\n", style="bold")
-        notes = self.data.session.notes
-        if notes:
-            out.append("\nRecording notes\n", style="bold")
-            for n in notes:
-                out.append("· " + fmt.clean(n) + "\n", style="yellow")
-        return out
-
-    def _answer(self) -> Text:
-        drill = self.data.drill
-        out = Text()
-        out.append("Answer key\n", style="bold underline")
-        if drill is None:
-            out.append("(the drill file is not available)", style="dim")
-            return out
-        if drill.all_clear is not None:
-            out.append("All-clear control drill: no fault; the right move was not to escalate.\n", style="bold")
-            out.append(fmt.clean(drill.all_clear.debrief) + "\n")
-        key = drill.answer_key
-        if key is not None:
-            try:
-                title = drill.step(key.fault.origin_step).title
-            except KeyError:
-                title = ""
-            out.append("fault origin  ", style="bold")
-            out.append(fmt.clean_line(f"{key.fault.origin_step} {title}"), style="bold red")
-            out.append(f"  ({key.fault.kind.value})\n")
-            out.append(fmt.clean(key.fault.summary) + "\n")
-            out.append("evidence      ", style="bold")
-            out.append(fmt.clean_line(", ".join(key.evidence)) + "\n")
-            if key.cascade:
-                out.append("cascade       ", style="bold")
-                out.append(fmt.clean_line(" → ".join(key.cascade)) + "\n")
-            full = sum(e.amount for e in key.damage.entries)
-            out.append("damage        ", style="bold")
-            unit = key.damage.unit
-            out.append(
-                fmt.clean_line(f"{fmt.damage(full, unit)} if nobody escalates; deadline {fmt.clock(key.deadline)}")
-            )
-            out.append("\n")
-            for e in key.damage.entries:
-                note = f" ({e.note})" if e.note else ""
-                out.append(fmt.clean_line(f"  {e.event}: {fmt.damage_amount(e.amount, unit)}{note}") + "\n")
-            out.append("\nDebrief\n", style="bold")
-            out.append(fmt.clean(key.debrief) + "\n")
-        if drill.distractors:
-            out.append("\nDistractors (harmless)\n", style="bold")
-            for d in drill.distractors:
-                out.append(fmt.clean_line(d.event), style="bold")
-                out.append(": " + fmt.clean(d.why_harmless) + "\n")
-        return out
+    # -- the row in full (the other side panels: warroom.tui.reviewpanels) --------------------------------------------
 
     def _show_detail(self, index: int) -> None:
         detail = self.query_one("#review-detail", Static)
