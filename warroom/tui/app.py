@@ -117,8 +117,6 @@ class WarroomApp(App[None]):
     def start_drill(self, entry: DrillEntry) -> None:
         """Start a session of ``entry`` for the trainee and open the war room. A store error is shown, not raised."""
         assert entry.drill is not None
-        if self.live is not None:  # a drill is being played: a late second request starts nothing
-            return
         refused = self.services.cannot_start(entry)
         if refused is not None:
             self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
@@ -158,7 +156,10 @@ class WarroomApp(App[None]):
 
     @on(flow.StartDrill)
     def _start_asked(self, message: flow.StartDrill) -> None:
-        self.start_drill(message.entry)
+        # A drill is being played: a late second request (enter pressed again before the war room replaced the
+        # briefing, keys typed ahead, a browser's burst) starts nothing, or its journal would be left unstored.
+        if self.live is None:
+            self.start_drill(message.entry)
 
     @on(flow.ShowDebrief)
     def _debrief_asked(self, message: flow.ShowDebrief) -> None:
