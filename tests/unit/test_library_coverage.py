@@ -28,7 +28,6 @@ NOT_YET_COVERED: frozenset[str] = frozenset(
         "unverified_write",
         "constraint_dropped",
         "premature_termination",
-        "truncated_tool_output",
         "invented_constraint",
         "wrong_tool",
         "environment_setup_failed",
