@@ -29,7 +29,6 @@ NOT_YET_COVERED: frozenset[str] = frozenset(
         "constraint_dropped",
         "premature_termination",
         "invented_constraint",
-        "wrong_tool",
         "environment_setup_failed",
         "other",
     }
