@@ -102,7 +102,7 @@ def mast_table() -> dict[str, list[str]]:
 
 def test_the_vocabulary_is_read_from_the_model():
     assert set(fault_kind_table()) == {k.value for k in FaultKind}
-    assert NOT_YET_COVERED <= {k.value for k in FaultKind}, "NOT_YET_COVERED names a kind the model does not have"
+    assert not NOT_YET_COVERED - {k.value for k in FaultKind}, "NOT_YET_COVERED names a kind the model does not have"
 
 
 def test_every_fault_kind_has_a_bundled_drill_or_is_listed_as_not_yet_covered():
