@@ -26,7 +26,6 @@ NOT_YET_COVERED: frozenset[str] = frozenset(
         "tool_output_misread",
         "unverified_write",
         "constraint_dropped",
-        "premature_termination",
         "invented_constraint",
         "environment_setup_failed",
         "other",
@@ -59,8 +58,6 @@ NOT_YET_COVERED_MAST: frozenset[str] = frozenset(
         "FM-2.1 conversation reset",
         "FM-2.2 fail to ask for clarification",
         "FM-2.3 task derailment",
-        "FM-2.5 ignored other agent's input",
-        "FM-3.1 premature termination",
     }
 )
 
