@@ -12,7 +12,7 @@ from warroom.cli import main
 
 def test_migrate_rewrites_reports_and_fails_on_an_invalid_file(tmp_path: Path):
     good = tmp_path / "sla-credits-october.yaml"
-    good.write_bytes((REPO / "drills" / "sla-credits-october.yaml").read_bytes())
+    good.write_bytes((REPO / "tests" / "fixtures" / "v1" / "sla-credits-october.yaml").read_bytes())
     bad = tmp_path / "bad-id.yaml"
     bad.write_bytes((REPO / "tests" / "malformed" / "bad-id.yaml").read_bytes())
     result = CliRunner().invoke(main, ["migrate", str(good), str(bad)])
@@ -27,7 +27,7 @@ def test_migrate_rewrites_reports_and_fails_on_an_invalid_file(tmp_path: Path):
 
 def test_migrate_dry_run_changes_nothing(tmp_path: Path):
     good = tmp_path / "sla-credits-october.yaml"
-    original = (REPO / "drills" / "sla-credits-october.yaml").read_bytes()
+    original = (REPO / "tests" / "fixtures" / "v1" / "sla-credits-october.yaml").read_bytes()
     good.write_bytes(original)
     result = CliRunner().invoke(main, ["migrate", "--dry-run", str(good)])
     assert (result.exit_code, result.stdout) == (0, f"{good}: would be migrated to version 2\n")

@@ -66,7 +66,7 @@ def test_rescore_allow_changed_records_the_drill_file_it_scored_against(tmp_path
     # The author edits the drill: earlier evidence (e03 at 7 s) makes the escalation at 12 s slower (fewer points).
     edited = original_text.replace("\nversion: 1\n", "\nversion: 2\n")
     edited = edited.replace("evidence: [e04]", "evidence: [e03, e04]")
-    assert edited.count("version: 2") == 1 and "evidence: [e03, e04]" in edited
+    assert edited.count("\nversion: 2\n") == 1 and "evidence: [e03, e04]" in edited
     drill_path.write_text(edited)
     new_sha = file_sha256(drill_path)
 

@@ -4,12 +4,13 @@ the inspector's results (or "no result"), call metadata, shown-vs-full output an
 from __future__ import annotations
 
 from warroom.core.examples2 import full_example_path
+from warroom.core.library import bundled_drills_dir
 from warroom.core.loader import load_drill
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.describe import describe_event, summarize
 from warroom.tui.format2view import row_mark
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.tracetable import TraceTable, shows_agents
 
 from .conftest import advance, escalate, make_app, screen_text
 
@@ -77,3 +78,13 @@ async def test_a_format2_drill_plays_to_containment_with_agents_and_repetitions_
         assert live.replay.contained and live.replay.contained_late
         await advance(pilot, 5)
         assert isinstance(app.screen, DebriefScreen)
+
+
+def test_the_agent_column_is_for_drills_with_more_than_a_planner_and_an_executor():
+    bundled = bundled_drills_dir()
+    # Only a planner and an executor: every event's agent follows from its kind; no column to narrow the summary.
+    assert not shows_agents(load_drill(bundled / "duplicate-charge-refunds.yaml"))
+    assert shows_agents(load_drill(full_example_path()))  # sub-agent, human, tool host
+    assert shows_agents(load_drill(bundled / "dental-recall-calls.yaml"))  # a voice sub-agent
+    v1 = load_drill(bundled / "duplicate-charge-refunds.yaml").model_copy(update={"agents": []})
+    assert not shows_agents(v1)

@@ -14,7 +14,7 @@ from warroom.tui.modals import EscalateScreen
 from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import Meters, PlanPanel, StatusBar
 
-from .conftest import advance, escalate, make_app, record_notifications, screen_text, type_text
+from .conftest import advance, escalate, make_app, picker_ready, record_notifications, screen_text, type_text
 
 
 async def test_play_to_containment_by_keys(services):
@@ -190,6 +190,7 @@ async def test_end_of_trace_opens_the_debrief_as_missed(services):
         text = screen_text(app)
         assert "MISSED" in text
         await pilot.press("p")
+        await picker_ready(pilot)  # the picker reads the library in a worker thread
         assert "Duplicate-charge refunds" in screen_text(app)  # back at the picker
         assert app.screen.__class__.__name__ == "PickerScreen"
 

@@ -11,8 +11,9 @@ from warroom.core.cost import seed_example_path
 from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
 from warroom.core.migrate import migrate_file, migrate_text
 
-V1_FILES = sorted((REPO / "drills").glob("*.yaml")) + [seed_example_path()] + sorted(
-    (REPO / "tests" / "fairness").glob("*.yaml"))
+#: A bundled drill as it was in version 1 (the bundled drills are version 2 since the library was migrated).
+V1_DRILL = REPO / "tests" / "fixtures" / "v1" / "sla-credits-october.yaml"
+V1_FILES = [V1_DRILL, seed_example_path()] + sorted((REPO / "tests" / "fairness").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", V1_FILES, ids=lambda p: p.stem)
@@ -31,7 +32,7 @@ def test_every_bundled_v1_file_migrates_losslessly(path: Path):
 
 
 def test_migrating_keeps_a_byte_order_mark_crlf_and_a_comment_on_the_version_line(tmp_path: Path):
-    text = (REPO / "drills" / "sla-credits-october.yaml").read_text(encoding="utf-8")
+    text = V1_DRILL.read_text(encoding="utf-8")
     text = "\ufeff" + text.replace("schema_version: 1", "schema_version: 1   # the format").replace("\n", "\r\n")
     f = tmp_path / "sla-credits-october.yaml"
     f.write_bytes(text.encode("utf-8"))
@@ -56,7 +57,17 @@ def test_an_invalid_file_is_reported_and_left_alone(tmp_path: Path):
 
 def test_dry_run_writes_nothing(tmp_path: Path):
     f = tmp_path / "sla-credits-october.yaml"
-    original = (REPO / "drills" / "sla-credits-october.yaml").read_bytes()
+    original = V1_DRILL.read_bytes()
     f.write_bytes(original)
     assert migrate_file(f, write=False).changed
     assert f.read_bytes() == original
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "drills").glob("*.yaml")), ids=lambda p: p.stem)
+def test_every_bundled_drill_is_version_2_with_its_planner_and_executor(path: Path):
+    drill = load_drill(path)
+    assert drill.schema_version == 2
+    roles = {a.role: a for a in drill.agents}
+    assert roles["planner"].model == drill.models.planner.name
+    assert roles["executor"].model == drill.models.executor.name
+    assert migrate_file(path, write=False).changed is False

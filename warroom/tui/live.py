@@ -32,7 +32,7 @@ from warroom.tui.modals import (
     FlagScreen,
     HelpScreen,
 )
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.tracetable import TraceTable, shows_agents
 from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar, summarize, trace_index
 
 __all__ = ["SPEEDS", "TICK_INTERVAL", "WarRoomScreen", "false_escalation_message"]
@@ -98,7 +98,7 @@ class WarRoomScreen(DrillScreen):
             plan = PlanPanel(id="plan")
             plan.border_title = "Plan (reported)"
             yield plan
-            timeline = TraceTable(id="trace-table", agents=bool(self.drill.agents), repetitions=self.replay.repetitions)
+            timeline = TraceTable(id="trace-table", agents=shows_agents(self.drill), repetitions=self.replay.repetitions)
             timeline.border_title = "Trace"
             yield timeline
         inspector = Inspector(id="inspector")

@@ -31,6 +31,16 @@ COLUMNS = (
 #: The agent column, shown after the step when the drill names agents (format 2).
 AGENT_COLUMN = Column("agent", "agent", 7)
 
+
+def shows_agents(drill: Any) -> bool:
+    """Whether the trace table of ``drill`` gets the agent column: when the drill names an agent beyond one
+    planner and one executor (a sub-agent, a person, a tool host, or two agents of a role). With only a planner
+    and an executor, every event's agent follows from its kind, and the column would only narrow the summary
+    (the inspector still names the agent)."""
+    roles = [a.role.value for a in drill.agents]
+    return any(r not in ("planner", "executor") for r in roles) or len(roles) != len(set(roles))
+
+
 #: Longest summary built for a row (a 200 KB result is cut here before it is cleaned and styled).
 SUMMARY_LIMIT = 400
 

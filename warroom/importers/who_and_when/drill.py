@@ -10,6 +10,7 @@ import yaml
 
 from warroom.core.format import usd
 from warroom.importers.who_and_when import prose
+from warroom.importers.who_and_when.cast import cast_agents
 from warroom.importers.who_and_when.mapping import Draft, map_record
 from warroom.importers.who_and_when.pace import CLOSING_EVENT_ID, lay_out_clock, model_cost, place_deadline
 from warroom.importers.who_and_when.parse import Record
@@ -91,8 +92,10 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
     # Never the annotated mistake agent: domain tags are shown before the drill is played (the fault kind, not a
     # domain tag, is shown only in the debrief: warroom.core.hygiene).
     tags = ["domain:imported", "domain:who-and-when", f"domain:{record.subset}", kind]
+    models = _models(record, options)
+    agents = cast_agents(record, draft, models["planner"]["name"], models["executor"]["name"])
     return {
-        "schema_version": 1,
+        "schema_version": 2,
         "id": _drill_id(record),
         "title": prose.title(record),
         "version": 1,
@@ -105,7 +108,8 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
             "watching": prose.watching(record, draft.agents, tool_names),
             "context": prose.context(record, options),
         },
-        "models": _models(record, options),
+        "models": models,
+        "agents": agents,
         "plan": draft.plan,
         "trace": draft.events,
         "answer_key": {
