@@ -98,7 +98,9 @@ class WarRoomScreen(DrillScreen):
             plan = PlanPanel(id="plan")
             plan.border_title = "Plan (reported)"
             yield plan
-            timeline = TraceTable(id="trace-table", agents=shows_agents(self.drill), repetitions=self.replay.repetitions)
+            timeline = TraceTable(
+                id="trace-table", agents=shows_agents(self.drill), repetitions=self.replay.repetitions
+            )
             timeline.border_title = "Trace"
             yield timeline
         inspector = Inspector(id="inspector")
