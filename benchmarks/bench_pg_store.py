@@ -100,8 +100,8 @@ def fill(data_dir: Path, url: str, n: int) -> float:
     with ResultsStore(data_dir, url=url) as store:
         store._conn.execute("BEGIN")  # one transaction: filling is not what is measured
         for i in range(seed):
-            info, card, actions, when = _session(i, rng, start)
-            store.insert(info, card, [Action.model_validate(a) for a in actions], ended_at=when)
+            info, card, actions, when, wall = _session(i, rng, start)
+            store.insert(info, card, [Action.model_validate(a) for a in actions], ended_at=when, wall=wall)
         store._conn.execute("COMMIT")
         cols = [r[0] for r in store._conn.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = 'sessions' "
@@ -137,10 +137,10 @@ def insert_cost(data_dir: Path, url: str, count: int, offset: int) -> float:
     warm_up = 10
     with ResultsStore(data_dir, url=url) as store:
         for i in range(offset, offset + warm_up + count):
-            info, card, actions, when = _session(i, rng, start)
+            info, card, actions, when, wall = _session(i, rng, start)
             acts = [Action.model_validate(a) for a in actions]
             t0 = time.perf_counter()
-            assert store.insert(info, card, acts, ended_at=when)
+            assert store.insert(info, card, acts, ended_at=when, wall=wall)
             times.append(time.perf_counter() - t0)
     return statistics.median(times[warm_up:])
 
