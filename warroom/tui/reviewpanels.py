@@ -39,8 +39,8 @@ def cited_events(drill: Any, cites: Any) -> Text:
         out.append(f"({kind.value}) ", style="bold green" if kind.value in ("evidence", "accepted") else "bold red")
         try:
             out.append_text(fmt.literal_line(summarize(drill.event(event_id)), style="dim", limit=60))
-        except KeyError:
-            pass
+        except KeyError:  # the drill file was edited since the session: say so rather than show nothing
+            out.append("(not in this drill file)", style="dim")
         out.append("\n")
     return out
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from warroom.importers.tracekit.drillfile import check_unmarked, dump_unmarked
 from warroom.importers.tracekit.rules import TraceError
-from warroom.importers.who_and_when.files import ImportReport, ImportResult, write_atomic
+from warroom.importers.who_and_when.files import ImportReport, ImportResult, prepare_out_dir, write_atomic
 
 #: A converter: a trace file to its drills, each ``(plain drill data, header comment)``; raises TraceError.
 Converter = Callable[[Path], list[tuple[dict[str, Any], str]]]
@@ -36,10 +36,7 @@ def import_files(paths: Iterable[Path], out_dir: Path, convert: Converter, *, su
     input path, NotADirectoryError when ``out_dir`` is a file, OSError when it cannot be created.
     """
     files = find_trace_files(paths, suffixes)
-    out_dir = Path(out_dir)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise NotADirectoryError(f"{out_dir}: exists and is not a folder")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = prepare_out_dir(out_dir)
     report = ImportReport(out_dir=out_dir)
     written: dict[str, Path] = {}
     for f in files:

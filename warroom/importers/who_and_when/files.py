@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from collections.abc import Iterable
@@ -69,6 +70,17 @@ class ImportReport:
         )
 
 
+def prepare_out_dir(out_dir: Path) -> Path:
+    """``out_dir`` as a folder that exists (created with its parents when missing), for an importer's drills.
+
+    Raises NotADirectoryError when it is a file, OSError when it cannot be created."""
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise NotADirectoryError(f"{out_dir}: exists and is not a folder")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return out_dir
+
+
 def _write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename, so a reader never sees half a drill.
 
@@ -91,10 +103,8 @@ def _write_atomic(path: Path, text: str) -> None:
             os.fsync(f.fileno())  # the bytes are on disk before the rename makes them the drill
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):  # the temporary file may already be gone; the original error matters
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
@@ -115,10 +125,7 @@ def import_records(
     """
     options = options or ImportOptions()
     files = find_record_files(paths)
-    out_dir = Path(out_dir)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise NotADirectoryError(f"{out_dir}: exists and is not a folder")
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = prepare_out_dir(out_dir)
     report = ImportReport(out_dir=out_dir)
     written: dict[str, Path] = {}
     for f in files:
