@@ -294,3 +294,15 @@ async def test_review_shows_what_was_cited_and_whether_it_was_evidence_a_distrac
             _text(screen, "#review-scorecard").split()
         )
         await pilot.pause()
+
+
+def test_a_cited_event_missing_from_an_edited_drill_is_named_not_dropped():
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.loader import load_drill
+    from warroom.tui.reviewpanels import cited_events
+
+    drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
+    first = drill.trace[0].id
+    text = cited_events(drill, [first, "e999"]).plain
+    assert f"  {first} (" in text
+    assert "  e999 (" in text and "(not in this drill file)" in text
