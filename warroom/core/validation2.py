@@ -21,6 +21,7 @@ Did-you-mean hints are bounded as in :mod:`warroom.core.validation` (:class:`~wa
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from warroom.core.agents import COST_ROLE, MAX_TOTAL_REPETITIONS
@@ -61,10 +62,18 @@ def _version_issues(drill: Any) -> list[Issue]:
             if ev.kind in _V2_KINDS:
                 out.append(Issue((*base, i, "kind"), f"the event kind `{ev.kind}` {why}"))
                 continue
-            for name in _V2_FIELDS:
-                if name in type(ev).model_fields and _set(ev, name):
+            given = ev.model_fields_set
+            for name in _v2_fields(type(ev)):
+                if name in given and _set(ev, name):
                     out.append(Issue((*base, i, name), f"`{name}` {why}"))
     return out
+
+
+@cache
+def _v2_fields(cls: type) -> tuple[str, ...]:
+    """The format-2 fields (:data:`_V2_FIELDS`) the event class ``cls`` has; cached, as reading a pydantic class's
+    ``model_fields`` is slow and a trace holds thousands of events of a few classes."""
+    return tuple(name for name in _V2_FIELDS if name in cls.model_fields)  # type: ignore[attr-defined]
 
 
 def _event_lists(drill: Any) -> list[tuple[Loc, list[Any]]]:
