@@ -154,13 +154,14 @@ class _Format2:
         for i, ev in enumerate(events):
             loc = (*base, i)
             agent = self.agent_ref((*loc, "agent"), ev.agent, "agent") if ev.agent is not None else None
-            usage = getattr(ev, "usage", None)
+            fields = ev.__dict__  # a pydantic model's fields; a getattr of a field its class lacks is slow
+            usage = fields.get("usage")
             if agent is not None and usage is not None and agent.role not in COST_ROLE:
                 self.add((*loc, "usage"), f"event {q(ev.id)} has a usage but its agent {q(agent.name)} is a "
                          f"{agent.role.value}, which makes no model calls; name the agent that made the call")
-            if getattr(ev, "model", None) is not None:
+            if fields.get("model") is not None:
                 self.model_ref((*loc, "model"), ev.model, "model")
-            max_tokens = getattr(ev, "max_tokens", None)
+            max_tokens = fields.get("max_tokens")
             if max_tokens is not None and usage is not None and usage.output_tokens > max_tokens:
                 self.add((*loc, "usage", "output_tokens"), f"output_tokens ({usage.output_tokens:,}) exceed the "
                          f"call's max_tokens ({max_tokens:,})")
