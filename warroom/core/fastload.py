@@ -49,7 +49,11 @@ _SIMPLE = re.compile(r"(?:-?(?:0|[1-9][0-9]{0,30})(?:\.(?:0|[0-9]*[1-9])?)?(?:[e
 #: scalar ends: spaces, then a line end, a comment or a flow indicator) that starts like a number, null, a boolean
 #: or a merge key.
 #: (The spaces are matched possessively, ``*+``: what follows them is never a space, so giving one back never helps.)
-_TOKEN = re.compile(r"(?:[\n\[{,]|[:?-](?= )) *+([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *+(?=[\n\r#,\]}]|\Z)")
+#: It reads ``(?:[\n\[{,]|[:?-](?= ))`` written to start with one character class, which lets the regex engine skip
+#: to the next candidate character in C (about a third faster on a large drill; tests/unit/test_fastload_token.py).
+_TOKEN = re.compile(
+    r"[\n\[{,:?-](?:(?<=[:?-])(?= )|(?<![:?-])) *+([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *+(?=[\n\r#,\]}]|\Z)"
+)
 
 
 def fast_drill(text: str) -> Any | None:

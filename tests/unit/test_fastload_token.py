@@ -1,0 +1,41 @@
+"""The fast load path's token pattern (warroom.core.fastload._TOKEN) finds exactly what its plain reading finds.
+
+``_TOKEN`` is written to start with one character class for speed; the plain reading below is the pattern as the
+rule says it (a token after a newline or flow indicator, or after ``:``, ``?`` or ``-`` followed by a space).
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from warroom.core.fastload import _TOKEN
+from warroom.core.library import bundled_drills_dir
+
+PLAIN = re.compile(r"(?:[\n\[{,]|[:?-](?= )) *+([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *+(?=[\n\r#,\]}]|\Z)")
+
+#: Characters the pattern cares about, and a few it does not, so that random texts hit every branch.
+ALPHABET = st.sampled_from(list("\n\r[]{},:?-# +.0123456789~<=yYnNoOtTfFax\t"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(ALPHABET, max_size=80))
+def test_same_tokens_as_the_plain_pattern(text: str) -> None:
+    assert _TOKEN.findall(text) == PLAIN.findall(text)
+
+
+def test_same_tokens_on_every_bundled_drill() -> None:
+    paths = sorted(bundled_drills_dir().glob("*.yaml"))
+    assert paths
+    for path in paths:
+        text = "\n" + path.read_text(encoding="utf-8")
+        found = _TOKEN.findall(text)
+        assert found == PLAIN.findall(text), path.name
+        assert found, path.name  # every drill has numbers (times), so the comparison is not vacuous
+
+
+def test_examples() -> None:
+    text = "\nt: 12\nkey: -1.5e3 # c\nx: [0o17, ~]\n- yes\nid: e1\n"
+    assert _TOKEN.findall(text) == ["12", "-1.5e3", "0o17", "~", "yes"]
