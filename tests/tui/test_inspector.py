@@ -81,3 +81,29 @@ async def test_a_200_kb_result_is_laid_out_in_a_worker_and_a_newer_selection_win
         await pilot.pause()
         assert inspector.text == describe_event(small, drill).plain
         assert 'ok: small' in screen_text(app)
+
+
+async def test_the_scroll_range_follows_the_body_between_short_and_long_events():
+    """The inspector keeps its scrollbar and sets a new body's height without laying the screen out again
+    (Inspector._fit_virtual_size); the scroll range must still be exactly the body's overflow."""
+    drill, short = result_event({"ok": True})
+    long = short.model_copy(update={"output": {f"row{i}": i for i in range(60)}})
+    longer = short.model_copy(update={"output": {f"row{i}": i for i in range(90)}})
+    app = InspectorApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        inspector = app.query_one(Inspector)
+        view = inspector.scrollable_content_region.height
+        for event in (short, long, short, longer, long, short):
+            inspector.show_event(event, drill)
+            await pilot.pause()
+            lines = len(describe_event(event, drill).plain.splitlines())
+            assert inspector.show_vertical_scrollbar
+            assert inspector.max_scroll_y == max(0, inspector.virtual_size.height - view)
+            if lines > view:
+                assert inspector.virtual_size.height >= lines
+                inspector.scroll_end(animate=False, immediate=True)
+                await pilot.pause()
+                assert inspector.scroll_y == inspector.max_scroll_y > 0
+                assert inspector.vertical_scrollbar.window_virtual_size == inspector.virtual_size.height
+            else:
+                assert inspector.max_scroll_y == 0 and inspector.virtual_size.height == view

@@ -62,6 +62,7 @@ class Inspector(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     Inspector {
         scrollbar-gutter: stable;
+        overflow-y: scroll;  /* always shown: a body that fits and one that does not lay out alike (_fit_virtual_size) */
     }
     """
 
@@ -132,7 +133,7 @@ class Inspector(ScrollView, can_focus=True):
         self._body = body
         self._laid_out_width = width
         self._strips = strips
-        self.virtual_size = Size(self._width, len(strips))
+        self._fit_virtual_size()
         if home:
             self.scroll_to(0, 0, animate=False, immediate=True, force=True)
         self.refresh()
@@ -155,9 +156,30 @@ class Inspector(ScrollView, can_focus=True):
         self._set_lines(body, width, strips)
         self.on_resize()  # the width changed while the thread worked: lay out again
 
+    def _fit_virtual_size(self) -> None:
+        """The scrollable size: the body's lines, but never fewer than the inspector shows. Textual lays the whole
+        screen out again when a virtual size changes, so bodies that fit the inspector all share one size and
+        moving between them repaints the inspector alone (about a third of a key's cost in the war room); so do
+        bodies that both overflow it (only the scrollbar's thumb changes)."""
+        view = self.scrollable_content_region.height
+        new = Size(self._width, max(len(self._strips), view))
+        old = self.virtual_size
+        if new == old:
+            return
+        if new.width == old.width and self.show_vertical_scrollbar:
+            # The scrollbar stays shown where it is and only its thumb changes: the size is set without a layout of
+            # the screen (Textual's public set_reactive) and the scrollbar is told the new height.
+            self.set_reactive(Inspector.virtual_size, new)
+            self.vertical_scrollbar.window_virtual_size = new.height
+            self.vertical_scrollbar.refresh()
+            self.scroll_y = self.validate_scroll_y(self.scroll_y)
+            return
+        self.virtual_size = new
+
     def on_resize(self) -> None:
         width = self._width
         if self._body is None or width == self._laid_out_width:
+            self._fit_virtual_size()  # the height may have changed
             return
         body = self._body
         if len(body) > BACKGROUND_CHARS:
