@@ -197,3 +197,22 @@ async def test_enter_pressed_again_at_the_briefing_starts_one_session_only(servi
         assert live is not None and app.screen is live
         journals = list(journals_dir(services.data_dir).glob("*.jsonl"))
         assert len(journals) == 1, journals
+
+
+async def test_a_start_still_queued_when_the_terminal_goes_starts_no_second_session(services):
+    """Keys typed ahead at the briefing can leave a second start queued behind a lost terminal: once the app is
+    leaving, it starts nothing (a stress run of the closed-terminal test stored two abandoned sessions)."""
+    from warroom.tui.flow import StartDrill
+
+    app = make_app(services)
+    async with app.run_test() as pilot:
+        await pilot.press("enter")
+        live = app.live
+        assert live is not None
+        entry = live.entry
+        app.terminate(None)  # the terminal was lost
+        app.post_message(StartDrill(entry))  # the queued start of a key typed ahead
+        await pilot.pause()
+        assert app.live is None and app.leaving
+    with ResultsStore(services.data_dir, create=False) as store:
+        assert [r.outcome for r in store.query()] == ["abandoned"]

@@ -72,6 +72,8 @@ class WarroomApp(App[None]):
         self.handle_signals = handle_signals
         #: SIGHUP, SIGTERM and a lost terminal end the app within :data:`~warroom.tui.terminal.EXIT_GRACE` seconds.
         self.exit_guard: ExitGuard | None = None
+        #: True once the app is on its way out (a quit, a signal, a lost terminal): no drill starts any more.
+        self.leaving = False
         if handle_signals:
             self.exit_guard = ExitGuard(self.terminate)
             driver = guarded_driver_class(self, self.exit_guard)
@@ -158,7 +160,7 @@ class WarroomApp(App[None]):
     def _start_asked(self, message: flow.StartDrill) -> None:
         # A drill is being played: a late second request (enter pressed again before the war room replaced the
         # briefing, keys typed ahead, a browser's burst) starts nothing, or its journal would be left unstored.
-        if self.live is None:
+        if self.live is None and not self.leaving:
             self.start_drill(message.entry)
 
     @on(flow.ShowDebrief)
@@ -179,7 +181,10 @@ class WarroomApp(App[None]):
         """Stop for a signal (SIGTERM, SIGHUP) or another reason to leave at once: bring the drill clock up to the
         present, store a drill being played as abandoned (a ``quit`` at the current drill time), and exit.
 
-        ``signum`` is None when the terminal was lost. Runs on the event loop; a second call does nothing more."""
+        ``signum`` is None when the terminal was lost. Runs on the event loop; a second call does nothing more.
+        From here on no drill starts (:attr:`leaving`): a start asked before the terminal went (keys typed ahead,
+        still queued) would otherwise open a session after this one was stored."""
+        self.leaving = True
         live = self.live
         if live is not None:
             live.tick()
@@ -189,5 +194,6 @@ class WarroomApp(App[None]):
         self.exit()
 
     async def action_quit(self) -> None:
+        self.leaving = True
         self.close_open_session()
         self.exit()
