@@ -18,7 +18,7 @@ from warroom.tui.modals import HelpScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import Services, load_entry
 
-from .conftest import advance, screen_text
+from .conftest import advance, picker_ready, screen_text
 
 BUNDLED = bundled()
 DRILLS = [load_drill(p) for p in BUNDLED]
@@ -87,27 +87,28 @@ async def test_every_briefing_shows_no_answer_and_the_same_instruction(tmp_path:
             assert normalise(ESCALATION_INSTRUCTION) in normalise(text), drill.id
 
 
-async def test_the_war_room_shows_no_answer_until_the_debrief(tmp_path: Path):
+@pytest.mark.parametrize(("path", "drill"), list(zip(BUNDLED, DRILLS, strict=True)), ids=[p.stem for p in BUNDLED])
+async def test_the_war_room_shows_no_answer_until_the_debrief(tmp_path: Path, path: Path, drill) -> None:
     app = WarroomApp(_NoStore(trainee="t", data_dir=tmp_path / "data"), clock=MockClock(), speed=16)
     async with app.run_test(size=(160, 48)) as pilot:
-        for path, drill in zip(BUNDLED, DRILLS, strict=True):
-            app.start_drill(load_entry(path))
-            await pilot.pause()
-            live = app.screen
-            assert isinstance(live, WarRoomScreen)
-            await pilot.press("question_mark")  # the war room's help is a pre-debrief surface too
-            assert isinstance(app.screen, HelpScreen)
-            assert not leaks(screen_text(app), drill), (drill.id, "help")
-            await pilot.press("escape")
-            checked = 0
-            while live.replay.now + 8 < drill.duration:  # 0.5 s of real time is 8 s of drill time at 16x
-                text = screen_text(app)
-                assert not leaks(text, drill), (drill.id, live.replay.now, leaks(text, drill))
-                checked += 1
-                await advance(pilot, 0.5)
-            assert not live.replay.ended and not live.replay.escalations
+        await picker_ready(pilot)  # the app opens at the picker, which reads the drills in a worker first
+        app.start_drill(load_entry(path))
+        await pilot.pause()
+        live = app.screen
+        assert isinstance(live, WarRoomScreen)
+        await pilot.press("question_mark")  # the war room's help is a pre-debrief surface too
+        assert isinstance(app.screen, HelpScreen)
+        assert not leaks(screen_text(app), drill), (drill.id, "help")
+        await pilot.press("escape")
+        checked = 0
+        while live.replay.now + 8 < drill.duration:  # 0.5 s of real time is 8 s of drill time at 16x
             text = screen_text(app)
-            assert not leaks(text, drill), (drill.id, "end", leaks(text, drill))
-            if drill.answer_key is not None:
-                assert live.replay.damage > 0, drill.id  # the meter had an amount to show, and showed no unit
-            assert checked > 2, drill.id
+            assert not leaks(text, drill), (drill.id, live.replay.now, leaks(text, drill))
+            checked += 1
+            await advance(pilot, 0.5)
+        assert not live.replay.ended and not live.replay.escalations
+        text = screen_text(app)
+        assert not leaks(text, drill), (drill.id, "end", leaks(text, drill))
+        if drill.answer_key is not None:
+            assert live.replay.damage > 0, drill.id  # the meter had an amount to show, and showed no unit
+        assert checked > 2, drill.id

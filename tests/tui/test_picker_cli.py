@@ -245,3 +245,27 @@ async def test_picker_tells_a_quit_drill_from_a_played_zero(services):
         assert str(quit_cell) == "quit" and "italic" in str(quit_cell.style)
         assert str(best["clinic-rebooking"]) == "0"
         assert str(best["held-orders-release"]) == "—"
+
+
+async def test_a_picker_replaced_before_its_drills_are_read_fills_nothing_and_raises_nothing(services):
+    """A drill started while the picker's worker still reads the drills (a quick start, a slow machine): the
+    worker's late result must not crash the app looking for the picker's table (a loaded test run hit it)."""
+    from textual.widgets import DataTable
+
+    from warroom.tui.picker import PickerScreen
+    from warroom.tui.services import load_entry
+
+    from .conftest import STALE, make_app, picker_ready
+
+    app = make_app(services, drill_path=None)
+    async with app.run_test() as pilot:
+        picker = await picker_ready(pilot)
+        entries = list(picker.entries)
+        assert entries and isinstance(picker, PickerScreen)
+        assert picker.query_one("#picker-table", DataTable).row_count == len(entries)
+        app.start_drill(load_entry(STALE))
+        await pilot.pause()
+        assert app.live is not None and app.screen is app.live
+        picker._fill(entries, {}, None)  # the worker's result arriving after the switch
+        await pilot.pause()
+        assert app.is_running and app.screen is app.live

@@ -62,7 +62,7 @@ class Inspector(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     Inspector {
         scrollbar-gutter: stable;
-        overflow-y: scroll;  /* always shown: a body that fits and one that does not lay out alike (_fit_virtual_size) */
+        overflow-y: scroll;  /* always shown: short and long bodies lay out alike (_fit_virtual_size) */
     }
     """
 

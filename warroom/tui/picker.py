@@ -158,7 +158,10 @@ class PickerScreen(Screen[None]):
         progress: dict[str, Any] | ResultsUnavailable | None = None,
     ) -> None:
         """Fill the table with ``entries`` and the ``best`` scores (``unavailable``: why there are none) and, in a
-        drill set, each drill's ``progress`` (a :class:`ResultsUnavailable`: why it cannot be shown)."""
+        drill set, each drill's ``progress`` (a :class:`ResultsUnavailable`: why it cannot be shown). Does nothing
+        once the picker has been replaced (a drill started before the worker finished reading)."""
+        if not self.query("#picker-table"):  # the picker was taken off the screen: nothing to fill
+            return
         self.loading = False
         if unavailable is not None:
             self.notify(f"Best scores unavailable: {unavailable}", severity="warning", markup=False)
