@@ -32,16 +32,11 @@ from functools import lru_cache
 from itertools import chain
 from typing import Any
 
-from warroom.core import limits
+from warroom.core import limits, yamlrs
 from warroom.core import yamlcore as yc
 from warroom.core.fastcomments import HASH_AFTER_TEXT, comments_harmless
 from warroom.core.fasttext import unusual
 from warroom.core.yamlshape import DATA, drill_shape, field_shape
-
-try:
-    import yaml_rs
-except ImportError:  # pragma: no cover - yaml-rs is a dependency; without it every file takes the slow path
-    yaml_rs = None  # type: ignore[assignment]
 
 #: Tokens every reader reads alike, with nothing to warn about: decimal numbers shown as written, true/false/null.
 _SIMPLE = re.compile(r"(?:-?(?:0|[1-9][0-9]{0,30})(?:\.(?:0|[0-9]*[1-9])?)?(?:[eE][-+]?[0-9]{1,2})?|true|false|null)\Z")
@@ -142,7 +137,7 @@ def _trace_event_adapter() -> Any:
 
 def fast_data(text: str) -> dict[str, Any] | None:
     """The plain data of a drill's YAML ``text`` as the position-tracking path builds it, or None when unsure."""
-    if yaml_rs is None or len(text) > limits.MAX_FILE_BYTES:
+    if not yamlrs.available() or len(text) > limits.MAX_FILE_BYTES:
         return None
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -165,12 +160,8 @@ def fast_data(text: str) -> dict[str, Any] | None:
 
 
 def _parse(text: str) -> Any:
-    assert yaml_rs is not None
     try:
-        data = yaml_rs.loads(
-            text, parse_datetime=False, duplicate_key_policy=yaml_rs.DuplicateKeyPolicy.Error,
-            alias_limits=yaml_rs.AliasLimits(max_total_replayed_events=0, max_alias_expansions_per_anchor=0),
-        )
+        data = yamlrs.loads(text)
     except Exception:
         return None
     if len(text) > _TRIM_ABOVE:
@@ -223,7 +214,7 @@ def _reading(token: str) -> Any:
     """yaml-rs's reading of the unquoted ``token``; :data:`_TEXT_EVERYWHERE` when yaml-rs, the YAML 1.2 core schema
     and YAML 1.1 all read it as that text; :data:`_UNREADABLE` when it is not a scalar on its own."""
     try:
-        loaded: Any = yaml_rs.loads(f"x: {token}\n", parse_datetime=False) if yaml_rs is not None else None
+        loaded: Any = yamlrs.loads(f"x: {token}\n", strict=False) if yamlrs.available() else None
         value = loaded["x"] if loaded is not None else None
     except Exception:
         return _UNREADABLE

@@ -21,7 +21,6 @@ Did-you-mean hints are bounded as in :mod:`warroom.core.validation` (:class:`~wa
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from warroom.core.agents import COST_ROLE, MAX_TOTAL_REPETITIONS
@@ -69,11 +68,16 @@ def _version_issues(drill: Any) -> list[Issue]:
     return out
 
 
-@cache
+_V2_FIELDS_OF: dict[type, tuple[str, ...]] = {}
+
+
 def _v2_fields(cls: type) -> tuple[str, ...]:
-    """The format-2 fields (:data:`_V2_FIELDS`) the event class ``cls`` has; cached, as reading a pydantic class's
-    ``model_fields`` is slow and a trace holds thousands of events of a few classes."""
-    return tuple(name for name in _V2_FIELDS if name in cls.model_fields)  # type: ignore[attr-defined]
+    """The format-2 fields (:data:`_V2_FIELDS`) the event class ``cls`` has; kept per class, as reading a pydantic
+    class's ``model_fields`` is slow and a trace holds thousands of events of a few classes."""
+    fields = _V2_FIELDS_OF.get(cls)
+    if fields is None:
+        fields = _V2_FIELDS_OF[cls] = tuple(name for name in _V2_FIELDS if name in getattr(cls, "model_fields", {}))
+    return fields
 
 
 def _event_lists(drill: Any) -> list[tuple[Loc, list[Any]]]:

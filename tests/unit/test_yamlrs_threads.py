@@ -1,0 +1,49 @@
+"""yaml-rs runs only on long-lived threads (warroom.core.yamlrs): reading drills in fresh worker threads, over and
+over, must not crash the process (yaml-rs 0.1.6 did, with a segmentation fault, within a few rounds)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from warroom.core import yamlrs
+from warroom.core.library import bundled_drills_dir
+
+ROUNDS = """
+import asyncio, sys
+from pathlib import Path
+from warroom.core.loader import load_drill
+paths = sorted(Path(sys.argv[1]).glob("*.yaml"))
+async def one_round():
+    await asyncio.get_running_loop().run_in_executor(None, lambda: [load_drill(p) for p in paths])
+for _ in range(15):
+    asyncio.run(one_round())  # each round: a new event loop, a new worker thread that ends with it
+print("ok")
+"""
+
+
+def test_reading_the_library_in_fresh_threads_round_after_round_does_not_crash() -> None:
+    proc = subprocess.run([sys.executable, "-c", ROUNDS, str(bundled_drills_dir())], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.returncode, proc.stderr[-2000:])
+
+
+def test_a_worker_thread_parses_on_the_parser_thread_with_the_same_result() -> None:
+    text = "a: 1\nb: [x, 2.5, true]\nc: 2024-01-01\n"
+    here = yamlrs.loads(text)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        there = pool.submit(yamlrs.loads, text).result()
+    assert there == here == {"a": 1, "b": ["x", 2.5, True], "c": "2024-01-01"}
+    assert any(t.name.startswith("warroom-yaml-rs") for t in threading.enumerate())
+
+
+def test_errors_reach_the_caller_from_the_parser_thread() -> None:
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        for text in ("a: 1\na: 2\n", "a: [\n", "a: &x 1\nb: *x\n"):  # a duplicate key, a syntax error, an alias
+            with pytest.raises(Exception, match=r"duplicate|unclosed|alias"):
+                pool.submit(yamlrs.loads, text).result()
+        assert pool.submit(yamlrs.loads, "a: &x 1\nb: *x\n", False).result() == {"a": 1, "b": 1}
