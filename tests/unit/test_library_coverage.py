@@ -312,3 +312,21 @@ def test_the_shape_table_lists_the_drills_of_a_shape():
     table = shape_table()
     assert "dental-recall-calls" in table["agents and handoffs"]
     assert "erasure-requests-december" in table["parallel batches"]
+
+
+def test_the_drill_docs_name_for_each_shape_has_it():
+    # docs/authoring.md, "One drill per shape": a row whose shape starts with a shape's name names a bundled drill
+    # that has the shape.
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "authoring.md").read_text(encoding="utf-8")
+    section = docs.split("## One drill per shape\n", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| ([^|]+?) \| `([a-z0-9-]+)` \|", section, flags=re.MULTILINE)
+    drills = {d.id: (p, d) for p, d in zip(sorted(bundled_drills_dir().glob("*.yaml")), _library(), strict=True)}
+    checked = set()
+    for shape_words, drill_id in rows:
+        assert drill_id in drills, f"the docs name {drill_id!r}, not a bundled drill"
+        for shape, has in SHAPES.items():
+            if shape_words.startswith(shape):
+                path, drill = drills[drill_id]
+                assert has(drill, path), f"{drill_id} does not have the shape {shape!r} the docs name it for"
+                checked.add(shape)
+    assert checked == set(SHAPES) - NOT_YET_COVERED_SHAPES
