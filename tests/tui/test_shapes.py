@@ -38,7 +38,7 @@ SIZE = (80, 40)
 #: What each shape shows that only it has: (the event to put the cursor on, texts on screen while it is selected).
 ON_SCREEN: dict[str, tuple[str, tuple[str, ...]]] = {
     # 1: the agent column, and a handoff as an event of its own.
-    "shape-01-agents": ("e05", ("agent", "refund…", "lead → refunder: Refund the 12 tickets in queue refunds-nov")),
+    "shape-01-agents": ("e05", ("step   agent    kind", "lead → refunder: Refund the 12 tickets in queue refunds-nov")),
     # 2: a sub-agent's call priced at its own model (not the executor's).
     "shape-02-models": ("e04", ("analyst · sub-agent", "sub-agent gemini-2.5-flash at $0.30 /")),
     # 3: a batch whose results came in completion order, and its call without a result.
