@@ -13,7 +13,14 @@ from warroom.core.migrate import migrate_file, migrate_text
 
 #: A bundled drill as it was in version 1 (the bundled drills are version 2 since the library was migrated).
 V1_DRILL = REPO / "tests" / "fixtures" / "v1" / "sla-credits-october.yaml"
-V1_FILES = [V1_DRILL, seed_example_path()] + sorted((REPO / "tests" / "fairness").glob("*.yaml"))
+#: Every version-1 file: the bundled drills as they were in version 1 (tests/fixtures/v1, from git history before
+#: the library was migrated), the seed example, the fairness drills and the drills that load with warnings.
+V1_FILES = (
+    sorted((REPO / "tests" / "fixtures" / "v1").glob("*.yaml"))
+    + [seed_example_path()]
+    + sorted((REPO / "tests" / "fairness").glob("*.yaml"))
+    + sorted((REPO / "tests" / "warnings").glob("*.yaml"))
+)
 
 
 @pytest.mark.parametrize("path", V1_FILES, ids=lambda p: p.stem)
@@ -29,6 +36,13 @@ def test_every_bundled_v1_file_migrates_losslessly(path: Path):
     changed = [(a, b) for a, b in zip(old_lines, new_lines, strict=True) if a != b]
     ((old, new),) = changed  # one line changed; every comment and line kept
     assert old.startswith("schema_version: 1") and new == old.replace("schema_version: 1", "schema_version: 2", 1)
+
+
+def test_the_v1_fixtures_are_the_fourteen_bundled_drills_as_they_were_in_version_1():
+    from warroom.core.library import bundled_drills_dir
+
+    v1 = {p.stem for p in (REPO / "tests" / "fixtures" / "v1").glob("*.yaml")}
+    assert len(v1) == 14 and v1 <= {p.stem for p in bundled_drills_dir().glob("*.yaml")}
 
 
 def test_migrating_keeps_a_byte_order_mark_crlf_and_a_comment_on_the_version_line(tmp_path: Path):
