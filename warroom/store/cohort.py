@@ -1,0 +1,184 @@
+"""The cohort statistics counted inside the database (``warroom scores summary``): a few GROUP BY queries over the
+matching sessions instead of a row per session, turned into :class:`~warroom.core.stats.CohortStats` by
+:func:`warroom.core.cohortcounts.stats_from_counts` (the figures are those of
+:func:`~warroom.core.stats.summarize` over :func:`~warroom.store.facts.read_facts`).
+
+The queries (the same SQL on SQLite and PostgreSQL; only the ``typeof`` checks differ, :func:`_sql` of
+:mod:`warroom.store.facts`), all over the covering index ``ix_sessions_facts`` on SQLite:
+
+1. the rows that cannot be counted, described one by one (few);
+2. counts per (trainee, drill, mode): sessions, abandoned, hits, misses, false alarms, correct rejections, false
+   escalations, distractors shown, score sums; the counted modes are chosen from them
+   (:func:`~warroom.store.facts.counted_modes`: assessment sessions when any match);
+3. per (trainee, drill) and distinct ``distractor_escalations`` text: how many played sessions escalated those
+   distractors (distractors escalated per trainee, pulls per drill);
+4. the medians of time to detect (drill and wall seconds) per trainee and per drill: the middle one or two values
+   found by ``row_number()`` over each group (window functions);
+5. per trainee, the count and score sum of the played sessions at odd and even places in start-time order (ties in
+   start time are ordered by session id), for the split-half reliability.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from warroom.core.cohortcounts import CohortCounts, PairCounts, stats_from_counts
+from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
+from warroom.store.facts import MODES, Counted, FactsQuery, build_facts, counted_modes, read_facts, valid_facts_sql
+
+if TYPE_CHECKING:
+    from warroom.core.stats import CohortStats
+    from warroom.store.results import CorruptSession, ResultsStore
+
+_ABANDONED = f"'{Outcome.ABANDONED.value}'"
+_HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
+_CONTAINED = ", ".join(f"'{o.value}'" for o in sorted(CONTAINED_OUTCOMES))
+#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.stats.SessionFacts`' own): an outcome
+#: that fits the kind of drill, distractor figures of the right shape.
+_FITS_SQL = (
+    f"((all_clear = 0 AND outcome <> {_HELD}) OR (all_clear <> 0 AND outcome NOT IN ({_CONTAINED}))) "
+    "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
+)
+_PLAYED = f"outcome <> {_ABANDONED}"
+_PAIR_SQL = (
+    "SELECT trainee, drill_id, mode, count(*), "
+    f"count(CASE WHEN NOT ({_PLAYED}) THEN 1 END), "
+    f"count(CASE WHEN all_clear = 0 AND {_PLAYED} THEN 1 END), "
+    f"count(CASE WHEN all_clear = 0 AND outcome = '{Outcome.CONTAINED.value}' THEN 1 END), "
+    f"count(CASE WHEN all_clear <> 0 AND {_PLAYED} THEN 1 END), "
+    f"count(CASE WHEN all_clear <> 0 AND {_PLAYED} AND outcome <> {_HELD} THEN 1 END), "
+    f"CAST(coalesce(sum(CASE WHEN all_clear <> 0 AND {_PLAYED} THEN false_escalations END), 0) AS BIGINT), "
+    f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN distractors_shown END), 0) AS BIGINT), "
+    f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN total END), 0) AS BIGINT), "
+    "count(CASE WHEN all_clear = 0 THEN 1 END) "
+    "FROM sessions{where} GROUP BY trainee, drill_id, mode"
+)
+_PULLS_SQL = (
+    "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{where} "
+    "GROUP BY trainee, drill_id, distractor_escalations"
+)
+_MEDIAN_SQL = (
+    "SELECT g, min(v), max(v) FROM (SELECT {group} AS g, {value} AS v, "
+    "row_number() OVER (PARTITION BY {group} ORDER BY {value}) AS rn, count(*) OVER (PARTITION BY {group}) AS c "
+    "FROM sessions{where}) m WHERE rn = (c + 1) / 2 OR rn = (c + 2) / 2 GROUP BY g"
+)
+_HALVES_SQL = (
+    "SELECT trainee, rn % 2, count(*), CAST(sum(total) AS BIGINT) FROM (SELECT trainee, total, "
+    "row_number() OVER (PARTITION BY trainee ORDER BY started_at, session_id) AS rn FROM sessions{where}) h "
+    "GROUP BY trainee, rn % 2"
+)
+
+
+@dataclass(frozen=True)
+class CohortResult:
+    """What :func:`cohort_stats` found: the statistics, which sessions they count (``counted``), how many valid
+    sessions matched (``matched``: counted ones plus those of another mode, ``stats.skipped_by_mode``) and the
+    rows left out because they cannot be counted (``problems``)."""
+
+    stats: CohortStats
+    counted: Counted
+    matched: int
+    problems: list[CorruptSession]
+
+
+def cohort_stats(store: ResultsStore, query: FactsQuery | None = None, mode: str = "auto") -> CohortResult:
+    """The cohort statistics of the sessions ``query`` matches, counted in the database; ``mode`` as in
+    :func:`~warroom.store.facts.counted_modes` (``auto``, ``assessment``, ``practice`` or ``all``).
+
+    The figures equal ``summarize(read_facts(store, query))`` with the same modes (ties in start time aside: the
+    split-half order breaks them by session id). Raises ValueError for an unknown mode and
+    :class:`~warroom.store.results.StoreError` when the store cannot be read."""
+    if mode not in ("auto", "all", *MODES):
+        raise ValueError(f"unknown mode {mode!r} (choose from auto, {', '.join(MODES)}, all)")
+    query = query or FactsQuery()
+    try:
+        return _count(store, query, mode)
+    except store._db_errors as exc:
+        raise store._error(exc) from exc
+    except _Unusual:  # a store changed by hand in ways the SQL checks do not see: count session by session
+        from warroom.core.stats import summarize
+
+        facts, problems = read_facts(store, query)
+        counted = counted_modes(facts, mode)
+        return CohortResult(summarize(facts, modes=counted.modes), counted, len(facts), problems)
+
+
+class _Unusual(Exception):
+    """A row the SQL checks let through that only a session-by-session read can describe (a ``distractor_escalations``
+    column that is not a JSON list of event ids, figures marked bad whose scorecard reads fine)."""
+
+
+def _count(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResult:
+    from warroom.store.facts import _COLUMNS
+
+    loose = store.dialect.loose_types
+    valid = f"{valid_facts_sql(loose)} AND {_FITS_SQL}"
+    unindexed = store.dialect.unindexed("")
+    conn = store._conn
+    where, params = query.where(f"NOT coalesce(({valid}), FALSE)", unindexed=unindexed)
+    bad_rows = conn.execute(f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{where}", params)
+    left_over, problems = build_facts(store, bad_rows.fetchall())
+    if left_over:
+        raise _Unusual
+    where, params = query.where(f"({valid})", unindexed=unindexed)
+    groups = conn.execute(_PAIR_SQL.format(where=where), params).fetchall()
+    counted = _counted(groups, requested)
+    counts = CohortCounts()
+    for trainee, drill, mode, n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault in groups:
+        if counted.modes is not None and mode not in counted.modes:
+            counts.skipped_by_mode += n
+            continue
+        pair = PairCounts(n, abandoned, fault, hits, clear, fas, clear_false, shown, 0, score, any_fault > 0)
+        if (trainee, drill) in counts.pairs:
+            counts.pairs[trainee, drill].add(pair)
+        else:
+            counts.pairs[trainee, drill] = pair
+    matched = sum(g[3] for g in groups)
+    mode_sql = "" if counted.modes is None else " AND mode IN ({})".format(", ".join(f"'{m}'" for m in counted.modes))
+    played, pp = query.where(f"({valid}){mode_sql} AND {_PLAYED}", unindexed=unindexed)
+    _pulls(conn, played, pp, counts)
+    for scope, group in (("trainee", "trainee"), ("drill", "drill_id")):
+        for figure, value in (("ttd", "time_to_detect"), ("wall_ttd", "wall_time_to_detect")):
+            w, p = query.where(f"({valid}){mode_sql} AND {_PLAYED} AND {value} IS NOT NULL", unindexed=unindexed)
+            sql = _MEDIAN_SQL.format(group=group, value=value, where=w)
+            counts.medians[scope, figure] = {g: (lo + hi) / 2 for g, lo, hi in conn.execute(sql, p)}
+    halves: dict[str, tuple[int, float, int, float]] = {}
+    for trainee, parity, n, score in conn.execute(_HALVES_SQL.format(where=played), pp):
+        n_odd, sum_odd, n_even, sum_even = halves.get(trainee, (0, 0, 0, 0))
+        halves[trainee] = (n, score, n_even, sum_even) if parity == 1 else (n_odd, sum_odd, n, score)
+    counts.halves = halves
+    try:
+        stats = stats_from_counts(counts)
+    except ValueError:  # counts that are not shares: only a store changed by hand has them
+        raise _Unusual from None
+    return CohortResult(stats, counted, matched, problems)
+
+
+def _counted(groups: list[Any], requested: str) -> Counted:
+    """The modes counted for ``requested`` (``auto``: assessment when some matching session is one, else all)."""
+    if requested == "auto":
+        requested = "assessment" if any(g[2] == "assessment" for g in groups) else "all"
+    if requested == "all":
+        return Counted(None, "all")
+    return Counted(frozenset({requested}), requested)
+
+
+def _pulls(conn: Any, where: str, params: list[Any], counts: CohortCounts) -> None:
+    """Add the distractors escalated per pair and the pulls per drill to ``counts`` (query 3)."""
+    sql = _PULLS_SQL.format(where=f"{where} AND distractor_escalations IS NOT NULL")
+    for trainee, drill, text, n in conn.execute(sql, params).fetchall():
+        try:
+            ids = json.loads(text)
+        except ValueError:
+            raise _Unusual from None
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise _Unusual
+        pair = counts.pairs.get((trainee, drill))
+        if pair is not None:
+            pair.escalated += n * len(set(ids))
+        pulls = counts.pulls.setdefault(drill, Counter())
+        for event, k in Counter(ids).items():
+            pulls[event] += n * k
