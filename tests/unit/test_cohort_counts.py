@@ -91,7 +91,7 @@ def test_an_unreadable_escalations_column_is_counted_session_by_session(tmp_path
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
         store._conn.execute("UPDATE sessions SET distractor_escalations = '{oops' WHERE session_id = 'cy-a'")
         got = cohort_stats(store)
-        stats, counted, matched, problems = _expected(store, FactsQuery(), "auto")
+        stats, counted, matched, _ = _expected(store, FactsQuery(), "auto")
     assert [p.session_id for p in got.problems] == ["cy-a"]
     assert (got.stats, got.counted, got.matched) == (stats, counted, matched)
 

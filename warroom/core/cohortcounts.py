@@ -63,14 +63,6 @@ class PairCounts:
         """Hits plus all-clear drills held."""
         return self.hits + self.clear - self.false_alarms
 
-    def add(self, other: PairCounts) -> None:
-        """Add ``other``'s counts to these."""
-        for name in self.__slots__:  # type: ignore[attr-defined]
-            if name == "any_fault":
-                self.any_fault = self.any_fault or other.any_fault
-            else:
-                setattr(self, name, getattr(self, name) + getattr(other, name))
-
 
 @dataclass
 class CohortCounts:
@@ -84,6 +76,16 @@ class CohortCounts:
     medians: dict[tuple[str, str], dict[str, float]] = field(default_factory=dict)
     halves: dict[str, tuple[int, float, int, float]] = field(default_factory=dict)
     skipped_by_mode: int = 0
+
+
+def _sum(pairs: list[PairCounts]) -> PairCounts:
+    """The counts of several pairs added up."""
+    return PairCounts(
+        sum(c.sessions for c in pairs), sum(c.abandoned for c in pairs), sum(c.fault for c in pairs),
+        sum(c.hits for c in pairs), sum(c.clear for c in pairs), sum(c.false_alarms for c in pairs),
+        sum(c.clear_false_escalations for c in pairs), sum(c.shown for c in pairs), sum(c.escalated for c in pairs),
+        sum(c.score_sum for c in pairs), any(c.any_fault for c in pairs),
+    )  # fmt: skip
 
 
 def _ceil(x: float) -> int:
@@ -106,24 +108,19 @@ def stats_from_counts(counts: CohortCounts, *, target: float = TARGET_RELIABILIT
     med = counts.medians
     trainees = []
     for name in sorted(by_trainee):
-        total = PairCounts()
-        for c in by_trainee[name].values():
-            total.add(c)
+        total = _sum(list(by_trainee[name].values()))
         ttd = (med.get(("trainee", "ttd"), {}).get(name), med.get(("trainee", "wall_ttd"), {}).get(name))
         trainees.append(_trainee_stats(name, total, ttd, reliability, needed))
-    drills = [
-        _drill_stats(
-            name, by_drill[name], responses.get(name, []), counts.pulls.get(name, Counter()),
-            (med.get(("drill", "ttd"), {}).get(name), med.get(("drill", "wall_ttd"), {}).get(name)),
-        )  # fmt: skip
-        for name in sorted(by_drill)
-    ]
+    drills = []
+    for name in sorted(by_drill):
+        ttd = (med.get(("drill", "ttd"), {}).get(name), med.get(("drill", "wall_ttd"), {}).get(name))
+        drills.append(
+            _drill_stats(name, by_drill[name], responses.get(name, []), counts.pulls.get(name, Counter()), ttd)
+        )
     return CohortStats(trainees, drills, reliability, counts.skipped_by_mode)
 
 
-def _reliability(
-    halves: dict[str, tuple[int, float, int, float]], target: float
-) -> tuple[Reliability, float | None]:
+def _reliability(halves: dict[str, tuple[int, float, int, float]], target: float) -> tuple[Reliability, float | None]:
     """The cohort's odd/even split-half reliability (trainees with 2 or more played sessions), and the exact
     (unrounded) sessions needed for ``target``."""
     odd: list[float] = []

@@ -27,7 +27,16 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.cohortcounts import CohortCounts, PairCounts, stats_from_counts
 from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
-from warroom.store.facts import MODES, Counted, FactsQuery, build_facts, counted_modes, read_facts, valid_facts_sql
+from warroom.store.facts import (
+    FACTS_INDEX,
+    MODES,
+    Counted,
+    FactsQuery,
+    build_facts,
+    counted_modes,
+    read_facts,
+    valid_facts_sql,
+)
 
 if TYPE_CHECKING:
     from warroom.core.stats import CohortStats
@@ -44,7 +53,7 @@ _FITS_SQL = (
 )
 _PLAYED = f"outcome <> {_ABANDONED}"
 _PAIR_SQL = (
-    "SELECT trainee, drill_id, mode, count(*), "
+    "SELECT trainee, drill_id, count(*), "
     f"count(CASE WHEN NOT ({_PLAYED}) THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND {_PLAYED} THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND outcome = '{Outcome.CONTAINED.value}' THEN 1 END), "
@@ -54,20 +63,20 @@ _PAIR_SQL = (
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN distractors_shown END), 0) AS BIGINT), "
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN total END), 0) AS BIGINT), "
     "count(CASE WHEN all_clear = 0 THEN 1 END) "
-    "FROM sessions{where} GROUP BY trainee, drill_id, mode"
+    "FROM sessions{hint}{where} GROUP BY trainee, drill_id"
 )
 _PULLS_SQL = (
-    "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{where} "
+    "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{hint}{where} "
     "GROUP BY trainee, drill_id, distractor_escalations"
 )
 _MEDIAN_SQL = (
     "SELECT g, min(v), max(v) FROM (SELECT {group} AS g, {value} AS v, "
     "row_number() OVER (PARTITION BY {group} ORDER BY {value}) AS rn, count(*) OVER (PARTITION BY {group}) AS c "
-    "FROM sessions{where}) m WHERE rn = (c + 1) / 2 OR rn = (c + 2) / 2 GROUP BY g"
+    "FROM sessions{hint}{where}) m WHERE rn = (c + 1) / 2 OR rn = (c + 2) / 2 GROUP BY g"
 )
 _HALVES_SQL = (
     "SELECT trainee, rn % 2, count(*), CAST(sum(total) AS BIGINT) FROM (SELECT trainee, total, "
-    "row_number() OVER (PARTITION BY trainee ORDER BY started_at, session_id) AS rn FROM sessions{where}) h "
+    "row_number() OVER (PARTITION BY trainee ORDER BY started_at, session_id) AS rn FROM sessions{hint}{where}) h "
     "GROUP BY trainee, rn % 2"
 )
 
@@ -111,42 +120,71 @@ class _Unusual(Exception):
     column that is not a JSON list of event ids, figures marked bad whose scorecard reads fine)."""
 
 
+#: At most this many rows that cannot be counted are left out by their ids; with more, every query repeats the checks.
+_MAX_LEFT_OUT_BY_ID = 500
+
+
 def _count(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResult:
+    """Run the queries in one read transaction (one snapshot of the store) and build the result."""
+    conn = store._conn
+    begin = not getattr(conn, "in_transaction", False)  # (a test or caller may hold one already)
+    if begin:
+        conn.execute(store.dialect.begin_read)
+    try:
+        return _count_in(store, query, requested)
+    finally:
+        if begin:
+            conn.execute("COMMIT")
+
+
+def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResult:
     from warroom.store.facts import _COLUMNS
 
-    loose = store.dialect.loose_types
-    valid = f"{valid_facts_sql(loose)} AND {_FITS_SQL}"
+    loose, conn = store.dialect.loose_types, store._conn
+    valid = f"({valid_facts_sql(loose)} AND {_FITS_SQL})"
     unindexed = store.dialect.unindexed("")
-    conn = store._conn
-    where, params = query.where(f"NOT coalesce(({valid}), FALSE)", unindexed=unindexed)
-    bad_rows = conn.execute(f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{where}", params)
-    left_over, problems = build_facts(store, bad_rows.fetchall())
+    hint = store.dialect.indexed_by(FACTS_INDEX)  # every query reads the covering index only
+    where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
+    bad_rows = conn.execute(f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{hint}{where}", params)
+    bad_rows = bad_rows.fetchall()
+    left_over, problems = build_facts(store, bad_rows)
     if left_over:
         raise _Unusual
-    where, params = query.where(f"({valid})", unindexed=unindexed)
-    groups = conn.execute(_PAIR_SQL.format(where=where), params).fetchall()
-    counted = _counted(groups, requested)
+
+    def where_counted(condition: str) -> tuple[str, list[Any]]:
+        """WHERE of the filters, ``condition`` and the rows that can be counted: the checks are evaluated once
+        (above); the few rows that fail them are left out by id."""
+        if len(bad_rows) > _MAX_LEFT_OUT_BY_ID:
+            return query.where(f"{valid} AND {condition}", unindexed=unindexed)
+        w, p = query.where(condition, unindexed=unindexed)
+        if bad_rows:
+            w += f" AND session_id NOT IN ({', '.join('?' for _ in bad_rows)})"
+            p += [r[1] for r in bad_rows]
+        return w, p
+
+    w, p = where_counted("1 = 1")
+    by_mode = dict(conn.execute(f"SELECT mode, count(*) FROM sessions{hint}{w} GROUP BY mode", p).fetchall())
+    counted = _counted(by_mode, requested)
     counts = CohortCounts()
-    for trainee, drill, mode, n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault in groups:
-        if counted.modes is not None and mode not in counted.modes:
-            counts.skipped_by_mode += n
-            continue
-        pair = PairCounts(n, abandoned, fault, hits, clear, fas, clear_false, shown, 0, score, any_fault > 0)
-        if (trainee, drill) in counts.pairs:
-            counts.pairs[trainee, drill].add(pair)
-        else:
-            counts.pairs[trainee, drill] = pair
-    matched = sum(g[3] for g in groups)
-    mode_sql = "" if counted.modes is None else " AND mode IN ({})".format(", ".join(f"'{m}'" for m in counted.modes))
-    played, pp = query.where(f"({valid}){mode_sql} AND {_PLAYED}", unindexed=unindexed)
-    _pulls(conn, played, pp, counts)
+    counts.skipped_by_mode = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
+    # (the unary + on SQLite: the mode's own index would make every large row be read)
+    modes = ", ".join(f"'{m}'" for m in sorted(counted.modes or ()))
+    in_modes = "1 = 1" if counted.modes is None else f"{store.dialect.unindexed('mode')} IN ({modes})"
+    w, p = where_counted(in_modes)
+    for trainee, drill, *figures in conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall():
+        n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault = figures
+        counts.pairs[trainee, drill] = PairCounts(
+            n, abandoned, fault, hits, clear, fas, clear_false, shown, 0, score, any_fault > 0
+        )
+    played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
+    _pulls(conn, hint, played, pp, counts)
     for scope, group in (("trainee", "trainee"), ("drill", "drill_id")):
         for figure, value in (("ttd", "time_to_detect"), ("wall_ttd", "wall_time_to_detect")):
-            w, p = query.where(f"({valid}){mode_sql} AND {_PLAYED} AND {value} IS NOT NULL", unindexed=unindexed)
-            sql = _MEDIAN_SQL.format(group=group, value=value, where=w)
-            counts.medians[scope, figure] = {g: (lo + hi) / 2 for g, lo, hi in conn.execute(sql, p)}
+            w, p = where_counted(f"{in_modes} AND {_PLAYED} AND {value} IS NOT NULL")
+            sql = _MEDIAN_SQL.format(group=group, value=value, hint=hint, where=w)
+            counts.medians[scope, figure] = {g: (lo + hi) / 2 for g, lo, hi in conn.execute(sql, p).fetchall()}
     halves: dict[str, tuple[int, float, int, float]] = {}
-    for trainee, parity, n, score in conn.execute(_HALVES_SQL.format(where=played), pp):
+    for trainee, parity, n, score in conn.execute(_HALVES_SQL.format(hint=hint, where=played), pp).fetchall():
         n_odd, sum_odd, n_even, sum_even = halves.get(trainee, (0, 0, 0, 0))
         halves[trainee] = (n, score, n_even, sum_even) if parity == 1 else (n_odd, sum_odd, n, score)
     counts.halves = halves
@@ -154,21 +192,21 @@ def _count(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResu
         stats = stats_from_counts(counts)
     except ValueError:  # counts that are not shares: only a store changed by hand has them
         raise _Unusual from None
-    return CohortResult(stats, counted, matched, problems)
+    return CohortResult(stats, counted, sum(by_mode.values()), problems)
 
 
-def _counted(groups: list[Any], requested: str) -> Counted:
+def _counted(by_mode: dict[str, int], requested: str) -> Counted:
     """The modes counted for ``requested`` (``auto``: assessment when some matching session is one, else all)."""
     if requested == "auto":
-        requested = "assessment" if any(g[2] == "assessment" for g in groups) else "all"
+        requested = "assessment" if by_mode.get("assessment") else "all"
     if requested == "all":
         return Counted(None, "all")
     return Counted(frozenset({requested}), requested)
 
 
-def _pulls(conn: Any, where: str, params: list[Any], counts: CohortCounts) -> None:
+def _pulls(conn: Any, hint: str, where: str, params: list[Any], counts: CohortCounts) -> None:
     """Add the distractors escalated per pair and the pulls per drill to ``counts`` (query 3)."""
-    sql = _PULLS_SQL.format(where=f"{where} AND distractor_escalations IS NOT NULL")
+    sql = _PULLS_SQL.format(hint=hint, where=f"{where} AND distractor_escalations IS NOT NULL")
     for trainee, drill, text, n in conn.execute(sql, params).fetchall():
         try:
             ids = json.loads(text)

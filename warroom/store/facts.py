@@ -1,5 +1,6 @@
 """The cohort statistics' input from the results store: one :class:`~warroom.core.stats.SessionFacts` per stored
-session (``warroom report``; ``warroom scores summary`` counts inside the database instead, :mod:`warroom.store.cohort`).
+session (``warroom report``; ``warroom scores summary`` counts inside the database instead,
+:mod:`warroom.store.cohort`).
 
 Every figure comes from the session's columns (trainee, drill id, all-clear flag, outcome, total, start time, false
 escalations, time to detect, wall-clock time to detect, mode, and the distractor figures ``distractors_shown`` and
@@ -63,7 +64,7 @@ def _sql(text: str, loose_types: bool) -> str:
 def valid_facts_sql(loose_types: bool) -> str:
     """The SQL condition true for a row whose statistics columns hold values of the right type and range (a row
     that fails it is described by :func:`_wrong_types`)."""
-    from warroom.store.records import valid_row_sql
+    from warroom.store.checks import valid_row_sql
 
     return f"{valid_row_sql(loose_types=loose_types)} AND {_sql(_EXTRA_VALID_SQL, loose_types)}"
 
@@ -124,7 +125,8 @@ def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts
     wrong: list[str] = []
     pulled_of: dict[str, tuple[str, ...]] = {}  # few distinct texts: parse each once
     make, append = SessionFacts, facts.append  # local names: this loop runs once per stored session
-    for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, mode, shown, text in rows:
+    for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, *rest in rows:
+        mode, shown, text = rest
         if not ok:
             wrong.append(sid)
             continue

@@ -127,7 +127,7 @@ class StoreQueries(StoreConnection):
         """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns
         (``checked``, default all) hold values of the right type (:func:`~warroom.store.records.valid_row_sql`),
         False only the others. ``set_id`` and ``mode`` keep the sessions of that drill set / mode."""
-        from warroom.store.records import VALID_ROW_SQL, valid_row_sql
+        from warroom.store.checks import VALID_ROW_SQL, valid_row_sql
 
         loose = self.dialect.loose_types
         sql = VALID_ROW_SQL if checked is None and loose else valid_row_sql(checked, loose_types=loose)
