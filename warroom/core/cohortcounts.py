@@ -78,14 +78,15 @@ class CohortCounts:
     skipped_by_mode: int = 0
 
 
+def _figures(c: PairCounts) -> tuple[int | float | bool, ...]:
+    return (c.sessions, c.abandoned, c.fault, c.hits, c.clear, c.false_alarms, c.clear_false_escalations, c.shown,
+            c.escalated, c.score_sum, c.any_fault)  # fmt: skip
+
+
 def _sum(pairs: list[PairCounts]) -> PairCounts:
-    """The counts of several pairs added up."""
-    return PairCounts(
-        sum(c.sessions for c in pairs), sum(c.abandoned for c in pairs), sum(c.fault for c in pairs),
-        sum(c.hits for c in pairs), sum(c.clear for c in pairs), sum(c.false_alarms for c in pairs),
-        sum(c.clear_false_escalations for c in pairs), sum(c.shown for c in pairs), sum(c.escalated for c in pairs),
-        sum(c.score_sum for c in pairs), any(c.any_fault for c in pairs),
-    )  # fmt: skip
+    """The counts of several pairs added up (column by column: this runs once per trainee and per drill)."""
+    columns = list(zip(*map(_figures, pairs), strict=True))
+    return PairCounts(*map(sum, columns[:-1]), any(columns[-1]))  # type: ignore[arg-type]
 
 
 def _ceil(x: float) -> int:
@@ -181,12 +182,16 @@ def _drill_responses(by_trainee: dict[str, dict[str, PairCounts]]) -> dict[str, 
     score being the trainee's mean score on the other drills (as :mod:`warroom.core.stats`)."""
     out: defaultdict[str, list[tuple[int, int, float]]] = defaultdict(list)
     for drills in by_trainee.values():
-        played = {d: c for d, c in drills.items() if c.played}
-        total = float(sum(c.score_sum for c in played.values()))
-        n = sum(c.played for c in played.values())
-        for drill, c in played.items():
-            if n > c.played:
-                out[drill].append((c.played, c.correct, (total - c.score_sum) / (n - c.played)))
+        rows = [
+            (drill, c.fault + c.clear, c.hits + c.clear - c.false_alarms, c.score_sum)
+            for drill, c in drills.items()
+            if c.fault + c.clear
+        ]
+        total = float(sum(r[3] for r in rows))
+        n = sum(r[1] for r in rows)
+        for drill, k, correct, own in rows:
+            if n > k:
+                out[drill].append((k, correct, (total - own) / (n - k)))
     return out
 
 
@@ -197,14 +202,14 @@ def _drill_stats(
     pulls: Counter[str],
     ttd: tuple[float | None, float | None],
 ) -> DrillStats:
-    played = sum(c.played for c in pairs.values())
+    total = _sum(list(pairs.values()))
     return DrillStats(
         drill_id=name,
-        all_clear=not any(c.any_fault for c in pairs.values()),
-        sessions=played,
-        trainees=sum(1 for c in pairs.values() if c.played),
-        abandoned=sum(c.abandoned for c in pairs.values()),
-        difficulty=rate(sum(c.correct for c in pairs.values()), played),
+        all_clear=not total.any_fault,
+        sessions=total.played,
+        trainees=sum(1 for c in pairs.values() if c.fault or c.clear),
+        abandoned=total.abandoned,
+        difficulty=rate(total.correct, total.played),
         discrimination=point_biserial(responses),
         median_time_to_detect=ttd[0],
         median_wall_time_to_detect=ttd[1],

@@ -6,10 +6,10 @@ matching sessions instead of a row per session, turned into :class:`~warroom.cor
 The queries (the same SQL on SQLite and PostgreSQL; only the ``typeof`` checks differ, :func:`_sql` of
 :mod:`warroom.store.facts`), all over the covering index ``ix_sessions_facts`` on SQLite:
 
-1. the rows that cannot be counted, described one by one (few);
-2. counts per (trainee, drill, mode): sessions, abandoned, hits, misses, false alarms, correct rejections, false
-   escalations, distractors shown, score sums; the counted modes are chosen from them
-   (:func:`~warroom.store.facts.counted_modes`: assessment sessions when any match);
+1. the sessions per mode that can be counted, and those that cannot, which are then described one by one (few);
+2. counts per (trainee, drill) of the counted modes (chosen from query 1 as
+   :func:`~warroom.store.facts.counted_modes` does: assessment sessions when any match): sessions, abandoned, hits,
+   misses, false alarms, correct rejections, false escalations, distractors shown, score sums;
 3. per (trainee, drill) and distinct ``distractor_escalations`` text: how many played sessions escalated those
    distractors (distractors escalated per trainee, pulls per drill);
 4. the medians of time to detect (drill and wall seconds) per trainee and per drill: the middle one or two values
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.cohortcounts import CohortCounts, PairCounts, stats_from_counts
+from warroom.core.errors import WarroomError
 from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
 from warroom.store.facts import (
     FACTS_INDEX,
@@ -115,7 +116,7 @@ def cohort_stats(store: ResultsStore, query: FactsQuery | None = None, mode: str
         return CohortResult(summarize(facts, modes=counted.modes), counted, len(facts), problems)
 
 
-class _Unusual(Exception):
+class _Unusual(WarroomError):
     """A row the SQL checks let through that only a session-by-session read can describe (a ``distractor_escalations``
     column that is not a JSON list of event ids, figures marked bad whose scorecard reads fine)."""
 
@@ -144,9 +145,19 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     valid = f"({valid_facts_sql(loose)} AND {_FITS_SQL})"
     unindexed = store.dialect.unindexed("")
     hint = store.dialect.indexed_by(FACTS_INDEX)  # every query reads the covering index only
-    where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
-    bad_rows = conn.execute(f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{hint}{where}", params)
-    bad_rows = bad_rows.fetchall()
+    # One scan evaluates the checks: valid sessions per mode, and how many cannot be counted (then read one by one).
+    where, params = query.where("1 = 1", unindexed=unindexed)
+    sql = (
+        f"SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(CASE WHEN NOT coalesce({valid}, FALSE) THEN 1 END) "
+        f"FROM sessions{hint}{where} GROUP BY mode"
+    )
+    checked = conn.execute(sql, params).fetchall()
+    by_mode = {mode: n for mode, n, _ in checked if n}
+    bad_rows: list[Any] = []
+    if any(bad for _, _, bad in checked):
+        where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
+        sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{hint}{where}"
+        bad_rows = conn.execute(sql, params).fetchall()
     left_over, problems = build_facts(store, bad_rows)
     if left_over:
         raise _Unusual
@@ -162,8 +173,6 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
             p += [r[1] for r in bad_rows]
         return w, p
 
-    w, p = where_counted("1 = 1")
-    by_mode = dict(conn.execute(f"SELECT mode, count(*) FROM sessions{hint}{w} GROUP BY mode", p).fetchall())
     counted = _counted(by_mode, requested)
     counts = CohortCounts()
     counts.skipped_by_mode = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
