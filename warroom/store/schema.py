@@ -81,15 +81,16 @@ _MIGRATIONS: dict[int, str] = {
             started_at, false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id);
     """,
     # 4: the scorecard's distractor figures as columns (warroom.store.distractors), filled from the stored
-    # scorecards by _BACKFILLS[4], and the covering index of the statistics remade to hold them: `scores summary`
-    # no longer parses any scorecard.
+    # scorecards by _BACKFILLS[4], and the covering index of the statistics remade to hold them and the session id
+    # (implicit in a SQLite index of this table; PostgreSQL needs it for index-only scans): `scores summary` no
+    # longer parses any scorecard nor reads a whole row.
     4: """
         ALTER TABLE sessions ADD COLUMN distractors_shown INTEGER;
         ALTER TABLE sessions ADD COLUMN distractor_escalations TEXT;
         DROP INDEX IF EXISTS ix_sessions_facts;
         CREATE INDEX ix_sessions_facts ON sessions(trainee, drill_id, all_clear, outcome, total, started_at,
             false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id, distractors_shown,
-            distractor_escalations);
+            distractor_escalations, session_id);
     """,
 }
 
