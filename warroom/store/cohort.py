@@ -186,11 +186,7 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     modes = ", ".join(f"'{m}'" for m in sorted(counted.modes or ()))
     in_modes = "1 = 1" if counted.modes is None else f"{store.dialect.unindexed('mode')} IN ({modes})"
     w, p = where_counted(in_modes)
-    for trainee, drill, *figures in conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall():
-        n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault = figures
-        counts.pairs[trainee, drill] = PairCounts(
-            n, abandoned, fault, hits, clear, fas, clear_false, shown, 0, score, any_fault > 0
-        )
+    counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
     played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
     _pulls(conn, hint, played, pp, counts)
     if store.dialect.name == "postgresql":
@@ -201,11 +197,7 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     else:
         sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
         counts.medians.update(_medians(conn.execute(sql, pp).fetchall()))
-    halves: dict[str, tuple[int, float, int, float]] = {}
-    for trainee, parity, n, score in conn.execute(_HALVES_SQL.format(hint=hint, where=played), pp).fetchall():
-        n_odd, sum_odd, n_even, sum_even = halves.get(trainee, (0, 0, 0, 0))
-        halves[trainee] = (n, score, n_even, sum_even) if parity == 1 else (n_odd, sum_odd, n, score)
-    counts.halves = halves
+    counts.halves = _halves(conn.execute(_HALVES_SQL.format(hint=hint, where=played), pp).fetchall())
     try:
         stats = stats_from_counts(counts)
     except ValueError:  # counts that are not shares: only a store changed by hand has them
@@ -220,6 +212,25 @@ def _counted(by_mode: dict[str, int], requested: str) -> Counted:
     if requested == "all":
         return Counted(None, "all")
     return Counted(frozenset({requested}), requested)
+
+
+def _pairs(rows: list[Any]) -> dict[tuple[str, str], PairCounts]:
+    """The :class:`PairCounts` of query 2's rows (the distinct distractors escalated come from query 3)."""
+    pairs = {}
+    for trainee, drill, n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault in rows:
+        pairs[trainee, drill] = PairCounts(
+            n, abandoned, fault, hits, clear, fas, clear_false, shown, 0, score, any_fault > 0
+        )
+    return pairs
+
+
+def _halves(rows: list[Any]) -> dict[str, tuple[int, float, int, float]]:
+    """Trainee -> (odd count, odd score sum, even count, even score sum) from query 5's rows."""
+    halves: dict[str, tuple[int, float, int, float]] = {}
+    for trainee, parity, n, score in rows:
+        n_odd, sum_odd, n_even, sum_even = halves.get(trainee, (0, 0, 0, 0))
+        halves[trainee] = (n, score, n_even, sum_even) if parity == 1 else (n_odd, sum_odd, n, score)
+    return halves
 
 
 def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
