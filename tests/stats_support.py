@@ -1,10 +1,9 @@
 """Stored sessions for the cohort-statistics tests (test_facts, test_summary_cli, test_report*): any mode, wall-clock
-figures, and the scorecard's distractor figures (written into the stored scorecard JSON, as scoring rules that
-record them do)."""
+figures, and the scorecard's distractor figures (as scoring rules that record them write them)."""
 
 from __future__ import annotations
 
-import json
+import dataclasses
 from pathlib import Path
 
 from store_support import scorecard
@@ -44,13 +43,9 @@ def add(
         set_id=set_id,
     )
     card = scorecard(outcome=outcome, total=total, ttd=ttd, drill_id=drill, false_escalations=int(bool(pulled)))
-    assert store.insert(info, card, [], ended_at=info.started_at, wall=WallClock(wall_time_to_detect=wall_ttd))
     if shown is not None or pulled is not None:
-        figures = {"distractors_shown": shown or 0, "distractor_escalations": list(pulled or ())}
-        conn = store._conn
-        (text,) = conn.execute("SELECT scorecard FROM sessions WHERE session_id = ?", (sid,)).fetchone()
-        card_json = json.loads(text) | figures
-        conn.execute("UPDATE sessions SET scorecard = ? WHERE session_id = ?", (json.dumps(card_json), sid))
+        card = dataclasses.replace(card, distractors_shown=shown or 0, distractor_escalations=list(pulled or ()))
+    assert store.insert(info, card, [], ended_at=info.started_at, wall=WallClock(wall_time_to_detect=wall_ttd))
 
 
 #: (trainee, hit outcomes on A and B, outcome on the all-clear drill C): five trainees of different skill.

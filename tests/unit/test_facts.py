@@ -39,11 +39,36 @@ def test_every_column_and_the_scorecards_distractor_figures(store: ResultsStore)
     assert by_id(facts, "ada", "A", "practice").outcome is Outcome.MISSED
 
 
-def test_scorecards_of_rules_that_do_not_record_distractors_are_not_read(store: ResultsStore):
-    store._conn.execute("UPDATE sessions SET scoring_version = '1' WHERE session_id = 'cy-a'")
+def _card(store: ResultsStore, session_id: str, **changes):
+    """The stored scorecard of a session as a :class:`Scorecard`, with ``changes``."""
+    import dataclasses
+
+    from warroom.core.scoring import Scorecard
+
+    return dataclasses.replace(Scorecard.from_dict(store.get(session_id).scorecard), **changes)
+
+
+def test_a_rescore_writes_the_figures_and_rules_1_record_none(store: ResultsStore):
+    store.update_scorecard("ben-a", _card(store, "ben-a", distractors_shown=3, distractor_escalations=["e7", "e7"]))
+    store.update_scorecard("cy-a", _card(store, "cy-a", scoring_version="1"))  # rules 1 never record them
     facts, _ = read_facts(store)
-    assert by_id(facts, "cy", "A").distractor_escalations == ()
+    assert (by_id(facts, "ben", "A").distractors_shown, by_id(facts, "ben", "A").distractor_escalations) == (
+        3, ("e7", "e7")
+    )  # fmt: skip
+    assert (by_id(facts, "cy", "A").distractors_shown, by_id(facts, "cy", "A").distractor_escalations) == (0, ())
     assert by_id(facts, "dee", "A").distractor_escalations == ("e5",)
+
+
+def _reimport(store: ResultsStore, session_id: str, scorecard_text: str) -> None:
+    """Replace a stored session by its exported line with another scorecard text (``warroom store import``)."""
+    import json
+
+    from warroom.store.transfer import export_lines, import_lines
+
+    (line,) = [x for x in export_lines(store) if json.loads(x)["session_id"] == session_id]
+    store.delete([session_id])
+    result = import_lines(store, [json.dumps(json.loads(line) | {"scorecard": scorecard_text})], "x.jsonl")
+    assert result.imported == 1, result.refused
 
 
 def test_filters(store: ResultsStore, tmp_path: Path):
@@ -65,17 +90,21 @@ def test_rows_that_cannot_be_counted_are_reported_and_left_out(store: ResultsSto
     conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")  # a containment in an all-clear drill
     conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # not a mode
     text = conn.execute("SELECT scorecard FROM sessions WHERE session_id = 'dee-a'").fetchone()[0]
-    bad = text.replace('"distractors_shown": 1', '"distractors_shown": "one"')
-    conn.execute("UPDATE sessions SET scorecard = ? WHERE session_id = 'dee-a'", (bad,))
+    _reimport(store, "dee-a", text.replace('"distractors_shown": 1', '"distractors_shown": "one"'))
+    text = conn.execute("SELECT scorecard FROM sessions WHERE session_id = 'cy-a'").fetchone()[0]
+    _reimport(store, "cy-a", text.replace('"distractors_shown": 1', '"distractors_shown": 0'))
     facts, problems = read_facts(store)
-    assert len(facts) == (12 if sqlite else 13)
-    assert sorted(p.session_id for p in problems) == ["ada-b", *(["ben-a"] if sqlite else []), "dee-a", "eve-c"]
+    assert len(facts) == (11 if sqlite else 12)
+    assert sorted(p.session_id for p in problems) == [
+        "ada-b", *(["ben-a"] if sqlite else []), "cy-a", "dee-a", "eve-c"
+    ]  # fmt: skip
     said = {p.session_id: str(p) for p in problems}
     if sqlite:
         assert "total" in said["ben-a"] and "'lots'" in said["ben-a"]
     assert "an all-clear drill has nothing to contain" in said["ada-b"]
     assert "mode" in said["eve-c"]
     assert "counts cannot be negative" in said["dee-a"]  # the malformed figure is refused, not read as 0
+    assert "more distractors escalated than shown" in said["cy-a"]
 
 
 def _indexes(store: ResultsStore) -> set[str]:
@@ -110,18 +139,61 @@ def test_counted_modes(store: ResultsStore):
 
 
 def test_a_scorecard_that_is_not_json_records_no_distractor_figures(store: ResultsStore):
+    """A scorecard refused by nothing that reads the figures: a hand-edited one is back-filled as recording none."""
     store._conn.execute("UPDATE sessions SET scorecard = '{not json' WHERE session_id = 'cy-a'")
-    facts, problems = read_facts(store)
+    _as_version_3(store)
+    with ResultsStore(store.data_dir, url=store.target.url) as s:
+        facts, problems = read_facts(s)
     assert problems == [] and len(facts) == 16  # the row's columns are fine: it is counted
     assert by_id(facts, "cy", "A").distractors_shown == 0
     assert by_id(facts, "dee", "A").distractor_escalations == ("e5",)  # the others are still read
 
 
-def test_a_version_2_store_is_upgraded_to_3_with_the_facts_index(tmp_path: Path, backend_url: str | None):
-    """Migration 3 adds the covering index to a store written by schema version 2, keeping its sessions."""
+def _as_version_3(store: ResultsStore) -> None:
+    """Turn the open store back into schema version 3: no distractor columns, the version-3 facts index."""
+    from warroom.store.schema import _MIGRATIONS
+
+    conn = store._conn
+    conn.execute(f"DROP INDEX {FACTS_INDEX}")
+    conn.execute("ALTER TABLE sessions DROP COLUMN distractors_shown")
+    conn.execute("ALTER TABLE sessions DROP COLUMN distractor_escalations")
+    for statement in store.dialect.ddl(_MIGRATIONS[3]):
+        conn.execute(statement)
+    if store.dialect.name == "sqlite":
+        conn.execute("PRAGMA user_version = 3")
+    else:
+        conn.execute("UPDATE warroom_schema SET version = 3")
+
+
+def test_a_version_3_store_is_upgraded_to_4_with_the_figures_filled(tmp_path: Path, backend_url: str | None):
+    """Migration 4 adds the distractor columns to a store written by schema version 3 and fills them from the
+    stored scorecards: the facts (and so the statistics) are the same before and after."""
     from warroom.store.schema import SCHEMA_VERSION
 
     with ResultsStore(cohort(tmp_path), url=backend_url) as s:
+        s.update_scorecard("ben-b", _card(s, "ben-b", distractors_shown=2, distractor_escalations=["e9", "e9", "e8"]))
+        before = sorted(read_facts(s)[0], key=repr)
+        _as_version_3(s)
+        assert s._conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 16
+    with ResultsStore(tmp_path, url=backend_url) as s:
+        assert SCHEMA_VERSION == 4 and s.schema_version == 4
+        assert FACTS_INDEX in _indexes(s)
+        filled = s._conn.execute(
+            "SELECT session_id, distractors_shown, distractor_escalations FROM sessions "
+            "WHERE distractor_escalations IS NOT NULL ORDER BY session_id"
+        ).fetchall()
+        assert [tuple(r) for r in filled] == [("ben-b", 2, '["e9", "e9", "e8"]'), ("cy-a", 1, '["e5"]'),
+                                              ("dee-a", 1, '["e5"]')]  # fmt: skip
+        after = sorted(read_facts(s)[0], key=repr)
+    assert after == before and len(after) == 16
+
+
+def test_a_version_2_store_is_upgraded_to_3_with_the_facts_index(tmp_path: Path, backend_url: str | None):
+    """Migrations 3 and 4 add the covering index to a store written by schema version 2, keeping its sessions."""
+    from warroom.store.schema import SCHEMA_VERSION
+
+    with ResultsStore(cohort(tmp_path), url=backend_url) as s:
+        _as_version_3(s)
         s._conn.execute(f"DROP INDEX {FACTS_INDEX}")
         if s.dialect.name == "sqlite":
             s._conn.execute("PRAGMA user_version = 2")
@@ -129,7 +201,7 @@ def test_a_version_2_store_is_upgraded_to_3_with_the_facts_index(tmp_path: Path,
             s._conn.execute("UPDATE warroom_schema SET version = 2")
         assert FACTS_INDEX not in _indexes(s)
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert SCHEMA_VERSION == 3 and s.schema_version == 3
+        assert s.schema_version == SCHEMA_VERSION
         assert FACTS_INDEX in _indexes(s)
         assert len(read_facts(s)[0]) == 16
 

@@ -55,17 +55,21 @@ def show_summary(store: ResultsStore | None, filters: Filters, fmt: str, output:
     ``assessment`` that mode only. Returns the :class:`~warroom.store.results.CorruptSession` of every matching row
     left out (the caller reports them); raises :class:`~warroom.store.results.StoreError` when the store cannot be
     read."""
-    from warroom.cli.summary import compute_summary, csv_rows, print_tables
-    from warroom.store.facts import FactsQuery, read_facts
+    from warroom.cli.summary import compute_summary, csv_rows, print_tables, summary_of
+    from warroom.store.cohort import cohort_stats
+    from warroom.store.facts import FactsQuery
 
     query = FactsQuery(filters.trainee, filters.drill, filters.since, filters.set_id)
-    facts, problems = ([], []) if store is None else read_facts(store, query)
-    summary = compute_summary(facts, filters.mode or "auto")
+    if store is None:
+        summary, problems, matched = compute_summary([], filters.mode or "auto"), [], 0
+    else:  # counted inside the database: a few GROUP BY queries, not a row per session
+        result = cohort_stats(store, query, filters.mode or "auto")
+        summary, problems, matched = summary_of(result), result.problems, result.matched
     if fmt == "json":
         emit_json(summary.to_dict(), output)
     elif fmt == "csv":
         emit_csv(SUMMARY_CSV_COLUMNS, csv_rows(summary), output)
-    elif not facts:
+    elif not matched:
         say("No sessions match." if store is not None else "No sessions recorded yet.")
     else:
         print_tables(summary, filters.scope())

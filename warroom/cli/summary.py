@@ -99,6 +99,13 @@ def compute_summary(facts: list[Any], mode: str = "auto") -> Summary:
     return Summary(stats, counted.label, len(facts) - stats.skipped_by_mode, stats.skipped_by_mode)
 
 
+def summary_of(result: Any) -> Summary:
+    """The :class:`Summary` of the statistics counted in the store (a
+    :class:`~warroom.store.cohort.CohortResult`)."""
+    left_out = result.stats.skipped_by_mode
+    return Summary(result.stats, result.counted.label, result.matched - left_out, left_out)
+
+
 def csv_rows(summary: Summary) -> list[dict[str, Any]]:
     """The CSV rows: one per trainee (``scope`` trainee), one per drill, one for the cohort's reliability."""
     label = {"counted_mode": summary.label}

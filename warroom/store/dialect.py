@@ -125,6 +125,8 @@ class Dialect:
     for_update: str
     #: Whether columns can hold a value of another type (SQLite), so reads check ``typeof``.
     loose_types: bool
+    #: Statement that starts a read transaction seeing one snapshot of the store throughout.
+    begin_read: str = "BEGIN"
 
     def sql(self, text: str) -> str:
         """``text`` (written with ``?`` placeholders) in this back end's spelling."""
@@ -152,6 +154,11 @@ class Dialect:
         """``column`` in a condition that should not pick the column's own index (SQLite's unary ``+``)."""
         return f"+{column}" if self.name == "sqlite" else column
 
+    def indexed_by(self, index: str) -> str:
+        """`` INDEXED BY index`` after a table name on SQLite (whose planner otherwise may prefer an index that
+        orders the rows but needs each whole row read); nothing on PostgreSQL, which plans by its statistics."""
+        return f" INDEXED BY {index}" if self.name == "sqlite" else ""
+
     def order(self, direction: str) -> str:
         """An ORDER BY direction with NULLs where SQLite puts them (first ascending, last descending)."""
         if self.name == "sqlite":
@@ -173,4 +180,7 @@ class Dialect:
 
 
 SQLITE = Dialect("sqlite", begin_write="BEGIN IMMEDIATE", for_update="", loose_types=True)
-POSTGRESQL = Dialect("postgresql", begin_write="BEGIN", for_update=" FOR UPDATE", loose_types=False)
+POSTGRESQL = Dialect(
+    "postgresql", begin_write="BEGIN", for_update=" FOR UPDATE", loose_types=False,
+    begin_read="BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+)  # fmt: skip

@@ -56,6 +56,11 @@ class PgConnection:
             return self.raw.execute(POSTGRESQL.sql(sql), tuple(params))
         return self.raw.execute(sql)
 
+    def executemany(self, sql: str, params_seq: Sequence[Sequence[Any]]) -> None:
+        """Run one statement once per parameter tuple (``?`` placeholders)."""
+        with self.raw.cursor() as cursor:
+            cursor.executemany(POSTGRESQL.sql(sql), [tuple(p) for p in params_seq])
+
     def close(self) -> None:
         self.raw.close()
 
@@ -104,7 +109,9 @@ def read_version(conn: PgConnection) -> int | None:
     return 0 if row is None else int(row[0])
 
 
-def migrate(conn: PgConnection, migrations: dict[int, str], target: int) -> None:
+def migrate(
+    conn: PgConnection, migrations: dict[int, str], target: int, backfills: dict[int, Callable[..., None]] | None = None
+) -> None:
     """Bring the database to schema version ``target`` in one transaction, holding an advisory lock so that
     processes opening a new database at once migrate it once (the lock is taken before the transaction starts, so
     the transaction sees what a migration that held it before committed). Raises :class:`StoreError` for a
@@ -113,7 +120,7 @@ def migrate(conn: PgConnection, migrations: dict[int, str], target: int) -> None
     try:
         conn.execute("BEGIN")
         try:
-            _migrate(conn, migrations, target)
+            _migrate(conn, migrations, target, backfills or {})
             conn.execute("COMMIT")
         except BaseException:
             _rollback(conn)
@@ -125,7 +132,9 @@ def migrate(conn: PgConnection, migrations: dict[int, str], target: int) -> None
             pass
 
 
-def _migrate(conn: PgConnection, migrations: dict[int, str], target: int) -> None:
+def _migrate(
+    conn: PgConnection, migrations: dict[int, str], target: int, backfills: dict[int, Callable[..., None]]
+) -> None:
     version = read_version(conn)
     if version is None:
         conn.execute("CREATE TABLE warroom_schema (version BIGINT NOT NULL)")
@@ -138,6 +147,8 @@ def _migrate(conn: PgConnection, migrations: dict[int, str], target: int) -> Non
     for v in range(version + 1, target + 1):
         for statement in POSTGRESQL.ddl(migrations[v]):
             conn.execute(statement)
+        if v in backfills:
+            backfills[v](conn, POSTGRESQL)
         conn.execute("UPDATE warroom_schema SET version = ?", (v,))
 
 

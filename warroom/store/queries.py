@@ -14,6 +14,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from warroom.store.errors import CorruptSession, SessionNotFound
+from warroom.store.filters import filter_sql, where_sql
 from warroom.store.rows import _LIST_COLUMNS, LIST_FIELDS, SessionRow, StoredSession
 from warroom.store.schema import StoreConnection, _guard
 
@@ -126,34 +127,19 @@ class StoreQueries(StoreConnection):
         """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns
         (``checked``, default all) hold values of the right type (:func:`~warroom.store.records.valid_row_sql`),
         False only the others. ``set_id`` and ``mode`` keep the sessions of that drill set / mode."""
-        from warroom.store.records import VALID_ROW_SQL, valid_row_sql
+        from warroom.store.checks import VALID_ROW_SQL, valid_row_sql
 
         loose = self.dialect.loose_types
         sql = VALID_ROW_SQL if checked is None and loose else valid_row_sql(checked, loose_types=loose)
         clauses: list[str] = [] if valid is None else [f"({sql})" if valid else f"NOT ({sql})"]
-        params: list[Any] = []
-        if trainee is not None:
-            clauses.append("trainee = ?")
-            params.append(trainee)
-        if drill is not None:
-            clauses.append("drill_id = ?")
-            params.append(drill)
-        if since is not None:
-            # A summary reads every matching row: scanning the covering summary index beats the started_at index
-            # plus a lookup of each (large) row, so the unary + keeps the planner off the started_at index.
-            no_index = summary and trainee is None and drill is None
-            clauses.append(f"{self.dialect.unindexed('started_at') if no_index else 'started_at'} >= ?")
-            params.append(since)
-        if outcome is not None:
-            clauses.append("outcome = ?")
-            params.append(outcome)
-        if set_id is not None:
-            clauses.append("set_id = ?")
-            params.append(set_id)
-        if mode is not None:
-            clauses.append("mode = ?")
-            params.append(mode)
-        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+        # A summary reads every matching row: scanning the covering summary index beats the started_at index plus
+        # a lookup of each (large) row, so the unary + keeps the planner off the started_at index.
+        no_index = summary and trainee is None and drill is None
+        more, params = filter_sql(
+            trainee=trainee, drill=drill, since=since, outcome=outcome, set_id=set_id, mode=mode,
+            since_unindexed=self.dialect.unindexed("") if no_index else "",
+        )  # fmt: skip
+        return where_sql(clauses + more), params
 
     @_guard
     def query(

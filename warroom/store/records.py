@@ -19,7 +19,6 @@ so summaries computed inside SQLite skip the rows a read would skip.
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 from typing import Annotated, Literal
 
@@ -29,6 +28,9 @@ from warroom.core.actions import Action
 from warroom.core.model import MAX_DRILL_SECONDS
 from warroom.core.outcome import Outcome
 from warroom.core.scoring import MAX_TOTAL
+from warroom.store import checks as _checks
+from warroom.store.checks import VALID_ROW_SQL as VALID_ROW_SQL
+from warroom.store.checks import valid_row_sql as valid_row_sql
 
 #: Latest drill time of a recorded action (seconds): the latest deadline plus room for false-escalation delays.
 MAX_ACTION_SECONDS = 2 * MAX_DRILL_SECONDS
@@ -199,40 +201,10 @@ def describe(exc: ValidationError, limit: int = 3) -> str:
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
 
-def _typed(column: str, *types: str) -> str:
-    return f"typeof({column}) IN ({', '.join(repr(t) for t in types)})"
-
-
-#: The SQL checks of the summary columns (column -> condition), the checks of :class:`ListedRecord` that
-#: summaries computed inside SQLite depend on.
-_COLUMN_SQL: dict[str, str] = {
-    "trainee": _typed("trainee", "text"),
-    "drill_id": _typed("drill_id", "text"),
-    "started_at": _typed("started_at", "text"),
-    "outcome": "{} AND outcome IN ({})".format(
-        _typed("outcome", "text"), ", ".join(repr(o) for o in OUTCOME_VALUES)
-    ),
-    "total": f"{_typed('total', 'integer')} AND total BETWEEN 0 AND {MAX_TOTAL}",
-    "all_clear": _typed("all_clear", "integer"),
-    "false_escalations": f"{_typed('false_escalations', 'integer')} AND false_escalations >= 0",
-    "time_to_detect": f"(time_to_detect IS NULL OR ({_typed('time_to_detect', 'integer', 'real')} "
-    f"AND time_to_detect BETWEEN 0 AND {MAX_ACTION_SECONDS}))",
-}
-
-
-def valid_row_sql(columns: tuple[str, ...] | None = None, *, loose_types: bool = True) -> str:
-    """An SQL condition true for a row whose ``columns`` (summary columns, default all of them) hold values of the
-    right type and range. A summary checks only the columns it reads, so it can stay on its covering index. With
-    ``loose_types`` False (a database whose columns hold only their declared type, PostgreSQL) the ``typeof``
-    checks are left out and only the ranges are checked."""
-    conditions = [_COLUMN_SQL[c] for c in (tuple(_COLUMN_SQL) if columns is None else columns)]
-    if not loose_types:
-        conditions = [re.sub(r"typeof\(\w+\) IN \([^)]*\)", "TRUE", c) for c in conditions]
-    return " AND ".join(conditions)
-
-
-#: :func:`valid_row_sql` of every summary column: false for a row that some summary leaves out.
-VALID_ROW_SQL = valid_row_sql()
+# The SQL checks of the summary columns moved to warroom/store/checks.py (unchanged): the summaries import them
+# without the pydantic models above. The drill-time bound is written there as a number: it must be this one.
+assert _checks.MAX_ACTION_SECONDS == MAX_ACTION_SECONDS, "warroom.store.checks.MAX_ACTION_SECONDS is out of date"
+assert _checks.MAX_TOTAL == MAX_TOTAL and _checks.OUTCOME_VALUES == OUTCOME_VALUES
 
 __all__ = [
     "MAX_ACTION_SECONDS",

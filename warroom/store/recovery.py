@@ -51,7 +51,6 @@ from warroom.store.sessions import (
     journals_dir,
     resolve_session_drill,
 )
-from warroom.store.wallclock import wall_clock
 
 if TYPE_CHECKING:
     from warroom.core.actions import Action
@@ -286,6 +285,8 @@ def _recover_one(
     rec.total = scorecard.total
     rec.max_total = scorecard.max_total
     times = [*contents.action_times, *([None] * (len(actions) - len(contents.action_times)))]  # an added quit
+    from warroom.store.wallclock import wall_clock  # (imports the action models: only when a session is recovered)
+
     wall = wall_clock(info.started_at, actions, times, contained_at=scorecard.contained_at, ended_at=ended_at)
     store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=rec.problems, wall=wall)
     rec.stored = True

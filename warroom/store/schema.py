@@ -21,7 +21,7 @@ from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVe
 from warroom.store.rows import LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
@@ -80,7 +80,29 @@ _MIGRATIONS: dict[int, str] = {
         CREATE INDEX IF NOT EXISTS ix_sessions_facts ON sessions(trainee, drill_id, all_clear, outcome, total,
             started_at, false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id);
     """,
+    # 4: the scorecard's distractor figures as columns (warroom.store.distractors), filled from the stored
+    # scorecards by _BACKFILLS[4], and the covering index of the statistics remade to hold them and the session id
+    # (implicit in a SQLite index of this table; PostgreSQL needs it for index-only scans): `scores summary` no
+    # longer parses any scorecard nor reads a whole row.
+    4: """
+        ALTER TABLE sessions ADD COLUMN distractors_shown INTEGER;
+        ALTER TABLE sessions ADD COLUMN distractor_escalations TEXT;
+        DROP INDEX IF EXISTS ix_sessions_facts;
+        CREATE INDEX ix_sessions_facts ON sessions(trainee, drill_id, all_clear, outcome, total, started_at,
+            false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id, distractors_shown,
+            distractor_escalations, session_id);
+    """,
 }
+
+
+def _backfill_4(conn: Any, dialect: Dialect) -> None:
+    from warroom.store.distractors import backfill
+
+    backfill(conn)
+
+
+#: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data.
+_BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {4: _backfill_4}
 
 
 _P = ParamSpec("_P")
@@ -178,7 +200,7 @@ class StoreConnection:
                     f"this warroom reads up to version {SCHEMA_VERSION}. Upgrade warroom (nothing was changed)."
                 )
             if version is None or version < SCHEMA_VERSION:
-                postgres.migrate(self._conn, _MIGRATIONS, SCHEMA_VERSION)
+                postgres.migrate(self._conn, _MIGRATIONS, SCHEMA_VERSION, _BACKFILLS)
             self._check_columns()
         except self._db_errors as exc:
             self._conn.close()
@@ -279,6 +301,8 @@ class StoreConnection:
                 for statement in _MIGRATIONS[v].split(";"):
                     if statement.strip():
                         conn.execute(statement)
+                if v in _BACKFILLS:
+                    _BACKFILLS[v](conn, SQLITE)
                 conn.execute(f"PRAGMA user_version = {v}")
             conn.execute("COMMIT")
         except BaseException:

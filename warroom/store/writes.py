@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from warroom.store.distractors import figure_columns
 from warroom.store.errors import DuplicateSession, InvalidSession, SessionNotFound
 from warroom.store.rows import SessionInfo, WallClock
 from warroom.store.schema import StoreConnection, _guard
@@ -116,7 +117,8 @@ class StoreWrites(StoreConnection):
     def insert_row(self, values: dict[str, Any]) -> bool:
         """Store one whole row (column -> value, every column of the ``sessions`` table; ``scorecard``, ``actions``
         and ``notes`` as their JSON text), as :meth:`insert` does and with the same checks and results: True if
-        inserted, False if this very session is already stored. Used by ``warroom store import``."""
+        inserted, False if this very session is already stored. Used by ``warroom store import``. The distractor
+        figures' columns are filled from ``scorecard`` (:func:`~warroom.store.distractors.figure_columns`)."""
         from warroom.store.rows import LIST_FIELDS
 
         session_id = str(values.get("session_id"))
@@ -124,6 +126,8 @@ class StoreWrites(StoreConnection):
         if unknown:  # column names go into the SQL: only the table's own
             raise InvalidSession(f"session {session_id} was not stored: no column {', '.join(unknown)}", session_id)
         _check_row(session_id, values)
+        # the distractor figures' columns always follow the scorecard (never taken from the caller)
+        values = {**values, **figure_columns(values.get("scorecard"), values.get("scoring_version"))}
         columns = list(values)
         row = tuple(values.values())
         sql = (
@@ -159,7 +163,8 @@ class StoreWrites(StoreConnection):
         drill_path: str | None = None,
         note: str | None = None,
     ) -> None:
-        """Replace a stored session's scorecard (after a re-score) and the columns derived from it.
+        """Replace a stored session's scorecard (after a re-score) and the columns derived from it (the distractor
+        figures' too, :mod:`warroom.store.distractors`).
 
         When the session was re-scored against a drill file other than the one it was played on, pass that file's
         ``drill_sha256``, ``drill_version`` and ``drill_path``: they replace the recorded ones, so the stored score
@@ -172,6 +177,7 @@ class StoreWrites(StoreConnection):
         drill_columns = {"drill_sha256": drill_sha256, "drill_version": drill_version, "drill_path": drill_path}
         _check_update(session_id, scorecard, drill_columns)
         sc = _scorecard_fields(scorecard)
+        sc.update(figure_columns(sc["scorecard"], sc["scoring_version"]))
         sets = [f"{column} = ?" for column in sc] + ["rescored_at = ?"]
         params: list[Any] = [*sc.values(), utc_now()]
         for column, value in drill_columns.items():

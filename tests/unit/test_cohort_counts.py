@@ -1,0 +1,101 @@
+"""warroom.store.cohort: the cohort statistics counted inside the database give the same figures as
+:func:`warroom.core.stats.summarize` over one SessionFacts per session, on both back ends (SQLite and a real
+PostgreSQL server, tests/pg_support.py)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from stats_support import add, cohort
+
+from warroom.core.stats import summarize
+from warroom.store.cohort import cohort_stats
+from warroom.store.facts import FactsQuery, counted_modes, read_facts
+from warroom.store.results import ResultsStore
+
+FAULT_OUTCOMES = ["contained", "contained", "contained_late", "wrong_step", "false_alarm", "missed", "abandoned",
+                  "right_step_unsupported"]  # fmt: skip
+CLEAR_OUTCOMES = ["all_clear_held", "all_clear_held", "false_alarm", "abandoned"]
+
+
+def _random_store(data_dir: Path, url: str | None, n: int = 240, seed: int = 3) -> None:
+    """``n`` sessions of 9 trainees on 6 drills (one all-clear), both modes, two drill sets, distractor figures,
+    times to detect in drill and wall seconds; every start time distinct."""
+    rng = random.Random(seed)
+    with ResultsStore(data_dir, url=url) as store:
+        for i in range(n):
+            drill = f"d{rng.randrange(6)}"
+            clear = drill == "d5"
+            outcome = rng.choice(CLEAR_OUTCOMES if clear else FAULT_OUTCOMES)
+            detected = outcome.startswith("contained") or outcome == "right_step_unsupported"
+            ttd = round(rng.uniform(1, 90), 1) if detected else None
+            pulled = tuple(rng.choice(["e1", "e2", "e3"]) for _ in range(rng.choice([0, 0, 0, 1, 2])))
+            add(store, f"s{i:04d}", f"t{rng.randrange(9)}", drill, outcome, rng.randint(0, 100), ttd=ttd,
+                all_clear=clear, mode=rng.choice(["assessment", "practice", "practice"]),
+                wall_ttd=None if ttd is None or rng.random() < 0.2 else ttd * 1.5,
+                shown=len(set(pulled)) + rng.randrange(3) if rng.random() < 0.8 else None, pulled=pulled or None,
+                day=1 + i // 10, set_id=rng.choice([None, "week-1", "week-2"]))  # fmt: skip
+            if i % 10:  # distinct start times: the hour after day's 10:00 by i
+                store._conn.execute(
+                    "UPDATE sessions SET started_at = ? WHERE session_id = ?",
+                    (f"2026-11-{1 + i // 10:02d}T10:{i % 10:02d}:00.000000+00:00", f"s{i:04d}"),
+                )
+
+
+def _expected(store: ResultsStore, query: FactsQuery, mode: str):
+    facts, problems = read_facts(store, query)
+    counted = counted_modes(facts, mode)
+    return summarize(facts, modes=counted.modes), counted, len(facts), problems
+
+
+@pytest.mark.parametrize("mode", ["auto", "all", "practice", "assessment"])
+def test_the_database_counts_give_the_statistics_of_every_session(tmp_path: Path, backend_url: str | None, mode):
+    _random_store(tmp_path, backend_url)
+    with ResultsStore(tmp_path, url=backend_url) as store:
+        for query in (FactsQuery(), FactsQuery(trainee="t3"), FactsQuery(drill="d2"), FactsQuery(set_id="week-1"),
+                      FactsQuery(since="2026-11-12T00:00:00+00:00"), FactsQuery(trainee="nobody")):  # fmt: skip
+            stats, counted, matched, problems = _expected(store, query, mode)
+            got = cohort_stats(store, query, mode)
+            assert got.stats == stats, query
+            assert (got.counted, got.matched) == (counted, matched)
+            assert sorted(map(str, got.problems)) == sorted(map(str, problems))
+    assert stats.trainees == [] and matched == 0  # the last query matches nothing
+    assert any("more distractors escalated than shown" in str(p) for p in _expected(
+        ResultsStore(tmp_path, url=backend_url), FactsQuery(), mode)[3])  # fmt: skip
+    full = _expected(ResultsStore(tmp_path, url=backend_url), FactsQuery(), mode)[0]
+    assert full.trainees and full.drills and any(d.distractor_pulls for d in full.drills)
+    assert any(t.distractors_escalated for t in full.trainees) and full.reliability.split_half_r is not None
+
+
+def test_rows_that_cannot_be_counted_are_named_and_left_out(tmp_path: Path, backend_url: str | None):
+    with ResultsStore(cohort(tmp_path), url=backend_url) as store:
+        conn = store._conn
+        conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")  # contained in an all-clear drill
+        conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # not a mode
+        conn.execute("UPDATE sessions SET distractors_shown = -1 WHERE session_id = 'cy-a'")  # figures marked bad
+        if store.dialect.name == "sqlite":
+            conn.execute("UPDATE sessions SET total = 'lots' WHERE session_id = 'ben-a'")
+        got = cohort_stats(store)
+        stats, counted, matched, problems = _expected(store, FactsQuery(), "auto")
+    assert sorted(p.session_id for p in got.problems) == sorted(p.session_id for p in problems)
+    assert {"ada-b", "eve-c"} <= {p.session_id for p in got.problems}
+    assert sorted(map(str, got.problems)) == sorted(map(str, problems))
+    assert (got.stats, got.counted, got.matched) == (stats, counted, matched)
+
+
+def test_an_unreadable_escalations_column_is_counted_session_by_session(tmp_path: Path, backend_url: str | None):
+    """A ``distractor_escalations`` column changed by hand to something that is not a list of event ids: the SQL
+    counts cannot describe it, so the statistics are counted from each session's facts, which name the row."""
+    with ResultsStore(cohort(tmp_path), url=backend_url) as store:
+        store._conn.execute("UPDATE sessions SET distractor_escalations = '{oops' WHERE session_id = 'cy-a'")
+        got = cohort_stats(store)
+        stats, counted, matched, _ = _expected(store, FactsQuery(), "auto")
+    assert [p.session_id for p in got.problems] == ["cy-a"]
+    assert (got.stats, got.counted, got.matched) == (stats, counted, matched)
+
+
+def test_an_unknown_mode_is_refused(tmp_path: Path):
+    with ResultsStore(cohort(tmp_path)) as store, pytest.raises(ValueError, match="unknown mode 'exam'"):
+        cohort_stats(store, mode="exam")

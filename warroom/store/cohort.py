@@ -1,0 +1,272 @@
+"""The cohort statistics counted inside the database (``warroom scores summary``): a few GROUP BY queries over the
+matching sessions instead of a row per session, turned into :class:`~warroom.core.stats.CohortStats` by
+:func:`warroom.core.cohortcounts.stats_from_counts` (the figures are those of
+:func:`~warroom.core.stats.summarize` over :func:`~warroom.store.facts.read_facts`).
+
+The queries (the same SQL on SQLite and PostgreSQL; only the ``typeof`` checks differ, :func:`_sql` of
+:mod:`warroom.store.facts`), all over the covering index ``ix_sessions_facts`` on SQLite:
+
+1. the sessions per mode that can be counted, and those that cannot, which are then described one by one (few);
+2. counts per (trainee, drill) of the counted modes (chosen from query 1 as
+   :func:`~warroom.store.facts.counted_modes` does: assessment sessions when any match): sessions, abandoned, hits,
+   misses, false alarms, correct rejections, false escalations, distractors shown, score sums;
+3. per (trainee, drill) and distinct ``distractor_escalations`` text: how many played sessions escalated those
+   distractors (distractors escalated per trainee, pulls per drill);
+4. the medians of time to detect (drill and wall seconds) per trainee and per drill: on PostgreSQL the lower and
+   upper middle values (``percentile_disc`` ascending and descending, both times of a group in one scan); on SQLite,
+   in process, the times of the played sessions that have one are read (one small row each) and their medians taken
+   in Python, which costs less than sorting each figure in a window query: the one place the SQL differs by back end;
+5. per trainee, the count and score sum of the played sessions at odd and even places in start-time order (ties in
+   start time are ordered by session id), for the split-half reliability.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from warroom.core.cohortcounts import CohortCounts, PairCounts, stats_from_counts
+from warroom.core.errors import WarroomError
+from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
+from warroom.store.facts import (
+    FACTS_INDEX,
+    MODES,
+    Counted,
+    FactsQuery,
+    build_facts,
+    counted_modes,
+    read_facts,
+    valid_facts_sql,
+)
+
+if TYPE_CHECKING:
+    from warroom.core.stats import CohortStats
+    from warroom.store.results import CorruptSession, ResultsStore
+
+_ABANDONED = f"'{Outcome.ABANDONED.value}'"
+_HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
+_CONTAINED = ", ".join(f"'{o.value}'" for o in sorted(CONTAINED_OUTCOMES))
+#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.stats.SessionFacts`' own): an outcome
+#: that fits the kind of drill, distractor figures of the right shape.
+_FITS_SQL = (
+    f"((all_clear = 0 AND outcome <> {_HELD}) OR (all_clear <> 0 AND outcome NOT IN ({_CONTAINED}))) "
+    "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
+)
+_PLAYED = f"outcome <> {_ABANDONED}"
+_PAIR_SQL = (
+    "SELECT trainee, drill_id, count(*), "
+    f"count(CASE WHEN NOT ({_PLAYED}) THEN 1 END), "
+    f"count(CASE WHEN all_clear = 0 AND {_PLAYED} THEN 1 END), "
+    f"count(CASE WHEN all_clear = 0 AND outcome = '{Outcome.CONTAINED.value}' THEN 1 END), "
+    f"count(CASE WHEN all_clear <> 0 AND {_PLAYED} THEN 1 END), "
+    f"count(CASE WHEN all_clear <> 0 AND {_PLAYED} AND outcome <> {_HELD} THEN 1 END), "
+    f"CAST(coalesce(sum(CASE WHEN all_clear <> 0 AND {_PLAYED} THEN false_escalations END), 0) AS BIGINT), "
+    f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN distractors_shown END), 0) AS BIGINT), "
+    f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN total END), 0) AS BIGINT), "
+    "count(CASE WHEN all_clear = 0 THEN 1 END) "
+    "FROM sessions{hint}{where} GROUP BY trainee, drill_id"
+)
+_PULLS_SQL = (
+    "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{hint}{where} "
+    "GROUP BY trainee, drill_id, distractor_escalations"
+)
+_TIMED = "(time_to_detect IS NOT NULL OR wall_time_to_detect IS NOT NULL)"
+#: PostgreSQL's medians of a group: the lower and the upper middle value of each time (``percentile_disc`` over the
+#: values ascending and descending; the same value for an odd count), NULLs ignored. A window query per figure, as
+#: on SQLite, sorts and scans a million sessions four times.
+_PG_MEDIANS_SQL = (
+    "SELECT {group}, "
+    + ", ".join(
+        f"percentile_disc(0.5) WITHIN GROUP (ORDER BY {v}), -percentile_disc(0.5) WITHIN GROUP (ORDER BY -{v})"
+        for v in ("time_to_detect", "wall_time_to_detect")
+    )
+    + " FROM sessions{where} GROUP BY {group}"
+)
+_HALVES_SQL = (
+    "SELECT trainee, rn % 2, count(*), CAST(sum(total) AS BIGINT) FROM (SELECT trainee, total, "
+    "row_number() OVER (PARTITION BY trainee ORDER BY started_at, session_id) AS rn FROM sessions{hint}{where}) h "
+    "GROUP BY trainee, rn % 2"
+)
+
+
+@dataclass(frozen=True)
+class CohortResult:
+    """What :func:`cohort_stats` found: the statistics, which sessions they count (``counted``), how many valid
+    sessions matched (``matched``: counted ones plus those of another mode, ``stats.skipped_by_mode``) and the
+    rows left out because they cannot be counted (``problems``)."""
+
+    stats: CohortStats
+    counted: Counted
+    matched: int
+    problems: list[CorruptSession]
+
+
+def cohort_stats(store: ResultsStore, query: FactsQuery | None = None, mode: str = "auto") -> CohortResult:
+    """The cohort statistics of the sessions ``query`` matches, counted in the database; ``mode`` as in
+    :func:`~warroom.store.facts.counted_modes` (``auto``, ``assessment``, ``practice`` or ``all``).
+
+    The figures equal ``summarize(read_facts(store, query))`` with the same modes (ties in start time aside: the
+    split-half order breaks them by session id). Raises ValueError for an unknown mode and
+    :class:`~warroom.store.results.StoreError` when the store cannot be read."""
+    if mode not in ("auto", "all", *MODES):
+        raise ValueError(f"unknown mode {mode!r} (choose from auto, {', '.join(MODES)}, all)")
+    query = query or FactsQuery()
+    try:
+        return _count(store, query, mode)
+    except store._db_errors as exc:
+        raise store._error(exc) from exc
+    except _Unusual:  # a store changed by hand in ways the SQL checks do not see: count session by session
+        from warroom.core.stats import summarize
+
+        facts, problems = read_facts(store, query)
+        counted = counted_modes(facts, mode)
+        return CohortResult(summarize(facts, modes=counted.modes), counted, len(facts), problems)
+
+
+class _Unusual(WarroomError):
+    """A row the SQL checks let through that only a session-by-session read can describe (a ``distractor_escalations``
+    column that is not a JSON list of event ids, figures marked bad whose scorecard reads fine)."""
+
+
+#: At most this many rows that cannot be counted are left out by their ids; with more, every query repeats the checks.
+_MAX_LEFT_OUT_BY_ID = 500
+
+
+def _count(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResult:
+    """Run the queries in one read transaction (one snapshot of the store) and build the result."""
+    conn = store._conn
+    begin = not getattr(conn, "in_transaction", False)  # (a test or caller may hold one already)
+    if begin:
+        conn.execute(store.dialect.begin_read)
+    try:
+        return _count_in(store, query, requested)
+    finally:
+        if begin:
+            conn.execute("COMMIT")
+
+
+def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResult:
+    from warroom.store.facts import _COLUMNS
+
+    loose, conn = store.dialect.loose_types, store._conn
+    valid = f"({valid_facts_sql(loose)} AND {_FITS_SQL})"
+    unindexed = store.dialect.unindexed("")
+    hint = store.dialect.indexed_by(FACTS_INDEX)  # every query reads the covering index only
+    # One scan evaluates the checks: valid sessions per mode, and how many cannot be counted (then read one by one).
+    where, params = query.where("1 = 1", unindexed=unindexed)
+    sql = f"SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
+    checked = conn.execute(sql, params).fetchall()
+    by_mode = {mode: n for mode, n, _ in checked if n}
+    bad_rows: list[Any] = []
+    if any(n != total for _, n, total in checked):
+        where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
+        sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{hint}{where}"
+        bad_rows = conn.execute(sql, params).fetchall()
+    left_over, problems = build_facts(store, bad_rows)
+    if left_over:
+        raise _Unusual
+
+    def where_counted(condition: str) -> tuple[str, list[Any]]:
+        """WHERE of the filters, ``condition`` and the rows that can be counted: the checks are evaluated once
+        (above); the few rows that fail them are left out by id."""
+        if len(bad_rows) > _MAX_LEFT_OUT_BY_ID:
+            return query.where(f"{valid} AND {condition}", unindexed=unindexed)
+        w, p = query.where(condition, unindexed=unindexed)
+        if bad_rows:
+            w += f" AND session_id NOT IN ({', '.join('?' for _ in bad_rows)})"
+            p += [r[1] for r in bad_rows]
+        return w, p
+
+    counted = _counted(by_mode, requested)
+    counts = CohortCounts()
+    counts.skipped_by_mode = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
+    # (the unary + on SQLite: the mode's own index would make every large row be read)
+    modes = ", ".join(f"'{m}'" for m in sorted(counted.modes or ()))
+    in_modes = "1 = 1" if counted.modes is None else f"{store.dialect.unindexed('mode')} IN ({modes})"
+    w, p = where_counted(in_modes)
+    counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
+    played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
+    _pulls(conn, hint, played, pp, counts)
+    if store.dialect.name == "postgresql":
+        for scope, group in (("trainee", "trainee"), ("drill", "drill_id")):  # both times of a group in one scan
+            rows = conn.execute(_PG_MEDIANS_SQL.format(group=group, where=played), pp).fetchall()
+            for figure, i in (("ttd", 1), ("wall_ttd", 3)):
+                counts.medians[scope, figure] = {r[0]: (r[i] + r[i + 1]) / 2 for r in rows if r[i] is not None}
+    else:
+        sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
+        counts.medians.update(_medians(conn.execute(sql, pp).fetchall()))
+    counts.halves = _halves(conn.execute(_HALVES_SQL.format(hint=hint, where=played), pp).fetchall())
+    try:
+        stats = stats_from_counts(counts)
+    except ValueError:  # counts that are not shares: only a store changed by hand has them
+        raise _Unusual from None
+    return CohortResult(stats, counted, sum(by_mode.values()), problems)
+
+
+def _counted(by_mode: dict[str, int], requested: str) -> Counted:
+    """The modes counted for ``requested`` (``auto``: assessment when some matching session is one, else all)."""
+    if requested == "auto":
+        requested = "assessment" if by_mode.get("assessment") else "all"
+    if requested == "all":
+        return Counted(None, "all")
+    return Counted(frozenset({requested}), requested)
+
+
+def _pairs(rows: list[Any]) -> dict[tuple[str, str], PairCounts]:
+    """The :class:`PairCounts` of query 2's rows (the distinct distractors escalated come from query 3)."""
+    pairs = {}
+    for trainee, drill, n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault in rows:
+        pairs[trainee, drill] = PairCounts(
+            n, abandoned, fault, hits, clear, fas, clear_false, shown, 0, score, any_fault > 0
+        )
+    return pairs
+
+
+def _halves(rows: list[Any]) -> dict[str, tuple[int, float, int, float]]:
+    """Trainee -> (odd count, odd score sum, even count, even score sum) from query 5's rows."""
+    halves: dict[str, tuple[int, float, int, float]] = {}
+    for trainee, parity, n, score in rows:
+        n_odd, sum_odd, n_even, sum_even = halves.get(trainee, (0, 0, 0, 0))
+        halves[trainee] = (n, score, n_even, sum_even) if parity == 1 else (n_odd, sum_odd, n, score)
+    return halves
+
+
+def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
+    """The medians of time to detect (drill and wall seconds) per trainee and per drill, from the times of the played
+    sessions that have one, ``(trainee, drill, ttd, wall ttd)`` (SQLite, in process: cheaper than sorting each
+    figure in a window query)."""
+    from statistics import median
+
+    values: dict[tuple[str, str], defaultdict[str, list[float]]] = {
+        key: defaultdict(list)
+        for key in (("trainee", "ttd"), ("trainee", "wall_ttd"), ("drill", "ttd"), ("drill", "wall_ttd"))
+    }
+    t_ttd, t_wall, d_ttd, d_wall = values.values()
+    for trainee, drill, ttd, wall in rows:
+        if ttd is not None:
+            t_ttd[trainee].append(ttd)
+            d_ttd[drill].append(ttd)
+        if wall is not None:
+            t_wall[trainee].append(wall)
+            d_wall[drill].append(wall)
+    return {key: {name: median(v) for name, v in groups.items()} for key, groups in values.items()}
+
+
+def _pulls(conn: Any, hint: str, where: str, params: list[Any], counts: CohortCounts) -> None:
+    """Add the distractors escalated per pair and the pulls per drill to ``counts`` (query 3)."""
+    sql = _PULLS_SQL.format(hint=hint, where=f"{where} AND distractor_escalations IS NOT NULL")
+    for trainee, drill, text, n in conn.execute(sql, params).fetchall():
+        try:
+            ids = json.loads(text)
+        except ValueError:
+            raise _Unusual from None
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise _Unusual
+        pair = counts.pairs.get((trainee, drill))
+        if pair is not None:
+            pair.escalated += n * len(set(ids))
+        pulls = counts.pulls.setdefault(drill, Counter())
+        for event, k in Counter(ids).items():
+            pulls[event] += n * k
