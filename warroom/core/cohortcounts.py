@@ -86,7 +86,7 @@ def _figures(c: PairCounts) -> tuple[int | float | bool, ...]:
 def _sum(pairs: list[PairCounts]) -> PairCounts:
     """The counts of several pairs added up (column by column: this runs once per trainee and per drill)."""
     columns = list(zip(*map(_figures, pairs), strict=True))
-    return PairCounts(*map(sum, columns[:-1]), any(columns[-1]))  # type: ignore[arg-type]
+    return PairCounts(*map(sum, columns[:-1]), any(columns[-1]))  # type: ignore[arg-type, call-arg]
 
 
 def _ceil(x: float) -> int:
