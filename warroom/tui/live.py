@@ -17,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 
+from warroom.core.origins import TARGET_LABELS
 from warroom.core.replay import FALSE_ESCALATION_DELAY, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
@@ -302,7 +303,9 @@ class WarRoomScreen(DrillScreen):
         chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(TraceTable).following)
         step = ev.step if ev is not None and chosen else None
         cited = ([ev.id] if ev is not None else []) + list(self.replay.flagged)
-        self.app.push_screen(EscalateScreen(self.drill.plan, step, self.replay.released, cited), self.escalate_to)
+        dialog = EscalateScreen(self.drill.plan, step, self.replay.released, cited,
+                                origins=self.drill.schema_version >= 2)
+        self.app.push_screen(dialog, self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:
         """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false escalation."""
@@ -318,7 +321,7 @@ class WarRoomScreen(DrillScreen):
         # a confirmed escalation moves the drill on: the re-plan plays, or the trace runs on
         if self.paused and self._act(self.replay.resume) is not None:
             self._set_paused(False)
-        step = fmt.clean_line(choice.step)
+        step = TARGET_LABELS.get(choice.step) or fmt.clean_line(choice.step)
         if result.contained:
             self._note = "ESCALATED"  # short, so the title still fits at 80 columns
             self.notify(
