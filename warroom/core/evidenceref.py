@@ -163,9 +163,7 @@ def value_at(output: Any, path: str) -> tuple[bool, Any]:
     or ``(False, None)`` when the path leads nowhere."""
     node = structured(output)
     for part in path_parts(path):
-        if isinstance(part, int) and isinstance(node, list) and part < len(node):
-            node = node[part]
-        elif isinstance(part, str) and isinstance(node, dict) and part in node:
+        if (isinstance(part, int) and isinstance(node, list) and part < len(node)) or (isinstance(part, str) and isinstance(node, dict) and part in node):
             node = node[part]
         elif isinstance(part, str) and isinstance(node, dict) and part.isdigit() and int(part) in node:
             node = node[int(part)]
@@ -186,3 +184,24 @@ def event_output(event: Any) -> Any:
 def has_output(event: Any) -> bool:
     """True when ``event`` has something a field path can walk (:func:`event_output`)."""
     return event_output(event) is not _MISSING
+
+
+def describe_item(drill: Any, ref: EvidenceRef) -> tuple[str, str]:
+    """One evidence item in words, as ``(head, detail)``: ``("e03", "")``; a field
+    ``("e03 data.next_cursor", '= "c_8f2a"')``; an absence ``("e08", "absent: no approval ...")``; a comparison
+    ``("e03 + e07", "compared")``.
+    The ``note``, if any, follows the detail after ``; ``. Drill text is returned raw (callers clean it)."""
+    head = " + ".join(ref.events)
+    detail = ""
+    if ref.all_of is not None:
+        detail = "compared"
+    elif ref.absent is not None:
+        detail = f"absent: {ref.absent}"
+    elif ref.path is not None:
+        head = f"{ref.event} {ref.path}"
+        event = next((e for e in drill.trace if e.id == ref.event), None)
+        found, value = value_at(event_output(event), ref.path) if event is not None else (False, None)
+        detail = f"= {json.dumps(value, ensure_ascii=False)}" if found else ""
+    if ref.note:
+        detail = f"{detail}; {ref.note}" if detail else ref.note
+    return head, detail

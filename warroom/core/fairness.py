@@ -92,7 +92,8 @@ def _trigger_happy_problem(drill: Drill, actions: list[Any], outcome: Outcome) -
         )
     if is_distractor:
         origin = _origin(key)
-        outside = f" (an event outside any plan step counts as {event_target(drill, event)})" if event.step is None else ""
+        outside = "" if event.step is not None else (
+            f" (an event outside any plan step counts as {event_target(drill, event)})")
         verb = "land on the origin step" if outcome is Outcome.RIGHT_STEP_UNSUPPORTED else "win a drill"
         return (
             f"{head}, because of distractor {event.id} ({event.kind} {_where(event)}, at {seconds(event.t)}). "

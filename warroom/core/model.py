@@ -176,7 +176,8 @@ class Fault(_Strict):
     def _origin_fields(self) -> Fault:
         if self.origin is FaultOrigin.STEP:
             if self.origin_step is None:
-                raise PydanticCustomError("fault_origin", "the fault needs `origin_step`: the plan step where it happened")
+                raise PydanticCustomError(
+                    "fault_origin", "the fault needs `origin_step`: the plan step where it happened")
             if self.origin_event is not None:
                 raise PydanticCustomError(
                     "origin_form", "`origin_event` goes with `origin: plan` or `origin: setup`; a step origin names "

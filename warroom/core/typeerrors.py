@@ -8,9 +8,9 @@ from typing import Any
 
 from yaml.nodes import Node, ScalarNode
 
+from warroom.core.evidenceref import PATH_PATTERN
 from warroom.core.format import clean
 from warroom.core.ids import shown_id, vocabulary_hint
-from warroom.core.evidenceref import PATH_PATTERN
 from warroom.core.loctypes import is_model, kind_of, union_members, unwrap, walk_loc
 from warroom.core.model import TEXT_PATTERN
 from warroom.core.problems import Problem, problem_at

@@ -262,8 +262,9 @@ def _path_issues(drill: Any) -> list[Issue]:
                 keys = list(node) if isinstance(node, dict) else []
                 at = ".".join(map(str, walked)) or "the top level"
                 listed = f"; the keys there: {', '.join(map(str, keys[:12]))}" if keys else ""
+                hint = Suggester([str(k) for k in keys])(str(part))
                 out.append(Issue(loc, f"the field path {q(item.path)} leads nowhere in the output of {q(ev.id)}: "
-                                 f"{q(str(part))} is not at {at}{Suggester([str(k) for k in keys])(str(part))}{listed}"))
+                                 f"{q(str(part))} is not at {at}{hint}{listed}"))
                 break
             node = nxt
             walked.append(part)
