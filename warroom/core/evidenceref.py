@@ -163,7 +163,8 @@ def value_at(output: Any, path: str) -> tuple[bool, Any]:
     or ``(False, None)`` when the path leads nowhere."""
     node = structured(output)
     for part in path_parts(path):
-        if (isinstance(part, int) and isinstance(node, list) and part < len(node)) or (isinstance(part, str) and isinstance(node, dict) and part in node):
+        in_list = isinstance(part, int) and isinstance(node, list) and part < len(node)
+        if in_list or (isinstance(part, str) and isinstance(node, dict) and part in node):
             node = node[part]
         elif isinstance(part, str) and isinstance(node, dict) and part.isdigit() and int(part) in node:
             node = node[int(part)]

@@ -166,12 +166,12 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
 
     The step list has the focus and moves like the trace (↑ ↓ j k, home end; type a step id to jump). It opens on
     ``preselect`` (the flagged or chosen event's step) or on no step. With ``origins`` (a format-2 drill) the list
-    offers "the plan" and "set-up" after the steps: a fault in the planner's own call or in the harness set-up.
-    Tab moves to the reason box (typing goes there only once it has the focus), tab again to the evidence list of the ``released`` trace events (space ticks
-    or unticks the highlighted one; it opens with ``cited`` ticked), tab again back to the steps; shift+tab goes
-    back. The ticked events are listed literally under the list. Enter, from anywhere, asks "Escalate step X?"
-    with the cited events; y sends it, n or escape goes back to the dialog. Escape cancels. Dismisses with an
-    :class:`EscalationChoice`, or None when cancelled.
+    offers "the plan" and "set-up" after the steps: a fault in the planner's own call or in the harness set-up. Tab
+    moves to the reason box (typing goes there only once it has the focus), tab again to the evidence list of the
+    ``released`` trace events (space ticks or unticks the highlighted one; it opens with ``cited`` ticked), tab
+    again back to the steps; shift+tab goes back. The ticked events are listed literally under the list. Enter, from
+    anywhere, asks "Escalate step X?" with the cited events; y sends it, n or escape goes back to the dialog. Escape
+    cancels. Dismisses with an :class:`EscalationChoice`, or None when cancelled.
     """
 
     AUTO_FOCUS = "#escalate-steps"
