@@ -23,6 +23,7 @@ from warroom.tui import text as fmt
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
 from warroom.tui.flow import LeaveDrill
+from warroom.tui.fieldjump import FieldScreen, is_field_path
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import (
     SPEEDS,
@@ -69,6 +70,8 @@ class WarRoomScreen(DrillScreen):
                 tooltip="escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a "
                 "reason, tab again for the events you cite as showing the fault: space ticks one; enter, then y to "
                 "confirm)"),
+        Binding("slash", "goto_field", "Go to field", key_display="/", show=False, priority=True,
+                tooltip="go to a field of the selected event's result, e.g. data.next_cursor"),
         Binding("q", "quit_drill", "Quit", priority=True,
                 tooltip="quit the drill (asks first; the session is kept as abandoned)"),
         Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
@@ -319,7 +322,8 @@ class WarRoomScreen(DrillScreen):
         if result is None:  # not saved, so not escalated
             return
         # a confirmed escalation moves the drill on: the re-plan plays, or the trace runs on
-        if self.paused and self._act(self.replay.resume) is not None:
+        # (a containment with no re-plan events ends the drill at once: nothing to resume then)
+        if self.paused and not self.replay.ended and self._act(self.replay.resume) is not None:
             self._set_paused(False)
         step = TARGET_LABELS.get(choice.step) or fmt.clean_line(choice.step)
         if result.contained:
@@ -347,6 +351,25 @@ class WarRoomScreen(DrillScreen):
         if timeline.selected_key == key:
             self.query_one(Inspector).show_text(body)
         self.notify(message, title="Nothing wrong found", severity="warning", markup=False, timeout=8)
+
+    def action_goto_field(self) -> None:
+        """Ask for a field path and scroll the inspector to it in the selected event (warroom.tui.fieldjump)."""
+        ev = self.selected_event()
+        if ev is None:
+            self.notify("Select a trace event first.", severity="warning", markup=False)
+            return
+
+        def done(path: str | None) -> None:
+            if not path:
+                return
+            if not is_field_path(path):
+                self.notify(f"{fmt.clean_line(path)} is not a field path (data.next_cursor, items[3].id).",
+                            severity="warning", markup=False)
+            elif not self.query_one(Inspector).jump_to_field(path):
+                self.notify(f"No field {fmt.clean_line(path)} in {fmt.clean_line(ev.id)}.", severity="warning",
+                            markup=False)
+
+        self.app.push_screen(FieldScreen(ev.id), done)
 
     def action_quit_drill(self) -> None:
         """Ask, then leave the drill; the session is kept as abandoned with every action so far."""
