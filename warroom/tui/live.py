@@ -22,8 +22,8 @@ from warroom.core.replay import FALSE_ESCALATION_DELAY, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
-from warroom.tui.flow import LeaveDrill
 from warroom.tui.fieldjump import FieldScreen, is_field_path
+from warroom.tui.flow import LeaveDrill
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import (
     SPEEDS,
