@@ -11,12 +11,12 @@ import pytest
 
 from warroom.core.actions import Action, ActionKind
 from warroom.core.check import play_scripted, run_checks
-from warroom.core.problems import DrillLoadError
 from warroom.core.evidence import Cited, describe_citations, is_supported, judge_citations
 from warroom.core.evidenceref import detection_events, evidence_ids, value_at
 from warroom.core.loader import load_drill, load_drill_text
 from warroom.core.origins import PLAN, SETUP, event_target
 from warroom.core.outcome import Outcome
+from warroom.core.problems import DrillLoadError
 from warroom.core.replay import Replay, ReplayError
 from warroom.core.scorecard import Scorecard
 from warroom.core.scoring import score
