@@ -63,6 +63,13 @@ def _origin(key: Any) -> str:
     return TARGET_LABELS.get(key.fault.target, key.fault.target)
 
 
+def _origin_words(key: Any) -> str:
+    """``origin step s1``, or (format 2) ``origin, the plan`` / ``origin, set-up``."""
+    if key.fault.origin_step is not None:
+        return f"origin step {key.fault.origin_step}"
+    return f"origin, {TARGET_LABELS[key.fault.target]}"
+
+
 def _where(event: Any) -> str:
     return f"in plan step {event.step}" if event.step is not None else "outside any plan step"
 
@@ -81,7 +88,7 @@ def _trigger_happy_problem(drill: Drill, actions: list[Any], outcome: Outcome) -
     if outcome is Outcome.RIGHT_STEP_UNSUPPORTED:
         head = (
             "fairness rule trigger-happy-contains: the trigger-happy trainee stopped the incident (right step, "
-            f"unsupported: it cited only {event.id}) by escalating the origin {_origin(key)} at "
+            f"unsupported: it cited only {event.id}) by escalating the {_origin_words(key)} at "
             f"{seconds(at)}"
         )
     else:
@@ -92,13 +99,14 @@ def _trigger_happy_problem(drill: Drill, actions: list[Any], outcome: Outcome) -
         )
     if is_distractor:
         origin = _origin(key)
-        outside = "" if event.step is not None else (
-            f" (an event outside any plan step counts as {event_target(drill, event)})")
+        target = event_target(drill, event)
+        named = f"the first, {origin}" if target == drill.plan[0].id else TARGET_LABELS.get(target, target)
+        outside = "" if event.step is not None else f" (an event outside any plan step counts as {named})"
         verb = "land on the origin step" if outcome is Outcome.RIGHT_STEP_UNSUPPORTED else "win a drill"
         return (
             f"{head}, because of distractor {event.id} ({event.kind} {_where(event)}, at {seconds(event.t)}). "
             f"Escalating every odd-looking event must not {verb}. Move distractor {event.id} to a plan step "
-            f"other than the origin {origin}{outside}, or list it as evidence if it really shows the fault"
+            f"other than the {_origin_words(key)}{outside}, or list it as evidence if it really shows the fault"
         )
     return (
         f"{head}, at the first trace event {event.id}: the evidence is already out when the drill starts, so "

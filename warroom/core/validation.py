@@ -119,7 +119,9 @@ class _Rules(EventRules):
             self.check_step(loc, step_id, "cascade step")
         self.no_twice(cascade, "cascade step", "cascade item")
         evidence, gap = self.evidence_items(key)
-        self.no_twice([ref for item in evidence for ref in item], "evidence event", "evidence item")
+        # an event listed twice as itself is a slip; in a comparison, or with a path or an absence, it may recur
+        self.no_twice([item[0] for item, plain in zip(evidence, self.plain_items, strict=True) if plain],
+                      "evidence event", "evidence item")
         evidence_ids: set[str] = set()
         earliest: _Ev | None = None
         for item in evidence:
@@ -152,18 +154,24 @@ class _Rules(EventRules):
         ``event`` item, every member of an ``all_of`` comparison (format 2)."""
         items, gap = self.r.items(key, ("answer_key",), "evidence")
         out: list[list[tuple[Loc, Any]]] = []
+        #: per item of ``out``: True for an event as itself (an id, or ``event`` with no path or absence)
+        self.plain_items: list[bool] = []
         for loc, item in items:
             if isinstance(item, str) or not _known(item):
                 out.append([(loc, item)])
+                self.plain_items.append(True)
                 continue
             event = self.r.child(item, loc, "event")
             if event is not None:
                 out.append([((*loc, "event"), event)])
+                plain = self.r.child(item, loc, "path") is None and self.r.child(item, loc, "absent") is None
+                self.plain_items.append(plain)
                 continue
             members, member_gap = self.r.items(item, loc, "all_of")
             gap = gap or member_gap
             if members:
                 out.append(members)
+                self.plain_items.append(False)
         return out, gap
 
     @staticmethod
