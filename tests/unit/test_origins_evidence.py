@@ -182,3 +182,15 @@ def test_scorecards_of_plan_origins_round_trip_and_old_scorecards_still_load():
     drill = load_drill(SHAPES / "shape-09-planner-origin.yaml")
     card = score(drill, [_escalate(15, PLAN, "e05")])
     assert Scorecard.from_dict(card.to_dict()) == card
+
+
+def test_the_review_names_the_plan_and_marks_the_origin_event():
+    from warroom.store.review import build_review_rows
+
+    drill = load_drill(SHAPES / "shape-09-planner-origin.yaml")
+    tl = build_review_rows(drill, [_escalate(15, "s2", "e05"), _escalate(31, PLAN, "e05")])
+    actions = [r for r in tl.rows if r.kind == "action"]
+    assert actions[0].text == "escalated step s2" and "fault was in the plan" in actions[0].trainee
+    assert actions[1].text == "escalated the plan" and actions[1].trainee[0] == "contained late"
+    events = {r.event.id: r for r in tl.rows if r.kind == "event"}
+    assert "fault origin (the plan)" in events["e01"].key and "evidence" in events["e05"].key
