@@ -109,8 +109,7 @@ class Replay:
         self._damage_by_event, self.full_damage = damage_by_event(drill)
         self.damage_unit: str = key.damage.unit if key else ""
         self.deadline: float | None = key.deadline if key else None
-        # Per evidence item, the event whose release makes it visible (a comparison's last member, format 2).
-        detection = [ev for _, ev in detection_events(drill)]
+        detection = [ev for _, ev in detection_events(drill)]  # (a comparison shows with its last event)
         self._evidence_ids: frozenset[str] = frozenset(e.id for e in detection)
         self._evidence_seen = False
         self._first_evidence_t: float | None = min((e.t for e in detection), default=None)
@@ -343,10 +342,9 @@ class Replay:
         return action
 
     def escalate(self, step_id: str, reason: str = "", cites: Sequence[str] | None = None) -> EscalationResult:
-        """Escalate to the planner naming ``step_id`` as the step at fault (a plan step id, or format 2's ``@plan``
-        or ``@setup``: :mod:`warroom.core.origins`), with a short reason and the ids of the
-        released trace events the trainee ``cites`` as showing the fault (recorded in order, repeats dropped; None
-        records no ``cites`` at all, as action logs from before citations did).
+        """Escalate to the planner naming ``step_id`` as the step at fault (or ``@plan`` / ``@setup``, format 2),
+        with a short reason and the ids of the released trace events the trainee ``cites`` as showing the fault
+        (recorded in order, repeats dropped; None records no ``cites`` at all, as logs from before citations did).
 
         Returns an :class:`EscalationResult`. See the module docstring for the rules (whether the citations
         support the escalation is the scoring rules' call: :mod:`warroom.core.evidence`).
