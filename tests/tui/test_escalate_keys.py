@@ -32,8 +32,8 @@ async def test_opens_on_no_step_and_moves_with_the_trace_keys_stopping_at_the_en
         assert screen.step == "s1"
         await pilot.press("k", "k", "up")
         assert screen.step == "s1"  # no wrap-around to the last step
-        last = live.drill.plan[-1].id
-        await pilot.press(*["j"] * (len(live.drill.plan) + 3))
+        last = "@setup"  # a format-2 drill: "the plan" and "set-up" come after the plan steps
+        await pilot.press(*["j"] * (len(live.drill.plan) + 5))
         assert screen.step == last  # no wrap-around to the first
         await pilot.press("home")
         assert screen.step == "s1"
@@ -47,7 +47,7 @@ async def test_e_k_enter_asks_before_escalating_and_n_goes_back(services):
     async with app.run_test(size=(80, 24)) as pilot:
         live = await _war_room(pilot)
         before = len(live.replay.actions)
-        await pilot.press("e", "k", "enter")
+        await pilot.press("e", "k", "k", "k", "enter")  # up from no step: set-up, the plan, then the last step
         screen = app.screen
         assert isinstance(screen, EscalateScreen) and screen.asking
         last = live.drill.plan[-1]

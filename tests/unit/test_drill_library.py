@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from warroom.core import check, loader
+from warroom.core.evidenceref import detection_events, evidence_ids
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.core.replay import EndReason, Replay
 
@@ -75,7 +76,7 @@ def test_fault_drill_is_fair(path: Path):
     key = drill.answer_key
     assert key is not None
     by_id = {e.id: e for e in drill.trace}
-    first_evidence = min(by_id[e].t for e in key.evidence)
+    first_evidence = min(e.t for _, e in detection_events(drill))  # a comparison counts once all of it is out
     damage = sorted((by_id[d.event].t, d.amount) for d in key.damage.entries)
     full = sum(a for _, a in damage)
 
@@ -85,12 +86,14 @@ def test_fault_drill_is_fair(path: Path):
     done_by_deadline = sum(a for t, a in damage if t <= key.deadline)
     assert done_by_deadline < full / 2, f"{drill.id}: most of the damage is done before the deadline"
     assert key.replan, f"{drill.id}: add the planner's re-plan events"
+    # a fault in the plan or the set-up (format 2) is silent when a step built on it reports success
+    silent_steps = {key.fault.origin_step} if key.fault.origin_step is not None else set(key.cascade)
     silent = [
         e for e in drill.trace
-        if e.kind == "executor_report" and e.step == key.fault.origin_step and e.status.value == "success"
+        if e.kind == "executor_report" and e.step in silent_steps and e.status.value == "success"
     ]
-    assert silent, f"{drill.id}: the executor should report success on the silent step {key.fault.origin_step}"
-    both = {d.event for d in drill.distractors} & set(key.evidence)
+    assert silent, f"{drill.id}: the executor should report success on the silent step {sorted(silent_steps)}"
+    both = {d.event for d in drill.distractors} & set(evidence_ids(key))
     assert not both, f"{drill.id}: an event is both evidence and distractor"
 
 
@@ -111,7 +114,7 @@ def test_replay_paths(path: Path):
     ideal = Replay(drill)
     ideal.advance(0)
     ideal.advance(ideal.first_evidence_time)
-    result = ideal.escalate(key.fault.origin_step, "scripted: escalate at the earliest evidence")
+    result = ideal.escalate(key.fault.target, "scripted: escalate at the earliest evidence")
     assert result.contained and not result.late
     ideal.advance(drill.duration + 60)
     assert ideal.ended and ideal.end_reason is EndReason.CONTAINED

@@ -50,7 +50,7 @@ def test_every_drill_model_has_a_section():
 
 def test_types_and_presence_are_rendered_for_readers():
     text = fieldref.field_reference()
-    assert "| `evidence` | list of id | required |" in text
+    assert "| `evidence` | list of id or evidence item (format 2) | required |" in text
     assert "| `level` | `debug` or `info` or `warning` or `error` | optional, default `\"info\"` |" in text
     assert "| `difficulty` | integer | required | 1 (easy) to 5 (hard). (>= 1, <= 5) |" in text
     assert "| `answer_key` | answer_key (optional) | optional |" in text

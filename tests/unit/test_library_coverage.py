@@ -30,9 +30,6 @@ NOT_YET_COVERED: frozenset[str] = frozenset(
         "swallowed_error",
         "tool_output_misread",
         "unverified_write",
-        "constraint_dropped",
-        "invented_constraint",
-        "environment_setup_failed",
         "other",
     }
 )
@@ -59,7 +56,6 @@ MAST_MODES: dict[str, tuple[str, ...]] = {
 #: MAST modes no bundled drill's tags name yet (same rule as NOT_YET_COVERED).
 NOT_YET_COVERED_MAST: frozenset[str] = frozenset(
     {
-        "FM-1.4 loss of conversation history",
         "FM-2.1 conversation reset",
         "FM-2.2 fail to ask for clarification",
         "FM-2.3 task derailment",

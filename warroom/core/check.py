@@ -7,14 +7,16 @@ problems that make the drill unfit to play. ``warroom check PATH...`` prints the
 The scripted trainees (docs/scoring.md defines them too). In a drill with a fault:
 
 - **ideal** (the careful trainee): at the earliest evidence event's time, flags it and escalates the fault's
-  origin step citing it.
+  origin step citing it (format 2: the origin may be "the plan" or "set-up"; a comparison is cited whole, every
+  event of it, and counts once its last event is out).
 - **late**: escalates the origin step after the deadline, at ``deadline + min(LATE_DELAY, (end - deadline) / 2)``
   where ``end`` is the last trace event's time (so strictly after the deadline and before the trace ends), citing
   the earliest evidence.
 - **never**: does nothing.
 - **trigger-happy**: at the first trace event escalates that event's plan step citing that event, then at each
   distractor's event flags it and escalates its plan step citing the distractor: it cites what it saw first, never
-  the evidence (an event outside any step names the first plan step); each escalation waits until the drill clock
+  the evidence (an event outside any step names the first plan step; in format 2 a planner call names "the plan"
+  and an event before step 1 "set-up"); each escalation waits until the drill clock
   has reached its event (a false escalation moves the clock on).
 - **wrong-step**: at the earliest evidence, escalates a step other than the origin, citing the evidence: the first
   cascade step that is not the origin, else the first plan step that is not the origin.
@@ -41,8 +43,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from warroom.core.actions import Action
+from warroom.core.evidenceref import detection_events
 from warroom.core.fairness import fairness_problems, trigger_happy_targets
 from warroom.core.model import Drill, TraceEvent
+from warroom.core.origins import event_target
 from warroom.core.outcome import OUTCOME_LABELS, Outcome
 from warroom.core.replay import Replay
 from warroom.core.scoring import Scorecard, score, scorecard_of
@@ -137,7 +141,7 @@ _Script = list[tuple[float, str, str, tuple[str, ...]]]
 
 
 def _step_of(drill: Drill, event: TraceEvent) -> str:
-    return event.step if event.step is not None else drill.plan[0].id
+    return event_target(drill, event)
 
 
 def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
@@ -167,14 +171,17 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
             at, cites = (first.t, (first.id,)) if first is not None else (midpoint, ())
             script.append((at, "escalate", drill.plan[0].id, cites))
         return script, notes
-    origin = key.fault.origin_step
-    evidence = sorted((events[i] for i in key.evidence if i in events), key=lambda e: e.t)
+    origin = key.fault.target
+    # Per evidence item, the event that makes it visible; an item is cited whole (every event of a comparison).
+    detected = sorted(detection_events(drill), key=lambda p: p[1].t)
+    evidence = [ev for _, ev in detected]
+    first_cites = tuple(detected[0][0].events) if detected else ()
     if trainee == "ideal":
         if not evidence:
             notes.append("no evidence event in the trace")
             return script, notes
         script.append((evidence[0].t, "flag", evidence[0].id, ()))
-        script.append((evidence[0].t, "escalate", origin, (evidence[0].id,)))
+        script.append((evidence[0].t, "escalate", origin, first_cites))
     elif trainee == "late":
         if end <= key.deadline:
             notes.append(
@@ -182,14 +189,14 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
                 "no escalation can be late"
             )
             return script, notes
-        cites = (evidence[0].id,) if evidence else ()
+        cites = first_cites
         script.append((key.deadline + min(LATE_DELAY, (end - key.deadline) / 2), "escalate", origin, cites))
     elif trainee == "wrong-step":
         others = [s for s in key.cascade if s != origin] + [s.id for s in drill.plan if s.id != origin]
         if not others or not evidence:
             notes.append("the plan has no step other than the origin" if not others else "no evidence event")
             return script, notes
-        script.append((evidence[0].t, "escalate", others[0], (evidence[0].id,)))
+        script.append((evidence[0].t, "escalate", others[0], first_cites))
     return script, notes
 
 
@@ -270,7 +277,7 @@ def run_checks(drill: Drill) -> CheckReport:
 
     key = drill.answer_key
     assert key is not None  # a drill is either all-clear or has an answer key
-    evidence_times = [e.t for e in drill.trace if e.id in set(key.evidence)]
+    evidence_times = [e.t for _, e in detection_events(drill)]
     first = min(evidence_times) if evidence_times else None
     if first is None or first > key.deadline:
         at = "no evidence event in the trace" if first is None else f"the earliest evidence comes at {first:g} s"

@@ -3,7 +3,8 @@
 An escalation names a plan step and cites the trace events that show the fault (``Action.cites``). Each cited event
 is, by the drill's answer key:
 
-- ``evidence``: listed in ``answer_key.evidence``;
+- ``evidence``: listed in ``answer_key.evidence`` (format 2: an event of a comparison, ``all_of``, only when the
+  escalation cites every event of it; cited alone it is ``part``);
 - ``accepted``: listed in ``answer_key.accepted_evidence`` (further events the author accepts as showing the fault);
 - ``distractor``: one of the drill's ``distractors`` (odd-looking but harmless);
 - ``irrelevant``: any other event (it shows nothing about the fault).
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import StrEnum
 
+from warroom.core.evidenceref import refs
 from warroom.core.model import Drill
 
 
@@ -27,6 +29,8 @@ class Cited(StrEnum):
     ACCEPTED = "accepted"
     DISTRACTOR = "distractor"
     IRRELEVANT = "irrelevant"
+    #: Format 2: one event of a comparison (``all_of``) cited without all the others: not evidence on its own.
+    PART = "part"
 
 
 #: The words every view uses for each kind of cited event.
@@ -35,18 +39,24 @@ CITED_LABELS: dict[Cited, str] = {
     Cited.ACCEPTED: "accepted as evidence",
     Cited.DISTRACTOR: "a distractor",
     Cited.IRRELEVANT: "shows nothing about the fault",
+    Cited.PART: "part of a comparison: cite every event of it",
 }
 
 #: The kinds of cited event that support an escalation.
 SUPPORTING: frozenset[Cited] = frozenset({Cited.EVIDENCE, Cited.ACCEPTED})
 
 
-def cited_kind(drill: Drill, event_id: str) -> Cited:
-    """What the event ``event_id`` is when cited in an escalation on ``drill`` (an unknown id is irrelevant)."""
+def cited_kind(drill: Drill, event_id: str, cites: Iterable[str] | None = None) -> Cited:
+    """What the event ``event_id`` is when cited in an escalation on ``drill`` (an unknown id is irrelevant), among
+    the events ``cites`` (the escalation's citations): an event of a comparison (format 2's ``all_of``) is evidence
+    only when every event of the comparison is cited, else :attr:`Cited.PART`. Without ``cites`` it is judged as
+    cited alone."""
     key = drill.answer_key
     if key is not None:
-        if event_id in key.evidence:
-            return Cited.EVIDENCE
+        items = [ref for ref in refs(key) if event_id in ref.events]
+        if items:
+            cited = set(cites or ()) | {event_id}
+            return Cited.EVIDENCE if any(all(e in cited for e in ref.events) for ref in items) else Cited.PART
         if event_id in key.accepted_evidence:
             return Cited.ACCEPTED
     if any(d.event == event_id for d in drill.distractors):
@@ -56,11 +66,13 @@ def cited_kind(drill: Drill, event_id: str) -> Cited:
 
 def judge_citations(drill: Drill, cites: Iterable[str] | None) -> list[tuple[str, Cited]]:
     """Each cited event id (in the order cited; None, a log from before citations, cites nothing) with its kind."""
-    return [(event_id, cited_kind(drill, event_id)) for event_id in cites or ()]
+    cited = list(cites or ())
+    return [(event_id, cited_kind(drill, event_id, cited)) for event_id in cited]
 
 
 def is_supported(drill: Drill, cites: Iterable[str] | None) -> bool:
-    """True when ``cites`` holds at least one evidence or accepted event of ``drill``."""
+    """True when ``cites`` holds at least one evidence item (every event of a comparison) or accepted event of
+    ``drill``."""
     return any(kind in SUPPORTING for _, kind in judge_citations(drill, cites))
 
 

@@ -30,8 +30,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from warroom.core.evidenceref import detection_events, evidence_ids
 from warroom.core.format import amount, seconds
 from warroom.core.model import Drill
+from warroom.core.origins import TARGET_LABELS, event_target
 from warroom.core.outcome import Outcome
 
 #: The fairness rules' names, in the order they are checked.
@@ -56,6 +58,18 @@ def trigger_happy_targets(drill: Drill) -> list[tuple[Any, bool]]:
     return [(drill.trace[0], False), *((e, True) for e in distractors)]
 
 
+def _origin(key: Any) -> str:
+    """The fault's origin as the messages name it: its step id, or "the plan" / "set-up" (format 2)."""
+    return TARGET_LABELS.get(key.fault.target, key.fault.target)
+
+
+def _origin_words(key: Any) -> str:
+    """``origin step s1``, or (format 2) ``origin, the plan`` / ``origin, set-up``."""
+    if key.fault.origin_step is not None:
+        return f"origin step {key.fault.origin_step}"
+    return f"origin, {TARGET_LABELS[key.fault.target]}"
+
+
 def _where(event: Any) -> str:
     return f"in plan step {event.step}" if event.step is not None else "outside any plan step"
 
@@ -74,23 +88,25 @@ def _trigger_happy_problem(drill: Drill, actions: list[Any], outcome: Outcome) -
     if outcome is Outcome.RIGHT_STEP_UNSUPPORTED:
         head = (
             "fairness rule trigger-happy-contains: the trigger-happy trainee stopped the incident (right step, "
-            f"unsupported: it cited only {event.id}) by escalating the origin step {key.fault.origin_step} at "
+            f"unsupported: it cited only {event.id}) by escalating the {_origin_words(key)} at "
             f"{seconds(at)}"
         )
     else:
         how = "on time" if outcome is Outcome.CONTAINED else "late"
         head = (
             f"fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident ({how}) by "
-            f"escalating {key.fault.origin_step} at {seconds(at)}"
+            f"escalating {_origin(key)} at {seconds(at)}"
         )
     if is_distractor:
-        origin = key.fault.origin_step
-        outside = f" (an event outside any plan step counts as the first, {origin})" if event.step is None else ""
+        origin = _origin(key)
+        target = event_target(drill, event)
+        named = f"the first, {origin}" if target == drill.plan[0].id else TARGET_LABELS.get(target, target)
+        outside = "" if event.step is not None else f" (an event outside any plan step counts as {named})"
         verb = "land on the origin step" if outcome is Outcome.RIGHT_STEP_UNSUPPORTED else "win a drill"
         return (
             f"{head}, because of distractor {event.id} ({event.kind} {_where(event)}, at {seconds(event.t)}). "
             f"Escalating every odd-looking event must not {verb}. Move distractor {event.id} to a plan step "
-            f"other than the origin step {origin}{outside}, or list it as evidence if it really shows the fault"
+            f"other than the {_origin_words(key)}{outside}, or list it as evidence if it really shows the fault"
         )
     return (
         f"{head}, at the first trace event {event.id}: the evidence is already out when the drill starts, so "
@@ -103,7 +119,7 @@ def _deadline_advice(drill: Drill, first_damage: Any, reaction_window: float) ->
     seconds after the earliest evidence and still comes before the first damage event."""
     key = drill.answer_key
     assert key is not None
-    times = [e.t for e in drill.trace if e.id in set(key.evidence)]
+    times = [e.t for _, e in detection_events(drill)]
     if not times:
         return f"Move the deadline before {seconds(first_damage.t)} (the first damage event, {first_damage.id})", True
     lo = min(times) + reaction_window
@@ -161,7 +177,7 @@ def _distractor_problems(drill: Drill) -> list[str]:
     key = drill.answer_key
     assert key is not None
     events = {e.id: e for e in drill.trace}
-    evidence = [events[i] for i in key.evidence if i in events]
+    evidence = [events[i] for i in evidence_ids(key) if i in events]
     out = []
     for d in drill.distractors:
         ev = events.get(d.event)

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from warroom.core.evidenceref import refs
 from warroom.core.model import ANSWER_TAG_PREFIXES, CONTROL_TAGS, FAULT_KIND_DESCRIPTIONS, Drill, FaultKind
 
 #: The prefix that marks a tag as a domain tag, shown before the debrief (without the prefix).
@@ -199,8 +200,14 @@ def answer_key_strings(drill: Drill) -> list[str]:
         out += [e.note.strip() for e in key.damage.entries if e.note and e.note.strip()]
         if len(key.cascade) > 1:
             out += [" → ".join(key.cascade), ", ".join(key.cascade)]
-        out += [f"origin {key.fault.origin_step}", f"origin step {key.fault.origin_step}",
-                f"origin_step: {key.fault.origin_step}"]
+        if key.fault.origin_step is not None:
+            out += [f"origin {key.fault.origin_step}", f"origin step {key.fault.origin_step}",
+                    f"origin_step: {key.fault.origin_step}"]
+        else:  # format 2: a fault in the plan or the set-up
+            out += [f"origin: {key.fault.origin.value}", f"origin_event: {key.fault.origin_event}",
+                    f"fault's origin {key.fault.origin_event}"]
+        out += [ref.absent.strip() for ref in refs(key) if ref.absent and ref.absent.strip()]
+        out += [ref.note.strip() for ref in refs(key) if ref.note and ref.note.strip()]
     if drill.all_clear is not None:
         out.append(drill.all_clear.debrief.strip())
     out += [d.why_harmless.strip() for d in drill.distractors]

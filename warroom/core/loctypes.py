@@ -77,6 +77,7 @@ def _model_names() -> frozenset[str]:
             names.add(kind_of(tp) or "")
             todo.extend(f.annotation for f in tp.model_fields.values())
         todo.extend(typing.get_args(tp))
+    names.add("str")  # the tag of a string member of a callable-discriminated union (evidence items)
     return frozenset(names - {""})
 
 
@@ -98,6 +99,7 @@ def walk_shape(loc: tuple[Any, ...]) -> tuple[tuple[int, ...], tuple[Any, ...]]:
                 continue
             member_names = {getattr(m, "__name__", str(m)) for m in members}
             if isinstance(el, str) and (el in member_names or "[" in el):  # a plain union's member name
+                tp = next((m for m in members if getattr(m, "__name__", None) == el), tp)
                 continue
         owners.append(tp)
         path.append(pos)

@@ -47,6 +47,8 @@ from warroom.core.events import (
     role_of,
 )
 from warroom.core.eventtime import EventTime, resolve_deadline
+from warroom.core.evidenceref import EvidenceItem, EvidenceRef
+from warroom.core.faultmodel import Fault
 from warroom.core.modelbase import (
     FAULT_KIND_DESCRIPTIONS,
     ID_PATTERN,
@@ -72,6 +74,7 @@ from warroom.core.modelbase import (
     UsdPerMillion,
     _Strict,
 )
+from warroom.core.origins import FaultOrigin
 from warroom.core.variantmodel import MAX_JITTER_SECONDS, AmountVariant, Jitter, NameVariant, PhrasingVariant, Variants
 
 __all__ = [
@@ -102,10 +105,13 @@ __all__ = [
     "Distractor",
     "Drill",
     "EventTime",
+    "EvidenceItem",
+    "EvidenceRef",
     "ExecutorMessage",
     "ExecutorReport",
     "Fault",
     "FaultKind",
+    "FaultOrigin",
     "Handoff",
     "HumanMessage",
     "Identifier",
@@ -135,17 +141,6 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------------------------
 # The answer key, all-clear controls and distractors
 # ---------------------------------------------------------------------------------------------------------------
-
-
-class Fault(_Strict):
-    """The hidden silent failure."""
-
-    origin_step: Identifier = Field(description="The plan step where the fault happened: the step to escalate.")
-    kind: FaultKind = Field(description="What went wrong, from the fault-kind vocabulary (see docs/authoring.md).")
-    summary: str = Field(
-        min_length=1, pattern=TEXT_PATTERN,
-        description="One sentence: what went wrong (shown in the debrief).",
-    )
 
 
 class DamageEntry(_Strict):
@@ -185,9 +180,14 @@ class AnswerKey(_Strict):
     """Everything hidden from the trainee until the debrief."""
 
     fault: Fault = Field(description="The fault's origin step, kind and summary.")
-    evidence: list[Identifier] = Field(
+    evidence: list[EvidenceItem] = Field(
         min_length=1,
-        description="Trace events that show the fault; the earliest sets when it became detectable.",
+        description=(
+            "Trace events that show the fault; the earliest sets when it became detectable. Format 2: an item may "
+            "also be `{event: ID, path: FIELD.PATH}` (a field inside a large result), `{event: ID, absent: TEXT}` "
+            "(an absence made visible at a checkpoint event) or `{all_of: [ID, ID, ...]}` (a comparison that counts "
+            "once all its events are out), each with an optional `note`."
+        ),
     )
     accepted_evidence: list[Identifier] = Field(
         default_factory=list,

@@ -39,7 +39,9 @@ from warroom.core.actions import Action, ActionKind
 from warroom.core.agents import Cast
 from warroom.core.approvals import ApprovalWatch
 from warroom.core.cost import call_cost, replan_usage
+from warroom.core.evidenceref import detection_events
 from warroom.core.model import Drill, Role, TraceEvent, Usage
+from warroom.core.origins import TARGET_LABELS
 from warroom.core.replayparts import (
     FALSE_ESCALATION_DELAY,
     CostMeter,
@@ -107,11 +109,10 @@ class Replay:
         self._damage_by_event, self.full_damage = damage_by_event(drill)
         self.damage_unit: str = key.damage.unit if key else ""
         self.deadline: float | None = key.deadline if key else None
-        self._evidence_ids: frozenset[str] = frozenset(key.evidence) if key else frozenset()
+        detection = [ev for _, ev in detection_events(drill)]  # (a comparison shows with its last event)
+        self._evidence_ids: frozenset[str] = frozenset(e.id for e in detection)
         self._evidence_seen = False
-        self._first_evidence_t: float | None = min(
-            (e.t for e in drill.trace if e.id in self._evidence_ids), default=None
-        )
+        self._first_evidence_t: float | None = min((e.t for e in detection), default=None)
         self._replan_usage = replan_usage(drill)
 
     # -- the clock ----------------------------------------------------------------------------------------------
@@ -341,9 +342,9 @@ class Replay:
         return action
 
     def escalate(self, step_id: str, reason: str = "", cites: Sequence[str] | None = None) -> EscalationResult:
-        """Escalate to the planner naming ``step_id`` as the step at fault, with a short reason and the ids of the
-        released trace events the trainee ``cites`` as showing the fault (recorded in order, repeats dropped; None
-        records no ``cites`` at all, as action logs from before citations did).
+        """Escalate to the planner naming ``step_id`` as the step at fault (or ``@plan`` / ``@setup``, format 2),
+        with a short reason and the ids of the released trace events the trainee ``cites`` as showing the fault
+        (recorded in order, repeats dropped; None records no ``cites`` at all, as logs from before citations did).
 
         Returns an :class:`EscalationResult`. See the module docstring for the rules (whether the citations
         support the escalation is the scoring rules' call: :mod:`warroom.core.evidence`).
@@ -351,7 +352,7 @@ class Replay:
         has ended, or once the incident is contained.
         """
         self._check_live()
-        if step_id not in self._steps.states:
+        if step_id not in self._steps.states and step_id not in TARGET_LABELS:
             raise ReplayError(f"no plan step {step_id!r} in drill {self.drill.id!r}")
         if self.contained:
             raise ReplayError("the incident is already contained; the planner is re-planning")
@@ -363,7 +364,7 @@ class Replay:
         )
         key = self.drill.answer_key
         after_evidence = self.evidence_released
-        if key is not None and step_id == key.fault.origin_step and after_evidence:
+        if key is not None and step_id == key.fault.target and after_evidence:
             late = self.deadline_passed
             self.contained_at = self.now
             self.contained_late = late

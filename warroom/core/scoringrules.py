@@ -5,8 +5,10 @@ Moved from :mod:`warroom.core.scoring`, which re-exports the public names."""
 from __future__ import annotations
 
 from warroom.core.evidence import describe_citations, is_supported
+from warroom.core.evidenceref import evidence_ids
 from warroom.core.format import seconds
 from warroom.core.model import Drill
+from warroom.core.origins import TARGET_LABELS
 from warroom.core.outcome import Outcome
 from warroom.core.replay import EndReason, EscalationResult, EscalationVerdict, Replay
 
@@ -51,7 +53,7 @@ def citation_lines(replay: Replay, rules: str) -> list[str]:
     if not cites_count(rules):
         return []
     return [
-        f"Escalation of {e.action.step} at {seconds(e.action.t)} cited "
+        f"Escalation of {_named(e.action.step)} at {seconds(e.action.t)} cited "
         f"{describe_citations(replay.drill, e.action.cites)}."
         for e in replay.escalations
     ]
@@ -77,30 +79,32 @@ def outcome_of(replay: Replay, rules: str) -> Outcome:
 def outcome_text(replay: Replay, outcome: Outcome) -> str:
     drill = replay.drill
     key = drill.answer_key
-    origin = key.fault.origin_step if key else ""
+    origin = _named(key.fault.target) if key else ""
+    # a step origin is "s2, the fault's origin step"; format 2's are "the plan, the fault's origin"
+    what = "the fault's origin step" if key is None or key.fault.origin_step is not None else "the fault's origin"
     n = len(replay.escalations)
     if outcome is Outcome.CONTAINED:
         return (
-            f"You escalated {origin}, the fault's origin step, at {seconds(replay.contained_at)}, "
+            f"You escalated {origin}, {what}, at {seconds(replay.contained_at)}, "
             f"{seconds(replay.time_to_detect)} after the earliest evidence and before the deadline at "
             f"{seconds(replay.deadline)}."
         )
     if outcome is Outcome.CONTAINED_LATE:
         return (
-            f"You escalated {origin}, the fault's origin step, at {seconds(replay.contained_at)}, after the deadline "
+            f"You escalated {origin}, {what}, at {seconds(replay.contained_at)}, after the deadline "
             f"at {seconds(replay.deadline)}; the damage done by then stands."
         )
     if outcome is Outcome.RIGHT_STEP_UNSUPPORTED:
         containing = containing_escalation(replay)
         cites = containing.action.cites if containing is not None else None
-        shown = ", ".join(key.evidence + key.accepted_evidence) if key else ""
+        shown = ", ".join(evidence_ids(key) + key.accepted_evidence) if key else ""
         return (
-            f"You escalated {origin}, the fault's origin step, at {seconds(replay.contained_at)}, and the cascade "
+            f"You escalated {origin}, {what}, at {seconds(replay.contained_at)}, and the cascade "
             f"stopped; but you cited {describe_citations(drill, cites)}: nothing that shows the fault. The events "
             f"that do: {shown}. The right step with no evidence is a guess the scorecard cannot tell from luck."
         )
     if outcome is Outcome.WRONG_STEP:
-        named = sorted({e.action.step for e in replay.escalations if e.after_evidence and e.action.step})
+        named = sorted({_named(e.action.step) for e in replay.escalations if e.after_evidence and e.action.step})
         return (
             f"After the evidence appeared you escalated {', '.join(named)}, but the fault was in {origin}; "
             "the cascade ran on."
@@ -117,6 +121,11 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
     if outcome is Outcome.ALL_CLEAR_HELD:
         return "The trace was healthy (an all-clear drill) and you rightly did not escalate."
     return f"You left the drill at {seconds(replay.end_time)}, before it ended."
+
+
+def _named(step: str | None) -> str:
+    """An escalation's step as scorecard lines name it: the step id, or "the plan" / "set-up"."""
+    return TARGET_LABELS.get(step or "", step or "-")
 
 
 def _times(n: int) -> str:

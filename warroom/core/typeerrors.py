@@ -8,6 +8,7 @@ from typing import Any
 
 from yaml.nodes import Node, ScalarNode
 
+from warroom.core.evidenceref import PATH_PATTERN
 from warroom.core.format import clean
 from warroom.core.ids import shown_id, vocabulary_hint
 from warroom.core.loctypes import is_model, kind_of, union_members, unwrap, walk_loc
@@ -220,6 +221,9 @@ def _text_message(
     """The message of a text that breaks a rule of its own (blank, not an id, too short or long), else None."""
     if etype == "string_pattern_mismatch" and ctx.get("pattern") == TEXT_PATTERN:
         return f"{label} must not be blank: write some text, not only spaces or line breaks"
+    if etype == "string_pattern_mismatch" and ctx.get("pattern") == PATH_PATTERN:
+        return (f"{shown} is not a field path for {label}: keys joined by `.`, list indexes as `[n]` "
+                "(`data.next_cursor`, `items[3].id`)")
     if etype == "string_pattern_mismatch":
         which = "" if data_path[-1] == "id" else f" for {label}"
         if isinstance(value, str) and len(value) <= 200 and not (value.isascii() and value.isprintable()):

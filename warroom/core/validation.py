@@ -17,8 +17,10 @@ The rules (each has a test in tests/unit/test_validation*.py):
 - **No entry twice**: an event is listed at most once in ``evidence``, in the damage ``entries`` and in the
   distractors; a plan step at most once in ``cascade``.
 - **Time order**: trace times never decrease; re-plan event times (seconds after the escalation) never decrease.
-- **The fault**: its origin is a plan step with at least one trace event, and every evidence event comes at or
-  after the origin step's first event.
+- **The fault**: its origin is a plan step with at least one trace event (format 2: or the plan or the set-up,
+  whose ``origin_event`` is a trace event), and every evidence event comes at or after the origin step's first
+  event (the origin event). A comparison (``all_of``, format 2) counts as evidence once all its events are out,
+  and only its last event must come at or after the origin (the earlier ones are the baseline it contradicts).
 - **The deadline** leaves at least one evidence event at or before it (or no trainee could contain in time).
 - **Damage can be prevented**: every damage event comes strictly after the earliest evidence event.
 - **Answer key or all clear**: a drill has exactly one of ``answer_key`` and ``all_clear``.
@@ -100,37 +102,85 @@ class _Rules(EventRules):
     def answer_key(self, key: Any) -> set[str]:
         r, base = self.r, ("answer_key",)
         fault = r.child(key, base, "fault")
-        origin = r.child(fault, (*base, "fault"), "origin_step")
-        self.check_step((*base, "fault", "origin_step"), origin, "the fault's origin_step")
+        origin_kind = r.child(fault, (*base, "fault"), "origin")
+        if origin_kind in (None, "step"):
+            origin = r.child(fault, (*base, "fault"), "origin_step")
+            self.check_step((*base, "fault", "origin_step"), origin, "the fault's origin_step")
+            first_of_origin = self.origin(origin)
+        else:  # format 2: the plan or the set-up; the origin event starts the fault
+            origin_event = r.child(fault, (*base, "fault"), "origin_event")
+            loc = (*base, "fault", "origin_event")
+            first_of_origin = None
+            if self.check_trace_event(loc, origin_event, "the fault's origin_event"):
+                first_of_origin = self.trace[self.trace_index[origin_event]]
+            origin = origin_event
         cascade, _ = r.items(key, base, "cascade")
         for loc, step_id in cascade:
             self.check_step(loc, step_id, "cascade step")
         self.no_twice(cascade, "cascade step", "cascade item")
-        first_of_origin = self.origin(origin)
-        evidence, gap = r.items(key, base, "evidence")
-        self.no_twice(evidence, "evidence event", "evidence item")
+        evidence, gap = self.evidence_items(key)
+        # an event listed twice as itself is a slip; in a comparison, or with a path or an absence, it may recur
+        self.no_twice([item[0] for item, plain in zip(evidence, self.plain_items, strict=True) if plain],
+                      "evidence event", "evidence item")
         evidence_ids: set[str] = set()
         earliest: _Ev | None = None
-        for loc, event_id in evidence:
-            if not _known(event_id):
-                gap = gap or event_id.loc
-            if not self.check_trace_event(loc, event_id, "evidence event"):
-                continue
-            evidence_ids.add(event_id)
-            ev = self.trace[self.trace_index[event_id]]
-            if not _known(ev.t):
-                gap = gap or ev.t.loc
-                continue
-            if earliest is None or ev.t < earliest.t:
-                earliest = ev
-            if first_of_origin is not None and ev.t < first_of_origin.t:
-                first = first_of_origin
-                self.add(loc, f"evidence event {q(event_id)} (t={ev.t:g} s) comes before the fault's origin step "
-                         f"{q(origin)} starts (its first event {q(first.id)} is at t={first.t:g} s)")
+        for item in evidence:
+            seen: list[tuple[Loc, _Ev]] = []
+            for loc, event_id in item:
+                if not _known(event_id):
+                    gap = gap or event_id.loc
+                if not self.check_trace_event(loc, event_id, "evidence event"):
+                    continue
+                evidence_ids.add(event_id)
+                ev = self.trace[self.trace_index[event_id]]
+                if not _known(ev.t):
+                    gap = gap or ev.t.loc
+                    continue
+                seen.append((loc, ev))
+            if len(seen) == len(item) and seen:  # a comparison counts once all its events are out
+                loc, last = max(seen, key=lambda p: p[1].t)
+                # (a comparison's earlier events may come before the origin: they are the baseline it contradicts)
+                if first_of_origin is not None and last.t < first_of_origin.t:
+                    self.add(loc, self.before_origin(last.id, last, origin, first_of_origin))
+                if earliest is None or last.t < earliest.t:
+                    earliest = last
         self.deadline(key, earliest, gap)
         self.damage(key, earliest, gap)
         self.accepted_ids = self.accepted(key, evidence_ids, first_of_origin)
         return evidence_ids
+
+    def evidence_items(self, key: Any) -> tuple[list[list[tuple[Loc, Any]]], Loc | None]:
+        """The answer key's evidence items, each as the (loc, event id) pairs it names: one for an event id or an
+        ``event`` item, every member of an ``all_of`` comparison (format 2)."""
+        items, gap = self.r.items(key, ("answer_key",), "evidence")
+        out: list[list[tuple[Loc, Any]]] = []
+        #: per item of ``out``: True for an event as itself (an id, or ``event`` with no path or absence)
+        self.plain_items: list[bool] = []
+        for loc, item in items:
+            if isinstance(item, str) or not _known(item):
+                out.append([(loc, item)])
+                self.plain_items.append(True)
+                continue
+            event = self.r.child(item, loc, "event")
+            if event is not None:
+                out.append([((*loc, "event"), event)])
+                plain = self.r.child(item, loc, "path") is None and self.r.child(item, loc, "absent") is None
+                self.plain_items.append(plain)
+                continue
+            members, member_gap = self.r.items(item, loc, "all_of")
+            gap = gap or member_gap
+            if members:
+                out.append(members)
+                self.plain_items.append(False)
+        return out, gap
+
+    @staticmethod
+    def before_origin(event_id: str, ev: _Ev, origin: Any, first: _Ev) -> str:
+        if first.id == origin:  # a plan or set-up origin: its origin event
+            return (f"evidence event {q(event_id)} (t={ev.t:g} s) comes before the fault's origin_event {q(origin)} "
+                    f"(t={first.t:g} s)")
+        return (f"evidence event {q(event_id)} (t={ev.t:g} s) comes before the fault's origin step {q(origin)} "
+                f"starts (its first event {q(first.id)} is at t={first.t:g} s)")
 
     def accepted(self, key: Any, evidence_ids: set[str], first_of_origin: _Ev | None) -> set[str]:
         """The ``accepted_evidence`` events (trace events, each once, none also ``evidence``, none before the origin
@@ -149,9 +199,10 @@ class _Rules(EventRules):
             ev = self.trace[self.trace_index[event_id]]
             first = first_of_origin
             if first is not None and _known(ev.t) and ev.t < first.t:
+                where = (f"step {q(first.step)} starts (its first event {q(first.id)} is at t={first.t:g} s)"
+                         if first.step is not None else f"event {q(first.id)} (t={first.t:g} s)")
                 self.add(loc, f"accepted evidence event {q(event_id)} (t={ev.t:g} s) comes before the fault's origin "
-                         f"step {q(first.step)} starts (its first event {q(first.id)} is at t={first.t:g} s), so it "
-                         "cannot show the fault")
+                         f"{where}, so it cannot show the fault")
         return ids
 
     def origin(self, origin: Any) -> _Ev | None:

@@ -15,6 +15,9 @@ loader at ``path:line:col``), in this order:
 - **Calls**: one usage per batch (the turn's usage is counted once); ``retry_of`` names an earlier tool_call of
   the same list and ``attempt`` is above the retried call's; an approval answer names an earlier ``requested``
   approval, and a request names none; a call's ``output_tokens`` do not exceed its ``max_tokens``.
+- **Origins**: a plan origin's ``origin_event`` is a planner_call; a set-up origin's comes before step 1,
+  outside any plan step.
+- **Field paths**: an evidence item's ``path`` leads to a value in its event's output (with a did-you-mean).
 
 Did-you-mean hints are bounded as in :mod:`warroom.core.validation` (:class:`~warroom.core.ids.Suggester`).
 """
@@ -56,6 +59,7 @@ def _version_issues(drill: Any) -> list[Issue]:
     for i, step in enumerate(drill.plan):
         if _set(step, "requires_approval"):
             out.append(Issue(("plan", i, "requires_approval"), f"`requires_approval` {why}"))
+    out += _key_version_issues(drill.answer_key, why)
     for base, events in _event_lists(drill):
         for i, ev in enumerate(events):
             if ev.kind in _V2_KINDS:
@@ -78,6 +82,19 @@ def _v2_fields(cls: type) -> tuple[str, ...]:
     if fields is None:
         fields = _V2_FIELDS_OF[cls] = tuple(name for name in _V2_FIELDS if name in getattr(cls, "model_fields", {}))
     return fields
+
+
+def _key_version_issues(key: Any, why: str) -> list[Issue]:
+    """Format-2 parts of an answer key: a plan or set-up origin, evidence items other than an event id."""
+    if key is None:
+        return []
+    out = []
+    if key.fault.origin != "step":
+        out.append(Issue(("answer_key", "fault", "origin"), f"a fault origin other than `step` {why}"))
+    for i, item in enumerate(key.evidence):
+        if not isinstance(item, str):
+            out.append(Issue(("answer_key", "evidence", i), f"an evidence item other than an event id {why}"))
+    return out
 
 
 def _event_lists(drill: Any) -> list[tuple[Loc, list[Any]]]:
@@ -208,6 +225,66 @@ class _Format2:
                      f"decision `requested` {q(ev.request)} before it{Suggester(requests)(ev.request)}")
 
 
+def _origin_issues(drill: Any) -> list[Issue]:
+    """A plan origin's event is a planner call; a set-up origin's event is outside any plan step, before the first
+    event of one."""
+    key = drill.answer_key
+    if key is None or key.fault.origin == "step":
+        return []
+    ev = next((e for e in drill.trace if e.id == key.fault.origin_event), None)
+    if ev is None:  # reported by the reference rules
+        return []
+    loc = ("answer_key", "fault", "origin_event")
+    if key.fault.origin == "plan" and ev.kind != "planner_call":
+        return [Issue(loc, f"the origin_event of a fault in the plan must be the planner_call of that plan or "
+                      f"re-plan; {q(ev.id)} is a {ev.kind}")]
+    if key.fault.origin == "setup":
+        first = next((e for e in drill.trace if e.step is not None), None)
+        if ev.step is not None or (first is not None and ev.t > first.t):
+            where = f"belongs to plan step {q(ev.step)}" if ev.step is not None else (
+                f"comes after {q(first.id)} (t={first.t:g} s), the first event of a plan step")
+            return [Issue(loc, f"the origin_event of a set-up fault must come before step 1, outside any plan step; "
+                          f"{q(ev.id)} {where} (use `origin: step` for a fault in a step)")]
+    return []
+
+
+def _path_issues(drill: Any) -> list[Issue]:
+    """Every evidence field path leads to a value in its event's output (with a did-you-mean at the first key that
+    is not there)."""
+    from warroom.core.evidenceref import event_output, has_output, path_parts, structured, value_at
+
+    key = drill.answer_key
+    if key is None:
+        return []
+    events = {e.id: e for e in drill.trace}
+    out = []
+    for i, item in enumerate(key.evidence):
+        if isinstance(item, str) or item.path is None or item.event not in events:
+            continue
+        ev, loc = events[item.event], ("answer_key", "evidence", i, "path")
+        if not has_output(ev):
+            out.append(Issue(loc, f"event {q(ev.id)} is a {ev.kind}, which has no output for a field path; point the "
+                          "path at a tool_result, command_result or log"))
+            continue
+        found, _ = value_at(event_output(ev), item.path)
+        if found:
+            continue
+        node, walked = structured(event_output(ev)), []
+        for part in path_parts(item.path):
+            ok, nxt = value_at(node, str(part) if isinstance(part, str) else f"[{part}]")
+            if not ok:
+                keys = list(node) if isinstance(node, dict) else []
+                at = ".".join(map(str, walked)) or "the top level"
+                listed = f"; the keys there: {', '.join(map(str, keys[:12]))}" if keys else ""
+                hint = Suggester([str(k) for k in keys])(str(part))
+                out.append(Issue(loc, f"the field path {q(item.path)} leads nowhere in the output of {q(ev.id)}: "
+                                 f"{q(str(part))} is not at {at}{hint}{listed}"))
+                break
+            node = nxt
+            walked.append(part)
+    return out
+
+
 def attempt_of(call: Any, calls: dict[str, Any]) -> int:
     """The attempt number of a tool ``call``: its ``attempt``, else one more than the call it retries (in
     ``calls``, by id), else 1. Follows at most 10,000 retries back."""
@@ -233,4 +310,4 @@ def format2_issues(drill: Any) -> list[Issue]:
     rules.events(*lists[0], [])
     if len(lists) > 1:
         rules.events(*lists[1], drill.trace)
-    return rules.issues
+    return rules.issues + _origin_issues(drill) + _path_issues(drill)

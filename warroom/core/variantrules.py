@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from warroom.core.evidenceref import detection_events
 from warroom.core.model import Drill
 from warroom.core.validation import Issue
 from warroom.core.variants import (
@@ -249,7 +250,7 @@ def jitter_issues(drill: Drill) -> list[Issue]:
     if jitter is None or key is None:
         return []
     times = {e.id: e.t for e in drill.trace}
-    earliest = min((times[e], e) for e in key.evidence if e in times)
+    earliest = min((times[e.id], e.id) for _, e in detection_events(drill))
     damage = min((times[d.event], d.event) for d in key.damage.entries if d.event in times)
     room = min(key.deadline - earliest[0] - REACTION_WINDOW, damage[0] - key.deadline - 0.1)
     if jitter.max_seconds <= room + 1e-9:

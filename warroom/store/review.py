@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from warroom.core.actions import Action, ActionKind
+from warroom.core.evidenceref import detection_events, evidence_ids
 from warroom.core.format import damage as fmt_damage
 from warroom.core.format import seconds
 from warroom.core.model import Drill, TraceEvent
+from warroom.core.origins import TARGET_LABELS
 
 if TYPE_CHECKING:
     from warroom.core.replay import EscalationResult
@@ -77,7 +79,9 @@ def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_ev
     if key is not None:
         if event.step is not None and event.step == key.fault.origin_step and event.id not in replan_ids:
             marks.append("fault step")
-        if event.id in key.evidence:
+        if event.id == key.fault.origin_event:  # format 2: the plan's or the set-up's origin event
+            marks.append(f"fault origin ({TARGET_LABELS[key.fault.target]})")
+        if event.id in evidence_ids(key):
             marks.append("evidence")
             if event.id == first_evidence:
                 marks.append("earliest evidence")
@@ -96,7 +100,7 @@ def _first_evidence(drill: Drill) -> str | None:
     key = drill.answer_key
     if key is None:
         return None
-    ev = [e for e in drill.trace if e.id in set(key.evidence)]
+    ev = [e for _, e in detection_events(drill)]
     return min(ev, key=lambda e: e.t).id if ev else None
 
 
@@ -197,13 +201,15 @@ def _action_rows(
             continue
         if a.kind is ActionKind.ESCALATE:
             verdict = verdicts.get(i, "escalation")
-            text = f"escalated step {a.step}" + (f": {a.note}" if a.note else "")
-            step_ok = key is not None and a.step == key.fault.origin_step
-            marks = [verdict] + ([] if step_ok or key is None else [f"fault was in step {key.fault.origin_step}"])
+            named = TARGET_LABELS.get(a.step or "") or f"step {a.step}"
+            text = f"escalated {named}" + (f": {a.note}" if a.note else "")
+            step_ok = key is not None and a.step == key.fault.target
+            where = "" if key is None else TARGET_LABELS.get(key.fault.target) or f"step {key.fault.target}"
+            marks = [verdict] + ([] if step_ok or key is None else [f"fault was in {where}"])
             marks += _citation_marks(drill, a)
         elif a.kind is ActionKind.FLAG:
             text = f"flagged {a.event}" + (f": {a.note}" if a.note else "")
-            marks = ["evidence flagged" if key is not None and a.event in key.evidence else "flag"]
+            marks = ["evidence flagged" if key is not None and a.event in evidence_ids(key) else "flag"]
         else:
             text = "left the drill (quit)"
             marks = ["abandoned"]

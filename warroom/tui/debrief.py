@@ -21,8 +21,10 @@ from textual.widgets import Footer, Sparkline, Static
 
 from warroom.core.actions import ActionKind
 from warroom.core.evidence import describe_citations
+from warroom.core.evidenceref import describe_item, detection_events, refs
 from warroom.core.hygiene import debrief_tags
 from warroom.core.model import Drill
+from warroom.core.origins import TARGET_LABELS, origin_event_of
 from warroom.core.replay import Replay
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.tui import text as fmt
@@ -68,14 +70,18 @@ def debrief_marks(
     marks: list[tuple[float, str, str, str]] = []
     key = drill.answer_key
     if key is not None:
-        origin = next((e for e in drill.trace if e.step == key.fault.origin_step), None)
+        origin = origin_event_of(drill)
         if origin is not None:
-            what = f"fault origin: step {key.fault.origin_step} starts ({origin.id})"
+            if key.fault.origin_step is not None:
+                what = f"fault origin: step {key.fault.origin_step} starts ({origin.id})"
+            else:  # format 2: the plan or the set-up
+                what = f"fault origin: {TARGET_LABELS[key.fault.target]} ({origin.id})"
             marks.append((origin.t, "●", what, "bold red"))
-        evidence = sorted((drill.event(e) for e in key.evidence), key=lambda e: e.t)
-        if evidence:
-            first = evidence[0]
-            marks.append((first.t, "E", f"first evidence: {first.id} {summarize(first)}", "bold yellow"))
+        detected = sorted(detection_events(drill), key=lambda p: p[1].t)
+        if detected:
+            ref, first = detected[0]
+            shown = " + ".join(ref.events) if ref.all_of is not None else first.id
+            marks.append((first.t, "E", f"first evidence: {shown} {summarize(first)}", "bold yellow"))
         marks.append((key.deadline, "D", "deadline: the damage is done after this", "bold magenta"))
     for action in replay.actions:
         if action.kind is ActionKind.FLAG:
@@ -90,16 +96,38 @@ def debrief_marks(
         reason = f": {action.note}" if action.note else ", no reason given"
         verdict = str(escalation_verdict(drill, result, rules))
         if key is not None and not result.contained and not result.after_evidence:
-            right = action.step == key.fault.origin_step
+            right = action.step == key.fault.target
             verdict += (": the right step, but before the evidence the drill counts" if right else
                         ", before the evidence the drill counts")
         cited = f"; cited {describe_citations(drill, action.cites)}" if action.cites is not None else ""
-        marks.append((action.t, "!", f"you escalated step {action.step} ({verdict}){reason}{cited}", "bold cyan"))
+        named = TARGET_LABELS.get(action.step or "") or f"step {action.step}"
+        marks.append((action.t, "!", f"you escalated {named} ({verdict}){reason}{cited}", "bold cyan"))
     if replay.contained_at is not None:
         marks.append((replay.contained_at, "✓", "the original trace stopped: the planner re-plans", "bold green"))
     marks.append((replay.now, "■", "end of the drill", "dim"))
     marks.sort(key=lambda m: m[0])
     return marks
+
+
+def evidence_text(out: Text, drill: Drill) -> None:
+    """Append the answer key's evidence items to ``out``, literally: bare ids, and (format 2) a comparison
+    ``e03 + e07 (compared)``, an absence ``e08 (absent: ...)``, a field ``e03 data.next_cursor = "c_8f2a"`` with the
+    path and its value highlighted."""
+    key = drill.answer_key
+    assert key is not None
+    for i, ref in enumerate(refs(key)):
+        if i:
+            out.append(", ")
+        head, detail = describe_item(drill, ref)
+        if ref.path is not None:
+            out.append(fmt.clean_line(ref.event) + " ")
+            out.append(fmt.clean_line(ref.path), style="bold reverse")
+            if detail:
+                out.append(" " + fmt.clean_line(detail), style="bold yellow")
+            continue
+        out.append(fmt.clean_line(head))
+        if detail:
+            out.append(f" ({fmt.clean_line(detail)})")
 
 
 def marks_table(marks: list[tuple[float, str, str, str]]) -> Table:
@@ -255,13 +283,16 @@ class DebriefScreen(Screen[None]):
         if key is not None:
             out.append("What happened\n", style="bold underline")
             out.append("fault ", style="bold")
-            out.append(f"step {fmt.clean_line(key.fault.origin_step)}")
-            # A loaded drill's references are validated: the origin step and every distractor event exist.
-            out.append(f" {fmt.clean_line(self.drill.step(key.fault.origin_step).title)}")
+            if key.fault.origin_step is not None:
+                out.append(f"step {fmt.clean_line(key.fault.origin_step)}")
+                # A loaded drill's references are validated: the origin step and every distractor event exist.
+                out.append(f" {fmt.clean_line(self.drill.step(key.fault.origin_step).title)}")
+            else:  # format 2: the planner's own call or the set-up
+                out.append(f"{TARGET_LABELS[key.fault.target]} (at {fmt.clean_line(key.fault.origin_event)})")
             out.append(f" · {key.fault.kind.value}\n", style="bold red")
             out.append(fmt.prose(key.fault.summary))
             out.append("\n\nevidence ", style="bold")
-            out.append(", ".join(fmt.clean_line(e) for e in key.evidence))
+            evidence_text(out, self.drill)
             if key.accepted_evidence:
                 out.append("   also accepted ", style="bold")
                 out.append(", ".join(fmt.clean_line(e) for e in key.accepted_evidence))

@@ -26,8 +26,15 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from warroom.core.model import PlanStep
+from warroom.core.origins import PLAN, SETUP, TARGET_LABELS
 from warroom.tui import text as fmt
 from warroom.tui.citelist import CiteList
+
+#: What "the plan" and "set-up" stand for in the step list (format 2: a fault may be in either).
+ORIGIN_TITLES = {
+    PLAN: "the planner's own plan or re-plan dropped or invented something",
+    SETUP: "the harness set-up before step 1 (tools, environment) failed",
+}
 
 #: Longest escalation reason or flag note, in characters.
 NOTE_MAX = 200
@@ -123,7 +130,8 @@ class StepList(OptionList):
         now = time.monotonic()
         typed = char if now - self._typed_at > TYPE_AHEAD_RESET else self._typed + char
         self._typed_at = now
-        ids = [str(self.get_option_at_index(n).id) for n in range(self.option_count)]
+        # "@plan" and "@setup" are found by typing "plan" or "setup" too (a plan step of that id comes first)
+        ids = [str(self.get_option_at_index(n).id).lstrip("@") for n in range(self.option_count)]
         found = match_step(ids, typed)
         if found is None and typed != char:
             typed, found = char, match_step(ids, char)
@@ -157,12 +165,13 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
     short reason, confirm.
 
     The step list has the focus and moves like the trace (↑ ↓ j k, home end; type a step id to jump). It opens on
-    ``preselect`` (the flagged or chosen event's step) or on no step. Tab moves to the reason box (typing goes
-    there only once it has the focus), tab again to the evidence list of the ``released`` trace events (space ticks
-    or unticks the highlighted one; it opens with ``cited`` ticked), tab again back to the steps; shift+tab goes
-    back. The ticked events are listed literally under the list. Enter, from anywhere, asks "Escalate step X?"
-    with the cited events; y sends it, n or escape goes back to the dialog. Escape cancels. Dismisses with an
-    :class:`EscalationChoice`, or None when cancelled.
+    ``preselect`` (the flagged or chosen event's step) or on no step. With ``origins`` (a format-2 drill) the list
+    offers "the plan" and "set-up" after the steps: a fault in the planner's own call or in the harness set-up. Tab
+    moves to the reason box (typing goes there only once it has the focus), tab again to the evidence list of the
+    ``released`` trace events (space ticks or unticks the highlighted one; it opens with ``cited`` ticked), tab
+    again back to the steps; shift+tab goes back. The ticked events are listed literally under the list. Enter, from
+    anywhere, asks "Escalate step X?" with the cited events; y sends it, n or escape goes back to the dialog. Escape
+    cancels. Dismisses with an :class:`EscalationChoice`, or None when cancelled.
     """
 
     AUTO_FOCUS = "#escalate-steps"
@@ -180,9 +189,17 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         preselect: str | None = None,
         released: Sequence[object] = (),
         cited: Sequence[str] = (),
+        *,
+        origins: bool = False,
     ) -> None:
         super().__init__()
         self.plan = list(plan)
+        #: What the trainee can name, in list order: (target id, title). The plan steps, and with ``origins`` (a
+        #: format-2 drill) "the plan" and "set-up" after them (:mod:`warroom.core.origins`).
+        self.choices: list[tuple[str, str]] = [(s.id, s.title) for s in self.plan]
+        if origins:
+            self.choices += [(PLAN, ORIGIN_TITLES[PLAN]), (SETUP, ORIGIN_TITLES[SETUP])]
+            self.add_class("-origins")
         self.released = list(released)
         known = {getattr(e, "id", None) for e in self.released}
         #: The events cited when the dialog opens (those of ``cited`` that were released), in order.
@@ -190,7 +207,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         #: Where typed keys go: the step list, the reason box or the evidence list (see :data:`ZONES`); set at
         #: once on tab, so keys queued before the focus moves go to the right place.
         self.zone = "steps"
-        ids = [s.id for s in self.plan]
+        ids = [c[0] for c in self.choices]
         #: Index of the step highlighted when the dialog opens, or None (no step chosen yet).
         self.preselect: int | None = ids.index(preselect) if preselect in ids else None
         #: The choice awaiting the trainee's y / n, or None.
@@ -201,12 +218,12 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
 
     def compose(self) -> ComposeResult:
         options = []
-        for step in self.plan:
+        for ident, title in self.choices:
             prompt = Text(no_wrap=True, overflow="ellipsis")
-            prompt.append(fmt.clean_line(step.id), style="bold")
+            prompt.append(TARGET_LABELS.get(ident, fmt.clean_line(ident)), style="bold")
             prompt.append(" ")
-            prompt.append(fmt.clean_line(step.title))
-            options.append(Option(prompt, id=step.id))
+            prompt.append(fmt.clean_line(title), style="italic" if ident in TARGET_LABELS else "")
+            options.append(Option(prompt, id=ident))
         with Vertical(id="escalate-box", classes="dialog"):
             yield Label(self.TITLE, id="escalate-title", classes="dialog-title")
             yield StepList(*options, id="escalate-steps")
@@ -250,7 +267,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
     def step(self) -> str | None:
         """The id of the plan step highlighted now, or None when none is."""
         index = self.query_one("#escalate-steps", OptionList).highlighted
-        return self.plan[index].id if index is not None else None
+        return self.choices[index][0] if index is not None else None
 
     @on(Input.Submitted, "#escalate-reason")
     def reason_submitted(self) -> None:
@@ -333,12 +350,13 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         if step_id is None:
             self.notify("Choose the plan step at fault first (↑ ↓, or type its id).", severity="warning", markup=False)
             return
-        step = self.plan[[s.id for s in self.plan].index(step_id)]
+        title = dict(self.choices)[step_id]
         reason = self.query_one("#escalate-reason", Input).value.strip()
         cites = self.cites
         self.pending = EscalationChoice(step=step_id, reason=reason, cites=cites)
-        question = Text(f"Escalate step {fmt.clean_line(step_id)} to the planner?", style="bold")
-        question.append("\n" + fmt.clean_line(step.title), style="")
+        named = TARGET_LABELS.get(step_id) or f"step {fmt.clean_line(step_id)}"
+        question = Text(f"Escalate {named} to the planner?", style="bold")
+        question.append("\n" + fmt.clean_line(title), style="")
         cited = "citing " + (", ".join(fmt.clean_line(c) for c in cites) if cites else "no event") + " · "
         question.append("\n" + cited, style="")
         question.append(f"reason: {fmt.clean_line(reason)}" if reason else "no reason given", style="italic")

@@ -100,6 +100,19 @@ class Inspector(ScrollView, can_focus=True):
             self._placeholder(event)
         self._show(build, background=big)
 
+    def jump_to_field(self, path: str) -> bool:
+        """Scroll to the line that shows the field ``path`` (``data.next_cursor``) of the event shown; False when
+        it is not there (or the event is still being laid out)."""
+        from warroom.tui.fieldjump import find_field_line
+
+        if self.pending:
+            return False
+        index = find_field_line([s.text for s in self._strips], path)
+        if index is None:
+            return False
+        self.scroll_to(0, index, animate=False, immediate=True, force=True)
+        return True
+
     # -- layout ---------------------------------------------------------------------------------------------------
 
     @property

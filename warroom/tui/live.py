@@ -17,10 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 
+from warroom.core.origins import TARGET_LABELS
 from warroom.core.replay import FALSE_ESCALATION_DELAY, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
+from warroom.tui.fieldjump import FieldScreen, is_field_path
 from warroom.tui.flow import LeaveDrill
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import (
@@ -68,6 +70,8 @@ class WarRoomScreen(DrillScreen):
                 tooltip="escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a "
                 "reason, tab again for the events you cite as showing the fault: space ticks one; enter, then y to "
                 "confirm)"),
+        Binding("slash", "goto_field", "Go to field", key_display="/", show=False, priority=True,
+                tooltip="go to a field of the selected event's result, e.g. data.next_cursor"),
         Binding("q", "quit_drill", "Quit", priority=True,
                 tooltip="quit the drill (asks first; the session is kept as abandoned)"),
         Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
@@ -302,7 +306,9 @@ class WarRoomScreen(DrillScreen):
         chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(TraceTable).following)
         step = ev.step if ev is not None and chosen else None
         cited = ([ev.id] if ev is not None else []) + list(self.replay.flagged)
-        self.app.push_screen(EscalateScreen(self.drill.plan, step, self.replay.released, cited), self.escalate_to)
+        dialog = EscalateScreen(self.drill.plan, step, self.replay.released, cited,
+                                origins=self.drill.schema_version >= 2)
+        self.app.push_screen(dialog, self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:
         """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false escalation."""
@@ -316,9 +322,10 @@ class WarRoomScreen(DrillScreen):
         if result is None:  # not saved, so not escalated
             return
         # a confirmed escalation moves the drill on: the re-plan plays, or the trace runs on
-        if self.paused and self._act(self.replay.resume) is not None:
+        # (a containment with no re-plan events ends the drill at once: nothing to resume then)
+        if self.paused and not self.replay.ended and self._act(self.replay.resume) is not None:
             self._set_paused(False)
-        step = fmt.clean_line(choice.step)
+        step = TARGET_LABELS.get(choice.step) or fmt.clean_line(choice.step)
         if result.contained:
             self._note = "ESCALATED"  # short, so the title still fits at 80 columns
             self.notify(
@@ -344,6 +351,25 @@ class WarRoomScreen(DrillScreen):
         if timeline.selected_key == key:
             self.query_one(Inspector).show_text(body)
         self.notify(message, title="Nothing wrong found", severity="warning", markup=False, timeout=8)
+
+    def action_goto_field(self) -> None:
+        """Ask for a field path and scroll the inspector to it in the selected event (warroom.tui.fieldjump)."""
+        ev = self.selected_event()
+        if ev is None:
+            self.notify("Select a trace event first.", severity="warning", markup=False)
+            return
+
+        def done(path: str | None) -> None:
+            if not path:
+                return
+            if not is_field_path(path):
+                self.notify(f"{fmt.clean_line(path)} is not a field path (data.next_cursor, items[3].id).",
+                            severity="warning", markup=False)
+            elif not self.query_one(Inspector).jump_to_field(path):
+                self.notify(f"No field {fmt.clean_line(path)} in {fmt.clean_line(ev.id)}.", severity="warning",
+                            markup=False)
+
+        self.app.push_screen(FieldScreen(ev.id), done)
 
     def action_quit_drill(self) -> None:
         """Ask, then leave the drill; the session is kept as abandoned with every action so far."""

@@ -8,9 +8,11 @@ from typing import Any
 
 from rich.text import Text
 
+from warroom.core.origins import TARGET_LABELS
 from warroom.core.scoring import MAX_TOTAL
 from warroom.store.review import ReviewData
 from warroom.tui import text as fmt
+from warroom.tui.debrief import evidence_text
 from warroom.tui.drillsets import mode_line
 from warroom.tui.widgets import summarize
 
@@ -113,16 +115,21 @@ def answer_panel(data: ReviewData) -> Text:
         out.append(fmt.clean(drill.all_clear.debrief) + "\n")
     key = drill.answer_key
     if key is not None:
-        try:
-            title = drill.step(key.fault.origin_step).title
-        except KeyError:
-            title = ""
+        if key.fault.origin_step is not None:
+            try:
+                title = drill.step(key.fault.origin_step).title
+            except KeyError:
+                title = ""
+            origin = f"{key.fault.origin_step} {title}"
+        else:  # format 2: the plan or the set-up
+            origin = f"{TARGET_LABELS[key.fault.target]} (at {key.fault.origin_event})"
         out.append("fault origin  ", style="bold")
-        out.append(fmt.clean_line(f"{key.fault.origin_step} {title}"), style="bold red")
+        out.append(fmt.clean_line(origin), style="bold red")
         out.append(f"  ({key.fault.kind.value})\n")
         out.append(fmt.clean(key.fault.summary) + "\n")
         out.append("evidence      ", style="bold")
-        out.append(fmt.clean_line(", ".join(key.evidence)) + "\n")
+        evidence_text(out, drill)
+        out.append("\n")
         if key.cascade:
             out.append("cascade       ", style="bold")
             out.append(fmt.clean_line(" → ".join(key.cascade)) + "\n")

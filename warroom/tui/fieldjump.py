@@ -1,0 +1,95 @@
+"""Go to a field inside a large result: the war room's ``/`` key asks for a field path (``data.next_cursor``,
+``items[3].id``) and the inspector scrolls to the line that shows it.
+
+:func:`find_field_line` reads the inspector's lines as :func:`warroom.tui.structured.structured` lays data out
+(``key: value`` lines indented two spaces per level, ``-`` per list item) and returns the line of the path's last
+key. :class:`FieldScreen` asks for the path. Nothing here knows the answer key: a trainee can go to any field of
+any event, and a drill's evidence paths are shown only in the debrief.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
+
+from warroom.core.evidenceref import PATH_PATTERN, path_parts
+from warroom.tui import text as fmt
+
+#: Longest field path typed, in characters.
+PATH_MAX = 400
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def find_field_line(lines: Sequence[str], path: str) -> int | None:
+    """Index in ``lines`` (the inspector's text, one entry per line) of the line that shows the field ``path``:
+    each key is looked for below the previous one, deeper indented, and a list index ``[n]`` counts the ``-`` items
+    at the next level. None when the path is not there."""
+    start, depth = 0, -1
+    found: int | None = None
+    for part in path_parts(path):
+        found = None
+        seen_items = 0
+        for i in range(start, len(lines)):
+            line = lines[i]
+            if not line.strip():
+                continue
+            indent = _indent(line)
+            if found is None and depth >= 0 and indent <= depth and i > start:
+                break  # left the block of the previous key
+            text = line.strip()
+            if isinstance(part, int):
+                if text == "-" or text.startswith("- "):
+                    if seen_items == part:
+                        found = i
+                        break
+                    seen_items += 1
+            elif text == f"{part}:" or text.startswith(f"{part}: "):
+                found = i
+                break
+        if found is None:
+            return None
+        start, depth = found + 1, _indent(lines[found])
+    return found
+
+
+class FieldScreen(ModalScreen["str | None"]):
+    """Ask for a field path to go to in the inspector. Dismisses with the path typed (stripped) or None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, event_id: str) -> None:
+        super().__init__()
+        self.event_id = event_id
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="field-box", classes="dialog"):
+            title = Text("Go to a field of ")
+            title.append(fmt.clean_line(self.event_id), style="bold")
+            yield Label(title, classes="dialog-title")
+            yield Input(placeholder="field path, e.g. data.next_cursor or items[3].id", max_length=PATH_MAX,
+                        id="field-path")
+            yield Label("enter goes there · escape cancels", classes="dialog-hint")
+
+    @on(Input.Submitted, "#field-path")
+    def submit(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+def is_field_path(text: str) -> bool:
+    """True when ``text`` is a field path (keys joined by ``.``, list indexes as ``[n]``)."""
+    import re
+
+    return re.fullmatch(PATH_PATTERN, text) is not None
