@@ -168,6 +168,7 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
             script.append((midpoint, "escalate", drill.plan[-1].id, ()))
         elif trainee == "wrong-step":
             first = distractor_events[0] if distractor_events else None
+            cites: tuple[str, ...]
             at, cites = (first.t, (first.id,)) if first is not None else (midpoint, ())
             script.append((at, "escalate", drill.plan[0].id, cites))
         return script, notes

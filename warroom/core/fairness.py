@@ -60,7 +60,7 @@ def trigger_happy_targets(drill: Drill) -> list[tuple[Any, bool]]:
 
 def _origin(key: Any) -> str:
     """The fault's origin as the messages name it: its step id, or "the plan" / "set-up" (format 2)."""
-    return TARGET_LABELS.get(key.fault.target, key.fault.target)
+    return str(TARGET_LABELS.get(key.fault.target, key.fault.target))
 
 
 def _origin_words(key: Any) -> str:

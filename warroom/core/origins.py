@@ -94,4 +94,4 @@ def event_target(drill: Any, event: Any) -> str:
         first_stepped = next((e.t for e in drill.trace if e.step is not None), None)
         if first_stepped is None or event.t < first_stepped:
             return SETUP
-    return drill.plan[0].id
+    return str(drill.plan[0].id)

@@ -109,7 +109,7 @@ class _Rules(EventRules):
             first_of_origin = self.origin(origin)
         else:  # format 2: the plan or the set-up; the origin event starts the fault
             origin_event = r.child(fault, (*base, "fault"), "origin_event")
-            loc = (*base, "fault", "origin_event")
+            loc: Loc = (*base, "fault", "origin_event")
             first_of_origin = None
             if self.check_trace_event(loc, origin_event, "the fault's origin_event"):
                 first_of_origin = self.trace[self.trace_index[origin_event]]

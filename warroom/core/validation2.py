@@ -241,7 +241,7 @@ def _origin_issues(drill: Any) -> list[Issue]:
     if key.fault.origin == "setup":
         first = next((e for e in drill.trace if e.step is not None), None)
         if ev.step is not None or (first is not None and ev.t > first.t):
-            where = f"belongs to plan step {q(ev.step)}" if ev.step is not None else (
+            where = f"belongs to plan step {q(ev.step)}" if ev.step is not None or first is None else (
                 f"comes after {q(first.id)} (t={first.t:g} s), the first event of a plan step")
             return [Issue(loc, f"the origin_event of a set-up fault must come before step 1, outside any plan step; "
                           f"{q(ev.id)} {where} (use `origin: step` for a fault in a step)")]
@@ -269,7 +269,7 @@ def _path_issues(drill: Any) -> list[Issue]:
         found, _ = value_at(event_output(ev), item.path)
         if found:
             continue
-        node, walked = structured(event_output(ev)), []
+        node, walked = structured(event_output(ev)), list[Any]()
         for part in path_parts(item.path):
             ok, nxt = value_at(node, str(part) if isinstance(part, str) else f"[{part}]")
             if not ok:
