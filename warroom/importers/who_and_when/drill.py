@@ -126,7 +126,7 @@ def convert_record(record: Record, options: ImportOptions | None = None) -> tupl
 
     The drill is the YAML text that gets written (:func:`dump_drill_yaml`) loaded back with the core loader
     (:func:`warroom.core.loader.load_drill_text`: the drill model and every drill rule), so what is checked is
-    exactly what a trainee will load; the drill is then played by `warroom check`'s scripted trainees
+    exactly what a trainee will load (redacted first with ``options.redactor``); the drill is then played by `warroom check`'s scripted trainees
     (:func:`warroom.core.check.run_checks`), so a drill nobody can win is never returned. Raises RecordError if it
     does not load or fails the check (reported per record rather than crashing).
     """
@@ -134,6 +134,8 @@ def convert_record(record: Record, options: ImportOptions | None = None) -> tupl
     from warroom.core.loader import DrillLoadError, load_drill_text
 
     data = record_to_drill_data(record, options)
+    if options is not None and options.redactor is not None:
+        data = options.redactor.data(data)
     try:
         drill = load_drill_text(dump_drill_yaml(data), path=f"{data.get('id', 'drill')}.yaml")
     except DrillLoadError as e:
