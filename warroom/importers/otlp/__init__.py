@@ -16,7 +16,7 @@ from typing import Any
 from warroom.importers.otlp.build import trace_to_drill
 from warroom.importers.otlp.spans import Span, SpanEvent, group_traces, read_spans
 from warroom.importers.otlp.steps import Classifier, Step
-from warroom.importers.tracekit import DEFAULT_DIFFICULTY, TraceOptions, drill_id, import_files
+from warroom.importers.tracekit import DEFAULT_DIFFICULTY, TraceError, TraceOptions, drill_id, import_files
 from warroom.importers.who_and_when.files import ImportReport
 
 SUFFIXES = (".json", ".jsonl")
