@@ -30,7 +30,8 @@ _ASSIGNED = (r"(?i:\b(?:api[_-]?key|access[_-]?token|auth[_-]?token|secret|passw
 _EMAIL = r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
 _IPV6 = r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9A-Fa-f]{1,4})?(?![\w:]|\.\d)"
 _IPV4 = r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?!\w|\.\d)"
-_PHONE = (r"(?<![\w+])(?<!\d[ .-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?|\d{2,4}[ .-])\d{3,4}[ .-]\d{3,5}(?![\w]|[ .-]\d)"
+_PHONE = (r"(?<![\w+])(?<!\d[ .-])(?:\+\d{1,3}[ .-]?)?(?:\(\d{1,4}\)[ .-]?|\d{2,4}[ .-])\d{3,4}[ .-]\d{3,5}"
+          r"(?![\w]|[ .-]\d)"
           r"|(?<![\w+])\+\d{8,15}(?!\w)")
 #: Keys whose values are ids and references, never redacted (a placeholder is not an id); everything under
 #: ``_FREE`` keys (a tool call's arguments, a result's output) is redacted whatever its key.

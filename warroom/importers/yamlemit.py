@@ -104,4 +104,4 @@ def dump_data(data: Any) -> str:
     can be. The same text as ``yaml.dump(data, Dumper=SafeDumper, sort_keys=False, allow_unicode=True, width=120,
     default_flow_style=False)`` with multi-line strings asked for in ``|`` style. Raises TypeError for other types.
     """
-    return yaml.emit(_stream(data), Dumper=_Dumper, allow_unicode=True, width=120)  # type: ignore[no-any-return]
+    return yaml.emit(_stream(data), Dumper=_Dumper, allow_unicode=True, width=120)

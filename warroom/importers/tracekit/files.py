@@ -36,8 +36,9 @@ def import_files(paths: Iterable[Path], out_dir: Path, convert: Converter, *, su
 
     A file's drills are all made and checked (:func:`check_unmarked`) before any is written, so a bad file writes
     nothing. An existing drill file is overwritten only with ``force``. With ``redactor``, every text of each drill
-    and its header is redacted before it is checked and written (its counts cover the drills written). Raises FileNotFoundError for a missing
-    input path, NotADirectoryError when ``out_dir`` is a file, OSError when it cannot be created.
+    and its header is redacted before it is checked and written (its counts cover the drills written). Raises
+    FileNotFoundError for a missing input path, NotADirectoryError when ``out_dir`` is a file, OSError when it
+    cannot be created.
     """
     files = find_trace_files(paths, suffixes)
     out_dir = prepare_out_dir(out_dir)

@@ -126,9 +126,9 @@ def convert_record(record: Record, options: ImportOptions | None = None) -> tupl
 
     The drill is the YAML text that gets written (:func:`dump_drill_yaml`) loaded back with the core loader
     (:func:`warroom.core.loader.load_drill_text`: the drill model and every drill rule), so what is checked is
-    exactly what a trainee will load (redacted first with ``options.redactor``); the drill is then played by `warroom check`'s scripted trainees
-    (:func:`warroom.core.check.run_checks`), so a drill nobody can win is never returned. Raises RecordError if it
-    does not load or fails the check (reported per record rather than crashing).
+    exactly what a trainee will load (redacted first with ``options.redactor``); the drill is then played by
+    `warroom check`'s scripted trainees (:func:`warroom.core.check.run_checks`), so a drill nobody can win is never
+    returned. Raises RecordError if it does not load or fails the check (reported per record rather than crashing).
     """
     from warroom.core.check import run_checks
     from warroom.core.loader import DrillLoadError, load_drill_text
