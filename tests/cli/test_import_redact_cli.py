@@ -74,12 +74,26 @@ def test_otel_redaction_and_who_and_when_summary(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "redacted " in result.output
     only_missing_key(tmp_path / "o" / "otel-current.yaml")
-    good = FIXTURES / "who_and_when" / "good" / "captain-agent"
-    record = next(good.glob("*.json"))
-    result = CliRunner().invoke(main, ["import", "who-and-when", str(record), "--out", str(tmp_path / "w"),
-                                       "--redact"])
+
+
+def test_who_and_when_redaction_keeps_the_answer_key_playable(tmp_path: Path) -> None:
+    record = json.loads((FIXTURES / "who_and_when" / "good" / "captain-agent" / "mini.json").read_text("utf-8"))
+    record["history"][1]["content"] += "\nContact: ops@example.org, 192.168.0.9"
+    record["mistake_reason"] += " (reported by ops@example.org)"
+    src = tmp_path / "captain-agent" / "mini.json"
+    src.parent.mkdir()
+    src.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", "who-and-when", str(src), "--out", str(tmp_path / "w"), "--redact"])
     assert result.exit_code == 0, result.output
-    assert "redacted " in result.output.splitlines()[-1]
+    # the reason is in the fault summary and the debrief: 3 e-mail addresses with the one in h001
+    assert result.output.splitlines()[-1] == "redacted 3 e-mail addresses, 1 IP address"
+    from warroom.core.check import run_checks
+    from warroom.core.loader import load_drill
+
+    drill = load_drill(tmp_path / "w" / "ww-captain-agent-mini.yaml")
+    assert drill.event("h001").output.endswith("Contact: <email-1>, <ip-1>")
+    assert "<email-1>" in drill.answer_key.fault.summary and "<email-1>" in drill.answer_key.debrief
+    assert run_checks(drill).passed
 
 
 def test_trace_id_picks_one_trace(tmp_path: Path) -> None:
