@@ -10,21 +10,11 @@ from typing import TYPE_CHECKING
 
 import click
 
+from warroom.cli.import_options import import_options, make_redactor, parse_price
 from warroom.cli.output import say
 
 if TYPE_CHECKING:
     from warroom.importers.who_and_when import Price
-
-
-def _price(ctx: click.Context, param: click.Parameter, value: str | None) -> Price | None:
-    if value is None:
-        return None
-    from warroom.importers.who_and_when import Price
-
-    try:
-        return Price.parse(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e), ctx=ctx, param=param) from None
 
 
 @click.group("import")
@@ -39,30 +29,22 @@ def import_group() -> None:
 
 
 @import_group.command("who-and-when")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option(
-    "--out",
-    "out_dir",
-    required=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder for the drill files (created if missing). Each drill is <out>/ww-<subset>-<record>.yaml.",
-)
+@import_options("Folder for the drill files (created if missing). Each drill is <out>/ww-<subset>-<record>.yaml.")
 @click.option(
     "--planner-price",
     metavar="IN/OUT",
-    callback=_price,
+    callback=parse_price,
     help="Planner prices, USD per million input/output tokens (default 5/25).",
 )
 @click.option(
     "--executor-price",
     metavar="IN/OUT",
-    callback=_price,
+    callback=parse_price,
     help="Executor prices, USD per million input/output tokens (default 1/5).",
 )
-@click.option("--force", is_flag=True, help="Overwrite drill files that already exist in --out.")
-@click.option("-v", "--verbose", is_flag=True, help="List every drill written, not only failures.")
 def who_and_when(
-    paths: tuple[Path, ...], out_dir: Path, planner_price: Price, executor_price: Price, force: bool, verbose: bool
+    paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Path | None, planner_price: Price,
+    executor_price: Price, force: bool, verbose: bool
 ) -> None:
     """Convert Who&When records (JSON files, or folders searched recursively for *.json) into drills.
 
@@ -84,6 +66,7 @@ def who_and_when(
     options = ImportOptions(
         planner_price=planner_price or DEFAULT_PLANNER_PRICE,
         executor_price=executor_price or DEFAULT_EXECUTOR_PRICE,
+        redactor=make_redactor(redact, redact_names),
     )
     try:
         report = import_records(paths, out_dir, options, force=force)
@@ -100,6 +83,8 @@ def who_and_when(
         elif verbose:
             say(f"{result.source} -> {result.output}")
     say(report.summary() + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""))
+    if options.redactor is not None:
+        say(options.redactor.summary())
     if report.failed or unreadable:
         raise SystemExit(1)
 

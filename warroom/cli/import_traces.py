@@ -11,36 +11,38 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from warroom.cli.import_options import import_options, make_redactor, parse_price
 from warroom.cli.output import say
 
 if TYPE_CHECKING:
+    from warroom.importers.tracekit import TraceOptions
     from warroom.importers.who_and_when import ImportReport, Price
 
 
-def _price(ctx: click.Context, param: click.Parameter, value: str | None) -> Price | None:
-    if value is None:
-        return None
-    from warroom.importers.who_and_when import Price
-
-    try:
-        return Price.parse(value)
-    except ValueError as e:
-        raise click.BadParameter(str(e), ctx=ctx, param=param) from None
-
-
 def _trace_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    """The options every trace importer takes: --out, --price, --force, -v."""
-    f = click.option("-v", "--verbose", is_flag=True, help="List every drill written, not only failures.")(f)
-    f = click.option("--force", is_flag=True, help="Overwrite drill files that already exist in --out.")(f)
-    f = click.option("--price", metavar="IN/OUT", callback=_price,
+    """The options every trace importer takes: the shared ones (warroom.cli.import_options) and --price."""
+    f = click.option("--price", metavar="IN/OUT", callback=parse_price,
                      help="Prices of every model, USD per million input/output tokens (default 2.5/10).")(f)
-    f = click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
-                     help="Folder for the drill files (created if missing), one <id>.yaml per trace.")(f)
-    return click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))(f)
+    return import_options("Folder for the drill files (created if missing), one <id>.yaml per trace.")(f)
 
 
-def _run(run: Callable[[], ImportReport], paths: tuple[Path, ...], suffixes: tuple[str, ...], verbose: bool) -> None:
-    """Run an import, print a ``path: message`` line per failed file and the summary; exit 1 if any failed."""
+def _trace_id_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--trace-id", metavar="ID",
+                        help="Import only this trace (hex traceId) of a file that holds several; without it, "
+                             "every trace is a drill.")(f)
+
+
+def _options(price: Price | None, redact: bool, redact_names: Path | None, trace_id: str | None = None
+             ) -> TraceOptions:
+    from warroom.importers.tracekit import DEFAULT_PRICE, TraceOptions
+
+    return TraceOptions(price=price or DEFAULT_PRICE, trace_id=trace_id, redactor=make_redactor(redact, redact_names))
+
+
+def _run(run: Callable[[], ImportReport], paths: tuple[Path, ...], suffixes: tuple[str, ...], verbose: bool,
+         options: TraceOptions) -> None:
+    """Run an import, print a ``path: message`` line per failed file and the summary (and what was redacted);
+    exit 1 if any failed."""
     from warroom.cli.import_cmd import _unreadable_folders
     from warroom.core.format import clean
     from warroom.core.words import plural
@@ -64,6 +66,8 @@ def _run(run: Callable[[], ImportReport], paths: tuple[Path, ...], suffixes: tup
     files = len({r.source for r in report.results})
     say(f"{plural(len(report.imported), 'drill')} imported into {report.out_dir} from {plural(files, 'file')}, "
         f"{failed} failed" + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""))
+    if options.redactor is not None:
+        say(options.redactor.summary())
     say("Each drill has no answer key yet: mark up the incident (docs/importing.md), then `warroom validate`.")
     if report.failed or unreadable:
         raise SystemExit(1)
@@ -71,7 +75,8 @@ def _run(run: Callable[[], ImportReport], paths: tuple[Path, ...], suffixes: tup
 
 @click.command("chat")
 @_trace_options
-def chat(paths: tuple[Path, ...], out_dir: Path, price: Price | None, force: bool, verbose: bool) -> None:
+def chat(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Path | None, price: Price | None,
+         force: bool, verbose: bool) -> None:
     """Convert chat transcripts (OpenAI-style message lists, *.json) into drills, one per conversation.
 
     A file holds one conversation (an array of messages, or an object with `messages`) or an array of them
@@ -82,15 +87,16 @@ def chat(paths: tuple[Path, ...], out_dir: Path, price: Price | None, force: boo
     Example: warroom import chat runs/incident.json --out drills/imported
     """
     from warroom.importers.chat import import_chats
-    from warroom.importers.tracekit import DEFAULT_PRICE, TraceOptions
 
-    options = TraceOptions(price=price or DEFAULT_PRICE)
-    _run(lambda: import_chats(paths, out_dir, options, force=force), paths, (".json",), verbose)
+    options = _options(price, redact, redact_names)
+    _run(lambda: import_chats(paths, out_dir, options, force=force), paths, (".json",), verbose, options)
 
 
 @click.command("otel")
 @_trace_options
-def otel(paths: tuple[Path, ...], out_dir: Path, price: Price | None, force: bool, verbose: bool) -> None:
+@_trace_id_option
+def otel(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Path | None, price: Price | None,
+         trace_id: str | None, force: bool, verbose: bool) -> None:
     """Convert OpenTelemetry GenAI traces (OTLP/JSON *.json, Collector JSON Lines *.jsonl) into drills.
 
     One drill per trace: span times are the drill clock, invoke_agent spans agents, chat spans model calls,
@@ -106,15 +112,16 @@ def otel(paths: tuple[Path, ...], out_dir: Path, price: Price | None, force: boo
         raise click.UsageError("`warroom import otel` needs the GenAI attribute names: pip install 'warroom[import]'"
                                ) from None
     from warroom.importers.otlp import SUFFIXES
-    from warroom.importers.tracekit import DEFAULT_PRICE, TraceOptions
 
-    options = TraceOptions(price=price or DEFAULT_PRICE)
-    _run(lambda: import_otel(paths, out_dir, options, force=force), paths, SUFFIXES, verbose)
+    options = _options(price, redact, redact_names, trace_id)
+    _run(lambda: import_otel(paths, out_dir, options, force=force), paths, SUFFIXES, verbose, options)
 
 
 @click.command("openinference")
 @_trace_options
-def openinference(paths: tuple[Path, ...], out_dir: Path, price: Price | None, force: bool, verbose: bool) -> None:
+@_trace_id_option
+def openinference(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Path | None, price: Price | None,
+         trace_id: str | None, force: bool, verbose: bool) -> None:
     """Convert OpenInference traces (Arize Phoenix and others; OTLP/JSON *.json or JSON Lines *.jsonl) into drills.
 
     One drill per trace: span times are the drill clock, AGENT spans agents, LLM spans model calls, TOOL and
@@ -129,7 +136,6 @@ def openinference(paths: tuple[Path, ...], out_dir: Path, price: Price | None, f
         raise click.UsageError("`warroom import openinference` needs the OpenInference attribute names: "
                                "pip install 'warroom[import]'") from None
     from warroom.importers.otlp import SUFFIXES
-    from warroom.importers.tracekit import DEFAULT_PRICE, TraceOptions
 
-    options = TraceOptions(price=price or DEFAULT_PRICE)
-    _run(lambda: import_openinference(paths, out_dir, options, force=force), paths, SUFFIXES, verbose)
+    options = _options(price, redact, redact_names, trace_id)
+    _run(lambda: import_openinference(paths, out_dir, options, force=force), paths, SUFFIXES, verbose, options)

@@ -33,7 +33,8 @@ def import_chats(paths: Iterable[Path], out_dir: Path, options: TraceOptions | N
                  force: bool = False) -> ImportReport:
     """Convert every chat transcript (``*.json``) under ``paths`` into drills in ``out_dir`` (see
     :func:`warroom.importers.tracekit.import_files`)."""
-    return import_files(paths, out_dir, lambda p: convert_file(p, options), force=force)
+    return import_files(paths, out_dir, lambda p: convert_file(p, options), force=force,
+                        redactor=options.redactor if options else None)
 
 
 __all__ = ["Conversation", "Message", "ToolCall", "conversation_to_drill_data", "conversations", "convert_file",

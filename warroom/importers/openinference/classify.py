@@ -27,6 +27,7 @@ from warroom.importers.otlp.steps import (
     as_arguments,
     as_text,
     as_tokens,
+    count_unknown,
     exception_text,
 )
 
@@ -35,12 +36,7 @@ _CONSTANTS = [v for cls in (SpanAttributes, MessageAttributes, ToolCallAttribute
               for k, v in vars(cls).items() if k.isupper() and isinstance(v, str)]
 #: Attributes the importer reads or knows (the package's names, and anything under them: flattened lists).
 KNOWN = frozenset(_CONSTANTS)
-_KNOWN_PREFIXES = tuple(f"{v}." for v in _CONSTANTS)
-
-
-def _unknown(span: Span) -> int:
-    return sum(1 for k in span.attributes if k not in KNOWN and not k.startswith(_KNOWN_PREFIXES)
-               and not k.startswith(("exception.", "error.")))
+_KNOWN_PREFIXES = (*(f"{v}." for v in _CONSTANTS), "exception.", "error.")
 
 
 def _indexed(attrs: dict[str, Any], prefix: str, suffix: str) -> list[tuple[int, Any]]:
@@ -82,7 +78,7 @@ def classify(span: Span) -> Step:
     the goal). What each reads is in docs/importing.md."""
     a = span.attributes
     kind = str(a.get(SpanAttributes.OPENINFERENCE_SPAN_KIND) or "").upper()
-    step = Step(span, unknown=_unknown(span), error=exception_text(span))
+    step = Step(span, unknown=count_unknown(span, KNOWN, _KNOWN_PREFIXES), error=exception_text(span))
     if kind == _KINDS.AGENT.value:
         step.kind = AGENT
         step.name = as_text(a.get(SpanAttributes.AGENT_NAME)) or span.name

@@ -23,6 +23,7 @@ from warroom.importers.otlp.steps import (
     as_arguments,
     as_text,
     as_tokens,
+    count_unknown,
     exception_text,
     message_tool_call_ids,
     messages_text,
@@ -59,10 +60,6 @@ def _legacy_text(span: Span, kind: str) -> str:
     return "\n".join(t for t in texts if t)
 
 
-def _unknown(span: Span) -> int:
-    return sum(1 for k in span.attributes if k not in KNOWN and not _FLAT.match(k))
-
-
 def _model(span: Span, step: Step) -> None:
     a = span.attributes
     step.kind = MODEL
@@ -85,7 +82,7 @@ def classify(span: Span) -> Step:
     other. What each reads is in docs/importing.md."""
     a = span.attributes
     op = a.get(ga.GEN_AI_OPERATION_NAME)
-    step = Step(span, unknown=_unknown(span), error=exception_text(span))
+    step = Step(span, unknown=count_unknown(span, KNOWN, pattern=_FLAT), error=exception_text(span))
     if op in AGENT_OPERATIONS:
         step.kind = AGENT
         step.name = as_text(a.get(ga.GEN_AI_AGENT_NAME)) or span.name

@@ -16,7 +16,7 @@ from typing import Any
 from warroom.importers.otlp.build import trace_to_drill
 from warroom.importers.otlp.spans import Span, SpanEvent, group_traces, read_spans
 from warroom.importers.otlp.steps import Classifier, Step
-from warroom.importers.tracekit import DEFAULT_DIFFICULTY, TraceOptions, drill_id, import_files
+from warroom.importers.tracekit import DEFAULT_DIFFICULTY, TraceError, TraceOptions, drill_id, import_files
 from warroom.importers.who_and_when.files import ImportReport
 
 SUFFIXES = (".json", ".jsonl")
@@ -58,14 +58,27 @@ def _drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, 
     return data, header
 
 
+def pick_trace(traces: dict[str, list[Span]], trace_id: str | None) -> dict[str, list[Span]]:
+    """``traces`` (by trace id), or only the one ``trace_id`` names (any case, surrounding spaces ignored) when it is
+    given. Raises TraceError naming the trace ids found when it is not among them."""
+    if trace_id is None:
+        return traces
+    wanted = trace_id.strip().lower()
+    if wanted in traces:
+        return {wanted: traces[wanted]}
+    found = list(traces)
+    listed = ", ".join(found[:10]) + (f" and {len(found) - 10} more" if len(found) > 10 else "")
+    raise TraceError(f"no trace {trace_id.strip()} in this file; its trace ids: {listed}")
+
+
 def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention: str,
                       options: TraceOptions | None = None) -> list[tuple[dict[str, Any], str]]:
     """Every trace in the OTLP/JSON file at ``path`` as ``(drill data, header)``, ``classify`` saying what each
-    span is; ``prefix`` starts the drill ids (``otel``), ``convention`` names the attribute set in the text.
-    Raises TraceError (one line)."""
+    span is; ``prefix`` starts the drill ids (``otel``), ``convention`` names the attribute set in the text; only
+    the trace ``options.trace_id`` when given. Raises TraceError (one line)."""
     options = options or TraceOptions()
     path = Path(path)
-    traces = group_traces(read_spans(path))
+    traces = pick_trace(group_traces(read_spans(path)), options.trace_id)
     several = len(traces) > 1
     return [_drill(trace_to_drill(spans, classify, options=options), path, trace_id, i if several else None,
                    prefix, convention, options)
@@ -76,8 +89,8 @@ def import_otlp(paths: Iterable[Path], out_dir: Path, classify: Classifier, pref
                 options: TraceOptions | None = None, *, force: bool = False) -> ImportReport:
     """Convert every OTLP/JSON file (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``."""
     return import_files(paths, out_dir, lambda p: convert_otlp_file(p, classify, prefix, convention, options),
-                        suffixes=SUFFIXES, force=force)
+                        suffixes=SUFFIXES, force=force, redactor=options.redactor if options else None)
 
 
 __all__ = ["SUFFIXES", "Classifier", "Span", "SpanEvent", "Step", "convert_otlp_file", "group_traces",
-           "import_otlp", "read_spans", "trace_to_drill"]
+           "import_otlp", "pick_trace", "read_spans", "trace_to_drill"]

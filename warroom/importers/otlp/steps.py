@@ -4,6 +4,7 @@ span (``otel``'s GenAI semantic conventions, ``openinference``'s span kinds)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,14 @@ class Step:
 
 
 Classifier = Callable[[Span], Step]
+
+
+def count_unknown(span: Span, known: frozenset[str], prefixes: tuple[str, ...] = (),
+                  pattern: re.Pattern[str] | None = None) -> int:
+    """How many of ``span``'s attributes a classifier does not read: not in ``known``, not starting with one of
+    ``prefixes``, not matching ``pattern`` (flattened keys such as ``gen_ai.prompt.0.content``)."""
+    return sum(1 for k in span.attributes if k not in known and not (prefixes and k.startswith(prefixes))
+               and not (pattern and pattern.match(k)))
 
 
 def as_text(value: Any) -> str:

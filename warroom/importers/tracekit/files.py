@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warroom.importers.tracekit.drillfile import check_unmarked, dump_unmarked
 from warroom.importers.tracekit.rules import TraceError
 from warroom.importers.who_and_when.files import ImportReport, ImportResult, prepare_out_dir, write_atomic
+
+if TYPE_CHECKING:
+    from warroom.importers.redact import Redactor
 
 #: A converter: a trace file to its drills, each ``(plain drill data, header comment)``; raises TraceError.
 Converter = Callable[[Path], list[tuple[dict[str, Any], str]]]
@@ -28,27 +31,31 @@ def find_trace_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> list[P
 
 
 def import_files(paths: Iterable[Path], out_dir: Path, convert: Converter, *, suffixes: tuple[str, ...] = (".json",),
-                 force: bool = False) -> ImportReport:
+                 force: bool = False, redactor: Redactor | None = None) -> ImportReport:
     """Convert every trace file under ``paths`` with ``convert`` and write each drill as ``<out_dir>/<id>.yaml``.
 
     A file's drills are all made and checked (:func:`check_unmarked`) before any is written, so a bad file writes
-    nothing. An existing drill file is overwritten only with ``force``. Raises FileNotFoundError for a missing
-    input path, NotADirectoryError when ``out_dir`` is a file, OSError when it cannot be created.
+    nothing. An existing drill file is overwritten only with ``force``. With ``redactor``, every text of each drill
+    and its header is redacted before it is checked and written (its counts cover the drills written). Raises
+    FileNotFoundError for a missing input path, NotADirectoryError when ``out_dir`` is a file, OSError when it
+    cannot be created.
     """
     files = find_trace_files(paths, suffixes)
     out_dir = prepare_out_dir(out_dir)
     report = ImportReport(out_dir=out_dir)
     written: dict[str, Path] = {}
     for f in files:
-        report.results.extend(_import_one(f, out_dir, convert, force, written))
+        report.results.extend(_import_one(f, out_dir, convert, force, written, redactor))
     return report
 
 
-def _prepare(f: Path, out_dir: Path, convert: Converter, force: bool,
-             written: dict[str, Path]) -> list[tuple[str, Path, str]]:
-    """The drills of ``f`` as ``(drill id, target, YAML text)``, every one checked; raises TraceError."""
+def _prepare(f: Path, out_dir: Path, convert: Converter, force: bool, written: dict[str, Path],
+             redactor: Redactor | None) -> list[tuple[str, Path, str]]:
+    """The drills of ``f`` as ``(drill id, target, YAML text)``, every one redacted and checked; raises TraceError."""
     out: list[tuple[str, Path, str]] = []
     for data, header in convert(f):
+        if redactor is not None:
+            data, header = redactor.data(data), redactor.text(header)
         drill_id = data["id"]
         if drill_id in written or any(drill_id == d for d, _, _ in out):
             raise TraceError(f"drill id {drill_id!r} was already imported from {written.get(drill_id, f)} in this run")
@@ -63,16 +70,20 @@ def _prepare(f: Path, out_dir: Path, convert: Converter, force: bool,
     return out
 
 
-def _import_one(f: Path, out_dir: Path, convert: Converter, force: bool,
-                written: dict[str, Path]) -> list[ImportResult]:
+def _import_one(f: Path, out_dir: Path, convert: Converter, force: bool, written: dict[str, Path],
+                redactor: Redactor | None = None) -> list[ImportResult]:
     """Import the trace file ``f``: one result per drill written, or one result with the file's error."""
+    if redactor is not None:
+        redactor.discard()  # replacements in a file that failed are not counted
     try:
-        drills = _prepare(f, out_dir, convert, force, written)
+        drills = _prepare(f, out_dir, convert, force, written, redactor)
         results = []
         for drill_id, target, text in drills:
             write_atomic(target, text)
             written[drill_id] = f
             results.append(ImportResult(source=f, drill_id=drill_id, output=target))
+        if redactor is not None:
+            redactor.commit()
         return results
     except TraceError as e:
         return [ImportResult(source=f, error=str(e))]

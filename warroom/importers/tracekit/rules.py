@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from warroom.core.errors import WarroomError
 from warroom.importers.who_and_when.rules import Price
+
+if TYPE_CHECKING:
+    from warroom.importers.redact import Redactor
 
 #: Largest trace file read, in bytes (8 MiB, checked before reading), the limit of a drill file: the trace's text
 #: goes verbatim into the drill.
@@ -27,6 +31,10 @@ class TraceError(WarroomError, ValueError):
 
 @dataclass(frozen=True)
 class TraceOptions:
-    """What the importer fills in that a trace does not say: the prices of every model (``--price IN/OUT``)."""
+    """What the importer fills in that a trace does not say: the prices of every model (``--price IN/OUT``); and
+    what it is asked to do: the one trace to import from a file of several (``--trace-id``, OTLP/JSON only; None:
+    every trace), the redaction of every drill text (``--redact``; None: none)."""
 
     price: Price = DEFAULT_PRICE
+    trace_id: str | None = None
+    redactor: Redactor | None = None

@@ -6,8 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import yaml
-
 from warroom.core.format import usd
 from warroom.importers.who_and_when import prose
 from warroom.importers.who_and_when.cast import cast_agents
@@ -128,14 +126,16 @@ def convert_record(record: Record, options: ImportOptions | None = None) -> tupl
 
     The drill is the YAML text that gets written (:func:`dump_drill_yaml`) loaded back with the core loader
     (:func:`warroom.core.loader.load_drill_text`: the drill model and every drill rule), so what is checked is
-    exactly what a trainee will load; the drill is then played by `warroom check`'s scripted trainees
-    (:func:`warroom.core.check.run_checks`), so a drill nobody can win is never returned. Raises RecordError if it
-    does not load or fails the check (reported per record rather than crashing).
+    exactly what a trainee will load (redacted first with ``options.redactor``); the drill is then played by
+    `warroom check`'s scripted trainees (:func:`warroom.core.check.run_checks`), so a drill nobody can win is never
+    returned. Raises RecordError if it does not load or fails the check (reported per record rather than crashing).
     """
     from warroom.core.check import run_checks
     from warroom.core.loader import DrillLoadError, load_drill_text
 
     data = record_to_drill_data(record, options)
+    if options is not None and options.redactor is not None:
+        data = options.redactor.data(data)
     try:
         drill = load_drill_text(dump_drill_yaml(data), path=f"{data.get('id', 'drill')}.yaml")
     except DrillLoadError as e:
@@ -148,27 +148,14 @@ def convert_record(record: Record, options: ImportOptions | None = None) -> tupl
     return data, drill
 
 
-class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
-    """Safe dumper that never writes anchors/aliases and writes multi-line text as literal blocks when it can."""
-
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-
-def _represent_str(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
-    # A literal block reads best for multi-line text; the emitter falls back to a quoted style by itself when the
-    # text cannot be a block (trailing spaces, control characters), so the text always round-trips.
-    style = "|" if "\n" in text else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
-
-
-_Dumper.add_representer(str, _represent_str)
-
-
 def dump_drill_yaml(data: dict[str, Any], header: str | None = None) -> str:
     """``data`` as YAML text (safe dumper, no aliases, keys in the given order, Unicode kept), with an optional
-    ``# comment`` header. Loading the text back with a safe loader gives ``data`` exactly."""
-    body = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=120, default_flow_style=False)
+    ``# comment`` header; multi-line text as literal blocks where it can be. Loading the text back with a safe loader
+    gives ``data`` exactly. Written by :func:`warroom.importers.yamlemit.dump_data` (what ``yaml.dump`` writes,
+    without PyYAML's slow representer). Raises TypeError for a value that is not plain drill data."""
+    from warroom.importers.yamlemit import dump_data
+
+    body = dump_data(data)
     if header:
         comment = "".join(f"# {line}\n".replace("# \n", "#\n") for line in header.splitlines())
         return comment + body

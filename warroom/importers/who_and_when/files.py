@@ -136,6 +136,8 @@ def import_records(
 def _import_one(f: Path, out_dir: Path, options: ImportOptions, force: bool, written: dict[str, Path]) -> ImportResult:
     """Import the record file ``f`` into ``out_dir``; ``written`` maps the drill ids written so far in this run to
     their record files (updated). Every failure is the result's one-line ``error``, never an exception."""
+    if options.redactor:
+        options.redactor.discard()  # replacements of a record that failed are not counted
     try:
         record = parse_record(read_record(f), f.stem, file=f.name if f.parent.name not in SUBSETS
                               else f"{f.parent.name}/{f.name}")
@@ -146,8 +148,11 @@ def _import_one(f: Path, out_dir: Path, options: ImportOptions, force: bool, wri
         target = out_dir / f"{drill_id}.yaml"
         if target.exists() and not force:
             raise RecordError(f"{target} already exists (use --force to overwrite it)")
-        _write_atomic(target, dump_drill_yaml(data, file_header(record)))
+        header = file_header(record)
+        _write_atomic(target, dump_drill_yaml(data, options.redactor.text(header) if options.redactor else header))
         written[drill_id] = f
+        if options.redactor:
+            options.redactor.commit()
         return ImportResult(source=f, drill_id=drill_id, output=target)
     except RecordError as e:
         return ImportResult(source=f, error=str(e))

@@ -8,10 +8,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from warroom.core.check import MIN_REACTION_WINDOW
 from warroom.core.errors import WarroomError
 from warroom.core.format import usd_price
+
+if TYPE_CHECKING:
+    from warroom.importers.redact import Redactor
 
 #: Reading speed that paces the drill clock: an event's text is read at this many words per second.
 WORDS_PER_SECOND = 4.0
@@ -97,8 +101,10 @@ DEFAULT_EXECUTOR_PRICE = Price(1.0, 5.0)
 
 @dataclass(frozen=True)
 class ImportOptions:
-    """What the importer fills in that a record does not say: model prices."""
+    """What the importer fills in that a record does not say: model prices; and the redaction of every drill text
+    (``--redact``; None: none)."""
 
     planner_price: Price = DEFAULT_PLANNER_PRICE
     executor_price: Price = DEFAULT_EXECUTOR_PRICE
+    redactor: Redactor | None = None
 

@@ -1,0 +1,65 @@
+"""The options every ``warroom import`` subcommand shares (--out, --force, -v, --redact, --redact-names), and the
+price option's parser; the redaction asked for as a :class:`~warroom.importers.redact.Redactor`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from warroom.importers.redact import Redactor
+    from warroom.importers.who_and_when import Price
+
+
+def parse_price(ctx: click.Context, param: click.Parameter, value: str | None) -> Price | None:
+    """The ``IN/OUT`` price option's value as a Price (None when not given); a bad one is a usage error."""
+    if value is None:
+        return None
+    from warroom.importers.who_and_when import Price
+
+    try:
+        return Price.parse(value)
+    except ValueError as e:
+        raise click.BadParameter(str(e), ctx=ctx, param=param) from None
+
+
+def import_options(out_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorate an import command with ``PATHS...``, ``--out`` (``out_help`` says what is written there),
+    ``--redact``, ``--redact-names FILE``, ``--force`` and ``-v``, passed as ``paths``, ``out_dir``, ``redact``,
+    ``redact_names``, ``force``, ``verbose``."""
+
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        f = click.option("-v", "--verbose", is_flag=True, help="List every drill written, not only failures.")(f)
+        f = click.option("--force", is_flag=True, help="Overwrite drill files that already exist in --out.")(f)
+        f = click.option("--redact-names", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                         metavar="FILE", help="Also replace these names (one a line; implies --redact).")(f)
+        f = click.option("--redact", is_flag=True,
+                         help="Replace e-mail addresses, phone numbers, API keys and tokens and IP addresses in "
+                              "every text by placeholders (<email-1>) before writing (docs/importing.md).")(f)
+        f = click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
+                         help=out_help)(f)
+        return click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))(f)
+
+    return decorate
+
+
+def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
+    """The redactor ``--redact`` / ``--redact-names FILE`` ask for, or None. A names file that cannot be read is a
+    usage error (``FILE: reason``)."""
+    if not redact and names_file is None:
+        return None
+    from warroom.core.format import clean
+    from warroom.importers.redact import Redactor, read_names
+
+    names: list[str] = []
+    if names_file is not None:
+        try:
+            names = read_names(names_file)
+        except OSError as e:
+            raise click.UsageError(clean(f"{names_file}: cannot read the names file: {e.strerror or e}")) from None
+        except ValueError as e:
+            raise click.UsageError(clean(str(e))) from None
+    return Redactor(names)
