@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import yaml
 
+from warroom.core.evidenceref import EvidenceRef
 from warroom.core.library import bundled_drills_dir
 from warroom.core.loader import load_drill
 from warroom.core.model import Approval, CommandResult, Drill, Handoff, ToolCall
@@ -183,24 +184,33 @@ def _event_relative_deadline(drill: Drill, path: Path) -> bool:
     return isinstance(data["answer_key"]["deadline"], dict)
 
 
+def _origin_is(drill: Drill, origin: str) -> bool:
+    return drill.answer_key is not None and drill.answer_key.fault.origin.value == origin
+
+
 def _planner_origin(drill: Drill, path: Path) -> bool:
-    return False  # write: the fault's origin is the planner's call ("the plan"), e.g. the answer key's origin field
+    return _origin_is(drill, "plan")
 
 
 def _setup_origin(drill: Drill, path: Path) -> bool:
-    return False  # write: the fault's origin is the harness set-up before step 1 ("set-up")
+    return _origin_is(drill, "setup")
+
+
+def _evidence_refs(drill: Drill) -> list[EvidenceRef]:
+    key = drill.answer_key
+    return [item for item in key.evidence if isinstance(item, EvidenceRef)] if key is not None else []
 
 
 def _comparison_evidence(drill: Drill, path: Path) -> bool:
-    return False  # write: the answer key has an evidence group (counts once all its events are out)
+    return any(ref.all_of is not None for ref in _evidence_refs(drill))
 
 
 def _absence_evidence(drill: Drill, path: Path) -> bool:
-    return False  # write: the answer key has an absence made visible at a checkpoint event
+    return any(ref.absent is not None for ref in _evidence_refs(drill))
 
 
 def _field_path_evidence(drill: Drill, path: Path) -> bool:
-    return False  # write: an evidence entry points at a field path inside a result (`data.next_cursor`)
+    return any(ref.path is not None for ref in _evidence_refs(drill))
 
 
 def _verification_probes(drill: Drill, path: Path) -> bool:
@@ -228,11 +238,6 @@ SHAPES: dict[str, Callable[[Drill, Path], bool]] = {
 #: has; take one off when its detector is written (the shape fixture test below then holds it to its fixture).
 SHAPE_DETECTORS_TO_WRITE: frozenset[str] = frozenset(
     {
-        "planner-origin faults",
-        "set-up-origin faults",
-        "comparison evidence",
-        "absence evidence",
-        "field-path evidence",
         "verification probes",
     }
 )
@@ -240,11 +245,6 @@ SHAPE_DETECTORS_TO_WRITE: frozenset[str] = frozenset(
 #: Shapes no bundled drill has yet (same rule as NOT_YET_COVERED).
 NOT_YET_COVERED_SHAPES: frozenset[str] = frozenset(
     {
-        "planner-origin faults",
-        "set-up-origin faults",
-        "comparison evidence",
-        "absence evidence",
-        "field-path evidence",
         "verification probes",
         "event-relative deadlines",
     }
