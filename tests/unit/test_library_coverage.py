@@ -246,7 +246,6 @@ SHAPE_DETECTORS_TO_WRITE: frozenset[str] = frozenset(
 NOT_YET_COVERED_SHAPES: frozenset[str] = frozenset(
     {
         "verification probes",
-        "event-relative deadlines",
     }
 )
 
