@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
 from warroom.core.annotation import KeyDraft, draft_from_data
 from warroom.core.model import Drill
 from warroom.core.problems import DrillLoadError

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import os
-
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -171,8 +170,8 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
 
 def _check_written(text: str, new: dict[str, Any], path: str) -> None:
     """Read ``text`` back with warroom's YAML reader: it must hold exactly the key and distractors written."""
-    from warroom.core.problems import DrillLoadError
     from warroom.core.loader import load_yaml_text
+    from warroom.core.problems import DrillLoadError
 
     try:
         data = load_yaml_text(text, path)
