@@ -171,18 +171,21 @@ def draft_from_data(data: dict[str, Any]) -> KeyDraft:
         damage_unit=_text(damage.get("unit")), debrief=_text(key.get("debrief")),
         extra={k: v for k, v in key.items() if k not in _EDITED},
     )
-    for entry in damage.get("entries") or []:
-        amount = entry.get("amount") if isinstance(entry, dict) else None
-        if isinstance(entry.get("event") if isinstance(entry, dict) else None, str) and _is_number(amount):
-            draft.damage.append(DamageMark(entry["event"], float(amount), _text(entry.get("note"))))
+    for entry in _list(damage.get("entries")):
+        if isinstance(entry, dict) and isinstance(entry.get("event"), str) and _is_number(entry.get("amount")):
+            draft.damage.append(DamageMark(entry["event"], float(entry["amount"]), _text(entry.get("note"))))
     draft.deadline = _deadline(key.get("deadline"))
-    for item in data.get("distractors") or []:
+    for item in _list(data.get("distractors")):
         if isinstance(item, dict) and isinstance(item.get("event"), str):
             draft.distractors[item["event"]] = _text(item.get("why_harmless"))
     return draft
 
 
 _EDITED = frozenset({"fault", "evidence", "cascade", "damage", "deadline", "debrief"})
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _is_number(value: Any) -> bool:

@@ -162,7 +162,12 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
         lines[start:end] = [] if value is None else [_dump_block(yaml, name, _merged(doc[name], value))]
     for name in WRITTEN:
         if name not in spans and new[name] is not None:
-            lines.append(_dump_block(yaml, name, _styled(new[name])))
+            block = _dump_block(yaml, name, _styled(new[name]))
+            key_at = spans.get("answer_key", (None,))[0]
+            if name == "distractors" and key_at is not None and new["answer_key"] is not None:
+                lines.insert(key_at, block)  # the distractors go just before the answer key
+            else:
+                lines.append(block)
     result = "".join(lines)
     _check_written(result, new, path)
     return result

@@ -246,7 +246,7 @@ class AnnotateScreen(MarkActions, Screen[None]):
 
         def done(after: Any) -> None:
             if isinstance(after, float):
-                self.set_deadline(ev.id, after)
+                self.set_deadline(ev, after)
 
         self.app.push_screen(NumberDialog(
             f"Deadline: drill seconds after {fmt.clean_line(ev.id)} (at {fmt.clock(ev.t)})", summarize(ev),

@@ -106,8 +106,13 @@ class MarkActions:
         if ev is not None:
             self.ask_deadline(ev)
 
-    def set_deadline(self, event_id: str, after: float) -> None:
-        self.draft.deadline = DeadlineMark(after, event_id)
+    def set_deadline(self, ev: Any, after: float) -> None:
+        """The deadline ``after`` drill seconds after trace event ``ev``: by reference in format 2 (it stays on its
+        event if the trace is retimed), as drill seconds in format 1 (which has no references)."""
+        if self.file.drill.schema_version >= 2:
+            self.draft.deadline = DeadlineMark(after, ev.id)
+        else:
+            self.draft.deadline = DeadlineMark(round(ev.t + after, 3))
         self.changed(f"Deadline: {self.draft.deadline.describe()}.")
 
     def action_save(self) -> None:
