@@ -96,7 +96,8 @@ def test_validate_names_what_a_half_marked_drill_misses_by_line(tmp_path: Path) 
     key_line = lines.index("answer_key:") + 1
     result = CliRunner().invoke(main, ["validate", str(path)])
     assert result.exit_code == 1
-    problems = [line for line in result.output.splitlines() if line.startswith(f"{path}:") and "not checked" not in line]
+    problems = [line for line in result.output.splitlines()
+                if line.startswith(f"{path}:") and "not checked" not in line]
     assert problems == [
         f"{path}:{key_line}:1: `answer_key` is missing the required key `damage`",
         f"{path}:{key_line}:1: `answer_key` is missing the required key `debrief`",

@@ -161,10 +161,8 @@ def _ids(value: Any) -> list[str]:
 def draft_from_data(data: dict[str, Any]) -> KeyDraft:
     """The draft of a drill's plain YAML data (``answer_key`` and ``distractors``; either may be absent or partial:
     values of the wrong type are left out, for the author to set again). Never raises."""
-    key = data.get("answer_key")
-    key = key if isinstance(key, dict) else {}
-    fault = key.get("fault") if isinstance(key.get("fault"), dict) else {}
-    damage = key.get("damage") if isinstance(key.get("damage"), dict) else {}
+    key = _dict(data.get("answer_key"))
+    fault, damage = _dict(key.get("fault")), _dict(key.get("damage"))
     draft = KeyDraft(
         origin_step=_text(fault.get("origin_step")), kind=_text(fault.get("kind")),
         summary=_text(fault.get("summary")), evidence=_ids(key.get("evidence")), cascade=_ids(key.get("cascade")),
@@ -182,6 +180,10 @@ def draft_from_data(data: dict[str, Any]) -> KeyDraft:
 
 
 _EDITED = frozenset({"fault", "evidence", "cascade", "damage", "deadline", "debrief"})
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _list(value: Any) -> list[Any]:

@@ -49,7 +49,6 @@ from warroom.core.validationbase import EventRules, q
 from warroom.core.validationbase import Issue as Issue
 from warroom.core.validationbase import Loc as Loc
 
-
 #: The problem of a drill with neither ``answer_key`` nor ``all_clear`` (an imported trace before its mark-up): it
 #: names every field the answer key needs, so the author knows exactly what is missing.
 MISSING_ANSWER_KEY = (
