@@ -32,7 +32,7 @@ from warroom.tui.annotate_dialogs import (
     TextDialog,
 )
 from warroom.tui.annotate_marks import MarkActions
-from warroom.tui.annotate_panel import KeyPanel
+from warroom.tui.annotate_panel import KeyPanel, findings_text
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import SPEEDS, ConfirmScreen, HelpScreen
 from warroom.tui.tracetable import TraceTable, shows_agents
@@ -264,6 +264,10 @@ class AnnotateScreen(MarkActions, Screen[None]):
 
     def refresh_panel(self) -> None:
         self.query_one(KeyPanel).show(self.draft, self.findings, self.saved)
+
+    def show_findings(self, found: Findings) -> None:
+        """Show what validate and check said of the saved file in the inspector (until another event is chosen)."""
+        self.query_one(Inspector).show_text(findings_text(found))
 
     def action_quit_annotate(self) -> None:
         """Leave; asks first when there are unsaved marks."""

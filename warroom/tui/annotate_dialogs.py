@@ -199,6 +199,9 @@ class DebriefDialog(_Dialog):
     """The debrief: several lines of text. ctrl+s keeps it, escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "done", "Done")]
+    DEFAULT_CSS = """
+    DebriefDialog #debrief-text { height: 10; }
+    """
 
     def __init__(self, value: str = "") -> None:
         super().__init__("Debrief: what the trainee should have seen, and when")

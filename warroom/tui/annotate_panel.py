@@ -12,7 +12,7 @@ from warroom.core.annotatefile import Findings
 from warroom.core.annotation import KeyDraft
 from warroom.tui import text as fmt
 
-__all__ = ["KeyPanel", "key_text"]
+__all__ = ["KeyPanel", "findings_text", "key_text"]
 
 #: What each missing field is called in the panel, with the key that sets it.
 MISSING_HINTS = {
@@ -34,21 +34,10 @@ def _line(out: Text, label: str, value: str, style: str = "") -> None:
 
 
 def key_text(draft: KeyDraft, findings: Findings | None, saved: bool) -> Text:
-    """The panel's text: the key so far, what is missing, then the findings of the last save (if any)."""
+    """The panel's text: what is missing (or that the key is complete), unsaved changes, what validate and check
+    said at the last save (one line each; :func:`findings_text` has them in full), then the key so far."""
     out = Text()
-    fault = f"{draft.origin_step} ({draft.kind})" if draft.kind else draft.origin_step
-    _line(out, "Origin", fmt.clean_line(fault))
-    _line(out, "Summary", fmt.clean_line(draft.summary))
-    _line(out, "Evidence", fmt.clean_line(", ".join(draft.evidence)), "green")
-    _line(out, "Cascade", fmt.clean_line(", ".join(draft.cascade)))
-    damage = ", ".join(f"{d.event} {d.amount:g}" for d in draft.damage)
-    _line(out, "Damage", fmt.clean_line(f"{damage} ({draft.damage_unit})" if draft.damage_unit else damage), "red")
-    _line(out, "Deadline", draft.deadline.describe() if draft.deadline else "")
-    _line(out, "Distractors", fmt.clean_line(", ".join(draft.distractors)), "yellow")
-    first = draft.debrief.strip().splitlines()[0] if draft.debrief.strip() else ""
-    _line(out, "Debrief", fmt.clean_line(first[:60] + ("…" if len(first) > 60 else "")))
     missing = draft.missing()
-    out.append("\n")
     if missing:
         out.append("Still missing: ", style="bold yellow")
         out.append(", ".join(MISSING_HINTS.get(m, m) for m in missing) + "\n")
@@ -58,28 +47,54 @@ def key_text(draft: KeyDraft, findings: Findings | None, saved: bool) -> Text:
     if not saved:
         out.append("Unsaved changes\n", style="bold")
     if findings is not None:
-        _findings(out, findings)
+        _summary(out, findings)
+    out.append("\n")
+    fault = f"{draft.origin_step} ({draft.kind})" if draft.kind else draft.origin_step
+    _line(out, "Origin", fmt.clean_line(fault))
+    _line(out, "Summary", fmt.clean_line(draft.summary))
+    _line(out, "Evidence", fmt.clean_line(", ".join(draft.evidence)), "green")
+    _line(out, "Cascade", fmt.clean_line(", ".join(draft.cascade)))
+    damage = ", ".join(f"{d.event} {d.amount:g}" for d in draft.damage)
+    _line(out, "Damage", fmt.clean_line(f"{damage} ({draft.damage_unit})" if draft.damage_unit else damage), "red")
+    _line(out, "Deadline", fmt.clean_line(draft.deadline.describe()) if draft.deadline else "")
+    _line(out, "Distractors", fmt.clean_line(", ".join(draft.distractors)), "yellow")
+    first = draft.debrief.strip().splitlines()[0] if draft.debrief.strip() else ""
+    _line(out, "Debrief", fmt.clean_line(first[:60] + ("…" if len(first) > 60 else "")))
     return out
 
 
-def _findings(out: Text, findings: Findings) -> None:
-    out.append("\nAfter the last save\n", style="bold underline")
+def _summary(out: Text, findings: Findings) -> None:
+    """One line each for validate and check (the inspector shows them in full after a save)."""
     if findings.problems:
         out.append(f"validate: {len(findings.problems)} problem(s)\n", style="bold red")
-        for line in findings.problems:
-            out.append(fmt.clean(_short(line)) + "\n")
     else:
         out.append("validate: valid\n", style="bold green")
-    for line in findings.warnings:
-        out.append(fmt.clean(_short(line)) + "\n", style="yellow")
     if not findings.checked:
         out.append("check: not run until the drill validates\n", style="dim")
     elif findings.check:
         out.append(f"check: {len(findings.check)} problem(s)\n", style="bold red")
-        for line in findings.check:
-            out.append(fmt.clean(line) + "\n")
     else:
-        out.append("check: passed (winnable, ranks the scripted trainees fairly)\n", style="bold green")
+        out.append("check: passed\n", style="bold green")
+
+
+def findings_text(findings: Findings) -> Text:
+    """What ``warroom validate`` and ``warroom check`` said of the saved file, in full (shown in the inspector)."""
+    out = Text()
+    out.append("warroom validate\n", style="bold underline")
+    if not findings.problems:
+        out.append("valid\n", style="bold green")
+    for line in findings.problems:
+        out.append(fmt.clean(_short(line)) + "\n", style="red")
+    for line in findings.warnings:
+        out.append(fmt.clean(_short(line)) + "\n", style="yellow")
+    out.append("\nwarroom check\n", style="bold underline")
+    if not findings.checked:
+        out.append("not run until the drill validates\n", style="dim")
+    elif not findings.check:
+        out.append("passed: winnable in time, and it ranks the scripted trainees fairly\n", style="bold green")
+    for line in findings.check:
+        out.append(fmt.clean(line) + "\n\n")
+    return out
 
 
 def _short(line: str) -> str:
