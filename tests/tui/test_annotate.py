@@ -216,3 +216,22 @@ async def test_a_bad_mark_is_refused_in_its_dialog(tmp_path):
         await pilot.press("escape")
         assert screen.draft.missing()[0] == "answer_key.fault.origin_step" and screen.saved
         assert notes == []
+
+
+async def test_scrubbing_back_counts_repeated_events_again():
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.replay import Replay
+
+    file = open_for_annotation(bundled_drills_dir() / "dental-recall-calls.yaml")
+    app = AnnotateApp(file, clock=MockClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        shown = screen.replay.repetitions  # the dict the trace table reads its ×N counts from
+        await pilot.press("E")
+        assert screen.replay.repetitions
+        await pilot.press("left_square_bracket")
+        fresh = Replay(file.drill)
+        fresh.advance(screen.replay.now)
+        assert screen.replay.repetitions is shown and shown == fresh.repetitions
+        assert list(screen.query_one(TraceTable).events) == [e.id for e in fresh.released]

@@ -184,7 +184,10 @@ class AnnotateScreen(MarkActions, Screen[None]):
         """Replay the trace from the start up to drill time ``target`` (keeping the selected event if shown)."""
         timeline = self.query_one(TraceTable)
         selected = timeline.selected_key
+        shown = self.replay.repetitions  # the trace table reads the counts from this dict: keep it, emptied
+        shown.clear()
         self.replay = Replay(self.drill)
+        self.replay.repetitions = shown
         timeline.clear()
         self.apply(self.replay.advance(target))
         if selected is not None and selected in timeline.events:
