@@ -104,3 +104,14 @@ def test_validate_names_what_a_half_marked_drill_misses_by_line(tmp_path: Path) 
         f"{path}:{key_line + 1}:3: `answer_key.fault` is missing the required key `kind`",
         f"{path}:{key_line + 1}:3: `answer_key.fault` is missing the required key `summary`",
     ]
+
+
+def test_a_fifo_is_refused_without_waiting_on_it(tmp_path: Path, opened: list[object]) -> None:
+    import os
+
+    fifo = tmp_path / "drill.yaml"
+    os.mkfifo(fifo)
+    result = CliRunner().invoke(main, ["annotate", str(fifo)])
+    assert result.exit_code == 1
+    assert f"{fifo}: this is a FIFO, not a drill file (only regular files are read)" in result.output
+    assert opened == []

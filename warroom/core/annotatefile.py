@@ -68,12 +68,21 @@ def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
     """
     from pydantic import ValidationError
 
+    from warroom.core import limits
     from warroom.core.keywrite import KeyWriteError, apply_draft
+    from warroom.core.library import special_file_kind
     from warroom.core.loader import load_drill_text, load_yaml_text
     from warroom.core.validation import MISSING_ANSWER_KEY, validate_drill
 
     shown = os.fspath(path)
+    kind = special_file_kind(path)  # before opening: reading a FIFO would block for ever
+    if kind is not None:
+        raise AnnotateError([f"{shown}: this is {kind}, not a drill file (only regular files are read)"])
     try:
+        size = Path(path).stat().st_size
+        if size > limits.MAX_FILE_BYTES:
+            raise AnnotateError([f"{shown}: the file is {size / 1048576:.1f} MiB; drill files are limited to "
+                                 f"{limits.MAX_FILE_BYTES // 1048576} MiB"])
         text = Path(path).read_text(encoding="utf-8-sig")
         data = load_yaml_text(text, shown)
     except (OSError, UnicodeDecodeError) as exc:
