@@ -115,3 +115,12 @@ def test_a_fifo_is_refused_without_waiting_on_it(tmp_path: Path, opened: list[ob
     assert result.exit_code == 1
     assert f"{fifo}: this is a FIFO, not a drill file (only regular files are read)" in result.output
     assert opened == []
+
+
+def test_a_file_that_is_not_utf8_is_named_by_line(tmp_path: Path, opened: list[object]) -> None:
+    bad = tmp_path / "latin1.yaml"
+    bad.write_bytes(b"schema_version: 2\nid: caf\xe9\n")
+    result = CliRunner().invoke(main, ["annotate", str(bad)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.splitlines()[0] == (
+        f"{bad}:2:8: the file is not UTF-8 text (byte 0xe9 here); save it as UTF-8")

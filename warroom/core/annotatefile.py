@@ -71,7 +71,7 @@ def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
     from warroom.core import limits
     from warroom.core.keywrite import KeyWriteError, apply_draft
     from warroom.core.library import special_file_kind
-    from warroom.core.loader import load_drill_text, load_yaml_text
+    from warroom.core.loader import load_drill, load_drill_text, load_yaml_text
     from warroom.core.validation import MISSING_ANSWER_KEY, validate_drill
 
     shown = os.fspath(path)
@@ -85,8 +85,14 @@ def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
                                  f"{limits.MAX_FILE_BYTES // 1048576} MiB"])
         text = Path(path).read_text(encoding="utf-8-sig")
         data = load_yaml_text(text, shown)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AnnotateError([f"{shown}: cannot read the drill file: {getattr(exc, 'strerror', None) or exc}"]) from None
+    except OSError as exc:
+        raise AnnotateError([f"{shown}: cannot read the drill file: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError:  # the loader names the line and column of the first byte that is not UTF-8
+        text, data = "", {}
+        try:
+            load_drill(path)
+        except DrillLoadError as exc:
+            raise AnnotateError([str(p) for p in exc.problems]) from None
     except DrillLoadError as exc:
         raise AnnotateError([str(p) for p in exc.problems]) from None
     if "all_clear" in data:
