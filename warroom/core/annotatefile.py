@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from warroom.core.annotation import KeyDraft, draft_from_data
 from warroom.core.model import Drill
@@ -62,17 +63,36 @@ class AnnotateError(Exception):
 def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
     """Read drill file ``path`` for marking up.
 
-    Returns the :class:`AnnotatedFile`. Raises :class:`AnnotateError` when the file cannot be read, is not YAML, is a
-    control drill (``all_clear``: it has no fault to mark up), or has problems outside its answer key and
-    distractors (listed by line: the trace must load before it can be replayed).
+    Returns the :class:`AnnotatedFile`. Raises :class:`AnnotateError` when the file cannot be read (a FIFO or device,
+    over the size limit, not UTF-8), is not YAML, is a control drill (``all_clear``: it has no fault to mark up), or
+    has problems outside its answer key and distractors (listed by line: the trace must load to be replayed).
     """
     from pydantic import ValidationError
 
-    from warroom.core import limits
-    from warroom.core.keywrite import KeyWriteError, apply_draft
-    from warroom.core.library import special_file_kind
-    from warroom.core.loader import load_drill, load_drill_text, load_yaml_text
     from warroom.core.validation import MISSING_ANSWER_KEY, validate_drill
+
+    shown = os.fspath(path)
+    text, data = _read(path)
+    if "all_clear" in data:
+        raise AnnotateError([f"{shown}: this is a control drill (all_clear): it has no fault to mark up; remove "
+                             "all_clear first to give it an answer key"])
+    bare = {k: v for k, v in data.items() if k not in ("answer_key", "distractors")}
+    drill: Drill | None = None
+    try:
+        drill = Drill.model_validate(bare)
+    except ValidationError:
+        pass
+    if drill is None or any(i.message != MISSING_ANSWER_KEY for i in validate_drill(drill)):
+        raise AnnotateError(_problems_besides_the_key(text, shown))
+    order = {e.id: i for i, e in enumerate(drill.trace)}
+    return AnnotatedFile(Path(path), drill, draft_from_data(data), order)
+
+
+def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any]]:
+    """The file's text and its plain YAML data; raises AnnotateError (as the loader words it) when it cannot."""
+    from warroom.core import limits
+    from warroom.core.library import special_file_kind
+    from warroom.core.loader import load_drill, load_yaml_text
 
     shown = os.fspath(path)
     kind = special_file_kind(path)  # before opening: reading a FIFO would block for ever
@@ -84,37 +104,32 @@ def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
             raise AnnotateError([f"{shown}: the file is {size / 1048576:.1f} MiB; drill files are limited to "
                                  f"{limits.MAX_FILE_BYTES // 1048576} MiB"])
         text = Path(path).read_text(encoding="utf-8-sig")
-        data = load_yaml_text(text, shown)
+        return text, load_yaml_text(text, shown)
     except OSError as exc:
         raise AnnotateError([f"{shown}: cannot read the drill file: {exc.strerror or exc}"]) from None
     except UnicodeDecodeError:  # the loader names the line and column of the first byte that is not UTF-8
-        text, data = "", {}
         try:
             load_drill(path)
         except DrillLoadError as exc:
             raise AnnotateError([str(p) for p in exc.problems]) from None
+        raise AnnotateError([f"{shown}: the file is not UTF-8 text; save it as UTF-8"]) from None
     except DrillLoadError as exc:
         raise AnnotateError([str(p) for p in exc.problems]) from None
-    if "all_clear" in data:
-        raise AnnotateError([f"{shown}: this is a control drill (all_clear): it has no fault to mark up; remove "
-                             "all_clear first to give it an answer key"])
-    draft = draft_from_data(data)
-    bare = {k: v for k, v in data.items() if k not in ("answer_key", "distractors")}
-    drill: Drill | None = None
+
+
+def _problems_besides_the_key(text: str, shown: str) -> list[str]:
+    """The ``path:line:col`` problems of the drill without its answer key and distractors."""
+    from warroom.core.keywrite import KeyWriteError, apply_draft
+    from warroom.core.loader import load_drill_text
+    from warroom.core.validation import MISSING_ANSWER_KEY
+
     try:
-        drill = Drill.model_validate(bare)
-    except ValidationError:
-        pass
-    if drill is None or any(i.message != MISSING_ANSWER_KEY for i in validate_drill(drill)):
-        try:  # the same file without its answer key and distractors, for the problems by line
-            load_drill_text(apply_draft(text, KeyDraft(), {}, shown), shown)
-        except DrillLoadError as exc:
-            raise AnnotateError([str(p) for p in exc.problems if MISSING_ANSWER_KEY not in p.message]) from None
-        except KeyWriteError as exc:
-            raise AnnotateError([str(exc)]) from None
-        raise AnnotateError([f"{shown}: the drill does not validate without its answer key"])
-    order = {e.id: i for i, e in enumerate(drill.trace)}
-    return AnnotatedFile(Path(path), drill, draft, order)
+        load_drill_text(apply_draft(text, KeyDraft(), {}, shown), shown)
+    except DrillLoadError as exc:
+        return [str(p) for p in exc.problems if MISSING_ANSWER_KEY not in p.message]
+    except KeyWriteError as exc:
+        return [str(exc)]
+    return [f"{shown}: the drill does not validate without its answer key"]
 
 
 def findings(path: str | os.PathLike[str]) -> Findings:
