@@ -51,6 +51,14 @@ from warroom.core.validationbase import EventRules, q
 from warroom.core.validationbase import Issue as Issue
 from warroom.core.validationbase import Loc as Loc
 
+#: The problem of a drill with neither ``answer_key`` nor ``all_clear`` (an imported trace before its mark-up): it
+#: names every field the answer key needs, so the author knows exactly what is missing.
+MISSING_ANSWER_KEY = (
+    "the drill needs an answer_key (the hidden fault), or all_clear for a control drill with no fault; missing: "
+    "answer_key.fault (origin_step, kind, summary), answer_key.evidence, answer_key.damage (unit, entries), "
+    "answer_key.deadline, answer_key.debrief (`warroom annotate FILE` marks them up in the war room)"
+)
+
 
 class _Rules(EventRules):
     """One run of the rules over a drill read through a :class:`_Reader`: the plan's and the events' rules
@@ -96,8 +104,7 @@ class _Rules(EventRules):
             if typo is not None:
                 self.block("the drill has an answer_key or all_clear", typo)
             else:
-                self.add((), "the drill needs an answer_key (the hidden fault), or all_clear for a control drill with "
-                         "no fault")
+                self.add((), MISSING_ANSWER_KEY)
 
     def answer_key(self, key: Any) -> set[str]:
         r, base = self.r, ("answer_key",)

@@ -6,13 +6,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from warroom.core.validation import MISSING_ANSWER_KEY
 from warroom.importers.tracekit.rules import TraceError
 from warroom.importers.who_and_when.drill import dump_drill_yaml
 
 #: What ``warroom validate`` says about an imported drill until it is marked up (warroom.core.validation).
-MISSING_KEY = (
-    "the drill needs an answer_key (the hidden fault), or all_clear for a control drill with no fault"
-)
+MISSING_KEY = MISSING_ANSWER_KEY
 
 _MARKUP = """\
 No answer key: a real trace does not say what went wrong, and the importer does not guess. Until you add one,

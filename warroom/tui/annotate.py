@@ -1,0 +1,289 @@
+"""The author mode of the war room (``warroom annotate FILE``): replay an imported trace and mark up its answer key.
+
+:class:`AnnotateScreen` replays the drill on its drill clock like the war room (pause, speeds) and scrubs it back and
+forth; nothing is scored and no session or journal is written. On the selected trace event the author marks the fault's
+origin (its plan step, the kind and a summary), evidence, cascade steps, distractors (with why they are harmless),
+damage (amount and unit) and the deadline, and writes the debrief; the side panel shows the key so far and what is
+missing. ``s`` saves into the drill file (:func:`warroom.core.keywrite.write_draft`: comments and layout kept), then
+shows what ``warroom validate`` and ``warroom check`` say of it in the panel.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.clock import Clock
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.timer import Timer
+
+from warroom.core.annotatefile import AnnotatedFile, Findings
+from warroom.core.replay import Replay
+from warroom.tui import text as fmt
+from warroom.tui.annotate_dialogs import (
+    DamageChoice,
+    DamageDialog,
+    DebriefDialog,
+    FaultChoice,
+    FaultDialog,
+    NumberDialog,
+    TextDialog,
+)
+from warroom.tui.annotate_marks import MarkActions
+from warroom.tui.annotate_panel import KeyPanel, findings_text
+from warroom.tui.inspector import Inspector
+from warroom.tui.modals import SPEEDS, ConfirmScreen, HelpScreen
+from warroom.tui.tracetable import TraceTable, shows_agents
+from warroom.tui.widgets import KeyFooter, StatusBar, summarize, trace_index
+
+__all__ = ["SCRUB_SECONDS", "AnnotateScreen"]
+
+#: Drill seconds ``[`` and ``]`` move the drill clock back or forward.
+SCRUB_SECONDS = 10.0
+TICK_INTERVAL = 0.1
+
+ANNOTATE_NOTES = (
+    "Author mode: nothing is scored and no session is kept. Select a trace event (↑ ↓ j k), then mark it: o makes "
+    "its plan step the fault's origin, v evidence, c its plan step part of the cascade, x a distractor, d damage "
+    "(again on a marked event to unmark it), l the deadline some seconds after it. b writes the debrief.\n\n"
+    "s saves the answer key into the drill file (comments and layout kept) and shows what `warroom validate` and "
+    "`warroom check` say of it in the side panel. A key saved half-done opens again where you left it."
+)
+
+
+class AnnotateScreen(MarkActions, Screen[None]):
+    """The author mode over one drill file (see the module docstring).
+
+    Args:
+        file: the drill file opened for marking up (:func:`warroom.core.annotatefile.open_for_annotation`).
+        clock: the real-time clock the drill clock follows (a ``MockClock`` in tests).
+        speed: initial playback speed (drill seconds per real second).
+    """
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    DEFAULT_CSS = """
+    AnnotateScreen #key-panel {
+        width: 36%; min-width: 28; max-width: 60; height: 100%;
+        border: round $secondary 60%; padding: 0 1; overflow-y: auto;
+    }
+    """
+    BINDINGS = [
+        Binding("space", "toggle_pause", "Pause/resume", priority=True, tooltip="pause / resume the drill clock"),
+        Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True, show=False,
+                tooltip="faster playback (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
+        Binding("minus", "slower", "Slower", key_display="-", priority=True, show=False, tooltip="slower playback"),
+        Binding("left_square_bracket", "scrub(-1)", "Back", key_display="[", priority=True, show=False,
+                tooltip=f"scrub: the drill clock {SCRUB_SECONDS:g} s back"),
+        Binding("right_square_bracket", "scrub(1)", "Forward", key_display="]", priority=True, show=False,
+                tooltip=f"scrub: the drill clock {SCRUB_SECONDS:g} s forward"),
+        Binding("E", "to_end", "Whole trace", key_display="E", priority=True, show=False,
+                tooltip="release the whole trace at once"),
+        Binding("o", "origin", "Origin", priority=True,
+                tooltip="the selected event's plan step is the fault's origin: give its kind and a summary"),
+        Binding("v", "evidence", "Evidence", priority=True, tooltip="mark / unmark the selected event as evidence"),
+        Binding("c", "cascade", "Cascade", priority=True, show=False,
+                tooltip="add / remove the selected event's plan step to the cascade (steps the fault spoils)"),
+        Binding("x", "distractor", "Distractor", priority=True,
+                tooltip="mark the selected event as a distractor, with why it is harmless (again to unmark)"),
+        Binding("d", "damage", "Damage", priority=True,
+                tooltip="the damage the selected event does: amount, unit, note (again to unmark)"),
+        Binding("l", "deadline", "Deadline", priority=True,
+                tooltip="the deadline: some drill seconds after the selected event"),
+        Binding("b", "debrief", "Debrief", priority=True, tooltip="write the debrief (ctrl+s keeps it)"),
+        Binding("s", "save", "Save", priority=True,
+                tooltip="save the answer key into the file, then run validate and check"),
+        Binding("q", "quit_annotate", "Quit", priority=True, tooltip="leave (asks first when there are unsaved marks)"),
+        Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
+        Binding("tab", "app.focus_next", "Next pane", show=False, tooltip="move between the trace and the inspector"),
+    ]
+    HELP_TITLE = "Author mode keys"
+    HELP_NOTES = ANNOTATE_NOTES
+    HELP_WIDGETS = (TraceTable,)
+
+    def __init__(self, file: AnnotatedFile, clock: Clock, speed: float = 1.0) -> None:
+        super().__init__()
+        self.file = file
+        self.drill = file.drill
+        self.draft = file.draft
+        self.clock = clock
+        self.speed = speed
+        self.paused = False
+        self.saved = True
+        #: What validate and check said after the last save (None before one).
+        self.findings: Findings | None = None
+        self.replay = Replay(self.drill)
+        self.ticker: Timer | None = None
+        self._last_time: float | None = None
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        with Horizontal(id="upper"):
+            panel = KeyPanel(id="key-panel")
+            panel.border_title = "Answer key"
+            yield panel
+            timeline = TraceTable(
+                id="trace-table", agents=shows_agents(self.drill), repetitions=self.replay.repetitions
+            )
+            timeline.border_title = "Trace"
+            yield timeline
+        inspector = Inspector(id="inspector")
+        inspector.border_title = "Inspector"
+        yield inspector
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        trace_index(self.drill)
+        self._last_time = self.clock.time
+        self.apply(self.replay.advance(0))
+        self.ticker = self.set_interval(TICK_INTERVAL, self.tick)
+        self.query_one(TraceTable).focus()
+        self.refresh_panel()
+
+    # -- the drill clock ------------------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        """Advance the drill clock by the real time since the last tick times the speed (unless paused, ended or
+        under a dialog)."""
+        now = self.clock.time
+        last = self._last_time if self._last_time is not None else now
+        self._last_time = now
+        if not self.paused and self.is_active and not self.replay.ended and now > last:
+            self.apply(self.replay.advance((now - last) * self.speed))
+
+    def apply(self, released: list[Any]) -> None:
+        """Show newly released events and the drill clock."""
+        if released:
+            self.query_one(TraceTable).append_events(released)
+        note = "AUTHOR" + (" · END" if self.replay.ended else "")
+        self.query_one(StatusBar).show(self.drill.title, self.replay.now, self.speed, self.paused, note)
+
+    def action_toggle_pause(self) -> None:
+        """Pause or resume the drill clock."""
+        self.paused = not self.paused
+        self._last_time = self.clock.time
+        self.apply([])
+
+    def action_faster(self) -> None:
+        self.speed = next((s for s in SPEEDS if s > self.speed), SPEEDS[-1])
+        self.apply([])
+
+    def action_slower(self) -> None:
+        self.speed = next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0])
+        self.apply([])
+
+    def action_scrub(self, direction: int) -> None:
+        """Move the drill clock :data:`SCRUB_SECONDS` forward (1) or back (-1); back replays from the start."""
+        if direction > 0:
+            self.apply(self.replay.advance(SCRUB_SECONDS))
+            return
+        self.seek(max(0.0, self.replay.now - SCRUB_SECONDS))
+
+    def seek(self, target: float) -> None:
+        """Replay the trace from the start up to drill time ``target`` (keeping the selected event if shown)."""
+        timeline = self.query_one(TraceTable)
+        selected = timeline.selected_key
+        shown = self.replay.repetitions  # the trace table reads the counts from this dict: keep it, emptied
+        shown.clear()
+        self.replay = Replay(self.drill)
+        self.replay.repetitions = shown
+        timeline.clear()
+        self.apply(self.replay.advance(target))
+        if selected is not None and selected in timeline.events:
+            timeline.move_cursor(timeline.row_index(selected))
+
+    def action_to_end(self) -> None:
+        """Release the whole trace."""
+        end = max((e.t for e in self.drill.trace), default=0.0)
+        self.apply(self.replay.advance(max(end - self.replay.now, 0.0) + 1.0))
+
+    def on_trace_table_row_highlighted(self, event: TraceTable.RowHighlighted) -> None:
+        timeline = self.query_one(TraceTable)
+        if event.key in timeline.events:
+            self.query_one(Inspector).show_event(timeline.event(event.key), self.drill, timeline.events)
+
+    # -- marking up: see annotate_marks.MarkActions; the dialogs they open ---------------------------------------
+
+    def selected_event(self) -> Any | None:
+        """The trace event under the cursor, or None (told to the author)."""
+        timeline = self.query_one(TraceTable)
+        key = timeline.selected_key
+        if key is None or key not in timeline.events:
+            self.notify("Select a trace event first (↑ ↓ j k).", severity="warning", markup=False)
+            return None
+        return timeline.event(key)
+
+    def ask_fault(self, step: str) -> None:
+        title = next((s.title for s in self.drill.plan if s.id == step), "")
+        kind = self.draft.kind
+        summary = self.draft.summary
+
+        def done(choice: Any) -> None:
+            if isinstance(choice, FaultChoice):
+                self.set_origin(step, choice.kind, choice.summary)
+
+        self.app.push_screen(FaultDialog(step, title, kind, summary), done)
+
+    def ask_distractor(self, ev: Any) -> None:
+        def done(why: Any) -> None:
+            if isinstance(why, str):
+                self.draft.distractors[ev.id] = why
+                self.changed(f"{ev.id} is a distractor.")
+
+        self.app.push_screen(TextDialog(f"Distractor {fmt.clean_line(ev.id)}: why is it harmless?", summarize(ev),
+                                        "why it is harmless (shown in the debrief)"), done)
+
+    def ask_damage(self, ev: Any) -> None:
+        def done(choice: Any) -> None:
+            if isinstance(choice, DamageChoice):
+                self.draft.damage_unit = choice.unit
+                self.draft.set_damage(ev.id, choice.amount, choice.note)
+                self.changed(f"{ev.id} does {choice.amount:g} {choice.unit} of damage.")
+
+        self.app.push_screen(DamageDialog(ev.id, summarize(ev), self.draft.damage_unit), done)
+
+    def ask_deadline(self, ev: Any) -> None:
+        current = self.draft.deadline
+        value = f"{current.after:g}" if current is not None and current.event == ev.id else ""
+
+        def done(after: Any) -> None:
+            if isinstance(after, float):
+                self.set_deadline(ev, after)
+
+        self.app.push_screen(NumberDialog(
+            f"Deadline: drill seconds after {fmt.clean_line(ev.id)} (at {fmt.clock(ev.t)})", summarize(ev),
+            "seconds, e.g. 20", value), done)
+
+    def action_debrief(self) -> None:
+        """Write the debrief in a dialog."""
+
+        def done(text: Any) -> None:
+            if isinstance(text, str):
+                self.draft.debrief = text
+                self.changed("Debrief written.")
+
+        self.app.push_screen(DebriefDialog(self.draft.debrief), done)
+
+    def refresh_panel(self) -> None:
+        self.query_one(KeyPanel).show(self.draft, self.findings, self.saved)
+
+    def show_findings(self, found: Findings) -> None:
+        """Show what validate and check said of the saved file in the inspector (until another event is chosen)."""
+        self.query_one(Inspector).show_text(findings_text(found))
+
+    def action_quit_annotate(self) -> None:
+        """Leave; asks first when there are unsaved marks."""
+        if self.saved:
+            self.app.exit()
+            return
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmScreen("Quit without saving?", "The marks since the last save (s) are lost."),
+                             done)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen.for_screen(self))

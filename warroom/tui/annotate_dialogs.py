@@ -1,0 +1,225 @@
+"""The dialogs of the author mode (``warroom annotate``): the fault, a distractor's reason, damage, the deadline and
+the debrief. Each dismisses with its answer, or None when cancelled (escape); the annotate screen applies it to the
+answer-key draft. Text typed here is the author's and is shown literally."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
+from textual.widgets import Input, Label, TextArea
+
+from warroom.core.model import FaultKind
+from warroom.tui import text as fmt
+
+__all__ = ["DamageChoice", "DamageDialog", "DebriefDialog", "FaultChoice", "FaultDialog", "NumberDialog",
+           "TextDialog", "parse_amount"]
+
+#: The fault kinds, in the vocabulary's order (docs/authoring.md).
+KINDS: tuple[str, ...] = tuple(k.value for k in FaultKind)
+
+
+def parse_amount(text: str, minimum: float, strict: bool) -> float | None:
+    """``text`` as a finite number above ``minimum`` (``strict``) or at least ``minimum``; None when it is not."""
+    try:
+        value = float(text.strip().replace(",", ""))
+    except ValueError:
+        return None
+    if not math.isfinite(value) or value < minimum or (strict and value == minimum):
+        return None
+    return value
+
+
+class _Dialog(ModalScreen["object | None"]):
+    """A dialog with a title, a quoted line, an error line and a hint; escape cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, quote: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.quote = quote
+
+    def head(self) -> ComposeResult:
+        yield Label(Text(self.title_text), classes="dialog-title")
+        if self.quote:
+            yield Label(fmt.literal_line(self.quote, limit=300), classes="dialog-quote")
+
+    def error(self, message: str) -> None:
+        """Show ``message`` under the fields (the dialog stays open)."""
+        self.query_one("#annotate-error", Label).update(Text(message, style="bold red"))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+@dataclass(frozen=True)
+class FaultChoice:
+    """The fault as marked: its kind (a :class:`~warroom.core.model.FaultKind` value) and one-sentence summary."""
+
+    kind: str
+    summary: str
+
+
+class FaultDialog(_Dialog):
+    """The fault at a plan step: its kind (type it; completion from the vocabulary) and summary."""
+
+    def __init__(self, step: str, step_title: str, kind: str = "", summary: str = "") -> None:
+        super().__init__(f"Fault origin: {fmt.clean_line(step)}", step_title)
+        self.kind, self.summary = kind, summary
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="annotate-box", classes="dialog"):
+            yield from self.head()
+            yield Input(self.kind, placeholder="fault kind, e.g. empty_result (→ completes)", id="fault-kind",
+                        suggester=SuggestFromList(KINDS, case_sensitive=False))
+            yield Input(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary")
+            yield Label("", id="annotate-error")
+            yield Label("kinds: " + ", ".join(KINDS), classes="dialog-hint")
+            yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
+
+    @on(Input.Submitted, "#fault-kind")
+    def next_field(self) -> None:
+        self.query_one("#fault-summary", Input).focus()
+
+    @on(Input.Submitted, "#fault-summary")
+    def submit(self) -> None:
+        kind = self.query_one("#fault-kind", Input).value.strip().lower()
+        summary = self.query_one("#fault-summary", Input).value.strip()
+        if kind not in KINDS:
+            self.error(f"{kind or 'the kind'} is not a fault kind; pick one of those listed")
+            self.query_one("#fault-kind", Input).focus()
+        elif not summary:
+            self.error("write what went wrong, in one sentence")
+        else:
+            self.dismiss(FaultChoice(kind, summary))
+
+
+class TextDialog(_Dialog):
+    """One line of text (e.g. why a distractor is harmless); dismisses with it (never empty)."""
+
+    def __init__(self, title: str, quote: str, placeholder: str, value: str = "") -> None:
+        super().__init__(title, quote)
+        self.placeholder, self.value = placeholder, value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="annotate-box", classes="dialog"):
+            yield from self.head()
+            yield Input(self.value, placeholder=self.placeholder, id="annotate-text")
+            yield Label("", id="annotate-error")
+            yield Label("enter: done · escape cancels", classes="dialog-hint")
+
+    @on(Input.Submitted, "#annotate-text")
+    def submit(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.dismiss(event.value.strip())
+        else:
+            self.error("write something (escape cancels)")
+
+
+class NumberDialog(_Dialog):
+    """A number of drill seconds at least 0 (the deadline after an event); dismisses with it as a float."""
+
+    def __init__(self, title: str, quote: str, placeholder: str, value: str = "") -> None:
+        super().__init__(title, quote)
+        self.placeholder, self.value = placeholder, value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="annotate-box", classes="dialog"):
+            yield from self.head()
+            yield Input(self.value, placeholder=self.placeholder, id="annotate-number")
+            yield Label("", id="annotate-error")
+            yield Label("enter: done · escape cancels", classes="dialog-hint")
+
+    @on(Input.Submitted, "#annotate-number")
+    def submit(self, event: Input.Submitted) -> None:
+        value = parse_amount(event.value, 0.0, strict=False)
+        if value is None:
+            self.error("a number of seconds, 0 or more (e.g. 20 or 7.5)")
+        else:
+            self.dismiss(value)
+
+
+@dataclass(frozen=True)
+class DamageChoice:
+    """Damage one event does: ``amount`` (> 0) in ``unit`` (the drill's one damage unit), an optional ``note``."""
+
+    amount: float
+    unit: str
+    note: str
+
+
+class DamageDialog(_Dialog):
+    """The damage an event does: amount, the drill's damage unit (shared by every entry) and an optional note."""
+
+    def __init__(self, event_id: str, summary: str, unit: str = "", amount: str = "", note: str = "") -> None:
+        super().__init__(f"Damage done by {fmt.clean_line(event_id)}", summary)
+        self.unit, self.amount, self.note = unit, amount, note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="annotate-box", classes="dialog"):
+            yield from self.head()
+            yield Input(self.amount, placeholder="amount, e.g. 184.5", id="damage-amount")
+            yield Input(self.unit, placeholder="unit, e.g. USD refunded in error (the drill's one unit)",
+                        id="damage-unit")
+            yield Input(self.note, placeholder="note (optional): what the damage is", id="damage-note")
+            yield Label("", id="annotate-error")
+            yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
+
+    @on(Input.Submitted, "#damage-amount")
+    def to_unit(self) -> None:
+        self.query_one("#damage-unit", Input).focus()
+
+    @on(Input.Submitted, "#damage-unit")
+    def to_note(self) -> None:
+        self.query_one("#damage-note", Input).focus()
+
+    @on(Input.Submitted, "#damage-note")
+    def submit(self) -> None:
+        amount = parse_amount(self.query_one("#damage-amount", Input).value, 0.0, strict=True)
+        unit = self.query_one("#damage-unit", Input).value.strip()
+        if amount is None:
+            self.error("the amount is a number above 0")
+            self.query_one("#damage-amount", Input).focus()
+        elif not unit:
+            self.error("name the damage unit (e.g. USD refunded in error)")
+            self.query_one("#damage-unit", Input).focus()
+        else:
+            self.dismiss(DamageChoice(amount, unit, self.query_one("#damage-note", Input).value.strip()))
+
+
+class DebriefDialog(_Dialog):
+    """The debrief: several lines of text. ctrl+s keeps it, escape cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "done", "Done")]
+    DEFAULT_CSS = """
+    DebriefDialog #debrief-text { height: 10; }
+    """
+
+    def __init__(self, value: str = "") -> None:
+        super().__init__("Debrief: what the trainee should have seen, and when")
+        self.value = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="annotate-box", classes="dialog"):
+            yield from self.head()
+            yield TextArea(self.value, id="debrief-text", soft_wrap=True)
+            yield Label("", id="annotate-error")
+            yield Label("ctrl+s: done · escape cancels", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def action_done(self) -> None:
+        text = self.query_one(TextArea).text.strip()
+        if text:
+            self.dismiss(text)
+        else:
+            self.error("write the debrief (escape cancels)")

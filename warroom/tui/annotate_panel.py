@@ -1,0 +1,111 @@
+"""The author mode's side panel: the answer key so far, what is still missing, and the findings of ``validate`` and
+``check`` after the last save. Every value from the drill or the author is shown literally."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from warroom.core.annotatefile import Findings
+from warroom.core.annotation import KeyDraft
+from warroom.tui import text as fmt
+
+__all__ = ["KeyPanel", "findings_text", "key_text"]
+
+#: What each missing field is called in the panel, with the key that sets it.
+MISSING_HINTS = {
+    "answer_key.fault.origin_step": "origin step (o)",
+    "answer_key.fault.kind": "fault kind (o)",
+    "answer_key.fault.summary": "fault summary (o)",
+    "answer_key.evidence": "evidence (v)",
+    "answer_key.damage.unit": "damage unit (d)",
+    "answer_key.damage.entries": "damage events (d)",
+    "answer_key.deadline": "deadline (l)",
+    "answer_key.debrief": "debrief (b)",
+}
+
+
+def _line(out: Text, label: str, value: str, style: str = "") -> None:
+    out.append(f"{label}: ", style="bold")
+    out.append(value or "—", style=style if value else "dim")
+    out.append("\n")
+
+
+def key_text(draft: KeyDraft, findings: Findings | None, saved: bool) -> Text:
+    """The panel's text: what is missing (or that the key is complete), unsaved changes, what validate and check
+    said at the last save (one line each; :func:`findings_text` has them in full), then the key so far."""
+    out = Text()
+    missing = draft.missing()
+    if missing:
+        out.append("Still missing: ", style="bold yellow")
+        out.append(", ".join(MISSING_HINTS.get(m, m) for m in missing) + "\n")
+    else:
+        out.append("Answer key complete", style="bold green")
+        out.append(" (save: s)\n" if not saved else "\n")
+    if not saved:
+        out.append("Unsaved changes\n", style="bold")
+    if findings is not None:
+        _summary(out, findings)
+    out.append("\n")
+    fault = f"{draft.origin_step} ({draft.kind})" if draft.kind else draft.origin_step
+    _line(out, "Origin", fmt.clean_line(fault))
+    _line(out, "Summary", fmt.clean_line(draft.summary))
+    _line(out, "Evidence", fmt.clean_line(", ".join(draft.evidence)), "green")
+    _line(out, "Cascade", fmt.clean_line(", ".join(draft.cascade)))
+    damage = ", ".join(f"{d.event} {d.amount:g}" for d in draft.damage)
+    _line(out, "Damage", fmt.clean_line(f"{damage} ({draft.damage_unit})" if draft.damage_unit else damage), "red")
+    _line(out, "Deadline", fmt.clean_line(draft.deadline.describe()) if draft.deadline else "")
+    _line(out, "Distractors", fmt.clean_line(", ".join(draft.distractors)), "yellow")
+    first = draft.debrief.strip().splitlines()[0] if draft.debrief.strip() else ""
+    _line(out, "Debrief", fmt.clean_line(first[:60] + ("…" if len(first) > 60 else "")))
+    return out
+
+
+def _summary(out: Text, findings: Findings) -> None:
+    """One line each for validate and check (the inspector shows them in full after a save)."""
+    if findings.problems:
+        out.append(f"validate: {len(findings.problems)} problem(s)\n", style="bold red")
+    else:
+        out.append("validate: valid\n", style="bold green")
+    if not findings.checked:
+        out.append("check: not run until the drill validates\n", style="dim")
+    elif findings.check:
+        out.append(f"check: {len(findings.check)} problem(s)\n", style="bold red")
+    else:
+        out.append("check: passed\n", style="bold green")
+
+
+def findings_text(findings: Findings) -> Text:
+    """What ``warroom validate`` and ``warroom check`` said of the saved file, in full (shown in the inspector)."""
+    out = Text()
+    out.append("warroom validate\n", style="bold underline")
+    if not findings.problems:
+        out.append("valid\n", style="bold green")
+    for line in findings.problems:
+        out.append(fmt.clean(_short(line)) + "\n", style="red")
+    for line in findings.warnings:
+        out.append(fmt.clean(_short(line)) + "\n", style="yellow")
+    out.append("\nwarroom check\n", style="bold underline")
+    if not findings.checked:
+        out.append("not run until the drill validates\n", style="dim")
+    elif not findings.check:
+        out.append("passed: winnable in time, and it ranks the scripted trainees fairly\n", style="bold green")
+    for line in findings.check:
+        out.append(fmt.clean(line) + "\n\n")
+    return out
+
+
+def _short(line: str) -> str:
+    """A ``path:line:col: message`` line without the folder part of its path (the panel is narrow)."""
+    head, sep, rest = line.partition(":")
+    return head.rsplit("/", 1)[-1] + sep + rest
+
+
+class KeyPanel(Static):
+    """The answer key so far (see :func:`key_text`)."""
+
+    def show(self, draft: KeyDraft, findings: Any, saved: bool) -> None:
+        """Re-render from the draft, the last findings (None before a save) and whether the draft is saved."""
+        self.update(key_text(draft, findings, saved))
