@@ -24,6 +24,7 @@ The rules (each has a test in tests/unit/test_validation*.py):
 - **Answer key or all clear**: a drill has exactly one of ``answer_key`` and ``all_clear``.
 - **Evidence is not a distractor**: no event is both.
 - **Variants**: the ``variants`` section fits the drill (:mod:`warroom.core.variantrules`).
+- **Probes** (format 2): :mod:`warroom.core.proberules`; ``evidence`` and ``accepted_evidence`` may list probes.
 - **Format 2** (agents, models, batches, retries, approvals, the version): :mod:`warroom.core.validation2`.
 - **Accepted evidence** (``accepted_evidence``): trace events, each listed once, none also in ``evidence`` or a
   distractor, none before the origin step's first event.
@@ -44,6 +45,7 @@ from warroom.core.partial import Ev as _Ev
 from warroom.core.partial import Reader as _Reader
 from warroom.core.partial import Unloaded
 from warroom.core.partial import known as _known
+from warroom.core.proberules import probe_issues, probe_times
 from warroom.core.validationbase import Blocked as Blocked
 from warroom.core.validationbase import EventRules, q
 from warroom.core.validationbase import Issue as Issue
@@ -55,6 +57,7 @@ class _Rules(EventRules):
     (:class:`~warroom.core.validationbase.EventRules`) and the answer key's, all clear's and distractors'."""
 
     def run(self) -> None:
+        self.probe_results: dict[str, _Ev] = {}
         self.plan()
         trace, self.trace_gap = self.events((), "trace")
         self.trace = trace
@@ -111,9 +114,16 @@ class _Rules(EventRules):
         self.no_twice(evidence, "evidence event", "evidence item")
         evidence_ids: set[str] = set()
         earliest: _Ev | None = None
+        self.probe_results = probe_times(r, self.drill, self.trace)
         for loc, event_id in evidence:
             if not _known(event_id):
                 gap = gap or event_id.loc
+            if isinstance(event_id, str) and event_id in self.probe_results:  # a probe's result (format 2)
+                evidence_ids.add(event_id)
+                pr = self.probe_results[event_id]
+                if pr.t is not None and (earliest is None or pr.t < earliest.t):
+                    earliest = pr
+                continue
             if not self.check_trace_event(loc, event_id, "evidence event"):
                 continue
             evidence_ids.add(event_id)
@@ -139,6 +149,12 @@ class _Rules(EventRules):
         self.no_twice(accepted, "accepted evidence event", "accepted evidence item")
         ids: set[str] = set()
         for loc, event_id in accepted:
+            if isinstance(event_id, str) and event_id in self.probe_results:  # a probe's result (format 2)
+                if event_id in evidence_ids:
+                    self.add(loc, f"probe {q(event_id)} is already listed in evidence; list it in one of evidence and "
+                             "accepted_evidence")
+                ids.add(event_id)
+                continue
             if not self.check_trace_event(loc, event_id, "accepted evidence event"):
                 continue
             ids.add(event_id)
@@ -242,7 +258,7 @@ def validate_drill(drill: Any) -> list[Issue]:
 
     rules = _Rules(drill, _Reader(), ())
     rules.run()
-    issues = rules.issues + format2_issues(drill)
+    issues = rules.issues + format2_issues(drill) + probe_issues(drill)
     if getattr(drill, "variants", None) is not None:  # the variants section's rules (warroom.core.variantrules)
         from warroom.core.variants import variant_issues
 
