@@ -18,8 +18,15 @@ The scripted trainees (docs/scoring.md defines them too). In a drill with a faul
   has reached its event (a false escalation moves the clock on).
 - **wrong-step**: at the earliest evidence, escalates a step other than the origin, citing the evidence: the first
   cascade step that is not the origin, else the first plan step that is not the origin.
+- **prober** (format 2 verification probes): requests every probe of the drill as soon as its plan step has started
+  (its first trace event), then escalates the origin step at the earliest evidence (an evidence event or the result
+  of a probe that finds the fault), citing it. It pays for every needless probe.
 
-In an all-clear drill: ideal and never do nothing; late escalates the last plan step halfway through the trace
+Where the earliest evidence is a probe's result (a fault only a probe finds before the damage), *ideal* requests
+that probe as soon as its step starts and escalates when the result comes in, citing it; *late* and *wrong-step*
+cite the probe's result too (late requests it just before escalating, so its escalation waits for the result).
+
+In an all-clear drill: ideal and never do nothing; prober requests every probe and does not escalate; late escalates the last plan step halfway through the trace
 (citing nothing); trigger-happy is as above; wrong-step escalates the first plan step at the first distractor's event
 citing it (halfway through the trace, citing nothing, when there is none).
 
@@ -27,7 +34,7 @@ A drill with a fault fails when it cannot be won (no evidence at or before the d
 :data:`MIN_REACTION_WINDOW` seconds between the earliest evidence and the deadline, or the ideal trainee does not
 contain in time), when the scores do not rank ``ideal > late > never`` and ``ideal > trigger-happy``, or when it
 breaks a fairness rule of :mod:`warroom.core.fairness` (trigger-happy contains it, or names the origin step
-with only a distractor cited; damage at or before the deadline;
+with only a distractor cited; the prober does not contain a drill with a fault; damage at or before the deadline;
 a deadline at or after all the damage; the cascade names the origin step; a distractor of the same kind in the same
 plan step as evidence; a distractor that does damage). An all-clear drill fails unless *never* holds the all clear
 with the top score and every trainee who escalated scores less. Any drill fails if a live replay and the re-scored
@@ -44,6 +51,7 @@ from warroom.core.actions import Action
 from warroom.core.fairness import fairness_problems, trigger_happy_targets
 from warroom.core.model import Drill, TraceEvent
 from warroom.core.outcome import OUTCOME_LABELS, Outcome
+from warroom.core.probes import Probe, available_at, earliest_evidence_at, earliest_result_at
 from warroom.core.replay import Replay
 from warroom.core.scoring import Scorecard, score, scorecard_of
 
@@ -52,7 +60,7 @@ from warroom.core.scoring import Scorecard, score, scorecard_of
 MIN_REACTION_WINDOW = 5.0
 
 #: The scripted trainees, in the order they are played and shown.
-TRAINEES: tuple[str, ...] = ("ideal", "late", "never", "trigger-happy", "wrong-step")
+TRAINEES: tuple[str, ...] = ("ideal", "late", "never", "trigger-happy", "wrong-step", "prober")
 
 #: How long after the deadline the *late* trainee escalates, at most (seconds of drill time).
 LATE_DELAY = 10.0
@@ -64,6 +72,7 @@ TRAINEE_DESCRIPTIONS: dict[str, str] = {
     "never": "never acts",
     "trigger-happy": "escalates at the first event and at every distractor, citing what it saw",
     "wrong-step": "escalates a step other than the origin at the earliest evidence, citing it",
+    "prober": "asks for every verification probe as its step starts, escalates the origin at the first evidence",
 }
 
 
@@ -140,6 +149,34 @@ def _step_of(drill: Drill, event: TraceEvent) -> str:
     return event.step if event.step is not None else drill.plan[0].id
 
 
+def _first_evidence(drill: Drill) -> tuple[float, str, Probe | None] | None:
+    """The earliest evidence a trainee can see: ``(time, id, probe)``, the probe set when it is a probe's result
+    (at its earliest, requested as soon as its step starts); None when there is none."""
+    key = drill.answer_key
+    if key is None:
+        return None
+    ids = set(key.evidence)
+    found: list[tuple[float, int, str, Probe | None]] = [(e.t, 0, e.id, None) for e in drill.trace if e.id in ids]
+    for p in drill.probes:
+        at = earliest_result_at(drill, p)
+        if p.id in ids and at is not None:
+            found.append((at, 1, p.id, p))
+    if not found:
+        return None
+    t, _, eid, probe = min(found, key=lambda f: (f[0], f[1]))
+    return t, eid, probe
+
+
+def _prober_moves(drill: Drill) -> _Script:
+    """The prober's requests: every probe as soon as its plan step has started."""
+    moves: _Script = []
+    for p in drill.probes:
+        at = available_at(drill, p)
+        if at is not None:
+            moves.append((at, "probe", p.id, ()))
+    return moves
+
+
 def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
     """The scripted trainee's planned moves on ``drill`` and notes on moves it cannot make."""
     key = drill.answer_key
@@ -159,6 +196,8 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
                 script.append((ev.t, "flag", ev.id, ()))
             script.append((ev.t, "escalate", _step_of(drill, ev), (ev.id,)))
         return script, notes
+    if trainee == "prober":
+        script = _prober_moves(drill)
     if key is None:  # all-clear drill
         if trainee == "late":
             script.append((midpoint, "escalate", drill.plan[-1].id, ()))
@@ -166,15 +205,19 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
             first = distractor_events[0] if distractor_events else None
             at, cites = (first.t, (first.id,)) if first is not None else (midpoint, ())
             script.append((at, "escalate", drill.plan[0].id, cites))
-        return script, notes
+        return sorted(script, key=lambda m: m[0]), notes
     origin = key.fault.origin_step
-    evidence = sorted((events[i] for i in key.evidence if i in events), key=lambda e: e.t)
-    if trainee == "ideal":
-        if not evidence:
-            notes.append("no evidence event in the trace")
-            return script, notes
-        script.append((evidence[0].t, "flag", evidence[0].id, ()))
-        script.append((evidence[0].t, "escalate", origin, (evidence[0].id,)))
+    first_evidence = _first_evidence(drill)
+    if first_evidence is None:
+        notes.append("no evidence event in the trace")
+        return script, notes
+    at, eid, probe = first_evidence
+    ask = [(available_at(drill, probe) or 0.0, "probe", probe.id, ())] if probe is not None else []
+    if trainee in ("ideal", "prober"):
+        script += ask if trainee == "ideal" else []
+        if probe is None:
+            script.append((at, "flag", eid, ()))
+        script.append((at, "escalate", origin, (eid,)))
     elif trainee == "late":
         if end <= key.deadline:
             notes.append(
@@ -182,15 +225,19 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
                 "no escalation can be late"
             )
             return script, notes
-        cites = (evidence[0].id,) if evidence else ()
-        script.append((key.deadline + min(LATE_DELAY, (end - key.deadline) / 2), "escalate", origin, cites))
+        late = key.deadline + min(LATE_DELAY, (end - key.deadline) / 2)
+        if probe is not None:  # asks for the probe at the deadline and escalates once its result is in
+            script.append((max(key.deadline, ask[0][0]), "probe", probe.id, ()))
+            late = max(late, script[-1][0] + probe.seconds)
+        script.append((late, "escalate", origin, (eid,)))
     elif trainee == "wrong-step":
         others = [s for s in key.cascade if s != origin] + [s.id for s in drill.plan if s.id != origin]
-        if not others or not evidence:
-            notes.append("the plan has no step other than the origin" if not others else "no evidence event")
+        if not others:
+            notes.append("the plan has no step other than the origin")
             return script, notes
-        script.append((evidence[0].t, "escalate", others[0], (evidence[0].id,)))
-    return script, notes
+        script += ask
+        script.append((at, "escalate", others[0], (eid,)))
+    return sorted(script, key=lambda m: m[0]), notes
 
 
 def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
@@ -214,6 +261,11 @@ def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
             break
         if what == "flag":
             replay.flag(arg, f"{trainee} trainee: this looks wrong")
+        elif what == "probe":
+            if replay.contained:
+                notes.append(f"the incident was already contained; no probe {arg} at {replay.now:g} s")
+            else:
+                replay.probe(arg)
         elif replay.contained:
             notes.append(f"the incident was already contained; no escalation of {arg} at {replay.now:g} s")
         else:
@@ -270,8 +322,7 @@ def run_checks(drill: Drill) -> CheckReport:
 
     key = drill.answer_key
     assert key is not None  # a drill is either all-clear or has an answer key
-    evidence_times = [e.t for e in drill.trace if e.id in set(key.evidence)]
-    first = min(evidence_times) if evidence_times else None
+    first = earliest_evidence_at(drill)  # an evidence event, or the earliest result of a probe that finds the fault
     if first is None or first > key.deadline:
         at = "no evidence event in the trace" if first is None else f"the earliest evidence comes at {first:g} s"
         problems.append(f"cannot be won: {at}, after the deadline ({key.deadline:g} s)")
@@ -296,6 +347,10 @@ def run_checks(drill: Drill) -> CheckReport:
         problems.append(
             f"ranking: ideal must score more than trigger-happy, but {label('ideal')} <= {label('trigger-happy')}"
         )
+    prober = by["prober"].scorecard
+    if prober.outcome not in (Outcome.CONTAINED, Outcome.CONTAINED_LATE) and not problems:
+        problems.append(f"the prober trainee did not contain the incident ({label('prober')}); "
+                        "see its notes in `warroom check --format json`")
     happy = by["trigger-happy"]
     problems += fairness_problems(drill, happy.actions, happy.scorecard.outcome, MIN_REACTION_WINDOW)
     return CheckReport(drill.id, False, runs, problems)

@@ -33,6 +33,7 @@ from typing import Any
 from warroom.core.format import amount, seconds
 from warroom.core.model import Drill
 from warroom.core.outcome import Outcome
+from warroom.core.probes import earliest_evidence_at
 
 #: The fairness rules' names, in the order they are checked.
 RULES: tuple[str, ...] = (
@@ -103,7 +104,8 @@ def _deadline_advice(drill: Drill, first_damage: Any, reaction_window: float) ->
     seconds after the earliest evidence and still comes before the first damage event."""
     key = drill.answer_key
     assert key is not None
-    times = [e.t for e in drill.trace if e.id in set(key.evidence)]
+    first = earliest_evidence_at(drill)  # a probe's earliest result counts too (format 2)
+    times = [first] if first is not None else []
     if not times:
         return f"Move the deadline before {seconds(first_damage.t)} (the first damage event, {first_damage.id})", True
     lo = min(times) + reaction_window

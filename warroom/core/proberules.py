@@ -75,3 +75,10 @@ def probe_issues(drill: Any) -> list[Issue]:
             out.append(Issue((*loc, "step"), f"probe {q(p.id)} verifies plan step {q(p.step)}, which has no trace "
                              "events: a probe can be requested only once its step has started"))
     return out
+
+
+def unknown_reference(what: str, ref: str, event_ids: Any, probe_ids: Any) -> str:
+    """The message for an answer-key reference ``ref`` that is neither a trace event nor a probe, with a
+    did-you-mean among both (``what`` names the reference, e.g. "evidence event")."""
+    hint = Suggester([*event_ids, *probe_ids])(ref)
+    return f"{what} {q(ref)} is neither a trace event nor a probe{hint}"

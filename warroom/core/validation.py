@@ -45,7 +45,7 @@ from warroom.core.partial import Ev as _Ev
 from warroom.core.partial import Reader as _Reader
 from warroom.core.partial import Unloaded
 from warroom.core.partial import known as _known
-from warroom.core.proberules import probe_issues, probe_times
+from warroom.core.proberules import probe_issues, probe_times, unknown_reference
 from warroom.core.validationbase import Blocked as Blocked
 from warroom.core.validationbase import EventRules, q
 from warroom.core.validationbase import Issue as Issue
@@ -123,6 +123,10 @@ class _Rules(EventRules):
                 pr = self.probe_results[event_id]
                 if pr.t is not None and (earliest is None or pr.t < earliest.t):
                     earliest = pr
+                continue
+            if self.probe_results and isinstance(event_id, str) and event_id not in self.trace_index \
+                    and event_id not in self.replan_ids and self.trace_gap is None:
+                self.add(loc, unknown_reference("evidence event", event_id, self.trace_index, self.probe_results))
                 continue
             if not self.check_trace_event(loc, event_id, "evidence event"):
                 continue
