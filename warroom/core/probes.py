@@ -115,6 +115,6 @@ def _ids(items: Iterable[Any]) -> Iterable[str]:
 def result_event(probe: Probe, t: float) -> ExecutorMessage:
     """The probe's result as the trace event the trainee sees: an ``executor_message`` with the probe's id, released
     at drill time ``t`` (seconds) in the probe's plan step, carrying the executor's ``usage``."""
-    content = f"Verification you asked for: {probe.ask}\n\n{probe.reveals}"
+    content = f"{probe.reveals}\n\n(the verification you asked for: {probe.ask})"
     return ExecutorMessage(kind="executor_message", id=probe.id, t=t, step=probe.step, content=content,
                            usage=probe.usage)

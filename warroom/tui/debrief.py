@@ -85,6 +85,7 @@ def debrief_marks(
             marks.append((action.t, "f", f"you removed your flag from {action.event}", "dim"))
         elif action.kind is ActionKind.QUIT:
             marks.append((action.t, "q", "you quit", "dim"))
+    marks += probe_marks(replay)
     for result in replay.escalations:  # each with the core's verdict: what it did
         action = result.action
         reason = f": {action.note}" if action.note else ", no reason given"
@@ -99,6 +100,19 @@ def debrief_marks(
         marks.append((replay.contained_at, "✓", "the original trace stopped: the planner re-plans", "bold green"))
     marks.append((replay.now, "■", "end of the drill", "dim"))
     marks.sort(key=lambda m: m[0])
+    return marks
+
+
+def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
+    """A mark per verification probe the trainee asked for (format 2): when, which step, when its result came and
+    whether it found the fault."""
+    marks = []
+    for req in replay.probes.requests:
+        shown = replay.probes.revealed.get(req.probe.id)
+        came = f"result at {fmt.seconds(shown)}" if shown is not None else "no result before the end"
+        found = "it found the fault" if req.finds else "it found nothing wrong (a needless probe)"
+        what = f"you asked for probe {req.probe.id} (verify step {req.probe.step}; {came}): {found}"
+        marks.append((req.requested_at, "v", what, "bold green" if req.finds else "yellow"))
     return marks
 
 
@@ -273,10 +287,24 @@ class DebriefScreen(Screen[None]):
         elif self.drill.all_clear is not None:
             out.append("All clear\n", style="bold underline")
             out.append(fmt.prose(self.drill.all_clear.debrief))
+        self._probes(out)
         if self.drill.tags:
             out.append("\n\ntags ", style="bold")
             out.append(fmt.clean_line(", ".join(debrief_tags(self.drill))), style="dim")
         return out
+
+    def _probes(self, out: Text) -> None:
+        """The drill's verification probes, now that the answer key is shown: what each one reveals."""
+        if not self.drill.probes:
+            return
+        out.append("\n\nProbes", style="bold underline")
+        asked = {r.probe.id for r in self.replay.probes.requests}
+        finding = self.replay.probes.finding
+        for p in self.drill.probes:
+            out.append(f"\n{fmt.clean_line(p.id)} ", style="bold")
+            state = ("finds the fault" if p.id in finding else "finds nothing") + (", asked" if p.id in asked else "")
+            out.append(f"verify {fmt.clean_line(p.step)} ({state}): ", style="green" if p.id in finding else "dim")
+            out.append(fmt.literal_line(p.reveals, limit=140))
 
     def _distractors(self) -> Text:
         out = Text()

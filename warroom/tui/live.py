@@ -23,6 +23,7 @@ from warroom.tui.drillscreen import DrillScreen, false_escalation_message
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
 from warroom.tui.flow import LeaveDrill
 from warroom.tui.inspector import Inspector
+from warroom.tui.probe import ProbeScreen, probe_cost, probe_status
 from warroom.tui.modals import (
     SPEEDS,
     WAR_ROOM_NOTES,
@@ -68,6 +69,9 @@ class WarRoomScreen(DrillScreen):
                 tooltip="escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a "
                 "reason, tab again for the events you cite as showing the fault: space ticks one; enter, then y to "
                 "confirm)"),
+        Binding("v", "probe", "Probe", priority=True,
+                tooltip="ask the executor to verify a plan step (pick the probe; its result comes in as a trace "
+                "event after its wait, and can be cited)"),
         Binding("q", "quit_drill", "Quit", priority=True,
                 tooltip="quit the drill (asks first; the session is kept as abandoned)"),
         Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
@@ -344,6 +348,32 @@ class WarRoomScreen(DrillScreen):
         if timeline.selected_key == key:
             self.query_one(Inspector).show_text(body)
         self.notify(message, title="Nothing wrong found", severity="warning", markup=False, timeout=8)
+
+    def action_probe(self) -> None:
+        """Ask the executor to verify a plan step: the probe dialog, opened on the selected event's step."""
+        if self.replay.ended:
+            return
+        if not self.drill.probes:
+            self.notify("This drill has no verification probes.", severity="warning", markup=False)
+            return
+        ev = self.selected_event()
+        screen = ProbeScreen(self.drill.probes, ev.step if ev is not None else None,
+                             lambda p: probe_status(self.replay, p), lambda p: probe_cost(self.drill, p))
+        self.app.push_screen(screen, self.probe_chosen)
+
+    def probe_chosen(self, probe_id: str | None) -> None:
+        """Request the probe chosen in the dialog (a ReplayError is shown as a notice)."""
+        if probe_id is None or self.replay.ended:
+            return
+        try:
+            if self._act(self.replay.probe, probe_id) is None:
+                return
+        except ReplayError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        wait = fmt.seconds(self.replay.probes.by_id[probe_id].seconds)
+        self.notify(f"Probe {fmt.clean_line(probe_id)} asked: the executor's answer comes in {wait} of drill time.",
+                    title="Verifying", markup=False)
 
     def action_quit_drill(self) -> None:
         """Ask, then leave the drill; the session is kept as abandoned with every action so far."""
