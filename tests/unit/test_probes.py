@@ -169,3 +169,14 @@ def test_a_probe_action_round_trips_through_the_journal_and_recovery(tmp_path, d
     assert recovered.outcome == "contained"
     assert [a.kind for a in recovered.actions][:2] == [ActionKind.PROBE, ActionKind.ESCALATE]
     assert recovered.actions[0].probe == "p2"
+
+
+def test_the_review_rows_show_the_probe_asked_and_its_result(drill):
+    from warroom.store.review import build_review_rows
+
+    rows = build_review_rows(drill, [probe(5, "p2"), probe(20, "p1"), escalate(26, "s1", "p2")]).rows
+    actions = [(r.t, r.text, r.trainee) for r in rows if r.kind == "action"]
+    assert actions[0] == (5, "asked for probe p2 (verify step s1)", ["probe found the fault"])
+    assert actions[1] == (20, "asked for probe p1 (verify step s2)", ["needless probe"])
+    result = next(r for r in rows if r.kind == "event" and r.event.id == "p2")
+    assert result.t == 13 and "evidence" in result.key

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from warroom.store.results import StoredSession
 
 #: Action kinds shown as rows of their own (inspections mark their event's row; playback changes are not shown).
-ACTION_ROW_KINDS = (ActionKind.FLAG, ActionKind.ESCALATE, ActionKind.QUIT)
+ACTION_ROW_KINDS = (ActionKind.FLAG, ActionKind.ESCALATE, ActionKind.QUIT, ActionKind.PROBE)
 
 
 @dataclass
@@ -204,6 +204,11 @@ def _action_rows(
         elif a.kind is ActionKind.FLAG:
             text = f"flagged {a.event}" + (f": {a.note}" if a.note else "")
             marks = ["evidence flagged" if key is not None and a.event in key.evidence else "flag"]
+        elif a.kind is ActionKind.PROBE:
+            asked = next((p for p in drill.probes if p.id == a.probe), None)
+            text = f"asked for probe {a.probe} (verify step {asked.step if asked else a.step})"
+            marks = ["probe found the fault" if key is not None and a.probe in key.evidence + key.accepted_evidence
+                     else "needless probe"]
         else:
             text = "left the drill (quit)"
             marks = ["abandoned"]
