@@ -36,7 +36,7 @@ ProbeSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le
 
 
 class Probe(_Strict):
-    """One verification the trainee may ask the executor for: what verifying ``step`` would reveal, and its cost."""
+    """One verification the trainee may ask the executor for: what verifying a plan step would reveal, and its cost."""
 
     id: Identifier = Field(
         description=(
