@@ -18,6 +18,7 @@ import pytest
 
 from warroom.core import check, loader
 from warroom.core.library import bundled_drills_dir, find_drill_files
+from warroom.core.probes import available_at, earliest_evidence_at, earliest_result_at
 from warroom.core.replay import EndReason, Replay
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/drill.schema.json"
@@ -75,7 +76,8 @@ def test_fault_drill_is_fair(path: Path):
     key = drill.answer_key
     assert key is not None
     by_id = {e.id: e for e in drill.trace}
-    first_evidence = min(by_id[e].t for e in key.evidence)
+    first_evidence = earliest_evidence_at(drill)  # a probe's earliest result counts (format 2)
+    assert first_evidence is not None
     damage = sorted((by_id[d.event].t, d.amount) for d in key.damage.entries)
     full = sum(a for _, a in damage)
 
@@ -110,7 +112,12 @@ def test_replay_paths(path: Path):
 
     ideal = Replay(drill)
     ideal.advance(0)
-    ideal.advance(ideal.first_evidence_time)
+    for probe in drill.probes:  # a fault only a probe finds: ask for it as soon as its step starts
+        if probe.id in key.evidence and earliest_result_at(drill, probe) == ideal.first_evidence_time:
+            ideal.advance_to(available_at(drill, probe))
+            ideal.probe(probe.id)
+            break
+    ideal.advance_to(ideal.first_evidence_time)
     result = ideal.escalate(key.fault.origin_step, "scripted: escalate at the earliest evidence")
     assert result.contained and not result.late
     ideal.advance(drill.duration + 60)

@@ -24,7 +24,6 @@ NOT_YET_COVERED: frozenset[str] = frozenset(
     {
         "swallowed_error",
         "tool_output_misread",
-        "unverified_write",
         "constraint_dropped",
         "invented_constraint",
         "environment_setup_failed",
