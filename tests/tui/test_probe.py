@@ -47,7 +47,7 @@ async def test_v_then_escalating_with_the_probes_result_contains(services):
         for _ in range(4):
             await pilot.press("pagedown")
             flat += " " + " ".join(screen_text(app).split())
-        assert "CONTAINED" in flat and "p2" in flat and "you asked for probe p2" in flat and "it found the fault" in flat
+        assert "CONTAINED" in flat and "you asked for probe p2" in flat and "it found the fault" in flat
     stored = _stored(services)
     # speed: 25 x (1 - 7/37): the earliest evidence counts from 13 s (p2 askable at 5 s, plus its 8 s)
     assert (stored.outcome, stored.total) == ("contained", 95)

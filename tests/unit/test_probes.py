@@ -106,7 +106,7 @@ def test_older_rules_do_not_charge_probes(drill):
 
 
 def test_a_probe_the_log_cannot_apply_is_a_scoring_error(drill):
-    with pytest.raises(ScoringError, match="action 1 .*probe.*has not started yet"):
+    with pytest.raises(ScoringError, match=r"action 1 .*probe.*has not started yet"):
         score(drill, [probe(1, "p1")])
     with pytest.raises(ScoringError, match="needs a probe"):
         score(drill, [Action(t=6, kind=ActionKind.PROBE)])

@@ -24,11 +24,12 @@ The scripted trainees (docs/scoring.md defines them too). In a drill with a faul
 
 Where the earliest evidence is a probe's result (a fault only a probe finds before the damage), *ideal* requests
 that probe as soon as its step starts and escalates when the result comes in, citing it; *late* and *wrong-step*
-cite the probe's result too (late requests it just before escalating, so its escalation waits for the result).
+cite the probe's result too (late requests it at the deadline and escalates once the result is in, at the earliest).
 
-In an all-clear drill: ideal and never do nothing; prober requests every probe and does not escalate; late escalates the last plan step halfway through the trace
-(citing nothing); trigger-happy is as above; wrong-step escalates the first plan step at the first distractor's event
-citing it (halfway through the trace, citing nothing, when there is none).
+In an all-clear drill: ideal and never do nothing; prober requests every probe and does not escalate; late
+escalates the last plan step halfway through the trace (citing nothing); trigger-happy is as above; wrong-step
+escalates the first plan step at the first distractor's event citing it (halfway through the trace, citing nothing,
+when there is none).
 
 A drill with a fault fails when it cannot be won (no evidence at or before the deadline, fewer than
 :data:`MIN_REACTION_WINDOW` seconds between the earliest evidence and the deadline, or the ideal trainee does not

@@ -26,7 +26,8 @@ from warroom.core.events import ExecutorMessage
 from warroom.core.modelbase import MAX_DRILL_SECONDS, TEXT_PATTERN, Identifier, Usage, _Strict
 
 __all__ = [
-    "MAX_PROBE_SECONDS", "Probe", "available_at", "earliest_evidence_at", "earliest_result_at", "finding_probes", "probe_of", "result_event",
+    "MAX_PROBE_SECONDS", "Probe", "available_at", "earliest_evidence_at", "earliest_result_at", "finding_probes",
+    "probe_of", "result_event",
 ]
 
 #: Longest wait for a probe's result: one hour of drill time.
@@ -60,7 +61,9 @@ class Probe(_Strict):
             "the trace runs on meanwhile."
         )
     )
-    usage: Usage = Field(description="Token usage of the executor call that verifies, charged at the executor's prices.")
+    usage: Usage = Field(
+        description="Token usage of the executor call that verifies, charged at the executor's prices."
+    )
 
 
 def probe_of(drill: Any, probe_id: str) -> Probe | None:

@@ -143,7 +143,8 @@ def probe_component(replay: Replay) -> Component:
     n = len(needless)
     if n == 0:
         found = any(r.finds for r in replay.probes.requests)
-        return Component("Needless probes", 0, 0, "None." + (" The probe you asked for found the fault." if found else ""))
+        why = "None." + (" The probe you asked for found the fault." if found else "")
+        return Component("Needless probes", 0, 0, why)
     points = -NEEDLESS_PROBE_PENALTY * n
     names = ", ".join(r.probe.id for r in needless)
     tokens = sum(r.probe.usage.input_tokens + r.probe.usage.output_tokens for r in needless)

@@ -55,9 +55,9 @@ from warroom.core.scorepoints import CONTAINED_LATE_POINTS as CONTAINED_LATE_POI
 from warroom.core.scorepoints import CONTAINED_POINTS as CONTAINED_POINTS
 from warroom.core.scorepoints import DAMAGE_POINTS as DAMAGE_POINTS
 from warroom.core.scorepoints import FALSE_ESCALATION_PENALTY as FALSE_ESCALATION_PENALTY
+from warroom.core.scorepoints import NEEDLESS_PROBE_PENALTY as NEEDLESS_PROBE_PENALTY
 from warroom.core.scorepoints import RIGHT_STEP_UNSUPPORTED_POINTS as RIGHT_STEP_UNSUPPORTED_POINTS
 from warroom.core.scorepoints import SPEED_POINTS as SPEED_POINTS
-from warroom.core.scorepoints import NEEDLESS_PROBE_PENALTY as NEEDLESS_PROBE_PENALTY
 from warroom.core.scorepoints import all_clear_components, component_line, fault_components, probe_component
 from warroom.core.scoringrules import SCORING_VERSION as SCORING_VERSION
 from warroom.core.scoringrules import SCORING_VERSIONS as SCORING_VERSIONS

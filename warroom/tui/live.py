@@ -23,7 +23,6 @@ from warroom.tui.drillscreen import DrillScreen, false_escalation_message
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
 from warroom.tui.flow import LeaveDrill
 from warroom.tui.inspector import Inspector
-from warroom.tui.probe import ProbeScreen, probe_cost, probe_status
 from warroom.tui.modals import (
     SPEEDS,
     WAR_ROOM_NOTES,
@@ -33,6 +32,7 @@ from warroom.tui.modals import (
     FlagScreen,
     HelpScreen,
 )
+from warroom.tui.probe import ProbeScreen, probe_cost, probe_status
 from warroom.tui.tracetable import TraceTable, shows_agents
 from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar, summarize, trace_index
 
