@@ -180,3 +180,11 @@ def test_the_review_rows_show_the_probe_asked_and_its_result(drill):
     assert actions[1] == (20, "asked for probe p1 (verify step s2)", ["needless probe"])
     result = next(r for r in rows if r.kind == "event" and r.event.id == "p2")
     assert result.t == 13 and "evidence" in result.key
+
+
+def test_the_docs_state_the_probe_penalty_the_code_uses():
+    root = Path(__file__).parent.parent.parent
+    scoring = (root / "docs" / "scoring.md").read_text()
+    assert f"costs **{NEEDLESS_PROBE_PENALTY} points** (`NEEDLESS_PROBE_PENALTY`)" in scoring
+    assert f"| Needless probes | −{NEEDLESS_PROBE_PENALTY} each |" in scoring
+    assert "| v | ask the executor to verify a plan step" in (root / "docs" / "war-room.md").read_text()
