@@ -188,7 +188,7 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
         (events[d.event] for d in drill.distractors if d.event in events), key=lambda e: e.t
     )
     notes: list[str] = []
-    script: _Script = []
+    script: _Script = _prober_moves(drill) if trainee == "prober" else []
     if trainee == "never":
         return script, notes
     if trainee == "trigger-happy":
@@ -197,8 +197,6 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
                 script.append((ev.t, "flag", ev.id, ()))
             script.append((ev.t, "escalate", _step_of(drill, ev), (ev.id,)))
         return script, notes
-    if trainee == "prober":
-        script = _prober_moves(drill)
     if key is None:  # all-clear drill
         if trainee == "late":
             script.append((midpoint, "escalate", drill.plan[-1].id, ()))

@@ -1,13 +1,15 @@
 """The verification probes of one replay (format 2): which were requested, when each result is due, and which have
-been revealed. :class:`~warroom.core.replay.Replay` owns one :class:`ProbeDesk`; the rules are in
-:mod:`warroom.core.probes` and docs/war-room.md ("Probes")."""
+been revealed (:class:`ProbeDesk`), and the probe action of :class:`~warroom.core.replay.Replay` (:class:`ProbePlay`,
+which it inherits). The rules are in :mod:`warroom.core.probes`, docs/war-room.md and docs/scoring.md."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from warroom.core.probes import Probe, finding_probes, result_event
+from warroom.core.actions import Action, ActionKind
+from warroom.core.probes import Probe, earliest_evidence_at, finding_probes, result_event
+from warroom.core.replayparts import ReplayError, StepState, StepTracker
 
 
 @dataclass(frozen=True)
@@ -68,3 +70,84 @@ class ProbeDesk:
     def needless(self) -> list[ProbeRequest]:
         """The requests of probes that do not find the fault, in order."""
         return [r for r in self.requests if not r.finds]
+
+
+class ProbePlay:
+    """The probe action of a :class:`~warroom.core.replay.Replay` (mixed into it; moved out of replay.py to keep
+    it short). It uses the Replay's state and methods declared below."""
+
+    drill: Any
+    now: float
+    ended: bool
+    released: list[Any]
+    contained_at: float | None
+    probes: ProbeDesk
+    _steps: StepTracker
+    _released_ids: set[str]
+    _evidence_ids: frozenset[str]
+    _evidence_seen: bool
+    _event_ids: set[str]
+    _first_evidence_t: float | None
+
+    def _init_probes(self, drill: Any) -> None:
+        #: Format 2: the verification probes requested and revealed (:meth:`probe`).
+        self.probes = ProbeDesk(drill)
+        self._event_ids |= set(self.probes.by_id)
+        # The earliest evidence event's time, or the earliest result of a probe that finds the fault.
+        self._first_evidence_t = earliest_evidence_at(drill)
+
+    def _check_live(self) -> None:
+        raise NotImplementedError
+
+    def _record(self, action: Action) -> Action:
+        raise NotImplementedError
+
+    def _charge_event(self, ev: Any) -> None:
+        raise NotImplementedError
+
+    def advance_to(self, t: float) -> list[Any]:
+        raise NotImplementedError
+
+    def probe(self, probe_id: str) -> Action:
+        """Ask the executor to verify a plan step: request the drill's probe ``probe_id`` (format 2). Its result is
+        released as a trace event with the probe's id ``seconds`` later (the trace runs on meanwhile), charged at the
+        executor's prices; a probe the answer key lists as evidence makes the fault detectable when revealed.
+
+        Raises ReplayError for an unknown probe, one already requested, one whose plan step has no released event
+        yet, once the incident is contained, or once the drill has ended."""
+        self._check_live()
+        probe = self.probes.by_id.get(probe_id)
+        if probe is None:
+            raise ReplayError(f"no probe {probe_id!r} in drill {self.drill.id!r}")
+        if self.probes.requested(probe_id):
+            raise ReplayError(f"probe {probe_id!r} was already requested")
+        if self.contained_at is not None:
+            raise ReplayError("the incident is already contained; the planner is re-planning")
+        if self._steps.states.get(probe.step, StepState.PENDING) is StepState.PENDING:
+            raise ReplayError(f"plan step {probe.step!r} has not started yet; there is nothing to verify")
+        action = self._record(Action(t=self.now, kind=ActionKind.PROBE, probe=probe_id, step=probe.step))
+        self.probes.request(probe, self.now)
+        return action
+
+    def _release_probe_result(self, t: float) -> list[Any]:
+        """Move the clock to drill time ``t`` when a probe's result is due by then: the trace events up to the
+        result's time, the result, then the rest up to ``t``. Once the incident is contained the results still due
+        are dropped (the planner re-plans)."""
+        req = self.probes.take_due(t)
+        if req is None or self.contained_at is not None:
+            self.probes.drop_pending()
+            return self.advance_to(t)
+        out = self.advance_to(req.due_at)
+        if not self.ended:
+            out.append(self._reveal(req))
+        return out + self.advance_to(t)
+
+    def _reveal(self, req: ProbeRequest) -> Any:
+        # A probe's result: released, citable and charged, but no step state, approval or damage changes.
+        ev = self.probes.result(req)
+        self.released.append(ev)
+        self._released_ids.add(ev.id)
+        if ev.id in self._evidence_ids:
+            self._evidence_seen = True
+        self._charge_event(ev)
+        return ev

@@ -40,8 +40,7 @@ from warroom.core.agents import Cast
 from warroom.core.approvals import ApprovalWatch
 from warroom.core.cost import call_cost, replan_usage
 from warroom.core.model import Drill, Role, TraceEvent, Usage
-from warroom.core.probeplay import ProbeDesk, ProbeRequest
-from warroom.core.probes import earliest_evidence_at
+from warroom.core.probeplay import ProbePlay
 from warroom.core.replayparts import (
     FALSE_ESCALATION_DELAY,
     CostMeter,
@@ -60,8 +59,8 @@ __all__ = [
     "ReplayError", "StepState",
 ]
 
-class Replay:
-    """One drill played on a drill clock.
+class Replay(ProbePlay):
+    """One drill played on a drill clock (verification probes, format 2: :class:`ProbePlay`).
 
     Args:
         drill: a validated :class:`~warroom.core.model.Drill`.
@@ -111,11 +110,7 @@ class Replay:
         self.deadline: float | None = key.deadline if key else None
         self._evidence_ids: frozenset[str] = frozenset(key.evidence) if key else frozenset()
         self._evidence_seen = False
-        # The earliest evidence event, or the earliest result of a probe that finds the fault (format 2).
-        self._first_evidence_t: float | None = earliest_evidence_at(drill)
-        #: Format 2: the verification probes requested and revealed (:meth:`probe`).
-        self.probes = ProbeDesk(drill)
-        self._event_ids |= set(self.probes.by_id)
+        self._init_probes(drill)  # format 2: probes, and the earliest evidence (an event's, or a probe's result)
         self._replan_usage = replan_usage(drill)
 
     # -- the clock ----------------------------------------------------------------------------------------------
@@ -184,15 +179,8 @@ class Replay:
             raise ValueError(f"cannot move the drill clock back from {self.now} s to {t} s")
         if self.ended:
             return []
-        out: list[Any] = []
-        while (due := self.probes.next_due) is not None and due <= t and not self.ended:
-            out += self._release_upto(due)  # the trace up to a probe's result, then the result
-            req = self.probes.take_due(due)
-            if req is not None and not self.ended:
-                out.append(self._reveal(req))
-        return out + self._release_upto(t) if not self.ended else out
-
-    def _release_upto(self, t: float) -> list[Any]:
+        if (due := self.probes.next_due) is not None and due <= t:  # format 2: a probe's result is due by t
+            return self._release_probe_result(t)
         self.now = t
         queue = self._queue
         start, end = queue.take(t)
@@ -235,16 +223,6 @@ class Replay:
         self._steps.see(ev)
         self._charge_event(ev)
         self._damage(ev, ev.t)
-
-    def _reveal(self, req: ProbeRequest) -> Any:
-        # A probe's result: released, citable and charged, but no step state, approval or damage changes.
-        ev = self.probes.result(req)
-        self.released.append(ev)
-        self._released_ids.add(ev.id)
-        if ev.id in self._evidence_ids:
-            self._evidence_seen = True
-        self._charge_event(ev)
-        return ev
 
     def _charge_event(self, ev: TraceEvent) -> None:
         call = self._cast.call(ev)  # its role, agent and model (format 2); None unless a model call with usage
@@ -363,27 +341,6 @@ class Replay:
         self._end(EndReason.CONTAINED if self.contained else EndReason.ABANDONED)
         return action
 
-    def probe(self, probe_id: str) -> Action:
-        """Ask the executor to verify a plan step: request the drill's probe ``probe_id`` (format 2). Its result is
-        released as a trace event with the probe's id ``seconds`` later (the trace runs on meanwhile), charged at the
-        executor's prices; a probe the answer key lists as evidence makes the fault detectable when revealed.
-
-        Raises ReplayError for an unknown probe, one already requested, one whose plan step has no released event
-        yet, once the incident is contained, or once the drill has ended."""
-        self._check_live()
-        probe = self.probes.by_id.get(probe_id)
-        if probe is None:
-            raise ReplayError(f"no probe {probe_id!r} in drill {self.drill.id!r}")
-        if self.probes.requested(probe_id):
-            raise ReplayError(f"probe {probe_id!r} was already requested")
-        if self.contained:
-            raise ReplayError("the incident is already contained; the planner is re-planning")
-        if not any(e.step == probe.step for e in self.released):
-            raise ReplayError(f"plan step {probe.step!r} has not started yet; there is nothing to verify")
-        action = self._record(Action(t=self.now, kind=ActionKind.PROBE, probe=probe_id, step=probe.step))
-        self.probes.request(probe, self.now)
-        return action
-
     def escalate(self, step_id: str, reason: str = "", cites: Sequence[str] | None = None) -> EscalationResult:
         """Escalate to the planner naming ``step_id`` as the step at fault, with a short reason and the ids of the
         released trace events the trainee ``cites`` as showing the fault (recorded in order, repeats dropped; None
@@ -411,7 +368,6 @@ class Replay:
             late = self.deadline_passed
             self.contained_at = self.now
             self.contained_late = late
-            self.probes.drop_pending()
             released = self._start_replan(key.replan)
             result = EscalationResult(
                 action=action, contained=True, late=late, replan_usd=0.0, released=released, after_evidence=True
