@@ -23,7 +23,9 @@ The scripted trainees (docs/scoring.md defines them too). In a drill with a faul
   of a probe that finds the fault), citing it. It pays for every needless probe.
 
 Where the earliest evidence is a probe's result (a fault only a probe finds before the damage), *ideal* requests
-that probe as soon as its step starts and escalates when the result comes in, citing it; *late* and *wrong-step*
+that probe as soon as its step starts and escalates when the result comes in, citing it (so "cannot be won" also
+means the prober, who asks for that probe just as early, cannot contain it; trigger-happy never asks for a probe, so
+rule ``trigger-happy-contains`` holds such a drill only if an evidence event gives the fault away); *late* and *wrong-step*
 cite the probe's result too (late requests it at the deadline and escalates once the result is in, at the earliest).
 
 In an all-clear drill: ideal and never do nothing; prober requests every probe and does not escalate; late
@@ -35,7 +37,7 @@ A drill with a fault fails when it cannot be won (no evidence at or before the d
 :data:`MIN_REACTION_WINDOW` seconds between the earliest evidence and the deadline, or the ideal trainee does not
 contain in time), when the scores do not rank ``ideal > late > never`` and ``ideal > trigger-happy``, or when it
 breaks a fairness rule of :mod:`warroom.core.fairness` (trigger-happy contains it, or names the origin step
-with only a distractor cited; the prober does not contain a drill with a fault; damage at or before the deadline;
+with only a distractor cited; damage at or before the deadline;
 a deadline at or after all the damage; the cascade names the origin step; a distractor of the same kind in the same
 plan step as evidence; a distractor that does damage). An all-clear drill fails unless *never* holds the all clear
 with the top score and every trainee who escalated scores less. Any drill fails if a live replay and the re-scored
@@ -346,10 +348,6 @@ def run_checks(drill: Drill) -> CheckReport:
         problems.append(
             f"ranking: ideal must score more than trigger-happy, but {label('ideal')} <= {label('trigger-happy')}"
         )
-    prober = by["prober"].scorecard
-    if prober.outcome not in (Outcome.CONTAINED, Outcome.CONTAINED_LATE) and not problems:
-        problems.append(f"the prober trainee did not contain the incident ({label('prober')}); "
-                        "see its notes in `warroom check --format json`")
     happy = by["trigger-happy"]
     problems += fairness_problems(drill, happy.actions, happy.scorecard.outcome, MIN_REACTION_WINDOW)
     return CheckReport(drill.id, False, runs, problems)
