@@ -25,8 +25,9 @@ The scripted trainees (docs/scoring.md defines them too). In a drill with a faul
 Where the earliest evidence is a probe's result (a fault only a probe finds before the damage), *ideal* requests
 that probe as soon as its step starts and escalates when the result comes in, citing it (so "cannot be won"
 also means the prober, who asks for that probe just as early, cannot contain it; trigger-happy never asks for a
-probe, so rule ``trigger-happy-contains`` fails such a drill only if an evidence event gives the fault away); *late* and *wrong-step*
-cite the probe's result too (late requests it at the deadline and escalates once the result is in, at the earliest).
+probe, so rule ``trigger-happy-contains`` fails such a drill only if an evidence event gives the fault away);
+*late* and *wrong-step* cite the probe's result too (late requests it at the deadline and escalates once the result
+is in, at the earliest).
 
 In an all-clear drill: ideal and never do nothing; prober requests every probe and does not escalate; late
 escalates the last plan step halfway through the trace (citing nothing); trigger-happy is as above; wrong-step
