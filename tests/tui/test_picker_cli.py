@@ -147,13 +147,14 @@ async def test_picker_keeps_the_cursor_on_the_drill_just_played(services):
 
 async def test_picker_gives_the_preview_the_room_on_a_large_terminal(services):
     app = make_app(services, drill_path=None)
-    async with app.run_test(size=(160, 48)) as pilot:
+    # 60 rows: the bundled library (22 drills and growing) and a preview of 20 lines
+    async with app.run_test(size=(160, 60)) as pilot:
         await pilot.pause()
         picker = await picker_ready(pilot)
         table = picker.query_one("#picker-table", DataTable)
         detail = picker.query_one("#picker-detail")
         assert table.outer_size.height == table.row_count + 3  # every drill (and header, border), no empty rows
-        assert detail.outer_size.height == 48 - 2 - table.outer_size.height  # the rest
+        assert detail.outer_size.height == 60 - 2 - table.outer_size.height  # the rest
         assert detail.size.height >= 20
         text = screen_text(app)
         entry = picker.entries[0]

@@ -77,3 +77,30 @@ async def test_a_needless_probe_costs_points_and_a_probe_is_refused_twice(servic
     stored = _stored(services)
     assert stored.outcome == "abandoned"
     assert [a.probe for a in stored.actions if a.kind is ActionKind.PROBE] == ["p1"]
+
+
+async def test_v_is_in_the_help_and_the_footer_at_80_columns_only_where_the_drill_has_probes(services):
+    from warroom.tui.modals import HelpScreen
+
+    from .conftest import STALE
+
+    app = make_app(services, SHAPE)
+    async with app.run_test(size=(80, 50)) as pilot:
+        assert "ask the executor to verify" in screen_text(app)  # the briefing's list of keys
+        await pilot.press("enter")
+        await advance(pilot, 1)
+        footer = screen_text(app).splitlines()[-1]
+        assert "v Probe" in footer and "? Help" in footer  # the keys fit in 80 columns
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen) and "ask the executor to verify a plan step" in screen_text(app)
+    app = make_app(services, STALE)  # a drill without probes: no `v`, anywhere
+    async with app.run_test(size=(80, 50)) as pilot:
+        assert "verify" not in screen_text(app)
+        await pilot.press("enter")
+        await advance(pilot, 1)
+        assert "Probe" not in screen_text(app)
+        await pilot.press("v")
+        await pilot.pause()
+        assert not isinstance(app.screen, ProbeScreen)
+        await pilot.press("question_mark")
+        assert "verify" not in screen_text(app)

@@ -92,6 +92,8 @@ class WarRoomScreen(DrillScreen):
             self.HELP_TITLE = "War room keys (assessment)"
             self.HELP_NOTES = ASSESSMENT_NOTES
             self.HELP_HIDDEN = hidden_actions(ASSESSMENT)
+        if not self.drill.probes:  # `v` only where the drill offers verification probes (format 2)
+            self.HELP_HIDDEN = (*self.HELP_HIDDEN, "probe")
 
     # -- layout -------------------------------------------------------------------------------------------------
 
@@ -110,7 +112,7 @@ class WarRoomScreen(DrillScreen):
         inspector = Inspector(id="inspector")
         inspector.border_title = "Inspector"
         yield inspector
-        yield KeyFooter()
+        yield KeyFooter(compact=bool(self.drill.probes))  # compact: with `v` too, the keys fit in 80 columns
 
     def on_mount(self) -> None:
         trace_index(self.drill)  # built once now, not on the first key press (time proportional to the trace)
@@ -198,9 +200,12 @@ class WarRoomScreen(DrillScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which;
-        in assessment mode neither, nor the speeds: their keys run ``refused`` instead."""
+        in assessment mode neither, nor the speeds: their keys run ``refused`` instead. ``probe`` (``v``) only in a
+        drill with verification probes."""
         if action == "refused":
             return self.assessment
+        if action == "probe":
+            return bool(self.drill.probes)
         if self.assessment and action in ("pause", "resume", "faster", "slower"):
             return False
         if action == "pause":
@@ -352,9 +357,6 @@ class WarRoomScreen(DrillScreen):
     def action_probe(self) -> None:
         """Ask the executor to verify a plan step: the probe dialog, opened on the selected event's step."""
         if self.replay.ended:
-            return
-        if not self.drill.probes:
-            self.notify("This drill has no verification probes.", severity="warning", markup=False)
             return
         ev = self.selected_event()
         screen = ProbeScreen(self.drill.probes, ev.step if ev is not None else None,
