@@ -136,11 +136,18 @@ def test_check_fails_when_no_probe_reaches_the_fault_in_time(drill):
 
 def test_validation_names_a_probe_s_unknown_step_and_a_clash_with_an_event(drill):
     p0, p1 = drill.probes
-    bad = drill.model_copy(update={"probes": [p0.model_copy(update={"step": "s9", "id": "e03"}), p1]})
-    messages = [(i.loc, i.message) for i in validate_drill(bad)]
-    assert (("probes", 0, "step"), "probe `e03` verifies `s9`, which is not a plan step (did you mean `s1`?); the "
-            "plan steps are: s1, s2, s3") in messages or any(loc == ("probes", 0, "step") for loc, _ in messages)
-    assert any(loc == ("probes", 0, "id") and "also a trace event id" in m for loc, m in messages)
+    bad = drill.model_copy(update={"probes": [p0.model_copy(update={"step": "s22", "id": "e03"}), p1]})
+    assert [(i.loc, i.message) for i in validate_drill(bad)] == [
+        (("probes", 0, "id"), "probe id `e03` is also a trace event id; a probe's result appears in the trace under "
+         "its id, so give it an id of its own"),
+        (("probes", 0, "step"), "probe `e03` verifies `s22`, which is not a plan step (did you mean `s2`?); the plan "
+         "steps are: s1, s2, s3"),
+    ]
+
+
+def test_a_version_1_drill_has_no_probes(drill):
+    issues = validate_drill(drill.model_copy(update={"schema_version": 1}))
+    assert any(i.loc == ("probes",) and "`probes` is format 2" in i.message for i in issues)
 
 
 def test_the_loader_points_at_a_bad_probe_reference(tmp_path):
