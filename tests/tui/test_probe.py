@@ -104,3 +104,9 @@ async def test_v_is_in_the_help_and_the_footer_at_80_columns_only_where_the_dril
         assert not isinstance(app.screen, ProbeScreen)
         await pilot.press("question_mark")
         assert "verify" not in screen_text(app)
+
+
+def test_both_modes_offer_v():
+    from warroom.tui.drillsets import ASSESSMENT, PRACTICE, hidden_actions
+
+    assert "probe" not in hidden_actions(PRACTICE) and "probe" not in hidden_actions(ASSESSMENT)
