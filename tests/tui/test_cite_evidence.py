@@ -6,6 +6,7 @@ adds and removes citations with the keyboard; the stored outcome follows the ans
 from __future__ import annotations
 
 from warroom.core.actions import ActionKind
+from warroom.core.scoring import SCORING_VERSION
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.modals import EscalateScreen
@@ -71,7 +72,7 @@ async def test_escalating_s1_citing_only_the_distractor_is_the_right_step_unsupp
     stored = _stored(services)
     assert (stored.outcome, stored.total) == ("right_step_unsupported", 10)
     assert stored.actions[-1].cites == ("e07",)
-    assert stored.scorecard["scoring_version"] == "2" and stored.time_to_detect is None
+    assert stored.scorecard["scoring_version"] == SCORING_VERSION and stored.time_to_detect is None
 
 
 async def test_citations_are_added_and_removed_with_the_keyboard_and_flags_are_cited(services):

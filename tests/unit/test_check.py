@@ -30,6 +30,7 @@ def test_a_fair_drill_passes_and_ranks_the_trainees():
         "never": Outcome.MISSED,
         "trigger-happy": Outcome.WRONG_STEP,
         "wrong-step": Outcome.WRONG_STEP,
+        "prober": Outcome.CONTAINED,  # a drill without probes: the prober escalates at the evidence like ideal
     }
     assert report.total("ideal") == 100 > report.total("late") > report.total("never") == 0
     assert report.total("ideal") > report.total("trigger-happy")

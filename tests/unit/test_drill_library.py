@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from warroom.core import check, loader
-from warroom.core.evidenceref import detection_events, evidence_ids
+from warroom.core.evidenceref import evidence_ids
 from warroom.core.library import bundled_drills_dir, find_drill_files
+from warroom.core.probes import available_at, earliest_evidence_at, earliest_result_at
 from warroom.core.replay import EndReason, Replay
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/drill.schema.json"
@@ -76,7 +77,8 @@ def test_fault_drill_is_fair(path: Path):
     key = drill.answer_key
     assert key is not None
     by_id = {e.id: e for e in drill.trace}
-    first_evidence = min(e.t for _, e in detection_events(drill))  # a comparison counts once all of it is out
+    first_evidence = earliest_evidence_at(drill)  # every evidence item, and a probe's earliest result (format 2)
+    assert first_evidence is not None
     damage = sorted((by_id[d.event].t, d.amount) for d in key.damage.entries)
     full = sum(a for _, a in damage)
 
@@ -113,7 +115,13 @@ def test_replay_paths(path: Path):
 
     ideal = Replay(drill)
     ideal.advance(0)
-    ideal.advance(ideal.first_evidence_time)
+    for probe in drill.probes:  # a fault only a probe finds: ask for it as soon as its step starts
+        listed = probe.id in [i for i in key.evidence if isinstance(i, str)]
+        if listed and earliest_result_at(drill, probe) == ideal.first_evidence_time:
+            ideal.advance_to(available_at(drill, probe))
+            ideal.probe(probe.id)
+            break
+    ideal.advance_to(ideal.first_evidence_time)
     result = ideal.escalate(key.fault.target, "scripted: escalate at the earliest evidence")
     assert result.contained and not result.late
     ideal.advance(drill.duration + 60)

@@ -142,17 +142,21 @@ def test_citations_are_in_the_journal_line_and_old_lines_still_load():
 # -- versions ------------------------------------------------------------------------------------------------------
 
 
-def test_version_2_is_current_and_version_1_still_applies():
-    assert SCORING_VERSION == "2" and SCORING_VERSIONS == ("1", "2")
+def test_version_3_is_current_and_versions_1_and_2_still_apply():
+    # version 3 adds the needless-probe penalty (drills with verification probes only); tests/unit/test_probes.py
+    assert SCORING_VERSION == "3" and SCORING_VERSIONS == ("1", "2", "3")
     drill = make_drill()
     v1 = score(drill, [esc(10, "s1", None)], rules="1")
     assert (v1.outcome, v1.total, v1.scoring_version) == (Outcome.CONTAINED, 100, "1")
     assert v1.lines[-1] == "Scoring rules version 1 (docs/scoring.md)."
     assert not any(line.startswith("Escalation of") for line in v1.lines)  # version 1 never judged citations
-    v2 = score(drill, [esc(10, "s1", None)])
+    v2 = score(drill, [esc(10, "s1", None)], rules="2")
     assert (v2.outcome, v2.total, v2.scoring_version) == (Outcome.RIGHT_STEP_UNSUPPORTED, 10, "2")
-    with pytest.raises(ValueError, match=r"scoring rules version '3' is not known to this warroom \(it applies 1, 2"):
-        score(drill, [], rules="3")
+    v3 = score(drill, [esc(10, "s1", None)])  # a drill without probes: as version 2
+    assert (v3.outcome, v3.total, v3.scoring_version) == (Outcome.RIGHT_STEP_UNSUPPORTED, 10, "3")
+    assert v3.components == v2.components
+    with pytest.raises(ValueError, match=r"version '4' is not known to this warroom \(it applies 1, 2, 3"):
+        score(drill, [], rules="4")
 
 
 def test_a_version_1_scorecard_loads_and_re_scores_the_same_by_its_own_rules():

@@ -30,7 +30,6 @@ NOT_YET_COVERED: frozenset[str] = frozenset(
     {
         "swallowed_error",
         "tool_output_misread",
-        "unverified_write",
         "other",
     }
 )
@@ -214,7 +213,7 @@ def _field_path_evidence(drill: Drill, path: Path) -> bool:
 
 
 def _verification_probes(drill: Drill, path: Path) -> bool:
-    return False  # write: a plan step has a verification probe attached
+    return bool(drill.probes)
 
 
 #: Every format-2 shape (issue 17, "What to write") -> its detector.
@@ -236,18 +235,10 @@ SHAPES: dict[str, Callable[[Drill, Path], bool]] = {
 
 #: Shapes whose detector cannot be written yet: the drill model has no field for them. Never add a shape the model
 #: has; take one off when its detector is written (the shape fixture test below then holds it to its fixture).
-SHAPE_DETECTORS_TO_WRITE: frozenset[str] = frozenset(
-    {
-        "verification probes",
-    }
-)
+SHAPE_DETECTORS_TO_WRITE: frozenset[str] = frozenset()
 
 #: Shapes no bundled drill has yet (same rule as NOT_YET_COVERED).
-NOT_YET_COVERED_SHAPES: frozenset[str] = frozenset(
-    {
-        "verification probes",
-    }
-)
+NOT_YET_COVERED_SHAPES: frozenset[str] = frozenset()
 
 #: The shape fixtures (tests/fixtures/shapes, file names starting so) that show each shape: a detector must find
 #: its shape in at least one of them, so a detector that finds nothing cannot pass for a shape no drill has.

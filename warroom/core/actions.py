@@ -25,6 +25,8 @@ class ActionKind(StrEnum):
     - ``pause`` / ``resume``: stop or restart the drill clock (playback only; no effect on the score).
     - ``speed``: change playback speed (``speed``, a multiplier of real time; no effect on the score).
     - ``quit``: leave the drill before it ended; the session is scored as abandoned.
+    - ``probe``: ask the executor to verify a plan step (``probe`` = the probe's id, format 2); its result is
+      released as a trace event with the probe's id, the probe's ``seconds`` later.
     """
 
     INSPECT = "inspect"
@@ -35,6 +37,7 @@ class ActionKind(StrEnum):
     RESUME = "resume"
     SPEED = "speed"
     QUIT = "quit"
+    PROBE = "probe"
 
 
 class Action(BaseModel):
@@ -55,3 +58,4 @@ class Action(BaseModel):
         ),
     )
     speed: float | None = Field(default=None, gt=0, description="New playback speed for a `speed` action.")
+    probe: str | None = Field(default=None, description="The verification probe requested by a `probe` action.")

@@ -20,10 +20,21 @@ The scripted trainees (docs/scoring.md defines them too). In a drill with a faul
   has reached its event (a false escalation moves the clock on).
 - **wrong-step**: at the earliest evidence, escalates a step other than the origin, citing the evidence: the first
   cascade step that is not the origin, else the first plan step that is not the origin.
+- **prober** (format 2 verification probes): requests every probe of the drill as soon as its plan step has started
+  (its first trace event), then escalates the origin step at the earliest evidence (an evidence event or the result
+  of a probe that finds the fault), citing it. It pays for every needless probe.
 
-In an all-clear drill: ideal and never do nothing; late escalates the last plan step halfway through the trace
-(citing nothing); trigger-happy is as above; wrong-step escalates the first plan step at the first distractor's event
-citing it (halfway through the trace, citing nothing, when there is none).
+Where the earliest evidence is a probe's result (a fault only a probe finds before the damage), *ideal* requests
+that probe as soon as its step starts and escalates when the result comes in, citing it (so "cannot be won"
+also means the prober, who asks for that probe just as early, cannot contain it; trigger-happy never asks for a
+probe, so rule ``trigger-happy-contains`` fails such a drill only if an evidence event gives the fault away);
+*late* and *wrong-step* cite the probe's result too (late requests it at the deadline and escalates once the result
+is in, at the earliest).
+
+In an all-clear drill: ideal and never do nothing; prober requests every probe and does not escalate; late
+escalates the last plan step halfway through the trace (citing nothing); trigger-happy is as above; wrong-step
+escalates the first plan step at the first distractor's event citing it (halfway through the trace, citing nothing,
+when there is none).
 
 A drill with a fault fails when it cannot be won (no evidence at or before the deadline, fewer than
 :data:`MIN_REACTION_WINDOW` seconds between the earliest evidence and the deadline, or the ideal trainee does not
@@ -48,6 +59,7 @@ from warroom.core.fairness import fairness_problems, trigger_happy_targets
 from warroom.core.model import Drill, TraceEvent
 from warroom.core.origins import event_target
 from warroom.core.outcome import OUTCOME_LABELS, Outcome
+from warroom.core.probes import Probe, available_at, earliest_evidence_at, earliest_result_at
 from warroom.core.replay import Replay
 from warroom.core.scoring import Scorecard, score, scorecard_of
 
@@ -56,7 +68,7 @@ from warroom.core.scoring import Scorecard, score, scorecard_of
 MIN_REACTION_WINDOW = 5.0
 
 #: The scripted trainees, in the order they are played and shown.
-TRAINEES: tuple[str, ...] = ("ideal", "late", "never", "trigger-happy", "wrong-step")
+TRAINEES: tuple[str, ...] = ("ideal", "late", "never", "trigger-happy", "wrong-step", "prober")
 
 #: How long after the deadline the *late* trainee escalates, at most (seconds of drill time).
 LATE_DELAY = 10.0
@@ -68,6 +80,7 @@ TRAINEE_DESCRIPTIONS: dict[str, str] = {
     "never": "never acts",
     "trigger-happy": "escalates at the first event and at every distractor, citing what it saw",
     "wrong-step": "escalates a step other than the origin at the earliest evidence, citing it",
+    "prober": "asks for every verification probe as its step starts, escalates the origin at the first evidence",
 }
 
 
@@ -144,6 +157,38 @@ def _step_of(drill: Drill, event: TraceEvent) -> str:
     return event_target(drill, event)
 
 
+def _first_evidence(drill: Drill) -> tuple[float, tuple[str, ...], str, Probe | None] | None:
+    """The earliest evidence a trainee can see: ``(time, the ids to cite, the id to flag, probe)``. An evidence
+    item is cited whole (every event of a comparison) and shows with the event that makes it visible; the probe is
+    set when it is a probe's result (at its earliest, requested as soon as its step starts). None when there is
+    none."""
+    key = drill.answer_key
+    if key is None:
+        return None
+    found: list[tuple[float, int, tuple[str, ...], str, Probe | None]] = [
+        (ev.t, 0, tuple(ref.events), ev.id, None) for ref, ev in detection_events(drill)
+    ]
+    ids = {item for item in key.evidence if isinstance(item, str)}
+    for p in drill.probes:
+        at = earliest_result_at(drill, p)
+        if p.id in ids and at is not None:
+            found.append((at, 1, (p.id,), p.id, p))
+    if not found:
+        return None
+    t, _, cites, eid, probe = min(found, key=lambda f: (f[0], f[1]))
+    return t, cites, eid, probe
+
+
+def _prober_moves(drill: Drill) -> _Script:
+    """The prober's requests: every probe as soon as its plan step has started."""
+    moves: _Script = []
+    for p in drill.probes:
+        at = available_at(drill, p)
+        if at is not None:
+            moves.append((at, "probe", p.id, ()))
+    return moves
+
+
 def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
     """The scripted trainee's planned moves on ``drill`` and notes on moves it cannot make."""
     key = drill.answer_key
@@ -154,7 +199,7 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
         (events[d.event] for d in drill.distractors if d.event in events), key=lambda e: e.t
     )
     notes: list[str] = []
-    script: _Script = []
+    script: _Script = _prober_moves(drill) if trainee == "prober" else []
     if trainee == "never":
         return script, notes
     if trainee == "trigger-happy":
@@ -171,18 +216,19 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
             cites: tuple[str, ...]
             at, cites = (first.t, (first.id,)) if first is not None else (midpoint, ())
             script.append((at, "escalate", drill.plan[0].id, cites))
-        return script, notes
+        return sorted(script, key=lambda m: m[0]), notes
     origin = key.fault.target
-    # Per evidence item, the event that makes it visible; an item is cited whole (every event of a comparison).
-    detected = sorted(detection_events(drill), key=lambda p: p[1].t)
-    evidence = [ev for _, ev in detected]
-    first_cites = tuple(detected[0][0].events) if detected else ()
-    if trainee == "ideal":
-        if not evidence:
-            notes.append("no evidence event in the trace")
-            return script, notes
-        script.append((evidence[0].t, "flag", evidence[0].id, ()))
-        script.append((evidence[0].t, "escalate", origin, first_cites))
+    first_evidence = _first_evidence(drill)
+    if first_evidence is None:
+        notes.append("no evidence event in the trace")
+        return script, notes
+    at, cites, eid, probe = first_evidence
+    ask = [(available_at(drill, probe) or 0.0, "probe", probe.id, ())] if probe is not None else []
+    if trainee in ("ideal", "prober"):
+        script += ask if trainee == "ideal" else []
+        if probe is None:
+            script.append((at, "flag", eid, ()))
+        script.append((at, "escalate", origin, cites))
     elif trainee == "late":
         if end <= key.deadline:
             notes.append(
@@ -190,15 +236,19 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
                 "no escalation can be late"
             )
             return script, notes
-        cites = first_cites
-        script.append((key.deadline + min(LATE_DELAY, (end - key.deadline) / 2), "escalate", origin, cites))
+        late = key.deadline + min(LATE_DELAY, (end - key.deadline) / 2)
+        if probe is not None:  # asks for the probe at the deadline and escalates once its result is in
+            script.append((max(key.deadline, ask[0][0]), "probe", probe.id, ()))
+            late = max(late, script[-1][0] + probe.seconds)
+        script.append((late, "escalate", origin, cites))
     elif trainee == "wrong-step":
         others = [s for s in key.cascade if s != origin] + [s.id for s in drill.plan if s.id != origin]
-        if not others or not evidence:
-            notes.append("the plan has no step other than the origin" if not others else "no evidence event")
+        if not others:
+            notes.append("the plan has no step other than the origin")
             return script, notes
-        script.append((evidence[0].t, "escalate", others[0], first_cites))
-    return script, notes
+        script += ask
+        script.append((at, "escalate", others[0], cites))
+    return sorted(script, key=lambda m: m[0]), notes
 
 
 def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
@@ -222,6 +272,11 @@ def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
             break
         if what == "flag":
             replay.flag(arg, f"{trainee} trainee: this looks wrong")
+        elif what == "probe":
+            if replay.contained:
+                notes.append(f"the incident was already contained; no probe {arg} at {replay.now:g} s")
+            else:
+                replay.probe(arg)
         elif replay.contained:
             notes.append(f"the incident was already contained; no escalation of {arg} at {replay.now:g} s")
         else:
@@ -278,8 +333,7 @@ def run_checks(drill: Drill) -> CheckReport:
 
     key = drill.answer_key
     assert key is not None  # a drill is either all-clear or has an answer key
-    evidence_times = [e.t for _, e in detection_events(drill)]
-    first = min(evidence_times) if evidence_times else None
+    first = earliest_evidence_at(drill)  # every evidence item, or the earliest result of a probe that finds it
     if first is None or first > key.deadline:
         at = "no evidence event in the trace" if first is None else f"the earliest evidence comes at {first:g} s"
         problems.append(f"cannot be won: {at}, after the deadline ({key.deadline:g} s)")

@@ -30,11 +30,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.core.evidenceref import detection_events, evidence_ids
+from warroom.core.evidenceref import evidence_ids
 from warroom.core.format import amount, seconds
 from warroom.core.model import Drill
 from warroom.core.origins import TARGET_LABELS, event_target
 from warroom.core.outcome import Outcome
+from warroom.core.probes import earliest_evidence_at
 
 #: The fairness rules' names, in the order they are checked.
 RULES: tuple[str, ...] = (
@@ -119,7 +120,8 @@ def _deadline_advice(drill: Drill, first_damage: Any, reaction_window: float) ->
     seconds after the earliest evidence and still comes before the first damage event."""
     key = drill.answer_key
     assert key is not None
-    times = [e.t for _, e in detection_events(drill)]
+    first = earliest_evidence_at(drill)  # every evidence item, and a probe's earliest result (format 2)
+    times = [first] if first is not None else []
     if not times:
         return f"Move the deadline before {seconds(first_damage.t)} (the first damage event, {first_damage.id})", True
     lo = min(times) + reaction_window

@@ -189,7 +189,8 @@ def answer_key_strings(drill: Drill) -> list[str]:
     """Every answer-key text of ``drill`` that no surface may show before the debrief, for the hygiene tests:
     the fault kind (each way of writing it) and its description, the fault summary, the damage unit and notes,
     the cascade step list as the debrief writes it (``s3 → s4``), ``origin`` with the origin step, the debrief,
-    each distractor's ``why_harmless``, the all-clear debrief, and the tags that are not domain tags."""
+    each distractor's ``why_harmless``, the all-clear debrief, the tags that are not domain tags, and what each
+    verification probe reveals (its whole text and its first line: shown only once the trainee asked for it)."""
     out: list[str] = []
     key = drill.answer_key
     if key is not None:
@@ -212,4 +213,6 @@ def answer_key_strings(drill: Drill) -> list[str]:
         out.append(drill.all_clear.debrief.strip())
     out += [d.why_harmless.strip() for d in drill.distractors]
     out += [t.strip() for t in drill.tags if not is_domain_tag(t) and t.strip()]
+    for probe in drill.probes:
+        out += [probe.reveals.strip(), probe.reveals.strip().splitlines()[0].strip()]
     return [s for s in dict.fromkeys(out) if s]

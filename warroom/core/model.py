@@ -75,6 +75,7 @@ from warroom.core.modelbase import (
     _Strict,
 )
 from warroom.core.origins import FaultOrigin
+from warroom.core.probes import Probe, earliest_result_at, result_event
 from warroom.core.variantmodel import MAX_JITTER_SECONDS, AmountVariant, Jitter, NameVariant, PhrasingVariant, Variants
 
 __all__ = [
@@ -123,6 +124,7 @@ __all__ = [
     "PhrasingVariant",
     "PlanStep",
     "PlannerCall",
+    "Probe",
     "Repeat",
     "ReportedStatus",
     "Role",
@@ -307,6 +309,13 @@ class Drill(_Strict):
         default=None, description="Present only in an all-clear control drill (which then has no answer_key)."
     )
     distractors: list[Distractor] = Field(default_factory=list, description="Odd-looking but harmless events.")
+    probes: list[Probe] = Field(
+        default_factory=list,
+        description=(
+            "Format 2: verification probes the trainee may request (key `v`): what asking the executor to verify a "
+            "plan step reveals and what it costs. List a probe's id in `answer_key.evidence` when it finds the fault."
+        ),
+    )
     variants: Variants | None = Field(
         default=None,
         description=(
@@ -358,7 +367,9 @@ class Drill(_Strict):
         raise KeyError(step_id)
 
     def event(self, event_id: str) -> TraceEvent:
-        """The trace (or re-plan) event with this id; raises KeyError if there is none."""
+        """The trace (or re-plan) event with this id, or a probe's result event (format 2: as
+        :func:`warroom.core.probes.result_event` builds it, at the earliest time it can be revealed); raises KeyError
+        if there is none."""
         for e in self.trace:
             if e.id == event_id:
                 return e
@@ -366,4 +377,7 @@ class Drill(_Strict):
             for e in self.answer_key.replan:
                 if e.id == event_id:
                     return e
+        for p in self.probes:  # a probe's result, at the earliest time it can be revealed
+            if p.id == event_id:
+                return result_event(p, earliest_result_at(self, p) or 0.0)
         raise KeyError(event_id)

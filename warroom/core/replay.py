@@ -39,9 +39,9 @@ from warroom.core.actions import Action, ActionKind
 from warroom.core.agents import Cast
 from warroom.core.approvals import ApprovalWatch
 from warroom.core.cost import call_cost, replan_usage
-from warroom.core.evidenceref import detection_events
 from warroom.core.model import Drill, Role, TraceEvent, Usage
 from warroom.core.origins import TARGET_LABELS
+from warroom.core.probeplay import ProbePlay
 from warroom.core.replayparts import (
     FALSE_ESCALATION_DELAY,
     CostMeter,
@@ -60,8 +60,8 @@ __all__ = [
     "ReplayError", "StepState",
 ]
 
-class Replay:
-    """One drill played on a drill clock.
+class Replay(ProbePlay):
+    """One drill played on a drill clock (verification probes, format 2: :class:`ProbePlay`).
 
     Args:
         drill: a validated :class:`~warroom.core.model.Drill`.
@@ -109,10 +109,8 @@ class Replay:
         self._damage_by_event, self.full_damage = damage_by_event(drill)
         self.damage_unit: str = key.damage.unit if key else ""
         self.deadline: float | None = key.deadline if key else None
-        detection = [ev for _, ev in detection_events(drill)]  # (a comparison shows with its last event)
-        self._evidence_ids: frozenset[str] = frozenset(e.id for e in detection)
         self._evidence_seen = False
-        self._first_evidence_t: float | None = min((e.t for e in detection), default=None)
+        self._init_probes(drill)  # the evidence ids and the earliest evidence (an event's, or a probe's result)
         self._replan_usage = replan_usage(drill)
 
     # -- the clock ----------------------------------------------------------------------------------------------
@@ -181,6 +179,8 @@ class Replay:
             raise ValueError(f"cannot move the drill clock back from {self.now} s to {t} s")
         if self.ended:
             return []
+        if (due := self.probes.next_due) is not None and due <= t:  # format 2: a probe's result is due by t
+            return self._release_probe_result(t)
         self.now = t
         queue = self._queue
         start, end = queue.take(t)

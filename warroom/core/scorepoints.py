@@ -21,6 +21,8 @@ SPEED_POINTS = 25
 DAMAGE_POINTS = 25
 #: Points each false escalation costs.
 FALSE_ESCALATION_PENALTY = 10
+#: Points each needless verification probe costs (rules version 3): a probe that does not find the fault.
+NEEDLESS_PROBE_PENALTY = 2
 #: Outcome points of an all-clear drill.
 ALL_CLEAR_HELD_POINTS = 100
 ALL_CLEAR_FALSE_ALARM_POINTS = 50
@@ -131,6 +133,27 @@ def _false_escalation_component(replay: Replay) -> Component:
         0,
         f"{n} x -{FALSE_ESCALATION_PENALTY} = {points}. Each also cost a planner re-plan call "
         f"({usd(replay.cost.replan_usd / n)}) and {seconds(FALSE_ESCALATION_DELAY)} of drill time.",
+    )
+
+
+def probe_component(replay: Replay) -> Component:
+    """Rules version 3, in a drill with probes: minus :data:`NEEDLESS_PROBE_PENALTY` per requested probe that does
+    not find the fault (a probe that finds it is the detection and costs nothing here)."""
+    needless = replay.probes.needless
+    n = len(needless)
+    if n == 0:
+        found = any(r.finds for r in replay.probes.requests)
+        why = "None." + (" The probe you asked for found the fault." if found else "")
+        return Component("Needless probes", 0, 0, why)
+    points = -NEEDLESS_PROBE_PENALTY * n
+    names = ", ".join(r.probe.id for r in needless)
+    tokens = sum(r.probe.usage.input_tokens + r.probe.usage.output_tokens for r in needless)
+    return Component(
+        "Needless probes",
+        points,
+        0,
+        f"{n} x -{NEEDLESS_PROBE_PENALTY} = {points} ({names}: found nothing wrong; {tokens:,} executor tokens "
+        "and the wait for each result).",
     )
 
 

@@ -17,6 +17,8 @@ Faulted drill, total = outcome + speed + damage avoided - false escalations, cla
   from the earliest evidence to the deadline (a window of 0 s gives 25).
 - **Damage avoided** (max 25, only when contained, on time or late): ``25 x (1 - damage / full_damage)``.
 - **False escalations**: minus 10 points each.
+- **Needless probes** (version 3, drills with verification probes only): minus 2 points per requested probe that
+  does not find the fault.
 
 All-clear drill: outcome 100 when nobody escalated (all clear held), 50 for a false alarm, 0 when abandoned; minus
 10 per false escalation; clamped to 0..100. An abandoned session scores 0 in either kind of drill.
@@ -53,13 +55,14 @@ from warroom.core.scorepoints import CONTAINED_LATE_POINTS as CONTAINED_LATE_POI
 from warroom.core.scorepoints import CONTAINED_POINTS as CONTAINED_POINTS
 from warroom.core.scorepoints import DAMAGE_POINTS as DAMAGE_POINTS
 from warroom.core.scorepoints import FALSE_ESCALATION_PENALTY as FALSE_ESCALATION_PENALTY
+from warroom.core.scorepoints import NEEDLESS_PROBE_PENALTY as NEEDLESS_PROBE_PENALTY
 from warroom.core.scorepoints import RIGHT_STEP_UNSUPPORTED_POINTS as RIGHT_STEP_UNSUPPORTED_POINTS
 from warroom.core.scorepoints import SPEED_POINTS as SPEED_POINTS
-from warroom.core.scorepoints import all_clear_components, component_line, fault_components
+from warroom.core.scorepoints import all_clear_components, component_line, fault_components, probe_component
 from warroom.core.scoringrules import SCORING_VERSION as SCORING_VERSION
 from warroom.core.scoringrules import SCORING_VERSIONS as SCORING_VERSIONS
 from warroom.core.scoringrules import check_rules as check_rules
-from warroom.core.scoringrules import citation_lines, outcome_of, outcome_text
+from warroom.core.scoringrules import citation_lines, outcome_of, outcome_text, probe_lines, probes_count
 from warroom.core.scoringrules import cites_count as cites_count
 from warroom.core.scoringrules import escalation_verdict as escalation_verdict
 
@@ -145,6 +148,8 @@ def _apply(replay: Replay, action: Action) -> EscalationResult | None:
         replay.set_speed(_need(action.speed, action, "speed"))
     elif kind is ActionKind.QUIT:
         replay.quit()
+    elif kind is ActionKind.PROBE:
+        replay.probe(_need(action.probe, action, "probe"))
     else:  # pragma: no cover - ActionKind is closed
         raise ReplayError(f"unknown action kind {kind!r}")
     return None
@@ -186,11 +191,14 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
         components = all_clear_components(replay, outcome)
     else:
         components = fault_components(replay, outcome)
+    if drill.probes and probes_count(rules):
+        components.append(probe_component(replay))
     raw = sum(c.points for c in components)
     total = 0 if outcome is Outcome.ABANDONED else max(0, min(MAX_TOTAL, raw))
     text = outcome_text(replay, outcome)
     lines = [f"Outcome: {OUTCOME_LABELS[outcome]}. {text}"]
     lines += citation_lines(replay, rules)
+    lines += probe_lines(replay)
     lines += [component_line(c) for c in components]
     lines.append(_total_line(components, outcome, raw, total))
     cost = replay.cost

@@ -15,9 +15,10 @@ from warroom.core.replay import EndReason, EscalationResult, EscalationVerdict, 
 #: The edition of the scoring rules; a scorecard records the one it was computed with. Bump on any rule change.
 #: Version 2: an escalation cites the events that show the fault; a containment that cites none of the evidence
 #: (or of the events the author accepts) is "right step, unsupported".
-SCORING_VERSION = "2"
+#: Version 3: a requested verification probe that does not find the fault costs points (format 2 probes).
+SCORING_VERSION = "3"
 #: Every edition of the rules :func:`score` can apply, oldest first (version 1: no citations).
-SCORING_VERSIONS: tuple[str, ...] = ("1", "2")
+SCORING_VERSIONS: tuple[str, ...] = ("1", "2", "3")
 
 
 def check_rules(rules: str) -> str:
@@ -33,6 +34,24 @@ def check_rules(rules: str) -> str:
 def cites_count(rules: str) -> bool:
     """True when the scoring rules edition ``rules`` judges what an escalation cites (version 2 on)."""
     return check_rules(rules) != "1"
+
+
+def probes_count(rules: str) -> bool:
+    """True when the scoring rules edition ``rules`` charges needless verification probes (version 3 on)."""
+    return check_rules(rules) not in ("1", "2")
+
+
+def probe_lines(replay: Replay) -> list[str]:
+    """One line per requested verification probe: when it was requested, when its result came (or that it had
+    not come when the drill ended) and whether it found the fault. Empty when none was requested."""
+    lines = []
+    for req in replay.probes.requests:
+        p = req.probe
+        shown = replay.probes.revealed.get(p.id)
+        came = f"result at {seconds(shown)}" if shown is not None else "no result before the drill ended"
+        found = "it found the fault" if req.finds else "it found nothing wrong"
+        lines.append(f"Probe {p.id} of step {p.step} requested at {seconds(req.requested_at)} ({came}): {found}.")
+    return lines
 
 
 def escalation_verdict(drill: Drill, result: EscalationResult, rules: str = SCORING_VERSION) -> EscalationVerdict:

@@ -26,6 +26,7 @@ The rules (each has a test in tests/unit/test_validation*.py):
 - **Answer key or all clear**: a drill has exactly one of ``answer_key`` and ``all_clear``.
 - **Evidence is not a distractor**: no event is both.
 - **Variants**: the ``variants`` section fits the drill (:mod:`warroom.core.variantrules`).
+- **Probes** (format 2): :mod:`warroom.core.proberules`; ``evidence`` and ``accepted_evidence`` may list probes.
 - **Format 2** (agents, models, batches, retries, approvals, the version): :mod:`warroom.core.validation2`.
 - **Accepted evidence** (``accepted_evidence``): trace events, each listed once, none also in ``evidence`` or a
   distractor, none before the origin step's first event.
@@ -46,6 +47,7 @@ from warroom.core.partial import Ev as _Ev
 from warroom.core.partial import Reader as _Reader
 from warroom.core.partial import Unloaded
 from warroom.core.partial import known as _known
+from warroom.core.proberules import probe_issues, probe_times, unknown_reference
 from warroom.core.validationbase import Blocked as Blocked
 from warroom.core.validationbase import EventRules, q
 from warroom.core.validationbase import Issue as Issue
@@ -65,6 +67,7 @@ class _Rules(EventRules):
     (:class:`~warroom.core.validationbase.EventRules`) and the answer key's, all clear's and distractors'."""
 
     def run(self) -> None:
+        self.probe_results: dict[str, _Ev] = {}
         self.plan()
         trace, self.trace_gap = self.events((), "trace")
         self.trace = trace
@@ -131,30 +134,52 @@ class _Rules(EventRules):
                       "evidence event", "evidence item")
         evidence_ids: set[str] = set()
         earliest: _Ev | None = None
+        self.probe_results = probe_times(r, self.drill, self.trace)
         for item in evidence:
-            seen: list[tuple[Loc, _Ev]] = []
-            for loc, event_id in item:
-                if not _known(event_id):
-                    gap = gap or event_id.loc
-                if not self.check_trace_event(loc, event_id, "evidence event"):
-                    continue
-                evidence_ids.add(event_id)
-                ev = self.trace[self.trace_index[event_id]]
-                if not _known(ev.t):
-                    gap = gap or ev.t.loc
-                    continue
-                seen.append((loc, ev))
-            if len(seen) == len(item) and seen:  # a comparison counts once all its events are out
-                loc, last = max(seen, key=lambda p: p[1].t)
-                # (a comparison's earlier events may come before the origin: they are the baseline it contradicts)
-                if first_of_origin is not None and last.t < first_of_origin.t:
-                    self.add(loc, self.before_origin(last.id, last, origin, first_of_origin))
-                if earliest is None or last.t < earliest.t:
-                    earliest = last
+            found, gap = self.evidence_item(item, evidence_ids, gap)
+            if found is None:
+                continue
+            loc, last = found
+            # (a comparison's earlier events may come before the origin: they are the baseline it contradicts)
+            if first_of_origin is not None and last.t < first_of_origin.t and last.id not in self.probe_results:
+                self.add(loc, self.before_origin(last.id, last, origin, first_of_origin))
+            if earliest is None or last.t < earliest.t:
+                earliest = last
         self.deadline(key, earliest, gap)
         self.damage(key, earliest, gap)
         self.accepted_ids = self.accepted(key, evidence_ids, first_of_origin)
         return evidence_ids
+
+    def evidence_item(self, item: list[tuple[Loc, Any]], evidence_ids: set[str],
+                      gap: Loc | None) -> tuple[tuple[Loc, Any] | None, Loc | None]:
+        """Check one evidence item (its (loc, event id) pairs); return ``((loc, event), gap)``: the event that makes
+        it visible (a comparison's last member, or a probe's earliest result, format 2) or None when it cannot be
+        placed in time yet, and the first unloaded part seen."""
+        seen: list[tuple[Loc, Any]] = []
+        for loc, event_id in item:
+            if not _known(event_id):
+                gap = gap or event_id.loc
+            if isinstance(event_id, str) and event_id in self.probe_results:  # a probe's result (format 2)
+                evidence_ids.add(event_id)
+                pr = self.probe_results[event_id]
+                if pr.t is not None:
+                    seen.append((loc, pr))
+                continue
+            if self.probe_results and isinstance(event_id, str) and event_id not in self.trace_index \
+                    and event_id not in self.replan_ids and self.trace_gap is None:
+                self.add(loc, unknown_reference("evidence event", event_id, self.trace_index, self.probe_results))
+                continue
+            if not self.check_trace_event(loc, event_id, "evidence event"):
+                continue
+            evidence_ids.add(event_id)
+            ev = self.trace[self.trace_index[event_id]]
+            if not _known(ev.t):
+                gap = gap or ev.t.loc
+                continue
+            seen.append((loc, ev))
+        if len(seen) != len(item) or not seen:  # a comparison counts once all its events are out
+            return None, gap
+        return max(seen, key=lambda p: p[1].t), gap
 
     def evidence_items(self, key: Any) -> tuple[list[list[tuple[Loc, Any]]], Loc | None]:
         """The answer key's evidence items, each as the (loc, event id) pairs it names: one for an event id or an
@@ -196,6 +221,12 @@ class _Rules(EventRules):
         self.no_twice(accepted, "accepted evidence event", "accepted evidence item")
         ids: set[str] = set()
         for loc, event_id in accepted:
+            if isinstance(event_id, str) and event_id in self.probe_results:  # a probe's result (format 2)
+                if event_id in evidence_ids:
+                    self.add(loc, f"probe {q(event_id)} is already listed in evidence; list it in one of evidence and "
+                             "accepted_evidence")
+                ids.add(event_id)
+                continue
             if not self.check_trace_event(loc, event_id, "accepted evidence event"):
                 continue
             ids.add(event_id)
@@ -300,7 +331,7 @@ def validate_drill(drill: Any) -> list[Issue]:
 
     rules = _Rules(drill, _Reader(), ())
     rules.run()
-    issues = rules.issues + format2_issues(drill)
+    issues = rules.issues + format2_issues(drill) + probe_issues(drill)
     if getattr(drill, "variants", None) is not None:  # the variants section's rules (warroom.core.variantrules)
         from warroom.core.variants import variant_issues
 

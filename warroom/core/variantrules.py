@@ -250,7 +250,9 @@ def jitter_issues(drill: Drill) -> list[Issue]:
     if jitter is None or key is None:
         return []
     times = {e.id: e.t for e in drill.trace}
-    earliest = min((times[e.id], e.id) for _, e in detection_events(drill))
+    earliest = min(((times[e.id], e.id) for _, e in detection_events(drill)), default=None)
+    if earliest is None:  # evidence only from a verification probe (format 2): no trace time to keep
+        return []
     damage = min((times[d.event], d.event) for d in key.damage.entries if d.event in times)
     room = min(key.deadline - earliest[0] - REACTION_WINDOW, damage[0] - key.deadline - 0.1)
     if jitter.max_seconds <= room + 1e-9:

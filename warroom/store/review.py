@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from warroom.store.results import StoredSession
 
 #: Action kinds shown as rows of their own (inspections mark their event's row; playback changes are not shown).
-ACTION_ROW_KINDS = (ActionKind.FLAG, ActionKind.ESCALATE, ActionKind.QUIT)
+ACTION_ROW_KINDS = (ActionKind.FLAG, ActionKind.ESCALATE, ActionKind.QUIT, ActionKind.PROBE)
 
 
 @dataclass
@@ -210,6 +210,11 @@ def _action_rows(
         elif a.kind is ActionKind.FLAG:
             text = f"flagged {a.event}" + (f": {a.note}" if a.note else "")
             marks = ["evidence flagged" if key is not None and a.event in evidence_ids(key) else "flag"]
+        elif a.kind is ActionKind.PROBE:
+            asked = next((p for p in drill.probes if p.id == a.probe), None)
+            text = f"asked for probe {a.probe} (verify step {asked.step if asked else a.step})"
+            finding = [*evidence_ids(key), *key.accepted_evidence] if key is not None else []
+            marks = ["probe found the fault" if a.probe in finding else "needless probe"]
         else:
             text = "left the drill (quit)"
             marks = ["abandoned"]

@@ -101,7 +101,8 @@ class BriefingScreen(Screen[None]):
         assert self.entry.drill is not None
         with VerticalScroll(id="briefing"):
             yield Static(briefing_text(self.entry.drill), id="briefing-body")
-            yield Static(key_table(help_rows(WarRoomScreen, hidden_actions(self.mode))), id="briefing-keys")
+            hidden = hidden_actions(self.mode) + (() if self.entry.drill.probes else ("probe",))  # `v`: probes only
+            yield Static(key_table(help_rows(WarRoomScreen, hidden)), id="briefing-keys")
             if self.mode == ASSESSMENT:
                 yield Static(Text("\n" + ASSESSMENT_NOTES), id="briefing-mode")
         yield Static(Text(" Press enter to start the drill clock ", style="bold reverse green"), id="briefing-go")

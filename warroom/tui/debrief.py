@@ -91,6 +91,7 @@ def debrief_marks(
             marks.append((action.t, "f", f"you removed your flag from {action.event}", "dim"))
         elif action.kind is ActionKind.QUIT:
             marks.append((action.t, "q", "you quit", "dim"))
+    marks += probe_marks(replay)
     for result in replay.escalations:  # each with the core's verdict: what it did
         action = result.action
         reason = f": {action.note}" if action.note else ", no reason given"
@@ -128,6 +129,19 @@ def evidence_text(out: Text, drill: Drill) -> None:
         out.append(fmt.clean_line(head))
         if detail:
             out.append(f" ({fmt.clean_line(detail)})")
+
+
+def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
+    """A mark per verification probe the trainee asked for (format 2): when, which step, when its result came and
+    whether it found the fault."""
+    marks = []
+    for req in replay.probes.requests:
+        shown = replay.probes.revealed.get(req.probe.id)
+        came = f"result at {fmt.seconds(shown)}" if shown is not None else "no result before the end"
+        found = "it found the fault" if req.finds else "it found nothing wrong (a needless probe)"
+        what = f"you asked for probe {req.probe.id} (verify step {req.probe.step}; {came}): {found}"
+        marks.append((req.requested_at, "v", what, "bold green" if req.finds else "yellow"))
+    return marks
 
 
 def marks_table(marks: list[tuple[float, str, str, str]]) -> Table:
@@ -304,10 +318,24 @@ class DebriefScreen(Screen[None]):
         elif self.drill.all_clear is not None:
             out.append("All clear\n", style="bold underline")
             out.append(fmt.prose(self.drill.all_clear.debrief))
+        self._probes(out)
         if self.drill.tags:
             out.append("\n\ntags ", style="bold")
             out.append(fmt.clean_line(", ".join(debrief_tags(self.drill))), style="dim")
         return out
+
+    def _probes(self, out: Text) -> None:
+        """The drill's verification probes, now that the answer key is shown: what each one reveals."""
+        if not self.drill.probes:
+            return
+        out.append("\n\nProbes", style="bold underline")
+        asked = {r.probe.id for r in self.replay.probes.requests}
+        finding = self.replay.probes.finding
+        for p in self.drill.probes:
+            out.append(f"\n{fmt.clean_line(p.id)} ", style="bold")
+            state = ("finds the fault" if p.id in finding else "finds nothing") + (", asked" if p.id in asked else "")
+            out.append(f"verify {fmt.clean_line(p.step)} ({state}): ", style="green" if p.id in finding else "dim")
+            out.append(fmt.literal_line(p.reveals, limit=140))
 
     def _distractors(self) -> Text:
         out = Text()

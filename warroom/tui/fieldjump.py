@@ -9,7 +9,8 @@ any event, and a drill's evidence paths are shown only in the debrief.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -93,3 +94,15 @@ def is_field_path(text: str) -> bool:
     import re
 
     return re.fullmatch(PATH_PATTERN, text) is not None
+
+
+def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, path: str | None) -> None:
+    """The answer of :class:`FieldScreen`: scroll ``inspector`` (the war room's) to the field ``path`` of the event
+    ``event_id``, or say with ``notify`` (a screen's) why not: not a field path, or no such field. None: nothing."""
+    if not path:
+        return
+    if not is_field_path(path):
+        notify(f"{fmt.clean_line(path)} is not a field path (data.next_cursor, items[3].id).", severity="warning",
+               markup=False)
+    elif not inspector.jump_to_field(path):
+        notify(f"No field {fmt.clean_line(path)} in {fmt.clean_line(event_id)}.", severity="warning", markup=False)

@@ -9,6 +9,7 @@ is journalled before the screen moves on. Outcome and score come from the scorin
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -22,7 +23,7 @@ from warroom.core.replay import FALSE_ESCALATION_DELAY, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
-from warroom.tui.fieldjump import FieldScreen, is_field_path
+from warroom.tui.fieldjump import FieldScreen, jump_to_field
 from warroom.tui.flow import LeaveDrill
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import (
@@ -34,6 +35,7 @@ from warroom.tui.modals import (
     FlagScreen,
     HelpScreen,
 )
+from warroom.tui.probe import open_probe_dialog
 from warroom.tui.tracetable import TraceTable, shows_agents
 from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar, summarize, trace_index
 
@@ -72,6 +74,9 @@ class WarRoomScreen(DrillScreen):
                 "confirm)"),
         Binding("slash", "goto_field", "Go to field", key_display="/", show=False, priority=True,
                 tooltip="go to a field of the selected event's result, e.g. data.next_cursor"),
+        Binding("v", "probe", "Probe", priority=True,
+                tooltip="ask the executor to verify a plan step (pick the probe; its result comes in as a trace "
+                "event after its wait, and can be cited)"),
         Binding("q", "quit_drill", "Quit", priority=True,
                 tooltip="quit the drill (asks first; the session is kept as abandoned)"),
         Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
@@ -92,6 +97,8 @@ class WarRoomScreen(DrillScreen):
             self.HELP_TITLE = "War room keys (assessment)"
             self.HELP_NOTES = ASSESSMENT_NOTES
             self.HELP_HIDDEN = hidden_actions(ASSESSMENT)
+        if not self.drill.probes:  # `v` only where the drill offers verification probes (format 2)
+            self.HELP_HIDDEN = (*self.HELP_HIDDEN, "probe")
 
     # -- layout -------------------------------------------------------------------------------------------------
 
@@ -110,7 +117,7 @@ class WarRoomScreen(DrillScreen):
         inspector = Inspector(id="inspector")
         inspector.border_title = "Inspector"
         yield inspector
-        yield KeyFooter()
+        yield KeyFooter(compact=bool(self.drill.probes))  # compact: with `v` too, the keys fit in 80 columns
 
     def on_mount(self) -> None:
         trace_index(self.drill)  # built once now, not on the first key press (time proportional to the trace)
@@ -198,9 +205,12 @@ class WarRoomScreen(DrillScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which;
-        in assessment mode neither, nor the speeds: their keys run ``refused`` instead."""
+        in assessment mode neither, nor the speeds: their keys run ``refused`` instead. ``probe`` (``v``) only in a
+        drill with verification probes."""
         if action == "refused":
             return self.assessment
+        if action == "probe":
+            return bool(self.drill.probes)
         if self.assessment and action in ("pause", "resume", "faster", "slower"):
             return False
         if action == "pause":
@@ -358,18 +368,12 @@ class WarRoomScreen(DrillScreen):
         if ev is None:
             self.notify("Select a trace event first.", severity="warning", markup=False)
             return
+        self.app.push_screen(FieldScreen(ev.id), partial(jump_to_field, self.notify, self.query_one(Inspector), ev.id))
 
-        def done(path: str | None) -> None:
-            if not path:
-                return
-            if not is_field_path(path):
-                self.notify(f"{fmt.clean_line(path)} is not a field path (data.next_cursor, items[3].id).",
-                            severity="warning", markup=False)
-            elif not self.query_one(Inspector).jump_to_field(path):
-                self.notify(f"No field {fmt.clean_line(path)} in {fmt.clean_line(ev.id)}.", severity="warning",
-                            markup=False)
-
-        self.app.push_screen(FieldScreen(ev.id), done)
+    def action_probe(self) -> None:
+        """Ask the executor to verify a plan step: the probe dialog, on the selected event's step
+        (:func:`warroom.tui.probe.open_probe_dialog`)."""
+        open_probe_dialog(self)
 
     def action_quit_drill(self) -> None:
         """Ask, then leave the drill; the session is kept as abandoned with every action so far."""
