@@ -22,13 +22,10 @@ from warroom.core.modelbase import FaultKind
 #: Fault kinds no bundled drill has yet. Remove a kind when a drill covers it; never add one to make this pass.
 NOT_YET_COVERED: frozenset[str] = frozenset(
     {
-        "swallowed_error",
-        "tool_output_misread",
         "unverified_write",
         "constraint_dropped",
         "invented_constraint",
         "environment_setup_failed",
-        "other",
     }
 )
 
@@ -56,8 +53,6 @@ NOT_YET_COVERED_MAST: frozenset[str] = frozenset(
     {
         "FM-1.4 loss of conversation history",
         "FM-2.1 conversation reset",
-        "FM-2.2 fail to ask for clarification",
-        "FM-2.3 task derailment",
     }
 )
 
