@@ -23,7 +23,6 @@ from warroom.core.modelbase import FaultKind
 NOT_YET_COVERED: frozenset[str] = frozenset(
     {
         "unverified_write",
-        "constraint_dropped",
         "invented_constraint",
         "environment_setup_failed",
     }
@@ -51,8 +50,6 @@ MAST_MODES: dict[str, tuple[str, ...]] = {
 #: MAST modes no bundled drill's tags name yet (same rule as NOT_YET_COVERED).
 NOT_YET_COVERED_MAST: frozenset[str] = frozenset(
     {
-        "FM-1.4 loss of conversation history",
-        "FM-2.1 conversation reset",
     }
 )
 
