@@ -9,7 +9,7 @@ import time
 from browser_support import chromium_executable, sync_playwright
 from serve_support import TOKENS, serving, terminal_text
 
-PICKER_TEXT = "Nightly orders load"
+PICKER_TEXT = "Evidence memo"  # the first bundled drill (carbon-aware-memo), on the picker's first screen
 
 
 def _frames_text(frames: list[bytes | str]) -> str:
