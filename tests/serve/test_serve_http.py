@@ -17,7 +17,8 @@ from serve_support import TOKENS, answer_key_phrases, read_until, serving
 from warroom.serve.signin import COOKIE
 from warroom.store.results import ResultsStore, StoreError
 
-PICKER_TEXT = "Nightly orders load"  # a bundled drill's title, in the picker
+# the first bundled drill's title (carbon-aware-memo), always on the picker's first screen
+PICKER_TEXT = "Evidence memo"
 
 
 def _stored(data_dir: Path, timeout: float = 30.0) -> list:

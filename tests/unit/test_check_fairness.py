@@ -241,3 +241,22 @@ def test_the_issue_reproduction_from_a_fresh_skeleton_fails_naming_the_distracto
     assert report.total("ideal") > report.total("trigger-happy")
     (problem,) = report.problems
     assert problem.startswith("fairness rule trigger-happy-contains: ") and "distractor e05" in problem
+
+
+def test_trigger_happy_stopping_the_trace_early_is_reported_not_a_crash():
+    # A distractor outside any step (so escalated as the origin s1) stops the trace at 26 s; the trigger-happy
+    # trainee's next target, distractor e10 at 60 s, is then never released: run_checks reports the rule instead of
+    # raising ReplayError("trace event 'e10' has not been released yet").
+    trace = drill_dict()["trace"]
+    at = next(i for i, e in enumerate(trace) if e["id"] == "e07")
+    trace.insert(at, {"id": "e20", "t": 26, "kind": "log", "source": "app", "content": "cache warmed"})
+    distractors = [{"event": "e20", "why_harmless": "Cache warm-up."}, {"event": "e10", "why_harmless": "A report."}]
+    replan = [{"id": "r01", "t": 60, "kind": "planner_call", "content": "Re-plan: redo s1 from the primary."}]
+    key = {**drill_dict()["answer_key"], "replan": replan}  # the re-plan plays on past e10's 60 s
+    report = run_checks(make_drill(trace=trace, distractors=distractors, answer_key=key))
+    run = report.run("trigger-happy")
+    assert run.scorecard.outcome is Outcome.RIGHT_STEP_UNSUPPORTED
+    assert "e10 was never released: the trace had stopped before 60 s" in run.notes
+    assert [p.split(":")[0] for p in report.problems if p.startswith("fairness rule")] == [
+        "fairness rule trigger-happy-contains"
+    ]

@@ -13,6 +13,7 @@ from hygiene_support import bundled, leaks
 from warroom.cli import main
 from warroom.core.hygiene import (
     ESCALATION_INSTRUCTION,
+    answer_key_strings,
     briefing_hints,
     pre_debrief_session,
     visible_tags,
@@ -177,3 +178,16 @@ def test_a_session_that_reached_its_debrief_keeps_every_field():
     hidden = pre_debrief_session({**row, "outcome": "abandoned"})
     assert hidden["damage_unit"] is None and hidden["scorecard"] == {"lines": None}
     assert row["damage_unit"] == "rows"  # unchanged
+
+
+def test_the_kind_other_is_not_an_answer_string_but_its_summary_is():
+    # "other" is an everyday word (a briefing may say "other campaigns", the UI "no other call"): like the
+    # briefing hints, the scan does not treat it as naming the fault; a named kind still counts.
+    import yaml
+
+    data = yaml.safe_load(skeleton("hyg"))
+    data["answer_key"]["fault"].update(kind="other", summary="Task derailment: the executor left its task.")
+    strings = answer_key_strings(load_drill_text(yaml.safe_dump(data, sort_keys=False)))
+    assert "other" not in strings
+    assert "Task derailment: the executor left its task." in strings
+    assert {"error_flag_ignored", "error flag ignored"} <= set(answer_key_strings(_drill()))

@@ -26,13 +26,7 @@ from warroom.core.model import Approval, CommandResult, Drill, Handoff, ToolCall
 from warroom.core.modelbase import FaultKind
 
 #: Fault kinds no bundled drill has yet. Remove a kind when a drill covers it; never add one to make this pass.
-NOT_YET_COVERED: frozenset[str] = frozenset(
-    {
-        "swallowed_error",
-        "tool_output_misread",
-        "other",
-    }
-)
+NOT_YET_COVERED: frozenset[str] = frozenset()
 
 #: The 14 failure modes of the MAST taxonomy (Cemri et al., "Why Do Multi-Agent LLM Systems Fail?", 2025), each
 #: with the spellings a drill's `MAST: ...` tag may use (compared in lower case).
@@ -54,13 +48,7 @@ MAST_MODES: dict[str, tuple[str, ...]] = {
 }
 
 #: MAST modes no bundled drill's tags name yet (same rule as NOT_YET_COVERED).
-NOT_YET_COVERED_MAST: frozenset[str] = frozenset(
-    {
-        "FM-2.1 conversation reset",
-        "FM-2.2 fail to ask for clarification",
-        "FM-2.3 task derailment",
-    }
-)
+NOT_YET_COVERED_MAST: frozenset[str] = frozenset()
 
 _MAST_TAG = re.compile(r"^MAST:\s*(.+)$")
 

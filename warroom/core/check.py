@@ -271,6 +271,9 @@ def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
             notes.append(f"the drill ended at {replay.end_time:g} s, before the planned {what} of {arg} at {t:g} s")
             break
         if what == "flag":
+            if not replay.is_released(arg):  # an earlier escalation stopped the trace before this event
+                notes.append(f"{arg} was never released: the trace had stopped before {t:g} s")
+                continue
             replay.flag(arg, f"{trainee} trainee: this looks wrong")
         elif what == "probe":
             if replay.contained:
