@@ -14,6 +14,8 @@ the few parts :func:`_sql` spells per dialect.
 
 A row that cannot be counted (a value of the wrong type, an unknown outcome, a containment recorded in an all-clear
 drill...) is left out and reported as a :class:`~warroom.store.results.CorruptSession`; rows are never modified.
+Tutorial sessions (mode ``tutorial``, :data:`TUTORIAL_MODE`) are not read at all: the guided first drill is never
+counted.
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ PULLED_KEY = "distractor_escalations"
 
 #: The session modes (docs/sessions.md, "Cohort statistics": which sessions count).
 MODES: tuple[str, ...] = ("practice", "assessment")
+
+#: The mode of the guided tutorial's sessions (``warroom tutorial``): stored, listed, never counted in the statistics.
+TUTORIAL_MODE = "tutorial"
+
+#: The condition that leaves the tutorial's sessions out of every statistic (they are neither counted nor reported).
+NOT_TUTORIAL_SQL = f"mode <> '{TUTORIAL_MODE}'"
 
 #: Scoring rules whose scorecards never record the distractor figures (their scorecards are not read).
 NO_DISTRACTOR_FIGURES: tuple[str, ...] = ("1",)
@@ -117,7 +125,7 @@ def read_facts(store: ResultsStore, query: FactsQuery | None = None) -> tuple[li
 
     query = query or FactsQuery()
     loose = store.dialect.loose_types
-    where, params = query.where(unindexed=store.dialect.unindexed(""))
+    where, params = query.where(NOT_TUTORIAL_SQL, unindexed=store.dialect.unindexed(""))
     valid = f"{valid_row_sql(loose_types=loose)} AND {_sql(_EXTRA_VALID_SQL, loose)}"
     # One scan: ``ok`` flags the rows whose values have the right types (the others are described one by one).
     sql = f"SELECT ({valid}) AS ok, {_COLUMNS} FROM sessions{where}"

@@ -125,7 +125,8 @@ class StoreQueries(StoreConnection):
     ) -> tuple[str, list[Any]]:
         """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns
         (``checked``, default all) hold values of the right type (:func:`~warroom.store.records.valid_row_sql`),
-        False only the others. ``set_id`` and ``mode`` keep the sessions of that drill set / mode."""
+        False only the others. ``set_id`` and ``mode`` keep the sessions of that drill set / mode; a ``summary`` with no
+        ``mode`` leaves out the tutorial's sessions (mode ``tutorial``)."""
         from warroom.store.records import VALID_ROW_SQL, valid_row_sql
 
         loose = self.dialect.loose_types
@@ -153,6 +154,8 @@ class StoreQueries(StoreConnection):
         if mode is not None:
             clauses.append("mode = ?")
             params.append(mode)
+        elif summary:  # the guided tutorial's sessions are never counted in a summary
+            clauses.append("mode <> 'tutorial'")
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
     @_guard

@@ -361,8 +361,9 @@ class Services:
             return [f"Cannot recover unfinished sessions: {exc}"]
         return [str(r) for r in recovered]
 
-    def start_session(self, drill_path: Path, drill: Drill) -> Recorder:
-        """Start recording a session of ``drill`` for the trainee; returns its recorder.
+    def start_session(self, drill_path: Path, drill: Drill, mode: str | None = None) -> Recorder:
+        """Start recording a session of ``drill`` for the trainee, in ``mode`` (None: :attr:`session_mode`; the
+        tutorial passes ``tutorial``); returns its recorder.
 
         Raises :class:`SessionUnavailable` with a clear message when the session cannot be recorded.
         """
@@ -376,7 +377,7 @@ class Services:
                 self.trainee,
                 Path(drill_path),
                 drill,
-                mode=self.session_mode,
+                mode=mode or self.session_mode,
                 set_id=set_id,
                 seed=self.seed,
             )
