@@ -39,6 +39,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "import": "warroom.cli.import_cmd:import_group",
     "store": "warroom.cli.store_cmd:store_group",
     "serve": "warroom.cli.serve:serve",
+    "tutorial": "warroom.cli.tutorial:tutorial",
 }
 
 

@@ -12,7 +12,6 @@ never count. It ends like any drill, in the debrief.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -24,7 +23,7 @@ from textual.widgets import Static
 from warroom.core.replay import EndReason
 from warroom.store.facts import TUTORIAL_MODE
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.tutorial_lessons import LESSONS, TUTORIAL_ID, Lesson, Tutor
+from warroom.tui.tutorial_lessons import LESSONS, TUTORIAL_ID, Lesson, Tutor, is_tutorial, tutorial_path
 from warroom.tui.widgets import KeyFooter
 
 if TYPE_CHECKING:
@@ -34,23 +33,6 @@ if TYPE_CHECKING:
     from warroom.tui.services import DrillEntry, Recorder, Services
 
 __all__ = ["TUTORIAL_ID", "TUTORIAL_MODE", "LessonPanel", "TutorialScreen", "is_tutorial", "tutorial_path"]
-
-
-def tutorial_path() -> Path:
-    """The tutorial's drill file: ``tutorial.yaml`` of the bundled library."""
-    from warroom.core.library import bundled_drills_dir
-
-    return bundled_drills_dir() / f"{TUTORIAL_ID}.yaml"
-
-
-def is_tutorial(entry: DrillEntry) -> bool:
-    """True when ``entry`` is the bundled tutorial drill (by id and file; a copy elsewhere is an ordinary drill)."""
-    if entry.drill is None or entry.drill.id != TUTORIAL_ID:
-        return False
-    try:
-        return entry.path.resolve() == tutorial_path().resolve()
-    except OSError:
-        return False
 
 
 class LessonRecorder:

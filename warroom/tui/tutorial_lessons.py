@@ -15,11 +15,33 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-__all__ = ["ACTION_KINDS", "LESSONS", "TUTORIAL_ID", "Lesson", "Tutor"]
+if TYPE_CHECKING:
+    from warroom.tui.services import DrillEntry
+
+__all__ = ["ACTION_KINDS", "LESSONS", "TUTORIAL_ID", "Lesson", "Tutor", "is_tutorial", "tutorial_path"]
 
 #: The id (and file stem) of the tutorial's drill, bundled as drills/tutorial.yaml.
 TUTORIAL_ID = "tutorial"
+
+
+def tutorial_path() -> Path:
+    """The tutorial's drill file: ``tutorial.yaml`` of the bundled library."""
+    from warroom.core.library import bundled_drills_dir
+
+    return bundled_drills_dir() / f"{TUTORIAL_ID}.yaml"
+
+
+def is_tutorial(entry: DrillEntry) -> bool:
+    """True when ``entry`` is the bundled tutorial drill (by id and file; a copy elsewhere is an ordinary drill)."""
+    if entry.drill is None or entry.drill.id != TUTORIAL_ID:
+        return False
+    try:
+        return entry.path.resolve() == tutorial_path().resolve()
+    except OSError:
+        return False
 
 #: The war room's key actions (binding action names) -> the trainee action kind a lesson may teach. A key whose
 #: kind a later lesson teaches is refused (and explained) until that lesson starts.
