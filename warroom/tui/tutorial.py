@@ -105,7 +105,7 @@ class TutorialScreen(WarRoomScreen):
     DEFAULT_CSS = """
     LessonPanel {
         height: auto;
-        max-height: 7;
+        max-height: 6;
         border: round $accent;
         padding: 0 1;
     }

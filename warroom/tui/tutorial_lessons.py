@@ -83,8 +83,8 @@ LESSONS: tuple[Lesson, ...] = (
         action="pause",
         at="e03",
         prompt=(
-            "The drill clock is running: the agent's events appear in the trace as they happen, and in a real drill "
-            "the clock does not wait for you. Press space to pause it. (Pausing costs no points.)"
+            "The drill clock runs and the agent's events appear as they happen; in a real drill it does not wait "
+            "for you. Press space to pause it (pausing costs no points)."
         ),
         ask="press space to pause the drill clock.",
         done=(
@@ -99,8 +99,8 @@ LESSONS: tuple[Lesson, ...] = (
         at="e07",
         target="e06",
         prompt=(
-            "The executor just reported s2 done (e07, selected). Check its work: move up one row to e06, the raw "
-            "tool result of its order search (↑ or k), and press enter to open it in the inspector."
+            "The executor reports s2 done (e07). Check its work: move up to e06, the raw result of its order "
+            "search (↑ or k), and press enter to open it."
         ),
         ask="move to e06 with ↑ (or k) and press enter to open it.",
         wrong=(
