@@ -181,11 +181,11 @@ class PickerScreen(Screen[None]):
         groups = self._groups(entries, best)
         self.entries = [entry for group in groups for entry in group.entries]
         starts: dict[int, str] = {}  # row -> the label of the group it starts
-        row = 0
+        first = 0
         for group in groups:
             if group.label and group.entries:
-                starts[row] = group.label
-            row += len(group.entries)
+                starts[first] = group.label
+            first += len(group.entries)
         if entries:
             self.query_one("#picker-detail-body", Static).update(Text(""))
         for i, entry in enumerate(self.entries):

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -127,7 +128,10 @@ class TutorialScreen(WarRoomScreen):
         self._event_times = {e.id: e.t for e in self.drill.trace}
         #: Key -> the war room's action it runs (from BINDINGS), to explain a refused key.
         self._key_actions = {
-            key.strip(): binding.action for binding in self.BINDINGS for key in binding.key.split(",")
+            key.strip(): binding.action
+            for binding in self.BINDINGS
+            if isinstance(binding, Binding)
+            for key in binding.key.split(",")
         }
 
     def compose(self) -> ComposeResult:
