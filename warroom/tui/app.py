@@ -28,7 +28,7 @@ from warroom.tui.live import WarRoomScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import DrillEntry, Services, SessionUnavailable
 from warroom.tui.terminal import ExitGuard, guarded_driver_class
-from warroom.tui.tutorial import TUTORIAL_MODE, TutorialScreen, is_tutorial
+from warroom.tui.tutorial import TutorialScreen, is_tutorial
 
 
 class WarroomApp(App[None]):
@@ -123,9 +123,9 @@ class WarroomApp(App[None]):
         if refused is not None:
             self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
             return
-        tutorial = is_tutorial(entry)  # the guided tutorial, whatever the mode: stored as a tutorial session
+        tutorial = is_tutorial(entry)  # the guided tutorial, whatever the mode (stored as a tutorial session)
         try:
-            recorder = self.services.start_session(entry.path, entry.drill, TUTORIAL_MODE if tutorial else None)
+            recorder = self.services.start_session(entry.path, entry.drill)
         except SessionUnavailable as exc:
             self.notify(f"Cannot start a session: {exc}", severity="error", markup=False)
             return
