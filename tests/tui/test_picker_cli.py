@@ -156,7 +156,7 @@ async def test_picker_gives_the_preview_the_room_on_a_large_terminal(services):
         detail = picker.query_one("#picker-detail")
         assert table.outer_size.height == table.row_count + 3  # every drill (and header, border), no empty rows
         assert detail.outer_size.height == height - 2 - table.outer_size.height  # the rest
-        assert detail.size.height >= 20
+        assert detail.size.height >= 20  # the height is chosen to leave a 20-row preview
         text = screen_text(app)
         entry = picker.entries[0]
         assert "You are watching" in text and f"{entry.drill.plan[-1].id} {entry.drill.plan[-1].title}" in text

@@ -40,6 +40,7 @@ LAZY_COMMANDS: dict[str, str] = {
     "store": "warroom.cli.store_cmd:store_group",
     "serve": "warroom.cli.serve:serve",
     "annotate": "warroom.cli.annotate:annotate",
+    "tutorial": "warroom.cli.tutorial:tutorial",
 }
 
 

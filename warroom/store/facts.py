@@ -11,6 +11,8 @@ for the ``typeof`` checks and unary ``+`` that :func:`_sql` leaves out on Postgr
 
 A row that cannot be counted (a value of the wrong type, an unknown outcome, a containment recorded in an all-clear
 drill...) is left out and reported as a :class:`~warroom.store.results.CorruptSession`; rows are never modified.
+Tutorial sessions (mode ``tutorial``, :data:`TUTORIAL_MODE`) are not read at all: the guided first drill is never
+counted.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.stats import SessionFacts
 from warroom.store.distractors import BAD_FIGURES, NO_DISTRACTOR_FIGURES, PULLED_KEY, SHOWN_KEY, read_pulled
-from warroom.store.filters import filter_sql, where_sql
+from warroom.store.filters import TUTORIAL, filter_sql, where_sql
 
 if TYPE_CHECKING:
     from warroom.store.results import CorruptSession, ResultsStore
@@ -31,6 +33,10 @@ __all__ = ["FACTS_INDEX", "MODES", "NO_DISTRACTOR_FIGURES", "PULLED_KEY", "SHOWN
 
 #: The session modes (docs/sessions.md, "Cohort statistics": which sessions count).
 MODES: tuple[str, ...] = ("practice", "assessment")
+
+#: The mode of the guided tutorial's sessions (``warroom tutorial``): stored, listed, never counted in the statistics
+#: (:func:`warroom.store.filters.filter_sql` leaves them out of every statistic).
+TUTORIAL_MODE = TUTORIAL
 
 #: The covering index the statistics read (every column they need), made by schema migration 3 and remade with the
 #: distractor figures by migration 4 (:data:`warroom.store.schema._MIGRATIONS`): the columns added after version 1
@@ -88,7 +94,7 @@ class FactsQuery:
         covering index beats the ``started_at`` index plus a lookup of each (large) row."""
         clauses, params = filter_sql(
             trainee=self.trainee, drill=self.drill, set_id=self.set_id, trainees=self.trainees, since=self.since,
-            since_unindexed=unindexed,
+            since_unindexed=unindexed, counted_only=True,
         )  # fmt: skip
         return where_sql([*conditions, *clauses]), params
 

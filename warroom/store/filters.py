@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+#: The mode of the guided tutorial's sessions (``warroom tutorial``): stored and listed, never counted.
+TUTORIAL = "tutorial"
+
 
 def filter_sql(
     *,
@@ -20,12 +23,14 @@ def filter_sql(
     mode: str | None = None,
     trainees: Sequence[str] = (),
     since_unindexed: str = "",
+    counted_only: bool = False,
 ) -> tuple[list[str], list[Any]]:
     """The conditions (to be joined with AND) and their parameters for the given filters: each matches its column
     exactly (None: any); ``trainees`` (when not empty) keeps only these trainees; ``since`` (a UTC timestamp text,
     :func:`~warroom.store.queries.parse_since`) keeps sessions started at or after it. ``since_unindexed`` is put
     before ``started_at`` (SQLite's unary ``+``, which keeps the planner off the ``started_at`` index when a read
-    of every matching row is better served by a covering index; empty: no such hint)."""
+    of every matching row is better served by a covering index; empty: no such hint). ``counted_only`` (statistics
+    and summaries) leaves out the guided tutorial's sessions (mode :data:`TUTORIAL`) unless ``mode`` asks for them."""
     clauses: list[str] = []
     params: list[Any] = []
     for column, value in (("trainee", trainee), ("drill_id", drill)):
@@ -42,6 +47,8 @@ def filter_sql(
         if value is not None:
             clauses.append(f"{column} = ?")
             params.append(value)
+    if counted_only and mode is None:
+        clauses.append(f"mode <> '{TUTORIAL}'")
     return clauses, params
 
 

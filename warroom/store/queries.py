@@ -126,7 +126,8 @@ class StoreQueries(StoreConnection):
     ) -> tuple[str, list[Any]]:
         """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns
         (``checked``, default all) hold values of the right type (:func:`~warroom.store.records.valid_row_sql`),
-        False only the others. ``set_id`` and ``mode`` keep the sessions of that drill set / mode."""
+        False only the others. ``set_id`` and ``mode`` keep the sessions of that drill set / mode; a ``summary`` with no
+        ``mode`` leaves out the tutorial's sessions (mode ``tutorial``)."""
         from warroom.store.checks import VALID_ROW_SQL, valid_row_sql
 
         loose = self.dialect.loose_types
@@ -136,7 +137,7 @@ class StoreQueries(StoreConnection):
         # a lookup of each (large) row, so the unary + keeps the planner off the started_at index.
         no_index = summary and trainee is None and drill is None
         more, params = filter_sql(
-            trainee=trainee, drill=drill, since=since, outcome=outcome, set_id=set_id, mode=mode,
+            trainee=trainee, drill=drill, since=since, outcome=outcome, set_id=set_id, mode=mode, counted_only=summary,
             since_unindexed=self.dialect.unindexed("") if no_index else "",
         )  # fmt: skip
         return where_sql(clauses + more), params

@@ -93,7 +93,8 @@ Count = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
 DrillSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_ACTION_SECONDS)]
 Figure = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_FIGURE)]
 OutcomeValue = Annotated[str, Field(strict=True), AfterValidator(_outcome)]
-Mode = Literal["practice", "assessment"]
+#: ``tutorial``: a session of the guided tutorial (``warroom tutorial``), never counted in the cohort statistics.
+Mode = Literal["practice", "assessment", "tutorial"]
 Seed = Annotated[int, Field(strict=True, ge=0, le=2**63 - 1)]
 WallSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1e9)]
 

@@ -25,7 +25,7 @@ class SessionInfo:
     started_at: str
     all_clear: bool = False
     scoring_version: str | None = None
-    #: ``"practice"`` or ``"assessment"`` (docs/scoring.md, "Practice and assessment").
+    #: ``"practice"``, ``"assessment"`` (docs/scoring.md, "Practice and assessment") or ``"tutorial"`` (never counted).
     mode: str = "practice"
     #: The id of the drill set the session was played in, if any.
     set_id: str | None = None

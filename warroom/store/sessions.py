@@ -201,15 +201,15 @@ class SessionRecorder:
 
         Checks that the results store can be used (so a trainee never plays a drill whose result cannot be
         stored), creates the journal and writes its start line (id, trainee, drill id and version, SHA-256 of the
-        drill file's bytes, drill path, scoring version, start time, ``mode`` (``practice`` or ``assessment``) and
-        the drill set's ``set_id`` or None, the variant ``seed``), fsynced. Returns the recorder.
+        drill file's bytes, drill path, scoring version, start time, ``mode`` (``practice``, ``assessment`` or
+        ``tutorial``) and the drill set's ``set_id`` or None, the variant ``seed``), fsynced. Returns the recorder.
         A drill with ``variants`` is played as the variant of ``seed`` (given: ``warroom run --seed N``; else drawn
         unlike the trainee's recent sessions of the drill, :func:`warroom.core.variants.new_seed`): that variant is
         the recorder's :attr:`drill`. Raises SessionError (or StoreError / StoreVersionError for the store) with a
         clear message, ValueError for an unknown mode.
         """
-        if mode not in ("practice", "assessment"):
-            raise ValueError(f"unknown session mode {mode!r} (practice or assessment)")
+        if mode not in ("practice", "assessment", "tutorial"):
+            raise ValueError(f"unknown session mode {mode!r} (practice, assessment or tutorial)")
         data_dir = Path(data_dir)
         drill_path = Path(drill_path)
         try:

@@ -28,6 +28,7 @@ from warroom.tui.live import WarRoomScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import DrillEntry, Services, SessionUnavailable
 from warroom.tui.terminal import ExitGuard, guarded_driver_class
+from warroom.tui.tutorial import TutorialScreen, is_tutorial
 
 
 class WarroomApp(App[None]):
@@ -117,20 +118,25 @@ class WarroomApp(App[None]):
         self._show(BriefingScreen(entry, self.mode))
 
     def start_drill(self, entry: DrillEntry) -> None:
-        """Start a session of ``entry`` for the trainee and open the war room. A store error is shown, not raised."""
+        """Start a session of ``entry`` for the trainee and open the war room (the bundled tutorial: with its lessons,
+        :class:`~warroom.tui.tutorial.TutorialScreen`). A store error is shown, not raised."""
         assert entry.drill is not None
         refused = self.services.cannot_start(entry)
         if refused is not None:
             self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
             return
+        tutorial = is_tutorial(entry)  # the guided tutorial, whatever the mode (stored as a tutorial session)
         try:
             recorder = self.services.start_session(entry.path, entry.drill)
         except SessionUnavailable as exc:
             self.notify(f"Cannot start a session: {exc}", severity="error", markup=False)
             return
         mode = self.mode
-        speed = 1.0 if mode == "assessment" else self.speed  # assessment plays at 1x only
-        self.live = WarRoomScreen(entry, recorder, self.services, self.clock, speed=speed, mode=mode)
+        if tutorial:
+            self.live = TutorialScreen(entry, recorder, self.services, self.clock, speed=self.speed)
+        else:
+            speed = 1.0 if mode == "assessment" else self.speed  # assessment plays at 1x only
+            self.live = WarRoomScreen(entry, recorder, self.services, self.clock, speed=speed, mode=mode)
         self._show(self.live)
 
     def show_debrief(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:

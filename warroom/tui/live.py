@@ -145,7 +145,12 @@ class WarRoomScreen(DrillScreen):
         if self.finished:
             return
         if self.running and now > last:
-            self.apply(self.replay.advance((now - last) * self.speed))
+            self.apply(self.advance_clock((now - last) * self.speed))
+
+    def advance_clock(self, dt: float) -> list[Any]:
+        """Move the drill clock on by ``dt`` drill seconds; returns the events released (the tutorial stops it at
+        the event that starts its next lesson)."""
+        return self.replay.advance(dt)
 
     def apply(self, released: list[Any]) -> None:
         """Show newly released events and the new state; open the debrief once the drill has ended."""

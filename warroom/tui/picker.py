@@ -20,7 +20,9 @@ from warroom.tui import text as fmt
 from warroom.tui.briefing import BriefingScreen, briefing_text, stars
 from warroom.tui.flow import ShowBriefing
 from warroom.tui.modals import HelpScreen
+from warroom.tui.pickergroups import Group, domain_of, group_entries, new_trainee
 from warroom.tui.services import DrillEntry, ResultsUnavailable, Services
+from warroom.tui.tutorial_lessons import is_tutorial
 from warroom.tui.widgets import fit_columns
 
 __all__ = ["BriefingScreen", "PickerScreen", "briefing_text", "stars"]
@@ -30,6 +32,13 @@ _FIXED = {"level": 5, "length": 6, "best": 4}
 _FLEX = {"title": 3.0, "tags": 2.0}
 #: Lines the drill preview keeps at least (with its border) when the list is long.
 _PREVIEW_MIN = 7
+#: The widest a group's label (the row label of its first drill) is shown, in cells.
+_GROUP_WIDTH = 14
+
+
+def _group_label(label: str) -> Text:
+    """A group's label as its first row's label: drill text shown literally, cut to :data:`_GROUP_WIDTH` cells."""
+    return fmt.literal_line(label, style="bold", limit=_GROUP_WIDTH)
 
 
 def _best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
@@ -42,7 +51,9 @@ def _best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
 
 
 class PickerScreen(Screen[None]):
-    """Every drill on offer, with title, difficulty, tags, estimated length and the trainee's best score.
+    """Every drill on offer, with title, difficulty, tags, estimated length and the trainee's best score, grouped by
+    domain (:mod:`warroom.tui.pickergroups`: the group's name labels its first row; the tutorial first for a trainee
+    who has not finished a drill yet); a drill set's drills in the set's order, ungrouped.
 
     Drills that fail to load are listed too, marked, with their ``path:line:col: message`` problems shown when
     selected; they cannot be started. The drills are read in a worker thread (:meth:`load`).
@@ -170,7 +181,14 @@ class PickerScreen(Screen[None]):
             progress = {}
         table = self.query_one("#picker-table", DataTable)
         table.clear()
-        self.entries = entries
+        groups = self._groups(entries, best)
+        self.entries = [entry for group in groups for entry in group.entries]
+        starts: dict[int, str] = {}  # row -> the label of the group it starts
+        first = 0
+        for group in groups:
+            if group.label and group.entries:
+                starts[first] = group.label
+            first += len(group.entries)
         if entries:
             self.query_one("#picker-detail-body", Static).update(Text(""))
         for i, entry in enumerate(self.entries):
@@ -183,7 +201,9 @@ class PickerScreen(Screen[None]):
             if progress is not None:
                 p = progress.get(entry.drill.id) if entry.drill is not None else None
                 cells.append(Text(p.cell() if p is not None else "—"))
-            table.add_row(*cells, key=str(i))
+            label = starts.get(i)
+            table.add_row(*cells, key=str(i), label=_group_label(label) if label else None)
+        fit_columns(table, *self._widths())  # the group labels take their room
         if not self.entries:
             done = self.services.drill_set is not None
             self.query_one("#picker-detail-body", Static).update(
@@ -196,6 +216,13 @@ class PickerScreen(Screen[None]):
             if row is not None:
                 table.move_cursor(row=row, animate=False, scroll=True)
         self.fit_heights()
+
+    def _groups(self, entries: list[DrillEntry], best: dict[str, int | None]) -> list[Group]:
+        """The picker's groups of ``entries``: by domain, the tutorial first for a trainee with no finished drill
+        (``best``: the trainee's best scores); a drill set's drills as one group without a label, in its order."""
+        if self.services.drill_set is not None:
+            return [Group("", tuple(entries))]
+        return group_entries(entries, tutorial_first=new_trainee(best), is_tutorial=is_tutorial)
 
     def _cells(self, entry: DrillEntry, best: dict[str, int | None]) -> list[Text]:
         """The table cells of one drill: title, level, tags, length, best score (a broken drill marked ⚠)."""
@@ -269,6 +296,11 @@ class PickerScreen(Screen[None]):
             out.append(fmt.clean_line(d.title), style="bold")
             out.append("\n")
             out.append(fmt.clean_line(f"{d.id} v{d.version} · by {d.author}"), style="dim")
+            domain = domain_of(entry)
+            if is_tutorial(entry):
+                out.append("\nThe tutorial: a guided first drill, one key at a time; never counted in statistics.")
+            elif domain is not None:
+                out.append(fmt.clean_line(f" · {domain}"), style="dim")
             out.append("\n")
             out.append("\nGoal\n", style="bold")
             out.append(fmt.prose(d.briefing.goal))

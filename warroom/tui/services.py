@@ -362,13 +362,17 @@ class Services:
         return [str(r) for r in recovered]
 
     def start_session(self, drill_path: Path, drill: Drill) -> Recorder:
-        """Start recording a session of ``drill`` for the trainee; returns its recorder.
+        """Start recording a session of ``drill`` for the trainee, in :attr:`session_mode` (the bundled tutorial, in
+        mode ``tutorial``, which the statistics never count); returns its recorder.
 
         Raises :class:`SessionUnavailable` with a clear message when the session cannot be recorded.
         """
+        from warroom.store.facts import TUTORIAL_MODE
         from warroom.store.results import StoreError
         from warroom.store.sessions import SessionError, SessionRecorder
+        from warroom.tui.tutorial_lessons import is_tutorial
 
+        mode = TUTORIAL_MODE if is_tutorial(DrillEntry(Path(drill_path), drill)) else self.session_mode
         try:
             set_id = self.drill_set.set_id if self.drill_set is not None else None
             recorder = SessionRecorder.start(
@@ -376,7 +380,7 @@ class Services:
                 self.trainee,
                 Path(drill_path),
                 drill,
-                mode=self.session_mode,
+                mode=mode,
                 set_id=set_id,
                 seed=self.seed,
             )

@@ -220,9 +220,12 @@ def fit_columns(table: DataTable[Any], fixed: Mapping[str, int], flex: Mapping[s
 
     Keys are column keys. Call it from ``on_resize``; nothing happens unless a width changed. DataTable has no
     public way to resize a column, so the columns are added again at their new widths and the rows after them
-    (public API only; the picker's table holds a few dozen rows), the cursor kept on its row.
+    (public API only; the picker's table holds a few dozen rows), the cursor kept on its row and their labels kept
+    (the width of the row labels, when shown, is taken off the columns' room).
     """
-    cells = table.scrollable_content_region.width - 2 * table.cell_padding * (len(fixed) + len(flex))
+    labels = [row.label.cell_len for row in table.rows.values() if row.label is not None]
+    label_width = max(labels) + 2 * table.cell_padding if labels and table.show_row_labels else 0
+    cells = table.scrollable_content_region.width - label_width - 2 * table.cell_padding * (len(fixed) + len(flex))
     free = max(cells - sum(fixed.values()), minimum * len(flex))
     total = sum(flex.values()) or 1
     widths = dict(fixed)
@@ -231,12 +234,12 @@ def fit_columns(table: DataTable[Any], fixed: Mapping[str, int], flex: Mapping[s
     columns = [(key, column.label, widths.get(str(key.value))) for key, column in table.columns.items()]
     if all(w is None or (table.columns[k].width == w and not table.columns[k].auto_width) for k, _, w in columns):
         return
-    rows = [(key.value, table.get_row(key)) for key in table.rows]
+    rows = [(key.value, table.get_row(key), row.label) for key, row in table.rows.items()]
     cursor = table.cursor_row
     table.clear(columns=True)
     for column_key, label, width in columns:
         table.add_column(label, width=width, key=column_key.value)
-    for row_key, cells_of_row in rows:
-        table.add_row(*cells_of_row, key=row_key)
+    for row_key, cells_of_row, row_label in rows:
+        table.add_row(*cells_of_row, key=row_key, label=row_label)
     if rows:
         table.move_cursor(row=cursor, animate=False, scroll=True)

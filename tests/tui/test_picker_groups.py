@@ -1,0 +1,93 @@
+"""The drill picker groups the library by domain, with the tutorial first for a new trainee (issue 17)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable
+
+from warroom.core.library import bundled_drills_dir, find_drill_files
+from warroom.tui.pickergroups import domain_key, domain_of, group_entries, new_trainee
+from warroom.tui.services import DrillEntry, load_entry
+from warroom.tui.tutorial_lessons import is_tutorial, tutorial_path
+
+from .conftest import make_app, picker_ready
+
+
+def _bundled() -> list[DrillEntry]:
+    return [load_entry(p) for p in find_drill_files([bundled_drills_dir()])]
+
+
+def test_domain_keys_join_the_spellings_of_one_domain():
+    assert domain_key("code-agent") == domain_key("code-agents") == domain_key("Code agents") == "code-agent"
+    assert domain_key("finance_ops") == domain_key("finance-ops") == "finance-ops"  # a short word keeps its s
+    assert domain_key("security-access") == "security-access"  # not "acces"
+    assert domain_key("data-pipeline") != domain_key("data-pipelines-and-more")
+
+
+def test_the_library_is_grouped_by_its_first_domain_tag():
+    entries = _bundled()
+    groups = group_entries(entries, tutorial_first=True, is_tutorial=is_tutorial)
+    assert groups[0].label == "start here" and [e.drill.id for e in groups[0].entries] == ["tutorial"]
+    assert sorted(e.path for g in groups for e in g.entries) == sorted(e.path for e in entries)  # each drill once
+    domains = groups[1:]
+    keys = [domain_key(g.label) for g in domains]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)  # alphabetical, one group per domain
+    for group in domains:
+        assert {domain_key(domain_of(e)) for e in group.entries} == {domain_key(group.label)}
+    by_id = {e.drill.id: g.label for g in groups for e in g.entries}
+    # "code-agent" and "code-agents" drills (see the bundled tags) are one group
+    first_tags = {e.drill.id: e.drill.public_tags[0] for e in entries if e.drill.public_tags}
+    code = {i for i, tag in first_tags.items() if tag in ("code-agent", "code-agents")}
+    assert {t for i, t in first_tags.items() if i in code} == {"code-agent", "code-agents"}
+    assert len({by_id[i] for i in code}) == 1
+
+
+def test_the_tutorial_is_last_once_a_drill_is_finished_and_broken_files_come_after():
+    broken = DrillEntry(Path("/nowhere/broken.yaml"), None, ("/nowhere/broken.yaml:1:1: bad",))
+    groups = group_entries([*_bundled(), broken], tutorial_first=False, is_tutorial=is_tutorial)
+    assert [g.label for g in groups[-2:]] == ["tutorial", "cannot load"]
+    assert groups[-1].entries == (broken,)
+    assert all(g.label != "start here" for g in groups)
+
+
+def test_a_new_trainee_has_finished_no_drill():
+    assert new_trainee({})
+    assert new_trainee({"tutorial": None})  # only quit it: still new
+    assert not new_trainee({"tutorial": 80})
+    assert not new_trainee({"duplicate-charge-refunds": 0})
+
+
+def test_a_copy_of_the_tutorial_elsewhere_is_an_ordinary_drill(tmp_path):
+    copy = tmp_path / "tutorial.yaml"
+    copy.write_text(tutorial_path().read_text(encoding="utf-8"), encoding="utf-8")
+    assert is_tutorial(load_entry(tutorial_path())) and not is_tutorial(load_entry(copy))
+
+
+async def _picker_rows(app, pilot) -> tuple[list[str], list[str]]:
+    picker = await picker_ready(pilot)
+    table = picker.query_one("#picker-table", DataTable)
+    labels = [row.label.plain if row.label is not None else "" for row in table.rows.values()]
+    return [e.drill.id for e in picker.entries], labels
+
+
+async def test_the_picker_shows_the_tutorial_first_to_a_new_trainee_and_last_after_it(services):
+    from store_support import add_session
+
+    from warroom.store.results import ResultsStore
+
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(100, 40)) as pilot:
+        ids, labels = await _picker_rows(app, pilot)
+        assert ids[0] == "tutorial" and labels[0] == "start here"
+        assert app.screen.selected().drill.id == "tutorial"  # enter starts it
+        code = ids.index("stripe-sdk-upgrade")
+        assert labels[code] == "" or domain_key(labels[code]) == "code-agent"
+        assert sum(domain_key(label) == "code-agent" for label in labels) == 1  # one labelled row per group
+    with ResultsStore(services.data_dir) as store:
+        add_session(store, "t1", trainee=services.trainee, drill_id="tutorial", outcome="contained", total=95)
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(100, 40)) as pilot:
+        ids, labels = await _picker_rows(app, pilot)
+        assert ids[0] != "tutorial" and ids[-1] == "tutorial" and labels[-1] == "tutorial"
+        assert labels[0] != "start here"

@@ -1,0 +1,174 @@
+"""The guided tutorial (`warroom tutorial`, issue 17): every lesson waits for its key, a wrong key does not advance,
+the drill clock is held while a prompt waits, the last lesson leads to the debrief, and the session is stored as a
+tutorial that the cohort statistics never count."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from warroom.cli import main
+from warroom.store.facts import read_facts
+from warroom.store.results import ResultsStore
+from warroom.tui.debrief import DebriefScreen
+from warroom.tui.tutorial import LessonPanel, TutorialScreen, tutorial_path
+from warroom.tui.tutorial_lessons import LESSONS
+
+from .conftest import advance, escalate, make_app, record_notifications, screen_text
+
+
+def _panel(app) -> str:
+    return " ".join(str(app.screen.query_one(LessonPanel).render()).split())
+
+
+async def _start(pilot) -> TutorialScreen:
+    await pilot.press("enter")  # the briefing: start the drill clock
+    await pilot.pause()
+    live = pilot.app.screen
+    assert isinstance(live, TutorialScreen)
+    return live
+
+
+async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(services):
+    app = make_app(services, drill_path=tutorial_path())
+    async with app.run_test(size=(80, 24)) as pilot:
+        told = record_notifications(app)
+        live = await _start(pilot)
+        tutor = live.tutor
+        # Lesson 1, pause: the clock stops at e03 (t=8) and waits there, however long the trainee takes.
+        await advance(pilot, 30)
+        assert tutor.waiting and tutor.current.name == "Pause"
+        assert live.replay.now == 8 and live.replay.is_released("e03") and not live.replay.is_released("e04")
+        assert "Press space to pause it" in _panel(app) and "lesson 1 of 4" in screen_text(app)
+        await pilot.press("f")  # a later lesson's key: refused and explained, nothing flagged
+        await pilot.pause()
+        assert not live.replay.flagged and "Not yet: f comes in a later lesson" in _panel(app)
+        await pilot.press("x")  # a key that does nothing: said so
+        await pilot.pause()
+        assert "x does nothing here" in _panel(app)
+        assert tutor.index == 0 and tutor.waiting and live.replay.now == 8
+        await pilot.press("space")
+        await pilot.pause()
+        assert live.paused and tutor.index == 1 and not tutor.waiting
+        assert "Press space again to resume" in _panel(app)
+        await advance(pilot, 10)
+        assert live.replay.now == 8  # paused by the trainee
+        await pilot.press("space")
+        await pilot.pause()
+        # Lesson 2, inspect: starts when the executor's report e07 (t=30) arrives.
+        await advance(pilot, 60)
+        assert tutor.waiting and tutor.current.name == "Inspect" and live.replay.now == 30
+        await pilot.press("enter")  # opens e07, the report, not the tool result: explained, not advanced
+        await pilot.pause()
+        assert [a.event for a in live.replay.actions if a.kind == "inspect"] == ["e07"]
+        assert tutor.index == 1 and "You opened e07" in _panel(app)
+        await pilot.press("e")  # escalating comes later
+        await pilot.pause()
+        assert not live.replay.escalations and "Not yet: e" in _panel(app)
+        await pilot.press("tab", "k", "enter")  # back to the trace, up to e06, open it
+        await pilot.pause()
+        # Lesson 3, flag: starts at once (its event is in the trace already).
+        assert tutor.index == 2 and tutor.waiting and tutor.current.name == "Flag"
+        await pilot.press("f", "enter")  # flag e06 with no note
+        await pilot.pause()
+        assert "e06" in live.replay.flagged
+        # Lesson 4, escalate: a wrong step is a false escalation, explained; the right one ends in the debrief.
+        assert tutor.index == 3 and tutor.current.name == "Escalate"
+        await escalate(pilot, "s1")
+        assert live.replay.false_escalations == 1 and tutor.index == 3 and "You escalated s1" in _panel(app)
+        await escalate(pilot, "s2")
+        assert tutor.finished and live.replay.contained
+        await advance(pilot, 30)
+        assert isinstance(app.screen, DebriefScreen)
+        assert app.screen.scorecard.outcome.value == "contained"  # within the deadline: the clock was held
+        assert any(m.startswith("Tutorial done") for m in told)
+    with ResultsStore(services.data_dir, create=False) as store:
+        (session,) = store.query(trainee=services.trainee)
+        assert session.mode == "tutorial" and session.drill_id == "tutorial"
+        facts, problems = read_facts(store)
+        assert facts == [] and problems == []  # stored, never counted
+
+
+def test_the_lessons_are_data_in_order():
+    assert [lesson.action for lesson in LESSONS] == ["pause", "inspect", "flag", "escalate"]
+    assert all(lesson.key in lesson.prompt for lesson in LESSONS)
+
+
+def _add(store, session_id: str, drill_id: str, mode: str, outcome: str, total: int) -> None:
+    from store_support import scorecard
+
+    from warroom.store.results import SessionInfo
+
+    started = "2026-11-02T10:00:00.000000+00:00"
+    info = SessionInfo(session_id=session_id, trainee="ana", drill_id=drill_id, drill_version=1, drill_sha256=None,
+                       drill_path=None, started_at=started,
+                       mode=mode)  # fmt: skip
+    ttd = 4.0 if outcome == "contained" else None
+    assert store.insert(info, scorecard(drill_id=drill_id, outcome=outcome, total=total, ttd=ttd), [], ended_at=started)
+
+
+def test_scores_summary_and_the_store_summaries_leave_the_tutorial_out(services):
+    with ResultsStore(services.data_dir) as store:
+        _add(store, "p1", "duplicate-charge-refunds", "practice", "contained", 90)
+        _add(store, "t1", "tutorial", "tutorial", "missed", 0)
+        facts, problems = read_facts(store)
+        assert [f.drill_id for f in facts] == ["duplicate-charge-refunds"] and problems == []
+        assert [d.drill_id for d in store.drill_summaries()] == ["duplicate-charge-refunds"]
+        (ana,) = store.trainee_summaries()
+        assert ana.sessions == 1 and ana.mean_score == 90
+        assert [s.session_id for s in store.query(mode="tutorial")] == ["t1"]  # still stored and listed
+    result = CliRunner().invoke(main, ["--data-dir", str(services.data_dir), "scores", "summary"])
+    assert result.exit_code == 0, result.output
+    assert "duplicate-charge-refunds" in result.output and "tutorial" not in result.output
+    listed = CliRunner().invoke(main, ["--data-dir", str(services.data_dir), "scores"])
+    assert listed.exit_code == 0, listed.output
+    row = next(line for line in listed.output.splitlines() if "t1" in line)
+    assert row.split("│")[-2].strip() == "tutorial"  # `scores` lists it, its mode saying it is a tutorial
+
+
+async def test_the_clock_stops_at_a_lesson_even_at_top_speed(services):
+    app = make_app(services, drill_path=tutorial_path(), speed=32)
+    async with app.run_test(size=(80, 24)) as pilot:
+        live = await _start(pilot)
+        await advance(pilot, 5, step=5)  # one tick of 160 drill seconds
+        assert live.tutor.waiting and live.replay.now == 8 and not live.replay.ended
+
+
+async def test_quitting_the_tutorial_stores_an_abandoned_tutorial_session(services):
+    app = make_app(services, drill_path=tutorial_path())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _start(pilot)
+        await advance(pilot, 10)
+        await pilot.press("q", "y")  # q works while a lesson waits
+        await pilot.pause()
+    with ResultsStore(services.data_dir, create=False) as store:
+        (session,) = store.query(trainee=services.trainee)
+        assert session.mode == "tutorial" and session.outcome == "abandoned"
+
+
+def test_warroom_tutorial_starts_the_tutorial_directly(monkeypatch, tmp_path):
+    import warroom.tui.launch as launch_module
+
+    started = []
+    monkeypatch.setattr(launch_module, "launch", lambda settings, **kw: started.append((settings, kw)))
+    result = CliRunner().invoke(main, ["tutorial", "--trainee", "newbie", "--data-dir", str(tmp_path / "d")])
+    assert result.exit_code == 0, result.output
+    ((settings, kw),) = started
+    assert settings.trainee == "newbie" and kw["start"].drill.id == "tutorial" and kw["start"].ok
+
+
+def test_a_lesson_added_later_is_one_entry():
+    """The probe lesson (another helper's `v` key, action `probe`) joins as one more Lesson: refused until reached,
+    done by its action on its target."""
+    from warroom.tui.tutorial_lessons import Lesson, Tutor
+
+    probe = Lesson(name="Probe", key="v", action="probe", at="e07", target="s2", prompt="Press v to probe s2.",
+                   ask="press v on s2.")  # fmt: skip
+    tutor = Tutor((*LESSONS[:1], probe))
+    assert not tutor.allows_action("probe") and tutor.allows_action("speed")
+    assert tutor.start_due({"e03"}.__contains__) and tutor.observe("pause", None)
+    assert not tutor.start_due({"e03"}.__contains__)  # e07 is not in the trace yet
+    assert tutor.next_stop() == "e07"
+    assert tutor.start_due({"e03", "e07"}.__contains__) and tutor.allows_action("probe")
+    assert not tutor.observe("probe", "s1") and "s1" in tutor.hint and tutor.waiting
+    assert not tutor.observe("flag", "e06") and tutor.waiting  # another kind: not this lesson's
+    assert tutor.observe("probe", "s2") and tutor.finished and tutor.current is None
