@@ -17,8 +17,8 @@ from serve_support import TOKENS, answer_key_phrases, read_until, serving
 from warroom.serve.signin import COOKIE
 from warroom.store.results import ResultsStore, StoreError
 
-# the first bundled drill's title (carbon-aware-memo), always on the picker's first screen
-PICKER_TEXT = "Evidence memo"
+# the tutorial's title: the picker's first row for a new trainee (every roster trainee of these tests is new)
+PICKER_TEXT = "Tutorial: where-is"
 
 
 def _stored(data_dir: Path, timeout: float = 30.0) -> list:
