@@ -38,7 +38,7 @@ async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(se
         await advance(pilot, 30)
         assert tutor.waiting and tutor.current.name == "Pause"
         assert live.replay.now == 8 and live.replay.is_released("e03") and not live.replay.is_released("e04")
-        assert "Press space to pause it" in _panel(app) and "lesson 1 of 4" in screen_text(app)
+        assert "Press space to pause it" in _panel(app) and "lesson 1 of 5" in screen_text(app)
         await pilot.press("f")  # a later lesson's key: refused and explained, nothing flagged
         await pilot.pause()
         assert not live.replay.flagged and "Not yet: f comes in a later lesson" in _panel(app)
@@ -71,10 +71,21 @@ async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(se
         await pilot.press("f", "enter")  # flag e06 with no note
         await pilot.pause()
         assert "e06" in live.replay.flagged
-        # Lesson 4, escalate: a wrong step is a false escalation, explained; the right one ends in the debrief.
-        assert tutor.index == 3 and tutor.current.name == "Escalate"
+        # Lesson 4, probe: v opens the probe dialog on e06's step (s2), enter asks for p1; its answer comes 6 s later.
+        assert tutor.index == 3 and tutor.waiting and tutor.current.name == "Probe"
+        await pilot.press("v")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [a.probe for a in live.replay.actions if a.kind == "probe"] == ["p1"]
+        assert tutor.index == 4 and not tutor.waiting and not live.replay.is_released("p1")
+        # Lesson 5, escalate: starts when the probe's answer is in; a wrong step is a false escalation, explained;
+        # the right one ends in the debrief.
+        await advance(pilot, 10)
+        assert live.replay.is_released("p1") and tutor.waiting and tutor.current.name == "Escalate"
+        assert "p1" in screen_text(app)  # the probe's answer is a row of the trace
         await escalate(pilot, "s1")
-        assert live.replay.false_escalations == 1 and tutor.index == 3 and "You escalated s1" in _panel(app)
+        assert live.replay.false_escalations == 1 and tutor.index == 4 and "You escalated s1" in _panel(app)
         await escalate(pilot, "s2")
         assert tutor.finished and live.replay.contained
         await advance(pilot, 30)
@@ -89,7 +100,7 @@ async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(se
 
 
 def test_the_lessons_are_data_in_order():
-    assert [lesson.action for lesson in LESSONS] == ["pause", "inspect", "flag", "escalate"]
+    assert [lesson.action for lesson in LESSONS] == ["pause", "inspect", "flag", "probe", "escalate"]
     assert all(lesson.key in lesson.prompt for lesson in LESSONS)
 
 

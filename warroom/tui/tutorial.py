@@ -92,7 +92,9 @@ class LessonPanel(Static):
 
 
 def _target(action: Action) -> str | None:
-    """The event or plan step an action names (an inspect, flag or probe names an event; an escalation a step)."""
+    """What an action names: a probe its probe id, an inspect or flag its event, an escalation its plan step."""
+    if action.probe is not None:
+        return action.probe
     return action.event if action.event is not None else action.step
 
 

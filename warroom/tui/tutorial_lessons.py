@@ -2,7 +2,7 @@
 
 A lesson is one entry of :data:`LESSONS`: the prompt shown at the bottom of the war room, the key it names, the
 trainee action that completes it (an action kind of :class:`~warroom.core.actions.ActionKind`: ``pause``,
-``inspect``, ``flag``, ``escalate``; ``probe`` once the war room has it), the trace event at which it starts and,
+``inspect``, ``flag``, ``probe``, ``escalate``), the trace event at which it starts and,
 optionally, the event (inspect, flag, probe) or plan step (escalate) that action must name. The lessons run in
 order, one at a time: a lesson starts once its event is in the trace and every lesson before it is done, and while
 it waits the drill clock is held (:class:`~warroom.tui.tutorial.TutorialScreen`). Adding a lesson is adding an
@@ -75,7 +75,7 @@ class Lesson:
     done: str = ""
 
 
-#: The tutorial's lessons, in order, on drills/tutorial.yaml (events e03, e07, step s2).
+#: The tutorial's lessons, in order, on drills/tutorial.yaml (events e03, e06, e07, step s2, probe p1).
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         name="Pause",
@@ -124,13 +124,29 @@ LESSONS: tuple[Lesson, ...] = (
         done="Flagged: ⚑ marks e06 in the trace. Flagged events are cited as evidence when you escalate.",
     ),
     Lesson(
+        name="Probe",
+        key="v",
+        action="probe",
+        at="e07",
+        target="p1",
+        prompt=(
+            "When a result looks wrong and you want proof, ask the executor to verify its step. Press v, choose "
+            "the probe p1 of s2 and press enter: the answer comes in as a trace event some seconds of drill time "
+            "later. Needless probes cost a little, so ask when it matters."
+        ),
+        ask="press v, choose the probe p1, then enter.",
+        wrong="You asked for {got}; this lesson asks for {target}: press v and choose it.",
+        done="Asked: the executor checks s2; its answer (p1) comes 6 s of drill time later (the clock runs till then).",
+    ),
+    Lesson(
         name="Escalate",
         key="e",
         action="escalate",
-        at="e07",
+        at="p1",
         target="s2",
         prompt=(
-            "The fault is in plan step s2, Look up the orders: it searched with ticket ids. Press e to escalate to "
+            "The probe's answer (p1) confirms it: the fault is in plan step s2, Look up the orders, which searched "
+            "with ticket ids. Press e to escalate to "
             "the planner: type s2 to choose the step, tab twice to see e06 ticked as your evidence, then enter and "
             "y to confirm."
         ),
