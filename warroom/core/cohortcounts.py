@@ -21,7 +21,6 @@ the caller chose (the counted modes).
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
@@ -29,13 +28,11 @@ from warroom.core.measures import (
     TARGET_RELIABILITY,
     a_prime,
     d_prime_and_c,
-    pearson_r,
     point_biserial,
     rate,
-    sessions_needed,
     spearman_brown,
 )
-from warroom.core.stats import CohortStats, DrillStats, Reliability, TraineeStats
+from warroom.core.stats import CohortStats, DrillStats, Reliability, TraineeStats, ceil_sessions, reliability_of
 
 
 @dataclass(slots=True)
@@ -89,11 +86,6 @@ def _sum(pairs: list[PairCounts]) -> PairCounts:
     return PairCounts(*map(sum, columns[:-1]), any(columns[-1]))  # type: ignore[arg-type, call-arg]
 
 
-def _ceil(x: float) -> int:
-    """Round a session count up, forgiving float noise (59.000000001 is 59) (as :mod:`warroom.core.stats`)."""
-    return max(0, math.ceil(x - 1e-9))
-
-
 def stats_from_counts(counts: CohortCounts, *, target: float = TARGET_RELIABILITY) -> CohortStats:
     """The :class:`CohortStats` of ``counts``: equal to :func:`~warroom.core.stats.summarize` of the sessions
     counted. Raises ValueError for a target outside 0..1 (exclusive) or counts that are not shares."""
@@ -133,13 +125,7 @@ def _reliability(halves: dict[str, tuple[int, float, int, float]], target: float
         odd.append(sum_odd / n_odd)
         even.append(sum_even / n_even)
         sizes += (n_odd, n_even)
-    r = pearson_r(odd, even)
-    half = len(sizes) / math.fsum(1 / s for s in sizes) if sizes else None
-    if r is None or r <= 0 or half is None:
-        return Reliability(len(odd), r, half, None, None, target), None
-    needed = sessions_needed(r, half, target)
-    assert needed is not None  # r > 0
-    return Reliability(len(odd), r, half, spearman_brown(r, 2), _ceil(needed), target), needed
+    return reliability_of(odd, even, sizes, target)
 
 
 def _trainee_stats(
@@ -151,7 +137,7 @@ def _trainee_stats(
     reliability = more = None
     if needed is not None and rel.split_half_r is not None and rel.half_sessions and n:
         reliability = spearman_brown(rel.split_half_r, n / rel.half_sessions)
-        more = _ceil(needed - n)
+        more = ceil_sessions(needed - n)
     return TraineeStats(
         trainee=name,
         sessions=n,

@@ -287,7 +287,7 @@ _started_at = attrgetter("started_at")
 _drill_id = attrgetter("drill_id")
 
 
-def _ceil(x: float) -> int:
+def ceil_sessions(x: float) -> int:
     """Round a session count up, forgiving float noise (59.000000001 is 59)."""
     return max(0, math.ceil(x - 1e-9))
 
@@ -304,13 +304,23 @@ def _reliability(played: Iterable[list[SessionFacts]], target: float) -> tuple[R
         odd.append(sum(f.score for f in a) / len(a))
         even.append(sum(f.score for f in b) / len(b))
         sizes += (len(a), len(b))
+    return reliability_of(odd, even, sizes, target)
+
+
+def reliability_of(
+    odd: list[float], even: list[float], sizes: list[int], target: float
+) -> tuple[Reliability, float | None]:
+    """The split-half reliability of the trainees' mean scores over their odd and over their even sessions (``odd``,
+    ``even``: one value per trainee; ``sizes``: the sessions in every half, for the harmonic-mean half length), and
+    the exact (unrounded) sessions needed for reliability ``target`` (None when it cannot be worked out). Shared by
+    :func:`summarize` and the database-counted statistics (:mod:`warroom.core.cohortcounts`)."""
     r = pearson_r(odd, even)
     half = len(sizes) / math.fsum(1 / s for s in sizes) if sizes else None
     if r is None or r <= 0 or half is None:
         return Reliability(len(odd), r, half, None, None, target), None
     needed = sessions_needed(r, half, target)
     assert needed is not None  # r > 0
-    return Reliability(len(odd), r, half, spearman_brown(r, 2), _ceil(needed), target), needed
+    return Reliability(len(odd), r, half, spearman_brown(r, 2), ceil_sessions(needed), target), needed
 
 
 def _trainee_stats(
@@ -328,7 +338,7 @@ def _trainee_stats(
     reliability = more = None
     if needed is not None and rel.split_half_r is not None and rel.half_sessions and n:
         reliability = spearman_brown(rel.split_half_r, n / rel.half_sessions)
-        more = _ceil(needed - n)
+        more = ceil_sessions(needed - n)
     return TraineeStats(
         trainee=name,
         sessions=n,
