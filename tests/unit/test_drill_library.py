@@ -21,6 +21,7 @@ from warroom.core.evidenceref import evidence_ids
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.core.probes import available_at, earliest_evidence_at, earliest_result_at
 from warroom.core.replay import EndReason, Replay
+from warroom.core.variants import check_variants
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/drill.schema.json"
 
@@ -70,6 +71,22 @@ def test_drill_passes_run_checks(path: Path):
     drill = loader.load_drill(path)
     report = check.run_checks(drill)
     assert report.passed, f"{drill.id}: " + "; ".join(report.problems)
+
+
+#: The drills that declare seeded variants (issue 17: each passes `warroom check` over 20 of them).
+VARIANT_DRILL_FILES = [p for p in DRILL_FILES if loader.load_drill(p).variants is not None]
+
+
+@pytest.mark.parametrize("path", VARIANT_DRILL_FILES, ids=_ids(VARIANT_DRILL_FILES))
+def test_drill_passes_run_checks_over_20_seeded_variants(path: Path):
+    drill = loader.load_drill(path)
+    seeded = check_variants(drill, 20)
+    assert seeded.seeds == tuple(range(20))
+    assert not seeded.problems, f"{drill.id}: " + "; ".join(seeded.problems)
+
+
+def test_some_bundled_drills_declare_variants():
+    assert len(VARIANT_DRILL_FILES) >= 3, [p.stem for p in VARIANT_DRILL_FILES]
 
 
 @pytest.mark.parametrize("path", FAULT_DRILL_FILES, ids=_ids(FAULT_DRILL_FILES))
