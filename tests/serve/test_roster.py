@@ -68,6 +68,8 @@ def test_roster_add_refuses_a_bad_name(tmp_path, name):
         (f"trainees:\n  - {{name: Ada, token: '{hash_token('a')}'}}\n  - {{name: Ada, token: '{hash_token('b')}'}}\n",
          "3:12", "'Ada' is in the roster twice"),
     ],
+    ids=["not-yaml", "not-a-mapping", "unknown-key", "plain-token", "no-token", "twice"],  # hashes are salted: the
+    # same ids in every xdist worker
 )
 def test_a_bad_roster_is_reported_at_its_place(tmp_path, text, where, message):
     path = tmp_path / "roster.yaml"
