@@ -31,7 +31,11 @@ from warroom.tui.tracetable import TraceTable
 from .conftest import advance, escalate, make_app, screen_text
 
 SHAPES = TESTS / "fixtures" / "shapes"
-SHAPE_FILES = sorted(SHAPES.glob("shape-*.yaml"))
+#: Shapes 9-11 (a fault in the plan or set-up, comparison / absence / field-path evidence, probes) need moves this
+#: generic script does not make ("the plan" in the dialog, citing a whole comparison, asking for a probe): they are
+#: played to containment by tests/tui/test_shapes_origins_evidence.py and tests/tui/test_probe.py.
+OWN_TESTS = ("shape-09", "shape-10", "shape-11")
+SHAPE_FILES = sorted(p for p in SHAPES.glob("shape-*.yaml") if not p.stem.startswith(OWN_TESTS))
 #: 80 columns (the TUI's narrowest supported width), tall enough for the inspector to show a whole event.
 SIZE = (80, 40)
 

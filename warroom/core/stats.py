@@ -310,10 +310,8 @@ def _reliability(played: Iterable[list[SessionFacts]], target: float) -> tuple[R
 def reliability_of(
     odd: list[float], even: list[float], sizes: list[int], target: float
 ) -> tuple[Reliability, float | None]:
-    """The split-half reliability of the trainees' mean scores over their odd and over their even sessions (``odd``,
-    ``even``: one value per trainee; ``sizes``: the sessions in every half, for the harmonic-mean half length), and
-    the exact (unrounded) sessions needed for reliability ``target`` (None when it cannot be worked out). Shared by
-    :func:`summarize` and the database-counted statistics (:mod:`warroom.core.cohortcounts`)."""
+    """The split-half reliability of the trainees' mean scores over odd and even sessions (``odd``, ``even``: one
+    per trainee; ``sizes``: every half's session count) and the exact sessions needed for ``target`` (or None)."""
     r = pearson_r(odd, even)
     half = len(sizes) / math.fsum(1 / s for s in sizes) if sizes else None
     if r is None or r <= 0 or half is None:
