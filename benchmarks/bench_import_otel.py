@@ -2,11 +2,12 @@
 
 Run: ``.venv/bin/python benchmarks/bench_import_otel.py [--spans N] [--repeat R] [--profile]``
 
-Writes one OTLP/JSON trace of N spans (default 5,000: a root agent, then rounds of a chat span and two parallel
-tool spans, one of them failing every tenth round) and times (median of R) ``warroom import otel FILE --out TMP``
-as a whole process; the goal is under 2 s (issue 16). The drill written is then loaded once (untimed) and must fail
-validation only for its missing answer key. ``--profile`` prints a cProfile of one in-process import. Figures
-only: nothing here asserts on timing.
+Writes one OTLP/JSON trace of N spans (default 5,000), recorded with the OpenTelemetry SDK by
+tests/fixtures/generate_traces.py (needs the ``test`` extra): the fixtures' planner-executor run, its executor
+lengthened by rounds of a model call (and its HTTP span) and two parallel tool calls; and times (median of R)
+``warroom import otel FILE --out TMP`` as a whole process; the goal is under 2 s (issue 16). The drill written is
+then loaded once (untimed) and must fail validation only for its missing answer key. ``--profile`` prints a
+cProfile of one in-process import. Figures only: nothing here asserts on timing.
 """
 
 from __future__ import annotations
@@ -24,43 +25,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-T0 = 1_764_550_000_000_000_000
-MS = 1_000_000
-
-
-def _attrs(d: dict) -> list[dict]:
-    return [{"key": k, "value": {"intValue": str(v)} if isinstance(v, int) else {"stringValue": v}}
-            for k, v in d.items()]
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 
 
 def big_trace(spans: int) -> dict:
-    """An OTLP/JSON document with one trace of ``spans`` spans (GenAI conventions, current attributes)."""
-    trace = "5b8efff798038103d269b633813fc60c"
-    out = [{"traceId": trace, "spanId": f"{1:016x}", "name": "invoke_agent lead", "startTimeUnixNano": str(T0),
-            "endTimeUnixNano": str(T0 + spans * 100 * MS),
-            "attributes": _attrs({"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "lead"})}]
-    n = 1
-    while len(out) < spans:
-        start = T0 + n * 100 * MS
-        n += 1
-        kind = len(out) % 3
-        if kind == 1:
-            attrs = {"gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4.1",
-                     "gen_ai.usage.input_tokens": 1000 + n, "gen_ai.usage.output_tokens": 50,
-                     "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": [
-                         {"type": "text", "content": f"Round {n}: call the two tools."}]}])}
-        else:
-            attrs = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": f"tool{kind}",
-                     "gen_ai.tool.call.id": f"call_{n}", "gen_ai.tool.call.arguments": json.dumps({"n": n}),
-                     "gen_ai.tool.call.result": json.dumps({"rows": n % 7})}
-        span = {"traceId": trace, "spanId": f"{n:016x}", "parentSpanId": f"{1:016x}",
-                "name": attrs["gen_ai.operation.name"], "startTimeUnixNano": str(start),
-                "endTimeUnixNano": str(start + 80 * MS), "attributes": _attrs(attrs)}
-        if kind == 2 and n % 10 == 0:
-            span["status"] = {"code": 2, "message": "upstream timeout"}
-        out.append(span)
-    return {"resourceSpans": [{"resource": {"attributes": _attrs({"service.name": "bench"})},
-                               "scopeSpans": [{"scope": {"name": "bench"}, "spans": out}]}]}
+    """An OTLP/JSON document with one trace of at least ``spans`` spans, recorded with the OpenTelemetry SDK by
+    tests/fixtures/generate_traces.py (its scripted run, lengthened by executor rounds)."""
+    sys.path.insert(0, str(FIXTURES))
+    from generate_traces import big_trace as generated
+
+    return generated(spans)
 
 
 def warroom_cmd() -> list[str]:
@@ -75,7 +49,9 @@ def measure(spans: int, repeat: int) -> dict:
 
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "trace.json"
-        src.write_text(json.dumps(big_trace(spans)), encoding="utf-8")
+        doc = big_trace(spans)
+        spans = sum(len(ss["spans"]) for rs in doc["resourceSpans"] for ss in rs["scopeSpans"])  # as recorded
+        src.write_text(json.dumps(doc), encoding="utf-8")
         times = []
         for i in range(repeat):
             out = Path(tmp) / f"out{i}"

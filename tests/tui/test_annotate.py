@@ -1,5 +1,5 @@
 """``warroom annotate``'s author mode, driven by keys: each importer's fixture, imported into tmp_path, is marked up,
-saved, passes ``warroom validate`` and ``warroom check`` (or shows why check cannot pass) and plays to a debrief."""
+saved, passes ``warroom validate`` and ``warroom check`` and plays to a debrief."""
 
 from __future__ import annotations
 
@@ -27,14 +27,14 @@ from .conftest import advance, escalate, make_app, record_notifications, screen_
 
 FIXTURES = REPO / "tests" / "fixtures"
 
-#: importer, fixture, drill file written, evidence, distractor, damage event, deadline seconds after the evidence,
-#: and whether `warroom check` can pass (the OpenInference fixture's damage comes 4.8 s after the first event of
-#: its faulty step: less than check's 5 s reaction window, so no deadline fits; the panel says so).
+#: importer, fixture, drill file written, evidence, distractor, damage event, and the deadline in seconds after the
+#: evidence. The evidence is the invoice list that says it is one page of two (``next_cursor``), the distractor the
+#: payment of that page (a large amount, but the invoices were due), the damage the month closed with invoices
+#: unpaid (late fees).
 CASES = [
-    ("chat", "chat/refund.json", "chat-refund.yaml", "m003", None, "m006", 7, True),
-    ("otel", "otel/current.json", "otel-current.yaml", "e0008", "e0010", "e0012", 7, True),
-    ("openinference", "openinference/phoenix.jsonl", "openinference-phoenix.yaml", "e0004", "e0007", "e0009", 4.5,
-     False),
+    ("chat", "chat/refund.json", "chat-refund.yaml", "m003", None, "m006", 7),
+    ("otel", "otel/current.json", "otel-current.yaml", "call_inv", "e0014", "e0017", 7),
+    ("openinference", "openinference/phoenix.jsonl", "openinference-phoenix.yaml", "call_inv", "e0016", "e0019", 7),
 ]
 
 
@@ -87,9 +87,9 @@ async def mark_up(pilot, screen: AnnotateScreen, evidence: str, distractor: str 
     assert app.screen is screen
 
 
-@pytest.mark.parametrize("importer,fixture,name,evidence,distractor,damage,after,winnable", CASES)
+@pytest.mark.parametrize("importer,fixture,name,evidence,distractor,damage,after", CASES)
 async def test_annotate_each_importers_fixture(tmp_path, services, importer, fixture, name, evidence, distractor,
-                                               damage, after, winnable):
+                                               damage, after):
     path = imported(tmp_path, importer, fixture, name)
     app = AnnotateApp(open_for_annotation(path), clock=MockClock())
     async with app.run_test(size=(120, 40)) as pilot:
@@ -105,16 +105,8 @@ async def test_annotate_each_importers_fixture(tmp_path, services, importer, fix
         assert screen.findings.problems == []
         text = screen_text(app)
         assert "validate: valid" in text
-        if winnable:
-            assert screen.findings.ok, screen.findings.check
-            assert "check: passed" in text and "winnable in time" in screen.query_one(Inspector).text
-        else:
-            assert screen.findings.check == [
-                "cannot be won by a person: the deadline (7.7 s) leaves only 4.5 s after the earliest evidence "
-                "(3.2 s); give at least 5 s to read it and escalate"
-            ]
-            assert "check: 1 problem(s)" in text
-            assert "cannot be won by a person" in screen.query_one(Inspector).text
+        assert screen.findings.ok, screen.findings.check
+        assert "check: passed" in text and "winnable in time" in screen.query_one(Inspector).text
         await pilot.press("q")  # saved: leaves without asking
     drill = load_drill(path)
     key = drill.answer_key
@@ -126,7 +118,7 @@ async def test_annotate_each_importers_fixture(tmp_path, services, importer, fix
     validate = CliRunner().invoke(main, ["validate", str(path)])
     assert validate.exit_code == 0, validate.output
     check = CliRunner().invoke(main, ["check", str(path)])
-    assert (check.exit_code == 0) is winnable, check.output
+    assert check.exit_code == 0, check.output
     await plays_to_debrief(services, path, key.fault.origin_step, evidence)
 
 

@@ -18,29 +18,35 @@ def test_span_kinds_map_to_agents_model_calls_tools_and_retrievers() -> None:
     [(data, header)] = openinference.convert_file(PHOENIX)
     ev = {e["id"]: e for e in data["trace"]}
     assert {a["name"]: a["role"] for a in data["agents"]} == {
-        "user": "human", "support-agent": "planner", "tools": "tool-host"}
-    assert data["briefing"]["goal"] == "Cancel my order #1042 and refund it to the original card."
+        "user": "human", "lead": "planner", "tools": "tool-host", "scout": "executor"}
+    assert data["briefing"]["goal"] == "Reconcile March's vendor invoices and pay what is unpaid, once."
     # RETRIEVER: a tool call with the query, its documents the result
     retrieval = next(e for e in data["trace"] if e["kind"] == "tool_call")
     assert retrieval["tool"] == "retrieve-policy"
-    assert retrieval["arguments"] == {"query": "refund policy cancelled orders"}
+    assert retrieval["arguments"] == {"query": "vendor payment policy"}
     docs = next(e for e in data["trace"] if e["kind"] == "tool_result")
-    assert docs["output"][1] == "Gift-card orders are refunded as store credit."
+    assert docs["output"][1] == "A month is closed only when no invoice of it is unpaid."
+    # AGENT under an AGENT's TOOL span (another service): a handoff from the planner
+    handoff = next(e for e in data["trace"] if e["kind"] == "handoff")
+    assert (handoff["from_agent"], handoff["to_agent"]) == ("lead", "scout")
     # LLM: llm.model_name, llm.token_count.*, the tool calls it asked for are one batch
     llm = [e for e in data["trace"] if e["kind"] == "planner_call"]
-    assert llm[0]["usage"] == {"input_tokens": 812, "output_tokens": 64} and llm[0]["model"] == "gpt-4o-mini"
-    assert llm[0]["content"] == "[tool call cancel_order] [tool call refund]"
-    assert ev["call_cancel"]["batch"] == ev["call_refund"]["batch"] == llm[0]["id"]
+    assert llm[0]["usage"] == {"input_tokens": 1850, "output_tokens": 96}
+    assert llm[0]["model"] == "gpt-4.1-2025-04-14"
+    scout = [e for e in data["trace"] if e["kind"] == "executor_message"]
+    assert scout[0]["content"] == "[tool call erp.list_invoices] [tool call erp.list_credits]"
+    assert ev["call_inv"]["batch"] == ev["call_cred"]["batch"] == scout[0]["id"]
     # TOOL: tool.name, input.value as arguments, output.value as the result; an exception is an error result
-    assert ev["call_refund"]["arguments"] == {"order_id": 1042, "method": "gift_card"}
-    results = {e["call"]: e for e in data["trace"] if e["kind"] == "tool_result"}
-    assert results["call_cancel"]["output"] == '{"status": "cancelled"}'
-    assert results["call_refund"]["status"] == "error"
-    assert results["call_refund"]["output"] == "PaymentGatewayError: card on file expired"
-    # output.value when there are no output messages; usage estimated when the span has no token counts
-    assert llm[1]["content"] == "Your order is cancelled and the refund is on its way to your card."
-    assert llm[1]["usage"]["estimated"] is True
+    assert ev["call_pay"]["arguments"]["month"] == "2026-03" and len(ev["call_pay"]["arguments"]["invoice_ids"]) == 20
+    results = {e.get("call"): e for e in data["trace"] if e["kind"] == "tool_result"}
+    assert results["call_close"]["output"] == '{"closed": true, "unpaid_left": 20, "late_fees_usd": 184.5}'
+    assert results["call_cred"]["status"] == "error"
+    assert results["call_cred"]["output"] == "TimeoutError: ERP did not answer in 1.0 s"
+    # output.value when there are no output messages (the streamed reply); usage estimated: no token counts
+    assert scout[1]["content"] == "All March invoices fetched (credits unavailable)."
+    assert scout[1]["usage"]["estimated"] is True
     assert "spans that are not agent, model or tool spans (1)" in data["source"]  # the CHAIN span
+    assert "attributes the importer does not read (0)" in data["source"]
     assert "estimated" in header and "answer_key" not in data
 
 

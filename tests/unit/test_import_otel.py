@@ -25,33 +25,62 @@ def test_current_conventions_map_agents_models_tools_and_errors() -> None:
     assert {a["name"]: a["role"] for a in data["agents"]} == {
         "user": "human", "lead": "planner", "scout": "executor", "tools": "tool-host"}
     assert data["briefing"]["goal"] == "Reconcile March's vendor invoices and pay what is unpaid, once."
-    # the sub-agent's invoke_agent span is a handoff at its own start time (2.4 s, before its parent's chat ended)
+    # the sub-agent (another service, its clock 0.4 s behind) starts before its parent tool span: its handoff is
+    # at its own start time (3.98 s), before the planner call that asked for it ended (4.23 s)
     handoff = next(e for e in data["trace"] if e["kind"] == "handoff")
-    assert (handoff["from_agent"], handoff["to_agent"], handoff["t"]) == ("lead", "scout", 2.4)
+    assert (handoff["from_agent"], handoff["to_agent"], handoff["t"]) == ("lead", "scout", 3.98)
+    assert ev["e0003"]["kind"] == "planner_call" and ev["e0003"]["t"] == 4.23
+    assert ev["call_scout"]["tool"] == "transfer_to_scout" and ev["call_scout"]["t"] == 4.28
     # the planner's chat spans are planner calls that start plan steps, with the recorded usage and model
     planner_calls = [e for e in data["trace"] if e["kind"] == "planner_call"]
-    assert [e["step"] for e in planner_calls] == ["p01", "p02"]
-    assert planner_calls[0]["usage"] == {"input_tokens": 2000, "output_tokens": 500}
-    assert planner_calls[0]["model"] == "gpt-4.1-2025-04-14" and planner_calls[0]["finish_reason"] == "stop"
-    # parallel tool calls: ids from gen_ai.tool.call.id, one batch (the chat turn that asked for both)
-    assert ev["call_inv"]["batch"] == ev["call_cred"]["batch"] == "e0004"
-    assert ev["call_inv"]["arguments"] == {"month": "2026-03"} and ev["call_inv"]["t"] == 3.1
+    assert [e["step"] for e in planner_calls] == ["p01", "p02", "p03", "p04"]
+    assert planner_calls[0]["usage"] == {"input_tokens": 1850, "output_tokens": 96}
+    assert planner_calls[0]["model"] == "gpt-4.1-2025-04-14" and planner_calls[0]["finish_reason"] == "tool_calls"
+    assert planner_calls[-1]["finish_reason"] == "stop"
+    # parallel tool calls: ids from gen_ai.tool.call.id, one batch (the chat turn that asked for both), overlapping
+    assert ev["call_inv"]["batch"] == ev["call_cred"]["batch"] == "e0005"
+    assert ev["call_inv"]["arguments"] == {"month": "2026-03"} and ev["call_inv"]["t"] == 6.63
+    assert ev["call_cred"]["t"] == 6.65
     results = {e["call"]: e for e in data["trace"] if e["kind"] == "tool_result"}
-    assert results["call_inv"]["output"] == '{"invoices": 40, "returned": 20, "next_cursor": "c2"}'
-    assert results["call_inv"]["duration_ms"] == 2900.0 and results["call_inv"]["status"] == "ok"
+    assert json.loads(results["call_inv"]["output"])["next_cursor"] == "c2"
+    assert results["call_inv"]["duration_ms"] == 1300.0 and results["call_inv"]["status"] == "ok"
+    assert results["call_inv"]["t"] == 7.93 and results["call_cred"]["t"] == 7.65  # the error came back first
     # the tool error: its exception event is the output, its status an error
     assert results["call_cred"]["status"] == "error"
-    assert results["call_cred"]["output"] == "TimeoutError: ERP did not answer in 1.4 s"
-    # missing usage is estimated and says so; the tool-call-only turn shows its calls
+    assert results["call_cred"]["output"] == "TimeoutError: ERP did not answer in 1.0 s"
+    # the sub-agent's answer is its tool span's result
+    assert results["call_scout"]["output"] == "All March invoices fetched (credits unavailable)."
+    # missing usage (a streamed reply) is estimated and says so; the tool-call-only turn shows its calls
     estimated = [e for e in data["trace"] if e.get("usage", {}).get("estimated")]
     assert [e["content"] for e in estimated] == ["All March invoices fetched (credits unavailable)."]
-    assert ev["e0004"]["content"].startswith("[tool call erp.list_invoices {")
+    assert ev["e0005"]["content"].startswith('[tool call erp.list_invoices {"month": "2026-03"}]\n')
     assert "token counts of model spans without usage" in data["source"] and "estimated" in header
-    assert "spans that are not agent, model or tool spans (1)" in data["source"]
-    assert "attributes the importer does not read (2)" in data["source"]  # two http.* attributes
-    assert data["models"]["executor"]["name"] == "gpt-4.1-mini"
+    assert "spans that are not agent, model or tool spans (6)" in data["source"]  # the HTTP client spans
+    # three per HTTP span: http.request.method, url.full, http.response.status_code
+    assert "attributes the importer does not read (18)" in data["source"]
+    assert data["models"]["executor"]["name"] == "gpt-4.1-mini-2025-04-14"
     times = [e["t"] for e in data["trace"]]
-    assert times == sorted(times) and times[-1] == 14.0
+    assert times == sorted(times) and times[-1] == 24.33
+
+
+def test_a_trace_split_over_two_files_out_of_order_is_the_same_trace(tmp_path: Path) -> None:
+    """The Collector's file exporter's JSON Lines, dealt over two files with the lines shuffled: each file alone is a
+    part of the trace; the two files concatenated (as docs/importing.md says) make the same drill as the one
+    document."""
+    parts = sorted((FIXTURES / "otel-split").glob("*.jsonl"))
+    assert len(parts) == 2
+    spans = [read_spans(p) for p in parts]
+    assert all(spans) and sum(map(len, spans)) == len(read_spans(OTEL / "current.json"))
+    starts = [s.start_ns for p in spans for s in p]
+    assert starts != sorted(starts)  # out of order, within and across the files
+    joined = tmp_path / "current.jsonl"
+    joined.write_text("".join(p.read_text(encoding="utf-8") for p in parts), encoding="utf-8")
+    [(whole, _)] = otel.convert_file(OTEL / "current.json")
+    [(cat, _)] = otel.convert_file(joined)
+    for part in ("models", "agents", "plan", "trace", "briefing"):
+        assert cat[part] == whole[part], part
+    [(first, _)] = otel.convert_file(parts[0])
+    assert len(first["trace"]) < len(whole["trace"])
 
 
 def test_older_conventions_in_json_lines_with_two_traces_and_spans_across_lines() -> None:
