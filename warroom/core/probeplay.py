@@ -5,7 +5,7 @@ which it inherits). The rules are in :mod:`warroom.core.probes`, docs/war-room.m
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from warroom.core.actions import Action, ActionKind
 from warroom.core.evidenceref import detection_events
@@ -102,17 +102,15 @@ class ProbePlay:
         # The earliest evidence event's time, or the earliest result of a probe that finds the fault.
         self._first_evidence_t = earliest_evidence_at(drill)
 
-    def _check_live(self) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by Replay (warroom.core.replay), which inherits this mixin; declared for mypy only
 
-    def _record(self, action: Action) -> Action:
-        raise NotImplementedError
+        def _check_live(self) -> None: ...
 
-    def _charge_event(self, ev: Any) -> None:
-        raise NotImplementedError
+        def _record(self, action: Action) -> Action: ...
 
-    def advance_to(self, t: float) -> list[Any]:
-        raise NotImplementedError
+        def _charge_event(self, ev: Any) -> None: ...
+
+        def advance_to(self, t: float) -> list[Any]: ...
 
     def probe(self, probe_id: str) -> Action:
         """Ask the executor to verify a plan step: request the drill's probe ``probe_id`` (format 2). Its result is
