@@ -96,24 +96,37 @@ def test_who_and_when_redaction_keeps_the_answer_key_playable(tmp_path: Path) ->
     assert run_checks(drill).passed
 
 
+LEGACY = FIXTURES / "otel" / "legacy.jsonl"
+
+
+def _trace_ids(path: Path) -> list[str]:
+    """The trace ids of an OTLP/JSON Lines file, read from its text in order of first appearance."""
+    ids = [s["traceId"] for line in path.read_text(encoding="utf-8").splitlines()
+           for rs in json.loads(line)["resourceSpans"] for ss in rs["scopeSpans"] for s in ss["spans"]]
+    return list(dict.fromkeys(ids))
+
+
 def test_trace_id_picks_one_trace(tmp_path: Path) -> None:
-    src = FIXTURES / "otel" / "legacy.jsonl"
+    run, followup = _trace_ids(LEGACY)  # the agent run, then the follow-up question
     out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["import", "otel", str(src), "--out", str(out),
-                                       "--trace-id", " 1BF7651916CD43DD8448EB211C80319D "])
+    result = CliRunner().invoke(main, ["import", "otel", str(LEGACY), "--out", str(out),
+                                       "--trace-id", f" {followup.upper()} "])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == ["otel-legacy.yaml"]
     drill = yaml.safe_load((out / "otel-legacy.yaml").read_text(encoding="utf-8"))
-    assert "trace 1bf7651916cd43dd8448eb211c80319d" in drill["source"]
+    assert f"trace {followup}" in drill["source"] and run not in drill["source"]
+    assert drill["briefing"]["goal"] == "Which March invoices did you pay, and when?"  # the follow-up's, not the run's
 
 
 def test_without_trace_id_each_trace_is_a_drill(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["import", "otel", str(FIXTURES / "otel" / "legacy.jsonl"), "--out", str(out)])
+    result = CliRunner().invoke(main, ["import", "otel", str(LEGACY), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    sources = [yaml.safe_load(p.read_text(encoding="utf-8"))["source"] for p in sorted(out.iterdir())]
-    assert [s.split("trace ")[1][:32] for s in sources] == ["0af7651916cd43dd8448eb211c80319c",
-                                                           "1bf7651916cd43dd8448eb211c80319d"]
+    drills = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(out.iterdir())]
+    assert [d["source"].split("trace ")[1][:32] for d in drills] == _trace_ids(LEGACY)
+    goals = [d["briefing"]["goal"] for d in drills]
+    assert goals == ["Reconcile March's vendor invoices and pay what is unpaid, once.",
+                     "Which March invoices did you pay, and when?"]
 
 
 def test_an_absent_trace_id_names_the_ids_found_and_writes_nothing(tmp_path: Path) -> None:

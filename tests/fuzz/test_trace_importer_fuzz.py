@@ -26,6 +26,7 @@ CASES = [
     (chat.convert_file, FIXTURES / "chat" / "refund.json"),
     (chat.convert_file, FIXTURES / "chat" / "tau-bench.json"),
     (otel.convert_file, FIXTURES / "otel" / "current.json"),
+    (otel.convert_file, FIXTURES / "otel" / "legacy.jsonl"),
     (openinference.convert_file, FIXTURES / "openinference" / "phoenix.jsonl"),
 ]
 JSON = st.recursive(

@@ -9,7 +9,7 @@ import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key, sparse_file
 
 from warroom.importers import otel
-from warroom.importers.otlp import read_spans
+from warroom.importers.otlp import group_traces, read_spans
 from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
 OTEL = FIXTURES / "otel"
@@ -83,18 +83,78 @@ def test_a_trace_split_over_two_files_out_of_order_is_the_same_trace(tmp_path: P
     assert len(first["trace"]) < len(whole["trace"])
 
 
-def test_older_conventions_in_json_lines_with_two_traces_and_spans_across_lines() -> None:
+def _legacy_spans() -> dict[str, list]:
+    """The legacy fixture's spans by trace id, in the order the traces first appear in the file."""
+    return group_traces(read_spans(OTEL / "legacy.jsonl"))
+
+
+def test_the_legacy_fixture_is_recorded_in_the_older_conventions() -> None:
+    """What the older-conventions tests below rely on: the run's spans carry only the older attribute set (so the
+    tests cannot pass by reading the current one), each of its three generations on its own spans."""
+    run, followup = _legacy_spans().values()
+    keys = {k for s in run + followup for k in s.attributes}
+    assert keys.isdisjoint({"gen_ai.provider.name", "gen_ai.input.messages", "gen_ai.output.messages",
+                            "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"})
+    assert all(s.attributes.get("gen_ai.system") == "openai" for s in run + followup if s.name != "POST"
+               and "traceloop.span.kind" not in s.attributes)
+    events = {(s.service, s.name.split()[0], e.name) for s in run for e in s.events}
+    assert ("ap-planner", "chat", "gen_ai.content.prompt") in events  # 1.26: the planner's model client
+    assert ("ap-planner", "chat", "gen_ai.content.completion") in events
+    assert {("ap-executor", "chat", f"gen_ai.{m}.message") for m in ("system", "user", "assistant", "tool")} <= events
+    assert {("ap-executor", "chat", "gen_ai.choice"), ("ap-planner", "execute_tool", "gen_ai.tool.message"),
+            ("ap-executor", "invoke_agent", "gen_ai.user.message")} <= events
+    planner_chats = [s for s in run if s.service == "ap-planner" and s.name.startswith("chat ")]
+    assert planner_chats and all("gen_ai.usage.prompt_tokens" in s.attributes and "gen_ai.operation.name" not in
+                                 s.attributes for s in planner_chats)
+    assert any(k.startswith("gen_ai.prompt.1.") for k in keys)  # the follow-up's flattened attributes
+
+
+def test_older_conventions_read_as_the_same_run_as_the_current_ones() -> None:
+    """The same scripted run, recorded under the older conventions (otel/legacy.jsonl) and the current ones
+    (otel/current.json), makes the same drill: agents, plan, and every trace event with its text and numbers."""
     drills = otel.convert_file(OTEL / "legacy.jsonl")
     assert [d["id"] for d, _ in drills] == ["otel-legacy-0", "otel-legacy-1"]
-    first = drills[0][0]
-    assert first["briefing"]["goal"] == "How many refunds failed yesterday?"  # the gen_ai.content.prompt event
-    calls = [e for e in first["trace"] if e["kind"] == "executor_message"]
-    assert [e["content"] for e in calls] == ["I will query the refunds table.", "No refunds failed yesterday."]
-    assert calls[0]["usage"] == {"input_tokens": 300, "output_tokens": 40}  # gen_ai.usage.prompt_tokens
-    assert calls[1]["usage"]["estimated"] is True
-    assert [e["t"] for e in calls] == [2.0, 5.5]  # the root span (line 2) is the clock's zero
-    second = drills[1][0]
-    assert second["trace"][0]["content"] == "Hello." and second["models"]["executor"]["name"] == "claude-sonnet-4"
+    legacy = drills[0][0]
+    [(current, _)] = otel.convert_file(OTEL / "current.json")
+    for part in ("models", "agents", "plan", "trace", "briefing"):
+        assert legacy[part] == current[part], part
+    ev = _events(legacy)
+    # the values behind that equality, each from an older-conventions place
+    assert ev["e0001"]["content"] == "Reconcile March's vendor invoices and pay what is unpaid, once."  # user event
+    handoff = ev["e0002"]
+    assert (handoff["kind"], handoff["to_agent"], handoff["content"]) == (
+        "handoff", "scout", "Fetch all March 2026 vendor invoices and credit notes from the ERP.")
+    assert ev["e0003"]["usage"] == {"input_tokens": 1850, "output_tokens": 96}  # gen_ai.usage.prompt_tokens
+    assert ev["e0003"]["content"].startswith("Plan: scout fetches")  # gen_ai.content.completion
+    assert ev["e0005"]["usage"] == {"input_tokens": 640, "output_tokens": 58}  # gen_ai.usage.input_tokens
+    assert ev["e0005"]["content"] == ('[tool call erp.list_invoices {"month": "2026-03"}]\n'
+                                      '[tool call erp.list_credits {"month": "2026-03"}]')  # gen_ai.choice
+    assert ev["call_inv"]["batch"] == ev["call_cred"]["batch"] == "e0005"  # the choice's tool_calls ids
+    assert ev["call_inv"]["arguments"] == {"month": "2026-03"}  # the tool span's gen_ai.tool.message event
+    results = {e["call"]: e for e in legacy["trace"] if e["kind"] == "tool_result"}
+    assert json.loads(results["call_pay"]["output"]) == {"paid": 20, "amount_usd": 48210.5}  # its gen_ai.choice
+    assert results["call_scout"]["output"] == "All March invoices fetched (credits unavailable)."
+    assert (results["call_cred"]["status"], results["call_cred"]["output"]) == (
+        "error", "TimeoutError: ERP did not answer in 1.0 s")
+    [estimated] = [e for e in legacy["trace"] if e.get("usage", {}).get("estimated")]  # the streamed reply
+    assert (estimated["content"], estimated["finish_reason"]) == (
+        "All March invoices fetched (credits unavailable).", "stop")
+
+
+def test_older_flattened_attributes_in_a_second_trace() -> None:
+    """The follow-up question, a second trace in the file: OpenLLMetry's flattened gen_ai.prompt.N.* and
+    gen_ai.completion.N.* attributes under a workflow span the importer does not read."""
+    followup = otel.convert_file(OTEL / "legacy.jsonl")[1][0]
+    trace_id = list(_legacy_spans())[1]
+    assert f"trace {trace_id}" in followup["source"]
+    assert followup["briefing"]["goal"] == "Which March invoices did you pay, and when?"  # the user's, not system's
+    [answer] = followup["trace"]
+    assert answer["kind"] == "executor_message" and answer["content"].startswith("I paid INV-2026-0301 to")
+    assert answer["usage"] == {"input_tokens": 420, "output_tokens": 41} and answer["finish_reason"] == "stop"
+    assert answer["model"] == "gpt-4.1-2025-04-14"
+    # the workflow span and the HTTP client span; the traceloop.* and llm.* attributes and the HTTP span's three
+    assert "spans that are not agent, model or tool spans (2)" in followup["source"]
+    assert "attributes the importer does not read (9)" in followup["source"]
 
 
 def test_every_imported_drill_misses_only_the_answer_key(tmp_path: Path) -> None:

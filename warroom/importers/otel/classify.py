@@ -1,18 +1,18 @@
 """What a span is under the OpenTelemetry GenAI semantic conventions, current and older (≤ 1.36).
 
 Attribute names come from the ``opentelemetry-semantic-conventions`` package (``gen_ai_attributes``), never
-hand-copied, except the older flattened ``gen_ai.prompt.N.*`` / ``gen_ai.completion.N.*`` keys and the event
-names, which the package does not list.
+hand-copied; the older conventions' events and flattened keys, which the package does not list, are read by
+:mod:`.legacy`.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as ga
 from opentelemetry.semconv.attributes import error_attributes, server_attributes
 
+from warroom.importers.otel import legacy
 from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import (
     AGENT,
@@ -38,26 +38,6 @@ TOOL_OPERATIONS = ("execute_tool",)
 KNOWN = frozenset(v for k, v in vars(ga).items() if k.startswith("GEN_AI_") and isinstance(v, str)) | {
     error_attributes.ERROR_TYPE, server_attributes.SERVER_ADDRESS, server_attributes.SERVER_PORT,
 }
-_FLAT = re.compile(r"^gen_ai\.(prompt|completion)\.(\d+)\.(role|content|finish_reason)$")
-
-
-def _legacy_text(span: Span, kind: str) -> str:
-    """Older conventions' prompt (``kind`` = prompt) or completion text: the ``gen_ai.content.<kind>`` event's
-    ``gen_ai.<kind>`` attribute, else the flattened ``gen_ai.<kind>.N.content`` attributes, else per-message
-    events (``gen_ai.user.message``, ``gen_ai.choice``)."""
-    key = ga.GEN_AI_PROMPT if kind == "prompt" else ga.GEN_AI_COMPLETION
-    for e in span.events:
-        if e.name == f"gen_ai.content.{kind}" and e.attributes.get(key) is not None:
-            text = messages_text(e.attributes[key], "user" if kind == "prompt" else None)
-            return text or as_text(e.attributes[key])
-    flat = sorted((int(m.group(2)), v) for k, v in span.attributes.items()
-                  if (m := _FLAT.match(k)) and m.group(1) == kind and m.group(3) == "content")
-    if flat:
-        return "\n".join(as_text(v) for _, v in flat)
-    event = "gen_ai.user.message" if kind == "prompt" else "gen_ai.choice"
-    texts = [as_text(e.attributes.get("content") or e.attributes.get("message")) for e in span.events
-             if e.name == event]
-    return "\n".join(t for t in texts if t)
 
 
 def _model(span: Span, step: Step) -> None:
@@ -67,13 +47,15 @@ def _model(span: Span, step: Step) -> None:
     step.input_tokens = as_tokens(a.get(ga.GEN_AI_USAGE_INPUT_TOKENS, a.get(ga.GEN_AI_USAGE_PROMPT_TOKENS)))
     step.output_tokens = as_tokens(a.get(ga.GEN_AI_USAGE_OUTPUT_TOKENS, a.get(ga.GEN_AI_USAGE_COMPLETION_TOKENS)))
     out = a.get(ga.GEN_AI_OUTPUT_MESSAGES)
-    step.content = messages_text(out) if out is not None else _legacy_text(span, "completion")
+    step.content = messages_text(out) if out is not None else legacy.completion_text(span)
     inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
-    step.inputs = messages_text(inputs, "user") if inputs is not None else _legacy_text(span, "prompt")
-    step.tool_call_ids = message_tool_call_ids(out)
+    step.inputs = messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span)
+    step.tool_call_ids = message_tool_call_ids(out) if out is not None else legacy.completion_tool_call_ids(span)
     reasons = a.get(ga.GEN_AI_RESPONSE_FINISH_REASONS)
     if isinstance(reasons, list) and reasons and isinstance(reasons[0], str) and reasons[0].strip():
         step.finish_reason = reasons[0]
+    else:
+        step.finish_reason = legacy.finish_reason(span)
 
 
 def classify(span: Span) -> Step:
@@ -82,21 +64,22 @@ def classify(span: Span) -> Step:
     other. What each reads is in docs/importing.md."""
     a = span.attributes
     op = a.get(ga.GEN_AI_OPERATION_NAME)
-    step = Step(span, unknown=count_unknown(span, KNOWN, pattern=_FLAT), error=exception_text(span))
+    step = Step(span, unknown=count_unknown(span, KNOWN, pattern=legacy.FLAT), error=exception_text(span))
     if op in AGENT_OPERATIONS:
         step.kind = AGENT
         step.name = as_text(a.get(ga.GEN_AI_AGENT_NAME)) or span.name
         inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
-        step.inputs = messages_text(inputs, "user") if inputs is not None else ""
+        step.inputs = messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span)
     elif op in MODEL_OPERATIONS or (op is None and (a.get(ga.GEN_AI_SYSTEM) or a.get(ga.GEN_AI_PROVIDER_NAME))):
         _model(span, step)
     elif op in TOOL_OPERATIONS:
         step.kind = TOOL
         step.tool = as_text(a.get(ga.GEN_AI_TOOL_NAME)) or span.name
         step.call_id = as_text(a.get(ga.GEN_AI_TOOL_CALL_ID)) or None
-        step.arguments = as_arguments(a.get(ga.GEN_AI_TOOL_CALL_ARGUMENTS))
+        args = a.get(ga.GEN_AI_TOOL_CALL_ARGUMENTS)
+        step.arguments = as_arguments(args) if args is not None else legacy.tool_arguments(span)
         result: Any = a.get(ga.GEN_AI_TOOL_CALL_RESULT)
-        step.result = result
+        step.result = result if result is not None else legacy.tool_result(span)
     else:
         step.kind = OTHER
     return step

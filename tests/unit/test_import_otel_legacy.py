@@ -1,0 +1,58 @@
+"""The older GenAI conventions' shapes (warroom.importers.otel.legacy) that the generated fixture does not record:
+content blocks, flattened tool calls, plain-text choices and prompts that are not message lists."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from warroom.importers.otel import classify, legacy
+from warroom.importers.otlp import Span, SpanEvent
+from warroom.importers.otlp.steps import MODEL, TOOL
+
+
+def _span(attributes: dict[str, Any], *events: tuple[str, dict[str, Any]]) -> Span:
+    return Span("ab" * 16, "01", "", "chat", 1, 2, attributes, [SpanEvent(n, 1, a) for n, a in events])
+
+
+def test_flattened_tool_calls_are_shown_batched_and_not_counted_unknown() -> None:
+    span = _span({"gen_ai.system": "openai", "gen_ai.prompt.0.role": "system", "gen_ai.prompt.0.content": "Be brief.",
+                  "gen_ai.prompt.1.role": "user", "gen_ai.prompt.1.content": "Refund order 7.",
+                  "gen_ai.completion.0.role": "assistant", "gen_ai.completion.0.finish_reason": "tool_calls",
+                  "gen_ai.completion.0.tool_calls.1.id": "c2", "gen_ai.completion.0.tool_calls.1.name": "notify",
+                  "gen_ai.completion.0.tool_calls.1.arguments": "{}",
+                  "gen_ai.completion.0.tool_calls.0.id": "c1", "gen_ai.completion.0.tool_calls.0.name": "refund",
+                  "gen_ai.completion.0.tool_calls.0.arguments": '{"order": 7}'})
+    step = classify(span)
+    assert step.kind == MODEL and step.unknown == 0
+    assert step.inputs == "Refund order 7."  # the user's message, not the system prompt
+    assert step.content == '[tool call refund {"order": 7}]\n[tool call notify {}]'
+    assert step.tool_call_ids == ["c1", "c2"] and step.finish_reason == "tool_calls"
+
+
+def test_content_blocks_and_plain_text_choices_are_read_verbatim() -> None:
+    span = _span({"gen_ai.operation.name": "chat", "gen_ai.system": "aws.bedrock"},
+                 ("gen_ai.user.message", {"content": json.dumps([{"text": "Is the  VPN up?"}])}),
+                 ("gen_ai.choice", {"finish_reason": "end_turn", "message": "It is up.\n"}))
+    step = classify(span)
+    assert (step.inputs, step.content, step.finish_reason, step.tool_call_ids) == (
+        "Is the  VPN up?", "It is up.\n", "end_turn", [])
+
+
+def test_a_prompt_that_is_not_a_message_list_is_kept_as_it_is() -> None:
+    span = _span({"gen_ai.system": "openai"},
+                 ("gen_ai.content.prompt", {"gen_ai.prompt": "Summarise: [1, 2"}),
+                 ("gen_ai.content.completion", {"gen_ai.completion": "Two numbers."}))
+    assert (legacy.prompt_text(span), legacy.completion_text(span)) == ("Summarise: [1, 2", "Two numbers.")
+    only_system = _span({}, ("gen_ai.content.prompt", {"gen_ai.prompt": '[{"role": "system", "content": "x"}]'}))
+    assert legacy.prompt_text(only_system) == ""
+
+
+def test_a_tool_span_without_events_or_attributes_has_no_arguments_or_result() -> None:
+    span = _span({"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "ping"})
+    step = classify(span)
+    assert (step.kind, step.arguments, step.result) == (TOOL, {}, None)
+    span.events = [SpanEvent("gen_ai.tool.message", 1, {"content": "host-1", "id": "t1"}),
+                   SpanEvent("gen_ai.choice", 2, {"message": "pong", "id": "t1"})]
+    step = classify(span)
+    assert (step.arguments, step.result) == ({"arguments": "host-1"}, "pong")  # not JSON: kept verbatim
