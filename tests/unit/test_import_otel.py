@@ -213,3 +213,18 @@ def test_token_counts_out_of_range_are_refused(tmp_path: Path) -> None:
     (tmp_path / "t.json").write_text(_doc(span), encoding="utf-8")
     with pytest.raises(TraceError, match="token count over 10,000,000"):
         otel.convert_file(tmp_path / "t.json")
+
+
+def test_fields_of_the_wrong_shape_read_as_absent(tmp_path: Path) -> None:
+    """A resource, events list or array/kvlist value that is not the JSON shape OTLP gives it is read as absent
+    (found by fuzzing the JSON Lines fixture: `"resource": true` was a traceback)."""
+    span = _span("01", op="chat")
+    span["events"] = 7
+    span["attributes"] += [{"key": "gen_ai.response.finish_reasons", "value": {"arrayValue": 5}},
+                           {"key": "app.labels", "value": {"kvlistValue": "x"}}]
+    doc = {"resourceSpans": [{"resource": True, "scopeSpans": [{"spans": [span]}]}]}
+    (tmp_path / "w.json").write_text(json.dumps(doc), encoding="utf-8")
+    [(data, _)] = otel.convert_file(tmp_path / "w.json")
+    [event] = data["trace"]
+    assert event["kind"] == "executor_message" and "finish_reason" not in event
+    assert read_spans(tmp_path / "w.json")[0].service == ""

@@ -56,3 +56,22 @@ def test_a_tool_span_without_events_or_attributes_has_no_arguments_or_result() -
                    SpanEvent("gen_ai.choice", 2, {"message": "pong", "id": "t1"})]
     step = classify(span)
     assert (step.arguments, step.result) == ({"arguments": "host-1"}, "pong")  # not JSON: kept verbatim
+
+
+def test_tool_use_content_blocks_are_tool_calls_and_make_the_batch() -> None:
+    """A choice whose message is a list of content blocks with tool uses (Bedrock Converse's ``toolUse``, as
+    Strands Agents records it; Anthropic's ``tool_use``)."""
+    bedrock = [{"text": "Checking both."}, {"toolUse": {"toolUseId": "t1", "name": "disk", "input": {"host": "a"}}},
+               {"toolUse": {"toolUseId": "t2", "name": "disk", "input": {"host": "b"}}}]
+    span = _span({"gen_ai.operation.name": "chat", "gen_ai.system": "strands-agents"},
+                 ("gen_ai.choice", {"finish_reason": "tool_use", "message": json.dumps(bedrock)}))
+    step = classify(span)
+    assert step.content == 'Checking both.\n[tool call disk {"host": "a"}]\n[tool call disk {"host": "b"}]'
+    assert step.tool_call_ids == ["t1", "t2"]
+    anthropic = {"role": "assistant", "content": [{"type": "tool_use", "id": "tu_9", "name": "ls", "input": {}}]}
+    span = _span({"gen_ai.system": "anthropic"},
+                 ("gen_ai.content.completion", {"gen_ai.completion": json.dumps([anthropic])}))
+    assert (legacy.completion_text(span), legacy.completion_tool_call_ids(span)) == ("[tool call ls {}]", ["tu_9"])
+    odd = '[{"image":  {"format": "png"}}]'  # neither text nor a tool use: kept verbatim, spaces and all
+    span = _span({"gen_ai.system": "x"}, ("gen_ai.choice", {"message": odd}))
+    assert legacy.completion_text(span) == odd and legacy.completion_tool_call_ids(span) == []

@@ -12,7 +12,8 @@ Three shapes, as instrumentations of that time recorded them:
   ``.content`` / ``.finish_reason`` / ``.tool_calls.M.id`` / ``.name`` / ``.arguments``.
 
 Messages may be chat-completions messages (``content`` a string or a list of content blocks, ``tool_calls``
-``[{id, function: {name, arguments}}]``). Text is kept verbatim; a tool call is shown as ``[tool call NAME ARGS]``.
+``[{id, function: {name, arguments}}]``) or lists of content blocks (text blocks, and tool-use blocks: Bedrock's
+``toolUse``, Anthropic's ``tool_use``). Text is kept verbatim; a tool call is shown as ``[tool call NAME ARGS]``.
 The event names are not in the ``opentelemetry-semantic-conventions`` package, so they are written out here.
 """
 
@@ -44,34 +45,62 @@ def _parsed(value: Any) -> Any:
     return value
 
 
-def _content_text(content: Any) -> str:
-    """A message's ``content``: a string verbatim, or the texts of a list of content blocks (``{"text": ...}``,
-    ``{"type": "text", "text"|"content": ...}``), else JSON."""
+def _call(call: dict[str, Any]) -> dict[str, Any]:
+    """A tool call (chat-completions ``{id, function: {name, arguments}}``, flattened ``{id, name, arguments}``, or a
+    content block: Bedrock's ``{toolUse: {toolUseId, name, input}}``, ``{type: tool_use, id, name, input}``) as
+    ``{id, name, arguments}``."""
+    use: dict[str, Any] = call["toolUse"] if isinstance(call.get("toolUse"), dict) else call
+    fn: dict[str, Any] = use["function"] if isinstance(use.get("function"), dict) else use
+    return {"id": use.get("toolUseId", use.get("id")), "name": fn.get("name"),
+            "arguments": fn.get("input", fn.get("arguments"))}
+
+
+def _blocks(content: Any) -> tuple[list[str], list[dict[str, Any]]] | None:
+    """A list of content blocks (JSON text or a list) as ``(texts, tool calls)``: text blocks (``{"text": ...}``,
+    ``{"type": "text", "text"|"content": ...}``) and tool-use blocks; None when ``content`` is anything else."""
     blocks = _parsed(content)
-    if isinstance(blocks, list) and blocks and all(isinstance(b, dict) for b in blocks):
-        texts = [b.get("text", b.get("content")) for b in blocks if b.get("type", "text") == "text"]
-        if texts and all(isinstance(t, str) for t in texts):
-            return "\n".join(texts)
+    if not (isinstance(blocks, list) and blocks and all(isinstance(b, dict) for b in blocks)):
+        return None
+    texts, calls = [], []
+    for b in blocks:
+        if isinstance(b.get("toolUse"), dict) or b.get("type") in ("tool_use", "tool_call", "function_call"):
+            calls.append(_call(b))
+        elif b.get("type", "text") == "text" and isinstance(b.get("text", b.get("content")), str):
+            texts.append(b.get("text", b.get("content")))
+        else:
+            return None
+    return texts, calls
+
+
+def _content_text(content: Any) -> str:
+    """A message's ``content``: a string verbatim, or the texts of a list of content blocks, else JSON."""
+    blocks = _blocks(content)
+    if blocks is not None:
+        return "\n".join(blocks[0])
     return content if isinstance(content, str) else as_text(content)
 
 
-def _calls(message: dict[str, Any]) -> list[dict[str, Any]]:
-    calls = _parsed(message.get("tool_calls"))
-    return [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
-
-
-def _call_text(call: dict[str, Any]) -> str:
-    fn = call["function"] if isinstance(call.get("function"), dict) else call
-    return f"[tool call {as_text(fn.get('name'))} {as_text(fn.get('arguments'))}]".replace(" ]", "]")
+def _parts(message: Any) -> tuple[list[str], list[dict[str, Any]]]:
+    """One message (a mapping with ``content`` and ``tool_calls``, a list of content blocks, JSON of either, or
+    plain text) as ``(texts, tool calls)``."""
+    raw, message = message, _parsed(message)
+    if isinstance(message, dict) and {"content", "tool_calls", "role"} & set(message):
+        content, listed = message.get("content"), _parsed(message.get("tool_calls"))
+        blocks = _blocks(content)
+        texts = blocks[0] if blocks else [] if content in (None, "", []) else [_content_text(content)]
+        calls = [_call(c) for c in (listed if isinstance(listed, list) else []) if isinstance(c, dict)]
+        return texts, calls + (blocks[1] if blocks else [])
+    blocks = _blocks(message)
+    if blocks is not None:
+        return blocks
+    return ([] if raw in (None, "") else [as_text(raw)]), []  # text verbatim, as the span recorded it
 
 
 def _message_text(message: Any) -> str:
-    """One message (a mapping, JSON of one, or plain text) as text: its content, then its tool calls."""
-    message = _parsed(message)
-    if not isinstance(message, dict):
-        return as_text(message)
-    parts = [_content_text(message["content"])] if message.get("content") not in (None, "", []) else []
-    return "\n".join(parts + [_call_text(c) for c in _calls(message)])
+    """One message as text (see :func:`_parts`): its texts, then its tool calls as ``[tool call NAME ARGS]``."""
+    texts, calls = _parts(message)
+    shown = [f"[tool call {as_text(c['name'])} {as_text(c['arguments'])}]".replace(" ]", "]") for c in calls]
+    return "\n".join([*texts, *shown])
 
 
 def _messages(value: Any) -> list[dict[str, Any]] | None:
@@ -144,13 +173,7 @@ def completion_text(span: Span) -> str:
 
 def completion_tool_call_ids(span: Span) -> list[str]:
     """The ids of the tool calls the completion asked for (see :func:`completion_text` for where)."""
-    ids = []
-    for message in _completions(span):
-        message = _parsed(message)
-        for call in _calls(message) if isinstance(message, dict) else []:
-            if isinstance(call.get("id"), str):
-                ids.append(call["id"])
-    return ids
+    return [c["id"] for m in _completions(span) for c in _parts(m)[1] if isinstance(c["id"], str) and c["id"]]
 
 
 def finish_reason(span: Span) -> str | None:

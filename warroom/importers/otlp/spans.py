@@ -47,6 +47,11 @@ class Span:
     service: str = ""
 
 
+def _field(obj: Any, key: str) -> Any:
+    """``obj[key]`` when ``obj`` is a JSON object, else None (a field of the wrong shape reads as absent)."""
+    return obj.get(key) if isinstance(obj, dict) else None
+
+
 def any_value(v: Any) -> Any:
     """An OTLP/JSON ``AnyValue`` as a plain value (None for an empty or unknown one)."""
     if not isinstance(v, dict):
@@ -60,9 +65,10 @@ def any_value(v: Any) -> Any:
         except (TypeError, ValueError):
             return None
     if "arrayValue" in v:
-        return [any_value(x) for x in (v["arrayValue"] or {}).get("values") or []]
+        values = _field(v["arrayValue"], "values")
+        return [any_value(x) for x in values] if isinstance(values, list) else []
     if "kvlistValue" in v:
-        return attributes((v["kvlistValue"] or {}).get("values"))
+        return attributes(_field(v["kvlistValue"], "values"))
     return None
 
 
@@ -103,7 +109,8 @@ def _span(raw: Any, where: str, service: str) -> Span:
     status: dict[str, Any] = status_raw if isinstance(status_raw, dict) else {}
     events = [SpanEvent(str(e.get("name", "")), _nanos(e.get("timeUnixNano", start), f"{where}.events[{i}]"),
                         attributes(e.get("attributes")))
-              for i, e in enumerate(raw.get("events") or []) if isinstance(e, dict)]
+              for i, e in enumerate(raw.get("events") if isinstance(raw.get("events"), list) else [])
+              if isinstance(e, dict)]
     message = status.get("message")
     return Span(trace_id.lower(), span_id.lower(), parent.lower().strip("0") and parent.lower(),
                 str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
@@ -118,7 +125,7 @@ def spans_of_document(doc: Any, where: str) -> list[Span]:
     out: list[Span] = []
     for i, rs in enumerate(doc["resourceSpans"]):
         rs = rs if isinstance(rs, dict) else {}
-        service = attributes((rs.get("resource") or {}).get("attributes")).get("service.name")
+        service = attributes(_field(rs.get("resource"), "attributes")).get("service.name")
         scopes = rs.get("scopeSpans") or rs.get("instrumentationLibrarySpans") or []
         for j, ss in enumerate(scopes if isinstance(scopes, list) else []):
             spans = ss.get("spans") if isinstance(ss, dict) else None
