@@ -107,10 +107,10 @@ def _span(raw: Any, where: str, service: str) -> Span:
     end = _nanos(raw.get("endTimeUnixNano", start), f"{where}.endTimeUnixNano")
     status_raw = raw.get("status")
     status: dict[str, Any] = status_raw if isinstance(status_raw, dict) else {}
+    events_raw = raw.get("events")
     events = [SpanEvent(str(e.get("name", "")), _nanos(e.get("timeUnixNano", start), f"{where}.events[{i}]"),
                         attributes(e.get("attributes")))
-              for i, e in enumerate(raw.get("events") if isinstance(raw.get("events"), list) else [])
-              if isinstance(e, dict)]
+              for i, e in enumerate(events_raw if isinstance(events_raw, list) else []) if isinstance(e, dict)]
     message = status.get("message")
     return Span(trace_id.lower(), span_id.lower(), parent.lower().strip("0") and parent.lower(),
                 str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
