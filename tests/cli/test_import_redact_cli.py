@@ -139,3 +139,4 @@ def test_an_absent_trace_id_names_the_ids_found_and_writes_nothing(tmp_path: Pat
     line = next(x for x in result.output.splitlines() if "phoenix.jsonl:" in x)
     assert line.startswith(f"{src / 'phoenix.jsonl'}: no trace abc in this file; its trace ids: ")
     assert not any(out.iterdir())
+    assert "0 drills imported" in result.output and "no answer key yet" not in result.output  # no drill to mark up

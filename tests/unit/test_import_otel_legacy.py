@@ -75,3 +75,12 @@ def test_tool_use_content_blocks_are_tool_calls_and_make_the_batch() -> None:
     odd = '[{"image":  {"format": "png"}}]'  # neither text nor a tool use: kept verbatim, spaces and all
     span = _span({"gen_ai.system": "x"}, ("gen_ai.choice", {"message": odd}))
     assert legacy.completion_text(span) == odd and legacy.completion_tool_call_ids(span) == []
+
+
+def test_choices_without_content_leave_the_output_to_say_so() -> None:
+    """With content capture off, older instrumentations still write the choice event, without the text."""
+    for message in ('{"role": "assistant"}', "{}", None):
+        attrs = {"index": 0, "finish_reason": "stop"} | ({} if message is None else {"message": message})
+        span = _span({"gen_ai.operation.name": "chat", "gen_ai.system": "openai"}, ("gen_ai.choice", attrs))
+        step = classify(span)
+        assert (step.content, step.finish_reason) == ("", "stop"), message

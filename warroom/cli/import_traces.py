@@ -68,7 +68,8 @@ def _run(run: Callable[[], ImportReport], paths: tuple[Path, ...], suffixes: tup
         f"{failed} failed" + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""))
     if options.redactor is not None:
         say(options.redactor.summary())
-    say("Each drill has no answer key yet: mark up the incident (docs/importing.md), then `warroom validate`.")
+    if report.imported:
+        say("Each drill has no answer key yet: mark up the incident (docs/importing.md), then `warroom validate`.")
     if report.failed or unreadable:
         raise SystemExit(1)
 

@@ -93,7 +93,9 @@ def _parts(message: Any) -> tuple[list[str], list[dict[str, Any]]]:
     blocks = _blocks(message)
     if blocks is not None:
         return blocks
-    return ([] if raw in (None, "") else [as_text(raw)]), []  # text verbatim, as the span recorded it
+    if raw in (None, "") or message in ({}, []):  # nothing recorded (content capture off)
+        return [], []
+    return [as_text(raw)], []  # text verbatim, as the span recorded it
 
 
 def _message_text(message: Any) -> str:
