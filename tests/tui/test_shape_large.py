@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from shape_support import SHAPES, large_drill_text
 
 from warroom.core.loader import load_drill
 from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
+from warroom.tui import citelist
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import EscalateScreen
@@ -36,7 +38,7 @@ def _flat(app) -> str:
     return " ".join(screen_text(app).replace("│", " ").split())
 
 
-async def test_a_large_drill_plays_to_containment(services, tmp_path: Path):
+async def test_a_large_drill_plays_to_containment(services, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     text, n = large_drill_text(9 * 1024 * 1024)
     path = tmp_path / "shape-14-large.yaml"
     path.write_text(text, encoding="utf-8")
@@ -60,6 +62,9 @@ async def test_a_large_drill_plays_to_containment(services, tmp_path: Path):
         await pilot.press("f", "enter")  # flag it, no note
         assert "e05" in live.replay.flagged
 
+        built: list[str] = []  # the evidence list's rows built (each from its event, when drawn)
+        row = citelist.cite_row
+        monkeypatch.setattr(citelist, "cite_row", lambda ev, cited: built.append(ev.id) or row(ev, cited))
         await pilot.press("e")  # the dialog lists every released event; e05, selected and flagged, is cited
         dialog = app.screen
         assert isinstance(dialog, EscalateScreen) and dialog.cites == ("e05",)
@@ -69,6 +74,7 @@ async def test_a_large_drill_plays_to_containment(services, tmp_path: Path):
         assert "[ ] e01" in _flat(app)
         await pilot.press("end")
         assert "[ ] e07" in _flat(app)
+        assert 0 < len(set(built)) < 50, len(set(built))  # the rows drawn, not one per released event
         await pilot.press("escape")
         assert app.screen is live
 
