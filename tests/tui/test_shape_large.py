@@ -72,6 +72,11 @@ async def test_a_large_drill_plays_to_containment(services, tmp_path: Path, monk
         assert "[x] e05" in shown and "citing: e05" in shown
         await pilot.press("tab", "tab", "home")  # the evidence list, at its first event
         assert "[ ] e01" in _flat(app)
+        cites = dialog.query_one(citelist.CiteList)
+        await pilot.press("pagedown", "pagedown")  # two pages of the rows shown at once
+        page = cites.scrollable_content_region.height
+        assert page >= 1 and cites.highlighted == 2 * page and cites.highlighted_id == table.keys[2 * page]
+        assert f"[ ] {table.keys[2 * page]}" in _flat(app)
         await pilot.press("end")
         assert "[ ] e07" in _flat(app)
         assert 0 < len(set(built)) < 50, len(set(built))  # the rows drawn, not one per released event
