@@ -1,18 +1,27 @@
 """Benchmark: format 2. Load + validate of a 10,000-event version-2 drill (agents on every event), and the replay
 cost of an event repeated 1,000 times against 1,000 plain events.
 
-Run: ``.venv/bin/python benchmarks/bench_format2.py [--events N] [--count N] [--repeat R]``
+Run: ``.venv/bin/python benchmarks/bench_format2.py [--events N] [--count N] [--repeat R] [--dialog-events N]``
 
 The version-2 drill is ``bench_load.drill_text(n)`` with ``schema_version: 2``, two agents declared and an
 ``agent`` on every event; its goal is the version-1 load goal (< 0.3 s for 10,000 events). The repetition figure
 plays a 1,000-event drill whose first tool call with a usage repeats ``count`` times, 0.01 s apart, against the same
 drill with those repetitions written out as ``count`` plain events; the goal is a ratio <= 1.0 (a repeated event
-costs replay no more than as many plain events). Figures only: nothing here asserts on timing.
+costs replay no more than as many plain events).
+
+The escalation-dialog figure (issue 15 item 14: a large drill must play as a small one does) opens the war room's
+escalation dialog (``e``) on a drill of ``--dialog-events`` events (45,000 by default, the size of a 10 MiB drill;
+``bench_ui.bench_entry`` builds it) with all but its last 3 events released, then ticks a citation in the evidence
+list (``space``): the process CPU time of each (best of R), from posting the key until its effect is on screen
+(``pilot.pause(0)``, as bench_ui.py measures keys), against the same on a 100-event drill. The goal is a ratio
+<= 1.5: the dialog's cost must not grow with the released events (an evidence list that laid out every one of
+them took 10 s to open on a 43,000-event drill). Figures only: nothing here asserts on timing.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import re
 import sys
 import tempfile
@@ -83,11 +92,61 @@ def play_seconds(drill, repeat: int) -> float:
     return best
 
 
-def results(events: int = 10_000, count: int = 1_000, repeat: int = 3) -> list[dict]:
+async def _dialog_cpu(entry) -> tuple[float, float]:
+    from textual import events
+    from textual.clock import MockClock
+
+    from warroom.tui.app import WarroomApp
+    from warroom.tui.modals import EscalateScreen
+    from warroom.tui.services import Services
+
+    trace = entry.drill.trace
+    with tempfile.TemporaryDirectory() as data:
+        app = WarroomApp(Services(trainee="bench", data_dir=Path(data)), start=entry, clock=MockClock())
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")  # briefing -> war room
+            live = app.live
+            app.clock.set_time(trace[-4].t)  # everything but the last 3 events released in one tick
+            live.tick()
+            await pilot.pause()
+
+            async def timed(key: str, done) -> float:
+                cpu = time.process_time()
+                app.post_message(events.Key(key, " " if key == "space" else None))
+                for _ in range(200):
+                    await pilot.pause(0)  # messages handled, screen rendered
+                    if done():
+                        return time.process_time() - cpu
+                raise SystemExit(f"no visible effect after {key!r}")
+
+            opened = await timed("e", lambda: isinstance(app.screen, EscalateScreen))
+            dialog = app.screen
+            await pilot.press("tab", "tab")  # the evidence list
+            cited = dialog.cites
+            ticked = await timed("space", lambda: dialog.cites != cited)
+            assert not live.replay.ended
+    return opened, ticked
+
+
+def dialog_cpu(n_events: int, repeat: int) -> tuple[float, float]:
+    """Best-of-``repeat`` CPU seconds to open the escalation dialog and to tick a citation in it with ``n_events``
+    events released (see the module docstring)."""
+    from bench_ui import bench_entry
+
+    with tempfile.TemporaryDirectory() as tmp:
+        entry = bench_entry(n_events + 3, Path(tmp))
+        runs = [asyncio.run(_dialog_cpu(entry)) for _ in range(repeat)]
+    return min(r[0] for r in runs), min(r[1] for r in runs)
+
+
+def results(events: int = 10_000, count: int = 1_000, repeat: int = 3, dialog_events: int = 45_000) -> list[dict]:
     """Rows for ``run.py``."""
     load = load_seconds(events, repeat)
     repeated, plain = repetition_drills(count)
     a, b = play_seconds(repeated, repeat), play_seconds(plain, repeat)
+    opened, ticked = dialog_cpu(dialog_events, repeat)
+    small = dialog_cpu(100, repeat)
+    ratio = max(opened / small[0], ticked / small[1])
     return [
         {
             "name": f"Load + validate, format 2 ({events:,} ev, agents)",
@@ -103,6 +162,13 @@ def results(events: int = 10_000, count: int = 1_000, repeat: int = 3) -> list[d
             "ratio": f"{a / b:.2f}x of plain ({b * 1000:.1f} ms)",
             "ok": a <= b,
         },
+        {
+            "name": f"Escalation dialog, {dialog_events:,} released ev (CPU)",
+            "value": f"open {opened * 1000:.0f} ms, cite {ticked * 1000:.1f} ms",
+            "goal": "ratio <= 1.5 of 100 ev",
+            "ratio": f"{ratio:.2f}x of 100 ev ({small[0] * 1000:.0f} ms, {small[1] * 1000:.1f} ms)",
+            "ok": ratio <= 1.5,
+        },
     ]
 
 
@@ -111,8 +177,9 @@ def main() -> None:
     ap.add_argument("--events", type=int, default=10_000, help="trace events of the version-2 drill")
     ap.add_argument("--count", type=int, default=1_000, help="repetitions of the repeated event")
     ap.add_argument("--repeat", type=int, default=3, help="runs of each; the best is reported")
+    ap.add_argument("--dialog-events", type=int, default=45_000, help="released events under the escalation dialog")
     args = ap.parse_args()
-    for row in results(args.events, args.count, args.repeat):
+    for row in results(args.events, args.count, args.repeat, args.dialog_events):
         print(f"{row['name']}: {row['value']} (goal {row['goal']}; {row['ratio']})")
 
 

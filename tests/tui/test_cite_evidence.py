@@ -128,3 +128,24 @@ async def test_citing_nothing_is_possible_and_says_so(services):
         await advance(pilot, 5)
     stored = _stored(services)
     assert stored.outcome == "right_step_unsupported" and stored.actions[-1].cites == ()
+
+
+async def test_the_evidence_list_pages_and_a_click_highlights_an_event(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 24)  # e01-e07 released; e07 selected
+        await pilot.press("e")
+        dialog = app.screen
+        cites = dialog.query_one("#escalate-cites")
+        await pilot.press("tab", "tab", "home")
+        assert cites.highlighted_id == "e01"
+        page = cites.scrollable_content_region.height
+        await pilot.press("pagedown")
+        assert cites.highlighted == page and cites.highlighted_id == f"e{page + 1:02d}"
+        await pilot.press("pageup", "pageup")  # stops at the first event
+        assert cites.highlighted_id == "e01"
+        await pilot.click(cites, offset=(4, 2))  # the border, then the second row shown: e02
+        assert cites.highlighted_id == "e02"
+        await pilot.press("space")
+        assert dialog.cites == ("e07", "e02") and "[x] e02" in screen_text(app)

@@ -33,7 +33,8 @@ from .conftest import advance, escalate, make_app, screen_text
 SHAPES = TESTS / "fixtures" / "shapes"
 #: Shapes 9-11 (a fault in the plan or set-up, comparison / absence / field-path evidence, probes) need moves this
 #: generic script does not make ("the plan" in the dialog, citing a whole comparison, asking for a probe): they are
-#: played to containment by tests/tui/test_shapes_origins_evidence.py and tests/tui/test_probe.py.
+#: played to containment by tests/tui/test_shapes_origins_evidence.py and tests/tui/test_probe.py. Shape 14 (a large
+#: drill) is generated, not stored: tests/tui/test_shape_large.py plays it (its evidence is reached from the end).
 OWN_TESTS = ("shape-09", "shape-10", "shape-11")
 SHAPE_FILES = sorted(p for p in SHAPES.glob("shape-*.yaml") if not p.stem.startswith(OWN_TESTS))
 #: 80 columns (the TUI's narrowest supported width), tall enough for the inspector to show a whole event.
@@ -75,7 +76,7 @@ _ON_SCREEN_COMMENT = re.compile(r"^# on screen: (.+)$", re.MULTILINE)
 def test_the_folder_holds_one_drill_per_shape_of_this_slice():
     stems = {p.stem for p in SHAPE_FILES}
     assert set(ON_SCREEN) <= stems, sorted(set(ON_SCREEN) - stems)
-    assert not (SHAPES / "shape-14-large.yaml").exists()  # generated in tmp_path by tests/unit/test_shape_drills.py
+    assert not (SHAPES / "shape-14-large.yaml").exists()  # generated in tmp_path: tests/tui/test_shape_large.py
 
 
 def _flat(app) -> str:

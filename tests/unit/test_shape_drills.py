@@ -2,7 +2,8 @@
 ``warroom check``; each of this slice's files really has its shape (read from the loaded model); and a large drill
 (shape 14, over the old 8 MiB limit) is generated in a temporary folder and loads under the 64 MiB limit.
 
-tests/tui/test_shapes.py plays every file of the folder to containment.
+tests/tui/test_shapes.py plays every file of the folder to containment; tests/tui/test_shape_large.py plays the large
+drill.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from locations import TESTS
+from shape_support import large_drill_text
 
 from warroom.cli import main
 from warroom.core import limits
@@ -161,31 +163,7 @@ def test_a_shape_drill_has_its_shape(stem: str):
     SHAPE_OF[stem](load_drill(SHAPES / f"{stem}.yaml"))
 
 
-# -- shape 14: a large drill ---------------------------------------------------------------------------------------
-
-_AUDIT_LINE = """\
-  - id: a{i:06d}
-    t: 6
-    step: s1
-    kind: log
-    source: booking-audit
-    level: debug
-    content: "audit: waitlist row {i} read by booking.waitlist (patient ref P-{i:06d}, priority 3, unchanged)"
-"""
-
-
-def large_drill_text(min_bytes: int) -> tuple[str, int]:
-    """shape-12's drill with audit log lines in block style inserted into step s1 until the text is at least
-    ``min_bytes`` long: (the text, how many lines were inserted)."""
-    base = (SHAPES / "shape-12-event-times.yaml").read_text(encoding="utf-8")
-    base = base.replace("id: shape-12-event-times", "id: shape-14-large")
-    anchor = "  - {id: e04, t: 9,"
-    assert base.count(anchor) == 1
-    per = len(_AUDIT_LINE.format(i=0).encode())
-    n = min_bytes // per + 1
-    lines = "".join(_AUDIT_LINE.format(i=i) for i in range(n))
-    head, tail = base.split(anchor)
-    return head + lines + anchor + tail, n
+# -- shape 14: a large drill (generated: tests/shape_support.py) ------------------------------------------------------
 
 
 def test_a_large_drill_over_the_old_8_mib_limit_loads_validates_and_checks(tmp_path: Path):

@@ -125,8 +125,10 @@ class Cast:
 
     def _resolve(self, event: Any) -> ModelCall | None:
         usage = event.__dict__.get("usage")  # a pydantic model's fields; getattr of a field it lacks is slow
+        if usage is None:  # most events of a large trace (logs, results): no role to work out
+            return None
         role = default_role(event)
-        if usage is None or role is None:
+        if role is None:
             return None
         agent = self.agents.get(event.agent) if event.agent is not None else None
         name = role.value

@@ -113,9 +113,11 @@ def detection_events(drill: Any) -> list[tuple[EvidenceRef, Any]]:
     key = drill.answer_key
     if key is None:
         return []
-    index = {e.id: (i, e) for i, e in enumerate(drill.trace)}
+    items = refs(key)
+    named = {e for ref in items for e in ref.events}
+    index = {e.id: (i, e) for i, e in enumerate(drill.trace) if e.id in named}  # no tuple per event of a long trace
     out = []
-    for ref in refs(key):
+    for ref in items:
         found = [index[e] for e in ref.events if e in index]
         if len(found) == len(ref.events):
             out.append((ref, max(found, key=lambda p: (p[1].t, p[0]))[1]))
