@@ -34,6 +34,19 @@ class AnnotatedFile:
         ev = self.drill.trace[self.event_order[event_id]]
         return ev.step if ev.step is not None else self.drill.plan[0].id
 
+    def origin_at(self, event_id: str) -> tuple[str, str]:
+        """Where a fault marked at trace event ``event_id`` happened, as ``(origin, where)``: in a format-2 drill,
+        ``("plan", event_id)`` for a planner call outside any plan step and ``("setup", event_id)`` for an event
+        before step 1 outside any step (:func:`warroom.core.origins.event_target`); otherwise ``("step", the
+        event's plan step)`` (format 1 has step origins only)."""
+        from warroom.core.origins import PLAN, SETUP, event_target
+
+        if self.drill.schema_version >= 2:
+            target = event_target(self.drill, self.drill.trace[self.event_order[event_id]])
+            if target in (PLAN, SETUP):
+                return ("plan" if target == PLAN else "setup"), event_id
+        return "step", self.step_of(event_id)
+
 
 @dataclass
 class Findings:

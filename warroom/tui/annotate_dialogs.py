@@ -5,6 +5,7 @@ answer-key draft. Text typed here is the author's and is shown literally."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -19,8 +20,8 @@ from textual.widgets import Input, Label, TextArea
 from warroom.core.model import FaultKind
 from warroom.tui import text as fmt
 
-__all__ = ["DamageChoice", "DamageDialog", "DebriefDialog", "FaultChoice", "FaultDialog", "NumberDialog",
-           "TextDialog", "parse_amount"]
+__all__ = ["DamageChoice", "DamageDialog", "DebriefDialog", "FaultChoice", "FaultDialog", "FieldPathDialog",
+           "NumberDialog", "TextDialog", "parse_amount"]
 
 #: The fault kinds, in the vocabulary's order (docs/authoring.md).
 KINDS: tuple[str, ...] = tuple(k.value for k in FaultKind)
@@ -69,10 +70,12 @@ class FaultChoice:
 
 
 class FaultDialog(_Dialog):
-    """The fault at a plan step: its kind (type it; completion from the vocabulary) and summary."""
+    """The fault at its origin (``where``: ``step s2``, ``the plan (planner call e01)``, ``set-up (e02, before step
+    1)``; ``quote``: the step's title or the event's summary): its kind (type it; completion from the vocabulary)
+    and summary."""
 
-    def __init__(self, step: str, step_title: str, kind: str = "", summary: str = "") -> None:
-        super().__init__(f"Fault origin: {fmt.clean_line(step)}", step_title)
+    def __init__(self, where: str, quote: str, kind: str = "", summary: str = "") -> None:
+        super().__init__(f"Fault origin: {fmt.clean_line(where)}", quote)
         self.kind, self.summary = kind, summary
 
     def compose(self) -> ComposeResult:
@@ -103,7 +106,12 @@ class FaultDialog(_Dialog):
 
 
 class TextDialog(_Dialog):
-    """One line of text (e.g. why a distractor is harmless); dismisses with it (never empty)."""
+    """One line of text under a title and a quoted line (e.g. why a distractor is harmless); dismisses with it,
+    stripped (never empty). Enter hands the text to :meth:`parse`, which subclasses override: it returns the answer
+    to dismiss with, or None with :attr:`problem` set (shown; the dialog stays open)."""
+
+    #: Shown under the field when :meth:`parse` refuses the text.
+    problem = "write something (escape cancels)"
 
     def __init__(self, title: str, quote: str, placeholder: str, value: str = "") -> None:
         super().__init__(title, quote)
@@ -112,39 +120,47 @@ class TextDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield Input(self.value, placeholder=self.placeholder, id="annotate-text")
+            yield Input(self.value, placeholder=self.placeholder, id="annotate-line")
             yield Label("", id="annotate-error")
             yield Label("enter: done · escape cancels", classes="dialog-hint")
 
-    @on(Input.Submitted, "#annotate-text")
+    def parse(self, text: str) -> object | None:
+        """The answer for the typed ``text`` (here the text, stripped), or None (then :attr:`problem` says why)."""
+        return text.strip() or None
+
+    @on(Input.Submitted, "#annotate-line")
     def submit(self, event: Input.Submitted) -> None:
-        if event.value.strip():
-            self.dismiss(event.value.strip())
+        answer = self.parse(event.value)
+        if answer is None:
+            self.error(self.problem)
         else:
-            self.error("write something (escape cancels)")
+            self.dismiss(answer)
 
 
-class NumberDialog(_Dialog):
+class NumberDialog(TextDialog):
     """A number of drill seconds at least 0 (the deadline after an event); dismisses with it as a float."""
 
-    def __init__(self, title: str, quote: str, placeholder: str, value: str = "") -> None:
-        super().__init__(title, quote)
-        self.placeholder, self.value = placeholder, value
+    problem = "a number of seconds, 0 or more (e.g. 20 or 7.5)"
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="annotate-box", classes="dialog"):
-            yield from self.head()
-            yield Input(self.value, placeholder=self.placeholder, id="annotate-number")
-            yield Label("", id="annotate-error")
-            yield Label("enter: done · escape cancels", classes="dialog-hint")
+    def parse(self, text: str) -> object | None:
+        return parse_amount(text, 0.0, strict=False)
 
-    @on(Input.Submitted, "#annotate-number")
-    def submit(self, event: Input.Submitted) -> None:
-        value = parse_amount(event.value, 0.0, strict=False)
-        if value is None:
-            self.error("a number of seconds, 0 or more (e.g. 20 or 7.5)")
-        else:
-            self.dismiss(value)
+
+class FieldPathDialog(TextDialog):
+    """A field path of one event (evidence at a field): ``check(path)`` returns why the path does not do (not a
+    field path, no such field), or None; dismisses with the path, stripped."""
+
+    def __init__(self, title: str, quote: str, check: Callable[[str], str | None], value: str = "") -> None:
+        super().__init__(title, quote, "field path, e.g. data.next_cursor or items[3].id", value)
+        self.check = check
+
+    def parse(self, text: str) -> object | None:
+        path = text.strip()
+        why = self.check(path) if path else "type a field path (escape cancels)"
+        if why is not None:
+            self.problem = why
+            return None
+        return path
 
 
 @dataclass(frozen=True)
