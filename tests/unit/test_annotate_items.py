@@ -3,8 +3,6 @@ a whole event and faults in the plan or the set-up are read from a file, toggled
 
 from __future__ import annotations
 
-import glob
-
 import pytest
 
 from warroom.core.annotatefile import open_for_annotation
@@ -82,13 +80,13 @@ def test_origin_at_offers_the_plan_or_the_set_up_in_format_2(name):
 
 def test_every_bundled_drill_keeps_its_evidence_and_fault_when_saved_unchanged():
     """Saving a drill opened with its key keeps every evidence item (mappings too) and the fault's origin."""
-    for path in sorted(glob.glob(str(bundled_drills_dir() / "*.yaml"))):
-        text = open(path, encoding="utf-8").read()
+    for path in sorted(bundled_drills_dir().glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
         data = load_yaml_text(text)
         if "answer_key" not in data:
             continue
         draft = draft_from_data(data)
         order = {e["id"]: i for i, e in enumerate(data["trace"])}
-        written = load_yaml_text(apply_draft(text, draft, order, path))["answer_key"]
+        written = load_yaml_text(apply_draft(text, draft, order, str(path)))["answer_key"]
         assert written["fault"] == data["answer_key"]["fault"], path
         assert written["evidence"] == data["answer_key"]["evidence"], path

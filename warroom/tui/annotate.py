@@ -15,7 +15,6 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.clock import Clock
-from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
 
@@ -36,7 +35,8 @@ from warroom.tui.annotate_marks import MarkActions
 from warroom.tui.annotate_panel import KeyPanel, findings_text
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import SPEEDS, ConfirmScreen, HelpScreen
-from warroom.tui.tracetable import TraceTable, shows_agents
+from warroom.tui.roompanes import room_panes
+from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import KeyFooter, StatusBar, summarize, trace_index
 
 __all__ = ["SCRUB_SECONDS", "AnnotateScreen"]
@@ -139,18 +139,9 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
-        with Horizontal(id="upper"):
-            panel = KeyPanel(id="key-panel")
-            panel.border_title = "Answer key"
-            yield panel
-            timeline = TraceTable(
-                id="trace-table", agents=shows_agents(self.drill), repetitions=self.replay.repetitions
-            )
-            timeline.border_title = "Trace"
-            yield timeline
-        inspector = Inspector(id="inspector")
-        inspector.border_title = "Inspector"
-        yield inspector
+        panel = KeyPanel(id="key-panel")
+        panel.border_title = "Answer key"
+        yield from room_panes(panel, self.drill, self.replay.repetitions)
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -91,7 +91,8 @@ class MarkActions:
             del self.draft.distractors[ev.id]
             self.changed(f"{ev.id} is no longer a distractor.")
         elif ev.id in self.draft.evidence_events():
-            self.notify(f"{fmt.clean_line(ev.id)} is evidence; unmark it first (v, f, a or M).", severity="warning", markup=False)
+            self.notify(f"{fmt.clean_line(ev.id)} is evidence; unmark it first (v, f, a or M).", severity="warning",
+                        markup=False)
         else:
             self.ask_distractor(ev)
 
