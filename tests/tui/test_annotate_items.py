@@ -6,14 +6,17 @@ keys, saved, reloaded with warroom's loader, and must pass ``warroom validate`` 
 from __future__ import annotations
 
 import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from click.testing import CliRunner
 from locations import REPO
 from textual.clock import MockClock
+from textual.pilot import Pilot
 
 from warroom.cli import main
-from warroom.core.annotatefile import open_for_annotation
+from warroom.core.annotatefile import AnnotatedFile, open_for_annotation
 from warroom.core.evidenceref import EvidenceRef
 from warroom.core.keywrite import write_draft
 from warroom.core.library import bundled_drills_dir
@@ -39,6 +42,18 @@ def stripped(tmp_path: Path, name: str) -> Path:
     write_draft(path, file.draft, file.event_order)
     assert "answer_key.fault.origin_step" in open_for_annotation(path).draft.missing()
     return path
+
+
+@asynccontextmanager
+async def author_mode(file: AnnotatedFile) -> AsyncIterator[tuple[AnnotateApp, Pilot[None], AnnotateScreen]]:
+    """The author mode over ``file``, the whole trace released: the app, its pilot and the screen."""
+    app = AnnotateApp(file, clock=MockClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen)
+        await pilot.press("E")
+        yield app, pilot, screen
 
 
 def panel(screen: AnnotateScreen) -> str:
@@ -81,11 +96,7 @@ async def save_and_check(pilot, screen: AnnotateScreen, path: Path):
 async def test_a_field_inside_an_event_is_marked_as_evidence_and_unmarked(tmp_path):
     path = stripped(tmp_path, "privilege-screen-production")
     before = path.read_text()
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        await pilot.press("E")
+    async with author_mode(open_for_annotation(path)) as (app, pilot, screen):
         await mark_origin(pilot, screen, "e01", "constraint_dropped", "the plan (planner call e01)")
         await select(pilot, screen, "e07")
         await pilot.press("slash")  # go to the field first, as in the war room
@@ -114,11 +125,7 @@ async def test_a_field_inside_an_event_is_marked_as_evidence_and_unmarked(tmp_pa
 
 async def test_a_field_that_is_not_there_is_refused_in_its_dialog(tmp_path):
     path = stripped(tmp_path, "privilege-screen-production")
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        await pilot.press("E")
+    async with author_mode(open_for_annotation(path)) as (app, pilot, screen):
         await select(pilot, screen, "e07")
         await pilot.press("f")
         await type_text(pilot, "summary.privilege_flags.nope")
@@ -135,11 +142,7 @@ async def test_a_field_that_is_not_there_is_refused_in_its_dialog(tmp_path):
 
 async def test_a_set_up_origin_and_an_absence_as_evidence(tmp_path):
     path = stripped(tmp_path, "dependabot-merge-train")
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        await pilot.press("E")
+    async with author_mode(open_for_annotation(path)) as (app, pilot, screen):
         await mark_origin(pilot, screen, "e02", "environment_setup_failed", "set-up (e02, before step 1)")
         assert "Origin: set-up at e02 (environment_setup_failed)" in panel(screen)
         await select(pilot, screen, "e12")
@@ -159,11 +162,7 @@ async def test_a_set_up_origin_and_an_absence_as_evidence(tmp_path):
 
 async def test_a_comparison_of_two_events_is_one_evidence_item(tmp_path):
     path = stripped(tmp_path, "compacted-review-criteria")
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        await pilot.press("E")
+    async with author_mode(open_for_annotation(path)) as (app, pilot, screen):
         await mark_origin(pilot, screen, "e12", "invented_constraint", "the plan (planner call e12)")
         await select(pilot, screen, "e12")
         await pilot.press("m")
@@ -188,12 +187,8 @@ async def test_a_format_1_drill_keeps_step_origins_and_whole_events(tmp_path):
     assert file.drill.schema_version == 1
     planner = next(e for e in file.drill.trace if e.kind == "planner_call")
     assert file.origin_at(planner.id)[0] == "step"
-    app = AnnotateApp(file, clock=MockClock())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with author_mode(file) as (app, pilot, screen):
         notes = record_notifications(app)
-        await pilot.press("E")
         await select(pilot, screen, planner.id)
         evidence = list(screen.draft.evidence)
         for key in ("f", "a", "m"):
