@@ -199,3 +199,34 @@ async def test_a_format_1_drill_keeps_step_origins_and_whole_events(tmp_path):
         await pilot.press("o")
         assert isinstance(app.screen, FaultDialog) and "Fault origin: step" in screen_text(app)
         await pilot.press("escape")
+
+
+async def test_a_planner_call_offers_the_plan_then_its_step(tmp_path):
+    from .test_annotate import imported
+
+    path = imported(tmp_path, "otel", "otel/current.json", "otel-current.yaml")
+    file = open_for_annotation(path)
+    assert file.origins_at("e0012") == [("plan", "e0012"), ("step", "p02")]
+    assert file.origins_at("e0001") == [("setup", "e0001"), ("step", file.drill.plan[0].id)]
+    async with author_mode(file) as (app, pilot, screen):
+        await select(pilot, screen, "e0012")
+        await pilot.press("o")
+        assert isinstance(app.screen, FaultDialog)
+        text = screen_text(app)
+        assert "Fault origin: the plan (planner call e0012)" in text and "ctrl+o: the origin is step p02" in text
+        await type_text(pilot, "invented_constraint")
+        await pilot.press("ctrl+o")  # the step instead; what was typed stays
+        text = screen_text(app)
+        assert "Fault origin: step p02" in text and "ctrl+o: the origin is the plan (planner call e0012)" in text
+        await pilot.press("enter")
+        await type_text(pilot, "The re-plan was wrong.")
+        await pilot.press("enter")
+        assert app.screen is screen
+        assert (screen.draft.origin, screen.draft.origin_step, screen.draft.origin_event) == ("step", "p02", "")
+        assert screen.draft.kind == "invented_constraint"
+        await pilot.press("o", "ctrl+o", "ctrl+o")  # round to the plan again, and keep it
+        await pilot.press("enter", "enter")
+        assert (screen.draft.origin, screen.draft.origin_step, screen.draft.origin_event) == ("plan", "", "e0012")
+        assert screen.draft.answer_key_data(file.event_order)["fault"] == {
+            "origin": "plan", "origin_event": "e0012", "kind": "invented_constraint",
+            "summary": "The re-plan was wrong."}

@@ -229,21 +229,22 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         """The inspector pane."""
         return self.query_one(Inspector)
 
-    def ask_fault(self, origin: str, where: str, ev: Any) -> None:
-        """Ask the fault's kind and summary at its origin (``origin`` and ``where`` as :meth:`set_origin` takes
-        them; ``ev``: the selected event)."""
-        if origin == "step":
-            label, quote = f"step {where}", next((s.title for s in self.drill.plan if s.id == where), "")
-        elif origin == "plan":
-            label, quote = f"the plan (planner call {where})", summarize(ev)
-        else:
-            label, quote = f"set-up ({where}, before step 1)", summarize(ev)
+    def ask_fault(self, origins: list[tuple[str, str]], ev: Any) -> None:
+        """Ask the fault's kind and summary, offering ``origins`` (``(origin, where)`` pairs as :meth:`set_origin`
+        takes them, the first offered first; ``ev``: the selected event)."""
+
+        def shown(origin: str, where: str) -> tuple[str, str]:
+            if origin == "plan":
+                return f"the plan (planner call {where})", summarize(ev)
+            if origin == "setup":
+                return f"set-up ({where}, before step 1)", summarize(ev)
+            return f"step {where}", next((s.title for s in self.drill.plan if s.id == where), "")
 
         def done(choice: Any) -> None:
             if isinstance(choice, FaultChoice):
-                self.set_origin(origin, where, choice.kind, choice.summary)
+                self.set_origin(*origins[choice.origin], choice.kind, choice.summary)
 
-        self.app.push_screen(FaultDialog(label, quote, self.draft.kind, self.draft.summary), done)
+        self.app.push_screen(FaultDialog([shown(*o) for o in origins], self.draft.kind, self.draft.summary), done)
 
     def ask_distractor(self, ev: Any) -> None:
         def done(why: Any) -> None:

@@ -5,7 +5,7 @@ answer-key draft. Text typed here is the author's and is shown literally."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -63,20 +63,42 @@ class _Dialog(ModalScreen["object | None"]):
 
 @dataclass(frozen=True)
 class FaultChoice:
-    """The fault as marked: its kind (a :class:`~warroom.core.model.FaultKind` value) and one-sentence summary."""
+    """The fault as marked: its kind (a :class:`~warroom.core.model.FaultKind` value), one-sentence summary, and
+    which of the dialog's origins was chosen (``origin``: an index into its ``origins``)."""
 
     kind: str
     summary: str
+    origin: int = 0
 
 
 class FaultDialog(_Dialog):
-    """The fault at its origin (``where``: ``step s2``, ``the plan (planner call e01)``, ``set-up (e02, before step
-    1)``; ``quote``: the step's title or the event's summary): its kind (type it; completion from the vocabulary)
-    and summary."""
+    """The fault at its origin: its kind (type it; completion from the vocabulary) and summary. ``origins`` are the
+    places the fault may be, as ``(where, quote)`` pairs (``where``: ``step s2``, ``the plan (planner call e01)``,
+    ``set-up (e02, before step 1)``; ``quote``: the step's title or the event's summary), the first offered first;
+    with two or more, ctrl+o goes to the next."""
 
-    def __init__(self, where: str, quote: str, kind: str = "", summary: str = "") -> None:
-        super().__init__(f"Fault origin: {fmt.clean_line(where)}", quote)
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+o", "next_origin", "Other origin")]
+
+    def __init__(self, origins: Sequence[tuple[str, str]], kind: str = "", summary: str = "") -> None:
+        if not origins:
+            raise ValueError("a fault dialog needs at least one origin")
+        super().__init__(*self._head_of(origins[0]))
+        self.origins, self.chosen = list(origins), 0
         self.kind, self.summary = kind, summary
+
+    @staticmethod
+    def _head_of(origin: tuple[str, str]) -> tuple[str, str]:
+        return f"Fault origin: {fmt.clean_line(origin[0])}", origin[1]
+
+    def head(self) -> ComposeResult:
+        yield Label(Text(self.title_text), classes="dialog-title", id="fault-origin")
+        yield Label(fmt.literal_line(self.quote, limit=300), classes="dialog-quote", id="fault-quote")
+        if len(self.origins) > 1:
+            yield Label(self._others(), classes="dialog-hint", id="fault-other")
+
+    def _others(self) -> str:
+        others = " or ".join(fmt.clean_line(w) for i, (w, _) in enumerate(self.origins) if i != self.chosen)
+        return f"ctrl+o: the origin is {others} instead"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
@@ -87,6 +109,15 @@ class FaultDialog(_Dialog):
             yield Label("", id="annotate-error")
             yield Label("kinds: " + ", ".join(KINDS), classes="dialog-hint")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
+
+    def action_next_origin(self) -> None:
+        """Offer the next origin (ctrl+o); the kind and summary typed so far stay."""
+        self.chosen = (self.chosen + 1) % len(self.origins)
+        title, quote = self._head_of(self.origins[self.chosen])
+        self.query_one("#fault-origin", Label).update(Text(title))
+        self.query_one("#fault-quote", Label).update(fmt.literal_line(quote, limit=300))
+        if len(self.origins) > 1:
+            self.query_one("#fault-other", Label).update(self._others())
 
     @on(Input.Submitted, "#fault-kind")
     def next_field(self) -> None:
@@ -102,7 +133,7 @@ class FaultDialog(_Dialog):
         elif not summary:
             self.error("write what went wrong, in one sentence")
         else:
-            self.dismiss(FaultChoice(kind, summary))
+            self.dismiss(FaultChoice(kind, summary, self.chosen))
 
 
 class TextDialog(_Dialog):

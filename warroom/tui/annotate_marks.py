@@ -26,7 +26,7 @@ class MarkActions:
     if TYPE_CHECKING:  # provided by the screen (declared for type checking only: never shadow Screen's own)
 
         def selected_event(self) -> Any | None: ...
-        def ask_fault(self, origin: str, where: str, ev: Any) -> None: ...
+        def ask_fault(self, origins: list[tuple[str, str]], ev: Any) -> None: ...
         def ask_distractor(self, ev: Any) -> None: ...
         def ask_damage(self, ev: Any) -> None: ...
         def ask_deadline(self, ev: Any) -> None: ...
@@ -42,11 +42,11 @@ class MarkActions:
 
     def action_origin(self) -> None:
         """The fault's origin is at the selected event: its plan step, or (format 2) the plan for a planner call
-        and the set-up for an event before step 1 (:meth:`AnnotatedFile.origin_at`); ask its kind and summary."""
+        and the set-up for an event before step 1 (:meth:`AnnotatedFile.origins_at`: the dialog offers each);
+        ask its kind and summary."""
         ev = self.selected_event()
         if ev is not None:
-            origin, where = self.file.origin_at(ev.id)
-            self.ask_fault(origin, where, ev)
+            self.ask_fault(self.file.origins_at(ev.id), ev)
 
     def set_origin(self, origin: str, where: str, kind: str, summary: str) -> None:
         """The fault happened at ``where`` (a plan step for origin ``step``, else the trace event of a ``plan`` or
