@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from locations import REPO
 from textual.clock import MockClock
 from textual.pilot import Pilot
+from textual.widgets import Label
 
 from warroom.cli import main
 from warroom.core.annotatefile import AnnotatedFile, open_for_annotation
@@ -128,10 +129,12 @@ async def test_a_field_that_is_not_there_is_refused_in_its_dialog(tmp_path):
     async with author_mode(open_for_annotation(path)) as (app, pilot, screen):
         await select(pilot, screen, "e07")
         await pilot.press("f")
-        await type_text(pilot, "summary.privilege_flags.nope")
+        await type_text(pilot, "summary.privilege_flags.withhold")
         await pilot.press("enter")
         assert isinstance(app.screen, FieldPathDialog)
-        assert "no field summary.privilege_flags.nope in the output of e07" in screen_text(app)
+        error = str(app.screen.query_one("#annotate-error", Label).content)
+        assert error.startswith("no field summary.privilege_flags.withhold in the output of e07: withhold is not at "
+                                "summary.privilege_flags (did you mean `withheld`?); the keys there: ")
         await pilot.press("escape")
         notes = record_notifications(app)
         await select(pilot, screen, "e02")  # a tool call has no output for a path

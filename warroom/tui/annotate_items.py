@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.annotatefile import AnnotatedFile
 from warroom.core.annotation import KeyDraft
-from warroom.core.evidenceref import event_output, has_output, value_at
+from warroom.core.evidenceref import event_output, has_output, path_parts, structured, value_at
+from warroom.core.ids import Suggester
 from warroom.tui import text as fmt
 from warroom.tui.annotate_dialogs import FieldPathDialog, TextDialog
 from warroom.tui.fieldjump import FieldScreen, is_field_path, jump_to_field
@@ -26,13 +27,22 @@ __all__ = ["ItemActions", "path_problem"]
 
 
 def path_problem(ev: Any, path: str) -> str | None:
-    """Why ``path`` is not a field of trace event ``ev``'s output (not a field path, or it leads nowhere), or
-    None when it is one."""
+    """Why ``path`` is not a field of trace event ``ev``'s output (not a field path, or it leads nowhere: then the
+    first key that is not there, with a did-you-mean and the keys that are), or None when it is one."""
     if not is_field_path(path):
         return f"{fmt.clean_line(path)} is not a field path (data.next_cursor, items[3].id)"
-    found, _ = value_at(event_output(ev), path)
-    if not found:
-        return f"no field {fmt.clean_line(path)} in the output of {fmt.clean_line(ev.id)}"
+    node, walked = structured(event_output(ev)), list[str]()
+    for part in path_parts(path):
+        step = part if isinstance(part, str) else f"[{part}]"
+        found, below = value_at(node, step)
+        if not found:
+            keys = [str(k) for k in node] if isinstance(node, dict) else []
+            listed = f"; the keys there: {', '.join(keys[:12])}" if keys else ""
+            at = ".".join(walked).replace(".[", "[") or "the top level"
+            return fmt.clean_line(f"no field {path} in the output of {ev.id}: {step} is not at {at}"
+                                  f"{Suggester(keys)(str(part))}{listed}")
+        node = below
+        walked.append(step)
     return None
 
 
