@@ -55,6 +55,8 @@ class DeadlineMark:
         """The YAML value: a number of seconds, or ``{event: ID, after: S}``."""
         if self.event is None:
             return _number(self.after)
+        if self.after == 0:
+            return {"event": self.event}  # at the event (``after`` defaults to 0)
         return {"event": self.event, "after": _number(self.after)}
 
     def describe(self) -> str:
@@ -86,6 +88,8 @@ class KeyDraft:
     extra: dict[str, Any] = field(default_factory=dict)
     origin: str = "step"
     origin_event: str = ""
+    #: The distractors' events in the file's order (kept in that order when written).
+    file_distractors: list[str] = field(default_factory=list)
 
     def missing(self) -> list[str]:
         """The answer key's required fields not set yet, as their paths (``answer_key.fault.kind``), in file
@@ -197,8 +201,12 @@ class KeyDraft:
         return damage
 
     def distractors_data(self, event_order: dict[str, int]) -> list[dict[str, str]]:
-        """The ``distractors`` list to write, in trace order."""
-        ids = sorted(self.distractors, key=lambda e: event_order.get(e, len(event_order)))
+        """The ``distractors`` list to write: those read from the file in its order, then those marked since in
+        trace order."""
+        known = [e for e in self.file_distractors if e in self.distractors]
+        added = sorted((e for e in self.distractors if e not in known),
+                       key=lambda e: event_order.get(e, len(event_order)))
+        ids = known + added
         return [{"event": e, "why_harmless": self.distractors[e].strip()} for e in ids]
 
 
@@ -274,6 +282,7 @@ def draft_from_data(data: dict[str, Any]) -> KeyDraft:
     for item in _list(data.get("distractors")):
         if isinstance(item, dict) and isinstance(item.get("event"), str):
             draft.distractors[item["event"]] = _text(item.get("why_harmless"))
+    draft.file_distractors = list(draft.distractors)
     return draft
 
 

@@ -2,7 +2,9 @@
 
 :class:`AnnotateScreen` replays the drill on its drill clock like the war room (pause, speeds) and scrubs it back and
 forth; nothing is scored and no session or journal is written. On the selected trace event the author marks the fault's
-origin (its plan step, the kind and a summary), evidence, cascade steps, distractors (with why they are harmless),
+origin (its plan step; format 2: or the plan at a planner call, the set-up before step 1; the kind and a summary),
+evidence (the whole event; format 2: a field inside it, an absence at it, a comparison of several:
+:mod:`warroom.tui.annotate_items`), cascade steps, distractors (with why they are harmless),
 damage (amount and unit) and the deadline, and writes the debrief; the side panel shows the key so far and what is
 missing. ``s`` saves into the drill file (:func:`warroom.core.keywrite.write_draft`: comments and layout kept), then
 shows what ``warroom validate`` and ``warroom check`` say of it in the panel.
