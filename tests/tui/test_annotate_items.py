@@ -27,6 +27,7 @@ from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import FaultDialog, FieldPathDialog, TextDialog
 from warroom.tui.annotate_panel import key_text
 from warroom.tui.fieldjump import FieldScreen
+from warroom.tui.modals import HelpScreen
 from warroom.tui.tracetable import TraceTable
 
 from .conftest import record_notifications, screen_text, type_text
@@ -201,7 +202,13 @@ async def test_a_format_1_drill_keeps_step_origins_and_whole_events(tmp_path):
         assert sum("format 1" in n for n in notes) == 3
         await pilot.press("o")
         assert isinstance(app.screen, FaultDialog) and "Fault origin: step" in screen_text(app)
-        await pilot.press("escape")
+        await pilot.press("escape", "question_mark")  # the help lists the format-2 keys (from BINDINGS)
+        assert isinstance(app.screen, HelpScreen)
+        rows = dict(app.screen.keys)
+        assert rows["f"].startswith("format 2: a field of the selected event is evidence")
+        assert rows["a"].startswith("format 2: an absence at the selected event is evidence")
+        assert rows["M"].startswith("format 2: the gathered events (two or more) are one comparison")
+        assert rows["m"].startswith("format 2: add / remove the selected event") and rows["/"].startswith("go to")
 
 
 async def test_a_planner_call_offers_the_plan_then_its_step(tmp_path):
