@@ -34,6 +34,28 @@ class AnnotatedFile:
         ev = self.drill.trace[self.event_order[event_id]]
         return ev.step if ev.step is not None else self.drill.plan[0].id
 
+    def origins_at(self, event_id: str) -> list[tuple[str, str]]:
+        """Where a fault marked at trace event ``event_id`` may have happened, as ``(origin, where)`` pairs, the
+        likeliest first. In a format-2 drill a planner call offers ``("plan", event_id)`` (its plan or re-plan)
+        before its plan step, if it has one, and an event outside any plan step before step 1 offers ``("setup",
+        event_id)`` before the first step (:func:`warroom.core.origins.event_target`); otherwise, and always in
+        format 1 (step origins only), ``[("step", the event's plan step)]``."""
+        from warroom.core.origins import SETUP, event_target
+
+        ev = self.drill.trace[self.event_order[event_id]]
+        step = ("step", self.step_of(event_id))
+        if self.drill.schema_version < 2:
+            return [step]
+        if ev.kind == "planner_call":
+            return [("plan", event_id)] + ([step] if ev.step is not None else [])
+        if event_target(self.drill, ev) == SETUP:
+            return [("setup", event_id), step]
+        return [step]
+
+    def origin_at(self, event_id: str) -> tuple[str, str]:
+        """The likeliest origin of a fault marked at ``event_id``: the first of :meth:`origins_at`."""
+        return self.origins_at(event_id)[0]
+
 
 @dataclass
 class Findings:

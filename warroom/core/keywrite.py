@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import os
 import tempfile
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +30,27 @@ class KeyWriteError(Exception):
     written (``str(error)`` says which)."""
 
 
-def _yaml() -> Any:
+def _yaml(offset: int = 0) -> Any:
+    """ruamel.yaml's round-trip emitter: mappings indented 2, a block sequence's ``-`` ``offset`` columns in from
+    its key (0, as the importers and `warroom new` write `- id:` under its key; 2 as many hand-written drills do)."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt")
     yaml.preserve_quotes = True
-    yaml.width = 120
-    yaml.indent(mapping=2, sequence=2, offset=0)  # as the importers and `warroom new` write: `- id:` under its key
+    yaml.width = 4096  # no re-wrapping: a kept flow line stays one line, as written
+    yaml.indent(mapping=2, sequence=offset + 2, offset=offset)
     return yaml
+
+
+def _dash_offset(lines: list[str]) -> int:
+    """How far a block sequence's ``-`` stands in from its key in this file (the first ``key:`` line followed by a
+    ``- `` line; 0 when there is none, or an odd layout)."""
+    for above, line in pairwise(lines):
+        key = above.rstrip()
+        if key.endswith(":") and not key.lstrip().startswith(("#", "-")) and line.lstrip().startswith("- "):
+            offset = (len(line) - len(line.lstrip(" "))) - (len(above) - len(above.lstrip(" ")))
+            return offset if offset in (0, 2) else 0
+    return 0
 
 
 def _plain(node: Any) -> Any:
@@ -70,10 +84,17 @@ def _styled(value: Any) -> Any:
 
 
 def _merged(old: Any, new: Any) -> Any:
-    """``new`` written over ``old``: values equal to the old ones keep the old node (its comments and style), keys
-    the new value drops are removed, new keys take their place in ``new``'s order."""
-    from ruamel.yaml.comments import CommentedMap
+    """``new`` written over ``old``: values equal to the old ones keep the old node (its comments and style), a list
+    of the same length is merged item by item, keys the new value drops are removed, new keys take their place in
+    ``new``'s order."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
+    if _plain(old) == new:
+        return old  # unchanged: the node as the file has it (its style, comments and line breaks)
+    if isinstance(old, CommentedSeq) and isinstance(new, list) and len(old) == len(new):
+        for i, value in enumerate(new):
+            old[i] = _merged(old[i], value)
+        return old
     if not isinstance(old, CommentedMap) or not isinstance(new, dict):
         return _styled(new)
     for key in [k for k in old if k not in new]:
@@ -141,7 +162,7 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     from ruamel.yaml.comments import CommentedMap
     from ruamel.yaml.error import YAMLError
 
-    yaml = _yaml()
+    yaml = _yaml(_dash_offset(text.splitlines()))
     try:
         doc = yaml.load(text)
     except YAMLError as exc:

@@ -2,7 +2,9 @@
 
 :class:`AnnotateScreen` replays the drill on its drill clock like the war room (pause, speeds) and scrubs it back and
 forth; nothing is scored and no session or journal is written. On the selected trace event the author marks the fault's
-origin (its plan step, the kind and a summary), evidence, cascade steps, distractors (with why they are harmless),
+origin (its plan step; format 2: or the plan at a planner call, the set-up before step 1; the kind and a summary),
+evidence (the whole event; format 2: a field inside it, an absence at it, a comparison of several:
+:mod:`warroom.tui.annotate_items`), cascade steps, distractors (with why they are harmless),
 damage (amount and unit) and the deadline, and writes the debrief; the side panel shows the key so far and what is
 missing. ``s`` saves into the drill file (:func:`warroom.core.keywrite.write_draft`: comments and layout kept), then
 shows what ``warroom validate`` and ``warroom check`` say of it in the panel.
@@ -15,7 +17,6 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.clock import Clock
-from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.timer import Timer
 
@@ -31,11 +32,13 @@ from warroom.tui.annotate_dialogs import (
     NumberDialog,
     TextDialog,
 )
+from warroom.tui.annotate_items import ItemActions
 from warroom.tui.annotate_marks import MarkActions
 from warroom.tui.annotate_panel import KeyPanel, findings_text
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import SPEEDS, ConfirmScreen, HelpScreen
-from warroom.tui.tracetable import TraceTable, shows_agents
+from warroom.tui.roompanes import room_panes
+from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import KeyFooter, StatusBar, summarize, trace_index
 
 __all__ = ["SCRUB_SECONDS", "AnnotateScreen"]
@@ -46,14 +49,17 @@ TICK_INTERVAL = 0.1
 
 ANNOTATE_NOTES = (
     "Author mode: nothing is scored and no session is kept. Select a trace event (↑ ↓ j k), then mark it: o makes "
-    "its plan step the fault's origin, v evidence, c its plan step part of the cascade, x a distractor, d damage "
-    "(again on a marked event to unmark it), l the deadline some seconds after it. b writes the debrief.\n\n"
+    "it the fault's origin (its plan step; in format 2, the plan for a planner call, the set-up for an event "
+    "before step 1), v evidence, c its plan step part of the cascade, x a distractor, d damage (again on a marked "
+    "event to unmark it), l the deadline some seconds after it. b writes the debrief.\n\n"
+    "Format 2 evidence beyond a whole event: f a field of the event (/ goes to one first), a an absence at it, "
+    "m gathers events for a comparison and M marks them as one.\n\n"
     "s saves the answer key into the drill file (comments and layout kept) and shows what `warroom validate` and "
     "`warroom check` say of it in the side panel. A key saved half-done opens again where you left it."
 )
 
 
-class AnnotateScreen(MarkActions, Screen[None]):
+class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
     """The author mode over one drill file (see the module docstring).
 
     Args:
@@ -83,6 +89,18 @@ class AnnotateScreen(MarkActions, Screen[None]):
         Binding("o", "origin", "Origin", priority=True,
                 tooltip="the selected event's plan step is the fault's origin: give its kind and a summary"),
         Binding("v", "evidence", "Evidence", priority=True, tooltip="mark / unmark the selected event as evidence"),
+        Binding("slash", "goto_field", "Go to field", key_display="/", show=False, priority=True,
+                tooltip="go to a field of the selected event's result, e.g. data.next_cursor (f offers it)"),
+        Binding("f", "field_evidence", "Field", priority=True, show=False,
+                tooltip="format 2: a field of the selected event is evidence (asks its path; the same path unmarks)"),
+        Binding("a", "absence", "Absence", priority=True, show=False,
+                tooltip="format 2: an absence at the selected event is evidence (asks what did not happen; again "
+                        "to unmark)"),
+        Binding("m", "compare", "Compare", priority=True, show=False,
+                tooltip="format 2: add / remove the selected event to the comparison being gathered"),
+        Binding("M", "compare_done", "Mark comparison", key_display="M", priority=True, show=False,
+                tooltip="format 2: the gathered events (two or more) are one comparison (all_of); with none "
+                        "gathered, unmark the selected event's comparison"),
         Binding("c", "cascade", "Cascade", priority=True, show=False,
                 tooltip="add / remove the selected event's plan step to the cascade (steps the fault spoils)"),
         Binding("x", "distractor", "Distractor", priority=True,
@@ -116,21 +134,16 @@ class AnnotateScreen(MarkActions, Screen[None]):
         self.replay = Replay(self.drill)
         self.ticker: Timer | None = None
         self._last_time: float | None = None
+        #: event id -> the last field path gone to with ``/`` (``f`` offers it).
+        self.fields: dict[str, str] = {}
+        #: The events gathered with ``m`` for a comparison, in the order marked.
+        self.comparing: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
-        with Horizontal(id="upper"):
-            panel = KeyPanel(id="key-panel")
-            panel.border_title = "Answer key"
-            yield panel
-            timeline = TraceTable(
-                id="trace-table", agents=shows_agents(self.drill), repetitions=self.replay.repetitions
-            )
-            timeline.border_title = "Trace"
-            yield timeline
-        inspector = Inspector(id="inspector")
-        inspector.border_title = "Inspector"
-        yield inspector
+        panel = KeyPanel(id="key-panel")
+        panel.border_title = "Answer key"
+        yield from room_panes(panel, self.drill, self.replay.repetitions)
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -214,16 +227,26 @@ class AnnotateScreen(MarkActions, Screen[None]):
             return None
         return timeline.event(key)
 
-    def ask_fault(self, step: str) -> None:
-        title = next((s.title for s in self.drill.plan if s.id == step), "")
-        kind = self.draft.kind
-        summary = self.draft.summary
+    def inspector(self) -> Inspector:
+        """The inspector pane."""
+        return self.query_one(Inspector)
+
+    def ask_fault(self, origins: list[tuple[str, str]], ev: Any) -> None:
+        """Ask the fault's kind and summary, offering ``origins`` (``(origin, where)`` pairs as :meth:`set_origin`
+        takes them, the first offered first; ``ev``: the selected event)."""
+
+        def shown(origin: str, where: str) -> tuple[str, str]:
+            if origin == "plan":
+                return f"the plan (planner call {where})", summarize(ev)
+            if origin == "setup":
+                return f"set-up ({where}, before step 1)", summarize(ev)
+            return f"step {where}", next((s.title for s in self.drill.plan if s.id == where), "")
 
         def done(choice: Any) -> None:
             if isinstance(choice, FaultChoice):
-                self.set_origin(step, choice.kind, choice.summary)
+                self.set_origin(*origins[choice.origin], choice.kind, choice.summary)
 
-        self.app.push_screen(FaultDialog(step, title, kind, summary), done)
+        self.app.push_screen(FaultDialog([shown(*o) for o in origins], self.draft.kind, self.draft.summary), done)
 
     def ask_distractor(self, ev: Any) -> None:
         def done(why: Any) -> None:
@@ -266,7 +289,7 @@ class AnnotateScreen(MarkActions, Screen[None]):
         self.app.push_screen(DebriefDialog(self.draft.debrief), done)
 
     def refresh_panel(self) -> None:
-        self.query_one(KeyPanel).show(self.draft, self.findings, self.saved)
+        self.query_one(KeyPanel).show(self.draft, self.findings, self.saved, self.comparing)
 
     def show_findings(self, found: Findings) -> None:
         """Show what validate and check said of the saved file in the inspector (until another event is chosen)."""

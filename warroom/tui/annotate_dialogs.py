@@ -5,6 +5,7 @@ answer-key draft. Text typed here is the author's and is shown literally."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -19,8 +20,8 @@ from textual.widgets import Input, Label, TextArea
 from warroom.core.model import FaultKind
 from warroom.tui import text as fmt
 
-__all__ = ["DamageChoice", "DamageDialog", "DebriefDialog", "FaultChoice", "FaultDialog", "NumberDialog",
-           "TextDialog", "parse_amount"]
+__all__ = ["DamageChoice", "DamageDialog", "DebriefDialog", "FaultChoice", "FaultDialog", "FieldPathDialog",
+           "NumberDialog", "TextDialog", "parse_amount"]
 
 #: The fault kinds, in the vocabulary's order (docs/authoring.md).
 KINDS: tuple[str, ...] = tuple(k.value for k in FaultKind)
@@ -62,18 +63,42 @@ class _Dialog(ModalScreen["object | None"]):
 
 @dataclass(frozen=True)
 class FaultChoice:
-    """The fault as marked: its kind (a :class:`~warroom.core.model.FaultKind` value) and one-sentence summary."""
+    """The fault as marked: its kind (a :class:`~warroom.core.model.FaultKind` value), one-sentence summary, and
+    which of the dialog's origins was chosen (``origin``: an index into its ``origins``)."""
 
     kind: str
     summary: str
+    origin: int = 0
 
 
 class FaultDialog(_Dialog):
-    """The fault at a plan step: its kind (type it; completion from the vocabulary) and summary."""
+    """The fault at its origin: its kind (type it; completion from the vocabulary) and summary. ``origins`` are the
+    places the fault may be, as ``(where, quote)`` pairs (``where``: ``step s2``, ``the plan (planner call e01)``,
+    ``set-up (e02, before step 1)``; ``quote``: the step's title or the event's summary), the first offered first;
+    with two or more, ctrl+o goes to the next."""
 
-    def __init__(self, step: str, step_title: str, kind: str = "", summary: str = "") -> None:
-        super().__init__(f"Fault origin: {fmt.clean_line(step)}", step_title)
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+o", "next_origin", "Other origin")]
+
+    def __init__(self, origins: Sequence[tuple[str, str]], kind: str = "", summary: str = "") -> None:
+        if not origins:
+            raise ValueError("a fault dialog needs at least one origin")
+        super().__init__(*self._head_of(origins[0]))
+        self.origins, self.chosen = list(origins), 0
         self.kind, self.summary = kind, summary
+
+    @staticmethod
+    def _head_of(origin: tuple[str, str]) -> tuple[str, str]:
+        return f"Fault origin: {fmt.clean_line(origin[0])}", origin[1]
+
+    def head(self) -> ComposeResult:
+        yield Label(Text(self.title_text), classes="dialog-title", id="fault-origin")
+        yield Label(fmt.literal_line(self.quote, limit=300), classes="dialog-quote", id="fault-quote")
+        if len(self.origins) > 1:
+            yield Label(self._others(), classes="dialog-hint", id="fault-other")
+
+    def _others(self) -> str:
+        others = " or ".join(fmt.clean_line(w) for i, (w, _) in enumerate(self.origins) if i != self.chosen)
+        return f"ctrl+o: the origin is {others} instead"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
@@ -84,6 +109,15 @@ class FaultDialog(_Dialog):
             yield Label("", id="annotate-error")
             yield Label("kinds: " + ", ".join(KINDS), classes="dialog-hint")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
+
+    def action_next_origin(self) -> None:
+        """Offer the next origin (ctrl+o); the kind and summary typed so far stay."""
+        self.chosen = (self.chosen + 1) % len(self.origins)
+        title, quote = self._head_of(self.origins[self.chosen])
+        self.query_one("#fault-origin", Label).update(Text(title))
+        self.query_one("#fault-quote", Label).update(fmt.literal_line(quote, limit=300))
+        if len(self.origins) > 1:
+            self.query_one("#fault-other", Label).update(self._others())
 
     @on(Input.Submitted, "#fault-kind")
     def next_field(self) -> None:
@@ -99,11 +133,16 @@ class FaultDialog(_Dialog):
         elif not summary:
             self.error("write what went wrong, in one sentence")
         else:
-            self.dismiss(FaultChoice(kind, summary))
+            self.dismiss(FaultChoice(kind, summary, self.chosen))
 
 
 class TextDialog(_Dialog):
-    """One line of text (e.g. why a distractor is harmless); dismisses with it (never empty)."""
+    """One line of text under a title and a quoted line (e.g. why a distractor is harmless); dismisses with it,
+    stripped (never empty). Enter hands the text to :meth:`parse`, which subclasses override: it returns the answer
+    to dismiss with, or None with :attr:`problem` set (shown; the dialog stays open)."""
+
+    #: Shown under the field when :meth:`parse` refuses the text.
+    problem = "write something (escape cancels)"
 
     def __init__(self, title: str, quote: str, placeholder: str, value: str = "") -> None:
         super().__init__(title, quote)
@@ -112,39 +151,47 @@ class TextDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield Input(self.value, placeholder=self.placeholder, id="annotate-text")
+            yield Input(self.value, placeholder=self.placeholder, id="annotate-line")
             yield Label("", id="annotate-error")
             yield Label("enter: done · escape cancels", classes="dialog-hint")
 
-    @on(Input.Submitted, "#annotate-text")
+    def parse(self, text: str) -> object | None:
+        """The answer for the typed ``text`` (here the text, stripped), or None (then :attr:`problem` says why)."""
+        return text.strip() or None
+
+    @on(Input.Submitted, "#annotate-line")
     def submit(self, event: Input.Submitted) -> None:
-        if event.value.strip():
-            self.dismiss(event.value.strip())
+        answer = self.parse(event.value)
+        if answer is None:
+            self.error(self.problem)
         else:
-            self.error("write something (escape cancels)")
+            self.dismiss(answer)
 
 
-class NumberDialog(_Dialog):
+class NumberDialog(TextDialog):
     """A number of drill seconds at least 0 (the deadline after an event); dismisses with it as a float."""
 
-    def __init__(self, title: str, quote: str, placeholder: str, value: str = "") -> None:
-        super().__init__(title, quote)
-        self.placeholder, self.value = placeholder, value
+    problem = "a number of seconds, 0 or more (e.g. 20 or 7.5)"
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="annotate-box", classes="dialog"):
-            yield from self.head()
-            yield Input(self.value, placeholder=self.placeholder, id="annotate-number")
-            yield Label("", id="annotate-error")
-            yield Label("enter: done · escape cancels", classes="dialog-hint")
+    def parse(self, text: str) -> object | None:
+        return parse_amount(text, 0.0, strict=False)
 
-    @on(Input.Submitted, "#annotate-number")
-    def submit(self, event: Input.Submitted) -> None:
-        value = parse_amount(event.value, 0.0, strict=False)
-        if value is None:
-            self.error("a number of seconds, 0 or more (e.g. 20 or 7.5)")
-        else:
-            self.dismiss(value)
+
+class FieldPathDialog(TextDialog):
+    """A field path of one event (evidence at a field): ``check(path)`` returns why the path does not do (not a
+    field path, no such field), or None; dismisses with the path, stripped."""
+
+    def __init__(self, title: str, quote: str, check: Callable[[str], str | None], value: str = "") -> None:
+        super().__init__(title, quote, "field path, e.g. data.next_cursor or items[3].id", value)
+        self.check = check
+
+    def parse(self, text: str) -> object | None:
+        path = text.strip()
+        why = self.check(path) if path else "type a field path (escape cancels)"
+        if why is not None:
+            self.problem = why
+            return None
+        return path
 
 
 @dataclass(frozen=True)

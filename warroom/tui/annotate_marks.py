@@ -26,7 +26,7 @@ class MarkActions:
     if TYPE_CHECKING:  # provided by the screen (declared for type checking only: never shadow Screen's own)
 
         def selected_event(self) -> Any | None: ...
-        def ask_fault(self, step: str) -> None: ...
+        def ask_fault(self, origins: list[tuple[str, str]], ev: Any) -> None: ...
         def ask_distractor(self, ev: Any) -> None: ...
         def ask_damage(self, ev: Any) -> None: ...
         def ask_deadline(self, ev: Any) -> None: ...
@@ -41,16 +41,21 @@ class MarkActions:
         self.notify(fmt.clean_line(message), markup=False, timeout=2)
 
     def action_origin(self) -> None:
-        """The selected event's plan step is the fault's origin: ask its kind and summary."""
+        """The fault's origin is at the selected event: its plan step, or (format 2) the plan for a planner call
+        and the set-up for an event before step 1 (:meth:`AnnotatedFile.origins_at`: the dialog offers each);
+        ask its kind and summary."""
         ev = self.selected_event()
         if ev is not None:
-            self.ask_fault(self.file.step_of(ev.id))
+            self.ask_fault(self.file.origins_at(ev.id), ev)
 
-    def set_origin(self, step: str, kind: str, summary: str) -> None:
-        self.draft.origin_step, self.draft.kind, self.draft.summary = step, kind, summary
-        if step in self.draft.cascade:  # the origin is not part of its own cascade
-            self.draft.cascade.remove(step)
-        self.changed(f"Fault origin: {step} ({kind}).")
+    def set_origin(self, origin: str, where: str, kind: str, summary: str) -> None:
+        """The fault happened at ``where`` (a plan step for origin ``step``, else the trace event of a ``plan`` or
+        ``setup`` origin), of ``kind``, as ``summary`` says."""
+        self.draft.set_origin(origin, where)
+        self.draft.kind, self.draft.summary = kind, summary
+        if origin == "step" and where in self.draft.cascade:  # the origin is not part of its own cascade
+            self.draft.cascade.remove(where)
+        self.changed(f"Fault origin: {self.draft.origin_label()} ({kind}).")
 
     def action_evidence(self) -> None:
         """Mark the selected event as evidence, or unmark it."""
@@ -70,7 +75,7 @@ class MarkActions:
         if ev is None:
             return
         step = self.file.step_of(ev.id)
-        if step == self.draft.origin_step:
+        if self.draft.origin == "step" and step == self.draft.origin_step:
             self.notify(f"{fmt.clean_line(step)} is the fault's origin, not its cascade.", severity="warning",
                         markup=False)
             return
@@ -85,8 +90,9 @@ class MarkActions:
         if ev.id in self.draft.distractors:
             del self.draft.distractors[ev.id]
             self.changed(f"{ev.id} is no longer a distractor.")
-        elif ev.id in self.draft.evidence:
-            self.notify(f"{fmt.clean_line(ev.id)} is evidence; v unmarks it first.", severity="warning", markup=False)
+        elif ev.id in self.draft.evidence_events():
+            self.notify(f"{fmt.clean_line(ev.id)} is evidence; unmark it first (v, f, a or M).", severity="warning",
+                        markup=False)
         else:
             self.ask_distractor(ev)
 

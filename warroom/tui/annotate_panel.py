@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
 from textual.widgets import Static
 
 from warroom.core.annotatefile import Findings
-from warroom.core.annotation import KeyDraft
+from warroom.core.annotation import KeyDraft, item_label
 from warroom.tui import text as fmt
 
 __all__ = ["KeyPanel", "findings_text", "key_text"]
@@ -17,6 +18,7 @@ __all__ = ["KeyPanel", "findings_text", "key_text"]
 #: What each missing field is called in the panel, with the key that sets it.
 MISSING_HINTS = {
     "answer_key.fault.origin_step": "origin step (o)",
+    "answer_key.fault.origin_event": "origin event (o)",
     "answer_key.fault.kind": "fault kind (o)",
     "answer_key.fault.summary": "fault summary (o)",
     "answer_key.evidence": "evidence (v)",
@@ -33,9 +35,10 @@ def _line(out: Text, label: str, value: str, style: str = "") -> None:
     out.append("\n")
 
 
-def key_text(draft: KeyDraft, findings: Findings | None, saved: bool) -> Text:
+def key_text(draft: KeyDraft, findings: Findings | None, saved: bool, comparing: Sequence[str] = ()) -> Text:
     """The panel's text: what is missing (or that the key is complete), unsaved changes, what validate and check
-    said at the last save (one line each; :func:`findings_text` has them in full), then the key so far."""
+    said at the last save (one line each; :func:`findings_text` has them in full), then the key so far and the
+    events gathered for a comparison (``comparing``, ids), if any."""
     out = Text()
     missing = draft.missing()
     if missing:
@@ -49,10 +52,12 @@ def key_text(draft: KeyDraft, findings: Findings | None, saved: bool) -> Text:
     if findings is not None:
         _summary(out, findings)
     out.append("\n")
-    fault = f"{draft.origin_step} ({draft.kind})" if draft.kind else draft.origin_step
+    fault = f"{draft.origin_label()} ({draft.kind})" if draft.kind else draft.origin_label()
     _line(out, "Origin", fmt.clean_line(fault))
     _line(out, "Summary", fmt.clean_line(draft.summary))
-    _line(out, "Evidence", fmt.clean_line(", ".join(draft.evidence)), "green")
+    _line(out, "Evidence", fmt.clean_line(", ".join(item_label(i) for i in draft.evidence)), "green")
+    if comparing:
+        _line(out, "Comparing", fmt.clean_line(" + ".join(comparing) + " (M marks them)"), "green")
     _line(out, "Cascade", fmt.clean_line(", ".join(draft.cascade)))
     damage = ", ".join(f"{d.event} {d.amount:g}" for d in draft.damage)
     _line(out, "Damage", fmt.clean_line(f"{damage} ({draft.damage_unit})" if draft.damage_unit else damage), "red")
@@ -106,6 +111,7 @@ def _short(line: str) -> str:
 class KeyPanel(Static):
     """The answer key so far (see :func:`key_text`)."""
 
-    def show(self, draft: KeyDraft, findings: Any, saved: bool) -> None:
-        """Re-render from the draft, the last findings (None before a save) and whether the draft is saved."""
-        self.update(key_text(draft, findings, saved))
+    def show(self, draft: KeyDraft, findings: Any, saved: bool, comparing: Sequence[str] = ()) -> None:
+        """Re-render from the draft, the last findings (None before a save), whether the draft is saved and the
+        events gathered for a comparison."""
+        self.update(key_text(draft, findings, saved, comparing))

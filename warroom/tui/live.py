@@ -16,7 +16,6 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 
 from warroom.core.origins import TARGET_LABELS
 from warroom.core.replay import FALSE_ESCALATION_DELAY, ReplayError
@@ -36,7 +35,8 @@ from warroom.tui.modals import (
     HelpScreen,
 )
 from warroom.tui.probe import open_probe_dialog
-from warroom.tui.tracetable import TraceTable, shows_agents
+from warroom.tui.roompanes import room_panes
+from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar, summarize, trace_index
 
 __all__ = ["SPEEDS", "TICK_INTERVAL", "WarRoomScreen", "false_escalation_message"]
@@ -105,18 +105,9 @@ class WarRoomScreen(DrillScreen):
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
         yield Meters(id="meters")
-        with Horizontal(id="upper"):
-            plan = PlanPanel(id="plan")
-            plan.border_title = "Plan (reported)"
-            yield plan
-            timeline = TraceTable(
-                id="trace-table", agents=shows_agents(self.drill), repetitions=self.replay.repetitions
-            )
-            timeline.border_title = "Trace"
-            yield timeline
-        inspector = Inspector(id="inspector")
-        inspector.border_title = "Inspector"
-        yield inspector
+        plan = PlanPanel(id="plan")
+        plan.border_title = "Plan (reported)"
+        yield from room_panes(plan, self.drill, self.replay.repetitions)
         yield KeyFooter(compact=bool(self.drill.probes))  # compact: with `v` too, the keys fit in 80 columns
 
     def on_mount(self) -> None:
