@@ -9,20 +9,16 @@ they were ticked.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
-from textual import events
-from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from warroom.tui import text as fmt
+from warroom.tui.keylist import KeyedList
 from warroom.tui.widgets import KIND_LABELS, summarize
 
-#: Real seconds after which a typed event id starts afresh.
-TYPE_AHEAD_RESET = 1.0
 #: Characters of an event's summary shown in its row (so that a row fits on one line of the dialog).
 SUMMARY_LIMIT = 30
 
@@ -56,7 +52,7 @@ def cite_row(event: Any, cited: bool) -> Text:
     return row
 
 
-class CiteList(OptionList):
+class CiteList(KeyedList):
     """The evidence list of the escalation dialog (see the module docstring).
 
     Args:
@@ -65,8 +61,7 @@ class CiteList(OptionList):
             events not in ``released`` are dropped.
     """
 
-    MOVES = {"down": ("move", 1), "j": ("move", 1), "up": ("move", -1), "k": ("move", -1),
-             "home": ("move_to", 0), "end": ("move_to", -1)}
+    ZONE = "cites"
     #: Keys that tick or untick the highlighted event.
     TOGGLES = ("space",)
 
@@ -76,8 +71,6 @@ class CiteList(OptionList):
         #: The cited event ids, in the order they were ticked.
         self.cited: list[str] = [i for i in dict.fromkeys(cited) if i in known]
         super().__init__(*(Option(cite_row(e, e.id in self.cited), id=e.id) for e in self.events), id=id)
-        self._typed = ""
-        self._typed_at = 0.0
 
     def on_mount(self) -> None:
         if self.events:
@@ -85,36 +78,11 @@ class CiteList(OptionList):
             self.highlighted = [e.id for e in self.events].index(first)
             self.scroll_to_highlight()
 
-    def on_key(self, event: events.Key) -> None:
-        from warroom.tui.escalate import EscalateScreen
+    def typeable_ids(self) -> list[str]:
+        return [e.id for e in self.events]
 
-        screen = self.screen
-        if isinstance(screen, EscalateScreen) and screen.route_key(event):
-            event.stop()
-            event.prevent_default()
-
-    def on_focus(self) -> None:
-        from warroom.tui.escalate import EscalateScreen
-
-        screen = self.screen
-        if isinstance(screen, EscalateScreen):
-            screen.zone = "cites"
-
-    def action_move(self, direction: int) -> None:
-        """Move the highlight one event down (+1) or up (-1), stopping at the ends."""
-        self._typed = ""
-        if not self.option_count:
-            return
-        if self.highlighted is None:
-            self.highlighted = 0 if direction > 0 else self.option_count - 1
-        else:
-            self.highlighted = min(max(self.highlighted + direction, 0), self.option_count - 1)
-
-    def action_move_to(self, index: int) -> None:
-        """Highlight the event at ``index`` (negative counts from the end)."""
-        self._typed = ""
-        if self.option_count:
-            self.highlighted = index % self.option_count
+    def match(self, ids: Sequence[str], typed: str) -> int | None:
+        return match_event(ids, typed)
 
     def toggle(self) -> str | None:
         """Tick the highlighted event, or untick it when it is ticked. Returns its id (None with no highlight)."""
@@ -128,19 +96,3 @@ class CiteList(OptionList):
             self.cited.append(event.id)
         self.replace_option_prompt_at_index(index, cite_row(event, event.id in self.cited))
         return event.id
-
-    def type_ahead(self, char: str) -> None:
-        """A printable character extends the typed event id and highlights the event it names; a character that
-        names nothing starts a new id."""
-        now = time.monotonic()
-        typed = char if now - self._typed_at > TYPE_AHEAD_RESET else self._typed + char
-        self._typed_at = now
-        ids = [e.id for e in self.events]
-        found = match_event(ids, typed)
-        if found is None and typed != char:
-            typed, found = char, match_event(ids, char)
-        self._typed = typed
-        if found is not None:
-            self.highlighted = found
-        else:
-            self.app.bell()
