@@ -254,8 +254,8 @@ def test_doc_states_the_constants_the_code_uses():
 
 
 def test_explanations_write_numbers_as_everywhere_else():
-    """Times half up with one decimal (18.25 s is 18.3 s), in the formulas too, damage with two decimals (12.34 stays 12.34), as
-    warroom.core.format writes them for the CLI and the war room."""
+    """Times half up with one decimal (18.25 s is 18.3 s), in the formulas too, damage with two decimals (12.34
+    stays 12.34), as warroom.core.format writes them for the CLI and the war room."""
     from core_support import drill_dict
 
     from warroom.core.model import Drill
