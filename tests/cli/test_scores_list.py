@@ -217,3 +217,32 @@ def test_corrupt_rows_are_skipped_and_reported_never_modified(known: Path):
 
     # The table lists only the flat columns, so it still shows every session.
     assert run(known).exit_code == 0
+
+
+def test_mode_tutorial_lists_the_tutorial_sessions_the_statistics_never_count(known: Path):
+    """A tutorial session is stored and listed; --mode tutorial lists only those (bare `scores` and `scores list`),
+    the help says so, and the summary refuses the mode rather than count them."""
+    from scores_support import run_sub
+    from store_support import scorecard
+
+    from warroom.store.rows import SessionInfo
+
+    info = SessionInfo(
+        session_id="tut1", trainee="ann", drill_id="tutorial", drill_version=1, drill_sha256=None, drill_path=None,
+        started_at="2026-11-09T10:00:00.000000+00:00", all_clear=False, mode="tutorial",
+    )
+    with ResultsStore(known) as store:
+        assert store.insert(info, scorecard(drill_id="tutorial"), [], ended_at=info.started_at)
+    for result in (run(known, "--mode", "tutorial", "--format", "json"),
+                   run_sub(known, "list", "--mode", "tutorial", "--format", "json")):
+        assert result.exit_code == 0, result.output
+        rows = json.loads(result.stdout)
+        assert [(r["session_id"], r["mode"]) for r in rows] == [("tut1", "tutorial")]
+    everyone = json.loads(run(known, "--format", "json").stdout)
+    assert len(everyone) == 8 and "tut1" in {r["session_id"] for r in everyone}
+    practice = json.loads(run(known, "--mode", "practice", "--format", "json").stdout)
+    assert "tut1" not in {r["session_id"] for r in practice}
+    assert "tutorial" in " ".join(run_sub(known, "list", "--help").stdout.split())
+    refused = run_sub(known, "summary", "--mode", "tutorial")
+    assert refused.exit_code == 2
+    assert "never count tutorial sessions" in refused.output and "scores list --mode tutorial" in refused.output

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from warroom.tui.debrief import DebriefScreen
+from warroom.tui.debrief import MARKS_HEADING, DebriefScreen
 from warroom.tui.modals import EscalateScreen
 from warroom.tui.text import seconds
 
@@ -39,8 +39,12 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
         assert f"time to detect {seconds(now - 12)}" in flat
         # No drill time with more than one decimal, and no mm:ss, anywhere in the debrief's own text.
         assert not re.search(r"\d+\.\d\d+ s\b", flat)
-        timeline = flat[flat.index("Timeline") : flat.index("Damage over time")]
-        assert not re.search(r"\d\d:\d\d", timeline)
+        # The debrief marks are headed with the glossary's name (docs/architecture.md), never "Timeline".
+        assert MARKS_HEADING == "What happened when"
+        assert "Timeline" not in flat
+        marks = flat[flat.index("What happened when") : flat.index("Damage over time")]
+        assert "you escalated step s1" in marks
+        assert not re.search(r"\d\d:\d\d", marks)
 
 
 def _flat(app) -> str:
@@ -70,6 +74,8 @@ async def test_debrief_times_agree_and_a_penalty_shows_its_points_alone(services
         assert "18.3 s ! you escalated step s1" in text  # the timeline
         assert "time to detect 6.3 s" in text
         assert "18.2 s" not in text and "6.2 s" not in text
+        # the speed formula writes time to detect as the sentence does: 6.3, never 6.25 (docs/scoring.md)
+        assert "6.25" not in text and "18.25" not in text
         assert f"{card.total}/{card.max_total} total" in text
         penalty = next(c for c in card.components if c.max_points == 0)
         assert penalty.points == -10

@@ -306,3 +306,33 @@ def test_a_cited_event_missing_from_an_edited_drill_is_named_not_dropped():
     text = cited_events(drill, [first, "e999"]).plain
     assert f"  {first} (" in text
     assert "  e999 (" in text and "(not in this drill file)" in text
+
+
+def test_a_tutorial_session_is_reviewed_on_the_bundled_tutorial_without_a_path(tmp_path: Path):
+    """The tutorial's drill is bundled: a tutorial session whose recorded file is gone is reviewed on the bundled
+    tutorial.yaml, even when a --drills folder holds another drill file named tutorial.yaml."""
+    import shutil
+
+    from warroom.core.library import bundled_drills_dir
+
+    bundled = bundled_drills_dir() / "tutorial.yaml"
+    played = tmp_path / "old-install" / "tutorial.yaml"
+    played.parent.mkdir()
+    shutil.copy(bundled, played)
+    drill = load(played)
+    rec = SessionRecorder.start(tmp_path / "data", "ann", played, drill, mode="tutorial")
+    replay = Replay(drill, on_action=rec.record)
+    replay.run_to_end()
+    rec.finish(score(drill, rec.actions))
+    shutil.rmtree(played.parent)
+    mine = tmp_path / "mine"
+    copy_drill(mine, new_id="tutorial")  # another drill that happens to have the tutorial's id
+    assert (mine / "tutorial.yaml").is_file()
+    with ResultsStore(tmp_path / "data") as store:
+        session = store.get(rec.session_id)
+    assert session.mode == "tutorial"
+    for dirs in ((), (mine,)):
+        data = load_review(session, dirs)
+        assert data.drill_problem is None
+        assert data.drill_file is not None and data.drill_file.resolve() == bundled.resolve()
+        assert data.drill_changed is False and data.drill is not None and data.drill.id == "tutorial"

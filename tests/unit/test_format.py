@@ -60,6 +60,8 @@ def test_clean_shows_bidi_overrides_and_isolates_but_keeps_joiners():
 )
 def test_seconds(value, text):
     assert fmt.seconds(value) == text
+    if value is not None:  # a formula's bare figure is the same number
+        assert fmt.seconds_figure(value) + " s" == text
 
 
 @pytest.mark.parametrize(

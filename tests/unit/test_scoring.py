@@ -254,8 +254,8 @@ def test_doc_states_the_constants_the_code_uses():
 
 
 def test_explanations_write_numbers_as_everywhere_else():
-    """Times half up with one decimal (18.25 s is 18.3 s), damage with two decimals (12.34 stays 12.34), as
-    warroom.core.format writes them for the CLI and the war room."""
+    """Times half up with one decimal (18.25 s is 18.3 s), in the formulas too, damage with two decimals (12.34
+    stays 12.34), as warroom.core.format writes them for the CLI and the war room."""
     from core_support import drill_dict
 
     from warroom.core.model import Drill
@@ -273,7 +273,9 @@ def test_explanations_write_numbers_as_everywhere_else():
     on_time = score(Drill.model_validate(d), [esc(18.25, "s1", cites=EV)])
     lines = "\n".join(on_time.lines)
     assert "Time to detect 8.3 s (earliest evidence at 10 s, escalation at 18.3 s) in a window of 18 s" in lines
-    assert "25 x (1 - 8.25/18) = 13.54, rounded 14." in lines
+    # the formula writes the times as the sentence does (8.3, not 8.25); its result is of the exact times
+    assert "25 x (1 - 8.3/18) = 13.54, rounded 14." in lines
+    assert "8.25" not in lines
 
 
 def test_a_log_going_back_in_time_names_the_times_as_elsewhere():

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from warroom.cli.import_options import import_options, make_redactor, parse_price
+from warroom.cli.import_options import import_options, make_redactor, price_option
 from warroom.cli.output import say
 
 if TYPE_CHECKING:
@@ -30,18 +30,8 @@ def import_group() -> None:
 
 @import_group.command("who-and-when")
 @import_options("Folder for the drill files (created if missing). Each drill is <out>/ww-<subset>-<record>.yaml.")
-@click.option(
-    "--planner-price",
-    metavar="IN/OUT",
-    callback=parse_price,
-    help="Planner prices, USD per million input/output tokens (default 5/25).",
-)
-@click.option(
-    "--executor-price",
-    metavar="IN/OUT",
-    callback=parse_price,
-    help="Executor prices, USD per million input/output tokens (default 1/5).",
-)
+@price_option("--planner-price", help="Planner prices, USD per million input/output tokens (default 5/25).")
+@price_option("--executor-price", help="Executor prices, USD per million input/output tokens (default 1/5).")
 def who_and_when(
     paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Path | None, planner_price: Price,
     executor_price: Price, force: bool, verbose: bool

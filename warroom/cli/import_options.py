@@ -1,5 +1,5 @@
 """The options every ``warroom import`` subcommand shares (--out, --force, -v, --redact, --redact-names), and the
-price option's parser; the redaction asked for as a :class:`~warroom.importers.redact.Redactor`."""
+price options with their parser; the redaction asked for as a :class:`~warroom.importers.redact.Redactor`."""
 
 from __future__ import annotations
 
@@ -24,6 +24,12 @@ def parse_price(ctx: click.Context, param: click.Parameter, value: str | None) -
         return Price.parse(value)
     except ValueError as e:
         raise click.BadParameter(str(e), ctx=ctx, param=param) from None
+
+
+def price_option(*decls: str, help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """An ``IN/OUT`` price option (``--price``, ``--planner-price`` ...), parsed by :func:`parse_price` into a Price
+    (None when not given); ``help`` says whose prices they are and the default."""
+    return click.option(*decls, metavar="IN/OUT", callback=parse_price, help=help)
 
 
 def import_options(out_help: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

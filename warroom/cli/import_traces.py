@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warroom.cli.import_options import import_options, make_redactor, parse_price
+from warroom.cli.import_options import import_options, make_redactor, price_option
 from warroom.cli.output import say
 
 if TYPE_CHECKING:
@@ -21,8 +21,7 @@ if TYPE_CHECKING:
 
 def _trace_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """The options every trace importer takes: the shared ones (warroom.cli.import_options) and --price."""
-    f = click.option("--price", metavar="IN/OUT", callback=parse_price,
-                     help="Prices of every model, USD per million input/output tokens (default 2.5/10).")(f)
+    f = price_option("--price", help="Prices of every model, USD per million input/output tokens (default 2.5/10).")(f)
     return import_options("Folder for the drill files (created if missing), one <id>.yaml per trace.")(f)
 
 

@@ -109,7 +109,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     warroom scores delete SESSION_ID...     delete sessions (asks first; --yes to skip)
 
     Every trainee's sessions are listed unless --trainee NAME or --mine is given; --set ID keeps the sessions
-    played in a drill set, --mode those of one mode (practice or assessment; all: every one; the summary's
+    played in a drill set, --mode those of one mode (practice, assessment or tutorial; all: every one; the summary's
     default counts the assessment sessions when any match, else all). Sessions killed mid-drill are
     recorded as abandoned first. Options given before a subcommand apply to it. The old spelling still works:
     --summary, --rescore and --delete SESSION_ID... [--yes] are the subcommands of those names.

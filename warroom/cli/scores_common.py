@@ -41,15 +41,17 @@ since_option = click.option(
 set_filter_option = click.option(
     "--set", "set_id", default=None, help="Only sessions played in this drill set (its id)."
 )
-#: The modes a session is played in; ``--mode`` also takes ``all`` (every session) and, for the summary's default,
-#: ``auto`` (the summary counts the assessment sessions when any match, else all; elsewhere every session).
-SESSION_MODES = ("practice", "assessment")
+#: The modes a session is played in (``tutorial``: ``warroom tutorial``, listed but never counted in the statistics);
+#: ``--mode`` also takes ``all`` (every session) and, for the summary's default, ``auto`` (the summary counts the
+#: assessment sessions when any match, else all; elsewhere every session).
+SESSION_MODES = ("practice", "assessment", "tutorial")
 mode_filter_option = click.option(
     "--mode",
     type=click.Choice([*SESSION_MODES, "all", "auto"]),
     default=None,
-    help="Only sessions played in this mode (all: every session). The summary's default (auto) counts the "
-    "assessment sessions when any match, else all of them.",
+    help="Only sessions played in this mode (all: every session; tutorial: the guided tutorial's, which the "
+    "statistics never count). The summary's default (auto) counts the assessment sessions when any match, else "
+    "all of them (never the tutorial's).",
 )
 sort_option = click.option(
     "--sort",
@@ -125,7 +127,7 @@ class FilterKwargs(TypedDict):
 @dataclass(frozen=True)
 class Filters:
     """Which stored sessions a command reads: a trainee, a drill id (exact), sessions started at or after ``since``
-    (the store's UTC timestamp text), played in the drill set ``set_id``, in ``mode`` (practice or assessment;
+    (the store's UTC timestamp text), played in the drill set ``set_id``, in ``mode`` (practice, assessment or tutorial;
     ``all`` and ``auto`` filter nothing in the store's reads, the summary reads them, see
     :func:`warroom.cli.scores_summary.show_summary`); None matches every one."""
 

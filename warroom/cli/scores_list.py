@@ -151,7 +151,7 @@ def list_command(ctx: click.Context, **_: Any) -> None:
     """The stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
 
     Every trainee's sessions are listed unless --trainee NAME or --mine is given (--set ID: those played in a
-    drill set; --mode: those of one mode); a table shows the newest 50
+    drill set; --mode: those of one mode, --mode tutorial those of `warroom tutorial`); a table shows the newest 50
     (--limit), CSV and JSON every one. Sessions killed mid-drill are recorded as abandoned first.
 
     Printed output (a table, CSV or JSON, on a terminal or a pipe) shows control and bidi characters as escapes;

@@ -34,7 +34,12 @@ __all__ = ["SUMMARY_CSV_COLUMNS", "show_summary", "summarise", "summary_command"
 
 def summarise(settings: Settings, filters: Filters, fmt: str = "table", output: Path | None = None) -> None:
     """Print the summary of the matching sessions (:func:`show_summary`), then name the rows it left out because
-    they cannot be counted (stderr, exit status 1 via click.ClickException)."""
+    they cannot be counted (stderr, exit status 1 via click.ClickException); click.UsageError for ``--mode tutorial``
+    (the statistics never count the tutorial's sessions)."""
+    if filters.mode == "tutorial":
+        raise click.UsageError(
+            "the statistics never count tutorial sessions; `warroom scores list --mode tutorial` lists them"
+        )
     store = open_store(settings)
     if store is None:
         if fmt == "table":
@@ -97,9 +102,10 @@ def summary_command(ctx: click.Context, **_: Any) -> None:
     the distractors that pulled escalations) over the matching sessions.
 
     --mode: which sessions count (default auto: the assessment sessions when any match, else all; all, practice or
-    assessment). Abandoned sessions are counted apart, never as misses. Every trainee's sessions count unless
-    --trainee NAME or --mine is given. Sessions killed mid-drill are recorded as abandoned first; stored rows that
-    cannot be counted are left out and named on stderr (exit status 1). docs/sessions.md has every formula.
+    assessment; never the tutorial's: `scores list --mode tutorial` lists those). Abandoned sessions are counted
+    apart, never as misses. Every trainee's sessions count unless --trainee NAME or --mine is given. Sessions
+    killed mid-drill are recorded as abandoned first; stored rows that cannot be counted are left out and named on
+    stderr (exit status 1). docs/sessions.md has every formula.
     """
     o = subcommand_options(ctx)
     check_output(o["fmt"], o["output"])

@@ -157,6 +157,12 @@ def seconds(value: float | None, none: str = "-") -> str:
     return none if value is None else f"{_decimal(value, 1)} s"
 
 
+def seconds_figure(value: float) -> str:
+    """Seconds of drill time as a bare number, written as :func:`seconds` writes them (one decimal at most, halves
+    rounded up): ``18.3`` for 18.25. For a formula that stands next to such times (``25 x (1 - 8.3/18)``)."""
+    return _decimal(value, 1)
+
+
 def clock(value: float) -> str:
     """Drill time as ``mm:ss`` (``h:mm:ss`` from an hour), rounded to the whole second half up like
     :func:`seconds` (19.5 s is ``00:20``, next to ``19.5 s``; 19.4 s is ``00:19``); negative times clamp to

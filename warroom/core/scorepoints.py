@@ -4,7 +4,7 @@ which re-exports the point values."""
 
 from __future__ import annotations
 
-from warroom.core.format import amount, damage, damage_amount, round_half_up, seconds, usd
+from warroom.core.format import amount, damage, damage_amount, round_half_up, seconds, seconds_figure, usd
 from warroom.core.outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, Outcome
 from warroom.core.replay import FALSE_ESCALATION_DELAY, Replay
 from warroom.core.scorecard import Component
@@ -71,7 +71,8 @@ def _speed_component(replay: Replay, outcome: Outcome) -> Component:
                 f"Time to detect {seconds(ttd)} (earliest evidence at {seconds(first)}, escalation at "
                 f"{seconds(replay.contained_at)}) in a window of {seconds(window)} (to the deadline at "
                 f"{seconds(deadline)}): "
-                f"{SPEED_POINTS} x (1 - {amount(ttd)}/{amount(window)}) = {amount(raw)}, rounded {speed}."
+                f"{SPEED_POINTS} x (1 - {seconds_figure(ttd)}/{seconds_figure(window)}) = {amount(raw)}, "
+                f"rounded {speed}."
             )
     elif outcome is Outcome.CONTAINED_LATE:
         speed = 0

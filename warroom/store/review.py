@@ -278,9 +278,15 @@ class ReviewData:
 
 def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> ReviewData:
     """The :class:`ReviewData` of a stored session: its drill found (recorded path, else the drill id in
-    ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its review rows built."""
+    ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its review rows built.
+
+    A tutorial session (mode ``tutorial``) is played on the bundled tutorial drill: once its recorded path is gone,
+    it is found in the bundled library only, never as a file of the same id in ``drill_dirs``."""
+    from warroom.store.filters import TUTORIAL
     from warroom.store.sessions import DrillUnavailable, default_drill_resolver, resolve_session_drill
 
+    if session.mode == TUTORIAL:
+        drill_dirs = ()
     try:
         path = default_drill_resolver(drill_dirs)(session.drill_id, session.drill_path)
     except FileNotFoundError:

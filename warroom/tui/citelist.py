@@ -13,7 +13,6 @@ released event laid out and measured each one, which took seconds per key on a l
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -25,10 +24,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from warroom.tui import text as fmt
+from warroom.tui.keylist import ListKeys
 from warroom.tui.widgets import KIND_LABELS, summarize
 
-#: Real seconds after which a typed event id starts afresh.
-TYPE_AHEAD_RESET = 1.0
 #: Characters of an event's summary shown in its row (so that a row fits on one line of the dialog).
 SUMMARY_LIMIT = 30
 
@@ -67,7 +65,7 @@ def cite_row(event: Any, cited: bool) -> Text:
     return row
 
 
-class CiteList(ScrollView, can_focus=True):
+class CiteList(ListKeys, ScrollView, can_focus=True):
     """The evidence list of the escalation dialog (see the module docstring).
 
     Args:
@@ -80,6 +78,7 @@ class CiteList(ScrollView, can_focus=True):
         "down": ("move", 1), "j": ("move", 1), "up": ("move", -1), "k": ("move", -1),
         "pagedown": ("page", 1), "pageup": ("page", -1), "home": ("move_to", 0), "end": ("move_to", -1),
     }
+    ZONE = "cites"
     #: Keys that tick or untick the highlighted event.
     TOGGLES = ("space",)
 
@@ -118,8 +117,6 @@ class CiteList(ScrollView, can_focus=True):
         #: The cited event ids, in the order they were ticked.
         self.cited: list[str] = [i for i in dict.fromkeys(cited) if i in self._index]
         self._highlighted: int | None = None
-        self._typed = ""
-        self._typed_at = 0.0
         self.virtual_size = Size(0, len(self.events))
 
     # -- the highlight --------------------------------------------------------------------------------------------
@@ -170,21 +167,6 @@ class CiteList(ScrollView, can_focus=True):
 
     # -- keys and mouse -------------------------------------------------------------------------------------------
 
-    def on_key(self, event: events.Key) -> None:
-        from warroom.tui.escalate import EscalateScreen
-
-        screen = self.screen
-        if isinstance(screen, EscalateScreen) and screen.route_key(event):
-            event.stop()
-            event.prevent_default()
-
-    def on_focus(self) -> None:
-        from warroom.tui.escalate import EscalateScreen
-
-        screen = self.screen
-        if isinstance(screen, EscalateScreen):
-            screen.zone = "cites"
-
     def on_click(self, event: events.Click) -> None:
         """A click highlights the row under the pointer."""
         offset = event.get_content_offset(self)
@@ -229,22 +211,11 @@ class CiteList(ScrollView, can_focus=True):
         self.refresh_line(index)
         return event.id
 
-    def type_ahead(self, char: str) -> None:
-        """A printable character extends the typed event id and highlights the event it names; a character that
-        names nothing starts a new id."""
-        now = time.monotonic()
-        typed = char if now - self._typed_at > TYPE_AHEAD_RESET else self._typed + char
-        self._typed_at = now
+    def typed_index(self, typed: str) -> int | None:
+        """The row of the event whose id ``typed`` names (see :func:`match_event`), or None."""
         if self._folded is None:
             self._folded = [e.id.casefold() for e in self.events]
-        found = _match(self._folded, typed)
-        if found is None and typed != char:
-            typed, found = char, _match(self._folded, char)
-        self._typed = typed
-        if found is not None:
-            self.highlighted = found
-        else:
-            self.app.bell()
+        return _match(self._folded, typed)
 
     # -- rendering ------------------------------------------------------------------------------------------------
 

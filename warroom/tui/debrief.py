@@ -1,4 +1,4 @@
-"""The debrief: the outcome, the scorecard, the debrief marks (what happened when; headed "Timeline" on screen),
+"""The debrief: the outcome, the scorecard, the debrief marks (headed "What happened when" on screen),
 the damage over time, the answer.
 
 This is the only screen that renders the answer key. Outcome, points and their explanations come from the
@@ -34,6 +34,10 @@ from warroom.tui.widgets import ScrollPane, summarize
 
 if TYPE_CHECKING:
     from warroom.tui.services import DrillEntry
+
+#: The heading of the debrief marks (docs/architecture.md, glossary: what happened when). Not "Timeline": the only
+#: timeline is the damage timeline, drawn under "Damage over time".
+MARKS_HEADING = "What happened when"
 
 #: Outcomes (Scorecard.outcome values) that count as a good result, for the outcome's colour.
 _GOOD = {"contained", "all_clear_held"}
@@ -273,7 +277,7 @@ class DebriefScreen(Screen[None]):
         marks = debrief_marks(self.drill, self.replay, self.scorecard.scoring_version)
         width = max(min(self.app.size.width - 10, 100), 20)
         out = Text()
-        out.append("Timeline\n", style="bold underline")
+        out.append(f"{MARKS_HEADING}\n", style="bold underline")
         out.append_text(ruler(marks, end, width))
         out.append("\n0 s" + fmt.seconds(end).rjust(width - 3), style="dim")
         return Group(out, marks_table(marks))

@@ -117,16 +117,23 @@ class DrillScreen(Screen[None]):
 
     # -- the end ------------------------------------------------------------------------------------------------
 
+    def _end_once(self) -> bool:
+        """Mark the drill ended and stop the drill clock's ticker. Returns False (doing nothing) when it had ended
+        already, so that the session is stored once."""
+        if self.finished:
+            return False
+        self.finished = True
+        if self.ticker is not None:
+            self.ticker.stop()
+        return True
+
     def abandon(self) -> None:
         """Record a quit and store the session as abandoned (idempotent; nothing happens once the drill ended).
 
         Never raises: when the journal cannot be written, the actions saved so far stay in it and the next start
         recovers the session as abandoned from them."""
-        if self.finished:
+        if not self._end_once():
             return
-        self.finished = True
-        if self.ticker is not None:
-            self.ticker.stop()
         if not self.replay.ended and self.journal_error is None:
             try:
                 self.replay.quit()
@@ -152,11 +159,8 @@ class DrillScreen(Screen[None]):
     def finish(self) -> None:
         """The drill ended (contained or end of trace): score it from the saved action log, store the session, open
         the debrief."""
-        if self.finished:
+        if not self._end_once():
             return
-        self.finished = True
-        if self.ticker is not None:
-            self.ticker.stop()
         # Toasts of the last moments ("Escalated") would sit over the debrief; errors about storing come after this.
         self.app.clear_notifications()
         scorecard = self.services.score(self.drill, self.recorder.actions)

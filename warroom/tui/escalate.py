@@ -11,7 +11,6 @@ typist's keys keep their order.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -29,6 +28,7 @@ from warroom.core.model import PlanStep
 from warroom.core.origins import PLAN, SETUP, TARGET_LABELS
 from warroom.tui import text as fmt
 from warroom.tui.citelist import CiteList
+from warroom.tui.keylist import KeyedList
 
 #: What "the plan" and "set-up" stand for in the step list (format 2: a fault may be in either).
 ORIGIN_TITLES = {
@@ -54,10 +54,6 @@ class EscalationChoice:
 ZONES = ("steps", "reason", "cites")
 
 
-#: Real seconds after which a typed step id starts afresh (type-ahead in the escalation dialog's step list).
-TYPE_AHEAD_RESET = 1.0
-
-
 def match_step(ids: Sequence[str], typed: str) -> int | None:
     """Index of the plan step the trainee means by ``typed`` (type-ahead in the escalation dialog), or None.
 
@@ -80,66 +76,19 @@ def match_step(ids: Sequence[str], typed: str) -> int | None:
     return None
 
 
-class StepList(OptionList):
+class StepList(KeyedList):
     """The escalation dialog's list of plan steps, moved with the trace's keys: ↑ ↓ and k j (stopping at the first
     and the last step, never wrapping), home / end, and typing a step id jumps to it (``s12``, or ``12``). Enter
     asks to confirm the highlighted step (see :class:`EscalateScreen`)."""
 
-    #: Keys handled as they arrive (in :meth:`EscalateScreen.route_key`, not as bindings, which would run only after
-    #: the key bubbled up to the app: after keys typed behind it).
-    MOVES = {"down": ("move", 1), "j": ("move", 1), "up": ("move", -1), "k": ("move", -1),
-             "home": ("move_to", 0), "end": ("move_to", -1)}
+    ZONE = "steps"
 
-    def __init__(self, *options: Option, id: str | None = None) -> None:
-        super().__init__(*options, id=id)
-        self._typed = ""
-        self._typed_at = 0.0
-
-    def action_move(self, direction: int) -> None:
-        """Move the highlight one step down (+1) or up (-1); from no highlight, down goes to the first step and up
-        to the last."""
-        self._typed = ""
-        count = self.option_count
-        if not count:
-            return
-        if self.highlighted is None:
-            self.highlighted = 0 if direction > 0 else count - 1
-        else:
-            self.highlighted = min(max(self.highlighted + direction, 0), count - 1)
-
-    def action_move_to(self, index: int) -> None:
-        """Highlight the step at ``index`` (negative counts from the end)."""
-        self._typed = ""
-        if self.option_count:
-            self.highlighted = index % self.option_count
-
-    def on_key(self, event: events.Key) -> None:
-        screen = self.screen
-        if isinstance(screen, EscalateScreen) and screen.route_key(event):
-            event.stop()
-            event.prevent_default()
-
-    def on_focus(self) -> None:
-        screen = self.screen
-        if isinstance(screen, EscalateScreen):
-            screen.zone = "steps"
-
-    def type_ahead(self, char: str) -> None:
-        """A printable character (other than the j / k moves) extends the typed id and highlights the step it
-        names; a character that names nothing starts a new id."""
-        now = time.monotonic()
-        typed = char if now - self._typed_at > TYPE_AHEAD_RESET else self._typed + char
-        self._typed_at = now
+    def typeable_ids(self) -> list[str]:
         # "@plan" and "@setup" are found by typing "plan" or "setup" too (a plan step of that id comes first)
-        ids = [str(self.get_option_at_index(n).id).lstrip("@") for n in range(self.option_count)]
-        found = match_step(ids, typed)
-        if found is None and typed != char:
-            typed, found = char, match_step(ids, char)
-        self._typed = typed
-        if found is not None:
-            self.highlighted = found
-        else:
-            self.app.bell()
+        return [str(self.get_option_at_index(n).id).lstrip("@") for n in range(self.option_count)]
+
+    def match(self, ids: Sequence[str], typed: str) -> int | None:
+        return match_step(ids, typed)
 
 
 class ReasonInput(Input):

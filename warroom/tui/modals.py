@@ -25,7 +25,6 @@ from warroom.tui import text as fmt
 # The escalation dialog lives in its own module; it is re-exported here, with the other dialogs.
 from warroom.tui.escalate import (
     NOTE_MAX,
-    TYPE_AHEAD_RESET,
     EscalateScreen,
     EscalationChoice,
     ReasonInput,
@@ -33,6 +32,7 @@ from warroom.tui.escalate import (
     match_step,
 )
 from warroom.tui.keyhelp import help_body, help_rows, key_table
+from warroom.tui.keylist import TYPE_AHEAD_RESET
 
 #: Playback speeds offered by + and - in the war room, as multipliers of real time (drill seconds per real second):
 #: :data:`warroom.core.format.PLAYBACK_SPEEDS`, which ``warroom run --speed`` accepts too.

@@ -18,18 +18,8 @@ from openinference.semconv.trace import (
 )
 
 from warroom.importers.otlp.spans import Span
-from warroom.importers.otlp.steps import (
-    AGENT,
-    MODEL,
-    OTHER,
-    TOOL,
-    Step,
-    as_arguments,
-    as_text,
-    as_tokens,
-    count_unknown,
-    exception_text,
-)
+from warroom.importers.otlp.steps import MODEL, OTHER, Step, as_arguments, as_text, as_tokens
+from warroom.importers.tracekit.spankinds import begin_step, mark_agent, mark_tool
 
 _KINDS = OpenInferenceSpanKindValues
 _CONSTANTS = [v for cls in (SpanAttributes, MessageAttributes, ToolCallAttributes, DocumentAttributes)
@@ -78,17 +68,13 @@ def classify(span: Span) -> Step:
     the goal). What each reads is in docs/importing.md."""
     a = span.attributes
     kind = str(a.get(SpanAttributes.OPENINFERENCE_SPAN_KIND) or "").upper()
-    step = Step(span, unknown=count_unknown(span, KNOWN, _KNOWN_PREFIXES), error=exception_text(span))
+    step = begin_step(span, KNOWN, _KNOWN_PREFIXES)
     if kind == _KINDS.AGENT.value:
-        step.kind = AGENT
-        step.name = as_text(a.get(SpanAttributes.AGENT_NAME)) or span.name
-        step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE))
+        mark_agent(step, span, a.get(SpanAttributes.AGENT_NAME), as_text(a.get(SpanAttributes.INPUT_VALUE)))
     elif kind == _KINDS.LLM.value:
         _model(span, step)
     elif kind in (_KINDS.TOOL.value, _KINDS.RETRIEVER.value):
-        step.kind = TOOL
-        step.tool = as_text(a.get(SpanAttributes.TOOL_NAME)) or span.name
-        step.call_id = as_text(a.get(ToolCallAttributes.TOOL_CALL_ID)) or None
+        mark_tool(step, span, a.get(SpanAttributes.TOOL_NAME), a.get(ToolCallAttributes.TOOL_CALL_ID))
         raw = a.get(SpanAttributes.TOOL_PARAMETERS) if kind == _KINDS.TOOL.value else None
         value = a.get(SpanAttributes.INPUT_VALUE)
         step.arguments = as_arguments(value) if kind == _KINDS.TOOL.value else (

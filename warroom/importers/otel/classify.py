@@ -15,19 +15,16 @@ from opentelemetry.semconv.attributes import error_attributes, server_attributes
 from warroom.importers.otel import legacy
 from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import (
-    AGENT,
     MODEL,
     OTHER,
-    TOOL,
     Step,
     as_arguments,
     as_text,
     as_tokens,
-    count_unknown,
-    exception_text,
     message_tool_call_ids,
     messages_text,
 )
+from warroom.importers.tracekit.spankinds import begin_step, mark_agent, mark_tool
 
 #: Operation names (``gen_ai.operation.name``) of each kind of span.
 AGENT_OPERATIONS = ("invoke_agent", "create_agent")
@@ -64,18 +61,15 @@ def classify(span: Span) -> Step:
     other. What each reads is in docs/importing.md."""
     a = span.attributes
     op = a.get(ga.GEN_AI_OPERATION_NAME)
-    step = Step(span, unknown=count_unknown(span, KNOWN, pattern=legacy.FLAT), error=exception_text(span))
+    step = begin_step(span, KNOWN, pattern=legacy.FLAT)
     if op in AGENT_OPERATIONS:
-        step.kind = AGENT
-        step.name = as_text(a.get(ga.GEN_AI_AGENT_NAME)) or span.name
         inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
-        step.inputs = messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span)
+        mark_agent(step, span, a.get(ga.GEN_AI_AGENT_NAME),
+                   messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span))
     elif op in MODEL_OPERATIONS or (op is None and (a.get(ga.GEN_AI_SYSTEM) or a.get(ga.GEN_AI_PROVIDER_NAME))):
         _model(span, step)
     elif op in TOOL_OPERATIONS:
-        step.kind = TOOL
-        step.tool = as_text(a.get(ga.GEN_AI_TOOL_NAME)) or span.name
-        step.call_id = as_text(a.get(ga.GEN_AI_TOOL_CALL_ID)) or None
+        mark_tool(step, span, a.get(ga.GEN_AI_TOOL_NAME), a.get(ga.GEN_AI_TOOL_CALL_ID))
         args = a.get(ga.GEN_AI_TOOL_CALL_ARGUMENTS)
         step.arguments = as_arguments(args) if args is not None else legacy.tool_arguments(span)
         result: Any = a.get(ga.GEN_AI_TOOL_CALL_RESULT)

@@ -9,25 +9,20 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.importers.tracekit.drillfile import check_unmarked, dump_unmarked
 from warroom.importers.tracekit.rules import TraceError
-from warroom.importers.who_and_when.files import ImportReport, ImportResult, prepare_out_dir, write_atomic
+from warroom.importers.who_and_when.files import (
+    ImportReport,
+    ImportResult,
+    drill_target,
+    find_input_files,
+    prepare_out_dir,
+    write_atomic,
+)
 
 if TYPE_CHECKING:
     from warroom.importers.redact import Redactor
 
 #: A converter: a trace file to its drills, each ``(plain drill data, header comment)``; raises TraceError.
 Converter = Callable[[Path], list[tuple[dict[str, Any], str]]]
-
-
-def find_trace_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> list[Path]:
-    """Files under ``paths``: files as given, folders searched recursively for ``suffixes`` (natural order), no
-    duplicates. Raises FileNotFoundError for a path that does not exist."""
-    from warroom.core.library import find_drill_files
-
-    paths = [Path(p) for p in paths]
-    for p in paths:
-        if not p.exists():
-            raise FileNotFoundError(f"{p}: no such file or folder")
-    return find_drill_files(paths, suffixes, natural=True)
 
 
 def import_files(paths: Iterable[Path], out_dir: Path, convert: Converter, *, suffixes: tuple[str, ...] = (".json",),
@@ -40,7 +35,7 @@ def import_files(paths: Iterable[Path], out_dir: Path, convert: Converter, *, su
     FileNotFoundError for a missing input path, NotADirectoryError when ``out_dir`` is a file, OSError when it
     cannot be created.
     """
-    files = find_trace_files(paths, suffixes)
+    files = find_input_files(paths, suffixes)
     out_dir = prepare_out_dir(out_dir)
     report = ImportReport(out_dir=out_dir)
     written: dict[str, Path] = {}
@@ -59,9 +54,7 @@ def _prepare(f: Path, out_dir: Path, convert: Converter, force: bool, written: d
         drill_id = data["id"]
         if drill_id in written or any(drill_id == d for d, _, _ in out):
             raise TraceError(f"drill id {drill_id!r} was already imported from {written.get(drill_id, f)} in this run")
-        target = out_dir / f"{drill_id}.yaml"
-        if target.exists() and not force:
-            raise TraceError(f"{target} already exists (use --force to overwrite it)")
+        target = drill_target(out_dir, drill_id, force, TraceError)
         check_unmarked(data)
         text = dump_unmarked(data, header)
         out.append((drill_id, target, text))

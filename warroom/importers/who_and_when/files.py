@@ -20,13 +20,28 @@ from warroom.importers.who_and_when.rules import SUBSETS, ImportOptions, RecordE
 def find_record_files(paths: Iterable[Path]) -> list[Path]:
     """Record files under ``paths``: files as given, folders searched recursively for ``*.json`` (in natural order:
     ``2.json`` before ``10.json``), no duplicates. Raises FileNotFoundError for a path that does not exist."""
+    return find_input_files(paths, (".json",))
+
+
+def find_input_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> list[Path]:
+    """An importer's input files under ``paths``: files as given, folders searched recursively for ``suffixes`` (in
+    natural order), no duplicates. Raises FileNotFoundError for a path that does not exist."""
     from warroom.core.library import find_drill_files
 
     paths = [Path(p) for p in paths]
     for p in paths:
         if not p.exists():
             raise FileNotFoundError(f"{p}: no such file or folder")
-    return find_drill_files(paths, (".json",), natural=True)
+    return find_drill_files(paths, suffixes, natural=True)
+
+
+def drill_target(out_dir: Path, drill_id: str, force: bool, error: type[Exception]) -> Path:
+    """Where the drill ``drill_id`` is written: ``<out_dir>/<drill_id>.yaml``. Raises ``error`` when that file
+    exists and ``force`` is False."""
+    target = out_dir / f"{drill_id}.yaml"
+    if target.exists() and not force:
+        raise error(f"{target} already exists (use --force to overwrite it)")
+    return target
 
 
 @dataclass(frozen=True)
@@ -145,9 +160,7 @@ def _import_one(f: Path, out_dir: Path, options: ImportOptions, force: bool, wri
         drill_id = data["id"]
         if drill_id in written:
             raise RecordError(f"drill id {drill_id!r} was already imported from {written[drill_id]} in this run")
-        target = out_dir / f"{drill_id}.yaml"
-        if target.exists() and not force:
-            raise RecordError(f"{target} already exists (use --force to overwrite it)")
+        target = drill_target(out_dir, drill_id, force, RecordError)
         header = file_header(record)
         _write_atomic(target, dump_drill_yaml(data, options.redactor.text(header) if options.redactor else header))
         written[drill_id] = f
