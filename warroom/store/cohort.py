@@ -55,8 +55,11 @@ _FITS_SQL = (
     "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
 )
 _PLAYED = f"outcome <> {_ABANDONED}"
+#: Query 1 (with 2 and 3): per (trainee, drill, mode, distractors escalated) and whether the row passes the checks
+#: (``{valid}``, evaluated once per row as a grouping key): the sessions, abandoned, hits... as :class:`PairCounts`
+#: counts them. One scan, where the checks, the pair counts and the distractor pulls took three.
 _PAIR_SQL = (
-    "SELECT trainee, drill_id, count(*), "
+    "SELECT trainee, drill_id, mode, distractor_escalations, coalesce({valid}, FALSE), count(*), "
     f"count(CASE WHEN NOT ({_PLAYED}) THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND {_PLAYED} THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND outcome = '{Outcome.CONTAINED.value}' THEN 1 END), "
@@ -66,24 +69,21 @@ _PAIR_SQL = (
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN distractors_shown END), 0) AS BIGINT), "
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN total END), 0) AS BIGINT), "
     "count(CASE WHEN all_clear = 0 THEN 1 END) "
-    "FROM sessions{hint}{where} GROUP BY trainee, drill_id"
-)
-_PULLS_SQL = (
-    "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{hint}{where} "
-    "GROUP BY trainee, drill_id, distractor_escalations"
+    "FROM sessions{hint}{where} GROUP BY trainee, drill_id, mode, distractor_escalations, coalesce({valid}, FALSE)"
 )
 _TIMED = "(time_to_detect IS NOT NULL OR wall_time_to_detect IS NOT NULL)"
-#: PostgreSQL's medians of a group: the lower and the upper middle value of each time (``percentile_disc`` over the
-#: values ascending and descending; the same value for an odd count), NULLs ignored. A window query per figure, as
-#: on SQLite, sorts and scans a million sessions four times.
+#: PostgreSQL's medians of a group: the lower and the upper middle value of each time, from one sort per time
+#: (``percentile_disc`` of two fractions: the value at place ceil(f * n) in ascending order, so 0.5 gives place n / 2
+#: and 0.5 + 1e-12 place n / 2 + 1 for an even count, (n + 1) / 2 for an odd one, for any count under 10^12), NULLs
+#: ignored (no value: NULL).
 _PG_MEDIANS_SQL = (
     "SELECT {group}, "
-    + ", ".join(
-        f"percentile_disc(0.5) WITHIN GROUP (ORDER BY {v}), -percentile_disc(0.5) WITHIN GROUP (ORDER BY -{v})"
-        for v in ("time_to_detect", "wall_time_to_detect")
-    )
+    + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})"
+                for v in ("time_to_detect", "wall_time_to_detect"))  # fmt: skip
     + " FROM sessions{where} GROUP BY {group}"
 )
+#: The index that gives the split-half order (query 5) without a sort: made by schema migration 5.
+ORDER_INDEX = "ix_sessions_trainee_order"
 _HALVES_SQL = (
     "SELECT trainee, rn % 2, count(*), CAST(sum(total) AS BIGINT) FROM (SELECT trainee, total, "
     "row_number() OVER (PARTITION BY trainee ORDER BY started_at, session_id) AS rn FROM sessions{hint}{where}) h "
@@ -153,14 +153,21 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     loose, conn = store.dialect.loose_types, store._conn
     valid = f"({valid_facts_sql(loose)} AND {_FITS_SQL})"
     unindexed = store.dialect.unindexed("")
-    hint = store.dialect.indexed_by(FACTS_INDEX)  # every query reads the covering index only
-    # One scan evaluates the checks: valid sessions per mode, and how many cannot be counted (then read one by one).
+    hint = store.dialect.indexed_by(FACTS_INDEX)  # the counts read the covering index only
+    if store.dialect.name == "postgresql":
+        conn.execute("SET LOCAL jit = off")  # compiling each query's expressions costs more than it saves here
+    # One scan evaluates the checks and counts every (trainee, drill, mode, distractors escalated) group.
     where, params = query.where("1 = 1", unindexed=unindexed)
-    sql = f"SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
-    checked = conn.execute(sql, params).fetchall()
-    by_mode = {mode: n for mode, n, _ in checked if n}
+    groups = conn.execute(_PAIR_SQL.format(hint=hint, where=where, valid=valid), params).fetchall()
+    by_mode: dict[str, int] = {}
+    bad = 0
+    for row in groups:
+        if row[4]:
+            by_mode[row[2]] = by_mode.get(row[2], 0) + row[5]
+        else:
+            bad += row[5]
     bad_rows: list[Any] = []
-    if any(n != total for _, n, total in checked):
+    if bad:  # the rows that cannot be counted, described one by one (few)
         where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
         sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{hint}{where}"
         bad_rows = conn.execute(sql, params).fetchall()
@@ -182,27 +189,33 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     counted = _counted(by_mode, requested)
     counts = CohortCounts()
     counts.skipped_by_mode = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
+    _pairs(groups, counted.modes, counts)
     # (the unary + on SQLite: the mode's own index would make every large row be read)
     modes = ", ".join(f"'{m}'" for m in sorted(counted.modes or ()))
     in_modes = "1 = 1" if counted.modes is None else f"{store.dialect.unindexed('mode')} IN ({modes})"
-    w, p = where_counted(in_modes)
-    counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
     played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
-    _pulls(conn, hint, played, pp, counts)
-    if store.dialect.name == "postgresql":
-        for scope, group in (("trainee", "trainee"), ("drill", "drill_id")):  # both times of a group in one scan
-            rows = conn.execute(_PG_MEDIANS_SQL.format(group=group, where=played), pp).fetchall()
-            for figure, i in (("ttd", 1), ("wall_ttd", 3)):
-                counts.medians[scope, figure] = {r[0]: (r[i] + r[i + 1]) / 2 for r in rows if r[i] is not None}
-    else:
-        sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
-        counts.medians.update(_medians(conn.execute(sql, pp).fetchall()))
-    counts.halves = _halves(conn.execute(_HALVES_SQL.format(hint=hint, where=played), pp).fetchall())
+    _times(store, hint, played, pp, counts)
+    order_hint = store.dialect.indexed_by(ORDER_INDEX)
+    counts.halves = _halves(conn.execute(_HALVES_SQL.format(hint=order_hint, where=played), pp).fetchall())
     try:
         stats = stats_from_counts(counts)
     except ValueError:  # counts that are not shares: only a store changed by hand has them
         raise _Unusual from None
     return CohortResult(stats, counted, sum(by_mode.values()), problems)
+
+
+def _times(store: ResultsStore, hint: str, played: str, params: list[Any], counts: CohortCounts) -> None:
+    """Add the medians of time to detect (query 4) to ``counts``; ``played`` is the WHERE of the counted played
+    sessions."""
+    conn = store._conn
+    if store.dialect.name == "postgresql":
+        for scope, group in (("trainee", "trainee"), ("drill", "drill_id")):  # both times of a group in one scan
+            rows = conn.execute(_PG_MEDIANS_SQL.format(group=group, where=played), params).fetchall()
+            for figure, i in (("ttd", 1), ("wall_ttd", 2)):
+                counts.medians[scope, figure] = {r[0]: (r[i][0] + r[i][1]) / 2 for r in rows if r[i] and r[i][0] is not None}
+    else:
+        sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
+        counts.medians.update(_medians(conn.execute(sql, params).fetchall()))
 
 
 def _counted(by_mode: dict[str, int], requested: str) -> Counted:
@@ -214,14 +227,27 @@ def _counted(by_mode: dict[str, int], requested: str) -> Counted:
     return Counted(frozenset({requested}), requested)
 
 
-def _pairs(rows: list[Any]) -> dict[tuple[str, str], PairCounts]:
-    """The :class:`PairCounts` of query 2's rows (the distinct distractors escalated come from query 3)."""
-    pairs = {}
-    for trainee, drill, n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault in rows:
-        pairs[trainee, drill] = PairCounts(
+def _pairs(rows: list[Any], modes: frozenset[str] | None, counts: CohortCounts) -> None:
+    """Fill ``counts.pairs`` and ``counts.pulls`` from query 1's rows of the counted ``modes`` (None: every mode)
+    that pass the checks (the distinct distractors escalated of each group are parsed once)."""
+    sums: dict[tuple[str, str], list[int]] = {}
+    escalating: list[tuple[str, str, str, int]] = []
+    for trainee, drill, mode, text, ok, *figures in rows:
+        if not ok or (modes is not None and mode not in modes):
+            continue
+        acc = sums.get((trainee, drill))
+        if acc is None:
+            sums[trainee, drill] = figures
+        else:
+            sums[trainee, drill] = [x + y for x, y in zip(acc, figures, strict=True)]
+        if text is not None and figures[0] > figures[1]:  # played sessions that escalated distractors
+            escalating.append((trainee, drill, text, figures[0] - figures[1]))
+    for (trainee, drill), f in sums.items():
+        n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault = f
+        counts.pairs[trainee, drill] = PairCounts(
             n, abandoned, fault, hits, clear, fas, clear_false, shown, 0, score, any_fault > 0
         )
-    return pairs
+    _pulls(escalating, counts)
 
 
 def _halves(rows: list[Any]) -> dict[str, tuple[int, float, int, float]]:
@@ -254,16 +280,20 @@ def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
     return {key: {name: median(v) for name, v in groups.items()} for key, groups in values.items()}
 
 
-def _pulls(conn: Any, hint: str, where: str, params: list[Any], counts: CohortCounts) -> None:
-    """Add the distractors escalated per pair and the pulls per drill to ``counts`` (query 3)."""
-    sql = _PULLS_SQL.format(hint=hint, where=f"{where} AND distractor_escalations IS NOT NULL")
-    for trainee, drill, text, n in conn.execute(sql, params).fetchall():
-        try:
-            ids = json.loads(text)
-        except ValueError:
-            raise _Unusual from None
-        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-            raise _Unusual
+def _pulls(escalating: list[tuple[str, str, str, int]], counts: CohortCounts) -> None:
+    """Add the distractors escalated per pair and the pulls per drill to ``counts`` from ``(trainee, drill,
+    distractor_escalations text, played sessions)`` groups (query 3)."""
+    parsed: dict[str, list[str]] = {}
+    for trainee, drill, text, n in escalating:
+        ids = parsed.get(text)
+        if ids is None:
+            try:
+                ids = json.loads(text)
+            except ValueError:
+                raise _Unusual from None
+            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+                raise _Unusual
+            parsed[text] = ids
         pair = counts.pairs.get((trainee, drill))
         if pair is not None:
             pair.escalated += n * len(set(ids))
