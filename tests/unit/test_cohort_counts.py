@@ -127,6 +127,6 @@ def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backe
             sql = "SELECT indexname FROM pg_indexes WHERE tablename = 'sessions' AND schemaname = current_schema()"
             names = {r[0] for r in store._conn.execute(sql)}
         assert ORDER_INDEX in names
-        stats, counted, matched, problems = _expected(store, FactsQuery(), "auto")
+        stats, counted, matched, _ = _expected(store, FactsQuery(), "auto")
         got = cohort_stats(store)
     assert (got.stats, got.counted, got.matched) == (stats, counted, matched) and stats.reliability.split_half_r

@@ -23,7 +23,9 @@ The queries (the same SQL on SQLite and PostgreSQL; only the ``typeof`` checks d
 from __future__ import annotations
 
 import json
+import threading
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,11 +57,12 @@ _FITS_SQL = (
     "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
 )
 _PLAYED = f"outcome <> {_ABANDONED}"
-#: Query 1 (with 2 and 3): per (trainee, drill, mode, distractors escalated) and whether the row passes the checks
-#: (``{valid}``, evaluated once per row as a grouping key): the sessions, abandoned, hits... as :class:`PairCounts`
-#: counts them. One scan, where the checks, the pair counts and the distractor pulls took three.
+#: Query 2: counts per (trainee, drill{keys}) as :class:`PairCounts` counts them: sessions, abandoned, hits... On
+#: PostgreSQL the keys add the mode, the distractors escalated and whether the row passes the checks (``{valid}``,
+#: evaluated once per row as a grouping key), so that one parallel scan does the work of queries 1 to 3
+#: (:data:`_PG_KEYS`); SQLite, which must sort by keys that are not its index's order, is faster with the three.
 _PAIR_SQL = (
-    "SELECT trainee, drill_id, mode, distractor_escalations, coalesce({valid}, FALSE), count(*), "
+    "SELECT trainee, drill_id, {keys}, count(*), "
     f"count(CASE WHEN NOT ({_PLAYED}) THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND {_PLAYED} THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND outcome = '{Outcome.CONTAINED.value}' THEN 1 END), "
@@ -69,17 +72,26 @@ _PAIR_SQL = (
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN distractors_shown END), 0) AS BIGINT), "
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN total END), 0) AS BIGINT), "
     "count(CASE WHEN all_clear = 0 THEN 1 END) "
-    "FROM sessions{hint}{where} GROUP BY trainee, drill_id, mode, distractor_escalations, coalesce({valid}, FALSE)"
+    "FROM sessions{hint}{where} GROUP BY trainee, drill_id{group}"
+)
+#: The grouping keys of query 2 on PostgreSQL (``{valid}``: the checks).
+_PG_KEYS = "mode, distractor_escalations, coalesce({valid}, FALSE)"
+#: Query 1 on SQLite: the valid sessions per mode, and all of them.
+_CHECKED_SQL = "SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
+#: Query 3 on SQLite: per (trainee, drill, distractors escalated) the played sessions that escalated some.
+_PULLS_SQL = (
+    "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{hint}{where} "
+    "GROUP BY trainee, drill_id, distractor_escalations"
 )
 _TIMED = "(time_to_detect IS NOT NULL OR wall_time_to_detect IS NOT NULL)"
 #: PostgreSQL's medians of a group: the lower and the upper middle value of each time, from one sort per time
 #: (``percentile_disc`` of two fractions: the value at place ceil(f * n) in ascending order, so 0.5 gives place n / 2
 #: and 0.5 + 1e-12 place n / 2 + 1 for an even count, (n + 1) / 2 for an odd one, for any count under 10^12), NULLs
 #: ignored (no value: NULL).
+_TIMES = ("time_to_detect", "wall_time_to_detect")
 _PG_MEDIANS_SQL = (
     "SELECT {group}, "
-    + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})"
-                for v in ("time_to_detect", "wall_time_to_detect"))  # fmt: skip
+    + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})" for v in _TIMES)
     + " FROM sessions{where} GROUP BY {group}"
 )
 #: The index that gives the split-half order (query 5) without a sort: made by schema migration 5.
@@ -156,16 +168,15 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     hint = store.dialect.indexed_by(FACTS_INDEX)  # the counts read the covering index only
     if store.dialect.name == "postgresql":
         conn.execute("SET LOCAL jit = off")  # compiling each query's expressions costs more than it saves here
-    # One scan evaluates the checks and counts every (trainee, drill, mode, distractors escalated) group.
     where, params = query.where("1 = 1", unindexed=unindexed)
-    groups = conn.execute(_PAIR_SQL.format(hint=hint, where=where, valid=valid), params).fetchall()
-    by_mode: dict[str, int] = {}
-    bad = 0
-    for row in groups:
-        if row[4]:
-            by_mode[row[2]] = by_mode.get(row[2], 0) + row[5]
-        else:
-            bad += row[5]
+    if store.dialect.name == "postgresql":
+        keys = _PG_KEYS.format(valid=valid)
+        sql = _PAIR_SQL.format(hint=hint, where=where, keys=keys, group=f", {keys}")
+        groups = conn.execute(sql, params).fetchall()
+        by_mode, bad = _checked((mode, n if ok else 0, n) for _, _, mode, _, ok, n, *_ in groups)
+    else:
+        sql = _CHECKED_SQL.format(hint=hint, where=where, valid=valid)
+        by_mode, bad = _checked(conn.execute(sql, params).fetchall())
     bad_rows: list[Any] = []
     if bad:  # the rows that cannot be counted, described one by one (few)
         where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
@@ -189,14 +200,24 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     counted = _counted(by_mode, requested)
     counts = CohortCounts()
     counts.skipped_by_mode = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
-    _pairs(groups, counted.modes, counts)
     # (the unary + on SQLite: the mode's own index would make every large row be read)
     modes = ", ".join(f"'{m}'" for m in sorted(counted.modes or ()))
     in_modes = "1 = 1" if counted.modes is None else f"{store.dialect.unindexed('mode')} IN ({modes})"
     played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
-    _times(store, hint, played, pp, counts)
-    order_hint = store.dialect.indexed_by(ORDER_INDEX)
-    counts.halves = _halves(conn.execute(_HALVES_SQL.format(hint=order_hint, where=played), pp).fetchall())
+    if store.dialect.name == "postgresql":
+        _pairs(groups, counted.modes, counts)
+    else:
+        w, p = where_counted(in_modes)
+        _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w, keys="NULL, NULL, 1", group=""), p).fetchall(),
+               None, counts)  # fmt: skip
+        sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
+        _pulls(conn.execute(sql, pp).fetchall(), counts)
+    halves_sql = _HALVES_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played)
+    if store.dialect.name == "postgresql":
+        counts.halves = _halves(_beside(store, halves_sql, pp, lambda: _times(store, hint, played, pp, counts)))
+    else:
+        _times(store, hint, played, pp, counts)
+        counts.halves = _halves(conn.execute(halves_sql, pp).fetchall())
     try:
         stats = stats_from_counts(counts)
     except ValueError:  # counts that are not shares: only a store changed by hand has them
@@ -212,10 +233,59 @@ def _times(store: ResultsStore, hint: str, played: str, params: list[Any], count
         for scope, group in (("trainee", "trainee"), ("drill", "drill_id")):  # both times of a group in one scan
             rows = conn.execute(_PG_MEDIANS_SQL.format(group=group, where=played), params).fetchall()
             for figure, i in (("ttd", 1), ("wall_ttd", 2)):
-                counts.medians[scope, figure] = {r[0]: (r[i][0] + r[i][1]) / 2 for r in rows if r[i] and r[i][0] is not None}
+                values = ((r[0], r[i]) for r in rows if r[i] and r[i][0] is not None)
+                counts.medians[scope, figure] = {name: (low + high) / 2 for name, (low, high) in values}
     else:
         sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
         counts.medians.update(_medians(conn.execute(sql, params).fetchall()))
+
+
+def _beside(store: ResultsStore, sql: str, params: list[Any], work: Callable[[], None]) -> list[Any]:
+    """The rows of ``sql``, run by a second connection to the PostgreSQL store in the same snapshot as the store's
+    own read transaction (``pg_export_snapshot``), while this thread does ``work`` on the store's connection.
+
+    The split-half window and the medians are plans of one process each; side by side they keep two CPUs busy. The
+    database errors of either are raised here (the second connection is closed in every case)."""
+    from warroom.store import postgres
+
+    assert store.target.url is not None
+    snapshot = store._conn.execute("SELECT pg_export_snapshot()").fetchone()[0]
+    other = postgres.connect(store.target.url)
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            other.execute(store.dialect.begin_read)
+            other.execute(f"SET TRANSACTION SNAPSHOT '{snapshot}'")
+            other.execute("SET LOCAL jit = off")
+            out["rows"] = other.execute(sql, params).fetchall()
+            other.execute("COMMIT")
+        except BaseException as exc:  # raised in the caller's thread below
+            out["error"] = exc
+
+    thread = threading.Thread(target=run, name="warroom-cohort-halves", daemon=True)
+    thread.start()
+    try:
+        work()
+    finally:
+        thread.join()
+        other.close()
+    if "error" in out:
+        raise out["error"]
+    rows: list[Any] = out["rows"]
+    return rows
+
+
+def _checked(rows: Iterable[tuple[str, int, int]]) -> tuple[dict[str, int], int]:
+    """The valid sessions per mode and the number of rows that cannot be counted, from ``(mode, valid, all)``
+    counts."""
+    by_mode: dict[str, int] = {}
+    bad = 0
+    for mode, valid, n in rows:
+        if valid:
+            by_mode[mode] = by_mode.get(mode, 0) + valid
+        bad += n - valid
+    return by_mode, bad
 
 
 def _counted(by_mode: dict[str, int], requested: str) -> Counted:
@@ -228,8 +298,8 @@ def _counted(by_mode: dict[str, int], requested: str) -> Counted:
 
 
 def _pairs(rows: list[Any], modes: frozenset[str] | None, counts: CohortCounts) -> None:
-    """Fill ``counts.pairs`` and ``counts.pulls`` from query 1's rows of the counted ``modes`` (None: every mode)
-    that pass the checks (the distinct distractors escalated of each group are parsed once)."""
+    """Fill ``counts.pairs`` from query 2's rows of the counted ``modes`` (None: every mode) that pass the checks,
+    and ``counts.pulls`` from the groups with distractors escalated (PostgreSQL's keys; SQLite's rows have none)."""
     sums: dict[tuple[str, str], list[int]] = {}
     escalating: list[tuple[str, str, str, int]] = []
     for trainee, drill, mode, text, ok, *figures in rows:
