@@ -3,8 +3,9 @@ matching sessions instead of a row per session, turned into :class:`~warroom.cor
 :func:`warroom.core.cohortcounts.stats_from_counts` (the figures are those of
 :func:`~warroom.core.stats.summarize` over :func:`~warroom.store.facts.read_facts`).
 
-The queries (the same SQL on SQLite and PostgreSQL; only the ``typeof`` checks differ, :func:`_sql` of
-:mod:`warroom.store.facts`), all over the covering index ``ix_sessions_facts`` on SQLite:
+The queries (the same SQL on SQLite and PostgreSQL but where noted; the ``typeof`` checks differ, :func:`_sql` of
+:mod:`warroom.store.facts`), over the covering index ``ix_sessions_facts`` and, for the split-half order,
+``ix_sessions_trainee_order`` (:data:`ORDER_INDEX`, schema version 5):
 
 1. the sessions per mode that can be counted, and those that cannot, which are then described one by one (few);
 2. counts per (trainee, drill) of the counted modes (chosen from query 1 as
@@ -13,11 +14,17 @@ The queries (the same SQL on SQLite and PostgreSQL; only the ``typeof`` checks d
 3. per (trainee, drill) and distinct ``distractor_escalations`` text: how many played sessions escalated those
    distractors (distractors escalated per trainee, pulls per drill);
 4. the medians of time to detect (drill and wall seconds) per trainee and per drill: on PostgreSQL the lower and
-   upper middle values (``percentile_disc`` ascending and descending, both times of a group in one scan); on SQLite,
-   in process, the times of the played sessions that have one are read (one small row each) and their medians taken
-   in Python, which costs less than sorting each figure in a window query: the one place the SQL differs by back end;
+   upper middle values (``percentile_disc`` of two fractions, both from one sort of each time); on SQLite, in
+   process, the times of the played sessions that have one are read (one small row each) and their medians taken
+   in Python, which costs less than sorting each figure in a window query;
 5. per trainee, the count and score sum of the played sessions at odd and even places in start-time order (ties in
    start time are ordered by session id), for the split-half reliability.
+
+On PostgreSQL, queries 1 to 3 are one parallel scan grouped by (trainee, drill, mode, distractors escalated, checks
+passed); query 5 and the trainees' medians are one read of :data:`ORDER_INDEX`, run on a second connection in the
+same snapshot while the drills' medians run on the store's own (each is a plan of one process: side by side they
+keep two CPUs busy). On SQLite (one process, whose GROUP BY must sort by keys off its index's order) the five
+queries run one after another.
 """
 
 from __future__ import annotations
@@ -93,6 +100,17 @@ _PG_MEDIANS_SQL = (
     "SELECT {group}, "
     + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})" for v in _TIMES)
     + " FROM sessions{where} GROUP BY {group}"
+)
+#: PostgreSQL's query 5 with the trainees' medians of query 4: per trainee the count and score sum of the sessions at
+#: odd and even places, and both times' middle values (as :data:`_PG_MEDIANS_SQL`), from one read of
+#: :data:`ORDER_INDEX` in start-time order.
+_PG_TRAINEE_SQL = (
+    "SELECT trainee, count(CASE WHEN rn % 2 = 1 THEN 1 END), coalesce(CAST(sum(CASE WHEN rn % 2 = 1 THEN total END) "
+    "AS BIGINT), 0), count(CASE WHEN rn % 2 = 0 THEN 1 END), coalesce(CAST(sum(CASE WHEN rn % 2 = 0 THEN total END) "
+    "AS BIGINT), 0), "
+    + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})" for v in _TIMES)
+    + " FROM (SELECT trainee, total, time_to_detect, wall_time_to_detect, row_number() OVER (PARTITION BY trainee "
+    "ORDER BY started_at, session_id) AS rn FROM sessions{where}) h GROUP BY trainee"
 )
 #: The index that gives the split-half order (query 5) without a sort: made by schema migration 5.
 ORDER_INDEX = "ix_sessions_trainee_order"
@@ -212,11 +230,16 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
                None, counts)  # fmt: skip
         sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
         _pulls(conn.execute(sql, pp).fetchall(), counts)
-    halves_sql = _HALVES_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played)
-    if store.dialect.name == "postgresql":
-        counts.halves = _halves(_beside(store, halves_sql, pp, lambda: _times(store, hint, played, pp, counts)))
+    if store.dialect.name == "postgresql":  # per trainee on a second connection while the drills' medians run here
+        rows = _beside(
+            store, _PG_TRAINEE_SQL.format(where=played), pp, lambda: _pg_medians(conn, "drill", played, pp, counts)
+        )
+        counts.halves = {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
+        _pg_median_rows(rows, 5, "trainee", counts)
     else:
-        _times(store, hint, played, pp, counts)
+        sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
+        counts.medians.update(_medians(conn.execute(sql, pp).fetchall()))
+        halves_sql = _HALVES_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played)
         counts.halves = _halves(conn.execute(halves_sql, pp).fetchall())
     try:
         stats = stats_from_counts(counts)
@@ -225,19 +248,20 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     return CohortResult(stats, counted, sum(by_mode.values()), problems)
 
 
-def _times(store: ResultsStore, hint: str, played: str, params: list[Any], counts: CohortCounts) -> None:
-    """Add the medians of time to detect (query 4) to ``counts``; ``played`` is the WHERE of the counted played
-    sessions."""
-    conn = store._conn
-    if store.dialect.name == "postgresql":
-        for scope, group in (("trainee", "trainee"), ("drill", "drill_id")):  # both times of a group in one scan
-            rows = conn.execute(_PG_MEDIANS_SQL.format(group=group, where=played), params).fetchall()
-            for figure, i in (("ttd", 1), ("wall_ttd", 2)):
-                values = ((r[0], r[i]) for r in rows if r[i] and r[i][0] is not None)
-                counts.medians[scope, figure] = {name: (low + high) / 2 for name, (low, high) in values}
-    else:
-        sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
-        counts.medians.update(_medians(conn.execute(sql, params).fetchall()))
+def _pg_medians(conn: Any, scope: str, played: str, params: list[Any], counts: CohortCounts) -> None:
+    """Add PostgreSQL's medians of time to detect per ``scope`` (``trainee`` or ``drill``; query 4) to ``counts``;
+    ``played`` is the WHERE of the counted played sessions."""
+    group = "drill_id" if scope == "drill" else "trainee"
+    rows = conn.execute(_PG_MEDIANS_SQL.format(group=group, where=played), params).fetchall()
+    _pg_median_rows(rows, 1, scope, counts)
+
+
+def _pg_median_rows(rows: list[Any], first: int, scope: str, counts: CohortCounts) -> None:
+    """Add the medians of ``rows`` (name first, the middle values of both times at ``first`` and after) to
+    ``counts``."""
+    for figure, i in (("ttd", first), ("wall_ttd", first + 1)):
+        values = ((r[0], r[i]) for r in rows if r[i] and r[i][0] is not None)
+        counts.medians[scope, figure] = {name: (low + high) / 2 for name, (low, high) in values}
 
 
 def _beside(store: ResultsStore, sql: str, params: list[Any], work: Callable[[], None]) -> list[Any]:
