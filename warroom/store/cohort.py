@@ -20,11 +20,11 @@ The queries (the same SQL on SQLite and PostgreSQL but where noted; the ``typeof
 5. per trainee, the count and score sum of the played sessions at odd and even places in start-time order (ties in
    start time are ordered by session id), for the split-half reliability.
 
-On PostgreSQL, queries 1 to 3 are one parallel scan grouped by (trainee, drill, mode, distractors escalated, checks
-passed); query 5 and the trainees' medians are one read of :data:`ORDER_INDEX`, run on a second connection in the
-same snapshot while the drills' medians run on the store's own (each is a plan of one process: side by side they
-keep two CPUs busy). On SQLite (one process, whose GROUP BY must sort by keys off its index's order) the five
-queries run one after another.
+The queries run one after another, but on PostgreSQL query 5 and the trainees' medians are one read of
+:data:`ORDER_INDEX` (in start-time order), run on a second connection in the same snapshot while query 3 and the
+drills' medians run on the store's own: each of those is a plan of one process, so side by side they keep two CPUs
+busy (queries 1 and 2 have parallel plans). Folding queries 1 to 3 into one grouped scan was tried: on both back
+ends it cost more CPU than the three (its grouping keys are off the index's order).
 """
 
 from __future__ import annotations
@@ -64,12 +64,9 @@ _FITS_SQL = (
     "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
 )
 _PLAYED = f"outcome <> {_ABANDONED}"
-#: Query 2: counts per (trainee, drill{keys}) as :class:`PairCounts` counts them: sessions, abandoned, hits... On
-#: PostgreSQL the keys add the mode, the distractors escalated and whether the row passes the checks (``{valid}``,
-#: evaluated once per row as a grouping key), so that one parallel scan does the work of queries 1 to 3
-#: (:data:`_PG_KEYS`); SQLite, which must sort by keys that are not its index's order, is faster with the three.
+#: Query 2: counts per (trainee, drill) as :class:`PairCounts` counts them: sessions, abandoned, hits...
 _PAIR_SQL = (
-    "SELECT trainee, drill_id, {keys}, count(*), "
+    "SELECT trainee, drill_id, count(*), "
     f"count(CASE WHEN NOT ({_PLAYED}) THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND {_PLAYED} THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND outcome = '{Outcome.CONTAINED.value}' THEN 1 END), "
@@ -79,13 +76,11 @@ _PAIR_SQL = (
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN distractors_shown END), 0) AS BIGINT), "
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN total END), 0) AS BIGINT), "
     "count(CASE WHEN all_clear = 0 THEN 1 END) "
-    "FROM sessions{hint}{where} GROUP BY trainee, drill_id{group}"
+    "FROM sessions{hint}{where} GROUP BY trainee, drill_id"
 )
-#: The grouping keys of query 2 on PostgreSQL (``{valid}``: the checks).
-_PG_KEYS = "mode, distractor_escalations, coalesce({valid}, FALSE)"
-#: Query 1 on SQLite: the valid sessions per mode, and all of them.
+#: Query 1: the valid sessions per mode, and all of them.
 _CHECKED_SQL = "SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
-#: Query 3 on SQLite: per (trainee, drill, distractors escalated) the played sessions that escalated some.
+#: Query 3: per (trainee, drill, distractors escalated) the played sessions that escalated some.
 _PULLS_SQL = (
     "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{hint}{where} "
     "GROUP BY trainee, drill_id, distractor_escalations"
@@ -187,14 +182,8 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     if store.dialect.name == "postgresql":
         conn.execute("SET LOCAL jit = off")  # compiling each query's expressions costs more than it saves here
     where, params = query.where("1 = 1", unindexed=unindexed)
-    if store.dialect.name == "postgresql":
-        keys = _PG_KEYS.format(valid=valid)
-        sql = _PAIR_SQL.format(hint=hint, where=where, keys=keys, group=f", {keys}")
-        groups = conn.execute(sql, params).fetchall()
-        by_mode, bad = _checked((mode, n if ok else 0, n) for _, _, mode, _, ok, n, *_ in groups)
-    else:
-        sql = _CHECKED_SQL.format(hint=hint, where=where, valid=valid)
-        by_mode, bad = _checked(conn.execute(sql, params).fetchall())
+    sql = _CHECKED_SQL.format(hint=hint, where=where, valid=valid)
+    by_mode, bad = _checked(conn.execute(sql, params).fetchall())
     bad_rows: list[Any] = []
     if bad:  # the rows that cannot be counted, described one by one (few)
         where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
@@ -221,22 +210,21 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     # (the unary + on SQLite: the mode's own index would make every large row be read)
     modes = ", ".join(f"'{m}'" for m in sorted(counted.modes or ()))
     in_modes = "1 = 1" if counted.modes is None else f"{store.dialect.unindexed('mode')} IN ({modes})"
+    w, p = where_counted(in_modes)
+    counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
     played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
-    if store.dialect.name == "postgresql":
-        _pairs(groups, counted.modes, counts)
-    else:
-        w, p = where_counted(in_modes)
-        _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w, keys="NULL, NULL, 1", group=""), p).fetchall(),
-               None, counts)  # fmt: skip
-        sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
-        _pulls(conn.execute(sql, pp).fetchall(), counts)
-    if store.dialect.name == "postgresql":  # per trainee on a second connection while the drills' medians run here
-        rows = _beside(
-            store, _PG_TRAINEE_SQL.format(where=played), pp, lambda: _pg_medians(conn, "drill", played, pp, counts)
-        )
+    pulls_sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
+    if store.dialect.name == "postgresql":  # per trainee on a second connection while the rest runs here
+
+        def here() -> None:
+            _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
+            _pg_medians(conn, "drill", played, pp, counts)
+
+        rows = _beside(store, _PG_TRAINEE_SQL.format(where=played), pp, here)
         counts.halves = {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
         _pg_median_rows(rows, 5, "trainee", counts)
     else:
+        _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
         sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
         counts.medians.update(_medians(conn.execute(sql, pp).fetchall()))
         halves_sql = _HALVES_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played)
@@ -321,27 +309,14 @@ def _counted(by_mode: dict[str, int], requested: str) -> Counted:
     return Counted(frozenset({requested}), requested)
 
 
-def _pairs(rows: list[Any], modes: frozenset[str] | None, counts: CohortCounts) -> None:
-    """Fill ``counts.pairs`` from query 2's rows of the counted ``modes`` (None: every mode) that pass the checks,
-    and ``counts.pulls`` from the groups with distractors escalated (PostgreSQL's keys; SQLite's rows have none)."""
-    sums: dict[tuple[str, str], list[int]] = {}
-    escalating: list[tuple[str, str, str, int]] = []
-    for trainee, drill, mode, text, ok, *figures in rows:
-        if not ok or (modes is not None and mode not in modes):
-            continue
-        acc = sums.get((trainee, drill))
-        if acc is None:
-            sums[trainee, drill] = figures
-        else:
-            sums[trainee, drill] = [x + y for x, y in zip(acc, figures, strict=True)]
-        if text is not None and figures[0] > figures[1]:  # played sessions that escalated distractors
-            escalating.append((trainee, drill, text, figures[0] - figures[1]))
-    for (trainee, drill), f in sums.items():
-        n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault = f
-        counts.pairs[trainee, drill] = PairCounts(
+def _pairs(rows: list[Any]) -> dict[tuple[str, str], PairCounts]:
+    """The :class:`PairCounts` of query 2's rows (the distinct distractors escalated come from query 3)."""
+    pairs = {}
+    for trainee, drill, n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault in rows:
+        pairs[trainee, drill] = PairCounts(
             n, abandoned, fault, hits, clear, fas, clear_false, shown, 0, score, any_fault > 0
         )
-    _pulls(escalating, counts)
+    return pairs
 
 
 def _halves(rows: list[Any]) -> dict[str, tuple[int, float, int, float]]:
@@ -374,11 +349,11 @@ def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
     return {key: {name: median(v) for name, v in groups.items()} for key, groups in values.items()}
 
 
-def _pulls(escalating: list[tuple[str, str, str, int]], counts: CohortCounts) -> None:
-    """Add the distractors escalated per pair and the pulls per drill to ``counts`` from ``(trainee, drill,
-    distractor_escalations text, played sessions)`` groups (query 3)."""
+def _pulls(rows: list[Any], counts: CohortCounts) -> None:
+    """Add the distractors escalated per pair and the pulls per drill to ``counts`` from query 3's ``(trainee,
+    drill, distractor_escalations text, played sessions)`` rows (each distinct text parsed once)."""
     parsed: dict[str, list[str]] = {}
-    for trainee, drill, text, n in escalating:
+    for trainee, drill, text, n in rows:
         ids = parsed.get(text)
         if ids is None:
             try:
