@@ -130,3 +130,24 @@ def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backe
         stats, counted, matched, _ = _expected(store, FactsQuery(), "auto")
         got = cohort_stats(store)
     assert (got.stats, got.counted, got.matched) == (stats, counted, matched) and stats.reliability.split_half_r
+
+
+def test_without_a_second_connection_the_queries_run_on_the_stores_own(
+    tmp_path: Path, store_url: str, monkeypatch: pytest.MonkeyPatch
+):
+    """On PostgreSQL the split-half query runs on a second connection beside the others; when the server refuses
+    it, the same figures are counted on the store's own connection."""
+    from warroom.store import postgres
+    from warroom.store.errors import StoreError
+
+    _random_store(tmp_path, store_url, n=120)
+    with ResultsStore(tmp_path, url=store_url) as store:
+        expected = cohort_stats(store)
+        stats, *_ = _expected(store, FactsQuery(), "auto")
+
+        def refuse(url: str):
+            raise StoreError("too many connections")
+
+        monkeypatch.setattr(postgres, "connect", refuse)
+        got = cohort_stats(store)
+    assert got.stats == expected.stats == stats and got.stats.reliability.split_half_r is not None

@@ -257,12 +257,21 @@ def _beside(store: ResultsStore, sql: str, params: list[Any], work: Callable[[],
     own read transaction (``pg_export_snapshot``), while this thread does ``work`` on the store's connection.
 
     The split-half window and the medians are plans of one process each; side by side they keep two CPUs busy. The
-    database errors of either are raised here (the second connection is closed in every case)."""
+    database errors of either are raised here (the second connection is closed in every case). When no second
+    connection can be opened (the server's connections all in use...), ``work`` and then ``sql`` run on the store's
+    own connection."""
     from warroom.store import postgres
 
     assert store.target.url is not None
+    from warroom.store.errors import StoreError
+
     snapshot = store._conn.execute("SELECT pg_export_snapshot()").fetchone()[0]
-    other = postgres.connect(store.target.url)
+    try:
+        other = postgres.connect(store.target.url)
+    except StoreError:  # e.g. no connection left on the server: one after the other on the store's own
+        work()
+        rows_here: list[Any] = store._conn.execute(sql, params).fetchall()
+        return rows_here
     out: dict[str, Any] = {}
 
     def run() -> None:
