@@ -99,3 +99,55 @@ def test_an_unreadable_escalations_column_is_counted_session_by_session(tmp_path
 def test_an_unknown_mode_is_refused(tmp_path: Path):
     with ResultsStore(cohort(tmp_path)) as store, pytest.raises(ValueError, match="unknown mode 'exam'"):
         cohort_stats(store, mode="exam")
+
+
+def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backend_url: str | None):
+    """Migration 5 adds the index that orders each trainee's sessions for the split-half reliability; the counts of
+    the upgraded store equal the statistics of every session, and the split-half query reads that index."""
+    from warroom.store.cohort import ORDER_INDEX
+
+    _random_store(tmp_path, backend_url, n=120)
+    with ResultsStore(tmp_path, url=backend_url) as store:
+        store._conn.execute(f"DROP INDEX {ORDER_INDEX}")
+        if store.dialect.name == "sqlite":
+            store._conn.execute("PRAGMA user_version = 4")
+        else:
+            store._conn.execute("UPDATE warroom_schema SET version = 4")
+    with ResultsStore(tmp_path, url=backend_url) as store:
+        assert store.schema_version == 5
+        if store.dialect.name == "sqlite":
+            names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+            plan = store._conn.execute(
+                f"EXPLAIN QUERY PLAN SELECT trainee, total, row_number() OVER (PARTITION BY trainee ORDER BY "
+                f"started_at, session_id) FROM sessions INDEXED BY {ORDER_INDEX} WHERE +mode IN ('practice')"
+            ).fetchall()
+            assert any(f"COVERING INDEX {ORDER_INDEX}" in r[3] for r in plan), plan
+            assert not any("TEMP B-TREE" in r[3] for r in plan), plan  # no sort: the index gives the order
+        else:
+            sql = "SELECT indexname FROM pg_indexes WHERE tablename = 'sessions' AND schemaname = current_schema()"
+            names = {r[0] for r in store._conn.execute(sql)}
+        assert ORDER_INDEX in names
+        stats, counted, matched, _ = _expected(store, FactsQuery(), "auto")
+        got = cohort_stats(store)
+    assert (got.stats, got.counted, got.matched) == (stats, counted, matched) and stats.reliability.split_half_r
+
+
+def test_without_a_second_connection_the_queries_run_on_the_stores_own(
+    tmp_path: Path, store_url: str, monkeypatch: pytest.MonkeyPatch
+):
+    """On PostgreSQL the split-half query runs on a second connection beside the others; when the server refuses
+    it, the same figures are counted on the store's own connection."""
+    from warroom.store import postgres
+    from warroom.store.errors import StoreError
+
+    _random_store(tmp_path, store_url, n=120)
+    with ResultsStore(tmp_path, url=store_url) as store:
+        expected = cohort_stats(store)
+        stats, *_ = _expected(store, FactsQuery(), "auto")
+
+        def refuse(url: str):
+            raise StoreError("too many connections")
+
+        monkeypatch.setattr(postgres, "connect", refuse)
+        got = cohort_stats(store)
+    assert got.stats == expected.stats == stats and got.stats.reliability.split_half_r is not None

@@ -9,6 +9,7 @@ import pytest
 from stats_support import add, cohort
 
 from warroom.core.outcome import Outcome
+from warroom.store.cohort import ORDER_INDEX
 from warroom.store.facts import FACTS_INDEX, FactsQuery, counted_modes, read_facts
 from warroom.store.results import ResultsStore
 
@@ -155,6 +156,7 @@ def _as_version_3(store: ResultsStore) -> None:
 
     conn = store._conn
     conn.execute(f"DROP INDEX {FACTS_INDEX}")
+    conn.execute(f"DROP INDEX {ORDER_INDEX}")  # (schema version 5's)
     conn.execute("ALTER TABLE sessions DROP COLUMN distractors_shown")
     conn.execute("ALTER TABLE sessions DROP COLUMN distractor_escalations")
     for statement in store.dialect.ddl(_MIGRATIONS[3]):
@@ -176,7 +178,7 @@ def test_a_version_3_store_is_upgraded_to_4_with_the_figures_filled(tmp_path: Pa
         _as_version_3(s)
         assert s._conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 16
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert SCHEMA_VERSION == 4 and s.schema_version == 4
+        assert SCHEMA_VERSION == 5 and s.schema_version == 5
         assert FACTS_INDEX in _indexes(s)
         filled = s._conn.execute(
             "SELECT session_id, distractors_shown, distractor_escalations FROM sessions "

@@ -3,8 +3,9 @@ matching sessions instead of a row per session, turned into :class:`~warroom.cor
 :func:`warroom.core.cohortcounts.stats_from_counts` (the figures are those of
 :func:`~warroom.core.stats.summarize` over :func:`~warroom.store.facts.read_facts`).
 
-The queries (the same SQL on SQLite and PostgreSQL; only the ``typeof`` checks differ, :func:`_sql` of
-:mod:`warroom.store.facts`), all over the covering index ``ix_sessions_facts`` on SQLite:
+The queries (the same SQL on SQLite and PostgreSQL but where noted; the ``typeof`` checks differ, :func:`_sql` of
+:mod:`warroom.store.facts`), over the covering index ``ix_sessions_facts`` and, for the split-half order,
+``ix_sessions_trainee_order`` (:data:`ORDER_INDEX`, schema version 5):
 
 1. the sessions per mode that can be counted, and those that cannot, which are then described one by one (few);
 2. counts per (trainee, drill) of the counted modes (chosen from query 1 as
@@ -13,17 +14,25 @@ The queries (the same SQL on SQLite and PostgreSQL; only the ``typeof`` checks d
 3. per (trainee, drill) and distinct ``distractor_escalations`` text: how many played sessions escalated those
    distractors (distractors escalated per trainee, pulls per drill);
 4. the medians of time to detect (drill and wall seconds) per trainee and per drill: on PostgreSQL the lower and
-   upper middle values (``percentile_disc`` ascending and descending, both times of a group in one scan); on SQLite,
-   in process, the times of the played sessions that have one are read (one small row each) and their medians taken
-   in Python, which costs less than sorting each figure in a window query: the one place the SQL differs by back end;
+   upper middle values (``percentile_disc`` of two fractions, both from one sort of each time); on SQLite, in
+   process, the times of the played sessions that have one are read (one small row each) and their medians taken
+   in Python, which costs less than sorting each figure in a window query;
 5. per trainee, the count and score sum of the played sessions at odd and even places in start-time order (ties in
    start time are ordered by session id), for the split-half reliability.
+
+The queries run one after another, but on PostgreSQL query 5 and the trainees' medians are one read of
+:data:`ORDER_INDEX` (in start-time order), run on a second connection in the same snapshot while query 3 and the
+drills' medians run on the store's own: each of those is a plan of one process, so side by side they keep two CPUs
+busy (queries 1 and 2 have parallel plans). Folding queries 1 to 3 into one grouped scan was tried: on both back
+ends it cost more CPU than the three (its grouping keys are off the index's order).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +64,7 @@ _FITS_SQL = (
     "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
 )
 _PLAYED = f"outcome <> {_ABANDONED}"
+#: Query 2: counts per (trainee, drill) as :class:`PairCounts` counts them: sessions, abandoned, hits...
 _PAIR_SQL = (
     "SELECT trainee, drill_id, count(*), "
     f"count(CASE WHEN NOT ({_PLAYED}) THEN 1 END), "
@@ -68,22 +78,37 @@ _PAIR_SQL = (
     "count(CASE WHEN all_clear = 0 THEN 1 END) "
     "FROM sessions{hint}{where} GROUP BY trainee, drill_id"
 )
+#: Query 1: the valid sessions per mode, and all of them.
+_CHECKED_SQL = "SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
+#: Query 3: per (trainee, drill, distractors escalated) the played sessions that escalated some.
 _PULLS_SQL = (
     "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{hint}{where} "
     "GROUP BY trainee, drill_id, distractor_escalations"
 )
 _TIMED = "(time_to_detect IS NOT NULL OR wall_time_to_detect IS NOT NULL)"
-#: PostgreSQL's medians of a group: the lower and the upper middle value of each time (``percentile_disc`` over the
-#: values ascending and descending; the same value for an odd count), NULLs ignored. A window query per figure, as
-#: on SQLite, sorts and scans a million sessions four times.
+#: PostgreSQL's medians of a group: the lower and the upper middle value of each time, from one sort per time
+#: (``percentile_disc`` of two fractions: the value at place ceil(f * n) in ascending order, so 0.5 gives place n / 2
+#: and 0.5 + 1e-12 place n / 2 + 1 for an even count, (n + 1) / 2 for an odd one, for any count under 10^12), NULLs
+#: ignored (no value: NULL).
+_TIMES = ("time_to_detect", "wall_time_to_detect")
 _PG_MEDIANS_SQL = (
     "SELECT {group}, "
-    + ", ".join(
-        f"percentile_disc(0.5) WITHIN GROUP (ORDER BY {v}), -percentile_disc(0.5) WITHIN GROUP (ORDER BY -{v})"
-        for v in ("time_to_detect", "wall_time_to_detect")
-    )
+    + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})" for v in _TIMES)
     + " FROM sessions{where} GROUP BY {group}"
 )
+#: PostgreSQL's query 5 with the trainees' medians of query 4: per trainee the count and score sum of the sessions at
+#: odd and even places, and both times' middle values (as :data:`_PG_MEDIANS_SQL`), from one read of
+#: :data:`ORDER_INDEX` in start-time order.
+_PG_TRAINEE_SQL = (
+    "SELECT trainee, count(CASE WHEN rn % 2 = 1 THEN 1 END), coalesce(CAST(sum(CASE WHEN rn % 2 = 1 THEN total END) "
+    "AS BIGINT), 0), count(CASE WHEN rn % 2 = 0 THEN 1 END), coalesce(CAST(sum(CASE WHEN rn % 2 = 0 THEN total END) "
+    "AS BIGINT), 0), "
+    + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})" for v in _TIMES)
+    + " FROM (SELECT trainee, total, time_to_detect, wall_time_to_detect, row_number() OVER (PARTITION BY trainee "
+    "ORDER BY started_at, session_id) AS rn FROM sessions{where}) h GROUP BY trainee"
+)
+#: The index that gives the split-half order (query 5) without a sort: made by schema migration 5.
+ORDER_INDEX = "ix_sessions_trainee_order"
 _HALVES_SQL = (
     "SELECT trainee, rn % 2, count(*), CAST(sum(total) AS BIGINT) FROM (SELECT trainee, total, "
     "row_number() OVER (PARTITION BY trainee ORDER BY started_at, session_id) AS rn FROM sessions{hint}{where}) h "
@@ -153,14 +178,14 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     loose, conn = store.dialect.loose_types, store._conn
     valid = f"({valid_facts_sql(loose)} AND {_FITS_SQL})"
     unindexed = store.dialect.unindexed("")
-    hint = store.dialect.indexed_by(FACTS_INDEX)  # every query reads the covering index only
-    # One scan evaluates the checks: valid sessions per mode, and how many cannot be counted (then read one by one).
+    hint = store.dialect.indexed_by(FACTS_INDEX)  # the counts read the covering index only
+    if store.dialect.name == "postgresql":
+        conn.execute("SET LOCAL jit = off")  # compiling each query's expressions costs more than it saves here
     where, params = query.where("1 = 1", unindexed=unindexed)
-    sql = f"SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
-    checked = conn.execute(sql, params).fetchall()
-    by_mode = {mode: n for mode, n, _ in checked if n}
+    sql = _CHECKED_SQL.format(hint=hint, where=where, valid=valid)
+    by_mode, bad = _checked(conn.execute(sql, params).fetchall())
     bad_rows: list[Any] = []
-    if any(n != total for _, n, total in checked):
+    if bad:  # the rows that cannot be counted, described one by one (few)
         where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
         sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{hint}{where}"
         bad_rows = conn.execute(sql, params).fetchall()
@@ -188,21 +213,100 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     w, p = where_counted(in_modes)
     counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
     played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
-    _pulls(conn, hint, played, pp, counts)
-    if store.dialect.name == "postgresql":
-        for scope, group in (("trainee", "trainee"), ("drill", "drill_id")):  # both times of a group in one scan
-            rows = conn.execute(_PG_MEDIANS_SQL.format(group=group, where=played), pp).fetchall()
-            for figure, i in (("ttd", 1), ("wall_ttd", 3)):
-                counts.medians[scope, figure] = {r[0]: (r[i] + r[i + 1]) / 2 for r in rows if r[i] is not None}
+    pulls_sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
+    if store.dialect.name == "postgresql":  # per trainee on a second connection while the rest runs here
+
+        def here() -> None:
+            _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
+            _pg_medians(conn, "drill", played, pp, counts)
+
+        rows = _beside(store, _PG_TRAINEE_SQL.format(where=played), pp, here)
+        counts.halves = {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
+        _pg_median_rows(rows, 5, "trainee", counts)
     else:
+        _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
         sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
         counts.medians.update(_medians(conn.execute(sql, pp).fetchall()))
-    counts.halves = _halves(conn.execute(_HALVES_SQL.format(hint=hint, where=played), pp).fetchall())
+        halves_sql = _HALVES_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played)
+        counts.halves = _halves(conn.execute(halves_sql, pp).fetchall())
     try:
         stats = stats_from_counts(counts)
     except ValueError:  # counts that are not shares: only a store changed by hand has them
         raise _Unusual from None
     return CohortResult(stats, counted, sum(by_mode.values()), problems)
+
+
+def _pg_medians(conn: Any, scope: str, played: str, params: list[Any], counts: CohortCounts) -> None:
+    """Add PostgreSQL's medians of time to detect per ``scope`` (``trainee`` or ``drill``; query 4) to ``counts``;
+    ``played`` is the WHERE of the counted played sessions."""
+    group = "drill_id" if scope == "drill" else "trainee"
+    rows = conn.execute(_PG_MEDIANS_SQL.format(group=group, where=played), params).fetchall()
+    _pg_median_rows(rows, 1, scope, counts)
+
+
+def _pg_median_rows(rows: list[Any], first: int, scope: str, counts: CohortCounts) -> None:
+    """Add the medians of ``rows`` (name first, the middle values of both times at ``first`` and after) to
+    ``counts``."""
+    for figure, i in (("ttd", first), ("wall_ttd", first + 1)):
+        values = ((r[0], r[i]) for r in rows if r[i] and r[i][0] is not None)
+        counts.medians[scope, figure] = {name: (low + high) / 2 for name, (low, high) in values}
+
+
+def _beside(store: ResultsStore, sql: str, params: list[Any], work: Callable[[], None]) -> list[Any]:
+    """The rows of ``sql``, run by a second connection to the PostgreSQL store in the same snapshot as the store's
+    own read transaction (``pg_export_snapshot``), while this thread does ``work`` on the store's connection.
+
+    The split-half window and the medians are plans of one process each; side by side they keep two CPUs busy. The
+    database errors of either are raised here (the second connection is closed in every case). When no second
+    connection can be opened (the server's connections all in use...), ``work`` and then ``sql`` run on the store's
+    own connection."""
+    from warroom.store import postgres
+
+    assert store.target.url is not None
+    from warroom.store.errors import StoreError
+
+    snapshot = store._conn.execute("SELECT pg_export_snapshot()").fetchone()[0]
+    try:
+        other = postgres.connect(store.target.url)
+    except StoreError:  # e.g. no connection left on the server: one after the other on the store's own
+        work()
+        rows_here: list[Any] = store._conn.execute(sql, params).fetchall()
+        return rows_here
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            other.execute(store.dialect.begin_read)
+            other.execute(f"SET TRANSACTION SNAPSHOT '{snapshot}'")
+            other.execute("SET LOCAL jit = off")
+            out["rows"] = other.execute(sql, params).fetchall()
+            other.execute("COMMIT")
+        except BaseException as exc:  # raised in the caller's thread below
+            out["error"] = exc
+
+    thread = threading.Thread(target=run, name="warroom-cohort-halves", daemon=True)
+    thread.start()
+    try:
+        work()
+    finally:
+        thread.join()
+        other.close()
+    if "error" in out:
+        raise out["error"]
+    rows: list[Any] = out["rows"]
+    return rows
+
+
+def _checked(rows: Iterable[tuple[str, int, int]]) -> tuple[dict[str, int], int]:
+    """The valid sessions per mode and the number of rows that cannot be counted, from ``(mode, valid, all)``
+    counts."""
+    by_mode: dict[str, int] = {}
+    bad = 0
+    for mode, valid, n in rows:
+        if valid:
+            by_mode[mode] = by_mode.get(mode, 0) + valid
+        bad += n - valid
+    return by_mode, bad
 
 
 def _counted(by_mode: dict[str, int], requested: str) -> Counted:
@@ -254,16 +358,20 @@ def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
     return {key: {name: median(v) for name, v in groups.items()} for key, groups in values.items()}
 
 
-def _pulls(conn: Any, hint: str, where: str, params: list[Any], counts: CohortCounts) -> None:
-    """Add the distractors escalated per pair and the pulls per drill to ``counts`` (query 3)."""
-    sql = _PULLS_SQL.format(hint=hint, where=f"{where} AND distractor_escalations IS NOT NULL")
-    for trainee, drill, text, n in conn.execute(sql, params).fetchall():
-        try:
-            ids = json.loads(text)
-        except ValueError:
-            raise _Unusual from None
-        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-            raise _Unusual
+def _pulls(rows: list[Any], counts: CohortCounts) -> None:
+    """Add the distractors escalated per pair and the pulls per drill to ``counts`` from query 3's ``(trainee,
+    drill, distractor_escalations text, played sessions)`` rows (each distinct text parsed once)."""
+    parsed: dict[str, list[str]] = {}
+    for trainee, drill, text, n in rows:
+        ids = parsed.get(text)
+        if ids is None:
+            try:
+                ids = json.loads(text)
+            except ValueError:
+                raise _Unusual from None
+            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+                raise _Unusual
+            parsed[text] = ids
         pair = counts.pairs.get((trainee, drill))
         if pair is not None:
             pair.escalated += n * len(set(ids))
