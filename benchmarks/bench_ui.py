@@ -53,6 +53,10 @@ KEYS = ("up", "down", "enter", "space", "tick")
 CPU_KEYS = tuple(f"{k} cpu" for k in KEYS)
 #: Median goal per key (seconds) and the largest long/short ratio.
 GOAL, RATIO = 0.016, 1.2
+#: Process CPU time of one ``pilot.pause(0)`` with nothing to do (info): the harness's own work, which every sample
+#: includes once per pause (it queues a callback on every widget of the screen and renders the screen); a key
+#: needs one pause or more until its effect shows.
+IDLE_PAUSE = "idle pause cpu"
 #: The loader refuses files over 8 MiB: longer benchmark drills are copies of this one.
 MAX_FILE_EVENTS = 10_000
 
@@ -86,7 +90,7 @@ async def _measure(entry, presses: int, profile: bool = False) -> dict[str, list
     with tempfile.TemporaryDirectory() as data:
         services = Services(trainee="bench", data_dir=Path(data))
         app = WarroomApp(services, start=entry, speed=1.0, clock=MockClock())
-        samples: dict[str, list[float]] = {k: [] for k in (*KEYS, *CPU_KEYS, "pilot")}
+        samples: dict[str, list[float]] = {k: [] for k in (*KEYS, *CPU_KEYS, "pilot", IDLE_PAUSE)}
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("enter")  # briefing -> war room
             live = app.live
@@ -154,6 +158,9 @@ async def _measure(entry, presses: int, profile: bool = False) -> dict[str, list
                 await pilot.press("down" if i % 2 == 0 else "up")
                 await pilot.pause()
                 samples["pilot"].append(time.perf_counter() - start)
+                cpu = time.process_time()
+                await pilot.pause(0)  # nothing to do: what the harness alone costs per pause
+                samples[IDLE_PAUSE].append(time.process_time() - cpu)
             if profiler is not None:
                 profiler.stop()
                 print(profiler.output_text(unicode=True, color=False, show_all=False))
@@ -260,6 +267,15 @@ def results(small: int = 100, large: int = 100_000, presses: int = 20) -> list[d
                 "ok": _ok(key, b[key], a[key]),
             }
         )
+    rows.append(
+        {
+            "name": f"UI harness: one idle pilot.pause(0), CPU time ({large:,} ev)",
+            "value": f"{b[IDLE_PAUSE] * 1000:.1f} ms",
+            "goal": "(info: included in each sample once per pause)",
+            "ratio": f"{b[IDLE_PAUSE] / a[IDLE_PAUSE]:.2f}x vs {small:,} ev ({a[IDLE_PAUSE] * 1000:.1f} ms)",
+            "ok": None,
+        }
+    )
     for key in CPU_KEYS:
         rows.append(
             {
@@ -314,7 +330,7 @@ def main() -> None:
     a = measure(args.small, args.presses)
     b = measure(args.large, args.presses)
     print(f"{'key':8} {args.small:>10,} ev {args.large:>10,} ev   ratio")
-    for key in (*KEYS, "all", "pilot", *CPU_KEYS):
+    for key in (*KEYS, "all", "pilot", *CPU_KEYS, IDLE_PAUSE):
         print(f"{key:9} {a[key] * 1000:10.1f} ms {b[key] * 1000:10.1f} ms  {b[key] / a[key]:5.2f}x")
     print(f"goal: median < {GOAL * 1000:.0f} ms on the long drill, ratio <= {RATIO} (up, down, enter, tick)")
     big = measure_big_result(max(args.presses // 2, 3))

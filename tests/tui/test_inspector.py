@@ -107,3 +107,43 @@ async def test_the_scroll_range_follows_the_body_between_short_and_long_events()
                 assert inspector.vertical_scrollbar.window_virtual_size == inspector.virtual_size.height
             else:
                 assert inspector.max_scroll_y == 0 and inspector.virtual_size.height == view
+
+
+async def test_a_layout_is_kept_by_content_and_a_changed_body_is_laid_out_again(monkeypatch):
+    """Going back to an event shown a moment ago reuses its layout; the cache is keyed by the body's content and
+    the width, so a body that changed (another event, the same event with other content) is laid out again."""
+    import warroom.tui.inspector as inspector_module
+
+    widths: list[int] = []
+    lay_out = inspector_module._lay_out
+    def counted(body, width):
+        widths.append(width)
+        return lay_out(body, width)
+
+    monkeypatch.setattr(inspector_module, "_lay_out", counted)
+    drill, first = result_event({"ok": True})
+    second = first.model_copy(update={"output": {"ok": False, "why": "changed"}})
+    app = InspectorApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        inspector = app.query_one(Inspector)
+        await pilot.pause()
+        width = inspector.scrollable_content_region.width
+        widths.clear()  # the empty body laid out when the inspector got its size
+        inspector.show_event(first, drill)
+        await pilot.pause()
+        assert widths == [width]
+        inspector.show_event(second, drill)  # the same event id, other output: laid out again
+        await pilot.pause()
+        assert widths == [width, width]
+        assert inspector.text == describe_event(second, drill).plain
+        assert "why: changed" in screen_text(app)
+        inspector.show_event(first, drill)  # back to the first body: its layout is reused
+        await pilot.pause()
+        assert widths == [width, width]
+        assert inspector.text == describe_event(first, drill).plain
+        assert "why: changed" not in screen_text(app) and "ok: true" in screen_text(app)
+        await pilot.resize_terminal(60, 20)  # another width: laid out for it, not the kept one
+        await pilot.pause()
+        narrow = inspector.scrollable_content_region.width
+        assert narrow < width and widths[-1] == narrow
+        assert all(inspector.render_line(y).cell_length == narrow for y in range(3))

@@ -4,11 +4,14 @@ built once per drill."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from warroom.core.loader import load_drill
 from warroom.core.model import ToolResult
 from warroom.core.replay import Replay
 from warroom.tui.describe import describe_event, trace_index
 from warroom.tui.live import WarRoomScreen
+from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import KeyFooter, Meters, PlanPanel
 
 from .conftest import STALE, advance, make_app, screen_text
@@ -80,3 +83,29 @@ def test_a_tool_results_call_is_found_without_the_events_shown():
     call = drill.event(result.call)
     text = describe_event(result, drill, {}).plain  # the call is not among the events given: the index has it
     assert f"answers {result.call} ({call.tool})" in text
+
+
+async def test_a_cursor_key_repaints_lines_of_the_trace_not_the_whole_table(services):
+    """Away from the newest row, the "n new" hint under the trace is set again only when it changes (setting a
+    border subtitle repaints the whole table)."""
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        await advance(pilot, 20)
+        table = live.query_one(TraceTable)
+        await pilot.press("up", "up")
+        await advance(pilot, 60)  # events released while the trainee reads older ones
+        assert table.unseen > 0 and table.border_subtitle == f"{table.unseen} new ↓ (G)"
+        calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+        refresh = table.refresh
+        table.refresh = lambda *regions, **kw: (calls.append((regions, kw)), refresh(*regions, **kw))[1]  # type: ignore[method-assign]
+        row = table.cursor_row
+        await pilot.press("up")
+        await pilot.pause()
+        assert table.cursor_row == row - 1
+        assert calls and all(regions for regions, _ in calls)  # the two lines of the old and new cursor row
+        assert table.border_subtitle == f"{table.unseen} new ↓ (G)"
+        await pilot.press("end")  # back at the newest row: the hint goes
+        await pilot.pause()
+        assert table.unseen == 0 and not table.border_subtitle

@@ -171,3 +171,33 @@ async def test_a_flag_mark_replaces_the_cached_line_of_its_row():
         flagged = [line for line in screen_text(app).splitlines() if "⚑" in line and "time" not in line]
         assert len(flagged) == 1 and clock(3) in flagged[0]
         assert table.is_flagged("x3") and not table.is_flagged("x4")
+
+
+async def test_rows_added_below_the_view_repaint_no_line_and_lay_nothing_out():
+    """A tick while the trainee reads older rows adds rows below the view: no line of the table is repainted and the
+    screen is not laid out again; the scroll range and the scrollbar still follow the rows. Rows added in view are
+    drawn."""
+    events = long_trace()
+    app = TraceApp()
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one(TraceTable)
+        table.append_events(events[:5])
+        table.focus()
+        await pilot.press("home")
+        table.append_events(events[5:10])  # the table is not full yet: the new rows are in view
+        await pilot.pause()
+        assert clock(9) in screen_text(app) and table.selected_key == "x0"
+        table.append_events(events[10:100])
+        await pilot.pause()
+        calls: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+        refresh = table.refresh
+        table.refresh = lambda *regions, **kw: (calls.append((regions, kw)), refresh(*regions, **kw))[1]  # type: ignore[method-assign]
+        table.append_events(events[100:110])
+        await pilot.pause()
+        assert calls == []
+        assert table.virtual_size.height == 111  # the header and 110 rows
+        assert table.max_scroll_y == 111 - table.scrollable_content_region.height
+        assert table.vertical_scrollbar.window_virtual_size == 111
+        await pilot.press("end")
+        await pilot.pause()
+        assert table.selected_key == "x109" and clock(109) in screen_text(app)

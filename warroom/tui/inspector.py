@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual import work
+from textual.cache import LRUCache
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -27,6 +28,7 @@ from textual.worker import get_current_worker
 
 from warroom.core.model import Drill
 from warroom.tui import text as fmt
+from warroom.tui.linetable import set_virtual_size
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event
 
 __all__ = ["BACKGROUND_CHARS", "Inspector", "payload_chars"]
@@ -35,6 +37,8 @@ __all__ = ["BACKGROUND_CHARS", "Inspector", "payload_chars"]
 BACKGROUND_CHARS = 20_000
 #: Seconds a big event must stay selected before its worker thread starts.
 START_DELAY = 0.05
+#: Laid-out bodies kept (by width and content): going back to an event shown a moment ago costs no layout.
+LAYOUTS_KEPT = 64
 
 
 def payload_chars(event: Any) -> int:
@@ -54,6 +58,13 @@ def _lay_out(body: Text, width: int) -> list[Strip]:
                       markup=False, highlight=False, emoji=False)
     lines = console.render_lines(body, console.options.update(width=width), pad=True)
     return [Strip(line, width) for line in lines]
+
+
+def _layout_key(body: Text, width: int) -> tuple[Any, ...]:
+    """What a body's layout depends on: the width, its text, its spans and how it wraps (never the event it came
+    from, so a body that changed, e.g. a repetition count or a result released since, is laid out again)."""
+    return (width, body.plain, tuple(body.spans), str(body.style), body.justify, body.overflow, body.no_wrap,
+            body.end, body.tab_size)
 
 
 class Inspector(ScrollView, can_focus=True):
@@ -76,6 +87,8 @@ class Inspector(ScrollView, can_focus=True):
         #: True while a worker thread is building the body shown next.
         self.pending = False
         self._base: Style | None = None
+        self._paint_width = 1
+        self._layouts: LRUCache[tuple[Any, ...], list[Strip]] = LRUCache(LAYOUTS_KEPT)
 
     @property
     def text(self) -> str:
@@ -131,7 +144,7 @@ class Inspector(ScrollView, can_focus=True):
         else:
             self.pending = False
             body = build()
-            self._set_lines(body, self._width, _lay_out(body, self._width))
+            self._set_lines(body, self._width, self._lay_out_small(body, self._width))
 
     def _placeholder(self, event: Any) -> None:
         note = Text()
@@ -170,24 +183,11 @@ class Inspector(ScrollView, can_focus=True):
         self.on_resize()  # the width changed while the thread worked: lay out again
 
     def _fit_virtual_size(self) -> None:
-        """The scrollable size: the body's lines, but never fewer than the inspector shows. Textual lays the whole
-        screen out again when a virtual size changes, so bodies that fit the inspector all share one size and
-        moving between them repaints the inspector alone (about a third of a key's cost in the war room); so do
-        bodies that both overflow it (only the scrollbar's thumb changes)."""
+        """The scrollable size: the body's lines, but never fewer than the inspector shows. Bodies that fit the
+        inspector all share one size, so moving between them lays nothing out; between bodies that overflow it only
+        the scrollbar's thumb changes (:func:`~warroom.tui.linetable.set_virtual_size`: no layout of the screen)."""
         view = self.scrollable_content_region.height
-        new = Size(self._width, max(len(self._strips), view))
-        old = self.virtual_size
-        if new == old:
-            return
-        if new.width == old.width and self.show_vertical_scrollbar:
-            # The scrollbar stays shown where it is and only its thumb changes: the size is set without a layout of
-            # the screen (Textual's public set_reactive) and the scrollbar is told the new height.
-            self.set_reactive(Inspector.virtual_size, new)
-            self.vertical_scrollbar.window_virtual_size = new.height
-            self.vertical_scrollbar.refresh()
-            self.scroll_y = self.validate_scroll_y(self.scroll_y)
-            return
-        self.virtual_size = new
+        set_virtual_size(self, Size(self._width, max(len(self._strips), view)))
 
     def on_resize(self) -> None:
         width = self._width
@@ -200,15 +200,28 @@ class Inspector(ScrollView, can_focus=True):
             self.pending = True
             self._lay_out_in_thread(self._generation, self._build, body, width)
         else:
-            self._set_lines(body, width, _lay_out(body, width), home=False)
+            self._set_lines(body, width, self._lay_out_small(body, width), home=False)
+
+    def _lay_out_small(self, body: Text, width: int) -> list[Strip]:
+        """``body`` laid out at ``width`` on the UI thread, or the same layout kept from an earlier call."""
+        key = _layout_key(body, width)
+        strips = self._layouts.get(key)
+        if strips is None:
+            strips = _lay_out(body, width)
+            self._layouts.set(key, strips)
+        return strips
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        self._base = self.rich_style  # once per paint, not per line (it walks the ancestors)
+        # Once per paint, not per line: the style walks the ancestors, the width asks for the scrollbar's gutter.
+        self._base = self.rich_style
+        self._paint_width = self._width
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
         index = round(self.scroll_y) + y
-        base = self._base if self._base is not None else self.rich_style
+        if self._base is None:  # drawn outside a paint (render_lines sets both)
+            self._base, self._paint_width = self.rich_style, self._width
+        base, width = self._base, self._paint_width
         if 0 <= index < len(self._strips):
-            return self._strips[index].apply_style(base).crop_extend(0, self._width, base)
-        return Strip.blank(self._width, base)
+            return self._strips[index].apply_style(base).crop_extend(0, width, base)
+        return Strip.blank(width, base)

@@ -28,7 +28,28 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-__all__ = ["Column", "LineTable"]
+__all__ = ["Column", "LineTable", "set_virtual_size"]
+
+
+def set_virtual_size(view: ScrollView, size: Size) -> None:
+    """Set ``view``'s scrollable size to ``size``, without a layout of the screen when only its height changes and
+    the vertical scrollbar stays shown (only the thumb moves).
+
+    Textual lays the whole screen out again when a virtual size changes; growing a trace by a few rows or showing
+    another body in the inspector would then cost a layout of every widget. Here the size is set with Textual's
+    public ``set_reactive``, the scrollbar is told the new height, and the scroll offset is clamped to the new
+    range; any other change (a width, a scrollbar appearing or going) takes the ordinary path."""
+    old = view.virtual_size
+    if size == old:
+        return
+    keeps_scrollbar = view.styles.overflow_y == "scroll" or size.height > view.scrollable_content_region.height
+    if size.width == old.width and view.show_vertical_scrollbar and keeps_scrollbar:
+        view.set_reactive(ScrollView.virtual_size, size)
+        view.vertical_scrollbar.window_virtual_size = size.height
+        view.vertical_scrollbar.refresh()
+        view.scroll_y = view.validate_scroll_y(view.scroll_y)
+        return
+    view.virtual_size = size
 
 
 class Column(NamedTuple):
@@ -151,8 +172,11 @@ class LineTable(ScrollView, can_focus=True):
         self._update_virtual_size()
         if start == 0 and keys:
             self.move_cursor(0)
-        else:
-            self.refresh()
+            return
+        # Only the new rows that are in view change (the lines above them stay as they are).
+        top = round(self.scroll_y)
+        for row in range(max(start, top), min(len(self._keys), top + self.page_rows)):
+            self.refresh_line(row + 1)
 
     def clear(self) -> None:
         """Remove every row; the cursor goes back to the top."""
@@ -276,7 +300,7 @@ class LineTable(ScrollView, can_focus=True):
         return sum(self.column_widths(0)) + 2 * self.CELL_PADDING * len(self.columns)
 
     def _update_virtual_size(self) -> None:
-        self.virtual_size = Size(self._min_width(), len(self._keys) + 1)
+        set_virtual_size(self, Size(self._min_width(), len(self._keys) + 1))
 
     def on_resize(self) -> None:
         self._update_virtual_size()

@@ -173,7 +173,9 @@ class WarRoomScreen(DrillScreen):
     def update_hint(self) -> None:
         """Show "n new events" under the timeline while the trainee is away from the newest event."""
         timeline = self.query_one(TraceTable)
-        timeline.border_subtitle = f"{timeline.unseen} new ↓ (G)" if timeline.unseen else ""
+        hint = f"{timeline.unseen} new ↓ (G)" if timeline.unseen else ""
+        if (timeline.border_subtitle or "") != hint:  # setting it repaints the whole table, even to the same text
+            timeline.border_subtitle = hint
 
     @on(TraceTable.RowHighlighted, "#trace-table")
     def preview(self, event: TraceTable.RowHighlighted) -> None:
