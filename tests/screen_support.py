@@ -2,37 +2,40 @@
 
 from __future__ import annotations
 
-import html
-import re
 from typing import Any
+from unittest.mock import patch
 
 from rich.cells import cell_len
+from rich.console import Console
 from textual.app import App
-
-#: One run of text in Rich's SVG export: its x position (cells times the character width) and its terminal row.
-_SVG_TEXT = re.compile(r'<text [^>]*?\bx="([0-9.]+)"[^>]*?clip-path="url\(#[^)]*-line-(\d+)\)">(.*?)</text>', re.S)
-#: Rich's SVG export puts each cell ``font_aspect_ratio`` (0.61) times the font size (20 px) apart.
-_CELL_WIDTH = 20 * 0.61
 
 
 def screen_text(app: App[Any]) -> str:
     """Everything visible on the terminal right now, as plain text (one line per row, a screen under a dialog
     included, as the trainee sees it).
 
-    Read with public API only: the app's SVG screenshot (``App.export_screenshot``), whose text runs are placed
-    back on their rows and columns."""
+    Read with public API only: ``App.export_screenshot`` renders the whole screen into a recording Rich console and
+    exports it with ``Console.export_svg``; here that console exports its plain text instead (``Console.export_text``:
+    the rows, without styles or cursor moves), the same text an SVG would hold at several times less work."""
+    with patch.object(Console, "export_svg", _export_plain_text):
+        exported = app.export_screenshot()
+    assert exported.startswith(_TEXT_MARK), "App.export_screenshot no longer exports through Console.export_svg"
     width, height = app.size
-    rows: list[list[str]] = [[" "] * width for _ in range(height)]
-    for x, line, body in _SVG_TEXT.findall(app.export_screenshot()):
-        row, col = rows[int(line)], round(float(x) / _CELL_WIDTH)
-        for ch in html.unescape(body).replace("\xa0", " "):
-            if col < width:
-                row[col] = ch
-            for extra in range(1, cell_len(ch)):  # a wide character: the cells it covers hold nothing
-                if col + extra < width:
-                    row[col + extra] = ""
-            col += max(cell_len(ch), 1)
-    return "\n".join("".join(row) for row in rows)
+    rows = exported[len(_TEXT_MARK) :].replace("\xa0", " ").split("\n")
+    return "\n".join(_fit(row, width) for row in (rows + [""] * height)[:height])
+
+
+#: Marks a screenshot exported as plain text (never the start of an SVG document).
+_TEXT_MARK = "\x00text\x00"
+
+
+def _export_plain_text(console: Console, **_: Any) -> str:
+    return _TEXT_MARK + console.export_text(styles=False)
+
+
+def _fit(row: str, width: int) -> str:
+    """``row`` padded with spaces to ``width`` cells (a wide character takes two)."""
+    return row + " " * max(width - cell_len(row), 0)
 
 
 def record_notifications(app: App[Any]) -> list[str]:
@@ -47,3 +50,4 @@ def record_notifications(app: App[Any]) -> list[str]:
 
     app.notify = notify  # type: ignore[method-assign]
     return messages
+
