@@ -11,9 +11,17 @@ Support modules (``locations``, ``malformed_cases``, ``core_support``, ``store_s
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from pg_support import backend_url, own_postgres_server, postgres_server, store_url  # noqa: F401 - the PostgreSQL fixtures, for every test folder
+
+# Bytecode caches on, whatever the shell says (some CI images set PYTHONDONTWRITEBYTECODE): without them every
+# `warroom` process a test starts compiles warroom's sources again, and every xdist worker rewrites the test modules'
+# assertions afresh. The caches go to __pycache__ folders, which git ignores. Set here, before the test modules are
+# imported and the xdist workers started, so that they and every child process inherit it.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 #: Variables kept: the fuzz budget is chosen for a whole run (WARROOM_FUZZ, see tests/fuzz/budget.py).
 _KEEP = {"WARROOM_FUZZ", "WARROOM_FUZZ_SCALE"}
