@@ -49,27 +49,55 @@ def _cell(value: object) -> Any:
     return Text(clean(value))
 
 
+class PipeConsole:
+    """Where the tables go when stdout is not a terminal (a file, a pipe): ``width`` columns, known without
+    importing Rich. :func:`print_renderables` prints plain text on it without Rich; anything else is laid out by
+    the Rich console of the same width (:meth:`rich`)."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+
+    def rich(self) -> Any:
+        """A Rich console as wide as this one, without markup, emoji or highlighting."""
+        from rich.console import Console
+
+        return Console(highlight=False, markup=False, emoji=False, width=self.width)
+
+
 def make_console() -> Any:
-    """A Rich console for the tables: the terminal's width on a terminal; elsewhere ``$COLUMNS`` when set, else
-    :data:`UNBOUNDED_WIDTH`, so a file or a pipe gets every table unsqueezed."""
+    """The console the tables are printed on: on a terminal, a Rich console of the terminal's width; elsewhere a
+    :class:`PipeConsole` of ``$COLUMNS`` columns when set, else :data:`UNBOUNDED_WIDTH`, so a file or a pipe gets
+    every table unsqueezed. Either has a ``width``; :func:`rich_console` gives the Rich console of either."""
     import os
     import sys
 
-    from rich.console import Console
-
-    width = None
     if not sys.stdout.isatty():
         columns = os.environ.get("COLUMNS", "").strip()
-        width = int(columns) if columns.isdigit() and int(columns) > 0 else UNBOUNDED_WIDTH
-    return Console(highlight=False, markup=False, emoji=False, width=width)
+        return PipeConsole(int(columns) if columns.isdigit() and int(columns) > 0 else UNBOUNDED_WIDTH)
+    from rich.console import Console
+
+    return Console(highlight=False, markup=False, emoji=False)
+
+
+def rich_console(console: Any) -> Any:
+    """The Rich console of a console :func:`make_console` made."""
+    return console.rich() if isinstance(console, PipeConsole) else console
 
 
 def print_renderables(console: Any, *renderables: Any) -> None:
     """Print ``renderables`` on ``console`` without trailing spaces on any line (Rich pads to the table width):
-    :func:`warroom.cli.texttable.table_lines`, echoed."""
+    :func:`warroom.cli.texttable.table_lines`, echoed. Plain text on a :class:`PipeConsole` is wrapped as Rich
+    wraps it without importing Rich (:func:`warroom.cli.plaintable.text_lines`)."""
     from warroom.cli.texttable import table_lines
 
-    click.echo("\n".join(table_lines(*renderables, console=console)))
+    if isinstance(console, PipeConsole):
+        from warroom.cli.plaintable import text_lines
+
+        plain = text_lines(renderables, console.width)
+        if plain is not None:
+            click.echo("\n".join(plain))
+            return
+    click.echo("\n".join(table_lines(*renderables, console=rich_console(console))))
 
 
 def _damage_cell(row: Any, inline_units: bool) -> str:
