@@ -91,4 +91,21 @@ def test_text_lines_are_the_lines_rich_prints(width):
     assert text_lines(TEXTS, width) == rich(*TEXTS)
     assert text_lines(["a " + "w" * (width + 1)], width) is None  # Rich folds the word
     assert text_lines(["tab\there"], width) is None and text_lines(["bell\x07"], width) is None
-    assert text_lines([fitted_table([("n", "n", True)], [["a"]], width)], width) is None  # not text
+    assert text_lines([object()], width) is None  # neither text nor a fitted table
+
+
+@pytest.mark.parametrize("width", [60, 130, 200])
+def test_tables_and_text_together_are_the_lines_rich_prints(width):
+    """A title, a fitted table (a cell holding a control character, cleaned as Rich's cells are) and notes."""
+    from rich.console import Console
+
+    from warroom.cli.plaintable import text_lines
+    from warroom.cli.texttable import table_lines
+
+    rows = [["s-1", "ann\x1b[31m", "12.5 s"], ["s-2", "日本語", "-"]]
+    columns = [("session", "session", True), ("trainee", "the trainee's name", True), ("ttd", "ttd", False)]
+    items = ["2 session(s)", fitted_table(columns, rows, width), "* a footnote", ""]
+    plain = text_lines(items, width)
+    assert plain is not None and "ann\\x1b[31m" in "\n".join(plain)
+    rich = table_lines(*items, console=Console(width=width, highlight=False, markup=False))
+    assert [click.unstyle(ln) for ln in plain] == [str(ln) for ln in rich]

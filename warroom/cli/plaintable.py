@@ -6,8 +6,8 @@ Rich lays out every cell on its own (about 60 µs a cell); a summary of 500 trai
 path does not handle (a cell that would wrap, a header word wider than its column) returns None, and the caller
 prints the table with Rich. tests/cli/test_plaintable.py checks the lines equal Rich's.
 
-:func:`text_lines` does the same for plain text (the lines around the tables): wrapped between words as Rich wraps
-it, or None when Rich must (a word wider than the line, a tab or a control character).
+:func:`text_lines` does the same for a sequence of fitted tables and plain text (the lines around the tables), the
+text wrapped between words as Rich wraps it, or returns None when Rich must lay something out.
 """
 
 from __future__ import annotations
@@ -94,16 +94,26 @@ def _wrap_text(line: str, width: int) -> list[str] | None:
     return out + [line[begin:]]
 
 
-def text_lines(texts: Sequence[object], width: int) -> list[str] | None:
-    """The lines Rich prints for ``texts`` (plain strings, no markup) on a console ``width`` cells wide, without
-    trailing spaces and without trailing empty lines (as :func:`warroom.cli.texttable.table_lines` returns them);
-    None when one of ``texts`` is not a string, holds a tab or a control character, or has a word wider than
-    ``width`` (print them with Rich)."""
+def text_lines(renderables: Sequence[object], width: int) -> list[str] | None:
+    """The lines Rich prints for ``renderables`` on a console ``width`` cells wide (as
+    :func:`warroom.cli.texttable.table_lines` returns them: no trailing spaces, no trailing empty lines), each one
+    plain text (no markup) or a :class:`~warroom.cli.tables.FittedTable` (its cells cleaned as Rich's cells are).
+    None when Rich must lay one out: a text with a tab, a control character or a word wider than ``width``, a
+    table cell that wraps, anything else."""
+    from warroom.cli.tables import FittedTable
+    from warroom.core.format import clean
+
     out: list[str] = []
-    for text in texts:
-        if not isinstance(text, str):
+    for item in renderables:
+        if isinstance(item, FittedTable):
+            table = lines(item, [[clean(cell) for cell in row] for row in item.rows])
+            if table is None:
+                return None
+            out.extend(table)
+            continue
+        if not isinstance(item, str):
             return None
-        for line in text.split("\n"):
+        for line in item.split("\n"):
             wrapped = _wrap_text(line, width) if line.isprintable() else None
             if wrapped is None:
                 return None

@@ -86,8 +86,9 @@ def rich_console(console: Any) -> Any:
 
 def print_renderables(console: Any, *renderables: Any) -> None:
     """Print ``renderables`` on ``console`` without trailing spaces on any line (Rich pads to the table width):
-    :func:`warroom.cli.texttable.table_lines`, echoed. Plain text on a :class:`PipeConsole` is wrapped as Rich
-    wraps it without importing Rich (:func:`warroom.cli.plaintable.text_lines`)."""
+    :func:`warroom.cli.texttable.table_lines`, echoed. On a :class:`PipeConsole`, plain text and fitted tables
+    whose cells fit on one line are printed as Rich prints them without importing Rich
+    (:func:`warroom.cli.plaintable.text_lines`)."""
     from warroom.cli.texttable import table_lines
 
     if isinstance(console, PipeConsole):
