@@ -7,7 +7,7 @@ import pytest
 
 from warroom.cli.plaintable import lines as styled_lines
 from warroom.cli.summary import _DRILL_COLUMNS, _TRAINEE_COLUMNS
-from warroom.cli.tables import fitted_table, make_console
+from warroom.cli.tables import fitted_table, make_console, rich_console
 
 
 def lines(table, rows) -> list[str] | None:
@@ -17,7 +17,7 @@ def lines(table, rows) -> list[str] | None:
 
 
 def rich_lines(table) -> list[str]:
-    console = make_console()
+    console = rich_console(make_console())
     with console.capture() as capture:
         console.print(table)
     return [ln.rstrip() for ln in capture.get().rstrip("\n").split("\n")]
@@ -55,3 +55,57 @@ def test_headers_wrap_to_the_bottom():
     assert out == rich_lines(table)
     assert out[1].endswith("    median ┃") and out[3].endswith("detect ┃")  # three header lines, bottom-aligned
     assert "\x1b[1m" in styled_lines(table, rows)[1]  # bold on a terminal
+
+
+LEGEND = (
+    "hit rate: contained on time / drills with a fault played; false alarms: all-clear drills escalated / all-clear "
+    "drills played; d′ (log-linear correction), criterion c and A′: sensitivity and bias; reliability: of the mean "
+    "score (+ more drills needed to reach 0.7); Spearman–Brown. docs/sessions.md has every formula."
+)
+TEXTS = [
+    LEGEND,
+    "Per trainee (assessment, set wk-1)",
+    "",
+    "   indented start  and  double  spaces   ",
+    "two\nlines\n\nwith a blank one",
+    "日本語の名前 trainee 名前名前名前 wide cells",
+    "x" * 19 + " " + "y" * 19,
+    "   ",
+]
+
+
+@pytest.mark.parametrize("width", [20, 37, 60, 80, 121, 200])
+def test_text_lines_are_the_lines_rich_prints(width):
+    """Plain text on a pipe is wrapped without Rich (warroom.cli.plaintable.text_lines) exactly as Rich wraps it;
+    what it cannot do as Rich does (a word wider than the line, tabs, control characters) it declines."""
+    from rich.console import Console
+
+    from warroom.cli.plaintable import text_lines
+    from warroom.cli.texttable import table_lines
+
+    def rich(*texts: str) -> list[str]:
+        return [str(line) for line in table_lines(*texts, console=Console(width=width, highlight=False, markup=False))]
+
+    for text in TEXTS:
+        assert text_lines([text], width) == rich(text), (text, width)
+    assert text_lines(TEXTS, width) == rich(*TEXTS)
+    assert text_lines(["a " + "w" * (width + 1)], width) is None  # Rich folds the word
+    assert text_lines(["tab\there"], width) is None and text_lines(["bell\x07"], width) is None
+    assert text_lines([object()], width) is None  # neither text nor a fitted table
+
+
+@pytest.mark.parametrize("width", [60, 130, 200])
+def test_tables_and_text_together_are_the_lines_rich_prints(width):
+    """A title, a fitted table (a cell holding a control character, cleaned as Rich's cells are) and notes."""
+    from rich.console import Console
+
+    from warroom.cli.plaintable import text_lines
+    from warroom.cli.texttable import table_lines
+
+    rows = [["s-1", "ann\x1b[31m", "12.5 s"], ["s-2", "日本語", "-"]]
+    columns = [("session", "session", True), ("trainee", "the trainee's name", True), ("ttd", "ttd", False)]
+    items = ["2 session(s)", fitted_table(columns, rows, width), "* a footnote", ""]
+    plain = text_lines(items, width)
+    assert plain is not None and "ann\\x1b[31m" in "\n".join(plain)
+    rich = table_lines(*items, console=Console(width=width, highlight=False, markup=False))
+    assert [click.unstyle(ln) for ln in plain] == [str(ln) for ln in rich]

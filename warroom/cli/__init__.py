@@ -24,42 +24,118 @@ from warroom.cli.common import (
     use_store,
 )
 
-#: command name -> "module:attribute" of its click command.
-LAZY_COMMANDS: dict[str, str] = {
-    "validate": "warroom.cli.validate:validate",
-    "schema": "warroom.cli.schema:schema",
-    "migrate": "warroom.cli.migrate:migrate",
-    "check": "warroom.cli.check:check",
-    "cost": "warroom.cli.cost:cost",
-    "run": "warroom.cli.run:run",
-    "new": "warroom.cli.new:new",
-    "scores": "warroom.cli.scores:scores",
-    "review": "warroom.cli.review:review",
-    "report": "warroom.cli.report:report",
-    "import": "warroom.cli.import_cmd:import_group",
-    "store": "warroom.cli.store_cmd:store_group",
-    "serve": "warroom.cli.serve:serve",
-    "annotate": "warroom.cli.annotate:annotate",
-    "tutorial": "warroom.cli.tutorial:tutorial",
+#: command name -> ("module:attribute" of its click command, its short help in ``warroom --help``). The short help
+#: is the command's own (the first sentence of its docstring, or its ``short_help``), written here so that listing
+#: the commands imports none of them; tests/cli/test_startup.py checks each one against the command's.
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": (
+        "warroom.cli.validate:validate",
+        "Check drills: YAML syntax, the drill format's types and its rules (ids, references, times, deadline).",
+    ),
+    "schema": (
+        "warroom.cli.schema:schema",
+        "Print the drill format's JSON Schema (draft-07), with a description on every field.",
+    ),
+    "migrate": (
+        "warroom.cli.migrate:migrate",
+        "Rewrite version-1 drill FILES as format version 2, comments and layout kept.",
+    ),
+    "check": (
+        "warroom.cli.check:check",
+        "Play each drill headless with scripted trainees and check that it is winnable and scores fairly.",
+    ),
+    "cost": (
+        "warroom.cli.cost:cost",
+        "Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.",
+    ),
+    "run": (
+        "warroom.cli.run:run",
+        "Play one drill: its briefing, the war room, then the debrief (skips the drill picker).",
+    ),
+    "new": (
+        "warroom.cli.new:new",
+        "Write ID.yaml: a commented skeleton drill that validates and passes `warroom check` as written.",
+    ),
+    "scores": (
+        "warroom.cli.scores:scores",
+        "Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.",
+    ),
+    "review": (
+        "warroom.cli.review:review",
+        "Review a stored session: the whole trace with the answer key, the trainee's flags and escalations where "
+        "they happened, and the scorecard beside it.",
+    ),
+    "report": (
+        "warroom.cli.report:report",
+        "Write the facilitator's report: one HTML page with each trainee in hit-rate vs false-alarm-rate space, "
+        "per-drill difficulty and discrimination, time-to-detect distributions and the distractors that pulled "
+        "escalations, and the tables of `warroom scores summary`.",
+    ),
+    "import": ("warroom.cli.import_cmd:import_group", "Turn real agent traces into drills."),
+    "store": (
+        "warroom.cli.store_cmd:store_group",
+        "The results store: which back end (SQLite or PostgreSQL), its schema version, how many sessions it holds.",
+    ),
+    "serve": (
+        "warroom.cli.serve:serve",
+        "Serve the war room to browsers: sign-in, the drill picker, the war room, the debrief.",
+    ),
+    "annotate": (
+        "warroom.cli.annotate:annotate",
+        "Mark up FILE's answer key in the war room's author mode: replay and scrub the trace, mark the fault's "
+        "origin, the evidence, distractors, damage and the deadline, write the debrief, and save into FILE (its "
+        "comments and layout kept); then see what `warroom validate` and `warroom check` say of it.",
+    ),
+    "tutorial": (
+        "warroom.cli.tutorial:tutorial",
+        "Play the tutorial: a short guided drill that teaches the war room's keys one at a time (pause, inspect, "
+        "flag, escalate), each prompt waiting for you, and ends in a debrief.",
+    ),
 }
 
 
 class LazyGroup(click.Group):
-    """A click group whose subcommands are imported only when used or listed."""
+    """A click group whose subcommands are imported only when used (click's documented "Lazily Loading
+    Subcommands" pattern). Listing them (``warroom --help``) imports none: each one's short help is taken from
+    :data:`LAZY_COMMANDS` ("Further Deferring Imports" in click's documentation), so ``warroom --help`` and every
+    command pay only for the modules they use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        names = [n for n, target in LAZY_COMMANDS.items() if importlib.util.find_spec(target.split(":")[0])]
+        names = [n for n, (target, _) in LAZY_COMMANDS.items() if importlib.util.find_spec(target.split(":")[0])]
         return sorted(set(super().list_commands(ctx)) | set(names))
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = LAZY_COMMANDS.get(cmd_name)
-        if target is None:
+        entry = LAZY_COMMANDS.get(cmd_name)
+        if entry is None:
             return super().get_command(ctx, cmd_name)
-        module_name, attr = target.split(":")
+        module_name, attr = entry[0].split(":")
         if importlib.util.find_spec(module_name) is None:
             return None
-        command: click.Command = getattr(importlib.import_module(module_name), attr)
+        command = getattr(importlib.import_module(module_name), attr)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{entry[0]} is not a click command")
         return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The "Commands" section of the help: every command with its short help, as click writes it (cut to the
+        terminal's width), without importing the commands' modules."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(n) for n in names)
+        rows = []
+        for name in names:
+            entry = LAZY_COMMANDS.get(name)
+            if entry is None:
+                command = self.get_command(ctx, name)
+                if command is None or command.hidden:
+                    continue
+                rows.append((name, command.get_short_help_str(limit)))
+            else:
+                # a stand-in command with the same help: click shortens it exactly as it would the real one's
+                rows.append((name, click.Command(name, help=entry[1]).get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
 @click.group(cls=LazyGroup, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})

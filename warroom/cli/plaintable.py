@@ -5,10 +5,14 @@ and aligned to the bottom, bold on a terminal), as plain string formatting.
 Rich lays out every cell on its own (about 60 µs a cell); a summary of 500 trainees has 6,000 cells. Anything this
 path does not handle (a cell that would wrap, a header word wider than its column) returns None, and the caller
 prints the table with Rich. tests/cli/test_plaintable.py checks the lines equal Rich's.
+
+:func:`text_lines` does the same for a sequence of fitted tables and plain text (the lines around the tables), the
+text wrapped between words as Rich wraps it, or returns None when Rich must lay something out.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -66,3 +70,52 @@ def lines(table: Any, rows: Sequence[Sequence[str]]) -> list[str] | None:
         out.append("│" + "│".join(f" {_fit(c, w, j)} " for c, w, j in zip(row, widths, justify, strict=True)) + "│")
     out.append("└" + "┴".join("─" * (w + 2) for w in widths) + "┘")
     return [line.rstrip() for line in out]
+
+
+#: A word as Rich's wrapping sees it: leading spaces (only at the start of a line), the word, its trailing spaces.
+_WORD = re.compile(r"\s*\S+\s*")
+
+
+def _wrap_text(line: str, width: int) -> list[str] | None:
+    """``line`` (printable, no newline) broken before the words that do not fit in ``width`` cells, as Rich's
+    ``divide_line`` breaks it; None when a word is wider than ``width`` (Rich folds it)."""
+    out: list[str] = []
+    begin = offset = 0
+    for match in _WORD.finditer(line):
+        word, start = match.group(), match.start()
+        length = cell_len(word.rstrip())
+        if width - offset >= length:
+            offset += cell_len(word)
+        elif length > width:
+            return None
+        elif offset and start:
+            out.append(line[begin:start])
+            begin, offset = start, cell_len(word)
+    return out + [line[begin:]]
+
+
+def text_lines(renderables: Sequence[object], width: int) -> list[str] | None:
+    """The lines Rich prints for ``renderables`` on a console ``width`` cells wide (as
+    :func:`warroom.cli.texttable.table_lines` returns them: no trailing spaces, no trailing empty lines), each one
+    plain text (no markup) or a :class:`~warroom.cli.tables.FittedTable` (its cells cleaned as Rich's cells are).
+    None when Rich must lay one out: a text with a tab, a control character or a word wider than ``width``, a
+    table cell that wraps, anything else."""
+    from warroom.cli.tables import FittedTable
+    from warroom.core.format import clean
+
+    out: list[str] = []
+    for item in renderables:
+        if isinstance(item, FittedTable):
+            table = lines(item, [[clean(cell) for cell in row] for row in item.rows])
+            if table is None:
+                return None
+            out.extend(table)
+            continue
+        if not isinstance(item, str):
+            return None
+        for line in item.split("\n"):
+            wrapped = _wrap_text(line, width) if line.isprintable() else None
+            if wrapped is None:
+                return None
+            out.extend(wrapped)
+    return [line.rstrip(" ") for line in "\n".join(out).rstrip("\n").split("\n")]

@@ -4,7 +4,8 @@ summaries. Every cell is drill or trainee text shown literally: no Rich markup, 
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import click
 
@@ -48,27 +49,56 @@ def _cell(value: object) -> Any:
     return Text(clean(value))
 
 
+class PipeConsole:
+    """Where the tables go when stdout is not a terminal (a file, a pipe): ``width`` columns, known without
+    importing Rich. :func:`print_renderables` prints plain text on it without Rich; anything else is laid out by
+    the Rich console of the same width (:meth:`rich`)."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+
+    def rich(self) -> Any:
+        """A Rich console as wide as this one, without markup, emoji or highlighting."""
+        from rich.console import Console
+
+        return Console(highlight=False, markup=False, emoji=False, width=self.width)
+
+
 def make_console() -> Any:
-    """A Rich console for the tables: the terminal's width on a terminal; elsewhere ``$COLUMNS`` when set, else
-    :data:`UNBOUNDED_WIDTH`, so a file or a pipe gets every table unsqueezed."""
+    """The console the tables are printed on: on a terminal, a Rich console of the terminal's width; elsewhere a
+    :class:`PipeConsole` of ``$COLUMNS`` columns when set, else :data:`UNBOUNDED_WIDTH`, so a file or a pipe gets
+    every table unsqueezed. Either has a ``width``; :func:`rich_console` gives the Rich console of either."""
     import os
     import sys
 
-    from rich.console import Console
-
-    width = None
     if not sys.stdout.isatty():
         columns = os.environ.get("COLUMNS", "").strip()
-        width = int(columns) if columns.isdigit() and int(columns) > 0 else UNBOUNDED_WIDTH
-    return Console(highlight=False, markup=False, emoji=False, width=width)
+        return PipeConsole(int(columns) if columns.isdigit() and int(columns) > 0 else UNBOUNDED_WIDTH)
+    from rich.console import Console
+
+    return Console(highlight=False, markup=False, emoji=False)
+
+
+def rich_console(console: Any) -> Any:
+    """The Rich console of a console :func:`make_console` made."""
+    return console.rich() if isinstance(console, PipeConsole) else console
 
 
 def print_renderables(console: Any, *renderables: Any) -> None:
     """Print ``renderables`` on ``console`` without trailing spaces on any line (Rich pads to the table width):
-    :func:`warroom.cli.texttable.table_lines`, echoed."""
+    :func:`warroom.cli.texttable.table_lines`, echoed. On a :class:`PipeConsole`, plain text and fitted tables
+    whose cells fit on one line are printed as Rich prints them without importing Rich
+    (:func:`warroom.cli.plaintable.text_lines`)."""
     from warroom.cli.texttable import table_lines
 
-    click.echo("\n".join(table_lines(*renderables, console=console)))
+    if isinstance(console, PipeConsole):
+        from warroom.cli.plaintable import text_lines
+
+        plain = text_lines(renderables, console.width)
+        if plain is not None:
+            click.echo("\n".join(plain))
+            return
+    click.echo("\n".join(table_lines(*renderables, console=rich_console(console))))
 
 
 def _damage_cell(row: Any, inline_units: bool) -> str:
@@ -162,15 +192,45 @@ _RIGHT = {"score", "ttd", "damage", "false", "sessions", "drills run", "containe
           "discrimination"}  # fmt: skip
 
 
-def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int) -> Any | None:
-    """A Rich table of ``rows`` (cell texts, one per column) no wider than ``width``, or None when it cannot be.
+@dataclass(frozen=True, slots=True)
+class FittedColumn:
+    """A column of a :class:`FittedTable`: its header, width in terminal cells, ``justify`` ("left" or "right"),
+    and whether it never wraps (``no_wrap``)."""
+
+    header: str
+    width: int
+    justify: Literal["left", "right"]
+    no_wrap: bool
+
+
+class FittedTable:
+    """A table :func:`fitted_table` laid out: its columns and its rows of cell texts (one per column). The Rich
+    table is built only when Rich prints it (``__rich__``), so a caller that prints it as plain lines
+    (:mod:`warroom.cli.plaintable`) builds no Rich cell."""
+
+    def __init__(self, columns: list[FittedColumn], rows: list[list[str]]) -> None:
+        self.columns = columns
+        self.rows = rows
+
+    def __rich__(self) -> Any:
+        from rich.table import Table
+
+        table = Table(header_style="bold")
+        for c in self.columns:
+            table.add_column(c.header, justify=c.justify, width=c.width, no_wrap=c.no_wrap, overflow="fold")
+        for r in self.rows:
+            table.add_row(*(_cell(v) for v in r))
+        return table
+
+
+def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int) -> FittedTable | None:
+    """A table of ``rows`` (cell texts, one per column) no wider than ``width``, or None when it cannot be.
 
     ``columns`` are (key, header, fixed). A fixed column is as wide as its widest cell and never wraps (ids stay
     whole and copyable); the others wrap between words and never break one: each gets its longest word, then the
     room left is shared out up to each column's widest cell. Widths are set on the columns, so Rich never squeezes
-    them itself."""
-    from rich.table import Table
-
+    them itself. The result prints with Rich (:func:`print_renderables`) or as plain lines
+    (:func:`warroom.cli.plaintable.lines`)."""
     lows, highs = [], []
     for i, (_, header, fixed) in enumerate(columns):
         texts = [header, *(r[i] for r in rows)]
@@ -186,14 +246,11 @@ def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], wi
         give = min(highs[i] - widths[i], room // (len(wanting) - n))
         widths[i] += give
         room -= give
-    table = Table(header_style="bold")
-    for (key, header, fixed), w in zip(columns, widths, strict=True):
-        table.add_column(
-            header, justify="right" if key in _RIGHT else "left", width=w, no_wrap=fixed, overflow="fold"
-        )
-    for r in rows:
-        table.add_row(*(_cell(v) for v in r))
-    return table
+    fitted = [
+        FittedColumn(header, w, "right" if key in _RIGHT else "left", fixed)
+        for (key, header, fixed), w in zip(columns, widths, strict=True)
+    ]
+    return FittedTable(fitted, rows)
 
 
 def sessions_table(rows: list[Any], width: int) -> tuple[Any, str | None]:

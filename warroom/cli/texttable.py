@@ -52,9 +52,9 @@ def table_lines(*renderables: Any, indent: int = 0, console: Any = None) -> list
     """``renderables`` (tables, text) rendered as the CLI prints them: one :class:`RenderedLine` per line, each
     prefixed with ``indent`` spaces and without trailing spaces. ``console`` defaults to
     :func:`warroom.cli.tables.make_console` (the terminal's width, 200 columns for a file or a pipe)."""
-    from warroom.cli.tables import make_console
+    from warroom.cli.tables import make_console, rich_console
 
-    console = console or make_console()
+    console = rich_console(console or make_console())
     if indent:  # the table gets the room left after the indent
         console.width = max(20, console.width - indent)
     with console.capture() as capture:
