@@ -141,7 +141,8 @@ def read_spans(path: Path) -> list[Span]:
     text = read_text(path, MAX_TRACE_BYTES, TraceError)
     try:
         return spans_of_document(parse_json(text, TraceError, "OTLP/JSON"), "")
-    except TraceError as whole:
+    except TraceError as error:
+        whole = error
         lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2 or not str(whole).startswith("not JSON"):
             raise
@@ -150,6 +151,8 @@ def read_spans(path: Path) -> list[Span]:
         try:
             doc = parse_json(line, TraceError, "OTLP/JSON")
         except TraceError as e:
+            if n == lines[0][0]:  # not JSON Lines either: one document over many lines (cut short, say)
+                raise whole from None
             raise TraceError(f"line {n}: {e}") from None
         out.extend(spans_of_document(doc, f"line {n}: "))
     return out

@@ -1,0 +1,35 @@
+"""Bad trace files a new author feeds the importers by mistake: each message names the real problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from trace_import_support import FIXTURES
+
+from warroom.importers.otlp import read_spans
+from warroom.importers.tracekit import TraceError
+
+CURRENT = FIXTURES / "otel" / "current.json"
+
+
+def test_a_truncated_pretty_printed_document_is_not_read_as_json_lines(tmp_path: Path) -> None:
+    # a document written with indentation (many lines), cut short: not "line 1: ... column 2" of JSON Lines
+    text = CURRENT.read_text(encoding="utf-8")
+    cut = tmp_path / "cut.json"
+    cut.write_text(text[: len(text) // 2], encoding="utf-8")
+    with pytest.raises(TraceError) as e:
+        read_spans(cut)
+    message = str(e.value)
+    assert message.startswith("not JSON: "), message
+    assert not message.startswith("line 1:"), message
+    lineno = text[: len(text) // 2].count("\n") + 1
+    assert f"at line {lineno} column" in message, message
+
+
+def test_a_truncated_last_line_of_json_lines_names_its_line(tmp_path: Path) -> None:
+    lines = (FIXTURES / "otel" / "legacy.jsonl").read_text(encoding="utf-8").splitlines()
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:50], encoding="utf-8")
+    with pytest.raises(TraceError, match=rf"^line {len(lines)}: not JSON: "):
+        read_spans(cut)
