@@ -33,3 +33,20 @@ def test_a_truncated_last_line_of_json_lines_names_its_line(tmp_path: Path) -> N
     cut.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:50], encoding="utf-8")
     with pytest.raises(TraceError, match=rf"^line {len(lines)}: not JSON: "):
         read_spans(cut)
+
+
+@pytest.mark.parametrize(("value", "kind"), [("5", "a JSON number"), ('{"spans": []}', "a JSON object"),
+                                               ('"x"', "a JSON string")])
+def test_resource_spans_of_the_wrong_type_is_named_as_such(tmp_path: Path, value: str, kind: str) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(f'{{"resourceSpans": {value}}}', encoding="utf-8")
+    with pytest.raises(TraceError) as e:
+        read_spans(bad)
+    assert str(e.value) == f"not OTLP/JSON traces: `resourceSpans` is {kind}, not a list"
+
+
+def test_an_object_without_resource_spans_still_says_so(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"spans": []}', encoding="utf-8")
+    with pytest.raises(TraceError, match="^not OTLP/JSON traces: an object without `resourceSpans`$"):
+        read_spans(bad)

@@ -120,7 +120,12 @@ def _span(raw: Any, where: str, service: str) -> Span:
 def spans_of_document(doc: Any, where: str) -> list[Span]:
     """The spans of one ``{"resourceSpans": [...]}`` document (``where`` prefixes messages). Raises TraceError."""
     if not isinstance(doc, dict) or not isinstance(doc.get("resourceSpans"), list):
-        kind = "an object without `resourceSpans`" if isinstance(doc, dict) else f"a JSON {json_kind(doc)}"
+        if not isinstance(doc, dict):
+            kind = f"a JSON {json_kind(doc)}"
+        elif "resourceSpans" in doc:
+            kind = f"`resourceSpans` is a JSON {json_kind(doc['resourceSpans'])}, not a list"
+        else:
+            kind = "an object without `resourceSpans`"
         raise TraceError(f"{where}not OTLP/JSON traces: {kind}")
     out: list[Span] = []
     for i, rs in enumerate(doc["resourceSpans"]):
