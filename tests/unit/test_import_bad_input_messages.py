@@ -8,6 +8,7 @@ import pytest
 from trace_import_support import FIXTURES
 
 from warroom.importers.otlp import read_spans
+from warroom.importers.reading import parse_json
 from warroom.importers.tracekit import TraceError
 
 CURRENT = FIXTURES / "otel" / "current.json"
@@ -50,3 +51,9 @@ def test_an_object_without_resource_spans_still_says_so(tmp_path: Path) -> None:
     bad.write_text('{"spans": []}', encoding="utf-8")
     with pytest.raises(TraceError, match="^not OTLP/JSON traces: an object without `resourceSpans`$"):
         read_spans(bad)
+
+
+def test_json_error_messages_do_not_repeat_at() -> None:
+    with pytest.raises(ValueError) as e:
+        parse_json('{"a": "unterminated')
+    assert str(e.value) == "not JSON: Unterminated string starting at line 1 column 7"
