@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from trace_import_support import FIXTURES
 
+from warroom.importers import openinference, otel
 from warroom.importers.otlp import read_spans
 from warroom.importers.reading import parse_json
 from warroom.importers.tracekit import TraceError
@@ -51,6 +52,20 @@ def test_an_object_without_resource_spans_still_says_so(tmp_path: Path) -> None:
     bad.write_text('{"spans": []}', encoding="utf-8")
     with pytest.raises(TraceError, match="^not OTLP/JSON traces: an object without `resourceSpans`$"):
         read_spans(bad)
+
+
+@pytest.mark.parametrize(("module", "path", "other"), [
+    (openinference, CURRENT, "otel"),
+    (openinference, FIXTURES / "otel" / "legacy.jsonl", "otel"),
+    (otel, FIXTURES / "openinference" / "phoenix.jsonl", "openinference"),
+])
+def test_a_trace_in_the_other_convention_is_refused_not_imported_empty(module, path: Path, other: str) -> None:
+    # the other importer's fixture has error spans, which alone used to make a drill of one log event
+    with pytest.raises(TraceError) as e:
+        module.convert_file(path)
+    message = str(e.value)
+    assert "no span of this trace is an agent, model call or tool call" in message
+    assert f"warroom import {other}" in message
 
 
 def test_json_error_messages_do_not_repeat_at() -> None:
