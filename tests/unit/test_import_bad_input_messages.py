@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from trace_import_support import FIXTURES
 
-from warroom.importers import openinference, otel
+from warroom.importers import chat, openinference, otel
 from warroom.importers.otlp import read_spans
 from warroom.importers.reading import parse_json
 from warroom.importers.tracekit import TraceError
@@ -72,3 +73,12 @@ def test_json_error_messages_do_not_repeat_at() -> None:
     with pytest.raises(ValueError) as e:
         parse_json('{"a": "unterminated')
     assert str(e.value) == "not JSON: Unterminated string starting at line 1 column 7"
+
+
+def test_a_tool_call_name_that_is_not_text_is_named_so(tmp_path: Path) -> None:
+    bad = tmp_path / "c.json"
+    bad.write_text(json.dumps([{"role": "user", "content": "hi"}, {"role": "assistant", "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": 5, "arguments": "{}"}}]}]), encoding="utf-8")
+    with pytest.raises(TraceError, match=r"^\[1\]\.tool_calls\[0\]\.function\.name is a JSON number, not a tool "
+                                         r"name$"):
+        chat.convert_file(bad)
