@@ -51,7 +51,7 @@ def test_resource_spans_of_the_wrong_type_is_named_as_such(tmp_path: Path, value
 def test_an_object_without_resource_spans_still_says_so(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"spans": []}', encoding="utf-8")
-    with pytest.raises(TraceError, match="^not OTLP/JSON traces: an object without `resourceSpans`$"):
+    with pytest.raises(TraceError, match=r"^not OTLP/JSON traces: an object without `resourceSpans`$"):
         read_spans(bad)
 
 

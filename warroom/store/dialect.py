@@ -35,8 +35,15 @@ class StoreURLError(StoreError):
     """A store URL that names no back end warroom has (the message never holds the password)."""
 
 
+#: A ``password = value`` pair of a libpq keyword/value string (``host=/run/pg password='a b'``), value in group 2.
+_KEYWORD_PASSWORD = re.compile(r"(?i)\b(password\s*=\s*)('(?:[^'\\]|\\.)*'?|\S+)")
+
+
 def redact(url: str) -> str:
-    """``url`` with its password (in the user part or a ``password=`` parameter) replaced by ``***``."""
+    """``url`` with its password (in the user part or a ``password=`` parameter) replaced by ``***``; the same
+    for a libpq keyword/value string (``host=... password=...``), which is not a URL."""
+    if "://" not in url:
+        return _KEYWORD_PASSWORD.sub(lambda m: m.group(1) + HIDDEN, url)
     try:
         parts = urlsplit(url)
         netloc = parts.netloc
@@ -56,6 +63,13 @@ def redact(url: str) -> str:
 def secrets_of(url: str) -> list[str]:
     """The password texts in ``url`` (as written and decoded), to be scrubbed from any message."""
     found: list[str] = []
+    if "://" not in url:  # a keyword/value string: the value as written, and unquoted
+        for m in _KEYWORD_PASSWORD.finditer(url):
+            value = m.group(2)
+            found.append(value)
+            if value.startswith("'"):
+                found.append(re.sub(r"\\(.)", r"\1", value[1:].removesuffix("'")))
+        return sorted({s for s in found if s}, key=len, reverse=True)
     try:
         parts = urlsplit(url)
         if parts.password:

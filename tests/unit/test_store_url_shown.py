@@ -1,0 +1,38 @@
+"""How a store URL a user typed is shown back: never its password, in any spelling libpq takes, and as typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from warroom.cli import main
+from warroom.store.dialect import StoreURLError, redact, scrub, secrets_of, store_target
+
+CONNINFO = "host=/run/pg dbname=cohort user=ann password=hunter2"
+
+
+@pytest.mark.parametrize(("conninfo", "shown"), [
+    (CONNINFO, "host=/run/pg dbname=cohort user=ann password=***"),
+    ("password = hunter2 dbname=cohort", "password = *** dbname=cohort"),
+    ("dbname=cohort password='hunter 2'", "dbname=cohort password=***"),
+    ("dbname=cohort PASSWORD=hunter2", "dbname=cohort PASSWORD=***"),
+])
+def test_a_libpq_keyword_string_is_shown_without_its_password(conninfo: str, shown: str) -> None:
+    assert redact(conninfo) == shown
+    assert scrub(f"cannot use {conninfo}", conninfo) == f"cannot use {shown}"
+
+
+def test_the_refusal_of_a_keyword_string_does_not_print_its_password(tmp_path: Path) -> None:
+    with pytest.raises(StoreURLError) as info:
+        store_target(tmp_path, CONNINFO)
+    assert "hunter2" not in str(info.value)
+    assert "password=***" in str(info.value)
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "--store", CONNINFO, "store", "status"])
+    assert result.exit_code == 1
+    assert "hunter2" not in result.output and "password=***" in result.output
+
+
+def test_secrets_of_a_keyword_string() -> None:
+    assert secrets_of("dbname=x password='a b' user=y") == ["'a b'", "a b"]
