@@ -36,3 +36,17 @@ def test_the_refusal_of_a_keyword_string_does_not_print_its_password(tmp_path: P
 
 def test_secrets_of_a_keyword_string() -> None:
     assert secrets_of("dbname=x password='a b' user=y") == ["'a b'", "a b"]
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql:///cohort?host=/tmp/pg&user=ann",
+    "postgresql://@/cohort?host=/tmp/pg",
+    "postgresql://",
+])
+def test_a_url_without_a_host_is_shown_as_typed(url: str) -> None:
+    assert redact(url) == url
+
+
+def test_a_url_without_a_host_keeps_its_slashes_when_its_password_is_hidden() -> None:
+    shown = "postgresql:///cohort?host=/tmp/pg&password=***"
+    assert redact("postgresql:///cohort?host=/tmp/pg&password=hunter2") == shown

@@ -55,7 +55,11 @@ def redact(url: str) -> str:
         pairs = parse_qsl(query, keep_blank_values=True)
         if any(k.lower() == "password" for k, _ in pairs):
             query = urlencode([(k, HIDDEN if k.lower() == "password" else v) for k, v in pairs], safe="*/")
-        return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+        if netloc or parts.path.startswith("//"):
+            return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+        # no host (``postgresql:///db?host=/socket``): urlunsplit would drop the "//" and show ``postgresql:/db``
+        return (f"{url.split(':', 1)[0]}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+                + (f"#{parts.fragment}" if parts.fragment else ""))
     except ValueError:
         return f"{url.split(':', 1)[0]}://{HIDDEN}"  # not even a URL: show its scheme only
 
