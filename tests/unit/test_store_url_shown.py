@@ -50,3 +50,22 @@ def test_a_url_without_a_host_is_shown_as_typed(url: str) -> None:
 def test_a_url_without_a_host_keeps_its_slashes_when_its_password_is_hidden() -> None:
     shown = "postgresql:///cohort?host=/tmp/pg&password=***"
     assert redact("postgresql:///cohort?host=/tmp/pg&password=hunter2") == shown
+
+
+def test_a_driver_message_over_several_lines_is_one_line() -> None:
+    url = "postgresql://ann:hunter2@/cohort?host=/tmp/none"
+    libpq = ('connection is bad: connection to server on socket "/tmp/none/.s.PGSQL.5432" failed: No such file or '
+             "directory\n\tIs the server running locally and accepting connections on that socket?\n")
+    assert scrub(f"cannot connect to the results store {url}: {libpq}", url) == (
+        "cannot connect to the results store postgresql://ann:***@/cohort?host=/tmp/none: connection is bad: "
+        'connection to server on socket "/tmp/none/.s.PGSQL.5432" failed: No such file or directory Is the server '
+        "running locally and accepting connections on that socket?")
+
+
+def test_an_unreachable_store_is_one_line_on_the_command_line(tmp_path: Path) -> None:
+    url = f"postgresql://ann:hunter2@/cohort?host={tmp_path}/no-server&connect_timeout=2"
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "--store", url, "store", "status"])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: cannot connect to the results store"), result.output
+    assert "hunter2" not in result.output

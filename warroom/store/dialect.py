@@ -85,11 +85,12 @@ def secrets_of(url: str) -> list[str]:
 
 
 def scrub(text: str, url: str) -> str:
-    """``text`` with the URL shown redacted and every password of ``url`` replaced by ``***``."""
+    """``text`` (a driver's error message) with the URL shown redacted and every password of ``url`` replaced by
+    ``***``, on one line: libpq's line breaks and hints (``\n\tIs the server running ...?``) joined by spaces."""
     text = text.replace(url, redact(url))
     for secret in secrets_of(url):
         text = text.replace(secret, HIDDEN)
-    return text
+    return re.sub(r"\s*\n\s*", " ", text.strip())
 
 
 @dataclass(frozen=True)
