@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from click.testing import CliRunner
 from store_support import bundled_drill_path, load, scorecard
 
+from warroom.cli import main
 from warroom.core.actions import Action, ActionKind
 from warroom.store.recovery import recover_unfinished
 from warroom.store.results import ResultsStore, StoreError
@@ -47,3 +49,12 @@ def test_a_refused_finished_session_is_not_said_to_be_stored(tmp_path: Path, mon
     assert "the session had finished; its result was stored at recovery" in r.problems
     with ResultsStore(tmp_path) as store:
         assert "the session had finished; its result was stored at recovery" in store.get(r.session_id).notes
+
+
+def test_sync_exits_1_when_a_queued_session_is_refused(tmp_path: Path, monkeypatch) -> None:
+    finished_session(tmp_path)
+    monkeypatch.setattr(ResultsStore, "insert", _refuse)
+    result = CliRunner().invoke(main, ["store", "sync", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert "row-level security" in result.output
+    assert "0 session(s) delivered; 1 still waiting" in result.output

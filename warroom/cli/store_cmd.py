@@ -85,7 +85,8 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
     store could not be reached, and sessions killed mid-drill (stored as abandoned). Each is stored once, however
     often this runs (a session already stored is recognised by its id). Every start of warroom does the same.
 
-    Exit status 1 when the store cannot be reached or used (the sessions stay queued)."""
+    Exit status 1 when the store cannot be reached or used, or refuses a session, or a session's drill is not
+    found (those sessions stay queued)."""
     from warroom.store.datadir import journals_dir
     from warroom.store.errors import StoreError
     from warroom.store.recovery import recover_unfinished
@@ -109,6 +110,8 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
         say(rec, err=True)
     delivered = sum(1 for rec in recovered if rec.stored)
     say(f"{delivered} session(s) delivered; {waiting()} still waiting in {jdir}")
+    if any(rec.error and not rec.stored and not rec.quarantined for rec in recovered):
+        ctx.exit(1)  # one the store refused (row-level security, a constraint) or whose drill is missing: queued
 
 
 @store_group.command(name="export")
