@@ -122,8 +122,8 @@ def store_target(data_dir: Path, url: str | None = None) -> StoreTarget:
         if not rest.startswith("///"):
             raise StoreURLError(f"store URL {redact(url)}: write sqlite:///relative/file or sqlite:////absolute/file")
         return StoreTarget("sqlite", path=Path(rest[3:]).expanduser())
-    if scheme in ("postgresql", "postgres"):
-        return StoreTarget("postgresql", url=url)
+    if scheme in ("postgresql", "postgres"):  # libpq takes the scheme in lower case only
+        return StoreTarget("postgresql", url=scheme + url[len(scheme):])
     raise StoreURLError(
         f"store URL {redact(url)!r} is neither sqlite:///FILE nor postgresql://...: warroom keeps results in SQLite "
         "or PostgreSQL"
