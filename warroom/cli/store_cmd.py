@@ -85,21 +85,33 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
     store could not be reached, and sessions killed mid-drill (stored as abandoned). Each is stored once, however
     often this runs (a session already stored is recognised by its id). Every start of warroom does the same.
 
-    Exit status 1 when the store cannot be reached or used (the sessions stay queued)."""
+    Exit status 1 when the store cannot be reached or used, or refuses a session, or a session's drill is not
+    found (those sessions stay queued)."""
     from warroom.store.datadir import journals_dir
+    from warroom.store.errors import StoreError
     from warroom.store.recovery import recover_unfinished
     from warroom.store.sessions import default_drill_resolver
 
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir, drill_dirs=drill_dirs)
-    with store_errors():
-        recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
+    jdir = journals_dir(settings.data_dir)
+
+    def waiting() -> int:
+        return len([p for p in jdir.glob("*.jsonl") if not p.name.startswith(".")]) if jdir.is_dir() else 0
+
+    try:
+        with store_errors():
+            recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
+    except click.ClickException as exc:  # the store cannot be reached: say that nothing queued was lost
+        if not isinstance(exc.__context__, StoreError):
+            raise
+        raise click.ClickException(f"{exc.message}; {waiting()} session(s) still waiting in {jdir}") from None
     for rec in recovered:
         say(rec, err=True)
     delivered = sum(1 for rec in recovered if rec.stored)
-    jdir = journals_dir(settings.data_dir)
-    waiting = len([p for p in jdir.glob("*.jsonl") if not p.name.startswith(".")]) if jdir.is_dir() else 0
-    say(f"{delivered} session(s) delivered; {waiting} still waiting in {jdir}")
+    say(f"{delivered} session(s) delivered; {waiting()} still waiting in {jdir}")
+    if any(rec.error and not rec.stored and not rec.quarantined for rec in recovered):
+        ctx.exit(1)  # one the store refused (row-level security, a constraint) or whose drill is missing: queued
 
 
 @store_group.command(name="export")

@@ -124,7 +124,7 @@ def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a W
     try:
         data = json.loads(text, parse_int=_bounded_int)
     except json.JSONDecodeError as e:
-        raise error(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        raise error(f"not JSON: {e.msg.removesuffix(' at')} at line {e.lineno} column {e.colno}") from None
     except RecursionError:
         raise error(f"not {what}: JSON nested too deeply") from None
     except ValueError as e:  # e.g. a float literal Python cannot convert

@@ -35,8 +35,15 @@ class StoreURLError(StoreError):
     """A store URL that names no back end warroom has (the message never holds the password)."""
 
 
+#: A ``password = value`` pair of a libpq keyword/value string (``host=/run/pg password='a b'``), value in group 2.
+_KEYWORD_PASSWORD = re.compile(r"(?i)\b(password\s*=\s*)('(?:[^'\\]|\\.)*'?|\S+)")
+
+
 def redact(url: str) -> str:
-    """``url`` with its password (in the user part or a ``password=`` parameter) replaced by ``***``."""
+    """``url`` with its password (in the user part or a ``password=`` parameter) replaced by ``***``; the same
+    for a libpq keyword/value string (``host=... password=...``), which is not a URL."""
+    if "://" not in url:
+        return _KEYWORD_PASSWORD.sub(lambda m: m.group(1) + HIDDEN, url)
     try:
         parts = urlsplit(url)
         netloc = parts.netloc
@@ -48,7 +55,11 @@ def redact(url: str) -> str:
         pairs = parse_qsl(query, keep_blank_values=True)
         if any(k.lower() == "password" for k, _ in pairs):
             query = urlencode([(k, HIDDEN if k.lower() == "password" else v) for k, v in pairs], safe="*/")
-        return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+        if netloc or parts.path.startswith("//"):
+            return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+        # no host (``postgresql:///db?host=/socket``): urlunsplit would drop the "//" and show ``postgresql:/db``
+        return (f"{url.split(':', 1)[0]}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+                + (f"#{parts.fragment}" if parts.fragment else ""))
     except ValueError:
         return f"{url.split(':', 1)[0]}://{HIDDEN}"  # not even a URL: show its scheme only
 
@@ -56,6 +67,13 @@ def redact(url: str) -> str:
 def secrets_of(url: str) -> list[str]:
     """The password texts in ``url`` (as written and decoded), to be scrubbed from any message."""
     found: list[str] = []
+    if "://" not in url:  # a keyword/value string: the value as written, and unquoted
+        for m in _KEYWORD_PASSWORD.finditer(url):
+            value = m.group(2)
+            found.append(value)
+            if value.startswith("'"):
+                found.append(re.sub(r"\\(.)", r"\1", value[1:].removesuffix("'")))
+        return sorted({s for s in found if s}, key=len, reverse=True)
     try:
         parts = urlsplit(url)
         if parts.password:
@@ -67,11 +85,12 @@ def secrets_of(url: str) -> list[str]:
 
 
 def scrub(text: str, url: str) -> str:
-    """``text`` with the URL shown redacted and every password of ``url`` replaced by ``***``."""
+    """``text`` (a driver's error message) with the URL shown redacted and every password of ``url`` replaced by
+    ``***``, on one line: libpq's line breaks and hints (``\n\tIs the server running ...?``) joined by spaces."""
     text = text.replace(url, redact(url))
     for secret in secrets_of(url):
         text = text.replace(secret, HIDDEN)
-    return text
+    return re.sub(r"\s*\n\s*", " ", text.strip())
 
 
 @dataclass(frozen=True)
@@ -103,8 +122,8 @@ def store_target(data_dir: Path, url: str | None = None) -> StoreTarget:
         if not rest.startswith("///"):
             raise StoreURLError(f"store URL {redact(url)}: write sqlite:///relative/file or sqlite:////absolute/file")
         return StoreTarget("sqlite", path=Path(rest[3:]).expanduser())
-    if scheme in ("postgresql", "postgres"):
-        return StoreTarget("postgresql", url=url)
+    if scheme in ("postgresql", "postgres"):  # libpq takes the scheme in lower case only
+        return StoreTarget("postgresql", url=scheme + url[len(scheme):])
     raise StoreURLError(
         f"store URL {redact(url)!r} is neither sqlite:///FILE nor postgresql://...: warroom keeps results in SQLite "
         "or PostgreSQL"

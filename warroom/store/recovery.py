@@ -277,7 +277,6 @@ def _recover_one(
     if finished is not None:
         scorecard, actions = finished, contents.actions
         ended_at = str(contents.end.get("ended_at") or ended_at) if contents.end else ended_at
-        rec.problems.append("the session had finished; its result was stored at recovery")
     else:
         scorecard, actions, info = _score_abandoned(info, contents, resolver, rec)
     rec.actions = actions
@@ -288,7 +287,12 @@ def _recover_one(
     from warroom.store.wallclock import wall_clock  # (imports the action models: only when a session is recovered)
 
     wall = wall_clock(info.started_at, actions, times, contained_at=scorecard.contained_at, ended_at=ended_at)
-    store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=rec.problems, wall=wall)
+    if finished is not None:  # said only once it is true: a refused insert keeps the journal queued
+        notes = [*rec.problems, "the session had finished; its result was stored at recovery"]
+    else:
+        notes = rec.problems
+    store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=notes, wall=wall)
+    rec.problems = notes
     rec.stored = True
     dest = done_dir(data_dir) / path.name
     _move(path, dest)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from warroom.store.errors import DuplicateSession, InvalidSession
+from warroom.store.errors import DuplicateSession, InvalidSession, StoreError
 from warroom.store.results import ResultsStore
 from warroom.store.rows import LIST_FIELDS
 
@@ -72,7 +72,8 @@ def _row(text: str) -> dict[str, Any]:
 
 def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> ImportResult:
     """Store the sessions of exported ``lines`` (from ``source``, named in messages). A line that does not fit
-    (not JSON, an unknown column, a value the store refuses, another session under its id) is refused and named
+    (not JSON, an unknown column, a value the store refuses, another session under its id, a row the login role may
+    not store: another trainee's session for a trainee role) is refused and named
     (``source:N: message``); the others are stored. Raises :class:`~warroom.store.errors.StoreError` when the store
     fails (the lines before are stored; importing again skips them)."""
     result = ImportResult()
@@ -88,11 +89,22 @@ def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> Impo
         except (InvalidSession, DuplicateSession) as exc:
             result.refused.append(f"{source}:{number}: {exc}")
             continue
+        except StoreError as exc:
+            if not _refused_by_policy(exc):
+                raise
+            result.refused.append(f"{source}:{number}: {exc}")  # another trainee's session, for a trainee role
+            continue
         if stored:
             result.imported += 1
         else:
             result.already += 1
     return result
+
+
+def _refused_by_policy(exc: StoreError) -> bool:
+    """Whether the database refused the row for the login role's rights (PostgreSQL's row-level security of
+    ``warroom store secure``: SQLSTATE 42501), a refusal of that one line rather than a failure of the store."""
+    return getattr(exc.__cause__, "sqlstate", None) == "42501"
 
 
 def write_export(store: ResultsStore, out: TextIO) -> int:

@@ -89,7 +89,9 @@ def language_hint(mapping: Any) -> str | None:
     return None
 
 
-def _scalar(value: Any) -> Text:
+def _scalar(value: Any, *, top: bool = False) -> Text:
+    """One value; a string quoted (JSON) where it would read as something else. ``top``: the whole output, where
+    a leading ``{`` or ``-`` cannot be mistaken for structure (JSON text a tool returned stays as it is)."""
     if value is None:
         return Text("null", style=_STYLES["const"])
     if isinstance(value, bool):
@@ -98,7 +100,8 @@ def _scalar(value: Any) -> Text:
         return Text(json.dumps(value) if isinstance(value, float) else str(value), style=_STYLES["num"])
     s = clean(value) if isinstance(value, str) else clean_line(value)
     # Quoted where the bare text would read as something else (a number, true, null) or hide spaces at its ends.
-    if s.lower() in _SPECIAL or _PLAIN_NUMBER.match(s) or s != s.strip() or s[:1] in "-?:[]{}#&*!|>'\"%@`,":
+    if s.lower() in _SPECIAL or _PLAIN_NUMBER.match(s) or s != s.strip() or (
+            not top and s[:1] in "-?:[]{}#&*!|>'\"%@`,"):
         s = json.dumps(s, ensure_ascii=False)
     return Text(s, style=_STYLES["str"])
 
@@ -166,7 +169,7 @@ def structured(value: Any, language: str | None = None) -> Text:
     the one to assume when the data declares none, e.g. from the tool call's file name). A plain string is shown as
     its lines. Every piece of text is cleaned (control characters escaped); nothing is read as markup."""
     if isinstance(value, str):
-        return _block(value, 0, language) if "\n" in value else _scalar(value)
+        return _block(value, 0, language) if "\n" in value else _scalar(value, top=True)
     if isinstance(value, (Mapping, list, tuple)) and value:
         out = Text()
         _lines(out, value, 0, language)

@@ -128,6 +128,8 @@ def _tool_call(c: Any, where: str) -> ToolCall:
     if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not c["id"] or not isinstance(fn, dict):
         raise TraceError(f"{where}: a tool call is an object with an `id` and a `function`")
     name = fn.get("name")
+    if name is not None and not isinstance(name, str):
+        raise TraceError(f"{where}.function.name is a JSON {json_kind(name)}, not a tool name")
     if not isinstance(name, str) or not name.strip():
         raise TraceError(f"{where}.function.name is missing")
     raw = fn.get("arguments", {})

@@ -18,6 +18,8 @@ PLANNER_MODEL, EXECUTOR_MODEL = "planner (not in the trace)", "executor (not in 
 USER, TOOLS, EXECUTOR = "user", "tools", "agent"
 MAX_TOKENS = 10_000_000
 _ID = re.compile(ID_PATTERN)
+_NOTHING_TO_PLAY = ("no span of this trace is an agent, model call or tool call (`warroom import otel` reads "
+                    "OpenTelemetry GenAI spans, `warroom import openinference` OpenInference spans)")
 
 
 def agent_id(name: str) -> str:
@@ -175,8 +177,11 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
                    ) -> dict[str, Any]:
     """The drill parts made from one trace's ``spans`` (sorted by start): ``models``, ``agents``, ``plan``,
     ``trace`` and what the description needs (``goal``, ``tools``, ``ignored_spans``, ``unknown_attributes``).
-    Raises TraceError for a trace too long for the drill clock or a token count out of range."""
+    Raises TraceError for a trace too long for the drill clock, a token count out of range, or no agent, model or
+    tool span (the other convention's trace, say)."""
     steps = [classify(s) for s in spans]
+    if not any(s.kind in (AGENT, MODEL, TOOL) for s in steps):  # error spans alone made a drill of log events
+        raise TraceError(_NOTHING_TO_PLAY)
     tr = _Trace(steps, {s.span.span_id: s for s in steps}, min(s.start_ns for s in spans))
     roots = [s for s in steps if s.kind == AGENT and tr.agent_of(s, above=True) is None]
     planner = agent_id(roots[0].name or roots[0].span.name) if roots else None
@@ -184,7 +189,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
     if not plan:
         plan = [{"id": "p01", "title": "The run", "objective": "The agents do what they were asked."}]
     if not events:
-        raise TraceError("no span of this trace is an agent, model call or tool call")
+        raise TraceError(_NOTHING_TO_PLAY)
     goal = next((s.inputs for s in steps if s.inputs.strip()), "")
     return {
         "models": _models(events, options or TraceOptions()),

@@ -120,7 +120,12 @@ def _span(raw: Any, where: str, service: str) -> Span:
 def spans_of_document(doc: Any, where: str) -> list[Span]:
     """The spans of one ``{"resourceSpans": [...]}`` document (``where`` prefixes messages). Raises TraceError."""
     if not isinstance(doc, dict) or not isinstance(doc.get("resourceSpans"), list):
-        kind = "an object without `resourceSpans`" if isinstance(doc, dict) else f"a JSON {json_kind(doc)}"
+        if not isinstance(doc, dict):
+            kind = f"a JSON {json_kind(doc)}"
+        elif "resourceSpans" in doc:
+            kind = f"`resourceSpans` is a JSON {json_kind(doc['resourceSpans'])}, not a list"
+        else:
+            kind = "an object without `resourceSpans`"
         raise TraceError(f"{where}not OTLP/JSON traces: {kind}")
     out: list[Span] = []
     for i, rs in enumerate(doc["resourceSpans"]):
@@ -141,7 +146,8 @@ def read_spans(path: Path) -> list[Span]:
     text = read_text(path, MAX_TRACE_BYTES, TraceError)
     try:
         return spans_of_document(parse_json(text, TraceError, "OTLP/JSON"), "")
-    except TraceError as whole:
+    except TraceError as error:
+        whole = error
         lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2 or not str(whole).startswith("not JSON"):
             raise
@@ -150,6 +156,8 @@ def read_spans(path: Path) -> list[Span]:
         try:
             doc = parse_json(line, TraceError, "OTLP/JSON")
         except TraceError as e:
+            if n == lines[0][0]:  # not JSON Lines either: one document over many lines (cut short, say)
+                raise whole from None
             raise TraceError(f"line {n}: {e}") from None
         out.extend(spans_of_document(doc, f"line {n}: "))
     return out

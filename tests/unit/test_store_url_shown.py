@@ -1,0 +1,71 @@
+"""How a store URL a user typed is shown back: never its password, in any spelling libpq takes, and as typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from warroom.cli import main
+from warroom.store.dialect import StoreURLError, redact, scrub, secrets_of, store_target
+
+CONNINFO = "host=/run/pg dbname=cohort user=ann password=hunter2"
+
+
+@pytest.mark.parametrize(("conninfo", "shown"), [
+    (CONNINFO, "host=/run/pg dbname=cohort user=ann password=***"),
+    ("password = hunter2 dbname=cohort", "password = *** dbname=cohort"),
+    ("dbname=cohort password='hunter 2'", "dbname=cohort password=***"),
+    ("dbname=cohort PASSWORD=hunter2", "dbname=cohort PASSWORD=***"),
+])
+def test_a_libpq_keyword_string_is_shown_without_its_password(conninfo: str, shown: str) -> None:
+    assert redact(conninfo) == shown
+    assert scrub(f"cannot use {conninfo}", conninfo) == f"cannot use {shown}"
+
+
+def test_the_refusal_of_a_keyword_string_does_not_print_its_password(tmp_path: Path) -> None:
+    with pytest.raises(StoreURLError) as info:
+        store_target(tmp_path, CONNINFO)
+    assert "hunter2" not in str(info.value)
+    assert "password=***" in str(info.value)
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "--store", CONNINFO, "store", "status"])
+    assert result.exit_code == 1
+    assert "hunter2" not in result.output and "password=***" in result.output
+
+
+def test_secrets_of_a_keyword_string() -> None:
+    assert secrets_of("dbname=x password='a b' user=y") == ["'a b'", "a b"]
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql:///cohort?host=/tmp/pg&user=ann",
+    "postgresql://@/cohort?host=/tmp/pg",
+    "postgresql://",
+])
+def test_a_url_without_a_host_is_shown_as_typed(url: str) -> None:
+    assert redact(url) == url
+
+
+def test_a_url_without_a_host_keeps_its_slashes_when_its_password_is_hidden() -> None:
+    shown = "postgresql:///cohort?host=/tmp/pg&password=***"
+    assert redact("postgresql:///cohort?host=/tmp/pg&password=hunter2") == shown
+
+
+def test_a_driver_message_over_several_lines_is_one_line() -> None:
+    url = "postgresql://ann:hunter2@/cohort?host=/tmp/none"
+    libpq = ('connection is bad: connection to server on socket "/tmp/none/.s.PGSQL.5432" failed: No such file or '
+             "directory\n\tIs the server running locally and accepting connections on that socket?\n")
+    assert scrub(f"cannot connect to the results store {url}: {libpq}", url) == (
+        "cannot connect to the results store postgresql://ann:***@/cohort?host=/tmp/none: connection is bad: "
+        'connection to server on socket "/tmp/none/.s.PGSQL.5432" failed: No such file or directory Is the server '
+        "running locally and accepting connections on that socket?")
+
+
+def test_an_unreachable_store_is_one_line_on_the_command_line(tmp_path: Path) -> None:
+    url = f"postgresql://ann:hunter2@/cohort?host={tmp_path}/no-server&connect_timeout=2"
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "--store", url, "store", "status"])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: cannot connect to the results store"), result.output
+    assert "hunter2" not in result.output
