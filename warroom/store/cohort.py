@@ -213,6 +213,18 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     w, p = where_counted(in_modes)
     counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
     played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
+    _count_played(store, hint, played, pp, counts)
+    try:
+        stats = stats_from_counts(counts)
+    except ValueError:  # counts that are not shares: only a store changed by hand has them
+        raise _Unusual from None
+    return CohortResult(stats, counted, sum(by_mode.values()), problems)
+
+
+def _count_played(store: ResultsStore, hint: str, played: str, pp: list[Any], counts: CohortCounts) -> None:
+    """Queries 3 to 5 of the module docstring over the played sessions (``played``: their WHERE, ``pp`` its
+    parameters), into ``counts``: distractor pulls, medians of the times, odd and even halves per trainee."""
+    conn = store._conn
     pulls_sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
     if store.dialect.name == "postgresql":  # per trainee on a second connection while the rest runs here
 
@@ -229,11 +241,6 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
         counts.medians.update(_medians(conn.execute(sql, pp).fetchall()))
         halves_sql = _HALVES_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played)
         counts.halves = _halves(conn.execute(halves_sql, pp).fetchall())
-    try:
-        stats = stats_from_counts(counts)
-    except ValueError:  # counts that are not shares: only a store changed by hand has them
-        raise _Unusual from None
-    return CohortResult(stats, counted, sum(by_mode.values()), problems)
 
 
 def _pg_medians(conn: Any, scope: str, played: str, params: list[Any], counts: CohortCounts) -> None:
