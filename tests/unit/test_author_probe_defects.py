@@ -27,3 +27,23 @@ def test_an_unknown_key_in_a_deadline_by_reference_lists_its_keys_with_a_did_you
     assert problem.startswith(f"d.yaml:{line}:{col}: unknown key `{typo}` in `answer_key.deadline`; "
                               f"did you mean `{meant}`? ")
     assert problem.endswith("allowed keys: after, event")
+
+
+def test_the_calls_of_a_batch_share_one_agent():
+    text = TEXT.replace("{id: e04, t: 3, step: s1, agent: scout,", "{id: e04, t: 3, step: s1, agent: worker,")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "{id: e04," in row)
+    col = text.splitlines()[line - 1].index("agent: worker") + len("agent: ") + 1
+    assert problems(text) == [
+        f"d.yaml:{line}:{col}: tool_call `e04` is in batch `b1` with `e03`, but its agent is `worker` and `e03`'s "
+        "is `scout`: a batch is one model turn, so its calls share one agent"]
+
+
+def test_the_calls_of_a_batch_share_one_model_as_resolved_for_cost():
+    same = TEXT.replace("batch: b1}", "batch: b1, model: mini}")  # scout's own model, named: the same turn
+    assert load_drill_text(same).event("e04").model == "mini"
+    text = TEXT.replace("batch: b1}", "batch: b1, model: small}")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "{id: e04," in row)
+    col = text.splitlines()[line - 1].index("model: small") + len("model: ") + 1
+    assert problems(text) == [
+        f"d.yaml:{line}:{col}: tool_call `e04` is in batch `b1` with `e03`, but its model is `small` and `e03`'s "
+        "is `mini`: a batch is one model turn, so its calls share one model"]
