@@ -57,7 +57,7 @@ _TEMPLATE = """\
 # The guide is docs/authoring.md (concepts, field reference, what makes a drill fair).
 # Times (`t`, `deadline`) are seconds of drill time from the start. Prices are USD per million tokens.
 
-schema_version: 1                   # the drill format version; keep 1
+schema_version: 1                   # the drill format (2 adds agents...: warroom migrate)
 id: "@ID@"                          # must equal the file name without .yaml
 title: "Weekly signup report"       # shown in the picker: name the task, never the fault
 version: 1                          # bump when you edit a published drill
