@@ -51,6 +51,8 @@ class WarRoomScreen(DrillScreen):
 
     #: Below 80 columns the plan panel gives way to the trace (see warroom.tcss, ``.-narrow``).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    #: The repeated event the inspector shows and its repetitions then (see :meth:`refresh_repeated`).
+    _inspected_repeat: tuple[str, int] | None = None
 
     # The keys are priority bindings: the app runs them as it reads each key, before it reads the next one. Without
     # that, a key first travels through the focused widget and back up to the app, and keys typed right after ``e``
@@ -150,7 +152,7 @@ class WarRoomScreen(DrillScreen):
             self.refresh_plan()
             self.update_hint()
         if self.replay.repetitions:
-            self.query_one(TraceTable).refresh_repeated()
+            self.refresh_repeated()
         self.refresh_status()
         if self.replay.ended and not self.finished:
             self.finish()
@@ -175,6 +177,21 @@ class WarRoomScreen(DrillScreen):
         timeline = self.query_one(TraceTable)
         timeline.border_subtitle = f"{timeline.unseen} new ↓ (G)" if timeline.unseen else ""
 
+    def refresh_repeated(self) -> None:
+        """Re-render the table's repetition counts, and the inspector when the selected event is a repeated one
+        whose count moved on (kept where the trainee scrolled it)."""
+        timeline = self.query_one(TraceTable)
+        timeline.refresh_repeated()
+        key = timeline.selected_key
+        count = self.replay.repetitions.get(key) if key else None
+        if key is None or count is None or (key, count) == self._inspected_repeat:
+            return
+        self._inspected_repeat = (key, count)
+        inspector = self.query_one(Inspector)
+        y = inspector.scroll_y
+        inspector.show_event(timeline.event(key), self.drill, timeline.events, count)
+        inspector.scroll_to(y=y, animate=False, immediate=True, force=True)
+
     @on(TraceTable.RowHighlighted, "#trace-table")
     def preview(self, event: TraceTable.RowHighlighted) -> None:
         key = event.key
@@ -183,7 +200,9 @@ class WarRoomScreen(DrillScreen):
             inspector.show_text(self._notes[key])
         else:
             timeline = self.query_one(TraceTable)
-            inspector.show_event(timeline.event(key), self.drill, timeline.events, self.replay.repetitions.get(key))
+            count = self.replay.repetitions.get(key)
+            self._inspected_repeat = (key, count) if count is not None else None
+            inspector.show_event(timeline.event(key), self.drill, timeline.events, count)
         self.refresh_plan()
         self.update_hint()
 
