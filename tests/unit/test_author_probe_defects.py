@@ -47,3 +47,10 @@ def test_the_calls_of_a_batch_share_one_model_as_resolved_for_cost():
     assert problems(text) == [
         f"d.yaml:{line}:{col}: tool_call `e04` is in batch `b1` with `e03`, but its model is `small` and `e03`'s "
         "is `mini`: a batch is one model turn, so its calls share one model"]
+
+
+def test_a_comparison_of_one_event_listed_twice_is_refused_at_the_item():
+    text = TEXT.replace("all_of: [e06, e07]", "all_of: [e06, e06]")
+    found = problems(text)
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "all_of: [e06, e06]" in row)
+    assert any(p.startswith(f"d.yaml:{line}:") and "`all_of` names `e06` twice" in p for p in found), found
