@@ -54,3 +54,11 @@ def test_a_comparison_of_one_event_listed_twice_is_refused_at_the_item():
     found = problems(text)
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "all_of: [e06, e06]" in row)
     assert any(p.startswith(f"d.yaml:{line}:") and "`all_of` names `e06` twice" in p for p in found), found
+
+
+def test_a_field_path_on_a_probe_is_refused_at_the_path():
+    text = TEXT.replace("{event: e06, path: next_cursor,", "{event: p1, path: next_cursor,")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "{event: p1, path:" in row)
+    col = text.splitlines()[line - 1].index("next_cursor") + 1
+    assert problems(text) == [f"d.yaml:{line}:{col}: `p1` is a probe, whose answer is text with no fields for a "
+                              "path; list the probe by its id, without `path`"]

@@ -288,9 +288,16 @@ def _path_issues(drill: Any) -> list[Issue]:
     if key is None:
         return []
     events = {e.id: e for e in drill.trace}
+    probes = {p.id for p in drill.probes}
     out = []
     for i, item in enumerate(key.evidence):
-        if isinstance(item, str) or item.path is None or item.event not in events:
+        if isinstance(item, str) or item.path is None:
+            continue
+        if item.event in probes:
+            out.append(Issue(("answer_key", "evidence", i, "path"), f"{q(item.event)} is a probe, whose answer is "
+                             "text with no fields for a path; list the probe by its id, without `path`"))
+            continue
+        if item.event not in events:
             continue
         ev, loc = events[item.event], ("answer_key", "evidence", i, "path")
         if not has_output(ev):
