@@ -62,3 +62,11 @@ def test_a_field_path_on_a_probe_is_refused_at_the_path():
     col = text.splitlines()[line - 1].index("next_cursor") + 1
     assert problems(text) == [f"d.yaml:{line}:{col}: `p1` is a probe, whose answer is text with no fields for a "
                               "path; list the probe by its id, without `path`"]
+
+
+def test_a_handoff_to_the_agent_that_hands_off_is_refused_at_to_agent():
+    text = TEXT.replace("to_agent: scout", "to_agent: lead")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "to_agent: lead" in row)
+    col = text.splitlines()[line - 1].index("to_agent: lead") + len("to_agent: ") + 1
+    assert problems(text) == [f"d.yaml:{line}:{col}: handoff `e02` passes work from `lead` to itself: name the "
+                              "agent that receives it in `to_agent`"]

@@ -196,6 +196,9 @@ class _Format2:
                 case "handoff":
                     self.agent_ref((*loc, "from_agent"), ev.from_agent, "from_agent")
                     self.agent_ref((*loc, "to_agent"), ev.to_agent, "to_agent")
+                    if ev.to_agent == ev.from_agent:
+                        self.add((*loc, "to_agent"), f"handoff {q(ev.id)} passes work from {q(ev.from_agent)} to "
+                                 "itself: name the agent that receives it in `to_agent`")
                 case "approval":
                     self.approval(loc, ev, requests)
 
