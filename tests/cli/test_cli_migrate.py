@@ -32,3 +32,13 @@ def test_migrate_dry_run_changes_nothing(tmp_path: Path):
     result = CliRunner().invoke(main, ["migrate", "--dry-run", str(good)])
     assert (result.exit_code, result.stdout) == (0, f"{good}: would be migrated to version 2\n")
     assert good.read_bytes() == original
+
+
+def test_a_migrated_skeleton_keeps_no_comment_that_says_to_keep_version_1(tmp_path: Path):
+    assert CliRunner().invoke(main, ["new", "weekly", "--out", str(tmp_path)]).exit_code == 0
+    result = CliRunner().invoke(main, ["migrate", str(tmp_path / "weekly.yaml")])
+    assert result.exit_code == 0, result.output
+    (line,) = [row for row in (tmp_path / "weekly.yaml").read_text().splitlines() if row.startswith("schema_version")]
+    value, _, comment = line.partition("#")
+    assert value.strip() == "schema_version: 2"
+    assert "keep 1" not in comment and "warroom migrate" in comment

@@ -71,6 +71,10 @@ class EvidenceRef(_Strict):
             raise PydanticCustomError("evidence_form", "`path` and `absent` go with `event`, not with `all_of`")
         if self.path is not None and self.absent is not None:
             raise PydanticCustomError("evidence_form", "an absence has no field: give `path` or `absent`, not both")
+        if self.all_of is not None and len(set(self.all_of)) < len(self.all_of):
+            twice = next(e for i, e in enumerate(self.all_of) if e in self.all_of[:i])
+            raise PydanticCustomError("evidence_form", "`all_of` names `{twice}` twice: a comparison is of two or more "
+                                      "different events", {"twice": twice})
         return self
 
     @property

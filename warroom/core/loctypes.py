@@ -25,6 +25,14 @@ def unwrap(tp: Any) -> Any:
         return tp
 
 
+class MappingForm:
+    """``Annotated`` metadata of a field whose value may also be written as a mapping that a wrap validator reads
+    as ``model`` (the deadline's ``{event: ID, after: S}``): the error walk then finds that model's keys."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+
 def union_members(tp: Any) -> list[Any]:
     if typing.get_origin(tp) in (typing.Union, types.UnionType):
         return [unwrap(a) for a in typing.get_args(tp) if a is not type(None)]
@@ -89,8 +97,12 @@ def walk_shape(loc: tuple[Any, ...]) -> tuple[tuple[int, ...], tuple[Any, ...]]:
     tp: Any = Drill
     path: list[int] = []
     owners: list[Any] = []
+    form: Any = None  # the mapping form of the field just walked into, if it has one
     for pos, el in enumerate(loc):
         tp = unwrap(tp)
+        if form is not None and isinstance(el, str) and not is_model(tp):  # a key of the field's mapping form
+            tp = form
+        form = None
         members = union_members(tp)
         if members:
             match = next((m for m in members if kind_of(m) == el), None)
@@ -106,6 +118,7 @@ def walk_shape(loc: tuple[Any, ...]) -> tuple[tuple[int, ...], tuple[Any, ...]]:
         if is_model(tp):
             field = tp.model_fields.get(el) if isinstance(el, str) else None
             tp = field.annotation if field is not None else Any
+            form = next((m.model for m in field.metadata if isinstance(m, MappingForm)), None) if field else None
         elif typing.get_origin(tp) in (list, tuple):
             tp = (typing.get_args(tp) or (Any,))[0]
         elif typing.get_origin(tp) is dict:

@@ -49,6 +49,7 @@ from warroom.core.events import (
 from warroom.core.eventtime import EventTime, resolve_deadline
 from warroom.core.evidenceref import EvidenceItem, EvidenceRef
 from warroom.core.faultmodel import Fault
+from warroom.core.loctypes import MappingForm
 from warroom.core.modelbase import (
     FAULT_KIND_DESCRIPTIONS,
     ID_PATTERN,
@@ -175,6 +176,7 @@ Deadline = Annotated[
             EventTime.model_json_schema(mode="validation"),
         ]
     }),
+    MappingForm(EventTime),
 ]
 
 

@@ -12,7 +12,8 @@ loader at ``path:line:col``), in this order:
   the executor's; every agent's ``model``, every event's ``agent`` and ``model``, and a handoff's ``from_agent``
   and ``to_agent`` exist (with a did-you-mean).
 - **Who pays**: an event with ``usage`` belongs to an agent that makes model calls (not a human or a tool host).
-- **Calls**: one usage per batch (the turn's usage is counted once); ``retry_of`` names an earlier tool_call of
+- **Calls**: one usage per batch (the turn's usage is counted once), and a batch's calls share one agent and one
+  model (a batch is one model turn); ``retry_of`` names an earlier tool_call of
   the same list and ``attempt`` is above the retried call's; an approval answer names an earlier ``requested``
   approval, and a request names none; a call's ``output_tokens`` do not exceed its ``max_tokens``.
 - **Origins**: a plan origin's ``origin_event`` is a planner_call; a set-up origin's comes before step 1,
@@ -26,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.core.agents import COST_ROLE, MAX_TOTAL_REPETITIONS
+from warroom.core.agents import COST_ROLE, MAX_TOTAL_REPETITIONS, default_role
 from warroom.core.eventtime import EventTime
 from warroom.core.ids import Suggester, shown_id
 from warroom.core.validation import Issue, Loc
@@ -172,6 +173,7 @@ class _Format2:
         calls: dict[str, Any] = {e.id: e for e in earlier if e.kind == "tool_call"}
         requests = {e.id for e in earlier if e.kind == "approval" and e.decision == "requested"}
         batch_usage: dict[str, int] = {}
+        batch_first: dict[str, Any] = {}
         for i, ev in enumerate(events):
             loc = (*base, i)
             agent = self.agent_ref((*loc, "agent"), ev.agent, "agent") if ev.agent is not None else None
@@ -189,10 +191,14 @@ class _Format2:
             match ev.kind:
                 case "tool_call":
                     self.tool_call(loc, i, ev, calls, batch_usage)
+                    self.batch_turn(loc, ev, batch_first)
                     calls[ev.id] = ev
                 case "handoff":
                     self.agent_ref((*loc, "from_agent"), ev.from_agent, "from_agent")
                     self.agent_ref((*loc, "to_agent"), ev.to_agent, "to_agent")
+                    if ev.to_agent == ev.from_agent:
+                        self.add((*loc, "to_agent"), f"handoff {q(ev.id)} passes work from {q(ev.from_agent)} to "
+                                 "itself: name the agent that receives it in `to_agent`")
                 case "approval":
                     self.approval(loc, ev, requests)
 
@@ -215,6 +221,30 @@ class _Format2:
             self.add((*loc, "attempt"), f"attempt {ev.attempt} of {q(ev.id)} is not after attempt "
                      f"{attempt_of(retried, calls)} of the call it retries, {q(retried.id)}")
 
+    def batch_turn(self, loc: Loc, ev: Any, batch_first: dict[str, Any]) -> None:
+        """The calls of a batch are one model turn: the same agent and the same model (as resolved for cost: the
+        event's model, else its agent's, else its role's) as the batch's first call."""
+        if ev.batch is None:
+            return
+        first = batch_first.setdefault(ev.batch, ev)
+        for name, mine, theirs in (("agent", ev.agent, first.agent),
+                                   ("model", self.turn_model(ev), self.turn_model(first))):
+            if mine != theirs:
+                self.add((*loc, name if getattr(ev, name) is not None else "batch"), f"tool_call {q(ev.id)} is in "
+                         f"batch {q(ev.batch)} with {q(first.id)}, but its {name} is {_named(mine)} and "
+                         f"{q(first.id)}'s is {_named(theirs)}: a batch is one model turn, so its calls share one "
+                         f"{name}")
+                return  # another agent's other model is the same mistake, said once
+
+    def turn_model(self, ev: Any) -> str | None:
+        """The name of the model a tool call runs on, resolved as for its cost (None: its agent is unknown or
+        makes no model calls, which other rules report)."""
+        agent = self.agents.get(ev.agent) if ev.agent is not None else None
+        if ev.model is not None or (agent is not None and agent.model is not None):
+            return str(ev.model or agent.model)  # type: ignore[union-attr]
+        role = COST_ROLE.get(agent.role) if agent is not None else default_role(ev)
+        return self.drill.models.spec(role).name if role is not None else None
+
     def approval(self, loc: Loc, ev: Any, requests: set[str]) -> None:
         if ev.decision == "requested":
             if ev.request is not None:
@@ -223,6 +253,10 @@ class _Format2:
         elif ev.request is not None and ev.request not in requests:
             self.add((*loc, "request"), f"approval {q(ev.id)} answers {q(ev.request)}, but there is no approval with "
                      f"decision `requested` {q(ev.request)} before it{Suggester(requests)(ev.request)}")
+
+
+def _named(value: Any) -> str:
+    return q(value) if value is not None else "not given"
 
 
 def _origin_issues(drill: Any) -> list[Issue]:
@@ -257,9 +291,16 @@ def _path_issues(drill: Any) -> list[Issue]:
     if key is None:
         return []
     events = {e.id: e for e in drill.trace}
+    probes = {p.id for p in drill.probes}
     out = []
     for i, item in enumerate(key.evidence):
-        if isinstance(item, str) or item.path is None or item.event not in events:
+        if isinstance(item, str) or item.path is None:
+            continue
+        if item.event in probes:
+            out.append(Issue(("answer_key", "evidence", i, "path"), f"{q(item.event)} is a probe, whose answer is "
+                             "text with no fields for a path; list the probe by its id, without `path`"))
+            continue
+        if item.event not in events:
             continue
         ev, loc = events[item.event], ("answer_key", "evidence", i, "path")
         if not has_output(ev):

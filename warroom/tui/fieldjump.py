@@ -10,6 +10,7 @@ any event, and a drill's evidence paths are shown only in the debrief.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -106,3 +107,13 @@ def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, pat
                markup=False)
     elif not inspector.jump_to_field(path):
         notify(f"No field {fmt.clean_line(path)} in {fmt.clean_line(event_id)}.", severity="warning", markup=False)
+
+
+def open_field_jump(screen: Any, inspector: Any) -> None:
+    """Ask for a field path of the event selected on ``screen`` (a war-room screen: ``selected_event()``,
+    ``notify``) and scroll ``inspector`` to it (:func:`jump_to_field`); with no event selected, say so."""
+    ev = screen.selected_event()
+    if ev is None:
+        screen.notify("Select a trace event first.", severity="warning", markup=False)
+        return
+    screen.app.push_screen(FieldScreen(ev.id), partial(jump_to_field, screen.notify, inspector, ev.id))

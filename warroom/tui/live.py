@@ -9,7 +9,6 @@ is journalled before the screen moves on. Outcome and score come from the scorin
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -22,7 +21,7 @@ from warroom.core.replay import FALSE_ESCALATION_DELAY, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
-from warroom.tui.fieldjump import FieldScreen, jump_to_field
+from warroom.tui.fieldjump import open_field_jump
 from warroom.tui.flow import LeaveDrill
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import (
@@ -51,6 +50,8 @@ class WarRoomScreen(DrillScreen):
 
     #: Below 80 columns the plan panel gives way to the trace (see warroom.tcss, ``.-narrow``).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    #: The repeated event the inspector shows and its repetitions then (see :meth:`refresh_repeated`).
+    _inspected_repeat: tuple[str, int] | None = None
 
     # The keys are priority bindings: the app runs them as it reads each key, before it reads the next one. Without
     # that, a key first travels through the focused widget and back up to the app, and keys typed right after ``e``
@@ -150,7 +151,7 @@ class WarRoomScreen(DrillScreen):
             self.refresh_plan()
             self.update_hint()
         if self.replay.repetitions:
-            self.query_one(TraceTable).refresh_repeated()
+            self.refresh_repeated()
         self.refresh_status()
         if self.replay.ended and not self.finished:
             self.finish()
@@ -177,6 +178,21 @@ class WarRoomScreen(DrillScreen):
         if (timeline.border_subtitle or "") != hint:  # setting it repaints the whole table, even to the same text
             timeline.border_subtitle = hint
 
+    def refresh_repeated(self) -> None:
+        """Re-render the table's repetition counts, and the inspector when the selected event is a repeated one
+        whose count moved on (kept where the trainee scrolled it)."""
+        timeline = self.query_one(TraceTable)
+        timeline.refresh_repeated()
+        key = timeline.selected_key
+        count = self.replay.repetitions.get(key) if key else None
+        if key is None or count is None or (key, count) == self._inspected_repeat:
+            return
+        self._inspected_repeat = (key, count)
+        inspector = self.query_one(Inspector)
+        y = inspector.scroll_y
+        inspector.show_event(timeline.event(key), self.drill, timeline.events, count)
+        inspector.scroll_to(y=y, animate=False, immediate=True, force=True)
+
     @on(TraceTable.RowHighlighted, "#trace-table")
     def preview(self, event: TraceTable.RowHighlighted) -> None:
         key = event.key
@@ -185,7 +201,9 @@ class WarRoomScreen(DrillScreen):
             inspector.show_text(self._notes[key])
         else:
             timeline = self.query_one(TraceTable)
-            inspector.show_event(timeline.event(key), self.drill, timeline.events, self.replay.repetitions.get(key))
+            count = self.replay.repetitions.get(key)
+            self._inspected_repeat = (key, count) if count is not None else None
+            inspector.show_event(timeline.event(key), self.drill, timeline.events, count)
         self.refresh_plan()
         self.update_hint()
 
@@ -362,15 +380,10 @@ class WarRoomScreen(DrillScreen):
 
     def action_goto_field(self) -> None:
         """Ask for a field path and scroll the inspector to it in the selected event (warroom.tui.fieldjump)."""
-        ev = self.selected_event()
-        if ev is None:
-            self.notify("Select a trace event first.", severity="warning", markup=False)
-            return
-        self.app.push_screen(FieldScreen(ev.id), partial(jump_to_field, self.notify, self.query_one(Inspector), ev.id))
+        open_field_jump(self, self.query_one(Inspector))
 
     def action_probe(self) -> None:
-        """Ask the executor to verify a plan step: the probe dialog, on the selected event's step
-        (:func:`warroom.tui.probe.open_probe_dialog`)."""
+        """Ask the executor to verify the selected event's plan step (:func:`warroom.tui.probe.open_probe_dialog`)."""
         open_probe_dialog(self)
 
     def action_quit_drill(self) -> None:
@@ -381,9 +394,7 @@ class WarRoomScreen(DrillScreen):
                 self.abandon()
                 self.post_message(LeaveDrill())
 
-        self.app.push_screen(
-            ConfirmScreen("Quit this drill?", "The session is kept, scored as abandoned."), done
-        )
+        self.app.push_screen(ConfirmScreen("Quit this drill?", "The session is kept, scored as abandoned."), done)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen.for_screen(self))

@@ -22,7 +22,7 @@ from typing import Any
 from rich.syntax import Syntax
 from rich.text import Text
 
-from warroom.core.format import clean, clean_line
+from warroom.core.format import clean, clean_line, json_text
 
 __all__ = ["language_hint", "structured"]
 
@@ -100,10 +100,16 @@ def _scalar(value: Any, *, top: bool = False) -> Text:
         return Text(json.dumps(value) if isinstance(value, float) else str(value), style=_STYLES["num"])
     s = clean(value) if isinstance(value, str) else clean_line(value)
     # Quoted where the bare text would read as something else (a number, true, null) or hide spaces at its ends.
+    # Quoted, the text is JSON made from the raw string, not from the cleaned one (whose `\x1b` JSON would show as
+    # `\\x1b`: a backslash the data does not have); a control character keeps the spelling `clean` gives it.
     if s.lower() in _SPECIAL or _PLAIN_NUMBER.match(s) or s != s.strip() or (
             not top and s[:1] in "-?:[]{}#&*!|>'\"%@`,"):
-        s = json.dumps(s, ensure_ascii=False)
+        s = _CONTROL_ESCAPE.sub(r"\1\\x\2", json_text(value if isinstance(value, str) else s))
     return Text(s, style=_STYLES["str"])
+
+
+#: A ``\u00XX`` escape of a C0 control character or DEL in JSON text, after an even number of backslashes.
+_CONTROL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u00([01][0-9a-f]|7f)")
 
 
 def _block(text: str, indent: int, language: str | None) -> Text:
