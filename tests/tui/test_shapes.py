@@ -46,8 +46,8 @@ ON_SCREEN: dict[str, tuple[str, tuple[str, ...]]] = {
     "shape-01-agents": ("e05", ("step   agent    kind", "lead → refunder: Refund the 12 tickets in queue refunds-nov")),
     # 2: a sub-agent's call priced at its own model (not the executor's).
     "shape-02-models": ("e04", ("analyst · sub-agent", "sub-agent gemini-2.5-flash at $0.30 /")),
-    # 3: a batch whose results came in completion order, and its call without a result.
-    "shape-03-batches": ("e05", ("↳e06 {", "↳e04 {", "batch     b1 with e04, e06", "result    no result in the trace")),
+    # 3: a batch whose results came in completion order, and its call without a result ("not returned yet" mid-replay).
+    "shape-03-batches": ("e05", ("↳e06 {", "↳e04 {", "batch     b1 with e04, e06", "result    not returned yet")),
     # 4: a result the model saw cut short beside the full output, with its size.
     "shape-04-metadata": ("e03", ("size      9,210 bytes", "shown to the model (cut short)", "output (raw, in full)")),
     # 5: a runaway call collapsed into one row with its repetitions so far.

@@ -120,13 +120,19 @@ def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
 
 def results_lines(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
     """The inspector's ``result`` lines of a tool call: each result answering it that has been released (id and
-    time), how many have not returned yet, or that the trace has none; then its batch and retry."""
+    time), how many have not returned yet, or that the trace has none; then its batch and retry.
+
+    ``events`` are the released events (None: the whole trace, as in the debrief). A call without a result says
+    "not returned yet" until the trace's last event is out, as a call whose result is still to come does: saying
+    "no result in the trace" earlier would tell the trainee what the rest of the trace holds."""
     out = Text()
     index = call_index(drill)
     results = index.results_of(call.id)
     shown = [r for r in results if events is None or r.id in events]
+    ended = events is None or not drill.trace or drill.trace[-1].id in events  # times never go back in a trace
     if not results:
-        out.append_text(_line("result", "no result in the trace", "bold yellow"))
+        out.append_text(_line("result", "no result in the trace", "bold yellow") if ended else
+                        _line("result", "not returned yet", "dim"))
     for r in shown:
         out.append_text(_line("result", f"{r.id} (t={fmt.seconds(r.t)})"))
     if len(shown) < len(results):
