@@ -88,3 +88,18 @@ def test_the_agent_column_is_for_drills_with_more_than_a_planner_and_an_executor
     assert shows_agents(load_drill(bundled / "dental-recall-calls.yaml"))  # a voice sub-agent
     v1 = load_drill(bundled / "duplicate-charge-refunds.yaml").model_copy(update={"agents": []})
     assert not shows_agents(v1)
+
+
+def test_a_call_with_one_result_out_says_nothing_of_results_still_to_come():
+    full = load_drill(FANOUT)
+    first = next(e for e in full.trace if getattr(e, "call", None))
+    call = full.event(first.call)
+    # a second answer to the same call, last in the trace (a streamed or repeated answer)
+    second = first.model_copy(update={"id": "e99", "t": full.trace[-1].t + 5})
+    drill = full.model_copy(update={"trace": [*full.trace, second]})
+    released = {e.id: e for e in drill.trace if e.t <= first.t}
+    shown = describe_event(call, drill, released).plain
+    assert f"result    {first.id} (t=" in shown
+    assert "e99" not in shown and "not returned yet" not in shown
+    everything = describe_event(call, drill, {e.id: e for e in drill.trace}).plain
+    assert f"result    {first.id} (t=" in everything and "result    e99 (t=" in everything

@@ -120,7 +120,7 @@ def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
 
 def results_lines(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
     """The inspector's ``result`` lines of a tool call: each result answering it that has been released (id and
-    time), how many have not returned yet, or that the trace has none; then its batch and retry.
+    time), or that none has returned yet, or that the trace has none; then its batch and retry.
 
     ``events`` are the released events (None: the whole trace, as in the debrief). A call without a result says
     "not returned yet" until the trace's last event is out, as a call whose result is still to come does: saying
@@ -135,8 +135,8 @@ def results_lines(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> 
                         _line("result", "not returned yet", "dim"))
     for r in shown:
         out.append_text(_line("result", f"{r.id} (t={fmt.seconds(r.t)})"))
-    if len(shown) < len(results):
-        out.append_text(_line("result", "not returned yet" if not shown else "more not returned yet", "dim"))
+    if results and not shown:  # (never "more to come" once one is out: that too would tell the rest of the trace)
+        out.append_text(_line("result", "not returned yet", "dim"))
     if call.batch is not None:
         others = [c for c in index.batches.get(call.batch, []) if c != call.id]
         out.append_text(_line("batch", f"{call.batch} with {', '.join(others) or 'no other call'}"))
