@@ -73,12 +73,3 @@ def test_a_result_is_highlighted_in_the_language_of_the_file_its_call_named():
     start = shown.plain.index("SELECT 1")
     assert any(s.start == start and s.style for s in shown.spans)
     assert "text: |\n  SELECT 1\n  FROM t" in shown.plain
-
-
-def test_a_quoted_value_with_a_control_character_escapes_it_once_as_json_does():
-    # "[" makes the value quoted; the escape character must not come out as `\\x1b` (two backslashes in the
-    # data, to a reader) but as the one JSON escape a JSON reader turns back into it.
-    text = structured({"note": "[bold red]M[/] \x1b[2J"}).plain
-    assert text == 'note: "[bold red]M[/] \\u001b[2J"'
-    assert "\x1b" not in text
-    assert structured({"path": "[C:\\temp]"}).plain == 'path: "[C:\\\\temp]"'  # a real backslash, JSON-escaped

@@ -22,7 +22,7 @@ from typing import Any
 from rich.syntax import Syntax
 from rich.text import Text
 
-from warroom.core.format import clean, clean_line, json_text
+from warroom.core.format import clean, clean_line
 
 __all__ = ["language_hint", "structured"]
 
@@ -98,10 +98,8 @@ def _scalar(value: Any) -> Text:
         return Text(json.dumps(value) if isinstance(value, float) else str(value), style=_STYLES["num"])
     s = clean(value) if isinstance(value, str) else clean_line(value)
     # Quoted where the bare text would read as something else (a number, true, null) or hide spaces at its ends.
-    # Quoted, the text is JSON made from the raw string (a control character as its one `\uNNNN` escape), not
-    # from the cleaned one, whose `\x1b` JSON would show as `\\x1b`: a backslash the data does not have.
     if s.lower() in _SPECIAL or _PLAIN_NUMBER.match(s) or s != s.strip() or s[:1] in "-?:[]{}#&*!|>'\"%@`,":
-        s = json_text(value if isinstance(value, str) else s)
+        s = json.dumps(s, ensure_ascii=False)
     return Text(s, style=_STYLES["str"])
 
 
