@@ -29,8 +29,8 @@ MODES = (PRACTICE, ASSESSMENT)
 ASSESSMENT_NOTES = (
     "Assessment: the drill clock runs at 1x and never stops: there is no pause (space) and no other speed (+ -), "
     "and it keeps running while a dialog (the help too) is open.\n\n"
-    "Escalate once you can name the step whose result is wrong: a correct escalation stops the cascade; a wrong "
-    "one costs a planner re-plan call and drill time while the trace runs on."
+    "Escalate once you can name the step whose result is wrong and cite the event that shows it: a correct "
+    "escalation stops the cascade; a wrong one costs a planner re-plan call and drill time while the trace runs on."
 )
 
 #: The war room's actions whose keys its help and the briefing leave out, by mode: assessment turns off pause and
