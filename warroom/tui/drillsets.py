@@ -163,6 +163,7 @@ def mode_line(s: Any) -> str:
     elif parts[0] == "practice":
         parts.append("no pauses")
     wall = getattr(s, "wall_time_to_detect", None)
-    if wall is not None:
+    # (a row stored before the right step, unsupported stopped getting one may hold one: nothing was detected)
+    if wall is not None and getattr(s, "outcome", None) != "right_step_unsupported":
         parts.append(f"wall-clock time to detect {seconds(wall)}")
     return "  ·  ".join(parts)
