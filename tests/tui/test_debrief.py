@@ -85,3 +85,21 @@ async def test_debrief_times_agree_and_a_penalty_shows_its_points_alone(services
 def test_seconds_have_one_decimal_at_most():
     assert seconds(30.5) == "30.5 s" and seconds(12.0) == "12 s" and seconds(27.649) == "27.6 s"
     assert seconds(18.25) == "18.3 s"
+
+
+def test_the_first_evidence_mark_of_a_fault_only_a_probe_finds():
+    # api-dns-cutover's evidence is the results of probes p2 and p3: the scorecard measures the time to detect from
+    # p2's earliest result (s2 starts at 13 s, plus its 20 s), and the debrief's "what happened when" marks it there
+    # (it had no first-evidence mark at all).
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.loader import load_drill
+    from warroom.core.replay import Replay
+    from warroom.tui.debrief import debrief_marks
+
+    drill = load_drill(bundled_drills_dir() / "api-dns-cutover.yaml")
+    replay = Replay(drill)
+    replay.advance(40)
+    firsts = [m for m in debrief_marks(drill, replay) if m[1] == "E"]
+    assert [(t, what) for t, _, what, _ in firsts] == [
+        (33.0, "first evidence: the result of probe p2 (verify step s2), at the earliest: asked as soon as s2 started")
+    ]

@@ -109,5 +109,11 @@ def test_progress_cells_and_the_review_mode_line():
     assert mode_line(practice) == "practice  ·  set wk-1  ·  1 pause, 41.3 s paused"
     exam = SimpleNamespace(mode="assessment", set_id=None, pauses=0, paused_seconds=0.0, wall_time_to_detect=125.3)
     assert mode_line(exam) == "assessment  ·  wall-clock time to detect 125.3 s"
+    # A row stored before the right step, unsupported lost its wall-clock time to detect: nothing was detected.
+    guess = SimpleNamespace(
+        mode="assessment", set_id=None, pauses=0, paused_seconds=0.0, wall_time_to_detect=25.9,
+        outcome="right_step_unsupported",
+    )
+    assert mode_line(guess) == "assessment"
     calm = SimpleNamespace(mode="practice", set_id=None, pauses=0, paused_seconds=0.0, wall_time_to_detect=None)
     assert mode_line(calm) == "practice  ·  no pauses"

@@ -100,3 +100,23 @@ async def test_the_help_each_screen_opens_shows_its_bindings(services):
         for name, (text, rows) in shown.items():
             for keys, what in rows:
                 assert keys in text and what[:40] in text, (name, keys, what)
+
+
+async def test_the_briefings_home_and_end_are_in_its_help(services):
+    # home and end move the briefing to its top and end (they did through Textual's own scroll bindings, which the
+    # help leaves out, so the help did not list them).
+    from textual.containers import VerticalScroll
+
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        briefing = app.screen.query_one("#briefing", VerticalScroll)
+        await pilot.press("end")
+        await pilot.wait_for_scheduled_animations()
+        assert briefing.max_scroll_y > 0 and briefing.scroll_y == briefing.max_scroll_y
+        await pilot.press("home")
+        await pilot.wait_for_scheduled_animations()
+        assert briefing.scroll_y == 0
+        text, rows = await _help_of(pilot)
+        keys = dict((what, keys) for keys, what in rows)
+        assert keys["the top / end of the briefing"] == "home ctrl+home end ctrl+end"
+        assert "home ctrl+home end ctrl+end" in text

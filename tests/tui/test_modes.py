@@ -29,6 +29,9 @@ async def test_an_assessment_session_refuses_pause_and_speed_and_its_clock_never
         briefing = " ".join(screen_text(app).split())
         assert "Assessment: the drill clock runs at 1x" in briefing and "e escalate to the planner" in briefing
         assert "pause / resume" not in briefing and "playback speed" not in briefing
+        # The rules say what a correct escalation needs, as the practice help does: the step and the evidence cited
+        # (naming the step alone scores as the right step, unsupported).
+        assert "name the step whose result is wrong and cite the event that shows it" in briefing
         await pilot.press("enter")
         live = app.live
         told = record_notifications(app)

@@ -91,3 +91,19 @@ async def test_the_picker_shows_the_tutorial_first_to_a_new_trainee_and_last_aft
         ids, labels = await _picker_rows(app, pilot)
         assert ids[0] != "tutorial" and ids[-1] == "tutorial" and labels[-1] == "tutorial"
         assert labels[0] != "start here"
+
+
+async def test_the_preview_separates_the_author_from_the_domain(services):
+    # "by warroom drill library · customer-support", not "library· customer-support" (the separator's leading
+    # space was folded away with the text's own whitespace).
+    from screen_support import screen_text
+
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(100, 40)) as pilot:
+        picker = await picker_ready(pilot)
+        ids = [e.drill.id for e in picker.entries]
+        table = picker.query_one(DataTable)
+        table.move_cursor(row=ids.index("late-delivery-replies"))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "late-delivery-replies v1 · by warroom drill library · customer-support" in text, text

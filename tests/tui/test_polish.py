@@ -180,3 +180,27 @@ async def test_help_fits_80x24_or_says_it_scrolls(services):
             assert "↑ ↓ scroll" in text
             await pilot.press("down")
             assert body.scroll_y > 0
+
+
+async def test_a_distractor_mark_is_not_cut_off_the_narrow_review_column(tmp_path: Path):
+    # At 80 columns the answer-key column is 7 cells: a distractor in a cascade step showed "CASCAD…", hiding
+    # DISTR, the mark that tells the row apart; the marks that tell rows apart come first.
+    from warroom.tui.review import ReviewApp, key_marks
+
+    assert key_marks(["cascade", "distractor"]).startswith("DISTR")
+    assert key_marks(["fault step", "earliest evidence", "evidence"]) == "EVID1 ORIGIN"
+    assert key_marks(["cascade", "damage 4413 USD"]) == "DMG CASCADE"
+    drill = load_entry(REFUNDS).drill
+    data = tmp_path / "data"
+    rec = SessionRecorder.start(data, "bo", REFUNDS, drill)
+    replay = Replay(drill, on_action=rec.record)
+    replay.advance(24)
+    replay.escalate("s1", "the refunds list is empty", ["e07"])
+    replay.run_to_end()
+    rec.finish(score(drill, rec.actions))
+    with ResultsStore(data) as store:
+        review = load_review(store.get(rec.session_id))
+    async with ReviewApp(review).run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        rows = [line for line in screen_text(pilot.app).splitlines() if " 00:23 " in line]
+        assert rows and "DISTR" in rows[0], rows

@@ -287,7 +287,8 @@ async def test_review_shows_what_was_cited_and_whether_it_was_evidence_a_distrac
     app = ReviewApp(review)
     async with app.run_test(size=(160, 50)) as pilot:
         screen = app.screen
-        assert "right_step_unsupported" in _text(screen, "#review-head")
+        head = _text(screen, "#review-head")  # the outcome's label, as `warroom scores` shows it, not its raw value
+        assert "·  right step, unsupported  10/100" in head and "right_step_unsupported" not in head
         detail = _text(screen, "#review-detail")
         assert "cited:\n  e07 (distractor) " in detail and "  e05 (irrelevant) " in detail
         assert "Escalation of s1 at 24 s cited e07 (a distractor), e05 (shows nothing about the fault)." in " ".join(

@@ -49,11 +49,13 @@ async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(se
         await pilot.press("space")
         await pilot.pause()
         assert live.paused and tutor.index == 1 and not tutor.waiting
-        assert "Press space again to resume" in _panel(app)
+        assert "space resumes it" in _panel(app)
         await advance(pilot, 10)
         assert live.replay.now == 8  # paused by the trainee
         await pilot.press("space")
         await pilot.pause()
+        # Resumed: the panel says nothing that is true only while paused (it said "Paused: ..." with the clock running).
+        assert not live.paused and "Paused" not in _panel(app) and "space resumes it" in _panel(app)
         # Lesson 2, inspect: starts when the executor's report e07 (t=30) arrives.
         await advance(pilot, 60)
         assert tutor.waiting and tutor.current.name == "Inspect" and live.replay.now == 30

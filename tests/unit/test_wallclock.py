@@ -14,7 +14,7 @@ from warroom.core.scoring import score
 from warroom.store.recovery import recover_unfinished
 from warroom.store.results import ResultsStore, WallClock
 from warroom.store.sessions import SessionRecorder, default_drill_resolver
-from warroom.store.wallclock import wall_clock
+from warroom.store.wallclock import detected_at, wall_clock
 
 START = "2026-11-30T10:00:00.000000+00:00"
 
@@ -59,7 +59,7 @@ def _played(rec: SessionRecorder) -> list[Action]:
     actions = [
         Action(t=10.0, kind=ActionKind.PAUSE),
         Action(t=10.0, kind=ActionKind.RESUME),
-        Action(t=38.0, kind=ActionKind.ESCALATE, step="s1", note="stale snapshot"),
+        Action(t=38.0, kind=ActionKind.ESCALATE, step="s1", note="stale snapshot", cites=("e04",)),
     ]
     for a in actions:
         rec.record(a)
@@ -98,6 +98,24 @@ def test_a_recovered_session_gets_its_wall_clock_figures_from_the_journal(tmp_pa
     assert row.mode == "assessment" and row.outcome == "abandoned"
     assert row.pauses == 1 and row.wall_time_to_detect is None
     assert row.paused_seconds is not None and row.paused_seconds > 0  # until the journal's last write
+
+
+def test_the_right_step_unsupported_has_no_wall_time_to_detect(tmp_path: Path):
+    # Origin s1 named citing only the distractor e07: the cascade stops (contained_at is set) but nothing was
+    # detected, so the wall-clock time to detect is as empty as the drill-clock one, finished or recovered.
+    drill = load(bundled_drill_path())
+    escalation = Action(t=30.0, kind=ActionKind.ESCALATE, step="s1", cites=("e07",))
+    card = score(drill, [escalation])
+    assert card.outcome.value == "right_step_unsupported" and card.contained_at == 30.0
+    assert card.time_to_detect is None
+    rec = SessionRecorder.start(tmp_path, "ann", bundled_drill_path(), drill, mode="practice")
+    rec.record(escalation)
+    rec.finish(card)
+    with ResultsStore(tmp_path) as store:
+        row = store.get(rec.session_id)
+    assert row.outcome == "right_step_unsupported" and row.wall_time_to_detect is None
+    contained = score(drill, [Action(t=30.0, kind=ActionKind.ESCALATE, step="s1", cites=("e04",))])
+    assert detected_at(contained) == 30.0 and detected_at(card) is None
 
 
 def test_an_unknown_mode_is_refused(tmp_path: Path):

@@ -284,9 +284,10 @@ def _recover_one(
     rec.total = scorecard.total
     rec.max_total = scorecard.max_total
     times = [*contents.action_times, *([None] * (len(actions) - len(contents.action_times)))]  # an added quit
-    from warroom.store.wallclock import wall_clock  # (imports the action models: only when a session is recovered)
+    # (imports the action models: only when a session is recovered)
+    from warroom.store.wallclock import detected_at, wall_clock
 
-    wall = wall_clock(info.started_at, actions, times, contained_at=scorecard.contained_at, ended_at=ended_at)
+    wall = wall_clock(info.started_at, actions, times, contained_at=detected_at(scorecard), ended_at=ended_at)
     if finished is not None:  # said only once it is true: a refused insert keeps the journal queued
         notes = [*rec.problems, "the session had finished; its result was stored at recovery"]
     else:

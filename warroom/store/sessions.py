@@ -327,10 +327,10 @@ class SessionRecorder:
 
     def _wall(self, scorecard: Scorecard, ended_at: str) -> WallClock:
         """The session's wall-clock figures (see :mod:`warroom.store.wallclock`)."""
-        from warroom.store.wallclock import wall_clock
+        from warroom.store.wallclock import detected_at, wall_clock
 
         return wall_clock(
-            self.info.started_at, self._actions, self._times, contained_at=scorecard.contained_at, ended_at=ended_at
+            self.info.started_at, self._actions, self._times, contained_at=detected_at(scorecard), ended_at=ended_at
         )
 
     def abandon(self) -> Scorecard | None:

@@ -21,9 +21,18 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from warroom.core.actions import Action, ActionKind
+from warroom.core.scorecard import Scorecard
 from warroom.store.rows import WallClock
 
-__all__ = ["parse_time", "wall_clock"]
+__all__ = ["detected_at", "parse_time", "wall_clock"]
+
+
+def detected_at(scorecard: Scorecard) -> float | None:
+    """The drill time (seconds) of the escalation that showed detection, for ``wall_clock``'s ``contained_at``:
+    the scorecard's ``contained_at`` when the scorecard has a time to detect (contained, on time or late); None
+    otherwise (nothing contained, or the right step named citing no evidence: the cascade stopped, but nothing was
+    detected, so there is no wall-clock time to detect either)."""
+    return scorecard.contained_at if scorecard.time_to_detect is not None else None
 
 
 def parse_time(text: str | None) -> datetime | None:

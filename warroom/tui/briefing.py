@@ -84,6 +84,8 @@ class BriefingScreen(Screen[None]):
         Binding("down,j", "scroll(1)", "Scroll down", show=False, tooltip="scroll the briefing"),
         Binding("pageup", "page(-1)", "Page up", show=False, tooltip="scroll the briefing a page"),
         Binding("pagedown", "page(1)", "Page down", show=False, tooltip="scroll the briefing a page"),
+        Binding("home,ctrl+home", "edge(0)", "Top", show=False, tooltip="the top / end of the briefing"),
+        Binding("end,ctrl+end", "edge(1)", "End", show=False, tooltip="the top / end of the briefing"),
     ]
 
     HELP_TITLE = "Briefing keys"
@@ -125,6 +127,11 @@ class BriefingScreen(Screen[None]):
         """Scroll the briefing a page down (``pages`` 1) or up (-1)."""
         briefing = self.query_one("#briefing", VerticalScroll)
         (briefing.scroll_page_down if pages > 0 else briefing.scroll_page_up)(animate=False)
+
+    def action_edge(self, end: int) -> None:
+        """Scroll the briefing to its top (``end`` 0) or its end (1)."""
+        briefing = self.query_one("#briefing", VerticalScroll)
+        (briefing.scroll_end if end else briefing.scroll_home)(animate=False)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen.for_screen(self))

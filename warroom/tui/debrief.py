@@ -25,6 +25,7 @@ from warroom.core.evidenceref import describe_item, detection_events, refs
 from warroom.core.hygiene import debrief_tags
 from warroom.core.model import Drill
 from warroom.core.origins import TARGET_LABELS, origin_event_of
+from warroom.core.probes import earliest_result_at
 from warroom.core.replay import Replay
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.tui import text as fmt
@@ -62,6 +63,16 @@ def damage_series(timeline: list[tuple[float, float]], end: float, buckets: int 
     return out
 
 
+def _first_finding_probe(drill: Drill) -> tuple[float, Any] | None:
+    """(earliest result time in drill seconds, probe) of the answer key's evidence probe whose result can come in
+    first (warroom.core.probes.earliest_result_at); None when no probe is evidence."""
+    key = drill.answer_key
+    ids = {e for e in key.evidence if isinstance(e, str)} if key is not None else set()
+    times = [(earliest_result_at(drill, p), p) for p in drill.probes or () if p.id in ids]
+    found = [(t, p) for t, p in times if t is not None]
+    return min(found, key=lambda tp: tp[0]) if found else None
+
+
 def debrief_marks(
     drill: Drill, replay: Replay, rules: str = SCORING_VERSION
 ) -> list[tuple[float, str, str, str]]:
@@ -82,10 +93,16 @@ def debrief_marks(
                 what = f"fault origin: {TARGET_LABELS[key.fault.target]} ({origin.id})"
             marks.append((origin.t, "●", what, "bold red"))
         detected = sorted(detection_events(drill), key=lambda p: p[1].t)
-        if detected:
+        probe = _first_finding_probe(drill)
+        if detected and (probe is None or detected[0][1].t <= probe[0]):
             ref, first = detected[0]
             shown = " + ".join(ref.events) if ref.all_of is not None else first.id
             marks.append((first.t, "E", f"first evidence: {shown} {summarize(first)}", "bold yellow"))
+        elif probe is not None:  # a fault only a probe finds first: its earliest result, as the scorecard counts it
+            at, p = probe
+            what = f"first evidence: the result of probe {p.id} (verify step {p.step}), at the earliest: asked as " \
+                f"soon as {p.step} started"
+            marks.append((at, "E", what, "bold yellow"))
         marks.append((key.deadline, "D", "deadline: the damage is done after this", "bold magenta"))
     for action in replay.actions:
         if action.kind is ActionKind.FLAG:

@@ -29,8 +29,8 @@ MODES = (PRACTICE, ASSESSMENT)
 ASSESSMENT_NOTES = (
     "Assessment: the drill clock runs at 1x and never stops: there is no pause (space) and no other speed (+ -), "
     "and it keeps running while a dialog (the help too) is open.\n\n"
-    "Escalate once you can name the step whose result is wrong: a correct escalation stops the cascade; a wrong "
-    "one costs a planner re-plan call and drill time while the trace runs on."
+    "Escalate once you can name the step whose result is wrong and cite the event that shows it: a correct "
+    "escalation stops the cascade; a wrong one costs a planner re-plan call and drill time while the trace runs on."
 )
 
 #: The war room's actions whose keys its help and the briefing leave out, by mode: assessment turns off pause and
@@ -163,6 +163,7 @@ def mode_line(s: Any) -> str:
     elif parts[0] == "practice":
         parts.append("no pauses")
     wall = getattr(s, "wall_time_to_detect", None)
-    if wall is not None:
+    # (a row stored before the right step, unsupported stopped getting one may hold one: nothing was detected)
+    if wall is not None and getattr(s, "outcome", None) != "right_step_unsupported":
         parts.append(f"wall-clock time to detect {seconds(wall)}")
     return "  ·  ".join(parts)

@@ -300,7 +300,7 @@ class PickerScreen(Screen[None]):
             if is_tutorial(entry):
                 out.append("\nThe tutorial: a guided first drill, one key at a time; never counted in statistics.")
             elif domain is not None:
-                out.append(fmt.clean_line(f" · {domain}"), style="dim")
+                out.append(" · " + fmt.clean_line(domain), style="dim")  # (clean_line would drop the space)
             out.append("\n")
             out.append("\nGoal\n", style="bold")
             out.append(fmt.prose(d.briefing.goal))

@@ -54,11 +54,20 @@ KEY_MARKS: dict[str, str] = {
 }
 
 
+def _mark_rank(mark: str) -> int:
+    if "evidence" in mark:
+        return 0
+    if mark.startswith("damage "):
+        return 2
+    return {"distractor": 1, "fault step": 3, "cascade": 4}.get(mark, 5)
+
+
 def key_marks(marks: list[str]) -> str:
     """The answer-key column's text for a row's marks (full names, as :class:`ReviewRow` has them)."""
     short = []
-    # Evidence first: in a narrow column, the mark that matters most is the one left whole.
-    marks = sorted(marks, key=lambda m: "evidence" not in m)
+    # In a narrow column the first mark is the one left whole: the marks that tell a row apart come first (evidence,
+    # a distractor, damage), the fault step and its cascade (which the step column already suggests) after them.
+    marks = sorted(marks, key=_mark_rank)
     for mark in marks:
         label = "DMG" if mark.startswith("damage ") else KEY_MARKS.get(mark, mark)
         if label == "EVID" and "earliest evidence" in marks:

@@ -9,6 +9,7 @@ from typing import Any
 from rich.text import Text
 
 from warroom.core.origins import TARGET_LABELS
+from warroom.core.outcome import OUTCOME_LABELS, Outcome
 from warroom.core.scoring import MAX_TOTAL
 from warroom.store.review import ReviewData
 from warroom.tui import text as fmt
@@ -47,6 +48,9 @@ def cited_events(drill: Any, cites: Any) -> Text:
     return out
 
 
+_OUTCOME_VALUES = frozenset(o.value for o in Outcome)
+
+
 def _outcome_style(outcome: str) -> str:
     return "bold green" if outcome in _GOOD else "bold yellow" if outcome in _MIXED else "bold red"
 
@@ -66,7 +70,8 @@ def headline(data: ReviewData) -> Text:
     out.append("trainee ")
     out.append(fmt.clean_line(s.trainee), style="bold")
     out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
-    out.append(fmt.clean_line(s.outcome), style=_outcome_style(s.outcome))
+    label = OUTCOME_LABELS[Outcome(s.outcome)] if s.outcome in _OUTCOME_VALUES else s.outcome  # as `scores` shows it
+    out.append(fmt.clean_line(label), style=_outcome_style(s.outcome))
     out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
     if s.recovered:
         out.append("  (recovered after the session was interrupted)", style="dim")

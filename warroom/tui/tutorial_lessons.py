@@ -88,8 +88,8 @@ LESSONS: tuple[Lesson, ...] = (
         ),
         ask="press space to pause the drill clock.",
         done=(
-            "Paused: nothing new appears while the clock is stopped, so you can read at leisure. Press space again "
-            "to resume; the next lesson comes up when the executor reports on its order search."
+            "While the clock is paused nothing new appears, so you can read at leisure; space resumes it. The next "
+            "lesson comes up when the executor reports on its order search."
         ),
     ),
     Lesson(
