@@ -178,7 +178,7 @@ def test_a_version_3_store_is_upgraded_to_4_with_the_figures_filled(tmp_path: Pa
         _as_version_3(s)
         assert s._conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 16
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert SCHEMA_VERSION == 5 and s.schema_version == 5
+        assert SCHEMA_VERSION == 6 and s.schema_version == 6
         assert FACTS_INDEX in _indexes(s)
         filled = s._conn.execute(
             "SELECT session_id, distractors_shown, distractor_escalations FROM sessions "

@@ -58,7 +58,7 @@ def test_version_1_store_is_upgraded_keeping_its_rows(tmp_path: Path):
     conn.commit()
     conn.close()
     with ResultsStore(tmp_path) as s:
-        assert user_version(tmp_path) == SCHEMA_VERSION == 5
+        assert user_version(tmp_path) == SCHEMA_VERSION == 6
         (row,) = s.query()
     assert (row.session_id, row.total, row.mode, row.set_id, row.seed) == ("s-1", 80, "practice", None, None)
     assert (row.pauses, row.paused_seconds, row.wall_time_to_detect) == (0, None, None)
@@ -321,3 +321,42 @@ def test_eight_processes_storing_200_sessions_each_lose_and_double_nothing(tmp_p
         for w in range(workers):
             rows = store.query(trainee=f"t{w}", limit=0)
             assert sorted(r.session_id for r in rows) == [f"w{w}-{i:04d}" for i in range(n)]
+
+
+def _wall_ttd(store: ResultsStore, session_id: str) -> float | None:
+    row = store._conn.execute("SELECT wall_time_to_detect FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    return None if row[0] is None else float(row[0])
+
+
+def test_migration_6_clears_a_wall_time_to_detect_stored_without_a_detection(tmp_path: Path, backend_url: str | None):
+    """Before version 6, a "right step, unsupported" session kept a wall-clock time to detect although nothing was
+    detected (its drill time to detect is empty); the upgrade clears it and leaves the detected sessions' alone."""
+    with ResultsStore(tmp_path, url=backend_url) as s:
+        add_session(s, "unsupported", trainee="ana", outcome="right_step_unsupported", total=10, ttd=None)
+        add_session(s, "hit", trainee="ana", outcome="contained", total=90, ttd=5.0)
+        s._conn.execute("UPDATE sessions SET wall_time_to_detect = 25.9")  # as the old code stored them
+        if s.dialect.name == "sqlite":
+            s._conn.execute("PRAGMA user_version = 5")
+        else:
+            s._conn.execute("UPDATE warroom_schema SET version = 5")
+        if not getattr(s._conn, "in_transaction", False) and hasattr(s._conn, "commit"):
+            s._conn.commit()
+    with ResultsStore(tmp_path, url=backend_url) as s:
+        assert s.schema_version == SCHEMA_VERSION == 6
+        assert _wall_ttd(s, "unsupported") is None
+        assert _wall_ttd(s, "hit") == 25.9
+
+
+def test_a_rescore_without_a_detection_clears_the_wall_time_to_detect(store: ResultsStore):
+    add_session(store, "s-1", trainee="ana", outcome="contained", total=90, ttd=5.0)
+    store._conn.execute("UPDATE sessions SET wall_time_to_detect = 7.5")
+    if hasattr(store._conn, "commit"):
+        store._conn.commit()
+    store.update_scorecard("s-1", scorecard(outcome="right_step_unsupported", total=10, ttd=None))
+    assert _wall_ttd(store, "s-1") is None
+    add_session(store, "s-2", trainee="ana", outcome="contained", total=90, ttd=5.0)
+    store._conn.execute("UPDATE sessions SET wall_time_to_detect = 7.5 WHERE session_id = 's-2'")
+    if hasattr(store._conn, "commit"):
+        store._conn.commit()
+    store.update_scorecard("s-2", scorecard(outcome="contained", total=95, ttd=4.0))
+    assert _wall_ttd(store, "s-2") == 7.5  # still detected: the wall figure is kept

@@ -21,7 +21,7 @@ from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVe
 from warroom.store.rows import LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
@@ -98,6 +98,12 @@ _MIGRATIONS: dict[int, str] = {
     5: """
         CREATE INDEX ix_sessions_trainee_order ON sessions(trainee, started_at, session_id, total, mode, outcome,
             drill_id, set_id, time_to_detect, wall_time_to_detect);
+    """,
+    # 6: a wall-clock time to detect only where there is a detection: sessions stored before this version as
+    # "right step, unsupported" (or re-scored into an outcome without a detection) kept one, which the review and
+    # the summary's median wall time to detect then showed; nothing was detected in them.
+    6: """
+        UPDATE sessions SET wall_time_to_detect = NULL WHERE time_to_detect IS NULL AND wall_time_to_detect IS NOT NULL;
     """,
 }
 

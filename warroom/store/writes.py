@@ -164,7 +164,8 @@ class StoreWrites(StoreConnection):
         note: str | None = None,
     ) -> None:
         """Replace a stored session's scorecard (after a re-score) and the columns derived from it (the distractor
-        figures' too, :mod:`warroom.store.distractors`).
+        figures' too, :mod:`warroom.store.distractors`); a scorecard without a time to detect clears the session's
+        wall-clock time to detect (nothing was detected).
 
         When the session was re-scored against a drill file other than the one it was played on, pass that file's
         ``drill_sha256``, ``drill_version`` and ``drill_path``: they replace the recorded ones, so the stored score
@@ -179,6 +180,8 @@ class StoreWrites(StoreConnection):
         sc = _scorecard_fields(scorecard)
         sc.update(figure_columns(sc["scorecard"], sc["scoring_version"]))
         sets = [f"{column} = ?" for column in sc] + ["rescored_at = ?"]
+        if scorecard.time_to_detect is None:  # nothing detected now: no wall-clock time to detect either
+            sets.append("wall_time_to_detect = NULL")
         params: list[Any] = [*sc.values(), utc_now()]
         for column, value in drill_columns.items():
             if value is not None:
