@@ -83,6 +83,12 @@ def test_mode_options(tmp_path: Path, launched):
     assert r.exit_code == 2 and "assessment sessions play at 1x only" in r.stderr
     r = CliRunner().invoke(main, [*data, "--mode", "exam"])
     assert r.exit_code == 2
+    # a mode no command reads is refused, not silently dropped (the tutorial is always practice)
+    count = len(launched)
+    for command in (["tutorial"], ["scores", "list"]):
+        r = CliRunner().invoke(main, [*data, "--mode", "assessment", *command])
+        assert r.exit_code == 2 and "--mode applies to playing a drill" in r.stderr, command
+    assert len(launched) == count
     r = CliRunner().invoke(main, [*data, "--set", str(write(tmp_path, GOOD)), "scores"])
     assert r.exit_code == 2 and "--set opens the drill picker" in r.stderr
     r = CliRunner().invoke(main, [*data, "run", str(tmp_path / "week.set.yaml")])

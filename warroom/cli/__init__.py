@@ -180,3 +180,8 @@ def main(
         launch(settings, mode=mode or "practice", drill_set=drill_set)
     elif set_file is not None:
         raise click.UsageError("--set opens the drill picker on a drill set: give it without a command")
+    elif mode is not None and ctx.invoked_subcommand != "run":  # (the tutorial and the other commands have none)
+        raise click.UsageError(
+            f"--mode applies to playing a drill: give it without a command (`warroom --mode {mode}`, the picker) "
+            f"or with `run` (`warroom run --mode {mode} DRILL`); the tutorial is always practice"
+        )
