@@ -105,6 +105,7 @@ def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backe
     """Migration 5 adds the index that orders each trainee's sessions for the split-half reliability; the counts of
     the upgraded store equal the statistics of every session, and the split-half query reads that index."""
     from warroom.store.cohort import ORDER_INDEX
+    from warroom.store.schema import SCHEMA_VERSION
 
     _random_store(tmp_path, backend_url, n=120)
     with ResultsStore(tmp_path, url=backend_url) as store:
@@ -114,7 +115,7 @@ def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backe
         else:
             store._conn.execute("UPDATE warroom_schema SET version = 4")
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == 5
+        assert store.schema_version == SCHEMA_VERSION == 6
         if store.dialect.name == "sqlite":
             names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
             plan = store._conn.execute(

@@ -368,20 +368,23 @@ def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
 def _pulls(rows: list[Any], counts: CohortCounts) -> None:
     """Add the distractors escalated per pair and the pulls per drill to ``counts`` from query 3's ``(trainee,
     drill, distractor_escalations text, played sessions)`` rows (each distinct text parsed once)."""
-    parsed: dict[str, list[str]] = {}
+    parsed: dict[str, tuple[int, list[tuple[str, int]]]] = {}  # text -> (distinct ids, (id, times) pairs)
     for trainee, drill, text, n in rows:
-        ids = parsed.get(text)
-        if ids is None:
+        seen = parsed.get(text)
+        if seen is None:
             try:
                 ids = json.loads(text)
             except ValueError:
                 raise _Unusual from None
             if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
                 raise _Unusual
-            parsed[text] = ids
+            seen = parsed[text] = (len(set(ids)), list(Counter(ids).items()))
+        distinct, times = seen
         pair = counts.pairs.get((trainee, drill))
         if pair is not None:
-            pair.escalated += n * len(set(ids))
-        pulls = counts.pulls.setdefault(drill, Counter())
-        for event, k in Counter(ids).items():
+            pair.escalated += n * distinct
+        pulls = counts.pulls.get(drill)
+        if pulls is None:
+            pulls = counts.pulls[drill] = Counter()
+        for event, k in times:
             pulls[event] += n * k
