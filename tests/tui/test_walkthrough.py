@@ -48,7 +48,9 @@ def _in_walkthrough(shown: str) -> bool:
 def test_the_doc_shows_what_this_test_does() -> None:
     """The walk-through names this fixture, trace id and the keys and words typed here (so the two stay one)."""
     for shown in ("tests/fixtures/otel/legacy.jsonl", INCIDENT, "e0009", "e0014", "e0017", KIND, SUMMARY,
-                  WHY_HARMLESS, UNIT, NOTE, DEBRIEF, "`o`", "`v`", "`x`", "`d`", "`l`", "`b`", "`s`", "`E`",
+                  WHY_HARMLESS, UNIT, NOTE, DEBRIEF,
+                  "The ⚑ column now shows `v` on `e0009` (evidence; its deadline mark is behind it), `x` on `e0014`",
+                  "`o`", "`v`", "`x`", "`d`", "`l`", "`b`", "`s`", "`E`",
                   "contained"):
         assert _in_walkthrough(shown), shown
 
@@ -119,6 +121,9 @@ async def test_the_walkthrough_from_export_to_debrief(tmp_path: Path, services) 
         screen = app.screen
         assert isinstance(screen, AnnotateScreen)
         await _mark_up(pilot, screen)
+        table = screen.query_one(TraceTable)
+        assert {k: table.mark_of(k) for k in table.events if table.mark_of(k)} == {
+            "e0009": "v", "e0014": "x", "e0017": "d"}
         assert screen.draft.complete
         await pilot.press("s")
         text = screen_text(app)

@@ -34,7 +34,7 @@ from warroom.tui.annotate_dialogs import (
 )
 from warroom.tui.annotate_items import ItemActions
 from warroom.tui.annotate_marks import MarkActions
-from warroom.tui.annotate_panel import KeyPanel, findings_text
+from warroom.tui.annotate_panel import KeyPanel, event_marks, findings_text
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import SPEEDS, ConfirmScreen, HelpScreen
 from warroom.tui.roompanes import room_panes
@@ -289,7 +289,9 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         self.app.push_screen(DebriefDialog(self.draft.debrief), done)
 
     def refresh_panel(self) -> None:
+        """Show the key so far in the side panel, and its marks in the trace's ⚑ column."""
         self.query_one(KeyPanel).show(self.draft, self.findings, self.saved, self.comparing)
+        self.query_one(TraceTable).set_marks(event_marks(self.draft))
 
     def show_findings(self, found: Findings) -> None:
         """Show what validate and check said of the saved file in the inspector (until another event is chosen)."""
