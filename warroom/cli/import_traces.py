@@ -25,8 +25,21 @@ def _trace_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return import_options("Folder for the drill files (created if missing), one <id>.yaml per trace.")(f)
 
 
+def _check_trace_id(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--trace-id`` as given, or a usage error (exit 2) when it can name no trace: empty, only spaces, or only
+    zeros (OTLP's "no trace id")."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("is empty; give the hex traceId of the trace to import (the ids a file holds are "
+                                 "in each drill's `source` when you import it without --trace-id)")
+    if not value.strip().strip("0"):
+        raise click.BadParameter(f"{value.strip()!r} is all zeros, which OTLP uses for no trace id")
+    return value
+
+
 def _trace_id_option(f: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--trace-id", metavar="ID",
+    return click.option("--trace-id", metavar="ID", callback=_check_trace_id,
                         help="Import only this trace (hex traceId) of a file that holds several; without it, "
                              "every trace is a drill.")(f)
 

@@ -34,7 +34,7 @@ from warroom.tui.annotate_dialogs import (
 )
 from warroom.tui.annotate_items import ItemActions
 from warroom.tui.annotate_marks import MarkActions
-from warroom.tui.annotate_panel import KeyPanel, findings_text
+from warroom.tui.annotate_panel import KeyPanel, event_marks, findings_text
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import SPEEDS, ConfirmScreen, HelpScreen
 from warroom.tui.roompanes import room_panes
@@ -51,7 +51,8 @@ ANNOTATE_NOTES = (
     "Author mode: nothing is scored and no session is kept. Select a trace event (↑ ↓ j k), then mark it: o makes "
     "it the fault's origin (its plan step; in format 2, the plan for a planner call, the set-up for an event "
     "before step 1), v evidence, c its plan step part of the cascade, x a distractor, d damage (again on a marked "
-    "event to unmark it), l the deadline some seconds after it. b writes the debrief.\n\n"
+    "event to unmark it), l the deadline some seconds after it. b writes the debrief. The trace's ⚑ column shows "
+    "each marked event by that key: o (a plan or set-up origin's event), v, d, x, l.\n\n"
     "Format 2 evidence beyond a whole event: f a field of the event (/ goes to one first), a an absence at it, "
     "m gathers events for a comparison and M marks them as one.\n\n"
     "s saves the answer key into the drill file (comments and layout kept) and shows what `warroom validate` and "
@@ -289,7 +290,9 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         self.app.push_screen(DebriefDialog(self.draft.debrief), done)
 
     def refresh_panel(self) -> None:
+        """Show the key so far in the side panel, and its marks in the trace's ⚑ column."""
         self.query_one(KeyPanel).show(self.draft, self.findings, self.saved, self.comparing)
+        self.query_one(TraceTable).set_marks(event_marks(self.draft))
 
     def show_findings(self, found: Findings) -> None:
         """Show what validate and check said of the saved file in the inspector (until another event is chosen)."""

@@ -10,10 +10,10 @@ from rich.text import Text
 from textual.widgets import Static
 
 from warroom.core.annotatefile import Findings
-from warroom.core.annotation import KeyDraft, item_label
+from warroom.core.annotation import KeyDraft, item_events, item_label
 from warroom.tui import text as fmt
 
-__all__ = ["KeyPanel", "findings_text", "key_text"]
+__all__ = ["MARK_GLYPHS", "KeyPanel", "event_marks", "findings_text", "key_text"]
 
 #: What each missing field is called in the panel, with the key that sets it.
 MISSING_HINTS = {
@@ -27,6 +27,36 @@ MISSING_HINTS = {
     "answer_key.deadline": "deadline (l)",
     "answer_key.debrief": "debrief (b)",
 }
+
+
+#: The trace's ⚑ column in the author mode: an event's mark, by the key that sets it, with its style. An event with
+#: several marks shows the first of this order (the side panel lists them all).
+MARK_GLYPHS = {
+    "origin": ("o", "bold magenta"),
+    "evidence": ("v", "bold green"),
+    "damage": ("d", "bold red"),
+    "distractor": ("x", "bold yellow"),
+    "deadline": ("l", "bold cyan"),
+}
+
+
+def event_marks(draft: KeyDraft) -> dict[str, Text]:
+    """Event id -> its mark for the trace's ⚑ column (:data:`MARK_GLYPHS`): the origin event (a plan or set-up
+    origin), every event an evidence item names (a whole event, a field, an absence, each of a comparison), the
+    damage events, the distractors and the deadline's event. Events with no mark are not in it."""
+    named: dict[str, list[str]] = {
+        "origin": [draft.origin_event] if draft.origin != "step" and draft.origin_event else [],
+        "evidence": [e for item in draft.evidence for e in item_events(item)],
+        "damage": [mark.event for mark in draft.damage],
+        "distractor": list(draft.distractors),
+        "deadline": [draft.deadline.event] if draft.deadline is not None and draft.deadline.event else [],
+    }
+    marks: dict[str, Text] = {}
+    for what, events in named.items():
+        glyph, style = MARK_GLYPHS[what]
+        for event_id in events:
+            marks.setdefault(event_id, Text(glyph, style=style))
+    return marks
 
 
 def _line(out: Text, label: str, value: str, style: str = "") -> None:

@@ -84,6 +84,7 @@ class TraceTable(LineTable):
         self._events: dict[str, Any] = {}
         self._noted: dict[str, _Note] = {}
         self._flagged: set[str] = set()
+        self._marks: dict[str, Text] = {}
         #: Rows added while the trainee was away from the newest row.
         self.unseen = 0
 
@@ -100,7 +101,7 @@ class TraceTable(LineTable):
 
     def row_cells(self, index: int) -> Sequence[Text]:
         key = self.keys[index]
-        flag = Text("⚑", style="bold red") if key in self._flagged else Text("")
+        flag = self._marks.get(key) or (Text("⚑", style="bold red") if key in self._flagged else Text(""))
         ev = self._events.get(key)
         if ev is None:
             note = self._noted[key]
@@ -157,7 +158,8 @@ class TraceTable(LineTable):
         return key
 
     def clear(self) -> None:
-        """Remove every row, event, note and flag mark."""
+        """Remove every row, event, note and flag mark (the marks of :meth:`set_marks` stay: they belong to events,
+        and show again when their rows come back)."""
         self._events.clear()
         self._noted.clear()
         self._flagged.clear()
@@ -175,6 +177,21 @@ class TraceTable(LineTable):
         self._flagged.discard(event_id)
         if event_id in self._events:
             self.refresh_row(self.row_index(event_id))
+
+    def set_marks(self, marks: Mapping[str, Text]) -> None:
+        """Show ``marks`` (event id -> a one-cell mark) in the ⚑ column instead of the flag, replacing the marks
+        set before (the author mode's marks of the answer key); redraws only the rows whose mark changed."""
+        changed = {k for k in {*self._marks, *marks} if self._marks.get(k) != marks.get(k)}
+        self._marks = dict(marks)
+        for event_id in changed:
+            if event_id in self._events:
+                self.refresh_row(self.row_index(event_id))
+
+    def mark_of(self, event_id: str) -> str:
+        """The text in the ⚑ column of an event's row: a mark from :meth:`set_marks`, ``⚑`` when flagged, else
+        ``""``."""
+        mark = self._marks.get(event_id)
+        return mark.plain if mark is not None else ("⚑" if event_id in self._flagged else "")
 
     def is_flagged(self, event_id: str) -> bool:
         """True once :meth:`mark_flagged` marked this event."""
