@@ -133,7 +133,9 @@ def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked
     assert run(data, "--rules", "2").exit_code == 2  # --rules only with --rescore
 
 
-def test_rescore_keeps_the_wall_clock_figures_of_a_session(tmp_path: Path):
+def test_rescore_keeps_the_pauses_and_drops_the_wall_time_to_detect_of_no_detection(tmp_path: Path):
+    """Re-scoring keeps the recorder's pause figures; under rules 2 this escalation cites nothing, so it is "right
+    step, unsupported": no detection, so no wall-clock time to detect either (as a session played so stores it)."""
     from warroom.core.scoring import Scorecard as Card
     from warroom.store.rescore import rescore
     from warroom.store.results import WallClock
@@ -150,4 +152,4 @@ def test_rescore_keeps_the_wall_clock_figures_of_a_session(tmp_path: Path):
         (r,) = [r for r in rescore(store, default_drill_resolver(), rules="2") if r.session_id == sid]
         assert "score 100 -> 10" in r.message
         new = store.get(sid)
-    assert new.total == 10 and (new.pauses, new.paused_seconds, new.wall_time_to_detect) == (2, 7.5, 20.25)
+    assert new.total == 10 and (new.pauses, new.paused_seconds, new.wall_time_to_detect) == (2, 7.5, None)
