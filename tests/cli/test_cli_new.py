@@ -29,6 +29,27 @@ def test_new_writes_a_drill_that_loads(tmp_path):
     assert drill.answer_key is not None and drill.distractors
 
 
+def test_new_writes_a_format_2_skeleton_that_validates_and_checks_as_written(tmp_path):
+    result = _new(tmp_path, "fresh")
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "fresh.yaml"
+    from warroom.core.loader import load_drill_text_with_warnings
+
+    drill, warnings = load_drill_text_with_warnings(path.read_text(), str(path))
+    assert (drill.id, drill.schema_version, warnings) == ("fresh", 2, [])
+    assert [(a.name, a.role.value, a.model) for a in drill.agents] == [
+        ("planner", "planner", drill.models.planner.name),
+        ("executor", "executor", drill.models.executor.name),
+    ]
+    text = path.read_text()
+    assert "--example full" in text and "docs/authoring.md" in text  # where the rest of format 2 is
+    validated = CliRunner().invoke(main, ["validate", str(path)])
+    assert validated.exit_code == 0, validated.output
+    checked = CliRunner().invoke(main, ["check", str(path)])
+    assert checked.exit_code == 0, checked.output
+    assert "1 passed" in checked.output
+
+
 def test_new_skeleton_passes_run_checks(tmp_path):
     assert _new(tmp_path, "skel").exit_code == 0
     check = pytest.importorskip("warroom.core.check", reason="warroom check (issue 3) has not landed yet")

@@ -43,10 +43,11 @@ def test_a_single_quoted_text_never_closed_is_found_too():
 
 
 def test_a_key_indented_deeper_than_its_siblings_says_so():
-    p, _ = _skeleton_problem(lambda t: t.replace("  - id: s2\n    title:", "  - id: s2\n      title:", 1))
-    assert (p.line, p.column) == (44, 7)
+    p, text = _skeleton_problem(lambda t: t.replace("  - id: s2\n    title:", "  - id: s2\n      title:", 1))
+    s2 = text.splitlines().index("  - id: s2") + 1
+    assert (p.line, p.column) == (s2 + 1, 7)
     assert p.message == (
-        "this line is indented deeper than the key `id` above it (line 43, column 5): indent `title` like `id`; "
+        f"this line is indented deeper than the key `id` above it (line {s2}, column 5): indent `title` like `id`; "
         "if `title: ...` was meant as part of the text above, put that whole text in quotes"
     )
 

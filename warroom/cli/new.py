@@ -34,8 +34,8 @@ def _schema_ref_for(out_dir: Path) -> str:
     type=click.Choice(["basic", "full"]),
     default="basic",
     show_default=True,
-    help="basic: the commented format-1 skeleton; full: a format-2 drill that uses agents, models, batches, "
-    "retries, repetition, approvals and command results.",
+    help="basic: a short commented format-2 skeleton (a planner and an executor); full: a format-2 drill that "
+    "uses agents, models, batches, retries, repetition, approvals and command results.",
 )
 def new(drill_id: str, out_dir: Path, example: str) -> None:
     """Write ID.yaml: a commented skeleton drill that validates and passes `warroom check` as written.

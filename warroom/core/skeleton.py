@@ -1,6 +1,7 @@
-"""The commented skeleton drill that ``warroom new`` writes.
+"""The commented skeleton drill that ``warroom new`` writes (``--example basic``, the default).
 
-:func:`skeleton_text` returns a complete, small drill (one silent failure, its evidence, a distractor, a cascade
+:func:`skeleton_text` returns a complete, small drill in format version 2 (its planner and executor declared as
+agents; one silent failure, its evidence, a distractor, a cascade
 with damage, a debrief and a re-plan) in YAML, with comments that explain each part. It validates and passes
 ``warroom check`` as written, so an author starts from something that works and edits it piece by piece.
 """
@@ -57,7 +58,7 @@ _TEMPLATE = """\
 # The guide is docs/authoring.md (concepts, field reference, what makes a drill fair).
 # Times (`t`, `deadline`) are seconds of drill time from the start. Prices are USD per million tokens.
 
-schema_version: 1                   # the drill format version (`warroom migrate` rewrites 1 as 2)
+schema_version: 2                   # the drill format version: 2 is current (1 still loads)
 id: "@ID@"                          # must equal the file name without .yaml
 title: "Weekly signup report"       # shown in the picker: name the task, never the fault
 version: 1                          # bump when you edit a published drill
@@ -76,10 +77,19 @@ briefing:
     warehouse, the chart service, Slack and email. Watch the raw tool results, not only the executor's reports.
   context: Last week's report showed about 1,900 signups.
 
-# Who plays planner and executor, and what their calls cost (USD per million input / output tokens).
+# The models the agents run on, and what their calls cost (USD per million input / output tokens).
 models:
   planner: {name: planner-large, input_usd_per_mtok: 3.0, output_usd_per_mtok: 15.0}
   executor: {name: executor-small, input_usd_per_mtok: 0.8, output_usd_per_mtok: 4.0}
+
+# The agents in the trace: here only the planner (writes the plan, re-plans on escalation) and the executor
+# (runs the plan's tool calls). `model` names one of the models above. Events without an `agent` belong to the
+# planner or the executor by their kind. Format 2 can also carry sub-agents, people who approve, handoffs, more
+# models, batches, retries and repetition: `warroom new ID --example full` uses them all; docs/authoring.md
+# ("Format version 2") explains each.
+agents:
+  - {name: planner, role: planner, model: planner-large, description: Writes the plan and re-plans on escalation.}
+  - {name: executor, role: executor, model: executor-small, description: Runs the plan's tool calls and reports.}
 
 # The planner's ordered plan. Each objective must be checkable against the trace.
 plan:
