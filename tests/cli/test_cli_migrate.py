@@ -41,4 +41,4 @@ def test_a_migrated_skeleton_keeps_no_comment_that_says_to_keep_version_1(tmp_pa
     (line,) = [row for row in (tmp_path / "weekly.yaml").read_text().splitlines() if row.startswith("schema_version")]
     value, _, comment = line.partition("#")
     assert value.strip() == "schema_version: 2"
-    assert "keep 1" not in comment and "warroom migrate" in comment
+    assert "keep 1" not in comment and "2 is current" in comment  # (the skeleton is format 2: nothing stale to keep)
