@@ -41,10 +41,8 @@ def _match(folded: Sequence[str], typed: str) -> int | None:
     want = typed.casefold()
     if not want:
         return None
-    try:
+    if want in folded:
         return folded.index(want)
-    except ValueError:
-        pass
     for test in (str.startswith, str.endswith):
         for n, ident in enumerate(folded):
             if test(ident, want):

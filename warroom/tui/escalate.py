@@ -83,11 +83,9 @@ class StepList(KeyedList):
 
     ZONE = "steps"
 
-    def typeable_ids(self) -> list[str]:
+    def typed_index(self, typed: str) -> int | None:
         # "@plan" and "@setup" are found by typing "plan" or "setup" too (a plan step of that id comes first)
-        return [str(self.get_option_at_index(n).id).lstrip("@") for n in range(self.option_count)]
-
-    def match(self, ids: Sequence[str], typed: str) -> int | None:
+        ids = [str(self.get_option_at_index(n).id).lstrip("@") for n in range(self.option_count)]
         return match_step(ids, typed)
 
 

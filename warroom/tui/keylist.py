@@ -8,7 +8,7 @@ highlights the option it names (type-ahead). Subclasses say which dialog zone th
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.widgets import OptionList
@@ -33,9 +33,10 @@ class ListKeys:
     _typed_at = 0.0
     highlighted: int | None
 
-    def typed_index(self, typed: str) -> int | None:
-        """The row the typed id ``typed`` names, or None."""
-        raise NotImplementedError
+    if TYPE_CHECKING:  # supplied by each list (declared here for mypy only)
+
+        def typed_index(self, typed: str) -> int | None:
+            """The row the typed id ``typed`` names, or None."""
 
     def on_key(self, event: events.Key) -> None:
         from warroom.tui.escalate import EscalateScreen
@@ -71,25 +72,14 @@ class ListKeys:
 class KeyedList(ListKeys, OptionList):
     """An option list of the escalation dialog, moved with the trace's keys; typing an id jumps to it.
 
-    Subclasses set :attr:`ZONE` (the dialog zone focusing the list selects) and implement :meth:`typeable_ids`
-    (the ids type-ahead searches, one per option, in order) and :meth:`match` (the index an id names, or None).
+    Subclasses set :attr:`ZONE` (the dialog zone focusing the list selects) and implement
+    :meth:`~ListKeys.typed_index` (the option a typed id names, or None).
     """
 
     #: Keys handled as they arrive (in :meth:`EscalateScreen.route_key`, not as bindings, which would run only after
     #: the key bubbled up to the app: after keys typed behind it). Key -> (action name, argument).
     MOVES = {"down": ("move", 1), "j": ("move", 1), "up": ("move", -1), "k": ("move", -1),
              "home": ("move_to", 0), "end": ("move_to", -1)}
-
-    def typeable_ids(self) -> list[str]:
-        """The ids type-ahead searches, one per option, in list order."""
-        raise NotImplementedError
-
-    def match(self, ids: Sequence[str], typed: str) -> int | None:
-        """The index in ``ids`` of the option ``typed`` names, or None."""
-        raise NotImplementedError
-
-    def typed_index(self, typed: str) -> int | None:
-        return self.match(self.typeable_ids(), typed)
 
     def action_move(self, direction: int) -> None:
         """Move the highlight one option down (+1) or up (-1), stopping at the ends; from no highlight, down goes to
