@@ -109,3 +109,37 @@ async def test_a_cursor_key_repaints_lines_of_the_trace_not_the_whole_table(serv
         await pilot.press("end")  # back at the newest row: the hint goes
         await pilot.pause()
         assert table.unseen == 0 and not table.border_subtitle
+
+
+async def test_a_focus_change_repaints_what_it_changes_and_no_more(services):
+    """The war room's focus changes do not repaint the whole screen (DrillScreen.focused), so what the widgets hold
+    after one must be what a full repaint draws: a widget whose look depends on the focus and kept its old lines
+    would show here."""
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        live = app.screen
+        assert isinstance(live, WarRoomScreen)
+        await advance(pilot, 12)
+        await pilot.press("up")
+        await pilot.pause()
+
+        async def drawn_then_repainted() -> tuple[str, str]:
+            drawn = app.export_screenshot()
+            for widget in live.walk_children(with_self=True):
+                widget.refresh()
+            await pilot.pause()
+            return drawn, app.export_screenshot()
+
+        table_focused = app.export_screenshot()
+        await pilot.press("enter")  # inspect: the focus moves from the trace to the inspector
+        await pilot.pause()
+        assert live.query_one("#inspector").has_focus
+        drawn, repainted = await drawn_then_repainted()
+        assert drawn == repainted
+        assert drawn != table_focused  # the borders and the trace's cursor row did change with the focus
+        await pilot.press("tab")  # and back to the trace
+        await pilot.pause()
+        assert live.query_one(TraceTable).has_focus
+        drawn, repainted = await drawn_then_repainted()
+        assert drawn == repainted

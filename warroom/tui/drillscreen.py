@@ -16,8 +16,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
 from textual.clock import Clock
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 
 from warroom.core.replay import EndReason, Replay
 from warroom.tui.flow import ShowDebrief
@@ -43,6 +45,14 @@ class DrillScreen(Screen[None]):
         mode: ``practice`` (pause and speeds as the trainee likes; the drill clock stops under a dialog) or
             ``assessment`` (1x only, no pause, and the drill clock keeps running while a dialog is open).
     """
+
+    #: The focused widget, as Textual's ``Screen.focused`` but without repainting the whole screen when the focus
+    #: moves. Textual declares it ``Reactive(None)`` (repaint on), so every focus change re-rendered every widget
+    #: and scrollbar on the screen: about half of what ``enter`` (inspect: the focus moves to the inspector) cost,
+    #: at any trace length. What a focus change alters is drawn by the two widgets concerned: Textual restyles them
+    #: (their ``:focus`` rules) and their focus and blur handlers refresh them. tests/tui/test_key_work.py checks
+    #: that the screen after a focus change is the screen a full repaint gives.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     def __init__(
         self,
