@@ -143,3 +143,26 @@ async def test_a_focus_change_repaints_what_it_changes_and_no_more(services):
         assert live.query_one(TraceTable).has_focus
         drawn, repainted = await drawn_then_repainted()
         assert drawn == repainted
+
+
+async def test_the_played_drill_is_out_of_full_collections_until_the_war_room_closes(services):
+    """gc.freeze while the war room is up (DrillScreen.on_mount), gc.unfreeze when it goes (the debrief)."""
+    import gc
+
+    from warroom.tui.debrief import DebriefScreen
+
+    from .conftest import escalate
+
+    gc.unfreeze()  # whatever an earlier test in this process left
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert gc.get_freeze_count() == 0  # the picker and briefing freeze nothing
+        await pilot.press("enter")
+        assert isinstance(app.screen, WarRoomScreen)
+        assert gc.get_freeze_count() > 0
+        await advance(pilot, 13)
+        await escalate(pilot, "s1", "stale snapshot")
+        await advance(pilot, 10)
+        assert isinstance(app.screen, DebriefScreen)
+        await pilot.pause()
+        assert gc.get_freeze_count() == 0
