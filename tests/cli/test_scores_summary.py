@@ -232,3 +232,15 @@ def test_generated_cohort_through_the_store_recovers_d_prime(tmp_path: Path):
 
     assert statistics.correlation(gen, est) >= 0.9
     assert -0.15 <= statistics.fmean(e - g for e, g in zip(est, gen, strict=True)) <= 0.15
+
+
+@pytest.mark.parametrize(("needed", "words"), [(1, "1 session reaches 0.7"), (24, "24 sessions reach 0.7")])
+def test_the_reliability_sentence_counts_sessions_in_good_english(needed: int, words: str):
+    """A cohort whose halves agree well needs 1 session: "1 session reaches 0.7", not "1 sessions reach"."""
+    from warroom.cli.summary import Summary, reliability_line
+    from warroom.core.stats import CohortStats, Reliability
+
+    reliability = Reliability(trainees=5, split_half_r=0.97, half_sessions=4.5, reliability=0.98, sessions_needed=needed)
+    line = reliability_line(Summary(CohortStats([], [], reliability), "all", 45, 0))
+    assert line == (f"Split-half reliability: r = 0.97 across 5 trainees; 0.98 at 9 sessions; {words} "
+                    "(Spearman–Brown).")

@@ -241,7 +241,8 @@ def reliability_line(summary: Summary) -> str:
         return head + "; the halves do not agree, so no number of drills makes the mean score reliable."
     return (
         f"{head}; {number(r.reliability, 2)} at {number(2 * r.half_sessions, 1)} sessions; "
-        f"{r.sessions_needed} sessions reach {number(r.target, 2)} (Spearman–Brown)."
+        f"{r.sessions_needed} session{'' if r.sessions_needed == 1 else 's'} reach{'es' if r.sessions_needed == 1 else ''} "
+        f"{number(r.target, 2)} (Spearman–Brown)."
     )
 
 
