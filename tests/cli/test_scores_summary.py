@@ -244,3 +244,12 @@ def test_the_reliability_sentence_counts_sessions_in_good_english(needed: int, w
     line = reliability_line(Summary(CohortStats([], [], reliability), "all", 45, 0))
     assert line == (f"Split-half reliability: r = 0.97 across 5 trainees; 0.98 at 9 sessions; {words} "
                     "(Spearman–Brown).")
+
+
+def test_the_legend_says_where_each_time_to_detect_is_counted_from(known: Path):
+    """The drill-clock time to detect runs from the earliest evidence, the wall-clock one from the session's start
+    (docs/sessions.md, "Wall-clock figures"); a legend calling both "time to detect" alone invites comparing them."""
+    r = summary(known)
+    text = " ".join(r.stdout.split())
+    assert "median time to detect in drill seconds from the earliest evidence" in text
+    assert "wall ttd in real seconds from the session's start (pauses included)" in text

@@ -304,7 +304,8 @@ def print_tables(summary: Summary, scope: str = "") -> None:
         reliability_line(summary),
         "hit rate: contained on time / drills with a fault played; false alarms: all-clear drills escalated / "
         "all-clear drills played; d′ (log-linear correction), criterion c and A′: sensitivity and bias; median ttd: "
-        "median time to detect in drill seconds, wall ttd in real seconds; reliability: of the mean score (+ more "
+        "median time to detect in drill seconds from the earliest evidence, wall ttd in real seconds from the session's "
+        "start (pauses included); reliability: of the mean score (+ more "
         "drills needed to reach 0.7); difficulty: share of sessions correct (higher is easier); discrimination: "
         "correlation of a drill with the trainee's other scores; distractor pulls: escalations each distractor "
         'event pulled. docs/sessions.md, "Cohort statistics", has every formula.',
