@@ -240,7 +240,9 @@ def test_the_reliability_sentence_counts_sessions_in_good_english(needed: int, w
     from warroom.cli.summary import Summary, reliability_line
     from warroom.core.stats import CohortStats, Reliability
 
-    reliability = Reliability(trainees=5, split_half_r=0.97, half_sessions=4.5, reliability=0.98, sessions_needed=needed)
+    reliability = Reliability(
+        trainees=5, split_half_r=0.97, half_sessions=4.5, reliability=0.98, sessions_needed=needed
+    )
     line = reliability_line(Summary(CohortStats([], [], reliability), "all", 45, 0))
     assert line == (f"Split-half reliability: r = 0.97 across 5 trainees; 0.98 at 9 sessions; {words} "
                     "(Spearman–Brown).")

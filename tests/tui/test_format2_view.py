@@ -117,5 +117,6 @@ async def test_the_batch_of_parallel_calls_stays_in_sight_at_80_columns(services
         assert [k for k in timeline.keys if k in ("e05", "e06", "e07", "e08")] == ["e05", "e06", "e07", "e08"]
         timeline.move_cursor(timeline.row_index("e05"))
         await pilot.pause()
-        rows = [line for line in screen_text(app).splitlines() if "││" in line and "00:16" in line and "tool call" in line]
+        text = screen_text(app).splitlines()
+        rows = [line for line in text if "││" in line and "00:16" in line and "tool call" in line]
         assert len(rows) == 4 and all("⇉b1 clause" in row for row in rows), rows

@@ -139,9 +139,14 @@ def load_active_set(path: Path, drill_dirs: Sequence[Path] = ()) -> ActiveSet:
     """Read the drill set file at ``path`` and find its drills. Raises
     :class:`~warroom.core.drillset.DrillSetError` with every ``path:line:col: message`` problem (of the file or
     of a drill it names)."""
-    from warroom.core.drillset import DrillSetError, load_drill_set, resolve_set_drills
+    from warroom.core.drillset import DrillSetError, drill_set_problems, load_drill_set, resolve_set_drills
 
-    model = load_drill_set(path)
+    try:
+        model = load_drill_set(path)
+    except DrillSetError as exc:
+        if exc.drills is None:
+            raise
+        raise DrillSetError(drill_set_problems(path, drill_dirs)) from None
     drills, problems = resolve_set_drills(model, path, drill_dirs)
     if problems:
         raise DrillSetError(problems)
