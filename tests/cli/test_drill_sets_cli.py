@@ -64,7 +64,9 @@ def test_a_set_that_does_not_validate_is_reported_and_nothing_opens(tmp_path: Pa
     path = write(tmp_path, BAD)
     r = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "--set", str(path)])
     assert r.exit_code == 1 and launched == []
-    assert r.stderr.startswith(f"{path}:3:11: `attempts`")
+    errors = r.stderr.splitlines()
+    assert errors[0].startswith(f"{path}:3:11: `attempts`")
+    assert errors[1].startswith(f"{path}:6:5: no drill file") and len(errors) == 2  # all at once (docs/drill-sets.md)
     path.write_text(path.read_text().replace("attempts: two", "attempts: 2"))
     r = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "--set", str(path)])
     assert r.exit_code == 1 and r.stderr.startswith(f"{path}:6:5: no drill file")
@@ -103,7 +105,8 @@ def test_validate_checks_a_set_file_and_its_drills(tmp_path: Path):
     assert r.exit_code == 1
     lines = r.stdout.splitlines()
     assert lines[0].startswith(f"{bad}:3:11: `attempts`: input should be a valid integer")
-    assert lines[-1] == "1 drill and 2 drill sets checked: 2 valid, 1 invalid (1 problem)"
+    assert lines[1].startswith(f"{bad}:6:5: no drill file")  # the drills are looked up though `attempts` is wrong
+    assert lines[-1] == "1 drill and 2 drill sets checked: 2 valid, 1 invalid (2 problems)"
 
 
 def test_scores_filter_by_set_and_mode(tmp_path: Path):

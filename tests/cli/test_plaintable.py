@@ -109,3 +109,16 @@ def test_tables_and_text_together_are_the_lines_rich_prints(width):
     assert plain is not None and "ann\\x1b[31m" in "\n".join(plain)
     rich = table_lines(*items, console=Console(width=width, highlight=False, markup=False))
     assert [click.unstyle(ln) for ln in plain] == [str(ln) for ln in rich]
+
+
+def test_a_time_and_its_unit_stay_on_one_line_when_the_table_is_squeezed():
+    """At 120 columns the drill table's wall ttd column was given 4 cells, so "15.4 s" printed as "15.4" over "s";
+    a number and its unit are one value and never wrap, while headers still wrap between words."""
+    rows = [["duplicate-charge-refunds", "1", "1", "1", "100%", "-", "3.2 s", "15.4 s", "-"]]
+    table = fitted_table(_DRILL_COLUMNS, rows, 120)
+    assert table is not None
+    widths = {c.header: c.width for c in table.columns}
+    assert widths["median ttd"] >= len("3.2 s") and widths["wall ttd"] >= len("15.4 s")
+    printed = rich_lines(table)
+    assert any("3.2 s" in ln and "15.4 s" in ln for ln in printed), printed
+    assert lines(table, rows) == printed

@@ -232,3 +232,26 @@ def test_generated_cohort_through_the_store_recovers_d_prime(tmp_path: Path):
 
     assert statistics.correlation(gen, est) >= 0.9
     assert -0.15 <= statistics.fmean(e - g for e, g in zip(est, gen, strict=True)) <= 0.15
+
+
+@pytest.mark.parametrize(("needed", "words"), [(1, "1 session reaches 0.7"), (24, "24 sessions reach 0.7")])
+def test_the_reliability_sentence_counts_sessions_in_good_english(needed: int, words: str):
+    """A cohort whose halves agree well needs 1 session: "1 session reaches 0.7", not "1 sessions reach"."""
+    from warroom.cli.summary import Summary, reliability_line
+    from warroom.core.stats import CohortStats, Reliability
+
+    reliability = Reliability(
+        trainees=5, split_half_r=0.97, half_sessions=4.5, reliability=0.98, sessions_needed=needed
+    )
+    line = reliability_line(Summary(CohortStats([], [], reliability), "all", 45, 0))
+    assert line == (f"Split-half reliability: r = 0.97 across 5 trainees; 0.98 at 9 sessions; {words} "
+                    "(Spearman–Brown).")
+
+
+def test_the_legend_says_where_each_time_to_detect_is_counted_from(known: Path):
+    """The drill-clock time to detect runs from the earliest evidence, the wall-clock one from the session's start
+    (docs/sessions.md, "Wall-clock figures"); a legend calling both "time to detect" alone invites comparing them."""
+    r = summary(known)
+    text = " ".join(r.stdout.split())
+    assert "median time to detect in drill seconds from the earliest evidence" in text
+    assert "wall ttd in real seconds from the session's start (pauses included)" in text

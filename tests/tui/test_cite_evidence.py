@@ -132,7 +132,7 @@ async def test_citing_nothing_is_possible_and_says_so(services):
 
 async def test_the_evidence_list_pages_and_a_click_highlights_an_event(services):
     app = make_app(services)
-    async with app.run_test(size=(100, 40)) as pilot:
+    async with app.run_test(size=(100, 24)) as pilot:  # 24 rows: a page of the list is shorter than the 7 events
         await pilot.press("enter")
         await advance(pilot, 24)  # e01-e07 released; e07 selected
         await pilot.press("e")
@@ -149,3 +149,24 @@ async def test_the_evidence_list_pages_and_a_click_highlights_an_event(services)
         assert cites.highlighted_id == "e02"
         await pilot.press("space")
         assert dialog.cites == ("e07", "e02") and "[x] e02" in screen_text(app)
+
+
+
+async def test_a_taller_terminal_shows_every_step_and_more_events_to_cite(services):
+    """At 24 rows the dialog shows 2 events to cite and scrolls its 7 choices (it must fit); at 40 rows it showed
+    the same, with 16 rows to spare. The rows beyond 24 now go to the two lists; the dialog still fits."""
+    for size, events, steps_scroll in (((80, 24), 2, True), ((120, 40), 7, False)):
+        app = make_app(services)
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("enter")
+            await advance(pilot, 24)  # e01-e07 released; 5 steps, the plan and set-up to choose from
+            await pilot.press("e")
+            await pilot.pause()
+            dialog = app.screen
+            assert isinstance(dialog, EscalateScreen)
+            text = screen_text(app)
+            assert len([ln for ln in text.splitlines() if "] e0" in ln]) == events, text
+            assert (dialog.query_one("#escalate-steps").max_scroll_y > 0) is steps_scroll
+            box = dialog.query_one("#escalate-box").region
+            assert box.y >= 0 and box.bottom <= size[1]
+            await pilot.press("escape")

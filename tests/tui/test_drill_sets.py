@@ -83,6 +83,7 @@ async def test_an_adaptive_set_offers_only_the_drill_chosen_next(tmp_path: Path)
     async with app.run_test(size=(120, 34)) as pilot:
         assert [e.drill.id for e in app.screen.entries] == [expected.drill_id]
         assert "the next drill is chosen for you" in screen_text(app)
+        assert "session 1 of 2" in screen_text(app)  # the set's progress, not only the drill's
         await pilot.press("enter", "enter", "q", "y")
         await pilot.pause()
         with ResultsStore(tmp_path / "data") as store:
@@ -91,6 +92,7 @@ async def test_an_adaptive_set_offers_only_the_drill_chosen_next(tmp_path: Path)
         second = choose_next(pool, record, adaptive, trainee="ann", played_in_set=1)
         assert second is not None
         assert [e.drill.id for e in app.screen.entries] == [second.drill_id]
+        assert "session 2 of 2" in screen_text(app)
         await pilot.press("enter", "enter", "q", "y")
         await pilot.pause()
         assert app.screen.entries == [] and "This drill set is complete." in screen_text(app)
@@ -105,6 +107,8 @@ def test_progress_cells_and_the_review_mode_line():
     assert DrillProgress(1, True, 1).cell() == "done · 1 left"
     assert DrillProgress(2, True, 0).cell() == "done · none left"
     assert DrillProgress(2, False, 0).cell() == "no attempts left" and DrillProgress(2, False, 0).exhausted
+    assert DrillProgress(0, False, None, (3, 6)).cell() == "session 3 of 6"
+    assert DrillProgress(1, False, 1, (4, 6)).cell() == "session 4 of 6 · 1 left"
     practice = SimpleNamespace(mode="practice", set_id="wk-1", pauses=1, paused_seconds=41.25, wall_time_to_detect=None)
     assert mode_line(practice) == "practice  ·  set wk-1  ·  1 pause, 41.3 s paused"
     exam = SimpleNamespace(mode="assessment", set_id=None, pauses=0, paused_seconds=0.0, wall_time_to_detect=125.3)

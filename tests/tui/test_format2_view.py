@@ -50,6 +50,7 @@ def test_table_marks_pair_results_with_calls_and_count_repetitions():
     assert row_mark(drill.event("e05"), None) == "↳e04 "
     assert row_mark(drill.event("e10"), {"e10": 58}) == "×58 ↻e08 "
     assert row_mark(drill.event("e10"), None).startswith("×10")
+    assert row_mark(drill.event("e03"), None) == row_mark(drill.event("e04"), None) == "⇉b1 "
     assert summarize(drill.event("e02")) == "lead → scout: Fetch March."
     assert summarize(drill.event("e13")) == "TIMED OUT (e12): "
     assert summarize(drill.event("e09")) == "exit 1 · stderr: KeyError: invoice_id"
@@ -103,3 +104,19 @@ def test_a_call_with_one_result_out_says_nothing_of_results_still_to_come():
     assert "e99" not in shown and "not returned yet" not in shown
     everything = describe_event(call, drill, {e.id: e for e in drill.trace}).plain
     assert f"result    {first.id} (t=" in everything and "result    e99 (t=" in everything
+
+
+async def test_the_batch_of_parallel_calls_stays_in_sight_at_80_columns(services):
+    """dataroom-change-of-control's batch b1 (e05-e08 at 16 s): each call's row shows ``⇉b1`` at 80x24, where the
+    trace table leaves the summary about 14 cells."""
+    app = make_app(services, bundled_drills_dir() / "dataroom-change-of-control.yaml")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 17)
+        timeline = app.screen.query_one(TraceTable)
+        assert [k for k in timeline.keys if k in ("e05", "e06", "e07", "e08")] == ["e05", "e06", "e07", "e08"]
+        timeline.move_cursor(timeline.row_index("e05"))
+        await pilot.pause()
+        text = screen_text(app).splitlines()
+        rows = [line for line in text if "││" in line and "00:16" in line and "tool call" in line]
+        assert len(rows) == 4 and all("⇉b1 clause" in row for row in rows), rows

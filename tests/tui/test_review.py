@@ -337,3 +337,27 @@ def test_a_tutorial_session_is_reviewed_on_the_bundled_tutorial_without_a_path(t
         assert data.drill_problem is None
         assert data.drill_file is not None and data.drill_file.resolve() == bundled.resolve()
         assert data.drill_changed is False and data.drill is not None and data.drill.id == "tutorial"
+
+
+async def test_review_rows_carry_the_format_2_marks_of_the_war_room(tmp_path: Path):
+    """A result's call (↳), a parallel batch (⇉) and a retry (↻) are marked in the review as in the war room: the
+    review of dataroom-change-of-control showed "HTTP 429 ..." with nothing saying which call it answered."""
+    from store_support import bundled_drill_path
+
+    from warroom.tui.review import ReviewApp
+
+    drill_path = bundled_drill_path().parent / "dataroom-change-of-control.yaml"
+    drill = load(drill_path)
+    rec = SessionRecorder.start(tmp_path / "data", "ann", drill_path, drill)
+    Replay(drill, on_action=rec.record).advance(30)
+    rec.record(Action(t=30.0, kind=ActionKind.QUIT))
+    rec.finish(score(drill, rec.actions))
+    with ResultsStore(tmp_path / "data") as store:
+        review = load_review(store.get(rec.session_id))
+    app = ReviewApp(review)
+    async with app.run_test(size=(160, 50)):
+        table = app.screen.query_one("#review-table")
+        rows = [" ".join(c.plain for c in table.row_cells(i)) for i in range(table.row_count)]
+    assert any("⇉b1 clause.extract(" in r for r in rows)
+    assert any("↳e07 HTTP 429" in r for r in rows)
+    assert any("↻e07 " in r for r in rows)

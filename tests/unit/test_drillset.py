@@ -78,6 +78,44 @@ def test_every_problem_is_reported_at_its_line_and_column(tmp_path: Path):
     assert len(lines) == 6
 
 
+def test_a_blank_title_says_so_and_messages_keep_their_case(tmp_path: Path):
+    """A blank title said "string should match pattern '\\s'" (pydantic's message, lowercased, so even the pattern
+    was wrong); it says what to write, like a drill's blank text, and other messages keep their own capitals."""
+    path = write(tmp_path, 'set: week-1\ntitle: "  "\nmode: Exam\ndrills: [duplicate-charge-refunds]\n')
+    with pytest.raises(DrillSetError) as info:
+        load_drill_set(path)
+    lines = str(info.value).splitlines()
+    assert lines[0] == f"{path}:2:8: `title` must not be blank: write some text, not only spaces or line breaks"
+    assert lines[1] == f"{path}:3:7: `mode`: input should be 'practice' or 'assessment', got 'Exam'"
+    assert len(lines) == 2
+
+
+def test_every_problem_at_once_the_drills_too_when_another_key_is_wrong(tmp_path: Path):
+    """docs/drill-sets.md's example: a wrong `attempts` and the drills' own problems, reported together; a `drills`
+    list that is itself wrong is reported alone (there is nothing to look up)."""
+    from warroom.core.drillset import drill_set_problems
+
+    path = write(tmp_path, """
+        set: week-1
+        title: Week 1
+        attempts: two
+        drills:
+          - late-delivery-replies
+          - duplicate-charge-refunds
+          - duplicate-charge-refund
+          - duplicate-charge-refunds
+        """)  # fmt: skip
+    got = [str(p) for p in drill_set_problems(path)]
+    assert [g.split(": ")[0] for g in got] == [f"{path}:3:11", f"{path}:7:5", f"{path}:8:5"]
+    assert got[0].endswith("`attempts`: input should be a valid integer, got 'two'")
+    assert "no drill file or drill id 'duplicate-charge-refund'" in got[1]
+    assert got[2].endswith("the drill 'duplicate-charge-refunds' is already item 2 of `drills`")
+    path.write_text("set: week-1\ntitle: Week 1\nattempts: two\ndrills: nothing\n")
+    assert [str(p).split(": ")[0] for p in drill_set_problems(path)] == [f"{path}:3:11", f"{path}:4:9"]
+    path.write_text("set: week-1\ntitle: Week 1\ndrills: [duplicate-charge-refunds]\n")
+    assert drill_set_problems(path) == []
+
+
 def test_missing_keys_syntax_errors_and_a_list_are_problems_too(tmp_path: Path):
     with pytest.raises(DrillSetError, match=r":1:1: the drill set is missing the required key `drills`"):
         load_drill_set(write(tmp_path, "set: a\ntitle: A\n"))

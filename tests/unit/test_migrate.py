@@ -14,11 +14,11 @@ from warroom.core.migrate import migrate_file, migrate_text
 #: A bundled drill as it was in version 1 (the bundled drills are version 2 since the library was migrated).
 V1_DRILL = REPO / "tests" / "fixtures" / "v1" / "sla-credits-october.yaml"
 #: Every version-1 file: the bundled drills as they were in version 1 (tests/fixtures/v1, from git history before
-#: the library was migrated), the seed example, the fairness drills and the drills that load with warnings.
+#: the library was migrated), the seed example and the drills that load with warnings. (The fairness drills are
+#: format 2, like the skeleton they are made from.)
 V1_FILES = (
     sorted((REPO / "tests" / "fixtures" / "v1").glob("*.yaml"))
     + [seed_example_path()]
-    + sorted((REPO / "tests" / "fairness").glob("*.yaml"))
     + sorted((REPO / "tests" / "warnings").glob("*.yaml"))
 )
 
@@ -36,6 +36,25 @@ def test_every_bundled_v1_file_migrates_losslessly(path: Path):
     changed = [(a, b) for a, b in zip(old_lines, new_lines, strict=True) if a != b]
     ((old, new),) = changed  # one line changed; every comment and line kept
     assert old.startswith("schema_version: 1") and new == old.replace("schema_version: 1", "schema_version: 2", 1)
+
+
+def test_the_old_skeleton_comment_keep_1_becomes_the_current_one_and_other_comments_stay():
+    """The format-1 skeleton said "keep 1" beside the version; migrated, that would contradict the new value."""
+    old = (REPO / "tests" / "fixtures" / "v1" / "sla-credits-october.yaml").read_text(encoding="utf-8")
+    value_line = next(x for x in old.splitlines() if x.startswith("schema_version:"))
+    stale = old.replace(value_line, "schema_version: 1                   # the drill format version; keep 1", 1)
+    crlf = migrate_text(stale.replace("\n", "\r\n")).text
+    assert "schema_version: 2                   # the drill format version: 2 is current (1 still loads)\r\n" in crlf
+    assert "keep 1" not in crlf
+    other = old.replace(value_line, "schema_version: 1   # keep 1 until the team upgrades", 1)
+    assert "schema_version: 2   # keep 1 until the team upgrades\n" in migrate_text(other).text
+
+
+def test_the_fairness_drills_are_format_2_without_a_stale_version_comment():
+    for path in sorted((REPO / "tests" / "fairness").glob("*.yaml")):
+        text = path.read_text(encoding="utf-8")
+        assert load_drill(path).schema_version == 2, path
+        assert "keep 1" not in text, path
 
 
 def test_the_v1_fixtures_are_the_fourteen_bundled_drills_as_they_were_in_version_1():

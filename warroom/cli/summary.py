@@ -241,7 +241,8 @@ def reliability_line(summary: Summary) -> str:
         return head + "; the halves do not agree, so no number of drills makes the mean score reliable."
     return (
         f"{head}; {number(r.reliability, 2)} at {number(2 * r.half_sessions, 1)} sessions; "
-        f"{r.sessions_needed} sessions reach {number(r.target, 2)} (Spearman–Brown)."
+        f"{r.sessions_needed} {'session reaches' if r.sessions_needed == 1 else 'sessions reach'} "
+        f"{number(r.target, 2)} (Spearman–Brown)."
     )
 
 
@@ -303,8 +304,9 @@ def print_tables(summary: Summary, scope: str = "") -> None:
         reliability_line(summary),
         "hit rate: contained on time / drills with a fault played; false alarms: all-clear drills escalated / "
         "all-clear drills played; d′ (log-linear correction), criterion c and A′: sensitivity and bias; median ttd: "
-        "median time to detect in drill seconds, wall ttd in real seconds; reliability: of the mean score (+ more "
-        "drills needed to reach 0.7); difficulty: share of sessions correct (higher is easier); discrimination: "
+        "median time to detect in drill seconds from the earliest evidence, wall ttd in real seconds from the "
+        "session's start (pauses included); reliability: of the mean score (+ more drills needed to reach 0.7); "
+        "difficulty: share of sessions correct (higher is easier); discrimination: "
         "correlation of a drill with the trainee's other scores; distractor pulls: escalations each distractor "
         'event pulled. docs/sessions.md, "Cohort statistics", has every formula.',
     )

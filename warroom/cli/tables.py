@@ -4,6 +4,7 @@ summaries. Every cell is drill or trainee text shown literally: no Rich markup, 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -192,6 +193,10 @@ _RIGHT = {"score", "ttd", "damage", "false", "sessions", "drills run", "containe
           "discrimination"}  # fmt: skip
 
 
+#: A cell that is a number and its unit ("15.4 s", "1,234 ms"): a column never wraps it between the two.
+_VALUE_WITH_UNIT = re.compile(r"[-+$]?\d[\d,.]*%? \S+")
+
+
 @dataclass(frozen=True, slots=True)
 class FittedColumn:
     """A column of a :class:`FittedTable`: its header, width in terminal cells, ``justify`` ("left" or "right"),
@@ -235,7 +240,9 @@ def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], wi
     for i, (_, header, fixed) in enumerate(columns):
         texts = [header, *(r[i] for r in rows)]
         widest = max(len(line) for t in texts for line in t.split("\n"))
-        lows.append(widest if fixed else max(len(w) for t in texts for w in t.split() or [""]))
+        words = [len(w) for t in texts for w in t.split() or [""]]
+        values = [len(t) for t in texts[1:] if _VALUE_WITH_UNIT.fullmatch(t)]  # "15.4 s" never breaks in two
+        lows.append(widest if fixed else max(words + values))
         highs.append(widest)
     room = width - (3 * len(columns) + 1) - sum(lows)  # padding of 1 each side and a rule between columns
     if room < 0:

@@ -48,13 +48,10 @@ def is_set_file(path: Path) -> bool:
 
 
 def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> list[Any]:
-    """The problems of a drill set file: its own (format) and, when it loads, those of the drills it names."""
-    from warroom.core.drillset import DrillSetError, load_drill_set, resolve_set_drills
+    """The problems of a drill set file: its own (format) and those of the drills it names, all at once."""
+    from warroom.core.drillset import drill_set_problems
 
-    try:
-        return list(resolve_set_drills(load_drill_set(path), path, drill_dirs)[1])
-    except DrillSetError as exc:
-        return list(exc.problems)
+    return list(drill_set_problems(path, drill_dirs))
 def hint_warnings(path: Path, drill: Any) -> list[Any]:
     """``path:line:col: warning:`` problems for briefing text that hints at the answer
     (:func:`warroom.core.hygiene.briefing_hints`), each at the field that hints."""

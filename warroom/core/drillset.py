@@ -52,6 +52,7 @@ __all__ = [
     "DrillSetError",
     "SetDrill",
     "choose_next",
+    "drill_set_problems",
     "is_drill_set_text",
     "load_drill_set",
     "resolve_set_drills",
@@ -123,8 +124,11 @@ class DrillSet(_Strict):
 class DrillSetError(WarroomError):
     """A drill set file that cannot be used; ``problems`` lists every problem (``path:line:col: message``)."""
 
-    def __init__(self, problems: Sequence[Problem]) -> None:
+    def __init__(self, problems: Sequence[Problem], drills: Sequence[str] | None = None) -> None:
+        """``drills``: the set's `drills` list when it was valid though other keys were not (so the drills can
+        still be looked up, see :func:`drill_set_problems`), else None."""
         self.problems = sorted(problems, key=lambda p: (p.path, p.line, p.column))
+        self.drills = None if drills is None else list(drills)
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
@@ -169,7 +173,10 @@ def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
         return _at(path, node, str(err.get("ctx", {}).get("error", err["msg"])))
     if etype == "string_pattern_mismatch" and loc == ("set",):
         return _at(path, node, "the set id must use letters, digits, `-`, `_` and `.`, starting with a letter or digit")
-    return _at(path, node, f"{name}: {err['msg'].lower()}, got {err.get('input')!r}")
+    if etype == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == TEXT_PATTERN:
+        return _at(path, node, f"{name} must not be blank: write some text, not only spaces or line breaks")
+    msg = err["msg"]
+    return _at(path, node, f"{name}: {msg[:1].lower() + msg[1:]}, got {err.get('input')!r}")
 
 
 def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
@@ -203,7 +210,25 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
     try:
         return DrillSet.model_validate(data)
     except ValidationError as exc:
-        raise DrillSetError([_error_problem(shown, root, e) for e in exc.errors(include_url=False)]) from None
+        details = exc.errors(include_url=False)
+        names = data.get("drills") if isinstance(data, dict) else None
+        valid = isinstance(names, list) and bool(names) and all(isinstance(n, str) and n.strip() for n in names)
+        drills = names if valid and not any(tuple(e["loc"])[:1] == ("drills",) for e in details) else None
+        raise DrillSetError([_error_problem(shown, root, e) for e in details], drills) from None
+
+
+def drill_set_problems(path: str | os.PathLike[str], extra_dirs: Iterable[Path] = ()) -> list[Problem]:
+    """Every problem of the drill set file at ``path``, all at once, in file order: the file's own
+    (:func:`load_drill_set`) and those of the drills it names (:func:`resolve_set_drills`), which are looked up
+    whenever the `drills` list itself is valid, even when another key is wrong. Empty for a usable set."""
+    try:
+        return resolve_set_drills(load_drill_set(path), path, extra_dirs)[1]
+    except DrillSetError as exc:
+        if exc.drills is None:
+            return list(exc.problems)
+        partial = DrillSet.model_construct(set="", title="", drills=exc.drills, adaptive=None)
+        more = resolve_set_drills(partial, path, extra_dirs)[1]
+        return DrillSetError([*exc.problems, *more]).problems
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 Format 2 only adds to format 1 (docs/authoring.md, "Format version 2"), so a valid version-1 drill means the same
 as version 2: :func:`migrate_text` changes the ``schema_version`` value where it is written and nothing else (every
-comment, blank line, quote, anchor and line ending stays), then loads the result and checks that it is the same
+comment, blank line, quote, anchor and line ending stays, but for the old skeleton's "keep 1" comment on that line,
+which becomes today's skeleton comment), then loads the result and checks that it is the same
 drill as before but for the version.
 """
 
@@ -44,12 +45,27 @@ def migrate_text(text: str, path: str = "<string>") -> Migrated:
     assert isinstance(root, MappingNode)  # a drill loaded, so its top level is a mapping
     value = next(v for k, v in root.value if isinstance(k, ScalarNode) and k.value == "schema_version")
     start, end = value.start_mark.index + offset, value.end_mark.index + offset
-    new_text = text[:start] + "2" + text[end:]
+    new_text = text[:start] + "2" + _current_comment(text[end:])
     again = load_drill_text(new_text, path)
     if again != drill.model_copy(update={"schema_version": 2}):  # pragma: no cover - format 2 only adds
         line, column = value.start_mark.line + 1, value.start_mark.column + 1
         raise DrillLoadError(path, [Problem(path, line, column, "migrating would change the drill; not rewritten")])
     return Migrated(path, True, new_text)
+
+
+#: The version comment of the format-1 skeleton of ``warroom new`` (before format 2), which would contradict the
+#: new value; and the comment of today's skeleton that replaces it.
+OLD_SKELETON_COMMENT = "# the drill format version; keep 1"
+SKELETON_COMMENT = "# the drill format version: 2 is current (1 still loads)"
+
+
+def _current_comment(rest: str) -> str:
+    """``rest`` (the text after the version value) with the old skeleton's "keep 1" comment on the version line,
+    if it is there, replaced by today's skeleton comment; any other comment is kept as written."""
+    line, newline, tail = rest.partition("\n")
+    if line.strip() != OLD_SKELETON_COMMENT:
+        return rest
+    return line.replace(OLD_SKELETON_COMMENT, SKELETON_COMMENT, 1) + newline + tail
 
 
 def migrate_file(path: str | os.PathLike[str], write: bool = True) -> Migrated:

@@ -50,11 +50,13 @@ def hidden_actions(mode: str) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class DrillProgress:
     """A trainee's progress on one drill of a set: sessions ``played`` in the set, whether one was ``done`` (not
-    abandoned), and ``left``: attempts left (None: no limit)."""
+    abandoned), and ``left``: attempts left (None: no limit); in an adaptive set, ``session``: the trainee's next
+    session in the set and of how many (``(3, 6)``; None otherwise)."""
 
     played: int
     done: bool
     left: int | None
+    session: tuple[int, int] | None = None
 
     @property
     def exhausted(self) -> bool:
@@ -62,10 +64,14 @@ class DrillProgress:
         return self.left is not None and self.left <= 0
 
     def cell(self) -> str:
-        """The picker's progress cell, e.g. ``done · 1 left``, ``to do · 2 left``, ``no attempts left``."""
+        """The picker's progress cell, e.g. ``done · 1 left``, ``to do · 2 left``, ``no attempts left``; in an
+        adaptive set (which offers only the drill chosen next), which session of the set's length it starts
+        (``session 3 of 6``, ``session 3 of 6 · 1 left``)."""
         if self.exhausted:
             return "done · none left" if self.done else "no attempts left"
         state = "done" if self.done else "to do"
+        if self.session is not None:
+            state = f"session {self.session[0]} of {self.session[1]}"
         return state if self.left is None else f"{state} · {self.left} left"
 
 
@@ -89,13 +95,15 @@ class ActiveSet:
     def progress(self, rows: Sequence[Any]) -> dict[str, DrillProgress]:
         """Each drill id's :class:`DrillProgress` from ``rows``: the trainee's stored sessions in this set."""
         out: dict[str, DrillProgress] = {}
+        adaptive = self.model.adaptive
+        session = None if adaptive is None else (min(len(rows) + 1, adaptive.length), adaptive.length)
         for d in self.drills:
             if d.drill is None:
                 continue
             mine = [r for r in rows if r.drill_id == d.drill.id]
             played = len(mine)
             left = None if self.model.attempts is None else self.model.attempts - played
-            out[d.drill.id] = DrillProgress(played, any(r.outcome != "abandoned" for r in mine), left)
+            out[d.drill.id] = DrillProgress(played, any(r.outcome != "abandoned" for r in mine), left, session)
         return out
 
     def due_text(self, today: date | None = None) -> str:
@@ -139,9 +147,14 @@ def load_active_set(path: Path, drill_dirs: Sequence[Path] = ()) -> ActiveSet:
     """Read the drill set file at ``path`` and find its drills. Raises
     :class:`~warroom.core.drillset.DrillSetError` with every ``path:line:col: message`` problem (of the file or
     of a drill it names)."""
-    from warroom.core.drillset import DrillSetError, load_drill_set, resolve_set_drills
+    from warroom.core.drillset import DrillSetError, drill_set_problems, load_drill_set, resolve_set_drills
 
-    model = load_drill_set(path)
+    try:
+        model = load_drill_set(path)
+    except DrillSetError as exc:
+        if exc.drills is None:
+            raise
+        raise DrillSetError(drill_set_problems(path, drill_dirs)) from None
     drills, problems = resolve_set_drills(model, path, drill_dirs)
     if problems:
         raise DrillSetError(problems)

@@ -191,6 +191,22 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         steps.highlighted = self.preselect
         if self.preselect is not None:
             steps.scroll_to_highlight()
+        self.fit_lists()
+
+    def on_resize(self) -> None:
+        self.fit_lists()
+
+    #: The lists' most rows (borders included) at 24 terminal rows (warroom.tcss): the steps, and the cited events
+    #: (two fewer with the format-2 origins "the plan" and "set-up" among the steps).
+    STEPS_ROWS, CITES_ROWS, CITES_ROWS_WITH_ORIGINS, BASE_HEIGHT = 8, 6, 4, 24
+
+    def fit_lists(self) -> None:
+        """Give the rows a taller terminal has beyond 24 to the step list and the evidence list, half each, so a
+        40-row terminal shows every step and several events to cite rather than 2 scrolled ones."""
+        spare = max(0, self.app.size.height - self.BASE_HEIGHT)
+        cites_rows = self.CITES_ROWS_WITH_ORIGINS if self.has_class("-origins") else self.CITES_ROWS
+        self.query_one("#escalate-steps").styles.max_height = self.STEPS_ROWS + spare // 2
+        self.query_one("#escalate-cites").styles.max_height = cites_rows + spare - spare // 2
 
     @property
     def cites(self) -> tuple[str, ...]:

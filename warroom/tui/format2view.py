@@ -59,12 +59,16 @@ def summarize2(event: Any, cut: Any) -> str | None:
 
 def row_mark(event: Any, repetitions: Mapping[str, int] | None) -> str:
     """What the trace table puts before an event's summary, kept short for 80 columns: ``×N`` (repetitions so far,
-    or in all without a replay) for a repeated event, ``↻ID`` for a call retrying the call ID, ``↳ID`` for a result
-    (the call it answers), ``✂`` for a model call cut short; empty for a plain event."""
+    or in all without a replay) for a repeated event, ``⇉B`` for a call of the parallel batch B (one model turn),
+    ``↻ID`` for a call retrying the call ID, ``↳ID`` for a result (the call it answers), ``✂`` for a model call cut
+    short; empty for a plain event. The marks come first in the summary so that they stay in sight when the trace
+    table is narrow (80 columns) and the rest of the summary is cut."""
     marks = []
     if event.repeat is not None:
         n = repetitions.get(event.id, 1) if repetitions is not None else event.repeat.count
         marks.append(f"×{n}")
+    if event.kind == "tool_call" and event.batch is not None:
+        marks.append(f"⇉{event.batch}")
     if event.kind == "tool_call" and event.retry_of is not None:
         marks.append(f"↻{event.retry_of}")
     if event.kind in ("tool_result", "command_result"):

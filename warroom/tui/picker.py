@@ -137,7 +137,8 @@ class PickerScreen(Screen[None]):
         """The fixed and flexible column widths (a drill set adds its progress column)."""
         if self.services.drill_set is None:
             return _FIXED, _FLEX
-        return {**_FIXED, "progress": 18}, _FLEX
+        wide = self.services.drill_set.adaptive and self.services.drill_set.model.attempts is not None
+        return {**_FIXED, "progress": 24 if wide else 18}, _FLEX  # "session 10 of 12 · 2 left"
 
     def on_resize(self) -> None:
         fit_columns(self.query_one("#picker-table", DataTable), *self._widths())

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 from warroom.store.review import ReviewData, ReviewRow
 from warroom.tui import text as fmt
 from warroom.tui.drillsets import mode_line as mode_line
+from warroom.tui.format2view import row_mark
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.modals import REVIEW_NOTES, HelpScreen
 from warroom.tui.reviewpanels import answer_panel, headline, scorecard_panel
@@ -185,7 +186,7 @@ class ReviewScreen(Screen[None]):
         key = fmt.literal_line(key_marks(row.key), style="bold yellow" if "evidence" in row.key else "yellow")
         trainee = fmt.literal_line(", ".join(row.trainee), style="bold magenta")
         if row.kind == "event" and (ev := row.event) is not None:
-            summary = fmt.literal_line(summarize(ev), style=dim, limit=400)
+            summary = fmt.literal_line(row_mark(ev, None) + summarize(ev), style=dim, limit=400)
             if not row.played:  # the prefix's Text carries the cut: a long summary still ends in "…"
                 summary = Text("(not played) ", style="dim italic", no_wrap=True, overflow="ellipsis") + summary
             kind = Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "") if row.played else "dim")
