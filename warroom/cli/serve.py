@@ -86,7 +86,7 @@ def serve(
     if not is_loopback(host) and roster is None:
         click.echo(f"warning: serving on {host} without a --roster: anyone who can reach this host plays as "
                    f"{settings.trainee!r} without signing in", err=True)
-    check_store(settings)
+    check_store(settings, list(roster.entries) if roster is not None else None)  # the host stores every trainee's
     options = AppOptions(drill_dirs=settings.drill_dirs, data_dir=settings.data_dir, drill_set=drill_set)
     signins = SignIns(roster=roster, default_trainee=settings.trainee)
     WarroomServer(signins, options, host=host, port=port, max_sessions=max_sessions).serve()
