@@ -10,11 +10,12 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from click.testing import CliRunner
-from .conftest import STALE, make_app, record_notifications
 from pg_support import PostgresServer
 
 from warroom.cli import main
 from warroom.tui.services import Services
+
+from .conftest import STALE, make_app, record_notifications
 
 
 def _as_role(url: str, role: str) -> str:

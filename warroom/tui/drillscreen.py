@@ -153,7 +153,8 @@ class DrillScreen(Screen[None]):
         except SessionUnavailable as exc:
             self.notify(
                 f"Your result was NOT stored: {exc}. The session is kept in the journals folder of the data "
-                "directory; once the store accepts it (see docs/cohorts.md, \"Roles: who sees what\"), `warroom store sync` stores it.",
+                "directory; once the store accepts it (see docs/cohorts.md, \"Roles: who sees what\"), "
+                "`warroom store sync` stores it.",
                 title="Result not stored",
                 severity="error",
                 markup=False,
