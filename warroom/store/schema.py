@@ -206,7 +206,8 @@ class StoreConnection:
         try:
             version = postgres.read_version(self._conn)
             if version is None and not create:
-                raise StoreError(f"no results store at {self.location} (no session has been recorded there)")
+                raise StoreError(f"no results store at {self.location} (no session has been recorded there; "
+                                 "`warroom store migrate` creates it)")
             if (version or 0) > SCHEMA_VERSION:
                 raise StoreVersionError(
                     f"the results store {self.location} has schema version {version}, written by a newer warroom; "
