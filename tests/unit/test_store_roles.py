@@ -53,3 +53,21 @@ def test_trainees_see_their_own_sessions_and_facilitators_all(
 def test_secure_refuses_a_sqlite_store(tmp_path: Path):
     result = CliRunner().invoke(main, ["store", "secure", "--data-dir", str(tmp_path)])
     assert result.exit_code == 1 and "is a SQLite store: it has no roles" in result.output
+
+
+def test_a_login_role_of_neither_group_is_told_which_grant_it_needs(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    role = f"plain_{uuid.uuid4().hex[:8]}"
+    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
+    assert secured.exit_code == 0, secured.output
+    schema = store_url.split("search_path%3D")[1]
+    postgres_server.sql(f"CREATE ROLE {role} LOGIN")
+    postgres_server.sql(f"GRANT USAGE ON SCHEMA {schema} TO {role}")  # as PUBLIC has on the public schema
+    url = as_role(store_url, role)
+    result = CliRunner().invoke(main, ["--store", url, "store", "status", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.output.strip().endswith(
+        "permission denied for table warroom_schema (the login role needs a group of `warroom store secure`: "
+        "GRANT warroom_trainee, or warroom_facilitator, TO it)"
+    ), result.output
