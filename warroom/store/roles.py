@@ -69,7 +69,11 @@ def secure(store: ResultsStore) -> list[str]:
             conn.execute("ROLLBACK")
             raise
     except store._db_errors as exc:
-        raise store._error(exc) from exc
+        error = store._error(exc)
+        if getattr(exc, "sqlstate", None) == "42501":  # insufficient privilege: say who may run it
+            error = type(error)(f"{error} (`warroom store secure` must be run as the owner of the tables, the role "
+                                "that ran `warroom store migrate`, with CREATEROLE while the two roles do not exist)")
+        raise error from exc
     return [TRAINEE_ROLE, FACILITATOR_ROLE]
 
 
