@@ -46,6 +46,7 @@ def test_a_trainee_importing_anothers_session_gets_a_refused_line_not_an_abort(
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     assert f"{export}:{bob_line}: " in result.output and "row-level security" in result.output, result.output
+    assert f"{export}:{bob_line}: cannot store session s-bob-{tag} of trainee {bob!r}: " in result.output  # whose
     assert "1 session(s) imported" in result.output and "1 refused" in result.output, result.output
     with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:
         assert [r.session_id for r in store.query()] == [f"s-ann-{tag}"]

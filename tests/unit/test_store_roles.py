@@ -53,3 +53,36 @@ def test_trainees_see_their_own_sessions_and_facilitators_all(
 def test_secure_refuses_a_sqlite_store(tmp_path: Path):
     result = CliRunner().invoke(main, ["store", "secure", "--data-dir", str(tmp_path)])
     assert result.exit_code == 1 and "is a SQLite store: it has no roles" in result.output
+
+
+def test_a_login_role_of_neither_group_is_told_which_grant_it_needs(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    role = f"plain_{uuid.uuid4().hex[:8]}"
+    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
+    assert secured.exit_code == 0, secured.output
+    schema = store_url.split("search_path%3D")[1]
+    postgres_server.sql(f"CREATE ROLE {role} LOGIN")
+    postgres_server.sql(f"GRANT USAGE ON SCHEMA {schema} TO {role}")  # as PUBLIC has on the public schema
+    url = as_role(store_url, role)
+    result = CliRunner().invoke(main, ["--store", url, "store", "status", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1
+    assert result.output.strip().endswith(
+        "permission denied for table warroom_schema (the login role needs a group of `warroom store secure`: "
+        "GRANT warroom_trainee, or warroom_facilitator, TO it)"
+    ), result.output
+
+
+def test_secure_by_a_role_that_does_not_own_the_tables_says_who_may_run_it(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    role = f"fac_{uuid.uuid4().hex[:8]}"
+    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
+    assert secured.exit_code == 0, secured.output
+    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_facilitator")
+    again = CliRunner().invoke(main, ["--store", as_role(store_url, role), "store", "secure", "--data-dir",
+                                      str(tmp_path)])
+    assert again.exit_code == 1
+    assert again.output.strip().endswith(
+        "must be owner of table sessions (`warroom store secure` must be run as the owner of the tables, the role "
+        "that ran `warroom store migrate`, with CREATEROLE while the two roles do not exist)"), again.output

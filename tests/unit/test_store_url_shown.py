@@ -69,3 +69,43 @@ def test_an_unreachable_store_is_one_line_on_the_command_line(tmp_path: Path) ->
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: cannot connect to the results store"), result.output
     assert "hunter2" not in result.output
+
+
+#: Passwords a newcomer types into a URL without percent-encoding them, and a URL missing the "//".
+UNENCODED = [
+    ("postgresql://ann:pa/ss@db/cohort", "postgresql://ann:***@db/cohort"),
+    ("postgresql://ann:pa#ss@db/cohort", "postgresql://ann:***@db/cohort"),
+    ("postgresql://ann:pa?ss@db/cohort", "postgresql://ann:***@db/cohort"),
+    ("postgresql://ann:p@ss@db:5432/cohort", "postgresql://ann:***@db:5432/cohort"),
+    ("postgresql://ann:pa/ss@db/cohort?password=pq", "postgresql://ann:***@db/cohort?password=***"),
+    ("postgresql:/ann:pa55@db/cohort", "postgresql:***"),
+    ("postgres:ann:pa55@db/cohort", "postgres:***"),
+]
+
+
+@pytest.mark.parametrize(("url", "shown"), UNENCODED)
+def test_a_password_typed_without_percent_encoding_is_still_hidden(url: str, shown: str) -> None:
+    assert redact(url) == shown
+    secret = "pa55" if "pa55" in url else url.split("ann:", 1)[1].rsplit("@", 1)[0]
+    assert secret in secrets_of(url)
+    assert secret not in scrub(f"cannot use {url}: failed for {secret}", url)
+
+
+@pytest.mark.parametrize("url", ["postgresql:/ann:pa55@db/cohort", "postgresql:ann:pa55@db/cohort"])
+def test_a_postgresql_url_without_its_two_slashes_is_refused_without_its_password(tmp_path: Path, url: str) -> None:
+    with pytest.raises(StoreURLError) as info:
+        store_target(tmp_path, url)
+    assert str(info.value) == "store URL postgresql:***: write postgresql://USER@HOST/DATABASE (two slashes after " \
+                              "postgresql:)"
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "--store", url, "store", "status"])
+    assert result.exit_code == 1
+    assert "pa55" not in result.output and "postgresql:***" in result.output
+
+
+@pytest.mark.parametrize("password", ["pa/ss", "pa#ss", "pa?ss"])
+def test_an_unencoded_password_never_reaches_the_command_line_output(tmp_path: Path, password: str) -> None:
+    url = f"postgresql://ann:{password}@localhost:1/cohort?connect_timeout=2"
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path), "--store", url, "store", "status"])
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: cannot connect to the results store postgresql://ann:***@localhost:1/")
+    assert password not in result.output

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
@@ -286,10 +286,13 @@ def open_results(settings: Settings, *, verify: bool | None = False) -> Any:
         return store
 
 
-def check_store(settings: Settings) -> None:
+def check_store(settings: Settings, trainees: Sequence[str] | None = None) -> None:
     """Before the terminal UI opens (``warroom``, ``warroom run``): the data directory and its results store can be
-    used (the whole database file is checked), else a clear message and exit status 1 (click.ClickException)."""
+    used (the whole database file is checked) and may store the sessions of ``trainees`` (default: the settings'
+    trainee; a PostgreSQL ``warroom_trainee`` login role stores only its own), else a clear message and exit status 1
+    (click.ClickException)."""
     from warroom.store.errors import StoreUnreachable
+    from warroom.store.roles import FACILITATOR_ROLE, own_sessions_only, trainee_refused
 
     try:
         store = open_results(settings, verify=True)
@@ -300,5 +303,22 @@ def check_store(settings: Settings) -> None:
 
         say(f"warning: {exc.message}; the sessions played now are kept here until `warroom store sync`", err=True)
         return
-    if store is not None:
+    if store is None:
+        return
+    try:
+        with store_errors():
+            login_role = own_sessions_only(store)
+    finally:
         store.close()
+    for trainee in trainees if trainees is not None else [settings.trainee]:
+        refused = trainee_refused(login_role, trainee)
+        if refused is None:
+            continue
+        advice = (
+            f"play with --trainee {login_role!r} (or $WARROOM_TRAINEE), or connect as a login role named like the "
+            "trainee" if trainees is None else
+            f"a served class needs a login role that stores every trainee's sessions: a {FACILITATOR_ROLE} role or "
+            "the owner of the tables"
+        )
+        raise click.ClickException(f"cannot record the sessions of {trainee!r} in {store.location}: {refused}; "
+                                   f"{advice} (docs/cohorts.md, \"Roles: who sees what\")")

@@ -67,7 +67,7 @@ def serve(
         return
     from warroom.cli.common import check_store, load_set_option, settings_of
     from warroom.serve.roster import Roster, RosterError
-    from warroom.serve.server import AppOptions, WarroomServer
+    from warroom.serve.server import AppOptions, ServeError, WarroomServer
     from warroom.serve.signin import SignIns
 
     settings: Settings = settings_of(ctx)
@@ -86,10 +86,13 @@ def serve(
     if not is_loopback(host) and roster is None:
         click.echo(f"warning: serving on {host} without a --roster: anyone who can reach this host plays as "
                    f"{settings.trainee!r} without signing in", err=True)
-    check_store(settings)
+    check_store(settings, list(roster.entries) if roster is not None else None)  # the host stores every trainee's
     options = AppOptions(drill_dirs=settings.drill_dirs, data_dir=settings.data_dir, drill_set=drill_set)
     signins = SignIns(roster=roster, default_trainee=settings.trainee)
-    WarroomServer(signins, options, host=host, port=port, max_sessions=max_sessions).serve()
+    try:
+        WarroomServer(signins, options, host=host, port=port, max_sessions=max_sessions).serve()
+    except ServeError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 @serve.group("roster")
@@ -120,6 +123,8 @@ def roster_add(roster_path: Path, names: tuple[str, ...]) -> None:
             roster = roster.with_trainee(name, token)
         except SettingsError as exc:
             raise click.UsageError(f"NAME {name!r}: {exc}") from None
+        if any(name.strip() == earlier for earlier, _ in issued):  # two tokens printed, only the last one valid
+            raise click.UsageError(f"NAME {name.strip()!r} is given twice: each trainee gets one token")
         issued.append((name.strip(), token))
     try:
         roster.save(roster_path)

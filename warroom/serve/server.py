@@ -28,7 +28,7 @@ from textual_serve.server import Server
 
 from warroom.serve.signin import SignIns, page
 
-__all__ = ["AppOptions", "WarroomServer", "app_command", "build_application"]
+__all__ = ["AppOptions", "ServeError", "WarroomServer", "app_command", "build_application"]
 
 log = logging.getLogger("warroom.serve")
 
@@ -166,16 +166,30 @@ class WarroomServer(Server):
         return websocket
 
     async def on_startup(self, app: web.Application) -> None:
-        """Print where the war room is served (the store's connection string is never printed)."""
-        limit = f", at most {self.max_sessions} sessions at once" if self.max_sessions else ""
+        """Nothing: the banner is printed once the address is bound (:meth:`banner`), not before."""
+
+    def banner(self) -> str:
+        """Where the war room is served, once it listens (the store's connection string is never part of it)."""
+        limit = f", at most {self.max_sessions} session(s) at once" if self.max_sessions else ""
         signin = "sign-in with the roster" if self.signins.roster is not None else "NO sign-in (no --roster)"
-        self.console.print(f"War Room served on {self.public_url} ({signin}{limit}); press Ctrl+C to stop")
+        return f"War Room served on {self.public_url} ({signin}{limit}); press Ctrl+C to stop"
 
     def serve(self, debug: bool = False) -> None:
-        """Run the web server until Ctrl+C or SIGTERM."""
+        """Run the web server until Ctrl+C or SIGTERM; the banner is printed once the address is bound.
+
+        Raises :class:`ServeError` when the server cannot listen (an unknown host name, an address of no interface
+        of this host, a port in use or reserved)."""
         self.debug = debug
         self.initialize_logging()
-        web.run_app(build_application(self), host=self.host, port=self.port, print=lambda *a: None)
+        try:
+            web.run_app(build_application(self), host=self.host, port=self.port,
+                        print=lambda *_: print(self.banner(), flush=True))  # aiohttp's own banner: ours instead
+        except OSError as exc:
+            raise ServeError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
+
+
+class ServeError(Exception):
+    """The web server cannot listen where it was asked to (the message names the address and why)."""
 
 
 async def _relay_messages(websocket: web.WebSocketResponse, service: AppService) -> None:

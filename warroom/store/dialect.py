@@ -39,26 +39,46 @@ class StoreURLError(StoreError):
 _KEYWORD_PASSWORD = re.compile(r"(?i)\b(password\s*=\s*)('(?:[^'\\]|\\.)*'?|\S+)")
 
 
+#: A URL's scheme (``postgresql:``), at the start of a text that has no ``://`` (``postgresql:/ann:pw@db/x``).
+_SCHEME_ONLY = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+
+
+def _userinfo_password(url: str) -> tuple[int, int] | None:
+    """Where the password of ``url``'s user part is (start, end offsets), or None when it has none.
+
+    The user part is read as everything between ``://`` and the **last** ``@``, so that a password typed without
+    percent-encoding (``ann:pa/ss@db``, ``ann:pa#ss@db``, ``ann:p@ss@db``) is still found whole; a ``@`` further on
+    (in a query value) may hide more than the password, never less."""
+    start = url.find("://") + 3
+    at = url.rfind("@")
+    if at < start:
+        return None
+    colon = url.find(":", start, at)
+    return None if colon < 0 else (colon + 1, at)
+
+
 def redact(url: str) -> str:
     """``url`` with its password (in the user part or a ``password=`` parameter) replaced by ``***``; the same
-    for a libpq keyword/value string (``host=... password=...``), which is not a URL."""
+    for a libpq keyword/value string (``host=... password=...``), which is not a URL. A scheme followed by no
+    ``//`` and holding a ``@`` (``postgresql:/ann:pw@db/x``, a typo) is shown as its scheme only."""
     if "://" not in url:
+        scheme = _SCHEME_ONLY.match(url)
+        if scheme and "@" in url:
+            return f"{scheme.group(1)}:{HIDDEN}"
         return _KEYWORD_PASSWORD.sub(lambda m: m.group(1) + HIDDEN, url)
+    where = _userinfo_password(url)
+    if where is not None:
+        url = url[: where[0]] + HIDDEN + url[where[1] :]
     try:
         parts = urlsplit(url)
-        netloc = parts.netloc
-        if "@" in netloc:
-            userinfo, host = netloc.rsplit("@", 1)
-            if ":" in userinfo:
-                netloc = f"{userinfo.split(':', 1)[0]}:{HIDDEN}@{host}"
         query = parts.query
         pairs = parse_qsl(query, keep_blank_values=True)
         if any(k.lower() == "password" for k, _ in pairs):
             query = urlencode([(k, HIDDEN if k.lower() == "password" else v) for k, v in pairs], safe="*/")
-        if netloc or parts.path.startswith("//"):
-            return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+        if parts.netloc or parts.path.startswith("//"):
+            return urlunsplit((parts.scheme, parts.netloc, parts.path, query, parts.fragment))
         # no host (``postgresql:///db?host=/socket``): urlunsplit would drop the "//" and show ``postgresql:/db``
-        return (f"{url.split(':', 1)[0]}://{netloc}{parts.path}" + (f"?{query}" if query else "")
+        return (f"{url.split(':', 1)[0]}://{parts.netloc}{parts.path}" + (f"?{query}" if query else "")
                 + (f"#{parts.fragment}" if parts.fragment else ""))
     except ValueError:
         return f"{url.split(':', 1)[0]}://{HIDDEN}"  # not even a URL: show its scheme only
@@ -68,16 +88,22 @@ def secrets_of(url: str) -> list[str]:
     """The password texts in ``url`` (as written and decoded), to be scrubbed from any message."""
     found: list[str] = []
     if "://" not in url:  # a keyword/value string: the value as written, and unquoted
+        scheme = _SCHEME_ONLY.match(url)
+        if scheme and "@" in url:  # a URL missing its "//": whatever lies between the scheme and the last "@"
+            userinfo = url[scheme.end() : url.rfind("@")].lstrip("/")
+            found += [userinfo, userinfo.split(":", 1)[-1]]
         for m in _KEYWORD_PASSWORD.finditer(url):
             value = m.group(2)
             found.append(value)
             if value.startswith("'"):
                 found.append(re.sub(r"\\(.)", r"\1", value[1:].removesuffix("'")))
         return sorted({s for s in found if s}, key=len, reverse=True)
+    where = _userinfo_password(url)
+    if where is not None:
+        written = url[where[0] : where[1]]
+        found += [written, unquote(written), quote(unquote(written), safe="")]
     try:
         parts = urlsplit(url)
-        if parts.password:
-            found += [parts.password, unquote(parts.password), quote(parts.password, safe="")]
         found += [v for k, v in parse_qsl(parts.query, keep_blank_values=True) if k.lower() == "password" and v]
     except ValueError:
         pass
@@ -123,6 +149,9 @@ def store_target(data_dir: Path, url: str | None = None) -> StoreTarget:
             raise StoreURLError(f"store URL {redact(url)}: write sqlite:///relative/file or sqlite:////absolute/file")
         return StoreTarget("sqlite", path=Path(rest[3:]).expanduser())
     if scheme in ("postgresql", "postgres"):  # libpq takes the scheme in lower case only
+        if not url[len(scheme) + 1 :].startswith("//"):
+            raise StoreURLError(f"store URL {redact(url)}: write {scheme}://USER@HOST/DATABASE (two slashes after "
+                                f"{scheme}:)")
         return StoreTarget("postgresql", url=scheme + url[len(scheme):])
     raise StoreURLError(
         f"store URL {redact(url)!r} is neither sqlite:///FILE nor postgresql://...: warroom keeps results in SQLite "

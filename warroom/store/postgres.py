@@ -88,10 +88,37 @@ def connect(url: str) -> PgConnection:
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S, row_factory=_row_factory)
     except psycopg.OperationalError as exc:
-        raise StoreUnreachable(scrub(f"cannot connect to the results store {redact(url)}: {exc}", url)) from None
+        message = scrub(f"cannot connect to the results store {redact(url)}: {exc}", url)
+        refusal = refused_for_good(str(exc))
+        if refusal is not None:  # the server answered no: waiting and retrying would not mend it
+            raise StoreError(f"{message} ({refusal})") from None
+        raise StoreUnreachable(message) from None
     except psycopg.Error as exc:
         raise StoreError(scrub(f"cannot connect to the results store {redact(url)}: {exc}", url)) from None
     return PgConnection(raw)
+
+
+#: libpq's messages (as the server or libpq words them in English) for a connection refused for good: a wrong
+#: password or user, no password given, a database that does not exist, a host the server does not admit. Each with
+#: what to do. Anything else (refused, timed out, too many clients, starting up) is taken as the store unreachable.
+_REFUSED_FOR_GOOD = (
+    ("password authentication failed", "check the user and password: in the URL, ~/.pgpass or $PGPASSWORD"),
+    ("no password supplied", "give the password in ~/.pgpass, $PGPASSWORD or the URL"),
+    ("authentication failed", "check the user and how the server authenticates it (pg_hba.conf)"),
+    ("no pg_hba.conf entry", "the server does not admit this host, user or database: ask its administrator"),
+    ("is not permitted to log in", "the role is not a LOGIN role: ALTER ROLE ... LOGIN"),
+    ("does not exist", "create it (docs/cohorts.md, \"Setting up a class\"), or correct the URL"),
+)
+
+
+def refused_for_good(message: str) -> str | None:
+    """What to do when libpq's connection error ``message`` says the server refused the connection for a reason
+    that waiting will not mend (a wrong password, an unknown database or role); None when the store may just be
+    unreachable for now (then a finished session is queued locally)."""
+    for words, advice in _REFUSED_FOR_GOOD:
+        if words in message:
+            return advice
+    return None
 
 
 def is_unreachable(exc: BaseException) -> bool:

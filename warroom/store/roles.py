@@ -69,5 +69,43 @@ def secure(store: ResultsStore) -> list[str]:
             conn.execute("ROLLBACK")
             raise
     except store._db_errors as exc:
-        raise store._error(exc) from exc
+        error = store._error(exc)
+        if getattr(exc, "sqlstate", None) == "42501":  # insufficient privilege: say who may run it
+            error = type(error)(f"{error} (`warroom store secure` must be run as the owner of the tables, the role "
+                                "that ran `warroom store migrate`, with CREATEROLE while the two roles do not exist)")
+        raise error from exc
     return [TRAINEE_ROLE, FACILITATOR_ROLE]
+
+
+_OWN_ONLY = """SELECT current_user,
+    c.relrowsecurity,
+    r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, c.relowner, 'MEMBER'),
+    EXISTS (SELECT 1 FROM pg_roles f WHERE f.rolname = ? AND pg_has_role(current_user, f.oid, 'MEMBER'))
+FROM pg_class c, pg_roles r
+WHERE c.oid = to_regclass('sessions') AND r.rolname = current_user"""
+
+
+def own_sessions_only(store: ResultsStore) -> str | None:
+    """The login role's name when the row-level security of ``warroom store secure`` limits it to its own
+    sessions (a ``warroom_trainee`` role: it may store and read only sessions whose trainee is that name); None
+    when it may store any trainee's sessions (a SQLite store, no row-level security, a facilitator, the owner of
+    the tables or a superuser). Raises :class:`StoreError` when the store cannot be read."""
+    if store.dialect.name != "postgresql":
+        return None
+    try:
+        row = store._conn.execute(_OWN_ONLY, (FACILITATOR_ROLE,)).fetchone()
+    except store._db_errors as exc:
+        raise store._error(exc) from exc
+    if row is None:
+        return None
+    user, secured, bypasses, facilitator = row
+    return str(user) if secured and not bypasses and not facilitator else None
+
+
+def trainee_refused(login_role: str | None, trainee: str) -> str | None:
+    """Why sessions of ``trainee`` cannot be stored by a role limited to its own sessions (``login_role``, from
+    :func:`own_sessions_only`), as a clause; None when they can."""
+    if login_role is None or login_role == trainee:
+        return None
+    return (f"the store's login role {login_role!r} is a {TRAINEE_ROLE} and may store only the sessions of trainee "
+            f"{login_role!r}, not of {trainee!r}")

@@ -206,7 +206,8 @@ class StoreConnection:
         try:
             version = postgres.read_version(self._conn)
             if version is None and not create:
-                raise StoreError(f"no results store at {self.location} (no session has been recorded there)")
+                raise StoreError(f"no results store at {self.location} (no session has been recorded there; "
+                                 "`warroom store migrate` creates it)")
             if (version or 0) > SCHEMA_VERSION:
                 raise StoreVersionError(
                     f"the results store {self.location} has schema version {version}, written by a newer warroom; "
@@ -282,6 +283,9 @@ class StoreConnection:
 
             assert self.target.url is not None
             kind = StoreUnreachable if postgres.is_unreachable(exc) else StoreError
+            if getattr(exc, "sqlstate", None) == "42501" and "warroom_schema" in text:  # a role of neither group
+                text += (" (the login role needs a group of `warroom store secure`: GRANT warroom_trainee, or "
+                         "warroom_facilitator, TO it)")
             return kind(scrub(f"cannot use the results store {self.location}: {text}", self.target.url))
         if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
             return StoreError(f"the results store {self.path} stayed locked by another warroom: {text}; try again")

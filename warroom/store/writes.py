@@ -143,7 +143,7 @@ class StoreWrites(StoreConnection):
             ).fetchone()
         except self._db_errors as exc:
             error = self._error(exc)  # keeps its kind (unreachable, damaged...)
-            raise type(error)(f"cannot store session {session_id}: {error}") from exc
+            raise type(error)(f"cannot store session {session_id} of trainee {values['trainee']!r}: {error}") from exc
         trainee, drill_id, started_at = values["trainee"], values["drill_id"], values["started_at"]
         if stored is None or tuple(stored) != (trainee, drill_id, started_at):
             raise DuplicateSession(

@@ -167,15 +167,20 @@ class DrillScreen(Screen[None]):
         self._store(self.services.score(self.drill, self.recorder.actions))
 
     def _store(self, scorecard: Any) -> None:
-        # A store failure must not lose the debrief: the journal (already on disk) is recovered on a later run.
+        # A store failure must not lose the debrief: the journal (already on disk, with its end line) stays queued.
+        # An unreachable shared store queues it without an error; what arrives here the store refused (row-level
+        # security, a constraint), which a retry alone does not mend: say where the session is and how to deliver it.
         try:
             self.recorder.finish(scorecard)
         except SessionUnavailable as exc:
             self.notify(
-                f"The result could not be stored ({exc}); the session journal is kept and will be recovered.",
+                f"Your result was NOT stored: {exc}. The session is kept in the journals folder of the data "
+                "directory; once the store accepts it (see docs/cohorts.md, \"Roles: who sees what\"), "
+                "`warroom store sync` stores it.",
+                title="Result not stored",
                 severity="error",
                 markup=False,
-                timeout=15,
+                timeout=60,
             )
 
     def finish(self) -> None:

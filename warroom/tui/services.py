@@ -272,15 +272,29 @@ class Services:
             return "assessment"
         return "practice"
 
+    def _results_stored(self) -> bool:
+        """False when no session can have been stored yet: the store is a SQLite file (the data directory's, or a
+        ``sqlite:///FILE`` store) that does not exist. A PostgreSQL store (``--store`` / ``$WARROOM_STORE``) is
+        always read: its sessions are the cohort's, not this data directory's. Raises :class:`ResultsUnavailable`
+        for a store URL that names no back end."""
+        from warroom.store.dialect import store_target
+        from warroom.store.results import StoreError
+
+        try:
+            target = store_target(Path(self.data_dir))
+        except StoreError as exc:
+            raise ResultsUnavailable(str(exc)) from None
+        return target.path is None or target.path.exists()
+
     def _set_rows(self, all_sets: bool = False) -> list[Any]:
         """The trainee's stored sessions in the drill set (``all_sets``: on any set's drills, any mode), oldest
         first; empty when nothing is stored yet. Raises :class:`ResultsUnavailable` when the store cannot be read."""
         import sqlite3
 
-        from warroom.store.results import DB_NAME, ResultsStore, StoreError
+        from warroom.store.results import ResultsStore, StoreError
 
         assert self.drill_set is not None
-        if not (Path(self.data_dir) / DB_NAME).exists():
+        if not self._results_stored():
             return []
         set_id = None if all_sets else self.drill_set.set_id
         try:
@@ -334,9 +348,9 @@ class Services:
         Raises :class:`ResultsUnavailable` when the results store exists but cannot be read."""
         import sqlite3
 
-        from warroom.store.results import DB_NAME, ResultsStore, StoreError
+        from warroom.store.results import ResultsStore, StoreError
 
-        if not (Path(self.data_dir) / DB_NAME).exists():  # no session recorded yet in this data directory
+        if not self._results_stored():
             return {}
         try:
             with ResultsStore(self.data_dir, create=False) as store:
