@@ -109,3 +109,11 @@ def test_an_unencoded_password_never_reaches_the_command_line_output(tmp_path: P
     assert result.exit_code == 1
     assert result.output.startswith("Error: cannot connect to the results store postgresql://ann:***@localhost:1/")
     assert password not in result.output
+
+
+def test_a_store_targets_repr_shows_no_password(tmp_path: Path) -> None:
+    """A crash report that prints local variables (Textual's does, with reprs) must not show the password."""
+    target = store_target(tmp_path, "postgresql://ann:hunter2@db.example/cohort")
+    assert target.url == "postgresql://ann:hunter2@db.example/cohort"  # still there for the driver
+    assert "hunter2" not in repr(target)
+    assert repr(target) == "StoreTarget(backend='postgresql', location='postgresql://ann:***@db.example/cohort')"

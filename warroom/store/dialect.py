@@ -122,11 +122,15 @@ def scrub(text: str, url: str) -> str:
 @dataclass(frozen=True)
 class StoreTarget:
     """Where the results store is: ``backend`` ``"sqlite"`` with its database file ``path``, or ``"postgresql"``
-    with its connection ``url`` (``location`` is the redacted URL or the file, for messages)."""
+    with its connection ``url`` (``location`` is the redacted URL or the file, for messages). Its ``repr`` shows
+    the redacted URL: a crash report that prints local variables (Textual's does) never shows the password."""
 
     backend: str
     path: Path | None = None
     url: str | None = None
+
+    def __repr__(self) -> str:
+        return f"StoreTarget(backend={self.backend!r}, location={self.location!r})"
 
     @property
     def location(self) -> str:
