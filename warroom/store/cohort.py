@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.cohortcounts import CohortCounts, PairCounts, stats_from_counts
 from warroom.core.errors import WarroomError
-from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
+from warroom.core.outcome import Outcome
+from warroom.store.countable import COLUMN
 from warroom.store.facts import (
     FACTS_INDEX,
     MODES,
@@ -56,13 +57,6 @@ if TYPE_CHECKING:
 
 _ABANDONED = f"'{Outcome.ABANDONED.value}'"
 _HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
-_CONTAINED = ", ".join(f"'{o.value}'" for o in sorted(CONTAINED_OUTCOMES))
-#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.stats.SessionFacts`' own): an outcome
-#: that fits the kind of drill, distractor figures of the right shape.
-_FITS_SQL = (
-    f"((all_clear = 0 AND outcome <> {_HELD}) OR (all_clear <> 0 AND outcome NOT IN ({_CONTAINED}))) "
-    "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
-)
 _PLAYED = f"outcome <> {_ABANDONED}"
 #: Query 2: counts per (trainee, drill) as :class:`PairCounts` counts them: sessions, abandoned, hits...
 _PAIR_SQL = (
@@ -78,7 +72,7 @@ _PAIR_SQL = (
     "count(CASE WHEN all_clear = 0 THEN 1 END) "
     "FROM sessions{hint}{where} GROUP BY trainee, drill_id"
 )
-#: Query 1: the valid sessions per mode, and all of them.
+#: Query 1: the sessions per mode that can be counted (their ``countable`` flag), and all of them.
 _CHECKED_SQL = "SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
 #: Query 3: per (trainee, drill, distractors escalated) the played sessions that escalated some.
 _PULLS_SQL = (
@@ -176,7 +170,7 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     from warroom.store.facts import _COLUMNS
 
     loose, conn = store.dialect.loose_types, store._conn
-    valid = f"({valid_facts_sql(loose)} AND {_FITS_SQL})"
+    valid = COLUMN  # the row checks, evaluated when each row was written (schema version 7)
     unindexed = store.dialect.unindexed("")
     hint = store.dialect.indexed_by(FACTS_INDEX)  # the counts read the covering index only
     if store.dialect.name == "postgresql":
