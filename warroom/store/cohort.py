@@ -79,7 +79,6 @@ _PULLS_SQL = (
     "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{hint}{where} "
     "GROUP BY trainee, drill_id, distractor_escalations"
 )
-_TIMED = "(time_to_detect IS NOT NULL OR wall_time_to_detect IS NOT NULL)"
 #: PostgreSQL's medians of a group: the lower and the upper middle value of each time, from one sort per time
 #: (``percentile_disc`` of two fractions: the value at place ceil(f * n) in ascending order, so 0.5 gives place n / 2
 #: and 0.5 + 1e-12 place n / 2 + 1 for an even count, (n + 1) / 2 for an odd one, for any count under 10^12), NULLs
@@ -103,10 +102,12 @@ _PG_TRAINEE_SQL = (
 )
 #: The index that gives the split-half order (query 5) without a sort: made by schema migration 5.
 ORDER_INDEX = "ix_sessions_trainee_order"
-_HALVES_SQL = (
-    "SELECT trainee, rn % 2, count(*), CAST(sum(total) AS BIGINT) FROM (SELECT trainee, total, "
-    "row_number() OVER (PARTITION BY trainee ORDER BY started_at, session_id) AS rn FROM sessions{hint}{where}) h "
-    "GROUP BY trainee, rn % 2"
+#: SQLite's queries 4 and 5: the played sessions' trainee, drill, score and times in split-half order (each
+#: trainee's sessions by start time, ties by session id), read from :data:`ORDER_INDEX` without a sort; the halves
+#: and the medians are taken in process (cheaper than a window query and a second scan).
+_ORDERED_SQL = (
+    "SELECT trainee, drill_id, total, time_to_detect, wall_time_to_detect FROM sessions{hint}{where} "
+    "ORDER BY trainee, started_at, session_id"
 )
 
 
@@ -229,12 +230,12 @@ def _count_played(store: ResultsStore, hint: str, played: str, pp: list[Any], co
         rows = _beside(store, _PG_TRAINEE_SQL.format(where=played), pp, here)
         counts.halves = {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
         _pg_median_rows(rows, 5, "trainee", counts)
-    else:
+    else:  # SQLite: the times and the split-half order from one read of ORDER_INDEX, in order (no sort, no window)
         _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
-        sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
-        counts.medians.update(_medians(conn.execute(sql, pp).fetchall()))
-        halves_sql = _HALVES_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played)
-        counts.halves = _halves(conn.execute(halves_sql, pp).fetchall())
+        rows = conn.execute(_ORDERED_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played), pp)
+        rows = rows.fetchall()
+        counts.halves = _halves(rows)
+        counts.medians.update(_medians(rows))
 
 
 def _pg_medians(conn: Any, scope: str, played: str, params: list[Any], counts: CohortCounts) -> None:
@@ -330,18 +331,26 @@ def _pairs(rows: list[Any]) -> dict[tuple[str, str], PairCounts]:
 
 
 def _halves(rows: list[Any]) -> dict[str, tuple[int, float, int, float]]:
-    """Trainee -> (odd count, odd score sum, even count, even score sum) from query 5's rows."""
-    halves: dict[str, tuple[int, float, int, float]] = {}
-    for trainee, parity, n, score in rows:
-        n_odd, sum_odd, n_even, sum_even = halves.get(trainee, (0, 0, 0, 0))
-        halves[trainee] = (n, score, n_even, sum_even) if parity == 1 else (n_odd, sum_odd, n, score)
-    return halves
+    """Trainee -> (odd count, odd score sum, even count, even score sum) of the played sessions at odd and even
+    places of each trainee's split-half order, from :data:`_ORDERED_SQL`'s rows (in that order)."""
+    halves: dict[str, list[int]] = {}
+    for trainee, _drill, total, _ttd, _wall in rows:
+        h = halves.get(trainee)
+        if h is None:
+            h = halves[trainee] = [0, 0, 0, 0]
+        if h[0] == h[2]:  # as many at odd as at even places so far: this one is at an odd place
+            h[0] += 1
+            h[1] += total
+        else:
+            h[2] += 1
+            h[3] += total
+    return {trainee: (h[0], h[1], h[2], h[3]) for trainee, h in halves.items()}
 
 
 def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
-    """The medians of time to detect (drill and wall seconds) per trainee and per drill, from the times of the played
-    sessions that have one, ``(trainee, drill, ttd, wall ttd)`` (SQLite, in process: cheaper than sorting each
-    figure in a window query)."""
+    """The medians of time to detect (drill and wall seconds) per trainee and per drill, from the played sessions'
+    ``(trainee, drill, total, ttd, wall ttd)`` rows (SQLite, in process: cheaper than sorting each figure in a window
+    query)."""
     from statistics import median
 
     values: dict[tuple[str, str], defaultdict[str, list[float]]] = {
@@ -349,7 +358,7 @@ def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
         for key in (("trainee", "ttd"), ("trainee", "wall_ttd"), ("drill", "ttd"), ("drill", "wall_ttd"))
     }
     t_ttd, t_wall, d_ttd, d_wall = values.values()
-    for trainee, drill, ttd, wall in rows:
+    for trainee, drill, _total, ttd, wall in rows:
         if ttd is not None:
             t_ttd[trainee].append(ttd)
             d_ttd[drill].append(ttd)

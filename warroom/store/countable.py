@@ -52,7 +52,8 @@ def column_sql(dialect: Dialect) -> str:
     """The ``ALTER TABLE`` adding the flag: a stored generated column on PostgreSQL, a plain column on SQLite."""
     if dialect.name == "sqlite":
         return f"ALTER TABLE sessions ADD COLUMN {COLUMN} INTEGER"
-    return f"ALTER TABLE sessions ADD COLUMN IF NOT EXISTS {COLUMN} BOOLEAN GENERATED ALWAYS AS ({flag_sql(dialect)}) STORED"
+    generated = f"GENERATED ALWAYS AS ({flag_sql(dialect)}) STORED"
+    return f"ALTER TABLE sessions ADD COLUMN IF NOT EXISTS {COLUMN} BOOLEAN {generated}"
 
 
 def trigger_sql(dialect: Dialect) -> list[str]:
