@@ -30,9 +30,8 @@ ends it cost more CPU than the three (its grouping keys are off the index's orde
 from __future__ import annotations
 
 import json
-import threading
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -58,9 +57,10 @@ if TYPE_CHECKING:
 _ABANDONED = f"'{Outcome.ABANDONED.value}'"
 _HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
 _PLAYED = f"outcome <> {_ABANDONED}"
-#: Query 2: counts per (trainee, drill) as :class:`PairCounts` counts them: sessions, abandoned, hits...
-_PAIR_SQL = (
-    "SELECT trainee, drill_id, count(*), "
+#: Query 2: counts per (trainee, drill) as :class:`PairCounts` counts them: sessions, abandoned, hits... (the columns
+#: of :func:`_pairs`' rows after the trainee and the drill)
+_PAIR_COUNTS = (
+    "count(*), "
     f"count(CASE WHEN NOT ({_PLAYED}) THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND {_PLAYED} THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND outcome = '{Outcome.CONTAINED.value}' THEN 1 END), "
@@ -69,36 +69,15 @@ _PAIR_SQL = (
     f"CAST(coalesce(sum(CASE WHEN all_clear <> 0 AND {_PLAYED} THEN false_escalations END), 0) AS BIGINT), "
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN distractors_shown END), 0) AS BIGINT), "
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN total END), 0) AS BIGINT), "
-    "count(CASE WHEN all_clear = 0 THEN 1 END) "
-    "FROM sessions{hint}{where} GROUP BY trainee, drill_id"
+    "count(CASE WHEN all_clear = 0 THEN 1 END)"
 )
+_PAIR_SQL = f"SELECT trainee, drill_id, {_PAIR_COUNTS} FROM sessions{{hint}}{{where}} GROUP BY trainee, drill_id"
 #: Query 1: the sessions per mode that can be counted (their ``countable`` flag), and all of them.
 _CHECKED_SQL = "SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
 #: Query 3: per (trainee, drill, distractors escalated) the played sessions that escalated some.
 _PULLS_SQL = (
     "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{hint}{where} "
     "GROUP BY trainee, drill_id, distractor_escalations"
-)
-#: PostgreSQL's medians of a group: the lower and the upper middle value of each time, from one sort per time
-#: (``percentile_disc`` of two fractions: the value at place ceil(f * n) in ascending order, so 0.5 gives place n / 2
-#: and 0.5 + 1e-12 place n / 2 + 1 for an even count, (n + 1) / 2 for an odd one, for any count under 10^12), NULLs
-#: ignored (no value: NULL).
-_TIMES = ("time_to_detect", "wall_time_to_detect")
-_PG_MEDIANS_SQL = (
-    "SELECT {group}, "
-    + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})" for v in _TIMES)
-    + " FROM sessions{where} GROUP BY {group}"
-)
-#: PostgreSQL's query 5 with the trainees' medians of query 4: per trainee the count and score sum of the sessions at
-#: odd and even places, and both times' middle values (as :data:`_PG_MEDIANS_SQL`), from one read of
-#: :data:`ORDER_INDEX` in start-time order.
-_PG_TRAINEE_SQL = (
-    "SELECT trainee, count(CASE WHEN rn % 2 = 1 THEN 1 END), coalesce(CAST(sum(CASE WHEN rn % 2 = 1 THEN total END) "
-    "AS BIGINT), 0), count(CASE WHEN rn % 2 = 0 THEN 1 END), coalesce(CAST(sum(CASE WHEN rn % 2 = 0 THEN total END) "
-    "AS BIGINT), 0), "
-    + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})" for v in _TIMES)
-    + " FROM (SELECT trainee, total, time_to_detect, wall_time_to_detect, row_number() OVER (PARTITION BY trainee "
-    "ORDER BY started_at, session_id) AS rn FROM sessions{where}) h GROUP BY trainee"
 )
 #: The index that gives the split-half order (query 5) without a sort: made by schema migration 5.
 ORDER_INDEX = "ix_sessions_trainee_order"
@@ -174,11 +153,18 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     valid = COLUMN  # the row checks, evaluated when each row was written (schema version 7)
     unindexed = store.dialect.unindexed("")
     hint = store.dialect.indexed_by(FACTS_INDEX)  # the counts read the covering index only
-    if store.dialect.name == "postgresql":
-        conn.execute("SET LOCAL jit = off")  # compiling each query's expressions costs more than it saves here
     where, params = query.where("1 = 1", unindexed=unindexed)
-    sql = _CHECKED_SQL.format(hint=hint, where=where, valid=valid)
-    by_mode, bad = _checked(conn.execute(sql, params).fetchall())
+    folded = None
+    if store.dialect.name == "postgresql":  # queries 1 to 3 in one scan (warroom.store.cohort_pg)
+        from warroom.store import cohort_pg
+
+        for setting in cohort_pg.SETTINGS:
+            conn.execute(setting)
+        folded = cohort_pg.Folded(conn.execute(cohort_pg.FOLDED_SQL.format(where=where), params).fetchall())
+        by_mode, bad = folded.by_mode, folded.bad
+    else:
+        sql = _CHECKED_SQL.format(hint=hint, where=where, valid=valid)
+        by_mode, bad = _checked(conn.execute(sql, params).fetchall())
     bad_rows: list[Any] = []
     if bad:  # the rows that cannot be counted, described one by one (few)
         where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
@@ -189,8 +175,8 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
         raise _Unusual
 
     def where_counted(condition: str) -> tuple[str, list[Any]]:
-        """WHERE of the filters, ``condition`` and the rows that can be counted: the checks are evaluated once
-        (above); the few rows that fail them are left out by id."""
+        """WHERE of the filters, ``condition`` and the rows that can be counted: the checks were evaluated when
+        each row was written (its flag); the few rows that fail them are left out by id."""
         if len(bad_rows) > _MAX_LEFT_OUT_BY_ID:
             return query.where(f"{valid} AND {condition}", unindexed=unindexed)
         w, p = query.where(condition, unindexed=unindexed)
@@ -205,10 +191,17 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     # (the unary + on SQLite: the mode's own index would make every large row be read)
     modes = ", ".join(f"'{m}'" for m in sorted(counted.modes or ()))
     in_modes = "1 = 1" if counted.modes is None else f"{store.dialect.unindexed('mode')} IN ({modes})"
-    w, p = where_counted(in_modes)
-    counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
     played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
-    _count_played(store, hint, played, pp, counts)
+    if folded is not None:
+        counts.pairs = _pairs(folded.pair_rows(counted.modes))
+        _pulls(folded.pull_rows(counted.modes), counts)
+        from warroom.store.cohort_pg import drill_medians_beside_trainees
+
+        drill_medians_beside_trainees(store, played, pp, counts)
+    else:
+        w, p = where_counted(in_modes)
+        counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
+        _count_played(store, hint, played, pp, counts)
     try:
         stats = stats_from_counts(counts)
     except ValueError:  # counts that are not shares: only a store changed by hand has them
@@ -217,86 +210,15 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
 
 
 def _count_played(store: ResultsStore, hint: str, played: str, pp: list[Any], counts: CohortCounts) -> None:
-    """Queries 3 to 5 of the module docstring over the played sessions (``played``: their WHERE, ``pp`` its
-    parameters), into ``counts``: distractor pulls, medians of the times, odd and even halves per trainee."""
+    """SQLite's queries 3 to 5 of the module docstring over the played sessions (``played``: their WHERE, ``pp`` its
+    parameters), into ``counts``: the distractor pulls, then the times (for the medians) and the split-half halves
+    from one read of :data:`ORDER_INDEX` in order (no sort, no window query), taken in process."""
     conn = store._conn
     pulls_sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
-    if store.dialect.name == "postgresql":  # per trainee on a second connection while the rest runs here
-
-        def here() -> None:
-            _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
-            _pg_medians(conn, "drill", played, pp, counts)
-
-        rows = _beside(store, _PG_TRAINEE_SQL.format(where=played), pp, here)
-        counts.halves = {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
-        _pg_median_rows(rows, 5, "trainee", counts)
-    else:  # SQLite: the times and the split-half order from one read of ORDER_INDEX, in order (no sort, no window)
-        _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
-        rows = conn.execute(_ORDERED_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played), pp)
-        rows = rows.fetchall()
-        counts.halves = _halves(rows)
-        counts.medians.update(_medians(rows))
-
-
-def _pg_medians(conn: Any, scope: str, played: str, params: list[Any], counts: CohortCounts) -> None:
-    """Add PostgreSQL's medians of time to detect per ``scope`` (``trainee`` or ``drill``; query 4) to ``counts``;
-    ``played`` is the WHERE of the counted played sessions."""
-    group = "drill_id" if scope == "drill" else "trainee"
-    rows = conn.execute(_PG_MEDIANS_SQL.format(group=group, where=played), params).fetchall()
-    _pg_median_rows(rows, 1, scope, counts)
-
-
-def _pg_median_rows(rows: list[Any], first: int, scope: str, counts: CohortCounts) -> None:
-    """Add the medians of ``rows`` (name first, the middle values of both times at ``first`` and after) to
-    ``counts``."""
-    for figure, i in (("ttd", first), ("wall_ttd", first + 1)):
-        values = ((r[0], r[i]) for r in rows if r[i] and r[i][0] is not None)
-        counts.medians[scope, figure] = {name: (low + high) / 2 for name, (low, high) in values}
-
-
-def _beside(store: ResultsStore, sql: str, params: list[Any], work: Callable[[], None]) -> list[Any]:
-    """The rows of ``sql``, run by a second connection to the PostgreSQL store in the same snapshot as the store's
-    own read transaction (``pg_export_snapshot``), while this thread does ``work`` on the store's connection.
-
-    The split-half window and the medians are plans of one process each; side by side they keep two CPUs busy. The
-    database errors of either are raised here (the second connection is closed in every case). When no second
-    connection can be opened (the server's connections all in use...), ``work`` and then ``sql`` run on the store's
-    own connection."""
-    from warroom.store import postgres
-
-    assert store.target.url is not None
-    from warroom.store.errors import StoreError
-
-    snapshot = store._conn.execute("SELECT pg_export_snapshot()").fetchone()[0]
-    try:
-        other = postgres.connect(store.target.url)
-    except StoreError:  # e.g. no connection left on the server: one after the other on the store's own
-        work()
-        rows_here: list[Any] = store._conn.execute(sql, params).fetchall()
-        return rows_here
-    out: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            other.execute(store.dialect.begin_read)
-            other.execute(f"SET TRANSACTION SNAPSHOT '{snapshot}'")
-            other.execute("SET LOCAL jit = off")
-            out["rows"] = other.execute(sql, params).fetchall()
-            other.execute("COMMIT")
-        except BaseException as exc:  # raised in the caller's thread below
-            out["error"] = exc
-
-    thread = threading.Thread(target=run, name="warroom-cohort-halves", daemon=True)
-    thread.start()
-    try:
-        work()
-    finally:
-        thread.join()
-        other.close()
-    if "error" in out:
-        raise out["error"]
-    rows: list[Any] = out["rows"]
-    return rows
+    _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
+    rows = conn.execute(_ORDERED_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played), pp).fetchall()
+    counts.halves = _halves(rows)
+    counts.medians.update(_medians(rows))
 
 
 def _checked(rows: Iterable[tuple[str, int, int]]) -> tuple[dict[str, int], int]:
