@@ -152,3 +152,16 @@ MIGRATION_7_CHECKS = {
 def test_the_checks_are_those_migration_7_stored():
     got = {d.name: hashlib.sha256(flag_sql(d).encode()).hexdigest() for d in (SQLITE, POSTGRESQL)}
     assert got == MIGRATION_7_CHECKS, "the row checks changed: add a schema migration that redefines the flag"
+
+
+def test_the_sqlite_insert_gives_every_column_the_checks_read(tmp_path: Path):
+    """SQLite's insert computes the flag from the values it is given (countable.insert_sql): every table column the
+    checks read must be among them, or the statement could not name it."""
+    import re
+
+    from warroom.store import countable
+
+    with ResultsStore(tmp_path) as store:
+        table = {r[1] for r in store._conn.execute("PRAGMA table_info(sessions)")}
+    read = set(re.findall(r"\b(\w+)\b", flag_sql(SQLITE))) & table
+    assert read == set(countable._CHECKED)

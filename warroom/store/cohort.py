@@ -3,28 +3,32 @@ matching sessions instead of a row per session, turned into :class:`~warroom.cor
 :func:`warroom.core.cohortcounts.stats_from_counts` (the figures are those of
 :func:`~warroom.core.stats.summarize` over :func:`~warroom.store.facts.read_facts`).
 
-The queries (the same SQL on SQLite and PostgreSQL but where noted; the ``typeof`` checks differ, :func:`_sql` of
-:mod:`warroom.store.facts`), over the covering index ``ix_sessions_facts`` and, for the split-half order,
-``ix_sessions_trainee_order`` (:data:`ORDER_INDEX`, schema version 5):
+The queries read the covering index ``ix_sessions_facts`` and, for the split-half order,
+``ix_sessions_trainee_order`` (:data:`ORDER_INDEX`, schema version 5). Whether a row can be counted (its values'
+types and ranges, an outcome that fits the kind of drill) is not checked here: each row's ``countable`` flag
+(schema version 7, :mod:`warroom.store.countable`) was computed by the database when the row was written, and the
+queries read it from the index.
 
-1. the sessions per mode that can be counted, and those that cannot, which are then described one by one (few);
+1. the sessions per mode that can be counted (their flag), and those that cannot, which are then described one by
+   one (few) and left out of the other queries by id;
 2. counts per (trainee, drill) of the counted modes (chosen from query 1 as
    :func:`~warroom.store.facts.counted_modes` does: assessment sessions when any match): sessions, abandoned, hits,
    misses, false alarms, correct rejections, false escalations, distractors shown, score sums;
 3. per (trainee, drill) and distinct ``distractor_escalations`` text: how many played sessions escalated those
    distractors (distractors escalated per trainee, pulls per drill);
-4. the medians of time to detect (drill and wall seconds) per trainee and per drill: on PostgreSQL the lower and
-   upper middle values (``percentile_disc`` of two fractions, both from one sort of each time); on SQLite, in
-   process, the times of the played sessions that have one are read (one small row each) and their medians taken
-   in Python, which costs less than sorting each figure in a window query;
+4. the medians of time to detect (drill and wall seconds) per trainee and per drill;
 5. per trainee, the count and score sum of the played sessions at odd and even places in start-time order (ties in
    start time are ordered by session id), for the split-half reliability.
 
-The queries run one after another, but on PostgreSQL query 5 and the trainees' medians are one read of
-:data:`ORDER_INDEX` (in start-time order), run on a second connection in the same snapshot while query 3 and the
-drills' medians run on the store's own: each of those is a plan of one process, so side by side they keep two CPUs
-busy (queries 1 and 2 have parallel plans). Folding queries 1 to 3 into one grouped scan was tried: on both back
-ends it cost more CPU than the three (its grouping keys are off the index's order).
+The plans differ where the back ends' costs differ (the SQL is written once per query all the same):
+
+- SQLite runs queries 1 to 3 one after another (its GROUP BY sorts, so folding them into one scan with more groups
+  cost more), then reads the played sessions' trainee, drill, score and times from :data:`ORDER_INDEX` in order
+  (no sort) and takes the halves and the medians in process: cheaper than a window query and a second scan.
+- PostgreSQL runs queries 1 to 3 as one hashed GROUP BY over one scan (each scan of the index costs about as much
+  as its grouping there), then the drills' medians (``percentile_disc`` of two fractions, one sort per time) on the
+  store's connection while query 5 with the trainees' medians (one read of :data:`ORDER_INDEX` in start-time order)
+  runs on a second connection in the same snapshot: :mod:`warroom.store.cohort_pg`.
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.store.dialect import Dialect
+from warroom.store.dialect import SQLITE, Dialect
 
 #: The column holding the flag.
 COLUMN = "countable"
@@ -68,6 +68,26 @@ def trigger_sql(dialect: Dialect) -> list[str]:
         f"CREATE TRIGGER IF NOT EXISTS {name} AFTER {event} ON sessions BEGIN {body}; END"
         for name, event in zip(TRIGGERS, ("INSERT", "UPDATE"), strict=True)
     ]
+
+
+#: The columns the flag's checks read.
+_CHECKED = ("trainee", "drill_id", "started_at", "outcome", "total", "all_clear", "false_escalations",
+            "time_to_detect", "wall_time_to_detect", "mode", "distractors_shown", "distractor_escalations")  # fmt: skip
+
+
+def insert_sql(columns: list[str], plain: str) -> str:
+    """SQLite's INSERT of one row of ``columns`` (``?`` placeholders in that order) that also writes its flag, computed
+    from the values themselves, so that the insert trigger finds it right and does not write the row a second time;
+    ``plain`` (the INSERT without the flag) when ``columns`` lack a column the checks read. The trigger still
+    corrects the flag where a value is stored with another type than it was given (a column's type affinity)."""
+    if not set(_CHECKED) <= set(columns):
+        return plain
+    given = ", ".join(f"? AS {c}" for c in columns)
+    flag = flag_sql(SQLITE)
+    return (
+        f"INSERT INTO sessions ({', '.join(columns)}, {COLUMN}) SELECT *, ({flag}) FROM (SELECT {given}) WHERE TRUE "
+        "ON CONFLICT(session_id) DO NOTHING"
+    )
 
 
 def migrate(conn: Any, dialect: Dialect, columns: set[str]) -> None:
