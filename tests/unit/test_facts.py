@@ -152,15 +152,15 @@ def test_a_scorecard_that_is_not_json_records_no_distractor_figures(store: Resul
 
 def _as_version_3(store: ResultsStore) -> None:
     """Turn the open store back into schema version 3: no distractor columns, the version-3 facts index."""
+    from warroom.store.countable import COLUMN, NOT_COUNTABLE_INDEX, TRIGGERS
     from warroom.store.schema import _MIGRATIONS
-
-    from warroom.store.countable import COLUMN, TRIGGERS
 
     conn = store._conn
     conn.execute(f"DROP INDEX {FACTS_INDEX}")
     conn.execute(f"DROP INDEX {ORDER_INDEX}")  # (schema version 5's)
     for trigger in TRIGGERS if store.dialect.name == "sqlite" else ():  # (schema version 7's)
         conn.execute(f"DROP TRIGGER {trigger}")
+    conn.execute(f"DROP INDEX {NOT_COUNTABLE_INDEX}")
     conn.execute(f"ALTER TABLE sessions DROP COLUMN {COLUMN}")
     conn.execute("ALTER TABLE sessions DROP COLUMN distractors_shown")
     conn.execute("ALTER TABLE sessions DROP COLUMN distractor_escalations")

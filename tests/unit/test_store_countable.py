@@ -12,7 +12,7 @@ from stats_support import add, cohort
 from store_support import scorecard
 
 from warroom.store.cohort import cohort_stats
-from warroom.store.countable import COLUMN, TRIGGERS, flag_sql
+from warroom.store.countable import COLUMN, NOT_COUNTABLE_INDEX, TRIGGERS, flag_sql
 from warroom.store.dialect import POSTGRESQL, SQLITE
 from warroom.store.facts import FACTS_INDEX, FactsQuery, counted_modes, read_facts
 from warroom.store.results import ResultsStore
@@ -106,6 +106,7 @@ def _as_version_6(store: ResultsStore) -> None:
     conn.execute(f"DROP INDEX {FACTS_INDEX}")
     for trigger in TRIGGERS if store.dialect.name == "sqlite" else ():
         conn.execute(f"DROP TRIGGER {trigger}")
+    conn.execute(f"DROP INDEX {NOT_COUNTABLE_INDEX}")
     conn.execute(f"ALTER TABLE sessions DROP COLUMN {COLUMN}")
     index = [s for s in store.dialect.ddl(_MIGRATIONS[4]) if s.startswith("CREATE INDEX")]
     conn.execute(index[0])
@@ -126,18 +127,19 @@ def test_migration_7_flags_the_stored_sessions(tmp_path: Path, backend_url: str 
         assert store.schema_version == SCHEMA_VERSION == 7
         flags = _assert_flags_follow_the_checks(store)
         assert [sid for sid, ok in flags.items() if not ok] == ["eve-c"]
-        index_sql = _index_sql(store)
+        index_sql = _index_sql(store, FACTS_INDEX)
         assert COLUMN in index_sql, index_sql
+        assert "countable IS NOT TRUE" in _index_sql(store, NOT_COUNTABLE_INDEX)
         got = cohort_stats(store)
         assert (got.stats, got.counted, got.matched, sorted(map(str, got.problems))) == before
 
 
-def _index_sql(store: ResultsStore) -> str:
+def _index_sql(store: ResultsStore, index: str) -> str:
     if store.dialect.name == "sqlite":
         sql = "SELECT sql FROM sqlite_master WHERE name = ?"
     else:
         sql = "SELECT indexdef FROM pg_indexes WHERE indexname = ? AND schemaname = current_schema()"
-    return str(store._conn.execute(sql, (FACTS_INDEX,)).fetchone()[0])
+    return str(store._conn.execute(sql, (index,)).fetchone()[0])
 
 
 #: The checks the flag was defined with by migration 7 (sha-256 of :func:`flag_sql` per back end). A store keeps the

@@ -9,8 +9,8 @@ types and ranges, an outcome that fits the kind of drill) is not checked here: e
 (schema version 7, :mod:`warroom.store.countable`) was computed by the database when the row was written, and the
 queries read it from the index.
 
-1. the sessions per mode that can be counted (their flag), and those that cannot, which are then described one by
-   one (few) and left out of the other queries by id;
+1. the sessions per mode that can be counted (their flag); those that cannot are read first, from their partial
+   index ``ix_sessions_not_countable`` (few), described one by one and left out of the other queries by id;
 2. counts per (trainee, drill) of the counted modes (chosen from query 1 as
    :func:`~warroom.store.facts.counted_modes` does: assessment sessions when any match): sessions, abandoned, hits,
    misses, false alarms, correct rejections, false escalations, distractors shown, score sums;
@@ -27,8 +27,8 @@ The plans differ where the back ends' costs differ (the SQL is written once per 
   (no sort) and takes the halves and the medians in process: cheaper than a window query and a second scan.
 - PostgreSQL runs queries 1 to 3 as one hashed GROUP BY over one scan (each scan of the index costs about as much
   as its grouping there), then the drills' medians (``percentile_disc`` of two fractions, one sort per time) on the
-  store's connection while query 5 with the trainees' medians (one read of :data:`ORDER_INDEX` in start-time order)
-  runs on a second connection in the same snapshot: :mod:`warroom.store.cohort_pg`.
+  store's connection, while query 5 with the trainees' medians (one read of :data:`ORDER_INDEX` in start-time
+  order) runs from the start on a second connection in the same snapshot: :mod:`warroom.store.cohort_pg`.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.cohortcounts import CohortCounts, PairCounts, stats_from_counts
 from warroom.core.errors import WarroomError
 from warroom.core.outcome import Outcome
-from warroom.store.countable import COLUMN
+from warroom.store.countable import COLUMN, NOT_COUNTABLE, NOT_COUNTABLE_INDEX
 from warroom.store.facts import (
     FACTS_INDEX,
     MODES,
@@ -157,23 +157,15 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     valid = COLUMN  # the row checks, evaluated when each row was written (schema version 7)
     unindexed = store.dialect.unindexed("")
     hint = store.dialect.indexed_by(FACTS_INDEX)  # the counts read the covering index only
-    where, params = query.where("1 = 1", unindexed=unindexed)
-    folded = None
-    if store.dialect.name == "postgresql":  # queries 1 to 3 in one scan (warroom.store.cohort_pg)
-        from warroom.store import cohort_pg
+    if store.dialect.name == "postgresql":
+        from warroom.store.cohort_pg import SETTINGS
 
-        for setting in cohort_pg.SETTINGS:
+        for setting in SETTINGS:
             conn.execute(setting)
-        folded = cohort_pg.Folded(conn.execute(cohort_pg.FOLDED_SQL.format(where=where), params).fetchall())
-        by_mode, bad = folded.by_mode, folded.bad
-    else:
-        sql = _CHECKED_SQL.format(hint=hint, where=where, valid=valid)
-        by_mode, bad = _checked(conn.execute(sql, params).fetchall())
-    bad_rows: list[Any] = []
-    if bad:  # the rows that cannot be counted, described one by one (few)
-        where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
-        sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{hint}{where}"
-        bad_rows = conn.execute(sql, params).fetchall()
+    # the rows that cannot be counted, found by their partial index (few) and described one by one
+    where, params = query.where(NOT_COUNTABLE, unindexed=unindexed)
+    sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions"
+    bad_rows = conn.execute(f"{sql}{store.dialect.indexed_by(NOT_COUNTABLE_INDEX)}{where}", params).fetchall()
     left_over, problems = build_facts(store, bad_rows)
     if left_over:
         raise _Unusual
@@ -189,28 +181,34 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
             p += [r[1] for r in bad_rows]
         return w, p
 
-    counted = _counted(by_mode, requested)
-    counts = CohortCounts()
-    counts.skipped_by_mode = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
-    # (the unary + on SQLite: the mode's own index would make every large row be read)
-    modes = ", ".join(f"'{m}'" for m in sorted(counted.modes or ()))
-    in_modes = "1 = 1" if counted.modes is None else f"{store.dialect.unindexed('mode')} IN ({modes})"
-    played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
-    if folded is not None:
-        counts.pairs = _pairs(folded.pair_rows(counted.modes))
-        _pulls(folded.pull_rows(counted.modes), counts)
-        from warroom.store.cohort_pg import drill_medians_beside_trainees
+    if store.dialect.name == "postgresql":
+        from warroom.store.cohort_pg import count
 
-        drill_medians_beside_trainees(store, played, pp, counts)
+        counts, counted, by_mode = count(store, query, requested, where_counted)
     else:
-        w, p = where_counted(in_modes)
+        where, params = query.where("1 = 1", unindexed=unindexed)
+        by_mode, _ = _checked(conn.execute(_CHECKED_SQL.format(hint=hint, where=where, valid=valid), params).fetchall())
+        counted = _counted(by_mode, requested)
+        counts = CohortCounts()
+        w, p = where_counted(in_modes(store, counted))
         counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
+        played, pp = where_counted(f"{in_modes(store, counted)} AND {_PLAYED}")
         _count_played(store, hint, played, pp, counts)
+    counts.skipped_by_mode = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
     try:
         stats = stats_from_counts(counts)
     except ValueError:  # counts that are not shares: only a store changed by hand has them
         raise _Unusual from None
     return CohortResult(stats, counted, sum(by_mode.values()), problems)
+
+
+def in_modes(store: ResultsStore, counted: Counted) -> str:
+    """The SQL condition of the sessions of the counted modes (the unary + on SQLite: the mode's own index would
+    make every large row be read)."""
+    if counted.modes is None:
+        return "1 = 1"
+    modes = ", ".join(f"'{m}'" for m in sorted(counted.modes))
+    return f"{store.dialect.unindexed('mode')} IN ({modes})"
 
 
 def _count_played(store: ResultsStore, hint: str, played: str, pp: list[Any], counts: CohortCounts) -> None:

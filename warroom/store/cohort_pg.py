@@ -6,9 +6,11 @@ medians' SQL, :func:`_pg_medians`, :func:`_pg_median_rows` and :func:`_beside`, 
   one hashed GROUP BY over one scan of the covering index (:data:`FOLDED_SQL`): on PostgreSQL each scan of that
   index costs about as much as its grouping, so one scan with more groups costs less than three (on SQLite, whose
   GROUP BY sorts, the three cost less). The counted modes are then chosen from its rows.
-- The medians of time to detect per drill (a sort of the played sessions by each time) run on the store's own
-  connection while the per-trainee query (split-half halves and medians, one read of
-  :data:`~warroom.store.cohort.ORDER_INDEX` in start-time order) runs on a second connection in the same snapshot.
+- The counted modes are known before any scan (``auto``: one look for an assessment session that can be counted;
+  the sessions that cannot be counted come from their partial index), so the per-trainee query (split-half halves
+  and medians, one read of :data:`~warroom.store.cohort.ORDER_INDEX` in start-time order) starts at once on a
+  second connection in the same snapshot, while the folded scan and then the medians of time to detect per drill
+  (a sort of the played sessions by each time) run on the store's own.
 - Session settings for the summary's read transaction (:data:`SETTINGS`).
 """
 
@@ -20,8 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.cohortcounts import CohortCounts
 from warroom.store.cohort import _PAIR_COUNTS, _PLAYED
+from warroom.store.countable import COLUMN
 
 if TYPE_CHECKING:
+    from warroom.store.facts import Counted, FactsQuery
     from warroom.store.results import ResultsStore
 
 #: ``SET LOCAL`` settings of the summary's read transaction: no JIT (compiling each query's expressions costs more
@@ -75,13 +79,41 @@ class Folded:
         return [(r[2], r[3], r[4], r[5]) for r in self._counted(modes) if r[4] is not None and r[5]]
 
 
-def drill_medians_beside_trainees(store: ResultsStore, played: str, params: list[Any], counts: CohortCounts) -> None:
-    """Queries 4 and 5 on PostgreSQL into ``counts``: the drills' medians here, the per-trainee query (halves and
-    medians) on a second connection in the same snapshot (``played``: the WHERE of the counted played sessions)."""
-    rows = _beside(store, _PG_TRAINEE_SQL.format(where=played), params,
-                   lambda: _pg_medians(store._conn, "drill", played, params, counts))  # fmt: skip
+def count(
+    store: ResultsStore, query: FactsQuery, requested: str, where_counted: Callable[[str], tuple[str, list[Any]]]
+) -> tuple[CohortCounts, Counted, dict[str, int]]:
+    """The counts of :func:`warroom.store.cohort.cohort_stats` on PostgreSQL, the counted modes and the sessions per
+    mode that can be counted. ``where_counted(condition)`` is the WHERE (and its parameters) of the filters,
+    ``condition`` and the sessions that can be counted.
+
+    The counted modes are known before the scans (``auto``: one look for an assessment session that can be counted),
+    so the per-trainee query starts on the second connection at once, beside the folded scan and the drills'
+    medians on the store's own."""
+    from warroom.store.cohort import _counted, _pairs, _pulls, in_modes
+
+    conn = store._conn
+    if requested == "auto":
+        w, p = query.where(f"mode = 'assessment' AND {COLUMN}", unindexed="")
+        found = conn.execute(f"SELECT EXISTS (SELECT 1 FROM sessions{w})", p).fetchone()[0]
+        counted = _counted({"assessment": 1} if found else {}, "auto")
+    else:
+        counted = _counted({}, requested)
+    played, pp = where_counted(f"{in_modes(store, counted)} AND {_PLAYED}")
+    where, params = query.where("1 = 1", unindexed="")
+    counts = CohortCounts()
+    by_mode: dict[str, int] = {}
+
+    def here() -> None:
+        folded = Folded(conn.execute(FOLDED_SQL.format(where=where), params).fetchall())
+        by_mode.update(folded.by_mode)
+        counts.pairs = _pairs(folded.pair_rows(counted.modes))
+        _pulls(folded.pull_rows(counted.modes), counts)
+        _pg_medians(conn, "drill", played, pp, counts)
+
+    rows = _beside(store, _PG_TRAINEE_SQL.format(where=played), pp, here)
     counts.halves = {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
     _pg_median_rows(rows, 5, "trainee", counts)
+    return counts, counted, by_mode
 
 
 #: PostgreSQL's medians of a group: the lower and the upper middle value of each time, from one sort per time

@@ -39,6 +39,14 @@ FACTS_INDEX_SQL = (
     "distractor_escalations, session_id, countable)"
 )
 
+#: A partial index of the sessions that cannot be counted (few): the summary finds them without a scan.
+NOT_COUNTABLE_INDEX = "ix_sessions_not_countable"
+#: The condition of a session that cannot be counted (the same text on both back ends: the partial index's).
+NOT_COUNTABLE = f"{COLUMN} IS NOT TRUE"
+_NOT_COUNTABLE_INDEX_SQL = (
+    f"CREATE INDEX IF NOT EXISTS {NOT_COUNTABLE_INDEX} ON sessions(session_id) WHERE {NOT_COUNTABLE}"
+)
+
 
 def flag_sql(dialect: Dialect) -> str:
     """The SQL expression of the flag on ``dialect``'s back end (the checks of
@@ -93,7 +101,7 @@ def insert_sql(columns: list[str], plain: str) -> str:
 def migrate(conn: Any, dialect: Dialect, columns: set[str]) -> None:
     """Schema migration 7 on the open connection ``conn`` (inside the migration's transaction): add the flag (unless
     ``columns``, the table's column names, already hold it), compute it for every stored session, add the triggers
-    (SQLite) and remake the covering index of the statistics with it."""
+    (SQLite), remake the covering index of the statistics with it and index the sessions that cannot be counted."""
     if COLUMN not in columns or dialect.name != "sqlite":
         conn.execute(column_sql(dialect))  # (PostgreSQL's: IF NOT EXISTS; its server fills the column)
     if dialect.name == "sqlite":
@@ -102,3 +110,4 @@ def migrate(conn: Any, dialect: Dialect, columns: set[str]) -> None:
         conn.execute(statement)
     conn.execute("DROP INDEX IF EXISTS ix_sessions_facts")
     conn.execute(FACTS_INDEX_SQL)
+    conn.execute(_NOT_COUNTABLE_INDEX_SQL)
