@@ -318,6 +318,8 @@ def test_eight_processes_storing_200_sessions_each_lose_and_double_nothing(tmp_p
     assert sum(r[1] for r in results) == workers * n
     with ResultsStore(tmp_path, url=backend_url) as store:
         assert store.count() == workers * n
+        flagged = store._conn.execute("SELECT count(*) FROM sessions WHERE countable IS TRUE").fetchone()[0]
+        assert flagged == workers * n  # each concurrent insert wrote its countable flag (warroom.store.countable)
         for w in range(workers):
             rows = store.query(trainee=f"t{w}", limit=0)
             assert sorted(r.session_id for r in rows) == [f"w{w}-{i:04d}" for i in range(n)]
