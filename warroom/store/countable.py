@@ -18,8 +18,10 @@ by hand or by another program):
   read a generated column from an index (a summary would then read every whole row).
 
 ``store export`` does not write the flag (it is not a column of :data:`~warroom.store.rows.LIST_FIELDS`);
-``store import`` gets it recomputed by the database. When the checks change, a new schema migration must redefine
-the column and the triggers (``tests/unit/test_store_countable.py`` compares the stored definition with the code's).
+``store import`` gets it recomputed by the database. A partial index of the sessions that cannot be counted
+(:data:`NOT_COUNTABLE_INDEX`) lets the summary read them, to name them, without a scan. A store keeps the checks
+it was migrated with: when the checks change, a new schema migration must redefine the column and the triggers
+(``tests/unit/test_store_countable.py`` pins the checks of migration 7 and fails when they change).
 """
 
 from __future__ import annotations
