@@ -26,6 +26,7 @@ it was migrated with: when the checks change, a new schema migration must redefi
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from warroom.store.dialect import SQLITE, Dialect
@@ -92,11 +93,15 @@ def insert_sql(columns: list[str], plain: str) -> str:
     corrects the flag where a value is stored with another type than it was given (a column's type affinity)."""
     if not set(_CHECKED) <= set(columns):
         return plain
+    return _insert_with_flag(tuple(columns))
+
+
+@functools.cache
+def _insert_with_flag(columns: tuple[str, ...]) -> str:
     given = ", ".join(f"? AS {c}" for c in columns)
-    flag = flag_sql(SQLITE)
     return (
-        f"INSERT INTO sessions ({', '.join(columns)}, {COLUMN}) SELECT *, ({flag}) FROM (SELECT {given}) WHERE TRUE "
-        "ON CONFLICT(session_id) DO NOTHING"
+        f"INSERT INTO sessions ({', '.join(columns)}, {COLUMN}) SELECT *, ({flag_sql(SQLITE)}) FROM (SELECT {given}) "
+        "WHERE TRUE ON CONFLICT(session_id) DO NOTHING"
     )
 
 
