@@ -118,8 +118,8 @@ def fill(data_dir: Path, url: str, n: int) -> float:
         store._conn.execute(_FIGURES_SQL)  # the seed's scorecards get the distractor figures later rules record
         cols = [r[0] for r in store._conn.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = 'sessions' "
-            "AND table_schema = current_schema() ORDER BY ordinal_position"
-        )]  # fmt: skip
+            "AND table_schema = current_schema() AND is_generated = 'NEVER' ORDER BY ordinal_position"
+        )]  # fmt: skip (the server computes the generated columns of each copy)
         copies = -(-n // seed) - 1
         made = {  # each copy g: a new id, started g * seed * 5 minutes later (as the seed's own are spread)
             "session_id": "s.session_id || '-' || g",

@@ -152,11 +152,16 @@ def test_a_scorecard_that_is_not_json_records_no_distractor_figures(store: Resul
 
 def _as_version_3(store: ResultsStore) -> None:
     """Turn the open store back into schema version 3: no distractor columns, the version-3 facts index."""
+    from warroom.store.countable import COLUMN, NOT_COUNTABLE_INDEX, TRIGGERS
     from warroom.store.schema import _MIGRATIONS
 
     conn = store._conn
     conn.execute(f"DROP INDEX {FACTS_INDEX}")
     conn.execute(f"DROP INDEX {ORDER_INDEX}")  # (schema version 5's)
+    for trigger in TRIGGERS if store.dialect.name == "sqlite" else ():  # (schema version 7's)
+        conn.execute(f"DROP TRIGGER {trigger}")
+    conn.execute(f"DROP INDEX {NOT_COUNTABLE_INDEX}")
+    conn.execute(f"ALTER TABLE sessions DROP COLUMN {COLUMN}")
     conn.execute("ALTER TABLE sessions DROP COLUMN distractors_shown")
     conn.execute("ALTER TABLE sessions DROP COLUMN distractor_escalations")
     for statement in store.dialect.ddl(_MIGRATIONS[3]):
@@ -178,7 +183,7 @@ def test_a_version_3_store_is_upgraded_to_4_with_the_figures_filled(tmp_path: Pa
         _as_version_3(s)
         assert s._conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 16
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert SCHEMA_VERSION == 6 and s.schema_version == 6
+        assert SCHEMA_VERSION == 7 and s.schema_version == 7
         assert FACTS_INDEX in _indexes(s)
         filled = s._conn.execute(
             "SELECT session_id, distractors_shown, distractor_escalations FROM sessions "

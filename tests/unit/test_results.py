@@ -58,7 +58,7 @@ def test_version_1_store_is_upgraded_keeping_its_rows(tmp_path: Path):
     conn.commit()
     conn.close()
     with ResultsStore(tmp_path) as s:
-        assert user_version(tmp_path) == SCHEMA_VERSION == 6
+        assert user_version(tmp_path) == SCHEMA_VERSION == 7
         (row,) = s.query()
     assert (row.session_id, row.total, row.mode, row.set_id, row.seed) == ("s-1", 80, "practice", None, None)
     assert (row.pauses, row.paused_seconds, row.wall_time_to_detect) == (0, None, None)
@@ -318,6 +318,8 @@ def test_eight_processes_storing_200_sessions_each_lose_and_double_nothing(tmp_p
     assert sum(r[1] for r in results) == workers * n
     with ResultsStore(tmp_path, url=backend_url) as store:
         assert store.count() == workers * n
+        flagged = store._conn.execute("SELECT count(*) FROM sessions WHERE countable IS TRUE").fetchone()[0]
+        assert flagged == workers * n  # each concurrent insert wrote its countable flag (warroom.store.countable)
         for w in range(workers):
             rows = store.query(trainee=f"t{w}", limit=0)
             assert sorted(r.session_id for r in rows) == [f"w{w}-{i:04d}" for i in range(n)]
@@ -342,7 +344,7 @@ def test_migration_6_clears_a_wall_time_to_detect_stored_without_a_detection(tmp
         if not getattr(s._conn, "in_transaction", False) and hasattr(s._conn, "commit"):
             s._conn.commit()
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert s.schema_version == SCHEMA_VERSION == 6
+        assert s.schema_version == SCHEMA_VERSION == 7
         assert _wall_ttd(s, "unsupported") is None
         assert _wall_ttd(s, "hit") == 25.9
 

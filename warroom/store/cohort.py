@@ -3,42 +3,46 @@ matching sessions instead of a row per session, turned into :class:`~warroom.cor
 :func:`warroom.core.cohortcounts.stats_from_counts` (the figures are those of
 :func:`~warroom.core.stats.summarize` over :func:`~warroom.store.facts.read_facts`).
 
-The queries (the same SQL on SQLite and PostgreSQL but where noted; the ``typeof`` checks differ, :func:`_sql` of
-:mod:`warroom.store.facts`), over the covering index ``ix_sessions_facts`` and, for the split-half order,
-``ix_sessions_trainee_order`` (:data:`ORDER_INDEX`, schema version 5):
+The queries read the covering index ``ix_sessions_facts`` and, for the split-half order,
+``ix_sessions_trainee_order`` (:data:`ORDER_INDEX`, schema version 5). Whether a row can be counted (its values'
+types and ranges, an outcome that fits the kind of drill) is not checked here: each row's ``countable`` flag
+(schema version 7, :mod:`warroom.store.countable`) was computed by the database when the row was written, and the
+queries read it from the index.
 
-1. the sessions per mode that can be counted, and those that cannot, which are then described one by one (few);
+1. the sessions per mode that can be counted (their flag); those that cannot are read first, from their partial
+   index ``ix_sessions_not_countable`` (few), described one by one and left out of the other queries by id;
 2. counts per (trainee, drill) of the counted modes (chosen from query 1 as
    :func:`~warroom.store.facts.counted_modes` does: assessment sessions when any match): sessions, abandoned, hits,
    misses, false alarms, correct rejections, false escalations, distractors shown, score sums;
 3. per (trainee, drill) and distinct ``distractor_escalations`` text: how many played sessions escalated those
    distractors (distractors escalated per trainee, pulls per drill);
-4. the medians of time to detect (drill and wall seconds) per trainee and per drill: on PostgreSQL the lower and
-   upper middle values (``percentile_disc`` of two fractions, both from one sort of each time); on SQLite, in
-   process, the times of the played sessions that have one are read (one small row each) and their medians taken
-   in Python, which costs less than sorting each figure in a window query;
+4. the medians of time to detect (drill and wall seconds) per trainee and per drill;
 5. per trainee, the count and score sum of the played sessions at odd and even places in start-time order (ties in
    start time are ordered by session id), for the split-half reliability.
 
-The queries run one after another, but on PostgreSQL query 5 and the trainees' medians are one read of
-:data:`ORDER_INDEX` (in start-time order), run on a second connection in the same snapshot while query 3 and the
-drills' medians run on the store's own: each of those is a plan of one process, so side by side they keep two CPUs
-busy (queries 1 and 2 have parallel plans). Folding queries 1 to 3 into one grouped scan was tried: on both back
-ends it cost more CPU than the three (its grouping keys are off the index's order).
+The plans differ where the back ends' costs differ (the SQL is written once per query all the same):
+
+- SQLite runs queries 1 to 3 one after another (its GROUP BY sorts, so folding them into one scan with more groups
+  cost more), then reads the played sessions' trainee, drill, score and times from :data:`ORDER_INDEX` in order
+  (no sort) and takes the halves and the medians in process: cheaper than a window query and a second scan.
+- PostgreSQL runs queries 1 to 3 as one hashed GROUP BY over one scan (each scan of the index costs about as much
+  as its grouping there), then the drills' medians (``percentile_disc`` of two fractions, one sort per time) on the
+  store's connection, while query 5 with the trainees' medians (one read of :data:`ORDER_INDEX` in start-time
+  order) runs from the start on a second connection in the same snapshot: :mod:`warroom.store.cohort_pg`.
 """
 
 from __future__ import annotations
 
 import json
-import threading
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.cohortcounts import CohortCounts, PairCounts, stats_from_counts
 from warroom.core.errors import WarroomError
-from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
+from warroom.core.outcome import Outcome
+from warroom.store.countable import COLUMN, NOT_COUNTABLE, NOT_COUNTABLE_INDEX
 from warroom.store.facts import (
     FACTS_INDEX,
     MODES,
@@ -56,17 +60,11 @@ if TYPE_CHECKING:
 
 _ABANDONED = f"'{Outcome.ABANDONED.value}'"
 _HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
-_CONTAINED = ", ".join(f"'{o.value}'" for o in sorted(CONTAINED_OUTCOMES))
-#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.stats.SessionFacts`' own): an outcome
-#: that fits the kind of drill, distractor figures of the right shape.
-_FITS_SQL = (
-    f"((all_clear = 0 AND outcome <> {_HELD}) OR (all_clear <> 0 AND outcome NOT IN ({_CONTAINED}))) "
-    "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
-)
 _PLAYED = f"outcome <> {_ABANDONED}"
-#: Query 2: counts per (trainee, drill) as :class:`PairCounts` counts them: sessions, abandoned, hits...
-_PAIR_SQL = (
-    "SELECT trainee, drill_id, count(*), "
+#: Query 2: counts per (trainee, drill) as :class:`PairCounts` counts them: sessions, abandoned, hits... (the columns
+#: of :func:`_pairs`' rows after the trainee and the drill)
+_PAIR_COUNTS = (
+    "count(*), "
     f"count(CASE WHEN NOT ({_PLAYED}) THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND {_PLAYED} THEN 1 END), "
     f"count(CASE WHEN all_clear = 0 AND outcome = '{Outcome.CONTAINED.value}' THEN 1 END), "
@@ -75,44 +73,24 @@ _PAIR_SQL = (
     f"CAST(coalesce(sum(CASE WHEN all_clear <> 0 AND {_PLAYED} THEN false_escalations END), 0) AS BIGINT), "
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN distractors_shown END), 0) AS BIGINT), "
     f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN total END), 0) AS BIGINT), "
-    "count(CASE WHEN all_clear = 0 THEN 1 END) "
-    "FROM sessions{hint}{where} GROUP BY trainee, drill_id"
+    "count(CASE WHEN all_clear = 0 THEN 1 END)"
 )
-#: Query 1: the valid sessions per mode, and all of them.
+_PAIR_SQL = f"SELECT trainee, drill_id, {_PAIR_COUNTS} FROM sessions{{hint}}{{where}} GROUP BY trainee, drill_id"
+#: Query 1: the sessions per mode that can be counted (their ``countable`` flag), and all of them.
 _CHECKED_SQL = "SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
 #: Query 3: per (trainee, drill, distractors escalated) the played sessions that escalated some.
 _PULLS_SQL = (
     "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{hint}{where} "
     "GROUP BY trainee, drill_id, distractor_escalations"
 )
-_TIMED = "(time_to_detect IS NOT NULL OR wall_time_to_detect IS NOT NULL)"
-#: PostgreSQL's medians of a group: the lower and the upper middle value of each time, from one sort per time
-#: (``percentile_disc`` of two fractions: the value at place ceil(f * n) in ascending order, so 0.5 gives place n / 2
-#: and 0.5 + 1e-12 place n / 2 + 1 for an even count, (n + 1) / 2 for an odd one, for any count under 10^12), NULLs
-#: ignored (no value: NULL).
-_TIMES = ("time_to_detect", "wall_time_to_detect")
-_PG_MEDIANS_SQL = (
-    "SELECT {group}, "
-    + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})" for v in _TIMES)
-    + " FROM sessions{where} GROUP BY {group}"
-)
-#: PostgreSQL's query 5 with the trainees' medians of query 4: per trainee the count and score sum of the sessions at
-#: odd and even places, and both times' middle values (as :data:`_PG_MEDIANS_SQL`), from one read of
-#: :data:`ORDER_INDEX` in start-time order.
-_PG_TRAINEE_SQL = (
-    "SELECT trainee, count(CASE WHEN rn % 2 = 1 THEN 1 END), coalesce(CAST(sum(CASE WHEN rn % 2 = 1 THEN total END) "
-    "AS BIGINT), 0), count(CASE WHEN rn % 2 = 0 THEN 1 END), coalesce(CAST(sum(CASE WHEN rn % 2 = 0 THEN total END) "
-    "AS BIGINT), 0), "
-    + ", ".join(f"percentile_disc(ARRAY[0.5, 0.500000000001]) WITHIN GROUP (ORDER BY {v})" for v in _TIMES)
-    + " FROM (SELECT trainee, total, time_to_detect, wall_time_to_detect, row_number() OVER (PARTITION BY trainee "
-    "ORDER BY started_at, session_id) AS rn FROM sessions{where}) h GROUP BY trainee"
-)
 #: The index that gives the split-half order (query 5) without a sort: made by schema migration 5.
 ORDER_INDEX = "ix_sessions_trainee_order"
-_HALVES_SQL = (
-    "SELECT trainee, rn % 2, count(*), CAST(sum(total) AS BIGINT) FROM (SELECT trainee, total, "
-    "row_number() OVER (PARTITION BY trainee ORDER BY started_at, session_id) AS rn FROM sessions{hint}{where}) h "
-    "GROUP BY trainee, rn % 2"
+#: SQLite's queries 4 and 5: the played sessions' trainee, drill, score and times in split-half order (each
+#: trainee's sessions by start time, ties by session id), read from :data:`ORDER_INDEX` without a sort; the halves
+#: and the medians are taken in process (cheaper than a window query and a second scan).
+_ORDERED_SQL = (
+    "SELECT trainee, drill_id, total, time_to_detect, wall_time_to_detect FROM sessions{hint}{where} "
+    "ORDER BY trainee, started_at, session_id"
 )
 
 
@@ -176,26 +154,25 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     from warroom.store.facts import _COLUMNS
 
     loose, conn = store.dialect.loose_types, store._conn
-    valid = f"({valid_facts_sql(loose)} AND {_FITS_SQL})"
+    valid = COLUMN  # the row checks, evaluated when each row was written (schema version 7)
     unindexed = store.dialect.unindexed("")
     hint = store.dialect.indexed_by(FACTS_INDEX)  # the counts read the covering index only
     if store.dialect.name == "postgresql":
-        conn.execute("SET LOCAL jit = off")  # compiling each query's expressions costs more than it saves here
-    where, params = query.where("1 = 1", unindexed=unindexed)
-    sql = _CHECKED_SQL.format(hint=hint, where=where, valid=valid)
-    by_mode, bad = _checked(conn.execute(sql, params).fetchall())
-    bad_rows: list[Any] = []
-    if bad:  # the rows that cannot be counted, described one by one (few)
-        where, params = query.where(f"NOT coalesce({valid}, FALSE)", unindexed=unindexed)
-        sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{hint}{where}"
-        bad_rows = conn.execute(sql, params).fetchall()
+        from warroom.store.cohort_pg import SETTINGS
+
+        for setting in SETTINGS:
+            conn.execute(setting)
+    # the rows that cannot be counted, found by their partial index (few) and described one by one
+    where, params = query.where(NOT_COUNTABLE, unindexed=unindexed)
+    sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions"
+    bad_rows = conn.execute(f"{sql}{store.dialect.indexed_by(NOT_COUNTABLE_INDEX)}{where}", params).fetchall()
     left_over, problems = build_facts(store, bad_rows)
     if left_over:
         raise _Unusual
 
     def where_counted(condition: str) -> tuple[str, list[Any]]:
-        """WHERE of the filters, ``condition`` and the rows that can be counted: the checks are evaluated once
-        (above); the few rows that fail them are left out by id."""
+        """WHERE of the filters, ``condition`` and the rows that can be counted: the checks were evaluated when
+        each row was written (its flag); the few rows that fail them are left out by id."""
         if len(bad_rows) > _MAX_LEFT_OUT_BY_ID:
             return query.where(f"{valid} AND {condition}", unindexed=unindexed)
         w, p = query.where(condition, unindexed=unindexed)
@@ -204,16 +181,20 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
             p += [r[1] for r in bad_rows]
         return w, p
 
-    counted = _counted(by_mode, requested)
-    counts = CohortCounts()
+    if store.dialect.name == "postgresql":
+        from warroom.store.cohort_pg import count
+
+        counts, counted, by_mode = count(store, query, requested, where_counted)
+    else:
+        where, params = query.where("1 = 1", unindexed=unindexed)
+        by_mode, _ = _checked(conn.execute(_CHECKED_SQL.format(hint=hint, where=where, valid=valid), params).fetchall())
+        counted = _counted(by_mode, requested)
+        counts = CohortCounts()
+        w, p = where_counted(in_modes(store, counted))
+        counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
+        played, pp = where_counted(f"{in_modes(store, counted)} AND {_PLAYED}")
+        _count_played(store, hint, played, pp, counts)
     counts.skipped_by_mode = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
-    # (the unary + on SQLite: the mode's own index would make every large row be read)
-    modes = ", ".join(f"'{m}'" for m in sorted(counted.modes or ()))
-    in_modes = "1 = 1" if counted.modes is None else f"{store.dialect.unindexed('mode')} IN ({modes})"
-    w, p = where_counted(in_modes)
-    counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
-    played, pp = where_counted(f"{in_modes} AND {_PLAYED}")
-    _count_played(store, hint, played, pp, counts)
     try:
         stats = stats_from_counts(counts)
     except ValueError:  # counts that are not shares: only a store changed by hand has them
@@ -221,87 +202,25 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     return CohortResult(stats, counted, sum(by_mode.values()), problems)
 
 
+def in_modes(store: ResultsStore, counted: Counted) -> str:
+    """The SQL condition of the sessions of the counted modes (the unary + on SQLite: the mode's own index would
+    make every large row be read)."""
+    if counted.modes is None:
+        return "1 = 1"
+    modes = ", ".join(f"'{m}'" for m in sorted(counted.modes))
+    return f"{store.dialect.unindexed('mode')} IN ({modes})"
+
+
 def _count_played(store: ResultsStore, hint: str, played: str, pp: list[Any], counts: CohortCounts) -> None:
-    """Queries 3 to 5 of the module docstring over the played sessions (``played``: their WHERE, ``pp`` its
-    parameters), into ``counts``: distractor pulls, medians of the times, odd and even halves per trainee."""
+    """SQLite's queries 3 to 5 of the module docstring over the played sessions (``played``: their WHERE, ``pp`` its
+    parameters), into ``counts``: the distractor pulls, then the times (for the medians) and the split-half halves
+    from one read of :data:`ORDER_INDEX` in order (no sort, no window query), taken in process."""
     conn = store._conn
     pulls_sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
-    if store.dialect.name == "postgresql":  # per trainee on a second connection while the rest runs here
-
-        def here() -> None:
-            _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
-            _pg_medians(conn, "drill", played, pp, counts)
-
-        rows = _beside(store, _PG_TRAINEE_SQL.format(where=played), pp, here)
-        counts.halves = {r[0]: (r[1], r[2], r[3], r[4]) for r in rows}
-        _pg_median_rows(rows, 5, "trainee", counts)
-    else:
-        _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
-        sql = f"SELECT trainee, drill_id, time_to_detect, wall_time_to_detect FROM sessions{hint}{played} AND {_TIMED}"
-        counts.medians.update(_medians(conn.execute(sql, pp).fetchall()))
-        halves_sql = _HALVES_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played)
-        counts.halves = _halves(conn.execute(halves_sql, pp).fetchall())
-
-
-def _pg_medians(conn: Any, scope: str, played: str, params: list[Any], counts: CohortCounts) -> None:
-    """Add PostgreSQL's medians of time to detect per ``scope`` (``trainee`` or ``drill``; query 4) to ``counts``;
-    ``played`` is the WHERE of the counted played sessions."""
-    group = "drill_id" if scope == "drill" else "trainee"
-    rows = conn.execute(_PG_MEDIANS_SQL.format(group=group, where=played), params).fetchall()
-    _pg_median_rows(rows, 1, scope, counts)
-
-
-def _pg_median_rows(rows: list[Any], first: int, scope: str, counts: CohortCounts) -> None:
-    """Add the medians of ``rows`` (name first, the middle values of both times at ``first`` and after) to
-    ``counts``."""
-    for figure, i in (("ttd", first), ("wall_ttd", first + 1)):
-        values = ((r[0], r[i]) for r in rows if r[i] and r[i][0] is not None)
-        counts.medians[scope, figure] = {name: (low + high) / 2 for name, (low, high) in values}
-
-
-def _beside(store: ResultsStore, sql: str, params: list[Any], work: Callable[[], None]) -> list[Any]:
-    """The rows of ``sql``, run by a second connection to the PostgreSQL store in the same snapshot as the store's
-    own read transaction (``pg_export_snapshot``), while this thread does ``work`` on the store's connection.
-
-    The split-half window and the medians are plans of one process each; side by side they keep two CPUs busy. The
-    database errors of either are raised here (the second connection is closed in every case). When no second
-    connection can be opened (the server's connections all in use...), ``work`` and then ``sql`` run on the store's
-    own connection."""
-    from warroom.store import postgres
-
-    assert store.target.url is not None
-    from warroom.store.errors import StoreError
-
-    snapshot = store._conn.execute("SELECT pg_export_snapshot()").fetchone()[0]
-    try:
-        other = postgres.connect(store.target.url)
-    except StoreError:  # e.g. no connection left on the server: one after the other on the store's own
-        work()
-        rows_here: list[Any] = store._conn.execute(sql, params).fetchall()
-        return rows_here
-    out: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            other.execute(store.dialect.begin_read)
-            other.execute(f"SET TRANSACTION SNAPSHOT '{snapshot}'")
-            other.execute("SET LOCAL jit = off")
-            out["rows"] = other.execute(sql, params).fetchall()
-            other.execute("COMMIT")
-        except BaseException as exc:  # raised in the caller's thread below
-            out["error"] = exc
-
-    thread = threading.Thread(target=run, name="warroom-cohort-halves", daemon=True)
-    thread.start()
-    try:
-        work()
-    finally:
-        thread.join()
-        other.close()
-    if "error" in out:
-        raise out["error"]
-    rows: list[Any] = out["rows"]
-    return rows
+    _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
+    rows = conn.execute(_ORDERED_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played), pp).fetchall()
+    counts.halves = _halves(rows)
+    counts.medians.update(_medians(rows))
 
 
 def _checked(rows: Iterable[tuple[str, int, int]]) -> tuple[dict[str, int], int]:
@@ -336,18 +255,26 @@ def _pairs(rows: list[Any]) -> dict[tuple[str, str], PairCounts]:
 
 
 def _halves(rows: list[Any]) -> dict[str, tuple[int, float, int, float]]:
-    """Trainee -> (odd count, odd score sum, even count, even score sum) from query 5's rows."""
-    halves: dict[str, tuple[int, float, int, float]] = {}
-    for trainee, parity, n, score in rows:
-        n_odd, sum_odd, n_even, sum_even = halves.get(trainee, (0, 0, 0, 0))
-        halves[trainee] = (n, score, n_even, sum_even) if parity == 1 else (n_odd, sum_odd, n, score)
-    return halves
+    """Trainee -> (odd count, odd score sum, even count, even score sum) of the played sessions at odd and even
+    places of each trainee's split-half order, from :data:`_ORDERED_SQL`'s rows (in that order)."""
+    halves: dict[str, list[int]] = {}
+    for trainee, _drill, total, _ttd, _wall in rows:
+        h = halves.get(trainee)
+        if h is None:
+            h = halves[trainee] = [0, 0, 0, 0]
+        if h[0] == h[2]:  # as many at odd as at even places so far: this one is at an odd place
+            h[0] += 1
+            h[1] += total
+        else:
+            h[2] += 1
+            h[3] += total
+    return {trainee: (h[0], h[1], h[2], h[3]) for trainee, h in halves.items()}
 
 
 def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
-    """The medians of time to detect (drill and wall seconds) per trainee and per drill, from the times of the played
-    sessions that have one, ``(trainee, drill, ttd, wall ttd)`` (SQLite, in process: cheaper than sorting each
-    figure in a window query)."""
+    """The medians of time to detect (drill and wall seconds) per trainee and per drill, from the played sessions'
+    ``(trainee, drill, total, ttd, wall ttd)`` rows (SQLite, in process: cheaper than sorting each figure in a window
+    query)."""
     from statistics import median
 
     values: dict[tuple[str, str], defaultdict[str, list[float]]] = {
@@ -355,7 +282,7 @@ def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
         for key in (("trainee", "ttd"), ("trainee", "wall_ttd"), ("drill", "ttd"), ("drill", "wall_ttd"))
     }
     t_ttd, t_wall, d_ttd, d_wall = values.values()
-    for trainee, drill, ttd, wall in rows:
+    for trainee, drill, _total, ttd, wall in rows:
         if ttd is not None:
             t_ttd[trainee].append(ttd)
             d_ttd[drill].append(ttd)

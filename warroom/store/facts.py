@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
 from warroom.core.stats import SessionFacts
 from warroom.store.distractors import BAD_FIGURES, NO_DISTRACTOR_FIGURES, PULLED_KEY, SHOWN_KEY, read_pulled
 from warroom.store.filters import TUTORIAL, filter_sql, where_sql
@@ -65,6 +66,23 @@ def _sql(text: str, loose_types: bool) -> str:
     if loose_types:
         return text
     return re.sub(r"\+(\w)", r"\1", re.sub(r"typeof\(\w+\) (?:IN \([^)]*\)|= '\w+')", "TRUE", text))
+
+
+_HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
+_CONTAINED = ", ".join(f"'{o.value}'" for o in sorted(CONTAINED_OUTCOMES))
+#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.stats.SessionFacts`' own): an outcome
+#: that fits the kind of drill, distractor figures of the right shape (moved from warroom/store/cohort.py).
+_FITS_SQL = (
+    f"((all_clear = 0 AND outcome <> {_HELD}) OR (all_clear <> 0 AND outcome NOT IN ({_CONTAINED}))) "
+    "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
+)
+
+
+def countable_sql(loose_types: bool) -> str:
+    """The SQL condition true for a row the cohort statistics can count: :func:`valid_facts_sql` and an outcome that
+    fits the kind of drill, distractor figures not marked bad. The store keeps its value with each row (the column
+    ``countable``, schema version 7, :mod:`warroom.store.countable`)."""
+    return f"({valid_facts_sql(loose_types)} AND {_FITS_SQL})"
 
 
 def valid_facts_sql(loose_types: bool) -> str:

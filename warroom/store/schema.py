@@ -21,7 +21,7 @@ from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVe
 from warroom.store.rows import LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
@@ -105,6 +105,11 @@ _MIGRATIONS: dict[int, str] = {
     6: """
         UPDATE sessions SET wall_time_to_detect = NULL WHERE time_to_detect IS NULL AND wall_time_to_detect IS NOT NULL;
     """,
+    # 7: each session's "can be counted" flag (the cohort statistics' row checks, evaluated when the row is written:
+    # warroom.store.countable), held in the statistics' covering index. Made by _BACKFILLS[7]: the flag is a stored
+    # generated column on PostgreSQL and a column kept by triggers on SQLite, and both the column and the index's
+    # definition come from the checks' code.
+    7: "",
 }
 
 
@@ -114,8 +119,20 @@ def _backfill_4(conn: Any, dialect: Dialect) -> None:
     backfill(conn)
 
 
+def _countable_7(conn: Any, dialect: Dialect) -> None:
+    from warroom.store import countable
+
+    if dialect.name == "sqlite":
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
+    else:
+        from warroom.store import postgres
+
+        columns = postgres.columns(conn)
+    countable.migrate(conn, dialect, columns)
+
+
 #: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data.
-_BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {4: _backfill_4}
+_BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {4: _backfill_4, 7: _countable_7}
 
 
 _P = ParamSpec("_P")
@@ -258,7 +275,7 @@ class StoreConnection:
             from warroom.store import postgres
 
             have = postgres.columns(self._conn)
-        need = [*LIST_FIELDS, "scorecard", "actions"]
+        need = [*LIST_FIELDS, "scorecard", "actions", "countable"]
         missing = [c for c in need if c not in have]
         if missing:
             what = "has no sessions table" if not have else f"has no column {', '.join(missing)} in its sessions table"

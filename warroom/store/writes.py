@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from warroom.store import countable
 from warroom.store.distractors import figure_columns
 from warroom.store.errors import DuplicateSession, InvalidSession, SessionNotFound
 from warroom.store.rows import SessionInfo, WallClock
@@ -134,6 +135,8 @@ class StoreWrites(StoreConnection):
             f"INSERT INTO sessions ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)}) "
             "ON CONFLICT(session_id) DO NOTHING"
         )
+        if self.dialect.name == "sqlite":
+            sql = countable.insert_sql(columns, sql)
         try:
             cur = self._retry(lambda: self._conn.execute(sql, row))
             if cur.rowcount == 1:
