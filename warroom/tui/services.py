@@ -10,9 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from warroom.core.words import natural_key
+from warroom.tui.recording import (
+    JournalUnwritable,
+    Recorder,
+    ResultsUnavailable,
+    SessionUnavailable,
+    StoreRecorder,
+)
 
 if TYPE_CHECKING:
     from warroom.core.actions import Action
@@ -20,27 +27,19 @@ if TYPE_CHECKING:
     from warroom.tui.drillsets import ActiveSet
 
 
-class Recorder(Protocol):
-    """A session being recorded: every action appended to the journal, then the result stored."""
-
-    session_id: str
-
-    @property
-    def actions(self) -> list[Action]:
-        """The actions recorded (on disk) so far, in order: the log the session is scored from."""
-
-    def record(self, action: Action) -> None:
-        """Append one action to the session's journal (on disk before returning).
-
-        Raises :class:`JournalUnwritable` when it cannot be written (the action is not recorded)."""
-
-    def finish(self, scorecard: Any) -> None:
-        """Store the session's scorecard (of :attr:`actions`) and close its journal.
-
-        Raises :class:`SessionUnavailable` when the result cannot be stored."""
-
-    def close(self) -> None:
-        """Close the journal without storing a result (a later start recovers the session as abandoned)."""
+__all__ = [  # the recording names are recording.py's, kept importable from here
+    "DrillEntry",
+    "DrillProblem",
+    "JournalUnwritable",
+    "Recorder",
+    "ResultsUnavailable",
+    "Services",
+    "SessionUnavailable",
+    "StoreRecorder",
+    "load_drill",
+    "load_entry",
+    "with_cross_file_problems",
+]
 
 
 @dataclass(frozen=True)
@@ -60,73 +59,6 @@ class DrillEntry:
     def ok(self) -> bool:
         """True when the drill loaded and has no problems: it can be started."""
         return self.drill is not None and not self.problems
-
-
-class SessionUnavailable(Exception):
-    """A session cannot be started or stored (unwritable data directory, broken results store); the message says why."""
-
-
-class ResultsUnavailable(Exception):
-    """The results store exists but cannot be read (not a database, damaged); the message says why."""
-
-
-class JournalUnwritable(SessionUnavailable):
-    """The session journal can no longer be written (disk full, data directory removed): actions cannot be saved.
-    ``journal`` is the journal file, which keeps every action saved before."""
-
-    def __init__(self, message: str, journal: Path) -> None:
-        super().__init__(message)
-        self.journal = Path(journal)
-
-
-class StoreRecorder:
-    """A :class:`Recorder` over a :class:`~warroom.store.sessions.SessionRecorder` that turns the store's errors
-    into :class:`JournalUnwritable` / :class:`SessionUnavailable`, so the screens catch only those."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.session_id: str = inner.session_id
-
-    @property
-    def journal_path(self) -> Path:
-        """Where the session journal is."""
-        return Path(self.inner.journal_path)
-
-    @property
-    def drill(self) -> Drill:
-        """The drill this session plays: the variant of its seed for a drill with ``variants``."""
-        drill: Drill = self.inner.drill
-        return drill
-
-    @property
-    def actions(self) -> list[Action]:
-        """The actions recorded so far (see :attr:`Recorder.actions`)."""
-        return self.inner.actions
-
-    def record(self, action: Action) -> None:
-        """See :meth:`Recorder.record`."""
-        from warroom.store.sessions import JournalWriteError, SessionError
-
-        try:
-            self.inner.record(action)
-        except JournalWriteError as exc:
-            raise JournalUnwritable(str(exc), exc.journal) from None
-        except SessionError as exc:
-            raise JournalUnwritable(str(exc), self.journal_path) from None
-
-    def finish(self, scorecard: Any) -> None:
-        """See :meth:`Recorder.finish`."""
-        from warroom.store.results import StoreError
-        from warroom.store.sessions import SessionError
-
-        try:
-            self.inner.finish(scorecard)
-        except (SessionError, StoreError, OSError, ValueError) as exc:  # OSError/ValueError: the journal's end line
-            raise SessionUnavailable(f"{exc}") from None
-
-    def close(self) -> None:
-        """Close the journal without storing a result (a later start recovers it as abandoned)."""
-        self.inner.close()
 
 
 class DrillProblem(Exception):
