@@ -217,3 +217,25 @@ async def test_in_the_tutorial_a_dialog_records_nothing_and_does_not_complete_th
         await pilot.press("space")  # the lesson completes on the trainee's own pause
         await pilot.pause()
         assert live.paused and live.tutor.index == 1 and [a.kind for a in live.replay.actions] == [P]
+
+
+async def test_a_dialog_whose_pause_cannot_be_saved_still_opens_and_nothing_resumes(wall, services):
+    from warroom.tui.services import JournalUnwritable
+
+    from .test_journal_failure import break_journal
+
+    app = _app(wall, services)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        await advance(pilot, 5)
+        break_journal(live)
+        await pilot.press("question_mark")  # its pause cannot be written: the drill stops for good
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and isinstance(live.journal_error, JournalUnwritable)
+        assert live.paused and not live.dialog_paused and live.replay.actions == []
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is live and live.paused and live.replay.actions == []
+        await advance(pilot, 4)
+        assert live.replay.now == 5

@@ -127,7 +127,7 @@ class DrillScreen(Screen[None]):
 
     def _pause_for_dialog(self) -> bool:
         """Pause the drill for a dialog (practice, with the drill clock running); True when a pause was recorded."""
-        if self.mode != PRACTICE or self.paused or self.finished or self.replay.ended or self.journal_error:
+        if self.mode != PRACTICE or self.paused or self.finished or self.replay.ended or self.journal_error is not None:
             return False
         if self._act(self.replay.pause) is None:
             return False
