@@ -51,7 +51,9 @@ async def test_escalating_s1_citing_the_evidence_contains(services):
         assert "CONTAINED" in flat and "cited e04 (evidence)" in flat
     stored = _stored(services)
     assert (stored.outcome, stored.total) == ("contained", 100)
-    assert stored.actions[-1].kind is ActionKind.ESCALATE and stored.actions[-1].cites == ("e04",)
+    # practice: the dialog paused the drill; the escalation resumed it (the re-plan plays)
+    assert [a.kind for a in stored.actions] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME]
+    assert stored.actions[1].cites == ("e04",)
 
 
 async def test_escalating_s1_citing_only_the_distractor_is_the_right_step_unsupported(services):
@@ -71,7 +73,8 @@ async def test_escalating_s1_citing_only_the_distractor_is_the_right_step_unsupp
         assert "but you cited e07 (a distractor): nothing that shows the fault. The events that do: e04." in flat
     stored = _stored(services)
     assert (stored.outcome, stored.total) == ("right_step_unsupported", 10)
-    assert stored.actions[-1].cites == ("e07",)
+    assert [a.kind for a in stored.actions] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME]
+    assert stored.actions[1].cites == ("e07",)
     assert stored.scorecard["scoring_version"] == SCORING_VERSION and stored.time_to_detect is None
 
 
@@ -107,7 +110,10 @@ async def test_citations_are_added_and_removed_with_the_keyboard_and_flags_are_c
         assert app.live.replay.contained
         await advance(pilot, 5)  # the re-plan plays; the session is stored as the debrief opens
     stored = _stored(services)
-    assert stored.outcome == "contained" and stored.actions[-1].cites == ("e07", "e03", "e04")
+    assert stored.outcome == "contained" and [a.kind for a in stored.actions] == [
+        ActionKind.PAUSE, ActionKind.FLAG, ActionKind.RESUME, ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME,
+    ]
+    assert stored.actions[4].cites == ("e07", "e03", "e04")
 
 
 async def test_citing_nothing_is_possible_and_says_so(services):
@@ -127,7 +133,9 @@ async def test_citing_nothing_is_possible_and_says_so(services):
         await pilot.pause()
         await advance(pilot, 5)
     stored = _stored(services)
-    assert stored.outcome == "right_step_unsupported" and stored.actions[-1].cites == ()
+    assert stored.outcome == "right_step_unsupported"
+    assert [a.kind for a in stored.actions] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME]
+    assert stored.actions[1].cites == ()
 
 
 async def test_the_evidence_list_pages_and_a_click_highlights_an_event(services):

@@ -121,3 +121,45 @@ def test_progress_cells_and_the_review_mode_line():
     assert mode_line(guess) == "assessment"
     calm = SimpleNamespace(mode="practice", set_id=None, pauses=0, paused_seconds=0.0, wall_time_to_detect=None)
     assert mode_line(calm) == "practice  ·  no pauses"
+
+
+def test_past_due_is_from_the_trainees_local_midnight_not_utcs(tmp_path: Path, monkeypatch):
+    from datetime import UTC, date, datetime, timedelta, timezone
+
+    import warroom.tui.drillsets as drillsets
+
+    path = write_set(tmp_path, "set: wk\ntitle: Week\ndue: 2026-12-15\ndrills: [duplicate-charge-refunds]\n")
+    active = load_active_set(path)
+    assert active.due_text(date(2026, 12, 15)) == "due 2026-12-15"  # the due day itself is not past due
+    assert active.due_text(date(2026, 12, 16)) == "due 2026-12-15 (past due)"
+
+    # 03:00 UTC on the 16th is still the 15th in San Francisco (UTC-8) and already the 16th in Tokyo (UTC+9)
+    moment = datetime(2026, 12, 16, 3, 0, tzinfo=UTC)
+    west, east = timezone(timedelta(hours=-8)), timezone(timedelta(hours=9))
+    assert drillsets.local_today(moment, west) == date(2026, 12, 15)
+    assert drillsets.local_today(moment, east) == date(2026, 12, 16)
+    # and 20:00 UTC on the 15th is already the 16th in Tokyo: past due there, although UTC's date is the 15th
+    assert drillsets.local_today(datetime(2026, 12, 15, 20, 0, tzinfo=UTC), east) == date(2026, 12, 16)
+
+    # Without a date, due_text takes the local date now: a trainee west of UTC is not past due at 03:00 UTC
+    real = drillsets.local_today
+    monkeypatch.setattr(drillsets, "local_today", lambda: real(moment, west))
+    assert active.due_text() == "due 2026-12-15"
+    monkeypatch.setattr(drillsets, "local_today", lambda: real(moment, east))
+    assert active.due_text() == "due 2026-12-15 (past due)"
+
+
+def test_local_today_defaults_to_the_machines_time_zone(monkeypatch):
+    import time
+    from datetime import UTC, date, datetime
+
+    from warroom.tui.drillsets import local_today
+
+    moment = datetime(2026, 12, 16, 3, 0, tzinfo=UTC)
+    monkeypatch.setenv("TZ", "<-08>8")  # a POSIX zone string (UTC-8): needs no time zone database
+    time.tzset()
+    try:
+        assert local_today(moment) == date(2026, 12, 15)
+    finally:
+        monkeypatch.undo()
+        time.tzset()

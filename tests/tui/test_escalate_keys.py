@@ -60,7 +60,8 @@ async def test_e_k_enter_asks_before_escalating_and_n_goes_back(services):
         assert app.screen is screen and not screen.asking
         await pilot.press("enter", "escape")  # asked again; escape goes back to the dialog, not out of it
         assert app.screen is screen and not screen.asking
-        assert len(live.replay.actions) == before
+        # nothing sent: the only action is the dialog's pause (practice), and the drill stays paused under it
+        assert [a.kind for a in live.replay.actions[before:]] == [ActionKind.PAUSE] and live.paused
 
 
 async def test_typing_a_step_id_jumps_to_it_and_the_reason_needs_tab(services):
@@ -80,8 +81,11 @@ async def test_typing_a_step_id_jumps_to_it_and_the_reason_needs_tab(services):
         await pilot.press("y")
         await pilot.pause()
         assert app.screen is live
-        last = live.replay.actions[-1]
+        # the dialog's pause, the (false) escalation, and the resume it brings: the trace runs on
+        assert [a.kind for a in live.replay.actions[-3:]] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME]
+        last = live.replay.actions[-2]
         assert (last.kind, last.step, last.note) == (ActionKind.ESCALATE, "s3", "jk rows")
+        assert not live.paused
 
 
 async def test_enter_with_no_step_chosen_says_so_and_sends_nothing(services):
@@ -91,7 +95,7 @@ async def test_enter_with_no_step_chosen_says_so_and_sends_nothing(services):
         before = len(live.replay.actions)
         await pilot.press("e", "enter")
         assert isinstance(app.screen, EscalateScreen)
-        assert len(live.replay.actions) == before
+        assert [a.kind for a in live.replay.actions[before:]] == [ActionKind.PAUSE]  # the dialog's pause alone
 
 
 async def test_opens_on_the_flagged_or_chosen_events_step(services):
@@ -126,8 +130,9 @@ async def test_keys_typed_at_once_after_e_all_reach_the_dialog(services):
             await pilot.pause()
         new = live.replay.actions[len(before):]
         # Nothing reached the war room (space would pause, f flag, q ask to quit, e open a second dialog).
-        assert [a.kind for a in new] == [ActionKind.ESCALATE], new
-        assert (new[0].step, new[0].note) == ("s1", "rows from a cache f q e")
+        # (the dialog's pause, the escalation, and its resume, in practice)
+        assert [a.kind for a in new] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME], new
+        assert (new[1].step, new[1].note) == ("s1", "rows from a cache f q e")
         assert live.replay.contained
 
 

@@ -81,6 +81,9 @@ async def test_the_stored_scorecard_is_the_score_of_the_stored_log(services):
     with ResultsStore(services.data_dir) as store:
         (row,) = store.query(trainee="tester")
         stored = store.get(row.session_id)
-    assert [a.kind for a in stored.actions] == [ActionKind.PAUSE, ActionKind.RESUME, ActionKind.QUIT]
+    # space paused and resumed; the quit's confirmation paused again (practice), and the quit ended the drill
+    assert [a.kind for a in stored.actions] == [
+        ActionKind.PAUSE, ActionKind.RESUME, ActionKind.PAUSE, ActionKind.QUIT,
+    ]
     assert stored.actions == live.replay.actions
     assert stored.scorecard == score(live.drill, stored.actions).to_dict()

@@ -86,7 +86,9 @@ async def test_escalate_hint_and_reason_box_show_and_escalation_needs_confirmati
         assert not any(a.kind is ActionKind.ESCALATE for a in live.replay.actions)
         await pilot.press("y")
         await pilot.pause()
-        action = live.replay.actions[-1]
+        # practice: the dialog paused the drill; the escalation resumed it
+        assert [a.kind for a in live.replay.actions] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME]
+        action = live.replay.actions[1]
         assert (action.kind, action.step, action.note) == (ActionKind.ESCALATE, "s1", None)
         assert live.replay.contained
 
@@ -104,7 +106,8 @@ async def test_escalate_tab_and_shift_tab_move_between_the_list_and_the_reason(s
         assert app.screen.step == "s2"
         await pilot.press("up", "enter", "y")
         await pilot.pause()
-        action = live.replay.actions[-1]
+        assert [a.kind for a in live.replay.actions] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME]
+        action = live.replay.actions[1]
         assert (action.kind, action.step, action.note) == (ActionKind.ESCALATE, "s1", "stale")
         assert live.replay.contained
 

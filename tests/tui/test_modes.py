@@ -100,17 +100,17 @@ async def test_practice_pauses_show_in_scores_and_the_review(tmp_path):
     with ResultsStore(data) as store:
         [row] = store.query()
         session = store.get(row.session_id)
-    assert row.mode == "practice" and row.pauses == 2
+    assert row.mode == "practice" and row.pauses == 3  # two with space, and the escalation dialog's
     assert row.paused_seconds is not None and row.paused_seconds >= 0
     assert row.wall_time_to_detect is not None and row.wall_time_to_detect > 0
 
     runner = CliRunner()
     table = runner.invoke(main, ["scores", "--data-dir", str(data)], env={"COLUMNS": "200"})
     assert table.exit_code == 0, table.output
-    assert "mode" in table.stdout and "practice, 2 pauses" in table.stdout
+    assert "mode" in table.stdout and "practice, 3 pauses" in table.stdout
     exported = runner.invoke(main, ["scores", "--data-dir", str(data), "--format", "json"])
     [item] = json.loads(exported.stdout)
-    assert (item["mode"], item["pauses"]) == ("practice", 2)
+    assert (item["mode"], item["pauses"]) == ("practice", 3)
     assert item["wall_time_to_detect"] == row.wall_time_to_detect
     only = runner.invoke(main, ["scores", "--data-dir", str(data), "--mode", "assessment"])
     assert only.stdout.strip() == "No sessions match."
@@ -120,4 +120,4 @@ async def test_practice_pauses_show_in_scores_and_the_review(tmp_path):
     review = ReviewApp(load_review(session))
     async with review.run_test(size=(160, 50)):
         head = str(review.screen.query_one("#review-head", Static).content)
-    assert "practice" in head and "2 pauses" in head and "wall-clock time to detect" in head
+    assert "practice" in head and "3 pauses" in head and "wall-clock time to detect" in head

@@ -52,8 +52,14 @@ async def test_play_to_containment_by_keys(services):
             ("duplicate-charge-refunds", "contained", card.total)
         ]
         stored = store.get(rows[0].session_id)
-        assert [a.kind for a in stored.actions] == [ActionKind.INSPECT, ActionKind.ESCALATE]
-        assert stored.actions[1].note == "snapshot from last week"
+        # practice: each dialog is a recorded pause (the one cancelled with escape too); the confirmed escalation
+        # resumes the drill itself, with no second resume
+        assert [a.kind for a in stored.actions] == [
+            ActionKind.INSPECT, ActionKind.PAUSE, ActionKind.RESUME, ActionKind.PAUSE, ActionKind.ESCALATE,
+            ActionKind.RESUME,
+        ]
+        assert stored.actions[4].note == "snapshot from last week"
+        assert {a.t for a in stored.actions} == {12}  # the drill clock stood still while the dialogs were open
 
 
 async def test_false_escalation_is_answered_and_play_goes_on(services):
@@ -154,10 +160,13 @@ async def test_quit_mid_drill_keeps_the_session_as_abandoned(services):
         assert len(rows) == 1 and rows[0].outcome == "abandoned"
         stored = store.get(rows[0].session_id)
         assert [(a.kind, a.event, a.note) for a in stored.actions] == [
+            (ActionKind.PAUSE, None, None),
             (ActionKind.FLAG, "e04", "cache"),
+            (ActionKind.RESUME, None, None),
+            (ActionKind.PAUSE, None, None),
             (ActionKind.QUIT, None, None),
         ]
-        assert stored.actions[1].t == 21
+        assert stored.actions[-1].t == 21
 
 
 async def test_quit_can_be_cancelled(services):

@@ -105,7 +105,8 @@ async def test_f_toggles_a_flag_and_unflag_is_journaled(services):
         assert live.replay.flagged == {}
         assert not timeline.is_flagged("e04") and screen_text(app).count("⚑") == 1  # the header only
         kinds = [a.kind for a in live.replay.actions]
-        assert kinds == [ActionKind.FLAG, ActionKind.UNFLAG]
+        # the flag dialog paused the drill (practice) and resumed it once the flag was set; unflag has no dialog
+        assert kinds == [ActionKind.PAUSE, ActionKind.FLAG, ActionKind.RESUME, ActionKind.UNFLAG]
         await pilot.press("f", "enter")  # and on again: one flag, not two
         assert list(live.replay.flagged) == ["e04"]
         assert score(live.drill, live.replay.actions).outcome is not None  # the log replays
@@ -181,7 +182,10 @@ async def test_stored_session_keeps_the_unflag(services):
     with ResultsStore(services.data_dir) as store:
         row = store.query(trainee="tester")[0]
         kinds = [a.kind for a in store.get(row.session_id).actions]
-    assert kinds == [ActionKind.FLAG, ActionKind.UNFLAG, ActionKind.QUIT]
+    # each dialog (the flag's note, the quit's confirmation) is a pause; a confirmed quit ends the drill paused
+    assert kinds == [
+        ActionKind.PAUSE, ActionKind.FLAG, ActionKind.RESUME, ActionKind.UNFLAG, ActionKind.PAUSE, ActionKind.QUIT,
+    ]
 
 
 async def test_enter_pressed_again_at_the_briefing_starts_one_session_only(services):

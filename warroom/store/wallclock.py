@@ -1,7 +1,8 @@
 """The wall-clock figures of a played session, from the wall-clock times (``at``) of its journal's action lines.
 
-The drill clock stops while a practice session is paused, so the drill-clock time to detect says nothing of how long
-the trainee really took; these figures do (docs/sessions.md, "Wall-clock figures"):
+The drill clock stops while a practice session is paused (by the trainee, or by a dialog: recorded alike, a ``pause``
+then a ``resume``), so the drill-clock time to detect says nothing of how long the trainee really took; these
+figures do (docs/sessions.md, "Wall-clock figures"):
 
 - **pauses**: how many ``pause`` actions the session has;
 - **paused seconds**: the wall seconds from each ``pause`` to the ``resume`` after it, summed; a pause never resumed

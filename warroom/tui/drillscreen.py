@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from rich.text import Text
 from textual.clock import Clock
 from textual.reactive import Reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
 
 from warroom.core.replay import EndReason, Replay
+from warroom.tui.drillsets import PRACTICE
 from warroom.tui.flow import ShowDebrief
 from warroom.tui.services import JournalUnwritable, SessionUnavailable
 
@@ -43,8 +44,9 @@ class DrillScreen(Screen[None]):
         services: scores the session at its end (:meth:`~warroom.tui.services.Services.score`).
         clock: the real-time clock the drill clock follows (the app's; a ``MockClock`` in tests).
         speed: initial playback speed (drill seconds per real second).
-        mode: ``practice`` (pause and speeds as the trainee likes; the drill clock stops under a dialog) or
-            ``assessment`` (1x only, no pause, and the drill clock keeps running while a dialog is open).
+        mode: ``practice`` (pause and speeds as the trainee likes; the drill clock stops under a dialog, recorded
+            as a pause: :meth:`open_dialog`), ``assessment`` (1x only, no pause, and the drill clock keeps running
+            while a dialog is open) or ``tutorial`` (the clock stops under a dialog, and nothing is recorded for it).
     """
 
     #: The focused widget, as Textual's ``Screen.focused`` but without repainting the whole screen when the focus
@@ -86,10 +88,60 @@ class DrillScreen(Screen[None]):
         self._notes: dict[str, Text] = {}
         #: Set when the session journal could not be written: the drill is paused for good, nothing more is recorded.
         self.journal_error: JournalUnwritable | None = None
+        #: True while the drill is paused because a dialog is open over it (see :meth:`open_dialog`).
+        self.dialog_paused = False
 
     def _set_paused(self, paused: bool) -> None:
         """Stop (True) or restart the drill clock; the war room implements it."""
         raise NotImplementedError
+
+    # -- dialogs ------------------------------------------------------------------------------------------------
+
+    def open_dialog(self, dialog: ModalScreen[_T], answer: Callable[[_T | None], None] | None = None) -> None:
+        """Open ``dialog`` over the drill; ``answer`` (if any) is called with what it dismisses with.
+
+        In practice mode a dialog stops the drill clock and that is recorded: when the clock runs as the dialog
+        opens (not paused by the trainee, not ended, the journal writable), a ``pause`` action is journalled through
+        the Replay, as the space key does; once the dialog is closed and its ``answer`` applied, a ``resume`` is
+        journalled if the drill is still paused by the dialog (not ended: a quit, or a containment that ends the
+        drill; not resumed already: a confirmed escalation resumes the drill itself). So the session's pauses and
+        paused seconds count the time spent in dialogs. A trainee who had paused stays paused, with nothing more
+        journalled. In assessment mode the clock runs on under the dialog, in tutorial mode it stops unrecorded
+        (its lessons complete on action kinds): nothing is journalled in either.
+
+        The resume follows the answer in one callback, rather than waiting for Textual's ``ScreenResume``: that
+        event and the dialog's answer reach the screen in no fixed order (the answer is run by the app's message
+        pump), and an escalation must be journalled before the resume.
+        """
+        held = self._pause_for_dialog()
+
+        def closed(result: _T | None) -> None:
+            try:
+                if answer is not None:
+                    answer(result)
+            finally:
+                if held:
+                    self._resume_after_dialog()
+
+        self.app.push_screen(dialog, closed)
+
+    def _pause_for_dialog(self) -> bool:
+        """Pause the drill for a dialog (practice, with the drill clock running); True when a pause was recorded."""
+        if self.mode != PRACTICE or self.paused or self.finished or self.replay.ended or self.journal_error is not None:
+            return False
+        if self._act(self.replay.pause) is None:
+            return False
+        self._set_paused(True)
+        self.dialog_paused = True
+        return True
+
+    def _resume_after_dialog(self) -> None:
+        """Resume the drill after a dialog that paused it, if it is still paused by that dialog."""
+        held, self.dialog_paused = self.dialog_paused, False
+        if not held or not self.paused or self.finished or self.replay.ended or self.journal_error is not None:
+            return
+        if self._act(self.replay.resume) is not None:
+            self._set_paused(False)
 
     # -- actions ------------------------------------------------------------------------------------------------
 

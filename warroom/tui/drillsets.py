@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +75,13 @@ class DrillProgress:
         return state if self.left is None else f"{state} · {self.left} left"
 
 
+def local_today(now: datetime | None = None, tz: tzinfo | None = None) -> date:
+    """The trainee's date: ``now`` (an aware datetime; None: the current time) in the time zone ``tz`` (None: the
+    machine's local time zone, as the trainee's clock shows it), so a set due on a day is past due from the
+    trainee's midnight after it, not from UTC's."""
+    return (now if now is not None else datetime.now(UTC)).astimezone(tz).date()
+
+
 @dataclass(frozen=True)
 class ActiveSet:
     """The drill set a session of ``warroom --set FILE`` is played in: its file ``path``, the validated ``model``
@@ -107,11 +114,12 @@ class ActiveSet:
         return out
 
     def due_text(self, today: date | None = None) -> str:
-        """``due 2026-12-15`` (``… (past due)`` after it), or "" when the set has no due date."""
+        """``due 2026-12-15`` (``… (past due)`` after it), or "" when the set has no due date. ``today``: the
+        trainee's date (None: :func:`local_today`, the local date now); past due is from the day after ``due``."""
         due = self.model.due_date
         if due is None:
             return ""
-        today = today or datetime.now(UTC).date()
+        today = today or local_today()
         return f"due {due.isoformat()}" + (" (past due)" if today > due else "")
 
     def next_adaptive(self, trainee: str, set_rows: Sequence[Any], record_rows: Sequence[Any]) -> Drill | None:

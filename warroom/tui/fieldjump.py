@@ -111,9 +111,10 @@ def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, pat
 
 def open_field_jump(screen: Any, inspector: Any) -> None:
     """Ask for a field path of the event selected on ``screen`` (a war-room screen: ``selected_event()``,
-    ``notify``) and scroll ``inspector`` to it (:func:`jump_to_field`); with no event selected, say so."""
+    ``notify``, ``open_dialog``) and scroll ``inspector`` to it (:func:`jump_to_field`); with no event selected, say
+    so."""
     ev = screen.selected_event()
     if ev is None:
         screen.notify("Select a trace event first.", severity="warning", markup=False)
         return
-    screen.app.push_screen(FieldScreen(ev.id), partial(jump_to_field, screen.notify, inspector, ev.id))
+    screen.open_dialog(FieldScreen(ev.id), partial(jump_to_field, screen.notify, inspector, ev.id))

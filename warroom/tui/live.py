@@ -3,8 +3,9 @@
 :class:`WarRoomScreen` is a thin view over a :class:`~warroom.core.replay.Replay`. A ticker (about 10 Hz) reads the
 app's injected clock (handed to the screen: :attr:`WarroomApp.clock`), turns the real seconds since the last tick
 into drill seconds (times the playback speed) and advances the Replay, unless the drill is paused or a dialog is
-open. Every trainee action goes through the Replay, whose ``on_action`` hook is the session recorder, so each action
-is journalled before the screen moves on. Outcome and score come from the scoring function at the end, never from here.
+open (in practice a recorded pause: ``DrillScreen.open_dialog``). Every trainee action goes through the Replay, whose
+``on_action`` hook is the session recorder, so each action is journalled before the screen moves on. Outcome and
+score come from the scoring function at the end, never from here.
 """
 
 from __future__ import annotations
@@ -320,7 +321,7 @@ class WarRoomScreen(DrillScreen):
             self.query_one(TraceTable).mark_flagged(ev.id)
             self.notify(f"Flagged {fmt.clean_line(ev.id)}.", markup=False, timeout=2)
 
-        self.app.push_screen(FlagScreen(ev.id, summarize(ev)), done)
+        self.open_dialog(FlagScreen(ev.id, summarize(ev)), done)
 
     def action_escalate(self) -> None:
         """Escalate to the planner naming a plan step and citing events. The dialog opens on the step of the
@@ -334,7 +335,7 @@ class WarRoomScreen(DrillScreen):
         cited = ([ev.id] if ev is not None else []) + list(self.replay.flagged)
         dialog = EscalateScreen(self.drill.plan, step, self.replay.released, cited,
                                 origins=self.drill.schema_version >= 2)
-        self.app.push_screen(dialog, self.escalate_to)
+        self.open_dialog(dialog, self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:
         """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false escalation."""
@@ -394,7 +395,7 @@ class WarRoomScreen(DrillScreen):
                 self.abandon()
                 self.post_message(LeaveDrill())
 
-        self.app.push_screen(ConfirmScreen("Quit this drill?", "The session is kept, scored as abandoned."), done)
+        self.open_dialog(ConfirmScreen("Quit this drill?", "The session is kept, scored as abandoned."), done)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen.for_screen(self))
+        self.open_dialog(HelpScreen.for_screen(self))

@@ -53,7 +53,7 @@ WAR_ROOM_NOTES = (
     "escalation stops the cascade; "
     f"a wrong one costs a planner re-plan call and {fmt.seconds(FALSE_ESCALATION_DELAY)} of drill time while the "
     "trace runs on.\n\n"
-    "The clock stops while a dialog (this one too) is open."
+    "The clock stops while a dialog (this one too) is open; in practice the session records that as a pause."
 )
 
 

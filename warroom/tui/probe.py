@@ -113,7 +113,7 @@ def open_probe_dialog(screen: Any) -> None:
     ev = screen.selected_event()
     dialog = ProbeScreen(screen.drill.probes, ev.step if ev is not None else None,
                          lambda p: probe_status(screen.replay, p), lambda p: probe_cost(screen.drill, p))
-    screen.app.push_screen(dialog, lambda probe_id: request_probe(screen, probe_id))
+    screen.open_dialog(dialog, lambda probe_id: request_probe(screen, probe_id))
 
 
 def request_probe(screen: Any, probe_id: str | None) -> None:
