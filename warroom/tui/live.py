@@ -2,10 +2,9 @@
 
 :class:`WarRoomScreen` is a thin view over a :class:`~warroom.core.replay.Replay`. A ticker (about 10 Hz) reads the
 app's injected clock (handed to the screen: :attr:`WarroomApp.clock`), turns the real seconds since the last tick
-into drill seconds (times the playback speed) and advances the Replay, unless the drill is paused or a dialog is
-open (in practice a recorded pause: ``DrillScreen.open_dialog``). Every trainee action goes through the Replay, whose
-``on_action`` hook is the session recorder, so each action is journalled before the screen moves on. Outcome and
-score come from the scoring function at the end, never from here.
+into drill seconds (times the playback speed) and advances the Replay, unless paused or under a dialog (in practice
+a recorded pause: ``DrillScreen.open_dialog``). Every trainee action goes through the Replay (its ``on_action`` hook
+is the session recorder), so each is journalled before the screen moves on. The score comes from scoring at the end.
 """
 
 from __future__ import annotations
