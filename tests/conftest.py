@@ -34,3 +34,45 @@ def _clear_ambient_settings(monkeypatch: pytest.MonkeyPatch) -> None:
         if (name.startswith("WARROOM_") and name not in _KEEP) or name in _AMBIENT:
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+#: Test files whose tests take many seconds each (real processes and servers, every bundled drill on screen, long
+#: fuzz runs), slowest single test first (durations of 2026-12-01, benchmarks/README.md "Test-suite time"). They run
+#: first: under ``-n auto`` the workers then share them out at the start, and the run ends on short tests instead of
+#: one worker finishing a 30-second test alone. A file missing from the tree is ignored.
+RUN_FIRST = (
+    "tests/tui/test_hygiene_screens.py",
+    "tests/tui/test_walkthrough.py",
+    "tests/serve/test_browser.py",
+    "tests/fuzz/test_loader_fuzz.py",
+    "tests/tui/test_annotate.py",
+    "tests/tui/test_terminal_lost.py",
+    "tests/serve/test_serve_http.py",
+    "tests/unit/test_import_yamlemit.py",
+    "tests/cli/test_import_cli.py",
+    "tests/tui/test_annotate_items.py",
+    "tests/tui/test_keys_and_dialogs.py",
+    "tests/tui/test_shape_large.py",
+    "tests/tui/test_damage_meter.py",
+    "tests/tui/test_shapes_origins_evidence.py",
+    "tests/tui/test_annotate_mark_column.py",
+    "tests/fuzz/test_journal_fuzz.py",
+    "tests/tui/test_debrief_80x24.py",
+    "tests/tui/test_shapes.py",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Move the tests of :data:`RUN_FIRST` to the front, file by file in its order; each file's tests and every other
+    test keep their order (a stable sort, so module-scoped fixtures still see their module's tests together)."""
+    rank = {name: i for i, name in enumerate(RUN_FIRST)}
+    root = config.rootpath
+
+    def key(item: pytest.Item) -> int:
+        try:
+            name = item.path.relative_to(root).as_posix()
+        except ValueError:
+            return len(rank)
+        return rank.get(name, len(rank))
+
+    items.sort(key=key)
