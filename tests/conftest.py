@@ -62,6 +62,17 @@ RUN_FIRST = (
 )
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: two workers per core this process may run on. A terminal UI test spends most of its time asleep
+    in Textual's pilot, which waits for the app to go idle in slices of 20 ms after every key and pause (as the real-
+    process tests wait for their processes): with one worker per core the cores sit idle half the run (measured in
+    benchmarks/README.md, "Test-suite time"). ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still sets the number."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return 2 * cores
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Move the tests of :data:`RUN_FIRST` to the front, file by file in its order; each file's tests and every other
     test keep their order (a stable sort, so module-scoped fixtures still see their module's tests together)."""
