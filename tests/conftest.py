@@ -38,8 +38,9 @@ def _clear_ambient_settings(monkeypatch: pytest.MonkeyPatch) -> None:
 
 #: Test files whose tests take many seconds each (real processes and servers, every bundled drill on screen, long
 #: fuzz runs), slowest single test first (durations of 2026-12-01, benchmarks/README.md "Test-suite time"). They run
-#: first: under ``-n auto`` the workers then share them out at the start, and the run ends on short tests instead of
-#: one worker finishing a 30-second test alone. A file missing from the tree is ignored.
+#: first: under ``-n auto --dist worksteal`` the workers share them out at the start (an idle worker takes half of a
+#: busy one's queue), and the run ends on short tests instead of one worker finishing a 30-second test alone. A file
+#: missing from the tree is ignored.
 RUN_FIRST = (
     "tests/tui/test_hygiene_screens.py",
     "tests/tui/test_walkthrough.py",
