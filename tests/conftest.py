@@ -34,3 +34,57 @@ def _clear_ambient_settings(monkeypatch: pytest.MonkeyPatch) -> None:
         if (name.startswith("WARROOM_") and name not in _KEEP) or name in _AMBIENT:
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+#: Test files whose tests take many seconds each (real processes and servers, every bundled drill on screen, long
+#: fuzz runs), slowest single test first (durations of 2026-12-01, benchmarks/README.md "Test-suite time"). They run
+#: first: under ``-n auto --dist worksteal`` the workers share them out at the start (an idle worker takes half of a
+#: busy one's queue), and the run ends on short tests instead of one worker finishing a 30-second test alone. A file
+#: missing from the tree is ignored.
+RUN_FIRST = (
+    "tests/tui/test_hygiene_screens.py",
+    "tests/tui/test_walkthrough.py",
+    "tests/serve/test_browser.py",
+    "tests/fuzz/test_loader_fuzz.py",
+    "tests/tui/test_annotate.py",
+    "tests/tui/test_terminal_lost.py",
+    "tests/serve/test_serve_http.py",
+    "tests/unit/test_import_yamlemit.py",
+    "tests/cli/test_import_cli.py",
+    "tests/tui/test_annotate_items.py",
+    "tests/tui/test_keys_and_dialogs.py",
+    "tests/tui/test_shape_large.py",
+    "tests/tui/test_damage_meter.py",
+    "tests/tui/test_shapes_origins_evidence.py",
+    "tests/tui/test_annotate_mark_column.py",
+    "tests/fuzz/test_journal_fuzz.py",
+    "tests/tui/test_debrief_80x24.py",
+    "tests/tui/test_shapes.py",
+)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: two workers per core this process may run on. A terminal UI test spends most of its time asleep
+    in Textual's pilot, which waits for the app to go idle in slices of 20 ms after every key and pause (as the real-
+    process tests wait for their processes): with one worker per core the cores sit idle half the run (measured in
+    benchmarks/README.md, "Test-suite time"). ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still sets the number."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return 2 * cores
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Move the tests of :data:`RUN_FIRST` to the front, file by file in its order; each file's tests and every other
+    test keep their order (a stable sort, so module-scoped fixtures still see their module's tests together)."""
+    rank = {name: i for i, name in enumerate(RUN_FIRST)}
+    root = config.rootpath
+
+    def key(item: pytest.Item) -> int:
+        try:
+            name = item.path.relative_to(root).as_posix()
+        except ValueError:
+            return len(rank)
+        return rank.get(name, len(rank))
+
+    items.sort(key=key)

@@ -13,6 +13,8 @@ from serve_support import TOKENS, serving, terminal_text
 PICKER_TEXT = "Tutorial: where-is"
 #: The title of carbon-aware-memo, the one drill of the set the play test serves.
 SET_DRILL_TEXT = "Evidence memo"
+#: The line under every briefing (warroom/tui/briefing.py).
+BRIEFING_TEXT = "Press enter to start the drill clock"
 
 
 def _frames_text(frames: list[bytes | str]) -> str:
@@ -82,12 +84,15 @@ def test_a_browser_plays_a_drill_to_containment_and_the_session_is_stored(tmp_pa
             wait_for(SET_DRILL_TEXT)
             page.click("body")  # the terminal takes the keys (the click may land on a row of the picker)
             page.keyboard.press("Home")  # so back to the first drill, whatever row the click selected
+            mark = len(frames)
+            page.keyboard.press("Enter")  # the briefing
+            wait_for(BRIEFING_TEXT, since=mark)
+            page.keyboard.press("Enter")  # the war room
             journals = served.data_dir / "journals"
             deadline = time.monotonic() + 30
-            while not (journals.is_dir() and list(journals.glob("*.jsonl"))):  # briefing, then the war room
+            while not (journals.is_dir() and list(journals.glob("*.jsonl"))):
                 assert time.monotonic() < deadline, "the war room did not open"
-                page.keyboard.press("Enter")
-                page.wait_for_timeout(1500)
+                page.wait_for_timeout(200)
             mark = len(frames)
             page.keyboard.press("+")
             page.keyboard.press("+")  # 4x

@@ -19,6 +19,8 @@ from warroom.store.results import ResultsStore, StoreError
 
 # the tutorial's title: the picker's first row for a new trainee (every roster trainee of these tests is new)
 PICKER_TEXT = "Tutorial: where-is"
+# the line under every briefing (warroom/tui/briefing.py)
+BRIEFING_TEXT = "Press enter to start the drill clock"
 
 
 def _stored(data_dir: Path, timeout: float = 30.0) -> list:
@@ -42,21 +44,21 @@ def _journals(data_dir: Path) -> list[Path]:
 
 
 async def _enter_war_room(ws: aiohttp.ClientWebSocketResponse, data_dir: Path) -> str:
-    """From the picker, open the first drill's briefing and start it (enter, enter, one key at a time, each once
-    the screen has settled); returns the terminal output seen."""
+    """From the picker, open the first drill's briefing and start it (enter, enter, each key once the screen it is
+    meant for is drawn); returns the terminal output seen."""
     text = await read_until(ws, PICKER_TEXT)
+    await ws.send_json(["stdin", "\r"])
+    text += await read_until(ws, BRIEFING_TEXT)
+    await ws.send_json(["stdin", "\r"])
     deadline = time.monotonic() + 30
     while not _journals(data_dir):  # the drill's journal exists once the war room opened
         assert time.monotonic() < deadline, "the war room did not open"
-        await ws.send_json(["stdin", "\r"])
-        settle = time.monotonic() + 1.5
-        while time.monotonic() < settle:
-            try:
-                message = await ws.receive(timeout=0.3)
-            except TimeoutError:
-                continue
-            if message.type == aiohttp.WSMsgType.BINARY:
-                text += message.data.decode("utf-8", "replace")
+        try:
+            message = await ws.receive(timeout=0.1)
+        except TimeoutError:
+            continue
+        if message.type == aiohttp.WSMsgType.BINARY:
+            text += message.data.decode("utf-8", "replace")
     return text
 
 
