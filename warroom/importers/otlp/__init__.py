@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.importers.otlp.build import trace_to_drill
-from warroom.importers.otlp.spans import Span, SpanEvent, group_traces, read_spans
+from warroom.importers.otlp.spans import Span, SpanEvent, group_traces, read_spans, span_id_hex
 from warroom.importers.otlp.steps import Classifier, Step
 from warroom.importers.tracekit import DEFAULT_DIFFICULTY, TraceError, TraceOptions, drill_id, import_files
 from warroom.importers.who_and_when.files import ImportReport
@@ -59,11 +59,12 @@ def _drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, 
 
 
 def pick_trace(traces: dict[str, list[Span]], trace_id: str | None) -> dict[str, list[Span]]:
-    """``traces`` (by trace id), or only the one ``trace_id`` names (any case, surrounding spaces ignored) when it is
-    given. Raises TraceError naming the trace ids found when it is not among them."""
+    """``traces`` (by trace id), or only the one ``trace_id`` names (hex in any case, or base64 as protobuf's JSON
+    mapping writes it; surrounding spaces ignored) when it is given. Raises TraceError naming the trace ids found
+    when it is not among them."""
     if trace_id is None:
         return traces
-    wanted = trace_id.strip().lower()
+    wanted = span_id_hex(trace_id, 16)
     if wanted in traces:
         return {wanted: traces[wanted]}
     found = list(traces)

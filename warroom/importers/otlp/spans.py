@@ -9,6 +9,9 @@ number, ``doubleValue``, ``boolValue``, ``arrayValue``, ``kvlistValue``, ``bytes
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,6 +84,25 @@ def attributes(items: Any) -> dict[str, Any]:
     return out
 
 
+_HEX = re.compile(r"^[0-9a-fA-F]*$")
+
+
+def span_id_hex(value: str, size: int) -> str:
+    """A trace id (``size`` 16 bytes) or span id (8 bytes) as lower-case hex. OTLP/JSON writes ids as hex, but
+    protobuf's own JSON mapping (``MessageToJson`` of an export request, as some tools and scripts write it) writes
+    these bytes fields as base64 (``05YzKwX9MOojztng31EJ7w==``): an id that is not hex and decodes as base64 to
+    ``size`` bytes is converted, so that it is the hex id a tracing UI shows. Anything else is kept, lower-cased."""
+    text = value.strip()
+    if not _HEX.match(text):
+        try:
+            raw = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            raw = b""
+        if len(raw) == size:
+            return raw.hex()
+    return text.lower()
+
+
 def _nanos(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise TraceError(f"{where} is not a time in nanoseconds")
@@ -96,13 +118,14 @@ def _nanos(value: Any, where: str) -> int:
 def _span(raw: Any, where: str, service: str) -> Span:
     if not isinstance(raw, dict):
         raise TraceError(f"{where} is a JSON {json_kind(raw)}, not a span")
-    trace_id, span_id = raw.get("traceId"), raw.get("spanId")
-    if not isinstance(trace_id, str) or not trace_id.strip("0"):
+    trace_raw, span_raw, parent_raw = raw.get("traceId"), raw.get("spanId"), raw.get("parentSpanId")
+    trace_id = span_id_hex(trace_raw, 16) if isinstance(trace_raw, str) else ""
+    span_id = span_id_hex(span_raw, 8) if isinstance(span_raw, str) else ""
+    parent = span_id_hex(parent_raw, 8) if isinstance(parent_raw, str) else ""
+    if not trace_id.strip("0"):
         raise TraceError(f"{where} has no traceId")
-    if not isinstance(span_id, str) or not span_id.strip("0"):
+    if not span_id.strip("0"):
         raise TraceError(f"{where} has no spanId")
-    parent_raw = raw.get("parentSpanId")
-    parent: str = parent_raw if isinstance(parent_raw, str) else ""
     start = _nanos(raw.get("startTimeUnixNano"), f"{where}.startTimeUnixNano")
     end = _nanos(raw.get("endTimeUnixNano", start), f"{where}.endTimeUnixNano")
     status_raw = raw.get("status")
@@ -112,7 +135,7 @@ def _span(raw: Any, where: str, service: str) -> Span:
                         attributes(e.get("attributes")))
               for i, e in enumerate(events_raw if isinstance(events_raw, list) else []) if isinstance(e, dict)]
     message = status.get("message")
-    return Span(trace_id.lower(), span_id.lower(), parent.lower().strip("0") and parent.lower(),
+    return Span(trace_id, span_id, parent.strip("0") and parent,
                 str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
                 status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service)
 

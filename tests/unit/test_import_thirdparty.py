@@ -1,0 +1,86 @@
+"""Traces as other tools export them (tests/fixtures/thirdparty, README.md there says where each comes from)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from trace_import_support import FIXTURES, only_missing_key
+
+from warroom.importers import openinference
+from warroom.importers.otlp import read_spans
+from warroom.importers.otlp.spans import span_id_hex
+from warroom.importers.tracekit import TraceOptions
+
+THIRD = FIXTURES / "thirdparty"
+OI_OPENAI = THIRD / "oi-openai.protobuf.json"
+OI_ANTHROPIC = THIRD / "oi-anthropic.jsonl"
+
+
+def test_protobuf_json_base64_ids_are_read_as_the_hex_ids_a_tracing_ui_shows() -> None:
+    raw = json.loads(OI_OPENAI.read_text(encoding="utf-8"))
+    first = raw["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
+    assert first["traceId"] == "05YzKwX9MOojztng31EJ7w=="  # base64, as MessageToJson writes bytes
+    spans = read_spans(OI_OPENAI)
+    assert {s.trace_id for s in spans} == {"d396332b05fd30ea23ced9e0df5109ef"}
+    by_id = {s.span_id: s for s in spans}
+    [root] = [s for s in spans if not s.parent_id]
+    assert root.name == "agent" and all(s.parent_id == root.span_id for s in spans if s is not root)
+    assert len(by_id) == 5
+    [(data, _)] = openinference.convert_file(OI_OPENAI)
+    assert "trace d396332b05fd30ea23ced9e0df5109ef" in data["source"]
+
+
+@pytest.mark.parametrize("given", ["05YzKwX9MOojztng31EJ7w==", "D396332B05FD30EA23CED9E0DF5109EF"])
+def test_trace_id_may_be_given_as_hex_or_base64(given: str) -> None:
+    [(data, _)] = openinference.convert_file(OI_OPENAI, TraceOptions(trace_id=given))
+    assert data["id"] == "openinference-oi-openai.protobuf"
+
+
+def test_base64_ids_never_merge_by_case() -> None:
+    # lower-casing base64 made these two span ids one ("span ... appears twice")
+    a, b = "AbCdEfGhIjI=", "abcdefghijI="
+    assert span_id_hex(a, 8) != span_id_hex(b, 8)
+    assert span_id_hex("00f067aa0ba902b7", 8) == "00f067aa0ba902b7"  # hex stays hex
+    assert span_id_hex("not an id", 8) == "not an id"
+
+
+def test_llm_spans_read_messages_not_the_raw_request_and_response() -> None:
+    [(data, _)] = openinference.convert_file(OI_OPENAI)
+    calls = [e for e in data["trace"] if e["kind"] == "planner_call"]
+    # the first turn only asks for tools: shown as otel shows them, never output.value's raw response JSON
+    assert calls[0]["content"] == ('[tool call get_invoices {"month": "2026-03"}]\n'
+                                   '[tool call get_credits {"month": "2026-03"}]')
+    assert calls[0]["finish_reason"] == "tool_calls"
+    assert calls[1]["content"] == "All March invoices fetched: 20 invoices."
+    assert calls[0]["usage"] == {"input_tokens": 120, "output_tokens": 30}
+
+
+def test_message_contents_parts_are_the_text() -> None:
+    drills = openinference.convert_file(OI_ANTHROPIC)
+    first, second = (d["trace"][0] for d, _ in drills)
+    assert first["content"] == 'Let me look that up.\n[tool call get_weather {"city": "Paris"}]'  # once, not twice
+    assert first["finish_reason"] == "tool_use"
+    assert second["content"] == "It is 18 C in Paris."
+    assert all(d["briefing"]["goal"] == "Weather in Paris?" for d, _ in drills)
+
+
+def test_a_user_message_of_parts_is_the_goal_not_the_request_json(tmp_path: Path) -> None:
+    # the LLM span alone (no AGENT span): its user message is recorded only as message_content parts
+    doc = json.loads(OI_OPENAI.read_text(encoding="utf-8"))
+    spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    doc["resourceSpans"][0]["scopeSpans"][0]["spans"] = [s for s in spans if s["name"] == "ChatCompletion"][:1]
+    doc["resourceSpans"][0]["scopeSpans"] = doc["resourceSpans"][0]["scopeSpans"][:1]
+    path = tmp_path / "llm.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    [(data, _)] = openinference.convert_file(path)
+    assert data["briefing"]["goal"] == "Reconcile March's invoices."
+
+
+def test_recorded_traces_import_as_drills_missing_only_the_answer_key(tmp_path: Path) -> None:
+    report = openinference.import_openinference([OI_OPENAI, OI_ANTHROPIC], tmp_path / "out")
+    assert not report.failed and len(report.results) == 3
+    for r in report.results:
+        assert r.output is not None
+        only_missing_key(r.output)
