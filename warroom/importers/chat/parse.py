@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from warroom.importers.chat.shapes import is_responses_items, normalize, system_prompt
 from warroom.importers.reading import json_kind, parse_json, read_text
 from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
@@ -30,6 +31,7 @@ class Message:
     tool_calls: tuple[ToolCall, ...] = ()
     answers: str | None = None
     name: str | None = None
+    error: bool = False
 
 
 @dataclass
@@ -47,16 +49,32 @@ class Conversation:
 def read_conversations(path: Path) -> list[Conversation]:
     """The conversations in the chat transcript file at ``path``. Raises TraceError (one line) for a file that is
     not UTF-8 JSON within the limits, or not one of the shapes."""
-    return conversations(parse_json(read_text(path, MAX_TRACE_BYTES, TraceError), TraceError, "a chat transcript"))
+    text = read_text(path, MAX_TRACE_BYTES, TraceError)
+    try:
+        data = parse_json(text, TraceError, "a chat transcript")
+    except TraceError as e:
+        if text.lstrip().startswith('{"resourceSpans"'):  # OTLP/JSON Lines
+            raise TraceError(f"{e}; {_OTLP_HINT}") from None
+        raise
+    return conversations(data)
 
 
 def _is_messages(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(m, dict) and "role" in m for m in value)
 
 
+_OTLP_HINT = ("this is OTLP/JSON traces, not a chat transcript: `warroom import otel` or `warroom import "
+              "openinference` reads them")
+
+
 def conversations(data: Any) -> list[Conversation]:
     """The conversations in parsed JSON ``data``: a message list, an object with ``messages`` (or tau-bench's
-    ``traj``), or an array of either. Raises TraceError naming where the shape is wrong."""
+    ``traj``), or an array of either; messages in the shapes :mod:`.shapes` reads too. Raises TraceError naming
+    where the shape is wrong."""
+    if is_responses_items(data):
+        raise TraceError("not a chat transcript: this is a list of OpenAI Responses API items (`type: "
+                         "function_call`, ...), not chat messages; `warroom import chat` reads chat-completions "
+                         "messages (`role`, `content`, `tool_calls`) and Anthropic Messages API messages")
     if _is_messages(data) or isinstance(data, dict):
         return [_conversation(data, "", None)]
     if isinstance(data, list) and data:
@@ -69,8 +87,11 @@ def conversations(data: Any) -> list[Conversation]:
 def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     notes: list[str] = []
     model = None
+    system: tuple[str, dict[str, Any]] | None = None
     if isinstance(item, dict):
         key = "messages" if "messages" in item else "traj" if "traj" in item else None
+        if key is None and "resourceSpans" in item:
+            raise TraceError(_OTLP_HINT)
         if key is None:
             raise TraceError(f"{where or 'the top level'}: an object without `messages` (or `traj`) is not a "
                              "conversation")
@@ -78,12 +99,17 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
         reward = item.get("reward")
         if isinstance(reward, (int, float)) and not isinstance(reward, bool):
             notes.append(f"the run's reward was {reward:g}")
+        prompt = system_prompt(item.get("system"))  # an Anthropic request body's system prompt
+        system = (f"{where}.system" if where else "system", prompt) if prompt else None
         where = f"{where}.{key}" if where else key
         item = item[key]
     if not isinstance(item, list) or not item:
         raise TraceError(f"{where or 'the top level'}: a conversation is a non-empty array of messages")
-    messages = [_message(m, f"{where}[{i}]") for i, m in enumerate(item)]
-    _check_answers(messages, where)
+    if is_responses_items(item):
+        return conversations(item)  # refused, by name
+    places = ([system] if system else []) + normalize(item, where)
+    messages = [_message(m, here) for here, m in places]
+    _check_answers(messages, [here for here, _ in places])
     return Conversation(where, index, messages, model, notes)
 
 
@@ -120,7 +146,7 @@ def _message(m: Any, where: str) -> Message:
     if role == "tool" and not (isinstance(answers, str) and answers):
         raise TraceError(f"{where}: a tool message needs the `tool_call_id` of the call it answers")
     name = m.get("name") if isinstance(m.get("name"), str) else None
-    return Message(role, text, calls, answers if role == "tool" else None, name)
+    return Message(role, text, calls, answers if role == "tool" else None, name, error=m.get("is_error") is True)
 
 
 def _tool_call(c: Any, where: str) -> ToolCall:
@@ -144,13 +170,14 @@ def _tool_call(c: Any, where: str) -> ToolCall:
     return ToolCall(c["id"], name, args)
 
 
-def _check_answers(messages: list[Message], where: str) -> None:
-    """Every tool message answers a call made earlier in the conversation; call ids are unique."""
+def _check_answers(messages: list[Message], places: list[str]) -> None:
+    """Every tool message answers a call made earlier in the conversation; call ids are unique. ``places`` says
+    where each message is in the file."""
     seen: set[str] = set()
-    for i, m in enumerate(messages):
+    for m, here in zip(messages, places, strict=True):
         for c in m.tool_calls:
             if c.call_id in seen:
-                raise TraceError(f"{where}[{i}]: tool call id {c.call_id!r} is used twice")
+                raise TraceError(f"{here}: tool call id {c.call_id!r} is used twice")
             seen.add(c.call_id)
         if m.answers is not None and m.answers not in seen:
-            raise TraceError(f"{where}[{i}].tool_call_id {m.answers!r} answers no earlier tool call")
+            raise TraceError(f"{here}.tool_call_id {m.answers!r} answers no earlier tool call")

@@ -1,0 +1,110 @@
+"""`warroom import chat` on other tools' message shapes (tests/fixtures/thirdparty, README.md there says where each
+comes from): Anthropic content blocks, legacy function calls, tau2-bench's flat tool calls, named agents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from trace_import_support import FIXTURES, only_missing_key
+
+from warroom.importers import chat
+from warroom.importers.tracekit import TraceError
+
+THIRD = FIXTURES / "thirdparty"
+
+
+def _only(name: str) -> dict:
+    [(data, _)] = chat.convert_file(THIRD / name)
+    return data
+
+
+def _kinds(data: dict) -> list[tuple[str, str]]:
+    return [(e["id"], e["kind"]) for e in data["trace"]]
+
+
+def test_anthropic_tool_use_and_tool_result_blocks_are_calls_and_results() -> None:
+    data = _only("chat-anthropic.json")
+    ev = {e["id"]: e for e in data["trace"]}
+    assert _kinds(data) == [
+        ("m000", "log"), ("m001", "human_message"), ("m002", "executor_message"),
+        ("toolu_01A09q90qw90lq917835lq9", "tool_call"), ("toolu_01B", "tool_call"),
+        ("m003", "tool_result"), ("m004", "tool_result"), ("m005", "human_message"), ("m006", "executor_message")]
+    assert ev["m000"]["content"] == "You are the refund agent of Acme. Refund only delivered orders."  # `system`
+    assert ev["m002"]["content"] == "Let me look up the order."  # no "[tool_use part]"
+    assert ev["toolu_01B"] == {**ev["toolu_01B"], "tool": "get_customer", "arguments": {"order_id": 42},
+                               "batch": "m002-batch"}
+    assert (ev["m003"]["call"], ev["m003"]["output"]) == ("toolu_01B", '{"customer": "c-7"}')
+    assert "status" not in ev["m003"]
+    assert ev["m004"] == {**ev["m004"], "call": "toolu_01A09q90qw90lq917835lq9",
+                          "output": "order service timed out", "status": "error"}  # is_error
+    assert ev["m005"]["content"] == "Any news?"  # the user's own text stays a user turn
+    assert [s["id"] for s in data["plan"]] == ["u01", "u02"]
+    assert data["models"]["executor"]["name"] == "claude-sonnet-4-20250514"
+
+
+def test_legacy_function_calls_answered_by_function_messages() -> None:
+    data = _only("chat-function-call.json")
+    ev = {e["id"]: e for e in data["trace"]}
+    calls = [e for e in data["trace"] if e["kind"] == "tool_call"]
+    assert [(c["id"], c["tool"], c["arguments"]) for c in calls] == [
+        ("function_call-2", "get_weather", {"city": "Paris"}), ("function_call-4", "get_weather", {"city": "Rome"})]
+    assert (ev["m003"]["call"], ev["m003"]["output"]) == ("function_call-2", '{"temp_c": 18}')
+    assert (ev["m005"]["call"], ev["m005"]["output"]) == ("function_call-4", '{"temp_c": 24}')
+
+
+def test_tau2_flat_tool_calls_and_tool_messages_by_id() -> None:
+    data = _only("chat-tau2.json")
+    ev = {e["id"]: e for e in data["trace"]}
+    assert ev["call_x1"] == {**ev["call_x1"], "kind": "tool_call", "tool": "get_reservation_details",
+                             "arguments": {"reservation_id": "EHGLP3"}}
+    assert ev["m003"]["call"] == "call_x1"
+    assert ev["m000"]["kind"] == "executor_message"  # the agent greets first, before any user turn
+
+
+def test_named_assistants_are_agents_of_their_own() -> None:
+    data = _only("chat-named-agents.json")
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("planner", "executor"), ("executor", "sub-agent"), ("assistant", "sub-agent"),
+        ("tools", "tool-host")]
+    by_id = {e["id"]: e for e in data["trace"]}
+    assert [by_id[i]["agent"] for i in ("m001", "call_1", "m004", "m005")] == [
+        "planner", "executor", "executor", "assistant"]
+
+
+def test_a_name_that_is_a_reserved_agent_is_renamed(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps([{"role": "user", "content": "hi"},
+                                {"role": "assistant", "name": "tools", "content": "a"},
+                                {"role": "assistant", "name": "user", "content": "b"}]), encoding="utf-8")
+    [(data, _)] = chat.convert_file(path)
+    assert [a["name"] for a in data["agents"]] == ["user", "tools-agent", "user-agent", "tools"]
+
+
+@pytest.mark.parametrize("name", ["chat-anthropic.json", "chat-function-call.json", "chat-tau2.json",
+                                  "chat-named-agents.json"])
+def test_each_shape_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Path, name: str) -> None:
+    report = chat.import_chats([THIRD / name], tmp_path / "out")
+    [result] = report.results
+    assert result.output is not None, result.error
+    only_missing_key(result.output)
+
+
+@pytest.mark.parametrize(("doc", "message"), [
+    ([{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
+      {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
+      {"type": "function_call_output", "call_id": "c1", "output": "ok"}],
+     "list of OpenAI Responses API items"),
+    ({"resourceSpans": []}, "OTLP/JSON traces, not a chat transcript: `warroom import otel` or"),
+])
+def test_other_formats_are_refused_by_name(tmp_path: Path, doc: object, message: str) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(TraceError, match=message):
+        chat.convert_file(path)
+
+
+def test_otlp_json_lines_given_to_chat_name_the_importers(tmp_path: Path) -> None:
+    with pytest.raises(TraceError, match=r"^not JSON: Extra data .*; this is OTLP/JSON traces"):
+        chat.convert_file(FIXTURES / "otel" / "legacy.jsonl")

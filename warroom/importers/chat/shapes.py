@@ -1,0 +1,114 @@
+"""Other message shapes read as OpenAI chat-completions messages, before they are checked (:mod:`.parse`).
+
+- **Anthropic Messages API** (a request body ``{model, system, messages}``, or its message list): an assistant's
+  ``tool_use`` content blocks are its ``tool_calls``; a user message's ``tool_result`` blocks are ``tool``
+  messages answering them (``is_error`` kept), its other blocks the user's message; ``system`` (text or text
+  blocks) is the system prompt.
+- **OpenAI's legacy function calling**: an assistant's ``function_call`` is a tool call (id ``function_call-N``,
+  N the message's index), and a ``function`` message (``name``, ``content``) answers the latest call of that name
+  not yet answered.
+- **tau2-bench** and other flat tool calls ``{id, name, arguments}`` (no ``function`` object); a ``tool`` message
+  naming its call by ``id`` instead of ``tool_call_id``.
+
+Each message comes back with where it was in the file (``messages[3]``), so that errors name the original place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Item types of OpenAI's Responses API (``input``/``output`` items), which is not a list of chat messages.
+RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning", "web_search_call",
+                             "file_search_call", "computer_call", "computer_call_output"})
+
+
+def is_responses_items(value: Any) -> bool:
+    """Whether ``value`` is a list of OpenAI Responses API items (``{"type": "function_call", "call_id": ...}``)."""
+    return isinstance(value, list) and any(isinstance(m, dict) and m.get("type") in RESPONSES_ITEMS
+                                           and "role" not in m for m in value)
+
+
+def _blocks(content: Any, kind: str) -> list[dict[str, Any]]:
+    return [b for b in content if isinstance(b, dict) and b.get("type") == kind] if isinstance(content, list) else []
+
+
+def _anthropic_assistant(m: dict[str, Any]) -> dict[str, Any]:
+    uses = _blocks(m.get("content"), "tool_use")
+    if not uses:
+        return m
+    rest = [b for b in m["content"] if b not in uses]
+    calls = [{"id": b.get("id"), "function": {"name": b.get("name"), "arguments": b.get("input", {})}} for b in uses]
+    return {**m, "content": rest, "tool_calls": [*(m.get("tool_calls") or []), *calls]}
+
+
+def _anthropic_user(m: dict[str, Any], where: str) -> list[tuple[str, dict[str, Any]]]:
+    results = _blocks(m.get("content"), "tool_result")
+    if not results:
+        return [(where, m)]
+    out = [(f"{where}.content[{m['content'].index(b)}]",
+            {"role": "tool", "tool_call_id": b.get("tool_use_id"), "content": b.get("content", ""),
+             "is_error": b.get("is_error") is True}) for b in results]
+    rest = [b for b in m["content"] if b not in results]
+    if rest:
+        out.append((where, {**m, "content": rest}))
+    return out
+
+
+def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
+    calls = m.get("tool_calls")
+    if not isinstance(calls, list) or not any(isinstance(c, dict) and "function" not in c and "name" in c
+                                              for c in calls):
+        return m
+    fixed = [{**c, "function": {"name": c.get("name"), "arguments": c.get("arguments", {})}}
+             if isinstance(c, dict) and "function" not in c and "name" in c else c for c in calls]
+    return {**m, "tool_calls": fixed}
+
+
+def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]]) -> dict[str, Any]:
+    """An assistant's ``function_call`` as a tool call; a ``function`` message as the ``tool`` message that answers
+    the latest unanswered call of its name (else the latest unanswered call)."""
+    fc = m.get("function_call")
+    if m.get("role") == "assistant" and isinstance(fc, dict):
+        call_id = f"function_call-{i}"
+        open_calls.append((call_id, str(fc.get("name"))))
+        call = {"id": call_id, "function": {"name": fc.get("name"), "arguments": fc.get("arguments", {})}}
+        return {**m, "tool_calls": [*(m.get("tool_calls") or []), call]}
+    if m.get("role") == "function":
+        match = next((c for c in reversed(open_calls) if c[1] == m.get("name")), None)
+        match = match or (open_calls[-1] if open_calls else None)
+        if match is not None:
+            open_calls.remove(match)
+        return {"role": "tool", "tool_call_id": match[0] if match else None, "content": m.get("content"),
+                "name": m.get("name")}
+    return m
+
+
+def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
+    """``items`` (the messages of one conversation at ``where``) as chat-completions messages, each with the place
+    it came from; anything that is not a message object is passed on unchanged for :mod:`.parse` to refuse."""
+    out: list[tuple[str, Any]] = []
+    open_calls: list[tuple[str, str]] = []
+    for i, m in enumerate(items):
+        here = f"{where}[{i}]"
+        if not isinstance(m, dict):
+            out.append((here, m))
+            continue
+        m = _flat_calls(_legacy_function(i, m, open_calls))
+        if m.get("role") == "tool" and "tool_call_id" not in m and isinstance(m.get("id"), str):
+            m = {**m, "tool_call_id": m["id"]}
+        if m.get("role") == "assistant":
+            out.append((here, _anthropic_assistant(m)))
+        elif m.get("role") == "user":
+            out.extend(_anthropic_user(m, here))
+        else:
+            out.append((here, m))
+    return out
+
+
+def system_prompt(value: Any) -> dict[str, Any] | None:
+    """An Anthropic request's top-level ``system`` (text, or a list of text blocks) as a system message."""
+    if isinstance(value, str) and value.strip():
+        return {"role": "system", "content": value}
+    if isinstance(value, list) and value:
+        return {"role": "system", "content": value}
+    return None
