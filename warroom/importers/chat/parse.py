@@ -67,14 +67,17 @@ _OTLP_HINT = ("this is OTLP/JSON traces, not a chat transcript: `warroom import 
               "openinference` reads them")
 
 
+_RESPONSES = ("not a chat transcript: this is a list of OpenAI Responses API items (`type: function_call`, ...), "
+              "not chat messages; `warroom import chat` reads chat-completions messages (`role`, `content`, "
+              "`tool_calls`) and Anthropic Messages API messages")
+
+
 def conversations(data: Any) -> list[Conversation]:
     """The conversations in parsed JSON ``data``: a message list, an object with ``messages`` (or tau-bench's
     ``traj``), or an array of either; messages in the shapes :mod:`.shapes` reads too. Raises TraceError naming
     where the shape is wrong."""
     if is_responses_items(data):
-        raise TraceError("not a chat transcript: this is a list of OpenAI Responses API items (`type: "
-                         "function_call`, ...), not chat messages; `warroom import chat` reads chat-completions "
-                         "messages (`role`, `content`, `tool_calls`) and Anthropic Messages API messages")
+        raise TraceError(_RESPONSES)
     if _is_messages(data) or isinstance(data, dict):
         return [_conversation(data, "", None)]
     if isinstance(data, list) and data:
@@ -106,7 +109,7 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     if not isinstance(item, list) or not item:
         raise TraceError(f"{where or 'the top level'}: a conversation is a non-empty array of messages")
     if is_responses_items(item):
-        return conversations(item)  # refused, by name
+        raise TraceError(f"{where}: {_RESPONSES}")
     places = ([system] if system else []) + normalize(item, where)
     messages = [_message(m, here) for here, m in places]
     _check_answers(messages, [here for here, _ in places])

@@ -140,6 +140,22 @@ def _span(raw: Any, where: str, service: str) -> Span:
                 status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service)
 
 
+def _other_format(doc: Any) -> str:
+    """What a JSON value that is not OTLP/JSON looks like, when it is a format another importer or exporter
+    writes (``; ...``), else empty."""
+    first = doc[0] if isinstance(doc, list) and doc else doc
+    if not isinstance(first, dict):
+        return ""
+    if "messages" in first or "traj" in first or ("role" in first and "content" in first):
+        return "; it looks like a chat transcript: `warroom import chat` reads it"
+    context = first.get("context")
+    if isinstance(context, dict) and "trace_id" in context:
+        return ("; it looks like spans as the OpenTelemetry SDK's console exporter or Phoenix's span JSON write "
+                "them (`context.trace_id`), which are not OTLP/JSON: export the trace with an OTLP exporter, or "
+                "the Collector's `file` exporter")
+    return ""
+
+
 def spans_of_document(doc: Any, where: str) -> list[Span]:
     """The spans of one ``{"resourceSpans": [...]}`` document (``where`` prefixes messages). Raises TraceError."""
     if not isinstance(doc, dict) or not isinstance(doc.get("resourceSpans"), list):
@@ -149,7 +165,7 @@ def spans_of_document(doc: Any, where: str) -> list[Span]:
             kind = f"`resourceSpans` is a JSON {json_kind(doc['resourceSpans'])}, not a list"
         else:
             kind = "an object without `resourceSpans`"
-        raise TraceError(f"{where}not OTLP/JSON traces: {kind}")
+        raise TraceError(f"{where}not OTLP/JSON traces: {kind}{_other_format(doc)}")
     out: list[Span] = []
     for i, rs in enumerate(doc["resourceSpans"]):
         rs = rs if isinstance(rs, dict) else {}
@@ -180,6 +196,8 @@ def read_spans(path: Path) -> list[Span]:
             doc = parse_json(line, TraceError, "OTLP/JSON")
         except TraceError as e:
             if n == lines[0][0]:  # not JSON Lines either: one document over many lines (cut short, say)
+                if '"trace_id"' in text[:4000] and '"context"' in text[:4000]:  # the SDK's console exporter
+                    raise TraceError(f"{whole}{_other_format({'context': {'trace_id': ''}})}") from None
                 raise whole from None
             raise TraceError(f"line {n}: {e}") from None
         out.extend(spans_of_document(doc, f"line {n}: "))
