@@ -57,6 +57,16 @@ def test_llm_spans_read_messages_not_the_raw_request_and_response() -> None:
     assert calls[0]["usage"] == {"input_tokens": 120, "output_tokens": 30}
 
 
+def test_tool_spans_without_a_call_id_are_the_calls_the_model_asked_for_by_name() -> None:
+    # openinference-instrumentation-openai's TOOL spans (made by the agent code) record no tool_call.id; the LLM
+    # span before them asked for call_a1 (get_invoices) and call_b2 (get_credits) in one turn
+    [(data, _)] = openinference.convert_file(OI_OPENAI)
+    calls = [e for e in data["trace"] if e["kind"] == "tool_call"]
+    assert [(c["id"], c["tool"], c["batch"]) for c in calls] == [
+        ("call_a1", "get_invoices", "e0002"), ("call_b2", "get_credits", "e0002")]
+    assert [e["call"] for e in data["trace"] if e["kind"] == "tool_result"] == ["call_a1", "call_b2"]
+
+
 def test_message_contents_parts_are_the_text() -> None:
     drills = openinference.convert_file(OI_ANTHROPIC)
     first, second = (d["trace"][0] for d, _ in drills)

@@ -110,8 +110,9 @@ def _model(span: Span, step: Step) -> None:
     step.content = content if content is not None else as_text(a.get(SpanAttributes.OUTPUT_VALUE))
     inputs = _messages(a, SpanAttributes.LLM_INPUT_MESSAGES, "user")
     step.inputs = inputs if inputs is not None else as_text(a.get(SpanAttributes.INPUT_VALUE))
-    step.tool_call_ids = [i for m in _flat_messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES).values()
-                          for i, _, _ in _calls(m) if i]
+    step.tool_calls_asked = [(i, name) for m in _flat_messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES).values()
+                             for i, name, _ in _calls(m) if i]
+    step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
