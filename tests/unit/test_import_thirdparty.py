@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from trace_import_support import FIXTURES, only_missing_key
 
-from warroom.importers import openinference
+from warroom.importers import openinference, otel
 from warroom.importers.otlp import read_spans
 from warroom.importers.otlp.spans import span_id_hex
-from warroom.importers.tracekit import TraceOptions
+from warroom.importers.tracekit import TraceError, TraceOptions
 
 THIRD = FIXTURES / "thirdparty"
 OI_OPENAI = THIRD / "oi-openai.protobuf.json"
@@ -94,3 +95,77 @@ def test_recorded_traces_import_as_drills_missing_only_the_answer_key(tmp_path: 
     for r in report.results:
         assert r.output is not None
         only_missing_key(r.output)
+
+
+def _otel_only(name: str) -> dict:
+    [(data, _)] = otel.convert_file(THIRD / name)
+    return data
+
+
+def test_pydantic_ai_version_2_tool_arguments_and_response_are_read() -> None:
+    # recorded: its `running tool` spans keep arguments and result in tool_arguments / tool_response
+    data = _otel_only("pydantic-ai-v2.jsonl")
+    ev = {e["id"]: e for e in data["trace"]}
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("ap_agent", "planner"), ("tools", "tool-host")]
+    assert ev["e0001"] == {**ev["e0001"], "kind": "human_message", "content": "Reconcile March's invoices."}
+    assert ev["call_a1"]["arguments"] == {"month": "2026-03"} and ev["call_a1"]["batch"] == "e0002"
+    results = {e["call"]: e for e in data["trace"] if e["kind"] == "tool_result"}
+    assert results["call_a1"]["output"] == '{"returned":20,"total":40,"next_cursor":"c2"}'
+    assert (results["call_b2"]["status"], results["call_b2"]["output"]) == (
+        "error", "TimeoutError: ERP did not answer")
+    assert data["trace"][-1] == {**data["trace"][-1], "kind": "log", "level": "error",
+                                 "content": "agent run failed: TimeoutError: ERP did not answer"}
+
+
+def test_openllmetry_agent_and_tool_decorator_spans_are_agents_and_calls() -> None:
+    data = _otel_only("openllmetry-decorators.jsonl")
+    ev = {e["id"]: e for e in data["trace"]}
+    assert data["briefing"]["goal"] == "Reconcile March's vendor invoices."  # the agent's one text argument
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("ap_agent", "planner"), ("tools", "tool-host")]
+    # the tool span records no call id: it is the call the model asked for by name
+    assert ev["call_inv"] == {**ev["call_inv"], "kind": "tool_call", "tool": "list_invoices",
+                              "arguments": {"month": "2026-03"}}
+    results = {e["call"]: e for e in data["trace"] if e["kind"] == "tool_result"}
+    assert results["call_inv"]["output"] == '{"returned": 20, "total": 40, "next_cursor": "c2"}'
+    [pay] = [e for e in data["trace"] if e.get("tool") == "pay"]
+    assert pay["arguments"] == {"currency": "USD", "args": [["INV-1", "INV-2"]]}
+    assert (results[pay["id"]]["status"], results[pay["id"]]["output"]) == (
+        "error", "PermissionError: payments are frozen")
+    # the workflow span is ignored (its 5 traceloop.* attributes are unknown); on the agent and tool spans only
+    # traceloop.workflow.name is (3), on the model span llm.request.type and llm.usage.total_tokens (2)
+    assert "spans that are not agent, model or tool spans (1)" in data["source"]
+    assert "does not read (10)" in data["source"]
+
+
+def test_message_events_in_an_events_attribute_are_read() -> None:
+    # Logfire's event_mode="attributes" (Pydantic AI instrumentation version 1)
+    data = _otel_only("logfire-events-attribute.json")
+    [call] = data["trace"]
+    assert call == {**call, "kind": "planner_call", "agent": "ap_agent", "content": "INV-7 and INV-9 are unpaid."}
+    assert data["briefing"]["goal"] == "Which invoices are unpaid?"
+
+
+@pytest.mark.parametrize("name", ["pydantic-ai-v2.jsonl", "openllmetry-decorators.jsonl",
+                                  "logfire-events-attribute.json"])
+def test_recorded_otel_traces_import_as_drills_missing_only_the_answer_key(tmp_path: Path, name: str) -> None:
+    report = otel.import_otel([THIRD / name], tmp_path / "out")
+    [result] = report.results
+    assert result.output is not None, result.error
+    only_missing_key(result.output)
+
+
+@pytest.mark.parametrize(("text", "hint"), [
+    ('{"messages": [{"role": "user", "content": "hi"}]}', "it looks like a chat transcript: `warroom import chat`"),
+    ('[{"role": "user", "content": "hi"}]', "it looks like a chat transcript"),
+    ('{"name": "x", "context": {"trace_id": "0x5b8a", "span_id": "0x0515"}}\n'
+     '{"name": "y", "context": {"trace_id": "0x5b8a", "span_id": "0x0516"}}', "console exporter"),
+    ('{\n    "name": "x",\n    "context": {\n        "trace_id": "0x5b8a"\n    }\n}\n{\n    "name": "y"\n}\n',
+     "not JSON: Extra data at line 7 column 1; it looks like spans as the OpenTelemetry SDK's console exporter"),
+])
+def test_other_formats_given_to_otel_say_what_they_look_like(tmp_path: Path, text: str, hint: str) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(TraceError, match=re.escape(hint)):
+        otel.convert_file(path)

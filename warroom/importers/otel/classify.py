@@ -22,7 +22,7 @@ from warroom.importers.otlp.steps import (
     as_text,
     as_tokens,
     count_unknown,
-    message_tool_call_ids,
+    message_tool_calls,
     messages_text,
 )
 from warroom.importers.tracekit.spankinds import begin_step, mark_agent, mark_tool
@@ -48,7 +48,8 @@ def _model(span: Span, step: Step) -> None:
     step.content = messages_text(out) if out is not None else legacy.completion_text(span)
     inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
     step.inputs = messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span)
-    step.tool_call_ids = message_tool_call_ids(out) if out is not None else legacy.completion_tool_call_ids(span)
+    step.tool_calls_asked = message_tool_calls(out) if out is not None else legacy.completion_tool_calls(span)
+    step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
     reasons = a.get(ga.GEN_AI_RESPONSE_FINISH_REASONS)
     if isinstance(reasons, list) and reasons and isinstance(reasons[0], str) and reasons[0].strip():
         step.finish_reason = reasons[0]
@@ -71,7 +72,9 @@ def classify(span: Span) -> Step:
     if op in AGENT_OPERATIONS:
         inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
         mark_agent(step, span, a.get(ga.GEN_AI_AGENT_NAME),
-                   messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span))
+                   messages_text(inputs, "user") if inputs is not None
+                   else legacy.prompt_text(span) or frameworks.first_user_text(span))
+        framework_read = framework_read or frameworks.PYDANTIC_MESSAGES in a
     elif op in MODEL_OPERATIONS or (op is None and (a.get(ga.GEN_AI_SYSTEM) or a.get(ga.GEN_AI_PROVIDER_NAME))):
         _model(span, step)
     elif op in TOOL_OPERATIONS or (op is None and frameworks.is_tool(span, a.get(ga.GEN_AI_TOOL_NAME))):

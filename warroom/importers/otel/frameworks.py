@@ -6,9 +6,10 @@
   ``gen_ai.operation.name``. An ``agent`` span is an agent, a ``tool`` span a tool call.
 - **Pydantic AI** (instrumentation version 2, as Logfire shows it): the agent run span ``agent run`` names its
   agent in ``agent_name``; the tool span ``running tool`` has ``gen_ai.tool.name`` and ``gen_ai.tool.call.id`` but
-  no operation name, and its arguments and result in ``tool_arguments`` / ``tool_response``. Version 1 (and
-  Logfire's ``event_mode="attributes"``) put the message events in one ``events`` attribute, a JSON list of
-  ``{"event.name": "gen_ai.user.message", ...}``: they are read as the span events they stand for.
+  no operation name (recent releases add ``execute_tool``), and its arguments and result in ``tool_arguments`` /
+  ``tool_response``; an agent run's messages are in ``pydantic_ai.all_messages``, the first user message its task.
+  Version 1 (and Logfire's ``event_mode="attributes"``) put the message events in one ``events`` attribute, a JSON
+  list of ``{"event.name": "gen_ai.user.message", ...}``: they are read as the span events they stand for.
 
 The names are these tools' own, not the ``opentelemetry-semantic-conventions`` package's, so they are written out.
 """
@@ -20,15 +21,16 @@ import json
 from typing import Any
 
 from warroom.importers.otlp.spans import Span, SpanEvent
-from warroom.importers.otlp.steps import as_arguments, as_text
+from warroom.importers.otlp.steps import as_arguments, as_text, messages_text
 
 TRACELOOP_KIND, ENTITY_NAME = "traceloop.span.kind", "traceloop.entity.name"
 ENTITY_INPUT, ENTITY_OUTPUT = "traceloop.entity.input", "traceloop.entity.output"
 PYDANTIC_AGENT, PYDANTIC_ARGUMENTS, PYDANTIC_RESULT = "agent_name", "tool_arguments", "tool_response"
+PYDANTIC_MESSAGES = "pydantic_ai.all_messages"
 EVENTS = "events"
 #: The attributes read here (not counted as unknown).
 KNOWN = frozenset({TRACELOOP_KIND, ENTITY_NAME, ENTITY_INPUT, ENTITY_OUTPUT, PYDANTIC_AGENT, PYDANTIC_ARGUMENTS,
-                   PYDANTIC_RESULT, EVENTS})
+                   PYDANTIC_RESULT, PYDANTIC_MESSAGES, EVENTS})
 #: Span names of Pydantic AI's agent runs (version 2 ``agent run``; later ``invoke_agent NAME``).
 _AGENT_SPAN_NAMES = ("agent run", "invoke_agent")
 
@@ -63,6 +65,18 @@ def agent_name(span: Span, named: Any) -> str | None:
     if span.name.startswith(_AGENT_SPAN_NAMES):
         return as_text(named) or as_text(a.get(PYDANTIC_AGENT)) or None
     return None
+
+
+def first_user_text(span: Span) -> str:
+    """The first user message of Pydantic AI's ``pydantic_ai.all_messages`` (the run's task); empty without one."""
+    raw = span.attributes.get(PYDANTIC_MESSAGES)
+    try:
+        listed = json.loads(raw) if isinstance(raw, str) else raw
+    except (ValueError, RecursionError):
+        return ""
+    first = next((m for m in listed if isinstance(m, dict) and m.get("role") == "user"), None) \
+        if isinstance(listed, list) else None
+    return messages_text([first], "user") if first else ""
 
 
 def _entity_call(value: Any) -> dict[str, Any] | None:

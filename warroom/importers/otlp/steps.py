@@ -124,16 +124,21 @@ def messages_text(value: Any, role: str | None = None) -> str:
     return "\n".join(texts)
 
 
-def message_tool_call_ids(value: Any) -> list[str]:
-    """The ids of the ``tool_call`` parts of GenAI output messages (a JSON string or a list)."""
+def message_tool_calls(value: Any) -> list[tuple[str, str]]:
+    """``(id, tool name)`` of the ``tool_call`` parts of GenAI output messages (a JSON string or a list)."""
     if isinstance(value, str):
         try:
             value = json.loads(value)
         except (ValueError, RecursionError):
             return []
-    ids = []
+    calls = []
     for m in value if isinstance(value, list) else []:
         for p in (m.get("parts") or []) if isinstance(m, dict) else []:
             if isinstance(p, dict) and p.get("type") == "tool_call" and isinstance(p.get("id"), str):
-                ids.append(p["id"])
-    return ids
+                calls.append((p["id"], as_text(p.get("name"))))
+    return calls
+
+
+def message_tool_call_ids(value: Any) -> list[str]:
+    """The ids of the ``tool_call`` parts of GenAI output messages (a JSON string or a list)."""
+    return [i for i, _ in message_tool_calls(value)]
