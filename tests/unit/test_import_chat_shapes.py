@@ -108,3 +108,18 @@ def test_other_formats_are_refused_by_name(tmp_path: Path, doc: object, message:
 def test_otlp_json_lines_given_to_chat_name_the_importers(tmp_path: Path) -> None:
     with pytest.raises(TraceError, match=r"^not JSON: Extra data .*; this is OTLP/JSON traces"):
         chat.convert_file(FIXTURES / "otel" / "legacy.jsonl")
+
+
+def test_refusals_and_thinking_keep_their_text(tmp_path: Path) -> None:
+    # OpenAI: `refusal` beside a null content, or a refusal part; Anthropic: a thinking block
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps([
+        {"role": "user", "content": "Delete the production database."},
+        {"role": "assistant", "content": None, "refusal": "I can't help with that."},
+        {"role": "assistant", "content": [{"type": "refusal", "refusal": "Still no."}]},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "The user wants prod gone.",
+                                           "signature": "abc"}, {"type": "text", "text": "No."}]},
+    ]), encoding="utf-8")
+    [(data, _)] = chat.convert_file(path)
+    assert [e["content"] for e in data["trace"][1:]] == [
+        "I can't help with that.", "Still no.", "[thinking] The user wants prod gone.\nNo."]

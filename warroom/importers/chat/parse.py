@@ -116,8 +116,13 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     return Conversation(where, index, messages, model, notes)
 
 
+#: Content parts whose text is under another key than ``text``: OpenAI's refusal, Anthropic's thinking.
+_PART_TEXT = {"refusal": "refusal", "thinking": "thinking"}
+
+
 def _text(content: Any, where: str) -> str:
-    """A message's ``content`` as text: a string as is, text parts joined by newlines, other parts named."""
+    """A message's ``content`` as text: a string as is, text parts joined by newlines (a refusal part's refusal, a
+    thinking part's thinking as ``[thinking] ...``), other parts named (``[image_url part]``)."""
     if content is None:
         return ""
     if isinstance(content, str):
@@ -125,8 +130,11 @@ def _text(content: Any, where: str) -> str:
     if isinstance(content, list):
         parts = []
         for part in content:
+            key = _PART_TEXT.get(str(part.get("type"))) if isinstance(part, dict) else None
             if isinstance(part, dict) and isinstance(part.get("text"), str):
                 parts.append(part["text"])
+            elif key is not None and isinstance(part.get(key), str):
+                parts.append(f"[thinking] {part[key]}" if key == "thinking" else part[key])
             elif isinstance(part, dict) and isinstance(part.get("type"), str):
                 parts.append(f"[{part['type']} part]")
             else:
@@ -142,6 +150,8 @@ def _message(m: Any, where: str) -> Message:
     if role not in ROLES:
         raise TraceError(f"{where}.role is {role!r}; expected one of {', '.join(ROLES)}")
     text = _text(m.get("content"), where)
+    if not text and isinstance(m.get("refusal"), str):  # OpenAI: a refusal instead of content
+        text = m["refusal"]
     calls = tuple(_tool_call(c, f"{where}.tool_calls[{j}]") for j, c in enumerate(m.get("tool_calls") or []))
     if calls and role != "assistant":
         raise TraceError(f"{where}: only assistant messages make tool calls")
