@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from trace_import_support import FIXTURES, only_missing_key
@@ -159,13 +160,58 @@ def test_recorded_otel_traces_import_as_drills_missing_only_the_answer_key(tmp_p
 @pytest.mark.parametrize(("text", "hint"), [
     ('{"messages": [{"role": "user", "content": "hi"}]}', "it looks like a chat transcript: `warroom import chat`"),
     ('[{"role": "user", "content": "hi"}]', "it looks like a chat transcript"),
-    ('{"name": "x", "context": {"trace_id": "0x5b8a", "span_id": "0x0515"}}\n'
-     '{"name": "y", "context": {"trace_id": "0x5b8a", "span_id": "0x0516"}}', "console exporter"),
-    ('{\n    "name": "x",\n    "context": {\n        "trace_id": "0x5b8a"\n    }\n}\n{\n    "name": "y"\n}\n',
-     "not JSON: Extra data at line 7 column 1; it looks like spans as the OpenTelemetry SDK's console exporter"),
+    ('{"name": "x", "context": {"trace_id": "0x5b8a5b8a5b8a5b8a5b8a5b8a5b8a5b8a", "span_id": "0x0515051505150515"}}\n'
+     '{"name": "y", "context": {"trace_id": "0x5b8a5b8a5b8a5b8a5b8a5b8a5b8a5b8a", "span_id": "0x0516051605160516"}, '
+     '"start_time": "2026-03-20T09:46:40Z"}', "span 0.start_time is not a time"),
+    ('{"name": "x", "context": {"trace_id": "0x5b8a5b8a5b8a5b8a5b8a5b8a5b8a5b8a", "span_id": "0x0"}, '
+     '"start_time": "2026-03-20T09:46:40Z"}', "span 0 has no context.span_id"),
+    ('[{"name": "x", "context": {"trace_id": "0x5b8a5b8a5b8a5b8a5b8a5b8a5b8a5b8a", "span_id": "0x0515051505150515"}, '
+     '"start_time": "last Tuesday"}]', "span 0.start_time is not a time: 'last Tuesday'"),
 ])
 def test_other_formats_given_to_otel_say_what_they_look_like(tmp_path: Path, text: str, hint: str) -> None:
     path = tmp_path / "t.json"
     path.write_text(text, encoding="utf-8")
     with pytest.raises(TraceError, match=re.escape(hint)):
         otel.convert_file(path)
+
+
+def test_the_sdk_console_exporters_concatenated_spans_are_read() -> None:
+    # recorded by record_console.py with the SDK's ConsoleSpanExporter: indented objects one after another
+    text = (THIRD / "sdk-console.json").read_text(encoding="utf-8")
+    assert text.startswith('{\n    "name": ') and '"trace_id": "0x' in text
+    data = _otel_only("sdk-console.json")
+    ev = {e["id"]: e for e in data["trace"]}
+    assert [(e["kind"], e.get("agent")) for e in data["trace"]] == [
+        ("human_message", "user"), ("planner_call", "lead"), ("tool_call", "lead"), ("tool_result", "tools")]
+    assert data["briefing"]["goal"] == "Pay March's unpaid invoices, once."
+    assert ev["e0002"]["usage"] == {"input_tokens": 210, "output_tokens": 18}
+    assert ev["e0002"]["finish_reason"] == "tool_calls"  # a list attribute stays a list
+    assert (ev["e0004"]["call"], ev["e0004"]["status"], ev["e0004"]["output"]) == (
+        "call_pay", "error", "PermissionError: payments are frozen until the audit ends")
+    trace_id = json.loads(text[:text.index("\n}\n") + 2])["context"]["trace_id"].removeprefix("0x")
+    assert f"trace {trace_id}" in data["source"]
+    times = [e["t"] for e in data["trace"]]
+    assert times[0] == 0 and times == sorted(times) and times[-1] < 5  # ISO times, to the microsecond
+
+
+def test_phoenix_span_json_with_nested_attributes_is_read() -> None:
+    [(data, _)] = openinference.convert_file(THIRD / "phoenix-spans.json")
+    ev = {e["id"]: e for e in data["trace"]}
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("support-agent", "planner"), ("tools", "tool-host")]
+    assert ev["e0002"] == {**ev["e0002"], "kind": "planner_call", "t": 2.4, "model": "gpt-4o-mini",
+                           "content": '[tool call refund {"order_id": 42}]',
+                           "usage": {"input_tokens": 64, "output_tokens": 12}}
+    assert ev["call_r42"]["arguments"] == {"order_id": 42}
+    assert ev["e0004"] == {**ev["e0004"], "t": 4.0, "status": "error", "call": "call_r42",
+                           "output": "HTTPError: 503 Service Unavailable; refund service returned 503"}
+    assert "does not read (0)" in data["source"]
+
+
+@pytest.mark.parametrize(("module", "name"), [(otel, "sdk-console.json"), (openinference, "phoenix-spans.json")])
+def test_span_json_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Path, module: Any, name: str) -> None:
+    importer = otel.import_otel if module is otel else openinference.import_openinference
+    report = importer([THIRD / name], tmp_path / "out")
+    [result] = report.results
+    assert result.output is not None, result.error
+    only_missing_key(result.output)

@@ -141,18 +141,11 @@ def _span(raw: Any, where: str, service: str) -> Span:
 
 
 def _other_format(doc: Any) -> str:
-    """What a JSON value that is not OTLP/JSON looks like, when it is a format another importer or exporter
-    writes (``; ...``), else empty."""
+    """What a JSON value that is not OTLP/JSON looks like, when it is a format another importer reads (``; ...``),
+    else empty."""
     first = doc[0] if isinstance(doc, list) and doc else doc
-    if not isinstance(first, dict):
-        return ""
-    if "messages" in first or "traj" in first or ("role" in first and "content" in first):
+    if isinstance(first, dict) and ("messages" in first or "traj" in first or ("role" in first and "content" in first)):
         return "; it looks like a chat transcript: `warroom import chat` reads it"
-    context = first.get("context")
-    if isinstance(context, dict) and "trace_id" in context:
-        return ("; it looks like spans as the OpenTelemetry SDK's console exporter or Phoenix's span JSON write "
-                "them (`context.trace_id`), which are not OTLP/JSON: export the trace with an OTLP exporter, or "
-                "the Collector's `file` exporter")
     return ""
 
 
@@ -181,23 +174,31 @@ def spans_of_document(doc: Any, where: str) -> list[Span]:
 
 def read_spans(path: Path) -> list[Span]:
     """Every span in the OTLP/JSON file at ``path``: one document, or JSON Lines of documents (blank lines
-    skipped). Raises TraceError (one line, ``line N:`` for JSON Lines) within the importers' file limits."""
+    skipped); or spans as the OpenTelemetry SDK's console exporter or Phoenix write them (:mod:`.sdkjson`). Raises
+    TraceError (one line, ``line N:`` for JSON Lines) within the importers' file limits."""
+    from warroom.importers.otlp import sdkjson
+
     text = read_text(path, MAX_TRACE_BYTES, TraceError)
+    console = '"context"' in text[:4000] and '"trace_id"' in text[:4000]
     try:
-        return spans_of_document(parse_json(text, TraceError, "OTLP/JSON"), "")
+        data = parse_json(text, TraceError, "OTLP/JSON")
+        found = sdkjson.sdk_spans([data]) if console else None
+        return found if found is not None else spans_of_document(data, "")
     except TraceError as error:
         whole = error
         lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2 or not str(whole).startswith("not JSON"):
             raise
+    values = sdkjson.json_values(text) if console else None  # the console exporter's objects, one after another
+    found = sdkjson.sdk_spans(values) if values is not None else None
+    if found is not None:
+        return found
     out: list[Span] = []
     for n, line in lines:
         try:
             doc = parse_json(line, TraceError, "OTLP/JSON")
         except TraceError as e:
             if n == lines[0][0]:  # not JSON Lines either: one document over many lines (cut short, say)
-                if '"trace_id"' in text[:4000] and '"context"' in text[:4000]:  # the SDK's console exporter
-                    raise TraceError(f"{whole}{_other_format({'context': {'trace_id': ''}})}") from None
                 raise whole from None
             raise TraceError(f"line {n}: {e}") from None
         out.extend(spans_of_document(doc, f"line {n}: "))
