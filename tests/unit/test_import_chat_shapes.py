@@ -4,6 +4,7 @@ comes from): Anthropic content blocks, legacy function calls, tau2-bench's flat 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,17 @@ def test_refusals_and_thinking_keep_their_text(tmp_path: Path) -> None:
     [(data, _)] = chat.convert_file(path)
     assert [e["content"] for e in data["trace"][1:]] == [
         "I can't help with that.", "Still no.", "[thinking] The user wants prod gone.\nNo."]
+
+
+@pytest.mark.parametrize(("path", "hint"), [
+    (FIXTURES / "chat" / "refund.json",
+     "missing field 'history'; it looks like a chat transcript: `warroom import chat`"),
+    (FIXTURES / "otel" / "current.json",
+     "missing field 'history'; it looks like OTLP/JSON traces: `warroom import otel`"),
+])
+def test_who_and_when_names_the_importer_of_a_chat_or_a_trace(path: Path, hint: str) -> None:
+    from warroom.importers.who_and_when import RecordError, parse_record
+    from warroom.importers.who_and_when.parse import read_record
+
+    with pytest.raises(RecordError, match=re.escape(hint)):
+        parse_record(read_record(path), path.name)
