@@ -138,3 +138,26 @@ def test_who_and_when_names_the_importer_of_a_chat_or_a_trace(path: Path, hint: 
 
     with pytest.raises(RecordError, match=re.escape(hint)):
         parse_record(read_record(path), path.name)
+
+
+def test_json_lines_of_conversations_are_one_drill_per_line(tmp_path: Path) -> None:
+    drills = chat.convert_file(THIRD / "chat-finetune.jsonl")
+    assert [d["id"] for d, _ in drills] == ["chat-chat-finetune-0", "chat-chat-finetune-1"]
+    assert [d["briefing"]["goal"] for d, _ in drills] == ["Where is order 7?", "Refund 9"]
+    assert "conversation 1 (line 3: messages)" in drills[1][0]["source"]
+    assert {e["id"]: e for e in drills[1][0]["trace"]}["c1"]["arguments"] == {"order": 9}
+    report = chat.import_chats([THIRD], tmp_path / "out")  # a folder: *.jsonl files are read too
+    assert {r.drill_id for r in report.results} >= {"chat-chat-finetune-0", "chat-chat-finetune-1"}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('{"messages": [{"role": "user", "content": "x"}]}\n{"messages": [{"role": "tool", "tool_call_id": "zz"}]}\n',
+     "line 2: messages[0].tool_call_id 'zz' answers no earlier tool call"),
+    ('{"messages": [{"role": "user", "content": "x"}]}\n{"messages": [\n', "line 2: not JSON: Expecting value"),
+    ('{"messages": [\n{"role": "user"}\n', "not JSON: Expecting ',' delimiter at line 3 column 1"),
+])
+def test_bad_json_lines_name_their_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(TraceError, match=re.escape(message)):
+        chat.convert_file(path)

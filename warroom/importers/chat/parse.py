@@ -47,16 +47,39 @@ class Conversation:
 
 
 def read_conversations(path: Path) -> list[Conversation]:
-    """The conversations in the chat transcript file at ``path``. Raises TraceError (one line) for a file that is
-    not UTF-8 JSON within the limits, or not one of the shapes."""
+    """The conversations in the chat transcript file at ``path``: one JSON value, or JSON Lines of conversations
+    (one ``{"messages": [...]}`` or message array per line, as OpenAI's fine-tuning and eval files and many logs
+    hold them). Raises TraceError (one line, ``line N:`` for JSON Lines) for a file that is not UTF-8 JSON within
+    the limits, or not one of the shapes."""
     text = read_text(path, MAX_TRACE_BYTES, TraceError)
     try:
         data = parse_json(text, TraceError, "a chat transcript")
     except TraceError as e:
         if text.lstrip().startswith('{"resourceSpans"'):  # OTLP/JSON Lines
             raise TraceError(f"{e}; {_OTLP_HINT}") from None
-        raise
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if len(lines) < 2 or not str(e).startswith("not JSON"):
+            raise
+        return _json_lines(lines, e)
     return conversations(data)
+
+
+def _json_lines(lines: list[tuple[int, str]], whole: TraceError) -> list[Conversation]:
+    """One conversation per line; ``whole`` (the error of reading the file as one value) when the first line is
+    not JSON either."""
+    out: list[Conversation] = []
+    for i, (n, line) in enumerate(lines):
+        try:
+            value = parse_json(line, TraceError, "a chat transcript")
+        except TraceError as e:
+            if i == 0:  # not JSON Lines: one value over many lines (cut short, say)
+                raise whole from None
+            raise TraceError(f"line {n}: {e}") from None
+        try:
+            out.append(_conversation(value, f"line {n}", i))
+        except TraceError as e:
+            raise TraceError(str(e) if str(e).startswith("line ") else f"line {n}: {e}") from None
+    return out
 
 
 def _is_messages(value: Any) -> bool:
@@ -104,7 +127,7 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
             notes.append(f"the run's reward was {reward:g}")
         prompt = system_prompt(item.get("system"))  # an Anthropic request body's system prompt
         system = (f"{where}.system" if where else "system", prompt) if prompt else None
-        where = f"{where}.{key}" if where else key
+        where = f"{where}{': ' if where.startswith('line ') else '.'}{key}" if where else key
         item = item[key]
     if not isinstance(item, list) or not item:
         raise TraceError(f"{where or 'the top level'}: a conversation is a non-empty array of messages")
