@@ -215,3 +215,21 @@ def test_span_json_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Path
     [result] = report.results
     assert result.output is not None, result.error
     only_missing_key(result.output)
+
+
+def test_a_chain_whose_input_is_json_state_is_not_the_goal(tmp_path: Path) -> None:
+    # LangGraph under openinference-instrumentation-langchain: the root CHAIN's input.value is the graph's state
+    def span(sid: str, parent: str, kind: str, attrs: dict[str, str]) -> dict[str, Any]:
+        return {"traceId": "ab" * 16, "spanId": sid, "parentSpanId": parent, "name": kind.lower(),
+                "startTimeUnixNano": str(int(sid, 16)), "endTimeUnixNano": "99",
+                "attributes": [{"key": k, "value": {"stringValue": v}}
+                               for k, v in {"openinference.span.kind": kind, **attrs}.items()]}
+    spans = [span("01", "", "CHAIN", {"input.value": '{"messages": [["user", "Refund order 42."]]}',
+                                      "input.mime_type": "application/json"}),
+             span("02", "01", "LLM", {"llm.input_messages.0.message.role": "user",
+                                      "llm.input_messages.0.message.content": "Refund order 42.",
+                                      "llm.output_messages.0.message.content": "Done."})]
+    path = tmp_path / "langgraph.json"
+    path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}), encoding="utf-8")
+    [(data, _)] = openinference.convert_file(path)
+    assert data["briefing"]["goal"] == "Refund order 42."

@@ -117,6 +117,15 @@ def _model(span: Span, step: Step) -> None:
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
 
+def _chain_input(a: dict[str, Any]) -> str:
+    """A CHAIN span's input as a possible goal: ``input.value`` when it is text; empty when it is JSON (a framework's
+    state, such as LangGraph's ``{"messages": [...]}``: the user's words then come from the LLM spans' messages)."""
+    value = as_text(a.get(SpanAttributes.INPUT_VALUE))
+    if a.get(SpanAttributes.INPUT_MIME_TYPE) == "application/json" or value.lstrip()[:1] in ("{", "["):
+        return ""
+    return value
+
+
 def classify(span: Span) -> Step:
     """The :class:`Step` of one span by its ``openinference.span.kind``: AGENT an agent, LLM a model call, TOOL and
     RETRIEVER a tool (a retriever's documents are its result), CHAIN and the rest other (a CHAIN's input may be
@@ -140,5 +149,5 @@ def classify(span: Span) -> Step:
         step.result = [v for _, v in docs] if docs else a.get(SpanAttributes.OUTPUT_VALUE)
     else:
         step.kind = OTHER
-        step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if kind == _KINDS.CHAIN.value else ""
+        step.inputs = _chain_input(a) if kind == _KINDS.CHAIN.value else ""
     return step
