@@ -161,3 +161,22 @@ def test_bad_json_lines_name_their_line(tmp_path: Path, text: str, message: str)
     path.write_text(text, encoding="utf-8")
     with pytest.raises(TraceError, match=re.escape(message)):
         chat.convert_file(path)
+
+
+@pytest.mark.parametrize(("doc", "message"), [
+    ({"messages": [{"role": "user", "content": "x"},
+                   {"role": "assistant", "content": [{"type": "tool_use", "name": "f", "input": {}}]}]},
+     "messages[1].content[0]: a tool_use block needs an `id` and a `name`"),
+    ({"messages": [{"role": "user", "content": [{"type": "tool_result", "content": "x"}]}]},
+     "messages[0].content[0]: a tool_result block needs the `tool_use_id` of the tool_use it answers"),
+    ({"messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "nope", "content": "x"}]}]},
+     "messages[0].content[0].tool_use_id 'nope' answers no earlier tool call"),
+    ([{"role": "function", "name": "f", "content": "x"}],
+     "[0]: a `function` message answers no earlier `function_call`"),
+    ({"messages": [{"role": "tool", "id": "c9", "content": "x"}]}, "messages[0].id 'c9' answers no earlier tool call"),
+])
+def test_other_shapes_errors_name_their_own_fields(tmp_path: Path, doc: object, message: str) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(TraceError, match=re.escape(message)):
+        chat.convert_file(path)

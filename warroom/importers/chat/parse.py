@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.chat.shapes import is_responses_items, normalize, system_prompt
+from warroom.importers.chat.shapes import ANSWERS_FIELD, is_responses_items, normalize, system_prompt
 from warroom.importers.reading import json_kind, parse_json, read_text
 from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
@@ -32,6 +32,7 @@ class Message:
     answers: str | None = None
     name: str | None = None
     error: bool = False
+    answers_field: str = "tool_call_id"
 
 
 @dataclass
@@ -182,7 +183,8 @@ def _message(m: Any, where: str) -> Message:
     if role == "tool" and not (isinstance(answers, str) and answers):
         raise TraceError(f"{where}: a tool message needs the `tool_call_id` of the call it answers")
     name = m.get("name") if isinstance(m.get("name"), str) else None
-    return Message(role, text, calls, answers if role == "tool" else None, name, error=m.get("is_error") is True)
+    return Message(role, text, calls, answers if role == "tool" else None, name, error=m.get("is_error") is True,
+                   answers_field=str(m.get(ANSWERS_FIELD, "tool_call_id")))
 
 
 def _tool_call(c: Any, where: str) -> ToolCall:
@@ -216,4 +218,4 @@ def _check_answers(messages: list[Message], places: list[str]) -> None:
                 raise TraceError(f"{here}: tool call id {c.call_id!r} is used twice")
             seen.add(c.call_id)
         if m.answers is not None and m.answers not in seen:
-            raise TraceError(f"{here}.tool_call_id {m.answers!r} answers no earlier tool call")
+            raise TraceError(f"{here}.{m.answers_field} {m.answers!r} answers no earlier tool call")

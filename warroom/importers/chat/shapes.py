@@ -17,6 +17,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from warroom.importers.tracekit import TraceError
+
+#: Key of a normalized tool message naming the source's field that holds the call it answers (for messages).
+ANSWERS_FIELD = "_answers_field"
+
 #: Item types of OpenAI's Responses API (``input``/``output`` items), which is not a list of chat messages.
 RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning", "web_search_call",
                              "file_search_call", "computer_call", "computer_call_output"})
@@ -32,10 +37,14 @@ def _blocks(content: Any, kind: str) -> list[dict[str, Any]]:
     return [b for b in content if isinstance(b, dict) and b.get("type") == kind] if isinstance(content, list) else []
 
 
-def _anthropic_assistant(m: dict[str, Any]) -> dict[str, Any]:
+def _anthropic_assistant(m: dict[str, Any], where: str) -> dict[str, Any]:
     uses = _blocks(m.get("content"), "tool_use")
     if not uses:
         return m
+    for b in uses:
+        if not (isinstance(b.get("id"), str) and b["id"] and isinstance(b.get("name"), str) and b["name"].strip()):
+            raise TraceError(f"{where}.content[{m['content'].index(b)}]: a tool_use block needs an `id` and a "
+                             "`name`")
     rest = [b for b in m["content"] if b not in uses]
     calls = [{"id": b.get("id"), "function": {"name": b.get("name"), "arguments": b.get("input", {})}} for b in uses]
     return {**m, "content": rest, "tool_calls": [*(m.get("tool_calls") or []), *calls]}
@@ -45,9 +54,13 @@ def _anthropic_user(m: dict[str, Any], where: str) -> list[tuple[str, dict[str, 
     results = _blocks(m.get("content"), "tool_result")
     if not results:
         return [(where, m)]
-    out = [(f"{where}.content[{m['content'].index(b)}]",
-            {"role": "tool", "tool_call_id": b.get("tool_use_id"), "content": b.get("content", ""),
-             "is_error": b.get("is_error") is True}) for b in results]
+    out = []
+    for b in results:
+        here = f"{where}.content[{m['content'].index(b)}]"
+        if not (isinstance(b.get("tool_use_id"), str) and b["tool_use_id"]):
+            raise TraceError(f"{here}: a tool_result block needs the `tool_use_id` of the tool_use it answers")
+        out.append((here, {"role": "tool", "tool_call_id": b["tool_use_id"], "content": b.get("content", ""),
+                           "is_error": b.get("is_error") is True, ANSWERS_FIELD: "tool_use_id"}))
     rest = [b for b in m["content"] if b not in results]
     if rest:
         out.append((where, {**m, "content": rest}))
@@ -64,7 +77,8 @@ def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
     return {**m, "tool_calls": fixed}
 
 
-def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]]) -> dict[str, Any]:
+def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]], where: str
+                     ) -> dict[str, Any]:
     """An assistant's ``function_call`` as a tool call; a ``function`` message as the ``tool`` message that answers
     the latest unanswered call of its name (else the latest unanswered call)."""
     fc = m.get("function_call")
@@ -76,10 +90,10 @@ def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]
     if m.get("role") == "function":
         match = next((c for c in reversed(open_calls) if c[1] == m.get("name")), None)
         match = match or (open_calls[-1] if open_calls else None)
-        if match is not None:
-            open_calls.remove(match)
-        return {"role": "tool", "tool_call_id": match[0] if match else None, "content": m.get("content"),
-                "name": m.get("name")}
+        if match is None:
+            raise TraceError(f"{where}: a `function` message answers no earlier `function_call`")
+        open_calls.remove(match)
+        return {"role": "tool", "tool_call_id": match[0], "content": m.get("content"), "name": m.get("name")}
     return m
 
 
@@ -93,11 +107,11 @@ def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
         if not isinstance(m, dict):
             out.append((here, m))
             continue
-        m = _flat_calls(_legacy_function(i, m, open_calls))
+        m = _flat_calls(_legacy_function(i, m, open_calls, here))
         if m.get("role") == "tool" and "tool_call_id" not in m and isinstance(m.get("id"), str):
-            m = {**m, "tool_call_id": m["id"]}
+            m = {**m, "tool_call_id": m["id"], ANSWERS_FIELD: "id"}
         if m.get("role") == "assistant":
-            out.append((here, _anthropic_assistant(m)))
+            out.append((here, _anthropic_assistant(m, here)))
         elif m.get("role") == "user":
             out.extend(_anthropic_user(m, here))
         else:
