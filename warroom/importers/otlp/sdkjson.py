@@ -61,7 +61,10 @@ def _flatten(value: Any, key: str, out: dict[str, Any]) -> None:
 
 
 def _nanos(value: Any, where: str) -> int:
+    """A time (ISO 8601 text, UTC when it names no zone; or a number of ns) as ns since the epoch."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not 0 <= value < 2**64:
+            raise TraceError(f"{where} is out of range")
         return int(value)
     if not isinstance(value, str):
         raise TraceError(f"{where} is not a time")
@@ -108,7 +111,9 @@ def sdk_span(raw: dict[str, Any], where: str) -> Span:
     resource = raw.get("resource")
     resource_attributes = resource.get("attributes") if isinstance(resource, dict) else None
     service = resource_attributes.get("service.name") if isinstance(resource_attributes, dict) else None
-    return Span(trace_id, span_id, parent.strip("0") and parent, str(raw.get("name", "")), start, max(start, end),
+    name = raw.get("name")
+    return Span(trace_id, span_id, parent.strip("0") and parent, name if isinstance(name, str) else "", start,
+                max(start, end),
                 attributes, events, str(code).upper() in ("ERROR", "STATUSCODE.ERROR", "2"),
                 message if isinstance(message, str) else "", service if isinstance(service, str) else "")
 
