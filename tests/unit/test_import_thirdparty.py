@@ -167,6 +167,8 @@ def test_recorded_otel_traces_import_as_drills_missing_only_the_answer_key(tmp_p
      '"start_time": "2026-03-20T09:46:40Z"}', "span 0 has no context.span_id"),
     ('[{"name": "x", "context": {"trace_id": "0x5b8a5b8a5b8a5b8a5b8a5b8a5b8a5b8a", "span_id": "0x0515051505150515"}, '
      '"start_time": "last Tuesday"}]', "span 0.start_time is not a time: 'last Tuesday'"),
+    ('[{"name": "x", "context": {"trace_id": "0x5b8a5b8a5b8a5b8a5b8a5b8a5b8a5b8a", "span_id": "0x0515051505150515"}, '
+     '"start_time": 1e30}]', "span 0.start_time is out of range"),
 ])
 def test_other_formats_given_to_otel_say_what_they_look_like(tmp_path: Path, text: str, hint: str) -> None:
     path = tmp_path / "t.json"
