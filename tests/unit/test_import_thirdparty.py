@@ -235,3 +235,22 @@ def test_a_chain_whose_input_is_json_state_is_not_the_goal(tmp_path: Path) -> No
     path.write_text(json.dumps({"resourceSpans": [{"scopeSpans": [{"spans": spans}]}]}), encoding="utf-8")
     [(data, _)] = openinference.convert_file(path)
     assert data["briefing"]["goal"] == "Refund order 42."
+
+
+def test_every_openinference_attribute_name_is_known_and_other_kinds_are_ignored() -> None:
+    [(data, _)] = openinference.convert_file(THIRD / "oi-span-kinds.json")
+    # EMBEDDING, RERANKER and the CHAIN are ignored; reranker.*, embedding.*, session.id, the token details are
+    # the package's names, not unknown
+    assert "spans that are not agent, model or tool spans (3)" in data["source"]
+    assert "does not read (0)" in data["source"]
+    assert [e["kind"] for e in data["trace"]] == ["tool_call", "tool_result", "executor_message", "log"]
+    assert data["trace"][-1]["content"] == "guard failed: answer contradicts the retrieved policy"  # GUARDRAIL
+    assert data["briefing"]["goal"] == "What is our refund window?"
+    # no agent span: the briefing says so rather than "Agents agent"
+    assert data["briefing"]["watching"] == "An agent (the trace names none: `agent`) at work, with tools: retrieve."
+
+
+def test_the_briefing_names_the_agents_at_work() -> None:
+    [(data, _)] = openinference.convert_file(FIXTURES / "openinference" / "phoenix.jsonl")
+    assert data["briefing"]["watching"].startswith("Agents lead, scout at work, with tools: ")
+    assert _otel_only("sdk-console.json")["briefing"]["watching"] == "Agent lead at work, with tools: erp.pay_invoices."

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from openinference.semconv import trace as semconv_trace
 from openinference.semconv.trace import (
     DocumentAttributes,
-    MessageAttributes,
     MessageContentAttributes,
     OpenInferenceSpanKindValues,
     SpanAttributes,
@@ -23,9 +23,9 @@ from warroom.importers.otlp.steps import MODEL, OTHER, Step, as_arguments, as_te
 from warroom.importers.tracekit.spankinds import begin_step, mark_agent, mark_tool
 
 _KINDS = OpenInferenceSpanKindValues
-_CONSTANTS = [v for cls in (SpanAttributes, MessageAttributes, MessageContentAttributes, ToolCallAttributes,
-                             DocumentAttributes)
-              for k, v in vars(cls).items() if k.isupper() and isinstance(v, str)]
+#: Every attribute class the package has (span, message, tool call, document, embedding, reranker, ...).
+_CLASSES = [cls for name, cls in vars(semconv_trace).items() if name.endswith("Attributes") and isinstance(cls, type)]
+_CONSTANTS = [v for cls in _CLASSES for k, v in vars(cls).items() if k.isupper() and isinstance(v, str)]
 #: Attributes the importer reads or knows (the package's names, and anything under them: flattened lists).
 KNOWN = frozenset(_CONSTANTS)
 _KNOWN_PREFIXES = (*(f"{v}." for v in _CONSTANTS), "exception.", "error.")

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.otlp.build import trace_to_drill
+from warroom.importers.otlp.build import EXECUTOR, trace_to_drill
 from warroom.importers.otlp.spans import Span, SpanEvent, group_traces, read_spans, span_id_hex
 from warroom.importers.otlp.steps import Classifier, Step
 from warroom.importers.tracekit import DEFAULT_DIFFICULTY, TraceError, TraceOptions, drill_id, import_files
@@ -44,9 +44,7 @@ def _drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, 
                    + ignored),
         "briefing": {
             "goal": parts["goal"] or f"(the trace records no user request: {trace_id})",
-            "watching": (f"Agents {', '.join(a['name'] for a in parts['agents'] if a['role'] not in PEOPLE)} at "
-                         f"work, with tools: "
-                         f"{', '.join(parts['tools']) or 'none'}."),
+            "watching": f"{_working(parts['agents'])}, with tools: {', '.join(parts['tools']) or 'none'}.",
         },
         "models": parts["models"],
         "agents": parts["agents"],
@@ -56,6 +54,14 @@ def _drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, 
     header = (f"Imported by `warroom import {prefix}` from {where}.\n"
               f"Real trace; times are the spans'; estimated: {'; '.join(estimated)} (see `source`).")
     return data, header
+
+
+def _working(agents: list[dict[str, Any]]) -> str:
+    """Who is at work in the briefing: ``Agent lead``, ``Agents lead, scout``, or the unnamed default agent."""
+    names = [a["name"] for a in agents if a["role"] not in PEOPLE]
+    if names == [EXECUTOR]:
+        return f"An agent (the trace names none: `{EXECUTOR}`) at work"
+    return f"{'Agent' if len(names) == 1 else 'Agents'} {', '.join(names)} at work"
 
 
 def pick_trace(traces: dict[str, list[Span]], trace_id: str | None) -> dict[str, list[Span]]:
