@@ -180,3 +180,24 @@ def test_other_shapes_errors_name_their_own_fields(tmp_path: Path, doc: object, 
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(TraceError, match=re.escape(message)):
         chat.convert_file(path)
+
+
+def test_sharegpt_conversations_are_read() -> None:
+    drills = chat.convert_file(THIRD / "chat-sharegpt.json")
+    assert [d["id"] for d, _ in drills] == ["chat-chat-sharegpt-0", "chat-chat-sharegpt-1"]
+    first = drills[0][0]["trace"]
+    assert [(e["kind"], e["content"]) for e in first] == [
+        ("log", "You are a helpful travel agent."), ("human_message", "Book me a flight to Lisbon on Friday."),
+        ("executor_message", "Booked: TP1351, Friday 09:40, seat 14C.")]
+
+
+@pytest.mark.parametrize(("doc", "message"), [
+    ({"conversations": [{"from": "human", "value": "x"}, {"from": "observation", "value": "{}"}]},
+     "conversations[1].from is 'observation'; ShareGPT turns are read from human, user, gpt"),
+    ({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, "Gemini API `contents` (`parts`) are not read"),
+])
+def test_unread_dataset_shapes_are_named(tmp_path: Path, doc: object, message: str) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(TraceError, match=re.escape(message)):
+        chat.convert_file(path)

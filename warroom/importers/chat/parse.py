@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.chat.shapes import ANSWERS_FIELD, is_responses_items, normalize, system_prompt
+from warroom.importers.chat.shapes import ANSWERS_FIELD, is_responses_items, normalize, sharegpt, system_prompt
 from warroom.importers.reading import json_kind, parse_json, read_text
 from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
@@ -116,9 +116,12 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     model = None
     system: tuple[str, dict[str, Any]] | None = None
     if isinstance(item, dict):
-        key = "messages" if "messages" in item else "traj" if "traj" in item else None
+        key = next((k for k in ("messages", "traj", "conversations") if k in item), None)
         if key is None and "resourceSpans" in item:
             raise TraceError(_OTLP_HINT)
+        if key is None and "contents" in item:
+            raise TraceError(f"{where or 'the top level'}: Gemini API `contents` (`parts`) are not read; `warroom "
+                             "import chat` reads chat-completions and Anthropic messages")
         if key is None:
             raise TraceError(f"{where or 'the top level'}: an object without `messages` (or `traj`) is not a "
                              "conversation")
@@ -134,7 +137,7 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
         raise TraceError(f"{where or 'the top level'}: a conversation is a non-empty array of messages")
     if is_responses_items(item):
         raise TraceError(f"{where}: {_RESPONSES}")
-    places = ([system] if system else []) + normalize(item, where)
+    places = ([system] if system else []) + normalize(sharegpt(item, where), where)
     messages = [_message(m, here) for here, m in places]
     _check_answers(messages, [here for here, _ in places])
     return Conversation(where, index, messages, model, notes)

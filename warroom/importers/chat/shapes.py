@@ -7,6 +7,10 @@
 - **OpenAI's legacy function calling**: an assistant's ``function_call`` is a tool call (id ``function_call-N``,
   N the message's index), and a ``function`` message (``name``, ``content``) answers the latest call of that name
   not yet answered.
+- **ShareGPT** (``{"conversations": [{"from": "human", "value": ...}, {"from": "gpt", ...}]}``, a common dataset
+  format): ``human`` / ``user`` are user messages, ``gpt`` / ``chatgpt`` / ``assistant`` / ``model`` the
+  assistant's, ``system`` the system prompt; other speakers (a dataset's ``function_call`` / ``observation``
+  turns) are refused by name.
 - **tau2-bench** and other flat tool calls ``{id, name, arguments}`` (no ``function`` object); a ``tool`` message
   naming its call by ``id`` instead of ``tool_call_id``.
 
@@ -95,6 +99,24 @@ def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]
         open_calls.remove(match)
         return {"role": "tool", "tool_call_id": match[0], "content": m.get("content"), "name": m.get("name")}
     return m
+
+
+_SHAREGPT_ROLES = {"human": "user", "user": "user", "gpt": "assistant", "chatgpt": "assistant",
+                   "assistant": "assistant", "model": "assistant", "bard": "assistant", "system": "system"}
+
+
+def sharegpt(items: list[Any], where: str) -> list[Any]:
+    """ShareGPT turns (``{"from", "value"}``, none with a ``role``) as chat messages; other lists unchanged."""
+    if not all(isinstance(m, dict) and "from" in m and "value" in m and "role" not in m for m in items):
+        return items
+    out = []
+    for i, m in enumerate(items):
+        role = _SHAREGPT_ROLES.get(str(m["from"]).lower())
+        if role is None:
+            raise TraceError(f"{where}[{i}].from is {m['from']!r}; ShareGPT turns are read from "
+                             f"{', '.join(_SHAREGPT_ROLES)}")
+        out.append({"role": role, "content": m["value"]})
+    return out
 
 
 def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
