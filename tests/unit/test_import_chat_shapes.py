@@ -94,15 +94,14 @@ def test_each_shape_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Pat
 
 @pytest.mark.parametrize(("doc", "message"), [
     ([{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
-      {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
-      {"type": "function_call_output", "call_id": "c1", "output": "ok"}],
-     "list of OpenAI Responses API items"),
+      {"type": "web_search_call", "id": "ws_1", "status": "completed"}],
+     "[1]: a Responses API item of type 'web_search_call' is not read"),
     ({"resourceSpans": []}, "OTLP/JSON traces, not a chat transcript: `warroom import otel` or"),
 ])
 def test_other_formats_are_refused_by_name(tmp_path: Path, doc: object, message: str) -> None:
     path = tmp_path / "t.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(TraceError, match=message):
+    with pytest.raises(TraceError, match=re.escape(message)):
         chat.convert_file(path)
 
 
@@ -201,3 +200,19 @@ def test_unread_dataset_shapes_are_named(tmp_path: Path, doc: object, message: s
     path.write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(TraceError, match=re.escape(message)):
         chat.convert_file(path)
+
+
+def test_openai_responses_items_are_messages_calls_and_results() -> None:
+    data = _only("chat-responses.json")
+    ev = {e["id"]: e for e in data["trace"]}
+    assert _kinds(data) == [
+        ("m000", "log"), ("m001", "human_message"), ("m002", "executor_message"), ("m003", "executor_message"),
+        ("call_list", "tool_call"), ("call_credits", "tool_call"), ("m004", "tool_result"), ("m005", "tool_result"),
+        ("call_pay", "tool_call"), ("m007", "tool_result"), ("m008", "executor_message")]
+    assert ev["m002"]["content"] == "[reasoning] List the invoices, then pay."
+    assert ev["m003"]["content"] == "Listing March's invoices."
+    assert ev["call_list"]["batch"] == ev["call_credits"]["batch"] == "m003-batch"
+    assert ev["call_list"]["arguments"] == {"month": "2026-03"}
+    assert (ev["m005"]["call"], ev["m005"]["output"]) == (
+        "call_list", '{"returned": 20, "total": 40, "next_cursor": "c2"}')
+    assert ev["m008"]["content"] == "All March invoices are paid."

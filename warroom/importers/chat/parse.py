@@ -6,7 +6,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.chat.shapes import ANSWERS_FIELD, is_responses_items, normalize, sharegpt, system_prompt
+from warroom.importers.chat.shapes import (
+    ANSWERS_FIELD,
+    is_responses_items,
+    normalize,
+    responses_messages,
+    sharegpt,
+    system_prompt,
+)
 from warroom.importers.reading import json_kind, parse_json, read_text
 from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
@@ -91,18 +98,11 @@ _OTLP_HINT = ("this is OTLP/JSON traces, not a chat transcript: `warroom import 
               "openinference` reads them")
 
 
-_RESPONSES = ("not a chat transcript: this is a list of OpenAI Responses API items (`type: function_call`, ...), "
-              "not chat messages; `warroom import chat` reads chat-completions messages (`role`, `content`, "
-              "`tool_calls`) and Anthropic Messages API messages")
-
-
 def conversations(data: Any) -> list[Conversation]:
     """The conversations in parsed JSON ``data``: a message list, an object with ``messages`` (or tau-bench's
     ``traj``), or an array of either; messages in the shapes :mod:`.shapes` reads too. Raises TraceError naming
     where the shape is wrong."""
-    if is_responses_items(data):
-        raise TraceError(_RESPONSES)
-    if _is_messages(data) or isinstance(data, dict):
+    if _is_messages(data) or is_responses_items(data) or isinstance(data, dict):
         return [_conversation(data, "", None)]
     if isinstance(data, list) and data:
         return [_conversation(item, f"[{i}]", i) for i, item in enumerate(data)]
@@ -136,7 +136,7 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     if not isinstance(item, list) or not item:
         raise TraceError(f"{where or 'the top level'}: a conversation is a non-empty array of messages")
     if is_responses_items(item):
-        raise TraceError(f"{where}: {_RESPONSES}")
+        item = responses_messages(item, where)
     places = ([system] if system else []) + normalize(sharegpt(item, where), where)
     messages = [_message(m, here) for here, m in places]
     _check_answers(messages, [here for here, _ in places])

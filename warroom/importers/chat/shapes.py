@@ -7,6 +7,10 @@
 - **OpenAI's legacy function calling**: an assistant's ``function_call`` is a tool call (id ``function_call-N``,
   N the message's index), and a ``function`` message (``name``, ``content``) answers the latest call of that name
   not yet answered.
+- **OpenAI Responses API items** (``response.output``, the Agents SDK's ``to_input_list()``): ``message`` items
+  (and role-only input messages) are messages, ``function_call`` items (``call_id``, ``name``, ``arguments``) the
+  tool calls of the assistant message they follow, ``function_call_output`` items their results, a ``reasoning``
+  item's summary an assistant message ``[reasoning] ...``; other item types (built-in tools) are refused by name.
 - **ShareGPT** (``{"conversations": [{"from": "human", "value": ...}, {"from": "gpt", ...}]}``, a common dataset
   format): ``human`` / ``user`` are user messages, ``gpt`` / ``chatgpt`` / ``assistant`` / ``model`` the
   assistant's, ``system`` the system prompt; other speakers (a dataset's ``function_call`` / ``observation``
@@ -35,6 +39,35 @@ def is_responses_items(value: Any) -> bool:
     """Whether ``value`` is a list of OpenAI Responses API items (``{"type": "function_call", "call_id": ...}``)."""
     return isinstance(value, list) and any(isinstance(m, dict) and m.get("type") in RESPONSES_ITEMS
                                            and "role" not in m for m in value)
+
+
+def responses_messages(items: list[Any], where: str) -> list[Any]:
+    """OpenAI Responses API items as chat messages (see the module docstring). Raises TraceError for an item type
+    that is not read."""
+    out: list[Any] = []
+    for i, item in enumerate(items):
+        kind = item.get("type", "message") if isinstance(item, dict) else None
+        if kind == "message" or (isinstance(item, dict) and "role" in item and "type" not in item):
+            out.append({"role": item.get("role"), "content": item.get("content")})
+        elif kind == "function_call":
+            call = {"id": item.get("call_id"), "function": {"name": item.get("name"),
+                                                            "arguments": item.get("arguments", {})}}
+            last = out[-1] if out else None
+            if isinstance(last, dict) and last.get("role") == "assistant" and "reasoning" not in last:
+                last["tool_calls"] = [*(last.get("tool_calls") or []), call]
+            else:
+                out.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        elif kind == "function_call_output":
+            out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": item.get("output")})
+        elif kind == "reasoning":
+            summary = [str(p["text"]) for p in item.get("summary") or [] if isinstance(p, dict)
+                       and isinstance(p.get("text"), str)]
+            if summary:
+                out.append({"role": "assistant", "content": "[reasoning] " + "\n".join(summary), "reasoning": True})
+        else:
+            raise TraceError(f"{where}[{i}]: a Responses API item of type {kind!r} is not read (messages, "
+                             "function_call, function_call_output and reasoning items are)")
+    return [{k: v for k, v in m.items() if k != "reasoning"} for m in out]
 
 
 def _blocks(content: Any, kind: str) -> list[dict[str, Any]]:
