@@ -254,3 +254,19 @@ def test_the_briefing_names_the_agents_at_work() -> None:
     [(data, _)] = openinference.convert_file(FIXTURES / "openinference" / "phoenix.jsonl")
     assert data["briefing"]["watching"].startswith("Agents lead, scout at work, with tools: ")
     assert _otel_only("sdk-console.json")["briefing"]["watching"] == "Agent lead at work, with tools: erp.pay_invoices."
+
+
+def test_grafana_tempo_answers_are_read(tmp_path: Path) -> None:
+    # Tempo's trace API: v1 answers {"batches": [...]} (here with the older instrumentationLibrarySpans), v2
+    # {"trace": {"resourceSpans": [...]}}; ids in base64 as Tempo returns them
+    doc = json.loads(OI_OPENAI.read_text(encoding="utf-8"))
+    v2 = tmp_path / "tempo-v2.json"
+    v2.write_text(json.dumps({"trace": doc}), encoding="utf-8")
+    for rs in doc["resourceSpans"]:
+        rs["instrumentationLibrarySpans"] = rs.pop("scopeSpans")
+    v1 = tmp_path / "tempo-v1.json"
+    v1.write_text(json.dumps({"batches": doc["resourceSpans"]}), encoding="utf-8")
+    [(expected, _)] = openinference.convert_file(OI_OPENAI)
+    for path in (v1, v2):
+        [(data, _)] = openinference.convert_file(path)
+        assert data["trace"] == expected["trace"] and "trace d396332b05fd30ea23ced9e0df5109ef" in data["source"]

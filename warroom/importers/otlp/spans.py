@@ -149,8 +149,21 @@ def _other_format(doc: Any) -> str:
     return ""
 
 
+def _unwrap(doc: Any) -> Any:
+    """Grafana Tempo's trace API answers: ``{"batches": [...]}`` (API v1) and ``{"trace": {"resourceSpans": [...]}}``
+    (v2) as the ``{"resourceSpans": [...]}`` document they hold; anything else as it is."""
+    if isinstance(doc, dict) and "resourceSpans" not in doc:
+        if isinstance(doc.get("batches"), list):
+            return {"resourceSpans": doc["batches"]}
+        if isinstance(doc.get("trace"), dict) and "resourceSpans" in doc["trace"]:
+            return doc["trace"]
+    return doc
+
+
 def spans_of_document(doc: Any, where: str) -> list[Span]:
-    """The spans of one ``{"resourceSpans": [...]}`` document (``where`` prefixes messages). Raises TraceError."""
+    """The spans of one ``{"resourceSpans": [...]}`` document, or of a Tempo answer that holds one (``where``
+    prefixes messages). Raises TraceError."""
+    doc = _unwrap(doc)
     if not isinstance(doc, dict) or not isinstance(doc.get("resourceSpans"), list):
         if not isinstance(doc, dict):
             kind = f"a JSON {json_kind(doc)}"
