@@ -270,3 +270,29 @@ def test_grafana_tempo_answers_are_read(tmp_path: Path) -> None:
     for path in (v1, v2):
         [(data, _)] = openinference.convert_file(path)
         assert data["trace"] == expected["trace"] and "trace d396332b05fd30ea23ced9e0df5109ef" in data["source"]
+
+
+def test_a_jaeger_export_is_read() -> None:
+    data = _otel_only("jaeger-export.json")
+    ev = {e["id"]: e for e in data["trace"]}
+    assert "trace 2a9b1c3d4e5f60718293a4b5c6d7e8f9" in data["source"]
+    assert [(e["id"], e["t"], e["kind"]) for e in data["trace"]] == [
+        ("e0001", 0.0, "human_message"), ("e0002", 2.0, "planner_call"), ("call_r", 2.1, "tool_call"),
+        ("e0004", 6.1, "tool_result")]  # microseconds; a model call at its end
+    assert ev["e0002"]["usage"] == {"input_tokens": 64, "output_tokens": 11}  # int64 tags
+    assert ev["e0004"] == {**ev["e0004"], "status": "error", "duration_ms": 4000.0,
+                           "output": "HTTPError: 503 Service Unavailable; refund service unavailable"}
+    # otel.status_code, span.kind, otel.scope.name ... are the span's own, not unknown attributes
+    assert "does not read (0)" in data["source"]
+
+
+@pytest.mark.parametrize(("doc", "message"), [
+    ({"data": [{"spans": [{"spanID": "01", "startTime": 1}]}]}, "data[0].spans[0] has no traceID or spanID"),
+    ({"data": [{"spans": [{"traceID": "ab" * 16, "spanID": "01", "startTime": "x"}]}]},
+     "data[0].spans[0].startTime is not a time in microseconds"),
+])
+def test_bad_jaeger_spans_are_named(tmp_path: Path, doc: object, message: str) -> None:
+    path = tmp_path / "j.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(TraceError, match=re.escape(message)):
+        otel.convert_file(path)

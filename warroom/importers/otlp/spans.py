@@ -187,15 +187,18 @@ def spans_of_document(doc: Any, where: str) -> list[Span]:
 
 def read_spans(path: Path) -> list[Span]:
     """Every span in the OTLP/JSON file at ``path``: one document, or JSON Lines of documents (blank lines
-    skipped); or spans as the OpenTelemetry SDK's console exporter or Phoenix write them (:mod:`.sdkjson`). Raises
+    skipped); or spans as the OpenTelemetry SDK's console exporter or Phoenix write them (:mod:`.sdkjson`), or a
+    Jaeger export (:mod:`.jaeger`). Raises
     TraceError (one line, ``line N:`` for JSON Lines) within the importers' file limits."""
-    from warroom.importers.otlp import sdkjson
+    from warroom.importers.otlp import jaeger, sdkjson
 
     text = read_text(path, MAX_TRACE_BYTES, TraceError)
     console = '"context"' in text[:4000] and '"trace_id"' in text[:4000]
     try:
         data = parse_json(text, TraceError, "OTLP/JSON")
         found = sdkjson.sdk_spans([data]) if console else None
+        if found is None and jaeger.is_jaeger(data):
+            found = jaeger.jaeger_spans(data)
         return found if found is not None else spans_of_document(data, "")
     except TraceError as error:
         whole = error
