@@ -216,3 +216,26 @@ def test_openai_responses_items_are_messages_calls_and_results() -> None:
     assert (ev["m005"]["call"], ev["m005"]["output"]) == (
         "call_list", '{"returned": 20, "total": 40, "next_cursor": "c2"}')
     assert ev["m008"]["content"] == "All March invoices are paid."
+
+
+@pytest.mark.parametrize(("doc", "message"), [  # each once raised a TypeError (a traceback), found by fuzzing
+    ({"messages": [{"role": "assistant", "content": "x", "tool_calls": 5}]},
+     "messages[0].tool_calls is a JSON number, not a list of tool calls"),
+    ({"messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "f", "input": {}}],
+                    "tool_calls": 5}]}, "messages[0].tool_calls is a JSON number, not a list of tool calls"),
+    ([{"type": {"a": 1}, "call_id": "c"}], "[0]: an object without `messages` (or `traj`) is not a conversation"),
+])
+def test_values_of_the_wrong_type_are_refused_not_a_traceback(tmp_path: Path, doc: object, message: str) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(TraceError, match=re.escape(message)):
+        chat.convert_file(path)
+
+
+def test_a_reasoning_summary_of_the_wrong_type_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps([{"role": "user", "content": "hi"}, {"type": "reasoning", "summary": 5},
+                                {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}]),
+                    encoding="utf-8")
+    [(data, _)] = chat.convert_file(path)
+    assert [e["kind"] for e in data["trace"]] == ["human_message", "tool_call"]

@@ -179,7 +179,10 @@ def _message(m: Any, where: str) -> Message:
     text = _text(m.get("content"), where)
     if not text and isinstance(m.get("refusal"), str):  # OpenAI: a refusal instead of content
         text = m["refusal"]
-    calls = tuple(_tool_call(c, f"{where}.tool_calls[{j}]") for j, c in enumerate(m.get("tool_calls") or []))
+    listed = m.get("tool_calls")
+    if listed is not None and not isinstance(listed, list):
+        raise TraceError(f"{where}.tool_calls is a JSON {json_kind(listed)}, not a list of tool calls")
+    calls = tuple(_tool_call(c, f"{where}.tool_calls[{j}]") for j, c in enumerate(listed or []))
     if calls and role != "assistant":
         raise TraceError(f"{where}: only assistant messages make tool calls")
     answers = m.get("tool_call_id")

@@ -37,8 +37,13 @@ RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning
 
 def is_responses_items(value: Any) -> bool:
     """Whether ``value`` is a list of OpenAI Responses API items (``{"type": "function_call", "call_id": ...}``)."""
-    return isinstance(value, list) and any(isinstance(m, dict) and m.get("type") in RESPONSES_ITEMS
-                                           and "role" not in m for m in value)
+    return isinstance(value, list) and any(isinstance(m, dict) and isinstance(m.get("type"), str)
+                                           and m["type"] in RESPONSES_ITEMS and "role" not in m for m in value)
+
+
+def _listed(value: Any) -> list[Any]:
+    """A list value as it is; anything else (absent, null, or the wrong type, which :mod:`.parse` refuses) empty."""
+    return value if isinstance(value, list) else []
 
 
 def responses_messages(items: list[Any], where: str) -> list[Any]:
@@ -60,7 +65,7 @@ def responses_messages(items: list[Any], where: str) -> list[Any]:
         elif kind == "function_call_output":
             out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": item.get("output")})
         elif kind == "reasoning":
-            summary = [str(p["text"]) for p in item.get("summary") or [] if isinstance(p, dict)
+            summary = [str(p["text"]) for p in _listed(item.get("summary")) if isinstance(p, dict)
                        and isinstance(p.get("text"), str)]
             if summary:
                 out.append({"role": "assistant", "content": "[reasoning] " + "\n".join(summary), "reasoning": True})
@@ -76,15 +81,15 @@ def _blocks(content: Any, kind: str) -> list[dict[str, Any]]:
 
 def _anthropic_assistant(m: dict[str, Any], where: str) -> dict[str, Any]:
     uses = _blocks(m.get("content"), "tool_use")
-    if not uses:
-        return m
+    if not uses or not isinstance(m.get("tool_calls"), (list, type(None))):
+        return m  # no blocks, or a malformed tool_calls that parse refuses
     for b in uses:
         if not (isinstance(b.get("id"), str) and b["id"] and isinstance(b.get("name"), str) and b["name"].strip()):
             raise TraceError(f"{where}.content[{m['content'].index(b)}]: a tool_use block needs an `id` and a "
                              "`name`")
     rest = [b for b in m["content"] if b not in uses]
     calls = [{"id": b.get("id"), "function": {"name": b.get("name"), "arguments": b.get("input", {})}} for b in uses]
-    return {**m, "content": rest, "tool_calls": [*(m.get("tool_calls") or []), *calls]}
+    return {**m, "content": rest, "tool_calls": [*_listed(m.get("tool_calls")), *calls]}
 
 
 def _anthropic_user(m: dict[str, Any], where: str) -> list[tuple[str, dict[str, Any]]]:
@@ -119,11 +124,11 @@ def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]
     """An assistant's ``function_call`` as a tool call; a ``function`` message as the ``tool`` message that answers
     the latest unanswered call of its name (else the latest unanswered call)."""
     fc = m.get("function_call")
-    if m.get("role") == "assistant" and isinstance(fc, dict):
+    if m.get("role") == "assistant" and isinstance(fc, dict) and isinstance(m.get("tool_calls"), (list, type(None))):
         call_id = f"function_call-{i}"
         open_calls.append((call_id, str(fc.get("name"))))
         call = {"id": call_id, "function": {"name": fc.get("name"), "arguments": fc.get("arguments", {})}}
-        return {**m, "tool_calls": [*(m.get("tool_calls") or []), call]}
+        return {**m, "tool_calls": [*_listed(m.get("tool_calls")), call]}
     if m.get("role") == "function":
         match = next((c for c in reversed(open_calls) if c[1] == m.get("name")), None)
         match = match or (open_calls[-1] if open_calls else None)

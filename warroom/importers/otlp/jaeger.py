@@ -36,6 +36,10 @@ def _tags(items: Any) -> dict[str, Any]:
     return out
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _micros(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 2**64 // 1000:
         raise TraceError(f"{where} is not a time in microseconds")
@@ -49,14 +53,14 @@ def _span(raw: Any, where: str, services: dict[str, str]) -> Span:
     span_id = span_id_hex(str(raw.get("spanID") or ""), 8)
     if not trace_id.strip("0") or not span_id.strip("0"):
         raise TraceError(f"{where} has no traceID or spanID")
-    refs = [r for r in raw.get("references") or [] if isinstance(r, dict)]
+    refs = [r for r in _list(raw.get("references")) if isinstance(r, dict)]
     parent_ref = next((r for r in refs if r.get("refType") == "CHILD_OF"), refs[0] if refs else None)
     parent = span_id_hex(str(parent_ref.get("spanID") or ""), 8) if parent_ref else ""
     start = _micros(raw.get("startTime"), f"{where}.startTime")
     end = start + _micros(raw.get("duration", 0), f"{where}.duration")
     tags = _tags(raw.get("tags"))
     events = []
-    for i, log in enumerate(raw.get("logs") or []):
+    for i, log in enumerate(_list(raw.get("logs"))):
         if isinstance(log, dict):
             fields = _tags(log.get("fields"))
             events.append(SpanEvent(str(fields.pop("event", "log")), _micros(log.get("timestamp", 0),
