@@ -96,7 +96,9 @@ def test_each_shape_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Pat
     ([{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
       {"type": "web_search_call", "id": "ws_1", "status": "completed"}],
      "[1]: a Responses API item of type 'web_search_call' is not read"),
-    ({"resourceSpans": []}, "OTLP/JSON traces, not a chat transcript: `warroom import otel` or"),
+    ({"resourceSpans": []}, "not a chat transcript: `warroom import otel` or `warroom import openinference`"),
+    ({"batches": []}, "this is OTLP/JSON traces (or a Tempo or Jaeger export), not a chat transcript"),
+    ({"data": [{"traceID": "ab", "spans": []}]}, "(or a Tempo or Jaeger export), not a chat transcript"),
 ])
 def test_other_formats_are_refused_by_name(tmp_path: Path, doc: object, message: str) -> None:
     path = tmp_path / "t.json"

@@ -94,8 +94,13 @@ def _is_messages(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(m, dict) and "role" in m for m in value)
 
 
-_OTLP_HINT = ("this is OTLP/JSON traces, not a chat transcript: `warroom import otel` or `warroom import "
-              "openinference` reads them")
+_OTLP_HINT = ("this is OTLP/JSON traces (or a Tempo or Jaeger export), not a chat transcript: `warroom import "
+              "otel` or `warroom import openinference` reads them")
+
+
+def _is_jaeger(item: dict[str, Any]) -> bool:
+    data = item.get("data")
+    return isinstance(data, list) and bool(data) and isinstance(data[0], dict) and "spans" in data[0]
 
 
 def conversations(data: Any) -> list[Conversation]:
@@ -117,7 +122,7 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     system: tuple[str, dict[str, Any]] | None = None
     if isinstance(item, dict):
         key = next((k for k in ("messages", "traj", "conversations") if k in item), None)
-        if key is None and "resourceSpans" in item:
+        if key is None and ("resourceSpans" in item or "batches" in item or _is_jaeger(item)):
             raise TraceError(_OTLP_HINT)
         if key is None and "contents" in item:
             raise TraceError(f"{where or 'the top level'}: Gemini API `contents` (`parts`) are not read; `warroom "
