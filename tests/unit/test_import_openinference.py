@@ -34,7 +34,8 @@ def test_span_kinds_map_to_agents_model_calls_tools_and_retrievers() -> None:
     assert llm[0]["usage"] == {"input_tokens": 1850, "output_tokens": 96}
     assert llm[0]["model"] == "gpt-4.1-2025-04-14"
     scout = [e for e in data["trace"] if e["kind"] == "executor_message"]
-    assert scout[0]["content"] == "[tool call erp.list_invoices] [tool call erp.list_credits]"
+    assert scout[0]["content"] == ('[tool call erp.list_invoices {"month": "2026-03"}]\n'
+                                   '[tool call erp.list_credits {"month": "2026-03"}]')  # as otel shows them
     assert ev["call_inv"]["batch"] == ev["call_cred"]["batch"] == scout[0]["id"]
     # TOOL: tool.name, input.value as arguments, output.value as the result; an exception is an error result
     assert ev["call_pay"]["arguments"]["month"] == "2026-03" and len(ev["call_pay"]["arguments"]["invoice_ids"]) == 20

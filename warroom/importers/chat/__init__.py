@@ -31,9 +31,9 @@ def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[
 
 def import_chats(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
                  force: bool = False) -> ImportReport:
-    """Convert every chat transcript (``*.json``) under ``paths`` into drills in ``out_dir`` (see
+    """Convert every chat transcript (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir`` (see
     :func:`warroom.importers.tracekit.import_files`)."""
-    return import_files(paths, out_dir, lambda p: convert_file(p, options), force=force,
+    return import_files(paths, out_dir, lambda p: convert_file(p, options), suffixes=(".json", ".jsonl"), force=force,
                         redactor=options.redactor if options else None)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from warroom.core.modelbase import ID_PATTERN
 from warroom.importers.chat.parse import Conversation, Message
+from warroom.importers.otlp.build import agent_id
 from warroom.importers.tracekit import DEFAULT_DIFFICULTY, DEFAULT_MODEL_NAME, TraceOptions, drill_id
 from warroom.importers.who_and_when.pace import model_usage, reading_gap
 
@@ -45,18 +46,34 @@ def _call_ids(conv: Conversation) -> dict[str, str]:
     return out
 
 
-def _assistant(i: int, m: Message, step: str | None, clock: _Clock, ids: dict[str, str]) -> list[dict[str, Any]]:
-    """An assistant message: its text as an executor_message, then its tool calls (one batch when several); the
-    turn's estimated usage on the first event."""
+def assistant_names(conv: Conversation) -> dict[str | None, str]:
+    """The agent of each assistant ``name`` in ``conv`` (None: no name): ``assistant`` when no assistant message is
+    named; else each name as an agent id (``assistant`` for unnamed messages), never ``user`` or ``tools``."""
+    names = list(dict.fromkeys(m.name for m in conv.messages if m.role == "assistant"))
+    if names in ([], [None]):
+        return {None: ASSISTANT}
+    out: dict[str | None, str] = {}
+    for name in names:
+        agent = ASSISTANT if name is None else agent_id(name)
+        while agent in (USER, TOOLS) or (agent in out.values()):
+            agent += "-agent"
+        out[name] = agent
+    return out
+
+
+def _assistant(i: int, m: Message, step: str | None, clock: _Clock, ids: dict[str, str], agent: str = ASSISTANT
+               ) -> list[dict[str, Any]]:
+    """An assistant message (by ``agent``): its text as an executor_message, then its tool calls (one batch when
+    several); the turn's estimated usage on the first event."""
     written = m.text + "".join(c.name + str(c.arguments) for c in m.tool_calls)
     usage = model_usage(clock.context_chars, written)
     events: list[dict[str, Any]] = []
     if m.text.strip() or not m.tool_calls:
-        ev = {"id": f"m{i:03d}", "t": 0, "step": step, "agent": ASSISTANT, "kind": "executor_message",
+        ev = {"id": f"m{i:03d}", "t": 0, "step": step, "agent": agent, "kind": "executor_message",
               "content": m.text, "usage": usage}
         events.append(clock.place(ev, m.text))
     for j, c in enumerate(m.tool_calls):
-        ev = {"id": ids[c.call_id], "t": 0, "step": step, "agent": ASSISTANT, "kind": "tool_call", "tool": c.name,
+        ev = {"id": ids[c.call_id], "t": 0, "step": step, "agent": agent, "kind": "tool_call", "tool": c.name,
               "arguments": c.arguments}
         if len(m.tool_calls) > 1:
             ev["batch"] = f"m{i:03d}-batch"
@@ -69,6 +86,7 @@ def _assistant(i: int, m: Message, step: str | None, clock: _Clock, ids: dict[st
 def _events(conv: Conversation) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The plan (one step per user message) and the trace events, in order."""
     ids = _call_ids(conv)
+    agents = assistant_names(conv)
     clock = _Clock()
     plan: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
@@ -85,16 +103,31 @@ def _events(conv: Conversation) -> tuple[list[dict[str, Any]], list[dict[str, An
             events.append(clock.place({"id": eid, "t": 0, "step": step, "kind": "log", "source": f"{m.role} prompt",
                                        "content": m.text}, m.text))
         elif m.role == "assistant":
-            events.extend(_assistant(i, m, step, clock, ids))
+            events.extend(_assistant(i, m, step, clock, ids, agents[m.name]))
         else:
-            events.append(clock.place({"id": eid, "t": 0, "step": step, "agent": TOOLS, "kind": "tool_result",
-                                       "call": ids[m.answers or ""], "output": m.text}, m.text))
+            result = {"id": eid, "t": 0, "step": step, "agent": TOOLS, "kind": "tool_result",
+                      "call": ids[m.answers or ""], "output": m.text}
+            if m.error:  # Anthropic's tool_result `is_error`
+                result["status"] = "error"
+            events.append(clock.place(result, m.text))
     if not plan:
         plan.append({"id": "u01", "title": "The conversation", "objective": "The assistant does what it is asked."})
     for ev in events:
         if ev["step"] is None:
             del ev["step"]
     return plan, events
+
+
+def _agents(conv: Conversation) -> list[dict[str, Any]]:
+    """The people and agents of the drill: the user, each assistant (one, or one per assistant ``name``: the first
+    the executor, the others sub-agents) and the tools."""
+    named = [(name, agent) for name, agent in assistant_names(conv).items()]
+    assistants = [{"name": agent, "role": "executor" if n == 0 else "sub-agent",
+                   "description": "The assistant that answered." if name is None
+                   else f"The assistant named {name!r} in the transcript."}
+                  for n, (name, agent) in enumerate(named)]
+    return [{"name": USER, "role": "human", "description": "The person in the chat."}, *assistants,
+            {"name": TOOLS, "role": "tool-host", "description": "The tools the assistant called."}]
 
 
 def conversation_to_drill_data(conv: Conversation, file: Path, options: TraceOptions | None = None
@@ -130,11 +163,7 @@ def conversation_to_drill_data(conv: Conversation, file: Path, options: TraceOpt
             "planner": {"name": PLANNER_MODEL, **price},
             "executor": {"name": model, **price},
         },
-        "agents": [
-            {"name": USER, "role": "human", "description": "The person in the chat."},
-            {"name": ASSISTANT, "role": "executor", "description": "The assistant that answered."},
-            {"name": TOOLS, "role": "tool-host", "description": "The tools the assistant called."},
-        ],
+        "agents": _agents(conv),
         "plan": plan,
         "trace": events,
     }, (f"Imported by `warroom import chat` from {where}.\n"

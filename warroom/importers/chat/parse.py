@@ -6,6 +6,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from warroom.importers.chat.shapes import (
+    ANSWERS_FIELD,
+    is_responses_items,
+    normalize,
+    responses_messages,
+    sharegpt,
+    system_prompt,
+)
 from warroom.importers.reading import json_kind, parse_json, read_text
 from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
@@ -30,6 +38,8 @@ class Message:
     tool_calls: tuple[ToolCall, ...] = ()
     answers: str | None = None
     name: str | None = None
+    error: bool = False
+    answers_field: str = "tool_call_id"
 
 
 @dataclass
@@ -45,19 +55,59 @@ class Conversation:
 
 
 def read_conversations(path: Path) -> list[Conversation]:
-    """The conversations in the chat transcript file at ``path``. Raises TraceError (one line) for a file that is
-    not UTF-8 JSON within the limits, or not one of the shapes."""
-    return conversations(parse_json(read_text(path, MAX_TRACE_BYTES, TraceError), TraceError, "a chat transcript"))
+    """The conversations in the chat transcript file at ``path``: one JSON value, or JSON Lines of conversations
+    (one ``{"messages": [...]}`` or message array per line, as OpenAI's fine-tuning and eval files and many logs
+    hold them). Raises TraceError (one line, ``line N:`` for JSON Lines) for a file that is not UTF-8 JSON within
+    the limits, or not one of the shapes."""
+    text = read_text(path, MAX_TRACE_BYTES, TraceError)
+    try:
+        data = parse_json(text, TraceError, "a chat transcript")
+    except TraceError as e:
+        if text.lstrip().startswith('{"resourceSpans"'):  # OTLP/JSON Lines
+            raise TraceError(f"{e}; {_OTLP_HINT}") from None
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if len(lines) < 2 or not str(e).startswith("not JSON"):
+            raise
+        return _json_lines(lines, e)
+    return conversations(data)
+
+
+def _json_lines(lines: list[tuple[int, str]], whole: TraceError) -> list[Conversation]:
+    """One conversation per line; ``whole`` (the error of reading the file as one value) when the first line is
+    not JSON either."""
+    out: list[Conversation] = []
+    for i, (n, line) in enumerate(lines):
+        try:
+            value = parse_json(line, TraceError, "a chat transcript")
+        except TraceError as e:
+            if i == 0:  # not JSON Lines: one value over many lines (cut short, say)
+                raise whole from None
+            raise TraceError(f"line {n}: {e}") from None
+        try:
+            out.append(_conversation(value, f"line {n}", i))
+        except TraceError as e:
+            raise TraceError(str(e) if str(e).startswith("line ") else f"line {n}: {e}") from None
+    return out
 
 
 def _is_messages(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(m, dict) and "role" in m for m in value)
 
 
+_OTLP_HINT = ("this is OTLP/JSON traces (or a Tempo or Jaeger export), not a chat transcript: `warroom import "
+              "otel` or `warroom import openinference` reads them")
+
+
+def _is_jaeger(item: dict[str, Any]) -> bool:
+    data = item.get("data")
+    return isinstance(data, list) and bool(data) and isinstance(data[0], dict) and "spans" in data[0]
+
+
 def conversations(data: Any) -> list[Conversation]:
     """The conversations in parsed JSON ``data``: a message list, an object with ``messages`` (or tau-bench's
-    ``traj``), or an array of either. Raises TraceError naming where the shape is wrong."""
-    if _is_messages(data) or isinstance(data, dict):
+    ``traj``), or an array of either; messages in the shapes :mod:`.shapes` reads too. Raises TraceError naming
+    where the shape is wrong."""
+    if _is_messages(data) or is_responses_items(data) or isinstance(data, dict):
         return [_conversation(data, "", None)]
     if isinstance(data, list) and data:
         return [_conversation(item, f"[{i}]", i) for i, item in enumerate(data)]
@@ -69,8 +119,14 @@ def conversations(data: Any) -> list[Conversation]:
 def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     notes: list[str] = []
     model = None
+    system: tuple[str, dict[str, Any]] | None = None
     if isinstance(item, dict):
-        key = "messages" if "messages" in item else "traj" if "traj" in item else None
+        key = next((k for k in ("messages", "traj", "conversations") if k in item), None)
+        if key is None and ("resourceSpans" in item or "batches" in item or _is_jaeger(item)):
+            raise TraceError(_OTLP_HINT)
+        if key is None and "contents" in item:
+            raise TraceError(f"{where or 'the top level'}: Gemini API `contents` (`parts`) are not read; `warroom "
+                             "import chat` reads chat-completions and Anthropic messages")
         if key is None:
             raise TraceError(f"{where or 'the top level'}: an object without `messages` (or `traj`) is not a "
                              "conversation")
@@ -78,17 +134,27 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
         reward = item.get("reward")
         if isinstance(reward, (int, float)) and not isinstance(reward, bool):
             notes.append(f"the run's reward was {reward:g}")
-        where = f"{where}.{key}" if where else key
+        prompt = system_prompt(item.get("system"))  # an Anthropic request body's system prompt
+        system = (f"{where}.system" if where else "system", prompt) if prompt else None
+        where = f"{where}{': ' if where.startswith('line ') else '.'}{key}" if where else key
         item = item[key]
     if not isinstance(item, list) or not item:
         raise TraceError(f"{where or 'the top level'}: a conversation is a non-empty array of messages")
-    messages = [_message(m, f"{where}[{i}]") for i, m in enumerate(item)]
-    _check_answers(messages, where)
+    if is_responses_items(item):
+        item = responses_messages(item, where)
+    places = ([system] if system else []) + normalize(sharegpt(item, where), where)
+    messages = [_message(m, here) for here, m in places]
+    _check_answers(messages, [here for here, _ in places])
     return Conversation(where, index, messages, model, notes)
 
 
+#: Content parts whose text is under another key than ``text``: OpenAI's refusal, Anthropic's thinking.
+_PART_TEXT = {"refusal": "refusal", "thinking": "thinking"}
+
+
 def _text(content: Any, where: str) -> str:
-    """A message's ``content`` as text: a string as is, text parts joined by newlines, other parts named."""
+    """A message's ``content`` as text: a string as is, text parts joined by newlines (a refusal part's refusal, a
+    thinking part's thinking as ``[thinking] ...``), other parts named (``[image_url part]``)."""
     if content is None:
         return ""
     if isinstance(content, str):
@@ -96,8 +162,11 @@ def _text(content: Any, where: str) -> str:
     if isinstance(content, list):
         parts = []
         for part in content:
+            key = _PART_TEXT.get(str(part.get("type"))) if isinstance(part, dict) else None
             if isinstance(part, dict) and isinstance(part.get("text"), str):
                 parts.append(part["text"])
+            elif key is not None and isinstance(part.get(key), str):
+                parts.append(f"[thinking] {part[key]}" if key == "thinking" else part[key])
             elif isinstance(part, dict) and isinstance(part.get("type"), str):
                 parts.append(f"[{part['type']} part]")
             else:
@@ -113,14 +182,20 @@ def _message(m: Any, where: str) -> Message:
     if role not in ROLES:
         raise TraceError(f"{where}.role is {role!r}; expected one of {', '.join(ROLES)}")
     text = _text(m.get("content"), where)
-    calls = tuple(_tool_call(c, f"{where}.tool_calls[{j}]") for j, c in enumerate(m.get("tool_calls") or []))
+    if not text and isinstance(m.get("refusal"), str):  # OpenAI: a refusal instead of content
+        text = m["refusal"]
+    listed = m.get("tool_calls")
+    if listed is not None and not isinstance(listed, list):
+        raise TraceError(f"{where}.tool_calls is a JSON {json_kind(listed)}, not a list of tool calls")
+    calls = tuple(_tool_call(c, f"{where}.tool_calls[{j}]") for j, c in enumerate(listed or []))
     if calls and role != "assistant":
         raise TraceError(f"{where}: only assistant messages make tool calls")
     answers = m.get("tool_call_id")
     if role == "tool" and not (isinstance(answers, str) and answers):
         raise TraceError(f"{where}: a tool message needs the `tool_call_id` of the call it answers")
     name = m.get("name") if isinstance(m.get("name"), str) else None
-    return Message(role, text, calls, answers if role == "tool" else None, name)
+    return Message(role, text, calls, answers if role == "tool" else None, name, error=m.get("is_error") is True,
+                   answers_field=str(m.get(ANSWERS_FIELD, "tool_call_id")))
 
 
 def _tool_call(c: Any, where: str) -> ToolCall:
@@ -144,13 +219,14 @@ def _tool_call(c: Any, where: str) -> ToolCall:
     return ToolCall(c["id"], name, args)
 
 
-def _check_answers(messages: list[Message], where: str) -> None:
-    """Every tool message answers a call made earlier in the conversation; call ids are unique."""
+def _check_answers(messages: list[Message], places: list[str]) -> None:
+    """Every tool message answers a call made earlier in the conversation; call ids are unique. ``places`` says
+    where each message is in the file."""
     seen: set[str] = set()
-    for i, m in enumerate(messages):
+    for m, here in zip(messages, places, strict=True):
         for c in m.tool_calls:
             if c.call_id in seen:
-                raise TraceError(f"{where}[{i}]: tool call id {c.call_id!r} is used twice")
+                raise TraceError(f"{here}: tool call id {c.call_id!r} is used twice")
             seen.add(c.call_id)
         if m.answers is not None and m.answers not in seen:
-            raise TraceError(f"{where}[{i}].tool_call_id {m.answers!r} answers no earlier tool call")
+            raise TraceError(f"{here}.{m.answers_field} {m.answers!r} answers no earlier tool call")

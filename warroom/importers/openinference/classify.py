@@ -9,9 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from openinference.semconv import trace as semconv_trace
 from openinference.semconv.trace import (
     DocumentAttributes,
-    MessageAttributes,
+    MessageContentAttributes,
     OpenInferenceSpanKindValues,
     SpanAttributes,
     ToolCallAttributes,
@@ -22,8 +23,9 @@ from warroom.importers.otlp.steps import MODEL, OTHER, Step, as_arguments, as_te
 from warroom.importers.tracekit.spankinds import begin_step, mark_agent, mark_tool
 
 _KINDS = OpenInferenceSpanKindValues
-_CONSTANTS = [v for cls in (SpanAttributes, MessageAttributes, ToolCallAttributes, DocumentAttributes)
-              for k, v in vars(cls).items() if k.isupper() and isinstance(v, str)]
+#: Every attribute class the package has (span, message, tool call, document, embedding, reranker, ...).
+_CLASSES = [cls for name, cls in vars(semconv_trace).items() if name.endswith("Attributes") and isinstance(cls, type)]
+_CONSTANTS = [v for cls in _CLASSES for k, v in vars(cls).items() if k.isupper() and isinstance(v, str)]
 #: Attributes the importer reads or knows (the package's names, and anything under them: flattened lists).
 KNOWN = frozenset(_CONSTANTS)
 _KNOWN_PREFIXES = (*(f"{v}." for v in _CONSTANTS), "exception.", "error.")
@@ -35,10 +37,65 @@ def _indexed(attrs: dict[str, Any], prefix: str, suffix: str) -> list[tuple[int,
     return sorted((int(m.group(1)), v) for k, v in attrs.items() if (m := pattern.match(k)))
 
 
-def _messages(attrs: dict[str, Any], prefix: str, role: str | None) -> str:
-    contents = dict(_indexed(attrs, prefix, MessageAttributes.MESSAGE_CONTENT))
-    roles = dict(_indexed(attrs, prefix, MessageAttributes.MESSAGE_ROLE))
-    return "\n".join(as_text(v) for n, v in sorted(contents.items()) if role is None or roles.get(n) == role)
+def _flat_messages(attrs: dict[str, Any], prefix: str) -> dict[int, dict[str, Any]]:
+    """The flattened ``<prefix>.<N>.message.*`` attributes as one mapping per message N (keys after ``message.``;
+    ``contents.K.message_content.text``, ``tool_calls.M.tool_call.id`` and the like kept flat)."""
+    out: dict[int, dict[str, Any]] = {}
+    head = f"{prefix}."
+    for key, value in attrs.items():
+        if not key.startswith(head):
+            continue
+        n, _, rest = key[len(head):].partition(".")
+        if n.isdigit() and rest.startswith("message."):
+            out.setdefault(int(n), {})[rest[len("message."):]] = value
+    return dict(sorted(out.items()))
+
+
+def _numbered(message: dict[str, Any], group: str) -> list[dict[str, Any]]:
+    """The ``<group>.<K>.*`` keys of one flattened message as one mapping per K, in order of K."""
+    items: dict[int, dict[str, Any]] = {}
+    for key, value in message.items():
+        k, _, rest = key.removeprefix(f"{group}.").partition(".") if key.startswith(f"{group}.") else ("", "", "")
+        if k.isdigit():
+            items.setdefault(int(k), {})[rest] = value
+    return [items[k] for k in sorted(items)]
+
+
+def _calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The tool calls one flattened message asks for, as ``(id, name, arguments)``: its ``tool_calls``, else the
+    tool-use parts of its ``contents`` (Anthropic's instrumentation writes both), else the legacy
+    ``function_call_name`` / ``function_call_arguments_json``."""
+    fn, args = ToolCallAttributes.TOOL_CALL_FUNCTION_NAME, ToolCallAttributes.TOOL_CALL_FUNCTION_ARGUMENTS_JSON
+    calls = [c for c in _numbered(message, "tool_calls") if as_text(c.get(fn))]
+    calls = calls or [c for c in _numbered(message, "contents") if as_text(c.get(fn))]
+    out = [(as_text(c.get(ToolCallAttributes.TOOL_CALL_ID)), as_text(c[fn]), as_text(c.get(args))) for c in calls]
+    legacy = as_text(message.get("function_call_name"))
+    if not out and legacy:
+        out.append(("", legacy, as_text(message.get("function_call_arguments_json"))))
+    return out
+
+
+def _message_text(message: dict[str, Any]) -> str:
+    """One flattened message as text: its ``content`` verbatim, else the text parts of its ``contents`` joined by
+    newlines; then each tool call it asks for as ``[tool call NAME ARGS]`` (as ``otel`` shows them)."""
+    text_key = MessageContentAttributes.MESSAGE_CONTENT_TEXT
+    content = as_text(message.get("content"))
+    if not content:
+        content = "\n".join(as_text(p[text_key]) for p in _numbered(message, "contents")
+                            if p.get(text_key) is not None
+                            and p.get(MessageContentAttributes.MESSAGE_CONTENT_TYPE, "text") == "text")
+    shown = [f"[tool call {name} {args}]".replace(" ]", "]") for _, name, args in _calls(message)]
+    return "\n".join(t for t in [content, *shown] if t)
+
+
+def _messages(attrs: dict[str, Any], prefix: str, role: str | None) -> str | None:
+    """The text of the flattened messages under ``prefix`` (only those of ``role`` when given), joined by
+    newlines; None when the span records no such messages at all (the caller then falls back on the raw value)."""
+    messages = _flat_messages(attrs, prefix)
+    if not messages:
+        return None
+    return "\n".join(t for m in messages.values() if (role is None or m.get("role") == role)
+                     and (t := _message_text(m)))
 
 
 def _model(span: Span, step: Step) -> None:
@@ -47,19 +104,26 @@ def _model(span: Span, step: Step) -> None:
     step.model = as_text(a.get(SpanAttributes.LLM_MODEL_NAME)) or None
     step.input_tokens = as_tokens(a.get(SpanAttributes.LLM_TOKEN_COUNT_PROMPT))
     step.output_tokens = as_tokens(a.get(SpanAttributes.LLM_TOKEN_COUNT_COMPLETION))
-    step.content = (_messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES, None)
-                    or as_text(a.get(SpanAttributes.OUTPUT_VALUE)))
-    step.inputs = (_messages(a, SpanAttributes.LLM_INPUT_MESSAGES, "user")
-                   or as_text(a.get(SpanAttributes.INPUT_VALUE)))
-    pattern = re.compile(rf"^{re.escape(SpanAttributes.LLM_OUTPUT_MESSAGES)}\.\d+\."
-                         rf"{re.escape(MessageAttributes.MESSAGE_TOOL_CALLS)}\.\d+\."
-                         rf"{re.escape(ToolCallAttributes.TOOL_CALL_ID)}$")
-    step.tool_call_ids = [as_text(v) for k, v in sorted(a.items()) if pattern.match(k) and as_text(v)]
-    if not step.content:  # a turn that only calls tools: name them
-        names = [as_text(v) for k, v in sorted(a.items())
-                 if k.startswith(f"{SpanAttributes.LLM_OUTPUT_MESSAGES}.")
-                 and k.endswith(f".{ToolCallAttributes.TOOL_CALL_FUNCTION_NAME}")]
-        step.content = " ".join(f"[tool call {n}]" for n in names if n)
+    content = _messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES, None)
+    # output.value / input.value hold the raw response / request (JSON) when the messages are recorded: read them
+    # only when the span has no messages at all
+    step.content = content if content is not None else as_text(a.get(SpanAttributes.OUTPUT_VALUE))
+    inputs = _messages(a, SpanAttributes.LLM_INPUT_MESSAGES, "user")
+    step.inputs = inputs if inputs is not None else as_text(a.get(SpanAttributes.INPUT_VALUE))
+    step.tool_calls_asked = [(i, name) for m in _flat_messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES).values()
+                             for i, name, _ in _calls(m) if i]
+    step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
+    reason = a.get(SpanAttributes.LLM_FINISH_REASON)
+    step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
+
+
+def _chain_input(a: dict[str, Any]) -> str:
+    """A CHAIN span's input as a possible goal: ``input.value`` when it is text; empty when it is JSON (a framework's
+    state, such as LangGraph's ``{"messages": [...]}``: the user's words then come from the LLM spans' messages)."""
+    value = as_text(a.get(SpanAttributes.INPUT_VALUE))
+    if a.get(SpanAttributes.INPUT_MIME_TYPE) == "application/json" or value.lstrip()[:1] in ("{", "["):
+        return ""
+    return value
 
 
 def classify(span: Span) -> Step:
@@ -85,5 +149,5 @@ def classify(span: Span) -> Step:
         step.result = [v for _, v in docs] if docs else a.get(SpanAttributes.OUTPUT_VALUE)
     else:
         step.kind = OTHER
-        step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if kind == _KINDS.CHAIN.value else ""
+        step.inputs = _chain_input(a) if kind == _KINDS.CHAIN.value else ""
     return step

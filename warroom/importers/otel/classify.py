@@ -12,7 +12,7 @@ from typing import Any
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as ga
 from opentelemetry.semconv.attributes import error_attributes, server_attributes
 
-from warroom.importers.otel import legacy
+from warroom.importers.otel import frameworks, legacy
 from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import (
     MODEL,
@@ -21,7 +21,8 @@ from warroom.importers.otlp.steps import (
     as_arguments,
     as_text,
     as_tokens,
-    message_tool_call_ids,
+    count_unknown,
+    message_tool_calls,
     messages_text,
 )
 from warroom.importers.tracekit.spankinds import begin_step, mark_agent, mark_tool
@@ -47,7 +48,8 @@ def _model(span: Span, step: Step) -> None:
     step.content = messages_text(out) if out is not None else legacy.completion_text(span)
     inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
     step.inputs = messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span)
-    step.tool_call_ids = message_tool_call_ids(out) if out is not None else legacy.completion_tool_call_ids(span)
+    step.tool_calls_asked = message_tool_calls(out) if out is not None else legacy.completion_tool_calls(span)
+    step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
     reasons = a.get(ga.GEN_AI_RESPONSE_FINISH_REASONS)
     if isinstance(reasons, list) and reasons and isinstance(reasons[0], str) and reasons[0].strip():
         step.finish_reason = reasons[0]
@@ -58,22 +60,42 @@ def _model(span: Span, step: Step) -> None:
 def classify(span: Span) -> Step:
     """The :class:`Step` of one span: an agent (``invoke_agent``), a model call (``chat``, ``text_completion``,
     ``generate_content``, or an older span with ``gen_ai.system`` and no operation), a tool (``execute_tool``), or
-    other. What each reads is in docs/importing.md."""
+    other; without an operation name, OpenLLMetry's and Pydantic AI's agent and tool spans too
+    (:mod:`.frameworks`). What each reads is in docs/importing.md."""
+    listed = frameworks.with_attribute_events(span)
+    framework_read = listed is not span  # its `events` attribute is read
+    span = listed
     a = span.attributes
     op = a.get(ga.GEN_AI_OPERATION_NAME)
     step = begin_step(span, KNOWN, pattern=legacy.FLAT)
+    framework_agent = frameworks.agent_name(span, a.get(ga.GEN_AI_AGENT_NAME)) if op is None else None
     if op in AGENT_OPERATIONS:
         inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
         mark_agent(step, span, a.get(ga.GEN_AI_AGENT_NAME),
-                   messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span))
+                   messages_text(inputs, "user") if inputs is not None
+                   else legacy.prompt_text(span) or frameworks.first_user_text(span))
+        framework_read = framework_read or frameworks.PYDANTIC_MESSAGES in a
     elif op in MODEL_OPERATIONS or (op is None and (a.get(ga.GEN_AI_SYSTEM) or a.get(ga.GEN_AI_PROVIDER_NAME))):
         _model(span, step)
-    elif op in TOOL_OPERATIONS:
-        mark_tool(step, span, a.get(ga.GEN_AI_TOOL_NAME), a.get(ga.GEN_AI_TOOL_CALL_ID))
+    elif op in TOOL_OPERATIONS or (op is None and frameworks.is_tool(span, a.get(ga.GEN_AI_TOOL_NAME))):
+        mark_tool(step, span, a.get(ga.GEN_AI_TOOL_NAME) or a.get(frameworks.ENTITY_NAME),
+                  a.get(ga.GEN_AI_TOOL_CALL_ID))
+        framework_read = True
         args = a.get(ga.GEN_AI_TOOL_CALL_ARGUMENTS)
-        step.arguments = as_arguments(args) if args is not None else legacy.tool_arguments(span)
+        named = frameworks.tool_arguments(span) if args is None else None
+        step.arguments = (as_arguments(args) if args is not None else named if named is not None
+                          else legacy.tool_arguments(span))
         result: Any = a.get(ga.GEN_AI_TOOL_CALL_RESULT)
+        result = result if result is not None else frameworks.tool_result(span)
         step.result = result if result is not None else legacy.tool_result(span)
+    elif framework_agent is not None:
+        framework_read = True
+        inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
+        mark_agent(step, span, framework_agent,
+                   messages_text(inputs, "user") if inputs is not None
+                   else legacy.prompt_text(span) or frameworks.entity_input_text(span))
     else:
         step.kind = OTHER
+    if framework_read:  # the frameworks' own attributes count as read only on the spans they are read from
+        step.unknown = count_unknown(span, KNOWN | frameworks.KNOWN, pattern=legacy.FLAT)
     return step

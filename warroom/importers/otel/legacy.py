@@ -173,9 +173,15 @@ def completion_text(span: Span) -> str:
     return "\n".join(t for m in _completions(span) if (t := _message_text(m)))
 
 
+def completion_tool_calls(span: Span) -> list[tuple[str, str]]:
+    """``(id, tool name)`` of the tool calls the completion asked for (see :func:`completion_text` for where)."""
+    return [(c["id"], as_text(c["name"])) for m in _completions(span) for c in _parts(m)[1]
+            if isinstance(c["id"], str) and c["id"]]
+
+
 def completion_tool_call_ids(span: Span) -> list[str]:
     """The ids of the tool calls the completion asked for (see :func:`completion_text` for where)."""
-    return [c["id"] for m in _completions(span) for c in _parts(m)[1] if isinstance(c["id"], str) and c["id"]]
+    return [i for i, _ in completion_tool_calls(span)]
 
 
 def finish_reason(span: Span) -> str | None:

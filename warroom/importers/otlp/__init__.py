@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.otlp.build import trace_to_drill
-from warroom.importers.otlp.spans import Span, SpanEvent, group_traces, read_spans
+from warroom.importers.otlp.build import EXECUTOR, trace_to_drill
+from warroom.importers.otlp.spans import Span, SpanEvent, group_traces, read_spans, span_id_hex
 from warroom.importers.otlp.steps import Classifier, Step
 from warroom.importers.tracekit import DEFAULT_DIFFICULTY, TraceError, TraceOptions, drill_id, import_files
 from warroom.importers.who_and_when.files import ImportReport
@@ -44,9 +44,7 @@ def _drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, 
                    + ignored),
         "briefing": {
             "goal": parts["goal"] or f"(the trace records no user request: {trace_id})",
-            "watching": (f"Agents {', '.join(a['name'] for a in parts['agents'] if a['role'] not in PEOPLE)} at "
-                         f"work, with tools: "
-                         f"{', '.join(parts['tools']) or 'none'}."),
+            "watching": f"{_working(parts['agents'])}, with tools: {', '.join(parts['tools']) or 'none'}.",
         },
         "models": parts["models"],
         "agents": parts["agents"],
@@ -58,12 +56,21 @@ def _drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, 
     return data, header
 
 
+def _working(agents: list[dict[str, Any]]) -> str:
+    """Who is at work in the briefing: ``Agent lead``, ``Agents lead, scout``, or the unnamed default agent."""
+    names = [a["name"] for a in agents if a["role"] not in PEOPLE]
+    if names == [EXECUTOR]:
+        return f"An agent (the trace names none: `{EXECUTOR}`) at work"
+    return f"{'Agent' if len(names) == 1 else 'Agents'} {', '.join(names)} at work"
+
+
 def pick_trace(traces: dict[str, list[Span]], trace_id: str | None) -> dict[str, list[Span]]:
-    """``traces`` (by trace id), or only the one ``trace_id`` names (any case, surrounding spaces ignored) when it is
-    given. Raises TraceError naming the trace ids found when it is not among them."""
+    """``traces`` (by trace id), or only the one ``trace_id`` names (hex in any case, or base64 as protobuf's JSON
+    mapping writes it; surrounding spaces ignored) when it is given. Raises TraceError naming the trace ids found
+    when it is not among them."""
     if trace_id is None:
         return traces
-    wanted = trace_id.strip().lower()
+    wanted = span_id_hex(trace_id, 16)
     if wanted in traces:
         return {wanted: traces[wanted]}
     found = list(traces)

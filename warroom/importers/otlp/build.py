@@ -120,8 +120,16 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
     batch_of: dict[str, str] = {}  # tool call id -> the model event that asked for it with others
     plan: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
+    asked: list[tuple[str, str]] = []  # (call id, tool) the latest model call asked for, not yet matched
     for n, (ns, _, step, ev) in enumerate(raw, 1):
         eid = f"e{n:04d}"
+        if ev["kind"] in ("planner_call", "executor_message"):
+            asked = list(step.tool_calls_asked)
+        elif ev["kind"] == "tool_call" and not step.call_id:  # a tool span without its id: the call asked by name
+            match = next((c for c in asked if c[1] == step.tool), None)
+            if match is not None:
+                asked.remove(match)
+                step.call_id = match[0]
         if ev["kind"] == "tool_call" and step.call_id and _ID.match(step.call_id) and len(step.call_id) <= 80 \
                 and step.call_id not in taken and not re.fullmatch(r"e\d{4,}", step.call_id):
             eid = step.call_id

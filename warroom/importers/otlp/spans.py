@@ -9,6 +9,9 @@ number, ``doubleValue``, ``boolValue``, ``arrayValue``, ``kvlistValue``, ``bytes
 
 from __future__ import annotations
 
+import base64
+import binascii
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,6 +84,25 @@ def attributes(items: Any) -> dict[str, Any]:
     return out
 
 
+_HEX = re.compile(r"^[0-9a-fA-F]*$")
+
+
+def span_id_hex(value: str, size: int) -> str:
+    """A trace id (``size`` 16 bytes) or span id (8 bytes) as lower-case hex. OTLP/JSON writes ids as hex, but
+    protobuf's own JSON mapping (``MessageToJson`` of an export request, as some tools and scripts write it) writes
+    these bytes fields as base64 (``05YzKwX9MOojztng31EJ7w==``): an id that is not hex and decodes as base64 to
+    ``size`` bytes is converted, so that it is the hex id a tracing UI shows. Anything else is kept, lower-cased."""
+    text = value.strip()
+    if not _HEX.match(text):
+        try:
+            raw = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            raw = b""
+        if len(raw) == size:
+            return raw.hex()
+    return text.lower()
+
+
 def _nanos(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise TraceError(f"{where} is not a time in nanoseconds")
@@ -96,13 +118,14 @@ def _nanos(value: Any, where: str) -> int:
 def _span(raw: Any, where: str, service: str) -> Span:
     if not isinstance(raw, dict):
         raise TraceError(f"{where} is a JSON {json_kind(raw)}, not a span")
-    trace_id, span_id = raw.get("traceId"), raw.get("spanId")
-    if not isinstance(trace_id, str) or not trace_id.strip("0"):
+    trace_raw, span_raw, parent_raw = raw.get("traceId"), raw.get("spanId"), raw.get("parentSpanId")
+    trace_id = span_id_hex(trace_raw, 16) if isinstance(trace_raw, str) else ""
+    span_id = span_id_hex(span_raw, 8) if isinstance(span_raw, str) else ""
+    parent = span_id_hex(parent_raw, 8) if isinstance(parent_raw, str) else ""
+    if not trace_id.strip("0"):
         raise TraceError(f"{where} has no traceId")
-    if not isinstance(span_id, str) or not span_id.strip("0"):
+    if not span_id.strip("0"):
         raise TraceError(f"{where} has no spanId")
-    parent_raw = raw.get("parentSpanId")
-    parent: str = parent_raw if isinstance(parent_raw, str) else ""
     start = _nanos(raw.get("startTimeUnixNano"), f"{where}.startTimeUnixNano")
     end = _nanos(raw.get("endTimeUnixNano", start), f"{where}.endTimeUnixNano")
     status_raw = raw.get("status")
@@ -112,13 +135,35 @@ def _span(raw: Any, where: str, service: str) -> Span:
                         attributes(e.get("attributes")))
               for i, e in enumerate(events_raw if isinstance(events_raw, list) else []) if isinstance(e, dict)]
     message = status.get("message")
-    return Span(trace_id.lower(), span_id.lower(), parent.lower().strip("0") and parent.lower(),
+    return Span(trace_id, span_id, parent.strip("0") and parent,
                 str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
                 status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service)
 
 
+def _other_format(doc: Any) -> str:
+    """What a JSON value that is not OTLP/JSON looks like, when it is a format another importer reads (``; ...``),
+    else empty."""
+    first = doc[0] if isinstance(doc, list) and doc else doc
+    if isinstance(first, dict) and ("messages" in first or "traj" in first or ("role" in first and "content" in first)):
+        return "; it looks like a chat transcript: `warroom import chat` reads it"
+    return ""
+
+
+def _unwrap(doc: Any) -> Any:
+    """Grafana Tempo's trace API answers: ``{"batches": [...]}`` (API v1) and ``{"trace": {"resourceSpans": [...]}}``
+    (v2) as the ``{"resourceSpans": [...]}`` document they hold; anything else as it is."""
+    if isinstance(doc, dict) and "resourceSpans" not in doc:
+        if isinstance(doc.get("batches"), list):
+            return {"resourceSpans": doc["batches"]}
+        if isinstance(doc.get("trace"), dict) and "resourceSpans" in doc["trace"]:
+            return doc["trace"]
+    return doc
+
+
 def spans_of_document(doc: Any, where: str) -> list[Span]:
-    """The spans of one ``{"resourceSpans": [...]}`` document (``where`` prefixes messages). Raises TraceError."""
+    """The spans of one ``{"resourceSpans": [...]}`` document, or of a Tempo answer that holds one (``where``
+    prefixes messages). Raises TraceError."""
+    doc = _unwrap(doc)
     if not isinstance(doc, dict) or not isinstance(doc.get("resourceSpans"), list):
         if not isinstance(doc, dict):
             kind = f"a JSON {json_kind(doc)}"
@@ -126,7 +171,7 @@ def spans_of_document(doc: Any, where: str) -> list[Span]:
             kind = f"`resourceSpans` is a JSON {json_kind(doc['resourceSpans'])}, not a list"
         else:
             kind = "an object without `resourceSpans`"
-        raise TraceError(f"{where}not OTLP/JSON traces: {kind}")
+        raise TraceError(f"{where}not OTLP/JSON traces: {kind}{_other_format(doc)}")
     out: list[Span] = []
     for i, rs in enumerate(doc["resourceSpans"]):
         rs = rs if isinstance(rs, dict) else {}
@@ -142,15 +187,28 @@ def spans_of_document(doc: Any, where: str) -> list[Span]:
 
 def read_spans(path: Path) -> list[Span]:
     """Every span in the OTLP/JSON file at ``path``: one document, or JSON Lines of documents (blank lines
-    skipped). Raises TraceError (one line, ``line N:`` for JSON Lines) within the importers' file limits."""
+    skipped); or spans as the OpenTelemetry SDK's console exporter or Phoenix write them (:mod:`.sdkjson`), or a
+    Jaeger export (:mod:`.jaeger`). Raises
+    TraceError (one line, ``line N:`` for JSON Lines) within the importers' file limits."""
+    from warroom.importers.otlp import jaeger, sdkjson
+
     text = read_text(path, MAX_TRACE_BYTES, TraceError)
+    console = '"context"' in text[:4000] and '"trace_id"' in text[:4000]
     try:
-        return spans_of_document(parse_json(text, TraceError, "OTLP/JSON"), "")
+        data = parse_json(text, TraceError, "OTLP/JSON")
+        found = sdkjson.sdk_spans([data]) if console else None
+        if found is None and jaeger.is_jaeger(data):
+            found = jaeger.jaeger_spans(data)
+        return found if found is not None else spans_of_document(data, "")
     except TraceError as error:
         whole = error
         lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
         if len(lines) < 2 or not str(whole).startswith("not JSON"):
             raise
+    values = sdkjson.json_values(text) if console else None  # the console exporter's objects, one after another
+    found = sdkjson.sdk_spans(values) if values is not None else None
+    if found is not None:
+        return found
     out: list[Span] = []
     for n, line in lines:
         try:

@@ -18,7 +18,8 @@ AGENT, MODEL, TOOL, OTHER = "agent", "model", "tool", "other"
 class Step:
     """A classified span. ``kind`` is agent, model, tool or other; the rest is what the span recorded (None or
     empty when it did not): an agent's ``name``; a model call's ``model``, ``input_tokens``/``output_tokens``,
-    output ``content``, ``finish_reason`` and the ``tool_call_ids`` it asked for; a tool's ``tool`` name,
+    output ``content``, ``finish_reason``, the ``tool_call_ids`` it asked for (and, when known, ``(id, tool name)``
+    of each: ``tool_calls_asked``, which names the call of a tool span that records no id); a tool's ``tool`` name,
     ``call_id``, ``arguments`` (a mapping) and ``result``; ``inputs``: the first user text the span saw; ``error``:
     the span's error (status message, exception) or empty; ``unknown``: attributes the classifier does not read."""
 
@@ -31,6 +32,7 @@ class Step:
     content: str = ""
     finish_reason: str | None = None
     tool_call_ids: list[str] = field(default_factory=list)
+    tool_calls_asked: list[tuple[str, str]] = field(default_factory=list)
     tool: str | None = None
     call_id: str | None = None
     arguments: dict[str, Any] = field(default_factory=dict)
@@ -122,16 +124,21 @@ def messages_text(value: Any, role: str | None = None) -> str:
     return "\n".join(texts)
 
 
-def message_tool_call_ids(value: Any) -> list[str]:
-    """The ids of the ``tool_call`` parts of GenAI output messages (a JSON string or a list)."""
+def message_tool_calls(value: Any) -> list[tuple[str, str]]:
+    """``(id, tool name)`` of the ``tool_call`` parts of GenAI output messages (a JSON string or a list)."""
     if isinstance(value, str):
         try:
             value = json.loads(value)
         except (ValueError, RecursionError):
             return []
-    ids = []
+    calls = []
     for m in value if isinstance(value, list) else []:
         for p in (m.get("parts") or []) if isinstance(m, dict) else []:
             if isinstance(p, dict) and p.get("type") == "tool_call" and isinstance(p.get("id"), str):
-                ids.append(p["id"])
-    return ids
+                calls.append((p["id"], as_text(p.get("name"))))
+    return calls
+
+
+def message_tool_call_ids(value: Any) -> list[str]:
+    """The ids of the ``tool_call`` parts of GenAI output messages (a JSON string or a list)."""
+    return [i for i, _ in message_tool_calls(value)]

@@ -1,0 +1,188 @@
+"""Other message shapes read as OpenAI chat-completions messages, before they are checked (:mod:`.parse`).
+
+- **Anthropic Messages API** (a request body ``{model, system, messages}``, or its message list): an assistant's
+  ``tool_use`` content blocks are its ``tool_calls``; a user message's ``tool_result`` blocks are ``tool``
+  messages answering them (``is_error`` kept), its other blocks the user's message; ``system`` (text or text
+  blocks) is the system prompt.
+- **OpenAI's legacy function calling**: an assistant's ``function_call`` is a tool call (id ``function_call-N``,
+  N the message's index), and a ``function`` message (``name``, ``content``) answers the latest call of that name
+  not yet answered.
+- **OpenAI Responses API items** (``response.output``, the Agents SDK's ``to_input_list()``): ``message`` items
+  (and role-only input messages) are messages, ``function_call`` items (``call_id``, ``name``, ``arguments``) the
+  tool calls of the assistant message they follow, ``function_call_output`` items their results, a ``reasoning``
+  item's summary an assistant message ``[reasoning] ...``; other item types (built-in tools) are refused by name.
+- **ShareGPT** (``{"conversations": [{"from": "human", "value": ...}, {"from": "gpt", ...}]}``, a common dataset
+  format): ``human`` / ``user`` are user messages, ``gpt`` / ``chatgpt`` / ``assistant`` / ``model`` the
+  assistant's, ``system`` the system prompt; other speakers (a dataset's ``function_call`` / ``observation``
+  turns) are refused by name.
+- **tau2-bench** and other flat tool calls ``{id, name, arguments}`` (no ``function`` object); a ``tool`` message
+  naming its call by ``id`` instead of ``tool_call_id``.
+
+Each message comes back with where it was in the file (``messages[3]``), so that errors name the original place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warroom.importers.tracekit import TraceError
+
+#: Key of a normalized tool message naming the source's field that holds the call it answers (for messages).
+ANSWERS_FIELD = "_answers_field"
+
+#: Item types of OpenAI's Responses API (``input``/``output`` items), which is not a list of chat messages.
+RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning", "web_search_call",
+                             "file_search_call", "computer_call", "computer_call_output"})
+
+
+def is_responses_items(value: Any) -> bool:
+    """Whether ``value`` is a list of OpenAI Responses API items (``{"type": "function_call", "call_id": ...}``)."""
+    return isinstance(value, list) and any(isinstance(m, dict) and isinstance(m.get("type"), str)
+                                           and m["type"] in RESPONSES_ITEMS and "role" not in m for m in value)
+
+
+def _listed(value: Any) -> list[Any]:
+    """A list value as it is; anything else (absent, null, or the wrong type, which :mod:`.parse` refuses) empty."""
+    return value if isinstance(value, list) else []
+
+
+def responses_messages(items: list[Any], where: str) -> list[Any]:
+    """OpenAI Responses API items as chat messages (see the module docstring). Raises TraceError for an item type
+    that is not read."""
+    out: list[Any] = []
+    for i, item in enumerate(items):
+        kind = item.get("type", "message") if isinstance(item, dict) else None
+        if kind == "message" or (isinstance(item, dict) and "role" in item and "type" not in item):
+            out.append({"role": item.get("role"), "content": item.get("content")})
+        elif kind == "function_call":
+            call = {"id": item.get("call_id"), "function": {"name": item.get("name"),
+                                                            "arguments": item.get("arguments", {})}}
+            last = out[-1] if out else None
+            if isinstance(last, dict) and last.get("role") == "assistant" and "reasoning" not in last:
+                last["tool_calls"] = [*(last.get("tool_calls") or []), call]
+            else:
+                out.append({"role": "assistant", "content": None, "tool_calls": [call]})
+        elif kind == "function_call_output":
+            out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": item.get("output")})
+        elif kind == "reasoning":
+            summary = [str(p["text"]) for p in _listed(item.get("summary")) if isinstance(p, dict)
+                       and isinstance(p.get("text"), str)]
+            if summary:
+                out.append({"role": "assistant", "content": "[reasoning] " + "\n".join(summary), "reasoning": True})
+        else:
+            raise TraceError(f"{where}[{i}]: a Responses API item of type {kind!r} is not read (messages, "
+                             "function_call, function_call_output and reasoning items are)")
+    return [{k: v for k, v in m.items() if k != "reasoning"} for m in out]
+
+
+def _blocks(content: Any, kind: str) -> list[dict[str, Any]]:
+    return [b for b in content if isinstance(b, dict) and b.get("type") == kind] if isinstance(content, list) else []
+
+
+def _anthropic_assistant(m: dict[str, Any], where: str) -> dict[str, Any]:
+    uses = _blocks(m.get("content"), "tool_use")
+    if not uses or not isinstance(m.get("tool_calls"), (list, type(None))):
+        return m  # no blocks, or a malformed tool_calls that parse refuses
+    for b in uses:
+        if not (isinstance(b.get("id"), str) and b["id"] and isinstance(b.get("name"), str) and b["name"].strip()):
+            raise TraceError(f"{where}.content[{m['content'].index(b)}]: a tool_use block needs an `id` and a "
+                             "`name`")
+    rest = [b for b in m["content"] if b not in uses]
+    calls = [{"id": b.get("id"), "function": {"name": b.get("name"), "arguments": b.get("input", {})}} for b in uses]
+    return {**m, "content": rest, "tool_calls": [*_listed(m.get("tool_calls")), *calls]}
+
+
+def _anthropic_user(m: dict[str, Any], where: str) -> list[tuple[str, dict[str, Any]]]:
+    results = _blocks(m.get("content"), "tool_result")
+    if not results:
+        return [(where, m)]
+    out = []
+    for b in results:
+        here = f"{where}.content[{m['content'].index(b)}]"
+        if not (isinstance(b.get("tool_use_id"), str) and b["tool_use_id"]):
+            raise TraceError(f"{here}: a tool_result block needs the `tool_use_id` of the tool_use it answers")
+        out.append((here, {"role": "tool", "tool_call_id": b["tool_use_id"], "content": b.get("content", ""),
+                           "is_error": b.get("is_error") is True, ANSWERS_FIELD: "tool_use_id"}))
+    rest = [b for b in m["content"] if b not in results]
+    if rest:
+        out.append((where, {**m, "content": rest}))
+    return out
+
+
+def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
+    calls = m.get("tool_calls")
+    if not isinstance(calls, list) or not any(isinstance(c, dict) and "function" not in c and "name" in c
+                                              for c in calls):
+        return m
+    fixed = [{**c, "function": {"name": c.get("name"), "arguments": c.get("arguments", {})}}
+             if isinstance(c, dict) and "function" not in c and "name" in c else c for c in calls]
+    return {**m, "tool_calls": fixed}
+
+
+def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]], where: str
+                     ) -> dict[str, Any]:
+    """An assistant's ``function_call`` as a tool call; a ``function`` message as the ``tool`` message that answers
+    the latest unanswered call of its name (else the latest unanswered call)."""
+    fc = m.get("function_call")
+    if m.get("role") == "assistant" and isinstance(fc, dict) and isinstance(m.get("tool_calls"), (list, type(None))):
+        call_id = f"function_call-{i}"
+        open_calls.append((call_id, str(fc.get("name"))))
+        call = {"id": call_id, "function": {"name": fc.get("name"), "arguments": fc.get("arguments", {})}}
+        return {**m, "tool_calls": [*_listed(m.get("tool_calls")), call]}
+    if m.get("role") == "function":
+        match = next((c for c in reversed(open_calls) if c[1] == m.get("name")), None)
+        match = match or (open_calls[-1] if open_calls else None)
+        if match is None:
+            raise TraceError(f"{where}: a `function` message answers no earlier `function_call`")
+        open_calls.remove(match)
+        return {"role": "tool", "tool_call_id": match[0], "content": m.get("content"), "name": m.get("name")}
+    return m
+
+
+_SHAREGPT_ROLES = {"human": "user", "user": "user", "gpt": "assistant", "chatgpt": "assistant",
+                   "assistant": "assistant", "model": "assistant", "bard": "assistant", "system": "system"}
+
+
+def sharegpt(items: list[Any], where: str) -> list[Any]:
+    """ShareGPT turns (``{"from", "value"}``, none with a ``role``) as chat messages; other lists unchanged."""
+    if not all(isinstance(m, dict) and "from" in m and "value" in m and "role" not in m for m in items):
+        return items
+    out = []
+    for i, m in enumerate(items):
+        role = _SHAREGPT_ROLES.get(str(m["from"]).lower())
+        if role is None:
+            raise TraceError(f"{where}[{i}].from is {m['from']!r}; ShareGPT turns are read from "
+                             f"{', '.join(_SHAREGPT_ROLES)}")
+        out.append({"role": role, "content": m["value"]})
+    return out
+
+
+def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
+    """``items`` (the messages of one conversation at ``where``) as chat-completions messages, each with the place
+    it came from; anything that is not a message object is passed on unchanged for :mod:`.parse` to refuse."""
+    out: list[tuple[str, Any]] = []
+    open_calls: list[tuple[str, str]] = []
+    for i, m in enumerate(items):
+        here = f"{where}[{i}]"
+        if not isinstance(m, dict):
+            out.append((here, m))
+            continue
+        m = _flat_calls(_legacy_function(i, m, open_calls, here))
+        if m.get("role") == "tool" and "tool_call_id" not in m and isinstance(m.get("id"), str):
+            m = {**m, "tool_call_id": m["id"], ANSWERS_FIELD: "id"}
+        if m.get("role") == "assistant":
+            out.append((here, _anthropic_assistant(m, here)))
+        elif m.get("role") == "user":
+            out.extend(_anthropic_user(m, here))
+        else:
+            out.append((here, m))
+    return out
+
+
+def system_prompt(value: Any) -> dict[str, Any] | None:
+    """An Anthropic request's top-level ``system`` (text, or a list of text blocks) as a system message."""
+    if isinstance(value, str) and value.strip():
+        return {"role": "system", "content": value}
+    if isinstance(value, list) and value:
+        return {"role": "system", "content": value}
+    return None
