@@ -63,6 +63,7 @@ RUN_FIRST = (
 )
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: unknown when it is not loaded (-p no:xdist)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto``: two workers per core this process may run on. A terminal UI test spends most of its time asleep
     in Textual's pilot, which waits for the app to go idle in slices of 20 ms after every key and pause (as the real-

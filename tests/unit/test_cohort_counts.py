@@ -133,11 +133,13 @@ def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backe
     assert (got.stats, got.counted, got.matched) == (stats, counted, matched) and stats.reliability.split_half_r
 
 
+@pytest.mark.parametrize("allowed", [0, 1])
 def test_without_a_second_connection_the_queries_run_on_the_stores_own(
-    tmp_path: Path, store_url: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, store_url: str, monkeypatch: pytest.MonkeyPatch, allowed: int
 ):
-    """On PostgreSQL the split-half query runs on a second connection beside the others; when the server refuses
-    it, the same figures are counted on the store's own connection."""
+    """On PostgreSQL the split-half query runs on a second connection and the drills' medians on a third, beside
+    the others; when the server refuses them (``allowed``: how many more it grants), the same figures are counted
+    on the store's own connection."""
     from warroom.store import postgres
     from warroom.store.errors import StoreError
 
@@ -145,8 +147,12 @@ def test_without_a_second_connection_the_queries_run_on_the_stores_own(
     with ResultsStore(tmp_path, url=store_url) as store:
         expected = cohort_stats(store)
         stats, *_ = _expected(store, FactsQuery(), "auto")
+        connect, opened = postgres.connect, []
 
         def refuse(url: str):
+            if len(opened) < allowed:
+                opened.append(url)
+                return connect(url)
             raise StoreError("too many connections")
 
         monkeypatch.setattr(postgres, "connect", refuse)

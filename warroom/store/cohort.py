@@ -26,9 +26,9 @@ The plans differ where the back ends' costs differ (the SQL is written once per 
   cost more), then reads the played sessions' trainee, drill, score and times from :data:`ORDER_INDEX` in order
   (no sort) and takes the halves and the medians in process: cheaper than a window query and a second scan.
 - PostgreSQL runs queries 1 to 3 as one hashed GROUP BY over one scan (each scan of the index costs about as much
-  as its grouping there), then the drills' medians (``percentile_disc`` of two fractions, one sort per time) on the
-  store's connection, while query 5 with the trainees' medians (one read of :data:`ORDER_INDEX` in start-time
-  order) runs from the start on a second connection in the same snapshot: :mod:`warroom.store.cohort_pg`.
+  as its grouping there) on the store's connection, while the drills' medians (``percentile_disc`` of two
+  fractions, one sort per time) run on a third connection and query 5 with the trainees' medians (one read of
+  :data:`ORDER_INDEX` in start-time order) on a second, all in the same snapshot: :mod:`warroom.store.cohort_pg`.
 """
 
 from __future__ import annotations
