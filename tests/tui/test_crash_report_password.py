@@ -15,6 +15,7 @@ import pytest
 import rich.traceback
 from rich.console import Console
 
+from warroom.store.dialect import StoreURLError, store_target
 from warroom.store.pgsecret import without_password
 from warroom.tui.services import Services
 
@@ -26,7 +27,7 @@ SECRET = "Hunter2:s3cret/pw"
 class _RecordedTraceback(rich.traceback.Traceback):
     """Rich's Traceback, as Textual's crash report makes it (at the moment of the crash), kept for the test."""
 
-    made: list[rich.traceback.Traceback] = []  # noqa: RUF012
+    made: list[rich.traceback.Traceback] = []
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -81,3 +82,18 @@ async def test_a_crash_inside_psycopg_prints_no_password(
 ])
 def test_the_password_is_taken_out_of_the_url(url: str, bare: str, password: str | None) -> None:
     assert without_password(url) == (bare, password)
+
+
+@pytest.mark.parametrize("url", [f"postgresql:/ann:{SECRET}@db/x", f"mysql://ann:{SECRET}@db/x"])
+def test_a_bad_store_url_leaves_no_password_in_the_frames_of_its_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    monkeypatch.setenv("WARROOM_STORE", url)
+    del url
+    try:
+        store_target(tmp_path)
+    except StoreURLError:
+        report = rich.traceback.Traceback(show_locals=True, width=None, locals_max_length=5)  # as Textual's
+    text = _report_text(report)
+    assert "store_target" in text and "StoreURLError" in text
+    assert SECRET not in text
