@@ -130,3 +130,27 @@ def test_the_sqlstate_decides_before_any_words(error: psycopg.Error, advice: str
 def test_a_timed_out_attempt_is_unreachable_without_asking_again() -> None:
     assert connect_refusal(psycopg.OperationalError("Zeitüberschreitung"), {"conninfo": "host=/nowhere"},
                            timed_out=True) is None
+
+
+def test_a_password_with_a_line_break_is_a_clear_error() -> None:
+    with pytest.raises(StoreError) as info:
+        connect("postgresql://ann:two%0Alines@/cohort?host=/nowhere")
+    assert not isinstance(info.value, StoreUnreachable)
+    assert str(info.value) == ("cannot connect to the results store postgresql://ann:***@/cohort?host=/nowhere: a "
+                               "password with a line break cannot be given in a password file")
+
+
+def test_connection_arguments_never_hold_the_password() -> None:
+    from warroom.store.dialect import StoreTarget
+    from warroom.store.pgsecret import connection_args
+
+    with connection_args(StoreTarget("postgresql", url="postgresql://ann:s%3Acret@db/x?sslmode=require")) as args:
+        assert args["conninfo"] == "postgresql://ann@db/x?sslmode=require" and args["password"] == ""
+        assert "s:cret" not in repr(args) and "s%3Acret" not in repr(args)
+        with open(args["passfile"], encoding="utf-8") as passfile:
+            assert passfile.read() == "*:*:*:*:s\\:cret\n"
+        assert os.stat(args["passfile"]).st_mode & 0o077 == 0
+    with connection_args(StoreTarget("postgresql", url="postgresql://ann:@db/x")) as args:
+        assert args == {"conninfo": "postgresql://ann@db/x", "password": ""}  # empty: ~/.pgpass, as libpq does
+    with connection_args(StoreTarget("postgresql", url="postgresql://ann@db/x")) as args:
+        assert args == {"conninfo": "postgresql://ann@db/x"}

@@ -65,8 +65,8 @@ def connection_args(target: StoreTarget) -> Iterator[dict[str, Any]]:
     holding it, removed when the block ends). Raises ValueError for a password that holds a line break."""
     assert target.url is not None
     conninfo, password = without_password(target.url)
-    if password is None:
-        yield {"conninfo": conninfo}
+    if not password:  # none, or empty: libpq then reads ~/.pgpass (an empty one, as written, also skips $PGPASSWORD)
+        yield {"conninfo": conninfo} if password is None else {"conninfo": conninfo, "password": ""}
         return
     line = _passfile_line(password)
     del password  # from here on only the file holds it: this frame may be in a traceback (an error in the block)
