@@ -166,7 +166,7 @@ def _beside(store: ResultsStore, sql: str, params: list[Any], work: Callable[[],
 
     snapshot = store._conn.execute("SELECT pg_export_snapshot()").fetchone()[0]
     try:
-        other = postgres.connect(store.target.url)
+        other = postgres.connect(store.target)
     except StoreError:  # e.g. no connection left on the server: one after the other on the store's own
         work()
         rows_here: list[Any] = store._conn.execute(sql, params).fetchall()

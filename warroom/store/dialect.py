@@ -139,8 +139,17 @@ class StoreTarget:
 
 def store_target(data_dir: Path, url: str | None = None) -> StoreTarget:
     """The store of ``data_dir``: ``url`` if given, else ``$WARROOM_STORE`` if set, else the SQLite file
-    ``data_dir/results.sqlite3``. Raises :class:`StoreURLError` for a URL of another kind."""
-    url = url if url is not None else (os.environ.get(STORE_ENV) or None)
+    ``data_dir/results.sqlite3``. Raises :class:`StoreURLError` for a URL of another kind (raised once the URL is
+    out of this frame's variables: a crash report that prints them never shows its password)."""
+    found = _store_target(data_dir, url if url is not None else (os.environ.get(STORE_ENV) or None))
+    del url
+    if isinstance(found, str):
+        raise StoreURLError(found)
+    return found
+
+
+def _store_target(data_dir: Path, url: str | None) -> StoreTarget | str:
+    """:func:`store_target`'s answer, or the message of the :class:`StoreURLError` it raises."""
     if url is None:
         return StoreTarget("sqlite", path=Path(data_dir) / DB_NAME)
     url = url.strip()
@@ -150,14 +159,14 @@ def store_target(data_dir: Path, url: str | None = None) -> StoreTarget:
         if rest in ("", "//", "///"):
             return StoreTarget("sqlite", path=Path(data_dir) / DB_NAME)
         if not rest.startswith("///"):
-            raise StoreURLError(f"store URL {redact(url)}: write sqlite:///relative/file or sqlite:////absolute/file")
+            return f"store URL {redact(url)}: write sqlite:///relative/file or sqlite:////absolute/file"
         return StoreTarget("sqlite", path=Path(rest[3:]).expanduser())
     if scheme in ("postgresql", "postgres"):  # libpq takes the scheme in lower case only
         if not url[len(scheme) + 1 :].startswith("//"):
-            raise StoreURLError(f"store URL {redact(url)}: write {scheme}://USER@HOST/DATABASE (two slashes after "
-                                f"{scheme}:)")
+            return (f"store URL {redact(url)}: write {scheme}://USER@HOST/DATABASE (two slashes after "
+                    f"{scheme}:)")
         return StoreTarget("postgresql", url=scheme + url[len(scheme):])
-    raise StoreURLError(
+    return (
         f"store URL {redact(url)!r} is neither sqlite:///FILE nor postgresql://...: warroom keeps results in SQLite "
         "or PostgreSQL"
     )

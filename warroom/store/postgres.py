@@ -10,11 +10,14 @@ new database at once migrate it once.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from warroom.store.dialect import POSTGRESQL, scrub
+from warroom.store.dialect import POSTGRESQL, StoreTarget, scrub
 from warroom.store.errors import StoreError, StoreUnreachable
+from warroom.store.pgrefusal import connect_refusal
+from warroom.store.pgsecret import connection_args
 
 #: Key of the advisory lock held while migrating (any constant; "warroom" in ASCII).
 MIGRATION_LOCK = 0x77617272_6F6F6D
@@ -74,51 +77,44 @@ def driver_errors() -> tuple[type[BaseException], ...]:
     return (psycopg.Error,)
 
 
-def connect(url: str) -> PgConnection:
-    """Connect to the PostgreSQL store at ``url``. Raises :class:`StoreError` (the URL redacted) when psycopg is
-    missing or the server cannot be reached or refuses the connection."""
-    from warroom.store.dialect import redact
-
+def connect(target: StoreTarget | str) -> PgConnection:
+    """Connect to the PostgreSQL store ``target`` (a :class:`~warroom.store.dialect.StoreTarget`, or its URL).
+    Raises :class:`StoreError` (the URL redacted, with what to do) when psycopg is missing or the server refuses
+    the connection for good (see :mod:`warroom.store.pgrefusal`), :class:`StoreUnreachable` when the store cannot
+    be reached now. The password never sits in a stack frame a crash report could print
+    (:mod:`warroom.store.pgsecret`)."""
+    if isinstance(target, str):
+        target = StoreTarget("postgresql", url=target)
     try:
         import psycopg
     except ImportError:
         raise StoreError(
-            f"the results store {redact(url)} is PostgreSQL, which needs psycopg: pip install 'warroom[postgres]'"
+            f"the results store {target.location} is PostgreSQL, which needs psycopg: pip install 'warroom[postgres]'"
         ) from None
     try:
-        raw = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S, row_factory=_row_factory)
-    except psycopg.OperationalError as exc:
-        message = scrub(f"cannot connect to the results store {redact(url)}: {exc}", url)
-        refusal = refused_for_good(str(exc))
-        if refusal is not None:  # the server answered no: waiting and retrying would not mend it
-            raise StoreError(f"{message} ({refusal})") from None
-        raise StoreUnreachable(message) from None
+        with connection_args(target) as args:
+            started = time.monotonic()
+            try:
+                raw = psycopg.connect(**args, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                                      row_factory=_row_factory)
+            except psycopg.OperationalError as exc:
+                refusal = connect_refusal(exc, args, time.monotonic() - started >= CONNECT_TIMEOUT_S)
+                raise _connect_error(target, exc, refusal) from None
     except psycopg.Error as exc:
-        raise StoreError(scrub(f"cannot connect to the results store {redact(url)}: {exc}", url)) from None
+        raise _connect_error(target, exc, "") from None
+    except ValueError as exc:  # a password that a password file cannot hold (a line break)
+        raise _connect_error(target, exc, "") from None
     return PgConnection(raw)
 
 
-#: libpq's messages (as the server or libpq words them in English) for a connection refused for good: a wrong
-#: password or user, no password given, a database that does not exist, a host the server does not admit. Each with
-#: what to do. Anything else (refused, timed out, too many clients, starting up) is taken as the store unreachable.
-_REFUSED_FOR_GOOD = (
-    ("password authentication failed", "check the user and password: in the URL, ~/.pgpass or $PGPASSWORD"),
-    ("no password supplied", "give the password in ~/.pgpass, $PGPASSWORD or the URL"),
-    ("authentication failed", "check the user and how the server authenticates it (pg_hba.conf)"),
-    ("no pg_hba.conf entry", "the server does not admit this host, user or database: ask its administrator"),
-    ("is not permitted to log in", "the role is not a LOGIN role: ALTER ROLE ... LOGIN"),
-    ("does not exist", "create it (docs/cohorts.md, \"Setting up a class\"), or correct the URL"),
-)
-
-
-def refused_for_good(message: str) -> str | None:
-    """What to do when libpq's connection error ``message`` says the server refused the connection for a reason
-    that waiting will not mend (a wrong password, an unknown database or role); None when the store may just be
-    unreachable for now (then a finished session is queued locally)."""
-    for words, advice in _REFUSED_FOR_GOOD:
-        if words in message:
-            return advice
-    return None
+def _connect_error(target: StoreTarget, exc: BaseException, refusal: str | None) -> StoreError:
+    """The error for a failed connection: :class:`StoreUnreachable` when ``refusal`` is None, else a
+    :class:`StoreError` ending with ``refusal`` (what to do) in parentheses, or with nothing added for ``""``."""
+    assert target.url is not None
+    message = scrub(f"cannot connect to the results store {target.location}: {exc}", target.url)
+    if refusal is None:
+        return StoreUnreachable(message)
+    return StoreError(f"{message} ({refusal})" if refusal else message)
 
 
 def is_unreachable(exc: BaseException) -> bool:

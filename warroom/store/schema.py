@@ -219,7 +219,7 @@ class StoreConnection:
         assert self.target.url is not None
         self.dialect = POSTGRESQL
         self._db_errors = postgres.driver_errors()
-        self._conn = postgres.connect(self.target.url)
+        self._conn = postgres.connect(self.target)
         try:
             version = postgres.read_version(self._conn)
             if version is None and not create:

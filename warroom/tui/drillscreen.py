@@ -91,9 +91,26 @@ class DrillScreen(Screen[None]):
         #: True while the drill is paused because a dialog is open over it (see :meth:`open_dialog`).
         self.dialog_paused = False
 
+    # -- the drill clock's pause ---------------------------------------------------------------------------------
+
     def _set_paused(self, paused: bool) -> None:
-        """Stop (True) or restart the drill clock; the war room implements it."""
-        raise NotImplementedError
+        """Stop (True) or restart (False) the drill clock: the ticker is paused or resumed (on resuming, the real
+        time spent paused is not played: the clock counts on from now), then the footer's keys and the status are
+        redrawn (:meth:`refresh_status`). Only the screen's state changes; the Replay's pause or resume action is
+        the caller's (through :meth:`_act`)."""
+        self.paused = paused
+        if self.ticker is not None:
+            if paused:
+                self.ticker.pause()
+            else:
+                self._last_time = self.clock.time
+                self.ticker.resume()
+        self.refresh_bindings()
+        self.refresh_status()
+
+    def refresh_status(self) -> None:
+        """Redraw what shows the drill's state (drill clock, speed, pause, damage), after the pause or the state
+        changed. This screen shows none of it, so it draws nothing; the war room draws its header and meters."""
 
     # -- dialogs ------------------------------------------------------------------------------------------------
 

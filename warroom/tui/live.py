@@ -264,17 +264,6 @@ class WarRoomScreen(DrillScreen):
             return
         self._set_paused(not self.paused)
 
-    def _set_paused(self, paused: bool) -> None:
-        self.paused = paused
-        if self.ticker is not None:
-            if paused:
-                self.ticker.pause()
-            else:
-                self._last_time = self.clock.time
-                self.ticker.resume()
-        self.refresh_bindings()
-        self.refresh_status()
-
     def _set_speed(self, speed: float) -> None:
         if speed != self.speed and not self.replay.ended:
             if self._act(self.replay.set_speed, speed) is None:

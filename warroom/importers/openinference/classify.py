@@ -7,6 +7,7 @@ in OTLP (``llm.output_messages.0.message.content``), and are read back by index.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from openinference.semconv import trace as semconv_trace
@@ -18,6 +19,7 @@ from openinference.semconv.trace import (
     ToolCallAttributes,
 )
 
+from warroom.importers.openinference.values import value_messages
 from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import MODEL, OTHER, Step, as_arguments, as_text, as_tokens
 from warroom.importers.tracekit.spankinds import begin_step, mark_agent, mark_tool
@@ -88,14 +90,21 @@ def _message_text(message: dict[str, Any]) -> str:
     return "\n".join(t for t in [content, *shown] if t)
 
 
-def _messages(attrs: dict[str, Any], prefix: str, role: str | None) -> str | None:
-    """The text of the flattened messages under ``prefix`` (only those of ``role`` when given), joined by
-    newlines; None when the span records no such messages at all (the caller then falls back on the raw value)."""
-    messages = _flat_messages(attrs, prefix)
-    if not messages:
-        return None
-    return "\n".join(t for m in messages.values() if (role is None or m.get("role") == role)
-                     and (t := _message_text(m)))
+#: Roles of messages that are not a model's output (a raw ``output.value`` holding a whole conversation).
+_NOT_OUTPUT_ROLES = frozenset({"user", "system", "developer", "tool", "function"})
+
+
+def _span_messages(attrs: dict[str, Any], prefix: str, raw: str, mime: str) -> list[dict[str, Any]] | None:
+    """The span's flattened messages under ``prefix``; when it records none, those of its raw JSON value ``raw``
+    (``output.value`` / ``input.value``, with its mime type attribute ``mime``: :func:`.values.value_messages`);
+    None when it has neither (the caller then keeps the raw value as text)."""
+    messages = list(_flat_messages(attrs, prefix).values())
+    return messages or value_messages(attrs.get(raw), attrs.get(mime))
+
+
+def _text(messages: list[dict[str, Any]], keep: Callable[[Any], bool]) -> str:
+    """The text of the ``messages`` whose role ``keep`` accepts, joined by newlines."""
+    return "\n".join(t for m in messages if keep(m.get("role")) and (t := _message_text(m)))
 
 
 def _model(span: Span, step: Step) -> None:
@@ -104,14 +113,21 @@ def _model(span: Span, step: Step) -> None:
     step.model = as_text(a.get(SpanAttributes.LLM_MODEL_NAME)) or None
     step.input_tokens = as_tokens(a.get(SpanAttributes.LLM_TOKEN_COUNT_PROMPT))
     step.output_tokens = as_tokens(a.get(SpanAttributes.LLM_TOKEN_COUNT_COMPLETION))
-    content = _messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES, None)
-    # output.value / input.value hold the raw response / request (JSON) when the messages are recorded: read them
-    # only when the span has no messages at all
-    step.content = content if content is not None else as_text(a.get(SpanAttributes.OUTPUT_VALUE))
-    inputs = _messages(a, SpanAttributes.LLM_INPUT_MESSAGES, "user")
-    step.inputs = inputs if inputs is not None else as_text(a.get(SpanAttributes.INPUT_VALUE))
-    step.tool_calls_asked = [(i, name) for m in _flat_messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES).values()
-                             for i, name, _ in _calls(m) if i]
+    # output.value / input.value hold the raw response / request (JSON): read only when the span records no
+    # messages, for the messages in them; kept as text when they hold none (not JSON, or JSON of another shape)
+    out = _span_messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES, SpanAttributes.OUTPUT_VALUE,
+                         SpanAttributes.OUTPUT_MIME_TYPE)
+    if out is None:
+        step.content = as_text(a.get(SpanAttributes.OUTPUT_VALUE))
+    elif _flat_messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES):
+        step.content = _text(out, lambda role: True)
+    else:  # a raw value may hold the request's messages too (a whole conversation): the model's are the output
+        step.content = _text(out, lambda role: role not in _NOT_OUTPUT_ROLES)
+        out = [m for m in out if m.get("role") not in _NOT_OUTPUT_ROLES]
+    ins = _span_messages(a, SpanAttributes.LLM_INPUT_MESSAGES, SpanAttributes.INPUT_VALUE,
+                         SpanAttributes.INPUT_MIME_TYPE)
+    step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
+    step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in _calls(m) if i]
     step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
