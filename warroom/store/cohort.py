@@ -151,6 +151,7 @@ def _count(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResu
 
 
 def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResult:
+    from warroom.store import counts as kept
     from warroom.store.facts import _COLUMNS
 
     loose, conn = store.dialect.loose_types, store._conn
@@ -185,6 +186,18 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
         from warroom.store.cohort_pg import count
 
         counts, counted, by_mode = count(store, query, requested, where_counted)
+    elif kept.serves(query):  # SQLite, queries 1 to 3 from the counts kept at write time (no scan)
+        from warroom.store.cohort_pg import Folded
+
+        where, params = query.where(kept.LIVE, unindexed="")
+        folded = Folded(conn.execute(kept.folded_sql(where), params).fetchall())
+        by_mode = folded.by_mode
+        counted = _counted(by_mode, requested)
+        counts = CohortCounts()
+        counts.pairs = _pairs(folded.pair_rows(counted.modes))
+        _pulls(folded.pull_rows(counted.modes), counts)
+        played, pp = where_counted(f"{in_modes(store, counted)} AND {_PLAYED}")
+        _count_ordered(store, played, pp, counts)
     else:
         where, params = query.where("1 = 1", unindexed=unindexed)
         by_mode, _ = _checked(conn.execute(_CHECKED_SQL.format(hint=hint, where=where, valid=valid), params).fetchall())
@@ -218,7 +231,13 @@ def _count_played(store: ResultsStore, hint: str, played: str, pp: list[Any], co
     conn = store._conn
     pulls_sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
     _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
-    rows = conn.execute(_ORDERED_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played), pp).fetchall()
+    _count_ordered(store, played, pp, counts)
+
+
+def _count_ordered(store: ResultsStore, played: str, pp: list[Any], counts: CohortCounts) -> None:
+    """SQLite's queries 4 and 5: the halves and the medians from one read of :data:`ORDER_INDEX` in order."""
+    sql = _ORDERED_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played)
+    rows = store._conn.execute(sql, pp).fetchall()
     counts.halves = _halves(rows)
     counts.medians.update(_medians(rows))
 

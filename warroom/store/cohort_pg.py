@@ -92,26 +92,37 @@ def count(
     the drills' medians on a third."""
     from warroom.store.cohort import _counted, _pairs, _pulls, in_modes
 
+    from warroom.store import counts as kept
+
     conn = store._conn
-    if requested == "auto":
+    if kept.serves(query) and kept.readable(conn, store.dialect):  # the counts kept at write time: no scan
+        where, params = query.where(kept.LIVE, unindexed="")
+        folded: Folded | None = Folded(conn.execute(kept.folded_sql(where), params).fetchall())
+        found = folded is not None and folded.by_mode.get("assessment", 0) > 0
+        sql = ""
+    else:
         w, p = query.where(f"mode = 'assessment' AND {COLUMN}", unindexed="")
         found = conn.execute(f"SELECT EXISTS (SELECT 1 FROM sessions{w})", p).fetchone()[0]
-        counted = _counted({"assessment": 1} if found else {}, "auto")
-    else:
-        counted = _counted({}, requested)
+        where, params = query.where("1 = 1", unindexed="")
+        sql, folded = FOLDED_SQL.format(where=where), None
+    counted = _counted({"assessment": 1} if found else {}, "auto") if requested == "auto" else _counted({}, requested)
     played, pp = where_counted(f"{in_modes(store, counted)} AND {_PLAYED}")
-    where, params = query.where("1 = 1", unindexed="")
     counts = CohortCounts()
     by_mode: dict[str, int] = {}
 
-    def folded_scan() -> None:
-        folded = Folded(conn.execute(FOLDED_SQL.format(where=where), params).fetchall())
-        by_mode.update(folded.by_mode)
-        counts.pairs = _pairs(folded.pair_rows(counted.modes))
-        _pulls(folded.pull_rows(counted.modes), counts)
+    def folded_scan() -> None:  # (the kept counts: read above, no scan)
+        rows = folded if folded is not None else Folded(conn.execute(sql, params).fetchall())
+        by_mode.update(rows.by_mode)
+        counts.pairs = _pairs(rows.pair_rows(counted.modes))
+        _pulls(rows.pull_rows(counted.modes), counts)
 
     def here() -> None:  # the drills' medians on a third connection, beside the folded scan
-        drills = _beside(store, _PG_MEDIANS_SQL.format(group="drill_id", where=played), pp, folded_scan)
+        drills_sql = _PG_MEDIANS_SQL.format(group="drill_id", where=played)
+        if folded is not None:  # the kept counts, then the drills' medians on the store's own connection
+            folded_scan()
+            drills = conn.execute(drills_sql, pp).fetchall()
+        else:
+            drills = _beside(store, drills_sql, pp, folded_scan)
         _pg_median_rows(drills, 1, "drill", counts)
 
     rows = _beside(store, _PG_TRAINEE_SQL.format(where=played), pp, here)

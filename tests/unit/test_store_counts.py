@@ -1,0 +1,126 @@
+"""warroom.store.counts: the cohort counts kept at write time (schema version 8) always equal a recount of the stored
+sessions, whichever way a row was written (insert, re-score, deletion, import, a hand edit, a raw INSERT), on both
+back ends; migration 8 fills them for the sessions already stored; the summary reads them when its filters are on
+their key, and scans the sessions otherwise."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from counts_support import assert_counts_exact, kept_counts
+from stats_support import add, cohort
+from store_support import scorecard
+
+from warroom.store.cohort import cohort_stats
+from warroom.store.counts import TABLE, TRIGGERS, unmake
+from warroom.store.facts import FactsQuery, counted_modes, read_facts
+from warroom.store.results import ResultsStore
+from warroom.store.transfer import import_lines, write_export
+
+
+def _expected(store: ResultsStore, query: FactsQuery | None = None):
+    from warroom.core.stats import summarize
+
+    facts, problems = read_facts(store, query)
+    counted = counted_modes(facts, "auto")
+    return summarize(facts, modes=counted.modes), counted, len(facts), sorted(map(str, problems))
+
+
+def _same_as_every_session(store: ResultsStore, query: FactsQuery | None = None) -> None:
+    got = cohort_stats(store, query)
+    assert (got.stats, got.counted, got.matched, sorted(map(str, got.problems))) == _expected(store, query)
+
+
+def test_the_counts_follow_every_write(tmp_path: Path, backend_url: str | None):
+    with ResultsStore(cohort(tmp_path), url=backend_url) as store:
+        kept = assert_counts_exact(store)
+        assert sum(c[1] for c in kept.values()) == store.count() == 16
+        conn = store._conn
+        conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")  # cannot be counted any more
+        conn.execute("UPDATE sessions SET mode = 'practice' WHERE session_id = 'eve-c'")  # another key
+        conn.execute("UPDATE sessions SET trainee = 'zed', total = 3 WHERE session_id = 'cy-a'")
+        conn.execute("""UPDATE sessions SET distractor_escalations = '["e7", "e7"]' WHERE session_id = 'dee-a'""")
+        if store.dialect.name == "sqlite":
+            conn.execute("UPDATE sessions SET total = 'lots' WHERE session_id = 'ben-a'")  # the wrong type
+            conn.execute("UPDATE sessions SET countable = NULL WHERE session_id = 'ada-a'")  # the flag by hand
+        assert_counts_exact(store)
+        _same_as_every_session(store)
+
+        store.update_scorecard("eve-a", scorecard(outcome="missed", total=12, ttd=None, drill_id="A"))  # a re-score
+        store.update_scorecard("ben-b", scorecard(outcome="abandoned", total=0, ttd=None, drill_id="B"))
+        assert_counts_exact(store)
+        _same_as_every_session(store)
+
+        store.delete(["ada-b", "cy-a"])
+        add(store, "new-a", "fay", "A", "contained", 77, ttd=9.0)
+        conn.execute(
+            "INSERT INTO sessions (session_id, trainee, drill_id, started_at, outcome, total, scorecard, actions) "
+            "VALUES ('raw-a', 'gus', 'A', '2026-11-03T10:00:00+00:00', 'won', 50, '{}', '[]')"
+        )  # written by another program: an outcome warroom does not know
+        conn.execute("UPDATE sessions SET notes = '[\"x\"]'")  # no column the counts read: the counts unchanged
+        kept = assert_counts_exact(store)
+        assert not any(key[2] == "zed" for key in kept)  # its only session deleted: its row has n = 0
+        _same_as_every_session(store)
+        _same_as_every_session(store, FactsQuery(trainee="eve"))
+        _same_as_every_session(store, FactsQuery(drill="B", trainees=("ben", "eve")))
+
+
+def test_import_fills_the_counts(tmp_path: Path, backend_url: str | None):
+    with ResultsStore(cohort(tmp_path), url=backend_url) as store:
+        before = assert_counts_exact(store)
+        out = io.StringIO()
+        assert write_export(store, out) == 16
+        assert store.delete([r.session_id for r in store.query(limit=0)]) == 16
+        assert kept_counts(store) == {}
+        result = import_lines(store, out.getvalue().splitlines(), "export.jsonl")
+        assert (result.imported, result.refused) == (16, [])
+        assert import_lines(store, out.getvalue().splitlines(), "export.jsonl").imported == 0  # again: no double
+        assert assert_counts_exact(store) == before
+
+
+def test_the_summary_reads_the_counts_when_its_filters_are_on_their_key(tmp_path: Path, backend_url: str | None):
+    """A count changed by hand in the table shows in a summary with no filter or with key filters, not in one with
+    ``--since`` (which scans the sessions): the table is what the summary reads."""
+    with ResultsStore(cohort(tmp_path), url=backend_url) as store:
+        true_stats = cohort_stats(store).stats
+        store._conn.execute(f"UPDATE {TABLE} SET score = score + 40 * played WHERE trainee = 'ada'")
+        changed = cohort_stats(store).stats
+        assert changed != true_stats
+        assert cohort_stats(store, FactsQuery(trainee="ada")).stats != cohort_stats(
+            store, FactsQuery(trainee="ada", since="2000-01-01T00:00:00+00:00")
+        ).stats
+        _same_as_every_session(store, FactsQuery(since="2000-01-01T00:00:00+00:00"))
+        _same_as_every_session(store, FactsQuery(set_id="none"))
+
+
+def as_version_7(store: ResultsStore) -> None:
+    """Turn the open store back into schema version 7: no counts table, no triggers keeping it."""
+    for statement in unmake(store.dialect):
+        store._conn.execute(statement)
+    if store.dialect.name == "sqlite":
+        store._conn.execute("PRAGMA user_version = 7")
+    else:
+        store._conn.execute("UPDATE warroom_schema SET version = 7")
+
+
+def test_migration_8_fills_the_counts_from_the_stored_sessions(tmp_path: Path, backend_url: str | None):
+    from warroom.store.schema import SCHEMA_VERSION
+
+    with ResultsStore(cohort(tmp_path), url=backend_url) as store:
+        as_version_7(store)
+        store._conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # broken in version 7
+        store.delete(["ada-a"])
+        add(store, "late-a", "fay", "B", "missed", 10, ttd=None)
+        before = _expected(store)
+    with ResultsStore(tmp_path, url=backend_url) as store:
+        assert store.schema_version == SCHEMA_VERSION == 8
+        kept = assert_counts_exact(store)
+        assert sum(c[1] for c in kept.values()) == 16
+        got = cohort_stats(store)
+        assert (got.stats, got.counted, got.matched, sorted(map(str, got.problems))) == before
+        store.delete(["late-a"])  # the triggers keep it from now on
+        assert_counts_exact(store)
+        if store.dialect.name == "sqlite":
+            names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+            assert set(TRIGGERS) <= names
