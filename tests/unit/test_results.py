@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from counts_support import assert_counts_exact
 from store_support import add_session, bundled_drill_path, known_sessions, load, scorecard
 
 from warroom.core.actions import Action, ActionKind
@@ -275,6 +276,7 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path, backend_url: str | None
             assert sorted(r.total for r in rows) == list(range(25))
         s = store.get(ids[-1])
         assert [a.kind for a in s.actions] == ["inspect", "escalate"]
+        assert_counts_exact(store)  # the cohort counts kept by the concurrent finishes (schema version 8)
     done = sorted(p.stem for p in (tmp_path / "journals" / "done").glob("*.jsonl"))
     assert done == sorted(ids)
     assert list((tmp_path / "journals").glob("*.jsonl")) == []
@@ -320,6 +322,7 @@ def test_eight_processes_storing_200_sessions_each_lose_and_double_nothing(tmp_p
         assert store.count() == workers * n
         flagged = store._conn.execute("SELECT count(*) FROM sessions WHERE countable IS TRUE").fetchone()[0]
         assert flagged == workers * n  # each concurrent insert wrote its countable flag (warroom.store.countable)
+        assert sum(c[1] for c in assert_counts_exact(store).values()) == workers * n  # and its counts (version 8)
         for w in range(workers):
             rows = store.query(trainee=f"t{w}", limit=0)
             assert sorted(r.session_id for r in rows) == [f"w{w}-{i:04d}" for i in range(n)]

@@ -124,3 +124,47 @@ def test_migration_8_fills_the_counts_from_the_stored_sessions(tmp_path: Path, b
         if store.dialect.name == "sqlite":
             names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
             assert set(TRIGGERS) <= names
+
+
+def test_roles_store_and_read_the_counts_as_they_store_and_read_sessions(
+    tmp_path: Path, postgres_server, store_url: str, monkeypatch
+):
+    """A trainee's insert keeps the counts (the triggers write as the table owner); a trainee's summary reads only
+    their own counts (row-level security, given again by migration 8 to a store secured before it), a
+    facilitator's all; without the right to read the table a summary scans the sessions it may read."""
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    from warroom.store.roles import secure
+
+    def as_role(url: str, role: str) -> str:
+        parts = urlsplit(url)
+        return urlunsplit((parts.scheme, f"{role}@{parts.netloc.split('@', 1)[1]}", parts.path, parts.query, ""))
+
+    monkeypatch.setenv("WARROOM_STORE", store_url)  # (the cohort is stored there too)
+    tag = uuid.uuid4().hex[:8]
+    ann, fac = f"ann_{tag}", f"fac_{tag}"
+    with ResultsStore(cohort(tmp_path), url=store_url) as store:
+        secure(store)
+        as_version_7(store)  # secured before version 8: the migration gives the counts the same rights
+    for role, group in ((ann, "warroom_trainee"), (fac, "warroom_facilitator")):
+        postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group}")
+    with ResultsStore(tmp_path, url=store_url) as store:
+        assert store.schema_version == 8
+    with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:
+        add(store, "ann-a", ann, "A", "contained", 70, ttd=4.0)
+        add(store, "ann-b", ann, "B", "missed", 20, ttd=None)
+        assert {key[2] for key in kept_counts(store)} == {ann}
+        _same_as_every_session(store)
+        assert cohort_stats(store).matched == 2
+    with ResultsStore(tmp_path, url=as_role(store_url, fac)) as store:
+        store.update_scorecard("ann-b", scorecard(outcome="contained", total=60, ttd=5.0, drill_id="B"))
+        store.delete(["ada-a"])
+        _same_as_every_session(store)
+        assert cohort_stats(store).matched == 17
+    with ResultsStore(tmp_path, url=store_url) as store:
+        assert_counts_exact(store)
+        store._conn.execute(f"REVOKE SELECT ON {TABLE} FROM warroom_trainee")
+    with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:  # no right to the counts: a scan
+        _same_as_every_session(store)
+        assert cohort_stats(store).matched == 2
