@@ -100,9 +100,8 @@ def test_import_recomputes_the_flag(tmp_path: Path, backend_url: str | None):
 
 def _as_version_6(store: ResultsStore) -> None:
     """Turn the open store back into schema version 6: no flag, no triggers, version 5's facts index."""
-    from warroom.store.schema import _MIGRATIONS
-
     from warroom.store.counts import unmake
+    from warroom.store.schema import _MIGRATIONS
 
     conn = store._conn
     for statement in unmake(store.dialect):  # version 8's counts read the flag

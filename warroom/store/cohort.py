@@ -20,6 +20,11 @@ queries read it from the index.
 5. per trainee, the count and score sum of the played sessions at odd and even places in start-time order (ties in
    start time are ordered by session id), for the split-half reliability.
 
+Queries 1 to 3 are answered by the counts kept at write time (schema version 8, :mod:`warroom.store.counts`: the
+table ``session_counts``, per mode, flag, trainee, drill and distractors escalated, kept by triggers) whenever the
+filters are all on that table's key (none, trainee, drill): a few thousand rows instead of a scan of every session.
+With ``--since`` or ``--set`` they are counted from the sessions as below.
+
 The plans differ where the back ends' costs differ (the SQL is written once per query all the same):
 
 - SQLite runs queries 1 to 3 one after another (its GROUP BY sorts, so folding them into one scan with more groups
@@ -35,7 +40,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -187,17 +192,7 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
 
         counts, counted, by_mode = count(store, query, requested, where_counted)
     elif kept.serves(query):  # SQLite, queries 1 to 3 from the counts kept at write time (no scan)
-        from warroom.store.cohort_pg import Folded
-
-        where, params = query.where(kept.LIVE, unindexed="")
-        folded = Folded(conn.execute(kept.folded_sql(where), params).fetchall())
-        by_mode = folded.by_mode
-        counted = _counted(by_mode, requested)
-        counts = CohortCounts()
-        counts.pairs = _pairs(folded.pair_rows(counted.modes))
-        _pulls(folded.pull_rows(counted.modes), counts)
-        played, pp = where_counted(f"{in_modes(store, counted)} AND {_PLAYED}")
-        _count_ordered(store, played, pp, counts)
+        counts, counted, by_mode = _count_kept(store, query, requested, where_counted)
     else:
         where, params = query.where("1 = 1", unindexed=unindexed)
         by_mode, _ = _checked(conn.execute(_CHECKED_SQL.format(hint=hint, where=where, valid=valid), params).fetchall())
@@ -213,6 +208,26 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     except ValueError:  # counts that are not shares: only a store changed by hand has them
         raise _Unusual from None
     return CohortResult(stats, counted, sum(by_mode.values()), problems)
+
+
+def _count_kept(
+    store: ResultsStore, query: FactsQuery, requested: str, where_counted: Callable[[str], tuple[str, list[Any]]]
+) -> tuple[CohortCounts, Counted, dict[str, int]]:
+    """SQLite's counts with queries 1 to 3 read from the counts kept at write time (:mod:`warroom.store.counts`,
+    when they serve ``query``), then queries 4 and 5 from :data:`ORDER_INDEX`: the counts, the counted modes and the
+    sessions per mode that can be counted."""
+    from warroom.store import counts as kept
+    from warroom.store.cohort_pg import Folded
+
+    where, params = query.where(kept.LIVE, unindexed="")
+    folded = Folded(store._conn.execute(kept.folded_sql(where), params).fetchall())
+    counted = _counted(folded.by_mode, requested)
+    counts = CohortCounts()
+    counts.pairs = _pairs(folded.pair_rows(counted.modes))
+    _pulls(folded.pull_rows(counted.modes), counts)
+    played, pp = where_counted(f"{in_modes(store, counted)} AND {_PLAYED}")
+    _count_ordered(store, played, pp, counts)
+    return counts, counted, folded.by_mode
 
 
 def in_modes(store: ResultsStore, counted: Counted) -> str:
