@@ -13,7 +13,7 @@ from stats_support import add, cohort
 from store_support import scorecard
 
 from warroom.store.cohort import cohort_stats
-from warroom.store.counts import TABLE, TRIGGERS, unmake
+from warroom.store.counts import DRILL_TIMES_INDEX, TABLE, TRIGGERS, unmake
 from warroom.store.facts import FactsQuery, counted_modes, read_facts
 from warroom.store.results import ResultsStore
 from warroom.store.transfer import import_lines, write_export
@@ -124,6 +124,10 @@ def test_migration_8_fills_the_counts_from_the_stored_sessions(tmp_path: Path, b
         if store.dialect.name == "sqlite":
             names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
             assert set(TRIGGERS) <= names
+        else:  # the drills' medians' index
+            sql = "SELECT indexdef FROM pg_indexes WHERE indexname = ? AND schemaname = current_schema()"
+            index = store._conn.execute(sql, (DRILL_TIMES_INDEX,)).fetchone()[0]
+            assert "(mode, drill_id) INCLUDE (outcome, time_to_detect, wall_time_to_detect)" in index
 
 
 def test_roles_store_and_read_the_counts_as_they_store_and_read_sessions(
