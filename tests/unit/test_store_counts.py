@@ -80,16 +80,17 @@ def test_import_fills_the_counts(tmp_path: Path, backend_url: str | None):
 
 
 def test_the_summary_reads_the_counts_when_its_filters_are_on_their_key(tmp_path: Path, backend_url: str | None):
-    """A count changed by hand in the table shows in a summary with no filter or with key filters, not in one with
-    ``--since`` (which scans the sessions): the table is what the summary reads."""
+    """A count changed by hand in the table shows in a PostgreSQL summary with no filter or with key filters, not
+    in one with ``--since`` (which scans the sessions): the table is what the summary reads. SQLite's summary
+    always counts the sessions (cheaper there), so the change does not show."""
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
+        reads_the_table = store.dialect.name == "postgresql"
         true_stats = cohort_stats(store).stats
         store._conn.execute(f"UPDATE {TABLE} SET score = score + 40 * played WHERE trainee = 'ada'")
-        changed = cohort_stats(store).stats
-        assert changed != true_stats
-        assert cohort_stats(store, FactsQuery(trainee="ada")).stats != cohort_stats(
-            store, FactsQuery(trainee="ada", since="2000-01-01T00:00:00+00:00")
-        ).stats
+        assert (cohort_stats(store).stats != true_stats) is reads_the_table
+        ada = cohort_stats(store, FactsQuery(trainee="ada")).stats
+        since = cohort_stats(store, FactsQuery(trainee="ada", since="2000-01-01T00:00:00+00:00")).stats
+        assert (ada != since) is reads_the_table
         _same_as_every_session(store, FactsQuery(since="2000-01-01T00:00:00+00:00"))
         _same_as_every_session(store, FactsQuery(set_id="none"))
 
