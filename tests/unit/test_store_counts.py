@@ -79,6 +79,15 @@ def test_import_fills_the_counts(tmp_path: Path, backend_url: str | None):
         assert assert_counts_exact(store) == before
 
 
+def test_emptying_the_sessions_empties_the_counts(tmp_path: Path, backend_url: str | None):
+    with ResultsStore(cohort(tmp_path), url=backend_url) as store:
+        assert kept_counts(store)
+        store._conn.execute("TRUNCATE sessions" if store.dialect.name == "postgresql" else "DELETE FROM sessions")
+        assert kept_counts(store) == {} and assert_counts_exact(store) == {}
+        add(store, "again-a", "fay", "A", "contained", 77, ttd=9.0)
+        assert sum(c[1] for c in assert_counts_exact(store).values()) == 1
+
+
 def test_the_summary_reads_the_counts_when_its_filters_are_on_their_key(tmp_path: Path, backend_url: str | None):
     """A count changed by hand in the table shows in a PostgreSQL summary with no filter or with key filters, not
     in one with ``--since`` (which scans the sessions): the table is what the summary reads. SQLite's summary
