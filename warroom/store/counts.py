@@ -8,6 +8,9 @@ row's counts are taken off its key, the new row's added to its key, in the writi
 path keeps it exact: a finished or recovered session, ``warroom store sync``, ``store import``, a re-score, a
 deletion, a row changed by hand or by another program. Concurrent writers add to the same row with an upsert
 (``INSERT ... ON CONFLICT DO UPDATE``: the server serialises them on the row; SQLite serialises writers anyway).
+Two PostgreSQL transactions that each change many sessions of the same keys in different orders (two facilitators
+deleting overlapping sets at the same moment) can deadlock on the table's rows: the server then aborts one, which
+fails with its message and changes nothing, and can be run again.
 
 - PostgreSQL: one PL/pgSQL trigger function (``SECURITY DEFINER``, owned by the role that migrated: a trainee role
   of ``warroom store secure`` may insert sessions without any right on the table) for insert, update and delete,
