@@ -21,7 +21,7 @@ from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVe
 from warroom.store.rows import LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
@@ -110,6 +110,10 @@ _MIGRATIONS: dict[int, str] = {
     # generated column on PostgreSQL and a column kept by triggers on SQLite, and both the column and the index's
     # definition come from the checks' code.
     7: "",
+    # 8: the cohort counts kept at write time (warroom.store.counts): per (mode, flag, trainee, drill, distractors
+    # escalated) the sessions and the summary's counts, in the table session_counts kept by triggers on sessions.
+    # Made and filled from the stored sessions by _BACKFILLS[8].
+    8: "",
 }
 
 
@@ -131,8 +135,14 @@ def _countable_7(conn: Any, dialect: Dialect) -> None:
     countable.migrate(conn, dialect, columns)
 
 
+def _counts_8(conn: Any, dialect: Dialect) -> None:
+    from warroom.store import counts
+
+    counts.migrate(conn, dialect)
+
+
 #: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data.
-_BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {4: _backfill_4, 7: _countable_7}
+_BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {4: _backfill_4, 7: _countable_7, 8: _counts_8}
 
 
 _P = ParamSpec("_P")
