@@ -1,8 +1,11 @@
-"""Helpers for the terminal UI tests: an app over a temporary data directory, a mock clock, screen text, a spy on
-notifications (the last two from tests/screen_support.py, shared with the importer's test)."""
+"""Helpers for the terminal UI tests: an app over a temporary data directory, a mock clock, the war room entered
+and its clock advanced (:func:`war_room`), screen text, a spy on notifications (the last two from
+tests/screen_support.py, shared with the importer's test)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -12,12 +15,13 @@ from textual.pilot import Pilot
 
 from warroom.core.library import bundled_drills_dir
 from warroom.tui.app import WarroomApp
+from warroom.tui.live import WarRoomScreen
 from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services, load_entry
 
 __all__ = [
     "STALE", "advance", "escalate", "make_app", "picker_ready", "record_notifications", "screen_text", "services",
-    "type_text",
+    "type_text", "war_room",
 ]
 
 STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
@@ -56,6 +60,21 @@ async def advance(pilot: Pilot, seconds: float, step: float = 0.5) -> None:
         clock.set_time(min(clock.time + step, target))
         live.tick()
     await pilot.pause()
+
+
+@asynccontextmanager
+async def war_room(app: WarroomApp, size: tuple[int, int] = (100, 30),
+                   seconds: float = 0) -> AsyncIterator[tuple[Pilot, WarRoomScreen]]:
+    """Run ``app`` (from :func:`make_app`, open at a briefing) at ``size``, start its drill with enter as a trainee
+    does, check that its war room (the tutorial's, for the tutorial) is the screen, advance the drill's mock clock by
+    ``seconds`` of real time (:func:`advance`) and yield the pilot and the war room."""
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        assert isinstance(live, WarRoomScreen) and app.screen is live, screen_text(app)
+        if seconds:
+            await advance(pilot, seconds)
+        yield pilot, live
 
 
 async def type_text(pilot: Pilot, text: str) -> None:
