@@ -38,7 +38,7 @@ async def test_the_footer_is_rebuilt_only_when_the_keys_it_shows_change(services
 
 async def test_the_plan_panel_and_meters_render_again_only_on_a_change(services):
     app = make_app(services)
-    async with war_room(app, size=(100, 30), seconds=12) as (pilot, live):
+    async with war_room(app, size=(100, 30), seconds=12) as (_pilot, live):
         plan, meters = live.query_one(PlanPanel), live.query_one(Meters)
         updates: list[str] = []
         for widget, name in ((plan, "plan"), (meters, "meters")):
