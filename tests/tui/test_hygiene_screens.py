@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hygiene_support import bundled, leaks, normalise, visible_text
 from textual.clock import MockClock
+from textual.containers import VerticalScroll
 
 from warroom.core.hygiene import ESCALATION_INSTRUCTION
 from warroom.core.loader import load_drill
@@ -86,11 +87,12 @@ async def test_the_picker_shows_no_answer_whichever_drill_is_selected(tmp_path: 
 @pytest.mark.parametrize("mode", ["practice", "assessment"])
 async def test_every_briefing_shows_no_answer_and_the_same_instruction(tmp_path: Path, mode: str):
     app = WarroomApp(_NoStore(trainee="t", data_dir=tmp_path / "data", mode=mode), clock=MockClock())
-    async with app.run_test(size=(120, 200)) as pilot:
+    async with app.run_test(size=(120, 100)) as pilot:  # the longest briefing takes 65 rows at this width
         for path, drill in zip(BUNDLED, DRILLS, strict=True):
             app.show_briefing(load_entry(path))
             await pilot.pause()
             assert isinstance(app.screen, BriefingScreen) and app.screen.mode == mode
+            assert app.screen.query_one("#briefing", VerticalScroll).max_scroll_y == 0, drill.id  # all on screen
             text = screen_text(app)
             assert not leaks(text, drill), (drill.id, leaks(text, drill))
             assert normalise(ESCALATION_INSTRUCTION) in normalise(text), drill.id
