@@ -4,6 +4,7 @@ tests/screen_support.py, shared with the importer's test)."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 from screen_support import record_notifications, screen_text
 from textual.clock import MockClock
+from textual.events import Key
+from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS
 from textual.pilot import Pilot
 
 from warroom.core.library import bundled_drills_dir
@@ -78,8 +81,27 @@ async def war_room(app: WarroomApp, size: tuple[int, int] = (100, 30),
 
 
 async def type_text(pilot: Pilot, text: str) -> None:
-    """Type ``text`` key by key."""
-    await pilot.press(*["space" if ch == " " else ch for ch in text])
+    """Type ``text`` into the focused widget key by key, as a fast typist (or a paste) does: each character's key
+    event goes to the app as the terminal driver sends it, one after another and handled in order, without waiting
+    for the app to go idle and repaint between keys as ``Pilot.press`` does; then wait once until it is idle. For text
+    typed into one input (a key that opens a screen or moves the focus: ``pilot.press``)."""
+    app = pilot.app
+    for ch in text:
+        key = Key(_key_name(ch), ch)
+        key.set_sender(app)
+        app.post_message(key)
+    await pilot.pause()
+
+
+def _key_name(character: str) -> str:
+    """The key name Textual gives a typed character (as ``Pilot.press`` names it: ``a``, ``space``, ``full_stop``)."""
+    if character.isalnum():
+        return character
+    try:
+        key = unicodedata.name(character).lower().replace("-", "_").replace(" ", "_")
+    except ValueError:
+        key = ASCII_KEY_NAMES.get(character, character)
+    return KEY_NAME_REPLACEMENTS.get(key, key)
 
 
 async def escalate(pilot: Pilot, step: str, reason: str = "", cite: str | None = None) -> None:
