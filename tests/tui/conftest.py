@@ -83,13 +83,18 @@ async def war_room(app: WarroomApp, size: tuple[int, int] = (100, 30),
 async def type_text(pilot: Pilot, text: str) -> None:
     """Type ``text`` into the focused widget key by key, as a fast typist (or a paste) does: each character's key
     event goes to the app as the terminal driver sends it, one after another and handled in order, without waiting
-    for the app to go idle and repaint between keys as ``Pilot.press`` does; then wait once until it is idle. For text
-    typed into one input (a key that opens a screen or moves the focus: ``pilot.press``)."""
+    for the app to go idle and repaint between keys as ``Pilot.press`` does. For text typed into one input (a key that
+    opens a screen or moves the focus: ``pilot.press``).
+
+    Then two pauses: each waits until every widget on the screen has handled the messages queued to it when the pause
+    began (``Pilot.pause``). The app handles the keys before the first pause's mark and forwards each to the focused
+    widget then, so by the second pause they are all in that widget's queue ahead of its mark: handled."""
     app = pilot.app
     for ch in text:
         key = Key(_key_name(ch), ch)
         key.set_sender(app)
         app.post_message(key)
+    await pilot.pause()
     await pilot.pause()
 
 
