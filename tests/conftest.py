@@ -51,6 +51,8 @@ RUN_FIRST = (
     "tests/serve/test_serve_http.py",
     "tests/unit/test_import_yamlemit.py",
     "tests/cli/test_import_cli.py",
+    "tests/unit/test_annotate_items.py",
+    "tests/unit/test_load_paths.py",
     "tests/tui/test_annotate_items.py",
     "tests/tui/test_keys_and_dialogs.py",
     "tests/tui/test_shape_large.py",
@@ -60,6 +62,9 @@ RUN_FIRST = (
     "tests/fuzz/test_journal_fuzz.py",
     "tests/tui/test_debrief_80x24.py",
     "tests/tui/test_shapes.py",
+    "tests/unit/test_yamlrs_threads.py",
+    "tests/unit/test_shape_drills.py",
+    "tests/cli/test_scores_summary.py",
 )
 
 

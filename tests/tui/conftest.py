@@ -1,23 +1,30 @@
-"""Helpers for the terminal UI tests: an app over a temporary data directory, a mock clock, screen text, a spy on
-notifications (the last two from tests/screen_support.py, shared with the importer's test)."""
+"""Helpers for the terminal UI tests: an app over a temporary data directory, a mock clock, the war room entered
+and its clock advanced (:func:`war_room`), screen text, a spy on notifications (the last two from
+tests/screen_support.py, shared with the importer's test)."""
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 from screen_support import record_notifications, screen_text
 from textual.clock import MockClock
+from textual.events import Key
+from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS
 from textual.pilot import Pilot
 
 from warroom.core.library import bundled_drills_dir
 from warroom.tui.app import WarroomApp
+from warroom.tui.live import WarRoomScreen
 from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services, load_entry
 
 __all__ = [
     "STALE", "advance", "escalate", "make_app", "picker_ready", "record_notifications", "screen_text", "services",
-    "type_text",
+    "type_text", "war_room",
 ]
 
 STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
@@ -58,9 +65,48 @@ async def advance(pilot: Pilot, seconds: float, step: float = 0.5) -> None:
     await pilot.pause()
 
 
+@asynccontextmanager
+async def war_room(app: WarroomApp, size: tuple[int, int] = (100, 30),
+                   seconds: float = 0) -> AsyncIterator[tuple[Pilot, WarRoomScreen]]:
+    """Run ``app`` (from :func:`make_app`, open at a briefing) at ``size``, start its drill with enter as a trainee
+    does, check that its war room (the tutorial's, for the tutorial) is the screen, advance the drill's mock clock by
+    ``seconds`` of real time (:func:`advance`) and yield the pilot and the war room."""
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        assert isinstance(live, WarRoomScreen) and app.screen is live, screen_text(app)
+        if seconds:
+            await advance(pilot, seconds)
+        yield pilot, live
+
+
 async def type_text(pilot: Pilot, text: str) -> None:
-    """Type ``text`` key by key."""
-    await pilot.press(*["space" if ch == " " else ch for ch in text])
+    """Type ``text`` into the focused widget key by key, as a fast typist (or a paste) does: each character's key
+    event goes to the app as the terminal driver sends it, one after another and handled in order, without waiting
+    for the app to go idle and repaint between keys as ``Pilot.press`` does. For text typed into one input (a key that
+    opens a screen or moves the focus: ``pilot.press``).
+
+    Then two pauses: each waits until every widget on the screen has handled the messages queued to it when the pause
+    began (``Pilot.pause``). The app handles the keys before the first pause's mark and forwards each to the focused
+    widget then, so by the second pause they are all in that widget's queue ahead of its mark: handled."""
+    app = pilot.app
+    for ch in text:
+        key = Key(_key_name(ch), ch)
+        key.set_sender(app)
+        app.post_message(key)
+    await pilot.pause()
+    await pilot.pause()
+
+
+def _key_name(character: str) -> str:
+    """The key name Textual gives a typed character (as ``Pilot.press`` names it: ``a``, ``space``, ``full_stop``)."""
+    if character.isalnum():
+        return character
+    try:
+        key = unicodedata.name(character).lower().replace("-", "_").replace(" ", "_")
+    except ValueError:
+        key = ASCII_KEY_NAMES.get(character, character)
+    return KEY_NAME_REPLACEMENTS.get(key, key)
 
 
 async def escalate(pilot: Pilot, step: str, reason: str = "", cite: str | None = None) -> None:

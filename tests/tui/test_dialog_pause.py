@@ -24,7 +24,7 @@ from warroom.tui.probe import ProbeScreen
 from warroom.tui.services import Services
 from warroom.tui.tutorial import TutorialScreen, tutorial_path
 
-from .conftest import advance, make_app, type_text
+from .conftest import advance, make_app, type_text, war_room
 
 PROBES = Path(__file__).parent.parent / "fixtures" / "shapes" / "shape-11-probe.yaml"
 P, R, Q, E = ActionKind.PAUSE, ActionKind.RESUME, ActionKind.QUIT, ActionKind.ESCALATE
@@ -71,10 +71,7 @@ DIALOGS = [
 @pytest.mark.parametrize(("key", "dialog", "close", "drill"), DIALOGS, ids=[d[1].__name__ for d in DIALOGS])
 async def test_each_dialog_in_practice_is_a_recorded_pause(wall, services, key, dialog, close, drill):
     app = _app(wall, services, drill)
-    async with app.run_test(size=(100, 34)) as pilot:
-        await pilot.press("enter")
-        live = app.live
-        await advance(pilot, 6)
+    async with war_room(app, size=(100, 34), seconds=6) as (pilot, live):
         await pilot.press(key)
         await pilot.pause()
         assert isinstance(app.screen, dialog)
@@ -100,10 +97,7 @@ async def test_each_dialog_in_practice_is_a_recorded_pause(wall, services, key, 
 
 async def test_a_flag_set_in_its_dialog_is_journalled_between_the_pause_and_the_resume(wall, services):
     app = _app(wall, services)
-    async with app.run_test(size=(100, 34)) as pilot:
-        await pilot.press("enter")
-        live = app.live
-        await advance(pilot, 13)  # e04 selected
+    async with war_room(app, size=(100, 34), seconds=13) as (pilot, live):  # e04 selected
         await pilot.press("f")
         await advance(pilot, 4)
         await type_text(pilot, "stale")
@@ -117,10 +111,7 @@ async def test_a_flag_set_in_its_dialog_is_journalled_between_the_pause_and_the_
 
 async def test_an_escalation_in_its_dialog_is_pause_escalate_resume_with_no_second_resume(wall, services):
     app = _app(wall, services)
-    async with app.run_test(size=(100, 34)) as pilot:
-        await pilot.press("enter")
-        live = app.live
-        await advance(pilot, 13)
+    async with war_room(app, size=(100, 34), seconds=13) as (pilot, live):
         # a false escalation first: the planner re-plans, the drill runs on
         await pilot.press("e")
         await advance(pilot, 2)
@@ -152,10 +143,7 @@ async def test_an_escalation_in_its_dialog_is_pause_escalate_resume_with_no_seco
 
 async def test_a_trainee_paused_before_a_dialog_stays_paused_and_nothing_more_is_journalled(wall, services):
     app = _app(wall, services)
-    async with app.run_test(size=(100, 34)) as pilot:
-        await pilot.press("enter")
-        live = app.live
-        await advance(pilot, 5)
+    async with war_room(app, size=(100, 34), seconds=5) as (pilot, live):
         await pilot.press("space")
         for key, close in (("question_mark", "escape"), ("f", "escape"), ("q", "n"), ("e", "escape")):
             await pilot.press(key)
@@ -179,10 +167,7 @@ async def test_a_trainee_paused_before_a_dialog_stays_paused_and_nothing_more_is
 async def test_in_assessment_a_dialog_records_nothing_and_the_clock_runs(wall, tmp_path, key, dialog, close, drill):
     services = Services(trainee="ann", data_dir=tmp_path / "data", mode="assessment")
     app = _app(wall, services, drill)
-    async with app.run_test(size=(100, 34)) as pilot:
-        await pilot.press("enter")
-        live = app.live
-        await advance(pilot, 6)
+    async with war_room(app, size=(100, 34), seconds=6) as (pilot, live):
         await pilot.press(key)
         await pilot.pause()
         assert isinstance(app.screen, dialog) and not live.paused and not live.dialog_paused
@@ -200,12 +185,8 @@ async def test_in_assessment_a_dialog_records_nothing_and_the_clock_runs(wall, t
 
 async def test_in_the_tutorial_a_dialog_records_nothing_and_does_not_complete_the_pause_lesson(wall, services):
     app = _app(wall, services, tutorial_path())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter")
-        await pilot.pause()
-        live = app.screen
+    async with war_room(app, size=(80, 24), seconds=30) as (pilot, live):
         assert isinstance(live, TutorialScreen)
-        await advance(pilot, 30)
         assert live.tutor.waiting and live.tutor.current.name == "Pause"
         for key, close in (("question_mark", "escape"), ("q", "n")):
             await pilot.press(key)
@@ -225,10 +206,7 @@ async def test_a_dialog_whose_pause_cannot_be_saved_still_opens_and_nothing_resu
     from .test_journal_failure import break_journal
 
     app = _app(wall, services)
-    async with app.run_test(size=(100, 34)) as pilot:
-        await pilot.press("enter")
-        live = app.live
-        await advance(pilot, 5)
+    async with war_room(app, size=(100, 34), seconds=5) as (pilot, live):
         break_journal(live)
         await pilot.press("question_mark")  # its pause cannot be written: the drill stops for good
         await pilot.pause()

@@ -14,16 +14,12 @@ from warroom.tui.live import WarRoomScreen
 from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import KeyFooter, Meters, PlanPanel
 
-from .conftest import STALE, advance, make_app, screen_text
+from .conftest import STALE, advance, make_app, screen_text, war_room
 
 
 async def test_the_footer_is_rebuilt_only_when_the_keys_it_shows_change(services):
     app = make_app(services)
-    async with app.run_test(size=(100, 24)) as pilot:
-        await pilot.press("enter")
-        live = app.screen
-        assert isinstance(live, WarRoomScreen)
-        await advance(pilot, 12)
+    async with war_room(app, size=(100, 24), seconds=12) as (pilot, live):
         footer = live.query_one(KeyFooter)
         keys = list(footer.children)
         assert keys and "Pause" in screen_text(app).splitlines()[-1]
@@ -42,10 +38,7 @@ async def test_the_footer_is_rebuilt_only_when_the_keys_it_shows_change(services
 
 async def test_the_plan_panel_and_meters_render_again_only_on_a_change(services):
     app = make_app(services)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("enter")
-        live = app.screen
-        await advance(pilot, 12)
+    async with war_room(app, size=(100, 30), seconds=12) as (_pilot, live):
         plan, meters = live.query_one(PlanPanel), live.query_one(Meters)
         updates: list[str] = []
         for widget, name in ((plan, "plan"), (meters, "meters")):
@@ -89,10 +82,7 @@ async def test_a_cursor_key_repaints_lines_of_the_trace_not_the_whole_table(serv
     """Away from the newest row, the "n new" hint under the trace is set again only when it changes (setting a
     border subtitle repaints the whole table)."""
     app = make_app(services)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("enter")
-        live = app.screen
-        await advance(pilot, 20)
+    async with war_room(app, size=(100, 30), seconds=20) as (pilot, live):
         table = live.query_one(TraceTable)
         await pilot.press("up", "up")
         await advance(pilot, 60)  # events released while the trainee reads older ones
@@ -116,11 +106,7 @@ async def test_a_focus_change_repaints_what_it_changes_and_no_more(services):
     after one must be what a full repaint draws: a widget whose look depends on the focus and kept its old lines
     would show here."""
     app = make_app(services)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.press("enter")
-        live = app.screen
-        assert isinstance(live, WarRoomScreen)
-        await advance(pilot, 12)
+    async with war_room(app, size=(100, 30), seconds=12) as (pilot, live):
         await pilot.press("up")
         await pilot.pause()
 
