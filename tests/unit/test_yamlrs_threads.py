@@ -7,6 +7,7 @@ import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from unittest.mock import patch
 
 import pytest
 
@@ -47,3 +48,23 @@ def test_errors_reach_the_caller_from_the_parser_thread() -> None:
             with pytest.raises(Exception, match=r"duplicate|unclosed|alias"):
                 pool.submit(yamlrs.loads, text).result()
         assert pool.submit(yamlrs.loads, "a: &x 1\nb: *x\n", False).result() == {"a": 1, "b": 1}
+
+
+def test_submit_parses_on_the_parser_thread_from_the_main_thread() -> None:
+    """The fast load path starts a parse with ``submit`` and looks at the text meanwhile: same data, same errors."""
+    text = "a: 1\nb: [x, 2.5, true]\nc: 2024-01-01\n"
+    assert threading.current_thread() is threading.main_thread()
+    threads: list[str] = []
+    real = yamlrs._loads
+
+    def recording(*args: object) -> object:
+        threads.append(threading.current_thread().name)
+        return real(*args)  # type: ignore[arg-type]
+
+    with patch.object(yamlrs, "_loads", recording):
+        assert yamlrs.submit(text).result() == real(text, True)
+    assert len(threads) == 1 and threads[0].startswith("warroom-yaml-rs")
+    alias = "a: &x 1\nb: *x\n"
+    assert yamlrs.submit(alias, False).result() == {"a": 1, "b": 1}
+    with pytest.raises(Exception, match="alias"):
+        yamlrs.submit(alias).result()
