@@ -29,7 +29,6 @@ cost no wall time (about a quarter of the load of a large drill). A declined fil
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import re
 from concurrent.futures import Future
@@ -173,27 +172,9 @@ def _parse(text: str, parsing: Future[Any] | None = None) -> Any:
     GIL), so on a machine with a free core the two overlap. A text it declines meanwhile leaves its parse running;
     the result is dropped when it is done."""
     try:
-        data = parsing.result() if parsing is not None else yamlrs.loads(text)
+        return parsing.result() if parsing is not None else yamlrs.loads(text)
     except Exception:
         return None
-    if len(text) > _TRIM_ABOVE:
-        _trim_heap()
-    return data
-
-
-
-#: Text length above which the memory yaml-rs freed is handed back to the system after parsing (see _trim_heap).
-_TRIM_ABOVE = 4 * 1024 * 1024
-
-
-def _trim_heap() -> None:
-    """Give the C heap's free memory back to the system (glibc's ``malloc_trim``; nothing elsewhere): yaml-rs
-    builds its own tree before the Python values, and on a big drill the memory it freed would otherwise stay with
-    the process while pydantic builds the models (about 15 MB less peak for 50,000 events)."""
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (AttributeError, OSError, TypeError):
-        pass
 
 
 def _token_readings(text: str) -> tuple[set[Any], set[Any]] | None:
