@@ -134,8 +134,9 @@ class EventRules:
                     self.add((*ev.loc, "t"), f"{label} {q(ev.id)} at t={ev.t:g} s is earlier than {before}, "
                              f"{q(prev.id)} at t={prev.t:g} s: times must not decrease", (*base, prev.loc[-1], "t"))
                 prev = ev
-            if ev.step is not None and ev.step not in step_ids:  # check_step passes over an unloaded step
-                self.check_step((*ev.loc, "step"), ev.step, "step")
+            step = ev.step  # a plan step's id needs no look; check_step passes over an unloaded step
+            if step is not None and not (step.__class__ is str and step in step_ids):
+                self.check_step((*ev.loc, "step"), step, "step")
             if ev.kind in ("tool_result", "command_result") and isinstance(ev.call, str):
                 self.check_call(ev, i, kinds, own_calls, earlier_calls, call_hint, gap)
 

@@ -1,14 +1,18 @@
-"""The format-2 rules on a version-1 drill read each event's fields set once per distinct set object: events whose
-equal sets are one object (the fast load path shares them, warroom.core.fastload._FieldSets) are judged each on its
-own values."""
+"""Short cuts of the semantic rules for large drills: the format-2 rules on a version-1 drill read each event's fields
+set once per distinct set object (events whose equal sets are one object, as the fast load path shares them with
+warroom.core.fastload._FieldSets, are judged each on its own values); the event rules skip the look at a step that
+is a plan step's id, and still pass over a step of another type."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import yaml
+
 from warroom.core.fastload import _FieldSets, _trace_event_adapter
 from warroom.core.library import bundled_drills_dir
 from warroom.core.loader import load_drill
+from warroom.core.validation import validate_data
 from warroom.core.validation2 import _version_issues
 
 
@@ -36,3 +40,13 @@ def test_each_event_with_a_format2_field_is_named_whether_its_fields_set_is_shar
         assert len(with_agent) > 2
         assert [i.loc for i in issues] == [("trace", n, "agent") for n in with_agent], share
         assert all("`agent` is format 2" in i.message for i in issues)
+
+
+def test_a_step_that_is_not_text_is_passed_over_and_an_unknown_step_is_named() -> None:
+    path = sorted(bundled_drills_dir().glob("*.yaml"))[0]
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["trace"][1]["step"] = ["not", "hashable"]  # a type problem of its own (reported by pydantic), no crash here
+    data["trace"][2]["step"] = "no-such-step"
+    issues, _ = validate_data(data, [])
+    assert [i.loc for i in issues if i.loc[-1] == "step"] == [("trace", 2, "step")]
+    assert "`no-such-step` is not a plan step" in next(i.message for i in issues if i.loc == ("trace", 2, "step"))
