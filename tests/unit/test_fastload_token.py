@@ -7,10 +7,12 @@ rule says it (a token after a newline or flow indicator, or after ``:``, ``?`` o
 from __future__ import annotations
 
 import re
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from warroom.core import fastload
 from warroom.core.fastload import _TOKEN
 from warroom.core.library import bundled_drills_dir
 
@@ -39,3 +41,19 @@ def test_same_tokens_on_every_bundled_drill() -> None:
 def test_examples() -> None:
     text = "\nt: 12\nkey: -1.5e3 # c\nx: [0o17, ~]\n- yes\nid: e1\n"
     assert _TOKEN.findall(text) == ["12", "-1.5e3", "0o17", "~", "yes"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(ALPHABET, max_size=80), st.integers(1, 9))
+def test_chunked_scan_finds_what_one_scan_finds(text: str, chunk: int) -> None:
+    """``_tokens`` scans a chunk of lines at a time: its tokens are those of one scan, wherever the chunks end."""
+    with patch.object(fastload, "_CHUNK", chunk):
+        assert fastload._tokens(text) == set(_TOKEN.findall("\n" + text))
+
+
+def test_chunked_scan_on_a_bundled_drill_in_small_chunks() -> None:
+    text = (bundled_drills_dir() / sorted(p.name for p in bundled_drills_dir().glob("*.yaml"))[0]).read_text("utf-8")
+    text = text.replace("\n", "\r\n")
+    with patch.object(fastload, "_CHUNK", 97):
+        chunked = fastload._tokens(text)
+    assert chunked == set(_TOKEN.findall("\n" + text)) and len(chunked) > 5

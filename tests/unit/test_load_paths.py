@@ -218,6 +218,14 @@ def test_the_quick_multi_line_flow_look_gives_the_full_looks_verdict() -> None:
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 20)))
         raw = text.encode("utf-8", "surrogatepass")
         assert fasttext.multiline_flow_quick(text, raw) == fasttext.multiline_flow(text), repr(text)
+    # lines with quotes and brackets are judged by their skeleton first (backslashes kept): quotes and backslashes
+    # inside and outside closed pairs, nested pairs, an apostrophe in a word
+    rnd = random.Random(29)
+    pieces = ["[", "]", "{", "}", '"', "'", "\\", " ", "a", "\n", "{'x'}", '["y"]', "[{'z'}]", '"\\"', "don't", "é"]
+    for _ in range(20_000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 12)))
+        raw = text.encode("utf-8", "surrogatepass")
+        assert fasttext.multiline_flow_quick(text, raw) == fasttext.multiline_flow(text), repr(text)
     flow = "a: {b: 'x', c: [1, 2]}\nd: [e,\n  f]\n"
     assert fasttext.multiline_flow_quick(flow, flow.encode()) is True
     assert fasttext.multiline_flow_quick(flow[:23], flow[:23].encode()) is False

@@ -21,13 +21,17 @@ fast path declines a file when:
 - a `` #`` after text on a line may be a comment that cuts unquoted free text or tool data short (a warning; see
   :mod:`warroom.core.fastcomments`);
 - the data is not a valid drill (pydantic or the semantic rules report anything).
+
+The parse starts first, on yaml-rs's parser thread (:func:`warroom.core.yamlrs.submit`), and the text checks above
+run meanwhile: yaml-rs releases the GIL while it builds its own tree, so on a machine with a free core the checks
+cost no wall time (about a quarter of the load of a large drill). A declined file's parse runs on and is dropped.
 """
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import re
+from concurrent.futures import Future
 from functools import lru_cache
 from itertools import chain
 from typing import Any
@@ -141,12 +145,13 @@ def fast_data(text: str) -> dict[str, Any] | None:
         return None
     if text.startswith("\ufeff"):
         text = text[1:]
+    parsing = yamlrs.submit(text)  # parsed on the parser thread while this one looks at the text (see _parse)
     if unusual(text):
         return None
     readings = _token_readings(text)
     if readings is None:
         return None
-    data = _parse(text)
+    data = _parse(text, parsing)
     if not isinstance(data, dict) or not _plain_tree(data, limits.MAX_DEPTH, "{" in text):
         return None
     anywhere, in_data = readings
@@ -159,29 +164,17 @@ def fast_data(text: str) -> dict[str, Any] | None:
     return data
 
 
-def _parse(text: str) -> Any:
+def _parse(text: str, parsing: Future[Any] | None = None) -> Any:
+    """``text`` parsed by yaml-rs (the result of ``parsing``, its parse already started), or None when it cannot.
+
+    yaml-rs releases the GIL while it builds its own tree, which is about half its work: :func:`fast_data` starts
+    the parse on the parser thread before it looks at the text (pure Python and regular expressions, bound to the
+    GIL), so on a machine with a free core the two overlap. A text it declines meanwhile leaves its parse running;
+    the result is dropped when it is done."""
     try:
-        data = yamlrs.loads(text)
+        return parsing.result() if parsing is not None else yamlrs.loads(text)
     except Exception:
         return None
-    if len(text) > _TRIM_ABOVE:
-        _trim_heap()
-    return data
-
-
-
-#: Text length above which the memory yaml-rs freed is handed back to the system after parsing (see _trim_heap).
-_TRIM_ABOVE = 4 * 1024 * 1024
-
-
-def _trim_heap() -> None:
-    """Give the C heap's free memory back to the system (glibc's ``malloc_trim``; nothing elsewhere): yaml-rs
-    builds its own tree before the Python values, and on a big drill the memory it freed would otherwise stay with
-    the process while pydantic builds the models (about 15 MB less peak for 50,000 events)."""
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (AttributeError, OSError, TypeError):
-        pass
 
 
 def _token_readings(text: str) -> tuple[set[Any], set[Any]] | None:
@@ -194,7 +187,7 @@ def _token_readings(text: str) -> tuple[set[Any], set[Any]] | None:
     """
     anywhere: set[Any] = set()
     in_data: set[Any] = set()
-    for token in set(_TOKEN.findall("\n" + text)):
+    for token in _tokens(text):
         if token.endswith(":") or _SIMPLE.match(token):  # `key:` ending a line is a key: text, whatever it says
             continue
         reading = _reading(token)
@@ -203,6 +196,27 @@ def _token_readings(text: str) -> tuple[set[Any], set[Any]] | None:
         if reading is not _TEXT_EVERYWHERE:
             (in_data if _typed_number(token, reading) else anywhere).add(reading)
     return anywhere, in_data
+
+
+#: Characters of text per :data:`_TOKEN` scan (see :func:`_tokens`).
+_CHUNK = 1 << 20
+
+
+def _tokens(text: str) -> set[str]:
+    """The distinct tokens :data:`_TOKEN` finds in ``"\n" + text``, found a chunk of lines at a time (each chunk
+    after the first starts at a line feed). No match spans a line feed but at its start, and a chunk's end reads
+    as the line feed after it does, so the tokens are the same as of one scan; only one chunk's list of tokens
+    is held at a time (a big drill has hundreds of thousands), and the parser thread (see :func:`_parse`) may take
+    the GIL between two chunks."""
+    end = text.find("\n", _CHUNK) if len(text) > _CHUNK else -1
+    end = len(text) if end < 0 else end
+    tokens = set(_TOKEN.findall("\n" + text[:end]))
+    while end < len(text):
+        start = end
+        end = text.find("\n", start + _CHUNK) if start + _CHUNK < len(text) else -1
+        end = len(text) if end < 0 else end
+        tokens.update(_TOKEN.findall(text[start:end]))
+    return tokens
 
 
 _UNREADABLE = object()

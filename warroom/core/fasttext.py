@@ -63,9 +63,9 @@ def unusual(text: str) -> bool:
     return False
 
 
-#: Every byte but brackets, quotes and line feeds: deleted, they leave each line's flow skeleton (a character outside
-#: ASCII is encoded in bytes 0x80 and above, none of which is kept).
-_NOT_FLOW = bytes(b for b in range(256) if b not in b"[]{}\"'\n")
+#: Every byte but brackets, quotes, backslashes and line feeds: deleted, they leave each line's flow skeleton (a
+#: character outside ASCII is encoded in bytes 0x80 and above, none of which is kept).
+_NOT_FLOW = bytes(b for b in range(256) if b not in b"[]{}\"'\\\n")
 
 
 def multiline_flow_quick(text: str, raw: bytes) -> bool:
@@ -75,21 +75,34 @@ def multiline_flow_quick(text: str, raw: bytes) -> bool:
     The lines are reduced to their brackets, quotes and line feeds at once (``bytes.translate``); a drill has only a
     few distinct such skeletons, each looked at once. A line without quotes has a ``[...]`` or ``{...}`` spanning
     lines exactly when it opens more brackets of a kind than it closes, or closes more than it opens (taking out the
-    pairs closed on the line leaves that difference), which its skeleton tells. The lines with brackets and quotes
-    get :func:`multiline_flow`, together (the rule looks at one line at a time, so the verdict is the same as on the
-    whole text).
+    pairs closed on the line leaves that difference), which its skeleton tells. A line with quotes whose brackets
+    are all in pairs closed on the line (its skeleton, backslashes kept, tells: :func:`_closed_in_place`) is fine;
+    the other lines with brackets and quotes get :func:`multiline_flow`, together (the rule looks at one line at a
+    time, so the verdict is the same as on the whole text).
     """
     skeletons = raw.translate(None, _NOT_FLOW).split(b"\n")
     close_look: set[bytes] = set()
     for line in set(skeletons):
         if b'"' in line or b"'" in line:
-            if b"[" in line or b"]" in line or b"{" in line or b"}" in line:
+            if (b"[" in line or b"]" in line or b"{" in line or b"}" in line) and not _closed_in_place(line):
                 close_look.add(line)
         elif line.count(b"{") != line.count(b"}") or line.count(b"[") != line.count(b"]"):
             return True
     if not close_look:
         return False
     return multiline_flow("\n".join(compress(text.split("\n"), map(close_look.__contains__, skeletons))))
+
+
+def _closed_in_place(skeleton: bytes) -> bool:
+    """True when every bracket of the lines with this ``skeleton`` is in a ``[...]`` or ``{...}`` closed on the line,
+    as :func:`multiline_flow` takes them out: those lines need no closer look. Their other characters are plain text
+    to :data:`_FLAT_PAIR` wherever they stand (outside or inside quotes), so the skeleton decides alike."""
+    rest = skeleton.decode("ascii")
+    for _ in range(8):
+        rest, found = _FLAT_PAIR.subn("", rest)
+        if not found:
+            break
+    return _BRACKET.search(rest) is None
 
 
 def multiline_flow(text: str) -> bool:

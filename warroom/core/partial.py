@@ -66,6 +66,18 @@ class Reader:
             return [((*base, i), item) for i, item in enumerate(value)], None
         return [((*base, i), self.child(value, base, i)) for i in range(len(value))], None
 
+    def loaded_events(self, obj: Any, loc: Loc, key: str) -> list[Ev] | None:
+        """What the rules read of each event of the list at ``(*loc, key)`` (as :meth:`items` then :meth:`events`
+        give it), when nothing is unloaded and every item is a loaded event, read at once; else None."""
+        if self.bad or not hasattr(obj.__class__, "__pydantic_fields__"):
+            return None
+        value = obj.__dict__.get(key)
+        if value.__class__ is not list or not all(hasattr(e.__class__, "__pydantic_fields__") for e in value):
+            return None
+        base = (*loc, key)
+        return [Ev((*base, i), f["id"], f["t"], f["step"], f["kind"], f.get("call"))
+                for i, f in enumerate(e.__dict__ for e in value)]
+
     def events(self, items: list[tuple[Loc, Any]]) -> list[Ev]:
         """What the rules read of each trace or re-plan event of ``items`` (``(loc, event)`` pairs, as
         :meth:`items` gives them); a loaded event's fields are read at once."""

@@ -61,14 +61,18 @@ def _version_issues(drill: Any) -> list[Issue]:
         if _set(step, "requires_approval"):
             out.append(Issue(("plan", i, "requires_approval"), f"`requires_approval` {why}"))
     out += _key_version_issues(drill.answer_key, why)
+    given_of: dict[tuple[type, int], tuple[str, ...]] = {}  # by (class, id of a fields set): its format-2 fields
     for base, events in _event_lists(drill):
         for i, ev in enumerate(events):
             if ev.kind in _V2_KINDS:
                 out.append(Issue((*base, i, "kind"), f"the event kind `{ev.kind}` {why}"))
                 continue
-            given = ev.model_fields_set
-            for name in _v2_fields(type(ev)):
-                if name in given and _set(ev, name):
+            given = ev.model_fields_set  # alive as long as the event: its id names it meanwhile
+            names = given_of.get((ev.__class__, id(given)))
+            if names is None:  # equal sets are often one object (warroom.core.fastload shares them)
+                names = given_of[ev.__class__, id(given)] = tuple(n for n in _v2_fields(type(ev)) if n in given)
+            for name in names:
+                if _set(ev, name):
                     out.append(Issue((*base, i, name), f"`{name}` {why}"))
     return out
 

@@ -102,6 +102,9 @@ class EventRules:
 
     def events(self, loc: Loc, key: str) -> tuple[list[_Ev], Loc | None]:
         obj = self.drill if not loc else self.r.child(self.drill, (), loc[0])
+        loaded = self.r.loaded_events(obj, loc, key)
+        if loaded is not None:
+            return loaded, None
         items, gap = self.r.items(obj, loc, key)
         return self.r.events(items), gap
 
@@ -117,9 +120,13 @@ class EventRules:
         earlier_calls = set(kinds)
         call_hint = Suggester([*earlier_calls, *own_calls])
         prev: _Ev | None = None
+        event_ids, step_ids = self.event_ids, self.step_ids
         for i, ev in enumerate(events):
             if isinstance(ev.id, str):
-                self.unique_event(ev)
+                if ev.id in event_ids:
+                    self.unique_event(ev)
+                else:
+                    event_ids[ev.id] = ev.loc
                 kinds.setdefault(ev.id, ev.kind)
             if isinstance(ev.t, (int, float)):
                 if prev is not None and ev.t < prev.t:
@@ -127,8 +134,9 @@ class EventRules:
                     self.add((*ev.loc, "t"), f"{label} {q(ev.id)} at t={ev.t:g} s is earlier than {before}, "
                              f"{q(prev.id)} at t={prev.t:g} s: times must not decrease", (*base, prev.loc[-1], "t"))
                 prev = ev
-            if ev.step is not None:  # check_step passes over an unloaded step
-                self.check_step((*ev.loc, "step"), ev.step, "step")
+            step = ev.step  # a plan step's id needs no look; check_step passes over an unloaded step
+            if step is not None and not (step.__class__ is str and step in step_ids):
+                self.check_step((*ev.loc, "step"), step, "step")
             if ev.kind in ("tool_result", "command_result") and isinstance(ev.call, str):
                 self.check_call(ev, i, kinds, own_calls, earlier_calls, call_hint, gap)
 
