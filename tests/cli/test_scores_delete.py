@@ -48,7 +48,8 @@ def test_delete_with_yes_removes_the_row_and_its_journal(two, backend_url: str |
     r = delete(data, test_sid[-4:], "--yes")  # a suffix, as review accepts
     assert r.exit_code == 0, r.output
     # a shared store is named by its URL (without a password): the rows go from there, not from the data directory
-    assert f"1 session(s) to delete from {backend_url or data}:" in r.output and test_sid in r.output and "test-user" in r.output
+    assert f"1 session(s) to delete from {backend_url or data}:" in r.output
+    assert test_sid in r.output and "test-user" in r.output
     assert "Deleted 1 session(s) and 1 journal(s)." in r.output
     assert ids(data) == [kept] and not done(data, test_sid).exists() and done(data, kept).exists()
 
