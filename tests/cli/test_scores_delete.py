@@ -42,12 +42,14 @@ def done(data_dir: Path, sid: str) -> Path:
     return data_dir / "journals" / "done" / f"{sid}.jsonl"
 
 
-def test_delete_with_yes_removes_the_row_and_its_journal(two):
+def test_delete_with_yes_removes_the_row_and_its_journal(two, backend_url: str | None):
     data, test_sid, kept = two
     assert done(data, test_sid).exists()
     r = delete(data, test_sid[-4:], "--yes")  # a suffix, as review accepts
     assert r.exit_code == 0, r.output
-    assert f"1 session(s) to delete from {data}:" in r.output and test_sid in r.output and "test-user" in r.output
+    # a shared store is named by its URL (without a password): the rows go from there, not from the data directory
+    assert f"1 session(s) to delete from {backend_url or data}:" in r.output
+    assert test_sid in r.output and "test-user" in r.output
     assert "Deleted 1 session(s) and 1 journal(s)." in r.output
     assert ids(data) == [kept] and not done(data, test_sid).exists() and done(data, kept).exists()
 

@@ -118,3 +118,42 @@ def test_an_anthropic_message_and_a_legacy_function_call_are_flattened() -> None
     assert value_messages(json.dumps(legacy), "application/json") == [{
         "role": "assistant", "tool_calls.0.tool_call.id": "", "tool_calls.0.tool_call.function.name": "f",
         "tool_calls.0.tool_call.function.arguments": "{}"}]
+
+
+@pytest.mark.parametrize("value", [
+    '{"role": "assistant", "content": "Refunding.", "tool_calls": 5}',  # tool_calls of no list shape
+    '{"choices": [{"message": {"role": "assistant", "content": "Refunding.", "tool_calls": true}}]}',
+    '{"role": "assistant", "content": [{"type": "text", "text": "Refunding."}, {"type": ["text"], "text": "?"}]}',
+    '{"type": "message", "role": "assistant", "content": [{"type": {"a": 1}}, {"type": "text", "text": "Refunding."}]}',
+])
+def test_odd_fields_of_a_message_shape_are_passed_over_not_a_traceback(tmp_path: Path, value: str) -> None:
+    # a field of the wrong JSON type (a number for tool_calls, a list or an object for a part's type) is not read;
+    # the rest of the message is
+    data = _import(tmp_path, _llm_span("01", {"output.value": value}))
+    [call] = _model_events(data)
+    assert call["content"] == "Refunding."
+
+
+@pytest.mark.parametrize("value", [
+    '{"role": "assistant"}',  # a message with nothing in it
+    '{"role": "assistant", "content": null, "refusal": "I cannot refund that."}',
+    '{"role": "assistant", "content": [{"type": ["text"], "text": "hi"}]}',  # no part read
+    '[{"role": "tool", "content": "refunded", "tool_call_id": "c1"}]',  # no message of the model's
+])
+def test_a_value_of_which_nothing_of_the_model_s_is_read_stays_as_written(tmp_path: Path, value: str) -> None:
+    # never "(the model's output is not in the trace)" when the trace holds it: the author reads the value
+    data = _import(tmp_path, _llm_span("01", {"output.value": value}))
+    [call] = _model_events(data)
+    assert call["content"] == value
+
+
+def test_a_value_whose_text_holds_an_unpaired_surrogate_stays_as_written(tmp_path: Path) -> None:
+    # "\ud800" is valid JSON but no character: read as a message it could not be written to the drill (the whole
+    # trace failed with a UnicodeEncodeError); as written (its escape kept) it can
+    value = '{"role": "assistant", "content": "half \\ud800 a pair"}'
+    assert value_messages(value, "application/json") is None
+    assert value_messages('{"role": "assistant", "content": "\\u00e9 \\ud83d\\ude00"}', None) == [
+        {"role": "assistant", "content": "é 😀"}]  # a paired one is a character
+    data = _import(tmp_path, _llm_span("01", {"output.value": value}))
+    [call] = _model_events(data)
+    assert call["content"] == value

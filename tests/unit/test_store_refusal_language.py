@@ -103,6 +103,26 @@ def test_the_urls_password_wins_over_pgpassword_as_before(
     conn.close()
 
 
+def test_a_wrong_password_names_where_it_came_from_never_warroom_s_own_password_file(
+    german_server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the URL's password reaches libpq in warroom's password file: libpq's "password retrieved from file
+    # "/proc/self/fd/N"" would name a file the user never made (and gone by then)
+    with pytest.raises(StoreError) as from_url:
+        connect(_as(german_server, "not-it"))
+    assert "password taken from the URL" in str(from_url.value)
+    assert "retrieved from file" not in str(from_url.value) and "/proc/self/fd" not in str(from_url.value)
+    # a password file of the user's own is still named: that is where to look
+    pgpass = tmp_path / "pgpass"
+    pgpass.write_text("*:*:*:*:not-it\n", encoding="utf-8")
+    pgpass.chmod(0o600)
+    monkeypatch.setenv("PGPASSFILE", str(pgpass))
+    with pytest.raises(StoreError) as from_file:
+        connect(_as(german_server, None))
+    assert f'password retrieved from file "{pgpass}"' in str(from_file.value)
+    assert not isinstance(from_file.value, StoreUnreachable)
+
+
 def test_a_server_that_is_not_there_is_unreachable(tmp_path: Path) -> None:
     with pytest.raises(StoreUnreachable):
         connect(f"postgresql://ann:hunter2@/cohort?host={tmp_path}")

@@ -86,3 +86,37 @@ def test_secure_by_a_role_that_does_not_own_the_tables_says_who_may_run_it(
     assert again.output.strip().endswith(
         "must be owner of table sessions (`warroom store secure` must be run as the owner of the tables, the role "
         "that ran `warroom store migrate`, with CREATEROLE while the two roles do not exist)"), again.output
+
+
+def test_a_trainee_role_meeting_a_store_of_an_older_warroom_is_told_the_owner_upgrades_it(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    """A ``warroom_trainee`` role may not create the tables of a newer schema version: it is told the store's
+    version, the one this warroom needs and who upgrades it, not the server's bare ``permission denied for schema``
+    with the migration's SQL; the store is left as it was, and the owner's ``store migrate`` upgrades it."""
+    from warroom.store.counts import unmake
+    from warroom.store.schema import SCHEMA_VERSION
+
+    role = f"ann_{uuid.uuid4().hex[:8]}"
+    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
+    assert secured.exit_code == 0, secured.output
+    with ResultsStore(tmp_path, url=store_url) as store:
+        add_session(store, "s-old", trainee=role, total=80)
+        for statement in unmake(store.dialect):  # back to the previous schema version, as an older warroom left it
+            store._conn.execute(statement)
+        store._conn.execute("UPDATE warroom_schema SET version = ?", (SCHEMA_VERSION - 1,))
+    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_trainee")
+    url = as_role(store_url, role)
+    for command in (["store", "status"], ["scores", "summary"], ["store", "migrate"]):
+        result = CliRunner().invoke(main, ["--store", url, *command, "--data-dir", str(tmp_path)])
+        assert result.exit_code == 1, result.output
+        assert result.output.strip() == (
+            f"Error: the results store {url} has schema version {SCHEMA_VERSION - 1}, and this warroom needs "
+            f"version {SCHEMA_VERSION}; the login role '{role}' may not upgrade it (permission denied for schema "
+            f"{store_url.split('search_path%3D')[1]}). The owner of its tables upgrades it once with `warroom store "
+            "migrate` (nothing was changed)."
+        )
+    with ResultsStore(tmp_path, url=store_url, create=False) as store:
+        assert store.schema_version == SCHEMA_VERSION  # the owner's open upgrades it
+    with ResultsStore(tmp_path, url=url) as store:
+        assert [r.session_id for r in store.query()] == ["s-old"]

@@ -117,3 +117,33 @@ def test_a_store_targets_repr_shows_no_password(tmp_path: Path) -> None:
     assert target.url == "postgresql://ann:hunter2@db.example/cohort"  # still there for the driver
     assert "hunter2" not in repr(target)
     assert repr(target) == "StoreTarget(backend='postgresql', location='postgresql://ann:***@db.example/cohort')"
+
+
+@pytest.mark.parametrize(("url", "shown", "given"), [
+    # a @ in a query value is not the end of the user part: the URL reaches libpq whole (it was cut at that @)
+    ("postgresql://ann@db:5432/x?application_name=fac@laptop", "postgresql://ann@db:5432/x?application_name=fac@laptop",
+     None),
+    ("postgresql://ann:pw@db:5432/x?application_name=fac@laptop",
+     "postgresql://ann:***@db:5432/x?application_name=fac@laptop", "pw"),
+    ("postgresql://ann:pa?ss@db/x?app=a@b", "postgresql://ann:***@db/x?app=a@b", "pa?ss"),
+    # unencoded passwords as before: the last @ when no ? and = come before it
+    ("postgresql://ann:p@ss@db/x", "postgresql://ann:***@db/x", "p@ss"),
+    ("postgresql://ann:pa/ss#1@db:5/x?sslmode=require", "postgresql://ann:***@db:5/x?sslmode=require", "pa/ss#1"),
+    ("postgresql://ann:a?b=c@db/x", "postgresql://ann:***@db/x", "a?b=c"),  # every @ after ? and =: the last
+])
+def test_a_at_sign_in_a_query_value_is_not_the_user_part_s(url: str, shown: str, given: str | None) -> None:
+    from warroom.store.pgsecret import without_password
+
+    assert redact(url) == shown
+    assert without_password(url) == (shown.replace(":***@", "@"), given)
+
+
+def test_a_url_with_a_at_sign_in_a_query_value_connects(postgres_server) -> None:
+    from warroom.store.postgres import connect
+
+    url = postgres_server.url() + "&application_name=fac@laptop"
+    conn = connect(url)
+    try:
+        assert conn.execute("SELECT current_setting('application_name')").fetchone()[0] == "fac@laptop"
+    finally:
+        conn.close()

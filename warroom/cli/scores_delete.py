@@ -47,7 +47,8 @@ def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) ->
             raise click.ClickException(f"{exc}; nothing was deleted") from None
         if sid not in ids:
             ids.append(sid)
-    say(f"{len(ids)} session(s) to delete from {settings.data_dir}:")
+    where = settings.data_dir if store.dialect.name == "sqlite" else store.location  # a shared store: its URL
+    say(f"{len(ids)} session(s) to delete from {where}:")
     for sid in ids:
         try:
             r = store.get(sid)

@@ -43,14 +43,24 @@ _KEYWORD_PASSWORD = re.compile(r"(?i)\b(password\s*=\s*)('(?:[^'\\]|\\.)*'?|\S+)
 _SCHEME_ONLY = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
 
 
+#: A ``?`` then a ``=``: what comes before a ``@`` of a query value.
+_QUERY_VALUE = re.compile(r"\?[^=]*=")
+
+
 def _userinfo_password(url: str) -> tuple[int, int] | None:
     """Where the password of ``url``'s user part is (start, end offsets), or None when it has none.
 
     The user part is read as everything between ``://`` and the **last** ``@``, so that a password typed without
-    percent-encoding (``ann:pa/ss@db``, ``ann:pa#ss@db``, ``ann:p@ss@db``) is still found whole; a ``@`` further on
-    (in a query value) may hide more than the password, never less."""
+    percent-encoding (``ann:pa/ss@db``, ``ann:pa#ss@db``, ``ann:p@ss@db``) is still found whole, except a ``@`` in
+    a query value (``?application_name=fac@laptop``: after a ``?`` and a ``=``), which the user part ends before.
+    When every ``@`` is after a ``?`` and a ``=`` the last one is taken (a password typed as ``a?b=c``): that may
+    hide more than the password, never less."""
     start = url.find("://") + 3
-    at = url.rfind("@")
+    at = last = url.rfind("@")
+    while at >= start and _QUERY_VALUE.search(url, start, at):
+        at = url.rfind("@", start, at)
+    if at < start:
+        at = last
     if at < start:
         return None
     colon = url.find(":", start, at)

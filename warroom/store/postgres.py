@@ -99,7 +99,7 @@ def connect(target: StoreTarget | str) -> PgConnection:
                                       row_factory=_row_factory)
             except psycopg.OperationalError as exc:
                 refusal = connect_refusal(exc, args, time.monotonic() - started >= CONNECT_TIMEOUT_S)
-                raise _connect_error(target, exc, refusal) from None
+                raise _connect_error(target, exc, refusal, args.get("passfile")) from None
     except psycopg.Error as exc:
         raise _connect_error(target, exc, "") from None
     except ValueError as exc:  # a password that a password file cannot hold (a line break)
@@ -107,11 +107,19 @@ def connect(target: StoreTarget | str) -> PgConnection:
     return PgConnection(raw)
 
 
-def _connect_error(target: StoreTarget, exc: BaseException, refusal: str | None) -> StoreError:
+def _connect_error(
+    target: StoreTarget, exc: BaseException, refusal: str | None, passfile: str | None = None
+) -> StoreError:
     """The error for a failed connection: :class:`StoreUnreachable` when ``refusal`` is None, else a
-    :class:`StoreError` ending with ``refusal`` (what to do) in parentheses, or with nothing added for ``""``."""
+    :class:`StoreError` ending with ``refusal`` (what to do) in parentheses, or with nothing added for ``""``.
+    ``passfile``: the password file warroom handed libpq the URL's password in (:mod:`warroom.store.pgsecret`);
+    libpq's ``password retrieved from file "..."`` naming it says ``password taken from the URL`` instead (that file
+    is warroom's own, gone already; one the user keeps, such as ~/.pgpass, is still named)."""
     assert target.url is not None
-    message = scrub(f"cannot connect to the results store {target.location}: {exc}", target.url)
+    text = str(exc)
+    if passfile:
+        text = text.replace(f'password retrieved from file "{passfile}"', "password taken from the URL")
+    message = scrub(f"cannot connect to the results store {target.location}: {text}", target.url)
     if refusal is None:
         return StoreUnreachable(message)
     return StoreError(f"{message} ({refusal})" if refusal else message)

@@ -241,7 +241,7 @@ class StoreConnection:
                     f"this warroom reads up to version {SCHEMA_VERSION}. Upgrade warroom (nothing was changed)."
                 )
             if version is None or version < SCHEMA_VERSION:
-                postgres.migrate(self._conn, _MIGRATIONS, SCHEMA_VERSION, _BACKFILLS)
+                self._migrate_postgres(version)
             self._check_columns()
         except self._db_errors as exc:
             self._conn.close()
@@ -249,6 +249,27 @@ class StoreConnection:
         except StoreError:
             self._conn.close()
             raise
+
+    def _migrate_postgres(self, version: int | None) -> None:
+        """Migrate the PostgreSQL store from ``version``; raise :class:`StoreError` saying who can when the login
+        role may not (a ``warroom store secure`` role meeting a store of an older warroom: only the tables' owner
+        can upgrade it)."""
+        from warroom.store import postgres
+
+        try:
+            postgres.migrate(self._conn, _MIGRATIONS, SCHEMA_VERSION, _BACKFILLS)
+        except self._db_errors as exc:
+            if not version or getattr(exc, "sqlstate", None) != "42501":
+                raise
+            diag = getattr(exc, "diag", None)
+            why = getattr(diag, "message_primary", None) or str(exc).splitlines()[0]
+            user = self._conn.execute("SELECT current_user").fetchone()[0]
+            assert self.target.url is not None
+            raise StoreError(scrub(
+                f"the results store {self.location} has schema version {version}, and this warroom needs version "
+                f"{SCHEMA_VERSION}; the login role '{user}' may not upgrade it ({why}). The owner of its tables "
+                "upgrades it once with `warroom store migrate` (nothing was changed).", self.target.url
+            )) from None
 
     @property
     def schema_version(self) -> int:

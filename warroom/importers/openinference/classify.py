@@ -124,6 +124,8 @@ def _model(span: Span, step: Step) -> None:
     else:  # a raw value may hold the request's messages too (a whole conversation): the model's are the output
         step.content = _text(out, lambda role: role not in _NOT_OUTPUT_ROLES)
         out = [m for m in out if m.get("role") not in _NOT_OUTPUT_ROLES]
+        if not step.content:  # no text and no tool call of the model's read from it: the value as written
+            step.content = as_text(a.get(SpanAttributes.OUTPUT_VALUE))
     ins = _span_messages(a, SpanAttributes.LLM_INPUT_MESSAGES, SpanAttributes.INPUT_VALUE,
                          SpanAttributes.INPUT_MIME_TYPE)
     step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")

@@ -24,15 +24,37 @@ _CALL_PARTS = frozenset({"tool_use", "function_call"})
 
 def parse_json(value: Any, mime_type: Any) -> Any:
     """``value`` parsed as JSON when it is text that is JSON (``mime_type`` ``application/json``, or text starting
-    with ``{`` or ``[``), else None."""
+    with ``{`` or ``[``), else None; None too when its text would hold an unpaired UTF-16 surrogate (an escape
+    ``\\ud800`` that JSON allows: not a character, no drill file could hold it; the value then stays as written)."""
     if not isinstance(value, str):
         return None
     if mime_type != "application/json" and value.lstrip()[:1] not in ("{", "["):
         return None
     try:
-        return json.loads(value)
+        doc = json.loads(value)
     except (ValueError, RecursionError):
         return None
+    if "\\u" in value and _holds_unpaired_surrogate(doc):
+        return None
+    return doc
+
+
+def _holds_unpaired_surrogate(doc: Any) -> bool:
+    """Whether a text (key or value) anywhere in the parsed JSON ``doc`` cannot be encoded as UTF-8."""
+    stack = [doc]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def value_messages(value: Any, mime_type: Any) -> list[dict[str, Any]] | None:
@@ -74,13 +96,14 @@ def _message(item: Any) -> dict[str, Any] | None:
     if isinstance(content, str):
         flat["content"] = content
     elif isinstance(content, list):
-        texts = [p["text"] for p in content if isinstance(p, dict) and p.get("type") in _TEXT_PARTS
+        texts = [p["text"] for p in content if isinstance(p, dict) and _kind(p) in _TEXT_PARTS
                  and isinstance(p.get("text"), str)]
         for k, text in enumerate(texts):
             flat[f"contents.{k}.message_content.type"] = "text"
             flat[f"contents.{k}.message_content.text"] = text
-        calls += [_part_call(p) for p in content if isinstance(p, dict) and p.get("type") in _CALL_PARTS]
-    for call in item.get("tool_calls") or []:  # OpenAI chat: {"id", "function": {"name", "arguments"}}
+        calls += [_part_call(p) for p in content if isinstance(p, dict) and _kind(p) in _CALL_PARTS]
+    listed = item.get("tool_calls")
+    for call in listed if isinstance(listed, list) else []:  # OpenAI chat: {"id", "function": {"name", ...}}
         if isinstance(call, dict) and isinstance(call.get("function"), dict):
             calls.append((call.get("id"), call["function"].get("name"), call["function"].get("arguments")))
     legacy = item.get("function_call")
@@ -92,6 +115,12 @@ def _message(item: Any) -> dict[str, Any] | None:
         flat[head + "function.name"] = name if isinstance(name, str) else ""
         flat[head + "function.arguments"] = _arguments(arguments)
     return flat
+
+
+def _kind(part: dict[str, Any]) -> str | None:
+    """A part's or item's ``type`` when it is text, else None (a list or an object there is no type read here)."""
+    kind = part.get("type")
+    return kind if isinstance(kind, str) else None
 
 
 def _part_call(part: dict[str, Any]) -> tuple[Any, Any, Any]:
