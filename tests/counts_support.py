@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.store.counts import COUNTS, KEY, LIVE, TABLE, recount_sql
+from warroom.store.counts import COUNTS, KEY, LIVE, TABLE, recount_sql, unmake
 from warroom.store.results import ResultsStore
 
 
@@ -26,3 +26,13 @@ def assert_counts_exact(store: ResultsStore) -> dict[tuple[Any, ...], tuple[int,
     below = store._conn.execute(f"SELECT count(*) FROM {TABLE} WHERE n < 0").fetchone()[0]
     assert below == 0
     return kept
+
+
+def as_version_7(store: ResultsStore) -> None:
+    """Turn the open store back into schema version 7: no counts table, no triggers keeping it."""
+    for statement in unmake(store.dialect):
+        store._conn.execute(statement)
+    if store.dialect.name == "sqlite":
+        store._conn.execute("PRAGMA user_version = 7")
+    else:
+        store._conn.execute("UPDATE warroom_schema SET version = 7")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from counts_support import as_version_7
 from store_support import add_session
 
 from warroom.cli import main
@@ -43,6 +44,24 @@ def test_status_before_and_after_migrate(tmp_path: Path, url: str):
     assert shown.exit_code == 0
     assert f"back end:        {backend}" in shown.output and "sessions:        1" in shown.output
     assert not (data / "results.sqlite3").exists()  # the store named by the URL, not the data directory's file
+
+
+def test_status_shows_an_older_store_as_it_is_and_migrate_upgrades_it(tmp_path: Path, url: str):
+    data = tmp_path / "data"
+    with ResultsStore(data, url=url) as store:
+        add_session(store, "s-1", trainee="ann", total=70)
+        add_session(store, "s-2", trainee="bob", total=40)
+        as_version_7(store)
+    shown = run("--store", url, "store", "status", "--data-dir", str(data))
+    assert shown.exit_code == 0, shown.output
+    assert (f"schema version:  7 (this warroom uses {SCHEMA_VERSION}: `warroom store migrate` upgrades it)"
+            in shown.output) and "sessions:        2" in shown.output
+    again = json.loads(run("--store", url, "store", "status", "--data-dir", str(data), "--format", "json").output)
+    assert (again["schema_version"], again["current_schema_version"], again["sessions"]) == (7, SCHEMA_VERSION, 2)
+    migrated = json.loads(run("--store", url, "store", "migrate", "--data-dir", str(data), "--format", "json").output)
+    assert (migrated["schema_version"], migrated["sessions"]) == (SCHEMA_VERSION, 2)
+    after = run("--store", url, "store", "status", "--data-dir", str(data))
+    assert f"schema version:  {SCHEMA_VERSION}\n" in after.output
 
 
 def test_scores_read_the_store_the_url_names(tmp_path: Path, url: str):

@@ -8,12 +8,12 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from counts_support import assert_counts_exact, kept_counts
+from counts_support import as_version_7, assert_counts_exact, kept_counts
 from stats_support import add, cohort
 from store_support import scorecard
 
 from warroom.store.cohort import cohort_stats
-from warroom.store.counts import DRILL_TIMES_INDEX, TABLE, TRIGGERS, unmake
+from warroom.store.counts import DRILL_TIMES_INDEX, TABLE, TRIGGERS
 from warroom.store.facts import FactsQuery, counted_modes, read_facts
 from warroom.store.results import ResultsStore
 from warroom.store.transfer import import_lines, write_export
@@ -102,16 +102,6 @@ def test_the_summary_reads_the_counts_when_its_filters_are_on_their_key(tmp_path
         assert (ada != since) is reads_the_table
         _same_as_every_session(store, FactsQuery(since="2000-01-01T00:00:00+00:00"))
         _same_as_every_session(store, FactsQuery(set_id="none"))
-
-
-def as_version_7(store: ResultsStore) -> None:
-    """Turn the open store back into schema version 7: no counts table, no triggers keeping it."""
-    for statement in unmake(store.dialect):
-        store._conn.execute(statement)
-    if store.dialect.name == "sqlite":
-        store._conn.execute("PRAGMA user_version = 7")
-    else:
-        store._conn.execute("UPDATE warroom_schema SET version = 7")
 
 
 def test_migration_8_fills_the_counts_from_the_stored_sessions(tmp_path: Path, backend_url: str | None):

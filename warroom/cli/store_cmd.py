@@ -23,10 +23,13 @@ def store_group() -> None:
 
 
 def _status(store: Any) -> dict[str, Any]:
+    from warroom.store.results import SCHEMA_VERSION
+
     return {
         "backend": store.dialect.name,
         "location": store.location,
         "schema_version": store.schema_version,
+        "current_schema_version": SCHEMA_VERSION,
         "sessions": store.count(),
     }
 
@@ -37,7 +40,9 @@ def _show(status: dict[str, Any], fmt: str) -> None:
         return
     say(f"back end:        {status['backend']}")
     say(f"location:        {status['location']}")
-    say(f"schema version:  {status['schema_version']}")
+    version, current = status["schema_version"], status["current_schema_version"]
+    older = f" (this warroom uses {current}: `warroom store migrate` upgrades it)" if version < current else ""
+    say(f"schema version:  {version}{older}")
     say(f"sessions:        {status['sessions']}")
 
 
@@ -49,7 +54,8 @@ def _show(status: dict[str, Any], fmt: str) -> None:
 def migrate(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt: str) -> None:
     """Create the results store, or bring an older one to this warroom's schema version, and show its status.
 
-    Every command does this on first use; run it to set up a shared PostgreSQL store before a class starts."""
+    Every command but `store status` does this on first use; run it to set up a shared PostgreSQL store before a
+    class starts."""
     from warroom.store.results import ResultsStore
 
     use_store(store_url)
@@ -65,12 +71,14 @@ def migrate(ctx: click.Context, store_url: str | None, data_dir: Path | None, fm
 @click.pass_context
 def status(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt: str) -> None:
     """Show the results store's back end, where it is (a URL without its password), its schema version and how many
-    sessions it holds. Exit status 1 when there is no store yet or it cannot be used."""
+    sessions it holds. A store of an older schema version is left as it is (its version is shown, with the one this
+    warroom uses: `warroom store migrate` upgrades it). Exit status 1 when there is no store yet or it cannot be
+    used."""
     from warroom.store.results import ResultsStore
 
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
-    with store_errors(), ResultsStore(settings.data_dir, create=False) as store:
+    with store_errors(), ResultsStore(settings.data_dir, create=False, upgrade=False) as store:
         _show(_status(store), fmt)
 
 

@@ -171,9 +171,11 @@ class StoreConnection:
     """The open connection to one data directory's results database, created and migrated as needed.
 
     ``StoreConnection(data_dir)`` opens (creating if needed) ``data_dir/results.sqlite3``, migrating an older schema;
-    with ``create`` False a missing file raises :class:`StoreError`. Raises :class:`DataDirError` for a data directory
-    that cannot be used, :class:`StoreVersionError` for a database from a newer warroom (left untouched),
-    :class:`DamagedStore` for a damaged one and :class:`StoreError` for a file that is not a usable database.
+    with ``create`` False a missing file raises :class:`StoreError`; with ``upgrade`` False an existing store of an
+    older schema version is not migrated (only :attr:`schema_version` and ``count()`` may be used on it). Raises
+    :class:`DataDirError` for a data directory that cannot be used, :class:`StoreVersionError` for a database from a
+    newer warroom (left untouched), :class:`DamagedStore` for a damaged one and :class:`StoreError` for a file that
+    is not a usable database.
     """
 
     #: The database errors a read or write may raise (sqlite3's, or psycopg's on PostgreSQL).
@@ -182,10 +184,13 @@ class StoreConnection:
     dialect: Dialect = SQLITE
     _conn: Any
 
-    def __init__(self, data_dir: Path, *, create: bool = True, url: str | None = None) -> None:
+    def __init__(self, data_dir: Path, *, create: bool = True, url: str | None = None, upgrade: bool = True) -> None:
         from warroom.store.datadir import data_dir_problem
 
         self.data_dir = Path(data_dir)
+        #: False: a store of an older schema version is left as it is (``warroom store status`` reads its version
+        #: and counts its sessions; nothing else may be used on it). A new, empty store is still created.
+        self._upgrade = upgrade
         self.target: StoreTarget = store_target(self.data_dir, url)  # StoreURLError (a StoreError) for a bad URL
         #: The store for messages: the database file, or the PostgreSQL URL without its password.
         self.location = self.target.location
@@ -240,9 +245,10 @@ class StoreConnection:
                     f"the results store {self.location} has schema version {version}, written by a newer warroom; "
                     f"this warroom reads up to version {SCHEMA_VERSION}. Upgrade warroom (nothing was changed)."
                 )
-            if version is None or version < SCHEMA_VERSION:
+            if version is None or (version < SCHEMA_VERSION and self._upgrade):
                 self._migrate_postgres(version)
-            self._check_columns()
+            if version is None or version >= SCHEMA_VERSION or self._upgrade:
+                self._check_columns()
         except self._db_errors as exc:
             self._conn.close()
             raise self._error(exc) from None
@@ -273,7 +279,8 @@ class StoreConnection:
 
     @property
     def schema_version(self) -> int:
-        """The schema version of the open store (:data:`SCHEMA_VERSION` once opened)."""
+        """The schema version of the open store (:data:`SCHEMA_VERSION` once opened, unless opened with
+        ``upgrade=False``: then an older store's own version)."""
         if self.dialect.name == "sqlite":
             return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
         from warroom.store import postgres
@@ -294,9 +301,10 @@ class StoreConnection:
         self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
-        if version < SCHEMA_VERSION:
+        if version == 0 or (version < SCHEMA_VERSION and self._upgrade):
             self._migrate()
-        self._check_columns()
+        if version == 0 or version >= SCHEMA_VERSION or self._upgrade:
+            self._check_columns()
 
     def _check_columns(self) -> None:
         """Raise :class:`DamagedStore` when the ``sessions`` table is missing or lacks a column this code uses."""
