@@ -107,7 +107,10 @@ def test_a_trainee_role_meeting_a_store_of_an_older_warroom_is_told_the_owner_up
         store._conn.execute("UPDATE warroom_schema SET version = ?", (SCHEMA_VERSION - 1,))
     postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_trainee")
     url = as_role(store_url, role)
-    for command in (["store", "status"], ["scores", "summary"], ["store", "migrate"]):
+    status = CliRunner().invoke(main, ["--store", url, "store", "status", "--data-dir", str(tmp_path)])
+    assert status.exit_code == 0, status.output  # shown as it is, not upgraded
+    assert f"schema version:  {SCHEMA_VERSION - 1} (this warroom uses {SCHEMA_VERSION}:" in status.output
+    for command in (["scores", "summary"], ["store", "migrate"]):
         result = CliRunner().invoke(main, ["--store", url, *command, "--data-dir", str(tmp_path)])
         assert result.exit_code == 1, result.output
         assert result.output.strip() == (

@@ -198,3 +198,20 @@ def columns(conn: PgConnection) -> set[str]:
         "AND NOT attisdropped"
     )
     return {r[0] for r in rows}
+
+
+def upgrade_refused(
+    conn: PgConnection, exc: BaseException, version: int, needed: int, target: StoreTarget
+) -> StoreError:
+    """The error for a login role that may not migrate the store ``target`` (schema ``version``) to ``needed`` (a
+    ``warroom store secure`` role meeting a store of an older warroom: only the tables' owner can upgrade it): the
+    versions, the role, the server's reason and who runs what; the URL's password never in it."""
+    diag = getattr(exc, "diag", None)
+    why = getattr(diag, "message_primary", None) or str(exc).splitlines()[0]
+    user = conn.execute("SELECT current_user").fetchone()[0]
+    assert target.url is not None
+    return StoreError(scrub(
+        f"the results store {target.location} has schema version {version}, and this warroom needs version "
+        f"{needed}; the login role '{user}' may not upgrade it ({why}). The owner of its tables upgrades it once "
+        "with `warroom store migrate` (nothing was changed).", target.url
+    ))

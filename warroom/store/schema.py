@@ -267,15 +267,7 @@ class StoreConnection:
         except self._db_errors as exc:
             if not version or getattr(exc, "sqlstate", None) != "42501":
                 raise
-            diag = getattr(exc, "diag", None)
-            why = getattr(diag, "message_primary", None) or str(exc).splitlines()[0]
-            user = self._conn.execute("SELECT current_user").fetchone()[0]
-            assert self.target.url is not None
-            raise StoreError(scrub(
-                f"the results store {self.location} has schema version {version}, and this warroom needs version "
-                f"{SCHEMA_VERSION}; the login role '{user}' may not upgrade it ({why}). The owner of its tables "
-                "upgrades it once with `warroom store migrate` (nothing was changed).", self.target.url
-            )) from None
+            raise postgres.upgrade_refused(self._conn, exc, version, SCHEMA_VERSION, self.target) from None
 
     @property
     def schema_version(self) -> int:
