@@ -123,3 +123,26 @@ def test_a_trainee_role_meeting_a_store_of_an_older_warroom_is_told_the_owner_up
         assert store.schema_version == SCHEMA_VERSION  # the owner's open upgrades it
     with ResultsStore(tmp_path, url=url) as store:
         assert [r.session_id for r in store.query()] == ["s-old"]
+
+
+def test_a_trainee_role_deleting_or_rescoring_is_told_which_role_may(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    """A ``warroom_trainee`` role may store and read its own sessions only: ``scores delete`` of its own session is
+    refused by the server, and the message says which role may (not the server's bare ``permission denied``)."""
+    role = f"ann_{uuid.uuid4().hex[:8]}"
+    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
+    assert secured.exit_code == 0, secured.output
+    postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_trainee")
+    url = as_role(store_url, role)
+    with ResultsStore(tmp_path, url=url) as store:
+        add_session(store, "s-own", trainee=role, total=80)
+    result = CliRunner().invoke(main, ["--store", url, "scores", "delete", "s-own", "--yes", "--data-dir",
+                                       str(tmp_path)])  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert "permission denied for table sessions (a warroom_trainee role may store and read its own sessions " \
+        "only: re-scoring or deleting sessions takes a warroom_facilitator role or the owner of the tables)" \
+        in " ".join(result.output.split()), result.output
+    assert "Traceback" not in result.output
+    with ResultsStore(tmp_path, url=url) as store:
+        assert [r.session_id for r in store.query()] == ["s-own"]  # nothing deleted

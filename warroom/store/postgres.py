@@ -215,3 +215,19 @@ def upgrade_refused(
         f"{needed}; the login role '{user}' may not upgrade it ({why}). The owner of its tables upgrades it once "
         "with `warroom store migrate` (nothing was changed).", target.url
     ))
+
+
+def privilege_hint(exc: BaseException) -> str:
+    """What to do, in parentheses after the server's message, when ``exc`` is a refusal for want of a privilege
+    (SQLSTATE 42501) on warroom's tables; "" otherwise. A role of neither group of ``warroom store secure`` may read
+    nothing; a ``warroom_trainee`` role may store and read its own sessions but not change or delete any."""
+    if getattr(exc, "sqlstate", None) != "42501":
+        return ""
+    text = str(exc)
+    if "warroom_schema" in text:
+        return (" (the login role needs a group of `warroom store secure`: GRANT warroom_trainee, or "
+                "warroom_facilitator, TO it)")
+    if "permission denied for table sessions" in text:
+        return (" (a warroom_trainee role may store and read its own sessions only: re-scoring or deleting sessions "
+                "takes a warroom_facilitator role or the owner of the tables)")
+    return ""

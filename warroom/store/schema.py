@@ -331,9 +331,7 @@ class StoreConnection:
 
             assert self.target.url is not None
             kind = StoreUnreachable if postgres.is_unreachable(exc) else StoreError
-            if getattr(exc, "sqlstate", None) == "42501" and "warroom_schema" in text:  # a role of neither group
-                text += (" (the login role needs a group of `warroom store secure`: GRANT warroom_trainee, or "
-                         "warroom_facilitator, TO it)")
+            text += postgres.privilege_hint(exc)
             return kind(scrub(f"cannot use the results store {self.location}: {text}", self.target.url))
         if isinstance(exc, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
             return StoreError(f"the results store {self.path} stayed locked by another warroom: {text}; try again")
