@@ -156,6 +156,7 @@ def fast_data(text: str) -> dict[str, Any] | None:
     readings = _token_readings(text)
     if readings is None:
         return None
+    hash_after_text = " #" in text and HASH_AFTER_TEXT.search(text) is not None  # looked for before the wait
     data = _parse(text, parsing)
     if not isinstance(data, dict) or not _plain_tree(data, limits.MAX_DEPTH, "{" in text):
         return None
@@ -164,7 +165,7 @@ def fast_data(text: str) -> dict[str, Any] | None:
         return None
     if in_data and _holds(_data_scalars(data, drill_shape()), in_data):
         return None
-    if " #" in text and HASH_AFTER_TEXT.search(text) is not None and not comments_harmless(text, data, _parse):
+    if hash_after_text and not comments_harmless(text, data, _parse):
         return None
     return data
 
