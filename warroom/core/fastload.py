@@ -38,7 +38,7 @@ from typing import Any
 
 from warroom.core import limits, yamlrs
 from warroom.core import yamlcore as yc
-from warroom.core.fastcomments import HASH_AFTER_TEXT, comments_harmless
+from warroom.core.fastcomments import comments_harmless, hashes_after_text
 from warroom.core.fasttext import unusual
 from warroom.core.yamlshape import DATA, drill_shape, field_shape
 
@@ -156,7 +156,7 @@ def fast_data(text: str) -> dict[str, Any] | None:
     readings = _token_readings(text)
     if readings is None:
         return None
-    hash_after_text = " #" in text and HASH_AFTER_TEXT.search(text) is not None  # looked for before the wait
+    hash_after_text = next(hashes_after_text(text), None) is not None  # text only: looked at before the wait
     data = _parse(text, parsing)
     if not isinstance(data, dict) or not _plain_tree(data, limits.MAX_DEPTH, "{" in text):
         return None
