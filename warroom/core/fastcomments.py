@@ -22,7 +22,23 @@ from typing import Any
 from warroom.core.yamlshape import DATA, TEXT, drill_shape, field_shape
 
 #: A `` #`` after text on its line: a comment that may cut unquoted text short, or part of a quoted or block text.
+#: (:func:`hashes_after_text` finds its matches faster.)
 HASH_AFTER_TEXT = re.compile(r"(?<=\S) +#")
+
+
+def hashes_after_text(text: str) -> Iterator[tuple[int, int]]:
+    """The ``(start, end)`` of each match of :data:`HASH_AFTER_TEXT` in ``text``, in order, as its ``finditer`` gives
+    them: each `` #`` is found in C (``str.find``) and only the spaces before it are looked at. The expression has no
+    literal to look for first, so the regex engine tries it at every character: 56 ms on a 10,000-event drill.
+    A match is the whole run of spaces before a ``#`` when a character other than whitespace comes before the run."""
+    at = text.find(" #")
+    while at >= 0:
+        start = at
+        while start > 0 and text[start - 1] == " ":
+            start -= 1
+        if start > 0 and not text[start - 1].isspace():  # re's \s is str.isspace()
+            yield start, at + 2
+        at = text.find(" #", at + 2)
 #: What a line holds before a comment that cuts no unquoted text: a key with no value, a block text header, a
 #: quoted text or a ``[...]``/``{...}`` that starts where a token starts (after ``key:``, ``-`` or at the start of the
 #: line). ``end`` is what an unquoted text of several lines would end with if the line continued one.
@@ -37,13 +53,13 @@ def comments_harmless(text: str, data: dict[str, Any], parse: Callable[[str], An
     module docstring); ``data`` is ``text`` parsed by ``parse``. False when unsure."""
     marked: list[int] = []
     suffixes: list[str] = []
-    for match in HASH_AFTER_TEXT.finditer(text):
-        line_start = max(text.rfind("\n", 0, match.start()), text.rfind("\r", 0, match.start())) + 1
-        found = _NO_PLAIN_END.search(text, line_start, match.start())
+    for start, end in hashes_after_text(text):
+        line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+        found = _NO_PLAIN_END.search(text, line_start, start)
         if found is not None:
             suffixes.append(found.group("end") or ":")
         else:
-            marked.append(match.end() - 1)
+            marked.append(end - 1)
     if suffixes and any(v.endswith(tuple(suffixes)) for v in _strings(data)):
         return False  # the line may continue an unquoted text of several lines, which the comment cuts
     if not marked:
