@@ -80,3 +80,21 @@ def test_bad_lines_are_refused_by_line_and_the_rest_stored(tmp_path: Path):
     assert f"{source}:4: cannot store session" in result.output and "another session is stored under this id" in (
         result.output
     )
+
+
+def test_lines_refused_for_the_same_reason_share_one_line_of_output(tmp_path: Path):
+    data = tmp_path / "a"
+    fill(data, tmp_path)
+    good = json.loads(run("store", "export", "--data-dir", str(data)).stdout.splitlines()[0])
+    bad = [json.dumps(good | {"session_id": f"bad-{i:02}", "total": "80"}) for i in range(12)]
+    source = tmp_path / "in.jsonl"
+    source.write_text("\n".join(["{not json", *bad, "[]", "{not json either"]))
+    result = run("store", "import", str(source), "--data-dir", str(tmp_path / "new"))
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert f"{source}:2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 2 more lines (12 lines; S is each line's session id): " \
+        "session S was not stored: total: Input should be a valid integer" in " ".join(lines)
+    assert f"{source}:1, 15 (2 lines): not a JSON object: Expecting property name" in result.output  # no S
+    assert f"{source}:14: not a JSON object\n" in result.output  # a reason of its own: its own line
+    assert "0 session(s) imported" in result.output and "0 already there, 15 refused" in result.output
+    assert len([line for line in lines if line.startswith(str(source))]) == 3

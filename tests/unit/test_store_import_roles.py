@@ -36,17 +36,21 @@ def test_a_trainee_importing_anothers_session_gets_a_refused_line_not_an_abort(
     with ResultsStore(source) as store:  # a SQLite store holding a session of each
         add_session(store, f"s-bob-{tag}", trainee=bob, total=40)
         add_session(store, f"s-ann-{tag}", trainee=ann, total=80)
+        for i in range(3):  # more of bob's: refused for the same reason, one line of output for them all
+            add_session(store, f"s-bob{i}-{tag}", trainee=bob, total=50, started_at=f"2026-03-0{i + 1}T09:00:00+00:00")
         lines = list(export_lines(store))
     export = tmp_path / "all.jsonl"
     export.write_text("".join(line if line.endswith("\n") else line + "\n" for line in lines), encoding="utf-8")
-    bob_line = 1 + [json.loads(line)["trainee"] for line in lines].index(bob)
+    bob_lines = [n for n, line in enumerate(lines, start=1) if json.loads(line)["trainee"] == bob]
 
     result = CliRunner().invoke(main, ["--store", as_role(store_url, ann), "--data-dir", str(tmp_path / "ann"),
                                        "store", "import", str(export)])
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
-    assert f"{export}:{bob_line}: " in result.output and "row-level security" in result.output, result.output
-    assert f"{export}:{bob_line}: cannot store session s-bob-{tag} of trainee {bob!r}: " in result.output  # whose
-    assert "1 session(s) imported" in result.output and "1 refused" in result.output, result.output
+    named = ", ".join(map(str, bob_lines))
+    assert f"{export}:{named} (4 lines; S is each line's session id): cannot store session S of trainee {bob!r}: " \
+        in result.output, result.output  # whose, and why
+    assert "row-level security" in result.output, result.output
+    assert "1 session(s) imported" in result.output and "4 refused" in result.output, result.output
     with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:
         assert [r.session_id for r in store.query()] == [f"s-ann-{tag}"]

@@ -157,7 +157,8 @@ def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None,
 def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir: Path | None) -> None:
     """Store the sessions of a `warroom store export` file (SOURCE, or - for standard input). A session already
     stored under its id is left as it is, so importing twice stores nothing twice. Each line refused is named
-    (FILE:LINE: why), and the exit status is then 1; the other lines are stored."""
+    (FILE:LINE: why; lines refused for the very same reason on one line, FILE:N1, N2, ... and K more lines: why),
+    and the exit status is then 1; the other lines are stored."""
     from warroom.cli.output import failure
     from warroom.store.results import ResultsStore
     from warroom.store.transfer import import_lines
@@ -173,7 +174,7 @@ def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir
         raise failure(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
     with store_errors(), ResultsStore(settings.data_dir) as store:
         result = import_lines(store, lines, "<stdin>" if str(source) == "-" else str(source))
-    for message in result.refused:
+    for message in result.refused_grouped():
         say(message, err=True)
     say(
         f"{result.imported} session(s) imported into {store.location}, {result.already} already there, "

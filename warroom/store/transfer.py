@@ -39,11 +39,45 @@ def export_lines(store: ResultsStore) -> Iterator[str]:
 @dataclass
 class ImportResult:
     """What an import did: sessions stored, sessions already there, and one ``source:line: message`` per line
-    refused."""
+    refused (:attr:`refused`; :meth:`refused_grouped` for people)."""
 
     imported: int = 0
     already: int = 0
-    refused: list[str] = field(default_factory=list)
+    #: The refusals as ``(source, line number, message, the line's session id or None)``, in the order of the lines.
+    refusals: list[tuple[str, int, str, str | None]] = field(default_factory=list)
+
+    @property
+    def refused(self) -> list[str]:
+        """One ``source:N: message`` per line refused, in the order of the lines."""
+        return [f"{source}:{number}: {message}" for source, number, message, _ in self.refusals]
+
+    def refuse(self, source: str, number: int, message: str, session_id: str | None = None) -> None:
+        """Record that line ``number`` of ``source`` (the session ``session_id``, when it was read) was refused for
+        ``message``."""
+        self.refusals.append((source, number, message, session_id))
+
+    def refused_grouped(self, shown: int = 10) -> list[str]:
+        """The refusals for a person to read: ``source:N: message`` for a line refused for a reason of its own; for
+        lines refused for the same reason (a trainee role importing a whole class: each other trainee's sessions)
+        one ``source:N1, N2, ... and K more lines (T in all; S is each line's session id): message``, the first
+        ``shown`` line numbers named and each line's session id written S in the message. Groups in the order of
+        their first line."""
+        groups: dict[tuple[str, str], list[int]] = {}
+        own: dict[int, str] = {}
+        for source, number, message, sid in self.refusals:
+            key = message.replace(f" {sid} ", " S ").replace(f" {sid}:", " S:") if sid else message
+            groups.setdefault((source, key), []).append(number)
+            own[number] = message
+        out = []
+        for (source, message), numbers in groups.items():
+            if len(numbers) == 1:
+                out.append(f"{source}:{numbers[0]}: {own[numbers[0]]}")
+                continue
+            named = ", ".join(str(n) for n in numbers[:shown])
+            more = f" and {len(numbers) - shown:,} more lines" if len(numbers) > shown else ""
+            which = "; S is each line's session id" if message != own[numbers[0]] else ""
+            out.append(f"{source}:{named}{more} ({len(numbers):,} lines{which}): {message}")
+        return out
 
 
 def _row(text: str) -> dict[str, Any]:
@@ -80,25 +114,29 @@ def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> Impo
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
+        values: dict[str, Any] = {}
         try:
             values = _row(text)
             stored = store.insert_row(values)
-        except ValueError as exc:
-            result.refused.append(f"{source}:{number}: {exc}")
-            continue
-        except (InvalidSession, DuplicateSession) as exc:
-            result.refused.append(f"{source}:{number}: {exc}")
+        except (ValueError, InvalidSession, DuplicateSession) as exc:
+            result.refuse(source, number, str(exc), _session_id(values))
             continue
         except StoreError as exc:
             if not _refused_by_policy(exc):
                 raise
-            result.refused.append(f"{source}:{number}: {exc}")  # another trainee's session, for a trainee role
+            result.refuse(source, number, str(exc), _session_id(values))  # another trainee's, for a trainee role
             continue
         if stored:
             result.imported += 1
         else:
             result.already += 1
     return result
+
+
+def _session_id(values: dict[str, Any]) -> str | None:
+    """The session id of a line's values, when it is text."""
+    sid = values.get("session_id")
+    return sid if isinstance(sid, str) and sid else None
 
 
 def _refused_by_policy(exc: StoreError) -> bool:
