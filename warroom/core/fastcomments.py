@@ -46,6 +46,10 @@ _NO_PLAIN_END = re.compile(
     r"""(?:^|[:\-?] ) *(?P<end>[|>][-+0-9]*|"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[\[{].*[\]}])\Z|(?P<colon>:)\Z""",
     re.M,
 )
+#: What a line holds before a comment that follows a value certain not to be text (an integer or decimal written
+#: plainly, ``true``, ``false``, ``null``) after ``key:`` or ``-``: the comment cuts no text, unless the line
+#: continues an unquoted text of several lines (which then ends with ``value``, looked for in the data).
+_NOT_TEXT_END = re.compile(r"[:\-] +(?P<value>-?[0-9]+(?:\.[0-9]+)?|true|false|null)\Z")
 
 
 def comments_harmless(text: str, data: dict[str, Any], parse: Callable[[str], Any]) -> bool:
@@ -53,15 +57,22 @@ def comments_harmless(text: str, data: dict[str, Any], parse: Callable[[str], An
     module docstring); ``data`` is ``text`` parsed by ``parse``. False when unsure."""
     marked: list[int] = []
     suffixes: list[str] = []
+    not_text: list[tuple[int, str]] = []  # after a number, true, false or null: see _continues_text
+    flow_before = False  # a comment after a ``[`` or ``{`` may hide its closing bracket: see _continues_text
     for start, end in hashes_after_text(text):
         line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
         found = _NO_PLAIN_END.search(text, line_start, start)
         if found is not None:
             suffixes.append(found.group("end") or ":")
+            flow_before = flow_before or "[" in text[line_start:start] or "{" in text[line_start:start]
+        elif (number := _NOT_TEXT_END.search(text, line_start, start)) is not None:
+            not_text.append((end - 1, number.group("value")))
         else:
             marked.append(end - 1)
     if suffixes and any(v.endswith(tuple(suffixes)) for v in _strings(data)):
         return False  # the line may continue an unquoted text of several lines, which the comment cuts
+    if not_text and (marked or flow_before or _continues_text(data, {value for _, value in not_text})):
+        marked = sorted(marked + [at for at, _ in not_text])
     if not marked:
         return True
     free = (chr(c) for c in range(0xE000, 0xF900) if chr(c) not in text)
@@ -112,6 +123,20 @@ def _same_but_comments(value: Any, other: Any, shape: Any, stand_in: str, restor
     # A comment followed this value. Only unquoted text is cut (a number, a boolean or null is not text: a field
     # that wants text refuses it anyway); free text and tool data warn about it.
     return value.__class__ is not str or shape not in (TEXT, DATA)
+
+
+def _continues_text(data: dict[str, Any], values: set[str]) -> bool:
+    """True when a text in ``data`` ends with one of ``values``: a line ``- 12  # ...`` or ``a: 12  # ...`` may then
+    continue an unquoted text of several lines (or end one begun on the line), which the comment cuts.
+
+    Why a comment after a number, ``true``, ``false`` or ``null`` is decided without a second parse only when no
+    other comment needs one (``marked``) and none follows a ``[`` or ``{`` (``flow_before``): only then is every
+    such line known to be in block context (a ``[...]`` or ``{...}`` that spans lines passes the fast path's text
+    checks only when a comment hides its closing bracket), where the second parse would read the marked ``#`` and
+    the rest of the line as part of an unquoted text, a value that differs from the number and is not text: the
+    verdict the second parse would give. Otherwise every comment is marked, as before."""
+    ends = tuple(values)
+    return any(v.endswith(ends) for v in _strings(data))
 
 
 def _child(shape: Any, key: str) -> Any:
