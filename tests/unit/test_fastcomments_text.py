@@ -87,6 +87,7 @@ def test_random_comment_placements_give_the_second_parses_verdict(
         ("status: HTTP 200\nb:\n  - 200  # c\n", True, 1),  # a text ends with 200: parsed again
         ("status: HTTP 200\nb: 200  # c\n", True, 0),  # after a key: no text goes on past a `: `
         ("content: |\n  a: 12  # in the text\n", True, 0),
+        ("a: 12  # c\r\nb:\r\n  - x\r\n  - 3  # d\r\ntitle: x  # cut\r\n", False, 1),  # lines ended by CR LF
         ("a: {b: 12  # }\n  }\n", False, 1),  # after a `{`: parsed again (the bracket closes elsewhere)
     ],
 )

@@ -67,8 +67,11 @@ def comments_harmless(text: str, data: dict[str, Any], parse: Callable[[str], An
     not_text: list[int] = []  # after a number, true, false or null: see _continues_text
     after_dash: set[str] = set()  # their values after a ``-``
     flow_before = False  # a comment after a ``[`` or ``{`` may hide its closing bracket: see _continues_text
+    has_cr = "\r" in text  # else a look back for one would go to the start of the text for every `` #``
     for start, end in hashes_after_text(text):
-        line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+        line_start = text.rfind("\n", 0, start) + 1
+        if has_cr:
+            line_start = max(line_start, text.rfind("\r", 0, start) + 1)
         found = _NO_PLAIN_END.search(text, line_start, start)
         if found is not None:
             suffixes.append(found.group("end") or ":")
