@@ -7,6 +7,10 @@ The position-tracking path warns when a `` #`` comment follows unquoted text in 
 - a `` #`` after a key with no value (``entries:  # ...``), a block text header (``content: |  # ...``) or a complete
   quoted text (``id: "a"  # ...``) cuts no unquoted text, unless that line continues an unquoted text of several
   lines: then that text ends with what the line holds, which is looked for in the data;
+- a `` #`` after a plain number, ``true``, ``false`` or ``null`` after ``key:`` or ``-`` is a comment that cuts no
+  text (or part of a quoted or block text), unless a ``-`` line continues or ends an unquoted text (looked for in
+  the data as above); it is decided so only when no other `` #`` needs the second parse below and none follows a
+  ``[`` or ``{`` on its line (see ``_continues_text``), else it is marked like the others;
 - every other `` #`` is replaced by a character the file lacks (and each ``:`` after it on its line by another)
   and the file parsed again: where a value then
   differs, the `` #`` was a comment after that value, harmless unless the value is text read in a free-text field
@@ -46,6 +50,13 @@ _NO_PLAIN_END = re.compile(
     r"""(?:^|[:\-?] ) *(?P<end>[|>][-+0-9]*|"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[\[{].*[\]}])\Z|(?P<colon>:)\Z""",
     re.M,
 )
+#: What a line holds before a comment that follows a value certain not to be text (an integer or decimal written
+#: plainly, ``true``, ``false``, ``null``) after ``key:`` or ``-``: the comment cuts no text. After ``key:`` (an
+#: unquoted text holds no ``: ``) the value is a mapping's; after ``-`` the line may continue an unquoted text of
+#: several lines or end one begun on the line (which then ends with ``value``, looked for in the data).
+_NOT_TEXT_END = re.compile(r"(?P<indicator>[:\-]) +(?P<value>-?[0-9]+(?:\.[0-9]+)?|true|false|null)\Z")
+#: The end of a text that a value of ``_NOT_TEXT_END`` can be the end of.
+_TRAILING = re.compile(r"[-.0-9a-z]*\Z")
 
 
 def comments_harmless(text: str, data: dict[str, Any], parse: Callable[[str], Any]) -> bool:
@@ -53,15 +64,28 @@ def comments_harmless(text: str, data: dict[str, Any], parse: Callable[[str], An
     module docstring); ``data`` is ``text`` parsed by ``parse``. False when unsure."""
     marked: list[int] = []
     suffixes: list[str] = []
+    not_text: list[int] = []  # after a number, true, false or null: see _continues_text
+    after_dash: set[str] = set()  # their values after a ``-``
+    flow_before = False  # a comment after a ``[`` or ``{`` may hide its closing bracket: see _continues_text
+    has_cr = "\r" in text  # else a look back for one would go to the start of the text for every `` #``
     for start, end in hashes_after_text(text):
-        line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+        line_start = text.rfind("\n", 0, start) + 1
+        if has_cr:
+            line_start = max(line_start, text.rfind("\r", 0, start) + 1)
         found = _NO_PLAIN_END.search(text, line_start, start)
         if found is not None:
             suffixes.append(found.group("end") or ":")
-        else:
+            flow_before = flow_before or _flow(text, line_start, start)
+        elif (number := _NOT_TEXT_END.search(text, line_start, start)) is None or _flow(text, line_start, start):
             marked.append(end - 1)
+        else:
+            not_text.append(end - 1)
+            if number.group("indicator") == "-":
+                after_dash.add(number.group("value"))
     if suffixes and any(v.endswith(tuple(suffixes)) for v in _strings(data)):
         return False  # the line may continue an unquoted text of several lines, which the comment cuts
+    if not_text and (marked or flow_before or (after_dash and _continues_text(data, after_dash))):
+        marked = sorted(marked + not_text)
     if not marked:
         return True
     free = (chr(c) for c in range(0xE000, 0xF900) if chr(c) not in text)
@@ -112,6 +136,30 @@ def _same_but_comments(value: Any, other: Any, shape: Any, stand_in: str, restor
     # A comment followed this value. Only unquoted text is cut (a number, a boolean or null is not text: a field
     # that wants text refuses it anyway); free text and tool data warn about it.
     return value.__class__ is not str or shape not in (TEXT, DATA)
+
+
+def _flow(text: str, start: int, end: int) -> bool:
+    return "[" in text[start:end] or "{" in text[start:end]
+
+
+def _continues_text(data: dict[str, Any], values: set[str]) -> bool:
+    """True when a text in ``data`` ends with one of ``values``: a line ``- 12  # ...`` may then continue an
+    unquoted text of several lines (or end one begun on the line), which the comment cuts.
+
+    Why a comment after a number, ``true``, ``false`` or ``null`` is decided without a second parse only when no
+    other comment needs one (``marked``) and none follows a ``[`` or ``{`` on its line: only then is every such
+    line known to be in block context, a quoted text or a block text (a ``[...]`` or ``{...}`` that spans lines
+    passes the fast path's text checks only when a comment hides its closing bracket). There the second parse
+    would read the marked ``#`` and the rest of the line as part of the text (a verdict of harmless), or as part of
+    an unquoted text after the number: a value that differs from the number and is not text, harmless too.
+    Otherwise every comment is marked, as before."""
+    last = {value[-1] for value in values}
+    for v in _strings(data):
+        if v[-1:] in last:
+            run = _TRAILING.search(v).group()  # type: ignore[union-attr]  # it matches at the end of any text
+            if any(run[i:] in values for i in range(len(run))):
+                return True
+    return False
 
 
 def _child(shape: Any, key: str) -> Any:

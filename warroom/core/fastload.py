@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Set as AbstractSet
 from concurrent.futures import Future
 from functools import lru_cache
 from itertools import chain, filterfalse
@@ -158,11 +159,9 @@ def fast_data(text: str) -> dict[str, Any] | None:
         return None
     hash_after_text = next(hashes_after_text(text), None) is not None  # text only: looked at before the wait
     data = _parse(text, parsing)
-    if not isinstance(data, dict) or not _plain_tree(data, limits.MAX_DEPTH, "{" in text):
-        return None
     anywhere, in_data = readings
-    if anywhere and _holds(_scalars(data), anywhere):
-        return None
+    if not isinstance(data, dict) or not _plain_tree(data, limits.MAX_DEPTH, "{" in text, anywhere):
+        return None  # (a value read otherwise is looked for in the same walk)
     if in_data and _holds(_data_scalars(data, drill_shape()), in_data):
         return None
     if hash_after_text and not comments_harmless(text, data, _parse):
@@ -304,9 +303,12 @@ def _data_scalars(value: Any, shape: Any) -> Any:
             yield from _data_scalars(v, shape[1])
 
 
-def _plain_tree(data: dict[str, Any], max_depth: int, has_flow: bool) -> bool:
-    """True when every key is text, nothing is nested ``max_depth`` levels deep, and (in a file with ``{...}``)
-    no mapping holds a null. Walks the tree one level at a time, each level's keys and values taken at once."""
+def _plain_tree(
+    data: dict[str, Any], max_depth: int, has_flow: bool, readings: AbstractSet[Any] = frozenset()
+) -> bool:
+    """True when every key is text, nothing is nested ``max_depth`` levels deep, (in a file with ``{...}``) no
+    mapping holds a null, and no scalar is one of ``readings`` (as :func:`_holds` of :func:`_scalars` looks, in the
+    same walk). Walks the tree one level at a time, each level's keys and values taken at once."""
     level: list[Any] = [data]
     for _ in range(max_depth):
         dicts = [node for node in level if node.__class__ is dict]
@@ -320,6 +322,10 @@ def _plain_tree(data: dict[str, Any], max_depth: int, has_flow: bool) -> bool:
         if len(dicts) < len(level):  # the items of the lists
             values += chain.from_iterable(node for node in level if node.__class__ is list)
         below = [v for v in values if v.__class__ is dict or v.__class__ is list]
+        if readings and not readings.isdisjoint(
+            [v for v in values if v.__class__ is not dict and v.__class__ is not list]
+        ):
+            return False
         if not below:
             return True
         level = below
