@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from warroom.core.hygiene import ESCALATION_INSTRUCTION
 from warroom.core.model import Drill
@@ -21,6 +21,7 @@ from warroom.tui.keyhelp import help_rows, key_table
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import HelpScreen
 from warroom.tui.services import DrillEntry
+from warroom.tui.widgets import KeyFooter
 
 __all__ = ["BriefingScreen", "briefing_text", "stars"]
 
@@ -108,7 +109,7 @@ class BriefingScreen(Screen[None]):
             if self.mode == ASSESSMENT:
                 yield Static(Text("\n" + ASSESSMENT_NOTES), id="briefing-mode")
         yield Static(Text(" Press enter to start the drill clock ", style="bold reverse green"), id="briefing-go")
-        yield Footer()
+        yield KeyFooter()  # rebuilt only when its keys change (a focus change alone restyles them all)
 
     def on_mount(self) -> None:
         self.query_one("#briefing").focus()

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Sparkline, Static
+from textual.widgets import Sparkline, Static
 
 from warroom.core.actions import ActionKind
 from warroom.core.evidence import describe_citations
@@ -31,7 +31,7 @@ from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.tui import text as fmt
 from warroom.tui.flow import ShowBriefing, ShowPicker
 from warroom.tui.modals import HelpScreen
-from warroom.tui.widgets import ScrollPane, summarize
+from warroom.tui.widgets import KeyFooter, ScrollPane, summarize
 
 if TYPE_CHECKING:
     from warroom.tui.services import DrillEntry
@@ -227,7 +227,7 @@ class DebriefScreen(Screen[None]):
             yield Static(
                 Text(f"scoring version {card.scoring_version}", style="dim"), id="debrief-version"
             )
-        yield Footer()
+        yield KeyFooter()  # rebuilt only when its keys change (a focus change alone restyles them all)
 
     def on_mount(self) -> None:
         self.query_one("#debrief").focus()

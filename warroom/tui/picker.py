@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
 from warroom.core.hygiene import ESCALATION_INSTRUCTION
@@ -23,7 +23,7 @@ from warroom.tui.modals import HelpScreen
 from warroom.tui.pickergroups import Group, domain_of, group_entries, new_trainee
 from warroom.tui.services import DrillEntry, ResultsUnavailable, Services
 from warroom.tui.tutorial_lessons import is_tutorial
-from warroom.tui.widgets import fit_columns
+from warroom.tui.widgets import KeyFooter, fit_columns
 
 __all__ = ["BriefingScreen", "PickerScreen", "briefing_text", "stars"]
 
@@ -98,7 +98,7 @@ class PickerScreen(Screen[None]):
         detail = VerticalScroll(Static(id="picker-detail-body"), id="picker-detail")
         detail.border_title = "Preview"
         yield detail  # focusable: tab moves into it, and the arrows, j / k, pgup / pgdn scroll it
-        yield Footer()
+        yield KeyFooter()  # rebuilt only when its keys change (a focus change alone restyles them all)
 
     def _banner(self) -> Text:
         out = Text()

@@ -18,7 +18,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from warroom.store.review import ReviewData, ReviewRow
 from warroom.tui import text as fmt
@@ -28,7 +28,7 @@ from warroom.tui.linetable import Column, LineTable
 from warroom.tui.modals import REVIEW_NOTES, HelpScreen
 from warroom.tui.reviewpanels import answer_panel, headline, scorecard_panel
 from warroom.tui.reviewpanels import cited_events as cited_events
-from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event, summarize
+from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, KeyFooter, describe_event, summarize
 
 #: The summary takes the free width; the answer-key and trainee columns what their marks need, within bounds.
 _COLUMNS = (
@@ -153,7 +153,7 @@ class ReviewScreen(Screen[None]):
                 yield Static(id="review-detail", classes="review-section")
                 yield Static(scorecard_panel(self.data), id="review-scorecard", classes="review-section")
                 yield Static(answer_panel(self.data), id="review-answer", classes="review-section")
-        yield Footer()
+        yield KeyFooter()  # rebuilt only when its keys change (a focus change alone restyles them all)
 
     def on_mount(self) -> None:
         self.query_one("#review-notice", Static).display = bool(self.data.notices)
