@@ -9,6 +9,7 @@ import os
 import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -53,13 +54,18 @@ async def _enter_war_room(ws: aiohttp.ClientWebSocketResponse, data_dir: Path) -
     deadline = time.monotonic() + 30
     while not _journals(data_dir):  # the drill's journal exists once the war room opened
         assert time.monotonic() < deadline, "the war room did not open"
-        try:
-            message = await ws.receive(timeout=0.1)
-        except TimeoutError:
-            continue
-        if message.type == aiohttp.WSMsgType.BINARY:
-            text += message.data.decode("utf-8", "replace")
+        text += await _screen_bytes(ws, 0.1)
     return text
+
+
+async def _screen_bytes(ws: Any, timeout: float) -> str:
+    """The text of the next binary message of the websocket ``ws`` (the app's screen output), or "" when none comes
+    within ``timeout`` seconds (other messages give "" too)."""
+    try:
+        message = await ws.receive(timeout=timeout)
+    except TimeoutError:
+        return ""
+    return message.data.decode("utf-8", "replace") if message.type == aiohttp.WSMsgType.BINARY else ""
 
 
 async def test_without_a_sign_in_only_the_sign_in_page_is_served(tmp_path):
@@ -134,12 +140,7 @@ async def test_no_answer_key_reaches_the_browser_before_the_debrief(tmp_path):
             text += await read_until(ws, "s1", timeout=10)  # the war room's plan is on screen
             end = time.monotonic() + 4  # a few seconds of the replay
             while time.monotonic() < end:
-                try:
-                    message = await ws.receive(timeout=0.5)
-                except TimeoutError:
-                    continue
-                if message.type == aiohttp.WSMsgType.BINARY:
-                    text += message.data.decode("utf-8", "replace")
+                text += await _screen_bytes(ws, 0.5)
     from serve_support import terminal_text
 
     seen = " ".join(terminal_text(text.encode()).split())

@@ -63,19 +63,19 @@ class ImportResult:
         ``shown`` line numbers named and each line's session id written S in the message. Groups in the order of
         their first line."""
         groups: dict[tuple[str, str], list[int]] = {}
-        own: dict[int, str] = {}
+        own: dict[tuple[str, int], str] = {}
         for source, number, message, sid in self.refusals:
             key = message.replace(f" {sid} ", " S ").replace(f" {sid}:", " S:") if sid else message
             groups.setdefault((source, key), []).append(number)
-            own[number] = message
+            own[source, number] = message
         out = []
         for (source, message), numbers in groups.items():
             if len(numbers) == 1:
-                out.append(f"{source}:{numbers[0]}: {own[numbers[0]]}")
+                out.append(f"{source}:{numbers[0]}: {own[source, numbers[0]]}")
                 continue
             named = ", ".join(str(n) for n in numbers[:shown])
             more = f" and {len(numbers) - shown:,} more lines" if len(numbers) > shown else ""
-            which = "; S is each line's session id" if message != own[numbers[0]] else ""
+            which = "; S is each line's session id" if message != own[source, numbers[0]] else ""
             out.append(f"{source}:{named}{more} ({len(numbers):,} lines{which}): {message}")
         return out
 
