@@ -116,12 +116,31 @@ def messages_text(value: Any, role: str | None = None) -> str:
             continue
         if isinstance(m.get("content"), str):
             texts.append(m["content"])
-        for p in m.get("parts") or []:
-            if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("content"), str):
-                texts.append(p["content"])
-            elif isinstance(p, dict) and p.get("type") == "tool_call" and isinstance(p.get("name"), str):
-                texts.append(f"[tool call {p['name']} {as_text(p.get('arguments'))}]".replace(" ]", "]"))
+        parts = m.get("parts")
+        texts.extend(t for t in map(_part_text, parts if isinstance(parts, list) else []) if t is not None)
     return "\n".join(texts)
+
+
+def _part_text(p: Any) -> str | None:
+    """One part of a GenAI message as text, None when it is not a part (not an object with a text ``type``): a
+    ``text`` part verbatim, a ``reasoning`` part as ``[reasoning] TEXT``, a ``tool_call`` as ``[tool call NAME
+    ARGS]``, a ``tool_call_response`` as ``[tool call response ID RESPONSE]``, any other part (``uri``, ``blob``,
+    ``file``, a generic one) by its type and what names it: ``[uri part image image/jpeg https://...]`` (never a
+    blob's base64 bytes)."""
+    kind = p.get("type") if isinstance(p, dict) else None
+    if not isinstance(kind, str):
+        return None
+    if kind == "text":
+        return p["content"] if isinstance(p.get("content"), str) else None
+    if kind == "reasoning" and isinstance(p.get("content"), str):
+        return f"[reasoning] {p['content']}"
+    if kind == "tool_call":
+        return f"[tool call {p['name']} {as_text(p.get('arguments'))}]".replace(" ]", "]") \
+            if isinstance(p.get("name"), str) else None
+    if kind == "tool_call_response":
+        return f"[{' '.join(x for x in ('tool call response', as_text(p.get('id')), as_text(p.get('response'))) if x)}]"
+    named = [p[k] for k in ("modality", "mime_type", "uri", "file_id") if isinstance(p.get(k), str) and p[k]]
+    return f"[{' '.join([kind + ' part', *named])}]"
 
 
 def message_tool_calls(value: Any) -> list[tuple[str, str]]:

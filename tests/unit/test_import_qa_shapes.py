@@ -1,0 +1,39 @@
+"""Trace shapes a team exports that the recorded fixtures do not have (tests/fixtures/thirdparty/README.md says
+where each hand-written file's shape comes from)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from trace_import_support import FIXTURES, only_missing_key
+
+from warroom.importers import otel
+from warroom.importers.otlp.steps import messages_text
+
+PARTS = FIXTURES / "thirdparty" / "genai-message-parts.json"
+
+
+def test_every_part_type_of_genai_messages_is_shown_not_only_text_and_tool_calls(tmp_path: Path) -> None:
+    # reasoning, uri, blob and file parts were dropped without a word: the model's reasoning and the image the
+    # user sent were not in the drill
+    [(data, _)] = otel.convert_file(PARTS)
+    first, second = (e for e in data["trace"] if e["kind"] == "planner_call")
+    assert first["content"] == ("[reasoning] The photo is of receipt R-118; check the ledger before answering.\n"
+                                "Let me check the ledger.\n"
+                                '[tool call ledger_lookup {"receipt": "R-118"}]')
+    assert second["content"] == ("R-118 is paid. Here is the stamped copy.\n"
+                                 "[blob part image image/png]\n"  # never the base64 bytes
+                                 "[file part image application/pdf file-6F2ksmvXxt4VdaqchFvWNZ]\n"
+                                 "[citation part]")
+    assert data["briefing"]["goal"] == ("Is the receipt in this photo paid?\n"
+                                        "[uri part image image/jpeg https://files.example.com/receipts/r-118.jpg]")
+    report = otel.import_otel([PARTS], tmp_path)
+    assert not report.failed
+    only_missing_key(report.results[0].output)
+
+
+def test_a_tool_call_response_part_names_its_call_and_odd_parts_are_passed_over() -> None:
+    value = [{"role": "tool", "parts": [{"type": "tool_call_response", "id": "call_1", "response": {"ok": True}},
+                                        {"type": "tool_call_response", "response": "done"},
+                                        None, 3, {"content": "no type"}, {"type": "text", "content": 5}]}]
+    assert messages_text(value) == '[tool call response call_1 {"ok": true}]\n[tool call response done]'
