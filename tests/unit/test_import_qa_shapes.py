@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import yaml
 from trace_import_support import FIXTURES, only_missing_key
 
-from warroom.importers import otel
+from warroom.importers import chat, otel
+from warroom.importers.tracekit.drillfile import finite_numbers
 from warroom.importers.otlp.steps import messages_text
 
 PARTS = FIXTURES / "thirdparty" / "genai-message-parts.json"
@@ -37,3 +39,25 @@ def test_a_tool_call_response_part_names_its_call_and_odd_parts_are_passed_over(
                                         {"type": "tool_call_response", "response": "done"},
                                         None, 3, {"content": "no type"}, {"type": "text", "content": 5}]}]
     assert messages_text(value) == '[tool call response call_1 {"ok": true}]\n[tool call response done]'
+
+
+def test_non_finite_numbers_are_kept_as_the_text_json_writers_use(tmp_path: Path) -> None:
+    # Python's json reads NaN / Infinity (not JSON, but Python's json.dumps writes them); YAML wrote them as .nan /
+    # .inf, which the drill loader reads as text and warns about: the drill had a second problem
+    trace = tmp_path / "t.json"
+    trace.write_text('[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "", "tool_calls": '
+                     '[{"id": "c1", "type": "function", "function": {"name": "f", "arguments": '
+                     '"{\\"x\\": NaN, \\"y\\": [Infinity, -Infinity, 1.5]}"}}]}, '
+                     '{"role": "tool", "tool_call_id": "c1", "content": "ok"}]', encoding="utf-8")
+    report = chat.import_chats([trace], tmp_path / "out")
+    assert not report.failed
+    out = report.results[0].output
+    only_missing_key(out)  # and no warning
+    [call] = [e for e in yaml.safe_load(out.read_text(encoding="utf-8"))["trace"] if e["kind"] == "tool_call"]
+    assert call["arguments"] == {"x": "NaN", "y": ["Infinity", "-Infinity", 1.5]}
+
+
+def test_finite_numbers_leaves_data_without_non_finite_floats_as_it_is() -> None:
+    data = {"a": [1.5, {"b": "nan"}], "c": None}
+    assert finite_numbers(data) is data
+    assert finite_numbers({"a": [float("nan")], "b": data}) == {"a": ["NaN"], "b": data}

@@ -3,6 +3,7 @@ the only thing ``warroom validate`` finds missing is the answer key."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -35,6 +36,26 @@ def drill_id(prefix: str, stem: str, index: int | None = None) -> str:
     clean = re.sub(r"[^A-Za-z0-9_.-]+", "-", stem).strip("-._") or "trace"
     suffix = "" if index is None else f"-{index}"
     return f"{prefix}-{clean}"[: 80 - len(suffix)].rstrip("-._") + suffix
+
+
+#: How JSON writers that allow them (Python's ``json``, JavaScript's ``String(x)``) spell the non-finite numbers.
+_NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def finite_numbers(data: Any) -> Any:
+    """``data`` with every non-finite float (``NaN``, ``Infinity``, ``-Infinity``: not JSON, but Python's parser
+    reads them, in a file and in the JSON text of tool arguments) as that text, ``"NaN"``. A drill has no such
+    number: YAML would write ``.nan``, which the drill loader reads as the text ``.nan`` and warns about. Returns
+    ``data`` itself when it holds none."""
+    if isinstance(data, float) and not math.isfinite(data):
+        return _NON_FINITE[str(data)]
+    if isinstance(data, dict):
+        items = {k: finite_numbers(v) for k, v in data.items()}
+        return items if any(items[k] is not v for k, v in data.items()) else data
+    if isinstance(data, list):
+        values = [finite_numbers(v) for v in data]
+        return values if any(a is not b for a, b in zip(values, data, strict=True)) else data
+    return data
 
 
 def dump_unmarked(data: dict[str, Any], header: str) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.importers.tracekit.drillfile import check_unmarked, dump_unmarked
+from warroom.importers.tracekit.drillfile import check_unmarked, dump_unmarked, finite_numbers
 from warroom.importers.tracekit.rules import TraceError
 from warroom.importers.who_and_when.files import (
     ImportReport,
@@ -49,6 +49,7 @@ def _prepare(f: Path, out_dir: Path, convert: Converter, force: bool, written: d
     """The drills of ``f`` as ``(drill id, target, YAML text)``, every one redacted and checked; raises TraceError."""
     out: list[tuple[str, Path, str]] = []
     for data, header in convert(f):
+        data = finite_numbers(data)
         if redactor is not None:
             data, header = redactor.data(data), redactor.text(header)
         drill_id = data["id"]
