@@ -3,13 +3,19 @@ where each hand-written file's shape comes from)."""
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import lzma
 from pathlib import Path
+from typing import Any
 
+import pytest
 import yaml
 from trace_import_support import FIXTURES, only_missing_key
 
 from warroom.importers import chat, otel
 from warroom.importers.tracekit.drillfile import finite_numbers
+from warroom.importers.who_and_when import import_records
 from warroom.importers.otlp.steps import messages_text
 
 PARTS = FIXTURES / "thirdparty" / "genai-message-parts.json"
@@ -61,3 +67,21 @@ def test_finite_numbers_leaves_data_without_non_finite_floats_as_it_is() -> None
     data = {"a": [1.5, {"b": "nan"}], "c": None}
     assert finite_numbers(data) is data
     assert finite_numbers({"a": [float("nan")], "b": data}) == {"a": ["NaN"], "b": data}
+
+
+@pytest.mark.parametrize(("pack", "kind", "command"), [
+    (gzip.compress, "gzip", "gunzip -k"),
+    (lambda raw: bz2.compress(raw), "bzip2", "bunzip2 -k"),
+    (lambda raw: lzma.compress(raw), "xz", "unxz -k"),
+    (lambda raw: b"\x28\xb5\x2f\xfd\x04\x58\x81\x00\x00" + raw[:40], "zstd", "zstd -d"),  # a zstd frame header
+])
+def test_a_compressed_trace_is_named_with_how_to_decompress_it(tmp_path: Path, pack: Any, kind: str,
+                                                              command: str) -> None:
+    # was `not UTF-8 text: byte 0x8b at offset 1 (line 1)`, which does not say the file is a gzip archive
+    path = tmp_path / "trace.json"
+    path.write_bytes(pack(PARTS.read_bytes()))
+    expected = f"compressed ({kind}), not UTF-8 JSON text: decompress it first (`{command} FILE`)"
+    for importer in (otel.import_otel, chat.import_chats, import_records):
+        report = importer([path], tmp_path / "out")
+        [result] = report.results
+        assert result.error is not None and result.error.startswith(expected), result.error

@@ -72,11 +72,21 @@ def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
     return raw
 
 
+#: Compressed files by their first bytes, and how to decompress them (the Collector's file exporter writes zstd).
+_COMPRESSED = ((b"\x1f\x8b", "gzip", "gunzip -k"), (b"\x28\xb5\x2f\xfd", "zstd", "zstd -d"),
+               (b"PK\x03\x04", "a zip archive", "unzip"), (b"BZh", "bzip2", "bunzip2 -k"),
+               (b"\xfd7zXZ\x00", "xz", "unxz -k"))
+
+
 def _decode(raw: bytes, error: type[ValueError]) -> str:
     bom = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
     try:
         return raw[bom:].decode("utf-8")
     except UnicodeDecodeError as e:
+        for magic, kind, command in _COMPRESSED:
+            if raw.startswith(magic):
+                raise error(f"compressed ({kind}), not UTF-8 JSON text: decompress it first (`{command} FILE`) "
+                            "and import the JSON it holds") from None
         offset = bom + e.start
         line = raw.count(b"\n", 0, offset) + 1
         raise error(f"not UTF-8 text: byte 0x{raw[offset]:02x} at offset {offset} (line {line})") from None
