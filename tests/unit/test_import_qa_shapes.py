@@ -13,10 +13,10 @@ import pytest
 import yaml
 from trace_import_support import FIXTURES, only_missing_key
 
-from warroom.importers import chat, otel
+from warroom.importers import chat, openinference, otel
+from warroom.importers.otlp.steps import messages_text
 from warroom.importers.tracekit.drillfile import finite_numbers
 from warroom.importers.who_and_when import import_records
-from warroom.importers.otlp.steps import messages_text
 
 PARTS = FIXTURES / "thirdparty" / "genai-message-parts.json"
 
@@ -85,3 +85,24 @@ def test_a_compressed_trace_is_named_with_how_to_decompress_it(tmp_path: Path, p
         report = importer([path], tmp_path / "out")
         [result] = report.results
         assert result.error is not None and result.error.startswith(expected), result.error
+
+
+@pytest.mark.parametrize(("name", "named", "instead"), [
+    ("langsmith-runs.json", "LangSmith runs (`run_type`, `inputs`, `outputs`), which no importer reads",
+     "`warroom import openinference`"),
+    ("langfuse-trace.json", "a Langfuse export (`observations` of type GENERATION, SPAN, EVENT), which no importer "
+     "reads", "`warroom import otel`"),
+    ("openai-agents-trace.json", "OpenAI Agents SDK traces (`span_data`), which no importer reads",
+     "openinference-instrumentation-openai-agents"),
+])
+def test_exports_no_importer_reads_are_named_with_what_to_do_instead(tmp_path: Path, name: str, named: str,
+                                                                    instead: str) -> None:
+    # were `an object without `messages` (or `traj`) is not a conversation` / `an object without `resourceSpans``
+    path = FIXTURES / "thirdparty" / name
+    for importer, refusal in ((otel.import_otel, "not OTLP/JSON traces: "),
+                              (openinference.import_openinference, "not OTLP/JSON traces: "),
+                              (chat.import_chats, "not a chat transcript: it looks like ")):
+        [result] = importer([path], tmp_path / "out").results
+        assert result.error is not None and result.error.startswith(refusal), result.error
+        assert f"it looks like {named}" in result.error and instead in result.error
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())

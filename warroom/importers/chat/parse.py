@@ -107,6 +107,11 @@ def conversations(data: Any) -> list[Conversation]:
     """The conversations in parsed JSON ``data``: a message list, an object with ``messages`` (or tau-bench's
     ``traj``), or an array of either; messages in the shapes :mod:`.shapes` reads too. Raises TraceError naming
     where the shape is wrong."""
+    from warroom.importers.unsupported import unsupported_format
+
+    known = None if _is_messages(data) else unsupported_format(data)
+    if known is not None:
+        raise TraceError(f"not a chat transcript: it looks like {known}")
     if _is_messages(data) or is_responses_items(data) or isinstance(data, dict):
         return [_conversation(data, "", None)]
     if isinstance(data, list) and data:

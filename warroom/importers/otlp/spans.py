@@ -143,6 +143,11 @@ def _span(raw: Any, where: str, service: str) -> Span:
 def _other_format(doc: Any) -> str:
     """What a JSON value that is not OTLP/JSON looks like, when it is a format another importer reads (``; ...``),
     else empty."""
+    from warroom.importers.unsupported import unsupported_format
+
+    known = unsupported_format(doc)
+    if known is not None:
+        return f"; it looks like {known}"
     first = doc[0] if isinstance(doc, list) and doc else doc
     if isinstance(first, dict) and ("messages" in first or "traj" in first or ("role" in first and "content" in first)):
         return "; it looks like a chat transcript: `warroom import chat` reads it"

@@ -1,0 +1,44 @@
+"""Trace exports no importer reads, recognised by shape so that the refusal names them and says what to do instead
+(LangSmith runs, Langfuse traces and observations, OpenAI Agents SDK traces)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_LANGSMITH = ("LangSmith runs (`run_type`, `inputs`, `outputs`), which no importer reads: record the agent with "
+              "OpenTelemetry instead (for LangChain and LangGraph, openinference-instrumentation-langchain) and use "
+              "`warroom import openinference`")
+_LANGFUSE = ("a Langfuse export (`observations` of type GENERATION, SPAN, EVENT), which no importer reads: record the "
+             "agent with OpenTelemetry instead (Langfuse's SDK v3 is built on it; add an OTLP exporter) and use "
+             "`warroom import otel`")
+_AGENTS_SDK = ("OpenAI Agents SDK traces (`span_data`), which no importer reads: record the run with "
+               "openinference-instrumentation-openai-agents and use `warroom import openinference`, or import the "
+               "run's `result.to_input_list()` with `warroom import chat`")
+
+
+def _first(doc: Any) -> Any:
+    """The first item of ``doc``: of a list, of a ``data`` / ``runs`` / ``traces`` / ``observations`` list
+    wrapping one, else ``doc`` itself."""
+    if isinstance(doc, dict):
+        for key in ("data", "runs", "traces", "observations"):
+            if isinstance(doc.get(key), list) and doc[key] and key != "observations":
+                return _first(doc[key])
+    return doc[0] if isinstance(doc, list) and doc else doc
+
+
+def unsupported_format(doc: Any) -> str | None:
+    """What known export that no importer reads ``doc`` (parsed JSON) is, with what to do instead; None when it
+    is none of them."""
+    item = _first(doc)
+    if not isinstance(item, dict):
+        return None
+    if "run_type" in item and ("inputs" in item or "outputs" in item):
+        return _LANGSMITH
+    if "span_data" in item or item.get("object") in ("trace", "trace.span"):
+        return _AGENTS_SDK
+    observations = item.get("observations")
+    if (isinstance(observations, list) and observations and isinstance(observations[0], dict)
+            and "type" in observations[0]) or (
+            item.get("type") in ("GENERATION", "SPAN", "EVENT") and "startTime" in item):
+        return _LANGFUSE
+    return None
