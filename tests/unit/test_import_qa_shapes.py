@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import json
 import lzma
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from trace_import_support import FIXTURES, only_missing_key
 
 from warroom.importers import chat, openinference, otel
 from warroom.importers.otlp.steps import messages_text
+from warroom.importers.tracekit import TraceError
 from warroom.importers.tracekit.drillfile import finite_numbers
 from warroom.importers.who_and_when import import_records
 
@@ -106,3 +108,18 @@ def test_exports_no_importer_reads_are_named_with_what_to_do_instead(tmp_path: P
         assert result.error is not None and result.error.startswith(refusal), result.error
         assert f"it looks like {named}" in result.error and instead in result.error
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_a_span_without_a_time_among_timed_ones_is_named(tmp_path: Path) -> None:
+    # a span whose exporter wrote startTimeUnixNano 0 made `the trace lasts 1,774,000,009 s`, naming no span
+    doc = json.loads(PARTS.read_text(encoding="utf-8"))
+    spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    spans[2]["startTimeUnixNano"] = "0"
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(TraceError) as e:
+        otel.convert_file(path)
+    assert str(e.value) == (
+        "the trace lasts 1,774,000,009 s, from span 00f067aa0ba902b9 'execute_tool ledger_lookup' (starts "
+        "1970-01-01T00:00:00Z) to span 00f067aa0ba902b7 'invoke_agent receipts' (ends 2026-03-20T09:46:49Z); drills "
+        "are limited to 1,000,000 s: is one of these times 0 (not recorded) or not in nanoseconds?")

@@ -51,6 +51,27 @@ class _Trace:
         return t
 
 
+def _utc(ns: int) -> str:
+    """A time in ns since the epoch as ISO 8601 UTC to the second (``1970-01-01T00:00:00Z``)."""
+    from datetime import datetime, timezone
+
+    return datetime.fromtimestamp(ns // 10**9, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _check_span_times(spans: list[Span]) -> None:
+    """Raise TraceError, naming the first span to start and the last to end, when the spans of one trace are
+    spread over more than the drill clock's limit: almost always one span with a time of 0 (its exporter wrote
+    none) or a time in other units than nanoseconds among the others."""
+    first = min(spans, key=lambda s: s.start_ns)
+    last = max(spans, key=lambda s: s.end_ns)
+    if (last.end_ns - first.start_ns) / 1e9 > MAX_DRILL_TIME:
+        raise TraceError(
+            f"the trace lasts {(last.end_ns - first.start_ns) / 1e9:,.0f} s, from span {first.span_id} "
+            f"{first.name[:60]!r} (starts {_utc(first.start_ns)}) to span {last.span_id} {last.name[:60]!r} (ends "
+            f"{_utc(last.end_ns)}); drills are limited to {MAX_DRILL_TIME:,.0f} s: is one of these times 0 (not "
+            "recorded) or not in nanoseconds?")
+
+
 def _usage(step: Step) -> dict[str, Any]:
     tokens = (step.input_tokens, step.output_tokens)
     if any(n is not None and n > MAX_TOKENS for n in tokens):
@@ -190,6 +211,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
     steps = [classify(s) for s in spans]
     if not any(s.kind in (AGENT, MODEL, TOOL) for s in steps):  # error spans alone made a drill of log events
         raise TraceError(_NOTHING_TO_PLAY)
+    _check_span_times(spans)
     tr = _Trace(steps, {s.span.span_id: s for s in steps}, min(s.start_ns for s in spans))
     roots = [s for s in steps if s.kind == AGENT and tr.agent_of(s, above=True) is None]
     planner = agent_id(roots[0].name or roots[0].span.name) if roots else None
