@@ -123,3 +123,18 @@ def test_a_span_without_a_time_among_timed_ones_is_named(tmp_path: Path) -> None
         "the trace lasts 1,774,000,009 s, from span 00f067aa0ba902b9 'execute_tool ledger_lookup' (starts "
         "1970-01-01T00:00:00Z) to span 00f067aa0ba902b7 'invoke_agent receipts' (ends 2026-03-20T09:46:49Z); drills "
         "are limited to 1,000,000 s: is one of these times 0 (not recorded) or not in nanoseconds?")
+
+
+@pytest.mark.parametrize(("turns", "message"), [
+    ([{"from": "human"}, {"from": "gpt", "value": "hi"}],
+     'conversations[0]: a ShareGPT turn without `value`; each turn is {"from": ..., "value": ...}'),
+    ([{"from": "human", "value": "hi"}, {"value": "hello"}],
+     'conversations[1]: a ShareGPT turn without `from`; each turn is {"from": ..., "value": ...}'),
+])
+def test_a_sharegpt_turn_missing_a_field_is_named_not_called_a_message_without_role(
+        tmp_path: Path, turns: list[dict[str, str]], message: str) -> None:
+    # was `conversations[0].role is None; expected one of system, developer, user, assistant, tool`
+    path = tmp_path / "sharegpt.json"
+    path.write_text(json.dumps({"conversations": turns}), encoding="utf-8")
+    [result] = chat.import_chats([path], tmp_path / "out").results
+    assert result.error == message

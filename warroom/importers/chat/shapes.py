@@ -145,10 +145,14 @@ _SHAREGPT_ROLES = {"human": "user", "user": "user", "gpt": "assistant", "chatgpt
 
 def sharegpt(items: list[Any], where: str) -> list[Any]:
     """ShareGPT turns (``{"from", "value"}``, none with a ``role``) as chat messages; other lists unchanged."""
-    if not all(isinstance(m, dict) and "from" in m and "value" in m and "role" not in m for m in items):
+    if not (all(isinstance(m, dict) and "role" not in m for m in items) and any("from" in m for m in items)):
         return items
     out = []
     for i, m in enumerate(items):
+        missing = [k for k in ("from", "value") if k not in m]
+        if missing:  # was: `[i].role is None; expected one of system, ...`, of a field ShareGPT does not have
+            raise TraceError(f"{where}[{i}]: a ShareGPT turn without `{missing[0]}`; each turn is "
+                             '{"from": ..., "value": ...}')
         role = _SHAREGPT_ROLES.get(str(m["from"]).lower())
         if role is None:
             raise TraceError(f"{where}[{i}].from is {m['from']!r}; ShareGPT turns are read from "
