@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from warroom.cli.import_options import import_options, make_redactor, price_option
+from warroom.cli.import_options import ImportProgress, import_options, make_redactor, price_option
 from warroom.cli.output import say
 
 if TYPE_CHECKING:
@@ -58,20 +58,18 @@ def who_and_when(
         executor_price=executor_price or DEFAULT_EXECUTOR_PRICE,
         redactor=make_redactor(redact, redact_names),
     )
+    progress = ImportProgress(verbose)
     try:
-        report = import_records(paths, out_dir, options, force=force)
+        report = import_records(paths, out_dir, options, force=force, progress=progress)
     except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
         raise click.UsageError(clean(e)) from None
     except OSError as e:
         raise click.UsageError(clean(f"{out_dir}: {e.strerror or e}")) from None
+    finally:
+        progress.finish()
     unreadable = _unreadable_folders(paths)
     if not report.results:
         raise click.UsageError(clean("no record files (*.json) found in " + ", ".join(str(p) for p in paths)))
-    for result in report.results:  # paths and messages quoting a record: control characters shown as \xNN
-        if result.error is not None:
-            say(f"{result.source}: {result.error}", err=True)
-        elif verbose:
-            say(f"{result.source} -> {result.output}")
     say(report.summary() + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""))
     if options.redactor is not None:
         say(options.redactor.summary())

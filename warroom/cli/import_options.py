@@ -3,6 +3,7 @@ price options with their parser; the redaction asked for as a :class:`~warroom.i
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,7 @@ import click
 if TYPE_CHECKING:
     from warroom.importers.redact import Redactor
     from warroom.importers.who_and_when import Price
+    from warroom.importers.who_and_when.files import ImportResult
 
 
 def parse_price(ctx: click.Context, param: click.Parameter, value: str | None) -> Price | None:
@@ -69,3 +71,41 @@ def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
         except ValueError as e:
             raise click.UsageError(clean(str(e))) from None
     return Redactor(names)
+
+
+class ImportProgress:
+    """What ``warroom import`` prints as it goes (a :data:`~warroom.importers.who_and_when.files.Progress`): each
+    file's failures as ``path: message`` on stderr and, with ``verbose``, each drill written as ``path -> drill``
+    on stdout, as soon as the file is done; and, when stderr is a terminal (``live``), a ``N of M files`` line on
+    stderr that the next line replaces, so that a large batch is never silent until its summary."""
+
+    def __init__(self, verbose: bool, *, live: bool | None = None) -> None:
+        self.verbose = verbose
+        self.live = sys.stderr.isatty() if live is None else live
+        self._shown = False
+
+    def __call__(self, done: int, total: int, results: list[ImportResult]) -> None:
+        from warroom.cli.output import say
+
+        shown = [r for r in results if r.error is not None or self.verbose]
+        if shown:
+            self.finish()
+        for r in shown:  # paths and messages quoting a record: control characters shown as \xNN
+            if r.error is not None:
+                say(f"{r.source}: {r.error}", err=True)
+            else:
+                say(f"{r.source} -> {r.output}")
+        if self.live and done < total:  # the count only grows: "\r" overwrites the line before
+            self._write(f"\r{done:,} of {total:,} files")
+            self._shown = True
+
+    def finish(self) -> None:
+        """Erase the ``N of M files`` line, if one is shown."""
+        if self._shown:
+            self._write("\r\x1b[K")  # back to the line's start, erase to its end
+            self._shown = False
+
+    @staticmethod
+    def _write(text: str) -> None:
+        sys.stderr.write(text)  # not click.echo, which drops the erase sequence when it thinks it is no terminal
+        sys.stderr.flush()

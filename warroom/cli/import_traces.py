@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warroom.cli.import_options import import_options, make_redactor, price_option
+from warroom.cli.import_options import ImportProgress, import_options, make_redactor, price_option
 from warroom.cli.output import say
 
 if TYPE_CHECKING:
     from warroom.importers.tracekit import TraceOptions
     from warroom.importers.who_and_when import ImportReport, Price
+    from warroom.importers.who_and_when.files import Progress
 
 
 def _trace_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -51,29 +52,27 @@ def _options(price: Price | None, redact: bool, redact_names: Path | None, trace
     return TraceOptions(price=price or DEFAULT_PRICE, trace_id=trace_id, redactor=make_redactor(redact, redact_names))
 
 
-def _run(run: Callable[[], ImportReport], paths: tuple[Path, ...], suffixes: tuple[str, ...], verbose: bool,
+def _run(run: Callable[[Progress], ImportReport], paths: tuple[Path, ...], suffixes: tuple[str, ...], verbose: bool,
          options: TraceOptions) -> None:
-    """Run an import, print a ``path: message`` line per failed file and the summary (and what was redacted);
-    exit 1 if any failed."""
+    """Run an import, printing a ``path: message`` line per failed file as it goes (and the progress, on a
+    terminal), then the summary (and what was redacted); exit 1 if any failed."""
     from warroom.cli.import_cmd import _unreadable_folders
     from warroom.core.format import clean
     from warroom.core.words import plural
 
+    progress = ImportProgress(verbose)
     try:
-        report = run()
+        report = run(progress)
     except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
         raise click.UsageError(clean(e)) from None
     except OSError as e:
         raise click.UsageError(clean(f"{e.filename}: {e.strerror or e}")) from None
+    finally:
+        progress.finish()
     unreadable = _unreadable_folders(paths)
     if not report.results:
         kinds = ", ".join(f"*{s}" for s in suffixes)
         raise click.UsageError(clean(f"no trace files ({kinds}) found in " + ", ".join(str(p) for p in paths)))
-    for result in report.results:  # control characters in paths and messages shown as \xNN
-        if result.error is not None:
-            say(f"{result.source}: {result.error}", err=True)
-        elif verbose:
-            say(f"{result.source} -> {result.output}")
     failed = len({r.source for r in report.failed})
     files = len({r.source for r in report.results})
     say(f"{plural(len(report.imported), 'drill')} imported into {report.out_dir} from {plural(files, 'file')}, "
@@ -103,7 +102,8 @@ def chat(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Pat
     from warroom.importers.chat import import_chats
 
     options = _options(price, redact, redact_names)
-    _run(lambda: import_chats(paths, out_dir, options, force=force), paths, (".json",), verbose, options)
+    _run(lambda progress: import_chats(paths, out_dir, options, force=force, progress=progress), paths,
+         (".json", ".jsonl"), verbose, options)
 
 
 @click.command("otel")
@@ -128,7 +128,8 @@ def otel(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Pat
     from warroom.importers.otlp import SUFFIXES
 
     options = _options(price, redact, redact_names, trace_id)
-    _run(lambda: import_otel(paths, out_dir, options, force=force), paths, SUFFIXES, verbose, options)
+    _run(lambda progress: import_otel(paths, out_dir, options, force=force, progress=progress), paths, SUFFIXES,
+         verbose, options)
 
 
 @click.command("openinference")
@@ -152,4 +153,5 @@ def openinference(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_n
     from warroom.importers.otlp import SUFFIXES
 
     options = _options(price, redact, redact_names, trace_id)
-    _run(lambda: import_openinference(paths, out_dir, options, force=force), paths, SUFFIXES, verbose, options)
+    _run(lambda progress: import_openinference(paths, out_dir, options, force=force, progress=progress), paths,
+         SUFFIXES, verbose, options)

@@ -21,7 +21,7 @@ from typing import Any
 from warroom.importers.chat.mapping import conversation_to_drill_data
 from warroom.importers.chat.parse import Conversation, Message, ToolCall, conversations, read_conversations
 from warroom.importers.tracekit import TraceOptions, import_files
-from warroom.importers.who_and_when.files import ImportReport
+from warroom.importers.who_and_when.files import ImportReport, Progress
 
 
 def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[dict[str, Any], str]]:
@@ -30,11 +30,11 @@ def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[
 
 
 def import_chats(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
-                 force: bool = False) -> ImportReport:
+                 force: bool = False, progress: Progress | None = None) -> ImportReport:
     """Convert every chat transcript (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir`` (see
     :func:`warroom.importers.tracekit.import_files`)."""
     return import_files(paths, out_dir, lambda p: convert_file(p, options), suffixes=(".json", ".jsonl"), force=force,
-                        redactor=options.redactor if options else None)
+                        redactor=options.redactor if options else None, progress=progress)
 
 
 __all__ = ["Conversation", "Message", "ToolCall", "conversation_to_drill_data", "conversations", "convert_file",

@@ -14,7 +14,7 @@ from typing import Any
 from warroom.importers.openinference.classify import classify
 from warroom.importers.otlp import convert_otlp_file, import_otlp
 from warroom.importers.tracekit import TraceOptions
-from warroom.importers.who_and_when.files import ImportReport
+from warroom.importers.who_and_when.files import ImportReport, Progress
 
 PREFIX, CONVENTION = "openinference", "OpenInference"
 
@@ -25,9 +25,9 @@ def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[
 
 
 def import_openinference(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
-                         force: bool = False) -> ImportReport:
+                         force: bool = False, progress: Progress | None = None) -> ImportReport:
     """Convert every OTLP/JSON file under ``paths`` into drills in ``out_dir``."""
-    return import_otlp(paths, out_dir, classify, PREFIX, CONVENTION, options, force=force)
+    return import_otlp(paths, out_dir, classify, PREFIX, CONVENTION, options, force=force, progress=progress)
 
 
 __all__ = ["classify", "convert_file", "import_openinference"]

@@ -15,7 +15,7 @@ from typing import Any
 from warroom.importers.otel.classify import classify
 from warroom.importers.otlp import convert_otlp_file, import_otlp
 from warroom.importers.tracekit import TraceOptions
-from warroom.importers.who_and_when.files import ImportReport
+from warroom.importers.who_and_when.files import ImportReport, Progress
 
 PREFIX, CONVENTION = "otel", "OpenTelemetry GenAI"
 
@@ -26,9 +26,9 @@ def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[
 
 
 def import_otel(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
-                force: bool = False) -> ImportReport:
+                force: bool = False, progress: Progress | None = None) -> ImportReport:
     """Convert every OTLP/JSON file under ``paths`` into drills in ``out_dir``."""
-    return import_otlp(paths, out_dir, classify, PREFIX, CONVENTION, options, force=force)
+    return import_otlp(paths, out_dir, classify, PREFIX, CONVENTION, options, force=force, progress=progress)
 
 
 __all__ = ["classify", "convert_file", "import_otel"]

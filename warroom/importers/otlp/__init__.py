@@ -17,7 +17,7 @@ from warroom.importers.otlp.build import EXECUTOR, trace_to_drill
 from warroom.importers.otlp.spans import Span, SpanEvent, group_traces, read_spans, span_id_hex
 from warroom.importers.otlp.steps import Classifier, Step
 from warroom.importers.tracekit import DEFAULT_DIFFICULTY, TraceError, TraceOptions, drill_id, import_files
-from warroom.importers.who_and_when.files import ImportReport
+from warroom.importers.who_and_when.files import ImportReport, Progress
 
 SUFFIXES = (".json", ".jsonl")
 PEOPLE = ("human", "tool-host")
@@ -93,10 +93,13 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
 
 
 def import_otlp(paths: Iterable[Path], out_dir: Path, classify: Classifier, prefix: str, convention: str,
-                options: TraceOptions | None = None, *, force: bool = False) -> ImportReport:
-    """Convert every OTLP/JSON file (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``."""
+                options: TraceOptions | None = None, *, force: bool = False, progress: Progress | None = None
+                ) -> ImportReport:
+    """Convert every OTLP/JSON file (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``;
+    ``progress`` is told after each file."""
     return import_files(paths, out_dir, lambda p: convert_otlp_file(p, classify, prefix, convention, options),
-                        suffixes=SUFFIXES, force=force, redactor=options.redactor if options else None)
+                        suffixes=SUFFIXES, force=force, redactor=options.redactor if options else None,
+                        progress=progress)
 
 
 __all__ = ["SUFFIXES", "Classifier", "Span", "SpanEvent", "Step", "convert_otlp_file", "group_traces",

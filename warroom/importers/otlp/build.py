@@ -53,9 +53,9 @@ class _Trace:
 
 def _utc(ns: int) -> str:
     """A time in ns since the epoch as ISO 8601 UTC to the second (``1970-01-01T00:00:00Z``)."""
-    from datetime import datetime, timezone
+    from datetime import UTC, datetime
 
-    return datetime.fromtimestamp(ns // 10**9, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(ns // 10**9, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _check_span_times(spans: list[Span]) -> None:

@@ -12,6 +12,7 @@ from warroom.importers.tracekit.rules import TraceError
 from warroom.importers.who_and_when.files import (
     ImportReport,
     ImportResult,
+    Progress,
     drill_target,
     find_input_files,
     prepare_out_dir,
@@ -26,12 +27,14 @@ Converter = Callable[[Path], list[tuple[dict[str, Any], str]]]
 
 
 def import_files(paths: Iterable[Path], out_dir: Path, convert: Converter, *, suffixes: tuple[str, ...] = (".json",),
-                 force: bool = False, redactor: Redactor | None = None) -> ImportReport:
+                 force: bool = False, redactor: Redactor | None = None, progress: Progress | None = None
+                 ) -> ImportReport:
     """Convert every trace file under ``paths`` with ``convert`` and write each drill as ``<out_dir>/<id>.yaml``.
 
     A file's drills are all made and checked (:func:`check_unmarked`) before any is written, so a bad file writes
     nothing. An existing drill file is overwritten only with ``force``. With ``redactor``, every text of each drill
-    and its header is redacted before it is checked and written (its counts cover the drills written). Raises
+    and its header is redacted before it is checked and written (its counts cover the drills written).
+    ``progress`` is told after each file (:data:`~warroom.importers.who_and_when.files.Progress`). Raises
     FileNotFoundError for a missing input path, NotADirectoryError when ``out_dir`` is a file, OSError when it
     cannot be created.
     """
@@ -39,8 +42,11 @@ def import_files(paths: Iterable[Path], out_dir: Path, convert: Converter, *, su
     out_dir = prepare_out_dir(out_dir)
     report = ImportReport(out_dir=out_dir)
     written: dict[str, Path] = {}
-    for f in files:
-        report.results.extend(_import_one(f, out_dir, convert, force, written, redactor))
+    for i, f in enumerate(files, 1):
+        results = _import_one(f, out_dir, convert, force, written, redactor)
+        report.results.extend(results)
+        if progress is not None:
+            progress(i, len(files), results)
     return report
 
 

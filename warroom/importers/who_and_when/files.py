@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,6 +57,11 @@ class ImportResult:
     def ok(self) -> bool:
         """True when the drill was written."""
         return self.error is None
+
+
+#: Told after each input file: ``(files done, files in all, that file's results)`` (``warroom import`` prints its
+#: failures and its progress as it goes, not only at the end).
+Progress = Callable[[int, int, list[ImportResult]], None]
 
 
 @dataclass
@@ -128,12 +133,14 @@ write_atomic = _write_atomic
 
 
 def import_records(
-    paths: Iterable[Path], out_dir: Path, options: ImportOptions | None = None, *, force: bool = False
+    paths: Iterable[Path], out_dir: Path, options: ImportOptions | None = None, *, force: bool = False,
+    progress: Progress | None = None,
 ) -> ImportReport:
     """Convert every Who&When record under ``paths`` into a drill file ``<out_dir>/<drill id>.yaml``.
 
     ``out_dir`` is created if missing. An existing drill file is overwritten only with ``force``. A bad record
     (or a file that cannot be written) is reported in its :class:`ImportResult` and the rest still import.
+    ``progress`` is told after each record file (:data:`Progress`).
 
     Raises FileNotFoundError for an input path that does not exist, and OSError (with a readable message) when
     ``out_dir`` cannot be created.
@@ -143,8 +150,10 @@ def import_records(
     out_dir = prepare_out_dir(out_dir)
     report = ImportReport(out_dir=out_dir)
     written: dict[str, Path] = {}
-    for f in files:
+    for i, f in enumerate(files, 1):
         report.results.append(_import_one(f, out_dir, options, force, written))
+        if progress is not None:
+            progress(i, len(files), report.results[-1:])
     return report
 
 
