@@ -69,3 +69,11 @@ def test_on_a_terminal_a_count_line_is_shown_and_erased_before_each_message(caps
     progress.finish()
     err = capsys.readouterr().err
     assert err == "\r1 of 3 files\r\x1b[Kb.json: not JSON\n\r2 of 3 files\r\x1b[K"
+
+
+def test_a_folder_without_trace_files_names_every_suffix_the_chat_importer_reads(tmp_path: Path) -> None:
+    # chat reads *.jsonl from folders too, but said `no trace files (*.json) found`
+    (tmp_path / "empty").mkdir()
+    result = CliRunner().invoke(main, ["import", "chat", str(tmp_path / "empty"), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert f"no trace files (*.json, *.jsonl) found in {tmp_path / 'empty'}" in result.stderr
