@@ -138,3 +138,22 @@ def test_a_sharegpt_turn_missing_a_field_is_named_not_called_a_message_without_r
     path.write_text(json.dumps({"conversations": turns}), encoding="utf-8")
     [result] = chat.import_chats([path], tmp_path / "out").results
     assert result.error == message
+
+
+def test_spans_read_otherwise_than_recorded_are_counted_in_the_source(tmp_path: Path) -> None:
+    # a span whose parent is not in the file became a root, and one ending before its start ended at its start,
+    # and the drill said nothing of either
+    doc = json.loads(PARTS.read_text(encoding="utf-8"))
+    spans = doc["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    spans[1]["parentSpanId"] = "ffffffffffffffff"
+    spans[2]["endTimeUnixNano"] = str(int(spans[2]["startTimeUnixNano"]) - 10**9)
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    [(data, _)] = otel.convert_file(path)
+    assert data["source"].endswith(
+        " Read otherwise than recorded: spans whose parent span is not in the file, read as roots (1), and spans "
+        "that end before they start, read as ending when they start (1).")
+    [result] = [e for e in data["trace"] if e["kind"] == "tool_result"]
+    assert result["duration_ms"] == 0
+    [(clean, _)] = otel.convert_file(PARTS)
+    assert "Read otherwise" not in clean["source"]

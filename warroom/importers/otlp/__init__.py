@@ -29,7 +29,7 @@ def _drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, 
     if any(e.get("usage", {}).get("estimated") for e in parts["trace"]):
         estimated.append("the token counts of model spans without usage (text length)")
     ignored = (f" Ignored: spans that are not agent, model or tool spans ({parts['ignored_spans']}), and "
-               f"attributes the importer does not read ({parts['unknown_attributes']}).")
+               f"attributes the importer does not read ({parts['unknown_attributes']}).") + _read_otherwise(parts)
     where = f"{file.name}, trace {trace_id}"
     data = {
         "schema_version": 2,
@@ -54,6 +54,14 @@ def _drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, 
     header = (f"Imported by `warroom import {prefix}` from {where}.\n"
               f"Real trace; times are the spans'; estimated: {'; '.join(estimated)} (see `source`).")
     return data, header
+
+
+def _read_otherwise(parts: dict[str, Any]) -> str:
+    """What of the trace was read otherwise than recorded, for ``source`` (empty when nothing was)."""
+    notes = [f"{what} ({n})" for n, what in (
+        (parts["orphans"], "spans whose parent span is not in the file, read as roots"),
+        (parts["ended_before_start"], "spans that end before they start, read as ending when they start")) if n]
+    return f" Read otherwise than recorded: {', and '.join(notes)}." if notes else ""
 
 
 def _working(agents: list[dict[str, Any]]) -> str:

@@ -205,7 +205,9 @@ def _agents(tr: _Trace, events: list[dict[str, Any]], planner: str | None) -> li
 def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOptions | None = None
                    ) -> dict[str, Any]:
     """The drill parts made from one trace's ``spans`` (sorted by start): ``models``, ``agents``, ``plan``,
-    ``trace`` and what the description needs (``goal``, ``tools``, ``ignored_spans``, ``unknown_attributes``).
+    ``trace`` and what the description needs (``goal``, ``tools``, ``ignored_spans``, ``unknown_attributes``, and
+    the spans read otherwise than recorded: ``orphans`` whose parent is not in the file, read as roots, and
+    ``ended_before_start``, read as ending at their start).
     Raises TraceError for a trace too long for the drill clock, a token count out of range, or no agent, model or
     tool span (the other convention's trace, say)."""
     steps = [classify(s) for s in spans]
@@ -230,4 +232,6 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
         "tools": sorted({e["tool"] for e in events if e["kind"] == "tool_call"}),
         "ignored_spans": sum(1 for s in steps if s.kind == OTHER and not (s.span.error or s.error)),
         "unknown_attributes": sum(s.unknown for s in steps),
+        "orphans": sum(1 for s in spans if s.parent_id and s.parent_id not in tr.by_id),
+        "ended_before_start": sum(1 for s in spans if s.ended_before_start),
     }

@@ -115,7 +115,7 @@ def sdk_span(raw: dict[str, Any], where: str) -> Span:
     return Span(trace_id, span_id, parent.strip("0") and parent, name if isinstance(name, str) else "", start,
                 max(start, end),
                 attributes, events, str(code).upper() in ("ERROR", "STATUSCODE.ERROR", "2"),
-                message if isinstance(message, str) else "", service if isinstance(service, str) else "")
+                message if isinstance(message, str) else "", service if isinstance(service, str) else "", end < start)
 
 
 def sdk_spans(values: list[Any]) -> list[Span] | None:

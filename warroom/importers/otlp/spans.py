@@ -48,6 +48,8 @@ class Span:
     error: bool = False
     status_message: str = ""
     service: str = ""
+    #: The span's recorded end was before its start: ``end_ns`` is its start (the drill's ``source`` says how many).
+    ended_before_start: bool = False
 
 
 def _field(obj: Any, key: str) -> Any:
@@ -137,7 +139,7 @@ def _span(raw: Any, where: str, service: str) -> Span:
     message = status.get("message")
     return Span(trace_id, span_id, parent.strip("0") and parent,
                 str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
-                status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service)
+                status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service, end < start)
 
 
 def _other_format(doc: Any) -> str:
