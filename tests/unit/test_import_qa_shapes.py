@@ -14,6 +14,7 @@ import pytest
 import yaml
 from trace_import_support import FIXTURES, only_missing_key
 
+from warroom.core import limits
 from warroom.importers import chat, openinference, otel
 from warroom.importers.otlp.steps import messages_text
 from warroom.importers.tracekit import TraceError
@@ -157,3 +158,20 @@ def test_spans_read_otherwise_than_recorded_are_counted_in_the_source(tmp_path: 
     assert result["duration_ms"] == 0
     [(clean, _)] = otel.convert_file(PARTS)
     assert "Read otherwise" not in clean["source"]
+
+
+def test_a_drill_over_the_drill_file_limit_is_refused_not_written(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # an 8 MiB trace of emoji makes a YAML drill 2.5 times larger (each escaped as \U0001F44D); the loader refuses
+    # drill files over limits.MAX_FILE_BYTES, so the importer must not write one
+    monkeypatch.setattr(limits, "MAX_FILE_BYTES", 10 * 1024)
+    doc = json.loads(PARTS.read_text(encoding="utf-8"))
+    tool = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][2]
+    tool["attributes"][-1]["value"]["stringValue"] = "\U0001F44D" * 800  # 3,200 bytes in the trace, 8,000 in YAML
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    assert path.stat().st_size < 8 * 1024  # the trace is within the limit, its drill (11.2 KiB) is not
+    [result] = otel.import_otel([path], tmp_path / "out").results
+    assert result.error is not None and result.error.startswith("the drill would be ")
+    assert result.error.endswith(" MiB; drill files are limited to 0.00976562 MiB")
+    assert not list((tmp_path / "out").iterdir())

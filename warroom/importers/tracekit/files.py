@@ -64,10 +64,24 @@ def _prepare(f: Path, out_dir: Path, convert: Converter, force: bool, written: d
         target = drill_target(out_dir, drill_id, force, TraceError)
         check_unmarked(data)
         text = dump_unmarked(data, header)
+        _check_size(text)
         out.append((drill_id, target, text))
     if not out:
         raise TraceError("no trace in this file")
     return out
+
+
+def _check_size(text: str) -> None:
+    """Raise TraceError when the drill's YAML is over the drill loader's file limit (``limits.MAX_FILE_BYTES``): a
+    trace within its own limit can still make one, since YAML escapes what JSON writes raw (an emoji is 4 bytes in
+    the trace and 10 in the drill) and some text is in the drill twice (the request as the goal and the first
+    event)."""
+    from warroom.core import limits
+
+    size = len(text.encode("utf-8"))
+    if size > limits.MAX_FILE_BYTES:
+        raise TraceError(f"the drill would be {size / 1048576:.1f} MiB; drill files are limited to "
+                         f"{limits.MAX_FILE_BYTES / 1048576:g} MiB")
 
 
 def _import_one(f: Path, out_dir: Path, convert: Converter, force: bool, written: dict[str, Path],

@@ -11,8 +11,8 @@ from warroom.importers.who_and_when.rules import Price
 if TYPE_CHECKING:
     from warroom.importers.redact import Redactor
 
-#: Largest trace file read, in bytes (8 MiB, checked before reading), the limit of a drill file: the trace's text
-#: goes verbatim into the drill.
+#: Largest trace file read, in bytes (8 MiB, checked before reading): the trace's text goes verbatim into the drill,
+#: whose YAML may be 2-3 times larger and must stay within a drill file's limit (64 MiB) and quick to load.
 MAX_TRACE_BYTES = 8 * 1024 * 1024
 #: The model named, and priced, when the trace does not say which model ran.
 DEFAULT_MODEL_NAME = "unrecorded model"
