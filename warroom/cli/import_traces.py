@@ -89,11 +89,11 @@ def _run(run: Callable[[Progress], ImportReport], paths: tuple[Path, ...], suffi
 @_trace_options
 def chat(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Path | None, price: Price | None,
          force: bool, verbose: bool) -> None:
-    """Convert chat transcripts (OpenAI-style message lists, *.json) into drills, one per conversation.
+    """Convert chat transcripts (OpenAI-style message lists, *.json or JSON Lines *.jsonl) into drills.
 
     A file holds one conversation (an array of messages, or an object with `messages`), an array of them
-    (tau-bench trajectories), or JSON Lines of them (*.jsonl); Anthropic content blocks and legacy function
-    calls are read too. The drill clock and token counts are estimated; no answer key is written: the
+    (tau-bench trajectories), or JSON Lines of them (*.jsonl), one drill per conversation; Anthropic content
+    blocks and legacy function calls are read too. The drill clock and token counts are estimated; no answer key is written: the
     author marks up the incident. A bad file is reported as `path: message` and the rest still import. Exit
     status: 0 when every file imported, 1 when any failed, 2 on usage errors.
 
