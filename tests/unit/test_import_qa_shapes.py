@@ -175,3 +175,21 @@ def test_a_drill_over_the_drill_file_limit_is_refused_not_written(tmp_path: Path
     assert result.error is not None and result.error.startswith("the drill would be ")
     assert result.error.endswith(" MiB; drill files are limited to 0.00976562 MiB")
     assert not list((tmp_path / "out").iterdir())
+
+
+def test_anthropic_server_tool_blocks_and_image_urls_are_shown_not_reduced_to_their_type() -> None:
+    # were `[server_tool_use part]` and `[web_search_tool_result part]`: what the model searched for and found
+    # (or that the search failed) was not in the drill
+    [(data, _)] = chat.convert_file(FIXTURES / "thirdparty" / "chat-anthropic-server-tools.json")
+    user, reply = data["trace"]
+    assert user["content"] == ("[image part https://files.example.com/invoices/inv-2291.png]\n"
+                               "Is this supplier's bank account the one on their website?")
+    assert reply["content"] == (
+        "I'll check the supplier's website.\n"
+        '[server_tool_use part web_search {"query": "Nordlicht Logistik GmbH bank details"}]\n'
+        "[web_search_tool_result part: Impressum – Nordlicht Logistik <https://nordlicht-logistik.example/impressum>; "
+        "HRB 118811 <https://registry.example/companies/HRB-118811>]\n"
+        '[server_tool_use part web_search {"query": "Nordlicht Logistik IBAN"}]\n'
+        "[web_search_tool_result part error max_uses_exceeded]\n"
+        "The account on the invoice matches the website.")
+    assert "EqgfCioIARgB" not in reply["content"]  # never the encrypted page content

@@ -93,9 +93,9 @@ def chat(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Pat
 
     A file holds one conversation (an array of messages, or an object with `messages`), an array of them
     (tau-bench trajectories), or JSON Lines of them (*.jsonl), one drill per conversation; Anthropic content
-    blocks and legacy function calls are read too. The drill clock and token counts are estimated; no answer key is written: the
-    author marks up the incident. A bad file is reported as `path: message` and the rest still import. Exit
-    status: 0 when every file imported, 1 when any failed, 2 on usage errors.
+    blocks and legacy function calls are read too. The drill clock and token counts are estimated; no answer
+    key is written: the author marks up the incident. A bad file is reported as `path: message` and the rest
+    still import. Exit status: 0 when every file imported, 1 when any failed, 2 on usage errors.
 
     Example: warroom import chat runs/incident.json --out drills/imported
     """

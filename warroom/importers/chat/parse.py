@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,6 +158,29 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
 _PART_TEXT = {"refusal": "refusal", "thinking": "thinking"}
 
 
+def _other_part(part: dict[str, Any]) -> str:
+    """A content part the importer has no text for, by its type and what it names, never its bytes:
+    ``[image_url part https://...]``, an Anthropic server tool's call ``[server_tool_use part web_search {"query":
+    ...}]`` and result (``[web_search_tool_result part: TITLE <URL>; ...]``, or its ``error_code``)."""
+    named: list[str] = []
+    for key in ("image_url", "source", "file"):  # OpenAI's {"url": ...}, Anthropic's {"type": "url", "url": ...}
+        where = part.get(key)
+        link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else None
+        if isinstance(link, str):
+            named.append(link)
+    if isinstance(part.get("name"), str):
+        named.append(part["name"])
+        if "input" in part:
+            named.append(json.dumps(part["input"], ensure_ascii=False))
+    found = part.get("content")
+    if isinstance(found, dict) and isinstance(found.get("error_code"), str):
+        named.append(f"error {found['error_code']}")
+    results = [f"{r.get('title') or ''} <{r['url']}>".lstrip() for r in (found if isinstance(found, list) else [])
+               if isinstance(r, dict) and isinstance(r.get("url"), str)]
+    text = " ".join([f"{part['type']} part", *named])
+    return f"[{text}: {'; '.join(results)}]" if results else f"[{text}]"
+
+
 def _text(content: Any, where: str) -> str:
     """A message's ``content`` as text: a string as is, text parts joined by newlines (a refusal part's refusal, a
     thinking part's thinking as ``[thinking] ...``), other parts named (``[image_url part]``)."""
@@ -173,7 +197,7 @@ def _text(content: Any, where: str) -> str:
             elif key is not None and isinstance(part.get(key), str):
                 parts.append(f"[thinking] {part[key]}" if key == "thinking" else part[key])
             elif isinstance(part, dict) and isinstance(part.get("type"), str):
-                parts.append(f"[{part['type']} part]")
+                parts.append(_other_part(part))
             else:
                 raise TraceError(f"{where}.content: a content part is an object with `type` (and `text`)")
         return "\n".join(parts)
