@@ -193,3 +193,15 @@ def test_anthropic_server_tool_blocks_and_image_urls_are_shown_not_reduced_to_th
         "[web_search_tool_result part error max_uses_exceeded]\n"
         "The account on the invoice matches the website.")
     assert "EqgfCioIARgB" not in reply["content"]  # never the encrypted page content
+
+
+def test_an_inline_image_is_named_by_its_media_type_never_its_base64_bytes(tmp_path: Path) -> None:
+    data_url = "data:image/png;base64," + "iVBORw0KGgo" * 100
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps([{"role": "user", "content": [
+        {"type": "text", "text": "What is on this receipt?"},
+        {"type": "image_url", "image_url": {"url": data_url, "detail": "high"}}]},
+        {"role": "assistant", "content": "A taxi fare."}]), encoding="utf-8")
+    [(data, _)] = chat.convert_file(path)
+    assert data["trace"][0]["content"] == ("What is on this receipt?\n"
+                                           "[image_url part data:image/png;base64, 1,122 characters]")

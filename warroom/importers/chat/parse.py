@@ -166,8 +166,8 @@ def _other_part(part: dict[str, Any]) -> str:
     for key in ("image_url", "source", "file"):  # OpenAI's {"url": ...}, Anthropic's {"type": "url", "url": ...}
         where = part.get(key)
         link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else None
-        if isinstance(link, str):
-            named.append(link)
+        if isinstance(link, str):  # a data: URL holds the bytes themselves: only its media type and size
+            named.append(f"{link.split(',', 1)[0]}, {len(link):,} characters" if link.startswith("data:") else link)
     if isinstance(part.get("name"), str):
         named.append(part["name"])
         if "input" in part:
