@@ -140,7 +140,8 @@ def _part_text(p: Any) -> str | None:
     if kind == "tool_call_response":
         return f"[{' '.join(x for x in ('tool call response', as_text(p.get('id')), as_text(p.get('response'))) if x)}]"
     named = [p[k] for k in ("modality", "mime_type", "uri", "file_id") if isinstance(p.get(k), str) and p[k]]
-    return f"[{' '.join([kind + ' part', *named])}]"
+    named = [f"{n.split(',', 1)[0]}, {len(n):,} characters" if n.startswith("data:") else n for n in named]
+    return f"[{' '.join([kind + ' part', *named])}]"  # a data: URI holds the bytes: only its media type and size
 
 
 def message_tool_calls(value: Any) -> list[tuple[str, str]]:
