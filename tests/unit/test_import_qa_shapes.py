@@ -210,3 +210,14 @@ def test_an_inline_image_is_named_by_its_media_type_never_its_base64_bytes(tmp_p
 def test_a_genai_uri_part_holding_a_data_uri_is_named_without_its_bytes() -> None:
     value = [{"role": "user", "parts": [{"type": "uri", "modality": "image", "uri": "data:image/jpeg;base64,AAAA"}]}]
     assert messages_text(value) == "[uri part image data:image/jpeg;base64, 27 characters]"
+
+
+def test_openinference_image_parts_are_shown_by_url_not_dropped(tmp_path: Path) -> None:
+    # `message_content.type` image parts were dropped: the goal did not say the user sent images
+    path = FIXTURES / "thirdparty" / "oi-image-input.json"
+    [(data, _)] = openinference.convert_file(path)
+    assert data["briefing"]["goal"] == ("Do these two receipts match?\n"
+                                        "[image part https://files.example.com/receipts/r-118.jpg]\n"
+                                        "[image part data:image/png;base64, 118 characters]")
+    report = openinference.import_openinference([path], tmp_path)
+    only_missing_key(report.results[0].output)

@@ -13,6 +13,7 @@ from typing import Any
 from openinference.semconv import trace as semconv_trace
 from openinference.semconv.trace import (
     DocumentAttributes,
+    ImageAttributes,
     MessageContentAttributes,
     OpenInferenceSpanKindValues,
     SpanAttributes,
@@ -77,15 +78,29 @@ def _calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
     return out
 
 
+#: Content part types shown as ``[image part URL]`` (the others are text, tool calls or tool results).
+_MEDIA = frozenset({"image", "audio", "video", "document", "file"})
+
+
+def _media_part(part: dict[str, Any]) -> str:
+    """A media content part by its type and URL (``message_content.image.image.url``; a ``data:`` URL by its media
+    type and size only, never its bytes)."""
+    kind = as_text(part.get(MessageContentAttributes.MESSAGE_CONTENT_TYPE))
+    url = as_text(part.get(f"{MessageContentAttributes.MESSAGE_CONTENT_IMAGE}.{ImageAttributes.IMAGE_URL}"))
+    url = f"{url.split(',', 1)[0]}, {len(url):,} characters" if url.startswith("data:") else url
+    return f"[{kind} part {url}]".replace(" ]", "]")
+
+
 def _message_text(message: dict[str, Any]) -> str:
     """One flattened message as text: its ``content`` verbatim, else the text parts of its ``contents`` joined by
     newlines; then each tool call it asks for as ``[tool call NAME ARGS]`` (as ``otel`` shows them)."""
-    text_key = MessageContentAttributes.MESSAGE_CONTENT_TEXT
+    text_key, type_key = MessageContentAttributes.MESSAGE_CONTENT_TEXT, MessageContentAttributes.MESSAGE_CONTENT_TYPE
     content = as_text(message.get("content"))
     if not content:
-        content = "\n".join(as_text(p[text_key]) for p in _numbered(message, "contents")
-                            if p.get(text_key) is not None
-                            and p.get(MessageContentAttributes.MESSAGE_CONTENT_TYPE, "text") == "text")
+        content = "\n".join(as_text(p[text_key]) if p.get(type_key, "text") == "text" else _media_part(p)
+                            for p in _numbered(message, "contents")
+                            if (p.get(text_key) is not None and p.get(type_key, "text") == "text")
+                            or p.get(type_key) in _MEDIA)
     shown = [f"[tool call {name} {args}]".replace(" ]", "]") for _, name, args in _calls(message)]
     return "\n".join(t for t in [content, *shown] if t)
 
