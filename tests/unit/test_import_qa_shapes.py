@@ -221,3 +221,42 @@ def test_openinference_image_parts_are_shown_by_url_not_dropped(tmp_path: Path) 
                                         "[image part data:image/png;base64, 118 characters]")
     report = openinference.import_openinference([path], tmp_path)
     only_missing_key(report.results[0].output)
+
+
+def test_responses_api_hosted_tool_items_are_tool_calls_and_results_not_a_refused_file(tmp_path: Path) -> None:
+    # an Agents SDK run with WebSearchTool / FileSearchTool / an MCP server was refused whole (`a Responses API
+    # item of type 'web_search_call' is not read`)
+    path = FIXTURES / "thirdparty" / "chat-responses-hosted-tools.json"
+    [(data, _)] = chat.convert_file(path)
+    calls = {e["id"]: e for e in data["trace"] if e["kind"] == "tool_call"}
+    results = {e["call"]: e["output"] for e in data["trace"] if e["kind"] == "tool_result"}
+    assert [(c["tool"], c["arguments"]) for c in calls.values()] == [
+        ("web_search", {"action": {"type": "search", "query": "Nordlicht Logistik GmbH IBAN"}}),
+        ("file_search", {"queries": ["Nordlicht Logistik IBAN"]}),
+        ("list_payments", {"server_label": "erp",
+                           "arguments": '{"vendor": "Nordlicht Logistik GmbH", "quarter": "2026-Q1"}'}),
+        ("code_interpreter", {"code": "import matplotlib.pyplot as plt\nplt.bar(['Jan', 'Feb'], [4210.0, 3980.5])\n"
+                                      "plt.savefig('q1.png')", "container_id": "cntr_68c1a3c6b7d48190"}),
+        ("image_generation", {}),
+    ]
+    assert set(results) == set(calls)
+    assert json.loads(results["ws_68c1a3b5e0f08190a4c2d3e4f5a6b7c8"]) == {"status": "completed"}
+    assert json.loads(results["fs_68c1a3c0a1b08190c1d2e3f4a5b6c7d8"])["results"][0]["text"] == (
+        "Nordlicht Logistik GmbH;DE02 1203 0000 0000 2020 51")
+    assert json.loads(results["ig_68c1a3cc0b1c8190f1a2b3c4d5e6f7a8"]) == {
+        "status": "completed", "result": "[image, 96 characters of base64]"}  # never the image's bytes
+    report = chat.import_chats([path], tmp_path)
+    only_missing_key(report.results[0].output)
+
+
+def test_a_computer_use_item_is_still_refused_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps([{"role": "user", "content": "Open the invoice."},
+                                {"type": "computer_call", "id": "cu_1", "call_id": "call_1", "status": "completed",
+                                 "action": {"type": "click", "x": 10, "y": 20}, "pending_safety_checks": []}]),
+                    encoding="utf-8")
+    [result] = chat.import_chats([path], tmp_path / "out").results
+    assert result.error == (
+        "[1]: a Responses API item of type 'computer_call' is not read (messages, function_call, "
+        "function_call_output, reasoning and hosted tools' items are: web_search_call, file_search_call, "
+        "code_interpreter_call, image_generation_call, mcp_call)")

@@ -10,7 +10,10 @@
 - **OpenAI Responses API items** (``response.output``, the Agents SDK's ``to_input_list()``): ``message`` items
   (and role-only input messages) are messages, ``function_call`` items (``call_id``, ``name``, ``arguments``) the
   tool calls of the assistant message they follow, ``function_call_output`` items their results, a ``reasoning``
-  item's summary an assistant message ``[reasoning] ...``; other item types (built-in tools) are refused by name.
+  item's summary an assistant message ``[reasoning] ...``; a hosted tool's item (``web_search_call``,
+  ``file_search_call``, ``code_interpreter_call``, ``image_generation_call``, ``mcp_call``) a tool call of the
+  assistant message it follows and a ``tool`` message with its outcome (:data:`HOSTED_TOOLS`); other item types
+  (``computer_call``, ...) are refused by name.
 - **ShareGPT** (``{"conversations": [{"from": "human", "value": ...}, {"from": "gpt", ...}]}``, a common dataset
   format): ``human`` / ``user`` are user messages, ``gpt`` / ``chatgpt`` / ``assistant`` / ``model`` the
   assistant's, ``system`` the system prompt; other speakers (a dataset's ``function_call`` / ``observation``
@@ -32,7 +35,19 @@ ANSWERS_FIELD = "_answers_field"
 
 #: Item types of OpenAI's Responses API (``input``/``output`` items), which is not a list of chat messages.
 RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning", "web_search_call",
-                             "file_search_call", "computer_call", "computer_call_output"})
+                             "file_search_call", "computer_call", "computer_call_output", "code_interpreter_call",
+                             "image_generation_call", "mcp_call"})
+
+#: Responses API items of tools the provider runs, whose call and outcome are one item: the item type, the tool
+#: name (``None``: the item's ``name``, an MCP server's tool), the fields that are the call's arguments and the
+#: fields that are its outcome (with ``status``). An image's base64 ``result`` is named by its size only.
+HOSTED_TOOLS: dict[str, tuple[str | None, tuple[str, ...], tuple[str, ...]]] = {
+    "web_search_call": ("web_search", ("action",), ()),
+    "file_search_call": ("file_search", ("queries",), ("results",)),
+    "code_interpreter_call": ("code_interpreter", ("code", "container_id"), ("outputs",)),
+    "image_generation_call": ("image_generation", ("revised_prompt",), ("result",)),
+    "mcp_call": (None, ("server_label", "arguments"), ("output", "error")),
+}
 
 
 def is_responses_items(value: Any) -> bool:
@@ -55,13 +70,12 @@ def responses_messages(items: list[Any], where: str) -> list[Any]:
         if kind == "message" or (isinstance(item, dict) and "role" in item and "type" not in item):
             out.append({"role": item.get("role"), "content": item.get("content")})
         elif kind == "function_call":
-            call = {"id": item.get("call_id"), "function": {"name": item.get("name"),
-                                                            "arguments": item.get("arguments", {})}}
-            last = out[-1] if out else None
-            if isinstance(last, dict) and last.get("role") == "assistant" and "reasoning" not in last:
-                last["tool_calls"] = [*(last.get("tool_calls") or []), call]
-            else:
-                out.append({"role": "assistant", "content": None, "tool_calls": [call]})
+            _add_call(out, {"id": item.get("call_id"), "function": {"name": item.get("name"),
+                                                                    "arguments": item.get("arguments", {})}})
+        elif kind in HOSTED_TOOLS and isinstance(item, dict):
+            call, result = _hosted_tool(kind, item)
+            _add_call(out, call)
+            out.append(result)
         elif kind == "function_call_output":
             out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": item.get("output")})
         elif kind == "reasoning":
@@ -71,8 +85,33 @@ def responses_messages(items: list[Any], where: str) -> list[Any]:
                 out.append({"role": "assistant", "content": "[reasoning] " + "\n".join(summary), "reasoning": True})
         else:
             raise TraceError(f"{where}[{i}]: a Responses API item of type {kind!r} is not read (messages, "
-                             "function_call, function_call_output and reasoning items are)")
+                             "function_call, function_call_output, reasoning and hosted tools' items are: "
+                             f"{', '.join(HOSTED_TOOLS)})")
     return [{k: v for k, v in m.items() if k != "reasoning"} for m in out]
+
+
+def _add_call(out: list[Any], call: dict[str, Any]) -> None:
+    """Add ``call`` to the tool calls of the assistant message ``out`` ends with, else to a new one."""
+    last = out[-1] if out else None
+    if isinstance(last, dict) and last.get("role") == "assistant" and "reasoning" not in last:
+        last["tool_calls"] = [*(last.get("tool_calls") or []), call]
+    else:
+        out.append({"role": "assistant", "content": None, "tool_calls": [call]})
+
+
+def _hosted_tool(kind: str, item: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A hosted tool's Responses API item (:data:`HOSTED_TOOLS`) as a tool call and the ``tool`` message answering
+    it (its outcome as JSON text: ``status`` and the outcome fields)."""
+    import json
+
+    name, arguments, outcome = HOSTED_TOOLS[kind]
+    call_id = item.get("id")
+    call = {"id": call_id, "function": {"name": name or item.get("name"),
+                                        "arguments": {k: item[k] for k in arguments if item.get(k) is not None}}}
+    told = {k: item[k] for k in ("status", *outcome) if item.get(k) is not None}
+    if kind == "image_generation_call" and isinstance(told.get("result"), str):
+        told["result"] = f"[image, {len(told['result']):,} characters of base64]"
+    return call, {"role": "tool", "tool_call_id": call_id, "content": json.dumps(told, ensure_ascii=False)}
 
 
 def _blocks(content: Any, kind: str) -> list[dict[str, Any]]:
