@@ -260,3 +260,15 @@ def test_a_computer_use_item_is_still_refused_by_name(tmp_path: Path) -> None:
         "[1]: a Responses API item of type 'computer_call' is not read (messages, function_call, "
         "function_call_output, reasoning and hosted tools' items are: web_search_call, file_search_call, "
         "code_interpreter_call, image_generation_call, mcp_call)")
+
+
+def test_messages_on_the_inference_details_event_are_read_like_the_span_attributes(tmp_path: Path) -> None:
+    # GenAI conventions 1.37+ may record a model call's messages on a `gen_ai.client.inference.operation.details`
+    # event instead of the span's attributes: the model's output was `(the model's output is not in the trace)`
+    path = FIXTURES / "thirdparty" / "genai-details-event.json"
+    [(data, _)] = otel.convert_file(path)
+    [(same, _)] = otel.convert_file(PARTS)  # the same run with the messages as span attributes
+    assert [e.get("content") for e in data["trace"]] == [e.get("content") for e in same["trace"]]
+    assert data["trace"][1]["content"].startswith("[reasoning] The photo is of receipt R-118")
+    assert data["briefing"]["goal"] == same["briefing"]["goal"]
+    only_missing_key(otel.import_otel([path], tmp_path).results[0].output)

@@ -38,15 +38,27 @@ KNOWN = frozenset(v for k, v in vars(ga).items() if k.startswith("GEN_AI_") and 
 }
 
 
+#: The event that may carry a model call's messages instead of the span's attributes (GenAI conventions 1.37+).
+DETAILS_EVENT = "gen_ai.client.inference.operation.details"
+
+
+def _messages(span: Span, key: str) -> Any:
+    """The span's ``key`` attribute (``gen_ai.input.messages``, ``gen_ai.output.messages``), else that attribute
+    of its ``gen_ai.client.inference.operation.details`` event, else None."""
+    if key in span.attributes:
+        return span.attributes[key]
+    return next((e.attributes[key] for e in span.events if e.name == DETAILS_EVENT and key in e.attributes), None)
+
+
 def _model(span: Span, step: Step) -> None:
     a = span.attributes
     step.kind = MODEL
     step.model = as_text(a.get(ga.GEN_AI_RESPONSE_MODEL) or a.get(ga.GEN_AI_REQUEST_MODEL)) or None
     step.input_tokens = as_tokens(a.get(ga.GEN_AI_USAGE_INPUT_TOKENS, a.get(ga.GEN_AI_USAGE_PROMPT_TOKENS)))
     step.output_tokens = as_tokens(a.get(ga.GEN_AI_USAGE_OUTPUT_TOKENS, a.get(ga.GEN_AI_USAGE_COMPLETION_TOKENS)))
-    out = a.get(ga.GEN_AI_OUTPUT_MESSAGES)
+    out = _messages(span, ga.GEN_AI_OUTPUT_MESSAGES)
     step.content = messages_text(out) if out is not None else legacy.completion_text(span)
-    inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
+    inputs = _messages(span, ga.GEN_AI_INPUT_MESSAGES)
     step.inputs = messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span)
     step.tool_calls_asked = message_tool_calls(out) if out is not None else legacy.completion_tool_calls(span)
     step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
