@@ -55,8 +55,8 @@ def _best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
 
 class PickerScreen(Screen[None]):
     """Every drill on offer, with title, difficulty, tags, estimated length and the trainee's best score, grouped by
-    domain (:mod:`warroom.tui.pickergroups`: the group's name in the first column of its first row; the tutorial first for a trainee
-    who has not finished a drill yet); a drill set's drills in the set's order, ungrouped.
+    domain (:mod:`warroom.tui.pickergroups`: the group's name in the first column of its first row; the tutorial
+    first for a trainee who has not finished a drill yet); a drill set's drills in the set's order, ungrouped.
 
     Drills that fail to load are listed too, marked, with their ``path:line:col: message`` problems shown when
     selected; they cannot be started. The drills are read in a worker thread (:meth:`load`).
