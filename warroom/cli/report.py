@@ -101,8 +101,8 @@ def _write(
         raise failure("no stored session matches: nothing to report")
     summary = compute_summary(facts, mode)
     emit(render(summary, facts, scope=scope_sentence(set_id, since, trainees), generated_at=now), output, what="report")
-    trainees, drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
-    say(f"Wrote {output}: {trainees}, {drills}.")
+    n_trainees, n_drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
+    say(f"Wrote {output}: {n_trainees}, {n_drills}.")
     if problems:
         were = plural(len(problems), "was", "were", count=False)
         left_out = plural(len(problems), "stored session")
