@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import DataTable
 
 from warroom.core.library import bundled_drills_dir, find_drill_files
@@ -131,3 +132,19 @@ async def test_the_group_names_are_on_screen_beside_their_first_drill(services):
         table = picker.query_one("#picker-table", DataTable)
         assert all(row.label is None for row in table.rows.values())
         assert str(table.get_cell("0", "group")) == "start here"
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+async def test_every_column_fits_a_narrow_terminal(services, width):
+    # At 60 columns the 14-cell group column pushed the table past the screen: "best" read "bes", and a horizontal
+    # scroll bar appeared. The group column narrows (to 8 cells at least) so the title and tags keep 8 cells each.
+    from screen_support import screen_text
+
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(width, 24)) as pilot:
+        picker = await picker_ready(pilot)
+        table = picker.query_one("#picker-table", DataTable)
+        assert table.max_scroll_x == 0
+        header = next(line for line in screen_text(app).splitlines() if "title" in line and "level" in line)
+        assert header.split()[-2:] == ["best", "│"], header
+        assert str(table.get_cell("0", "group")).startswith("start")

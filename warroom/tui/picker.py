@@ -3,6 +3,7 @@ here)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -139,9 +140,14 @@ class PickerScreen(Screen[None]):
         table.focus()
 
     def _widths(self) -> tuple[dict[str, int], dict[str, float]]:
-        """The fixed and flexible column widths (a drill set adds its progress column)."""
+        """The fixed and flexible column widths (a drill set adds its progress column; the group column narrows, to 8
+        cells, where the title and tags would otherwise be pushed off a narrow terminal)."""
         if self.services.drill_set is None:
-            return {"group": _GROUP_WIDTH, **_FIXED}, _FLEX
+            table = self.query_one("#picker-table", DataTable)
+            pads = 2 * table.cell_padding * (1 + len(_FIXED) + len(_FLEX))
+            flex_room = max(8 * sum(_FLEX.values()) / w for w in _FLEX.values())  # each flex column 8 cells or more
+            room = table.scrollable_content_region.width - pads - sum(_FIXED.values()) - math.ceil(flex_room)
+            return {"group": max(8, min(_GROUP_WIDTH, room)), **_FIXED}, _FLEX
         wide = self.services.drill_set.adaptive and self.services.drill_set.model.attempts is not None
         return {**_FIXED, "progress": 24 if wide else 18}, _FLEX  # "session 10 of 12 · 2 left"
 
