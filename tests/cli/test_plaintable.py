@@ -104,7 +104,7 @@ def test_tables_and_text_together_are_the_lines_rich_prints(width):
 
     rows = [["s-1", "ann\x1b[31m", "12.5 s"], ["s-2", "日本語", "-"]]
     columns = [("session", "session", True), ("trainee", "the trainee's name", True), ("ttd", "ttd", False)]
-    items = ["2 session(s)", fitted_table(columns, rows, width), "* a footnote", ""]
+    items = ["2 sessions", fitted_table(columns, rows, width), "* a footnote", ""]
     plain = text_lines(items, width)
     assert plain is not None and "ann\\x1b[31m" in "\n".join(plain)
     rich = table_lines(*items, console=Console(width=width, highlight=False, markup=False))

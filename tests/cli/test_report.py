@@ -30,7 +30,7 @@ def test_writes_one_self_contained_page(data: Path, tmp_path: Path):
     out = tmp_path / "report.html"
     r = report(data, out)
     assert r.exit_code == 0, r.output
-    assert f"Wrote {out}: 5 trainee(s), 3 drill(s)." in r.stdout
+    assert f"Wrote {out}: 5 trainees, 3 drills." in r.stdout
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 4
     # nothing to fetch: no script, stylesheet link, image, frame or remote font; the only URLs are XML namespaces
@@ -45,7 +45,7 @@ def test_writes_one_self_contained_page(data: Path, tmp_path: Path):
     for title in ("Trainees in hit-rate vs false-alarm-rate space", "Time to detect per drill",
                   "Distractors that pulled escalations (drill / event)"):  # fmt: skip
         assert title in page
-    assert "Counted: assessment sessions, 15 session(s)" in page
+    assert "Counted: assessment sessions, 15 sessions" in page
 
 
 def test_filters_and_scope_sentence(data: Path, tmp_path: Path):

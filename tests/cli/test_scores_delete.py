@@ -48,9 +48,9 @@ def test_delete_with_yes_removes_the_row_and_its_journal(two, backend_url: str |
     r = delete(data, test_sid[-4:], "--yes")  # a suffix, as review accepts
     assert r.exit_code == 0, r.output
     # a shared store is named by its URL (without a password): the rows go from there, not from the data directory
-    assert f"1 session(s) to delete from {backend_url or data}:" in r.output
+    assert f"1 session to delete from {backend_url or data}:" in r.output
     assert test_sid in r.output and "test-user" in r.output
-    assert "Deleted 1 session(s) and 1 journal(s)." in r.output
+    assert "Deleted 1 session and 1 journal." in r.output
     assert ids(data) == [kept] and not done(data, test_sid).exists() and done(data, kept).exists()
 
 
@@ -67,10 +67,10 @@ def test_delete_asks_and_a_no_deletes_nothing(two, monkeypatch):
     data, test_sid, kept = two
     monkeypatch.setattr(scores, "_stdin_is_a_terminal", lambda: True)
     r = delete(data, test_sid, input="n\n")
-    assert r.exit_code == 0 and "Delete these 1 session(s)?" in r.output and "Nothing deleted." in r.output
+    assert r.exit_code == 0 and "Delete this session?" in r.output and "Nothing deleted." in r.output
     assert ids(data) == sorted([test_sid, kept])
     r = delete(data, test_sid, kept, input="y\n")
-    assert r.exit_code == 0 and "Deleted 2 session(s) and 2 journal(s)." in r.output
+    assert r.exit_code == 0 and "Deleted 2 sessions and 2 journals." in r.output
     assert ids(data) == []
 
 

@@ -35,7 +35,7 @@ def test_table_lists_sessions_newest_first(known: Path):
     r = run(known)
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
-    assert "7 session(s)" in lines[0]
+    assert "7 sessions" in lines[0]
     assert "time to detect" in r.stdout and "false esc." in r.stdout
     order = [ln.split()[1] for ln in lines if ln.startswith("│ s")]
     assert order == ["s7", "s6", "s5", "s4", "s3", "s2", "s1"]
@@ -44,7 +44,7 @@ def test_table_lists_sessions_newest_first(known: Path):
 
 def test_table_limit_says_how_many_are_hidden(known: Path):
     r = run(known, "--limit", "2", "--sort", "score")
-    assert "2 of 7 session(s)" in r.stdout and "--limit 0" in r.stdout
+    assert "2 of 7 sessions" in r.stdout and "--limit 0" in r.stdout
     assert [ln.split()[1] for ln in r.stdout.splitlines() if ln.startswith("│ s")] == ["s4", "s1"]
 
 
@@ -201,7 +201,7 @@ def test_corrupt_rows_are_skipped_and_reported_never_modified(known: Path):
     assert ids == ["s7", "s6", "s4", "s3", "s1"]
     assert "skipped: stored session s2 cannot be read" in r.stderr and "not valid JSON" not in r.stdout
     assert "skipped: stored session s5 cannot be read: an action in its log is invalid (kind" in r.stderr
-    assert "2 stored session(s) could not be read" in r.stderr
+    assert "2 stored sessions could not be read" in r.stderr
 
     r = run(known, "--rescore")
     assert r.exit_code == 1

@@ -29,7 +29,7 @@ def test_rescore_says_which_changed(tmp_path: Path):
     changed = f"changed: {sid} (ann, duplicate-charge-refunds): outcome missed -> contained, score 3 -> {real['total']}"
     assert changed in r.stdout
     assert other not in r.stdout
-    assert "re-scored 2 of 2 session(s): 1 changed, 1 unchanged, 0 skipped" in r.stdout
+    assert "re-scored 2 of 2 sessions: 1 changed, 1 unchanged, 0 skipped" in r.stdout
     with ResultsStore(data) as store:
         assert store.get(sid).total == real["total"] and store.get(sid).outcome == "contained"
     assert "0 changed, 2 unchanged, 0 skipped" in run(data, "--rescore").stdout
@@ -115,7 +115,7 @@ def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked
         old = store.get(sid)
     assert (old.scoring_version, old.outcome, old.total) == ("1", "contained", 100)
     r = run(data, "--rescore")
-    assert r.exit_code == 0 and "re-scored 1 of 1 session(s): 0 changed, 1 unchanged, 0 skipped" in r.stdout
+    assert r.exit_code == 0 and "re-scored 1 of 1 session: 0 changed, 1 unchanged, 0 skipped" in r.stdout
     r = run(data, "rescore", "--rules", "2")
     assert r.exit_code == 0, r.output
     assert (

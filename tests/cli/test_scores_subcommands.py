@@ -39,7 +39,7 @@ def test_list_is_the_bare_form(known: Path):
     bare = run(known)
     listed = run_sub(known, "list")
     assert listed.exit_code == 0, listed.output
-    assert listed.stdout == bare.stdout and "7 session(s)" in listed.stdout
+    assert listed.stdout == bare.stdout and "7 sessions" in listed.stdout
     assert session_ids(listed.stdout) == ["s7", "s6", "s5", "s4", "s3", "s2", "s1"]
 
 
@@ -50,7 +50,7 @@ def test_list_takes_every_listing_option(known: Path):
     r = run_sub(known, "list", "--format", "json", "--drill", "A", "--since", "2026-11-02")
     assert [d["session_id"] for d in json.loads(r.stdout)] == ["s5", "s2"]
     r = run_sub(known, "list", "--limit", "2", "--sort", "score")
-    assert "2 of 7 session(s)" in r.stdout and session_ids(r.stdout) == ["s4", "s1"]
+    assert "2 of 7 sessions" in r.stdout and session_ids(r.stdout) == ["s4", "s1"]
     r = run_sub(known, "list", "--mine", "--format", "json", env={"WARROOM_TRAINEE": "bob"})
     assert {d["trainee"] for d in json.loads(r.stdout)} == {"bob"}
 
@@ -108,7 +108,7 @@ def test_rescore_subcommand_recomputes_and_says_which_changed(tmp_path: Path):
     assert f"changed: {sid}" in r.stdout and "1 changed, 0 unchanged, 0 skipped" in r.stdout
     with ResultsStore(data) as store:
         assert store.get(sid).total == real["total"]
-    assert "re-scored 0 of 0 session(s)" in run_sub(data, "rescore", "--trainee", "bob").stdout
+    assert "re-scored 0 of 0 sessions" in run_sub(data, "rescore", "--trainee", "bob").stdout
 
 
 def test_rescore_subcommand_allow_changed(tmp_path: Path):
@@ -128,7 +128,7 @@ def test_rescore_subcommand_allow_changed(tmp_path: Path):
 def test_delete_subcommand_deletes_after_yes(known: Path):
     r = run_sub(known, "delete", "s1", "s2", "--yes")
     assert r.exit_code == 0, r.output
-    assert "2 session(s) to delete" in r.stdout and "Deleted 2 session(s)" in r.stdout
+    assert "2 sessions to delete" in r.stdout and "Deleted 2 sessions" in r.stdout
     with ResultsStore(known) as store:
         assert sorted(s.session_id for s in store.query()) == ["s3", "s4", "s5", "s6", "s7"]
 
@@ -145,7 +145,7 @@ def test_delete_subcommand_needs_ids_and_a_confirmation(known: Path):
 def test_old_delete_flag_takes_ids_and_options_in_any_order(known: Path):
     r = run(known, "s1", "--delete", "s2", "-y")
     assert r.exit_code == 0, r.output
-    assert "2 session(s) to delete" in r.stdout and "Deleted 2 session(s)" in r.stdout
+    assert "2 sessions to delete" in r.stdout and "Deleted 2 sessions" in r.stdout
     with ResultsStore(known) as store:
         assert store.count() == 5
 

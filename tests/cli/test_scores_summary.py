@@ -67,7 +67,7 @@ def test_summary_json_figures(known: Path):
 def test_summary_table_and_csv(known: Path):
     r = run(known, "--summary", env={"COLUMNS": "200"})
     assert r.exit_code == 0
-    assert r.stdout.startswith("Counted: every session, 7 session(s) (0 abandoned, counted apart).")
+    assert r.stdout.startswith("Counted: every session, 7 sessions (0 abandoned, counted apart).")
     assert "Per trainee" in r.stdout and "Per drill" in r.stdout
     ann = next(ln for ln in r.stdout.splitlines() if "│ ann" in ln)
     cells = [c.strip() for c in ann.split("│")[1:-1]]
@@ -118,7 +118,7 @@ def test_assessment_sessions_count_by_default_and_the_output_says_so(data: Path)
     r = summary(data)
     assert r.exit_code == 0, r.output
     assert r.stdout.splitlines()[0] == (
-        "Counted: assessment sessions, 15 session(s) (1 abandoned, counted apart); 1 practice session(s) left out "
+        "Counted: assessment sessions, 15 sessions (1 abandoned, counted apart); 1 practice session left out "
         "(--mode all counts them)."
     )
     j = summary(data, "--format", "json")
@@ -133,7 +133,7 @@ def test_mode_all_and_practice(data: Path):
     practice = summary(data, "--format", "json", "--mode", "practice")
     assert json.loads(practice.stdout)["counted"] == {"mode": "practice", "sessions": 1, "left_out": 15}
     assert list(trainees(practice)) == ["ada"]
-    assert "1 practice session(s) left out" not in summary(data, "--mode", "all").stdout
+    assert "1 practice session left out" not in summary(data, "--mode", "all").stdout
     assert summary(data, "--mode", "exam").exit_code == 2
 
 

@@ -32,7 +32,7 @@ def test_table_at_a_narrow_width_keeps_ids_whole(long_ids: Path, columns: str):
     lines = r.stdout.splitlines()
     assert max(len(ln) for ln in lines) <= int(columns)
     assert all(ln == ln.rstrip() for ln in lines)  # no trailing spaces, the title line included
-    assert lines[0] == "2 session(s)"
+    assert lines[0] == "2 sessions"
     table = lines[: next(i for i, ln in enumerate(lines) if ln.startswith("* damage in"))]
     for whole in ("20261102-100000-abcd", "20261103-093000-wxyz", "review-classifier-benchmark", "annabel"):
         assert sum(whole in ln for ln in table) == 1, whole  # on one line: never cut or wrapped

@@ -18,7 +18,7 @@ def test_sync_to_an_unreachable_store_says_how_many_sessions_still_wait(tmp_path
     result = CliRunner().invoke(main, ["--store", url, "store", "sync", "--data-dir", str(tmp_path / "data")])
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output and "hunter2" not in result.output
-    assert result.output.strip().splitlines()[-1].endswith(f"; 2 session(s) still waiting in {journals}"), \
+    assert result.output.strip().splitlines()[-1].endswith(f"; 2 sessions still waiting in {journals}"), \
         result.output
     assert sorted(p.name for p in journals.glob("*.jsonl")) == ["20261201-083938-sven.jsonl",
                                                                  "20261201-084001-abcd.jsonl"]

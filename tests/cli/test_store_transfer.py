@@ -40,12 +40,12 @@ def test_export_import_round_trip_between_back_ends(tmp_path: Path, store_url: s
 
     imported = run("--store", store_url, "store", "import", "-", "--data-dir", str(pg_data), input=exported.stdout)
     assert imported.exit_code == 0, imported.output
-    assert f"{len(lines)} session(s) imported" in imported.stdout
+    assert f"{len(lines)} sessions imported" in imported.stdout
     again = run("--store", store_url, "store", "export", "--data-dir", str(pg_data))
     assert again.stdout == exported.stdout  # lossless: every value, every type, the same order
 
     twice = run("--store", store_url, "store", "import", "-", "--data-dir", str(pg_data), input=exported.stdout)
-    assert "0 session(s) imported into postgresql://warroom@/postgres?host=" in twice.stdout
+    assert "0 sessions imported into postgresql://warroom@/postgres?host=" in twice.stdout
     assert f"{len(lines)} already there, 0 refused" in twice.stdout
 
     back = tmp_path / "back.jsonl"
@@ -72,7 +72,7 @@ def test_bad_lines_are_refused_by_line_and_the_rest_stored(tmp_path: Path):
     assert f"{source}:2: not a JSON object" in result.output
     assert f"{source}:3: session other-1 was not stored: total: Input should be a valid integer" in result.output
     assert f"{source}:5: unknown column" in result.output
-    assert "2 session(s) imported" in result.output and "0 already there, 3 refused" in result.output
+    assert "2 sessions imported" in result.output and "0 already there, 3 refused" in result.output
     with ResultsStore(tmp_path / "new") as store:
         assert sorted(r.session_id for r in store.query()) == sorted(json.loads(good[i])["session_id"] for i in (0, 2))
     # the clash is the same id with another trainee: refused against a store that has the original
@@ -96,5 +96,5 @@ def test_lines_refused_for_the_same_reason_share_one_line_of_output(tmp_path: Pa
         "session S was not stored: total: Input should be a valid integer" in " ".join(lines)
     assert f"{source}:1, 15 (2 lines): not a JSON object: Expecting property name" in result.output  # no S
     assert f"{source}:14: not a JSON object\n" in result.output  # a reason of its own: its own line
-    assert "0 session(s) imported" in result.output and "0 already there, 15 refused" in result.output
+    assert "0 sessions imported" in result.output and "0 already there, 15 refused" in result.output
     assert len([line for line in lines if line.startswith(str(source))]) == 3

@@ -24,7 +24,7 @@ async def test_picker_lists_the_bundled_drills(services):
         assert len(picker.entries) == len(files) >= 1
         table = picker.query_one("#picker-table", DataTable)
         assert table.row_count == len(files)
-        titles = {str(table.get_row_at(i)[0]) for i in range(table.row_count)}
+        titles = {str(table.get_row_at(i)[1]) for i in range(table.row_count)}
         for entry in picker.entries:
             assert entry.ok, entry.problems
             assert entry.drill.title in titles
@@ -50,7 +50,7 @@ async def test_picker_shows_best_scores_after_a_session(services):
         assert isinstance(picker, PickerScreen)
         table = picker.query_one("#picker-table", DataTable)
         i = next(i for i, e in enumerate(picker.entries) if e.drill and e.drill.id == "duplicate-charge-refunds")
-        assert str(table.get_row_at(i)[4]) == str(total)
+        assert str(table.get_row_at(i)[5]) == str(total)
 
 
 async def test_picker_shows_a_broken_drill_with_its_problems(services, tmp_path):
@@ -187,13 +187,13 @@ async def test_picker_flags_duplicate_ids_and_ids_that_differ_from_the_file_name
         table = picker.query_one("#picker-table", DataTable)
         rows = {e.path: i for i, e in enumerate(picker.entries)}
         bundled = next(p for p in rows if p.resolve() == STALE.resolve())
-        assert picker.entries[rows[bundled]].ok and str(table.get_row_at(rows[bundled])[4]) == str(total)
+        assert picker.entries[rows[bundled]].ok and str(table.get_row_at(rows[bundled])[5]) == str(total)
         for path, words in ((dup, "is already the id of"), (odd, "does not match the file name")):
             entry = picker.entries[rows[path]]
             assert not entry.ok and entry.drill is not None
             assert any(p.startswith(f"{path}:") and words in p for p in entry.problems), entry.problems
-            assert str(table.get_row_at(rows[path])[4]) == "—"  # not the bundled drill's best score
-            assert str(table.get_row_at(rows[path])[2]) == "has problems"
+            assert str(table.get_row_at(rows[path])[5]) == "—"  # not the bundled drill's best score
+            assert str(table.get_row_at(rows[path])[3]) == "has problems"
             table.move_cursor(row=rows[path])
             await pilot.pause()
             text = " ".join(screen_text(app).split())
@@ -242,7 +242,7 @@ async def test_picker_tells_a_quit_drill_from_a_played_zero(services):
         picker = await picker_ready(pilot)
         assert isinstance(picker, PickerScreen)
         table = picker.query_one("#picker-table", DataTable)
-        best = {e.drill.id: table.get_row_at(i)[4] for i, e in enumerate(picker.entries) if e.drill}
+        best = {e.drill.id: table.get_row_at(i)[5] for i, e in enumerate(picker.entries) if e.drill}
         quit_cell = best["duplicate-charge-refunds"]
         assert str(quit_cell) == "quit" and "italic" in str(quit_cell.style)
         assert str(best["clinic-rebooking"]) == "0"

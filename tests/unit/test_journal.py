@@ -188,7 +188,7 @@ def test_journal_survives_sigkill_and_recovery_records_every_action(tmp_path: Pa
     assert [a.kind for a in rec.actions] == ["inspect", "inspect", "flag", "speed", "escalate", "quit"]
     assert rec.actions[-1].t == 27.0  # the false escalation moved the drill clock on by 15 s
     assert any("quit action" in p for p in rec.problems)
-    head = f"recovered session {session_id} (kim, duplicate-charge-refunds): 6 action(s), recorded as abandoned (0/100)"
+    head = f"recovered session {session_id} (kim, duplicate-charge-refunds): 6 actions, recorded as abandoned (0/100)"
     assert str(rec).startswith(head + "\n")
     assert "one was added at drill time 27 s" in str(rec)  # seconds as everywhere else, not 27.0 s
     done = data_dir / "journals" / "done" / f"{session_id}.jsonl"
@@ -208,7 +208,7 @@ def test_recovered_session_shows_the_outcome_label_and_the_scorecard_s_max():
     rec = RecoveredSession(
         Path("j.jsonl"), "s1", "ann", "A", outcome="contained_late", total=37, max_total=100, stored=True
     )
-    assert str(rec) == "recovered session s1 (ann, A): 0 action(s), recorded as contained late (37/100)"
+    assert str(rec) == "recovered session s1 (ann, A): 0 actions, recorded as contained late (37/100)"
     assert str(RecoveredSession(Path("j"), "s2", "bob", "B", outcome="missed", total=0, stored=True)).endswith(
         "recorded as missed (0/100)"
     )

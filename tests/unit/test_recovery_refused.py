@@ -57,4 +57,4 @@ def test_sync_exits_1_when_a_queued_session_is_refused(tmp_path: Path, monkeypat
     result = CliRunner().invoke(main, ["store", "sync", "--data-dir", str(tmp_path)])
     assert result.exit_code == 1, result.output
     assert "row-level security" in result.output
-    assert "0 session(s) delivered; 1 still waiting" in result.output
+    assert "0 sessions delivered; 1 still waiting" in result.output

@@ -274,7 +274,7 @@ def test_a_poisoned_row_is_skipped_and_reported_in_every_read(tmp_path: Path):
     ann = next(t for t in figures["trainees"] if t["trainee"] == "ann")
     assert ann["sessions"] == 3  # s1 left out
     assert "skipped: stored session s1" in r.stderr and "skipped: stored session s6" in r.stderr
-    assert "2 stored session(s) could not be counted and were left out" in r.stderr
+    assert "2 stored sessions could not be counted and were left out" in r.stderr
 
     r = invoke("scores", "--summary", "--data-dir", str(tmp_path))
     assert r.exit_code == 1 and "Per trainee" in r.stdout

@@ -51,6 +51,6 @@ def test_a_trainee_importing_anothers_session_gets_a_refused_line_not_an_abort(
     assert f"{export}:{named} (4 lines; S is each line's session id): cannot store session S of trainee {bob!r}: " \
         in result.output, result.output  # whose, and why
     assert "row-level security" in result.output, result.output
-    assert "1 session(s) imported" in result.output and "4 refused" in result.output, result.output
+    assert "1 session imported" in result.output and "4 refused" in result.output, result.output
     with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:
         assert [r.session_id for r in store.query()] == [f"s-ann-{tag}"]

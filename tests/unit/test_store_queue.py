@@ -53,12 +53,12 @@ def test_sessions_queued_while_the_server_is_down_arrive_once(
 
     server.start()
     code, output = sync(data)
-    assert code == 0 and "2 session(s) delivered; 0 still waiting" in output
+    assert code == 0 and "2 sessions delivered; 0 still waiting" in output
     # Delivered again (a lost reply after the commit, a journal put back by hand): recognised by its id, not doubled.
     done = data / "journals" / "done" / f"{queued[0].session_id}.jsonl"
     shutil.copyfile(done, data / "journals" / done.name)
     code, output = sync(data)
-    assert code == 0 and "1 session(s) delivered; 0 still waiting" in output
+    assert code == 0 and "1 session delivered; 0 still waiting" in output
     with ResultsStore(data, url=server.url()) as store:
         assert sum(c[1] for c in assert_counts_exact(store).values()) == 3  # the cohort counts: each session once
     with ResultsStore(data) as store:
@@ -141,7 +141,7 @@ def test_server_killed_while_sessions_are_being_written_loses_and_doubles_nothin
     code, output = sync(data)
     assert code == 0, output
     code, output = sync(data)  # a second sync finds nothing left and stores nothing twice
-    assert code == 0 and "0 session(s) delivered; 0 still waiting" in output
+    assert code == 0 and "0 sessions delivered; 0 still waiting" in output
     with ResultsStore(data) as store:
         rows = store.query(limit=0)
     assert sorted(r.session_id for r in rows) == sorted(r.session_id for r in played)

@@ -14,6 +14,7 @@ from warroom.cli.common import data_dir_option, open_results, recover_and_report
 from warroom.cli.output import emit, failure, say
 from warroom.cli.summary import mode_option
 from warroom.core.format import clean
+from warroom.core.words import plural
 
 #: What to install when matplotlib is missing.
 INSTALL_HINT = "pip install 'warroom[report]'"
@@ -100,6 +101,9 @@ def _write(
         raise failure("no stored session matches: nothing to report")
     summary = compute_summary(facts, mode)
     emit(render(summary, facts, scope=scope_sentence(set_id, since, trainees), generated_at=now), output, what="report")
-    say(f"Wrote {output}: {len(summary.stats.trainees)} trainee(s), {len(summary.stats.drills)} drill(s).")
+    n_trainees, n_drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
+    say(f"Wrote {output}: {n_trainees}, {n_drills}.")
     if problems:
-        raise failure(f"{len(problems)} stored session(s) could not be counted and were left out (listed above)")
+        were = plural(len(problems), "was", "were", count=False)
+        left_out = plural(len(problems), "stored session")
+        raise failure(f"{left_out} could not be counted and {were} left out (listed above)")

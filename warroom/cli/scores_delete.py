@@ -11,6 +11,7 @@ import click
 from warroom.cli.common import Settings, data_dir_option, settings_from, store_errors
 from warroom.cli.output import say
 from warroom.cli.scores_common import open_store, subcommand_options
+from warroom.core.words import plural
 
 yes_help = "Do not ask for confirmation."
 
@@ -48,7 +49,7 @@ def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) ->
         if sid not in ids:
             ids.append(sid)
     where = settings.data_dir if store.dialect.name == "sqlite" else store.location  # a shared store: its URL
-    say(f"{len(ids)} session(s) to delete from {where}:")
+    say(f"{plural(len(ids), 'session')} to delete from {where}:")
     for sid in ids:
         try:
             r = store.get(sid)
@@ -59,11 +60,12 @@ def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) ->
     if not yes:
         if not _stdin_is_a_terminal():
             raise click.ClickException("not deleting without confirmation: run it in a terminal, or add --yes")
-        if not click.confirm(f"Delete these {len(ids)} session(s)? This cannot be undone", default=False):
+        these = "this session" if len(ids) == 1 else f"these {plural(len(ids), 'session')}"
+        if not click.confirm(f"Delete {these}? This cannot be undone", default=False):
             say("Nothing deleted.")
             return
     result = delete_sessions(settings.data_dir, store, ids)
-    say(f"Deleted {result.deleted} session(s) and {len(result.journals)} journal(s).")
+    say(f"Deleted {plural(result.deleted, 'session')} and {plural(len(result.journals), 'journal')}.")
     for problem in result.problems:
         say(f"warning: {problem}", err=True)
 

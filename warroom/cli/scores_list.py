@@ -23,6 +23,7 @@ from warroom.cli.scores_common import (
     sort_option,
     subcommand_options,
 )
+from warroom.core.words import plural
 
 #: The CSV export's columns: every flat stored field (``notes`` as a JSON list). The scorecard and the action log
 #: are nested, so they are in the JSON export only.
@@ -122,7 +123,8 @@ def list_sessions(
             say("No sessions match." if filters.given() else "No sessions recorded yet.")
         if unreadable:
             raise click.ClickException(
-                f"{len(unreadable)} stored session(s) could not be read and were skipped (listed above)"
+                f"{plural(len(unreadable), 'stored session')} could not be read and "
+                f"{plural(len(unreadable), 'was', 'were', count=False)} skipped (listed above)"
             )
 
 
@@ -130,7 +132,7 @@ def _print_table(rows: list[Any], total: int) -> None:
     """The sessions table, titled with how many of the ``total`` matching sessions it shows."""
     from warroom.cli.tables import make_console, print_renderables, sessions_table
 
-    title = f"{len(rows)} of {total} session(s)" if total > len(rows) else f"{total} session(s)"
+    title = f"{len(rows):,} of {plural(total, 'session')}" if total > len(rows) else plural(total, "session")
     console = make_console()
     table, footnote = sessions_table([_shown(r) for r in rows], console.width)
     notes = [footnote] if footnote else []

@@ -19,6 +19,7 @@ from warroom.cli.scores_common import (
     rules_help,
     subcommand_options,
 )
+from warroom.core.words import plural
 
 
 def rescore_sessions(
@@ -48,7 +49,7 @@ def rescore_sessions(
     n = len(results)
     unchanged = counts[RescoreStatus.UNCHANGED] + counts[RescoreStatus.UPDATED]
     say(
-        f"re-scored {n - len(skipped)} of {n} session(s): {counts[RescoreStatus.CHANGED]} changed, {unchanged} "
+        f"re-scored {n - len(skipped)} of {plural(n, 'session')}: {counts[RescoreStatus.CHANGED]} changed, {unchanged} "
         f"unchanged, {len(skipped)} skipped"
     )
     if skipped:

@@ -25,6 +25,7 @@ from warroom.cli.scores_common import (
     subcommand_options,
 )
 from warroom.cli.summary import SUMMARY_CSV_COLUMNS
+from warroom.core.words import plural
 
 if TYPE_CHECKING:
     from warroom.store.results import CorruptSession, ResultsStore
@@ -87,7 +88,8 @@ def _report_skipped(problems: list[Any]) -> None:
         say(f"skipped: {problem}", err=True)
     if problems:
         raise click.ClickException(
-            f"{len(problems)} stored session(s) could not be counted and were left out (listed above; never modified)"
+            f"{plural(len(problems), 'stored session')} could not be counted and "
+            f"{plural(len(problems), 'was', 'were', count=False)} left out (listed above; never modified)"
         )
 
 

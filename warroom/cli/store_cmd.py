@@ -15,6 +15,7 @@ import click
 
 from warroom.cli.common import data_dir_option, format_option, settings_from, store_errors, store_option, use_store
 from warroom.cli.output import say
+from warroom.core.words import plural
 
 
 @click.group("store")
@@ -113,11 +114,11 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
     except click.ClickException as exc:  # the store cannot be reached: say that nothing queued was lost
         if not isinstance(exc.__context__, StoreError):
             raise
-        raise click.ClickException(f"{exc.message}; {waiting()} session(s) still waiting in {jdir}") from None
+        raise click.ClickException(f"{exc.message}; {plural(waiting(), 'session')} still waiting in {jdir}") from None
     for rec in recovered:
         say(rec, err=True)
     delivered = sum(1 for rec in recovered if rec.stored)
-    say(f"{delivered} session(s) delivered; {waiting()} still waiting in {jdir}")
+    say(f"{plural(delivered, 'session')} delivered; {waiting():,} still waiting in {jdir}")
     if any(rec.error and not rec.stored and not rec.quarantined for rec in recovered):
         ctx.exit(1)  # one the store refused (row-level security, a constraint) or whose drill is missing: queued
 
@@ -146,7 +147,7 @@ def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None,
                     n = write_export(store, out)
             except OSError as exc:
                 raise failure(f"cannot write {output}: {exc.strerror or exc}") from None
-    say(f"{n} session(s) exported from {store.location}", err=True)
+    say(f"{plural(n, 'session')} exported from {store.location}", err=True)
 
 
 @store_group.command(name="import")
@@ -177,7 +178,7 @@ def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir
     for message in result.refused_grouped():
         say(message, err=True)
     say(
-        f"{result.imported} session(s) imported into {store.location}, {result.already} already there, "
+        f"{plural(result.imported, 'session')} imported into {store.location}, {result.already} already there, "
         f"{len(result.refused)} refused"
     )
     if result.refused:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warroom.core.format import clean, number, percent, seconds
+from warroom.core.words import plural
 
 if TYPE_CHECKING:
     from warroom.core.stats import CohortStats, DrillStats, TraineeStats
@@ -138,10 +139,10 @@ def counted_line(summary: Summary) -> str:
     s = summary.stats
     abandoned = sum(t.abandoned for t in s.trainees)
     what = "every session" if summary.label == "all" else f"{summary.label} sessions"
-    line = f"Counted: {what}, {summary.counted} session(s) ({abandoned} abandoned, counted apart)"
+    line = f"Counted: {what}, {plural(summary.counted, 'session')} ({abandoned:,} abandoned, counted apart)"
     if summary.left_out:
         other = "practice" if summary.label == "assessment" else "assessment"
-        line += f"; {summary.left_out} {other} session(s) left out (--mode all counts them)"
+        line += f"; {plural(summary.left_out, other + ' session')} left out (--mode all counts them)"
     return line + "."
 
 

@@ -14,6 +14,7 @@ from warroom.core.ids import shown_id, vocabulary_hint
 from warroom.core.loctypes import is_model, kind_of, union_members, unwrap, walk_loc
 from warroom.core.model import TEXT_PATTERN
 from warroom.core.problems import Problem, problem_at
+from warroom.core.words import plural
 from warroom.core.yamlhints import cut, number_hint, show_value, yaml_hint
 from warroom.core.yamlpos import locate
 
@@ -236,7 +237,7 @@ def _text_message(
     if etype == "string_too_long":
         return f"{label} is too long: at most {ctx.get('max_length')} characters"
     if etype == "too_short":
-        return f"{label} needs at least {ctx.get('min_length')} item(s)"
+        return f"{label} needs at least {plural(int(ctx.get('min_length') or 0), 'item')}"
     return None
 
 

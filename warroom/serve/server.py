@@ -26,6 +26,7 @@ from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
+from warroom.core.words import plural
 from warroom.serve.signin import SignIns, page
 
 __all__ = ["AppOptions", "ServeError", "WarroomServer", "app_command", "build_application"]
@@ -170,7 +171,7 @@ class WarroomServer(Server):
 
     def banner(self) -> str:
         """Where the war room is served, once it listens (the store's connection string is never part of it)."""
-        limit = f", at most {self.max_sessions} session(s) at once" if self.max_sessions else ""
+        limit = f", at most {plural(self.max_sessions, 'session')} at once" if self.max_sessions else ""
         signin = "sign-in with the roster" if self.signins.roster is not None else "NO sign-in (no --roster)"
         return f"War Room served on {self.public_url} ({signin}{limit}); press Ctrl+C to stop"
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from warroom.core.errors import WarroomError
 from warroom.core.format import seconds
 from warroom.core.outcome import OUTCOME_LABELS, Outcome
+from warroom.core.words import plural
 from warroom.store.journal import (
     JournalContents,
     JournalError,
@@ -99,8 +100,8 @@ class RecoveredSession:
             label = OUTCOME_LABELS[Outcome(self.outcome)] if self.outcome in _OUTCOMES else self.outcome
             most = self.max_total if self.max_total is not None else MAX_TOTAL
             head = (
-                f"recovered session {self.session_id} ({self.trainee}, {self.drill_id}): {len(self.actions)} "
-                f"action(s), recorded as {label} ({self.total}/{most})"
+                f"recovered session {self.session_id} ({self.trainee}, {self.drill_id}): "
+                f"{plural(len(self.actions), 'action')}, recorded as {label} ({self.total}/{most})"
             )
         else:
             head = f"could not recover {self.journal}: {self.error}"

@@ -9,6 +9,7 @@ from textual.clock import Clock
 
 from warroom.core.annotatefile import AnnotatedFile
 from warroom.tui.annotate import AnnotateScreen
+from warroom.tui.keyhelp import footer_label
 
 __all__ = ["AnnotateApp"]
 
@@ -26,6 +27,10 @@ class AnnotateApp(App[None]):
     TITLE = "warroom annotate"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the footer shows it: :func:`~warroom.tui.keyhelp.footer_label`."""
+        return footer_label(super().get_key_display(binding), binding.key)
 
     def __init__(self, file: AnnotatedFile, *, speed: float = 1.0, clock: Clock | None = None) -> None:
         super().__init__()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.annotatefile import AnnotatedFile, Findings, findings
 from warroom.core.annotation import DeadlineMark, KeyDraft
 from warroom.core.keywrite import KeyWriteError, write_draft
+from warroom.core.words import plural
 from warroom.tui import text as fmt
 
 __all__ = ["MarkActions"]
@@ -137,5 +138,5 @@ class MarkActions:
             self.notify("Saved: the drill validates and passes check.", title="Saved", markup=False)
         else:
             count = len(self.findings.problems) + len(self.findings.check)
-            self.notify(f"Saved. {count} finding(s) in the side panel.", title="Saved", severity="warning",
+            self.notify(f"Saved. {plural(count, 'finding')} in the side panel.", title="Saved", severity="warning",
                         markup=False)

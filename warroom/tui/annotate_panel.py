@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from warroom.core.annotatefile import Findings
 from warroom.core.annotation import KeyDraft, item_events, item_label
+from warroom.core.words import plural
 from warroom.tui import text as fmt
 
 __all__ = ["MARK_GLYPHS", "KeyPanel", "event_marks", "findings_text", "key_text"]
@@ -101,13 +102,13 @@ def key_text(draft: KeyDraft, findings: Findings | None, saved: bool, comparing:
 def _summary(out: Text, findings: Findings) -> None:
     """One line each for validate and check (the inspector shows them in full after a save)."""
     if findings.problems:
-        out.append(f"validate: {len(findings.problems)} problem(s)\n", style="bold red")
+        out.append(f"validate: {plural(len(findings.problems), 'problem')}\n", style="bold red")
     else:
         out.append("validate: valid\n", style="bold green")
     if not findings.checked:
         out.append("check: not run until the drill validates\n", style="dim")
     elif findings.check:
-        out.append(f"check: {len(findings.check)} problem(s)\n", style="bold red")
+        out.append(f"check: {plural(len(findings.check), 'problem')}\n", style="bold red")
     else:
         out.append("check: passed\n", style="bold green")
 

@@ -24,6 +24,7 @@ from textual.screen import Screen
 from warroom.core.replay import Replay
 from warroom.tui import flow
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.keyhelp import footer_label
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import DrillEntry, Services, SessionUnavailable
@@ -51,6 +52,10 @@ class WarroomApp(App[None]):
     # Quit that skips the quit confirmation, and its footer entry crowds 80 columns.
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the footer shows it: :func:`~warroom.tui.keyhelp.footer_label`."""
+        return footer_label(super().get_key_display(binding), binding.key)
 
     def __init__(
         self,

@@ -68,7 +68,7 @@ def briefing_text(drill: Drill) -> Group:
     for role, spec in (("planner", drill.models.planner), ("executor", drill.models.executor)):
         rest.append(f"{role:<9}", style="bold")
         rest.append(fmt.clean_line(spec.name))
-        rest.append(f"  ${spec.input_usd_per_mtok:g} / ${spec.output_usd_per_mtok:g}\n")
+        rest.append(f"  {fmt.usd_price(spec.input_usd_per_mtok)} / {fmt.usd_price(spec.output_usd_per_mtok)}\n")
     rest.append("\nKeys in the war room", style="bold underline")
     return Group(out, *plan, rest)
 

@@ -24,7 +24,9 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.keys import format_key
 
-__all__ = ["binding_rows", "help_body", "help_rows", "key_label", "key_table"]
+from warroom.tui.terminal import ascii_screen
+
+__all__ = ["binding_rows", "footer_label", "help_body", "help_rows", "key_label", "key_table"]
 
 #: Key names spelled out where Textual's footer would use a symbol (the help is read, not glanced at).
 _NAMES = {"escape": "escape", "enter": "enter", "ctrl+home": "ctrl+home", "ctrl+end": "ctrl+end"}
@@ -32,8 +34,17 @@ _NAMES = {"escape": "escape", "enter": "enter", "ctrl+home": "ctrl+home", "ctrl+
 
 def key_label(key: str) -> str:
     """How the help shows one key of a binding: ``up`` → ``↑``, ``question_mark`` → ``?``, ``pageup`` → ``pgup``,
-    ``escape`` → ``escape``."""
-    return _NAMES.get(key) or format_key(key)
+    ``escape`` → ``escape``; on an ASCII screen (:func:`~warroom.tui.terminal.ascii_screen`) a key whose symbol is
+    not ASCII by its name (``up``, not ``^``, which reads as ctrl)."""
+    label = _NAMES.get(key) or format_key(key)
+    return key if not label.isascii() and ascii_screen() else label
+
+
+def footer_label(display: str, key: str) -> str:
+    """What a footer shows for a key that Textual displays as ``display`` (``⏎`` for ``enter``): ``display``, or on
+    an ASCII screen (:func:`~warroom.tui.terminal.ascii_screen`) the key's name ``key`` when ``display`` is not ASCII
+    (its stand-in would mislead: ``⏎`` was written ``?``, the help key). Each app's ``get_key_display`` calls it."""
+    return key if not display.isascii() and ascii_screen() else display
 
 
 def _own_bindings(cls: type) -> list[Binding]:

@@ -3,6 +3,7 @@ here)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +33,15 @@ _FIXED = {"level": 5, "length": 6, "best": 4}
 _FLEX = {"title": 3.0, "tags": 2.0}
 #: Lines the drill preview keeps at least (with its border) when the list is long.
 _PREVIEW_MIN = 7
-#: The widest a group's label (the row label of its first drill) is shown, in cells.
+#: The width of the group column (a group's label in its first drill's row), in cells.
 _GROUP_WIDTH = 14
 
 
 def _group_label(label: str) -> Text:
-    """A group's label as its first row's label: drill text shown literally, cut to :data:`_GROUP_WIDTH` cells."""
+    """A group's label as its first row's group cell: drill text shown literally, cut to :data:`_GROUP_WIDTH` cells.
+
+    A cell of its own column, not a DataTable row label: Textual caches a row drawn before the table has noticed its
+    labels (on idle) and never draws their column then, so the labels were missing from a real terminal."""
     return fmt.literal_line(label, style="bold", limit=_GROUP_WIDTH)
 
 
@@ -52,8 +56,8 @@ def _best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
 
 class PickerScreen(Screen[None]):
     """Every drill on offer, with title, difficulty, tags, estimated length and the trainee's best score, grouped by
-    domain (:mod:`warroom.tui.pickergroups`: the group's name labels its first row; the tutorial first for a trainee
-    who has not finished a drill yet); a drill set's drills in the set's order, ungrouped.
+    domain (:mod:`warroom.tui.pickergroups`: the group's name in the first column of its first row; the tutorial
+    first for a trainee who has not finished a drill yet); a drill set's drills in the set's order, ungrouped.
 
     Drills that fail to load are listed too, marked, with their ``path:line:col: message`` problems shown when
     selected; they cannot be started. The drills are read in a worker thread (:meth:`load`).
@@ -122,6 +126,8 @@ class PickerScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#picker-table", DataTable)
+        if self.services.drill_set is None:  # a drill set's drills are one group, in the set's order
+            table.add_column(Text("group"), key="group")
         table.add_column(Text("title"), key="title")
         table.add_column(Text("level"), key="level")
         table.add_column(Text("tags"), key="tags")
@@ -134,9 +140,14 @@ class PickerScreen(Screen[None]):
         table.focus()
 
     def _widths(self) -> tuple[dict[str, int], dict[str, float]]:
-        """The fixed and flexible column widths (a drill set adds its progress column)."""
+        """The fixed and flexible column widths (a drill set adds its progress column; the group column narrows, to 8
+        cells, where the title and tags would otherwise be pushed off a narrow terminal)."""
         if self.services.drill_set is None:
-            return _FIXED, _FLEX
+            table = self.query_one("#picker-table", DataTable)
+            pads = 2 * table.cell_padding * (1 + len(_FIXED) + len(_FLEX))
+            flex_room = max(8 * sum(_FLEX.values()) / w for w in _FLEX.values())  # each flex column 8 cells or more
+            room = table.scrollable_content_region.width - pads - sum(_FIXED.values()) - math.ceil(flex_room)
+            return {"group": max(8, min(_GROUP_WIDTH, room)), **_FIXED}, _FLEX
         wide = self.services.drill_set.adaptive and self.services.drill_set.model.attempts is not None
         return {**_FIXED, "progress": 24 if wide else 18}, _FLEX  # "session 10 of 12 · 2 left"
 
@@ -202,9 +213,9 @@ class PickerScreen(Screen[None]):
             if progress is not None:
                 p = progress.get(entry.drill.id) if entry.drill is not None else None
                 cells.append(Text(p.cell() if p is not None else "—"))
-            label = starts.get(i)
-            table.add_row(*cells, key=str(i), label=_group_label(label) if label else None)
-        fit_columns(table, *self._widths())  # the group labels take their room
+            if self.services.drill_set is None:
+                cells.insert(0, _group_label(starts.get(i, "")))
+            table.add_row(*cells, key=str(i))
         if not self.entries:
             done = self.services.drill_set is not None
             self.query_one("#picker-detail-body", Static).update(

@@ -24,6 +24,7 @@ from warroom.store.review import ReviewData, ReviewRow
 from warroom.tui import text as fmt
 from warroom.tui.drillsets import mode_line as mode_line
 from warroom.tui.format2view import row_mark
+from warroom.tui.keyhelp import footer_label
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.modals import REVIEW_NOTES, HelpScreen
 from warroom.tui.reviewpanels import answer_panel, headline, scorecard_panel
@@ -317,6 +318,10 @@ class ReviewApp(App[None]):
     def __init__(self, data: ReviewData) -> None:
         super().__init__()
         self.data = data
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the footer shows it: :func:`~warroom.tui.keyhelp.footer_label`."""
+        return footer_label(super().get_key_display(binding), binding.key)
 
     def on_mount(self) -> None:
         self.push_screen(ReviewScreen(self.data))

@@ -54,7 +54,17 @@ _ASCII_GLYPHS = {
     "…": ".", "·": ".", "—": "-", "–": "-", "★": "*", "☆": ".", "✓": "v", "✗": "x", "▸": ">", "▶": ">", "◐": "~",
     "⚑": "F", "⏱": "@", "↑": "^", "↓": "v", "←": "<", "→": ">", "●": "o", "■": "#", "⚠": "!", "✔": "v", "✖": "x",
     "“": '"', "”": '"', "‘": "'", "’": "'", "•": "*", "▁": "_", "▔": "-", "▎": "|", "▊": "|", "█": "#",
+    # the trace table's marks (warroom.tui.format2view): a result's call, a retry, a parallel batch, repetitions, a
+    # model call cut short; and the signs of the facilitator's figures
+    "↳": ">", "↻": "R", "⇉": "=", "×": "x", "✂": "%", "−": "-", "′": "'", "⏎": "<",
 }
+
+
+def ascii_screen(environ: Mapping[str, str] | None = None) -> bool:
+    """True when the screen is written in ASCII (:func:`locale_is_utf8` says no; ``environ``: ``os.environ``). Keys
+    are then named in words (``enter``, ``up``), not by their symbol's stand-in (``<``, ``^``): ``↓`` would read
+    ``v``, which is a key of its own."""
+    return not locale_is_utf8(os.environ if environ is None else environ)
 
 
 class _Ascii(dict[int, str]):

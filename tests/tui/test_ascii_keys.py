@@ -1,0 +1,61 @@
+"""An ASCII screen (a locale that is not UTF-8: LANG=C, TERM=dumb) names its keys in words.
+
+Found playing in ``LANG=C``: the briefing's footer read ``? Start the drill  esc Back  q Quit  ? Help`` (Textual's
+``⏎`` for enter has no ASCII stand-in, so it became ``?``, the help key), and the help's ``↑ k`` / ``↓ j`` read
+``^ k`` (ctrl) / ``v j`` (``v`` is the verification probe's key). The trace table's marks (``↳e02``) were ``?e02``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rich.cells import cell_len
+
+from warroom.tui.keyhelp import footer_label, help_rows, key_label
+from warroom.tui.live import WarRoomScreen
+from warroom.tui.terminal import ASCII_TABLE, ascii_screen
+
+from .conftest import make_app, screen_text
+
+
+@pytest.fixture
+def ascii_locale(monkeypatch):
+    for name in ("LC_ALL", "LC_CTYPE", "WARROOM_CHARSET"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C")
+    assert ascii_screen()
+
+
+@pytest.fixture
+def utf8_locale(monkeypatch):
+    monkeypatch.setenv("WARROOM_CHARSET", "utf-8")
+    assert not ascii_screen()
+
+
+def test_keys_are_named_in_words_on_an_ascii_screen(ascii_locale):
+    assert [key_label(k) for k in ("up", "down", "enter", "question_mark", "pageup", "f")] == [
+        "up", "down", "enter", "?", "pgup", "f"
+    ]
+    assert footer_label("⏎", "enter") == "enter" and footer_label("q", "q") == "q"
+    keys = [key for key, _ in help_rows(WarRoomScreen)]
+    assert all(key.isascii() for key in keys), keys
+    assert {"up k", "down j", "enter", "v"} <= set(keys)  # the arrows are not "^ k" (ctrl) and "v j" (the probe)
+
+
+def test_keys_keep_their_symbols_on_a_utf8_screen(utf8_locale):
+    assert [key_label(k) for k in ("up", "down")] == ["↑", "↓"]
+    assert footer_label("⏎", "enter") == "⏎"
+
+
+async def test_the_briefing_footer_says_enter_on_an_ascii_screen(services, ascii_locale):
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "enter Start the drill" in footer and footer.count("?") == 1, footer
+
+
+def test_the_trace_marks_have_ascii_stand_ins_of_their_width():
+    marks = "↳e02 ↻e08 ⇉B ×58 ✂ − ′ ⏎"
+    plain = marks.translate(ASCII_TABLE)
+    assert plain == ">e02 Re08 =B x58 % - ' <"
+    assert cell_len(plain) == cell_len(marks) and "?" not in plain
