@@ -1,0 +1,62 @@
+"""LangSmith runs and Langfuse observations to drills (``warroom import langsmith``, ``warroom import langfuse``).
+
+Each importer reads its export (:mod:`.langsmith`, :mod:`.langfuse`) into the spans and classified steps the OTLP
+importers make (:class:`~warroom.importers.otlp.spans.Span`, :class:`~warroom.importers.otlp.steps.Step`), and the
+drill is built by the same code as theirs (:func:`warroom.importers.otlp.build.trace_to_drill`): one drill per
+trace, on the records' own clock, with no answer key. docs/importing.md has the mapping field by field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from warroom.importers.otlp import _drill, pick_trace
+from warroom.importers.otlp.build import trace_to_drill
+from warroom.importers.otlp.spans import group_traces
+from warroom.importers.otlp.steps import Step
+from warroom.importers.tracekit import TraceError, TraceOptions, import_files
+from warroom.importers.who_and_when.files import ImportReport, Progress
+
+SUFFIXES = (".json", ".jsonl")
+
+#: A reader: a file to its traces, each as its steps by trace id, and each trace's goal when the export records
+#: it apart from the steps (a Langfuse trace's ``input``). Raises TraceError.
+Reader = Callable[[Path], tuple[dict[str, list[Step]], dict[str, str]]]
+
+
+def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, options: TraceOptions | None = None
+                      ) -> list[tuple[dict[str, Any], str]]:
+    """Every trace in the file at ``path`` as ``(drill data, header)``: ``read`` makes its steps, ``prefix``
+    starts the drill ids, ``convention`` names the export in the text; only the trace ``options.trace_id`` when
+    given. Raises TraceError (one line)."""
+    options = options or TraceOptions()
+    path = Path(path)
+    steps, goals = read(path)
+    if not steps:
+        raise TraceError("no trace in this file")
+    traces = pick_trace({tid: [s.span for s in group] for tid, group in steps.items()}, options.trace_id)
+    several = len(traces) > 1
+    out = []
+    for i, (trace_id, spans) in enumerate(traces.items()):
+        by_id = {s.span.span_id: s for s in steps[trace_id]}
+        ordered = group_traces(spans)[trace_id]  # sorted by start; a repeated id or a parent cycle refused
+        parts = trace_to_drill(ordered, lambda span, by_id=by_id: by_id[span.span_id], options=options)
+        if not parts["goal"] and goals.get(trace_id):
+            parts["goal"] = goals[trace_id]
+        out.append(_drill(parts, path, trace_id, i if several else None, prefix, convention, options))
+    return out
+
+
+def import_runs(paths: Iterable[Path], out_dir: Path, read: Reader, prefix: str, convention: str,
+                options: TraceOptions | None = None, *, force: bool = False, progress: Progress | None = None
+                ) -> ImportReport:
+    """Convert every export file (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``;
+    ``progress`` is told after each file."""
+    return import_files(paths, out_dir, lambda p: convert_runs_file(p, read, prefix, convention, options),
+                        suffixes=SUFFIXES, force=force, redactor=options.redactor if options else None,
+                        progress=progress)
+
+
+__all__ = ["SUFFIXES", "Reader", "convert_runs_file", "import_runs"]
