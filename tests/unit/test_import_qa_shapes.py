@@ -91,8 +91,7 @@ def test_a_compressed_trace_is_named_with_how_to_decompress_it(tmp_path: Path, p
 
 
 @pytest.mark.parametrize(("name", "named", "instead"), [
-    ("langsmith-runs.json", "LangSmith runs (`run_type`, `inputs`, `outputs`), which no importer reads",
-     "`warroom import openinference`"),
+    ("langsmith-runs.json", "LangSmith runs (`run_type`, `inputs`, `outputs`)", "`warroom import langsmith` reads"),
     ("langfuse-trace.json", "a Langfuse export (`observations` of type GENERATION, SPAN, EVENT), which no importer "
      "reads", "`warroom import otel`"),
     ("openai-agents-trace.json", "OpenAI Agents SDK traces (`span_data`), which no importer reads",

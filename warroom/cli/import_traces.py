@@ -1,4 +1,4 @@
-"""``warroom import chat|otel|openinference|langsmith|langfuse``: real traces in, unmarked drills out (see docs/importing.md).
+"""``warroom import chat|otel|openinference|langsmith``: real traces in, unmarked drills out (docs/importing.md).
 
 The importers are imported inside the command bodies so ``warroom --help`` stays fast.
 """

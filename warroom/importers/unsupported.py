@@ -1,13 +1,12 @@
-"""Trace exports no importer reads, recognised by shape so that the refusal names them and says what to do instead
-(LangSmith runs, Langfuse traces and observations, OpenAI Agents SDK traces)."""
+"""Trace exports recognised by shape when they are given to an importer that does not read them, so that the
+refusal names them and says which importer does (LangSmith runs) or what to do instead (Langfuse traces and
+observations, OpenAI Agents SDK traces, which no importer reads)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-_LANGSMITH = ("LangSmith runs (`run_type`, `inputs`, `outputs`), which no importer reads: record the agent with "
-              "OpenTelemetry instead (for LangChain and LangGraph, openinference-instrumentation-langchain) and use "
-              "`warroom import openinference`")
+_LANGSMITH = "LangSmith runs (`run_type`, `inputs`, `outputs`): `warroom import langsmith` reads them"
 _LANGFUSE = ("a Langfuse export (`observations` of type GENERATION, SPAN, EVENT), which no importer reads: record the "
              "agent with OpenTelemetry instead (Langfuse's SDK v3 is built on it; add an OTLP exporter) and use "
              "`warroom import otel`")
@@ -27,8 +26,8 @@ def _first(doc: Any) -> Any:
 
 
 def unsupported_format(doc: Any) -> str | None:
-    """What known export that no importer reads ``doc`` (parsed JSON) is, with what to do instead; None when it
-    is none of them."""
+    """What known export ``doc`` (parsed JSON) is, with the importer that reads it or what to do instead; None when
+    it is none of them."""
     item = _first(doc)
     if not isinstance(item, dict):
         return None

@@ -14,7 +14,7 @@ from typing import Any
 
 from warroom.importers.otlp import _drill, pick_trace
 from warroom.importers.otlp.build import trace_to_drill
-from warroom.importers.otlp.spans import group_traces
+from warroom.importers.otlp.spans import Span, group_traces
 from warroom.importers.otlp.steps import Step
 from warroom.importers.tracekit import TraceError, TraceOptions, import_files
 from warroom.importers.who_and_when.files import ImportReport, Progress
@@ -26,11 +26,11 @@ SUFFIXES = (".json", ".jsonl")
 Reader = Callable[[Path], tuple[dict[str, list[Step]], dict[str, str]]]
 
 
-def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, options: TraceOptions | None = None
-                      ) -> list[tuple[dict[str, Any], str]]:
+def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, options: TraceOptions | None = None,
+                      *, unit: str = "span") -> list[tuple[dict[str, Any], str]]:
     """Every trace in the file at ``path`` as ``(drill data, header)``: ``read`` makes its steps, ``prefix``
-    starts the drill ids, ``convention`` names the export in the text; only the trace ``options.trace_id`` when
-    given. Raises TraceError (one line)."""
+    starts the drill ids, ``convention`` names the export in the text, ``unit`` its records (``run``); only the
+    trace ``options.trace_id`` when given. Raises TraceError (one line)."""
     options = options or TraceOptions()
     path = Path(path)
     steps, goals = read(path)
@@ -41,8 +41,17 @@ def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, op
     out = []
     for i, (trace_id, spans) in enumerate(traces.items()):
         by_id = {s.span.span_id: s for s in steps[trace_id]}
+
+        def classify(span: Span, by_id: dict[str, Step] = by_id) -> Step:
+            return by_id[span.span_id]
+
         ordered = group_traces(spans)[trace_id]  # sorted by start; a repeated id or a parent cycle refused
-        parts = trace_to_drill(ordered, lambda span, by_id=by_id: by_id[span.span_id], options=options)
+        try:
+            parts = trace_to_drill(ordered, classify, options=options)
+        except TraceError as e:
+            if str(e).startswith("no span of this trace"):  # its advice names the OTLP importers
+                raise TraceError(f"no {unit} of this trace is an agent, model call or tool call") from None
+            raise
         if not parts["goal"] and goals.get(trace_id):
             parts["goal"] = goals[trace_id]
         out.append(_drill(parts, path, trace_id, i if several else None, prefix, convention, options))
@@ -50,11 +59,11 @@ def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, op
 
 
 def import_runs(paths: Iterable[Path], out_dir: Path, read: Reader, prefix: str, convention: str,
-                options: TraceOptions | None = None, *, force: bool = False, progress: Progress | None = None
-                ) -> ImportReport:
+                options: TraceOptions | None = None, *, unit: str = "span", force: bool = False,
+                progress: Progress | None = None) -> ImportReport:
     """Convert every export file (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``;
     ``progress`` is told after each file."""
-    return import_files(paths, out_dir, lambda p: convert_runs_file(p, read, prefix, convention, options),
+    return import_files(paths, out_dir, lambda p: convert_runs_file(p, read, prefix, convention, options, unit=unit),
                         suffixes=SUFFIXES, force=force, redactor=options.redactor if options else None,
                         progress=progress)
 

@@ -48,7 +48,7 @@ def time_ns(value: Any, where: str) -> int:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if not 0 <= value < _MAX_MS:
             raise TraceError(f"{where} is not a time: {value!r} (milliseconds since 1970 expected)")
-        return int(round(value * 1_000_000))
+        return round(value * 1_000_000)
     if not isinstance(value, str) or not value.strip():
         raise TraceError(f"{where} is missing (an ISO 8601 time expected)")
     try:

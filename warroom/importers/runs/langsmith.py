@@ -19,7 +19,7 @@ from warroom.importers.otlp.steps import OTHER, Step, as_text
 from warroom.importers.reading import json_kind
 from warroom.importers.runs import convert_runs_file, import_runs
 from warroom.importers.runs import messages as msgs
-from warroom.importers.runs.common import error_text, read_values, time_ns, tool_arguments
+from warroom.importers.runs.common import error_text, read_values, time_ns
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
 from warroom.importers.who_and_when.files import ImportReport, Progress
@@ -46,7 +46,8 @@ def _flatten(value: Any, where: str) -> list[dict[str, Any]]:
         value = value["runs"]
     items = value if isinstance(value, list) else [value]
     out: list[dict[str, Any]] = []
-    stack = [(item, f"{where}run {i}", None) for i, item in reversed(list(enumerate(items)))]
+    stack: list[tuple[Any, str, dict[str, Any] | None]] = [
+        (item, f"{where}run {i}", None) for i, item in reversed(list(enumerate(items)))]
     while stack:
         run, label, parent = stack.pop()
         if not isinstance(run, dict) or "run_type" not in run:
@@ -85,7 +86,7 @@ def _roots(runs: list[dict[str, Any]]) -> dict[str, str]:
         while parent.get(node) and parent[node] in parent and node not in seen:
             seen.add(node)
             node = parent[node]
-        out[run_id] = node
+        out[run_id] = min(seen | {node}) if node in seen else node  # a cycle: one trace, refused as such
     return out
 
 
@@ -110,7 +111,7 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], dict[str, str]]:
     agents = _agent_runs(runs, spans)
     steps: dict[str, list[Step]] = {}
     seen_inputs: set[str] = set()
-    for run, span in zip(runs, spans, strict=True):
+    for run, span in sorted(zip(runs, spans, strict=True), key=lambda rs: rs[1].start_ns):  # the first agent first
         step = classify_run(run, span, span.span_id in agents, seen_inputs)
         steps.setdefault(span.trace_id, []).append(step)
     return steps, {}
@@ -135,9 +136,8 @@ def _agent_runs(runs: list[dict[str, Any]], spans: list[Span]) -> set[str]:
     for run, span in sorted(zip(runs, spans, strict=True), key=lambda rs: _depth(rs[1], by_id)):  # outer first
         if span.span_id not in candidates:
             continue
-        if run.get("run_type") == "agent" or as_text(run.get("name")) in AGENT_CHAINS:
-            out.add(span.span_id)
-        elif span.span_id in has_model and not _agent_above(span, by_id, out):
+        named = run.get("run_type") == "agent" or as_text(run.get("name")) in AGENT_CHAINS
+        if named or (span.span_id in has_model and not _agent_above(span, by_id, out)):
             out.add(span.span_id)
     return out
 
@@ -207,10 +207,11 @@ def classify_run(run: dict[str, Any], span: Span, agent: bool, seen_inputs: set[
 
 def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[dict[str, Any], str]]:
     """Every trace in the LangSmith export at ``path`` as ``(drill data, header)``; raises TraceError."""
-    return convert_runs_file(path, read_runs, PREFIX, CONVENTION, options)
+    return convert_runs_file(path, read_runs, PREFIX, CONVENTION, options, unit="run")
 
 
 def import_langsmith(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
                      force: bool = False, progress: Progress | None = None) -> ImportReport:
     """Convert every LangSmith export (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``."""
-    return import_runs(paths, out_dir, read_runs, PREFIX, CONVENTION, options, force=force, progress=progress)
+    return import_runs(paths, out_dir, read_runs, PREFIX, CONVENTION, options, unit="run", force=force,
+                       progress=progress)

@@ -1,10 +1,11 @@
 """What a LangSmith model run (``run_type`` llm) and tool run (tool, retriever) record, read into a step.
 
 A model run's messages: its ``outputs`` as LangChain's ``generations``, OpenAI's ``choices`` or a message, and its
-``inputs`` as LangChain's ``messages`` (:mod:`.messages`); its model from ``outputs.llm_output.model_name`` or the response's metadata (the
-model that answered), else ``extra.invocation_params`` (``model`` / ``model_name``) or
-``extra.metadata.ls_model_name`` (the model asked for); its tokens from the run's ``prompt_tokens`` / ``completion_tokens``, else
-``outputs.llm_output.token_usage``, else the message's ``usage_metadata`` (``input_tokens`` / ``output_tokens``).
+``inputs`` as LangChain's ``messages`` (:mod:`.messages`). Its model: ``outputs.llm_output.model_name`` or the
+response's metadata (the model that answered), else ``extra.invocation_params`` (``model`` / ``model_name``) or
+``extra.metadata.ls_model_name`` (the model asked for). Its tokens: the run's ``prompt_tokens`` /
+``completion_tokens``, else ``outputs.llm_output.token_usage``, else the message's ``usage_metadata``
+(``input_tokens`` / ``output_tokens``), else OpenAI's ``outputs.usage``.
 A tool run's arguments are its ``inputs`` (``{"input": ...}`` unwrapped) and its result its ``outputs``
 (``{"output": ...}`` unwrapped; a LangChain ``ToolMessage`` as its content, its ``tool_call_id`` the call it
 answers, its ``status`` error a failed result); a retriever's result is its documents' ``page_content``.

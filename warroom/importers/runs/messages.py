@@ -114,11 +114,11 @@ def messages(value: Any) -> list[Message] | None:
     if isinstance(value.get("generations"), list):
         return _generations(value["generations"])
     if isinstance(value.get("choices"), list):
-        found = [message(c.get("message")) for c in value["choices"] if isinstance(c, dict)]
-        return [m for m in found if m is not None] or None
+        chosen = [message(c.get("message")) for c in value["choices"] if isinstance(c, dict)]
+        return [m for m in chosen if m is not None] or None
     for key in ("messages", "output", "outputs", "input"):
-        if isinstance(value.get(key), (list, dict)) and (found := messages(value[key])):
-            return found
+        if isinstance(value.get(key), (list, dict)) and (held := messages(value[key])):
+            return held
     one = message(value)
     return [one] if one is not None else None
 
