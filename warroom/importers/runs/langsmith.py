@@ -53,6 +53,9 @@ def _flatten(value: Any, where: str) -> list[dict[str, Any]]:
         if not isinstance(run, dict) or "run_type" not in run:
             kind = "an object without `run_type`" if isinstance(run, dict) else f"a JSON {json_kind(run)}"
             raise TraceError(f"not LangSmith runs: {label} is {kind}")
+        if not isinstance(run["run_type"], str):
+            raise TraceError(f"{label}.run_type is a JSON {json_kind(run['run_type'])}, not text")
+        run = {**run, "run_type": run["run_type"].strip().lower()}
         if parent is not None:
             run = {**run, "parent_run_id": run.get("parent_run_id") or parent.get("id"),
                    "trace_id": run.get("trace_id") or parent.get("trace_id")}
