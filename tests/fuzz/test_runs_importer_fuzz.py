@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from locations import TESTS
 
-from warroom.importers.runs import langsmith
+from warroom.importers.runs import langfuse, langsmith
 from warroom.importers.tracekit import TraceError, check_unmarked
 
 from .budget import budget
@@ -23,6 +23,8 @@ THIRD = TESTS / "fixtures" / "thirdparty"
 CASES = [
     (langsmith.convert_file, THIRD / "langsmith-planner-executor.json"),
     (langsmith.convert_file, THIRD / "langsmith-child-runs.json"),
+    (langfuse.convert_file, THIRD / "langfuse-planner-executor.json"),
+    (langfuse.convert_file, THIRD / "langfuse-trace.json"),
 ]
 
 

@@ -9,6 +9,7 @@ trace, on the records' own clock, with no answer key. docs/importing.md has the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,21 @@ from warroom.importers.who_and_when.files import ImportReport, Progress
 
 SUFFIXES = (".json", ".jsonl")
 
-#: A reader: a file to its traces, each as its steps by trace id, and each trace's goal when the export records
-#: it apart from the steps (a Langfuse trace's ``input``). Raises TraceError.
-Reader = Callable[[Path], tuple[dict[str, list[Step]], dict[str, str]]]
+
+
+@dataclass
+class Recorded:
+    """What an export records apart from its steps: each trace's goal by trace id (a Langfuse trace's ``input``),
+    and the prices of models whose calls recorded their cost, by model name: ``(input, output)`` USD per million
+    tokens (the recorded costs over the recorded tokens)."""
+
+    goals: dict[str, str] = field(default_factory=dict)
+    prices: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+
+#: A reader: a file to its traces, each as its steps by trace id, and what it records apart from them. Raises
+#: TraceError.
+Reader = Callable[[Path], tuple[dict[str, list[Step]], Recorded]]
 
 
 def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, options: TraceOptions | None = None,
@@ -33,7 +46,7 @@ def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, op
     trace ``options.trace_id`` when given. Raises TraceError (one line)."""
     options = options or TraceOptions()
     path = Path(path)
-    steps, goals = read(path)
+    steps, recorded = read(path)
     if not steps:
         raise TraceError("no trace in this file")
     traces = pick_trace({tid: [s.span for s in group] for tid, group in steps.items()}, options.trace_id)
@@ -52,10 +65,29 @@ def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, op
             if str(e).startswith("no span of this trace"):  # its advice names the OTLP importers
                 raise TraceError(f"no {unit} of this trace is an agent, model call or tool call") from None
             raise
-        if not parts["goal"] and goals.get(trace_id):
-            parts["goal"] = goals[trace_id]
-        out.append(_drill(parts, path, trace_id, i if several else None, prefix, convention, options))
+        if not parts["goal"] and recorded.goals.get(trace_id):
+            parts["goal"] = recorded.goals[trace_id]
+        data, header = _drill(parts, path, trace_id, i if several else None, prefix, convention, options)
+        out.append(_priced(data, header, recorded.prices, convention))
     return out
+
+
+def _priced(data: dict[str, Any], header: str, prices: dict[str, tuple[float, float]], convention: str
+            ) -> tuple[dict[str, Any], str]:
+    """The drill with the prices of its models that ``prices`` names (USD per million input/output tokens), its
+    ``source`` and ``header`` saying which prices are recorded rather than assumed."""
+    models = data["models"]
+    named = []
+    for entry in [models["planner"], models["executor"], *models.get("others", [])]:
+        if entry["name"] in prices:
+            entry["input_usd_per_mtok"], entry["output_usd_per_mtok"] = prices[entry["name"]]
+            named.append(entry["name"])
+    if named:
+        note = (f"prices of {', '.join(named)} from the costs {convention} recorded; estimated: prices of any other "
+                "model (")
+        data["source"] = data["source"].replace("estimated: prices (", note, 1)
+        header = header.replace("estimated: prices (", note, 1)
+    return data, header
 
 
 def import_runs(paths: Iterable[Path], out_dir: Path, read: Reader, prefix: str, convention: str,
@@ -68,4 +100,4 @@ def import_runs(paths: Iterable[Path], out_dir: Path, read: Reader, prefix: str,
                         progress=progress)
 
 
-__all__ = ["SUFFIXES", "Reader", "convert_runs_file", "import_runs"]
+__all__ = ["SUFFIXES", "Reader", "Recorded", "convert_runs_file", "import_runs"]

@@ -92,3 +92,17 @@ def error_text(value: Any) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     return first[:500] or "error (no message)"
+
+
+def root_ids(parent: dict[str, str]) -> dict[str, str]:
+    """Each record's root record id, by walking ``parent`` (record id to its parent's id, empty for none) up to a
+    record without a parent in it; the records of a parent cycle share one root (the cycle is then refused as
+    such by :func:`~warroom.importers.otlp.spans.group_traces`)."""
+    out: dict[str, str] = {}
+    for record in parent:
+        node, seen = record, set()
+        while parent.get(node) and parent[node] in parent and node not in seen:
+            seen.add(node)
+            node = parent[node]
+        out[record] = min(seen | {node}) if node in seen else node
+    return out

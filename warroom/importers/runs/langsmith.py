@@ -17,9 +17,9 @@ from typing import Any
 from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import OTHER, Step, as_text
 from warroom.importers.reading import json_kind
-from warroom.importers.runs import convert_runs_file, import_runs
+from warroom.importers.runs import Recorded, convert_runs_file, import_runs
 from warroom.importers.runs import messages as msgs
-from warroom.importers.runs.common import error_text, read_values, time_ns
+from warroom.importers.runs.common import error_text, read_values, root_ids, time_ns
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
 from warroom.importers.who_and_when.files import ImportReport, Progress
@@ -80,22 +80,9 @@ def _span(run: dict[str, Any], label: str, roots: dict[str, str]) -> Span:
                 max(start, end), {}, error=bool(error), status_message=error, ended_before_start=end < start)
 
 
-def _roots(runs: list[dict[str, Any]]) -> dict[str, str]:
-    """Each run's root run id, by walking ``parent_run_id`` (for runs that name no trace)."""
-    parent = {as_text(r.get("id")).lower(): as_text(r.get("parent_run_id")).lower() for r in runs}
-    out: dict[str, str] = {}
-    for run_id in parent:
-        node, seen = run_id, set()
-        while parent.get(node) and parent[node] in parent and node not in seen:
-            seen.add(node)
-            node = parent[node]
-        out[run_id] = min(seen | {node}) if node in seen else node  # a cycle: one trace, refused as such
-    return out
-
-
-def read_runs(path: Path) -> tuple[dict[str, list[Step]], dict[str, str]]:
-    """The runs in the file at ``path`` as classified steps by trace id (and no separate goals). A run repeated
-    (listed and also nested in its parent's ``child_runs``) is read once. Raises TraceError."""
+def read_runs(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
+    """The runs in the file at ``path`` as classified steps by trace id (nothing recorded apart from them). A run
+    repeated (listed and also nested in its parent's ``child_runs``) is read once. Raises TraceError."""
     runs: list[dict[str, Any]] = []
     labels: list[str] = []
     seen: set[str] = set()
@@ -109,7 +96,8 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], dict[str, str]]:
             labels.append(f"{where}run {as_text(run.get('id'))[:40] or len(runs) - 1}")
     if not runs:
         raise TraceError("no run in this file")
-    roots = _roots(runs)
+    roots = root_ids({as_text(r.get("id")).strip().lower(): as_text(r.get("parent_run_id")).strip().lower()
+                      for r in runs})
     spans = [_span(run, label, roots) for run, label in zip(runs, labels, strict=True)]
     agents = _agent_runs(runs, spans)
     steps: dict[str, list[Step]] = {}
@@ -117,7 +105,7 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], dict[str, str]]:
     for run, span in sorted(zip(runs, spans, strict=True), key=lambda rs: rs[1].start_ns):  # the first agent first
         step = classify_run(run, span, span.span_id in agents, seen_inputs)
         steps.setdefault(span.trace_id, []).append(step)
-    return steps, {}
+    return steps, Recorded()
 
 
 def _agent_runs(runs: list[dict[str, Any]], spans: list[Span]) -> set[str]:

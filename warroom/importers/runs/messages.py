@@ -149,6 +149,7 @@ def generation_info(value: Any, key: str) -> Any:
                 continue
             msg = g.get("message")
             body = msg.get("kwargs", msg) if isinstance(msg, dict) else {}
+            body = body if isinstance(body, dict) else {}
             for holder in (g.get("generation_info"), g, body.get("response_metadata"), body.get("usage_metadata"),
                            body):
                 if isinstance(holder, dict) and holder.get(key) is not None:
