@@ -91,9 +91,9 @@ def _unreadable_folders(paths: tuple[Path, ...]) -> list[OSError]:
 
 
 def _add_trace_importers() -> None:
-    from warroom.cli.import_traces import chat, langsmith, openinference, otel
+    from warroom.cli.import_traces import chat, langfuse, langsmith, openinference, otel
 
-    for command in (chat, otel, openinference, langsmith):
+    for command in (chat, otel, openinference, langsmith, langfuse):
         import_group.add_command(command)
 
 

@@ -106,3 +106,14 @@ def root_ids(parent: dict[str, str]) -> dict[str, str]:
             node = parent[node]
         out[record] = min(seen | {node}) if node in seen else node
     return out
+
+
+def looks_like(doc: Any) -> str:
+    """``; it looks like ...`` naming the export ``doc`` is when another importer reads it (or none does), else
+    empty (:func:`warroom.importers.unsupported.unsupported_format`)."""
+    from warroom.importers.unsupported import unsupported_format
+
+    known = unsupported_format(doc)
+    if known is None and isinstance(doc, dict) and "resourceSpans" in doc:
+        known = "OTLP/JSON traces: `warroom import otel` or `warroom import openinference` reads them"
+    return f"; it looks like {known}" if known else ""

@@ -19,7 +19,7 @@ from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import AGENT, OTHER, Step, as_text
 from warroom.importers.reading import json_kind
 from warroom.importers.runs import Recorded, convert_runs_file, import_runs
-from warroom.importers.runs.common import read_values, root_ids, time_ns
+from warroom.importers.runs.common import looks_like, read_values, root_ids, time_ns
 from warroom.importers.runs.lfvalues import field, model_step, prices, tool_step, user_text
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
@@ -56,7 +56,8 @@ def _observations(value: Any, where: str, recorded: Recorded) -> list[tuple[dict
                 recorded.goals.setdefault(trace_id, goal)
             for j, obs in enumerate(item["observations"]):
                 if isinstance(obs, str):
-                    raise TraceError(f"{label}: the trace {_OBSERVATIONS_BY_ID}")
+                    who = f"{where}item {i}, a trace," if isinstance(value, list) else f"{where}the trace"
+                    raise TraceError(f"{who} {_OBSERVATIONS_BY_ID}")
                 if not isinstance(obs, dict) or not _is_observation(obs):
                     raise TraceError(f"not a Langfuse export: {label}.observations[{j}] is not an observation "
                                      "(an object with `type` and `startTime`)")
@@ -66,7 +67,8 @@ def _observations(value: Any, where: str, recorded: Recorded) -> list[tuple[dict
         else:
             kind = "an object that is neither a trace with `observations` nor an observation (`type`, `startTime`)" \
                 if isinstance(item, dict) else f"a JSON {json_kind(item)}"
-            raise TraceError(f"not a Langfuse export: {label} is {kind}")
+            hint = looks_like(value)
+            raise TraceError(f"not a Langfuse export: {label} is {kind}" + ("" if "Langfuse" in hint else hint))
     return out
 
 

@@ -19,7 +19,7 @@ from warroom.importers.otlp.steps import OTHER, Step, as_text
 from warroom.importers.reading import json_kind
 from warroom.importers.runs import Recorded, convert_runs_file, import_runs
 from warroom.importers.runs import messages as msgs
-from warroom.importers.runs.common import error_text, read_values, root_ids, time_ns
+from warroom.importers.runs.common import error_text, looks_like, read_values, root_ids, time_ns
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
 from warroom.importers.who_and_when.files import ImportReport, Progress
@@ -52,7 +52,8 @@ def _flatten(value: Any, where: str) -> list[dict[str, Any]]:
         run, label, parent = stack.pop()
         if not isinstance(run, dict) or "run_type" not in run:
             kind = "an object without `run_type`" if isinstance(run, dict) else f"a JSON {json_kind(run)}"
-            raise TraceError(f"not LangSmith runs: {label} is {kind}")
+            hint = looks_like(value)
+            raise TraceError(f"not LangSmith runs: {label} is {kind}" + ("" if "LangSmith" in hint else hint))
         if not isinstance(run["run_type"], str):
             raise TraceError(f"{label}.run_type is a JSON {json_kind(run['run_type'])}, not text")
         run = {**run, "run_type": run["run_type"].strip().lower()}
