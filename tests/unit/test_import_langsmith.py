@@ -119,6 +119,25 @@ def test_the_parent_comes_from_dotted_order_and_a_repeated_run_is_read_once(tmp_
     assert data["trace"] == expected["trace"]
 
 
+def test_tool_runs_of_a_separate_tools_node_belong_to_the_agent_that_asked(tmp_path: Path) -> None:
+    # LangGraph's prebuilt ToolNode runs the calls in a `tools` node beside the agent's node, not under it
+    runs = json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8"))
+    [(expected, _)] = convert_file(PLANNER_EXECUTOR)
+    root = runs[0]["id"]
+    runs.append({"id": "9e1d0c2b-0000-4000-8000-000000000001", "name": "tools", "run_type": "chain",
+                 "start_time": "2026-03-20T09:46:44.440000", "end_time": "2026-03-20T09:46:45.480000",
+                 "parent_run_id": root, "trace_id": root, "inputs": {}, "outputs": {},
+                 "extra": {"metadata": {"langgraph_node": "tools"}}})
+    for run in runs:
+        if run["run_type"] == "tool" and run["name"] != "erp_close_month":
+            run["parent_run_id"] = runs[-1]["id"]
+            del run["dotted_order"]
+    [(data, _)] = convert_file(_write(tmp_path, "tools-node.json", json.dumps(runs)))
+    assert data["trace"] == expected["trace"]
+    assert {e["agent"] for e in data["trace"] if e["kind"] == "tool_call"} == {"executor"}
+    assert "spans that are not agent, model or tool spans (3)" in data["source"]  # the tools node too
+
+
 def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> None:
     one = json.loads(CHILD_RUNS.read_text(encoding="utf-8"))
     path = _write(tmp_path, "two.json", json.dumps([*json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8")), one]))

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.otlp.steps import as_arguments
+from warroom.importers.otlp.steps import AGENT, MODEL, TOOL, Step, as_arguments
 from warroom.importers.reading import parse_json, read_text
 from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
@@ -117,3 +117,33 @@ def looks_like(doc: Any) -> str:
     if known is None and isinstance(doc, dict) and "resourceSpans" in doc:
         known = "OTLP/JSON traces: `warroom import otel` or `warroom import openinference` reads them"
     return f"; it looks like {known}" if known else ""
+
+
+def _nearest_agent(step: Step, by_id: dict[str, Step]) -> Step | None:
+    node: Step | None = step
+    seen: set[str] = set()
+    while node is not None and node.span.span_id not in seen:
+        if node.kind == AGENT:
+            return node
+        seen.add(node.span.span_id)
+        node = by_id.get(node.span.parent_id)
+    return None
+
+
+def attach_tools(steps: list[Step]) -> int:
+    """Give each tool call of one trace that no agent holds (LangGraph's ``tools`` node runs the calls apart from
+    the agent that asked for them) the agent of the model call that asked for it: the latest one ending before
+    it starts that asked for its call id (or, without one, its tool), made its parent. Returns how many moved."""
+    by_id = {s.span.span_id: s for s in steps}
+    moved = 0
+    for tool in steps:
+        if tool.kind != TOOL or _nearest_agent(tool, by_id) is not None:
+            continue
+        asked = [m for m in steps if m.kind == MODEL and m.span.end_ns <= tool.span.start_ns
+                 and any((tool.call_id and i == tool.call_id) or (not tool.call_id and name == tool.tool)
+                         for i, name in m.tool_calls_asked)]
+        agent = _nearest_agent(max(asked, key=lambda m: m.span.end_ns), by_id) if asked else None
+        if agent is not None:
+            tool.span.parent_id = agent.span.span_id
+            moved += 1
+    return moved

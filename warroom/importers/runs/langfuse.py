@@ -19,7 +19,7 @@ from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import AGENT, OTHER, Step, as_text
 from warroom.importers.reading import json_kind
 from warroom.importers.runs import Recorded, convert_runs_file, import_runs
-from warroom.importers.runs.common import looks_like, read_values, root_ids, time_ns
+from warroom.importers.runs.common import attach_tools, looks_like, read_values, root_ids, time_ns
 from warroom.importers.runs.lfvalues import field, model_step, prices, tool_step, user_text
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
@@ -120,6 +120,8 @@ def read_observations(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
         if step.kind == AGENT and not step.inputs and _agent_above(span, by_id, agents):  # a handoff's content
             step.inputs = as_text(field(obs, "input"))
         steps.setdefault(span.trace_id, []).append(step)
+    for group in steps.values():
+        attach_tools(group)
     recorded.prices.update(prices(o for o, _, _ in found))
     return steps, recorded
 

@@ -19,7 +19,7 @@ from warroom.importers.otlp.steps import OTHER, Step, as_text
 from warroom.importers.reading import json_kind
 from warroom.importers.runs import Recorded, convert_runs_file, import_runs
 from warroom.importers.runs import messages as msgs
-from warroom.importers.runs.common import error_text, looks_like, read_values, root_ids, time_ns
+from warroom.importers.runs.common import attach_tools, error_text, looks_like, read_values, root_ids, time_ns
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
 from warroom.importers.who_and_when.files import ImportReport, Progress
@@ -106,6 +106,8 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     for run, span in sorted(zip(runs, spans, strict=True), key=lambda rs: rs[1].start_ns):  # the first agent first
         step = classify_run(run, span, span.span_id in agents, seen_inputs)
         steps.setdefault(span.trace_id, []).append(step)
+    for group in steps.values():
+        attach_tools(group)
     return steps, Recorded()
 
 
