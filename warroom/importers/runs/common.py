@@ -135,13 +135,17 @@ def attach_tools(steps: list[Step]) -> int:
     the agent that asked for them) the agent of the model call that asked for it: the latest one ending before
     it starts that asked for its call id (or, without one, its tool), made its parent. Returns how many moved."""
     by_id = {s.span.span_id: s for s in steps}
+    by_call: dict[str, list[Step]] = {}  # a call id, or a tool name, to the model calls that asked for it
+    for m in steps:
+        if m.kind == MODEL:
+            for key in {k for pair in m.tool_calls_asked for k in (f"id:{pair[0]}", f"tool:{pair[1]}")}:
+                by_call.setdefault(key, []).append(m)
     moved = 0
     for tool in steps:
         if tool.kind != TOOL or _nearest_agent(tool, by_id) is not None:
             continue
-        asked = [m for m in steps if m.kind == MODEL and m.span.end_ns <= tool.span.start_ns
-                 and any((tool.call_id and i == tool.call_id) or (not tool.call_id and name == tool.tool)
-                         for i, name in m.tool_calls_asked)]
+        key = f"id:{tool.call_id}" if tool.call_id else f"tool:{tool.tool}"
+        asked = [m for m in by_call.get(key, []) if m.span.end_ns <= tool.span.start_ns]
         agent = _nearest_agent(max(asked, key=lambda m: m.span.end_ns), by_id) if asked else None
         if agent is not None:
             tool.span.parent_id = agent.span.span_id
