@@ -3,8 +3,8 @@
 Shapes read: LangChain's serialised messages (``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
 "kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``), role/content dicts
 (OpenAI, Anthropic), LangChain's ``generations`` (``[[{"text", "message"}]]``), OpenAI's ``choices``, and
-wrappers holding a list of messages (``{"messages": [...]}``; LangSmith nests a chat model's input one list deeper:
-``{"messages": [[...]]}``). Tool calls come from ``tool_calls`` (LangChain's ``{"name", "args", "id"}`` and
+wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"output": ...}``; LangSmith nests a
+chat model's input one list deeper: ``{"messages": [[...]]}``). Tool calls come from ``tool_calls`` (LangChain's ``{"name", "args", "id"}`` and
 OpenAI's ``{"id", "function": {"name", "arguments"}}``), ``additional_kwargs.tool_calls``, Anthropic's
 ``tool_use`` parts, and the legacy ``function_call``.
 """
@@ -116,7 +116,7 @@ def messages(value: Any) -> list[Message] | None:
     if isinstance(value.get("choices"), list):
         chosen = [message(c.get("message")) for c in value["choices"] if isinstance(c, dict)]
         return [m for m in chosen if m is not None] or None
-    for key in ("messages", "output", "outputs", "input"):
+    for key in ("messages", "message", "output", "outputs", "input"):
         if isinstance(value.get(key), (list, dict)) and (held := messages(value[key])):
             return held
     one = message(value)
