@@ -4,9 +4,9 @@ Shapes read: LangChain's serialised messages (``{"lc": 1, "type": "constructor",
 "kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``), role/content dicts
 (OpenAI, Anthropic), LangChain's ``generations`` (``[[{"text", "message"}]]``), OpenAI's ``choices``, and
 wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"output": ...}``; LangSmith nests a
-chat model's input one list deeper: ``{"messages": [[...]]}``). Tool calls come from ``tool_calls`` (LangChain's ``{"name", "args", "id"}`` and
-OpenAI's ``{"id", "function": {"name", "arguments"}}``), ``additional_kwargs.tool_calls``, Anthropic's
-``tool_use`` parts, and the legacy ``function_call``.
+chat model's input one list deeper: ``{"messages": [[...]]}``). Tool calls come from ``tool_calls`` (LangChain's
+``{"name", "args", "id"}`` and OpenAI's ``{"id", "function": {"name", "arguments"}}``),
+``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, and the legacy ``function_call``.
 """
 
 from __future__ import annotations
