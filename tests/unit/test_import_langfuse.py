@@ -121,6 +121,18 @@ def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> No
     assert picked["id"] == "langfuse-two" and len(picked["trace"]) == 3
 
 
+def test_each_trace_of_a_file_has_its_own_user_message_and_prices(tmp_path: Path) -> None:
+    # the same request run twice: the second trace still opens with it; only the first recorded costs
+    first = json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8"))
+    second = json.loads(PLANNER_EXECUTOR.read_text(encoding="utf-8").replace("4c1f9e2a", "5d2a0f3b")
+                        .replace('"a1000000000000', '"b2000000000000'))
+    for o in second["observations"]:
+        o.pop("costDetails", None)
+    drills = convert_file(_write(tmp_path, "twice.json", json.dumps([first, second])))
+    assert [d["trace"][0]["kind"] for d, _ in drills] == ["human_message", "human_message"]
+    assert [d["models"]["executor"]["input_usd_per_mtok"] for d, _ in drills] == [0.15, 2.5]
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ('{"observations": [', "not JSON: Expecting value at line 1 column 19"),
     ('{"resourceSpans": []}', "not a Langfuse export: the document is an object that is neither a trace with "

@@ -26,12 +26,12 @@ SUFFIXES = (".json", ".jsonl")
 
 @dataclass
 class Recorded:
-    """What an export records apart from its steps: each trace's goal by trace id (a Langfuse trace's ``input``),
-    and the prices of models whose calls recorded their cost, by model name: ``(input, output)`` USD per million
-    tokens (the recorded costs over the recorded tokens)."""
+    """What an export records apart from its steps, by trace id: each trace's goal (a Langfuse trace's ``input``),
+    and the prices of its models whose calls recorded their cost, by model name: ``(input, output)`` USD per
+    million tokens (the recorded costs over the recorded tokens)."""
 
     goals: dict[str, str] = field(default_factory=dict)
-    prices: dict[str, tuple[float, float]] = field(default_factory=dict)
+    prices: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
 
 
 #: A reader: a file to its traces, each as its steps by trace id, and what it records apart from them. Raises
@@ -68,7 +68,7 @@ def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, op
         if not parts["goal"] and recorded.goals.get(trace_id):
             parts["goal"] = recorded.goals[trace_id]
         data, header = _drill(parts, path, trace_id, i if several else None, prefix, convention, options)
-        out.append(_priced(data, header, recorded.prices, convention))
+        out.append(_priced(data, header, recorded.prices.get(trace_id, {}), convention))
     return out
 
 

@@ -89,7 +89,7 @@ def _span(obs: dict[str, Any], label: str, trace_id: str) -> Span:
 
 def read_observations(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     """The observations in the file at ``path`` as classified steps by trace id, with the traces' goals and the
-    models' recorded prices. An observation listed twice is read once. Raises TraceError."""
+    prices their generations' costs come to. An observation listed twice is read once. Raises TraceError."""
     recorded = Recorded()
     found: list[tuple[dict[str, Any], str, str]] = []
     seen: set[str] = set()
@@ -114,15 +114,17 @@ def read_observations(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
               if as_text(field(o, "type")).upper() == "AGENT"}
     by_id = {s.span_id: s for s in spans}
     steps: dict[str, list[Step]] = {}
-    seen_inputs: set[str] = set()
+    seen_inputs: dict[str, set[str]] = {}  # by trace
     for (obs, _, _), span in sorted(zip(found, spans, strict=True), key=lambda os: os[1].start_ns):
-        step = classify(obs, span, span.span_id in parents, seen_inputs)
+        step = classify(obs, span, span.span_id in parents, seen_inputs.setdefault(span.trace_id, set()))
         if step.kind == AGENT and not step.inputs and _agent_above(span, by_id, agents):  # a handoff's content
             step.inputs = as_text(field(obs, "input"))
         steps.setdefault(span.trace_id, []).append(step)
     for group in steps.values():
         attach_tools(group)
-    recorded.prices.update(prices(o for o, _, _ in found))
+    for trace_id in steps:
+        recorded.prices[trace_id] = prices(o for (o, _, _), s in zip(found, spans, strict=True)
+                                           if s.trace_id == trace_id)
     return steps, recorded
 
 

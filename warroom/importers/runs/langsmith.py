@@ -102,9 +102,9 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     spans = [_span(run, label, roots) for run, label in zip(runs, labels, strict=True)]
     agents = _agent_runs(runs, spans)
     steps: dict[str, list[Step]] = {}
-    seen_inputs: set[str] = set()
+    seen_inputs: dict[str, set[str]] = {}  # by trace
     for run, span in sorted(zip(runs, spans, strict=True), key=lambda rs: rs[1].start_ns):  # the first agent first
-        step = classify_run(run, span, span.span_id in agents, seen_inputs)
+        step = classify_run(run, span, span.span_id in agents, seen_inputs.setdefault(span.trace_id, set()))
         steps.setdefault(span.trace_id, []).append(step)
     for group in steps.values():
         attach_tools(group)
