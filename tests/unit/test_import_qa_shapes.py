@@ -91,15 +91,14 @@ def test_a_compressed_trace_is_named_with_how_to_decompress_it(tmp_path: Path, p
 
 
 @pytest.mark.parametrize(("name", "named", "instead"), [
-    ("langsmith-runs.json", "LangSmith runs (`run_type`, `inputs`, `outputs`), which no importer reads",
-     "`warroom import openinference`"),
-    ("langfuse-trace.json", "a Langfuse export (`observations` of type GENERATION, SPAN, EVENT), which no importer "
-     "reads", "`warroom import otel`"),
+    ("langsmith-runs.json", "LangSmith runs (`run_type`, `inputs`, `outputs`)", "`warroom import langsmith` reads"),
+    ("langfuse-trace.json", "a Langfuse export (`observations` of type GENERATION, SPAN, EVENT)",
+     "`warroom import langfuse` reads it"),
     ("openai-agents-trace.json", "OpenAI Agents SDK traces (`span_data`), which no importer reads",
      "openinference-instrumentation-openai-agents"),
 ])
-def test_exports_no_importer_reads_are_named_with_what_to_do_instead(tmp_path: Path, name: str, named: str,
-                                                                    instead: str) -> None:
+def test_other_exports_are_named_with_their_importer_or_what_to_do_instead(tmp_path: Path, name: str, named: str,
+                                                                          instead: str) -> None:
     # were `an object without `messages` (or `traj`) is not a conversation` / `an object without `resourceSpans``
     path = FIXTURES / "thirdparty" / name
     for importer, refusal in ((otel.import_otel, "not OTLP/JSON traces: "),

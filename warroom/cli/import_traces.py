@@ -1,4 +1,4 @@
-"""``warroom import chat|otel|openinference``: real traces in, unmarked drills out (see docs/importing.md).
+"""``warroom import chat|otel|openinference|langsmith|langfuse``: real traces in, unmarked drills out.
 
 The importers are imported inside the command bodies so ``warroom --help`` stays fast.
 """
@@ -155,3 +155,48 @@ def openinference(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_n
     options = _options(price, redact, redact_names, trace_id)
     _run(lambda progress: import_openinference(paths, out_dir, options, force=force, progress=progress), paths,
          SUFFIXES, verbose, options)
+
+
+@click.command("langsmith")
+@_trace_options
+@_trace_id_option
+def langsmith(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Path | None, price: Price | None,
+              trace_id: str | None, force: bool, verbose: bool) -> None:
+    """Convert LangSmith runs (a JSON list, {"runs": [...]}, nested child_runs, or JSON Lines *.jsonl) into drills.
+
+    One drill per trace: run times are the drill clock, llm runs model calls, tool and retriever runs tool calls
+    and results (an error a failed result), LangGraph nodes and AgentExecutor chains that call a model agents.
+    --trace-id takes a run's trace_id (a UUID). No answer key is written. Exit status: 0 when every file
+    imported, 1 when any failed, 2 on usage errors.
+
+    Example: warroom import langsmith runs.json --out drills/imported
+    """
+    from warroom.importers.runs import SUFFIXES
+    from warroom.importers.runs.langsmith import import_langsmith
+
+    options = _options(price, redact, redact_names, trace_id)
+    _run(lambda progress: import_langsmith(paths, out_dir, options, force=force, progress=progress), paths, SUFFIXES,
+         verbose, options)
+
+
+@click.command("langfuse")
+@_trace_options
+@_trace_id_option
+def langfuse(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Path | None, price: Price | None,
+             trace_id: str | None, force: bool, verbose: bool) -> None:
+    """Convert Langfuse exports (a trace with its observations, a list of observations or traces, {"data": [...]},
+    or JSON Lines *.jsonl) into drills.
+
+    One drill per trace: observation times are the drill clock, AGENT observations agents, GENERATION ones model
+    calls (their recorded costs set the models' prices), TOOL and RETRIEVER ones (and a SPAN without children that
+    has an input or output) tool calls and results, level ERROR a failed result. No answer key is written. Exit
+    status: 0 when every file imported, 1 when any failed, 2 on usage errors.
+
+    Example: warroom import langfuse trace.json --out drills/imported
+    """
+    from warroom.importers.runs import SUFFIXES
+    from warroom.importers.runs.langfuse import import_langfuse
+
+    options = _options(price, redact, redact_names, trace_id)
+    _run(lambda progress: import_langfuse(paths, out_dir, options, force=force, progress=progress), paths, SUFFIXES,
+         verbose, options)

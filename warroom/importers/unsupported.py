@@ -1,19 +1,21 @@
-"""Trace exports no importer reads, recognised by shape so that the refusal names them and says what to do instead
-(LangSmith runs, Langfuse traces and observations, OpenAI Agents SDK traces)."""
+"""Trace exports recognised by shape when they are given to an importer that does not read them, so that the
+refusal names them and says which importer does (LangSmith runs, Langfuse traces and observations) or what to do
+instead (OpenAI Agents SDK traces, which no importer reads)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-_LANGSMITH = ("LangSmith runs (`run_type`, `inputs`, `outputs`), which no importer reads: record the agent with "
-              "OpenTelemetry instead (for LangChain and LangGraph, openinference-instrumentation-langchain) and use "
-              "`warroom import openinference`")
-_LANGFUSE = ("a Langfuse export (`observations` of type GENERATION, SPAN, EVENT), which no importer reads: record the "
-             "agent with OpenTelemetry instead (Langfuse's SDK v3 is built on it; add an OTLP exporter) and use "
-             "`warroom import otel`")
+_LANGSMITH = "LangSmith runs (`run_type`, `inputs`, `outputs`): `warroom import langsmith` reads them"
+_LANGFUSE = "a Langfuse export (`observations` of type GENERATION, SPAN, EVENT): `warroom import langfuse` reads it"
 _AGENTS_SDK = ("OpenAI Agents SDK traces (`span_data`), which no importer reads: record the run with "
                "openinference-instrumentation-openai-agents and use `warroom import openinference`, or import the "
                "run's `result.to_input_list()` with `warroom import chat`")
+
+
+#: Langfuse's observation types (the first three, and those of its SDKs' newer observation types).
+_LANGFUSE_TYPES = ("GENERATION", "SPAN", "EVENT", "AGENT", "TOOL", "CHAIN", "RETRIEVER", "EMBEDDING", "EVALUATOR",
+                   "GUARDRAIL")
 
 
 def _first(doc: Any) -> Any:
@@ -27,8 +29,8 @@ def _first(doc: Any) -> Any:
 
 
 def unsupported_format(doc: Any) -> str | None:
-    """What known export that no importer reads ``doc`` (parsed JSON) is, with what to do instead; None when it
-    is none of them."""
+    """What known export ``doc`` (parsed JSON) is, with the importer that reads it or what to do instead; None when
+    it is none of them."""
     item = _first(doc)
     if not isinstance(item, dict):
         return None
@@ -39,6 +41,6 @@ def unsupported_format(doc: Any) -> str | None:
     observations = item.get("observations")
     if (isinstance(observations, list) and observations and isinstance(observations[0], dict)
             and "type" in observations[0]) or (
-            item.get("type") in ("GENERATION", "SPAN", "EVENT") and "startTime" in item):
+            item.get("type") in _LANGFUSE_TYPES and "startTime" in item):
         return _LANGFUSE
     return None

@@ -32,8 +32,8 @@ class TraceError(WarroomError, ValueError):
 @dataclass(frozen=True)
 class TraceOptions:
     """What the importer fills in that a trace does not say: the prices of every model (``--price IN/OUT``); and
-    what it is asked to do: the one trace to import from a file of several (``--trace-id``, OTLP/JSON only; None:
-    every trace), the redaction of every drill text (``--redact``; None: none)."""
+    what it is asked to do: the one trace to import from a file of several (``--trace-id``: OTLP/JSON, LangSmith,
+    Langfuse; None: every trace), the redaction of every drill text (``--redact``; None: none)."""
 
     price: Price = DEFAULT_PRICE
     trace_id: str | None = None

@@ -1,0 +1,54 @@
+"""Fuzzing the LangSmith and Langfuse importers with mutated copies of their fixtures (as
+test_trace_importer_fuzz.py does the OTLP and chat importers): one value anywhere replaced by arbitrary JSON, or
+the file cut short, gives drills that miss only their answer key or a one-line TraceError, never anything else."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+from locations import TESTS
+
+from warroom.importers.runs import langfuse, langsmith
+from warroom.importers.tracekit import TraceError, check_unmarked
+
+from .budget import budget
+from .test_trace_importer_fuzz import JSON, _paths, _replace
+
+THIRD = TESTS / "fixtures" / "thirdparty"
+CASES = [
+    (langsmith.convert_file, THIRD / "langsmith-planner-executor.json"),
+    (langsmith.convert_file, THIRD / "langsmith-child-runs.json"),
+    (langfuse.convert_file, THIRD / "langfuse-planner-executor.json"),
+    (langfuse.convert_file, THIRD / "langfuse-trace.json"),
+]
+
+
+def check(case: int, pick: int, new: Any, cut: bool) -> None:
+    convert, fixture = CASES[case]
+    value = json.loads(fixture.read_text(encoding="utf-8"))
+    paths = _paths(value)
+    text = json.dumps(_replace(value, paths[pick % len(paths)], new))
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / fixture.name
+        p.write_text(text[: len(text) // 2] if cut else text, encoding="utf-8")
+        try:
+            drills = convert(p)
+        except TraceError as e:
+            assert str(e).strip() and "\n" not in str(e), e
+            return
+        for data, _ in drills:
+            try:
+                check_unmarked(data)
+            except TraceError as e:
+                assert "\n" not in str(e), e
+
+
+@budget(60)
+@given(st.integers(0, len(CASES) - 1), st.integers(0, 10_000), JSON, st.booleans())
+def test_mutated_exports_give_drills_or_one_line_problems(case: int, pick: int, new: Any, cut: bool) -> None:
+    check(case, pick, new, cut)

@@ -1,0 +1,103 @@
+"""LangSmith runs and Langfuse observations to drills (``warroom import langsmith``, ``warroom import langfuse``).
+
+Each importer reads its export (:mod:`.langsmith`, :mod:`.langfuse`) into the spans and classified steps the OTLP
+importers make (:class:`~warroom.importers.otlp.spans.Span`, :class:`~warroom.importers.otlp.steps.Step`), and the
+drill is built by the same code as theirs (:func:`warroom.importers.otlp.build.trace_to_drill`): one drill per
+trace, on the records' own clock, with no answer key. docs/importing.md has the mapping field by field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from warroom.importers.otlp import _drill, pick_trace
+from warroom.importers.otlp.build import trace_to_drill
+from warroom.importers.otlp.spans import Span, group_traces
+from warroom.importers.otlp.steps import Step
+from warroom.importers.tracekit import TraceError, TraceOptions, import_files
+from warroom.importers.who_and_when.files import ImportReport, Progress
+
+SUFFIXES = (".json", ".jsonl")
+
+
+
+@dataclass
+class Recorded:
+    """What an export records apart from its steps, by trace id: each trace's goal (a Langfuse trace's ``input``),
+    and the prices of its models whose calls recorded their cost, by model name: ``(input, output)`` USD per
+    million tokens (the recorded costs over the recorded tokens)."""
+
+    goals: dict[str, str] = field(default_factory=dict)
+    prices: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+
+
+#: A reader: a file to its traces, each as its steps by trace id, and what it records apart from them. Raises
+#: TraceError.
+Reader = Callable[[Path], tuple[dict[str, list[Step]], Recorded]]
+
+
+def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, options: TraceOptions | None = None,
+                      *, unit: str = "span") -> list[tuple[dict[str, Any], str]]:
+    """Every trace in the file at ``path`` as ``(drill data, header)``: ``read`` makes its steps, ``prefix``
+    starts the drill ids, ``convention`` names the export in the text, ``unit`` its records (``run``); only the
+    trace ``options.trace_id`` when given. Raises TraceError (one line)."""
+    options = options or TraceOptions()
+    path = Path(path)
+    steps, recorded = read(path)
+    if not steps:
+        raise TraceError("no trace in this file")
+    traces = pick_trace({tid: [s.span for s in group] for tid, group in steps.items()}, options.trace_id)
+    several = len(traces) > 1
+    out = []
+    for i, (trace_id, spans) in enumerate(traces.items()):
+        by_id = {s.span.span_id: s for s in steps[trace_id]}
+
+        def classify(span: Span, by_id: dict[str, Step] = by_id) -> Step:
+            return by_id[span.span_id]
+
+        ordered = group_traces(spans)[trace_id]  # sorted by start; a repeated id or a parent cycle refused
+        try:
+            parts = trace_to_drill(ordered, classify, options=options)
+        except TraceError as e:
+            if str(e).startswith("no span of this trace"):  # its advice names the OTLP importers
+                raise TraceError(f"no {unit} of this trace is an agent, model call or tool call") from None
+            raise
+        if not parts["goal"] and recorded.goals.get(trace_id):
+            parts["goal"] = recorded.goals[trace_id]
+        data, header = _drill(parts, path, trace_id, i if several else None, prefix, convention, options)
+        out.append(_priced(data, header, recorded.prices.get(trace_id, {}), convention))
+    return out
+
+
+def _priced(data: dict[str, Any], header: str, prices: dict[str, tuple[float, float]], convention: str
+            ) -> tuple[dict[str, Any], str]:
+    """The drill with the prices of its models that ``prices`` names (USD per million input/output tokens), its
+    ``source`` and ``header`` saying which prices are recorded rather than assumed."""
+    models = data["models"]
+    named = []
+    for entry in [models["planner"], models["executor"], *models.get("others", [])]:
+        if entry["name"] in prices:
+            entry["input_usd_per_mtok"], entry["output_usd_per_mtok"] = prices[entry["name"]]
+            named.append(entry["name"])
+    if named:
+        note = (f"prices of {', '.join(named)} from the costs {convention} recorded; estimated: prices of any other "
+                "model (")
+        data["source"] = data["source"].replace("estimated: prices (", note, 1)
+        header = header.replace("estimated: prices (", note, 1)
+    return data, header
+
+
+def import_runs(paths: Iterable[Path], out_dir: Path, read: Reader, prefix: str, convention: str,
+                options: TraceOptions | None = None, *, unit: str = "span", force: bool = False,
+                progress: Progress | None = None) -> ImportReport:
+    """Convert every export file (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``;
+    ``progress`` is told after each file."""
+    return import_files(paths, out_dir, lambda p: convert_runs_file(p, read, prefix, convention, options, unit=unit),
+                        suffixes=SUFFIXES, force=force, redactor=options.redactor if options else None,
+                        progress=progress)
+
+
+__all__ = ["SUFFIXES", "Reader", "Recorded", "convert_runs_file", "import_runs"]

@@ -1,0 +1,153 @@
+"""What the LangSmith and Langfuse importers share: their files read as JSON values, times as nanoseconds, and
+one trace's records (runs, observations) turned into the :class:`~warroom.importers.otlp.spans.Span` and
+:class:`~warroom.importers.otlp.steps.Step` objects that :func:`warroom.importers.otlp.build.trace_to_drill` makes
+a drill of (the same drill builder as ``otel`` and ``openinference``)."""
+
+from __future__ import annotations
+
+import ast
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from warroom.importers.otlp.steps import AGENT, MODEL, TOOL, Step, as_arguments
+from warroom.importers.reading import parse_json, read_text
+from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
+
+#: Epoch numbers above this are nanoseconds or microseconds, not milliseconds (year 5138 in milliseconds).
+_MAX_MS = 10**14
+
+
+def read_values(path: Path, what: str) -> list[tuple[str, Any]]:
+    """The JSON values of the file at ``path``: one document, or JSON Lines (blank lines skipped), each as
+    ``(where, value)`` (``where`` is ``""`` or ``"line N: "``). ``what`` names the format in messages. Raises
+    TraceError (one line) within the importers' file limits."""
+    text = read_text(path, MAX_TRACE_BYTES, TraceError)
+    try:
+        return [("", parse_json(text, TraceError, what))]
+    except TraceError as error:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+        if len(lines) < 2 or not str(error).startswith("not JSON"):
+            raise
+        whole = error
+    out: list[tuple[str, Any]] = []
+    for n, line in lines:
+        try:
+            out.append((f"line {n}: ", parse_json(line, TraceError, what)))
+        except TraceError as e:
+            if n == lines[0][0]:  # not JSON Lines either: one document over many lines (cut short, say)
+                raise whole from None
+            raise TraceError(f"line {n}: {e}") from None
+    return out
+
+
+def time_ns(value: Any, where: str) -> int:
+    """A record's time as ns since the epoch: ISO 8601 text with or without a zone (none is UTC, as LangSmith
+    writes it), or a number of milliseconds since the epoch (LangSmith's JavaScript SDK). Raises TraceError."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not 0 <= value < _MAX_MS:
+            raise TraceError(f"{where} is not a time: {value!r} (milliseconds since 1970 expected)")
+        return round(value * 1_000_000)
+    if not isinstance(value, str) or not value.strip():
+        raise TraceError(f"{where} is missing (an ISO 8601 time expected)")
+    try:
+        moment = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise TraceError(f"{where} is not an ISO 8601 time: {value[:40]!r}") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
+    ns = (delta.days * 86_400 + delta.seconds) * 10**9 + delta.microseconds * 1000
+    if ns < 0:
+        raise TraceError(f"{where} is before 1970: {value[:40]!r}")
+    return ns
+
+
+def tool_arguments(value: Any) -> dict[str, Any]:
+    """A tool's input as arguments: a mapping as is; text holding a JSON object, or a Python dict as LangChain
+    writes a tool's input (``str(dict)``: ``{'month': '2026-03'}``), parsed; other text as ``{"input": text}``;
+    nothing as ``{}``."""
+    if isinstance(value, str) and value.strip().startswith("{"):
+        parsed = as_arguments(value)
+        if "arguments" in parsed and len(parsed) == 1 and parsed["arguments"] == value and len(value) < 100_000:
+            try:
+                literal = ast.literal_eval(value.strip())
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                literal = None
+            if isinstance(literal, dict) and all(isinstance(k, str) for k in literal):
+                return json.loads(json.dumps(literal, default=str))
+            return {"input": value}
+        return parsed
+    if isinstance(value, dict):
+        return value
+    return {} if value is None or value == "" else {"input": value}
+
+
+def error_text(value: Any) -> str:
+    """A recorded error as one short text: its first line (LangSmith stores the exception's repr followed by the
+    traceback); empty when there is none."""
+    if value is None or value == "":
+        return ""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return first[:500] or "error (no message)"
+
+
+def root_ids(parent: dict[str, str]) -> dict[str, str]:
+    """Each record's root record id, by walking ``parent`` (record id to its parent's id, empty for none) up to a
+    record without a parent in it; the records of a parent cycle share one root (the cycle is then refused as
+    such by :func:`~warroom.importers.otlp.spans.group_traces`)."""
+    out: dict[str, str] = {}
+    for record in parent:
+        node, seen = record, set()
+        while parent.get(node) and parent[node] in parent and node not in seen:
+            seen.add(node)
+            node = parent[node]
+        out[record] = min(seen | {node}) if node in seen else node
+    return out
+
+
+def looks_like(doc: Any) -> str:
+    """``; it looks like ...`` naming the export ``doc`` is when another importer reads it (or none does), else
+    empty (:func:`warroom.importers.unsupported.unsupported_format`)."""
+    from warroom.importers.unsupported import unsupported_format
+
+    known = unsupported_format(doc)
+    if known is None and isinstance(doc, dict) and "resourceSpans" in doc:
+        known = "OTLP/JSON traces: `warroom import otel` or `warroom import openinference` reads them"
+    return f"; it looks like {known}" if known else ""
+
+
+def _nearest_agent(step: Step, by_id: dict[str, Step]) -> Step | None:
+    node: Step | None = step
+    seen: set[str] = set()
+    while node is not None and node.span.span_id not in seen:
+        if node.kind == AGENT:
+            return node
+        seen.add(node.span.span_id)
+        node = by_id.get(node.span.parent_id)
+    return None
+
+
+def attach_tools(steps: list[Step]) -> int:
+    """Give each tool call of one trace that no agent holds (LangGraph's ``tools`` node runs the calls apart from
+    the agent that asked for them) the agent of the model call that asked for it: the latest one ending before
+    it starts that asked for its call id (or, without one, its tool), made its parent. Returns how many moved."""
+    by_id = {s.span.span_id: s for s in steps}
+    by_call: dict[str, list[Step]] = {}  # a call id, or a tool name, to the model calls that asked for it
+    for m in steps:
+        if m.kind == MODEL:
+            for key in {k for pair in m.tool_calls_asked for k in (f"id:{pair[0]}", f"tool:{pair[1]}")}:
+                by_call.setdefault(key, []).append(m)
+    moved = 0
+    for tool in steps:
+        if tool.kind != TOOL or _nearest_agent(tool, by_id) is not None:
+            continue
+        key = f"id:{tool.call_id}" if tool.call_id else f"tool:{tool.tool}"
+        asked = [m for m in by_call.get(key, []) if m.span.end_ns <= tool.span.start_ns]
+        agent = _nearest_agent(max(asked, key=lambda m: m.span.end_ns), by_id) if asked else None
+        if agent is not None:
+            tool.span.parent_id = agent.span.span_id
+            moved += 1
+    return moved

@@ -1,0 +1,157 @@
+"""Chat messages as LangSmith runs and Langfuse observations record them, read as :class:`Message` objects.
+
+Shapes read: LangChain's serialised messages (``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
+"kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``), role/content dicts
+(OpenAI, Anthropic), LangChain's ``generations`` (``[[{"text", "message"}]]``), OpenAI's ``choices``, and
+wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"output": ...}``; LangSmith nests a
+chat model's input one list deeper: ``{"messages": [[...]]}``). Tool calls come from ``tool_calls`` (LangChain's
+``{"name", "args", "id"}`` and OpenAI's ``{"id", "function": {"name", "arguments"}}``),
+``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, and the legacy ``function_call``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+#: LangChain message classes (the last item of a serialised message's ``id``) and ``type`` values, as roles.
+_ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
+          "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
+          "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
+_TEXT_PARTS = frozenset({"text", "output_text", "input_text"})
+
+
+@dataclass
+class Message:
+    """One message: its ``role`` (``user``, ``assistant``, ``system``, ``tool``...), its text, the tool calls it
+    asks for as ``(id, tool name, arguments as text)``, and for a tool message the call it answers and its status."""
+
+    role: str
+    text: str = ""
+    calls: list[tuple[str, str, str]] = field(default_factory=list)
+    call_id: str = ""
+    status: str = ""
+
+    def shown(self) -> str:
+        """The text, then each tool call as ``[tool call NAME ARGS]`` (as the other importers show them)."""
+        shown = [f"[tool call {name} {args}]".replace(" ]", "]") for _, name, args in self.calls]
+        return "\n".join(t for t in [self.text, *shown] if t)
+
+
+def _text(content: Any) -> str:
+    """A message's content as text: text verbatim, the text parts of a list joined by newlines."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p if isinstance(p, str) else p["text"] for p in content
+                         if isinstance(p, str) or (isinstance(p, dict) and p.get("type", "text") in _TEXT_PARTS
+                                                   and isinstance(p.get("text"), str)))
+    return ""
+
+
+def _arguments(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _call(raw: Any) -> tuple[str, str, str] | None:
+    """One tool call, LangChain's, OpenAI's or Anthropic's ``tool_use`` part; None when it is none of them."""
+    if not isinstance(raw, dict):
+        return None
+    fn = raw.get("function")
+    name, args = (fn.get("name"), fn.get("arguments")) if isinstance(fn, dict) else (
+        raw.get("name"), raw.get("args", raw.get("input")))
+    if not isinstance(name, str) or not name:
+        return None
+    call_id = raw.get("id")
+    return (call_id if isinstance(call_id, str) else "", name, _arguments(args))
+
+
+def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
+    listed = body.get("tool_calls")
+    extra = body.get("additional_kwargs")
+    if not listed and isinstance(extra, dict):
+        listed = extra.get("tool_calls")
+    content = body.get("content")
+    raw = list(listed) if isinstance(listed, list) else []
+    if not raw and isinstance(content, list):
+        raw = [p for p in content if isinstance(p, dict) and p.get("type") == "tool_use"]
+    calls = [c for c in map(_call, raw) if c is not None]
+    legacy = body.get("function_call") or (extra.get("function_call") if isinstance(extra, dict) else None)
+    if not calls and isinstance(legacy, dict) and (c := _call({"function": legacy})) is not None:
+        calls.append(c)
+    return calls
+
+
+def message(item: Any) -> Message | None:
+    """One message of any shape the module reads, or None when ``item`` is not a message."""
+    if not isinstance(item, dict):
+        return None
+    body, role = item, item.get("role")
+    ids = item.get("id")
+    if item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(ids, list) and ids:
+        body = item["kwargs"]
+        role = body.get("role") if ids[-1] == "ChatMessage" else _ROLES.get(str(ids[-1]))
+    elif not isinstance(role, str) and isinstance(item.get("type"), str) and "content" in item:
+        role = _ROLES.get(item["type"])
+    if not isinstance(role, str) or not role:
+        return None
+    status, call_id = body.get("status"), body.get("tool_call_id")
+    return Message(role, _text(body.get("content")), _calls(body), call_id if isinstance(call_id, str) else "",
+                   status if isinstance(status, str) else "")
+
+
+def messages(value: Any) -> list[Message] | None:
+    """Every message in ``value`` (see the module's docstring), in order; None when it holds none."""
+    if isinstance(value, list):
+        flat = [x for item in value for x in (item if isinstance(item, list) else [item])]
+        found = [m for m in map(message, flat) if m is not None]
+        return found or None
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("generations"), list):
+        return _generations(value["generations"])
+    if isinstance(value.get("choices"), list):
+        chosen = [message(c.get("message")) for c in value["choices"] if isinstance(c, dict)]
+        return [m for m in chosen if m is not None] or None
+    for key in ("messages", "message", "output", "outputs", "input"):
+        if isinstance(value.get(key), (list, dict)) and (held := messages(value[key])):
+            return held
+    one = message(value)
+    return [one] if one is not None else None
+
+
+def _generations(listed: list[Any]) -> list[Message] | None:
+    """LangChain's ``generations`` (a list per prompt of ``{"text", "message"?}``) as the model's messages."""
+    flat = [g for item in listed for g in (item if isinstance(item, list) else [item]) if isinstance(g, dict)]
+    out = []
+    for g in flat:
+        m = message(g.get("message"))
+        if m is None and isinstance(g.get("text"), str):
+            m = Message("assistant", g["text"])
+        if m is not None:
+            out.append(m)
+    return out or None
+
+
+def generation_info(value: Any, key: str) -> Any:
+    """``key`` of the first generation's ``generation_info``, or of its message's ``response_metadata`` /
+    ``usage_metadata`` (LangChain), or of the first OpenAI choice; None when none records it."""
+    if not isinstance(value, dict):
+        return None
+    for listed in (value.get("generations"), value.get("choices")):
+        flat = [g for item in listed for g in (item if isinstance(item, list) else [item])] \
+            if isinstance(listed, list) else []
+        for g in flat[:1]:
+            if not isinstance(g, dict):
+                continue
+            msg = g.get("message")
+            body = msg.get("kwargs", msg) if isinstance(msg, dict) else {}
+            body = body if isinstance(body, dict) else {}
+            for holder in (g.get("generation_info"), g, body.get("response_metadata"), body.get("usage_metadata"),
+                           body):
+                if isinstance(holder, dict) and holder.get(key) is not None:
+                    return holder[key]
+    return None
