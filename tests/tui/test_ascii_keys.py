@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 from rich.cells import cell_len
 
-from warroom.tui.keyhelp import footer_label, help_rows, key_label
+from warroom.tui.keyhelp import footer_label, help_rows, key_label, key_prose
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.terminal import ASCII_TABLE, ascii_screen
 
-from .conftest import make_app, screen_text
+from .conftest import advance, make_app, screen_text
 
 
 @pytest.fixture
@@ -59,3 +59,32 @@ def test_the_trace_marks_have_ascii_stand_ins_of_their_width():
     plain = marks.translate(ASCII_TABLE)
     assert plain == ">e02 Re08 =B x58 % - ' <"
     assert cell_len(plain) == cell_len(marks) and "?" not in plain
+
+
+def test_prose_names_arrow_keys_in_words_on_an_ascii_screen(ascii_locale):
+    assert key_prose("↑↓ jk step · enter escalates") == "up/down jk step · enter escalates"
+    assert key_prose("Select a trace event (↑ ↓ j k), then ⏎") == "Select a trace event (up down j k), then enter"
+    assert key_prose("move with ↑ (or k)") == "move with up (or k)"
+    texts = [text for _, text in help_rows(WarRoomScreen)]
+    assert not any(ch in text for text in texts for ch in "↑↓"), texts
+
+
+def test_prose_keeps_its_arrows_on_a_utf8_screen(utf8_locale):
+    assert key_prose("↑↓ jk step") == "↑↓ jk step"
+
+
+async def test_the_escalation_dialog_hint_and_the_new_rows_hint_say_keys_in_words(services, ascii_locale):
+    app = make_app(services)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter")
+        await pilot.pause()
+        live = app.screen
+        assert isinstance(live, WarRoomScreen)
+        await advance(pilot, 20)
+        await pilot.press("home")  # away from the newest event: the trace counts the rows that come in below
+        await advance(pilot, 20)
+        assert "new below (G)" in screen_text(app), screen_text(app)
+        await pilot.press("e")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "up/down jk step" in text, text

@@ -36,6 +36,7 @@ from warroom.tui.annotate_items import ItemActions
 from warroom.tui.annotate_marks import MarkActions
 from warroom.tui.annotate_panel import KeyPanel, event_marks, findings_text
 from warroom.tui.inspector import Inspector
+from warroom.tui.keyhelp import key_prose
 from warroom.tui.modals import SPEEDS, ConfirmScreen, HelpScreen
 from warroom.tui.roompanes import room_panes
 from warroom.tui.tracetable import TraceTable
@@ -224,7 +225,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         timeline = self.query_one(TraceTable)
         key = timeline.selected_key
         if key is None or key not in timeline.events:
-            self.notify("Select a trace event first (↑ ↓ j k).", severity="warning", markup=False)
+            self.notify(key_prose("Select a trace event first (↑ ↓ j k)."), severity="warning", markup=False)
             return None
         return timeline.event(key)
 

@@ -28,6 +28,7 @@ from warroom.core.model import PlanStep
 from warroom.core.origins import PLAN, SETUP, TARGET_LABELS
 from warroom.tui import text as fmt
 from warroom.tui.citelist import CiteList
+from warroom.tui.keyhelp import key_prose
 from warroom.tui.keylist import KeyedList
 
 #: What "the plan" and "set-up" stand for in the step list (format 2: a fault may be in either).
@@ -184,7 +185,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             cites.border_title = Text("cite the events that show the fault (tab here, space ticks)")
             cites.border_subtitle = self._cited_text()
             yield cites
-            yield Label(self.HINT, id="escalate-hint", classes="dialog-hint")
+            yield Label(key_prose(self.HINT), id="escalate-hint", classes="dialog-hint")
 
     def on_mount(self) -> None:
         steps = self.query_one("#escalate-steps", OptionList)
@@ -311,7 +312,9 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             return
         step_id = self.step
         if step_id is None:
-            self.notify("Choose the plan step at fault first (↑ ↓, or type its id).", severity="warning", markup=False)
+            hint = key_prose("Choose the plan step at fault first (↑ ↓, or type its id).")
+            self.notify(hint, severity="warning", markup=False)
+            self.notify(hint, severity="warning", markup=False)
             return
         title = dict(self.choices)[step_id]
         reason = self.query_one("#escalate-reason", Input).value.strip()
@@ -340,7 +343,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         elif key in ("n", "escape"):
             self.pending = None
             self.query_one("#escalate-title", Label).update(self.TITLE)
-            self.query_one("#escalate-hint", Label).update(self.HINT)
+            self.query_one("#escalate-hint", Label).update(key_prose(self.HINT))
             self.remove_class("-asking")
 
     @property

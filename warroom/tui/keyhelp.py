@@ -26,7 +26,7 @@ from textual.keys import format_key
 
 from warroom.tui.terminal import ascii_screen
 
-__all__ = ["binding_rows", "footer_label", "help_body", "help_rows", "key_label", "key_table"]
+__all__ = ["binding_rows", "footer_label", "help_body", "help_rows", "key_label", "key_prose", "key_table"]
 
 #: Key names spelled out where Textual's footer would use a symbol (the help is read, not glanced at).
 _NAMES = {"escape": "escape", "enter": "enter", "ctrl+home": "ctrl+home", "ctrl+end": "ctrl+end"}
@@ -45,6 +45,22 @@ def footer_label(display: str, key: str) -> str:
     an ASCII screen (:func:`~warroom.tui.terminal.ascii_screen`) the key's name ``key`` when ``display`` is not ASCII
     (its stand-in would mislead: ``⏎`` was written ``?``, the help key). Each app's ``get_key_display`` calls it."""
     return key if not display.isascii() and ascii_screen() else display
+
+
+#: Key symbols in prose (help texts, hints, notifications, the tutorial) and their names on an ASCII screen, pairs
+#: first: ``↑ ↓`` would otherwise be written ``^ v`` (ctrl, and the probe's key).
+_PROSE_KEYS = (("↑↓", "up/down"), ("↑ ↓", "up down"), ("↑", "up"), ("↓", "down"), ("⏎", "enter"))
+
+
+def key_prose(text: str) -> str:
+    """``text`` (prose that names keys by their symbols: ``move with ↑ ↓ j k``) as the screen should show it:
+    unchanged, or on an ASCII screen (:func:`~warroom.tui.terminal.ascii_screen`) with ``↑``, ``↓`` and ``⏎`` named
+    in words (``move with up down j k``)."""
+    if text.isascii() or not ascii_screen():
+        return text
+    for symbol, name in _PROSE_KEYS:
+        text = text.replace(symbol, name)
+    return text
 
 
 def _own_bindings(cls: type) -> list[Binding]:
@@ -74,7 +90,7 @@ def binding_rows(cls: type, hidden: Collection[str] = ()) -> list[tuple[str, str
         if binding.action in hidden:
             continue
         label = binding.key_display or key_label(binding.key)
-        keys = rows.setdefault(_help_text(cls, binding), [])
+        keys = rows.setdefault(key_prose(_help_text(cls, binding)), [])
         if label not in keys:
             keys.append(label)
     return [(" ".join(keys), text) for text, keys in rows.items()]
@@ -104,5 +120,5 @@ def help_body(rows: Sequence[tuple[str, str]], notes: str = "") -> Group:
     """The help screen's body: the key table, then ``notes`` (paragraphs, wrapped to the width)."""
     parts: list[RenderableType] = [key_table(rows)]
     if notes:
-        parts.append(Text("\n" + notes))
+        parts.append(Text("\n" + key_prose(notes)))
     return Group(*parts)

@@ -35,6 +35,7 @@ from warroom.tui.modals import (
 )
 from warroom.tui.probe import open_probe_dialog
 from warroom.tui.roompanes import room_panes
+from warroom.tui.terminal import ascii_screen
 from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar, summarize, trace_index
 
@@ -174,7 +175,7 @@ class WarRoomScreen(DrillScreen):
     def update_hint(self) -> None:
         """Show "n new events" under the timeline while the trainee is away from the newest event."""
         timeline = self.query_one(TraceTable)
-        hint = f"{timeline.unseen} new ↓ (G)" if timeline.unseen else ""
+        hint = f"{timeline.unseen} new {'below' if ascii_screen() else '↓'} (G)" if timeline.unseen else ""
         if (timeline.border_subtitle or "") != hint:  # setting it repaints the whole table, even to the same text
             timeline.border_subtitle = hint
 

@@ -31,7 +31,7 @@ from warroom.tui.escalate import (
     StepList,
     match_step,
 )
-from warroom.tui.keyhelp import help_body, help_rows, key_table
+from warroom.tui.keyhelp import help_body, help_rows, key_prose, key_table
 from warroom.tui.keylist import TYPE_AHEAD_RESET
 
 #: Playback speeds offered by + and - in the war room, as multipliers of real time (drill seconds per real second):
@@ -109,7 +109,7 @@ class HelpScreen(ModalScreen[None]):
     def _update_hint(self) -> None:
         body = self.query_one("#help-body", VerticalScroll)
         more = body.max_scroll_y > 0
-        self.query_one("#help-hint", Label).update("↑ ↓ scroll · escape closes" if more else "escape closes")
+        self.query_one("#help-hint", Label).update(key_prose("↑ ↓ scroll · escape closes") if more else "escape closes")
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#help-body", VerticalScroll).scroll_relative(y=lines, animate=False)

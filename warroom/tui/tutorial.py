@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from warroom.core.replay import EndReason
 from warroom.store.facts import TUTORIAL_MODE
+from warroom.tui.keyhelp import key_prose
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.tutorial_lessons import LESSONS, TUTORIAL_ID, Lesson, Tutor, is_tutorial, tutorial_path
 from warroom.tui.widgets import KeyFooter
@@ -77,17 +78,17 @@ class LessonPanel(Static):
         out = Text()
         if lesson is not None and tutor.waiting:
             self.border_title = f"Tutorial · lesson {tutor.index + 1} of {total}: {lesson.name} ({lesson.key})"
-            out.append(lesson.prompt, style="bold")
+            out.append(key_prose(lesson.prompt), style="bold")
         else:
             done = tutor.last_done
             self.border_title = f"Tutorial · {tutor.index} of {total} lessons done"
             if done is not None and done.done:
-                out.append(done.done)
+                out.append(key_prose(done.done))
             elif lesson is not None:
                 out.append("Watch the trace: the first lesson comes up in a moment.")
         if tutor.hint:
             out.append("\n")
-            out.append(tutor.hint, style="italic yellow")
+            out.append(key_prose(tutor.hint), style="italic yellow")
         self.update(out)
 
 
