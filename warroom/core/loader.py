@@ -204,6 +204,8 @@ def _type_problems(path: str, root: MappingNode, data: Any, errors: list[Any], p
     notes = []
     for b in blocked:
         cause = problem_of.get(b.loc)
+        if cause is None:  # a rule waiting for a whole item (a trace event) names the line of its problem
+            cause = next((p for dp, p in problem_of.items() if dp[: len(b.loc)] == b.loc and p is not None), None)
         line = cause.line if cause is not None else locate(root, b.loc)[0].start_mark.line + 1
         notes.append(f"{path}: not checked until the problem on line {line} is fixed: {b.rule}")
     return notes

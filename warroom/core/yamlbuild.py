@@ -148,7 +148,10 @@ class Builder:
                     f"on line {first.line + 1} (this one is on line {this.line + 1})" if first.line != this.line
                     else f"at column {first.column + 1} of this line"
                 )
-                self.error(used, f"duplicate key `{key}`: it is already {where}; keep only one")
+                again = ""
+                if node.value[0][0].value == key and first.line != this.line and not node.flow_style:
+                    again = "; if this line starts another item of a list, begin it with `- `"
+                self.error(used, f"duplicate key `{key}`: it is already {where}; keep only one{again}")
                 continue
             key_nodes[key] = used
             out[key] = self.build(value_node, depth + 1, _child(shape, key))
