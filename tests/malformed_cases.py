@@ -211,4 +211,7 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "probe-of-unknown-step": (161, 20, "probe `p1` verifies `s9`, which is not a plan step"),
     "approval-decision-typo": (74, 15, "unknown value `approved` for `decision` of trace event `e045`; allowed:"),
     "negative-time-of-first-event": (38, 8, "`t` of trace event `e01` must be at least 0, got `-1`"),
+    "all-clear-true": (
+        133, 12, "`all_clear` must be a mapping (key: value lines), got `true`; write `all_clear: {debrief: ...}`"
+    ),
 }

@@ -143,6 +143,8 @@ def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any]) -> Proble
         return problem_at(path, node, _choice_message(ctx, data_path, owners, value, value_node, label, shown))
     if etype in _TYPE_WORDS:
         hint = yaml_hint(value_node) if etype == "string_type" else number_hint(value_node)
+        if etype in ("model_type", "dict_type") and not hint:
+            hint = _mapping_example(owners[-1] if owners else None, data_path)
         return problem_at(path, node, f"{label} must be {_TYPE_WORDS[etype]}, got {shown}{hint}")
     message = _text_message(etype, ctx, data_path, value, label, shown)
     if message is None:
@@ -151,6 +153,18 @@ def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any]) -> Proble
         got = f", got {shown}" if isinstance(value_node, ScalarNode) or value_node is None else ""
         message = f"{label}: {err.get('msg', etype)}{got}"
     return problem_at(path, node, message)
+
+
+def _mapping_example(model: Any, data_path: tuple[Any, ...]) -> str:
+    """A hint where a mapping was expected and something else was written (``all_clear: true``): the mapping to
+    write, with the model's required keys (``; write `all_clear: {debrief: ...}` ``), else ""."""
+    if not is_model(model) or not data_path or not isinstance(data_path[-1], str):
+        return ""
+    required = [name for name, field in model.model_fields.items() if field.is_required()]
+    if not required:
+        return ""
+    keys = ", ".join(f"{name}: ..." for name in required)
+    return f"; write `{data_path[-1]}: {{{keys}}}` (see its keys in docs/authoring.md)"
 
 
 def _missing(path: str, root: Node, data: Any, data_path: tuple[Any, ...], owners: list[Any]) -> Problem:
