@@ -214,4 +214,5 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     "all-clear-true": (
         133, 12, "`all_clear` must be a mapping (key: value lines), got `true`; write `all_clear: {debrief: ...}`"
     ),
+    "only-document-markers": (1, 1, "the file is empty: a drill needs schema_version, id, title, plan, trace..."),
 }
