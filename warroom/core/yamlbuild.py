@@ -177,7 +177,7 @@ class Builder:
         a comma cut)."""
         if not (value_node.__class__ is ScalarNode and value_node.value == "" and value_node.style in _PLAIN_STYLES):
             return False
-        if key_node.__class__ is not ScalarNode or cast(ScalarNode, key_node).style not in _PLAIN_STYLES:
+        if key_node.__class__ is not ScalarNode or key_node.style not in _PLAIN_STYLES:
             return False
         return not self.text[key_node.end_mark.index : key_node.end_mark.index + 200].lstrip(" \t").startswith(":")
 
