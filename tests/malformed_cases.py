@@ -184,7 +184,7 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     ),
     "command-result-with-output": (111, 5, "`output` is a key of `tool_result` events, not of this one"),
     "comparison-of-one-event": (138, 14, "`all_of` names `e03` twice: a comparison is of two or more different events"),
-    "plan-origin-with-origin-step": (134, 3, "a fault with `origin: plan` has no `origin_step`; give `origin_event`"),
+    "plan-origin-with-origin-step": (136, 5, "a fault with `origin: plan` has no `origin_step`; give `origin_event`"),
     "negative-deadline-after": (147, 33, "`answer_key.deadline.after` must be at least 0, got `-30`"),
     "format-1-with-agents": (20, 1, "`agents` is format 2: set `schema_version: 2`"),
     "handoff-to-itself": (74, 15, "handoff `e045` passes work from `executor` to itself"),
@@ -215,4 +215,5 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
         133, 12, "`all_clear` must be a mapping (key: value lines), got `true`; write `all_clear: {debrief: ...}`"
     ),
     "only-document-markers": (1, 1, "the file is empty: a drill needs schema_version, id, title, plan, trace..."),
+    "step-origin-with-origin-event": (136, 5, "`origin_event` goes with `origin: plan` or `origin: setup`"),
 }

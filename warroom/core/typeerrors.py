@@ -138,6 +138,9 @@ def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any]) -> Proble
     value_node, _ = locate(root, data_path, block_key=False)
     value = err.get("input")
     label = _label(data, data_path)
+    at = ctx.get("at")  # a rule of a mapping about one of its keys (`origin_step` where it does not belong)
+    if isinstance(at, str) and isinstance(value, dict) and at in value:
+        node, _ = locate(root, (*data_path, at), want_key=True)
     shown = show_value(value_node, value)
     if etype in ("enum", "literal_error"):
         return problem_at(path, node, _choice_message(ctx, data_path, owners, value, value_node, label, shown))
