@@ -7,6 +7,7 @@ import yaml
 from click.testing import CliRunner
 
 from warroom.cli import main
+from warroom.core.examples2 import full_example_text
 from warroom.core.loader import load_drill_text
 from warroom.core.model import Drill
 from warroom.core.replay import EndReason, Replay
@@ -147,3 +148,14 @@ def test_the_skeleton_quotes_every_text_inside_braces_so_an_edit_with_a_comma_st
     edited = text.replace("Runs the plan's tool calls and reports.", "Runs the tools, reports, and retries.")
     assert edited != text
     assert load_drill_text(edited).agents[1].description == "Runs the tools, reports, and retries."
+
+
+@pytest.mark.parametrize("example", ["basic", "full"])
+def test_the_skeletons_parse_with_every_pyyaml_reader(example: str):
+    """A skeleton is copied by authors into their tools (linters, editors, scripts): it must read the same with
+    PyYAML's pure-Python reader as with libyaml. (The pure-Python scanner refuses a `?` right before the `}` of a
+    flow mapping, `{content: Pay 20 invoices?}`, which libyaml accepts: such texts are quoted.)"""
+    text = skeleton_text("demo") if example == "basic" else full_example_text("demo", LOCAL_SCHEMA_REF)
+    pure = yaml.load(text, Loader=yaml.SafeLoader)
+    assert pure == yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    assert pure["id"] == "demo"
