@@ -45,7 +45,10 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
         25, 27, "`usage.input_tokens` of trace event `e1` must be at most 10,000,000 (the drill format's limit for tokens"
     ),
     "infinite-time": (51, 8, "`t` of trace event `e6` must be a finite number, got `.inf`"),
-    "key-of-another-kind": (38, 5, "unknown key `tool` in a `tool_result` event; allowed keys: agent, call, duration_ms"),
+    "key-of-another-kind": (
+        38, 5, "unknown key `tool` in a `tool_result` event; `tool` is a key of `tool_call` events, not of this one; "
+        "allowed keys: agent, call, duration_ms"
+    ),
     "missing-event-kind": (39, 5, "trace event `e4` has no `kind`; add one of: planner_call"),
     "missing-required-key": (7, 1, "`briefing` is missing the required key `goal`"),
     "multiple-documents": (75, 1, "a second YAML document"),
@@ -166,4 +169,51 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
     ),
     "bad-plan-title-and-duplicate-step-id": (17, 9, "duplicate plan step id `s1`: plan step #1 has it too"),
     "bad-evidence-time-blocks-deadline-rule": (34, 8, "`t` of trace event `e3` must be a number, got `soon`"),
+    # A new author's slips, in format-2 files (built from `warroom new`'s skeleton)
+    "no-space-after-colon": (
+        8, 7, "`author:your name` has no space after the colon, so YAML reads it as text, not as the key `author`: "
+        "write `author: your name`"
+    ),
+    "missing-colon-in-mapping": (16, 3, "is not a `key: value` line: add `: ` after the key"),
+    "no-break-space-indentation": (
+        27, 1, "a no-break space (U+00A0) in the indentation: YAML indents with plain spaces only"
+    ),
+    "usage-on-human-message": (
+        75, 5, "unknown key `usage` in a `human_message` event; `usage` is a key of `planner_call`, "
+        "`executor_message`, `tool_call` and `executor_report` events, not of this one; allowed keys: agent,"
+    ),
+    "command-result-with-output": (111, 5, "`output` is a key of `tool_result` events, not of this one"),
+    "comparison-of-one-event": (138, 14, "`all_of` names `e03` twice: a comparison is of two or more different events"),
+    "plan-origin-with-origin-step": (136, 5, "a fault with `origin: plan` has no `origin_step`; give `origin_event`"),
+    "negative-deadline-after": (147, 33, "`answer_key.deadline.after` must be at least 0, got `-30`"),
+    "format-1-with-agents": (20, 1, "`agents` is format 2: set `schema_version: 2`"),
+    "handoff-to-itself": (74, 15, "handoff `e045` passes work from `executor` to itself"),
+    "unknown-agent-on-event": (48, 12, "agent `exec` is not an agent; the agents are: `planner`, `executor`"),
+    "agent-role-typo": (22, 28, "unknown value `exector` for `role` of item of `agents` #2; did you mean `executor`?"),
+    "agent-model-typo": (22, 45, "model `executor-smal` is not a model in `models` (did you mean `executor-small`?)"),
+    "retry-of-later-call": (49, 15, "tool_call `e02` retries `e06`, but there is no tool_call `e06` before it"),
+    "deadline-unknown-event": (147, 21, "the deadline's event `e99` is not a trace event (did you mean `e09`?)"),
+    "evidence-path-nowhere": (138, 33, "the field path `output.rows` leads nowhere in the output of `e03`"),
+    "repeat-once": (75, 21, "`repeat.count` of trace event `e05` must be at least 2, got `1`"),
+    "truncated-yes": (51, 16, "must be true or false, got `yes`; `yes` is text in YAML 1.2"),
+    "output-over-max-tokens": (
+        52, 48, "output_tokens (120) exceed the call's max_tokens (100): a model writes at most its cap; raise "
+        "`max_tokens` or lower `output_tokens`"
+    ),
+    "date-as-version": (5, 10, "`version` must be a whole number, got `2026-11-20`"),
+    "octal-difficulty": (6, 13, "`difficulty` must be at most 5, got `0o17`"),
+    "list-item-without-dash": (
+        30, 5, "duplicate key `id`: it is already on line 27 (this one is on line 30); keep only one; if this line "
+        "starts another item of a list, begin it with `- `"
+    ),
+    "windows-1252-quotes": (16, 12, "not UTF-8 text (byte 0x93 here); save it as UTF-8"),
+    "crlf-and-bom": (6, 13, "`difficulty` must be at most 5, got `9`"),
+    "probe-of-unknown-step": (161, 20, "probe `p1` verifies `s9`, which is not a plan step"),
+    "approval-decision-typo": (74, 15, "unknown value `approved` for `decision` of trace event `e045`; allowed:"),
+    "negative-time-of-first-event": (38, 8, "`t` of trace event `e01` must be at least 0, got `-1`"),
+    "all-clear-true": (
+        133, 12, "`all_clear` must be a mapping (key: value lines), got `true`; write `all_clear: {debrief: ...}`"
+    ),
+    "only-document-markers": (1, 1, "the file is empty: a drill needs schema_version, id, title, plan, trace..."),
+    "step-origin-with-origin-event": (136, 5, "`origin_event` goes with `origin: plan` or `origin: setup`"),
 }

@@ -7,6 +7,8 @@ import yaml
 from click.testing import CliRunner
 
 from warroom.cli import main
+from warroom.core.examples2 import full_example_text
+from warroom.core.loader import load_drill_text
 from warroom.core.model import Drill
 from warroom.core.replay import EndReason, Replay
 from warroom.core.skeleton import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF, is_valid_drill_id, skeleton_text
@@ -132,3 +134,28 @@ def test_new_example_full_writes_a_format2_drill_that_validates_and_checks(tmp_p
     assert {a.role.value for a in drill.agents} == {"planner", "executor", "sub-agent", "human", "tool-host"}
     checked = CliRunner().invoke(main, ["check", str(path)])
     assert checked.exit_code == 0, checked.output
+
+
+def test_the_skeleton_quotes_every_text_inside_braces_so_an_edit_with_a_comma_stays_valid(tmp_path):
+    """Authors replace the skeleton's texts with their own; an unquoted text inside {...} that gains a comma
+    ("Runs tests, tags and publishes.") is cut at the comma. Every text value the skeleton writes inside {...} on
+    the agents' lines is quoted, so such an edit stays valid."""
+    text = skeleton_text("demo")
+    agent_lines = [ln for ln in text.splitlines() if ln.startswith("  - {name:")]
+    assert agent_lines
+    for line in agent_lines:
+        assert 'description: "' in line, line
+    edited = text.replace("Runs the plan's tool calls and reports.", "Runs the tools, reports, and retries.")
+    assert edited != text
+    assert load_drill_text(edited).agents[1].description == "Runs the tools, reports, and retries."
+
+
+@pytest.mark.parametrize("example", ["basic", "full"])
+def test_the_skeletons_parse_with_every_pyyaml_reader(example: str):
+    """A skeleton is copied by authors into their tools (linters, editors, scripts): it must read the same with
+    PyYAML's pure-Python reader as with libyaml. (The pure-Python scanner refuses a `?` right before the `}` of a
+    flow mapping, `{content: Pay 20 invoices?}`, which libyaml accepts: such texts are quoted.)"""
+    text = skeleton_text("demo") if example == "basic" else full_example_text("demo", LOCAL_SCHEMA_REF)
+    pure = yaml.load(text, Loader=yaml.SafeLoader)
+    assert pure == yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    assert pure["id"] == "demo"

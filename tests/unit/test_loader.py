@@ -28,6 +28,10 @@ EXACT_COUNTS: dict[str, tuple[int, list[str]]] = {
         1, ["34 is fixed: the deadline comes at or after", "34 is fixed: damage comes after"]
     ),
     "bad-plan-title-and-duplicate-step-id": (5, []),
+    # a bad `after` blocks the deadline rule (no second problem about a deadline computed from it)
+    "negative-deadline-after": (1, ["147 is fixed: the deadline comes at or after", "147 is fixed: format 2 refer"]),
+    # a rule waiting for a whole trace event names the line of that event's problem (the `t`), not the event's
+    "negative-time-of-first-event": (1, ["38 is fixed: the fault's origin step", "38 is fixed: format 2 references"]),
 }
 
 

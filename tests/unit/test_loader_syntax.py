@@ -72,7 +72,7 @@ def test_a_deeper_key_like_line_in_text_gets_both_fixes_and_text_at_the_same_dep
 
 @pytest.mark.parametrize(
     ("text", "where"),
-    [("a: [1,", "<string>:1:7: "), ("a: b\ni", "<string>:2:2: "), ("title: x\nb: {c: d", "<string>:2:9: ")],
+    [("a: [1,", "<string>:1:7: "), ("a: b\ni", "<string>:2:1: "), ("title: x\nb: {c: d", "<string>:2:9: ")],
 )
 def test_a_syntax_error_at_the_end_of_a_file_without_a_final_newline_is_placed_inside_the_file(text: str, where: str):
     with pytest.raises(DrillLoadError) as info:
@@ -80,3 +80,40 @@ def test_a_syntax_error_at_the_end_of_a_file_without_a_final_newline_is_placed_i
     first = str(info.value.problems[0])
     assert first.startswith(where), first
     assert "line 2, column 1)" not in first or "\n" in text, first  # the context's position is inside too
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "fragment"),
+    [
+        ("a: 1\nauthor:your name\n\nb: 2\n", (2, 7), "write `author: your name` (a key ends with a colon and a space)"),
+        ("a:\n  x: 1\n  goal:Send it  # why\n  y: 2\n", (3, 7), "write `goal: Send it`"),
+        ("p:\n  - id: s1\n    title:Query\n    objective: x\n", (3, 10), "write `title: Query`"),
+        ("a:\n  x: 1\n  goal Send it\n  y: 2\n", (3, 3), "`goal Send it` is not a `key: value` line: add `: `"),
+        ("a: 1\nhttp://x:y\nb: 2\n", (2, 1), "`http://x:y` is not a `key: value` line"),
+    ],
+)
+def test_a_line_of_a_mapping_without_its_colon_and_space_says_how_to_write_the_key(
+    text: str, where: tuple[int, int], fragment: str
+):
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (p,) = info.value.problems
+    assert (p.line, p.column) == where
+    assert fragment in p.message, p.message
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u3000", "\u2003"])
+def test_indentation_with_a_space_that_is_not_the_plain_space_is_reported_at_that_space(space: str):
+    text = BASE.replace("  - id: s2\n", f"{space} - id: s2\n")
+    assert text != BASE
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    line = BASE.splitlines().index("  - id: s2") + 1
+    (p,) = info.value.problems
+    assert (p.line, p.column) == (line, 1)
+    assert f"(U+{ord(space):04X}) in the indentation: YAML indents with plain spaces only" in p.message
+
+
+def test_a_no_break_space_inside_text_is_fine():
+    drill = load_drill_text(BASE.replace("title: Minimal drill", "title: Minimal\u00a0drill"))
+    assert drill.title == "Minimal\u00a0drill"

@@ -331,3 +331,16 @@ def test_a_byte_that_is_not_utf8_after_a_lone_cr_is_placed_as_editors_show_it(tm
         load_drill(f)
     (p,) = info.value.problems
     assert (p.line, p.column) == (3, 11) and "not UTF-8" in p.message
+
+
+@pytest.mark.parametrize("cut", ["1,840 subscribers told", "2.5, then 3", "no, never"])
+def test_the_text_a_comma_cut_in_a_flow_mapping_gets_the_error_and_no_warning_of_its_own(cut: str):
+    """`note: 1,840 subscribers` is cut into `1` and a key `840 subscribers`: the error says to quote the whole
+    text; a warning to quote the `1` alone would tell the author to do the wrong thing."""
+    text = BASE.replace("{event: e5, amount: 1}", f"{{event: e5, amount: 1, note: {cut}}}")
+    assert text != BASE
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text)
+    (problem,) = info.value.problems
+    assert f'put text with a comma in quotes: "{cut}"' in problem.message
+    assert info.value.warnings == []

@@ -51,12 +51,12 @@ class Fault(_Strict):
             if self.origin_event is not None:
                 raise PydanticCustomError(
                     "origin_form", "`origin_event` goes with `origin: plan` or `origin: setup`; a step origin names "
-                    "its step with `origin_step`")
+                    "its step with `origin_step`", {"at": "origin_event"})
         else:
             if self.origin_step is not None:
                 raise PydanticCustomError(
                     "origin_form", "a fault with `origin: {origin}` has no `origin_step`; give `origin_event`",
-                    {"origin": self.origin.value})
+                    {"origin": self.origin.value, "at": "origin_step"})
             if self.origin_event is None:
                 raise PydanticCustomError(
                     "fault_origin", "a fault with `origin: {origin}` needs `origin_event`: the trace event where it "

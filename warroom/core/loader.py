@@ -204,6 +204,8 @@ def _type_problems(path: str, root: MappingNode, data: Any, errors: list[Any], p
     notes = []
     for b in blocked:
         cause = problem_of.get(b.loc)
+        if cause is None:  # a rule waiting for a whole item (a trace event) names the line of its problem
+            cause = next((p for dp, p in problem_of.items() if dp[: len(b.loc)] == b.loc and p is not None), None)
         line = cause.line if cause is not None else locate(root, b.loc)[0].start_mark.line + 1
         notes.append(f"{path}: not checked until the problem on line {line} is fixed: {b.rule}")
     return notes
@@ -223,6 +225,16 @@ def load_yaml_text(text: str, path: str = "<string>") -> dict[str, Any]:
 
 
 
+def _only_markers(text: str) -> bool:
+    """Whether ``text`` holds nothing but blank lines, comments and the document markers ``---`` and ``...`` (read
+    line by line up to the first line with anything else, so a real drill costs a line or two)."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#") and stripped.split(" #")[0].strip() not in ("---", "..."):
+            return False
+    return True
+
+
 def _parse(text: str, path: str) -> tuple[MappingNode, dict[str, Any], list[Problem], list[Problem]]:
     """Compose ``text`` and build its data: ``(root node, data, problems, warnings)`` found while building.
 
@@ -233,12 +245,15 @@ def _parse(text: str, path: str) -> tuple[MappingNode, dict[str, Any], list[Prob
         fail(path, f"the text is larger than {limits.MAX_FILE_BYTES // 1048576} MiB, the limit for drill files")
     if text.startswith("\ufeff"):
         text = text[1:]
+    empty = "the file is empty: a drill needs schema_version, id, title, plan, trace... (try `warroom new`)"
+    if _only_markers(text):  # comments and document markers (`---`, `...`) only: nothing a drill could be
+        fail(path, empty)
     root, alias_marks = compose_text(text, path)
     if root is None:
-        fail(path, "the file is empty: a drill needs schema_version, id, title, plan, trace... (try `warroom new`)")
+        fail(path, empty)
     if not isinstance(root, MappingNode):
         what = "a list" if isinstance(root, SequenceNode) else "a single value"
-        message = f"a drill file must be a mapping of keys (schema_version: 1, id: ..., ...), but this one is {what}"
+        message = f"a drill file must be a mapping of keys (schema_version: 2, id: ..., ...), but this one is {what}"
         raise DrillLoadError(path, [problem_at(path, root, message)])
     if alias_marks:
         ALIAS_MARKS[root] = alias_marks

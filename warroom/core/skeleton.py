@@ -86,10 +86,10 @@ models:
 # (runs the plan's tool calls). `model` names one of the models above. Events without an `agent` belong to the
 # planner or the executor by their kind. Format 2 can also carry sub-agents, people who approve, handoffs, more
 # models, batches, retries and repetition: `warroom new ID --example full` uses them all; docs/authoring.md
-# ("Format version 2") explains each.
+# ("Format version 2") explains each. Inside {...} a comma separates entries: keep text in quotes, as below.
 agents:
-  - {name: planner, role: planner, model: planner-large, description: Writes the plan and re-plans on escalation.}
-  - {name: executor, role: executor, model: executor-small, description: Runs the plan's tool calls and reports.}
+  - {name: planner, role: planner, model: planner-large, description: "Writes the plan and re-plans on escalation."}
+  - {name: executor, role: executor, model: executor-small, description: "Runs the plan's tool calls and reports."}
 
 # The planner's ordered plan. Each objective must be checkable against the trace.
 plan:

@@ -139,16 +139,36 @@ def _problem_of(path: str, root: Node, data: Any, err: dict[str, Any]) -> Proble
     value_node, _ = locate(root, data_path, block_key=False)
     value = err.get("input")
     label = _label(data, data_path)
+    at = ctx.get("at")  # a rule of a mapping about one of its keys (`origin_step` where it does not belong)
+    if isinstance(at, str) and isinstance(value, dict) and at in value:
+        node, _ = locate(root, (*data_path, at), want_key=True)
     shown = show_value(value_node, value)
     if etype in ("enum", "literal_error"):
         return problem_at(path, node, _choice_message(ctx, data_path, owners, value, value_node, label, shown))
     if etype in _TYPE_WORDS:
         hint = yaml_hint(value_node) if etype == "string_type" else number_hint(value_node)
+        if etype in ("model_type", "dict_type") and not hint:
+            hint = _mapping_example(owners[-1] if owners else None, data_path)
         return problem_at(path, node, f"{label} must be {_TYPE_WORDS[etype]}, got {shown}{hint}")
     message = _text_message(etype, ctx, data_path, value, label, shown)
     if message is None:
         message = _bound_message(etype, ctx, data_path, label, shown)
-    return problem_at(path, node, message or f"{label}: {err.get('msg', etype)}, got {shown}")
+    if message is None:  # a rule's own message; what the value was adds nothing when it is a mapping or a list
+        got = f", got {shown}" if isinstance(value_node, ScalarNode) or value_node is None else ""
+        message = f"{label}: {err.get('msg', etype)}{got}"
+    return problem_at(path, node, message)
+
+
+def _mapping_example(model: Any, data_path: tuple[Any, ...]) -> str:
+    """A hint where a mapping was expected and something else was written (``all_clear: true``): the mapping to
+    write, with the model's required keys (``; write `all_clear: {debrief: ...}` ``), else ""."""
+    if not is_model(model) or not data_path or not isinstance(data_path[-1], str):
+        return ""
+    required = [name for name, field in model.model_fields.items() if field.is_required()]
+    if not required:
+        return ""
+    keys = ", ".join(f"{name}: ..." for name in required)
+    return f"; write `{data_path[-1]}: {{{keys}}}` (see its keys in docs/authoring.md)"
 
 
 def _missing(path: str, root: Node, data: Any, data_path: tuple[Any, ...], owners: list[Any]) -> Problem:
@@ -169,8 +189,26 @@ def _extra(path: str, root: Node, data: Any, data_path: tuple[Any, ...], owners:
     kind = _model_label(owner)
     where = f" in {kind}" if kind else f" in {_label(data, data_path[:-1])}"
     key = data_path[-1]
-    msg = f"unknown key {shown_id(key)}{where}; {vocabulary_hint(key, allowed)}allowed keys: {', '.join(allowed)}"
+    others = _kinds_with_key(key) if kind_of(owner) else []
+    hint = (
+        f"`{key}` is a key of {_kind_list(others)} events, not of this one; " if others
+        else vocabulary_hint(key, allowed)
+    )
+    msg = f"unknown key {shown_id(key)}{where}; {hint}allowed keys: {', '.join(allowed)}"
     return problem_at(path, node, msg)
+
+
+def _kinds_with_key(key: Any) -> list[str]:
+    """The trace event kinds that have the key ``key`` (``usage``: the model calls), in the format's order."""
+    from warroom.core.events import TraceEvent
+
+    return [k for m in union_members(unwrap(TraceEvent)) if (k := kind_of(m)) and key in m.model_fields]
+
+
+def _kind_list(kinds: list[str]) -> str:
+    """``tool_call``, ``a and b`` or ``a, b or c`` for a message."""
+    shown = [f"`{k}`" for k in kinds]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def _union_tag(

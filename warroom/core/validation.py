@@ -263,7 +263,8 @@ class _Rules(EventRules):
     def deadline(self, key: Any, earliest: _Ev | None, gap: Loc | None) -> None:
         deadline = self.r.child(key, ("answer_key",), "deadline")
         if isinstance(deadline, dict) or hasattr(deadline, "event"):  # format 2: a time by reference
-            deadline = self.event_time(deadline)
+            after = self.r.child(deadline, ("answer_key", "deadline"), "after")
+            deadline = after if isinstance(after, Unloaded) else self.event_time(deadline)
         if not _known(deadline) or deadline is None:
             if isinstance(deadline, Unloaded) and earliest is not None:
                 self.block("the deadline comes at or after the earliest evidence", deadline.loc)

@@ -191,7 +191,8 @@ class _Format2:
             max_tokens = fields.get("max_tokens")
             if max_tokens is not None and usage is not None and usage.output_tokens > max_tokens:
                 self.add((*loc, "usage", "output_tokens"), f"output_tokens ({usage.output_tokens:,}) exceed the "
-                         f"call's max_tokens ({max_tokens:,})")
+                         f"call's max_tokens ({max_tokens:,}): a model writes at most its cap; raise `max_tokens` "
+                         "or lower `output_tokens`")
             match ev.kind:
                 case "tool_call":
                     self.tool_call(loc, i, ev, calls, batch_usage)

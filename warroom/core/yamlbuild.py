@@ -71,12 +71,15 @@ class Builder:
         self._memo: dict[tuple[int, Any], Any] | None = {} if "&" in text else None
         self._count = 0
         self._expanded = 0
+        #: The value of ``{...}`` a comma cut short (its error says to quote the whole text): no warning of its own.
+        self._cut_text: Node | None = None
 
     def error(self, node: Node, message: str) -> None:
         self.report(node, message, "error")
 
     def warn(self, node: Node, message: str) -> None:
-        self.report(node, message, "warning")
+        if node is not self._cut_text:
+            self.report(node, message, "warning")
 
     def build(self, node: Node, depth: int, shape: Shape) -> Any:
         """The plain value of ``node`` read as ``shape`` expects. Raises :class:`Abort` past a limit."""
@@ -148,10 +151,16 @@ class Builder:
                     f"on line {first.line + 1} (this one is on line {this.line + 1})" if first.line != this.line
                     else f"at column {first.column + 1} of this line"
                 )
-                self.error(used, f"duplicate key `{key}`: it is already {where}; keep only one")
+                again = ""
+                if node.value[0][0].value == key and first.line != this.line and not node.flow_style:
+                    again = "; if this line starts another item of a list, begin it with `- `"
+                self.error(used, f"duplicate key `{key}`: it is already {where}; keep only one{again}")
                 continue
             key_nodes[key] = used
+            if node.flow_style and i + 1 < len(node.value) and self._comma_cut(*node.value[i + 1]):
+                self._cut_text = value_node
             out[key] = self.build(value_node, depth + 1, _child(shape, key))
+            self._cut_text = None
         for merge in merges:
             sources = merge.value if merge.__class__ is SequenceNode else [merge]
             for source in sources:
@@ -163,12 +172,18 @@ class Builder:
                     out.setdefault(k, v)
         return out
 
+    def _comma_cut(self, key_node: Node, value_node: Node) -> bool:
+        """Whether an entry of ``{...}`` has no colon: a plain key with no value (usually the rest of a text that
+        a comma cut)."""
+        if not (value_node.__class__ is ScalarNode and value_node.value == "" and value_node.style in _PLAIN_STYLES):
+            return False
+        if key_node.__class__ is not ScalarNode or key_node.style not in _PLAIN_STYLES:
+            return False
+        return not self.text[key_node.end_mark.index : key_node.end_mark.index + 200].lstrip(" \t").startswith(":")
+
     def _check_flow_entry(self, key_node: Node, value_node: Node, previous: Node | None) -> None:
         """An entry of ``{...}`` without a colon: usually a comma inside unquoted text that split it."""
-        if not (value_node.__class__ is ScalarNode and value_node.value == "" and value_node.style in _PLAIN_STYLES):
-            return
-        after = self.text[key_node.end_mark.index : key_node.end_mark.index + 200].lstrip(" \t")
-        if after.startswith(":") or cast(ScalarNode, key_node).style not in _PLAIN_STYLES:
+        if not self._comma_cut(key_node, value_node):
             return
         if previous is None or previous.__class__ is not ScalarNode or previous.style not in _PLAIN_STYLES:
             self.error(

@@ -16,6 +16,7 @@ import yaml
 from yaml.nodes import Node
 
 from warroom.core.yamlcore import hide_unusual_breaks, line_col, loader_class, restore_unusual_breaks
+from warroom.core.yamlhints import cut
 
 #: The loader whose scanner finds the tokens before a syntax error (libyaml's when PyYAML was built with it).
 _SCANNER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -139,6 +140,11 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     if mark is None:  # pragma: no cover - every PyYAML parse error carries a mark
         return (1, 1, f"YAML error: {problem}")
     line, column = mark.line + 1, mark.column + 1
+    odd_space = odd_space_indent(text, max(mark.line, cm.line if cm is not None else 0))
+    if odd_space is not None:
+        return odd_space
+    if "could not find expected ':'" in problem and "simple key" in context and cm is not None:
+        return no_key_colon(text, cm)
     unclosed = unclosed_quote_before(text, mark) if "end of stream" not in problem else None
     if unclosed is not None:
         return unclosed
@@ -170,6 +176,52 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
         if context and cm is not None:
             msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
     return (line, column, msg)
+
+
+#: A space character other than the plain space at the start of a line: YAML does not read it as indentation.
+_ODD_SPACE_INDENT = re.compile("^[ \t]*([\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff])", re.MULTILINE)
+
+
+def odd_space_indent(text: str, last_line: int) -> tuple[int, int, str] | None:
+    """``(line, column, message)`` when a line up to ``last_line`` (0-based) is indented with a space that is not
+    the plain space (a no-break space pasted from a web page or a chat, an ideographic space): YAML reads it as
+    text, so the line's structure is lost and the syntax error comes later. None when there is no such line."""
+    for match in _ODD_SPACE_INDENT.finditer(text):
+        line, column = line_col(text, match.start(1))
+        if line - 1 > last_line:
+            return None
+        if match.start(1) == 0 and match.group(1) == "\ufeff":
+            continue  # a byte-order mark at the start of the file is fine
+        char = match.group(1)
+        name = unicodedata.name(char, "a space").lower()
+        return (
+            line, column,
+            f"a {name} (U+{ord(char):04X}) in the indentation: YAML indents with plain spaces only (this one is "
+            "read as text); replace it with a plain space",
+        )
+    return None
+
+
+def no_key_colon(text: str, cm: Any) -> tuple[int, int, str]:
+    """``(line, column, message)`` for a line of a mapping that has no ``key: value`` colon (PyYAML: "could not
+    find expected ':'" while scanning the simple key at ``cm``): ``author:your name`` (no space after the colon)
+    or a line with no colon at all."""
+    lines = text.splitlines()
+    rest = lines[cm.line][cm.column:] if cm.line < len(lines) else ""
+    rest = re.split(r"\s#", rest, maxsplit=1)[0].rstrip()
+    glued = re.match(r"([^\s:#'\"\[\]{}&*!|>%@`-][^\s:]*):(\S.*)", rest)
+    if glued is not None and "://" not in rest[: glued.end(1) + 3]:
+        key, value = glued.group(1), glued.group(2)
+        return (
+            cm.line + 1, cm.column + 1 + glued.end(1),
+            f"`{cut(rest)}` has no space after the colon, so YAML reads it as text, not as the key `{cut(key)}`: "
+            f"write `{cut(key)}: {cut(value)}` (a key ends with a colon and a space)",
+        )
+    return (
+        cm.line + 1, cm.column + 1,
+        f"`{cut(rest)}` is not a `key: value` line: add `: ` after the key; if it is more of the text above, "
+        "put that whole text in quotes",
+    )
 
 
 def unclosed_quote_before(text: str, mark: Any) -> tuple[int, int, str] | None:
