@@ -213,3 +213,12 @@ def test_check_names_every_scripted_trainee() -> None:
     assert f"The scripted trainees are {listed} (docs/scoring.md defines them)" in help_text
     assert f"six scripted trainees ({', '.join(TRAINEES)}; see" in authoring and len(TRAINEES) == 6
     assert all(f"| **{name}** |" in scoring for name in TRAINEES)
+
+
+def test_messages_name_the_tutorial_mode_as_the_docs_do() -> None:
+    # docs/war-room.md: a tutorial session "is stored in mode `tutorial`"; the refusal of --mode with a command said
+    # "the tutorial is always practice", which `warroom scores` then contradicts
+    result = CliRunner().invoke(main, ["--mode", "assessment", "tutorial"])
+    assert result.exit_code == 2
+    assert "the tutorial has a mode of its own, `tutorial`" in " ".join(result.stderr.split())
+    assert "The session is stored in mode `tutorial`" in (REPO / "docs" / "war-room.md").read_text(encoding="utf-8")
