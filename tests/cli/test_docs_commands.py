@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from warroom.cli import main
+from warroom.core.library import bundled_drills_dir
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
@@ -222,3 +223,44 @@ def test_messages_name_the_tutorial_mode_as_the_docs_do() -> None:
     assert result.exit_code == 2
     assert "the tutorial has a mode of its own, `tutorial`" in " ".join(result.stderr.split())
     assert "The session is stored in mode `tutorial`" in (REPO / "docs" / "war-room.md").read_text(encoding="utf-8")
+
+
+def _blocks(path: Path) -> list[list[str]]:
+    """The lines of each fenced code block of ``path``, in order."""
+    blocks: list[list[str]] = []
+    inside = False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.lstrip().startswith("```"):
+            inside = not inside
+            if inside:
+                blocks.append([])
+        elif inside:
+            blocks[-1].append(line)
+    return blocks
+
+
+def test_drill_set_example_and_its_problems_are_what_validate_says(tmp_path: Path, monkeypatch) -> None:
+    # docs/drill-sets.md: the example set validates; with the changes the text describes, `warroom validate` prints
+    # exactly the problems shown (the bundled library's folder written as .../warroom/drills)
+    doc = REPO / "docs" / "drill-sets.md"
+    example = next(b for b in _blocks(doc) if b and b[0].startswith("set: week-1"))
+    shown = next(b for b in _blocks(doc) if b and b[0].startswith("week-1.set.yaml:4:11:"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "drills").mkdir()
+    (tmp_path / "drills" / "my-drill.yaml").write_text(
+        (bundled_drills_dir() / "tutorial.yaml").read_text(encoding="utf-8").replace("id: tutorial", "id: my-drill")
+    )
+    sets = tmp_path / "sets"
+    sets.mkdir()
+    (sets / "week-1.set.yaml").write_text("\n".join(example) + "\n")
+    monkeypatch.chdir(sets)
+    good = CliRunner().invoke(main, ["validate", "week-1.set.yaml"])
+    assert good.exit_code == 0, good.output
+    bad = "\n".join(example).replace("attempts: 2 ", "attempts: two").replace(
+        "  - ../drills/my-drill.yaml", "  - duplicate-charge-refund\n  - duplicate-charge-refunds"
+    )
+    (sets / "week-1.set.yaml").write_text(bad + "\n")
+    result = CliRunner().invoke(main, ["validate", "week-1.set.yaml"])
+    library = str(bundled_drills_dir())
+    assert result.exit_code == 1
+    assert result.output.replace(library, ".../warroom/drills").splitlines() == shown
