@@ -264,3 +264,17 @@ def test_drill_set_example_and_its_problems_are_what_validate_says(tmp_path: Pat
     library = str(bundled_drills_dir())
     assert result.exit_code == 1
     assert result.output.replace(library, ".../warroom/drills").splitlines() == shown
+
+
+def test_repository_paths_named_in_the_docs_exist() -> None:
+    # `warroom/core/examples/seed-cost.yaml`, `tests/fixtures/otel/legacy.jsonl`, `.ci/run`: a file or folder of
+    # this repository named in code in the docs is there (a moved module leaves no stale pointer)
+    pattern = re.compile(r"`((?:warroom|tests|benchmarks|drills|schema|docs|\.ci)/[\w./-]+)`")
+    missing = [
+        f"{path.relative_to(REPO)}:{number}: {name}"
+        for path in DOCS
+        for number, line, _ in _text_lines(path)
+        for name in pattern.findall(line)
+        if not (REPO / name.rstrip("/")).exists()
+    ]
+    assert missing == []
