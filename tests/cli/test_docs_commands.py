@@ -278,3 +278,32 @@ def test_repository_paths_named_in_the_docs_exist() -> None:
         if not (REPO / name.rstrip("/")).exists()
     ]
     assert missing == []
+
+
+#: Options the docs give to programs other than warroom: createuser, pytest, the benchmarks and fixture scripts,
+#: the field reference's generator.
+OTHER_PROGRAMS_OPTIONS = {
+    "--createrole", "--pwprompt",  # createuser (README, cohorts.md)
+    "--dist", "--hypothesis-seed",  # pytest-xdist, hypothesis's pytest plugin
+    "--scale", "--known", "--only",  # benchmarks/fuzz.py
+    "--trainees", "--seconds",  # benchmarks/bench_serve.py
+    "--big",  # tests/fixtures/generate_traces.py
+    "--write",  # python -m warroom.core.fieldref
+}  # fmt: skip
+
+
+def test_every_option_the_docs_name_is_an_option_of_a_command() -> None:
+    # the reverse of the --help check: an option named anywhere in the docs (also in the text, without its command)
+    # is one a warroom command takes, so a renamed or removed option leaves no stale mention
+    options = {"--help"} | OTHER_PROGRAMS_OPTIONS
+    for _, command in _all_commands():
+        for param in command.params:
+            options.update(param.opts + param.secondary_opts)
+    unknown = [
+        f"{path.relative_to(REPO)}:{number}: {name}"
+        for path in DOCS
+        for number, line, _ in _text_lines(path)
+        for name in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", line)
+        if name not in options
+    ]
+    assert unknown == []
