@@ -307,3 +307,20 @@ def test_every_option_the_docs_name_is_an_option_of_a_command() -> None:
         if name not in options
     ]
     assert unknown == []
+
+
+def test_environment_variables_match_the_code() -> None:
+    # every WARROOM_* variable warroom reads is documented, and every one the docs name is read by warroom or by the
+    # tests and benchmarks (WARROOM_FUZZ, WARROOM_TEST_POSTGRES)
+    variable = re.compile(r"WARROOM_[A-Z][A-Z_]*[A-Z]")
+    docs = {name for path in DOCS for name in variable.findall(path.read_text(encoding="utf-8"))}
+    read = {name for path in (REPO / "warroom").rglob("*.py") for name in variable.findall(path.read_text("utf-8"))}
+    elsewhere = {
+        name
+        for folder in ("tests", "benchmarks")
+        for path in (REPO / folder).rglob("*.py")
+        for name in variable.findall(path.read_text(encoding="utf-8"))
+    }
+    assert read <= docs, f"read by warroom, in no doc: {sorted(read - docs)}"
+    assert docs <= read | elsewhere, f"in the docs, read by nothing: {sorted(docs - read - elsewhere)}"
+    assert {"WARROOM_TRAINEE", "WARROOM_DATA_DIR", "WARROOM_STORE", "WARROOM_CHARSET"} <= read
