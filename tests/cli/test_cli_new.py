@@ -84,6 +84,7 @@ def test_new_refuses_to_overwrite(tmp_path):
     result = CliRunner().invoke(main, ["new", "taken", "--out", str(tmp_path)])
     assert result.exit_code == 1
     assert "already exists" in result.output
+    assert result.stderr.startswith("Error: ") and "error: " not in result.stderr  # as every command words a failure
     assert path.read_text() == "mine\n"
 
 

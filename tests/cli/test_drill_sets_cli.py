@@ -85,7 +85,7 @@ def test_mode_options(tmp_path: Path, launched):
     assert r.exit_code == 2 and "assessment sessions play at 1x only" in r.stderr
     r = CliRunner().invoke(main, [*data, "--mode", "exam"])
     assert r.exit_code == 2
-    # a mode no command reads is refused, not silently dropped (the tutorial is always practice)
+    # a mode no command reads is refused, not silently dropped (the tutorial has a mode of its own)
     count = len(launched)
     for command in (["tutorial"], ["scores", "list"]):
         r = CliRunner().invoke(main, [*data, "--mode", "assessment", *command])

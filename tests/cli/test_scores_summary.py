@@ -188,7 +188,7 @@ def test_no_store_gives_empty_figures(tmp_path: Path):
     data = json.loads(empty.stdout)
     assert data["trainees"] == [] and data["drills"] == [] and data["counted"]["sessions"] == 0
     said = run(tmp_path / "none", "--summary").stdout  # PostgreSQL: the schema exists, empty
-    assert said.startswith("No sessions recorded yet") or said == "No sessions match.\n"
+    assert said.startswith(("No sessions recorded yet", "No sessions to count yet: "))
 
 
 @pytest.mark.parametrize(
@@ -255,3 +255,15 @@ def test_the_legend_says_where_each_time_to_detect_is_counted_from(known: Path):
     text = " ".join(r.stdout.split())
     assert "median time to detect in drill seconds from the earliest evidence" in text
     assert "wall ttd in real seconds from the session's start (pauses included)" in text
+
+
+def test_a_store_of_tutorial_sessions_only_says_why_nothing_is_counted(tmp_path: Path):
+    # the new trainee's first `warroom scores summary`, after the tutorial (README, "First steps"): not "No sessions
+    # match." (no filter was given, and `warroom scores` lists the session) but why none is counted
+    with ResultsStore(tmp_path) as store:
+        add(store, "t1", "ana", "tutorial", "contained", 90, ttd=12.0, mode="tutorial")
+    said = summary(tmp_path)
+    assert said.exit_code == 0
+    assert said.stdout == ("No sessions to count yet: the statistics count practice and assessment sessions, never "
+                           "the tutorial's (`warroom scores` lists every session).\n")
+    assert summary(tmp_path, "--trainee", "ana").stdout == "No sessions match.\n"  # a filter: nothing matches it

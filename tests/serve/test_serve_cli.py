@@ -64,3 +64,15 @@ def test_serving_on_a_port_in_use_says_so(tmp_path):
     assert result.exit_code == 1
     assert result.output.strip() == (f"Error: cannot serve on 127.0.0.1:{port}: error while attempting to bind on "
                                      f"address ('127.0.0.1', {port}): address already in use")
+
+
+def test_serving_without_the_serve_extra_names_it_not_a_traceback(tmp_path, monkeypatch):
+    # `pip install .` alone (README's quick start) has no textual-serve: `warroom serve` says what to install, as
+    # `warroom report` does for matplotlib; `warroom serve roster add` needs nothing more
+    monkeypatch.setitem(sys.modules, "textual_serve", None)  # what `import textual_serve` finds when not installed
+    result = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "serve"])
+    assert result.exit_code == 1
+    assert result.output == ("Error: `warroom serve` needs textual-serve, which is not installed: "
+                             "pip install 'warroom[serve]'\n")
+    added = CliRunner().invoke(main, ["serve", "roster", "add", str(tmp_path / "class.yaml"), "Ada Lovelace"])
+    assert added.exit_code == 0 and added.output.startswith("Ada Lovelace\t")

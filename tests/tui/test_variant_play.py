@@ -57,3 +57,9 @@ def test_run_passes_the_seed_to_the_terminal_ui(tmp_path: Path, monkeypatch):
     assert started["seed"] == 42 and started["start"].drill.variants is not None  # the entry holds the drill as written
     bad = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", "late-delivery-replies", "--seed", "-1"])
     assert bad.exit_code == 2
+    # a drill without variants has no seed to play: refused, not silently played as written
+    started.clear()
+    plain = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", "duplicate-charge-refunds", "--seed",
+                                      "3"])
+    assert plain.exit_code == 2 and started == {}
+    assert "--seed: the drill 'duplicate-charge-refunds' has no variants" in plain.stderr

@@ -183,5 +183,5 @@ def main(
     elif mode is not None and ctx.invoked_subcommand != "run":  # (the tutorial and the other commands have none)
         raise click.UsageError(
             f"--mode applies to playing a drill: give it without a command (`warroom --mode {mode}`, the picker) "
-            f"or with `run` (`warroom run --mode {mode} DRILL`); the tutorial is always practice"
+            f"or with `run` (`warroom run --mode {mode} DRILL`); the tutorial has a mode of its own, `tutorial`"
         )

@@ -114,8 +114,8 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     """Play each drill headless with scripted trainees and check that it is winnable and scores fairly.
 
     PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
-    a --drills folder given to warroom. The scripted trainees are ideal, late, never, trigger-happy and
-    wrong-step (docs/scoring.md defines them). A drill with a fault passes when the ideal trainee contains it in
+    a --drills folder given to warroom. The scripted trainees are ideal, late, never, trigger-happy, wrong-step
+    and prober (docs/scoring.md defines them). A drill with a fault passes when the ideal trainee contains it in
     time, the scores rank ideal > late > never and ideal > trigger-happy, and it keeps the fairness rules
     (docs/authoring.md, "What makes a drill fair"): trigger-happy does not contain it, even late; every damage
     event comes strictly after the deadline (an escalation at the deadline is on time but comes after the events

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.output import say
+from warroom.cli.output import failure, say
 
 
 def _schema_ref_for(out_dir: Path) -> str:
@@ -58,11 +58,9 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
     target = out_dir / f"{drill_id}.yaml"
     if target.exists() or (out_dir / f"{drill_id}.yml").exists():
         existing = target if target.exists() else out_dir / f"{drill_id}.yml"
-        say(f"error: {existing} already exists; not overwriting it (pick another ID or --out folder)", err=True)
-        raise SystemExit(1)
+        raise failure(f"{existing} already exists; not overwriting it (pick another ID or --out folder)")
     if out_dir.exists() and not out_dir.is_dir():
-        say(f"error: {out_dir} is not a folder", err=True)
-        raise SystemExit(1)
+        raise failure(f"{out_dir} is not a folder")
     schema_ref = _schema_ref_for(out_dir)
     if example == "full":
         from warroom.core.examples2 import full_example_text
@@ -75,11 +73,9 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
         with open(target, "x", encoding="utf-8") as f:  # "x": fail rather than overwrite, even in a race
             f.write(text)
     except FileExistsError:
-        say(f"error: {target} already exists; not overwriting it", err=True)
-        raise SystemExit(1) from None
+        raise failure(f"{target} already exists; not overwriting it") from None
     except OSError as exc:
-        say(f"error: cannot write {target}: {exc.strerror or exc}", err=True)
-        raise SystemExit(1) from None
+        raise failure(f"cannot write {target}: {exc.strerror or exc}") from None
     say(f"wrote {target}")
     if schema_ref == LOCAL_SCHEMA_REF and not (out_dir / LOCAL_SCHEMA_REF).exists():
         say(

@@ -51,8 +51,9 @@ def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: fl
 
     PATH_OR_ID is a drill file or the id of a bundled drill (or of one in a --drills folder; --drills, --trainee
     and --data-dir may be given before or after `run`). An unknown path or id, or a folder, is a usage error (exit
-    status 2). A drill that cannot be loaded, or whose id differs from its file name (as `warroom validate`
-    reports), is reported as path:line:col: message lines on stderr, with exit status 1.
+    status 2), and so is --seed for a drill without variants. A drill that cannot be loaded, or whose id differs
+    from its file name (as `warroom validate` reports), is reported as path:line:col: message lines on stderr,
+    with exit status 1.
     """
     from warroom.core.library import cross_file_problems
     from warroom.tui.services import DrillEntry
@@ -72,4 +73,8 @@ def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: fl
     mode = mode or root.params.get("mode") or "practice"  # `warroom --mode assessment run ID` too
     if mode == "assessment" and speed != 1.0:
         raise click.UsageError("--speed: assessment sessions play at 1x only")
+    if seed is not None and drill.variants is None:  # a seed would be ignored, and the session stores none
+        raise click.UsageError(
+            f"--seed: the drill {drill.id!r} has no variants (no `variants` section), so it always plays as written"
+        )
     launch(settings, start=DrillEntry(path, drill), speed=speed, mode=mode, seed=seed)

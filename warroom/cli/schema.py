@@ -36,6 +36,7 @@ def schema(output: Path | None) -> None:
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as e:
-        click.echo(f"error: cannot write {output}: {e.strerror or e}", err=True)
-        raise SystemExit(1) from None
+        from warroom.cli.output import failure
+
+        raise failure(f"cannot write {output}: {e.strerror or e}") from None
     click.echo(f"wrote {output}", err=True)

@@ -76,10 +76,23 @@ def show_summary(store: ResultsStore | None, filters: Filters, fmt: str, output:
     elif fmt == "csv":
         emit_csv(SUMMARY_CSV_COLUMNS, csv_rows(summary), output)
     elif not matched:
-        say("No sessions match." if store is not None else "No sessions recorded yet.")
+        say(_nothing_counted(store is not None, filters))
     else:
         print_tables(summary, filters.scope())
     return problems
+
+
+def _nothing_counted(stored: bool, filters: Filters) -> str:
+    """The line printed when no session is counted: none recorded, none matching the filters, or (no filter given)
+    only sessions the statistics never count, the tutorial's."""
+    if not stored:
+        return "No sessions recorded yet."
+    if filters.given():
+        return "No sessions match."
+    return (
+        "No sessions to count yet: the statistics count practice and assessment sessions, never the tutorial's "
+        "(`warroom scores` lists every session)."
+    )
 
 
 def _report_skipped(problems: list[Any]) -> None:

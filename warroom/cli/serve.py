@@ -65,6 +65,12 @@ def serve(
     """
     if ctx.invoked_subcommand is not None:
         return
+    try:
+        import textual_serve  # noqa: F401  (checked first: the server is built on it and its aiohttp)
+    except ImportError:
+        raise click.ClickException(
+            "`warroom serve` needs textual-serve, which is not installed: pip install 'warroom[serve]'"
+        ) from None
     from warroom.cli.common import check_store, load_set_option, settings_of
     from warroom.serve.roster import Roster, RosterError
     from warroom.serve.server import AppOptions, ServeError, WarroomServer
