@@ -203,3 +203,16 @@ def test_malformed_exports_are_one_line_problems(tmp_path: Path, text: str, mess
     with pytest.raises(TraceError) as e:
         convert_file(_write(tmp_path, "bad.json", text))
     assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_handoff_inside_the_agent_it_names_makes_no_cycle(tmp_path: Path) -> None:
+    # a malformed export: an agent hands off to itself, the handoff starting with it; put under the handoff, the
+    # agent span would be its own ancestor (was: "spans ... are each other's parents (a cycle)")
+    items = [{"object": "trace.span", "id": i, "trace_id": "trace_1", "parent_id": parent,
+              "started_at": "2026-03-20T10:00:00Z", "ended_at": "2026-03-20T10:00:01Z", "span_data": data}
+             for i, parent, data in (("b", None, {"type": "agent", "name": "Refunds"}),
+                                     ("h", "b", {"type": "handoff", "from_agent": "Refunds", "to_agent": "Refunds"}),
+                                     ("f", "b", {"type": "function", "name": "get_order", "input": "{}",
+                                                 "output": "ok"}))]
+    [(data, _)] = convert_file(_write(tmp_path, "loop.json", json.dumps(items)))
+    assert [(e["kind"], e["agent"]) for e in data["trace"]] == [("tool_call", "Refunds"), ("tool_result", "tools")]

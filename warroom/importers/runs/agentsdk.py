@@ -49,7 +49,8 @@ def _items(value: Any, where: str) -> list[tuple[dict[str, Any], str]]:
             kind = "an object that is neither a trace (`\"object\": \"trace\"`) nor a span (`span_data`)" \
                 if isinstance(item, dict) else f"a JSON {json_kind(item)}"
             hint = looks_like(value)
-            raise TraceError(f"not OpenAI Agents SDK traces: {label} is {kind}" + ("" if "Agents SDK" in hint else hint))
+            hint = "" if "Agents SDK" in hint else hint
+            raise TraceError(f"not OpenAI Agents SDK traces: {label} is {kind}{hint}")
         if "span_data" in item or item.get("object") == "trace.span":
             data = item.get("span_data")
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
@@ -184,10 +185,23 @@ def _handoffs(steps: list[Step], data: dict[str, dict[str, Any]], tally: Counter
         h.kind = AGENT
         made.add(h.span.span_id)
         target = next((a for a in steps if a.kind == AGENT and a.span.span_id not in made and a.name == h.name
-                       and a.span.start_ns >= h.span.start_ns and _agent_above(a, by_id) is None), None)
+                       and a.span.start_ns >= h.span.start_ns and _agent_above(a, by_id) is None
+                       and not _holds(a, h, by_id)), None)
         if target is not None:
             target.span.parent_id = h.span.span_id
     return made
+
+
+def _holds(outer: Step, inner: Step, by_id: dict[str, Step]) -> bool:
+    """Whether ``outer`` is ``inner`` or one of its ancestors (putting it under ``inner`` would make a cycle)."""
+    node: Step | None = inner
+    seen: set[str] = set()
+    while node is not None and node.span.span_id not in seen:
+        if node is outer:
+            return True
+        seen.add(node.span.span_id)
+        node = by_id.get(node.span.parent_id)
+    return False
 
 
 def _agent_inputs(steps: list[Step], data: dict[str, dict[str, Any]], handoffs: set[str]) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from warroom.importers.otlp.steps import MODEL, Step, as_text, as_tokens
 from warroom.importers.runs import messages as msgs
-from warroom.importers.runs.common import error_text, tool_arguments
+from warroom.importers.runs.common import error_text
 
 #: Longest function output text read back as a Python literal (``ast.literal_eval`` of more is slow).
 MAX_LITERAL = 100_000
