@@ -216,3 +216,44 @@ def test_a_handoff_inside_the_agent_it_names_makes_no_cycle(tmp_path: Path) -> N
                                                  "output": "ok"}))]
     [(data, _)] = convert_file(_write(tmp_path, "loop.json", json.dumps(items)))
     assert [(e["kind"], e["agent"]) for e in data["trace"]] == [("tool_call", "Refunds"), ("tool_result", "tools")]
+
+
+def test_task_and_turn_spans_are_ignored_and_keep_the_agents_and_the_handoff(tmp_path: Path) -> None:
+    # newer SDKs can wrap a run in a `task` span and each agent turn in a `turn` span (both exported as custom)
+    [(expected, _)] = convert_file(HANDOFF)
+    items = _items()
+    task_data = {"type": "custom", "name": "task", "data": {"sdk_span_type": "task", "name": "Agent workflow"}}
+    task = {**items[1], "id": "span_task", "parent_id": None, "started_at": items[1]["started_at"],
+            "ended_at": items[5]["ended_at"], "span_data": task_data}
+    turns = []
+    for agent in (items[1], items[5]):
+        agent["parent_id"] = "span_task"
+        turn_id = f"span_turn_{agent['span_data']['name']}"
+        turns.append({**agent, "id": turn_id, "parent_id": agent["id"], "span_data": {
+            "type": "custom", "name": "turn", "data": {"sdk_span_type": "turn", "turn": 1,
+                                                       "agent_name": agent["span_data"]["name"]}}})
+        for child in items:
+            if child.get("parent_id") == agent["id"]:
+                child["parent_id"] = turn_id
+    [(data, _)] = convert_file(_write(tmp_path, "turns.json", json.dumps({"data": [task, *turns, *items]})))
+    assert data["trace"] == expected["trace"] and data["agents"] == expected["agents"]
+    assert "Ignored span types: custom (4), guardrail (1), mcp_tools (1)." in data["source"]
+
+
+def test_a_second_run_in_the_trace_opens_with_only_the_users_new_words(tmp_path: Path) -> None:
+    # `with trace(...)` around two Runner.run calls: the second run's input repeats the conversation so far
+    items = _items()
+    again = "Are you sure? My card statement shows two charges of $89.00."
+    first_user = items[3]["span_data"]["input"][1]["content"]
+    agent = {**items[1], "id": "span_run2", "started_at": "2026-03-20T10:00:20.000000+00:00",
+             "ended_at": "2026-03-20T10:00:22.000000+00:00"}
+    call = {**items[3], "id": "span_run2_call", "parent_id": "span_run2",
+            "started_at": "2026-03-20T10:00:20.100000+00:00", "ended_at": "2026-03-20T10:00:21.900000+00:00",
+            "span_data": {**items[3]["span_data"], "input": [
+                {"role": "user", "content": first_user}, {"role": "assistant", "content": "Good news: ..."},
+                {"role": "user", "content": again}]}}
+    [(data, _)] = convert_file(_write(tmp_path, "two-runs.json", json.dumps({"data": [*items, agent, call]})))
+    said = [e["content"] for e in data["trace"] if e["kind"] == "human_message"]
+    assert said == [first_user, again]
+    assert data["trace"][-1]["kind"] == "planner_call" and data["trace"][-1]["agent"] == "Triage"
+    assert [p["id"] for p in data["plan"]] == ["p01", "p02"]
