@@ -1,4 +1,4 @@
-"""Fuzzing the LangSmith and Langfuse importers with mutated copies of their fixtures (as
+"""Fuzzing the LangSmith, Langfuse and OpenAI Agents SDK importers with mutated copies of their fixtures (as
 test_trace_importer_fuzz.py does the OTLP and chat importers): one value anywhere replaced by arbitrary JSON, or
 the file cut short, gives drills that miss only their answer key or a one-line TraceError, never anything else."""
 
@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from locations import TESTS
 
-from warroom.importers.runs import langfuse, langsmith
+from warroom.importers.runs import agentsdk, langfuse, langsmith
 from warroom.importers.tracekit import TraceError, check_unmarked
 
 from .budget import budget
@@ -25,6 +25,8 @@ CASES = [
     (langsmith.convert_file, THIRD / "langsmith-child-runs.json"),
     (langfuse.convert_file, THIRD / "langfuse-planner-executor.json"),
     (langfuse.convert_file, THIRD / "langfuse-trace.json"),
+    (agentsdk.convert_file, THIRD / "openai-agents-handoff.json"),
+    (agentsdk.convert_file, THIRD / "openai-agents-trace.json"),
 ]
 
 

@@ -94,8 +94,7 @@ def test_a_compressed_trace_is_named_with_how_to_decompress_it(tmp_path: Path, p
     ("langsmith-runs.json", "LangSmith runs (`run_type`, `inputs`, `outputs`)", "`warroom import langsmith` reads"),
     ("langfuse-trace.json", "a Langfuse export (`observations` of type GENERATION, SPAN, EVENT)",
      "`warroom import langfuse` reads it"),
-    ("openai-agents-trace.json", "OpenAI Agents SDK traces (`span_data`), which no importer reads",
-     "openinference-instrumentation-openai-agents"),
+    ("openai-agents-trace.json", "OpenAI Agents SDK traces (`span_data`)", "`warroom import openai-agents` reads them"),
 ])
 def test_other_exports_are_named_with_their_importer_or_what_to_do_instead(tmp_path: Path, name: str, named: str,
                                                                           instead: str) -> None:

@@ -23,8 +23,8 @@ def import_group() -> None:
 
     Each subcommand reads one trace format and writes one drill YAML file per record or trace. What the source
     does not record (the drill clock, token counts, prices) is estimated and said so in each drill. who-and-when
-    records carry their answer key; chat, otel, openinference, langsmith and langfuse traces do not, and their
-    drills say what the author must add (docs/importing.md).
+    records carry their answer key; chat, otel, openinference, langsmith, langfuse and openai-agents traces do
+    not, and their drills say what the author must add (docs/importing.md).
     """
 
 
@@ -91,9 +91,9 @@ def _unreadable_folders(paths: tuple[Path, ...]) -> list[OSError]:
 
 
 def _add_trace_importers() -> None:
-    from warroom.cli.import_traces import chat, langfuse, langsmith, openinference, otel
+    from warroom.cli.import_traces import chat, langfuse, langsmith, openai_agents, openinference, otel
 
-    for command in (chat, otel, openinference, langsmith, langfuse):
+    for command in (chat, otel, openinference, langsmith, langfuse, openai_agents):
         import_group.add_command(command)
 
 

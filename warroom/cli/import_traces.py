@@ -1,4 +1,4 @@
-"""``warroom import chat|otel|openinference|langsmith|langfuse``: real traces in, unmarked drills out.
+"""``warroom import chat|otel|openinference|langsmith|langfuse|openai-agents``: real traces in, unmarked drills out.
 
 The importers are imported inside the command bodies so ``warroom --help`` stays fast.
 """
@@ -200,3 +200,26 @@ def langfuse(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names:
     options = _options(price, redact, redact_names, trace_id)
     _run(lambda progress: import_langfuse(paths, out_dir, options, force=force, progress=progress), paths, SUFFIXES,
          verbose, options)
+
+
+@click.command("openai-agents")
+@_trace_options
+@_trace_id_option
+def openai_agents(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names: Path | None,
+                  price: Price | None, trace_id: str | None, force: bool, verbose: bool) -> None:
+    """Convert OpenAI Agents SDK traces (trace and span exports: {"data": [...]}, a JSON list, or JSON Lines
+    *.jsonl) into drills.
+
+    One drill per trace: span times are the drill clock, agent spans agents, handoff spans handoffs, generation
+    and response spans model calls, function spans tool calls and results (an error a failed result), a triggered
+    guardrail a log event. --trace-id takes a trace's id (trace_...). No answer key is written. Exit status: 0
+    when every file imported, 1 when any failed, 2 on usage errors.
+
+    Example: warroom import openai-agents traces.jsonl --out drills/imported
+    """
+    from warroom.importers.runs import SUFFIXES
+    from warroom.importers.runs.agentsdk import import_openai_agents
+
+    options = _options(price, redact, redact_names, trace_id)
+    _run(lambda progress: import_openai_agents(paths, out_dir, options, force=force, progress=progress), paths,
+         SUFFIXES, verbose, options)

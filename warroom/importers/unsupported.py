@@ -1,6 +1,6 @@
 """Trace exports recognised by shape when they are given to an importer that does not read them, so that the
-refusal names them and says which importer does (LangSmith runs, Langfuse traces and observations) or what to do
-instead (OpenAI Agents SDK traces, which no importer reads)."""
+refusal names them and says which importer does (LangSmith runs, Langfuse traces and observations, OpenAI Agents
+SDK traces)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,7 @@ from typing import Any
 
 _LANGSMITH = "LangSmith runs (`run_type`, `inputs`, `outputs`): `warroom import langsmith` reads them"
 _LANGFUSE = "a Langfuse export (`observations` of type GENERATION, SPAN, EVENT): `warroom import langfuse` reads it"
-_AGENTS_SDK = ("OpenAI Agents SDK traces (`span_data`), which no importer reads: record the run with "
-               "openinference-instrumentation-openai-agents and use `warroom import openinference`, or import the "
-               "run's `result.to_input_list()` with `warroom import chat`")
+_AGENTS_SDK = "OpenAI Agents SDK traces (`span_data`): `warroom import openai-agents` reads them"
 
 
 #: Langfuse's observation types (the first three, and those of its SDKs' newer observation types).
@@ -29,8 +27,7 @@ def _first(doc: Any) -> Any:
 
 
 def unsupported_format(doc: Any) -> str | None:
-    """What known export ``doc`` (parsed JSON) is, with the importer that reads it or what to do instead; None when
-    it is none of them."""
+    """What known export ``doc`` (parsed JSON) is, with the importer that reads it; None when it is none of them."""
     item = _first(doc)
     if not isinstance(item, dict):
         return None

@@ -23,15 +23,17 @@ from warroom.importers.who_and_when.files import ImportReport, Progress
 SUFFIXES = (".json", ".jsonl")
 
 
-
 @dataclass
 class Recorded:
     """What an export records apart from its steps, by trace id: each trace's goal (a Langfuse trace's ``input``),
     and the prices of its models whose calls recorded their cost, by model name: ``(input, output)`` USD per
-    million tokens (the recorded costs over the recorded tokens)."""
+    million tokens (the recorded costs over the recorded tokens); what ``source`` must say of the trace besides
+    (``notes``: sentences); and what each agent is (``descriptions``, by agent name as the drill spells it)."""
 
     goals: dict[str, str] = field(default_factory=dict)
     prices: dict[str, dict[str, tuple[float, float]]] = field(default_factory=dict)
+    notes: dict[str, list[str]] = field(default_factory=dict)
+    descriptions: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 #: A reader: a file to its traces, each as its steps by trace id, and what it records apart from them. Raises
@@ -68,8 +70,21 @@ def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, op
         if not parts["goal"] and recorded.goals.get(trace_id):
             parts["goal"] = recorded.goals[trace_id]
         data, header = _drill(parts, path, trace_id, i if several else None, prefix, convention, options)
+        _described(data, recorded, trace_id)
         out.append(_priced(data, header, recorded.prices.get(trace_id, {}), convention))
     return out
+
+
+def _described(data: dict[str, Any], recorded: Recorded, trace_id: str) -> None:
+    """Add to the drill ``data`` what ``recorded`` says of its trace: its agents' descriptions, and its notes at
+    the end of ``source``."""
+    described = recorded.descriptions.get(trace_id, {})
+    for agent in data["agents"]:
+        if described.get(agent["name"]):
+            agent["description"] = described[agent["name"]]
+    notes = recorded.notes.get(trace_id)
+    if notes:
+        data["source"] += " " + " ".join(notes)
 
 
 def _priced(data: dict[str, Any], header: str, prices: dict[str, tuple[float, float]], convention: str
