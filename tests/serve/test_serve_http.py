@@ -163,6 +163,24 @@ async def test_a_closed_tab_mid_drill_is_stored_as_abandoned_for_the_signed_in_t
     assert _journals(served.data_dir) == []
 
 
+async def test_a_stopped_server_tells_every_open_session_to_quit_at_once(tmp_path):
+    """SIGTERM to the server alone (a service manager's stop) while a browser that answers every ping is mid-drill:
+    the server closes the tab's websocket as going away (1001, before aiohttp's shutdown timeout would end it), the
+    app process stores the drill as abandoned, and the server exits."""
+    with serving(tmp_path) as served:
+        http = await served.signed_in("Grace Hopper")
+        async with http, http.ws_connect("/ws") as ws:
+            await _enter_war_room(ws, served.data_dir)
+            served.proc.send_signal(signal.SIGTERM)
+            while (message := await ws.receive(timeout=50)).type == aiohttp.WSMsgType.BINARY:
+                pass  # the screen updates before the close
+            assert message.type == aiohttp.WSMsgType.CLOSE, message
+            assert message.data == aiohttp.WSCloseCode.GOING_AWAY
+        assert served.proc.wait(timeout=30) == 0
+        rows = _stored(served.data_dir)
+    assert [(r.trainee, r.outcome) for r in rows] == [("Grace Hopper", "abandoned")]
+
+
 def _app_pid(data_dir: Path) -> int:
     """The pid of the served app process (``python -m warroom --trainee ...``) using ``data_dir``."""
     for entry in Path("/proc").iterdir():

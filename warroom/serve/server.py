@@ -22,7 +22,7 @@ from typing import Any
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
@@ -86,6 +86,7 @@ class WarroomServer(Server):
         self.options = options
         self.max_sessions = max_sessions
         self.active = 0  # app processes running now
+        self.sockets: set[web.WebSocketResponse] = set()  # the open sessions' websockets
 
     def full(self) -> bool:
         """True when a new session would go over ``max_sessions``."""
@@ -136,6 +137,7 @@ class WarroomServer(Server):
     async def _relay(self, request: web.Request, command: str) -> web.WebSocketResponse:
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
+        self.sockets.add(websocket)
 
         async def close() -> None:
             await websocket.close()
@@ -162,8 +164,19 @@ class WarroomServer(Server):
                 await asyncio.wait_for(asyncio.shield(service.stop()), STOP_GRACE)
             except Exception:  # TimeoutError included
                 log.warning("a served app process did not quit within %s s", STOP_GRACE)
+            self.sockets.discard(websocket)
             await websocket.close()
         return websocket
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """The server stops (Ctrl+C, SIGTERM): close every open session's websocket as going away (1001), so that
+        each session's app process is told to quit now (storing a drill being played as abandoned), not once
+        aiohttp's shutdown timeout has run out; aiohttp then waits for those sessions' handlers to finish."""
+        sockets = list(self.sockets)
+        await asyncio.gather(
+            *(ws.close(code=WSCloseCode.GOING_AWAY, message=b"the war room server stops") for ws in sockets),
+            return_exceptions=True,
+        )
 
     async def on_startup(self, app: web.Application) -> None:
         """Nothing: the banner is printed once the address is bound (:meth:`banner`), not before."""
