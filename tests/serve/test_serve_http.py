@@ -91,6 +91,22 @@ async def test_without_a_sign_in_only_the_sign_in_page_is_served(tmp_path):
                 assert r.status == 303
 
 
+async def test_a_malformed_request_is_one_line_in_the_log_without_the_requests_bytes(tmp_path):
+    """A request aiohttp cannot parse (a header over 8190 bytes) from a signed-in browser: HTTP 400, and the server's
+    log says so in one line: no traceback, no local variables, so not the request's bytes with its sign-in cookie."""
+    with serving(tmp_path) as served:
+        http = await served.signed_in()
+        async with http:
+            cookie = next(c.value for c in http.cookie_jar if c.key == COOKIE)
+            async with http.get("/", headers={"Referer": "x" * 9000}) as r:
+                assert r.status == 400
+            async with http.get("/") as r:  # the server goes on serving
+                assert r.status == 200
+    log = " ".join(served.log.read_text(errors="replace").split())  # the log is wrapped at 80 columns
+    assert "Error handling request from 127.0.0.1: HTTP 400, Got more than 8190 bytes when reading" in log, log
+    assert cookie not in log and "Traceback" not in log and "locals" not in log
+
+
 async def test_a_signed_in_trainee_gets_the_terminal_page_and_the_picker(tmp_path):
     with serving(tmp_path) as served:
         http = await served.signed_in()

@@ -23,8 +23,10 @@ from typing import Any
 import aiohttp_jinja2
 import jinja2
 from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
+from rich.logging import RichHandler
 from textual_serve.app_service import AppService
-from textual_serve.server import Server
+from textual_serve.server import LogHighlighter, Server
 
 from warroom.serve.signin import SignIns, page
 
@@ -168,6 +170,15 @@ class WarroomServer(Server):
             await websocket.close()
         return websocket
 
+    def initialize_logging(self) -> None:
+        """textual-serve's log (one line per request, Rich tracebacks of errors), but a traceback never shows the
+        local variables of its frames (they hold requests' bytes: sign-in cookies, tokens posted to /signin) and a
+        malformed request is one line (:class:`ClientErrorsOnOneLine`)."""
+        handler = RichHandler(show_path=False, show_time=False, rich_tracebacks=True, tracebacks_show_locals=False,
+                              highlighter=LogHighlighter(), console=self.console)  # fmt: skip
+        handler.addFilter(ClientErrorsOnOneLine())
+        logging.basicConfig(level="DEBUG" if self.debug else "INFO", format="%(message)s", handlers=[handler])
+
     async def on_shutdown(self, app: web.Application) -> None:
         """The server stops (Ctrl+C, SIGTERM): close every open session's websocket as going away (1001), so that
         each session's app process is told to quit now (storing a drill being played as abandoned), not once
@@ -199,6 +210,20 @@ class WarroomServer(Server):
                         print=lambda *_: print(self.banner(), flush=True))  # aiohttp's own banner: ours instead
         except OSError as exc:
             raise ServeError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
+
+
+class ClientErrorsOnOneLine(logging.Filter):
+    """A log filter: aiohttp's record of a request it could not parse (a header over 8190 bytes, a bad request line:
+    the client's error) becomes one line, ``Error handling request from ADDRESS: HTTP 400, why``, without the
+    traceback and without the request's bytes (the part of aiohttp's reason after its first ``:`` quotes them)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            why = str(error.message).split(":", 1)[0].strip() or type(error).__name__
+            record.msg, record.args = "%s: HTTP %s, %s", (record.getMessage(), error.code, why)
+            record.exc_info, record.exc_text = None, None
+        return True
 
 
 class ServeError(Exception):
