@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import time
 from pathlib import Path
@@ -115,6 +116,11 @@ async def test_a_signed_in_trainee_gets_the_terminal_page_and_the_picker(tmp_pat
                 assert r.status == 200
                 page = await r.text()
             assert f"ws://127.0.0.1:{served.port}/ws" in page  # the URL of this request, not the bind address
+            # every URL the page loads is this server's (no web font from another site: an offline classroom works)
+            assert {m.split("/")[2] for m in re.findall(r'(?:href|src)="([^"#][^"]*)"', page)} == {
+                f"127.0.0.1:{served.port}"
+            }
+            assert "googleapis" not in page
             async with http.get("/static/js/textual.js") as r:
                 assert r.status == 200
             with pytest.raises(aiohttp.WSServerHandshakeError) as foreign:  # a page of another site

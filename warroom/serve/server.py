@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import shlex
 import sys
 from collections.abc import Sequence
@@ -38,6 +39,8 @@ log = logging.getLogger("warroom.serve")
 STOP_GRACE = 15.0
 #: Terminal size limits accepted from the browser, in cells.
 _MAX_CELLS = 1000
+#: A ``<link>`` element of a page (textual-serve's terminal page links a web font of fonts.googleapis.com).
+_LINK = re.compile(r"<link\b[^>]*>", re.S)
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,13 @@ def app_command(trainee: str, options: AppOptions, python: str = sys.executable)
     if options.drill_set is not None:
         args += ["--set", str(options.drill_set)]
     return "exec " + " ".join(shlex.quote(a) for a in args)
+
+
+def own_links_only(page: str, origin: str) -> str:
+    """``page`` without the ``<link>`` elements that point at another site than ``origin`` (``http://host:port``): a
+    class's browsers then ask this server alone (an offline classroom network, no trainee's address sent to a font
+    service); the terminal's font falls back to the browser's own monospace font."""
+    return _LINK.sub(lambda m: m.group(0) if f'href="{origin}/' in m.group(0) else "", page)
 
 
 def _cells(value: str, default: int) -> int:
@@ -117,6 +127,7 @@ class WarroomServer(Server):
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         response.headers["Cache-Control"] = "no-store"
+        response.text = own_links_only(response.text or "", origin)
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
