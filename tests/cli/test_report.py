@@ -75,6 +75,37 @@ def test_store_text_is_shown_literally(tmp_path: Path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt; $x^2$ \\x1b[31m" in page  # escaped, no mathtext
 
 
+def test_filter_values_in_the_scope_sentence_are_shown_literally(tmp_path: Path):
+    """The --trainee and --set values are written into the page's first line: control characters as escapes too."""
+    data = tmp_path / "data"
+    name = "ann\x1b]52;c;aGk=\x07x"
+    with ResultsStore(data) as store:
+        add(store, "h1", name, "A", "contained", 90, ttd=4.0, set_id="w\x1b[31m")
+    out = tmp_path / "r.html"
+    assert report(data, out, "--trainee", name, "--set", "w\x1b[31m").exit_code == 0
+    page = out.read_text()
+    assert "\x1b" not in page and "\x07" not in page
+    assert "Sessions played in drill set w\\x1b[31m, of ann\\x1b]52;c;aGk=\\x07x." in page
+
+
+def test_a_name_with_a_glyph_matplotlib_lacks_draws_without_a_warning(tmp_path: Path):
+    """The figures' text is the reader's (SVG text, not glyphs): a glyph missing from matplotlib's font (an emoji)
+    is no reason to print a Python warning, naming warroom's source, to the facilitator."""
+    import warnings
+
+    data = tmp_path / "data"
+    with ResultsStore(data) as store:
+        add(store, "h1", "Zoë \U0001f692", "A", "contained", 90, ttd=4.0)
+        add(store, "h2", "Zoë \U0001f692", "C", "false_alarm", 30, all_clear=True)
+    out = tmp_path / "r.html"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = report(data, out)
+    assert r.exit_code == 0, r.output
+    assert [str(w.message) for w in caught] == []
+    assert "<title>Zoë \U0001f692: hit rate 100%" in out.read_text(encoding="utf-8")
+
+
 def test_nothing_to_report(data: Path, tmp_path: Path):
     r = report(data, tmp_path / "r.html", "--trainee", "nobody")
     assert r.exit_code == 1 and "no stored session matches" in r.stderr and not (tmp_path / "r.html").exists()

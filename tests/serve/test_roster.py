@@ -49,12 +49,28 @@ def test_roster_add_writes_hashes_and_prints_each_token_once(tmp_path):
     assert roster.check("Ada Lovelace", lines[0][1]) is None  # the old token no longer works
 
 
-@pytest.mark.parametrize("name", ["", "   ", "tab\there", "x" * 81])
-def test_roster_add_refuses_a_bad_name(tmp_path, name):
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [("", "the trainee name is empty"), ("   ", "the trainee name is empty"),
+     ("tab\there", "the trainee name from the command line contains control characters (\\x09)"),
+     ("x" * 81, "the trainee name from the command line is 81 characters long; at most 80 are allowed")],
+)
+def test_roster_add_refuses_a_bad_name(tmp_path, name, why):
     result = CliRunner().invoke(main, ["serve", "roster", "add", str(tmp_path / "r.yaml"), name])
     assert result.exit_code == 2
+    assert why in result.output and "--trainee" not in result.output  # the name is no --trainee
     assert "Traceback" not in result.output
     assert not (tmp_path / "r.yaml").exists()
+
+
+def test_a_bad_name_in_the_roster_file_is_named_as_the_rosters(tmp_path):
+    path = tmp_path / "roster.yaml"
+    path.write_text(f"trainees:\n  - name: {'x' * 81}\n    token: '{hash_token('a')}'\n")
+    with pytest.raises(RosterError) as caught:
+        Roster.load(path)
+    assert str(caught.value) == (
+        f"{path}:2:11: the trainee name from the roster is 81 characters long; at most 80 are allowed"
+    )
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import time
 from pathlib import Path
@@ -91,6 +92,22 @@ async def test_without_a_sign_in_only_the_sign_in_page_is_served(tmp_path):
                 assert r.status == 303
 
 
+async def test_a_malformed_request_is_one_line_in_the_log_without_the_requests_bytes(tmp_path):
+    """A request aiohttp cannot parse (a header over 8190 bytes) from a signed-in browser: HTTP 400, and the server's
+    log says so in one line: no traceback, no local variables, so not the request's bytes with its sign-in cookie."""
+    with serving(tmp_path) as served:
+        http = await served.signed_in()
+        async with http:
+            cookie = next(c.value for c in http.cookie_jar if c.key == COOKIE)
+            async with http.get("/", headers={"Referer": "x" * 9000}) as r:
+                assert r.status == 400
+            async with http.get("/") as r:  # the server goes on serving
+                assert r.status == 200
+    log = " ".join(served.log.read_text(errors="replace").split())  # the log is wrapped at 80 columns
+    assert "Error handling request from 127.0.0.1: HTTP 400, Got more than 8190 bytes when reading" in log, log
+    assert cookie not in log and "Traceback" not in log and "locals" not in log
+
+
 async def test_a_signed_in_trainee_gets_the_terminal_page_and_the_picker(tmp_path):
     with serving(tmp_path) as served:
         http = await served.signed_in()
@@ -99,6 +116,11 @@ async def test_a_signed_in_trainee_gets_the_terminal_page_and_the_picker(tmp_pat
                 assert r.status == 200
                 page = await r.text()
             assert f"ws://127.0.0.1:{served.port}/ws" in page  # the URL of this request, not the bind address
+            # every URL the page loads is this server's (no web font from another site: an offline classroom works)
+            assert {m.split("/")[2] for m in re.findall(r'(?:href|src)="([^"#][^"]*)"', page)} == {
+                f"127.0.0.1:{served.port}"
+            }
+            assert "googleapis" not in page
             async with http.get("/static/js/textual.js") as r:
                 assert r.status == 200
             with pytest.raises(aiohttp.WSServerHandshakeError) as foreign:  # a page of another site
@@ -161,6 +183,24 @@ async def test_a_closed_tab_mid_drill_is_stored_as_abandoned_for_the_signed_in_t
             rows = _stored(served.data_dir)
     assert [(r.trainee, r.outcome) for r in rows] == [("Grace Hopper", "abandoned")]
     assert _journals(served.data_dir) == []
+
+
+async def test_a_stopped_server_tells_every_open_session_to_quit_at_once(tmp_path):
+    """SIGTERM to the server alone (a service manager's stop) while a browser that answers every ping is mid-drill:
+    the server closes the tab's websocket as going away (1001, before aiohttp's shutdown timeout would end it), the
+    app process stores the drill as abandoned, and the server exits."""
+    with serving(tmp_path) as served:
+        http = await served.signed_in("Grace Hopper")
+        async with http, http.ws_connect("/ws") as ws:
+            await _enter_war_room(ws, served.data_dir)
+            served.proc.send_signal(signal.SIGTERM)
+            while (message := await ws.receive(timeout=50)).type == aiohttp.WSMsgType.BINARY:
+                pass  # the screen updates before the close
+            assert message.type == aiohttp.WSMsgType.CLOSE, message
+            assert message.data == aiohttp.WSCloseCode.GOING_AWAY
+        assert served.proc.wait(timeout=30) == 0
+        rows = _stored(served.data_dir)
+    assert [(r.trainee, r.outcome) for r in rows] == [("Grace Hopper", "abandoned")]
 
 
 def _app_pid(data_dir: Path) -> int:

@@ -76,7 +76,8 @@ def report(
 
 
 def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, ...]) -> str:
-    """Which sessions were asked for, in a sentence (the report's first line)."""
+    """Which sessions were asked for, in a sentence (the report's first line), control characters of the filter
+    values written as escapes (:func:`~warroom.core.format.clean`)."""
     parts = []
     if set_id is not None:
         parts.append(f"played in drill set {set_id}")
@@ -84,7 +85,7 @@ def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, .
         parts.append(f"started since {since[:16].replace('T', ' ')} UTC")
     if trainees:
         parts.append(f"of {', '.join(trainees)}")
-    return ("Sessions " + ", ".join(parts) + ".") if parts else "All stored sessions."
+    return clean("Sessions " + ", ".join(parts) + ".") if parts else "All stored sessions."
 
 
 def _write(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import io
 import re
+import warnings
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -50,7 +51,9 @@ def _figure(width: float, height: float) -> Iterator[Any]:
 def _svg(fig: Any, titles: dict[str, str] | None = None) -> str:
     """The figure as an ``<svg>`` element, with a ``<title>`` added to each group whose id is a key of ``titles``."""
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    with warnings.catch_warnings():  # SVG text is drawn by the reader's fonts: a glyph matplotlib's font lacks is fine
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning)
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
     text = buf.getvalue()
     text = text[text.index("<svg") :]
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)  # RDF boilerplate

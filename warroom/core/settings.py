@@ -59,15 +59,15 @@ def _invisible(ch: str) -> bool:
     return category == "Cf" or (category in ("Zl", "Zp", "Zs") and ch != " ")
 
 
-def resolve_trainee(name: str | None = None) -> str:
-    """The trainee's name: ``name`` if given, else ``$WARROOM_TRAINEE``, else the OS user name (else ``trainee``),
-    with surrounding white space removed.
+def resolve_trainee(name: str | None = None, source: str = "--trainee") -> str:
+    """The trainee's name: ``name`` if given (its error messages say it came from ``source``), else
+    ``$WARROOM_TRAINEE``, else the OS user name (else ``trainee``), with surrounding white space removed.
 
     Raises :class:`SettingsError` (exit status 2) when the name holds a control character (newline and tab
     included), a bidirectional control or an invisible character, or is over :data:`MAX_TRAINEE_CHARS`
     characters: it is stored with the session and printed on terminals."""
     if name and name.strip():
-        return _checked_trainee(name.strip(), "--trainee")
+        return _checked_trainee(name.strip(), source)
     env = os.environ.get(TRAINEE_ENV, "").strip()
     if env:
         return _checked_trainee(env, f"${TRAINEE_ENV}")

@@ -119,7 +119,7 @@ class Roster:
         replacing an earlier token of the same name."""
         if not name.strip():
             raise SettingsError("the trainee name is empty")
-        checked = resolve_trainee(name)
+        checked = resolve_trainee(name, source="the command line")
         return Roster({**self.entries, checked: hash_token(token)})
 
     def check(self, name: str, token: str) -> str | None:
@@ -155,7 +155,8 @@ def _entries(path: Path, node: yaml.Node | None) -> dict[str, str]:
         if set(fields) != {"name", "token"} or not all(isinstance(v, yaml.ScalarNode) for v in fields.values()):
             raise RosterError(f"{where(item)}: each trainee is a mapping with exactly a name and a token")
         try:
-            name = resolve_trainee(str(fields["name"].value)) if str(fields["name"].value).strip() else ""
+            text = str(fields["name"].value)
+            name = resolve_trainee(text, source="the roster") if text.strip() else ""
         except SettingsError as exc:
             raise RosterError(f"{where(fields['name'])}: {exc}") from None
         if not name:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import shlex
 import sys
 from collections.abc import Sequence
@@ -22,9 +23,11 @@ from typing import Any
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
+from rich.logging import RichHandler
 from textual_serve.app_service import AppService
-from textual_serve.server import Server
+from textual_serve.server import LogHighlighter, Server
 
 from warroom.core.words import plural
 from warroom.serve.signin import SignIns, page
@@ -37,6 +40,8 @@ log = logging.getLogger("warroom.serve")
 STOP_GRACE = 15.0
 #: Terminal size limits accepted from the browser, in cells.
 _MAX_CELLS = 1000
+#: A ``<link>`` element of a page (textual-serve's terminal page links a web font of fonts.googleapis.com).
+_LINK = re.compile(r"<link\b[^>]*>", re.S)
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,13 @@ def app_command(trainee: str, options: AppOptions, python: str = sys.executable)
     if options.drill_set is not None:
         args += ["--set", str(options.drill_set)]
     return "exec " + " ".join(shlex.quote(a) for a in args)
+
+
+def own_links_only(page: str, origin: str) -> str:
+    """``page`` without the ``<link>`` elements that point at another site than ``origin`` (``http://host:port``): a
+    class's browsers then ask this server alone (an offline classroom network, no trainee's address sent to a font
+    service); the terminal's font falls back to the browser's own monospace font."""
+    return _LINK.sub(lambda m: m.group(0) if f'href="{origin}/' in m.group(0) else "", page)
 
 
 def _cells(value: str, default: int) -> int:
@@ -87,6 +99,7 @@ class WarroomServer(Server):
         self.options = options
         self.max_sessions = max_sessions
         self.active = 0  # app processes running now
+        self.sockets: set[web.WebSocketResponse] = set()  # the open sessions' websockets
 
     def full(self) -> bool:
         """True when a new session would go over ``max_sessions``."""
@@ -115,6 +128,7 @@ class WarroomServer(Server):
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         response.headers["Cache-Control"] = "no-store"
+        response.text = own_links_only(response.text or "", origin)
         return response
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:  # type: ignore[override]
@@ -137,6 +151,7 @@ class WarroomServer(Server):
     async def _relay(self, request: web.Request, command: str) -> web.WebSocketResponse:
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
+        self.sockets.add(websocket)
 
         async def close() -> None:
             await websocket.close()
@@ -163,8 +178,28 @@ class WarroomServer(Server):
                 await asyncio.wait_for(asyncio.shield(service.stop()), STOP_GRACE)
             except Exception:  # TimeoutError included
                 log.warning("a served app process did not quit within %s s", STOP_GRACE)
+            self.sockets.discard(websocket)
             await websocket.close()
         return websocket
+
+    def initialize_logging(self) -> None:
+        """textual-serve's log (one line per request, Rich tracebacks of errors), but a traceback never shows the
+        local variables of its frames (they hold requests' bytes: sign-in cookies, tokens posted to /signin) and a
+        malformed request is one line (:class:`ClientErrorsOnOneLine`)."""
+        handler = RichHandler(show_path=False, show_time=False, rich_tracebacks=True, tracebacks_show_locals=False,
+                              highlighter=LogHighlighter(), console=self.console)  # fmt: skip
+        handler.addFilter(ClientErrorsOnOneLine())
+        logging.basicConfig(level="DEBUG" if self.debug else "INFO", format="%(message)s", handlers=[handler])
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """The server stops (Ctrl+C, SIGTERM): close every open session's websocket as going away (1001), so that
+        each session's app process is told to quit now (storing a drill being played as abandoned), not once
+        aiohttp's shutdown timeout has run out; aiohttp then waits for those sessions' handlers to finish."""
+        sockets = list(self.sockets)
+        await asyncio.gather(
+            *(ws.close(code=WSCloseCode.GOING_AWAY, message=b"the war room server stops") for ws in sockets),
+            return_exceptions=True,
+        )
 
     async def on_startup(self, app: web.Application) -> None:
         """Nothing: the banner is printed once the address is bound (:meth:`banner`), not before."""
@@ -187,6 +222,20 @@ class WarroomServer(Server):
                         print=lambda *_: print(self.banner(), flush=True))  # aiohttp's own banner: ours instead
         except OSError as exc:
             raise ServeError(f"cannot serve on {self.host}:{self.port}: {exc.strerror or exc}") from None
+
+
+class ClientErrorsOnOneLine(logging.Filter):
+    """A log filter: aiohttp's record of a request it could not parse (a header over 8190 bytes, a bad request line:
+    the client's error) becomes one line, ``Error handling request from ADDRESS: HTTP 400, why``, without the
+    traceback and without the request's bytes (the part of aiohttp's reason after its first ``:`` quotes them)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            why = str(error.message).split(":", 1)[0].strip() or type(error).__name__
+            record.msg, record.args = "%s: HTTP %s, %s", (record.getMessage(), error.code, why)
+            record.exc_info, record.exc_text = None, None
+        return True
 
 
 class ServeError(Exception):
