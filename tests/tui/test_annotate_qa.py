@@ -1,0 +1,51 @@
+"""Defects found by driving ``warroom annotate`` end to end on hand-written traces, each with its test."""
+
+from __future__ import annotations
+
+from textual.clock import MockClock
+
+from warroom.core.annotatefile import open_for_annotation
+from warroom.tui.annotate_app import AnnotateApp
+from warroom.tui.annotate_dialogs import DebriefDialog
+from warroom.tui.modals import ConfirmScreen
+
+from .conftest import type_text
+from .test_annotate import imported, select
+
+
+async def test_ctrl_c_with_unsaved_marks_asks_before_quitting(tmp_path):
+    path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
+    before = path.read_text()
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("E")
+        await select(pilot, screen, "m003")
+        await pilot.press("v")
+        await pilot.press("ctrl+c")
+        assert isinstance(app.screen, ConfirmScreen) and app.is_running
+        await pilot.press("n")
+        assert app.screen is screen and screen.draft.evidence == ["m003"]
+        await pilot.press("b")
+        await type_text(pilot, "half a debrief")
+        await pilot.press("ctrl+c")  # over an open dialog: asks too, and no goes back to the dialog's text
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        assert isinstance(app.screen, DebriefDialog)
+        await pilot.press("ctrl+s")
+        assert screen.draft.debrief == "half a debrief"
+        await pilot.press("ctrl+c", "ctrl+c")  # a second ctrl+c at the question leaves
+        await pilot.pause()
+    assert app.return_code == 0 and path.read_text() == before
+
+
+async def test_ctrl_c_with_everything_saved_quits_at_once(tmp_path):
+    path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+    assert app.return_code == 0
