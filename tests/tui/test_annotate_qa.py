@@ -7,6 +7,7 @@ from textual.clock import MockClock
 from warroom.core.annotatefile import open_for_annotation
 from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import DebriefDialog
+from warroom.tui.inspector import Inspector
 from warroom.tui.modals import ConfirmScreen
 
 from .conftest import type_text
@@ -49,3 +50,19 @@ async def test_ctrl_c_with_everything_saved_quits_at_once(tmp_path):
         await pilot.pause()
         assert not isinstance(app.screen, ConfirmScreen)
     assert app.return_code == 0
+
+
+async def test_the_selected_event_is_shown_in_the_inspector(tmp_path):
+    path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("E", "g")
+        inspector = screen.query_one(Inspector)
+        assert inspector.text.startswith("m000 ·"), inspector.text
+        await select(pilot, screen, "m003")
+        assert inspector.text.startswith("m003 · result"), inspector.text
+        await pilot.press("k")
+        await pilot.pause()
+        assert not inspector.text.startswith("m003"), inspector.text

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.clock import Clock
@@ -212,7 +213,10 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         end = max((e.t for e in self.drill.trace), default=0.0)
         self.apply(self.replay.advance(max(end - self.replay.now, 0.0) + 1.0))
 
-    def on_trace_table_row_highlighted(self, event: TraceTable.RowHighlighted) -> None:
+    @on(TraceTable.RowHighlighted, "#trace-table")
+    def preview(self, event: TraceTable.RowHighlighted) -> None:
+        """The cursor moved to another event: show it in the inspector (a handler named
+        ``on_trace_table_row_highlighted`` is never called: the message is ``LineTable``'s)."""
         timeline = self.query_one(TraceTable)
         if event.key in timeline.events:
             self.query_one(Inspector).show_event(timeline.event(event.key), self.drill, timeline.events)
