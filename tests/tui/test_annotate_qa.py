@@ -66,3 +66,23 @@ async def test_the_selected_event_is_shown_in_the_inspector(tmp_path):
         await pilot.press("k")
         await pilot.pause()
         assert not inspector.text.startswith("m003"), inspector.text
+
+
+async def test_a_long_error_in_a_dialog_wraps_inside_it_and_is_read_in_full(tmp_path):
+    from textual.widgets import Label
+
+    from .test_annotate_items import author_mode, stripped
+    from .test_annotate_items import select as select_event
+
+    path = stripped(tmp_path, "privilege-screen-production")
+    async with author_mode(open_for_annotation(path)) as (app, pilot, screen):
+        await select_event(pilot, screen, "e07")
+        await pilot.press("f")
+        await type_text(pilot, "summary.privilege_flags.withhold")
+        await pilot.press("enter")
+        dialog = app.screen
+        label = dialog.query_one("#annotate-error", Label)
+        box = dialog.query_one("#annotate-box")
+        assert "the keys there: " in str(label.content)
+        assert box.content_region.contains_region(label.region), (label.region, box.content_region)
+        assert label.region.height >= 2  # wrapped, not cut at the dialog's edge

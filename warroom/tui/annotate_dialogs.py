@@ -42,6 +42,11 @@ class _Dialog(ModalScreen["object | None"]):
     """A dialog with a title, a quoted line, an error line and a hint; escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    #: The error line wraps within the dialog: a long one (a field path's did-you-mean and the keys there) is read
+    #: in full, not cut at the dialog's edge.
+    DEFAULT_CSS = """
+    #annotate-error { width: 100%; height: auto; }
+    """
 
     def __init__(self, title: str, quote: str = "") -> None:
         super().__init__()
