@@ -25,7 +25,8 @@ def test_an_id_that_is_not_the_file_name_is_a_problem_as_validate_says(tmp_path)
 
 def test_a_briefing_that_names_the_damage_unit_is_warned_as_validate_warns(tmp_path):
     path = tmp_path / "duplicate-charge-refunds.yaml"
-    text = DRILL.read_text(encoding="utf-8").replace("  goal: >-\n", "  goal: >-\n    Avoid USD refunded in error.\n", 1)
+    goal = "  goal: >-\n"
+    text = DRILL.read_text(encoding="utf-8").replace(goal, goal + "    Avoid USD refunded in error.\n", 1)
     path.write_text(text, encoding="utf-8")
     found = findings(path)
     assert found.ok, found
