@@ -9,8 +9,9 @@ from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import DebriefDialog
 from warroom.tui.inspector import Inspector
 from warroom.tui.modals import ConfirmScreen
+from warroom.tui.tracetable import TraceTable
 
-from .conftest import type_text
+from .conftest import advance, make_app, record_notifications, type_text
 from .test_annotate import imported, select
 
 
@@ -86,3 +87,67 @@ async def test_a_long_error_in_a_dialog_wraps_inside_it_and_is_read_in_full(tmp_
         assert "the keys there: " in str(label.content)
         assert box.content_region.contains_region(label.region), (label.region, box.content_region)
         assert label.region.height >= 2  # wrapped, not cut at the dialog's edge
+
+
+#: The answer key of the walk-through (docs/importing.md) for the otel fixture's drill, written by hand.
+OTEL_KEY = """
+answer_key:
+  fault: {origin_step: p01, kind: pagination_truncated, summary: scout fetched one page of two.}
+  evidence: [e0009]
+  damage: {unit: USD late fees, entries: [{event: e0017, amount: 184.5}]}
+  deadline: {event: e0009, after: 8}
+  debrief: e0009 says returned 20 of total 40 with a next_cursor.
+"""
+
+
+def test_a_field_of_an_output_held_as_json_text_is_found_on_its_line():
+    from warroom.tui.fieldjump import find_json_key_line
+
+    lines = ["e0009 · result · 00:07", "output (raw)", '{"month": "2026-03", "returned": 20,', '"next_cursor": "c2"}']
+    assert find_json_key_line(lines, "next_cursor") == 3
+    assert find_json_key_line(lines, "invoice_ids[3]") == 2  # the key is not on a line of its own: the output's start
+    assert find_json_key_line(lines[:1], "next_cursor") is None
+
+
+async def test_slash_goes_to_a_field_of_an_imported_result_in_the_author_mode(tmp_path):
+    path = imported(tmp_path, "otel", "otel/current.json", "otel-current.yaml")
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        notes = record_notifications(app)
+        screen = app.screen
+        await pilot.press("E")
+        await select(pilot, screen, "e0009")
+        for path_typed in ("next_cursor", "invoice_ids[19]", "no_such_field"):
+            await pilot.press("slash")
+            await type_text(pilot, path_typed)
+            await pilot.press("enter")
+            await pilot.pause()
+        assert notes == ["e0009 next_cursor = c2", "e0009 invoice_ids[19] = INV-2026-0320",
+                         "No field no_such_field in e0009."]
+        assert screen.fields == {"e0009": "invoice_ids[19]"}  # the last one that is there, offered by f
+
+
+async def test_slash_goes_to_a_field_of_an_imported_result_in_the_war_room(tmp_path, services):
+    path = imported(tmp_path, "otel", "otel/current.json", "otel-current.yaml")
+    path.write_text(path.read_text() + OTEL_KEY)
+    app = make_app(services, path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 8.5)
+        live = app.live
+        await pilot.press("space")
+        notes = record_notifications(app)
+        table = live.query_one(TraceTable)
+        table.move_cursor(table.row_index("e0009"))
+        await pilot.pause()
+        inspector = live.query_one(Inspector)
+        await pilot.press("slash")
+        await type_text(pilot, "next_cursor")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert notes == ["e0009 next_cursor = c2"]
+        lines = inspector.text.splitlines()
+        at = next(i for i, line in enumerate(lines) if '"next_cursor":' in line)
+        top = round(inspector.scroll_y)
+        assert top <= at < top + inspector.scrollable_content_region.height
