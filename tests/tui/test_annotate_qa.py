@@ -151,3 +151,19 @@ async def test_slash_goes_to_a_field_of_an_imported_result_in_the_war_room(tmp_p
         at = next(i for i, line in enumerate(lines) if '"next_cursor":' in line)
         top = round(inspector.scroll_y)
         assert top <= at < top + inspector.scrollable_content_region.height
+
+
+async def test_enter_moves_into_the_inspector_as_the_help_says(tmp_path):
+    path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("E")
+        await select(pilot, screen, "m003")
+        await pilot.press("enter")
+        assert app.focused is screen.query_one(Inspector)
+        await pilot.press("tab")  # back to the trace, still on the event
+        assert app.focused is screen.query_one(TraceTable) and screen.query_one(TraceTable).selected_key == "m003"
+        await pilot.press("v")
+        assert screen.draft.evidence == ["m003"]

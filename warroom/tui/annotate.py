@@ -221,6 +221,12 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         if event.key in timeline.events:
             self.query_one(Inspector).show_event(timeline.event(event.key), self.drill, timeline.events)
 
+    @on(TraceTable.RowSelected, "#trace-table")
+    def inspect(self, event: TraceTable.RowSelected) -> None:
+        """Enter on an event: move into the inspector to scroll it, as in the war room (tab goes back)."""
+        if event.key in self.query_one(TraceTable).events:
+            self.query_one(Inspector).focus()
+
     # -- marking up: see annotate_marks.MarkActions; the dialogs they open ---------------------------------------
 
     def selected_event(self) -> Any | None:
