@@ -167,3 +167,18 @@ async def test_enter_moves_into_the_inspector_as_the_help_says(tmp_path):
         assert app.focused is screen.query_one(TraceTable) and screen.query_one(TraceTable).selected_key == "m003"
         await pilot.press("v")
         assert screen.draft.evidence == ["m003"]
+
+
+async def test_the_debrief_dialog_says_how_its_lines_are_shown(tmp_path):
+    from warroom.tui.text import prose
+
+    path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        assert isinstance(app.screen, DebriefDialog)
+        hint = " ".join(str(label.content) for label in app.screen.query(".dialog-hint"))
+        assert "a blank line starts a paragraph (the debrief joins the lines of one" in hint
+    # what the hint says is what the debrief does
+    assert prose("one\ntwo\n\nthree\n- four") == "one two\n\nthree\n- four"

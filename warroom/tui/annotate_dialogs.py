@@ -264,7 +264,8 @@ class DebriefDialog(_Dialog):
             yield from self.head()
             yield TextArea(self.value, id="debrief-text", soft_wrap=True)
             yield Label("", id="annotate-error")
-            yield Label("ctrl+s: done · escape cancels", classes="dialog-hint")
+            yield Label("a blank line starts a paragraph (the debrief joins the lines of one; \"- \" starts a list "
+                        "item) · ctrl+s: done · escape cancels", classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
