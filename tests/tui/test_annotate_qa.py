@@ -182,3 +182,25 @@ async def test_the_debrief_dialog_says_how_its_lines_are_shown(tmp_path):
         assert "a blank line starts a paragraph (the debrief joins the lines of one" in hint
     # what the hint says is what the debrief does
     assert prose("one\ntwo\n\nthree\n- four") == "one two\n\nthree\n- four"
+
+
+async def test_the_footer_shows_save_quit_and_help_in_80_columns(tmp_path):
+    from warroom.tui.keyhelp import help_rows
+    from warroom.tui.modals import HelpScreen
+
+    from .conftest import screen_text
+
+    path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        for key in ("o Origin", "v Evidence", "x Distractor", "d Damage", "s Save", "q Quit", "? Help"):
+            assert key in footer, footer
+        text = screen_text(app)
+        assert "deadline (l)" in text and "debrief (b)" in text  # the keys the footer leaves out: in the panel
+        screen = app.screen
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        rows = {row[0]: row[1] for row in help_rows(screen)}
+        assert rows["l"].startswith("the deadline") and rows["b"].startswith("write the debrief")

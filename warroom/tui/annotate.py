@@ -78,7 +78,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
     }
     """
     BINDINGS = [
-        Binding("space", "toggle_pause", "Pause/resume", priority=True, tooltip="pause / resume the drill clock"),
+        Binding("space", "toggle_pause", "Pause", priority=True, tooltip="pause / resume the drill clock"),
         Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True, show=False,
                 tooltip="faster playback (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
         Binding("minus", "slower", "Slower", key_display="-", priority=True, show=False, tooltip="slower playback"),
@@ -109,9 +109,9 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
                 tooltip="mark the selected event as a distractor, with why it is harmless (again to unmark)"),
         Binding("d", "damage", "Damage", priority=True,
                 tooltip="the damage the selected event does: amount, unit, note (again to unmark)"),
-        Binding("l", "deadline", "Deadline", priority=True,
+        Binding("l", "deadline", "Deadline", priority=True, show=False,
                 tooltip="the deadline: some drill seconds after the selected event"),
-        Binding("b", "debrief", "Debrief", priority=True, tooltip="write the debrief (ctrl+s keeps it)"),
+        Binding("b", "debrief", "Debrief", priority=True, show=False, tooltip="write the debrief (ctrl+s keeps it)"),
         Binding("s", "save", "Save", priority=True,
                 tooltip="save the answer key into the file, then run validate and check"),
         Binding("q", "quit_annotate", "Quit", priority=True, tooltip="leave (asks first when there are unsaved marks)"),
@@ -146,7 +146,9 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         panel = KeyPanel(id="key-panel")
         panel.border_title = "Answer key"
         yield from room_panes(panel, self.drill, self.replay.repetitions)
-        yield KeyFooter()
+        # compact, and l and b only in the help and the side panel's "Still missing" list: s, q and ? fit in 80
+        # columns
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         trace_index(self.drill)
