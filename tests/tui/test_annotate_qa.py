@@ -204,3 +204,30 @@ async def test_the_footer_shows_save_quit_and_help_in_80_columns(tmp_path):
         assert isinstance(app.screen, HelpScreen)
         rows = {row[0]: row[1] for row in help_rows(screen)}
         assert rows["l"].startswith("the deadline") and rows["b"].startswith("write the debrief")
+
+
+async def test_the_fault_dialog_shows_its_keys_and_errors_in_80_by_24(tmp_path):
+    from warroom.tui.annotate_dialogs import FaultDialog
+
+    from .conftest import screen_text
+
+    path = imported(tmp_path, "otel", "otel/current.json", "otel-current.yaml")
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        await pilot.press("E")
+        await select(pilot, screen, "e0009")
+        await pilot.press("o")
+        assert isinstance(app.screen, FaultDialog)
+        assert "enter: next field, then done · escape cancels" in screen_text(app)
+        await type_text(pilot, "bogus")
+        await pilot.press("enter")
+        await type_text(pilot, "one page of two")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "bogus is not a fault kind; pick one of those listed" in screen_text(app)
+        box = app.screen.query_one("#annotate-box")
+        box.scroll_end(animate=False, immediate=True)
+        await pilot.pause()
+        assert "environment_setup_failed, other" in screen_text(app)  # the whole list can be scrolled to

@@ -46,6 +46,7 @@ class _Dialog(ModalScreen["object | None"]):
     #: in full, not cut at the dialog's edge.
     DEFAULT_CSS = """
     #annotate-error { width: 100%; height: auto; }
+    #annotate-box { overflow-y: auto; }
     """
 
     def __init__(self, title: str, quote: str = "") -> None:
@@ -112,8 +113,9 @@ class FaultDialog(_Dialog):
                         suggester=SuggestFromList(KINDS, case_sensitive=False))
             yield Input(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary")
             yield Label("", id="annotate-error")
-            yield Label("kinds: " + ", ".join(KINDS), classes="dialog-hint")
+            # the keys before the long list of kinds, which a 24-line terminal cuts short (the box scrolls)
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
+            yield Label("kinds: " + ", ".join(KINDS), classes="dialog-hint")
 
     def action_next_origin(self) -> None:
         """Offer the next origin (ctrl+o); the kind and summary typed so far stay."""
