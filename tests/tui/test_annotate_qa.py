@@ -231,3 +231,24 @@ async def test_the_fault_dialog_shows_its_keys_and_errors_in_80_by_24(tmp_path):
         box.scroll_end(animate=False, immediate=True)
         await pilot.pause()
         assert "environment_setup_failed, other" in screen_text(app)  # the whole list can be scrolled to
+
+
+async def test_a_save_that_fails_keeps_the_marks_and_says_what_to_do(tmp_path):
+    path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        notes = record_notifications(app)
+        screen = app.screen
+        await pilot.press("E")
+        await select(pilot, screen, "m003")
+        await pilot.press("v")
+        text = path.read_text()
+        path.unlink()  # moved away while marking
+        await pilot.press("s")
+        assert not screen.saved and screen.draft.evidence == ["m003"]
+        assert notes[-1].startswith(f"{path}: cannot read the drill file")
+        assert notes[-1].endswith("Your marks are kept here: fix the file (or put it back) and press s again.")
+        path.write_text(text)
+        await pilot.press("s")
+        assert screen.saved and open_for_annotation(path).draft.evidence == ["m003"]
