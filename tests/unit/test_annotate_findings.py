@@ -37,3 +37,24 @@ def test_a_briefing_that_names_the_damage_unit_is_warned_as_validate_warns(tmp_p
 
 def test_a_bundled_drill_has_no_findings():
     assert findings(DRILL).ok and findings(DRILL).warnings == []
+
+
+def test_text_that_yaml_1_1_reads_otherwise_is_saved_in_quotes_and_draws_no_warning(tmp_path):
+    from warroom.core.annotatefile import open_for_annotation
+    from warroom.core.keywrite import write_draft
+
+    path = tmp_path / "duplicate-charge-refunds.yaml"
+    path.write_text(DRILL.read_text(encoding="utf-8"), encoding="utf-8")
+    opened = open_for_annotation(path)
+    draft = opened.draft
+    draft.summary, draft.damage_unit, draft.debrief = "12:30", "Off", "0755"
+    first = draft.damage[0]
+    draft.set_damage(first.event, first.amount, "no")
+    write_draft(path, draft, opened.event_order)
+    text = path.read_text(encoding="utf-8")
+    for written in ("summary: '12:30'", "unit: 'Off'", "note: 'no'", "debrief: '0755'"):
+        assert written in text
+    again = open_for_annotation(path).draft
+    assert (again.summary, again.damage_unit, again.debrief, again.damage[0].note) == ("12:30", "Off", "0755", "no")
+    found = findings(path)
+    assert found.ok and found.warnings == [], found
