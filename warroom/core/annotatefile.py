@@ -158,6 +158,7 @@ def findings(path: str | os.PathLike[str]) -> Findings:
     """What ``warroom validate`` and ``warroom check`` say of drill file ``path`` (see :class:`Findings`). Never
     raises for a file that cannot be loaded: its problems are the findings."""
     from warroom.core.check import run_checks
+    from warroom.core.library import cross_file_problems
     from warroom.core.loader import load_drill_with_warnings
 
     out = Findings()
@@ -167,8 +168,23 @@ def findings(path: str | os.PathLike[str]) -> Findings:
         out.problems = [str(p) for p in exc.problems]
         out.warnings = [str(p) for p in exc.warnings]
         return out
-    out.warnings = [str(p) for p in warnings]
+    out.warnings = [str(p) for p in warnings] + _hint_warnings(Path(path), drill)
+    out.problems = [str(p) for p in cross_file_problems([(Path(path), drill)]).get(Path(path), [])]
     out.checked = True
     out.check = list(run_checks(drill).problems)
+    return out
+
+
+def _hint_warnings(path: Path, drill: Drill) -> list[str]:
+    """``warroom validate``'s warnings for briefing text that hints at the answer, as ``path:line:col: warning:``
+    lines (:func:`warroom.core.hygiene.briefing_hints`, each at the field that hints)."""
+    from warroom.core.hygiene import briefing_hints
+    from warroom.core.problems import Problem
+    from warroom.core.yamlpos import position_of
+
+    out = []
+    for hint in briefing_hints(drill):
+        line, column = position_of(path, hint.loc)
+        out.append(str(Problem(str(path), line, column, hint.message, "warning")))
     return out
 

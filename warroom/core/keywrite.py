@@ -71,8 +71,12 @@ def _plain(node: Any) -> Any:
 
 
 def _styled(value: Any) -> Any:
-    """Plain data with multi-line text as literal blocks (``|``), as an author writes a debrief."""
-    from ruamel.yaml.scalarstring import LiteralScalarString
+    """Plain data with multi-line text as literal blocks (``|``), as an author writes a debrief, and text that a
+    YAML 1.1 reader takes for something else (``yes``, ``off``, ``0755``, ``12:30``) in quotes, so that the file
+    reads the same everywhere (``warroom validate`` warns about such text left plain)."""
+    from ruamel.yaml.scalarstring import LiteralScalarString, SingleQuotedScalarString
+
+    from warroom.core.yamlcore import yaml11_value
 
     if isinstance(value, dict):
         return {k: _styled(v) for k, v in value.items()}
@@ -80,6 +84,8 @@ def _styled(value: Any) -> Any:
         return [_styled(v) for v in value]
     if isinstance(value, str) and "\n" in value.strip() and not any(ch in value for ch in "\t\r"):
         return LiteralScalarString(value)
+    if isinstance(value, str) and not isinstance(yaml11_value(value), str):
+        return SingleQuotedScalarString(value)
     return value
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.clock import Clock
@@ -78,7 +79,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
     }
     """
     BINDINGS = [
-        Binding("space", "toggle_pause", "Pause/resume", priority=True, tooltip="pause / resume the drill clock"),
+        Binding("space", "toggle_pause", "Pause", priority=True, tooltip="pause / resume the drill clock"),
         Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True, show=False,
                 tooltip="faster playback (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
         Binding("minus", "slower", "Slower", key_display="-", priority=True, show=False, tooltip="slower playback"),
@@ -109,9 +110,9 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
                 tooltip="mark the selected event as a distractor, with why it is harmless (again to unmark)"),
         Binding("d", "damage", "Damage", priority=True,
                 tooltip="the damage the selected event does: amount, unit, note (again to unmark)"),
-        Binding("l", "deadline", "Deadline", priority=True,
+        Binding("l", "deadline", "Deadline", priority=True, show=False,
                 tooltip="the deadline: some drill seconds after the selected event"),
-        Binding("b", "debrief", "Debrief", priority=True, tooltip="write the debrief (ctrl+s keeps it)"),
+        Binding("b", "debrief", "Debrief", priority=True, show=False, tooltip="write the debrief (ctrl+s keeps it)"),
         Binding("s", "save", "Save", priority=True,
                 tooltip="save the answer key into the file, then run validate and check"),
         Binding("q", "quit_annotate", "Quit", priority=True, tooltip="leave (asks first when there are unsaved marks)"),
@@ -146,7 +147,9 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         panel = KeyPanel(id="key-panel")
         panel.border_title = "Answer key"
         yield from room_panes(panel, self.drill, self.replay.repetitions)
-        yield KeyFooter()
+        # compact, and l and b only in the help and the side panel's "Still missing" list: s, q and ? fit in 80
+        # columns
+        yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
         trace_index(self.drill)
@@ -213,10 +216,19 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         end = max((e.t for e in self.drill.trace), default=0.0)
         self.apply(self.replay.advance(max(end - self.replay.now, 0.0) + 1.0))
 
-    def on_trace_table_row_highlighted(self, event: TraceTable.RowHighlighted) -> None:
+    @on(TraceTable.RowHighlighted, "#trace-table")
+    def preview(self, event: TraceTable.RowHighlighted) -> None:
+        """The cursor moved to another event: show it in the inspector (a handler named
+        ``on_trace_table_row_highlighted`` is never called: the message is ``LineTable``'s)."""
         timeline = self.query_one(TraceTable)
         if event.key in timeline.events:
             self.query_one(Inspector).show_event(timeline.event(event.key), self.drill, timeline.events)
+
+    @on(TraceTable.RowSelected, "#trace-table")
+    def inspect(self, event: TraceTable.RowSelected) -> None:
+        """Enter on an event: move into the inspector to scroll it, as in the war room (tab goes back)."""
+        if event.key in self.query_one(TraceTable).events:
+            self.query_one(Inspector).focus()
 
     # -- marking up: see annotate_marks.MarkActions; the dialogs they open ---------------------------------------
 

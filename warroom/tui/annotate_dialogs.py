@@ -42,6 +42,12 @@ class _Dialog(ModalScreen["object | None"]):
     """A dialog with a title, a quoted line, an error line and a hint; escape cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    #: The error line wraps within the dialog: a long one (a field path's did-you-mean and the keys there) is read
+    #: in full, not cut at the dialog's edge.
+    DEFAULT_CSS = """
+    #annotate-error { width: 100%; height: auto; }
+    #annotate-box { overflow-y: auto; }
+    """
 
     def __init__(self, title: str, quote: str = "") -> None:
         super().__init__()
@@ -107,8 +113,9 @@ class FaultDialog(_Dialog):
                         suggester=SuggestFromList(KINDS, case_sensitive=False))
             yield Input(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary")
             yield Label("", id="annotate-error")
-            yield Label("kinds: " + ", ".join(KINDS), classes="dialog-hint")
+            # the keys before the long list of kinds, which a 24-line terminal cuts short (the box scrolls)
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
+            yield Label("kinds: " + ", ".join(KINDS), classes="dialog-hint")
 
     def action_next_origin(self) -> None:
         """Offer the next origin (ctrl+o); the kind and summary typed so far stay."""
@@ -259,7 +266,8 @@ class DebriefDialog(_Dialog):
             yield from self.head()
             yield TextArea(self.value, id="debrief-text", soft_wrap=True)
             yield Label("", id="annotate-error")
-            yield Label("ctrl+s: done · escape cancels", classes="dialog-hint")
+            yield Label("a blank line starts a paragraph (the debrief joins the lines of one; \"- \" starts a list "
+                        "item) · ctrl+s: done · escape cancels", classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()

@@ -90,7 +90,7 @@ class ItemActions:
             return
 
         def done(path: str | None) -> None:
-            jump_to_field(self.notify, self.inspector(), ev.id, path)
+            jump_to_field(self.notify, self.inspector(), ev.id, path, event=ev)
             if path and path_problem(ev, path) is None:
                 self.fields[ev.id] = path
 
@@ -117,7 +117,8 @@ class ItemActions:
         if not isinstance(path, str):
             return
         now_in = self.draft.toggle_item({"event": ev.id, "path": path})
-        self.inspector().jump_to_field(path)
+        if not self.inspector().jump_to_field(path):  # an output held as JSON text is shown raw
+            self.inspector().jump_to_json_field(path)
         self.changed(f"{ev.id} {path} is evidence." if now_in else f"{ev.id} {path} is no longer evidence.")
 
     # -- an absence at a checkpoint -------------------------------------------------------------------------------

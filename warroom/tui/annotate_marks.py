@@ -128,7 +128,8 @@ class MarkActions:
         try:
             write_draft(self.file.path, self.draft, self.file.event_order)
         except KeyWriteError as exc:
-            self.notify(str(exc), title="Not saved", severity="error", markup=False, timeout=15)
+            self.notify(f"{exc}\nYour marks are kept here: fix the file (or put it back) and press s again.",
+                        title="Not saved", severity="error", markup=False, timeout=15)
             return
         self.saved = True
         self.findings = findings(self.file.path)

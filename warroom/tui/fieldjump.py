@@ -9,6 +9,7 @@ any event, and a drill's evidence paths are shown only in the debrief.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
@@ -21,7 +22,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from warroom.core.evidenceref import PATH_PATTERN, path_parts
+from warroom.core.evidenceref import PATH_PATTERN, event_output, has_output, path_parts, value_at
+from warroom.core.format import json_text
 from warroom.tui import text as fmt
 
 #: Longest field path typed, in characters.
@@ -64,6 +66,22 @@ def find_field_line(lines: Sequence[str], path: str) -> int | None:
     return found
 
 
+def find_json_key_line(lines: Sequence[str], path: str) -> int | None:
+    """Index in ``lines`` (the inspector's text) of the line that shows ``path`` in an output held as JSON text (an
+    imported tool result is one string, shown raw): the first line under the ``output`` heading that holds the path's
+    last key as ``"key":``, else the first line of the output. None when there is no output heading."""
+    head = next((i for i, line in enumerate(lines) if line.startswith("output (raw")), None)
+    if head is None:
+        return None
+    keys = [part for part in path_parts(path) if isinstance(part, str)]
+    if keys:
+        quoted = json.dumps(keys[-1]) + ":"
+        found = next((i for i in range(head + 1, len(lines)) if quoted in lines[i]), None)
+        if found is not None:
+            return found
+    return min(head + 1, len(lines) - 1)
+
+
 class FieldScreen(ModalScreen["str | None"]):
     """Ask for a field path to go to in the inspector. Dismisses with the path typed (stripped) or None."""
 
@@ -97,15 +115,26 @@ def is_field_path(text: str) -> bool:
     return re.fullmatch(PATH_PATTERN, text) is not None
 
 
-def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, path: str | None) -> None:
+def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, path: str | None,
+                  event: Any = None) -> None:
     """The answer of :class:`FieldScreen`: scroll ``inspector`` (the war room's) to the field ``path`` of the event
-    ``event_id``, or say with ``notify`` (a screen's) why not: not a field path, or no such field. None: nothing."""
+    ``event_id``, or say with ``notify`` (a screen's) why not: not a field path, or no such field. None: nothing.
+
+    ``event`` (the event itself): when its output is JSON text (shown raw, as every imported tool result is) and
+    the path is in it, the inspector goes to the line that holds the field's key and the notice tells its value."""
     if not path:
         return
     if not is_field_path(path):
         notify(f"{fmt.clean_line(path)} is not a field path (data.next_cursor, items[3].id).", severity="warning",
                markup=False)
-    elif not inspector.jump_to_field(path):
+        return
+    if inspector.jump_to_field(path):
+        return
+    found, value = value_at(event_output(event), path) if event is not None and has_output(event) else (False, None)
+    if found and inspector.jump_to_json_field(path):
+        shown = value if isinstance(value, str) else json_text(value)
+        notify(fmt.clean_line(f"{event_id} {path} = {shown[:200]}"), markup=False)
+    else:
         notify(f"No field {fmt.clean_line(path)} in {fmt.clean_line(event_id)}.", severity="warning", markup=False)
 
 
@@ -117,4 +146,4 @@ def open_field_jump(screen: Any, inspector: Any) -> None:
     if ev is None:
         screen.notify("Select a trace event first.", severity="warning", markup=False)
         return
-    screen.open_dialog(FieldScreen(ev.id), partial(jump_to_field, screen.notify, inspector, ev.id))
+    screen.open_dialog(FieldScreen(ev.id), partial(jump_to_field, screen.notify, inspector, ev.id, event=ev))

@@ -126,6 +126,20 @@ class Inspector(ScrollView, can_focus=True):
         self.scroll_to(0, index, animate=False, immediate=True, force=True)
         return True
 
+    def jump_to_json_field(self, path: str) -> bool:
+        """Scroll to the line of the output shown as JSON text that holds the field ``path``'s key (or the output's
+        first line; :func:`~warroom.tui.fieldjump.find_json_key_line`); False when no output is shown (or the event
+        is still being laid out). The caller checks that the path is in the output."""
+        from warroom.tui.fieldjump import find_json_key_line
+
+        if self.pending:
+            return False
+        index = find_json_key_line([s.text for s in self._strips], path)
+        if index is None:
+            return False
+        self.scroll_to(0, index, animate=False, immediate=True, force=True)
+        return True
+
     # -- layout ---------------------------------------------------------------------------------------------------
 
     @property
