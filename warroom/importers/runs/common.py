@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import json
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,9 @@ from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
 #: Epoch numbers above this are nanoseconds or microseconds, not milliseconds (year 5138 in milliseconds).
 _MAX_MS = 10**14
+_TRACEBACK = "Traceback (most recent call last)"
+#: Most USD per million tokens a recorded cost may come to (the dearest hosted models are under 200).
+MAX_PRICE = 10_000.0
 
 
 def read_values(path: Path, what: str) -> list[tuple[str, Any]]:
@@ -64,6 +68,27 @@ def time_ns(value: Any, where: str) -> int:
     return ns
 
 
+def recorded_prices(calls: Iterable[tuple[str, tuple[float, float], tuple[int | None, int | None]]]
+                    ) -> dict[str, tuple[float, float]]:
+    """Each model's ``(input, output)`` price in USD per million tokens from its calls that recorded their cost:
+    ``calls`` are ``(model name, (input USD, output USD), (input tokens, output tokens))``; a model's costs summed
+    over its tokens summed (calls without a model name or without both token counts are left out, and so is a model
+    whose price would come to more than :data:`MAX_PRICE`: a cost recorded in other units)."""
+    sums: dict[str, list[float]] = {}
+    for model, (c_in, c_out), (n_in, n_out) in calls:
+        if not model.strip() or not n_in or not n_out:
+            continue
+        total = sums.setdefault(model.strip(), [0.0, 0.0, 0.0, 0.0])
+        for k, x in enumerate((c_in, n_in, c_out, n_out)):
+            total[k] += x
+    out = {}
+    for model, (c_in, t_in, c_out, t_out) in sums.items():
+        price = (round(c_in / t_in * 1e6, 4), round(c_out / t_out * 1e6, 4))
+        if max(price) <= MAX_PRICE:
+            out[model] = price
+    return out
+
+
 def tool_arguments(value: Any) -> dict[str, Any]:
     """A tool's input as arguments: a mapping as is; text holding a JSON object, or a Python dict as LangChain
     writes a tool's input (``str(dict)``: ``{'month': '2026-03'}``), parsed; other text as ``{"input": text}``;
@@ -85,12 +110,16 @@ def tool_arguments(value: Any) -> dict[str, Any]:
 
 
 def error_text(value: Any) -> str:
-    """A recorded error as one short text: its first line (LangSmith stores the exception's repr followed by the
-    traceback); empty when there is none."""
+    """A recorded error as one short text: its first line, without the traceback LangSmith stores after the
+    exception's repr (``TimeoutError('...')Traceback (most recent call last):...``, no newline between); empty when
+    there is none."""
     if value is None or value == "":
         return ""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    glued = first.find(_TRACEBACK)  # LangChain's tracer writes the repr and the traceback with no newline between
+    if glued > 0:
+        first = first[:glued].rstrip()
     return first[:500] or "error (no message)"
 
 

@@ -4,7 +4,8 @@ Shapes read: LangChain's serialised messages (``{"lc": 1, "type": "constructor",
 "kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``), role/content dicts
 (OpenAI, Anthropic), LangChain's ``generations`` (``[[{"text", "message"}]]``), OpenAI's ``choices``, and
 wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"output": ...}``; LangSmith nests a
-chat model's input one list deeper: ``{"messages": [[...]]}``). Tool calls come from ``tool_calls`` (LangChain's
+chat model's input one list deeper: ``{"messages": [[...]]}``), and LangChain's ``(role, content)`` tuples as JSON
+lists (``["user", "hi"]``). Tool calls come from ``tool_calls`` (LangChain's
 ``{"name", "args", "id"}`` and OpenAI's ``{"id", "function": {"name", "arguments"}}``),
 ``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, and the legacy ``function_call``.
 """
@@ -20,6 +21,10 @@ _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
 _TEXT_PARTS = frozenset({"text", "output_text", "input_text"})
+#: The roles LangChain accepts in a ``(role, content)`` pair (``graph.invoke({"messages": [("user", "hi")]})``,
+#: recorded as the JSON list ``["user", "hi"]``).
+_PAIR_ROLES = {"human": "user", "user": "user", "ai": "assistant", "assistant": "assistant", "system": "system",
+               "developer": "system", "tool": "tool", "function": "function"}
 
 
 @dataclass
@@ -85,8 +90,16 @@ def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
     return calls
 
 
+def _pair(item: Any) -> bool:
+    """Whether ``item`` is a ``[role, content]`` pair, LangChain's tuple message as JSON."""
+    return (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+            and item[0].strip().lower() in _PAIR_ROLES and isinstance(item[1], (str, list)))
+
+
 def message(item: Any) -> Message | None:
     """One message of any shape the module reads, or None when ``item`` is not a message."""
+    if _pair(item):
+        return Message(_PAIR_ROLES[item[0].strip().lower()], _text(item[1]))
     if not isinstance(item, dict):
         return None
     body, role = item, item.get("role")
@@ -106,7 +119,7 @@ def message(item: Any) -> Message | None:
 def messages(value: Any) -> list[Message] | None:
     """Every message in ``value`` (see the module's docstring), in order; None when it holds none."""
     if isinstance(value, list):
-        flat = [x for item in value for x in (item if isinstance(item, list) else [item])]
+        flat = [x for item in value for x in (item if isinstance(item, list) and not _pair(item) else [item])]
         found = [m for m in map(message, flat) if m is not None]
         return found or None
     if not isinstance(value, dict):

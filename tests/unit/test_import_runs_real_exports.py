@@ -1,0 +1,116 @@
+"""`warroom import langsmith` and `langfuse` on exports as the tools really write them: a LangGraph
+`create_react_agent` run recorded by LangChain's tracer and dumped with `run.dict()` (tests/fixtures/thirdparty/
+langsmith-react-agent.json), and a trace as Langfuse's v3 SDK and LangChain handler record it
+(langfuse-langgraph-v3.json). Each test names the defect it pins down."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from trace_import_support import FIXTURES, marked_up, only_missing_key
+
+from warroom.core.check import run_checks
+from warroom.importers.runs.common import error_text, recorded_prices
+from warroom.importers.runs.langfuse import convert_file as convert_langfuse
+from warroom.importers.runs.langfuse import import_langfuse
+from warroom.importers.runs.langsmith import convert_file as convert_langsmith
+from warroom.importers.runs.messages import Message, messages
+
+THIRD = FIXTURES / "thirdparty"
+REACT = THIRD / "langsmith-react-agent.json"
+LANGFUSE_V3 = THIRD / "langfuse-langgraph-v3.json"
+GOAL = "Reconcile March's vendor invoices and pay what is unpaid, once."
+
+
+def test_langchain_tuple_messages_are_messages() -> None:
+    # graph.invoke({"messages": [("user", "...")]}) is recorded with each tuple as a JSON list
+    assert messages({"messages": [["user", "hi"], ["ai", "hello"], ["system", "be brief"]]}) == [
+        Message("user", "hi"), Message("assistant", "hello"), Message("system", "be brief")]
+    assert messages({"messages": [[["human", "nested"]]]}) == [Message("user", "nested")]
+    assert messages({"messages": [["critic", "x"]]}) is None  # not a role LangChain accepts in a tuple
+    assert messages({"prompts": ["a", "b"]}) is None
+
+
+def test_an_error_recorded_with_its_traceback_glued_on_is_its_first_part() -> None:
+    # LangChain's tracer writes repr(exception) and the traceback with no newline between them
+    raw = "TimeoutError('ERP timed out after 30 s')Traceback (most recent call last):\n  File \"x.py\"\nTimeoutError"
+    assert error_text(raw) == "TimeoutError('ERP timed out after 30 s')"
+    assert error_text("Traceback (most recent call last):\n  File") == "Traceback (most recent call last):"
+
+
+def test_a_create_react_agent_run_dumped_with_run_dict() -> None:
+    [(data, header)] = convert_langsmith(REACT)
+    ev = {e["id"]: e for e in data["trace"]}
+    # the root's input is LangGraph's tuple message: the goal and the user's message
+    assert data["briefing"]["goal"] == ev["e0001"]["content"] == GOAL
+    # the react agent's node is named `agent`: a named agent, not the importer's unnamed default
+    assert data["briefing"]["watching"].startswith("Agent agent at work, with tools: erp_close_month")
+    assert [(e["id"], e["kind"]) for e in data["trace"]] == [
+        ("e0001", "human_message"), ("e0002", "planner_call"), ("call_1", "tool_call"), ("e0004", "tool_result"),
+        ("call_2", "tool_call"), ("e0006", "tool_result"), ("e0007", "log"), ("e0008", "log")]
+    assert ev["call_1"]["batch"] == ev["call_2"]["batch"] == "e0002"
+    assert ev["call_1"]["arguments"] == {"month": "2026-03", "status": "unpaid"}
+    assert (ev["e0004"]["output"], ev["e0004"]["call"]) == ("[]", "call_1")  # the ToolMessage dict's content
+    # the tool raised: its `outputs` is {} and its error the repr glued to the traceback
+    assert (ev["e0006"]["output"], ev["e0006"]["status"]) == ("TimeoutError('ERP timed out after 30 s')", "error")
+    assert ev["e0008"]["content"] == "LangGraph failed: TimeoutError('ERP timed out after 30 s')"
+    assert ev["e0002"]["usage"] == {"input_tokens": 812, "output_tokens": 44}  # the run's prompt/completion tokens
+    # prompt_cost / completion_cost (Decimals, written as text by run.dict() + json.dumps(default=str))
+    assert data["models"]["planner"] == {"name": "gpt-4o-2024-08-06", "input_usd_per_mtok": 2.0,
+                                         "output_usd_per_mtok": 8.0}
+    assert "prices of gpt-4o-2024-08-06 from the costs LangSmith recorded" in data["source"]
+    assert "prices of gpt-4o-2024-08-06 from the costs LangSmith recorded" in header
+
+
+def test_langsmith_costs_as_numbers_and_without_tokens(tmp_path: Path) -> None:
+    runs = json.loads(REACT.read_text(encoding="utf-8"))
+    llm = next(r for r in runs if r["run_type"] == "llm")
+    llm.update(prompt_cost=0.002436, completion_cost=0.00066)
+    path = tmp_path / "numbers.json"
+    path.write_text(json.dumps(runs), encoding="utf-8")
+    [(data, _)] = convert_langsmith(path)
+    assert (data["models"]["planner"]["input_usd_per_mtok"], data["models"]["planner"]["output_usd_per_mtok"]) == (
+        3.0, 15.0)
+    llm.update(prompt_cost="n/a")
+    path.write_text(json.dumps(runs), encoding="utf-8")
+    [(data, _)] = convert_langsmith(path)
+    assert data["models"]["planner"]["input_usd_per_mtok"] == 2.5 and "recorded" not in data["source"]
+    assert recorded_prices([("m", (1.0, 1.0), (None, 5)), (" ", (1.0, 1.0), (5, 5))]) == {}
+
+
+def test_a_langfuse_v3_langgraph_trace() -> None:
+    [(data, _)] = convert_langfuse(LANGFUSE_V3)
+    ev = {e["id"]: e for e in data["trace"]}
+    assert data["briefing"]["goal"] == ev["e0001"]["content"] == "Zahle die offenen Märzrechnungen – einmal."
+    # usageDetails counts cached input and reasoning output apart from `input` / `output`: added back
+    assert ev["e0002"]["usage"] == {"input_tokens": 120, "output_tokens": 30}
+    # costDetails likewise: (0.0004 + 0.00002) USD / 120 tokens, (0.00048 + 0.00012) / 30
+    assert data["models"]["planner"] == {"name": "gpt-4o-2024-08-06", "input_usd_per_mtok": 3.5,
+                                         "output_usd_per_mtok": 20.0}
+    # the handler's ToolMessage output: its content, the call it answers, an error status failed
+    assert (ev["e0005"]["output"], ev["e0005"]["status"], ev["e0005"]["call"]) == ("[]", "ok", "call_A")
+    assert (ev["e0006"]["output"], ev["e0006"]["status"], ev["e0006"]["call"]) == (
+        "Error: ValueError('no invoice ids')\n Please fix your mistakes.", "error", "call_B")
+    # @observe(as_type="tool") records {"args": [...], "kwargs": {...}}: the keyword arguments, args when any
+    assert ev["e0007"]["arguments"] == {"args": ["2026-03"], "note": "nothing to pay"}
+    assert ev["e0009"] == {**ev["e0009"], "kind": "log", "level": "error",
+                           "content": "checkpoint failed: checkpoint write failed"}
+    # a generation still running when exported (no endTime, no output)
+    assert ev["e0010"]["content"] == "(the model's output is not in the trace)" and ev["e0010"]["t"] == 12.0
+
+
+def test_the_langfuse_v3_drill_passes_check_once_marked_up(tmp_path: Path) -> None:
+    [result] = import_langfuse([LANGFUSE_V3], tmp_path / "out").results
+    assert result.output is not None
+    only_missing_key(result.output)
+    drill = marked_up(result.output, """answer_key:
+  fault: {origin_step: p01, kind: empty_result, summary: "erp_list_invoices returned no unpaid invoices and the agent paid none."}
+  evidence: [e0005]
+  cascade: [p02]
+  damage: {unit: wasted agent turns, entries: [{event: e0010, amount: 1}]}
+  deadline: {event: e0005, after: 6}
+  debrief: e0005 is an empty list for a month with unpaid invoices.
+""")  # noqa: E501
+    report = run_checks(drill)
+    assert report.passed, report.problems
