@@ -8,14 +8,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from trace_import_support import FIXTURES, marked_up, only_missing_key
+import pytest
+from trace_import_support import FIXTURES, marked_up, only_missing_key, sparse_file
 
 from warroom.core.check import run_checks
-from warroom.importers.runs.common import error_text, recorded_prices
+from warroom.importers.runs.common import MAX_EXPORT_BYTES, error_text, recorded_prices
 from warroom.importers.runs.langfuse import convert_file as convert_langfuse
 from warroom.importers.runs.langfuse import import_langfuse
 from warroom.importers.runs.langsmith import convert_file as convert_langsmith
 from warroom.importers.runs.messages import Message, messages
+from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
 THIRD = FIXTURES / "thirdparty"
 REACT = THIRD / "langsmith-react-agent.json"
@@ -114,3 +116,19 @@ def test_the_langfuse_v3_drill_passes_check_once_marked_up(tmp_path: Path) -> No
 """)  # noqa: E501
     report = run_checks(drill)
     assert report.passed, report.problems
+
+
+def test_an_export_larger_than_a_trace_file_but_whose_drill_is_small_imports(tmp_path: Path) -> None:
+    # every model run's input repeats the conversation: a long agent's export passes 8 MiB, its drill does not
+    runs = json.loads(REACT.read_text(encoding="utf-8"))
+    llm = next(r for r in runs if r["run_type"] == "llm")
+    llm["inputs"] = {"messages": [[{"role": "user", "content": GOAL}, *[{"role": "tool", "content": "x" * 1000,
+                                                                         "tool_call_id": f"c{i}"}
+                                                                        for i in range(MAX_TRACE_BYTES // 1000)]]]}
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(runs), encoding="utf-8")
+    assert MAX_TRACE_BYTES < path.stat().st_size < MAX_EXPORT_BYTES
+    [(data, _)] = convert_langsmith(path)
+    assert [e["kind"] for e in data["trace"]][:2] == ["human_message", "planner_call"]
+    with pytest.raises(TraceError, match=r"the file is 64\.0 MiB; records are limited to 64 MiB"):
+        convert_langfuse(sparse_file(tmp_path / "huge.json", MAX_EXPORT_BYTES + 1))

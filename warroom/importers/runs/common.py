@@ -14,11 +14,17 @@ from typing import Any
 
 from warroom.importers.otlp.steps import AGENT, MODEL, TOOL, Step, as_arguments
 from warroom.importers.reading import parse_json, read_text
-from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
+from warroom.importers.tracekit import TraceError
 
 #: Epoch numbers above this are nanoseconds or microseconds, not milliseconds (year 5138 in milliseconds).
 _MAX_MS = 10**14
 _TRACEBACK = "Traceback (most recent call last)"
+#: Largest LangSmith or Langfuse export read, in bytes (64 MiB, checked before reading). Larger than the other
+#: importers' limit (``MAX_TRACE_BYTES``, 8 MiB) because such an export is mostly what no drill copies: every model
+#: run's input holds the whole conversation so far, so an agent's export grows with the square of its turns while
+#: its drill (model outputs, tool calls and results) grows with their number; the drill's own 64 MiB limit still
+#: holds.
+MAX_EXPORT_BYTES = 64 * 1024 * 1024
 #: Most USD per million tokens a recorded cost may come to (the dearest hosted models are under 200).
 MAX_PRICE = 10_000.0
 
@@ -26,8 +32,8 @@ MAX_PRICE = 10_000.0
 def read_values(path: Path, what: str) -> list[tuple[str, Any]]:
     """The JSON values of the file at ``path``: one document, or JSON Lines (blank lines skipped), each as
     ``(where, value)`` (``where`` is ``""`` or ``"line N: "``). ``what`` names the format in messages. Raises
-    TraceError (one line) within the importers' file limits."""
-    text = read_text(path, MAX_TRACE_BYTES, TraceError)
+    TraceError (one line) within the importers' file limits, but for the size: :data:`MAX_EXPORT_BYTES`."""
+    text = read_text(path, MAX_EXPORT_BYTES, TraceError)
     try:
         return [("", parse_json(text, TraceError, what))]
     except TraceError as error:
