@@ -132,3 +132,16 @@ def test_an_export_larger_than_a_trace_file_but_whose_drill_is_small_imports(tmp
     assert [e["kind"] for e in data["trace"]][:2] == ["human_message", "planner_call"]
     with pytest.raises(TraceError, match=r"the file is 64\.0 MiB; records are limited to 64 MiB"):
         convert_langfuse(sparse_file(tmp_path / "huge.json", MAX_EXPORT_BYTES + 1))
+
+
+def test_a_models_thinking_and_reasoning_blocks_are_shown() -> None:
+    # ChatAnthropic with extended thinking; LangChain 1.x standard content blocks (output_version="v1")
+    anthropic = {"type": "ai", "content": [
+        {"type": "thinking", "thinking": "The list is empty; check the cursor.", "signature": "EqQB..."},
+        {"type": "text", "text": "Nothing to pay."},
+        {"type": "tool_use", "id": "toolu_1", "name": "close", "input": {}}]}
+    assert messages(anthropic) == [Message("assistant", "[thinking] The list is empty; check the cursor.\n"
+                                                        "Nothing to pay.", [("toolu_1", "close", "{}")])]
+    standard = {"role": "assistant", "content": [{"type": "reasoning", "reasoning": "Page 1 of 2."},
+                                                 {"type": "text", "text": "Done."}]}
+    assert messages(standard) == [Message("assistant", "[reasoning] Page 1 of 2.\nDone.")]

@@ -21,6 +21,7 @@ _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
 _TEXT_PARTS = frozenset({"text", "output_text", "input_text"})
+_THOUGHT_PARTS = frozenset({"thinking", "reasoning"})
 #: The roles LangChain accepts in a ``(role, content)`` pair (``graph.invoke({"messages": [("user", "hi")]})``,
 #: recorded as the JSON list ``["user", "hi"]``).
 _PAIR_ROLES = {"human": "user", "user": "user", "ai": "assistant", "assistant": "assistant", "system": "system",
@@ -45,14 +46,22 @@ class Message:
 
 
 def _text(content: Any) -> str:
-    """A message's content as text: text verbatim, the text parts of a list joined by newlines."""
+    """A message's content as text: text verbatim, the text parts of a list joined by newlines (an Anthropic
+    ``thinking`` part as ``[thinking] TEXT``, LangChain's standard ``reasoning`` block as ``[reasoning] TEXT``, as
+    the other importers show them; other parts, such as images and tool-use blocks, are not text)."""
     if isinstance(content, str):
         return content
-    if isinstance(content, list):
-        return "\n".join(p if isinstance(p, str) else p["text"] for p in content
-                         if isinstance(p, str) or (isinstance(p, dict) and p.get("type", "text") in _TEXT_PARTS
-                                                   and isinstance(p.get("text"), str)))
-    return ""
+    if not isinstance(content, list):
+        return ""
+    out = []
+    for p in content:
+        if isinstance(p, str):
+            out.append(p)
+        elif isinstance(p, dict) and p.get("type", "text") in _TEXT_PARTS and isinstance(p.get("text"), str):
+            out.append(p["text"])
+        elif isinstance(p, dict) and p.get("type") in _THOUGHT_PARTS and isinstance(p.get(p["type"]), str):
+            out.append(f"[{p['type']}] {p[p['type']]}")
+    return "\n".join(out)
 
 
 def _arguments(value: Any) -> str:
