@@ -145,3 +145,20 @@ def test_a_models_thinking_and_reasoning_blocks_are_shown() -> None:
     standard = {"role": "assistant", "content": [{"type": "reasoning", "reasoning": "Page 1 of 2."},
                                                  {"type": "text", "text": "Done."}]}
     assert messages(standard) == [Message("assistant", "[reasoning] Page 1 of 2.\nDone.")]
+
+
+def test_langfuse_inputs_and_outputs_recorded_as_json_text(tmp_path: Path) -> None:
+    # the v3 SDK sends input and output as OpenTelemetry attributes, JSON text: read as the values they encode
+    trace = json.loads(LANGFUSE_V3.read_text(encoding="utf-8"))
+    [expected] = convert_langfuse(LANGFUSE_V3)
+    for obs in [trace, *trace["observations"]]:
+        for key in ("input", "output"):
+            if isinstance(obs.get(key), (dict, list)):
+                obs[key] = json.dumps(obs[key], ensure_ascii=False)
+    path = tmp_path / "langfuse-langgraph-v3.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    [(data, _)] = convert_langfuse(path)
+    ev = {e["id"]: e for e in data["trace"]}
+    assert data["briefing"]["goal"] == expected[0]["briefing"]["goal"]
+    assert ev["e0002"]["content"] == expected[0]["trace"][1]["content"]
+    assert (ev["e0005"]["output"], ev["e0006"]["status"]) == ("[]", "error")

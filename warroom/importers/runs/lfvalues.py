@@ -18,6 +18,7 @@ tool's arguments and result (:mod:`.langfuse` says which observation is which).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterable
@@ -27,6 +28,9 @@ from warroom.importers.otlp.steps import MODEL, Step, as_text, as_tokens
 from warroom.importers.runs import messages as msgs
 from warroom.importers.runs.common import recorded_prices, tool_arguments
 
+#: Longest input or output text decoded as JSON (:func:`decoded`); longer text is read as it is.
+_MAX_DECODED = 4 * 1024 * 1024
+
 
 def field(obs: dict[str, Any], name: str) -> Any:
     """``obs[name]`` in the API's camelCase, else in the Python SDK's snake_case (``startTime``, ``start_time``)."""
@@ -35,9 +39,22 @@ def field(obs: dict[str, Any], name: str) -> Any:
     return obs.get(re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower())
 
 
+def decoded(value: Any) -> Any:
+    """``value``, or the JSON object or array it holds when it is text of one: an input or output recorded as a
+    JSON string (an OpenTelemetry attribute's text, as Langfuse's v3 SDK sends it) reads as the value it encodes."""
+    if isinstance(value, str) and value.lstrip()[:1] in ("{", "[") and len(value) <= _MAX_DECODED:
+        try:
+            parsed = json.loads(value)
+        except (ValueError, RecursionError):
+            return value
+        return parsed if isinstance(parsed, (dict, list)) else value
+    return value
+
+
 def user_text(value: Any) -> str:
-    """The user's words in an input: its user messages, else the text itself, else its ``input`` / ``question`` /
-    ``query`` / ``task`` text; empty when it has none."""
+    """The user's words in an input (or in the JSON text of one): its user messages, else the text itself, else its
+    ``input`` / ``question`` / ``query`` / ``task`` text; empty when it has none."""
+    value = decoded(value)
     found = msgs.messages(value)
     text = "\n".join(m.text for m in found or [] if m.role == "user" and m.text)
     if not text and isinstance(value, str):
@@ -120,14 +137,14 @@ def model_step(step: Step, obs: dict[str, Any]) -> None:
     output, inputs = field(obs, "output"), field(obs, "input")
     step.model = as_text(field(obs, "model")).strip() or None
     step.input_tokens, step.output_tokens = tokens(obs)
-    said = [m for m in msgs.messages(output) or [] if m.role not in ("user", "system", "tool", "function")]
+    said = [m for m in msgs.messages(decoded(output)) or [] if m.role not in ("user", "system", "tool", "function")]
     step.content = "\n".join(t for m in said if (t := m.shown()))
     if not step.content and output is not None:
         step.content = as_text(output)
     step.inputs = user_text(inputs)
     step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
     step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
-    reason = msgs.generation_info(output, "finish_reason")
+    reason = msgs.generation_info(decoded(output), "finish_reason")
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
 
@@ -149,7 +166,7 @@ def tool_step(step: Step, obs: dict[str, Any], kind: str) -> None:
     else:
         step.arguments = tool_arguments(_call_of(inputs))
         step.result = output
-        answer = msgs.message(output)
+        answer = msgs.message(decoded(output))
         if answer is not None and answer.role == "tool":  # LangChain's ToolMessage, as Langfuse's handler dumps it
             step.result = answer.text
             step.call_id = answer.call_id or None
