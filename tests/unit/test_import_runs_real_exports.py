@@ -162,3 +162,12 @@ def test_langfuse_inputs_and_outputs_recorded_as_json_text(tmp_path: Path) -> No
     assert data["briefing"]["goal"] == expected[0]["briefing"]["goal"]
     assert ev["e0002"]["content"] == expected[0]["trace"][1]["content"]
     assert (ev["e0005"]["output"], ev["e0006"]["status"]) == ("[]", "error")
+
+
+def test_an_observe_decorated_functions_one_text_argument_is_the_users_words() -> None:
+    from warroom.importers.runs.lfvalues import user_text
+
+    assert user_text({"args": ["Pay March's invoices"], "kwargs": {}}) == "Pay March's invoices"
+    assert user_text({"args": [], "kwargs": {"question": "Which?", "limit": 3}}) == "Which?"
+    assert user_text({"args": ["a", "b"], "kwargs": {}}) == ""  # two texts: neither is the goal
+    assert user_text('{"args": ["from JSON text"], "kwargs": {}}') == "from JSON text"

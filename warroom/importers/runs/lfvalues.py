@@ -53,7 +53,8 @@ def decoded(value: Any) -> Any:
 
 def user_text(value: Any) -> str:
     """The user's words in an input (or in the JSON text of one): its user messages, else the text itself, else its
-    ``input`` / ``question`` / ``query`` / ``task`` text; empty when it has none."""
+    ``input`` / ``question`` / ``query`` / ``task`` text, else (``@observe``'s ``{"args", "kwargs"}``) the one text
+    argument of the call; empty when it has none."""
     value = decoded(value)
     found = msgs.messages(value)
     text = "\n".join(m.text for m in found or [] if m.role == "user" and m.text)
@@ -61,6 +62,9 @@ def user_text(value: Any) -> str:
         text = value
     if not text and isinstance(value, dict):
         text = next((value[k] for k in ("input", "question", "query", "task") if isinstance(value.get(k), str)), "")
+    if not text and value is not (call := _call_of(value)):  # @observe's {"args", "kwargs"}: its one text argument
+        texts = [v for v in [*call.get("args", []), *(v for k, v in call.items() if k != "args")] if isinstance(v, str)]
+        text = texts[0] if len(texts) == 1 else ""
     return text
 
 
