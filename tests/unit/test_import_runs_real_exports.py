@@ -171,3 +171,13 @@ def test_an_observe_decorated_functions_one_text_argument_is_the_users_words() -
     assert user_text({"args": [], "kwargs": {"question": "Which?", "limit": 3}}) == "Which?"
     assert user_text({"args": ["a", "b"], "kwargs": {}}) == ""  # two texts: neither is the goal
     assert user_text('{"args": ["from JSON text"], "kwargs": {}}') == "from JSON text"
+
+
+def test_a_traceable_llm_functions_text_output_is_its_content(tmp_path: Path) -> None:
+    # @traceable(run_type="llm") on a function returning text: LangSmith keeps it as {"output": TEXT}
+    run = {"id": "b2c3", "name": "summarise", "run_type": "llm", "start_time": "2026-03-20T09:46:40Z",
+           "end_time": "2026-03-20T09:46:41Z", "inputs": {"text": "..."}, "outputs": {"output": "Nichts offen."}}
+    path = tmp_path / "traceable.json"
+    path.write_text(json.dumps([run]), encoding="utf-8")
+    [(data, _)] = convert_langsmith(path)
+    assert data["trace"][0]["content"] == "Nichts offen."

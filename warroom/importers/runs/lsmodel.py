@@ -92,7 +92,7 @@ def model_step(step: Step, run: dict[str, Any]) -> None:
     said = [m for m in msgs.messages(outputs) or [] if m.role not in ("user", "system", "tool", "function")]
     step.content = "\n".join(t for m in said if (t := m.shown()))
     if not step.content and outputs not in (None, {}, []):
-        step.content = as_text(outputs)
+        step.content = as_text(_unwrap(outputs, "output"))  # a @traceable function's text, kept as {"output": ...}
     heard = msgs.messages(inputs) or []
     step.inputs = "\n".join(m.text for m in heard if m.role == "user" and m.text)
     if not step.inputs and isinstance(inputs, dict) and isinstance(inputs.get("prompts"), list):
