@@ -181,3 +181,23 @@ def test_a_traceable_llm_functions_text_output_is_its_content(tmp_path: Path) ->
     path.write_text(json.dumps([run]), encoding="utf-8")
     [(data, _)] = convert_langsmith(path)
     assert data["trace"][0]["content"] == "Nichts offen."
+
+
+def test_a_tool_call_still_running_when_exported_says_so(tmp_path: Path) -> None:
+    from warroom.importers.runs.common import UNFINISHED
+
+    runs = json.loads(REACT.read_text(encoding="utf-8"))
+    tool = next(r for r in runs if r["name"] == "erp_list_invoices")
+    tool.update(end_time=None, outputs=None, status="pending")
+    path = tmp_path / "pending.json"
+    path.write_text(json.dumps(runs), encoding="utf-8")
+    [(data, _)] = convert_langsmith(path)
+    result = next(e for e in data["trace"] if e["kind"] == "tool_result" and e["call"] == "call_1")
+    assert (result["output"], result["status"], result["duration_ms"]) == (UNFINISHED, "ok", 0.0)
+    trace = json.loads(LANGFUSE_V3.read_text(encoding="utf-8"))
+    audit = next(o for o in trace["observations"] if o["name"] == "audit_log")
+    audit.update(endTime=None, output=None)
+    path = tmp_path / "running.json"
+    path.write_text(json.dumps(trace), encoding="utf-8")
+    [(data, _)] = convert_langfuse(path)
+    assert next(e for e in data["trace"] if e.get("call") == "e0007")["output"] == UNFINISHED

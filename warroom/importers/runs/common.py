@@ -25,6 +25,8 @@ _TRACEBACK = "Traceback (most recent call last)"
 #: its drill (model outputs, tool calls and results) grows with their number; the drill's own 64 MiB limit still
 #: holds.
 MAX_EXPORT_BYTES = 64 * 1024 * 1024
+#: A tool call's result when its run had not ended when the trace was exported (no end time, no output, no error).
+UNFINISHED = "(no result: the tool call had not ended when the trace was exported)"
 #: Most USD per million tokens a recorded cost may come to (the dearest hosted models are under 200).
 MAX_PRICE = 10_000.0
 

@@ -20,6 +20,7 @@ from warroom.importers.reading import json_kind
 from warroom.importers.runs import Recorded, convert_runs_file, import_runs
 from warroom.importers.runs import messages as msgs
 from warroom.importers.runs.common import (
+    UNFINISHED,
     attach_tools,
     error_text,
     looks_like,
@@ -214,6 +215,8 @@ def classify_run(run: dict[str, Any], span: Span, agent: bool, seen_inputs: set[
     elif run_type in TOOL_TYPES:
         mark_tool(step, span, run.get("name"), None)
         tool_step(step, run, run_type)
+        if run.get("end_time") in (None, "") and step.result in (None, {}) and not step.error:
+            step.result = UNFINISHED
     else:
         step.kind = OTHER
         if not span.parent_id:
