@@ -201,3 +201,29 @@ def test_a_tool_call_still_running_when_exported_says_so(tmp_path: Path) -> None
     path.write_text(json.dumps(trace), encoding="utf-8")
     [(data, _)] = convert_langfuse(path)
     assert next(e for e in data["trace"] if e.get("call") == "e0007")["output"] == UNFINISHED
+
+
+def test_chat_anthropic_through_langchain(tmp_path: Path) -> None:
+    # ChatAnthropic: content blocks (text and tool_use) besides tool_calls, `model` and `stop_reason` in the
+    # response metadata, usage in usage_metadata (llm_output.usage is Anthropic's own shape)
+    message = {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"], "kwargs": {
+        "content": [{"type": "text", "text": "Ich prüfe."},
+                    {"type": "tool_use", "id": "toolu_01", "name": "list_invoices", "input": {"month": "2026-03"}}],
+        "tool_calls": [{"name": "list_invoices", "args": {"month": "2026-03"}, "id": "toolu_01", "type": "tool_call"}],
+        "usage_metadata": {"input_tokens": 120, "output_tokens": 30, "total_tokens": 150},
+        "response_metadata": {"id": "msg_1", "model": "claude-sonnet-4-5-20250929", "stop_reason": "tool_use"},
+        "type": "ai"}}
+    run = {"id": "c3d4", "name": "ChatAnthropic", "run_type": "llm", "start_time": "2026-03-20T09:46:40Z",
+           "end_time": "2026-03-20T09:46:41Z", "inputs": {"messages": [[["human", "Rechnungen?"]]]},
+           "outputs": {"generations": [[{"text": "", "type": "ChatGeneration", "message": message}]],
+                       "llm_output": {"id": "msg_1", "model": "claude-sonnet-4-5-20250929",
+                                      "usage": {"input_tokens": 120, "output_tokens": 30}}},
+           "extra": {"invocation_params": {"model": "claude-sonnet-4-5"}}}
+    path = tmp_path / "anthropic.json"
+    path.write_text(json.dumps([run]), encoding="utf-8")
+    [(data, _)] = convert_langsmith(path)
+    [event] = data["trace"]
+    assert event["content"] == 'Ich prüfe.\n[tool call list_invoices {"month": "2026-03"}]'  # the call once
+    assert (event["model"], event["finish_reason"]) == ("claude-sonnet-4-5-20250929", "tool_use")
+    assert event["usage"] == {"input_tokens": 120, "output_tokens": 30}
+    assert data["briefing"]["goal"] == "Rechnungen?"

@@ -99,7 +99,7 @@ def model_step(step: Step, run: dict[str, Any]) -> None:
         step.inputs = "\n".join(p for p in inputs["prompts"] if isinstance(p, str))
     step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
     step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
-    reason = msgs.generation_info(outputs, "finish_reason")
+    reason = msgs.generation_info(outputs, "finish_reason") or msgs.generation_info(outputs, "stop_reason")
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
 
