@@ -227,3 +227,37 @@ def test_chat_anthropic_through_langchain(tmp_path: Path) -> None:
     assert (event["model"], event["finish_reason"]) == ("claude-sonnet-4-5-20250929", "tool_use")
     assert event["usage"] == {"input_tokens": 120, "output_tokens": 30}
     assert data["briefing"]["goal"] == "Rechnungen?"
+
+
+def test_openai_responses_api_output_items(tmp_path: Path) -> None:
+    # langfuse.openai records a Responses API call's `output` items (one item as itself); wrap_openai (LangSmith)
+    # records the Response object, whose `output` holds them
+    items = [{"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "List, then pay."}]},
+             {"type": "function_call", "id": "fc_1", "call_id": "call_L", "name": "erp_list_invoices",
+              "arguments": '{"month": "2026-03"}', "status": "completed"},
+             {"type": "function_call", "id": "fc_2", "call_id": "call_P", "name": "erp_pay", "arguments": "{}",
+              "status": "completed"}]
+    assert messages(items) == [Message("assistant", "[reasoning] List, then pay."),
+                               Message("assistant", "", [("call_L", "erp_list_invoices", '{"month": "2026-03"}')]),
+                               Message("assistant", "", [("call_P", "erp_pay", "{}")])]
+    assert messages({"type": "function_call_output", "call_id": "call_L", "output": "[]"}) == [
+        Message("tool", "[]", call_id="call_L")]
+    run = {"id": "d4e5", "name": "OpenAI", "run_type": "llm", "start_time": "2026-03-20T09:46:40Z",
+           "end_time": "2026-03-20T09:46:42Z", "inputs": {"input": "Pay March.", "model": "gpt-5"},
+           "outputs": {"id": "resp_1", "object": "response", "model": "gpt-5-2025-08-07", "output": items,
+                       "usage": {"input_tokens": 50, "output_tokens": 70}}}
+    names = ("erp_list_invoices", "erp_pay")
+    tools = [{"id": f"t{i}", "name": name, "run_type": "tool", "parent_run_id": "d4e5",
+              "start_time": "2026-03-20T09:46:43Z", "end_time": "2026-03-20T09:46:44Z",
+              "inputs": {"month": "2026-03"}, "outputs": {"output": "[]"}} for i, name in enumerate(names)]
+    path = tmp_path / "responses.json"
+    path.write_text(json.dumps([run, *tools]), encoding="utf-8")
+    [(data, _)] = convert_langsmith(path)
+    ev = {e["id"]: e for e in data["trace"]}
+    assert ev["e0001"]["content"] == ('[reasoning] List, then pay.\n[tool call erp_list_invoices {"month": "2026-03"}]'
+                                      "\n[tool call erp_pay {}]")
+    assert ev["e0001"]["model"] == "gpt-5-2025-08-07"
+    assert ev["e0001"]["usage"] == {"input_tokens": 50, "output_tokens": 70}
+    assert [e["id"] for e in data["trace"] if e["kind"] == "tool_call"] == ["call_L", "call_P"]
+    assert {e.get("batch") for e in data["trace"] if e["kind"] == "tool_call"} == {"e0001"}
+    assert data["briefing"]["goal"] == "Pay March."

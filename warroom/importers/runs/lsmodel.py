@@ -97,6 +97,8 @@ def model_step(step: Step, run: dict[str, Any]) -> None:
     step.inputs = "\n".join(m.text for m in heard if m.role == "user" and m.text)
     if not step.inputs and isinstance(inputs, dict) and isinstance(inputs.get("prompts"), list):
         step.inputs = "\n".join(p for p in inputs["prompts"] if isinstance(p, str))
+    if not step.inputs and isinstance(inputs, dict):  # OpenAI's Responses API (`input`), completions (`prompt`)
+        step.inputs = next((inputs[k] for k in ("input", "prompt") if isinstance(inputs.get(k), str)), "")
     step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
     step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
     reason = msgs.generation_info(outputs, "finish_reason") or msgs.generation_info(outputs, "stop_reason")

@@ -7,7 +7,8 @@ wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"ou
 chat model's input one list deeper: ``{"messages": [[...]]}``), and LangChain's ``(role, content)`` tuples as JSON
 lists (``["user", "hi"]``). Tool calls come from ``tool_calls`` (LangChain's
 ``{"name", "args", "id"}`` and OpenAI's ``{"id", "function": {"name", "arguments"}}``),
-``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, and the legacy ``function_call``.
+``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, the legacy ``function_call``, and OpenAI Responses
+API output items (``message``, ``function_call``, ``function_call_output``, ``reasoning``: a response's ``output``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
 _TEXT_PARTS = frozenset({"text", "output_text", "input_text"})
 _THOUGHT_PARTS = frozenset({"thinking", "reasoning"})
+#: OpenAI Responses API output items other than ``message`` that :func:`message` reads.
+_RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning"})
 #: The roles LangChain accepts in a ``(role, content)`` pair (``graph.invoke({"messages": [("user", "hi")]})``,
 #: recorded as the JSON list ``["user", "hi"]``).
 _PAIR_ROLES = {"human": "user", "user": "user", "ai": "assistant", "assistant": "assistant", "system": "system",
@@ -111,6 +114,8 @@ def message(item: Any) -> Message | None:
         return Message(_PAIR_ROLES[item[0].strip().lower()], _text(item[1]))
     if not isinstance(item, dict):
         return None
+    if item.get("type") in _RESPONSES_ITEMS and "role" not in item:
+        return _responses_item(item)
     body, role = item, item.get("role")
     ids = item.get("id")
     if item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(ids, list) and ids:
@@ -123,6 +128,24 @@ def message(item: Any) -> Message | None:
     status, call_id = body.get("status"), body.get("tool_call_id")
     return Message(role, _text(body.get("content")), _calls(body), call_id if isinstance(call_id, str) else "",
                    status if isinstance(status, str) else "")
+
+
+def _responses_item(item: dict[str, Any]) -> Message | None:
+    """An OpenAI Responses API output item that is not a ``message``: a ``function_call`` (the assistant asking for
+    a tool call: ``call_id``, ``name``, ``arguments``), its ``function_call_output`` (a tool message), or a
+    ``reasoning`` item (its summary as ``[reasoning] TEXT``)."""
+    kind = item["type"]
+    if kind == "function_call":
+        call = _call({"id": item.get("call_id") or item.get("id"), "name": item.get("name"),
+                      "args": item.get("arguments")})
+        return Message("assistant", calls=[call]) if call is not None else None
+    if kind == "function_call_output":
+        call_id, output = item.get("call_id"), item.get("output")
+        return Message("tool", output if isinstance(output, str) else _arguments(output),
+                       call_id=call_id if isinstance(call_id, str) else "")
+    summary = item.get("summary")
+    texts = [p.get("text") for p in summary if isinstance(p, dict)] if isinstance(summary, list) else []
+    return Message("assistant", "\n".join(f"[reasoning] {t}" for t in texts if isinstance(t, str) and t))
 
 
 def messages(value: Any) -> list[Message] | None:
