@@ -261,3 +261,10 @@ def test_openai_responses_api_output_items(tmp_path: Path) -> None:
     assert [e["id"] for e in data["trace"] if e["kind"] == "tool_call"] == ["call_L", "call_P"]
     assert {e.get("batch") for e in data["trace"] if e["kind"] == "tool_call"} == {"e0001"}
     assert data["briefing"]["goal"] == "Pay March."
+
+
+def test_epoch_seconds_are_not_read_as_milliseconds() -> None:
+    from warroom.importers.runs.common import time_ns
+
+    # time.time() in seconds (a float) and Date.now() in milliseconds name the same moment
+    assert time_ns(1774000000.25, "t") == time_ns(1774000000250, "t") == time_ns("2026-03-20T09:46:40.25Z", "t")

@@ -18,6 +18,8 @@ from warroom.importers.tracekit import TraceError
 
 #: Epoch numbers above this are nanoseconds or microseconds, not milliseconds (year 5138 in milliseconds).
 _MAX_MS = 10**14
+#: Epoch numbers below this are seconds, not milliseconds (in seconds, year 5138; in milliseconds, March 1973).
+_MAX_S = 10**11
 _TRACEBACK = "Traceback (most recent call last)"
 #: Largest LangSmith or Langfuse export read, in bytes (64 MiB, checked before reading). Larger than the other
 #: importers' limit (``MAX_TRACE_BYTES``, 8 MiB) because such an export is mostly what no drill copies: every model
@@ -56,11 +58,13 @@ def read_values(path: Path, what: str) -> list[tuple[str, Any]]:
 
 def time_ns(value: Any, where: str) -> int:
     """A record's time as ns since the epoch: ISO 8601 text with or without a zone (none is UTC, as LangSmith
-    writes it), or a number of milliseconds since the epoch (LangSmith's JavaScript SDK). Raises TraceError."""
+    writes it), or a number of milliseconds since the epoch (LangSmith's JavaScript SDK), or of seconds
+    (Python's ``time.time()``) when it is below :data:`_MAX_S` (a time before March 1973 in milliseconds, which
+    no trace has). Raises TraceError."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if not 0 <= value < _MAX_MS:
             raise TraceError(f"{where} is not a time: {value!r} (milliseconds since 1970 expected)")
-        return round(value * 1_000_000)
+        return round(value * (1_000_000 if value < _MAX_S else 1000)) * 1000  # to the microsecond: floats round
     if not isinstance(value, str) or not value.strip():
         raise TraceError(f"{where} is missing (an ISO 8601 time expected)")
     try:
