@@ -67,7 +67,7 @@ def _read_otherwise(parts: dict[str, Any]) -> str:
 def _working(agents: list[dict[str, Any]]) -> str:
     """Who is at work in the briefing: ``Agent lead``, ``Agents lead, scout``, or the unnamed default agent."""
     names = [a["name"] for a in agents if a["role"] not in PEOPLE]
-    if names == [EXECUTOR]:
+    if names == [EXECUTOR] and not any(a["role"] == "planner" for a in agents):  # an agent span named `agent` plans
         return f"An agent (the trace names none: `{EXECUTOR}`) at work"
     return f"{'Agent' if len(names) == 1 else 'Agents'} {', '.join(names)} at work"
 

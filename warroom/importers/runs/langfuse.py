@@ -19,7 +19,7 @@ from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import AGENT, OTHER, Step, as_text
 from warroom.importers.reading import json_kind
 from warroom.importers.runs import Recorded, convert_runs_file, import_runs
-from warroom.importers.runs.common import attach_tools, looks_like, read_values, root_ids, time_ns
+from warroom.importers.runs.common import UNFINISHED, attach_tools, looks_like, read_values, root_ids, time_ns
 from warroom.importers.runs.lfvalues import field, model_step, prices, tool_step, user_text
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
@@ -160,6 +160,8 @@ def classify(obs: dict[str, Any], span: Span, has_children: bool, seen_inputs: s
     elif kind in TOOL_TYPES or leaf_tool:
         mark_tool(step, span, span.name, None)
         tool_step(step, obs, kind)
+        if field(obs, "endTime") in (None, "") and step.result is None and not step.error:
+            step.result = UNFINISHED
     else:
         step.kind = OTHER
         if not span.parent_id and kind in ("CHAIN", "SPAN"):

@@ -15,11 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from warroom.importers.otlp.spans import Span
-from warroom.importers.otlp.steps import OTHER, Step, as_text
+from warroom.importers.otlp.steps import MODEL, OTHER, Step, as_text
 from warroom.importers.reading import json_kind
 from warroom.importers.runs import Recorded, convert_runs_file, import_runs
 from warroom.importers.runs import messages as msgs
-from warroom.importers.runs.common import attach_tools, error_text, looks_like, read_values, root_ids, time_ns
+from warroom.importers.runs.common import (
+    UNFINISHED,
+    attach_tools,
+    error_text,
+    looks_like,
+    read_values,
+    recorded_prices,
+    root_ids,
+    time_ns,
+)
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
 from warroom.importers.who_and_when.files import ImportReport, Progress
@@ -108,7 +117,21 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
         steps.setdefault(span.trace_id, []).append(step)
     for group in steps.values():
         attach_tools(group)
-    return steps, Recorded()
+    return steps, Recorded(prices=_prices(runs, spans, steps))
+
+
+def _prices(runs: list[dict[str, Any]], spans: list[Span], steps: dict[str, list[Step]]
+            ) -> dict[str, dict[str, tuple[float, float]]]:
+    """Each trace's model prices from the costs its model runs recorded (``prompt_cost`` / ``completion_cost``)."""
+    from warroom.importers.runs.lsmodel import costs
+
+    by_id = {s.span.span_id: s for group in steps.values() for s in group}
+    found: dict[str, list[tuple[str, tuple[float, float], tuple[int | None, int | None]]]] = {}
+    for run, span in zip(runs, spans, strict=True):
+        step = by_id[span.span_id]
+        if step.kind == MODEL and step.model and (cost := costs(run)) is not None:
+            found.setdefault(span.trace_id, []).append((step.model, cost, (step.input_tokens, step.output_tokens)))
+    return {trace_id: recorded_prices(calls) for trace_id, calls in found.items()}
 
 
 def _agent_runs(runs: list[dict[str, Any]], spans: list[Span]) -> set[str]:
@@ -192,6 +215,8 @@ def classify_run(run: dict[str, Any], span: Span, agent: bool, seen_inputs: set[
     elif run_type in TOOL_TYPES:
         mark_tool(step, span, run.get("name"), None)
         tool_step(step, run, run_type)
+        if run.get("end_time") in (None, "") and step.result in (None, {}) and not step.error:
+            step.result = UNFINISHED
     else:
         step.kind = OTHER
         if not span.parent_id:

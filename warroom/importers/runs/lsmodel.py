@@ -5,7 +5,8 @@ A model run's messages: its ``outputs`` as LangChain's ``generations``, OpenAI's
 response's metadata (the model that answered), else ``extra.invocation_params`` (``model`` / ``model_name``) or
 ``extra.metadata.ls_model_name`` (the model asked for). Its tokens: the run's ``prompt_tokens`` /
 ``completion_tokens``, else ``outputs.llm_output.token_usage``, else the message's ``usage_metadata``
-(``input_tokens`` / ``output_tokens``), else OpenAI's ``outputs.usage``.
+(``input_tokens`` / ``output_tokens``), else OpenAI's ``outputs.usage``. Its cost: the run's ``prompt_cost`` /
+``completion_cost`` (USD, numbers or text), which make the model's recorded price.
 A tool run's arguments are its ``inputs`` (``{"input": ...}`` unwrapped) and its result its ``outputs``
 (``{"output": ...}`` unwrapped; a LangChain ``ToolMessage`` as its content, its ``tool_call_id`` the call it
 answers, its ``status`` error a failed result); a retriever's result is its documents' ``page_content``.
@@ -13,6 +14,7 @@ answers, its ``status`` error a failed result); a retriever's result is its docu
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from warroom.importers.otlp.steps import MODEL, Step, as_text, as_tokens
@@ -61,6 +63,26 @@ def _tokens(run: dict[str, Any]) -> tuple[int | None, int | None]:
     return None, None
 
 
+def _usd(value: Any) -> float | None:
+    """A recorded cost in USD: a number, or text of one (a ``Decimal`` as ``run.dict()`` dumped with ``str`` writes
+    it); None unless it is finite and at least 0."""
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value >= 0:
+        return float(value)
+    return None
+
+
+def costs(run: dict[str, Any]) -> tuple[float, float] | None:
+    """``(input, output)`` USD that LangSmith recorded for a model run (``prompt_cost`` / ``completion_cost``),
+    None unless it records both."""
+    pair = _usd(run.get("prompt_cost")), _usd(run.get("completion_cost"))
+    return None if pair[0] is None or pair[1] is None else (pair[0], pair[1])
+
+
 def model_step(step: Step, run: dict[str, Any]) -> None:
     """Make ``step`` the model call that the run ``run`` (``run_type`` llm) records (see the module's docstring)."""
     step.kind = MODEL
@@ -70,14 +92,16 @@ def model_step(step: Step, run: dict[str, Any]) -> None:
     said = [m for m in msgs.messages(outputs) or [] if m.role not in ("user", "system", "tool", "function")]
     step.content = "\n".join(t for m in said if (t := m.shown()))
     if not step.content and outputs not in (None, {}, []):
-        step.content = as_text(outputs)
+        step.content = as_text(_unwrap(outputs, "output"))  # a @traceable function's text, kept as {"output": ...}
     heard = msgs.messages(inputs) or []
     step.inputs = "\n".join(m.text for m in heard if m.role == "user" and m.text)
     if not step.inputs and isinstance(inputs, dict) and isinstance(inputs.get("prompts"), list):
         step.inputs = "\n".join(p for p in inputs["prompts"] if isinstance(p, str))
+    if not step.inputs and isinstance(inputs, dict):  # OpenAI's Responses API (`input`), completions (`prompt`)
+        step.inputs = next((inputs[k] for k in ("input", "prompt") if isinstance(inputs.get(k), str)), "")
     step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
     step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
-    reason = msgs.generation_info(outputs, "finish_reason")
+    reason = msgs.generation_info(outputs, "finish_reason") or msgs.generation_info(outputs, "stop_reason")
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
 
@@ -102,9 +126,10 @@ def tool_step(step: Step, run: dict[str, Any], run_type: str) -> None:
     if answer is not None and answer.role == "tool":
         step.call_id = answer.call_id or None
         result = answer.text
-        if answer.status == "error" and not step.error:
-            step.error = answer.text or "error status"
+        if answer.status == "error":
+            step.error = step.error or answer.text or "error status"
+            result = None if step.error == answer.text else result  # its text is the error's, shown once
     call_id = _get(inputs, "tool_call_id") or _get(run, "extra", "metadata", "tool_call_id")
     if not step.call_id and isinstance(call_id, str) and call_id:
         step.call_id = call_id
-    step.result = None if result is None and step.error else result
+    step.result = None if result in (None, {}, "") and step.error else result  # a failed run's outputs: {} or none

@@ -4,9 +4,11 @@ Shapes read: LangChain's serialised messages (``{"lc": 1, "type": "constructor",
 "kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``), role/content dicts
 (OpenAI, Anthropic), LangChain's ``generations`` (``[[{"text", "message"}]]``), OpenAI's ``choices``, and
 wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"output": ...}``; LangSmith nests a
-chat model's input one list deeper: ``{"messages": [[...]]}``). Tool calls come from ``tool_calls`` (LangChain's
+chat model's input one list deeper: ``{"messages": [[...]]}``), and LangChain's ``(role, content)`` tuples as JSON
+lists (``["user", "hi"]``). Tool calls come from ``tool_calls`` (LangChain's
 ``{"name", "args", "id"}`` and OpenAI's ``{"id", "function": {"name", "arguments"}}``),
-``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, and the legacy ``function_call``.
+``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, the legacy ``function_call``, and OpenAI Responses
+API output items (``message``, ``function_call``, ``function_call_output``, ``reasoning``: a response's ``output``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,13 @@ _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
 _TEXT_PARTS = frozenset({"text", "output_text", "input_text"})
+_THOUGHT_PARTS = frozenset({"thinking", "reasoning"})
+#: OpenAI Responses API output items other than ``message`` that :func:`message` reads.
+_RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning"})
+#: The roles LangChain accepts in a ``(role, content)`` pair (``graph.invoke({"messages": [("user", "hi")]})``,
+#: recorded as the JSON list ``["user", "hi"]``).
+_PAIR_ROLES = {"human": "user", "user": "user", "ai": "assistant", "assistant": "assistant", "system": "system",
+               "developer": "system", "tool": "tool", "function": "function"}
 
 
 @dataclass
@@ -40,14 +49,22 @@ class Message:
 
 
 def _text(content: Any) -> str:
-    """A message's content as text: text verbatim, the text parts of a list joined by newlines."""
+    """A message's content as text: text verbatim, the text parts of a list joined by newlines (an Anthropic
+    ``thinking`` part as ``[thinking] TEXT``, LangChain's standard ``reasoning`` block as ``[reasoning] TEXT``, as
+    the other importers show them; other parts, such as images and tool-use blocks, are not text)."""
     if isinstance(content, str):
         return content
-    if isinstance(content, list):
-        return "\n".join(p if isinstance(p, str) else p["text"] for p in content
-                         if isinstance(p, str) or (isinstance(p, dict) and p.get("type", "text") in _TEXT_PARTS
-                                                   and isinstance(p.get("text"), str)))
-    return ""
+    if not isinstance(content, list):
+        return ""
+    out = []
+    for p in content:
+        if isinstance(p, str):
+            out.append(p)
+        elif isinstance(p, dict) and p.get("type", "text") in _TEXT_PARTS and isinstance(p.get("text"), str):
+            out.append(p["text"])
+        elif isinstance(p, dict) and p.get("type") in _THOUGHT_PARTS and isinstance(p.get(p["type"]), str):
+            out.append(f"[{p['type']}] {p[p['type']]}")
+    return "\n".join(out)
 
 
 def _arguments(value: Any) -> str:
@@ -85,10 +102,20 @@ def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
     return calls
 
 
+def _pair(item: Any) -> bool:
+    """Whether ``item`` is a ``[role, content]`` pair, LangChain's tuple message as JSON."""
+    return (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+            and item[0].strip().lower() in _PAIR_ROLES and isinstance(item[1], (str, list)))
+
+
 def message(item: Any) -> Message | None:
     """One message of any shape the module reads, or None when ``item`` is not a message."""
+    if _pair(item):
+        return Message(_PAIR_ROLES[item[0].strip().lower()], _text(item[1]))
     if not isinstance(item, dict):
         return None
+    if item.get("type") in _RESPONSES_ITEMS and "role" not in item:
+        return _responses_item(item)
     body, role = item, item.get("role")
     ids = item.get("id")
     if item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(ids, list) and ids:
@@ -103,10 +130,28 @@ def message(item: Any) -> Message | None:
                    status if isinstance(status, str) else "")
 
 
+def _responses_item(item: dict[str, Any]) -> Message | None:
+    """An OpenAI Responses API output item that is not a ``message``: a ``function_call`` (the assistant asking for
+    a tool call: ``call_id``, ``name``, ``arguments``), its ``function_call_output`` (a tool message), or a
+    ``reasoning`` item (its summary as ``[reasoning] TEXT``)."""
+    kind = item["type"]
+    if kind == "function_call":
+        call = _call({"id": item.get("call_id") or item.get("id"), "name": item.get("name"),
+                      "args": item.get("arguments")})
+        return Message("assistant", calls=[call]) if call is not None else None
+    if kind == "function_call_output":
+        call_id, output = item.get("call_id"), item.get("output")
+        return Message("tool", output if isinstance(output, str) else _arguments(output),
+                       call_id=call_id if isinstance(call_id, str) else "")
+    summary = item.get("summary")
+    texts = [p.get("text") for p in summary if isinstance(p, dict)] if isinstance(summary, list) else []
+    return Message("assistant", "\n".join(f"[reasoning] {t}" for t in texts if isinstance(t, str) and t))
+
+
 def messages(value: Any) -> list[Message] | None:
     """Every message in ``value`` (see the module's docstring), in order; None when it holds none."""
     if isinstance(value, list):
-        flat = [x for item in value for x in (item if isinstance(item, list) else [item])]
+        flat = [x for item in value for x in (item if isinstance(item, list) and not _pair(item) else [item])]
         found = [m for m in map(message, flat) if m is not None]
         return found or None
     if not isinstance(value, dict):
