@@ -5,7 +5,7 @@ tests/screen_support.py, shared with the importer's test)."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -63,6 +63,18 @@ async def advance(pilot: Pilot, seconds: float, step: float = 0.5) -> None:
         clock.set_time(min(clock.time + step, target))
         live.tick()
     await pilot.pause()
+
+
+async def until(pilot: Pilot, ready: Callable[[], bool], what: str, rounds: int = 400) -> None:
+    """Let the app run (one :meth:`Pilot.pause` at a time, never a fixed sleep) until ``ready()`` holds: for a state
+    the app reaches after a refresh, as a scroll does (Textual's ``scroll_to``/``scroll_end`` without ``immediate``
+    run after the next refresh, which a loaded machine delays past a single pause). Fails naming ``what`` when it
+    still does not hold after ``rounds`` pauses."""
+    for _ in range(rounds):
+        if ready():
+            return
+        await pilot.pause()
+    assert ready(), f"still not {what} after {rounds} pauses"
 
 
 @asynccontextmanager
