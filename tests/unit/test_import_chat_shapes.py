@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from trace_import_support import FIXTURES, only_missing_key
+from trace_import_support import FIXTURES, assert_refused, import_missing_only_the_key
 
 from warroom.importers import chat
 from warroom.importers.tracekit import TraceError
@@ -86,10 +86,7 @@ def test_a_name_that_is_a_reserved_agent_is_renamed(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["chat-anthropic.json", "chat-function-call.json", "chat-tau2.json",
                                   "chat-named-agents.json"])
 def test_each_shape_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Path, name: str) -> None:
-    report = chat.import_chats([THIRD / name], tmp_path / "out")
-    [result] = report.results
-    assert result.output is not None, result.error
-    only_missing_key(result.output)
+    import_missing_only_the_key(chat.import_chats, [THIRD / name], tmp_path / "out")
 
 
 @pytest.mark.parametrize(("doc", "message"), [
@@ -101,10 +98,7 @@ def test_each_shape_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Pat
     ({"data": [{"traceID": "ab", "spans": []}]}, "(or a Tempo or Jaeger export), not a chat transcript"),
 ])
 def test_other_formats_are_refused_by_name(tmp_path: Path, doc: object, message: str) -> None:
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        chat.convert_file(path)
+    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
 
 
 def test_otlp_json_lines_given_to_chat_name_the_importers(tmp_path: Path) -> None:
@@ -228,10 +222,7 @@ def test_openai_responses_items_are_messages_calls_and_results() -> None:
     ([{"type": {"a": 1}, "call_id": "c"}], "[0]: an object without `messages` (or `traj`) is not a conversation"),
 ])
 def test_values_of_the_wrong_type_are_refused_not_a_traceback(tmp_path: Path, doc: object, message: str) -> None:
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        chat.convert_file(path)
+    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
 
 
 def test_a_reasoning_summary_of_the_wrong_type_is_skipped(tmp_path: Path) -> None:
