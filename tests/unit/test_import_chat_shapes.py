@@ -171,10 +171,7 @@ def test_bad_json_lines_name_their_line(tmp_path: Path, text: str, message: str)
     ({"messages": [{"role": "tool", "id": "c9", "content": "x"}]}, "messages[0].id 'c9' answers no earlier tool call"),
 ])
 def test_other_shapes_errors_name_their_own_fields(tmp_path: Path, doc: object, message: str) -> None:
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        chat.convert_file(path)
+    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
 
 
 def test_sharegpt_conversations_are_read() -> None:
@@ -192,10 +189,7 @@ def test_sharegpt_conversations_are_read() -> None:
     ({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, "Gemini API `contents` (`parts`) are not read"),
 ])
 def test_unread_dataset_shapes_are_named(tmp_path: Path, doc: object, message: str) -> None:
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        chat.convert_file(path)
+    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
 
 
 def test_openai_responses_items_are_messages_calls_and_results() -> None:
