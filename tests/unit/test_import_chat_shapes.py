@@ -152,10 +152,7 @@ def test_json_lines_of_conversations_are_one_drill_per_line(tmp_path: Path) -> N
     ('{"messages": [\n{"role": "user"}\n', "not JSON: Expecting ',' delimiter at line 3 column 1"),
 ])
 def test_bad_json_lines_name_their_line(tmp_path: Path, text: str, message: str) -> None:
-    path = tmp_path / "t.jsonl"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        chat.convert_file(path)
+    assert_refused(chat.convert_file, tmp_path / "t.jsonl", text, message)
 
 
 @pytest.mark.parametrize(("doc", "message"), [
