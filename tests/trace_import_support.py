@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from locations import TESTS
 
 from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import Drill
-from warroom.importers.tracekit import MISSING_KEY
+from warroom.importers.tracekit import MISSING_KEY, TraceError
 
 FIXTURES = TESTS / "fixtures"
 
@@ -35,3 +40,24 @@ def sparse_file(path: Path, size: int) -> Path:
     with path.open("wb") as f:
         f.truncate(size)
     return path
+
+
+def import_missing_only_the_key(
+    importer: Callable[[list[Path], Path], Any], sources: list[Path], out: Path, count: int = 1
+) -> None:
+    """``importer`` (``chat.import_chats``, ``otel.import_otel``, ``openinference.import_openinference``) turns
+    ``sources`` into ``count`` drills in ``out``, none failed, each missing only the answer key
+    (:func:`only_missing_key`): the table-driven check of every importer's recorded traces."""
+    report = importer(sources, out)
+    assert not report.failed and len(report.results) == count, [r.error for r in report.results]
+    for result in report.results:
+        assert result.output is not None, result.error
+        only_missing_key(result.output)
+
+
+def assert_refused(convert: Callable[[Path], Any], path: Path, doc: object, message: str) -> None:
+    """``convert`` (an importer's ``convert_file``) refuses the file ``path`` holding ``doc`` (a str as it is, else
+    as JSON) with a TraceError whose message contains ``message``."""
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
+    with pytest.raises(TraceError, match=re.escape(message)):
+        convert(path)

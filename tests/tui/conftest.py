@@ -5,7 +5,7 @@ tests/screen_support.py, shared with the importer's test)."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from warroom.tui.services import Services, load_entry
 
 __all__ = [
     "STALE", "advance", "escalate", "make_app", "picker_ready", "record_notifications", "screen_text", "services",
-    "type_text", "war_room",
+    "type_text", "until", "war_room",
 ]
 
 STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
@@ -53,16 +53,33 @@ async def picker_ready(pilot: Pilot) -> PickerScreen:
 
 
 async def advance(pilot: Pilot, seconds: float, step: float = 0.5) -> None:
-    """Move the mock clock forward by ``seconds`` of real time, ticking the war room every ``step`` seconds."""
+    """Move the mock clock forward by ``seconds`` of real time, ticking the war room every ``step`` seconds; when the
+    drill ends meanwhile, let the app replace the war room (the debrief) before returning."""
     app = pilot.app
     live = app.live
     assert live is not None, "no drill is being played"
     clock = app.clock
     target = clock.time + seconds
+    ended = live.replay.ended
     while clock.time < target - 1e-9:
         clock.set_time(min(clock.time + step, target))
         live.tick()
     await pilot.pause()
+    if live.replay.ended and not ended:  # the debrief replaces the war room through a posted message: wait for it
+        await until(pilot, lambda: app.live is not live, "past the war room", required=False)
+
+
+async def until(pilot: Pilot, ready: Callable[[], bool], what: str, rounds: int = 400, required: bool = True) -> None:
+    """Let the app run (one :meth:`Pilot.pause` at a time, never a fixed sleep) until ``ready()`` holds: for a state
+    the app reaches after a refresh, as a scroll does (Textual's ``scroll_to``/``scroll_end`` without ``immediate``
+    run after the next refresh, which a loaded machine delays past a single pause). Fails naming ``what`` when it
+    still does not hold after ``rounds`` pauses (``required`` False: returns, the caller's assertions say what is
+    wrong)."""
+    for _ in range(rounds):
+        if ready():
+            return
+        await pilot.pause()
+    assert ready() or not required, f"still not {what} after {rounds} pauses"
 
 
 @asynccontextmanager
@@ -112,7 +129,9 @@ def _key_name(character: str) -> str:
 async def escalate(pilot: Pilot, step: str, reason: str = "", cite: str | None = None) -> None:
     """Escalate ``step`` from the war room as a trainee does: e, type the step id, tab and the reason (if any),
     (with ``cite``: tab to the evidence list, type the event id and tick it with space, unless it is cited already),
-    enter, and y to confirm."""
+    enter, and y to confirm; when that ends the drill, let the app open the debrief before returning."""
+    live = pilot.app.live
+    ended = live is not None and live.replay.ended
     await pilot.press("e")
     await type_text(pilot, step)
     if reason or cite is not None:
@@ -124,3 +143,5 @@ async def escalate(pilot: Pilot, step: str, reason: str = "", cite: str | None =
         await pilot.press("space")
     await pilot.press("enter", "y")
     await pilot.pause()
+    if live is not None and live.replay.ended and not ended:
+        await until(pilot, lambda: pilot.app.live is not live, "past the war room", required=False)

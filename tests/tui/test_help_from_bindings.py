@@ -14,7 +14,7 @@ from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.review import ReviewScreen
 from warroom.tui.tracetable import TraceTable
 
-from .conftest import advance, escalate, make_app, screen_text
+from .conftest import advance, escalate, make_app, screen_text, until
 
 SCREENS = (PickerScreen, BriefingScreen, WarRoomScreen, DebriefScreen, ReviewScreen)
 
@@ -110,12 +110,11 @@ async def test_the_briefings_home_and_end_are_in_its_help(services):
     app = make_app(services)
     async with app.run_test(size=(80, 24)) as pilot:
         briefing = app.screen.query_one("#briefing", VerticalScroll)
+        assert briefing.max_scroll_y > 0
         await pilot.press("end")
-        await pilot.wait_for_scheduled_animations()
-        assert briefing.max_scroll_y > 0 and briefing.scroll_y == briefing.max_scroll_y
+        await until(pilot, lambda: briefing.scroll_y == briefing.max_scroll_y, "at the briefing's end")
         await pilot.press("home")
-        await pilot.wait_for_scheduled_animations()
-        assert briefing.scroll_y == 0
+        await until(pilot, lambda: briefing.scroll_y == 0, "at the briefing's top")
         text, rows = await _help_of(pilot)
         keys = dict((what, keys) for keys, what in rows)
         assert keys["the top / end of the briefing"] == "home ctrl+home end ctrl+end"

@@ -17,7 +17,7 @@ from warroom.tui.drillsets import ASSESSMENT_NOTES
 from warroom.tui.modals import HelpScreen
 from warroom.tui.services import Services
 
-from .conftest import advance, escalate, make_app, record_notifications, screen_text
+from .conftest import advance, escalate, make_app, record_notifications, screen_text, until
 
 
 async def test_an_assessment_session_refuses_pause_and_speed_and_its_clock_never_stops(tmp_path):
@@ -25,7 +25,8 @@ async def test_an_assessment_session_refuses_pause_and_speed_and_its_clock_never
     app = make_app(services, speed=4.0)  # --speed does not apply in assessment
     async with app.run_test(size=(110, 34)) as pilot:
         await pilot.press("end")  # the briefing's end: the keys and the assessment rules
-        await pilot.pause()
+        body = app.screen.query_one("#briefing")
+        await until(pilot, lambda: body.max_scroll_y > 0 and body.scroll_y == body.max_scroll_y, "at the end")
         briefing = " ".join(screen_text(app).split())
         assert "Assessment: the drill clock runs at 1x" in briefing and "e escalate to the planner" in briefing
         assert "pause / resume" not in briefing and "playback speed" not in briefing

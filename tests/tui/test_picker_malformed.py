@@ -10,7 +10,7 @@ from malformed_cases import EXPECTED, MALFORMED
 from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services
 
-from .conftest import make_app, picker_ready, screen_text
+from .conftest import make_app, picker_ready, screen_text, until
 
 
 def test_every_malformed_drill_is_listed_with_its_position_and_cannot_start(tmp_path: Path):
@@ -31,8 +31,7 @@ async def test_the_picker_shows_the_malformed_corpus_and_keeps_running(tmp_path:
         await pilot.pause()
         await picker_ready(pilot)
         await pilot.press("end")  # the malformed files come after the bundled library
-        await pilot.pause()
-        assert "cannot load" in screen_text(app)
+        await until(pilot, lambda: "cannot load" in screen_text(app), "showing the malformed files")
         await pilot.press("enter")  # a broken drill cannot be started: still the picker
         await pilot.pause()
         assert isinstance(app.screen, PickerScreen)

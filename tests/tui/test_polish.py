@@ -20,7 +20,7 @@ from warroom.tui.services import load_entry
 from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import Meters, describe_event
 
-from .conftest import STALE, advance, make_app, picker_ready, screen_text
+from .conftest import STALE, advance, make_app, picker_ready, screen_text, until
 
 REFUNDS = STALE
 
@@ -179,7 +179,7 @@ async def test_help_fits_80x24_or_says_it_scrolls(services):
         if body.max_scroll_y > 0:
             assert "↑ ↓ scroll" in text
             await pilot.press("down")
-            assert body.scroll_y > 0
+            await until(pilot, lambda: body.scroll_y > 0, "scrolled down")
 
 
 async def test_a_distractor_mark_is_not_cut_off_the_narrow_review_column(tmp_path: Path):

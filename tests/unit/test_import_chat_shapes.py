@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from trace_import_support import FIXTURES, only_missing_key
+from trace_import_support import FIXTURES, assert_refused, import_missing_only_the_key
 
 from warroom.importers import chat
 from warroom.importers.tracekit import TraceError
@@ -86,10 +86,7 @@ def test_a_name_that_is_a_reserved_agent_is_renamed(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["chat-anthropic.json", "chat-function-call.json", "chat-tau2.json",
                                   "chat-named-agents.json"])
 def test_each_shape_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Path, name: str) -> None:
-    report = chat.import_chats([THIRD / name], tmp_path / "out")
-    [result] = report.results
-    assert result.output is not None, result.error
-    only_missing_key(result.output)
+    import_missing_only_the_key(chat.import_chats, [THIRD / name], tmp_path / "out")
 
 
 @pytest.mark.parametrize(("doc", "message"), [
@@ -101,10 +98,7 @@ def test_each_shape_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Pat
     ({"data": [{"traceID": "ab", "spans": []}]}, "(or a Tempo or Jaeger export), not a chat transcript"),
 ])
 def test_other_formats_are_refused_by_name(tmp_path: Path, doc: object, message: str) -> None:
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        chat.convert_file(path)
+    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
 
 
 def test_otlp_json_lines_given_to_chat_name_the_importers(tmp_path: Path) -> None:
@@ -158,10 +152,7 @@ def test_json_lines_of_conversations_are_one_drill_per_line(tmp_path: Path) -> N
     ('{"messages": [\n{"role": "user"}\n', "not JSON: Expecting ',' delimiter at line 3 column 1"),
 ])
 def test_bad_json_lines_name_their_line(tmp_path: Path, text: str, message: str) -> None:
-    path = tmp_path / "t.jsonl"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        chat.convert_file(path)
+    assert_refused(chat.convert_file, tmp_path / "t.jsonl", text, message)
 
 
 @pytest.mark.parametrize(("doc", "message"), [
@@ -177,10 +168,7 @@ def test_bad_json_lines_name_their_line(tmp_path: Path, text: str, message: str)
     ({"messages": [{"role": "tool", "id": "c9", "content": "x"}]}, "messages[0].id 'c9' answers no earlier tool call"),
 ])
 def test_other_shapes_errors_name_their_own_fields(tmp_path: Path, doc: object, message: str) -> None:
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        chat.convert_file(path)
+    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
 
 
 def test_sharegpt_conversations_are_read() -> None:
@@ -198,10 +186,7 @@ def test_sharegpt_conversations_are_read() -> None:
     ({"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}, "Gemini API `contents` (`parts`) are not read"),
 ])
 def test_unread_dataset_shapes_are_named(tmp_path: Path, doc: object, message: str) -> None:
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        chat.convert_file(path)
+    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
 
 
 def test_openai_responses_items_are_messages_calls_and_results() -> None:
@@ -228,10 +213,7 @@ def test_openai_responses_items_are_messages_calls_and_results() -> None:
     ([{"type": {"a": 1}, "call_id": "c"}], "[0]: an object without `messages` (or `traj`) is not a conversation"),
 ])
 def test_values_of_the_wrong_type_are_refused_not_a_traceback(tmp_path: Path, doc: object, message: str) -> None:
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        chat.convert_file(path)
+    assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
 
 
 def test_a_reasoning_summary_of_the_wrong_type_is_skipped(tmp_path: Path) -> None:

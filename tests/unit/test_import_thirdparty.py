@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from trace_import_support import FIXTURES, only_missing_key
+from trace_import_support import FIXTURES, assert_refused, import_missing_only_the_key
 
 from warroom.importers import openinference, otel
 from warroom.importers.otlp import read_spans
 from warroom.importers.otlp.spans import span_id_hex
-from warroom.importers.tracekit import TraceError, TraceOptions
+from warroom.importers.tracekit import TraceOptions
 
 THIRD = FIXTURES / "thirdparty"
 OI_OPENAI = THIRD / "oi-openai.protobuf.json"
@@ -91,11 +90,7 @@ def test_a_user_message_of_parts_is_the_goal_not_the_request_json(tmp_path: Path
 
 
 def test_recorded_traces_import_as_drills_missing_only_the_answer_key(tmp_path: Path) -> None:
-    report = openinference.import_openinference([OI_OPENAI, OI_ANTHROPIC], tmp_path / "out")
-    assert not report.failed and len(report.results) == 3
-    for r in report.results:
-        assert r.output is not None
-        only_missing_key(r.output)
+    import_missing_only_the_key(openinference.import_openinference, [OI_OPENAI, OI_ANTHROPIC], tmp_path / "out", 3)
 
 
 def _otel_only(name: str) -> dict:
@@ -151,10 +146,7 @@ def test_message_events_in_an_events_attribute_are_read() -> None:
 @pytest.mark.parametrize("name", ["pydantic-ai-v2.jsonl", "openllmetry-decorators.jsonl",
                                   "logfire-events-attribute.json"])
 def test_recorded_otel_traces_import_as_drills_missing_only_the_answer_key(tmp_path: Path, name: str) -> None:
-    report = otel.import_otel([THIRD / name], tmp_path / "out")
-    [result] = report.results
-    assert result.output is not None, result.error
-    only_missing_key(result.output)
+    import_missing_only_the_key(otel.import_otel, [THIRD / name], tmp_path / "out")
 
 
 @pytest.mark.parametrize(("text", "hint"), [
@@ -171,10 +163,7 @@ def test_recorded_otel_traces_import_as_drills_missing_only_the_answer_key(tmp_p
      '"start_time": 1e30}]', "span 0.start_time is out of range"),
 ])
 def test_other_formats_given_to_otel_say_what_they_look_like(tmp_path: Path, text: str, hint: str) -> None:
-    path = tmp_path / "t.json"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(hint)):
-        otel.convert_file(path)
+    assert_refused(otel.convert_file, tmp_path / "t.json", text, hint)
 
 
 def test_the_sdk_console_exporters_concatenated_spans_are_read() -> None:
@@ -213,10 +202,7 @@ def test_phoenix_span_json_with_nested_attributes_is_read() -> None:
 @pytest.mark.parametrize(("module", "name"), [(otel, "sdk-console.json"), (openinference, "phoenix-spans.json")])
 def test_span_json_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Path, module: Any, name: str) -> None:
     importer = otel.import_otel if module is otel else openinference.import_openinference
-    report = importer([THIRD / name], tmp_path / "out")
-    [result] = report.results
-    assert result.output is not None, result.error
-    only_missing_key(result.output)
+    import_missing_only_the_key(importer, [THIRD / name], tmp_path / "out")
 
 
 def test_a_chain_whose_input_is_json_state_is_not_the_goal(tmp_path: Path) -> None:
@@ -292,7 +278,4 @@ def test_a_jaeger_export_is_read() -> None:
      "data[0].spans[0].startTime is not a time in microseconds"),
 ])
 def test_bad_jaeger_spans_are_named(tmp_path: Path, doc: object, message: str) -> None:
-    path = tmp_path / "j.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(TraceError, match=re.escape(message)):
-        otel.convert_file(path)
+    assert_refused(otel.convert_file, tmp_path / "j.json", doc, message)

@@ -127,7 +127,7 @@ def test_migration_7_flags_the_stored_sessions(tmp_path: Path, backend_url: str 
         store._conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # broken in version 6
         before = _expected(store)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 8
+        assert store.schema_version == SCHEMA_VERSION == 9
         flags = _assert_flags_follow_the_checks(store)
         assert [sid for sid, ok in flags.items() if not ok] == ["eve-c"]
         index_sql = _index_sql(store, FACTS_INDEX)

@@ -114,7 +114,7 @@ def test_migration_8_fills_the_counts_from_the_stored_sessions(tmp_path: Path, b
         add(store, "late-a", "fay", "B", "missed", 10, ttd=None)
         before = _expected(store)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 8
+        assert store.schema_version == SCHEMA_VERSION == 9
         kept = assert_counts_exact(store)
         assert sum(c[1] for c in kept.values()) == 16
         got = cohort_stats(store)
@@ -154,7 +154,7 @@ def test_roles_store_and_read_the_counts_as_they_store_and_read_sessions(
     for role, group in ((ann, "warroom_trainee"), (fac, "warroom_facilitator")):
         postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group}")
     with ResultsStore(tmp_path, url=store_url) as store:
-        assert store.schema_version == 8
+        assert store.schema_version == 9
     with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:
         add(store, "ann-a", ann, "A", "contained", 70, ttd=4.0)
         add(store, "ann-b", ann, "B", "missed", 20, ttd=None)

@@ -1,20 +1,24 @@
-"""The cohort counts kept at write time (schema version 8): per (mode, "can be counted" flag, trainee, drill,
-distractors escalated) the sessions and the counts of the summary's queries 1 to 3 (:mod:`warroom.store.cohort`),
-in the table ``session_counts`` (:data:`TABLE`), so that ``warroom scores summary`` reads a few thousand rows
-instead of grouping every session.
+"""The cohort counts kept at write time (schema version 8; by statement triggers on PostgreSQL since version 9):
+per (mode, "can be counted" flag, trainee, drill, distractors escalated) the sessions and the counts of the
+summary's queries 1 to 3 (:mod:`warroom.store.cohort`), in the table ``session_counts`` (:data:`TABLE`), so that
+``warroom scores summary`` reads a few thousand rows instead of grouping every session.
 
 The database keeps the table itself, with triggers on ``sessions`` (after every insert, update and delete: the old
 row's counts are taken off its key, the new row's added to its key, in the writing transaction), so every write
 path keeps it exact: a finished or recovered session, ``warroom store sync``, ``store import``, a re-score, a
 deletion, a row changed by hand or by another program. Concurrent writers add to the same row with an upsert
 (``INSERT ... ON CONFLICT DO UPDATE``: the server serialises them on the row; SQLite serialises writers anyway).
-Two PostgreSQL transactions that each change many sessions of the same keys in different orders (two facilitators
-deleting overlapping sets at the same moment) can deadlock on the table's rows: the server then aborts one, which
-fails with its message and changes nothing, and can be run again.
 
-- PostgreSQL: one PL/pgSQL trigger function (``SECURITY DEFINER``, owned by the role that migrated: a trainee role
-  of ``warroom store secure`` may insert sessions without any right on the table) for insert, update and delete,
-  and a statement trigger that empties the table when ``sessions`` is truncated;
+- PostgreSQL (schema version 9): statement triggers with transition tables for insert, update and delete, calling
+  one PL/pgSQL function (``SECURITY DEFINER``, owned by the role that migrated: a trainee role of ``warroom store
+  secure`` may insert sessions without any right on the table) that sums the statement's rows per key and upserts
+  the keys in key order (:func:`_statement_upsert`), and a statement trigger that empties the table when
+  ``sessions`` is truncated. Every statement thus locks the table's rows in one order: two transactions that each
+  change many sessions of the same keys (two facilitators deleting overlapping sets, a re-score during a
+  ``store import``) wait for each other and never deadlock on them. (Version 8's row triggers upserted in the
+  order of the rows, which could.) warroom writes each transaction's sessions in one statement (a deletion of
+  many sessions too); another program whose one transaction changes sessions of the same keys in several
+  statements in opposite orders can still deadlock (the server aborts one, which changes nothing);
 - SQLite: three triggers of upserts (after insert, update, delete); the flag's own triggers
   (:mod:`warroom.store.countable`) update the row after an insert, which the update trigger follows.
 
@@ -141,25 +145,60 @@ def _sqlite_triggers() -> list[str]:
     ]
 
 
-def _postgres_triggers(schema: str, dialect: Dialect) -> list[str]:
+def _statement_upsert(*sources: tuple[str, str]) -> str:
+    """PostgreSQL's upsert of one statement's changes: the rows of the transition tables ``sources`` (name, sign:
+    '' adds a row's counts, '-' takes them off) summed per key, the keys whose counts did not change left out, and
+    the table's rows upserted in key order, so that every writer locks them in the same order (two statements that
+    change the same keys wait for each other and never deadlock)."""
+    values = _values("")
+    keys, counts = values[: len(KEY)], values[len(KEY) :]
+    rows = " UNION ALL ".join(
+        f"SELECT {', '.join(keys)}, {', '.join(f'{sign}({c})' for c in counts)} FROM {name}" for name, sign in sources
+    )
+    key, columns = ", ".join(KEY), ", ".join(KEY + COUNTS)
+    sets = ", ".join(f"{c} = {TABLE}.{c} + excluded.{c}" for c in COUNTS)
+    return (
+        f"INSERT INTO {TABLE} ({columns}) SELECT {key}, {', '.join(f'sum({c})' for c in COUNTS)} FROM ({rows}) AS "
+        f"d ({columns}) GROUP BY {key} HAVING {' OR '.join(f'sum({c}) <> 0' for c in COUNTS)} ORDER BY {key} "
+        f"ON CONFLICT ({key}) DO UPDATE SET {sets}"
+    )
+
+
+def _postgres_triggers(schema: str) -> list[str]:
+    """The trigger functions and the statement triggers (with transition tables) of PostgreSQL (schema 9)."""
     quoted = '"' + schema.replace('"', '""') + '"'
     definer = f"LANGUAGE plpgsql SECURITY DEFINER SET search_path = {quoted}, pg_temp"
+    new, old = ("new_rows", ""), ("old_rows", "-")
     body = (
-        f"BEGIN IF TG_OP <> 'INSERT' THEN {_upsert('OLD.', '-')}; END IF; "
-        f"IF TG_OP <> 'DELETE' THEN {_upsert('NEW.', '')}; END IF; RETURN NULL; END"
+        f"BEGIN IF TG_OP = 'INSERT' THEN {_statement_upsert(new)}; "
+        f"ELSIF TG_OP = 'DELETE' THEN {_statement_upsert(old)}; "
+        f"ELSE {_statement_upsert(old, new)}; END IF; RETURN NULL; END"
     )
     insert, update, delete = TRIGGERS
     truncate_fn, truncate = _TRUNCATE
+    each = f"FOR EACH STATEMENT EXECUTE FUNCTION {FUNCTION}()"
     return [
         f"CREATE OR REPLACE FUNCTION {FUNCTION}() RETURNS trigger {definer} AS $body$ {body} $body$",
         f"CREATE OR REPLACE FUNCTION {truncate_fn}() RETURNS trigger {definer} AS $body$ BEGIN TRUNCATE {TABLE}; "
         "RETURN NULL; END $body$",
-        f"CREATE TRIGGER {insert} AFTER INSERT ON sessions FOR EACH ROW EXECUTE FUNCTION {FUNCTION}()",
-        f"CREATE TRIGGER {update} AFTER UPDATE ON sessions FOR EACH ROW WHEN ({_changed(dialect)}) "
-        f"EXECUTE FUNCTION {FUNCTION}()",
-        f"CREATE TRIGGER {delete} AFTER DELETE ON sessions FOR EACH ROW EXECUTE FUNCTION {FUNCTION}()",
+        *(f"DROP TRIGGER IF EXISTS {t} ON sessions" for t in (*TRIGGERS, truncate)),
+        f"CREATE TRIGGER {insert} AFTER INSERT ON sessions REFERENCING NEW TABLE AS new_rows {each}",
+        f"CREATE TRIGGER {update} AFTER UPDATE ON sessions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows "
+        f"{each}",
+        f"CREATE TRIGGER {delete} AFTER DELETE ON sessions REFERENCING OLD TABLE AS old_rows {each}",
         f"CREATE TRIGGER {truncate} AFTER TRUNCATE ON sessions FOR EACH STATEMENT EXECUTE FUNCTION {truncate_fn}()",
     ]
+
+
+def statement_triggers(conn: Any, dialect: Dialect) -> None:
+    """Schema migration 9 on the open connection ``conn``: PostgreSQL's row triggers of migration 8 replaced by
+    statement triggers (:func:`_statement_upsert`: one upsert per statement in key order, where each row's upsert
+    in the row's order could deadlock against another writer's). SQLite: nothing (its writers are serialised)."""
+    if dialect.name == "sqlite":
+        return
+    schema = str(conn.execute("SELECT current_schema()").fetchone()[0])  # the triggers' search path
+    for statement in _postgres_triggers(schema):
+        conn.execute(statement)
 
 
 def migrate(conn: Any, dialect: Dialect) -> None:
@@ -176,9 +215,7 @@ def migrate(conn: Any, dialect: Dialect) -> None:
         for statement in _sqlite_triggers():
             conn.execute(statement)
         return
-    schema = str(conn.execute("SELECT current_schema()").fetchone()[0])  # the triggers' search path
-    for statement in _postgres_triggers(schema, dialect):
-        conn.execute(statement)
+    statement_triggers(conn, dialect)
     conn.execute(_DRILL_TIMES_SQL)
     if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
         from warroom.store.roles import counts_statements

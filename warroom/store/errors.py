@@ -6,13 +6,50 @@ Each message names the file or session and says what to do; the CLI prints it as
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Self
 
 from warroom.core.errors import WarroomError
 
 
+@dataclass(frozen=True)
+class SessionReason:
+    """A message about one session with the session's id kept apart: ``parts`` are the texts between the places of
+    the id (``session_id``), so that messages about different sessions for the same reason compare equal
+    (:meth:`template`) without replacing text in them."""
+
+    parts: tuple[str, ...]
+    session_id: str
+
+    @classmethod
+    def of(cls, session_id: str, *pieces: str) -> SessionReason:
+        """The reason ``pieces[0] + session_id + pieces[1] + ... + pieces[-1]`` (one piece per place of the id,
+        plus the last: "session ", " was not stored" for "session X was not stored")."""
+        return cls(tuple(pieces), session_id)
+
+    @property
+    def text(self) -> str:
+        """The message, the id in its places."""
+        return self.session_id.join(self.parts)
+
+    def template(self, mark: str = "S") -> str:
+        """The message with ``mark`` in the id's places."""
+        return mark.join(self.parts)
+
+
 class StoreError(WarroomError):
-    """The results store cannot be used (not a database, unreadable, locked too long...)."""
+    """The results store cannot be used (not a database, unreadable, locked too long...). :attr:`reason`: for an
+    error about one session, its message with the session id apart (None otherwise)."""
+
+    reason: SessionReason | None = None
+
+    @classmethod
+    def about(cls, reason: SessionReason, *args: str) -> Self:
+        """This error with ``reason``'s message (``args``: the class's other arguments after the message)."""
+        error = cls(reason.text, *args)
+        error.reason = reason
+        return error
 
 
 class DataDirError(StoreError):

@@ -21,7 +21,7 @@ from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVe
 from warroom.store.rows import LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
@@ -114,6 +114,10 @@ _MIGRATIONS: dict[int, str] = {
     # escalated) the sessions and the summary's counts, in the table session_counts kept by triggers on sessions.
     # Made and filled from the stored sessions by _BACKFILLS[8].
     8: "",
+    # 9: PostgreSQL keeps those counts with statement triggers (one upsert per statement, in key order) instead of
+    # row triggers, which could deadlock two writers changing sessions of the same keys in different orders. Made by
+    # _BACKFILLS[9]; nothing on SQLite.
+    9: "",
 }
 
 
@@ -141,8 +145,16 @@ def _counts_8(conn: Any, dialect: Dialect) -> None:
     counts.migrate(conn, dialect)
 
 
+def _statement_triggers_9(conn: Any, dialect: Dialect) -> None:
+    from warroom.store import counts
+
+    counts.statement_triggers(conn, dialect)
+
+
 #: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data.
-_BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {4: _backfill_4, 7: _countable_7, 8: _counts_8}
+_BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
+    4: _backfill_4, 7: _countable_7, 8: _counts_8, 9: _statement_triggers_9
+}  # fmt: skip
 
 
 _P = ParamSpec("_P")

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from warroom.store.errors import DuplicateSession, InvalidSession, StoreError
+from warroom.store.errors import DuplicateSession, InvalidSession, SessionReason, StoreError
 from warroom.store.results import ResultsStore
 from warroom.store.rows import LIST_FIELDS
 
@@ -43,7 +43,9 @@ class ImportResult:
 
     imported: int = 0
     already: int = 0
-    #: The refusals as ``(source, line number, message, the line's session id or None)``, in the order of the lines.
+    #: The refusals as ``(source, line number, message, the message's template or None)``, in the order of the
+    #: lines: the template is the message with ``S`` in the places of the line's session id, for a reason about that
+    #: session (:class:`~warroom.store.errors.SessionReason`).
     refusals: list[tuple[str, int, str, str | None]] = field(default_factory=list)
 
     @property
@@ -51,23 +53,29 @@ class ImportResult:
         """One ``source:N: message`` per line refused, in the order of the lines."""
         return [f"{source}:{number}: {message}" for source, number, message, _ in self.refusals]
 
-    def refuse(self, source: str, number: int, message: str, session_id: str | None = None) -> None:
-        """Record that line ``number`` of ``source`` (the session ``session_id``, when it was read) was refused for
-        ``message``."""
-        self.refusals.append((source, number, message, session_id))
+    def refuse(self, source: str, number: int, reason: str | SessionReason) -> None:
+        """Record that line ``number`` of ``source`` was refused for ``reason`` (a message, or a message about the
+        line's session with its id apart)."""
+        if isinstance(reason, SessionReason):
+            self.refusals.append((source, number, reason.text, reason.template()))
+        else:
+            self.refusals.append((source, number, reason, None))
 
     def refused_grouped(self, shown: int = 10) -> list[str]:
         """The refusals for a person to read: ``source:N: message`` for a line refused for a reason of its own; for
         lines refused for the same reason (a trainee role importing a whole class: each other trainee's sessions)
         one ``source:N1, N2, ... and K more lines (T in all; S is each line's session id): message``, the first
-        ``shown`` line numbers named and each line's session id written S in the message. Groups in the order of
-        their first line."""
+        ``shown`` line numbers named and each line's session id written S in the message (lines grouped by the
+        message's template, so an id that is also a word of the message changes nothing else). Groups in the order
+        of their first line."""
         groups: dict[tuple[str, str], list[int]] = {}
         own: dict[tuple[str, int], str] = {}
-        for source, number, message, sid in self.refusals:
-            key = message.replace(f" {sid} ", " S ").replace(f" {sid}:", " S:") if sid else message
-            groups.setdefault((source, key), []).append(number)
+        templated: set[tuple[str, str]] = set()
+        for source, number, message, template in self.refusals:
+            groups.setdefault((source, template or message), []).append(number)
             own[source, number] = message
+            if template is not None:
+                templated.add((source, template))
         out = []
         for (source, message), numbers in groups.items():
             if len(numbers) == 1:
@@ -75,7 +83,7 @@ class ImportResult:
                 continue
             named = ", ".join(str(n) for n in numbers[:shown])
             more = f" and {len(numbers) - shown:,} more lines" if len(numbers) > shown else ""
-            which = "; S is each line's session id" if message != own[source, numbers[0]] else ""
+            which = "; S is each line's session id" if (source, message) in templated else ""
             out.append(f"{source}:{named}{more} ({len(numbers):,} lines{which}): {message}")
         return out
 
@@ -114,17 +122,15 @@ def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> Impo
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
-        values: dict[str, Any] = {}
         try:
-            values = _row(text)
-            stored = store.insert_row(values)
+            stored = store.insert_row(_row(text))
         except (ValueError, InvalidSession, DuplicateSession) as exc:
-            result.refuse(source, number, str(exc), _session_id(values))
+            result.refuse(source, number, _reason(exc))
             continue
         except StoreError as exc:
             if not _refused_by_policy(exc):
                 raise
-            result.refuse(source, number, str(exc), _session_id(values))  # another trainee's, for a trainee role
+            result.refuse(source, number, _reason(exc))  # another trainee's, for a trainee role
             continue
         if stored:
             result.imported += 1
@@ -133,10 +139,10 @@ def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> Impo
     return result
 
 
-def _session_id(values: dict[str, Any]) -> str | None:
-    """The session id of a line's values, when it is text."""
-    sid = values.get("session_id")
-    return sid if isinstance(sid, str) and sid else None
+def _reason(exc: Exception) -> str | SessionReason:
+    """Why a line was refused: the error's reason about its session when it has one, else its message."""
+    reason = getattr(exc, "reason", None)
+    return reason if isinstance(reason, SessionReason) else str(exc)
 
 
 def _refused_by_policy(exc: StoreError) -> bool:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.store import countable
 from warroom.store.distractors import figure_columns
-from warroom.store.errors import DuplicateSession, InvalidSession, SessionNotFound
+from warroom.store.errors import DuplicateSession, InvalidSession, SessionNotFound, SessionReason
 from warroom.store.rows import SessionInfo, WallClock
 from warroom.store.schema import StoreConnection, _guard
 
@@ -54,7 +54,8 @@ def _check_row(session_id: str, values: dict[str, Any]) -> None:
     try:
         RowRecord.model_validate(row)
     except ValidationError as exc:
-        raise InvalidSession(f"session {session_id} was not stored: {describe(exc)}", session_id) from None
+        reason = SessionReason.of(session_id, "session ", f" was not stored: {describe(exc)}")
+        raise InvalidSession.about(reason, session_id) from None
 
 
 def _check_update(session_id: str, scorecard: Scorecard, drill_columns: dict[str, Any]) -> None:
@@ -125,7 +126,8 @@ class StoreWrites(StoreConnection):
         session_id = str(values.get("session_id"))
         unknown = sorted(set(values) - {*LIST_FIELDS, "scorecard", "actions"})
         if unknown:  # column names go into the SQL: only the table's own
-            raise InvalidSession(f"session {session_id} was not stored: no column {', '.join(unknown)}", session_id)
+            reason = SessionReason.of(session_id, "session ", f" was not stored: no column {', '.join(unknown)}")
+            raise InvalidSession.about(reason, session_id)
         _check_row(session_id, values)
         # the distractor figures' columns always follow the scorecard (never taken from the caller)
         values = {**values, **figure_columns(values.get("scorecard"), values.get("scoring_version"))}
@@ -146,14 +148,16 @@ class StoreWrites(StoreConnection):
             ).fetchone()
         except self._db_errors as exc:
             error = self._error(exc)  # keeps its kind (unreachable, damaged...)
-            raise type(error)(f"cannot store session {session_id} of trainee {values['trainee']!r}: {error}") from exc
+            trainee = values["trainee"]
+            reason = SessionReason.of(session_id, "cannot store session ", f" of trainee {trainee!r}: {error}")
+            raise type(error).about(reason) from exc
         trainee, drill_id, started_at = values["trainee"], values["drill_id"], values["started_at"]
         if stored is None or tuple(stored) != (trainee, drill_id, started_at):
-            raise DuplicateSession(
-                f"cannot store session {session_id} ({trainee}, {drill_id}, started "
-                f"{started_at}) in {self.location}: another session is stored under this id"
+            raise DuplicateSession.about(SessionReason.of(
+                session_id, "cannot store session ", f" ({trainee}, {drill_id}, started {started_at}) in "
+                f"{self.location}: another session is stored under this id"
                 + ("" if stored is None else f" ({stored[0]}, {stored[1]}, started {stored[2]})")
-            )
+            ))  # fmt: skip
         return False
 
     def update_scorecard(
@@ -226,8 +230,12 @@ class StoreWrites(StoreConnection):
         def delete() -> int:
             conn.execute(self.dialect.begin_write)
             try:
-                sql = "DELETE FROM sessions WHERE session_id = ?"
-                n = sum(int(conn.execute(sql, (i,)).rowcount) for i in session_ids)
+                if self.dialect.name == "sqlite":
+                    sql = "DELETE FROM sessions WHERE session_id = ?"
+                    n = sum(int(conn.execute(sql, (i,)).rowcount) for i in session_ids)
+                else:  # one statement: its counts' trigger locks their rows in key order (warroom.store.counts)
+                    sql = "DELETE FROM sessions WHERE session_id = ANY(?)"
+                    n = int(conn.execute(sql, (list(session_ids),)).rowcount)
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")

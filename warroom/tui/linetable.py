@@ -1,7 +1,7 @@
 """A table of one-line rows drawn on Textual's public line API, for traces of any length.
 
 :class:`LineTable` is a :class:`~textual.scroll_view.ScrollView` that renders only the lines on screen
-(``render_line``), each row built on demand by the subclass (:meth:`LineTable.row_cells`) and kept in a
+(``render_line``), each row built on demand by the function given (``cells`` of :class:`LineTable`) and kept in a
 least-recently-used cache of rendered lines, so a key press costs the same on a 100-row and a 100,000-row trace:
 nothing here walks the rows. The first line is a fixed header; a cursor marks the selected row.
 
@@ -14,7 +14,7 @@ share the width the scrollbar leaves, so they refit when it appears.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, NamedTuple
 
 from rich.segment import Segment
@@ -66,8 +66,9 @@ class Column(NamedTuple):
 class LineTable(ScrollView, can_focus=True):
     """A header line and one line per row; rows are identified by string keys, rendered by :meth:`row_cells`.
 
-    Subclasses implement :meth:`row_cells` and may override :meth:`column_widths`. Rows are appended with
-    :meth:`add_rows`; a row whose content changes is re-rendered after :meth:`refresh_row`.
+    Made with ``cells``, the function giving row ``index``'s cells (a subclass passes its own method); a subclass
+    may override :meth:`column_widths`. Rows are appended with :meth:`add_rows`; a row whose content changes is
+    re-rendered after :meth:`refresh_row`.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -129,9 +130,19 @@ class LineTable(ScrollView, can_focus=True):
     class RowSelected(_RowMessage):
         """Enter on a row, or a click on the row under the cursor."""
 
-    def __init__(self, columns: Sequence[Column], *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        cells: Callable[[int], Sequence[Text]],
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        """``columns``: the table's columns; ``cells``: the cells of row ``index`` (0 the first row under the
+        header), one Text per column, called only for rows drawn and kept in a cache until the row is refreshed."""
         super().__init__(id=id, classes=classes)
         self.columns: tuple[Column, ...] = tuple(columns)
+        self._cells_of = cells
         self._keys: list[str] = []
         self._row_of: dict[str, int] = {}
         self._cursor = 0
@@ -140,10 +151,6 @@ class LineTable(ScrollView, can_focus=True):
         self._paint: tuple[int, tuple[int, ...], Style] | None = None
 
     # -- rows -----------------------------------------------------------------------------------------------------
-
-    def row_cells(self, index: int) -> Sequence[Text]:
-        """The cells of row ``index``, one Text per column (subclasses implement it; called only for rows drawn)."""
-        raise NotImplementedError
 
     @property
     def row_count(self) -> int:
@@ -338,7 +345,7 @@ class LineTable(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         cached = self._lines.get((row, widths))
         if cached is None:
-            cached = self._render_cells(self.row_cells(row), widths)
+            cached = self._render_cells(self._cells_of(row), widths)
             self._lines.set((row, widths), cached)
         strip = cached
         strip = strip.apply_style(base)

@@ -95,7 +95,7 @@ class ReviewTable(LineTable):
     def __init__(
         self, rows: list[ReviewRow], cells: Callable[[ReviewRow], list[Text]], *, id: str | None = None
     ) -> None:
-        super().__init__(_COLUMNS, id=id)
+        super().__init__(_COLUMNS, self.row_cells, id=id)
         self._review_rows = rows
         self._cells = cells
         #: Widths the answer-key and trainee columns' marks need (cells), from the rows.

@@ -78,7 +78,8 @@ class TraceTable(LineTable):
     ) -> None:
         """``agents``: show the agent column (format 2); ``repetitions``: the replay's repetitions so far by event
         id (:attr:`warroom.core.replay.Replay.repetitions`), shown as ``×N`` (without it: each event's count)."""
-        super().__init__((*COLUMNS[:3], AGENT_COLUMN, *COLUMNS[3:]) if agents else COLUMNS, id=id, classes=classes)
+        columns = (*COLUMNS[:3], AGENT_COLUMN, *COLUMNS[3:]) if agents else COLUMNS
+        super().__init__(columns, self.row_cells, id=id, classes=classes)
         self._agents = agents
         self._repetitions = repetitions
         self._events: dict[str, Any] = {}
