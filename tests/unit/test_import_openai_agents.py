@@ -257,3 +257,41 @@ def test_a_second_run_in_the_trace_opens_with_only_the_users_new_words(tmp_path:
     assert said == [first_user, again]
     assert data["trace"][-1]["kind"] == "planner_call" and data["trace"][-1]["agent"] == "Triage"
     assert [p["id"] for p in data["plan"]] == ["p01", "p02"]
+
+
+#: Recorded with openai-agents 0.24.0 (tests/fixtures/thirdparty/README.md): a streamed Chat Completions run, and a
+#: run exported while its second tool call was still running.
+STREAMED = THIRD / "openai-agents-sdk-streamed.jsonl"
+UNFINISHED_RUN = THIRD / "openai-agents-sdk-unfinished.jsonl"
+
+
+def test_a_streamed_generation_reads_the_response_the_sdk_assembled() -> None:
+    [(data, _)] = convert_file(STREAMED)
+    ev = {e["id"]: e for e in data["trace"]}
+    assert [(e["id"], e["kind"]) for e in data["trace"]] == [
+        ("e0001", "human_message"), ("e0002", "planner_call"), ("call_s9_0", "tool_call"), ("e0004", "tool_result"),
+        ("e0005", "planner_call")]
+    assert ev["e0002"]["content"] == '[tool call get_order {"order_id": "9"}]'
+    assert (ev["e0002"]["model"], ev["e0002"]["usage"]) == ("gpt-4o-mini", {"input_tokens": 50, "output_tokens": 7})
+    assert ev["call_s9_0"]["arguments"] == {"order_id": "9"} and ev["e0004"]["call"] == "call_s9_0"
+    assert ev["e0005"]["content"] == "Order 9 has two captures."
+
+
+def test_a_streamed_generation_without_usage_takes_the_responses_usage(tmp_path: Path) -> None:
+    lines = [json.loads(line) for line in STREAMED.read_text(encoding="utf-8").splitlines()]
+    for item in lines:
+        if item.get("span_data", {}).get("type") == "generation":
+            item["span_data"]["usage"] = None
+            item["span_data"]["model"] = None
+    path = _write(tmp_path, "s.jsonl", "\n".join(json.dumps(x) for x in lines))
+    [(data, _)] = convert_file(path)
+    [first, *_] = [e for e in data["trace"] if e["kind"] == "planner_call"]
+    assert (first["model"], first["usage"]) == ("gpt-4o-mini", {"input_tokens": 50, "output_tokens": 7})
+
+
+def test_a_tool_call_still_running_when_exported_says_it_had_no_result() -> None:
+    [(data, _)] = convert_file(UNFINISHED_RUN)
+    results = [e for e in data["trace"] if e["kind"] == "tool_result"]
+    assert [r["output"] for r in results] == [
+        [], "(no result: the tool call had not ended when the trace was exported)"]
+    assert results[-1]["call"] == "call_8_0"

@@ -28,7 +28,14 @@ from warroom.importers.runs.agentsvalues import (
     tool_output,
     user_texts,
 )
-from warroom.importers.runs.common import attach_tools, looks_like, read_values, time_ns, tool_arguments
+from warroom.importers.runs.common import (
+    UNFINISHED,
+    attach_tools,
+    looks_like,
+    read_values,
+    time_ns,
+    tool_arguments,
+)
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
 from warroom.importers.who_and_when.files import ImportReport, Progress
@@ -117,11 +124,13 @@ def read_agent_spans(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     found = _collect(path, recorded)
     spans = [_span(item, label) for item, label in found]
     data = {span.span_id: item["span_data"] for (item, _), span in zip(found, spans, strict=True)}
+    running = {span.span_id for (item, _), span in zip(found, spans, strict=True) if item.get("ended_at") in (None, "")}
     steps: dict[str, list[Step]] = {}
     counts: dict[str, Counter[str]] = {}
     for span in sorted(spans, key=lambda s: (s.start_ns, s.end_ns)):
         tally = counts.setdefault(span.trace_id, Counter())
-        steps.setdefault(span.trace_id, []).append(_classify(data[span.span_id], span, tally))
+        steps.setdefault(span.trace_id, []).append(
+            _classify(data[span.span_id], span, tally, ended=span.span_id not in running))
     for trace_id, group in steps.items():
         handoffs = _handoffs(group, data, counts[trace_id])
         _agent_inputs(group, data, handoffs)
@@ -131,9 +140,9 @@ def read_agent_spans(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     return steps, recorded
 
 
-def _classify(data: dict[str, Any], span: Span, tally: Counter[str]) -> Step:
+def _classify(data: dict[str, Any], span: Span, tally: Counter[str], *, ended: bool = True) -> Step:
     """The :class:`Step` of one span by its ``span_data.type``: agent an agent, generation and response a model
-    call, function a tool call; a handoff is made the agent it hands to by :func:`_handoffs`; a guardrail that
+    call, function a tool call (one not ``ended`` with no output nor error answers :data:`UNFINISHED`); a handoff is made the agent it hands to by :func:`_handoffs`; a guardrail that
     triggered is failed (a ``log`` event); the rest (custom, mcp_tools, transcription, speech, speech_group, a
     guardrail that passed) other, counted by type in ``tally``."""
     step = Step(span, error=span.status_message)
@@ -152,6 +161,8 @@ def _classify(data: dict[str, Any], span: Span, tally: Counter[str]) -> Step:
         mark_tool(step, span, data.get("name"), None)
         step.arguments = tool_arguments(data.get("input"))
         step.result = tool_output(data.get("output"))
+        if not ended and step.result is None and not step.error:
+            step.result = UNFINISHED
     elif kind == "guardrail" and data.get("triggered") is True:
         step.error = step.error or "tripwire triggered"
         tally["guardrail triggered"] += 1
