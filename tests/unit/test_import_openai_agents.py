@@ -295,3 +295,76 @@ def test_a_tool_call_still_running_when_exported_says_it_had_no_result() -> None
     assert [r["output"] for r in results] == [
         [], "(no result: the tool call had not ended when the trace was exported)"]
     assert results[-1]["call"] == "call_8_0"
+
+
+RUN = THIRD / "openai-agents-sdk-run.jsonl"
+#: The recorded run's silent failure (its times stretched 100-fold below: the recording's fake model answered in
+#: milliseconds, a real one takes seconds).
+RUN_KEY = """answer_key:
+  fault: {origin_step: p02, kind: empty_result, summary: "list_charges returned an empty list for order 4417, which get_order shows captured twice, and Refunds took it as no duplicate charge."}
+  evidence: [e0016, e0017]
+  cascade: []
+  damage: {unit: USD not refunded, entries: [{event: e0019, amount: 89}]}
+  deadline: 70.0
+  debrief: list_charges (e0016) is empty while get_order (e0017) shows two captures of 89 USD.
+"""  # noqa: E501
+
+
+def _stretched(tmp_path: Path, factor: int) -> Path:
+    from datetime import datetime
+
+    lines = [json.loads(line) for line in RUN.read_text(encoding="utf-8").splitlines()]
+    start = min(datetime.fromisoformat(x["started_at"]) for x in lines if x.get("started_at"))
+    for x in lines:
+        for key in ("started_at", "ended_at"):
+            if x.get(key):
+                x[key] = (start + (datetime.fromisoformat(x[key]) - start) * factor).isoformat()
+    return _write(tmp_path, "run.jsonl", "\n".join(json.dumps(x, ensure_ascii=False) for x in lines))
+
+
+def test_a_recorded_sdk_run_keeps_its_agents_handoffs_tools_tokens_and_order() -> None:
+    [(data, _)] = convert_file(RUN)
+    ev = {e["id"]: e for e in data["trace"]}
+    assert [(e["id"], e["kind"], e.get("agent")) for e in data["trace"]] == [
+        ("e0001", "human_message", "user"), ("e0002", "planner_call", "Triage"), ("call_1_0", "tool_call", "Triage"),
+        ("e0004", "handoff", "Triage"), ("e0005", "executor_message", "Researcher"),
+        ("call_2_0", "tool_call", "Researcher"), ("e0007", "tool_result", "tools"),
+        ("e0008", "executor_message", "Researcher"), ("e0009", "tool_result", "tools"),
+        ("e0010", "planner_call", "Triage"), ("e0011", "handoff", "Triage"), ("e0012", "executor_message", "Refunds"),
+        ("call_5_0", "tool_call", "Refunds"), ("call_5_1", "tool_call", "Refunds"), ("call_5_2", "tool_call", "Refunds"),
+        ("e0016", "tool_result", "tools"), ("e0017", "tool_result", "tools"), ("e0018", "tool_result", "tools"),
+        ("e0019", "executor_message", "Refunds")]
+    times = [e["t"] for e in data["trace"]]
+    assert times == sorted(times) and (times[0], times[-1]) == (0.009, 0.711)
+    assert ev["e0001"]["content"] == "I was charged twice for order 4417 — refund please"
+    assert (ev["e0004"]["to_agent"], ev["e0004"]["content"]) == ("Researcher", "history of order 4417")  # as_tool
+    assert (ev["e0011"]["from_agent"], ev["e0011"]["to_agent"]) == ("Triage", "Refunds")
+    assert [ev[c]["batch"] for c in ("call_5_0", "call_5_1", "call_5_2")] == ["e0012"] * 3
+    assert [ev[r]["call"] for r in ("e0016", "e0017", "e0018")] == ["call_5_0", "call_5_1", "call_5_2"]
+    assert ev["e0007"]["output"] == "Zürich ☃ 日本 Zürich ☃ 日本 Zürich ☃ 日本 "
+    assert (ev["e0016"]["output"], ev["e0016"]["status"]) == ([], "ok")
+    assert ev["e0017"]["output"] == "Order(order_id='4417', captures=[89.0, 89.0])"  # a dataclass's str()
+    assert ev["e0018"]["status"] == "error" and ev["e0018"]["output"]["error"] == (
+        "Error running tool (non-fatal): Tool execution failed. Error details are redacted.")
+    assert ev["call_5_2"]["arguments"] == {"customer": "Ana Núñez"}
+    assert [ev[m]["usage"] for m in ("e0002", "e0010", "e0019")] == [
+        {"input_tokens": 101, "output_tokens": 11}, {"input_tokens": 104, "output_tokens": 14},
+        {"input_tokens": 106, "output_tokens": 16}]
+    assert (ev["e0002"]["model"], ev["e0019"]["model"]) == ("gpt-4o-mini", "gpt-4o")
+    agents = {a["name"]: a for a in data["agents"]}
+    assert agents["Triage"]["description"] == "Tools: research. Hands off to: Refunds. Output type: str."
+    assert "Ignored span types: custom (9), guardrail (1)." in data["source"]
+
+
+def test_a_recorded_sdk_run_marked_up_passes_check_and_plays(tmp_path: Path) -> None:
+    from import_support import play
+
+    [result] = import_openai_agents([_stretched(tmp_path, 100)], tmp_path / "out").results
+    assert result.output is not None
+    only_missing_key(result.output)
+    drill = marked_up(result.output, RUN_KEY)
+    assert run_checks(drill).passed, run_checks(drill).problems
+    caught = play(drill, escalate_at=66.0)  # the empty list (64.6 s) is on screen
+    assert caught.contained and caught.damage == 0
+    never = play(drill, None)
+    assert not never.contained and never.damage == 89
