@@ -331,7 +331,8 @@ def test_a_recorded_sdk_run_keeps_its_agents_handoffs_tools_tokens_and_order() -
         ("call_2_0", "tool_call", "Researcher"), ("e0007", "tool_result", "tools"),
         ("e0008", "executor_message", "Researcher"), ("e0009", "tool_result", "tools"),
         ("e0010", "planner_call", "Triage"), ("e0011", "handoff", "Triage"), ("e0012", "executor_message", "Refunds"),
-        ("call_5_0", "tool_call", "Refunds"), ("call_5_1", "tool_call", "Refunds"), ("call_5_2", "tool_call", "Refunds"),
+        ("call_5_0", "tool_call", "Refunds"), ("call_5_1", "tool_call", "Refunds"),
+        ("call_5_2", "tool_call", "Refunds"),
         ("e0016", "tool_result", "tools"), ("e0017", "tool_result", "tools"), ("e0018", "tool_result", "tools"),
         ("e0019", "executor_message", "Refunds")]
     times = [e["t"] for e in data["trace"]]
