@@ -143,8 +143,9 @@ def read_agent_spans(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
 def _classify(data: dict[str, Any], span: Span, tally: Counter[str], *, ended: bool = True) -> Step:
     """The :class:`Step` of one span by its ``span_data.type``: agent an agent, generation and response a model
     call, function a tool call (one not ``ended`` with no output nor error answers :data:`UNFINISHED`); a handoff
-    is made the agent it hands to by :func:`_handoffs`; a guardrail that triggered is failed (a ``log`` event); the rest (custom, mcp_tools, transcription, speech, speech_group, a
-    guardrail that passed) other, counted by type in ``tally``."""
+    is made the agent it hands to by :func:`_handoffs`; a guardrail that triggered is failed (a ``log`` event);
+    the rest (custom, mcp_tools, transcription, speech, speech_group, a guardrail that passed) other, counted by
+    type in ``tally``."""
     step = Step(span, error=span.status_message)
     kind = data["type"]
     if kind == "agent":
