@@ -166,6 +166,10 @@ def test_a_triggered_guardrail_and_a_failed_agent_are_log_events(tmp_path: Path)
                     'Triage failed: Guardrail tripwire triggered ({"guardrail": "is_customer_request", "type": '
                     '"input_guardrail"})']
     assert "Guardrails whose tripwire triggered, each a log event: 1." in data["source"]
+    [result] = import_openai_agents([GUARDED], tmp_path / "out").results
+    assert result.output is not None
+    drill = marked_up(result.output)  # a control drill: nothing went wrong but what the guardrail stopped
+    assert drill.is_all_clear and run_checks(drill).passed, run_checks(drill).problems
 
 
 def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> None:
@@ -259,10 +263,11 @@ def test_a_second_run_in_the_trace_opens_with_only_the_users_new_words(tmp_path:
     assert [p["id"] for p in data["plan"]] == ["p01", "p02"]
 
 
-#: Recorded with openai-agents 0.24.0 (tests/fixtures/thirdparty/README.md): a streamed Chat Completions run, and a
-#: run exported while its second tool call was still running.
+#: Recorded with openai-agents 0.24.0 (tests/fixtures/thirdparty/README.md): a streamed Chat Completions run, a
+#: run exported while its second tool call was still running, a run an input guardrail stopped.
 STREAMED = THIRD / "openai-agents-sdk-streamed.jsonl"
 UNFINISHED_RUN = THIRD / "openai-agents-sdk-unfinished.jsonl"
+GUARDED = THIRD / "openai-agents-sdk-guardrail.jsonl"
 
 
 def test_a_streamed_generation_reads_the_response_the_sdk_assembled() -> None:
@@ -369,3 +374,17 @@ def test_a_recorded_sdk_run_marked_up_passes_check_and_plays(tmp_path: Path) -> 
     assert caught.contained and caught.damage == 0
     never = play(drill, None)
     assert not never.contained and never.damage == 89
+
+
+def test_a_run_stopped_by_a_guardrail_before_any_model_call_names_its_agent(tmp_path: Path) -> None:
+    [(data, _)] = convert_file(GUARDED)
+    assert data["agents"] == [{"name": "Triage", "role": "planner", "description": "Output type: str."}]
+    assert data["briefing"]["watching"] == "Agent Triage at work, with tools: none."
+    assert [(e["kind"], e["content"]) for e in data["trace"]] == [
+        ("log", "guardrail no_pii failed: tripwire triggered"),
+        ("log", 'turn failed: Guardrail tripwire triggered ({"guardrail": "no_pii"})')]
+    assert "Guardrails whose tripwire triggered, each a log event: 1." in data["source"]
+    [result] = import_openai_agents([GUARDED], tmp_path / "out").results
+    assert result.output is not None
+    drill = marked_up(result.output)  # a control drill: nothing went wrong but what the guardrail stopped
+    assert drill.is_all_clear and run_checks(drill).passed, run_checks(drill).problems
