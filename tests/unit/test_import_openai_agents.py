@@ -187,7 +187,7 @@ def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> No
                               "(`\"object\": \"trace\"`) nor a span (`span_data`)"),
     ('[{"run_type": "llm", "inputs": {}}]', "it looks like LangSmith runs"),
     ('{"data": [{"object": "trace", "id": "trace_1"}]}', "no span in this file (only traces: export their spans"),
-    ('{"data": []}', "no span in this file"),
+    ('{"data": []}', "no trace or span in this file (an empty export)"),
     ('[{"object": "trace.span", "id": "s", "trace_id": "t", "span_data": "agent"}]',
      "item 0.span_data is not an object with a `type`"),
     ('[{"object": "trace.span", "trace_id": "t", "started_at": "2026-03-20T10:00:00Z", "span_data": '

@@ -100,9 +100,11 @@ def _collect(path: Path, recorded: Recorded) -> list[tuple[dict[str, Any], str]]
     """The spans of the file, each once (a span written again replaces the earlier copy unless that one ended and
     this one did not); each trace's ``workflow_name`` noted in ``recorded``. Raises TraceError."""
     spans: dict[str, tuple[dict[str, Any], str]] = {}
+    traces = 0
     for where, value in read_values(path, "OpenAI Agents SDK traces"):
         for item, label in _items(value, where):
             if "span_data" not in item:
+                traces += 1
                 name = as_text(item.get("workflow_name")).strip()
                 trace_id = as_text(item.get("id")).strip().lower()
                 if name and trace_id:
@@ -113,7 +115,8 @@ def _collect(path: Path, recorded: Recorded) -> list[tuple[dict[str, Any], str]]
             if earlier is None or item.get("ended_at") or not earlier[0].get("ended_at"):
                 spans[key] = (item, earlier[1] if earlier else label)
     if not spans:
-        raise TraceError("no span in this file (only traces: export their spans too)")
+        raise TraceError("no span in this file (only traces: export their spans too)" if traces else
+                         "no trace or span in this file (an empty export)")
     return list(spans.values())
 
 
