@@ -388,3 +388,19 @@ def test_a_run_stopped_by_a_guardrail_before_any_model_call_names_its_agent(tmp_
     assert result.output is not None
     drill = marked_up(result.output)  # a control drill: nothing went wrong but what the guardrail stopped
     assert drill.is_all_clear and run_checks(drill).passed, run_checks(drill).problems
+
+
+def test_a_trace_of_custom_spans_only_beside_agent_traces_is_left_out_and_named(tmp_path: Path) -> None:
+    other = {"object": "trace.span", "id": "span_pre", "trace_id": "trace_prep", "parent_id": None,
+             "started_at": "2026-12-01T16:57:55.426260+00:00", "ended_at": "2026-12-01T16:57:55.426328+00:00",
+             "span_data": {"type": "custom", "name": "preflight", "data": {"ok": True}}, "error": None}
+    text = STREAMED.read_text(encoding="utf-8") + json.dumps(other) + "\n"
+    [(data, _)] = convert_file(_write(tmp_path, "mixed.jsonl", text))
+    assert data["id"] == "openai-agents-mixed-1" and data["trace"][1]["kind"] == "planner_call"  # the file's 2nd trace
+    assert data["source"].endswith("Traces of the file not imported, none of their spans an agent, model call or "
+                                   "tool call: trace_prep.")
+    only_custom = json.dumps(other) + "\n" + json.dumps({**other, "id": "span_2", "trace_id": "trace_two"})
+    with pytest.raises(TraceError, match="no span of the file's 2 traces is an agent, model call or tool call"):
+        convert_file(_write(tmp_path, "idle.jsonl", only_custom))
+    with pytest.raises(TraceError, match="no span of this trace is an agent"):
+        convert_file(_write(tmp_path, "mixed.jsonl", text), TraceOptions(trace_id="trace_prep"))
