@@ -302,6 +302,17 @@ def test_a_tool_call_still_running_when_exported_says_it_had_no_result() -> None
     assert results[-1]["call"] == "call_8_0"
 
 
+def test_a_model_call_still_running_when_exported_says_it_had_no_output(tmp_path: Path) -> None:
+    lines = UNFINISHED_RUN.read_text(encoding="utf-8").splitlines()
+    last = max(i for i, line in enumerate(lines) if '"type": "generation"' in line and '"ended_at": null' in line)
+    [(data, _)] = convert_file(_write(tmp_path, "cut.jsonl", "\n".join(lines[:last + 1])))
+    calls = [e for e in data["trace"] if e["kind"] == "planner_call"]
+    assert [c["content"] for c in calls] == [
+        '[tool call list_charges {"order_id": "1"}]',
+        "(no output: the model call had not ended when the trace was exported)"]
+    assert calls[-1]["usage"]["estimated"] is True
+
+
 RUN = THIRD / "openai-agents-sdk-run.jsonl"
 #: The recorded run's silent failure (its times stretched 100-fold below: the recording's fake model answered in
 #: milliseconds, a real one takes seconds).

@@ -41,6 +41,8 @@ from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
 from warroom.importers.who_and_when.files import ImportReport, Progress
 
 PREFIX, CONVENTION = "openai-agents", "OpenAI Agents SDK"
+#: A model call's content when its span had not ended when the trace was exported (no output recorded yet).
+UNFINISHED_CALL = "(no output: the model call had not ended when the trace was exported)"
 _OBJECTS = ("trace", "trace.span")
 
 
@@ -145,10 +147,10 @@ def read_agent_spans(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
 
 def _classify(data: dict[str, Any], span: Span, tally: Counter[str], *, ended: bool = True) -> Step:
     """The :class:`Step` of one span by its ``span_data.type``: agent an agent, generation and response a model
-    call, function a tool call (one not ``ended`` with no output nor error answers :data:`UNFINISHED`); a handoff
-    is made the agent it hands to by :func:`_handoffs`; a guardrail that triggered is failed (a ``log`` event);
-    the rest (custom, mcp_tools, transcription, speech, speech_group, a guardrail that passed) other, counted by
-    type in ``tally``."""
+    call (one not ``ended`` says :data:`UNFINISHED_CALL`), function a tool call (one not ``ended`` with no output
+    nor error answers :data:`UNFINISHED`); a handoff is made the agent it hands to by :func:`_handoffs`; a
+    guardrail that triggered is failed (a ``log`` event); the rest (custom, mcp_tools, transcription, speech,
+    speech_group, a guardrail that passed) other, counted by type in ``tally``."""
     step = Step(span, error=span.status_message)
     kind = data["type"]
     if kind == "agent":
@@ -174,6 +176,8 @@ def _classify(data: dict[str, Any], span: Span, tally: Counter[str], *, ended: b
         tally[f"ignored {kind}"] += 1
     if kind == "handoff":
         step.name = as_text(data.get("to_agent")).strip() or None
+    if not ended and step.kind == MODEL and not step.content and not step.tool_calls_asked and not step.error:
+        step.content = UNFINISHED_CALL
     return step
 
 
