@@ -17,8 +17,8 @@ PHOENIX = FIXTURES / "openinference" / "phoenix.jsonl"
 
 @pytest.mark.parametrize(("fmt", "src"), [("otel", LEGACY), ("openinference", PHOENIX)])
 @pytest.mark.parametrize(("given", "problem"), [
-    ("", "is empty; give the hex traceId of the trace to import"),
-    ("   ", "is empty; give the hex traceId of the trace to import"),
+    ("", "is empty; give the id of the trace to import"),
+    ("   ", "is empty; give the id of the trace to import"),
     ("00000000000000000000000000000000", "'00000000000000000000000000000000' is all zeros, which OTLP uses for no "
                                          "trace id"),
 ])

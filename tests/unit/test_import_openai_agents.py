@@ -166,6 +166,10 @@ def test_a_triggered_guardrail_and_a_failed_agent_are_log_events(tmp_path: Path)
                     'Triage failed: Guardrail tripwire triggered ({"guardrail": "is_customer_request", "type": '
                     '"input_guardrail"})']
     assert "Guardrails whose tripwire triggered, each a log event: 1." in data["source"]
+    [result] = import_openai_agents([GUARDED], tmp_path / "out").results
+    assert result.output is not None
+    drill = marked_up(result.output)  # a control drill: nothing went wrong but what the guardrail stopped
+    assert drill.is_all_clear and run_checks(drill).passed, run_checks(drill).problems
 
 
 def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> None:
@@ -183,7 +187,7 @@ def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> No
                               "(`\"object\": \"trace\"`) nor a span (`span_data`)"),
     ('[{"run_type": "llm", "inputs": {}}]', "it looks like LangSmith runs"),
     ('{"data": [{"object": "trace", "id": "trace_1"}]}', "no span in this file (only traces: export their spans"),
-    ('{"data": []}', "no span in this file"),
+    ('{"data": []}', "no trace or span in this file (an empty export)"),
     ('[{"object": "trace.span", "id": "s", "trace_id": "t", "span_data": "agent"}]',
      "item 0.span_data is not an object with a `type`"),
     ('[{"object": "trace.span", "trace_id": "t", "started_at": "2026-03-20T10:00:00Z", "span_data": '
@@ -257,3 +261,157 @@ def test_a_second_run_in_the_trace_opens_with_only_the_users_new_words(tmp_path:
     assert said == [first_user, again]
     assert data["trace"][-1]["kind"] == "planner_call" and data["trace"][-1]["agent"] == "Triage"
     assert [p["id"] for p in data["plan"]] == ["p01", "p02"]
+
+
+#: Recorded with openai-agents 0.24.0 (tests/fixtures/thirdparty/README.md): a streamed Chat Completions run, a
+#: run exported while its second tool call was still running, a run an input guardrail stopped.
+STREAMED = THIRD / "openai-agents-sdk-streamed.jsonl"
+UNFINISHED_RUN = THIRD / "openai-agents-sdk-unfinished.jsonl"
+GUARDED = THIRD / "openai-agents-sdk-guardrail.jsonl"
+
+
+def test_a_streamed_generation_reads_the_response_the_sdk_assembled() -> None:
+    [(data, _)] = convert_file(STREAMED)
+    ev = {e["id"]: e for e in data["trace"]}
+    assert [(e["id"], e["kind"]) for e in data["trace"]] == [
+        ("e0001", "human_message"), ("e0002", "planner_call"), ("call_s9_0", "tool_call"), ("e0004", "tool_result"),
+        ("e0005", "planner_call")]
+    assert ev["e0002"]["content"] == '[tool call get_order {"order_id": "9"}]'
+    assert (ev["e0002"]["model"], ev["e0002"]["usage"]) == ("gpt-4o-mini", {"input_tokens": 50, "output_tokens": 7})
+    assert ev["call_s9_0"]["arguments"] == {"order_id": "9"} and ev["e0004"]["call"] == "call_s9_0"
+    assert ev["e0005"]["content"] == "Order 9 has two captures."
+
+
+def test_a_streamed_generation_without_usage_takes_the_responses_usage(tmp_path: Path) -> None:
+    lines = [json.loads(line) for line in STREAMED.read_text(encoding="utf-8").splitlines()]
+    for item in lines:
+        if item.get("span_data", {}).get("type") == "generation":
+            item["span_data"]["usage"] = None
+            item["span_data"]["model"] = None
+    path = _write(tmp_path, "s.jsonl", "\n".join(json.dumps(x) for x in lines))
+    [(data, _)] = convert_file(path)
+    [first, *_] = [e for e in data["trace"] if e["kind"] == "planner_call"]
+    assert (first["model"], first["usage"]) == ("gpt-4o-mini", {"input_tokens": 50, "output_tokens": 7})
+
+
+def test_a_tool_call_still_running_when_exported_says_it_had_no_result() -> None:
+    [(data, _)] = convert_file(UNFINISHED_RUN)
+    results = [e for e in data["trace"] if e["kind"] == "tool_result"]
+    assert [r["output"] for r in results] == [
+        [], "(no result: the tool call had not ended when the trace was exported)"]
+    assert results[-1]["call"] == "call_8_0"
+
+
+def test_a_model_call_still_running_when_exported_says_it_had_no_output(tmp_path: Path) -> None:
+    lines = UNFINISHED_RUN.read_text(encoding="utf-8").splitlines()
+    last = max(i for i, line in enumerate(lines) if '"type": "generation"' in line and '"ended_at": null' in line)
+    [(data, _)] = convert_file(_write(tmp_path, "cut.jsonl", "\n".join(lines[:last + 1])))
+    calls = [e for e in data["trace"] if e["kind"] == "planner_call"]
+    assert [c["content"] for c in calls] == [
+        '[tool call list_charges {"order_id": "1"}]',
+        "(no output: the model call had not ended when the trace was exported)"]
+    assert calls[-1]["usage"]["estimated"] is True
+
+
+RUN = THIRD / "openai-agents-sdk-run.jsonl"
+#: The recorded run's silent failure (its times stretched 100-fold below: the recording's fake model answered in
+#: milliseconds, a real one takes seconds).
+RUN_KEY = """answer_key:
+  fault: {origin_step: p02, kind: empty_result, summary: "list_charges returned an empty list for order 4417, which get_order shows captured twice, and Refunds took it as no duplicate charge."}
+  evidence: [e0016, e0017]
+  cascade: []
+  damage: {unit: USD not refunded, entries: [{event: e0019, amount: 89}]}
+  deadline: 70.0
+  debrief: list_charges (e0016) is empty while get_order (e0017) shows two captures of 89 USD.
+"""  # noqa: E501
+
+
+def _stretched(tmp_path: Path, factor: int) -> Path:
+    from datetime import datetime
+
+    lines = [json.loads(line) for line in RUN.read_text(encoding="utf-8").splitlines()]
+    start = min(datetime.fromisoformat(x["started_at"]) for x in lines if x.get("started_at"))
+    for x in lines:
+        for key in ("started_at", "ended_at"):
+            if x.get(key):
+                x[key] = (start + (datetime.fromisoformat(x[key]) - start) * factor).isoformat()
+    return _write(tmp_path, "run.jsonl", "\n".join(json.dumps(x, ensure_ascii=False) for x in lines))
+
+
+def test_a_recorded_sdk_run_keeps_its_agents_handoffs_tools_tokens_and_order() -> None:
+    [(data, _)] = convert_file(RUN)
+    ev = {e["id"]: e for e in data["trace"]}
+    assert [(e["id"], e["kind"], e.get("agent")) for e in data["trace"]] == [
+        ("e0001", "human_message", "user"), ("e0002", "planner_call", "Triage"), ("call_1_0", "tool_call", "Triage"),
+        ("e0004", "handoff", "Triage"), ("e0005", "executor_message", "Researcher"),
+        ("call_2_0", "tool_call", "Researcher"), ("e0007", "tool_result", "tools"),
+        ("e0008", "executor_message", "Researcher"), ("e0009", "tool_result", "tools"),
+        ("e0010", "planner_call", "Triage"), ("e0011", "handoff", "Triage"), ("e0012", "executor_message", "Refunds"),
+        ("call_5_0", "tool_call", "Refunds"), ("call_5_1", "tool_call", "Refunds"),
+        ("call_5_2", "tool_call", "Refunds"),
+        ("e0016", "tool_result", "tools"), ("e0017", "tool_result", "tools"), ("e0018", "tool_result", "tools"),
+        ("e0019", "executor_message", "Refunds")]
+    times = [e["t"] for e in data["trace"]]
+    assert times == sorted(times) and (times[0], times[-1]) == (0.009, 0.711)
+    assert ev["e0001"]["content"] == "I was charged twice for order 4417 — refund please"
+    assert (ev["e0004"]["to_agent"], ev["e0004"]["content"]) == ("Researcher", "history of order 4417")  # as_tool
+    assert (ev["e0011"]["from_agent"], ev["e0011"]["to_agent"]) == ("Triage", "Refunds")
+    assert [ev[c]["batch"] for c in ("call_5_0", "call_5_1", "call_5_2")] == ["e0012"] * 3
+    assert [ev[r]["call"] for r in ("e0016", "e0017", "e0018")] == ["call_5_0", "call_5_1", "call_5_2"]
+    assert ev["e0007"]["output"] == "Zürich ☃ 日本 Zürich ☃ 日本 Zürich ☃ 日本 "
+    assert (ev["e0016"]["output"], ev["e0016"]["status"]) == ([], "ok")
+    assert ev["e0017"]["output"] == "Order(order_id='4417', captures=[89.0, 89.0])"  # a dataclass's str()
+    assert ev["e0018"]["status"] == "error" and ev["e0018"]["output"]["error"] == (
+        "Error running tool (non-fatal): Tool execution failed. Error details are redacted.")
+    assert ev["call_5_2"]["arguments"] == {"customer": "Ana Núñez"}
+    assert [ev[m]["usage"] for m in ("e0002", "e0010", "e0019")] == [
+        {"input_tokens": 101, "output_tokens": 11}, {"input_tokens": 104, "output_tokens": 14},
+        {"input_tokens": 106, "output_tokens": 16}]
+    assert (ev["e0002"]["model"], ev["e0019"]["model"]) == ("gpt-4o-mini", "gpt-4o")
+    agents = {a["name"]: a for a in data["agents"]}
+    assert agents["Triage"]["description"] == "Tools: research. Hands off to: Refunds. Output type: str."
+    assert "Ignored span types: custom (9), guardrail (1)." in data["source"]
+
+
+def test_a_recorded_sdk_run_marked_up_passes_check_and_plays(tmp_path: Path) -> None:
+    from import_support import play
+
+    [result] = import_openai_agents([_stretched(tmp_path, 100)], tmp_path / "out").results
+    assert result.output is not None
+    only_missing_key(result.output)
+    drill = marked_up(result.output, RUN_KEY)
+    assert run_checks(drill).passed, run_checks(drill).problems
+    caught = play(drill, escalate_at=66.0)  # the empty list (64.6 s) is on screen
+    assert caught.contained and caught.damage == 0
+    never = play(drill, None)
+    assert not never.contained and never.damage == 89
+
+
+def test_a_run_stopped_by_a_guardrail_before_any_model_call_names_its_agent(tmp_path: Path) -> None:
+    [(data, _)] = convert_file(GUARDED)
+    assert data["agents"] == [{"name": "Triage", "role": "planner", "description": "Output type: str."}]
+    assert data["briefing"]["watching"] == "Agent Triage at work, with tools: none."
+    assert [(e["kind"], e["content"]) for e in data["trace"]] == [
+        ("log", "guardrail no_pii failed: tripwire triggered"),
+        ("log", 'turn failed: Guardrail tripwire triggered ({"guardrail": "no_pii"})')]
+    assert "Guardrails whose tripwire triggered, each a log event: 1." in data["source"]
+    [result] = import_openai_agents([GUARDED], tmp_path / "out").results
+    assert result.output is not None
+    drill = marked_up(result.output)  # a control drill: nothing went wrong but what the guardrail stopped
+    assert drill.is_all_clear and run_checks(drill).passed, run_checks(drill).problems
+
+
+def test_a_trace_of_custom_spans_only_beside_agent_traces_is_left_out_and_named(tmp_path: Path) -> None:
+    other = {"object": "trace.span", "id": "span_pre", "trace_id": "trace_prep", "parent_id": None,
+             "started_at": "2026-12-01T16:57:55.426260+00:00", "ended_at": "2026-12-01T16:57:55.426328+00:00",
+             "span_data": {"type": "custom", "name": "preflight", "data": {"ok": True}}, "error": None}
+    text = STREAMED.read_text(encoding="utf-8") + json.dumps(other) + "\n"
+    [(data, _)] = convert_file(_write(tmp_path, "mixed.jsonl", text))
+    assert data["id"] == "openai-agents-mixed-1" and data["trace"][1]["kind"] == "planner_call"  # the file's 2nd trace
+    assert data["source"].endswith("Traces of the file not imported, none of their spans an agent, model call or "
+                                   "tool call: trace_prep.")
+    only_custom = json.dumps(other) + "\n" + json.dumps({**other, "id": "span_2", "trace_id": "trace_two"})
+    with pytest.raises(TraceError, match="no span of the file's 2 traces is an agent, model call or tool call"):
+        convert_file(_write(tmp_path, "idle.jsonl", only_custom))
+    with pytest.raises(TraceError, match="no span of this trace is an agent"):
+        convert_file(_write(tmp_path, "mixed.jsonl", text), TraceOptions(trace_id="trace_prep"))

@@ -32,7 +32,7 @@ def _check_trace_id(ctx: click.Context, param: click.Parameter, value: str | Non
     if value is None:
         return None
     if not value.strip():
-        raise click.BadParameter("is empty; give the hex traceId of the trace to import (the ids a file holds are "
+        raise click.BadParameter("is empty; give the id of the trace to import (the ids a file holds are "
                                  "in each drill's `source` when you import it without --trace-id)")
     if not value.strip().strip("0"):
         raise click.BadParameter(f"{value.strip()!r} is all zeros, which OTLP uses for no trace id")
@@ -41,8 +41,8 @@ def _check_trace_id(ctx: click.Context, param: click.Parameter, value: str | Non
 
 def _trace_id_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--trace-id", metavar="ID", callback=_check_trace_id,
-                        help="Import only this trace (hex traceId) of a file that holds several; without it, "
-                             "every trace is a drill.")(f)
+                        help="Import only this trace (its id, as each drill's `source` names it) of a file that "
+                             "holds several; without it, every trace is a drill.")(f)
 
 
 def _options(price: Price | None, redact: bool, redact_names: Path | None, trace_id: str | None = None

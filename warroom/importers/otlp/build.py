@@ -190,6 +190,8 @@ def _models(events: list[dict[str, Any]], options: TraceOptions) -> dict[str, An
 def _agents(tr: _Trace, events: list[dict[str, Any]], planner: str | None) -> list[dict[str, Any]]:
     used = list(dict.fromkeys(n for e in events for n in (e.get("agent"), e.get("from_agent"), e.get("to_agent"))
                               if n))
+    if not used and planner:  # an agent span whose run failed before any model call (a guardrail): only log events
+        used = [planner]
     roles = {USER: "human", TOOLS: "tool-host", EXECUTOR: "executor"}
     executor_named = False
     out = []

@@ -45,7 +45,8 @@ def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, op
                       *, unit: str = "span") -> list[tuple[dict[str, Any], str]]:
     """Every trace in the file at ``path`` as ``(drill data, header)``: ``read`` makes its steps, ``prefix``
     starts the drill ids, ``convention`` names the export in the text, ``unit`` its records (``run``); only the
-    trace ``options.trace_id`` when given. Raises TraceError (one line)."""
+    trace ``options.trace_id`` when given; of a file of several traces, those with nothing to play are left out
+    (each drill's ``source`` names them). Raises TraceError (one line)."""
     options = options or TraceOptions()
     path = Path(path)
     steps, recorded = read(path)
@@ -53,7 +54,7 @@ def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, op
         raise TraceError("no trace in this file")
     traces = pick_trace({tid: [s.span for s in group] for tid, group in steps.items()}, options.trace_id)
     several = len(traces) > 1
-    out = []
+    out, idle = [], []
     for i, (trace_id, spans) in enumerate(traces.items()):
         by_id = {s.span.span_id: s for s in steps[trace_id]}
 
@@ -64,14 +65,32 @@ def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, op
         try:
             parts = trace_to_drill(ordered, classify, options=options)
         except TraceError as e:
-            if str(e).startswith("no span of this trace"):  # its advice names the OTLP importers
-                raise TraceError(f"no {unit} of this trace is an agent, model call or tool call") from None
-            raise
+            if not str(e).startswith("no span of this trace"):
+                raise
+            if several:  # a trace around other work (custom spans only) beside the agents' traces
+                idle.append(trace_id)
+                continue
+            # the builder's message advises the OTLP importers: not this one's
+            raise TraceError(f"no {unit} of this trace is an agent, model call or tool call") from None
         if not parts["goal"] and recorded.goals.get(trace_id):
             parts["goal"] = recorded.goals[trace_id]
         data, header = _drill(parts, path, trace_id, i if several else None, prefix, convention, options)
         _described(data, recorded, trace_id)
         out.append(_priced(data, header, recorded.prices.get(trace_id, {}), convention))
+    return _idle_noted(out, idle, unit)
+
+
+def _idle_noted(out: list[tuple[dict[str, Any], str]], idle: list[str], unit: str
+                ) -> list[tuple[dict[str, Any], str]]:
+    """``out`` with each drill's ``source`` naming the file's ``idle`` traces (none of whose records is an agent,
+    model call or tool call: not imported); raises TraceError when no trace made a drill."""
+    if not out:
+        raise TraceError(f"no {unit} of the file's {len(idle)} traces is an agent, model call or tool call")
+    if idle:
+        names = ", ".join(idle[:5]) + (f" and {len(idle) - 5} more" if len(idle) > 5 else "")
+        for data, _ in out:
+            data["source"] += (f" Traces of the file not imported, none of their {unit}s an agent, model call or "
+                               f"tool call: {names}.")
     return out
 
 

@@ -28,12 +28,21 @@ from warroom.importers.runs.agentsvalues import (
     tool_output,
     user_texts,
 )
-from warroom.importers.runs.common import attach_tools, looks_like, read_values, time_ns, tool_arguments
+from warroom.importers.runs.common import (
+    UNFINISHED,
+    attach_tools,
+    looks_like,
+    read_values,
+    time_ns,
+    tool_arguments,
+)
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
 from warroom.importers.who_and_when.files import ImportReport, Progress
 
 PREFIX, CONVENTION = "openai-agents", "OpenAI Agents SDK"
+#: A model call's content when its span had not ended when the trace was exported (no output recorded yet).
+UNFINISHED_CALL = "(no output: the model call had not ended when the trace was exported)"
 _OBJECTS = ("trace", "trace.span")
 
 
@@ -93,9 +102,11 @@ def _collect(path: Path, recorded: Recorded) -> list[tuple[dict[str, Any], str]]
     """The spans of the file, each once (a span written again replaces the earlier copy unless that one ended and
     this one did not); each trace's ``workflow_name`` noted in ``recorded``. Raises TraceError."""
     spans: dict[str, tuple[dict[str, Any], str]] = {}
+    traces = 0
     for where, value in read_values(path, "OpenAI Agents SDK traces"):
         for item, label in _items(value, where):
             if "span_data" not in item:
+                traces += 1
                 name = as_text(item.get("workflow_name")).strip()
                 trace_id = as_text(item.get("id")).strip().lower()
                 if name and trace_id:
@@ -106,7 +117,8 @@ def _collect(path: Path, recorded: Recorded) -> list[tuple[dict[str, Any], str]]
             if earlier is None or item.get("ended_at") or not earlier[0].get("ended_at"):
                 spans[key] = (item, earlier[1] if earlier else label)
     if not spans:
-        raise TraceError("no span in this file (only traces: export their spans too)")
+        raise TraceError("no span in this file (only traces: export their spans too)" if traces else
+                         "no trace or span in this file (an empty export)")
     return list(spans.values())
 
 
@@ -117,11 +129,13 @@ def read_agent_spans(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     found = _collect(path, recorded)
     spans = [_span(item, label) for item, label in found]
     data = {span.span_id: item["span_data"] for (item, _), span in zip(found, spans, strict=True)}
+    running = {span.span_id for (item, _), span in zip(found, spans, strict=True) if item.get("ended_at") in (None, "")}
     steps: dict[str, list[Step]] = {}
     counts: dict[str, Counter[str]] = {}
     for span in sorted(spans, key=lambda s: (s.start_ns, s.end_ns)):
         tally = counts.setdefault(span.trace_id, Counter())
-        steps.setdefault(span.trace_id, []).append(_classify(data[span.span_id], span, tally))
+        steps.setdefault(span.trace_id, []).append(
+            _classify(data[span.span_id], span, tally, ended=span.span_id not in running))
     for trace_id, group in steps.items():
         handoffs = _handoffs(group, data, counts[trace_id])
         _agent_inputs(group, data, handoffs)
@@ -131,11 +145,12 @@ def read_agent_spans(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     return steps, recorded
 
 
-def _classify(data: dict[str, Any], span: Span, tally: Counter[str]) -> Step:
+def _classify(data: dict[str, Any], span: Span, tally: Counter[str], *, ended: bool = True) -> Step:
     """The :class:`Step` of one span by its ``span_data.type``: agent an agent, generation and response a model
-    call, function a tool call; a handoff is made the agent it hands to by :func:`_handoffs`; a guardrail that
-    triggered is failed (a ``log`` event); the rest (custom, mcp_tools, transcription, speech, speech_group, a
-    guardrail that passed) other, counted by type in ``tally``."""
+    call (one not ``ended`` says :data:`UNFINISHED_CALL`), function a tool call (one not ``ended`` with no output
+    nor error answers :data:`UNFINISHED`); a handoff is made the agent it hands to by :func:`_handoffs`; a
+    guardrail that triggered is failed (a ``log`` event); the rest (custom, mcp_tools, transcription, speech,
+    speech_group, a guardrail that passed) other, counted by type in ``tally``."""
     step = Step(span, error=span.status_message)
     kind = data["type"]
     if kind == "agent":
@@ -152,6 +167,8 @@ def _classify(data: dict[str, Any], span: Span, tally: Counter[str]) -> Step:
         mark_tool(step, span, data.get("name"), None)
         step.arguments = tool_arguments(data.get("input"))
         step.result = tool_output(data.get("output"))
+        if not ended and step.result is None and not step.error:
+            step.result = UNFINISHED
     elif kind == "guardrail" and data.get("triggered") is True:
         step.error = step.error or "tripwire triggered"
         tally["guardrail triggered"] += 1
@@ -159,6 +176,8 @@ def _classify(data: dict[str, Any], span: Span, tally: Counter[str]) -> Step:
         tally[f"ignored {kind}"] += 1
     if kind == "handoff":
         step.name = as_text(data.get("to_agent")).strip() or None
+    if not ended and step.kind == MODEL and not step.content and not step.tool_calls_asked and not step.error:
+        step.content = UNFINISHED_CALL
     return step
 
 

@@ -3,7 +3,9 @@ which): a generation's or a response's model call, a function's tool call and re
 
 - ``generation`` (Chat Completions models, LiteLLM): ``model``; ``usage`` (``input_tokens`` / ``output_tokens``,
   also ``prompt_tokens`` / ``completion_tokens``; two zeros are none); ``output`` the model's messages
-  (``ChatCompletionMessage`` dumps: ``content``, ``tool_calls``), ``input`` the messages sent (its ``user`` ones).
+  (``ChatCompletionMessage`` dumps: ``content``, ``tool_calls``), or, for a streamed call, the ``Response`` the SDK
+  assembled from the chunks (``[{"object": "response", "output": [...]}]``, read as a ``response`` span's);
+  ``input`` the messages sent (its ``user`` ones).
 - ``response`` (the Responses API, the SDK's default): ``span.export()`` keeps only ``response_id`` and ``usage``;
   a processor that keeps the ``Response`` itself (``response``: ``model``, ``output`` items, ``usage``) and the
   ``input`` gives the model, its ``message`` / ``function_call`` / ``reasoning`` / hosted-tool output items and
@@ -97,10 +99,26 @@ def generation_step(step: Step, data: dict[str, Any]) -> None:
     step.model = as_text(data.get("model")).strip() or None
     step.input_tokens, step.output_tokens = _usage(data.get("usage"))
     output = data.get("output")
-    _said(step, [m for m in msgs.messages(output) or [] if m.role not in ("user", "system", "tool", "function")])
-    if not step.content and output not in (None, [], {}):
+    streamed = _responses(output)
+    if streamed:  # a streamed Chat Completions call records the Response the SDK assembled from the chunks
+        _said(step, [m for r in streamed for m in _output_items(r.get("output"))])
+        step.model = step.model or as_text(streamed[-1].get("model")).strip() or None
+        if (step.input_tokens, step.output_tokens) == (None, None):
+            step.input_tokens, step.output_tokens = _usage(streamed[-1].get("usage"))
+    else:
+        _said(step, [m for m in msgs.messages(output) or [] if m.role not in ("user", "system", "tool", "function")])
+    if not step.content and not step.tool_calls_asked and output not in (None, [], {}):
         step.content = as_text(output)
     step.inputs = "\n".join(user_texts(data.get("input")))
+
+
+def _responses(output: Any) -> list[dict[str, Any]]:
+    """The ``Response`` objects (``"object": "response"``) a generation's ``output`` list holds, as the SDK's Chat
+    Completions model records a streamed call; empty for any other output."""
+    if isinstance(output, list) and output and all(isinstance(r, dict) and r.get("object") == "response"
+                                                   for r in output):
+        return output
+    return []
 
 
 def _output_items(items: Any) -> list[msgs.Message]:
