@@ -94,19 +94,18 @@ def paper(rows: list[Row], target: float = 0.7) -> dict[str, Any]:
             odd.append(sum(r.score for r in halves[0]) / len(halves[0]))
             even.append(sum(r.score for r in halves[1]) / len(halves[1]))
             sizes += [len(halves[0]), len(halves[1])]
-    r = correlation(odd, even)
-    half = harmonic_mean(sizes)
-    needed = half * target * (1 - r) / (r * (1 - target))
-    reliability = {
-        "split_half_r": r,
-        "half_sessions": half,
-        "reliability": 2 * r / (1 + r),
-        "sessions_needed": math.ceil(needed),
-    }
-    for name, t in trainees.items():
-        k = t["sessions"] / half
-        t["reliability"] = k * r / (1 + (k - 1) * r)
-        t["more_sessions_needed"] = max(0, math.ceil(needed - t["sessions"]))
+    r = correlation(odd, even) if len(odd) >= 3 and len(set(odd)) > 1 and len(set(even)) > 1 else None
+    half = harmonic_mean(sizes) if sizes else None
+    reliability = {"split_half_r": r, "half_sessions": half, "reliability": None, "sessions_needed": None}
+    for t in trainees.values():
+        t["reliability"] = t["more_sessions_needed"] = None
+    if r is not None and r > 0 and half:
+        needed = half * target * (1 - r) / (r * (1 - target))
+        reliability |= {"reliability": 2 * r / (1 + r), "sessions_needed": math.ceil(needed)}
+        for t in trainees.values():
+            k = t["sessions"] / half
+            t["reliability"] = k * r / (1 + (k - 1) * r)
+            t["more_sessions_needed"] = max(0, math.ceil(needed - t["sessions"]))
     drills: dict[str, dict[str, Any]] = {}
     for drill in sorted({r.drill for r in rows}):
         mine = [r for r in played if r.drill == drill]
@@ -121,7 +120,7 @@ def paper(rows: list[Row], target: float = 0.7) -> dict[str, Any]:
             "sessions": len(mine),
             "trainees": len({r.trainee for r in mine}),
             "abandoned": sum(r.drill == drill and r.outcome == "abandoned" for r in rows),
-            "difficulty": sum(map(_correct, mine)) / len(mine),
+            "difficulty": sum(map(_correct, mine)) / len(mine) if mine else None,
             "discrimination": correlation(xs, ys) if len(xs) >= 3 and 0 < sum(xs) < len(xs) else None,
             "median_time_to_detect": median(ttds) if ttds else None,
             "distractor_pulls": dict(Counter(e for r in mine for e in r.pulled)),

@@ -177,6 +177,17 @@ def test_summary_of_all_modes_and_of_a_drill_set(played: tuple[Path, list[str]])
     _assert_matches_paper(week, paper(_rows(letters="AN")))
 
 
+@pytest.mark.parametrize(
+    ("args", "trainees", "letters"),
+    [(("--trainee", "dee"), {"dee"}, "ABCN"), (("--drill", A), None, "A"), (("--drill", N), None, "N")],
+)
+def test_summary_with_a_filter(played: tuple[Path, list[str]], args: tuple[str, ...], trainees, letters: str):
+    """On PostgreSQL ``--trainee`` and ``--drill`` read the counts kept at write time (session_counts)."""
+    data, _ = played
+    rows = [r for r in _rows(letters=letters) if trainees is None or r.trainee in trainees]
+    _assert_matches_paper(_summary(data, *args), paper(rows))
+
+
 def test_csv_and_table_show_the_same_figures(played: tuple[Path, list[str]]):
     data, _ = played
     js = _summary(data)
