@@ -147,7 +147,8 @@ def test_summary_json_is_the_paper_figures(played: tuple[Path, list[str]]):
         (0.355851, 0.496565, 5 / 6), abs=1e-6
     )
     # dee: 2 of 2 hits, 1 of 1 false alarm: H = 2.5/3, F = 1.5/2; h = f = 1 gives A' = 0.5; the quit counted apart
-    assert (t["dee"]["d_prime"], t["dee"]["a_prime"], t["dee"]["abandoned"]) == (pytest.approx(0.292932, abs=1e-6), 0.5, 1)
+    dee = (t["dee"]["d_prime"], t["dee"]["a_prime"], t["dee"]["abandoned"])
+    assert dee == (pytest.approx(0.292932, abs=1e-6), 0.5, 1)
     assert (t["dee"]["mean_score"], t["dee"]["false_escalations_per_all_clear"]) == (pytest.approx(190 / 3), 2.0)
     assert (t["eve"]["d_prime"], t["eve"]["false_alarm_rate"]) == (None, None)  # no all-clear drill played
     assert [t[n]["median_time_to_detect"] for n in sorted(t)] == [0.0, None, 21.5, 20.0, 0.0]
@@ -159,7 +160,8 @@ def test_summary_json_is_the_paper_figures(played: tuple[Path, list[str]]):
     assert (d[A]["median_time_to_detect"], d[B]["median_time_to_detect"], d[C]["median_time_to_detect"]) == (
         18.0, 2.5, 10.0
     )  # fmt: skip
-    assert d[B]["abandoned"] == 1 and d[B]["sessions"] == 4 and d[N]["distractor_pulls"] == {"e06": 1, "e17": 1, "e23": 1}
+    assert d[B]["abandoned"] == 1 and d[B]["sessions"] == 4
+    assert d[N]["distractor_pulls"] == {"e06": 1, "e17": 1, "e23": 1}
     rel = got["reliability"]
     # halves: ana 100/97, ben 0/20, cy 65.5/55, dee 51/88, eve 5/100; sizes 2,2,2,2,2,2,2,1,2,1: harmonic mean 5/3
     assert (rel["trainees"], rel["half_sessions"], rel["sessions_needed"]) == (5, pytest.approx(5 / 3), 6)
@@ -237,3 +239,33 @@ def test_rescore_gives_the_same_figures(played: tuple[Path, list[str]]):
     assert r.exit_code == 0, r.output
     after = _summary(data)
     assert after == before
+
+
+def test_report_and_summary_break_ties_in_start_time_alike(tmp_path: Path):
+    """Sessions started at the same time go in session-id order in the split-half (docs/sessions.md), in `scores
+    summary` (counted in SQL) and in `warroom report` (counted from each session's facts) alike: t1's two sessions
+    share a start time, were stored t1-2 first, and t1-2's lower total sorts it first in the facts index."""
+    from statistics import correlation
+
+    from stats_support import add
+
+    from warroom.core.stats import summarize
+    from warroom.store.cohort import cohort_stats
+    from warroom.store.facts import read_facts
+    from warroom.store.results import ResultsStore
+
+    data = tmp_path / "data"
+    with ResultsStore(data) as store:
+        add(store, "t1-2", "t1", "A", "missed", 10, day=1)
+        add(store, "t1-1", "t1", "A", "missed", 90, day=1)
+        for name, (first, second) in {"t2": (20, 80), "t3": (60, 70), "t4": (40, 50)}.items():
+            add(store, f"{name}-1", name, "A", "missed", first, day=1)
+            add(store, f"{name}-2", name, "A", "missed", second, day=2)
+        r = correlation([90, 20, 60, 40], [10, 80, 70, 50])  # t1 odd = t1-1 (90), even = t1-2 (10)
+        assert cohort_stats(store).stats.reliability.split_half_r == pytest.approx(r, abs=1e-12)
+        assert summarize(read_facts(store)[0]).reliability.split_half_r == pytest.approx(r, abs=1e-12)
+    out = tmp_path / "report.html"
+    done = CliRunner().invoke(main, ["report", "--data-dir", str(data), "-o", str(out)], catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    sentence = f"r = {r:.2f} across 4 trainees"
+    assert sentence in out.read_text(encoding="utf-8") and sentence in run_sub(data, "summary").stdout
