@@ -126,6 +126,12 @@ def test_every_scorecard_is_the_docs_formula(played: tuple[Path, list[str]]):
     # jump from 14 s to 29 s, and contained at 30 s (time to detect 30 - 12 = 18 s, above)
     assert [a["t"] for a in stored[ids[13]]["actions"] if a["kind"] == "escalate"] == [14.0, 30.0]
     assert stored[ids[13]]["scorecard"]["contained_at"] == 30.0
+    # the cost of the calls released (docs/scoring.md, "Cost math"), A's prices $5/$25 planner, $1/$5 executor:
+    # to 12 s e01 (3,000/800) $0.035, e02 (1,150/90) $0.0016, e03 (1,220/160) $0.00202, plus the re-plan after the
+    # containment (3,400/620) $0.0325; to 30 s also e05 $0.0026, e06 $0.00184, e08 $0.00166 and one false
+    # escalation's re-plan $0.035; to 45 s (late) e01-e08 and e10 $0.00215, e12 $0.00217, plus $0.0325
+    costs = [stored[ids[i]]["cost_usd"] for i in (0, 13, 8)]
+    assert costs == pytest.approx([0.07112, 0.11222, 0.08154], abs=1e-12)
 
 
 def test_summary_json_is_the_paper_figures(played: tuple[Path, list[str]]):
