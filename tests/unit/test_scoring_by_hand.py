@@ -80,3 +80,11 @@ def test_probes_by_hand():
     )
     assert clocks[1] == 45.0
     assert (card.outcome, card.total, card.time_to_detect, card.false_escalations) == ("contained", 83, 17.0, 1)
+
+
+def test_a_distractor_cited_beside_the_evidence_counts_as_pulling_the_escalation():
+    # docs/scoring.md's second worked example (s1 at 24 s citing e07 and e04: 50 + 13 + 25 = 88) and
+    # docs/sessions.md: the first distractor an escalation cites is recorded, a containment's too
+    card, _ = _play("duplicate-charge-refunds", [("esc", 24, "s1", ("e07", "e04"))])
+    assert (card.outcome, card.total) == ("contained", 88)
+    assert (card.distractors_shown, card.distractor_escalations) == (1, ["e07"])
