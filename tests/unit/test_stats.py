@@ -381,6 +381,19 @@ def test_ties_in_start_time_keep_the_input_order():
     assert summarize(facts).reliability.split_half_r == pytest.approx(r, **EXACT)
 
 
+def test_ties_in_start_time_go_in_session_id_order():
+    """As the store's split-half query orders them (by start time, then session id), whatever the input order."""
+    same = [0, 0, 0, 0]
+    a, b = scored("a", [10, 20, 30, 40], same), scored("b", [50, 50, 70, 60], same)
+    c = scored("c", [90, 80, 90, 100], same)
+    for group in (a, b, c):
+        for i, f in enumerate(group):
+            f.session_id = f"{f.trainee}-{i}"
+    shuffled = a[::-1] + b[1:] + b[:1] + c[2:] + c[:2]
+    r = 18750 / math.sqrt(22200 * 16350)  # session-id order = the order listed (test_split_half_reliability_by_hand)
+    assert summarize(shuffled).reliability.split_half_r == pytest.approx(r, **EXACT)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Per drill
 # ---------------------------------------------------------------------------------------------------------------

@@ -36,6 +36,14 @@ def test_pauses_paused_seconds_and_wall_time_to_detect():
     assert wall == WallClock(pauses=2, paused_seconds=70.5, wall_time_to_detect=120.25)
 
 
+def test_a_faster_playback_makes_the_wall_time_to_detect_shorter_than_the_drill_time():
+    """docs/sessions.md: at 4x the escalation at drill time 40 s comes 10 real seconds after the start (plus the
+    second before the speed change): the wall-clock time to detect can be less than the drill time."""
+    actions = [Action(t=0.0, kind=ActionKind.SPEED, speed=4.0), Action(t=40.0, kind=ActionKind.ESCALATE, step="s1")]
+    wall = wall_clock(START, actions, [at(1), at(11)], contained_at=40.0)
+    assert wall == WallClock(pauses=0, paused_seconds=0.0, wall_time_to_detect=11.0)
+
+
 def test_a_pause_never_resumed_runs_to_the_end_and_no_containment_has_no_wall_ttd():
     actions = [Action(t=1.0, kind=ActionKind.PAUSE), Action(t=1.0, kind=ActionKind.QUIT)]
     wall = wall_clock(START, actions, [at(5), at(6)], contained_at=None, ended_at=at(65))

@@ -67,8 +67,9 @@ class SessionFacts:
     events released in the session; ``distractor_escalations`` the distractor event ids that pulled an escalation
     (one entry per escalation). ``time_to_detect_s`` is seconds of drill time, ``wall_time_to_detect_s`` seconds of
     real time (pauses included), each None when nothing was detected or not recorded. ``mode`` is the session's mode
-    (``practice`` or ``assessment``). Treat it as read-only (it is not frozen only because a frozen dataclass is
-    slow to build, and the store builds one per session).
+    (``practice`` or ``assessment``). ``session_id`` breaks ties in start time for the split-half order (the store's
+    order: sessions started at the same time in session-id order; "" keeps the input order). Treat it as read-only
+    (it is not frozen only because a frozen dataclass is slow to build, and the store builds one per session).
 
     Raises ValueError for an unknown outcome, a containment in an all-clear drill or an all clear held in a drill with
     a fault, a negative count, or more distinct distractors escalated than shown.
@@ -86,6 +87,7 @@ class SessionFacts:
     time_to_detect_s: float | None = None
     wall_time_to_detect_s: float | None = None
     mode: str = "practice"
+    session_id: str = ""
 
     def __post_init__(self) -> None:
         # One lookup checks the outcome and that it fits the kind of drill (this runs once per stored session).
@@ -277,13 +279,14 @@ def summarize(
 
 
 def _played(sessions: list[SessionFacts]) -> list[SessionFacts]:
-    """A trainee's sessions that were not abandoned, in start-time order (ties keep the input order)."""
+    """A trainee's sessions that were not abandoned, in start-time order; ties in session-id order (then the input
+    order), as the store's split-half query orders them."""
     live = [f for f in sessions if f.outcome is not Outcome.ABANDONED]
     live.sort(key=_started_at)
     return live
 
 
-_started_at = attrgetter("started_at")
+_started_at = attrgetter("started_at", "session_id")
 _drill_id = attrgetter("drill_id")
 
 

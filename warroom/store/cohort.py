@@ -117,8 +117,8 @@ def cohort_stats(store: ResultsStore, query: FactsQuery | None = None, mode: str
     """The cohort statistics of the sessions ``query`` matches, counted in the database; ``mode`` as in
     :func:`~warroom.store.facts.counted_modes` (``auto``, ``assessment``, ``practice`` or ``all``).
 
-    The figures equal ``summarize(read_facts(store, query))`` with the same modes (ties in start time aside: the
-    split-half order breaks them by session id). Raises ValueError for an unknown mode and
+    The figures equal ``summarize(read_facts(store, query))`` with the same modes (both break ties in start time
+    by session id in the split-half order). Raises ValueError for an unknown mode and
     :class:`~warroom.store.results.StoreError` when the store cannot be read."""
     if mode not in ("auto", "all", *MODES):
         raise ValueError(f"unknown mode {mode!r} (choose from auto, {', '.join(MODES)}, all)")

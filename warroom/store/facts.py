@@ -164,7 +164,7 @@ def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts
             if shown == BAD_FIGURES:
                 shown, pulled = _scorecard_figures(store, sid)
             fact = make(trainee, drill_id, not all_clear, outcome, total, started_at, false_esc, shown or 0, pulled,
-                        ttd, wall_ttd, mode)  # fmt: skip
+                        ttd, wall_ttd, mode, sid)  # fmt: skip
             append(fact)
         except ValueError as exc:
             problems.append(_problem(sid, exc))

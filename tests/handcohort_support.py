@@ -1,0 +1,109 @@
+"""A small cohort played by hand on bundled drills, for checking the facilitator's figures against figures worked
+out on paper (tests/cli/test_stats_by_hand.py).
+
+Five trainees play three drills with a fault and one all-clear drill, headless: each session is a scripted action
+log replayed by :class:`~warroom.core.replay.Replay`, recorded by a
+:class:`~warroom.store.sessions.SessionRecorder` and scored by :func:`~warroom.core.scoring.score`, as the war room
+does. The drills' facts the scripts rely on (from the drill files):
+
+- ``duplicate-charge-refunds`` (A): origin s1, evidence e04 at 12 s, deadline 37 s, damage e11 38 s $4,413,
+  e13 49 s $4,527, e15 60 s $5,081 (full $14,021); distractor e07 at 23 s; a re-plan call costs $0.035.
+- ``held-orders-release`` (B): origin s3, evidence e12 at 36 s, deadline 56 s, damage e16 58 s $3,940, e18 70 s
+  $4,310, e20 82 s $3,620 (full $11,870); distractors e06 at 21 s and e14 at 46 s.
+- ``stripe-sdk-upgrade`` (C): origin s2, evidence e08 at 36 s, deadline 80 s, damage e18 92 s 38, e21 125 s 412
+  (full 450 refunds failed); distractors e03 at 11 s and e12 at 49 s.
+- ``outage-callback-calls`` (N): all clear; distractors e06 19 s, e17 39 s, e20 45 s, e23 55 s, e25 67 s.
+
+Every session is an assessment session (sessions of drills A and N in drill set ``week-1``) but one practice
+session of cy's; dee quits drill B at 30 s (abandoned). :data:`PLAYS` lists them in the order played (which is each
+trainee's start-time order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from warroom.core.loader import load_drill
+from warroom.core.replay import Replay
+from warroom.core.scoring import score
+from warroom.store.sessions import SessionRecorder
+
+DRILLS_DIR = Path(__file__).resolve().parents[1] / "drills"
+#: Letter -> bundled drill id.
+DRILL = {
+    "A": "duplicate-charge-refunds",
+    "B": "held-orders-release",
+    "C": "stripe-sdk-upgrade",
+    "N": "outage-callback-calls",
+}
+SET_ID = "week-1"
+
+#: One step of a script: ("esc", t, step, cites) escalates at drill time t; ("quit", t) quits at t.
+Step = tuple
+
+
+@dataclass(frozen=True)
+class Play:
+    """One scripted session: ``trainee`` plays drill ``letter`` doing ``script``; ``mode`` practice or assessment."""
+
+    trainee: str
+    letter: str
+    script: tuple[Step, ...]
+    mode: str = "assessment"
+
+
+PLAYS: list[Play] = [
+    # ana: every fault contained on time, the all clear held (all hits, no false alarm).
+    Play("ana", "A", (("esc", 12, "s1", ("e04",)),)),
+    Play("ana", "B", (("esc", 41, "s3", ("e12",)),)),
+    Play("ana", "C", (("esc", 36, "s2", ("e08",)),)),
+    Play("ana", "N", ()),
+    # ben: no hit, a false alarm (no hits, every all-clear drill escalated).
+    Play("ben", "A", ()),
+    Play("ben", "B", (("esc", 41, "s4", ("e12",)),)),
+    Play("ben", "C", (("esc", 20, "s2", ("e03",)),)),
+    Play("ben", "N", (("esc", 40, "s3", ("e17",)),)),
+    # cy: late, unsupported, contained; the all clear held; a practice session besides.
+    Play("cy", "A", (("esc", 45, "s1", ("e04",)),)),
+    Play("cy", "B", (("esc", 46, "s3", ("e14",)),)),
+    Play("cy", "C", (("esc", 46, "s2", ("e08",)),)),
+    Play("cy", "N", ()),
+    Play("cy", "A", (("esc", 12, "s1", ("e04",)),), mode="practice"),
+    # dee: the docs' worked example on A, quits B, contained C with a half point, two false escalations on N.
+    Play("dee", "A", (("esc", 14, "s2", ("e04",)), ("esc", 30, "s1", ("e04",)))),
+    Play("dee", "B", (("quit", 30),)),
+    Play("dee", "C", (("esc", 58, "s2", ("e08",)),)),
+    Play("dee", "N", (("esc", 20, "s2", ("e06",)), ("esc", 60, "s4", ("e23",)))),
+    # eve: never played the all-clear drill (no d'), cites a distractor on the right step.
+    Play("eve", "A", (("esc", 24, "s1", ("e07",)),)),
+    Play("eve", "B", (("esc", 36, "s3", ("e12",)),)),
+    Play("eve", "C", ()),
+]
+
+
+def drill_path(letter: str) -> Path:
+    return DRILLS_DIR / f"{DRILL[letter]}.yaml"
+
+
+def play(data_dir: Path, p: Play) -> str:
+    """Play ``p`` headless, score and store it (in ``data_dir``'s store or ``$WARROOM_STORE``); returns the session
+    id."""
+    path = drill_path(p.letter)
+    drill = load_drill(path)
+    set_id = SET_ID if p.letter in ("A", "N") else None
+    rec = SessionRecorder.start(data_dir, p.trainee, path, drill, mode=p.mode, set_id=set_id)
+    replay = Replay(rec.drill, on_action=rec.record)
+    for step in p.script:
+        replay.advance_to(step[1])
+        if step[0] == "quit":
+            replay.quit()
+        else:
+            replay.escalate(step[2], "scripted", step[3])
+    rec.finish(score(rec.drill, rec.actions))
+    return rec.session_id
+
+
+def play_cohort(data_dir: Path) -> list[str]:
+    """Play every session of :data:`PLAYS` in order; returns their session ids in that order."""
+    return [play(data_dir, p) for p in PLAYS]
