@@ -22,7 +22,8 @@ from warroom.core.measures import (
     spearman_brown,
 )
 from warroom.core.outcome import Outcome
-from warroom.core.stats import SessionFacts, summarize
+from warroom.core.sessionfacts import SessionFacts
+from warroom.core.stats import summarize
 
 # Tabulated quantiles of the standard normal distribution (any statistics table): Φ⁻¹(0.7), Φ⁻¹(0.9), Φ⁻¹(0.95).
 Z70, Z90, Z95 = 0.5244005127080407, 1.2815515655446004, 1.6448536269514722

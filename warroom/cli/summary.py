@@ -90,7 +90,7 @@ class Summary:
 
 
 def compute_summary(facts: list[Any], mode: str = "auto") -> Summary:
-    """The :class:`Summary` of ``facts`` (:class:`~warroom.core.stats.SessionFacts`) for ``mode`` (see
+    """The :class:`Summary` of ``facts`` (:class:`~warroom.core.sessionfacts.SessionFacts`) for ``mode`` (see
     :func:`warroom.store.facts.counted_modes`). Raises ValueError for an unknown mode."""
     from warroom.core.stats import summarize
     from warroom.store.facts import counted_modes

@@ -1,6 +1,6 @@
 """The cohort statistics from counts: the same :class:`~warroom.core.stats.CohortStats` as
 :func:`~warroom.core.stats.summarize`, built from per-(trainee, drill) counts instead of one
-:class:`~warroom.core.stats.SessionFacts` per session, so that a database can do the counting
+:class:`~warroom.core.sessionfacts.SessionFacts` per session, so that a database can do the counting
 (``warroom scores summary`` on a store of a million sessions, :mod:`warroom.store.cohort`).
 
 Every figure of :mod:`warroom.core.stats` needs only these counts (docs/sessions.md, "Cohort statistics"):

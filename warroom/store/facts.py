@@ -1,4 +1,4 @@
-"""The cohort statistics' input from the results store: one :class:`~warroom.core.stats.SessionFacts` per stored
+"""The cohort statistics' input from the results store: one :class:`~warroom.core.sessionfacts.SessionFacts` per stored
 session (``warroom report``; ``warroom scores summary`` counts inside the database instead,
 :mod:`warroom.store.cohort`).
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
-from warroom.core.stats import SessionFacts
+from warroom.core.sessionfacts import SessionFacts
 from warroom.store.distractors import BAD_FIGURES, NO_DISTRACTOR_FIGURES, PULLED_KEY, SHOWN_KEY, read_pulled
 from warroom.store.filters import TUTORIAL, filter_sql, where_sql
 
@@ -40,7 +40,7 @@ MODES: tuple[str, ...] = ("practice", "assessment")
 TUTORIAL_MODE = TUTORIAL
 
 #: The covering index the statistics read (every column they need), made by schema migration 3 and remade with the
-#: distractor figures by migration 4 (:data:`warroom.store.schema._MIGRATIONS`): the columns added after version 1
+#: distractor figures by migration 4 (:data:`warroom.store.migrations.MIGRATIONS`): the columns added after version 1
 #: sit after the large scorecard and action log in a row, where reading them for 100,000 sessions costs about as
 #: much as the rest of the summary's reads.
 FACTS_INDEX = "ix_sessions_facts"
@@ -70,8 +70,8 @@ def _sql(text: str, loose_types: bool) -> str:
 
 _HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
 _CONTAINED = ", ".join(f"'{o.value}'" for o in sorted(CONTAINED_OUTCOMES))
-#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.stats.SessionFacts`' own): an outcome
-#: that fits the kind of drill, distractor figures of the right shape (moved from warroom/store/cohort.py).
+#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.sessionfacts.SessionFacts`' own): an
+#: outcome that fits the kind of drill, distractor figures of the right shape (moved from warroom/store/cohort.py).
 _FITS_SQL = (
     f"((all_clear = 0 AND outcome <> {_HELD}) OR (all_clear <> 0 AND outcome NOT IN ({_CONTAINED}))) "
     "AND (distractors_shown IS NULL OR distractors_shown >= 0)"

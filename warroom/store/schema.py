@@ -1,10 +1,10 @@
 """The results store's schema and its connection: the ``sessions`` table, its migrations, and opening the file.
 
-The schema is versioned with ``PRAGMA user_version`` and migrated forward on open (:data:`_MIGRATIONS`, one SQL
-script per version); a database written by a newer warroom (a higher version than :data:`SCHEMA_VERSION`) raises
-:class:`~warroom.store.errors.StoreVersionError` and is never modified. :class:`StoreConnection` is the base of
-:class:`~warroom.store.results.ResultsStore`: it opens, checks and migrates the file, and turns SQLite's errors
-into :class:`~warroom.store.errors.StoreError` (see :func:`_guard`).
+The schema is versioned with ``PRAGMA user_version`` and migrated forward on open (one SQL script per version:
+:data:`warroom.store.migrations.MIGRATIONS`); a database written by a newer warroom (a higher version than
+:data:`SCHEMA_VERSION`) raises :class:`~warroom.store.errors.StoreVersionError` and is never modified.
+:class:`StoreConnection` is the base of :class:`~warroom.store.results.ResultsStore`: it opens, checks and migrates
+the file, and turns SQLite's errors into :class:`~warroom.store.errors.StoreError` (see :func:`_guard`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 from warroom.store.dialect import DB_NAME as DB_NAME  # the file name's home is dialect.py
 from warroom.store.dialect import SQLITE, Dialect, StoreTarget, scrub, store_target
 from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVersionError, damaged_message
+from warroom.store.migrations import BACKFILLS, MIGRATIONS
 from warroom.store.rows import LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
@@ -25,136 +26,8 @@ SCHEMA_VERSION = 9
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
-_MIGRATIONS: dict[int, str] = {
-    # version -> SQL that upgrades from version-1 to version
-    1: """
-        CREATE TABLE sessions (
-            session_id        TEXT PRIMARY KEY,
-            trainee           TEXT NOT NULL,
-            drill_id          TEXT NOT NULL,
-            drill_version     INTEGER,
-            drill_sha256      TEXT,
-            drill_path        TEXT,
-            all_clear         INTEGER NOT NULL DEFAULT 0,
-            scoring_version   TEXT,
-            started_at        TEXT NOT NULL,
-            ended_at          TEXT,
-            outcome           TEXT NOT NULL,
-            total             INTEGER NOT NULL,
-            time_to_detect    REAL,
-            damage            REAL,
-            full_damage       REAL,
-            damage_unit       TEXT,
-            false_escalations INTEGER NOT NULL DEFAULT 0,
-            cost_usd          REAL,
-            recovered         INTEGER NOT NULL DEFAULT 0,
-            notes             TEXT NOT NULL DEFAULT '[]',
-            scorecard         TEXT NOT NULL,
-            actions           TEXT NOT NULL,
-            rescored_at       TEXT
-        ) WITHOUT ROWID;
-        CREATE INDEX ix_sessions_started ON sessions(started_at);
-        CREATE INDEX ix_sessions_trainee_started ON sessions(trainee, started_at);
-        CREATE INDEX ix_sessions_drill_started ON sessions(drill_id, started_at);
-        CREATE INDEX ix_sessions_trainee_drill_total ON sessions(trainee, drill_id, total);
-        CREATE INDEX ix_sessions_summary
-            ON sessions(trainee, drill_id, all_clear, outcome, total, time_to_detect, false_escalations, started_at);
-        CREATE INDEX ix_sessions_drill_summary ON sessions(drill_id, total, trainee, all_clear, outcome, started_at);
-        CREATE INDEX ix_sessions_trainee_ttd ON sessions(trainee, time_to_detect, drill_id, started_at);
-    """,
-    # 2: how the session was played: its mode, drill set and variant seed (start information), and the wall-clock
-    # figures of practice sessions (pauses, seconds paused, wall-clock time to detect)
-    2: """
-        ALTER TABLE sessions ADD COLUMN mode TEXT NOT NULL DEFAULT 'practice';
-        ALTER TABLE sessions ADD COLUMN set_id TEXT;
-        ALTER TABLE sessions ADD COLUMN seed INTEGER;
-        ALTER TABLE sessions ADD COLUMN pauses INTEGER NOT NULL DEFAULT 0;
-        ALTER TABLE sessions ADD COLUMN paused_seconds REAL;
-        ALTER TABLE sessions ADD COLUMN wall_time_to_detect REAL;
-        CREATE INDEX ix_sessions_mode ON sessions(mode, set_id);
-    """,
-    # 3: the covering index the cohort statistics read (warroom.store.facts.FACTS_INDEX): every column they need
-    # but the scorecard, so `scores summary` never reads the large rows themselves. IF NOT EXISTS: development
-    # builds made it on open.
-    3: """
-        CREATE INDEX IF NOT EXISTS ix_sessions_facts ON sessions(trainee, drill_id, all_clear, outcome, total,
-            started_at, false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id);
-    """,
-    # 4: the scorecard's distractor figures as columns (warroom.store.distractors), filled from the stored
-    # scorecards by _BACKFILLS[4], and the covering index of the statistics remade to hold them and the session id
-    # (implicit in a SQLite index of this table; PostgreSQL needs it for index-only scans): `scores summary` no
-    # longer parses any scorecard nor reads a whole row.
-    4: """
-        ALTER TABLE sessions ADD COLUMN distractors_shown INTEGER;
-        ALTER TABLE sessions ADD COLUMN distractor_escalations TEXT;
-        DROP INDEX IF EXISTS ix_sessions_facts;
-        CREATE INDEX ix_sessions_facts ON sessions(trainee, drill_id, all_clear, outcome, total, started_at,
-            false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id, distractors_shown,
-            distractor_escalations, session_id);
-    """,
-    # 5: the split-half order of the cohort statistics (warroom.store.cohort.ORDER_INDEX): each trainee's sessions
-    # by start time and session id, with the columns that query filters on, sums and takes medians of, so its
-    # window reads them in order from this index alone (no sort, no whole row; less than half the facts index).
-    5: """
-        CREATE INDEX ix_sessions_trainee_order ON sessions(trainee, started_at, session_id, total, mode, outcome,
-            drill_id, set_id, time_to_detect, wall_time_to_detect);
-    """,
-    # 6: a wall-clock time to detect only where there is a detection: sessions stored before this version as
-    # "right step, unsupported" (or re-scored into an outcome without a detection) kept one, which the review and
-    # the summary's median wall time to detect then showed; nothing was detected in them.
-    6: """
-        UPDATE sessions SET wall_time_to_detect = NULL WHERE time_to_detect IS NULL AND wall_time_to_detect IS NOT NULL;
-    """,
-    # 7: each session's "can be counted" flag (the cohort statistics' row checks, evaluated when the row is written:
-    # warroom.store.countable), held in the statistics' covering index. Made by _BACKFILLS[7]: the flag is a stored
-    # generated column on PostgreSQL and a column kept by triggers on SQLite, and both the column and the index's
-    # definition come from the checks' code.
-    7: "",
-    # 8: the cohort counts kept at write time (warroom.store.counts): per (mode, flag, trainee, drill, distractors
-    # escalated) the sessions and the summary's counts, in the table session_counts kept by triggers on sessions.
-    # Made and filled from the stored sessions by _BACKFILLS[8].
-    8: "",
-    # 9: PostgreSQL keeps those counts with statement triggers (one upsert per statement, in key order) instead of
-    # row triggers, which could deadlock two writers changing sessions of the same keys in different orders. Made by
-    # _BACKFILLS[9]; nothing on SQLite.
-    9: "",
-}
-
-
-def _backfill_4(conn: Any, dialect: Dialect) -> None:
-    from warroom.store.distractors import backfill
-
-    backfill(conn)
-
-
-def _countable_7(conn: Any, dialect: Dialect) -> None:
-    from warroom.store import countable
-
-    if dialect.name == "sqlite":
-        columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
-    else:
-        from warroom.store import postgres
-
-        columns = postgres.columns(conn)
-    countable.migrate(conn, dialect, columns)
-
-
-def _counts_8(conn: Any, dialect: Dialect) -> None:
-    from warroom.store import counts
-
-    counts.migrate(conn, dialect)
-
-
-def _statement_triggers_9(conn: Any, dialect: Dialect) -> None:
-    from warroom.store import counts
-
-    counts.statement_triggers(conn, dialect)
-
-
-#: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data.
-_BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
-    4: _backfill_4, 7: _countable_7, 8: _counts_8, 9: _statement_triggers_9
-}  # fmt: skip
+#: version -> SQL that upgrades from version-1 to version; version -> what runs after it (warroom/store/migrations.py).
+_MIGRATIONS, _BACKFILLS = MIGRATIONS, BACKFILLS
 
 
 _P = ParamSpec("_P")
