@@ -131,3 +131,48 @@ def test_a_set_without_its_set_key_is_still_reported_as_a_set(tmp_path: Path, la
     assert r.exit_code == 1 and r.stderr.splitlines() == [
         f"{path}:1:1: the drill set is missing the required key `set`"
     ]
+
+
+def record_in_set(data: Path, set_id: str | None) -> None:
+    from store_support import load
+
+    from warroom.core.actions import Action, ActionKind
+    from warroom.core.scoring import score
+    from warroom.store.sessions import SessionRecorder
+
+    drill = load(bundled_drill_path())
+    rec = SessionRecorder.start(data, "ann", bundled_drill_path(), drill, mode="assessment", set_id=set_id)
+    rec.record(Action(t=1.0, kind=ActionKind.QUIT))
+    rec.finish(score(drill, rec.actions))
+
+
+def test_scores_summary_and_report_take_the_set_file_as_well_as_its_id(tmp_path: Path):
+    pytest.importorskip("matplotlib")
+    data = tmp_path / "d"
+    record_in_set(data, "week-1")
+    record_in_set(data, None)
+    set_file = tmp_path / "week.set.yaml"
+    set_file.write_text("set: week-1\ntitle: Week one\ndrills: [duplicate-charge-refunds]\n")
+    runner = CliRunner()
+    for given in ("week-1", str(set_file)):
+        r = runner.invoke(main, ["scores", "--data-dir", str(data), "--set", given, "--format", "csv"])
+        assert r.exit_code == 0 and len(r.stdout.splitlines()) == 2 and "week-1" in r.stdout, (given, r.output)
+        r = runner.invoke(main, ["scores", "summary", "--data-dir", str(data), "--set", given])
+        assert r.exit_code == 0 and "Per trainee (drill set week-1)" in r.stdout, (given, r.output)
+        out = tmp_path / "r.html"
+        r = runner.invoke(main, ["report", "--data-dir", str(data), "--set", given, "-o", str(out)])
+        assert r.exit_code == 0 and "played in drill set week-1" in out.read_text(), (given, r.output)
+
+
+def test_a_set_option_naming_no_file_or_a_broken_set_file_is_refused(tmp_path: Path):
+    data = tmp_path / "d"
+    record_in_set(data, "week-1")
+    runner = CliRunner()
+    r = runner.invoke(main, ["scores", "--data-dir", str(data), "--set", "nowhere/week.set.yaml"])
+    assert r.exit_code == 2 and "no drill set file 'nowhere/week.set.yaml'" in r.stderr
+    broken = tmp_path / "week.set.yaml"
+    broken.write_text("set: week-1\ntitle: Week one\nmode: exam\ndrills: [duplicate-charge-refunds]\n")
+    r = runner.invoke(main, ["report", "--data-dir", str(data), "--set", str(broken), "-o", str(tmp_path / "r.html")])
+    assert r.exit_code == 1 and r.stderr.startswith(f"{broken}:3:7: `mode`")
+    r = runner.invoke(main, ["scores", "--data-dir", str(data), "--set", "week-2.yaml"])  # no such file: an id
+    assert r.exit_code == 0 and r.stdout.strip() == "No sessions match."
