@@ -162,8 +162,8 @@ def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
     etype = err["type"]
     if etype == "missing":
         node, _ = _locate(root, loc[:-1])
-        owner = "`" + ".".join(str(x) for x in loc[:-1]) + "`" if loc[:-1] else "the drill set"
-        return _at(path, node, f"{owner} is missing the required key `{loc[-1]}`")
+        where = "`" + ".".join(str(x) for x in loc[:-1]) + "`" if loc[:-1] else "the drill set"
+        return _at(path, node, f"{where} is missing the required key `{loc[-1]}`")
     if etype == "extra_forbidden":
         node, _ = _locate(root, loc, want_key=True)
         owner = Adaptive if loc[:1] == ("adaptive",) else DrillSet
