@@ -176,3 +176,16 @@ def test_a_set_option_naming_no_file_or_a_broken_set_file_is_refused(tmp_path: P
     assert r.exit_code == 1 and r.stderr.startswith(f"{broken}:3:7: `mode`")
     r = runner.invoke(main, ["scores", "--data-dir", str(data), "--set", "week-2.yaml"])  # no such file: an id
     assert r.exit_code == 0 and r.stdout.strip() == "No sessions match."
+
+
+def test_a_set_file_saved_with_a_byte_order_mark_is_still_a_set(tmp_path: Path, launched: list[dict[str, Any]]):
+    path = tmp_path / "week.set.yaml"
+    text = "set: week-1\r\ntitle: Week\r\nattempts: two\r\ndrills:\r\n  - duplicate-charge-refunds\r\n"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    r = CliRunner().invoke(main, ["validate", str(path)])
+    assert r.exit_code == 1 and r.stdout.splitlines() == [
+        f"{path}:3:11: `attempts`: input should be a valid integer, got 'two'",
+        "1 drill set checked: 0 valid, 1 invalid (1 problem)",
+    ]
+    r = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", str(path)])
+    assert r.exit_code == 2 and "is a drill set: play it with `warroom --set " in r.stderr and launched == []

@@ -134,8 +134,9 @@ class DrillSetError(WarroomError):
 
 def is_drill_set_text(text: str) -> bool:
     """True when YAML ``text`` looks like a drill set: a top-level ``set:`` key on a line of its own (drills have no
-    ``set`` key). Cheap; reads no YAML."""
-    return any(line.startswith("set:") for line in text.splitlines())
+    ``set`` key; a byte order mark before the first line is ignored, as the loader ignores it). Cheap; reads no
+    YAML."""
+    return any(line.startswith("set:") for line in text.removeprefix("\ufeff").splitlines())
 
 
 def _read(path: Path) -> str:
