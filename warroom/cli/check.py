@@ -10,6 +10,7 @@ import click
 
 from warroom.cli.common import drills_setting, format_option
 from warroom.cli.params import DrillParam
+from warroom.cli.progress import file_progress
 from warroom.cli.texttable import cleaned
 from warroom.core.format import clean, damage_amount, seconds
 from warroom.core.words import plural
@@ -137,16 +138,22 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     from warroom.core.library import DrillLibrary, cross_file_problems
 
     files, unreadable = drill_files_of(names)
-    loaded = {path: DrillLibrary.load_or_problems(path) for path in files}
+    loaded: dict[Path, Any] = {}
+    with file_progress(len(files), "loading") as advance:
+        for path in files:
+            loaded[path] = DrillLibrary.load_or_problems(path)
+            advance()
     file_problems = cross_file_problems((path, drill) for path, (drill, _) in loaded.items())
     results: list[dict[str, Any]] = []
     text_out: list[str] = []
-    for path in files:
-        drill, problems = loaded[path]
-        own = file_problems.get(path, [])
-        result, lines = _check_one(path, drill, problems, own, text=fmt == "text", variants=variants)
-        results.append(result)
-        text_out.extend(lines)
+    with file_progress(len(files), "checking") as advance:
+        for path in files:
+            drill, problems = loaded[path]
+            own = file_problems.get(path, [])
+            result, lines = _check_one(path, drill, problems, own, text=fmt == "text", variants=variants)
+            results.append(result)
+            text_out.extend(lines)
+            advance()
     failed = sum(1 for r in results if not r["passed"])
     if fmt == "json":
         passed = failed == 0 and not unreadable

@@ -12,6 +12,7 @@ import click
 
 from warroom.cli.common import data_dir_option, open_results, recover_and_report, settings_from, store_errors
 from warroom.cli.output import emit, failure, say
+from warroom.cli.scores_common import set_filter_option
 from warroom.cli.summary import mode_option
 from warroom.core.format import clean
 from warroom.core.words import plural
@@ -21,7 +22,7 @@ INSTALL_HINT = "pip install 'warroom[report]'"
 
 
 @click.command()
-@click.option("--set", "set_id", default=None, help="Only sessions played in this drill set (its id).")
+@set_filter_option
 @click.option("--since", default=None, help="Only sessions started at or after this date or ISO datetime (UTC).")
 @click.option("--trainee", "trainees", multiple=True, help="Only this trainee's sessions (repeatable).")
 @mode_option

@@ -9,6 +9,7 @@ import click
 from warroom.cli.common import Settings, data_dir_setting, drills_setting, mode_option, pass_settings, trainee_setting
 from warroom.cli.params import DrillParam
 from warroom.core.format import PLAYBACK_SPEEDS, clean
+from warroom.core.limits import MAX_SEED
 
 if TYPE_CHECKING:
     from warroom.core.library import LoadedDrill
@@ -40,7 +41,7 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=MAX_SEED),
     default=None,
     help="Play the variant of this seed (a drill with variants; see `warroom scores` for a session's seed). "
     "Default: each session draws a seed, so a replay shows another variant.",

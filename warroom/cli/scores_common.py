@@ -38,8 +38,37 @@ drill_filter_option = click.option("--drill", "drill_id", default=None, help="On
 since_option = click.option(
     "--since", default=None, help="Only sessions started at or after this date or ISO datetime (UTC)."
 )
+
+
+def set_id_of(ctx: click.Context | None, param: click.Parameter | None, value: str | None) -> str | None:
+    """The drill set id ``--set`` means: ``value`` itself, or the id in the drill set file ``value`` names (a path
+    with a ``/``, or an existing ``.yaml``/``.yml`` file), as facilitators pass to ``warroom --set FILE``. A set file
+    that does not load prints its ``path:line:col: message`` problems on stderr and exits with status 1; a path to
+    no file is a usage error (status 2)."""
+    if value is None:
+        return None
+    p = Path(value).expanduser()
+    looks_like_path = "/" in value or "\\" in value
+    if not (looks_like_path or (value.endswith((".yaml", ".yml")) and p.is_file())):
+        return value
+    if not p.is_file():
+        raise click.BadParameter(clean(f"no drill set file {value!r}: give the set's id or its file"), ctx, param)
+    from warroom.core.drillset import DrillSetError, load_drill_set
+
+    try:
+        return load_drill_set(p).set
+    except DrillSetError as exc:
+        for problem in exc.problems:
+            click.echo(clean(problem), err=True)
+        raise SystemExit(1) from None
+
+
 set_filter_option = click.option(
-    "--set", "set_id", default=None, help="Only sessions played in this drill set (its id)."
+    "--set",
+    "set_id",
+    default=None,
+    callback=set_id_of,
+    help="Only sessions played in this drill set (its id, or its set file).",
 )
 #: The modes a session is played in (``tutorial``: ``warroom tutorial``, listed but never counted in the statistics);
 #: ``--mode`` also takes ``all`` (every session) and, for the summary's default, ``auto`` (the summary counts the

@@ -9,6 +9,7 @@ import click
 
 from warroom.cli.common import drills_setting, format_option, settings_of
 from warroom.cli.params import DrillParam
+from warroom.cli.progress import file_progress
 from warroom.core.format import clean
 from warroom.core.words import plural
 
@@ -81,31 +82,43 @@ def _load_all(
     files in ``sets`` are drill set files, checked as sets (their drills found in ``drill_dirs``, then the bundled
     library)."""
     from warroom.core.library import cross_file_problems
-    from warroom.core.loader import DrillLoadError, Problem, load_drill_with_warnings
 
     problems_of: dict[Path, list[Any]] = {}
     warnings_of: dict[Path, list[Any]] = {}
     notes_of: dict[Path, list[str]] = {}
     loaded: list[tuple[Path, Any]] = []
-    for f in files:
-        if f in sets:
-            problems_of[f] = _set_problems(f, drill_dirs)
-            continue
-        try:
-            drill, warnings_of[f] = load_drill_with_warnings(f)
-            warnings_of[f] += hint_warnings(f, drill)
-            loaded.append((f, drill))
-            problems_of[f] = []
-        except DrillLoadError as e:
-            problems_of[f] = list(e.problems)
-            warnings_of[f] = list(e.warnings)
-            notes_of[f] = e.blocked
-        except Exception as e:  # a bug in warroom, not in the drill: still report it as a problem, never a traceback
-            why = f"warroom could not check this file (internal error {type(e).__name__}: {e}); please report it"
-            problems_of[f] = [Problem(str(f), 1, 1, why)]
+    with file_progress(len(files), "validating") as advance:
+        for f in files:
+            _load_one(f, f in sets, drill_dirs, (problems_of, warnings_of, notes_of), loaded)
+            advance()
     for f, extra in cross_file_problems(loaded).items():
         problems_of[f] = sorted([*problems_of[f], *extra], key=lambda p: (p.line, p.column))
     return problems_of, warnings_of, notes_of
+
+
+def _load_one(
+    f: Path, is_set: bool, drill_dirs: tuple[Path, ...], found: tuple[dict[Path, Any], ...], loaded: list[Any]
+) -> None:
+    """Load the file ``f`` for :func:`_load_all`: its problems, warnings and notes go into the three dicts of
+    ``found``, and ``(f, drill)`` onto ``loaded`` when it loads."""
+    from warroom.core.loader import DrillLoadError, Problem, load_drill_with_warnings
+
+    problems_of, warnings_of, notes_of = found
+    if is_set:
+        problems_of[f] = _set_problems(f, drill_dirs)
+        return
+    try:
+        drill, warnings_of[f] = load_drill_with_warnings(f)
+        warnings_of[f] += hint_warnings(f, drill)
+        loaded.append((f, drill))
+        problems_of[f] = []
+    except DrillLoadError as e:
+        problems_of[f] = list(e.problems)
+        warnings_of[f] = list(e.warnings)
+        notes_of[f] = e.blocked
+    except Exception as e:  # a bug in warroom, not in the drill: still report it as a problem, never a traceback
+        why = f"warroom could not check this file (internal error {type(e).__name__}: {e}); please report it"
+        problems_of[f] = [Problem(str(f), 1, 1, why)]
 
 
 @click.command("validate")

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from yaml.nodes import MappingNode, Node
+from yaml.nodes import MappingNode, Node, ScalarNode
 
 from warroom.core.errors import WarroomError
 from warroom.core.limits import MAX_DEPTH
@@ -134,8 +134,9 @@ class DrillSetError(WarroomError):
 
 def is_drill_set_text(text: str) -> bool:
     """True when YAML ``text`` looks like a drill set: a top-level ``set:`` key on a line of its own (drills have no
-    ``set`` key). Cheap; reads no YAML."""
-    return any(line.startswith("set:") for line in text.splitlines())
+    ``set`` key; a byte order mark before the first line is ignored, as the loader ignores it). Cheap; reads no
+    YAML."""
+    return any(line.startswith("set:") for line in text.removeprefix("\ufeff").splitlines())
 
 
 def _read(path: Path) -> str:
@@ -162,7 +163,8 @@ def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
     etype = err["type"]
     if etype == "missing":
         node, _ = _locate(root, loc[:-1])
-        return _at(path, node, f"the drill set is missing the required key `{loc[-1]}`")
+        where = "`" + ".".join(str(x) for x in loc[:-1]) + "`" if loc[:-1] else "the drill set"
+        return _at(path, node, f"{where} is missing the required key `{loc[-1]}`")
     if etype == "extra_forbidden":
         node, _ = _locate(root, loc, want_key=True)
         owner = Adaptive if loc[:1] == ("adaptive",) else DrillSet
@@ -179,6 +181,10 @@ def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
     return _at(path, node, f"{name}: {msg[:1].lower() + msg[1:]}, got {err.get('input')!r}")
 
 
+#: Top-level keys that only a drill has: a file holding one and no ``set`` key is a drill, not a drill set.
+_DRILL_KEYS = frozenset({"id", "schema_version", "plan", "trace", "answer_key", "all_clear", "briefing"})
+
+
 def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
     """Load and validate the drill set file at ``path`` (its drills are not looked up: see
     :func:`resolve_set_drills`). Raises :class:`DrillSetError` listing every problem with its line and column."""
@@ -193,6 +199,10 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
     if not isinstance(root, MappingNode):
         node_problem = _at(shown, root, "a drill set file must be a mapping of keys (set: ID, title: ..., drills: ...)")
         raise DrillSetError([node_problem])
+    keys = {k.value for k, _ in root.value if isinstance(k, ScalarNode)}
+    if "set" not in keys and keys & _DRILL_KEYS:  # a drill given where a set is expected: say so, once
+        message = f"this file is a drill, not a drill set (no `set:` key): play it with `warroom run {shown}`"
+        raise DrillSetError([_at(shown, root, message)])
     if alias_marks:  # a node reached through an alias is located where the alias is written
         ALIAS_MARKS[root] = alias_marks
     found: list[Problem] = []
@@ -271,6 +281,8 @@ def resolve_set_drills(
     for i, name in enumerate(drill_set.drills):
         try:
             path = (base / name) if _is_path(name) else resolve_drill(name, extra_dirs)
+            if path.is_dir():
+                raise FileNotFoundError(f"{name} is a folder, not a drill file: name one drill file or drill id")
             if not path.is_file():
                 raise FileNotFoundError(f"no drill file {os.fspath(path)!r}")
         except FileNotFoundError as exc:
@@ -281,7 +293,10 @@ def resolve_set_drills(
             drill = load_drill(path)
         except DrillLoadError as exc:
             first = str(exc).splitlines()[0] if str(exc) else os.fspath(path)
-            problems.append(at(("drills", i), f"the drill {name!r} does not load: {first}"))
+            message = f"the drill {name!r} does not load: {first}"
+            if _names_a_set(path):
+                message = f"{name!r} is a drill set, not a drill: a set names drills, never another set"
+            problems.append(at(("drills", i), message))
             out.append(SetDrill(name, path, None, (str(problems[-1]),)))
             continue
         if drill.id in seen:
@@ -303,6 +318,14 @@ def resolve_set_drills(
                 at(("adaptive", "all_clear_rate"), "all_clear_rate is below 1 but `drills` has only all-clear drills")
             )
     return out, problems
+
+
+def _names_a_set(path: Path) -> bool:
+    """True when the file at ``path`` (which did not load as a drill) is a drill set file."""
+    try:
+        return is_drill_set_text(_read(path))
+    except DrillSetError:
+        return False
 
 
 def _root_of(path: str) -> Node | None:

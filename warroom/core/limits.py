@@ -12,3 +12,6 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 64
 #: Most values that aliases (``*name``) may add to a drill by repeating what their anchor names.
 MAX_ALIAS_EXPANSION = 100_000
+#: Largest variant seed a session can store (a signed 64-bit integer): `warroom run --seed` refuses a bigger one
+#: before the drill starts, rather than the session failing to be stored at its end.
+MAX_SEED = 2**63 - 1

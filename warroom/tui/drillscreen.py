@@ -267,12 +267,14 @@ class DrillScreen(Screen[None]):
             self.post_message(ShowDebrief(self.entry, self.replay, scorecard))
 
 
-def false_escalation_message(step: str, after_evidence: bool, faulted: bool) -> str:
+def false_escalation_message(step: str, after_evidence: bool, faulted: bool, assessment: bool = False) -> str:
     """What the war room says of a false escalation of ``step`` (already cleaned), without giving the answer away.
 
     ``after_evidence``: the drill's earliest counted evidence had been released when the trainee escalated;
-    ``faulted``: the drill has a fault (False for an all-clear drill, which has no evidence)."""
-    if faulted and not after_evidence:
+    ``faulted``: the drill has a fault (False for an all-clear drill, which has no evidence); ``assessment``: the
+    session is an assessment, where an early escalation gets the same words as any other (saying it came before
+    the evidence would tell a fault drill from an all-clear one, and that the evidence is still to come)."""
+    if faulted and not after_evidence and not assessment:
         return (
             f"Re-plan after your escalation of {step}: it came before the evidence this drill counts had appeared "
             "in the trace, so the planner had nothing to act on and the plan goes on."

@@ -351,7 +351,8 @@ class WarRoomScreen(DrillScreen):
             )
             self.apply([])
             return
-        message = false_escalation_message(step, result.after_evidence, self.drill.answer_key is not None)
+        faulted = self.drill.answer_key is not None
+        message = false_escalation_message(step, result.after_evidence, faulted, self.assessment)
         message += f" Charged {fmt.usd(result.replan_usd)} and {fmt.seconds(FALSE_ESCALATION_DELAY)}."
         self.apply(result.released)  # the trace ran on while the planner re-planned
         timeline = self.query_one(TraceTable)

@@ -102,6 +102,46 @@ def load_entry(path: Path) -> DrillEntry:
         return DrillEntry(Path(path), None, (f"{path}:1:1: cannot load this drill ({type(exc).__name__}: {detail})",))
 
 
+@dataclass(frozen=True)
+class UnfinishedSession:
+    """A session of the trainee not stored yet: being played in another warroom, or killed and not yet recovered
+    (it will be stored as abandoned). Counts as an attempt of its drill in a drill set, as an abandoned one."""
+
+    drill_id: str
+    set_id: str | None
+    outcome: str = "abandoned"
+
+
+def unfinished_sessions(data_dir: Path, trainee: str, set_id: str | None) -> list[Any]:
+    """The :class:`UnfinishedSession` of each journal in ``data_dir`` (``journals/*.jsonl``, read from its start
+    line) of ``trainee``, played in the drill set ``set_id`` (None: in any set or none). A journal that cannot be
+    read or parsed is left out (recovery reports it)."""
+    import json
+
+    from warroom.store.datadir import journals_dir
+
+    out: list[Any] = []
+    try:
+        paths = sorted(journals_dir(data_dir).glob("*.jsonl"))
+    except OSError:
+        return out
+    for path in paths:
+        try:
+            if path.name.startswith(".") or not path.is_file():
+                continue
+            with path.open("rb") as f:
+                start = json.loads(f.readline(1 << 16))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(start, dict) or start.get("type") != "start" or start.get("trainee") != trainee:
+            continue
+        if set_id is not None and start.get("set_id") != set_id:
+            continue
+        if isinstance(start.get("drill_id"), str):
+            out.append(UnfinishedSession(start["drill_id"], start.get("set_id")))
+    return out
+
+
 def with_cross_file_problems(entries: list[DrillEntry]) -> list[DrillEntry]:
     """``entries`` with the rules across files applied (:func:`warroom.core.library.cross_file_problems`): a drill
     whose id is not its file stem, or whose id an earlier entry already has, gets ``path:line:col: message``
@@ -226,15 +266,16 @@ class Services:
         from warroom.store.results import ResultsStore, StoreError
 
         assert self.drill_set is not None
-        if not self._results_stored():
-            return []
         set_id = None if all_sets else self.drill_set.set_id
+        unfinished = unfinished_sessions(self.data_dir, self.trainee, set_id)  # read first: none is missed
+        if not self._results_stored():
+            return unfinished
         try:
             with ResultsStore(self.data_dir, create=False) as store:
                 rows, _ = store.query_readable(trainee=self.trainee, set_id=set_id, sort="when", reverse=True)
         except (StoreError, sqlite3.DatabaseError) as exc:
             raise ResultsUnavailable(str(exc)) from None
-        return rows
+        return [*rows, *unfinished]
 
     def set_progress(self) -> dict[str, Any]:
         """Each drill id of the drill set -> its :class:`~warroom.tui.drillsets.DrillProgress` for the trainee.
