@@ -8,17 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from warroom.core.drillset import (
-    Adaptive,
-    Attempt,
-    Candidate,
-    DrillSetError,
-    choose_next,
-    is_drill_set_text,
-    load_drill_set,
-    resolve_set_drills,
-    trainee_level,
-)
+from warroom.core.adaptive import Attempt, Candidate, choose_next, trainee_level
+from warroom.core.drillset import Adaptive, DrillSetError, is_drill_set_text, load_drill_set, resolve_set_drills
 
 
 def write(tmp_path: Path, text: str, name: str = "set.yaml") -> Path:

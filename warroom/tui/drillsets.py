@@ -13,7 +13,8 @@ from datetime import UTC, date, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.drillset import Attempt, Candidate, DrillSet, SetDrill, choose_next
+from warroom.core.adaptive import Attempt, Candidate, choose_next
+from warroom.core.drillset import DrillSet, SetDrill
 from warroom.core.format import clean_line, seconds
 from warroom.core.words import plural
 
@@ -125,7 +126,7 @@ class ActiveSet:
     def next_adaptive(self, trainee: str, set_rows: Sequence[Any], record_rows: Sequence[Any]) -> Drill | None:
         """The drill an adaptive set gives ``trainee`` next (None when the set is done), from ``set_rows`` (the
         trainee's sessions in this set) and ``record_rows`` (their sessions on the set's drills, any set or mode,
-        oldest first). See :func:`warroom.core.drillset.choose_next`."""
+        oldest first). See :func:`warroom.core.adaptive.choose_next`."""
         adaptive = self.model.adaptive
         assert adaptive is not None
         drills = {d.drill.id: d.drill for d in self.drills if d.drill is not None}
