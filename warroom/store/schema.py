@@ -17,7 +17,14 @@ from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 from warroom.store.dialect import DB_NAME as DB_NAME  # the file name's home is dialect.py
 from warroom.store.dialect import SQLITE, Dialect, StoreTarget, scrub, store_target
-from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVersionError, damaged_message
+from warroom.store.errors import (
+    DamagedStore,
+    DataDirError,
+    StoreError,
+    StoreVersionError,
+    damaged_message,
+    full_disk_message,
+)
 from warroom.store.rows import LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
@@ -218,6 +225,9 @@ class StoreConnection:
             self._open()
         except sqlite3.DatabaseError as exc:
             self._conn.close()
+            full = full_disk_message(self.path, exc)
+            if full is not None:
+                raise StoreError(full) from exc
             if isinstance(exc, sqlite3.OperationalError) or "not a database" in str(exc):
                 raise StoreError(f"{self.path} is not a usable warroom results store: {exc}") from exc
             raise DamagedStore(damaged_message(self.path, exc)) from exc
