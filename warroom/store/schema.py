@@ -385,12 +385,15 @@ class StoreConnection:
     @staticmethod
     def _retry(fn: Callable[[], _R], attempts: int = 200) -> _R:
         """Run ``fn``, retrying while SQLite reports the database locked (a lock not covered by busy_timeout), at
-        most ``attempts`` times in all; the last attempt's error propagates."""
+        most ``attempts`` times in all and no longer than :data:`BUSY_TIMEOUT_S` seconds from the first (each
+        attempt may itself wait up to the busy timeout: a lock held for good must not cost 200 of them); the last
+        attempt's error propagates."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
         for _ in range(attempts - 1):
             try:
                 return fn()
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
+                if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
                     raise
                 time.sleep(0.05)
         return fn()
