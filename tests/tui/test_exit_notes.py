@@ -14,9 +14,11 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from pg_support import PostgresServer
 
 fcntl = pytest.importorskip("fcntl")
 termios = pytest.importorskip("termios")
@@ -29,18 +31,29 @@ def _journals(data_dir: Path) -> list[Path]:
     return sorted(jdir.glob("*.jsonl")) if jdir.is_dir() else []
 
 
-def _play_with_the_store_gone(data_dir: Path, leave: str) -> tuple[int, str]:
-    """Start a drill, pause it (one action), make the store unusable, then leave with ``leave`` (``"q"``: q and y;
-    ``"SIGTERM"``). Returns the exit status and everything the process wrote to the terminal."""
+def _block_the_results_file(data_dir: Path) -> None:
+    for name in os.listdir(data_dir):
+        if name.startswith("results.sqlite3"):
+            os.remove(data_dir / name)
+    (data_dir / "results.sqlite3").mkdir()
+
+
+def _play_with_the_store_gone(data_dir: Path, leave: str, store: list[str] | None = None,
+                              break_store: Callable[[], None] | None = None) -> tuple[int, str]:
+    """Start a drill (``store``: the options naming a shared store), pause it (one action), make the store unusable
+    (``break_store``; by default a folder in place of the results file), then leave with ``leave`` (``"q"``: q and
+    y; ``"SIGTERM"``). Returns the exit status and everything the process wrote to the terminal."""
     if not WARROOM.exists():
         pytest.skip(f"no warroom script beside {sys.executable}")
-    assert subprocess.run([str(WARROOM), "--data-dir", str(data_dir), "scores"], capture_output=True).returncode == 0
+    store = store or []
+    made = subprocess.run([str(WARROOM), "--data-dir", str(data_dir), *store, "scores"], capture_output=True)
+    assert made.returncode == 0, made.stderr
     try:
         master, slave = os.openpty()
     except OSError as exc:
         pytest.skip(f"no pty: {exc}")
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    proc = subprocess.Popen([str(WARROOM), "--data-dir", str(data_dir), "run", "duplicate-charge-refunds"],
+    proc = subprocess.Popen([str(WARROOM), "--data-dir", str(data_dir), *store, "run", "duplicate-charge-refunds"],
                             stdin=slave, stdout=slave, stderr=slave, env={**os.environ, "TERM": "xterm-256color"},
                             start_new_session=True, close_fds=True)
     os.close(slave)
@@ -68,10 +81,7 @@ def _play_with_the_store_gone(data_dir: Path, leave: str) -> tuple[int, str]:
         time.sleep(0.8)
         os.write(master, b" ")  # pause: one action in the journal
         time.sleep(0.5)
-        for name in os.listdir(data_dir):
-            if name.startswith("results.sqlite3"):
-                os.remove(data_dir / name)
-        (data_dir / "results.sqlite3").mkdir()
+        (break_store or (lambda: _block_the_results_file(data_dir)))()
         if leave == "q":
             os.write(master, b"q")
             time.sleep(0.5)
@@ -106,3 +116,31 @@ def test_a_result_not_stored_on_leaving_is_said_on_the_terminal_and_kept(tmp_pat
     words = " ".join(shown.split())
     assert "warroom: Your result was NOT stored:" in words and "is not a regular file" in words
     assert f"The session is kept in {journal}" in words
+
+
+def test_a_result_queued_for_a_shared_store_that_went_away_is_said_and_delivered_later(
+    tmp_path, own_postgres_server: PostgresServer
+):
+    """The PostgreSQL store stops mid-drill: leaving queues the session (its journal kept, with every action), the
+    terminal is told so, and `warroom store sync` delivers it once the server is back."""
+    data_dir = tmp_path / "data"
+    url = own_postgres_server.url()
+    assert subprocess.run([str(WARROOM), "--store", url, "store", "migrate"], capture_output=True).returncode == 0
+    status, shown = _play_with_the_store_gone(data_dir, "q", ["--store", url],
+                                              lambda: own_postgres_server.stop("immediate"))
+    assert status == 0
+    [journal] = _journals(data_dir)
+    words = " ".join(shown.split())
+    assert f"warroom: The results store cannot be reached: your result is kept in {journal}" in words
+    down = subprocess.run([str(WARROOM), "--data-dir", str(data_dir), "--store", url, "store", "sync"],
+                          capture_output=True, text=True)
+    assert down.returncode == 1 and "1 session still waiting" in down.stderr
+    own_postgres_server.start()
+    up = subprocess.run([str(WARROOM), "--data-dir", str(data_dir), "--store", url, "store", "sync"],
+                        capture_output=True, text=True)
+    assert up.returncode == 0 and "1 session delivered" in up.stdout, up.stderr
+    listed = subprocess.run([str(WARROOM), "--data-dir", str(data_dir), "--store", url, "scores", "--format", "json"],
+                            capture_output=True, text=True)
+    [row] = json.loads(listed.stdout)
+    actions = row["actions"] if isinstance(row["actions"], list) else json.loads(row["actions"])
+    assert [a["kind"] for a in actions] == ["pause", "quit"] and row["outcome"] == "abandoned"

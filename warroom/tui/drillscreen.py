@@ -264,6 +264,13 @@ class DrillScreen(Screen[None]):
                 markup=False,
                 timeout=60,
             )
+            return
+        if getattr(self.recorder, "queued", False):  # a shared store that cannot be reached: kept, to be delivered
+            journal = getattr(self.recorder, "journal_path", None) or "the journals folder of the data directory"
+            queued = (f"The results store cannot be reached: your result is kept in {journal}; the next start of "
+                      "warroom (or `warroom store sync`) delivers it.")
+            self._note_at_exit(queued)
+            self.notify(queued, title="Result queued", severity="warning", markup=False, timeout=30)
 
     def finish(self) -> None:
         """The drill ended (contained or end of trace): score it from the saved action log, store the session, open
