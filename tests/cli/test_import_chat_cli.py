@@ -46,3 +46,17 @@ def test_existing_drills_are_kept_without_force_and_bad_prices_are_usage_errors(
     assert CliRunner().invoke(main, ["import", "chat", src, "--out", str(out), "--force"]).exit_code == 0
     price = CliRunner().invoke(main, ["import", "chat", src, "--out", str(out), "--price", "cheap"])
     assert price.exit_code == 2 and "IN/OUT" in price.output
+
+
+def test_the_closing_hint_names_warroom_annotate_as_the_next_step(tmp_path: Path) -> None:
+    """After an import, the last line says how to mark the drill up: `warroom annotate` with the file written (quoted
+    for the shell when its path has a space), or FILE when there are several."""
+    out = tmp_path / "my out"
+    one = CliRunner().invoke(main, ["import", "chat", str(FIXTURES / "chat" / "refund.json"), "--out", str(out)])
+    assert one.exit_code == 0, one.output
+    assert one.output.splitlines()[-1] == (
+        f"Each drill has no answer key yet: mark up the incident with `warroom annotate '{out}/chat-refund.yaml'` (the "
+        "war room's author mode, docs/importing.md), then `warroom validate`.")
+    many = CliRunner().invoke(main, ["import", "chat", str(FIXTURES / "chat"), "--out", str(tmp_path / "all")])
+    assert many.exit_code == 0, many.output
+    assert "mark up the incident with `warroom annotate FILE` (the war room's author mode" in many.output

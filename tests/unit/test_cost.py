@@ -260,3 +260,24 @@ def test_saving_line_never_says_cheaper_at_the_same_cost(flat_usd, expected):
     )
     lines = _report(tc).splitlines()
     assert expected in lines
+
+
+def test_cost_warns_when_the_id_differs_from_the_file_name(tmp_path):
+    """`warroom validate` fails a drill whose id is not its file name; `cost` still costs it (the figures do not
+    depend on the id) but says so on stderr, at the id's line, as a warning."""
+    path = tmp_path / "renamed.yaml"
+    path.write_text(drill_yaml())  # id: tiny
+    line = next(i for i, text in enumerate(drill_yaml().splitlines(), 1) if text.startswith("id:"))
+    result = CliRunner().invoke(main, ["cost", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "Cost of the trace of tiny" in result.stdout
+    warnings = result.stderr.splitlines()
+    assert len(warnings) == 1 and warnings[0].startswith(f"{path}:{line}:5: warning: ")
+    assert "renamed" in warnings[0]
+    assert CliRunner().invoke(main, ["validate", str(path)]).exit_code == 1
+    json_result = CliRunner().invoke(main, ["cost", str(path), "--format", "json"])
+    assert json_result.exit_code == 0 and json.loads(json_result.stdout)["drill_id"] == "tiny"
+    assert json_result.stderr == result.stderr
+    same = tmp_path / "tiny.yaml"
+    same.write_text(drill_yaml())
+    assert CliRunner().invoke(main, ["cost", str(same)]).stderr == ""

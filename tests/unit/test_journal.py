@@ -229,6 +229,20 @@ def test_recovery_of_a_journal_with_a_truncated_last_line(tmp_path: Path):
         assert any("truncated last line" in n for n in store.get(r.session_id).notes)
 
 
+def test_a_journal_saved_by_an_editor_with_a_byte_order_mark_is_recovered_whole(tmp_path: Path):
+    """A journal opened and saved by hand in an editor that adds a UTF-8 byte-order mark (and CRLF line ends) keeps
+    every action: the mark is not data, and the start line after it is read."""
+    rec = start(tmp_path)
+    for a in ACTIONS:
+        rec.record(a)
+    rec.close()  # as if the process died
+    path = Path(rec.journal_path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))
+    assert read_journal(path).actions == ACTIONS and read_journal(path).problems == []
+    (r,) = recover_unfinished(tmp_path)
+    assert r.stored and r.actions[:-1] == ACTIONS and r.actions[-1].kind == "quit"
+
+
 def test_recovery_of_a_session_that_died_while_storing(tmp_path: Path):
     rec = start(tmp_path)
     rec.record(ACTIONS[0])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -33,15 +34,40 @@ def annotate(file: Path, speed: float) -> None:
         click.echo(clean(f"{file}: cannot be marked up until the problems above are fixed"), err=True)
         raise SystemExit(1) from None
 
+    from warroom.core.annotaterecovery import discard_recovery, recover
     from warroom.tui.launch import color_environment
 
     os.environ.update(color_environment(os.environ))  # before Textual reads its settings at import
     from warroom.tui.annotate_app import AnnotateApp
 
-    app = AnnotateApp(opened, speed=speed)
+    recovered = recover(opened)
+    app = AnnotateApp(opened, speed=speed, recovered=recovered, handle_signals=True)
     app.run()
+    if app.stopped:
+        _say_what_was_kept(app)
+    elif recovered.draft is not None:  # the author saved the recovered marks, or chose to quit without them
+        discard_recovery(file)
     if app.return_code:
         raise SystemExit(app.return_code)
+
+
+def _say_what_was_kept(app: Any) -> None:
+    """After a signal or a lost terminal stopped the author mode: where the unsaved marks are (on stderr, which may
+    be gone with the terminal)."""
+    import signal
+
+    why = signal.Signals(app.stopped_by).name if app.stopped_by is not None else "the terminal closing"
+    if app.kept is not None:
+        line = (f"warroom annotate: stopped by {why}; the unsaved marks are in {app.kept}: "
+                f"`warroom annotate {app.file.path}` loads them again")
+    elif app.not_kept is not None:
+        line = f"warroom annotate: stopped by {why}; the unsaved marks could not be kept: {app.not_kept}"
+    else:
+        return
+    try:
+        click.echo(clean(line), err=True)
+    except OSError:
+        pass
 
 
 def trace_kind(path: Path) -> str | None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -10,7 +12,7 @@ import click
 from warroom.cli.common import drills_setting, format_option
 from warroom.cli.params import DrillParam
 from warroom.cli.texttable import cleaned
-from warroom.core.format import clean_line, usd, usd_price
+from warroom.core.format import clean, clean_line, usd, usd_price
 from warroom.core.words import plural
 
 if TYPE_CHECKING:
@@ -167,6 +169,9 @@ def cost(drill: LoadedDrill | None, example: bool, answers: bool, fmt: str) -> N
     costs); --answers adds the cascade's calls, the re-plan after a correct escalation and, in JSON, the keys
     all_clear, cascade and replan.
 
+    A drill whose id differs from its file name (which `warroom validate` reports as a problem) is costed all the
+    same, with a `path:line:col: warning: ...` line on stderr: the figures do not depend on the id.
+
     Exit status: 0 on success, 1 when the drill does not load (path:line:col: message), 2 on usage errors.
     """
     from warroom.cli.params import DrillNotLoaded
@@ -183,6 +188,7 @@ def cost(drill: LoadedDrill | None, example: bool, answers: bool, fmt: str) -> N
             raise DrillNotLoaded(path, problems)
     else:
         path, loaded = drill
+        _warn_across_files(drill)
     tc = trace_cost(loaded)
     if fmt == "json":
         shown = tc.to_dict() if answers else without_answer_keys(tc.to_dict())
@@ -190,3 +196,12 @@ def cost(drill: LoadedDrill | None, example: bool, answers: bool, fmt: str) -> N
     else:
         for line in cost_report_lines(tc, answers):
             click.echo(line)
+
+
+def _warn_across_files(drill: LoadedDrill) -> None:
+    """Write the rules across files that ``drill`` breaks (:func:`~warroom.core.library.cross_file_problems`: its id
+    differs from its file name) to stderr as ``path:line:col: warning: message`` lines."""
+    from warroom.core.library import cross_file_problems
+
+    for p in cross_file_problems([drill]).get(Path(drill[0]), []):
+        click.echo(clean(replace(p, severity="warning")), err=True)

@@ -80,9 +80,21 @@ def _run(run: Callable[[Progress], ImportReport], paths: tuple[Path, ...], suffi
     if options.redactor is not None:
         say(options.redactor.summary())
     if report.imported:
-        say("Each drill has no answer key yet: mark up the incident (docs/importing.md), then `warroom validate`.")
+        say(annotate_hint([r.output for r in report.imported if r.output is not None]))
     if report.failed or unreadable:
         raise SystemExit(1)
+
+
+def annotate_hint(written: list[Path]) -> str:
+    """The closing hint after an import wrote the drill files ``written``: mark each up with ``warroom annotate``
+    (naming the file, shell-quoted, when there is one), then ``warroom validate``."""
+    import shlex
+
+    from warroom.core.format import clean
+
+    what = f"`warroom annotate {shlex.quote(str(written[0]))}`" if len(written) == 1 else "`warroom annotate FILE`"
+    return clean(f"Each drill has no answer key yet: mark up the incident with {what} (the war room's author mode, "
+                 "docs/importing.md), then `warroom validate`.")
 
 
 @click.command("chat")

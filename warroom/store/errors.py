@@ -110,3 +110,27 @@ def damaged_message(path: Path, exc: BaseException) -> str:
         f"store. `sqlite3 {path} .recover` may save its rows; the journal of every session stored in it is kept in "
         f"{path.parent / 'journals' / 'done'}."
     )
+
+
+#: Free bytes under which a disk I/O error from SQLite is taken for a full disk.
+FULL_DISK_BYTES = 1 << 20
+
+
+def full_disk_message(path: Path, exc: BaseException) -> str | None:
+    """When SQLite's error ``exc`` on the results file ``path`` comes from a full disk (SQLite says "database or disk
+    is full", or "disk I/O error" while the folder's file system has less than :data:`FULL_DISK_BYTES` free, as when
+    it cannot create its ``-wal`` or ``-shm`` file): what to say, naming the folder and the bytes free; else None."""
+    import shutil
+
+    text = str(exc).lower()
+    if "disk is full" not in text and "disk i/o error" not in text:
+        return None
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        return None
+    if "disk is full" not in text and free >= FULL_DISK_BYTES:
+        return None
+    return (f"the disk holding {path.parent} is full ({free:,} bytes free), so the results store {path} cannot be "
+            "opened: free some space and run the command again. Nothing is lost: sessions not stored yet stay in "
+            f"{path.parent / 'journals'} and are stored then")

@@ -211,6 +211,8 @@ def read_journal(path: Path) -> JournalContents:
             raw = f.read()
     except OSError as exc:
         raise JournalError(f"{path}: cannot read the journal: {exc.strerror or exc}") from exc
+    if raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark, as an editor that saved the journal may add: not data
+        raw = raw[3:]
     lines = raw.split(b"\n")
     complete_last = raw.endswith(b"\n")
     if complete_last:

@@ -17,7 +17,14 @@ from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
 from warroom.store.dialect import DB_NAME as DB_NAME  # the file name's home is dialect.py
 from warroom.store.dialect import SQLITE, Dialect, StoreTarget, scrub, store_target
-from warroom.store.errors import DamagedStore, DataDirError, StoreError, StoreVersionError, damaged_message
+from warroom.store.errors import (
+    DamagedStore,
+    DataDirError,
+    StoreError,
+    StoreVersionError,
+    damaged_message,
+    full_disk_message,
+)
 from warroom.store.migrations import BACKFILLS, MIGRATIONS
 from warroom.store.rows import LIST_FIELDS
 
@@ -103,6 +110,9 @@ class StoreConnection:
             self._open()
         except sqlite3.DatabaseError as exc:
             self._conn.close()
+            full = full_disk_message(self.path, exc)
+            if full is not None:
+                raise StoreError(full) from exc
             if isinstance(exc, sqlite3.OperationalError) or "not a database" in str(exc):
                 raise StoreError(f"{self.path} is not a usable warroom results store: {exc}") from exc
             raise DamagedStore(damaged_message(self.path, exc)) from exc
@@ -260,12 +270,15 @@ class StoreConnection:
     @staticmethod
     def _retry(fn: Callable[[], _R], attempts: int = 200) -> _R:
         """Run ``fn``, retrying while SQLite reports the database locked (a lock not covered by busy_timeout), at
-        most ``attempts`` times in all; the last attempt's error propagates."""
+        most ``attempts`` times in all and no longer than :data:`BUSY_TIMEOUT_S` seconds from the first (each
+        attempt may itself wait up to the busy timeout: a lock held for good must not cost 200 of them); the last
+        attempt's error propagates."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
         for _ in range(attempts - 1):
             try:
                 return fn()
             except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc):
+                if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() >= deadline:
                     raise
                 time.sleep(0.05)
         return fn()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.annotatefile import AnnotatedFile, Findings, findings
+from warroom.core.annotaterecovery import discard_recovery
 from warroom.core.annotation import DeadlineMark, KeyDraft
 from warroom.core.keywrite import KeyWriteError, write_draft
 from warroom.core.words import plural
@@ -124,7 +125,8 @@ class MarkActions:
         self.changed(f"Deadline: {self.draft.deadline.describe()}.")
 
     def action_save(self) -> None:
-        """Write the draft into the drill file, then run validate and check on it and show their findings."""
+        """Write the draft into the drill file (and remove its recovery copy, if any), then run validate and check
+        on it and show their findings."""
         try:
             write_draft(self.file.path, self.draft, self.file.event_order)
         except KeyWriteError as exc:
@@ -132,6 +134,7 @@ class MarkActions:
                         title="Not saved", severity="error", markup=False, timeout=15)
             return
         self.saved = True
+        discard_recovery(self.file.path)  # its marks are in the file now: never offer them again
         self.findings = findings(self.file.path)
         self.refresh_panel()
         self.show_findings(self.findings)

@@ -80,6 +80,9 @@ class WarroomApp(App[None]):
         self.exit_guard: ExitGuard | None = None
         #: True once the app is on its way out (a quit, a signal, a lost terminal): no drill starts any more.
         self.leaving = False
+        #: What the terminal must be told once the app has exited (a session that could not be stored as the app
+        #: left): :func:`warroom.tui.launch.launch` writes each to stderr.
+        self.exit_notes: list[str] = []
         if handle_signals:
             self.exit_guard = ExitGuard(self.terminate)
             driver = guarded_driver_class(self, self.exit_guard)

@@ -232,8 +232,18 @@ class DrillScreen(Screen[None]):
                 self.journal_error = exc
         if self.journal_error is not None:
             self.recorder.close()  # releases the journal, so recovery can take it
+            self._note_at_exit(f"The session was not stored: its journal could not be written ({self.journal_error})."
+                               f" The actions saved before are in {self.journal_error.journal}; the next start of "
+                               "warroom (or `warroom store sync`) stores the session as abandoned from them.")
             return
         self._store(self.services.score(self.drill, self.recorder.actions))
+
+    def _note_at_exit(self, message: str) -> None:
+        """Keep ``message`` for the terminal once the app has exited (:attr:`WarroomApp.exit_notes`): a notification
+        made while the app leaves (a quit, a signal) is never seen."""
+        notes = getattr(self.app, "exit_notes", None)
+        if isinstance(notes, list):
+            notes.append(message)
 
     def _store(self, scorecard: Any) -> None:
         # A store failure must not lose the debrief: the journal (already on disk, with its end line) stays queued.
@@ -242,6 +252,9 @@ class DrillScreen(Screen[None]):
         try:
             self.recorder.finish(scorecard)
         except SessionUnavailable as exc:
+            journal = getattr(self.recorder, "journal_path", None) or "the journals folder of the data directory"
+            self._note_at_exit(f"Your result was NOT stored: {exc}. The session is kept in {journal}: the next start "
+                               "of warroom (or `warroom store sync`) stores it once the store accepts it.")
             self.notify(
                 f"Your result was NOT stored: {exc}. The session is kept in the journals folder of the data "
                 "directory; once the store accepts it (see docs/cohorts.md, \"Roles: who sees what\"), "
@@ -251,6 +264,13 @@ class DrillScreen(Screen[None]):
                 markup=False,
                 timeout=60,
             )
+            return
+        if getattr(self.recorder, "queued", False):  # a shared store that cannot be reached: kept, to be delivered
+            journal = getattr(self.recorder, "journal_path", None) or "the journals folder of the data directory"
+            queued = (f"The results store cannot be reached: your result is kept in {journal}; the next start of "
+                      "warroom (or `warroom store sync`) delivers it.")
+            self._note_at_exit(queued)
+            self.notify(queued, title="Result queued", severity="warning", markup=False, timeout=30)
 
     def finish(self) -> None:
         """The drill ended (contained or end of trace): score it from the saved action log, store the session, open

@@ -70,5 +70,20 @@ def launch(
         app.run()
     finally:
         app.close_open_session()
+        _say_exit_notes(app.exit_notes)
     if app.return_code:  # the app failed (its error is printed by Textual): never report success
         raise SystemExit(app.return_code)
+
+
+def _say_exit_notes(notes: list[str]) -> None:
+    """Write what the app could not show before it exited (:attr:`WarroomApp.exit_notes`) to stderr, one line each
+    (cleaned of control characters); a terminal that is gone is ignored."""
+    import sys
+
+    from warroom.core.format import clean_line
+
+    for note in notes:
+        try:
+            print(f"warroom: {clean_line(note)}", file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            return

@@ -102,3 +102,9 @@ class StoreRecorder:
     def close(self) -> None:
         """Close the journal without storing a result (a later start recovers it as abandoned)."""
         self.inner.close()
+
+    @property
+    def queued(self) -> bool:
+        """True once :meth:`finish` found the shared store unreachable: the finished session waits in its journal
+        until ``warroom store sync`` or the next start delivers it."""
+        return bool(getattr(self.inner, "queued", False))
