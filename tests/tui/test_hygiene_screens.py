@@ -17,11 +17,11 @@ from warroom.core.loader import load_drill
 from warroom.tui.app import WarroomApp
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import HelpScreen
-from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.picker import BriefingScreen
 from warroom.tui.services import Services, load_entry
 from warroom.tui.tutorial_lessons import TUTORIAL_ID
 
-from .conftest import advance, screen_text
+from .conftest import advance, picker_ready, screen_text
 
 BUNDLED = bundled()
 DRILLS = [load_drill(p) for p in BUNDLED]
@@ -72,8 +72,7 @@ def _shown_by_others(i: int) -> frozenset[str]:
 async def test_the_picker_shows_no_answer_whichever_drill_is_selected(tmp_path: Path):
     app = WarroomApp(_NoStore(trainee="t", data_dir=tmp_path / "data"), clock=MockClock())
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, PickerScreen)
+        await picker_ready(pilot)  # the drills are read in a worker thread: a screen before that shows none of them
         seen = set()
         for _ in BUNDLED:
             text = screen_text(app)
