@@ -48,6 +48,8 @@ RUN_FIRST = (
     "tests/fuzz/test_loader_fuzz.py",
     "tests/tui/test_annotate.py",
     "tests/tui/test_terminal_lost.py",
+    "tests/tui/test_exit_notes.py",
+    "tests/tui/test_annotate_signals.py",
     "tests/serve/test_serve_http.py",
     "tests/unit/test_import_yamlemit.py",
     "tests/cli/test_import_cli.py",
