@@ -8,6 +8,7 @@ Drill text goes through :mod:`warroom.tui.text` (literal, control characters esc
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -78,6 +79,25 @@ def row_mark(event: Any, repetitions: Mapping[str, int] | None) -> str:
     return " ".join(marks) + " " if marks else ""
 
 
+def agent_labels(drill: Drill, width: int) -> dict[str, str]:
+    """The trace table's agent column: each agent's name (``drill.agents``) as shown in ``width`` cells. A name that
+    does not fit is cut at its end (``coordi…``), unless that leaves two agents looking the same (``researcher-1``
+    and ``researcher-2``): those are cut in the middle instead, keeping the end where such names differ
+    (``res…r-1``, ``res…r-2``), so that a trainee can tell which agent did what."""
+    def end_cut(name: str) -> str:
+        return name if len(name) <= width else name[: width - 1] + "…"
+
+    def middle_cut(name: str) -> str:
+        if len(name) <= width:
+            return name
+        head = (width - 1) // 2
+        return name[:head] + "…" + name[len(name) - (width - 1 - head):]
+
+    cut = {agent.name: end_cut(agent.name) for agent in drill.agents}
+    seen = Counter(cut.values())
+    return {name: middle_cut(name) if seen[label] > 1 else label for name, label in cut.items()}
+
+
 def _line(label: str, value: str, style: str = "") -> Text:
     out = Text()
     out.append(f"{label:<10}", style="bold")
@@ -91,15 +111,18 @@ SHOWN_REPETITIONS = 12
 
 
 def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
-    """The inspector's ``agent`` line (name, role, model), a model call's metadata (model, finish reason, max
-    tokens, truncation) and a repeated event's repetitions, expanded: how many so far (``repeated``; None when not
-    playing) and at what drill times; empty for an event with none of these."""
+    """The inspector's ``agent`` line (name, role; the agent's description under it), a model call's metadata
+    (model, finish reason, max tokens, truncation) and a repeated event's repetitions, expanded: how many so far
+    (``repeated``; None when not playing, then the total) and at what drill times; empty for an event with none of
+    these. While playing, the total number of repetitions is not shown: it would tell the rest of the trace."""
     out = Text()
     agents = {a.name: a for a in drill.agents}
     if event.agent is not None:
         agent = agents.get(event.agent)
         role = f" · {agent.role.value}" if agent is not None else ""
         out.append_text(_line("agent", f"{event.agent}{role}"))
+        if agent is not None and agent.description:
+            out.append_text(_line("", agent.description, "dim"))
     meta = []
     if getattr(event, "model", None):
         meta.append(f"model {event.model}")
@@ -113,7 +136,9 @@ def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
         out.append_text(_line("output", "cut short (truncated)", "bold red"))
     if event.repeat is not None:
         repeat = event.repeat
-        out.append_text(_line("repeats", f"×{repeat.count}, every {fmt.seconds(repeat.interval)}"))
+        # While playing, never the total: how many repetitions are still to come is the rest of the trace.
+        total = f"×{repeat.count}, " if repeated is None else ""
+        out.append_text(_line("repeats", f"{total}every {fmt.seconds(repeat.interval)}"))
         n = repeat.count if repeated is None else repeated
         times = [fmt.clock(event.t + k * repeat.interval) for k in range(min(n, SHOWN_REPETITIONS))]
         more = f" and {n - SHOWN_REPETITIONS:,} more" if n > SHOWN_REPETITIONS else ""

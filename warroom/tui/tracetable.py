@@ -74,12 +74,15 @@ class TraceTable(LineTable):
 
     def __init__(
         self, *, id: str | None = None, classes: str | None = None, agents: bool = False,
-        repetitions: Mapping[str, int] | None = None,
+        repetitions: Mapping[str, int] | None = None, agent_labels: Mapping[str, str] | None = None,
     ) -> None:
-        """``agents``: show the agent column (format 2); ``repetitions``: the replay's repetitions so far by event
-        id (:attr:`warroom.core.replay.Replay.repetitions`), shown as ``×N`` (without it: each event's count)."""
+        """``agents``: show the agent column (format 2), where an agent's name is shown as ``agent_labels`` gives
+        it (:func:`warroom.tui.format2view.agent_labels`; else as written, cut to the column); ``repetitions``: the
+        replay's repetitions so far by event id (:attr:`warroom.core.replay.Replay.repetitions`), shown as ``×N``
+        (without it: each event's count)."""
         super().__init__((*COLUMNS[:3], AGENT_COLUMN, *COLUMNS[3:]) if agents else COLUMNS, id=id, classes=classes)
         self._agents = agents
+        self._agent_labels = dict(agent_labels or {})
         self._repetitions = repetitions
         self._events: dict[str, Any] = {}
         self._noted: dict[str, _Note] = {}
@@ -119,7 +122,8 @@ class TraceTable(LineTable):
             fmt.literal_line(summary, limit=SUMMARY_LIMIT),
         ]
         if self._agents:
-            cells.insert(3, fmt.literal_line(ev.agent or "—"))
+            agent = self._agent_labels.get(ev.agent, ev.agent) if ev.agent is not None else "—"
+            cells.insert(3, fmt.literal_line(agent))
         return cells
 
     @property

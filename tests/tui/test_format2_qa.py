@@ -1,0 +1,127 @@
+"""Format 2 as a trainee sees it (QA of the bundled format-2 drills): the briefing names every model and agent, the
+inspector shows an agent's description and never how many repetitions are still to come, and the cost meter's
+shares add up to the cost when sub-agents make calls."""
+
+from __future__ import annotations
+
+import yaml
+from core_support import make_drill
+from rich.console import Console
+
+from warroom.core.examples2 import full_example_path
+from warroom.core.library import bundled_drills_dir
+from warroom.core.loader import load_drill
+from warroom.core.modelbase import Role
+from warroom.tui import text as fmt
+from warroom.tui.briefing import briefing_text
+from warroom.tui.describe import describe_event
+from warroom.tui.format2view import agent_labels
+from warroom.tui.tracetable import TraceTable
+from warroom.tui.widgets import Meters
+
+from .conftest import advance, make_app, screen_text
+
+DENTAL = bundled_drills_dir() / "dental-recall-calls.yaml"  # a voice sub-agent (dialer) on a model of `others`
+
+
+def _plain(renderable: object) -> str:
+    console = Console(width=140, record=True, file=None, color_system=None)
+    with console.capture() as capture:
+        console.print(renderable)
+    return capture.get()
+
+
+def test_the_briefing_lists_every_model_with_its_price_and_every_agent():
+    text = _plain(briefing_text(load_drill(DENTAL)))
+    lines = [line.strip() for line in text.splitlines()]
+    assert "planner   claude-sonnet-4.5  $3 / $15" in lines
+    assert "executor  claude-haiku-4.5  $1 / $5" in lines
+    assert "other     gpt-4o-mini  $0.15 / $0.60" in lines  # the dialer's model was missing from the briefing
+    dialer = next(line for line in lines if line.startswith("dialer "))
+    assert dialer.startswith("dialer  sub-agent on gpt-4o-mini  Voice sub-agent: creates and runs outbound"), dialer
+    assert any(line.startswith("lead  planner on claude-sonnet-4.5  Writes the plan") for line in lines)
+
+
+def test_a_drill_without_agents_lists_no_agents_heading():
+    text = _plain(briefing_text(make_drill()))  # format 1: no agents, no other models
+    lines = [line.strip() for line in text.splitlines()]
+    assert "Agents" not in lines and not any(line.startswith("other ") for line in lines)
+
+
+def test_the_inspector_shows_the_agents_description_under_its_name():
+    drill = load_drill(DENTAL)
+    text = describe_event(drill.event("e11"), drill).plain
+    assert "agent     dialer · sub-agent\n          Voice sub-agent: creates and runs outbound campaigns" in text
+
+
+def test_while_playing_the_inspector_never_tells_how_many_repetitions_are_to_come():
+    drill = load_drill(full_example_path())  # e10 repeats 10 times, every 1 s
+    playing = describe_event(drill.event("e10"), drill, repeated=3).plain
+    assert "repeats   every 1 s\n" in playing and "×10" not in playing
+    assert "3 so far: 00:13 00:14 00:15\n" in playing
+    debrief = describe_event(drill.event("e10"), drill).plain  # not playing (the debrief): the whole of it
+    assert "repeats   ×10, every 1 s" in debrief
+
+
+async def test_the_war_rooms_inspector_of_a_repeated_log_shows_no_total(services):
+    app = make_app(services, DENTAL)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 90, step=2)  # e15 (x4, every 22 s from 63 s) has repeated twice
+        table = app.live.query_one(TraceTable)
+        table.move_cursor(table.row_index("e15"))
+        await pilot.pause()
+        shown = screen_text(app)
+        assert "2 so far: 01:03 01:25" in shown
+        assert "×4" not in shown and "every 22 s" in shown
+
+
+async def test_the_cost_meter_shows_the_sub_agents_share_so_the_shares_add_up(services):
+    app = make_app(services, DENTAL)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 45, step=1)  # the dialer's campaign call (e11 at 31 s) is out
+        cost = app.live.replay.cost
+        sub = cost.usd_by_role[Role.SUB_AGENT]
+        assert sub > 0
+        line = str(app.live.query_one(Meters).render())
+        assert f" sub {fmt.usd(sub)}" in line
+        shares = cost.usd_by_role[Role.PLANNER] + cost.usd_by_role[Role.EXECUTOR] + sub
+        assert abs(shares - cost.usd) < 1e-12
+
+
+async def test_the_cost_meter_of_a_drill_without_sub_agents_has_no_sub_share(services):
+    app = make_app(services)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 20, step=2)
+        assert " sub " not in str(app.live.query_one(Meters).render())
+
+
+def test_agent_names_that_would_look_the_same_in_the_column_are_cut_in_the_middle():
+    drill = make_drill(schema_version=2, agents=[
+        {"name": "lead", "role": "planner"}, {"name": "coordinator", "role": "executor"},
+        {"name": "researcher-1", "role": "sub-agent"}, {"name": "researcher-2", "role": "sub-agent"},
+    ])
+    labels = agent_labels(drill, 7)
+    assert labels == {"lead": "lead", "coordinator": "coordi…", "researcher-1": "res…r-1", "researcher-2": "res…r-2"}
+
+
+async def test_the_trace_tells_apart_sub_agents_whose_names_start_alike(services, tmp_path):
+    data = yaml.safe_load(DENTAL.read_text(encoding="utf-8"))
+    for agent in data["agents"]:
+        if agent["name"] == "dialer":
+            agent["name"] = "dialer-campaigns-2"
+    data["agents"].append({"name": "dialer-campaigns-1", "role": "sub-agent", "model": "gpt-4o-mini"})
+    for event in [*data["trace"], *data["answer_key"]["replan"]]:
+        for key in ("agent", "from_agent", "to_agent"):
+            if event.get(key) == "dialer":
+                event[key] = "dialer-campaigns-2"
+    path = tmp_path / "dental-recall-calls.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    app = make_app(services, path)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 33, step=1)  # the dialer's campaign call e11 at 31 s
+        row = next(line for line in screen_text(app).splitlines() if "voice.campaigns.create" in line)
+        assert "dia…s-2" in row, row
