@@ -125,3 +125,26 @@ async def test_the_trace_tells_apart_sub_agents_whose_names_start_alike(services
         await advance(pilot, 33, step=1)  # the dialer's campaign call e11 at 31 s
         row = next(line for line in screen_text(app).splitlines() if "voice.campaigns.create" in line)
         assert "dia…s-2" in row, row
+
+
+RENEWALS = bundled_drills_dir() / "renewal-discount-quotes.yaml"  # tool calls and reports name no agent
+
+
+def test_an_event_naming_no_agent_is_shown_as_its_kinds_agent_in_the_inspector():
+    drill = load_drill(RENEWALS)
+    call = describe_event(drill.event("e02"), drill).plain  # crm.search_opportunities, no `agent:`
+    assert "agent     executor · executor (by the event's kind)\n" in call
+    result = describe_event(drill.event("e03"), drill).plain  # a tool result has no role: no agent line
+    assert "agent " not in result
+
+
+async def test_the_agent_column_names_the_executor_for_its_calls_without_an_agent(services):
+    app = make_app(services, RENEWALS)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 12, step=1)
+        rows = screen_text(app).splitlines()
+        call = next(line for line in rows if "crm.search_opportunities" in line)
+        assert "s1     execut…  tool call" in call, call  # was "—": the call is the executor's (by its kind)
+        result = next(line for line in rows if "↳e02" in line)
+        assert "s1     —        result" in result, result  # a result is no agent's model call

@@ -14,7 +14,9 @@ from typing import Any
 
 from rich.text import Text
 
+from warroom.core.events import role_of
 from warroom.core.model import Drill
+from warroom.core.modelbase import Role
 from warroom.core.toolcalls import CallIndex, index_calls
 from warroom.tui import text as fmt
 from warroom.tui.structured import structured
@@ -79,6 +81,26 @@ def row_mark(event: Any, repetitions: Mapping[str, int] | None) -> str:
     return " ".join(marks) + " " if marks else ""
 
 
+def role_agents(drill: Drill) -> dict[Role, str]:
+    """Whom an event naming no agent belongs to, by the role its kind implies (a planner call: the planner; an
+    executor message, tool call or report: the executor; docs/authoring.md, "Agents"): the drill's first agent of
+    that role, else the role's name."""
+    out = {role: role.value for role in (Role.PLANNER, Role.EXECUTOR)}
+    for agent in reversed(drill.agents):
+        if agent.role.value in (Role.PLANNER.value, Role.EXECUTOR.value):
+            out[Role(agent.role.value)] = agent.name
+    return out
+
+
+def event_agent(event: Any, by_role: Mapping[Role, str]) -> str | None:
+    """The agent ``event`` belongs to: its ``agent``, else the agent of the role its kind implies (``by_role``, from
+    :func:`role_agents`); None for an event of no role that names none (a tool result, a log line)."""
+    if event.agent is not None:
+        return str(event.agent)
+    role = role_of(event)
+    return by_role.get(role) if role is not None else None
+
+
 def agent_labels(drill: Drill, width: int) -> dict[str, str]:
     """The trace table's agent column: each agent's name (``drill.agents``) as shown in ``width`` cells. A name that
     does not fit is cut at its end (``coordi…``), unless that leaves two agents looking the same (``researcher-1``
@@ -117,10 +139,12 @@ def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
     these. While playing, the total number of repetitions is not shown: it would tell the rest of the trace."""
     out = Text()
     agents = {a.name: a for a in drill.agents}
-    if event.agent is not None:
-        agent = agents.get(event.agent)
+    name = event_agent(event, role_agents(drill)) if drill.agents else event.agent
+    if name is not None:
+        agent = agents.get(name)
         role = f" · {agent.role.value}" if agent is not None else ""
-        out.append_text(_line("agent", f"{event.agent}{role}"))
+        implied = " (by the event's kind)" if event.agent is None else ""
+        out.append_text(_line("agent", f"{name}{role}{implied}"))
         if agent is not None and agent.description:
             out.append_text(_line("", agent.description, "dim"))
     meta = []
