@@ -10,7 +10,7 @@ from rich.console import Console
 
 from warroom.core.examples2 import full_example_path
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
+from warroom.core.loader import load_drill, load_drill_text
 from warroom.core.modelbase import Role
 from warroom.tui import text as fmt
 from warroom.tui.briefing import briefing_text
@@ -148,3 +148,19 @@ async def test_the_agent_column_names_the_executor_for_its_calls_without_an_agen
         assert "s1     execut…  tool call" in call, call  # was "—": the call is the executor's (by its kind)
         result = next(line for line in rows if "↳e02" in line)
         assert "s1     —        result" in result, result  # a result is no agent's model call
+
+
+def test_the_inspector_of_a_call_that_went_ahead_without_its_approval_says_so():
+    drill = load_drill(RENEWALS)  # s3 requires approval; e08 requested, e10 timed out, e12 finalises anyway
+    call = describe_event(drill.event("e12"), drill).plain
+    assert "approval  none granted in s3 before this call (s3 requires one)\n" in call
+    assert "none granted" not in describe_event(drill.event("e02"), drill).plain  # s1 requires none
+
+
+def test_a_call_after_a_granted_approval_is_not_marked():
+    data = yaml.safe_load(RENEWALS.read_text(encoding="utf-8"))
+    for event in data["trace"]:
+        if event["id"] == "e10":
+            event["decision"] = "granted"
+    drill = load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    assert "none granted" not in describe_event(drill.event("e12"), drill).plain

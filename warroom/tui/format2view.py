@@ -14,6 +14,7 @@ from typing import Any
 
 from rich.text import Text
 
+from warroom.core.approvals import missing_approvals
 from warroom.core.events import role_of
 from warroom.core.model import Drill
 from warroom.core.modelbase import Role
@@ -39,6 +40,24 @@ def call_index(drill: Drill) -> CallIndex:
         del _INDEXES[next(iter(_INDEXES))]
     _INDEXES[id(drill)] = (drill, index)
     return index
+
+
+_UNAPPROVED: dict[int, tuple[Drill, dict[str, str]]] = {}
+
+
+def unapproved_calls(drill: Drill) -> dict[str, str]:
+    """Format 2: the tool calls that went ahead without the approval their plan step requires (the first tool call
+    of such a step before any granted approval in it), call id to step id; built once per drill. Whether a call went
+    ahead unapproved depends only on the events before it, so showing it with the call tells nothing of the rest of
+    the trace."""
+    kept = _UNAPPROVED.get(id(drill))
+    if kept is not None and kept[0] is drill:
+        return kept[1]
+    calls = {call: step for step, call in missing_approvals(drill.plan, drill.trace).items()}
+    if len(_UNAPPROVED) >= 8:
+        del _UNAPPROVED[next(iter(_UNAPPROVED))]
+    _UNAPPROVED[id(drill)] = (drill, calls)
+    return calls
 
 
 def summarize2(event: Any, cut: Any) -> str | None:
@@ -173,7 +192,8 @@ def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
 
 def results_lines(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
     """The inspector's ``result`` lines of a tool call: each result answering it that has been released (id and
-    time), or that none has returned yet, or that the trace has none; then its batch and retry.
+    time), or that none has returned yet, or that the trace has none; then its batch and retry, and (format 2) that
+    it went ahead without the approval its step requires (:func:`unapproved_calls`).
 
     ``events`` are the released events (None: the whole trace, as in the debrief). A call without a result says
     "not returned yet" until the trace's last event is out, as a call whose result is still to come does: saying
@@ -195,6 +215,9 @@ def results_lines(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> 
         out.append_text(_line("batch", f"{call.batch} with {', '.join(others) or 'no other call'}"))
     if call.retry_of is not None:
         out.append_text(_line("retry", f"attempt {index.attempt(call.id)}, retries {call.retry_of}"))
+    step = unapproved_calls(drill).get(call.id)
+    if step is not None:
+        out.append_text(_line("approval", f"none granted in {step} before this call ({step} requires one)", "bold red"))
     return out
 
 
