@@ -11,6 +11,7 @@ from rich.console import Console
 from warroom.core.examples2 import full_example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.loader import load_drill, load_drill_text
+from warroom.core.model import Drill
 from warroom.core.modelbase import Role
 from warroom.tui import text as fmt
 from warroom.tui.briefing import briefing_text
@@ -164,3 +165,65 @@ def test_a_call_after_a_granted_approval_is_not_marked():
             event["decision"] = "granted"
     drill = load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     assert "none granted" not in describe_event(drill.event("e12"), drill).plain
+
+
+def _batch_drill(calls: int, late_call_t: float | None = None) -> Drill:
+    """A format-2 drill whose step s1 makes ``calls`` tool calls in the batch b1 at 2 s (one more at
+    ``late_call_t``, if given), answered at 4 s in reverse order."""
+    trace: list[dict[str, object]] = [
+        {"id": "e001", "t": 0, "kind": "planner_call", "content": "Plan: s1 copy the shards.",
+         "usage": {"input_tokens": 2000, "output_tokens": 300}},
+    ]
+    times = [2.0] * calls + ([late_call_t] if late_call_t is not None else [])
+    for k, t in enumerate(times):
+        call: dict[str, object] = {"id": f"c{k:04d}", "t": t, "step": "s1", "kind": "tool_call", "tool": "copy",
+                                   "arguments": {"shard": k}, "batch": "b1"}
+        if k == 0:
+            call["usage"] = {"input_tokens": 900, "output_tokens": 400}
+        trace.append(call)
+    last = max(times) + 2
+    trace += [{"id": f"r{k:04d}", "t": last, "step": "s1", "kind": "tool_result", "call": f"c{k:04d}",
+               "output": {"copied": k != 3}} for k in reversed(range(len(times)))]
+    trace.append({"id": "e002", "t": last + 30, "step": "s2", "kind": "log", "source": "ops",
+                  "content": "old cluster dropped"})
+    data = {
+        "schema_version": 2, "id": "batch", "title": "Batch", "difficulty": 2, "author": "qa",
+        "briefing": {"goal": "Copy every shard.", "watching": "A copy job."},
+        "models": {"planner": {"name": "big", "input_usd_per_mtok": 3, "output_usd_per_mtok": 15},
+                   "executor": {"name": "small", "input_usd_per_mtok": 1, "output_usd_per_mtok": 5}},
+        "plan": [{"id": "s1", "title": "Copy", "objective": "Every shard copied."},
+                 {"id": "s2", "title": "Drop", "objective": "The old cluster dropped."}],
+        "trace": trace,
+        "answer_key": {"fault": {"origin_step": "s1", "kind": "partial_write", "summary": "Shard 3 was not copied."},
+                       "evidence": ["r0003"], "cascade": ["s2"],
+                       "damage": {"unit": "rows", "entries": [{"event": "e002", "amount": 10}]},
+                       "deadline": last + 20, "debrief": "r0003 says copied false."},
+    }
+    return load_drill_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def test_the_inspector_names_at_most_12_other_calls_of_a_batch():
+    drill = _batch_drill(2000)  # the one model turn of 2,000 calls listed them all: a 16,000-character line
+    text = describe_event(drill.event("c0000"), drill).plain
+    line = next(line for line in text.splitlines() if line.startswith("batch"))
+    assert line == "batch     b1 with c0001, c0002, c0003, c0004, c0005, c0006, c0007, c0008, c0009, c0010, c0011, " \
+                   "c0012 and 1,987 more"
+
+
+def test_while_playing_the_batch_line_names_only_released_calls():
+    drill = _batch_drill(4, late_call_t=9)  # c0004 of b1 comes at 9 s
+    released = {ev.id: ev for ev in drill.trace if ev.t <= 2}
+    text = describe_event(drill.event("c0000"), drill, events=released).plain
+    assert "batch     b1 with c0001, c0002, c0003\n" in text
+    alone = describe_event(drill.event("c0000"), drill, events={"c0000": drill.event("c0000")}).plain
+    assert "batch     b1 with no other call yet\n" in alone
+    debrief = describe_event(drill.event("c0000"), drill).plain  # not playing: the whole batch
+    assert "batch     b1 with c0001, c0002, c0003, c0004\n" in debrief
+
+
+def test_a_repeated_model_calls_usage_says_each_and_what_its_repetitions_cost():
+    drill = load_drill(full_example_path())  # e10: 900 in / 80 out at $1 / $5, 10 times
+    playing = describe_event(drill.event("e10"), drill, repeated=3).plain
+    assert playing.rstrip().endswith("per Mtok = $0.0013 each · 3 so far: $0.0039")
+    whole = describe_event(drill.event("e10"), drill).plain
+    assert whole.rstrip().endswith("per Mtok = $0.0013 each · ×10: $0.013")

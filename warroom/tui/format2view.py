@@ -149,6 +149,8 @@ def _line(label: str, value: str, style: str = "") -> Text:
 
 #: Most repetition times the inspector lists (then how many more).
 SHOWN_REPETITIONS = 12
+#: Most other calls of a batch the inspector names (then how many more).
+SHOWN_BATCH_CALLS = 12
 
 
 def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
@@ -210,9 +212,12 @@ def results_lines(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> 
         out.append_text(_line("result", f"{r.id} (t={fmt.seconds(r.t)})"))
     if results and not shown:  # (never "more to come" once one is out: that too would tell the rest of the trace)
         out.append_text(_line("result", "not returned yet", "dim"))
-    if call.batch is not None:
-        others = [c for c in index.batches.get(call.batch, []) if c != call.id]
-        out.append_text(_line("batch", f"{call.batch} with {', '.join(others) or 'no other call'}"))
+    if call.batch is not None:  # the released calls of the batch only (the rest would tell the trace), at most 12
+        others = [c for c in index.batches.get(call.batch, []) if c != call.id and (events is None or c in events)]
+        none = "no other call" if events is None else "no other call yet"
+        shown_calls = ", ".join(others[:SHOWN_BATCH_CALLS]) or none
+        more = f" and {len(others) - SHOWN_BATCH_CALLS:,} more" if len(others) > SHOWN_BATCH_CALLS else ""
+        out.append_text(_line("batch", f"{call.batch} with {shown_calls}{more}"))
     if call.retry_of is not None:
         out.append_text(_line("retry", f"attempt {index.attempt(call.id)}, retries {call.retry_of}"))
     step = unapproved_calls(drill).get(call.id)
