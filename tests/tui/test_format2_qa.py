@@ -13,9 +13,11 @@ from warroom.core.library import bundled_drills_dir
 from warroom.core.loader import load_drill, load_drill_text
 from warroom.core.model import Drill
 from warroom.core.modelbase import Role
+from warroom.core.origins import PLAN, SETUP
 from warroom.tui import text as fmt
 from warroom.tui.briefing import briefing_text
 from warroom.tui.describe import describe_event
+from warroom.tui.escalate import EscalateScreen
 from warroom.tui.format2view import agent_labels
 from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import Meters
@@ -227,3 +229,32 @@ def test_a_repeated_model_calls_usage_says_each_and_what_its_repetitions_cost():
     assert playing.rstrip().endswith("per Mtok = $0.0013 each · 3 so far: $0.0039")
     whole = describe_event(drill.event("e10"), drill).plain
     assert whole.rstrip().endswith("per Mtok = $0.0013 each · ×10: $0.013")
+
+
+async def _dialog_opens_on(services, drill_id: str, seconds: float, event_id: str) -> str | None:
+    """The choice the escalation dialog of ``drill_id`` opens on when the trainee moved the cursor to
+    ``event_id`` after ``seconds`` of drill time."""
+    app = make_app(services, bundled_drills_dir() / f"{drill_id}.yaml")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, seconds, step=1)
+        await pilot.press("space")  # paused: the cursor stays where the trainee puts it
+        table = app.live.query_one(TraceTable)
+        table.move_cursor(table.row_index(event_id))
+        await pilot.pause()
+        await pilot.press("e")
+        dialog = app.screen
+        assert isinstance(dialog, EscalateScreen)
+        return None if dialog.preselect is None else dialog.choices[dialog.preselect][0]
+
+
+async def test_the_escalation_dialog_opens_on_set_up_for_a_chosen_set_up_event(services):
+    assert await _dialog_opens_on(services, "dependabot-merge-train", 30, "e02") == SETUP
+
+
+async def test_the_escalation_dialog_opens_on_the_plan_for_a_chosen_planner_call(services):
+    assert await _dialog_opens_on(services, "compacted-review-criteria", 80, "e12") == PLAN
+
+
+async def test_an_event_outside_the_steps_after_they_started_preselects_nothing(services):
+    assert await _dialog_opens_on(services, "compacted-review-criteria", 70, "e10") is None  # a log between steps
