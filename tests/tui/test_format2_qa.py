@@ -258,3 +258,13 @@ async def test_the_escalation_dialog_opens_on_the_plan_for_a_chosen_planner_call
 
 async def test_an_event_outside_the_steps_after_they_started_preselects_nothing(services):
     assert await _dialog_opens_on(services, "compacted-review-criteria", 70, "e10") is None  # a log between steps
+
+
+def test_repetitions_with_no_interval_read_all_at_once():
+    data = yaml.safe_load(full_example_path().read_text(encoding="utf-8"))
+    for event in data["trace"]:
+        if event["id"] == "e10":
+            event["repeat"] = {"count": 10, "interval": 0}
+    drill = load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    assert "repeats   ×10, all at once\n" in describe_event(drill.event("e10"), drill).plain  # was "every 0 s"
+    assert "repeats   all at once\n" in describe_event(drill.event("e10"), drill, repeated=4).plain

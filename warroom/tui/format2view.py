@@ -183,7 +183,8 @@ def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
         repeat = event.repeat
         # While playing, never the total: how many repetitions are still to come is the rest of the trace.
         total = f"×{repeat.count}, " if repeated is None else ""
-        out.append_text(_line("repeats", f"{total}every {fmt.seconds(repeat.interval)}"))
+        every = f"every {fmt.seconds(repeat.interval)}" if repeat.interval else "all at once"
+        out.append_text(_line("repeats", f"{total}{every}"))
         n = repeat.count if repeated is None else repeated
         times = [fmt.clock(event.t + k * repeat.interval) for k in range(min(n, SHOWN_REPETITIONS))]
         more = f" and {n - SHOWN_REPETITIONS:,} more" if n > SHOWN_REPETITIONS else ""
