@@ -18,7 +18,7 @@ from warroom.tui import text as fmt
 from warroom.tui.briefing import briefing_text
 from warroom.tui.describe import describe_event
 from warroom.tui.escalate import EscalateScreen
-from warroom.tui.format2view import agent_labels
+from warroom.tui.format2view import agent_labels, event_agent
 from warroom.tui.tracetable import TraceTable
 from warroom.tui.widgets import Meters
 
@@ -268,3 +268,14 @@ def test_repetitions_with_no_interval_read_all_at_once():
     drill = load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     assert "repeats   ×10, all at once\n" in describe_event(drill.event("e10"), drill).plain  # was "every 0 s"
     assert "repeats   all at once\n" in describe_event(drill.event("e10"), drill, repeated=4).plain
+
+
+def test_an_event_naming_no_agent_is_shown_under_its_roles_name_as_the_cost_counts_it():
+    data = yaml.safe_load(DENTAL.read_text(encoding="utf-8"))  # the executor agent is "coordinator"
+    for event in data["trace"]:
+        if event["id"] == "e02":
+            del event["agent"]
+    drill = load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    assert event_agent(drill.event("e02")) == "executor"  # not a guess at which executor agent it was
+    assert "agent     executor (by the event's kind)\n" in describe_event(drill.event("e02"), drill).plain
+    assert event_agent(drill.event("e05")) is None  # a tool result names no agent and has no role

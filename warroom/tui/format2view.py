@@ -17,7 +17,6 @@ from rich.text import Text
 from warroom.core.approvals import missing_approvals
 from warroom.core.events import role_of
 from warroom.core.model import Drill
-from warroom.core.modelbase import Role
 from warroom.core.toolcalls import CallIndex, index_calls
 from warroom.tui import text as fmt
 from warroom.tui.structured import structured
@@ -100,24 +99,15 @@ def row_mark(event: Any, repetitions: Mapping[str, int] | None) -> str:
     return " ".join(marks) + " " if marks else ""
 
 
-def role_agents(drill: Drill) -> dict[Role, str]:
-    """Whom an event naming no agent belongs to, by the role its kind implies (a planner call: the planner; an
-    executor message, tool call or report: the executor; docs/authoring.md, "Agents"): the drill's first agent of
-    that role, else the role's name."""
-    out = {role: role.value for role in (Role.PLANNER, Role.EXECUTOR)}
-    for agent in reversed(drill.agents):
-        if agent.role.value in (Role.PLANNER.value, Role.EXECUTOR.value):
-            out[Role(agent.role.value)] = agent.name
-    return out
-
-
-def event_agent(event: Any, by_role: Mapping[Role, str]) -> str | None:
-    """The agent ``event`` belongs to: its ``agent``, else the agent of the role its kind implies (``by_role``, from
-    :func:`role_agents`); None for an event of no role that names none (a tool result, a log line)."""
+def event_agent(event: Any) -> str | None:
+    """The agent ``event`` belongs to: its ``agent``, else the role its kind implies, under the role's name (a
+    planner call: ``planner``; an executor message, tool call or report: ``executor``; docs/authoring.md,
+    "Agents"; the cost by agent counts it under the same name); None for an event of no role that names no agent
+    (a tool result, a log line)."""
     if event.agent is not None:
         return str(event.agent)
     role = role_of(event)
-    return by_role.get(role) if role is not None else None
+    return role.value if role is not None else None
 
 
 def agent_labels(drill: Drill, width: int) -> dict[str, str]:
@@ -160,7 +150,7 @@ def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
     these. While playing, the total number of repetitions is not shown: it would tell the rest of the trace."""
     out = Text()
     agents = {a.name: a for a in drill.agents}
-    name = event_agent(event, role_agents(drill)) if drill.agents else event.agent
+    name = event_agent(event) if drill.agents else event.agent
     if name is not None:
         agent = agents.get(name)
         role = f" · {agent.role.value}" if agent is not None else ""

@@ -13,7 +13,7 @@ from typing import Any
 from textual.containers import Horizontal
 from textual.widget import Widget
 
-from warroom.tui.format2view import agent_labels, role_agents
+from warroom.tui.format2view import agent_labels
 from warroom.tui.inspector import Inspector
 from warroom.tui.tracetable import AGENT_COLUMN, TraceTable, shows_agents
 
@@ -28,7 +28,7 @@ def room_panes(side: Widget, drill: Any, repetitions: Mapping[str, int]) -> Iter
         yield side
         labels = agent_labels(drill, AGENT_COLUMN.width or 0)
         timeline = TraceTable(id="trace-table", agents=shows_agents(drill), repetitions=repetitions,
-                              agent_labels=labels, role_agents=role_agents(drill))
+                              agent_labels=labels)
         timeline.border_title = "Trace"
         yield timeline
     inspector = Inspector(id="inspector")

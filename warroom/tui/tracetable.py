@@ -12,7 +12,6 @@ from typing import Any, ClassVar, NamedTuple
 
 from rich.text import Text
 
-from warroom.core.modelbase import Role
 from warroom.tui import text as fmt
 from warroom.tui.format2view import event_agent, row_mark
 from warroom.tui.linetable import Column, LineTable
@@ -76,18 +75,15 @@ class TraceTable(LineTable):
     def __init__(
         self, *, id: str | None = None, classes: str | None = None, agents: bool = False,
         repetitions: Mapping[str, int] | None = None, agent_labels: Mapping[str, str] | None = None,
-        role_agents: Mapping[Role, str] | None = None,
     ) -> None:
         """``agents``: show the agent column (format 2), where an agent's name is shown as ``agent_labels`` gives
         it (:func:`warroom.tui.format2view.agent_labels`; else as written, cut to the column), an event naming no
-        agent under the agent of the role its kind implies (``role_agents``, :func:`~warroom.tui.format2view.
-        role_agents`; without it: "—"); ``repetitions``: the
+        agent under the role its kind implies (:func:`~warroom.tui.format2view.event_agent`); ``repetitions``: the
         replay's repetitions so far by event id (:attr:`warroom.core.replay.Replay.repetitions`), shown as ``×N``
         (without it: each event's count)."""
         super().__init__((*COLUMNS[:3], AGENT_COLUMN, *COLUMNS[3:]) if agents else COLUMNS, id=id, classes=classes)
         self._agents = agents
         self._agent_labels = dict(agent_labels or {})
-        self._role_agents = dict(role_agents or {})
         self._repetitions = repetitions
         self._events: dict[str, Any] = {}
         self._noted: dict[str, _Note] = {}
@@ -127,7 +123,7 @@ class TraceTable(LineTable):
             fmt.literal_line(summary, limit=SUMMARY_LIMIT),
         ]
         if self._agents:
-            agent = event_agent(ev, self._role_agents)
+            agent = event_agent(ev)
             cells.insert(3, fmt.literal_line(self._agent_labels.get(agent, agent) if agent is not None else "—"))
         return cells
 
