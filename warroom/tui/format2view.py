@@ -99,6 +99,15 @@ def row_mark(event: Any, repetitions: Mapping[str, int] | None) -> str:
     return " ".join(marks) + " " if marks else ""
 
 
+def shows_agents(drill: Any) -> bool:
+    """Whether the trace table of ``drill`` gets the agent column: when the drill names an agent beyond one
+    planner and one executor (a sub-agent, a person, a tool host, or two agents of a role). With only a planner
+    and an executor, every event's agent follows from its kind, and the column would only narrow the summary
+    (the inspector still names the agent)."""
+    roles = [a.role.value for a in drill.agents]
+    return any(r not in ("planner", "executor") for r in roles) or len(roles) != len(set(roles))
+
+
 def event_agent(event: Any) -> str | None:
     """The agent ``event`` belongs to: its ``agent``, else the role its kind implies, under the role's name (a
     planner call: ``planner``; an executor message, tool call or report: ``executor``; docs/authoring.md,
@@ -150,7 +159,7 @@ def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
     these. While playing, the total number of repetitions is not shown: it would tell the rest of the trace."""
     out = Text()
     agents = {a.name: a for a in drill.agents}
-    name = event_agent(event) if drill.agents else event.agent
+    name = event_agent(event) if shows_agents(drill) else event.agent  # implied: only where the trace shows it
     if name is not None:
         agent = agents.get(name)
         role = f" · {agent.role.value}" if agent is not None else ""

@@ -13,11 +13,11 @@ from typing import Any, ClassVar, NamedTuple
 from rich.text import Text
 
 from warroom.tui import text as fmt
-from warroom.tui.format2view import event_agent, row_mark
+from warroom.tui.format2view import event_agent, row_mark, shows_agents
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, summarize
 
-__all__ = ["TraceTable"]
+__all__ = ["TraceTable", "shows_agents"]  # shows_agents: moved to format2view, re-exported
 
 #: The columns: flag mark, drill time, plan step, kind, and the one-line summary, which takes the free width.
 COLUMNS = (
@@ -30,15 +30,6 @@ COLUMNS = (
 
 #: The agent column, shown after the step when the drill names agents (format 2).
 AGENT_COLUMN = Column("agent", "agent", 7)
-
-
-def shows_agents(drill: Any) -> bool:
-    """Whether the trace table of ``drill`` gets the agent column: when the drill names an agent beyond one
-    planner and one executor (a sub-agent, a person, a tool host, or two agents of a role). With only a planner
-    and an executor, every event's agent follows from its kind, and the column would only narrow the summary
-    (the inspector still names the agent)."""
-    roles = [a.role.value for a in drill.agents]
-    return any(r not in ("planner", "executor") for r in roles) or len(roles) != len(set(roles))
 
 
 #: Longest summary built for a row (a 200 KB result is cut here before it is cleaned and styled).
