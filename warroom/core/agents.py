@@ -68,7 +68,9 @@ class Agent(_Strict):
             "executor's for the executor and sub-agents; humans and tool hosts make no model calls."
         ),
     )
-    description: str | None = Field(default=None, description="What the agent does, shown in the inspector.")
+    description: str | None = Field(
+        default=None, description="What the agent does, shown in the briefing and the inspector."
+    )
 
 
 class Repeat(_Strict):

@@ -2,7 +2,7 @@
 
 A plan step with ``requires_approval: true`` needs an ``approval`` event with ``decision: granted`` in that step
 before its first tool call. :func:`missing_approvals` finds the steps that went ahead without one: the war room
-marks them, and the debrief names the call that went ahead.
+marks them (in the plan panel) and names the call that went ahead (in its inspector).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ which re-exports the point values."""
 from __future__ import annotations
 
 from warroom.core.format import amount, damage, damage_amount, round_half_up, seconds, seconds_figure, usd
+from warroom.core.origins import TARGET_LABELS, fault_target
 from warroom.core.outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, Outcome
 from warroom.core.replay import FALSE_ESCALATION_DELAY, Replay
 from warroom.core.scorecard import Component
@@ -31,25 +32,35 @@ ALL_CLEAR_FALSE_ALARM_POINTS = 50
 def fault_components(replay: Replay, outcome: Outcome) -> list[Component]:
     """The components of a faulted drill's total for ``outcome``: outcome, speed, damage avoided, false escalations."""
     return [
-        _outcome_component(outcome),
+        _outcome_component(outcome, _origin_words(replay)),
         _speed_component(replay, outcome),
         _damage_component(replay, outcome),
         _false_escalation_component(replay),
     ]
 
 
-def _outcome_component(outcome: Outcome) -> Component:
+def _origin_words(replay: Replay) -> str:
+    """What a containment named, in the outcome's words: "the right step", or (format 2) "the plan, the fault's
+    origin" / "set-up, the fault's origin" for a fault in the plan or the set-up."""
+    key = replay.drill.answer_key
+    target = fault_target(key.fault) if key is not None else None
+    if target in TARGET_LABELS:
+        return f"{TARGET_LABELS[target]}, the fault's origin"
+    return "the right step"
+
+
+def _outcome_component(outcome: Outcome, named: str = "the right step") -> Component:
     outcome_points = {
         Outcome.CONTAINED: CONTAINED_POINTS,
         Outcome.CONTAINED_LATE: CONTAINED_LATE_POINTS,
         Outcome.RIGHT_STEP_UNSUPPORTED: RIGHT_STEP_UNSUPPORTED_POINTS,
     }.get(outcome, 0)
     outcome_why = {
-        Outcome.CONTAINED: "Contained in time with the right step.",
-        Outcome.CONTAINED_LATE: "Contained with the right step, but after the deadline.",
+        Outcome.CONTAINED: f"Contained in time with {named}.",
+        Outcome.CONTAINED_LATE: f"Contained with {named}, but after the deadline.",
         Outcome.RIGHT_STEP_UNSUPPORTED: (
-            "The right step, but no cited event shows the fault: no speed or damage points for an escalation that "
-            "showed no detection."
+            f"{named[0].upper()}{named[1:]}, but no cited event shows the fault: no speed or damage points for an "
+            "escalation that showed no detection."
         ),
     }.get(outcome, f"{OUTCOME_LABELS[outcome].capitalize()}: the incident was not contained.")
     return Component("Outcome", outcome_points, CONTAINED_POINTS, outcome_why)

@@ -23,7 +23,7 @@ from warroom.tui.modals import HelpScreen
 from warroom.tui.services import DrillEntry
 from warroom.tui.widgets import KeyFooter
 
-__all__ = ["BriefingScreen", "briefing_text", "stars"]
+__all__ = ["BriefingScreen", "briefing_text", "models_text", "stars"]
 
 
 def stars(difficulty: int) -> str:
@@ -32,8 +32,8 @@ def stars(difficulty: int) -> str:
 
 
 def briefing_text(drill: Drill) -> Group:
-    """Everything the trainee reads before the start: goal, what to watch, context, the plan, models (the war
-    room's keys follow in a table of their own, see :class:`BriefingScreen`).
+    """Everything the trainee reads before the start: goal, what to watch, context, the plan, models and agents
+    (the war room's keys follow in a table of their own, see :class:`BriefingScreen`).
 
     Contains nothing from the answer key or the distractors.
     """
@@ -63,14 +63,33 @@ def briefing_text(drill: Drill) -> Group:
         objective.add_column(ratio=1)
         objective.add_row(Text("   objective: ", style="dim"), Text(fmt.clean_line(step.objective)))
         plan += [title, objective]
+    return Group(out, *plan, models_text(drill))
+
+
+def models_text(drill: Drill) -> Text:
+    """The briefing's models (the planner's, the executor's and, format 2, every other model of ``models.others``)
+    with their prices in USD per million tokens, then (format 2) the drill's agents: name, role, model and
+    description; ends with the heading of the war room's keys."""
     rest = Text()
     rest.append("\nModels (USD per million tokens, input / output)\n", style="bold underline")
-    for role, spec in (("planner", drill.models.planner), ("executor", drill.models.executor)):
-        rest.append(f"{role:<9}", style="bold")
+    models = drill.models
+    rows = [("planner", models.planner), ("executor", models.executor), *(("other", m) for m in models.others)]
+    for role, spec in rows:
+        rest.append(f"{role:<9} ", style="bold")
         rest.append(fmt.clean_line(spec.name))
         rest.append(f"  {fmt.usd_price(spec.input_usd_per_mtok)} / {fmt.usd_price(spec.output_usd_per_mtok)}\n")
+    if drill.agents:
+        rest.append("\nAgents\n", style="bold underline")
+        for agent in drill.agents:
+            rest.append(fmt.clean_line(agent.name), style="bold")
+            rest.append(f"  {agent.role.value}", style="dim")
+            if agent.model:
+                rest.append(f" on {fmt.clean_line(agent.model)}", style="dim")
+            if agent.description:
+                rest.append(f"  {fmt.clean_line(agent.description)}")
+            rest.append("\n")
     rest.append("\nKeys in the war room", style="bold underline")
-    return Group(out, *plan, rest)
+    return rest
 
 
 class BriefingScreen(Screen[None]):

@@ -85,9 +85,10 @@ def summarize(event: Any, limit: int | None = None) -> str:
     return str(cut(getattr(event, "content", "")))
 
 
-def usage_line(event: Any, drill: Drill) -> Text | None:
+def usage_line(event: Any, drill: Drill, repeated: int | None = None) -> Text | None:
     """The token usage of a model-call event and its cost in USD (at its agent's or its own model, format 2), or None
-    for an event without usage."""
+    for an event without usage. A repeated event (format 2) costs that each time: the line adds what its
+    repetitions cost, so far (``repeated`` of them, while playing) or in all (``None``: not playing)."""
     call = Cast(drill).call(event)
     if call is None:
         return None
@@ -101,6 +102,11 @@ def usage_line(event: Any, drill: Drill) -> Text | None:
     out.append(fmt.clean_line(spec.name))
     out.append(f" at {fmt.usd_price(spec.input_usd_per_mtok)} / {fmt.usd_price(spec.output_usd_per_mtok)} per Mtok = ")
     out.append(fmt.usd(call_cost(usage, spec)), style="bold")
+    if event.repeat is not None:
+        n = event.repeat.count if repeated is None else repeated
+        times = f"{n:,} so far" if repeated is not None else f"×{n:,}"
+        out.append(f" each · {times}: ")
+        out.append(fmt.usd(call_cost(usage, spec) * n), style="bold")
     return out
 
 
@@ -242,7 +248,7 @@ def describe_event(
     out.append_text(_step_lines(event, drill))
     out.append_text(f2.agent_lines(event, drill, repeated))
     out.append_text(_body(event, drill, events))
-    line = usage_line(event, drill)
+    line = usage_line(event, drill, repeated)
     if line is not None:
         out.append("\n\n")
         out.append_text(line)

@@ -41,6 +41,24 @@ ORIGIN_TITLES = {
 NOTE_MAX = 200
 
 
+
+def preselect_target(event: object, released: Sequence[object], format2: bool) -> str | None:
+    """The choice the escalation dialog opens on for an ``event`` the trainee chose: its plan step; outside any
+    step, in a format-2 drill (``format2``), "the plan" for a planner call and "set-up" for an event released
+    before any event of a plan step (``released``, in release order: only the set-up events before the first
+    stepped one are read); None otherwise (no choice made for the trainee)."""
+    step = getattr(event, "step", None)
+    if step is not None or not format2:
+        return step
+    if getattr(event, "kind", None) == "planner_call":
+        return PLAN
+    for ev in released:
+        if getattr(ev, "step", None) is not None:
+            return None  # a step had started before this event: not set-up
+        if ev is event:
+            return SETUP
+    return None
+
 @dataclass(frozen=True)
 class EscalationChoice:
     """What the trainee chose in the escalation modal: the plan step at fault, a short reason and the ids of the

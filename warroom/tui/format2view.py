@@ -8,11 +8,14 @@ Drill text goes through :mod:`warroom.tui.text` (literal, control characters esc
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
 
+from warroom.core.approvals import missing_approvals
+from warroom.core.events import role_of
 from warroom.core.model import Drill
 from warroom.core.toolcalls import CallIndex, index_calls
 from warroom.tui import text as fmt
@@ -36,6 +39,24 @@ def call_index(drill: Drill) -> CallIndex:
         del _INDEXES[next(iter(_INDEXES))]
     _INDEXES[id(drill)] = (drill, index)
     return index
+
+
+_UNAPPROVED: dict[int, tuple[Drill, dict[str, str]]] = {}
+
+
+def unapproved_calls(drill: Drill) -> dict[str, str]:
+    """Format 2: the tool calls that went ahead without the approval their plan step requires (the first tool call
+    of such a step before any granted approval in it), call id to step id; built once per drill. Whether a call went
+    ahead unapproved depends only on the events before it, so showing it with the call tells nothing of the rest of
+    the trace."""
+    kept = _UNAPPROVED.get(id(drill))
+    if kept is not None and kept[0] is drill:
+        return kept[1]
+    calls = {call: step for step, call in missing_approvals(drill.plan, drill.trace).items()}
+    if len(_UNAPPROVED) >= 8:
+        del _UNAPPROVED[next(iter(_UNAPPROVED))]
+    _UNAPPROVED[id(drill)] = (drill, calls)
+    return calls
 
 
 def summarize2(event: Any, cut: Any) -> str | None:
@@ -78,6 +99,45 @@ def row_mark(event: Any, repetitions: Mapping[str, int] | None) -> str:
     return " ".join(marks) + " " if marks else ""
 
 
+def shows_agents(drill: Any) -> bool:
+    """Whether the trace table of ``drill`` gets the agent column: when the drill names an agent beyond one
+    planner and one executor (a sub-agent, a person, a tool host, or two agents of a role). With only a planner
+    and an executor, every event's agent follows from its kind, and the column would only narrow the summary
+    (the inspector still names the agent)."""
+    roles = [a.role.value for a in drill.agents]
+    return any(r not in ("planner", "executor") for r in roles) or len(roles) != len(set(roles))
+
+
+def event_agent(event: Any) -> str | None:
+    """The agent ``event`` belongs to: its ``agent``, else the role its kind implies, under the role's name (a
+    planner call: ``planner``; an executor message, tool call or report: ``executor``; docs/authoring.md,
+    "Agents"; the cost by agent counts it under the same name); None for an event of no role that names no agent
+    (a tool result, a log line)."""
+    if event.agent is not None:
+        return str(event.agent)
+    role = role_of(event)
+    return role.value if role is not None else None
+
+
+def agent_labels(drill: Drill, width: int) -> dict[str, str]:
+    """The trace table's agent column: each agent's name (``drill.agents``) as shown in ``width`` cells. A name that
+    does not fit is cut at its end (``coordi…``), unless that leaves two agents looking the same (``researcher-1``
+    and ``researcher-2``): those are cut in the middle instead, keeping the end where such names differ
+    (``res…r-1``, ``res…r-2``), so that a trainee can tell which agent did what."""
+    def end_cut(name: str) -> str:
+        return name if len(name) <= width else name[: width - 1] + "…"
+
+    def middle_cut(name: str) -> str:
+        if len(name) <= width:
+            return name
+        head = (width - 1) // 2
+        return name[:head] + "…" + name[len(name) - (width - 1 - head):]
+
+    cut = {agent.name: end_cut(agent.name) for agent in drill.agents}
+    seen = Counter(cut.values())
+    return {name: middle_cut(name) if seen[label] > 1 else label for name, label in cut.items()}
+
+
 def _line(label: str, value: str, style: str = "") -> Text:
     out = Text()
     out.append(f"{label:<10}", style="bold")
@@ -88,18 +148,25 @@ def _line(label: str, value: str, style: str = "") -> Text:
 
 #: Most repetition times the inspector lists (then how many more).
 SHOWN_REPETITIONS = 12
+#: Most other calls of a batch the inspector names (then how many more).
+SHOWN_BATCH_CALLS = 12
 
 
 def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
-    """The inspector's ``agent`` line (name, role, model), a model call's metadata (model, finish reason, max
-    tokens, truncation) and a repeated event's repetitions, expanded: how many so far (``repeated``; None when not
-    playing) and at what drill times; empty for an event with none of these."""
+    """The inspector's ``agent`` line (name, role; the agent's description under it), a model call's metadata
+    (model, finish reason, max tokens, truncation) and a repeated event's repetitions, expanded: how many so far
+    (``repeated``; None when not playing, then the total) and at what drill times; empty for an event with none of
+    these. While playing, the total number of repetitions is not shown: it would tell the rest of the trace."""
     out = Text()
     agents = {a.name: a for a in drill.agents}
-    if event.agent is not None:
-        agent = agents.get(event.agent)
+    name = event_agent(event) if shows_agents(drill) else event.agent  # implied: only where the trace shows it
+    if name is not None:
+        agent = agents.get(name)
         role = f" · {agent.role.value}" if agent is not None else ""
-        out.append_text(_line("agent", f"{event.agent}{role}"))
+        implied = " (by the event's kind)" if event.agent is None else ""
+        out.append_text(_line("agent", f"{name}{role}{implied}"))
+        if agent is not None and agent.description:
+            out.append_text(_line("", agent.description, "dim"))
     meta = []
     if getattr(event, "model", None):
         meta.append(f"model {event.model}")
@@ -113,7 +180,10 @@ def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
         out.append_text(_line("output", "cut short (truncated)", "bold red"))
     if event.repeat is not None:
         repeat = event.repeat
-        out.append_text(_line("repeats", f"×{repeat.count}, every {fmt.seconds(repeat.interval)}"))
+        # While playing, never the total: how many repetitions are still to come is the rest of the trace.
+        total = f"×{repeat.count}, " if repeated is None else ""
+        every = f"every {fmt.seconds(repeat.interval)}" if repeat.interval else "all at once"
+        out.append_text(_line("repeats", f"{total}{every}"))
         n = repeat.count if repeated is None else repeated
         times = [fmt.clock(event.t + k * repeat.interval) for k in range(min(n, SHOWN_REPETITIONS))]
         more = f" and {n - SHOWN_REPETITIONS:,} more" if n > SHOWN_REPETITIONS else ""
@@ -124,7 +194,8 @@ def agent_lines(event: Any, drill: Drill, repeated: int | None = None) -> Text:
 
 def results_lines(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> Text:
     """The inspector's ``result`` lines of a tool call: each result answering it that has been released (id and
-    time), or that none has returned yet, or that the trace has none; then its batch and retry.
+    time), or that none has returned yet, or that the trace has none; then its batch and retry, and (format 2) that
+    it went ahead without the approval its step requires (:func:`unapproved_calls`).
 
     ``events`` are the released events (None: the whole trace, as in the debrief). A call without a result says
     "not returned yet" until the trace's last event is out, as a call whose result is still to come does: saying
@@ -141,11 +212,17 @@ def results_lines(call: Any, drill: Drill, events: Mapping[str, Any] | None) -> 
         out.append_text(_line("result", f"{r.id} (t={fmt.seconds(r.t)})"))
     if results and not shown:  # (never "more to come" once one is out: that too would tell the rest of the trace)
         out.append_text(_line("result", "not returned yet", "dim"))
-    if call.batch is not None:
-        others = [c for c in index.batches.get(call.batch, []) if c != call.id]
-        out.append_text(_line("batch", f"{call.batch} with {', '.join(others) or 'no other call'}"))
+    if call.batch is not None:  # the released calls of the batch only (the rest would tell the trace), at most 12
+        others = [c for c in index.batches.get(call.batch, []) if c != call.id and (events is None or c in events)]
+        none = "no other call" if events is None else "no other call yet"
+        shown_calls = ", ".join(others[:SHOWN_BATCH_CALLS]) or none
+        more = f" and {len(others) - SHOWN_BATCH_CALLS:,} more" if len(others) > SHOWN_BATCH_CALLS else ""
+        out.append_text(_line("batch", f"{call.batch} with {shown_calls}{more}"))
     if call.retry_of is not None:
         out.append_text(_line("retry", f"attempt {index.attempt(call.id)}, retries {call.retry_of}"))
+    step = unapproved_calls(drill).get(call.id)
+    if step is not None:
+        out.append_text(_line("approval", f"none granted in {step} before this call ({step} requires one)", "bold red"))
     return out
 
 

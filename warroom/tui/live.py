@@ -21,6 +21,7 @@ from warroom.core.replay import FALSE_ESCALATION_DELAY, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
+from warroom.tui.escalate import preselect_target
 from warroom.tui.fieldjump import open_field_jump
 from warroom.tui.flow import LeaveDrill
 from warroom.tui.inspector import Inspector
@@ -314,13 +315,14 @@ class WarRoomScreen(DrillScreen):
 
     def action_escalate(self) -> None:
         """Escalate to the planner naming a plan step and citing events. The dialog opens on the step of the
-        selected event when the trainee chose that event (flagged it, or moved the cursor to it); following the
-        newest event, on no step. It cites the selected event and the flagged ones to begin with."""
+        selected event when the trainee chose that event (flagged it, or moved the cursor to it; format 2: the plan
+        for a planner call, set-up for a set-up event, see :func:`preselect_target`); following the newest event,
+        on no step. It cites the selected event and the flagged ones to begin with."""
         if self.replay.ended:
             return
         ev = self.selected_event()
         chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(TraceTable).following)
-        step = ev.step if ev is not None and chosen else None
+        step = preselect_target(ev, self.replay.released, self.drill.schema_version >= 2) if chosen else None
         cited = ([ev.id] if ev is not None else []) + list(self.replay.flagged)
         dialog = EscalateScreen(self.drill.plan, step, self.replay.released, cited,
                                 origins=self.drill.schema_version >= 2)

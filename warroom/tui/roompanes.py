@@ -13,8 +13,9 @@ from typing import Any
 from textual.containers import Horizontal
 from textual.widget import Widget
 
+from warroom.tui.format2view import agent_labels
 from warroom.tui.inspector import Inspector
-from warroom.tui.tracetable import TraceTable, shows_agents
+from warroom.tui.tracetable import AGENT_COLUMN, TraceTable, shows_agents
 
 __all__ = ["room_panes"]
 
@@ -25,7 +26,9 @@ def room_panes(side: Widget, drill: Any, repetitions: Mapping[str, int]) -> Iter
     far, which the table reads) in a row (``#upper``), then the inspector (titled "Inspector")."""
     with Horizontal(id="upper"):
         yield side
-        timeline = TraceTable(id="trace-table", agents=shows_agents(drill), repetitions=repetitions)
+        labels = agent_labels(drill, AGENT_COLUMN.width or 0)
+        timeline = TraceTable(id="trace-table", agents=shows_agents(drill), repetitions=repetitions,
+                              agent_labels=labels)
         timeline.border_title = "Trace"
         yield timeline
     inspector = Inspector(id="inspector")

@@ -13,11 +13,11 @@ from typing import Any, ClassVar, NamedTuple
 from rich.text import Text
 
 from warroom.tui import text as fmt
-from warroom.tui.format2view import row_mark
+from warroom.tui.format2view import event_agent, row_mark, shows_agents
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, summarize
 
-__all__ = ["TraceTable"]
+__all__ = ["TraceTable", "shows_agents"]  # shows_agents: moved to format2view, re-exported
 
 #: The columns: flag mark, drill time, plan step, kind, and the one-line summary, which takes the free width.
 COLUMNS = (
@@ -30,15 +30,6 @@ COLUMNS = (
 
 #: The agent column, shown after the step when the drill names agents (format 2).
 AGENT_COLUMN = Column("agent", "agent", 7)
-
-
-def shows_agents(drill: Any) -> bool:
-    """Whether the trace table of ``drill`` gets the agent column: when the drill names an agent beyond one
-    planner and one executor (a sub-agent, a person, a tool host, or two agents of a role). With only a planner
-    and an executor, every event's agent follows from its kind, and the column would only narrow the summary
-    (the inspector still names the agent)."""
-    roles = [a.role.value for a in drill.agents]
-    return any(r not in ("planner", "executor") for r in roles) or len(roles) != len(set(roles))
 
 
 #: Longest summary built for a row (a 200 KB result is cut here before it is cleaned and styled).
@@ -74,13 +65,17 @@ class TraceTable(LineTable):
 
     def __init__(
         self, *, id: str | None = None, classes: str | None = None, agents: bool = False,
-        repetitions: Mapping[str, int] | None = None,
+        repetitions: Mapping[str, int] | None = None, agent_labels: Mapping[str, str] | None = None,
     ) -> None:
-        """``agents``: show the agent column (format 2); ``repetitions``: the replay's repetitions so far by event
-        id (:attr:`warroom.core.replay.Replay.repetitions`), shown as ``×N`` (without it: each event's count)."""
+        """``agents``: show the agent column (format 2), where an agent's name is shown as ``agent_labels`` gives
+        it (:func:`warroom.tui.format2view.agent_labels`; else as written, cut to the column), an event naming no
+        agent under the role its kind implies (:func:`~warroom.tui.format2view.event_agent`); ``repetitions``: the
+        replay's repetitions so far by event id (:attr:`warroom.core.replay.Replay.repetitions`), shown as ``×N``
+        (without it: each event's count)."""
         columns = (*COLUMNS[:3], AGENT_COLUMN, *COLUMNS[3:]) if agents else COLUMNS
         super().__init__(columns, self.row_cells, id=id, classes=classes)
         self._agents = agents
+        self._agent_labels = dict(agent_labels or {})
         self._repetitions = repetitions
         self._events: dict[str, Any] = {}
         self._noted: dict[str, _Note] = {}
@@ -120,7 +115,8 @@ class TraceTable(LineTable):
             fmt.literal_line(summary, limit=SUMMARY_LIMIT),
         ]
         if self._agents:
-            cells.insert(3, fmt.literal_line(ev.agent or "—"))
+            agent = event_agent(ev)
+            cells.insert(3, fmt.literal_line(self._agent_labels.get(agent, agent) if agent is not None else "—"))
         return cells
 
     @property

@@ -72,7 +72,8 @@ class StatusBar(Static):
 
 
 class Meters(Static):
-    """One line: damage accrued so far and cost so far (USD, ``plan`` / ``exec``: the planner / executor split).
+    """One line: damage accrued so far and cost so far (USD, ``plan`` / ``exec``: the planner / executor split, and
+    ``sub``, format 2, the sub-agents' share once they have made a call).
 
     Until damage accrues the meter reads ``damage none yet`` in every drill, fault or all-clear alike; then the
     bare amount (:func:`warroom.core.hygiene.damage_meter_text`). The damage unit names the fault's consequence (it
@@ -81,7 +82,7 @@ class Meters(Static):
 
     _shown: tuple[float, str, CostMeter] | None = None
     #: What the line shows: the figures and the width it was fitted to (a repeated call with these does nothing).
-    _figures: tuple[float, str, float, float, float, int] | None = None
+    _figures: tuple[float, str, float, float, float, float, int] | None = None
 
     def show(self, damage: float, unit: str, cost: CostMeter) -> None:
         """Render the meters from the replay's accrued ``damage`` and its ``cost`` meter (unless the line shows
@@ -89,7 +90,9 @@ class Meters(Static):
         callers pass the replay's state unchanged."""
         self._shown = (damage, unit, cost)
         by_role = cost.usd_by_role
-        figures = (damage, unit, cost.usd, by_role[Role.PLANNER], by_role[Role.EXECUTOR], self.content_region.width)
+        sub = by_role.get(Role.SUB_AGENT, 0.0)
+        width = self.content_region.width
+        figures = (damage, unit, cost.usd, by_role[Role.PLANNER], by_role[Role.EXECUTOR], sub, width)
         if figures == self._figures:
             return
         self._figures = figures
@@ -105,6 +108,9 @@ class Meters(Static):
         out.append(fmt.usd(cost.usd_by_role[Role.PLANNER]))
         out.append(" exec ", style="dim")
         out.append(fmt.usd(cost.usd_by_role[Role.EXECUTOR]))
+        if sub:  # format 2: sub-agents' calls, so that the shares add up to the cost
+            out.append(" sub ", style="dim")
+            out.append(fmt.usd(sub))
         self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
 
     def on_resize(self) -> None:
