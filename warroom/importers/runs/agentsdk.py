@@ -32,6 +32,7 @@ from warroom.importers.runs.common import (
     UNFINISHED,
     attach_tools,
     looks_like,
+    nearest_agent,
     read_values,
     time_ns,
     tool_arguments,
@@ -182,13 +183,8 @@ def _classify(data: dict[str, Any], span: Span, tally: Counter[str], *, ended: b
 
 
 def _agent_above(step: Step, by_id: dict[str, Step]) -> Step | None:
-    node, seen = by_id.get(step.span.parent_id), set()
-    while node is not None and node.span.span_id not in seen:
-        if node.kind == AGENT:
-            return node
-        seen.add(node.span.span_id)
-        node = by_id.get(node.span.parent_id)
-    return None
+    """The agent step that ``step`` runs under (not ``step`` itself), or None."""
+    return nearest_agent(by_id.get(step.span.parent_id), by_id)
 
 
 def _handoffs(steps: list[Step], data: dict[str, dict[str, Any]], tally: Counter[str]) -> set[str]:
@@ -233,7 +229,7 @@ def _agent_inputs(steps: list[Step], data: dict[str, dict[str, Any]], handoffs: 
         if m.kind != MODEL:
             continue
         texts = user_texts(data[m.span.span_id].get("input"))
-        agent = _nearest_agent(m, by_id)
+        agent = nearest_agent(m, by_id)
         if agent is not None and agent.span.span_id not in done:
             done.add(agent.span.span_id)
             if agent.span.span_id not in handoffs:
@@ -241,8 +237,6 @@ def _agent_inputs(steps: list[Step], data: dict[str, dict[str, Any]], handoffs: 
         seen.update(texts)
 
 
-def _nearest_agent(step: Step, by_id: dict[str, Step]) -> Step | None:
-    return step if step.kind == AGENT else _agent_above(step, by_id)
 
 
 def _descriptions(steps: list[Step], data: dict[str, dict[str, Any]]) -> dict[str, str]:

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import AGENT, MODEL, TOOL, Step, as_arguments
 from warroom.importers.reading import parse_json, read_text
 from warroom.importers.tracekit import TraceError
@@ -160,8 +161,9 @@ def looks_like(doc: Any) -> str:
     return f"; it looks like {known}" if known else ""
 
 
-def _nearest_agent(step: Step, by_id: dict[str, Step]) -> Step | None:
-    node: Step | None = step
+def nearest_agent(step: Step | None, by_id: dict[str, Step]) -> Step | None:
+    """The agent step that ``step`` is or runs under (its parents by span id, a cycle ended), or None."""
+    node = step
     seen: set[str] = set()
     while node is not None and node.span.span_id not in seen:
         if node.kind == AGENT:
@@ -169,6 +171,18 @@ def _nearest_agent(step: Step, by_id: dict[str, Step]) -> Step | None:
         seen.add(node.span.span_id)
         node = by_id.get(node.span.parent_id)
     return None
+
+
+def agent_above(span: Span, by_id: dict[str, Span], agents: set[str]) -> bool:
+    """True when a parent of ``span`` (by span id, up to the root; a cycle ended) is one of the span ids
+    ``agents``."""
+    node, seen = span.parent_id, set()
+    while node in by_id and node not in seen:
+        if node in agents:
+            return True
+        seen.add(node)
+        node = by_id[node].parent_id
+    return False
 
 
 def attach_tools(steps: list[Step]) -> int:
@@ -183,11 +197,11 @@ def attach_tools(steps: list[Step]) -> int:
                 by_call.setdefault(key, []).append(m)
     moved = 0
     for tool in steps:
-        if tool.kind != TOOL or _nearest_agent(tool, by_id) is not None:
+        if tool.kind != TOOL or nearest_agent(tool, by_id) is not None:
             continue
         key = f"id:{tool.call_id}" if tool.call_id else f"tool:{tool.tool}"
         asked = [m for m in by_call.get(key, []) if m.span.end_ns <= tool.span.start_ns]
-        agent = _nearest_agent(max(asked, key=lambda m: m.span.end_ns), by_id) if asked else None
+        agent = nearest_agent(max(asked, key=lambda m: m.span.end_ns), by_id) if asked else None
         if agent is not None:
             tool.span.parent_id = agent.span.span_id
             moved += 1

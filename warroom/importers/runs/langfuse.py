@@ -19,7 +19,15 @@ from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import AGENT, OTHER, Step, as_text
 from warroom.importers.reading import json_kind
 from warroom.importers.runs import Recorded, convert_runs_file, import_runs
-from warroom.importers.runs.common import UNFINISHED, attach_tools, looks_like, read_values, root_ids, time_ns
+from warroom.importers.runs.common import (
+    UNFINISHED,
+    agent_above,
+    attach_tools,
+    looks_like,
+    read_values,
+    root_ids,
+    time_ns,
+)
 from warroom.importers.runs.lfvalues import field, model_step, prices, tool_step, user_text
 from warroom.importers.tracekit import TraceError, TraceOptions
 from warroom.importers.tracekit.spankinds import mark_agent, mark_tool
@@ -117,7 +125,7 @@ def read_observations(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     seen_inputs: dict[str, set[str]] = {}  # by trace
     for (obs, _, _), span in sorted(zip(found, spans, strict=True), key=lambda os: os[1].start_ns):
         step = classify(obs, span, span.span_id in parents, seen_inputs.setdefault(span.trace_id, set()))
-        if step.kind == AGENT and not step.inputs and _agent_above(span, by_id, agents):  # a handoff's content
+        if step.kind == AGENT and not step.inputs and agent_above(span, by_id, agents):  # a handoff's content
             step.inputs = as_text(field(obs, "input"))
         steps.setdefault(span.trace_id, []).append(step)
     for group in steps.values():
@@ -126,16 +134,6 @@ def read_observations(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
         recorded.prices[trace_id] = prices(o for (o, _, _), s in zip(found, spans, strict=True)
                                            if s.trace_id == trace_id)
     return steps, recorded
-
-
-def _agent_above(span: Span, by_id: dict[str, Span], agents: set[str]) -> bool:
-    node, seen = span.parent_id, set()
-    while node in by_id and node not in seen:
-        if node in agents:
-            return True
-        seen.add(node)
-        node = by_id[node].parent_id
-    return False
 
 
 def classify(obs: dict[str, Any], span: Span, has_children: bool, seen_inputs: set[str]) -> Step:

@@ -21,6 +21,7 @@ from warroom.importers.runs import Recorded, convert_runs_file, import_runs
 from warroom.importers.runs import messages as msgs
 from warroom.importers.runs.common import (
     UNFINISHED,
+    agent_above,
     attach_tools,
     error_text,
     looks_like,
@@ -154,7 +155,7 @@ def _agent_runs(runs: list[dict[str, Any]], spans: list[Span]) -> set[str]:
         if span.span_id not in candidates:
             continue
         named = run.get("run_type") == "agent" or as_text(run.get("name")) in AGENT_CHAINS
-        if named or (span.span_id in has_model and not _agent_above(span, by_id, out)):
+        if named or (span.span_id in has_model and not agent_above(span, by_id, out)):
             out.add(span.span_id)
     return out
 
@@ -173,16 +174,6 @@ def _depth(span: Span, by_id: dict[str, Span]) -> int:
         depth += 1
         node = by_id[node].parent_id
     return depth
-
-
-def _agent_above(span: Span, by_id: dict[str, Span], agents: set[str]) -> bool:
-    node, seen = span.parent_id, set()
-    while node in by_id and node not in seen:
-        if node in agents:
-            return True
-        seen.add(node)
-        node = by_id[node].parent_id
-    return False
 
 
 def _user_text(inputs: Any) -> str:
