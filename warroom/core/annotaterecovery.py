@@ -9,12 +9,11 @@ end in ``.yaml``, so ``warroom validate DIR`` and the drill picker never take it
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from warroom.core.annotatefile import AnnotatedFile, AnnotateError, open_for_annotation
 from warroom.core.annotation import KeyDraft
-from warroom.core.keywrite import KeyWriteError, apply_draft
+from warroom.core.keywrite import KeyWriteError, apply_draft, replace_text
 
 __all__ = ["RECOVERY_SUFFIX", "Recovered", "discard_recovery", "recover", "recovery_path", "write_recovery"]
 
@@ -39,21 +38,9 @@ def write_recovery(file: AnnotatedFile, draft: KeyDraft) -> Path:
     except (OSError, UnicodeDecodeError) as exc:
         raise KeyWriteError(f"{file.path}: cannot read the drill file: {exc}") from None
     result = apply_draft(text, draft, file.event_order, str(file.path))
-    tmp_name = None
     try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.",
-                                         suffix=".tmp", delete=False, newline="") as tmp:
-            tmp_name = tmp.name
-            tmp.write(result)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        os.replace(tmp_name, target)
+        replace_text(target, result)
     except OSError as exc:
-        if tmp_name is not None:
-            try:
-                os.unlink(tmp_name)
-            except OSError:
-                pass
         raise KeyWriteError(f"{target}: cannot write the recovery copy: {exc.strerror or exc}") from None
     return target
 

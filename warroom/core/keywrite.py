@@ -19,7 +19,7 @@ from typing import Any
 
 from warroom.core.annotation import KeyDraft
 
-__all__ = ["KeyWriteError", "apply_draft", "write_draft"]
+__all__ = ["KeyWriteError", "apply_draft", "replace_text", "write_draft"]
 
 #: The drill's top-level keys the annotator writes, in the order they are appended to a file without them.
 WRITTEN = ("distractors", "answer_key")
@@ -225,18 +225,31 @@ def write_draft(path: str | os.PathLike[str], draft: KeyDraft, event_order: dict
     except (OSError, UnicodeDecodeError) as exc:
         raise KeyWriteError(f"{target}: cannot read the drill file: {exc}") from None
     result = apply_draft(text, draft, event_order, str(target))
+    try:
+        replace_text(target, result, mode)
+    except OSError as exc:
+        raise KeyWriteError(f"{target}: cannot write the drill file: {exc.strerror or exc}") from None
+
+
+def replace_text(target: Path, text: str, mode: int | None = None) -> None:
+    """Put ``text`` (UTF-8, line ends as given) in file ``target`` whole or not at all: written to a temporary file
+    in the same folder, flushed to disk (``fsync``), given ``mode`` (None: the temporary file's own), then renamed
+    over ``target``. Raises OSError (the temporary file removed) when any step fails; ``target`` is then as it was."""
     tmp_name = None
     try:
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.",
                                          suffix=".tmp", delete=False, newline="") as tmp:
             tmp_name = tmp.name
-            tmp.write(result)
-        os.chmod(tmp_name, mode)
+            tmp.write(text)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        if mode is not None:
+            os.chmod(tmp_name, mode)
         os.replace(tmp_name, target)
-    except OSError as exc:
+    except OSError:
         if tmp_name is not None:
             try:
                 os.unlink(tmp_name)
             except OSError:
                 pass
-        raise KeyWriteError(f"{target}: cannot write the drill file: {exc.strerror or exc}") from None
+        raise
