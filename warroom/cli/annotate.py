@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -64,10 +65,8 @@ def _say_what_was_kept(app: Any) -> None:
         line = f"warroom annotate: stopped by {why}; the unsaved marks could not be kept: {app.not_kept}"
     else:
         return
-    try:
+    with contextlib.suppress(OSError):  # no terminal left to tell
         click.echo(clean(line), err=True)
-    except OSError:
-        pass
 
 
 def trace_kind(path: Path) -> str | None:

@@ -8,6 +8,7 @@ end in ``.yaml``, so ``warroom validate DIR`` and the drill picker never take it
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -78,7 +79,5 @@ def recover(file: AnnotatedFile) -> Recovered:
 def discard_recovery(path: str | os.PathLike[str]) -> None:
     """Remove the recovery copy of drill file ``path``, if any (its marks were saved, or discarded by the author).
     Never raises: a copy that cannot be removed stays."""
-    try:
+    with contextlib.suppress(OSError):
         recovery_path(path).unlink(missing_ok=True)
-    except OSError:
-        pass

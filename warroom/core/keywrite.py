@@ -10,6 +10,7 @@ this write path only; every other read is warroom's loader.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import tempfile
@@ -248,8 +249,6 @@ def replace_text(target: Path, text: str, mode: int | None = None) -> None:
         os.replace(tmp_name, target)
     except OSError:
         if tmp_name is not None:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp_name)
-            except OSError:
-                pass
         raise

@@ -18,6 +18,7 @@ which): a generation's or a response's model call, a function's tool call and re
 from __future__ import annotations
 
 import ast
+import contextlib
 import json
 from typing import Any
 
@@ -55,10 +56,8 @@ def tool_output(value: Any) -> Any:
     text = value.strip()
     if not text or text[0] not in "[{":
         return value
-    try:
+    with contextlib.suppress(ValueError, RecursionError):  # not JSON: perhaps a Python literal
         return json.loads(text)
-    except (ValueError, RecursionError):
-        pass
     if len(text) > MAX_LITERAL:
         return value
     try:
