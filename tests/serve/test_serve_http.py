@@ -194,8 +194,9 @@ async def test_a_stopped_server_tells_every_open_session_to_quit_at_once(tmp_pat
         async with http, http.ws_connect("/ws") as ws:
             await _enter_war_room(ws, served.data_dir)
             served.proc.send_signal(signal.SIGTERM)
-            while (message := await ws.receive(timeout=50)).type == aiohttp.WSMsgType.BINARY:
-                pass  # the screen updates before the close
+            message = await ws.receive(timeout=50)
+            while message.type == aiohttp.WSMsgType.BINARY:  # the screen updates before the close
+                message = await ws.receive(timeout=50)
             assert message.type == aiohttp.WSMsgType.CLOSE, message
             assert message.data == aiohttp.WSCloseCode.GOING_AWAY
         assert served.proc.wait(timeout=30) == 0

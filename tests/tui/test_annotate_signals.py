@@ -4,17 +4,13 @@ annotate FILE`` loads again. The process tests run ``warroom annotate`` on a pse
 
 from __future__ import annotations
 
-import os
 import signal
-import struct
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 import yaml
+from pty_support import on_pty
 from textual.clock import MockClock
 
 from warroom.core.annotatefile import open_for_annotation
@@ -25,8 +21,6 @@ from warroom.tui.modals import ConfirmScreen
 
 from .conftest import record_notifications, type_text
 from .test_annotate import imported, select
-
-WARROOM = Path(sys.executable).with_name("warroom")
 
 
 def _key(path: Path) -> dict:
@@ -118,60 +112,20 @@ async def test_a_recovery_copy_that_cannot_be_written_says_why(tmp_path):
 def _annotate_and_signal(path: Path, signum: int) -> tuple[int, str]:
     """Run ``warroom annotate path`` on a pty, mark the selected event as evidence (``E``, then ``v``), send
     ``signum``; returns the exit status and everything the process wrote."""
-    pty = pytest.importorskip("pty")  # noqa: F841 (a platform with pseudo-terminals)
-    termios = pytest.importorskip("termios")
-    fcntl = pytest.importorskip("fcntl")
-    if not WARROOM.exists():
-        pytest.skip(f"no warroom script beside {sys.executable}")
-    try:
-        master, slave = os.openpty()
-    except OSError as exc:
-        pytest.skip(f"no pty: {exc}")
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
-    proc = subprocess.Popen([str(WARROOM), "annotate", str(path)], stdin=slave, stdout=slave, stderr=slave,
-                            env={**os.environ, "TERM": "xterm-256color"}, start_new_session=True, close_fds=True)
-    os.close(slave)
-    out: list[bytes] = []
-    stop = threading.Event()
-
-    def drain() -> None:
-        while not stop.is_set():
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            out.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    try:
+    with on_pty(["annotate", str(path)], rows=30, columns=100) as run:
         deadline = time.monotonic() + 15
-        while b"AUTHOR" not in b"".join(out):  # the status bar: the author mode is open
-            assert proc.poll() is None, b"".join(out).decode(errors="replace")
+        while "AUTHOR" not in run.text():  # the status bar: the author mode is open
+            assert run.proc.poll() is None, run.text()
             assert time.monotonic() < deadline, "the author mode did not open"
             time.sleep(0.2)
-        os.write(master, b"E")
+        run.write(b"E")
         time.sleep(0.5)
-        os.write(master, b"v")
+        run.write(b"v")
         time.sleep(1.0)
-        proc.send_signal(signum)
-        try:
-            status = proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            pytest.fail("warroom annotate did not exit after the signal")
+        run.proc.send_signal(signum)
+        status = run.wait_exit(10, "warroom annotate")
         time.sleep(0.3)
-    finally:
-        stop.set()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-        reader.join(timeout=2)
-    return status, b"".join(out).decode(errors="replace")
+        return status, run.text()
 
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])

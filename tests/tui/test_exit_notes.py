@@ -9,21 +9,14 @@ from __future__ import annotations
 import json
 import os
 import signal
-import struct
 import subprocess
-import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from pg_support import PostgresServer
-
-fcntl = pytest.importorskip("fcntl")
-termios = pytest.importorskip("termios")
-
-WARROOM = Path(sys.executable).with_name("warroom")
+from pty_support import WARROOM, on_pty
 
 
 def _journals(data_dir: Path) -> list[Path]:
@@ -43,66 +36,28 @@ def _play_with_the_store_gone(data_dir: Path, leave: str, store: list[str] | Non
     """Start a drill (``store``: the options naming a shared store), pause it (one action), make the store unusable
     (``break_store``; by default a folder in place of the results file), then leave with ``leave`` (``"q"``: q and
     y; ``"SIGTERM"``). Returns the exit status and everything the process wrote to the terminal."""
-    if not WARROOM.exists():
-        pytest.skip(f"no warroom script beside {sys.executable}")
     store = store or []
-    made = subprocess.run([str(WARROOM), "--data-dir", str(data_dir), *store, "scores"], capture_output=True)
+    made = subprocess.run([WARROOM, "--data-dir", str(data_dir), *store, "scores"], capture_output=True)
     assert made.returncode == 0, made.stderr
-    try:
-        master, slave = os.openpty()
-    except OSError as exc:
-        pytest.skip(f"no pty: {exc}")
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    proc = subprocess.Popen([str(WARROOM), "--data-dir", str(data_dir), *store, "run", "duplicate-charge-refunds"],
-                            stdin=slave, stdout=slave, stderr=slave, env={**os.environ, "TERM": "xterm-256color"},
-                            start_new_session=True, close_fds=True)
-    os.close(slave)
-    out: list[bytes] = []
-    stop = threading.Event()
-
-    def drain() -> None:
-        while not stop.is_set():
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            out.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
-    try:
+    with on_pty(["--data-dir", str(data_dir), *store, "run", "duplicate-charge-refunds"]) as run:
         deadline = time.monotonic() + 10
         while not _journals(data_dir):
-            assert proc.poll() is None and time.monotonic() < deadline, "the war room did not open"
-            os.write(master, b"\r")
+            assert run.proc.poll() is None and time.monotonic() < deadline, "the war room did not open"
+            run.write(b"\r")
             time.sleep(0.3)
         time.sleep(0.8)
-        os.write(master, b" ")  # pause: one action in the journal
+        run.write(b" ")  # pause: one action in the journal
         time.sleep(0.5)
         (break_store or (lambda: _block_the_results_file(data_dir)))()
         if leave == "q":
-            os.write(master, b"q")
+            run.write(b"q")
             time.sleep(0.5)
-            os.write(master, b"y")
+            run.write(b"y")
         else:
-            proc.send_signal(signal.SIGTERM)
-        try:
-            status = proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-            pytest.fail("warroom did not exit")
+            run.proc.send_signal(signal.SIGTERM)
+        status = run.wait_exit(10, "warroom")
         time.sleep(0.3)
-    finally:
-        stop.set()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-        reader.join(timeout=2)
-    return status, b"".join(out).decode(errors="replace")
+        return status, run.text()
 
 
 @pytest.mark.parametrize("leave", ["q", "SIGTERM"])

@@ -3,6 +3,7 @@ the store unusable. The real case mounts a small tmpfs (root only, skipped elsew
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -48,19 +49,15 @@ def small_disk(tmp_path):
 
 
 def _fill(disk: Path) -> None:
-    with open(disk / "filler", "wb", buffering=0) as f:
-        try:
-            while True:
-                f.write(b"x" * 1024)
-        except OSError:
-            pass
+    with open(disk / "filler", "wb", buffering=0) as f, contextlib.suppress(OSError):  # ENOSPC: the disk is full
+        while True:
+            f.write(b"x" * 1024)
 
 
 def test_scores_and_sync_on_a_full_disk_say_so_and_keep_the_journal(small_disk):
     data = small_disk / "data"
     runner = CliRunner()
-    with ResultsStore(data):  # an empty store
-        pass
+    ResultsStore(data).close()  # an empty store
     (data / "journals").mkdir(exist_ok=True)
     journal = data / "journals" / "20261201-120000-abcd.jsonl"
     journal.write_text("")  # stands for a session waiting to be stored
