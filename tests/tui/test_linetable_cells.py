@@ -1,5 +1,5 @@
-"""warroom.tui.linetable: a LineTable draws each row from the ``cells`` function it is made with (the typed
-contract that replaced a ``row_cells`` hook raising NotImplementedError), only for the rows drawn, and draws a row
+"""warroom.tui.linetable: a LineTable draws each row from the ``cells`` function it is made with (a typed
+argument, not a method for subclasses to override), only for the rows drawn, and draws a row
 again after refresh_row."""
 
 from __future__ import annotations
