@@ -12,7 +12,7 @@ from warroom.tui.drillsets import DrillProgress, _candidate, load_active_set
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import Services
 
-from .conftest import make_app, record_notifications, screen_text
+from .conftest import make_app, picker_ready, record_notifications, screen_text
 
 
 def write_set(tmp_path: Path, text: str) -> Path:
@@ -37,8 +37,7 @@ async def test_a_set_shows_its_drills_in_order_and_enforces_its_mode_and_attempt
     assert services.session_mode == "assessment"
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(120, 34)) as pilot:
-        picker = app.screen
-        assert isinstance(picker, PickerScreen)
+        picker = await picker_ready(pilot)
         assert [e.drill.id for e in picker.entries] == ["late-delivery-replies", "duplicate-charge-refunds"]
         text = screen_text(app)
         assert "drill set Week one (week-1) · assessment · due 2020-01-31 (past due)" in text
@@ -81,6 +80,7 @@ async def test_an_adaptive_set_offers_only_the_drill_chosen_next(tmp_path: Path)
     services = Services(trainee="ann", data_dir=tmp_path / "data", drill_set=active)
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(120, 34)) as pilot:
+        await picker_ready(pilot)
         assert [e.drill.id for e in app.screen.entries] == [expected.drill_id]
         assert "the next drill is chosen for you" in screen_text(app)
         assert "session 1 of 2" in screen_text(app)  # the set's progress, not only the drill's

@@ -15,7 +15,7 @@ from warroom.tui.drillsets import load_active_set
 from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services, unfinished_sessions
 
-from .conftest import make_app, record_notifications, screen_text
+from .conftest import make_app, picker_ready, record_notifications, screen_text
 
 SET = """
 set: week-1
@@ -42,8 +42,7 @@ async def test_a_drill_being_played_elsewhere_uses_its_attempt(tmp_path: Path):
     services = Services(trainee="ann", data_dir=data, drill_set=load_active_set(set_path))
     app = make_app(services, drill_path=None)
     async with app.run_test(size=(120, 34)) as pilot:
-        picker = app.screen
-        assert isinstance(picker, PickerScreen)
+        await picker_ready(pilot)  # the drills are read in a worker thread: a screen before that shows none of them
         text = screen_text(app)
         assert text.count("no attempts left") == 1 and text.count("to do · 1 left") == 1
         told = record_notifications(app)
