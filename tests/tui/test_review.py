@@ -251,14 +251,21 @@ async def test_review_shows_the_false_escalation_replan_and_cuts_unplayed_rows_w
         screen = app.screen
         await pilot.press("n")  # the false escalation of s3
         assert screen.selected.action.step == "s3"
-        await pilot.press("down")
+        table = screen.query_one("#review-table")
+        escalated = table.cursor_row
+        # its re-plan is listed when the trainee had the drill back (12 s + 15 s), after the events released meanwhile,
+        # as the war room lists it
+        replan = next(i for i, r in enumerate(screen.rows) if r.kind == "replan")
+        assert replan > escalated + 1 and all(r.kind == "event" for r in screen.rows[escalated + 1 : replan])
+        assert screen.rows[replan].t == screen.selected.action.t + 15
+        table.move_cursor(row=replan, animate=False)
+        await pilot.pause()
         assert screen.selected.kind == "replan"
         detail = _text(screen, "#review-detail")
         assert "After the false escalation at 00:12 (12 s)" in detail
         assert "the drill clock jumped 15 s, 00:12 -> 00:27" in detail
         assert "RE-PLAN" in screen_text(app)
         # rows of events that never played: "(not played) …" cut with an ellipsis, as played rows are
-        table = screen.query_one("#review-table")
         unplayed = [i for i, r in enumerate(screen.rows) if r.kind == "event" and not r.played]
         table.move_cursor(row=unplayed[-1], animate=False)
         await pilot.pause()

@@ -46,21 +46,25 @@ def test_false_escalation_shows_the_replan_and_the_clock_jump():
     drill = Drill.model_validate(drill_dict())
     tl = build_review_rows(drill, [Action(t=11.5, kind="escalate", step="s2", note="odd"), Action(t=60, kind="quit")])
     i = next(n for n, r in enumerate(tl.rows) if r.kind == "action")
-    esc, replan = tl.rows[i], tl.rows[i + 1]
+    esc = tl.rows[i]
     assert esc.trainee == ["false escalation", "fault was in step s1"]
-    assert replan.kind == "replan" and replan.t == 11.5 and replan.action is esc.action
+    # the events the jump released (12 s to 25 s) come next, then the re-plan, at 26.5 s: where the war room lists
+    # it, when the trainee had the drill back
+    assert [r.event.id for r in tl.rows[i + 1 : i + 4]] == ["e04", "e05", "e06"]
+    replan = tl.rows[i + 4]
+    assert replan.kind == "replan" and replan.t == 26.5 and replan.action is esc.action
     assert replan.text == (
         "the planner re-planned (one re-plan call, $0.01) and found nothing wrong; the drill clock jumped 15 s, "
         "00:12 -> 00:27"
     )
     assert replan.trainee == ["clock +15 s"]
-    # the events the jump released follow it, in time order
-    assert [r.event.id for r in tl.rows[i + 2 : i + 4]] == ["e04", "e05"]
+    assert tl.rows[i + 5].kind == "marker" and tl.rows[i + 5].t == 28  # the deadline, after it
 
 
-def test_clock_rounds_half_up_like_seconds():
-    from warroom.core.format import clock, seconds
-
-    assert (clock(19.5), seconds(19.5)) == ("00:20", "19.5 s")
-    assert (clock(19.96), seconds(19.96)) == ("00:20", "20 s")
-    assert clock(19.49) == "00:19" and clock(3599.5) == "1:00:00" and clock(-3) == "00:00"
+def test_a_false_escalation_in_the_last_seconds_lists_its_replan_after_the_last_event():
+    drill = Drill.model_validate(drill_dict())
+    last = drill.trace[-1].t
+    tl = build_review_rows(drill, [Action(t=last - 4, kind="escalate", step="s2")])
+    replan = next(r for r in tl.rows if r.kind == "replan")
+    assert replan.t == last - 4 + 15 and replan.trainee == ["clock +15 s"]  # the clock jumps the whole 15 s
+    assert tl.rows[-1] is replan and tl.rows[-2].event.id == drill.trace[-1].id  # released by the jump, before it

@@ -385,6 +385,7 @@ class Replay(ProbePlay):
                 replan_usd=usd,
                 released=released,
                 after_evidence=after_evidence,
+                resumed_at=self.now,
             )
         self.escalations.append(result)
         return result

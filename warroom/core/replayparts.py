@@ -124,8 +124,10 @@ class EscalationResult:
 
     ``contained`` is True when it named the fault's origin step after the evidence appeared. ``late`` is True when
     that happened after the deadline. ``after_evidence`` says whether the earliest evidence had been released when
-    the trainee escalated. For a false escalation, ``replan_usd`` is what the planner's re-plan call cost (USD) and
-    ``released`` the trace events released while the planner re-planned.
+    the trainee escalated. For a false escalation, ``replan_usd`` is what the planner's re-plan call cost (USD),
+    ``released`` the trace events released while the planner re-planned and ``resumed_at`` the drill time (seconds)
+    when the trainee had the drill back: :data:`FALSE_ESCALATION_DELAY` after the escalation, or earlier when the
+    trace ended meanwhile (None for a containment).
     """
 
     action: Action
@@ -134,6 +136,7 @@ class EscalationResult:
     replan_usd: float
     released: list[Any]
     after_evidence: bool = False
+    resumed_at: float | None = None
 
     @property
     def verdict(self) -> EscalationVerdict:

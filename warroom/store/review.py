@@ -189,8 +189,8 @@ def _action_rows(
     drill: Drill, actions: list[Action], verdicts: dict[int, str], escalations: dict[int, EscalationResult]
 ) -> list[tuple[float, int, int, int, ReviewRow]]:
     """The rows of the trainee's flags, escalations and quit, each as ``(t, 1, index, 0, row)`` for sorting; after
-    a false escalation, a ``replan`` row ``(t, 1, index, 1, row)``: the planner's re-plan call and the drill clock's
-    jump that the trainee saw."""
+    a false escalation, a ``replan`` row ``(resumed, 1, index, 1, row)`` at the drill time the trainee had the
+    drill back: the planner's re-plan call and the drill clock's jump that the trainee saw."""
     from warroom.core.format import clock, usd
     from warroom.core.replay import FALSE_ESCALATION_DELAY
 
@@ -221,14 +221,16 @@ def _action_rows(
         out.append((a.t, 1, i, 0, ReviewRow(kind="action", t=a.t, action=a, trainee=marks, text=text)))
         esc = escalations.get(i)
         if esc is not None and not esc.contained:
-            after = a.t + FALSE_ESCALATION_DELAY
+            # Listed when the trainee had the drill back, after the events the trace released meanwhile: where the
+            # war room lists it (warroom.tui.live), not at the escalation's time.
+            after = esc.resumed_at if esc.resumed_at is not None else a.t + FALSE_ESCALATION_DELAY
             text = (
                 f"the planner re-planned (one re-plan call, {usd(esc.replan_usd)}) and found nothing wrong; the "
-                f"drill clock jumped {seconds(FALSE_ESCALATION_DELAY)}, {clock(a.t)} -> {clock(after)}"
+                f"drill clock jumped {seconds(after - a.t)}, {clock(a.t)} -> {clock(after)}"
             )
-            jump = [f"clock +{seconds(FALSE_ESCALATION_DELAY)}"]
-            row = ReviewRow(kind="replan", t=a.t, action=a, text=text, trainee=jump)
-            out.append((a.t, 1, i, 1, row))
+            jump = [f"clock +{seconds(after - a.t)}"]
+            row = ReviewRow(kind="replan", t=after, action=a, text=text, trainee=jump)
+            out.append((after, 1, i, 1, row))
     return out
 
 

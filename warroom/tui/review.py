@@ -239,8 +239,9 @@ class ReviewScreen(Screen[None]):
                     pass
             if a.kind.value == "escalate" and self.data.drill is not None:
                 out.append_text(cited_events(self.data.drill, a.cites))
-        elif row.kind == "replan":
-            when = f"{fmt.clock(row.t)} ({fmt.seconds(row.t)})"
+        elif row.kind == "replan":  # listed when the trainee had the drill back; it says when they escalated
+            at = row.action.t if row.action is not None else row.t
+            when = f"{fmt.clock(at)} ({fmt.seconds(at)})"
             out.append(f"After the false escalation at {when}\n", style="bold yellow")
             out.append(fmt.clean_line(row.text) + "\n")
         else:
