@@ -160,7 +160,8 @@ def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> No
     ('[{"id": "a", "run_type": "llm"}]', "run a.start_time is missing (an ISO 8601 time expected)"),
     ('[{"id": "a", "run_type": "chain", "start_time": "2026-03-20T09:46:40"}]',
      "no run of this trace is an agent, model call or tool call"),
-    ('{"id": "a", "run_type": "llm", "start_time": "2026-03-20T09:46:40"}\n{"id": "b", "run_type": 1',
+    ('{"id": "a", "run_type": "llm", "start_time": "2026-03-20T09:46:40"}\n{"id": "b", "run_type": 1\n'
+     '{"id": "c", "run_type": "llm", "start_time": "2026-03-20T09:46:41"}',
      "line 2: not JSON: Expecting ',' delimiter at line 1 column 26"),
     ('[{"id": "a", "run_type": "llm", "start_time": 0, "parent_run_id": "b"}, '
      '{"id": "b", "run_type": "chain", "start_time": 5, "parent_run_id": "a"}]', "are each other's parents (a cycle)"),
