@@ -40,7 +40,8 @@ def test_a_file_that_fails_still_shows_its_warning_first_and_counts_it(tmp_path:
     warning, error = result.stderr.splitlines()
     assert warning.startswith(f"{cut}:{line}: warning: the last line is cut off")
     assert error.startswith(f"{cut}: no span of this trace is an agent, model call or tool call")
-    assert result.stdout.splitlines()[0] == f"0 drills imported into {tmp_path / 'out'} from 1 file, 1 failed, 1 warning"
+    out = tmp_path / "out"
+    assert result.stdout.splitlines()[0] == f"0 drills imported into {out} from 1 file, 1 failed, 1 warning"
 
 
 def test_no_warning_no_count(tmp_path: Path) -> None:
