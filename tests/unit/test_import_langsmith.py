@@ -66,7 +66,7 @@ def test_a_langgraph_planner_executor_run_maps_to_agents_model_calls_and_tools()
 
 def test_the_imported_drill_validates_once_marked_up_and_passes_check(tmp_path: Path) -> None:
     [result] = import_langsmith([PLANNER_EXECUTOR], tmp_path / "out").results
-    assert result.output is not None and result.output.name == "langsmith-langsmith-planner-executor.yaml"
+    assert result.output is not None and result.output.name == "langsmith-planner-executor.yaml"
     only_missing_key(result.output)
     assert marked_up(result.output).is_all_clear
     drill = marked_up(result.output, KEY)
