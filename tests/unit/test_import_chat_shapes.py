@@ -91,8 +91,8 @@ def test_each_shape_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Pat
 
 @pytest.mark.parametrize(("doc", "message"), [
     ([{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
-      {"type": "computer_call", "id": "cu_1", "call_id": "call_1", "status": "completed"}],
-     "[1]: a Responses API item of type 'computer_call' is not read"),  # hosted tools' items are read
+      {"type": "apply_patch_call", "id": "apc_1", "call_id": "call_1", "status": "completed"}],
+     "[1]: a Responses API item of type 'apply_patch_call' is not read"),  # hosted and own tools' items are read
     ({"resourceSpans": []}, "not a chat transcript: `warroom import otel` or `warroom import openinference`"),
     ({"batches": []}, "this is OTLP/JSON traces (or a Tempo or Jaeger export), not a chat transcript"),
     ({"data": [{"traceID": "ab", "spans": []}]}, "(or a Tempo or Jaeger export), not a chat transcript"),
