@@ -3,6 +3,7 @@ message` on stderr, counted in the summary line, the exit status unchanged."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -50,3 +51,18 @@ def test_no_warning_no_count(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stderr == ""
     assert result.stdout.splitlines()[0] == f"2 drills imported into {out} from 1 file, 0 failed"
+
+
+def test_a_langsmith_root_run_alone_is_a_warning_on_the_file_with_the_export_advice(tmp_path: Path) -> None:
+    root = json.loads((FIXTURES / "thirdparty" / "langsmith-child-runs.json").read_text(encoding="utf-8"))
+    root.pop("child_runs")  # a RunTree dumped without its children
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps(root), encoding="utf-8")
+    result = CliRunner().invoke(main, ["import", "langsmith", str(path), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1, result.output
+    warning, error = result.stderr.splitlines()
+    assert warning.startswith(f"{path}: warning: trace 0b6f2c1e-3d4a-4f5b-8c6d-7e8f9a0b1c2d is its root run alone "
+                              "(chain `run_agent`): no `child_runs`")
+    assert warning.endswith("export the run with its children (`Client.read_run(RUN_ID, load_child_runs=True)`), "
+                            "or every run of the trace (`Client.list_runs(trace_id=TRACE_ID)`)")
+    assert error == f"{path}: no run of this trace is an agent, model call or tool call"
