@@ -21,8 +21,8 @@ def test_imports_langfuse_exports_and_reports_a_bad_file(tmp_path: Path) -> None
             "observation (`type`, `startTime`); it looks like LangSmith runs (`run_type`, `inputs`, `outputs`): "
             "`warroom import langsmith` reads them") in result.output
     assert "2 drills imported into" in result.output and "from 3 files, 1 failed" in result.output
-    assert sorted(p.name for p in out.iterdir()) == ["langfuse-langfuse-planner-executor.yaml",
-                                                     "langfuse-langfuse-trace.yaml"]
+    assert sorted(p.name for p in out.iterdir()) == ["langfuse-planner-executor.yaml",
+                                                     "langfuse-trace.yaml"]
     for path in out.iterdir():
         only_missing_key(path)
     picked = CliRunner().invoke(main, ["import", "langfuse", str(FIXTURES / "thirdparty" / "langfuse-trace.json"),

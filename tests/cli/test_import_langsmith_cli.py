@@ -21,8 +21,8 @@ def test_imports_langsmith_runs_and_reports_a_bad_file(tmp_path: Path) -> None:
     assert (f"{wrong}: not LangSmith runs: run 0 is an object without `run_type`; it looks like OTLP/JSON traces: "
             "`warroom import otel` or `warroom import openinference` reads them") in result.output
     assert "2 drills imported into" in result.output and "from 3 files, 1 failed" in result.output
-    assert sorted(p.name for p in out.iterdir()) == ["langsmith-langsmith-planner-executor.yaml",
-                                                     "langsmith-langsmith-runs.yaml"]
+    assert sorted(p.name for p in out.iterdir()) == ["langsmith-planner-executor.yaml",
+                                                     "langsmith-runs.yaml"]
     for path in out.iterdir():
         only_missing_key(path)
     again = CliRunner().invoke(main, ["import", "langsmith", str(FIXTURES / "thirdparty" / "langsmith-runs.json"),

@@ -23,8 +23,8 @@ def test_imports_agents_sdk_traces_and_reports_a_bad_file(tmp_path: Path) -> Non
             "(`\"object\": \"trace\"`) nor a span (`span_data`); it looks like LangSmith runs (`run_type`, "
             "`inputs`, `outputs`): `warroom import langsmith` reads them") in result.output
     assert "2 drills imported into" in result.output and "from 3 files, 1 failed" in result.output
-    assert sorted(p.name for p in out.iterdir()) == ["openai-agents-openai-agents-handoff.yaml",
-                                                     "openai-agents-openai-agents-responses.yaml"]
+    assert sorted(p.name for p in out.iterdir()) == ["openai-agents-handoff.yaml",
+                                                     "openai-agents-responses.yaml"]
     for path in out.iterdir():
         only_missing_key(path)
     picked = CliRunner().invoke(main, ["import", "openai-agents", str(THIRD / "openai-agents-handoff.json"),

@@ -36,7 +36,7 @@ CASES = [
     ("otel", "otel/current.json", "otel-current.yaml", "call_inv", "e0014", "e0017", 7),
     ("openinference", "openinference/phoenix.jsonl", "openinference-phoenix.yaml", "call_inv", "e0016", "e0019", 7),
     # another tool's shape (tests/fixtures/thirdparty): an Anthropic Messages API body, tool_use/tool_result blocks
-    ("chat", "thirdparty/chat-anthropic.json", "chat-chat-anthropic.yaml", "m003", None, "m006", 5),
+    ("chat", "thirdparty/chat-anthropic.json", "chat-anthropic.yaml", "m003", None, "m006", 5),
 ]
 
 

@@ -30,11 +30,13 @@ def test_a_truncated_pretty_printed_document_is_not_read_as_json_lines(tmp_path:
     assert f"at line {lineno} column" in message, message
 
 
-def test_a_truncated_last_line_of_json_lines_names_its_line(tmp_path: Path) -> None:
+def test_a_truncated_line_before_the_last_of_json_lines_still_refuses_the_file_naming_its_line(
+        tmp_path: Path) -> None:
+    # corruption inside the file, not a write stopped at its end
     lines = (FIXTURES / "otel" / "legacy.jsonl").read_text(encoding="utf-8").splitlines()
     cut = tmp_path / "cut.jsonl"
-    cut.write_text("\n".join(lines[:-1]) + "\n" + lines[-1][:50], encoding="utf-8")
-    with pytest.raises(TraceError, match=rf"^line {len(lines)}: not JSON: "):
+    cut.write_text("\n".join([*lines[:-2], lines[-2][:50], lines[-1]]) + "\n", encoding="utf-8")
+    with pytest.raises(TraceError, match=rf"^line {len(lines) - 1}: not JSON: "):
         read_spans(cut)
 
 

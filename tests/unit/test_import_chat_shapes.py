@@ -91,8 +91,8 @@ def test_each_shape_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Pat
 
 @pytest.mark.parametrize(("doc", "message"), [
     ([{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
-      {"type": "computer_call", "id": "cu_1", "call_id": "call_1", "status": "completed"}],
-     "[1]: a Responses API item of type 'computer_call' is not read"),  # hosted tools' items are read
+      {"type": "apply_patch_call", "id": "apc_1", "call_id": "call_1", "status": "completed"}],
+     "[1]: a Responses API item of type 'apply_patch_call' is not read"),  # hosted and own tools' items are read
     ({"resourceSpans": []}, "not a chat transcript: `warroom import otel` or `warroom import openinference`"),
     ({"batches": []}, "this is OTLP/JSON traces (or a Tempo or Jaeger export), not a chat transcript"),
     ({"data": [{"traceID": "ab", "spans": []}]}, "(or a Tempo or Jaeger export), not a chat transcript"),
@@ -137,18 +137,19 @@ def test_who_and_when_names_the_importer_of_a_chat_or_a_trace(path: Path, hint: 
 
 def test_json_lines_of_conversations_are_one_drill_per_line(tmp_path: Path) -> None:
     drills = chat.convert_file(THIRD / "chat-finetune.jsonl")
-    assert [d["id"] for d, _ in drills] == ["chat-chat-finetune-0", "chat-chat-finetune-1"]
+    assert [d["id"] for d, _ in drills] == ["chat-finetune-0", "chat-finetune-1"]
     assert [d["briefing"]["goal"] for d, _ in drills] == ["Where is order 7?", "Refund 9"]
     assert "conversation 1 (line 3: messages)" in drills[1][0]["source"]
     assert {e["id"]: e for e in drills[1][0]["trace"]}["c1"]["arguments"] == {"order": 9}
     report = chat.import_chats([THIRD], tmp_path / "out")  # a folder: *.jsonl files are read too
-    assert {r.drill_id for r in report.results} >= {"chat-chat-finetune-0", "chat-chat-finetune-1"}
+    assert {r.drill_id for r in report.results} >= {"chat-finetune-0", "chat-finetune-1"}
 
 
 @pytest.mark.parametrize(("text", "message"), [
     ('{"messages": [{"role": "user", "content": "x"}]}\n{"messages": [{"role": "tool", "tool_call_id": "zz"}]}\n',
      "line 2: messages[0].tool_call_id 'zz' answers no earlier tool call"),
-    ('{"messages": [{"role": "user", "content": "x"}]}\n{"messages": [\n', "line 2: not JSON: Expecting value"),
+    ('{"messages": [{"role": "user", "content": "x"}]}\n{"messages": [\n{"messages": []}\n',
+     "line 2: not JSON: Expecting value"),  # cut off, but not the last line (that one is skipped: a warning)
     ('{"messages": [\n{"role": "user"}\n', "not JSON: Expecting ',' delimiter at line 3 column 1"),
 ])
 def test_bad_json_lines_name_their_line(tmp_path: Path, text: str, message: str) -> None:
@@ -173,7 +174,7 @@ def test_other_shapes_errors_name_their_own_fields(tmp_path: Path, doc: object, 
 
 def test_sharegpt_conversations_are_read() -> None:
     drills = chat.convert_file(THIRD / "chat-sharegpt.json")
-    assert [d["id"] for d, _ in drills] == ["chat-chat-sharegpt-0", "chat-chat-sharegpt-1"]
+    assert [d["id"] for d, _ in drills] == ["chat-sharegpt-0", "chat-sharegpt-1"]
     first = drills[0][0]["trace"]
     assert [(e["kind"], e["content"]) for e in first] == [
         ("log", "You are a helpful travel agent."), ("human_message", "Book me a flight to Lisbon on Friday."),

@@ -62,7 +62,7 @@ def test_a_planner_executor_trace_maps_to_agents_model_calls_tools_and_prices() 
 
 def test_the_imported_drill_validates_once_marked_up_and_passes_check(tmp_path: Path) -> None:
     [result] = import_langfuse([PLANNER_EXECUTOR], tmp_path / "out").results
-    assert result.output is not None and result.output.name == "langfuse-langfuse-planner-executor.yaml"
+    assert result.output is not None and result.output.name == "langfuse-planner-executor.yaml"
     only_missing_key(result.output)
     assert marked_up(result.output).is_all_clear
     drill = marked_up(result.output, KEY)

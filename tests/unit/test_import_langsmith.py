@@ -66,7 +66,7 @@ def test_a_langgraph_planner_executor_run_maps_to_agents_model_calls_and_tools()
 
 def test_the_imported_drill_validates_once_marked_up_and_passes_check(tmp_path: Path) -> None:
     [result] = import_langsmith([PLANNER_EXECUTOR], tmp_path / "out").results
-    assert result.output is not None and result.output.name == "langsmith-langsmith-planner-executor.yaml"
+    assert result.output is not None and result.output.name == "langsmith-planner-executor.yaml"
     only_missing_key(result.output)
     assert marked_up(result.output).is_all_clear
     drill = marked_up(result.output, KEY)
@@ -160,7 +160,8 @@ def test_two_traces_make_two_drills_and_trace_id_picks_one(tmp_path: Path) -> No
     ('[{"id": "a", "run_type": "llm"}]', "run a.start_time is missing (an ISO 8601 time expected)"),
     ('[{"id": "a", "run_type": "chain", "start_time": "2026-03-20T09:46:40"}]',
      "no run of this trace is an agent, model call or tool call"),
-    ('{"id": "a", "run_type": "llm", "start_time": "2026-03-20T09:46:40"}\n{"id": "b", "run_type": 1',
+    ('{"id": "a", "run_type": "llm", "start_time": "2026-03-20T09:46:40"}\n{"id": "b", "run_type": 1\n'
+     '{"id": "c", "run_type": "llm", "start_time": "2026-03-20T09:46:41"}',
      "line 2: not JSON: Expecting ',' delimiter at line 1 column 26"),
     ('[{"id": "a", "run_type": "llm", "start_time": 0, "parent_run_id": "b"}, '
      '{"id": "b", "run_type": "chain", "start_time": 5, "parent_run_id": "a"}]', "are each other's parents (a cycle)"),
@@ -185,3 +186,51 @@ def test_tool_inputs_as_langchain_writes_them() -> None:
     assert tool_arguments("march invoices") == {"input": "march invoices"}
     assert tool_arguments("{not a dict") == {"input": "{not a dict"}
     assert tool_arguments(None) == {}
+
+
+def _root_alone(run_type: str = "chain", **changes: object) -> dict[str, object]:
+    """The child-runs fixture's root run as a `RunTree` dumped without its children."""
+    root = json.loads(CHILD_RUNS.read_text(encoding="utf-8"))
+    root.pop("child_runs")
+    return {**root, "run_type": run_type, **changes}
+
+
+LONE_ADVICE = ("no `child_runs` and no other run of the trace, so the agents, model calls and tool calls under it are "
+               "missing; export the run with its children (`Client.read_run(RUN_ID, load_child_runs=True)`), or every "
+               "run of the trace (`Client.list_runs(trace_id=TRACE_ID)`)")
+
+
+@pytest.mark.parametrize("changes", [{}, {"child_runs": []}, {"child_runs": None}])
+def test_a_root_run_alone_says_its_children_are_missing_and_how_to_export_them(tmp_path: Path,
+                                                                                changes: dict[str, object]) -> None:
+    path = _write(tmp_path, "run.json", json.dumps(_root_alone(**changes)))
+    [result] = import_langsmith([path], tmp_path / "out").results
+    assert result.error == "no run of this trace is an agent, model call or tool call"
+    [warning] = result.warnings
+    assert warning.line is None
+    assert warning.message == ("trace 0b6f2c1e-3d4a-4f5b-8c6d-7e8f9a0b1c2d is its root run alone (chain `run_agent`): "
+                               + LONE_ADVICE)
+
+
+def test_an_agent_run_alone_imports_but_warns_too(tmp_path: Path) -> None:
+    path = _write(tmp_path, "run.json", json.dumps(_root_alone("agent")))
+    [result] = import_langsmith([path], tmp_path / "out").results
+    assert result.error is None
+    assert [w.message for w in result.warnings] == [
+        "trace 0b6f2c1e-3d4a-4f5b-8c6d-7e8f9a0b1c2d is its root run alone (agent `run_agent`): " + LONE_ADVICE]
+
+
+def test_several_roots_alone_are_one_warning(tmp_path: Path) -> None:
+    runs = [_root_alone(), _root_alone(id="aaaaaaaa-3d4a-4f5b-8c6d-7e8f9a0b1c2d", name="second")]
+    [result] = import_langsmith([_write(tmp_path, "roots.json", json.dumps(runs))], tmp_path / "out").results
+    assert result.error == "no run of the file's 2 traces is an agent, model call or tool call"
+    assert [w.message for w in result.warnings] == [
+        "2 traces are each a root run alone (chain `run_agent`, ...): " + LONE_ADVICE.replace("under it", "under them")]
+
+
+@pytest.mark.parametrize("path", [PLANNER_EXECUTOR, CHILD_RUNS, THIRD / "langsmith-runs.json",
+                                  THIRD / "langsmith-react-agent.json"])
+def test_whole_run_trees_and_a_model_or_tool_run_alone_give_no_warning(tmp_path: Path, path: Path) -> None:
+    alone = _write(tmp_path, "llm.json", json.dumps(_root_alone("llm")))
+    report = import_langsmith([path, alone], tmp_path / "out")
+    assert not report.failed and report.warnings == []

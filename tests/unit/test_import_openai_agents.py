@@ -85,7 +85,7 @@ def test_the_imported_drill_validates_once_marked_up_passes_check_and_plays(tmp_
     from import_support import play
 
     [result] = import_openai_agents([HANDOFF], tmp_path / "out").results
-    assert result.output is not None and result.output.name == "openai-agents-openai-agents-handoff.yaml"
+    assert result.output is not None and result.output.name == "openai-agents-handoff.yaml"
     only_missing_key(result.output)
     assert marked_up(result.output).is_all_clear
     drill = marked_up(result.output, KEY)

@@ -247,17 +247,17 @@ def test_responses_api_hosted_tool_items_are_tool_calls_and_results_not_a_refuse
     only_missing_key(report.results[0].output)
 
 
-def test_a_computer_use_item_is_still_refused_by_name(tmp_path: Path) -> None:
+def test_a_responses_item_of_a_tool_not_read_is_still_refused_by_name(tmp_path: Path) -> None:
     path = tmp_path / "t.json"
-    path.write_text(json.dumps([{"role": "user", "content": "Open the invoice."},
-                                {"type": "computer_call", "id": "cu_1", "call_id": "call_1", "status": "completed",
-                                 "action": {"type": "click", "x": 10, "y": 20}, "pending_safety_checks": []}]),
+    path.write_text(json.dumps([{"role": "user", "content": "Fix the typo."},
+                                {"type": "apply_patch_call", "id": "apc_1", "call_id": "call_1", "status": "completed",
+                                 "operation": {"type": "update_file", "path": "README.md", "diff": "-teh\n+the"}}]),
                     encoding="utf-8")
     [result] = chat.import_chats([path], tmp_path / "out").results
     assert result.error == (
-        "[1]: a Responses API item of type 'computer_call' is not read (messages, function_call, "
-        "function_call_output, reasoning and hosted tools' items are: web_search_call, file_search_call, "
-        "code_interpreter_call, image_generation_call, mcp_call)")
+        "[1]: a Responses API item of type 'apply_patch_call' is not read (messages, function_call, "
+        "function_call_output, reasoning, computer_call, local_shell_call, their outputs, and hosted tools' items "
+        "are: web_search_call, file_search_call, code_interpreter_call, image_generation_call, mcp_call)")
 
 
 def test_messages_on_the_inference_details_event_are_read_like_the_span_attributes(tmp_path: Path) -> None:

@@ -75,9 +75,10 @@ def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
 
 class ImportProgress:
     """What ``warroom import`` prints as it goes (a :data:`~warroom.importers.who_and_when.files.Progress`): each
-    file's failures as ``path: message`` on stderr and, with ``verbose``, each drill written as ``path -> drill``
-    on stdout, as soon as the file is done; and, when stderr is a terminal (``live``), a ``N of M files`` line on
-    stderr that the next line replaces, so that a large batch is never silent until its summary."""
+    file's warnings as ``path:line: warning: message`` and failures as ``path: message`` on stderr and, with
+    ``verbose``, each drill written as ``path -> drill`` on stdout, as soon as the file is done; and, when stderr
+    is a terminal (``live``), a ``N of M files`` line on stderr that the next line replaces, so that a large batch
+    is never silent until its summary."""
 
     def __init__(self, verbose: bool, *, live: bool | None = None) -> None:
         self.verbose = verbose
@@ -87,13 +88,15 @@ class ImportProgress:
     def __call__(self, done: int, total: int, results: list[ImportResult]) -> None:
         from warroom.cli.output import say
 
-        shown = [r for r in results if r.error is not None or self.verbose]
+        shown = [r for r in results if r.error is not None or r.warnings or self.verbose]
         if shown:
             self.finish()
         for r in shown:  # paths and messages quoting a record: control characters shown as \xNN
+            for w in r.warnings:  # before the file's error: a cut-off last line may be why it failed
+                say(w.at(r.source), err=True)
             if r.error is not None:
                 say(f"{r.source}: {r.error}", err=True)
-            else:
+            elif self.verbose:
                 say(f"{r.source} -> {r.output}")
         if self.live and done < total:  # the count only grows: "\r" overwrites the line before
             self._write(f"\r{done:,} of {total:,} files")

@@ -54,8 +54,9 @@ def _options(price: Price | None, redact: bool, redact_names: Path | None, trace
 
 def _run(run: Callable[[Progress], ImportReport], paths: tuple[Path, ...], suffixes: tuple[str, ...], verbose: bool,
          options: TraceOptions) -> None:
-    """Run an import, printing a ``path: message`` line per failed file as it goes (and the progress, on a
-    terminal), then the summary (and what was redacted); exit 1 if any failed."""
+    """Run an import, printing a ``path: message`` line per failed file and a ``path:line: warning: message`` line
+    per warning as it goes (and the progress, on a terminal), then the summary with the number of warnings (and
+    what was redacted); exit 1 if any failed (warnings alone leave it 0)."""
     from warroom.cli.import_cmd import _unreadable_folders
     from warroom.core.format import clean
     from warroom.core.words import plural
@@ -75,8 +76,9 @@ def _run(run: Callable[[Progress], ImportReport], paths: tuple[Path, ...], suffi
         raise click.UsageError(clean(f"no trace files ({kinds}) found in " + ", ".join(str(p) for p in paths)))
     failed = len({r.source for r in report.failed})
     files = len({r.source for r in report.results})
+    warned = f", {plural(len(report.warnings), 'warning')}" if report.warnings else ""
     say(f"{plural(len(report.imported), 'drill')} imported into {report.out_dir} from {plural(files, 'file')}, "
-        f"{failed} failed" + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""))
+        f"{failed} failed{warned}" + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""))
     if options.redactor is not None:
         say(options.redactor.summary())
     if report.imported:

@@ -7,6 +7,10 @@ while reading in case it grows), bytes that are not UTF-8, text that is not JSON
 with more than :data:`MAX_INTEGER_DIGITS` digits (never converted: Python refuses ints over 4,300 digits and a huge
 one costs quadratic time), and text with an unpaired UTF-16 surrogate escape (``"\\ud800"``: JSON allows it, but it
 is not a character and cannot be written to a UTF-8 drill file).
+
+:func:`json_lines` reads JSON Lines (one value per line) for every importer that reads them, and skips a last line
+cut off mid-value (a writer stopped mid-write) with a :class:`ReadWarning`; :func:`collect_warnings` gathers the
+warnings of the file being read, :func:`warn` adds one.
 """
 
 from __future__ import annotations
@@ -15,10 +19,15 @@ import json
 import os
 import re
 import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from warroom.core.library import special_mode_kind
+from warroom.core.words import plural
 
 #: Most digits a JSON integer may have (a history index or a level has a few; an ISBN or an id has under 30).
 MAX_INTEGER_DIGITS = 30
@@ -163,3 +172,98 @@ def read_json_object(path: Path, max_bytes: int, error: type[ValueError] = Value
     if not isinstance(data, dict):
         raise error(f"not a Who&When record: the top level is a JSON {json_kind(data)}, not an object")
     return data
+
+
+@dataclass(frozen=True)
+class ReadWarning:
+    """Something an importer left out of a file it still read, or could not read as recorded: at ``line`` (from 1;
+    None for the file as a whole), ``message`` (one line, without the file's name)."""
+
+    line: int | None
+    message: str
+
+    def at(self, path: Path | str) -> str:
+        """The warning as the import commands print it: ``path:line: warning: message`` (``path: warning: ...``
+        without a line)."""
+        where = f"{path}:{self.line}" if self.line is not None else f"{path}"
+        return f"{where}: warning: {self.message}"
+
+
+#: The warnings of the file being read, while :func:`collect_warnings` runs; None outside it.
+_WARNINGS: ContextVar[list[ReadWarning] | None] = ContextVar("warroom_import_warnings", default=None)
+
+
+@contextmanager
+def collect_warnings() -> Iterator[list[ReadWarning]]:
+    """Gather every :func:`warn` made inside the ``with`` block into the list it yields (in order). Blocks nest:
+    an inner one keeps its own warnings."""
+    found: list[ReadWarning] = []
+    token = _WARNINGS.set(found)
+    try:
+        yield found
+    finally:
+        _WARNINGS.reset(token)
+
+
+def warn(message: str, line: int | None = None) -> None:
+    """Record a :class:`ReadWarning` (``message`` at ``line``, None for the whole file) for the file being read;
+    outside :func:`collect_warnings` nobody asked, and it is dropped."""
+    found = _WARNINGS.get()
+    if found is not None:
+        found.append(ReadWarning(line, message))
+
+
+def json_lines(text: str, whole: ValueError, what: str) -> list[tuple[int, Any]]:
+    """The value of each non-blank line of the JSON Lines ``text`` as ``(line number from 1, value)``, each read by
+    :func:`parse_json` (``what`` names the content in its messages). Lines end at ``\\n`` only: a U+2028 or a form
+    feed inside a JSON string is text, not a line break. ``whole`` is the error of reading ``text`` as one JSON
+    value, raised as it is when ``text`` is not JSON Lines: fewer than two non-blank lines, ``whole`` not a
+    "not JSON" error, or a first line that is not JSON either (one value over many lines, cut short say).
+
+    A later line that is not JSON raises ``type(whole)`` with ``line N: message``, but for the last non-blank line
+    when it is cut off mid-value (:func:`cut_off`: the text ends inside a string, an object or an array, as when
+    the exporter writing it was stopped): that line is skipped with a :func:`warn` at its line.
+    """
+    error = type(whole)
+    lines = [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
+    if len(lines) < 2 or not str(whole).startswith("not JSON"):
+        raise whole
+    out: list[tuple[int, Any]] = []
+    for i, (n, line) in enumerate(lines):
+        try:
+            out.append((n, parse_json(line, error, what)))
+        except error as e:
+            if i == 0:
+                raise whole from None
+            if i == len(lines) - 1 and cut_off(line):
+                before = "the line before it is" if i == 1 else f"the {plural(i, 'line')} before it are"
+                warn(f"the last line is cut off: it ends inside a JSON value, after {len(line.rstrip()):,} "
+                     f"characters (a write stopped part-way); it is skipped, and {before} read", n)
+                break
+            raise error(f"line {n}: {e}") from None
+    return out
+
+
+#: What may follow the point where a cut-off line's JSON stops parsing: the start of ``true``, ``false``, ``null``
+#: or a number's sign; a number's fraction or exponent begun; a ``\\u`` escape begun (the parser stops after the
+#: backslash).
+_UNFINISHED = re.compile(r"(?:t(?:r(?:u)?)?|f(?:a(?:l(?:s)?)?)?|n(?:u(?:l)?)?|-|(?:\.\d*)?(?:[eE][+-]?\d*)?"
+                         r"|u[0-9a-fA-F]{0,3})")
+
+
+def cut_off(line: str) -> bool:
+    """Whether ``line``, which is not JSON, is the start of a JSON value cut off before its end (the text ends
+    inside a string, an object, an array, a literal or a number), rather than JSON with a mistake in it: a line
+    with a wrong character, an extra bracket, a trailing comma, a blank line, or one that is JSON (refused for its
+    limits) is not."""
+    text = line.rstrip()
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as e:
+        if e.msg.startswith("Unterminated string"):
+            return True
+        rest = text[e.pos:]
+        return e.pos > 0 and _UNFINISHED.fullmatch(rest) is not None  # the empty rest too: it stopped at the end
+    except (ValueError, RecursionError):
+        return False
+    return False

@@ -15,7 +15,7 @@ from warroom.importers.chat.shapes import (
     sharegpt,
     system_prompt,
 )
-from warroom.importers.reading import json_kind, parse_json, read_text
+from warroom.importers.reading import json_kind, json_lines, parse_json, read_text
 from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
@@ -58,7 +58,8 @@ class Conversation:
 def read_conversations(path: Path) -> list[Conversation]:
     """The conversations in the chat transcript file at ``path``: one JSON value, or JSON Lines of conversations
     (one ``{"messages": [...]}`` or message array per line, as OpenAI's fine-tuning and eval files and many logs
-    hold them). Raises TraceError (one line, ``line N:`` for JSON Lines) for a file that is not UTF-8 JSON within
+    hold them; a last line cut off mid-write is skipped with a warning: :func:`~warroom.importers.reading
+    .json_lines`). Raises TraceError (one line, ``line N:`` for JSON Lines) for a file that is not UTF-8 JSON within
     the limits, or not one of the shapes."""
     text = read_text(path, MAX_TRACE_BYTES, TraceError)
     try:
@@ -66,24 +67,14 @@ def read_conversations(path: Path) -> list[Conversation]:
     except TraceError as e:
         if text.lstrip().startswith('{"resourceSpans"'):  # OTLP/JSON Lines
             raise TraceError(f"{e}; {_OTLP_HINT}") from None
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if len(lines) < 2 or not str(e).startswith("not JSON"):
-            raise
-        return _json_lines(lines, e)
+        return _json_lines(json_lines(text, e, "a chat transcript"))
     return conversations(data)
 
 
-def _json_lines(lines: list[tuple[int, str]], whole: TraceError) -> list[Conversation]:
-    """One conversation per line; ``whole`` (the error of reading the file as one value) when the first line is
-    not JSON either."""
+def _json_lines(lines: list[tuple[int, Any]]) -> list[Conversation]:
+    """One conversation per line of JSON Lines (``(line number, value)``); errors name the line."""
     out: list[Conversation] = []
-    for i, (n, line) in enumerate(lines):
-        try:
-            value = parse_json(line, TraceError, "a chat transcript")
-        except TraceError as e:
-            if i == 0:  # not JSON Lines: one value over many lines (cut short, say)
-                raise whole from None
-            raise TraceError(f"line {n}: {e}") from None
+    for i, (n, value) in enumerate(lines):
         try:
             out.append(_conversation(value, f"line {n}", i))
         except TraceError as e:

@@ -12,8 +12,10 @@
   tool calls of the assistant message they follow, ``function_call_output`` items their results, a ``reasoning``
   item's summary an assistant message ``[reasoning] ...``; a hosted tool's item (``web_search_call``,
   ``file_search_call``, ``code_interpreter_call``, ``image_generation_call``, ``mcp_call``) a tool call of the
-  assistant message it follows and a ``tool`` message with its outcome (:data:`HOSTED_TOOLS`); other item types
-  (``computer_call``, ...) are refused by name.
+  assistant message it follows and a ``tool`` message with its outcome (:data:`HOSTED_TOOLS`); a ``computer_call``
+  or ``local_shell_call`` (tools your code runs: the computer action, the shell command) a tool call like a
+  ``function_call``, answered by its ``computer_call_output`` / ``local_shell_call_output`` (:data:`OWN_TOOLS`);
+  other item types (``shell_call``, ``apply_patch_call``, ...) are refused by name.
 - **ShareGPT** (``{"conversations": [{"from": "human", "value": ...}, {"from": "gpt", ...}]}``, a common dataset
   format): ``human`` / ``user`` are user messages, ``gpt`` / ``chatgpt`` / ``assistant`` / ``model`` the
   assistant's, ``system`` the system prompt; other speakers (a dataset's ``function_call`` / ``observation``
@@ -33,10 +35,14 @@ from warroom.importers.tracekit import TraceError
 #: Key of a normalized tool message naming the source's field that holds the call it answers (for messages).
 ANSWERS_FIELD = "_answers_field"
 
-#: Item types of OpenAI's Responses API (``input``/``output`` items), which is not a list of chat messages.
+#: Item types of OpenAI's Responses API (``input``/``output`` items), which is not a list of chat messages: those
+#: read, and others recognised so that they are refused by name (``shell_call``, ``apply_patch_call``, ...).
 RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning", "web_search_call",
                              "file_search_call", "computer_call", "computer_call_output", "code_interpreter_call",
-                             "image_generation_call", "mcp_call"})
+                             "image_generation_call", "mcp_call", "local_shell_call", "local_shell_call_output",
+                             "shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output",
+                             "custom_tool_call", "custom_tool_call_output", "mcp_list_tools", "mcp_approval_request",
+                             "mcp_approval_response"})
 
 #: Responses API items of tools the provider runs, whose call and outcome are one item: the item type, the tool
 #: name (``None``: the item's ``name``, an MCP server's tool), the fields that are the call's arguments and the
@@ -47,6 +53,17 @@ HOSTED_TOOLS: dict[str, tuple[str | None, tuple[str, ...], tuple[str, ...]]] = {
     "code_interpreter_call": ("code_interpreter", ("code", "container_id"), ("outputs",)),
     "image_generation_call": ("image_generation", ("revised_prompt",), ("result",)),
     "mcp_call": (None, ("server_label", "arguments"), ("output", "error")),
+}
+
+
+#: Responses API items of tools the model asks for and your own code runs, whose call and output are two items (as
+#: ``function_call`` and ``function_call_output``): the call's item type, the tool name and the fields that are the
+#: call's arguments. The output item is the call's type with ``_output`` and answers the call's ``call_id`` (a
+#: ``local_shell_call_output`` names it by ``call_id``, or by ``id`` as the API reference has it); a computer
+#: call's output is a screenshot, its base64 image named by its size only.
+OWN_TOOLS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "computer_call": ("computer", ("action", "actions", "pending_safety_checks")),
+    "local_shell_call": ("local_shell", ("action",)),
 }
 
 
@@ -76,6 +93,12 @@ def responses_messages(items: list[Any], where: str) -> list[Any]:
             call, result = _hosted_tool(kind, item)
             _add_call(out, call)
             out.append(result)
+        elif kind in OWN_TOOLS and isinstance(item, dict):
+            name, arguments = OWN_TOOLS[kind]
+            _add_call(out, {"id": item.get("call_id") or item.get("id"), "function": {
+                "name": name, "arguments": {k: item[k] for k in arguments if item.get(k) not in (None, [], {})}}})
+        elif kind in ("computer_call_output", "local_shell_call_output") and isinstance(item, dict):
+            out.append(_own_tool_output(kind, item))
         elif kind == "function_call_output":
             out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": item.get("output")})
         elif kind == "reasoning":
@@ -85,8 +108,8 @@ def responses_messages(items: list[Any], where: str) -> list[Any]:
                 out.append({"role": "assistant", "content": "[reasoning] " + "\n".join(summary), "reasoning": True})
         else:
             raise TraceError(f"{where}[{i}]: a Responses API item of type {kind!r} is not read (messages, "
-                             "function_call, function_call_output, reasoning and hosted tools' items are: "
-                             f"{', '.join(HOSTED_TOOLS)})")
+                             "function_call, function_call_output, reasoning, computer_call, local_shell_call, their "
+                             f"outputs, and hosted tools' items are: {', '.join(HOSTED_TOOLS)})")
     return [{k: v for k, v in m.items() if k != "reasoning"} for m in out]
 
 
@@ -112,6 +135,24 @@ def _hosted_tool(kind: str, item: dict[str, Any]) -> tuple[dict[str, Any], dict[
     if kind == "image_generation_call" and isinstance(told.get("result"), str):
         told["result"] = f"[image, {len(told['result']):,} characters of base64]"
     return call, {"role": "tool", "tool_call_id": call_id, "content": json.dumps(told, ensure_ascii=False)}
+
+
+def _own_tool_output(kind: str, item: dict[str, Any]) -> dict[str, Any]:
+    """A ``computer_call_output`` or ``local_shell_call_output`` item as the ``tool`` message answering its call:
+    a shell command's ``output`` verbatim; a computer call's ``status``, ``output`` (the screenshot: a ``data:``
+    URL's base64 named by its size, ``[image, N characters of base64]``) and ``acknowledged_safety_checks`` as
+    JSON text."""
+    import json
+
+    answers = item.get("call_id") or item.get("id")
+    if kind == "local_shell_call_output":
+        return {"role": "tool", "tool_call_id": answers, "content": item.get("output")}
+    told = {k: item[k] for k in ("status", "output", "acknowledged_safety_checks") if item.get(k) not in (None, [])}
+    shot = told.get("output")
+    url = shot.get("image_url") if isinstance(shot, dict) else None
+    if isinstance(shot, dict) and isinstance(url, str) and url.startswith("data:"):
+        told["output"] = {**shot, "image_url": f"[image, {len(url.partition(',')[2]):,} characters of base64]"}
+    return {"role": "tool", "tool_call_id": answers, "content": json.dumps(told, ensure_ascii=False)}
 
 
 def _blocks(content: Any, kind: str) -> list[dict[str, Any]]:

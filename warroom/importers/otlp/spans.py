@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.reading import json_kind, parse_json, read_text
+from warroom.importers.reading import json_kind, json_lines, parse_json, read_text
 from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
 
 #: ``Status.code`` of an error (``STATUS_CODE_ERROR``), as a number or its enum name in OTLP/JSON.
@@ -194,7 +194,8 @@ def spans_of_document(doc: Any, where: str) -> list[Span]:
 
 def read_spans(path: Path) -> list[Span]:
     """Every span in the OTLP/JSON file at ``path``: one document, or JSON Lines of documents (blank lines
-    skipped); or spans as the OpenTelemetry SDK's console exporter or Phoenix write them (:mod:`.sdkjson`), or a
+    skipped; a last line cut off mid-write skipped with a warning: :func:`~warroom.importers.reading.json_lines`);
+    or spans as the OpenTelemetry SDK's console exporter or Phoenix write them (:mod:`.sdkjson`), or a
     Jaeger export (:mod:`.jaeger`). Raises
     TraceError (one line, ``line N:`` for JSON Lines) within the importers' file limits."""
     from warroom.importers.otlp import jaeger, sdkjson
@@ -208,22 +209,19 @@ def read_spans(path: Path) -> list[Span]:
             found = jaeger.jaeger_spans(data)
         return found if found is not None else spans_of_document(data, "")
     except TraceError as error:
-        whole = error
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if len(lines) < 2 or not str(whole).startswith("not JSON"):
+        if not str(error).startswith("not JSON"):
             raise
+        whole = error
     values = sdkjson.json_values(text) if console else None  # the console exporter's objects, one after another
     found = sdkjson.sdk_spans(values) if values is not None else None
     if found is not None:
         return found
+    lines = json_lines(text, whole, "OTLP/JSON")  # `whole` when it is not JSON Lines either
+    found = sdkjson.sdk_spans([doc for _, doc in lines]) if console else None  # one a line, the last cut off
+    if found is not None:
+        return found
     out: list[Span] = []
-    for n, line in lines:
-        try:
-            doc = parse_json(line, TraceError, "OTLP/JSON")
-        except TraceError as e:
-            if n == lines[0][0]:  # not JSON Lines either: one document over many lines (cut short, say)
-                raise whole from None
-            raise TraceError(f"line {n}: {e}") from None
+    for n, doc in lines:
         out.extend(spans_of_document(doc, f"line {n}: "))
     return out
 

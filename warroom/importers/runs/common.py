@@ -14,7 +14,7 @@ from typing import Any
 
 from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import AGENT, MODEL, TOOL, Step, as_arguments
-from warroom.importers.reading import parse_json, read_text
+from warroom.importers.reading import json_lines, parse_json, read_text
 from warroom.importers.tracekit import TraceError
 
 #: Epoch numbers above this are nanoseconds or microseconds, not milliseconds (year 5138 in milliseconds).
@@ -35,26 +35,16 @@ MAX_PRICE = 10_000.0
 
 
 def read_values(path: Path, what: str) -> list[tuple[str, Any]]:
-    """The JSON values of the file at ``path``: one document, or JSON Lines (blank lines skipped), each as
-    ``(where, value)`` (``where`` is ``""`` or ``"line N: "``). ``what`` names the format in messages. Raises
-    TraceError (one line) within the importers' file limits, but for the size: :data:`MAX_EXPORT_BYTES`."""
+    """The JSON values of the file at ``path``: one document, or JSON Lines (blank lines skipped; a last line cut
+    off mid-write skipped with a warning: :func:`~warroom.importers.reading.json_lines`), each as ``(where,
+    value)`` (``where`` is ``""`` or ``"line N: "``). ``what`` names the format in messages. Raises TraceError (one
+    line) within the importers' file limits, but for the size: :data:`MAX_EXPORT_BYTES`."""
     text = read_text(path, MAX_EXPORT_BYTES, TraceError)
     try:
         return [("", parse_json(text, TraceError, what))]
     except TraceError as error:
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
-        if len(lines) < 2 or not str(error).startswith("not JSON"):
-            raise
         whole = error
-    out: list[tuple[str, Any]] = []
-    for n, line in lines:
-        try:
-            out.append((f"line {n}: ", parse_json(line, TraceError, what)))
-        except TraceError as e:
-            if n == lines[0][0]:  # not JSON Lines either: one document over many lines (cut short, say)
-                raise whole from None
-            raise TraceError(f"line {n}: {e}") from None
-    return out
+    return [(f"line {n}: ", value) for n, value in json_lines(text, whole, what)]
 
 
 def time_ns(value: Any, where: str) -> int:

@@ -16,7 +16,7 @@ from typing import Any
 
 from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import MODEL, OTHER, Step, as_text
-from warroom.importers.reading import json_kind
+from warroom.importers.reading import json_kind, warn
 from warroom.importers.runs import Recorded, convert_runs_file, import_runs
 from warroom.importers.runs import messages as msgs
 from warroom.importers.runs.common import (
@@ -110,6 +110,7 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     roots = root_ids({as_text(r.get("id")).strip().lower(): as_text(r.get("parent_run_id")).strip().lower()
                       for r in runs})
     spans = [_span(run, label, roots) for run, label in zip(runs, labels, strict=True)]
+    _warn_lone_roots(runs, spans)
     agents = _agent_runs(runs, spans)
     steps: dict[str, list[Step]] = {}
     seen_inputs: dict[str, set[str]] = {}  # by trace
@@ -119,6 +120,28 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     for group in steps.values():
         attach_tools(group)
     return steps, Recorded(prices=_prices(runs, spans, steps))
+
+
+def _warn_lone_roots(runs: list[dict[str, Any]], spans: list[Span]) -> None:
+    """Warn (:func:`~warroom.importers.reading.warn`, once for the file) when traces are a root run alone: a chain
+    or agent run with no ``child_runs`` and no other run of its trace (a ``RunTree`` dumped, or ``read_run``
+    called, without its children), whose agents, model calls and tool calls are missing. A model or tool run
+    alone is a whole trace."""
+    count: dict[str, int] = {}
+    for span in spans:
+        count[span.trace_id] = count.get(span.trace_id, 0) + 1
+    lone = [(run, span) for run, span in zip(runs, spans, strict=True)
+            if count[span.trace_id] == 1 and not span.parent_id and not run.get("child_runs")
+            and run["run_type"] not in MODEL_TYPES | TOOL_TYPES]
+    if not lone:
+        return
+    run, span = lone[0]
+    what = (f"trace {span.trace_id} is its root run alone ({run['run_type']} `{span.name}`)" if len(lone) == 1 else
+            f"{len(lone)} traces are each a root run alone ({run['run_type']} `{span.name}`, ...)")
+    under = "it" if len(lone) == 1 else "them"
+    warn(f"{what}: no `child_runs` and no other run of the trace, so the agents, model calls and tool calls under "
+         f"{under} are missing; export the run with its children (`Client.read_run(RUN_ID, load_child_runs=True)`), "
+         "or every run of the trace (`Client.list_runs(trace_id=TRACE_ID)`)")
 
 
 def _prices(runs: list[dict[str, Any]], spans: list[Span], steps: dict[str, list[Step]]

@@ -9,7 +9,8 @@ file is written; :func:`~.files.import_files` writes one drill per trace, atomic
 
 from __future__ import annotations
 
-from warroom.importers.tracekit.drillfile import MISSING_KEY, check_unmarked, drill_id, dump_unmarked
+from warroom.importers.naming import drill_id
+from warroom.importers.tracekit.drillfile import MISSING_KEY, check_unmarked, dump_unmarked
 from warroom.importers.tracekit.files import import_files
 from warroom.importers.tracekit.rules import (
     DEFAULT_DIFFICULTY,

@@ -1,10 +1,9 @@
-"""The unmarked drill: its id, its YAML text with a header that shows the author what to add, and the check that
+"""The unmarked drill: its YAML text with a header that shows the author what to add, and the check that
 the only thing ``warroom validate`` finds missing is the answer key."""
 
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from warroom.core.validation import MISSING_ANSWER_KEY
@@ -28,14 +27,6 @@ answer_key:
 
 or, for a healthy run, `all_clear: {debrief: WHY IT WAS HEALTHY}`. Then run `warroom validate` and
 `warroom check` (docs/importing.md, "Marking up an imported trace")."""
-
-
-def drill_id(prefix: str, stem: str, index: int | None = None) -> str:
-    """A drill id ``<prefix>-<stem>`` (``-<index>`` added for a file's index-th trace), made of id characters and
-    at most 80 of them."""
-    clean = re.sub(r"[^A-Za-z0-9_.-]+", "-", stem).strip("-._") or "trace"
-    suffix = "" if index is None else f"-{index}"
-    return f"{prefix}-{clean}"[: 80 - len(suffix)].rstrip("-._") + suffix
 
 
 #: How JSON writers that allow them (Python's ``json``, JavaScript's ``String(x)``) spell the non-finite numbers.

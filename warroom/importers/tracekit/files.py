@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from warroom.importers.reading import collect_warnings
 from warroom.importers.tracekit.drillfile import check_unmarked, dump_unmarked, finite_numbers
 from warroom.importers.tracekit.rules import TraceError
 from warroom.importers.who_and_when.files import (
@@ -86,7 +88,19 @@ def _check_size(text: str) -> None:
 
 def _import_one(f: Path, out_dir: Path, convert: Converter, force: bool, written: dict[str, Path],
                 redactor: Redactor | None = None) -> list[ImportResult]:
-    """Import the trace file ``f``: one result per drill written, or one result with the file's error."""
+    """Import the trace file ``f``: one result per drill written, or one result with the file's error; the first
+    result carries the warnings made while reading the file (:func:`~warroom.importers.reading.warn`), kept when
+    it fails too (a cut-off last line may be why it holds no trace)."""
+    with collect_warnings() as warnings:
+        results = _results(f, out_dir, convert, force, written, redactor)
+    if warnings:
+        results[0] = dataclasses.replace(results[0], warnings=tuple(warnings))
+    return results
+
+
+def _results(f: Path, out_dir: Path, convert: Converter, force: bool, written: dict[str, Path],
+             redactor: Redactor | None) -> list[ImportResult]:
+    """The results of importing ``f`` (without its warnings): see :func:`_import_one`."""
     if redactor is not None:
         redactor.discard()  # replacements in a file that failed are not counted
     try:

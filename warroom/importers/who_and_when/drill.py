@@ -3,10 +3,10 @@ into drill data, checked by loading it back and playing it, and dumped as YAML."
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from warroom.core.format import usd
+from warroom.importers.naming import drill_id
 from warroom.importers.who_and_when import prose
 from warroom.importers.who_and_when.cast import cast_agents
 from warroom.importers.who_and_when.mapping import Draft, map_record
@@ -23,8 +23,7 @@ from warroom.importers.who_and_when.rules import (
 
 
 def _drill_id(record: Record) -> str:
-    stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", record.name).strip("-._") or "record"
-    return f"ww-{record.subset}-{stem}"[:80]
+    return drill_id(f"ww-{record.subset}", record.name, blank="record")
 
 
 def _damage(record: Record, draft: Draft, options: ImportOptions) -> tuple[list[dict[str, Any]], float]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from warroom.core.words import plural
+from warroom.importers.reading import ReadWarning
 from warroom.importers.who_and_when.drill import convert_record, dump_drill_yaml
 from warroom.importers.who_and_when.parse import parse_record, read_record
 from warroom.importers.who_and_when.prose import file_header
@@ -46,12 +47,15 @@ def drill_target(out_dir: Path, drill_id: str, force: bool, error: type[Exceptio
 
 @dataclass(frozen=True)
 class ImportResult:
-    """What happened to one record file: ``output`` written (with ``drill_id``), or ``error`` (one line)."""
+    """What happened to one record file: ``output`` written (with ``drill_id``), or ``error`` (one line); and what
+    the importer left out of the file or read otherwise than recorded (``warnings``, on the file's first result
+    only, so that each is reported and counted once)."""
 
     source: Path
     drill_id: str | None = None
     output: Path | None = None
     error: str | None = None
+    warnings: tuple[ReadWarning, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -80,6 +84,11 @@ class ImportReport:
     def failed(self) -> list[ImportResult]:
         """Records that could not be imported."""
         return [r for r in self.results if not r.ok]
+
+    @property
+    def warnings(self) -> list[tuple[Path, ReadWarning]]:
+        """Every warning of the run with the file it is about, in input order."""
+        return [(r.source, w) for r in self.results for w in r.warnings]
 
     def summary(self) -> str:
         """One line: how many records were imported, where to, and how many failed."""

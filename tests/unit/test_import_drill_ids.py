@@ -1,0 +1,69 @@
+"""An imported drill's id: the importer's prefix and the file name, one rule for every importer, never the prefix
+twice when the file name already starts with it."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from trace_import_support import FIXTURES
+
+from warroom.importers import chat, otel
+from warroom.importers.naming import MAX_ID_CHARS, drill_id
+from warroom.importers.runs import agentsdk, langfuse, langsmith
+from warroom.importers.who_and_when import ImportOptions, import_records
+
+THIRD = FIXTURES / "thirdparty"
+
+
+@pytest.mark.parametrize(("prefix", "stem", "index", "expected"), [
+    ("langsmith", "langsmith-planner-executor", None, "langsmith-planner-executor"),
+    ("langsmith", "planner-executor", None, "langsmith-planner-executor"),
+    ("langsmith", "langsmith", None, "langsmith"),
+    ("langsmith", "LangSmith_export", None, "langsmith_export"),
+    ("langsmith", "langsmith.2026-03-20", None, "langsmith.2026-03-20"),
+    ("langsmith", "langsmithrun", None, "langsmith-langsmithrun"),  # not the prefix as a word: kept whole
+    ("chat", "chat-finetune", 1, "chat-finetune-1"),
+    ("otel", "otel", 0, "otel-0"),
+    ("openai-agents", "openai-agents-handoff", None, "openai-agents-handoff"),
+    ("openai-agents", "openai-handoff", None, "openai-agents-openai-handoff"),
+    ("otel", "traces of 20 März", None, "otel-traces-of-20-M-rz"),
+    ("otel", "¿¿", None, "otel-trace"),
+    ("ww-magentic-one", "12", None, "ww-magentic-one-12"),
+    ("ww-magentic-one", "ww-magentic-one-12", None, "ww-magentic-one-12"),
+])
+def test_the_prefix_is_added_unless_the_file_name_starts_with_it(prefix: str, stem: str, index: int | None,
+                                                                  expected: str) -> None:
+    assert drill_id(prefix, stem, index) == expected
+
+
+def test_a_long_name_is_shortened_keeping_the_index_and_no_trailing_separator() -> None:
+    made = drill_id("otel", "a" * 74 + "-" + "b" * 30, 12)
+    assert made == "otel-" + "a" * 72 + "-12" and len(made) <= MAX_ID_CHARS
+    assert len(drill_id("otel", "otel-" + "x" * 200)) == MAX_ID_CHARS
+
+
+@pytest.mark.parametrize(("convert", "fixture", "expected"), [
+    (langsmith.convert_file, THIRD / "langsmith-planner-executor.json", ["langsmith-planner-executor"]),
+    (langfuse.convert_file, THIRD / "langfuse-trace.json", ["langfuse-trace"]),
+    (agentsdk.convert_file, THIRD / "openai-agents-handoff.json", ["openai-agents-handoff"]),
+    (chat.convert_file, THIRD / "chat-finetune.jsonl", ["chat-finetune-0", "chat-finetune-1"]),
+    (otel.convert_file, FIXTURES / "otel" / "legacy.jsonl", ["otel-legacy-0", "otel-legacy-1"]),
+])
+def test_every_trace_importer_follows_the_rule(convert: Callable[[Path], list[tuple[dict[str, Any], str]]],
+                                              fixture: Path, expected: list[str]) -> None:
+    assert [data["id"] for data, _ in convert(fixture)] == expected
+
+
+def test_who_and_when_follows_the_rule_too(tmp_path: Path) -> None:
+    src = tmp_path / "in"
+    src.mkdir()
+    record = FIXTURES / "who_and_when" / "good" / "magentic-one" / "mini.json"
+    shutil.copy(record, src / "ww-magentic-one-mini.json")
+    shutil.copy(record, src / "7.json")
+    report = import_records([src], tmp_path / "out", ImportOptions(), force=False)
+    assert not report.failed, [r.error for r in report.failed]
+    assert sorted(r.drill_id or "" for r in report.imported) == ["ww-magentic-one-7", "ww-magentic-one-mini"]

@@ -1,0 +1,80 @@
+"""OpenAI Responses API items of tools the model asks for and your own code runs (`computer_call` /
+`computer_call_output`, `local_shell_call` / `local_shell_call_output`, in the shapes of OpenAI's API reference)
+are tool calls and their results, like a `function_call` and its `function_call_output`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from trace_import_support import only_missing_key
+
+from warroom.importers import chat
+
+SCREENSHOT = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"
+
+ITEMS: list[dict[str, Any]] = [
+    {"type": "message", "role": "user",
+     "content": [{"type": "input_text", "text": "Restart the deploy job that failed on the dashboard."}]},
+    {"type": "computer_call", "id": "cu_01", "call_id": "call_click", "status": "completed",
+     "action": {"type": "click", "button": "left", "x": 412, "y": 230},
+     "pending_safety_checks": [{"id": "sc_1", "code": "malicious_instructions", "message": "Check the page."}]},
+    {"type": "computer_call_output", "call_id": "call_click",
+     "acknowledged_safety_checks": [{"id": "sc_1", "code": "malicious_instructions", "message": "Check the page."}],
+     "output": {"type": "computer_screenshot", "image_url": f"data:image/png;base64,{SCREENSHOT}"}},
+    {"type": "computer_call", "id": "cu_02", "call_id": "call_type", "status": "completed",
+     "action": {"type": "type", "text": "deploy-job"}, "pending_safety_checks": []},
+    {"type": "computer_call_output", "call_id": "call_type",
+     "output": {"type": "computer_screenshot", "file_id": "file-abc"}},
+    {"type": "local_shell_call", "id": "lsh_01", "call_id": "call_restart", "status": "completed",
+     "action": {"type": "exec", "command": ["systemctl", "restart", "deploy-job"], "env": {},
+                "working_directory": "/srv", "timeout_ms": 30000}},
+    # the API reference names the call it answers by `id`; OpenAI's own guide (and most code) writes `call_id`
+    {"type": "local_shell_call_output", "id": "call_restart", "output": '{"output": "", "metadata": {"exit_code": 0}}'},
+    {"type": "local_shell_call", "id": "lsh_02", "call_id": "call_status", "status": "completed",
+     "action": {"type": "exec", "command": ["systemctl", "is-active", "deploy-job"], "env": {}}},
+    {"type": "local_shell_call_output", "call_id": "call_status", "output": "failed\n"},
+    {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "The job is restarted."}]},
+]
+
+
+def _events(tmp_path: Path) -> dict[str, dict[str, Any]]:
+    path = tmp_path / "computer-use.json"
+    path.write_text(json.dumps(ITEMS), encoding="utf-8")
+    [(data, _)] = chat.convert_file(path)
+    return {e["id"]: e for e in data["trace"]}
+
+
+def test_computer_and_shell_calls_are_tool_calls_with_the_action_as_arguments(tmp_path: Path) -> None:
+    events = _events(tmp_path)
+    calls = {k: (e["tool"], e["arguments"]) for k, e in events.items() if e["kind"] == "tool_call"}
+    assert calls == {
+        "call_click": ("computer", {"action": {"type": "click", "button": "left", "x": 412, "y": 230},
+                                    "pending_safety_checks": [{"id": "sc_1", "code": "malicious_instructions",
+                                                               "message": "Check the page."}]}),
+        "call_type": ("computer", {"action": {"type": "type", "text": "deploy-job"}}),  # no empty checks
+        "call_restart": ("local_shell", {"action": {"type": "exec", "command": ["systemctl", "restart", "deploy-job"],
+                                                    "env": {}, "working_directory": "/srv", "timeout_ms": 30000}}),
+        "call_status": ("local_shell", {"action": {"type": "exec", "command": ["systemctl", "is-active",
+                                                                               "deploy-job"], "env": {}}}),
+    }
+
+
+def test_their_outputs_are_the_results_a_screenshot_named_by_its_size_never_its_bytes(tmp_path: Path) -> None:
+    results = {e["call"]: e["output"] for e in _events(tmp_path).values() if e["kind"] == "tool_result"}
+    assert json.loads(results["call_click"]) == {
+        "output": {"type": "computer_screenshot", "image_url": f"[image, {len(SCREENSHOT)} characters of base64]"},
+        "acknowledged_safety_checks": [{"id": "sc_1", "code": "malicious_instructions", "message": "Check the page."}]}
+    assert json.loads(results["call_type"]) == {"output": {"type": "computer_screenshot", "file_id": "file-abc"}}
+    assert results["call_restart"] == '{"output": "", "metadata": {"exit_code": 0}}'  # verbatim, by `id`
+    assert results["call_status"] == "failed\n"  # by `call_id`
+    assert SCREENSHOT not in json.dumps(results)
+
+
+def test_the_drill_misses_only_its_answer_key(tmp_path: Path) -> None:
+    path = tmp_path / "computer-use.json"
+    path.write_text(json.dumps(ITEMS), encoding="utf-8")
+    [result] = chat.import_chats([path], tmp_path / "out").results
+    assert result.error is None and result.output is not None
+    only_missing_key(result.output)
