@@ -379,13 +379,8 @@ class Replay(ProbePlay):
             self.cost.replan_usd += usd
             released = self.advance(FALSE_ESCALATION_DELAY)
             result = EscalationResult(
-                action=action,
-                contained=False,
-                late=False,
-                replan_usd=usd,
-                released=released,
-                after_evidence=after_evidence,
-                resumed_at=self.now,
+                action=action, contained=False, late=False, replan_usd=usd, released=released,
+                after_evidence=after_evidence, resumed_at=self.now,
             )
         self.escalations.append(result)
         return result
