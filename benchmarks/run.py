@@ -51,6 +51,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
         {"trainees": 4, "seconds": 10.0, "interval": 2.0},
     ),
     "import-otel": ("bench_import_otel", {"repeat": 3}, {"repeat": 1}),
+    "app-start": ("bench_app_start", {"repeat": 10}, {"repeat": 3}),
 }
 
 
