@@ -48,7 +48,9 @@ def measure(corpus: Path, repeat: int) -> dict | None:
             out = Path(tmp) / f"out{i}"
             start = time.perf_counter()
             proc = subprocess.run(
-                [*warroom_cmd(), "import", "who-and-when", str(corpus), "--out", str(out)], capture_output=True, text=True
+                [*warroom_cmd(), "import", "who-and-when", str(corpus), "--out", str(out)],
+                capture_output=True,
+                text=True,
             )
             times.append(time.perf_counter() - start)
             if proc.returncode not in (0, 1):
@@ -83,7 +85,8 @@ def results(repeat: int = 3, corpus: Path = CORPUS) -> list[dict]:
     """Rows for ``run.py`` (the corpus row says it was skipped when the corpus is absent)."""
     huge = refuse_huge()
     huge_row = {"name": "Who&When record of 210 MB refused", "value": f"{huge * 1000:.1f} ms",
-                "goal": "< 100 ms (size checked before reading)", "ratio": f"{huge / 0.1:.3f}x of goal", "ok": huge < 0.1}
+                "goal": "< 100 ms (size checked before reading)", "ratio": f"{huge / 0.1:.3f}x of goal",
+                "ok": huge < 0.1}
     return [*_corpus_rows(repeat, corpus), huge_row]
 
 

@@ -24,8 +24,8 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from warroom.core.fastload import fast_drill  # noqa: E402
-from warroom.core.loader import DrillLoadError, load_drill, load_drill_text  # noqa: E402
+from warroom.core.fastload import fast_drill
+from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
 
 STEPS = 40
 

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_load import drill_text  # noqa: E402
+from bench_load import drill_text
 
 
 def base_drill(n_events: int):

@@ -33,7 +33,7 @@ def session_rows(n: int, seed: int = 14) -> list[dict]:
     """``n`` sessions as keyword dicts of :class:`SessionFacts` (plain data, as the CLI would read from the store)."""
     rng = random.Random(seed)
     rows = []
-    for i in range(n):
+    for _ in range(n):
         k = rng.randrange(FAULT_DRILLS + ALL_CLEAR_DRILLS)
         fault = k < FAULT_DRILLS
         outcome = rng.choice(FAULT_OUTCOMES if fault else CLEAR_OUTCOMES)

@@ -45,7 +45,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_load import drill_text  # noqa: E402
+from bench_load import drill_text
 
 KEYS = ("up", "down", "enter", "space", "tick")
 #: Process CPU time of the same samples (main thread and workers): the work a key costs, apart from waiting for
@@ -135,23 +135,23 @@ async def _measure(entry, presses: int, profile: bool = False) -> dict[str, list
                 profiler.start()
             for i in range(presses):
                 row = timeline.cursor_row
-                await timed("up", lambda: timeline.cursor_row == row - 1 and shows(timeline.keys[row - 1]))
-                await timed("down", lambda: timeline.cursor_row == row and shows(timeline.keys[row]))
+                await timed("up", lambda row=row: timeline.cursor_row == row - 1 and shows(timeline.keys[row - 1]))
+                await timed("down", lambda row=row: timeline.cursor_row == row and shows(timeline.keys[row]))
                 if i % 2 == 0:  # keep moving up through the table
                     await pilot.press("up")
                 count = len(live.replay.actions)
-                await timed("enter", lambda: len(live.replay.actions) == count + 1 and inspector.has_focus)
+                await timed("enter", lambda count=count: len(live.replay.actions) == count + 1 and inspector.has_focus)
                 timeline.focus()
                 await pilot.pause()
                 paused = live.paused
-                await timed("space", lambda: live.paused != paused)
+                await timed("space", lambda paused=paused: live.paused != paused)
                 if live.paused:
                     await pilot.press("space")  # resume (untimed), so the next tick releases events
                 rows = timeline.row_count
                 start, cpu = time.perf_counter(), time.process_time()
                 app.clock.set_time(trace[rows + 1].t)  # the next 2 events come due
                 live.tick()
-                await settle("tick", lambda: timeline.row_count == rows + 2)
+                await settle("tick", lambda rows=rows: timeline.row_count == rows + 2)
                 samples["tick"].append(time.perf_counter() - start)
                 samples["tick cpu"].append(time.process_time() - cpu)
                 start = time.perf_counter()
@@ -260,7 +260,11 @@ def results(small: int = 100, large: int = 100_000, presses: int = 20) -> list[d
             continue
         rows.append(
             {
-                "name": f"UI key '{key}' median ({large:,} ev)" if key != "all" else f"UI mean of key medians ({large:,} ev)",
+                "name": (
+                    f"UI key '{key}' median ({large:,} ev)"
+                    if key != "all"
+                    else f"UI mean of key medians ({large:,} ev)"
+                ),
                 "value": f"{b[key] * 1000:.1f} ms",
                 "goal": "< 16 ms" if key == "space" else "< 16 ms, ratio <= 1.2",
                 "ratio": ratio,
