@@ -54,6 +54,7 @@ def launch(
     failed. Colours follow ``NO_COLOR`` and ``TERM`` (see :func:`color_environment`).
     """
     os.environ.update(color_environment(os.environ))  # before Textual reads its settings at import
+    from warroom.core.settings import resolve_cache_dir
     from warroom.tui.app import WarroomApp
     from warroom.tui.services import Services
 
@@ -64,6 +65,7 @@ def launch(
         mode=mode,
         drill_set=drill_set,
         seed=seed,
+        cache_dir=resolve_cache_dir(),
     )
     app = WarroomApp(services, start=start, speed=speed, handle_signals=True)
     try:
