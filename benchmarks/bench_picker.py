@@ -40,7 +40,9 @@ wall, cpu = time.perf_counter(), time.process_time()
 entries = services.catalog()
 wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
 bad = [str(e.path) for e in entries if not e.ok]
-print(json.dumps({"wall": wall, "cpu": cpu, "entries": len(entries), "bad": bad, "cached": bool(extra)}))
+import warroom
+print(json.dumps({"wall": wall, "cpu": cpu, "entries": len(entries), "bad": bad, "cached": bool(extra),
+                  "warroom": warroom.__file__}))
 """
 
 
@@ -75,7 +77,8 @@ def probe(lib: Path, data: Path, cache: Path) -> dict:
     """One fresh process running ``catalog()`` over ``lib`` with the picker cache in ``cache``."""
     env = {**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", str(ROOT))}
     proc = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(lib), str(data), str(cache)], capture_output=True, text=True, env=env
+        [sys.executable, "-c", _PROBE, str(lib), str(data), str(cache)], capture_output=True, text=True, env=env,
+        cwd=lib.parent,  # not the checkout: `python -c` puts the working directory first on sys.path
     )
     if proc.returncode != 0:
         raise SystemExit(f"the probe failed ({proc.returncode}):\n{proc.stderr[-2000:]}")

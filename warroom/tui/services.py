@@ -94,6 +94,8 @@ class Services:
         mode: ``practice`` or ``assessment`` (``--mode``); a drill set in assessment mode makes every session
             assessment (see :attr:`session_mode`).
         drill_set: the drill set played (``--set FILE``; see :mod:`warroom.tui.drillsets`), or None.
+        cache_dir: the cache directory of the picker's cache between starts (:mod:`warroom.core.cardcache`;
+            ``warroom`` passes :func:`~warroom.core.settings.resolve_cache_dir`), or None for none.
     """
 
     trainee: str
