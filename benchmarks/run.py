@@ -43,6 +43,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
         {"sessions": 20_000, "small": 2_000, "repeat": 1},
     ),
     "startup": ("bench_startup", {"repeat": 5}, {"repeat": 2}),
+    "picker": ("bench_picker", {"copies": 10, "repeat": 3}, {"copies": 3, "repeat": 1}),
     "import": ("bench_import", {"repeat": 3}, {"repeat": 1}),
     "pg_store": ("bench_pg_store", {"sessions": 1_000_000, "repeat": 3}, {"sessions": 50_000, "repeat": 1}),
     "serve": (

@@ -2,8 +2,9 @@
 
 Every test starts from the same ambient settings whatever the shell that runs pytest has set: the ``WARROOM_*``
 variables (trainee, data directory, charset...), ``COLUMNS`` / ``LINES`` (which Rich and click read for the width
-of tables) and the colour hints the terminal UI reads are removed for the test, and the locale is ``C.UTF-8`` (the
-terminal UI falls back to ASCII in other locales); a test that needs another value sets it with ``monkeypatch``.
+of tables) and the colour hints the terminal UI reads are removed for the test, the locale is ``C.UTF-8`` (the
+terminal UI falls back to ASCII in other locales) and the cache directory (``WARROOM_CACHE_DIR``) is a fresh folder
+of the test's own; a test that needs another value sets it with ``monkeypatch``.
 Support modules (``locations``, ``malformed_cases``, ``core_support``, ``store_support``, ``screen_support``,
 ``import_support``) are importable from every folder (``pythonpath`` in pyproject.toml).
 """
@@ -29,11 +30,13 @@ _AMBIENT = ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TEXTUAL_COLOR_SYSTEM
 
 
 @pytest.fixture(autouse=True)
-def _clear_ambient_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+def _clear_ambient_settings(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     for name in list(os.environ):
         if (name.startswith("WARROOM_") and name not in _KEEP) or name in _AMBIENT:
             monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
+    # The drill picker's cache of each test (and of the warroom processes it starts) is its own, never the user's.
+    monkeypatch.setenv("WARROOM_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
 
 #: Test files whose tests take many seconds each (real processes and servers, every bundled drill on screen, long

@@ -134,3 +134,44 @@ def test_time_to_detect_dots_are_capped_and_keep_the_extremes():
     assert _spread([3.0, 1.0, 2.0], 5) == [1.0, 2.0, 3.0]
     spread = _spread([float(v) for v in range(1000)], 200)
     assert len(spread) == 200 and spread[0] == 0.0 and spread[-1] == 999.0 and spread == sorted(spread)
+
+
+def _label_lines(page: str) -> dict[str, list[tuple[float, float, str]]]:
+    """Each ``trainee-label-N`` group of the detection plot: its text lines as (x, y, text), from their ``x`` and ``y``
+    (one line) or ``translate(x y)`` (each line of several)."""
+    place = re.compile(r'(?:x="([\d.]+)" y="([\d.]+)"[^>]*|transform="translate\(([\d.]+) ([\d.]+)\)")>([^<]*)</text>')
+    out = {}
+    for gid, body in re.findall(r'<g id="(trainee-label-\d+)">(.*?)</g>', page, flags=re.S):
+        out[gid] = [(float(x or tx), float(y or ty), text) for x, y, tx, ty, text in place.findall(body)]
+    return out
+
+
+def test_trainees_at_one_point_share_one_stacked_label(tmp_path: Path):
+    """Two trainees at the same (false-alarm rate, hit rate) and one nearly there get one label, their names one per
+    line; a trainee elsewhere keeps a label of their own. No two label lines are drawn at the same place."""
+    data = tmp_path / "data"
+    with ResultsStore(data) as store:
+        for name, hit, held in (("ada", "contained", True), ("ben", "contained", True), ("cy", "missed", False)):
+            add(store, f"{name}-a", name, "A", hit, 90 if hit == "contained" else 0, ttd=4.0)
+            add(store, f"{name}-c", name, "C", "all_clear_held" if held else "false_alarm", 100, all_clear=True)
+    out = tmp_path / "r.html"
+    assert report(data, out).exit_code == 0
+    labels = _label_lines(out.read_text(encoding="utf-8"))
+    texts = sorted(sorted(t for _, _, t in lines) for lines in labels.values())
+    assert texts == [["ada", "ben"], ["cy"]]
+    stacked = next(lines for lines in labels.values() if len(lines) == 2)
+    (x1, y1, _), (x2, y2, _) = stacked
+    assert x1 == x2 and abs(y1 - y2) >= 7  # one line under the other (7 px text), left-aligned at the point
+    everything = [(x, y) for lines in labels.values() for x, y, _ in lines]
+    assert len(set(everything)) == len(everything)
+
+
+def test_label_groups_join_points_within_near_and_cap_the_stack():
+    from warroom.cli.report_figures import NEAR, STACK_MOST, label_groups, stacked_label
+
+    groups = label_groups([(0.5, 1.0, "ada"), (0.2, 0.4, "cy"), (0.5 + NEAR / 2, 1.0 - NEAR / 2, "ben"),
+                           (0.5 + 3 * NEAR, 1.0, "dee")])  # fmt: skip
+    assert groups == [(0.5, 1.0, ["ada", "ben"]), (0.2, 0.4, ["cy"]), (0.5 + 3 * NEAR, 1.0, ["dee"])]
+    names = [f"t{i}" for i in range(STACK_MOST + 3)]
+    assert stacked_label(names).splitlines() == [*names[:STACK_MOST], "+3 more"]
+    assert stacked_label(["ada", "ben"], upward=True) == "ben\nada"  # the first name nearest the point, below

@@ -30,8 +30,9 @@ def _bindings(screen: type, hidden: tuple[str, ...] | None = None) -> list[tuple
         for klass in cls.__mro__:
             if klass.__module__.startswith("warroom.") and "BINDINGS" in vars(klass):
                 for b in Binding.make_bindings(vars(klass)["BINDINGS"]):
-                    if b.action not in hidden:
-                        out.append((b.key_display or key_label(b.key), helps.get(b.action) or b.tooltip))
+                    if b.action not in hidden:  # a key_display may name several keys ("+ =")
+                        for label in b.key_display.split() if b.key_display else [key_label(b.key)]:
+                            out.append((label, helps.get(b.action) or b.tooltip))
     return out
 
 
@@ -60,7 +61,7 @@ def test_the_war_rooms_help_in_each_mode_lists_exactly_the_keys_that_mode_has():
         assert all(label in keys_of[what] for label, what in bound), mode
     texts = {what: keys for keys, what in assessment}
     assert "pause / resume the drill clock" not in texts and "slower playback" not in texts
-    assert texts["assessment: the drill clock runs at 1x and cannot be paused (refused with a notice)"] == "space + -"
+    assert texts["assessment: the drill clock runs at 1x and cannot be paused (refused with a notice)"] == "space + = -"
     assert not any("assessment" in what for _, what in practice)
 
 
@@ -119,3 +120,34 @@ async def test_the_briefings_home_and_end_are_in_its_help(services):
         keys = dict((what, keys) for keys, what in rows)
         assert keys["the top / end of the briefing"] == "home ctrl+home end ctrl+end"
         assert "home ctrl+home end ctrl+end" in text
+
+
+async def test_the_war_rooms_help_and_footer_name_equals_beside_plus(tmp_path):
+    """`=` (`+` unshifted) speeds playback up too: the help's row and the footer say `+ =`, in 80 columns, and in
+    assessment mode the refused keys include it; `=` does speed up."""
+    from warroom.tui.services import Services
+
+    from .conftest import STALE
+
+    for mode in ("practice", "assessment"):
+        services = Services(trainee="ann", data_dir=tmp_path / mode, mode=mode)
+        app = make_app(services, STALE)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")
+            assert isinstance(app.screen, WarRoomScreen)
+            live = app.screen
+            footer = screen_text(app).splitlines()[-1]
+            assert "? Help" in footer, footer  # every key still fits in 80 columns
+            await pilot.press("question_mark")
+            lines = [" ".join(line.split()) for line in screen_text(app).splitlines()]
+            await pilot.press("escape")
+            if mode == "practice":
+                assert "+ = Faster" in footer
+                assert any(" + = faster playback (0.5x" in line for line in lines), lines
+                await pilot.press("equals_sign")
+                assert live.speed == 2.0
+            else:
+                assert "space + = - 1x, no pause" in footer
+                assert any(" space + = - assessment: the drill clock" in line for line in lines)
+                await pilot.press("equals_sign")
+                assert live.speed == 1.0

@@ -11,7 +11,7 @@ from textual.widgets import DataTable
 
 from warroom.core.loader import load_drill
 from warroom.core.model import PlanStep
-from warroom.tui import services as services_module
+from warroom.tui import entries as entries_module
 from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services, load_entry
 from warroom.tui.tracetable import TraceTable
@@ -91,14 +91,14 @@ async def test_a_drill_that_crashes_the_loader_is_listed_broken_and_the_picker_r
     (folder / "overflow.yaml").write_text("id: overflow\nduration_ms: 1e400\n")
     good = folder / "duplicate-charge-refunds-copy.yaml"
     good.write_text(STALE.read_text())
-    real = services_module.load_drill
+    real = entries_module.load_drill
 
     def crashing(path: Path):
         if Path(path).name == "overflow.yaml":
             raise OverflowError("cannot convert float infinity to integer")
         return real(path)
 
-    monkeypatch.setattr(services_module, "load_drill", crashing)
+    monkeypatch.setattr(entries_module, "load_drill", crashing)
     entry = load_entry(folder / "overflow.yaml")
     assert entry.drill is None
     assert entry.problems[0].startswith(f"{folder / 'overflow.yaml'}:1:1: cannot load this drill (OverflowError")

@@ -70,6 +70,49 @@ def label(text: str, width: int = 28) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+#: Trainees whose points are closer than this on both axes (in rate units; about 6 points of the figure) share one
+#: label, their names stacked one per line: two labels there would be drawn over each other.
+NEAR = 0.02
+#: Names a stacked label lists; beyond them it ends with ``+N more`` (every point keeps its own tooltip).
+STACK_MOST = 6
+
+
+def label_groups(points: Sequence[tuple[float, float, str]]) -> list[tuple[float, float, list[str]]]:
+    """The labels of the detection plot: ``points`` (x, y, name) gathered so that points within :data:`NEAR` of a
+    group's first point, on both axes, join its label. Returns ``(x, y, names)`` per label, at the group's first
+    point, names in the order given; groups in the order of their first point."""
+    groups: list[tuple[float, float, list[str]]] = []
+    for x, y, name in points:
+        home = next((g for g in groups if abs(g[0] - x) <= NEAR and abs(g[1] - y) <= NEAR), None)
+        if home is None:
+            groups.append((x, y, [name]))
+        else:
+            home[2].append(name)
+    return groups
+
+
+def stacked_label(names: Sequence[str], *, upward: bool = False) -> str:
+    """One label for the trainees of one point: their names (each shown literally, cut to 18 characters) one per
+    line, at most :data:`STACK_MOST` of them and then ``+N more``; the first name on the first line, or with
+    ``upward`` on the last (the line nearest the point when the stack grows up from it)."""
+    shown = [label(n, 18) for n in names[:STACK_MOST]]
+    if len(names) > STACK_MOST:
+        shown.append(f"+{len(names) - STACK_MOST} more")
+    return "\n".join(reversed(shown) if upward else shown)
+
+
+def _point_labels(ax: Any, groups: Sequence[tuple[float, float, list[str]]]) -> None:
+    """Draw one label per group of :func:`label_groups` (group ``trainee-label-N``), right of its point: growing up
+    from the point in the lower half of the plot, down from it in the upper half, so a stack stays inside the axes."""
+    for i, (x, y, names) in enumerate(groups):
+        upward = y < 0.5
+        note = ax.annotate(
+            stacked_label(names, upward=upward), (x, y), xytext=(4, 3 if upward else -3), textcoords="offset points",
+            fontsize=7, verticalalignment="bottom" if upward else "top",
+        )  # fmt: skip
+        note.set_gid(f"trainee-label-{i}")
+
+
 def detection_space(summary: Any) -> tuple[str, list[str]]:
     """Each trainee as a point at (false-alarm rate, hit rate), the chance line dashed. Returns the SVG and the
     names of the trainees who could not be placed (no drill with a fault or no all-clear drill played)."""
@@ -89,11 +132,8 @@ def detection_space(summary: Any) -> tuple[str, list[str]]:
                 f"{clean(t.trainee)}: hit rate {percent(t.hit_rate)}, false-alarm rate {percent(t.false_alarm_rate)}, "
                 f"d′ {d}"
             )
-            if len(placed) <= 40:
-                ax.annotate(
-                    label(t.trainee, 18), (t.false_alarm_rate, t.hit_rate), xytext=(4, 3),
-                    textcoords="offset points", fontsize=7,
-                )  # fmt: skip
+        if len(placed) <= 40:
+            _point_labels(ax, label_groups([(t.false_alarm_rate, t.hit_rate, t.trainee) for t in placed]))
         ax.set(xlim=(-0.03, 1.03), ylim=(-0.03, 1.03), aspect="equal")
         ax.set_xlabel("false-alarm rate (all-clear drills escalated)")
         ax.set_ylabel("hit rate (drills with a fault contained on time)")

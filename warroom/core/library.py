@@ -275,9 +275,10 @@ def resolve_drill(path_or_id: str, extra_dirs: Iterable[Path] = ()) -> Path:
 def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:
     """Rules that concern more than one file, or a drill and its file name, for drills that loaded.
 
-    ``entries`` are ``(path, drill)`` pairs, or objects with ``path`` and ``drill`` attributes (such as the
-    picker's drill entries); an entry whose ``drill`` is None (it did not load) is skipped, and a file given twice
-    counts once. The rules:
+    ``entries`` are ``(path, drill)`` pairs, or objects with ``path`` and ``drill`` attributes; only the drill's
+    ``id`` is read, so a :class:`~warroom.core.drillcard.DrillCard` may stand for the drill (the picker passes its
+    entries' cards). An entry whose ``drill`` is None (it did not load) is skipped, and a file given twice counts
+    once. The rules:
 
     - a drill's ``id`` equals its file name without ``.yaml`` / ``.yml`` (``warroom run ID``, ``warroom new ID``
       and the picker find a drill by its file name);

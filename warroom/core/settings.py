@@ -17,12 +17,22 @@ from pathlib import Path
 from warroom.core.errors import SettingsError
 from warroom.core.format import control_chars
 
-__all__ = ["DATA_DIR_ENV", "TRAINEE_ENV", "Settings", "resolve_data_dir", "resolve_trainee"]
+__all__ = [
+    "CACHE_DIR_ENV",
+    "DATA_DIR_ENV",
+    "TRAINEE_ENV",
+    "Settings",
+    "resolve_cache_dir",
+    "resolve_data_dir",
+    "resolve_trainee",
+]
 
 #: Environment variable naming the trainee when ``--trainee`` is not given.
 TRAINEE_ENV = "WARROOM_TRAINEE"
 #: Environment variable naming the data directory when ``--data-dir`` is not given.
 DATA_DIR_ENV = "WARROOM_DATA_DIR"
+#: Environment variable naming the cache directory (the drill picker's cache, docs/war-room.md).
+CACHE_DIR_ENV = "WARROOM_CACHE_DIR"
 
 
 #: Longest trainee name accepted, in characters (a name is a column of every table `warroom scores` prints).
@@ -88,6 +98,20 @@ def resolve_data_dir(path: Path | None = None) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("warroom", appauthor=False))
+
+
+def resolve_cache_dir(path: Path | None = None) -> Path:
+    """The cache directory (what can be rebuilt, such as the drill picker's cache): ``path`` if given, else
+    ``$WARROOM_CACHE_DIR``, else platformdirs' user cache dir (``~/.cache/warroom`` on Linux). Not the data
+    directory: deleting the cache loses nothing."""
+    if path is not None:
+        return Path(path).expanduser()
+    env = os.environ.get(CACHE_DIR_ENV, "").strip()
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("warroom", appauthor=False))
 
 
 @dataclass(frozen=True)

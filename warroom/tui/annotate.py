@@ -80,7 +80,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
     """
     BINDINGS = [
         Binding("space", "toggle_pause", "Pause", priority=True, tooltip="pause / resume the drill clock"),
-        Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True, show=False,
+        Binding("plus,equals_sign", "faster", "Faster", key_display="+ =", priority=True, show=False,
                 tooltip="faster playback (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
         Binding("minus", "slower", "Slower", key_display="-", priority=True, show=False, tooltip="slower playback"),
         Binding("left_square_bracket", "scrub(-1)", "Back", key_display="[", priority=True, show=False,

@@ -84,15 +84,16 @@ def _help_text(cls: type, binding: Binding) -> str:
 
 def binding_rows(cls: type, hidden: Collection[str] = ()) -> list[tuple[str, str]]:
     """(keys, what they do) rows of the keys ``cls`` (a screen or widget class) binds, in declaration order, without
-    the bindings of the actions in ``hidden``; keys with the same help text share a row (e.g. ``↑ k``)."""
+    the bindings of the actions in ``hidden``; keys with the same help text share a row (e.g. ``↑ k``). A binding's
+    ``key_display`` may name several keys, separated by spaces (``+ =`` for ``plus,equals_sign``, which Textual's
+    footer shows as one key): each is listed once."""
     rows: dict[str, list[str]] = {}
     for binding in _own_bindings(cls):
         if binding.action in hidden:
             continue
-        label = binding.key_display or key_label(binding.key)
+        labels = binding.key_display.split() if binding.key_display else [key_label(binding.key)]
         keys = rows.setdefault(key_prose(_help_text(cls, binding)), [])
-        if label not in keys:
-            keys.append(label)
+        keys.extend(label for label in labels if label not in keys)
     return [(" ".join(keys), text) for text, keys in rows.items()]
 
 

@@ -51,9 +51,11 @@ def launch(
 
     A drill left mid-play (ctrl+c, the terminal closed (SIGHUP), ``kill`` (SIGTERM)) is stored as an abandoned
     session, its quit at the drill time it was left. Exits with the app's return code (SystemExit) when the app
-    failed. Colours follow ``NO_COLOR`` and ``TERM`` (see :func:`color_environment`).
+    failed. Colours follow ``NO_COLOR`` and ``TERM`` (see :func:`color_environment`). The picker keeps its cache in
+    the cache directory (:func:`~warroom.core.settings.resolve_cache_dir`: ``$WARROOM_CACHE_DIR`` or the user's).
     """
     os.environ.update(color_environment(os.environ))  # before Textual reads its settings at import
+    from warroom.core.settings import resolve_cache_dir
     from warroom.tui.app import WarroomApp
     from warroom.tui.services import Services
 
@@ -64,6 +66,7 @@ def launch(
         mode=mode,
         drill_set=drill_set,
         seed=seed,
+        cache_dir=resolve_cache_dir(),
     )
     app = WarroomApp(services, start=start, speed=speed, handle_signals=True)
     try:

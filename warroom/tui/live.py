@@ -62,11 +62,13 @@ class WarRoomScreen(DrillScreen):
         # One key, two bindings: the footer names what space does now (check_action shows one of them).
         Binding("space", "pause", "Pause", priority=True, tooltip="pause / resume the drill clock"),
         Binding("space", "resume", "Resume", priority=True, tooltip="pause / resume the drill clock"),
-        Binding("plus,equals_sign", "faster", "Faster", key_display="+", priority=True,
+        # `=` is `+` unshifted: both speed up, and key_display names both (help and footer).
+        Binding("plus,equals_sign", "faster", "Faster", key_display="+ =", priority=True,
                 tooltip="faster playback (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
         Binding("minus", "slower", "Slower", key_display="-", priority=True, tooltip="slower playback"),
         # In assessment mode the keys above are refused with a notice (check_action shows this binding instead).
-        Binding("space,plus,equals_sign,minus", "refused", "1x, no pause", key_display="space + -", priority=True,
+        Binding("space,plus,equals_sign,minus", "refused", "1x, no pause", key_display="space + = -",
+                priority=True,
                 tooltip="assessment: the drill clock runs at 1x and cannot be paused (refused with a notice)"),
         Binding("f", "flag", "Flag/unflag", priority=True,
                 tooltip="flag the selected event as suspicious, with an optional note; f on a flagged event "

@@ -16,12 +16,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
-from warroom.core.hygiene import ESCALATION_INSTRUCTION
 from warroom.tui import text as fmt
 from warroom.tui.briefing import BriefingScreen, briefing_text, stars
 from warroom.tui.flow import ShowBriefing
 from warroom.tui.modals import HelpScreen
-from warroom.tui.pickergroups import Group, domain_of, group_entries, new_trainee
+from warroom.tui.pickergroups import Group, group_entries, new_trainee
+from warroom.tui.pickerview import GROUP_WIDTH, entry_cells, group_label, preview_text
 from warroom.tui.services import DrillEntry, ResultsUnavailable, Services
 from warroom.tui.tutorial_lessons import is_tutorial
 from warroom.tui.widgets import KeyFooter, fit_columns
@@ -33,25 +33,6 @@ _FIXED = {"level": 5, "length": 6, "best": 4}
 _FLEX = {"title": 3.0, "tags": 2.0}
 #: Lines the drill preview keeps at least (with its border) when the list is long.
 _PREVIEW_MIN = 7
-#: The width of the group column (a group's label in its first drill's row), in cells.
-_GROUP_WIDTH = 14
-
-
-def _group_label(label: str) -> Text:
-    """A group's label as its first row's group cell: drill text shown literally, cut to :data:`_GROUP_WIDTH` cells.
-
-    A cell of its own column, not a DataTable row label: Textual caches a row drawn before the table has noticed its
-    labels (on idle) and never draws their column then, so the labels were missing from a real terminal."""
-    return fmt.literal_line(label, style="bold", limit=_GROUP_WIDTH)
-
-
-def _best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
-    """The picker's "best" cell: the best score of a played session, ``quit`` (dim italic) for a drill the trainee
-    only ever quit (its abandoned sessions score 0, which is not a best), ``—`` for a drill never started."""
-    if drill_id not in best:
-        return Text("—", style="dim")
-    score = best[drill_id]
-    return Text("quit", style="dim italic") if score is None else Text(str(score), style="bold")
 
 
 class PickerScreen(Screen[None]):
@@ -93,6 +74,8 @@ class PickerScreen(Screen[None]):
         self.entries: list[DrillEntry] = []
         #: True while the drills are being read (in a worker thread).
         self.loading = False
+        #: The entry being read from its file to be opened (:meth:`action_start`), if any.
+        self.opening: DrillEntry | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(self._banner(), id="picker-banner")
@@ -147,7 +130,7 @@ class PickerScreen(Screen[None]):
             pads = 2 * table.cell_padding * (1 + len(_FIXED) + len(_FLEX))
             flex_room = max(8 * sum(_FLEX.values()) / w for w in _FLEX.values())  # each flex column 8 cells or more
             room = table.scrollable_content_region.width - pads - sum(_FIXED.values()) - math.ceil(flex_room)
-            return {"group": max(8, min(_GROUP_WIDTH, room)), **_FIXED}, _FLEX
+            return {"group": max(8, min(GROUP_WIDTH, room)), **_FIXED}, _FLEX
         wide = self.services.drill_set.adaptive and self.services.drill_set.model.attempts is not None
         return {**_FIXED, "progress": 24 if wide else 18}, _FLEX  # "session 10 of 12 · 2 left"
 
@@ -205,16 +188,16 @@ class PickerScreen(Screen[None]):
             self.query_one("#picker-detail-body", Static).update(Text(""))
         for i, entry in enumerate(self.entries):
             try:
-                cells = self._cells(entry, best)
+                cells = entry_cells(entry, best)
             except Exception as exc:
                 problem = f"{entry.path}:1:1: cannot show this drill ({type(exc).__name__}: {exc})"
                 self.entries[i] = entry = DrillEntry(entry.path, None, (*entry.problems, problem))
-                cells = self._cells(entry, best)
+                cells = entry_cells(entry, best)
             if progress is not None:
-                p = progress.get(entry.drill.id) if entry.drill is not None else None
+                p = progress.get(entry.card.id) if entry.card is not None else None
                 cells.append(Text(p.cell() if p is not None else "—"))
             if self.services.drill_set is None:
-                cells.insert(0, _group_label(starts.get(i, "")))
+                cells.insert(0, group_label(starts.get(i, "")))
             table.add_row(*cells, key=str(i))
         if not self.entries:
             done = self.services.drill_set is not None
@@ -235,33 +218,6 @@ class PickerScreen(Screen[None]):
         if self.services.drill_set is not None:
             return [Group("", tuple(entries))]
         return group_entries(entries, tutorial_first=new_trainee(best), is_tutorial=is_tutorial)
-
-    def _cells(self, entry: DrillEntry, best: dict[str, int | None]) -> list[Text]:
-        """The table cells of one drill: title, level, tags, length, best score (a broken drill marked ⚠)."""
-        d = entry.drill
-        if d is not None and entry.problems:  # loaded, but breaks a rule across files (e.g. a duplicate id)
-            return [
-                fmt.literal_line(f"⚠ {d.title}", style="bold red"),
-                Text(stars(d.difficulty), style="yellow"),
-                Text("has problems", style="red"),
-                Text(fmt.clock(d.duration)),
-                Text("—"),
-            ]
-        if d is None:
-            return [
-                fmt.literal_line(f"⚠ {entry.path.name}", style="bold red"),
-                Text("—"),
-                Text("cannot load", style="red"),
-                Text("—"),
-                Text("—"),
-            ]
-        return [
-            fmt.literal_line(d.title),
-            Text(stars(d.difficulty), style="yellow"),
-            fmt.literal_line(", ".join(d.public_tags), style="dim"),
-            Text(fmt.clock(d.duration)),
-            _best_cell(d.id, best),
-        ]
 
     def _set_progress(self) -> dict[str, Any] | ResultsUnavailable | None:
         """The drill set's progress per drill id (None outside a set; the error when the store cannot be read).
@@ -295,37 +251,7 @@ class PickerScreen(Screen[None]):
         entry = self.selected()
         if entry is None:
             return
-        out = Text()
-        if entry.problems:
-            what = "cannot be loaded" if entry.drill is None else "cannot be started until this is fixed"
-            out.append(f"This drill {what}:\n", style="bold red")
-            for line in entry.problems:
-                out.append(fmt.clean(line) + "\n")
-            if entry.drill is not None:
-                out.append("\n")
-        if entry.drill is not None:
-            d = entry.drill
-            out.append(fmt.clean_line(d.title), style="bold")
-            out.append("\n")
-            out.append(fmt.clean_line(f"{d.id} v{d.version} · by {d.author}"), style="dim")
-            domain = domain_of(entry)
-            if is_tutorial(entry):
-                out.append("\nThe tutorial: a guided first drill, one key at a time; never counted in statistics.")
-            elif domain is not None:
-                out.append(" · " + fmt.clean_line(domain), style="dim")  # (clean_line would drop the space)
-            out.append("\n")
-            out.append("\nGoal\n", style="bold")
-            out.append(fmt.prose(d.briefing.goal))
-            out.append("\n\nYou are watching\n", style="bold")
-            out.append(fmt.prose(d.briefing.watching))
-            out.append("\n" + ESCALATION_INSTRUCTION)
-            out.append("\n\nThe plan\n", style="bold")
-            for step in d.plan:
-                out.append(f"  {fmt.clean_line(step.id)} ", style="bold")
-                out.append(fmt.clean_line(step.title) + "\n")
-        out.append("\n")
-        out.append(fmt.clean(str(entry.path)), style="dim")
-        self.query_one("#picker-detail-body", Static).update(out)
+        self.query_one("#picker-detail-body", Static).update(preview_text(entry))
 
     def action_start(self) -> None:
         entry = self.selected()
@@ -338,7 +264,31 @@ class PickerScreen(Screen[None]):
         if refused is not None:
             self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
             return
-        self.post_message(ShowBriefing(entry))
+        if self.services.is_current(entry):
+            self.post_message(ShowBriefing(entry))
+        else:  # listed from the picker's cache, or changed since: read from its file, in full, before it is shown
+            self.opening = entry
+            self._open_in_thread(entry)
+
+    @work(thread=True, exclusive=True, group="picker-open")
+    def _open_in_thread(self, entry: DrillEntry) -> None:
+        fresh = self.services.open_entry(entry)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._opened, entry, fresh)
+
+    def _opened(self, entry: DrillEntry, fresh: DrillEntry) -> None:
+        """Open the briefing of ``fresh`` (``entry`` read from its file by :meth:`_open_in_thread`); when the file no
+        longer loads, or no longer is the drill listed, say so and read the drills again. Does nothing once the
+        picker has been replaced, or when another drill was chosen meanwhile."""
+        if not self.is_attached or self.opening is not entry:
+            return
+        self.opening = None
+        if fresh.ok:
+            self.post_message(ShowBriefing(fresh))
+            return
+        self.notify("This drill changed since the list was read: the drills are read again.", severity="warning",
+                    markup=False)  # fmt: skip
+        self.load()
 
     def action_reload(self) -> None:
         self.load()

@@ -53,12 +53,9 @@ def domain_key(domain: str) -> str:
 
 def domain_of(entry: DrillEntry) -> str | None:
     """The text of ``entry``'s first domain tag (``domain:`` stripped), or None (no domain tag, or not loaded)."""
-    if entry.drill is None:
+    if entry.card is None:
         return None
-    try:
-        tags = entry.drill.public_tags
-    except Exception:  # a drill the picker cannot describe is listed under "other", never a crash
-        return None
+    tags = entry.card.public_tags
     return tags[0] if tags and domain_key(tags[0]) else None
 
 
@@ -78,7 +75,7 @@ def group_entries(
     other: list[DrillEntry] = []
     broken: list[DrillEntry] = []
     for entry in entries:
-        if entry.drill is None:
+        if entry.card is None:
             broken.append(entry)
         elif is_tutorial(entry):
             tutorial.append(entry)

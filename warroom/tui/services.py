@@ -7,12 +7,13 @@ the session journal and the results store lives in one place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.cardcache import CachedFile, FolderCache, Stamp, file_stamp, settled
 from warroom.core.words import natural_key
+from warroom.tui.entries import DrillEntry, DrillProblem, load_drill, load_entry, with_cross_file_problems
 from warroom.tui.recording import (
     JournalUnwritable,
     Recorder,
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from warroom.tui.drillsets import ActiveSet
 
 
-__all__ = [  # the recording names are recording.py's, kept importable from here
+__all__ = [  # the recording names are recording.py's, the entries' entries.py's, kept importable from here
     "DrillEntry",
     "DrillProblem",
     "JournalUnwritable",
@@ -40,66 +41,6 @@ __all__ = [  # the recording names are recording.py's, kept importable from here
     "load_entry",
     "with_cross_file_problems",
 ]
-
-
-@dataclass(frozen=True)
-class DrillEntry:
-    """One drill offered by the picker: its file, the loaded drill (None when it did not load), and the problems
-    that stop it loading or being played.
-
-    ``problems`` are ``path:line:col: message`` lines: why the file did not load (``drill`` is None), or a rule
-    across files it breaks although it loaded (its id differs from its file name, or another file has the same id).
-    """
-
-    path: Path
-    drill: Drill | None
-    problems: tuple[str, ...] = ()
-
-    @property
-    def ok(self) -> bool:
-        """True when the drill loaded and has no problems: it can be started."""
-        return self.drill is not None and not self.problems
-
-
-class DrillProblem(Exception):
-    """A drill file that cannot be loaded; ``problems`` holds its ``path:line:col: message`` lines."""
-
-    def __init__(self, path: Path, problems: Iterable[str]) -> None:
-        self.path = Path(path)
-        self.problems = tuple(problems) or (f"{path}: cannot load this drill",)
-        super().__init__("\n".join(self.problems))
-
-
-
-
-def load_drill(path: Path) -> Drill:
-    """Load and validate one drill file.
-
-    Returns the :class:`~warroom.core.model.Drill`; raises :class:`DrillProblem` with ``path:line:col: message``
-    lines for a missing, unreadable, malformed or invalid file (never another exception for bad input).
-    """
-    from warroom.core.loader import DrillLoadError
-    from warroom.core.loader import load_drill as core_load
-
-    path = Path(path)
-    try:
-        return core_load(path)
-    except DrillLoadError as exc:  # a missing or unreadable file is one too
-        raise DrillProblem(path, str(exc).splitlines()) from None
-
-
-def load_entry(path: Path) -> DrillEntry:
-    """A :class:`DrillEntry` for ``path``: the loaded drill, or its problems.
-
-    Never raises for a file's content: a loader failure of any kind (an overflowing number, a recursion limit, a
-    bug) becomes a ``path:1:1: message`` problem, so the picker lists the drill as broken and keeps running."""
-    try:
-        return DrillEntry(Path(path), load_drill(path))
-    except DrillProblem as exc:
-        return DrillEntry(Path(path), None, exc.problems)
-    except (Exception, RecursionError) as exc:
-        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
-        return DrillEntry(Path(path), None, (f"{path}:1:1: cannot load this drill ({type(exc).__name__}: {detail})",))
 
 
 @dataclass(frozen=True)
@@ -142,24 +83,6 @@ def unfinished_sessions(data_dir: Path, trainee: str, set_id: str | None) -> lis
     return out
 
 
-def with_cross_file_problems(entries: list[DrillEntry]) -> list[DrillEntry]:
-    """``entries`` with the rules across files applied (:func:`warroom.core.library.cross_file_problems`): a drill
-    whose id is not its file stem, or whose id an earlier entry already has, gets ``path:line:col: message``
-    problems (it stays loaded, so the picker can still show what it is)."""
-    from warroom.core.library import cross_file_problems
-
-    found = cross_file_problems(entries)
-    if not found:
-        return entries
-    out = []
-    for entry in entries:
-        problems = found.get(entry.path)
-        if problems:
-            entry = DrillEntry(entry.path, entry.drill, (*entry.problems, *(str(p) for p in problems)))
-        out.append(entry)
-    return out
-
-
 @dataclass
 class Services:
     """The UI's access to drills, sessions and results for one trainee.
@@ -171,6 +94,8 @@ class Services:
         mode: ``practice`` or ``assessment`` (``--mode``); a drill set in assessment mode makes every session
             assessment (see :attr:`session_mode`).
         drill_set: the drill set played (``--set FILE``; see :mod:`warroom.tui.drillsets`), or None.
+        cache_dir: the cache directory of the picker's cache between starts (:mod:`warroom.core.cardcache`;
+            ``warroom`` passes :func:`~warroom.core.settings.resolve_cache_dir`), or None for none.
     """
 
     trainee: str
@@ -180,26 +105,52 @@ class Services:
     drill_set: ActiveSet | None = None
     #: The variant seed of every session started (``warroom run --seed N``); None: each session draws its own.
     seed: int | None = None
-    #: Loaded entries by path, with the (mtime_ns, size) they were loaded at: a file is parsed again only when
-    #: it changed, so reopening the picker does not re-read a whole library.
-    _loaded: dict[Path, tuple[tuple[int, int], DrillEntry]] = field(default_factory=dict, repr=False, compare=False)
+    #: The drill picker's cache directory (:mod:`warroom.core.cardcache`); None: no cache kept between starts.
+    cache_dir: Path | None = None
+    #: Entries read from their files by this process, by path, with the :data:`~warroom.core.cardcache.Stamp` they
+    #: were read at: a file is parsed again only when it changed, so reopening the picker does not re-read a library.
+    _loaded: dict[Path, tuple[Stamp, DrillEntry]] = field(default_factory=dict, repr=False, compare=False)
+    #: Each folder's records as this process last read them from, or wrote them to, its cache file.
+    _cached: dict[str, dict[str, CachedFile]] = field(default_factory=dict, repr=False, compare=False)
 
-    def _entry(self, path: Path) -> DrillEntry:
-        """:func:`load_entry` of ``path``, from the cache while the file's mtime and size are unchanged."""
-        try:
-            st = path.stat()
-            stamp = (st.st_mtime_ns, st.st_size)
-        except OSError:
-            return load_entry(path)  # the loader says what is wrong with it
-        cached = self._loaded.get(path)
-        if cached is not None and cached[0] == stamp:
-            return cached[1]
-        entry = load_entry(path)
-        self._loaded[path] = (stamp, entry)
-        return entry
+    def _folder_entries(self, folder: Path, paths: list[Path]) -> list[DrillEntry]:
+        """The entries of ``paths`` (the drill files found in ``folder``, in order): each from this process's
+        entries while its file is unchanged, else from the folder's cache file while its record's stamp is the
+        file's, else read (:func:`load_entry`). The cache file is rewritten when the folder's records changed
+        (files edited, added, removed or renamed); a file modified in the last seconds is left out of it."""
+        cache = FolderCache(self.cache_dir, folder) if self.cache_dir is not None else None
+        known: dict[str, CachedFile] | None = None  # the cache file's records, read at the first miss
+        records: dict[str, CachedFile] = {}
+        out = []
+        for path in paths:
+            stamp = file_stamp(path)
+            mine = self._loaded.get(path)
+            if stamp is None:
+                entry = load_entry(path)  # gone, or not a regular file: the loader says what is wrong with it
+            elif mine is not None and mine[0] == stamp:
+                entry = mine[1]
+            else:
+                if known is None:
+                    known = cache.read() if cache is not None else {}
+                    if cache is not None:
+                        self._cached.setdefault(cache.folder, known)
+                hit = known.get(str(path))
+                if hit is not None and hit.stamp == stamp:
+                    entry = DrillEntry(path, None, hit.problems, hit.card)
+                else:
+                    entry = load_entry(path)
+                    self._loaded[path] = (stamp, entry)
+            if stamp is not None and settled(stamp):
+                records[str(path)] = CachedFile(str(path), stamp, entry.card, entry.problems)
+            out.append(entry)
+        if cache is not None and records != self._cached.get(cache.folder):
+            cache.write(records.values())
+            self._cached[cache.folder] = records
+        return out
 
     def catalog(self) -> list[DrillEntry]:
-        """Every drill the picker offers: the bundled library, then the extra folders, each loaded or with problems.
+        """Every drill the picker offers: the bundled library, then the extra folders, each loaded (or listed from
+        the picker's cache: :meth:`_folder_entries`) or with problems.
 
         Within a folder, drills are in natural order of their paths (``ww-9`` before ``ww-10``). A file found twice
         (the same folder given twice) is listed once. A drill whose id differs from its file name, or repeats the id
@@ -210,21 +161,22 @@ class Services:
 
         if self.drill_set is not None:  # only the set's drills, in its order
             return self.set_catalog()
-        paths: list[Path] = []
+        entries: list[DrillEntry] = []
         seen: set[Path] = set()
         errors: list[OSError] = []  # folders that cannot be listed: shown as entries with their problem
         for d in (bundled_drills_dir(), *self.drill_dirs):
             if not Path(d).exists():
                 continue
             try:
-                found = [p for p in find_drill_files([d], errors=errors) if p.resolve() not in seen]
+                real = {p: p.resolve() for p in find_drill_files([d], errors=errors)}
             except OSError as exc:  # the folder itself went away or cannot be listed: shown, never fatal
                 errors.append(exc if exc.filename else OSError(exc.errno, exc.strerror, str(d)))
                 continue
-            seen.update(p.resolve() for p in found)
+            found = [p for p, r in real.items() if r not in seen]
+            seen.update(real.values())
             base = Path(d) if Path(d).is_dir() else Path(d).parent
-            paths.extend(sorted(found, key=lambda p: natural_key(p.relative_to(base).as_posix())))
-        entries = [self._entry(p) for p in paths]
+            found.sort(key=lambda p: natural_key(p.relative_to(base).as_posix()))
+            entries += self._folder_entries(Path(d), found)
         entries += [
             DrillEntry(Path(e.filename), None, (f"{e.filename}: cannot read this folder (permission denied)",))
             if isinstance(e, PermissionError)
@@ -235,6 +187,31 @@ class Services:
             return with_cross_file_problems(entries)
         except Exception:
             return entries
+
+    def is_current(self, entry: DrillEntry) -> bool:
+        """True when ``entry`` holds its drill, read from its file as the file still is (or from a drill set, whose
+        drills are read when it is opened): it can be opened as it is. False for an entry from the picker's cache,
+        or a file changed since it was read: :meth:`open_entry` reads it."""
+        if entry.drill is None:
+            return False
+        mine = self._loaded.get(entry.path)
+        if mine is None or mine[1].drill is not entry.drill:
+            return self.drill_set is not None
+        return file_stamp(entry.path) == mine[0]
+
+    def open_entry(self, entry: DrillEntry) -> DrillEntry:
+        """``entry`` with its drill read and validated from its file now (never from the picker's cache), to be
+        opened. Returns an entry with problems instead when the file no longer loads, or no longer is what the
+        picker listed (its card differs: the picker should read its drills again). Never raises for the file's
+        content; runs the loader, so call it off the UI thread for a big drill."""
+        fresh = load_entry(entry.path)
+        stamp = file_stamp(entry.path)
+        if stamp is not None:
+            self._loaded[entry.path] = (stamp, fresh)
+        if fresh.drill is not None and fresh.card != entry.card:
+            changed = f"{entry.path}: this drill changed since the list was read; press r to read the drills again"
+            return DrillEntry(entry.path, fresh.drill, (changed,), fresh.card)
+        return DrillEntry(entry.path, fresh.drill, (*fresh.problems, *entry.problems), fresh.card)
 
     @property
     def session_mode(self) -> str:

@@ -36,7 +36,7 @@ def tutorial_path() -> Path:
 
 def is_tutorial(entry: DrillEntry) -> bool:
     """True when ``entry`` is the bundled tutorial drill (by id and file; a copy elsewhere is an ordinary drill)."""
-    if entry.drill is None or entry.drill.id != TUTORIAL_ID:
+    if entry.card is None or entry.card.id != TUTORIAL_ID:
         return False
     try:
         return entry.path.resolve() == tutorial_path().resolve()
