@@ -159,6 +159,35 @@ def test_a_cache_of_another_version_is_not_used(tmp_path, library, reads, monkey
     assert json.loads(_cache_file(tmp_path, library).read_text())["warroom"] == installed
 
 
+def test_a_cache_written_by_other_code_of_the_same_version_is_not_used(tmp_path, library, reads, monkeypatch):
+    """A checkout updated in place keeps warroom's version number; the loader or the card may have changed."""
+    current = cardcache.code_stamp
+    monkeypatch.setattr(cardcache, "code_stamp", lambda: "code-before-git-pull")
+    start(tmp_path, library)
+    monkeypatch.setattr(cardcache, "code_stamp", current)
+    reads.clear()
+    start(tmp_path, library)
+    assert sorted(reads) == ["alpha.yaml", "beta.yaml", "gamma.yaml"]
+    assert json.loads(_cache_file(tmp_path, library).read_text())["code"] == cardcache.code_stamp()
+
+
+def test_the_code_stamp_follows_the_core_modules(tmp_path, monkeypatch):
+    core = tmp_path / "core"
+    core.mkdir()
+    (core / "loader.py").write_text("x = 1\n")
+    monkeypatch.setattr(cardcache, "__file__", str(core / "cardcache.py"))
+    cardcache.code_stamp.cache_clear()
+    try:
+        before = cardcache.code_stamp()
+        cardcache.code_stamp.cache_clear()
+        assert cardcache.code_stamp() == before  # nothing changed: the same stamp
+        (core / "loader.py").write_text("x = 22\n")  # edited (another size)
+        cardcache.code_stamp.cache_clear()
+        assert cardcache.code_stamp() != before
+    finally:
+        cardcache.code_stamp.cache_clear()
+
+
 def test_an_unwritable_cache_is_no_problem_and_a_read_only_cache_file_is_replaced(tmp_path, library):
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file where the cache directory would be")

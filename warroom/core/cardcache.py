@@ -17,6 +17,7 @@ cache file is data, never code.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -100,8 +101,25 @@ class CachedFile:
 
 def _header(folder: str) -> dict[str, Any]:
     """What a cache file must say of itself to be used: its format, warroom's version, the drill format this
-    warroom reads, and the folder it is about."""
-    return {"warroom_picker_cache": CACHE_FORMAT, "warroom": __version__, "schema": SCHEMA_VERSION, "folder": folder}
+    warroom reads, the code that reads drills (:func:`code_stamp`) and the folder it is about."""
+    return {
+        "warroom_picker_cache": CACHE_FORMAT, "warroom": __version__, "schema": SCHEMA_VERSION,
+        "code": code_stamp(), "folder": folder,
+    }
+
+
+@functools.cache
+def code_stamp() -> str:
+    """A digest of the size and modification time of every module of ``warroom.core`` (the loader, the model, the
+    validation rules and the card are all there): a checkout updated in place (``git pull`` into an editable
+    install), where warroom's version number does not change, still makes older caches a miss. Read once per
+    process (about 100 ``stat`` calls)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
+        with contextlib.suppress(OSError):
+            st = path.stat()
+            digest.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
 
 
 class FolderCache:
