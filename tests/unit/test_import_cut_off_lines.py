@@ -14,7 +14,7 @@ import pytest
 from trace_import_support import FIXTURES
 
 from warroom.importers import chat, openinference, otel
-from warroom.importers.reading import ReadWarning, collect_warnings, cut_off, json_lines, warn
+from warroom.importers.reading import ReadWarning, collect_warnings, cut_off, json_lines, parse_json, warn
 from warroom.importers.runs import agentsdk, langfuse, langsmith
 from warroom.importers.tracekit import TraceError
 
@@ -170,8 +170,10 @@ def test_a_half_character_after_complete_json_is_still_not_utf8(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(("first", "message"), [
-    ('{"messages": [], "n": ' + "1" * 40 + "}", "line 1: n is a number with 40 digits; numbers are limited to 30 digits"),
-    ('{"messages": [], "s": "\\ud800"}', "line 1: s contains an unpaired surrogate (\\ud800), which is not a character"),
+    ('{"messages": [], "n": ' + "1" * 40 + "}",
+     "line 1: n is a number with 40 digits; numbers are limited to 30 digits"),
+    ('{"messages": [], "s": "\\ud800"}',
+     "line 1: s contains an unpaired surrogate (\\ud800), which is not a character"),
 ])
 def test_a_first_line_refused_for_its_limits_is_named_by_its_line(first: str, message: str) -> None:
     # was `not JSON: Extra data at line 2 column 1`, the error of the file read as one value
@@ -183,8 +185,11 @@ def test_a_first_line_refused_for_its_limits_is_named_by_its_line(first: str, me
 @pytest.mark.parametrize("end", ["", "\n", "\r\n", "\n\n"])
 def test_a_file_of_one_value_cut_off_says_so(end: str) -> None:
     # with a newline after the cut, was `not JSON: Invalid control character at line 1 column 11`
+    text = '{"n": "cut' + end
+    with pytest.raises(TraceError) as read:
+        parse_json(text, TraceError)  # the error of the file read as one value, as the importers make it
     with pytest.raises(TraceError) as caught:
-        _lines('{"n": "cut' + end)
+        json_lines(text, read.value, "a test file")
     assert str(caught.value) == ("not JSON: Unterminated string starting at line 1 column 7 (the file ends inside a "
                                  "JSON value, after 10 characters, as when a write stops part-way; no line of it is "
                                  "complete)")

@@ -77,7 +77,8 @@ def test_names_with_no_ascii_form_give_distinct_ids(tmp_path: Path) -> None:
     # were both chat-trace-0: the second file of a batch failed, and in a later run --force overwrote the first's drill
     assert drill_id("chat", "事件") != drill_id("chat", "障害")
     assert drill_id("chat", "事件") == drill_id("chat", "事件")  # the same name always gives the same id
-    assert drill_id("chat", "事件-refund", 2).startswith("chat-refund-") and drill_id("chat", "事件-refund", 2).endswith("-2")
+    tagged = drill_id("chat", "事件-refund", 2)
+    assert tagged.startswith("chat-refund-") and tagged.endswith("-2") and len(tagged) == len("chat-refund-abcdef-2")
     lines = '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}\n'
     for name in ("事件.json", "障害.json"):
         (tmp_path / name).write_text(lines, encoding="utf-8")

@@ -291,17 +291,18 @@ def json_lines(text: str, whole: ValueError, what: str) -> list[tuple[int, Any]]
 
 def _cut_short(whole: ValueError, text: str) -> ValueError:
     """``whole`` (the "not JSON" error of ``text`` read as one value), saying so when ``text`` is one JSON value cut
-    off before its end: ``not JSON: MESSAGE (the file ends inside a JSON value, ...)``, MESSAGE read without the
-    trailing newline (inside a cut string it is an "invalid control character")."""
+    off before its end: ``not JSON: MESSAGE (the file ends inside a JSON value, ...)``. A string cut off before a
+    trailing newline is read without it (the newline is not an "invalid control character" of that string)."""
     if not cut_off(text):
         return whole
-    try:
-        json.loads(text.rstrip())
-    except json.JSONDecodeError as e:
-        return type(whole)(f"not JSON: {e.msg.removesuffix(' at')} at line {e.lineno} column {e.colno} (the file ends inside a JSON "
-                           f"value, after {len(text.rstrip()):,} characters, as when a write stops part-way; no "
-                           "line of it is complete)")
-    return whole
+    message = str(whole)
+    if "Invalid control character" in message:
+        try:
+            json.loads(text.rstrip())
+        except json.JSONDecodeError as e:
+            message = f"not JSON: {e.msg.removesuffix(' at')} at line {e.lineno} column {e.colno}"
+    return type(whole)(f"{message} (the file ends inside a JSON value, after {len(text.rstrip()):,} characters, "
+                       "as when a write stops part-way; no line of it is complete)")
 
 
 #: What may follow the point where a cut-off line's JSON stops parsing: the start of ``true``, ``false``, ``null``
