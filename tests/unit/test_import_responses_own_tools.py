@@ -115,3 +115,16 @@ def test_a_shell_output_naming_the_call_items_own_id_answers_that_call(tmp_path:
     [(data, _)] = chat.convert_file(path)
     [result] = [e for e in data["trace"] if e["kind"] == "tool_result" and e["call"] == "call_restart"]
     assert result["output"] == "restarted\n"
+
+
+def test_a_transcript_with_screenshots_over_8_mib_imports_its_screenshots_named_by_size(tmp_path: Path) -> None:
+    # was refused, `the file is 11.4 MiB; records are limited to 8 MiB`, though the drill holds no screenshot byte
+    shot = "A" * (11 * 1024 * 1024)
+    items = [dict(ITEMS[2], output={"type": "computer_screenshot", "image_url": f"data:image/png;base64,{shot}"})
+             if i == 2 else item for i, item in enumerate(ITEMS)]
+    path = tmp_path / "big-screenshot.json"
+    path.write_text(json.dumps(items), encoding="utf-8")
+    [result] = chat.import_chats([path], tmp_path / "out").results
+    assert result.error is None and result.output is not None
+    text = result.output.read_text(encoding="utf-8")
+    assert f"[image, {len(shot):,} characters of base64]" in text and len(text) < 20_000

@@ -16,7 +16,7 @@ from warroom.importers.chat.shapes import (
     system_prompt,
 )
 from warroom.importers.reading import json_kind, json_lines, parse_json, read_text
-from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
+from warroom.importers.tracekit import MAX_CHAT_BYTES, TraceError
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 
@@ -61,7 +61,7 @@ def read_conversations(path: Path) -> list[Conversation]:
     hold them; a last line cut off mid-write is skipped with a warning: :func:`~warroom.importers.reading
     .json_lines`). Raises TraceError (one line, ``line N:`` for JSON Lines) for a file that is not UTF-8 JSON within
     the limits, or not one of the shapes."""
-    text = read_text(path, MAX_TRACE_BYTES, TraceError)
+    text = read_text(path, MAX_CHAT_BYTES, TraceError)
     try:
         data = parse_json(text, TraceError, "a chat transcript")
     except TraceError as e:
