@@ -23,6 +23,6 @@ from warroom.importers.tracekit.rules import (
 )
 
 __all__ = [
-    "DEFAULT_DIFFICULTY", "DEFAULT_MODEL_NAME", "DEFAULT_PRICE", "MAX_CHAT_BYTES", "MAX_TRACE_BYTES", "MISSING_KEY", "TraceError",
-    "TraceOptions", "check_unmarked", "drill_id", "dump_unmarked", "import_files",
+    "DEFAULT_DIFFICULTY", "DEFAULT_MODEL_NAME", "DEFAULT_PRICE", "MAX_CHAT_BYTES", "MAX_TRACE_BYTES", "MISSING_KEY",
+    "TraceError", "TraceOptions", "check_unmarked", "drill_id", "dump_unmarked", "import_files",
 ]
