@@ -10,7 +10,7 @@ from trace_import_support import FIXTURES, marked_up, only_missing_key, sparse_f
 
 from warroom.core.check import run_checks
 from warroom.importers import chat
-from warroom.importers.tracekit import DEFAULT_MODEL_NAME, MAX_TRACE_BYTES, TraceError, TraceOptions
+from warroom.importers.tracekit import DEFAULT_MODEL_NAME, MAX_CHAT_BYTES, TraceError, TraceOptions
 from warroom.importers.who_and_when import Price
 
 CHAT = FIXTURES / "chat"
@@ -113,8 +113,8 @@ def test_bad_transcripts_are_one_line_each(tmp_path: Path, text: str, message: s
 
 
 def test_too_big_and_not_utf8_are_refused_before_parsing(tmp_path: Path) -> None:
-    big = sparse_file(tmp_path / "big.json", MAX_TRACE_BYTES + 1)
-    with pytest.raises(TraceError, match="records are limited to 8 MiB"):
+    big = sparse_file(tmp_path / "big.json", MAX_CHAT_BYTES + 1)
+    with pytest.raises(TraceError, match="records are limited to 64 MiB"):
         chat.convert_file(big)
     (tmp_path / "latin.json").write_bytes(b'[{"role": "user", "content": "caf\xe9"}]')
     with pytest.raises(TraceError, match="not UTF-8 text: byte 0xe9"):

@@ -4,6 +4,7 @@ JSON Lines does it through one piece of code (warroom.importers.reading.json_lin
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -13,7 +14,7 @@ import pytest
 from trace_import_support import FIXTURES
 
 from warroom.importers import chat, openinference, otel
-from warroom.importers.reading import ReadWarning, collect_warnings, cut_off, json_lines, warn
+from warroom.importers.reading import ReadWarning, collect_warnings, cut_off, json_lines, parse_json, warn
 from warroom.importers.runs import agentsdk, langfuse, langsmith
 from warroom.importers.tracekit import TraceError
 
@@ -137,3 +138,72 @@ def test_every_json_lines_importer_imports_the_complete_lines_and_warns_of_the_c
     assert (path, warning.line) == (cut, len(lines) + 1)
     assert warning.message.startswith("the last line is cut off: it ends inside a JSON value")
     assert report.results[0].warnings == (warning,) and all(not r.warnings for r in report.results[1:])
+
+
+def _chat_lines(n: int) -> list[str]:
+    return [json.dumps({"messages": [{"role": "user", "content": f"café ☕ {i}"},
+                                     {"role": "assistant", "content": "ok"}]}, ensure_ascii=False) for i in range(n)]
+
+
+@pytest.mark.parametrize("keep", [1, 2, 3])
+def test_a_character_of_several_bytes_cut_in_half_on_the_last_line_is_a_cut_off_line(tmp_path: Path,
+                                                                                     keep: int) -> None:
+    # was `not UTF-8 text: byte 0xe2 at offset ... (line 3)`: the whole file refused for the half character
+    lines = _chat_lines(3)
+    last = lines[-1].encode("utf-8")
+    cut = last[: last.index("☕".encode()) + keep]  # 1 or 2 of the cup's 3 bytes, or all 3 (a whole character)
+    path = tmp_path / "cut.jsonl"
+    path.write_bytes(("\n".join(lines[:-1]) + "\n").encode("utf-8") + cut)
+    report = chat.import_chats([path], tmp_path / "out")
+    assert not report.failed, [r.error for r in report.failed]
+    assert len(report.imported) == 2
+    [(_, warning)] = report.warnings
+    assert warning.line == 3 and warning.message.startswith("the last line is cut off")
+
+
+def test_a_half_character_after_complete_json_is_still_not_utf8(tmp_path: Path) -> None:
+    lines = _chat_lines(2)
+    path = tmp_path / "stray.jsonl"
+    path.write_bytes(("\n".join(lines) + "\n").encode("utf-8") + b"\xc3")
+    [result] = chat.import_chats([path], tmp_path / "out").results
+    assert result.error is not None and result.error.startswith("not UTF-8 text: byte 0xc3 at offset")
+
+
+@pytest.mark.parametrize(("first", "message"), [
+    ('{"messages": [], "n": ' + "1" * 40 + "}",
+     "line 1: n is a number with 40 digits; numbers are limited to 30 digits"),
+    ('{"messages": [], "s": "\\ud800"}',
+     "line 1: s contains an unpaired surrogate (\\ud800), which is not a character"),
+])
+def test_a_first_line_refused_for_its_limits_is_named_by_its_line(first: str, message: str) -> None:
+    # was `not JSON: Extra data at line 2 column 1`, the error of the file read as one value
+    with pytest.raises(TraceError) as caught:
+        _lines(first + "\n" + '{"messages": []}\n')
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("end", ["", "\n", "\r\n", "\n\n"])
+def test_a_file_of_one_value_cut_off_says_so(end: str) -> None:
+    # with a newline after the cut, was `not JSON: Invalid control character at line 1 column 11`
+    text = '{"n": "cut' + end
+    with pytest.raises(TraceError) as read:
+        parse_json(text, TraceError)  # the error of the file read as one value, as the importers make it
+    with pytest.raises(TraceError) as caught:
+        json_lines(text, read.value, "a test file")
+    assert str(caught.value) == ("not JSON: Unterminated string starting at line 1 column 7 (the file ends inside a "
+                                 "JSON value, after 10 characters, as when a write stops part-way; no line of it is "
+                                 "complete)")
+
+
+def test_a_gzip_file_cut_off_is_named_with_a_command_that_reads_it(tmp_path: Path) -> None:
+    # `gunzip -k FILE`, which the message for a whole gzip file advises, refuses a cut-off one and writes nothing
+    whole = gzip.compress(("\n".join(_chat_lines(40)) + "\n").encode("utf-8"))
+    path = tmp_path / "trace.jsonl.gz"
+    path.write_bytes(whole[: len(whole) // 2])
+    [result] = chat.import_chats([path], tmp_path / "out").results
+    assert result.error == ("compressed (gzip) and cut off: the gzip stream ends part-way (a write stopped?); "
+                            "`gunzip` refuses it, but `gzip -dc FILE > OUT.jsonl` writes the text it holds (a last "
+                            "line cut off is then skipped with a warning): import that")
+    path.write_bytes(whole)
+    [result] = chat.import_chats([path], tmp_path / "out").results
+    assert result.error is not None and result.error.startswith("compressed (gzip), not UTF-8 JSON text")

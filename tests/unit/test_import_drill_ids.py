@@ -30,8 +30,12 @@ THIRD = FIXTURES / "thirdparty"
     ("otel", "otel", 0, "otel-0"),
     ("openai-agents", "openai-agents-handoff", None, "openai-agents-handoff"),
     ("openai-agents", "openai-handoff", None, "openai-agents-openai-handoff"),
-    ("otel", "traces of 20 März", None, "otel-traces-of-20-M-rz"),
-    ("otel", "¿¿", None, "otel-trace"),
+    ("otel", "traces of 20 März", None, "otel-traces-of-20-Marz"),  # was otel-traces-of-20-M-rz
+    ("otel", "¿¿", None, "otel-trace-86a542"),  # no ASCII form: tagged, so that two such names differ
+    ("chat", "Chat-incident", 0, "chat-incident-0"),
+    ("chat", "ＣＨＡＴ_export", None, "chat_export"),  # full-width letters are the prefix too
+    ("chat", "ﬁnal café", None, "chat-final-cafe"),
+    ("chat", "chat.", None, "chat"),
     ("ww-magentic-one", "12", None, "ww-magentic-one-12"),
     ("ww-magentic-one", "ww-magentic-one-12", None, "ww-magentic-one-12"),
 ])
@@ -67,3 +71,17 @@ def test_who_and_when_follows_the_rule_too(tmp_path: Path) -> None:
     report = import_records([src], tmp_path / "out", ImportOptions(), force=False)
     assert not report.failed, [r.error for r in report.failed]
     assert sorted(r.drill_id or "" for r in report.imported) == ["ww-magentic-one-7", "ww-magentic-one-mini"]
+
+
+def test_names_with_no_ascii_form_give_distinct_ids(tmp_path: Path) -> None:
+    # were both chat-trace-0: the second file of a batch failed, and in a later run --force overwrote the first's drill
+    assert drill_id("chat", "事件") != drill_id("chat", "障害")
+    assert drill_id("chat", "事件") == drill_id("chat", "事件")  # the same name always gives the same id
+    tagged = drill_id("chat", "事件-refund", 2)
+    assert tagged.startswith("chat-refund-") and tagged.endswith("-2") and len(tagged) == len("chat-refund-abcdef-2")
+    lines = '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]}\n'
+    for name in ("事件.json", "障害.json"):
+        (tmp_path / name).write_text(lines, encoding="utf-8")
+    report = chat.import_chats([tmp_path / "事件.json", tmp_path / "障害.json"], tmp_path / "out")
+    assert not report.failed, [r.error for r in report.failed]
+    assert len({r.drill_id for r in report.imported}) == 2

@@ -78,3 +78,53 @@ def test_the_drill_misses_only_its_answer_key(tmp_path: Path) -> None:
     [result] = chat.import_chats([path], tmp_path / "out").results
     assert result.error is None and result.output is not None
     only_missing_key(result.output)
+
+
+def _error(tmp_path: Path, items: list[dict[str, Any]]) -> str | None:
+    path = tmp_path / "items.json"
+    path.write_text(json.dumps(items), encoding="utf-8")
+    [result] = chat.import_chats([path], tmp_path / "out").results
+    return result.error
+
+
+def test_an_output_before_its_call_is_refused_by_the_items_own_field_and_index(tmp_path: Path) -> None:
+    # was `[1].tool_call_id 'call_click' answers no earlier tool call`: a field the items do not have
+    items = [ITEMS[0], ITEMS[2], ITEMS[1], *ITEMS[3:]]
+    assert _error(tmp_path, items) == ("[1].call_id 'call_click' answers no earlier tool call (its call comes after "
+                                       "it in the file: a result must follow its call)")
+    shell = [ITEMS[0], ITEMS[6], ITEMS[5]]
+    assert _error(tmp_path, shell) == ("[1].id 'call_restart' answers no earlier tool call (its call comes after it "
+                                       "in the file: a result must follow its call)")
+
+
+def test_a_place_in_an_error_is_the_items_index_when_items_merge_or_drop(tmp_path: Path) -> None:
+    # two calls of one turn are one assistant message and an empty reasoning item none: was `[3].tool_call_id`
+    items = [ITEMS[0], {"type": "reasoning", "id": "rs_1", "summary": []},
+             {"type": "function_call", "call_id": "c1", "name": "a", "arguments": "{}"},
+             {"type": "function_call", "call_id": "c2", "name": "b", "arguments": "{}"},
+             {"type": "function_call_output", "call_id": "c1", "output": "1"},
+             {"type": "function_call_output", "call_id": "nobody", "output": "2"}]
+    assert _error(tmp_path, items) == "[5].call_id 'nobody' answers no earlier tool call"
+
+
+def test_a_shell_output_naming_the_call_items_own_id_answers_that_call(tmp_path: Path) -> None:
+    # `id` of a local_shell_call_output may be the call's item id (lsh_01), not its call_id: was refused
+    items = [*ITEMS[:6], {"type": "local_shell_call_output", "id": "lsh_01", "output": "restarted\n"}]
+    path = tmp_path / "by-item-id.json"
+    path.write_text(json.dumps(items), encoding="utf-8")
+    [(data, _)] = chat.convert_file(path)
+    [result] = [e for e in data["trace"] if e["kind"] == "tool_result" and e["call"] == "call_restart"]
+    assert result["output"] == "restarted\n"
+
+
+def test_a_transcript_with_screenshots_over_8_mib_imports_its_screenshots_named_by_size(tmp_path: Path) -> None:
+    # was refused, `the file is 11.4 MiB; records are limited to 8 MiB`, though the drill holds no screenshot byte
+    shot = "A" * (11 * 1024 * 1024)
+    items = [dict(ITEMS[2], output={"type": "computer_screenshot", "image_url": f"data:image/png;base64,{shot}"})
+             if i == 2 else item for i, item in enumerate(ITEMS)]
+    path = tmp_path / "big-screenshot.json"
+    path.write_text(json.dumps(items), encoding="utf-8")
+    [result] = chat.import_chats([path], tmp_path / "out").results
+    assert result.error is None and result.output is not None
+    text = result.output.read_text(encoding="utf-8")
+    assert f"[image, {len(shot):,} characters of base64]" in text and len(text) < 20_000

@@ -7,6 +7,9 @@ while reading in case it grows), bytes that are not UTF-8, text that is not JSON
 with more than :data:`MAX_INTEGER_DIGITS` digits (never converted: Python refuses ints over 4,300 digits and a huge
 one costs quadratic time), and text with an unpaired UTF-16 surrogate escape (``"\\ud800"``: JSON allows it, but it
 is not a character and cannot be written to a UTF-8 drill file).
+A file that stops inside a character of several bytes, within a JSON string on its last line (a write stopped
+part-way), is read without that half character, as the cut-off text it is; a gzip file cut off is named as such,
+with a command that decompresses what it holds (``gunzip`` refuses it).
 
 :func:`json_lines` reads JSON Lines (one value per line) for every importer that reads them, and skips a last line
 cut off mid-value (a writer stopped mid-write) with a :class:`ReadWarning`; :func:`collect_warnings` gathers the
@@ -19,6 +22,7 @@ import json
 import os
 import re
 import stat
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -92,6 +96,14 @@ def _decode(raw: bytes, error: type[ValueError]) -> str:
     try:
         return raw[bom:].decode("utf-8")
     except UnicodeDecodeError as e:
+        if e.reason == "unexpected end of data":  # the file stops inside a character of several bytes
+            head = raw[bom:bom + e.start].decode("utf-8")
+            if _ends_inside_a_string(head):
+                return head  # a write stopped mid-character in a string: read as the text cut off before it
+        if raw.startswith(b"\x1f\x8b") and _gzip_cut_off(raw):
+            raise error("compressed (gzip) and cut off: the gzip stream ends part-way (a write stopped?); "
+                        "`gunzip` refuses it, but `gzip -dc FILE > OUT.jsonl` writes the text it holds (a last line "
+                        "cut off is then skipped with a warning): import that") from None
         for magic, kind, command in _COMPRESSED:
             if raw.startswith(magic):
                 raise error(f"compressed ({kind}), not UTF-8 JSON text: decompress it first (`{command} FILE`) "
@@ -99,6 +111,35 @@ def _decode(raw: bytes, error: type[ValueError]) -> str:
         offset = bom + e.start
         line = raw.count(b"\n", 0, offset) + 1
         raise error(f"not UTF-8 text: byte 0x{raw[offset]:02x} at offset {offset} (line {line})") from None
+
+
+def _ends_inside_a_string(text: str) -> bool:
+    """Whether the last line of ``text`` stops inside a JSON string (an unterminated one)."""
+    try:
+        json.loads(text.rsplit("\n", 1)[-1])
+    except json.JSONDecodeError as e:
+        return e.msg.startswith("Unterminated string")
+    except (ValueError, RecursionError):
+        return False
+    return False
+
+
+#: Most bytes :func:`_gzip_cut_off` decompresses to find the end of a gzip stream (a bomb is not followed further).
+_GZIP_BUDGET = 256 * 1024 * 1024
+
+
+def _gzip_cut_off(raw: bytes) -> bool:
+    """Whether the gzip data ``raw`` stops before its stream's end (a write stopped part-way); False for a whole
+    stream, a damaged one, or one that decompresses to more than :data:`_GZIP_BUDGET` before its end is found."""
+    inflate = zlib.decompressobj(wbits=31)
+    data, made = raw, 0
+    try:
+        while data and not inflate.eof and made <= _GZIP_BUDGET:
+            made += len(inflate.decompress(data, 1 << 20))
+            data = inflate.unconsumed_tail
+    except zlib.error:
+        return False
+    return not inflate.eof and made <= _GZIP_BUDGET
 
 
 def _first_problem_value(data: Any) -> str | None:
@@ -217,8 +258,10 @@ def json_lines(text: str, whole: ValueError, what: str) -> list[tuple[int, Any]]
     """The value of each non-blank line of the JSON Lines ``text`` as ``(line number from 1, value)``, each read by
     :func:`parse_json` (``what`` names the content in its messages). Lines end at ``\\n`` only: a U+2028 or a form
     feed inside a JSON string is text, not a line break. ``whole`` is the error of reading ``text`` as one JSON
-    value, raised as it is when ``text`` is not JSON Lines: fewer than two non-blank lines, ``whole`` not a
-    "not JSON" error, or a first line that is not JSON either (one value over many lines, cut short say).
+    value, raised when ``text`` is not JSON Lines: fewer than two non-blank lines, ``whole`` not a "not JSON"
+    error, or a first line that is not JSON either (one value over many lines); when that one value is cut off
+    before its end, its message says so (``not JSON: ... (the file ends inside a JSON value, ...)``). A first line
+    that is JSON refused for its limits (a big number, an unpaired surrogate) raises ``line 1: message``.
 
     A later line that is not JSON raises ``type(whole)`` with ``line N: message``, but for the last non-blank line
     when it is cut off mid-value (:func:`cut_off`: the text ends inside a string, an object or an array, as when
@@ -226,15 +269,17 @@ def json_lines(text: str, whole: ValueError, what: str) -> list[tuple[int, Any]]
     """
     error = type(whole)
     lines = [(n, line) for n, line in enumerate(text.split("\n"), 1) if line.strip()]
-    if len(lines) < 2 or not str(whole).startswith("not JSON"):
+    if not str(whole).startswith("not JSON"):
         raise whole
+    if len(lines) < 2:
+        raise _cut_short(whole, text)
     out: list[tuple[int, Any]] = []
     for i, (n, line) in enumerate(lines):
         try:
             out.append((n, parse_json(line, error, what)))
         except error as e:
-            if i == 0:
-                raise whole from None
+            if i == 0 and str(e).startswith("not JSON"):
+                raise _cut_short(whole, text) from None  # not JSON Lines: one value over many lines, say
             if i == len(lines) - 1 and cut_off(line):
                 before = "the line before it is" if i == 1 else f"the {plural(i, 'line')} before it are"
                 warn(f"the last line is cut off: it ends inside a JSON value, after {len(line.rstrip()):,} "
@@ -242,6 +287,22 @@ def json_lines(text: str, whole: ValueError, what: str) -> list[tuple[int, Any]]
                 break
             raise error(f"line {n}: {e}") from None
     return out
+
+
+def _cut_short(whole: ValueError, text: str) -> ValueError:
+    """``whole`` (the "not JSON" error of ``text`` read as one value), saying so when ``text`` is one JSON value cut
+    off before its end: ``not JSON: MESSAGE (the file ends inside a JSON value, ...)``. A string cut off before a
+    trailing newline is read without it (the newline is not an "invalid control character" of that string)."""
+    if not cut_off(text):
+        return whole
+    message = str(whole)
+    if "Invalid control character" in message:
+        try:
+            json.loads(text.rstrip())
+        except json.JSONDecodeError as e:
+            message = f"not JSON: {e.msg.removesuffix(' at')} at line {e.lineno} column {e.colno}"
+    return type(whole)(f"{message} (the file ends inside a JSON value, after {len(text.rstrip()):,} characters, "
+                       "as when a write stops part-way; no line of it is complete)")
 
 
 #: What may follow the point where a cut-off line's JSON stops parsing: the start of ``true``, ``false``, ``null``

@@ -16,7 +16,7 @@ from warroom.importers.chat.shapes import (
     system_prompt,
 )
 from warroom.importers.reading import json_kind, json_lines, parse_json, read_text
-from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
+from warroom.importers.tracekit import MAX_CHAT_BYTES, TraceError
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 
@@ -61,7 +61,7 @@ def read_conversations(path: Path) -> list[Conversation]:
     hold them; a last line cut off mid-write is skipped with a warning: :func:`~warroom.importers.reading
     .json_lines`). Raises TraceError (one line, ``line N:`` for JSON Lines) for a file that is not UTF-8 JSON within
     the limits, or not one of the shapes."""
-    text = read_text(path, MAX_TRACE_BYTES, TraceError)
+    text = read_text(path, MAX_CHAT_BYTES, TraceError)
     try:
         data = parse_json(text, TraceError, "a chat transcript")
     except TraceError as e:
@@ -243,10 +243,12 @@ def _check_answers(messages: list[Message], places: list[str]) -> None:
     """Every tool message answers a call made earlier in the conversation; call ids are unique. ``places`` says
     where each message is in the file."""
     seen: set[str] = set()
-    for m, here in zip(messages, places, strict=True):
+    for i, (m, here) in enumerate(zip(messages, places, strict=True)):
         for c in m.tool_calls:
             if c.call_id in seen:
                 raise TraceError(f"{here}: tool call id {c.call_id!r} is used twice")
             seen.add(c.call_id)
         if m.answers is not None and m.answers not in seen:
-            raise TraceError(f"{here}.{m.answers_field} {m.answers!r} answers no earlier tool call")
+            later = any(c.call_id == m.answers for n in messages[i + 1:] for c in n.tool_calls)
+            after = " (its call comes after it in the file: a result must follow its call)" if later else ""
+            raise TraceError(f"{here}.{m.answers_field} {m.answers!r} answers no earlier tool call{after}")

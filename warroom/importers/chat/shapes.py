@@ -34,6 +34,8 @@ from warroom.importers.tracekit import TraceError
 
 #: Key of a normalized tool message naming the source's field that holds the call it answers (for messages).
 ANSWERS_FIELD = "_answers_field"
+#: Key of a message made from Responses API items: the index of the item it starts at (for messages' places).
+ITEM_INDEX = "_item_index"
 
 #: Item types of OpenAI's Responses API (``input``/``output`` items), which is not a list of chat messages: those
 #: read, and others recognised so that they are refused by name (``shell_call``, ``apply_patch_call``, ...).
@@ -82,35 +84,48 @@ def responses_messages(items: list[Any], where: str) -> list[Any]:
     """OpenAI Responses API items as chat messages (see the module docstring). Raises TraceError for an item type
     that is not read."""
     out: list[Any] = []
+    item_ids: dict[str, Any] = {}  # an own tool call's item `id` -> its `call_id`
     for i, item in enumerate(items):
-        kind = item.get("type", "message") if isinstance(item, dict) else None
-        if kind == "message" or (isinstance(item, dict) and "role" in item and "type" not in item):
-            out.append({"role": item.get("role"), "content": item.get("content")})
-        elif kind == "function_call":
-            _add_call(out, {"id": item.get("call_id"), "function": {"name": item.get("name"),
-                                                                    "arguments": item.get("arguments", {})}})
-        elif kind in HOSTED_TOOLS and isinstance(item, dict):
-            call, result = _hosted_tool(kind, item)
-            _add_call(out, call)
-            out.append(result)
-        elif kind in OWN_TOOLS and isinstance(item, dict):
-            name, arguments = OWN_TOOLS[kind]
-            _add_call(out, {"id": item.get("call_id") or item.get("id"), "function": {
-                "name": name, "arguments": {k: item[k] for k in arguments if item.get(k) not in (None, [], {})}}})
-        elif kind in ("computer_call_output", "local_shell_call_output") and isinstance(item, dict):
-            out.append(_own_tool_output(kind, item))
-        elif kind == "function_call_output":
-            out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": item.get("output")})
-        elif kind == "reasoning":
-            summary = [str(p["text"]) for p in _listed(item.get("summary")) if isinstance(p, dict)
-                       and isinstance(p.get("text"), str)]
-            if summary:
-                out.append({"role": "assistant", "content": "[reasoning] " + "\n".join(summary), "reasoning": True})
-        else:
-            raise TraceError(f"{where}[{i}]: a Responses API item of type {kind!r} is not read (messages, "
-                             "function_call, function_call_output, reasoning, computer_call, local_shell_call, their "
-                             f"outputs, and hosted tools' items are: {', '.join(HOSTED_TOOLS)})")
+        made = len(out)
+        _responses_item(out, item, i, where, item_ids)
+        for m in out[made:]:
+            m.setdefault(ITEM_INDEX, i)  # messages name the item they come from: `[5].call_id ...`
     return [{k: v for k, v in m.items() if k != "reasoning"} for m in out]
+
+
+def _responses_item(out: list[Any], item: Any, i: int, where: str, item_ids: dict[str, Any]) -> None:
+    """Add the messages of the Responses API item ``item`` (``items[i]``) to ``out``; see
+    :func:`responses_messages`."""
+    kind = item.get("type", "message") if isinstance(item, dict) else None
+    if kind == "message" or (isinstance(item, dict) and "role" in item and "type" not in item):
+        out.append({"role": item.get("role"), "content": item.get("content")})
+    elif kind == "function_call":
+        _add_call(out, {"id": item.get("call_id"), "function": {"name": item.get("name"),
+                                                                "arguments": item.get("arguments", {})}})
+    elif kind in HOSTED_TOOLS and isinstance(item, dict):
+        call, result = _hosted_tool(kind, item)
+        _add_call(out, call)
+        out.append(result)
+    elif kind in OWN_TOOLS and isinstance(item, dict):
+        name, arguments = OWN_TOOLS[kind]
+        if isinstance(item.get("id"), str) and item.get("call_id"):
+            item_ids[item["id"]] = item["call_id"]
+        _add_call(out, {"id": item.get("call_id") or item.get("id"), "function": {
+            "name": name, "arguments": {k: item[k] for k in arguments if item.get(k) not in (None, [], {})}}})
+    elif kind in ("computer_call_output", "local_shell_call_output") and isinstance(item, dict):
+        out.append(_own_tool_output(kind, item, item_ids))
+    elif kind == "function_call_output":
+        out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": item.get("output"),
+                    ANSWERS_FIELD: "call_id"})
+    elif kind == "reasoning":
+        summary = [str(p["text"]) for p in _listed(item.get("summary")) if isinstance(p, dict)
+                   and isinstance(p.get("text"), str)]
+        if summary:
+            out.append({"role": "assistant", "content": "[reasoning] " + "\n".join(summary), "reasoning": True})
+    else:
+        raise TraceError(f"{where}[{i}]: a Responses API item of type {kind!r} is not read (messages, "
+                         "function_call, function_call_output, reasoning, computer_call, local_shell_call, their "
+                         f"outputs, and hosted tools' items are: {', '.join(HOSTED_TOOLS)})")
 
 
 def _add_call(out: list[Any], call: dict[str, Any]) -> None:
@@ -137,22 +152,26 @@ def _hosted_tool(kind: str, item: dict[str, Any]) -> tuple[dict[str, Any], dict[
     return call, {"role": "tool", "tool_call_id": call_id, "content": json.dumps(told, ensure_ascii=False)}
 
 
-def _own_tool_output(kind: str, item: dict[str, Any]) -> dict[str, Any]:
-    """A ``computer_call_output`` or ``local_shell_call_output`` item as the ``tool`` message answering its call:
-    a shell command's ``output`` verbatim; a computer call's ``status``, ``output`` (the screenshot: a ``data:``
-    URL's base64 named by its size, ``[image, N characters of base64]``) and ``acknowledged_safety_checks`` as
-    JSON text."""
+def _own_tool_output(kind: str, item: dict[str, Any], item_ids: dict[str, Any]) -> dict[str, Any]:
+    """A ``computer_call_output`` or ``local_shell_call_output`` item as the ``tool`` message answering its call
+    (by ``call_id``, else by ``id``: the call's ``call_id``, or the call item's own ``id``, looked up in
+    ``item_ids``): a shell command's ``output`` verbatim; a computer call's ``status``, ``output`` (the screenshot:
+    a ``data:`` URL's base64 named by its size, ``[image, N characters of base64]``) and
+    ``acknowledged_safety_checks`` as JSON text."""
     import json
 
-    answers = item.get("call_id") or item.get("id")
+    field = "call_id" if item.get("call_id") else "id"
+    answers = item.get(field)
+    answers = item_ids.get(answers, answers) if field == "id" and isinstance(answers, str) else answers
     if kind == "local_shell_call_output":
-        return {"role": "tool", "tool_call_id": answers, "content": item.get("output")}
+        return {"role": "tool", "tool_call_id": answers, "content": item.get("output"), ANSWERS_FIELD: field}
     told = {k: item[k] for k in ("status", "output", "acknowledged_safety_checks") if item.get(k) not in (None, [])}
     shot = told.get("output")
     url = shot.get("image_url") if isinstance(shot, dict) else None
     if isinstance(shot, dict) and isinstance(url, str) and url.startswith("data:"):
         told["output"] = {**shot, "image_url": f"[image, {len(url.partition(',')[2]):,} characters of base64]"}
-    return {"role": "tool", "tool_call_id": answers, "content": json.dumps(told, ensure_ascii=False)}
+    return {"role": "tool", "tool_call_id": answers, "content": json.dumps(told, ensure_ascii=False),
+            ANSWERS_FIELD: field}
 
 
 def _blocks(content: Any, kind: str) -> list[dict[str, Any]]:
@@ -247,7 +266,7 @@ def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     open_calls: list[tuple[str, str]] = []
     for i, m in enumerate(items):
-        here = f"{where}[{i}]"
+        here = f"{where}[{m.get(ITEM_INDEX, i) if isinstance(m, dict) else i}]"  # a Responses item's own index
         if not isinstance(m, dict):
             out.append((here, m))
             continue

@@ -16,12 +16,13 @@ from warroom.importers.tracekit.rules import (
     DEFAULT_DIFFICULTY,
     DEFAULT_MODEL_NAME,
     DEFAULT_PRICE,
+    MAX_CHAT_BYTES,
     MAX_TRACE_BYTES,
     TraceError,
     TraceOptions,
 )
 
 __all__ = [
-    "DEFAULT_DIFFICULTY", "DEFAULT_MODEL_NAME", "DEFAULT_PRICE", "MAX_TRACE_BYTES", "MISSING_KEY", "TraceError",
-    "TraceOptions", "check_unmarked", "drill_id", "dump_unmarked", "import_files",
+    "DEFAULT_DIFFICULTY", "DEFAULT_MODEL_NAME", "DEFAULT_PRICE", "MAX_CHAT_BYTES", "MAX_TRACE_BYTES", "MISSING_KEY",
+    "TraceError", "TraceOptions", "check_unmarked", "drill_id", "dump_unmarked", "import_files",
 ]

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +20,7 @@ from warroom.importers.who_and_when.files import (
     drill_target,
     find_input_files,
     prepare_out_dir,
-    write_atomic,
+    write_temporary,
 )
 
 if TYPE_CHECKING:
@@ -106,8 +108,7 @@ def _results(f: Path, out_dir: Path, convert: Converter, force: bool, written: d
     try:
         drills = _prepare(f, out_dir, convert, force, written, redactor)
         results = []
-        for drill_id, target, text in drills:
-            write_atomic(target, text)
+        for drill_id, target in _write_all(drills):
             written[drill_id] = f
             results.append(ImportResult(source=f, drill_id=drill_id, output=target))
         if redactor is not None:
@@ -116,6 +117,32 @@ def _results(f: Path, out_dir: Path, convert: Converter, force: bool, written: d
     except TraceError as e:
         return [ImportResult(source=f, error=str(e))]
     except OSError as e:
-        return [ImportResult(source=f, error=f"cannot write the drill: {e.strerror or e}")]
+        where = f" {e.filename}" if e.filename else " the drill"
+        return [ImportResult(source=f, error=f"cannot write{where}: {e.strerror or e}")]
     except (ValueError, RecursionError, MemoryError) as e:  # a trace the checks missed: this file only
         return [ImportResult(source=f, error=f"cannot import this trace ({type(e).__name__}: {str(e)[:200]})")]
+
+
+def _write_all(drills: list[tuple[str, Path, str]]) -> list[tuple[str, Path]]:
+    """Write every drill of one file, each ``(drill id, target, YAML text)``: all to temporary files first, then
+    each renamed over its target, so that a drill that cannot be written (a full disk, a read-only folder) leaves
+    none of the file's drills written and no temporary file. Returns each ``(drill id, target)``. Raises OSError
+    naming the drill file that could not be written."""
+    temps: list[Path] = []
+    target = Path()
+    try:
+        for _, target, text in drills:
+            temps.append(write_temporary(target, text))
+        for (_, target, _), tmp in zip(drills, temps, strict=True):
+            os.replace(tmp, target)
+    except OSError as e:
+        for tmp in temps:
+            with contextlib.suppress(OSError):  # renamed already, or gone: the original error matters
+                os.unlink(tmp)
+        raise OSError(e.errno, e.strerror or str(e), str(target)) from None  # named by the drill, not its temporary
+    except BaseException:
+        for tmp in temps:
+            with contextlib.suppress(OSError):  # renamed already, or gone: the original error matters
+                os.unlink(tmp)
+        raise
+    return [(drill_id, target) for drill_id, target, _ in drills]

@@ -14,6 +14,9 @@ if TYPE_CHECKING:
 #: Largest trace file read, in bytes (8 MiB, checked before reading): the trace's text goes verbatim into the drill,
 #: whose YAML may be 2-3 times larger and must stay within a drill file's limit (64 MiB) and quick to load.
 MAX_TRACE_BYTES = 8 * 1024 * 1024
+#: Largest chat transcript file: a computer-use agent's transcript carries every screenshot as base64 (a few MB
+#: each), which the drill names by its size only, so the file is far larger than its drill (whose own limit holds).
+MAX_CHAT_BYTES = 64 * 1024 * 1024
 #: The model named, and priced, when the trace does not say which model ran.
 DEFAULT_MODEL_NAME = "unrecorded model"
 #: Prices assumed for every model whose price the trace does not give (traces never give prices): USD per million

@@ -38,8 +38,10 @@ def find_input_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> list[P
 
 def drill_target(out_dir: Path, drill_id: str, force: bool, error: type[Exception]) -> Path:
     """Where the drill ``drill_id`` is written: ``<out_dir>/<drill_id>.yaml``. Raises ``error`` when that file
-    exists and ``force`` is False."""
+    exists and ``force`` is False, and when it is a folder (with ``force`` too)."""
     target = out_dir / f"{drill_id}.yaml"
+    if target.is_dir():  # even with --force: a folder is never replaced by a drill
+        raise error(f"{target} is a folder, not a drill file: move it away or import into another --out folder")
     if target.exists() and not force:
         raise error(f"{target} already exists (use --force to overwrite it)")
     return target
@@ -114,8 +116,21 @@ def _write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename, so a reader never sees half a drill.
 
     The file gets the normal mode of a new file (0666 minus the umask), like ``warroom new``; not the 0600 of
-    :func:`tempfile.mkstemp`.
+    :func:`tempfile.mkstemp`. Raises OSError when it cannot be written (the temporary file is then removed).
     """
+    tmp = write_temporary(path, text)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):  # the original error matters
+            os.unlink(tmp)
+        raise
+
+
+def write_temporary(path: Path, text: str) -> Path:
+    """Write ``text`` (UTF-8, ``\n`` line ends, flushed to disk) to a new hidden temporary file next to ``path``,
+    ``.<name>.<random>.tmp``, with the mode of a new file, and return its path: renamed over ``path`` it is the
+    drill, whole. Raises OSError when it cannot be written (nothing is left behind then)."""
     for _ in range(100):
         tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
         try:
@@ -130,11 +145,11 @@ def _write_atomic(path: Path, text: str) -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())  # the bytes are on disk before the rename makes them the drill
-        os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):  # the temporary file may already be gone; the original error matters
             os.unlink(tmp)
         raise
+    return tmp
 
 
 #: Public name of :func:`_write_atomic` for the other importers (warroom.importers.tracekit).
