@@ -90,28 +90,27 @@ def resolve_trainee(name: str | None = None, source: str = "--trainee") -> str:
 
 def resolve_data_dir(path: Path | None = None) -> Path:
     """The data directory: ``path`` if given, else ``$WARROOM_DATA_DIR``, else platformdirs' user data dir."""
-    if path is not None:
-        return Path(path).expanduser()
-    env = os.environ.get(DATA_DIR_ENV, "").strip()
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("warroom", appauthor=False))
+    return _resolve_dir(path, DATA_DIR_ENV, "user_data_dir")
 
 
 def resolve_cache_dir(path: Path | None = None) -> Path:
     """The cache directory (what can be rebuilt, such as the drill picker's cache): ``path`` if given, else
     ``$WARROOM_CACHE_DIR``, else platformdirs' user cache dir (``~/.cache/warroom`` on Linux). Not the data
     directory: deleting the cache loses nothing."""
+    return _resolve_dir(path, CACHE_DIR_ENV, "user_cache_dir")
+
+
+def _resolve_dir(path: Path | None, env_name: str, platform_dir: str) -> Path:
+    """``path`` (``~`` expanded) if given, else the variable ``env_name`` when set and not blank, else platformdirs'
+    ``platform_dir`` function's folder for warroom."""
     if path is not None:
         return Path(path).expanduser()
-    env = os.environ.get(CACHE_DIR_ENV, "").strip()
+    env = os.environ.get(env_name, "").strip()
     if env:
         return Path(env).expanduser()
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("warroom", appauthor=False))
+    return Path(getattr(platformdirs, platform_dir)("warroom", appauthor=False))
 
 
 @dataclass(frozen=True)
