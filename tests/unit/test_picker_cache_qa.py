@@ -1,0 +1,120 @@
+"""The drill picker's cache against what a user does to a drill folder: a folder given twice, a symbolic link loop
+among the drills, a file edited while it is being read to be opened. Each start is a new Services, as each
+`warroom` is a new process."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+import warroom.tui.services as services_module
+from warroom.core import cardcache
+from warroom.core.cardcache import FolderCache
+from warroom.core.library import bundled_drills_dir, find_drill_files, real_path
+from warroom.tui.services import Services
+
+SOURCE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
+
+
+def _drill(folder: Path, stem: str, title: str | None = None) -> Path:
+    """A copy of a bundled drill as ``folder/stem.yaml`` with the id ``stem`` (and ``title``, when given)."""
+    text = SOURCE.read_text(encoding="utf-8").replace("\nid: duplicate-charge-refunds\n", f"\nid: {stem}\n", 1)
+    if title is not None:
+        text = text.replace("\ntitle: ", f"\ntitle: {title} # was: ", 1)
+    path = folder / f"{stem}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(cardcache, "RECENT_NS", -1)  # the files were written a moment ago: cache them anyway
+    folder = tmp_path / "library"
+    folder.mkdir()
+    for stem in ("alpha", "beta"):
+        _drill(folder, stem)
+    return folder
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the drill files read (loaded) by the catalog from here on, the bundled drills left out."""
+    seen: list[str] = []
+    real = services_module.load_entry
+
+    def load(path: Path):
+        if Path(path).parent != bundled_drills_dir():
+            seen.append(Path(path).name)
+        return real(path)
+
+    monkeypatch.setattr(services_module, "load_entry", load)
+    return seen
+
+
+def _services(tmp_path: Path, *folders: Path) -> Services:
+    return Services(trainee="t", data_dir=tmp_path / "data", drill_dirs=folders, cache_dir=tmp_path / "cache")
+
+
+def _mine(entries, library: Path) -> list[str]:
+    return [e.path.name for e in entries if os.path.realpath(e.path.parent) == os.path.realpath(library)]
+
+
+@pytest.mark.parametrize("again", ["same", "absolute", "dot-dot", "symlink"])
+def test_a_folder_given_twice_keeps_its_cache(tmp_path, library, reads, again, monkeypatch):
+    """`--drills lib --drills lib` (or another spelling of it) listed the drills once but then wrote the folder's
+    cache file again with no records: every later start read every drill."""
+    monkeypatch.chdir(tmp_path)
+    other = {
+        "same": Path("library"),
+        "absolute": library,
+        "dot-dot": Path("library") / ".." / "library",
+        "symlink": tmp_path / "link",
+    }[again]
+    if again == "symlink":
+        other.symlink_to(library, target_is_directory=True)
+    assert _mine(_services(tmp_path, Path("library"), other).catalog(), library) == ["alpha.yaml", "beta.yaml"]
+    assert sorted(Path(p).name for p in FolderCache(tmp_path / "cache", library).read()) == ["alpha.yaml", "beta.yaml"]
+    reads.clear()
+    again_listed = _services(tmp_path, Path("library"), other).catalog()
+    assert _mine(again_listed, library) == ["alpha.yaml", "beta.yaml"]
+    assert reads == []  # listed from the cache, not read again
+
+
+def test_a_symbolic_link_loop_among_the_drills_is_listed_as_a_problem_not_a_crash(tmp_path, library):
+    """`a.yaml -> b.yaml -> a.yaml` in a --drills folder: Path.resolve raised RuntimeError (Python 3.11, 3.12) and
+    the picker's worker crashed warroom with a traceback."""
+    (library / "a.yaml").symlink_to("b.yaml")
+    (library / "b.yaml").symlink_to("a.yaml")
+    assert real_path(library / "a.yaml") == library / "a.yaml"
+    assert find_drill_files([library]) == [library / name for name in ("a.yaml", "alpha.yaml", "b.yaml", "beta.yaml")]
+    for _ in range(2):  # the first start and one listed from the cache
+        entries = {e.path.name: e for e in _services(tmp_path, library).catalog() if e.path.parent == library}
+        assert sorted(entries) == ["a.yaml", "alpha.yaml", "b.yaml", "beta.yaml"]
+        assert entries["a.yaml"].card is None
+        assert entries["a.yaml"].problems == (f"{library / 'a.yaml'}:1:1: cannot read the file: Too many levels of "
+                                              "symbolic links",)  # fmt: skip
+        assert entries["alpha.yaml"].ok and entries["beta.yaml"].ok
+
+
+def test_a_drill_edited_while_it_is_read_to_be_opened_is_read_again(tmp_path, library, monkeypatch):
+    """open_entry took the file's stamp after reading it: an edit landing during the read was recorded as read, so
+    this process (and, once settled, the cache file) kept listing the old title for the edited file."""
+    path = library / "alpha.yaml"
+    services = _services(tmp_path, library)
+    entry = next(e for e in services.catalog() if e.path == path)
+    real = services_module.load_entry
+
+    def load_then_edited(p: Path):
+        read = real(p)
+        _drill(library, "alpha", title="Edited meanwhile")  # saved by an editor just after the read
+        return read
+
+    monkeypatch.setattr(services_module, "load_entry", load_then_edited)
+    assert services.open_entry(entry).card.title == entry.card.title
+    monkeypatch.setattr(services_module, "load_entry", real)
+    listed = next(e for e in services.catalog() if e.path == path)
+    assert listed.card.title.startswith("Edited meanwhile")
+    later = next(e for e in _services(tmp_path, library).catalog() if e.path == path)
+    assert later.card.title.startswith("Edited meanwhile")
