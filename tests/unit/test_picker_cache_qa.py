@@ -4,6 +4,7 @@ among the drills, a file edited while it is being read to be opened. Each start 
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 import warroom.tui.services as services_module
 from warroom.core import cardcache
 from warroom.core.cardcache import FolderCache
+from warroom.core.drillcard import DrillCard
 from warroom.core.library import bundled_drills_dir, find_drill_files, real_path
 from warroom.tui.services import Services
 
@@ -118,3 +120,25 @@ def test_a_drill_edited_while_it_is_read_to_be_opened_is_read_again(tmp_path, li
     assert listed.card.title.startswith("Edited meanwhile")
     later = next(e for e in _services(tmp_path, library).catalog() if e.path == path)
     assert later.card.title.startswith("Edited meanwhile")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("difficulty", 10**9), ("difficulty", 0), ("version", 0), ("version", 10**12), ("duration", 1e300),
+     ("duration", 10**7)],
+)  # fmt: skip
+def test_a_cache_file_edited_to_numbers_no_drill_has_is_ignored(tmp_path, library, reads, field, value):
+    """A record whose difficulty was edited to 10**9 was used: the picker drew "★" * 10**9 and hung, eating GBs."""
+    first = {e.path.name: e.card for e in _services(tmp_path, library).catalog() if e.path.parent == library}
+    cache = FolderCache(tmp_path / "cache", library)
+    data = json.loads(cache.path.read_text(encoding="utf-8"))
+    data["files"][0]["card"][field] = value
+    cache.path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ValueError, match=field):
+        DrillCard.from_json(data["files"][0]["card"])
+    assert cache.read() == {}
+    reads.clear()
+    now = {e.path.name: e.card for e in _services(tmp_path, library).catalog() if e.path.parent == library}
+    assert sorted(reads) == ["alpha.yaml", "beta.yaml"] and now == first  # read again, as they are
+    assert now["alpha.yaml"].difficulty == 2 and now["alpha.yaml"].version == 1
+    assert [r.card for r in cache.read().values()] == [first["alpha.yaml"], first["beta.yaml"]]  # rewritten true
