@@ -4,6 +4,7 @@ among the drills, a file edited while it is being read to be opened. Each start 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from pathlib import Path
@@ -11,11 +12,12 @@ from pathlib import Path
 import pytest
 
 import warroom.tui.services as services_module
-from warroom.core import cardcache
+from warroom.core import cardcache, loader
 from warroom.core.cardcache import FolderCache
 from warroom.core.drillcard import DrillCard
 from warroom.core.library import bundled_drills_dir, find_drill_files, real_path
-from warroom.tui.services import Services
+from warroom.core.problems import DrillReadError
+from warroom.tui.services import Services, load_entry
 
 SOURCE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
 
@@ -142,3 +144,54 @@ def test_a_cache_file_edited_to_numbers_no_drill_has_is_ignored(tmp_path, librar
     assert sorted(reads) == ["alpha.yaml", "beta.yaml"] and now == first  # read again, as they are
     assert now["alpha.yaml"].difficulty == 2 and now["alpha.yaml"].version == 1
     assert [r.card for r in cache.read().values()] == [first["alpha.yaml"], first["beta.yaml"]]  # rewritten true
+
+
+@pytest.mark.parametrize("failure", ["I/O error", "out of memory"])
+def test_a_read_that_failed_for_a_while_is_not_kept(tmp_path, library, reads, monkeypatch, failure):
+    """A drill file that could not be read once (an I/O error, too many open files, the loader out of memory) was
+    listed as "cannot load" at every later start, and at `r`, though the file never changed."""
+    alpha = library / "alpha.yaml"
+    real_open = Path.open
+
+    def failing_open(self, *args, **kwargs):
+        if self == alpha:
+            raise OSError(errno.EIO, "Input/output error")
+        return real_open(self, *args, **kwargs)
+
+    def failing_load(text, path="<string>"):
+        if Path(path) == alpha:
+            raise MemoryError()
+        return real_load(text, path)
+
+    real_load = loader.load_drill_text_with_warnings
+    with monkeypatch.context() as patch:
+        if failure == "I/O error":
+            patch.setattr(Path, "open", failing_open)
+        else:
+            patch.setattr(loader, "load_drill_text_with_warnings", failing_load)
+        services = _services(tmp_path, library)
+        broken = next(e for e in services.catalog() if e.path == alpha)
+        assert broken.card is None and not broken.lasting
+        why = "cannot read the file: Input/output error" if failure == "I/O error" else "cannot load this drill (Memory"
+        assert broken.problems[0].startswith(f"{alpha}:1:1: {why}")
+    assert [Path(p).name for p in FolderCache(tmp_path / "cache", library).read()] == ["beta.yaml"]
+    reads.clear()
+    again = next(e for e in services.catalog() if e.path == alpha)  # `r` in the same picker
+    assert reads == ["alpha.yaml"] and again.ok and again.card.id == "alpha"
+    later = next(e for e in _services(tmp_path, library).catalog() if e.path == alpha)  # the next start
+    assert later.ok and later.card == again.card
+
+
+def test_a_file_that_cannot_be_read_raises_drill_read_error(tmp_path, monkeypatch):
+    path = _drill(tmp_path, "alpha")
+    real_open = Path.open
+
+    def too_many_open(self, *args, **kwargs):
+        if self == path:
+            raise OSError(errno.EMFILE, "Too many open files")
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", too_many_open)
+    with pytest.raises(DrillReadError, match="cannot read the file: Too many open files"):
+        loader.load_drill(path)
+    assert not load_entry(path).lasting and load_entry(tmp_path / "missing.yaml").lasting

@@ -139,8 +139,9 @@ class Services:
                     entry = DrillEntry(path, None, hit.problems, hit.card)
                 else:
                     entry = load_entry(path)
-                    self._loaded[path] = (stamp, entry)
-            if stamp is not None and settled(stamp):
+                    if entry.lasting:  # a file that could not be read is read again next time
+                        self._loaded[path] = (stamp, entry)
+            if stamp is not None and settled(stamp) and entry.lasting:
                 records[str(path)] = CachedFile(str(path), stamp, entry.card, entry.problems)
             out.append(entry)
         if cache is not None and records != self._cached.get(cache.folder):
@@ -208,7 +209,7 @@ class Services:
         content; runs the loader, so call it off the UI thread for a big drill."""
         stamp = file_stamp(entry.path)  # before reading: an edit made while the file is read changes it
         fresh = load_entry(entry.path)
-        if stamp is not None:
+        if stamp is not None and fresh.lasting:
             self._loaded[entry.path] = (stamp, fresh)
         if fresh.drill is not None and fresh.card != entry.card:
             changed = f"{entry.path}: this drill changed since the list was read; press r to read the drills again"
