@@ -195,3 +195,30 @@ def test_a_file_that_cannot_be_read_raises_drill_read_error(tmp_path, monkeypatc
     with pytest.raises(DrillReadError, match="cannot read the file: Too many open files"):
         loader.load_drill(path)
     assert not load_entry(path).lasting and load_entry(tmp_path / "missing.yaml").lasting
+
+
+@pytest.mark.parametrize("what", ["python", "pydantic", "yaml"])
+def test_a_cache_written_under_another_python_or_library_is_a_miss(tmp_path, library, reads, monkeypatch, what):
+    """The same checkout run by another virtualenv (another Python, with other Unicode tables, another pydantic or
+    PyYAML) kept the verdicts of the other loader: the code stamp covered only warroom.core's files."""
+    import pydantic
+    import yaml
+
+    _services(tmp_path, library).catalog()
+    before = cardcache.code_stamp()
+    target, name, value = {
+        "python": (cardcache.sys, "version", "3.99.0 (another interpreter)"),
+        "pydantic": (pydantic, "VERSION", "9.9.9"),
+        "yaml": (yaml, "__version__", "9.9"),
+    }[what]
+    monkeypatch.setattr(target, name, value)
+    cardcache.code_stamp.cache_clear()
+    try:
+        assert cardcache.code_stamp() != before
+        reads.clear()
+        _services(tmp_path, library).catalog()
+        assert sorted(reads) == ["alpha.yaml", "beta.yaml"]
+    finally:
+        monkeypatch.undo()
+        cardcache.code_stamp.cache_clear()
+    assert cardcache.code_stamp() == before

@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import stat
+import sys
 import tempfile
 import time
 from collections.abc import Iterable
@@ -111,10 +112,20 @@ def _header(folder: str) -> dict[str, Any]:
 @functools.cache
 def code_stamp() -> str:
     """A digest of the size and modification time of every module of ``warroom.core`` (the loader, the model, the
-    validation rules and the card are all there): a checkout updated in place (``git pull`` into an editable
-    install), where warroom's version number does not change, still makes older caches a miss. Read once per
-    process (about 100 ``stat`` calls)."""
+    validation rules and the card are all there), and of the Python and the libraries the loader runs on (Python's
+    version, with its Unicode tables; PyYAML's, yaml-rs', pydantic's and pydantic-core's): a checkout updated in
+    place (``git pull`` into an editable install), where warroom's version number does not change, or the same
+    checkout run by another virtualenv, still makes older caches a miss. Read once per process (about 100 ``stat``
+    calls; the libraries are those the loader imports anyway)."""
+    import pydantic
+    import pydantic_core
+    import yaml
+
+    from warroom.core import yamlrs
+
     digest = hashlib.sha256()
+    versions = [yaml.__version__, yamlrs.version(), pydantic.VERSION, pydantic_core.__version__]
+    digest.update(f"python:{sys.version}\n{versions}\n".encode())
     for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
         with contextlib.suppress(OSError):
             st = path.stat()
