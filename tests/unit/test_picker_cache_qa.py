@@ -222,3 +222,20 @@ def test_a_cache_written_under_another_python_or_library_is_a_miss(tmp_path, lib
         monkeypatch.undo()
         cardcache.code_stamp.cache_clear()
     assert cardcache.code_stamp() == before
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="no user ids on this system")
+def test_a_cache_file_of_another_user_is_not_read(tmp_path, library, reads, monkeypatch):
+    """In a shared cache folder (WARROOM_CACHE_DIR=/tmp/...), another user's cache file, planted with a lying title
+    and the drill files' stamps, was listed as the drills' titles and previews."""
+    _services(tmp_path, library).catalog()
+    cache = FolderCache(tmp_path / "cache", library)
+    assert len(cache.read()) == 2
+    me = os.getuid()
+    monkeypatch.setattr(os, "getuid", lambda: me + 1)  # the file is now someone else's
+    assert cache.read() == {}
+    reads.clear()
+    entries = {e.path.name: e for e in _services(tmp_path, library).catalog() if e.path.parent == library}
+    assert sorted(reads) == ["alpha.yaml", "beta.yaml"] and all(e.drill is not None for e in entries.values())
+    monkeypatch.setattr(os, "getuid", lambda: me)
+    assert len(cache.read()) == 2

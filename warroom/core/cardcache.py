@@ -133,6 +133,12 @@ def code_stamp() -> str:
     return digest.hexdigest()[:16]
 
 
+def _mine(st: os.stat_result) -> bool:
+    """True when the file of ``st`` belongs to the user running warroom (always, where there are no user ids)."""
+    getuid = getattr(os, "getuid", None)
+    return getuid is None or st.st_uid == getuid()
+
+
 class FolderCache:
     """The cache file of one drill folder (or one drill file given as a folder) in ``cache_dir``.
 
@@ -167,16 +173,17 @@ class FolderCache:
         return {r.path: r for r in records}
 
     def _text(self) -> str | None:
-        """The cache file's text, or None when it is missing, not a regular file or too big. Opened without
-        blocking, so that a FIFO in its place cannot hang the picker; raises OSError or UnicodeDecodeError (a
-        ValueError) for one that cannot be read."""
+        """The cache file's text, or None when it is missing, not a regular file, too big or (POSIX) owned by another
+        user (a file planted in a shared ``WARROOM_CACHE_DIR``, such as ``/tmp``, whose previews would be shown as
+        the drills'). Opened without blocking, so that a FIFO in its place cannot hang the picker; raises OSError or
+        UnicodeDecodeError (a ValueError) for one that cannot be read."""
         try:
             fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
         except FileNotFoundError:
             return None
         with os.fdopen(fd, "rb") as f:
             st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_CACHE_BYTES:
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_CACHE_BYTES or not _mine(st):
                 return None
             return f.read(MAX_CACHE_BYTES + 1).decode("utf-8")
 
