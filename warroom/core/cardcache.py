@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import stat
+import sys
 import tempfile
 import time
 from collections.abc import Iterable
@@ -111,15 +112,31 @@ def _header(folder: str) -> dict[str, Any]:
 @functools.cache
 def code_stamp() -> str:
     """A digest of the size and modification time of every module of ``warroom.core`` (the loader, the model, the
-    validation rules and the card are all there): a checkout updated in place (``git pull`` into an editable
-    install), where warroom's version number does not change, still makes older caches a miss. Read once per
-    process (about 100 ``stat`` calls)."""
+    validation rules and the card are all there), and of the Python and the libraries the loader runs on (Python's
+    version, with its Unicode tables; PyYAML's, yaml-rs', pydantic's and pydantic-core's): a checkout updated in
+    place (``git pull`` into an editable install), where warroom's version number does not change, or the same
+    checkout run by another virtualenv, still makes older caches a miss. Read once per process (about 100 ``stat``
+    calls; the libraries are those the loader imports anyway)."""
+    import pydantic
+    import pydantic_core
+    import yaml
+
+    from warroom.core import yamlrs
+
     digest = hashlib.sha256()
+    versions = [yaml.__version__, yamlrs.version(), pydantic.VERSION, pydantic_core.__version__]
+    digest.update(f"python:{sys.version}\n{versions}\n".encode())
     for path in sorted(Path(__file__).resolve().parent.glob("*.py")):
         with contextlib.suppress(OSError):
             st = path.stat()
             digest.update(f"{path.name}:{st.st_size}:{st.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
+
+
+def _mine(st: os.stat_result) -> bool:
+    """True when the file of ``st`` belongs to the user running warroom (always, where there are no user ids)."""
+    getuid = getattr(os, "getuid", None)
+    return getuid is None or st.st_uid == getuid()
 
 
 class FolderCache:
@@ -156,16 +173,17 @@ class FolderCache:
         return {r.path: r for r in records}
 
     def _text(self) -> str | None:
-        """The cache file's text, or None when it is missing, not a regular file or too big. Opened without
-        blocking, so that a FIFO in its place cannot hang the picker; raises OSError or UnicodeDecodeError (a
-        ValueError) for one that cannot be read."""
+        """The cache file's text, or None when it is missing, not a regular file, too big or (POSIX) owned by another
+        user (a file planted in a shared ``WARROOM_CACHE_DIR``, such as ``/tmp``, whose previews would be shown as
+        the drills'). Opened without blocking, so that a FIFO in its place cannot hang the picker; raises OSError or
+        UnicodeDecodeError (a ValueError) for one that cannot be read."""
         try:
             fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
         except FileNotFoundError:
             return None
         with os.fdopen(fd, "rb") as f:
             st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_CACHE_BYTES:
+            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_CACHE_BYTES or not _mine(st):
                 return None
             return f.read(MAX_CACHE_BYTES + 1).decode("utf-8")
 

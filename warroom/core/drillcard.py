@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.modelbase import MAX_DRILL_SECONDS, MAX_VERSION
+
 if TYPE_CHECKING:
     from warroom.core.model import Drill
 
@@ -77,17 +79,19 @@ class DrillCard:
         """The card ``data`` holds (as :meth:`to_json` wrote it).
 
         Raises ValueError when ``data`` is anything else: not a dict of exactly those keys, a value of another type
-        (a boolean for a number too), a duration that is not a finite number of 0 or more."""
+        (a boolean for a number too), or a number no drill can have (a version outside 1 to ``MAX_VERSION``, a
+        difficulty outside 1 to 5, a duration that is not a number of seconds from 0 to ``MAX_DRILL_SECONDS``): a
+        hand-edited cache cannot make the picker draw a billion stars."""
         if not isinstance(data, dict) or set(data) != _FIELDS:
             raise ValueError("not a drill card")
         for name in _TEXT_FIELDS:
             if not isinstance(data[name], str):
                 raise ValueError(f"drill card: {name} is not text")
-        for name in ("version", "difficulty"):
-            if type(data[name]) is not int:
-                raise ValueError(f"drill card: {name} is not an integer")
+        for name, top in (("version", MAX_VERSION), ("difficulty", 5)):
+            if type(data[name]) is not int or not 1 <= data[name] <= top:
+                raise ValueError(f"drill card: {name} is not an integer from 1 to {top}")
         duration = data["duration"]
-        if type(duration) not in (int, float) or not math.isfinite(duration) or duration < 0:
+        if type(duration) not in (int, float) or not math.isfinite(duration) or not 0 <= duration <= MAX_DRILL_SECONDS:
             raise ValueError("drill card: duration is not a number of seconds")
         tags, plan = data["public_tags"], data["plan"]
         if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):

@@ -84,6 +84,16 @@ def require_regular_file(path: str | os.PathLike[str], what: str = "a drill file
         raise NotARegularFile(path, kind, what)
 
 
+def real_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` made absolute with its symbolic links resolved (:meth:`Path.resolve`), or only made absolute when it
+    cannot be resolved (a symbolic link loop, which Python 3.11 and 3.12 report as RuntimeError, or an OSError):
+    for telling whether two spellings name one file. Never raises for a path on disk."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))
+
+
 def _walk(folder: Path, wanted: tuple[str, ...], errors: list[OSError] | None) -> list[Path]:
     """Every non-folder entry under ``folder`` (recursively, symbolic links to folders followed once) whose name ends
     in one of ``wanted``: regular files, and FIFOs or sockets too, so that the loader reports them instead of
@@ -136,7 +146,7 @@ def find_drill_files(
         else:
             found = [p]
         for f in found:
-            key = f.resolve()
+            key = real_path(f)
             if key not in seen:
                 seen.add(key)
                 out.append(f)
@@ -307,7 +317,7 @@ def cross_file_problems(entries: Iterable[Any]) -> dict[Path, list[Problem]]:
         if drill is None:
             continue
         path = Path(path)
-        key = path.resolve()
+        key = real_path(path)
         if key in seen:
             continue
         seen.add(key)

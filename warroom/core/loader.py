@@ -46,7 +46,7 @@ from warroom.core import limits
 from warroom.core import yamlcore as yc
 from warroom.core.limits import MAX_ALIAS_EXPANSION, MAX_DEPTH, MAX_FILE_BYTES
 from warroom.core.loctypes import walk_loc
-from warroom.core.problems import DrillLoadError, Problem, fail, problem_at, sorted_problems
+from warroom.core.problems import DrillLoadError, DrillReadError, Problem, fail, problem_at, sorted_problems
 from warroom.core.typeerrors import pydantic_problem
 from warroom.core.yamlbuild import Abort, Builder
 from warroom.core.yamlpos import ALIAS_MARKS, compose_text, locate, named_top_key, position_of
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from warroom.core.validation import Issue
 
 __all__ = [
-    "MAX_ALIAS_EXPANSION", "MAX_DEPTH", "MAX_FILE_BYTES", "DrillLoadError", "Problem", "load_drill",
+    "MAX_ALIAS_EXPANSION", "MAX_DEPTH", "MAX_FILE_BYTES", "DrillLoadError", "DrillReadError", "Problem", "load_drill",
     "load_drill_text", "load_drill_text_with_warnings", "load_drill_with_warnings", "load_yaml_text", "position_of",
 ]
 
@@ -71,8 +71,9 @@ def load_drill(path: str | os.PathLike[str]) -> Drill:
     """Load and validate the drill file at ``path``.
 
     Returns the :class:`~warroom.core.model.Drill`. Raises :class:`DrillLoadError` listing every problem found
-    (also for a missing file, a folder, a file over :data:`MAX_FILE_BYTES`, unreadable or non-UTF-8
-    bytes). Warnings are dropped; :func:`load_drill_with_warnings` returns them.
+    (also for a missing file, a folder, a file over :data:`MAX_FILE_BYTES`, unreadable or non-UTF-8 bytes;
+    :class:`DrillReadError`, a subclass, for a file that exists but cannot be read). Warnings are dropped;
+    :func:`load_drill_with_warnings` returns them.
     """
     return load_drill_with_warnings(path)[0]
 
@@ -101,9 +102,9 @@ def load_drill_with_warnings(path: str | os.PathLike[str]) -> tuple[Drill, list[
     except FileNotFoundError:
         fail(shown, "no such file")
     except PermissionError:
-        fail(shown, "cannot read the file: permission denied")
+        raise DrillReadError(shown, [Problem(shown, 1, 1, "cannot read the file: permission denied")]) from None
     except OSError as e:
-        fail(shown, f"cannot read the file: {e.strerror or e}")
+        raise DrillReadError(shown, [Problem(shown, 1, 1, f"cannot read the file: {e.strerror or e}")]) from None
     if len(data) > limits.MAX_FILE_BYTES:  # the file grew while we read it
         fail(shown, f"the file is larger than {limits.MAX_FILE_BYTES // 1048576} MiB, the limit for drill files")
     try:

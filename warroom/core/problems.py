@@ -57,6 +57,12 @@ class DrillLoadError(WarroomError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+class DrillReadError(DrillLoadError):
+    """A drill file that exists but could not be read (permission denied, an I/O error, too many open files): its
+    one problem, at line 1, column 1, says nothing of the file's content and may not last, so the drill picker
+    never keeps it in its cache (it reads the file again at the next start, or at ``r``)."""
+
+
 def sorted_problems(problems: list[Problem]) -> list[Problem]:
     return sorted(set(problems), key=lambda p: (p.line, p.column, p.message))
 

@@ -34,7 +34,7 @@ finally:
     if not _purge_given:
         os.environ.pop(_PURGE, None)
 
-__all__ = ["available", "loads", "submit"]
+__all__ = ["available", "loads", "submit", "version"]
 
 _lock = threading.Lock()
 _parser: ThreadPoolExecutor | None = None
@@ -43,6 +43,11 @@ _parser: ThreadPoolExecutor | None = None
 def available() -> bool:
     """True when yaml-rs is installed."""
     return yaml_rs is not None
+
+
+def version() -> str:
+    """yaml-rs' version (``-`` when it is not installed or does not say)."""
+    return str(getattr(yaml_rs, "__version__", "-"))
 
 
 def loads(text: str, strict: bool = True) -> Any:

@@ -84,8 +84,10 @@ def resolve_session_drill(
     ``resolver``; ``cache`` (path -> drill) saves loading one file twice. A session with a variant seed gets the
     variant it played (:func:`warroom.core.variants.apply_variant`). Raises :class:`DrillUnavailable` with a
     clear message when the file is not found, cannot be read or does not load."""
+    from warroom.core.library import real_path
+
     try:
-        path = Path(resolver(info.drill_id, info.drill_path)).resolve()
+        path = real_path(resolver(info.drill_id, info.drill_path))  # a symbolic link loop: unreadable, below
     except FileNotFoundError as exc:
         raise DrillUnavailable(
             f"the drill {info.drill_id!r} of session {info.session_id} is not found (was {info.drill_path}): {exc}"

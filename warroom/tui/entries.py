@@ -30,12 +30,17 @@ class DrillEntry:
 
     ``problems`` are ``path:line:col: message`` lines: why the file did not load (``card`` is None), or a rule
     across files it breaks although it loaded (its id differs from its file name, or another file has the same id).
+
+    ``lasting`` is False when the problems may not last although the file does not change (it could not be read:
+    an I/O error, too many open files; or the loader failed unexpectedly, out of memory): such an entry is never
+    kept, in the picker's cache or by the process, so the next start (or ``r``) reads the file again.
     """
 
     path: Path
     drill: Drill | None
     problems: tuple[str, ...] = ()
     card: DrillCard | None = None
+    lasting: bool = True
 
     def __post_init__(self) -> None:
         if self.card is None and self.drill is not None:
@@ -49,11 +54,13 @@ class DrillEntry:
 
 
 class DrillProblem(Exception):
-    """A drill file that cannot be loaded; ``problems`` holds its ``path:line:col: message`` lines."""
+    """A drill file that cannot be loaded; ``problems`` holds its ``path:line:col: message`` lines, ``lasting`` is
+    False when they may not last although the file does not change (it could not be read)."""
 
-    def __init__(self, path: Path, problems: Iterable[str]) -> None:
+    def __init__(self, path: Path, problems: Iterable[str], lasting: bool = True) -> None:
         self.path = Path(path)
         self.problems = tuple(problems) or (f"{path}: cannot load this drill",)
+        self.lasting = lasting
         super().__init__("\n".join(self.problems))
 
 
@@ -63,28 +70,30 @@ def load_drill(path: Path) -> Drill:
     Returns the :class:`~warroom.core.model.Drill`; raises :class:`DrillProblem` with ``path:line:col: message``
     lines for a missing, unreadable, malformed or invalid file (never another exception for bad input).
     """
-    from warroom.core.loader import DrillLoadError
+    from warroom.core.loader import DrillLoadError, DrillReadError
     from warroom.core.loader import load_drill as core_load
 
     path = Path(path)
     try:
         return core_load(path)
     except DrillLoadError as exc:  # a missing or unreadable file is one too
-        raise DrillProblem(path, str(exc).splitlines()) from None
+        raise DrillProblem(path, str(exc).splitlines(), lasting=not isinstance(exc, DrillReadError)) from None
 
 
 def load_entry(path: Path) -> DrillEntry:
     """A :class:`DrillEntry` for ``path``: the loaded drill and its card, or its problems.
 
     Never raises for a file's content: a loader failure of any kind (an overflowing number, a recursion limit, a
-    bug) becomes a ``path:1:1: message`` problem, so the picker lists the drill as broken and keeps running."""
+    bug) becomes a ``path:1:1: message`` problem, so the picker lists the drill as broken and keeps running; such an
+    entry, and one of a file that could not be read, is not ``lasting``."""
     try:
         return DrillEntry(Path(path), load_drill(path))
     except DrillProblem as exc:
-        return DrillEntry(Path(path), None, exc.problems)
+        return DrillEntry(Path(path), None, exc.problems, lasting=exc.lasting)
     except (Exception, RecursionError) as exc:
         detail = " ".join(str(exc).split())[:300] or type(exc).__name__
-        return DrillEntry(Path(path), None, (f"{path}:1:1: cannot load this drill ({type(exc).__name__}: {detail})",))
+        problem = f"{path}:1:1: cannot load this drill ({type(exc).__name__}: {detail})"
+        return DrillEntry(Path(path), None, (problem,), lasting=False)
 
 
 def with_cross_file_problems(entries: list[DrillEntry]) -> list[DrillEntry]:

@@ -207,7 +207,9 @@ class PickerScreen(Screen[None]):
         # Back from a drill: the cursor stays on the drill just played (matched by file).
         last = self.last_drill
         if last is not None:
-            row = next((i for i, e in enumerate(self.entries) if e.path.resolve() == last.resolve()), None)
+            from warroom.core.library import real_path
+
+            row = next((i for i, e in enumerate(self.entries) if real_path(e.path) == real_path(last)), None)
             if row is not None:
                 table.move_cursor(row=row, animate=False, scroll=True)
         self.fit_heights()

@@ -139,8 +139,9 @@ class Services:
                     entry = DrillEntry(path, None, hit.problems, hit.card)
                 else:
                     entry = load_entry(path)
-                    self._loaded[path] = (stamp, entry)
-            if stamp is not None and settled(stamp):
+                    if entry.lasting:  # a file that could not be read is read again next time
+                        self._loaded[path] = (stamp, entry)
+            if stamp is not None and settled(stamp) and entry.lasting:
                 records[str(path)] = CachedFile(str(path), stamp, entry.card, entry.problems)
             out.append(entry)
         if cache is not None and records != self._cached.get(cache.folder):
@@ -157,7 +158,7 @@ class Services:
         of a drill listed before it, keeps its drill but gets that problem (see :func:`with_cross_file_problems`)
         and cannot be started. A sub-folder that cannot be read is listed last, as an entry with that problem.
         """
-        from warroom.core.library import bundled_drills_dir, find_drill_files
+        from warroom.core.library import bundled_drills_dir, find_drill_files, real_path
 
         if self.drill_set is not None:  # only the set's drills, in its order
             return self.set_catalog()
@@ -168,12 +169,14 @@ class Services:
             if not Path(d).exists():
                 continue
             try:
-                real = {p: p.resolve() for p in find_drill_files([d], errors=errors)}
+                real = {p: real_path(p) for p in find_drill_files([d], errors=errors)}
             except OSError as exc:  # the folder itself went away or cannot be listed: shown, never fatal
                 errors.append(exc if exc.filename else OSError(exc.errno, exc.strerror, str(d)))
                 continue
             found = [p for p, r in real.items() if r not in seen]
             seen.update(real.values())
+            if real and not found:  # a folder given again (another spelling): listed once, its cache file kept
+                continue
             base = Path(d) if Path(d).is_dir() else Path(d).parent
             found.sort(key=lambda p: natural_key(p.relative_to(base).as_posix()))
             entries += self._folder_entries(Path(d), found)
@@ -204,9 +207,9 @@ class Services:
         opened. Returns an entry with problems instead when the file no longer loads, or no longer is what the
         picker listed (its card differs: the picker should read its drills again). Never raises for the file's
         content; runs the loader, so call it off the UI thread for a big drill."""
+        stamp = file_stamp(entry.path)  # before reading: an edit made while the file is read changes it
         fresh = load_entry(entry.path)
-        stamp = file_stamp(entry.path)
-        if stamp is not None:
+        if stamp is not None and fresh.lasting:
             self._loaded[entry.path] = (stamp, fresh)
         if fresh.drill is not None and fresh.card != entry.card:
             changed = f"{entry.path}: this drill changed since the list was read; press r to read the drills again"

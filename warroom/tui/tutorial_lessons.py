@@ -38,10 +38,9 @@ def is_tutorial(entry: DrillEntry) -> bool:
     """True when ``entry`` is the bundled tutorial drill (by id and file; a copy elsewhere is an ordinary drill)."""
     if entry.card is None or entry.card.id != TUTORIAL_ID:
         return False
-    try:
-        return entry.path.resolve() == tutorial_path().resolve()
-    except OSError:
-        return False
+    from warroom.core.library import real_path
+
+    return real_path(entry.path) == real_path(tutorial_path())
 
 #: The war room's key actions (binding action names) -> the trainee action kind a lesson may teach. A key whose
 #: kind a later lesson teaches is refused (and explained) until that lesson starts.
