@@ -77,3 +77,36 @@ async def test_a_drill_edited_after_it_was_listed_is_not_opened_and_the_list_is_
         await pilot.press("enter")  # read by this start and unchanged: opened at once
         await pilot.pause()
         assert isinstance(app.screen, BriefingScreen) and app.screen.entry.card.title.startswith("Renamed")
+
+
+async def test_a_drill_edited_while_its_briefing_is_open_is_not_started(tmp_path, folder):
+    """The session would record the edited file's SHA-256 for the drill as it was read (its review would then replay
+    another drill): the start is refused, nothing is stored, and opening it again plays it as it is now."""
+    app = WarroomApp(_services(tmp_path, folder))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await _select(pilot, "cached-copy.yaml")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        briefing = app.screen
+        assert isinstance(briefing, BriefingScreen)
+        path = folder / "cached-copy.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace("title: Cached copy of", "title: Edited", 1))
+        said = record_notifications(app)
+        await pilot.press("enter")  # start the drill
+        await pilot.pause()
+        assert app.live is None and app.screen is briefing
+        assert said == [
+            "Cannot start this drill: its file changed since it was opened: go back and open it again to play it as it "
+            "is now."
+        ]
+        assert not (tmp_path / "data" / "journals").exists() or not list((tmp_path / "data" / "journals").iterdir())
+        await pilot.press("escape")
+        await _select(pilot, "cached-copy.yaml")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, BriefingScreen) and app.screen.entry.card.title.startswith("Edited")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.live is not None  # the drill as it is now

@@ -279,8 +279,12 @@ class Services:
         return [DrillEntry(d.path, d.drill, d.problems) for d in active.drills if d.path is not None]
 
     def cannot_start(self, entry: DrillEntry) -> str | None:
-        """Why ``entry`` cannot be started now (a sentence), or None: in a drill set, a drill with no attempt left,
-        or (adaptive) not the drill chosen next."""
+        """Why ``entry`` cannot be started now (a sentence), or None: its file changed since it was read (the
+        session would record the new file's SHA-256 for the drill as it was read, and its review would replay another
+        drill); in a drill set, a drill with no attempt left, or (adaptive) not the drill chosen next."""
+        mine = self._loaded.get(entry.path)
+        if mine is not None and mine[1].drill is entry.drill and file_stamp(entry.path) != mine[0]:
+            return "its file changed since it was opened: go back and open it again to play it as it is now"
         if self.drill_set is None or entry.drill is None:
             return None
         try:
