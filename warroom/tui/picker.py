@@ -135,8 +135,16 @@ class PickerScreen(Screen[None]):
         return {**_FIXED, "progress": 24 if wide else 18}, _FLEX  # "session 10 of 12 · 2 left"
 
     def on_resize(self) -> None:
-        fit_columns(self.query_one("#picker-table", DataTable), *self._widths())
+        self._fit_widths()
         self.fit_heights()
+        # The screen hears of a new size before its table is laid out again (the table's region is still the old
+        # one, and a vertical scroll bar may come or go with the new heights): fit again once the layout is done.
+        self.call_after_refresh(self._fit_widths)
+
+    def _fit_widths(self) -> None:
+        """Size the table's columns to the table's current width (nothing once the picker left the screen)."""
+        if self.query("#picker-table"):
+            fit_columns(self.query_one("#picker-table", DataTable), *self._widths())
 
     def load(self) -> None:
         """(Re)load the drill catalog and the trainee's best scores, in a worker thread so the UI never waits for a
