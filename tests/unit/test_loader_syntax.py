@@ -70,6 +70,37 @@ def test_a_deeper_key_like_line_in_text_gets_both_fixes_and_text_at_the_same_dep
 
 
 
+def test_a_block_key_without_its_colon_is_named_not_the_line_under_it():
+    # QA: `  fault` (colon forgotten) above `    origin_step: s1` said "indent `origin_step` like the text": the
+    # fix it suggested breaks the drill further.
+    p, text = _skeleton_problem(lambda t: t.replace("\n  fault:\n", "\n  fault\n", 1))
+    line = text.splitlines().index("  fault") + 1
+    assert (p.line, p.column) == (line, 8)
+    assert p.message == (
+        "`fault` has no colon, so YAML reads it as text and the lines under it as more of that text: write `fault:` "
+        "(a key ends with a colon)"
+    )
+
+
+def test_a_list_item_key_without_its_colon_is_named_not_the_key_under_it():
+    # QA: `  - id s2` above `    title: ...` said "a colon followed by a space inside unquoted text" at the title.
+    p, text = _skeleton_problem(lambda t: t.replace("  - id: s2\n", "  - id s2\n", 1))
+    line = text.splitlines().index("  - id s2") + 1
+    assert (p.line, p.column) == (line, 7)
+    assert p.message == (
+        "`id s2` is not a `key: value` line, so YAML reads it and the next line as one text: add `: ` after the key "
+        "(`id: s2`)"
+    )
+
+
+def test_a_word_that_continues_a_text_is_not_taken_for_a_key():
+    deeper = BASE.replace("    content: No open tickets.", "    content: No open tickets,\n      more\n        see: it")
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(deeper)
+    (p,) = info.value.problems
+    assert "indented deeper than the text above it" in p.message and "no colon" not in p.message
+
+
 @pytest.mark.parametrize(
     ("text", "where"),
     [("a: [1,", "<string>:1:7: "), ("a: b\ni", "<string>:2:1: "), ("title: x\nb: {c: d", "<string>:2:9: ")],

@@ -163,7 +163,7 @@ def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
     elif "another document" in problem:
         msg = "a second YAML document (after `---`): a drill file holds exactly one drill"
     elif "mapping values are not allowed" in problem:
-        deeper = over_indented_key(text, mark)
+        deeper = over_indented_key(text, mark) or key_without_colon_above(text, mark)
         if deeper is not None:
             return deeper
         msg = "a colon followed by a space inside unquoted text: put the whole text in quotes"
@@ -283,6 +283,14 @@ def over_indented_key(text: str, mark: Any) -> tuple[int, int, str] | None:
         if indent <= column:
             return None
         prev_key = re.match(r"([^\s:#][^:#]*?):(\s|$)", content)
+        word = re.split(r"\s#", content, maxsplit=1)[0].rstrip()
+        if prev_key is None and _key_expected(lines, above, column, word):
+            return (
+                above + 1,
+                column + len(word) + 1,
+                f"`{cut(word)}` has no colon, so YAML reads it as text and the lines under it as more of that text: "
+                f"write `{cut(word)}:` (a key ends with a colon)",
+            )
         other = f"the key `{prev_key.group(1)}`" if prev_key else "the text"
         shown_other = f"`{prev_key.group(1)}`" if prev_key else "it"
         return (
@@ -295,3 +303,52 @@ def over_indented_key(text: str, mark: Any) -> tuple[int, int, str] | None:
     return None
 
 
+def _key_expected(lines: list[str], at: int, column: int, word: str) -> bool:
+    """Whether ``word``, alone on line ``at`` (0-based) at ``column``, stands where a key belongs: it looks like a
+    key (letters, digits, ``_ - .``) and the line above it opens a block (``answer_key:``) or is a sibling
+    ``key: value`` at the same column. A word that continues a text (deeper than the key whose value it is) does
+    not."""
+    if re.fullmatch(r"[A-Za-z_][\w.-]*", word) is None:
+        return False
+    for above in range(at - 1, -1, -1):
+        content = lines[above].lstrip(" ")
+        if not content or content.startswith("#"):
+            continue
+        indent = len(lines[above]) - len(content)
+        while content.startswith("- "):  # a list item: its key starts after the dash
+            rest = content[2:].lstrip(" ")
+            indent += len(content) - len(rest)
+            content = rest
+        content = re.split(r"\s#", content, maxsplit=1)[0].rstrip()
+        if indent < column:
+            return content.endswith(":")
+        return indent == column and re.match(r"[^\s:#][^:#]*?:(\s|$)", content) is not None
+    return False
+
+
+def key_without_colon_above(text: str, mark: Any) -> tuple[int, int, str] | None:
+    """``(line, column, message)`` when the ``key: value`` line at ``mark`` follows, at the same depth, a line
+    that stands where a key belongs but has no colon (``- id s2`` above ``title: ...``): YAML reads both lines as
+    one text, and the colon of the second as "a colon inside text". None otherwise."""
+    lines = text.splitlines()
+    if mark.line >= len(lines) or mark.line == 0:
+        return None
+    here = lines[mark.line]
+    column = len(here) - len(here.lstrip(" "))
+    above = mark.line - 1
+    content = lines[above].lstrip(" ")
+    start = len(lines[above]) - len(content)
+    while content.startswith("- "):
+        rest = content[2:].lstrip(" ")
+        start += len(content) - len(rest)
+        content = rest
+    content = re.split(r"\s#", content, maxsplit=1)[0].rstrip()
+    first = content.split(" ", 1)[0]
+    if start != column or ":" in content or not _key_expected(lines, above, start, first):
+        return None
+    return (
+        above + 1,
+        start + len(first) + 1,
+        f"`{cut(content)}` is not a `key: value` line, so YAML reads it and the next line as one text: add `: ` "
+        f"after the key (`{cut(first)}: {cut(content[len(first):].strip())}`)",
+    )
