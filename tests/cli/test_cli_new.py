@@ -160,3 +160,14 @@ def test_the_skeletons_parse_with_every_pyyaml_reader(example: str):
     pure = yaml.load(text, Loader=yaml.SafeLoader)
     assert pure == yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     assert pure["id"] == "demo"
+
+
+@pytest.mark.parametrize("drill_id", ["x", "coupon-refresh", "a" * 40])
+def test_the_id_line_keeps_its_comment_in_line_with_the_others(drill_id):
+    # QA: the comment stood where the placeholder `@ID@` left it (`id: "coupon-refresh"` then 26 spaces).
+    lines = skeleton_text(drill_id).splitlines()
+    id_line = next(line for line in lines if line.startswith("id: "))
+    title_line = next(line for line in lines if line.startswith("title: "))
+    column = id_line.index("# must equal")
+    assert column == max(title_line.index("# shown"), len(f'id: "{drill_id}"') + 2)
+    assert id_line[:column].rstrip() == f'id: "{drill_id}"'

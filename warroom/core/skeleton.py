@@ -42,9 +42,15 @@ def skeleton_text(drill_id: str, schema_ref: str = LOCAL_SCHEMA_REF) -> str:
         )
     else:
         schema_note = "# The line above lets VS Code (the YAML extension) check this file as you type.\n"
+    id_line = f'id: "{drill_id}"'
+    id_line += " " * max(2, _COMMENT_COLUMN - len(id_line))  # the comment in line with the others below it
     return _TEMPLATE.replace("@SCHEMA_REF@", schema_ref).replace("@SCHEMA_NOTE@", schema_note).replace(
-        "@ID@", drill_id
+        "@ID_LINE@", id_line
     )
+
+
+#: The column (0-based) where the skeleton's comments on the top-level keys start.
+_COMMENT_COLUMN = 36
 
 
 _TEMPLATE = """\
@@ -59,7 +65,7 @@ _TEMPLATE = """\
 # Times (`t`, `deadline`) are seconds of drill time from the start. Prices are USD per million tokens.
 
 schema_version: 2                   # the drill format version: 2 is current (1 still loads)
-id: "@ID@"                          # must equal the file name without .yaml
+@ID_LINE@# must equal the file name without .yaml
 title: "Weekly signup report"       # shown in the picker: name the task, never the fault
 version: 1                          # bump when you edit a published drill
 difficulty: 2                       # 1 (easy) to 5 (hard)
