@@ -110,3 +110,28 @@ async def test_a_drill_edited_while_its_briefing_is_open_is_not_started(tmp_path
         await pilot.press("enter")
         await pilot.pause()
         assert app.live is not None  # the drill as it is now
+
+
+async def test_the_cursor_stays_on_the_drill_when_the_list_is_read_again(tmp_path, folder):
+    # QA: after "This drill changed since the list was read" (and after `r`) the cursor went back to the first drill,
+    # so the next enter opened another drill than the one the author had just chosen.
+    _services(tmp_path, folder).catalog()
+    app = WarroomApp(_services(tmp_path, folder))
+    async with app.run_test(size=(100, 30)) as pilot:
+        picker = await _select(pilot, "cached-copy.yaml")
+        path = folder / "cached-copy.yaml"
+        path.write_text(path.read_text(encoding="utf-8").replace("title: Cached copy of", "title: Renamed", 1))
+        await pilot.press("enter")
+        await picker_ready(pilot)
+        entry = picker.selected()
+        assert entry is not None and entry.path == path and entry.card.title.startswith("Renamed")
+        assert "Renamed" in screen_text(app).split("Preview", 1)[1]  # the preview shows it too
+        path.write_text(path.read_text(encoding="utf-8").replace("title: Renamed", "title: Again", 1))
+        await pilot.press("r")
+        await picker_ready(pilot)
+        entry = picker.selected()
+        assert entry is not None and entry.path == path and entry.card.title.startswith("Again")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, BriefingScreen) and app.screen.entry.path == path

@@ -148,7 +148,12 @@ class PickerScreen(Screen[None]):
 
     def load(self) -> None:
         """(Re)load the drill catalog and the trainee's best scores, in a worker thread so the UI never waits for a
-        big library (the preview says "Loading drills…" meanwhile); the table is filled when they are read."""
+        big library (the preview says "Loading drills…" meanwhile); the table is filled when they are read, the
+        cursor on the drill it was on (matched by file; `r` after editing a drill, or a drill that changed since the
+        list was read)."""
+        under_cursor = self.selected() if self.query("#picker-table") else None
+        if under_cursor is not None:
+            self.last_drill = under_cursor.path
         self.loading = True
         self.query_one("#picker-detail-body", Static).update(Text("Loading drills…", style="dim italic"))
         self._read_in_thread()
