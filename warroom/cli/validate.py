@@ -137,7 +137,8 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
     problem in every file is reported (not just the first), each as path:line:col: message, with line and column
     counting from 1, followed by a summary such as "3 drills checked: 2 valid, 1 invalid (4 problems)". When a value has
     a type problem, every rule that can run on the rest still runs; a rule that needs that value is listed after the
-    file's problems as "path: not checked until the problem on line N is fixed: RULE" (not counted).
+    file's problems as "path: not checked until the problem on line N is fixed: RULE" (or "... until the problems
+    above are fixed: RULE" for a rule that needs the whole drill; not counted).
 
     Warnings (path:line:col: warning: message) flag what loads but may not say what was meant: an unquoted
     value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment, a briefing or

@@ -204,6 +204,9 @@ def _type_problems(path: str, root: MappingNode, data: Any, errors: list[Any], p
     problems.extend(_issue_problems(path, root, issues))
     notes = []
     for b in blocked:
+        if not b.loc:  # a rule that waits for the whole drill to be type-valid, not for one value
+            notes.append(f"{path}: not checked until the problems above are fixed: {b.rule}")
+            continue
         cause = problem_of.get(b.loc)
         if cause is None:  # a rule waiting for a whole item (a trace event) names the line of its problem
             cause = next((p for dp, p in problem_of.items() if dp[: len(b.loc)] == b.loc and p is not None), None)
