@@ -26,6 +26,7 @@ ARGS = [
     "--no-first-run",
 ]
 
+
 @pytest.fixture(scope="module")
 def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("report")

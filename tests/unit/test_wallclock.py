@@ -51,6 +51,7 @@ def test_a_false_escalation_leaves_the_wall_time_to_detect_15_s_below_the_drill_
     wall = wall_clock(START, actions, [at(14.5), at(19.3)], contained_at=34.3)
     assert wall == WallClock(pauses=0, paused_seconds=0.0, wall_time_to_detect=19.3)
 
+
 def test_a_pause_never_resumed_runs_to_the_end_and_no_containment_has_no_wall_ttd():
     actions = [Action(t=1.0, kind=ActionKind.PAUSE), Action(t=1.0, kind=ActionKind.QUIT)]
     wall = wall_clock(START, actions, [at(5), at(6)], contained_at=None, ended_at=at(65))

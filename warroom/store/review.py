@@ -245,7 +245,8 @@ def _early_marks(right_step: bool, esc: EscalationResult | None, faulted: bool) 
     the drill has a fault; ``right_step``: it named the fault's step), as the debrief words it; none otherwise."""
     if esc is None or esc.contained or esc.after_evidence or not faulted:
         return []
-    return ["the right step, but before the evidence the drill counts" if right_step else "before the evidence the drill counts"]
+    early = "before the evidence the drill counts"
+    return [f"the right step, but {early}" if right_step else early]
 
 
 def _citation_marks(drill: Drill, action: Action) -> list[str]:
