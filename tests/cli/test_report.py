@@ -175,3 +175,4 @@ def test_label_groups_join_points_within_near_and_cap_the_stack():
     names = [f"t{i}" for i in range(STACK_MOST + 3)]
     assert stacked_label(names).splitlines() == [*names[:STACK_MOST], "+3 more"]
     assert stacked_label(["ada", "ben"], upward=True) == "ben\nada"  # the first name nearest the point, below
+

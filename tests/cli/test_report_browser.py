@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from browser_support import chromium_executable, sync_playwright
 from click.testing import CliRunner
-from stats_support import COHORT, cohort
+from stats_support import COHORT, add, cohort
 
 from warroom.cli import main
+from warroom.store.results import ResultsStore
 
 ARGS = [
     "--no-sandbox",
@@ -24,6 +25,7 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
 
 @pytest.fixture(scope="module")
 def page_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -94,4 +96,28 @@ def test_one_point_per_trainee_where_their_rates_put_it(browser, page_file: Path
     assert page.locator("#drills svg g[id^='difficulty-bar-']").count() == 3
     assert page.locator("#ttd svg g[id^='ttd-box-']").count() == 2  # drills A and B had detections
     assert page.locator("#distractors svg g[id^='pull-bar-']").count() == 1  # e5 of drill A
+    page.close()
+
+
+def test_the_drill_figure_titles_do_not_run_into_each_other(browser, tmp_path: Path):
+    """The difficulty and discrimination titles sit side by side; drawn in the browser's own font (the SVG keeps text
+    as text) beside drill ids as long as the bundled ones, one line each ran into each other ("...(higher is
+    easieDiscrimination: ..."). Each takes two lines."""
+    data = tmp_path / "data"
+    with ResultsStore(data) as store:
+        for n, drill in enumerate(("duplicate-charge-refunds", "outage-callback-calls")):
+            add(store, f"s{n}", "ada", drill, "all_clear_held" if n else "contained", 90, ttd=4.0, all_clear=bool(n))
+    out = tmp_path / "report.html"
+    assert CliRunner().invoke(main, ["report", "--data-dir", str(data), "--output", str(out)]).exit_code == 0
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(out.as_uri())
+    texts = page.locator("#drills svg text")
+    boxes = {}
+    for i in range(texts.count()):
+        content = texts.nth(i).text_content() or ""
+        if content.startswith(("Difficulty:", "Discrimination:")):
+            boxes[content.split(":")[0]] = texts.nth(i).bounding_box()
+    left, right = boxes["Difficulty"], boxes["Discrimination"]
+    assert left is not None and right is not None
+    assert left["x"] + left["width"] < right["x"]  # a gap between them, not an overlap
     page.close()

@@ -68,3 +68,33 @@ def test_a_false_escalation_in_the_last_seconds_lists_its_replan_after_the_last_
     replan = next(r for r in tl.rows if r.kind == "replan")
     assert replan.t == last - 4 + 15 and replan.trainee == ["clock +15 s"]  # the clock jumps the whole 15 s
     assert tl.rows[-1] is replan and tl.rows[-2].event.id == drill.trace[-1].id  # released by the jump, before it
+
+
+def test_a_false_escalation_before_the_evidence_says_so_as_the_war_room_and_the_debrief_did():
+    """Escalated before the earliest evidence (e03, 10 s), even the right step gives the planner nothing to act on:
+    the war room said so, and so does the review (it said "found nothing wrong", which contradicts the answer key
+    when the step named was the fault's)."""
+    drill = Drill.model_validate(drill_dict())
+    right = build_review_rows(drill, [Action(t=8, kind="escalate", step="s1", cites=[]), Action(t=40, kind="quit")])
+    esc = next(r for r in right.rows if r.kind == "action" and r.action.kind == "escalate")
+    assert esc.trainee == ["false escalation", "the right step, but before the evidence the drill counts",
+                           "cited nothing"]  # fmt: skip
+    replan = next(r for r in right.rows if r.kind == "replan")
+    assert replan.text == (
+        "the planner re-planned (one re-plan call, $0.01) with nothing to act on: the escalation came before the "
+        "evidence the drill counts; the drill clock jumped 15 s, 00:08 -> 00:23"
+    )
+    wrong = build_review_rows(drill, [Action(t=8, kind="escalate", step="s2"), Action(t=40, kind="quit")])
+    esc = next(r for r in wrong.rows if r.kind == "action" and r.action.kind == "escalate")
+    assert esc.trainee == ["false escalation", "before the evidence the drill counts", "fault was in step s1"]
+    assert "with nothing to act on" in next(r for r in wrong.rows if r.kind == "replan").text
+
+
+def test_a_false_alarm_in_an_all_clear_drill_is_not_called_early():
+    from core_support import all_clear_drill
+
+    tl = build_review_rows(all_clear_drill(), [Action(t=8, kind="escalate", step="s1")])
+    esc = next(r for r in tl.rows if r.kind == "action")
+    assert esc.trainee == ["false escalation"]
+    replan = next(r for r in tl.rows if r.kind == "replan")
+    assert "and found nothing wrong; the drill clock jumped 15 s, 00:08 -> 00:23" in replan.text

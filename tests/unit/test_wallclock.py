@@ -44,6 +44,14 @@ def test_a_faster_playback_makes_the_wall_time_to_detect_shorter_than_the_drill_
     assert wall == WallClock(pauses=0, paused_seconds=0.0, wall_time_to_detect=11.0)
 
 
+def test_a_false_escalation_leaves_the_wall_time_to_detect_15_s_below_the_drill_time():
+    """docs/sessions.md: an assessment session (1x, no pause) with a false escalation at drill time 14.5 s, whose
+    re-plan jumps the drill clock 15 s, contains at drill time 34.3 s after 19.3 real seconds."""
+    actions = [Action(t=14.5, kind=ActionKind.ESCALATE, step="s1"), Action(t=34.3, kind=ActionKind.ESCALATE, step="s2")]
+    wall = wall_clock(START, actions, [at(14.5), at(19.3)], contained_at=34.3)
+    assert wall == WallClock(pauses=0, paused_seconds=0.0, wall_time_to_detect=19.3)
+
+
 def test_a_pause_never_resumed_runs_to_the_end_and_no_containment_has_no_wall_ttd():
     actions = [Action(t=1.0, kind=ActionKind.PAUSE), Action(t=1.0, kind=ActionKind.QUIT)]
     wall = wall_clock(START, actions, [at(5), at(6)], contained_at=None, ended_at=at(65))

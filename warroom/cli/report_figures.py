@@ -155,17 +155,24 @@ def _hbars(ax: Any, names: Sequence[str], values: Sequence[float | None], gid: s
     ax.set_yticks(ys, [label(n) for n in names])
 
 
+def drill_quality_axes(fig: Any, drills: Sequence[Any]) -> tuple[Any, Any]:
+    """Draw the difficulty and the discrimination of ``drills`` (the summary's per-drill figures) on ``fig``, side
+    by side; returns the two axes. Each title takes two lines: on one line the two would run into each other."""
+    names = [d.drill_id + (" (all-clear)" if d.all_clear else "") for d in drills]
+    left, right = fig.subplots(1, 2, sharey=True)
+    _hbars(left, names, [d.difficulty for d in drills], "difficulty-bar", NEUTRAL)
+    left.set(xlim=(0, 1.15), title="Difficulty: share of sessions correct\n(higher is easier)")
+    _hbars(right, names, [d.discrimination for d in drills], "discrimination-bar", HIT)
+    right.axvline(0, color="#616161", linewidth=0.8)
+    right.set(xlim=(-1.15, 1.15), title="Discrimination: r with the trainee's\nother scores")
+    return left, right
+
+
 def drill_quality(summary: Any) -> str:
     """Per drill: difficulty (share of sessions correct) and discrimination (point-biserial r), side by side."""
     drills = summary.stats.drills
-    names = [d.drill_id + (" (all-clear)" if d.all_clear else "") for d in drills]
-    with _figure(9.0, 1.2 + 0.28 * max(len(drills), 1)) as fig:
-        left, right = fig.subplots(1, 2, sharey=True)
-        _hbars(left, names, [d.difficulty for d in drills], "difficulty-bar", NEUTRAL)
-        left.set(xlim=(0, 1.15), title="Difficulty: share of sessions correct (higher is easier)")
-        _hbars(right, names, [d.discrimination for d in drills], "discrimination-bar", HIT)
-        right.axvline(0, color="#616161", linewidth=0.8)
-        right.set(xlim=(-1.15, 1.15), title="Discrimination: r with the trainee's other scores")
+    with _figure(9.0, 1.4 + 0.28 * max(len(drills), 1)) as fig:
+        drill_quality_axes(fig, drills)
         return _svg(fig)
 
 

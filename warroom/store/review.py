@@ -205,7 +205,8 @@ def _action_rows(
             text = f"escalated {named}" + (f": {a.note}" if a.note else "")
             step_ok = key is not None and a.step == key.fault.target
             where = "" if key is None else TARGET_LABELS.get(key.fault.target) or f"step {key.fault.target}"
-            marks = [verdict] + ([] if step_ok or key is None else [f"fault was in {where}"])
+            marks = [verdict] + _early_marks(step_ok, escalations.get(i), key is not None)
+            marks += [] if step_ok or key is None else [f"fault was in {where}"]
             marks += _citation_marks(drill, a)
         elif a.kind is ActionKind.FLAG:
             text = f"flagged {a.event}" + (f": {a.note}" if a.note else "")
@@ -224,14 +225,28 @@ def _action_rows(
             # Listed when the trainee had the drill back, after the events the trace released meanwhile: where the
             # war room lists it (warroom.tui.live), not at the escalation's time.
             after = esc.resumed_at if esc.resumed_at is not None else a.t + FALSE_ESCALATION_DELAY
+            found = (  # as the war room said (warroom.tui.drillscreen.false_escalation_message)
+                "with nothing to act on: the escalation came before the evidence the drill counts"
+                if key is not None and not esc.after_evidence
+                else "and found nothing wrong"
+            )
             text = (
-                f"the planner re-planned (one re-plan call, {usd(esc.replan_usd)}) and found nothing wrong; the "
+                f"the planner re-planned (one re-plan call, {usd(esc.replan_usd)}) {found}; the "
                 f"drill clock jumped {seconds(after - a.t)}, {clock(a.t)} -> {clock(after)}"
             )
             jump = [f"clock +{seconds(after - a.t)}"]
             row = ReviewRow(kind="replan", t=after, action=a, text=text, trainee=jump)
             out.append((after, 1, i, 1, row))
     return out
+
+
+def _early_marks(right_step: bool, esc: EscalationResult | None, faulted: bool) -> list[str]:
+    """The mark of a false escalation made before the drill's earliest counted evidence was released (``faulted``:
+    the drill has a fault; ``right_step``: it named the fault's step), as the debrief words it; none otherwise."""
+    if esc is None or esc.contained or esc.after_evidence or not faulted:
+        return []
+    early = "before the evidence the drill counts"
+    return [f"the right step, but {early}" if right_step else early]
 
 
 def _citation_marks(drill: Drill, action: Action) -> list[str]:
