@@ -13,26 +13,18 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from picker_cache_support import drill_copy, record_reads
 
-import warroom.tui.services as services_module
 from warroom.core import cardcache
 from warroom.core.cardcache import CachedFile, FolderCache, file_stamp
 from warroom.core.drillcard import DrillCard
-from warroom.core.library import bundled_drills_dir
 from warroom.tui.services import Services
 
-SOURCE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
 
-
-def _drill(folder: Path, stem: str, title: str | None = None) -> Path:
-    """A copy of a bundled drill as ``folder/stem.yaml`` with the id ``stem`` (and ``title``, when given)."""
-    text = SOURCE.read_text(encoding="utf-8").replace("\nid: duplicate-charge-refunds\n", f"\nid: {stem}\n", 1)
-    if title is not None:
-        text = text.replace("\ntitle: ", f"\ntitle: {title} # was: ", 1)
-    path = folder / f"{stem}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the drill files the catalog reads from here on (bundled drills left out)."""
+    return record_reads(monkeypatch)
 
 @pytest.fixture
 def settled_now(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -45,23 +37,8 @@ def library(tmp_path: Path, settled_now: None) -> Path:
     folder = tmp_path / "library"
     folder.mkdir()
     for stem in ("alpha", "beta", "gamma"):
-        _drill(folder, stem)
+        drill_copy(folder, stem)
     return folder
-
-
-@pytest.fixture
-def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the drill files read (loaded) by the catalog from here on, the bundled drills left out."""
-    seen: list[str] = []
-    real = services_module.load_entry
-
-    def load(path: Path):
-        if Path(path).parent != bundled_drills_dir():
-            seen.append(Path(path).name)
-        return real(path)
-
-    monkeypatch.setattr(services_module, "load_entry", load)
-    return seen
 
 
 def start(tmp_path: Path, library: Path, cache: Path | None = None) -> dict[str, object]:
@@ -88,8 +65,8 @@ def test_a_second_start_reads_no_drill_file_and_lists_the_same_drills(tmp_path, 
 def test_edited_added_removed_and_renamed_files_show_as_they_are_now(tmp_path, library, reads):
     start(tmp_path, library)
     reads.clear()
-    _drill(library, "beta", title="Edited")
-    _drill(library, "delta")
+    drill_copy(library, "beta", title="Edited")
+    drill_copy(library, "delta")
     (library / "gamma.yaml").unlink()
     (library / "alpha.yaml").rename(library / "omega.yaml")
     now = start(tmp_path, library)
@@ -195,7 +172,7 @@ def test_an_unwritable_cache_is_no_problem_and_a_read_only_cache_file_is_replace
     start(tmp_path, library)
     path = _cache_file(tmp_path, library)
     path.chmod(0o444)
-    _drill(library, "delta")
+    drill_copy(library, "delta")
     assert "delta.yaml" in start(tmp_path, library)
     assert len(FolderCache(tmp_path / "cache", library).read()) == 4
 
@@ -203,7 +180,7 @@ def test_an_unwritable_cache_is_no_problem_and_a_read_only_cache_file_is_replace
 def test_a_file_modified_in_the_last_seconds_is_not_cached(tmp_path, monkeypatch):
     folder = tmp_path / "library"
     folder.mkdir()
-    fresh = _drill(folder, "fresh")
+    fresh = drill_copy(folder, "fresh")
     start(tmp_path, folder)
     assert FolderCache(tmp_path / "cache", folder).read() == {}  # just written: its times may not change again
     stamp = file_stamp(fresh)

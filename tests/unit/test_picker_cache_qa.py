@@ -10,27 +10,21 @@ import os
 from pathlib import Path
 
 import pytest
+from picker_cache_support import drill_copy, record_reads
 
 import warroom.tui.services as services_module
 from warroom.core import cardcache, loader
 from warroom.core.cardcache import FolderCache
 from warroom.core.drillcard import DrillCard
-from warroom.core.library import bundled_drills_dir, find_drill_files, real_path
+from warroom.core.library import find_drill_files, real_path
 from warroom.core.problems import DrillReadError
 from warroom.tui.services import Services, load_entry
 
-SOURCE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
 
-
-def _drill(folder: Path, stem: str, title: str | None = None) -> Path:
-    """A copy of a bundled drill as ``folder/stem.yaml`` with the id ``stem`` (and ``title``, when given)."""
-    text = SOURCE.read_text(encoding="utf-8").replace("\nid: duplicate-charge-refunds\n", f"\nid: {stem}\n", 1)
-    if title is not None:
-        text = text.replace("\ntitle: ", f"\ntitle: {title} # was: ", 1)
-    path = folder / f"{stem}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the drill files the catalog reads from here on (bundled drills left out)."""
+    return record_reads(monkeypatch)
 
 @pytest.fixture
 def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -38,23 +32,8 @@ def library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "library"
     folder.mkdir()
     for stem in ("alpha", "beta"):
-        _drill(folder, stem)
+        drill_copy(folder, stem)
     return folder
-
-
-@pytest.fixture
-def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the drill files read (loaded) by the catalog from here on, the bundled drills left out."""
-    seen: list[str] = []
-    real = services_module.load_entry
-
-    def load(path: Path):
-        if Path(path).parent != bundled_drills_dir():
-            seen.append(Path(path).name)
-        return real(path)
-
-    monkeypatch.setattr(services_module, "load_entry", load)
-    return seen
 
 
 def _services(tmp_path: Path, *folders: Path) -> Services:
@@ -112,7 +91,7 @@ def test_a_drill_edited_while_it_is_read_to_be_opened_is_read_again(tmp_path, li
 
     def load_then_edited(p: Path):
         read = real(p)
-        _drill(library, "alpha", title="Edited meanwhile")  # saved by an editor just after the read
+        drill_copy(library, "alpha", title="Edited meanwhile")  # saved by an editor just after the read
         return read
 
     monkeypatch.setattr(services_module, "load_entry", load_then_edited)
@@ -183,7 +162,7 @@ def test_a_read_that_failed_for_a_while_is_not_kept(tmp_path, library, reads, mo
 
 
 def test_a_file_that_cannot_be_read_raises_drill_read_error(tmp_path, monkeypatch):
-    path = _drill(tmp_path, "alpha")
+    path = drill_copy(tmp_path, "alpha")
     real_open = Path.open
 
     def too_many_open(self, *args, **kwargs):
