@@ -4,7 +4,9 @@ which it inherits). The rules are in :mod:`warroom.core.probes`, docs/war-room.m
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.actions import Action, ActionKind
@@ -84,11 +86,17 @@ class ProbePlay:
     contained_at: float | None
     probes: ProbeDesk
     _steps: StepTracker
-    _released_ids: set[str]
+    _released_at: dict[str, int]
     _evidence_ids: frozenset[str]
     _evidence_seen: bool
     _event_ids: set[str]
     _first_evidence_t: float | None
+
+    @property
+    def released_positions(self) -> Mapping[str, int]:
+        """Each released event's id and its position in :attr:`released`, as a read-only view that follows the
+        play (the escalation dialog looks up citations in it instead of indexing every released event on open)."""
+        return MappingProxyType(self._released_at)
 
     def _init_probes(self, drill: Any) -> None:
         #: Format 2: the verification probes requested and revealed (:meth:`probe`).
@@ -149,8 +157,8 @@ class ProbePlay:
     def _reveal(self, req: ProbeRequest) -> Any:
         # A probe's result: released, citable and charged, but no step state, approval or damage changes.
         ev = self.probes.result(req)
+        self._released_at[ev.id] = len(self.released)
         self.released.append(ev)
-        self._released_ids.add(ev.id)
         if ev.id in self._evidence_ids:
             self._evidence_seen = True
         self._charge_event(ev)

@@ -104,7 +104,7 @@ class Replay(ProbePlay):
         self._queue = ReleaseQueue(drill.trace)
         self._steps = StepTracker(drill.plan)
         self._event_ids = {e.id for e in drill.trace} | {e.id for e in (key.replan if key else ())}
-        self._released_ids: set[str] = set()
+        self._released_at: dict[str, int] = {}  # id -> position in released
         self._flags: dict[str, str | None] = {}
         self._damage_by_event, self.full_damage = damage_by_event(drill)
         self.damage_unit: str = key.damage.unit if key else ""
@@ -215,8 +215,8 @@ class Replay(ProbePlay):
             self._charge_event(ev)
             self._damage(ev, ev.t if at is None else at)
             return
+        self._released_at[ev.id] = len(self.released)
         self.released.append(ev)
-        self._released_ids.add(ev.id)
         self.approvals.see(ev)
         if ev.id in self._evidence_ids:
             self._evidence_seen = True
@@ -261,7 +261,7 @@ class Replay(ProbePlay):
 
     def is_released(self, event_id: str) -> bool:
         """True once the event has been released."""
-        return event_id in self._released_ids
+        return event_id in self._released_at
 
     # -- trainee actions ----------------------------------------------------------------------------------------
 
@@ -274,7 +274,7 @@ class Replay(ProbePlay):
     def _check_event(self, event_id: str) -> None:
         if event_id not in self._event_ids:
             raise ReplayError(f"no trace event {event_id!r} in drill {self.drill.id!r}")
-        if event_id not in self._released_ids:
+        if event_id not in self._released_at:
             raise ReplayError(f"trace event {event_id!r} has not been released yet")
 
     def _check_live(self) -> None:

@@ -13,7 +13,7 @@ released event laid out and measured each one, which took seconds per key on a l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rich.segment import Segment
@@ -107,10 +107,17 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
     }
     """
 
-    def __init__(self, released: Sequence[Any], cited: Sequence[str] = (), *, id: str | None = None) -> None:
+    def __init__(
+        self, released: Sequence[Any], cited: Sequence[str] = (), *, id: str | None = None,
+        positions: Mapping[str, int] | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.events = list(released)
-        self._index = {e.id: n for n, e in enumerate(self.events)}
+        #: Event id -> row. ``positions`` (the replay's :attr:`~warroom.core.replay.Replay.released_positions`, the
+        #: same order as ``released``) spares indexing every released event when the dialog opens.
+        self._index: Mapping[str, int] = (
+            positions if positions is not None else {e.id: n for n, e in enumerate(self.events)}
+        )
         self._folded: list[str] | None = None  # the ids casefolded, on the first type-ahead
         #: The cited event ids, in the order they were ticked.
         self.cited: list[str] = [i for i in dict.fromkeys(cited) if i in self._index]

@@ -11,7 +11,7 @@ typist's keys keep their order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -157,6 +157,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         cited: Sequence[str] = (),
         *,
         origins: bool = False,
+        positions: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__()
         self.plan = list(plan)
@@ -167,7 +168,9 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             self.choices += [(PLAN, ORIGIN_TITLES[PLAN]), (SETUP, ORIGIN_TITLES[SETUP])]
             self.add_class("-origins")
         self.released = list(released)
-        known = {getattr(e, "id", None) for e in self.released}
+        #: The released events' rows by id (the replay's, else built here: see :class:`CiteList`).
+        self.positions = positions
+        known = positions if positions is not None else {getattr(e, "id", None) for e in self.released}
         #: The events cited when the dialog opens (those of ``cited`` that were released), in order.
         self.initially_cited = [c for c in dict.fromkeys(cited) if c in known]
         #: Where typed keys go: the step list, the reason box or the evidence list (see :data:`ZONES`); set at
@@ -199,7 +202,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
                 select_on_focus=False,
                 id="escalate-reason",
             )
-            cites = CiteList(self.released, self.initially_cited, id="escalate-cites")
+            cites = CiteList(self.released, self.initially_cited, id="escalate-cites", positions=self.positions)
             cites.border_title = Text("cite the events that show the fault (tab here, space ticks)")
             cites.border_subtitle = self._cited_text()
             yield cites

@@ -327,7 +327,7 @@ class WarRoomScreen(DrillScreen):
         step = preselect_target(ev, self.replay.released, self.drill.schema_version >= 2) if chosen else None
         cited = ([ev.id] if ev is not None else []) + list(self.replay.flagged)
         dialog = EscalateScreen(self.drill.plan, step, self.replay.released, cited,
-                                origins=self.drill.schema_version >= 2)
+                                origins=self.drill.schema_version >= 2, positions=self.replay.released_positions)
         self.open_dialog(dialog, self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:
