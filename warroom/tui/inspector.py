@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -118,13 +118,7 @@ class Inspector(ScrollView, can_focus=True):
         it is not there (or the event is still being laid out)."""
         from warroom.tui.fieldjump import find_field_line
 
-        if self.pending:
-            return False
-        index = find_field_line([s.text for s in self._strips], path)
-        if index is None:
-            return False
-        self.scroll_to(0, index, animate=False, immediate=True, force=True)
-        return True
+        return self._jump(find_field_line, path)
 
     def jump_to_json_field(self, path: str) -> bool:
         """Scroll to the line of the output shown as JSON text that holds the field ``path``'s key (or the output's
@@ -132,9 +126,14 @@ class Inspector(ScrollView, can_focus=True):
         is still being laid out). The caller checks that the path is in the output."""
         from warroom.tui.fieldjump import find_json_key_line
 
+        return self._jump(find_json_key_line, path)
+
+    def _jump(self, find: Callable[[Sequence[str], str], int | None], path: str) -> bool:
+        """Scroll to the line ``find`` gives for ``path`` among the lines shown; False when none (or still laying
+        out)."""
         if self.pending:
             return False
-        index = find_json_key_line([s.text for s in self._strips], path)
+        index = find([s.text for s in self._strips], path)
         if index is None:
             return False
         self.scroll_to(0, index, animate=False, immediate=True, force=True)
