@@ -3,12 +3,16 @@ saved, passes ``warroom validate`` and ``warroom check`` and plays to a debrief.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from locations import REPO
 from textual.clock import MockClock
+from textual.pilot import Pilot
 
 from warroom.cli import main
 from warroom.core.annotatefile import open_for_annotation
@@ -45,6 +49,16 @@ def imported(tmp_path: Path, importer: str, fixture: str, name: str) -> Path:
     result = CliRunner().invoke(main, ["import", importer, str(FIXTURES / fixture), "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out / name
+
+
+@asynccontextmanager
+async def author_mode(path: Path, size: tuple[int, int] = (100, 30)) -> AsyncIterator[tuple[AnnotateApp, Pilot, Any]]:
+    """``warroom annotate PATH`` run headless at ``size`` on a mock clock, settled: yields the app, its pilot and the
+    author-mode screen (the app stays readable after the block: ``app.stopped``...)."""
+    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        yield app, pilot, app.screen
 
 
 async def select(pilot, screen: AnnotateScreen, event_id: str) -> None:
@@ -93,10 +107,7 @@ async def mark_up(pilot, screen: AnnotateScreen, evidence: str, distractor: str 
 async def test_annotate_each_importers_fixture(tmp_path, services, importer, fixture, name, evidence, distractor,
                                                damage, after):
     path = imported(tmp_path, importer, fixture, name)
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with author_mode(path, size=(120, 40)) as (app, pilot, screen):
         assert isinstance(screen, AnnotateScreen)
         assert "Still missing" in screen_text(app) and "origin step (o)" in screen_text(app)
         await mark_up(pilot, screen, evidence, distractor, damage, after)
@@ -142,10 +153,7 @@ async def plays_to_debrief(services, path: Path, step: str, evidence: str) -> No
 async def test_unsaved_marks_ask_before_quitting_and_help_lists_the_keys(tmp_path):
     path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
     before = path.read_text()
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with author_mode(path) as (app, pilot, screen):
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         help_text = screen_text(app)
@@ -167,10 +175,7 @@ async def test_unsaved_marks_ask_before_quitting_and_help_lists_the_keys(tmp_pat
 
 async def test_scrubbing_back_replays_from_the_start_and_keeps_the_selection(tmp_path):
     path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with author_mode(path) as (app, pilot, screen):
         await pilot.press("right_square_bracket")
         assert screen.replay.now == 10
         table = screen.query_one(TraceTable)

@@ -12,16 +12,13 @@ from warroom.tui.modals import ConfirmScreen
 from warroom.tui.tracetable import TraceTable
 
 from .conftest import advance, make_app, record_notifications, type_text
-from .test_annotate import imported, select
+from .test_annotate import author_mode, imported, select
 
 
 async def test_ctrl_c_with_unsaved_marks_asks_before_quitting(tmp_path):
     path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
     before = path.read_text()
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with author_mode(path) as (app, pilot, screen):
         await pilot.press("E")
         await select(pilot, screen, "m003")
         await pilot.press("v")
@@ -55,10 +52,7 @@ async def test_ctrl_c_with_everything_saved_quits_at_once(tmp_path):
 
 async def test_the_selected_event_is_shown_in_the_inspector(tmp_path):
     path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with author_mode(path, size=(120, 40)) as (_, pilot, screen):
         await pilot.press("E", "g")
         inspector = screen.query_one(Inspector)
         assert inspector.text.startswith("m000 ·"), inspector.text
@@ -155,10 +149,7 @@ async def test_slash_goes_to_a_field_of_an_imported_result_in_the_war_room(tmp_p
 
 async def test_enter_moves_into_the_inspector_as_the_help_says(tmp_path):
     path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with author_mode(path) as (app, pilot, screen):
         await pilot.press("E")
         await select(pilot, screen, "m003")
         await pilot.press("enter")
@@ -212,10 +203,7 @@ async def test_the_fault_dialog_shows_its_keys_and_errors_in_80_by_24(tmp_path):
     from .conftest import screen_text
 
     path = imported(tmp_path, "otel", "otel/current.json", "otel-current.yaml")
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with author_mode(path, size=(80, 24)) as (app, pilot, screen):
         await pilot.press("E")
         await select(pilot, screen, "e0009")
         await pilot.press("o")

@@ -20,7 +20,7 @@ from warroom.tui.annotate_dialogs import DebriefDialog
 from warroom.tui.modals import ConfirmScreen
 
 from .conftest import record_notifications, type_text
-from .test_annotate import imported, select
+from .test_annotate import author_mode, imported, select
 
 
 def _key(path: Path) -> dict:
@@ -30,10 +30,7 @@ def _key(path: Path) -> dict:
 async def test_a_signal_keeps_unsaved_marks_in_the_recovery_copy_and_the_next_start_loads_them(tmp_path):
     path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
     before = path.read_text()
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(100, 30)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with author_mode(path) as (app, pilot, screen):
         await pilot.press("E")
         await select(pilot, screen, "m003")
         await pilot.press("v", "b")

@@ -10,19 +10,17 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from locations import REPO
-from textual.clock import MockClock
 
 from warroom.cli import main
-from warroom.core.annotatefile import open_for_annotation
 from warroom.core.loader import load_drill
 from warroom.core.scoring import Outcome
 from warroom.tui.annotate import AnnotateScreen
-from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import DamageDialog, DebriefDialog, FaultDialog, NumberDialog, TextDialog
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.tracetable import TraceTable
 
 from .conftest import advance, make_app, screen_text, type_text
+from .test_annotate import author_mode
 
 DOC = REPO / "docs" / "importing.md"
 EXPORT = REPO / "tests" / "fixtures" / "otel" / "legacy.jsonl"
@@ -115,10 +113,7 @@ async def test_the_walkthrough_from_export_to_debrief(tmp_path: Path, services) 
     assert validate.output.startswith(f"{path}:17:1: the drill needs an answer_key"), validate.output
     assert "1 drill checked: 0 valid, 1 invalid (1 problem)" in validate.output
 
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
+    async with author_mode(path, size=(120, 40)) as (app, pilot, screen):
         assert isinstance(screen, AnnotateScreen)
         await _mark_up(pilot, screen)
         table = screen.query_one(TraceTable)
