@@ -16,15 +16,18 @@ from textual.events import Key
 from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS
 from textual.pilot import Pilot
 
+from warroom.core.annotatefile import AnnotatedFile, open_for_annotation
 from warroom.core.library import bundled_drills_dir
+from warroom.tui.annotate import AnnotateScreen
+from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.app import WarroomApp
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services, load_entry
 
 __all__ = [
-    "STALE", "advance", "escalate", "make_app", "picker_ready", "record_notifications", "screen_text", "services",
-    "type_text", "until", "war_room",
+    "STALE", "advance", "author_mode", "escalate", "make_app", "picker_ready", "record_notifications", "screen_text",
+    "services", "type_text", "until", "war_room",
 ]
 
 STALE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
@@ -95,6 +98,24 @@ async def war_room(app: WarroomApp, size: tuple[int, int] = (100, 30),
         if seconds:
             await advance(pilot, seconds)
         yield pilot, live
+
+
+@asynccontextmanager
+async def author_mode(
+    drill: Path | AnnotatedFile, size: tuple[int, int] = (100, 30), *, whole_trace: bool = False
+) -> AsyncIterator[tuple[AnnotateApp, Pilot, AnnotateScreen]]:
+    """``warroom annotate`` over ``drill`` (a drill file, or one already opened for annotation) run headless at
+    ``size`` on a mock clock and settled (``whole_trace``: the whole trace released with ``E``); yields the app, its
+    pilot and the author-mode screen. The app stays readable after the block (``app.stopped``...)."""
+    file = open_for_annotation(drill) if isinstance(drill, Path) else drill
+    app = AnnotateApp(file, clock=MockClock())
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AnnotateScreen), screen
+        if whole_trace:
+            await pilot.press("E")
+        yield app, pilot, screen
 
 
 async def type_text(pilot: Pilot, text: str) -> None:

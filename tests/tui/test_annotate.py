@@ -3,16 +3,12 @@ saved, passes ``warroom validate`` and ``warroom check`` and plays to a debrief.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from locations import REPO
 from textual.clock import MockClock
-from textual.pilot import Pilot
 
 from warroom.cli import main
 from warroom.core.annotatefile import open_for_annotation
@@ -27,7 +23,7 @@ from warroom.tui.inspector import Inspector
 from warroom.tui.modals import ConfirmScreen, HelpScreen
 from warroom.tui.tracetable import TraceTable
 
-from .conftest import advance, escalate, make_app, record_notifications, screen_text, type_text
+from .conftest import advance, author_mode, escalate, make_app, record_notifications, screen_text, type_text
 
 FIXTURES = REPO / "tests" / "fixtures"
 
@@ -49,16 +45,6 @@ def imported(tmp_path: Path, importer: str, fixture: str, name: str) -> Path:
     result = CliRunner().invoke(main, ["import", importer, str(FIXTURES / fixture), "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out / name
-
-
-@asynccontextmanager
-async def author_mode(path: Path, size: tuple[int, int] = (100, 30)) -> AsyncIterator[tuple[AnnotateApp, Pilot, Any]]:
-    """``warroom annotate PATH`` run headless at ``size`` on a mock clock, settled: yields the app, its pilot and the
-    author-mode screen (the app stays readable after the block: ``app.stopped``...)."""
-    app = AnnotateApp(open_for_annotation(path), clock=MockClock())
-    async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        yield app, pilot, app.screen
 
 
 async def select(pilot, screen: AnnotateScreen, event_id: str) -> None:

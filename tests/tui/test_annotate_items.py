@@ -6,13 +6,11 @@ keys, saved, reloaded with warroom's loader, and must pass ``warroom validate`` 
 from __future__ import annotations
 
 import shutil
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 from click.testing import CliRunner
 from locations import REPO
-from textual.clock import MockClock
 from textual.pilot import Pilot
 from textual.widgets import Label
 
@@ -30,6 +28,7 @@ from warroom.tui.fieldjump import FieldScreen
 from warroom.tui.modals import HelpScreen
 from warroom.tui.tracetable import TraceTable
 
+from .conftest import author_mode as tui_author_mode
 from .conftest import record_notifications, screen_text, type_text
 
 
@@ -46,16 +45,9 @@ def stripped(tmp_path: Path, name: str) -> Path:
     return path
 
 
-@asynccontextmanager
-async def author_mode(file: AnnotatedFile) -> AsyncIterator[tuple[AnnotateApp, Pilot[None], AnnotateScreen]]:
-    """The author mode over ``file``, the whole trace released: the app, its pilot and the screen."""
-    app = AnnotateApp(file, clock=MockClock())
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, AnnotateScreen)
-        await pilot.press("E")
-        yield app, pilot, screen
+def author_mode(file: AnnotatedFile) -> AbstractAsyncContextManager[tuple[AnnotateApp, Pilot, AnnotateScreen]]:
+    """The author mode over ``file`` at 120x40, the whole trace released: the app, its pilot and the screen."""
+    return tui_author_mode(file, (120, 40), whole_trace=True)
 
 
 def panel(screen: AnnotateScreen) -> str:

@@ -11,8 +11,8 @@ from warroom.tui.inspector import Inspector
 from warroom.tui.modals import ConfirmScreen
 from warroom.tui.tracetable import TraceTable
 
-from .conftest import advance, make_app, record_notifications, type_text
-from .test_annotate import author_mode, imported, select
+from .conftest import advance, author_mode, make_app, record_notifications, type_text
+from .test_annotate import imported, select
 
 
 async def test_ctrl_c_with_unsaved_marks_asks_before_quitting(tmp_path):

@@ -19,8 +19,8 @@ from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import DebriefDialog
 from warroom.tui.modals import ConfirmScreen
 
-from .conftest import record_notifications, type_text
-from .test_annotate import author_mode, imported, select
+from .conftest import author_mode, record_notifications, type_text
+from .test_annotate import imported, select
 
 
 def _key(path: Path) -> dict:

@@ -19,8 +19,7 @@ from warroom.tui.annotate_dialogs import DamageDialog, DebriefDialog, FaultDialo
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.tracetable import TraceTable
 
-from .conftest import advance, make_app, screen_text, type_text
-from .test_annotate import author_mode
+from .conftest import advance, author_mode, make_app, screen_text, type_text
 
 DOC = REPO / "docs" / "importing.md"
 EXPORT = REPO / "tests" / "fixtures" / "otel" / "legacy.jsonl"
