@@ -61,3 +61,16 @@ def assert_refused(convert: Callable[[Path], Any], path: Path, doc: object, mess
     path.write_text(doc if isinstance(doc, str) else json.dumps(doc), encoding="utf-8")
     with pytest.raises(TraceError, match=re.escape(message)):
         convert(path)
+
+
+#: An answer key for the drill imported from ``thirdparty/langfuse-langgraph-v3.json`` (a LangGraph run exported
+#: from Langfuse v3): the empty invoice list at e0005 is the fault. Appended to the imported file, it makes a drill
+#: that passes `warroom check`.
+LANGFUSE_V3_KEY = """answer_key:
+  fault: {origin_step: p01, kind: empty_result, summary: "erp_list_invoices returned no unpaid invoices and the agent paid none."}
+  evidence: [e0005]
+  cascade: [p02]
+  damage: {unit: wasted agent turns, entries: [{event: e0010, amount: 1}]}
+  deadline: {event: e0005, after: 6}
+  debrief: e0005 is an empty list for a month with unpaid invoices.
+"""  # noqa: E501

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from locations import REPO
+from trace_import_support import LANGFUSE_V3_KEY
 
 from warroom.core.scoring import Outcome
 from warroom.importers.runs.langfuse import import_langfuse
@@ -16,20 +17,12 @@ from warroom.tui.services import Services
 from .conftest import advance, make_app, screen_text, type_text
 
 EXPORT = REPO / "tests" / "fixtures" / "thirdparty" / "langfuse-langgraph-v3.json"
-KEY = """answer_key:
-  fault: {origin_step: p01, kind: empty_result, summary: "erp_list_invoices returned no unpaid invoices and the agent paid none."}
-  evidence: [e0005]
-  cascade: [p02]
-  damage: {unit: wasted agent turns, entries: [{event: e0010, amount: 1}]}
-  deadline: {event: e0005, after: 6}
-  debrief: e0005 is an empty list for a month with unpaid invoices.
-"""  # noqa: E501
 
 
 async def test_an_imported_langfuse_trace_plays_to_a_contained_debrief(tmp_path: Path, services: Services) -> None:
     [result] = import_langfuse([EXPORT], tmp_path / "out").results
     assert result.output is not None
-    result.output.write_text(result.output.read_text(encoding="utf-8") + KEY, encoding="utf-8")
+    result.output.write_text(result.output.read_text(encoding="utf-8") + LANGFUSE_V3_KEY, encoding="utf-8")
     play = make_app(services, result.output)
     async with play.run_test(size=(100, 30)) as pilot:
         assert "Zahle die offenen Märzrechnungen – einmal." in screen_text(play)  # the briefing's goal

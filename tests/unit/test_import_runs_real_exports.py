@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from trace_import_support import FIXTURES, marked_up, only_missing_key, sparse_file
+from trace_import_support import FIXTURES, LANGFUSE_V3_KEY, marked_up, only_missing_key, sparse_file
 
 from warroom.core.check import run_checks
 from warroom.importers.runs.common import MAX_EXPORT_BYTES, error_text, recorded_prices
@@ -106,14 +106,7 @@ def test_the_langfuse_v3_drill_passes_check_once_marked_up(tmp_path: Path) -> No
     [result] = import_langfuse([LANGFUSE_V3], tmp_path / "out").results
     assert result.output is not None
     only_missing_key(result.output)
-    drill = marked_up(result.output, """answer_key:
-  fault: {origin_step: p01, kind: empty_result, summary: "erp_list_invoices returned no unpaid invoices and the agent paid none."}
-  evidence: [e0005]
-  cascade: [p02]
-  damage: {unit: wasted agent turns, entries: [{event: e0010, amount: 1}]}
-  deadline: {event: e0005, after: 6}
-  debrief: e0005 is an empty list for a month with unpaid invoices.
-""")  # noqa: E501
+    drill = marked_up(result.output, LANGFUSE_V3_KEY)
     report = run_checks(drill)
     assert report.passed, report.problems
 
