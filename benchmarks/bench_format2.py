@@ -47,7 +47,7 @@ def v2_text(n_events: int) -> str:
 
 def load_seconds(n_events: int, repeat: int) -> float:
     """Best-of-``repeat`` wall time to load and validate the version-2 drill of ``n_events`` events."""
-    from warroom.core.loader import load_drill
+    from warroom.core.load import load_drill
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench-large.yaml"
@@ -63,7 +63,7 @@ def load_seconds(n_events: int, repeat: int) -> float:
 
 def repetition_drills(count: int):
     """(the base drill with one tool call repeated ``count`` times, the same with the repetitions written out)."""
-    from warroom.core.model import Repeat
+    from warroom.core.model._agents import Repeat
 
     base = base_drill(1_000).model_copy(update={"schema_version": 2})
     trace = list(base.trace)
@@ -80,7 +80,7 @@ def repetition_drills(count: int):
 
 def play_seconds(drill, repeat: int) -> float:
     """Best-of-``repeat`` wall time to build a Replay of ``drill`` and play it to the end in 0.5 s ticks."""
-    from warroom.core.replay import Replay
+    from warroom.core.play import Replay
 
     best = float("inf")
     for _ in range(repeat):

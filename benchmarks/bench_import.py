@@ -36,7 +36,7 @@ def warroom_cmd() -> list[str]:
 
 def measure(corpus: Path, repeat: int) -> dict | None:
     """``{"seconds", "records", "drills", "invalid"}``, or None when the corpus is absent."""
-    from warroom.core.loader import DrillLoadError, load_drill
+    from warroom.core.load import DrillLoadError, load_drill
     from warroom.importers.who_and_when import find_record_files
 
     if not corpus.is_dir():

@@ -44,7 +44,7 @@ def warroom_cmd() -> list[str]:
 
 def measure(spans: int, repeat: int) -> dict:
     """``{"seconds", "spans", "events"}``: the median time of the import process."""
-    from warroom.core.loader import DrillLoadError, load_drill
+    from warroom.core.load import DrillLoadError, load_drill
     from warroom.importers.tracekit import MISSING_KEY
 
     with tempfile.TemporaryDirectory() as tmp:

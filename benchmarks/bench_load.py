@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python benchmarks/bench_load.py [--events N ...] [--repeat R] [--slow] [--profile]``
 
 Goals (issue 13): a 10,000-event drill in under 0.3 s; a 50,000-event drill in under 1.5 s and under 250 MB peak
-memory. Valid files take the fast path (yaml-rs, ``warroom.core.fastload``); ``--slow`` also times the
+memory. Valid files take the fast path (yaml-rs, ``warroom.core.load._fast.load``); ``--slow`` also times the
 position-tracking path (PyYAML nodes) that files with problems or warnings take, and a bare
 ``yaml.load(..., CSafeLoader)`` of the same file. Peak memory is measured in a fresh process (its peak resident
 set, ``VmHWM``, interpreter and imports included) and as the peak of Python allocations (``tracemalloc``,
@@ -24,8 +24,8 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from warroom.core.fastload import fast_drill
-from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
+from warroom.core.load import DrillLoadError, load_drill, load_drill_text
+from warroom.core.load._fast.load import fast_drill
 
 STEPS = 40
 
@@ -154,8 +154,8 @@ def best_cpu_of(repeat: int, fn) -> float:
 
 _MEMORY_PROBE = """
 import resource, sys, tracemalloc
-from warroom.core.loader import load_drill
-import warroom.core.fastload, warroom.core.model, warroom.core.validation, pydantic, yaml_rs
+from warroom.core.load._loader import load_drill
+import warroom.core.load._fast.load, warroom.core.model._drill, warroom.core.rules._validation, pydantic, yaml_rs
 
 def peak():  # this process's peak resident set, in bytes (VmHWM; ru_maxrss where /proc is missing)
     try:
@@ -168,7 +168,7 @@ def peak():  # this process's peak resident set, in bytes (VmHWM; ru_maxrss wher
 
 before = peak()
 if sys.argv[2] == "slow":
-    warroom.core.fastload.fast_drill = lambda text: None
+    warroom.core.load._fast.load.fast_drill = lambda text: None
 drill = load_drill(sys.argv[1])  # the resident peak, without tracemalloc's own bookkeeping
 rss = peak()
 del drill
@@ -209,7 +209,7 @@ def measure(events: int = 10_000, repeat: int = 5, slow: bool = False, mem: bool
         if mem:
             figures.update(memory(path))
         if slow:
-            import warroom.core.fastload as fastload
+            import warroom.core.load._fast.load as fastload
 
             def slow_load() -> None:
                 saved = fastload.fast_drill

@@ -104,7 +104,7 @@ def drop_schema(url: str, schema: str) -> None:
 
 def fill(data_dir: Path, url: str, n: int) -> float:
     """Store ``n`` sessions at ``url`` (see the module docstring); returns the seconds it took."""
-    from warroom.core.actions import Action
+    from warroom.core.model import Action
     from warroom.store import counts
     from warroom.store.results import ResultsStore
 
@@ -154,7 +154,7 @@ def insert_costs(data_dir: Path, empty_url: str, full_url: str, count: int) -> t
     """Median seconds to store one finished session (autocommit, as the war room does) in the empty store at
     ``empty_url`` and in the full one at ``full_url``: one session into each in turn, so that the machine's drift
     (other jobs, the server's checkpoints and autovacuum) falls on both alike; ``count`` timed after 10 untimed."""
-    from warroom.core.actions import Action
+    from warroom.core.model import Action
     from warroom.store.results import ResultsStore
 
     rng = random.Random(10_000_000)

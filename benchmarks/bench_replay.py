@@ -28,7 +28,7 @@ from bench_load import drill_text
 
 def base_drill(n_events: int):
     """A generated drill of ``n_events`` (at most 30,000: the loader's file-size limit), loaded and validated."""
-    from warroom.core.loader import load_drill
+    from warroom.core.load import load_drill
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench-replay.yaml"
@@ -59,7 +59,7 @@ def scaled_drill(base, n_events: int):
 
 def run_once(drill, tick: float) -> tuple[float, float, int]:
     """(seconds to build the Replay, seconds to play it to the end, events released)."""
-    from warroom.core.replay import Replay
+    from warroom.core.play import Replay
 
     start = time.perf_counter()
     replay = Replay(drill)

@@ -96,7 +96,7 @@ def _session(i: int, rng: random.Random, start: datetime) -> tuple:
 
 def fill(data_dir: Path, n: int, seed: int = 8) -> float:
     """Fill ``data_dir``'s store with ``n`` sessions in one transaction; returns the seconds it took."""
-    from warroom.core.actions import Action
+    from warroom.core.model import Action
     from warroom.store.results import ResultsStore
 
     rng = random.Random(seed)
@@ -145,7 +145,7 @@ def run_cli_cpu(args: list[str], repeat: int) -> tuple[float, float, str]:
 def insert_cost(data_dir: Path, count: int, offset: int) -> float:
     """Median seconds to store one finished session (autocommit, as the war room does) in ``data_dir``, over
     ``count`` sessions with ids from ``offset`` (session ids sort by start time, like real ones)."""
-    from warroom.core.actions import Action
+    from warroom.core.model import Action
     from warroom.store.results import ResultsStore
 
     rng = random.Random(offset)

@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/bench_stats.py [--sessions N] [--small N] [--repeat R] [--profile]``
 
-Generates N :class:`~warroom.core.sessionfacts.SessionFacts` (500 trainees, 40 drills with a fault and 10 all-clear
+Generates N :class:`~warroom.core.stats.SessionFacts` (500 trainees, 40 drills with a fault and 10 all-clear
 drills, every outcome, distractors shown and escalated on, drill and wall times to detect, practice and assessment
 sessions, start times in random order) and times :func:`~warroom.core.stats.summarize` over them, every session
 counted (best of R). The goal is under 1 s at 100,000 sessions, and a time per session at N within 1.5x of the one
@@ -62,7 +62,7 @@ def session_rows(n: int, seed: int = 14) -> list[dict]:
 
 
 def build(rows: list[dict]) -> list:
-    from warroom.core.sessionfacts import SessionFacts
+    from warroom.core.stats import SessionFacts
 
     return [SessionFacts(**r) for r in rows]
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from warroom.core.loader import DrillLoadError, load_drill_text
+from warroom.core.load import DrillLoadError, load_drill_text
 
 STEPS = 40
 EVENTS = 2_000

@@ -2,7 +2,7 @@
 out on paper (tests/cli/test_stats_by_hand.py).
 
 Five trainees play three drills with a fault and one all-clear drill, headless: each session is a scripted action
-log replayed by :class:`~warroom.core.replay.Replay`, recorded by a
+log replayed by :class:`~warroom.core.play.Replay`, recorded by a
 :class:`~warroom.store.sessions.SessionRecorder` and scored by :func:`~warroom.core.scoring.score`, as the war room
 does. The drills' facts the scripts rely on (from the drill files):
 
@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from warroom.core.loader import load_drill
-from warroom.core.replay import Replay
+from warroom.core.load import load_drill
+from warroom.core.play import Replay
 from warroom.core.scoring import score
 from warroom.store.sessions import SessionRecorder
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from warroom.core.hygiene import answer_key_strings
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.core.model import Drill
+from warroom.core.model._hygiene import answer_key_strings
 
 #: Longer answer texts (a debrief, a summary) are looked for by their first this many characters: a screen wraps
 #: them, and any part of them on screen is a leak.
@@ -22,7 +22,7 @@ def normalise(text: str) -> str:
 
 
 def leaks(text: str, drill: Drill) -> list[str]:
-    """The answer-key strings of ``drill`` (:func:`warroom.core.hygiene.answer_key_strings`) found in ``text``."""
+    """The answer-key strings of ``drill`` (:func:`warroom.core.model.answer_key_strings`) found in ``text``."""
     shown = normalise(text)
     found = []
     for s in answer_key_strings(drill):

@@ -13,7 +13,7 @@ import yaml
 from locations import REPO, WHO_AND_WHEN
 
 from warroom.core.model import Drill
-from warroom.core.replay import Replay
+from warroom.core.play import Replay
 from warroom.importers import who_and_when as ww
 
 FIXTURES = WHO_AND_WHEN
@@ -32,7 +32,7 @@ def corpus_dir() -> Path | None:
 def load(path: Path) -> Drill:
     """Load a drill file with the project's loader (issue 2), or the documented fallback while it is absent."""
     try:
-        from warroom.core.loader import load_drill
+        from warroom.core.load import load_drill
     except ImportError:
         return Drill.model_validate(yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))
     return load_drill(path)
@@ -86,7 +86,7 @@ def assert_playable(drill: Drill) -> None:
 
 def run_checks_if_available(drill: Drill) -> None:
     try:
-        from warroom.core.check import run_checks
+        from warroom.core.author import run_checks
     except ImportError:
         return
     report = run_checks(drill)

@@ -39,7 +39,7 @@ def played_session(
     """Play the drill at ``drill_path`` as ann (escalating s1 at 12 s citing ``cites``: e04 is the evidence of the
     bundled duplicate-charge-refunds drill; None: an escalation recorded before citations existed), scored by
     ``rules`` (default the current), store it; returns its session id."""
-    from warroom.core.replay import Replay
+    from warroom.core.play import Replay
     from warroom.core.scoring import SCORING_VERSION, score
 
     drill = load(drill_path)

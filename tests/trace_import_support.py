@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from locations import TESTS
 
-from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
+from warroom.core.load import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import Drill
 from warroom.importers.tracekit import MISSING_KEY, TraceError
 

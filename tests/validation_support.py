@@ -8,9 +8,9 @@ from typing import Any
 
 from locations import MALFORMED
 
-from warroom.core.loader import load_yaml_text
+from warroom.core.load import load_yaml_text
 from warroom.core.model import Drill
-from warroom.core.validation import Issue, validate_drill
+from warroom.core.rules import Issue, validate_drill
 
 BASE_TEXT = (MALFORMED / "unknown-key-typo.yaml").read_text().replace("evidnce:", "evidence:")
 BASE: dict[str, Any] = load_yaml_text(BASE_TEXT)

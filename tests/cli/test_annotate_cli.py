@@ -10,10 +10,9 @@ from click.testing import CliRunner
 from trace_import_support import FIXTURES
 
 from warroom.cli import main
-from warroom.core.annotation import DeadlineMark
-from warroom.core.keywrite import write_draft
+from warroom.core.author import DeadlineMark, write_draft
 from warroom.core.library import bundled_drills_dir
-from warroom.core.validation import MISSING_ANSWER_KEY
+from warroom.core.rules import MISSING_ANSWER_KEY
 
 
 @pytest.fixture
@@ -85,7 +84,7 @@ def test_validate_names_every_missing_field_of_an_unmarked_drill(tmp_path: Path)
 
 
 def test_validate_names_what_a_half_marked_drill_misses_by_line(tmp_path: Path) -> None:
-    from warroom.core.annotatefile import open_for_annotation
+    from warroom.core.author import open_for_annotation
 
     path = imported(tmp_path)
     file = open_for_annotation(path)

@@ -7,11 +7,10 @@ import yaml
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.core.examples2 import full_example_text
-from warroom.core.loader import load_drill_text
+from warroom.core.author import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF, full_example_text, is_valid_drill_id, skeleton_text
+from warroom.core.load import load_drill_text
 from warroom.core.model import Drill
-from warroom.core.replay import EndReason, Replay
-from warroom.core.skeleton import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF, is_valid_drill_id, skeleton_text
+from warroom.core.play import EndReason, Replay
 
 
 def _new(tmp_path, *args):
@@ -25,7 +24,7 @@ def test_new_writes_a_drill_that_loads(tmp_path):
     text = path.read_text()
     assert text.startswith(f"# yaml-language-server: $schema={LOCAL_SCHEMA_REF}\n")
     assert "warroom schema --output drill.schema.json" in text
-    loader = pytest.importorskip("warroom.core.loader", reason="the loader (issue 2) has not landed yet")
+    loader = pytest.importorskip("warroom.core.load._loader", reason="the loader (issue 2) has not landed yet")
     drill = loader.load_drill(path)
     assert drill.id == "my-first-drill"
     assert drill.answer_key is not None and drill.distractors
@@ -35,7 +34,7 @@ def test_new_writes_a_format_2_skeleton_that_validates_and_checks_as_written(tmp
     result = _new(tmp_path, "fresh")
     assert result.exit_code == 0, result.output
     path = tmp_path / "fresh.yaml"
-    from warroom.core.loader import load_drill_text_with_warnings
+    from warroom.core.load._loader import load_drill_text_with_warnings
 
     drill, warnings = load_drill_text_with_warnings(path.read_text(), str(path))
     assert (drill.id, drill.schema_version, warnings) == ("fresh", 2, [])
@@ -54,7 +53,7 @@ def test_new_writes_a_format_2_skeleton_that_validates_and_checks_as_written(tmp
 
 def test_new_skeleton_passes_run_checks(tmp_path):
     assert _new(tmp_path, "skel").exit_code == 0
-    check = pytest.importorskip("warroom.core.check", reason="warroom check (issue 3) has not landed yet")
+    check = pytest.importorskip("warroom.core.author._check", reason="warroom check (issue 3) has not landed yet")
     drill = Drill.model_validate(yaml.safe_load((tmp_path / "skel.yaml").read_text()))
     report = check.run_checks(drill)
     assert report.ok, report
@@ -124,7 +123,7 @@ def test_new_example_full_writes_a_format2_drill_that_validates_and_checks(tmp_p
     from click.testing import CliRunner
 
     from warroom.cli import main
-    from warroom.core.loader import load_drill
+    from warroom.core.load import load_drill
 
     result = CliRunner().invoke(main, ["new", "my-agents", "--out", str(tmp_path), "--example", "full"])
     assert result.exit_code == 0, result.output

@@ -14,7 +14,7 @@ from store_support import add_session
 
 from warroom.cli import main
 from warroom.cli.output import csv_text
-from warroom.core.format import control_chars, json_text, spreadsheet_safe
+from warroom.core.text import control_chars, json_text, spreadsheet_safe
 from warroom.store.results import ResultsStore
 
 OSC52 = "ana\x1b]52;c;ZWNobyBwd25lZA==\x07"

@@ -11,9 +11,10 @@ from click.testing import CliRunner
 from locations import REPO
 
 from warroom.cli import main
+from warroom.core.author import drill_json_schema_text
+from warroom.core.author._schema import drill_json_schema
 from warroom.core.library import bundled_drills_dir, find_drill_files
-from warroom.core.loader import load_yaml_text
-from warroom.core.schema import drill_json_schema, drill_json_schema_text
+from warroom.core.load import load_yaml_text
 
 COMMITTED = REPO / "schema" / "drill.schema.json"
 

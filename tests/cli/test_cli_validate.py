@@ -138,7 +138,7 @@ def test_validate_does_not_import_textual():
 
 
 def test_an_internal_error_is_reported_as_a_problem_not_a_traceback(monkeypatch):
-    import warroom.core.loader as loader_mod
+    import warroom.core.load as loader_mod
 
     def broken(path):
         raise RuntimeError("boom")

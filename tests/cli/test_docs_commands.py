@@ -205,7 +205,7 @@ def test_links_between_docs_resolve() -> None:
 def test_check_names_every_scripted_trainee() -> None:
     # `warroom check --help`, docs/authoring.md and docs/scoring.md's table name each trainee check plays (the
     # prober was once missing from the first two, which said "five")
-    from warroom.core.check import TRAINEES
+    from warroom.core.author._check import TRAINEES
 
     help_text = " ".join(CliRunner().invoke(main, ["check", "--help"], terminal_width=200).output.split())
     authoring = " ".join((REPO / "docs" / "authoring.md").read_text(encoding="utf-8").split())
@@ -267,7 +267,7 @@ def test_drill_set_example_and_its_problems_are_what_validate_says(tmp_path: Pat
 
 
 def test_repository_paths_named_in_the_docs_exist() -> None:
-    # `warroom/core/examples/seed-cost.yaml`, `tests/fixtures/otel/legacy.jsonl`, `.ci/run`: a file or folder of
+    # `warroom/core/author/examples/seed-cost.yaml`, `tests/fixtures/otel/legacy.jsonl`, `.ci/run`: a file or folder of
     # this repository named in code in the docs is there (a moved module leaves no stale pointer)
     pattern = re.compile(r"`((?:warroom|tests|benchmarks|drills|schema|docs|\.ci)/[\w./-]+)`")
     missing = [
@@ -288,7 +288,7 @@ OTHER_PROGRAMS_OPTIONS = {
     "--scale", "--known", "--only",  # benchmarks/fuzz.py
     "--trainees", "--seconds",  # benchmarks/bench_serve.py
     "--big",  # tests/fixtures/generate_traces.py
-    "--write",  # python -m warroom.core.fieldref
+    "--write",  # python -m warroom.core.author._fieldref
 }  # fmt: skip
 
 

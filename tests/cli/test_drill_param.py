@@ -1,5 +1,5 @@
 """The drill argument of `warroom run`, `cost`, `check` and `validate`: one click ParamType (warroom/cli/params.py)
-over one DrillLibrary (warroom/core/library.py), and the settings every command gets from the click context."""
+over one DrillLibrary (warroom/core/library/_library.py), and the settings every command gets from the click context."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from store_support import DRILL_ID, bundled_drill_path, copy_drill
 from warroom.cli import main
 from warroom.cli.common import Settings, drills_setting, pass_settings
 from warroom.cli.params import DrillParam
-from warroom.core.library import DrillLibrary, LoadedDrill, UnknownDrill, bundled_drills_dir
+from warroom.core.library import DrillLibrary, LoadedDrill, bundled_drills_dir
+from warroom.core.library._library import UnknownDrill
 
 
 def _probe(folders: bool = False) -> click.Command:

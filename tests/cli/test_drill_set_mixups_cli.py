@@ -136,7 +136,7 @@ def test_a_set_without_its_set_key_is_still_reported_as_a_set(tmp_path: Path, la
 def record_in_set(data: Path, set_id: str | None) -> None:
     from store_support import load
 
-    from warroom.core.actions import Action, ActionKind
+    from warroom.core.model import Action, ActionKind
     from warroom.core.scoring import score
     from warroom.store.sessions import SessionRecorder
 

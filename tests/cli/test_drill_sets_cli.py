@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from store_support import bundled_drill_path, load
 
 from warroom.cli import main
-from warroom.core.actions import Action, ActionKind
+from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import score
 from warroom.store.sessions import SessionRecorder
 

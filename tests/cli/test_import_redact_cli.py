@@ -87,8 +87,8 @@ def test_who_and_when_redaction_keeps_the_answer_key_playable(tmp_path: Path) ->
     assert result.exit_code == 0, result.output
     # the reason is in the fault summary and the debrief: 3 e-mail addresses with the one in h001
     assert result.output.splitlines()[-1] == "redacted 3 e-mail addresses, 1 IP address"
-    from warroom.core.check import run_checks
-    from warroom.core.loader import load_drill
+    from warroom.core.author import run_checks
+    from warroom.core.load import load_drill
 
     drill = load_drill(tmp_path / "w" / "ww-captain-agent-mini.yaml")
     assert drill.event("h001").output.endswith("Contact: <email-1>, <ip-1>")

@@ -8,9 +8,9 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.core.loader import load_drill_text
-from warroom.core.migrate import migrate_text
-from warroom.core.skeleton import skeleton_text
+from warroom.core.author import skeleton_text
+from warroom.core.author._migrate import migrate_text
+from warroom.core.load import load_drill_text
 
 
 def test_the_new_skeleton_is_format_2_and_migrate_leaves_it_alone(tmp_path: Path) -> None:

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from store_support import bundled_drills_dir
 
 from warroom.cli import main
-from warroom.core.actions import Action, ActionKind
-from warroom.core.limits import MAX_SEED
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
+from warroom.core.load.limits import MAX_SEED
+from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
 from warroom.store.sessions import SessionRecorder

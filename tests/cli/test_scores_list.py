@@ -17,7 +17,7 @@ from store_support import copy_drill, load
 
 from warroom.cli import main
 from warroom.cli.scores import CSV_COLUMNS
-from warroom.core.actions import Action, ActionKind
+from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import Scorecard
 from warroom.store.results import DB_NAME, SCHEMA_VERSION, ResultsStore
 from warroom.store.sessions import SessionRecorder

@@ -15,14 +15,9 @@ from locations import WHO_AND_WHEN
 from store_support import bundled_drill_path
 
 from warroom.cli import main
-from warroom.core.library import (
-    NotARegularFile,
-    find_drill_files,
-    require_regular_file,
-    resolve_drill,
-    special_file_kind,
-)
-from warroom.core.loader import DrillLoadError, load_drill
+from warroom.core.files import NotARegularFile, require_regular_file, special_file_kind
+from warroom.core.library import find_drill_files, resolve_drill
+from warroom.core.load import DrillLoadError, load_drill
 from warroom.tui.services import Services
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

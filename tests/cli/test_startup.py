@@ -92,7 +92,7 @@ def test_help_imports_no_command():
 def test_scores_summary_help_imports_only_the_store_queries():
     modules = imported_by("scores", "summary", "--help")
     assert "warroom.cli.scores_summary" in modules  # the probe did run the command
-    assert under(modules, ("warroom.tui", "warroom.core.model", "pydantic", "yaml", "rich", *HEAVY)) == []
+    assert under(modules, ("warroom.tui", "warroom.core.model._drill", "pydantic", "yaml", "rich", *HEAVY)) == []
 
 
 @pytest.mark.parametrize("command", [["scores", "list"], ["scores", "summary"], ["scores"], ["store", "status"]])
@@ -106,7 +106,7 @@ def test_store_commands_import_no_ui_plots_driver_or_otel(tmp_path, command):
     if command[-1] in ("summary", "list"):  # nor Rich's layout: their tables and text print as plain lines
         assert under(modules, ("rich.console", "rich.table")) == []
     if command[-1] == "summary":  # nor the drill models
-        assert under(modules, ("warroom.core.model", "pydantic", "yaml")) == []
+        assert under(modules, ("warroom.core.model._drill", "pydantic", "yaml")) == []
 
 
 def test_validate_imports_no_ui_store_or_otel():
@@ -114,5 +114,5 @@ def test_validate_imports_no_ui_store_or_otel():
 
     drill = sorted(bundled_drills_dir().glob("*.yaml"))[0]
     modules = imported_by("validate", str(drill))
-    assert "warroom.core.model" in modules  # the drill was validated
+    assert "warroom.core.model._drill" in modules  # the drill was validated
     assert under(modules, ("warroom.tui", "warroom.store", "rich", *HEAVY)) == []

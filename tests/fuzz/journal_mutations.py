@@ -25,7 +25,7 @@ def drill_path() -> Path:
 def real_journal() -> bytes:
     """The bytes of a journal written by :class:`~warroom.store.sessions.SessionRecorder` for a session of the
     bundled drill: inspections, a flag, a speed change, a pause and resume, a false escalation; never finished."""
-    from warroom.core.replay import Replay
+    from warroom.core.play import Replay
     from warroom.store.sessions import SessionRecorder, load_drill_file
 
     drill = load_drill_file(drill_path())

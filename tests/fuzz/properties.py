@@ -6,7 +6,7 @@ import ast
 import re
 from typing import Any
 
-from warroom.core.loader import DrillLoadError, load_drill_text
+from warroom.core.load import DrillLoadError, load_drill_text
 
 FORBIDDEN_WORDS = ("internal error", "Traceback")
 #: Characters that must never reach a terminal from a file's text: C0 controls but tab and newline, DEL, C1 controls.

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from locations import WHO_AND_WHEN
 
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
 from warroom.importers.who_and_when import import_records
 
 from .budget import budget

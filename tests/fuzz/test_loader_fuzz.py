@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from warroom.cli import main
-from warroom.core.loader import DrillLoadError, load_drill
+from warroom.core.load import DrillLoadError, load_drill
 
 from .budget import budget
 from .drill_mutations import (

@@ -16,7 +16,7 @@ from textual.events import Key
 from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS
 from textual.pilot import Pilot
 
-from warroom.core.annotatefile import AnnotatedFile, open_for_annotation
+from warroom.core.author import AnnotatedFile, open_for_annotation
 from warroom.core.library import bundled_drills_dir
 from warroom.tui.annotate import AnnotateScreen
 from warroom.tui.annotate_app import AnnotateApp

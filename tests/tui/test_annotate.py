@@ -11,9 +11,9 @@ from locations import REPO
 from textual.clock import MockClock
 
 from warroom.cli import main
-from warroom.core.annotatefile import open_for_annotation
-from warroom.core.loader import load_drill
-from warroom.core.scoring import Outcome
+from warroom.core.author import open_for_annotation
+from warroom.core.load import load_drill
+from warroom.core.model import Outcome
 from warroom.tui.annotate import AnnotateScreen
 from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import DamageDialog, DebriefDialog, FaultDialog, NumberDialog, TextDialog
@@ -205,7 +205,7 @@ async def test_a_bad_mark_is_refused_in_its_dialog(tmp_path):
 
 async def test_scrubbing_back_counts_repeated_events_again():
     from warroom.core.library import bundled_drills_dir
-    from warroom.core.replay import Replay
+    from warroom.core.play import Replay
 
     file = open_for_annotation(bundled_drills_dir() / "dental-recall-calls.yaml")
     app = AnnotateApp(file, clock=MockClock())

@@ -15,11 +15,10 @@ from textual.pilot import Pilot
 from textual.widgets import Label
 
 from warroom.cli import main
-from warroom.core.annotatefile import AnnotatedFile, open_for_annotation
-from warroom.core.evidenceref import EvidenceRef
-from warroom.core.keywrite import write_draft
+from warroom.core.author import AnnotatedFile, open_for_annotation, write_draft
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
+from warroom.core.model._evidence import EvidenceRef
 from warroom.tui.annotate import AnnotateScreen
 from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import FaultDialog, FieldPathDialog, TextDialog

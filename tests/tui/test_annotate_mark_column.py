@@ -11,7 +11,7 @@ from locations import REPO
 from textual.clock import MockClock
 
 from warroom.cli import main
-from warroom.core.annotatefile import open_for_annotation
+from warroom.core.author import open_for_annotation
 from warroom.tui.annotate import AnnotateScreen
 from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.tracetable import TraceTable

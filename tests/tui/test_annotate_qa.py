@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.clock import MockClock
 
-from warroom.core.annotatefile import open_for_annotation
+from warroom.core.author import open_for_annotation
 from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import DebriefDialog
 from warroom.tui.inspector import Inspector

@@ -13,8 +13,8 @@ import yaml
 from pty_support import on_pty
 from textual.clock import MockClock
 
-from warroom.core.annotatefile import open_for_annotation
-from warroom.core.annotaterecovery import recover, recovery_path
+from warroom.core.author import open_for_annotation, recover
+from warroom.core.author._recovery import recovery_path
 from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import DebriefDialog
 from warroom.tui.modals import ConfirmScreen

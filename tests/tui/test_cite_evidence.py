@@ -5,7 +5,7 @@ adds and removes citations with the keyboard; the stored outcome follows the ans
 
 from __future__ import annotations
 
-from warroom.core.actions import ActionKind
+from warroom.core.model import ActionKind
 from warroom.core.scoring import SCORING_VERSION
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen

@@ -8,10 +8,10 @@ from textual.clock import MockClock
 
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.core.model import Drill
+from warroom.core.text import clean_line
 from warroom.tui.app import WarroomApp
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.services import Services, load_entry
-from warroom.tui.text import clean_line
 from warroom.tui.widgets import Meters
 
 from .conftest import advance, make_app, screen_text
@@ -80,9 +80,9 @@ async def test_no_drill_shows_its_damage_unit_or_answer_at_the_start(tmp_path: P
 
 
 async def test_only_the_amount_shows_once_damage_accrues(services):
-    """The damage unit is part of the answer key (warroom.core.hygiene): the meter shows the bare amount, never
+    """The damage unit is part of the answer key (warroom.core.model._hygiene): the meter shows the bare amount, never
     "$... refunded in error", until the debrief."""
-    from warroom.core.format import amount
+    from warroom.core.text import amount
 
     app = make_app(services, speed=8)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from warroom.core.text import seconds
 from warroom.tui.debrief import MARKS_HEADING, DebriefScreen
 from warroom.tui.modals import EscalateScreen
-from warroom.tui.text import seconds
 
 from .conftest import advance, escalate, make_app, record_notifications, screen_text
 
@@ -92,8 +92,8 @@ def test_the_first_evidence_mark_of_a_fault_only_a_probe_finds():
     # p2's earliest result (s2 starts at 13 s, plus its 20 s), and the debrief's "what happened when" marks it there
     # (it had no first-evidence mark at all).
     from warroom.core.library import bundled_drills_dir
-    from warroom.core.loader import load_drill
-    from warroom.core.replay import Replay
+    from warroom.core.load import load_drill
+    from warroom.core.play import Replay
     from warroom.tui.debrief import debrief_marks
 
     drill = load_drill(bundled_drills_dir() / "api-dns-cutover.yaml")

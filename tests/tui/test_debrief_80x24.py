@@ -2,7 +2,8 @@
 80x24 (issue 17, "Checks"): the outcome line and the score are on the first screen, and scrolling the debrief to
 its end raises nothing.
 
-The runs are those of :func:`warroom.core.check.play_scripted` (ideal, late, never, trigger-happy, wrong-step); the
+The runs are those of :func:`warroom.core.author._check.play_scripted` (ideal, late, never, trigger-happy, wrong-step);
+the
 replay the debrief draws from is the run's action log re-applied by :func:`warroom.core.scoring.replay_actions`, as
 the store's recovery and the review do.
 """
@@ -13,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from warroom.core.check import TRAINEES, play_scripted
+from warroom.core.author._check import TRAINEES, play_scripted
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
-from warroom.core.outcome import OUTCOME_LABELS
+from warroom.core.load import load_drill
+from warroom.core.model import OUTCOME_LABELS
 from warroom.core.scoring import replay_actions
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.services import load_entry

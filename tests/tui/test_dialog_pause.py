@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import warroom.store.sessions as sessions
-from warroom.core.actions import ActionKind
+from warroom.core.model import ActionKind
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.escalate import EscalateScreen

@@ -9,7 +9,7 @@ from pathlib import Path
 from textual.app import App
 from textual.clock import MockClock
 
-from warroom.core.actions import ActionKind
+from warroom.core.model import ActionKind
 from warroom.tui.drillscreen import DrillScreen
 from warroom.tui.modals import ConfirmScreen
 from warroom.tui.services import Services, load_entry

@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from warroom.core.adaptive import Attempt, choose_next
+from warroom.core.library import Attempt, choose_next
 from warroom.store.results import ResultsStore
 from warroom.tui.drillsets import DrillProgress, _candidate, load_active_set
 from warroom.tui.picker import BriefingScreen, PickerScreen

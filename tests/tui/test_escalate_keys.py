@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual import events
 
-from warroom.core.actions import ActionKind
+from warroom.core.model import ActionKind
 from warroom.tui.modals import EscalateScreen, match_step
 
 from .conftest import advance, make_app, screen_text, type_text

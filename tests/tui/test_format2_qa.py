@@ -8,12 +8,10 @@ import yaml
 from core_support import make_drill
 from rich.console import Console
 
-from warroom.core.examples2 import full_example_path
+from warroom.core.author._examples import full_example_path
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill, load_drill_text
-from warroom.core.model import Drill
-from warroom.core.modelbase import Role
-from warroom.core.origins import PLAN, SETUP
+from warroom.core.load import load_drill, load_drill_text
+from warroom.core.model import PLAN, SETUP, Drill, Role
 from warroom.tui import text as fmt
 from warroom.tui.briefing import briefing_text
 from warroom.tui.describe import describe_event

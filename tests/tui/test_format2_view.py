@@ -3,9 +3,9 @@ the inspector's results (or "no result"), call metadata, shown-vs-full output an
 
 from __future__ import annotations
 
-from warroom.core.examples2 import full_example_path
+from warroom.core.author._examples import full_example_path
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.describe import describe_event, summarize
 from warroom.tui.format2view import row_mark

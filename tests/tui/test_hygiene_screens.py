@@ -12,8 +12,8 @@ from hygiene_support import bundled, leaks, normalise, visible_text
 from textual.clock import MockClock
 from textual.containers import VerticalScroll
 
-from warroom.core.hygiene import ESCALATION_INSTRUCTION
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
+from warroom.core.model import ESCALATION_INSTRUCTION
 from warroom.tui.app import WarroomApp
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.modals import HelpScreen

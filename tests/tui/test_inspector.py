@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 
 import warroom.tui
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
 from warroom.tui.inspector import BACKGROUND_CHARS, START_DELAY, Inspector, payload_chars
 from warroom.tui.widgets import describe_event
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 
-from warroom.core.actions import ActionKind
-from warroom.core.scoring import Outcome, score
+from warroom.core.model import ActionKind, Outcome
+from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.services import JournalUnwritable

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
 from warroom.core.model import ToolResult
-from warroom.core.replay import Replay
+from warroom.core.play import Replay
 from warroom.tui.describe import describe_event, trace_index
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.tracetable import TraceTable
@@ -52,7 +52,7 @@ async def test_the_plan_panel_and_meters_render_again_only_on_a_change(services)
         assert updates == ["plan"]
         meters.show(replay.damage + 5, "rows", replay.cost)  # damage accrued: rendered
         assert updates == ["plan", "meters"]
-        shown = str(meters.render())  # the amount only: the unit is part of the answer key (warroom.core.hygiene)
+        shown = str(meters.render())  # the amount only: the unit is part of the answer key (hygiene)
         assert shown.startswith(" damage 5  cost ") and "rows" not in shown
 
 def test_the_trace_index_is_built_once_per_drill_and_answers_like_a_scan():

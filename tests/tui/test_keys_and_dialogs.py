@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warroom.core.actions import ActionKind
+from warroom.core.model import ActionKind
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.keyhelp import help_rows
 from warroom.tui.live import WarRoomScreen

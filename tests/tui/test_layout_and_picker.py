@@ -9,7 +9,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
 
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
 from warroom.core.model import PlanStep
 from warroom.tui import entries as entries_module
 from warroom.tui.picker import PickerScreen
@@ -146,7 +146,7 @@ def test_launch_fails_with_the_apps_return_code(monkeypatch, tmp_path):
 
 
 def test_an_unreadable_drill_folder_is_listed_with_its_problem(tmp_path, monkeypatch):
-    from warroom.core import library
+    import warroom.core.library as library
 
     folder = tmp_path / "drills"
     folder.mkdir()

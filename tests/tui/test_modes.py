@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from textual.widgets import Static
 
 from warroom.cli import main
-from warroom.core.actions import ActionKind
+from warroom.core.model import ActionKind
 from warroom.store.results import ResultsStore
 from warroom.store.review import load_review
 from warroom.tui.debrief import DebriefScreen

@@ -1,4 +1,5 @@
-"""The drill picker on a second start lists its drills from its cache (warroom.core.cardcache) and reads a drill from
+"""The drill picker on a second start lists its drills from its cache (warroom.core.library._cache) and reads a drill
+from
 its file, in full, when it is opened; a drill changed since it was listed is not opened: the picker says so and
 reads its drills again."""
 
@@ -10,7 +11,7 @@ import pytest
 from screen_support import record_notifications
 from textual.widgets import DataTable
 
-from warroom.core import cardcache
+from warroom.core.library import _cache as cardcache
 from warroom.tui.app import WarroomApp
 from warroom.tui.picker import BriefingScreen, PickerScreen
 from warroom.tui.services import Services

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from warroom.core.actions import ActionKind
-from warroom.core.model import Role
-from warroom.core.replay import FALSE_ESCALATION_DELAY
-from warroom.core.scoring import Outcome, score
+from warroom.core.model import ActionKind, Outcome, Role
+from warroom.core.play import FALSE_ESCALATION_DELAY
+from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.inspector import Inspector

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.widgets import DataTable
 
-from warroom.core.replay import Replay
+from warroom.core.play import Replay
 from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
 from warroom.store.review import load_review

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from warroom.core.actions import ActionKind
+from warroom.core.model import ActionKind
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.probe import ProbeScreen

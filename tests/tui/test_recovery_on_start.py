@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from warroom.core.loader import load_drill
-from warroom.core.replay import Replay
+from warroom.core.load import load_drill
+from warroom.core.play import Replay
 from warroom.store.results import ResultsStore
 from warroom.store.sessions import SessionRecorder
 

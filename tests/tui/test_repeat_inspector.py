@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from warroom.core.examples2 import full_example_path
+from warroom.core.author._examples import full_example_path
 from warroom.tui.inspector import Inspector
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.tracetable import TraceTable

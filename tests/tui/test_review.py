@@ -11,8 +11,8 @@ from pg_support import sqlite_only
 from store_support import copy_drill, load
 
 from warroom.cli import main
-from warroom.core.actions import Action, ActionKind
-from warroom.core.replay import Replay
+from warroom.core.model import Action, ActionKind
+from warroom.core.play import Replay
 from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
 from warroom.store.review import build_review_rows, load_review
@@ -306,7 +306,7 @@ async def test_review_shows_what_was_cited_and_whether_it_was_evidence_a_distrac
 
 def test_a_cited_event_missing_from_an_edited_drill_is_named_not_dropped():
     from warroom.core.library import bundled_drills_dir
-    from warroom.core.loader import load_drill
+    from warroom.core.load import load_drill
     from warroom.tui.reviewpanels import cited_events
 
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from shape_support import SHAPES, large_drill_text
 
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
 from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
 from warroom.tui import citelist

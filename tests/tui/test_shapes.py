@@ -22,7 +22,7 @@ import pytest
 from locations import TESTS
 from textual.pilot import Pilot
 
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
 from warroom.core.model import Drill
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.live import WarRoomScreen

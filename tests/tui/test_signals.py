@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from warroom.core.actions import ActionKind
+from warroom.core.model import ActionKind
 from warroom.store.results import ResultsStore
 
 from .conftest import advance, make_app

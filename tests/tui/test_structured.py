@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
 from warroom.tui.structured import language_hint, structured
 from warroom.tui.widgets import describe_event
 

@@ -8,7 +8,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 
 import warroom.tui
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
 from warroom.tui.tracetable import TraceTable
 
 from .conftest import STALE, advance, make_app, screen_text

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from warroom.cli import main
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
+from warroom.core.load import load_drill
 from warroom.core.variants import apply_variant
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen

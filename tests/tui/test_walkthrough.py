@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from locations import REPO
 
 from warroom.cli import main
-from warroom.core.loader import load_drill
-from warroom.core.scoring import Outcome
+from warroom.core.load import load_drill
+from warroom.core.model import Outcome
 from warroom.tui.annotate import AnnotateScreen
 from warroom.tui.annotate_dialogs import DamageDialog, DebriefDialog, FaultDialog, NumberDialog, TextDialog
 from warroom.tui.debrief import DebriefScreen

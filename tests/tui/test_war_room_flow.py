@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from warroom.core.actions import Action, ActionKind
-from warroom.core.loader import load_drill
-from warroom.core.replay import Replay, ReplayError
+from warroom.core.load import load_drill
+from warroom.core.model import Action, ActionKind
+from warroom.core.play import Replay, ReplayError
 from warroom.core.scoring import replay_actions, score
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen, debrief_marks

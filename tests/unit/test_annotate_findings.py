@@ -6,7 +6,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.core.annotatefile import findings
+from warroom.core.author import findings
 from warroom.core.library import bundled_drills_dir
 
 DRILL = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
@@ -40,8 +40,7 @@ def test_a_bundled_drill_has_no_findings():
 
 
 def test_text_that_yaml_1_1_reads_otherwise_is_saved_in_quotes_and_draws_no_warning(tmp_path):
-    from warroom.core.annotatefile import open_for_annotation
-    from warroom.core.keywrite import write_draft
+    from warroom.core.author import open_for_annotation, write_draft
 
     path = tmp_path / "duplicate-charge-refunds.yaml"
     path.write_text(DRILL.read_text(encoding="utf-8"), encoding="utf-8")

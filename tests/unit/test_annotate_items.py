@@ -1,4 +1,5 @@
-"""The answer-key draft's format-2 parts (warroom.core.annotation, warroom.core.annotatefile): evidence items beyond
+"""The answer-key draft's format-2 parts (warroom.core.author._annotation, warroom.core.author._annotatefile): evidence
+items beyond
 a whole event and faults in the plan or the set-up are read from a file, toggled, and written back without loss."""
 
 from __future__ import annotations
@@ -7,11 +8,11 @@ import re
 
 import pytest
 
-from warroom.core.annotatefile import open_for_annotation
-from warroom.core.annotation import KeyDraft, draft_from_data, item_events, item_label
-from warroom.core.keywrite import apply_draft
+from warroom.core.author import KeyDraft, item_events, item_label, open_for_annotation
+from warroom.core.author._annotation import draft_from_data
+from warroom.core.author._keywrite import apply_draft
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_yaml_text
+from warroom.core.load import load_yaml_text
 
 ORDER = {"e01": 0, "e03": 1, "e07": 2, "e09": 3, "e12": 4}
 

@@ -1,15 +1,24 @@
-"""Saving an answer key into a drill file (warroom.core.keywrite): comments and layout survive, a partial key reads
+"""Saving an answer key into a drill file (warroom.core.author._keywrite): comments and layout survive, a partial key
+reads
 back for editing, and the draft knows what is missing."""
 
 from __future__ import annotations
 
 import pytest
 
-from warroom.core.annotatefile import AnnotateError, findings, open_for_annotation
-from warroom.core.annotation import DeadlineMark, KeyDraft, draft_from_data
-from warroom.core.keywrite import KeyWriteError, apply_draft, write_draft
+from warroom.core.author import (
+    AnnotateError,
+    DeadlineMark,
+    KeyDraft,
+    KeyWriteError,
+    findings,
+    open_for_annotation,
+    write_draft,
+)
+from warroom.core.author._annotation import draft_from_data
+from warroom.core.author._keywrite import apply_draft
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill, load_yaml_text
+from warroom.core.load import load_drill, load_yaml_text
 
 HAND_WRITTEN = """\
 # A hand-written drill: this header comment stays.

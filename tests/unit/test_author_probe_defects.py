@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from warroom.core.examples2 import full_example_path
-from warroom.core.loader import DrillLoadError, load_drill_text
+from warroom.core.author._examples import full_example_path
+from warroom.core.load import DrillLoadError, load_drill_text
 
 TEXT = full_example_path().read_text()
 

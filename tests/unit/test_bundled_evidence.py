@@ -7,11 +7,12 @@ result, was evidence.
 
 from __future__ import annotations
 
-from warroom.core.actions import Action
-from warroom.core.evidence import Cited, judge_citations
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
-from warroom.core.scoring import Outcome, score
+from warroom.core.load import load_drill
+from warroom.core.model import Action, Outcome
+from warroom.core.play import judge_citations
+from warroom.core.play._citations import Cited
+from warroom.core.scoring import score
 
 IDLE = bundled_drills_dir() / "idle-volume-cleanup.yaml"
 

@@ -9,8 +9,9 @@ from click.testing import CliRunner
 from core_support import all_clear_drill, drill_yaml, make_drill
 
 from warroom.cli import main
-from warroom.core.check import TRAINEES, play_scripted, run_checks
-from warroom.core.scoring import Outcome
+from warroom.core.author import run_checks
+from warroom.core.author._check import TRAINEES, play_scripted
+from warroom.core.model import Outcome
 
 
 def key_with(**changes):
@@ -78,7 +79,7 @@ def test_unwinnable_when_the_only_evidence_is_the_last_event():
 
 def test_unwinnable_by_a_person_when_the_deadline_leaves_no_time_to_react():
     """The ideal trainee reacts in zero time; a person needs MIN_REACTION_WINDOW seconds after the evidence."""
-    from warroom.core.check import MIN_REACTION_WINDOW
+    from warroom.core.author import MIN_REACTION_WINDOW
 
     tight = run_checks(make_drill(answer_key=key_with(deadline=10 + MIN_REACTION_WINDOW - 1)))  # evidence e03 @10
     assert not tight.passed
@@ -179,7 +180,7 @@ def test_check_command_json(tmp_path):
 
 
 def test_check_command_on_the_seed_example():
-    from warroom.core.cost import seed_example_path
+    from warroom.core.author import seed_example_path
 
     result = CliRunner().invoke(main, ["check", str(seed_example_path())])
     assert result.exit_code == 0, result.output

@@ -1,4 +1,5 @@
-"""warroom check's fairness rules (issue 14 item 2, warroom.core.fairness): each rule fails a drill that breaks it,
+"""warroom check's fairness rules (issue 14 item 2, warroom.core.author._fairness): each rule fails a drill that breaks
+it,
 with a message that names the events or steps, the rule and what to change; fair drills (the standard test drill,
 the skeleton, the bundled library: see test_drill_library.py and test_cli_new.py) pass.
 
@@ -14,10 +15,11 @@ from core_support import drill_dict, make_drill
 from locations import FAIRNESS, WHO_AND_WHEN
 
 from warroom.cli import main
-from warroom.core.check import run_checks
-from warroom.core.fairness import RULES
-from warroom.core.loader import load_drill
-from warroom.core.scoring import Outcome, score
+from warroom.core.author import run_checks
+from warroom.core.author._fairness import RULES
+from warroom.core.load import load_drill
+from warroom.core.model import Outcome
+from warroom.core.scoring import score
 
 FAIRNESS = FAIRNESS
 
@@ -229,8 +231,8 @@ def test_a_distractor_outside_any_step_names_the_first_step_which_may_be_the_ori
 
 def test_the_issue_reproduction_from_a_fresh_skeleton_fails_naming_the_distractor_and_the_rule():
     """`warroom new th-wins`, move the skeleton's distractor (e05) into the origin step, `warroom check`: FAIL."""
-    from warroom.core.loader import load_drill_text
-    from warroom.core.skeleton import skeleton_text
+    from warroom.core.author import skeleton_text
+    from warroom.core.load import load_drill_text
 
     text = skeleton_text("th-wins")
     moved = text.replace("  - id: e05\n    t: 15\n    step: s2\n", "  - id: e05\n    t: 15\n    step: s1\n")

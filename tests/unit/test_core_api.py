@@ -1,26 +1,25 @@
-"""The public core API (``warroom.core.__all__``), the exception tree rooted at WarroomError, and the settings that
+"""The APIs of the sub-packages (each ``__init__`` and its ``__all__``), the exception tree rooted at WarroomError,
+and the settings that
 moved from the CLI into the core (issue 13: "Types and layers")."""
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import warroom
 import warroom.core
-from warroom.core.errors import SettingsError, WarroomError
+from warroom.errors import SettingsError, WarroomError
 
-PUBLIC = [
-    "Action", "ActionKind", "AllClear", "AnswerKey", "Briefing", "CheckReport", "Damage", "DamageEntry",
-    "Distractor", "Drill", "DrillLoadError", "EscalationVerdict", "ExecutorMessage", "ExecutorReport", "Fault",
-    "FaultKind", "Issue", "LogEvent", "ModelSpec", "Models", "Outcome", "PlanStep", "PlannerCall", "Problem",
-    "Replay", "ReplayError", "ReportedStatus", "Role", "Scorecard", "ScoringError", "Settings", "SettingsError",
-    "StepState", "ToolCall", "ToolResult", "TraceCost", "TraceEvent", "Usage", "WarroomError", "load_drill",
-    "load_drill_text", "load_drill_with_warnings", "run_checks", "score", "trace_cost", "validate_drill",
-]
+#: The sub-packages of warroom.core, each a folder whose __init__ is its API (docs/architecture.md).
+CORE_PACKAGES = ["author", "files", "library", "load", "model", "play", "rules", "scoring", "stats", "text", "variants"]
 
 
 def _fresh(code: str) -> object:
@@ -29,80 +28,108 @@ def _fresh(code: str) -> object:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_all_is_pinned():
-    """Adding or removing a public name is a decision: change this list with it."""
-    assert warroom.core.__all__ == PUBLIC
-
-
-def test_every_public_name_is_the_object_its_submodule_defines():
-    import importlib
-
-    for name in PUBLIC:
-        module = importlib.import_module(f"warroom.core.{warroom.core._WHERE[name]}")
-        assert getattr(warroom.core, name) is getattr(module, name), name
-    assert set(warroom.core._WHERE) == set(PUBLIC)
-    assert set(PUBLIC) <= set(dir(warroom.core))
-
-
-def test_unknown_name_is_an_attribute_error():
-    with pytest.raises(AttributeError, match="no attribute 'nope'"):
-        _ = warroom.core.nope  # type: ignore[attr-defined]
-
-
-def test_importing_the_core_package_stays_light():
-    """``import warroom.core`` loads no submodule (so no pydantic, no PyYAML); the first use of a name loads only
-    what that name needs."""
-    loaded = _fresh(
-        "import json, sys, warroom.core\n"
-        "before = sorted(n for n in sys.modules if n.startswith(('warroom.core.', 'pydantic', 'yaml')))\n"
-        "warroom.core.WarroomError\n"
-        "after = sorted(n for n in sys.modules if n.startswith(('warroom.core.', 'pydantic', 'yaml')))\n"
-        "print(json.dumps([before, after]))\n"
+def _api_packages() -> list[str]:
+    """Every package of warroom whose API is a stub beside its __init__ (the names it loads on first use)."""
+    root = Path(warroom.__file__).parent
+    return sorted(
+        ".".join(("warroom", *p.parent.relative_to(root).parts)) for p in root.rglob("__init__.pyi")
     )
-    assert loaded == [[], ["warroom.core.errors"]]
+
+
+def _stub_names(package: str) -> dict[str, str]:
+    """name -> the private module (relative, ``._drill``) the stub of ``package`` imports it from."""
+    stub = Path(importlib.import_module(package).__file__).with_suffix(".pyi")
+    names = {}
+    for node in ast.parse(stub.read_text("utf-8")).body:
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 1 and node.module and node.module.startswith("_"), ast.unparse(node)
+            names.update({a.name: node.module for a in node.names})
+    return names
+
+
+def test_the_core_is_folders_of_sub_packages():
+    core = Path(warroom.core.__file__).parent
+    folders = sorted(p.name for p in core.iterdir() if (p / "__init__.py").is_file())
+    assert folders == CORE_PACKAGES
+    assert {f"warroom.core.{name}" for name in CORE_PACKAGES} <= set(_api_packages())
+
+
+@pytest.mark.parametrize("package", _api_packages())
+def test_each_api_lists_what_it_exports_and_each_name_is_its_modules_object(package: str):
+    """``__all__`` is exactly the stub's names, sorted; each is the object its private module defines (not a copy
+    from another module: one place for each name)."""
+    api = importlib.import_module(package)
+    names = _stub_names(package)
+    assert list(api.__all__) == sorted(names), package
+    for name, module in names.items():
+        defining = importlib.import_module(f"{package}.{module}")
+        value = getattr(api, name)
+        assert value is getattr(defining, name), f"{package}.{name}"
+        owner = getattr(value, "__module__", None)
+        if owner is not None and owner.startswith("warroom.") and not isinstance(value, type(re)):
+            assert owner == f"{package}.{module}" or not callable(value), f"{package}.{name} is defined in {owner}"
+    assert set(names) <= set(dir(api))
+    with pytest.raises(AttributeError):
+        _ = api.no_such_name
+
+
+def test_importing_an_api_stays_light():
+    """``import warroom.core.model`` loads none of its modules (so no pydantic, no PyYAML); the first use of a name
+    loads only the module that defines it, and what that module needs."""
+    loaded = _fresh(
+        "import json, sys, warroom.core.model\n"
+        "def mods(): return sorted(n for n in sys.modules if n.startswith(('warroom.core.', 'pydantic', 'yaml')))\n"
+        "before = mods()\n"
+        "warroom.core.model.Outcome\n"
+        "print(json.dumps([before, mods()]))\n"
+    )
+    assert loaded == [["warroom.core.model"], ["warroom.core.model", "warroom.core.model._outcome"]]
 
 
 def test_cost_does_not_import_replay():
     """The cost <-> replay cycle is broken: cost math needs no replay (replay uses cost)."""
     code = (
         "import json, sys\n"
-        "from warroom.core.cost import seed_example_path, trace_cost\n"
-        "from warroom.core.loader import load_drill\n"
+        "from warroom.core.author import seed_example_path\n"
+        "from warroom.core.load import load_drill\n"
+        "from warroom.core.play import trace_cost\n"
         "trace_cost(load_drill(seed_example_path()))\n"
-        "print(json.dumps('warroom.core.replay' in sys.modules))\n"
+        "print(json.dumps('warroom.core.play._replay' in sys.modules))\n"
     )
     assert _fresh(code) is False  # not even when pricing a false escalation (replan_usage lives in cost)
 
 
-def test_public_api_plays_a_drill(tmp_path):
+def test_the_apis_play_a_drill(tmp_path):
     """The names work together: load a bundled drill, play it without escalating, score it."""
     from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.model import Drill, Outcome
+    from warroom.core.play import Replay, TraceCost, trace_cost
+    from warroom.core.scoring import Scorecard, score
 
-    drill = next(
-        d for d in map(warroom.core.load_drill, sorted(bundled_drills_dir().glob("*.yaml"))) if d.answer_key
-    )
-    assert isinstance(drill, warroom.core.Drill)
-    replay = warroom.core.Replay(drill)
+    drill = next(d for d in map(load_drill, sorted(bundled_drills_dir().glob("*.yaml"))) if d.answer_key)
+    assert isinstance(drill, Drill)
+    replay = Replay(drill)
     released = replay.run_to_end()
     assert replay.ended and [e.id for e in released] == [e.id for e in drill.trace]
-    card = warroom.core.score(drill, replay.actions)
-    assert isinstance(card, warroom.core.Scorecard)
-    assert card.outcome is warroom.core.Outcome.MISSED  # nobody escalated
-    assert isinstance(warroom.core.trace_cost(drill), warroom.core.TraceCost)
+    card = score(drill, replay.actions)
+    assert isinstance(card, Scorecard)
+    assert card.outcome is Outcome.MISSED  # nobody escalated
+    assert isinstance(trace_cost(drill), TraceCost)
 
 
 @pytest.mark.parametrize(
-    ("name", "builtin"),
+    ("package", "name", "builtin"),
     [
-        ("DrillLoadError", None), ("ReplayError", ValueError), ("ScoringError", ValueError),
-        ("SettingsError", ValueError),
+        ("load", "DrillLoadError", None), ("play", "ReplayError", ValueError), ("scoring", "ScoringError", ValueError),
     ],
 )
-def test_core_errors_share_the_root(name, builtin):
-    cls = getattr(warroom.core, name)
+def test_core_errors_share_the_root(package, name, builtin):
+    cls = getattr(importlib.import_module(f"warroom.core.{package}"), name)
     assert issubclass(cls, WarroomError)
     if builtin is not None:  # existing `except ValueError` sites still catch it
         assert issubclass(cls, builtin)
+    assert issubclass(SettingsError, ValueError)
 
 
 @pytest.mark.parametrize(
@@ -201,7 +228,8 @@ def test_cli_reexports_the_core_settings():
     ],
 )
 def test_trainee_names_people_cannot_read_or_tell_apart_are_refused(name: str, fragment: str):
-    from warroom.core.settings import SettingsError, resolve_trainee
+    from warroom.core.settings import resolve_trainee
+    from warroom.errors import SettingsError
 
     with pytest.raises(SettingsError, match=re.escape(fragment)):
         resolve_trainee(name)

@@ -19,7 +19,7 @@ HEADLESS_CLI = ["warroom.cli.validate", "warroom.cli.schema", "warroom.cli.check
 def test_core_and_headless_cli_do_not_import_textual():
     core = sorted(m.name for m in pkgutil.walk_packages(warroom.core.__path__, "warroom.core."))
     core += sorted(m.name for m in pkgutil.walk_packages(warroom.store.__path__, "warroom.store."))
-    assert {"warroom.core.replay", "warroom.core.scoring", "warroom.core.cost", "warroom.core.check"} <= set(core)
+    assert {"warroom.core.play._replay", "warroom.core.scoring._score", "warroom.core.author._check"} <= set(core)
     cli = [m for m in HEADLESS_CLI if importlib.util.find_spec(m) is not None]
     assert {"warroom.cli.check", "warroom.cli.cost"} <= set(cli)
     modules = core + cli
@@ -44,9 +44,9 @@ import json, sys
 from pathlib import Path
 from click.testing import CliRunner
 from warroom.cli import main
-from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
-from warroom.core.scoring import score
+from warroom.core.library._library import bundled_drills_dir
+from warroom.core.load._loader import load_drill
+from warroom.core.scoring._score import score
 from warroom.store.sessions import SessionRecorder
 
 drill_path = bundled_drills_dir() / "duplicate-charge-refunds.yaml"

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from core_support import drill_yaml, make_drill
 
 from warroom.cli import main
-from warroom.core.cost import NO_STEP, call_cost, format_usd, model_call, seed_example_path, trace_cost
-from warroom.core.loader import load_drill
+from warroom.core.author import seed_example_path
+from warroom.core.load import load_drill
 from warroom.core.model import (
     ExecutorMessage,
     ExecutorReport,
@@ -23,6 +23,9 @@ from warroom.core.model import (
     Usage,
     role_of,
 )
+from warroom.core.play import call_cost, trace_cost
+from warroom.core.play._cost import NO_STEP, model_call
+from warroom.core.text import format_usd
 
 
 def test_call_cost_is_tokens_times_price_per_million():
@@ -215,7 +218,7 @@ def test_cost_without_answers_reads_the_same_for_fault_and_all_clear_drills():
 def test_cost_with_no_token_usage_prints_no_empty_tables():
     from dataclasses import replace
 
-    from warroom.core.cost import CostLine
+    from warroom.core.play._cost import CostLine
 
     tc = replace(
         trace_cost(make_drill()),
@@ -247,7 +250,7 @@ def test_cost_with_no_token_usage_prints_no_empty_tables():
 def test_saving_line_never_says_cheaper_at_the_same_cost(flat_usd, expected):
     from dataclasses import replace
 
-    from warroom.core.cost import CostLine
+    from warroom.core.play._cost import CostLine
 
     base = trace_cost(make_drill())
     total = CostLine("total", 3, 10, 10, 0.01)

@@ -1,7 +1,7 @@
 """The bundled drill library (issue 6): every drill loads, passes the headless checks and meets the library's bar.
 
-Per drill: it loads and validates (:func:`warroom.core.loader.load_drill`), the scripted trainees of
-:func:`warroom.core.check.run_checks` rank as a fair drill's would, its file stem is its id, it starts with the
+Per drill: it loads and validates (:func:`warroom.core.load.load_drill`), the scripted trainees of
+:func:`warroom.core.author.run_checks` rank as a fair drill's would, its file stem is its id, it starts with the
 schema line, and its trace, plan and length are in the ranges the authoring guide asks for. Per fault drill: a
 distractor, damage that grows through the cascade after the fault became detectable, a deadline with a window
 after the earliest evidence and before most of the damage, a silent step (the executor reports success on the
@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from warroom.core import check, loader
-from warroom.core.evidenceref import evidence_ids
+from warroom.core.author import _check as check
+from warroom.core.author import check_variants
 from warroom.core.library import bundled_drills_dir, find_drill_files
-from warroom.core.probes import available_at, earliest_evidence_at, earliest_result_at
-from warroom.core.replay import EndReason, Replay
-from warroom.core.variants import check_variants
+from warroom.core.load import _loader as loader
+from warroom.core.model import available_at, earliest_evidence_at, earliest_result_at, evidence_ids
+from warroom.core.play import EndReason, Replay
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/drill.schema.json"
 

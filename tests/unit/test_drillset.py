@@ -8,8 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from warroom.core.adaptive import Attempt, Candidate, choose_next, trainee_level
-from warroom.core.drillset import Adaptive, DrillSetError, is_drill_set_text, load_drill_set, resolve_set_drills
+from warroom.core.library import (
+    Attempt,
+    Candidate,
+    DrillSetError,
+    choose_next,
+    is_drill_set_text,
+    load_drill_set,
+    resolve_set_drills,
+)
+from warroom.core.library._adaptive import trainee_level
+from warroom.core.library._drillset import Adaptive
 
 
 def write(tmp_path: Path, text: str, name: str = "set.yaml") -> Path:
@@ -84,7 +93,7 @@ def test_a_blank_title_says_so_and_messages_keep_their_case(tmp_path: Path):
 def test_every_problem_at_once_the_drills_too_when_another_key_is_wrong(tmp_path: Path):
     """docs/drill-sets.md's example: a wrong `attempts` and the drills' own problems, reported together; a `drills`
     list that is itself wrong is reported alone (there is nothing to look up)."""
-    from warroom.core.drillset import drill_set_problems
+    from warroom.core.library import drill_set_problems
 
     path = write(tmp_path, """
         set: week-1

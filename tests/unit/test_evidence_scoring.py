@@ -13,20 +13,12 @@ import json
 import pytest
 from core_support import all_clear_drill, drill_dict, make_drill
 
-from warroom.core.actions import Action
-from warroom.core.evidence import Cited, describe_citations, is_supported, judge_citations
-from warroom.core.model import Drill
-from warroom.core.replay import Replay, ReplayError
-from warroom.core.scoring import (
-    RIGHT_STEP_UNSUPPORTED_POINTS,
-    SCORING_VERSION,
-    SCORING_VERSIONS,
-    Outcome,
-    Scorecard,
-    ScoringError,
-    score,
-)
-from warroom.core.validation import validate_drill
+from warroom.core.model import Action, Drill, Outcome
+from warroom.core.play import Replay, ReplayError, describe_citations, is_supported, judge_citations
+from warroom.core.play._citations import Cited
+from warroom.core.rules import validate_drill
+from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, Scorecard, ScoringError, score
+from warroom.core.scoring._points import RIGHT_STEP_UNSUPPORTED_POINTS
 
 
 def esc(t: float, step: str, cites: tuple[str, ...] | None) -> Action:
@@ -195,7 +187,7 @@ def test_the_version_2_worked_examples_in_docs_match():
     from locations import REPO
 
     from warroom.core.library import bundled_drills_dir
-    from warroom.core.loader import load_drill
+    from warroom.core.load import load_drill
 
     doc = (REPO / "docs" / "scoring.md").read_text()
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from stats_support import add, cohort
 
-from warroom.core.outcome import Outcome
+from warroom.core.model import Outcome
 from warroom.store.cohort import ORDER_INDEX
 from warroom.store.facts import FACTS_INDEX, FactsQuery, counted_modes, read_facts
 from warroom.store.results import ResultsStore

@@ -1,12 +1,12 @@
-"""``hashes_after_text`` (warroom.core.fastcomments) finds exactly what ``HASH_AFTER_TEXT.finditer`` finds."""
+"""``hashes_after_text`` (warroom.core.load._fast.comments) finds exactly what ``HASH_AFTER_TEXT.finditer`` finds."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warroom.core.fastcomments import HASH_AFTER_TEXT, hashes_after_text
 from warroom.core.library import bundled_drills_dir
+from warroom.core.load._fast.comments import HASH_AFTER_TEXT, hashes_after_text
 
 #: Spaces, hashes, line ends and other whitespace (tab, no-break space, ideographic space), and text.
 ALPHABET = st.sampled_from(list("  #\n\r\t\u00a0\u3000ab:'\""))

@@ -1,4 +1,5 @@
-"""Comments after a number, ``true``, ``false`` or ``null`` are decided from the text (warroom.core.fastcomments):
+"""Comments after a number, ``true``, ``false`` or ``null`` are decided from the text
+(warroom.core.load._fast.comments):
 the verdict of ``comments_harmless`` is the one the second parse gives, on random comment placements."""
 
 from __future__ import annotations
@@ -9,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from warroom.core import fastcomments
-from warroom.core.fastcomments import comments_harmless
-from warroom.core.fastload import _parse
 from warroom.core.library import bundled_drills_dir
+from warroom.core.load._fast import comments as fastcomments
+from warroom.core.load._fast.comments import comments_harmless
+from warroom.core.load._fast.load import _parse
 
 DRILLS = sorted(bundled_drills_dir().glob("*.yaml"))
 COMMENTS = ["  # note", " # 12: x", "  # }", "  # a, [b]", " #", "  # see: 3 # again"]

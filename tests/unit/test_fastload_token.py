@@ -1,6 +1,7 @@
-"""The fast load path's token scan (warroom.core.fastload._tokens) finds exactly what its plain reading finds.
+"""The fast load path's token scan (warroom.core.load._fast.load._tokens) finds exactly what its plain reading finds.
 
-``_tokens`` runs one expression per indicator (:data:`warroom.core.fastload._TOKENS`), for speed; the plain reading
+``_tokens`` runs one expression per indicator (:data:`warroom.core.load._fast.load._TOKENS`), for speed; the plain
+reading
 below is the pattern as the rule says it (a token after a newline or flow indicator, or after ``:``, ``?`` or ``-``
 followed by a space), one expression over the whole text. ``ONE_CLASS`` is the same rule written to start with one
 character class (the scan of the previous rounds): it must agree too.
@@ -14,9 +15,9 @@ from unittest.mock import patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warroom.core import fastload
-from warroom.core.fastload import _TOKENS, _tokens
 from warroom.core.library import bundled_drills_dir
+from warroom.core.load._fast import load as fastload
+from warroom.core.load._fast.load import _TOKENS, _tokens
 
 PLAIN = re.compile(r"(?:[\n\[{,]|[:?-](?= )) *+([-+.0-9~<=yYnNoOtTfF][^\s,\[\]{}]*) *+(?=[\n\r#,\]}]|\Z)")
 ONE_CLASS = re.compile(

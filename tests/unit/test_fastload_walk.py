@@ -1,4 +1,4 @@
-"""The plain-tree walk (warroom.core.fastload._plain_tree) looks for the scalars read otherwise in the same walk:
+"""The plain-tree walk (warroom.core.load._fast.load._plain_tree) looks for the scalars read otherwise in the same walk:
 its verdict with ``readings`` is the plain-tree verdict and ``_holds(_scalars(...))`` together."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warroom.core import fastload
 from warroom.core.library import bundled_drills_dir
+from warroom.core.load._fast import load as fastload
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 70), st.sampled_from([0.4, 1.6, "yes", "no", "x", ""]))
 TREES = st.recursive(

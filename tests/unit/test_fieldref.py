@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from locations import REPO
 
-from warroom.core import fieldref
+from warroom.core.author import _fieldref as fieldref
 from warroom.core.model import FAULT_KIND_DESCRIPTIONS, Drill, FaultKind
 
 AUTHORING = REPO / "docs" / "authoring.md"
@@ -14,7 +14,7 @@ AUTHORING = REPO / "docs" / "authoring.md"
 def test_authoring_guide_reference_matches_the_model():
     doc = AUTHORING.read_text(encoding="utf-8")
     assert fieldref.extract_section(doc) == fieldref.field_reference(), (
-        "docs/authoring.md is out of date: run `python -m warroom.core.fieldref --write docs/authoring.md`"
+        "docs/authoring.md is out of date: run `python -m warroom.core.author._fieldref --write docs/authoring.md`"
     )
 
 

@@ -1,4 +1,4 @@
-"""warroom.core.format: drill text made safe and one format per number, and the CLI commands that print drill text
+"""warroom.core.text._format: drill text made safe and one format per number, and the CLI commands that print drill text
 (cost, validate, check, run) showing control characters visibly."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from core_support import drill_dict, drill_yaml
 
 from warroom.cli import main
-from warroom.core import format as fmt
+from warroom.core.text import _format as fmt
 
 #: An OSC terminal-title sequence (ESC ] ... BEL), a CSI colour in its one-character C1 form, and an OSC in C1 form.
 HOSTILE = "\x1b]0;PWNED\x07 \x9b31m \x9d0;title\x9c"
@@ -201,7 +201,7 @@ def test_run_help_lists_the_speeds():
     ],
 )
 def test_damage_one_format_per_unit(value, unit, text, alone):
-    from warroom.core.format import damage, damage_amount
+    from warroom.core.text import damage, damage_amount
 
     assert damage(value, unit) == text
     assert damage_amount(value, unit) == alone

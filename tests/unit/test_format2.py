@@ -6,13 +6,10 @@ from __future__ import annotations
 import pytest
 from core_support import drill_dict
 
-from warroom.core.approvals import missing_approvals
-from warroom.core.cost import trace_cost
-from warroom.core.examples2 import full_example_path
-from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
+from warroom.core.author._examples import full_example_path
+from warroom.core.load import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import Drill
-from warroom.core.replay import Replay
-from warroom.core.toolcalls import index_calls
+from warroom.core.play import Replay, index_calls, missing_approvals, trace_cost
 
 FANOUT = full_example_path()
 TEXT = FANOUT.read_text()

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from warroom.core.actions import Action, ActionKind
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
-from warroom.core.outcome import Outcome
-from warroom.core.scorecard import Scorecard
-from warroom.core.scoring import score
+from warroom.core.load import load_drill
+from warroom.core.model import Action, ActionKind, Outcome
+from warroom.core.scoring import Scorecard, score
 
 
 def _score(drill_id: str, *actions: dict[str, object]) -> Scorecard:

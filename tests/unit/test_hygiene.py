@@ -1,4 +1,4 @@
-"""Answer-key hygiene (warroom/core/hygiene.py, docs/authoring.md "What a trainee sees before the debrief"): the
+"""Answer-key hygiene (warroom/core/model/_hygiene.py, docs/authoring.md "What a trainee sees before the debrief"): the
 rule itself, and every pre-debrief CLI surface of every bundled drill scanned for the answer key's strings."""
 
 from __future__ import annotations
@@ -11,16 +11,10 @@ from click.testing import CliRunner
 from hygiene_support import bundled, leaks
 
 from warroom.cli import main
-from warroom.core.hygiene import (
-    ESCALATION_INSTRUCTION,
-    answer_key_strings,
-    briefing_hints,
-    pre_debrief_session,
-    visible_tags,
-    without_answer_keys,
-)
-from warroom.core.loader import load_drill, load_drill_text
-from warroom.core.skeleton import skeleton_text as skeleton
+from warroom.core.author import skeleton_text as skeleton
+from warroom.core.load import load_drill, load_drill_text
+from warroom.core.model import ESCALATION_INSTRUCTION, briefing_hints, pre_debrief_session, without_answer_keys
+from warroom.core.model._hygiene import answer_key_strings, visible_tags
 
 BUNDLED = bundled()
 
@@ -41,7 +35,7 @@ def test_only_domain_tags_are_visible_without_their_prefix():
 
 
 def test_the_debrief_shows_every_tag_without_the_domain_prefix():
-    from warroom.core.hygiene import debrief_tags
+    from warroom.core.model import debrief_tags
 
     drill = _drill(tags=["domain:billing", "stale_data", "TRAIL: timeout"])
     assert debrief_tags(drill) == ["billing", "stale_data", "TRAIL: timeout"]
@@ -134,7 +128,7 @@ def test_cost_shows_nothing_from_the_answer_key(path: Path):
 
 def _quit_after_damage(data_dir: Path, path: Path) -> str:
     """A session of ``path`` left (quit) after every damage event was released: stored as abandoned."""
-    from warroom.core.replay import Replay
+    from warroom.core.play import Replay
     from warroom.store.sessions import SessionRecorder, load_drill_file
 
     rec = SessionRecorder.start(data_dir, "ann", path, load_drill_file(path))

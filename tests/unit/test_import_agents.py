@@ -7,7 +7,7 @@ import json
 
 from import_support import GOOD, by_id, convert
 
-from warroom.core.cost import trace_cost
+from warroom.core.play import trace_cost
 
 
 def _agents(drill) -> dict[str, tuple[str, str | None]]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key, sparse_file
 
-from warroom.core.check import run_checks
+from warroom.core.author import run_checks
 from warroom.importers import chat
 from warroom.importers.tracekit import DEFAULT_MODEL_NAME, MAX_CHAT_BYTES, TraceError, TraceOptions
 from warroom.importers.who_and_when import Price

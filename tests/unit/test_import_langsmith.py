@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key
 
-from warroom.core.check import run_checks
+from warroom.core.author import run_checks
 from warroom.importers.runs.common import time_ns, tool_arguments
 from warroom.importers.runs.langsmith import convert_file, import_langsmith
 from warroom.importers.tracekit import TraceError, TraceOptions

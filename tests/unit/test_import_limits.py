@@ -12,8 +12,8 @@ from click.testing import CliRunner
 from locations import WHO_AND_WHEN
 
 from warroom.cli import main
-from warroom.core.check import MIN_REACTION_WINDOW, run_checks
-from warroom.core.loader import load_drill
+from warroom.core.author import MIN_REACTION_WINDOW, run_checks
+from warroom.core.load import load_drill
 from warroom.importers import who_and_when as ww
 
 FIXTURES = WHO_AND_WHEN

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from import_support import GOOD
 
-from warroom.core.check import MIN_REACTION_WINDOW
+from warroom.core.author import MIN_REACTION_WINDOW
 from warroom.importers import who_and_when as ww
 from warroom.importers.who_and_when import mapping, pace, prose
 from warroom.importers.who_and_when.parse import Message, Record

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key
 
-from warroom.core.check import run_checks
+from warroom.core.author import run_checks
 from warroom.importers.runs.agentsdk import convert_file, import_openai_agents
 from warroom.importers.tracekit import TraceError, TraceOptions
 

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from trace_import_support import FIXTURES, only_missing_key
 
-from warroom.core import limits
+from warroom.core.load import limits
 from warroom.importers import chat, openinference, otel
 from warroom.importers.otlp.steps import messages_text
 from warroom.importers.tracekit import TraceError

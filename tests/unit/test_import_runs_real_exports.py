@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from trace_import_support import FIXTURES, LANGFUSE_V3_KEY, marked_up, only_missing_key, sparse_file
 
-from warroom.core.check import run_checks
+from warroom.core.author import run_checks
 from warroom.importers.runs.common import MAX_EXPORT_BYTES, error_text, recorded_prices
 from warroom.importers.runs.langfuse import convert_file as convert_langfuse
 from warroom.importers.runs.langfuse import import_langfuse

@@ -51,7 +51,7 @@ def test_yaml_has_no_aliases_even_for_shared_objects():
 
 def test_the_checked_drill_is_the_yaml_written(tmp_path):
     """convert_record loads back the very YAML text it writes, so a drill that the dump would break is refused."""
-    from warroom.core.loader import load_drill_text
+    from warroom.core.load import load_drill_text
 
     files = ww.find_record_files([GOOD])
     record = ww.parse_record(ww.read_record(files[0]), files[0].stem)

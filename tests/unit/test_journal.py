@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from store_support import bundled_drill_path, copy_drill, load, scorecard
 
-from warroom.core.actions import Action, ActionKind
+from warroom.core.model import Action, ActionKind
 from warroom.store.journal import JournalError, JournalWriter, read_journal
 from warroom.store.results import ResultsStore
 from warroom.store.sessions import (
@@ -140,7 +140,7 @@ CHILD = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from warroom.core.replay import Replay
+    from warroom.core.play._replay import Replay
     from warroom.store.sessions import SessionRecorder, load_drill_file
 
     data_dir, drill_path = Path(sys.argv[1]), Path(sys.argv[2])
@@ -325,7 +325,7 @@ def test_unreadable_journal_is_set_aside_never_deleted(tmp_path: Path):
 def test_citations_are_journalled_and_recovery_scores_by_the_rules_the_journal_recorded(tmp_path: Path):
     """An escalation's cited events are on the journal line; a killed session is recovered by the scoring rules its
     start line recorded: a journal started by a version-1 warroom (cites absent) stays on version 1."""
-    from warroom.core.replay import Replay
+    from warroom.core.play import Replay
 
     cases = (("2", ("e04",), "contained"), ("1", None, "contained"), ("2", None, "right_step_unsupported"))
     for rules, cites, outcome in cases:

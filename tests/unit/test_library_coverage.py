@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 import yaml
 
-from warroom.core.evidenceref import EvidenceRef
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
-from warroom.core.model import Approval, CommandResult, Drill, Handoff, ToolCall
-from warroom.core.modelbase import FaultKind
+from warroom.core.load import load_drill
+from warroom.core.model import Approval, CommandResult, Drill, FaultKind, ToolCall
+from warroom.core.model._events import Handoff
+from warroom.core.model._evidence import EvidenceRef
 
 #: Fault kinds no bundled drill has yet. Remove a kind when a drill covers it; never add one to make this pass.
 NOT_YET_COVERED: frozenset[str] = frozenset()

@@ -1,4 +1,4 @@
-"""The fast load path (yaml-rs, :mod:`warroom.core.fastload`) and the position-tracking path (PyYAML nodes) give
+"""The fast load path (yaml-rs, :mod:`warroom.core.load._fast.load`) and the position-tracking path (PyYAML nodes) give
 the same Drill for every file the fast path takes, and the fast path declines every file with a problem or a
 warning, so that its messages keep their ``path:line:col``. A differential test over every bundled, test,
 malformed and warnings file, the skeletons, generated large drills, randomised scalars and randomised edits."""
@@ -13,11 +13,12 @@ import pytest
 from locations import REPO, TESTS
 from malformed_cases import BASE
 
-import warroom.core.fastload as fastload
-import warroom.core.fasttext as fasttext
-from warroom.core.loader import DrillLoadError, load_drill_text_with_warnings
+import warroom.core.load._fast.load as fastload
+import warroom.core.load._fast.text as fasttext
+from warroom.core.author import skeleton_text
+from warroom.core.load import DrillLoadError
+from warroom.core.load._loader import load_drill_text_with_warnings
 from warroom.core.model import ToolCall
-from warroom.core.skeleton import skeleton_text
 
 ROOT = REPO
 ALL_FILES = sorted(
@@ -200,7 +201,8 @@ def test_comment_cutting_tool_data_is_left_to_the_position_tracking_path(monkeyp
 
 def test_a_file_over_the_old_8_mib_limit_loads(tmp_path: Path) -> None:
     """The limit is 64 MiB (issue 15 item 14: a 50,000-event drill in block style is 10-12 MB)."""
-    from warroom.core.loader import MAX_FILE_BYTES, load_drill_with_warnings
+    from warroom.core.load import load_drill_with_warnings
+    from warroom.core.load.limits import MAX_FILE_BYTES
 
     assert MAX_FILE_BYTES == 64 * 1024 * 1024
     path = tmp_path / "big.yaml"

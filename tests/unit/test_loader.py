@@ -11,9 +11,9 @@ import pytest
 import yaml
 from malformed_cases import BASE, EXPECTED, MALFORMED
 
-from warroom.core import yamlpos
 from warroom.core.library import bundled_drills_dir, find_drill_files
-from warroom.core.loader import DrillLoadError, Problem, load_drill, load_drill_text
+from warroom.core.load import DrillLoadError, Problem, load_drill, load_drill_text
+from warroom.core.load._yaml import pos as yamlpos
 
 #: Malformed drills that have exactly this many problems (a typo is one problem, not two) and these notes of rules
 #: that wait for a problem to be fixed (not counted).

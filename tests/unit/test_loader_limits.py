@@ -9,9 +9,10 @@ import pytest
 import yaml
 from malformed_cases import BASE
 
-from warroom.core import limits, loctypes, yamlpos
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import DrillLoadError, Problem, load_drill, load_drill_text, load_yaml_text
+from warroom.core.load import DrillLoadError, Problem, limits, load_drill, load_drill_text, load_yaml_text
+from warroom.core.load import _loctypes as loctypes
+from warroom.core.load._yaml import pos as yamlpos
 
 
 def _problems(path: Path) -> list[Problem]:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from malformed_cases import BASE
 
-from warroom.core.loader import DrillLoadError, Problem, load_drill_text
+from warroom.core.load import DrillLoadError, Problem, load_drill_text
 
 # -- syntax errors a new author makes in the `warroom new` skeleton -------------------------------------------------
 
 
 def _skeleton_problem(edit) -> tuple[Problem, str]:
-    from warroom.core.skeleton import skeleton_text
+    from warroom.core.author import skeleton_text
 
     text = skeleton_text("weekly-signups")
     edited = edit(text)

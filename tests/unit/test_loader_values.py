@@ -8,7 +8,7 @@ import json
 import pytest
 from malformed_cases import BASE
 
-from warroom.core.loader import DrillLoadError, load_drill_text, load_yaml_text
+from warroom.core.load import DrillLoadError, load_drill_text, load_yaml_text
 
 # -- what the builder makes of YAML ---------------------------------------------------------------------------------
 

@@ -15,16 +15,11 @@ from locations import WARNINGS
 from malformed_cases import BASE
 
 from warroom.cli import main
-from warroom.core import yamlpos
+from warroom.core.author import skeleton_text
 from warroom.core.library import bundled_drills_dir, find_drill_files
-from warroom.core.loader import (
-    DrillLoadError,
-    load_drill_text,
-    load_drill_text_with_warnings,
-    load_drill_with_warnings,
-    load_yaml_text,
-)
-from warroom.core.skeleton import skeleton_text
+from warroom.core.load import DrillLoadError, load_drill_text, load_drill_with_warnings, load_yaml_text
+from warroom.core.load._loader import load_drill_text_with_warnings
+from warroom.core.load._yaml import pos as yamlpos
 
 WARNINGS = WARNINGS
 
@@ -323,7 +318,7 @@ def test_stand_ins_for_unusual_breaks_never_collide_with_private_use_characters_
 
 
 def test_a_byte_that_is_not_utf8_after_a_lone_cr_is_placed_as_editors_show_it(tmp_path: Path):
-    from warroom.core.loader import load_drill
+    from warroom.core.load import load_drill
 
     f = tmp_path / "cr.yaml"
     f.write_bytes(b"# one\r# two\r\ntitle: caf\xe9\n")

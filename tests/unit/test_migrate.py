@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from locations import REPO
 
-from warroom.core.cost import seed_example_path
-from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
-from warroom.core.migrate import migrate_file, migrate_text
+from warroom.core.author import migrate_file, seed_example_path
+from warroom.core.author._migrate import migrate_text
+from warroom.core.load import DrillLoadError, load_drill, load_drill_text
 
 #: A bundled drill as it was in version 1 (the bundled drills are version 2 since the library was migrated).
 V1_DRILL = REPO / "tests" / "fixtures" / "v1" / "sla-credits-october.yaml"

@@ -9,17 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from warroom.core.actions import Action, ActionKind
-from warroom.core.check import play_scripted, run_checks
-from warroom.core.evidence import Cited, describe_citations, is_supported, judge_citations
-from warroom.core.evidenceref import detection_events, evidence_ids, value_at
-from warroom.core.loader import load_drill, load_drill_text
-from warroom.core.origins import PLAN, SETUP, event_target
-from warroom.core.outcome import Outcome
-from warroom.core.problems import DrillLoadError
-from warroom.core.replay import Replay, ReplayError
-from warroom.core.scorecard import Scorecard
-from warroom.core.scoring import score
+from warroom.core.author import run_checks
+from warroom.core.author._check import play_scripted
+from warroom.core.load import DrillLoadError, load_drill, load_drill_text
+from warroom.core.model import (
+    PLAN,
+    SETUP,
+    Action,
+    ActionKind,
+    Outcome,
+    detection_events,
+    event_target,
+    evidence_ids,
+    value_at,
+)
+from warroom.core.play import Replay, ReplayError, describe_citations, is_supported, judge_citations
+from warroom.core.play._citations import Cited
+from warroom.core.scoring import Scorecard, score
 
 SHAPES = Path(__file__).parent.parent / "fixtures" / "shapes"
 MINE = ["shape-09-planner-origin", "shape-09-setup-origin", "shape-10-comparison", "shape-10-absence",

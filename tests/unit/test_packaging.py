@@ -39,7 +39,7 @@ def test_wheel_contains_every_bundled_drill_and_the_console_script(wheel: Path):
     assert drills
     for d in drills:
         assert f"warroom/drills/{d.name}" in names
-    assert "warroom/core/loader.py" in names and "warroom/__main__.py" in names
+    assert "warroom/core/load/_loader.py" in names and "warroom/__main__.py" in names
     assert "warroom = warroom.cli:main" in entry_points
     assert f"Version: {warroom.__version__}" in metadata
 
@@ -56,7 +56,7 @@ def test_unpacked_wheel_finds_and_validates_its_drills_from_any_directory(wheel:
         "import warroom\n"
         "from pathlib import Path\n"
         f"assert Path(warroom.__file__).resolve().is_relative_to(Path({str(site)!r}).resolve()), warroom.__file__\n"
-        "from warroom.core.library import bundled_drills_dir, resolve_drill\n"
+        "from warroom.core.library._library import bundled_drills_dir, resolve_drill\n"
         f"assert bundled_drills_dir() == Path({str(site)!r}).resolve() / 'warroom' / 'drills', bundled_drills_dir()\n"
         "assert resolve_drill('duplicate-charge-refunds').is_file()\n"
         "from click.testing import CliRunner\n"

@@ -1,4 +1,5 @@
-"""The drill picker's cache between starts (warroom.core.cardcache, Services.catalog): each start is a new Services, as
+"""The drill picker's cache between starts (warroom.core.library._cache, Services.catalog): each start is a new
+Services, as
 each `warroom` is a new process. A changed file is read again; a broken, foreign, old or unwritable cache is
 ignored (and rewritten where it can be), never a crash nor a wrong drill; a drill is read from its file to be
 opened."""
@@ -15,9 +16,8 @@ from pathlib import Path
 import pytest
 from picker_cache_support import drill_copy, record_reads
 
-from warroom.core import cardcache
-from warroom.core.cardcache import CachedFile, FolderCache, file_stamp
-from warroom.core.drillcard import DrillCard
+from warroom.core.library import CachedFile, DrillCard, FolderCache, file_stamp
+from warroom.core.library import _cache as cardcache
 from warroom.tui.services import Services
 
 
@@ -222,7 +222,7 @@ _WRITER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from warroom.core.cardcache import CachedFile, FolderCache
+    from warroom.core.library._cache import CachedFile, FolderCache
     cache_dir, folder, tag, rounds = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], int(sys.argv[4])
     cache = FolderCache(cache_dir, folder)
     records = [CachedFile(f"{tag}-{i}.yaml", (i, 1, 2, 3), None, (f"{tag} problem {i} " + "x" * 2000,))

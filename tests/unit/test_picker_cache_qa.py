@@ -13,11 +13,11 @@ import pytest
 from picker_cache_support import drill_copy, record_reads
 
 import warroom.tui.services as services_module
-from warroom.core import cardcache, loader
-from warroom.core.cardcache import FolderCache
-from warroom.core.drillcard import DrillCard
-from warroom.core.library import find_drill_files, real_path
-from warroom.core.problems import DrillReadError
+from warroom.core.files import real_path
+from warroom.core.library import DrillCard, FolderCache, find_drill_files
+from warroom.core.library import _cache as cardcache
+from warroom.core.load import DrillReadError
+from warroom.core.load import _loader as loader
 from warroom.tui.services import Services, load_entry
 
 

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from warroom.core.actions import Action, ActionKind
-from warroom.core.check import run_checks
-from warroom.core.loader import DrillLoadError, load_drill
-from warroom.core.outcome import Outcome
-from warroom.core.replay import Replay, ReplayError
-from warroom.core.scoring import NEEDLESS_PROBE_PENALTY, ScoringError, replay_actions, score
-from warroom.core.validation import validate_drill
+from warroom.core.author import run_checks
+from warroom.core.load import DrillLoadError, load_drill
+from warroom.core.model import Action, ActionKind, Outcome
+from warroom.core.play import Replay, ReplayError
+from warroom.core.rules import validate_drill
+from warroom.core.scoring import ScoringError, replay_actions, score
+from warroom.core.scoring._points import NEEDLESS_PROBE_PENALTY
 from warroom.store.journal import read_journal
 from warroom.store.recovery import recover_unfinished
 from warroom.store.sessions import SessionRecorder

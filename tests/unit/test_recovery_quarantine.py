@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from store_support import bundled_drill_path, load, scorecard
 
-from warroom.core.actions import Action, ActionKind
+from warroom.core.model import Action, ActionKind
 from warroom.store.journal import NotRegularFile, read_journal
 from warroom.store.recovery import recover_unfinished
 from warroom.store.results import ResultsStore, StoreError

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from store_support import bundled_drill_path, load, scorecard
 
 from warroom.cli import main
-from warroom.core.actions import Action, ActionKind
+from warroom.core.model import Action, ActionKind
 from warroom.store.recovery import recover_unfinished
 from warroom.store.results import ResultsStore, StoreError
 from warroom.store.sessions import SessionRecorder

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from store_support import copy_drill, load
 
-from warroom.core.actions import Action, ActionKind
+from warroom.core.model import Action, ActionKind
 from warroom.store.recovery import recover_unfinished
 from warroom.store.sessions import SessionRecorder, default_drill_resolver
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
-from warroom.core.replay import Replay
+from warroom.core.load import load_drill
+from warroom.core.play import Replay
 
 
 def _positions_match(replay: Replay) -> None:

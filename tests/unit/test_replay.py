@@ -1,4 +1,4 @@
-"""The replay engine (warroom.core.replay): the drill clock, the escalation rules and the deadline. The other
+"""The replay engine (warroom.core.play._replay): the drill clock, the escalation rules and the deadline. The other
 actions, cost, determinism and step states: test_replay_actions.py."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from core_support import all_clear_drill, make_drill
 
 from warroom.core.model import Role
-from warroom.core.replay import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError, StepState
+from warroom.core.play import FALSE_ESCALATION_DELAY, EndReason, Replay, ReplayError, StepState
 
 PLANNER_CALL_USD = (1000 * 5 + 200 * 25) / 1e6  # e01 = the default re-plan usage
 REPLAN_EVENT_USD = (2000 * 5 + 400 * 25) / 1e6  # r01

@@ -1,4 +1,4 @@
-"""The replay engine (warroom.core.replay): trainee actions other than escalation, the cost meter, determinism,
+"""The replay engine (warroom.core.play._replay): trainee actions other than escalation, the cost meter, determinism,
 plan step states, and the journal hook."""
 
 from __future__ import annotations
@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 from core_support import drill_dict, make_drill
 
-from warroom.core.actions import ActionKind
-from warroom.core.model import Role
-from warroom.core.replay import EndReason, Replay, ReplayError, StepState
+from warroom.core.model import ActionKind, Role
+from warroom.core.play import EndReason, Replay, ReplayError, StepState
 
 PLANNER_CALL_USD = (1000 * 5 + 200 * 25) / 1e6  # e01 = the default re-plan usage
 REPLAN_EVENT_USD = (2000 * 5 + 400 * 25) / 1e6  # r01
@@ -118,7 +117,7 @@ def test_same_actions_same_state():
 
 def test_bundled_drill_contains_on_correct_escalation():
     from warroom.core.library import bundled_drills_dir
-    from warroom.core.loader import load_drill
+    from warroom.core.load import load_drill
 
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
     replay = Replay(drill)
@@ -187,7 +186,7 @@ def test_an_action_the_journal_refuses_is_neither_recorded_nor_applied():
 
 
 def test_escalation_verdicts_have_one_set_of_words():
-    from warroom.core.replay import EscalationVerdict
+    from warroom.core.play import EscalationVerdict
     from warroom.core.scoring import replay_actions
 
     drill = make_drill()

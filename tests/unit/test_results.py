@@ -10,7 +10,7 @@ import pytest
 from counts_support import assert_counts_exact
 from store_support import add_session, bundled_drill_path, known_sessions, load, scorecard
 
-from warroom.core.actions import Action, ActionKind
+from warroom.core.model import Action, ActionKind
 from warroom.store.results import (
     DB_NAME,
     SCHEMA_VERSION,
@@ -244,7 +244,7 @@ def _finish_sessions(args: tuple[str, str, int, str | None]) -> list[str]:
     data_dir, trainee, n, url = args
     import os
 
-    from warroom.core.actions import Action, ActionKind
+    from warroom.core.model import Action, ActionKind
     from warroom.store.sessions import SessionRecorder
 
     if url is not None:

@@ -1,11 +1,10 @@
-"""The review timeline's marks write numbers as the rest of warroom does (warroom.core.format)."""
+"""The review timeline's marks write numbers as the rest of warroom does (warroom.core.text._format)."""
 
 from __future__ import annotations
 
 from core_support import drill_dict
 
-from warroom.core.actions import Action
-from warroom.core.model import Drill
+from warroom.core.model import Action, Drill
 from warroom.store.review import build_review_rows
 
 

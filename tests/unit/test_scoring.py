@@ -9,17 +9,9 @@ import pytest
 from core_support import all_clear_drill, make_drill
 from locations import REPO
 
-from warroom.core.actions import Action
-from warroom.core.replay import Replay
-from warroom.core.scoring import (
-    SCORING_VERSION,
-    Outcome,
-    Scorecard,
-    ScoringError,
-    replay_actions,
-    score,
-    scorecard_of,
-)
+from warroom.core.model import Action, Outcome
+from warroom.core.play import Replay
+from warroom.core.scoring import SCORING_VERSION, Scorecard, ScoringError, replay_actions, score, scorecard_of
 
 DOC = REPO / "docs" / "scoring.md"
 
@@ -201,7 +193,7 @@ def test_scorecard_of_needs_an_ended_replay():
 
 def test_worked_example_in_docs_matches():
     from warroom.core.library import bundled_drills_dir
-    from warroom.core.loader import load_drill
+    from warroom.core.load import load_drill
 
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
     doc = DOC.read_text()
@@ -235,8 +227,8 @@ def test_worked_example_in_docs_matches():
 
 
 def test_doc_states_the_constants_the_code_uses():
-    from warroom.core import scoring
-    from warroom.core.replay import FALSE_ESCALATION_DELAY
+    from warroom.core.play import FALSE_ESCALATION_DELAY
+    from warroom.core.scoring import _points as scoring
 
     doc = DOC.read_text()
     assert (
@@ -255,7 +247,7 @@ def test_doc_states_the_constants_the_code_uses():
 
 def test_explanations_write_numbers_as_everywhere_else():
     """Times half up with one decimal (18.25 s is 18.3 s), in the formulas too, damage with two decimals (12.34
-    stays 12.34), as warroom.core.format writes them for the CLI and the war room."""
+    stays 12.34), as warroom.core.text._format writes them for the CLI and the war room."""
     from core_support import drill_dict
 
     from warroom.core.model import Drill
@@ -284,9 +276,9 @@ def test_a_log_going_back_in_time_names_the_times_as_elsewhere():
 
 
 def test_the_false_alarm_text_for_one_early_escalation_has_no_each():
-    from warroom.core.actions import Action, ActionKind
     from warroom.core.library import bundled_drills_dir
-    from warroom.core.loader import load_drill
+    from warroom.core.load import load_drill
+    from warroom.core.model import Action, ActionKind
     from warroom.core.scoring import score
 
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from warroom.core.loader import load_drill
-from warroom.core.replay import Replay
+from warroom.core.load import load_drill
+from warroom.core.play import Replay
 from warroom.core.scoring import score
 
 DRILLS = Path(__file__).resolve().parents[2] / "drills"

@@ -17,21 +17,11 @@ from locations import TESTS
 from shape_support import large_drill_text
 
 from warroom.cli import main
-from warroom.core import limits
-from warroom.core.agents import AgentRole, Cast
-from warroom.core.check import run_checks
-from warroom.core.loader import load_drill, load_drill_text, load_drill_with_warnings
-from warroom.core.model import (
-    Approval,
-    CommandResult,
-    Drill,
-    ExecutorMessage,
-    FaultKind,
-    Handoff,
-    HumanMessage,
-    ToolCall,
-    ToolResult,
-)
+from warroom.core.author import run_checks
+from warroom.core.load import limits, load_drill, load_drill_text, load_drill_with_warnings
+from warroom.core.model import Approval, Cast, CommandResult, Drill, ExecutorMessage, FaultKind, ToolCall, ToolResult
+from warroom.core.model._agents import AgentRole
+from warroom.core.model._events import Handoff, HumanMessage
 
 SHAPES = TESTS / "fixtures" / "shapes"
 SHAPE_FILES = sorted(SHAPES.glob("shape-*.yaml"))

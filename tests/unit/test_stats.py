@@ -10,7 +10,9 @@ import statistics
 
 import pytest
 
-from warroom.core.measures import (
+from warroom.core.model import Outcome
+from warroom.core.stats import SessionFacts, summarize
+from warroom.core.stats._measures import (
     a_prime,
     d_prime_and_c,
     log_linear_rate,
@@ -21,9 +23,6 @@ from warroom.core.measures import (
     sessions_needed,
     spearman_brown,
 )
-from warroom.core.outcome import Outcome
-from warroom.core.sessionfacts import SessionFacts
-from warroom.core.stats import summarize
 
 # Tabulated quantiles of the standard normal distribution (any statistics table): Φ⁻¹(0.7), Φ⁻¹(0.9), Φ⁻¹(0.95).
 Z70, Z90, Z95 = 0.5244005127080407, 1.2815515655446004, 1.6448536269514722

@@ -6,8 +6,7 @@ from __future__ import annotations
 import random
 import statistics
 
-from warroom.core.sessionfacts import SessionFacts
-from warroom.core.stats import summarize
+from warroom.core.stats import SessionFacts, summarize
 
 COHORT_SEED = 20261130
 FAULT_DRILLS, ALL_CLEAR_DRILLS, TRAINEES = 40, 20, 200

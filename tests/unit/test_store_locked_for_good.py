@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from store_support import bundled_drill_path, load
 
 from warroom.cli import main
-from warroom.core.actions import Action, ActionKind
-from warroom.core.replay import Replay
+from warroom.core.model import Action, ActionKind
+from warroom.core.play import Replay
 from warroom.store import schema
 from warroom.store.sessions import SessionRecorder
 

@@ -13,7 +13,7 @@ from pg_support import PostgresServer
 from store_support import bundled_drill_path, load, scorecard
 
 from warroom.cli import main
-from warroom.core.actions import Action, ActionKind
+from warroom.core.model import Action, ActionKind
 from warroom.store.results import ResultsStore
 from warroom.store.sessions import SessionRecorder
 

@@ -1,4 +1,4 @@
-"""Semantic rules of a drill (warroom.core.validation): one test per rule, on models built in memory. Ids and
+"""Semantic rules of a drill (warroom.core.rules._validation): one test per rule, on models built in memory. Ids and
 references, the fault, evidence, damage and deadline, answer key or all clear. Also: test_validation_types.py (time
 order and numbers), test_validation_files.py (rules across files, bounded work, ids shown as they are)."""
 
@@ -10,8 +10,8 @@ import pytest
 from validation_support import issues_of, only
 
 from warroom.core.library import bundled_drills_dir, find_drill_files
-from warroom.core.loader import load_drill
-from warroom.core.validation import validate_drill
+from warroom.core.load import load_drill
+from warroom.core.rules import validate_drill
 
 
 def test_the_base_drill_has_no_issues():

@@ -1,6 +1,7 @@
 """Short cuts of the semantic rules for large drills: the format-2 rules on a version-1 drill read each event's fields
 set once per distinct set object (events whose equal sets are one object, as the fast load path shares them with
-warroom.core.fastload._FieldSets, are judged each on its own values); the event rules skip the look at a step that
+warroom.core.load._fast.load._FieldSets, are judged each on its own values); the event rules skip the look at a step
+that
 is a plan step's id, and still pass over a step of another type."""
 
 from __future__ import annotations
@@ -9,11 +10,11 @@ from typing import Any
 
 import yaml
 
-from warroom.core.fastload import _FieldSets, _trace_event_adapter
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import load_drill
-from warroom.core.validation import validate_data
-from warroom.core.validation2 import _version_issues
+from warroom.core.load import load_drill
+from warroom.core.load._fast.load import _FieldSets, _trace_event_adapter
+from warroom.core.rules import validate_data
+from warroom.core.rules._format2 import _version_issues
 
 
 def _drill_with_agents(share: bool) -> tuple[Any, list[int]]:

@@ -12,9 +12,9 @@ import pytest
 from validation_support import BASE, BASE_TEXT, issues_of, only
 
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
+from warroom.core.load import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import Drill
-from warroom.core.validation import validate_drill
+from warroom.core.rules import validate_drill
 
 # -- rules across files (warroom.core.library.cross_file_problems) ----------------------------------------------------
 
@@ -88,7 +88,7 @@ def test_library_paths_resolve_files_folders_and_ids(tmp_path: Path):
 
 
 def test_a_missing_id_gets_only_a_likely_typo_as_a_hint():
-    from warroom.core.ids import Suggester
+    from warroom.core.text import Suggester
 
     def _suggest(word: str, choices: list[str]) -> str:
         return Suggester(choices)(word)
@@ -125,7 +125,7 @@ def _many_unknown_refs(n: int) -> dict[str, Any]:
 
 
 def test_did_you_mean_work_is_bounded_however_many_references_are_missing(monkeypatch):
-    import warroom.core.ids as ids
+    import warroom.core.text._ids as ids
 
     calls = 0
     real = ids.likely_typo
@@ -177,7 +177,7 @@ def test_an_entry_listed_twice_is_refused(edit, loc, related, fragment):
 
 
 def test_look_alike_and_invisible_characters_in_ids_are_shown_escaped_and_named():
-    from warroom.core.ids import shown_id
+    from warroom.core.text import shown_id
 
     assert shown_id("s1") == "`s1`"
     assert shown_id("s\u0430") == "`s\\u0430` (Cyrillic \u0430 U+0430)"
@@ -191,7 +191,7 @@ def test_look_alike_and_invisible_characters_in_ids_are_shown_escaped_and_named(
 
 
 def test_validate_data_runs_the_rules_on_what_loaded_and_names_what_waits():
-    from warroom.core.validation import validate_data
+    from warroom.core.rules import validate_data
 
     data = copy.deepcopy(BASE)
     data["trace"][1]["id"] = "e 2"  # a bad id (type problem): references to events cannot be judged

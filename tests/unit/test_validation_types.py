@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from validation_support import BASE, BASE_TEXT, issues_of, only
 
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
+from warroom.core.load import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import Drill
 
 # -- time order and numbers ---------------------------------------------------------------------------------------

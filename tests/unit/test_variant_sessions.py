@@ -1,5 +1,5 @@
 """A session of a drill with variants: it draws and stores a seed, plays that variant, and scoring, re-scoring,
-recovery and the review replay exactly that variant (warroom/store/sessions.py with warroom/core/variants.py)."""
+recovery and the review replay exactly that variant (warroom/store/sessions.py with warroom/core/variants/_apply.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from warroom.core.actions import Action, ActionKind
 from warroom.core.library import bundled_drills_dir
-from warroom.core.replay import Replay
+from warroom.core.model import Action, ActionKind
+from warroom.core.play import Replay
 from warroom.core.scoring import ScoringError, score
-from warroom.core.variants import apply_variant, fingerprint
+from warroom.core.variants import apply_variant
+from warroom.core.variants._apply import fingerprint
 from warroom.store.recovery import recover_unfinished
 from warroom.store.rescore import RescoreStatus, rescore
 from warroom.store.results import ResultsStore

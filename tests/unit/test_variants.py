@@ -1,4 +1,5 @@
-"""Seeded variants (warroom/core/variants.py, docs/authoring.md "Seeded variants"): determinism, bounds, the rules
+"""Seeded variants (warroom/core/variants/_apply.py, docs/authoring.md "Seeded variants"): determinism, bounds, the
+rules
 of the variants section (path:line:col), and `warroom check --variants N`."""
 
 from __future__ import annotations
@@ -10,20 +11,13 @@ import yaml
 from click.testing import CliRunner
 
 from warroom.cli import main
+from warroom.core.author import check_variants, skeleton_text
 from warroom.core.library import bundled_drills_dir
-from warroom.core.loader import DrillLoadError, load_drill, load_drill_text
-from warroom.core.model import Drill
-from warroom.core.skeleton import skeleton_text
-from warroom.core.validation import validate_drill
-from warroom.core.variants import (
-    VariantError,
-    amount_format,
-    apply_variant,
-    check_variants,
-    draw,
-    fingerprint,
-    new_seed,
-)
+from warroom.core.load import DrillLoadError, load_drill, load_drill_text
+from warroom.core.model import Drill, amount_format
+from warroom.core.rules import validate_drill
+from warroom.core.variants import VariantError, apply_variant, new_seed
+from warroom.core.variants._apply import draw, fingerprint
 
 REPLIES = bundled_drills_dir() / "late-delivery-replies.yaml"
 BACKFILL = bundled_drills_dir() / "clickstream-backfill.yaml"
@@ -256,7 +250,7 @@ def test_check_variants_fails_a_drill_whose_variant_fails(monkeypatch):
     """A variant that fails a check fails the drill, each problem naming its seed."""
     from dataclasses import replace
 
-    import warroom.core.check as check
+    import warroom.core.author._check as check
 
     real = check.run_checks
 

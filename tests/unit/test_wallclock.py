@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from store_support import bundled_drill_path, load
 
-from warroom.core.actions import Action, ActionKind
+from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import score
 from warroom.store.recovery import recover_unfinished
 from warroom.store.results import ResultsStore, WallClock

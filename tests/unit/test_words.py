@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from warroom.core.ids import SUGGEST_CUTOFF, Suggester, did_you_mean, likely_typo
-from warroom.core.words import natural_key, plural
+from warroom.core.text import Suggester, did_you_mean, natural_key, plural
+from warroom.core.text._ids import SUGGEST_CUTOFF, likely_typo
 
 
 @pytest.mark.parametrize(

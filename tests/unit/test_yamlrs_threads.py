@@ -1,4 +1,5 @@
-"""yaml-rs runs only on long-lived threads (warroom.core.yamlrs): reading drills in fresh worker threads, over and
+"""yaml-rs runs only on long-lived threads (warroom.core.load._fast.yamlrs): reading drills in fresh worker threads,
+over and
 over, must not crash the process (yaml-rs 0.1.6 did, with a segmentation fault, within a few rounds)."""
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ from unittest.mock import patch
 
 import pytest
 
-from warroom.core import yamlrs
 from warroom.core.library import bundled_drills_dir
+from warroom.core.load._fast import yamlrs
 
 ROUNDS = """
 import asyncio, sys
 from pathlib import Path
-from warroom.core.loader import load_drill
+from warroom.core.load._loader import load_drill
 paths = sorted(Path(sys.argv[1]).glob("*.yaml"))
 async def one_round():
     await asyncio.get_running_loop().run_in_executor(None, lambda: [load_drill(p) for p in paths])
@@ -80,7 +81,7 @@ class Watch:  # notes the setting when yaml_rs is imported, then lets the usual 
             seen.append(os.environ.get("MIMALLOC_PURGE_DELAY", "unset"))
         return None
 sys.meta_path.insert(0, Watch())
-from warroom.core import yamlrs
+from warroom.core.load._fast import yamlrs
 assert yamlrs.available()
 print(seen[0], os.environ.get("MIMALLOC_PURGE_DELAY", "unset"))
 """

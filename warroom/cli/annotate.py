@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from warroom.core.format import clean
+from warroom.core.text import clean
 
 
 @click.command("annotate")
@@ -21,7 +21,7 @@ def annotate(file: Path, speed: float) -> None:
     the evidence, distractors, damage and the deadline, write the debrief, and save into FILE (its comments and
     layout kept); then see what `warroom validate` and `warroom check` say of it. A drill that has an answer key
     already opens with it, for editing. Nothing is scored and no session is kept (docs/importing.md)."""
-    from warroom.core.annotatefile import AnnotateError, open_for_annotation
+    from warroom.core.author import AnnotateError, open_for_annotation
 
     try:
         opened = open_for_annotation(file)
@@ -35,7 +35,7 @@ def annotate(file: Path, speed: float) -> None:
         click.echo(clean(f"{file}: cannot be marked up until the problems above are fixed"), err=True)
         raise SystemExit(1) from None
 
-    from warroom.core.annotaterecovery import discard_recovery, recover
+    from warroom.core.author import discard_recovery, recover
     from warroom.tui.launch import color_environment
 
     os.environ.update(color_environment(os.environ))  # before Textual reads its settings at import
@@ -76,7 +76,7 @@ def trace_kind(path: Path) -> str | None:
     import json
     import shlex
 
-    from warroom.core import limits
+    from warroom.core.load import limits
     from warroom.importers.unsupported import unsupported_format
 
     try:

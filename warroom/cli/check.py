@@ -12,14 +12,13 @@ from warroom.cli.common import drills_setting, format_option
 from warroom.cli.params import DrillParam
 from warroom.cli.progress import file_progress
 from warroom.cli.texttable import cleaned
-from warroom.core.format import clean, damage_amount, seconds
-from warroom.core.words import plural
+from warroom.core.text import clean, damage_amount, plural, seconds
 
 
 def _table(report: Any) -> list[str]:
     """The scripted trainees' results (:func:`~warroom.cli.texttable.text_table`), indented two spaces."""
     from warroom.cli.texttable import table_lines, text_table
-    from warroom.core.outcome import OUTCOME_LABELS
+    from warroom.core.model import OUTCOME_LABELS
 
     header = ("trainee", "score", "outcome", "detect", "false esc.", "damage")
     rows = []
@@ -49,8 +48,7 @@ def _check_one(
     report (its load and file problems are printed on stderr at once). ``drill`` is None when it did not load
     (``problems`` say why); ``own`` are its cross-file problems; ``variants`` (--variants N): also check the
     variants of seeds 0 to N-1."""
-    from warroom.core.check import run_checks
-    from warroom.core.variants import check_variants
+    from warroom.core.author import check_variants, run_checks
 
     lines: list[str] = []
     if drill is None:

@@ -9,9 +9,10 @@ from typing import Any, TypeVar
 
 import click
 
-# The settings themselves live in the core (the TUI uses them too); re-exported for the commands.
-from warroom.core.errors import SettingsError
 from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings, resolve_data_dir, resolve_trainee
+
+# The settings themselves live in the core (the TUI uses them too); re-exported for the commands.
+from warroom.errors import SettingsError
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -222,8 +223,8 @@ def load_set_option(path: Path, settings: Settings) -> Any:
     """The :class:`~warroom.tui.drillsets.ActiveSet` of ``--set FILE``. A set file that does not validate, or names
     a drill that is not found or does not load, prints its ``path:line:col: message`` problems on stderr and exits
     with status 1."""
-    from warroom.core.drillset import DrillSetError
-    from warroom.core.format import clean
+    from warroom.core.library import DrillSetError
+    from warroom.core.text import clean
     from warroom.tui.drillsets import load_active_set
 
     try:

@@ -12,28 +12,27 @@ import click
 from warroom.cli.common import drills_setting, format_option
 from warroom.cli.params import DrillParam
 from warroom.cli.texttable import cleaned
-from warroom.core.format import clean, clean_line, usd, usd_price
-from warroom.core.words import plural
+from warroom.core.text import clean, clean_line, plural, usd, usd_price
 
 if TYPE_CHECKING:
     from warroom.core.library import LoadedDrill
 
 
 def _pct(x: float | None) -> str:
-    from warroom.core.cost import round_half_up
+    from warroom.core.text import round_half_up
 
     return "-" if x is None else f"{round_half_up(x):.0f}%"
 
 
 def _factor(x: float | None) -> str:
-    from warroom.core.cost import round_half_up
+    from warroom.core.text import round_half_up
 
     return "-" if x is None else f"{round_half_up(x, 1):.1f}x"
 
 
 def _table(title: str, rows: list[Any]) -> list[str]:
     """A cost table (:func:`~warroom.cli.texttable.text_table`): a header and one line per
-    :class:`~warroom.core.cost.CostLine`, indented two spaces."""
+    :class:`~warroom.core.play._cost.CostLine`, indented two spaces."""
     from warroom.cli.texttable import table_lines, text_table
 
     cells = [(clean_line(r.name), r.calls, f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows]
@@ -91,7 +90,7 @@ def _escalation_lines(tc: Any, answers: bool) -> list[str]:
 
 
 def cost_report_lines(tc: Any, answers: bool = False) -> list[str]:
-    """The text ``warroom cost`` prints for a :class:`~warroom.core.cost.TraceCost`, one string per line; the
+    """The text ``warroom cost`` prints for a :class:`~warroom.core.play.TraceCost`, one string per line; the
     figures from the answer key (the cascade, the re-plan, whether it is an all-clear drill) only with ``answers``.
 
     Drill text in it (model names, plan step ids) is cleaned: control characters are shown as ``\\xNN``. The
@@ -175,9 +174,10 @@ def cost(drill: LoadedDrill | None, example: bool, answers: bool, fmt: str) -> N
     Exit status: 0 on success, 1 when the drill does not load (path:line:col: message), 2 on usage errors.
     """
     from warroom.cli.params import DrillNotLoaded
-    from warroom.core.cost import seed_example_path, trace_cost
-    from warroom.core.hygiene import without_answer_keys
+    from warroom.core.author import seed_example_path
     from warroom.core.library import DrillLibrary
+    from warroom.core.model import without_answer_keys
+    from warroom.core.play import trace_cost
 
     if example == (drill is not None):
         raise click.UsageError("give either a DRILL (file or id) or --example")

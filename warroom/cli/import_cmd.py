@@ -44,8 +44,7 @@ def who_and_when(
 
     Example: warroom import who-and-when path/to/who-and-when --out ~/ww-drills
     """
-    from warroom.core.format import clean
-    from warroom.core.words import plural
+    from warroom.core.text import clean, plural
     from warroom.importers.who_and_when import (
         DEFAULT_EXECUTOR_PRICE,
         DEFAULT_PLANNER_PRICE,

@@ -59,7 +59,7 @@ def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
     usage error (``FILE: reason``)."""
     if not redact and names_file is None:
         return None
-    from warroom.core.format import clean
+    from warroom.core.text import clean
     from warroom.importers.redact import Redactor, read_names
 
     names: list[str] = []

@@ -58,8 +58,7 @@ def _run(run: Callable[[Progress], ImportReport], paths: tuple[Path, ...], suffi
     per warning as it goes (and the progress, on a terminal), then the summary with the number of warnings (and
     what was redacted); exit 1 if any failed (warnings alone leave it 0)."""
     from warroom.cli.import_cmd import _unreadable_folders
-    from warroom.core.format import clean
-    from warroom.core.words import plural
+    from warroom.core.text import clean, plural
 
     progress = ImportProgress(verbose)
     try:
@@ -92,7 +91,7 @@ def annotate_hint(written: list[Path]) -> str:
     (naming the file, shell-quoted, when there is one), then ``warroom validate``."""
     import shlex
 
-    from warroom.core.format import clean
+    from warroom.core.text import clean
 
     what = f"`warroom annotate {shlex.quote(str(written[0]))}`" if len(written) == 1 else "`warroom annotate FILE`"
     return clean(f"Each drill has no answer key yet: mark up the incident with {what} (the war room's author mode, "

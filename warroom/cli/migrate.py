@@ -1,4 +1,4 @@
-"""``warroom migrate FILE...``: rewrite version-1 drill files as version 2 (:mod:`warroom.core.migrate`)."""
+"""``warroom migrate FILE...``: rewrite version-1 drill files as version 2 (:mod:`warroom.core.author._migrate`)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ def migrate(files: tuple[Path, ...], dry_run: bool) -> None:
     be the same drill. A file that is not a valid drill is reported (`path:line:col: message`) and left alone.
     Exit status 0 when every file is version 2 (or would be, with --dry-run), 1 when any could not be migrated.
     """
-    from warroom.core.migrate import migrate_file
-    from warroom.core.problems import DrillLoadError
+    from warroom.core.author import migrate_file
+    from warroom.core.load import DrillLoadError
 
     failed = 0
     for path in files:

@@ -11,7 +11,7 @@ from warroom.cli.output import failure, say
 
 def _schema_ref_for(out_dir: Path) -> str:
     """The schema reference for a drill written to ``out_dir``: the repository's schema inside ``drills/``."""
-    from warroom.core.skeleton import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF
+    from warroom.core.author import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF
 
     repo_schema = out_dir.resolve().parent / "schema" / "drill.schema.json"
     if out_dir.resolve().name == "drills" and repo_schema.is_file():
@@ -47,7 +47,7 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
 
     Never overwrites a file: exits 1 if ID.yaml exists, 2 for an invalid ID.
     """
-    from warroom.core.skeleton import LOCAL_SCHEMA_REF, is_valid_drill_id, skeleton_text
+    from warroom.core.author import LOCAL_SCHEMA_REF, is_valid_drill_id, skeleton_text
 
     if not is_valid_drill_id(drill_id):
         raise click.BadParameter(
@@ -63,7 +63,7 @@ def new(drill_id: str, out_dir: Path, example: str) -> None:
         raise failure(f"{out_dir} is not a folder")
     schema_ref = _schema_ref_for(out_dir)
     if example == "full":
-        from warroom.core.examples2 import full_example_text
+        from warroom.core.author import full_example_text
 
         text = full_example_text(drill_id, schema_ref)
     else:

@@ -1,13 +1,13 @@
 """How every ``warroom`` command writes: one policy for text that can reach a terminal, and for export files.
 
 - Anything printed (stdout or stderr, a TTY or not, every format) is shown with
-  :func:`warroom.core.format.clean`'s escapes: control characters as ``\\xNN``, bidi controls as ``\\uNNNN``. A
+  :func:`warroom.core.text.clean`'s escapes: control characters as ``\\xNN``, bidi controls as ``\\uNNNN``. A
   pipe is treated like a terminal (``warroom scores --format csv | less`` shows what a terminal would), so a
   trainee name or a damage unit holding ``ESC ] 52`` can never write to the clipboard or retitle a terminal.
-- JSON is written with :func:`warroom.core.format.json_text` on stdout and in files alike: the same characters as
+- JSON is written with :func:`warroom.core.text.json_text` on stdout and in files alike: the same characters as
   ``\\uNNNN`` escapes, which any JSON reader turns back into the original text (safe and faithful).
 - CSV printed on stdout has its text cells cleaned; a CSV file written with ``--output`` keeps them exactly as
-  stored. Both get the spreadsheet formula guard (:func:`warroom.core.format.spreadsheet_safe`).
+  stored. Both get the spreadsheet formula guard (:func:`warroom.core.text.spreadsheet_safe`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 import click
 
-from warroom.core.format import clean, json_text, spreadsheet_safe
+from warroom.core.text import clean, json_text, spreadsheet_safe
 
 
 def say(text: object = "", *, err: bool = False, nl: bool = True) -> None:
@@ -74,7 +74,7 @@ def emit(text: str, output: Path | None, *, what: str = "output") -> None:
 def _open_for_writing(output: Path) -> int:
     """A file descriptor for writing ``output`` (created or truncated). A FIFO is opened without blocking, so a
     FIFO that no process reads is refused at once (``ENXIO``) instead of waiting for a reader for ever."""
-    from warroom.core.library import special_file_kind
+    from warroom.core.files import special_file_kind
 
     if special_file_kind(output) != "a FIFO":
         return os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
@@ -84,7 +84,7 @@ def _open_for_writing(output: Path) -> int:
 
 
 def emit_json(value: Any, output: Path | None = None) -> None:
-    """``value`` as indented JSON (see :func:`warroom.core.format.json_text`) on stdout or in ``output``."""
+    """``value`` as indented JSON (see :func:`warroom.core.text.json_text`) on stdout or in ``output``."""
     emit(json_text(value, indent=2) + "\n", output, what="JSON")
 
 

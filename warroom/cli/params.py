@@ -12,8 +12,8 @@ import click
 from click.shell_completion import CompletionItem
 
 from warroom.cli.common import settings_of
-from warroom.core.format import clean
 from warroom.core.library import DrillLibrary, LoadedDrill
+from warroom.core.text import clean
 
 _LIBRARY_KEY = "warroom.library"
 

@@ -101,7 +101,7 @@ def text_lines(renderables: Sequence[object], width: int) -> list[str] | None:
     None when Rich must lay one out: a text with a tab, a control character or a word wider than ``width``, a
     table cell that wraps, anything else."""
     from warroom.cli.tables import FittedTable
-    from warroom.core.format import clean
+    from warroom.core.text import clean
 
     out: list[str] = []
     for item in renderables:

@@ -14,8 +14,7 @@ from warroom.cli.common import data_dir_option, open_results, recover_and_report
 from warroom.cli.output import emit, failure, say
 from warroom.cli.scores_common import set_filter_option
 from warroom.cli.summary import mode_option
-from warroom.core.format import clean
-from warroom.core.words import plural
+from warroom.core.text import clean, plural
 
 #: What to install when matplotlib is missing.
 INSTALL_HINT = "pip install 'warroom[report]'"
@@ -78,7 +77,7 @@ def report(
 
 def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, ...]) -> str:
     """Which sessions were asked for, in a sentence (the report's first line), control characters of the filter
-    values written as escapes (:func:`~warroom.core.format.clean`)."""
+    values written as escapes (:func:`~warroom.core.text.clean`)."""
     parts = []
     if set_id is not None:
         parts.append(f"played in drill set {set_id}")

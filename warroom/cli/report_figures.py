@@ -3,7 +3,7 @@
 Each function takes the cohort statistics (:class:`~warroom.cli.summary.Summary`) or the session facts and returns
 one ``<svg>`` element as text (no XML prologue, no external reference: fonts are the reader's own, text stays text).
 Every label from the store (trainee names, drill and event ids) is drawn literally: control characters as ``\\xNN``
-(:func:`warroom.core.format.clean`) and never read as mathtext. Points and bars carry ``id`` attributes
+(:func:`warroom.core.text.clean`) and never read as mathtext. Points and bars carry ``id`` attributes
 (``trainee-point-N``, ``difficulty-bar-N``...) and each trainee's point a ``<title>`` (a tooltip), so a page can be
 checked and read without the picture.
 """
@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from warroom.core.format import clean, percent
+from warroom.core.text import clean, percent
 
 #: matplotlib settings of every figure: SVG text as text (searchable, no embedded glyphs), no mathtext in labels,
 #: a fixed hash salt so the same data gives the same page.

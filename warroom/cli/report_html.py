@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 
 from warroom import __version__
-from warroom.core.format import clean, number, percent, seconds
+from warroom.core.text import clean, number, percent, seconds
 
 _CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 70rem;

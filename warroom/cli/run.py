@@ -8,8 +8,8 @@ import click
 
 from warroom.cli.common import Settings, data_dir_setting, drills_setting, mode_option, pass_settings, trainee_setting
 from warroom.cli.params import DrillParam
-from warroom.core.format import PLAYBACK_SPEEDS, clean
-from warroom.core.limits import MAX_SEED
+from warroom.core.load.limits import MAX_SEED
+from warroom.core.text import PLAYBACK_SPEEDS, clean
 
 if TYPE_CHECKING:
     from warroom.core.library import LoadedDrill

@@ -1,5 +1,5 @@
 """``warroom schema``: print or write the drill format's JSON Schema (draft-07), built by
-:mod:`warroom.core.schema`."""
+:mod:`warroom.core.author._schema`."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def schema(output: Path | None) -> None:
     (the path is relative to the drill file; `warroom schema --output drill.schema.json` writes a copy anywhere).
     The schema checks keys and types; `warroom validate` also checks ids, references, times and the deadline.
     """
-    from warroom.core.schema import drill_json_schema_text
+    from warroom.core.author import drill_json_schema_text
 
     text = drill_json_schema_text()
     if output is None:

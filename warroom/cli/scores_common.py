@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 import click
 
 from warroom.cli.common import Settings, data_dir_option, format_option, open_results, recover_and_report
-from warroom.core.format import clean
+from warroom.core.text import clean
 from warroom.store.queries import SORT_KEYS
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def set_id_of(ctx: click.Context | None, param: click.Parameter | None, value: s
         return value
     if not p.is_file():
         raise click.BadParameter(clean(f"no drill set file {value!r}: give the set's id or its file"), ctx, param)
-    from warroom.core.drillset import DrillSetError, load_drill_set
+    from warroom.core.library import DrillSetError, load_drill_set
 
     try:
         return load_drill_set(p).set

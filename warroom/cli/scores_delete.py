@@ -11,7 +11,7 @@ import click
 from warroom.cli.common import Settings, data_dir_option, settings_from, store_errors
 from warroom.cli.output import say
 from warroom.cli.scores_common import open_store, subcommand_options
-from warroom.core.words import plural
+from warroom.core.text import plural
 
 yes_help = "Do not ask for confirmation."
 

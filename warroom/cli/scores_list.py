@@ -23,7 +23,7 @@ from warroom.cli.scores_common import (
     sort_option,
     subcommand_options,
 )
-from warroom.core.words import plural
+from warroom.core.text import plural
 
 #: The CSV export's columns: every flat stored field (``notes`` as a JSON list). The scorecard and the action log
 #: are nested, so they are in the JSON export only.
@@ -60,10 +60,10 @@ CSV_COLUMNS = (
 
 def _shown(row: Any) -> Any:
     """``row`` as ``warroom scores`` may show it: a session that never reached its debrief without its answer-key
-    fields (:func:`warroom.core.hygiene.hidden_session_fields`)."""
+    fields (:func:`warroom.core.model.hidden_session_fields`)."""
     import dataclasses
 
-    from warroom.core.hygiene import hidden_session_fields
+    from warroom.core.model import hidden_session_fields
 
     hidden = hidden_session_fields(row.outcome)
     return dataclasses.replace(row, **dict.fromkeys(hidden)) if hidden else row
@@ -74,7 +74,7 @@ def _csv_row(row: Any) -> dict[str, Any]:
     debrief), ``notes`` as a JSON list."""
     import json
 
-    from warroom.core.hygiene import pre_debrief_session
+    from warroom.core.model import pre_debrief_session
 
     d: dict[str, Any] = pre_debrief_session(row.to_dict())
     d["notes"] = json.dumps(d.get("notes") or [], ensure_ascii=False)
@@ -112,7 +112,7 @@ def list_sessions(
         for problem in unreadable:  # reported and skipped, never modified
             say(f"skipped: {problem}", err=True)
         if fmt == "json":
-            from warroom.core.hygiene import pre_debrief_session
+            from warroom.core.model import pre_debrief_session
 
             emit_json([pre_debrief_session(r.to_dict()) for r in rows], output)
         elif fmt == "csv":

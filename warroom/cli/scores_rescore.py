@@ -19,7 +19,7 @@ from warroom.cli.scores_common import (
     rules_help,
     subcommand_options,
 )
-from warroom.core.words import plural
+from warroom.core.text import plural
 
 
 def rescore_sessions(

@@ -25,7 +25,7 @@ from warroom.cli.scores_common import (
     subcommand_options,
 )
 from warroom.cli.summary import SUMMARY_CSV_COLUMNS
-from warroom.core.words import plural
+from warroom.core.text import plural
 
 if TYPE_CHECKING:
     from warroom.store.results import CorruptSession, ResultsStore

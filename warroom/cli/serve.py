@@ -115,7 +115,7 @@ def roster_add(roster_path: Path, names: tuple[str, ...]) -> None:
     The file keeps only a hash of each token: hand each trainee their token now. Adding a name already on the
     roster gives it a new token (the old one stops working at the next `warroom serve`).
     """
-    from warroom.core.errors import SettingsError
+    from warroom.errors import SettingsError
     from warroom.serve.roster import Roster, RosterError, new_token
 
     try:

@@ -15,7 +15,7 @@ import click
 
 from warroom.cli.common import data_dir_option, format_option, settings_from, store_errors, store_option, use_store
 from warroom.cli.output import say
-from warroom.core.words import plural
+from warroom.core.text import plural
 
 
 @click.group("store")

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warroom.core.format import clean, number, percent, seconds
-from warroom.core.words import plural
+from warroom.core.text import clean, number, percent, plural, seconds
 
 if TYPE_CHECKING:
     from warroom.core.stats import CohortStats, DrillStats, TraineeStats
@@ -90,7 +89,7 @@ class Summary:
 
 
 def compute_summary(facts: list[Any], mode: str = "auto") -> Summary:
-    """The :class:`Summary` of ``facts`` (:class:`~warroom.core.sessionfacts.SessionFacts`) for ``mode`` (see
+    """The :class:`Summary` of ``facts`` (:class:`~warroom.core.stats.SessionFacts`) for ``mode`` (see
     :func:`warroom.store.facts.counted_modes`). Raises ValueError for an unknown mode."""
     from warroom.core.stats import summarize
     from warroom.store.facts import counted_modes

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import click
 
-from warroom.core.format import clean, damage, damage_amount, seconds
+from warroom.core.text import clean, damage, damage_amount, seconds
 
 #: Width of a table written to something that is not a terminal (a file, a pipe) when ``COLUMNS`` is not set.
 UNBOUNDED_WIDTH = 200
@@ -35,7 +35,7 @@ def fmt_when(iso: str) -> str:
 
 def outcome_label(outcome: str) -> str:
     """The label of a stored outcome (``contained late`` for ``contained_late``); an unknown value as it is."""
-    from warroom.core.outcome import OUTCOME_LABELS, Outcome
+    from warroom.core.model import OUTCOME_LABELS, Outcome
 
     try:
         return OUTCOME_LABELS[Outcome(outcome)]

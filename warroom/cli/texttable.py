@@ -2,7 +2,7 @@
 
 Every table a command prints (``warroom check``'s scripted trainees, ``warroom cost``'s breakdowns; any new one)
 is built with :func:`text_table` and printed, or rendered to lines with :func:`table_lines`. Cells are drill or
-trainee text shown literally: never Rich markup, control characters as ``\\xNN`` (:func:`warroom.core.format.clean`).
+trainee text shown literally: never Rich markup, control characters as ``\\xNN`` (:func:`warroom.core.text.clean`).
 Columns are sized to their content and separated by two spaces; a table too wide for the terminal folds its cells
 instead of cutting them. The console is :func:`warroom.cli.tables.make_console` (the terminal's width; 200 columns
 or ``$COLUMNS`` for a file or a pipe), and no line ends in spaces. ``warroom scores`` builds its own fitted tables
@@ -15,7 +15,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from warroom.core.format import clean
+from warroom.core.text import clean
 
 
 def text_table(
@@ -43,7 +43,7 @@ class RenderedLine(str):
 
 
 def cleaned(lines: Iterable[str]) -> list[str]:
-    """``lines`` ready to print: each cleaned (:func:`~warroom.core.format.clean`) except the
+    """``lines`` ready to print: each cleaned (:func:`~warroom.core.text.clean`) except the
     :class:`RenderedLine` ones, whose cells were cleaned before Rich laid them out."""
     return [line if isinstance(line, RenderedLine) else clean(line) for line in lines]
 

@@ -19,7 +19,7 @@ def tutorial(settings: Settings) -> None:
     `warroom report`) never count it. The drill picker (`warroom`) offers it too, first until you finish a drill.
     """
     from warroom.cli.common import check_store
-    from warroom.core.format import clean
+    from warroom.core.text import clean
     from warroom.tui.launch import launch
     from warroom.tui.services import load_entry
     from warroom.tui.tutorial import tutorial_path

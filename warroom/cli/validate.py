@@ -10,8 +10,7 @@ import click
 from warroom.cli.common import drills_setting, format_option, settings_of
 from warroom.cli.params import DrillParam
 from warroom.cli.progress import file_progress
-from warroom.core.format import clean
-from warroom.core.words import plural
+from warroom.core.text import clean, plural
 
 
 def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
@@ -34,9 +33,9 @@ def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
 
 
 def is_set_file(path: Path) -> bool:
-    """True for a drill set file (a top-level ``set:`` key, see :func:`warroom.core.drillset.is_drill_set_text`)."""
-    from warroom.core.drillset import MAX_SET_BYTES, is_drill_set_text
-    from warroom.core.library import special_file_kind
+    """True for a drill set file (a top-level ``set:`` key, see :func:`warroom.core.library.is_drill_set_text`)."""
+    from warroom.core.files import special_file_kind
+    from warroom.core.library import MAX_SET_BYTES, is_drill_set_text
 
     try:
         if special_file_kind(path) is not None:
@@ -50,15 +49,14 @@ def is_set_file(path: Path) -> bool:
 
 def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> list[Any]:
     """The problems of a drill set file: its own (format) and those of the drills it names, all at once."""
-    from warroom.core.drillset import drill_set_problems
+    from warroom.core.library import drill_set_problems
 
     return list(drill_set_problems(path, drill_dirs))
 def hint_warnings(path: Path, drill: Any) -> list[Any]:
     """``path:line:col: warning:`` problems for briefing text that hints at the answer
-    (:func:`warroom.core.hygiene.briefing_hints`), each at the field that hints."""
-    from warroom.core.hygiene import briefing_hints
-    from warroom.core.problems import Problem
-    from warroom.core.yamlpos import position_of
+    (:func:`warroom.core.model.briefing_hints`), each at the field that hints."""
+    from warroom.core.load import Problem, position_of
+    from warroom.core.model import briefing_hints
 
     out = []
     for hint in briefing_hints(drill):
@@ -101,7 +99,7 @@ def _load_one(
 ) -> None:
     """Load the file ``f`` for :func:`_load_all`: its problems, warnings and notes go into the three dicts of
     ``found``, and ``(f, drill)`` onto ``loaded`` when it loads."""
-    from warroom.core.loader import DrillLoadError, Problem, load_drill_with_warnings
+    from warroom.core.load import DrillLoadError, Problem, load_drill_with_warnings
 
     problems_of, warnings_of, notes_of = found
     if is_set:

@@ -2,7 +2,7 @@
 from explicit values, then the environment (``$WARROOM_TRAINEE``, ``$WARROOM_DATA_DIR``), then platform defaults.
 
 Shared by the command line (``warroom.cli``) and the terminal UI (``warroom.tui``); free of click so that both
-layers can use it. Errors are :class:`~warroom.core.errors.SettingsError` (exit status 2), which the CLI reports
+layers can use it. Errors are :class:`~warroom.errors.SettingsError` (exit status 2), which the CLI reports
 as a usage error.
 """
 
@@ -14,8 +14,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warroom.core.errors import SettingsError
-from warroom.core.format import control_chars
+from warroom.core.text import control_chars
+from warroom.errors import SettingsError
 
 __all__ = [
     "CACHE_DIR_ENV",

@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from warroom.core.library import special_mode_kind
-from warroom.core.words import plural
+from warroom.core.files import special_mode_kind
+from warroom.core.text import plural
 
 #: Most digits a JSON integer may have (a history index or a level has a few; an ISBN or an id has under 30).
 MAX_INTEGER_DIGITS = 30
@@ -55,7 +55,7 @@ def _bounded_int(text: str) -> int | BigInteger:
 
 
 def _read_bytes(path: Path, max_bytes: int, error: type[ValueError]) -> bytes:
-    from warroom.core.library import special_file_kind
+    from warroom.core.files import special_file_kind
 
     kind = special_file_kind(path)  # named before opening: `is a FIFO, not a record file`
     if kind is not None and kind != "a folder":

@@ -127,7 +127,7 @@ class Redactor:
     def summary(self) -> str:
         """One line: ``redacted 3 e-mail addresses, 1 IP address`` (replacements in the drills written), or
         ``redacted nothing``."""
-        from warroom.core.words import plural
+        from warroom.core.text import plural
 
         parts = [plural(self.counts[k], one, many) for k, (one, many) in KINDS.items() if self.counts[k]]
         return "redacted " + (", ".join(parts) if parts else "nothing")

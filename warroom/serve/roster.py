@@ -23,8 +23,8 @@ from pathlib import Path
 
 import yaml
 
-from warroom.core.errors import SettingsError, WarroomError
 from warroom.core.settings import resolve_trainee
+from warroom.errors import SettingsError, WarroomError
 
 __all__ = ["Roster", "RosterError", "hash_token", "new_token", "verify_token"]
 

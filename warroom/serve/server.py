@@ -29,7 +29,7 @@ from rich.logging import RichHandler
 from textual_serve.app_service import AppService
 from textual_serve.server import LogHighlighter, Server
 
-from warroom.core.words import plural
+from warroom.core.text import plural
 from warroom.serve.signin import SignIns, page
 
 __all__ = ["AppOptions", "ServeError", "WarroomServer", "app_command", "build_application"]

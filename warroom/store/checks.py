@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from warroom.core.outcome import Outcome
-from warroom.core.scorecard import MAX_TOTAL
+from warroom.core.model import Outcome
+from warroom.core.scoring import MAX_TOTAL
 
 #: The longest drill time a stored action or time to detect may have, in seconds: twice the longest drill
-#: (``2 * warroom.core.modelbase.MAX_DRILL_SECONDS``, checked when warroom.store.records is imported).
+#: (``2 * warroom.core.model.MAX_DRILL_SECONDS``, checked when warroom.store.records is imported).
 MAX_ACTION_SECONDS = 2 * 1_000_000
 #: Every outcome value a stored session may have.
 OUTCOME_VALUES: tuple[str, ...] = tuple(o.value for o in Outcome)

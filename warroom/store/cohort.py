@@ -1,6 +1,6 @@
 """The cohort statistics counted inside the database (``warroom scores summary``): a few GROUP BY queries over the
 matching sessions instead of a row per session, turned into :class:`~warroom.core.stats.CohortStats` by
-:func:`warroom.core.cohortcounts.stats_from_counts` (the figures are those of
+:func:`warroom.core.stats.stats_from_counts` (the figures are those of
 :func:`~warroom.core.stats.summarize` over :func:`~warroom.store.facts.read_facts`).
 
 The queries read the covering index ``ix_sessions_facts`` and, for the split-half order,
@@ -46,9 +46,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.cohortcounts import CohortCounts, PairCounts, stats_from_counts
-from warroom.core.errors import WarroomError
-from warroom.core.outcome import Outcome
+from warroom.core.model import Outcome
+from warroom.core.stats import CohortCounts, PairCounts, stats_from_counts
+from warroom.errors import WarroomError
 from warroom.store.countable import COLUMN, NOT_COUNTABLE, NOT_COUNTABLE_INDEX
 from warroom.store.facts import (
     FACTS_INDEX,

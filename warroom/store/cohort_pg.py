@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.cohortcounts import CohortCounts
+from warroom.core.stats import CohortCounts
 from warroom.store.cohort import _PAIR_COUNTS, _PLAYED
 from warroom.store.countable import COLUMN
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.outcome import Outcome
+from warroom.core.model import Outcome
 from warroom.store.dialect import SQLITE, Dialect
 
 if TYPE_CHECKING:

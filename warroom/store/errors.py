@@ -1,4 +1,4 @@
-"""The results store's errors: one tree under :class:`StoreError` (a :class:`~warroom.core.errors.WarroomError`).
+"""The results store's errors: one tree under :class:`StoreError` (a :class:`~warroom.errors.WarroomError`).
 
 Each message names the file or session and says what to do; the CLI prints it as it is, the terminal UI shows it.
 """
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
-from warroom.core.errors import WarroomError
+from warroom.errors import WarroomError
 
 
 @dataclass(frozen=True)

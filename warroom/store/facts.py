@@ -1,4 +1,4 @@
-"""The cohort statistics' input from the results store: one :class:`~warroom.core.sessionfacts.SessionFacts` per stored
+"""The cohort statistics' input from the results store: one :class:`~warroom.core.stats.SessionFacts` per stored
 session (``warroom report``; ``warroom scores summary`` counts inside the database instead,
 :mod:`warroom.store.cohort`).
 
@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.outcome import CONTAINED_OUTCOMES, Outcome
-from warroom.core.sessionfacts import SessionFacts
+from warroom.core.model import CONTAINED_OUTCOMES, Outcome
+from warroom.core.stats import SessionFacts
 from warroom.store.distractors import BAD_FIGURES, NO_DISTRACTOR_FIGURES, PULLED_KEY, SHOWN_KEY, read_pulled
 from warroom.store.filters import TUTORIAL, filter_sql, where_sql
 
@@ -70,7 +70,7 @@ def _sql(text: str, loose_types: bool) -> str:
 
 _HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
 _CONTAINED = ", ".join(f"'{o.value}'" for o in sorted(CONTAINED_OUTCOMES))
-#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.sessionfacts.SessionFacts`' own): an
+#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.stats.SessionFacts`' own): an
 #: outcome that fits the kind of drill, distractor figures of the right shape (moved from warroom/store/cohort.py).
 _FITS_SQL = (
     f"((all_clear = 0 AND outcome <> {_HELD}) OR (all_clear <> 0 AND outcome NOT IN ({_CONTAINED}))) "

@@ -7,7 +7,7 @@ One journal per session, ``DATA_DIR/journals/SESSION_ID.jsonl``. Every line is o
   ``all_clear`` (bool), ``scoring_version`` (str or null), ``started_at`` (ISO 8601 UTC), ``mode``
   (``practice`` or ``assessment``), ``set_id`` (the drill set's id or null), ``seed`` (int or null), ``pid``;
 - ``action``: ``seq`` (1, 2, ...), ``at`` (wall-clock ISO 8601 UTC) and ``action`` (an
-  :class:`~warroom.core.actions.Action` as JSON: ``t`` in seconds of drill time, ``kind``, ...);
+  :class:`~warroom.core.model.Action` as JSON: ``t`` in seconds of drill time, ``kind``, ...);
 - ``end`` (last line of a finished session): ``ended_at``, ``outcome``, ``total`` and ``scorecard`` (the
   scorecard's ``to_dict()``).
 
@@ -26,10 +26,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.errors import WarroomError
+from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
-    from warroom.core.actions import Action
+    from warroom.core.model import Action
 
 #: Version of the journal line format written by this code.
 JOURNAL_FORMAT = 1
@@ -86,7 +86,7 @@ class JournalContents:
     """What a journal holds, as read by :func:`read_journal`.
 
     ``start`` is the start line's object; ``actions`` the recorded actions in order (as
-    :class:`~warroom.core.actions.Action`); ``end`` the end line's object or None for an unfinished session;
+    :class:`~warroom.core.model.Action`); ``end`` the end line's object or None for an unfinished session;
     ``problems`` the lines that were skipped (a truncated last line, corrupt lines); ``action_times`` the wall-clock
     time (ISO 8601 text, the line's ``at``; None when missing) of each action in ``actions``.
     """

@@ -224,7 +224,7 @@ class StoreQueries(StoreConnection):
         action log cannot be read (not JSON, an action that does not validate)."""
         from pydantic import ValidationError
 
-        from warroom.core.actions import Action
+        from warroom.core.model import Action
 
         sid = r["session_id"]
         try:

@@ -4,7 +4,7 @@ One set of models serves the session journal and the results store, so a value t
 refused in the journal too (and the other way round):
 
 - :class:`StartRecord`: a session's start (the journal's ``start`` line, the start columns of a stored row);
-- :class:`ActionRecord`: one journal ``action`` line (its ``action`` an :class:`~warroom.core.actions.Action` with a
+- :class:`ActionRecord`: one journal ``action`` line (its ``action`` an :class:`~warroom.core.model.Action` with a
   finite drill time of at most :data:`MAX_ACTION_SECONDS`);
 - :class:`ScorecardRecord`: the figures of a scorecard (the ``end`` line's ``scorecard``, the stored scorecard);
 - :class:`EndRecord`: the journal's ``end`` line;
@@ -24,9 +24,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
-from warroom.core.actions import Action
-from warroom.core.model import MAX_DRILL_SECONDS
-from warroom.core.outcome import Outcome
+from warroom.core.model import MAX_DRILL_SECONDS, Action, Outcome
 from warroom.core.scoring import MAX_TOTAL
 from warroom.store import checks as _checks
 from warroom.store.checks import VALID_ROW_SQL as VALID_ROW_SQL
@@ -205,7 +203,7 @@ def describe(exc: ValidationError, limit: int = 3) -> str:
 # The SQL checks of the summary columns moved to warroom/store/checks.py (unchanged): the summaries import them
 # without the pydantic models above. The drill-time bound is written there as a number: it must be this one.
 assert _checks.MAX_ACTION_SECONDS == MAX_ACTION_SECONDS, "warroom.store.checks.MAX_ACTION_SECONDS is out of date"
-assert _checks.OUTCOME_VALUES == OUTCOME_VALUES  # (checks.py imports MAX_TOTAL from warroom.core.scorecard)
+assert _checks.OUTCOME_VALUES == OUTCOME_VALUES  # (checks.py imports MAX_TOTAL from warroom.core.scoring._scorecard)
 
 __all__ = [
     "MAX_ACTION_SECONDS",

@@ -28,10 +28,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warroom.core.errors import WarroomError
-from warroom.core.format import seconds
-from warroom.core.outcome import OUTCOME_LABELS, Outcome
-from warroom.core.words import plural
+from warroom.core.model import OUTCOME_LABELS, Outcome
+from warroom.core.text import plural, seconds
+from warroom.errors import WarroomError
 from warroom.store.journal import (
     JournalContents,
     JournalError,
@@ -54,7 +53,7 @@ from warroom.store.sessions import (
 )
 
 if TYPE_CHECKING:
-    from warroom.core.actions import Action
+    from warroom.core.model import Action
     from warroom.core.scoring import Scorecard
 
 UNREADABLE = "unreadable"
@@ -74,7 +73,7 @@ class RecoveredSession:
     """What :func:`recover_unfinished` did with one journal.
 
     ``stored`` is True when the session is now in the results store (``outcome``/``total``/``max_total`` set,
-    ``outcome`` the raw :class:`~warroom.core.outcome.Outcome` value; ``str()`` shows its label); otherwise
+    ``outcome`` the raw :class:`~warroom.core.model.Outcome` value; ``str()`` shows its label); otherwise
     ``error`` says why not and where the journal is (``quarantined`` True when it was moved to
     ``journals/quarantine/``). ``problems`` lists skipped journal lines and other things worth telling (a changed
     drill file, a ``quit`` action added at recovery).

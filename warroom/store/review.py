@@ -1,7 +1,7 @@
 """The after-action review of a stored session, as plain data: the whole trace with the answer key and the trainee's
 actions marked where they happened. No Textual here; :mod:`warroom.tui.review` renders it.
 
-The session's action log is re-run on a :class:`~warroom.core.replay.Replay` of the drill (the same way
+The session's action log is re-run on a :class:`~warroom.core.play.Replay` of the drill (the same way
 :func:`warroom.core.scoring.score` does), so the review shows exactly what the trainee saw: the events released, in
 order, with the re-plan after a containment, the escalations and flags placed between the events they followed
 (a false escalation followed by the planner's re-plan and the drill clock's jump), the deadline where its time
@@ -15,15 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warroom.core.actions import Action, ActionKind
-from warroom.core.evidenceref import detection_events, evidence_ids
-from warroom.core.format import damage as fmt_damage
-from warroom.core.format import seconds
-from warroom.core.model import Drill, TraceEvent
-from warroom.core.origins import TARGET_LABELS
+from warroom.core.model import TARGET_LABELS, Action, ActionKind, Drill, TraceEvent, detection_events, evidence_ids
+from warroom.core.text import damage as fmt_damage
+from warroom.core.text import seconds
 
 if TYPE_CHECKING:
-    from warroom.core.replay import EscalationResult
+    from warroom.core.play import EscalationResult
     from warroom.store.results import StoredSession
 
 #: Action kinds shown as rows of their own (inspections mark their event's row; playback changes are not shown).
@@ -191,8 +188,8 @@ def _action_rows(
     """The rows of the trainee's flags, escalations and quit, each as ``(t, 1, index, 0, row)`` for sorting; after
     a false escalation, a ``replan`` row ``(resumed, 1, index, 1, row)`` at the drill time the trainee had the
     drill back: the planner's re-plan call and the drill clock's jump that the trainee saw."""
-    from warroom.core.format import clock, usd
-    from warroom.core.replay import FALSE_ESCALATION_DELAY
+    from warroom.core.play import FALSE_ESCALATION_DELAY
+    from warroom.core.text import clock, usd
 
     key = drill.answer_key
     out: list[tuple[float, int, int, int, ReviewRow]] = []
@@ -252,7 +249,7 @@ def _early_marks(right_step: bool, esc: EscalationResult | None, faulted: bool) 
 def _citation_marks(drill: Drill, action: Action) -> list[str]:
     """What an escalation cited, one mark per event (``cited e04 (evidence)``); ``cited nothing`` for an empty
     citation; none for an escalation recorded before citations existed (``cites`` absent)."""
-    from warroom.core.evidence import judge_citations
+    from warroom.core.play import judge_citations
 
     if action.cites is None:
         return []

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from warroom.core.actions import Action
+    from warroom.core.model import Action
 
 
 @dataclass(frozen=True)

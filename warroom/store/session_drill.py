@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warroom.core.errors import WarroomError
+from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
     from warroom.core.model import Drill
@@ -42,7 +42,7 @@ def load_drill_file(path: Path) -> Drill:
 
     Raises :class:`DrillUnavailable` with a clear message for a missing, unreadable or invalid file.
     """
-    from warroom.core.loader import DrillLoadError, load_drill
+    from warroom.core.load import DrillLoadError, load_drill
 
     path = Path(path)
     try:
@@ -84,7 +84,7 @@ def resolve_session_drill(
     ``resolver``; ``cache`` (path -> drill) saves loading one file twice. A session with a variant seed gets the
     variant it played (:func:`warroom.core.variants.apply_variant`). Raises :class:`DrillUnavailable` with a
     clear message when the file is not found, cannot be read or does not load."""
-    from warroom.core.library import real_path
+    from warroom.core.files import real_path
 
     try:
         path = real_path(resolver(info.drill_id, info.drill_path))  # a symbolic link loop: unreadable, below

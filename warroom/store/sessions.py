@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warroom.core.errors import WarroomError
+from warroom.errors import WarroomError
 from warroom.store.datadir import DONE, JOURNALS, done_dir, journals_dir
 from warroom.store.deletion import DeleteResult, delete_sessions
 from warroom.store.errors import StoreUnreachable
@@ -40,8 +40,7 @@ from warroom.store.session_drill import (
 )
 
 if TYPE_CHECKING:
-    from warroom.core.actions import Action
-    from warroom.core.model import Drill
+    from warroom.core.model import Action, Drill
     from warroom.core.scoring import Scorecard
 
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case (no i, l, o, u)
@@ -93,7 +92,7 @@ def _with_quit(drill: Drill, actions: list[Action]) -> tuple[list[Action], bool]
     already ended (the session was killed at the debrief) gets no ``quit``: its outcome stands. A log that does not
     replay on the drill gets its ``quit`` at its last action's time (scoring then says why the log does not fit).
     """
-    from warroom.core.actions import Action, ActionKind
+    from warroom.core.model import Action, ActionKind
     from warroom.core.scoring import ScoringError, replay_actions
 
     if any(a.kind is ActionKind.QUIT for a in actions):

@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from warroom.core.outcome import CONTAINED_OUTCOMES as _CONTAINED
+from warroom.core.model import CONTAINED_OUTCOMES as _CONTAINED
 from warroom.store.queries import StoreQueries
 from warroom.store.schema import _guard
 
-#: Outcome values that count as containing the incident (from the core's :class:`~warroom.core.outcome.Outcome`).
+#: Outcome values that count as containing the incident (from the core's :class:`~warroom.core.model.Outcome`).
 CONTAINED_OUTCOMES: tuple[str, ...] = tuple(sorted(o.value for o in _CONTAINED))
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from warroom.core.actions import Action, ActionKind
-from warroom.core.scorecard import Scorecard
+from warroom.core.model import Action, ActionKind
+from warroom.core.scoring import Scorecard
 from warroom.store.rows import WallClock
 
 __all__ = ["detected_at", "parse_time", "wall_clock"]

@@ -17,7 +17,7 @@ from warroom.store.rows import SessionInfo, WallClock
 from warroom.store.schema import StoreConnection, _guard
 
 if TYPE_CHECKING:
-    from warroom.core.actions import Action
+    from warroom.core.model import Action
     from warroom.core.scoring import Scorecard
 
 

@@ -6,7 +6,7 @@ origin (its plan step; format 2: or the plan at a planner call, the set-up befor
 evidence (the whole event; format 2: a field inside it, an absence at it, a comparison of several:
 :mod:`warroom.tui.annotate_items`), cascade steps, distractors (with why they are harmless),
 damage (amount and unit) and the deadline, and writes the debrief; the side panel shows the key so far and what is
-missing. ``s`` saves into the drill file (:func:`warroom.core.keywrite.write_draft`: comments and layout kept), then
+missing. ``s`` saves into the drill file (:func:`warroom.core.author.write_draft`: comments and layout kept), then
 shows what ``warroom validate`` and ``warroom check`` say of it in the panel.
 """
 
@@ -21,8 +21,8 @@ from textual.clock import Clock
 from textual.screen import Screen
 from textual.timer import Timer
 
-from warroom.core.annotatefile import AnnotatedFile, Findings
-from warroom.core.replay import Replay
+from warroom.core.author import AnnotatedFile, Findings
+from warroom.core.play import Replay
 from warroom.tui import text as fmt
 from warroom.tui.annotate_dialogs import (
     DamageChoice,
@@ -66,7 +66,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
     """The author mode over one drill file (see the module docstring).
 
     Args:
-        file: the drill file opened for marking up (:func:`warroom.core.annotatefile.open_for_annotation`).
+        file: the drill file opened for marking up (:func:`warroom.core.author.open_for_annotation`).
         clock: the real-time clock the drill clock follows (a ``MockClock`` in tests).
         speed: initial playback speed (drill seconds per real second).
     """

@@ -3,7 +3,7 @@ no picker, no sessions and no store.
 
 SIGHUP (the terminal closed), SIGTERM (``kill``) and a lost terminal are handled as in the war room
 (:mod:`warroom.tui.terminal`): the app leaves at once, and marks not saved yet are first written to the drill's
-recovery copy (:mod:`warroom.core.annotaterecovery`), which the next ``warroom annotate`` of the file loads again.
+recovery copy (:mod:`warroom.core.author._recovery`), which the next ``warroom annotate`` of the file loads again.
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.clock import Clock
 
-from warroom.core.annotatefile import AnnotatedFile
-from warroom.core.annotaterecovery import Recovered, write_recovery
-from warroom.core.keywrite import KeyWriteError
+from warroom.core.author import AnnotatedFile, KeyWriteError, Recovered, write_recovery
 from warroom.tui.annotate import AnnotateScreen
 from warroom.tui.keyhelp import footer_label
 from warroom.tui.modals import ConfirmScreen
@@ -31,10 +29,10 @@ class AnnotateApp(App[None]):
     """The author mode over one drill file.
 
     Args:
-        file: the drill file opened for marking up (:func:`warroom.core.annotatefile.open_for_annotation`).
+        file: the drill file opened for marking up (:func:`warroom.core.author.open_for_annotation`).
         speed: initial playback speed (drill seconds per real second, > 0).
         clock: the real-time clock the drill clock follows; tests pass a ``textual.clock.MockClock``.
-        recovered: what :func:`~warroom.core.annotaterecovery.recover` found for ``file``: a recovered draft opens
+        recovered: what :func:`~warroom.core.author.recover` found for ``file``: a recovered draft opens
             in place of the file's own, unsaved, and its message is shown.
         handle_signals: when True (``warroom annotate``), SIGHUP, SIGTERM and a lost terminal end the app at once,
             unsaved marks first written to the recovery copy (:meth:`terminate`).

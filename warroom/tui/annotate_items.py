@@ -10,10 +10,9 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.annotatefile import AnnotatedFile
-from warroom.core.annotation import KeyDraft
-from warroom.core.evidenceref import event_output, has_output, path_parts, structured, value_at
-from warroom.core.ids import Suggester
+from warroom.core.author import AnnotatedFile, KeyDraft
+from warroom.core.model import event_output, has_output, path_parts, structured, value_at
+from warroom.core.text import Suggester
 from warroom.tui import text as fmt
 from warroom.tui.annotate_dialogs import FieldPathDialog, TextDialog
 from warroom.tui.fieldjump import FieldScreen, is_field_path, jump_to_field

@@ -6,11 +6,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.annotatefile import AnnotatedFile, Findings, findings
-from warroom.core.annotaterecovery import discard_recovery
-from warroom.core.annotation import DeadlineMark, KeyDraft
-from warroom.core.keywrite import KeyWriteError, write_draft
-from warroom.core.words import plural
+from warroom.core.author import (
+    AnnotatedFile,
+    DeadlineMark,
+    Findings,
+    KeyDraft,
+    KeyWriteError,
+    discard_recovery,
+    findings,
+    write_draft,
+)
+from warroom.core.text import plural
 from warroom.tui import text as fmt
 
 __all__ = ["MarkActions"]

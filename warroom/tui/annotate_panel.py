@@ -9,9 +9,8 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from warroom.core.annotatefile import Findings
-from warroom.core.annotation import KeyDraft, item_events, item_label
-from warroom.core.words import plural
+from warroom.core.author import Findings, KeyDraft, item_events, item_label
+from warroom.core.text import plural
 from warroom.tui import text as fmt
 
 __all__ = ["MARK_GLYPHS", "KeyPanel", "event_marks", "findings_text", "key_text"]

@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.clock import Clock
 from textual.screen import Screen
 
-from warroom.core.replay import Replay
+from warroom.core.play import Replay
 from warroom.tui import flow
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.keyhelp import footer_label

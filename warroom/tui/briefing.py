@@ -12,8 +12,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
-from warroom.core.hygiene import ESCALATION_INSTRUCTION
-from warroom.core.model import Drill
+from warroom.core.model import ESCALATION_INSTRUCTION, Drill
 from warroom.tui import text as fmt
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
 from warroom.tui.flow import ShowPicker, StartDrill

@@ -113,7 +113,7 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
     ) -> None:
         super().__init__(id=id)
         self.events = list(released)
-        #: Event id -> row. ``positions`` (the replay's :attr:`~warroom.core.replay.Replay.released_positions`, the
+        #: Event id -> row. ``positions`` (the replay's :attr:`~warroom.core.play.Replay.released_positions`, the
         #: same order as ``released``) spares indexing every released event when the dialog opens.
         self._index: Mapping[str, int] = (
             positions if positions is not None else {e.id: n for n, e in enumerate(self.events)}

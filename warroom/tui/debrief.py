@@ -19,14 +19,18 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Sparkline, Static
 
-from warroom.core.actions import ActionKind
-from warroom.core.evidence import describe_citations
-from warroom.core.evidenceref import describe_item, detection_events, refs
-from warroom.core.hygiene import debrief_tags
-from warroom.core.model import Drill
-from warroom.core.origins import TARGET_LABELS, origin_event_of
-from warroom.core.probes import earliest_result_at
-from warroom.core.replay import Replay
+from warroom.core.model import (
+    TARGET_LABELS,
+    ActionKind,
+    Drill,
+    debrief_tags,
+    describe_item,
+    detection_events,
+    earliest_result_at,
+    origin_event_of,
+    refs,
+)
+from warroom.core.play import Replay, describe_citations
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.tui import text as fmt
 from warroom.tui.flow import ShowBriefing, ShowPicker
@@ -65,7 +69,7 @@ def damage_series(timeline: list[tuple[float, float]], end: float, buckets: int 
 
 def _first_finding_probe(drill: Drill) -> tuple[float, Any] | None:
     """(earliest result time in drill seconds, probe) of the answer key's evidence probe whose result can come in
-    first (warroom.core.probes.earliest_result_at); None when no probe is evidence."""
+    first (warroom.core.model.earliest_result_at); None when no probe is evidence."""
     key = drill.answer_key
     ids = {e for e in key.evidence if isinstance(e, str)} if key is not None else set()
     times = [(earliest_result_at(drill, p), p) for p in drill.probes or () if p.id in ids]

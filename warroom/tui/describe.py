@@ -12,10 +12,8 @@ from typing import Any, NamedTuple
 
 from rich.text import Text
 
-from warroom.core.agents import Cast
-from warroom.core.cost import call_cost
-from warroom.core.model import Drill, ToolCall, ToolResult
-from warroom.core.replay import StepState
+from warroom.core.model import Cast, Drill, ToolCall, ToolResult
+from warroom.core.play import StepState, call_cost
 from warroom.tui import format2view as f2
 from warroom.tui import text as fmt
 from warroom.tui.structured import language_hint, structured

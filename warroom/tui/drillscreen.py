@@ -1,7 +1,7 @@
 """The session side of the war room: one drill played, every action saved before it counts, and the end.
 
 :class:`DrillScreen` is the base of :class:`~warroom.tui.live.WarRoomScreen` (moved here from live.py, unchanged
-but for the split): it holds the :class:`~warroom.core.replay.Replay` of the drill, whose ``on_action`` hook is the
+but for the split): it holds the :class:`~warroom.core.play.Replay` of the drill, whose ``on_action`` hook is the
 session recorder, applies trainee actions through it (:meth:`DrillScreen._act`: an action the journal cannot save
 did not happen, and the drill stops for good), and ends the session: :meth:`DrillScreen.abandon` (quit, stored as
 abandoned) and :meth:`DrillScreen.finish` (scored from the saved action log, stored, then the debrief, asked of the
@@ -22,7 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widget import Widget
 
-from warroom.core.replay import EndReason, Replay
+from warroom.core.play import EndReason, Replay
 from warroom.tui.drillsets import PRACTICE
 from warroom.tui.flow import ShowDebrief
 from warroom.tui.services import JournalUnwritable, SessionUnavailable
@@ -72,7 +72,7 @@ class DrillScreen(Screen[None]):
         self.assessment = mode == "assessment"
         assert entry.drill is not None
         self.entry = entry
-        # The session's variant when the recorder has one (warroom.core.variants), else the drill as written.
+        # The session's variant when the recorder has one (warroom.core.variants._apply), else the drill as written.
         self.drill = getattr(recorder, "drill", None) or entry.drill
         self.recorder = recorder
         self.services = services

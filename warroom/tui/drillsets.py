@@ -1,7 +1,7 @@
 """Drill sets and session modes in the terminal UI: the set being played (``warroom --set FILE``), each drill's
 progress in it, and what the war room shows and refuses in assessment mode.
 
-The set's file is read with :mod:`warroom.core.drillset`; progress comes from the results store (the trainee's
+The set's file is read with :mod:`warroom.core.library._drillset`; progress comes from the results store (the trainee's
 sessions with the set's id). No Textual here: the screens read these values.
 """
 
@@ -13,10 +13,8 @@ from datetime import UTC, date, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.adaptive import Attempt, Candidate, choose_next
-from warroom.core.drillset import DrillSet, SetDrill
-from warroom.core.format import clean_line, seconds
-from warroom.core.words import plural
+from warroom.core.library import Attempt, Candidate, DrillSet, SetDrill, choose_next
+from warroom.core.text import clean_line, plural, seconds
 
 if TYPE_CHECKING:
     from warroom.core.model import Drill
@@ -126,7 +124,7 @@ class ActiveSet:
     def next_adaptive(self, trainee: str, set_rows: Sequence[Any], record_rows: Sequence[Any]) -> Drill | None:
         """The drill an adaptive set gives ``trainee`` next (None when the set is done), from ``set_rows`` (the
         trainee's sessions in this set) and ``record_rows`` (their sessions on the set's drills, any set or mode,
-        oldest first). See :func:`warroom.core.adaptive.choose_next`."""
+        oldest first). See :func:`warroom.core.library.choose_next`."""
         adaptive = self.model.adaptive
         assert adaptive is not None
         drills = {d.drill.id: d.drill for d in self.drills if d.drill is not None}
@@ -154,9 +152,9 @@ def _detected(row: Any) -> bool:
 
 def load_active_set(path: Path, drill_dirs: Sequence[Path] = ()) -> ActiveSet:
     """Read the drill set file at ``path`` and find its drills. Raises
-    :class:`~warroom.core.drillset.DrillSetError` with every ``path:line:col: message`` problem (of the file or
+    :class:`~warroom.core.library.DrillSetError` with every ``path:line:col: message`` problem (of the file or
     of a drill it names)."""
-    from warroom.core.drillset import DrillSetError, drill_set_problems, load_drill_set, resolve_set_drills
+    from warroom.core.library import DrillSetError, drill_set_problems, load_drill_set, resolve_set_drills
 
     try:
         model = load_drill_set(path)

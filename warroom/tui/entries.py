@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warroom.core.drillcard import DrillCard
+from warroom.core.library import DrillCard
 
 if TYPE_CHECKING:
     from warroom.core.model import Drill
@@ -24,7 +24,7 @@ class DrillEntry:
     comes from the picker's cache), what the picker shows of it, and the problems that stop it loading or being
     played.
 
-    ``card`` is the :class:`~warroom.core.drillcard.DrillCard` (made from ``drill`` when not given; None for a file
+    ``card`` is the :class:`~warroom.core.library.DrillCard` (made from ``drill`` when not given; None for a file
     that did not load). An entry from the picker's cache has a card and no drill: the drill is loaded from its file
     when it is opened (:meth:`warroom.tui.services.Services.open_entry`), never played from the cache.
 
@@ -70,8 +70,8 @@ def load_drill(path: Path) -> Drill:
     Returns the :class:`~warroom.core.model.Drill`; raises :class:`DrillProblem` with ``path:line:col: message``
     lines for a missing, unreadable, malformed or invalid file (never another exception for bad input).
     """
-    from warroom.core.loader import DrillLoadError, DrillReadError
-    from warroom.core.loader import load_drill as core_load
+    from warroom.core.load import DrillLoadError, DrillReadError
+    from warroom.core.load import load_drill as core_load
 
     path = Path(path)
     try:

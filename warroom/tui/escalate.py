@@ -24,8 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from warroom.core.model import PlanStep
-from warroom.core.origins import PLAN, SETUP, TARGET_LABELS
+from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep
 from warroom.tui import text as fmt
 from warroom.tui.citelist import CiteList
 from warroom.tui.keyhelp import key_prose
@@ -162,7 +161,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         super().__init__()
         self.plan = list(plan)
         #: What the trainee can name, in list order: (target id, title). The plan steps, and with ``origins`` (a
-        #: format-2 drill) "the plan" and "set-up" after them (:mod:`warroom.core.origins`).
+        #: format-2 drill) "the plan" and "set-up" after them (:mod:`warroom.core.model._origins`).
         self.choices: list[tuple[str, str]] = [(s.id, s.title) for s in self.plan]
         if origins:
             self.choices += [(PLAN, ORIGIN_TITLES[PLAN]), (SETUP, ORIGIN_TITLES[SETUP])]

@@ -22,8 +22,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from warroom.core.evidenceref import PATH_PATTERN, event_output, has_output, path_parts, value_at
-from warroom.core.format import json_text
+from warroom.core.model import PATH_PATTERN, event_output, has_output, path_parts, value_at
+from warroom.core.text import json_text
 from warroom.tui import text as fmt
 
 #: Longest field path typed, in characters.

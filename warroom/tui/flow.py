@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from warroom.core.replay import Replay
+    from warroom.core.play import Replay
     from warroom.tui.services import DrillEntry
 
 __all__ = ["LeaveDrill", "ShowBriefing", "ShowDebrief", "ShowPicker", "StartDrill"]

@@ -14,10 +14,8 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.approvals import missing_approvals
-from warroom.core.events import role_of
-from warroom.core.model import Drill
-from warroom.core.toolcalls import CallIndex, index_calls
+from warroom.core.model import Drill, role_of
+from warroom.core.play import CallIndex, index_calls, missing_approvals
 from warroom.tui import text as fmt
 from warroom.tui.structured import structured
 
@@ -29,7 +27,7 @@ _INDEXES: dict[int, tuple[Drill, CallIndex]] = {}
 
 
 def call_index(drill: Drill) -> CallIndex:
-    """The :class:`~warroom.core.toolcalls.CallIndex` of ``drill``'s trace and re-plan, built once per drill."""
+    """The :class:`~warroom.core.play.CallIndex` of ``drill``'s trace and re-plan, built once per drill."""
     kept = _INDEXES.get(id(drill))
     if kept is not None and kept[0] is drill:
         return kept[1]

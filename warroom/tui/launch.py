@@ -83,7 +83,7 @@ def _say_exit_notes(notes: list[str]) -> None:
     (cleaned of control characters); a terminal that is gone is ignored."""
     import sys
 
-    from warroom.core.format import clean_line
+    from warroom.core.text import clean_line
 
     for note in notes:
         try:

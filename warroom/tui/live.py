@@ -1,6 +1,6 @@
 """The war room: the live drill on the drill clock.
 
-:class:`WarRoomScreen` is a thin view over a :class:`~warroom.core.replay.Replay`. A ticker (about 10 Hz) reads the
+:class:`WarRoomScreen` is a thin view over a :class:`~warroom.core.play.Replay`. A ticker (about 10 Hz) reads the
 app's injected clock (handed to the screen: :attr:`WarroomApp.clock`), turns the real seconds since the last tick
 into drill seconds (times the playback speed) and advances the Replay, unless paused or under a dialog (in practice
 a recorded pause: ``DrillScreen.open_dialog``). Every trainee action goes through the Replay (its ``on_action`` hook
@@ -16,8 +16,8 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from warroom.core.origins import TARGET_LABELS
-from warroom.core.replay import FALSE_ESCALATION_DELAY, ReplayError
+from warroom.core.model import TARGET_LABELS
+from warroom.core.play import FALSE_ESCALATION_DELAY, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions

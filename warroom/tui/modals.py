@@ -18,8 +18,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Label, Static
 
-from warroom.core.format import PLAYBACK_SPEEDS
-from warroom.core.replay import FALSE_ESCALATION_DELAY
+from warroom.core.play import FALSE_ESCALATION_DELAY
+from warroom.core.text import PLAYBACK_SPEEDS
 from warroom.tui import text as fmt
 
 # The escalation dialog lives in its own module; it is re-exported here, with the other dialogs.
@@ -35,7 +35,7 @@ from warroom.tui.keyhelp import help_body, help_rows, key_prose, key_table
 from warroom.tui.keylist import TYPE_AHEAD_RESET
 
 #: Playback speeds offered by + and - in the war room, as multipliers of real time (drill seconds per real second):
-#: :data:`warroom.core.format.PLAYBACK_SPEEDS`, which ``warroom run --speed`` accepts too.
+#: :data:`warroom.core.text.PLAYBACK_SPEEDS`, which ``warroom run --speed`` accepts too.
 SPEEDS: tuple[float, ...] = PLAYBACK_SPEEDS
 
 #: How the review's answer-key column marks a trace event (the side panel spells the marks out).

@@ -220,7 +220,7 @@ class PickerScreen(Screen[None]):
         # Back from a drill: the cursor stays on the drill just played (matched by file).
         last = self.last_drill
         if last is not None:
-            from warroom.core.library import real_path
+            from warroom.core.files import real_path
 
             row = next((i for i, e in enumerate(self.entries) if real_path(e.path) == real_path(last)), None)
             if row is not None:

@@ -1,11 +1,11 @@
 """What the drill picker shows of each drill: its table cells and its preview, made from the entry's card
-(:class:`~warroom.core.drillcard.DrillCard`), so that a drill listed from the picker's cache shows as a loaded one."""
+(:class:`~warroom.core.library.DrillCard`), so that a drill listed from the picker's cache shows as a loaded one."""
 
 from __future__ import annotations
 
 from rich.text import Text
 
-from warroom.core.hygiene import ESCALATION_INSTRUCTION
+from warroom.core.model import ESCALATION_INSTRUCTION
 from warroom.tui import text as fmt
 from warroom.tui.briefing import stars
 from warroom.tui.pickergroups import domain_of

@@ -21,9 +21,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from warroom.core.cost import call_cost
 from warroom.core.model import Drill, Probe, Role
-from warroom.core.replay import Replay, ReplayError
+from warroom.core.play import Replay, ReplayError, call_cost
 from warroom.tui import text as fmt
 
 

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from warroom.core.actions import Action
-    from warroom.core.model import Drill
+    from warroom.core.model import Action, Drill
 
 __all__ = ["JournalUnwritable", "Recorder", "ResultsUnavailable", "SessionUnavailable", "StoreRecorder"]
 

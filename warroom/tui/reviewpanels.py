@@ -8,8 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.origins import TARGET_LABELS
-from warroom.core.outcome import OUTCOME_LABELS, Outcome
+from warroom.core.model import OUTCOME_LABELS, TARGET_LABELS, Outcome
 from warroom.core.scoring import MAX_TOTAL
 from warroom.store.review import ReviewData
 from warroom.tui import text as fmt
@@ -25,7 +24,7 @@ def cited_events(drill: Any, cites: Any) -> Text:
     """What an escalation cited, for the review's side panel: one line per cited event with what it is by the answer
     key (evidence, accepted, distractor, irrelevant) and its summary, drill text literally; "cited nothing" or, for
     an escalation recorded before citations existed, "no citations recorded"."""
-    from warroom.core.evidence import judge_citations
+    from warroom.core.play import judge_citations
 
     out = Text()
     out.append("cited: ", style="bold")

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.cardcache import CachedFile, FolderCache, Stamp, file_stamp, settled
-from warroom.core.words import natural_key
+from warroom.core.library import CachedFile, FolderCache, Stamp, file_stamp, settled
+from warroom.core.text import natural_key
 from warroom.tui.entries import DrillEntry, DrillProblem, load_drill, load_entry, with_cross_file_problems
 from warroom.tui.recording import (
     JournalUnwritable,
@@ -23,8 +23,7 @@ from warroom.tui.recording import (
 )
 
 if TYPE_CHECKING:
-    from warroom.core.actions import Action
-    from warroom.core.model import Drill
+    from warroom.core.model import Action, Drill
     from warroom.tui.drillsets import ActiveSet
 
 
@@ -94,7 +93,7 @@ class Services:
         mode: ``practice`` or ``assessment`` (``--mode``); a drill set in assessment mode makes every session
             assessment (see :attr:`session_mode`).
         drill_set: the drill set played (``--set FILE``; see :mod:`warroom.tui.drillsets`), or None.
-        cache_dir: the cache directory of the picker's cache between starts (:mod:`warroom.core.cardcache`;
+        cache_dir: the cache directory of the picker's cache between starts (:mod:`warroom.core.library._cache`;
             ``warroom`` passes :func:`~warroom.core.settings.resolve_cache_dir`), or None for none.
     """
 
@@ -105,9 +104,9 @@ class Services:
     drill_set: ActiveSet | None = None
     #: The variant seed of every session started (``warroom run --seed N``); None: each session draws its own.
     seed: int | None = None
-    #: The drill picker's cache directory (:mod:`warroom.core.cardcache`); None: no cache kept between starts.
+    #: The drill picker's cache directory (:mod:`warroom.core.library._cache`); None: no cache kept between starts.
     cache_dir: Path | None = None
-    #: Entries read from their files by this process, by path, with the :data:`~warroom.core.cardcache.Stamp` they
+    #: Entries read from their files by this process, by path, with the :data:`~warroom.core.library.Stamp` they
     #: were read at: a file is parsed again only when it changed, so reopening the picker does not re-read a library.
     _loaded: dict[Path, tuple[Stamp, DrillEntry]] = field(default_factory=dict, repr=False, compare=False)
     #: Each folder's records as this process last read them from, or wrote them to, its cache file.
@@ -158,7 +157,8 @@ class Services:
         of a drill listed before it, keeps its drill but gets that problem (see :func:`with_cross_file_problems`)
         and cannot be started. A sub-folder that cannot be read is listed last, as an entry with that problem.
         """
-        from warroom.core.library import bundled_drills_dir, find_drill_files, real_path
+        from warroom.core.files import real_path
+        from warroom.core.library import bundled_drills_dir, find_drill_files
 
         if self.drill_set is not None:  # only the set's drills, in its order
             return self.set_catalog()

@@ -7,7 +7,7 @@ string that spans lines as a literal block (``key: |`` and its lines, indented),
 is known: declared in the same mapping (a ``language`` / ``lang`` / ``syntax`` key), implied by a file name in it
 (``path: src/refund.py``), or named by its key (``sql``, ``diff``). The language is never guessed from the text.
 
-Safety: all text is drill data. Every string is cleaned with :func:`warroom.core.format.clean` (control and bidi
+Safety: all text is drill data. Every string is cleaned with :func:`warroom.core.text.clean` (control and bidi
 characters shown as escapes) before it is highlighted or shown, and the result is a Rich :class:`~rich.text.Text`
 built from plain strings, so nothing in it is read as markup.
 """
@@ -22,7 +22,7 @@ from typing import Any
 from rich.syntax import Syntax
 from rich.text import Text
 
-from warroom.core.format import clean, clean_line, json_text
+from warroom.core.text import clean, clean_line, json_text
 
 __all__ = ["language_hint", "structured"]
 

@@ -6,7 +6,7 @@ Rich markup show literally, and control characters (ESC, BEL, CR, ...) are repla
 ``\\x1b`` so a drill can never move the cursor, retitle the terminal or change colours.
 
 The cleaning and the number formats (:func:`seconds`, :func:`usd`, :func:`amount`) are
-:mod:`warroom.core.format`'s, re-exported here, so the CLI and the TUI write drill text and numbers the same way.
+:mod:`warroom.core.text._format`'s, re-exported here, so the CLI and the TUI write drill text and numbers the same way.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.format import amount, clean, clean_line, clock, damage, damage_amount, seconds, speed, usd, usd_price
+from warroom.core.text import amount, clean, clean_line, clock, damage, damage_amount, seconds, speed, usd, usd_price
 
 __all__ = [
     "amount", "clean", "clean_line", "clock", "compact_json", "damage", "damage_amount", "literal", "literal_line",

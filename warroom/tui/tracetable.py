@@ -70,7 +70,7 @@ class TraceTable(LineTable):
         """``agents``: show the agent column (format 2), where an agent's name is shown as ``agent_labels`` gives
         it (:func:`warroom.tui.format2view.agent_labels`; else as written, cut to the column), an event naming no
         agent under the role its kind implies (:func:`~warroom.tui.format2view.event_agent`); ``repetitions``: the
-        replay's repetitions so far by event id (:attr:`warroom.core.replay.Replay.repetitions`), shown as ``×N``
+        replay's repetitions so far by event id (:attr:`warroom.core.play.Replay.repetitions`), shown as ``×N``
         (without it: each event's count)."""
         columns = (*COLUMNS[:3], AGENT_COLUMN, *COLUMNS[3:]) if agents else COLUMNS
         super().__init__(columns, self.row_cells, id=id, classes=classes)

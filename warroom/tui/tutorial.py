@@ -21,7 +21,7 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from warroom.core.replay import EndReason
+from warroom.core.play import EndReason
 from warroom.store.facts import TUTORIAL_MODE
 from warroom.tui.keyhelp import key_prose
 from warroom.tui.live import WarRoomScreen
@@ -31,7 +31,7 @@ from warroom.tui.widgets import KeyFooter
 if TYPE_CHECKING:
     from textual.clock import Clock
 
-    from warroom.core.actions import Action
+    from warroom.core.model import Action
     from warroom.tui.services import DrillEntry, Recorder, Services
 
 __all__ = ["TUTORIAL_ID", "TUTORIAL_MODE", "LessonPanel", "TutorialScreen", "is_tutorial", "tutorial_path"]

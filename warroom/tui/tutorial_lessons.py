@@ -1,7 +1,7 @@
 """The tutorial's lessons (``warroom tutorial``) as data, and the :class:`Tutor` that walks a trainee through them.
 
 A lesson is one entry of :data:`LESSONS`: the prompt shown at the bottom of the war room, the key it names, the
-trainee action that completes it (an action kind of :class:`~warroom.core.actions.ActionKind`: ``pause``,
+trainee action that completes it (an action kind of :class:`~warroom.core.model.ActionKind`: ``pause``,
 ``inspect``, ``flag``, ``probe``, ``escalate``), the trace event at which it starts and,
 optionally, the event (inspect, flag, probe) or plan step (escalate) that action must name. The lessons run in
 order, one at a time: a lesson starts once its event is in the trace and every lesson before it is done, and while
@@ -38,7 +38,7 @@ def is_tutorial(entry: DrillEntry) -> bool:
     """True when ``entry`` is the bundled tutorial drill (by id and file; a copy elsewhere is an ordinary drill)."""
     if entry.card is None or entry.card.id != TUTORIAL_ID:
         return False
-    from warroom.core.library import real_path
+    from warroom.core.files import real_path
 
     return real_path(entry.path) == real_path(tutorial_path())
 

@@ -1,6 +1,6 @@
 """Widgets of the war room, reusable by other views (e.g. a facilitator's session review).
 
-All of them are thin views: they are handed state from a :class:`~warroom.core.replay.Replay` (or a drill) and render
+All of them are thin views: they are handed state from a :class:`~warroom.core.play.Replay` (or a drill) and render
 it; none of them advances the drill clock, applies an action or scores anything. Drill text is rendered through
 :mod:`warroom.tui.text`, never as markup.
 """
@@ -16,9 +16,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from warroom.core.hygiene import damage_meter_text
-from warroom.core.model import Drill, Role
-from warroom.core.replay import CostMeter, StepState
+from warroom.core.model import Drill, Role, damage_meter_text
+from warroom.core.play import CostMeter, StepState
 from warroom.tui import text as fmt
 
 # The event descriptions moved to warroom.tui.describe; they are re-exported here for the views that import them.
@@ -76,7 +75,7 @@ class Meters(Static):
     ``sub``, format 2, the sub-agents' share once they have made a call).
 
     Until damage accrues the meter reads ``damage none yet`` in every drill, fault or all-clear alike; then the
-    bare amount (:func:`warroom.core.hygiene.damage_meter_text`). The damage unit names the fault's consequence (it
+    bare amount (:func:`warroom.core.model.damage_meter_text`). The damage unit names the fault's consequence (it
     is part of the answer key), so it is never shown before the debrief. The cost meter always shows in full.
     """
 
@@ -98,7 +97,7 @@ class Meters(Static):
         self._figures = figures
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(" damage ", style="bold")
-        if damage:  # the amount only: the unit is part of the answer key (warroom.core.hygiene)
+        if damage:  # the amount only: the unit is part of the answer key (warroom.core.model._hygiene)
             out.append(damage_meter_text(damage), style="bold red")
         else:
             out.append("none yet", style="bold green")

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from warroom.core.modelbase import ID_PATTERN
+from warroom.core.text import ID_PATTERN
 from warroom.importers.chat.parse import Conversation, Message
 from warroom.importers.otlp.build import agent_id
 from warroom.importers.tracekit import DEFAULT_DIFFICULTY, DEFAULT_MODEL_NAME, TraceOptions, drill_id

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from warroom.core.modelbase import ID_PATTERN
+from warroom.core.text import ID_PATTERN
 from warroom.importers.otlp.spans import Span
 from warroom.importers.otlp.steps import AGENT, MODEL, OTHER, TOOL, Classifier, Step
 from warroom.importers.tracekit import TraceError, TraceOptions

@@ -6,11 +6,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from warroom.core.validation import MISSING_ANSWER_KEY
+from warroom.core.rules import MISSING_ANSWER_KEY
 from warroom.importers.tracekit.rules import TraceError
 from warroom.importers.who_and_when.drill import dump_drill_yaml
 
-#: What ``warroom validate`` says about an imported drill until it is marked up (warroom.core.validation).
+#: What ``warroom validate`` says about an imported drill until it is marked up (warroom.core.rules._validation).
 MISSING_KEY = MISSING_ANSWER_KEY
 
 _MARKUP = """\
@@ -66,7 +66,7 @@ def check_unmarked(data: dict[str, Any]) -> None:
     from pydantic import ValidationError
 
     from warroom.core.model import Drill
-    from warroom.core.validation import validate_drill
+    from warroom.core.rules import validate_drill
 
     def where(loc: tuple[Any, ...]) -> str:
         return "".join(f"[{x}]" if isinstance(x, int) else f".{x}" for x in loc).lstrip(".")

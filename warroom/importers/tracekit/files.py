@@ -80,7 +80,7 @@ def _check_size(text: str) -> None:
     trace within its own limit can still make one, since YAML escapes what JSON writes raw (an emoji is 4 bytes in
     the trace and 10 in the drill) and some text is in the drill twice (the request as the goal and the first
     event)."""
-    from warroom.core import limits
+    from warroom.core.load import limits
 
     size = len(text.encode("utf-8"))
     if size > limits.MAX_FILE_BYTES:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from warroom.core.errors import WarroomError
+from warroom.errors import WarroomError
 from warroom.importers.who_and_when.rules import Price
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.core.format import usd
+from warroom.core.text import usd
 from warroom.importers.naming import drill_id
 from warroom.importers.who_and_when import prose
 from warroom.importers.who_and_when.cast import cast_agents
@@ -87,7 +87,7 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
     tool_names = sorted({ev["tool"] for ev in draft.events if ev["kind"] == "tool_call"})
     difficulty = record.level if record.level is not None and 1 <= record.level <= 5 else DEFAULT_DIFFICULTY
     # Never the annotated mistake agent: domain tags are shown before the drill is played (the fault kind, not a
-    # domain tag, is shown only in the debrief: warroom.core.hygiene).
+    # domain tag, is shown only in the debrief: warroom.core.model._hygiene).
     tags = ["domain:imported", "domain:who-and-when", f"domain:{record.subset}", kind]
     models = _models(record, options)
     agents = cast_agents(record, draft, models["planner"]["name"], models["executor"]["name"])
@@ -124,13 +124,13 @@ def convert_record(record: Record, options: ImportOptions | None = None) -> tupl
     """The drill for ``record`` as (plain data, validated :class:`~warroom.core.model.Drill`).
 
     The drill is the YAML text that gets written (:func:`dump_drill_yaml`) loaded back with the core loader
-    (:func:`warroom.core.loader.load_drill_text`: the drill model and every drill rule), so what is checked is
+    (:func:`warroom.core.load.load_drill_text`: the drill model and every drill rule), so what is checked is
     exactly what a trainee will load (redacted first with ``options.redactor``); the drill is then played by
-    `warroom check`'s scripted trainees (:func:`warroom.core.check.run_checks`), so a drill nobody can win is never
+    `warroom check`'s scripted trainees (:func:`warroom.core.author.run_checks`), so a drill nobody can win is never
     returned. Raises RecordError if it does not load or fails the check (reported per record rather than crashing).
     """
-    from warroom.core.check import run_checks
-    from warroom.core.loader import DrillLoadError, load_drill_text
+    from warroom.core.author import run_checks
+    from warroom.core.load import DrillLoadError, load_drill_text
 
     data = record_to_drill_data(record, options)
     if options is not None and options.redactor is not None:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warroom.core.words import plural
+from warroom.core.text import plural
 from warroom.importers.reading import ReadWarning
 from warroom.importers.who_and_when.drill import convert_record, dump_drill_yaml
 from warroom.importers.who_and_when.parse import parse_record, read_record

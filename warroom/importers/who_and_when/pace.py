@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from warroom.core.author import MIN_REACTION_WINDOW
 from warroom.importers.who_and_when.rules import (
     CHARS_PER_TOKEN,
     CLOSING_EVENT_MIN_GAP,
@@ -15,7 +16,6 @@ from warroom.importers.who_and_when.rules import (
     EVIDENCE_MIN_GAP,
     MAX_EVENT_GAP,
     MIN_EVENT_GAP,
-    MIN_REACTION_WINDOW,
     WORDS_PER_SECOND,
     Price,
     RecordError,

@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from warroom.core.format import usd
-from warroom.core.words import plural
+from warroom.core.text import plural, usd
 from warroom.importers.who_and_when.parse import Record
 from warroom.importers.who_and_when.rules import (
     CHARS_PER_TOKEN,

@@ -1,0 +1,40 @@
+# The API of warroom.core.author (its __init__.py loads each name on first use, from the module named here).
+
+from ._annotatefile import AnnotatedFile, AnnotateError, Findings, findings, open_for_annotation
+from ._annotation import DeadlineMark, KeyDraft, item_events, item_label
+from ._check import MIN_REACTION_WINDOW, check_variants, run_checks
+from ._examples import full_example_text, seed_example_path
+from ._keywrite import KeyWriteError, write_draft
+from ._migrate import migrate_file
+from ._recovery import Recovered, discard_recovery, recover, write_recovery
+from ._schema import drill_json_schema_text
+from ._skeleton import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF, is_valid_drill_id, skeleton_text
+
+__all__ = [
+    "LOCAL_SCHEMA_REF",
+    "MIN_REACTION_WINDOW",
+    "REPO_SCHEMA_REF",
+    "AnnotateError",
+    "AnnotatedFile",
+    "DeadlineMark",
+    "Findings",
+    "KeyDraft",
+    "KeyWriteError",
+    "Recovered",
+    "check_variants",
+    "discard_recovery",
+    "drill_json_schema_text",
+    "findings",
+    "full_example_text",
+    "is_valid_drill_id",
+    "item_events",
+    "item_label",
+    "migrate_file",
+    "open_for_annotation",
+    "recover",
+    "run_checks",
+    "seed_example_path",
+    "skeleton_text",
+    "write_draft",
+    "write_recovery",
+]

@@ -1,0 +1,188 @@
+"""A drill file opened for marking up (``warroom annotate``), and what ``validate`` and ``check`` say once saved.
+
+:func:`open_for_annotation` reads a drill file whose answer key is missing, partial or complete: the drill without
+its answer key and distractors (so it replays whatever state the key is in), the draft of the key so far, and the
+trace order. :func:`findings` is what ``warroom validate`` and ``warroom check`` report on the saved file. No UI.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from warroom.core.author._annotation import KeyDraft, draft_from_data
+from warroom.core.load import DrillLoadError
+from warroom.core.model import Drill
+
+__all__ = ["AnnotatedFile", "Findings", "findings", "open_for_annotation"]
+
+
+@dataclass
+class AnnotatedFile:
+    """A drill file being marked up: its ``path``, the ``drill`` to replay (without answer key and distractors),
+    the ``draft`` of its answer key so far, and ``event_order`` (trace event id -> index)."""
+
+    path: Path
+    drill: Drill
+    draft: KeyDraft
+    event_order: dict[str, int]
+
+    def step_of(self, event_id: str) -> str:
+        """The plan step of trace event ``event_id`` (the first step when the event names none)."""
+        ev = self.drill.trace[self.event_order[event_id]]
+        return ev.step if ev.step is not None else self.drill.plan[0].id
+
+    def origins_at(self, event_id: str) -> list[tuple[str, str]]:
+        """Where a fault marked at trace event ``event_id`` may have happened, as ``(origin, where)`` pairs, the
+        likeliest first. In a format-2 drill a planner call offers ``("plan", event_id)`` (its plan or re-plan)
+        before its plan step, if it has one, and an event outside any plan step before step 1 offers ``("setup",
+        event_id)`` before the first step (:func:`warroom.core.model.event_target`); otherwise, and always in
+        format 1 (step origins only), ``[("step", the event's plan step)]``."""
+        from warroom.core.model import SETUP, event_target
+
+        ev = self.drill.trace[self.event_order[event_id]]
+        step = ("step", self.step_of(event_id))
+        if self.drill.schema_version < 2:
+            return [step]
+        if ev.kind == "planner_call":
+            return [("plan", event_id)] + ([step] if ev.step is not None else [])
+        if event_target(self.drill, ev) == SETUP:
+            return [("setup", event_id), step]
+        return [step]
+
+    def origin_at(self, event_id: str) -> tuple[str, str]:
+        """The likeliest origin of a fault marked at ``event_id``: the first of :meth:`origins_at`."""
+        return self.origins_at(event_id)[0]
+
+
+@dataclass
+class Findings:
+    """What ``warroom validate`` (``problems``, ``warnings``: ``path:line:col: message`` lines) and ``warroom
+    check`` (``check``: its problems; ``checked`` False when the drill did not validate, so check could not run)
+    say of a file."""
+
+    problems: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    check: list[str] = field(default_factory=list)
+    checked: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """True when the file validates and passes check."""
+        return not self.problems and self.checked and not self.check
+
+
+class AnnotateError(Exception):
+    """The file cannot be marked up: ``problems`` are its ``path:line:col: message`` lines (or one ``path: ...``)."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
+    """Read drill file ``path`` for marking up.
+
+    Returns the :class:`AnnotatedFile`. Raises :class:`AnnotateError` when the file cannot be read (a FIFO or device,
+    over the size limit, not UTF-8), is not YAML, is a control drill (``all_clear``: it has no fault to mark up), or
+    has problems outside its answer key and distractors (listed by line: the trace must load to be replayed).
+    """
+    from pydantic import ValidationError
+
+    from warroom.core.rules import MISSING_ANSWER_KEY, validate_drill
+
+    shown = os.fspath(path)
+    text, data = _read(path)
+    if "all_clear" in data:
+        raise AnnotateError([f"{shown}: this is a control drill (all_clear): it has no fault to mark up; remove "
+                             "all_clear first to give it an answer key"])
+    bare = {k: v for k, v in data.items() if k not in ("answer_key", "distractors")}
+    drill: Drill | None = None
+    try:
+        drill = Drill.model_validate(bare)
+    except ValidationError:
+        pass
+    if drill is None or any(i.message != MISSING_ANSWER_KEY for i in validate_drill(drill)):
+        raise AnnotateError(_problems_besides_the_key(text, shown))
+    order = {e.id: i for i, e in enumerate(drill.trace)}
+    return AnnotatedFile(Path(path), drill, draft_from_data(data), order)
+
+
+def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any]]:
+    """The file's text and its plain YAML data; raises AnnotateError (as the loader words it) when it cannot."""
+    from warroom.core.files import special_file_kind
+    from warroom.core.load import limits, load_drill, load_yaml_text
+
+    shown = os.fspath(path)
+    kind = special_file_kind(path)  # before opening: reading a FIFO would block for ever
+    if kind is not None:
+        raise AnnotateError([f"{shown}: this is {kind}, not a drill file (only regular files are read)"])
+    try:
+        size = Path(path).stat().st_size
+        if size > limits.MAX_FILE_BYTES:
+            raise AnnotateError([f"{shown}: the file is {size / 1048576:.1f} MiB; drill files are limited to "
+                                 f"{limits.MAX_FILE_BYTES // 1048576} MiB"])
+        text = Path(path).read_text(encoding="utf-8-sig")
+        return text, load_yaml_text(text, shown)
+    except OSError as exc:
+        raise AnnotateError([f"{shown}: cannot read the drill file: {exc.strerror or exc}"]) from None
+    except UnicodeDecodeError:  # the loader names the line and column of the first byte that is not UTF-8
+        try:
+            load_drill(path)
+        except DrillLoadError as exc:
+            raise AnnotateError([str(p) for p in exc.problems]) from None
+        raise AnnotateError([f"{shown}: the file is not UTF-8 text; save it as UTF-8"]) from None
+    except DrillLoadError as exc:
+        raise AnnotateError([str(p) for p in exc.problems]) from None
+
+
+def _problems_besides_the_key(text: str, shown: str) -> list[str]:
+    """The ``path:line:col`` problems of the drill without its answer key and distractors."""
+    from warroom.core.author._keywrite import KeyWriteError, apply_draft
+    from warroom.core.load import load_drill_text
+    from warroom.core.rules import MISSING_ANSWER_KEY
+
+    try:
+        load_drill_text(apply_draft(text, KeyDraft(), {}, shown), shown)
+    except DrillLoadError as exc:
+        return [str(p) for p in exc.problems if MISSING_ANSWER_KEY not in p.message]
+    except KeyWriteError as exc:
+        return [str(exc)]
+    return [f"{shown}: the drill does not validate without its answer key"]
+
+
+def findings(path: str | os.PathLike[str]) -> Findings:
+    """What ``warroom validate`` and ``warroom check`` say of drill file ``path`` (see :class:`Findings`). Never
+    raises for a file that cannot be loaded: its problems are the findings."""
+    from warroom.core.author._check import run_checks
+    from warroom.core.library import cross_file_problems
+    from warroom.core.load import load_drill_with_warnings
+
+    out = Findings()
+    try:
+        drill, warnings = load_drill_with_warnings(path)
+    except DrillLoadError as exc:
+        out.problems = [str(p) for p in exc.problems]
+        out.warnings = [str(p) for p in exc.warnings]
+        return out
+    out.warnings = [str(p) for p in warnings] + _hint_warnings(Path(path), drill)
+    out.problems = [str(p) for p in cross_file_problems([(Path(path), drill)]).get(Path(path), [])]
+    out.checked = True
+    out.check = list(run_checks(drill).problems)
+    return out
+
+
+def _hint_warnings(path: Path, drill: Drill) -> list[str]:
+    """``warroom validate``'s warnings for briefing text that hints at the answer, as ``path:line:col: warning:``
+    lines (:func:`warroom.core.model.briefing_hints`, each at the field that hints)."""
+    from warroom.core.load import Problem, position_of
+    from warroom.core.model import briefing_hints
+
+    out = []
+    for hint in briefing_hints(drill):
+        line, column = position_of(path, hint.loc)
+        out.append(str(Problem(str(path), line, column, hint.message, "warning")))
+    return out
+

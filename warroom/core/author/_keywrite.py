@@ -1,0 +1,253 @@
+"""Write an answer key into a drill file, keeping every other line of it as written (``warroom annotate``'s save).
+
+The file is read with ruamel.yaml's round-trip loader (comments, key order and quoting kept); only the top-level
+``answer_key`` and ``distractors`` are replaced. Their text is emitted by ruamel.yaml (comments inside a kept
+``answer_key``, and its unchanged values, are kept too) and spliced in place of the old block, or appended at the end
+of the file, so every other line stays byte for byte what the author or the importer wrote. The result is read back
+with warroom's own YAML reader and must hold exactly the key written, else nothing is written. ruamel.yaml is used for
+this write path only; every other read is warroom's loader.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import tempfile
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from warroom.core.author._annotation import KeyDraft
+
+__all__ = ["KeyWriteError", "apply_draft", "replace_text", "write_draft"]
+
+#: The drill's top-level keys the annotator writes, in the order they are appended to a file without them.
+WRITTEN = ("distractors", "answer_key")
+
+
+class KeyWriteError(Exception):
+    """The answer key could not be written: the file is not a block mapping ruamel.yaml can read, or cannot be
+    written (``str(error)`` says which)."""
+
+
+def _yaml(offset: int = 0) -> Any:
+    """ruamel.yaml's round-trip emitter: mappings indented 2, a block sequence's ``-`` ``offset`` columns in from
+    its key (0, as the importers and `warroom new` write `- id:` under its key; 2 as many hand-written drills do)."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.width = 4096  # no re-wrapping: a kept flow line stays one line, as written
+    yaml.indent(mapping=2, sequence=offset + 2, offset=offset)
+    return yaml
+
+
+def _dash_offset(lines: list[str]) -> int:
+    """How far a block sequence's ``-`` stands in from its key in this file (the first ``key:`` line followed by a
+    ``- `` line; 0 when there is none, or an odd layout)."""
+    for above, line in pairwise(lines):
+        key = above.rstrip()
+        if key.endswith(":") and not key.lstrip().startswith(("#", "-")) and line.lstrip().startswith("- "):
+            offset = (len(line) - len(line.lstrip(" "))) - (len(above) - len(above.lstrip(" ")))
+            return offset if offset in (0, 2) else 0
+    return 0
+
+
+def _plain(node: Any) -> Any:
+    """A ruamel round-trip value as plain dicts, lists and scalars (for comparing with the draft's data)."""
+    if isinstance(node, dict):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    if isinstance(node, str):
+        return str(node)
+    if isinstance(node, bool):
+        return bool(node)
+    if isinstance(node, int):
+        return int(node)
+    if isinstance(node, float):
+        return float(node)
+    return node
+
+
+def _styled(value: Any) -> Any:
+    """Plain data with multi-line text as literal blocks (``|``), as an author writes a debrief, and text that a
+    YAML 1.1 reader takes for something else (``yes``, ``off``, ``0755``, ``12:30``) in quotes, so that the file
+    reads the same everywhere (``warroom validate`` warns about such text left plain)."""
+    from ruamel.yaml.scalarstring import LiteralScalarString, SingleQuotedScalarString
+
+    from warroom.core.load import yaml11_value
+
+    if isinstance(value, dict):
+        return {k: _styled(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_styled(v) for v in value]
+    if isinstance(value, str) and "\n" in value.strip() and not any(ch in value for ch in "\t\r"):
+        return LiteralScalarString(value)
+    if isinstance(value, str) and not isinstance(yaml11_value(value), str):
+        return SingleQuotedScalarString(value)
+    return value
+
+
+def _merged(old: Any, new: Any) -> Any:
+    """``new`` written over ``old``: values equal to the old ones keep the old node (its comments and style), a list
+    of the same length is merged item by item, keys the new value drops are removed, new keys take their place in
+    ``new``'s order."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    if _plain(old) == new:
+        return old  # unchanged: the node as the file has it (its style, comments and line breaks)
+    if isinstance(old, CommentedSeq) and isinstance(new, list) and len(old) == len(new):
+        for i, value in enumerate(new):
+            old[i] = _merged(old[i], value)
+        return old
+    if not isinstance(old, CommentedMap) or not isinstance(new, dict):
+        return _styled(new)
+    for key in [k for k in old if k not in new]:
+        del old[key]
+    for pos, (key, value) in enumerate(new.items()):
+        if key in old:
+            if _plain(old[key]) != value:
+                old[key] = _merged(old[key], value)
+        else:
+            old.insert(min(pos, len(old)), key, _styled(value))
+    return old
+
+
+def _trim_tail_comments(node: Any) -> None:
+    """Cut the comment lines ruamel.yaml attached after the last value of ``node`` (the lines after a block, which
+    stay in the file where they are) down to that value's own end-of-line comment."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    while isinstance(node, (CommentedMap, CommentedSeq)) and len(node):
+        last = list(node)[-1] if isinstance(node, CommentedMap) else len(node) - 1
+        slots = node.ca.items.get(last)
+        for i, token in enumerate(slots or []):
+            if token is not None and hasattr(token, "value") and "\n" in token.value:
+                first = token.value.split("\n", 1)[0]
+                slots[i] = None if not first.strip() else token
+                if first.strip():
+                    token.value = first + "\n"
+        node.ca.end = []
+        node = node[last]
+
+
+def _block_spans(doc: Any, lines: list[str]) -> dict[str, tuple[int, int]]:
+    """Each top-level key -> (first line, end line) of its block, 0-based, end exclusive; comment and blank lines
+    at a block's end belong to what follows (kept)."""
+    starts = [(doc.lc.key(k)[0], str(k)) for k in doc]
+    spans: dict[str, tuple[int, int]] = {}
+    for i, (start, name) in enumerate(starts):
+        end = starts[i + 1][0] if i + 1 < len(starts) else len(lines)
+        while end > start + 1 and _is_filler(lines[end - 1]):
+            end -= 1
+        spans[name] = (start, end)
+    return spans
+
+
+def _is_filler(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped or stripped.startswith("#") or stripped in ("...", "---")
+
+
+def _dump_block(yaml: Any, name: str, value: Any) -> str:
+    from ruamel.yaml.comments import CommentedMap
+
+    out = io.StringIO()
+    yaml.dump(CommentedMap([(name, value)]), out)
+    block = out.getvalue().splitlines(keepends=True)
+    while block and _is_filler(block[-1]):  # trailing comments stay where they were in the file
+        block.pop()
+    return "".join(block)
+
+
+def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: str = "<string>") -> str:
+    """``text`` (a drill file) with its ``answer_key`` and ``distractors`` replaced by the draft's (removed when the
+    draft has none), every other line unchanged. ``event_order``: trace event id -> index (orders evidence, damage
+    entries and distractors). Raises KeyWriteError when the text is not a block mapping ruamel.yaml reads."""
+    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.error import YAMLError
+
+    yaml = _yaml(_dash_offset(text.splitlines()))
+    try:
+        doc = yaml.load(text)
+    except YAMLError as exc:
+        raise KeyWriteError(f"{path}: ruamel.yaml cannot read the file to write into it: {exc}") from None
+    if not isinstance(doc, CommentedMap) or doc.fa.flow_style():
+        raise KeyWriteError(f"{path}: the drill is not a block mapping (`key: value` lines); cannot write into it")
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    new = {"answer_key": draft.answer_key_data(event_order) or None,
+           "distractors": draft.distractors_data(event_order) or None}
+    spans = _block_spans(doc, lines)
+    # bottom-up, so the line numbers of the blocks above stay right
+    for name in sorted((n for n in WRITTEN if n in spans), key=lambda n: -spans[n][0]):
+        start, end = spans[name]
+        value = new[name]
+        _trim_tail_comments(doc[name])
+        lines[start:end] = [] if value is None else [_dump_block(yaml, name, _merged(doc[name], value))]
+    for name in WRITTEN:
+        if name not in spans and new[name] is not None:
+            block = _dump_block(yaml, name, _styled(new[name]))
+            key_at = spans.get("answer_key", (None,))[0]
+            if name == "distractors" and key_at is not None and new["answer_key"] is not None:
+                lines.insert(key_at, block)  # the distractors go just before the answer key
+            else:
+                lines.append(block)
+    result = "".join(lines)
+    _check_written(result, new, path)
+    return result
+
+
+def _check_written(text: str, new: dict[str, Any], path: str) -> None:
+    """Read ``text`` back with warroom's YAML reader: it must hold exactly the key and distractors written."""
+    from warroom.core.load import DrillLoadError, load_yaml_text
+
+    try:
+        data = load_yaml_text(text, path)
+    except DrillLoadError as exc:
+        raise KeyWriteError(f"{path}: the file would not read back after writing the answer key: {exc}") from None
+    for name, value in new.items():
+        if data.get(name) != value:
+            raise KeyWriteError(f"{path}: the {name} would not read back as written; the file is left unchanged")
+
+
+def write_draft(path: str | os.PathLike[str], draft: KeyDraft, event_order: dict[str, int]) -> None:
+    """Write the draft into drill file ``path`` (see :func:`apply_draft`): whole, by a temporary file in the same
+    folder renamed over it, keeping the file's mode. Raises KeyWriteError (with the OS's reason) when the file
+    cannot be read or written; the file is then unchanged."""
+    target = Path(path)
+    try:
+        text = target.read_text(encoding="utf-8-sig")
+        mode = target.stat().st_mode & 0o7777
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KeyWriteError(f"{target}: cannot read the drill file: {exc}") from None
+    result = apply_draft(text, draft, event_order, str(target))
+    try:
+        replace_text(target, result, mode)
+    except OSError as exc:
+        raise KeyWriteError(f"{target}: cannot write the drill file: {exc.strerror or exc}") from None
+
+
+def replace_text(target: Path, text: str, mode: int | None = None) -> None:
+    """Put ``text`` (UTF-8, line ends as given) in file ``target`` whole or not at all: written to a temporary file
+    in the same folder, flushed to disk (``fsync``), given ``mode`` (None: the temporary file's own), then renamed
+    over ``target``. Raises OSError (the temporary file removed) when any step fails; ``target`` is then as it was."""
+    tmp_name = None
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.",
+                                         suffix=".tmp", delete=False, newline="") as tmp:
+            tmp_name = tmp.name
+            tmp.write(text)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        if mode is not None:
+            os.chmod(tmp_name, mode)
+        os.replace(tmp_name, target)
+    except OSError:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+        raise

@@ -1,0 +1,97 @@
+"""``warroom migrate``: rewrite a version-1 drill file as version 2, losslessly, comments and layout kept.
+
+Format 2 only adds to format 1 (docs/authoring.md, "Format version 2"), so a valid version-1 drill means the same
+as version 2: :func:`migrate_text` changes the ``schema_version`` value where it is written and nothing else (every
+comment, blank line, quote, anchor and line ending stays, but for the old skeleton's "keep 1" comment on that line,
+which becomes today's skeleton comment), then loads the result and checks that it is the same
+drill as before but for the version.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from yaml.nodes import MappingNode, ScalarNode
+
+from warroom.core.load import DrillLoadError, Problem, compose_text, load_drill_text
+
+
+@dataclass(frozen=True)
+class Migrated:
+    """What migrating one file did: ``changed`` (False when it already was version 2) and its new ``text``."""
+
+    path: str
+    changed: bool
+    text: str
+
+
+def migrate_text(text: str, path: str = "<string>") -> Migrated:
+    """The version-2 text of the drill ``text``.
+
+    Raises :class:`DrillLoadError` when ``text`` is not a valid drill (its problems), or when the rewritten text
+    would not load as the same drill (never expected: a bug, reported at the version's position).
+    """
+    drill = load_drill_text(text, path)
+    if drill.schema_version == 2:
+        return Migrated(path, False, text)
+    body = text[1:] if text.startswith("\ufeff") else text
+    offset = len(text) - len(body)
+    root, _ = compose_text(body, path)
+    assert isinstance(root, MappingNode)  # a drill loaded, so its top level is a mapping
+    value = next(v for k, v in root.value if isinstance(k, ScalarNode) and k.value == "schema_version")
+    start, end = value.start_mark.index + offset, value.end_mark.index + offset
+    new_text = text[:start] + "2" + _current_comment(text[end:])
+    again = load_drill_text(new_text, path)
+    if again != drill.model_copy(update={"schema_version": 2}):  # pragma: no cover - format 2 only adds
+        line, column = value.start_mark.line + 1, value.start_mark.column + 1
+        raise DrillLoadError(path, [Problem(path, line, column, "migrating would change the drill; not rewritten")])
+    return Migrated(path, True, new_text)
+
+
+#: The version comment of the format-1 skeleton of ``warroom new`` (before format 2), which would contradict the
+#: new value; and the comment of today's skeleton that replaces it.
+OLD_SKELETON_COMMENT = "# the drill format version; keep 1"
+SKELETON_COMMENT = "# the drill format version: 2 is current (1 still loads)"
+
+
+def _current_comment(rest: str) -> str:
+    """``rest`` (the text after the version value) with the old skeleton's "keep 1" comment on the version line,
+    if it is there, replaced by today's skeleton comment; any other comment is kept as written."""
+    line, newline, tail = rest.partition("\n")
+    if line.strip() != OLD_SKELETON_COMMENT:
+        return rest
+    return line.replace(OLD_SKELETON_COMMENT, SKELETON_COMMENT, 1) + newline + tail
+
+
+def migrate_file(path: str | os.PathLike[str], write: bool = True) -> Migrated:
+    """Migrate the drill file at ``path`` (see :func:`migrate_text`); with ``write``, replace the file atomically
+    (bytes as UTF-8, the same line endings). Raises :class:`DrillLoadError` for a file that is not a valid drill
+    and OSError when it cannot be written."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise DrillLoadError(os.fspath(path), [Problem(os.fspath(path), 1, 1,
+                             f"cannot read the file: {e.strerror or e}")]) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        from warroom.core.load import load_drill
+
+        load_drill(p)  # reports where the bytes are not UTF-8
+        raise
+    result = migrate_text(text, os.fspath(path))
+    if write and result.changed:
+        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(result.text.encode("utf-8"))
+            os.chmod(tmp, p.stat().st_mode & 0o7777)
+            os.replace(tmp, p)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    return result

@@ -1,0 +1,69 @@
+"""Files that must be regular files: what a path is when it is not one (a folder, a FIFO, a socket, a device), the
+check every drill and record file passes before it is opened, and one real path per file."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+#: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
+_SPECIAL_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+class NotARegularFile(OSError):
+    """A path that names a folder, FIFO, socket or device where a regular file (a drill, a record) is needed.
+    ``str()`` is ``path: is a FIFO, not a drill file``; ``kind`` is ``a FIFO``."""
+
+    def __init__(self, path: str | os.PathLike[str], kind: str, what: str) -> None:
+        self.path, self.kind = os.fspath(path), kind
+        super().__init__(f"{self.path}: is {kind}, not {what}")
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def special_file_kind(path: str | os.PathLike[str]) -> str | None:
+    """What ``path`` is when it exists but is not a regular file (``a folder``, ``a FIFO``, ``a socket``, ``a
+    character device``, ``a block device``, ``a special file``), found with ``os.stat`` (symbolic links followed)
+    without opening it; None for a regular file, or a path that cannot be stat'ed (opening it reports why)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    return special_mode_kind(mode)
+
+
+def special_mode_kind(mode: int) -> str | None:
+    """What a file of ``st_mode`` ``mode`` is when it is not a regular file (see :func:`special_file_kind`); None
+    for a regular file. For a file already open (``os.fstat``)."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "a special file")
+
+
+def require_regular_file(path: str | os.PathLike[str], what: str = "a drill file") -> None:
+    """Check, before anything opens it, that ``path`` is not a folder, FIFO, socket or device (opening a FIFO for
+    reading blocks until a writer comes, for ever). Every drill and record file is checked with it.
+
+    Raises :class:`NotARegularFile` (``path: is a FIFO, not a drill file``); returns None otherwise (a missing or
+    unreadable file is left for the open to report)."""
+    kind = special_file_kind(path)
+    if kind is not None:
+        raise NotARegularFile(path, kind, what)
+
+
+def real_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` made absolute with its symbolic links resolved (:meth:`Path.resolve`), or only made absolute when it
+    cannot be resolved (a symbolic link loop, which Python 3.11 and 3.12 report as RuntimeError, or an OSError):
+    for telling whether two spellings name one file. Never raises for a path on disk."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):
+        return Path(os.path.abspath(path))

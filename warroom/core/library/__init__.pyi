@@ -1,0 +1,49 @@
+# The API of warroom.core.library (its __init__.py loads each name on first use, from the module named here).
+
+from ._adaptive import Attempt, Candidate, choose_next
+from ._cache import CachedFile, FolderCache, Stamp, file_stamp, settled
+from ._card import DrillCard
+from ._drillset import (
+    MAX_SET_BYTES,
+    DrillSet,
+    DrillSetError,
+    SetDrill,
+    drill_set_problems,
+    is_drill_set_text,
+    load_drill_set,
+    resolve_set_drills,
+)
+from ._library import (
+    DrillLibrary,
+    LoadedDrill,
+    bundled_drills_dir,
+    cross_file_problems,
+    find_drill_files,
+    resolve_drill,
+)
+
+__all__ = [
+    "MAX_SET_BYTES",
+    "Attempt",
+    "CachedFile",
+    "Candidate",
+    "DrillCard",
+    "DrillLibrary",
+    "DrillSet",
+    "DrillSetError",
+    "FolderCache",
+    "LoadedDrill",
+    "SetDrill",
+    "Stamp",
+    "bundled_drills_dir",
+    "choose_next",
+    "cross_file_problems",
+    "drill_set_problems",
+    "file_stamp",
+    "find_drill_files",
+    "is_drill_set_text",
+    "load_drill_set",
+    "resolve_drill",
+    "resolve_set_drills",
+    "settled",
+]

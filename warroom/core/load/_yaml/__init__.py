@@ -1,0 +1,1 @@
+"""Private part of warroom.core.load."""

@@ -1,0 +1,354 @@
+"""YAML syntax errors as messages a drill author can act on, at the line and column an editor shows.
+
+:func:`yaml_problem` turns a PyYAML error into ``(line, column, message)``: an unclosed quote is reported at its
+opening quote, a key indented deeper than its siblings at that key, a tab at the tab, a control character with how
+to write it instead. :func:`compose` reads the text into a node tree with the YAML 1.2 core schema
+(:mod:`warroom.core.load._yaml.core`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+import yaml
+from yaml.nodes import Node
+
+from warroom.core.load._yaml.core import hide_unusual_breaks, line_col, loader_class, restore_unusual_breaks
+from warroom.core.load._yaml.hints import cut
+
+#: The loader whose scanner finds the tokens before a syntax error (libyaml's when PyYAML was built with it).
+_SCANNER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: ``%YAML`` directives: the version a document says it is written in.
+_DIRECTIVE = re.compile(r"%YAML[ \t]+(\S+)")
+
+
+class YamlSyntaxError(Exception):
+    """The text is not YAML warroom can read; ``line``, ``column`` (1-based) and ``message`` say where and why."""
+
+    def __init__(self, line: int, column: int, message: str) -> None:
+        super().__init__(message)
+        self.line, self.column, self.message = line, column, message
+
+
+def compose(text: str, base: type) -> tuple[Node | None, dict[tuple[int, int], Any]]:
+    """The node tree of the YAML ``text`` (None for an empty document) and the marks of its aliases' uses (see
+    :class:`warroom.core.load._yaml.core.AliasMarks`), composed with a YAML 1.2 core-schema subclass of the PyYAML
+    loader ``base``. Raises :class:`YamlSyntaxError` for text that is not YAML, or a ``%YAML`` directive other than
+    ``%YAML 1.2``; RecursionError from the pure-Python composer on absurdly deep nesting.
+    """
+    _check_directives(text)
+    surrogate = _SURROGATE.search(text)
+    if surrogate is not None:  # only from text given as a str (a file decoded as UTF-8 has none); libyaml needs UTF-8
+        line, column = line_col(text, surrogate.start())
+        raise YamlSyntaxError(
+            line, column,
+            f"an unpaired surrogate (U+{ord(surrogate.group()):04X}), which is not a character and cannot be saved as "
+            "UTF-8: remove it",
+        )
+    try:
+        hidden, back = hide_unusual_breaks(text)
+    except ValueError:
+        raise YamlSyntaxError(
+            1, 1, "the file uses every private-use character and also U+2028, U+2029 or U+0085: remove those"
+        ) from None
+    loader = None
+    try:
+        loader = loader_class(base, "&" in hidden and "*" in hidden)(hidden)
+        root = loader.get_single_node()
+    except yaml.YAMLError as e:
+        raise YamlSyntaxError(*yaml_problem(hidden, e)) from None
+    finally:
+        dispose = getattr(loader, "dispose", None)
+        if dispose:
+            dispose()
+    if root is not None:
+        restore_unusual_breaks(root, back)
+    return root, getattr(loader, "alias_marks", {})
+
+
+def _check_directives(text: str) -> None:
+    """Refuse a ``%YAML`` directive other than 1.2: drills are read with YAML 1.2 meanings only."""
+    if "%" not in text:
+        return
+    index = 0
+    for line in re.split(r"(?<=\n)|(?<=\r)(?!\n)", text):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#") and not line.startswith("%"):
+            return  # directives come before the document
+        match = _DIRECTIVE.match(line)
+        if match and match.group(1) != "1.2":
+            row, _ = line_col(text, index)
+            version = match.group(1)
+            message = (
+                f"`%YAML {version}`: warroom reads drill files as YAML 1.2 only (`%YAML 1.2`, or no directive); "
+                "remove the line"
+            )
+            if version == "1.1":
+                message += (
+                    " (`warroom validate` then warns about every unquoted value that YAML 1.1 reads differently, "
+                    "such as yes/no/on/off)"
+                )
+            raise YamlSyntaxError(row, 1, message)
+        index += len(line)
+
+
+_CONTROL_NAMES = {0x00: "NULL", 0x07: "BELL", 0x08: "BACKSPACE", 0x0B: "LINE TABULATION", 0x0C: "FORM FEED",
+                  0x1B: "ESCAPE", 0x7F: "DELETE"}
+
+
+def control_character_message(char: str) -> str:
+    """What to say about a character YAML does not allow in a file (a control character, e.g. ESC)."""
+    code = ord(char)
+    name = unicodedata.name(char, "") or _CONTROL_NAMES.get(code, "a control character")
+    escape = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return (
+        f"the file contains a control character ({char!r}, U+{code:04X} {name}) that YAML does not allow in a file: "
+        f'to put it in a text, write it as "{escape}" inside a double-quoted string ("...{escape}..."); '
+        "if this is a binary file, it is not a drill"
+    )
+
+
+def yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
+    """One YAML error as ``(line, column, message)`` (1-based) with a message a drill author can act on.
+
+    The position is always inside the file: PyYAML places an error at the end of a file without a final newline
+    on the line after the last one, which no editor shows; it is moved to the end of the last line."""
+    line, column, message = _yaml_problem(text, e)
+    end = line_col(text, len(text))
+
+    def inside(m: re.Match[str]) -> str:
+        where = (int(m.group(1)), int(m.group(2)))
+        return "line {}, column {}".format(*min(where, end))
+
+    message = re.sub(r"line (\d+), column (\d+)", inside, message)
+    return (*end, message) if (line, column) > end else (line, column, message)
+
+
+def _yaml_problem(text: str, e: yaml.YAMLError) -> tuple[int, int, str]:
+    if isinstance(e, yaml.reader.ReaderError):
+        line, column = line_col(text, e.position)
+        char = e.character if isinstance(e.character, str) else chr(e.character)
+        return (line, column, control_character_message(char))
+    problem = (getattr(e, "problem", None) or str(e)).strip()
+    context = (getattr(e, "context", None) or "").strip()
+    pm = getattr(e, "problem_mark", None)
+    cm = getattr(e, "context_mark", None)
+    mark = pm or cm
+    if mark is None:  # pragma: no cover - every PyYAML parse error carries a mark
+        return (1, 1, f"YAML error: {problem}")
+    line, column = mark.line + 1, mark.column + 1
+    odd_space = odd_space_indent(text, max(mark.line, cm.line if cm is not None else 0))
+    if odd_space is not None:
+        return odd_space
+    if "could not find expected ':'" in problem and "simple key" in context and cm is not None:
+        return no_key_colon(text, cm)
+    unclosed = unclosed_quote_before(text, mark) if "end of stream" not in problem else None
+    if unclosed is not None:
+        return unclosed
+    index = getattr(mark, "index", None)
+    here = text[index] if isinstance(index, int) and 0 <= index < len(text) else ""
+    if here == "\t" or (problem.startswith("found character") and "\\t" in problem):
+        msg = "a tab character: YAML indentation must use spaces, not tabs"
+    elif "quoted scalar" in context and "end of stream" in problem and cm is not None:
+        quote = text[cm.index] if 0 <= cm.index < len(text) else '"'
+        return (cm.line + 1, cm.column + 1, f"this quoted text is never closed: add the closing {quote}")
+    elif "quoted scalar" in context and cm is not None:
+        msg = f"{problem} in the quoted text that starts at line {cm.line + 1}, column {cm.column + 1}"
+    elif "undefined alias" in problem:
+        name = text[index:].split(None, 1)[0] if isinstance(index, int) else "*"
+        msg = f"the alias {name} names no anchor (&{name.lstrip('*')}) defined above it"
+    elif "another document" in problem:
+        msg = "a second YAML document (after `---`): a drill file holds exactly one drill"
+    elif "mapping values are not allowed" in problem:
+        deeper = over_indented_key(text, mark) or key_without_colon_above(text, mark)
+        if deeper is not None:
+            return deeper
+        msg = "a colon followed by a space inside unquoted text: put the whole text in quotes"
+    elif any(w in problem for w in ("expected key", "expected <block end>", "expected '-'")):
+        msg = "this line's indentation does not match the keys above it (check the spaces at the start of the line)"
+    elif "exceeded maximum nesting depth" in problem:
+        msg = "the YAML is nested too deeply"
+    else:
+        msg = f"YAML syntax error: {problem}"
+        if context and cm is not None:
+            msg += f" ({context} that starts at line {cm.line + 1}, column {cm.column + 1})"
+    return (line, column, msg)
+
+
+#: A space character other than the plain space at the start of a line: YAML does not read it as indentation.
+_ODD_SPACE_INDENT = re.compile("^[ \t]*([\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff])", re.MULTILINE)
+
+
+def odd_space_indent(text: str, last_line: int) -> tuple[int, int, str] | None:
+    """``(line, column, message)`` when a line up to ``last_line`` (0-based) is indented with a space that is not
+    the plain space (a no-break space pasted from a web page or a chat, an ideographic space): YAML reads it as
+    text, so the line's structure is lost and the syntax error comes later. None when there is no such line."""
+    for match in _ODD_SPACE_INDENT.finditer(text):
+        line, column = line_col(text, match.start(1))
+        if line - 1 > last_line:
+            return None
+        if match.start(1) == 0 and match.group(1) == "\ufeff":
+            continue  # a byte-order mark at the start of the file is fine
+        char = match.group(1)
+        name = unicodedata.name(char, "a space").lower()
+        return (
+            line, column,
+            f"a {name} (U+{ord(char):04X}) in the indentation: YAML indents with plain spaces only (this one is "
+            "read as text); replace it with a plain space",
+        )
+    return None
+
+
+def no_key_colon(text: str, cm: Any) -> tuple[int, int, str]:
+    """``(line, column, message)`` for a line of a mapping that has no ``key: value`` colon (PyYAML: "could not
+    find expected ':'" while scanning the simple key at ``cm``): ``author:your name`` (no space after the colon)
+    or a line with no colon at all."""
+    lines = text.splitlines()
+    rest = lines[cm.line][cm.column:] if cm.line < len(lines) else ""
+    rest = re.split(r"\s#", rest, maxsplit=1)[0].rstrip()
+    glued = re.match(r"([^\s:#'\"\[\]{}&*!|>%@`-][^\s:]*):(\S.*)", rest)
+    if glued is not None and "://" not in rest[: glued.end(1) + 3]:
+        key, value = glued.group(1), glued.group(2)
+        return (
+            cm.line + 1, cm.column + 1 + glued.end(1),
+            f"`{cut(rest)}` has no space after the colon, so YAML reads it as text, not as the key `{cut(key)}`: "
+            f"write `{cut(key)}: {cut(value)}` (a key ends with a colon and a space)",
+        )
+    return (
+        cm.line + 1, cm.column + 1,
+        f"`{cut(rest)}` is not a `key: value` line: add `: ` after the key; if it is more of the text above, "
+        "put that whole text in quotes",
+    )
+
+
+def unclosed_quote_before(text: str, mark: Any) -> tuple[int, int, str] | None:
+    """``(line, column, message)`` when the YAML error at ``mark`` follows a quoted text that was never closed.
+
+    A quoted text whose closing quote is missing runs on, over line ends, to the next quote of the same kind
+    further down (the opening quote of another value); the error then comes right after that quote. So: the
+    token just before the error is a quoted text that spans several lines and ends on the error's line. Only
+    called on a syntax error (it scans the text again, up to the error).
+    """
+    where = (mark.line, mark.column)
+    last = None
+    try:
+        for token in yaml.scan(text, Loader=_SCANNER):
+            end = token.end_mark
+            if (end.line, end.column) > where:
+                break
+            last = token
+    except yaml.YAMLError:
+        pass  # the tokens before the error are all we need
+    if not isinstance(last, yaml.ScalarToken) or last.style not in ('"', "'"):
+        return None
+    start, end = last.start_mark, last.end_mark
+    if start.line == end.line or end.line != mark.line:
+        return None
+    quote = last.style
+    return (
+        start.line + 1,
+        start.column + 1,
+        f"this quoted text is never closed: add the closing {quote} where the text ends (without it, the text "
+        f"runs on to the next {quote}, on line {end.line + 1}, column {end.column})",
+    )
+
+
+def over_indented_key(text: str, mark: Any) -> tuple[int, int, str] | None:
+    """``(line, column, message)`` when the colon at ``mark`` ends a key indented deeper than the key above it.
+
+    YAML reads a line indented deeper than its sibling keys as more text of the value above, so ``key:`` on it is
+    "a colon inside text". Returns None when the line does not start with a key, or is not deeper than the last
+    key above it (then the colon really is inside text).
+    """
+    lines = text.splitlines()
+    if mark.line >= len(lines):
+        return None
+    match = re.fullmatch(r"( +)([^\s#'\"\[\]{}&*!|>%@`-][^:#]*?)\s*", lines[mark.line][: mark.column])
+    if match is None:
+        return None
+    indent, key = len(match.group(1)), match.group(2)
+    for above in range(mark.line - 1, -1, -1):
+        prev = lines[above]
+        content = prev.lstrip(" ")
+        if not content or content.startswith("#"):
+            continue
+        column = len(prev) - len(content)
+        while content.startswith("- "):  # a list item: its key starts after the dash
+            rest = content[2:].lstrip(" ")
+            column += len(content) - len(rest)
+            content = rest
+        if indent <= column:
+            return None
+        prev_key = re.match(r"([^\s:#][^:#]*?):(\s|$)", content)
+        word = re.split(r"\s#", content, maxsplit=1)[0].rstrip()
+        if prev_key is None and _key_expected(lines, above, column, word):
+            return (
+                above + 1,
+                column + len(word) + 1,
+                f"`{cut(word)}` has no colon, so YAML reads it as text and the lines under it as more of that text: "
+                f"write `{cut(word)}:` (a key ends with a colon)",
+            )
+        other = f"the key `{prev_key.group(1)}`" if prev_key else "the text"
+        shown_other = f"`{prev_key.group(1)}`" if prev_key else "it"
+        return (
+            mark.line + 1,
+            indent + 1,
+            f"this line is indented deeper than {other} above it (line {above + 1}, column {column + 1}): "
+            f"indent `{key}` like {shown_other}; if `{key}: ...` was meant as part of the text above, put that "
+            "whole text in quotes",
+        )
+    return None
+
+
+def _key_expected(lines: list[str], at: int, column: int, word: str) -> bool:
+    """Whether ``word``, alone on line ``at`` (0-based) at ``column``, stands where a key belongs: it looks like a
+    key (letters, digits, ``_ - .``) and the line above it opens a block (``answer_key:``) or is a sibling
+    ``key: value`` at the same column. A word that continues a text (deeper than the key whose value it is) does
+    not."""
+    if re.fullmatch(r"[A-Za-z_][\w.-]*", word) is None:
+        return False
+    for above in range(at - 1, -1, -1):
+        content = lines[above].lstrip(" ")
+        if not content or content.startswith("#"):
+            continue
+        indent = len(lines[above]) - len(content)
+        while content.startswith("- "):  # a list item: its key starts after the dash
+            rest = content[2:].lstrip(" ")
+            indent += len(content) - len(rest)
+            content = rest
+        content = re.split(r"\s#", content, maxsplit=1)[0].rstrip()
+        if indent < column:
+            return content.endswith(":")
+        return indent == column and re.match(r"[^\s:#][^:#]*?:(\s|$)", content) is not None
+    return False
+
+
+def key_without_colon_above(text: str, mark: Any) -> tuple[int, int, str] | None:
+    """``(line, column, message)`` when the ``key: value`` line at ``mark`` follows, at the same depth, a line
+    that stands where a key belongs but has no colon (``- id s2`` above ``title: ...``): YAML reads both lines as
+    one text, and the colon of the second as "a colon inside text". None otherwise."""
+    lines = text.splitlines()
+    if mark.line >= len(lines) or mark.line == 0:
+        return None
+    here = lines[mark.line]
+    column = len(here) - len(here.lstrip(" "))
+    above = mark.line - 1
+    content = lines[above].lstrip(" ")
+    start = len(lines[above]) - len(content)
+    while content.startswith("- "):
+        rest = content[2:].lstrip(" ")
+        start += len(content) - len(rest)
+        content = rest
+    content = re.split(r"\s#", content, maxsplit=1)[0].rstrip()
+    first = content.split(" ", 1)[0]
+    if start != column or ":" in content or not _key_expected(lines, above, start, first):
+        return None
+    return (
+        above + 1,
+        start + len(first) + 1,
+        f"`{cut(content)}` is not a `key: value` line, so YAML reads it and the next line as one text: add `: ` "
+        f"after the key (`{cut(first)}: {cut(content[len(first):].strip())}`)",
+    )

@@ -1,0 +1,141 @@
+"""Format 2: the agents of a drill, and which agent, role and model each model call belongs to.
+
+A drill may declare ``agents`` (name, role, model). Every trace event may name its ``agent``; a model call (an
+event with ``usage``) is priced at the model it names (``model``), else its agent's model, else the default model
+of its role: the planner's for the planner, the executor's for the executor and for sub-agents. An event without an
+agent belongs to the role its kind implies (a planner call to the planner, an executor message, tool call or
+executor report to the executor), shown under that role's name. Humans and tool hosts make no model calls.
+
+:class:`Agent`, :class:`AgentRole` and :class:`Repeat` are part of the drill model; :class:`Cast` resolves a loaded
+drill's model calls for the cost and the replay.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING, Annotated, Any
+
+from pydantic import Field
+
+from warroom.core.model._types import MAX_DRILL_SECONDS, TEXT_PATTERN, Identifier, ModelSpec, Role, Usage, _Strict
+
+if TYPE_CHECKING:
+    from warroom.core.model._drill import Drill
+
+#: Most repetitions of one event (``repeat.count``).
+MAX_REPEAT = 1_000_000
+#: Most repetitions of all the events of a drill together (the replay holds one entry per repetition).
+MAX_TOTAL_REPETITIONS = 5_000_000
+
+
+class AgentRole(StrEnum):
+    """What part an agent plays: the planner, the executor, a sub-agent (delegated to), a human (approves, writes
+    messages) or a tool host (a server or harness that runs tools)."""
+
+    PLANNER = "planner"
+    EXECUTOR = "executor"
+    SUB_AGENT = "sub-agent"
+    HUMAN = "human"
+    TOOL_HOST = "tool-host"
+
+
+#: The role whose model an agent's model calls run on by default; humans and tool hosts make none.
+COST_ROLE: dict[AgentRole, Role] = {
+    AgentRole.PLANNER: Role.PLANNER,
+    AgentRole.EXECUTOR: Role.EXECUTOR,
+    AgentRole.SUB_AGENT: Role.SUB_AGENT,
+}
+
+
+class Agent(_Strict):
+    """One agent of the drill (format 2)."""
+
+    name: Identifier = Field(description="Unique name of the agent, named by events' `agent`, e.g. 'researcher-2'.")
+    role: AgentRole = Field(description="planner, executor, sub-agent, human or tool-host.")
+    model: str | None = Field(
+        default=None, min_length=1, pattern=TEXT_PATTERN,
+        description=(
+            "The model its calls run on (a name in `models`). Default: the planner's model for the planner, the "
+            "executor's for the executor and sub-agents; humans and tool hosts make no model calls."
+        ),
+    )
+    description: str | None = Field(
+        default=None, description="What the agent does, shown in the briefing and the inspector."
+    )
+
+
+class Repeat(_Strict):
+    """The event happens ``count`` times, ``interval`` seconds apart, from its ``t`` (format 2)."""
+
+    count: Annotated[int, Field(strict=True, ge=2, le=MAX_REPEAT)] = Field(
+        description=f"How many times in all (2 to {MAX_REPEAT:,}); every repetition costs and does damage."
+    )
+    interval: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_DRILL_SECONDS)] = Field(
+        default=0, description="Seconds of drill time between two repetitions (0: all at `t`)."
+    )
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One model call resolved: who paid (``role``, ``agent``: the agent's name or the role's), on which model
+    (``spec``), with what ``usage`` (tokens of one repetition) and how many times (``count``)."""
+
+    role: Role
+    agent: str
+    spec: ModelSpec
+    usage: Usage
+    count: int = 1
+
+
+def default_role(event: Any) -> Role | None:
+    """The role a model-call event belongs to when it names no agent (see :func:`warroom.core.model.role_of`)."""
+    from warroom.core.model._events import role_of
+
+    return role_of(event)
+
+
+class Cast:
+    """The agents and models of one loaded drill, to resolve its model calls (:meth:`call`)."""
+
+    def __init__(self, drill: Drill) -> None:
+        self.models = drill.models
+        self.agents = {a.name: a for a in drill.agents}
+        #: The name a planner call without an agent (a re-plan) is charged to: the first planner agent's, else
+        #: "planner".
+        self.planner_name = next((a.name for a in drill.agents if a.role is AgentRole.PLANNER), Role.PLANNER.value)
+        self._repeated: dict[str, ModelCall | None] = {}
+
+    def call(self, event: Any) -> ModelCall | None:
+        """The :class:`ModelCall` of a trace event with a ``usage``; None for any other event or when its agent,
+        role or model cannot be resolved (validation refuses such drills). A repeated event's call is worked out
+        once (by event id) and reused for each repetition, so a repetition costs the replay less than a plain
+        event (issue 15's benchmark: a x1,000 event no more than 1,000 plain ones)."""
+        if event.repeat is None:
+            return self._resolve(event)
+        if event.id not in self._repeated:
+            self._repeated[event.id] = self._resolve(event)
+        return self._repeated[event.id]
+
+    def _resolve(self, event: Any) -> ModelCall | None:
+        usage = event.__dict__.get("usage")  # a pydantic model's fields; getattr of a field it lacks is slow
+        if usage is None:  # most events of a large trace (logs, results): no role to work out
+            return None
+        role = default_role(event)
+        if role is None:
+            return None
+        agent = self.agents.get(event.agent) if event.agent is not None else None
+        name = role.value
+        model = event.model
+        if agent is not None:
+            name = agent.name
+            cost_role = COST_ROLE.get(agent.role)
+            if cost_role is None:
+                return None
+            role = cost_role
+            model = model or agent.model
+        spec = self.models.named(model) if model is not None else self.models.spec(role)
+        if spec is None:
+            return None
+        repeat = event.repeat
+        return ModelCall(role, name, spec, usage, repeat.count if repeat is not None else 1)

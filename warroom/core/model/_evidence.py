@@ -1,0 +1,214 @@
+"""Evidence beyond one event (format 2, docs/authoring.md "Evidence by comparison and by absence").
+
+An item of ``answer_key.evidence`` is an event id, or an :class:`EvidenceRef`:
+
+- ``{event: e07, path: data.next_cursor}``: a field inside a large result (the inspector can jump to it, the
+  debrief highlights it);
+- ``{event: e14, absent: "no approval of s3 before the wire at e14"}``: an absence made visible at a checkpoint
+  event (the fault shows because something did *not* happen before it);
+- ``{all_of: [e03, e09], note: "e09's total contradicts e03's"}``: a comparison, evidence only as a whole: it
+  counts once all its events are out, and an escalation cites it by citing all of them.
+
+The helpers here read the items of an answer key the same way for every view: :func:`refs` (every item as an
+:class:`EvidenceRef`), :func:`evidence_ids` (every event named, in order), :func:`detection_events` (per item, the
+event whose release makes it visible) and :func:`value_at` (the value at a field path). No Textual, no store.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Annotated, Any
+
+from pydantic import Discriminator, Field, Tag, model_validator
+from pydantic_core import PydanticCustomError
+
+from warroom.core.model._types import TEXT_PATTERN, Identifier, _Strict
+
+#: A field path inside an event's output: keys joined by ``.``, list indexes as ``[n]`` (``data.items[3].id``).
+PATH_PATTERN = r"^[^.\[\]\s]+(\[\d+\])*(\.[^.\[\]\s]+(\[\d+\])*)*$"
+_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+class EvidenceRef(_Strict):
+    """One evidence item beyond a bare event id: a field of an event, an absence at a checkpoint, or a comparison
+    of several events (see the module docstring). Give exactly one of ``event`` and ``all_of``."""
+
+    event: Identifier | None = Field(
+        default=None, description="The trace event that shows the fault (with `path`, `absent` or neither)."
+    )
+    all_of: list[Identifier] | None = Field(
+        default=None, min_length=2,
+        description=(
+            "A comparison: two or more trace events that show the fault only together (B contradicts A). It counts "
+            "once all of them are out; an escalation cites it by citing all of them."
+        ),
+    )
+    path: Annotated[str, Field(pattern=PATH_PATTERN, max_length=400)] | None = Field(
+        default=None,
+        description=(
+            "A field path inside the event's output (`data.next_cursor`, `items[3].id`): where in a large result "
+            "the fault shows. The inspector jumps to it; the debrief highlights it."
+        ),
+    )
+    absent: Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)] | None = Field(
+        default=None,
+        description=(
+            "An absence made visible at `event`, a checkpoint: what did not happen before it (\"no approval of s3 "
+            "before the wire at e14\")."
+        ),
+    )
+    note: Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)] | None = Field(
+        default=None, description="What this evidence shows (shown in the debrief)."
+    )
+
+    @model_validator(mode="after")
+    def _one_form(self) -> EvidenceRef:
+        if (self.event is None) == (self.all_of is None):
+            raise PydanticCustomError("evidence_form", "an evidence item needs exactly one of `event` and `all_of`")
+        if self.all_of is not None and (self.path is not None or self.absent is not None):
+            raise PydanticCustomError("evidence_form", "`path` and `absent` go with `event`, not with `all_of`")
+        if self.path is not None and self.absent is not None:
+            raise PydanticCustomError("evidence_form", "an absence has no field: give `path` or `absent`, not both")
+        if self.all_of is not None and len(set(self.all_of)) < len(self.all_of):
+            twice = next(e for i, e in enumerate(self.all_of) if e in self.all_of[:i])
+            raise PydanticCustomError("evidence_form", "`all_of` names `{twice}` twice: a comparison is of two or more "
+                                      "different events", {"twice": twice})
+        return self
+
+    @property
+    def events(self) -> list[str]:
+        """The event ids this item names, in order."""
+        return list(self.all_of) if self.all_of is not None else [str(self.event)]
+
+
+def _item_tag(value: Any) -> str:
+    return "EvidenceRef" if isinstance(value, (dict, EvidenceRef)) else "str"
+
+
+#: An item of ``answer_key.evidence``: an event id, or (format 2) an :class:`EvidenceRef` mapping.
+EvidenceItem = Annotated[
+    # The tags are the members' type names, which the error-location walk strips (warroom.core.load._loctypes).
+    Annotated[Identifier, Tag("str")] | Annotated[EvidenceRef, Tag("EvidenceRef")],
+    Discriminator(_item_tag),
+]
+
+
+def refs(key: Any) -> list[EvidenceRef]:
+    """Every item of ``key.evidence`` (an answer key) as an :class:`EvidenceRef` (a bare id as ``{event: id}``)."""
+    return [item if isinstance(item, EvidenceRef) else EvidenceRef(event=item) for item in key.evidence]
+
+
+def evidence_ids(key: Any) -> list[str]:
+    """Every event id the evidence items of ``key`` name (comparison members included), in order, each once."""
+    return list(dict.fromkeys(e for ref in refs(key) for e in ref.events))
+
+
+def is_plain(key: Any) -> bool:
+    """True when every evidence item of ``key`` is a bare event id (format 1's evidence)."""
+    return all(isinstance(item, str) for item in key.evidence)
+
+
+def detection_events(drill: Any) -> list[tuple[EvidenceRef, Any]]:
+    """Per evidence item of ``drill``'s answer key, the trace event whose release makes it visible: its event, or
+    the member of a comparison released last (latest ``t``, then latest in the trace). Items naming an unknown event
+    are left out; empty in an all-clear drill."""
+    key = drill.answer_key
+    if key is None:
+        return []
+    items = refs(key)
+    named = {e for ref in items for e in ref.events}
+    index = {e.id: (i, e) for i, e in enumerate(drill.trace) if e.id in named}  # no tuple per event of a long trace
+    out = []
+    for ref in items:
+        found = [index[e] for e in ref.events if e in index]
+        if len(found) == len(ref.events):
+            out.append((ref, max(found, key=lambda p: (p[1].t, p[0]))[1]))
+    return out
+
+
+def groups_of(key: Any) -> dict[str, list[str]]:
+    """Comparison member id to the members of its comparison (every comparison of ``key``)."""
+    out: dict[str, list[str]] = {}
+    for ref in refs(key):
+        if ref.all_of is not None:
+            for e in ref.all_of:
+                out.setdefault(e, list(ref.all_of))
+    return out
+
+
+def supports(key: Any, cites: Iterable[str]) -> list[EvidenceRef]:
+    """The evidence items of ``key`` that ``cites`` (event ids) cite: an item naming one event when it is cited, a
+    comparison when all its events are."""
+    cited = set(cites)
+    return [ref for ref in refs(key) if all(e in cited for e in ref.events)]
+
+
+_MISSING = object()
+
+
+def structured(output: Any) -> Any:
+    """``output`` as data: a string holding a JSON object or array is parsed, anything else comes back as it is."""
+    if isinstance(output, str) and output.lstrip()[:1] in ("{", "["):
+        try:
+            return json.loads(output)
+        except ValueError:
+            return output
+    return output
+
+
+def path_parts(path: str) -> list[str | int]:
+    """The keys (str) and list indexes (int) of a field path: ``data.items[3].id`` is ``["data", "items", 3,
+    "id"]``."""
+    return [int(m.group(2)) if m.group(2) is not None else m.group(1) for m in _PART.finditer(path)]
+
+
+def value_at(output: Any, path: str) -> tuple[bool, Any]:
+    """The value at the field ``path`` of an event's ``output`` (a JSON string is parsed first): ``(True, value)``,
+    or ``(False, None)`` when the path leads nowhere."""
+    node = structured(output)
+    for part in path_parts(path):
+        in_list = isinstance(part, int) and isinstance(node, list) and part < len(node)
+        if in_list or (isinstance(part, str) and isinstance(node, dict) and part in node):
+            node = node[part]
+        elif isinstance(part, str) and isinstance(node, dict) and part.isdigit() and int(part) in node:
+            node = node[int(part)]
+        else:
+            return False, None
+    return True, node
+
+
+def event_output(event: Any) -> Any:
+    """What a field path of ``event`` walks: a tool result's ``output``, a command result's ``stdout`` (parsed when
+    it holds JSON), a log's ``content``; ``_MISSING`` for an event with none."""
+    for name in ("output", "stdout", "content"):
+        if name in type(event).model_fields:
+            return getattr(event, name)
+    return _MISSING
+
+
+def has_output(event: Any) -> bool:
+    """True when ``event`` has something a field path can walk (:func:`event_output`)."""
+    return event_output(event) is not _MISSING
+
+
+def describe_item(drill: Any, ref: EvidenceRef) -> tuple[str, str]:
+    """One evidence item in words, as ``(head, detail)``: ``("e03", "")``; a field
+    ``("e03 data.next_cursor", '= "c_8f2a"')``; an absence ``("e08", "absent: no approval ...")``; a comparison
+    ``("e03 + e07", "compared")``.
+    The ``note``, if any, follows the detail after ``; ``. Drill text is returned raw (callers clean it)."""
+    head = " + ".join(ref.events)
+    detail = ""
+    if ref.all_of is not None:
+        detail = "compared"
+    elif ref.absent is not None:
+        detail = f"absent: {ref.absent}"
+    elif ref.path is not None:
+        head = f"{ref.event} {ref.path}"
+        event = next((e for e in drill.trace if e.id == ref.event), None)
+        found, value = value_at(event_output(event), ref.path) if event is not None else (False, None)
+        detail = f"= {json.dumps(value, ensure_ascii=False)}" if found else ""
+    if ref.note:
+        detail = f"{detail}; {ref.note}" if detail else ref.note
+    return head, detail

@@ -1,0 +1,46 @@
+"""How a session ended: :class:`Outcome`, with no heavy imports (the results store's summaries use it without
+loading the drill model). :mod:`warroom.core.scoring._score` decides the outcome of a session."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Outcome(StrEnum):
+    """How a session ended, in the order the scorecard ranks them (outcome first).
+
+    ``right_step_unsupported`` (scoring rules version 2) is the outcome of a session whose escalation named the
+    fault's origin step after the evidence appeared, which stopped the cascade, but cited no event that shows the
+    fault (only distractors, events that show nothing, or nothing at all): the right step, for no shown reason. It
+    does not count as contained (:data:`CONTAINED_OUTCOMES`).
+
+    ``false_alarm`` is the outcome of a session that escalated but only before any evidence appeared, or in an
+    all-clear drill; any escalation that does not contain the incident is a *false escalation* (counted in every
+    outcome's ``false_escalations``).
+    """
+
+    CONTAINED = "contained"
+    CONTAINED_LATE = "contained_late"
+    RIGHT_STEP_UNSUPPORTED = "right_step_unsupported"
+    WRONG_STEP = "wrong_step"
+    FALSE_ALARM = "false_alarm"
+    MISSED = "missed"
+    ALL_CLEAR_HELD = "all_clear_held"
+    ABANDONED = "abandoned"
+
+
+#: Outcomes that count as containing the incident (on time or late).
+CONTAINED_OUTCOMES: frozenset[Outcome] = frozenset({Outcome.CONTAINED, Outcome.CONTAINED_LATE})
+
+#: A short label for each outcome, for tables and headings (the raw ``Outcome`` value is for CSV, JSON and
+#: the store).
+OUTCOME_LABELS: dict[Outcome, str] = {
+    Outcome.CONTAINED: "contained",
+    Outcome.CONTAINED_LATE: "contained late",
+    Outcome.RIGHT_STEP_UNSUPPORTED: "right step, unsupported",
+    Outcome.WRONG_STEP: "wrong step",
+    Outcome.FALSE_ALARM: "false alarm",
+    Outcome.MISSED: "missed",
+    Outcome.ALL_CLEAR_HELD: "all clear held",
+    Outcome.ABANDONED: "abandoned",
+}

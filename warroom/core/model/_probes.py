@@ -1,0 +1,126 @@
+"""Verification probes (format 2): asking the executor to prove a plan step's result.
+
+Some faults leave no evidence on screen until the damage (an edit reported as applied that changed nothing). A drill
+may declare :class:`Probe` items in its top-level ``probes`` list: each verifies one plan step, says what the trainee
+asks (``ask``, shown before it is requested), what the executor's verification shows (``reveals``, hidden until the
+result comes in) and what it costs: ``seconds`` of drill time until the result appears and the executor call's
+``usage`` (tokens, charged at the executor's prices).
+
+In play (:meth:`warroom.core.play.Replay.probe`) a probe can be requested once an event of its plan step has been
+released, once per session. Its result is released :attr:`Probe.seconds` later as an ``executor_message`` trace
+event whose id is the probe's id (:func:`result_event`), so the trace table shows it and an escalation can cite it.
+A probe whose id the answer key lists in ``evidence`` (or ``accepted_evidence``) *finds the fault*: its result is
+evidence from the moment it is revealed. Every other probe is *needless* (scoring rules version 3 charge it).
+
+Pure functions of the drill; no Textual, no store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from warroom.core.model._events import ExecutorMessage
+from warroom.core.model._evidence import detection_events
+from warroom.core.model._types import MAX_DRILL_SECONDS, TEXT_PATTERN, Identifier, Usage, _Strict
+
+__all__ = [
+    "MAX_PROBE_SECONDS", "Probe", "available_at", "earliest_evidence_at", "earliest_result_at", "finding_probes",
+    "probe_of", "result_event",
+]
+
+#: Longest wait for a probe's result: one hour of drill time.
+MAX_PROBE_SECONDS = 3600.0
+
+ProbeSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_PROBE_SECONDS)]
+
+
+class Probe(_Strict):
+    """One verification the trainee may ask the executor for: what verifying a plan step would reveal, and its cost."""
+
+    id: Identifier = Field(
+        description=(
+            "Unique id of the probe (not also a trace or re-plan event id): its result appears in the trace under "
+            "this id, an escalation cites it, and the answer key lists it in `evidence` when it finds the fault."
+        )
+    )
+    step: Identifier = Field(description="The plan step the probe verifies.")
+    ask: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="What the trainee asks the executor to prove, e.g. 'Show the diff of the file you edited.' "
+        "(shown before the probe is requested).",
+    )
+    reveals: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="What the executor's verification shows (hidden until the trainee requests the probe).",
+    )
+    seconds: ProbeSeconds = Field(
+        description=(
+            f"Seconds of drill time from the request to the result (more than 0, at most {MAX_PROBE_SECONDS:g}); "
+            "the trace runs on meanwhile."
+        )
+    )
+    usage: Usage = Field(
+        description="Token usage of the executor call that verifies, charged at the executor's prices."
+    )
+
+
+def probe_of(drill: Any, probe_id: str) -> Probe | None:
+    """The probe of ``drill`` with id ``probe_id``, or None."""
+    return next((p for p in getattr(drill, "probes", ()) or () if p.id == probe_id), None)
+
+
+def available_at(drill: Any, probe: Probe) -> float | None:
+    """Drill time (seconds) from which ``probe`` can be requested: the first trace event of its plan step (None
+    when the step has no trace event)."""
+    return next((e.t for e in drill.trace if e.step == probe.step), None)
+
+
+def earliest_result_at(drill: Any, probe: Probe) -> float | None:
+    """The earliest drill time (seconds) the probe's result can be on screen: :func:`available_at` plus its
+    ``seconds`` (None when it can never be requested). Capped at the drill clock's limit."""
+    start = available_at(drill, probe)
+    return None if start is None else min(MAX_DRILL_SECONDS, start + probe.seconds)
+
+
+def finding_probes(drill: Any) -> list[Probe]:
+    """The probes that find the fault: those the answer key lists in ``evidence`` or ``accepted_evidence`` (none
+    in an all-clear drill), in the order of ``probes``."""
+    key = drill.answer_key
+    if key is None:
+        return []
+    ids = set(_ids(key.evidence)) | set(_ids(key.accepted_evidence))
+    return [p for p in getattr(drill, "probes", ()) or () if p.id in ids]
+
+
+def earliest_evidence_at(drill: Any) -> float | None:
+    """When the fault first became detectable (seconds of drill time; None in an all-clear drill or with no evidence
+    the trainee could ever see): the earliest of the answer key's ``evidence`` items (each at the trace event that
+    makes it visible, :func:`~warroom.core.model.detection_events`) and the earliest result
+    (:func:`earliest_result_at`) of each probe listed in ``evidence``."""
+    key = drill.answer_key
+    if key is None:
+        return None
+    ids = set(_ids(key.evidence))
+    # the events that make each evidence item visible (a comparison's last member: warroom.core.model._evidence)
+    times = [e.t for _, e in detection_events(drill)]
+    for probe in getattr(drill, "probes", ()) or ():
+        if probe.id in ids:
+            at = earliest_result_at(drill, probe)
+            if at is not None:
+                times.append(at)
+    return min(times, default=None)
+
+
+def _ids(items: Iterable[Any]) -> Iterable[str]:
+    return (i for i in items if isinstance(i, str))
+
+
+def result_event(probe: Probe, t: float) -> ExecutorMessage:
+    """The probe's result as the trace event the trainee sees: an ``executor_message`` with the probe's id, released
+    at drill time ``t`` (seconds) in the probe's plan step, carrying the executor's ``usage``."""
+    content = f"{probe.reveals}\n\n(the verification you asked for: {probe.ask})"
+    return ExecutorMessage(kind="executor_message", id=probe.id, t=t, step=probe.step, content=content,
+                           usage=probe.usage)

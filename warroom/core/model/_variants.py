@@ -1,0 +1,159 @@
+"""The seeded-variants section of the drill format (``variants``: docs/authoring.md, "Seeded variants"): what a
+variant of a drill may change. :mod:`warroom.core.variants` applies it; :mod:`warroom.core.rules` checks it.
+Also what the section's texts mean: where a variant may rewrite (:func:`variable_texts`), how a name or an amount
+is found in a text (:func:`name_pattern`, :func:`amount_pattern`), and the orders of a shuffle group."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from itertools import permutations
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from warroom.core.model._types import TEXT_PATTERN, Identifier, _Strict
+
+#: Most seconds a variant's timing jitter may move an event.
+MAX_JITTER_SECONDS = 60
+
+
+class NameVariant(_Strict):
+    """A name (a person, a customer, a host) that each variant may replace in the trace and the answer key."""
+
+    text: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="The name as written in the trace (matched as a whole word, case as written).",
+    )
+    choices: list[Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)]] = Field(
+        min_length=1,
+        description="Other names that may stand in its place; a variant shows `text` or one of these.",
+    )
+
+
+class AmountVariant(_Strict):
+    """A number that each variant may replace, in text and in tool data, by one drawn between bounds."""
+
+    text: str = Field(
+        pattern=r"^-?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?$",
+        description=(
+            "The number as written in the trace, e.g. '412', '1,742,906', '48.50'. A variant writes its number the "
+            "same way (thousands separators, decimals)."
+        ),
+    )
+    min: Annotated[float, Field(strict=True, allow_inf_nan=False)] = Field(description="Smallest number drawn.")
+    max: Annotated[float, Field(strict=True, allow_inf_nan=False)] = Field(description="Largest number drawn.")
+
+
+class Jitter(_Strict):
+    """Timing jitter: each trace event moves by up to max_seconds either way, the trace's order kept."""
+
+    max_seconds: Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_JITTER_SECONDS)] = Field(
+        description=(
+            f"Most seconds of drill time an event moves (more than 0, at most {MAX_JITTER_SECONDS}); at most the "
+            "time between the earliest evidence and the deadline less 5 s, and less than the time from the "
+            "deadline to the first damage."
+        )
+    )
+
+
+class PhrasingVariant(_Strict):
+    """Equivalent phrasings of one trace event (the evidence, say): each variant shows the event as written or
+    with one of the choices' fields in place of its own."""
+
+    event: Identifier = Field(description="The trace event that has other phrasings.")
+    choices: list[dict[str, Any]] = Field(
+        min_length=1,
+        description=(
+            "Each a mapping of the event's fields to write instead: `content` (planner_call, executor_message, "
+            "executor_report, log), `output` and `status` (tool_result), `arguments` (tool_call)."
+        ),
+    )
+
+
+class Variants(_Strict):
+    """What a seeded variant of the drill may change (docs/authoring.md, "Seeded variants")."""
+
+    names: list[NameVariant] = Field(default_factory=list, description="Names that may be replaced.")
+    amounts: list[AmountVariant] = Field(default_factory=list, description="Numbers that may be replaced.")
+    jitter: Jitter | None = Field(default=None, description="Timing jitter of the trace events.")
+    shuffle: list[Annotated[list[Identifier], Field(min_length=2)]] = Field(
+        default_factory=list,
+        description=(
+            "Groups of independent distractor events whose order may change: a variant deals the group's release "
+            "times out among its events."
+        ),
+    )
+    phrasings: list[PhrasingVariant] = Field(
+        default_factory=list, description="Events with other, equivalent phrasings."
+    )
+
+
+#: Fields of an event a phrasing may replace, by event kind.
+PHRASING_FIELDS: dict[str, frozenset[str]] = {
+    "planner_call": frozenset({"content"}),
+    "executor_message": frozenset({"content"}),
+    "executor_report": frozenset({"content"}),
+    "log": frozenset({"content"}),
+    "tool_result": frozenset({"output", "status"}),
+    "tool_call": frozenset({"arguments"}),
+}
+
+
+#: Most events in one ``shuffle`` group (every order of a group is checked: 4 events have 24 orders).
+MAX_SHUFFLE_GROUP = 4
+
+
+#: Seconds between the earliest evidence and the deadline that jitter must leave (``warroom check``'s
+#: reaction window, :data:`warroom.core.author.MIN_REACTION_WINDOW`).
+REACTION_WINDOW = 5.0
+
+
+def amount_format(text: str) -> tuple[float, int, bool]:
+    """``(value, decimals, thousands separators)`` of an amount as written (``1,742,906.50``)."""
+    decimals = len(text.split(".", 1)[1]) if "." in text else 0
+    return float(text.replace(",", "")), decimals, "," in text
+
+
+def name_pattern(text: str) -> str:
+    return r"(?<!\w)" + re.escape(text) + r"(?!\w)"
+
+
+def amount_pattern(text: str) -> str:
+    return r"(?<![\w.,])" + re.escape(text) + r"(?![\w]|[.,]\d)"
+
+
+#: Free-text fields of trace and re-plan events that a variant rewrites (ids, tools and sources never change).
+_EVENT_TEXT = ("content",)
+
+
+#: The fields of a trace event whose data (not only text) a variant rewrites.
+EVENT_DATA_FIELDS = ("output", "arguments")
+
+
+def variable_texts(data: dict[str, Any]) -> Iterable[tuple[tuple[str | int, ...], dict[str, Any], str]]:
+    """Every place of a drill's data (as dumped) that a variant may rewrite: ``(loc, container, key)``. The trace
+    and re-plan events' ``content``, ``output`` and ``arguments``; the fault summary, the debrief, the damage notes,
+    the all-clear debrief and each distractor's ``why_harmless``."""
+    key = data.get("answer_key") or {}
+    for where, events in (("trace", data.get("trace") or []), ("replan", key.get("replan") or [])):
+        for i, event in enumerate(events):
+            loc: tuple[str | int, ...] = ("trace", i) if where == "trace" else ("answer_key", "replan", i)
+            for field in (*_EVENT_TEXT, *EVENT_DATA_FIELDS):
+                if field in event:
+                    yield (*loc, field), event, field
+    if key:
+        yield ("answer_key", "fault", "summary"), key["fault"], "summary"
+        yield ("answer_key", "debrief"), key, "debrief"
+        for i, entry in enumerate(key["damage"]["entries"]):
+            if entry.get("note") is not None:
+                yield ("answer_key", "damage", "entries", i, "note"), entry, "note"
+    if data.get("all_clear"):
+        yield ("all_clear", "debrief"), data["all_clear"], "debrief"
+    for i, d in enumerate(data.get("distractors") or []):
+        yield ("distractors", i, "why_harmless"), d, "why_harmless"
+
+
+def orders(group: list[str]) -> Iterable[tuple[str, ...]]:
+    """Every order of a shuffle group but the one written."""
+    return (p for p in permutations(group) if list(p) != group)

@@ -1,0 +1,37 @@
+# The API of warroom.core.play (its __init__.py loads each name on first use, from the module named here).
+
+from ._approvals import missing_approvals
+from ._citations import describe_citations, distractor_figures, is_supported, judge_citations
+from ._cost import TraceCost, call_cost, trace_cost
+from ._replay import Replay
+from ._replayparts import (
+    FALSE_ESCALATION_DELAY,
+    CostMeter,
+    EndReason,
+    EscalationResult,
+    EscalationVerdict,
+    ReplayError,
+    StepState,
+)
+from ._toolcalls import CallIndex, index_calls
+
+__all__ = [
+    "FALSE_ESCALATION_DELAY",
+    "CallIndex",
+    "CostMeter",
+    "EndReason",
+    "EscalationResult",
+    "EscalationVerdict",
+    "Replay",
+    "ReplayError",
+    "StepState",
+    "TraceCost",
+    "call_cost",
+    "describe_citations",
+    "distractor_figures",
+    "index_calls",
+    "is_supported",
+    "judge_citations",
+    "missing_approvals",
+    "trace_cost",
+]

@@ -1,0 +1,105 @@
+"""What an escalation cites, judged by the answer key (scoring rules version 2).
+
+An escalation names a plan step and cites the trace events that show the fault (``Action.cites``). Each cited event
+is, by the drill's answer key:
+
+- ``evidence``: listed in ``answer_key.evidence`` (format 2: an event of a comparison, ``all_of``, only when the
+  escalation cites every event of it; cited alone it is ``part``);
+- ``accepted``: listed in ``answer_key.accepted_evidence`` (further events the author accepts as showing the fault);
+- ``distractor``: one of the drill's ``distractors`` (odd-looking but harmless);
+- ``irrelevant``: any other event (it shows nothing about the fault).
+
+An escalation is *supported* when it cites at least one evidence or accepted event. In an all-clear drill nothing
+is evidence. Pure functions of the drill; no Textual, no store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+
+from warroom.core.model import Drill, refs
+
+
+class Cited(StrEnum):
+    """What one cited event is, by the answer key (see the module docstring)."""
+
+    EVIDENCE = "evidence"
+    ACCEPTED = "accepted"
+    DISTRACTOR = "distractor"
+    IRRELEVANT = "irrelevant"
+    #: Format 2: one event of a comparison (``all_of``) cited without all the others: not evidence on its own.
+    PART = "part"
+
+
+#: The words every view uses for each kind of cited event.
+CITED_LABELS: dict[Cited, str] = {
+    Cited.EVIDENCE: "evidence",
+    Cited.ACCEPTED: "accepted as evidence",
+    Cited.DISTRACTOR: "a distractor",
+    Cited.IRRELEVANT: "shows nothing about the fault",
+    Cited.PART: "part of a comparison: cite every event of it",
+}
+
+#: The kinds of cited event that support an escalation.
+SUPPORTING: frozenset[Cited] = frozenset({Cited.EVIDENCE, Cited.ACCEPTED})
+
+
+def cited_kind(drill: Drill, event_id: str, cites: Iterable[str] | None = None) -> Cited:
+    """What the event ``event_id`` is when cited in an escalation on ``drill`` (an unknown id is irrelevant), among
+    the events ``cites`` (the escalation's citations): an event of a comparison (format 2's ``all_of``) is evidence
+    only when every event of the comparison is cited, else :attr:`Cited.PART`. Without ``cites`` it is judged as
+    cited alone."""
+    key = drill.answer_key
+    if key is not None:
+        items = [ref for ref in refs(key) if event_id in ref.events]
+        if items:
+            cited = set(cites or ()) | {event_id}
+            return Cited.EVIDENCE if any(all(e in cited for e in ref.events) for ref in items) else Cited.PART
+        if event_id in key.accepted_evidence:
+            return Cited.ACCEPTED
+    if any(d.event == event_id for d in drill.distractors):
+        return Cited.DISTRACTOR
+    return Cited.IRRELEVANT
+
+
+def judge_citations(drill: Drill, cites: Iterable[str] | None) -> list[tuple[str, Cited]]:
+    """Each cited event id (in the order cited; None, a log from before citations, cites nothing) with its kind."""
+    cited = list(cites or ())
+    return [(event_id, cited_kind(drill, event_id, cited)) for event_id in cited]
+
+
+def is_supported(drill: Drill, cites: Iterable[str] | None) -> bool:
+    """True when ``cites`` holds at least one evidence item (every event of a comparison) or accepted event of
+    ``drill``."""
+    return any(kind in SUPPORTING for _, kind in judge_citations(drill, cites))
+
+
+def describe_citations(drill: Drill, cites: Iterable[str] | None) -> str:
+    """The citations in words, for scorecards, the debrief and the review: ``"e03 (evidence), e05 (a
+    distractor)"``, or ``"no event"`` when nothing is cited."""
+    judged = judge_citations(drill, cites)
+    if not judged:
+        return "no event"
+    return ", ".join(f"{event_id} ({CITED_LABELS[kind]})" for event_id, kind in judged)
+
+
+__all__ = ["CITED_LABELS", "SUPPORTING", "Cited", "cited_kind", "describe_citations", "is_supported", "judge_citations"]
+
+
+def distractor_figures(
+    drill: Drill, released: Iterable[str], escalation_cites: Iterable[Iterable[str] | None]
+) -> tuple[int, list[str]]:
+    """The distractor figures of one session (scoring rules version 2 records them in the scorecard, for the
+    cohort statistics): how many of the drill's distractor events were ``released`` (trace event ids), and, per
+    escalation (``escalation_cites``: the cited event ids of each escalation, in order), the first distractor event
+    it cited (escalations that cite none add nothing)."""
+    distractors = [d.event for d in drill.distractors]
+    seen = set(released)
+    shown = sum(1 for e in distractors if e in seen)
+    pulled = []
+    for cites in escalation_cites:
+        first = next((c for c in cites or () if c in distractors), None)
+        if first is not None:
+            pulled.append(first)
+    return shown, pulled

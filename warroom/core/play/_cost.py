@@ -1,0 +1,264 @@
+"""Cost math for model calls and whole traces.
+
+A model call costs ``input_tokens * input_price + output_tokens * output_price``, prices in USD per million tokens
+(docs/scoring.md, "Cost math and `warroom cost`"). :func:`trace_cost` adds a drill's trace
+up by role, by model and by plan step, and prices the counterfactual *flat loop*: the same executor model calls run
+on the planner's model, re-reasoning at every step (``models.flat_loop_step_usage`` tokens per step when the drill
+gives them, else each executor call's own usage; sub-agent calls count as executor calls there).
+Format 2: each call is priced at its own model (:class:`warroom.core.model.Cast`), and the trace is also split by
+agent. ``warroom cost`` prints it; ``warroom cost --example`` prints the seed worked example
+(:func:`seed_example_path`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from warroom.core.model import (
+    Cast,
+    Drill,
+    ExecutorMessage,
+    ExecutorReport,
+    Models,
+    ModelSpec,
+    PlannerCall,
+    Role,
+    ToolCall,
+    TraceEvent,
+    Usage,
+)
+
+#: Tokens per unit of a "per million tokens" price.
+PER_MILLION = 1_000_000
+
+#: Label of the model calls that belong to no plan step (the plan, progress checks, re-plans).
+NO_STEP = "(no step)"
+
+__all__ = [
+    "NO_STEP",
+    "PER_MILLION",
+    "CostLine",
+    "TraceCost",
+    "call_cost",
+    "call_usage",
+    "event_cost",
+    "model_call",
+    "replan_usage",
+    "trace_cost",
+]
+
+
+def call_cost(usage: Usage, model: ModelSpec) -> float:
+    """USD cost of one model call: tokens (``usage``) times the model's USD-per-million-token prices."""
+    return (
+        usage.input_tokens * model.input_usd_per_mtok + usage.output_tokens * model.output_usd_per_mtok
+    ) / PER_MILLION
+
+
+def call_usage(event: TraceEvent) -> Usage | None:
+    """Token usage of a trace event that is a model call (a planner call, executor message, tool call or executor
+    report) and gives one; None for any other event (a tool result, a log line) or a call without usage."""
+    match event:
+        case PlannerCall() | ExecutorMessage() | ToolCall() | ExecutorReport():
+            return event.usage
+        case _:
+            return None
+
+
+def model_call(event: TraceEvent) -> tuple[Role, Usage] | None:
+    """``(role, usage)`` of a trace event that is a model call with a ``usage``: the planner for a planner call, the
+    executor for an executor message, tool call or executor report (dispatched by the event's class). None for any
+    other event (a tool result, a log line) or a call without usage."""
+    match event:
+        case PlannerCall(usage=Usage() as usage):
+            return Role.PLANNER, usage
+        case ExecutorMessage(usage=Usage() as usage) | ToolCall(usage=Usage() as usage):
+            return Role.EXECUTOR, usage
+        case ExecutorReport(usage=Usage() as usage):
+            return Role.EXECUTOR, usage
+        case _:
+            return None
+
+
+def event_cost(event: TraceEvent, models: Models) -> float | None:
+    """USD cost of one trace event that is a model call with a ``usage`` (see :func:`model_call`), at the prices of
+    the model playing its role in ``models``; None for any other event."""
+    call = model_call(event)
+    return None if call is None else call_cost(call[1], models.spec(call[0]))
+
+
+@dataclass(frozen=True)
+class CostLine:
+    """Model calls added up: how many, their input and output tokens and their price in USD."""
+
+    name: str
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    usd: float = 0.0
+
+    @property
+    def tokens(self) -> int:
+        """Input + output tokens."""
+        return self.input_tokens + self.output_tokens
+
+    def plus(self, usage: Usage, usd: float, count: int = 1) -> CostLine:
+        """This line with ``count`` more calls of ``usage`` tokens costing ``usd`` each (a repeated event)."""
+        return CostLine(
+            self.name,
+            self.calls + count,
+            self.input_tokens + usage.input_tokens * count,
+            self.output_tokens + usage.output_tokens * count,
+            self.usd + usd * count,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form (USD rounded to 10 decimals to drop float noise)."""
+        d = asdict(self)
+        d["usd"] = round(self.usd, 10)
+        d["tokens"] = self.tokens
+        return d
+
+
+@dataclass(frozen=True)
+class TraceCost:
+    """What one drill's trace costs, and what the counterfactual flat loop would have cost.
+
+    - ``planner_prices`` / ``executor_prices``: (input, output) USD per million tokens.
+    - ``total``: every model call in the trace (the re-plan events of the answer key are not in it).
+    - ``by_role`` (planner, executor, then sub-agent when a sub-agent made calls), ``by_model`` (model name),
+      ``by_agent`` (agent name; a call naming no agent under its role's name) and ``by_step`` (plan order, then
+      :data:`NO_STEP` for calls outside any step): the same calls split four ways. A repeated event
+      (``repeat.count``) counts as that many calls.
+    - ``flat_loop``: the executor's model calls priced on the planner's model (``flat_loop_step_usage`` tokens
+      each, else each call's own usage); ``flat_loop_usage`` says which.
+    - ``saving_factor`` = flat loop / total and ``saving_percent`` = (1 - total / flat loop) x 100, or None when a
+      divisor is zero.
+    - ``cascade``: the calls in the answer key's cascade steps, wasted when the fault is missed; ``replan``: the
+      answer key's re-plan events; ``false_escalation``: one planner re-plan call, what a false escalation costs.
+    - ``all_clear``: True for an all-clear drill (no fault: ``cascade`` and ``replan`` are empty and not reported).
+    """
+
+    drill_id: str
+    planner_model: str
+    executor_model: str
+    planner_prices: tuple[float, float]
+    executor_prices: tuple[float, float]
+    total: CostLine
+    by_role: tuple[CostLine, ...]
+    by_model: tuple[CostLine, ...]
+    by_step: tuple[CostLine, ...]
+    flat_loop: CostLine
+    flat_loop_usage: str
+    saving_factor: float | None
+    saving_percent: float | None
+    cascade: CostLine
+    replan: CostLine
+    false_escalation: CostLine
+    all_clear: bool = False
+    by_agent: tuple[CostLine, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form, as ``warroom cost --format json`` prints it (``cascade`` and ``replan`` are null for an
+        all-clear drill, which has neither)."""
+        return {
+            "drill_id": self.drill_id,
+            "all_clear": self.all_clear,
+            "planner_model": self.planner_model,
+            "executor_model": self.executor_model,
+            "planner_usd_per_mtok": {"input": self.planner_prices[0], "output": self.planner_prices[1]},
+            "executor_usd_per_mtok": {"input": self.executor_prices[0], "output": self.executor_prices[1]},
+            "total": self.total.to_dict(),
+            "by_role": [c.to_dict() for c in self.by_role],
+            "by_model": [c.to_dict() for c in self.by_model],
+            "by_agent": [c.to_dict() for c in self.by_agent],
+            "by_step": [c.to_dict() for c in self.by_step],
+            "flat_loop": self.flat_loop.to_dict(),
+            "flat_loop_usage": self.flat_loop_usage,
+            "saving_factor": None if self.saving_factor is None else round(self.saving_factor, 6),
+            "saving_percent": None if self.saving_percent is None else round(self.saving_percent, 4),
+            "cascade": None if self.all_clear else self.cascade.to_dict(),
+            "replan": None if self.all_clear else self.replan.to_dict(),
+            "false_escalation": self.false_escalation.to_dict(),
+        }
+
+
+def trace_cost(drill: Drill) -> TraceCost:
+    """Add up the cost of ``drill``'s trace (see :class:`TraceCost`). Pure; never raises for a valid drill."""
+    models = drill.models
+    cast = Cast(drill)
+    total = CostLine("total")
+    roles = {r: CostLine(r.value) for r in (Role.PLANNER, Role.EXECUTOR)}
+    by_model: dict[str, CostLine] = {}
+    by_agent: dict[str, CostLine] = {}
+    by_step: dict[str | None, CostLine] = {s.id: CostLine(s.id) for s in drill.plan}
+    flat = CostLine("flat loop")
+    cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
+    cascade = CostLine("cascade")
+    for ev in drill.trace:
+        call = cast.call(ev)
+        if call is None:
+            continue
+        usage, n = call.usage, call.count
+        usd = call_cost(usage, call.spec)
+        total = total.plus(usage, usd, n)
+        roles[call.role] = roles.get(call.role, CostLine(call.role.value)).plus(usage, usd, n)
+        by_model[call.spec.name] = by_model.get(call.spec.name, CostLine(call.spec.name)).plus(usage, usd, n)
+        by_agent[call.agent] = by_agent.get(call.agent, CostLine(call.agent)).plus(usage, usd, n)
+        step = ev.step if ev.step in by_step else None
+        by_step[step] = by_step.get(step, CostLine(NO_STEP)).plus(usage, usd, n)
+        if ev.step in cascade_steps:
+            cascade = cascade.plus(usage, usd, n)
+        if call.role is not Role.PLANNER:
+            flat_usage = models.flat_loop_step_usage or usage
+            flat = flat.plus(flat_usage, call_cost(flat_usage, models.planner), n)
+    replan = _replan_cost(drill, cast)
+    one_replan = replan_usage(drill)
+    false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
+    factor = flat.usd / total.usd if total.usd > 0 else None
+    percent = (1 - total.usd / flat.usd) * 100 if flat.usd > 0 else None
+    return TraceCost(
+        drill_id=drill.id,
+        planner_model=models.planner.name,
+        executor_model=models.executor.name,
+        planner_prices=(models.planner.input_usd_per_mtok, models.planner.output_usd_per_mtok),
+        executor_prices=(models.executor.input_usd_per_mtok, models.executor.output_usd_per_mtok),
+        total=total,
+        by_role=tuple(roles.values()),
+        by_model=tuple(by_model.values()),
+        by_step=tuple(line for key, line in by_step.items() if key is not None or line.calls),
+        by_agent=tuple(by_agent.values()),
+        flat_loop=flat,
+        flat_loop_usage=(
+            "models.flat_loop_step_usage for every step"
+            if models.flat_loop_step_usage
+            else "each executor call's own usage"
+        ),
+        saving_factor=factor,
+        saving_percent=percent,
+        cascade=cascade,
+        replan=replan,
+        false_escalation=false_escalation,
+        all_clear=drill.answer_key is None,
+    )
+
+
+def _replan_cost(drill: Drill, cast: Cast) -> CostLine:
+    """The cost of the answer key's re-plan events (an empty line with no answer key)."""
+    replan = CostLine("re-plan")
+    if drill.answer_key:
+        for ev in drill.answer_key.replan:
+            if (replan_call := cast.call(ev)) is not None:
+                replan = replan.plus(replan_call.usage, call_cost(replan_call.usage, replan_call.spec),
+                                     replan_call.count)
+    return replan
+
+
+def replan_usage(drill: Drill) -> Usage:
+    """Tokens of one planner re-plan call (what a false escalation costs): ``models.replan_usage``, else the usage
+    of the first planner call in the trace that has one, else zero tokens."""
+    return drill.models.replan_usage or next(
+        (e.usage for e in drill.trace if isinstance(e, PlannerCall) and e.usage is not None),
+        Usage(input_tokens=0, output_tokens=0),
+    )

@@ -1,0 +1,19 @@
+# The API of warroom.core.scoring (its __init__.py loads each name on first use, from the module named here).
+
+from ._rules import SCORING_VERSION, SCORING_VERSIONS, check_rules, escalation_verdict
+from ._score import replay_actions, score, scorecard_of
+from ._scorecard import MAX_TOTAL, Scorecard, ScoringError, current_scorecard_keys
+
+__all__ = [
+    "MAX_TOTAL",
+    "SCORING_VERSION",
+    "SCORING_VERSIONS",
+    "Scorecard",
+    "ScoringError",
+    "check_rules",
+    "current_scorecard_keys",
+    "escalation_verdict",
+    "replay_actions",
+    "score",
+    "scorecard_of",
+]

@@ -1,0 +1,117 @@
+"""The scorecard of one session (:class:`Scorecard`, made of :class:`Component` parts) and how it is stored and
+read back; :mod:`warroom.core.scoring._score` computes it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from warroom.core.model import Outcome
+from warroom.errors import WarroomError
+
+#: Highest and lowest possible total.
+MAX_TOTAL = 100
+
+
+class ScoringError(WarroomError, ValueError):
+    """The action log cannot be replayed on this drill (an action names an unknown or unreleased event or step, goes
+    back in time, or comes after the drill ended): the log does not belong to this drill or was corrupted."""
+
+
+@dataclass(frozen=True)
+class Component:
+    """One part of the total: ``points`` earned (negative for a penalty) of ``max_points`` possible (0 for a
+    penalty), and a sentence that shows how the number was computed."""
+
+    name: str
+    points: int
+    max_points: int
+    explanation: str
+
+
+#: Scorecard keys written by older warrooms -> their current names: ``ended_at`` was the drill time the session
+#: ended (seconds; the store's ``ended_at`` column is a wall-clock timestamp), ``escalations`` the number of
+#: escalations (a Replay's ``escalations`` is the list of them).
+LEGACY_SCORECARD_KEYS: dict[str, str] = {"ended_at": "end_time", "escalations": "escalation_count"}
+
+
+def current_scorecard_keys(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` (a stored scorecard dict) with :data:`LEGACY_SCORECARD_KEYS` renamed to their current names (a
+    current key given too wins). Returns a new dict; ``data`` is not changed."""
+    out = dict(data)
+    for old, new in LEGACY_SCORECARD_KEYS.items():
+        if old in out:
+            value = out.pop(old)
+            out.setdefault(new, value)
+    return out
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    """The score of one session: a pure function of (drill, action log).
+
+    Times are seconds of drill time; ``damage`` / ``full_damage`` are in ``damage_unit`` (0 and "" in an all-clear
+    drill); ``cost_usd`` is every model call released in the session (USD), false-escalation re-plans included;
+    ``time_to_detect`` is the containing escalation's time minus the earliest evidence's, None when nothing was
+    contained. ``lines`` explain every number for people. ``distractors_shown`` (how many of the drill's distractor
+    events the session released) and ``distractor_escalations`` (per escalation that cited a distractor event, the
+    first one it cited) are recorded by scoring rules version 2 (0 and [] by version 1) for the cohort statistics.
+    """
+
+    drill_id: str
+    scoring_version: str
+    outcome: Outcome
+    outcome_text: str
+    total: int
+    components: list[Component]
+    time_to_detect: float | None
+    damage: float
+    full_damage: float
+    damage_unit: str
+    false_escalations: int
+    cost_usd: float
+    lines: list[str]
+    drill_version: int | None = None
+    first_evidence_at: float | None = None
+    deadline: float | None = None
+    contained_at: float | None = None
+    end_time: float | None = None
+    escalation_count: int = 0
+    replan_usd: float = 0.0
+    cost_by_role: dict[str, float] = field(default_factory=dict)
+    distractors_shown: int = 0
+    distractor_escalations: list[str] = field(default_factory=list)
+
+    @property
+    def max_total(self) -> int:
+        """The best possible total (100)."""
+        return MAX_TOTAL
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict (str, int, float, None, lists and dicts only); :meth:`from_dict` reads it back."""
+        d = asdict(self)
+        d["outcome"] = self.outcome.value
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Scorecard:
+        """The scorecard :meth:`to_dict` wrote (also one written before :data:`LEGACY_SCORECARD_KEYS` were renamed).
+        Raises ValueError for a missing or unknown key or a bad outcome."""
+        data = current_scorecard_keys(data)
+        known = {f for f in cls.__dataclass_fields__}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown scorecard keys: {', '.join(sorted(unknown))}")
+        try:
+            kwargs = dict(data)
+            kwargs["outcome"] = Outcome(data["outcome"])
+            kwargs["components"] = [Component(**c) for c in data["components"]]
+            kwargs["lines"] = list(data["lines"])
+            kwargs["cost_by_role"] = dict(data.get("cost_by_role", {}))
+            kwargs["distractor_escalations"] = list(data.get("distractor_escalations", []))
+            return cls(**kwargs)
+        except KeyError as exc:
+            raise ValueError(f"scorecard is missing {exc.args[0]!r}") from None
+        except TypeError as exc:
+            raise ValueError(f"malformed scorecard: {exc}") from None

@@ -1,0 +1,90 @@
+"""One session as the cohort statistics see it (:class:`SessionFacts`), checked when built: the input of
+:func:`warroom.core.stats.summarize`, built by the results store from each stored session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from warroom.core.model import CONTAINED_OUTCOMES, Outcome
+
+#: Outcome by value (a member is its own value too: Outcome is a StrEnum).
+_OUTCOMES: dict[str, Outcome] = {o.value: o for o in Outcome}
+#: Which outcome is correct in a drill with a fault (True) and in an all-clear drill (False).
+CORRECT: dict[bool, Outcome] = {True: Outcome.CONTAINED, False: Outcome.ALL_CLEAR_HELD}
+#: (is a drill with a fault, outcome value) -> the Outcome, for the outcomes that fit the kind of drill: a drill with
+#: a fault cannot end with the all clear held, an all-clear drill has nothing to contain.
+_FITTING: dict[tuple[bool, str], Outcome] = {(True, o.value): o for o in Outcome if o is not Outcome.ALL_CLEAR_HELD} | {
+    (False, o.value): o for o in Outcome if o not in CONTAINED_OUTCOMES
+}
+
+
+@dataclass(slots=True)
+class SessionFacts:
+    """What the statistics need of one session.
+
+    ``trainee`` and ``drill_id`` name it; ``is_fault_drill`` is False for an all-clear control drill; ``outcome`` is
+    an :class:`~warroom.core.model.Outcome` (its string value is accepted); ``score`` is the total, 0..100;
+    ``started_at`` is the start time as ISO 8601 UTC text (the store's format: text order is time order).
+    ``false_escalations`` counts escalations that did not contain the incident; ``distractors_shown`` the distractor
+    events released in the session; ``distractor_escalations`` the distractor event ids that pulled an escalation
+    (one entry per escalation). ``time_to_detect_s`` is seconds of drill time, ``wall_time_to_detect_s`` seconds of
+    real time (pauses included), each None when nothing was detected or not recorded. ``mode`` is the session's mode
+    (``practice`` or ``assessment``). ``session_id`` breaks ties in start time for the split-half order (the store's
+    order: sessions started at the same time in session-id order; "" keeps the input order). Treat it as read-only
+    (it is not frozen only because a frozen dataclass is slow to build, and the store builds one per session).
+
+    Raises ValueError for an unknown outcome, a containment in an all-clear drill or an all clear held in a drill with
+    a fault, a negative count, or more distinct distractors escalated than shown.
+    """
+
+    trainee: str
+    drill_id: str
+    is_fault_drill: bool
+    outcome: Outcome
+    score: float
+    started_at: str
+    false_escalations: int = 0
+    distractors_shown: int = 0
+    distractor_escalations: tuple[str, ...] = ()
+    time_to_detect_s: float | None = None
+    wall_time_to_detect_s: float | None = None
+    mode: str = "practice"
+    session_id: str = ""
+
+    def __post_init__(self) -> None:
+        # One lookup checks the outcome and that it fits the kind of drill (this runs once per stored session).
+        outcome = _FITTING.get((self.is_fault_drill, self.outcome))
+        if outcome is None:
+            self._refuse_outcome()
+        self.outcome = outcome  # type: ignore[assignment]  # (None was refused above)
+        if self.false_escalations < 0 or self.distractors_shown < 0:
+            raise ValueError(f"{self.drill_id}: counts cannot be negative")
+        if self.distractor_escalations:
+            if not isinstance(self.distractor_escalations, tuple):
+                self.distractor_escalations = tuple(self.distractor_escalations)
+            if len(set(self.distractor_escalations)) > self.distractors_shown:
+                raise ValueError(f"{self.drill_id}: more distractors escalated than shown")
+
+    def _refuse_outcome(self) -> None:
+        """Raise the ValueError saying why ``outcome`` does not fit this session."""
+        outcome = _OUTCOMES.get(self.outcome)
+        if outcome is None:
+            raise ValueError(f"{self.drill_id}: unknown outcome {self.outcome!r}")
+        if self.is_fault_drill:
+            raise ValueError(f"{self.drill_id}: 'all_clear_held' is not an outcome of a drill with a fault")
+        raise ValueError(f"{self.drill_id}: an all-clear drill has nothing to contain")
+
+    @property
+    def abandoned(self) -> bool:
+        """The trainee quit before the drill ended."""
+        return self.outcome is Outcome.ABANDONED
+
+    @property
+    def contained_on_time(self) -> bool:
+        """A hit: the incident was contained by the deadline."""
+        return self.outcome is Outcome.CONTAINED
+
+    @property
+    def correct(self) -> bool:
+        """Contained on time (drill with a fault) or held the all clear (all-clear drill)."""
+        return self.outcome is CORRECT[self.is_fault_drill]

@@ -1,0 +1,166 @@
+"""The formulas behind the cohort statistics (:mod:`warroom.core.stats._summary`): signal-detection measures (d′,
+criterion c,
+A′), Pearson's r, the Spearman–Brown prophecy, and a median that skips missing values.
+
+Pure functions of counts and numbers, standard library only (``statistics.NormalDist`` gives Φ⁻¹). docs/sessions.md
+("Cohort statistics") states every formula with its source. In signal-detection terms a drill with a fault is a
+*signal* trial and an all-clear control drill a *noise* trial; containing the incident on time is a *hit*, any
+escalation in an all-clear drill a *false alarm*.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from operator import mul
+from statistics import NormalDist, median
+
+#: Added to the hit and false-alarm counts by the log-linear correction (Hautus 1995); 2x this is added to the
+#: number of signal and of noise trials.
+LOG_LINEAR_ADD = 0.5
+
+#: The reliability a trainee's score should reach before it is trusted (the conventional 0.7).
+TARGET_RELIABILITY = 0.7
+
+#: The fewest pairs a correlation is computed from (two points always lie on a line: r would be +-1).
+MIN_PAIRS = 3
+
+_Z = NormalDist().inv_cdf
+
+
+def rate(count: int, n: int) -> float | None:
+    """``count / n`` (a share in 0..1), or None when ``n`` is 0. Raises ValueError for a negative count or
+    ``count > n``."""
+    if count < 0 or n < 0 or count > n:
+        raise ValueError(f"a count of {count} out of {n} is not a share")
+    return None if n == 0 else count / n
+
+
+def log_linear_rate(count: int, n: int) -> float:
+    """The log-linear corrected rate ``(count + 0.5) / (n + 1)`` (Hautus 1995): strictly between 0 and 1 for any
+    ``0 <= count <= n``, so Φ⁻¹ of it is finite. Raises ValueError for a count outside 0..n."""
+    if count < 0 or n < 0 or count > n:
+        raise ValueError(f"a count of {count} out of {n} is not a share")
+    return (count + LOG_LINEAR_ADD) / (n + 2 * LOG_LINEAR_ADD)
+
+
+def d_prime_and_c(hits: int, signal_trials: int, false_alarms: int, noise_trials: int) -> tuple[float, float] | None:
+    """Sensitivity d′ and criterion c from counts, with the log-linear correction (Hautus 1995).
+
+    ``H = (hits + 0.5) / (signal_trials + 1)``, ``F = (false_alarms + 0.5) / (noise_trials + 1)``;
+    ``d′ = Φ⁻¹(H) − Φ⁻¹(F)`` and ``c = −(Φ⁻¹(H) + Φ⁻¹(F)) / 2`` (Macmillan & Creelman 2005). d′ is in standard
+    deviations of the noise distribution (0: chance, higher: better detection); c > 0 is a conservative trainee
+    (slow to escalate), c < 0 a liberal one (quick to escalate). Returns ``(d′, c)``, or None when either kind of
+    trial was never played (the rate would be the correction alone). Raises ValueError for impossible counts.
+    """
+    if signal_trials == 0 or noise_trials == 0:
+        # Still validate the counts so a bad call is not hidden by the None.
+        log_linear_rate(hits, signal_trials)
+        log_linear_rate(false_alarms, noise_trials)
+        return None
+    zh = _Z(log_linear_rate(hits, signal_trials))
+    zf = _Z(log_linear_rate(false_alarms, noise_trials))
+    return zh - zf, -(zh + zf) / 2
+
+
+def a_prime(hit_rate: float, false_alarm_rate: float) -> float:
+    """The nonparametric sensitivity A′ from a hit rate and a false-alarm rate (both raw shares in 0..1).
+
+    For ``H >= F``: ``A′ = 1/2 + (H − F)(1 + H − F) / (4H(1 − F))`` (Pollack & Norman 1964; this computing formula
+    Grier 1971). For ``H < F`` (below chance): ``A′ = 1/2 − (F − H)(1 + F − H) / (4F(1 − H))`` (Snodgrass & Corwin
+    1988; Aaronson & Watts 1987). ``H == F`` gives 0.5 (also when both are 0 or both 1, where the formula is 0/0).
+    Range 0..1: 0.5 is chance, 1 perfect. Raises ValueError for a rate outside 0..1.
+    """
+    for name, value in (("hit rate", hit_rate), ("false-alarm rate", false_alarm_rate)):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"{name} {value!r} is not in 0..1")
+    h, f = hit_rate, false_alarm_rate
+    if h == f:
+        return 0.5
+    if h > f:
+        return 0.5 + (h - f) * (1 + h - f) / (4 * h * (1 - f))
+    return 0.5 - (f - h) * (1 + f - h) / (4 * f * (1 - h))
+
+
+def median_or_none(values: Iterable[float | None]) -> float | None:
+    """The median of the values that are not None (the mean of the middle two for an even count), or None when
+    there are none."""
+    present = [v for v in values if v is not None]
+    return median(present) if present else None
+
+
+def pearson_r(xs: Sequence[float], ys: Sequence[float]) -> float | None:
+    """Pearson's product-moment correlation of two equally long sequences, in -1..1.
+
+    None when there are fewer than :data:`MIN_PAIRS` pairs or either sequence is constant (r is undefined). With a
+    0/1 ``xs`` this is the point-biserial correlation. Raises ValueError when the lengths differ."""
+    n = len(xs)
+    if n != len(ys):
+        raise ValueError(f"pearson_r needs pairs: {n} x values and {len(ys)} y values")
+    if n < MIN_PAIRS:
+        return None
+    mx = math.fsum(xs) / n
+    my = math.fsum(ys) / n
+    dx = [x - mx for x in xs]
+    dy = [y - my for y in ys]
+    sxx = math.fsum(map(mul, dx, dx))
+    syy = math.fsum(map(mul, dy, dy))
+    if sxx <= 0.0 or syy <= 0.0:
+        return None
+    sxy = math.fsum(map(mul, dx, dy))
+    return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
+
+
+def point_biserial(groups: Iterable[tuple[int, int, float]]) -> float | None:
+    """Pearson's r between a 0/1 variable and a number, for sessions given in groups that share the number:
+    ``(sessions, ones, y)`` stands for ``sessions`` pairs with value ``y``, ``ones`` of them with x = 1.
+
+    Equal to :func:`pearson_r` of the expanded pairs (the point-biserial correlation), in one step per group:
+    two passes (means, then deviations) as in ``pearson_r``, with Σ(x − x̄)² = n·p(1 − p) for a 0/1 x. None when
+    there are fewer than :data:`MIN_PAIRS` pairs, all x are equal or all y are equal. Raises ValueError for a group
+    with ``ones`` outside 0..sessions."""
+    groups = [g for g in groups if g[0]]
+    for k, ones, _ in groups:
+        if not 0 <= ones <= k:
+            raise ValueError(f"{ones} ones out of {k} sessions")
+    n = sum(k for k, _, _ in groups)
+    if n < MIN_PAIRS:
+        return None
+    p = sum(ones for _, ones, _ in groups) / n
+    my = math.fsum(k * y for k, _, y in groups) / n
+    sxx = n * p * (1 - p)
+    syy = math.fsum(k * (y - my) ** 2 for k, _, y in groups)
+    if sxx <= 0.0 or syy <= 0.0:
+        return None
+    sxy = math.fsum((y - my) * (ones - k * p) for k, ones, y in groups)
+    return max(-1.0, min(1.0, sxy / math.sqrt(sxx * syy)))
+
+
+def spearman_brown(r: float, k: float) -> float:
+    """The Spearman–Brown prophecy: the reliability of a score ``k`` times as long as one of reliability ``r``,
+    ``k·r / (1 + (k − 1)·r)`` (Spearman 1910; Brown 1910). ``k = 2`` corrects a split-half correlation to the whole
+    length. Raises ValueError for ``k <= 0`` or ``r`` outside -1..1, or when the denominator is 0."""
+    if k <= 0:
+        raise ValueError(f"a length factor must be positive, not {k!r}")
+    if not -1.0 <= r <= 1.0:
+        raise ValueError(f"a correlation must be in -1..1, not {r!r}")
+    den = 1 + (k - 1) * r
+    if den == 0:
+        raise ValueError(f"Spearman-Brown is undefined for r={r!r}, k={k!r}")
+    return k * r / den
+
+
+def sessions_needed(r: float | None, n: float, target: float = TARGET_RELIABILITY) -> float | None:
+    """How many sessions a score needs to reach reliability ``target``, given reliability ``r`` at ``n`` sessions:
+    ``n · target(1 − r) / (r(1 − target))`` (the Spearman–Brown prophecy solved for the length).
+
+    A fraction (round it up to whole sessions for people); less than ``n`` when ``r`` is above the target already.
+    None when ``r`` is None or ``r <= 0``: halves that do not agree cannot be made reliable by playing more.
+    Raises ValueError for ``n <= 0`` or a target outside 0 < target < 1."""
+    if n <= 0:
+        raise ValueError(f"a number of sessions must be positive, not {n!r}")
+    if not 0.0 < target < 1.0:
+        raise ValueError(f"a target reliability must be between 0 and 1, not {target!r}")
+    if r is None or r <= 0:
+        return None
+    return n * target * (1 - r) / (r * (1 - target))

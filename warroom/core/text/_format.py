@@ -1,0 +1,241 @@
+"""Text for people, shared by the CLI and the terminal UI: drill text made safe, and one way to write each number.
+
+Drill text (titles, objectives, model names, tool arguments and output, problem messages quoting the author's
+values) is data. :func:`clean` writes every control character except newline and tab as a visible ``\\xNN``
+escape (C0, DEL and C1, e.g. ESC ``\\x1b``, BEL ``\\x07``, CSI ``\\x9b``), so drill text printed by ``warroom
+cost`` or shown in the war room can never move the cursor, retitle the terminal or change colours. JSON output
+is written with :func:`json_text`, which escapes the same characters as ``\\uNNNN`` (faithful: a JSON reader gets
+the original text back). :func:`control_chars` finds the characters a name such as the trainee's must not contain,
+and :func:`spreadsheet_safe` keeps a CSV text cell from running as a spreadsheet formula.
+
+Numbers: :func:`seconds` for drill times and durations (:func:`clock` for ``mm:ss``, rounded the same way),
+:func:`usd` for money (:func:`format_usd` is the same for a number that is never None), :func:`damage` for a
+damage amount with its unit (USD damage is money: ``$931,837.50 refunded in error``; any other unit ``14,021
+records``) and :func:`damage_amount` for the amount alone, :func:`amount` for plain amounts, :func:`number` for
+any other figure (a mean score), :func:`percent` for shares. Halves round away from zero (``18.25 s`` is ``18.3
+s`` everywhere, 19.5 s is ``00:20``), not to even.
+
+No Textual or Rich import here: the domain core uses it too.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_UP, Decimal
+
+__all__ = [
+    "PLAYBACK_SPEEDS", "amount", "clean", "clean_line", "clock", "control_chars", "damage", "damage_amount",
+    "format_usd", "is_usd_unit", "is_valid_id", "json_text", "number", "percent", "round_half_up", "seconds", "speed",
+    "spreadsheet_safe", "usd", "usd_price",
+]
+
+#: The playback speeds the war room offers (+ and - step through them; ``warroom run --speed`` takes one), as
+#: multipliers of real time: drill seconds per real second.
+PLAYBACK_SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+
+#: Control characters other than newline and tab (C0, DEL and C1), shown as visible escapes; so are the
+#: bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069), which make a bidi-aware
+#: terminal reorder the text after them, warroom's own text on the same line included ("Trojan Source").
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+#: The longest id the drill format accepts (``Identifier`` in :mod:`warroom.core.model._drill`).
+ID_MAX_LENGTH = 80
+
+
+def _escape_control(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def clean(text: object) -> str:
+    """``str(text)`` with every control character except newline and tab written as ``\\xNN`` (``\\x1b``), and
+    every bidirectional override, embedding or isolate control as ``\\uNNNN`` (``\\u202e``).
+
+    Idempotent: cleaning cleaned text changes nothing.
+    """
+    return _CONTROL.sub(_escape_control, str(text))
+
+
+#: Every character :func:`clean` escapes, and newline and tab too: what a one-line name (a trainee) must not hold.
+_CONTROL_OR_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def control_chars(text: str) -> list[str]:
+    """The distinct control characters (newline and tab included) and bidirectional controls in ``text``, each
+    written as :func:`clean` shows it (``\\x1b``, ``\\x0a``, ``\\u202e``), in order of first appearance; empty
+    when there is none."""
+    out: list[str] = []
+    for ch in _CONTROL_OR_SPACE.findall(text):
+        shown = f"\\x{ord(ch):02x}" if ord(ch) <= 0xFF else f"\\u{ord(ch):04x}"
+        if shown not in out:
+            out.append(shown)
+    return out
+
+
+def json_text(value: object, *, indent: int | None = None) -> str:
+    """``value`` as JSON text that is safe on a terminal and still faithful: non-ASCII text stays readable
+    (``ensure_ascii=False``), while every character :func:`clean` escapes (C0, DEL, C1, bidi controls) is written
+    as a ``\\uNNNN`` escape, which a JSON reader turns back into the original character. No NaN or infinity
+    (``ValueError``)."""
+    import json
+
+    text = json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False)
+    # Outside strings JSON text holds only ASCII punctuation, digits, letters and whitespace, so every match is
+    # inside a string, where the escape means the same character.
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+#: First characters that make a spreadsheet (Excel, LibreOffice, Google Sheets) read a cell as a formula (OWASP
+#: "CSV Injection"): ``=``, ``+``, ``-``, ``@``, tab and carriage return.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A CSV cell that a spreadsheet shows as written: text starting with one of :data:`FORMULA_STARTS` gets a
+    leading single quote (``'=HYPERLINK(...)``, ``'-10`` for the text "-10"); numbers, booleans and None come back
+    unchanged (a negative number stays a number), and so does any other text."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def clean_line(text: object) -> str:
+    """``text`` cleaned (see :func:`clean`) and folded to one line: runs of newlines, tabs and spaces become one
+    space."""
+    return " ".join(clean(text).split())
+
+
+#: An identifier for a drill, plan step or trace event: letters, digits, ``-``, ``_`` and ``.``, starting with a
+#: letter or digit (the drill format's ``Identifier``; at most :data:`ID_MAX_LENGTH` characters).
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]*$"
+
+
+def is_valid_id(value: str) -> bool:
+    """True when ``value`` is a valid id in the drill format (drill, plan step, trace event): the whole string
+    matches the format's id pattern (letters, digits, ``-``, ``_``, ``.``, starting with a letter or digit; no
+    trailing newline) and it has at most 80 characters."""
+    return isinstance(value, str) and len(value) <= ID_MAX_LENGTH and re.fullmatch(ID_PATTERN, value) is not None
+
+
+def format_usd(usd: float) -> str:
+    """An amount of USD for people: ``$14.02`` from one dollar up (two decimals, thousands separated), below a dollar
+    four significant digits with trailing zeros dropped but at least two decimals (``$0.0506``, ``$0.128``,
+    ``$0.035``, ``$0.50``), ``$0.00`` for zero. Negative amounts get a leading ``-``."""
+    if usd < 0:
+        return "-" + format_usd(-usd)
+    if usd == 0:
+        return "$0.00"
+    if usd >= 1:
+        return f"${round_half_up(usd, 2):,.2f}"
+    text = f"{Decimal(repr(usd)):.4g}" if usd >= 1e-4 else f"{usd:.4g}"
+    if "e" in text:  # tiny amounts: write them out in full, never in scientific notation
+        text = format(Decimal(text), "f")
+    if "." in text:
+        whole, frac = text.split(".")
+        frac = frac.rstrip("0").ljust(2, "0")
+        text = f"{whole}.{frac}"
+    else:
+        text += ".00"
+    return "$" + text
+
+
+def round_half_up(x: float, digits: int = 0) -> float:
+    """``x`` rounded to ``digits`` decimals, halves away from zero (not Python's banker's rounding)."""
+    q = Decimal(1).scaleb(-digits)
+    return float(Decimal(repr(x)).quantize(q, rounding=ROUND_HALF_UP))
+
+
+def _decimal(value: float, digits: int) -> str:
+    """``value`` rounded half away from zero to at most ``digits`` decimals, thousands separated, trailing zeros
+    (and a bare decimal point) dropped; ``-0`` is written ``0``."""
+    text = f"{round_half_up(float(value), digits):,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def seconds(value: float | None, none: str = "-") -> str:
+    """Seconds of drill time (a time or a duration) for people: one decimal at most, halves rounded up, thousands
+    separated: ``18.3 s`` for 18.25, ``12 s``, ``1,234.5 s``. ``none`` (``-``) for None."""
+    return none if value is None else f"{_decimal(value, 1)} s"
+
+
+def seconds_figure(value: float) -> str:
+    """Seconds of drill time as a bare number, written as :func:`seconds` writes them (one decimal at most, halves
+    rounded up): ``18.3`` for 18.25. For a formula that stands next to such times (``25 x (1 - 8.3/18)``)."""
+    return _decimal(value, 1)
+
+
+def clock(value: float) -> str:
+    """Drill time as ``mm:ss`` (``h:mm:ss`` from an hour), rounded to the whole second half up like
+    :func:`seconds` (19.5 s is ``00:20``, next to ``19.5 s``; 19.4 s is ``00:19``); negative times clamp to
+    ``00:00``."""
+    s = max(int(round_half_up(float(value))), 0)
+    h, rem = divmod(s, 3600)
+    m, sec = divmod(rem, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
+
+
+def number(value: float | None, digits: int = 2, none: str = "-") -> str:
+    """Any number for people: thousands separated, at most ``digits`` decimals (halves rounded up, trailing zeros
+    dropped): ``number(6.25, 1)`` is ``6.3``, ``number(62.5, 1)`` ``62.5``, ``number(7.0, 1)`` ``7``. ``none``
+    (``-``) for None."""
+    return none if value is None else _decimal(value, digits)
+
+
+def percent(fraction: float | None, none: str = "-") -> str:
+    """A share (0.0-1.0) as a whole percentage, halves rounded up: ``13%`` for 0.125, ``67%`` for 2/3. ``none``
+    (``-``) for None."""
+    return none if fraction is None else f"{_decimal(fraction * 100, 0)}%"
+
+
+def amount(value: float | None, none: str = "-") -> str:
+    """A damage amount (or any count of things) for people: thousands separated, at most two decimals (halves
+    rounded up, trailing zeros dropped): ``14,021``, ``931,837.5``, ``0.25``. ``none`` (``-``) for None."""
+    return none if value is None else _decimal(value, 2)
+
+
+def is_usd_unit(unit: str | None) -> bool:
+    """True when a damage unit is US dollars: ``USD``, or ``USD`` followed by a space and a description (``USD
+    refunded in error``)."""
+    return bool(unit) and (unit == "USD" or unit.startswith("USD "))  # type: ignore[union-attr]
+
+
+def damage_amount(value: float | None, unit: str | None, none: str = "-") -> str:
+    """A damage amount without its unit: as money (:func:`usd`, ``$931,837.50``) when ``unit`` is USD
+    (:func:`is_usd_unit`), else as :func:`amount` (``14,021``). ``none`` (``-``) for None."""
+    if value is None:
+        return none
+    return usd(value) if is_usd_unit(unit) else amount(value)
+
+
+def damage(value: float | None, unit: str | None, none: str = "-") -> str:
+    """A damage amount with its unit, the one way warroom writes damage: ``$931,837.50 refunded in error`` for
+    ``USD refunded in error``, ``$120.00`` for ``USD``, ``14,021 records`` for ``records``, the bare amount when
+    there is no unit. ``none`` (``-``) for None. The unit is not cleaned (callers clean what they print)."""
+    if value is None:
+        return none
+    if is_usd_unit(unit):
+        rest = unit[3:].strip()  # type: ignore[index]
+        return usd(value) + (f" {rest}" if rest else "")
+    return f"{amount(value)} {unit}" if unit else amount(value)
+
+
+def usd(value: float | None, none: str = "-") -> str:
+    """An amount of USD for people (the rules of docs/scoring.md): ``$14.02`` from one dollar up (two decimals,
+    thousands separated), below a dollar four significant digits with trailing zeros dropped but at least two
+    decimals (``$0.0506``, ``$0.00195``, ``$0.50``), ``$0.00`` for zero, a leading ``-`` when negative. ``none``
+    (``-``) for None."""
+    return none if value is None else format_usd(float(value))
+
+
+def speed(value: float) -> str:
+    """A playback speed such as ``1x``, ``0.5x``."""
+    return f"{value:g}x"
+
+
+def usd_price(per_mtok: float) -> str:
+    """A model price in USD per million tokens: :func:`usd` without ``.00`` on whole dollars (``$5``, ``$0.15``,
+    ``$2.50``, ``$0.005``)."""
+    text = format_usd(float(per_mtok))
+    return text[:-3] if text.endswith(".00") and text not in ("$0.00", "-$0.00") else text
