@@ -1,10 +1,58 @@
-"""The root of warroom's exception tree (see docs/architecture.md, "Errors").
+"""warroom's exception tree: every error raised on purpose for bad input or an unusable state (docs/architecture.md,
+"Errors").
 
-Every error warroom raises on purpose for bad input or an unusable state derives from :class:`WarroomError`, so a
-front end can catch the one root and report it the same way everywhere.
+A front end catches the one root, :class:`WarroomError`, and shows ``str(error)`` as it is (one or more lines, e.g.
+``path:line:col: message`` for a drill that does not load); the CLI exits with the error's ``exit_code``. Classes
+that also derive from a builtin (in brackets) keep ``except ValueError`` and the like working. The tree, with the
+package that defines each class (tests/unit/test_errors.py checks that it is the tree the code has)::
+
+    WarroomError                                      warroom.errors
+    ├── SettingsError [ValueError]  (exit status 2)   warroom.errors
+    ├── NotARegularFile [OSError]                     warroom.core.files
+    ├── DrillLoadError                                warroom.core.load
+    │   └── DrillReadError
+    ├── YamlSyntaxError                               warroom.core.load
+    ├── UnknownDrill [FileNotFoundError]              warroom.core.library
+    ├── DrillIsAFolder [FileNotFoundError]            warroom.core.library
+    ├── DrillSetError                                 warroom.core.library
+    ├── VariantError [ValueError]                     warroom.core.variants
+    ├── ReplayError [ValueError]                      warroom.core.play
+    ├── ScoringError [ValueError]                     warroom.core.scoring
+    ├── AnnotateError                                 warroom.core.author
+    ├── KeyWriteError                                 warroom.core.author
+    ├── TraceError [ValueError]                       warroom.importers
+    ├── RecordError [ValueError]                      warroom.importers
+    ├── StoreError                                    warroom.store
+    │   ├── StoreURLError
+    │   ├── DataDirError
+    │   ├── DamagedStore
+    │   ├── InvalidSession
+    │   ├── DuplicateSession
+    │   ├── StoreUnreachable
+    │   ├── StoreVersionError
+    │   ├── SessionNotFound
+    │   └── CorruptSession
+    ├── JournalError                                  warroom.store
+    │   └── NotRegularFile
+    ├── SessionError                                  warroom.store
+    │   └── JournalWriteError
+    ├── DrillUnavailable                              warroom.store
+    ├── Unrecoverable                                 warroom.store
+    ├── RosterError                                   warroom.serve
+    ├── ServeError                                    warroom.serve
+    ├── DrillProblem                                  warroom.tui
+    ├── SessionUnavailable                            warroom.tui
+    │   └── JournalUnwritable
+    ├── ResultsUnavailable                            warroom.tui
+    └── DrillNotLoaded [click.ClickException]         warroom.cli
+
+Not in the tree, because they never leave the code that raises them: the loader's ``Abort`` and ``ScalarError``
+(signals inside the YAML builder, turned into problems) and the store's ``_Unusual`` (a fallback inside one query).
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 __all__ = ["SettingsError", "WarroomError"]
 
@@ -15,12 +63,11 @@ class WarroomError(Exception):
     What the CLI and the TUI show: ``str(error)``, as it is (one or more lines, e.g. ``path:line:col: message``
     lines for a drill that does not load; text from a drill is escaped by the printer, never here). The CLI exits
     with :attr:`exit_code`: 1 for bad input or an unusable file or store (the default), 2 for a usage error (a bad
-    option value). Subclasses that also derive from a builtin (``ValueError``) keep existing ``except ValueError``
-    sites working.
+    option value).
     """
 
     #: Exit status of a ``warroom`` command that stops on this error.
-    exit_code: int = 1
+    exit_code: ClassVar[int] = 1
 
 
 class SettingsError(WarroomError, ValueError):

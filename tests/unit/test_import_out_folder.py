@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from warroom.core.files import _atomic as files
 from warroom.importers import chat
-from warroom.importers.tracekit import files
 
 
 def _three_chats(path: Path) -> Path:
@@ -40,11 +40,11 @@ def test_a_drill_that_cannot_be_written_leaves_none_of_its_files_drills(tmp_path
     real = files.write_temporary
     calls: list[Path] = []
 
-    def disk_full_at_the_second(path: Path, text: str) -> Path:
+    def disk_full_at_the_second(path: Path, text: str, *, mode: int | None = None) -> Path:
         calls.append(path)
         if len(calls) == 2:
             raise OSError(28, "No space left on device", str(path.parent / f".{path.name}.0a1b2c.tmp"))
-        return real(path, text)
+        return real(path, text, mode=mode)
 
     monkeypatch.setattr(files, "write_temporary", disk_full_at_the_second)
     [result] = chat.import_chats([_three_chats(tmp_path / "inc.jsonl")], out).results

@@ -14,6 +14,7 @@ from click.shell_completion import CompletionItem
 from warroom.cli.common import settings_of
 from warroom.core.library import DrillLibrary, LoadedDrill
 from warroom.core.text import clean
+from warroom.errors import WarroomError
 
 _LIBRARY_KEY = "warroom.library"
 
@@ -30,7 +31,7 @@ def library_of(ctx: click.Context | None) -> DrillLibrary:
     return cached
 
 
-class DrillNotLoaded(click.ClickException):
+class DrillNotLoaded(WarroomError, click.ClickException):
     """A drill argument whose file does not load: each problem printed as ``path:line:col: message`` on stderr
     (cleaned: control characters as ``\\xNN``), exit status 1."""
 

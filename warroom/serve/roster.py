@@ -23,6 +23,7 @@ from pathlib import Path
 
 import yaml
 
+from warroom.core.files import replace_file
 from warroom.core.settings import resolve_trainee
 from warroom.errors import SettingsError, WarroomError
 
@@ -108,11 +109,7 @@ class Roster:
         data = {"trainees": [{"name": name, "token": stored} for name, stored in self.entries.items()]}
         text = "# warroom serve roster: tokens are scrypt hashes (docs/serve.md)\n"
         text += yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
+        replace_file(path, text, mode=0o600)
 
     def with_trainee(self, name: str, token: str) -> Roster:
         """A copy with ``name`` (checked like ``--trainee``; SettingsError when unusable) holding ``token``'s hash,

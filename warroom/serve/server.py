@@ -30,6 +30,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import LogHighlighter, Server
 
 from warroom.core.text import plural
+from warroom.errors import WarroomError
 from warroom.serve.signin import SignIns, page
 
 __all__ = ["AppOptions", "ServeError", "WarroomServer", "app_command", "build_application"]
@@ -238,7 +239,7 @@ class ClientErrorsOnOneLine(logging.Filter):
         return True
 
 
-class ServeError(Exception):
+class ServeError(WarroomError):
     """The web server cannot listen where it was asked to (the message names the address and why)."""
 
 

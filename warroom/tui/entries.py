@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from warroom.core.library import DrillCard
+from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
     from warroom.core.model import Drill
@@ -53,7 +54,7 @@ class DrillEntry:
         return self.card is not None and not self.problems
 
 
-class DrillProblem(Exception):
+class DrillProblem(WarroomError):
     """A drill file that cannot be loaded; ``problems`` holds its ``path:line:col: message`` lines, ``lasting`` is
     False when they may not last although the file does not change (it could not be read)."""
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from warroom.errors import WarroomError
+
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill
 
@@ -36,11 +38,11 @@ class Recorder(Protocol):
         """Close the journal without storing a result (a later start recovers the session as abandoned)."""
 
 
-class SessionUnavailable(Exception):
+class SessionUnavailable(WarroomError):
     """A session cannot be started or stored (unwritable data directory, broken results store); the message says why."""
 
 
-class ResultsUnavailable(Exception):
+class ResultsUnavailable(WarroomError):
     """The results store exists but cannot be read (not a database, damaged); the message says why."""
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from warroom.core.author._annotation import KeyDraft, draft_from_data
 from warroom.core.load import DrillLoadError
 from warroom.core.model import Drill
+from warroom.errors import WarroomError
 
 __all__ = ["AnnotatedFile", "Findings", "findings", "open_for_annotation"]
 
@@ -74,7 +75,7 @@ class Findings:
         return not self.problems and self.checked and not self.check
 
 
-class AnnotateError(Exception):
+class AnnotateError(WarroomError):
     """The file cannot be marked up: ``problems`` are its ``path:line:col: message`` lines (or one ``path: ...``)."""
 
     def __init__(self, problems: list[str]) -> None:

@@ -10,15 +10,15 @@ this write path only; every other read is warroom's loader.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
-import tempfile
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from warroom.core.author._annotation import KeyDraft
+from warroom.core.files import replace_file
+from warroom.errors import WarroomError
 
 __all__ = ["KeyWriteError", "apply_draft", "replace_text", "write_draft"]
 
@@ -26,7 +26,7 @@ __all__ = ["KeyWriteError", "apply_draft", "replace_text", "write_draft"]
 WRITTEN = ("distractors", "answer_key")
 
 
-class KeyWriteError(Exception):
+class KeyWriteError(WarroomError):
     """The answer key could not be written: the file is not a block mapping ruamel.yaml can read, or cannot be
     written (``str(error)`` says which)."""
 
@@ -232,22 +232,6 @@ def write_draft(path: str | os.PathLike[str], draft: KeyDraft, event_order: dict
 
 
 def replace_text(target: Path, text: str, mode: int | None = None) -> None:
-    """Put ``text`` (UTF-8, line ends as given) in file ``target`` whole or not at all: written to a temporary file
-    in the same folder, flushed to disk (``fsync``), given ``mode`` (None: the temporary file's own), then renamed
-    over ``target``. Raises OSError (the temporary file removed) when any step fails; ``target`` is then as it was."""
-    tmp_name = None
-    try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent, prefix=f".{target.name}.",
-                                         suffix=".tmp", delete=False, newline="") as tmp:
-            tmp_name = tmp.name
-            tmp.write(text)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        if mode is not None:
-            os.chmod(tmp_name, mode)
-        os.replace(tmp_name, target)
-    except OSError:
-        if tmp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp_name)
-        raise
+    """Put ``text`` (UTF-8, line ends as given) in file ``target`` whole or not at all, with ``mode`` (None: the
+    file's own): :func:`warroom.core.files.replace_file`. Raises OSError; ``target`` is then as it was."""
+    replace_file(target, text, mode=mode)

@@ -10,12 +10,12 @@ drill as before but for the version.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from yaml.nodes import MappingNode, ScalarNode
 
+from warroom.core.files import replace_file
 from warroom.core.load import DrillLoadError, Problem, compose_text, load_drill_text
 
 
@@ -85,13 +85,5 @@ def migrate_file(path: str | os.PathLike[str], write: bool = True) -> Migrated:
         raise
     result = migrate_text(text, os.fspath(path))
     if write and result.changed:
-        fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(result.text.encode("utf-8"))
-            os.chmod(tmp, p.stat().st_mode & 0o7777)
-            os.replace(tmp, p)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        replace_file(p, result.text)  # keeps the file's mode
     return result

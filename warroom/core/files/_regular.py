@@ -7,6 +7,8 @@ import os
 import stat
 from pathlib import Path
 
+from warroom.errors import WarroomError
+
 #: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
 _SPECIAL_KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -17,7 +19,7 @@ _SPECIAL_KINDS = (
 )
 
 
-class NotARegularFile(OSError):
+class NotARegularFile(WarroomError, OSError):
     """A path that names a folder, FIFO, socket or device where a regular file (a drill, a record) is needed.
     ``str()`` is ``path: is a FIFO, not a drill file``; ``kind`` is ``a FIFO``."""
 

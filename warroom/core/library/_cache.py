@@ -23,7 +23,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom import __version__
+from warroom.core.files import replace_file
 from warroom.core.library._card import DrillCard
 from warroom.core.model import SCHEMA_VERSION
 
@@ -192,18 +192,9 @@ class FolderCache:
         full, not a folder); never raises for that."""
         data = {**_header(self.folder), "files": [r.to_json() for r in records]}
         text = json.dumps(data, separators=(",", ":"))  # ASCII: a path's undecodable bytes round-trip as \udcXX
-        tmp: str | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".picker-", suffix=".tmp", dir=self.path.parent)
-            with os.fdopen(fd, "w", encoding="ascii") as f:
-                f.write(text)
-            os.replace(tmp, self.path)
-            tmp = None
+            replace_file(self.path, text.encode("ascii"), mode=0o600)
             return True
         except (OSError, ValueError):
             return False
-        finally:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)

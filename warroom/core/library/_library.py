@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from warroom.core.files import real_path
 from warroom.core.text import natural_key
+from warroom.errors import WarroomError
 
 if TYPE_CHECKING:
     from warroom.core.load import Problem
@@ -91,11 +92,11 @@ def find_drill_files(
     return out
 
 
-class DrillIsAFolder(FileNotFoundError):
+class DrillIsAFolder(WarroomError, FileNotFoundError):
     """A folder named where one drill file is needed (``warroom run FOLDER``); the message says what to do."""
 
 
-class UnknownDrill(FileNotFoundError):
+class UnknownDrill(WarroomError, FileNotFoundError):
     """A name that is no drill file (or folder, where one may be named) and no drill id of the library.
 
     ``str()`` names it, the folders searched (and those that could not be read) and, when one drill id is a likely

@@ -36,6 +36,7 @@ from warroom.core.model import (
     name_pattern,
     variable_texts,
 )
+from warroom.errors import WarroomError
 
 #: Seeds a new session draws from: 0 to 2**31 - 1.
 SEED_RANGE = 2**31
@@ -44,7 +45,7 @@ SEED_RANGE = 2**31
 SEED_TRIES = 32
 
 
-class VariantError(ValueError):
+class VariantError(WarroomError, ValueError):
     """A variant could not be made: the drill's ``variants`` section does not fit the drill (``warroom validate``
     reports why)."""
 

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from warroom.core.files import replace_files
 from warroom.importers.reading import collect_warnings
 from warroom.importers.tracekit.drillfile import check_unmarked, dump_unmarked, finite_numbers
 from warroom.importers.tracekit.rules import TraceError
@@ -20,7 +19,6 @@ from warroom.importers.who_and_when.files import (
     drill_target,
     find_input_files,
     prepare_out_dir,
-    write_temporary,
 )
 
 if TYPE_CHECKING:
@@ -124,25 +122,9 @@ def _results(f: Path, out_dir: Path, convert: Converter, force: bool, written: d
 
 
 def _write_all(drills: list[tuple[str, Path, str]]) -> list[tuple[str, Path]]:
-    """Write every drill of one file, each ``(drill id, target, YAML text)``: all to temporary files first, then
-    each renamed over its target, so that a drill that cannot be written (a full disk, a read-only folder) leaves
-    none of the file's drills written and no temporary file. Returns each ``(drill id, target)``. Raises OSError
-    naming the drill file that could not be written."""
-    temps: list[Path] = []
-    target = Path()
-    try:
-        for _, target, text in drills:
-            temps.append(write_temporary(target, text))
-        for (_, target, _), tmp in zip(drills, temps, strict=True):
-            os.replace(tmp, target)
-    except OSError as e:
-        for tmp in temps:
-            with contextlib.suppress(OSError):  # renamed already, or gone: the original error matters
-                os.unlink(tmp)
-        raise OSError(e.errno, e.strerror or str(e), str(target)) from None  # named by the drill, not its temporary
-    except BaseException:
-        for tmp in temps:
-            with contextlib.suppress(OSError):  # renamed already, or gone: the original error matters
-                os.unlink(tmp)
-        raise
+    """Write every drill of one file, each ``(drill id, target, YAML text)``, all or none
+    (:func:`warroom.core.files.replace_files`): a drill that cannot be written (a full disk, a read-only folder)
+    leaves none of the file's drills written and no temporary file. Returns each ``(drill id, target)``. Raises
+    OSError naming the drill file that could not be written."""
+    replace_files([(target, text) for _, target, text in drills])
     return [(drill_id, target) for drill_id, target, _ in drills]

@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from warroom.core.files import replace_file
 from warroom.core.text import plural
 from warroom.importers.reading import ReadWarning
 from warroom.importers.who_and_when.drill import convert_record, dump_drill_yaml
@@ -112,48 +110,6 @@ def prepare_out_dir(out_dir: Path) -> Path:
     return out_dir
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename, so a reader never sees half a drill.
-
-    The file gets the normal mode of a new file (0666 minus the umask), like ``warroom new``; not the 0600 of
-    :func:`tempfile.mkstemp`. Raises OSError when it cannot be written (the temporary file is then removed).
-    """
-    tmp = write_temporary(path, text)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):  # the original error matters
-            os.unlink(tmp)
-        raise
-
-
-def write_temporary(path: Path, text: str) -> Path:
-    """Write ``text`` (UTF-8, ``\n`` line ends, flushed to disk) to a new hidden temporary file next to ``path``,
-    ``.<name>.<random>.tmp``, with the mode of a new file, and return its path: renamed over ``path`` it is the
-    drill, whole. Raises OSError when it cannot be written (nothing is left behind then)."""
-    for _ in range(100):
-        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            break
-        except FileExistsError:
-            continue
-    else:  # pragma: no cover - 100 random names all taken
-        raise FileExistsError(f"cannot create a temporary file next to {path}")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())  # the bytes are on disk before the rename makes them the drill
-    except BaseException:
-        with contextlib.suppress(OSError):  # the temporary file may already be gone; the original error matters
-            os.unlink(tmp)
-        raise
-    return tmp
-
-
-#: Public name of :func:`_write_atomic` for the other importers (warroom.importers.tracekit).
-write_atomic = _write_atomic
 
 
 def import_records(
@@ -195,7 +151,7 @@ def _import_one(f: Path, out_dir: Path, options: ImportOptions, force: bool, wri
             raise RecordError(f"drill id {drill_id!r} was already imported from {written[drill_id]} in this run")
         target = drill_target(out_dir, drill_id, force, RecordError)
         header = file_header(record)
-        _write_atomic(target, dump_drill_yaml(data, options.redactor.text(header) if options.redactor else header))
+        replace_file(target, dump_drill_yaml(data, options.redactor.text(header) if options.redactor else header))
         written[drill_id] = f
         if options.redactor:
             options.redactor.commit()

@@ -17,6 +17,7 @@ from yaml.nodes import Node
 
 from warroom.core.load._yaml.core import hide_unusual_breaks, line_col, loader_class, restore_unusual_breaks
 from warroom.core.load._yaml.hints import cut
+from warroom.errors import WarroomError
 
 #: The loader whose scanner finds the tokens before a syntax error (libyaml's when PyYAML was built with it).
 _SCANNER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -25,7 +26,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _DIRECTIVE = re.compile(r"%YAML[ \t]+(\S+)")
 
 
-class YamlSyntaxError(Exception):
+class YamlSyntaxError(WarroomError):
     """The text is not YAML warroom can read; ``line``, ``column`` (1-based) and ``message`` say where and why."""
 
     def __init__(self, line: int, column: int, message: str) -> None:

@@ -1,0 +1,98 @@
+"""Files replaced whole or not at all: the one way warroom writes a file that a reader may open at any moment (a
+drill, a roster, the picker's cache, an export).
+
+The bytes go to a hidden temporary file beside the target (``.<name>.<random>.tmp``, created exclusively), are
+flushed to disk (``fsync``), get their mode, and the temporary file is renamed over the target (``os.replace``,
+atomic on one file system): a reader sees the old file or the new one, never half of one. When any step fails the
+temporary file is removed and the target is as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from collections.abc import Iterable
+from pathlib import Path
+
+#: Attempts at a free random temporary name before giving up (each name has 48 random bits).
+_NAME_TRIES = 100
+
+
+def _new_file_mode() -> int:
+    """The mode a new file gets here (0o666 minus the umask), read without changing the umask for long."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _mode_for(path: Path, mode: int | None) -> int:
+    """``mode`` if given, else the mode of the file at ``path`` when there is one, else a new file's mode."""
+    if mode is not None:
+        return mode
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        return _new_file_mode()
+
+
+def write_temporary(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> Path:
+    """Write ``data`` (text as UTF-8, line ends as given) to a new hidden temporary file next to ``path``, flushed to
+    disk, with ``mode`` (None: the mode of the file at ``path``, else a new file's), and return its path: renamed
+    over ``path`` it is the file, whole. Raises OSError when it cannot be written (nothing is left behind then)."""
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    wanted = _mode_for(target, mode)
+    for _ in range(_NAME_TRIES):
+        tmp = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            break
+        except FileExistsError:
+            continue
+    else:  # pragma: no cover - 100 random names all taken
+        raise FileExistsError(f"cannot create a temporary file next to {target}")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+            f.flush()
+            os.fsync(f.fileno())  # the bytes are on disk before the rename makes them the file
+        os.chmod(tmp, wanted)
+    except BaseException:
+        with contextlib.suppress(OSError):  # the original error matters
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def replace_file(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> None:
+    """Put ``data`` in the file ``path`` whole or not at all (see the module docstring); ``mode`` as for
+    :func:`write_temporary`. Raises OSError naming ``path`` when any step fails; ``path`` is then as it was."""
+    replace_files([(path, data)], mode=mode)
+
+
+def replace_files(files: Iterable[tuple[str | os.PathLike[str], str | bytes]], *, mode: int | None = None) -> None:
+    """Put each ``(path, data)`` in its file, all or none as far as a file system allows: every temporary file is
+    written first, then each is renamed over its target, so that one that cannot be written (a full disk, a
+    read-only folder) leaves none of them written and no temporary file. Raises OSError naming the target (not its
+    temporary file)."""
+    temps: list[tuple[Path, Path]] = []
+    target = Path()
+    try:
+        for path, data in files:
+            target = Path(path)
+            temps.append((write_temporary(target, data, mode=mode), target))
+        for tmp, target in temps:
+            os.replace(tmp, target)
+    except OSError as e:
+        _remove([tmp for tmp, _ in temps])
+        raise OSError(e.errno, e.strerror or str(e), str(target)) from None
+    except BaseException:
+        _remove([tmp for tmp, _ in temps])
+        raise
+
+
+def _remove(temps: list[Path]) -> None:
+    for tmp in temps:
+        with contextlib.suppress(OSError):  # renamed already, or gone: the original error matters
+            os.unlink(tmp)
