@@ -1,13 +1,14 @@
-"""warroom.cli.plaintable: the fast path prints exactly the lines Rich prints for a fitted table, or declines."""
+"""warroom.cli.scores._plaintable: the fast path prints the lines Rich prints for a fitted table, or declines."""
 
 from __future__ import annotations
 
 import click
 import pytest
 
-from warroom.cli.plaintable import lines as styled_lines
-from warroom.cli.summary import _DRILL_COLUMNS, _TRAINEE_COLUMNS
-from warroom.cli.tables import fitted_table, make_console, rich_console
+from warroom.cli.scores import make_console, rich_console
+from warroom.cli.scores._plaintable import lines as styled_lines
+from warroom.cli.scores._statistics import _DRILL_COLUMNS, _TRAINEE_COLUMNS
+from warroom.cli.scores._tables import fitted_table
 
 
 def lines(table, rows) -> list[str] | None:
@@ -76,12 +77,13 @@ TEXTS = [
 
 @pytest.mark.parametrize("width", [20, 37, 60, 80, 121, 200])
 def test_text_lines_are_the_lines_rich_prints(width):
-    """Plain text on a pipe is wrapped without Rich (warroom.cli.plaintable.text_lines) exactly as Rich wraps it;
+    """Plain text on a pipe is wrapped without Rich (warroom.cli.scores._plaintable.text_lines) exactly as Rich wraps
+    it;
     what it cannot do as Rich does (a word wider than the line, tabs, control characters) it declines."""
     from rich.console import Console
 
-    from warroom.cli.plaintable import text_lines
-    from warroom.cli.texttable import table_lines
+    from warroom.cli.common import table_lines
+    from warroom.cli.scores._plaintable import text_lines
 
     def rich(*texts: str) -> list[str]:
         return [str(line) for line in table_lines(*texts, console=Console(width=width, highlight=False, markup=False))]
@@ -99,8 +101,8 @@ def test_tables_and_text_together_are_the_lines_rich_prints(width):
     """A title, a fitted table (a cell holding a control character, cleaned as Rich's cells are) and notes."""
     from rich.console import Console
 
-    from warroom.cli.plaintable import text_lines
-    from warroom.cli.texttable import table_lines
+    from warroom.cli.common import table_lines
+    from warroom.cli.scores._plaintable import text_lines
 
     rows = [["s-1", "ann\x1b[31m", "12.5 s"], ["s-2", "日本語", "-"]]
     columns = [("session", "session", True), ("trainee", "the trainee's name", True), ("ttd", "ttd", False)]

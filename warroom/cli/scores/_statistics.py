@@ -1,7 +1,7 @@
 """The cohort statistics (docs/sessions.md, "Cohort statistics") of ``warroom scores summary`` and ``warroom
 report``: :func:`compute_summary`, and their rendering as tables with compact bars (:func:`print_tables`) or CSV rows.
 
-The command itself is :mod:`warroom.cli.scores_summary`; ``warroom report``'s ``--mode`` is :data:`mode_option`.
+The command itself is :mod:`warroom.cli.scores._summary`; ``warroom report``'s ``--mode`` is :data:`mode_option`.
 Heavy imports (Rich, the store) happen inside the functions.
 """
 
@@ -251,7 +251,7 @@ def _fitted(
 ) -> list[tuple[Any, list[list[str]]]]:
     """One table of ``rows`` no wider than ``width``; else two, each with the first (name) column and half of the
     others; else one as wide as it needs. Each table comes with its rows (cell texts)."""
-    from warroom.cli.tables import UNBOUNDED_WIDTH, fitted_table
+    from warroom.cli.scores._tables import UNBOUNDED_WIDTH, fitted_table
 
     table = fitted_table(columns, rows, width)
     if table is not None:
@@ -267,8 +267,8 @@ def _fitted(
 
 def _print_table(console: Any, table: Any, rows: list[list[str]]) -> None:
     """Print a fitted table: as plain lines when every cell fits on one line (fast), else with Rich."""
-    from warroom.cli.plaintable import lines
-    from warroom.cli.tables import print_renderables
+    from warroom.cli.scores._plaintable import lines
+    from warroom.cli.scores._tables import print_renderables
 
     plain = lines(table, rows)
     if plain is None:
@@ -279,8 +279,8 @@ def _print_table(console: Any, table: Any, rows: list[list[str]]) -> None:
 
 def print_tables(summary: Summary, scope: str = "") -> None:
     """Print the statistics' tables and bars; ``scope`` (the mode and drill set the sessions are limited to, see
-    :meth:`warroom.cli.scores_common.Filters.scope`) is named in the titles."""
-    from warroom.cli.tables import make_console, print_renderables
+    :meth:`warroom.cli.scores._options.Filters.scope`) is named in the titles."""
+    from warroom.cli.scores._tables import make_console, print_renderables
 
     console = make_console()
     stats = summary.stats

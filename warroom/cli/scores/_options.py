@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 import click
 
-from warroom.cli.common import Settings, data_dir_option, format_option, open_results, recover_and_report
+from warroom.cli.common import data_dir_option, format_option, open_results, recover_and_report
+from warroom.core.settings import Settings
 from warroom.core.text import clean
 from warroom.store.queries import SORT_KEYS
 
@@ -158,7 +159,7 @@ class Filters:
     """Which stored sessions a command reads: a trainee, a drill id (exact), sessions started at or after ``since``
     (the store's UTC timestamp text), played in the drill set ``set_id``, in ``mode`` (practice, assessment or tutorial;
     ``all`` and ``auto`` filter nothing in the store's reads, the summary reads them, see
-    :func:`warroom.cli.scores_summary.show_summary`); None matches every one."""
+    :func:`warroom.cli.scores._summary.show_summary`); None matches every one."""
 
     trainee: str | None = None
     drill: str | None = None

@@ -87,13 +87,13 @@ def rich_console(console: Any) -> Any:
 
 def print_renderables(console: Any, *renderables: Any) -> None:
     """Print ``renderables`` on ``console`` without trailing spaces on any line (Rich pads to the table width):
-    :func:`warroom.cli.texttable.table_lines`, echoed. On a :class:`PipeConsole`, plain text and fitted tables
+    :func:`warroom.cli.common.table_lines`, echoed. On a :class:`PipeConsole`, plain text and fitted tables
     whose cells fit on one line are printed as Rich prints them without importing Rich
-    (:func:`warroom.cli.plaintable.text_lines`)."""
-    from warroom.cli.texttable import table_lines
+    (:func:`warroom.cli.scores._plaintable.text_lines`)."""
+    from warroom.cli.common import table_lines
 
     if isinstance(console, PipeConsole):
-        from warroom.cli.plaintable import text_lines
+        from warroom.cli.scores._plaintable import text_lines
 
         plain = text_lines(renderables, console.width)
         if plain is not None:
@@ -188,7 +188,7 @@ _WIDE_COLUMNS = (
 #: Columns written right-aligned (numbers).
 _RIGHT = {"score", "ttd", "damage", "false", "sessions", "drills run", "contained", "median time to detect",
           "false escalations", "mean score", "attempts", "trainees", "median score",
-          # the cohort statistics (warroom/cli/summary.py)
+          # the cohort statistics (warroom/cli/scores/_statistics.py)
           "quit", "hit rate", "false alarms", "d", "c", "a", "wall ttd", "reliability", "difficulty",
           "discrimination"}  # fmt: skip
 
@@ -211,7 +211,7 @@ class FittedColumn:
 class FittedTable:
     """A table :func:`fitted_table` laid out: its columns and its rows of cell texts (one per column). The Rich
     table is built only when Rich prints it (``__rich__``), so a caller that prints it as plain lines
-    (:mod:`warroom.cli.plaintable`) builds no Rich cell."""
+    (:mod:`warroom.cli.scores._plaintable`) builds no Rich cell."""
 
     def __init__(self, columns: list[FittedColumn], rows: list[list[str]]) -> None:
         self.columns = columns
@@ -235,7 +235,7 @@ def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], wi
     whole and copyable); the others wrap between words and never break one: each gets its longest word, then the
     room left is shared out up to each column's widest cell. Widths are set on the columns, so Rich never squeezes
     them itself. The result prints with Rich (:func:`print_renderables`) or as plain lines
-    (:func:`warroom.cli.plaintable.lines`)."""
+    (:func:`warroom.cli.scores._plaintable.lines`)."""
     lows, highs = [], []
     for i, (_, header, fixed) in enumerate(columns):
         texts = [header, *(r[i] for r in rows)]

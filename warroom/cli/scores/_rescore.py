@@ -7,9 +7,8 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import Settings, settings_from, store_errors
-from warroom.cli.output import say
-from warroom.cli.scores_common import (
+from warroom.cli.common import say, settings_from, store_errors
+from warroom.cli.scores._options import (
     Filters,
     allow_changed_help,
     check_rules_option,
@@ -19,6 +18,7 @@ from warroom.cli.scores_common import (
     rules_help,
     subcommand_options,
 )
+from warroom.core.settings import Settings
 from warroom.core.text import plural
 
 

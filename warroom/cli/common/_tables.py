@@ -4,9 +4,9 @@ Every table a command prints (``warroom check``'s scripted trainees, ``warroom c
 is built with :func:`text_table` and printed, or rendered to lines with :func:`table_lines`. Cells are drill or
 trainee text shown literally: never Rich markup, control characters as ``\\xNN`` (:func:`warroom.core.text.clean`).
 Columns are sized to their content and separated by two spaces; a table too wide for the terminal folds its cells
-instead of cutting them. The console is :func:`warroom.cli.tables.make_console` (the terminal's width; 200 columns
+instead of cutting them. The console is :func:`warroom.cli.scores.make_console` (the terminal's width; 200 columns
 or ``$COLUMNS`` for a file or a pipe), and no line ends in spaces. ``warroom scores`` builds its own fitted tables
-(:mod:`warroom.cli.tables`) and can print them with :func:`table_lines` too.
+(:mod:`warroom.cli.scores._tables`) and can print them with :func:`table_lines` too.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ def cleaned(lines: Iterable[str]) -> list[str]:
 def table_lines(*renderables: Any, indent: int = 0, console: Any = None) -> list[str]:
     """``renderables`` (tables, text) rendered as the CLI prints them: one :class:`RenderedLine` per line, each
     prefixed with ``indent`` spaces and without trailing spaces. ``console`` defaults to
-    :func:`warroom.cli.tables.make_console` (the terminal's width, 200 columns for a file or a pipe)."""
-    from warroom.cli.tables import make_console, rich_console
+    :func:`warroom.cli.scores.make_console` (the terminal's width, 200 columns for a file or a pipe)."""
+    from warroom.cli.scores import make_console, rich_console
 
     console = rich_console(console or make_console())
     if indent:  # the table gets the room left after the indent

@@ -11,7 +11,7 @@ from typing import IO, Any
 import click
 from click.shell_completion import CompletionItem
 
-from warroom.cli.common import settings_of
+from warroom.cli.common._options import settings_of
 from warroom.core.library import DrillLibrary, LoadedDrill
 from warroom.core.text import clean
 from warroom.errors import WarroomError
@@ -77,7 +77,7 @@ class DrillParam(click.ParamType):
             raise click.BadParameter(clean(exc), ctx=ctx, param=param, param_hint=hint) from None
         drill, problems = library.load_or_problems(path)
         if drill is None:
-            from warroom.cli.validate import is_set_file
+            from warroom.cli.author import is_set_file
 
             if is_set_file(path):  # a drill set, not a drill
                 raise click.UsageError(clean(f"{path} is a drill set: play it with `warroom --set {path}`"), ctx=ctx)

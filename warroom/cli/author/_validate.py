@@ -7,15 +7,13 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import drills_setting, format_option, settings_of
-from warroom.cli.params import DrillParam
-from warroom.cli.progress import file_progress
+from warroom.cli.common import DrillParam, drills_setting, file_progress, format_option, settings_of
 from warroom.core.text import clean, plural
 
 
 def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
     """The drill files under the ``warroom validate`` / ``warroom check`` arguments (drill files and folders, as
-    :class:`~warroom.cli.params.DrillParam` resolved them), and how many folders under them could not be read.
+    :class:`~warroom.cli.common.DrillParam` resolved them), and how many folders under them could not be read.
 
     A sub-folder that cannot be listed is reported on stderr (``folder: cannot read this folder (permission
     denied) ...``); the command must then fail (exit status 1). Raises a click usage error (exit status 2) when the

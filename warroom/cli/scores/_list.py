@@ -7,9 +7,8 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import Settings, settings_from, store_errors
-from warroom.cli.output import emit_csv, emit_json, say
-from warroom.cli.scores_common import (
+from warroom.cli.common import emit_csv, emit_json, say, settings_from, store_errors
+from warroom.cli.scores._options import (
     DEFAULT_TABLE_LIMIT,
     Filters,
     check_output,
@@ -23,6 +22,7 @@ from warroom.cli.scores_common import (
     sort_option,
     subcommand_options,
 )
+from warroom.core.settings import Settings
 from warroom.core.text import plural
 
 #: The CSV export's columns: every flat stored field (``notes`` as a JSON list). The scorecard and the action log
@@ -130,7 +130,7 @@ def list_sessions(
 
 def _print_table(rows: list[Any], total: int) -> None:
     """The sessions table, titled with how many of the ``total`` matching sessions it shows."""
-    from warroom.cli.tables import make_console, print_renderables, sessions_table
+    from warroom.cli.scores._tables import make_console, print_renderables, sessions_table
 
     title = f"{len(rows):,} of {plural(total, 'session')}" if total > len(rows) else plural(total, "session")
     console = make_console()

@@ -1,4 +1,5 @@
-"""A fast path for printing a fitted table (:func:`warroom.cli.tables.fitted_table`) whose every body cell fits its
+"""A fast path for printing a fitted table (:func:`warroom.cli.scores._tables.fitted_table`) whose every body cell fits
+its
 column on one line: the same lines Rich prints (heavy-head box, one space of padding, headers wrapped between words
 and aligned to the bottom, bold on a terminal), as plain string formatting.
 
@@ -96,11 +97,12 @@ def _wrap_text(line: str, width: int) -> list[str] | None:
 
 def text_lines(renderables: Sequence[object], width: int) -> list[str] | None:
     """The lines Rich prints for ``renderables`` on a console ``width`` cells wide (as
-    :func:`warroom.cli.texttable.table_lines` returns them: no trailing spaces, no trailing empty lines), each one
-    plain text (no markup) or a :class:`~warroom.cli.tables.FittedTable` (its cells cleaned as Rich's cells are).
+    :func:`warroom.cli.common.table_lines` returns them: no trailing spaces, no trailing empty lines), each one
+    plain text (no markup) or a :class:`~warroom.cli.scores._tables.FittedTable` (its cells cleaned as Rich's cells
+    are).
     None when Rich must lay one out: a text with a tab, a control character or a word wider than ``width``, a
     table cell that wraps, anything else."""
-    from warroom.cli.tables import FittedTable
+    from warroom.cli.scores._tables import FittedTable
     from warroom.core.text import clean
 
     out: list[str] = []

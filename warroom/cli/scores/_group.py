@@ -2,8 +2,8 @@
 re-scoring; deleting.
 
 A click group: ``warroom scores list | summary | rescore | delete``, each in a module of its own
-(:mod:`warroom.cli.scores_list`, :mod:`~warroom.cli.scores_summary`, :mod:`~warroom.cli.scores_rescore`,
-:mod:`~warroom.cli.scores_delete`). A bare ``warroom scores [OPTIONS]`` lists, and the old spelling keeps working:
+(:mod:`warroom.cli.scores._list`, :mod:`~warroom.cli.scores._summary`, :mod:`~warroom.cli.scores._rescore`,
+:mod:`~warroom.cli.scores._delete`). A bare ``warroom scores [OPTIONS]`` lists, and the old spelling keeps working:
 ``--summary``, ``--rescore`` and ``--delete ID... [--yes]`` are the subcommands of those names.
 
 Heavy imports (pydantic models, Rich, the store) happen inside the commands, so ``warroom --help`` stays fast.
@@ -18,7 +18,9 @@ from typing import Any
 import click
 
 from warroom.cli.common import settings_from
-from warroom.cli.scores_common import (
+from warroom.cli.scores._delete import delete_command, delete_stored
+from warroom.cli.scores._list import list_command, list_sessions
+from warroom.cli.scores._options import (
     allow_changed_help,
     check_output,
     check_rules_option,
@@ -31,12 +33,12 @@ from warroom.cli.scores_common import (
     rules_help,
     sort_option,
 )
-from warroom.cli.scores_delete import delete_command, delete_stored
-from warroom.cli.scores_list import CSV_COLUMNS, list_command, list_sessions
-from warroom.cli.scores_rescore import rescore_command, rescore_sessions
-from warroom.cli.scores_summary import SUMMARY_CSV_COLUMNS, summarise, summary_command
+from warroom.cli.scores._rescore import rescore_command, rescore_sessions
+from warroom.cli.scores._summary import summarise, summary_command
 
-__all__ = ["CSV_COLUMNS", "SUMMARY_CSV_COLUMNS", "scores"]
+__all__ = [
+    "scores",
+]
 
 #: Where the old spelling's session ids (``warroom scores --delete ID...``) are kept in the context's ``meta``.
 OLD_DELETE_IDS = "warroom.scores.delete_ids"

@@ -9,15 +9,10 @@ from typing import Any, TypeVar
 
 import click
 
-from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings, resolve_data_dir, resolve_trainee
-
-# The settings themselves live in the core (the TUI uses them too); re-exported for the commands.
+from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings
 from warroom.errors import SettingsError
 
 __all__ = [
-    "DATA_DIR_ENV",
-    "TRAINEE_ENV",
-    "Settings",
     "data_dir_option",
     "data_dir_setting",
     "drills_option",
@@ -27,8 +22,6 @@ __all__ = [
     "mode_option",
     "pass_settings",
     "recover_and_report",
-    "resolve_data_dir",
-    "resolve_trainee",
     "resolved_settings",
     "settings_from",
     "settings_of",
@@ -171,7 +164,7 @@ def _apply_data_dir(ctx: click.Context, param: click.Parameter, value: Path | No
 
 
 # A subcommand's own settings: applied to ctx.obj as they are parsed (not passed to the function; use
-# pass_settings). --drills is eager, so a drill argument (warroom.cli.params.DrillParam) is resolved in its folders
+# pass_settings). --drills is eager, so a drill argument (warroom.cli.common.DrillParam) is resolved in its folders
 # whether it comes before or after them on the command line.
 drills_setting = click.option(
     "--drills",
@@ -202,7 +195,7 @@ def recover_and_report(settings: Settings) -> None:
     """Record sessions killed mid-drill as abandoned and deliver the sessions queued while a shared store was
     unreachable (see ``recover_unfinished``), telling stderr what was done. A shared store that cannot be reached
     is a warning (the sessions stay queued); any other store problem raises click.ClickException."""
-    from warroom.cli.output import failure, say
+    from warroom.cli.common._output import failure, say
     from warroom.store.errors import StoreUnreachable
     from warroom.store.recovery import recover_unfinished
     from warroom.store.results import StoreError
@@ -300,7 +293,7 @@ def check_store(settings: Settings, trainees: Sequence[str] | None = None) -> No
     except click.ClickException as exc:
         if not isinstance(exc.__context__, StoreUnreachable):
             raise
-        from warroom.cli.output import say
+        from warroom.cli.common._output import say
 
         say(f"warning: {exc.message}; the sessions played now are kept here until `warroom store sync`", err=True)
         return

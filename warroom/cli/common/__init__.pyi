@@ -1,0 +1,60 @@
+# The API of warroom.cli.common (its __init__.py loads each name on first use, from the module named here).
+
+from ._drills import DrillNotLoaded, DrillParam
+from ._options import (
+    check_store,
+    data_dir_option,
+    data_dir_setting,
+    drills_option,
+    drills_setting,
+    format_option,
+    load_set_option,
+    mode_option,
+    open_results,
+    pass_settings,
+    recover_and_report,
+    resolved_settings,
+    settings_from,
+    settings_of,
+    store_errors,
+    store_option,
+    trainee_option,
+    trainee_setting,
+    use_store,
+)
+from ._output import emit, emit_csv, emit_json, failure, say
+from ._progress import file_progress
+from ._tables import cleaned, table_lines, text_table
+
+__all__ = [
+    "DrillNotLoaded",
+    "DrillParam",
+    "check_store",
+    "cleaned",
+    "data_dir_option",
+    "data_dir_setting",
+    "drills_option",
+    "drills_setting",
+    "emit",
+    "emit_csv",
+    "emit_json",
+    "failure",
+    "file_progress",
+    "format_option",
+    "load_set_option",
+    "mode_option",
+    "open_results",
+    "pass_settings",
+    "recover_and_report",
+    "resolved_settings",
+    "say",
+    "settings_from",
+    "settings_of",
+    "store_errors",
+    "store_option",
+    "table_lines",
+    "text_table",
+    "trainee_option",
+    "trainee_setting",
+    "use_store",
+]
