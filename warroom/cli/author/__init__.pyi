@@ -7,13 +7,12 @@ from ._cost import cost
 from ._migrate import migrate
 from ._new import new
 from ._schema import schema
-from ._validate import is_set_file, validate
+from ._validate import validate
 
 __all__ = [
     "annotate",
     "check",
     "cost",
-    "is_set_file",
     "migrate",
     "new",
     "schema",

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import DrillParam, cleaned, drills_setting, file_progress, format_option
+from warroom.cli.common import DrillParam, cleaned, drill_files_of, drills_setting, file_progress, format_option
 from warroom.core.text import clean, damage_amount, plural, seconds
 
 
@@ -129,7 +129,6 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     read, 2 on usage errors (a
     name that is neither a file, a folder nor a drill id; no drill files).
     """
-    from warroom.cli.author._validate import drill_files_of
     from warroom.core.library import DrillLibrary, cross_file_problems
 
     files, unreadable = drill_files_of(names)

@@ -1,8 +1,7 @@
 # The API of warroom.cli.common (its __init__.py loads each name on first use, from the module named here).
 
-from ._drills import DrillNotLoaded, DrillParam
+from ._drills import DrillNotLoaded, DrillParam, drill_files_of, is_set_file
 from ._options import (
-    check_store,
     data_dir_option,
     data_dir_setting,
     drills_option,
@@ -10,13 +9,10 @@ from ._options import (
     format_option,
     load_set_option,
     mode_option,
-    open_results,
     pass_settings,
-    recover_and_report,
     resolved_settings,
     settings_from,
     settings_of,
-    store_errors,
     store_option,
     trainee_option,
     trainee_setting,
@@ -24,6 +20,7 @@ from ._options import (
 )
 from ._output import emit, emit_csv, emit_json, failure, say
 from ._progress import file_progress
+from ._store import check_store, open_results, recover_and_report, store_errors
 from ._tables import cleaned, table_lines, text_table
 
 __all__ = [
@@ -33,6 +30,7 @@ __all__ = [
     "cleaned",
     "data_dir_option",
     "data_dir_setting",
+    "drill_files_of",
     "drills_option",
     "drills_setting",
     "emit",
@@ -41,6 +39,7 @@ __all__ = [
     "failure",
     "file_progress",
     "format_option",
+    "is_set_file",
     "load_set_option",
     "mode_option",
     "open_results",
