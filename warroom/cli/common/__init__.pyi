@@ -21,9 +21,10 @@ from ._options import (
 from ._output import emit, emit_csv, emit_json, failure, say
 from ._progress import file_progress
 from ._store import check_store, open_results, recover_and_report, store_errors
-from ._tables import cleaned, table_lines, text_table
+from ._tables import UNBOUNDED_WIDTH, cleaned, make_console, print_renderables, table_lines, text_table
 
 __all__ = [
+    "UNBOUNDED_WIDTH",
     "DrillNotLoaded",
     "DrillParam",
     "check_store",
@@ -41,9 +42,11 @@ __all__ = [
     "format_option",
     "is_set_file",
     "load_set_option",
+    "make_console",
     "mode_option",
     "open_results",
     "pass_settings",
+    "print_renderables",
     "recover_and_report",
     "resolved_settings",
     "say",

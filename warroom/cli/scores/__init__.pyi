@@ -4,15 +4,12 @@
 from ._group import scores
 from ._options import set_filter_option
 from ._statistics import compute_summary, counted_line, mode_option, reliability_line
-from ._tables import make_console, rich_console
 
 __all__ = [
     "compute_summary",
     "counted_line",
-    "make_console",
     "mode_option",
     "reliability_line",
-    "rich_console",
     "scores",
     "set_filter_option",
 ]

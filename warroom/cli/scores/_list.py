@@ -130,7 +130,8 @@ def list_sessions(
 
 def _print_table(rows: list[Any], total: int) -> None:
     """The sessions table, titled with how many of the ``total`` matching sessions it shows."""
-    from warroom.cli.scores._tables import make_console, print_renderables, sessions_table
+    from warroom.cli.common import make_console, print_renderables
+    from warroom.cli.scores._tables import sessions_table
 
     title = f"{len(rows):,} of {plural(total, 'session')}" if total > len(rows) else plural(total, "session")
     console = make_console()

@@ -246,56 +246,38 @@ def reliability_line(summary: Summary) -> str:
     )
 
 
-def _fitted(
-    columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int
-) -> list[tuple[Any, list[list[str]]]]:
+def _fitted(columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int) -> list[Any]:
     """One table of ``rows`` no wider than ``width``; else two, each with the first (name) column and half of the
-    others; else one as wide as it needs. Each table comes with its rows (cell texts)."""
-    from warroom.cli.scores._tables import UNBOUNDED_WIDTH, fitted_table
+    others; else one as wide as it needs."""
+    from warroom.cli.common import UNBOUNDED_WIDTH
+    from warroom.cli.scores._tables import fitted_table
 
     table = fitted_table(columns, rows, width)
     if table is not None:
-        return [(table, rows)]
+        return [table]
     half = 1 + (len(columns) - 1 + 1) // 2
     parts = [list(range(half)), [0, *range(half, len(columns))]]
-    split = [[[r[i] for i in p] for r in rows] for p in parts]
-    tables = [fitted_table([columns[i] for i in p], part, width) for p, part in zip(parts, split, strict=True)]
+    tables = [fitted_table([columns[i] for i in p], [[r[i] for i in p] for r in rows], width) for p in parts]
     if all(t is not None for t in tables):
-        return list(zip(tables, split, strict=True))
-    return [(fitted_table(columns, rows, UNBOUNDED_WIDTH), rows)]
-
-
-def _print_table(console: Any, table: Any, rows: list[list[str]]) -> None:
-    """Print a fitted table: as plain lines when every cell fits on one line (fast), else with Rich."""
-    from warroom.cli.scores._plaintable import lines
-    from warroom.cli.scores._tables import print_renderables
-
-    plain = lines(table, rows)
-    if plain is None:
-        print_renderables(console, table)
-    else:
-        click.echo("\n".join(plain))
+        return tables
+    return [fitted_table(columns, rows, UNBOUNDED_WIDTH)]
 
 
 def print_tables(summary: Summary, scope: str = "") -> None:
     """Print the statistics' tables and bars; ``scope`` (the mode and drill set the sessions are limited to, see
     :meth:`warroom.cli.scores._options.Filters.scope`) is named in the titles."""
-    from warroom.cli.scores._tables import make_console, print_renderables
+    from warroom.cli.common import make_console, print_renderables
 
     console = make_console()
     stats = summary.stats
     t_tables = _fitted(_TRAINEE_COLUMNS, _trainee_rows(stats.trainees), console.width)
     d_tables = _fitted(_DRILL_COLUMNS, _drill_rows(stats.drills), console.width)
     scope = f" ({clean(scope)})" if scope else ""
-    print_renderables(console, counted_line(summary), "Per trainee" + scope)
-    for table, rows in t_tables:
-        _print_table(console, table, rows)
+    print_renderables(console, counted_line(summary), "Per trainee" + scope, *t_tables)
     trainee_rows = [(t.trainee, t.hit_rate, t.false_alarm_rate) for t in stats.trainees]
     for line in bar_lines(("trainee", "hit rate", "false-alarm rate"), trainee_rows):
         click.echo(line)
-    print_renderables(console, "Per drill" + scope)
-    for table, rows in d_tables:
-        _print_table(console, table, rows)
+    print_renderables(console, "Per drill" + scope, *d_tables)
     drill_rows = [(d.drill_id, d.difficulty, d.discrimination) for d in stats.drills]
     for line in bar_lines(("drill", "difficulty", "discrimination"), drill_rows):
         click.echo(line)
