@@ -30,7 +30,7 @@ from warroom.cli.scores._options import (
     limit_option,
     output_option,
     reverse_option,
-    rules_help,
+    rules_option,
     sort_option,
 )
 from warroom.cli.scores._rescore import rescore_command, rescore_sessions
@@ -95,7 +95,7 @@ class ScoresGroup(click.Group):
 @click.option(
     "--allow-changed", is_flag=True, help=f"With --rescore: {allow_changed_help[0].lower()}{allow_changed_help[1:]}"
 )
-@click.option("--rules", "rules", default=None, metavar="VERSION", help=f"With --rescore: {rules_help}")
+@rules_option("With --rescore: ")
 @output_option
 @click.option("--delete", is_flag=True, help="Old spelling of `warroom scores delete SESSION_ID...`.")
 @click.option("--yes", "-y", is_flag=True, help="With --delete: do not ask for confirmation.")

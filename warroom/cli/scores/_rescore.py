@@ -15,7 +15,7 @@ from warroom.cli.scores._options import (
     filter_options,
     filters_of,
     open_store,
-    rules_help,
+    rules_option,
     subcommand_options,
 )
 from warroom.core.settings import Settings
@@ -59,7 +59,7 @@ def rescore_sessions(
 @click.command("rescore")
 @filter_options
 @click.option("--allow-changed", is_flag=True, help=allow_changed_help)
-@click.option("--rules", "rules", default=None, metavar="VERSION", help=rules_help)
+@rules_option()
 @click.pass_context
 def rescore_command(ctx: click.Context, **_: Any) -> None:
     """Recompute the matching stored sessions (from their action logs and drill files), each by the scoring rules
