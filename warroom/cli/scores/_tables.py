@@ -13,11 +13,6 @@ from warroom.core.text import clean, damage, damage_amount, seconds
 SHORT_UNIT = 16
 
 
-def _fmt_damage(value: float | None, unit: str | None) -> str:
-    """A damage amount with its unit (``$931,837.50 refunded in error``, ``14,021 records``); ``-`` for None."""
-    return damage(value, unit)
-
-
 def fmt_when(iso: str) -> str:
     from datetime import datetime
 
@@ -49,7 +44,7 @@ def _damage_cell(row: Any, inline_units: bool) -> str:
     pointing to the footnote."""
     if not inline_units and row.damage_unit and len(row.damage_unit) > SHORT_UNIT:
         return "-" if row.damage is None else f"{damage_amount(row.damage, row.damage_unit)} *"
-    return _fmt_damage(row.damage, row.damage_unit)
+    return damage(row.damage, row.damage_unit)
 
 
 def _unit_footnote(rows: list[Any]) -> str | None:
