@@ -20,11 +20,21 @@ from warroom.cli.common import (
     settings_from,
     store_errors,
 )
-from warroom.cli.scores import mode_option, set_filter_option
+from warroom.cli.scores import set_filter_option
 from warroom.core.text import clean, plural
 
 #: What to install when matplotlib is missing.
 INSTALL_HINT = "pip install 'warroom[report]'"
+
+#: ``--mode``: which sessions the statistics count (as ``warroom scores summary``'s default, ``auto``).
+mode_option = click.option(
+    "--mode",
+    "mode",
+    type=click.Choice(["auto", "assessment", "practice", "all"]),
+    default="auto",
+    show_default=True,
+    help="Sessions the statistics count: auto = assessment sessions when any match, else all of them.",
+)
 
 
 @click.command()

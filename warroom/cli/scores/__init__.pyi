@@ -3,12 +3,11 @@
 
 from ._group import scores
 from ._options import set_filter_option
-from ._statistics import compute_summary, counted_line, mode_option, reliability_line
+from ._statistics import compute_summary, counted_line, reliability_line
 
 __all__ = [
     "compute_summary",
     "counted_line",
-    "mode_option",
     "reliability_line",
     "scores",
     "set_filter_option",

@@ -1,7 +1,7 @@
 """The cohort statistics (docs/sessions.md, "Cohort statistics") of ``warroom scores summary`` and ``warroom
 report``: :func:`compute_summary`, and their rendering as tables with compact bars (:func:`print_tables`) or CSV rows.
 
-The command itself is :mod:`warroom.cli.scores._summary`; ``warroom report``'s ``--mode`` is :data:`mode_option`.
+The command itself is :mod:`warroom.cli.scores._summary`.
 Heavy imports (Rich, the store) happen inside the functions.
 """
 
@@ -18,15 +18,6 @@ from warroom.core.text import clean, number, percent, plural, seconds
 if TYPE_CHECKING:
     from warroom.core.stats import CohortStats, DrillStats, TraineeStats
 
-#: ``--mode`` of ``scores --summary`` and ``report``: which sessions the statistics count.
-mode_option = click.option(
-    "--mode",
-    "mode",
-    type=click.Choice(["auto", "assessment", "practice", "all"]),
-    default="auto",
-    show_default=True,
-    help="Sessions the statistics count: auto = assessment sessions when any match, else all of them.",
-)
 
 #: The CSV columns of the summary: ``scope`` (trainee, drill or cohort) and ``name``, the modes counted, then every
 #: field of the trainee, drill and cohort figures (empty where a scope has no such figure).
