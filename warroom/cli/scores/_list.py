@@ -24,10 +24,13 @@ from warroom.cli.scores._options import (
 )
 from warroom.core.settings import Settings
 from warroom.core.text import plural
+from warroom.store.rows import LIST_FIELDS
 
-#: The CSV export's columns: every flat stored field (``notes`` as a JSON list). The scorecard and the action log
-#: are nested, so they are in the JSON export only.
-CSV_COLUMNS = (
+#: The CSV export's columns: every flat stored field (the store's :data:`~warroom.store.rows.LIST_FIELDS`;
+#: ``notes`` as a JSON list), these first in this order, then the others in the store's order, so that a column
+#: the store adds is exported with no change here. The scorecard and the action log are nested, so they are in the
+#: JSON export only.
+_CSV_FIRST = (
     "session_id",
     "trainee",
     "drill_id",
@@ -48,14 +51,8 @@ CSV_COLUMNS = (
     "drill_sha256",
     "drill_path",
     "notes",
-    "rescored_at",
-    "mode",
-    "set_id",
-    "seed",
-    "pauses",
-    "paused_seconds",
-    "wall_time_to_detect",
 )
+CSV_COLUMNS = _CSV_FIRST + tuple(f for f in LIST_FIELDS if f not in _CSV_FIRST)
 
 
 def _shown(row: Any) -> Any:
