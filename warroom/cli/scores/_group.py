@@ -120,7 +120,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     --output FILE writes CSV or JSON exactly as stored. CSV text cells starting with = + - @ get a leading '.
     """
     if ctx.invoked_subcommand is not None:
-        return  # the subcommand takes over the options given here (scores_common.subcommand_options)
+        return  # the subcommand takes over the options given here (_options.subcommand_options)
     old_ids: tuple[str, ...] = ctx.meta.get(OLD_DELETE_IDS, ())
     _check_old_usage(opts, old_ids)
     settings = settings_from(ctx, data_dir=opts["data_dir"])
