@@ -56,7 +56,7 @@ def token(i: int) -> str:
 
 
 def write_roster(path: Path, n: int) -> None:
-    from warroom.serve.roster import Roster
+    from warroom.serve import Roster
 
     roster = Roster({})
     for i in range(n):

@@ -17,7 +17,7 @@ from pathlib import Path
 import aiohttp
 
 from warroom.core.library import bundled_drills_dir
-from warroom.serve.roster import Roster
+from warroom.serve import Roster
 
 #: trainee name -> token, in every served test's roster.
 TOKENS = {"Ada Lovelace": "ada-token-0123456789", "Grace Hopper": "grace-token-9876543210"}

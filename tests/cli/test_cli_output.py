@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from store_support import add_session
 
 from warroom.cli import main
-from warroom.cli.output import csv_text
+from warroom.cli.common._output import csv_text
 from warroom.core.text import control_chars, json_text, spreadsheet_safe
 from warroom.store.results import ResultsStore
 

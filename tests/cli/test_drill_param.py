@@ -1,5 +1,6 @@
-"""The drill argument of `warroom run`, `cost`, `check` and `validate`: one click ParamType (warroom/cli/params.py)
-over one DrillLibrary (warroom/core/library/_library.py), and the settings every command gets from the click context."""
+"""The drill argument of `warroom run`, `cost`, `check` and `validate`: one click ParamType
+(warroom/cli/common/_drills.py) over one DrillLibrary (warroom/core/library/_library.py), and the settings every
+command gets from the click context."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from click.testing import CliRunner
 from store_support import DRILL_ID, bundled_drill_path, copy_drill
 
 from warroom.cli import main
-from warroom.cli.common import Settings, drills_setting, pass_settings
-from warroom.cli.params import DrillParam
+from warroom.cli.common import DrillParam, drills_setting, pass_settings
 from warroom.core.library import DrillLibrary, LoadedDrill, bundled_drills_dir
 from warroom.core.library._library import UnknownDrill
+from warroom.core.settings import Settings
 
 
 def _probe(folders: bool = False) -> click.Command:

@@ -11,9 +11,9 @@ from click.testing import CliRunner
 from rich.console import Console
 from store_support import bundled_drills_dir
 
-import warroom.cli.progress as progress_module
+import warroom.cli.common._progress as progress_module
 from warroom.cli import main
-from warroom.cli.progress import file_progress
+from warroom.cli.common import file_progress
 
 
 def library(tmp_path: Path, n: int) -> Path:

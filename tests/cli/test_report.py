@@ -129,7 +129,7 @@ def test_without_matplotlib_says_what_to_install(data: Path, tmp_path: Path, mon
 
 
 def test_time_to_detect_dots_are_capped_and_keep_the_extremes():
-    from warroom.cli.report_figures import _spread
+    from warroom.cli.report._figures import _spread
 
     assert _spread([3.0, 1.0, 2.0], 5) == [1.0, 2.0, 3.0]
     spread = _spread([float(v) for v in range(1000)], 200)
@@ -167,7 +167,7 @@ def test_trainees_at_one_point_share_one_stacked_label(tmp_path: Path):
 
 
 def test_label_groups_join_points_within_near_and_cap_the_stack():
-    from warroom.cli.report_figures import NEAR, STACK_MOST, label_groups, stacked_label
+    from warroom.cli.report._figures import NEAR, STACK_MOST, label_groups, stacked_label
 
     groups = label_groups([(0.5, 1.0, "ada"), (0.2, 0.4, "cy"), (0.5 + NEAR / 2, 1.0 - NEAR / 2, "ben"),
                            (0.5 + 3 * NEAR, 1.0, "dee")])  # fmt: skip

@@ -62,7 +62,7 @@ def test_delete_refuses_without_a_terminal_unless_yes(two):
 
 
 def test_delete_asks_and_a_no_deletes_nothing(two, monkeypatch):
-    import warroom.cli.scores_delete as scores
+    import warroom.cli.scores._delete as scores
 
     data, test_sid, kept = two
     monkeypatch.setattr(scores, "_stdin_is_a_terminal", lambda: True)

@@ -16,7 +16,7 @@ from scores_support import known_store, played_session, run
 from store_support import copy_drill, load
 
 from warroom.cli import main
-from warroom.cli.scores import CSV_COLUMNS
+from warroom.cli.scores._list import CSV_COLUMNS
 from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import Scorecard
 from warroom.store.results import DB_NAME, SCHEMA_VERSION, ResultsStore

@@ -194,3 +194,19 @@ def test_help_names_the_subcommands_and_the_old_spelling():
     assert "Old spelling of `warroom scores summary`" in text and "--delete SESSION_ID..." in text
     for name in ("list", "summary", "rescore", "delete"):
         assert CliRunner().invoke(main, ["scores", name, "--help"]).exit_code == 0
+
+
+@sqlite_only
+@pytest.mark.parametrize("args", [["scores", "rescore", "--help"], ["scores", "--help"]])
+def test_rules_help_names_the_editions_and_the_current_one_from_the_code(args, monkeypatch):
+    """``--rules``' help is built from the scoring package's constants, never a number written in the text: a new
+    edition of the rules shows up in it by itself."""
+    import warroom.core.scoring as scoring
+
+    help_text = " ".join(CliRunner().invoke(main, args).output.split())
+    assert f"current: {scoring.SCORING_VERSION})" in help_text
+    editions = scoring.SCORING_VERSIONS
+    monkeypatch.setattr(scoring, "SCORING_VERSIONS", (*editions, "99"))
+    monkeypatch.setattr(scoring, "SCORING_VERSION", "99")
+    help_text = " ".join(CliRunner().invoke(main, args).output.split())
+    assert f"{', '.join(editions)} or 99; current: 99)" in help_text

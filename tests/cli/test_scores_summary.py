@@ -14,7 +14,7 @@ from pg_support import sqlite_only
 from scores_support import known_store, run, run_sub
 from stats_support import add, cohort
 
-from warroom.cli.summary import bar
+from warroom.cli.scores._statistics import bar
 from warroom.store.results import ResultsStore
 
 #: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
@@ -237,7 +237,8 @@ def test_generated_cohort_through_the_store_recovers_d_prime(tmp_path: Path):
 @pytest.mark.parametrize(("needed", "words"), [(1, "1 session reaches 0.7"), (24, "24 sessions reach 0.7")])
 def test_the_reliability_sentence_counts_sessions_in_good_english(needed: int, words: str):
     """A cohort whose halves agree well needs 1 session: "1 session reaches 0.7", not "1 sessions reach"."""
-    from warroom.cli.summary import Summary, reliability_line
+    from warroom.cli.scores import reliability_line
+    from warroom.cli.scores._statistics import Summary
     from warroom.core.stats import CohortStats
     from warroom.core.stats._summary import Reliability
 

@@ -36,7 +36,7 @@ print(json.dumps({"code": result.exit_code, "output": result.output[-2000:], "mo
 
 def imported_by(*args: str) -> list[str]:
     """The modules a fresh interpreter has imported after running ``warroom ARGS`` (which must exit 0), its output
-    200 columns wide (the sessions table fits: a narrower one is laid out by Rich)."""
+    200 columns wide (the sessions table fits in its wide form)."""
     env = {**os.environ, "COLUMNS": "200"}
     out = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, check=True, env=env)
     report = json.loads(out.stdout.strip().splitlines()[-1])
@@ -59,12 +59,16 @@ def test_every_listed_short_help_is_the_commands_own():
         assert command is not None, target
         assert short_help == command.get_short_help_str(limit=10_000), name
     cli_dir = Path(warroom.cli.__file__).parent
-    modules = {target.split(":")[0].rsplit(".", 1)[1] for target, _ in LAZY_COMMANDS.values()}
+    registered = {target.split(":")[0] for target, _ in LAZY_COMMANDS.values()}
     defining = {
-        p.stem for p in cli_dir.glob("*.py") if "\n@click.command" in p.read_text() or "\n@click.group" in p.read_text()
+        ".".join(("warroom.cli", *p.relative_to(cli_dir).with_suffix("").parts))
+        for p in cli_dir.rglob("*.py")
+        if "\n@click.command" in p.read_text() or "\n@click.group" in p.read_text()
     }
-    subcommands = {"import_traces", "scores_delete", "scores_list", "scores_rescore", "scores_summary"}
-    assert defining - {"__init__", *subcommands} <= modules, "a command module missing from LAZY_COMMANDS"
+    subcommands = {"warroom.cli.__init__", "warroom.cli.import_traces"}  # the root group; `warroom import`'s own
+    # a command's module is registered, or is a private module of a registered package (its API names the command)
+    unlisted = {m for m in defining - subcommands if m not in registered and m.rsplit(".", 1)[0] not in registered}
+    assert not unlisted, f"a command module missing from LAZY_COMMANDS: {unlisted}"
 
 
 @pytest.mark.parametrize("width", [60, 80, 200])
@@ -91,20 +95,18 @@ def test_help_imports_no_command():
 
 def test_scores_summary_help_imports_only_the_store_queries():
     modules = imported_by("scores", "summary", "--help")
-    assert "warroom.cli.scores_summary" in modules  # the probe did run the command
+    assert "warroom.cli.scores._summary" in modules  # the probe did run the command
     assert under(modules, ("warroom.tui", "warroom.core.model._drill", "pydantic", "yaml", "rich", *HEAVY)) == []
 
 
 @pytest.mark.parametrize("command", [["scores", "list"], ["scores", "summary"], ["scores"], ["store", "status"]])
 def test_store_commands_import_no_ui_plots_driver_or_otel(tmp_path, command):
     """Store-only commands on a store holding sessions: no Textual, matplotlib, psycopg (SQLite store), ruamel or
-    OpenTelemetry module is imported."""
+    OpenTelemetry module is imported (Rich lays out their tables)."""
     data = known_store(tmp_path / "data")
     modules = imported_by(*command, "--data-dir", str(data))
     assert "warroom.store.results" in modules  # the store was read
     assert under(modules, ("warroom.tui", *HEAVY)) == []
-    if command[-1] in ("summary", "list"):  # nor Rich's layout: their tables and text print as plain lines
-        assert under(modules, ("rich.console", "rich.table")) == []
     if command[-1] == "summary":  # nor the drill models
         assert under(modules, ("warroom.core.model._drill", "pydantic", "yaml")) == []
 

@@ -1,10 +1,11 @@
-"""The one table helper of the CLI (warroom/cli/texttable.py): Rich tables of cleaned cells, rendered to lines."""
+"""The one table helper of the CLI (warroom/cli/common/_tables.py): Rich tables of cleaned cells, rendered to lines."""
 
 from __future__ import annotations
 
 from rich.console import Console
 
-from warroom.cli.texttable import RenderedLine, cleaned, strip_trailing, table_lines, text_table
+from warroom.cli.common import cleaned, table_lines, text_table
+from warroom.cli.common._tables import RenderedLine, strip_trailing
 
 
 def _lines(table, width: int = 200, indent: int = 0) -> list[str]:

@@ -8,8 +8,9 @@ from click.testing import CliRunner
 
 from warroom.cli import main
 from warroom.cli.serve import is_loopback
-from warroom.serve.roster import Roster, RosterError, hash_token, verify_token
-from warroom.serve.server import AppOptions, app_command
+from warroom.serve import AppOptions, Roster, RosterError
+from warroom.serve._roster import hash_token, verify_token
+from warroom.serve._server import app_command
 
 
 def test_a_hash_verifies_its_token_only():

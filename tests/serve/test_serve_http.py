@@ -16,7 +16,7 @@ import aiohttp
 import pytest
 from serve_support import TOKENS, answer_key_phrases, read_until, serving
 
-from warroom.serve.signin import COOKIE
+from warroom.serve._signin import COOKIE
 from warroom.store.results import ResultsStore, StoreError
 
 # the tutorial's title: the picker's first row for a new trainee (every roster trainee of these tests is new)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from aiohttp.test_utils import make_mocked_request
 
-from warroom.serve import signin
-from warroom.serve.roster import Roster
-from warroom.serve.signin import COOKIE, SIGNIN_LIFETIME, SignIns
+from warroom.serve import Roster, SignIns
+from warroom.serve import _signin as signin
+from warroom.serve._signin import COOKIE, SIGNIN_LIFETIME
 
 
 def _request(cookie: str | None = None):

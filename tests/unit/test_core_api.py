@@ -210,15 +210,6 @@ def test_settings_in_the_core_reject_a_control_character(monkeypatch, tmp_path):
         settings.override(trainee="b\nob")
 
 
-def test_cli_reexports_the_core_settings():
-    from warroom.cli import common
-    from warroom.core import settings
-
-    assert common.Settings is settings.Settings
-    assert common.resolve_trainee is settings.resolve_trainee
-    assert (common.TRAINEE_ENV, common.DATA_DIR_ENV) == ("WARROOM_TRAINEE", "WARROOM_DATA_DIR")
-
-
 @pytest.mark.parametrize(
     ("name", "fragment"),
     [

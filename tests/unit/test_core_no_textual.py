@@ -13,7 +13,12 @@ from locations import WHO_AND_WHEN
 import warroom.core
 import warroom.store
 
-HEADLESS_CLI = ["warroom.cli.validate", "warroom.cli.schema", "warroom.cli.check", "warroom.cli.cost"]
+HEADLESS_CLI = [
+    "warroom.cli.author._validate",
+    "warroom.cli.author._schema",
+    "warroom.cli.author._check",
+    "warroom.cli.author._cost",
+]
 
 
 def test_core_and_headless_cli_do_not_import_textual():
@@ -21,7 +26,7 @@ def test_core_and_headless_cli_do_not_import_textual():
     core += sorted(m.name for m in pkgutil.walk_packages(warroom.store.__path__, "warroom.store."))
     assert {"warroom.core.play._replay", "warroom.core.scoring._score", "warroom.core.author._check"} <= set(core)
     cli = [m for m in HEADLESS_CLI if importlib.util.find_spec(m) is not None]
-    assert {"warroom.cli.check", "warroom.cli.cost"} <= set(cli)
+    assert {"warroom.cli.author._check", "warroom.cli.author._cost"} <= set(cli)
     modules = core + cli
     code = (
         "import importlib, json, sys\n"

@@ -182,7 +182,7 @@ def test_flat_loop_of_one_executor_call_says_one_step(tmp_path):
 
 
 def _report(tc, answers: bool = True) -> str:
-    from warroom.cli.cost import cost_report_lines
+    from warroom.cli.author._cost import cost_report_lines
 
     return "\n".join(cost_report_lines(tc, answers))
 

@@ -29,23 +29,23 @@ from warroom.cli.common import (
 #: the commands imports none of them; tests/cli/test_startup.py checks each one against the command's.
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "validate": (
-        "warroom.cli.validate:validate",
+        "warroom.cli.author:validate",
         "Check drills: YAML syntax, the drill format's types and its rules (ids, references, times, deadline).",
     ),
     "schema": (
-        "warroom.cli.schema:schema",
+        "warroom.cli.author:schema",
         "Print the drill format's JSON Schema (draft-07), with a description on every field.",
     ),
     "migrate": (
-        "warroom.cli.migrate:migrate",
+        "warroom.cli.author:migrate",
         "Rewrite version-1 drill FILES as format version 2, comments and layout kept.",
     ),
     "check": (
-        "warroom.cli.check:check",
+        "warroom.cli.author:check",
         "Play each drill headless with scripted trainees and check that it is winnable and scores fairly.",
     ),
     "cost": (
-        "warroom.cli.cost:cost",
+        "warroom.cli.author:cost",
         "Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.",
     ),
     "run": (
@@ -53,7 +53,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
         "Play one drill: its briefing, the war room, then the debrief (skips the drill picker).",
     ),
     "new": (
-        "warroom.cli.new:new",
+        "warroom.cli.author:new",
         "Write ID.yaml: a commented skeleton drill that validates and passes `warroom check` as written.",
     ),
     "scores": (
@@ -81,7 +81,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
         "Serve the war room to browsers: sign-in, the drill picker, the war room, the debrief.",
     ),
     "annotate": (
-        "warroom.cli.annotate:annotate",
+        "warroom.cli.author:annotate",
         "Mark up FILE's answer key in the war room's author mode: replay and scrub the trace, mark the fault's "
         "origin, the evidence, distractors, damage and the deadline, write the debrief, and save into FILE (its "
         "comments and layout kept); then see what `warroom validate` and `warroom check` say of it.",

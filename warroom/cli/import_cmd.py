@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from warroom.cli.common import say
 from warroom.cli.import_options import ImportProgress, import_options, make_redactor, price_option
-from warroom.cli.output import say
 
 if TYPE_CHECKING:
     from warroom.importers.who_and_when import Price

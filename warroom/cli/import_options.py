@@ -86,7 +86,7 @@ class ImportProgress:
         self._shown = False
 
     def __call__(self, done: int, total: int, results: list[ImportResult]) -> None:
-        from warroom.cli.output import say
+        from warroom.cli.common import say
 
         shown = [r for r in results if r.error is not None or r.warnings or self.verbose]
         if shown:

@@ -8,14 +8,15 @@ from __future__ import annotations
 import click
 
 from warroom.cli.common import (
-    Settings,
     data_dir_setting,
     drills_setting,
+    failure,
     open_results,
     pass_settings,
     recover_and_report,
+    say,
 )
-from warroom.cli.output import failure, say
+from warroom.core.settings import Settings
 
 
 @click.command()

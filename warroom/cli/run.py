@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from warroom.cli.common import Settings, data_dir_setting, drills_setting, mode_option, pass_settings, trainee_setting
-from warroom.cli.params import DrillParam
+from warroom.cli.common import DrillParam, data_dir_setting, drills_setting, mode_option, pass_settings, trainee_setting
 from warroom.core.load.limits import MAX_SEED
+from warroom.core.settings import Settings
 from warroom.core.text import PLAYBACK_SPEEDS, clean
 
 if TYPE_CHECKING:

@@ -10,14 +10,8 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.common import (
-    Settings,
-    data_dir_setting,
-    drills_setting,
-    store_option,
-    trainee_setting,
-    use_store,
-)
+from warroom.cli.common import data_dir_setting, drills_setting, store_option, trainee_setting, use_store
+from warroom.core.settings import Settings
 
 LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 
@@ -72,9 +66,7 @@ def serve(
             "`warroom serve` needs textual-serve, which is not installed: pip install 'warroom[serve]'"
         ) from None
     from warroom.cli.common import check_store, load_set_option, settings_of
-    from warroom.serve.roster import Roster, RosterError
-    from warroom.serve.server import AppOptions, ServeError, WarroomServer
-    from warroom.serve.signin import SignIns
+    from warroom.serve import AppOptions, Roster, RosterError, ServeError, SignIns, WarroomServer
 
     settings: Settings = settings_of(ctx)
     use_store(store_url)
@@ -116,7 +108,7 @@ def roster_add(roster_path: Path, names: tuple[str, ...]) -> None:
     roster gives it a new token (the old one stops working at the next `warroom serve`).
     """
     from warroom.errors import SettingsError
-    from warroom.serve.roster import Roster, RosterError, new_token
+    from warroom.serve import Roster, RosterError, new_token
 
     try:
         roster = Roster.load(roster_path)

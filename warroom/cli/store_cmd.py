@@ -13,8 +13,7 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_option, format_option, settings_from, store_errors, store_option, use_store
-from warroom.cli.output import say
+from warroom.cli.common import data_dir_option, format_option, say, settings_from, store_errors, store_option, use_store
 from warroom.core.text import plural
 
 
@@ -132,7 +131,7 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
 def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None, output: Path | None) -> None:
     """Write every stored session as JSON Lines (one session a line, every stored value as it is), to move results
     to another store with `warroom store import` (SQLite and PostgreSQL alike)."""
-    from warroom.cli.output import failure
+    from warroom.cli.common import failure
     from warroom.store.results import ResultsStore
     from warroom.store.transfer import write_export
 
@@ -160,7 +159,7 @@ def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir
     stored under its id is left as it is, so importing twice stores nothing twice. Each line refused is named
     (FILE:LINE: why; lines refused for the very same reason on one line, FILE:N1, N2, ... and K more lines: why),
     and the exit status is then 1; the other lines are stored."""
-    from warroom.cli.output import failure
+    from warroom.cli.common import failure
     from warroom.store.results import ResultsStore
     from warroom.store.transfer import import_lines
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from warroom.cli.common import Settings, data_dir_setting, pass_settings, trainee_setting
+from warroom.cli.common import data_dir_setting, pass_settings, trainee_setting
+from warroom.core.settings import Settings
 
 
 @click.command("tutorial")

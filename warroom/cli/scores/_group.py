@@ -2,8 +2,8 @@
 re-scoring; deleting.
 
 A click group: ``warroom scores list | summary | rescore | delete``, each in a module of its own
-(:mod:`warroom.cli.scores_list`, :mod:`~warroom.cli.scores_summary`, :mod:`~warroom.cli.scores_rescore`,
-:mod:`~warroom.cli.scores_delete`). A bare ``warroom scores [OPTIONS]`` lists, and the old spelling keeps working:
+(:mod:`warroom.cli.scores._list`, :mod:`~warroom.cli.scores._summary`, :mod:`~warroom.cli.scores._rescore`,
+:mod:`~warroom.cli.scores._delete`). A bare ``warroom scores [OPTIONS]`` lists, and the old spelling keeps working:
 ``--summary``, ``--rescore`` and ``--delete ID... [--yes]`` are the subcommands of those names.
 
 Heavy imports (pydantic models, Rich, the store) happen inside the commands, so ``warroom --help`` stays fast.
@@ -18,7 +18,9 @@ from typing import Any
 import click
 
 from warroom.cli.common import settings_from
-from warroom.cli.scores_common import (
+from warroom.cli.scores._delete import delete_command, delete_stored
+from warroom.cli.scores._list import list_command, list_sessions
+from warroom.cli.scores._options import (
     allow_changed_help,
     check_output,
     check_rules_option,
@@ -28,15 +30,15 @@ from warroom.cli.scores_common import (
     limit_option,
     output_option,
     reverse_option,
-    rules_help,
+    rules_option,
     sort_option,
 )
-from warroom.cli.scores_delete import delete_command, delete_stored
-from warroom.cli.scores_list import CSV_COLUMNS, list_command, list_sessions
-from warroom.cli.scores_rescore import rescore_command, rescore_sessions
-from warroom.cli.scores_summary import SUMMARY_CSV_COLUMNS, summarise, summary_command
+from warroom.cli.scores._rescore import rescore_command, rescore_sessions
+from warroom.cli.scores._summary import summarise, summary_command
 
-__all__ = ["CSV_COLUMNS", "SUMMARY_CSV_COLUMNS", "scores"]
+__all__ = [
+    "scores",
+]
 
 #: Where the old spelling's session ids (``warroom scores --delete ID...``) are kept in the context's ``meta``.
 OLD_DELETE_IDS = "warroom.scores.delete_ids"
@@ -93,7 +95,7 @@ class ScoresGroup(click.Group):
 @click.option(
     "--allow-changed", is_flag=True, help=f"With --rescore: {allow_changed_help[0].lower()}{allow_changed_help[1:]}"
 )
-@click.option("--rules", "rules", default=None, metavar="VERSION", help=f"With --rescore: {rules_help}")
+@rules_option("With --rescore: ")
 @output_option
 @click.option("--delete", is_flag=True, help="Old spelling of `warroom scores delete SESSION_ID...`.")
 @click.option("--yes", "-y", is_flag=True, help="With --delete: do not ask for confirmation.")
@@ -118,7 +120,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     --output FILE writes CSV or JSON exactly as stored. CSV text cells starting with = + - @ get a leading '.
     """
     if ctx.invoked_subcommand is not None:
-        return  # the subcommand takes over the options given here (scores_common.subcommand_options)
+        return  # the subcommand takes over the options given here (_options.subcommand_options)
     old_ids: tuple[str, ...] = ctx.meta.get(OLD_DELETE_IDS, ())
     _check_old_usage(opts, old_ids)
     settings = settings_from(ctx, data_dir=opts["data_dir"])

@@ -7,44 +7,16 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import drills_setting, format_option, settings_of
-from warroom.cli.params import DrillParam
-from warroom.cli.progress import file_progress
+from warroom.cli.common import (
+    DrillParam,
+    drill_files_of,
+    drills_setting,
+    file_progress,
+    format_option,
+    is_set_file,
+    settings_of,
+)
 from warroom.core.text import clean, plural
-
-
-def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
-    """The drill files under the ``warroom validate`` / ``warroom check`` arguments (drill files and folders, as
-    :class:`~warroom.cli.params.DrillParam` resolved them), and how many folders under them could not be read.
-
-    A sub-folder that cannot be listed is reported on stderr (``folder: cannot read this folder (permission
-    denied) ...``); the command must then fail (exit status 1). Raises a click usage error (exit status 2) when the
-    folders hold no drill file.
-    """
-    from warroom.core.library import find_drill_files
-
-    errors: list[OSError] = []
-    files = find_drill_files(paths, errors=errors)
-    for err in errors:
-        click.echo(clean(folder_problem(err)), err=True)
-    if not files:
-        raise click.UsageError(clean(f"no drill files (*.yaml, *.yml) found in {', '.join(str(p) for p in paths)}"))
-    return files, len(errors)
-
-
-def is_set_file(path: Path) -> bool:
-    """True for a drill set file (a top-level ``set:`` key, see :func:`warroom.core.library.is_drill_set_text`)."""
-    from warroom.core.files import special_file_kind
-    from warroom.core.library import MAX_SET_BYTES, is_drill_set_text
-
-    try:
-        if special_file_kind(path) is not None:
-            return False
-        with path.open("rb") as f:
-            head = f.read(MAX_SET_BYTES)
-    except OSError:
-        return False
-    return is_drill_set_text(head.decode("utf-8", errors="replace"))
 
 
 def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> list[Any]:
@@ -63,13 +35,6 @@ def hint_warnings(path: Path, drill: Any) -> list[Any]:
         line, column = position_of(path, hint.loc)
         out.append(Problem(str(path), line, column, hint.message, "warning"))
     return out
-
-
-def folder_problem(exc: OSError) -> str:
-    """``folder: cannot read this folder (permission denied); the drills in it were not checked`` for a folder
-    that could not be listed."""
-    why = (exc.strerror or str(exc)).lower() if not isinstance(exc, PermissionError) else "permission denied"
-    return f"{exc.filename}: cannot read this folder ({why}); the drills in it were not checked"
 
 
 def _load_all(

@@ -1,6 +1,7 @@
 """The figures of ``warroom report``, drawn with matplotlib and returned as inline SVG text.
 
-Each function takes the cohort statistics (:class:`~warroom.cli.summary.Summary`) or the session facts and returns
+Each function takes the cohort statistics (:class:`~warroom.cli.scores._statistics.Summary`) or the session facts and
+returns
 one ``<svg>`` element as text (no XML prologue, no external reference: fonts are the reader's own, text stays text).
 Every label from the store (trainee names, drill and event ids) is drawn literally: control characters as ``\\xNN``
 (:func:`warroom.core.text.clean`) and never read as mathtext. Points and bars carry ``id`` attributes

@@ -10,14 +10,31 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_option, open_results, recover_and_report, settings_from, store_errors
-from warroom.cli.output import emit, failure, say
-from warroom.cli.scores_common import set_filter_option
-from warroom.cli.summary import mode_option
+from warroom.cli.common import (
+    data_dir_option,
+    emit,
+    failure,
+    open_results,
+    recover_and_report,
+    say,
+    settings_from,
+    store_errors,
+)
+from warroom.cli.scores import set_filter_option
 from warroom.core.text import clean, plural
 
 #: What to install when matplotlib is missing.
 INSTALL_HINT = "pip install 'warroom[report]'"
+
+#: ``--mode``: which sessions the statistics count (as ``warroom scores summary``'s default, ``auto``).
+mode_option = click.option(
+    "--mode",
+    "mode",
+    type=click.Choice(["auto", "assessment", "practice", "all"]),
+    default="auto",
+    show_default=True,
+    help="Sessions the statistics count: auto = assessment sessions when any match, else all of them.",
+)
 
 
 @click.command()
@@ -91,8 +108,8 @@ def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, .
 def _write(
     store: Any, set_id: str | None, since: str | None, trainees: tuple[str, ...], mode: str, output: Path, now: str
 ) -> None:
-    from warroom.cli.report_html import render
-    from warroom.cli.summary import compute_summary
+    from warroom.cli.report._page import render
+    from warroom.cli.scores import compute_summary
     from warroom.store.facts import FactsQuery, read_facts
 
     facts, problems = read_facts(store, FactsQuery(since=since, set_id=set_id, trainees=trainees))

@@ -8,9 +8,9 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import Settings, data_dir_option, settings_from, store_errors
-from warroom.cli.output import say
-from warroom.cli.scores_common import open_store, subcommand_options
+from warroom.cli.common import data_dir_option, say, settings_from, store_errors
+from warroom.cli.scores._options import open_store, subcommand_options
+from warroom.core.settings import Settings
 from warroom.core.text import plural
 
 yes_help = "Do not ask for confirmation."
@@ -36,7 +36,7 @@ def delete_stored(settings: Settings, keys: tuple[str, ...], yes: bool) -> None:
 
 
 def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) -> None:
-    from warroom.cli.tables import fmt_when, outcome_label
+    from warroom.cli.scores._tables import fmt_when, outcome_label
     from warroom.store.results import CorruptSession, SessionNotFound
     from warroom.store.sessions import delete_sessions
 

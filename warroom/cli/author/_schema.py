@@ -36,7 +36,7 @@ def schema(output: Path | None) -> None:
     try:
         output.write_text(text, encoding="utf-8")
     except OSError as e:
-        from warroom.cli.output import failure
+        from warroom.cli.common import failure
 
         raise failure(f"cannot write {output}: {e.strerror or e}") from None
     click.echo(f"wrote {output}", err=True)

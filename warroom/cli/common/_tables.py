@@ -4,9 +4,9 @@ Every table a command prints (``warroom check``'s scripted trainees, ``warroom c
 is built with :func:`text_table` and printed, or rendered to lines with :func:`table_lines`. Cells are drill or
 trainee text shown literally: never Rich markup, control characters as ``\\xNN`` (:func:`warroom.core.text.clean`).
 Columns are sized to their content and separated by two spaces; a table too wide for the terminal folds its cells
-instead of cutting them. The console is :func:`warroom.cli.tables.make_console` (the terminal's width; 200 columns
-or ``$COLUMNS`` for a file or a pipe), and no line ends in spaces. ``warroom scores`` builds its own fitted tables
-(:mod:`warroom.cli.tables`) and can print them with :func:`table_lines` too.
+instead of cutting them. The console is :func:`make_console` (the terminal's width; 200 columns or ``$COLUMNS`` for
+a file or a pipe), and no line ends in spaces. ``warroom scores`` builds its own fitted tables
+(:mod:`warroom.cli.scores._tables`) and prints them with :func:`print_renderables` too.
 """
 
 from __future__ import annotations
@@ -15,7 +15,34 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
+import click
+
 from warroom.core.text import clean
+
+#: Width of a table written to something that is not a terminal (a file, a pipe) when ``COLUMNS`` is not set.
+UNBOUNDED_WIDTH = 200
+
+
+def make_console() -> Any:
+    """The Rich console tables are printed on, without markup, emoji or highlighting: on a terminal as wide as the
+    terminal; elsewhere ``$COLUMNS`` wide when set, else :data:`UNBOUNDED_WIDTH`, so a file or a pipe gets every
+    table unsqueezed."""
+    import os
+    import sys
+
+    from rich.console import Console
+
+    if sys.stdout.isatty():
+        return Console(highlight=False, markup=False, emoji=False)
+    columns = os.environ.get("COLUMNS", "").strip()
+    width = int(columns) if columns.isdigit() and int(columns) > 0 else UNBOUNDED_WIDTH
+    return Console(highlight=False, markup=False, emoji=False, width=width)
+
+
+def print_renderables(console: Any, *renderables: Any) -> None:
+    """Print ``renderables`` (tables, text) on ``console`` without trailing spaces on any line (Rich pads to the
+    table width): :func:`table_lines`, echoed."""
+    click.echo("\n".join(table_lines(*renderables, console=console)))
 
 
 def text_table(
@@ -51,10 +78,8 @@ def cleaned(lines: Iterable[str]) -> list[str]:
 def table_lines(*renderables: Any, indent: int = 0, console: Any = None) -> list[str]:
     """``renderables`` (tables, text) rendered as the CLI prints them: one :class:`RenderedLine` per line, each
     prefixed with ``indent`` spaces and without trailing spaces. ``console`` defaults to
-    :func:`warroom.cli.tables.make_console` (the terminal's width, 200 columns for a file or a pipe)."""
-    from warroom.cli.tables import make_console, rich_console
-
-    console = rich_console(console or make_console())
+    :func:`make_console` (the terminal's width, 200 columns for a file or a pipe)."""
+    console = console or make_console()
     if indent:  # the table gets the room left after the indent
         console.width = max(20, console.width - indent)
     with console.capture() as capture:

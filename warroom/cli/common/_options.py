@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings, resolve_data_dir, resolve_trainee
-
-# The settings themselves live in the core (the TUI uses them too); re-exported for the commands.
+from warroom.core.settings import DATA_DIR_ENV, TRAINEE_ENV, Settings
 from warroom.errors import SettingsError
 
 __all__ = [
-    "DATA_DIR_ENV",
-    "TRAINEE_ENV",
-    "Settings",
     "data_dir_option",
     "data_dir_setting",
     "drills_option",
@@ -26,9 +20,6 @@ __all__ = [
     "load_set_option",
     "mode_option",
     "pass_settings",
-    "recover_and_report",
-    "resolve_data_dir",
-    "resolve_trainee",
     "resolved_settings",
     "settings_from",
     "settings_of",
@@ -171,7 +162,7 @@ def _apply_data_dir(ctx: click.Context, param: click.Parameter, value: Path | No
 
 
 # A subcommand's own settings: applied to ctx.obj as they are parsed (not passed to the function; use
-# pass_settings). --drills is eager, so a drill argument (warroom.cli.params.DrillParam) is resolved in its folders
+# pass_settings). --drills is eager, so a drill argument (warroom.cli.common.DrillParam) is resolved in its folders
 # whether it comes before or after them on the command line.
 drills_setting = click.option(
     "--drills",
@@ -198,27 +189,6 @@ data_dir_setting = click.option(
 )
 
 
-def recover_and_report(settings: Settings) -> None:
-    """Record sessions killed mid-drill as abandoned and deliver the sessions queued while a shared store was
-    unreachable (see ``recover_unfinished``), telling stderr what was done. A shared store that cannot be reached
-    is a warning (the sessions stay queued); any other store problem raises click.ClickException."""
-    from warroom.cli.output import failure, say
-    from warroom.store.errors import StoreUnreachable
-    from warroom.store.recovery import recover_unfinished
-    from warroom.store.results import StoreError
-    from warroom.store.sessions import default_drill_resolver
-
-    try:
-        recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
-    except StoreUnreachable as exc:
-        say(f"warning: {exc}; finished sessions stay queued in this data directory (`warroom store sync`)", err=True)
-        return
-    except StoreError as exc:
-        raise failure(exc) from None
-    for rec in recovered:
-        say(rec, err=True)
-
-
 def load_set_option(path: Path, settings: Settings) -> Any:
     """The :class:`~warroom.tui.drillsets.ActiveSet` of ``--set FILE``. A set file that does not validate, or names
     a drill that is not found or does not load, prints its ``path:line:col: message`` problems on stderr and exits
@@ -235,91 +205,3 @@ def load_set_option(path: Path, settings: Settings) -> Any:
         raise SystemExit(1) from None
 
 
-@contextmanager
-def store_errors() -> Iterator[None]:
-    """Turn the results store's errors (damaged, locked, a data directory that cannot be used) raised inside the
-    block into a clear message on stderr and exit status 1 (click.ClickException), never a traceback."""
-    from warroom.store.results import StoreError
-
-    try:
-        yield
-    except StoreError as exc:
-        raise click.ClickException(str(exc)) from None
-
-
-#: ``warroom scores`` checks the whole database file first when it is at most this big (a check reads the whole
-#: file: about 0.1 s for 64 MiB); a bigger store is checked where a read meets damage.
-VERIFY_MAX_BYTES = 64 * 1024 * 1024
-
-
-def open_results(settings: Settings, *, verify: bool | None = False) -> Any:
-    """The data directory's :class:`~warroom.store.results.ResultsStore` (opened without creating it), or None when
-    no session was ever recorded there.
-
-    With ``verify`` True the whole database file is checked first (``PRAGMA quick_check``); with None only when
-    the file is at most :data:`VERIFY_MAX_BYTES`. Raises click.ClickException
-    (exit status 1) naming the file and what to do for a data directory that is a file or cannot be read or
-    written, a damaged database, a ``sessions`` table without its columns, or one from a newer warroom."""
-    from warroom.store.datadir import data_dir_problem
-    from warroom.store.dialect import StoreURLError, store_target
-    from warroom.store.results import ResultsStore
-
-    with store_errors():
-        problem = data_dir_problem(settings.data_dir)
-        if problem:
-            raise click.ClickException(problem)
-        try:
-            target = store_target(settings.data_dir)
-        except StoreURLError as exc:
-            raise click.ClickException(str(exc)) from None
-        if target.path is not None and not target.path.exists():
-            return None
-        # a PostgreSQL store is created (its schema migrated) on first use, like the SQLite file by a session
-        store = ResultsStore(settings.data_dir, create=target.path is None)
-        if verify is None:
-            verify = target.path is None or target.path.stat().st_size <= VERIFY_MAX_BYTES
-        if verify:
-            try:
-                store.verify()
-            except BaseException:
-                store.close()
-                raise
-        return store
-
-
-def check_store(settings: Settings, trainees: Sequence[str] | None = None) -> None:
-    """Before the terminal UI opens (``warroom``, ``warroom run``): the data directory and its results store can be
-    used (the whole database file is checked) and may store the sessions of ``trainees`` (default: the settings'
-    trainee; a PostgreSQL ``warroom_trainee`` login role stores only its own), else a clear message and exit status 1
-    (click.ClickException)."""
-    from warroom.store.errors import StoreUnreachable
-    from warroom.store.roles import FACILITATOR_ROLE, own_sessions_only, trainee_refused
-
-    try:
-        store = open_results(settings, verify=True)
-    except click.ClickException as exc:
-        if not isinstance(exc.__context__, StoreUnreachable):
-            raise
-        from warroom.cli.output import say
-
-        say(f"warning: {exc.message}; the sessions played now are kept here until `warroom store sync`", err=True)
-        return
-    if store is None:
-        return
-    try:
-        with store_errors():
-            login_role = own_sessions_only(store)
-    finally:
-        store.close()
-    for trainee in trainees if trainees is not None else [settings.trainee]:
-        refused = trainee_refused(login_role, trainee)
-        if refused is None:
-            continue
-        advice = (
-            f"play with --trainee {login_role!r} (or $WARROOM_TRAINEE), or connect as a login role named like the "
-            "trainee" if trainees is None else
-            f"a served class needs a login role that stores every trainee's sessions: a {FACILITATOR_ROLE} role or "
-            "the owner of the tables"
-        )
-        raise click.ClickException(f"cannot record the sessions of {trainee!r} in {store.location}: {refused}; "
-                                   f"{advice} (docs/cohorts.md, \"Roles: who sees what\")")

@@ -1,6 +1,7 @@
-"""Click parameter types of the ``warroom`` commands: a drill argument resolved and loaded through the one
-:class:`~warroom.core.library.DrillLibrary` of the invocation (its ``--drills`` folders, then the bundled
-library).
+"""The drill arguments of the ``warroom`` commands: a drill resolved and loaded through the one
+:class:`~warroom.core.library.DrillLibrary` of the invocation (its ``--drills`` folders, then the bundled library),
+with did-you-mean (:class:`DrillParam`), and the drill files and drill set files under the folders given to
+``warroom validate`` and ``warroom check``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import IO, Any
 import click
 from click.shell_completion import CompletionItem
 
-from warroom.cli.common import settings_of
+from warroom.cli.common._options import settings_of
 from warroom.core.library import DrillLibrary, LoadedDrill
 from warroom.core.text import clean
 from warroom.errors import WarroomError
@@ -77,8 +78,6 @@ class DrillParam(click.ParamType):
             raise click.BadParameter(clean(exc), ctx=ctx, param=param, param_hint=hint) from None
         drill, problems = library.load_or_problems(path)
         if drill is None:
-            from warroom.cli.validate import is_set_file
-
             if is_set_file(path):  # a drill set, not a drill
                 raise click.UsageError(clean(f"{path} is a drill set: play it with `warroom --set {path}`"), ctx=ctx)
             raise DrillNotLoaded(path, problems)
@@ -92,3 +91,44 @@ class DrillParam(click.ParamType):
         except click.ClickException:
             ids = []
         return [CompletionItem(i) for i in ids] + [CompletionItem(incomplete, type="file")]
+
+
+def drill_files_of(paths: tuple[Path, ...]) -> tuple[list[Path], int]:
+    """The drill files under the ``warroom validate`` / ``warroom check`` arguments (drill files and folders, as
+    :class:`~warroom.cli.common.DrillParam` resolved them), and how many folders under them could not be read.
+
+    A sub-folder that cannot be listed is reported on stderr (``folder: cannot read this folder (permission
+    denied) ...``); the command must then fail (exit status 1). Raises a click usage error (exit status 2) when the
+    folders hold no drill file.
+    """
+    from warroom.core.library import find_drill_files
+
+    errors: list[OSError] = []
+    files = find_drill_files(paths, errors=errors)
+    for err in errors:
+        click.echo(clean(folder_problem(err)), err=True)
+    if not files:
+        raise click.UsageError(clean(f"no drill files (*.yaml, *.yml) found in {', '.join(str(p) for p in paths)}"))
+    return files, len(errors)
+
+
+def is_set_file(path: Path) -> bool:
+    """True for a drill set file (a top-level ``set:`` key, see :func:`warroom.core.library.is_drill_set_text`)."""
+    from warroom.core.files import special_file_kind
+    from warroom.core.library import MAX_SET_BYTES, is_drill_set_text
+
+    try:
+        if special_file_kind(path) is not None:
+            return False
+        with path.open("rb") as f:
+            head = f.read(MAX_SET_BYTES)
+    except OSError:
+        return False
+    return is_drill_set_text(head.decode("utf-8", errors="replace"))
+
+
+def folder_problem(exc: OSError) -> str:
+    """``folder: cannot read this folder (permission denied); the drills in it were not checked`` for a folder
+    that could not be listed."""
+    why = (exc.strerror or str(exc)).lower() if not isinstance(exc, PermissionError) else "permission denied"
+    return f"{exc.filename}: cannot read this folder ({why}); the drills in it were not checked"

@@ -4,7 +4,7 @@ textual-serve runs one process per browser connection from a single command line
 aiohttp application in a private method. :class:`WarroomServer` subclasses it minimally, overriding only public
 handlers, to add what a class needs: the app process of a connection runs as the signed-in trainee (its own
 command line, built by :func:`app_command`), a limit on concurrent sessions (the connection over it gets an HTTP 503
-page, not a hang), sign-in in front of every route (:mod:`warroom.serve.signin`), and page URLs taken from the
+page, not a hang), sign-in in front of every route (:mod:`warroom.serve._signin`), and page URLs taken from the
 request (so a server bound to ``0.0.0.0`` works). The terminal page, its scripts and the per-process protocol
 (``textual_serve.app_service.AppService``) are textual-serve's own.
 """
@@ -31,7 +31,7 @@ from textual_serve.server import LogHighlighter, Server
 
 from warroom.core.text import plural
 from warroom.errors import WarroomError
-from warroom.serve.signin import SignIns, page
+from warroom.serve._signin import SignIns, page
 
 __all__ = ["AppOptions", "ServeError", "WarroomServer", "app_command", "build_application"]
 

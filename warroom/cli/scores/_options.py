@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 import click
 
-from warroom.cli.common import Settings, data_dir_option, format_option, open_results, recover_and_report
+from warroom.cli.common import data_dir_option, format_option, open_results, recover_and_report
+from warroom.core.settings import Settings
 from warroom.core.text import clean
 from warroom.store.queries import SORT_KEYS
 
@@ -108,10 +109,39 @@ output_option = click.option(
     "as \\xNN escapes).",
 )
 allow_changed_help = "Also re-score sessions whose drill file changed since they were played."
-rules_help = (
-    "Apply this edition of the scoring rules (e.g. 2, the current one) to every matching session instead of each "
-    "session's own (docs/scoring.md: version-1 escalations cited nothing)."
-)
+
+
+class RulesOption(click.Option):
+    """``--rules VERSION``: its help names the editions of the scoring rules and the current one as the code has
+    them (:data:`warroom.core.scoring.SCORING_VERSIONS`, :data:`~warroom.core.scoring.SCORING_VERSION`), looked up
+    when the help is shown, so listing or counting sessions never imports the scoring rules. ``help`` may hold
+    ``{editions}`` and ``{current}``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.help_template = self.help or ""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS
+
+        *older, newest = SCORING_VERSIONS
+        editions = f"{', '.join(older)} or {newest}" if older else newest
+        self.help = self.help_template.format(editions=editions, current=SCORING_VERSION)
+        return super().get_help_record(ctx)
+
+
+def rules_option(prefix: str = "") -> Callable[[F], F]:
+    """The ``--rules VERSION`` option of ``warroom scores rescore`` (``prefix`` before its help: the old spelling's
+    ``With --rescore: ``)."""
+    return click.option(
+        "--rules",
+        "rules",
+        cls=RulesOption,
+        default=None,
+        metavar="VERSION",
+        help=f"{prefix}Apply this edition of the scoring rules ({{editions}}; current: {{current}}) to every matching "
+        "session instead of each session's own (docs/scoring.md: version-1 escalations cited nothing).",
+    )
 
 
 def check_rules_option(rules: str | None) -> None:
@@ -158,7 +188,7 @@ class Filters:
     """Which stored sessions a command reads: a trainee, a drill id (exact), sessions started at or after ``since``
     (the store's UTC timestamp text), played in the drill set ``set_id``, in ``mode`` (practice, assessment or tutorial;
     ``all`` and ``auto`` filter nothing in the store's reads, the summary reads them, see
-    :func:`warroom.cli.scores_summary.show_summary`); None matches every one."""
+    :func:`warroom.cli.scores._summary.show_summary`); None matches every one."""
 
     trainee: str | None = None
     drill: str | None = None

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from warroom.cli.output import failure, say
+from warroom.cli.common import failure, say
 
 
 def _schema_ref_for(out_dir: Path) -> str:

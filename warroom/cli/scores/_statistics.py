@@ -1,7 +1,7 @@
 """The cohort statistics (docs/sessions.md, "Cohort statistics") of ``warroom scores summary`` and ``warroom
 report``: :func:`compute_summary`, and their rendering as tables with compact bars (:func:`print_tables`) or CSV rows.
 
-The command itself is :mod:`warroom.cli.scores_summary`; ``warroom report``'s ``--mode`` is :data:`mode_option`.
+The command itself is :mod:`warroom.cli.scores._summary`.
 Heavy imports (Rich, the store) happen inside the functions.
 """
 
@@ -18,15 +18,6 @@ from warroom.core.text import clean, number, percent, plural, seconds
 if TYPE_CHECKING:
     from warroom.core.stats import CohortStats, DrillStats, TraineeStats
 
-#: ``--mode`` of ``scores --summary`` and ``report``: which sessions the statistics count.
-mode_option = click.option(
-    "--mode",
-    "mode",
-    type=click.Choice(["auto", "assessment", "practice", "all"]),
-    default="auto",
-    show_default=True,
-    help="Sessions the statistics count: auto = assessment sessions when any match, else all of them.",
-)
 
 #: The CSV columns of the summary: ``scope`` (trainee, drill or cohort) and ``name``, the modes counted, then every
 #: field of the trainee, drill and cohort figures (empty where a scope has no such figure).
@@ -246,56 +237,38 @@ def reliability_line(summary: Summary) -> str:
     )
 
 
-def _fitted(
-    columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int
-) -> list[tuple[Any, list[list[str]]]]:
+def _fitted(columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int) -> list[Any]:
     """One table of ``rows`` no wider than ``width``; else two, each with the first (name) column and half of the
-    others; else one as wide as it needs. Each table comes with its rows (cell texts)."""
-    from warroom.cli.tables import UNBOUNDED_WIDTH, fitted_table
+    others; else one as wide as it needs."""
+    from warroom.cli.common import UNBOUNDED_WIDTH
+    from warroom.cli.scores._tables import fitted_table
 
     table = fitted_table(columns, rows, width)
     if table is not None:
-        return [(table, rows)]
+        return [table]
     half = 1 + (len(columns) - 1 + 1) // 2
     parts = [list(range(half)), [0, *range(half, len(columns))]]
-    split = [[[r[i] for i in p] for r in rows] for p in parts]
-    tables = [fitted_table([columns[i] for i in p], part, width) for p, part in zip(parts, split, strict=True)]
+    tables = [fitted_table([columns[i] for i in p], [[r[i] for i in p] for r in rows], width) for p in parts]
     if all(t is not None for t in tables):
-        return list(zip(tables, split, strict=True))
-    return [(fitted_table(columns, rows, UNBOUNDED_WIDTH), rows)]
-
-
-def _print_table(console: Any, table: Any, rows: list[list[str]]) -> None:
-    """Print a fitted table: as plain lines when every cell fits on one line (fast), else with Rich."""
-    from warroom.cli.plaintable import lines
-    from warroom.cli.tables import print_renderables
-
-    plain = lines(table, rows)
-    if plain is None:
-        print_renderables(console, table)
-    else:
-        click.echo("\n".join(plain))
+        return tables
+    return [fitted_table(columns, rows, UNBOUNDED_WIDTH)]
 
 
 def print_tables(summary: Summary, scope: str = "") -> None:
     """Print the statistics' tables and bars; ``scope`` (the mode and drill set the sessions are limited to, see
-    :meth:`warroom.cli.scores_common.Filters.scope`) is named in the titles."""
-    from warroom.cli.tables import make_console, print_renderables
+    :meth:`warroom.cli.scores._options.Filters.scope`) is named in the titles."""
+    from warroom.cli.common import make_console, print_renderables
 
     console = make_console()
     stats = summary.stats
     t_tables = _fitted(_TRAINEE_COLUMNS, _trainee_rows(stats.trainees), console.width)
     d_tables = _fitted(_DRILL_COLUMNS, _drill_rows(stats.drills), console.width)
     scope = f" ({clean(scope)})" if scope else ""
-    print_renderables(console, counted_line(summary), "Per trainee" + scope)
-    for table, rows in t_tables:
-        _print_table(console, table, rows)
+    print_renderables(console, counted_line(summary), "Per trainee" + scope, *t_tables)
     trainee_rows = [(t.trainee, t.hit_rate, t.false_alarm_rate) for t in stats.trainees]
     for line in bar_lines(("trainee", "hit rate", "false-alarm rate"), trainee_rows):
         click.echo(line)
-    print_renderables(console, "Per drill" + scope)
-    for table, rows in d_tables:
-        _print_table(console, table, rows)
+    print_renderables(console, "Per drill" + scope, *d_tables)
     drill_rows = [(d.drill_id, d.difficulty, d.discrimination) for d in stats.drills]
     for line in bar_lines(("drill", "difficulty", "discrimination"), drill_rows):
         click.echo(line)

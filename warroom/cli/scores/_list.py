@@ -7,9 +7,8 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import Settings, settings_from, store_errors
-from warroom.cli.output import emit_csv, emit_json, say
-from warroom.cli.scores_common import (
+from warroom.cli.common import emit_csv, emit_json, say, settings_from, store_errors
+from warroom.cli.scores._options import (
     DEFAULT_TABLE_LIMIT,
     Filters,
     check_output,
@@ -23,11 +22,15 @@ from warroom.cli.scores_common import (
     sort_option,
     subcommand_options,
 )
+from warroom.core.settings import Settings
 from warroom.core.text import plural
+from warroom.store.rows import LIST_FIELDS
 
-#: The CSV export's columns: every flat stored field (``notes`` as a JSON list). The scorecard and the action log
-#: are nested, so they are in the JSON export only.
-CSV_COLUMNS = (
+#: The CSV export's columns: every flat stored field (the store's :data:`~warroom.store.rows.LIST_FIELDS`;
+#: ``notes`` as a JSON list), these first in this order, then the others in the store's order, so that a column
+#: the store adds is exported with no change here. The scorecard and the action log are nested, so they are in the
+#: JSON export only.
+_CSV_FIRST = (
     "session_id",
     "trainee",
     "drill_id",
@@ -48,14 +51,8 @@ CSV_COLUMNS = (
     "drill_sha256",
     "drill_path",
     "notes",
-    "rescored_at",
-    "mode",
-    "set_id",
-    "seed",
-    "pauses",
-    "paused_seconds",
-    "wall_time_to_detect",
 )
+CSV_COLUMNS = _CSV_FIRST + tuple(f for f in LIST_FIELDS if f not in _CSV_FIRST)
 
 
 def _shown(row: Any) -> Any:
@@ -130,7 +127,8 @@ def list_sessions(
 
 def _print_table(rows: list[Any], total: int) -> None:
     """The sessions table, titled with how many of the ``total`` matching sessions it shows."""
-    from warroom.cli.tables import make_console, print_renderables, sessions_table
+    from warroom.cli.common import make_console, print_renderables
+    from warroom.cli.scores._tables import sessions_table
 
     title = f"{len(rows):,} of {plural(total, 'session')}" if total > len(rows) else plural(total, "session")
     console = make_console()

@@ -5,23 +5,12 @@ summaries. Every cell is drill or trainee text shown literally: no Rich markup, 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Literal
-
-import click
 
 from warroom.core.text import clean, damage, damage_amount, seconds
 
-#: Width of a table written to something that is not a terminal (a file, a pipe) when ``COLUMNS`` is not set.
-UNBOUNDED_WIDTH = 200
-
 #: A damage unit longer than this is written once per drill under the table, not in every row.
 SHORT_UNIT = 16
-
-
-def _fmt_damage(value: float | None, unit: str | None) -> str:
-    """A damage amount with its unit (``$931,837.50 refunded in error``, ``14,021 records``); ``-`` for None."""
-    return damage(value, unit)
 
 
 def fmt_when(iso: str) -> str:
@@ -50,64 +39,12 @@ def _cell(value: object) -> Any:
     return Text(clean(value))
 
 
-class PipeConsole:
-    """Where the tables go when stdout is not a terminal (a file, a pipe): ``width`` columns, known without
-    importing Rich. :func:`print_renderables` prints plain text on it without Rich; anything else is laid out by
-    the Rich console of the same width (:meth:`rich`)."""
-
-    def __init__(self, width: int) -> None:
-        self.width = width
-
-    def rich(self) -> Any:
-        """A Rich console as wide as this one, without markup, emoji or highlighting."""
-        from rich.console import Console
-
-        return Console(highlight=False, markup=False, emoji=False, width=self.width)
-
-
-def make_console() -> Any:
-    """The console the tables are printed on: on a terminal, a Rich console of the terminal's width; elsewhere a
-    :class:`PipeConsole` of ``$COLUMNS`` columns when set, else :data:`UNBOUNDED_WIDTH`, so a file or a pipe gets
-    every table unsqueezed. Either has a ``width``; :func:`rich_console` gives the Rich console of either."""
-    import os
-    import sys
-
-    if not sys.stdout.isatty():
-        columns = os.environ.get("COLUMNS", "").strip()
-        return PipeConsole(int(columns) if columns.isdigit() and int(columns) > 0 else UNBOUNDED_WIDTH)
-    from rich.console import Console
-
-    return Console(highlight=False, markup=False, emoji=False)
-
-
-def rich_console(console: Any) -> Any:
-    """The Rich console of a console :func:`make_console` made."""
-    return console.rich() if isinstance(console, PipeConsole) else console
-
-
-def print_renderables(console: Any, *renderables: Any) -> None:
-    """Print ``renderables`` on ``console`` without trailing spaces on any line (Rich pads to the table width):
-    :func:`warroom.cli.texttable.table_lines`, echoed. On a :class:`PipeConsole`, plain text and fitted tables
-    whose cells fit on one line are printed as Rich prints them without importing Rich
-    (:func:`warroom.cli.plaintable.text_lines`)."""
-    from warroom.cli.texttable import table_lines
-
-    if isinstance(console, PipeConsole):
-        from warroom.cli.plaintable import text_lines
-
-        plain = text_lines(renderables, console.width)
-        if plain is not None:
-            click.echo("\n".join(plain))
-            return
-    click.echo("\n".join(table_lines(*renderables, console=rich_console(console))))
-
-
 def _damage_cell(row: Any, inline_units: bool) -> str:
     """A row's damage: the amount with its unit, or (``inline_units`` False and a long unit) the amount and a ``*``
     pointing to the footnote."""
     if not inline_units and row.damage_unit and len(row.damage_unit) > SHORT_UNIT:
         return "-" if row.damage is None else f"{damage_amount(row.damage, row.damage_unit)} *"
-    return _fmt_damage(row.damage, row.damage_unit)
+    return damage(row.damage, row.damage_unit)
 
 
 def _unit_footnote(rows: list[Any]) -> str | None:
@@ -188,7 +125,7 @@ _WIDE_COLUMNS = (
 #: Columns written right-aligned (numbers).
 _RIGHT = {"score", "ttd", "damage", "false", "sessions", "drills run", "contained", "median time to detect",
           "false escalations", "mean score", "attempts", "trainees", "median score",
-          # the cohort statistics (warroom/cli/summary.py)
+          # the cohort statistics (warroom/cli/scores/_statistics.py)
           "quit", "hit rate", "false alarms", "d", "c", "a", "wall ttd", "reliability", "difficulty",
           "discrimination"}  # fmt: skip
 
@@ -197,45 +134,13 @@ _RIGHT = {"score", "ttd", "damage", "false", "sessions", "drills run", "containe
 _VALUE_WITH_UNIT = re.compile(r"[-+$]?\d[\d,.]*%? \S+")
 
 
-@dataclass(frozen=True, slots=True)
-class FittedColumn:
-    """A column of a :class:`FittedTable`: its header, width in terminal cells, ``justify`` ("left" or "right"),
-    and whether it never wraps (``no_wrap``)."""
-
-    header: str
-    width: int
-    justify: Literal["left", "right"]
-    no_wrap: bool
-
-
-class FittedTable:
-    """A table :func:`fitted_table` laid out: its columns and its rows of cell texts (one per column). The Rich
-    table is built only when Rich prints it (``__rich__``), so a caller that prints it as plain lines
-    (:mod:`warroom.cli.plaintable`) builds no Rich cell."""
-
-    def __init__(self, columns: list[FittedColumn], rows: list[list[str]]) -> None:
-        self.columns = columns
-        self.rows = rows
-
-    def __rich__(self) -> Any:
-        from rich.table import Table
-
-        table = Table(header_style="bold")
-        for c in self.columns:
-            table.add_column(c.header, justify=c.justify, width=c.width, no_wrap=c.no_wrap, overflow="fold")
-        for r in self.rows:
-            table.add_row(*(_cell(v) for v in r))
-        return table
-
-
-def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int) -> FittedTable | None:
-    """A table of ``rows`` (cell texts, one per column) no wider than ``width``, or None when it cannot be.
+def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], width: int) -> Any:
+    """A Rich table of ``rows`` (cell texts, one per column) no wider than ``width``, or None when it cannot be.
 
     ``columns`` are (key, header, fixed). A fixed column is as wide as its widest cell and never wraps (ids stay
     whole and copyable); the others wrap between words and never break one: each gets its longest word, then the
     room left is shared out up to each column's widest cell. Widths are set on the columns, so Rich never squeezes
-    them itself. The result prints with Rich (:func:`print_renderables`) or as plain lines
-    (:func:`warroom.cli.plaintable.lines`)."""
+    them itself; headers wrap between words, aligned to the bottom of the header row."""
     lows, highs = [], []
     for i, (_, header, fixed) in enumerate(columns):
         texts = [header, *(r[i] for r in rows)]
@@ -253,12 +158,15 @@ def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], wi
         give = min(highs[i] - widths[i], room // (len(wanting) - n))
         widths[i] += give
         room -= give
-    fitted = [
-        FittedColumn(header, w, "right" if key in _RIGHT else "left", fixed)
-        for (key, header, fixed), w in zip(columns, widths, strict=True)
-    ]
-    return FittedTable(fitted, rows)
+    from rich.table import Table
 
+    table = Table(header_style="bold")
+    for (key, header, fixed), w in zip(columns, widths, strict=True):
+        justify: Literal["left", "right"] = "right" if key in _RIGHT else "left"
+        table.add_column(header, justify=justify, width=w, no_wrap=fixed, overflow="fold")
+    for r in rows:
+        table.add_row(*(_cell(v) for v in r))
+    return table
 
 def sessions_table(rows: list[Any], width: int) -> tuple[Any, str | None]:
     """The sessions as a Rich table no wider than ``width`` columns, and its footnote (or None).

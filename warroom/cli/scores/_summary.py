@@ -2,7 +2,7 @@
 drill (docs/sessions.md, "Cohort statistics"), as tables with compact bars, CSV or JSON.
 
 What is printed is all in :func:`show_summary`, the one function the command calls; the statistics' rendering
-(tables, bars, CSV rows) is in :mod:`warroom.cli.summary`.
+(tables, bars, CSV rows) is in :mod:`warroom.cli.scores._statistics`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warroom.cli.common import Settings, settings_from, store_errors
-from warroom.cli.output import emit_csv, emit_json, say
-from warroom.cli.scores_common import (
+from warroom.cli.common import emit_csv, emit_json, say, settings_from, store_errors
+from warroom.cli.scores._options import (
     Filters,
     check_output,
     export_format_option,
@@ -24,13 +23,18 @@ from warroom.cli.scores_common import (
     output_option,
     subcommand_options,
 )
-from warroom.cli.summary import SUMMARY_CSV_COLUMNS
+from warroom.cli.scores._statistics import SUMMARY_CSV_COLUMNS
+from warroom.core.settings import Settings
 from warroom.core.text import plural
 
 if TYPE_CHECKING:
     from warroom.store.results import CorruptSession, ResultsStore
 
-__all__ = ["SUMMARY_CSV_COLUMNS", "show_summary", "summarise", "summary_command"]
+__all__ = [
+    "show_summary",
+    "summarise",
+    "summary_command",
+]
 
 
 def summarise(settings: Settings, filters: Filters, fmt: str = "table", output: Path | None = None) -> None:
@@ -61,7 +65,7 @@ def show_summary(store: ResultsStore | None, filters: Filters, fmt: str, output:
     ``assessment`` that mode only. Returns the :class:`~warroom.store.results.CorruptSession` of every matching row
     left out (the caller reports them); raises :class:`~warroom.store.results.StoreError` when the store cannot be
     read."""
-    from warroom.cli.summary import compute_summary, csv_rows, print_tables, summary_of
+    from warroom.cli.scores._statistics import compute_summary, csv_rows, print_tables, summary_of
     from warroom.store.cohort import cohort_stats
     from warroom.store.facts import FactsQuery
 

@@ -8,16 +8,13 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import drills_setting, format_option
-from warroom.cli.params import DrillParam
-from warroom.cli.progress import file_progress
-from warroom.cli.texttable import cleaned
+from warroom.cli.common import DrillParam, cleaned, drill_files_of, drills_setting, file_progress, format_option
 from warroom.core.text import clean, damage_amount, plural, seconds
 
 
 def _table(report: Any) -> list[str]:
-    """The scripted trainees' results (:func:`~warroom.cli.texttable.text_table`), indented two spaces."""
-    from warroom.cli.texttable import table_lines, text_table
+    """The scripted trainees' results (:func:`~warroom.cli.common.text_table`), indented two spaces."""
+    from warroom.cli.common import table_lines, text_table
     from warroom.core.model import OUTCOME_LABELS
 
     header = ("trainee", "score", "outcome", "detect", "false esc.", "damage")
@@ -132,7 +129,6 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     read, 2 on usage errors (a
     name that is neither a file, a folder nor a drill id; no drill files).
     """
-    from warroom.cli.validate import drill_files_of
     from warroom.core.library import DrillLibrary, cross_file_problems
 
     files, unreadable = drill_files_of(names)

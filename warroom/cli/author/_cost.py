@@ -9,9 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from warroom.cli.common import drills_setting, format_option
-from warroom.cli.params import DrillParam
-from warroom.cli.texttable import cleaned
+from warroom.cli.common import DrillParam, cleaned, drills_setting, format_option
 from warroom.core.text import clean, clean_line, plural, usd, usd_price
 
 if TYPE_CHECKING:
@@ -31,9 +29,9 @@ def _factor(x: float | None) -> str:
 
 
 def _table(title: str, rows: list[Any]) -> list[str]:
-    """A cost table (:func:`~warroom.cli.texttable.text_table`): a header and one line per
+    """A cost table (:func:`~warroom.cli.common.text_table`): a header and one line per
     :class:`~warroom.core.play._cost.CostLine`, indented two spaces."""
-    from warroom.cli.texttable import table_lines, text_table
+    from warroom.cli.common import table_lines, text_table
 
     cells = [(clean_line(r.name), r.calls, f"{r.input_tokens:,}", f"{r.output_tokens:,}", usd(r.usd)) for r in rows]
     table = text_table((title, "calls", "input tok", "output tok", "USD"), cells, right={1, 2, 3, 4})
@@ -94,7 +92,7 @@ def cost_report_lines(tc: Any, answers: bool = False) -> list[str]:
     figures from the answer key (the cascade, the re-plan, whether it is an all-clear drill) only with ``answers``.
 
     Drill text in it (model names, plan step ids) is cleaned: control characters are shown as ``\\xNN``. The
-    tables are :func:`~warroom.cli.texttable.text_table` s (a bold header on a terminal).
+    tables are :func:`~warroom.cli.common.text_table` s (a bold header on a terminal).
     """
 
     def prices(p: tuple[float, float]) -> str:
@@ -173,7 +171,7 @@ def cost(drill: LoadedDrill | None, example: bool, answers: bool, fmt: str) -> N
 
     Exit status: 0 on success, 1 when the drill does not load (path:line:col: message), 2 on usage errors.
     """
-    from warroom.cli.params import DrillNotLoaded
+    from warroom.cli.common import DrillNotLoaded
     from warroom.core.author import seed_example_path
     from warroom.core.library import DrillLibrary
     from warroom.core.model import without_answer_keys

@@ -78,11 +78,12 @@ def _drill_table(summary: Any) -> str:
 
 
 def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str) -> str:
-    """The report page. ``summary``: a :class:`~warroom.cli.summary.Summary`; ``facts``: the session facts it was
+    """The report page. ``summary``: a :class:`~warroom.cli.scores._statistics.Summary`; ``facts``: the session facts it
+    was
     computed from (for the time-to-detect distributions); ``scope``: a sentence saying which sessions were asked
     for (filters); ``generated_at``: when (UTC text). Raises ImportError when matplotlib is not installed."""
-    from warroom.cli import report_figures as figs
-    from warroom.cli.summary import counted_line, reliability_line
+    from warroom.cli.report import _figures as figs
+    from warroom.cli.scores import counted_line, reliability_line
     from warroom.store.facts import counted_modes
 
     space, unplaced = figs.detection_space(summary)

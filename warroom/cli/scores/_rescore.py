@@ -7,18 +7,18 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import Settings, settings_from, store_errors
-from warroom.cli.output import say
-from warroom.cli.scores_common import (
+from warroom.cli.common import say, settings_from, store_errors
+from warroom.cli.scores._options import (
     Filters,
     allow_changed_help,
     check_rules_option,
     filter_options,
     filters_of,
     open_store,
-    rules_help,
+    rules_option,
     subcommand_options,
 )
+from warroom.core.settings import Settings
 from warroom.core.text import plural
 
 
@@ -59,7 +59,7 @@ def rescore_sessions(
 @click.command("rescore")
 @filter_options
 @click.option("--allow-changed", is_flag=True, help=allow_changed_help)
-@click.option("--rules", "rules", default=None, metavar="VERSION", help=rules_help)
+@rules_option()
 @click.pass_context
 def rescore_command(ctx: click.Context, **_: Any) -> None:
     """Recompute the matching stored sessions (from their action logs and drill files), each by the scoring rules

@@ -19,7 +19,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 if TYPE_CHECKING:
-    from warroom.serve.roster import Roster
+    from warroom.serve._roster import Roster
 
 __all__ = ["COOKIE", "SignIns", "page"]
 
