@@ -50,17 +50,6 @@ def special_mode_kind(mode: int) -> str | None:
     return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "a special file")
 
 
-def require_regular_file(path: str | os.PathLike[str], what: str = "a drill file") -> None:
-    """Check, before anything opens it, that ``path`` is not a folder, FIFO, socket or device (opening a FIFO for
-    reading blocks until a writer comes, for ever). Every drill and record file is checked with it.
-
-    Raises :class:`NotARegularFile` (``path: is a FIFO, not a drill file``); returns None otherwise (a missing or
-    unreadable file is left for the open to report)."""
-    kind = special_file_kind(path)
-    if kind is not None:
-        raise NotARegularFile(path, kind, what)
-
-
 def real_path(path: str | os.PathLike[str]) -> Path:
     """``path`` made absolute with its symbolic links resolved (:meth:`Path.resolve`), or only made absolute when it
     cannot be resolved (a symbolic link loop, which Python 3.11 and 3.12 report as RuntimeError, or an OSError):

@@ -212,17 +212,6 @@ TraceEvent = Annotated[
 ]
 """One timed event of the trace; ``kind`` says which."""
 
-#: Event kinds whose ``usage`` is a model call, and the role that pays for it: for plain data (a ``kind`` read from
-#: YAML or JSON). Code holding trace events dispatches on their class instead (:func:`role_of`,
-#: :func:`warroom.core.play._cost.model_call`).
-ROLE_OF_KIND: dict[str, Role] = {
-    "planner_call": Role.PLANNER,
-    "executor_message": Role.EXECUTOR,
-    "tool_call": Role.EXECUTOR,
-    "executor_report": Role.EXECUTOR,
-}
-
-
 def role_of(event: TraceEvent) -> Role | None:
     """The role whose model made the trace ``event`` when it is a model call (a planner call: the planner; an
     executor message, tool call or executor report: the executor); None for a tool result or a log line."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
 from typing import Annotated, Any
 
 from pydantic import Discriminator, Field, Tag, model_validator
@@ -126,23 +125,6 @@ def detection_events(drill: Any) -> list[tuple[EvidenceRef, Any]]:
         if len(found) == len(ref.events):
             out.append((ref, max(found, key=lambda p: (p[1].t, p[0]))[1]))
     return out
-
-
-def groups_of(key: Any) -> dict[str, list[str]]:
-    """Comparison member id to the members of its comparison (every comparison of ``key``)."""
-    out: dict[str, list[str]] = {}
-    for ref in refs(key):
-        if ref.all_of is not None:
-            for e in ref.all_of:
-                out.setdefault(e, list(ref.all_of))
-    return out
-
-
-def supports(key: Any, cites: Iterable[str]) -> list[EvidenceRef]:
-    """The evidence items of ``key`` that ``cites`` (event ids) cite: an item naming one event when it is cited, a
-    comparison when all its events are."""
-    cited = set(cites)
-    return [ref for ref in refs(key) if all(e in cited for e in ref.events)]
 
 
 _MISSING = object()

@@ -12,12 +12,6 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def repeat_count(event: Any) -> int:
-    """How many times ``event`` happens: its ``repeat.count``, else 1."""
-    repeat = getattr(event, "repeat", None)
-    return 1 if repeat is None else int(repeat.count)
-
-
 def occurrences(events: Sequence[Any]) -> tuple[list[Any], list[float], list[int] | None]:
     """The replay queue of ``events`` (in drill-time order): ``(events, times, repetition numbers)``.
 

@@ -64,7 +64,7 @@ class Replay(ProbePlay):
             session journal hooks in here to persist every action. If it raises, the exception propagates and the
             action is neither recorded nor applied (an action that was not persisted did not happen).
 
-    State for a UI, at any moment: :attr:`now`, :attr:`released`, :meth:`step_state` / :attr:`step_states`,
+    State for a UI, at any moment: :attr:`now`, :attr:`released`, :attr:`step_states`,
     :attr:`damage`, :attr:`full_damage`, :attr:`damage_unit`, :attr:`damage_timeline`, :attr:`cost` (a
     :class:`CostMeter`, by role, model and plan step), :attr:`ended`, :attr:`end_reason`, :attr:`end_time`,
     :attr:`deadline`, :attr:`deadline_passed`, :attr:`evidence_released`, :attr:`first_evidence_time`,
@@ -244,10 +244,6 @@ class Replay(ProbePlay):
             self.end_time = self.now if at is None else at
 
     # -- state --------------------------------------------------------------------------------------------------
-
-    def step_state(self, step_id: str) -> StepState:
-        """The plan step's state as reported so far. Raises KeyError for an unknown step."""
-        return self._steps.states[step_id]
 
     @property
     def step_states(self) -> dict[str, StepState]:

@@ -76,10 +76,6 @@ class CostMeter:
         """Total tokens (input + output) so far."""
         return sum(self.input_tokens_by_role.values()) + sum(self.output_tokens_by_role.values())
 
-    def tokens_by_role(self, role: Role) -> int:
-        """Input + output tokens of one role so far."""
-        return self.input_tokens_by_role.get(role, 0) + self.output_tokens_by_role.get(role, 0)
-
     def charge(
         self, role: Role, model_name: str, usage: Usage, usd: float, step: str | None = None, agent: str | None = None
     ) -> None:
