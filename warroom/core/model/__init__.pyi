@@ -20,6 +20,7 @@ from ._events import (
     ToolCall,
     ToolResult,
     TraceEvent,
+    attempt_of,
     role_of,
 )
 from ._eventtime import EventTime
@@ -154,6 +155,7 @@ __all__ = [
     "Variants",
     "amount_format",
     "amount_pattern",
+    "attempt_of",
     "available_at",
     "briefing_hints",
     "damage_meter_text",

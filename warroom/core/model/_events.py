@@ -222,3 +222,16 @@ def role_of(event: TraceEvent) -> Role | None:
             return Role.EXECUTOR
         case _:
             return None
+
+
+def attempt_of(call: Any, calls: dict[str, Any]) -> int:
+    """The attempt number of a tool ``call``: its ``attempt``, else one more than the call it retries (in
+    ``calls``, by id), else 1. Follows at most 10,000 retries back."""
+    n, seen = 0, 0
+    while call is not None and seen < 10_000:
+        if call.attempt is not None:
+            return int(call.attempt) + n
+        n += 1
+        seen += 1
+        call = calls.get(call.retry_of) if call.retry_of is not None else None
+    return n

@@ -29,7 +29,7 @@ from warroom.core.model import (
     orders,
     variable_texts,
 )
-from warroom.core.rules._events import Issue
+from warroom.core.rules._issues import Issue
 
 
 def _strings(value: Any) -> list[str]:
@@ -226,7 +226,7 @@ def shuffle_issues(drill: Drill, base_valid: bool) -> list[Issue]:
 
 
 def _order_issues(drill: Drill, g: int, group: list[str]) -> list[Issue]:
-    from warroom.core.rules._validation import validate_drill
+    from warroom.core.rules._validate import validate_drill
 
     times = {e.id: e.t for e in drill.trace}
     slots = sorted(times[e] for e in group)
