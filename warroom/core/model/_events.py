@@ -1,5 +1,7 @@
 """The trace of a drill: one pydantic class per kind of trace event, and :data:`TraceEvent`, their union
 discriminated by ``kind``. Code dispatches on the class (``match event: case ToolCall(): ...``), not on ``kind``.
+Also what every event may carry in format 2: its repetition (:class:`Repeat`), and the attempt number of a retried
+tool call (:func:`attempt_of`).
 
 Part of the drill model (:mod:`warroom.core.model`).
 """
@@ -10,23 +12,39 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from warroom.core.model._agents import Repeat
-from warroom.core.model._types import (
+from warroom.core.model._agents import Usage
+from warroom.core.model._fields import (
     MAX_DRILL_SECONDS,
     MAX_DURATION_MS,
     TEXT_PATTERN,
     Identifier,
-    ReportedStatus,
-    Role,
     Seconds,
     Tokens,
-    Usage,
     _Strict,
 )
+from warroom.core.model._vocab import ReportedStatus, Role
+
+#: Most repetitions of one event (``repeat.count``).
+MAX_REPEAT = 1_000_000
+
+
+#: Most repetitions of all the events of a drill together (the replay holds one entry per repetition).
+MAX_TOTAL_REPETITIONS = 5_000_000
 
 #: Largest ``size_bytes`` of a tool result: 1 TiB.
 MAX_SIZE_BYTES = 1 << 40
 DurationMs = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_DURATION_MS)]
+
+class Repeat(_Strict):
+    """The event happens ``count`` times, ``interval`` seconds apart, from its ``t`` (format 2)."""
+
+    count: Annotated[int, Field(strict=True, ge=2, le=MAX_REPEAT)] = Field(
+        description=f"How many times in all (2 to {MAX_REPEAT:,}); every repetition costs and does damage."
+    )
+    interval: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_DRILL_SECONDS)] = Field(
+        default=0, description="Seconds of drill time between two repetitions (0: all at `t`)."
+    )
+
 
 # ---------------------------------------------------------------------------------------------------------------
 # The trace

@@ -23,7 +23,7 @@ from typing import Annotated, Any
 from pydantic import Discriminator, Field, Tag, model_validator
 from pydantic_core import PydanticCustomError
 
-from warroom.core.model._types import TEXT_PATTERN, Identifier, _Strict
+from warroom.core.model._fields import TEXT_PATTERN, Identifier, _Strict
 
 #: A field path inside an event's output: keys joined by ``.``, list indexes as ``[n]`` (``data.items[3].id``).
 PATH_PATTERN = r"^[^.\[\]\s]+(\[\d+\])*(\.[^.\[\]\s]+(\[\d+\])*)*$"
