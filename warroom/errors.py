@@ -13,7 +13,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── YamlSyntaxError                               warroom.core.load
     ├── UnknownDrill [FileNotFoundError]              warroom.core.library
     ├── DrillIsAFolder [FileNotFoundError]            warroom.core.library
-    ├── DrillSetError                                 warroom.core.library
+    ├── DrillSetError                                 warroom.core.load
     ├── VariantError [ValueError]                     warroom.core.variants
     ├── ReplayError [ValueError]                      warroom.core.play
     ├── ScoringError [ValueError]                     warroom.core.scoring

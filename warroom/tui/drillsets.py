@@ -13,7 +13,8 @@ from datetime import UTC, date, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.library import Attempt, Candidate, DrillSet, SetDrill, choose_next
+from warroom.core.library import Attempt, Candidate, SetDrill, choose_next
+from warroom.core.load import DrillSet
 from warroom.core.text import clean_line, plural, seconds
 
 if TYPE_CHECKING:
@@ -154,7 +155,8 @@ def load_active_set(path: Path, drill_dirs: Sequence[Path] = ()) -> ActiveSet:
     """Read the drill set file at ``path`` and find its drills. Raises
     :class:`~warroom.core.library.DrillSetError` with every ``path:line:col: message`` problem (of the file or
     of a drill it names)."""
-    from warroom.core.library import DrillSetError, drill_set_problems, load_drill_set, resolve_set_drills
+    from warroom.core.library import drill_set_problems, resolve_set_drills
+    from warroom.core.load import DrillSetError, load_drill_set
 
     try:
         model = load_drill_set(path)

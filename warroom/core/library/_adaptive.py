@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from warroom.core.library._drillset import Adaptive
+from warroom.core.load import Adaptive
 
 __all__ = ["LEVEL_STEP", "Attempt", "Candidate", "choose_next", "trainee_level"]
 
