@@ -1,7 +1,8 @@
 """Drill sets and session modes in the terminal UI: the set being played (``warroom --set FILE``), each drill's
 progress in it, and what the war room shows and refuses in assessment mode.
 
-The set's file is read with :mod:`warroom.core.library._drillset`; progress comes from the results store (the trainee's
+The set's file is read with :func:`warroom.core.load.load_drill_set`; progress comes from the results store (the
+trainee's
 sessions with the set's id). No Textual here: the screens read these values.
 """
 
