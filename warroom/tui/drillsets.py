@@ -2,8 +2,7 @@
 progress in it, and what the war room shows and refuses in assessment mode.
 
 The set's file is read with :func:`warroom.core.load.load_drill_set`; progress comes from the results store (the
-trainee's
-sessions with the set's id). No Textual here: the screens read these values.
+trainee's sessions with the set's id). No Textual here: the screens read these values.
 """
 
 from __future__ import annotations
