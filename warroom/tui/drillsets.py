@@ -153,7 +153,7 @@ def _detected(row: Any) -> bool:
 
 def load_active_set(path: Path, drill_dirs: Sequence[Path] = ()) -> ActiveSet:
     """Read the drill set file at ``path`` and find its drills. Raises
-    :class:`~warroom.core.library.DrillSetError` with every ``path:line:col: message`` problem (of the file or
+    :class:`~warroom.core.load.DrillSetError` with every ``path:line:col: message`` problem (of the file or
     of a drill it names)."""
     from warroom.core.library import drill_set_problems, resolve_set_drills
     from warroom.core.load import DrillSetError, load_drill_set
