@@ -12,7 +12,9 @@ Adding an edition (version 4, say) touches:
 - the code of a new switch, if any (:mod:`warroom.core.scoring._points` for points, ``_outcome`` for outcomes and
   verdicts, ``_score`` for what the scorecard records);
 - tests/unit/test_scoring_editions.py: the new edition's values pinned;
-- docs/scoring.md: the rules of the new version.
+- docs/scoring.md: the rules of the new version;
+- only for an edition whose scorecards record no distractor figures: ``NO_DISTRACTOR_FIGURES`` in
+  warroom/store/distractors.py (the versions the store reads no figures of).
 """
 
 from __future__ import annotations
