@@ -63,7 +63,7 @@ def load_seconds(n_events: int, repeat: int) -> float:
 
 def repetition_drills(count: int):
     """(the base drill with one tool call repeated ``count`` times, the same with the repetitions written out)."""
-    from warroom.core.model._agents import Repeat
+    from warroom.core.model import Repeat
 
     base = base_drill(1_000).model_copy(update={"schema_version": 2})
     trace = list(base.trace)

@@ -155,7 +155,7 @@ def best_cpu_of(repeat: int, fn) -> float:
 _MEMORY_PROBE = """
 import resource, sys, tracemalloc
 from warroom.core.load._loader import load_drill
-import warroom.core.load._fast.load, warroom.core.model._drill, warroom.core.rules._validation, pydantic, yaml_rs
+import warroom.core.load._fast.load, warroom.core.model._drill, warroom.core.rules._validate, pydantic, yaml_rs
 
 def peak():  # this process's peak resident set, in bytes (VmHWM; ru_maxrss where /proc is missing)
     try:

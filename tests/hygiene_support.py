@@ -22,7 +22,7 @@ def normalise(text: str) -> str:
 
 
 def leaks(text: str, drill: Drill) -> list[str]:
-    """The answer-key strings of ``drill`` (:func:`warroom.core.model.answer_key_strings`) found in ``text``."""
+    """The answer-key strings of ``drill`` (``warroom.core.model._hygiene.answer_key_strings``) in ``text``."""
     shown = normalise(text)
     found = []
     for s in answer_key_strings(drill):

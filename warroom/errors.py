@@ -8,13 +8,12 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
 
     WarroomError                                      warroom.errors
     ├── SettingsError [ValueError]  (exit status 2)   warroom.errors
-    ├── NotARegularFile [OSError]                     warroom.core.files
     ├── DrillLoadError                                warroom.core.load
     │   └── DrillReadError
     ├── YamlSyntaxError                               warroom.core.load
     ├── UnknownDrill [FileNotFoundError]              warroom.core.library
     ├── DrillIsAFolder [FileNotFoundError]            warroom.core.library
-    ├── DrillSetError                                 warroom.core.library
+    ├── DrillSetError                                 warroom.core.load
     ├── VariantError [ValueError]                     warroom.core.variants
     ├── ReplayError [ValueError]                      warroom.core.play
     ├── ScoringError [ValueError]                     warroom.core.scoring

@@ -15,7 +15,7 @@ from locations import WHO_AND_WHEN
 from store_support import bundled_drill_path
 
 from warroom.cli import main
-from warroom.core.files import NotARegularFile, require_regular_file, special_file_kind
+from warroom.core.files import special_file_kind
 from warroom.core.library import find_drill_files, resolve_drill
 from warroom.core.load import DrillLoadError, load_drill
 from warroom.tui.services import Services
@@ -47,13 +47,6 @@ def test_special_file_kind(tmp_path: Path, fifo: Path):
     with socket.socket(socket.AF_UNIX) as s:
         s.bind(str(sock_path))
         assert special_file_kind(sock_path) == "a socket"
-
-
-def test_require_regular_file_names_the_kind(fifo: Path):
-    with pytest.raises(NotARegularFile) as info:
-        require_regular_file(fifo)
-    assert str(info.value) == f"{fifo}: is a FIFO, not a drill file"
-    require_regular_file(bundled_drill_path())  # a regular file passes
 
 
 def test_loader_refuses_a_fifo_without_opening_it(fifo: Path):

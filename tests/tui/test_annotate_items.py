@@ -181,7 +181,7 @@ async def test_a_format_1_drill_keeps_step_origins_and_whole_events(tmp_path):
     file = open_for_annotation(path)
     assert file.drill.schema_version == 1
     planner = next(e for e in file.drill.trace if e.kind == "planner_call")
-    assert file.origin_at(planner.id)[0] == "step"
+    assert file.origins_at(planner.id)[0][0] == "step"
     async with author_mode(file) as (app, pilot, screen):
         notes = record_notifications(app)
         await select(pilot, screen, planner.id)

@@ -8,17 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from warroom.core.library import (
-    Attempt,
-    Candidate,
-    DrillSetError,
-    choose_next,
-    is_drill_set_text,
-    load_drill_set,
-    resolve_set_drills,
-)
+from warroom.core.library import Attempt, Candidate, choose_next, resolve_set_drills
 from warroom.core.library._adaptive import trainee_level
-from warroom.core.library._drillset import Adaptive
+from warroom.core.load import Adaptive, DrillSetError, is_drill_set_text, load_drill_set
 
 
 def write(tmp_path: Path, text: str, name: str = "set.yaml") -> Path:

@@ -17,8 +17,10 @@ from warroom.core.model import Action, Drill, Outcome
 from warroom.core.play import Replay, ReplayError, describe_citations, is_supported, judge_citations
 from warroom.core.play._citations import Cited
 from warroom.core.rules import validate_drill
-from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, Scorecard, ScoringError, score
-from warroom.core.scoring._points import RIGHT_STEP_UNSUPPORTED_POINTS
+from warroom.core.scoring import EDITIONS, SCORING_VERSION, SCORING_VERSIONS, Scorecard, ScoringError, score
+
+#: The outcome points of the right step, unsupported, by the current rules.
+RIGHT_STEP_UNSUPPORTED_POINTS = EDITIONS[SCORING_VERSION].right_step_unsupported
 
 
 def esc(t: float, step: str, cites: tuple[str, ...] | None) -> Action:

@@ -108,7 +108,6 @@ def test_calls_and_results_pair_in_any_order_and_a_call_may_have_none():
     assert [r.id for r in index.results_of("e03")] == ["e06"]
     assert [r.id for r in index.results_of("e04")] == ["e05"]  # answered first, though called second
     assert index.batches == {"b1": ["e03", "e04"]}
-    assert index.unanswered() == ["e10"]
     assert index.attempt("e08") == 1 and index.attempt("e10") == 2
     (command,) = index.results_of("e08")
     assert (command.exit_code, command.stdout, command.stderr) == (1, "", "KeyError: invoice_id")

@@ -163,8 +163,8 @@ def _command_results(drill: Drill, path: Path) -> bool:
 
 
 def _event_relative_deadline(drill: Drill, path: Path) -> bool:
-    # The loaded model holds the deadline resolved to drill seconds (core/eventtime.py), so the reference is read
-    # from the file: `answer_key.deadline` written as a mapping `{event: ..., after: ...}`.
+    # The loaded model holds the deadline resolved to drill seconds (the model's resolve_deadline), so the reference
+    # is read from the file: `answer_key.deadline` written as a mapping `{event: ..., after: ...}`.
     if drill.answer_key is None:
         return False
     data = yaml.safe_load(path.read_text(encoding="utf-8"))

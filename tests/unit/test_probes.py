@@ -16,11 +16,13 @@ from warroom.core.load import DrillLoadError, load_drill
 from warroom.core.model import Action, ActionKind, Outcome
 from warroom.core.play import Replay, ReplayError
 from warroom.core.rules import validate_drill
-from warroom.core.scoring import ScoringError, replay_actions, score
-from warroom.core.scoring._points import NEEDLESS_PROBE_PENALTY
+from warroom.core.scoring import EDITIONS, SCORING_VERSION, ScoringError, replay_actions, score
 from warroom.store.journal import read_journal
 from warroom.store.recovery import recover_unfinished
 from warroom.store.sessions import SessionRecorder
+
+#: What a needless probe costs by the current rules.
+NEEDLESS_PROBE_PENALTY = EDITIONS[SCORING_VERSION].needless_probe_penalty
 
 SHAPE = Path(__file__).parent.parent / "fixtures" / "shapes" / "shape-11-probe.yaml"
 
@@ -192,6 +194,6 @@ def test_the_review_rows_show_the_probe_asked_and_its_result(drill):
 def test_the_docs_state_the_probe_penalty_the_code_uses():
     root = Path(__file__).parent.parent.parent
     scoring = (root / "docs" / "scoring.md").read_text()
-    assert f"costs **{NEEDLESS_PROBE_PENALTY} points** (`NEEDLESS_PROBE_PENALTY`)" in scoring
+    assert f"costs **{NEEDLESS_PROBE_PENALTY} points** (the edition's `needless_probe_penalty`)" in scoring
     assert f"| Needless probes | −{NEEDLESS_PROBE_PENALTY} each |" in scoring
     assert "| v | ask the executor to verify a plan step" in (root / "docs" / "war-room.md").read_text()

@@ -1,12 +1,12 @@
 """A repeated event (format 2 ``repeat``) costs, in the replay's meters, exactly what its repetitions written out
 as plain events cost: the replay resolves a repeated event's model call once and reuses it
-(warroom.core.model._agents)."""
+(warroom.core.model)."""
 
 from __future__ import annotations
 
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
-from warroom.core.model._agents import Repeat
+from warroom.core.model import Repeat
 from warroom.core.play import Replay
 
 

@@ -82,7 +82,7 @@ def test_cost_by_role_model_and_step():
     assert c.usd_by_step["s1"] == pytest.approx((100 + 50 + 200 + 100) / 1e6)
     assert c.tokens_by_step == {None: 1200, "s1": 330, "s2": 330, "s3": 330}
     assert c.tokens == 1200 + 3 * 330
-    assert c.tokens_by_role(Role.EXECUTOR) == 990
+    assert c.input_tokens_by_role[Role.EXECUTOR] + c.output_tokens_by_role[Role.EXECUTOR] == 990
     assert c.input_tokens_by_role[Role.PLANNER] == 1000 and c.output_tokens_by_role[Role.PLANNER] == 200
 
 

@@ -8,7 +8,7 @@ from bisect import bisect_right
 from core_support import make_drill
 
 from warroom.core.play import Replay
-from warroom.core.play._replayparts import release_end
+from warroom.core.play._queue import release_end
 
 
 def test_release_end_matches_bisect_right():

@@ -228,7 +228,9 @@ def test_worked_example_in_docs_matches():
 
 def test_doc_states_the_constants_the_code_uses():
     from warroom.core.play import FALSE_ESCALATION_DELAY
-    from warroom.core.scoring import _points as scoring
+    from warroom.core.scoring import EDITIONS
+
+    edition = EDITIONS[SCORING_VERSION]
 
     doc = DOC.read_text()
     assert (
@@ -236,13 +238,13 @@ def test_doc_states_the_constants_the_code_uses():
         or f"scoring rules version {SCORING_VERSION}" in doc.replace("\n", " ")
     )
     assert f"**{FALSE_ESCALATION_DELAY:g} s of drill time**" in doc
-    assert f"**{scoring.FALSE_ESCALATION_PENALTY} points**" in doc
+    assert f"**{edition.false_escalation_penalty} points**" in doc
     row = re.search(r"\| Outcome \| max (\d+) \| contained (\d+); contained late (\d+);", doc)
     assert row and tuple(map(int, row.groups())) == (
-        scoring.CONTAINED_POINTS, scoring.CONTAINED_POINTS, scoring.CONTAINED_LATE_POINTS
+        edition.contained, edition.contained, edition.contained_late
     )
-    assert f"| Speed | max {scoring.SPEED_POINTS} |" in doc
-    assert f"| Damage avoided | max {scoring.DAMAGE_POINTS} |" in doc
+    assert f"| Speed | max {edition.speed} |" in doc
+    assert f"| Damage avoided | max {edition.damage} |" in doc
 
 
 def test_explanations_write_numbers_as_everywhere_else():

@@ -1,4 +1,4 @@
-"""Semantic rules of a drill (warroom.core.rules._validation): one test per rule, on models built in memory. Ids and
+"""Semantic rules of a drill (warroom.core.rules): one test per rule, on models built in memory. Ids and
 references, the fault, evidence, damage and deadline, answer key or all clear. Also: test_validation_types.py (time
 order and numbers), test_validation_files.py (rules across files, bounded work, ids shown as they are)."""
 

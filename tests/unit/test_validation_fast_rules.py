@@ -14,7 +14,7 @@ from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
 from warroom.core.load._fast.load import _FieldSets, _trace_event_adapter
 from warroom.core.rules import validate_data
-from warroom.core.rules._format2 import _version_issues
+from warroom.core.rules._version import version_issues
 
 
 def _drill_with_agents(share: bool) -> tuple[Any, list[int]]:
@@ -37,7 +37,7 @@ def test_each_event_with_a_format2_field_is_named_whether_its_fields_set_is_shar
         if share:  # the sets are shared indeed: the memo by set object is exercised
             sets = {id(ev.model_fields_set) for ev in drill.trace}
             assert len(sets) < len(drill.trace)
-        issues = [i for i in _version_issues(drill) if i.loc[0] == "trace" and i.loc[-1] == "agent"]
+        issues = [i for i in version_issues(drill) if i.loc[0] == "trace" and i.loc[-1] == "agent"]
         assert len(with_agent) > 2
         assert [i.loc for i in issues] == [("trace", n, "agent") for n in with_agent], share
         assert all("`agent` is format 2" in i.message for i in issues)

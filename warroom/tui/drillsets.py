@@ -1,8 +1,8 @@
 """Drill sets and session modes in the terminal UI: the set being played (``warroom --set FILE``), each drill's
 progress in it, and what the war room shows and refuses in assessment mode.
 
-The set's file is read with :mod:`warroom.core.library._drillset`; progress comes from the results store (the trainee's
-sessions with the set's id). No Textual here: the screens read these values.
+The set's file is read with :func:`warroom.core.load.load_drill_set`; progress comes from the results store (the
+trainee's sessions with the set's id). No Textual here: the screens read these values.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from datetime import UTC, date, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.library import Attempt, Candidate, DrillSet, SetDrill, choose_next
+from warroom.core.library import Attempt, Candidate, SetDrill, choose_next
+from warroom.core.load import DrillSet
 from warroom.core.text import clean_line, plural, seconds
 
 if TYPE_CHECKING:
@@ -152,9 +153,10 @@ def _detected(row: Any) -> bool:
 
 def load_active_set(path: Path, drill_dirs: Sequence[Path] = ()) -> ActiveSet:
     """Read the drill set file at ``path`` and find its drills. Raises
-    :class:`~warroom.core.library.DrillSetError` with every ``path:line:col: message`` problem (of the file or
+    :class:`~warroom.core.load.DrillSetError` with every ``path:line:col: message`` problem (of the file or
     of a drill it names)."""
-    from warroom.core.library import DrillSetError, drill_set_problems, load_drill_set, resolve_set_drills
+    from warroom.core.library import drill_set_problems, resolve_set_drills
+    from warroom.core.load import DrillSetError, load_drill_set
 
     try:
         model = load_drill_set(path)

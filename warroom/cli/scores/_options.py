@@ -54,7 +54,7 @@ def set_id_of(ctx: click.Context | None, param: click.Parameter | None, value: s
         return value
     if not p.is_file():
         raise click.BadParameter(clean(f"no drill set file {value!r}: give the set's id or its file"), ctx, param)
-    from warroom.core.library import DrillSetError, load_drill_set
+    from warroom.core.load import DrillSetError, load_drill_set
 
     try:
         return load_drill_set(p).set

@@ -53,10 +53,6 @@ class AnnotatedFile:
             return [("setup", event_id), step]
         return [step]
 
-    def origin_at(self, event_id: str) -> tuple[str, str]:
-        """The likeliest origin of a fault marked at ``event_id``: the first of :meth:`origins_at`."""
-        return self.origins_at(event_id)[0]
-
 
 @dataclass
 class Findings:

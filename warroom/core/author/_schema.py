@@ -1,7 +1,7 @@
 """The drill format as a JSON Schema (draft-07) for editors such as VS Code (``warroom schema`` prints it).
 
-The schema is generated from the pydantic models in :mod:`warroom.core.model._drill`, so it always matches what the
-loader accepts (the semantic rules of :mod:`warroom.core.rules._validation` are beyond JSON Schema; ``warroom validate``
+The schema is generated from the pydantic models of :mod:`warroom.core.model`, so it always matches what the
+loader accepts (the semantic rules of :mod:`warroom.core.rules` are beyond JSON Schema; ``warroom validate``
 checks those). The repository keeps a copy in ``schema/drill.schema.json``; a test checks that it equals
 :func:`drill_json_schema_text`.
 """

@@ -1,4 +1,7 @@
-"""Reading and writing files safely: regular-file checks before opening, real paths."""
+"""Files that must be regular files, and writing them safely: what a path is when it is not a regular file (a folder,
+a FIFO, a device), found before anything opens it; one real path per file; and the one atomic write
+(:func:`replace_file`, :func:`replace_files`: a temporary file renamed over the old one) that every writer uses.
+"""
 
 import lazy_loader
 

@@ -1,14 +1,12 @@
 # The API of warroom.core.files (its __init__.py loads each name on first use, from the module named here).
 
 from ._atomic import replace_file, replace_files
-from ._regular import NotARegularFile, real_path, require_regular_file, special_file_kind, special_mode_kind
+from ._regular import real_path, special_file_kind, special_mode_kind
 
 __all__ = [
-    "NotARegularFile",
     "real_path",
     "replace_file",
     "replace_files",
-    "require_regular_file",
     "special_file_kind",
     "special_mode_kind",
 ]

@@ -1,13 +1,11 @@
-"""Files that must be regular files: what a path is when it is not one (a folder, a FIFO, a socket, a device), the
-check every drill and record file passes before it is opened, and one real path per file."""
+"""Files that must be regular files: what a path is when it is not one (a folder, a FIFO, a socket, a device), found
+before anything opens it, and one real path per file."""
 
 from __future__ import annotations
 
 import os
 import stat
 from pathlib import Path
-
-from warroom.errors import WarroomError
 
 #: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
 _SPECIAL_KINDS = (
@@ -17,18 +15,6 @@ _SPECIAL_KINDS = (
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
 )
-
-
-class NotARegularFile(WarroomError, OSError):
-    """A path that names a folder, FIFO, socket or device where a regular file (a drill, a record) is needed.
-    ``str()`` is ``path: is a FIFO, not a drill file``; ``kind`` is ``a FIFO``."""
-
-    def __init__(self, path: str | os.PathLike[str], kind: str, what: str) -> None:
-        self.path, self.kind = os.fspath(path), kind
-        super().__init__(f"{self.path}: is {kind}, not {what}")
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 def special_file_kind(path: str | os.PathLike[str]) -> str | None:
@@ -48,17 +34,6 @@ def special_mode_kind(mode: int) -> str | None:
     if stat.S_ISREG(mode):
         return None
     return next((kind for test, kind in _SPECIAL_KINDS if test(mode)), "a special file")
-
-
-def require_regular_file(path: str | os.PathLike[str], what: str = "a drill file") -> None:
-    """Check, before anything opens it, that ``path`` is not a folder, FIFO, socket or device (opening a FIFO for
-    reading blocks until a writer comes, for ever). Every drill and record file is checked with it.
-
-    Raises :class:`NotARegularFile` (``path: is a FIFO, not a drill file``); returns None otherwise (a missing or
-    unreadable file is left for the open to report)."""
-    kind = special_file_kind(path)
-    if kind is not None:
-        raise NotARegularFile(path, kind, what)
 
 
 def real_path(path: str | os.PathLike[str]) -> Path:

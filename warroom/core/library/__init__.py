@@ -1,5 +1,7 @@
-"""Where drills are found and how they are listed: the bundled library and --drills folders, DrillLibrary, the picker's
-cards and cache, drill sets and the adaptive chooser.
+"""Where drills are found and how they are listed: the bundled library and the ``--drills`` folders
+(:class:`DrillLibrary`, :func:`find_drill_files`, :func:`resolve_drill`, problems across files such as one id in two
+files), the picker's cards of drills and their cache kept between starts, the drills of a drill set looked up and
+loaded (:func:`resolve_set_drills`), and the adaptive chooser of a set's next drill (:func:`choose_next`).
 """
 
 import lazy_loader

@@ -3,16 +3,7 @@
 from ._adaptive import Attempt, Candidate, choose_next
 from ._cache import CachedFile, FolderCache, Stamp, file_stamp, settled
 from ._card import DrillCard
-from ._drillset import (
-    MAX_SET_BYTES,
-    DrillSet,
-    DrillSetError,
-    SetDrill,
-    drill_set_problems,
-    is_drill_set_text,
-    load_drill_set,
-    resolve_set_drills,
-)
+from ._drillset import SetDrill, drill_set_problems, resolve_set_drills
 from ._library import (
     DrillLibrary,
     LoadedDrill,
@@ -23,14 +14,11 @@ from ._library import (
 )
 
 __all__ = [
-    "MAX_SET_BYTES",
     "Attempt",
     "CachedFile",
     "Candidate",
     "DrillCard",
     "DrillLibrary",
-    "DrillSet",
-    "DrillSetError",
     "FolderCache",
     "LoadedDrill",
     "SetDrill",
@@ -41,8 +29,6 @@ __all__ = [
     "drill_set_problems",
     "file_stamp",
     "find_drill_files",
-    "is_drill_set_text",
-    "load_drill_set",
     "resolve_drill",
     "resolve_set_drills",
     "settled",

@@ -1,6 +1,6 @@
 """The adaptive chooser of a drill set (docs/drill-sets.md, "Adaptive sets"): the next drill for a trainee from the
 set's pool (:func:`choose_next`), a pure function of the trainee's record in the set and the set's seed. The set's
-model and loader are in :mod:`warroom.core.library._drillset`."""
+model and loader are in :mod:`warroom.core.load` (``DrillSet``, ``load_drill_set``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from warroom.core.library._drillset import Adaptive
+from warroom.core.load import Adaptive
 
 __all__ = ["LEVEL_STEP", "Attempt", "Candidate", "choose_next", "trainee_level"]
 

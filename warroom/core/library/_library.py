@@ -70,7 +70,7 @@ def find_drill_files(
 
     Returns paths sorted within each folder (by name, or with ``natural`` in :func:`natural_key` order of their
     paths), in the order the arguments were given, without duplicates. Entries that are not regular files (a FIFO
-    named ``x.yaml``) are returned too, for :func:`require_regular_file` to refuse by name. A folder that cannot be
+    named ``x.yaml``) are returned too, for the loader to refuse by name. A folder that cannot be
     listed (permission denied) is appended to ``errors`` (an OSError whose ``filename`` is the folder) when a list
     is given; its files are left out either way.
     """

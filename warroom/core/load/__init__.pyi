@@ -1,26 +1,38 @@
 # The API of warroom.core.load (its __init__.py loads each name on first use, from the module named here).
 
+from ._drillset import (
+    MAX_SET_BYTES,
+    Adaptive,
+    DrillSet,
+    DrillSetError,
+    is_drill_set_file,
+    is_drill_set_text,
+    load_drill_set,
+    set_problem_at,
+)
 from ._loader import load_drill, load_drill_text, load_drill_with_warnings, load_yaml_text, reader_versions
-from ._problems import DrillLoadError, DrillReadError, Problem, problem_at
-from ._yaml.build import Abort, Builder
+from ._problems import DrillLoadError, DrillReadError, Problem
 from ._yaml.core import yaml11_value
-from ._yaml.pos import ALIAS_MARKS, compose_text, locate, position_of
+from ._yaml.pos import compose_text, position_of
 
 __all__ = [
-    "ALIAS_MARKS",
-    "Abort",
-    "Builder",
+    "MAX_SET_BYTES",
+    "Adaptive",
     "DrillLoadError",
     "DrillReadError",
+    "DrillSet",
+    "DrillSetError",
     "Problem",
     "compose_text",
+    "is_drill_set_file",
+    "is_drill_set_text",
     "load_drill",
+    "load_drill_set",
     "load_drill_text",
     "load_drill_with_warnings",
     "load_yaml_text",
-    "locate",
     "position_of",
-    "problem_at",
     "reader_versions",
+    "set_problem_at",
     "yaml11_value",
 ]

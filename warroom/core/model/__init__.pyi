@@ -6,9 +6,11 @@
 # keep: Variants
 
 from ._actions import Action, ActionKind
-from ._agents import COST_ROLE, MAX_TOTAL_REPETITIONS, Agent, AgentRole, Cast, Repeat, default_role
-from ._drill import AllClear, AnswerKey, Damage, DamageEntry, Distractor, Drill
+from ._agents import COST_ROLE, Agent, AgentRole, Cast, Models, ModelSpec, Usage, default_role
+from ._answerkey import AllClear, AnswerKey, Damage, DamageEntry, Distractor, EventTime, Fault
+from ._drill import Briefing, Drill, PlanStep
 from ._events import (
+    MAX_TOTAL_REPETITIONS,
     Approval,
     CommandResult,
     ExecutorMessage,
@@ -17,12 +19,13 @@ from ._events import (
     HumanMessage,
     LogEvent,
     PlannerCall,
+    Repeat,
     ToolCall,
     ToolResult,
     TraceEvent,
+    attempt_of,
     role_of,
 )
-from ._eventtime import EventTime
 from ._evidence import (
     PATH_PATTERN,
     EvidenceRef,
@@ -36,7 +39,7 @@ from ._evidence import (
     structured,
     value_at,
 )
-from ._fault import Fault
+from ._fields import MAX_DRILL_SECONDS, MAX_VERSION, SCHEMA_VERSION, TEXT_PATTERN, MappingForm
 from ._hygiene import (
     ESCALATION_INSTRUCTION,
     briefing_hints,
@@ -57,22 +60,6 @@ from ._probes import (
     finding_probes,
     result_event,
 )
-from ._types import (
-    FAULT_KIND_DESCRIPTIONS,
-    MAX_DRILL_SECONDS,
-    MAX_VERSION,
-    SCHEMA_VERSION,
-    TEXT_PATTERN,
-    Briefing,
-    FaultKind,
-    MappingForm,
-    Models,
-    ModelSpec,
-    PlanStep,
-    ReportedStatus,
-    Role,
-    Usage,
-)
 from ._variants import (
     EVENT_DATA_FIELDS,
     MAX_SHUFFLE_GROUP,
@@ -89,6 +76,7 @@ from ._variants import (
     orders,
     variable_texts,
 )
+from ._vocab import FAULT_KIND_DESCRIPTIONS, FaultKind, ReportedStatus, Role
 
 __all__ = [
     "CONTAINED_OUTCOMES",
@@ -154,6 +142,7 @@ __all__ = [
     "Variants",
     "amount_format",
     "amount_pattern",
+    "attempt_of",
     "available_at",
     "briefing_hints",
     "damage_meter_text",

@@ -1,4 +1,6 @@
-"""Format 2: the agents of a drill, and which agent, role and model each model call belongs to.
+"""Who makes a drill's model calls and what they cost: the models and their prices (:class:`Models`,
+:class:`ModelSpec`), a call's token :class:`Usage`, and (format 2) the agents of a drill and which agent, role and
+model each model call belongs to.
 
 A drill may declare ``agents`` (name, role, model). Every trace event may name its ``agent``; a model call (an
 event with ``usage``) is priced at the model it names (``model``), else its agent's model, else the default model
@@ -6,27 +8,100 @@ of its role: the planner's for the planner, the executor's for the executor and 
 agent belongs to the role its kind implies (a planner call to the planner, an executor message, tool call or
 executor report to the executor), shown under that role's name. Humans and tool hosts make no model calls.
 
-:class:`Agent`, :class:`AgentRole` and :class:`Repeat` are part of the drill model; :class:`Cast` resolves a loaded
-drill's model calls for the cost and the replay.
+:class:`Cast` resolves a loaded drill's model calls for the cost and the replay.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
-from warroom.core.model._types import MAX_DRILL_SECONDS, TEXT_PATTERN, Identifier, ModelSpec, Role, Usage, _Strict
+from warroom.core.model._fields import (
+    MAX_TOKENS_PER_CALL,
+    MAX_USD_PER_MTOK,
+    TEXT_PATTERN,
+    Identifier,
+    Tokens,
+    UsdPerMillion,
+    _Strict,
+)
+from warroom.core.model._vocab import Role
 
 if TYPE_CHECKING:
     from warroom.core.model._drill import Drill
 
-#: Most repetitions of one event (``repeat.count``).
-MAX_REPEAT = 1_000_000
-#: Most repetitions of all the events of a drill together (the replay holds one entry per repetition).
-MAX_TOTAL_REPETITIONS = 5_000_000
+
+class ModelSpec(_Strict):
+    """One language model and its prices."""
+
+    name: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="The model's name as shown to the trainee, e.g. 'frontier-large'.",
+    )
+    input_usd_per_mtok: UsdPerMillion = Field(
+        description=f"Price of input tokens, USD per million tokens (0 to {MAX_USD_PER_MTOK:,})."
+    )
+    output_usd_per_mtok: UsdPerMillion = Field(
+        description=f"Price of output tokens, USD per million tokens (0 to {MAX_USD_PER_MTOK:,})."
+    )
+
+
+class Usage(_Strict):
+    """Token usage of one model call."""
+
+    input_tokens: Tokens = Field(
+        description=f"Input (prompt) tokens of this model call (at most {MAX_TOKENS_PER_CALL:,})."
+    )
+    output_tokens: Tokens = Field(
+        description=f"Output (completion) tokens of this model call (at most {MAX_TOKENS_PER_CALL:,})."
+    )
+    estimated: bool = Field(
+        strict=True,
+        default=False, description="True when the counts are estimates (e.g. from text length in an imported trace)."
+    )
+
+
+class Models(_Strict):
+    """The two roles of the planner-executor loop and what their model calls cost."""
+
+    planner: ModelSpec = Field(description="The strong model that writes the plan and re-plans on escalation.")
+    executor: ModelSpec = Field(description="The cheap, fast model that carries out plan steps and calls tools.")
+    replan_usage: Usage | None = Field(
+        default=None,
+        description=(
+            "Tokens of one planner re-plan call, charged at the planner's prices for each false escalation. "
+            "Default: the usage of the first planner_call in the trace."
+        ),
+    )
+    flat_loop_step_usage: Usage | None = Field(
+        default=None,
+        description=(
+            "For `warroom cost`: tokens of one step of the counterfactual flat loop (every executor step run on "
+            "the planner's model, re-reasoning each time). Default: each executor call's own usage."
+        ),
+    )
+    others: list[ModelSpec] = Field(
+        default_factory=list,
+        description=(
+            "Format 2: further models with their prices, named by an agent's or a model call's `model`. Every "
+            "model name (planner, executor and these) is unique."
+        ),
+    )
+
+    def spec(self, role: Role) -> ModelSpec:
+        """The :class:`ModelSpec` (name and USD-per-million-token prices) of the model playing ``role`` by default
+        (a sub-agent: the executor's model)."""
+        return self.planner if role is Role.PLANNER else self.executor
+
+    def named(self, name: str) -> ModelSpec | None:
+        """The model called ``name`` (the planner's, the executor's or one of ``others``), or None."""
+        for spec in (self.planner, self.executor, *self.others):
+            if spec.name == name:
+                return spec
+        return None
 
 
 class AgentRole(StrEnum):
@@ -62,17 +137,6 @@ class Agent(_Strict):
     )
     description: str | None = Field(
         default=None, description="What the agent does, shown in the briefing and the inspector."
-    )
-
-
-class Repeat(_Strict):
-    """The event happens ``count`` times, ``interval`` seconds apart, from its ``t`` (format 2)."""
-
-    count: Annotated[int, Field(strict=True, ge=2, le=MAX_REPEAT)] = Field(
-        description=f"How many times in all (2 to {MAX_REPEAT:,}); every repetition costs and does damage."
-    )
-    interval: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_DRILL_SECONDS)] = Field(
-        default=0, description="Seconds of drill time between two repetitions (0: all at `t`)."
     )
 
 

@@ -14,173 +14,70 @@ authors: docs/authoring.md). Its shape:
 - ``distractors``: events that look odd but are harmless, each with the reason why.
 
 Every model forbids unknown keys (``extra="forbid"``) so a typo in a drill is an error, not a silently ignored
-key. Type rules live here; rules that relate fields to one another (unique ids, references, time order, the
-deadline) live in :mod:`warroom.core.rules._validation`.
+key. Type rules live in the model; rules that relate fields to one another (unique ids, references, time order,
+the deadline) live in :mod:`warroom.core.rules`.
 
-The format's other parts live beside this module in :mod:`warroom.core.model` (its API names them all): the
-version, bounds, shared types, vocabularies, briefing, models and plan (``_types``), the trace events (``_events``),
-agents (``_agents``), the fault and its origin (``_fault``, ``_origins``), evidence items (``_evidence``), probes
-(``_probes``) and the variants section (``_variants``). This module holds the answer key, all-clear controls,
-distractors and the :class:`Drill` itself.
+This module holds the :class:`Drill` and the parts of it around the trace (:class:`Briefing`, :class:`PlanStep`);
+the other parts live beside it in :mod:`warroom.core.model` (its API names them all): the shared field types
+(``_fields``), the vocabularies (``_vocab``), the models, prices and agents (``_agents``), the trace events
+(``_events``), the answer key, all clear and distractors (``_answerkey``), the fault's origins and escalation
+targets (``_origins``), evidence items (``_evidence``), probes (``_probes``) and the variants section
+(``_variants``).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidatorFunctionWrapHandler, WithJsonSchema, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from warroom.core.model._agents import Agent
-from warroom.core.model._events import (
-    TraceEvent,
-)
-from warroom.core.model._eventtime import EventTime, resolve_deadline
-from warroom.core.model._evidence import EvidenceItem
-from warroom.core.model._fault import Fault
+from warroom.core.model._agents import Agent, Models
+from warroom.core.model._answerkey import AllClear, AnswerKey, Distractor, resolve_deadline
+from warroom.core.model._events import TraceEvent
+from warroom.core.model._fields import MAX_VERSION, TEXT_PATTERN, Identifier, _Strict
 from warroom.core.model._probes import Probe, earliest_result_at, result_event
-from warroom.core.model._types import (
-    MAX_DAMAGE_AMOUNT,
-    MAX_DRILL_SECONDS,
-    MAX_VERSION,
-    TEXT_PATTERN,
-    Briefing,
-    Identifier,
-    MappingForm,
-    Models,
-    PlanStep,
-    Seconds,
-    _Strict,
-)
-from warroom.core.model._variants import (
-    Variants,
-)
+from warroom.core.model._variants import Variants
 
-__all__ = [
-    "ANSWER_TAG_PREFIXES",
-    "CONTROL_TAGS",
-    "AllClear",
-    "AnswerKey",
-    "Damage",
-    "DamageEntry",
-    "Distractor",
-    "Drill",
-]
+__all__ = ["ANSWER_TAG_PREFIXES", "CONTROL_TAGS", "Briefing", "Drill", "PlanStep"]
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# The answer key, all-clear controls and distractors
-# ---------------------------------------------------------------------------------------------------------------
+class Briefing(_Strict):
+    """What the trainee reads before the drill starts. Never contains the answer."""
 
-
-class DamageEntry(_Strict):
-    """Damage one cascade event does when it is released before the incident is contained."""
-
-    event: Identifier = Field(description="The trace event that does the damage.")
-    amount: Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_DAMAGE_AMOUNT)] = Field(
-        description=f"How much damage, in the drill's damage unit (more than 0, at most {MAX_DAMAGE_AMOUNT:,})."
-    )
-    note: str | None = Field(default=None, description="What the damage is, e.g. '40 refund emails sent'.")
-
-
-class Damage(_Strict):
-    """The damage the cascade does, event by event, in a unit that matters in the drill's domain."""
-
-    unit: str = Field(
+    goal: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
-        description="The damage unit, e.g. 'USD refunded in error', 'rows corrupted'.",
+        description="The agent's goal, as the user gave it to the planner.",
     )
-    entries: list[DamageEntry] = Field(min_length=1, description="Damage per cascade event.")
-
-
-#: The deadline: drill seconds, or (format 2) an :class:`EventTime` mapping, read by ``AnswerKey._deadline_by_ref``
-#: and resolved to drill seconds when the drill is validated (so readers always see a number).
-Deadline = Annotated[
-    Seconds,
-    WithJsonSchema({
-        "anyOf": [
-            {"type": "number", "minimum": 0, "maximum": MAX_DRILL_SECONDS},
-            EventTime.model_json_schema(mode="validation"),
-        ]
-    }),
-    MappingForm(EventTime),
-]
-
-
-class AnswerKey(_Strict):
-    """Everything hidden from the trainee until the debrief."""
-
-    fault: Fault = Field(description="The fault's origin step, kind and summary.")
-    evidence: list[EvidenceItem] = Field(
-        min_length=1,
-        description=(
-            "Trace events that show the fault; the earliest sets when it became detectable. Format 2: an item may "
-            "also be `{event: ID, path: FIELD.PATH}` (a field inside a large result), `{event: ID, absent: TEXT}` "
-            "(an absence made visible at a checkpoint event) or `{all_of: [ID, ID, ...]}` (a comparison that counts "
-            "once all its events are out), each with an optional `note`."
-        ),
-    )
-    accepted_evidence: list[Identifier] = Field(
-        default_factory=list,
-        description=(
-            "Further trace events the author accepts as showing the fault when an escalation cites them (e.g. a "
-            "later symptom of the same fault). Unlike `evidence`, they never set when the fault became detectable."
-        ),
-    )
-    cascade: list[Identifier] = Field(
-        default_factory=list, description="Plan steps that build on the bad result, in order."
-    )
-    damage: Damage = Field(description="The damage the cascade does if nobody escalates.")
-    deadline: Deadline = Field(
-        description=(
-            f"Drill time after which the damage is done; escalate before it (at most {MAX_DRILL_SECONDS:,} s). "
-            "Format 2: or `{event: ID, after: SECONDS}`, the time of a trace event (plus `after`), which stays on "
-            "its event when the trace is retimed."
-        )
-    )
-    debrief: str = Field(
+    watching: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
-        description="What happened, where the evidence was, what the re-plan should be.",
+        description="What the trainee is watching and what to look out for (the system, its tools, the stakes).",
     )
-    replan: list[TraceEvent] = Field(
-        default_factory=list,
+    context: str | None = Field(
+        default=None, description="Optional background: the organisation, the data, anything a new on-call would know."
+    )
+
+
+class PlanStep(_Strict):
+    """One ordered step of the planner's plan, with an objective the executor's work can be checked against."""
+
+    id: Identifier = Field(description="Unique id of the plan step, referenced by trace events and the answer key.")
+    title: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="Short name of the step, shown in the plan panel.",
+    )
+    objective: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="The checkable objective: what must be true when it is done.",
+    )
+    requires_approval: bool = Field(
+        strict=True, default=False,
         description=(
-            "Events that play after a correct escalation (the planner's re-plan and what follows). Their `t` is "
-            "seconds after the escalation, not absolute drill time."
+            "Format 2: the step needs a person's approval (an `approval` event with `decision: granted` and this "
+            "`step`) before its first tool call; the war room shows a step that went ahead without one."
         ),
     )
 
-    @field_validator("deadline", mode="wrap")
-    @classmethod
-    def _deadline_by_ref(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        # Format 2: `{event: ID, after: S}` is an EventTime until the drill resolves it (core/eventtime.py).
-        if isinstance(value, (dict, EventTime)):
-            return EventTime.model_validate(value)
-        return handler(value)
-
-
-class AllClear(_Strict):
-    """A control drill: odd-looking but healthy; the right move is not to escalate."""
-
-    debrief: str = Field(
-        min_length=1, pattern=TEXT_PATTERN,
-        description="Why the trace was healthy despite what looked odd.",
-    )
-
-
-class Distractor(_Strict):
-    """An event that looks odd but is harmless."""
-
-    event: Identifier = Field(description="The trace event that looks suspicious.")
-    why_harmless: str = Field(
-        min_length=1, pattern=TEXT_PATTERN,
-        description="Why it is harmless (shown in the debrief).",
-    )
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# The drill
-# ---------------------------------------------------------------------------------------------------------------
 
 #: Tag prefixes of the failure taxonomies (MAST, TRAIL, AgentRx; docs/authoring.md); such tags name the fault.
 ANSWER_TAG_PREFIXES = ("mast:", "trail:", "agentrx:")

@@ -1,5 +1,7 @@
 """The trace of a drill: one pydantic class per kind of trace event, and :data:`TraceEvent`, their union
 discriminated by ``kind``. Code dispatches on the class (``match event: case ToolCall(): ...``), not on ``kind``.
+Also what every event may carry in format 2: its repetition (:class:`Repeat`), and the attempt number of a retried
+tool call (:func:`attempt_of`).
 
 Part of the drill model (:mod:`warroom.core.model`).
 """
@@ -10,23 +12,39 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from warroom.core.model._agents import Repeat
-from warroom.core.model._types import (
+from warroom.core.model._agents import Usage
+from warroom.core.model._fields import (
     MAX_DRILL_SECONDS,
     MAX_DURATION_MS,
     TEXT_PATTERN,
     Identifier,
-    ReportedStatus,
-    Role,
     Seconds,
     Tokens,
-    Usage,
     _Strict,
 )
+from warroom.core.model._vocab import ReportedStatus, Role
+
+#: Most repetitions of one event (``repeat.count``).
+MAX_REPEAT = 1_000_000
+
+
+#: Most repetitions of all the events of a drill together (the replay holds one entry per repetition).
+MAX_TOTAL_REPETITIONS = 5_000_000
 
 #: Largest ``size_bytes`` of a tool result: 1 TiB.
 MAX_SIZE_BYTES = 1 << 40
 DurationMs = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_DURATION_MS)]
+
+class Repeat(_Strict):
+    """The event happens ``count`` times, ``interval`` seconds apart, from its ``t`` (format 2)."""
+
+    count: Annotated[int, Field(strict=True, ge=2, le=MAX_REPEAT)] = Field(
+        description=f"How many times in all (2 to {MAX_REPEAT:,}); every repetition costs and does damage."
+    )
+    interval: Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_DRILL_SECONDS)] = Field(
+        default=0, description="Seconds of drill time between two repetitions (0: all at `t`)."
+    )
+
 
 # ---------------------------------------------------------------------------------------------------------------
 # The trace
@@ -212,17 +230,6 @@ TraceEvent = Annotated[
 ]
 """One timed event of the trace; ``kind`` says which."""
 
-#: Event kinds whose ``usage`` is a model call, and the role that pays for it: for plain data (a ``kind`` read from
-#: YAML or JSON). Code holding trace events dispatches on their class instead (:func:`role_of`,
-#: :func:`warroom.core.play._cost.model_call`).
-ROLE_OF_KIND: dict[str, Role] = {
-    "planner_call": Role.PLANNER,
-    "executor_message": Role.EXECUTOR,
-    "tool_call": Role.EXECUTOR,
-    "executor_report": Role.EXECUTOR,
-}
-
-
 def role_of(event: TraceEvent) -> Role | None:
     """The role whose model made the trace ``event`` when it is a model call (a planner call: the planner; an
     executor message, tool call or executor report: the executor); None for a tool result or a log line."""
@@ -233,3 +240,16 @@ def role_of(event: TraceEvent) -> Role | None:
             return Role.EXECUTOR
         case _:
             return None
+
+
+def attempt_of(call: Any, calls: dict[str, Any]) -> int:
+    """The attempt number of a tool ``call``: its ``attempt``, else one more than the call it retries (in
+    ``calls``, by id), else 1. Follows at most 10,000 retries back."""
+    n, seen = 0, 0
+    while call is not None and seen < 10_000:
+        if call.attempt is not None:
+            return int(call.attempt) + n
+        n += 1
+        seen += 1
+        call = calls.get(call.retry_of) if call.retry_of is not None else None
+    return n

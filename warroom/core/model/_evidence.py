@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
 from typing import Annotated, Any
 
 from pydantic import Discriminator, Field, Tag, model_validator
 from pydantic_core import PydanticCustomError
 
-from warroom.core.model._types import TEXT_PATTERN, Identifier, _Strict
+from warroom.core.model._fields import TEXT_PATTERN, Identifier, _Strict
 
 #: A field path inside an event's output: keys joined by ``.``, list indexes as ``[n]`` (``data.items[3].id``).
 PATH_PATTERN = r"^[^.\[\]\s]+(\[\d+\])*(\.[^.\[\]\s]+(\[\d+\])*)*$"
@@ -126,23 +125,6 @@ def detection_events(drill: Any) -> list[tuple[EvidenceRef, Any]]:
         if len(found) == len(ref.events):
             out.append((ref, max(found, key=lambda p: (p[1].t, p[0]))[1]))
     return out
-
-
-def groups_of(key: Any) -> dict[str, list[str]]:
-    """Comparison member id to the members of its comparison (every comparison of ``key``)."""
-    out: dict[str, list[str]] = {}
-    for ref in refs(key):
-        if ref.all_of is not None:
-            for e in ref.all_of:
-                out.setdefault(e, list(ref.all_of))
-    return out
-
-
-def supports(key: Any, cites: Iterable[str]) -> list[EvidenceRef]:
-    """The evidence items of ``key`` that ``cites`` (event ids) cite: an item naming one event when it is cited, a
-    comparison when all its events are."""
-    cited = set(cites)
-    return [ref for ref in refs(key) if all(e in cited for e in ref.events)]
 
 
 _MISSING = object()

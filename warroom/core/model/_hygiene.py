@@ -27,7 +27,7 @@ from typing import Any
 
 from warroom.core.model._drill import ANSWER_TAG_PREFIXES, CONTROL_TAGS, Drill
 from warroom.core.model._evidence import refs
-from warroom.core.model._types import FAULT_KIND_DESCRIPTIONS, FaultKind
+from warroom.core.model._vocab import FAULT_KIND_DESCRIPTIONS, FaultKind
 
 #: The prefix that marks a tag as a domain tag, shown before the debrief (without the prefix).
 DOMAIN_TAG_PREFIX = "domain:"

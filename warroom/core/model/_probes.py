@@ -22,9 +22,10 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
+from warroom.core.model._agents import Usage
 from warroom.core.model._events import ExecutorMessage
 from warroom.core.model._evidence import detection_events
-from warroom.core.model._types import MAX_DRILL_SECONDS, TEXT_PATTERN, Identifier, Usage, _Strict
+from warroom.core.model._fields import MAX_DRILL_SECONDS, TEXT_PATTERN, Identifier, _Strict
 
 __all__ = [
     "MAX_PROBE_SECONDS", "Probe", "available_at", "earliest_evidence_at", "earliest_result_at", "finding_probes",

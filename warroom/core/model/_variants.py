@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from warroom.core.model._types import TEXT_PATTERN, Identifier, _Strict
+from warroom.core.model._fields import TEXT_PATTERN, Identifier, _Strict
 
 #: Most seconds a variant's timing jitter may move an event.
 MAX_JITTER_SECONDS = 60

@@ -2,17 +2,10 @@
 
 from ._approvals import missing_approvals
 from ._citations import describe_citations, distractor_figures, is_supported, judge_citations
-from ._cost import TraceCost, call_cost, trace_cost
-from ._replay import Replay
-from ._replayparts import (
-    FALSE_ESCALATION_DELAY,
-    CostMeter,
-    EndReason,
-    EscalationResult,
-    EscalationVerdict,
-    ReplayError,
-    StepState,
-)
+from ._cost import CostMeter, TraceCost, call_cost, trace_cost
+from ._escalation import FALSE_ESCALATION_DELAY, EscalationResult, EscalationVerdict
+from ._replay import EndReason, Replay, ReplayError
+from ._steps import StepState
 from ._toolcalls import CallIndex, index_calls
 
 __all__ = [

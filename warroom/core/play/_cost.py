@@ -1,4 +1,4 @@
-"""Cost math for model calls and whole traces.
+"""What model calls cost: one call, a whole trace, and the meter of a replay.
 
 A model call costs ``input_tokens * input_price + output_tokens * output_price``, prices in USD per million tokens
 (docs/scoring.md, "Cost math and `warroom cost`"). :func:`trace_cost` adds a drill's trace
@@ -7,12 +7,13 @@ on the planner's model, re-reasoning at every step (``models.flat_loop_step_usag
 gives them, else each executor call's own usage; sub-agent calls count as executor calls there).
 Format 2: each call is priced at its own model (:class:`warroom.core.model.Cast`), and the trace is also split by
 agent. ``warroom cost`` prints it; ``warroom cost --example`` prints the seed worked example
-(:func:`seed_example_path`).
+(:func:`seed_example_path`). :class:`CostMeter` is the cost a replay has accrued so far, charged call by call as
+events are released.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from warroom.core.model import (
@@ -39,6 +40,7 @@ __all__ = [
     "NO_STEP",
     "PER_MILLION",
     "CostLine",
+    "CostMeter",
     "TraceCost",
     "call_cost",
     "call_usage",
@@ -262,3 +264,56 @@ def replan_usage(drill: Drill) -> Usage:
         (e.usage for e in drill.trace if isinstance(e, PlannerCall) and e.usage is not None),
         Usage(input_tokens=0, output_tokens=0),
     )
+
+
+@dataclass
+class CostMeter:
+    """Cost accrued so far: USD and tokens, split by role, by model name and by plan step.
+
+    ``usd_by_step`` / ``tokens_by_step`` are keyed by plan step id, with ``None`` for model calls outside any plan
+    step (the planner's plan, its progress checks and re-plans). ``replan_calls`` / ``replan_usd`` count the planner
+    re-plan calls charged for false escalations (they are also in the role, model and ``None``-step totals).
+    Format 2: ``usd_by_agent`` / ``tokens_by_agent`` by agent name (a call naming no agent under its role's name);
+    a sub-agent's calls are under :attr:`Role.SUB_AGENT` (the planner and executor keys are always there).
+    """
+
+    usd_by_role: dict[Role, float] = field(default_factory=lambda: {Role.PLANNER: 0.0, Role.EXECUTOR: 0.0})
+    usd_by_model: dict[str, float] = field(default_factory=dict)
+    usd_by_step: dict[str | None, float] = field(default_factory=dict)
+    input_tokens_by_role: dict[Role, int] = field(default_factory=lambda: {Role.PLANNER: 0, Role.EXECUTOR: 0})
+    output_tokens_by_role: dict[Role, int] = field(default_factory=lambda: {Role.PLANNER: 0, Role.EXECUTOR: 0})
+    tokens_by_model: dict[str, int] = field(default_factory=dict)
+    tokens_by_step: dict[str | None, int] = field(default_factory=dict)
+    calls: int = 0
+    replan_calls: int = 0
+    replan_usd: float = 0.0
+    usd_by_agent: dict[str, float] = field(default_factory=dict)
+    tokens_by_agent: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def usd(self) -> float:
+        """Total USD so far."""
+        return sum(self.usd_by_role.values())
+
+    @property
+    def tokens(self) -> int:
+        """Total tokens (input + output) so far."""
+        return sum(self.input_tokens_by_role.values()) + sum(self.output_tokens_by_role.values())
+
+    def charge(
+        self, role: Role, model_name: str, usage: Usage, usd: float, step: str | None = None, agent: str | None = None
+    ) -> None:
+        """Add one model call: its token ``usage``, its price ``usd`` (USD), the plan ``step`` it belongs to and the
+        ``agent`` that made it (default: the role's name)."""
+        self.calls += 1
+        n = usage.input_tokens + usage.output_tokens
+        who = agent if agent is not None else role.value
+        self.usd_by_role[role] = self.usd_by_role.get(role, 0.0) + usd
+        self.usd_by_model[model_name] = self.usd_by_model.get(model_name, 0.0) + usd
+        self.usd_by_step[step] = self.usd_by_step.get(step, 0.0) + usd
+        self.usd_by_agent[who] = self.usd_by_agent.get(who, 0.0) + usd
+        self.tokens_by_agent[who] = self.tokens_by_agent.get(who, 0) + n
+        self.input_tokens_by_role[role] = self.input_tokens_by_role.get(role, 0) + usage.input_tokens
+        self.output_tokens_by_role[role] = self.output_tokens_by_role.get(role, 0) + usage.output_tokens
+        self.tokens_by_model[model_name] = self.tokens_by_model.get(model_name, 0) + n
+        self.tokens_by_step[step] = self.tokens_by_step.get(step, 0) + n

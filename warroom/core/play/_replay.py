@@ -32,31 +32,60 @@ Escalation semantics (also in docs/scoring.md):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
-from warroom.core.model import TARGET_LABELS, Action, ActionKind, Cast, Drill, Role, TraceEvent, Usage
-from warroom.core.play._approvals import ApprovalWatch
-from warroom.core.play._cost import call_cost, replan_usage
-from warroom.core.play._probes import ProbePlay
-from warroom.core.play._replayparts import (
-    FALSE_ESCALATION_DELAY,
-    CostMeter,
-    EndReason,
-    EscalationResult,
-    ReleaseQueue,
-    ReplayError,
-    StepState,
-    StepTracker,
-    damage_by_event,
+from warroom.core.model import (
+    TARGET_LABELS,
+    Action,
+    ActionKind,
+    Cast,
+    Drill,
+    Role,
+    TraceEvent,
+    Usage,
+    detection_events,
+    earliest_evidence_at,
 )
+from warroom.core.play._approvals import ApprovalWatch
+from warroom.core.play._cost import CostMeter, call_cost, replan_usage
+from warroom.core.play._escalation import FALSE_ESCALATION_DELAY, EscalationResult
+from warroom.core.play._probes import ProbeDesk, ProbeRequest
+from warroom.core.play._queue import ReleaseQueue
+from warroom.core.play._steps import StepState, StepTracker
+from warroom.errors import WarroomError
 
-__all__ = [
-    "Replay",
-]
 
-class Replay(ProbePlay):
-    """One drill played on a drill clock (verification probes, format 2: :class:`ProbePlay`).
+class EndReason(StrEnum):
+    """Why a drill ended."""
+
+    CONTAINED = "contained"
+    END_OF_TRACE = "end_of_trace"
+    ABANDONED = "abandoned"
+
+
+class ReplayError(WarroomError, ValueError):
+    """An action that cannot apply: an unknown event or step id, an unreleased event, a drill that has ended, or a
+    second escalation after the incident was contained."""
+
+
+def damage_by_event(drill: Drill) -> tuple[dict[str, float], float]:
+    """The answer key's damage per trace event id (one occurrence's, in the key's unit; entries for one event added
+    up) and the full cascade's damage (every repetition of a repeated event counted); ``({}, 0.0)`` with no key."""
+    key = drill.answer_key
+    by_event: dict[str, float] = {}
+    if key is None:
+        return by_event, 0.0
+    for entry in key.damage.entries:
+        by_event[entry.event] = by_event.get(entry.event, 0.0) + entry.amount
+    repeats = {e.id: e.repeat.count for e in drill.trace if e.repeat is not None}
+    return by_event, sum(a * repeats.get(ev, 1) for ev, a in by_event.items())
+
+
+class Replay:
+    """One drill played on a drill clock.
 
     Args:
         drill: a validated :class:`~warroom.core.model.Drill`.
@@ -64,12 +93,13 @@ class Replay(ProbePlay):
             session journal hooks in here to persist every action. If it raises, the exception propagates and the
             action is neither recorded nor applied (an action that was not persisted did not happen).
 
-    State for a UI, at any moment: :attr:`now`, :attr:`released`, :meth:`step_state` / :attr:`step_states`,
+    State for a UI, at any moment: :attr:`now`, :attr:`released`, :attr:`step_states`,
     :attr:`damage`, :attr:`full_damage`, :attr:`damage_unit`, :attr:`damage_timeline`, :attr:`cost` (a
     :class:`CostMeter`, by role, model and plan step), :attr:`ended`, :attr:`end_reason`, :attr:`end_time`,
     :attr:`deadline`, :attr:`deadline_passed`, :attr:`evidence_released`, :attr:`first_evidence_time`,
     :attr:`false_escalations`, :attr:`escalations`, :attr:`contained`, :attr:`contained_at`, :attr:`actions`,
-    :attr:`flagged`.
+    :attr:`flagged`, :attr:`released_positions`, and (format 2) :attr:`probes` (a :class:`ProbeDesk`: the
+    verification probes requested and revealed), :attr:`repetitions` and :attr:`approvals`.
     """
 
     def __init__(self, drill: Drill, on_action: Callable[[Action], None] | None = None) -> None:
@@ -104,8 +134,16 @@ class Replay(ProbePlay):
         self._damage_by_event, self.full_damage = damage_by_event(drill)
         self.damage_unit: str = key.damage.unit if key else ""
         self.deadline: float | None = key.deadline if key else None
+        #: Format 2: the verification probes requested and revealed (:meth:`probe`).
+        self.probes = ProbeDesk(drill)
+        self._event_ids |= set(self.probes.by_id)
+        # The events that show an evidence item (a comparison shows with its last event), and the probes listed as
+        # evidence (they show the fault with their result).
+        self._evidence_ids = frozenset(ev.id for _, ev in detection_events(drill)) | frozenset(
+            i for i in (key.evidence if key is not None else ()) if isinstance(i, str) and i in self.probes.by_id)
         self._evidence_seen = False
-        self._init_probes(drill)  # the evidence ids and the earliest evidence (an event's, or a probe's result)
+        # The earliest evidence event's time, or the earliest result of a probe that finds the fault.
+        self._first_evidence_t = earliest_evidence_at(drill)
         self._replan_usage = replan_usage(drill)
 
     # -- the clock ----------------------------------------------------------------------------------------------
@@ -219,6 +257,29 @@ class Replay(ProbePlay):
         self._charge_event(ev)
         self._damage(ev, ev.t)
 
+    def _release_probe_result(self, t: float) -> list[Any]:
+        """Move the clock to drill time ``t`` when a probe's result is due by then: the trace events up to the
+        result's time, the result, then the rest up to ``t``. Once the incident is contained the results still due
+        are dropped (the planner re-plans)."""
+        req = self.probes.take_due(t)
+        if req is None or self.contained_at is not None:
+            self.probes.drop_pending()
+            return self.advance_to(t)
+        out = self.advance_to(req.due_at)
+        if not self.ended:
+            out.append(self._reveal(req))
+        return out + self.advance_to(t)
+
+    def _reveal(self, req: ProbeRequest) -> Any:
+        # A probe's result: released, citable and charged, but no step state, approval or damage changes.
+        ev = self.probes.result(req)
+        self._released_at[ev.id] = len(self.released)
+        self.released.append(ev)
+        if ev.id in self._evidence_ids:
+            self._evidence_seen = True
+        self._charge_event(ev)
+        return ev
+
     def _charge_event(self, ev: TraceEvent) -> None:
         call = self._cast.call(ev)  # its role, agent and model (format 2); None unless a model call with usage
         if call is not None:
@@ -245,14 +306,16 @@ class Replay(ProbePlay):
 
     # -- state --------------------------------------------------------------------------------------------------
 
-    def step_state(self, step_id: str) -> StepState:
-        """The plan step's state as reported so far. Raises KeyError for an unknown step."""
-        return self._steps.states[step_id]
-
     @property
     def step_states(self) -> dict[str, StepState]:
         """Every plan step's state as reported so far, in plan order."""
         return dict(self._steps.states)
+
+    @property
+    def released_positions(self) -> Mapping[str, int]:
+        """Each released event's id and its position in :attr:`released`, as a read-only view that follows the
+        play (the escalation dialog looks up citations in it instead of indexing every released event on open)."""
+        return MappingProxyType(self._released_at)
 
     def is_released(self, event_id: str) -> bool:
         """True once the event has been released."""
@@ -379,6 +442,27 @@ class Replay(ProbePlay):
             )
         self.escalations.append(result)
         return result
+
+    def probe(self, probe_id: str) -> Action:
+        """Ask the executor to verify a plan step: request the drill's probe ``probe_id`` (format 2). Its result is
+        released as a trace event with the probe's id ``seconds`` later (the trace runs on meanwhile), charged at the
+        executor's prices; a probe the answer key lists as evidence makes the fault detectable when revealed.
+
+        Raises ReplayError for an unknown probe, one already requested, one whose plan step has no released event
+        yet, once the incident is contained, or once the drill has ended."""
+        self._check_live()
+        probe = self.probes.by_id.get(probe_id)
+        if probe is None:
+            raise ReplayError(f"no probe {probe_id!r} in drill {self.drill.id!r}")
+        if self.probes.requested(probe_id):
+            raise ReplayError(f"probe {probe_id!r} was already requested")
+        if self.contained_at is not None:
+            raise ReplayError("the incident is already contained; the planner is re-planning")
+        if self._steps.states.get(probe.step, StepState.PENDING) is StepState.PENDING:
+            raise ReplayError(f"plan step {probe.step!r} has not started yet; there is nothing to verify")
+        action = self._record(Action(t=self.now, kind=ActionKind.PROBE, probe=probe_id, step=probe.step))
+        self.probes.request(probe, self.now)
+        return action
 
     def _start_replan(self, replan: Iterable[Any]) -> list[Any]:
         # The original trace stops here; the re-plan events take its place, timed from the escalation.

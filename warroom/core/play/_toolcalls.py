@@ -40,14 +40,10 @@ class CallIndex:
         """The results answering the call ``call_id`` so far (empty: no result)."""
         return self.results.get(call_id, [])
 
-    def unanswered(self) -> list[str]:
-        """Ids of the calls with no result, in trace order."""
-        return [c for c in self.calls if c not in self.results]
-
     def attempt(self, call_id: str) -> int:
-        """The attempt number of the call ``call_id`` (1 for a first try; see :func:`warroom.core.rules._format2.
+        """The attempt number of the call ``call_id`` (1 for a first try; see :func:`warroom.core.model.
         attempt_of`). Raises KeyError for an unknown call."""
-        from warroom.core.rules import attempt_of
+        from warroom.core.model import attempt_of
 
         return attempt_of(self.calls[call_id], self.calls)
 

@@ -1,77 +1,65 @@
-"""The semantic rules of a drill's plan and events (unique ids, references, time order) and the state they share
-with the answer key's rules: :class:`EventRules`, with the :class:`Issue` and :class:`Blocked` they report
-(:mod:`warroom.core.rules._validation`'s docstring lists every rule)."""
+"""The rules of a drill's plan and events, on a drill read through a :class:`~warroom.core.rules._reader.Reader`
+(loaded or not): plan step ids and event ids are unique (trace and re-plan events share one set of ids), every
+event's ``step`` is a plan step, a tool result answers an earlier ``tool_call``, and times never decrease. Format 2,
+on a type-valid drill: the events happen at most :data:`~warroom.core.model.MAX_TOTAL_REPETITIONS` times in all
+(:func:`repetition_issues`).
+
+:class:`EventRules` also keeps the index the answer key's rules look references up in (plan step ids, trace events,
+re-plan event ids, with did-you-mean hints): :meth:`EventRules.check_step`, :meth:`EventRules.check_trace_event`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
 
-from warroom.core.rules._reader import Ev as _Ev
-from warroom.core.rules._reader import Reader as _Reader
-from warroom.core.rules._reader import Unloaded
-from warroom.core.rules._reader import known as _known
-from warroom.core.text import Suggester, id_list, shown_id
-
-Loc = tuple[str | int, ...]
-q = shown_id
-
-
-@dataclass(frozen=True)
-class Issue:
-    """One broken rule: ``loc`` is the path of the value at fault, ``message`` says what is wrong and how to fix it.
-
-    ``related`` optionally names a second value the message refers to (the first of two duplicate ids, the
-    previous event of one out of order); the loader adds its line number to the message.
-    """
-
-    loc: Loc
-    message: str
-    related: Loc | None = None
-
-
-@dataclass(frozen=True)
-class Blocked:
-    """A rule that could not run: ``rule`` names it, ``loc`` is a value it needs that did not load (it has a type
-    problem of its own, reported separately)."""
-
-    rule: str
-    loc: Loc
+from warroom.core.model import MAX_TOTAL_REPETITIONS
+from warroom.core.rules._issues import Findings, Issue, Loc, q
+from warroom.core.rules._reader import Ev, Reader, Unloaded, known
+from warroom.core.text import Suggester, id_list
 
 
 class EventRules:
-    """The state of one run of the semantic rules over a drill read through a
-    :class:`~warroom.core.rules._reader.Reader`,
-    and the rules of the plan and the events (unique ids, references to plan steps, tool calls and trace events, time
-    order); :class:`warroom.core.rules._validation._Rules` adds the answer key's. Moved from
-    :mod:`warroom.core.rules._validation`."""
+    """The plan's and the events' rules over one drill (:meth:`run`), reported to ``findings``, and the index of
+    what they read, for the answer key's rules."""
 
-    def __init__(self, drill: Any, reader: _Reader, extra: Iterable[Loc]) -> None:
+    def __init__(self, drill: Any, reader: Reader, findings: Findings) -> None:
         self.drill = drill
         self.r = reader
-        self.extra = list(extra)
-        self.issues: list[Issue] = []
-        self.blocked: dict[str, Loc] = {}
+        self.findings = findings
+        self.add = findings.add
+        self.block = findings.block
         self.step_ids: dict[str, int] = {}
         self.plan_gap: Loc | None = None
         self.event_ids: dict[str, Loc] = {}
         self.trace_index: dict[str, int] = {}
-        self.trace: list[_Ev] = []
+        self.trace: list[Ev] = []
         self.trace_gap: Loc | None = None
         self.replan_ids: set[str] = set()
         self.step_hint: Suggester | None = None
         self.steps_list = ""
         self.event_hint: Suggester | None = None
-        self.accepted_ids: set[str] = set()
 
-    def add(self, loc: Loc, msg: str, related: Loc | None = None) -> None:
-        self.issues.append(Issue(tuple(loc), msg, tuple(related) if related is not None else None))
-
-    def block(self, rule: str, loc: Loc) -> None:
-        self.blocked.setdefault(rule, loc)
-
-    # -- plan and events ----------------------------------------------------------------------------------------
+    def run(self) -> None:
+        """The plan's rules, then the trace's, then the re-plan's (an answer key's ``replan`` events)."""
+        self.plan()
+        trace, self.trace_gap = self.events((), "trace")
+        self.trace = trace
+        for i, ev in enumerate(trace):
+            if not isinstance(ev.id, Unloaded):
+                self.trace_index.setdefault(ev.id, i)
+        # (nothing is unloaded when no path is bad: a type-valid drill skips the look)
+        if self.trace_gap is None and self.r.bad and any(not (known(e.id) and known(e.kind)) for e in trace):
+            self.trace_gap = next((e.kind if known(e.id) else e.id).loc for e in trace
+                                  if not (known(e.id) and known(e.kind)))
+        key = self.r.child(self.drill, (), "answer_key")
+        replan: list[Ev] = []
+        replan_gap: Loc | None = None
+        if key is not None and known(key):
+            replan, replan_gap = self.events(("answer_key",), "replan")
+            self.replan_ids = {e.id for e in replan if known(e.id)}
+        self.check_events(trace, ("trace",), "trace event", [], self.trace_gap)
+        if replan:
+            self.check_events(replan, ("answer_key", "replan"), "re-plan event", trace, replan_gap or self.trace_gap)
 
     def plan(self) -> None:
         items, self.plan_gap = self.r.items(self.drill, (), "plan")
@@ -101,7 +89,7 @@ class EventRules:
         add = f"{what} {q(step_id)} is not a plan step{hint}; the plan steps are: {self.steps_list}"
         self.add(loc, add)
 
-    def events(self, loc: Loc, key: str) -> tuple[list[_Ev], Loc | None]:
+    def events(self, loc: Loc, key: str) -> tuple[list[Ev], Loc | None]:
         obj = self.drill if not loc else self.r.child(self.drill, (), loc[0])
         loaded = self.r.loaded_events(obj, loc, key)
         if loaded is not None:
@@ -109,7 +97,7 @@ class EventRules:
         items, gap = self.r.items(obj, loc, key)
         return self.r.events(items), gap
 
-    def check_events(self, events: list[_Ev], base: Loc, label: str, earlier: list[_Ev], gap: Loc | None) -> None:
+    def check_events(self, events: list[Ev], base: Loc, label: str, earlier: list[Ev], gap: Loc | None) -> None:
         kinds: dict[str, Any] = {}
         for e in earlier:
             if e.kind == "tool_call" and not isinstance(e.id, Unloaded):
@@ -120,7 +108,7 @@ class EventRules:
                 own_calls.setdefault(e.id, i)
         earlier_calls = set(kinds)
         call_hint = Suggester([*earlier_calls, *own_calls])
-        prev: _Ev | None = None
+        prev: Ev | None = None
         event_ids, step_ids = self.event_ids, self.step_ids
         for i, ev in enumerate(events):
             if isinstance(ev.id, str):
@@ -141,7 +129,7 @@ class EventRules:
             if ev.kind in ("tool_result", "command_result") and isinstance(ev.call, str):
                 self.check_call(ev, i, kinds, own_calls, earlier_calls, call_hint, gap)
 
-    def unique_event(self, ev: _Ev) -> None:
+    def unique_event(self, ev: Ev) -> None:
         if ev.id in self.event_ids:
             first = self.event_ids[ev.id]
             where = f"{'trace' if first[0] == 'trace' else 're-plan'} event #{int(first[-1]) + 1}"
@@ -150,13 +138,13 @@ class EventRules:
         else:
             self.event_ids[ev.id] = ev.loc
 
-    def check_call(self, ev: _Ev, i: int, kinds: dict[str, Any], own_calls: dict[str, int], earlier_calls: set[str],
+    def check_call(self, ev: Ev, i: int, kinds: dict[str, Any], own_calls: dict[str, int], earlier_calls: set[str],
                    hint: Suggester, gap: Loc | None) -> None:
         call = ev.call
         if call in earlier_calls or own_calls.get(call, i) < i:
             return
         if call in kinds and kinds[call] != "tool_call":
-            if not _known(kinds[call]):
+            if not known(kinds[call]):
                 self.block("tool results answer an earlier tool_call", kinds[call].loc)
                 return
             why = f"{q(call)} is a {kinds[call]} event, not a tool_call"
@@ -190,15 +178,24 @@ class EventRules:
             self.add(loc, f"{what} {q(event_id)} is not a trace event{self.event_hint(event_id)}")
         return False
 
-    def no_twice(self, entries: list[tuple[Loc, Any]], what: str, noun: str) -> None:
-        """Refuse the second listing of one value in a list of references (``entries``: (loc, value) pairs)."""
-        seen: dict[str, Loc] = {}
-        for loc, value in entries:
-            if not isinstance(value, str):
-                continue
-            if value in seen:
-                first = seen[value]
-                n = next(int(el) for el in reversed(first) if isinstance(el, int)) + 1
-                self.add(loc, f"{what} {q(value)} is listed twice: {noun} #{n} has it too; keep one", first)
-            else:
-                seen[value] = loc
+
+def repetition_issues(drill: Any) -> list[Issue]:
+    """Format 2, on a type-valid drill: the trace and re-plan events happen at most
+    :data:`~warroom.core.model.MAX_TOTAL_REPETITIONS` times in all, repetitions included (the replay holds one entry
+    per repetition); the issue is at the event that passes the limit."""
+    total = 0
+    for base, events in event_lists(drill):
+        for i, ev in enumerate(events):
+            total += ev.repeat.count if ev.repeat is not None else 1
+            if total > MAX_TOTAL_REPETITIONS:
+                return [Issue((*base, i, "repeat"), f"the drill's events happen more than {MAX_TOTAL_REPETITIONS:,} "
+                              "times in all (repetitions included) here; repeat fewer times")]
+    return []
+
+
+def event_lists(drill: Any) -> list[tuple[Loc, list[Any]]]:
+    """The event lists of a type-valid drill, each with its location: the trace, and the re-plan of its answer key."""
+    lists: list[tuple[Loc, list[Any]]] = [(("trace",), drill.trace)]
+    if drill.answer_key is not None:
+        lists.append((("answer_key", "replan"), drill.answer_key.replan))
+    return lists

@@ -8,10 +8,10 @@ drill, in this order:
 - a probe id is unique among the probes and is not also a trace or re-plan event id;
 - a probe's ``step`` is a plan step (with a did-you-mean) with at least one trace event (or it could never be
   requested);
-- (in :mod:`warroom.core.rules._validation`) the answer key's ``evidence`` and ``accepted_evidence`` may list probe ids
-  besides trace events; a probe in ``evidence`` counts, for the deadline and damage rules, from the earliest moment
-  its result can be on screen;
-- a version-1 file has no probes (set ``schema_version: 2``).
+- (in :mod:`warroom.core.rules._answerkey`) the answer key's ``evidence`` and ``accepted_evidence`` may list probe
+  ids besides trace events; a probe in ``evidence`` counts, for the deadline and damage rules, from the earliest
+  moment its result can be on screen;
+- (in :mod:`warroom.core.rules._version`) a version-1 file has no probes (set ``schema_version: 2``).
 """
 
 from __future__ import annotations
@@ -19,11 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from warroom.core.model import MAX_PROBE_SECONDS
-from warroom.core.rules._events import Issue, Loc
+from warroom.core.rules._issues import Issue, Loc, q
 from warroom.core.rules._reader import Ev, Reader, known
-from warroom.core.text import Suggester, id_list, shown_id
-
-q = shown_id
+from warroom.core.text import Suggester, id_list
 
 
 def probe_times(r: Reader, drill: Any, trace: list[Ev]) -> dict[str, Ev]:
@@ -48,9 +46,6 @@ def probe_issues(drill: Any) -> list[Issue]:
     if not probes:
         return []
     out: list[Issue] = []
-    if drill.schema_version == 1:
-        out.append(Issue(("probes",), "`probes` is format 2: set `schema_version: 2` at the top of the file (or "
-                                      "run `warroom migrate FILE`)"))
     event_ids = {e.id for e in drill.trace}
     if drill.answer_key is not None:
         event_ids |= {e.id for e in drill.answer_key.replan}

@@ -2,8 +2,9 @@
 
 :class:`Reader` reads values of a drill by path (keys and list indexes), from a type-valid
 :class:`~warroom.core.model.Drill` (attributes) or from the plain data of one that is not (dict keys), and gives
-:class:`Unloaded` for a value whose path, or a path above it, had a type problem. The rules in
-:mod:`warroom.core.rules._validation` run on what did load and name the rules that need an :class:`Unloaded` value.
+:class:`Unloaded` for a value whose path, or a path above it, had a type problem. The rules of
+:mod:`warroom.core.rules._events` and :mod:`warroom.core.rules._answerkey` run on what did load and name the rules that
+need an :class:`Unloaded` value.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-Loc = tuple[str | int, ...]
+from warroom.core.rules._issues import Loc
 
 
 class Unloaded:

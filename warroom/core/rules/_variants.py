@@ -1,14 +1,14 @@
-"""The rules of a drill's ``variants`` section (docs/authoring.md "Seeded variants"), used by
-:func:`warroom.core.variants.variant_issues`: each problem is an :class:`~warroom.core.rules.Issue` at the
-value at fault, so ``warroom validate`` reports it as ``path:line:col: message``.
+"""The rules of a drill's ``variants`` section (docs/authoring.md "Seeded variants"), :func:`variant_issues`: each
+problem is an :class:`~warroom.core.rules.Issue` at the value at fault, so ``warroom validate`` reports it as
+``path:line:col: message``.
 
 - a name or amount must appear where a variant rewrites (the trace's text and tool data, the answer key's texts)
   and never in what the trainee reads before the session draws its seed (title, briefing, plan); its choices
   differ from it and from one another; each text is listed once; an amount's ``min`` is below its ``max``;
 - a phrasing names a trace event once, replaces only the fields of its kind, and each choice makes a valid event;
 - a shuffle group lists distractor events only, each in one group, at most
-  :data:`~warroom.core.variants.MAX_SHUFFLE_GROUP`, and every order of the group keeps the drill valid;
-- jitter leaves the earliest evidence at least :data:`~warroom.core.variants.REACTION_WINDOW` seconds before the
+  :data:`~warroom.core.model.MAX_SHUFFLE_GROUP`, and every order of the group keeps the drill valid;
+- jitter leaves the earliest evidence at least :data:`~warroom.core.model.REACTION_WINDOW` seconds before the
   deadline and every damage event after it.
 """
 
@@ -29,7 +29,7 @@ from warroom.core.model import (
     orders,
     variable_texts,
 )
-from warroom.core.rules._events import Issue
+from warroom.core.rules._issues import Issue
 
 
 def _strings(value: Any) -> list[str]:
@@ -226,7 +226,7 @@ def shuffle_issues(drill: Drill, base_valid: bool) -> list[Issue]:
 
 
 def _order_issues(drill: Drill, g: int, group: list[str]) -> list[Issue]:
-    from warroom.core.rules._validation import validate_drill
+    from warroom.core.rules._validate import validate_drill
 
     times = {e.id: e.t for e in drill.trace}
     slots = sorted(times[e] for e in group)

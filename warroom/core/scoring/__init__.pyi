@@ -1,13 +1,17 @@
 # The API of warroom.core.scoring (its __init__.py loads each name on first use, from the module named here).
+# keep: EDITIONS, Edition
 
-from ._rules import SCORING_VERSION, SCORING_VERSIONS, check_rules, escalation_verdict
+from ._editions import EDITIONS, SCORING_VERSION, SCORING_VERSIONS, Edition, check_rules
+from ._outcome import escalation_verdict
 from ._score import replay_actions, score, scorecard_of
 from ._scorecard import MAX_TOTAL, Scorecard, ScoringError, current_scorecard_keys
 
 __all__ = [
+    "EDITIONS",
     "MAX_TOTAL",
     "SCORING_VERSION",
     "SCORING_VERSIONS",
+    "Edition",
     "Scorecard",
     "ScoringError",
     "check_rules",

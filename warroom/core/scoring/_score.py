@@ -5,8 +5,9 @@
 give the same scorecard, always. A log without a ``quit`` is taken as played to the end of the trace; a ``quit``
 before a containment or the end of the trace scores :attr:`Outcome.ABANDONED`.
 
-The formula (docs/scoring.md has it with worked examples; :data:`SCORING_VERSION` names this edition of it, and
-:data:`SCORING_VERSIONS` every edition this code still applies, for re-scoring stored sessions by their own rules):
+The formula (docs/scoring.md has it with worked examples; :data:`SCORING_VERSION` names the current edition of it,
+and :data:`EDITIONS` holds every edition this code still applies, for re-scoring stored sessions by their own rules,
+with its point values and switches):
 
 Faulted drill, total = outcome + speed + damage avoided - false escalations, clamped to 0..100:
 
@@ -25,9 +26,9 @@ All-clear drill: outcome 100 when nobody escalated (all clear held), 50 for a fa
 
 Each component is rounded half up to a whole number of points before they are added.
 
-The parts live in their own modules of :mod:`warroom.core.scoring`: the scorecard model (``_scorecard``), the
-rules per edition, outcome and verdicts (``_rules``) and the points components (``_points``). This module re-runs
-the log and puts the scorecard together.
+The parts live in their own modules of :mod:`warroom.core.scoring`: the editions of the rules (``_editions``), the
+scorecard model (``_scorecard``), the outcome and verdicts (``_outcome``) and the points components (``_points``).
+This module re-runs the log and puts the scorecard together.
 """
 
 from __future__ import annotations
@@ -38,21 +39,13 @@ from typing import Any
 
 from warroom.core.model import OUTCOME_LABELS, Action, ActionKind, Drill, Outcome, Role
 from warroom.core.play import EscalationResult, EscalationVerdict, Replay, ReplayError, distractor_figures
+from warroom.core.scoring._editions import SCORING_VERSION, edition_of
+from warroom.core.scoring._outcome import citation_lines, outcome_of, outcome_text, probe_lines, verdict_of
 from warroom.core.scoring._points import (
     all_clear_components,
     component_line,
     fault_components,
     probe_component,
-)
-from warroom.core.scoring._rules import (
-    SCORING_VERSION,
-    check_rules,
-    citation_lines,
-    escalation_verdict,
-    outcome_of,
-    outcome_text,
-    probe_lines,
-    probes_count,
 )
 from warroom.core.scoring._scorecard import (
     MAX_TOTAL,
@@ -103,7 +96,7 @@ def replay_actions(
     results)``, one :class:`ActionResult` per action. Raises :class:`ScoringError` when an action cannot apply (see
     there), naming the action, and ValueError for an unknown ``rules``.
     """
-    check_rules(rules)
+    edition = edition_of(rules)
     replay = Replay(drill)
     replay.advance_to(0.0)
     results: list[ActionResult] = []
@@ -119,7 +112,7 @@ def replay_actions(
         unsupported = False
         if escalation is not None:
             released = released + escalation.released
-            unsupported = escalation_verdict(drill, escalation, rules) is EscalationVerdict.UNSUPPORTED
+            unsupported = verdict_of(drill, escalation, edition) is EscalationVerdict.UNSUPPORTED
         results.append(ActionResult(action, released, escalation, unsupported))
     if play_to_end:
         replay.run_to_end()
@@ -178,33 +171,35 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
     edition ``rules`` of the scoring rules.
 
     Raises ValueError when the replay has not ended or ``rules`` is unknown."""
-    check_rules(rules)
+    edition = edition_of(rules)
     if not replay.ended:
         raise ValueError("the drill has not ended yet; play it to the end (Replay.run_to_end) before scoring")
     drill = replay.drill
-    outcome = outcome_of(replay, rules)
+    outcome = outcome_of(replay, edition)
     if drill.is_all_clear:
-        components = all_clear_components(replay, outcome)
+        components = all_clear_components(replay, outcome, edition)
     else:
-        components = fault_components(replay, outcome)
-    if drill.probes and probes_count(rules):
-        components.append(probe_component(replay))
+        components = fault_components(replay, outcome, edition)
+    if drill.probes and edition.probes_count:
+        components.append(probe_component(replay, edition))
     raw = sum(c.points for c in components)
     total = 0 if outcome is Outcome.ABANDONED else max(0, min(MAX_TOTAL, raw))
     text = outcome_text(replay, outcome)
     lines = [f"Outcome: {OUTCOME_LABELS[outcome]}. {text}"]
-    lines += citation_lines(replay, rules)
+    lines += citation_lines(replay, edition)
     lines += probe_lines(replay)
     lines += [component_line(c) for c in components]
     lines.append(_total_line(components, outcome, raw, total))
     cost = replay.cost
     lines.append(_cost_line(replay) + ". Cost is shown for information; it is not part of the total.")
-    lines.append(f"Scoring rules version {rules} (docs/scoring.md).")
-    cites = (r.action.cites for r in replay.escalations)
-    shown, pulled = (0, []) if rules == "1" else distractor_figures(drill, (e.id for e in replay.released), cites)
+    lines.append(f"Scoring rules version {edition.version} (docs/scoring.md).")
+    shown, pulled = 0, list[str]()
+    if edition.distractor_figures:
+        cites = (r.action.cites for r in replay.escalations)
+        shown, pulled = distractor_figures(drill, (e.id for e in replay.released), cites)
     return Scorecard(
         drill_id=drill.id,
-        scoring_version=rules,
+        scoring_version=edition.version,
         outcome=outcome,
         outcome_text=text,
         total=total,

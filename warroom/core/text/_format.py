@@ -38,7 +38,7 @@ PLAYBACK_SPEEDS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 #: terminal reorder the text after them, warroom's own text on the same line included ("Trojan Source").
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
-#: The longest id the drill format accepts (``Identifier`` in :mod:`warroom.core.model._drill`).
+#: The longest id the drill format accepts (``Identifier`` in :mod:`warroom.core.model._fields`).
 ID_MAX_LENGTH = 80
 
 

@@ -1,7 +1,7 @@
 """Seeded variants of a drill: the same incident, a different trace each session (docs/authoring.md "Seeded
 variants").
 
-A drill's ``variants`` section (:class:`~warroom.core.model._drill.Variants`) says what may change: names, amounts,
+A drill's ``variants`` section (:class:`~warroom.core.model.Variants`) says what may change: names, amounts,
 timing jitter within bounds, the order of independent distractors, and which of several equivalent phrasings an
 event shows. :func:`apply_variant` turns a drill and a seed (a whole number) into the variant for that seed: a pure
 function, the same drill and seed give the same variant on every machine and Python version (every draw is a

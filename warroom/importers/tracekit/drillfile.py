@@ -10,7 +10,7 @@ from warroom.core.rules import MISSING_ANSWER_KEY
 from warroom.importers.tracekit.rules import TraceError
 from warroom.importers.who_and_when.drill import dump_drill_yaml
 
-#: What ``warroom validate`` says about an imported drill until it is marked up (warroom.core.rules._validation).
+#: What ``warroom validate`` says about an imported drill until it is marked up (warroom.core.rules).
 MISSING_KEY = MISSING_ANSWER_KEY
 
 _MARKUP = """\

@@ -13,7 +13,7 @@ fast path declines a file when:
 - it holds anything unusual for a drill: a tab, a lone CR, a control or non-printable character, U+0085, U+2028 or
   U+2029, a byte-order mark inside the text, a directive or document marker (``%YAML``, ``---``, ``...``), an
   anchor, alias or tag (``&a``, ``*a``, ``!!str``), a ``?`` key, a merge key (``<<``), a quoted key followed by
-  ``:`` without a space, more than :data:`~warroom.core.load.MAX_DEPTH` levels, a key that is not text, or a
+  ``:`` without a space, more than :data:`~warroom.core.load.limits.MAX_DEPTH` levels, a key that is not text, or a
   null inside a file that has a ``{...}`` mapping (an entry without a colon is an error there);
 - a token that could be an unquoted scalar is not certain to mean the same to every reader: every such token must
   be a plain decimal number that shows as written (``42``, ``-3``, ``2.5``, ``1e3``; not ``1.10``, ``012``, ``+1``,

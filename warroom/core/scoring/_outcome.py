@@ -1,39 +1,13 @@
-"""The scoring rules per edition (:data:`SCORING_VERSIONS`): which editions exist, what an escalation did by each
-(:func:`escalation_verdict`), a session's :class:`~warroom.core.model.Outcome` and the sentences that explain it."""
+"""A session's :class:`~warroom.core.model.Outcome` and what each escalation did (:func:`escalation_verdict`), by an
+:class:`~warroom.core.scoring._editions.Edition` of the scoring rules, and the sentences of a scorecard that explain
+them (the outcome, each escalation's citations, each verification probe)."""
 
 from __future__ import annotations
 
 from warroom.core.model import TARGET_LABELS, Drill, Outcome, evidence_ids
 from warroom.core.play import EndReason, EscalationResult, EscalationVerdict, Replay, describe_citations, is_supported
+from warroom.core.scoring._editions import SCORING_VERSION, Edition, edition_of
 from warroom.core.text import seconds
-
-#: The edition of the scoring rules; a scorecard records the one it was computed with. Bump on any rule change.
-#: Version 2: an escalation cites the events that show the fault; a containment that cites none of the evidence
-#: (or of the events the author accepts) is "right step, unsupported".
-#: Version 3: a requested verification probe that does not find the fault costs points (format 2 probes).
-SCORING_VERSION = "3"
-#: Every edition of the rules :func:`score` can apply, oldest first (version 1: no citations).
-SCORING_VERSIONS: tuple[str, ...] = ("1", "2", "3")
-
-
-def check_rules(rules: str) -> str:
-    """``rules`` when it is an edition of the scoring rules this code applies (:data:`SCORING_VERSIONS`); raises
-    ValueError naming the known editions otherwise."""
-    if rules not in SCORING_VERSIONS:
-        raise ValueError(
-            f"scoring rules version {rules!r} is not known to this warroom (it applies {', '.join(SCORING_VERSIONS)})"
-        )
-    return rules
-
-
-def cites_count(rules: str) -> bool:
-    """True when the scoring rules edition ``rules`` judges what an escalation cites (version 2 on)."""
-    return check_rules(rules) != "1"
-
-
-def probes_count(rules: str) -> bool:
-    """True when the scoring rules edition ``rules`` charges needless verification probes (version 3 on)."""
-    return check_rules(rules) not in ("1", "2")
 
 
 def probe_lines(replay: Replay) -> list[str]:
@@ -50,10 +24,15 @@ def probe_lines(replay: Replay) -> list[str]:
 
 
 def escalation_verdict(drill: Drill, result: EscalationResult, rules: str = SCORING_VERSION) -> EscalationVerdict:
-    """What one escalation did by the scoring rules ``rules``: the replay's verdict, except that a containment whose
-    action cites no evidence or accepted event of ``drill`` is ``right step, unsupported`` from version 2 on.
-    Raises ValueError for an unknown rules version."""
-    if result.contained and cites_count(rules) and not is_supported(drill, result.action.cites):
+    """What one escalation did by the scoring rules version ``rules``: the replay's verdict, except that a
+    containment whose action cites no evidence or accepted event of ``drill`` is ``right step, unsupported`` when the
+    edition judges citations (version 2 on). Raises ValueError for an unknown rules version."""
+    return verdict_of(drill, result, edition_of(rules))
+
+
+def verdict_of(drill: Drill, result: EscalationResult, edition: Edition) -> EscalationVerdict:
+    """:func:`escalation_verdict` by an :class:`Edition`."""
+    if result.contained and edition.cites_count and not is_supported(drill, result.action.cites):
         return EscalationVerdict.UNSUPPORTED
     return result.verdict
 
@@ -62,9 +41,10 @@ def containing_escalation(replay: Replay) -> EscalationResult | None:
     return next((e for e in replay.escalations if e.contained), None)
 
 
-def citation_lines(replay: Replay, rules: str) -> list[str]:
-    """One line per escalation saying what it cited and what each cited event is (rules version 2 on)."""
-    if not cites_count(rules):
+def citation_lines(replay: Replay, edition: Edition) -> list[str]:
+    """One line per escalation saying what it cited and what each cited event is (when the edition judges
+    citations)."""
+    if not edition.cites_count:
         return []
     return [
         f"Escalation of {_named(e.action.step)} at {seconds(e.action.t)} cited "
@@ -73,14 +53,14 @@ def citation_lines(replay: Replay, rules: str) -> list[str]:
     ]
 
 
-def outcome_of(replay: Replay, rules: str) -> Outcome:
+def outcome_of(replay: Replay, edition: Edition) -> Outcome:
     if replay.drill.is_all_clear:
         if replay.end_reason is EndReason.ABANDONED:
             return Outcome.ABANDONED
         return Outcome.FALSE_ALARM if replay.escalations else Outcome.ALL_CLEAR_HELD
     containing = containing_escalation(replay)
     if containing is not None:
-        if escalation_verdict(replay.drill, containing, rules) is EscalationVerdict.UNSUPPORTED:
+        if verdict_of(replay.drill, containing, edition) is EscalationVerdict.UNSUPPORTED:
             return Outcome.RIGHT_STEP_UNSUPPORTED
         return Outcome.CONTAINED_LATE if replay.contained_late else Outcome.CONTAINED
     if replay.end_reason is EndReason.ABANDONED:

@@ -1,0 +1,248 @@
+"""Drill sets: a facilitator's list of drills for trainees to play, with the mode, attempts and an optional due date.
+
+A drill set is a small YAML file (docs/drill-sets.md has the format)::
+
+    set: week-1                 # the set's id, stored with every session played in it
+    title: Week 1 assessment
+    mode: assessment            # practice (default) or assessment
+    attempts: 2                 # sessions allowed per drill in this set (default: no limit)
+    due: 2026-12-15             # optional, shown to trainees
+    drills:                     # drill ids or paths (relative to this file), in order
+      - duplicate-charge-refunds
+      - ../drills/my-drill.yaml
+    adaptive:                   # optional: the drills above are a pool; the next one is chosen for the trainee
+      seed: 7
+      length: 6                 # sessions a trainee plays in the set
+      all_clear_rate: 0.2       # share of all-clear controls mixed in
+      start_level: 2            # assumed difficulty level before the first result
+
+This module holds the model (:class:`DrillSet`) and the loader (:func:`load_drill_set`, with ``path:line:col:
+message`` problems found with the drill loader's YAML machinery, and :func:`set_problem_at` for problems of a set's
+drills at their line); the set's drills are looked up and loaded by
+:func:`warroom.core.library.resolve_set_drills`, and the adaptive chooser is
+:func:`warroom.core.library.choose_next`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from datetime import date
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from yaml.nodes import MappingNode, Node, ScalarNode
+
+from warroom.core.load._problems import DrillLoadError, Problem
+from warroom.core.load._problems import problem_at as _at
+from warroom.core.load._yaml.build import Abort, Builder
+from warroom.core.load._yaml.pos import ALIAS_MARKS
+from warroom.core.load._yaml.pos import compose_text as _compose
+from warroom.core.load._yaml.pos import locate as _locate
+from warroom.core.load.limits import MAX_DEPTH
+from warroom.core.model import TEXT_PATTERN
+from warroom.core.text import ID_PATTERN
+from warroom.errors import WarroomError
+
+__all__ = [
+    "MAX_SET_BYTES",
+    "Adaptive",
+    "DrillSet",
+    "DrillSetError",
+    "is_drill_set_file",
+    "is_drill_set_text",
+    "load_drill_set",
+    "set_problem_at",
+]
+
+#: Largest drill set file read, in bytes.
+MAX_SET_BYTES = 1024 * 1024
+#: Most drills a set may name.
+MAX_SET_DRILLS = 1000
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Adaptive(_Strict):
+    """How an adaptive set chooses each trainee's next drill from its pool (see :func:`choose_next`)."""
+
+    seed: Annotated[int, Field(strict=True, ge=0, le=2**63 - 1)] = Field(
+        description="Seed of the choices: the same record and seed always give the same next drill."
+    )
+    length: Annotated[int, Field(strict=True, ge=1, le=MAX_SET_DRILLS)] = Field(
+        description="Sessions a trainee plays in the set (abandoned ones count)."
+    )
+    all_clear_rate: Annotated[float, Field(strict=True, ge=0, le=1, allow_inf_nan=False)] = Field(
+        default=0.0, description="Share of the choices that are all-clear control drills (0 to 1)."
+    )
+    start_level: Annotated[float, Field(strict=True, ge=1, le=5, allow_inf_nan=False)] = Field(
+        default=2.0, description="The trainee's assumed level (a difficulty, 1 to 5) before any result."
+    )
+
+
+class DrillSet(_Strict):
+    """A drill set file, validated (docs/drill-sets.md)."""
+
+    set: Annotated[str, Field(pattern=ID_PATTERN, min_length=1, max_length=80)] = Field(
+        description="The set's id: stored with every session played in it (`warroom scores --set ID`)."
+    )
+    title: Annotated[str, Field(pattern=TEXT_PATTERN, max_length=200)] = Field(description="Shown to trainees.")
+    mode: Literal["practice", "assessment"] = Field(default="practice", description="How the set's drills are played.")
+    attempts: Annotated[int, Field(strict=True, ge=1, le=1000)] | None = Field(
+        default=None, description="Sessions allowed per drill in the set (abandoned ones count); none: no limit."
+    )
+    due: str | None = Field(default=None, description="Due date, YYYY-MM-DD (shown; play is not refused after it).")
+    drills: Annotated[list[Annotated[str, Field(min_length=1, max_length=4096)]], Field(min_length=1)] = Field(
+        max_length=MAX_SET_DRILLS, description="Drill ids or drill file paths (relative to the set file), in order."
+    )
+    adaptive: Adaptive | None = Field(default=None, description="Choose each next drill from the trainee's record.")
+
+    @field_validator("due")
+    @classmethod
+    def _due_is_a_date(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                date.fromisoformat(value)
+            except ValueError:
+                raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {value!r}") from None
+            if len(value) != 10:
+                raise ValueError(f"`due` must be a date written YYYY-MM-DD, got {value!r}")
+        return value
+
+    @property
+    def due_date(self) -> date | None:
+        """The due date, or None."""
+        return date.fromisoformat(self.due) if self.due else None
+
+
+class DrillSetError(WarroomError):
+    """A drill set file that cannot be used; ``problems`` lists every problem (``path:line:col: message``)."""
+
+    def __init__(self, problems: Sequence[Problem], drills: Sequence[str] | None = None) -> None:
+        """``drills``: the set's `drills` list when it was valid though other keys were not (so the drills can
+        still be looked up, see :func:`drill_set_problems`), else None."""
+        self.problems = sorted(problems, key=lambda p: (p.path, p.line, p.column))
+        self.drills = None if drills is None else list(drills)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def is_drill_set_text(text: str) -> bool:
+    """True when YAML ``text`` looks like a drill set: a top-level ``set:`` key on a line of its own (drills have no
+    ``set`` key; a byte order mark before the first line is ignored, as the loader ignores it). Cheap; reads no
+    YAML."""
+    return any(line.startswith("set:") for line in text.removeprefix("\ufeff").splitlines())
+
+
+def _read(path: Path) -> str:
+    shown = os.fspath(path)
+    try:
+        if not path.is_file():
+            raise DrillSetError([Problem(shown, 1, 1, "no such file" if not path.exists() else "not a regular file")])
+        data = path.read_bytes()[: MAX_SET_BYTES + 1]
+    except OSError as exc:
+        raise DrillSetError([Problem(shown, 1, 1, f"cannot read the file: {exc.strerror or exc}")]) from None
+    if len(data) > MAX_SET_BYTES:
+        raise DrillSetError([Problem(shown, 1, 1, f"a drill set file is at most {MAX_SET_BYTES // 1024} KiB")])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DrillSetError(
+            [Problem(shown, 1, 1, f"the file is not UTF-8 text (byte {exc.start}); save it as UTF-8")]
+        ) from None
+
+
+def _error_problem(path: str, root: Node, err: Mapping[str, Any]) -> Problem:
+    loc = tuple(err["loc"])
+    name = "`" + ".".join(str(x) for x in loc) + "`" if loc else "the drill set"
+    etype = err["type"]
+    if etype == "missing":
+        node, _ = _locate(root, loc[:-1])
+        where = "`" + ".".join(str(x) for x in loc[:-1]) + "`" if loc[:-1] else "the drill set"
+        return _at(path, node, f"{where} is missing the required key `{loc[-1]}`")
+    if etype == "extra_forbidden":
+        node, _ = _locate(root, loc, want_key=True)
+        owner = Adaptive if loc[:1] == ("adaptive",) else DrillSet
+        allowed = ", ".join(owner.model_fields)
+        return _at(path, node, f"unknown key `{loc[-1]}`; allowed keys: {allowed}")
+    node, _ = _locate(root, loc)
+    if etype == "value_error":
+        return _at(path, node, str(err.get("ctx", {}).get("error", err["msg"])))
+    if etype == "string_pattern_mismatch" and loc == ("set",):
+        return _at(path, node, "the set id must use letters, digits, `-`, `_` and `.`, starting with a letter or digit")
+    if etype == "string_pattern_mismatch" and err.get("ctx", {}).get("pattern") == TEXT_PATTERN:
+        return _at(path, node, f"{name} must not be blank: write some text, not only spaces or line breaks")
+    msg = err["msg"]
+    return _at(path, node, f"{name}: {msg[:1].lower() + msg[1:]}, got {err.get('input')!r}")
+
+
+#: Top-level keys that only a drill has: a file holding one and no ``set`` key is a drill, not a drill set.
+_DRILL_KEYS = frozenset({"id", "schema_version", "plan", "trace", "answer_key", "all_clear", "briefing"})
+
+
+def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
+    """Load and validate the drill set file at ``path`` (its drills are not looked up: see
+    :func:`resolve_set_drills`). Raises :class:`DrillSetError` listing every problem with its line and column."""
+    shown = os.fspath(path)
+    text = _read(Path(path))
+    try:
+        root, alias_marks = _compose(text.removeprefix("\ufeff"), shown)
+    except DrillLoadError as exc:
+        raise DrillSetError(exc.problems) from None
+    if not isinstance(root, MappingNode):
+        node_problem = _at(shown, root, "a drill set file must be a mapping of keys (set: ID, title: ..., drills: ...)")
+        raise DrillSetError([node_problem])
+    keys = {k.value for k, _ in root.value if isinstance(k, ScalarNode)}
+    if "set" not in keys and keys & _DRILL_KEYS:  # a drill given where a set is expected: say so, once
+        message = f"this file is a drill, not a drill set (no `set:` key): play it with `warroom run {shown}`"
+        raise DrillSetError([_at(shown, root, message)])
+    if alias_marks:  # a node reached through an alias is located where the alias is written
+        ALIAS_MARKS[root] = alias_marks
+    found: list[Problem] = []
+    builder = Builder(
+        text, lambda n, m, s: found.append(_at(shown, n, m, s)), max_depth=MAX_DEPTH, max_expansion=10_000,
+        alias_marks=alias_marks,
+    )  # fmt: skip
+    try:
+        data = builder.build(root, 0, ("model", DrillSet))
+    except Abort:
+        data = None
+    errors = [p for p in found if p.severity == "error"]
+    if errors or data is None:
+        raise DrillSetError(errors)
+    try:
+        return DrillSet.model_validate(data)
+    except ValidationError as exc:
+        details = exc.errors(include_url=False)
+        names = data.get("drills") if isinstance(data, dict) else None
+        valid = isinstance(names, list) and bool(names) and all(isinstance(n, str) and n.strip() for n in names)
+        drills = names if valid and not any(tuple(e["loc"])[:1] == ("drills",) for e in details) else None
+        raise DrillSetError([_error_problem(shown, root, e) for e in details], drills) from None
+
+
+def is_drill_set_file(path: Path) -> bool:
+    """True when the file at ``path`` (which did not load as a drill) is a drill set file."""
+    try:
+        return is_drill_set_text(_read(path))
+    except DrillSetError:
+        return False
+
+
+def set_problem_at(path: str | os.PathLike[str]) -> Callable[[tuple[Any, ...], str], Problem]:
+    """A function giving the :class:`Problem` of a message about the value at a data path (``("drills", 2)``) of
+    the drill set file at ``path``, at that value's line and column (line 1 when the file does not read as YAML).
+    Reads the file once."""
+    shown = os.fspath(path)
+    try:
+        root: Node | None = _compose(_read(Path(path)).removeprefix("\ufeff"), shown)[0]
+    except (DrillSetError, WarroomError):
+        root = None
+
+    def at(loc: tuple[Any, ...], message: str) -> Problem:
+        if root is None:
+            return Problem(shown, 1, 1, message)
+        return _at(shown, _locate(root, loc)[0], message)
+
+    return at

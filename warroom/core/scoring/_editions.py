@@ -1,0 +1,107 @@
+"""The editions of the scoring rules, as data: each version of the rules is one frozen :class:`Edition` (its point
+values and its switches), and :data:`EDITIONS` maps each version to its edition, oldest first. The scoring code
+reads an edition's fields; it never asks which version it applies. A scorecard records the version it was computed
+with, and a stored session is re-scored by its own edition unless another is asked for, so an edition once
+released never changes: tests/unit/test_scoring_editions.py pins every released edition's values.
+
+Adding an edition (version 4, say) touches:
+
+- this module: one more :class:`Edition` in :data:`EDITIONS` (a new field, when the new rule needs a switch or a
+  value no edition had: give it to every edition, the old ones keeping their behaviour), and
+  :data:`SCORING_VERSION`;
+- the code of a new switch, if any (:mod:`warroom.core.scoring._points` for points, ``_outcome`` for outcomes and
+  verdicts, ``_score`` for what the scorecard records);
+- tests/unit/test_scoring_editions.py: the new edition's values pinned;
+- docs/scoring.md: the rules of the new version;
+- only for an edition whose scorecards record no distractor figures: ``NO_DISTRACTOR_FIGURES`` in
+  warroom/store/distractors.py (the versions the store reads no figures of).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+
+@dataclass(frozen=True, kw_only=True)
+class Edition:
+    """One edition of the scoring rules: its ``version`` (as scorecards record it), its point values and its
+    switches. Every field is given for every edition (none has a default), so that no change made for a new
+    edition can reach an old one.
+
+    Points of a faulted drill: the outcome's (``contained``, ``contained_late``, ``right_step_unsupported``; 0 for
+    an outcome the edition does not have), the most for speed (``speed``) and for damage avoided (``damage``), the
+    penalty per false escalation (``false_escalation_penalty``) and per needless verification probe
+    (``needless_probe_penalty``; 0 when probes do not count). Points of an all-clear drill: ``all_clear_held`` and
+    ``all_clear_false_alarm``.
+
+    Switches: ``cites_count`` (what an escalation cites decides whether it contains: a containment citing no
+    evidence is "right step, unsupported"), ``probes_count`` (the scorecard has a "Needless probes" component in a
+    drill with probes) and ``distractor_figures`` (the scorecard records ``distractors_shown`` and
+    ``distractor_escalations`` for the cohort statistics).
+    """
+
+    version: str
+    contained: int
+    contained_late: int
+    right_step_unsupported: int
+    speed: int
+    damage: int
+    false_escalation_penalty: int
+    needless_probe_penalty: int
+    all_clear_held: int
+    all_clear_false_alarm: int
+    cites_count: bool
+    probes_count: bool
+    distractor_figures: bool
+
+
+#: Version 1: the escalated step alone decides; citations are not judged.
+_VERSION_1 = Edition(
+    version="1",
+    contained=50, contained_late=20, right_step_unsupported=0, speed=25, damage=25,
+    false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
+    cites_count=False, probes_count=False, distractor_figures=False,
+)  # fmt: skip
+#: Version 2: an escalation cites the events that show the fault; a containment that cites none of the evidence
+#: (or of the events the author accepts) is "right step, unsupported", worth 10 points. The scorecard records the
+#: distractor figures.
+_VERSION_2 = Edition(
+    version="2",
+    contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
+    false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
+    cites_count=True, probes_count=False, distractor_figures=True,
+)  # fmt: skip
+#: Version 3: a requested verification probe that does not find the fault costs 2 points (format 2 probes).
+_VERSION_3 = Edition(
+    version="3",
+    contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
+    false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
+    cites_count=True, probes_count=True, distractor_figures=True,
+)  # fmt: skip
+
+#: Every edition of the rules :func:`~warroom.core.scoring.score` can apply, by version, oldest first.
+EDITIONS: Mapping[str, Edition] = MappingProxyType({e.version: e for e in (_VERSION_1, _VERSION_2, _VERSION_3)})
+#: The current edition's version: what a new session is scored by (a scorecard records the one it was computed
+#: with).
+SCORING_VERSION = "3"
+#: Every version in :data:`EDITIONS`, oldest first.
+SCORING_VERSIONS: tuple[str, ...] = tuple(EDITIONS)
+
+
+def edition_of(rules: str) -> Edition:
+    """The :class:`Edition` of the scoring rules version ``rules``; raises ValueError naming the known versions
+    for one this code does not apply."""
+    edition = EDITIONS.get(rules)
+    if edition is None:
+        raise ValueError(
+            f"scoring rules version {rules!r} is not known to this warroom (it applies {', '.join(SCORING_VERSIONS)})"
+        )
+    return edition
+
+
+def check_rules(rules: str) -> str:
+    """``rules`` when it is a version of the scoring rules this code applies (:data:`SCORING_VERSIONS`); raises
+    ValueError naming the known versions otherwise."""
+    return edition_of(rules).version
