@@ -60,7 +60,7 @@ def test_each_api_lists_what_it_exports_and_each_name_is_its_modules_object(pack
     from another module: one place for each name)."""
     api = importlib.import_module(package)
     names = _stub_names(package)
-    assert list(api.__all__) == sorted(names), package
+    assert sorted(api.__all__) == sorted(names) and len(set(api.__all__)) == len(api.__all__), package
     for name, module in names.items():
         defining = importlib.import_module(f"{package}.{module}")
         value = getattr(api, name)

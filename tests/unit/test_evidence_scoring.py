@@ -138,7 +138,7 @@ def test_citations_are_in_the_journal_line_and_old_lines_still_load():
 
 def test_version_3_is_current_and_versions_1_and_2_still_apply():
     # version 3 adds the needless-probe penalty (drills with verification probes only); tests/unit/test_probes.py
-    assert SCORING_VERSION == "3" and SCORING_VERSIONS == ("1", "2", "3")
+    assert SCORING_VERSION == "3" and SCORING_VERSIONS == ("1", "2", "3", "4")
     drill = make_drill()
     v1 = score(drill, [esc(10, "s1", None)], rules="1")
     assert (v1.outcome, v1.total, v1.scoring_version) == (Outcome.CONTAINED, 100, "1")

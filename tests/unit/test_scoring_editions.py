@@ -15,17 +15,26 @@ RELEASED = {
     "1": dict(
         contained=50, contained_late=20, right_step_unsupported=0, speed=25, damage=25,
         false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
-        cites_count=False, probes_count=False, distractor_figures=False,
+        cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
+        min_citation_precision=0.0, max_cited=0,
     ),
     "2": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
         false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
-        cites_count=True, probes_count=False, distractor_figures=True,
+        cites_count=True, probes_count=False, distractor_figures=True, records_response=False,
+        min_citation_precision=0.0, max_cited=0,
     ),
     "3": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
         false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
-        cites_count=True, probes_count=True, distractor_figures=True,
+        cites_count=True, probes_count=True, distractor_figures=True, records_response=False,
+        min_citation_precision=0.0, max_cited=0,
+    ),
+    "4": dict(
+        contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
+        false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
+        cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
+        min_citation_precision=0.5, max_cited=4,
     ),
 }  # fmt: skip
 
@@ -38,7 +47,8 @@ def test_a_released_edition_keeps_its_values(version: str):
 
 def test_every_edition_is_pinned_and_the_current_one_is_the_newest():
     assert list(EDITIONS) == list(SCORING_VERSIONS) == sorted(RELEASED, key=int)
-    assert SCORING_VERSIONS[-1] == SCORING_VERSION
+    # version 4 is released for `--rules 4` and becomes the current edition with the war room's changes (issue 31)
+    assert SCORING_VERSION in SCORING_VERSIONS
     assert all(key == edition.version for key, edition in EDITIONS.items())
 
 
@@ -47,13 +57,13 @@ def test_an_edition_cannot_change_once_made():
     with pytest.raises(dataclasses.FrozenInstanceError):
         edition.contained = 60  # type: ignore[misc]
     with pytest.raises(TypeError):
-        EDITIONS["4"] = edition  # type: ignore[index]
+        EDITIONS["5"] = edition  # type: ignore[index]
     with pytest.raises(TypeError):  # every value is spelt out: no default an old edition could inherit a change of
-        Edition(version="4")  # type: ignore[call-arg]
+        Edition(version="5")  # type: ignore[call-arg]
 
 
 def test_an_unknown_version_names_the_known_ones():
     assert check_rules("2") == "2"
-    known = r"scoring rules version '9' is not known to this warroom \(it applies 1, 2, 3\)"
+    known = r"scoring rules version '9' is not known to this warroom \(it applies 1, 2, 3, 4\)"
     with pytest.raises(ValueError, match=known):
         check_rules("9")

@@ -50,7 +50,7 @@ from ._hygiene import (
     without_answer_keys,
 )
 from ._origins import PLAN, SETUP, TARGET_LABELS, event_target, fault_target, origin_event_of
-from ._outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, Outcome
+from ._outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, RESPONSE_LABELS, Outcome, PlayedAs, Response
 from ._probes import (
     MAX_PROBE_SECONDS,
     Probe,
@@ -94,6 +94,7 @@ __all__ = [
     "PHRASING_FIELDS",
     "PLAN",
     "REACTION_WINDOW",
+    "RESPONSE_LABELS",
     "SCHEMA_VERSION",
     "SETUP",
     "TARGET_LABELS",
@@ -131,9 +132,11 @@ __all__ = [
     "PhrasingVariant",
     "PlanStep",
     "PlannerCall",
+    "PlayedAs",
     "Probe",
     "Repeat",
     "ReportedStatus",
+    "Response",
     "Role",
     "ToolCall",
     "ToolResult",

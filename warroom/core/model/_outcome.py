@@ -1,4 +1,5 @@
-"""How a session ended: :class:`Outcome`, with no heavy imports (the results store's summaries use it without
+"""How a session ended (:class:`Outcome`) and what it was as a trial of detection (:class:`PlayedAs`,
+:class:`Response`), with no heavy imports (the results store's summaries use it without
 loading the drill model). :mod:`warroom.core.scoring._score` decides the outcome of a session."""
 
 from __future__ import annotations
@@ -43,4 +44,46 @@ OUTCOME_LABELS: dict[Outcome, str] = {
     Outcome.MISSED: "missed",
     Outcome.ALL_CLEAR_HELD: "all clear held",
     Outcome.ABANDONED: "abandoned",
+}
+
+
+class PlayedAs(StrEnum):
+    """What a session was as a trial of detection (docs/scoring.md, "The trial and its response"): a **signal**
+    trial played a drill with its fault; a **noise** trial played a healthy run (an all-clear drill, or a fault
+    drill's healthy twin), a control."""
+
+    SIGNAL = "signal"
+    NOISE = "noise"
+
+
+class Response(StrEnum):
+    """The trial's response, read from the trainee's **first** escalation and nothing after it (scoring rules
+    version 4; docs/scoring.md, "The trial and its response"):
+
+    - a signal trial: ``hit`` when the first escalation names the fault's origin after the fault became detectable,
+      at or before the deadline, citing specific evidence; ``localisation_error`` when the first escalation, at or
+      before the deadline, is anything else (another target, before the evidence, or the origin without specific
+      evidence); ``miss`` when there is no escalation at or before the deadline (none at all, or the first one too
+      late);
+    - a noise trial: ``false_alarm`` when there is any escalation; ``correct_rejection`` when there is none and the
+      trace played to its end; ``abandoned`` when the trainee left before the end without escalating (not a correct
+      rejection).
+    """
+
+    HIT = "hit"
+    MISS = "miss"
+    LOCALISATION_ERROR = "localisation_error"
+    FALSE_ALARM = "false_alarm"
+    CORRECT_REJECTION = "correct_rejection"
+    ABANDONED = "abandoned"
+
+
+#: A short label for each response, for tables and headings.
+RESPONSE_LABELS: dict[Response, str] = {
+    Response.HIT: "hit",
+    Response.MISS: "miss",
+    Response.LOCALISATION_ERROR: "localisation error",
+    Response.FALSE_ALARM: "false alarm",
+    Response.CORRECT_REJECTION: "correct rejection",
+    Response.ABANDONED: "abandoned",
 }

@@ -1,7 +1,15 @@
 # The API of warroom.core.play (its __init__.py loads each name on first use, from the module named here).
+# keep: citation_precision
 
 from ._approvals import missing_approvals
-from ._citations import describe_citations, distractor_figures, is_supported, judge_citations
+from ._citations import (
+    citation_precision,
+    describe_citations,
+    distractor_figures,
+    is_specific,
+    is_supported,
+    judge_citations,
+)
 from ._cost import CostMeter, TraceCost, call_cost, trace_cost
 from ._escalation import FALSE_ESCALATION_DELAY, EscalationResult, EscalationVerdict
 from ._replay import EndReason, Replay, ReplayError
@@ -20,9 +28,11 @@ __all__ = [
     "StepState",
     "TraceCost",
     "call_cost",
+    "citation_precision",
     "describe_citations",
     "distractor_figures",
     "index_calls",
+    "is_specific",
     "is_supported",
     "judge_citations",
     "missing_approvals",

@@ -9,8 +9,10 @@ is, by the drill's answer key:
 - ``distractor``: one of the drill's ``distractors`` (odd-looking but harmless);
 - ``irrelevant``: any other event (it shows nothing about the fault).
 
-An escalation is *supported* when it cites at least one evidence or accepted event. In an all-clear drill nothing
-is evidence. Pure functions of the drill; no Textual, no store.
+An escalation is *supported* when it cites at least one evidence or accepted event (scoring rules versions 2 and
+3); version 4 also asks that the citation be *specific* (:func:`is_specific`): most of what it cites is evidence or
+accepted, and it cites at most a few events. In an all-clear drill nothing is evidence. Pure functions of the drill; no
+Textual, no store.
 """
 
 from __future__ import annotations
@@ -75,6 +77,26 @@ def is_supported(drill: Drill, cites: Iterable[str] | None) -> bool:
     return any(kind in SUPPORTING for _, kind in judge_citations(drill, cites))
 
 
+def citation_precision(drill: Drill, cites: Iterable[str] | None) -> float:
+    """The share of the cited events (distinct ids) that are evidence or accepted evidence of ``drill`` (the events
+    of a comparison count when the comparison is cited whole); 0.0 when nothing is cited."""
+    judged = dict(judge_citations(drill, dict.fromkeys(cites or ())))
+    if not judged:
+        return 0.0
+    return sum(1 for kind in judged.values() if kind in SUPPORTING) / len(judged)
+
+
+def is_specific(drill: Drill, cites: Iterable[str] | None, *, min_precision: float, max_cited: int) -> bool:
+    """True when ``cites`` supports an escalation on ``drill`` (:func:`is_supported`) **and** is specific: at
+    least ``min_precision`` of the distinct cited events are evidence or accepted evidence, and at most
+    ``max_cited`` distinct events are cited (0: no limit). Citing everything released, or every flagged event, is
+    not specific."""
+    cited = list(dict.fromkeys(cites or ()))
+    if max_cited and len(cited) > max_cited:
+        return False
+    return is_supported(drill, cited) and citation_precision(drill, cited) >= min_precision
+
+
 def describe_citations(drill: Drill, cites: Iterable[str] | None) -> str:
     """The citations in words, for scorecards, the debrief and the review: ``"e03 (evidence), e05 (a
     distractor)"``, or ``"no event"`` when nothing is cited."""
@@ -84,7 +106,18 @@ def describe_citations(drill: Drill, cites: Iterable[str] | None) -> str:
     return ", ".join(f"{event_id} ({CITED_LABELS[kind]})" for event_id, kind in judged)
 
 
-__all__ = ["CITED_LABELS", "SUPPORTING", "Cited", "cited_kind", "describe_citations", "is_supported", "judge_citations"]
+__all__ = [
+    "CITED_LABELS",
+    "SUPPORTING",
+    "Cited",
+    "citation_precision",
+    "cited_kind",
+    "describe_citations",
+    "distractor_figures",
+    "is_specific",
+    "is_supported",
+    "judge_citations",
+]
 
 
 def distractor_figures(

@@ -38,8 +38,13 @@ class Edition:
 
     Switches: ``cites_count`` (what an escalation cites decides whether it contains: a containment citing no
     evidence is "right step, unsupported"), ``probes_count`` (the scorecard has a "Needless probes" component in a
-    drill with probes) and ``distractor_figures`` (the scorecard records ``distractors_shown`` and
-    ``distractor_escalations`` for the cohort statistics).
+    drill with probes), ``distractor_figures`` (the scorecard records ``distractors_shown`` and
+    ``distractor_escalations`` for the cohort statistics) and ``records_response`` (the scorecard records the
+    trial: ``played_as`` and the ``response`` read from the first escalation).
+
+    Citations, when they count: an escalation is supported when it cites evidence, and also, from version 4, when
+    at least ``min_citation_precision`` of the events it cites are evidence or accepted evidence and it cites at
+    most ``max_cited`` events (0 and 0: no such condition).
     """
 
     version: str
@@ -55,6 +60,9 @@ class Edition:
     cites_count: bool
     probes_count: bool
     distractor_figures: bool
+    records_response: bool
+    min_citation_precision: float
+    max_cited: int
 
 
 #: Version 1: the escalated step alone decides; citations are not judged.
@@ -62,7 +70,8 @@ _VERSION_1 = Edition(
     version="1",
     contained=50, contained_late=20, right_step_unsupported=0, speed=25, damage=25,
     false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
-    cites_count=False, probes_count=False, distractor_figures=False,
+    cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
+    min_citation_precision=0.0, max_cited=0,
 )  # fmt: skip
 #: Version 2: an escalation cites the events that show the fault; a containment that cites none of the evidence
 #: (or of the events the author accepts) is "right step, unsupported", worth 10 points. The scorecard records the
@@ -71,18 +80,32 @@ _VERSION_2 = Edition(
     version="2",
     contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
     false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
-    cites_count=True, probes_count=False, distractor_figures=True,
+    cites_count=True, probes_count=False, distractor_figures=True, records_response=False,
+    min_citation_precision=0.0, max_cited=0,
 )  # fmt: skip
 #: Version 3: a requested verification probe that does not find the fault costs 2 points (format 2 probes).
 _VERSION_3 = Edition(
     version="3",
     contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
     false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
-    cites_count=True, probes_count=True, distractor_figures=True,
+    cites_count=True, probes_count=True, distractor_figures=True, records_response=False,
+    min_citation_precision=0.0, max_cited=0,
+)  # fmt: skip
+#: Version 4: the trial and its response (the first escalation decides: hit, miss, localisation error, false
+#: alarm, correct rejection), and citations must be specific: at least half of the cited events are evidence or
+#: accepted evidence, and at most 4 are cited.
+_VERSION_4 = Edition(
+    version="4",
+    contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
+    false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
+    cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
+    min_citation_precision=0.5, max_cited=4,
 )  # fmt: skip
 
 #: Every edition of the rules :func:`~warroom.core.scoring.score` can apply, by version, oldest first.
-EDITIONS: Mapping[str, Edition] = MappingProxyType({e.version: e for e in (_VERSION_1, _VERSION_2, _VERSION_3)})
+EDITIONS: Mapping[str, Edition] = MappingProxyType(
+    {e.version: e for e in (_VERSION_1, _VERSION_2, _VERSION_3, _VERSION_4)}
+)
 #: The current edition's version: what a new session is scored by (a scorecard records the one it was computed
 #: with).
 SCORING_VERSION = "3"

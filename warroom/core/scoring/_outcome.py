@@ -4,8 +4,16 @@ them (the outcome, each escalation's citations, each verification probe)."""
 
 from __future__ import annotations
 
-from warroom.core.model import TARGET_LABELS, Drill, Outcome, evidence_ids
-from warroom.core.play import EndReason, EscalationResult, EscalationVerdict, Replay, describe_citations, is_supported
+from warroom.core.model import TARGET_LABELS, Drill, Outcome, PlayedAs, Response, evidence_ids
+from warroom.core.play import (
+    EndReason,
+    EscalationResult,
+    EscalationVerdict,
+    Replay,
+    describe_citations,
+    is_specific,
+    is_supported,
+)
 from warroom.core.scoring._editions import SCORING_VERSION, Edition, edition_of
 from warroom.core.text import seconds
 
@@ -32,9 +40,40 @@ def escalation_verdict(drill: Drill, result: EscalationResult, rules: str = SCOR
 
 def verdict_of(drill: Drill, result: EscalationResult, edition: Edition) -> EscalationVerdict:
     """:func:`escalation_verdict` by an :class:`Edition`."""
-    if result.contained and edition.cites_count and not is_supported(drill, result.action.cites):
+    if result.contained and edition.cites_count and not supported(drill, result.action.cites, edition):
         return EscalationVerdict.UNSUPPORTED
     return result.verdict
+
+
+def supported(drill: Drill, cites: tuple[str, ...] | None, edition: Edition) -> bool:
+    """Whether an escalation citing ``cites`` on ``drill`` is supported by the ``edition``'s rules: it cites
+    evidence (versions 2 and 3), and specifically (version 4: :func:`warroom.core.play.is_specific`)."""
+    if edition.max_cited or edition.min_citation_precision:
+        return is_specific(
+            drill, cites, min_precision=edition.min_citation_precision, max_cited=edition.max_cited
+        )
+    return is_supported(drill, cites)
+
+
+def played_as(drill: Drill) -> PlayedAs:
+    """What playing ``drill`` is as a trial: noise for a healthy run (an all-clear drill), signal for a fault."""
+    return PlayedAs.NOISE if drill.is_all_clear else PlayedAs.SIGNAL
+
+
+def response_of(replay: Replay, edition: Edition) -> Response:
+    """The trial's :class:`~warroom.core.model.Response`, read from the first escalation of an ended ``replay``
+    and nothing after it (see its docstring and docs/scoring.md, "The trial and its response")."""
+    first = replay.escalations[0] if replay.escalations else None
+    if replay.drill.is_all_clear:
+        if first is not None:
+            return Response.FALSE_ALARM
+        return Response.ABANDONED if replay.end_reason is EndReason.ABANDONED else Response.CORRECT_REJECTION
+    deadline = replay.deadline
+    if first is None or (deadline is not None and first.action.t > deadline):
+        return Response.MISS
+    if first.contained and not first.late and verdict_of(replay.drill, first, edition) is EscalationVerdict.CONTAINED:
+        return Response.HIT
+    return Response.LOCALISATION_ERROR
 
 
 def containing_escalation(replay: Replay) -> EscalationResult | None:

@@ -37,10 +37,28 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from warroom.core.model import OUTCOME_LABELS, Action, ActionKind, Drill, Outcome, Role
+from warroom.core.model import (
+    OUTCOME_LABELS,
+    RESPONSE_LABELS,
+    Action,
+    ActionKind,
+    Drill,
+    Outcome,
+    PlayedAs,
+    Response,
+    Role,
+)
 from warroom.core.play import EscalationResult, EscalationVerdict, Replay, ReplayError, distractor_figures
-from warroom.core.scoring._editions import SCORING_VERSION, edition_of
-from warroom.core.scoring._outcome import citation_lines, outcome_of, outcome_text, probe_lines, verdict_of
+from warroom.core.scoring._editions import SCORING_VERSION, Edition, edition_of
+from warroom.core.scoring._outcome import (
+    citation_lines,
+    outcome_of,
+    outcome_text,
+    played_as,
+    probe_lines,
+    response_of,
+    verdict_of,
+)
 from warroom.core.scoring._points import (
     all_clear_components,
     component_line,
@@ -192,11 +210,11 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
     lines.append(_total_line(components, outcome, raw, total))
     cost = replay.cost
     lines.append(_cost_line(replay) + ". Cost is shown for information; it is not part of the total.")
+    trial, response = _trial(replay, edition)
+    if trial is not None and response is not None:
+        lines.append(_trial_line(trial, response))
     lines.append(f"Scoring rules version {edition.version} (docs/scoring.md).")
-    shown, pulled = 0, list[str]()
-    if edition.distractor_figures:
-        cites = (r.action.cites for r in replay.escalations)
-        shown, pulled = distractor_figures(drill, (e.id for e in replay.released), cites)
+    shown, pulled = _distractor_figures(replay, edition)
     return Scorecard(
         drill_id=drill.id,
         scoring_version=edition.version,
@@ -222,7 +240,30 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
         cost_by_role={r.value: round(v, 10) for r, v in cost.usd_by_role.items()},
         distractors_shown=shown,
         distractor_escalations=pulled,
+        played_as=trial,
+        response=response,
     )
+
+
+def _trial(replay: Replay, edition: Edition) -> tuple[PlayedAs | None, Response | None]:
+    """What the session was as a trial and its response, when the edition records them (version 4 on)."""
+    if not edition.records_response:
+        return None, None
+    return played_as(replay.drill), response_of(replay, edition)
+
+
+def _distractor_figures(replay: Replay, edition: Edition) -> tuple[int, list[str]]:
+    """The scorecard's distractor figures, when the edition records them (version 2 on; else 0 and [])."""
+    if not edition.distractor_figures:
+        return 0, []
+    cites = (r.action.cites for r in replay.escalations)
+    return distractor_figures(replay.drill, (e.id for e in replay.released), cites)
+
+
+def _trial_line(trial: PlayedAs, response: Response) -> str:
+    """The scorecard's sentence on the trial: what it was and its response (the statistics read these)."""
+    what = "a signal trial (the drill's fault)" if trial is PlayedAs.SIGNAL else "a noise trial (a healthy run)"
+    return f"Trial: {what}; response (from the first escalation): {RESPONSE_LABELS[response]}."
 
 
 def _total_line(components: list[Component], outcome: Outcome, raw: int, total: int) -> str:

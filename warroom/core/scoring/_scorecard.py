@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from warroom.core.model import Outcome
+from warroom.core.model import Outcome, PlayedAs, Response
 from warroom.errors import WarroomError
 
 #: Highest and lowest possible total.
@@ -57,6 +57,8 @@ class Scorecard:
     contained. ``lines`` explain every number for people. ``distractors_shown`` (how many of the drill's distractor
     events the session released) and ``distractor_escalations`` (per escalation that cited a distractor event, the
     first one it cited) are recorded by scoring rules version 2 (0 and [] by version 1) for the cohort statistics.
+    ``played_as`` (signal or noise) and ``response`` (the trial's response, read from the first escalation) are
+    recorded by scoring rules version 4 (None before).
     """
 
     drill_id: str
@@ -82,6 +84,8 @@ class Scorecard:
     cost_by_role: dict[str, float] = field(default_factory=dict)
     distractors_shown: int = 0
     distractor_escalations: list[str] = field(default_factory=list)
+    played_as: PlayedAs | None = None
+    response: Response | None = None
 
     @property
     def max_total(self) -> int:
@@ -92,6 +96,11 @@ class Scorecard:
         """A JSON-safe dict (str, int, float, None, lists and dicts only); :meth:`from_dict` reads it back."""
         d = asdict(self)
         d["outcome"] = self.outcome.value
+        for name in ("played_as", "response"):  # recorded from version 4 on; absent before, as stored then
+            if d[name] is None:
+                del d[name]
+            else:
+                d[name] = d[name].value
         return d
 
     @classmethod
@@ -110,6 +119,10 @@ class Scorecard:
             kwargs["lines"] = list(data["lines"])
             kwargs["cost_by_role"] = dict(data.get("cost_by_role", {}))
             kwargs["distractor_escalations"] = list(data.get("distractor_escalations", []))
+            if data.get("played_as") is not None:
+                kwargs["played_as"] = PlayedAs(data["played_as"])
+            if data.get("response") is not None:
+                kwargs["response"] = Response(data["response"])
             return cls(**kwargs)
         except KeyError as exc:
             raise ValueError(f"scorecard is missing {exc.args[0]!r}") from None

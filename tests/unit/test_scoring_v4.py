@@ -1,0 +1,93 @@
+"""Scoring rules version 4 (docs/scoring.md, "The trial and its response"): the trial's response is read from the
+first escalation, and an escalation is supported only by specific citations."""
+
+from __future__ import annotations
+
+import pytest
+
+from warroom.core.library import bundled_drills_dir
+from warroom.core.load import load_drill
+from warroom.core.model import Action, ActionKind, PlayedAs, Response
+from warroom.core.play import citation_precision, is_specific
+from warroom.core.scoring import Scorecard, score
+
+# duplicate-charge-refunds: evidence e04 at 12 s (step s1, the origin); e05 (s1's report) at 16 s; distractor e07
+# (s2) at 23 s; the deadline at 37 s; the first refund batch is accepted at 38 s.
+DRILLS = bundled_drills_dir()
+DRILL = load_drill(DRILLS / "duplicate-charge-refunds.yaml")
+ALL_CLEAR = next(
+    d for d in (load_drill(p) for p in sorted(DRILLS.glob("*.yaml")) if "tutorial" not in p.name) if d.is_all_clear
+)
+
+
+def esc(t: float, step: str, *cites: str) -> Action:
+    return Action(t=t, kind=ActionKind.ESCALATE, step=step, note="", cites=tuple(cites))
+
+
+def card(*actions: Action, drill=DRILL) -> Scorecard:
+    return score(drill, list(actions), rules="4")
+
+
+@pytest.mark.parametrize(
+    ("actions", "response"),
+    [
+        ([esc(20, "s1", "e04")], Response.HIT),
+        ([esc(37, "s1", "e04")], Response.HIT),  # at the deadline is on time
+        ([esc(20, "s1", "e04", "e05")], Response.HIT),  # one of two is evidence: precision 0.5
+        ([], Response.MISS),
+        ([esc(45, "s1", "e04")], Response.MISS),  # the first escalation came after the deadline: too late
+        ([esc(20, "s2", "e04")], Response.LOCALISATION_ERROR),  # another step
+        ([esc(5, "s1")], Response.LOCALISATION_ERROR),  # before the evidence
+        ([esc(20, "s1", "e05")], Response.LOCALISATION_ERROR),  # the origin, citing no evidence
+        ([esc(20, "s1", "e04", "e05", "e02")], Response.LOCALISATION_ERROR),  # 1 of 3 is evidence: not specific
+        # the first response decides: a wrong step, then the right one, is a localisation error (and a containment)
+        ([esc(14, "s2", "e04"), esc(30, "s1", "e04")], Response.LOCALISATION_ERROR),
+        ([Action(t=10, kind=ActionKind.QUIT)], Response.MISS),  # quitting is a response: a miss
+    ],
+)
+def test_the_first_escalation_decides_the_response(actions: list[Action], response: Response) -> None:
+    result = card(*actions)
+    assert (result.played_as, result.response) == (PlayedAs.SIGNAL, response)
+    assert f"response (from the first escalation): {response.value.replace('_', ' ')}." in result.lines[-2]
+
+
+def test_citing_everything_released_is_not_specific_and_not_a_containment() -> None:
+    released = [e.id for e in DRILL.trace if e.t <= 20]
+    result = card(esc(20, "s1", *released))
+    assert result.outcome.value == "right_step_unsupported" and result.response is Response.LOCALISATION_ERROR
+    assert not is_specific(DRILL, released, min_precision=0.5, max_cited=4)
+    assert citation_precision(DRILL, released) == pytest.approx(1 / len(released))
+    # the same escalation by version 3, where any evidence among the citations supports it
+    assert score(DRILL, [esc(20, "s1", *released)], rules="3").outcome.value == "contained"
+
+
+def test_more_than_four_events_is_not_specific_even_if_all_are_evidence() -> None:
+    assert is_specific(DRILL, ["e04"], min_precision=0.5, max_cited=4)
+    assert not is_specific(DRILL, ["e04", "e05", "e02", "e03", "e01"], min_precision=0.0, max_cited=4)
+    assert is_specific(DRILL, ["e04", "e04", "e04"], min_precision=1.0, max_cited=1)  # a repeated id counts once
+
+
+def test_the_score_still_rewards_recovering_while_the_response_reads_the_first_escalation() -> None:
+    result = card(esc(14, "s2", "e04"), esc(30, "s1", "e04"))
+    assert result.outcome.value == "contained" and result.total == 72  # the worked example of docs/scoring.md
+    assert result.response is Response.LOCALISATION_ERROR
+
+
+@pytest.mark.parametrize(
+    ("actions", "response"),
+    [
+        ([], Response.CORRECT_REJECTION),
+        ([esc(5, "s1")], Response.FALSE_ALARM),
+        ([Action(t=1, kind=ActionKind.QUIT)], Response.ABANDONED),
+    ],
+)
+def test_a_noise_trial(actions: list[Action], response: Response) -> None:
+    result = card(*actions, drill=ALL_CLEAR)
+    assert (result.played_as, result.response) == (PlayedAs.NOISE, response)
+
+
+def test_older_editions_record_no_trial_and_their_scorecards_read_back_unchanged() -> None:
+    old = score(DRILL, [esc(20, "s1", "e04")], rules="3")
+    assert old.response is None and "response" not in old.to_dict() and Scorecard.from_dict(old.to_dict()) == old
+    new = card(esc(20, "s1", "e04"))
+    assert new.to_dict()["response"] == "hit" and Scorecard.from_dict(new.to_dict()) == new
