@@ -149,8 +149,8 @@ def test_version_3_is_current_and_versions_1_and_2_still_apply():
     v3 = score(drill, [esc(10, "s1", None)])  # a drill without probes: as version 2
     assert (v3.outcome, v3.total, v3.scoring_version) == (Outcome.RIGHT_STEP_UNSUPPORTED, 10, "3")
     assert v3.components == v2.components
-    with pytest.raises(ValueError, match=r"version '4' is not known to this warroom \(it applies 1, 2, 3"):
-        score(drill, [], rules="4")
+    with pytest.raises(ValueError, match=r"version '5' is not known to this warroom \(it applies 1, 2, 3, 4"):
+        score(drill, [], rules="5")
 
 
 def test_a_version_1_scorecard_loads_and_re_scores_the_same_by_its_own_rules():
