@@ -238,8 +238,7 @@ def test_generated_cohort_through_the_store_recovers_d_prime(tmp_path: Path):
 def test_the_reliability_sentence_counts_sessions_in_good_english(needed: int, words: str):
     """A cohort whose halves agree well needs 1 session: "1 session reaches 0.7", not "1 sessions reach"."""
     from warroom.cli.summary import Summary, reliability_line
-    from warroom.core.stats import CohortStats
-    from warroom.core.stats._summary import Reliability
+    from warroom.core.stats import CohortStats, Reliability
 
     reliability = Reliability(
         trainees=5, split_half_r=0.97, half_sessions=4.5, reliability=0.98, sessions_needed=needed

@@ -1,6 +1,5 @@
-"""The formulas behind the cohort statistics (:mod:`warroom.core.stats._summary`): signal-detection measures (d′,
-criterion c,
-A′), Pearson's r, the Spearman–Brown prophecy, and a median that skips missing values.
+"""The formulas behind the cohort statistics (:mod:`warroom.core.stats._counts`): signal-detection measures (d′,
+criterion c, A′), Pearson's r, the Spearman–Brown prophecy, and a median that skips missing values.
 
 Pure functions of counts and numbers, standard library only (``statistics.NormalDist`` gives Φ⁻¹). docs/sessions.md
 ("Cohort statistics") states every formula with its source. In signal-detection terms a drill with a fault is a
