@@ -1,4 +1,4 @@
-"""The SQLite results store: schema and versions, insert, get, filters, sorting, summaries, concurrent writers."""
+"""The SQLite results store: schema and versions, insert, get, filters, sorting, concurrent writers."""
 
 from __future__ import annotations
 
@@ -167,28 +167,6 @@ def test_parse_since():
     for bad in ("yesterday", "2026-13-01", "29/11/2026", ""):
         with pytest.raises(ValueError, match="not a date or ISO datetime"):
             parse_since(bad)
-
-
-def test_summary_figures_on_a_known_set(store: ResultsStore):
-    known_sessions(store)
-    ann, bob = store.trainee_summaries()
-    assert (ann.trainee, ann.sessions, ann.drills_run) == ("ann", 4, 3)
-    assert ann.contained_rate == pytest.approx(2 / 3)  # s1, s2 of the 3 faulted sessions
-    assert ann.median_time_to_detect == 7.0  # median of 4 and 10
-    assert ann.false_escalation_rate == 0.5  # s2, s3 of 4
-    assert ann.mean_score == 62.5
-    assert (bob.trainee, bob.sessions, bob.drills_run) == ("bob", 3, 3)
-    assert bob.contained_rate == 0.5
-    assert bob.median_time_to_detect == 6.0
-    assert bob.false_escalation_rate == pytest.approx(2 / 3)
-    assert bob.mean_score == 45.0
-    a, b, c = store.drill_summaries()
-    assert (a.drill_id, a.attempts, a.trainees, a.median_score) == ("A", 3, 2, 60.0)
-    assert a.contained_rate == pytest.approx(2 / 3)
-    assert (b.drill_id, b.attempts, b.contained_rate, b.median_score) == ("B", 2, 0.5, 42.5)
-    assert (c.drill_id, c.attempts, c.contained_rate, c.median_score, c.all_clear) == ("C", 2, None, 65.0, True)
-    (only,) = store.trainee_summaries(trainee="bob", drill="B")
-    assert (only.sessions, only.contained_rate, only.mean_score) == (1, 1.0, 85.0)
 
 
 def test_best_scores(store: ResultsStore):

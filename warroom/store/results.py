@@ -42,11 +42,11 @@ from warroom.store.errors import (
 from warroom.store.queries import SORT_KEYS, parse_since
 from warroom.store.rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallClock
 from warroom.store.schema import _MIGRATIONS, BUSY_TIMEOUT_S, DB_NAME, SCHEMA_VERSION
-from warroom.store.summaries import CONTAINED_OUTCOMES, DrillSummary, StoreSummaries, TraineeSummary
+from warroom.store.queries import StoreQueries
 from warroom.store.writes import StoreWrites
 
 
-class ResultsStore(StoreSummaries, StoreWrites):
+class ResultsStore(StoreQueries, StoreWrites):
     """The SQLite results store of one data directory.
 
     ``ResultsStore(data_dir)`` opens (creating if needed) ``data_dir/results.sqlite3``, migrating an older schema;
@@ -63,7 +63,6 @@ class ResultsStore(StoreSummaries, StoreWrites):
 
 __all__ = [
     "BUSY_TIMEOUT_S",
-    "CONTAINED_OUTCOMES",
     "DB_NAME",
     "LIST_FIELDS",
     "SCHEMA_VERSION",
@@ -72,7 +71,6 @@ __all__ = [
     "CorruptSession",
     "DamagedStore",
     "DataDirError",
-    "DrillSummary",
     "DuplicateSession",
     "InvalidSession",
     "ResultsStore",
@@ -82,7 +80,6 @@ __all__ = [
     "StoreError",
     "StoreVersionError",
     "StoredSession",
-    "TraineeSummary",
     "WallClock",
     "damaged_message",
     "parse_since",
