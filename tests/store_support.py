@@ -104,3 +104,12 @@ def known_sessions(store: ResultsStore) -> None:
     add_session(store, "s6", trainee="bob", drill_id="B", started_at=day(6), outcome="contained", total=85, ttd=6.0)
     add_session(store, "s7", trainee="bob", drill_id="C", started_at=day(7), all_clear=True, outcome="false_alarm",
                 total=30, ttd=None, false_escalations=1)  # fmt: skip
+
+
+def set_version(store: ResultsStore, version: int) -> None:
+    """Mark the open store as of schema ``version`` (its tables left as they are: the migrations after it add only
+    what is missing)."""
+    if store.dialect.name == "sqlite":
+        store._conn.execute(f"PRAGMA user_version = {int(version)}")
+    else:
+        store._conn.execute("UPDATE warroom_schema SET version = ?", (version,))

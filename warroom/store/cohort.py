@@ -20,13 +20,6 @@ queries read it from the index.
 5. per trainee, the count and score sum of the played sessions at odd and even places in start-time order (ties in
    start time are ordered by session id), for the split-half reliability.
 
-On PostgreSQL, queries 1 to 3 are answered by the counts kept at write time (schema version 8,
-:mod:`warroom.store.counts`: the table ``session_counts``, per mode, flag, trainee, drill and distractors escalated,
-kept by triggers on both back ends) whenever the filters are all on that table's key (none, trainee, drill): a few
-thousand rows instead of a scan of every session; with ``--since`` or ``--set`` they are counted from the sessions
-as below. SQLite counts them from the sessions always: at 100,000 sessions of 53,000 keys its three grouped reads
-in C cost 0.445 s of CPU against 0.50 s for reading the kept rows and summing them in Python.
-
 The plans differ where the back ends' costs differ (the SQL is written once per query all the same):
 
 - SQLite runs queries 1 to 3 one after another (its GROUP BY sorts, so folding them into one scan with more groups
@@ -192,7 +185,7 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
         from warroom.store.cohort_pg import count
 
         counts, counted, by_mode = count(store, query, requested, where_counted)
-    else:  # SQLite scans: its GROUP BY in C cost less than reading the kept counts (see the module docstring)
+    else:  # SQLite: the queries one after another (see the module docstring)
         where, params = query.where("1 = 1", unindexed=unindexed)
         by_mode, _ = _checked(conn.execute(_CHECKED_SQL.format(hint=hint, where=where, valid=valid), params).fetchall())
         counted = _counted(by_mode, requested)

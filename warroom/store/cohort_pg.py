@@ -12,10 +12,8 @@ medians' SQL, :func:`_pg_median_rows` and :func:`_beside`).
   second connection in the same snapshot, while the folded scan runs on the store's own and the medians of time
   to detect per drill (a sort of the played sessions by each time) on a third, in the same snapshot too (the
   folded scan then the drills' medians on one connection were the longest path: about 1.3 of 1.8 s).
-- With the counts kept at write time (schema version 8, :mod:`warroom.store.counts`; the filters all on their key)
-  queries 1 to 3 read that table instead of :data:`FOLDED_SQL` (under 0.01 s of server CPU against 0.7 to 1.1 s for
-  the grouped scan at 1,000,000 sessions), and the drills' medians run on the store's own connection beside the
-  per-trainee query on the second: two scans of :data:`~warroom.store.cohort.ORDER_INDEX` side by side.
+- The drills' medians read the index ``ix_sessions_drill_times`` (schema migration 10: the played sessions of a
+  mode in drill order with their times, a fifth the size of the order index), so they need no sort of them all.
 - Session settings for the summary's read transaction (:data:`SETTINGS`).
 """
 
@@ -91,42 +89,28 @@ def count(
     mode that can be counted. ``where_counted(condition)`` is the WHERE (and its parameters) of the filters,
     ``condition`` and the sessions that can be counted.
 
-    The counted modes are known before the scans (``auto``: one look for an assessment session that can be counted,
-    or the kept counts), so the per-trainee query starts on the second connection at once, beside the folded scan on
-    the store's own and the drills' medians on a third (with the kept counts: no folded scan, the drills' medians on
-    the store's own)."""
-    from warroom.store import counts as kept
+    The counted modes are known before the scans (``auto``: one look for an assessment session that can be
+    counted), so the per-trainee query starts on the second connection at once, beside the folded scan on the
+    store's own and the drills' medians on a third."""
     from warroom.store.cohort import _counted, _pairs, _pulls, in_modes
 
     conn = store._conn
-    if kept.serves(query) and kept.readable(conn, store.dialect):  # the counts kept at write time: no scan
-        where, params = query.where(kept.LIVE, unindexed="")
-        folded: Folded | None = Folded(conn.execute(kept.folded_sql(where), params).fetchall())
-        found = folded is not None and folded.by_mode.get("assessment", 0) > 0
-        sql = ""
-    else:
-        w, p = query.where(f"mode = 'assessment' AND {COLUMN}", unindexed="")
-        found = conn.execute(f"SELECT EXISTS (SELECT 1 FROM sessions{w})", p).fetchone()[0]
-        where, params = query.where("1 = 1", unindexed="")
-        sql, folded = FOLDED_SQL.format(where=where), None
+    w, p = query.where(f"mode = 'assessment' AND {COLUMN}", unindexed="")
+    found = conn.execute(f"SELECT EXISTS (SELECT 1 FROM sessions{w})", p).fetchone()[0]
+    where, params = query.where("1 = 1", unindexed="")
     counted = _counted({"assessment": 1} if found else {}, "auto") if requested == "auto" else _counted({}, requested)
     played, pp = where_counted(f"{in_modes(store, counted)} AND {_PLAYED}")
     counts = CohortCounts()
     by_mode: dict[str, int] = {}
 
-    def folded_scan() -> None:  # (the kept counts: read above, no scan)
-        rows = folded if folded is not None else Folded(conn.execute(sql, params).fetchall())
+    def folded_scan() -> None:
+        rows = Folded(conn.execute(FOLDED_SQL.format(where=where), params).fetchall())
         by_mode.update(rows.by_mode)
         counts.pairs = _pairs(rows.pair_rows(counted.modes))
         _pulls(rows.pull_rows(counted.modes), counts)
 
     def here() -> None:  # the drills' medians on a third connection, beside the folded scan
-        drills_sql = _PG_MEDIANS_SQL.format(group="drill_id", where=played)
-        if folded is not None:  # the kept counts, then the drills' medians on the store's own connection
-            folded_scan()
-            drills = conn.execute(drills_sql, pp).fetchall()
-        else:
-            drills = _beside(store, drills_sql, pp, folded_scan)
+        drills = _beside(store, _PG_MEDIANS_SQL.format(group="drill_id", where=played), pp, folded_scan)
         _pg_median_rows(drills, 1, "drill", counts)
 
     rows = _beside(store, _PG_TRAINEE_SQL.format(where=played), pp, here)

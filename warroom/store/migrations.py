@@ -94,14 +94,15 @@ MIGRATIONS: dict[int, str] = {
     # generated column on PostgreSQL and a column kept by triggers on SQLite, and both the column and the index's
     # definition come from the checks' code.
     7: "",
-    # 8: the cohort counts kept at write time (warroom.store.counts): per (mode, flag, trainee, drill, distractors
-    # escalated) the sessions and the summary's counts, in the table session_counts kept by triggers on sessions.
-    # Made and filled from the stored sessions by BACKFILLS[8].
+    # 8 and 9 kept per-(trainee, drill) cohort counts in a table maintained by triggers (schema 9: statement
+    # triggers on PostgreSQL). Migration 10 dropped them: the summary counts the sessions' own rows. A store older
+    # than 8 goes through 8 and 9 doing nothing.
     8: "",
-    # 9: PostgreSQL keeps those counts with statement triggers (one upsert per statement, in key order) instead of
-    # row triggers, which could deadlock two writers changing sessions of the same keys in different orders. Made by
-    # BACKFILLS[9]; nothing on SQLite.
     9: "",
+    # 10: the kept counts of 8 and 9 dropped (their triggers, trigger functions and table), and on PostgreSQL the
+    # index of the drills' medians of time to detect that 8 made beside them (warroom.store.cohort) kept or made.
+    # Made by BACKFILLS[10] (the statements differ per back end).
+    10: "",
 }
 
 
@@ -123,19 +124,24 @@ def _countable_7(conn: Any, dialect: Dialect) -> None:
     countable.migrate(conn, dialect, columns)
 
 
-def _counts_8(conn: Any, dialect: Dialect) -> None:
-    from warroom.store import counts
-
-    counts.migrate(conn, dialect)
-
-
-def _statement_triggers_9(conn: Any, dialect: Dialect) -> None:
-    from warroom.store import counts
-
-    counts.statement_triggers(conn, dialect)
+def _drop_kept_counts_10(conn: Any, dialect: Dialect) -> None:
+    """Migration 10: drop the cohort counts kept at write time by migrations 8 and 9 (written out here, as they were
+    named: a migration never changes with the code that follows it)."""
+    triggers = ["sessions_counts_insert", "sessions_counts_update", "sessions_counts_delete"]
+    if dialect.name == "sqlite":
+        statements = [*(f"DROP TRIGGER IF EXISTS {t}" for t in triggers), "DROP TABLE IF EXISTS session_counts"]
+    else:
+        statements = [
+            *(f"DROP TRIGGER IF EXISTS {t} ON sessions" for t in [*triggers, "sessions_counts_truncate"]),
+            "DROP FUNCTION IF EXISTS warroom_session_counts()",
+            "DROP FUNCTION IF EXISTS warroom_session_counts_truncate()",
+            "DROP TABLE IF EXISTS session_counts",
+            "CREATE INDEX IF NOT EXISTS ix_sessions_drill_times ON sessions (mode, drill_id) "
+            "INCLUDE (outcome, time_to_detect, wall_time_to_detect)",
+        ]
+    for statement in statements:
+        conn.execute(statement)
 
 
 #: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data.
-BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
-    4: _backfill_4, 7: _countable_7, 8: _counts_8, 9: _statement_triggers_9
-}  # fmt: skip
+BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10}

@@ -39,10 +39,9 @@ from warroom.store.errors import (
     StoreVersionError,
     damaged_message,
 )
-from warroom.store.queries import SORT_KEYS, parse_since
+from warroom.store.queries import SORT_KEYS, StoreQueries, parse_since
 from warroom.store.rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallClock
 from warroom.store.schema import _MIGRATIONS, BUSY_TIMEOUT_S, DB_NAME, SCHEMA_VERSION
-from warroom.store.queries import StoreQueries
 from warroom.store.writes import StoreWrites
 
 

@@ -48,22 +48,6 @@ def _statements(schema: str) -> list[str]:
         "USING (trainee = current_user) WITH CHECK (trainee = current_user)",
         "DROP POLICY IF EXISTS warroom_facilitator_all ON sessions",
         f"CREATE POLICY warroom_facilitator_all ON sessions TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
-        *counts_statements(),
-    ]
-
-
-def counts_statements() -> list[str]:
-    """The rights and row-level security of the cohort counts (schema version 8, :mod:`warroom.store.counts`): read
-    like the sessions (a trainee: their own rows; a facilitator: all). Their triggers write them as the owner."""
-    from warroom.store.counts import TABLE
-
-    return [
-        f"GRANT SELECT ON {TABLE} TO {TRAINEE_ROLE}, {FACILITATOR_ROLE}",
-        f"ALTER TABLE {TABLE} ENABLE ROW LEVEL SECURITY",
-        f"DROP POLICY IF EXISTS warroom_trainee_own ON {TABLE}",
-        f"CREATE POLICY warroom_trainee_own ON {TABLE} FOR SELECT TO {TRAINEE_ROLE} USING (trainee = current_user)",
-        f"DROP POLICY IF EXISTS warroom_facilitator_all ON {TABLE}",
-        f"CREATE POLICY warroom_facilitator_all ON {TABLE} FOR SELECT TO {FACILITATOR_ROLE} USING (true)",
     ]
 
 

@@ -29,7 +29,7 @@ from warroom.store.migrations import BACKFILLS, MIGRATIONS
 from warroom.store.rows import LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 

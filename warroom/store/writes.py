@@ -233,7 +233,7 @@ class StoreWrites(StoreConnection):
                 if self.dialect.name == "sqlite":
                     sql = "DELETE FROM sessions WHERE session_id = ?"
                     n = sum(int(conn.execute(sql, (i,)).rowcount) for i in session_ids)
-                else:  # one statement: its counts' trigger locks their rows in key order (warroom.store.counts)
+                else:  # one statement for them all
                     sql = "DELETE FROM sessions WHERE session_id = ANY(?)"
                     n = int(conn.execute(sql, (list(session_ids),)).rowcount)
                 conn.execute("COMMIT")
