@@ -18,8 +18,8 @@ from warroom.store.results import (
     SessionNotFound,
     StoreError,
     StoreVersionError,
-    parse_since,
 )
+from warroom.store.storetime import parse_since
 
 
 @pytest.fixture

@@ -52,7 +52,7 @@ def report(
     """
     from datetime import UTC, datetime
 
-    from warroom.store.results import parse_since
+    from warroom.store.storetime import parse_since
 
     settings = settings_from(ctx, data_dir=data_dir)
     since_ts = None

@@ -42,17 +42,8 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.model import Outcome
 from warroom.core.stats import CohortCounts, PairCounts, stats_from_counts
 from warroom.errors import WarroomError
-from warroom.store.countable import COLUMN, NOT_COUNTABLE, NOT_COUNTABLE_INDEX
-from warroom.store.facts import (
-    FACTS_INDEX,
-    MODES,
-    Counted,
-    FactsQuery,
-    build_facts,
-    counted_modes,
-    read_facts,
-    valid_facts_sql,
-)
+from warroom.store.countable import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid_facts_sql
+from warroom.store.facts import FACTS_INDEX, Counted, FactsQuery, build_facts, counted_modes, read_facts
 
 if TYPE_CHECKING:
     from warroom.core.stats import CohortStats

@@ -2,7 +2,7 @@
 evaluated when a row is written instead of at every ``warroom scores summary``.
 
 The statistics count a session only when its statistics columns hold values of the right type and range and an
-outcome that fits the kind of drill (:func:`~warroom.store.facts.countable_sql`). Evaluating those checks for every
+outcome that fits the kind of drill (:func:`countable_sql`). Evaluating those checks for every
 row was about a third of the SQL of ``scores summary`` on a 100,000-session SQLite store, so the store keeps the
 result in the column ``countable`` (true: the row can be counted; false or NULL: it cannot, and the summary
 describes it one by one), held in the statistics' covering index (:data:`~warroom.store.facts.FACTS_INDEX`).
@@ -27,8 +27,10 @@ it was migrated with: when the checks change, a new schema migration must redefi
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
+from warroom.core.model import CONTAINED_OUTCOMES, Outcome
 from warroom.store.dialect import SQLITE, Dialect
 
 #: The column holding the flag.
@@ -53,8 +55,8 @@ _NOT_COUNTABLE_INDEX_SQL = (
 
 def flag_sql(dialect: Dialect) -> str:
     """The SQL expression of the flag on ``dialect``'s back end (the checks of
-    :func:`~warroom.store.facts.countable_sql`)."""
-    from warroom.store.facts import countable_sql
+    :func:`countable_sql`)."""
+    from warroom.store.countable import countable_sql
 
     return countable_sql(dialect.loose_types)
 
@@ -118,3 +120,51 @@ def migrate(conn: Any, dialect: Dialect, columns: set[str]) -> None:
     conn.execute("DROP INDEX IF EXISTS ix_sessions_facts")
     conn.execute(FACTS_INDEX_SQL)
     conn.execute(_NOT_COUNTABLE_INDEX_SQL)
+
+
+#: The session modes (docs/sessions.md, "Cohort statistics": which sessions count).
+MODES: tuple[str, ...] = ("practice", "assessment")
+_MODES_SQL = ", ".join(f"'{m}'" for m in MODES)
+#: The SQL check of the columns the statistics read that the summaries' check does not cover (SQLite spelling;
+#: :func:`_sql` drops the ``typeof`` checks and the unary ``+`` for PostgreSQL, whose columns hold their type).
+_EXTRA_VALID_SQL = (
+    "(wall_time_to_detect IS NULL OR (typeof(wall_time_to_detect) IN ('integer', 'real') "
+    f"AND wall_time_to_detect BETWEEN 0 AND 1e9)) AND typeof(mode) = 'text' AND +mode IN ({_MODES_SQL}) "
+    "AND (distractors_shown IS NULL OR typeof(distractors_shown) = 'integer') "
+    "AND (distractor_escalations IS NULL OR typeof(distractor_escalations) = 'text')"
+)
+
+
+def _sql(text: str, loose_types: bool) -> str:
+    """``text`` (SQLite's spelling) for a back end whose columns may hold other types (``loose_types``, SQLite) or
+    not (PostgreSQL: no ``typeof`` check, no unary ``+``)."""
+    if loose_types:
+        return text
+    return re.sub(r"\+(\w)", r"\1", re.sub(r"typeof\(\w+\) (?:IN \([^)]*\)|= '\w+')", "TRUE", text))
+
+
+_HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
+_CONTAINED = ", ".join(f"'{o.value}'" for o in sorted(CONTAINED_OUTCOMES))
+
+
+#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.stats.SessionFacts`' own): an
+#: outcome that fits the kind of drill, distractor figures of the right shape.
+_FITS_SQL = (
+    f"((all_clear = 0 AND outcome <> {_HELD}) OR (all_clear <> 0 AND outcome NOT IN ({_CONTAINED}))) "
+    "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
+)
+
+
+def countable_sql(loose_types: bool) -> str:
+    """The SQL condition true for a row the cohort statistics can count: :func:`valid_facts_sql` and an outcome that
+    fits the kind of drill, distractor figures not marked bad. The store keeps its value with each row (the column
+    ``countable``, schema version 7)."""
+    return f"({valid_facts_sql(loose_types)} AND {_FITS_SQL})"
+
+
+def valid_facts_sql(loose_types: bool) -> str:
+    """The SQL condition true for a row whose statistics columns hold values of the right type and range (a row
+    that fails it is described by :func:`warroom.store.facts.build_facts`)."""
+    from warroom.store.checks import valid_row_sql
+
+    return f"{valid_row_sql(loose_types=loose_types)} AND {_sql(_EXTRA_VALID_SQL, loose_types)}"

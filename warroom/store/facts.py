@@ -18,12 +18,11 @@ counted.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.model import CONTAINED_OUTCOMES, Outcome
 from warroom.core.stats import SessionFacts
+from warroom.store.countable import MODES, valid_facts_sql
 from warroom.store.distractors import BAD_FIGURES, NO_DISTRACTOR_FIGURES, PULLED_KEY, SHOWN_KEY, read_pulled
 from warroom.store.filters import TUTORIAL, filter_sql, where_sql
 
@@ -32,8 +31,6 @@ if TYPE_CHECKING:
 
 __all__ = ["FACTS_INDEX", "MODES", "NO_DISTRACTOR_FIGURES", "PULLED_KEY", "SHOWN_KEY", "FactsQuery", "read_facts"]
 
-#: The session modes (docs/sessions.md, "Cohort statistics": which sessions count).
-MODES: tuple[str, ...] = ("practice", "assessment")
 
 #: The mode of the guided tutorial's sessions (``warroom tutorial``): stored, listed, never counted in the statistics
 #: (:func:`warroom.store.filters.filter_sql` leaves them out of every statistic).
@@ -49,48 +46,6 @@ _COLUMNS = (
     "session_id, trainee, drill_id, all_clear, outcome, total, started_at, false_escalations, time_to_detect, "
     "wall_time_to_detect, mode, distractors_shown, distractor_escalations"
 )
-_MODES_SQL = ", ".join(f"'{m}'" for m in MODES)
-#: The SQL check of the columns the statistics read that the summaries' check does not cover (SQLite spelling;
-#: :func:`_sql` drops the ``typeof`` checks and the unary ``+`` for PostgreSQL, whose columns hold their type).
-_EXTRA_VALID_SQL = (
-    "(wall_time_to_detect IS NULL OR (typeof(wall_time_to_detect) IN ('integer', 'real') "
-    f"AND wall_time_to_detect BETWEEN 0 AND 1e9)) AND typeof(mode) = 'text' AND +mode IN ({_MODES_SQL}) "
-    "AND (distractors_shown IS NULL OR typeof(distractors_shown) = 'integer') "
-    "AND (distractor_escalations IS NULL OR typeof(distractor_escalations) = 'text')"
-)
-
-
-def _sql(text: str, loose_types: bool) -> str:
-    """``text`` (SQLite's spelling) for a back end whose columns may hold other types (``loose_types``, SQLite) or
-    not (PostgreSQL: no ``typeof`` check, no unary ``+``)."""
-    if loose_types:
-        return text
-    return re.sub(r"\+(\w)", r"\1", re.sub(r"typeof\(\w+\) (?:IN \([^)]*\)|= '\w+')", "TRUE", text))
-
-
-_HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
-_CONTAINED = ", ".join(f"'{o.value}'" for o in sorted(CONTAINED_OUTCOMES))
-#: The checks a row must pass beyond its columns' types (:class:`~warroom.core.stats.SessionFacts`' own): an
-#: outcome that fits the kind of drill, distractor figures of the right shape (moved from warroom/store/cohort.py).
-_FITS_SQL = (
-    f"((all_clear = 0 AND outcome <> {_HELD}) OR (all_clear <> 0 AND outcome NOT IN ({_CONTAINED}))) "
-    "AND (distractors_shown IS NULL OR distractors_shown >= 0)"
-)
-
-
-def countable_sql(loose_types: bool) -> str:
-    """The SQL condition true for a row the cohort statistics can count: :func:`valid_facts_sql` and an outcome that
-    fits the kind of drill, distractor figures not marked bad. The store keeps its value with each row (the column
-    ``countable``, schema version 7, :mod:`warroom.store.countable`)."""
-    return f"({valid_facts_sql(loose_types)} AND {_FITS_SQL})"
-
-
-def valid_facts_sql(loose_types: bool) -> str:
-    """The SQL condition true for a row whose statistics columns hold values of the right type and range (a row
-    that fails it is described by :func:`_wrong_types`)."""
-    from warroom.store.checks import valid_row_sql
-
-    return f"{valid_row_sql(loose_types=loose_types)} AND {_sql(_EXTRA_VALID_SQL, loose_types)}"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,14 +32,6 @@ if TYPE_CHECKING:
 
 #: Version of the journal line format written by this code.
 JOURNAL_FORMAT = 1
-
-
-def utc_now() -> str:
-    """The current time as ISO 8601 UTC with microseconds, e.g. ``2026-11-29T15:20:52.123456+00:00``.
-
-    Every timestamp in the store uses this fixed format, so timestamps sort as text.
-    """
-    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 class JournalError(WarroomError):

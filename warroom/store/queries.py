@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, date, datetime
 from typing import Any
 
 from warroom.store.errors import CorruptSession, SessionNotFound
@@ -29,27 +28,6 @@ SORT_KEYS: dict[str, tuple[str, str]] = {
     "damage": ("damage", "ASC"),  # least damage first
     "false": ("false_escalations", "ASC"),
 }
-
-
-def parse_since(text: str) -> str:
-    """Parse a ``--since`` value (a date ``2026-11-29`` or an ISO datetime) into the store's UTC timestamp text.
-
-    A date or a datetime without a zone is taken as UTC. Raises ValueError with a clear message otherwise.
-    """
-    value = text.strip()
-    try:
-        if len(value) == 10:
-            d = date.fromisoformat(value)
-            dt = datetime(d.year, d.month, d.day, tzinfo=UTC)
-        else:
-            dt = datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
-            if dt.tzinfo is None:
-                dt = dt.replace(tzinfo=UTC)
-    except ValueError:
-        raise ValueError(
-            f"{text!r} is not a date or ISO datetime (expected e.g. 2026-11-29 or 2026-11-29T14:30)"
-        ) from None
-    return dt.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 class StoreQueries(StoreConnection):

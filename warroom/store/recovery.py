@@ -31,15 +31,7 @@ from typing import TYPE_CHECKING
 from warroom.core.model import OUTCOME_LABELS, Outcome
 from warroom.core.text import plural, seconds
 from warroom.errors import WarroomError
-from warroom.store.journal import (
-    JournalContents,
-    JournalError,
-    NotRegularFile,
-    fsync_dir,
-    lock_exclusive,
-    read_journal,
-    utc_now,
-)
+from warroom.store.journal import JournalContents, JournalError, NotRegularFile, fsync_dir, lock_exclusive, read_journal
 from warroom.store.results import DuplicateSession, InvalidSession, ResultsStore, SessionInfo, StoreError
 from warroom.store.sessions import (
     DrillResolver,
@@ -51,6 +43,7 @@ from warroom.store.sessions import (
     journals_dir,
     resolve_session_drill,
 )
+from warroom.store.storetime import utc_now
 
 if TYPE_CHECKING:
     from warroom.core.model import Action

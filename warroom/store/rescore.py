@@ -25,9 +25,9 @@ from warroom.core.scoring import (
     current_scorecard_keys,
     score,
 )
-from warroom.store.journal import utc_now
 from warroom.store.results import CorruptSession, ResultsStore, StoredSession
 from warroom.store.sessions import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
+from warroom.store.storetime import utc_now
 
 if TYPE_CHECKING:
     from warroom.core.model import Drill

@@ -39,9 +39,10 @@ from warroom.store.errors import (
     StoreVersionError,
     damaged_message,
 )
-from warroom.store.queries import SORT_KEYS, StoreQueries, parse_since
+from warroom.store.queries import SORT_KEYS, StoreQueries
 from warroom.store.rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallClock
 from warroom.store.schema import _MIGRATIONS, BUSY_TIMEOUT_S, DB_NAME, SCHEMA_VERSION
+from warroom.store.storetime import parse_since
 from warroom.store.writes import StoreWrites
 
 

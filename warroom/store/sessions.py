@@ -27,7 +27,7 @@ from warroom.errors import WarroomError
 from warroom.store.datadir import DONE, JOURNALS, done_dir, journals_dir
 from warroom.store.deletion import DeleteResult, delete_sessions
 from warroom.store.errors import StoreUnreachable
-from warroom.store.journal import JOURNAL_FORMAT, JournalWriter, utc_now
+from warroom.store.journal import JOURNAL_FORMAT, JournalWriter
 from warroom.store.results import ResultsStore, SessionInfo, StoreError, WallClock
 from warroom.store.session_drill import (
     DrillResolver,
@@ -38,6 +38,7 @@ from warroom.store.session_drill import (
     load_drill_file,
     resolve_session_drill,
 )
+from warroom.store.storetime import utc_now
 
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill

@@ -63,8 +63,8 @@ def _check_update(session_id: str, scorecard: Scorecard, drill_columns: dict[str
     ``drill_version``, ``drill_path``; None: unchanged) fit :mod:`warroom.store.records`."""
     from pydantic import ValidationError
 
-    from warroom.store.journal import utc_now
     from warroom.store.records import ScorecardRecord, StartRecord, describe
+    from warroom.store.storetime import utc_now
 
     try:
         ScorecardRecord.model_validate(scorecard.to_dict())
@@ -180,7 +180,7 @@ class StoreWrites(StoreConnection):
         to the session's notes. Raises SessionNotFound if no session has this id, StoreError if the database stays
         locked.
         """
-        from warroom.store.journal import utc_now
+        from warroom.store.storetime import utc_now
 
         drill_columns = {"drill_sha256": drill_sha256, "drill_version": drill_version, "drill_path": drill_path}
         _check_update(session_id, scorecard, drill_columns)
