@@ -31,7 +31,7 @@ def copy_drill(dest_dir: Path, new_id: str | None = None) -> Path:
 
 
 def load(path: Path) -> Any:
-    from warroom.store.sessions import load_drill_file
+    from warroom.store.review import load_drill_file
 
     return load_drill_file(path)
 

@@ -256,8 +256,7 @@ def test_report_and_summary_break_ties_in_start_time_alike(tmp_path: Path):
     from stats_support import add
 
     from warroom.core.stats import summarize
-    from warroom.store.cohort import cohort_stats
-    from warroom.store.facts import read_facts
+    from warroom.store.cohort import cohort_stats, read_facts
     from warroom.store.results import ResultsStore
 
     data = tmp_path / "data"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.store.facts import read_facts
+from warroom.store.cohort import read_facts
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.tutorial import LessonPanel, TutorialScreen, tutorial_path

@@ -1,4 +1,4 @@
-"""warroom.store.cohort: the cohort statistics counted inside the database give the same figures as
+"""warroom.store.cohort._count: the cohort statistics counted inside the database give the same figures as
 :func:`warroom.core.stats.summarize` over one SessionFacts per session, on both back ends (SQLite and a real
 PostgreSQL server, tests/pg_support.py)."""
 
@@ -11,8 +11,7 @@ import pytest
 from stats_support import add, cohort
 
 from warroom.core.stats import summarize
-from warroom.store.cohort import cohort_stats
-from warroom.store.facts import FactsQuery, counted_modes, read_facts
+from warroom.store.cohort import FactsQuery, cohort_stats, counted_modes, read_facts
 from warroom.store.results import ResultsStore
 
 FAULT_OUTCOMES = ["contained", "contained", "contained_late", "wrong_step", "false_alarm", "missed", "abandoned",
@@ -104,8 +103,8 @@ def test_an_unknown_mode_is_refused(tmp_path: Path):
 def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backend_url: str | None):
     """Migration 5 adds the index that orders each trainee's sessions for the split-half reliability; the counts of
     the upgraded store equal the statistics of every session, and the split-half query reads that index."""
-    from warroom.store.cohort import ORDER_INDEX
-    from warroom.store.schema import SCHEMA_VERSION
+    from warroom.store.cohort._count import ORDER_INDEX
+    from warroom.store.results import SCHEMA_VERSION
 
     _random_store(tmp_path, backend_url, n=120)
     with ResultsStore(tmp_path, url=backend_url) as store:
@@ -140,7 +139,7 @@ def test_without_a_second_connection_the_queries_run_on_the_stores_own(
     """On PostgreSQL the split-half query runs on a second connection and the drills' medians on a third, beside
     the others; when the server refuses them (``allowed``: how many more it grants), the same figures are counted
     on the store's own connection."""
-    from warroom.store import postgres
+    from warroom.store.backends import _postgres as postgres
     from warroom.store.errors import StoreError
 
     _random_store(tmp_path, store_url, n=120)

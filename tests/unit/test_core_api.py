@@ -173,8 +173,8 @@ def test_every_store_error_class_is_in_the_tree():
 
 
 def test_store_errors_keep_what_the_front_ends_print():
-    from warroom.store.results import SessionNotFound
-    from warroom.store.sessions import JournalWriteError
+    from warroom.store.errors import SessionNotFound
+    from warroom.store.journal import JournalWriteError
 
     err = SessionNotFound("session id prefix 'a' matches several sessions: a1, a2", ["a1", "a2"])
     assert str(err) == "session id prefix 'a' matches several sessions: a1, a2" and err.matches == ["a1", "a2"]

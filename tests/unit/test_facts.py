@@ -1,4 +1,4 @@
-"""warroom.store.facts: the cohort statistics' input read from the results store (one SessionFacts per session), on
+"""warroom.store.cohort._facts: the cohort statistics' input read from the results store (one SessionFacts per session), on
 both back ends (SQLite and a real PostgreSQL server, tests/pg_support.py)."""
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ import pytest
 from stats_support import add, cohort
 
 from warroom.core.model import Outcome
-from warroom.store.cohort import ORDER_INDEX
-from warroom.store.facts import FACTS_INDEX, FactsQuery, counted_modes, read_facts
+from warroom.store.cohort import FactsQuery, counted_modes, read_facts
+from warroom.store.cohort._count import ORDER_INDEX
+from warroom.store.cohort._facts import FACTS_INDEX
 from warroom.store.results import ResultsStore
 
 
@@ -64,7 +65,8 @@ def _reimport(store: ResultsStore, session_id: str, scorecard_text: str) -> None
     """Replace a stored session by its exported line with another scorecard text (``warroom store import``)."""
     import json
 
-    from warroom.store.transfer import export_lines, import_lines
+    from warroom.store.results import import_lines
+    from warroom.store.results._transfer import export_lines
 
     (line,) = [x for x in export_lines(store) if json.loads(x)["session_id"] == session_id]
     store.delete([session_id])
@@ -118,7 +120,7 @@ def _indexes(store: ResultsStore) -> set[str]:
 def test_the_statistics_read_a_covering_index(store: ResultsStore):
     """At 100,000 sessions reading the rows themselves costs about as much again as the whole summary
     (benchmarks/bench_results.py); the index is made by schema migration 3, and the SQLite query must use it."""
-    from warroom.store import facts as module
+    from warroom.store.cohort import _facts as module
 
     assert FACTS_INDEX in _indexes(store)
     if store.dialect.name != "sqlite":
@@ -152,8 +154,9 @@ def test_a_scorecard_that_is_not_json_records_no_distractor_figures(store: Resul
 
 def _as_version_3(store: ResultsStore) -> None:
     """Turn the open store back into schema version 3: no distractor columns, the version-3 facts index."""
-    from warroom.store.countable import COLUMN, NOT_COUNTABLE_INDEX, TRIGGERS
-    from warroom.store.schema import _MIGRATIONS
+    from warroom.store.results import COLUMN, NOT_COUNTABLE_INDEX
+    from warroom.store.results._connection import _MIGRATIONS
+    from warroom.store.results._countable import TRIGGERS
 
     conn = store._conn
     conn.execute(f"DROP INDEX {FACTS_INDEX}")
@@ -175,7 +178,7 @@ def _as_version_3(store: ResultsStore) -> None:
 def test_a_version_3_store_is_upgraded_to_4_with_the_figures_filled(tmp_path: Path, backend_url: str | None):
     """Migration 4 adds the distractor columns to a store written by schema version 3 and fills them from the
     stored scorecards: the facts (and so the statistics) are the same before and after."""
-    from warroom.store.schema import SCHEMA_VERSION
+    from warroom.store.results import SCHEMA_VERSION
 
     with ResultsStore(cohort(tmp_path), url=backend_url) as s:
         s.update_scorecard("ben-b", _card(s, "ben-b", distractors_shown=2, distractor_escalations=["e9", "e9", "e8"]))
@@ -197,7 +200,7 @@ def test_a_version_3_store_is_upgraded_to_4_with_the_figures_filled(tmp_path: Pa
 
 def test_a_version_2_store_is_upgraded_to_3_with_the_facts_index(tmp_path: Path, backend_url: str | None):
     """Migrations 3 and 4 add the covering index to a store written by schema version 2, keeping its sessions."""
-    from warroom.store.schema import SCHEMA_VERSION
+    from warroom.store.results import SCHEMA_VERSION
 
     with ResultsStore(cohort(tmp_path), url=backend_url) as s:
         _as_version_3(s)

@@ -10,16 +10,9 @@ import pytest
 from store_support import add_session, bundled_drill_path, known_sessions, load, scorecard
 
 from warroom.core.model import Action, ActionKind
-from warroom.store.results import (
-    DB_NAME,
-    SCHEMA_VERSION,
-    ResultsStore,
-    SessionInfo,
-    SessionNotFound,
-    StoreError,
-    StoreVersionError,
-)
-from warroom.store.storetime import parse_since
+from warroom.store.backends import DB_NAME
+from warroom.store.errors import SessionNotFound, StoreError, StoreVersionError
+from warroom.store.results import SCHEMA_VERSION, ResultsStore, SessionInfo, parse_since
 
 
 @pytest.fixture
@@ -46,7 +39,7 @@ def test_new_store_has_schema_version_and_wal(tmp_path: Path):
 
 
 def test_version_1_store_is_upgraded_keeping_its_rows(tmp_path: Path):
-    from warroom.store.results import _MIGRATIONS
+    from warroom.store.results._connection import _MIGRATIONS
 
     conn = sqlite3.connect(tmp_path / DB_NAME)
     conn.executescript(_MIGRATIONS[1])
@@ -96,7 +89,8 @@ def test_insert_is_idempotent_and_get_returns_everything(store: ResultsStore):
         Action(t=4, kind=ActionKind.ESCALATE, step="s1"),
     ]
     add_session(store, "20261101-100000-abcd", trainee="ann", actions=actions, total=77, drill_sha256="f" * 64)
-    from warroom.store.results import DuplicateSession, SessionInfo
+    from warroom.store.errors import DuplicateSession
+    from warroom.store.results import SessionInfo
 
     same = store.get("20261101-100000-abcd").info()
     assert store.insert(same, scorecard(total=1), [], ended_at=None) is False  # the same session twice: ignored
@@ -222,7 +216,7 @@ def _finish_sessions(args: tuple[str, str, int, str | None]) -> list[str]:
     import os
 
     from warroom.core.model import Action, ActionKind
-    from warroom.store.sessions import SessionRecorder
+    from warroom.store.journal import SessionRecorder
 
     if url is not None:
         os.environ["WARROOM_STORE"] = url  # what ``warroom --store URL`` does for the whole process
@@ -297,7 +291,7 @@ def test_eight_processes_storing_200_sessions_each_lose_and_double_nothing(tmp_p
     with ResultsStore(tmp_path, url=backend_url) as store:
         assert store.count() == workers * n
         flagged = store._conn.execute("SELECT count(*) FROM sessions WHERE countable IS TRUE").fetchone()[0]
-        assert flagged == workers * n  # each concurrent insert wrote its countable flag (warroom.store.countable)
+        assert flagged == workers * n  # each concurrent insert wrote its countable flag (warroom.store.results._countable)
         for w in range(workers):
             rows = store.query(trainee=f"t{w}", limit=0)
             assert sorted(r.session_id for r in rows) == [f"w{w}-{i:04d}" for i in range(n)]

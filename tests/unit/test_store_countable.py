@@ -1,4 +1,4 @@
-"""warroom.store.countable: each stored session's ``countable`` flag (schema version 7) always equals the row checks
+"""warroom.store.results._countable: each stored session's ``countable`` flag (schema version 7) always equals the row checks
 of the cohort statistics, whichever way the row was written (insert, re-score, import, deletion, a hand edit, a
 raw INSERT), on both back ends, and migration 7 fills it for the sessions already stored."""
 
@@ -11,12 +11,11 @@ from pathlib import Path
 from stats_support import add, cohort
 from store_support import scorecard
 
-from warroom.store.cohort import cohort_stats
-from warroom.store.countable import COLUMN, NOT_COUNTABLE_INDEX, TRIGGERS, flag_sql
-from warroom.store.dialect import POSTGRESQL, SQLITE
-from warroom.store.facts import FACTS_INDEX, FactsQuery, counted_modes, read_facts
-from warroom.store.results import ResultsStore
-from warroom.store.transfer import import_lines, write_export
+from warroom.store.backends import POSTGRESQL, SQLITE
+from warroom.store.cohort import FactsQuery, cohort_stats, counted_modes, read_facts
+from warroom.store.cohort._facts import FACTS_INDEX
+from warroom.store.results import COLUMN, NOT_COUNTABLE_INDEX, ResultsStore, import_lines, write_export
+from warroom.store.results._countable import TRIGGERS, flag_sql
 
 
 def _flags(store: ResultsStore) -> dict[str, tuple[bool, bool]]:
@@ -100,7 +99,7 @@ def test_import_recomputes_the_flag(tmp_path: Path, backend_url: str | None):
 
 def _as_version_6(store: ResultsStore) -> None:
     """Turn the open store back into schema version 6: no flag, no triggers, version 5's facts index."""
-    from warroom.store.schema import _MIGRATIONS
+    from warroom.store.results._connection import _MIGRATIONS
 
     conn = store._conn
     conn.execute(f"DROP INDEX {FACTS_INDEX}")
@@ -117,7 +116,7 @@ def _as_version_6(store: ResultsStore) -> None:
 
 
 def test_migration_7_flags_the_stored_sessions(tmp_path: Path, backend_url: str | None):
-    from warroom.store.schema import SCHEMA_VERSION
+    from warroom.store.results import SCHEMA_VERSION
 
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
         _as_version_6(store)
@@ -161,7 +160,7 @@ def test_the_sqlite_insert_gives_every_column_the_checks_read(tmp_path: Path):
     checks read must be among them, or the statement could not name it."""
     import re
 
-    from warroom.store import countable
+    from warroom.store.results import _countable as countable
 
     with ResultsStore(tmp_path) as store:
         table = {r[1] for r in store._conn.execute("PRAGMA table_info(sessions)")}

@@ -14,7 +14,7 @@ from store_support import add_session
 
 from warroom.cli import main
 from warroom.store.results import ResultsStore
-from warroom.store.transfer import export_lines
+from warroom.store.results._transfer import export_lines
 
 
 def as_role(url: str, role: str) -> str:

@@ -11,8 +11,8 @@ from store_support import bundled_drill_path, load
 from warroom.cli import main
 from warroom.core.model import Action, ActionKind
 from warroom.core.play import Replay
-from warroom.store import schema
-from warroom.store.sessions import SessionRecorder
+from warroom.store.journal import SessionRecorder
+from warroom.store.results import _connection as schema
 
 
 def test_retry_stops_at_the_busy_timeout(monkeypatch):

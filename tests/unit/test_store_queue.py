@@ -14,8 +14,8 @@ from store_support import bundled_drill_path, load, scorecard
 from warroom.cli import main
 from warroom.core.model import Action, ActionKind
 from warroom.store.cohort import cohort_stats
+from warroom.store.journal import SessionRecorder
 from warroom.store.results import ResultsStore
-from warroom.store.sessions import SessionRecorder
 
 
 def play(data: Path, trainee: str, total: int) -> SessionRecorder:

@@ -14,7 +14,8 @@ from store_support import add_session
 
 from warroom.cli import main
 from warroom.store.cohort import cohort_stats
-from warroom.store.results import DuplicateSession, ResultsStore, StoreError
+from warroom.store.errors import DuplicateSession, StoreError
+from warroom.store.results import ResultsStore
 
 
 def as_role(url: str, role: str) -> str:
@@ -95,7 +96,7 @@ def test_a_trainee_role_meeting_a_store_of_an_older_warroom_is_told_the_owner_up
     """A ``warroom_trainee`` role may not create the tables of a newer schema version: it is told the store's
     version, the one this warroom needs and who upgrades it, not the server's bare ``permission denied for schema``
     with the migration's SQL; the store is left as it was, and the owner's ``store migrate`` upgrades it."""
-    from warroom.store.schema import SCHEMA_VERSION
+    from warroom.store.results import SCHEMA_VERSION
 
     role = f"ann_{uuid.uuid4().hex[:8]}"
     secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])

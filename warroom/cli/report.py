@@ -52,7 +52,7 @@ def report(
     """
     from datetime import UTC, datetime
 
-    from warroom.store.storetime import parse_since
+    from warroom.store.results import parse_since
 
     settings = settings_from(ctx, data_dir=data_dir)
     since_ts = None
@@ -93,7 +93,7 @@ def _write(
 ) -> None:
     from warroom.cli.report_html import render
     from warroom.cli.summary import compute_summary
-    from warroom.store.facts import FactsQuery, read_facts
+    from warroom.store.cohort import FactsQuery, read_facts
 
     facts, problems = read_facts(store, FactsQuery(since=since, set_id=set_id, trainees=trainees))
     for problem in problems:

@@ -90,9 +90,9 @@ class Summary:
 
 def compute_summary(facts: list[Any], mode: str = "auto") -> Summary:
     """The :class:`Summary` of ``facts`` (:class:`~warroom.core.stats.SessionFacts`) for ``mode`` (see
-    :func:`warroom.store.facts.counted_modes`). Raises ValueError for an unknown mode."""
+    :func:`warroom.store.cohort.counted_modes`). Raises ValueError for an unknown mode."""
     from warroom.core.stats import summarize
-    from warroom.store.facts import counted_modes
+    from warroom.store.cohort import counted_modes
 
     counted = counted_modes(facts, mode)
     stats = summarize(facts, modes=counted.modes)
@@ -101,7 +101,7 @@ def compute_summary(facts: list[Any], mode: str = "auto") -> Summary:
 
 def summary_of(result: Any) -> Summary:
     """The :class:`Summary` of the statistics counted in the store (a
-    :class:`~warroom.store.cohort.CohortResult`)."""
+    :class:`~warroom.store.cohort._count.CohortResult`)."""
     left_out = result.stats.skipped_by_mode
     return Summary(result.stats, result.counted.label, result.matched - left_out, left_out)
 

@@ -73,7 +73,7 @@ def data_dir_problem(data_dir: Path) -> str | None:
     problem = _access_problem(data_dir, st, folder=True)
     if problem:
         return problem
-    from warroom.store.results import DB_NAME
+    from warroom.store.backends import DB_NAME
 
     for name, folder in (
         (DB_NAME, False),
@@ -111,6 +111,3 @@ def journals_dir(data_dir: Path) -> Path:
 def done_dir(data_dir: Path) -> Path:
     """``DATA_DIR/journals/done``: journals of finished or recovered sessions."""
     return journals_dir(data_dir) / DONE
-
-
-__all__ = ["CHOOSE_ANOTHER", "DONE", "JOURNALS", "data_dir_problem", "done_dir", "journals_dir"]
