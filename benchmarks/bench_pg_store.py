@@ -111,13 +111,13 @@ def fill(data_dir: Path, url: str, n: int) -> float:
     t0 = time.perf_counter()
     seed = min(SEED, n)
     with ResultsStore(data_dir, url=url) as store:
-        store._conn.execute("BEGIN")  # one transaction: filling is not what is measured
+        store.db.conn.execute("BEGIN")  # one transaction: filling is not what is measured
         for i in range(seed):
             info, card, actions, when, wall = _session(i, rng, start)
             store.insert(info, card, [Action.model_validate(a) for a in actions], ended_at=when, wall=wall)
-        store._conn.execute("COMMIT")
-        store._conn.execute(_FIGURES_SQL)  # the seed's scorecards get the distractor figures later rules record
-        cols = [r[0] for r in store._conn.execute(
+        store.db.conn.execute("COMMIT")
+        store.db.conn.execute(_FIGURES_SQL)  # the seed's scorecards get the distractor figures later rules record
+        cols = [r[0] for r in store.db.conn.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = 'sessions' "
             "AND table_schema = current_schema() AND is_generated = 'NEVER' ORDER BY ordinal_position"
         )]  # fmt: skip (the server computes the generated columns of each copy)
@@ -129,13 +129,13 @@ def fill(data_dir: Path, url: str, n: int) -> float:
         }
         select = ", ".join(made.get(c, f"s.{c}") for c in cols)
         if copies > 0:
-            store._conn.execute(
+            store.db.conn.execute(
                 f"INSERT INTO sessions ({', '.join(cols)}) SELECT {select} FROM sessions s, "
                 f"generate_series(1, {copies}) g"
             )
-        store._conn.execute(f"DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM sessions "
+        store.db.conn.execute(f"DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM sessions "
                             f"ORDER BY started_at DESC LIMIT {seed * (copies + 1) - n})")  # fmt: skip
-        store._conn.execute("VACUUM ANALYZE sessions")  # as autovacuum would: hint bits, visibility map
+        store.db.conn.execute("VACUUM ANALYZE sessions")  # as autovacuum would: hint bits, visibility map
         assert store.count() == n, store.count()
     return time.perf_counter() - t0
 

@@ -110,6 +110,6 @@ def set_version(store: ResultsStore, version: int) -> None:
     """Mark the open store as of schema ``version`` (its tables left as they are: the migrations after it add only
     what is missing)."""
     if store.dialect.name == "sqlite":
-        store._conn.execute(f"PRAGMA user_version = {int(version)}")
+        store.db.conn.execute(f"PRAGMA user_version = {int(version)}")
     else:
-        store._conn.execute("UPDATE warroom_schema SET version = ?", (version,))
+        store.db.conn.execute("UPDATE warroom_schema SET version = ?", (version,))

@@ -19,7 +19,7 @@ from warroom.cli import main
 from warroom.cli.scores import CSV_COLUMNS
 from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import Scorecard
-from warroom.store.backends import DB_NAME
+from warroom.store.datadir import DB_NAME
 from warroom.store.journal import SessionRecorder
 from warroom.store.results import SCHEMA_VERSION, ResultsStore
 
@@ -146,7 +146,7 @@ def test_help_says_trainee_filters_and_defaults_to_every_trainee(tmp_path: Path)
 def test_exports_carry_every_stored_field(tmp_path: Path):
     from dataclasses import fields
 
-    from warroom.store.results._rows import SessionRow
+    from warroom.store.results import SessionRow
 
     drill_path = copy_drill(tmp_path / "drills")
     data = tmp_path / "data"

@@ -176,7 +176,7 @@ def test_csv_has_every_scope(data: Path):
 
 def test_a_row_that_cannot_be_counted_is_named_and_exits_1(data: Path):
     with ResultsStore(data) as store:
-        store._conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")
+        store.db.conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")
     r = summary(data, "--format", "json")
     assert r.exit_code == 1
     assert "skipped: stored session ada-b cannot be counted in the statistics" in r.stderr
@@ -213,7 +213,7 @@ def test_generated_cohort_through_the_store_recovers_d_prime(tmp_path: Path):
         for i, f in enumerate(facts)
     ]  # fmt: skip
     with ResultsStore(tmp_path) as store:  # 13,000 rows in one transaction, as stored rows
-        conn = store._conn
+        conn = store.db.conn
         conn.execute("BEGIN")
         conn.executemany(
             "INSERT INTO sessions (session_id, trainee, drill_id, all_clear, started_at, outcome, total, "

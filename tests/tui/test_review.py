@@ -16,8 +16,7 @@ from warroom.core.play import Replay
 from warroom.core.scoring import score
 from warroom.store.journal import SessionRecorder
 from warroom.store.results import ResultsStore
-from warroom.store.review import load_review
-from warroom.store.review._review import build_review_rows
+from warroom.store.review import build_review_rows, load_review
 
 #: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
 pytestmark = pytest.mark.usefixtures("backend_url")
@@ -187,8 +186,8 @@ def test_review_cli_unknown_and_ambiguous_ids(stored):
 
 
 def test_review_of_an_unknown_id_names_the_store_it_searched(stored, backend_url):
-    from warroom.store.backends import DB_NAME
-    from warroom.store.backends._dialect import redact
+    from warroom.store.backends import redact
+    from warroom.store.datadir import DB_NAME
 
     data, _drill_path, _sid = stored
     r = CliRunner().invoke(main, ["review", "zzz", "--data-dir", str(data)])

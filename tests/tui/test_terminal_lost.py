@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from warroom.store.backends import DB_NAME
+from warroom.store.datadir import DB_NAME
 from warroom.store.results import ResultsStore
 from warroom.tui.terminal import ExitGuard, GuardedOutput
 

@@ -37,7 +37,7 @@ def _random_store(data_dir: Path, url: str | None, n: int = 240, seed: int = 3) 
                 shown=len(set(pulled)) + rng.randrange(3) if rng.random() < 0.8 else None, pulled=pulled or None,
                 day=1 + i // 10, set_id=rng.choice([None, "week-1", "week-2"]))  # fmt: skip
             if i % 10:  # distinct start times: the hour after day's 10:00 by i
-                store._conn.execute(
+                store.db.conn.execute(
                     "UPDATE sessions SET started_at = ? WHERE session_id = ?",
                     (f"2026-11-{1 + i // 10:02d}T10:{i % 10:02d}:00.000000+00:00", f"s{i:04d}"),
                 )
@@ -70,7 +70,7 @@ def test_the_database_counts_give_the_statistics_of_every_session(tmp_path: Path
 
 def test_rows_that_cannot_be_counted_are_named_and_left_out(tmp_path: Path, backend_url: str | None):
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
-        conn = store._conn
+        conn = store.db.conn
         conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")  # contained in an all-clear drill
         conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # not a mode
         conn.execute("UPDATE sessions SET distractors_shown = -1 WHERE session_id = 'cy-a'")  # figures marked bad
@@ -88,7 +88,7 @@ def test_an_unreadable_escalations_column_is_counted_session_by_session(tmp_path
     """A ``distractor_escalations`` column changed by hand to something that is not a list of event ids: the SQL
     counts cannot describe it, so the statistics are counted from each session's facts, which name the row."""
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
-        store._conn.execute("UPDATE sessions SET distractor_escalations = '{oops' WHERE session_id = 'cy-a'")
+        store.db.conn.execute("UPDATE sessions SET distractor_escalations = '{oops' WHERE session_id = 'cy-a'")
         got = cohort_stats(store)
         stats, counted, matched, _ = _expected(store, FactsQuery(), "auto")
     assert [p.session_id for p in got.problems] == ["cy-a"]
@@ -108,16 +108,16 @@ def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backe
 
     _random_store(tmp_path, backend_url, n=120)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        store._conn.execute(f"DROP INDEX {ORDER_INDEX}")
+        store.db.conn.execute(f"DROP INDEX {ORDER_INDEX}")
         if store.dialect.name == "sqlite":
-            store._conn.execute("PRAGMA user_version = 4")
+            store.db.conn.execute("PRAGMA user_version = 4")
         else:
-            store._conn.execute("UPDATE warroom_schema SET version = 4")
+            store.db.conn.execute("UPDATE warroom_schema SET version = 4")
     with ResultsStore(tmp_path, url=backend_url) as store:
         assert store.schema_version == SCHEMA_VERSION == 10
         if store.dialect.name == "sqlite":
-            names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-            plan = store._conn.execute(
+            names = {r[0] for r in store.db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+            plan = store.db.conn.execute(
                 f"EXPLAIN QUERY PLAN SELECT trainee, total, row_number() OVER (PARTITION BY trainee ORDER BY "
                 f"started_at, session_id) FROM sessions INDEXED BY {ORDER_INDEX} WHERE +mode IN ('practice')"
             ).fetchall()
@@ -125,7 +125,7 @@ def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backe
             assert not any("TEMP B-TREE" in r[3] for r in plan), plan  # no sort: the index gives the order
         else:
             sql = "SELECT indexname FROM pg_indexes WHERE tablename = 'sessions' AND schemaname = current_schema()"
-            names = {r[0] for r in store._conn.execute(sql)}
+            names = {r[0] for r in store.db.conn.execute(sql)}
         assert ORDER_INDEX in names
         stats, counted, matched, _ = _expected(store, FactsQuery(), "auto")
         got = cohort_stats(store)

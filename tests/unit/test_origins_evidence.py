@@ -191,7 +191,7 @@ def test_scorecards_of_plan_origins_round_trip_and_old_scorecards_still_load():
 
 
 def test_the_review_names_the_plan_and_marks_the_origin_event():
-    from warroom.store.review._review import build_review_rows
+    from warroom.store.review import build_review_rows
 
     drill = load_drill(SHAPES / "shape-09-planner-origin.yaml")
     tl = build_review_rows(drill, [_escalate(15, "s2", "e05"), _escalate(31, PLAN, "e05")])

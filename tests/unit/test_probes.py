@@ -18,8 +18,7 @@ from warroom.core.play import Replay, ReplayError
 from warroom.core.rules import validate_drill
 from warroom.core.scoring import ScoringError, replay_actions, score
 from warroom.core.scoring._points import NEEDLESS_PROBE_PENALTY
-from warroom.store.journal import SessionRecorder, recover_unfinished
-from warroom.store.journal._file import read_journal
+from warroom.store.journal import SessionRecorder, read_journal, recover_unfinished
 
 SHAPE = Path(__file__).parent.parent / "fixtures" / "shapes" / "shape-11-probe.yaml"
 
@@ -178,7 +177,7 @@ def test_a_probe_action_round_trips_through_the_journal_and_recovery(tmp_path, d
 
 
 def test_the_review_rows_show_the_probe_asked_and_its_result(drill):
-    from warroom.store.review._review import build_review_rows
+    from warroom.store.review import build_review_rows
 
     rows = build_review_rows(drill, [probe(5, "p2"), probe(20, "p1"), escalate(26, "s1", "p2")]).rows
     actions = [(r.t, r.text, r.trainee) for r in rows if r.kind == "action"]

@@ -14,8 +14,7 @@ from store_support import bundled_drill_path, load, scorecard
 
 from warroom.core.model import Action, ActionKind
 from warroom.store.errors import StoreError
-from warroom.store.journal import SessionRecorder, recover_unfinished
-from warroom.store.journal._file import NotRegularFile, read_journal
+from warroom.store.journal import NotRegularFile, SessionRecorder, read_journal, recover_unfinished
 from warroom.store.results import ResultsStore
 
 #: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.

@@ -10,7 +10,7 @@ import pytest
 from store_support import add_session, bundled_drill_path, known_sessions, load, scorecard
 
 from warroom.core.model import Action, ActionKind
-from warroom.store.backends import DB_NAME
+from warroom.store.datadir import DB_NAME
 from warroom.store.errors import SessionNotFound, StoreError, StoreVersionError
 from warroom.store.results import SCHEMA_VERSION, ResultsStore, SessionInfo, parse_since
 
@@ -39,7 +39,7 @@ def test_new_store_has_schema_version_and_wal(tmp_path: Path):
 
 
 def test_version_1_store_is_upgraded_keeping_its_rows(tmp_path: Path):
-    from warroom.store.results._connection import _MIGRATIONS
+    from warroom.store.results._migrations import MIGRATIONS as _MIGRATIONS
 
     conn = sqlite3.connect(tmp_path / DB_NAME)
     conn.executescript(_MIGRATIONS[1])
@@ -290,15 +290,16 @@ def test_eight_processes_storing_200_sessions_each_lose_and_double_nothing(tmp_p
     assert sum(r[1] for r in results) == workers * n
     with ResultsStore(tmp_path, url=backend_url) as store:
         assert store.count() == workers * n
-        flagged = store._conn.execute("SELECT count(*) FROM sessions WHERE countable IS TRUE").fetchone()[0]
-        assert flagged == workers * n  # each concurrent insert wrote its countable flag (warroom.store.results._countable)
+        flagged = store.db.conn.execute("SELECT count(*) FROM sessions WHERE countable IS TRUE").fetchone()[0]
+        assert flagged == workers * n  # each concurrent insert wrote its countable flag (schema version 7)
         for w in range(workers):
             rows = store.query(trainee=f"t{w}", limit=0)
             assert sorted(r.session_id for r in rows) == [f"w{w}-{i:04d}" for i in range(n)]
 
 
 def _wall_ttd(store: ResultsStore, session_id: str) -> float | None:
-    row = store._conn.execute("SELECT wall_time_to_detect FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    sql = "SELECT wall_time_to_detect FROM sessions WHERE session_id = ?"
+    row = store.db.conn.execute(sql, (session_id,)).fetchone()
     return None if row[0] is None else float(row[0])
 
 
@@ -308,13 +309,13 @@ def test_migration_6_clears_a_wall_time_to_detect_stored_without_a_detection(tmp
     with ResultsStore(tmp_path, url=backend_url) as s:
         add_session(s, "unsupported", trainee="ana", outcome="right_step_unsupported", total=10, ttd=None)
         add_session(s, "hit", trainee="ana", outcome="contained", total=90, ttd=5.0)
-        s._conn.execute("UPDATE sessions SET wall_time_to_detect = 25.9")  # as the old code stored them
+        s.db.conn.execute("UPDATE sessions SET wall_time_to_detect = 25.9")  # as the old code stored them
         if s.dialect.name == "sqlite":
-            s._conn.execute("PRAGMA user_version = 5")
+            s.db.conn.execute("PRAGMA user_version = 5")
         else:
-            s._conn.execute("UPDATE warroom_schema SET version = 5")
-        if not getattr(s._conn, "in_transaction", False) and hasattr(s._conn, "commit"):
-            s._conn.commit()
+            s.db.conn.execute("UPDATE warroom_schema SET version = 5")
+        if not getattr(s.db.conn, "in_transaction", False) and hasattr(s.db.conn, "commit"):
+            s.db.conn.commit()
     with ResultsStore(tmp_path, url=backend_url) as s:
         assert s.schema_version == SCHEMA_VERSION == 10
         assert _wall_ttd(s, "unsupported") is None
@@ -323,14 +324,14 @@ def test_migration_6_clears_a_wall_time_to_detect_stored_without_a_detection(tmp
 
 def test_a_rescore_without_a_detection_clears_the_wall_time_to_detect(store: ResultsStore):
     add_session(store, "s-1", trainee="ana", outcome="contained", total=90, ttd=5.0)
-    store._conn.execute("UPDATE sessions SET wall_time_to_detect = 7.5")
-    if hasattr(store._conn, "commit"):
-        store._conn.commit()
+    store.db.conn.execute("UPDATE sessions SET wall_time_to_detect = 7.5")
+    if hasattr(store.db.conn, "commit"):
+        store.db.conn.commit()
     store.update_scorecard("s-1", scorecard(outcome="right_step_unsupported", total=10, ttd=None))
     assert _wall_ttd(store, "s-1") is None
     add_session(store, "s-2", trainee="ana", outcome="contained", total=90, ttd=5.0)
-    store._conn.execute("UPDATE sessions SET wall_time_to_detect = 7.5 WHERE session_id = 's-2'")
-    if hasattr(store._conn, "commit"):
-        store._conn.commit()
+    store.db.conn.execute("UPDATE sessions SET wall_time_to_detect = 7.5 WHERE session_id = 's-2'")
+    if hasattr(store.db.conn, "commit"):
+        store.db.conn.commit()
     store.update_scorecard("s-2", scorecard(outcome="contained", total=95, ttd=4.0))
     assert _wall_ttd(store, "s-2") == 7.5  # still detected: the wall figure is kept

@@ -5,7 +5,7 @@ from __future__ import annotations
 from core_support import drill_dict
 
 from warroom.core.model import Action, Drill
-from warroom.store.review._review import build_review_rows
+from warroom.store.review import build_review_rows
 
 
 def test_marks_write_damage_amounts_and_times_with_the_shared_formats():

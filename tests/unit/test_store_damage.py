@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from store_support import DRILL_ID, add_session, known_sessions, scorecard
 
 from warroom.cli import main
-from warroom.store.backends import DB_NAME
+from warroom.store.datadir import DB_NAME
 from warroom.store.errors import DamagedStore, DataDirError, InvalidSession, StoreError
 from warroom.store.results import ResultsStore, SessionInfo
 

@@ -103,7 +103,7 @@ def test_a_trainee_role_meeting_a_store_of_an_older_warroom_is_told_the_owner_up
     assert secured.exit_code == 0, secured.output
     with ResultsStore(tmp_path, url=store_url) as store:
         add_session(store, "s-old", trainee=role, total=80)
-        store._conn.execute("UPDATE warroom_schema SET version = ?", (SCHEMA_VERSION - 1,))
+        store.db.conn.execute("UPDATE warroom_schema SET version = ?", (SCHEMA_VERSION - 1,))
     postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_trainee")
     url = as_role(store_url, role)
     status = CliRunner().invoke(main, ["--store", url, "store", "status", "--data-dir", str(tmp_path)])

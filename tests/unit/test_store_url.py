@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from warroom.store.backends import DB_NAME, POSTGRESQL, SQLITE, STORE_ENV, StoreURLError, scrub, store_target
-from warroom.store.backends._dialect import redact
+from warroom.store.backends import POSTGRESQL, SQLITE, STORE_ENV, StoreURLError, redact, scrub, store_target
+from warroom.store.datadir import DB_NAME
 from warroom.store.errors import StoreError
 from warroom.store.results import ResultsStore
 from warroom.store.results._checks import valid_row_sql

@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.store.backends import StoreURLError, scrub, store_target
-from warroom.store.backends._dialect import redact, secrets_of
+from warroom.store.backends import StoreURLError, redact, scrub, store_target
+from warroom.store.backends._dialect import secrets_of
 
 CONNINFO = "host=/run/pg dbname=cohort user=ann password=hunter2"
 

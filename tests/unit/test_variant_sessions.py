@@ -1,5 +1,6 @@
 """A session of a drill with variants: it draws and stores a seed, plays that variant, and scoring, re-scoring,
-recovery and the review replay exactly that variant (warroom/store/journal/_recorder.py with warroom/core/variants/_apply.py)."""
+recovery and the review replay exactly that variant (warroom/store/journal/_recorder.py with
+warroom/core/variants/_apply.py)."""
 
 from __future__ import annotations
 
@@ -121,7 +122,7 @@ def test_a_recovered_session_is_scored_on_its_variant(tmp_path: Path):
 def test_an_unreadable_stored_row_does_not_stop_a_new_session(tmp_path: Path):
     import sqlite3
 
-    from warroom.store.backends import DB_NAME
+    from warroom.store.datadir import DB_NAME
 
     path = _drill_copy(tmp_path)
     base = load_drill_file(path)

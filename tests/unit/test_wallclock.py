@@ -11,8 +11,7 @@ from store_support import bundled_drill_path, load
 
 from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import score
-from warroom.store.journal import SessionRecorder, recover_unfinished
-from warroom.store.journal._wallclock import detected_at, wall_clock
+from warroom.store.journal import SessionRecorder, detected_at, recover_unfinished, wall_clock
 from warroom.store.results import ResultsStore, WallClock
 from warroom.store.review import default_drill_resolver
 

@@ -59,8 +59,8 @@ def show_summary(store: ResultsStore | None, filters: Filters, fmt: str, output:
 
     ``filters.mode`` chooses the sessions counted (:func:`warroom.store.cohort.counted_modes`): None or ``auto``
     counts the assessment sessions when any match, else all of them; ``all`` every session; ``practice`` or
-    ``assessment`` that mode only. Returns the :class:`~warroom.store.results._store.CorruptSession` of every matching row
-    left out (the caller reports them); raises :class:`~warroom.store.results._store.StoreError` when the store cannot be
+    ``assessment`` that mode only. Returns the :class:`~warroom.store.errors.CorruptSession` of every matching row
+    left out (the caller reports them); raises :class:`~warroom.store.errors.StoreError` when the store cannot be
     read."""
     from warroom.cli.summary import compute_summary, csv_rows, print_tables, summary_of
     from warroom.store.cohort import FactsQuery, cohort_stats

@@ -101,7 +101,7 @@ def compute_summary(facts: list[Any], mode: str = "auto") -> Summary:
 
 def summary_of(result: Any) -> Summary:
     """The :class:`Summary` of the statistics counted in the store (a
-    :class:`~warroom.store.cohort._count.CohortResult`)."""
+    :class:`~warroom.store.cohort.CohortResult`)."""
     left_out = result.stats.skipped_by_mode
     return Summary(result.stats, result.counted.label, result.matched - left_out, left_out)
 

@@ -1,6 +1,7 @@
 # The API of warroom.store.backends (its __init__.py loads each name on first use, from the module named here).
+# keep: redact
 
-from ._dialect import DB_NAME, POSTGRESQL, SQLITE, STORE_ENV, Dialect, StoreTarget, StoreURLError, scrub, store_target
+from ._dialect import POSTGRESQL, SQLITE, STORE_ENV, Dialect, StoreTarget, StoreURLError, redact, scrub, store_target
 from ._postgres import (
     connect,
     driver_errors,
@@ -14,12 +15,11 @@ from ._postgres import (
 from ._roles import FACILITATOR_ROLE, own_sessions_only, secure, trainee_refused
 
 __all__ = [
-    "DB_NAME",
+    "Dialect",
     "FACILITATOR_ROLE",
     "POSTGRESQL",
     "SQLITE",
     "STORE_ENV",
-    "Dialect",
     "StoreTarget",
     "StoreURLError",
     "connect",
@@ -29,6 +29,7 @@ __all__ = [
     "own_sessions_only",
     "privilege_hint",
     "read_version",
+    "redact",
     "scrub",
     "secure",
     "sessions_columns",

@@ -21,12 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
+from warroom.store.datadir import DB_NAME
 from warroom.store.errors import StoreError
 
 #: The environment variable holding the store URL (the ``--store`` option's default).
 STORE_ENV = "WARROOM_STORE"
-#: File name of the SQLite results database inside the data directory.
-DB_NAME = "results.sqlite3"
 #: What a redacted password is shown as.
 HIDDEN = "***"
 

@@ -80,7 +80,8 @@ def driver_errors() -> tuple[type[BaseException], ...]:
 def connect(target: StoreTarget | str) -> PgConnection:
     """Connect to the PostgreSQL store ``target`` (a :class:`~warroom.store.backends.StoreTarget`, or its URL).
     Raises :class:`StoreError` (the URL redacted, with what to do) when psycopg is missing or the server refuses
-    the connection for good (see :mod:`warroom.store.backends._refusal`), :class:`StoreUnreachable` when the store cannot
+    the connection for good (see :mod:`warroom.store.backends._refusal`), :class:`StoreUnreachable` when the store
+    cannot
     be reached now. The password never sits in a stack frame a crash report could print
     (:mod:`warroom.store.backends._secret`)."""
     if isinstance(target, str):

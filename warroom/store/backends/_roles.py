@@ -15,12 +15,31 @@ A SQLite store has no roles: it is as private as its file.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from warroom.store.backends._dialect import Dialect
 from warroom.store.errors import StoreError
 
-if TYPE_CHECKING:
-    from warroom.store.results import ResultsStore
+
+class _Connection(Protocol):
+    """What the roles need of an open store's connection (:class:`warroom.store.results.StoreConnection`)."""
+
+    @property
+    def conn(self) -> Any: ...
+    @property
+    def errors(self) -> tuple[type[BaseException], ...]: ...
+    def error(self, exc: BaseException) -> StoreError: ...
+
+
+class OpenStore(Protocol):
+    """An open results store (:class:`warroom.store.results.ResultsStore`), as the roles use it."""
+
+    @property
+    def db(self) -> _Connection: ...
+    @property
+    def dialect(self) -> Dialect: ...
+    @property
+    def location(self) -> str: ...
 
 #: The group role of trainees (their own sessions only).
 TRAINEE_ROLE = "warroom_trainee"
@@ -51,13 +70,13 @@ def _statements(schema: str) -> list[str]:
     ]
 
 
-def secure(store: ResultsStore) -> list[str]:
+def secure(store: OpenStore) -> list[str]:
     """Create the roles, grants and row-level security policies (idempotent: running it again changes nothing),
     in one transaction. Returns the names of the two group roles. Raises :class:`StoreError` for a SQLite store,
     or when the connected role may not do it (it must own the tables and may create roles)."""
     if store.dialect.name != "postgresql":
         raise StoreError(f"{store.location} is a SQLite store: it has no roles (it is as private as its file)")
-    conn = store._conn
+    conn = store.db.conn
     try:
         schema = str(conn.execute("SELECT current_schema()").fetchone()[0])
         conn.execute("BEGIN")
@@ -68,8 +87,8 @@ def secure(store: ResultsStore) -> list[str]:
         except BaseException:
             conn.execute("ROLLBACK")
             raise
-    except store._db_errors as exc:
-        error = store._error(exc)
+    except store.db.errors as exc:
+        error = store.db.error(exc)
         if getattr(exc, "sqlstate", None) == "42501":  # insufficient privilege: say who may run it
             error = type(error)(f"{error} (`warroom store secure` must be run as the owner of the tables, the role "
                                 "that ran `warroom store migrate`, with CREATEROLE while the two roles do not exist)")
@@ -85,7 +104,7 @@ FROM pg_class c, pg_roles r
 WHERE c.oid = to_regclass('sessions') AND r.rolname = current_user"""
 
 
-def own_sessions_only(store: ResultsStore) -> str | None:
+def own_sessions_only(store: OpenStore) -> str | None:
     """The login role's name when the row-level security of ``warroom store secure`` limits it to its own
     sessions (a ``warroom_trainee`` role: it may store and read only sessions whose trainee is that name); None
     when it may store any trainee's sessions (a SQLite store, no row-level security, a facilitator, the owner of
@@ -93,9 +112,9 @@ def own_sessions_only(store: ResultsStore) -> str | None:
     if store.dialect.name != "postgresql":
         return None
     try:
-        row = store._conn.execute(_OWN_ONLY, (FACILITATOR_ROLE,)).fetchone()
-    except store._db_errors as exc:
-        raise store._error(exc) from exc
+        row = store.db.conn.execute(_OWN_ONLY, (FACILITATOR_ROLE,)).fetchone()
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
     if row is None:
         return None
     user, secured, bypasses, facilitator = row

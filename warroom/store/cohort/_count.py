@@ -6,7 +6,8 @@ matching sessions instead of a row per session, turned into :class:`~warroom.cor
 The queries read the covering index ``ix_sessions_facts`` and, for the split-half order,
 ``ix_sessions_trainee_order`` (:data:`ORDER_INDEX`, schema version 5). Whether a row can be counted (its values'
 types and ranges, an outcome that fits the kind of drill) is not checked here: each row's ``countable`` flag
-(schema version 7, :mod:`warroom.store.results._countable`) was computed by the database when the row was written, and the
+(schema version 7, :mod:`warroom.store.results._countable`) was computed by the database when the row was written, and
+the
 queries read it from the index.
 
 1. the sessions per mode that can be counted (their flag); those that cannot are read first, from their partial
@@ -104,14 +105,14 @@ def cohort_stats(store: ResultsStore, query: FactsQuery | None = None, mode: str
 
     The figures equal ``summarize(read_facts(store, query))`` with the same modes (both break ties in start time
     by session id in the split-half order). Raises ValueError for an unknown mode and
-    :class:`~warroom.store.results._store.StoreError` when the store cannot be read."""
+    :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
     if mode not in ("auto", "all", *MODES):
         raise ValueError(f"unknown mode {mode!r} (choose from auto, {', '.join(MODES)}, all)")
     query = query or FactsQuery()
     try:
         return _count(store, query, mode)
-    except store._db_errors as exc:
-        raise store._error(exc) from exc
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
     except _Unusual:  # a store changed by hand in ways the SQL checks do not see: count session by session
         from warroom.core.stats import summarize
 
@@ -131,7 +132,7 @@ _MAX_LEFT_OUT_BY_ID = 500
 
 def _count(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResult:
     """Run the queries in one read transaction (one snapshot of the store) and build the result."""
-    conn = store._conn
+    conn = store.db.conn
     begin = not getattr(conn, "in_transaction", False)  # (a test or caller may hold one already)
     if begin:
         conn.execute(store.dialect.begin_read)
@@ -145,7 +146,7 @@ def _count(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResu
 def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResult:
     from warroom.store.cohort._facts import _COLUMNS
 
-    loose, conn = store.dialect.loose_types, store._conn
+    loose, conn = store.dialect.loose_types, store.db.conn
     valid = COLUMN  # the row checks, evaluated when each row was written (schema version 7)
     unindexed = store.dialect.unindexed("")
     hint = store.dialect.indexed_by(FACTS_INDEX)  # the counts read the covering index only
@@ -207,7 +208,7 @@ def _count_played(store: ResultsStore, hint: str, played: str, pp: list[Any], co
     """SQLite's queries 3 to 5 of the module docstring over the played sessions (``played``: their WHERE, ``pp`` its
     parameters), into ``counts``: the distractor pulls, then the times (for the medians) and the split-half halves
     from one read of :data:`ORDER_INDEX` in order (no sort, no window query), taken in process."""
-    conn = store._conn
+    conn = store.db.conn
     pulls_sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
     _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
     rows = conn.execute(_ORDERED_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played), pp).fetchall()

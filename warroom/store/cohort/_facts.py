@@ -4,13 +4,14 @@ session (``warroom report``; ``warroom scores summary`` counts inside the databa
 
 Every figure comes from the session's columns (trainee, drill id, all-clear flag, outcome, total, start time, false
 escalations, time to detect, wall-clock time to detect, mode, and the distractor figures ``distractors_shown`` and
-``distractor_escalations`` that schema version 4 keeps beside the scorecard, :mod:`warroom.store.results._distractors`), read
+``distractor_escalations`` that schema version 4 keeps beside the scorecard, :mod:`warroom.store.results._distractors`),
+read
 in one scan of a covering index (:data:`FACTS_INDEX`); no scorecard is parsed, except those of the few sessions
 whose distractor figures have the wrong shape (to say what is wrong). Both back ends run the same statements but
 for the ``typeof`` checks and unary ``+`` that :func:`_sql` leaves out on PostgreSQL.
 
 A row that cannot be counted (a value of the wrong type, an unknown outcome, a containment recorded in an all-clear
-drill...) is left out and reported as a :class:`~warroom.store.results._store.CorruptSession`; rows are never modified.
+drill...) is left out and reported as a :class:`~warroom.store.errors.CorruptSession`; rows are never modified.
 Tutorial sessions (mode ``tutorial``, :data:`TUTORIAL_MODE`) are not read at all: the guided first drill is never
 counted.
 """
@@ -45,7 +46,8 @@ if TYPE_CHECKING:
 TUTORIAL_MODE = TUTORIAL
 
 #: The covering index the statistics read (every column they need), made by schema migration 3 and remade with the
-#: distractor figures by migration 4 (:data:`warroom.store.results._migrations.MIGRATIONS`): the columns added after version 1
+#: distractor figures by migration 4 (:data:`warroom.store.results._migrations.MIGRATIONS`): the columns added after
+#: version 1
 #: sit after the large scorecard and action log in a row, where reading them for 100,000 sessions costs about as
 #: much as the rest of the summary's reads.
 FACTS_INDEX = "ix_sessions_facts"
@@ -86,7 +88,7 @@ def read_facts(store: ResultsStore, query: FactsQuery | None = None) -> tuple[li
     most 100 rows holding values of the wrong type are named). Works on both back ends (SQLite, PostgreSQL).
 
     Times are seconds (drill time and wall-clock time); the mode is the stored one. Raises
-    :class:`~warroom.store.results._store.StoreError` when the store cannot be read (locked, damaged, unreachable)."""
+    :class:`~warroom.store.errors.StoreError` when the store cannot be read (locked, damaged, unreachable)."""
     query = query or FactsQuery()
     loose = store.dialect.loose_types
     where, params = query.where(unindexed=store.dialect.unindexed(""))
@@ -94,13 +96,13 @@ def read_facts(store: ResultsStore, query: FactsQuery | None = None) -> tuple[li
     sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{where}"
     try:
         if loose:
-            cursor = store._conn.cursor()
+            cursor = store.db.conn.cursor()
             cursor.row_factory = None  # plain tuples: the fastest rows sqlite3 makes
             rows = cursor.execute(sql, params).fetchall()
         else:
-            rows = store._conn.execute(sql, params).fetchall()
-    except store._db_errors as exc:
-        raise store._error(exc) from exc
+            rows = store.db.conn.execute(sql, params).fetchall()
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
     return build_facts(store, rows)
 
 
@@ -138,7 +140,7 @@ def _scorecard_figures(store: ResultsStore, session_id: str) -> tuple[int, tuple
     """The distractor figures of a session whose columns mark them as having the wrong shape, read again from its
     scorecard so that :class:`SessionFacts` says what is wrong: ``(-1, ())`` for a value of the wrong shape, else
     the values themselves (more distractors escalated than shown)."""
-    row = store._conn.execute("SELECT scorecard FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    row = store.db.conn.execute("SELECT scorecard FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
     try:
         card = json.loads(row[0])
         shown, pulled = card.get(SHOWN_KEY), card.get(PULLED_KEY)

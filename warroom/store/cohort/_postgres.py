@@ -1,6 +1,5 @@
 """The PostgreSQL side of the cohort statistics counted in the database (:mod:`warroom.store.cohort._count`): where a
-plan that is cheap on SQLite costs more on PostgreSQL, or the reverse (moved from warroom/store/cohort/_count.py: the
-medians' SQL, :func:`_pg_median_rows` and :func:`_beside`).
+plan that is cheap on SQLite costs more on PostgreSQL, or the reverse.
 
 - Queries 1 to 3 (sessions per mode that can be counted, the per-(trainee, drill) counts, the distractor pulls) are
   one hashed GROUP BY over one scan of the covering index (:data:`FOLDED_SQL`): on PostgreSQL each scan of that
@@ -64,7 +63,8 @@ class Folded:
         return [r for r in self.rows if r[1] and (modes is None or r[0] in modes)]
 
     def pair_rows(self, modes: frozenset[str] | None) -> list[Any]:
-        """Rows of :data:`~warroom.store.cohort._count._PAIR_SQL` (trainee, drill, counts) over the sessions of ``modes``
+        """Rows of :data:`~warroom.store.cohort._count._PAIR_SQL` (trainee, drill, counts) over the sessions of
+        ``modes``
         (None: every mode) that can be counted."""
         sums: dict[tuple[str, str], list[int]] = {}
         for _mode, _ok, trainee, drill, _text, _played, *counts in self._counted(modes):
@@ -77,7 +77,8 @@ class Folded:
         return [(trainee, drill, *counts) for (trainee, drill), counts in sums.items()]
 
     def pull_rows(self, modes: frozenset[str] | None) -> list[Any]:
-        """Rows of :data:`~warroom.store.cohort._count._PULLS_SQL` (trainee, drill, distractors escalated, played sessions)
+        """Rows of :data:`~warroom.store.cohort._count._PULLS_SQL` (trainee, drill, distractors escalated, played
+        sessions)
         over the sessions of ``modes`` that can be counted."""
         return [(r[2], r[3], r[4], r[5]) for r in self._counted(modes) if r[4] is not None and r[5]]
 
@@ -94,7 +95,7 @@ def count(
     store's own and the drills' medians on a third."""
     from warroom.store.cohort._count import _counted, _pairs, _pulls, in_modes
 
-    conn = store._conn
+    conn = store.db.conn
     w, p = query.where(f"mode = 'assessment' AND {COLUMN}", unindexed="")
     found = conn.execute(f"SELECT EXISTS (SELECT 1 FROM sessions{w})", p).fetchone()[0]
     where, params = query.where("1 = 1", unindexed="")
@@ -163,12 +164,12 @@ def _beside(store: ResultsStore, sql: str, params: list[Any], work: Callable[[],
     assert store.target.url is not None
     from warroom.store.errors import StoreError
 
-    snapshot = store._conn.execute("SELECT pg_export_snapshot()").fetchone()[0]
+    snapshot = store.db.conn.execute("SELECT pg_export_snapshot()").fetchone()[0]
     try:
         other = connect(store.target)
     except StoreError:  # e.g. no connection left on the server: one after the other on the store's own
         work()
-        rows_here: list[Any] = store._conn.execute(sql, params).fetchall()
+        rows_here: list[Any] = store.db.conn.execute(sql, params).fetchall()
         return rows_here
     out: dict[str, Any] = {}
 

@@ -1,4 +1,4 @@
-"""Sessions: recording one trainee's run of one drill, and recovering sessions that were killed mid-drill.
+"""Recording one trainee's run of one drill: the journal first, then the results store.
 
 A live session is a :class:`SessionRecorder`: :meth:`SessionRecorder.start` writes the journal's start line,
 :meth:`SessionRecorder.record` appends each trainee action (flushed and fsynced before it returns; pass it to
@@ -6,12 +6,8 @@ A live session is a :class:`SessionRecorder`: :meth:`SessionRecorder.start` writ
 result in the :class:`~warroom.store.results.ResultsStore` and moves the journal to ``journals/done/``.
 
 A session whose process died (``kill -9``, a lost terminal) leaves its journal in ``journals/`` without an end line.
-:func:`~warroom.store.journal.recover_unfinished` (re-exported here) finds such journals and stores them as
-abandoned; see :mod:`warroom.store.journal._recovery`.
-
-Finding and loading a session's drill is in :mod:`warroom.store.review._drill`, deleting stored sessions in
-:mod:`warroom.store.journal._deletion`, the data directory's folders in :mod:`warroom.store.datadir`; their names are
-importable from here as before.
+:func:`~warroom.store.journal.recover_unfinished` (:mod:`warroom.store.journal._recovery`) finds such journals and
+stores them as abandoned, scoring them as this module does (:func:`score_session`, :func:`with_quit`).
 """
 
 from __future__ import annotations
@@ -69,7 +65,7 @@ def scoring_version() -> str:
     return SCORING_VERSION
 
 
-def _score(drill: Drill, actions: list[Action], recorded_rules: str | None = None) -> Scorecard:
+def score_session(drill: Drill, actions: list[Action], recorded_rules: str | None = None) -> Scorecard:
     """The scorecard of ``actions`` on ``drill`` by the scoring rules the session recorded at its start (when this
     warroom still applies them), else the current rules."""
     from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, score
@@ -77,7 +73,7 @@ def _score(drill: Drill, actions: list[Action], recorded_rules: str | None = Non
     return score(drill, actions, rules=recorded_rules if recorded_rules in SCORING_VERSIONS else SCORING_VERSION)
 
 
-def _with_quit(drill: Drill, actions: list[Action]) -> tuple[list[Action], bool]:
+def with_quit(drill: Drill, actions: list[Action]) -> tuple[list[Action], bool]:
     """``actions`` ending with a ``quit`` when the drill had not ended; True if one was added.
 
     The log is re-run with :func:`warroom.core.scoring.replay_actions` (not played to the end) to find the drill
@@ -335,10 +331,10 @@ class SessionRecorder:
         """
         if self.finished:
             return None
-        actions, added = _with_quit(self.drill, self._actions)
+        actions, added = with_quit(self.drill, self._actions)
         if added:
             self.record(actions[-1])
-        scorecard = _score(self.drill, self._actions)
+        scorecard = score_session(self.drill, self._actions)
         self.finish(scorecard)
         return scorecard
 

@@ -41,7 +41,7 @@ from warroom.store.journal._file import (
     lock_exclusive,
     read_journal,
 )
-from warroom.store.journal._recorder import _score, _with_quit
+from warroom.store.journal._recorder import score_session, with_quit
 from warroom.store.results import ResultsStore, SessionInfo, utc_now
 from warroom.store.review import DrillResolver, DrillUnavailable, default_drill_resolver, resolve_session_drill
 
@@ -109,9 +109,11 @@ def recover_unfinished(
     died while storing it) is stored with the scorecard of its end line; one without is scored as abandoned from
     its recorded actions (a ``quit`` is added at the drill time after the last recorded action when missing, unless
     the drill had already ended). The drill is found with ``drills_resolver(drill_id, drill_path) -> Path``
-    (default: :func:`~warroom.store.journal._recorder.default_drill_resolver`); a drill file whose SHA-256 differs from the
+    (default: :func:`~warroom.store.journal._recorder.default_drill_resolver`); a drill file whose SHA-256 differs from
+    the
     recorded one is used but reported. Every line is checked with the store's models
-    (:mod:`warroom.store.results._records`); truncated, corrupt or invalid lines are reported and skipped. See the module
+    (:mod:`warroom.store.results._records`); truncated, corrupt or invalid lines are reported and skipped. See the
+    module
     docstring for where each journal goes; no journal is ever deleted.
 
     Returns one :class:`RecoveredSession` per journal looked at (empty when there was nothing to recover).
@@ -348,13 +350,13 @@ def _score_abandoned(
             f"(SHA-256 {info.drill_sha256})"
         )
         info = replace(info, drill_sha256=sha, drill_version=drill.version, drill_path=str(drill_file))
-    actions, added = _with_quit(drill, contents.actions)
+    actions, added = with_quit(drill, contents.actions)
     if added:
         rec.problems.append(f"no quit action in the journal; one was added at drill time {seconds(actions[-1].t)}")
     from warroom.core.scoring import ScoringError
 
     try:
-        scorecard = _score(drill, actions, info.scoring_version)  # the rules it was played under
+        scorecard = score_session(drill, actions, info.scoring_version)  # the rules it was played under
     except ScoringError as exc:  # actions that do not fit the drill (corrupt, or a drill edited since)
         raise Unrecoverable(
             f"the actions of session {info.session_id} do not replay on its drill {drill_file}: {exc}"

@@ -1,8 +1,7 @@
-"""The SQL checks of the columns the summaries and cohort statistics count: a row whose values have the wrong type
-or range (a store changed by hand) is left out of every figure and named. These are the checks of
-:class:`~warroom.store.results._records.ListedRecord` that figures computed inside the database depend on; they live here,
-apart from the pydantic models, so that ``warroom scores summary`` does not import those (moved from
-warroom/store/results/_records.py, which re-exports them).
+"""The SQL checks of the columns the cohort statistics and the best scores count: a row whose values have the wrong
+type or range (a store changed by hand) is left out of every figure and named. These are the checks of
+:data:`~warroom.store.results._records.ListedRecord` that figures computed inside the database depend on, written
+apart from the pydantic models so that ``warroom scores summary`` does not import those.
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ def _typed(column: str, *types: str) -> str:
 
 
 #: The SQL checks of the summary columns (column -> condition), the checks of :class:`ListedRecord` that
-#: summaries computed inside SQLite depend on.
+#: figures computed inside the database depend on.
 _COLUMN_SQL: dict[str, str] = {
     "trainee": _typed("trainee", "text"),
     "drill_id": _typed("drill_id", "text"),

@@ -1,11 +1,12 @@
-"""The results store's schema and its connection: the ``sessions`` table, its migrations, and opening the file.
+"""The results store's connection: opening the database (SQLite file or PostgreSQL), checking its ``sessions`` table,
+and migrating its schema forward.
 
-The schema is versioned with ``PRAGMA user_version`` and migrated forward on open (one SQL script per version:
-:data:`warroom.store.results._migrations.MIGRATIONS`); a database written by a newer warroom (a higher version than
-:data:`SCHEMA_VERSION`) raises :class:`~warroom.store.errors.StoreVersionError` and is never modified.
-:class:`StoreConnection` is the base of :class:`~warroom.store.results.ResultsStore`: it opens, checks and migrates
-the file, and turns SQLite's errors into :class:`~warroom.store.errors.StoreError` (see :func:`_guard`).
-"""
+The schema is versioned (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table) and migrated
+forward on open, one step per version (:data:`warroom.store.results._migrations.MIGRATIONS`); a database written by
+a newer warroom (a higher version than :data:`SCHEMA_VERSION`) raises :class:`~warroom.store.errors.StoreVersionError`
+and is never modified. :class:`StoreConnection` is the component of :class:`~warroom.store.results.ResultsStore` that
+every read and write goes through: the connection, its dialect, and the turning of the database's errors into
+:class:`~warroom.store.errors.StoreError` (:meth:`StoreConnection.error`, :func:`guarded`)."""
 
 from __future__ import annotations
 
@@ -15,14 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Self, TypeVar
 
-from warroom.store.backends import (
-    DB_NAME,  # the file name's home is dialect.py
-    SQLITE,
-    Dialect,
-    StoreTarget,
-    scrub,
-    store_target,
-)
+from warroom.store.backends import SQLITE, Dialect, StoreTarget, scrub, store_target
+from warroom.store.datadir import DB_NAME
 from warroom.store.errors import (
     DamagedStore,
     DataDirError,
@@ -32,37 +27,34 @@ from warroom.store.errors import (
     full_disk_message,
 )
 from warroom.store.results._migrations import BACKFILLS, MIGRATIONS
-from warroom.store.results._rows import LIST_FIELDS
+from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
 SCHEMA_VERSION = 10
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
-#: version -> SQL that upgrades from version-1 to version; version -> what runs after it (warroom/store/results/_migrations.py).
-_MIGRATIONS, _BACKFILLS = MIGRATIONS, BACKFILLS
-
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
-_S = TypeVar("_S", bound="StoreConnection")
 
 
-def _guard(
-    method: Callable[Concatenate[_S, _P], _R],
-) -> Callable[Concatenate[_S, _P], _R]:
-    """Turn the database's errors in a read or write of the store into :class:`StoreError` (a damaged file into
-    :class:`DamagedStore`), so no caller ever sees a raw ``sqlite3`` or ``psycopg`` exception."""
+def guarded(
+    read_or_write: Callable[Concatenate[StoreConnection, _P], _R],
+) -> Callable[Concatenate[StoreConnection, _P], _R]:
+    """A read or write of the store (a function whose first argument is the :class:`StoreConnection`) whose database
+    errors become :class:`StoreError` (a damaged file :class:`DamagedStore`), so no caller ever sees a raw
+    ``sqlite3`` or ``psycopg`` exception."""
     import functools
 
-    @functools.wraps(method)
-    def guarded(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+    @functools.wraps(read_or_write)
+    def run(db: StoreConnection, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
-            return method(self, *args, **kwargs)
-        except self._db_errors as exc:
-            raise self._error(exc) from exc
+            return read_or_write(db, *args, **kwargs)
+        except db.errors as exc:
+            raise db.error(exc) from exc
 
-    return guarded
+    return run
 
 
 class StoreConnection:
@@ -77,10 +69,11 @@ class StoreConnection:
     """
 
     #: The database errors a read or write may raise (sqlite3's, or psycopg's on PostgreSQL).
-    _db_errors: tuple[type[BaseException], ...] = (sqlite3.DatabaseError,)
+    errors: tuple[type[BaseException], ...] = (sqlite3.DatabaseError,)
     #: Where the SQL differs between the back ends.
     dialect: Dialect = SQLITE
-    _conn: Any
+    #: The open connection (``sqlite3.Connection``, or :class:`~warroom.store.backends.PgConnection`).
+    conn: Any
 
     def __init__(self, data_dir: Path, *, create: bool = True, url: str | None = None, upgrade: bool = True) -> None:
         from warroom.store.datadir import data_dir_problem
@@ -108,14 +101,14 @@ class StoreConnection:
         except OSError as exc:
             raise StoreError(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}") from exc
         try:
-            self._conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-            self._conn.row_factory = sqlite3.Row
+            self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            self.conn.row_factory = sqlite3.Row
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the results store {self.path}: {exc}") from exc
         try:
             self._open()
         except sqlite3.DatabaseError as exc:
-            self._conn.close()
+            self.conn.close()
             full = full_disk_message(self.path, exc)
             if full is not None:
                 raise StoreError(full) from exc
@@ -123,7 +116,7 @@ class StoreConnection:
                 raise StoreError(f"{self.path} is not a usable warroom results store: {exc}") from exc
             raise DamagedStore(damaged_message(self.path, exc)) from exc
         except StoreError:
-            self._conn.close()
+            self.conn.close()
             raise
 
     def _open_postgres(self, create: bool) -> None:
@@ -133,10 +126,10 @@ class StoreConnection:
 
         assert self.target.url is not None
         self.dialect = POSTGRESQL
-        self._db_errors = driver_errors()
-        self._conn = connect(self.target)
+        self.errors = driver_errors()
+        self.conn = connect(self.target)
         try:
-            version = read_version(self._conn)
+            version = read_version(self.conn)
             if version is None and not create:
                 raise StoreError(f"no results store at {self.location} (no session has been recorded there; "
                                  "`warroom store migrate` creates it)")
@@ -149,11 +142,11 @@ class StoreConnection:
                 self._migrate_postgres(version)
             if version is None or version >= SCHEMA_VERSION or self._upgrade:
                 self._check_columns()
-        except self._db_errors as exc:
-            self._conn.close()
-            raise self._error(exc) from None
+        except self.errors as exc:
+            self.conn.close()
+            raise self.error(exc) from None
         except StoreError:
-            self._conn.close()
+            self.conn.close()
             raise
 
     def _migrate_postgres(self, version: int | None) -> None:
@@ -163,26 +156,26 @@ class StoreConnection:
         from warroom.store.backends import migrate_schema, upgrade_refused
 
         try:
-            migrate_schema(self._conn, _MIGRATIONS, SCHEMA_VERSION, _BACKFILLS)
-        except self._db_errors as exc:
+            migrate_schema(self.conn, MIGRATIONS, SCHEMA_VERSION, BACKFILLS)
+        except self.errors as exc:
             if not version or getattr(exc, "sqlstate", None) != "42501":
                 raise
-            raise upgrade_refused(self._conn, exc, version, SCHEMA_VERSION, self.target) from None
+            raise upgrade_refused(self.conn, exc, version, SCHEMA_VERSION, self.target) from None
 
     @property
     def schema_version(self) -> int:
         """The schema version of the open store (:data:`SCHEMA_VERSION` once opened, unless opened with
         ``upgrade=False``: then an older store's own version)."""
         if self.dialect.name == "sqlite":
-            return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+            return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
         from warroom.store.backends import read_version
 
-        return read_version(self._conn) or 0
+        return read_version(self.conn) or 0
 
     # -- opening and migrations -----------------------------------------------------------------------------------
 
     def _open(self) -> None:
-        conn = self._conn
+        conn = self.conn
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
@@ -190,7 +183,7 @@ class StoreConnection:
                 f"the results store {self.path} has schema version {version}, written by a newer warroom; this "
                 f"warroom reads up to version {SCHEMA_VERSION}. Upgrade warroom (the file was not changed)."
             )
-        self._retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
+        self.retry(lambda: conn.execute("PRAGMA journal_mode = WAL"))
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
         if version == 0 or (version < SCHEMA_VERSION and self._upgrade):
@@ -201,12 +194,12 @@ class StoreConnection:
     def _check_columns(self) -> None:
         """Raise :class:`DamagedStore` when the ``sessions`` table is missing or lacks a column this code uses."""
         if self.dialect.name == "sqlite":
-            have = {r[1] for r in self._conn.execute("PRAGMA table_info(sessions)")}
+            have = {r[1] for r in self.conn.execute("PRAGMA table_info(sessions)")}
         else:
             from warroom.store.backends import sessions_columns
 
-            have = sessions_columns(self._conn)
-        need = [*LIST_FIELDS, "scorecard", "actions", "countable"]
+            have = sessions_columns(self.conn)
+        need = [*LIST_FIELDS, *FULL_FIELDS, "countable"]
         missing = [c for c in need if c not in have]
         if missing:
             what = "has no sessions table" if not have else f"has no column {', '.join(missing)} in its sessions table"
@@ -221,7 +214,7 @@ class StoreConnection:
                 f"it to {self.path.name}.damaged) to start a new store, or put back a copy from a backup."
             )
 
-    def _error(self, exc: BaseException) -> StoreError:
+    def error(self, exc: BaseException) -> StoreError:
         """The :class:`StoreError` for a database error met while using the store (on PostgreSQL the message names
         the URL without its password)."""
         text = str(exc)
@@ -239,7 +232,6 @@ class StoreConnection:
             return StoreError(f"cannot use the results store {self.path}: {text}")
         return DamagedStore(damaged_message(self.path, exc))
 
-    @_guard
     def verify(self) -> None:
         """Check the whole database file (SQLite's ``PRAGMA quick_check``: every page and b-tree readable).
 
@@ -247,25 +239,25 @@ class StoreConnection:
         it costs about as much as reading every session once. On PostgreSQL (which checks its own pages) it reads
         one row, which fails when the server cannot read the table."""
         if self.dialect.name != "sqlite":
-            self._conn.execute("SELECT 1 FROM sessions LIMIT 1").fetchone()
+            self.conn.execute("SELECT 1 FROM sessions LIMIT 1").fetchone()
             return
-        problems = [r[0] for r in self._conn.execute("PRAGMA quick_check(5)")]
+        problems = [r[0] for r in self.conn.execute("PRAGMA quick_check(5)")]
         if problems != ["ok"]:
             raise DamagedStore(damaged_message(self.path, sqlite3.DatabaseError("; ".join(problems))))
 
     def _migrate(self) -> None:
-        conn = self._conn
-        self._retry(lambda: conn.execute("BEGIN IMMEDIATE"))
+        conn = self.conn
+        self.retry(lambda: conn.execute("BEGIN IMMEDIATE"))
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]  # another process may have migrated
             if version > SCHEMA_VERSION:  # pragma: no cover - a newer warroom migrated between our two reads
                 raise StoreVersionError(f"the results store {self.path} was upgraded to version {version} meanwhile")
             for v in range(version + 1, SCHEMA_VERSION + 1):
-                for statement in _MIGRATIONS[v].split(";"):
+                for statement in MIGRATIONS[v].split(";"):
                     if statement.strip():
                         conn.execute(statement)
-                if v in _BACKFILLS:
-                    _BACKFILLS[v](conn, SQLITE)
+                if v in BACKFILLS:
+                    BACKFILLS[v](conn, SQLITE)
                 conn.execute(f"PRAGMA user_version = {v}")
             conn.execute("COMMIT")
         except BaseException:
@@ -273,7 +265,7 @@ class StoreConnection:
             raise
 
     @staticmethod
-    def _retry(fn: Callable[[], _R], attempts: int = 200) -> _R:
+    def retry(fn: Callable[[], _R], attempts: int = 200) -> _R:
         """Run ``fn``, retrying while SQLite reports the database locked (a lock not covered by busy_timeout), at
         most ``attempts`` times in all and no longer than :data:`BUSY_TIMEOUT_S` seconds from the first (each
         attempt may itself wait up to the busy timeout: a lock held for good must not cost 200 of them); the last
@@ -290,7 +282,7 @@ class StoreConnection:
 
     def close(self) -> None:
         """Close the connection. Safe to call twice."""
-        self._conn.close()
+        self.conn.close()
 
     def __enter__(self) -> Self:
         return self

@@ -125,7 +125,8 @@ def migrate(conn: Any, dialect: Dialect, columns: set[str]) -> None:
 #: The session modes (docs/sessions.md, "Cohort statistics": which sessions count).
 MODES: tuple[str, ...] = ("practice", "assessment")
 _MODES_SQL = ", ".join(f"'{m}'" for m in MODES)
-#: The SQL check of the columns the statistics read that the summaries' check does not cover (SQLite spelling;
+#: The SQL check of the columns the statistics read that :func:`~warroom.store.results._checks.valid_row_sql` does not
+#: cover (SQLite spelling;
 #: :func:`_sql` drops the ``typeof`` checks and the unary ``+`` for PostgreSQL, whose columns hold their type).
 _EXTRA_VALID_SQL = (
     "(wall_time_to_detect IS NULL OR (typeof(wall_time_to_detect) IN ('integer', 'real') "

@@ -1,7 +1,7 @@
 """The filters of every read of the results store, built in one place: ``--trainee``, ``--drill``, ``--since``,
 ``--outcome``, ``--set`` and ``--mode`` of ``warroom scores`` (and a list of trainees for ``warroom report``), as
-SQL conditions with ``?`` parameters. Used by the listings (:mod:`warroom.store.results._queries`), the summaries
-(:mod:`warroom.store.summaries`) and the cohort statistics (:mod:`warroom.store.cohort._facts`, :mod:`warroom.store.cohort._count`).
+SQL conditions with ``?`` parameters. Used by the listings (:mod:`warroom.store.results._queries`) and the cohort
+statistics (:mod:`warroom.store.cohort`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def filter_sql(
     :func:`~warroom.store.results.parse_since`) keeps sessions started at or after it. ``since_unindexed`` is put
     before ``started_at`` (SQLite's unary ``+``, which keeps the planner off the ``started_at`` index when a read
     of every matching row is better served by a covering index; empty: no such hint). ``counted_only`` (statistics
-    and summaries) leaves out the guided tutorial's sessions (mode :data:`TUTORIAL`) unless ``mode`` asks for them."""
+    and best scores) leaves out the guided tutorial's sessions (mode :data:`TUTORIAL`) unless ``mode`` asks for them."""
     clauses: list[str] = []
     params: list[Any] = []
     for column, value in (("trainee", trainee), ("drill_id", drill)):

@@ -1,6 +1,7 @@
 """The results store's migrations: one SQL script per schema version (:data:`MIGRATIONS`, from version-1 to
 version) and, for some versions, a step run after the script in the same transaction (:data:`BACKFILLS`: filling
-new columns and tables from old data). :class:`warroom.store.results._connection.StoreConnection` applies them on open."""
+new columns and tables from old data). :class:`warroom.store.results._connection.StoreConnection` applies them on
+open."""
 
 from __future__ import annotations
 
@@ -76,7 +77,8 @@ MIGRATIONS: dict[int, str] = {
             false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id, distractors_shown,
             distractor_escalations, session_id);
     """,
-    # 5: the split-half order of the cohort statistics (warroom.store.cohort._count.ORDER_INDEX): each trainee's sessions
+    # 5: the split-half order of the cohort statistics (warroom.store.cohort._count.ORDER_INDEX): each trainee's
+    # sessions
     # by start time and session id, with the columns that query filters on, sums and takes medians of, so its
     # window reads them in order from this index alone (no sort, no whole row; less than half the facts index).
     5: """
@@ -90,7 +92,8 @@ MIGRATIONS: dict[int, str] = {
         UPDATE sessions SET wall_time_to_detect = NULL WHERE time_to_detect IS NULL AND wall_time_to_detect IS NOT NULL;
     """,
     # 7: each session's "can be counted" flag (the cohort statistics' row checks, evaluated when the row is written:
-    # warroom.store.results._countable), held in the statistics' covering index. Made by BACKFILLS[7]: the flag is a stored
+    # warroom.store.results._countable), held in the statistics' covering index. Made by BACKFILLS[7]: the flag is a
+    # stored
     # generated column on PostgreSQL and a column kept by triggers on SQLite, and both the column and the index's
     # definition come from the checks' code.
     7: "",

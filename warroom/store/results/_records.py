@@ -1,32 +1,35 @@
-"""The shapes of what the store keeps, as pydantic models: checked on every write and every read.
+"""The checks of what the store keeps, as pydantic models: every value checked on every write and every read.
 
-One set of models serves the session journal and the results store, so a value that the store would refuse is
-refused in the journal too (and the other way round):
+One table of column checks (:data:`COLUMNS`: each column of the ``sessions`` table, its type and bounds, its default)
+serves the session journal and the results store, so a value that the store would refuse is refused in the journal
+too (and the other way round). The shape of each row is defined once, by the values of
+:mod:`warroom.store.results._rows`; the models that check a row are made from those fields and this table:
 
-- :class:`StartRecord`: a session's start (the journal's ``start`` line, the start columns of a stored row);
-- :class:`ActionRecord`: one journal ``action`` line (its ``action`` an :class:`~warroom.core.model.Action` with a
-  finite drill time of at most :data:`MAX_ACTION_SECONDS`);
-- :class:`ScorecardRecord`: the figures of a scorecard (the ``end`` line's ``scorecard``, the stored scorecard);
-- :class:`EndRecord`: the journal's ``end`` line;
-- :class:`ListedRecord` / :class:`RowRecord`: one row of the ``sessions`` table (without / with the scorecard and
-  the action log).
+- :data:`StartRecord`: a session's start (the journal's ``start`` line, the fields of
+  :class:`~warroom.store.results.SessionInfo`);
+- :data:`ListedRecord` / :data:`RowRecord`: one row of the ``sessions`` table, the columns of
+  :class:`~warroom.store.results.SessionRow` (without / with the scorecard and the action log, as their JSON text).
+
+The journal's lines have shapes of their own: :class:`ActionRecord` (one ``action`` line, its ``action`` an
+:class:`~warroom.core.model.Action` with a finite drill time of at most :data:`MAX_ACTION_SECONDS`),
+:class:`ScorecardRecord` (the figures of a scorecard: the ``end`` line's, the stored one) and :class:`EndRecord`.
 
 Every number is strict (a text ``"80"`` or a boolean is never taken as one), finite and bounded; every text
-column holds text. :data:`VALID_ROW_SQL` is the same check on the numeric and text columns as an SQL expression,
-so summaries computed inside SQLite skip the rows a read would skip.
+column holds text. :data:`~warroom.store.results._checks.VALID_ROW_SQL` is the same check on the numeric and text
+columns as an SQL expression, so figures computed inside the database skip the rows a read would skip.
 """
-
 from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from warroom.core.model import MAX_DRILL_SECONDS, Action, Outcome
 from warroom.core.scoring import MAX_TOTAL
 from warroom.store.results import _checks
+from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS, START_FIELDS
 
 #: Latest drill time of a recorded action (seconds): the latest deadline plus room for false-escalation delays.
 MAX_ACTION_SECONDS = 2 * MAX_DRILL_SECONDS
@@ -95,24 +98,55 @@ Seed = Annotated[int, Field(strict=True, ge=0, le=2**63 - 1)]
 WallSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1e9)]
 
 
-class StartRecord(BaseModel):
-    """A session's start: the journal's ``start`` line (other keys such as ``type``, ``format``, ``pid`` are
-    ignored) and the start columns of a stored row."""
+#: Every column of the ``sessions`` table: its type (with its bounds) and its default (``...``: required).
+COLUMNS: dict[str, tuple[Any, Any]] = {
+    "session_id": (SessionId, ...),
+    "trainee": (Text, ...),
+    "drill_id": (Text, ...),
+    "drill_version": (Version | None, None),
+    "drill_sha256": (Sha256 | None, None),
+    "drill_path": (OptionalText, None),
+    "all_clear": (Annotated[bool, Field(strict=True)], False),
+    "scoring_version": (OptionalText, None),
+    "started_at": (IsoTime, ...),
+    "ended_at": (IsoTime | None, None),
+    "outcome": (OutcomeValue, ...),
+    "total": (Total, ...),
+    "time_to_detect": (DrillSeconds | None, None),
+    "damage": (Figure | None, None),
+    "full_damage": (Figure | None, None),
+    "damage_unit": (OptionalText, None),
+    "false_escalations": (Count, ...),
+    "cost_usd": (Figure | None, None),
+    "recovered": (Annotated[bool, Field(strict=True)], False),
+    "notes": (Annotated[str, Field(strict=True), _json_text(list, "the notes")], "[]"),
+    "rescored_at": (IsoTime | None, None),
+    "mode": (Mode, "practice"),
+    "set_id": (OptionalText, None),
+    "seed": (Seed | None, None),
+    "pauses": (Count, 0),
+    "paused_seconds": (WallSeconds | None, None),
+    "wall_time_to_detect": (WallSeconds | None, None),
+    "scorecard": (Annotated[str, Field(strict=True), _json_text(dict, "the scorecard")], ...),
+    "actions": (Annotated[str, Field(strict=True), _json_text(list, "the action log")], ...),
+}
+assert set(COLUMNS) == {*LIST_FIELDS, *FULL_FIELDS}, "a column of the sessions table has no check"
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
 
-    session_id: SessionId
-    trainee: Text
-    drill_id: Text
-    drill_version: Version | None = None
-    drill_sha256: Sha256 | None = None
-    drill_path: OptionalText = None
-    all_clear: Annotated[bool, Field(strict=True)] = False
-    scoring_version: OptionalText = None
-    started_at: IsoTime
-    mode: Mode = "practice"
-    set_id: OptionalText = None
-    seed: Seed | None = None
+def _model(name: str, fields: tuple[str, ...], extra: Literal["ignore", "forbid"]) -> type[BaseModel]:
+    """The model checking ``fields`` (columns of :data:`COLUMNS`); ``extra``: what other keys do."""
+    config = ConfigDict(extra=extra, frozen=True)
+    model: type[BaseModel] = create_model(name, __config__=config, **{f: COLUMNS[f] for f in fields})  # type: ignore[call-overload]
+    return model
+
+
+#: A session's start: the journal's ``start`` line (other keys such as ``type``, ``format``, ``pid`` are ignored)
+#: and the start columns of a stored row (the fields of :class:`~warroom.store.results.SessionInfo`).
+StartRecord = _model("StartRecord", START_FIELDS, "ignore")
+#: One row of the ``sessions`` table as listed (the columns of :class:`~warroom.store.results.SessionRow`).
+ListedRecord = _model("ListedRecord", LIST_FIELDS, "forbid")
+#: One whole row of the ``sessions`` table (``scorecard`` and ``actions`` as their JSON text).
+RowRecord = _model("RowRecord", (*LIST_FIELDS, *FULL_FIELDS), "forbid")
 
 
 class ActionRecord(BaseModel):
@@ -152,35 +186,6 @@ class EndRecord(BaseModel):
     scorecard: ScorecardRecord
 
 
-class ListedRecord(StartRecord):
-    """One row of the ``sessions`` table as listed (every column but the scorecard and the action log)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    ended_at: IsoTime | None = None
-    outcome: OutcomeValue
-    total: Total
-    time_to_detect: DrillSeconds | None = None
-    damage: Figure | None = None
-    full_damage: Figure | None = None
-    damage_unit: OptionalText = None
-    false_escalations: Count
-    cost_usd: Figure | None = None
-    recovered: Annotated[bool, Field(strict=True)] = False
-    notes: Annotated[str, Field(strict=True), _json_text(list, "the notes")] = "[]"
-    rescored_at: IsoTime | None = None
-    pauses: Count = 0
-    paused_seconds: WallSeconds | None = None
-    wall_time_to_detect: WallSeconds | None = None
-
-
-class RowRecord(ListedRecord):
-    """One whole row of the ``sessions`` table (``scorecard`` and ``actions`` as their JSON text)."""
-
-    scorecard: Annotated[str, Field(strict=True), _json_text(dict, "the scorecard")]
-    actions: Annotated[str, Field(strict=True), _json_text(list, "the action log")]
-
-
 def describe(exc: ValidationError, limit: int = 3) -> str:
     """A short sentence for a pydantic error: ``total: Input should be a valid integer (got 'abc')``; at most
     ``limit`` problems, then how many more."""
@@ -198,7 +203,7 @@ def describe(exc: ValidationError, limit: int = 3) -> str:
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 
 
-# The SQL checks of the summary columns moved to warroom/store/results/_checks.py (unchanged): the summaries import them
-# without the pydantic models above. The drill-time bound is written there as a number: it must be this one.
-assert _checks.MAX_ACTION_SECONDS == MAX_ACTION_SECONDS, "warroom.store.results._checks.MAX_ACTION_SECONDS is out of date"
-assert _checks.OUTCOME_VALUES == OUTCOME_VALUES  # (checks.py imports MAX_TOTAL from warroom.core.scoring._scorecard)
+# The SQL checks of the columns (warroom.store.results._checks) are written without these models, so that the
+# summary needs no pydantic: their bounds must be these.
+assert _checks.MAX_ACTION_SECONDS == MAX_ACTION_SECONDS, "warroom.store.results._checks.MAX_ACTION_SECONDS is wrong"
+assert _checks.OUTCOME_VALUES == OUTCOME_VALUES

@@ -1,6 +1,8 @@
-"""The rows of the results store as Python values: what a session is when it starts (:class:`SessionInfo`), its
-wall-clock figures (:class:`WallClock`), a listed row (:class:`SessionRow`) and a full row (:class:`StoredSession`,
-with its scorecard and action log). The summary figures are in :mod:`warroom.store.summaries`.
+"""The rows of the results store as Python values, the one definition of each shape: what a session is when it
+starts (:class:`SessionInfo`, the journal's start line), its wall-clock figures (:class:`WallClock`), a listed row
+(:class:`SessionRow`: every column but the scorecard and the action log) and a full row (:class:`StoredSession`, with
+them). Their fields name the columns (:data:`START_FIELDS`, :data:`LIST_FIELDS`, :data:`FULL_FIELDS`), from which the
+checks of :mod:`warroom.store.results._records` are made. Plain dataclasses: reading the store needs no pydantic.
 """
 
 from __future__ import annotations
@@ -34,12 +36,12 @@ class SessionInfo:
 
     def to_dict(self) -> dict[str, Any]:
         """As a JSON-ready dict (the journal's start line without ``type``/``format``/``pid``)."""
-        return {k: getattr(self, k) for k in _START_LINE_ORDER}
+        return {k: getattr(self, k) for k in START_FIELDS}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SessionInfo:
         """From a journal start line (extra keys are ignored), checked with
-        :class:`~warroom.store.results._records.StartRecord`. Raises ValueError naming each missing or bad value."""
+        :data:`~warroom.store.results._records.StartRecord`. Raises ValueError naming each missing or bad value."""
         from pydantic import ValidationError
 
         from warroom.store.results._records import StartRecord, describe
@@ -52,11 +54,11 @@ class SessionInfo:
 
 
 #: :class:`SessionInfo`'s fields in the order the journal's start line writes them.
-_START_LINE_ORDER = (
+START_FIELDS: tuple[str, ...] = (
     "session_id", "trainee", "drill_id", "drill_version", "drill_sha256", "drill_path", "all_clear",
     "scoring_version", "started_at", "mode", "set_id", "seed",
 )  # fmt: skip
-assert set(_START_LINE_ORDER) == set(SessionInfo.__dataclass_fields__), "a start field is missing from the order"
+assert set(START_FIELDS) == set(SessionInfo.__dataclass_fields__), "a start field is missing from the order"
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,8 @@ class SessionRow:
 #: The listed columns, in the order of :class:`SessionRow`'s fields (the one list they are derived from).
 LIST_FIELDS: tuple[str, ...] = tuple(SessionRow.__dataclass_fields__)
 _LIST_COLUMNS = ", ".join(LIST_FIELDS)
+#: The columns a full row has beyond :data:`LIST_FIELDS` (as their JSON text), :class:`StoredSession`'s own fields.
+FULL_FIELDS: tuple[str, ...] = ("scorecard", "actions")
 
 
 @dataclass(frozen=True)

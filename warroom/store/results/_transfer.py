@@ -3,7 +3,8 @@
 One line per stored session, oldest first: a JSON object with every column of the ``sessions`` table, each value
 as stored (``scorecard``, ``actions`` and ``notes`` are the stored JSON text, ``all_clear`` and ``recovered`` 0 or 1),
 so an export imported into another store (SQLite or PostgreSQL) and exported again gives the same lines. Import
-checks every line with the store's models (:class:`~warroom.store.results._records.RowRecord`) and stores it as a session
+checks every line with the store's models (:class:`~warroom.store.results._records.RowRecord`) and stores it as a
+session
 finished now would be: once (a session already stored under its id is left as it is and counted), never a made-up
 value.
 """
@@ -16,11 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from warroom.store.errors import DuplicateSession, InvalidSession, SessionReason, StoreError
-from warroom.store.results._rows import LIST_FIELDS
+from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 from warroom.store.results._store import ResultsStore
 
 #: Every column of an exported line, in the order written.
-EXPORT_COLUMNS: tuple[str, ...] = (*LIST_FIELDS, "scorecard", "actions")
+EXPORT_COLUMNS: tuple[str, ...] = (*LIST_FIELDS, *FULL_FIELDS)
 _FLAGS = ("all_clear", "recovered")
 
 
@@ -29,11 +30,11 @@ def export_lines(store: ResultsStore) -> Iterator[str]:
     stored, readable or not (a damaged row is moved as it is; ``warroom scores`` reports it)."""
     sql = f"SELECT {', '.join(EXPORT_COLUMNS)} FROM sessions ORDER BY started_at, session_id"
     try:
-        rows = store._conn.execute(sql)
+        rows = store.db.conn.execute(sql)
         for r in rows:
             yield json.dumps(dict(zip(EXPORT_COLUMNS, tuple(r), strict=True)), ensure_ascii=False, allow_nan=False)
-    except store._db_errors as exc:
-        raise store._error(exc) from exc
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
 
 
 @dataclass
@@ -106,7 +107,7 @@ def _row(text: str) -> dict[str, Any]:
         if value.get(flag, 0) not in (0, 1) or isinstance(value.get(flag, 0), float):
             raise ValueError(f"{flag} is neither 0 nor 1")
         value[flag] = int(value.get(flag, 0))
-    missing = [c for c in ("scorecard", "actions") if c not in value]
+    missing = [c for c in FULL_FIELDS if c not in value]
     if missing:
         raise ValueError(f"missing {', '.join(missing)}")
     return value
