@@ -93,14 +93,14 @@ def test_a_start_line_with_bad_values_is_quarantined_once(tmp_path: Path, start:
 
 
 def test_any_failure_while_recovering_quarantines_the_journal_and_the_start_goes_on(tmp_path: Path, monkeypatch):
-    from warroom.store.journal import _recovery as recovery
+    import warroom.store.journal._recovery as recovery
 
     killed_session(tmp_path)
 
     def boom(drill, actions, *rules):
         raise OverflowError("cannot convert float infinity to integer")
 
-    monkeypatch.setattr(recovery, "_score", boom)
+    monkeypatch.setattr(recovery, "score_session", boom)
     (r,) = recover_unfinished(tmp_path)
     assert r.quarantined and "recovering it failed: OverflowError: cannot convert float infinity" in r.error
 

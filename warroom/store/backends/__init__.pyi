@@ -12,7 +12,7 @@ from ._postgres import (
     sessions_columns,
     upgrade_refused,
 )
-from ._roles import FACILITATOR_ROLE, own_sessions_only, secure, trainee_refused
+from ._roles import FACILITATOR_ROLE, history_statements, own_sessions_only, secure, trainee_refused
 
 __all__ = [
     "Dialect",
@@ -24,6 +24,7 @@ __all__ = [
     "StoreURLError",
     "connect",
     "driver_errors",
+    "history_statements",
     "is_unreachable",
     "migrate_schema",
     "own_sessions_only",

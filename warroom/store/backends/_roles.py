@@ -67,6 +67,23 @@ def _statements(schema: str) -> list[str]:
         "USING (trainee = current_user) WITH CHECK (trainee = current_user)",
         "DROP POLICY IF EXISTS warroom_facilitator_all ON sessions",
         f"CREATE POLICY warroom_facilitator_all ON sessions TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
+        *history_statements(),
+    ]
+
+
+def history_statements() -> list[str]:
+    """The rights and row-level security of the scorecard history (schema version 11): a trainee reads and imports
+    the history of the sessions they may read (their own), a facilitator reads all of it and adds to it when
+    re-scoring."""
+    table = "scorecard_history"
+    own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
+    return [
+        f"GRANT SELECT, INSERT ON {table} TO {TRAINEE_ROLE}, {FACILITATOR_ROLE}",
+        f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
+        f"DROP POLICY IF EXISTS warroom_trainee_own ON {table}",
+        f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) WITH CHECK ({own})",
+        f"DROP POLICY IF EXISTS warroom_facilitator_all ON {table}",
+        f"CREATE POLICY warroom_facilitator_all ON {table} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
     ]
 
 

@@ -1,10 +1,11 @@
 # The API of warroom.store.results (its __init__.py loads each name on first use, from the module named here).
-# keep: ImportResult, SessionRow, StoreConnection, export_lines
+# keep: HISTORY_TABLE, ImportResult, ScorecardChange, SessionRow, StoreConnection, export_lines
 
 from ._connection import SCHEMA_VERSION, StoreConnection
 from ._countable import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid_facts_sql
 from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, read_pulled
 from ._filters import TUTORIAL, filter_sql, where_sql
+from ._history import HISTORY_TABLE, ScorecardChange
 from ._queries import SORT_KEYS
 from ._records import ActionRecord, EndRecord, describe
 from ._rows import SessionInfo, SessionRow, StoredSession, WallClock
@@ -17,6 +18,7 @@ __all__ = [
     "BAD_FIGURES",
     "COLUMN",
     "EndRecord",
+    "HISTORY_TABLE",
     "ImportResult",
     "MODES",
     "NOT_COUNTABLE",
@@ -26,6 +28,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SHOWN_KEY",
     "SORT_KEYS",
+    "ScorecardChange",
     "SessionInfo",
     "SessionRow",
     "StoreConnection",

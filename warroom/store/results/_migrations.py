@@ -106,6 +106,28 @@ MIGRATIONS: dict[int, str] = {
     # index of the drills' medians of time to detect that 8 made beside them (warroom.store.cohort._count) kept or made.
     # Made by BACKFILLS[10] (the statements differ per back end).
     10: "",
+    # 11: the history of each session's scorecards (warroom.store.results._history): every scorecard a re-score
+    # replaced, with who re-scored, when, by which rules and why; a session's history goes with it when it is
+    # deleted. On a PostgreSQL store secured by `warroom store secure`, BACKFILLS[11] gives the table the same roles'
+    # rights and row-level security as the sessions.
+    11: """
+        CREATE TABLE IF NOT EXISTS scorecard_history (
+            session_id        TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+            seq               INTEGER NOT NULL,
+            replaced_at       TEXT NOT NULL,
+            replaced_by       TEXT NOT NULL,
+            rules             TEXT,
+            reason            TEXT NOT NULL,
+            scorecard         TEXT NOT NULL,
+            scoring_version   TEXT,
+            outcome           TEXT NOT NULL,
+            total             INTEGER NOT NULL,
+            drill_sha256      TEXT,
+            drill_version     INTEGER,
+            drill_path        TEXT,
+            PRIMARY KEY (session_id, seq)
+        ) WITHOUT ROWID;
+    """,
 }
 
 
@@ -147,4 +169,17 @@ def _drop_kept_counts_10(conn: Any, dialect: Dialect) -> None:
 
 
 #: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data.
-BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10}
+def _secure_history_11(conn: Any, dialect: Dialect) -> None:
+    """Migration 11 on a PostgreSQL store secured by ``warroom store secure``: the history's rights and policies."""
+    if dialect.name == "sqlite":
+        return
+    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
+        from warroom.store.backends import history_statements
+
+        for statement in history_statements():
+            conn.execute(statement)
+
+
+BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
+    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11
+}  # fmt: skip

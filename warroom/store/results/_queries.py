@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from warroom.store.errors import CorruptSession, SessionNotFound
 from warroom.store.results._connection import StoreConnection, guarded
 from warroom.store.results._filters import filter_sql, where_sql
 from warroom.store.results._rows import _LIST_COLUMNS, LIST_FIELDS, SessionRow, StoredSession
+
+if TYPE_CHECKING:
+    from warroom.store.results._history import ScorecardChange
 
 #: ``--sort`` keys: key -> (SQL expression, natural direction). ``--reverse`` flips the direction.
 SORT_KEYS: dict[str, tuple[str, str]] = {
@@ -84,7 +88,21 @@ def get(db: StoreConnection, session_id: str) -> StoredSession:
     """
     key = resolve(db, session_id)
     sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions WHERE session_id = ?"
-    return _stored(db.conn.execute(sql, (key,)).fetchone())
+    stored = _stored(db.conn.execute(sql, (key,)).fetchone())
+    return replace(stored, history=scorecard_history(db, key))
+
+
+@guarded
+def scorecard_history(db: StoreConnection, session_id: str) -> list[ScorecardChange]:
+    """The scorecards re-scores replaced in the session ``session_id`` (its exact id), oldest first: who re-scored,
+    when, by which rules, why, and what it replaced (empty for a session never re-scored, or not stored). Raises
+    :class:`CorruptSession` when a replaced scorecard cannot be read."""
+    from warroom.store.results._history import read_history
+
+    try:
+        return read_history(db, [session_id]).get(session_id, [])
+    except ValueError as exc:
+        raise CorruptSession(f"stored session {session_id} cannot be read: {exc}", session_id) from None
 
 def _where(
     db: StoreConnection,

@@ -149,6 +149,26 @@ ListedRecord = _model("ListedRecord", LIST_FIELDS, "forbid")
 RowRecord = _model("RowRecord", (*LIST_FIELDS, *FULL_FIELDS), "forbid")
 
 
+class HistoryRecord(BaseModel):
+    """One scorecard a re-score replaced, as ``warroom store export`` writes it in its session's line
+    (:meth:`~warroom.store.results._history.ScorecardChange.to_line`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seq: Annotated[int, Field(strict=True, ge=1, le=1_000_000)]
+    replaced_at: IsoTime
+    replaced_by: Text
+    rules: OptionalText = None
+    reason: Annotated[str, Field(strict=True, max_length=10_000)]
+    scorecard: Annotated[str, Field(strict=True), _json_text(dict, "the scorecard")]
+    scoring_version: OptionalText = None
+    outcome: OutcomeValue
+    total: Total
+    drill_sha256: Sha256 | None = None
+    drill_version: Version | None = None
+    drill_path: OptionalText = None
+
+
 class ActionRecord(BaseModel):
     """One journal ``action`` line: ``seq`` (1, 2, ...), ``at`` (wall-clock ISO time) and the ``action``."""
 

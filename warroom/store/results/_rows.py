@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from warroom.core.model import Action
+    from warroom.store.results._history import ScorecardChange
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,9 @@ class StoredSession(SessionRow):
 
     scorecard: dict[str, Any] = field(default_factory=dict)
     actions: list[Action] = field(default_factory=list)
+    #: The scorecards re-scores replaced, oldest first (read by :meth:`~warroom.store.results.ResultsStore.get`;
+    #: empty in lists of sessions).
+    history: list[ScorecardChange] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Every stored field as a JSON-ready dict (the ``scores --format json`` row): the flat fields of
@@ -144,6 +148,8 @@ class StoredSession(SessionRow):
         out["actions"] = [
             a.model_dump(mode="json", exclude_none=True) if hasattr(a, "model_dump") else a for a in self.actions
         ]
+        if self.history:
+            out["scorecard_history"] = [change.to_dict() for change in self.history]
         return out
 
     def info(self) -> SessionInfo:

@@ -75,6 +75,7 @@ class ResultsStore:
     count = _on_db(_queries.count)
     invalid_rows = _on_db(_queries.invalid_rows)
     best_scores = _on_db(_queries.best_scores)
+    scorecard_history = _on_db(_queries.scorecard_history)
     verify = _on_db(guarded(StoreConnection.verify))
 
     @property

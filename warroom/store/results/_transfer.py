@@ -2,7 +2,8 @@
 
 One line per stored session, oldest first: a JSON object with every column of the ``sessions`` table, each value
 as stored (``scorecard``, ``actions`` and ``notes`` are the stored JSON text, ``all_clear`` and ``recovered`` 0 or 1),
-so an export imported into another store (SQLite or PostgreSQL) and exported again gives the same lines. Import
+so an export imported into another store (SQLite or PostgreSQL) and exported again gives the same lines. A session
+that was re-scored carries its scorecard history in its line (``scorecard_history``), stored back with it. Import
 checks every line with the store's models (:class:`~warroom.store.results._records.RowRecord`) and stores it as a
 session
 finished now would be: once (a session already stored under its id is left as it is and counted), never a made-up
@@ -22,17 +23,26 @@ from warroom.store.results._store import ResultsStore
 
 #: Every column of an exported line, in the order written.
 EXPORT_COLUMNS: tuple[str, ...] = (*LIST_FIELDS, *FULL_FIELDS)
+#: The key of a line's scorecard history (written only for a session that has one: the scorecards re-scores replaced,
+#: oldest first, each as :meth:`~warroom.store.results._history.ScorecardChange.to_line` writes it).
+HISTORY_KEY = "scorecard_history"
 _FLAGS = ("all_clear", "recovered")
 
 
 def export_lines(store: ResultsStore) -> Iterator[str]:
     """Every stored session as one JSON line (no line end), oldest first (then by id). Rows are exported exactly as
     stored, readable or not (a damaged row is moved as it is; ``warroom scores`` reports it)."""
+    from warroom.store.results._history import read_history
+
     sql = f"SELECT {', '.join(EXPORT_COLUMNS)} FROM sessions ORDER BY started_at, session_id"
     try:
+        history = read_history(store.db)
         rows = store.db.conn.execute(sql)
         for r in rows:
-            yield json.dumps(dict(zip(EXPORT_COLUMNS, tuple(r), strict=True)), ensure_ascii=False, allow_nan=False)
+            line = dict(zip(EXPORT_COLUMNS, tuple(r), strict=True))
+            if line["session_id"] in history:
+                line[HISTORY_KEY] = [change.to_line() for change in history[line["session_id"]]]
+            yield json.dumps(line, ensure_ascii=False, allow_nan=False)
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
 
@@ -89,14 +99,16 @@ class ImportResult:
         return out
 
 
-def _row(text: str) -> dict[str, Any]:
-    """The column values of one exported line. Raises ValueError naming what is wrong."""
+def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The column values of one exported line, and its session's scorecard history (checked). Raises ValueError
+    naming what is wrong."""
     try:
         value = json.loads(text)
     except ValueError as exc:
         raise ValueError(f"not a JSON object: {exc}") from None
     if not isinstance(value, dict):
         raise ValueError("not a JSON object")
+    history = _history(value.pop(HISTORY_KEY, []))
     unknown = sorted(set(value) - set(EXPORT_COLUMNS))
     if unknown:
         raise ValueError(f"unknown column {', '.join(repr(c) for c in unknown[:5])}")
@@ -110,7 +122,22 @@ def _row(text: str) -> dict[str, Any]:
     missing = [c for c in FULL_FIELDS if c not in value]
     if missing:
         raise ValueError(f"missing {', '.join(missing)}")
-    return value
+    return value, history
+
+
+def _history(changes: Any) -> list[dict[str, Any]]:
+    """The scorecard history of an exported line (a list of replaced scorecards), each checked with
+    :class:`~warroom.store.results._records.HistoryRecord`. Raises ValueError naming what is wrong."""
+    from pydantic import ValidationError
+
+    from warroom.store.results._records import HistoryRecord, describe
+
+    if not isinstance(changes, list):
+        raise ValueError(f"{HISTORY_KEY} is not a list")
+    try:
+        return [HistoryRecord.model_validate(change).model_dump() for change in changes]
+    except ValidationError as exc:
+        raise ValueError(f"{HISTORY_KEY}: {describe(exc)}") from None
 
 
 def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> ImportResult:
@@ -124,7 +151,7 @@ def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> Impo
         if not text.strip():
             continue
         try:
-            stored = store.insert_row(_row(text))
+            stored = store.insert_row(*_row(text))
         except (ValueError, InvalidSession, DuplicateSession) as exc:
             result.refuse(source, number, _reason(exc))
             continue

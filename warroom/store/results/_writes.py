@@ -114,11 +114,13 @@ def insert(
         values["scoring_version"] = info.scoring_version
     return insert_row(db, values)
 
-def insert_row(db: StoreConnection, values: dict[str, Any]) -> bool:
+def insert_row(db: StoreConnection, values: dict[str, Any], history: Sequence[dict[str, Any]] = ()) -> bool:
     """Store one whole row (column -> value, every column of the ``sessions`` table; ``scorecard``, ``actions``
     and ``notes`` as their JSON text), as :meth:`insert` does and with the same checks and results: True if
-    inserted, False if this very session is already stored. Used by ``warroom store import``. The distractor
-    figures' columns are filled from ``scorecard`` (:func:`~warroom.store.results._distractors.figure_columns`)."""
+    inserted, False if this very session is already stored. Used by ``warroom store import``, which passes the
+    session's ``history`` too (its replaced scorecards, as exported and checked: stored with the row, in one
+    transaction). The distractor figures' columns are filled from ``scorecard``
+    (:func:`~warroom.store.results._distractors.figure_columns`)."""
     from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
     session_id = str(values.get("session_id"))
@@ -138,8 +140,7 @@ def insert_row(db: StoreConnection, values: dict[str, Any]) -> bool:
     if db.dialect.name == "sqlite":
         sql = countable.insert_sql(columns, sql)
     try:
-        cur = db.retry(lambda: db.conn.execute(sql, row))
-        if cur.rowcount == 1:
+        if db.retry(lambda: _insert(db, sql, row, session_id, history)) == 1:
             return True
         stored = db.conn.execute(
             "SELECT trainee, drill_id, started_at FROM sessions WHERE session_id = ?", (session_id,)
@@ -158,6 +159,25 @@ def insert_row(db: StoreConnection, values: dict[str, Any]) -> bool:
         ))  # fmt: skip
     return False
 
+def _insert(db: StoreConnection, sql: str, row: tuple[Any, ...], session_id: str, history: Sequence[Any]) -> int:
+    """Run the INSERT of a session's row (and, when it was stored, of its ``history``, in the same transaction);
+    returns how many rows it stored (0: the session id is stored already)."""
+    if not history:
+        return int(db.conn.execute(sql, row).rowcount)
+    from warroom.store.results._history import add_changes
+
+    db.conn.execute(db.dialect.begin_write)
+    try:
+        stored = int(db.conn.execute(sql, row).rowcount)
+        if stored == 1:
+            add_changes(db, session_id, list(history))
+        db.conn.execute("COMMIT")
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    return stored
+
+
 def update_scorecard(
     db: StoreConnection,
     session_id: str,
@@ -167,10 +187,14 @@ def update_scorecard(
     drill_version: int | None = None,
     drill_path: str | None = None,
     note: str | None = None,
+    reason: str = "re-scored",
+    by: str | None = None,
 ) -> None:
     """Replace a stored session's scorecard (after a re-score) and the columns derived from it (the distractor
-    figures' too, :mod:`warroom.store.results._distractors`); a scorecard without a time to detect clears the session's
-    wall-clock time to detect (nothing was detected).
+    figures' too, :mod:`warroom.store.results._distractors`); a scorecard without a time to detect clears the
+    session's wall-clock time to detect (nothing was detected). The scorecard replaced is kept in the session's
+    history (:mod:`warroom.store.results._history`), with ``by`` (who re-scored; None: the login role on
+    PostgreSQL, the user of the system on SQLite), the time, the new scorecard's rules and ``reason``.
 
     When the session was re-scored against a drill file other than the one it was played on, pass that file's
     ``drill_sha256``, ``drill_version`` and ``drill_path``: they replace the recorded ones, so the stored score
@@ -178,20 +202,13 @@ def update_scorecard(
     to the session's notes. Raises SessionNotFound if no session has this id, StoreError if the database stays
     locked.
     """
+    from warroom.store.results._history import keep_replaced, rescored_by
     from warroom.store.results._time import utc_now
 
     drill_columns = {"drill_sha256": drill_sha256, "drill_version": drill_version, "drill_path": drill_path}
     _check_update(session_id, scorecard, drill_columns)
-    sc = _scorecard_fields(scorecard)
-    sc.update(figure_columns(sc["scorecard"], sc["scoring_version"]))
-    sets = [f"{column} = ?" for column in sc] + ["rescored_at = ?"]
-    if scorecard.time_to_detect is None:  # nothing detected now: no wall-clock time to detect either
-        sets.append("wall_time_to_detect = NULL")
-    params: list[Any] = [*sc.values(), utc_now()]
-    for column, value in drill_columns.items():
-        if value is not None:
-            sets.append(f"{column} = ?")
-            params.append(value)
+    now = utc_now()
+    sets, params = _update_sets(scorecard, drill_columns, now)
     conn = db.conn
 
     def update() -> int:
@@ -203,6 +220,8 @@ def update_scorecard(
                 r = conn.execute(sql, (session_id,)).fetchone()
                 notes = [*json.loads(r[0] or "[]"), note] if r is not None else [note]
                 extra_sets, extra = ["notes = ?"], [json.dumps(notes, ensure_ascii=False)]
+            who = by or rescored_by(db)
+            keep_replaced(db, session_id, at=now, by=who, rules=scorecard.scoring_version, reason=reason)
             sql = f"UPDATE sessions SET {', '.join(sets + extra_sets)} WHERE session_id = ?"
             rowcount = conn.execute(sql, (*params, *extra, session_id)).rowcount
             conn.execute("COMMIT")
@@ -218,6 +237,23 @@ def update_scorecard(
         raise type(error)(f"cannot update session {session_id}: {error}") from exc
     if rowcount != 1:
         raise SessionNotFound(f"no stored session {session_id!r}")
+
+
+def _update_sets(scorecard: Scorecard, drill_columns: dict[str, Any], now: str) -> tuple[list[str], list[Any]]:
+    """The ``SET`` clauses of a re-score's UPDATE and their parameters: the scorecard's columns (its distractor
+    figures' too), ``rescored_at``, the drill file's columns given (not None)."""
+    sc = _scorecard_fields(scorecard)
+    sc.update(figure_columns(sc["scorecard"], sc["scoring_version"]))
+    sets = [f"{column} = ?" for column in sc] + ["rescored_at = ?"]
+    if scorecard.time_to_detect is None:  # nothing detected now: no wall-clock time to detect either
+        sets.append("wall_time_to_detect = NULL")
+    params: list[Any] = [*sc.values(), now]
+    for column, value in drill_columns.items():
+        if value is not None:
+            sets.append(f"{column} = ?")
+            params.append(value)
+    return sets, params
+
 
 @guarded
 def delete(db: StoreConnection, session_ids: Sequence[str]) -> int:

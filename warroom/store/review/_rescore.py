@@ -72,6 +72,7 @@ def rescore(
     mode: str | None = None,
     allow_changed: bool = False,
     rules: str | None = None,
+    reason: str | None = None,
 ) -> list[RescoreResult]:
     """Re-score every stored session matching the filters (``trainee`` / ``drill`` id exact, ``since`` a UTC
     timestamp text, ``set_id`` a drill set's id, ``mode`` practice or assessment), oldest first, and store the
@@ -82,8 +83,9 @@ def rescore(
     session whose row cannot be read, whose drill file is missing, unreadable, invalid or changed (without
     ``allow_changed``), or whose action log no longer fits the drill is SKIPPED (never modified). ``rules`` is the
     edition of the scoring rules to apply (:data:`~warroom.core.scoring.SCORING_VERSIONS`); None applies each
-    session's own (:func:`session_rules`). Raises StoreError when the store cannot be written, ValueError for an
-    unknown ``rules``.
+    session's own (:func:`session_rules`). Each scorecard replaced is kept in the session's history with who
+    re-scored, when, the rules applied and why (``reason``; None: which rules and whether they were asked for).
+    Raises StoreError when the store cannot be written, ValueError for an unknown ``rules``.
     """
     if rules is not None:
         check_rules(rules)
@@ -93,7 +95,11 @@ def rescore(
         if isinstance(s, CorruptSession):
             out.append(RescoreResult(s.session_id, s.session_id, RescoreStatus.SKIPPED, f"{s}; not re-scored"))
             continue
-        out.append(_rescore_one(store, s, resolver, cache, allow_changed, rules or session_rules(s.scoring_version)))
+        applied = rules or session_rules(s.scoring_version)
+        why = reason or f"warroom scores rescore by the scoring rules {applied}" + (
+            " (asked for)" if rules is not None else " (the session's own)"
+        )
+        out.append(_rescore_one(store, s, resolver, cache, allow_changed, applied, why))
     return out
 
 
@@ -110,6 +116,7 @@ def _rescore_one(
     cache: dict[Path, Drill],
     allow_changed: bool,
     rules: str,
+    why: str,
 ) -> RescoreResult:
     label = f"{s.session_id} ({s.trainee}, {s.drill_id})"
 
@@ -133,13 +140,14 @@ def _rescore_one(
     except ScoringError as exc:  # actions that no longer fit an edited drill
         return result(RescoreStatus.SKIPPED, f"cannot be scored on {path}: {exc}; not re-scored")
     record, file_detail = _changed_file_record(s, found) if found.changed else ({}, "")
+    file_why = f"; against the changed drill file {path}" if found.changed else ""
     new_d = _normalise(new.to_dict())
     if new_d == _normalise(current_scorecard_keys(s.scorecard)):
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
-        store.update_scorecard(s.session_id, new, **record)
+        store.update_scorecard(s.session_id, new, reason=why + file_why, **record)
         return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}")
-    store.update_scorecard(s.session_id, new, **record)
+    store.update_scorecard(s.session_id, new, reason=why + file_why, **record)
     detail = []
     if new.scoring_version != s.scoring_version:
         detail.append(f"scoring rules version {s.scoring_version or '(none)'} -> {new.scoring_version}")

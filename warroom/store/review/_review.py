@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from warroom.core.model import TARGET_LABELS, Action, ActionKind, Drill, TraceEvent, detection_events, evidence_ids
 from warroom.core.text import damage as fmt_damage
-from warroom.core.text import seconds
+from warroom.core.text import plural, seconds
 
 if TYPE_CHECKING:
     from warroom.core.play import EscalationResult
@@ -287,7 +287,18 @@ class ReviewData:
             )
         if self.review_rows is not None and self.review_rows.warning:
             out.append(self.review_rows.warning[0].upper() + self.review_rows.warning[1:] + ".")
+        out.extend(self.history_lines())
         return out
+
+    def history_lines(self) -> list[str]:
+        """The session's scorecard history for people: one sentence saying the scorecard shown is the current one,
+        then one per scorecard a re-score replaced, oldest first (none for a session never re-scored)."""
+        history = self.session.history
+        if not history:
+            return []
+        head = (f"This session was re-scored {plural(len(history), 'time')}; the scorecard shown is the current one "
+                "(the figures count it), and the ones it replaced are kept:")
+        return [head, *(f"{change}." for change in history)]
 
 
 def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> ReviewData:
