@@ -145,3 +145,31 @@ def test_a_trainee_role_deleting_or_rescoring_is_told_which_role_may(
     assert "Traceback" not in result.output
     with ResultsStore(tmp_path, url=url) as store:
         assert [r.session_id for r in store.query()] == ["s-own"]  # nothing deleted
+
+
+def test_the_scorecard_history_has_the_sessions_row_level_security(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    """A facilitator's re-score keeps the replaced scorecard (schema version 11) under the facilitator's name; a
+    trainee reads the history of their own sessions only."""
+    from store_support import scorecard
+
+    tag = uuid.uuid4().hex[:8]
+    ann, bob, fac = f"ann_{tag}", f"bob_{tag}", f"fac_{tag}"
+    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
+    assert secured.exit_code == 0, secured.output
+    for role, group in ((ann, "warroom_trainee"), (bob, "warroom_trainee"), (fac, "warroom_facilitator")):
+        postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group}")
+    with ResultsStore(tmp_path, url=store_url) as store:
+        add_session(store, "s-ann", trainee=ann, total=80)
+        add_session(store, "s-bob", trainee=bob, total=40)
+    with ResultsStore(tmp_path, url=as_role(store_url, fac)) as store:
+        for sid in ("s-ann", "s-bob"):
+            store.update_scorecard(sid, scorecard(total=90), reason="the facilitator's re-score")
+        assert [c.replaced_by for c in store.scorecard_history("s-bob")] == [fac]
+    with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:
+        (mine,) = store.scorecard_history("s-ann")
+        assert (mine.total, mine.replaced_by, mine.reason) == (80, fac, "the facilitator's re-score")
+        assert store.scorecard_history("s-bob") == []  # bob's history stays hidden, as bob's session does
+        with pytest.raises(StoreError, match="permission denied for table sessions"):
+            store.update_scorecard("s-ann", scorecard(total=100))  # and a trainee re-scores nothing
