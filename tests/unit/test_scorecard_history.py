@@ -64,7 +64,7 @@ def test_a_rescore_keeps_the_scorecard_it_replaces_with_who_when_which_rules_and
 
 
 def test_the_figures_read_the_current_scorecard_only(tmp_path: Path):
-    data, sid, real = _rescored_once(tmp_path)
+    data, _, real = _rescored_once(tmp_path)
     with ResultsStore(data) as store:
         (ann,) = cohort_stats(store, mode="all").stats.trainees
     assert (ann.sessions, ann.mean_score) == (1, real["total"])  # not the replaced 3, nor counted twice
