@@ -340,9 +340,9 @@ class Services:
 
         Raises :class:`SessionUnavailable` with a clear message when the session cannot be recorded.
         """
-        from warroom.store.cohort import TUTORIAL_MODE
         from warroom.store.errors import StoreError
         from warroom.store.journal import SessionError, SessionRecorder
+        from warroom.store.results import TUTORIAL as TUTORIAL_MODE
         from warroom.tui.tutorial_lessons import is_tutorial
 
         mode = TUTORIAL_MODE if is_tutorial(DrillEntry(Path(drill_path), drill)) else self.session_mode

@@ -2,12 +2,11 @@
 # keep: CohortResult
 
 from ._count import CohortResult, cohort_stats
-from ._facts import TUTORIAL_MODE, FactsQuery, counted_modes, read_facts
+from ._facts import FactsQuery, counted_modes, read_facts
 
 __all__ = [
     "CohortResult",
     "FactsQuery",
-    "TUTORIAL_MODE",
     "cohort_stats",
     "counted_modes",
     "read_facts",

@@ -12,7 +12,8 @@ for the ``typeof`` checks and unary ``+`` that :func:`_sql` leaves out on Postgr
 
 A row that cannot be counted (a value of the wrong type, an unknown outcome, a containment recorded in an all-clear
 drill...) is left out and reported as a :class:`~warroom.store.errors.CorruptSession`; rows are never modified.
-Tutorial sessions (mode ``tutorial``, :data:`TUTORIAL_MODE`) are not read at all: the guided first drill is never
+Tutorial sessions (mode ``tutorial``, :data:`~warroom.store.results.TUTORIAL`) are not read at all: the guided first
+drill is never
 counted.
 """
 
@@ -28,7 +29,6 @@ from warroom.store.results import (
     MODES,
     PULLED_KEY,
     SHOWN_KEY,
-    TUTORIAL,
     filter_sql,
     read_pulled,
     valid_facts_sql,
@@ -41,9 +41,6 @@ if TYPE_CHECKING:
 
 
 
-#: The mode of the guided tutorial's sessions (``warroom tutorial``): stored, listed, never counted in the statistics
-#: (:func:`warroom.store.results.filter_sql` leaves them out of every statistic).
-TUTORIAL_MODE = TUTORIAL
 
 #: The covering index the statistics read (every column they need), made by schema migration 3 and remade with the
 #: distractor figures by migration 4 (:data:`warroom.store.results._migrations.MIGRATIONS`): the columns added after

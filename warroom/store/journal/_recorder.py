@@ -345,7 +345,7 @@ class SessionRecorder:
     def __enter__(self) -> SessionRecorder:
         return self
 
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+    def __exit__(self, *exc: object) -> None:
         if not self.finished:
             try:
                 self.abandon()

@@ -63,9 +63,6 @@ class ReviewRows:
     contained_at: float | None = None
     warning: str | None = None
 
-    def action_rows(self) -> list[int]:
-        """Indexes of the trainee-action rows, in order."""
-        return [i for i, r in enumerate(self.rows) if r.is_trainee_action]
 
 
 def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_evidence: str | None) -> list[str]:
