@@ -335,3 +335,42 @@ def test_a_rescore_without_a_detection_clears_the_wall_time_to_detect(store: Res
         store.db.conn.commit()
     store.update_scorecard("s-2", scorecard(outcome="contained", total=95, ttd=4.0))
     assert _wall_ttd(store, "s-2") == 7.5  # still detected: the wall figure is kept
+
+
+def test_migration_10_drops_the_counts_that_versions_8_and_9_kept(tmp_path: Path, backend_url: str | None):
+    """A store of schema version 9 had the summary's counts in a table kept by triggers (statement triggers and their
+    functions on PostgreSQL); the upgrade drops them all, keeps every session, and the summary counts the sessions."""
+    from store_support import set_version
+
+    from warroom.store.cohort import cohort_stats
+
+    with ResultsStore(tmp_path, url=backend_url) as s:
+        add_session(s, "a", trainee="ana", total=90)
+        conn = s.db.conn
+        conn.execute("CREATE TABLE session_counts (mode TEXT, n INTEGER)")
+        if s.dialect.name == "sqlite":
+            conn.execute("CREATE TRIGGER sessions_counts_insert AFTER INSERT ON sessions BEGIN "
+                         "INSERT INTO session_counts VALUES (NEW.mode, 1); END")
+        else:
+            conn.execute("CREATE FUNCTION warroom_session_counts() RETURNS trigger LANGUAGE plpgsql AS "
+                         "$$ BEGIN INSERT INTO session_counts VALUES ('x', 1); RETURN NULL; END $$")
+            conn.execute("CREATE TRIGGER sessions_counts_insert AFTER INSERT ON sessions "
+                         "FOR EACH STATEMENT EXECUTE FUNCTION warroom_session_counts()")
+        set_version(s, 9)
+    with ResultsStore(tmp_path, url=backend_url) as s:
+        assert s.schema_version == SCHEMA_VERSION
+        conn = s.db.conn
+        if s.dialect.name == "sqlite":
+            left = conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '%counts%'").fetchall()
+        else:
+            left = conn.execute(
+                "SELECT tgname FROM pg_trigger WHERE tgname LIKE 'sessions_counts%' UNION ALL "
+                "SELECT proname FROM pg_proc WHERE proname LIKE 'warroom_session_counts%' "
+                "AND pronamespace = to_regnamespace(current_schema()) UNION ALL "
+                "SELECT relname FROM pg_class WHERE relname = 'session_counts' "
+                "AND relnamespace = to_regnamespace(current_schema())"
+            ).fetchall()
+        assert left == []
+        add_session(s, "b", trainee="ana", total=70)  # no trigger left to fire
+        (ana,) = cohort_stats(s, mode="all").stats.trainees
+        assert (ana.sessions, ana.mean_score) == (2, 80)
