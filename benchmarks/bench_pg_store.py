@@ -10,8 +10,7 @@ there and dropped afterwards.
 Set-up (not measured): 1,000 sessions of the real shape (``bench_results._session``: 500 trainees x 40 drills, every
 outcome, scorecards and action logs) are stored through :meth:`ResultsStore.insert` in one transaction, given the
 distractor figures of scoring rules 2 (:data:`_FIGURES_SQL`), then copied
-server-side (``INSERT ... SELECT`` over ``generate_series``, fresh session ids and start times) up to N with the
-kept counts' triggers off and the counts recounted after (as schema migration 8 fills them), then
+server-side (``INSERT ... SELECT`` over ``generate_series``, fresh session ids and start times) up to N, then
 ``VACUUM ANALYZE`` (what autovacuum does to a real store after a bulk load: the planner's statistics and the
 visibility map that lets the summary's index-only scans skip the table). The server runs with PostgreSQL's default
 ``shared_buffers`` (128 MB), smaller than the summary's covering index at 1,000,000 sessions (350 MB). Measured:
@@ -105,7 +104,6 @@ def drop_schema(url: str, schema: str) -> None:
 def fill(data_dir: Path, url: str, n: int) -> float:
     """Store ``n`` sessions at ``url`` (see the module docstring); returns the seconds it took."""
     from warroom.core.model import Action
-    from warroom.store import counts
     from warroom.store.results import ResultsStore
 
     rng = random.Random(8)
@@ -113,19 +111,16 @@ def fill(data_dir: Path, url: str, n: int) -> float:
     t0 = time.perf_counter()
     seed = min(SEED, n)
     with ResultsStore(data_dir, url=url) as store:
-        store._conn.execute("BEGIN")  # one transaction: filling is not what is measured
+        store.db.conn.execute("BEGIN")  # one transaction: filling is not what is measured
         for i in range(seed):
             info, card, actions, when, wall = _session(i, rng, start)
             store.insert(info, card, [Action.model_validate(a) for a in actions], ended_at=when, wall=wall)
-        store._conn.execute("COMMIT")
-        store._conn.execute(_FIGURES_SQL)  # the seed's scorecards get the distractor figures later rules record
-        cols = [r[0] for r in store._conn.execute(
+        store.db.conn.execute("COMMIT")
+        store.db.conn.execute(_FIGURES_SQL)  # the seed's scorecards get the distractor figures later rules record
+        cols = [r[0] for r in store.db.conn.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = 'sessions' "
             "AND table_schema = current_schema() AND is_generated = 'NEVER' ORDER BY ordinal_position"
         )]  # fmt: skip (the server computes the generated columns of each copy)
-        # the copies below do not fire the kept counts' triggers (a million trigger calls would double the fill);
-        # the counts are recounted once after them, as migration 8 fills them (warroom.store.counts)
-        store._conn.execute("ALTER TABLE sessions DISABLE TRIGGER USER")
         copies = -(-n // seed) - 1
         made = {  # each copy g: a new id, started g * seed * 5 minutes later (as the seed's own are spread)
             "session_id": "s.session_id || '-' || g",
@@ -134,18 +129,13 @@ def fill(data_dir: Path, url: str, n: int) -> float:
         }
         select = ", ".join(made.get(c, f"s.{c}") for c in cols)
         if copies > 0:
-            store._conn.execute(
+            store.db.conn.execute(
                 f"INSERT INTO sessions ({', '.join(cols)}) SELECT {select} FROM sessions s, "
                 f"generate_series(1, {copies}) g"
             )
-        store._conn.execute(f"DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM sessions "
+        store.db.conn.execute(f"DELETE FROM sessions WHERE session_id IN (SELECT session_id FROM sessions "
                             f"ORDER BY started_at DESC LIMIT {seed * (copies + 1) - n})")  # fmt: skip
-        recount = f"INSERT INTO {counts.TABLE} ({', '.join(counts.KEY + counts.COUNTS)}) {counts.recount_sql()}"
-        store._conn.execute(f"DELETE FROM {counts.TABLE}")
-        store._conn.execute(recount)
-        store._conn.execute("ALTER TABLE sessions ENABLE TRIGGER USER")
-        store._conn.execute("VACUUM ANALYZE sessions")  # as autovacuum would: hint bits, visibility map
-        store._conn.execute(f"VACUUM ANALYZE {counts.TABLE}")
+        store.db.conn.execute("VACUUM ANALYZE sessions")  # as autovacuum would: hint bits, visibility map
         assert store.count() == n, store.count()
     return time.perf_counter() - t0
 

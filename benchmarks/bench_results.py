@@ -103,11 +103,11 @@ def fill(data_dir: Path, n: int, seed: int = 8) -> float:
     start = datetime(2026, 1, 1, tzinfo=UTC)
     t0 = time.perf_counter()
     with ResultsStore(data_dir) as store:
-        store._conn.execute("BEGIN")  # one transaction: filling is not what is measured
+        store.db.conn.execute("BEGIN")  # one transaction: filling is not what is measured
         for i in range(n):
             info, card, actions, when, wall = _session(i, rng, start)
             store.insert(info, card, [Action.model_validate(a) for a in actions], ended_at=when, wall=wall)
-        store._conn.execute("COMMIT")
+        store.db.conn.execute("COMMIT")
         assert store.count() == n
     return time.perf_counter() - t0
 

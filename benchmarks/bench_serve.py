@@ -222,7 +222,8 @@ def process_rss(pid: int) -> int:
 
 def stored_sessions(data: Path, store: str | None, n: int, timeout: float = 60.0) -> dict[str, int]:
     """trainee -> sessions stored, once ``n`` are stored (or ``timeout`` passed)."""
-    from warroom.store.results import ResultsStore, StoreError
+    from warroom.store.errors import StoreError
+    from warroom.store.results import ResultsStore
 
     deadline = time.monotonic() + timeout
     counts: dict[str, int] = {}

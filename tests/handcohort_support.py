@@ -3,7 +3,7 @@ out on paper (tests/cli/test_stats_by_hand.py).
 
 Five trainees play three drills with a fault and one all-clear drill, headless: each session is a scripted action
 log replayed by :class:`~warroom.core.play.Replay`, recorded by a
-:class:`~warroom.store.sessions.SessionRecorder` and scored by :func:`~warroom.core.scoring.score`, as the war room
+:class:`~warroom.store.journal.SessionRecorder` and scored by :func:`~warroom.core.scoring.score`, as the war room
 does. The drills' facts the scripts rely on (from the drill files):
 
 - ``duplicate-charge-refunds`` (A): origin s1, evidence e04 at 12 s, deadline 37 s, damage e11 38 s $4,413,
@@ -27,7 +27,7 @@ from pathlib import Path
 from warroom.core.load import load_drill
 from warroom.core.play import Replay
 from warroom.core.scoring import score
-from warroom.store.sessions import SessionRecorder
+from warroom.store.journal import SessionRecorder
 
 DRILLS_DIR = Path(__file__).resolve().parents[1] / "drills"
 #: Letter -> bundled drill id.

@@ -9,8 +9,8 @@ from click.testing import CliRunner, Result
 from store_support import known_sessions, load
 
 from warroom.cli import main
+from warroom.store.journal import SessionRecorder
 from warroom.store.results import ResultsStore
-from warroom.store.sessions import SessionRecorder
 
 
 def run(data_dir: Path, *args: str, env: dict[str, str] | None = None) -> Result:

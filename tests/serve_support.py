@@ -38,7 +38,7 @@ def terminal_text(raw: bytes) -> str:
 
 def answer_key_phrases() -> dict[str, list[str]]:
     """drill id -> phrases only its answer key holds: the opening words of the fault summary and of the debrief."""
-    from warroom.store.sessions import load_drill_file
+    from warroom.store.review import load_drill_file
 
     phrases: dict[str, list[str]] = {}
     for path in sorted(bundled_drills_dir().glob("*.yaml")):

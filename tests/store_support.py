@@ -31,7 +31,7 @@ def copy_drill(dest_dir: Path, new_id: str | None = None) -> Path:
 
 
 def load(path: Path) -> Any:
-    from warroom.store.sessions import load_drill_file
+    from warroom.store.review import load_drill_file
 
     return load_drill_file(path)
 
@@ -104,3 +104,12 @@ def known_sessions(store: ResultsStore) -> None:
     add_session(store, "s6", trainee="bob", drill_id="B", started_at=day(6), outcome="contained", total=85, ttd=6.0)
     add_session(store, "s7", trainee="bob", drill_id="C", started_at=day(7), all_clear=True, outcome="false_alarm",
                 total=30, ttd=None, false_escalations=1)  # fmt: skip
+
+
+def set_version(store: ResultsStore, version: int) -> None:
+    """Mark the open store as of schema ``version`` (its tables left as they are: the migrations after it add only
+    what is missing)."""
+    if store.dialect.name == "sqlite":
+        store.db.conn.execute(f"PRAGMA user_version = {int(version)}")
+    else:
+        store.db.conn.execute("UPDATE warroom_schema SET version = ?", (version,))

@@ -138,7 +138,7 @@ def record_in_set(data: Path, set_id: str | None) -> None:
 
     from warroom.core.model import Action, ActionKind
     from warroom.core.scoring import score
-    from warroom.store.sessions import SessionRecorder
+    from warroom.store.journal import SessionRecorder
 
     drill = load(bundled_drill_path())
     rec = SessionRecorder.start(data, "ann", bundled_drill_path(), drill, mode="assessment", set_id=set_id)

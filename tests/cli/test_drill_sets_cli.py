@@ -14,7 +14,7 @@ from store_support import bundled_drill_path, load
 from warroom.cli import main
 from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import score
-from warroom.store.sessions import SessionRecorder
+from warroom.store.journal import SessionRecorder
 
 GOOD = """
 set: week-1

@@ -15,8 +15,8 @@ from warroom.core.load import load_drill
 from warroom.core.load.limits import MAX_SEED
 from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import score
+from warroom.store.journal import SessionRecorder
 from warroom.store.results import ResultsStore
-from warroom.store.sessions import SessionRecorder
 
 DRILL = "late-delivery-replies"
 

@@ -9,8 +9,9 @@ from click.testing import CliRunner
 from store_support import bundled_drill_path, load
 
 from warroom.cli import main
-from warroom.store.results import ResultsStore, SessionNotFound
-from warroom.store.sessions import SessionRecorder
+from warroom.store.errors import SessionNotFound
+from warroom.store.journal import SessionRecorder
+from warroom.store.results import ResultsStore
 
 #: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
 pytestmark = pytest.mark.usefixtures("backend_url")

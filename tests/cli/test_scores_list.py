@@ -19,8 +19,9 @@ from warroom.cli import main
 from warroom.cli.scores._list import CSV_COLUMNS
 from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import Scorecard
-from warroom.store.results import DB_NAME, SCHEMA_VERSION, ResultsStore
-from warroom.store.sessions import SessionRecorder
+from warroom.store.datadir import DB_NAME
+from warroom.store.journal import SessionRecorder
+from warroom.store.results import SCHEMA_VERSION, ResultsStore
 
 #: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
 pytestmark = pytest.mark.usefixtures("backend_url")
@@ -225,7 +226,7 @@ def test_mode_tutorial_lists_the_tutorial_sessions_the_statistics_never_count(kn
     from scores_support import run_sub
     from store_support import scorecard
 
-    from warroom.store.rows import SessionInfo
+    from warroom.store.results import SessionInfo
 
     info = SessionInfo(
         session_id="tut1", trainee="ann", drill_id="tutorial", drill_version=1, drill_sha256=None, drill_path=None,

@@ -53,7 +53,7 @@ def test_rescore_reports_a_changed_drill_file(tmp_path: Path):
 
 
 def test_rescore_allow_changed_records_the_drill_file_it_scored_against(tmp_path: Path):
-    from warroom.store.sessions import file_sha256
+    from warroom.store.review import file_sha256
 
     drill_path = copy_drill(tmp_path / "drills")
     data = tmp_path / "data"
@@ -93,7 +93,7 @@ def test_rescore_allow_changed_records_the_drill_file_it_scored_against(tmp_path
 
 
 def test_rescore_allow_changed_records_the_file_even_when_the_score_is_the_same(tmp_path: Path):
-    from warroom.store.sessions import file_sha256
+    from warroom.store.review import file_sha256
 
     drill_path = copy_drill(tmp_path / "drills")
     data = tmp_path / "data"
@@ -128,8 +128,8 @@ def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked
     assert new.scorecard["scoring_version"] == "2" and new.time_to_detect is None
     # Back to version 1 on request (old spelling too); a plain re-score keeps each session's own rules.
     assert "score 10 -> 100" in run(data, "--rescore", "--rules", "1").stdout
-    bad = run(data, "rescore", "--rules", "4")
-    assert bad.exit_code == 2 and "scoring rules version '4' is not known to this warroom" in bad.output
+    bad = run(data, "rescore", "--rules", "5")
+    assert bad.exit_code == 2 and "scoring rules version '5' is not known to this warroom" in bad.output
     assert run(data, "--rules", "2").exit_code == 2  # --rules only with --rescore
 
 
@@ -137,9 +137,8 @@ def test_rescore_keeps_the_pauses_and_drops_the_wall_time_to_detect_of_no_detect
     """Re-scoring keeps the recorder's pause figures; under rules 2 this escalation cites nothing, so it is "right
     step, unsupported": no detection, so no wall-clock time to detect either (as a session played so stores it)."""
     from warroom.core.scoring import Scorecard as Card
-    from warroom.store.rescore import rescore
     from warroom.store.results import WallClock
-    from warroom.store.sessions import default_drill_resolver
+    from warroom.store.review import default_drill_resolver, rescore
 
     drill_path = copy_drill(tmp_path / "drills")
     data = tmp_path / "data"

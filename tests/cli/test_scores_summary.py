@@ -176,7 +176,7 @@ def test_csv_has_every_scope(data: Path):
 
 def test_a_row_that_cannot_be_counted_is_named_and_exits_1(data: Path):
     with ResultsStore(data) as store:
-        store._conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")
+        store.db.conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")
     r = summary(data, "--format", "json")
     assert r.exit_code == 1
     assert "skipped: stored session ada-b cannot be counted in the statistics" in r.stderr
@@ -213,7 +213,7 @@ def test_generated_cohort_through_the_store_recovers_d_prime(tmp_path: Path):
         for i, f in enumerate(facts)
     ]  # fmt: skip
     with ResultsStore(tmp_path) as store:  # 13,000 rows in one transaction, as stored rows
-        conn = store._conn
+        conn = store.db.conn
         conn.execute("BEGIN")
         conn.executemany(
             "INSERT INTO sessions (session_id, trainee, drill_id, all_clear, started_at, outcome, total, "
@@ -239,8 +239,7 @@ def test_the_reliability_sentence_counts_sessions_in_good_english(needed: int, w
     """A cohort whose halves agree well needs 1 session: "1 session reaches 0.7", not "1 sessions reach"."""
     from warroom.cli.scores import reliability_line
     from warroom.cli.scores._statistics import Summary
-    from warroom.core.stats import CohortStats
-    from warroom.core.stats._summary import Reliability
+    from warroom.core.stats import CohortStats, Reliability
 
     reliability = Reliability(
         trainees=5, split_half_r=0.97, half_sessions=4.5, reliability=0.98, sessions_needed=needed

@@ -105,7 +105,7 @@ def test_store_commands_import_no_ui_plots_driver_or_otel(tmp_path, command):
     OpenTelemetry module is imported (Rich lays out their tables)."""
     data = known_store(tmp_path / "data")
     modules = imported_by(*command, "--data-dir", str(data))
-    assert "warroom.store.results" in modules  # the store was read
+    assert "warroom.store.results._store" in modules  # the store was read
     assert under(modules, ("warroom.tui", *HEAVY)) == []
     if command[-1] == "summary":  # nor the drill models
         assert under(modules, ("warroom.core.model._drill", "pydantic", "yaml")) == []

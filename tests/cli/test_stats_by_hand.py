@@ -190,7 +190,7 @@ def test_summary_of_all_modes_and_of_a_drill_set(played: tuple[Path, list[str]])
     [(("--trainee", "dee"), {"dee"}, "ABCN"), (("--drill", A), None, "A"), (("--drill", N), None, "N")],
 )
 def test_summary_with_a_filter(played: tuple[Path, list[str]], args: tuple[str, ...], trainees, letters: str):
-    """On PostgreSQL ``--trainee`` and ``--drill`` read the counts kept at write time (session_counts)."""
+    """``--trainee`` and ``--drill`` count only their sessions (on both back ends)."""
     data, _ = played
     rows = [r for r in _rows(letters=letters) if trainees is None or r.trainee in trainees]
     _assert_matches_paper(_summary(data, *args), paper(rows))
@@ -256,8 +256,7 @@ def test_report_and_summary_break_ties_in_start_time_alike(tmp_path: Path):
     from stats_support import add
 
     from warroom.core.stats import summarize
-    from warroom.store.cohort import cohort_stats
-    from warroom.store.facts import read_facts
+    from warroom.store.cohort import cohort_stats, read_facts
     from warroom.store.results import ResultsStore
 
     data = tmp_path / "data"

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from counts_support import as_version_7
-from store_support import add_session
+from store_support import add_session, set_version
 
 from warroom.cli import main
 from warroom.store.results import SCHEMA_VERSION, ResultsStore
@@ -51,7 +50,7 @@ def test_status_shows_an_older_store_as_it_is_and_migrate_upgrades_it(tmp_path: 
     with ResultsStore(data, url=url) as store:
         add_session(store, "s-1", trainee="ann", total=70)
         add_session(store, "s-2", trainee="bob", total=40)
-        as_version_7(store)
+        set_version(store, 7)
     shown = run("--store", url, "store", "status", "--data-dir", str(data))
     assert shown.exit_code == 0, shown.output
     assert (f"schema version:  7 (this warroom uses {SCHEMA_VERSION}: `warroom store migrate` upgrades it)"

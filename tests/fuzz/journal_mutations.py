@@ -23,10 +23,11 @@ def drill_path() -> Path:
 
 @functools.cache
 def real_journal() -> bytes:
-    """The bytes of a journal written by :class:`~warroom.store.sessions.SessionRecorder` for a session of the
+    """The bytes of a journal written by :class:`~warroom.store.journal.SessionRecorder` for a session of the
     bundled drill: inspections, a flag, a speed change, a pause and resume, a false escalation; never finished."""
     from warroom.core.play import Replay
-    from warroom.store.sessions import SessionRecorder, load_drill_file
+    from warroom.store.journal import SessionRecorder
+    from warroom.store.review import load_drill_file
 
     drill = load_drill_file(drill_path())
     with tempfile.TemporaryDirectory() as d:
@@ -139,11 +140,11 @@ def expected_actions(data: bytes) -> list[Any] | None:
     """The journal contract, stated independently of the reader: None when there is no session start line (the
     first line that is a JSON object must be a ``start`` with a ``session_id``); otherwise every well-formed
     action line after it (an object with ``type: action`` whose values fit the store's journal model,
-    :class:`~warroom.store.records.ActionRecord`: a valid ``action``, an integer ``seq``, a text ``at``), in file
+    :class:`~warroom.store.results.ActionRecord`: a valid ``action``, an integer ``seq``, a text ``at``), in file
     order."""
     from pydantic import ValidationError
 
-    from warroom.store.records import ActionRecord
+    from warroom.store.results import ActionRecord
 
     actions: list[Any] = []
     started = False

@@ -18,8 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from warroom.cli import main
-from warroom.store.journal import JournalError, read_journal
-from warroom.store.recovery import recover_unfinished
+from warroom.store.journal import JournalError, read_journal, recover_unfinished
 from warroom.store.results import ResultsStore
 
 from .budget import budget

@@ -17,7 +17,8 @@ import pytest
 from serve_support import TOKENS, answer_key_phrases, read_until, serving
 
 from warroom.serve._signin import COOKIE
-from warroom.store.results import ResultsStore, StoreError
+from warroom.store.errors import StoreError
+from warroom.store.results import ResultsStore
 
 # the tutorial's title: the picker's first row for a new trainee (every roster trainee of these tests is new)
 PICKER_TEXT = "Tutorial: where-is"

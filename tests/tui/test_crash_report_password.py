@@ -15,8 +15,8 @@ import pytest
 import rich.traceback
 from rich.console import Console
 
-from warroom.store.dialect import StoreURLError, store_target
-from warroom.store.pgsecret import without_password
+from warroom.store.backends import StoreURLError, store_target
+from warroom.store.backends._secret import without_password
 from warroom.tui.services import Services
 
 from .conftest import make_app

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import warroom.store.sessions as sessions
+import warroom.store.journal._recorder as sessions
 from warroom.core.model import ActionKind
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen

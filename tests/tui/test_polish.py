@@ -8,9 +8,9 @@ from textual.widgets import DataTable
 
 from warroom.core.play import Replay
 from warroom.core.scoring import score
+from warroom.store.journal import SessionRecorder
 from warroom.store.results import ResultsStore
 from warroom.store.review import load_review
-from warroom.store.sessions import SessionRecorder
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.keyhelp import help_rows
 from warroom.tui.modals import HelpScreen

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from warroom.core.load import load_drill
 from warroom.core.play import Replay
+from warroom.store.journal import SessionRecorder
 from warroom.store.results import ResultsStore
-from warroom.store.sessions import SessionRecorder
 
 from .conftest import STALE, make_app, picker_ready, record_notifications
 

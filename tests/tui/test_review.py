@@ -14,9 +14,9 @@ from warroom.cli import main
 from warroom.core.model import Action, ActionKind
 from warroom.core.play import Replay
 from warroom.core.scoring import score
+from warroom.store.journal import SessionRecorder
 from warroom.store.results import ResultsStore
 from warroom.store.review import build_review_rows, load_review
-from warroom.store.sessions import SessionRecorder
 
 #: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
 pytestmark = pytest.mark.usefixtures("backend_url")
@@ -53,7 +53,7 @@ def test_timeline_marks_answer_key_and_trainee_actions(stored):
     e04 = next(r for r in tl.rows if r.kind == "event" and r.event.id == "e04")
     assert {"evidence", "earliest evidence", "fault step"} <= set(e04.key)
     assert e04.trainee == ["inspected at 12 s", "flagged", "cited"]
-    actions = [tl.rows[i] for i in tl.action_rows()]
+    actions = [r for r in tl.rows if r.is_trainee_action]
     assert [a.text for a in actions] == [
         "flagged e04: 41 rows, billing said [about 300]",
         "escalated step s3: refund batch looks small",
@@ -63,7 +63,7 @@ def test_timeline_marks_answer_key_and_trainee_actions(stored):
     assert actions[1].trainee == ["false escalation", "fault was in step s1"]  # recorded with no citations
     assert actions[2].trainee == ["contained", "cited e04 (evidence)"]
     # the false escalation let the trace run on for 15 s: those events come between the two escalations
-    i1, i2 = tl.action_rows()[1:]
+    i1, i2 = [i for i, r in enumerate(tl.rows) if r.is_trainee_action][1:]
     between = [r.event.id for r in tl.rows[i1 + 1 : i2] if r.kind == "event"]
     assert between and all(12 < tl.rows[tl.rows.index(r)].t <= 27 for r in tl.rows[i1 + 1 : i2] if r.kind == "event")
     # after the containment: the re-plan plays; the rest of the trace is listed as not played
@@ -186,8 +186,8 @@ def test_review_cli_unknown_and_ambiguous_ids(stored):
 
 
 def test_review_of_an_unknown_id_names_the_store_it_searched(stored, backend_url):
-    from warroom.store.dialect import redact
-    from warroom.store.results import DB_NAME
+    from warroom.store.backends import redact
+    from warroom.store.datadir import DB_NAME
 
     data, _drill_path, _sid = stored
     r = CliRunner().invoke(main, ["review", "zzz", "--data-dir", str(data)])
@@ -287,7 +287,7 @@ async def test_review_shows_what_was_cited_and_whether_it_was_evidence_a_distrac
     rec.finish(score(drill, rec.actions))
     with ResultsStore(data) as store:
         review = load_review(store.get(rec.session_id))
-    (row,) = [review.review_rows.rows[i] for i in review.review_rows.action_rows()]
+    (row,) = [r for r in review.review_rows.rows if r.is_trainee_action]
     assert row.trainee == ["right step, unsupported", "cited e07 (distractor)", "cited e05 (irrelevant)"]
     e07 = next(r for r in review.review_rows.rows if r.kind == "event" and r.event.id == "e07")
     assert e07.trainee == ["cited"] and "distractor" in e07.key

@@ -10,7 +10,7 @@ from pathlib import Path
 from store_support import load
 
 from warroom.core.library import bundled_drills_dir
-from warroom.store.sessions import SessionRecorder
+from warroom.store.journal import SessionRecorder
 from warroom.tui.drillsets import load_active_set
 from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services, unfinished_sessions

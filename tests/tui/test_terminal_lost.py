@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from warroom.store.results import DB_NAME, ResultsStore
+from warroom.store.datadir import DB_NAME
+from warroom.store.results import ResultsStore
 from warroom.tui.terminal import ExitGuard, GuardedOutput
 
 pty = pytest.importorskip("pty")

@@ -1,4 +1,4 @@
-"""warroom.store.cohort: the cohort statistics counted inside the database give the same figures as
+"""warroom.store.cohort._count: the cohort statistics counted inside the database give the same figures as
 :func:`warroom.core.stats.summarize` over one SessionFacts per session, on both back ends (SQLite and a real
 PostgreSQL server, tests/pg_support.py)."""
 
@@ -11,8 +11,7 @@ import pytest
 from stats_support import add, cohort
 
 from warroom.core.stats import summarize
-from warroom.store.cohort import cohort_stats
-from warroom.store.facts import FactsQuery, counted_modes, read_facts
+from warroom.store.cohort import FactsQuery, cohort_stats, counted_modes, read_facts
 from warroom.store.results import ResultsStore
 
 FAULT_OUTCOMES = ["contained", "contained", "contained_late", "wrong_step", "false_alarm", "missed", "abandoned",
@@ -38,7 +37,7 @@ def _random_store(data_dir: Path, url: str | None, n: int = 240, seed: int = 3) 
                 shown=len(set(pulled)) + rng.randrange(3) if rng.random() < 0.8 else None, pulled=pulled or None,
                 day=1 + i // 10, set_id=rng.choice([None, "week-1", "week-2"]))  # fmt: skip
             if i % 10:  # distinct start times: the hour after day's 10:00 by i
-                store._conn.execute(
+                store.db.conn.execute(
                     "UPDATE sessions SET started_at = ? WHERE session_id = ?",
                     (f"2026-11-{1 + i // 10:02d}T10:{i % 10:02d}:00.000000+00:00", f"s{i:04d}"),
                 )
@@ -71,7 +70,7 @@ def test_the_database_counts_give_the_statistics_of_every_session(tmp_path: Path
 
 def test_rows_that_cannot_be_counted_are_named_and_left_out(tmp_path: Path, backend_url: str | None):
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
-        conn = store._conn
+        conn = store.db.conn
         conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")  # contained in an all-clear drill
         conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # not a mode
         conn.execute("UPDATE sessions SET distractors_shown = -1 WHERE session_id = 'cy-a'")  # figures marked bad
@@ -89,7 +88,7 @@ def test_an_unreadable_escalations_column_is_counted_session_by_session(tmp_path
     """A ``distractor_escalations`` column changed by hand to something that is not a list of event ids: the SQL
     counts cannot describe it, so the statistics are counted from each session's facts, which name the row."""
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
-        store._conn.execute("UPDATE sessions SET distractor_escalations = '{oops' WHERE session_id = 'cy-a'")
+        store.db.conn.execute("UPDATE sessions SET distractor_escalations = '{oops' WHERE session_id = 'cy-a'")
         got = cohort_stats(store)
         stats, counted, matched, _ = _expected(store, FactsQuery(), "auto")
     assert [p.session_id for p in got.problems] == ["cy-a"]
@@ -104,21 +103,21 @@ def test_an_unknown_mode_is_refused(tmp_path: Path):
 def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backend_url: str | None):
     """Migration 5 adds the index that orders each trainee's sessions for the split-half reliability; the counts of
     the upgraded store equal the statistics of every session, and the split-half query reads that index."""
-    from warroom.store.cohort import ORDER_INDEX
-    from warroom.store.schema import SCHEMA_VERSION
+    from warroom.store.cohort._count import ORDER_INDEX
+    from warroom.store.results import SCHEMA_VERSION
 
     _random_store(tmp_path, backend_url, n=120)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        store._conn.execute(f"DROP INDEX {ORDER_INDEX}")
+        store.db.conn.execute(f"DROP INDEX {ORDER_INDEX}")
         if store.dialect.name == "sqlite":
-            store._conn.execute("PRAGMA user_version = 4")
+            store.db.conn.execute("PRAGMA user_version = 4")
         else:
-            store._conn.execute("UPDATE warroom_schema SET version = 4")
+            store.db.conn.execute("UPDATE warroom_schema SET version = 4")
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 9
+        assert store.schema_version == SCHEMA_VERSION == 11
         if store.dialect.name == "sqlite":
-            names = {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-            plan = store._conn.execute(
+            names = {r[0] for r in store.db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+            plan = store.db.conn.execute(
                 f"EXPLAIN QUERY PLAN SELECT trainee, total, row_number() OVER (PARTITION BY trainee ORDER BY "
                 f"started_at, session_id) FROM sessions INDEXED BY {ORDER_INDEX} WHERE +mode IN ('practice')"
             ).fetchall()
@@ -126,7 +125,7 @@ def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backe
             assert not any("TEMP B-TREE" in r[3] for r in plan), plan  # no sort: the index gives the order
         else:
             sql = "SELECT indexname FROM pg_indexes WHERE tablename = 'sessions' AND schemaname = current_schema()"
-            names = {r[0] for r in store._conn.execute(sql)}
+            names = {r[0] for r in store.db.conn.execute(sql)}
         assert ORDER_INDEX in names
         stats, counted, matched, _ = _expected(store, FactsQuery(), "auto")
         got = cohort_stats(store)
@@ -140,7 +139,7 @@ def test_without_a_second_connection_the_queries_run_on_the_stores_own(
     """On PostgreSQL the split-half query runs on a second connection and the drills' medians on a third, beside
     the others; when the server refuses them (``allowed``: how many more it grants), the same figures are counted
     on the store's own connection."""
-    from warroom.store import postgres
+    from warroom.store.backends import _postgres as postgres
     from warroom.store.errors import StoreError
 
     _random_store(tmp_path, store_url, n=120)

@@ -135,13 +135,13 @@ def test_core_errors_share_the_root(package, name, builtin):
 @pytest.mark.parametrize(
     ("module", "name", "base"),
     [
-        ("results", "StoreError", None), ("results", "DataDirError", "StoreError"),
-        ("results", "DamagedStore", "StoreError"), ("results", "InvalidSession", "StoreError"),
-        ("results", "DuplicateSession", "StoreError"), ("results", "StoreVersionError", "StoreError"),
-        ("results", "SessionNotFound", "StoreError"), ("results", "CorruptSession", "StoreError"),
+        ("errors", "StoreError", None), ("errors", "DataDirError", "StoreError"),
+        ("errors", "DamagedStore", "StoreError"), ("errors", "InvalidSession", "StoreError"),
+        ("errors", "DuplicateSession", "StoreError"), ("errors", "StoreVersionError", "StoreError"),
+        ("errors", "SessionNotFound", "StoreError"), ("errors", "CorruptSession", "StoreError"),
         ("journal", "JournalError", None), ("journal", "NotRegularFile", "JournalError"),
-        ("sessions", "SessionError", None), ("sessions", "JournalWriteError", "SessionError"),
-        ("sessions", "DrillUnavailable", None), ("recovery", "Unrecoverable", None),
+        ("journal", "SessionError", None), ("journal", "JournalWriteError", "SessionError"),
+        ("review", "DrillUnavailable", None), ("journal", "Unrecoverable", None),
     ],
 )
 def test_store_errors_share_the_root(module, name, base):
@@ -163,8 +163,8 @@ def test_every_store_error_class_is_in_the_tree():
     import warroom.store
 
     errors = []
-    for info in pkgutil.iter_modules(warroom.store.__path__):
-        mod = importlib.import_module(f"warroom.store.{info.name}")
+    for info in pkgutil.walk_packages(warroom.store.__path__, "warroom.store."):
+        mod = importlib.import_module(info.name)
         for name, cls in inspect.getmembers(mod, inspect.isclass):
             if issubclass(cls, BaseException) and cls.__module__ == mod.__name__:
                 errors.append(name)
@@ -173,8 +173,8 @@ def test_every_store_error_class_is_in_the_tree():
 
 
 def test_store_errors_keep_what_the_front_ends_print():
-    from warroom.store.results import SessionNotFound
-    from warroom.store.sessions import JournalWriteError
+    from warroom.store.errors import SessionNotFound
+    from warroom.store.journal import JournalWriteError
 
     err = SessionNotFound("session id prefix 'a' matches several sessions: a1, a2", ["a1", "a2"])
     assert str(err) == "session id prefix 'a' matches several sessions: a1, a2" and err.matches == ["a1", "a2"]

@@ -52,7 +52,7 @@ from warroom.cli import main
 from warroom.core.library._library import bundled_drills_dir
 from warroom.core.load._loader import load_drill
 from warroom.core.scoring._score import score
-from warroom.store.sessions import SessionRecorder
+from warroom.store.journal import SessionRecorder
 
 drill_path = bundled_drills_dir() / "duplicate-charge-refunds.yaml"
 drill = load_drill(drill_path)

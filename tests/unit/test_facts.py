@@ -1,4 +1,5 @@
-"""warroom.store.facts: the cohort statistics' input read from the results store (one SessionFacts per session), on
+"""warroom.store.cohort._facts: the cohort statistics' input read from the results store (one SessionFacts per session),
+on
 both back ends (SQLite and a real PostgreSQL server, tests/pg_support.py)."""
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ import pytest
 from stats_support import add, cohort
 
 from warroom.core.model import Outcome
-from warroom.store.cohort import ORDER_INDEX
-from warroom.store.facts import FACTS_INDEX, FactsQuery, counted_modes, read_facts
+from warroom.store.cohort import FactsQuery, counted_modes, read_facts
+from warroom.store.cohort._count import ORDER_INDEX
+from warroom.store.cohort._facts import FACTS_INDEX
 from warroom.store.results import ResultsStore
 
 
@@ -64,7 +66,7 @@ def _reimport(store: ResultsStore, session_id: str, scorecard_text: str) -> None
     """Replace a stored session by its exported line with another scorecard text (``warroom store import``)."""
     import json
 
-    from warroom.store.transfer import export_lines, import_lines
+    from warroom.store.results import export_lines, import_lines
 
     (line,) = [x for x in export_lines(store) if json.loads(x)["session_id"] == session_id]
     store.delete([session_id])
@@ -84,7 +86,7 @@ def test_filters(store: ResultsStore, tmp_path: Path):
 
 
 def test_rows_that_cannot_be_counted_are_reported_and_left_out(store: ResultsStore):
-    conn = store._conn
+    conn = store.db.conn
     sqlite = store.dialect.name == "sqlite"
     if sqlite:  # a wrong type (a PostgreSQL column holds only its own type)
         conn.execute("UPDATE sessions SET total = 'lots' WHERE session_id = 'ben-a'")
@@ -110,21 +112,21 @@ def test_rows_that_cannot_be_counted_are_reported_and_left_out(store: ResultsSto
 
 def _indexes(store: ResultsStore) -> set[str]:
     if store.dialect.name == "sqlite":
-        return {r[0] for r in store._conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        return {r[0] for r in store.db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     sql = "SELECT indexname FROM pg_indexes WHERE tablename = 'sessions' AND schemaname = current_schema()"
-    return {r[0] for r in store._conn.execute(sql)}
+    return {r[0] for r in store.db.conn.execute(sql)}
 
 
 def test_the_statistics_read_a_covering_index(store: ResultsStore):
     """At 100,000 sessions reading the rows themselves costs about as much again as the whole summary
     (benchmarks/bench_results.py); the index is made by schema migration 3, and the SQLite query must use it."""
-    from warroom.store import facts as module
+    from warroom.store.cohort import _facts as module
 
     assert FACTS_INDEX in _indexes(store)
     if store.dialect.name != "sqlite":
         return  # PostgreSQL's planner chooses by its statistics: only the index's presence is checked there
     where, params = FactsQuery(since="2026-01-01").where("1")
-    plan = store._conn.execute(f"EXPLAIN QUERY PLAN SELECT {module._COLUMNS} FROM sessions{where}", params).fetchall()
+    plan = store.db.conn.execute(f"EXPLAIN QUERY PLAN SELECT {module._COLUMNS} FROM sessions{where}", params).fetchall()
     assert any(f"COVERING INDEX {FACTS_INDEX}" in row[3] for row in plan), plan
 
 
@@ -141,7 +143,7 @@ def test_counted_modes(store: ResultsStore):
 
 def test_a_scorecard_that_is_not_json_records_no_distractor_figures(store: ResultsStore):
     """A scorecard refused by nothing that reads the figures: a hand-edited one is back-filled as recording none."""
-    store._conn.execute("UPDATE sessions SET scorecard = '{not json' WHERE session_id = 'cy-a'")
+    store.db.conn.execute("UPDATE sessions SET scorecard = '{not json' WHERE session_id = 'cy-a'")
     _as_version_3(store)
     with ResultsStore(store.data_dir, url=store.target.url) as s:
         facts, problems = read_facts(s)
@@ -152,13 +154,11 @@ def test_a_scorecard_that_is_not_json_records_no_distractor_figures(store: Resul
 
 def _as_version_3(store: ResultsStore) -> None:
     """Turn the open store back into schema version 3: no distractor columns, the version-3 facts index."""
-    from warroom.store.countable import COLUMN, NOT_COUNTABLE_INDEX, TRIGGERS
-    from warroom.store.counts import unmake
-    from warroom.store.schema import _MIGRATIONS
+    from warroom.store.results import COLUMN, NOT_COUNTABLE_INDEX
+    from warroom.store.results._countable import TRIGGERS
+    from warroom.store.results._migrations import MIGRATIONS as _MIGRATIONS
 
-    conn = store._conn
-    for statement in unmake(store.dialect):  # (schema version 8's)
-        conn.execute(statement)
+    conn = store.db.conn
     conn.execute(f"DROP INDEX {FACTS_INDEX}")
     conn.execute(f"DROP INDEX {ORDER_INDEX}")  # (schema version 5's)
     for trigger in TRIGGERS if store.dialect.name == "sqlite" else ():  # (schema version 7's)
@@ -178,17 +178,17 @@ def _as_version_3(store: ResultsStore) -> None:
 def test_a_version_3_store_is_upgraded_to_4_with_the_figures_filled(tmp_path: Path, backend_url: str | None):
     """Migration 4 adds the distractor columns to a store written by schema version 3 and fills them from the
     stored scorecards: the facts (and so the statistics) are the same before and after."""
-    from warroom.store.schema import SCHEMA_VERSION
+    from warroom.store.results import SCHEMA_VERSION
 
     with ResultsStore(cohort(tmp_path), url=backend_url) as s:
         s.update_scorecard("ben-b", _card(s, "ben-b", distractors_shown=2, distractor_escalations=["e9", "e9", "e8"]))
         before = sorted(read_facts(s)[0], key=repr)
         _as_version_3(s)
-        assert s._conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 16
+        assert s.db.conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 16
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert SCHEMA_VERSION == 9 and s.schema_version == 9
+        assert SCHEMA_VERSION == 11 and s.schema_version == 11
         assert FACTS_INDEX in _indexes(s)
-        filled = s._conn.execute(
+        filled = s.db.conn.execute(
             "SELECT session_id, distractors_shown, distractor_escalations FROM sessions "
             "WHERE distractor_escalations IS NOT NULL ORDER BY session_id"
         ).fetchall()
@@ -200,15 +200,15 @@ def test_a_version_3_store_is_upgraded_to_4_with_the_figures_filled(tmp_path: Pa
 
 def test_a_version_2_store_is_upgraded_to_3_with_the_facts_index(tmp_path: Path, backend_url: str | None):
     """Migrations 3 and 4 add the covering index to a store written by schema version 2, keeping its sessions."""
-    from warroom.store.schema import SCHEMA_VERSION
+    from warroom.store.results import SCHEMA_VERSION
 
     with ResultsStore(cohort(tmp_path), url=backend_url) as s:
         _as_version_3(s)
-        s._conn.execute(f"DROP INDEX {FACTS_INDEX}")
+        s.db.conn.execute(f"DROP INDEX {FACTS_INDEX}")
         if s.dialect.name == "sqlite":
-            s._conn.execute("PRAGMA user_version = 2")
+            s.db.conn.execute("PRAGMA user_version = 2")
         else:
-            s._conn.execute("UPDATE warroom_schema SET version = 2")
+            s.db.conn.execute("UPDATE warroom_schema SET version = 2")
         assert FACTS_INDEX not in _indexes(s)
     with ResultsStore(tmp_path, url=backend_url) as s:
         assert s.schema_version == SCHEMA_VERSION

@@ -129,7 +129,8 @@ def test_cost_shows_nothing_from_the_answer_key(path: Path):
 def _quit_after_damage(data_dir: Path, path: Path) -> str:
     """A session of ``path`` left (quit) after every damage event was released: stored as abandoned."""
     from warroom.core.play import Replay
-    from warroom.store.sessions import SessionRecorder, load_drill_file
+    from warroom.store.journal import SessionRecorder
+    from warroom.store.review import load_drill_file
 
     rec = SessionRecorder.start(data_dir, "ann", path, load_drill_file(path))
     drill = rec.drill  # the session's variant, for a drill with variants

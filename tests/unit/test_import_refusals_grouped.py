@@ -1,4 +1,5 @@
-"""warroom.store.transfer's grouped refusals: lines refused for the same reason share one line of output, grouped by
+"""warroom.store.results._transfer's grouped refusals: lines refused for the same reason share one line of output,
+grouped by
 the reason's template (the session id kept apart, :class:`~warroom.store.errors.SessionReason`), so a session id
 that is also a word of the reason ("a", "session", "stored") changes nothing else in it."""
 
@@ -10,8 +11,7 @@ from pathlib import Path
 from store_support import add_session
 
 from warroom.store.errors import SessionReason
-from warroom.store.results import ResultsStore
-from warroom.store.transfer import ImportResult, export_lines, import_lines
+from warroom.store.results import ImportResult, ResultsStore, export_lines, import_lines
 
 _INVALID = "was not stored: total: Input should be a valid integer (got '80')"
 

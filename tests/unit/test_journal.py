@@ -14,15 +14,16 @@ import pytest
 from store_support import bundled_drill_path, copy_drill, load, scorecard
 
 from warroom.core.model import Action, ActionKind
-from warroom.store.journal import JournalError, JournalWriter, read_journal
-from warroom.store.results import ResultsStore
-from warroom.store.sessions import (
+from warroom.store.journal import (
+    JournalError,
+    JournalWriter,
     SessionError,
     SessionRecorder,
-    default_drill_resolver,
-    file_sha256,
+    read_journal,
     recover_unfinished,
 )
+from warroom.store.results import ResultsStore
+from warroom.store.review import default_drill_resolver, file_sha256
 
 #: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
 pytestmark = pytest.mark.usefixtures("backend_url")
@@ -141,7 +142,8 @@ CHILD = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from warroom.core.play._replay import Replay
-    from warroom.store.sessions import SessionRecorder, load_drill_file
+    from warroom.store.journal import SessionRecorder
+    from warroom.store.review import load_drill_file
 
     data_dir, drill_path = Path(sys.argv[1]), Path(sys.argv[2])
     drill = load_drill_file(drill_path)
@@ -203,7 +205,7 @@ def test_journal_survives_sigkill_and_recovery_records_every_action(tmp_path: Pa
 
 
 def test_recovered_session_shows_the_outcome_label_and_the_scorecard_s_max():
-    from warroom.store.recovery import RecoveredSession
+    from warroom.store.journal import RecoveredSession
 
     rec = RecoveredSession(
         Path("j.jsonl"), "s1", "ann", "A", outcome="contained_late", total=37, max_total=100, stored=True

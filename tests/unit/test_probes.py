@@ -17,9 +17,7 @@ from warroom.core.model import Action, ActionKind, Outcome
 from warroom.core.play import Replay, ReplayError
 from warroom.core.rules import validate_drill
 from warroom.core.scoring import EDITIONS, SCORING_VERSION, ScoringError, replay_actions, score
-from warroom.store.journal import read_journal
-from warroom.store.recovery import recover_unfinished
-from warroom.store.sessions import SessionRecorder
+from warroom.store.journal import SessionRecorder, read_journal, recover_unfinished
 
 #: What a needless probe costs by the current rules.
 NEEDLESS_PROBE_PENALTY = EDITIONS[SCORING_VERSION].needless_probe_penalty

@@ -13,10 +13,9 @@ import pytest
 from store_support import bundled_drill_path, load, scorecard
 
 from warroom.core.model import Action, ActionKind
-from warroom.store.journal import NotRegularFile, read_journal
-from warroom.store.recovery import recover_unfinished
-from warroom.store.results import ResultsStore, StoreError
-from warroom.store.sessions import SessionRecorder
+from warroom.store.errors import StoreError
+from warroom.store.journal import NotRegularFile, SessionRecorder, read_journal, recover_unfinished
+from warroom.store.results import ResultsStore
 
 #: Every test here runs on each back end (the SQLite file, a PostgreSQL schema): tests/pg_support.py.
 pytestmark = pytest.mark.usefixtures("backend_url")
@@ -94,14 +93,14 @@ def test_a_start_line_with_bad_values_is_quarantined_once(tmp_path: Path, start:
 
 
 def test_any_failure_while_recovering_quarantines_the_journal_and_the_start_goes_on(tmp_path: Path, monkeypatch):
-    from warroom.store import recovery
+    import warroom.store.journal._recovery as recovery
 
     killed_session(tmp_path)
 
     def boom(drill, actions, *rules):
         raise OverflowError("cannot convert float infinity to integer")
 
-    monkeypatch.setattr(recovery, "_score", boom)
+    monkeypatch.setattr(recovery, "score_session", boom)
     (r,) = recover_unfinished(tmp_path)
     assert r.quarantined and "recovering it failed: OverflowError: cannot convert float infinity" in r.error
 

@@ -11,9 +11,9 @@ from store_support import bundled_drill_path, load, scorecard
 
 from warroom.cli import main
 from warroom.core.model import Action, ActionKind
-from warroom.store.recovery import recover_unfinished
-from warroom.store.results import ResultsStore, StoreError
-from warroom.store.sessions import SessionRecorder
+from warroom.store.errors import StoreError
+from warroom.store.journal import SessionRecorder, recover_unfinished
+from warroom.store.results import ResultsStore
 
 REFUSAL = 'cannot store session: new row violates row-level security policy for table "sessions"'
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from store_support import copy_drill, load
 
 from warroom.core.model import Action, ActionKind
-from warroom.store.recovery import recover_unfinished
-from warroom.store.sessions import SessionRecorder, default_drill_resolver
+from warroom.store.journal import SessionRecorder, recover_unfinished
+from warroom.store.review import default_drill_resolver
 
 
 def test_a_drill_file_turned_into_a_symlink_loop_keeps_the_journal_for_the_next_start(tmp_path: Path):

@@ -1,4 +1,4 @@
-"""The SQLite results store: schema and versions, insert, get, filters, sorting, summaries, concurrent writers."""
+"""The SQLite results store: schema and versions, insert, get, filters, sorting, concurrent writers."""
 
 from __future__ import annotations
 
@@ -7,20 +7,12 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from counts_support import assert_counts_exact
 from store_support import add_session, bundled_drill_path, known_sessions, load, scorecard
 
 from warroom.core.model import Action, ActionKind
-from warroom.store.results import (
-    DB_NAME,
-    SCHEMA_VERSION,
-    ResultsStore,
-    SessionInfo,
-    SessionNotFound,
-    StoreError,
-    StoreVersionError,
-    parse_since,
-)
+from warroom.store.datadir import DB_NAME
+from warroom.store.errors import SessionNotFound, StoreError, StoreVersionError
+from warroom.store.results import SCHEMA_VERSION, ResultsStore, SessionInfo, parse_since
 
 
 @pytest.fixture
@@ -47,7 +39,7 @@ def test_new_store_has_schema_version_and_wal(tmp_path: Path):
 
 
 def test_version_1_store_is_upgraded_keeping_its_rows(tmp_path: Path):
-    from warroom.store.results import _MIGRATIONS
+    from warroom.store.results._migrations import MIGRATIONS as _MIGRATIONS
 
     conn = sqlite3.connect(tmp_path / DB_NAME)
     conn.executescript(_MIGRATIONS[1])
@@ -59,7 +51,7 @@ def test_version_1_store_is_upgraded_keeping_its_rows(tmp_path: Path):
     conn.commit()
     conn.close()
     with ResultsStore(tmp_path) as s:
-        assert user_version(tmp_path) == SCHEMA_VERSION == 9
+        assert user_version(tmp_path) == SCHEMA_VERSION == 11
         (row,) = s.query()
     assert (row.session_id, row.total, row.mode, row.set_id, row.seed) == ("s-1", 80, "practice", None, None)
     assert (row.pauses, row.paused_seconds, row.wall_time_to_detect) == (0, None, None)
@@ -97,7 +89,8 @@ def test_insert_is_idempotent_and_get_returns_everything(store: ResultsStore):
         Action(t=4, kind=ActionKind.ESCALATE, step="s1"),
     ]
     add_session(store, "20261101-100000-abcd", trainee="ann", actions=actions, total=77, drill_sha256="f" * 64)
-    from warroom.store.results import DuplicateSession, SessionInfo
+    from warroom.store.errors import DuplicateSession
+    from warroom.store.results import SessionInfo
 
     same = store.get("20261101-100000-abcd").info()
     assert store.insert(same, scorecard(total=1), [], ended_at=None) is False  # the same session twice: ignored
@@ -169,28 +162,6 @@ def test_parse_since():
             parse_since(bad)
 
 
-def test_summary_figures_on_a_known_set(store: ResultsStore):
-    known_sessions(store)
-    ann, bob = store.trainee_summaries()
-    assert (ann.trainee, ann.sessions, ann.drills_run) == ("ann", 4, 3)
-    assert ann.contained_rate == pytest.approx(2 / 3)  # s1, s2 of the 3 faulted sessions
-    assert ann.median_time_to_detect == 7.0  # median of 4 and 10
-    assert ann.false_escalation_rate == 0.5  # s2, s3 of 4
-    assert ann.mean_score == 62.5
-    assert (bob.trainee, bob.sessions, bob.drills_run) == ("bob", 3, 3)
-    assert bob.contained_rate == 0.5
-    assert bob.median_time_to_detect == 6.0
-    assert bob.false_escalation_rate == pytest.approx(2 / 3)
-    assert bob.mean_score == 45.0
-    a, b, c = store.drill_summaries()
-    assert (a.drill_id, a.attempts, a.trainees, a.median_score) == ("A", 3, 2, 60.0)
-    assert a.contained_rate == pytest.approx(2 / 3)
-    assert (b.drill_id, b.attempts, b.contained_rate, b.median_score) == ("B", 2, 0.5, 42.5)
-    assert (c.drill_id, c.attempts, c.contained_rate, c.median_score, c.all_clear) == ("C", 2, None, 65.0, True)
-    (only,) = store.trainee_summaries(trainee="bob", drill="B")
-    assert (only.sessions, only.contained_rate, only.mean_score) == (1, 1.0, 85.0)
-
-
 def test_best_scores(store: ResultsStore):
     known_sessions(store)
     assert store.best_scores("ann") == {"A": 90, "B": 0, "C": 100}
@@ -245,7 +216,7 @@ def _finish_sessions(args: tuple[str, str, int, str | None]) -> list[str]:
     import os
 
     from warroom.core.model import Action, ActionKind
-    from warroom.store.sessions import SessionRecorder
+    from warroom.store.journal import SessionRecorder
 
     if url is not None:
         os.environ["WARROOM_STORE"] = url  # what ``warroom --store URL`` does for the whole process
@@ -276,7 +247,6 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path, backend_url: str | None
             assert sorted(r.total for r in rows) == list(range(25))
         s = store.get(ids[-1])
         assert [a.kind for a in s.actions] == ["inspect", "escalate"]
-        assert_counts_exact(store)  # the cohort counts kept by the concurrent finishes (schema version 8)
     done = sorted(p.stem for p in (tmp_path / "journals" / "done").glob("*.jsonl"))
     assert done == sorted(ids)
     assert list((tmp_path / "journals").glob("*.jsonl")) == []
@@ -320,16 +290,16 @@ def test_eight_processes_storing_200_sessions_each_lose_and_double_nothing(tmp_p
     assert sum(r[1] for r in results) == workers * n
     with ResultsStore(tmp_path, url=backend_url) as store:
         assert store.count() == workers * n
-        flagged = store._conn.execute("SELECT count(*) FROM sessions WHERE countable IS TRUE").fetchone()[0]
-        assert flagged == workers * n  # each concurrent insert wrote its countable flag (warroom.store.countable)
-        assert sum(c[1] for c in assert_counts_exact(store).values()) == workers * n  # and its counts (version 8)
+        flagged = store.db.conn.execute("SELECT count(*) FROM sessions WHERE countable IS TRUE").fetchone()[0]
+        assert flagged == workers * n  # each concurrent insert wrote its countable flag (schema version 7)
         for w in range(workers):
             rows = store.query(trainee=f"t{w}", limit=0)
             assert sorted(r.session_id for r in rows) == [f"w{w}-{i:04d}" for i in range(n)]
 
 
 def _wall_ttd(store: ResultsStore, session_id: str) -> float | None:
-    row = store._conn.execute("SELECT wall_time_to_detect FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    sql = "SELECT wall_time_to_detect FROM sessions WHERE session_id = ?"
+    row = store.db.conn.execute(sql, (session_id,)).fetchone()
     return None if row[0] is None else float(row[0])
 
 
@@ -339,29 +309,68 @@ def test_migration_6_clears_a_wall_time_to_detect_stored_without_a_detection(tmp
     with ResultsStore(tmp_path, url=backend_url) as s:
         add_session(s, "unsupported", trainee="ana", outcome="right_step_unsupported", total=10, ttd=None)
         add_session(s, "hit", trainee="ana", outcome="contained", total=90, ttd=5.0)
-        s._conn.execute("UPDATE sessions SET wall_time_to_detect = 25.9")  # as the old code stored them
+        s.db.conn.execute("UPDATE sessions SET wall_time_to_detect = 25.9")  # as the old code stored them
         if s.dialect.name == "sqlite":
-            s._conn.execute("PRAGMA user_version = 5")
+            s.db.conn.execute("PRAGMA user_version = 5")
         else:
-            s._conn.execute("UPDATE warroom_schema SET version = 5")
-        if not getattr(s._conn, "in_transaction", False) and hasattr(s._conn, "commit"):
-            s._conn.commit()
+            s.db.conn.execute("UPDATE warroom_schema SET version = 5")
+        if not getattr(s.db.conn, "in_transaction", False) and hasattr(s.db.conn, "commit"):
+            s.db.conn.commit()
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert s.schema_version == SCHEMA_VERSION == 9
+        assert s.schema_version == SCHEMA_VERSION == 11
         assert _wall_ttd(s, "unsupported") is None
         assert _wall_ttd(s, "hit") == 25.9
 
 
 def test_a_rescore_without_a_detection_clears_the_wall_time_to_detect(store: ResultsStore):
     add_session(store, "s-1", trainee="ana", outcome="contained", total=90, ttd=5.0)
-    store._conn.execute("UPDATE sessions SET wall_time_to_detect = 7.5")
-    if hasattr(store._conn, "commit"):
-        store._conn.commit()
+    store.db.conn.execute("UPDATE sessions SET wall_time_to_detect = 7.5")
+    if hasattr(store.db.conn, "commit"):
+        store.db.conn.commit()
     store.update_scorecard("s-1", scorecard(outcome="right_step_unsupported", total=10, ttd=None))
     assert _wall_ttd(store, "s-1") is None
     add_session(store, "s-2", trainee="ana", outcome="contained", total=90, ttd=5.0)
-    store._conn.execute("UPDATE sessions SET wall_time_to_detect = 7.5 WHERE session_id = 's-2'")
-    if hasattr(store._conn, "commit"):
-        store._conn.commit()
+    store.db.conn.execute("UPDATE sessions SET wall_time_to_detect = 7.5 WHERE session_id = 's-2'")
+    if hasattr(store.db.conn, "commit"):
+        store.db.conn.commit()
     store.update_scorecard("s-2", scorecard(outcome="contained", total=95, ttd=4.0))
     assert _wall_ttd(store, "s-2") == 7.5  # still detected: the wall figure is kept
+
+
+def test_migration_10_drops_the_counts_that_versions_8_and_9_kept(tmp_path: Path, backend_url: str | None):
+    """A store of schema version 9 had the summary's counts in a table kept by triggers (statement triggers and their
+    functions on PostgreSQL); the upgrade drops them all, keeps every session, and the summary counts the sessions."""
+    from store_support import set_version
+
+    from warroom.store.cohort import cohort_stats
+
+    with ResultsStore(tmp_path, url=backend_url) as s:
+        add_session(s, "a", trainee="ana", total=90)
+        conn = s.db.conn
+        conn.execute("CREATE TABLE session_counts (mode TEXT, n INTEGER)")
+        if s.dialect.name == "sqlite":
+            conn.execute("CREATE TRIGGER sessions_counts_insert AFTER INSERT ON sessions BEGIN "
+                         "INSERT INTO session_counts VALUES (NEW.mode, 1); END")
+        else:
+            conn.execute("CREATE FUNCTION warroom_session_counts() RETURNS trigger LANGUAGE plpgsql AS "
+                         "$$ BEGIN INSERT INTO session_counts VALUES ('x', 1); RETURN NULL; END $$")
+            conn.execute("CREATE TRIGGER sessions_counts_insert AFTER INSERT ON sessions "
+                         "FOR EACH STATEMENT EXECUTE FUNCTION warroom_session_counts()")
+        set_version(s, 9)
+    with ResultsStore(tmp_path, url=backend_url) as s:
+        assert s.schema_version == SCHEMA_VERSION
+        conn = s.db.conn
+        if s.dialect.name == "sqlite":
+            left = conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '%counts%'").fetchall()
+        else:
+            left = conn.execute(
+                "SELECT tgname FROM pg_trigger WHERE tgname LIKE 'sessions_counts%' UNION ALL "
+                "SELECT proname FROM pg_proc WHERE proname LIKE 'warroom_session_counts%' "
+                "AND pronamespace = to_regnamespace(current_schema()) UNION ALL "
+                "SELECT relname FROM pg_class WHERE relname = 'session_counts' "
+                "AND relnamespace = to_regnamespace(current_schema())"
+            ).fetchall()
+        assert left == []
+        add_session(s, "b", trainee="ana", total=70)  # no trigger left to fire
+        (ana,) = cohort_stats(s, mode="all").stats.trainees
+        assert (ana.sessions, ana.mean_score) == (2, 80)

@@ -16,7 +16,6 @@ from warroom.core.stats._measures import (
     a_prime,
     d_prime_and_c,
     log_linear_rate,
-    median_or_none,
     pearson_r,
     point_biserial,
     rate,
@@ -113,13 +112,6 @@ def test_a_prime_values_and_symmetry():
         a_prime(1.2, 0.1)
 
 
-def test_median_skips_missing_values():
-    assert median_or_none([None, 3.0, 1.0, None, 2.0]) == 2.0
-    assert median_or_none([4.0, 1.0, 2.0, 3.0]) == 2.5
-    assert median_or_none([None, None]) is None
-    assert median_or_none([]) is None
-
-
 def test_pearson_r_by_hand_and_against_the_standard_library():
     # Deviations x: -1.5 -0.5 0.5 1.5, y: -1.5 0.5 -0.5 1.5: Sxy = 4, Sxx = Syy = 5.
     assert pearson_r([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(0.8, **EXACT)
@@ -195,9 +187,7 @@ def test_spearman_brown_and_sessions_needed():
 
 def test_session_facts_take_outcome_names_and_reject_impossible_sessions():
     f = fact("ana", "d1", "contained", 90)
-    assert f.outcome is Outcome.CONTAINED and f.contained_on_time and f.correct and not f.abandoned
-    assert fact("ana", "d1", "contained_late").contained_on_time is False
-    assert fact("ana", "clear1", "all_clear_held").correct
+    assert f.outcome is Outcome.CONTAINED and not f.abandoned
     assert fact("ana", "d1", "abandoned").abandoned
     assert fact("ana", "d1", "missed", distractors_shown=1, distractor_escalations=["e4"]).distractor_escalations == (
         "e4",

@@ -1,4 +1,5 @@
-"""warroom.store.countable: each stored session's ``countable`` flag (schema version 7) always equals the row checks
+"""warroom.store.results._countable: each stored session's ``countable`` flag (schema version 7) always equals the row
+checks
 of the cohort statistics, whichever way the row was written (insert, re-score, import, deletion, a hand edit, a
 raw INSERT), on both back ends, and migration 7 fills it for the sessions already stored."""
 
@@ -11,18 +12,17 @@ from pathlib import Path
 from stats_support import add, cohort
 from store_support import scorecard
 
-from warroom.store.cohort import cohort_stats
-from warroom.store.countable import COLUMN, NOT_COUNTABLE_INDEX, TRIGGERS, flag_sql
-from warroom.store.dialect import POSTGRESQL, SQLITE
-from warroom.store.facts import FACTS_INDEX, FactsQuery, counted_modes, read_facts
-from warroom.store.results import ResultsStore
-from warroom.store.transfer import import_lines, write_export
+from warroom.store.backends import POSTGRESQL, SQLITE
+from warroom.store.cohort import FactsQuery, cohort_stats, counted_modes, read_facts
+from warroom.store.cohort._facts import FACTS_INDEX
+from warroom.store.results import COLUMN, NOT_COUNTABLE_INDEX, ResultsStore, import_lines, write_export
+from warroom.store.results._countable import TRIGGERS, flag_sql
 
 
 def _flags(store: ResultsStore) -> dict[str, tuple[bool, bool]]:
     """session id -> (its stored flag, the checks evaluated now); a NULL flag or check is False."""
     sql = f"SELECT session_id, {COLUMN}, ({flag_sql(store.dialect)}) FROM sessions"
-    return {r[0]: (bool(r[1]), bool(r[2])) for r in store._conn.execute(sql).fetchall()}
+    return {r[0]: (bool(r[1]), bool(r[2])) for r in store.db.conn.execute(sql).fetchall()}
 
 
 def _assert_flags_follow_the_checks(store: ResultsStore) -> dict[str, bool]:
@@ -49,7 +49,7 @@ def _same_as_every_session(store: ResultsStore) -> None:
 def test_the_flag_follows_every_write(tmp_path: Path, backend_url: str | None):
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
         assert set(_assert_flags_follow_the_checks(store).values()) == {True}  # stored by ResultsStore.insert
-        conn = store._conn
+        conn = store.db.conn
         conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")  # contained in an all-clear drill
         conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # not a mode
         conn.execute("UPDATE sessions SET distractors_shown = -1 WHERE session_id = 'cy-a'")  # figures marked bad
@@ -84,7 +84,7 @@ def test_import_recomputes_the_flag(tmp_path: Path, backend_url: str | None):
     """``store export`` does not carry the flag; the store the sessions are imported into computes it (a row broken
     by hand is imported, and flagged there)."""
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
-        store._conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")
+        store.db.conn.execute("UPDATE sessions SET all_clear = 1 WHERE session_id = 'ada-b'")
         out = io.StringIO()
         assert write_export(store, out) == 16
         assert COLUMN not in out.getvalue()
@@ -100,12 +100,9 @@ def test_import_recomputes_the_flag(tmp_path: Path, backend_url: str | None):
 
 def _as_version_6(store: ResultsStore) -> None:
     """Turn the open store back into schema version 6: no flag, no triggers, version 5's facts index."""
-    from warroom.store.counts import unmake
-    from warroom.store.schema import _MIGRATIONS
+    from warroom.store.results._migrations import MIGRATIONS as _MIGRATIONS
 
-    conn = store._conn
-    for statement in unmake(store.dialect):  # version 8's counts read the flag
-        conn.execute(statement)
+    conn = store.db.conn
     conn.execute(f"DROP INDEX {FACTS_INDEX}")
     for trigger in TRIGGERS if store.dialect.name == "sqlite" else ():
         conn.execute(f"DROP TRIGGER {trigger}")
@@ -120,14 +117,14 @@ def _as_version_6(store: ResultsStore) -> None:
 
 
 def test_migration_7_flags_the_stored_sessions(tmp_path: Path, backend_url: str | None):
-    from warroom.store.schema import SCHEMA_VERSION
+    from warroom.store.results import SCHEMA_VERSION
 
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
         _as_version_6(store)
-        store._conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # broken in version 6
+        store.db.conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # broken in version 6
         before = _expected(store)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 9
+        assert store.schema_version == SCHEMA_VERSION
         flags = _assert_flags_follow_the_checks(store)
         assert [sid for sid, ok in flags.items() if not ok] == ["eve-c"]
         index_sql = _index_sql(store, FACTS_INDEX)
@@ -142,7 +139,7 @@ def _index_sql(store: ResultsStore, index: str) -> str:
         sql = "SELECT sql FROM sqlite_master WHERE name = ?"
     else:
         sql = "SELECT indexdef FROM pg_indexes WHERE indexname = ? AND schemaname = current_schema()"
-    return str(store._conn.execute(sql, (index,)).fetchone()[0])
+    return str(store.db.conn.execute(sql, (index,)).fetchone()[0])
 
 
 #: The checks the flag was defined with by migration 7 (sha-256 of :func:`flag_sql` per back end). A store keeps the
@@ -164,9 +161,9 @@ def test_the_sqlite_insert_gives_every_column_the_checks_read(tmp_path: Path):
     checks read must be among them, or the statement could not name it."""
     import re
 
-    from warroom.store import countable
+    from warroom.store.results import _countable as countable
 
     with ResultsStore(tmp_path) as store:
-        table = {r[1] for r in store._conn.execute("PRAGMA table_info(sessions)")}
+        table = {r[1] for r in store.db.conn.execute("PRAGMA table_info(sessions)")}
     read = set(re.findall(r"\b(\w+)\b", flag_sql(SQLITE))) & table
     assert read == set(countable._CHECKED)

@@ -14,15 +14,9 @@ from click.testing import CliRunner
 from store_support import DRILL_ID, add_session, known_sessions, scorecard
 
 from warroom.cli import main
-from warroom.store.results import (
-    DB_NAME,
-    DamagedStore,
-    DataDirError,
-    InvalidSession,
-    ResultsStore,
-    SessionInfo,
-    StoreError,
-)
+from warroom.store.datadir import DB_NAME
+from warroom.store.errors import DamagedStore, DataDirError, InvalidSession, StoreError
+from warroom.store.results import ResultsStore, SessionInfo
 
 
 @pytest.fixture(autouse=True)
@@ -237,7 +231,7 @@ def test_session_start_values_are_checked_on_write(tmp_path: Path, info: Session
 
 def test_only_the_same_session_is_ignored_every_other_failure_is_raised(tmp_path: Path, monkeypatch):
     """A NOT NULL violation (here with the value check switched off) is an error, never a quiet 'already stored'."""
-    from warroom.store import writes
+    from warroom.store.results import _writes as writes
 
     monkeypatch.setattr(writes, "_check_row", lambda session_id, values: None)
     bad = SessionInfo("x1", None, "A", 1, None, None, "2026-11-01T10:00:00+00:00")  # type: ignore[arg-type]

@@ -13,8 +13,7 @@ from pg_support import PostgresServer
 from store_support import add_session
 
 from warroom.cli import main
-from warroom.store.results import ResultsStore
-from warroom.store.transfer import export_lines
+from warroom.store.results import ResultsStore, export_lines
 
 
 def as_role(url: str, role: str) -> str:

@@ -8,11 +8,11 @@ import sqlite3
 from click.testing import CliRunner
 from store_support import bundled_drill_path, load
 
+import warroom.store.results._connection as schema
 from warroom.cli import main
 from warroom.core.model import Action, ActionKind
 from warroom.core.play import Replay
-from warroom.store import schema
-from warroom.store.sessions import SessionRecorder
+from warroom.store.journal import SessionRecorder
 
 
 def test_retry_stops_at_the_busy_timeout(monkeypatch):
@@ -27,7 +27,7 @@ def test_retry_stops_at_the_busy_timeout(monkeypatch):
     monkeypatch.setattr(schema.time, "monotonic", lambda: now[0])
     monkeypatch.setattr(schema.time, "sleep", lambda s: None)
     try:
-        schema.StoreConnection._retry(locked)
+        schema.StoreConnection.retry(locked)
     except sqlite3.OperationalError as exc:
         assert "locked" in str(exc)
     assert len(calls) == 1  # not 200

@@ -1,5 +1,5 @@
 """The drill set and mode filters of the results store, on both back ends: every read that takes the trainee,
-drill and since filters takes ``set_id`` and ``mode`` too (query, count, summaries, iter_sessions, invalid_rows)."""
+drill and since filters takes ``set_id`` and ``mode`` too (query, count, iter_sessions, invalid_rows)."""
 
 from __future__ import annotations
 
@@ -40,11 +40,6 @@ def test_query_and_count_keep_one_mode_and_one_set(store: ResultsStore):
     assert (row.mode, row.set_id, row.pauses, row.paused_seconds) == ("practice", "wk-1", 3, 3.0)
 
 
-def test_summaries_and_rescore_reads_keep_them_too(store: ResultsStore):
-    trainees = {t.trainee: t for t in store.trainee_summaries(mode="assessment")}
-    assert trainees["ann"].sessions == 1 and trainees["ann"].mean_score == 70
-    assert trainees["bob"].sessions == 1 and trainees["bob"].contained_rate == 0
-    [drill] = store.drill_summaries(set_id="wk-1")
-    assert drill.attempts == 3 and drill.median_score == 50
+def test_rescore_reads_keep_them_too(store: ResultsStore):
     assert [s.session_id for s in store.iter_sessions(set_id="wk-1", mode="assessment")] == ["s1", "s2"]
     assert store.invalid_rows(set_id="wk-1") == []

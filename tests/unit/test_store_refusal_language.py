@@ -15,9 +15,9 @@ import psycopg.errors
 import pytest
 from pg_support import PostgresServer, _new_server
 
+from warroom.store.backends import connect
+from warroom.store.backends._refusal import _ANSWERED, _ANSWERED_AFTER_PASSWORD, _NEEDS_PASSWORD, connect_refusal
 from warroom.store.errors import StoreError, StoreUnreachable
-from warroom.store.pgrefusal import _ANSWERED, _ANSWERED_AFTER_PASSWORD, _NEEDS_PASSWORD, connect_refusal
-from warroom.store.postgres import connect
 
 #: A password with every character a URL or a password file must escape.
 PASSWORD = "p:a\\ss@w/rd #1"
@@ -161,8 +161,8 @@ def test_a_password_with_a_line_break_is_a_clear_error() -> None:
 
 
 def test_connection_arguments_never_hold_the_password() -> None:
-    from warroom.store.dialect import StoreTarget
-    from warroom.store.pgsecret import connection_args
+    from warroom.store.backends import StoreTarget
+    from warroom.store.backends._secret import connection_args
 
     with connection_args(StoreTarget("postgresql", url="postgresql://ann:s%3Acret@db/x?sslmode=require")) as args:
         assert args["conninfo"] == "postgresql://ann@db/x?sslmode=require" and args["password"] == ""

@@ -13,9 +13,9 @@ from pg_support import PostgresServer
 
 from warroom.cli.common import check_store
 from warroom.core.settings import Settings
+from warroom.store.backends import connect
+from warroom.store.backends._refusal import refused_for_good
 from warroom.store.errors import StoreError, StoreUnreachable
-from warroom.store.pgrefusal import refused_for_good
-from warroom.store.postgres import connect
 
 
 def _with(url: str, old: str, new: str) -> str:

@@ -13,7 +13,9 @@ from pg_support import PostgresServer
 from store_support import add_session
 
 from warroom.cli import main
-from warroom.store.results import DuplicateSession, ResultsStore, StoreError
+from warroom.store.cohort import cohort_stats
+from warroom.store.errors import DuplicateSession, StoreError
+from warroom.store.results import ResultsStore
 
 
 def as_role(url: str, role: str) -> str:
@@ -42,7 +44,7 @@ def test_trainees_see_their_own_sessions_and_facilitators_all(
     with ResultsStore(tmp_path, url=as_role(store_url, bob)) as store:
         add_session(store, "s-bob", trainee=bob, total=40)
         assert [r.session_id for r in store.query()] == ["s-bob"]
-        assert [s.trainee for s in store.trainee_summaries()] == [bob]
+        assert [s.trainee for s in cohort_stats(store).stats.trainees] == [bob]
         with pytest.raises(DuplicateSession):  # ann's id: refused, and ann's row stays hidden
             add_session(store, "s-ann", trainee=bob, total=10)
     with ResultsStore(tmp_path, url=as_role(store_url, fac)) as store:
@@ -94,17 +96,14 @@ def test_a_trainee_role_meeting_a_store_of_an_older_warroom_is_told_the_owner_up
     """A ``warroom_trainee`` role may not create the tables of a newer schema version: it is told the store's
     version, the one this warroom needs and who upgrades it, not the server's bare ``permission denied for schema``
     with the migration's SQL; the store is left as it was, and the owner's ``store migrate`` upgrades it."""
-    from warroom.store.counts import unmake
-    from warroom.store.schema import SCHEMA_VERSION
+    from warroom.store.results import SCHEMA_VERSION
 
     role = f"ann_{uuid.uuid4().hex[:8]}"
     secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
     assert secured.exit_code == 0, secured.output
     with ResultsStore(tmp_path, url=store_url) as store:
         add_session(store, "s-old", trainee=role, total=80)
-        for statement in unmake(store.dialect):  # back to the previous schema version, as an older warroom left it
-            store._conn.execute(statement)
-        store._conn.execute("UPDATE warroom_schema SET version = ?", (SCHEMA_VERSION - 1,))
+        store.db.conn.execute("UPDATE warroom_schema SET version = ?", (SCHEMA_VERSION - 1,))
     postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE warroom_trainee")
     url = as_role(store_url, role)
     status = CliRunner().invoke(main, ["--store", url, "store", "status", "--data-dir", str(tmp_path)])
@@ -146,3 +145,31 @@ def test_a_trainee_role_deleting_or_rescoring_is_told_which_role_may(
     assert "Traceback" not in result.output
     with ResultsStore(tmp_path, url=url) as store:
         assert [r.session_id for r in store.query()] == ["s-own"]  # nothing deleted
+
+
+def test_the_scorecard_history_has_the_sessions_row_level_security(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    """A facilitator's re-score keeps the replaced scorecard (schema version 11) under the facilitator's name; a
+    trainee reads the history of their own sessions only."""
+    from store_support import scorecard
+
+    tag = uuid.uuid4().hex[:8]
+    ann, bob, fac = f"ann_{tag}", f"bob_{tag}", f"fac_{tag}"
+    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
+    assert secured.exit_code == 0, secured.output
+    for role, group in ((ann, "warroom_trainee"), (bob, "warroom_trainee"), (fac, "warroom_facilitator")):
+        postgres_server.sql(f"CREATE ROLE {role} LOGIN IN ROLE {group}")
+    with ResultsStore(tmp_path, url=store_url) as store:
+        add_session(store, "s-ann", trainee=ann, total=80)
+        add_session(store, "s-bob", trainee=bob, total=40)
+    with ResultsStore(tmp_path, url=as_role(store_url, fac)) as store:
+        for sid in ("s-ann", "s-bob"):
+            store.update_scorecard(sid, scorecard(total=90), reason="the facilitator's re-score")
+        assert [c.replaced_by for c in store.scorecard_history("s-bob")] == [fac]
+    with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:
+        (mine,) = store.scorecard_history("s-ann")
+        assert (mine.total, mine.replaced_by, mine.reason) == (80, fac, "the facilitator's re-score")
+        assert store.scorecard_history("s-bob") == []  # bob's history stays hidden, as bob's session does
+        with pytest.raises(StoreError, match="permission denied for table sessions"):
+            store.update_scorecard("s-ann", scorecard(total=100))  # and a trainee re-scores nothing

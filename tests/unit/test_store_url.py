@@ -6,18 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from warroom.store.dialect import (
-    DB_NAME,
-    POSTGRESQL,
-    SQLITE,
-    STORE_ENV,
-    StoreURLError,
-    redact,
-    scrub,
-    store_target,
-)
-from warroom.store.records import valid_row_sql
-from warroom.store.results import ResultsStore, StoreError
+from warroom.store.backends import POSTGRESQL, SQLITE, STORE_ENV, StoreURLError, redact, scrub, store_target
+from warroom.store.datadir import DB_NAME
+from warroom.store.errors import StoreError
+from warroom.store.results import ResultsStore
+from warroom.store.results._checks import valid_row_sql
 
 
 def test_default_is_the_sqlite_file_in_the_data_directory(tmp_path: Path):

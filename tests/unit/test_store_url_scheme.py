@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from warroom.store.dialect import store_target
+from warroom.store.backends import store_target
 
 
 @pytest.mark.parametrize("scheme", ["POSTGRESQL", "Postgres", "postgresql"])

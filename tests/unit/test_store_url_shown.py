@@ -8,7 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.store.dialect import StoreURLError, redact, scrub, secrets_of, store_target
+from warroom.store.backends import StoreURLError, redact, scrub, store_target
+from warroom.store.backends._dialect import secrets_of
 
 CONNINFO = "host=/run/pg dbname=cohort user=ann password=hunter2"
 
@@ -132,14 +133,14 @@ def test_a_store_targets_repr_shows_no_password(tmp_path: Path) -> None:
     ("postgresql://ann:a?b=c@db/x", "postgresql://ann:***@db/x", "a?b=c"),  # every @ after ? and =: the last
 ])
 def test_a_at_sign_in_a_query_value_is_not_the_user_part_s(url: str, shown: str, given: str | None) -> None:
-    from warroom.store.pgsecret import without_password
+    from warroom.store.backends._secret import without_password
 
     assert redact(url) == shown
     assert without_password(url) == (shown.replace(":***@", "@"), given)
 
 
 def test_a_url_with_a_at_sign_in_a_query_value_connects(postgres_server) -> None:
-    from warroom.store.postgres import connect
+    from warroom.store.backends import connect
 
     url = postgres_server.url() + "&application_name=fac@laptop"
     conn = connect(url)

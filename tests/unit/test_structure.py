@@ -15,11 +15,11 @@ MAX_FOLDER_MODULES = 15
 MAX_FUNCTION_LINES = 60
 
 #: Folders allowed over the limit, relative to the package, until their restructuring lands (docs/architecture.md).
-FOLDERS_OVER: set[str] = {"tui", "store", "importers/runs"}
+FOLDERS_OVER: set[str] = {"tui", "importers/runs"}
 #: Modules named for a split, and modules that re-export, allowed until their restructuring lands: none when done.
 SPLITS_LEFT: set[str] = set()
 SHIMS_LEFT: set[str] = {
-    "store/records.py", "store/schema.py", "store/sessions.py", "store/checks.py", "tui/review.py", "tui/picker.py",
+    "tui/review.py", "tui/picker.py",
     "tui/tracetable.py", "tui/reviewpanels.py", "tui/text.py", "tui/recording.py", "tui/modals.py", "tui/widgets.py",
 }
 #: Functions allowed over the limit, as "file:function": none.

@@ -1,5 +1,6 @@
 """A session of a drill with variants: it draws and stores a seed, plays that variant, and scoring, re-scoring,
-recovery and the review replay exactly that variant (warroom/store/sessions.py with warroom/core/variants/_apply.py)."""
+recovery and the review replay exactly that variant (warroom/store/journal/_recorder.py with
+warroom/core/variants/_apply.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,9 @@ from warroom.core.play import Replay
 from warroom.core.scoring import ScoringError, score
 from warroom.core.variants import apply_variant
 from warroom.core.variants._apply import fingerprint
-from warroom.store.recovery import recover_unfinished
-from warroom.store.rescore import RescoreStatus, rescore
+from warroom.store.journal import SessionRecorder, recover_unfinished
 from warroom.store.results import ResultsStore
-from warroom.store.review import load_review
-from warroom.store.sessions import SessionRecorder, default_drill_resolver, load_drill_file
+from warroom.store.review import RescoreStatus, default_drill_resolver, load_drill_file, load_review, rescore
 
 DRILL_ID = "late-delivery-replies"
 
@@ -123,7 +122,7 @@ def test_a_recovered_session_is_scored_on_its_variant(tmp_path: Path):
 def test_an_unreadable_stored_row_does_not_stop_a_new_session(tmp_path: Path):
     import sqlite3
 
-    from warroom.store.results import DB_NAME
+    from warroom.store.datadir import DB_NAME
 
     path = _drill_copy(tmp_path)
     base = load_drill_file(path)

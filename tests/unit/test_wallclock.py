@@ -11,10 +11,9 @@ from store_support import bundled_drill_path, load
 
 from warroom.core.model import Action, ActionKind
 from warroom.core.scoring import score
-from warroom.store.recovery import recover_unfinished
+from warroom.store.journal import SessionRecorder, detected_at, recover_unfinished, wall_clock
 from warroom.store.results import ResultsStore, WallClock
-from warroom.store.sessions import SessionRecorder, default_drill_resolver
-from warroom.store.wallclock import detected_at, wall_clock
+from warroom.store.review import default_drill_resolver
 
 START = "2026-11-30T10:00:00.000000+00:00"
 

@@ -33,7 +33,7 @@ def review(settings: Settings, session_id: str) -> None:
     Keys: up/down (j/k) move,
     n / p jump to the next / previous trainee action, e to the next evidence, q closes.
     """
-    from warroom.store.results import CorruptSession, SessionNotFound, StoreError
+    from warroom.store.errors import CorruptSession, SessionNotFound, StoreError
 
     recover_and_report(settings)
     store = open_results(settings, verify=True)  # the whole file is checked before the review opens

@@ -97,8 +97,8 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
     found (those sessions stay queued)."""
     from warroom.store.datadir import journals_dir
     from warroom.store.errors import StoreError
-    from warroom.store.recovery import recover_unfinished
-    from warroom.store.sessions import default_drill_resolver
+    from warroom.store.journal import recover_unfinished
+    from warroom.store.review import default_drill_resolver
 
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir, drill_dirs=drill_dirs)
@@ -132,8 +132,7 @@ def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None,
     """Write every stored session as JSON Lines (one session a line, every stored value as it is), to move results
     to another store with `warroom store import` (SQLite and PostgreSQL alike)."""
     from warroom.cli.common import failure
-    from warroom.store.results import ResultsStore
-    from warroom.store.transfer import write_export
+    from warroom.store.results import ResultsStore, write_export
 
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
@@ -160,8 +159,7 @@ def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir
     (FILE:LINE: why; lines refused for the very same reason on one line, FILE:N1, N2, ... and K more lines: why),
     and the exit status is then 1; the other lines are stored."""
     from warroom.cli.common import failure
-    from warroom.store.results import ResultsStore
-    from warroom.store.transfer import import_lines
+    from warroom.store.results import ResultsStore, import_lines
 
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
@@ -192,8 +190,8 @@ def secure(ctx: click.Context, store_url: str | None, data_dir: Path | None) -> 
     """PostgreSQL only, run once by the owner of the tables: create the roles warroom_trainee (a trainee stores and
     sees only the sessions under their own name, which must be their database role's name) and warroom_facilitator
     (every session), with row-level security on the sessions table. Running it again changes nothing."""
+    from warroom.store.backends import secure as secure_store
     from warroom.store.results import ResultsStore
-    from warroom.store.roles import secure as secure_store
 
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)

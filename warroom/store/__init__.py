@@ -1,28 +1,14 @@
-"""The store: what a trainee did, kept so that nothing is lost.
+"""The store: what a trainee did, kept so that nothing is lost. Its sub-packages, each imported through its API,
+each importing only those below it:
 
-- :mod:`warroom.store.journal`: the append-only session journal (one JSON line per trainee action, fsynced).
-- :mod:`warroom.store.records`: the pydantic models every journal line and stored row is checked with.
-- :mod:`warroom.store.results`: the SQLite results store (one row per finished or abandoned session), made of
-  :mod:`~warroom.store.schema`, :mod:`~warroom.store.writes`, :mod:`~warroom.store.queries` and
-  :mod:`~warroom.store.summaries`, with its values in :mod:`~warroom.store.rows` and errors in
-  :mod:`~warroom.store.errors`.
-- :mod:`warroom.store.dialect`: the store URL (``--store`` / ``$WARROOM_STORE``: SQLite or PostgreSQL), its
-  redaction, and where the SQL of the two back ends differs; :mod:`warroom.store.postgres` connects to PostgreSQL
-  (psycopg 3); :mod:`warroom.store.transfer` exports and imports stored sessions as JSON Lines;
-  :mod:`warroom.store.roles` sets up who sees which sessions in PostgreSQL (row-level security).
-- :mod:`warroom.store.datadir`: checks that a data directory can be used, with messages that say what to do.
-- :mod:`warroom.store.sessions`: :class:`~warroom.store.sessions.SessionRecorder` (journal + store for one live
-  session); :mod:`warroom.store.session_drill` finds and loads a session's drill; :mod:`warroom.store.deletion`
-  deletes stored sessions (:func:`~warroom.store.deletion.delete_sessions`).
-- :mod:`warroom.store.recovery`: :func:`~warroom.store.recovery.recover_unfinished` (sessions killed mid-drill
-  recorded as abandoned; journals that can never be recovered quarantined).
-- :mod:`warroom.store.review`: the after-action review timeline of a stored session (pure, no Textual).
-
-Layout of a data directory::
-
-    DATA_DIR/results.sqlite3            the results store (WAL mode)
-    DATA_DIR/journals/ID.jsonl          journals of sessions being played (or killed mid-drill)
-    DATA_DIR/journals/done/ID.jsonl     journals of finished or recovered sessions (kept; removed only by a delete)
-    DATA_DIR/journals/unreadable/       journals without a readable start line (kept for a human to look at)
-    DATA_DIR/journals/quarantine/       journals that can never be recovered as they are, with ID.jsonl.why.txt
+- :mod:`warroom.store.journal`: the session journal (one JSON line per trainee action, fsynced), recording a live
+  session, recovering sessions killed mid-drill and quarantining journals that never can be, deleting sessions;
+- :mod:`warroom.store.review` and :mod:`warroom.store.cohort`: stored sessions played again on their drill (the
+  after-action review, re-scoring) and the cohort statistics counted in the store;
+- :mod:`warroom.store.results`: the results store (:class:`~warroom.store.results.ResultsStore`: one row per
+  session, its schema and migrations, reads, writes, re-score history, export and import);
+- :mod:`warroom.store.backends`: SQLite and PostgreSQL (the store URL, where their SQL differs, connecting,
+  refusals, the password kept out of tracebacks, roles and row-level security);
+- :mod:`warroom.store.errors` (every error of the store, under :class:`~warroom.store.errors.StoreError`) and
+  :mod:`warroom.store.datadir` (the data directory's layout and checks).
 """

@@ -1,4 +1,13 @@
-"""Checks that a data directory and its results store can be used, with messages that say what to do.
+"""The data directory: where its results store and journals are, and checks that it can be used, with messages that
+say what to do.
+
+Layout of a data directory::
+
+    DATA_DIR/results.sqlite3            the results store (SQLite, WAL mode), unless --store names another
+    DATA_DIR/journals/ID.jsonl          journals of sessions being played (or killed mid-drill)
+    DATA_DIR/journals/done/ID.jsonl     journals of finished or recovered sessions (kept; removed only by a delete)
+    DATA_DIR/journals/unreadable/       journals without a readable start line (kept for a human to look at)
+    DATA_DIR/journals/quarantine/       journals that can never be recovered as they are, with ID.jsonl.why.txt
 
 Every command that opens the store (the picker, ``run``, ``scores``, ``review``) goes through
 :func:`data_dir_problem` (and :meth:`~warroom.store.results.ResultsStore.verify`), so a data directory that is a file,
@@ -11,6 +20,8 @@ import os
 import stat
 from pathlib import Path
 
+#: File name of the SQLite results database inside the data directory.
+DB_NAME = "results.sqlite3"
 #: What to do about a data directory that cannot be used, added to each message.
 CHOOSE_ANOTHER = "or choose another data directory (--data-dir, or the WARROOM_DATA_DIR environment variable)"
 
@@ -73,8 +84,6 @@ def data_dir_problem(data_dir: Path) -> str | None:
     problem = _access_problem(data_dir, st, folder=True)
     if problem:
         return problem
-    from warroom.store.results import DB_NAME
-
     for name, folder in (
         (DB_NAME, False),
         (DB_NAME + "-wal", False),
@@ -98,7 +107,7 @@ def data_dir_problem(data_dir: Path) -> str | None:
     return None
 
 
-#: Folder names inside the data directory (moved here from sessions.py, unchanged).
+#: Folder names inside the data directory.
 JOURNALS = "journals"
 DONE = "done"
 
@@ -111,6 +120,3 @@ def journals_dir(data_dir: Path) -> Path:
 def done_dir(data_dir: Path) -> Path:
     """``DATA_DIR/journals/done``: journals of finished or recovered sessions."""
     return journals_dir(data_dir) / DONE
-
-
-__all__ = ["CHOOSE_ANOTHER", "DONE", "JOURNALS", "data_dir_problem", "done_dir", "journals_dir"]

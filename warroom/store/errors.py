@@ -78,7 +78,7 @@ class DuplicateSession(StoreError):
 class StoreUnreachable(StoreError):
     """A shared (PostgreSQL) store cannot be reached: the server is down, the network failed, or it refused the
     connection. A finished session then stays queued in the local journal folder (see
-    :func:`~warroom.store.recovery.recover_unfinished`, run by ``warroom store sync`` and at each start)."""
+    :func:`~warroom.store.journal.recover_unfinished`, run by ``warroom store sync`` and at each start)."""
 
 
 class StoreVersionError(StoreError):

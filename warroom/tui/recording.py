@@ -56,7 +56,7 @@ class JournalUnwritable(SessionUnavailable):
 
 
 class StoreRecorder:
-    """A :class:`Recorder` over a :class:`~warroom.store.sessions.SessionRecorder` that turns the store's errors
+    """A :class:`Recorder` over a :class:`~warroom.store.journal.SessionRecorder` that turns the store's errors
     into :class:`JournalUnwritable` / :class:`SessionUnavailable`, so the screens catch only those."""
 
     def __init__(self, inner: Any) -> None:
@@ -81,7 +81,7 @@ class StoreRecorder:
 
     def record(self, action: Action) -> None:
         """See :meth:`Recorder.record`."""
-        from warroom.store.sessions import JournalWriteError, SessionError
+        from warroom.store.journal import JournalWriteError, SessionError
 
         try:
             self.inner.record(action)
@@ -92,8 +92,8 @@ class StoreRecorder:
 
     def finish(self, scorecard: Any) -> None:
         """See :meth:`Recorder.finish`."""
-        from warroom.store.results import StoreError
-        from warroom.store.sessions import SessionError
+        from warroom.store.errors import StoreError
+        from warroom.store.journal import SessionError
 
         try:
             self.inner.finish(scorecard)

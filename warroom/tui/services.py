@@ -229,8 +229,8 @@ class Services:
         ``sqlite:///FILE`` store) that does not exist. A PostgreSQL store (``--store`` / ``$WARROOM_STORE``) is
         always read: its sessions are the cohort's, not this data directory's. Raises :class:`ResultsUnavailable`
         for a store URL that names no back end."""
-        from warroom.store.dialect import store_target
-        from warroom.store.results import StoreError
+        from warroom.store.backends import store_target
+        from warroom.store.errors import StoreError
 
         try:
             target = store_target(Path(self.data_dir))
@@ -243,7 +243,8 @@ class Services:
         first; empty when nothing is stored yet. Raises :class:`ResultsUnavailable` when the store cannot be read."""
         import sqlite3
 
-        from warroom.store.results import ResultsStore, StoreError
+        from warroom.store.errors import StoreError
+        from warroom.store.results import ResultsStore
 
         assert self.drill_set is not None
         set_id = None if all_sets else self.drill_set.set_id
@@ -305,7 +306,8 @@ class Services:
         Raises :class:`ResultsUnavailable` when the results store exists but cannot be read."""
         import sqlite3
 
-        from warroom.store.results import ResultsStore, StoreError
+        from warroom.store.errors import StoreError
+        from warroom.store.results import ResultsStore
 
         if not self._results_stored():
             return {}
@@ -320,11 +322,11 @@ class Services:
 
         Returns one message per journal looked at (what was recovered, or why it could not be); never raises for
         a broken store, whose problem comes back as a message instead. See
-        :func:`warroom.store.sessions.recover_unfinished`.
+        :func:`warroom.store.journal.recover_unfinished`.
         """
-        from warroom.store.recovery import recover_unfinished
-        from warroom.store.results import StoreError
-        from warroom.store.sessions import default_drill_resolver
+        from warroom.store.errors import StoreError
+        from warroom.store.journal import recover_unfinished
+        from warroom.store.review import default_drill_resolver
 
         try:
             recovered = recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs))
@@ -338,9 +340,9 @@ class Services:
 
         Raises :class:`SessionUnavailable` with a clear message when the session cannot be recorded.
         """
-        from warroom.store.facts import TUTORIAL_MODE
-        from warroom.store.results import StoreError
-        from warroom.store.sessions import SessionError, SessionRecorder
+        from warroom.store.errors import StoreError
+        from warroom.store.journal import SessionError, SessionRecorder
+        from warroom.store.results import TUTORIAL as TUTORIAL_MODE
         from warroom.tui.tutorial_lessons import is_tutorial
 
         mode = TUTORIAL_MODE if is_tutorial(DrillEntry(Path(drill_path), drill)) else self.session_mode

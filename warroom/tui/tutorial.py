@@ -22,7 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from warroom.core.play import EndReason
-from warroom.store.facts import TUTORIAL_MODE
+from warroom.store.results import TUTORIAL as TUTORIAL_MODE
 from warroom.tui.keyhelp import key_prose
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.tutorial_lessons import LESSONS, TUTORIAL_ID, Lesson, Tutor, is_tutorial, tutorial_path

@@ -55,13 +55,13 @@ store_option = click.option(
 
 def use_store(url: str | None) -> None:
     """Make ``url`` (a ``--store`` value; None: leave as is) the results store of every part of this command, which
-    reads it from ``$WARROOM_STORE`` (see :func:`warroom.store.dialect.store_target`); the variable is put back as
+    reads it from ``$WARROOM_STORE`` (see :func:`warroom.store.backends.store_target`); the variable is put back as
     it was when the command ends."""
     if url is None:
         return
     import os
 
-    from warroom.store.dialect import STORE_ENV
+    from warroom.store.backends import STORE_ENV
 
     before = os.environ.get(STORE_ENV)
 

@@ -18,10 +18,9 @@ def recover_and_report(settings: Settings) -> None:
     unreachable (see ``recover_unfinished``), telling stderr what was done. A shared store that cannot be reached
     is a warning (the sessions stay queued); any other store problem raises click.ClickException."""
     from warroom.cli.common._output import failure, say
-    from warroom.store.errors import StoreUnreachable
-    from warroom.store.recovery import recover_unfinished
-    from warroom.store.results import StoreError
-    from warroom.store.sessions import default_drill_resolver
+    from warroom.store.errors import StoreError, StoreUnreachable
+    from warroom.store.journal import recover_unfinished
+    from warroom.store.review import default_drill_resolver
 
     try:
         recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
@@ -38,7 +37,7 @@ def recover_and_report(settings: Settings) -> None:
 def store_errors() -> Iterator[None]:
     """Turn the results store's errors (damaged, locked, a data directory that cannot be used) raised inside the
     block into a clear message on stderr and exit status 1 (click.ClickException), never a traceback."""
-    from warroom.store.results import StoreError
+    from warroom.store.errors import StoreError
 
     try:
         yield
@@ -59,8 +58,8 @@ def open_results(settings: Settings, *, verify: bool | None = False) -> Any:
     the file is at most :data:`VERIFY_MAX_BYTES`. Raises click.ClickException
     (exit status 1) naming the file and what to do for a data directory that is a file or cannot be read or
     written, a damaged database, a ``sessions`` table without its columns, or one from a newer warroom."""
+    from warroom.store.backends import StoreURLError, store_target
     from warroom.store.datadir import data_dir_problem
-    from warroom.store.dialect import StoreURLError, store_target
     from warroom.store.results import ResultsStore
 
     with store_errors():
@@ -91,8 +90,8 @@ def check_store(settings: Settings, trainees: Sequence[str] | None = None) -> No
     used (the whole database file is checked) and may store the sessions of ``trainees`` (default: the settings'
     trainee; a PostgreSQL ``warroom_trainee`` login role stores only its own), else a clear message and exit status 1
     (click.ClickException)."""
+    from warroom.store.backends import FACILITATOR_ROLE, own_sessions_only, trainee_refused
     from warroom.store.errors import StoreUnreachable
-    from warroom.store.roles import FACILITATOR_ROLE, own_sessions_only, trainee_refused
 
     try:
         store = open_results(settings, verify=True)

@@ -110,7 +110,7 @@ def _write(
 ) -> None:
     from warroom.cli.report._page import render
     from warroom.cli.scores import compute_summary
-    from warroom.store.facts import FactsQuery, read_facts
+    from warroom.store.cohort import FactsQuery, read_facts
 
     facts, problems = read_facts(store, FactsQuery(since=since, set_id=set_id, trainees=trainees))
     for problem in problems:

@@ -84,7 +84,7 @@ def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str)
     for (filters); ``generated_at``: when (UTC text). Raises ImportError when matplotlib is not installed."""
     from warroom.cli.report import _figures as figs
     from warroom.cli.scores import counted_line, reliability_line
-    from warroom.store.facts import counted_modes
+    from warroom.store.cohort import counted_modes
 
     space, unplaced = figs.detection_space(summary)
     unplaced_note = (

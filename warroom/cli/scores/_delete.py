@@ -37,8 +37,8 @@ def delete_stored(settings: Settings, keys: tuple[str, ...], yes: bool) -> None:
 
 def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) -> None:
     from warroom.cli.scores._tables import fmt_when, outcome_label
-    from warroom.store.results import CorruptSession, SessionNotFound
-    from warroom.store.sessions import delete_sessions
+    from warroom.store.errors import CorruptSession, SessionNotFound
+    from warroom.store.journal import delete_sessions
 
     ids: list[str] = []
     for key in keys:

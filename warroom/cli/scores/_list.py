@@ -24,9 +24,9 @@ from warroom.cli.scores._options import (
 )
 from warroom.core.settings import Settings
 from warroom.core.text import plural
-from warroom.store.rows import LIST_FIELDS
+from warroom.store.results import LIST_FIELDS
 
-#: The CSV export's columns: every flat stored field (the store's :data:`~warroom.store.rows.LIST_FIELDS`;
+#: The CSV export's columns: every flat stored field (the store.s :data:`~warroom.store.results.LIST_FIELDS`;
 #: ``notes`` as a JSON list), these first in this order, then the others in the store's order, so that a column
 #: the store adds is exported with no change here. The scorecard and the action log are nested, so they are in the
 #: JSON export only.

@@ -16,7 +16,7 @@ import click
 from warroom.cli.common import data_dir_option, format_option, open_results, recover_and_report
 from warroom.core.settings import Settings
 from warroom.core.text import clean
-from warroom.store.queries import SORT_KEYS
+from warroom.store.results import SORT_KEYS
 
 if TYPE_CHECKING:
     from warroom.store.results import ResultsStore
@@ -230,7 +230,7 @@ def resolve_filters(
 ) -> Filters:
     """The :class:`Filters` of the options: ``--trainee`` (stripped; blank is none), else the current trainee with
     ``--mine``; ``--since`` parsed (a date or ISO datetime, UTC). Raises click.BadParameter for a bad ``--since``."""
-    from warroom.store.queries import parse_since
+    from warroom.store.results import parse_since
 
     who = trainee.strip() if trainee and trainee.strip() else (settings.trainee if mine else None)
     since_ts = None

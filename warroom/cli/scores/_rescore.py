@@ -25,11 +25,10 @@ from warroom.core.text import plural
 def rescore_sessions(
     settings: Settings, filters: Filters, allow_changed: bool = False, rules: str | None = None
 ) -> None:
-    """Re-score the matching stored sessions (:func:`warroom.store.rescore.rescore`), each by its own edition of the
+    """Re-score the matching stored sessions (:func:`warroom.store.review.rescore`), each by its own edition of the
     scoring rules or by ``rules`` when given, and print what it did: each changed or updated session, each skipped
     one on stderr, then the counts. Exits 1 when a session was skipped."""
-    from warroom.store.rescore import RescoreStatus, rescore
-    from warroom.store.sessions import default_drill_resolver
+    from warroom.store.review import RescoreStatus, default_drill_resolver, rescore
 
     store = open_store(settings)
     if store is None:

@@ -81,9 +81,9 @@ class Summary:
 
 def compute_summary(facts: list[Any], mode: str = "auto") -> Summary:
     """The :class:`Summary` of ``facts`` (:class:`~warroom.core.stats.SessionFacts`) for ``mode`` (see
-    :func:`warroom.store.facts.counted_modes`). Raises ValueError for an unknown mode."""
+    :func:`warroom.store.cohort.counted_modes`). Raises ValueError for an unknown mode."""
     from warroom.core.stats import summarize
-    from warroom.store.facts import counted_modes
+    from warroom.store.cohort import counted_modes
 
     counted = counted_modes(facts, mode)
     stats = summarize(facts, modes=counted.modes)

@@ -28,7 +28,8 @@ from warroom.core.settings import Settings
 from warroom.core.text import plural
 
 if TYPE_CHECKING:
-    from warroom.store.results import CorruptSession, ResultsStore
+    from warroom.store.errors import CorruptSession
+    from warroom.store.results import ResultsStore
 
 __all__ = [
     "show_summary",
@@ -60,14 +61,13 @@ def show_summary(store: ResultsStore | None, filters: Filters, fmt: str, output:
     """Print (``output``: write) the cohort statistics of the sessions ``filters`` match, as a table (Rich tables
     and compact bars), CSV or JSON (``fmt``); ``store`` None when no session was ever recorded (an empty summary).
 
-    ``filters.mode`` chooses the sessions counted (:func:`warroom.store.facts.counted_modes`): None or ``auto``
+    ``filters.mode`` chooses the sessions counted (:func:`warroom.store.cohort.counted_modes`): None or ``auto``
     counts the assessment sessions when any match, else all of them; ``all`` every session; ``practice`` or
-    ``assessment`` that mode only. Returns the :class:`~warroom.store.results.CorruptSession` of every matching row
-    left out (the caller reports them); raises :class:`~warroom.store.results.StoreError` when the store cannot be
+    ``assessment`` that mode only. Returns the :class:`~warroom.store.errors.CorruptSession` of every matching row
+    left out (the caller reports them); raises :class:`~warroom.store.errors.StoreError` when the store cannot be
     read."""
     from warroom.cli.scores._statistics import compute_summary, csv_rows, print_tables, summary_of
-    from warroom.store.cohort import cohort_stats
-    from warroom.store.facts import FactsQuery
+    from warroom.store.cohort import FactsQuery, cohort_stats
 
     query = FactsQuery(filters.trainee, filters.drill, filters.since, filters.set_id)
     if store is None:

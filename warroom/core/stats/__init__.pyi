@@ -2,15 +2,18 @@
 
 from ._counts import CohortCounts, PairCounts, stats_from_counts
 from ._facts import SessionFacts
-from ._summary import CohortStats, DrillStats, TraineeStats, summarize
+from ._figures import CohortStats, DrillStats, Reliability, TraineeStats
+from ._summary import count_facts, summarize
 
 __all__ = [
     "CohortCounts",
     "CohortStats",
     "DrillStats",
     "PairCounts",
+    "Reliability",
     "SessionFacts",
     "TraineeStats",
+    "count_facts",
     "stats_from_counts",
     "summarize",
 ]

@@ -1,9 +1,10 @@
-"""The cohort statistics from counts: the same :class:`~warroom.core.stats.CohortStats` as
-:func:`~warroom.core.stats.summarize`, built from per-(trainee, drill) counts instead of one
-:class:`~warroom.core.stats.SessionFacts` per session, so that a database can do the counting
-(``warroom scores summary`` on a store of a million sessions, :mod:`warroom.store.cohort`).
+"""The cohort statistics, computed once, from counts: :func:`stats_from_counts` turns per-(trainee, drill) counts
+into the :class:`~warroom.core.stats.CohortStats`. The counts come from the results store's SQL (``warroom scores
+summary`` and ``warroom report`` on a store of a million sessions) or from one
+:class:`~warroom.core.stats.SessionFacts` per session (:func:`~warroom.core.stats.summarize`): every figure is
+computed here, whichever did the counting.
 
-Every figure of :mod:`warroom.core.stats._summary` needs only these counts (docs/sessions.md, "Cohort statistics"):
+Every figure needs only these counts (docs/sessions.md, "Cohort statistics"):
 
 - per (trainee, drill) pair, a :class:`PairCounts`: sessions, abandoned ones, the played sessions of drills with a
   fault and their hits, the played all-clear sessions and their false alarms and false escalations, distractors
@@ -21,24 +22,20 @@ the caller chose (the counted modes).
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
+from warroom.core.stats._figures import CohortStats, DrillStats, Reliability, TraineeStats
 from warroom.core.stats._measures import (
     TARGET_RELIABILITY,
     a_prime,
     d_prime_and_c,
+    pearson_r,
     point_biserial,
     rate,
+    sessions_needed,
     spearman_brown,
-)
-from warroom.core.stats._summary import (
-    CohortStats,
-    DrillStats,
-    Reliability,
-    TraineeStats,
-    ceil_sessions,
-    reliability_of,
 )
 
 
@@ -135,6 +132,25 @@ def _reliability(halves: dict[str, tuple[int, float, int, float]], target: float
     return reliability_of(odd, even, sizes, target)
 
 
+def ceil_sessions(x: float) -> int:
+    """Round a session count up, forgiving float noise (59.000000001 is 59)."""
+    return max(0, math.ceil(x - 1e-9))
+
+
+def reliability_of(
+    odd: list[float], even: list[float], sizes: list[int], target: float
+) -> tuple[Reliability, float | None]:
+    """The split-half reliability of the trainees' mean scores over odd and even sessions (``odd``, ``even``: one
+    per trainee; ``sizes``: every half's session count) and the exact sessions needed for ``target`` (or None)."""
+    r = pearson_r(odd, even)
+    half = len(sizes) / math.fsum(1 / s for s in sizes) if sizes else None
+    if r is None or r <= 0 or half is None:
+        return Reliability(len(odd), r, half, None, None, target), None
+    needed = sessions_needed(r, half, target)
+    assert needed is not None  # r > 0
+    return Reliability(len(odd), r, half, spearman_brown(r, 2), ceil_sessions(needed), target), needed
+
+
 def _trainee_stats(
     name: str, c: PairCounts, ttd: tuple[float | None, float | None], rel: Reliability, needed: float | None
 ) -> TraineeStats:
@@ -172,7 +188,7 @@ def _trainee_stats(
 
 def _drill_responses(by_trainee: dict[str, dict[str, PairCounts]]) -> dict[str, list[tuple[int, int, float]]]:
     """Per drill, for each trainee who played it and some other drill: ``(sessions, correct, rest score)``, the rest
-    score being the trainee's mean score on the other drills (as :mod:`warroom.core.stats._summary`)."""
+    score being the trainee's mean score on the other drills (classical item analysis)."""
     out: defaultdict[str, list[tuple[int, int, float]]] = defaultdict(list)
     for drills in by_trainee.values():
         rows = [

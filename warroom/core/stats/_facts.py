@@ -9,8 +9,6 @@ from warroom.core.model import CONTAINED_OUTCOMES, Outcome
 
 #: Outcome by value (a member is its own value too: Outcome is a StrEnum).
 _OUTCOMES: dict[str, Outcome] = {o.value: o for o in Outcome}
-#: Which outcome is correct in a drill with a fault (True) and in an all-clear drill (False).
-CORRECT: dict[bool, Outcome] = {True: Outcome.CONTAINED, False: Outcome.ALL_CLEAR_HELD}
 #: (is a drill with a fault, outcome value) -> the Outcome, for the outcomes that fit the kind of drill: a drill with
 #: a fault cannot end with the all clear held, an all-clear drill has nothing to contain.
 _FITTING: dict[tuple[bool, str], Outcome] = {(True, o.value): o for o in Outcome if o is not Outcome.ALL_CLEAR_HELD} | {
@@ -78,13 +76,3 @@ class SessionFacts:
     def abandoned(self) -> bool:
         """The trainee quit before the drill ended."""
         return self.outcome is Outcome.ABANDONED
-
-    @property
-    def contained_on_time(self) -> bool:
-        """A hit: the incident was contained by the deadline."""
-        return self.outcome is Outcome.CONTAINED
-
-    @property
-    def correct(self) -> bool:
-        """Contained on time (drill with a fault) or held the all clear (all-clear drill)."""
-        return self.outcome is CORRECT[self.is_fault_drill]

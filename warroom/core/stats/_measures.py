@@ -1,6 +1,5 @@
-"""The formulas behind the cohort statistics (:mod:`warroom.core.stats._summary`): signal-detection measures (d′,
-criterion c,
-A′), Pearson's r, the Spearman–Brown prophecy, and a median that skips missing values.
+"""The formulas behind the cohort statistics (:mod:`warroom.core.stats._counts`): signal-detection measures (d′,
+criterion c, A′), Pearson's r, and the Spearman–Brown prophecy.
 
 Pure functions of counts and numbers, standard library only (``statistics.NormalDist`` gives Φ⁻¹). docs/sessions.md
 ("Cohort statistics") states every formula with its source. In signal-detection terms a drill with a fault is a
@@ -13,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from operator import mul
-from statistics import NormalDist, median
+from statistics import NormalDist
 
 #: Added to the hit and false-alarm counts by the log-linear correction (Hautus 1995); 2x this is added to the
 #: number of signal and of noise trials.
@@ -80,13 +79,6 @@ def a_prime(hit_rate: float, false_alarm_rate: float) -> float:
     if h > f:
         return 0.5 + (h - f) * (1 + h - f) / (4 * h * (1 - f))
     return 0.5 - (f - h) * (1 + f - h) / (4 * f * (1 - h))
-
-
-def median_or_none(values: Iterable[float | None]) -> float | None:
-    """The median of the values that are not None (the mean of the middle two for an even count), or None when
-    there are none."""
-    present = [v for v in values if v is not None]
-    return median(present) if present else None
 
 
 def pearson_r(xs: Sequence[float], ys: Sequence[float]) -> float | None:

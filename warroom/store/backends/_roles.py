@@ -1,0 +1,147 @@
+"""Who sees which sessions in a shared PostgreSQL store: database roles with row-level security.
+
+:func:`secure` (``warroom store secure``, run once by the owner of the tables, after ``warroom store migrate``)
+creates two group roles and the policies of the ``sessions`` table:
+
+- ``warroom_trainee``: may store sessions and read them, only where ``trainee`` is the login role's own name
+  (``current_user``): a trainee's database role is named like the trainee (``--trainee``, ``$WARROOM_TRAINEE``);
+- ``warroom_facilitator``: reads, re-scores and deletes every session (``scores summary`` of the whole cohort,
+  ``review`` of any trainee's session).
+
+The facilitator then makes one login role per person: ``CREATE ROLE ann LOGIN PASSWORD '...' IN ROLE
+warroom_trainee`` (docs/sessions.md, "Shared store"). The table owner and superusers are not bound by the policies.
+A SQLite store has no roles: it is as private as its file.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from warroom.store.backends._dialect import Dialect
+from warroom.store.errors import StoreError
+
+
+class _Connection(Protocol):
+    """What the roles need of an open store's connection (:class:`warroom.store.results.StoreConnection`)."""
+
+    @property
+    def conn(self) -> Any: ...
+    @property
+    def errors(self) -> tuple[type[BaseException], ...]: ...
+    def error(self, exc: BaseException) -> StoreError: ...
+
+
+class OpenStore(Protocol):
+    """An open results store (:class:`warroom.store.results.ResultsStore`), as the roles use it."""
+
+    @property
+    def db(self) -> _Connection: ...
+    @property
+    def dialect(self) -> Dialect: ...
+    @property
+    def location(self) -> str: ...
+
+#: The group role of trainees (their own sessions only).
+TRAINEE_ROLE = "warroom_trainee"
+#: The group role of facilitators (every session).
+FACILITATOR_ROLE = "warroom_facilitator"
+
+_CREATE_ROLE = """DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}') THEN CREATE ROLE {role} NOLOGIN; END IF;
+END $$"""
+
+
+def _statements(schema: str) -> list[str]:
+    quoted = '"' + schema.replace('"', '""') + '"'
+    both = f"{TRAINEE_ROLE}, {FACILITATOR_ROLE}"
+    return [
+        _CREATE_ROLE.format(role=TRAINEE_ROLE),
+        _CREATE_ROLE.format(role=FACILITATOR_ROLE),
+        f"GRANT USAGE ON SCHEMA {quoted} TO {both}",
+        f"GRANT SELECT ON warroom_schema TO {both}",
+        f"GRANT SELECT, INSERT ON sessions TO {TRAINEE_ROLE}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON sessions TO {FACILITATOR_ROLE}",
+        "ALTER TABLE sessions ENABLE ROW LEVEL SECURITY",
+        "DROP POLICY IF EXISTS warroom_trainee_own ON sessions",
+        f"CREATE POLICY warroom_trainee_own ON sessions TO {TRAINEE_ROLE} "
+        "USING (trainee = current_user) WITH CHECK (trainee = current_user)",
+        "DROP POLICY IF EXISTS warroom_facilitator_all ON sessions",
+        f"CREATE POLICY warroom_facilitator_all ON sessions TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
+        *history_statements(),
+    ]
+
+
+def history_statements() -> list[str]:
+    """The rights and row-level security of the scorecard history (schema version 11): a trainee reads and imports
+    the history of the sessions they may read (their own), a facilitator reads all of it and adds to it when
+    re-scoring."""
+    table = "scorecard_history"
+    own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
+    return [
+        f"GRANT SELECT, INSERT ON {table} TO {TRAINEE_ROLE}, {FACILITATOR_ROLE}",
+        f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
+        f"DROP POLICY IF EXISTS warroom_trainee_own ON {table}",
+        f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) WITH CHECK ({own})",
+        f"DROP POLICY IF EXISTS warroom_facilitator_all ON {table}",
+        f"CREATE POLICY warroom_facilitator_all ON {table} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
+    ]
+
+
+def secure(store: OpenStore) -> list[str]:
+    """Create the roles, grants and row-level security policies (idempotent: running it again changes nothing),
+    in one transaction. Returns the names of the two group roles. Raises :class:`StoreError` for a SQLite store,
+    or when the connected role may not do it (it must own the tables and may create roles)."""
+    if store.dialect.name != "postgresql":
+        raise StoreError(f"{store.location} is a SQLite store: it has no roles (it is as private as its file)")
+    conn = store.db.conn
+    try:
+        schema = str(conn.execute("SELECT current_schema()").fetchone()[0])
+        conn.execute("BEGIN")
+        try:
+            for statement in _statements(schema):
+                conn.execute(statement)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    except store.db.errors as exc:
+        error = store.db.error(exc)
+        if getattr(exc, "sqlstate", None) == "42501":  # insufficient privilege: say who may run it
+            error = type(error)(f"{error} (`warroom store secure` must be run as the owner of the tables, the role "
+                                "that ran `warroom store migrate`, with CREATEROLE while the two roles do not exist)")
+        raise error from exc
+    return [TRAINEE_ROLE, FACILITATOR_ROLE]
+
+
+_OWN_ONLY = """SELECT current_user,
+    c.relrowsecurity,
+    r.rolsuper OR r.rolbypassrls OR pg_has_role(current_user, c.relowner, 'MEMBER'),
+    EXISTS (SELECT 1 FROM pg_roles f WHERE f.rolname = ? AND pg_has_role(current_user, f.oid, 'MEMBER'))
+FROM pg_class c, pg_roles r
+WHERE c.oid = to_regclass('sessions') AND r.rolname = current_user"""
+
+
+def own_sessions_only(store: OpenStore) -> str | None:
+    """The login role's name when the row-level security of ``warroom store secure`` limits it to its own
+    sessions (a ``warroom_trainee`` role: it may store and read only sessions whose trainee is that name); None
+    when it may store any trainee's sessions (a SQLite store, no row-level security, a facilitator, the owner of
+    the tables or a superuser). Raises :class:`StoreError` when the store cannot be read."""
+    if store.dialect.name != "postgresql":
+        return None
+    try:
+        row = store.db.conn.execute(_OWN_ONLY, (FACILITATOR_ROLE,)).fetchone()
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
+    if row is None:
+        return None
+    user, secured, bypasses, facilitator = row
+    return str(user) if secured and not bypasses and not facilitator else None
+
+
+def trainee_refused(login_role: str | None, trainee: str) -> str | None:
+    """Why sessions of ``trainee`` cannot be stored by a role limited to its own sessions (``login_role``, from
+    :func:`own_sessions_only`), as a clause; None when they can."""
+    if login_role is None or login_role == trainee:
+        return None
+    return (f"the store's login role {login_role!r} is a {TRAINEE_ROLE} and may store only the sessions of trainee "
+            f"{login_role!r}, not of {trainee!r}")

@@ -1,0 +1,210 @@
+"""The cohort statistics' input from the results store: one :class:`~warroom.core.stats.SessionFacts` per stored
+session (``warroom report``; ``warroom scores summary`` counts inside the database instead,
+:mod:`warroom.store.cohort._count`).
+
+Every figure comes from the session's columns (trainee, drill id, all-clear flag, outcome, total, start time, false
+escalations, time to detect, wall-clock time to detect, mode, and the distractor figures ``distractors_shown`` and
+``distractor_escalations`` that schema version 4 keeps beside the scorecard, :mod:`warroom.store.results._distractors`),
+read
+in one scan of a covering index (:data:`FACTS_INDEX`); no scorecard is parsed, except those of the few sessions
+whose distractor figures have the wrong shape (to say what is wrong). Both back ends run the same statements but
+for the ``typeof`` checks and unary ``+`` that :func:`_sql` leaves out on PostgreSQL.
+
+A row that cannot be counted (a value of the wrong type, an unknown outcome, a containment recorded in an all-clear
+drill...) is left out and reported as a :class:`~warroom.store.errors.CorruptSession`; rows are never modified.
+Tutorial sessions (mode ``tutorial``, :data:`~warroom.store.results.TUTORIAL`) are not read at all: the guided first
+drill is never
+counted.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from warroom.core.stats import SessionFacts
+from warroom.store.results import (
+    BAD_FIGURES,
+    MODES,
+    PULLED_KEY,
+    SHOWN_KEY,
+    filter_sql,
+    read_pulled,
+    valid_facts_sql,
+    where_sql,
+)
+
+if TYPE_CHECKING:
+    from warroom.store.errors import CorruptSession
+    from warroom.store.results import ResultsStore
+
+
+
+
+#: The covering index the statistics read (every column they need), made by schema migration 3 and remade with the
+#: distractor figures by migration 4 (:data:`warroom.store.results._migrations.MIGRATIONS`): the columns added after
+#: version 1
+#: sit after the large scorecard and action log in a row, where reading them for 100,000 sessions costs about as
+#: much as the rest of the summary's reads.
+FACTS_INDEX = "ix_sessions_facts"
+
+_COLUMNS = (
+    "session_id, trainee, drill_id, all_clear, outcome, total, started_at, false_escalations, time_to_detect, "
+    "wall_time_to_detect, mode, distractors_shown, distractor_escalations"
+)
+
+
+@dataclass(frozen=True)
+class FactsQuery:
+    """Which stored sessions to read: each filter matches exactly (None: any); ``trainees`` (when not empty) keeps
+    only these trainees. ``since`` is a UTC timestamp text (see :func:`~warroom.store.results.parse_since`):
+    sessions started at or after it."""
+
+    trainee: str | None = None
+    drill: str | None = None
+    since: str | None = None
+    set_id: str | None = None
+    trainees: tuple[str, ...] = field(default=())
+
+    def where(self, *conditions: str, unindexed: str = "+") -> tuple[str, list[Any]]:
+        """The SQL WHERE clause of ``conditions`` and the filters (empty when there are none), and its parameters
+        (those of the filters: ``conditions`` take none). ``unindexed`` is SQLite's unary ``+`` that keeps a column's
+        own index out of the plan (empty for PostgreSQL): a statistic reads every matching row, so scanning the
+        covering index beats the ``started_at`` index plus a lookup of each (large) row."""
+        clauses, params = filter_sql(
+            trainee=self.trainee, drill=self.drill, set_id=self.set_id, trainees=self.trainees, since=self.since,
+            since_unindexed=unindexed, counted_only=True,
+        )  # fmt: skip
+        return where_sql([*conditions, *clauses]), params
+
+
+def read_facts(store: ResultsStore, query: FactsQuery | None = None) -> tuple[list[SessionFacts], list[CorruptSession]]:
+    """The :class:`SessionFacts` of every stored session matching ``query`` (every session when None), in no
+    particular order, and one :class:`CorruptSession` per matching row left out because it cannot be counted (at
+    most 100 rows holding values of the wrong type are named). Works on both back ends (SQLite, PostgreSQL).
+
+    Times are seconds (drill time and wall-clock time); the mode is the stored one. Raises
+    :class:`~warroom.store.errors.StoreError` when the store cannot be read (locked, damaged, unreachable)."""
+    query = query or FactsQuery()
+    loose = store.dialect.loose_types
+    where, params = query.where(unindexed=store.dialect.unindexed(""))
+    # One scan: ``ok`` flags the rows whose values have the right types (the others are described one by one).
+    sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{where}"
+    try:
+        if loose:
+            cursor = store.db.conn.cursor()
+            cursor.row_factory = None  # plain tuples: the fastest rows sqlite3 makes
+            rows = cursor.execute(sql, params).fetchall()
+        else:
+            rows = store.db.conn.execute(sql, params).fetchall()
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
+    return build_facts(store, rows)
+
+
+def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts], list[CorruptSession]]:
+    """The facts of rows read as :func:`read_facts` reads them (``ok`` flag, then :data:`_COLUMNS`), and the rows
+    that cannot be counted."""
+    facts: list[SessionFacts] = []
+    problems: list[CorruptSession] = []
+    wrong: list[str] = []
+    pulled_of: dict[str, tuple[str, ...]] = {}  # few distinct texts: parse each once
+    make, append = SessionFacts, facts.append  # local names: this loop runs once per stored session
+    for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, *rest in rows:
+        mode, shown, text = rest
+        if not ok:
+            wrong.append(sid)
+            continue
+        try:
+            if text is None:
+                pulled: tuple[str, ...] = ()
+            elif text in pulled_of:
+                pulled = pulled_of[text]
+            else:
+                pulled = pulled_of[text] = read_pulled(text)
+            if shown == BAD_FIGURES:
+                shown, pulled = _scorecard_figures(store, sid)
+            fact = make(trainee, drill_id, not all_clear, outcome, total, started_at, false_esc, shown or 0, pulled,
+                        ttd, wall_ttd, mode, sid)  # fmt: skip
+            append(fact)
+        except ValueError as exc:
+            problems.append(_problem(sid, exc))
+    return facts, _wrong_types(store, wrong) + problems
+
+
+def _scorecard_figures(store: ResultsStore, session_id: str) -> tuple[int, tuple[str, ...]]:
+    """The distractor figures of a session whose columns mark them as having the wrong shape, read again from its
+    scorecard so that :class:`SessionFacts` says what is wrong: ``(-1, ())`` for a value of the wrong shape, else
+    the values themselves (more distractors escalated than shown)."""
+    row = store.db.conn.execute("SELECT scorecard FROM sessions WHERE session_id = ?", (session_id,)).fetchone()
+    try:
+        card = json.loads(row[0])
+        shown, pulled = card.get(SHOWN_KEY), card.get(PULLED_KEY)
+        return _shown(shown), _pulled(pulled)
+    except (ValueError, TypeError, AttributeError):
+        return BAD_FIGURES, ()
+
+
+def _wrong_types(store: ResultsStore, ids: list[str], limit: int = 100) -> list[CorruptSession]:
+    """A :class:`CorruptSession` for each of these rows (holding values of the wrong type or range; at most
+    ``limit``, in id order), with the store's own description of what is wrong."""
+    from warroom.store.errors import CorruptSession, StoreError
+
+    out = []
+    for sid in sorted(ids)[:limit]:
+        try:
+            store.get(sid)
+        except CorruptSession as exc:
+            out.append(CorruptSession(str(exc), sid))
+        except StoreError as exc:  # e.g. deleted meanwhile by another warroom
+            out.append(_problem(sid, exc))
+        else:  # the SQL check and the store's read disagree; keep the row reported anyway
+            out.append(_problem(sid, ValueError("a value of the wrong type or range")))
+    return out
+
+
+def _problem(session_id: str, exc: Exception) -> CorruptSession:
+    from warroom.store.errors import CorruptSession
+
+    return CorruptSession(f"stored session {session_id} cannot be counted in the statistics: {exc}", session_id)
+
+
+def _shown(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"its scorecard's {SHOWN_KEY} {value!r} is not a count")
+    return value
+
+
+def _pulled(value: Any) -> tuple[str, ...]:
+    """The event ids of ``distractor_escalations`` (a list parsed from JSON; None when absent)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(i, str) for i in value):
+        raise ValueError(f"its scorecard's {PULLED_KEY} is not a list of event ids")
+    return tuple(value)
+
+
+@dataclass(frozen=True)
+class Counted:
+    """Which sessions the cohort statistics count: ``modes`` (a set of session modes, None: every session) and
+    ``label`` (``assessment``, ``practice`` or ``all``), as chosen by :func:`counted_modes`."""
+
+    modes: frozenset[str] | None
+    label: str
+
+
+def counted_modes(facts: list[SessionFacts], requested: str = "auto") -> Counted:
+    """The sessions to count for ``requested`` (``auto``, ``assessment``, ``practice`` or ``all``).
+
+    ``auto`` (the default) is ``assessment`` when any of ``facts`` is an assessment session, else ``all`` (a store of
+    practice sessions only still gets its figures). Raises ValueError for another value."""
+    if requested == "auto":
+        requested = "assessment" if any(f.mode == "assessment" for f in facts) else "all"
+    if requested == "all":
+        return Counted(None, "all")
+    if requested not in MODES:
+        raise ValueError(f"unknown mode {requested!r} (choose from auto, {', '.join(MODES)}, all)")
+    return Counted(frozenset({requested}), requested)

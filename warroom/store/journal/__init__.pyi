@@ -1,0 +1,25 @@
+# The API of warroom.store.journal (its __init__.py loads each name on first use, from the module named here).
+# keep: JournalError, JournalWriter, NotRegularFile, RecoveredSession, Unrecoverable, detected_at, read_journal,
+# keep: wall_clock
+
+from ._deletion import delete_sessions
+from ._file import JournalError, JournalWriter, NotRegularFile, read_journal
+from ._recorder import JournalWriteError, SessionError, SessionRecorder
+from ._recovery import RecoveredSession, Unrecoverable, recover_unfinished
+from ._wallclock import detected_at, wall_clock
+
+__all__ = [
+    "JournalError",
+    "JournalWriteError",
+    "JournalWriter",
+    "NotRegularFile",
+    "RecoveredSession",
+    "SessionError",
+    "SessionRecorder",
+    "Unrecoverable",
+    "delete_sessions",
+    "detected_at",
+    "read_journal",
+    "recover_unfinished",
+    "wall_clock",
+]

@@ -1,0 +1,353 @@
+"""Recording one trainee's run of one drill: the journal first, then the results store.
+
+A live session is a :class:`SessionRecorder`: :meth:`SessionRecorder.start` writes the journal's start line,
+:meth:`SessionRecorder.record` appends each trainee action (flushed and fsynced before it returns; pass it to
+``Replay(drill, on_action=recorder.record)``), and :meth:`SessionRecorder.finish` writes the end line, stores the
+result in the :class:`~warroom.store.results.ResultsStore` and moves the journal to ``journals/done/``.
+
+A session whose process died (``kill -9``, a lost terminal) leaves its journal in ``journals/`` without an end line.
+:func:`~warroom.store.journal.recover_unfinished` (:mod:`warroom.store.journal._recovery`) finds such journals and
+stores them as abandoned, scoring them as this module does (:func:`score_session`, :func:`with_quit`).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from warroom.errors import WarroomError
+from warroom.store.datadir import done_dir, journals_dir
+from warroom.store.errors import StoreUnreachable
+from warroom.store.journal._file import JOURNAL_FORMAT, JournalWriter
+from warroom.store.results import ResultsStore, SessionInfo, WallClock, utc_now
+from warroom.store.review import (
+    file_sha256,
+)
+
+if TYPE_CHECKING:
+    from warroom.core.model import Action, Drill
+    from warroom.core.scoring import Scorecard
+
+_ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case (no i, l, o, u)
+
+
+class SessionError(WarroomError):
+    """A session cannot be started or recorded (data directory unusable, journal closed...)."""
+
+
+class JournalWriteError(SessionError):
+    """The session journal can no longer be written (disk full, the data directory removed, the journal closed):
+    the action was not recorded. ``journal`` is the journal file; the actions recorded before are in it."""
+
+    def __init__(self, message: str, journal: Path) -> None:
+        super().__init__(message)
+        self.journal = Path(journal)
+
+
+def new_session_id(now: float | None = None) -> str:
+    """A new session id: UTC time to the second plus 4 random base32 characters, e.g. ``20261129-152052-k3f9``.
+
+    Ids sort by start time as text and are short enough to type (a unique prefix is enough for ``warroom review``).
+    """
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(time.time() if now is None else now))
+    suffix = "".join(secrets.choice(_ID_ALPHABET) for _ in range(4))
+    return f"{stamp}-{suffix}"
+
+
+def scoring_version() -> str:
+    """The current scoring rules' version (``warroom.core.scoring.SCORING_VERSION``)."""
+    from warroom.core.scoring import SCORING_VERSION
+
+    return SCORING_VERSION
+
+
+def score_session(drill: Drill, actions: list[Action], recorded_rules: str | None = None) -> Scorecard:
+    """The scorecard of ``actions`` on ``drill`` by the scoring rules the session recorded at its start (when this
+    warroom still applies them), else the current rules."""
+    from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, score
+
+    return score(drill, actions, rules=recorded_rules if recorded_rules in SCORING_VERSIONS else SCORING_VERSION)
+
+
+def with_quit(drill: Drill, actions: list[Action]) -> tuple[list[Action], bool]:
+    """``actions`` ending with a ``quit`` when the drill had not ended; True if one was added.
+
+    The log is re-run with :func:`warroom.core.scoring.replay_actions` (not played to the end) to find the drill
+    clock after the last action (a false escalation moves it on); the ``quit`` goes there. A log whose drill had
+    already ended (the session was killed at the debrief) gets no ``quit``: its outcome stands. A log that does not
+    replay on the drill gets its ``quit`` at its last action's time (scoring then says why the log does not fit).
+    """
+    from warroom.core.model import Action, ActionKind
+    from warroom.core.scoring import ScoringError, replay_actions
+
+    if any(a.kind is ActionKind.QUIT for a in actions):
+        return list(actions), False
+    try:
+        replay, _ = replay_actions(drill, actions, play_to_end=False)
+    except ScoringError:
+        t = max((a.t for a in actions), default=0.0)
+    else:
+        if replay.ended:
+            return list(actions), False
+        t = replay.now
+    return [*actions, Action(t=t, kind=ActionKind.QUIT)], True
+
+
+#: How many of a trainee's latest sessions of a drill a new session's variant should differ from.
+RECENT_VARIANTS = 8
+
+
+def _session_variant(
+    store: ResultsStore | None, trainee: str, drill: Drill, seed: int | None
+) -> tuple[int | None, Drill]:
+    """The seed of a new session of ``drill`` (``seed`` when given; else one unlike the trainee's recent sessions
+    in ``store``, None: a shared store that cannot be reached) and the variant it plays. Raises SessionError when
+    the variant cannot be made."""
+    from warroom.core.variants import VariantError, apply_variant, new_seed
+
+    recent: list[int] = []
+    if seed is None and drill.variants is not None and store is not None:
+        rows, _ = store.query_readable(trainee=trainee, drill=drill.id, limit=RECENT_VARIANTS)  # skip bad rows
+        recent = [r.seed for r in rows if r.seed is not None]
+    seed = new_seed(drill, recent, fixed=seed)
+    try:
+        return seed, apply_variant(drill, seed)
+    except VariantError as exc:
+        raise SessionError(f"cannot play drill {drill.id}: {exc}") from None
+
+
+def _open_journal(data_dir: Path, template: SessionInfo) -> tuple[SessionInfo, JournalWriter]:
+    """Create a new session's journal in ``data_dir``'s ``journals/`` and write its start line (``template`` with a
+    fresh session id and start time; a taken id is drawn again), fsynced. Returns the session's info and the journal's
+    writer. Raises SessionError when the journal cannot be created or written, or no free id is found."""
+    jdir = journals_dir(data_dir)
+    for _ in range(100):
+        info = replace(template, session_id=new_session_id(), started_at=utc_now())
+        final = jdir / f"{info.session_id}.jsonl"
+        if final.exists() or (done_dir(data_dir) / final.name).exists():
+            continue
+        tmp = jdir / f".{info.session_id}.jsonl.tmp"
+        try:
+            writer = JournalWriter.create(tmp)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise SessionError(f"cannot create a session journal in {jdir}: {exc.strerror or exc}") from None
+        try:
+            writer.append({"type": "start", "format": JOURNAL_FORMAT, **info.to_dict(), "pid": os.getpid()})
+            if final.exists():  # pragma: no cover - another process took the same id within this second
+                writer.close()
+                tmp.unlink()  # only our start line is in it
+                continue
+            writer.move_to(final)
+        except OSError as exc:
+            writer.close()
+            raise SessionError(f"cannot write a session journal in {jdir}: {exc.strerror or exc}") from None
+        except BaseException:
+            writer.close()
+            raise
+        return info, writer
+    raise SessionError(f"cannot find a free session id in {jdir}")  # pragma: no cover
+
+
+class SessionRecorder:
+    """One live session: its journal (append-only, fsynced per action) and, when it ends, its stored result.
+
+    Create with :meth:`start`. Not thread-safe; one recorder per session.
+    """
+
+    def __init__(self, data_dir: Path, info: SessionInfo, drill: Drill, writer: JournalWriter) -> None:
+        self.data_dir = Path(data_dir)
+        self.info = info
+        self.drill = drill
+        self._writer = writer
+        self._actions: list[Action] = []
+        self._times: list[str | None] = []  # the wall-clock time journalled with each action
+        self._scorecard: Scorecard | None = None
+        self.finished = False
+        #: True once :meth:`finish` found the shared store unreachable: the session waits, finished, in
+        #: ``journals/`` until ``warroom store sync`` or the next start delivers it.
+        self.queued = False
+
+    @classmethod
+    def start(
+        cls,
+        data_dir: Path,
+        trainee: str,
+        drill_path: Path,
+        drill: Drill,
+        *,
+        mode: str = "practice",
+        set_id: str | None = None,
+        seed: int | None = None,
+    ) -> SessionRecorder:
+        """Start a session of ``drill`` (loaded from ``drill_path``) for ``trainee``, with its data in ``data_dir``.
+
+        Checks that the results store can be used (so a trainee never plays a drill whose result cannot be
+        stored), creates the journal and writes its start line (id, trainee, drill id and version, SHA-256 of the
+        drill file's bytes, drill path, scoring version, start time, ``mode`` (``practice``, ``assessment`` or
+        ``tutorial``) and the drill set's ``set_id`` or None, the variant ``seed``), fsynced. Returns the recorder.
+        A drill with ``variants`` is played as the variant of ``seed`` (given: ``warroom run --seed N``; else drawn
+        unlike the trainee's recent sessions of the drill, :func:`warroom.core.variants.new_seed`): that variant is
+        the recorder's :attr:`drill`. Raises SessionError (or StoreError / StoreVersionError for the store) with a
+        clear message, ValueError for an unknown mode.
+        """
+        if mode not in ("practice", "assessment", "tutorial"):
+            raise ValueError(f"unknown session mode {mode!r} (practice, assessment or tutorial)")
+        data_dir = Path(data_dir)
+        drill_path = Path(drill_path)
+        try:
+            sha = file_sha256(drill_path)
+        except OSError as exc:
+            raise SessionError(f"cannot read the drill file {drill_path}: {exc.strerror or exc}") from None
+        try:
+            with ResultsStore(data_dir) as store:  # creates or migrates the store; raises for a newer or broken one
+                seed, drill = _session_variant(store, trainee, drill, seed)
+        except StoreUnreachable:  # a shared store that is down: the session is played and queued locally (finish)
+            seed, drill = _session_variant(None, trainee, drill, seed)
+        info = SessionInfo(
+            session_id=new_session_id(),
+            trainee=trainee,
+            drill_id=drill.id,
+            drill_version=drill.version,
+            drill_sha256=sha,
+            drill_path=str(drill_path.resolve()),
+            started_at=utc_now(),
+            all_clear=drill.is_all_clear,
+            scoring_version=scoring_version(),
+            mode=mode,
+            set_id=set_id,
+            seed=seed,
+        )
+        info, writer = _open_journal(data_dir, info)
+        return cls(data_dir, info, drill, writer)
+
+    # -- recording ------------------------------------------------------------------------------------------------
+
+    @property
+    def session_id(self) -> str:
+        """The session's id (see :func:`new_session_id`)."""
+        return self.info.session_id
+
+    @property
+    def journal_path(self) -> Path:
+        """Where the journal is now (``journals/`` while live, ``journals/done/`` once finished)."""
+        return self._writer.path
+
+    @property
+    def actions(self) -> list[Action]:
+        """The actions recorded so far, in order (a copy)."""
+        return list(self._actions)
+
+    @property
+    def scorecard(self) -> Scorecard | None:
+        """The scorecard stored by :meth:`finish`, or None before."""
+        return self._scorecard
+
+    def record(self, action: Action) -> None:
+        """Append one trainee action to the journal; it is on disk (fsynced) when this returns.
+
+        Raises SessionError once the session is finished, :class:`JournalWriteError` (a SessionError) when the
+        journal cannot be written (the action is then not recorded).
+        """
+        if self.finished:
+            raise SessionError(f"session {self.session_id} is finished; no more actions can be recorded")
+        at = utc_now()
+        line = {
+            "type": "action",
+            "seq": len(self._actions) + 1,
+            "at": at,
+            "action": action.model_dump(mode="json", exclude_none=True),
+        }
+        try:
+            self._writer.append(line)
+        except (OSError, ValueError) as exc:  # a failed write, or the journal already closed
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise JournalWriteError(
+                f"cannot write the session journal {self.journal_path}: {detail}", self.journal_path
+            ) from exc
+        self._actions.append(action)
+        self._times.append(at)
+
+    def finish(self, scorecard: Scorecard) -> bool:
+        """End the session with its ``scorecard``, which must be the score of :attr:`actions` (the recorded log).
+
+        Writes the journal's end line (fsynced), stores the session in the results store and moves the journal to
+        ``journals/done/``. Idempotent: a second call does nothing and returns False (True the first time).
+        Raises :class:`JournalWriteError` when the end line cannot be written (nothing is stored; the journal is
+        recovered later, as abandoned), ValueError for a scorecard of another drill, and StoreError when storing
+        fails: then the journal stays in ``journals/`` with its end line, and the next :func:`recover_unfinished`
+        stores it. When a shared store cannot be reached (:class:`StoreUnreachable`) nothing is raised: the session
+        is queued (:attr:`queued` True; its journal, finished, stays in ``journals/``) and ``warroom store sync`` or
+        the next start delivers it, once.
+        """
+        if self.finished:
+            return False
+        if scorecard.drill_id != self.drill.id:
+            raise ValueError(f"a scorecard of drill {scorecard.drill_id!r} for a session of {self.drill.id!r}")
+        d = scorecard.to_dict()
+        ended_at = utc_now()
+        try:
+            self._writer.append(
+                {"type": "end", "ended_at": ended_at, "outcome": d["outcome"], "total": d["total"], "scorecard": d}
+            )
+        except (OSError, ValueError) as exc:
+            detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise JournalWriteError(
+                f"cannot write the session journal {self.journal_path}: {detail}", self.journal_path
+            ) from exc
+        self.finished = True
+        self._scorecard = scorecard
+        try:
+            with ResultsStore(self.data_dir) as store:
+                wall = self._wall(scorecard, ended_at)
+                store.insert(self.info, scorecard, self._actions, ended_at=ended_at, wall=wall)
+            self._writer.move_to(done_dir(self.data_dir) / self._writer.path.name)
+        except StoreUnreachable:
+            self.queued = True
+        finally:
+            self._writer.close()
+        return True
+
+    def _wall(self, scorecard: Scorecard, ended_at: str) -> WallClock:
+        """The session's wall-clock figures (see :mod:`warroom.store.journal._wallclock`)."""
+        from warroom.store.journal._wallclock import detected_at, wall_clock
+
+        return wall_clock(
+            self.info.started_at, self._actions, self._times, contained_at=detected_at(scorecard), ended_at=ended_at
+        )
+
+    def abandon(self) -> Scorecard | None:
+        """End the session as abandoned (Ctrl-C, quit before the end): scored from the recorded actions.
+
+        Appends a ``quit`` action at the drill time after the last recorded action if the log has none (call
+        ``Replay.quit()`` first to record the quit at the current drill time), scores the log and :meth:`finish` es
+        with it.
+        Returns the scorecard (None if the session was already finished).
+        """
+        if self.finished:
+            return None
+        actions, added = with_quit(self.drill, self._actions)
+        if added:
+            self.record(actions[-1])
+        scorecard = score_session(self.drill, self._actions)
+        self.finish(scorecard)
+        return scorecard
+
+    def close(self) -> None:
+        """Close the journal without finishing (the session stays unfinished until recovered). Safe to call twice."""
+        self._writer.close()
+
+    def __enter__(self) -> SessionRecorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.finished:
+            try:
+                self.abandon()
+            finally:
+                self.close()

@@ -1,0 +1,383 @@
+"""Recovering sessions killed mid-drill, and setting aside journals that can never be recovered.
+
+A session whose process died (``kill -9``, a lost terminal) leaves its journal in ``journals/`` without an end line.
+:func:`recover_unfinished` (run at every start of ``warroom``, ``run``, ``scores`` and ``review``) scores each such
+journal as abandoned from the actions it recorded, stores it and moves the journal to ``journals/done/``.
+
+What happens to each journal in ``journals/``:
+
+- stored: moved to ``journals/done/`` (kept, never deleted);
+- held by a live process (locked): left alone, silently;
+- no readable start line: moved to ``journals/unreadable/``;
+- its drill cannot be found or loaded, or the store cannot be written (locked, damaged, full): left in place and
+  reported at each start, to be retried once the drill or the store is back;
+- cannot ever be recovered (its start line holds bad values, its actions do not replay on its drill, its values do
+  not fit the store, another session has its id, or recovering it fails in any other way): moved to
+  ``journals/quarantine/`` with the reason in ``ID.jsonl.why.txt`` beside it, reported once, never retried
+  silently (move it back to ``journals/`` to retry);
+- not a regular file (a FIFO, a symlink, a folder named ``*.jsonl``): never opened, reported at each start, left.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from warroom.core.model import OUTCOME_LABELS, Outcome
+from warroom.core.text import plural, seconds
+from warroom.errors import WarroomError
+from warroom.store.datadir import done_dir, journals_dir
+from warroom.store.errors import DuplicateSession, InvalidSession, StoreError
+from warroom.store.journal._file import (
+    JournalContents,
+    JournalError,
+    NotRegularFile,
+    fsync_dir,
+    lock_exclusive,
+    read_journal,
+)
+from warroom.store.journal._recorder import score_session, with_quit
+from warroom.store.results import ResultsStore, SessionInfo, utc_now
+from warroom.store.review import DrillResolver, DrillUnavailable, default_drill_resolver, resolve_session_drill
+
+if TYPE_CHECKING:
+    from warroom.core.model import Action
+    from warroom.core.scoring import Scorecard
+
+UNREADABLE = "unreadable"
+QUARANTINE = "quarantine"
+#: Seconds after which an orphaned half-created journal (``.ID.jsonl.tmp``) is set aside by recovery.
+STALE_TMP_AGE_S = 60.0
+#: The raw outcome values (a recovered session's ``outcome``), to show their labels.
+_OUTCOMES = frozenset(o.value for o in Outcome)
+
+
+class Unrecoverable(WarroomError):
+    """A journal that can never be recovered as it is; the message says why. It is quarantined."""
+
+
+@dataclass
+class RecoveredSession:
+    """What :func:`recover_unfinished` did with one journal.
+
+    ``stored`` is True when the session is now in the results store (``outcome``/``total``/``max_total`` set,
+    ``outcome`` the raw :class:`~warroom.core.model.Outcome` value; ``str()`` shows its label); otherwise
+    ``error`` says why not and where the journal is (``quarantined`` True when it was moved to
+    ``journals/quarantine/``). ``problems`` lists skipped journal lines and other things worth telling (a changed
+    drill file, a ``quit`` action added at recovery).
+    """
+
+    journal: Path
+    session_id: str | None = None
+    trainee: str | None = None
+    drill_id: str | None = None
+    actions: list[Action] = field(default_factory=list)
+    outcome: str | None = None
+    total: int | None = None
+    max_total: int | None = None
+    stored: bool = False
+    problems: list[str] = field(default_factory=list)
+    error: str | None = None
+    quarantined: bool = False
+
+    def __str__(self) -> str:
+        if self.stored:
+            from warroom.core.scoring import MAX_TOTAL
+
+            label = OUTCOME_LABELS[Outcome(self.outcome)] if self.outcome in _OUTCOMES else self.outcome
+            most = self.max_total if self.max_total is not None else MAX_TOTAL
+            head = (
+                f"recovered session {self.session_id} ({self.trainee}, {self.drill_id}): "
+                f"{plural(len(self.actions), 'action')}, recorded as {label} ({self.total}/{most})"
+            )
+        else:
+            head = f"could not recover {self.journal}: {self.error}"
+        return "\n".join([head, *(f"  {p}" for p in self.problems)])
+
+
+def recover_unfinished(
+    data_dir: Path, drills_resolver: DrillResolver | None = None, *, store: ResultsStore | None = None
+) -> list[RecoveredSession]:
+    """Record every unfinished session journal in ``data_dir`` (a session killed mid-drill) in the results store.
+
+    For each journal in ``journals/`` that no live process holds: a journal with a valid end line (the process
+    died while storing it) is stored with the scorecard of its end line; one without is scored as abandoned from
+    its recorded actions (a ``quit`` is added at the drill time after the last recorded action when missing, unless
+    the drill had already ended). The drill is found with ``drills_resolver(drill_id, drill_path) -> Path``
+    (default: :func:`~warroom.store.journal._recorder.default_drill_resolver`); a drill file whose SHA-256 differs from
+    the
+    recorded one is used but reported. Every line is checked with the store's models
+    (:mod:`warroom.store.results._records`); truncated, corrupt or invalid lines are reported and skipped. See the
+    module
+    docstring for where each journal goes; no journal is ever deleted.
+
+    Returns one :class:`RecoveredSession` per journal looked at (empty when there was nothing to recover).
+    Raises StoreError / StoreVersionError when the data directory or the results store cannot be used (no journal
+    is touched then).
+    """
+    from warroom.store.datadir import data_dir_problem
+    from warroom.store.errors import DataDirError
+
+    data_dir = Path(data_dir)
+    problem = data_dir_problem(data_dir)
+    if problem:
+        raise DataDirError(problem)
+    jdir = journals_dir(data_dir)
+    if not jdir.is_dir():
+        return []
+    resolver = drills_resolver or default_drill_resolver()
+    out: list[RecoveredSession] = []
+    candidates = []
+    for path in sorted(jdir.glob("*.jsonl")):
+        if path.name.startswith("."):
+            continue
+        kind = _non_regular(path)
+        if kind is None:
+            candidates.append(path)
+        elif kind:
+            out.append(RecoveredSession(journal=path, error=_not_regular_message(path, kind)))
+    out.extend(_set_aside_stale_tmp(jdir))
+    if not candidates:
+        return out
+    own_store = store is None
+    store = store if store is not None else ResultsStore(data_dir)
+    try:
+        for path in candidates:
+            rec = _recover_guarded(data_dir, path, resolver, store)
+            if rec is not None:
+                out.append(rec)
+        return out
+    finally:
+        if own_store:
+            store.close()
+
+
+def _non_regular(path: Path) -> str | None:
+    """None for a regular file; else what it is (``a FIFO``, ``a symbolic link``...); ``""`` when it is gone."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return None
+    kinds = {stat.S_ISFIFO: "a FIFO", stat.S_ISLNK: "a symbolic link", stat.S_ISDIR: "a folder",
+             stat.S_ISSOCK: "a socket", stat.S_ISCHR: "a character device", stat.S_ISBLK: "a block device"}  # fmt: skip
+    return next((name for test, name in kinds.items() if test(mode)), "not a regular file")
+
+
+def _not_regular_message(path: Path, kind: str) -> str:
+    return f"{path} is {kind}, not a journal file: it was not opened and is left as it is; remove it"
+
+
+def _set_aside_stale_tmp(jdir: Path) -> list[RecoveredSession]:
+    """Move half-created journals (``.ID.jsonl.tmp``, no action can be in them) older than a minute to
+    ``unreadable/``. Anything there that is not a regular file is never opened; it is reported instead."""
+    out = []
+    now = time.time()
+    for tmp in jdir.glob(".*.jsonl.tmp"):
+        kind = _non_regular(tmp)
+        if kind:
+            out.append(RecoveredSession(journal=tmp, error=_not_regular_message(tmp, kind)))
+            continue
+        try:
+            if kind is not None or now - tmp.stat().st_mtime < STALE_TMP_AGE_S:
+                continue
+            fd = os.open(tmp, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # pragma: no cover - replaced between lstat and open
+                continue
+            lock_exclusive(fd, blocking=False)
+            dest = jdir / UNREADABLE / tmp.name
+            dest.parent.mkdir(exist_ok=True)
+            os.replace(tmp, dest)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return out
+
+
+def _recover_guarded(
+    data_dir: Path, path: Path, resolver: DrillResolver, store: ResultsStore
+) -> RecoveredSession | None:
+    """:func:`_recover_one`, turning every failure into a report: a journal that cannot be recovered as it is gets
+    quarantined; one that may be recovered later (a missing drill, a store that cannot be written) stays."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return None  # finished or recovered by another process meanwhile
+    except OSError as exc:
+        return RecoveredSession(journal=path, error=f"cannot open it ({exc.strerror or exc}); left in place")
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # pragma: no cover - replaced since the listing
+            return RecoveredSession(journal=path, error=_not_regular_message(path, "not a regular file"))
+        try:
+            lock_exclusive(fd, blocking=False)
+        except BlockingIOError:
+            return None  # a live session: its process holds the lock
+        try:
+            if os.fstat(fd).st_ino != os.stat(path).st_ino:
+                return None  # pragma: no cover - replaced meanwhile
+        except FileNotFoundError:
+            return None  # moved to done/ by the process that held it
+        rec = RecoveredSession(journal=path)
+        try:
+            _recover_one(data_dir, path, resolver, store, rec)
+        except DrillUnavailable as exc:
+            rec.error = f"{exc}\n  the journal was kept in place and is retried at the next start: {path}"
+        except (Unrecoverable, InvalidSession, DuplicateSession) as exc:
+            _quarantine(data_dir, rec, str(exc))
+        except StoreError as exc:
+            rec.error = f"{exc}\n  the journal was kept in place and is retried at the next start: {path}"
+        except Exception as exc:
+            _quarantine(data_dir, rec, f"recovering it failed: {type(exc).__name__}: {exc}")
+        return rec
+    finally:
+        os.close(fd)
+
+
+def _recover_one(
+    data_dir: Path, path: Path, resolver: DrillResolver, store: ResultsStore, rec: RecoveredSession
+) -> None:
+    """Recover one locked journal into ``rec``. Raises :class:`Unrecoverable` (and the store's errors) when it
+    cannot be; DrillUnavailable when its drill is not there."""
+    try:
+        contents = read_journal(path)
+    except NotRegularFile as exc:  # pragma: no cover - checked before
+        rec.error = str(exc)
+        return
+    except JournalError as exc:
+        dest = journals_dir(data_dir) / UNREADABLE / path.name
+        _move(path, dest)
+        rec.journal = dest
+        rec.error = f"{exc}; the journal was kept as {dest}"
+        return
+    rec.problems.extend(str(p) for p in contents.problems)
+    try:
+        info = SessionInfo.from_dict(contents.start)
+    except ValueError as exc:
+        raise Unrecoverable(f"{path}:1: the session start line has bad values: {exc}") from None
+    rec.session_id, rec.trainee, rec.drill_id = info.session_id, info.trainee, info.drill_id
+    ended_at = _mtime_iso(path)
+    finished = _end_scorecard(contents)
+    if finished is not None:
+        scorecard, actions = finished, contents.actions
+        ended_at = str(contents.end.get("ended_at") or ended_at) if contents.end else ended_at
+    else:
+        scorecard, actions, info = _score_abandoned(info, contents, resolver, rec)
+    rec.actions = actions
+    rec.outcome = scorecard.outcome.value
+    rec.total = scorecard.total
+    rec.max_total = scorecard.max_total
+    times = [*contents.action_times, *([None] * (len(actions) - len(contents.action_times)))]  # an added quit
+    # (imports the action models: only when a session is recovered)
+    from warroom.store.journal._wallclock import detected_at, wall_clock
+
+    wall = wall_clock(info.started_at, actions, times, contained_at=detected_at(scorecard), ended_at=ended_at)
+    if finished is not None:  # said only once it is true: a refused insert keeps the journal queued
+        notes = [*rec.problems, "the session had finished; its result was stored at recovery"]
+    else:
+        notes = rec.problems
+    store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=notes, wall=wall)
+    rec.problems = notes
+    rec.stored = True
+    dest = done_dir(data_dir) / path.name
+    _move(path, dest)
+    rec.journal = dest
+
+
+def _quarantine(data_dir: Path, rec: RecoveredSession, reason: str) -> None:
+    """Move ``rec.journal`` to ``journals/quarantine/`` with ``reason`` in ``NAME.why.txt`` beside it."""
+    src = rec.journal
+    dest = journals_dir(data_dir) / QUARANTINE / src.name
+    why = dest.with_name(dest.name + ".why.txt")
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        why.write_text(f"{reason}\n", encoding="utf-8")
+        _move(src, dest)
+    except OSError as exc:
+        rec.error = f"{reason}\n  it could not be quarantined ({exc.strerror or exc}); it was left in place: {src}"
+        return
+    rec.journal = dest
+    rec.quarantined = True
+    rec.error = (
+        f"{reason}\n  the journal was quarantined, kept as {dest} (the reason is in {why.name}); it is not retried: "
+        f"fix it and move it back to {src.parent} to try again, or delete it"
+    )
+
+
+def _end_scorecard(contents: JournalContents) -> Scorecard | None:
+    """The scorecard of a journal's end line, or None when there is none (the session is then scored as abandoned
+    from its actions; :func:`~warroom.store.journal._file.read_journal` has already reported an end line whose values
+    do not fit the store)."""
+    from warroom.core.scoring import Scorecard
+
+    d = contents.end.get("scorecard") if contents.end is not None else None
+    if not isinstance(d, dict):
+        return None
+    try:
+        return Scorecard.from_dict(d)
+    except ValueError:
+        return None
+
+
+def _score_abandoned(
+    info: SessionInfo, contents: JournalContents, resolver: DrillResolver, rec: RecoveredSession
+) -> tuple[Scorecard, list[Action], SessionInfo]:
+    """Score an interrupted session as abandoned: (scorecard, actions with the added quit, the info to store).
+
+    When the drill file changed since the session started, the session is scored against the current file and the
+    returned info records that file (SHA-256, version, path), so the stored score and its drill file agree; a note
+    in ``rec.problems`` names the file the session was played on.
+    """
+    found = resolve_session_drill(info, resolver)
+    drill, drill_file, sha = found.drill, found.path, found.sha256
+    if found.changed:
+        was = info.drill_sha256 or ""  # changed: there is a recorded SHA-256 and it differs
+        rec.problems.append(
+            f"the drill file {drill_file} changed since the session (SHA-256 {sha[:12]}… was "
+            f"{was[:12]}…); scored against the current file (version {drill.version}, SHA-256 {sha}), "
+            f"which is recorded with the session; it was played on version {info.drill_version} "
+            f"(SHA-256 {info.drill_sha256})"
+        )
+        info = replace(info, drill_sha256=sha, drill_version=drill.version, drill_path=str(drill_file))
+    actions, added = with_quit(drill, contents.actions)
+    if added:
+        rec.problems.append(f"no quit action in the journal; one was added at drill time {seconds(actions[-1].t)}")
+    from warroom.core.scoring import ScoringError
+
+    try:
+        scorecard = score_session(drill, actions, info.scoring_version)  # the rules it was played under
+    except ScoringError as exc:  # actions that do not fit the drill (corrupt, or a drill edited since)
+        raise Unrecoverable(
+            f"the actions of session {info.session_id} do not replay on its drill {drill_file}: {exc}"
+            + (" (the drill file changed since the session; putting back the file it was played on may allow"
+               " recovering it)" if found.changed else "")
+        ) from None
+    return scorecard, actions, info
+
+
+def _mtime_iso(path: Path) -> str:
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="microseconds")
+    except OSError:  # pragma: no cover
+        return utc_now()
+
+
+def _move(src: Path, dest: Path) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    os.replace(src, dest)
+    fsync_dir(dest.parent)
+    fsync_dir(src.parent)
+
+
+__all__ = ["QUARANTINE", "UNREADABLE", "RecoveredSession", "Unrecoverable", "recover_unfinished"]

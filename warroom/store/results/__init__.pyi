@@ -1,0 +1,49 @@
+# The API of warroom.store.results (its __init__.py loads each name on first use, from the module named here).
+# keep: HISTORY_TABLE, ImportResult, LIST_FIELDS, ScorecardChange, SessionRow, StoreConnection, export_lines
+
+from ._connection import SCHEMA_VERSION, StoreConnection
+from ._countable import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid_facts_sql
+from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, read_pulled
+from ._filters import TUTORIAL, filter_sql, where_sql
+from ._history import HISTORY_TABLE, ScorecardChange
+from ._queries import SORT_KEYS
+from ._records import ActionRecord, EndRecord, describe
+from ._rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallClock
+from ._store import ResultsStore
+from ._time import parse_since, utc_now
+from ._transfer import ImportResult, export_lines, import_lines, write_export
+
+__all__ = [
+    "ActionRecord",
+    "BAD_FIGURES",
+    "COLUMN",
+    "EndRecord",
+    "HISTORY_TABLE",
+    "ImportResult",
+    "LIST_FIELDS",
+    "MODES",
+    "NOT_COUNTABLE",
+    "NOT_COUNTABLE_INDEX",
+    "PULLED_KEY",
+    "ResultsStore",
+    "SCHEMA_VERSION",
+    "SHOWN_KEY",
+    "SORT_KEYS",
+    "ScorecardChange",
+    "SessionInfo",
+    "SessionRow",
+    "StoreConnection",
+    "StoredSession",
+    "TUTORIAL",
+    "WallClock",
+    "describe",
+    "export_lines",
+    "filter_sql",
+    "import_lines",
+    "parse_since",
+    "read_pulled",
+    "utc_now",
+    "valid_facts_sql",
+    "where_sql",
+    "write_export",
+]

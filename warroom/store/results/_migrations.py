@@ -1,0 +1,185 @@
+"""The results store's migrations: one SQL script per schema version (:data:`MIGRATIONS`, from version-1 to
+version) and, for some versions, a step run after the script in the same transaction (:data:`BACKFILLS`: filling
+new columns and tables from old data). :class:`warroom.store.results._connection.StoreConnection` applies them on
+open."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from warroom.store.backends import Dialect
+
+MIGRATIONS: dict[int, str] = {
+    # version -> SQL that upgrades from version-1 to version
+    1: """
+        CREATE TABLE sessions (
+            session_id        TEXT PRIMARY KEY,
+            trainee           TEXT NOT NULL,
+            drill_id          TEXT NOT NULL,
+            drill_version     INTEGER,
+            drill_sha256      TEXT,
+            drill_path        TEXT,
+            all_clear         INTEGER NOT NULL DEFAULT 0,
+            scoring_version   TEXT,
+            started_at        TEXT NOT NULL,
+            ended_at          TEXT,
+            outcome           TEXT NOT NULL,
+            total             INTEGER NOT NULL,
+            time_to_detect    REAL,
+            damage            REAL,
+            full_damage       REAL,
+            damage_unit       TEXT,
+            false_escalations INTEGER NOT NULL DEFAULT 0,
+            cost_usd          REAL,
+            recovered         INTEGER NOT NULL DEFAULT 0,
+            notes             TEXT NOT NULL DEFAULT '[]',
+            scorecard         TEXT NOT NULL,
+            actions           TEXT NOT NULL,
+            rescored_at       TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX ix_sessions_started ON sessions(started_at);
+        CREATE INDEX ix_sessions_trainee_started ON sessions(trainee, started_at);
+        CREATE INDEX ix_sessions_drill_started ON sessions(drill_id, started_at);
+        CREATE INDEX ix_sessions_trainee_drill_total ON sessions(trainee, drill_id, total);
+        CREATE INDEX ix_sessions_summary
+            ON sessions(trainee, drill_id, all_clear, outcome, total, time_to_detect, false_escalations, started_at);
+        CREATE INDEX ix_sessions_drill_summary ON sessions(drill_id, total, trainee, all_clear, outcome, started_at);
+        CREATE INDEX ix_sessions_trainee_ttd ON sessions(trainee, time_to_detect, drill_id, started_at);
+    """,
+    # 2: how the session was played: its mode, drill set and variant seed (start information), and the wall-clock
+    # figures of practice sessions (pauses, seconds paused, wall-clock time to detect)
+    2: """
+        ALTER TABLE sessions ADD COLUMN mode TEXT NOT NULL DEFAULT 'practice';
+        ALTER TABLE sessions ADD COLUMN set_id TEXT;
+        ALTER TABLE sessions ADD COLUMN seed INTEGER;
+        ALTER TABLE sessions ADD COLUMN pauses INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN paused_seconds REAL;
+        ALTER TABLE sessions ADD COLUMN wall_time_to_detect REAL;
+        CREATE INDEX ix_sessions_mode ON sessions(mode, set_id);
+    """,
+    # 3: the covering index the cohort statistics read (warroom.store.cohort._facts.FACTS_INDEX): every column they need
+    # but the scorecard, so `scores summary` never reads the large rows themselves. IF NOT EXISTS: development
+    # builds made it on open.
+    3: """
+        CREATE INDEX IF NOT EXISTS ix_sessions_facts ON sessions(trainee, drill_id, all_clear, outcome, total,
+            started_at, false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id);
+    """,
+    # 4: the scorecard's distractor figures as columns (warroom.store.results._distractors), filled from the stored
+    # scorecards by BACKFILLS[4], and the covering index of the statistics remade to hold them and the session id
+    # (implicit in a SQLite index of this table; PostgreSQL needs it for index-only scans): `scores summary` no
+    # longer parses any scorecard nor reads a whole row.
+    4: """
+        ALTER TABLE sessions ADD COLUMN distractors_shown INTEGER;
+        ALTER TABLE sessions ADD COLUMN distractor_escalations TEXT;
+        DROP INDEX IF EXISTS ix_sessions_facts;
+        CREATE INDEX ix_sessions_facts ON sessions(trainee, drill_id, all_clear, outcome, total, started_at,
+            false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id, distractors_shown,
+            distractor_escalations, session_id);
+    """,
+    # 5: the split-half order of the cohort statistics (warroom.store.cohort._count.ORDER_INDEX): each trainee's
+    # sessions
+    # by start time and session id, with the columns that query filters on, sums and takes medians of, so its
+    # window reads them in order from this index alone (no sort, no whole row; less than half the facts index).
+    5: """
+        CREATE INDEX ix_sessions_trainee_order ON sessions(trainee, started_at, session_id, total, mode, outcome,
+            drill_id, set_id, time_to_detect, wall_time_to_detect);
+    """,
+    # 6: a wall-clock time to detect only where there is a detection: sessions stored before this version as
+    # "right step, unsupported" (or re-scored into an outcome without a detection) kept one, which the review and
+    # the summary's median wall time to detect then showed; nothing was detected in them.
+    6: """
+        UPDATE sessions SET wall_time_to_detect = NULL WHERE time_to_detect IS NULL AND wall_time_to_detect IS NOT NULL;
+    """,
+    # 7: each session's "can be counted" flag (the cohort statistics' row checks, evaluated when the row is written:
+    # warroom.store.results._countable), held in the statistics' covering index. Made by BACKFILLS[7]: the flag is a
+    # stored
+    # generated column on PostgreSQL and a column kept by triggers on SQLite, and both the column and the index's
+    # definition come from the checks' code.
+    7: "",
+    # 8 and 9 kept per-(trainee, drill) cohort counts in a table maintained by triggers (schema 9: statement
+    # triggers on PostgreSQL). Migration 10 dropped them: the summary counts the sessions' own rows. A store older
+    # than 8 goes through 8 and 9 doing nothing.
+    8: "",
+    9: "",
+    # 10: the kept counts of 8 and 9 dropped (their triggers, trigger functions and table), and on PostgreSQL the
+    # index of the drills' medians of time to detect that 8 made beside them (warroom.store.cohort._count) kept or made.
+    # Made by BACKFILLS[10] (the statements differ per back end).
+    10: "",
+    # 11: the history of each session's scorecards (warroom.store.results._history): every scorecard a re-score
+    # replaced, with who re-scored, when, by which rules and why; a session's history goes with it when it is
+    # deleted. On a PostgreSQL store secured by `warroom store secure`, BACKFILLS[11] gives the table the same roles'
+    # rights and row-level security as the sessions.
+    11: """
+        CREATE TABLE IF NOT EXISTS scorecard_history (
+            session_id        TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+            seq               INTEGER NOT NULL,
+            replaced_at       TEXT NOT NULL,
+            replaced_by       TEXT NOT NULL,
+            rules             TEXT,
+            reason            TEXT NOT NULL,
+            scorecard         TEXT NOT NULL,
+            scoring_version   TEXT,
+            outcome           TEXT NOT NULL,
+            total             INTEGER NOT NULL,
+            drill_sha256      TEXT,
+            drill_version     INTEGER,
+            drill_path        TEXT,
+            PRIMARY KEY (session_id, seq)
+        ) WITHOUT ROWID;
+    """,
+}
+
+
+def _backfill_4(conn: Any, dialect: Dialect) -> None:
+    from warroom.store.results._distractors import backfill
+
+    backfill(conn)
+
+
+def _countable_7(conn: Any, dialect: Dialect) -> None:
+    from warroom.store.results import _countable as countable
+
+    if dialect.name == "sqlite":
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
+    else:
+        from warroom.store.backends import sessions_columns
+
+        columns = sessions_columns(conn)
+    countable.migrate(conn, dialect, columns)
+
+
+def _drop_kept_counts_10(conn: Any, dialect: Dialect) -> None:
+    """Migration 10: drop the cohort counts kept at write time by migrations 8 and 9 (written out here, as they were
+    named: a migration never changes with the code that follows it)."""
+    triggers = ["sessions_counts_insert", "sessions_counts_update", "sessions_counts_delete"]
+    if dialect.name == "sqlite":
+        statements = [*(f"DROP TRIGGER IF EXISTS {t}" for t in triggers), "DROP TABLE IF EXISTS session_counts"]
+    else:
+        statements = [
+            *(f"DROP TRIGGER IF EXISTS {t} ON sessions" for t in [*triggers, "sessions_counts_truncate"]),
+            "DROP FUNCTION IF EXISTS warroom_session_counts()",
+            "DROP FUNCTION IF EXISTS warroom_session_counts_truncate()",
+            "DROP TABLE IF EXISTS session_counts",
+            "CREATE INDEX IF NOT EXISTS ix_sessions_drill_times ON sessions (mode, drill_id) "
+            "INCLUDE (outcome, time_to_detect, wall_time_to_detect)",
+        ]
+    for statement in statements:
+        conn.execute(statement)
+
+
+#: version -> what a migration does after its SQL (in the same transaction): filling new columns from old data.
+def _secure_history_11(conn: Any, dialect: Dialect) -> None:
+    """Migration 11 on a PostgreSQL store secured by ``warroom store secure``: the history's rights and policies."""
+    if dialect.name == "sqlite":
+        return
+    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
+        from warroom.store.backends import history_statements
+
+        for statement in history_statements():
+            conn.execute(statement)
+
+
+BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
+    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11
+}  # fmt: skip

@@ -1,0 +1,310 @@
+"""Reading the results store: one session by its id (or a part of it), lists of sessions filtered and sorted,
+counts, unreadable rows and best scores.
+
+Plain functions of the store's :class:`~warroom.store.results.StoreConnection`, each one a method of
+:class:`~warroom.store.results.ResultsStore`. Every row read is checked with
+:class:`~warroom.store.results._records.ListedRecord`; a row that does not fit is a
+:class:`~warroom.store.errors.CorruptSession` (reported, never modified).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from warroom.store.errors import CorruptSession, SessionNotFound
+from warroom.store.results._connection import StoreConnection, guarded
+from warroom.store.results._filters import filter_sql, where_sql
+from warroom.store.results._rows import _LIST_COLUMNS, LIST_FIELDS, SessionRow, StoredSession
+
+if TYPE_CHECKING:
+    from warroom.store.results._history import ScorecardChange
+
+#: ``--sort`` keys: key -> (SQL expression, natural direction). ``--reverse`` flips the direction.
+SORT_KEYS: dict[str, tuple[str, str]] = {
+    "when": ("started_at", "DESC"),  # newest first
+    "score": ("total", "DESC"),  # best first
+    "trainee": ("trainee", "ASC"),
+    "drill": ("drill_id", "ASC"),
+    "outcome": ("outcome", "ASC"),
+    "ttd": ("time_to_detect IS NULL, time_to_detect", "ASC"),  # fastest first, undetected last
+    "damage": ("damage", "ASC"),  # least damage first
+    "false": ("false_escalations", "ASC"),
+}
+
+
+def _row(r: Any) -> dict[str, Any]:
+    """The :class:`SessionRow` fields of a row, checked with :class:`~warroom.store.results._records.ListedRecord`.
+    Raises ValueError naming the bad values (a text total, notes that are not a JSON list...)."""
+    from pydantic import ValidationError
+
+    from warroom.store.results._records import ListedRecord, describe
+
+    d = {name: r[name] for name in LIST_FIELDS}
+    for flag in ("all_clear", "recovered"):
+        if d[flag] in (0, 1):  # SQLite has no booleans; anything else is left for the check to refuse
+            d[flag] = bool(d[flag])
+    try:
+        ListedRecord.model_validate(d)
+    except ValidationError as exc:
+        raise ValueError(describe(exc)) from None
+    d["notes"] = json.loads(d["notes"])
+    return d
+
+@guarded
+def resolve(db: StoreConnection, key: str) -> str:
+    """The id of the one stored session that ``key`` names: its whole id, else the only one whose id starts with
+    ``key``, else ends with it (the short end people remember, e.g. ``k3f9``), else contains it; the first of
+    these that matches anything decides.
+
+    Raises SessionNotFound for no match, or for a part that matches several sessions (``.matches`` lists up to
+    10 of them)."""
+    key = key.strip()
+    if not key:
+        raise SessionNotFound("an empty session id")
+    if db.conn.execute("SELECT 1 FROM sessions WHERE session_id = ?", (key,)).fetchone() is not None:
+        return key
+    # prefix (on the index), suffix, substring
+    for what in ("prefix", "suffix", "part"):
+        cond, params = db.dialect.id_part(what, key)
+        sql = f"SELECT session_id FROM sessions WHERE {cond} ORDER BY session_id LIMIT 11"
+        ids: list[str] = [r[0] for r in db.conn.execute(sql, params)]
+        if len(ids) > 1:
+            more = ", ..." if len(ids) > 10 else ""
+            raise SessionNotFound(
+                f"session id {what} {key!r} matches several sessions: {', '.join(ids[:10])}{more}", ids[:10]
+            )
+        if ids:
+            return ids[0]
+    raise SessionNotFound(f"no stored session with id {key!r}")
+
+@guarded
+def get(db: StoreConnection, session_id: str) -> StoredSession:
+    """The stored session that ``session_id`` names (see :meth:`resolve`: the id, a unique prefix or suffix).
+
+    Raises SessionNotFound for no match or several; :class:`CorruptSession` when the row cannot be read.
+    """
+    key = resolve(db, session_id)
+    sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions WHERE session_id = ?"
+    stored = _stored(db.conn.execute(sql, (key,)).fetchone())
+    return replace(stored, history=scorecard_history(db, key))
+
+
+@guarded
+def scorecard_history(db: StoreConnection, session_id: str) -> list[ScorecardChange]:
+    """The scorecards re-scores replaced in the session ``session_id`` (its exact id), oldest first: who re-scored,
+    when, by which rules, why, and what it replaced (empty for a session never re-scored, or not stored). Raises
+    :class:`CorruptSession` when a replaced scorecard cannot be read."""
+    from warroom.store.results._history import read_history
+
+    try:
+        return read_history(db, [session_id]).get(session_id, [])
+    except ValueError as exc:
+        raise CorruptSession(f"stored session {session_id} cannot be read: {exc}", session_id) from None
+
+def _where(
+    db: StoreConnection,
+    trainee: str | None,
+    drill: str | None,
+    since: str | None,
+    outcome: str | None = None,
+    *,
+    valid: bool | None = None,
+    set_id: str | None = None,
+    mode: str | None = None,
+) -> tuple[str, list[Any]]:
+    """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns hold values of
+    the right type (:func:`~warroom.store.results._checks.valid_row_sql`), False only the others. ``set_id`` and
+    ``mode`` keep the sessions of that drill set / mode."""
+    from warroom.store.results._checks import VALID_ROW_SQL, valid_row_sql
+
+    sql = VALID_ROW_SQL if db.dialect.loose_types else valid_row_sql(loose_types=False)
+    clauses: list[str] = [] if valid is None else [f"({sql})" if valid else f"NOT ({sql})"]
+    more, params = filter_sql(trainee=trainee, drill=drill, since=since, outcome=outcome, set_id=set_id, mode=mode)
+    return where_sql(clauses + more), params
+
+
+@guarded
+def query(
+    db: StoreConnection,
+    *,
+    trainee: str | None = None,
+    drill: str | None = None,
+    since: str | None = None,
+    outcome: str | None = None,
+    sort: str = "when",
+    reverse: bool = False,
+    limit: int | None = None,
+    full: bool = False,
+    set_id: str | None = None,
+    mode: str | None = None,
+) -> list[SessionRow]:
+    """Stored sessions matching the filters, sorted.
+
+    With ``full`` the rows are :class:`StoredSession` objects carrying the scorecard and action log too.
+
+    ``trainee`` / ``drill`` match exactly; ``since`` is a UTC timestamp text (see :func:`parse_since`): sessions
+    started at or after it. ``sort`` is a key of :data:`SORT_KEYS` in its natural direction (``reverse`` flips
+    it); ties are broken newest first. ``limit`` None or 0 returns every match. ``set_id`` / ``mode`` keep the
+    sessions played in that drill set / mode. Raises ValueError for an unknown sort key and
+    :class:`CorruptSession` for a row that cannot be read (see :meth:`query_readable`).
+    """
+    sql, params, _ = _query_sql(db, trainee, drill, since, outcome, sort, reverse, limit, full, set_id, mode)
+    read = _stored if full else _listed
+    return [read(r) for r in db.conn.execute(sql, params)]
+
+def _query_sql(
+    db: StoreConnection,
+    trainee: str | None = None,
+    drill: str | None = None,
+    since: str | None = None,
+    outcome: str | None = None,
+    sort: str = "when",
+    reverse: bool = False,
+    limit: int | None = None,
+    full: bool = False,
+    set_id: str | None = None,
+    mode: str | None = None,
+) -> tuple[str, list[Any], bool]:
+    if sort not in SORT_KEYS:
+        raise ValueError(f"unknown sort key {sort!r} (choose from {', '.join(SORT_KEYS)})")
+    expr, direction = SORT_KEYS[sort]
+    if reverse:
+        direction = "ASC" if direction == "DESC" else "DESC"
+    order = ", ".join(f"{part.strip()} {db.dialect.order(direction)}" for part in expr.split(","))
+    where, params = _where(db, trainee, drill, since, outcome, set_id=set_id, mode=mode)
+    columns = f"{_LIST_COLUMNS}, scorecard, actions" if full else _LIST_COLUMNS
+    sql = f"SELECT {columns} FROM sessions{where} ORDER BY {order}, started_at DESC, session_id DESC"
+    if limit:
+        sql += " LIMIT ?"
+        params.append(int(limit))
+    return sql, params, full
+
+@guarded
+def query_readable(db: StoreConnection, /, **filters: Any) -> tuple[list[SessionRow], list[CorruptSession]]:
+    """:meth:`query` that skips unreadable rows: ``(rows, problems)``, one :class:`CorruptSession` per row
+    skipped (never modified). Takes the same keyword arguments as :meth:`query`."""
+    sql, params, full = _query_sql(db, **filters)
+    rows: list[SessionRow] = []
+    problems: list[CorruptSession] = []
+    for r in db.conn.execute(sql, params):
+        try:
+            rows.append(_stored(r) if full else _listed(r))
+        except CorruptSession as exc:
+            problems.append(exc)
+    return rows, problems
+
+def _listed(r: Any) -> SessionRow:
+    try:
+        return SessionRow(**_row(r))
+    except ValueError as exc:
+        sid = r["session_id"]
+        raise CorruptSession(f"stored session {sid} cannot be read: {exc}", sid) from None
+
+def _stored(r: Any) -> StoredSession:
+    """The :class:`StoredSession` of a full row. Raises :class:`CorruptSession` when its notes, scorecard or
+    action log cannot be read (not JSON, an action that does not validate)."""
+    from pydantic import ValidationError
+
+    from warroom.core.model import Action
+
+    sid = r["session_id"]
+    try:
+        scorecard = json.loads(r["scorecard"])
+        if not isinstance(scorecard, dict):
+            raise ValueError("the scorecard is not a JSON object")
+        raw_actions = json.loads(r["actions"])
+        if not isinstance(raw_actions, list):
+            raise ValueError("the action log is not a JSON list")
+        actions = [Action.model_validate(a) for a in raw_actions]
+        return StoredSession(**_row(r), scorecard=scorecard, actions=actions)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "action"
+        raise CorruptSession(
+            f"stored session {sid} cannot be read: an action in its log is invalid ({where}: {first['msg']})", sid
+        ) from None
+    except (ValueError, TypeError) as exc:
+        raise CorruptSession(f"stored session {sid} cannot be read: {exc}", sid) from None
+
+def iter_sessions(
+    db: StoreConnection,
+    *,
+    trainee: str | None = None,
+    drill: str | None = None,
+    since: str | None = None,
+    set_id: str | None = None,
+    mode: str | None = None,
+) -> Iterator[StoredSession | CorruptSession]:
+    """Every matching stored session with its scorecard and action log, oldest first (for re-scoring), read in
+    one query (``set_id`` / ``mode`` as in :meth:`query`). A row that cannot be read is yielded as its
+    :class:`CorruptSession` error (not raised), so the caller can report it and go on."""
+    where, params = _where(db, trainee, drill, since, set_id=set_id, mode=mode)
+    sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions{where} ORDER BY started_at, session_id"
+    try:
+        rows = db.conn.execute(sql, params).fetchall()
+    except db.errors as exc:
+        raise db.error(exc) from exc
+    for r in rows:
+        try:
+            yield _stored(r)
+        except CorruptSession as exc:
+            yield exc
+
+@guarded
+def count(
+    db: StoreConnection,
+    *,
+    trainee: str | None = None,
+    drill: str | None = None,
+    since: str | None = None,
+    set_id: str | None = None,
+    mode: str | None = None,
+) -> int:
+    """How many stored sessions match the filters (``set_id`` / ``mode`` as in :meth:`query`)."""
+    where, params = _where(db, trainee, drill, since, set_id=set_id, mode=mode)
+    return int(db.conn.execute(f"SELECT count(*) FROM sessions{where}", params).fetchone()[0])
+
+@guarded
+def invalid_rows(
+    db: StoreConnection,
+    *,
+    trainee: str | None = None,
+    drill: str | None = None,
+    since: str | None = None,
+    set_id: str | None = None,
+    mode: str | None = None,
+    limit: int = 100,
+) -> list[CorruptSession]:
+    """The matching rows that the best scores leave out because a checked column holds a value of the wrong type
+    or range (a text ``total``, an unknown outcome...), one :class:`CorruptSession` each (at most ``limit``),
+    oldest first (``set_id`` / ``mode`` as in :meth:`query`). The rows are never modified."""
+    where, params = _where(db, trainee, drill, since, valid=False, set_id=set_id, mode=mode)
+    # Found on the covering summary index (no ORDER BY, so no lookup of every row), then read in full.
+    ids = [r[0] for r in db.conn.execute(f"SELECT session_id FROM sessions{where} LIMIT ?", [*params, limit])]
+    sql = f"SELECT {_LIST_COLUMNS} FROM sessions WHERE session_id = ?"
+    rows = [db.conn.execute(sql, (i,)).fetchone() for i in ids]
+    out = []
+    for r in sorted(rows, key=lambda r: (str(r["started_at"]), r["session_id"])):
+        try:
+            _listed(r)
+        except CorruptSession as exc:
+            out.append(exc)
+        else:  # pragma: no cover - the SQL check and the model agree; keep the row reported anyway
+            out.append(CorruptSession(f"stored session {r['session_id']} cannot be summarised", r["session_id"]))
+    return out
+
+@guarded
+def best_scores(db: StoreConnection, trainee: str) -> dict[str, int | None]:
+    """The trainee's best total score per drill id: ``{drill_id: 0-100}``, over the sessions that were not
+    abandoned; None for a drill the trainee only ever quit (every session abandoned). Drills never run are
+    absent. Rows that a read would skip as unreadable (a text total...) are left out."""
+    where, params = _where(db, trainee, None, None, valid=True)
+    rows = db.conn.execute(
+        f"SELECT drill_id, max(CASE WHEN outcome = 'abandoned' THEN NULL ELSE total END) FROM sessions{where} "
+        "GROUP BY drill_id",
+        params,
+    )
+    return {drill_id: None if best is None else int(best) for drill_id, best in rows}

@@ -1,0 +1,157 @@
+"""The rows of the results store as Python values, the one definition of each shape: what a session is when it
+starts (:class:`SessionInfo`, the journal's start line), its wall-clock figures (:class:`WallClock`), a listed row
+(:class:`SessionRow`: every column but the scorecard and the action log) and a full row (:class:`StoredSession`, with
+them). Their fields name the columns (:data:`START_FIELDS`, :data:`LIST_FIELDS`, :data:`FULL_FIELDS`), from which the
+checks of :mod:`warroom.store.results._records` are made. Plain dataclasses: reading the store needs no pydantic.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from warroom.core.model import Action
+    from warroom.store.results._history import ScorecardChange
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """What is known about a session when it starts (the journal's start line)."""
+
+    session_id: str
+    trainee: str
+    drill_id: str
+    drill_version: int | None
+    drill_sha256: str | None
+    drill_path: str | None
+    started_at: str
+    all_clear: bool = False
+    scoring_version: str | None = None
+    #: ``"practice"``, ``"assessment"`` (docs/scoring.md, "Practice and assessment") or ``"tutorial"`` (never counted).
+    mode: str = "practice"
+    #: The id of the drill set the session was played in, if any.
+    set_id: str | None = None
+    #: The seed of the drill variant played (None: the drill as written).
+    seed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """As a JSON-ready dict (the journal's start line without ``type``/``format``/``pid``)."""
+        return {k: getattr(self, k) for k in START_FIELDS}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> SessionInfo:
+        """From a journal start line (extra keys are ignored), checked with
+        :data:`~warroom.store.results._records.StartRecord`. Raises ValueError naming each missing or bad value."""
+        from pydantic import ValidationError
+
+        from warroom.store.results._records import StartRecord, describe
+
+        try:
+            record = StartRecord.model_validate(d)
+        except ValidationError as exc:
+            raise ValueError(describe(exc)) from None
+        return cls(**record.model_dump())
+
+
+#: :class:`SessionInfo`'s fields in the order the journal's start line writes them.
+START_FIELDS: tuple[str, ...] = (
+    "session_id", "trainee", "drill_id", "drill_version", "drill_sha256", "drill_path", "all_clear",
+    "scoring_version", "started_at", "mode", "set_id", "seed",
+)  # fmt: skip
+assert set(START_FIELDS) == set(SessionInfo.__dataclass_fields__), "a start field is missing from the order"
+
+
+@dataclass(frozen=True)
+class WallClock:
+    """The wall-clock figures of a played session, from the journal's action times (all in wall seconds)."""
+
+    #: Times the drill was paused.
+    pauses: int = 0
+    #: Wall seconds spent paused (None: not recorded).
+    paused_seconds: float | None = None
+    #: Wall seconds from the start to the escalation that scored (None: none).
+    wall_time_to_detect: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The store columns of these figures."""
+        return {
+            "pauses": self.pauses,
+            "paused_seconds": self.paused_seconds,
+            "wall_time_to_detect": self.wall_time_to_detect,
+        }
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """One stored session as listed by :meth:`ResultsStore.query` (without the scorecard and action log)."""
+
+    session_id: str
+    trainee: str
+    drill_id: str
+    drill_version: int | None
+    drill_sha256: str | None
+    drill_path: str | None
+    all_clear: bool
+    scoring_version: str | None
+    started_at: str
+    ended_at: str | None
+    outcome: str
+    total: int
+    time_to_detect: float | None
+    damage: float | None
+    full_damage: float | None
+    damage_unit: str | None
+    false_escalations: int
+    cost_usd: float | None
+    recovered: bool
+    notes: list[str]
+    rescored_at: str | None
+    mode: str = "practice"
+    set_id: str | None = None
+    seed: int | None = None
+    #: Times the trainee paused (practice sessions; assessment sessions cannot pause).
+    pauses: int = 0
+    #: Wall-clock seconds spent paused (None: not recorded).
+    paused_seconds: float | None = None
+    #: Wall-clock seconds from the session's start to the escalation that scored (None: no such escalation).
+    wall_time_to_detect: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """As a JSON-ready dict (the ``scores --format json`` row)."""
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+#: The listed columns, in the order of :class:`SessionRow`'s fields (the one list they are derived from).
+LIST_FIELDS: tuple[str, ...] = tuple(SessionRow.__dataclass_fields__)
+_LIST_COLUMNS = ", ".join(LIST_FIELDS)
+#: The columns a full row has beyond :data:`LIST_FIELDS` (as their JSON text), :class:`StoredSession`'s own fields.
+FULL_FIELDS: tuple[str, ...] = ("scorecard", "actions")
+
+
+@dataclass(frozen=True)
+class StoredSession(SessionRow):
+    """One stored session with its scorecard (the dict of ``Scorecard.to_dict()``) and full action log."""
+
+    scorecard: dict[str, Any] = field(default_factory=dict)
+    actions: list[Action] = field(default_factory=list)
+    #: The scorecards re-scores replaced, oldest first (read by :meth:`~warroom.store.results.ResultsStore.get`;
+    #: empty in lists of sessions).
+    history: list[ScorecardChange] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every stored field as a JSON-ready dict (the ``scores --format json`` row): the flat fields of
+        :class:`SessionRow`, ``scorecard`` (the ``Scorecard.to_dict()`` dict) and ``actions`` (the action log, a list
+        of action dicts as in the journal)."""
+        out = {k: getattr(self, k) for k in SessionRow.__dataclass_fields__}
+        out["scorecard"] = self.scorecard
+        out["actions"] = [
+            a.model_dump(mode="json", exclude_none=True) if hasattr(a, "model_dump") else a for a in self.actions
+        ]
+        if self.history:
+            out["scorecard_history"] = [change.to_dict() for change in self.history]
+        return out
+
+    def info(self) -> SessionInfo:
+        """The session's start information."""
+        return SessionInfo(**{k: getattr(self, k) for k in SessionInfo.__dataclass_fields__})

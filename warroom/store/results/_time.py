@@ -1,0 +1,35 @@
+"""The store's timestamps: ISO 8601 UTC text with microseconds, which sorts as time (:func:`utc_now`), and the
+``--since`` value of a command turned into that text (:func:`parse_since`)."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+
+def utc_now() -> str:
+    """The current time as ISO 8601 UTC with microseconds, e.g. ``2026-11-29T15:20:52.123456+00:00``.
+
+    Every timestamp in the store uses this fixed format, so timestamps sort as text.
+    """
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def parse_since(text: str) -> str:
+    """Parse a ``--since`` value (a date ``2026-11-29`` or an ISO datetime) into the store's UTC timestamp text.
+
+    A date or a datetime without a zone is taken as UTC. Raises ValueError with a clear message otherwise.
+    """
+    value = text.strip()
+    try:
+        if len(value) == 10:
+            d = date.fromisoformat(value)
+            dt = datetime(d.year, d.month, d.day, tzinfo=UTC)
+        else:
+            dt = datetime.fromisoformat(value.replace("Z", "+00:00") if value.endswith("Z") else value)
+            if dt.tzinfo is None:
+                dt = dt.replace(tzinfo=UTC)
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is not a date or ISO datetime (expected e.g. 2026-11-29 or 2026-11-29T14:30)"
+        ) from None
+    return dt.astimezone(UTC).isoformat(timespec="microseconds")

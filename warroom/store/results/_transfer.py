@@ -1,0 +1,188 @@
+"""Moving results between stores: ``warroom store export`` / ``import`` as JSON Lines.
+
+One line per stored session, oldest first: a JSON object with every column of the ``sessions`` table, each value
+as stored (``scorecard``, ``actions`` and ``notes`` are the stored JSON text, ``all_clear`` and ``recovered`` 0 or 1),
+so an export imported into another store (SQLite or PostgreSQL) and exported again gives the same lines. A session
+that was re-scored carries its scorecard history in its line (``scorecard_history``), stored back with it. Import
+checks every line with the store's models (:class:`~warroom.store.results._records.RowRecord`) and stores it as a
+session
+finished now would be: once (a session already stored under its id is left as it is and counted), never a made-up
+value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from warroom.store.errors import DuplicateSession, InvalidSession, SessionReason, StoreError
+from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
+from warroom.store.results._store import ResultsStore
+
+#: Every column of an exported line, in the order written.
+EXPORT_COLUMNS: tuple[str, ...] = (*LIST_FIELDS, *FULL_FIELDS)
+#: The key of a line's scorecard history (written only for a session that has one: the scorecards re-scores replaced,
+#: oldest first, each as :meth:`~warroom.store.results._history.ScorecardChange.to_line` writes it).
+HISTORY_KEY = "scorecard_history"
+_FLAGS = ("all_clear", "recovered")
+
+
+def export_lines(store: ResultsStore) -> Iterator[str]:
+    """Every stored session as one JSON line (no line end), oldest first (then by id). Rows are exported exactly as
+    stored, readable or not (a damaged row is moved as it is; ``warroom scores`` reports it)."""
+    from warroom.store.results._history import read_history
+
+    sql = f"SELECT {', '.join(EXPORT_COLUMNS)} FROM sessions ORDER BY started_at, session_id"
+    try:
+        history = read_history(store.db)
+        rows = store.db.conn.execute(sql)
+        for r in rows:
+            line = dict(zip(EXPORT_COLUMNS, tuple(r), strict=True))
+            if line["session_id"] in history:
+                line[HISTORY_KEY] = [change.to_line() for change in history[line["session_id"]]]
+            yield json.dumps(line, ensure_ascii=False, allow_nan=False)
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
+
+
+@dataclass
+class ImportResult:
+    """What an import did: sessions stored, sessions already there, and one ``source:line: message`` per line
+    refused (:attr:`refused`; :meth:`refused_grouped` for people)."""
+
+    imported: int = 0
+    already: int = 0
+    #: The refusals as ``(source, line number, message, the message's template or None)``, in the order of the
+    #: lines: the template is the message with ``S`` in the places of the line's session id, for a reason about that
+    #: session (:class:`~warroom.store.errors.SessionReason`).
+    refusals: list[tuple[str, int, str, str | None]] = field(default_factory=list)
+
+    @property
+    def refused(self) -> list[str]:
+        """One ``source:N: message`` per line refused, in the order of the lines."""
+        return [f"{source}:{number}: {message}" for source, number, message, _ in self.refusals]
+
+    def refuse(self, source: str, number: int, reason: str | SessionReason) -> None:
+        """Record that line ``number`` of ``source`` was refused for ``reason`` (a message, or a message about the
+        line's session with its id apart)."""
+        if isinstance(reason, SessionReason):
+            self.refusals.append((source, number, reason.text, reason.template()))
+        else:
+            self.refusals.append((source, number, reason, None))
+
+    def refused_grouped(self, shown: int = 10) -> list[str]:
+        """The refusals for a person to read: ``source:N: message`` for a line refused for a reason of its own; for
+        lines refused for the same reason (a trainee role importing a whole class: each other trainee's sessions)
+        one ``source:N1, N2, ... and K more lines (T in all; S is each line's session id): message``, the first
+        ``shown`` line numbers named and each line's session id written S in the message (lines grouped by the
+        message's template, so an id that is also a word of the message changes nothing else). Groups in the order
+        of their first line."""
+        groups: dict[tuple[str, str], list[int]] = {}
+        own: dict[tuple[str, int], str] = {}
+        templated: set[tuple[str, str]] = set()
+        for source, number, message, template in self.refusals:
+            groups.setdefault((source, template or message), []).append(number)
+            own[source, number] = message
+            if template is not None:
+                templated.add((source, template))
+        out = []
+        for (source, message), numbers in groups.items():
+            if len(numbers) == 1:
+                out.append(f"{source}:{numbers[0]}: {own[source, numbers[0]]}")
+                continue
+            named = ", ".join(str(n) for n in numbers[:shown])
+            more = f" and {len(numbers) - shown:,} more lines" if len(numbers) > shown else ""
+            which = "; S is each line's session id" if (source, message) in templated else ""
+            out.append(f"{source}:{named}{more} ({len(numbers):,} lines{which}): {message}")
+        return out
+
+
+def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The column values of one exported line, and its session's scorecard history (checked). Raises ValueError
+    naming what is wrong."""
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"not a JSON object: {exc}") from None
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object")
+    history = _history(value.pop(HISTORY_KEY, []))
+    unknown = sorted(set(value) - set(EXPORT_COLUMNS))
+    if unknown:
+        raise ValueError(f"unknown column {', '.join(repr(c) for c in unknown[:5])}")
+    missing = [c for c in ("session_id", "trainee", "drill_id", "started_at", "outcome", "total") if c not in value]
+    if missing:
+        raise ValueError(f"missing {', '.join(missing)}")
+    for flag in _FLAGS:
+        if value.get(flag, 0) not in (0, 1) or isinstance(value.get(flag, 0), float):
+            raise ValueError(f"{flag} is neither 0 nor 1")
+        value[flag] = int(value.get(flag, 0))
+    missing = [c for c in FULL_FIELDS if c not in value]
+    if missing:
+        raise ValueError(f"missing {', '.join(missing)}")
+    return value, history
+
+
+def _history(changes: Any) -> list[dict[str, Any]]:
+    """The scorecard history of an exported line (a list of replaced scorecards), each checked with
+    :class:`~warroom.store.results._records.HistoryRecord`. Raises ValueError naming what is wrong."""
+    from pydantic import ValidationError
+
+    from warroom.store.results._records import HistoryRecord, describe
+
+    if not isinstance(changes, list):
+        raise ValueError(f"{HISTORY_KEY} is not a list")
+    try:
+        return [HistoryRecord.model_validate(change).model_dump() for change in changes]
+    except ValidationError as exc:
+        raise ValueError(f"{HISTORY_KEY}: {describe(exc)}") from None
+
+
+def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> ImportResult:
+    """Store the sessions of exported ``lines`` (from ``source``, named in messages). A line that does not fit
+    (not JSON, an unknown column, a value the store refuses, another session under its id, a row the login role may
+    not store: another trainee's session for a trainee role) is refused and named
+    (``source:N: message``); the others are stored. Raises :class:`~warroom.store.errors.StoreError` when the store
+    fails (the lines before are stored; importing again skips them)."""
+    result = ImportResult()
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            stored = store.insert_row(*_row(text))
+        except (ValueError, InvalidSession, DuplicateSession) as exc:
+            result.refuse(source, number, _reason(exc))
+            continue
+        except StoreError as exc:
+            if not _refused_by_policy(exc):
+                raise
+            result.refuse(source, number, _reason(exc))  # another trainee's, for a trainee role
+            continue
+        if stored:
+            result.imported += 1
+        else:
+            result.already += 1
+    return result
+
+
+def _reason(exc: Exception) -> str | SessionReason:
+    """Why a line was refused: the error's reason about its session when it has one, else its message."""
+    reason = getattr(exc, "reason", None)
+    return reason if isinstance(reason, SessionReason) else str(exc)
+
+
+def _refused_by_policy(exc: StoreError) -> bool:
+    """Whether the database refused the row for the login role's rights (PostgreSQL's row-level security of
+    ``warroom store secure``: SQLSTATE 42501), a refusal of that one line rather than a failure of the store."""
+    return getattr(exc.__cause__, "sqlstate", None) == "42501"
+
+
+def write_export(store: ResultsStore, out: TextIO) -> int:
+    """Write every stored session to ``out`` as JSON Lines; returns how many."""
+    n = 0
+    for line in export_lines(store):
+        out.write(line + "\n")
+        n += 1
+    return n

@@ -1,0 +1,29 @@
+# The API of warroom.store.review (its __init__.py loads each name on first use, from the module named here).
+# keep: build_review_rows
+
+from ._drill import (
+    DrillResolver,
+    DrillUnavailable,
+    default_drill_resolver,
+    file_sha256,
+    load_drill_file,
+    resolve_session_drill,
+)
+from ._rescore import RescoreStatus, rescore
+from ._review import ACTION_ROW_KINDS, ReviewData, ReviewRow, build_review_rows, load_review
+
+__all__ = [
+    "ACTION_ROW_KINDS",
+    "DrillResolver",
+    "DrillUnavailable",
+    "RescoreStatus",
+    "ReviewData",
+    "ReviewRow",
+    "build_review_rows",
+    "default_drill_resolver",
+    "file_sha256",
+    "load_drill_file",
+    "load_review",
+    "rescore",
+    "resolve_session_drill",
+]

@@ -1,0 +1,184 @@
+"""Re-scoring stored sessions (``warroom scores rescore``).
+
+Each matching session's action log is scored again (:func:`warroom.core.scoring.score`) against its drill file, by
+the edition of the scoring rules it was scored with (a version-1 session stays on version 1: its escalations were
+never asked for citations), or by the edition asked for (``rules``; docs/scoring.md says why this is the default),
+found like recovery finds it (:func:`warroom.store.journal._recorder.resolve_session_drill`). A session whose drill file
+changed since it was played (its SHA-256 differs from the recorded one) is skipped unless ``allow_changed``; when
+re-scored against a changed file, that file (SHA-256, version, path) is recorded with the new scorecard and a note
+names the file the session was played on, so the stored score and its recorded drill file always agree.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from warroom.core.scoring import (
+    SCORING_VERSION,
+    SCORING_VERSIONS,
+    ScoringError,
+    check_rules,
+    current_scorecard_keys,
+    score,
+)
+from warroom.store.errors import CorruptSession
+from warroom.store.results import ResultsStore, StoredSession, utc_now
+from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
+
+if TYPE_CHECKING:
+    from warroom.core.model import Drill
+
+
+class RescoreStatus(StrEnum):
+    """What re-scoring did to one session."""
+
+    CHANGED = "changed"  # a new scorecard was stored (outcome, score or details differ)
+    UNCHANGED = "unchanged"  # the scorecard is the same; nothing was written
+    UPDATED = "updated"  # the scorecard is the same, but the changed drill file it was scored on was recorded
+    SKIPPED = "skipped"  # not re-scored: ``message`` says why
+
+
+@dataclass(frozen=True)
+class RescoreResult:
+    """One session's re-scoring: ``status`` and a ``message`` for people (what changed, or why it was skipped).
+
+    ``label`` is ``SESSION_ID (TRAINEE, DRILL_ID)``."""
+
+    session_id: str
+    label: str
+    status: RescoreStatus
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.status.value}: {self.label}: {self.message}"
+
+
+def _normalise(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def rescore(
+    store: ResultsStore,
+    resolver: DrillResolver,
+    *,
+    trainee: str | None = None,
+    drill: str | None = None,
+    since: str | None = None,
+    set_id: str | None = None,
+    mode: str | None = None,
+    allow_changed: bool = False,
+    rules: str | None = None,
+    reason: str | None = None,
+) -> list[RescoreResult]:
+    """Re-score every stored session matching the filters (``trainee`` / ``drill`` id exact, ``since`` a UTC
+    timestamp text, ``set_id`` a drill set's id, ``mode`` practice or assessment), oldest first, and store the
+    scorecards that changed.
+
+    ``resolver(drill_id, drill_path) -> Path`` finds each session's drill file (e.g.
+    :func:`~warroom.store.journal._recorder.default_drill_resolver`). Returns one :class:`RescoreResult` per session; a
+    session whose row cannot be read, whose drill file is missing, unreadable, invalid or changed (without
+    ``allow_changed``), or whose action log no longer fits the drill is SKIPPED (never modified). ``rules`` is the
+    edition of the scoring rules to apply (:data:`~warroom.core.scoring.SCORING_VERSIONS`); None applies each
+    session's own (:func:`session_rules`). Each scorecard replaced is kept in the session's history with who
+    re-scored, when, the rules applied and why (``reason``; None: which rules and whether they were asked for).
+    Raises StoreError when the store cannot be written, ValueError for an unknown ``rules``.
+    """
+    if rules is not None:
+        check_rules(rules)
+    cache: dict[Path, Drill] = {}
+    out: list[RescoreResult] = []
+    for s in store.iter_sessions(trainee=trainee, drill=drill, since=since, set_id=set_id, mode=mode):
+        if isinstance(s, CorruptSession):
+            out.append(RescoreResult(s.session_id, s.session_id, RescoreStatus.SKIPPED, f"{s}; not re-scored"))
+            continue
+        applied = rules or session_rules(s.scoring_version)
+        why = reason or f"warroom scores rescore by the scoring rules {applied}" + (
+            " (asked for)" if rules is not None else " (the session's own)"
+        )
+        out.append(_rescore_one(store, s, resolver, cache, allow_changed, applied, why))
+    return out
+
+
+def session_rules(recorded: str | None) -> str:
+    """The edition of the scoring rules a session is re-scored (or recovered) with by default: the one it recorded,
+    when this warroom still applies it, else the current one."""
+    return recorded if recorded in SCORING_VERSIONS else SCORING_VERSION
+
+
+def _rescore_one(
+    store: ResultsStore,
+    s: StoredSession,
+    resolver: DrillResolver,
+    cache: dict[Path, Drill],
+    allow_changed: bool,
+    rules: str,
+    why: str,
+) -> RescoreResult:
+    label = f"{s.session_id} ({s.trainee}, {s.drill_id})"
+
+    def result(status: RescoreStatus, message: str) -> RescoreResult:
+        return RescoreResult(s.session_id, label, status, message)
+
+    try:
+        found = resolve_session_drill(s.info(), resolver, cache)
+    except DrillUnavailable as exc:
+        return result(RescoreStatus.SKIPPED, f"{exc}; not re-scored")
+    path, drill_, sha = found.path, found.drill, found.sha256
+    if found.changed and not allow_changed:
+        was = s.drill_sha256 or ""  # changed: there is a recorded SHA-256 and it differs
+        return result(
+            RescoreStatus.SKIPPED,
+            f"the drill file {path} changed since the session (SHA-256 {sha[:12]}…, was {was[:12]}…); "
+            "not re-scored (--allow-changed to re-score against the current file)",
+        )
+    try:
+        new = score(drill_, s.actions, rules=rules)
+    except ScoringError as exc:  # actions that no longer fit an edited drill
+        return result(RescoreStatus.SKIPPED, f"cannot be scored on {path}: {exc}; not re-scored")
+    record, file_detail = _changed_file_record(s, found) if found.changed else ({}, "")
+    file_why = f"; against the changed drill file {path}" if found.changed else ""
+    new_d = _normalise(new.to_dict())
+    if new_d == _normalise(current_scorecard_keys(s.scorecard)):
+        if not found.changed:
+            return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
+        store.update_scorecard(s.session_id, new, reason=why + file_why, **record)
+        return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}")
+    store.update_scorecard(s.session_id, new, reason=why + file_why, **record)
+    detail = []
+    if new.scoring_version != s.scoring_version:
+        detail.append(f"scoring rules version {s.scoring_version or '(none)'} -> {new.scoring_version}")
+    if new.outcome.value != s.outcome:
+        detail.append(f"outcome {s.outcome} -> {new.outcome.value}")
+    if new.total != s.total:
+        detail.append(f"score {s.total} -> {new.total}")
+    if not detail:
+        detail.append("scorecard details changed")
+    if file_detail:
+        detail.append(file_detail)
+    return result(RescoreStatus.CHANGED, ", ".join(detail))
+
+
+def _changed_file_record(s: StoredSession, found: SessionDrill) -> tuple[dict[str, Any], str]:
+    """For a session re-scored against a changed drill file (allowed): the keyword arguments of
+    :meth:`~warroom.store.results.ResultsStore.update_scorecard` that record that file with the score (so the stored
+    score and its recorded drill file agree and a later plain re-score does not flip the score back), and what to
+    say about it."""
+    path, drill_, sha = found.path, found.drill, found.sha256
+    record: dict[str, Any] = {
+        "drill_sha256": sha,
+        "drill_version": drill_.version,
+        "drill_path": str(path),
+        "note": (
+            f"re-scored at {utc_now()} against the changed drill file {path} (version {drill_.version}, "
+            f"SHA-256 {sha}); the session was played on version {s.drill_version} (SHA-256 {s.drill_sha256})"
+        ),
+    }
+    file_detail = (
+        f"drill file version {s.drill_version} -> {drill_.version} (SHA-256 {(s.drill_sha256 or '')[:12]}… -> "
+        f"{sha[:12]}…) recorded"
+    )
+    return record, file_detail

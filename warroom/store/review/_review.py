@@ -1,0 +1,323 @@
+"""The after-action review of a stored session, as plain data: the whole trace with the answer key and the trainee's
+actions marked where they happened. No Textual here; :mod:`warroom.tui.review` renders it.
+
+The session's action log is re-run on a :class:`~warroom.core.play.Replay` of the drill (the same way
+:func:`warroom.core.scoring.score` does), so the review shows exactly what the trainee saw: the events released, in
+order, with the re-plan after a containment, the escalations and flags placed between the events they followed
+(a false escalation followed by the planner's re-plan and the drill clock's jump), the deadline where its time
+falls, and the trace events that never played (stopped by the containment or the quit) listed after them in time
+order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from warroom.core.model import TARGET_LABELS, Action, ActionKind, Drill, TraceEvent, detection_events, evidence_ids
+from warroom.core.text import damage as fmt_damage
+from warroom.core.text import plural, seconds
+
+if TYPE_CHECKING:
+    from warroom.core.play import EscalationResult
+    from warroom.store.results import StoredSession
+
+#: Action kinds shown as rows of their own (inspections mark their event's row; playback changes are not shown).
+ACTION_ROW_KINDS = (ActionKind.FLAG, ActionKind.ESCALATE, ActionKind.QUIT, ActionKind.PROBE)
+
+
+@dataclass
+class ReviewRow:
+    """One row of the review rows.
+
+    ``kind`` is ``"event"`` (a trace or re-plan event, ``event`` set), ``"action"`` (a trainee action, ``action``
+    set), ``"replan"`` (the planner's re-plan after a false escalation and the drill clock's jump, ``action`` the
+    escalation) or ``"marker"`` (the deadline). ``t`` is seconds of drill time. ``key`` lists the answer-key marks
+    (``fault step``, ``evidence``, ``earliest evidence``, ``cascade``, ``damage …``, ``distractor``, ``re-plan``);
+    ``trainee`` the trainee's marks (``inspected``, ``flagged``, ``cited``; for an escalation its verdict and what
+    each cited event is: ``cited e04 (evidence)``, ``cited e07 (distractor)``, ``cited nothing``). ``played`` is
+    False for trace events that were never released in the session.
+    """
+
+    kind: str
+    t: float
+    event: TraceEvent | None = None
+    action: Action | None = None
+    key: list[str] = field(default_factory=list)
+    trainee: list[str] = field(default_factory=list)
+    played: bool = True
+    text: str = ""
+
+    @property
+    def is_trainee_action(self) -> bool:
+        """True for a row of a trainee's flag, escalation or quit."""
+        return self.kind == "action"
+
+
+@dataclass
+class ReviewRows:
+    """The review rows in order, and what could not be reconstructed (``warning``, or None)."""
+
+    rows: list[ReviewRow]
+    contained_at: float | None = None
+    warning: str | None = None
+
+
+
+def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_evidence: str | None) -> list[str]:
+    marks: list[str] = []
+    key = drill.answer_key
+    if event.id in replan_ids:
+        marks.append("re-plan")
+    if key is not None:
+        if event.step is not None and event.step == key.fault.origin_step and event.id not in replan_ids:
+            marks.append("fault step")
+        if event.id == key.fault.origin_event:  # format 2: the plan's or the set-up's origin event
+            marks.append(f"fault origin ({TARGET_LABELS[key.fault.target]})")
+        if event.id in evidence_ids(key):
+            marks.append("evidence")
+            if event.id == first_evidence:
+                marks.append("earliest evidence")
+        if event.step is not None and event.step in key.cascade and event.id not in replan_ids:
+            marks.append("cascade")
+        damage = sum(e.amount for e in key.damage.entries if e.event == event.id)
+        if damage:
+            marks.append(f"damage {fmt_damage(damage, key.damage.unit)}")
+    if any(d.event == event.id for d in drill.distractors):
+        marks.append("distractor")
+    return marks
+
+
+def _first_evidence(drill: Drill) -> str | None:
+    """The id of the earliest evidence event of ``drill`` (None: no answer key, or no evidence in the trace)."""
+    key = drill.answer_key
+    if key is None:
+        return None
+    ev = [e for _, e in detection_events(drill)]
+    return min(ev, key=lambda e: e.t).id if ev else None
+
+
+def _inspected_and_flagged(actions: list[Action]) -> tuple[dict[str, float], dict[str, str | None]]:
+    """From an action log: when each event was first inspected (event id -> drill seconds), and the events still
+    flagged at the end (event id -> the flag's note)."""
+    inspected: dict[str, float] = {}
+    flagged: dict[str, str | None] = {}
+    for a in actions:
+        if a.kind is ActionKind.INSPECT and a.event:
+            inspected.setdefault(a.event, a.t)
+        elif a.kind is ActionKind.FLAG and a.event:
+            flagged[a.event] = a.note
+        elif a.kind is ActionKind.UNFLAG and a.event:
+            flagged.pop(a.event, None)
+    return inspected, flagged
+
+
+def build_review_rows(drill: Drill, actions: list[Action], rules: str | None = None) -> ReviewRows:
+    """The review rows of ``actions`` (a session's action log) on ``drill``, each escalation's verdict by the
+    scoring rules ``rules`` (the session's; unknown or None: the current rules).
+
+    Never raises for a log that does not fit the drill (e.g. the drill file was edited since the session): the
+    trace is then shown in drill-time order with the actions placed by their time, and ``warning`` says why.
+    """
+    key = drill.answer_key
+    replan_ids = {e.id for e in key.replan} if key else set()
+    first_evidence = _first_evidence(drill)
+    released, contained_at, verdicts, escalations, warning = _replayed(drill, actions, rules)
+
+    inspected, flagged = _inspected_and_flagged(actions)
+    cited = {c for a in actions if a.kind is ActionKind.ESCALATE for c in a.cites or ()}
+
+    def event_row(ev: TraceEvent, played: bool) -> ReviewRow:
+        marks = []
+        if ev.id in inspected:
+            marks.append(f"inspected at {seconds(inspected[ev.id])}")
+        if ev.id in flagged:
+            marks.append("flagged")
+        if ev.id in cited:
+            marks.append("cited")
+        return ReviewRow(
+            kind="event",
+            t=ev.t,
+            event=ev,
+            key=_event_marks(drill, ev, replan_ids, first_evidence),
+            trainee=marks,
+            played=played,
+        )
+
+    played = [(ev.t, 0, n, 0, event_row(ev, True)) for n, ev in enumerate(released)]
+    played += _action_rows(drill, actions, verdicts, escalations)
+    end = max((x[0] for x in played), default=0.0)
+    released_ids = {e.id for e in released}
+    unplayed = [(ev.t, 0, n, 0, event_row(ev, False)) for n, ev in enumerate(drill.trace) if ev.id not in released_ids]
+    if key is not None:
+        # The deadline goes where its time falls: among what was played when the session reached it, else among
+        # the events that never played (an abandoned session stops before it), never between the two out of order.
+        marker = ReviewRow(kind="marker", t=key.deadline, text="deadline: the damage is done")
+        deadline = (key.deadline, 2, 0, 0, marker)
+        (played if key.deadline <= end or not unplayed else unplayed).append(deadline)
+    rows = [x[-1] for x in sorted(played, key=lambda x: x[:4])] + [x[-1] for x in sorted(unplayed, key=lambda x: x[:4])]
+    return ReviewRows(rows=rows, contained_at=contained_at, warning=warning)
+
+
+def _replayed(
+    drill: Drill, actions: list[Action], rules: str | None
+) -> tuple[list[TraceEvent], float | None, dict[int, str], dict[int, EscalationResult], str | None]:
+    """``actions`` re-run on ``drill`` by the scoring rules ``rules`` (unknown or None: the current rules): the events
+    released, the containment's drill time, each escalation's verdict and result by action index, and None; for a
+    log that does not replay, the whole trace, None, no verdicts or results, and a warning saying why."""
+    from warroom.core.scoring import SCORING_VERSION, SCORING_VERSIONS, ScoringError, replay_actions
+
+    rules = rules if rules in SCORING_VERSIONS else SCORING_VERSION
+    try:
+        replay, results = replay_actions(drill, actions, rules=rules)
+    except ScoringError as exc:
+        warning = f"the action log does not replay on this drill file ({exc}); events are shown in trace order"
+        return list(drill.trace), None, {}, {}, warning
+    verdicts = {i: r.verdict.value for i, r in enumerate(results) if r.verdict is not None}
+    escalations = {i: r.escalation for i, r in enumerate(results) if r.escalation is not None}
+    return list(replay.released), replay.contained_at, verdicts, escalations, None
+
+
+def _action_rows(
+    drill: Drill, actions: list[Action], verdicts: dict[int, str], escalations: dict[int, EscalationResult]
+) -> list[tuple[float, int, int, int, ReviewRow]]:
+    """The rows of the trainee's flags, escalations and quit, each as ``(t, 1, index, 0, row)`` for sorting; after
+    a false escalation, a ``replan`` row ``(resumed, 1, index, 1, row)`` at the drill time the trainee had the
+    drill back: the planner's re-plan call and the drill clock's jump that the trainee saw."""
+    from warroom.core.play import FALSE_ESCALATION_DELAY
+    from warroom.core.text import clock, usd
+
+    key = drill.answer_key
+    out: list[tuple[float, int, int, int, ReviewRow]] = []
+    for i, a in enumerate(actions):
+        if a.kind not in ACTION_ROW_KINDS:
+            continue
+        if a.kind is ActionKind.ESCALATE:
+            verdict = verdicts.get(i, "escalation")
+            named = TARGET_LABELS.get(a.step or "") or f"step {a.step}"
+            text = f"escalated {named}" + (f": {a.note}" if a.note else "")
+            step_ok = key is not None and a.step == key.fault.target
+            where = "" if key is None else TARGET_LABELS.get(key.fault.target) or f"step {key.fault.target}"
+            marks = [verdict] + _early_marks(step_ok, escalations.get(i), key is not None)
+            marks += [] if step_ok or key is None else [f"fault was in {where}"]
+            marks += _citation_marks(drill, a)
+        elif a.kind is ActionKind.FLAG:
+            text = f"flagged {a.event}" + (f": {a.note}" if a.note else "")
+            marks = ["evidence flagged" if key is not None and a.event in evidence_ids(key) else "flag"]
+        elif a.kind is ActionKind.PROBE:
+            asked = next((p for p in drill.probes if p.id == a.probe), None)
+            text = f"asked for probe {a.probe} (verify step {asked.step if asked else a.step})"
+            finding = [*evidence_ids(key), *key.accepted_evidence] if key is not None else []
+            marks = ["probe found the fault" if a.probe in finding else "needless probe"]
+        else:
+            text = "left the drill (quit)"
+            marks = ["abandoned"]
+        out.append((a.t, 1, i, 0, ReviewRow(kind="action", t=a.t, action=a, trainee=marks, text=text)))
+        esc = escalations.get(i)
+        if esc is not None and not esc.contained:
+            # Listed when the trainee had the drill back, after the events the trace released meanwhile: where the
+            # war room lists it (warroom.tui.live), not at the escalation's time.
+            after = esc.resumed_at if esc.resumed_at is not None else a.t + FALSE_ESCALATION_DELAY
+            found = (  # as the war room said (warroom.tui.drillscreen.false_escalation_message)
+                "with nothing to act on: the escalation came before the evidence the drill counts"
+                if key is not None and not esc.after_evidence
+                else "and found nothing wrong"
+            )
+            text = (
+                f"the planner re-planned (one re-plan call, {usd(esc.replan_usd)}) {found}; the "
+                f"drill clock jumped {seconds(after - a.t)}, {clock(a.t)} -> {clock(after)}"
+            )
+            jump = [f"clock +{seconds(after - a.t)}"]
+            row = ReviewRow(kind="replan", t=after, action=a, text=text, trainee=jump)
+            out.append((after, 1, i, 1, row))
+    return out
+
+
+def _early_marks(right_step: bool, esc: EscalationResult | None, faulted: bool) -> list[str]:
+    """The mark of a false escalation made before the drill's earliest counted evidence was released (``faulted``:
+    the drill has a fault; ``right_step``: it named the fault's step), as the debrief words it; none otherwise."""
+    if esc is None or esc.contained or esc.after_evidence or not faulted:
+        return []
+    early = "before the evidence the drill counts"
+    return [f"the right step, but {early}" if right_step else early]
+
+
+def _citation_marks(drill: Drill, action: Action) -> list[str]:
+    """What an escalation cited, one mark per event (``cited e04 (evidence)``); ``cited nothing`` for an empty
+    citation; none for an escalation recorded before citations existed (``cites`` absent)."""
+    from warroom.core.play import judge_citations
+
+    if action.cites is None:
+        return []
+    if not action.cites:
+        return ["cited nothing"]
+    return [f"cited {event_id} ({kind.value})" for event_id, kind in judge_citations(drill, action.cites)]
+
+
+@dataclass
+class ReviewData:
+    """Everything the review screen shows for one stored session.
+
+    ``session`` is the :class:`~warroom.store.results.StoredSession`; ``drill`` the loaded drill (None when it
+    cannot be found or loaded: ``drill_problem`` says why); ``drill_changed`` is True when the drill file's SHA-256
+    differs from the one recorded with the session; ``drill_file`` the file used.
+    """
+
+    session: StoredSession
+    drill: Drill | None
+    drill_file: Path | None
+    drill_changed: bool
+    drill_problem: str | None
+    review_rows: ReviewRows | None
+
+    @property
+    def notices(self) -> list[str]:
+        """Sentences the review must say before anything else (changed or missing drill file, replay problems)."""
+        out = []
+        if self.drill_problem:
+            out.append(self.drill_problem)
+        if self.drill_changed:
+            out.append(
+                f"The drill file {self.drill_file} has changed since this session was played (its SHA-256 differs); "
+                "the trace and answer key shown are the current file's."
+            )
+        if self.review_rows is not None and self.review_rows.warning:
+            out.append(self.review_rows.warning[0].upper() + self.review_rows.warning[1:] + ".")
+        out.extend(self.history_lines())
+        return out
+
+    def history_lines(self) -> list[str]:
+        """The session's scorecard history for people: one sentence saying the scorecard shown is the current one,
+        then one per scorecard a re-score replaced, oldest first (none for a session never re-scored)."""
+        history = self.session.history
+        if not history:
+            return []
+        head = (f"This session was re-scored {plural(len(history), 'time')}; the scorecard shown is the current one "
+                "(the figures count it), and the ones it replaced are kept:")
+        return [head, *(f"{change}." for change in history)]
+
+
+def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> ReviewData:
+    """The :class:`ReviewData` of a stored session: its drill found (recorded path, else the drill id in
+    ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its review rows built.
+
+    A tutorial session (mode ``tutorial``) is played on the bundled tutorial drill: once its recorded path is gone,
+    it is found in the bundled library only, never as a file of the same id in ``drill_dirs``."""
+    from warroom.store.results import TUTORIAL
+    from warroom.store.review._drill import DrillUnavailable, default_drill_resolver, resolve_session_drill
+
+    if session.mode == TUTORIAL:
+        drill_dirs = ()
+    try:
+        path = default_drill_resolver(drill_dirs)(session.drill_id, session.drill_path)
+    except FileNotFoundError:
+        return ReviewData(
+            session, None, None, False, f"The drill file of this session is not found (was {session.drill_path}).", None
+        )
+    try:
+        found = resolve_session_drill(session.info(), lambda _id, _path: path)
+    except DrillUnavailable as exc:
+        return ReviewData(session, None, path, False, f"The drill file cannot be loaded: {exc}", None)
+    review_rows = build_review_rows(found.drill, list(session.actions), session.scoring_version)
+    return ReviewData(session, found.drill, found.path, found.changed, None, review_rows)
