@@ -11,7 +11,7 @@ import pytest
 from trace_import_support import FIXTURES, assert_refused, import_missing_only_the_key
 
 from warroom.importers import chat
-from warroom.importers.tracekit import TraceError
+from warroom.importers.kit import TraceError
 
 THIRD = FIXTURES / "thirdparty"
 
@@ -128,8 +128,7 @@ def test_refusals_and_thinking_keep_their_text(tmp_path: Path) -> None:
      "missing field 'history'; it looks like OTLP/JSON traces: `warroom import otel`"),
 ])
 def test_who_and_when_names_the_importer_of_a_chat_or_a_trace(path: Path, hint: str) -> None:
-    from warroom.importers.who_and_when import RecordError, parse_record
-    from warroom.importers.who_and_when.parse import read_record
+    from warroom.importers.who_and_when import RecordError, parse_record, read_record
 
     with pytest.raises(RecordError, match=re.escape(hint)):
         parse_record(read_record(path), path.name)

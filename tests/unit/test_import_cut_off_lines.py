@@ -14,9 +14,10 @@ import pytest
 from trace_import_support import FIXTURES
 
 from warroom.importers import chat, openinference, otel
-from warroom.importers.reading import ReadWarning, collect_warnings, cut_off, json_lines, parse_json, warn
-from warroom.importers.runs import agentsdk, langfuse, langsmith
-from warroom.importers.tracekit import TraceError
+from warroom.importers.kit import ReadWarning, TraceError, collect_warnings, cut_off, json_lines, parse_json, warn
+from warroom.importers.langfuse import _observations as langfuse
+from warroom.importers.langsmith import _runs as langsmith
+from warroom.importers.openai_agents import _spans as agentsdk
 
 THIRD = FIXTURES / "thirdparty"
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warroom.importers.otel import classify, legacy
-from warroom.importers.otlp import Span, SpanEvent
-from warroom.importers.otlp.steps import MODEL, TOOL
+from warroom.importers.otel import _legacy as legacy
+from warroom.importers.otel import classify
+from warroom.importers.spans import MODEL, TOOL, Span, SpanEvent
 
 
 def _span(attributes: dict[str, Any], *events: tuple[str, dict[str, Any]]) -> Span:

@@ -16,9 +16,8 @@ from trace_import_support import FIXTURES, only_missing_key
 
 from warroom.core.load import limits
 from warroom.importers import chat, openinference, otel
-from warroom.importers.otlp.steps import messages_text
-from warroom.importers.tracekit import TraceError
-from warroom.importers.tracekit.drillfile import finite_numbers
+from warroom.importers.kit import TraceError, finite_numbers
+from warroom.importers.otel import messages_text
 from warroom.importers.who_and_when import import_records
 
 PARTS = FIXTURES / "thirdparty" / "genai-message-parts.json"

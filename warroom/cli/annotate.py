@@ -77,7 +77,7 @@ def trace_kind(path: Path) -> str | None:
     import shlex
 
     from warroom.core.load import limits
-    from warroom.importers.unsupported import unsupported_format
+    from warroom.importers.kit import unsupported_format
 
     try:
         if not path.is_file() or path.stat().st_size > limits.MAX_FILE_BYTES:

@@ -14,7 +14,7 @@ from warroom.cli.import_options import ImportProgress, import_options, make_reda
 from warroom.cli.output import say
 
 if TYPE_CHECKING:
-    from warroom.importers.who_and_when import Price
+    from warroom.importers.kit import Price
 
 
 @click.group("import")

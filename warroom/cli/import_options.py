@@ -11,16 +11,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:
-    from warroom.importers.redact import Redactor
-    from warroom.importers.who_and_when import Price
-    from warroom.importers.who_and_when.files import ImportResult
+    from warroom.importers.kit import ImportResult, Price, Redactor
 
 
 def parse_price(ctx: click.Context, param: click.Parameter, value: str | None) -> Price | None:
     """The ``IN/OUT`` price option's value as a Price (None when not given); a bad one is a usage error."""
     if value is None:
         return None
-    from warroom.importers.who_and_when import Price
+    from warroom.importers.kit import Price
 
     try:
         return Price.parse(value)
@@ -60,7 +58,7 @@ def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
     if not redact and names_file is None:
         return None
     from warroom.core.text import clean
-    from warroom.importers.redact import Redactor, read_names
+    from warroom.importers.kit import Redactor, read_names
 
     names: list[str] = []
     if names_file is not None:

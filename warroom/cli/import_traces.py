@@ -15,9 +15,7 @@ from warroom.cli.import_options import ImportProgress, import_options, make_reda
 from warroom.cli.output import say
 
 if TYPE_CHECKING:
-    from warroom.importers.tracekit import TraceOptions
-    from warroom.importers.who_and_when import ImportReport, Price
-    from warroom.importers.who_and_when.files import Progress
+    from warroom.importers.kit import ImportReport, Price, Progress, TraceOptions
 
 
 def _trace_options(f: Callable[..., Any]) -> Callable[..., Any]:
@@ -47,7 +45,7 @@ def _trace_id_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 def _options(price: Price | None, redact: bool, redact_names: Path | None, trace_id: str | None = None
              ) -> TraceOptions:
-    from warroom.importers.tracekit import DEFAULT_PRICE, TraceOptions
+    from warroom.importers.kit import DEFAULT_PRICE, TraceOptions
 
     return TraceOptions(price=price or DEFAULT_PRICE, trace_id=trace_id, redactor=make_redactor(redact, redact_names))
 
@@ -184,8 +182,8 @@ def langsmith(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names
 
     Example: warroom import langsmith runs.json --out drills/imported
     """
-    from warroom.importers.runs import SUFFIXES
-    from warroom.importers.runs.langsmith import import_langsmith
+    from warroom.importers.exports import SUFFIXES
+    from warroom.importers.langsmith import import_langsmith
 
     options = _options(price, redact, redact_names, trace_id)
     _run(lambda progress: import_langsmith(paths, out_dir, options, force=force, progress=progress), paths, SUFFIXES,
@@ -207,8 +205,8 @@ def langfuse(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_names:
 
     Example: warroom import langfuse trace.json --out drills/imported
     """
-    from warroom.importers.runs import SUFFIXES
-    from warroom.importers.runs.langfuse import import_langfuse
+    from warroom.importers.exports import SUFFIXES
+    from warroom.importers.langfuse import import_langfuse
 
     options = _options(price, redact, redact_names, trace_id)
     _run(lambda progress: import_langfuse(paths, out_dir, options, force=force, progress=progress), paths, SUFFIXES,
@@ -230,8 +228,8 @@ def openai_agents(paths: tuple[Path, ...], out_dir: Path, redact: bool, redact_n
 
     Example: warroom import openai-agents traces.jsonl --out drills/imported
     """
-    from warroom.importers.runs import SUFFIXES
-    from warroom.importers.runs.agentsdk import import_openai_agents
+    from warroom.importers.exports import SUFFIXES
+    from warroom.importers.openai_agents import import_openai_agents
 
     options = _options(price, redact, redact_names, trace_id)
     _run(lambda progress: import_openai_agents(paths, out_dir, options, force=force, progress=progress), paths,
