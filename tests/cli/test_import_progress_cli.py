@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.cli.import_options import ImportProgress
+from warroom.cli.imports.run import ImportProgress
 from warroom.importers import chat
 from warroom.importers.kit import ImportResult
 

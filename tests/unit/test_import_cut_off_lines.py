@@ -13,11 +13,9 @@ from typing import Any
 import pytest
 from trace_import_support import FIXTURES
 
-from warroom.importers import chat, openinference, otel
+from warroom.importers import chat, langfuse, langsmith, openinference, otel
+from warroom.importers import openai_agents as agentsdk
 from warroom.importers.kit import ReadWarning, TraceError, collect_warnings, cut_off, json_lines, parse_json, warn
-from warroom.importers.langfuse import _observations as langfuse
-from warroom.importers.langsmith import _runs as langsmith
-from warroom.importers.openai_agents import _spans as agentsdk
 
 THIRD = FIXTURES / "thirdparty"
 

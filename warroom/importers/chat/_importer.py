@@ -1,24 +1,62 @@
-"""The importer."""
+"""``warroom import chat``: the chat transcript importer as the registry lists it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.chat._mapping import conversation_to_drill_data
-from warroom.importers.chat._parse import read_conversations
-from warroom.importers.kit import ImportReport, Progress, TraceOptions, import_files
+from warroom.importers.chat._shapes import is_chat
+from warroom.importers.kit import (
+    PRICE_OPTION,
+    DrillData,
+    ImportReport,
+    Progress,
+    TraceImporter,
+    TraceOptions,
+    convert,
+    import_files,
+)
 
 
-def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[dict[str, Any], str]]:
-    """Every conversation in the file at ``path`` as ``(drill data, header comment)``; raises TraceError."""
-    return [conversation_to_drill_data(c, Path(path), options) for c in read_conversations(Path(path))]
+class Chat(TraceImporter):
+    """Chat transcripts: one drill per conversation, on a clock estimated from the text."""
+
+    name = "chat"
+    title = "a chat transcript"
+    options = (PRICE_OPTION,)
+    help = """Convert chat transcripts (OpenAI-style message lists, *.json or JSON Lines *.jsonl) into drills.
+
+    A file holds one conversation (an array of messages, or an object with `messages`), an array of them
+    (tau-bench trajectories), or JSON Lines of them (*.jsonl), one drill per conversation; Anthropic content
+    blocks and legacy function calls are read too. The drill clock and token counts are estimated; no answer
+    key is written: the author marks up the incident. A bad file is reported as `path: message` and the rest
+    still import. Exit status: 0 when every file imported, 1 when any failed, 2 on usage errors.
+
+    Example: warroom import chat runs/incident.json --out drills/imported
+    """
+
+    def recognises(self, values: Sequence[Any]) -> bool:
+        return is_chat(values[0])
+
+    def read(self, path: Path, options: TraceOptions) -> list[DrillData]:
+        from warroom.importers.chat._mapping import conversation_to_drill_data
+        from warroom.importers.chat._parse import read_conversations
+
+        return [conversation_to_drill_data(c, path, options) for c in read_conversations(path)]
+
+
+#: The chat importer (the registry finds it in this package's API).
+IMPORTER = Chat()
+
+
+def convert_file(path: Path, options: TraceOptions | None = None) -> list[DrillData]:
+    """Every drill the chat importer makes of the file at ``path``
+    (:func:`warroom.importers.kit.convert`); raises TraceError."""
+    return convert(IMPORTER, path, options)
 
 
 def import_chats(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
                  force: bool = False, progress: Progress | None = None) -> ImportReport:
-    """Convert every chat transcript (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir`` (see
-    :func:`warroom.importers.tracekit.import_files`)."""
-    return import_files(paths, out_dir, lambda p: convert_file(p, options), suffixes=(".json", ".jsonl"), force=force,
-                        redactor=options.redactor if options else None, progress=progress)
+    """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""
+    return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)

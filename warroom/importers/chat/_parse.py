@@ -64,8 +64,6 @@ def read_conversations(path: Path) -> list[Conversation]:
     try:
         data = parse_json(text, TraceError, "a chat transcript")
     except TraceError as e:
-        if text.lstrip().startswith('{"resourceSpans"'):  # OTLP/JSON Lines
-            raise TraceError(f"{e}; {_OTLP_HINT}") from None
         return _json_lines(json_lines(text, e, "a chat transcript"))
     return conversations(data)
 
@@ -85,24 +83,11 @@ def _is_messages(value: Any) -> bool:
     return isinstance(value, list) and bool(value) and all(isinstance(m, dict) and "role" in m for m in value)
 
 
-_OTLP_HINT = ("this is OTLP/JSON traces (or a Tempo or Jaeger export), not a chat transcript: `warroom import "
-              "otel` or `warroom import openinference` reads them")
-
-
-def _is_jaeger(item: dict[str, Any]) -> bool:
-    data = item.get("data")
-    return isinstance(data, list) and bool(data) and isinstance(data[0], dict) and "spans" in data[0]
-
-
 def conversations(data: Any) -> list[Conversation]:
     """The conversations in parsed JSON ``data``: a message list, an object with ``messages`` (or tau-bench's
     ``traj``), or an array of either; messages in the shapes :mod:`.shapes` reads too. Raises TraceError naming
-    where the shape is wrong."""
-    from warroom.importers.kit import unsupported_format
-
-    known = None if _is_messages(data) else unsupported_format(data)
-    if known is not None:
-        raise TraceError(f"not a chat transcript: it looks like {known}")
+    where the shape is wrong (:func:`warroom.importers.kit.refusal` adds the importer that reads a file of another
+    format)."""
     if _is_messages(data) or is_responses_items(data) or isinstance(data, dict):
         return [_conversation(data, "", None)]
     if isinstance(data, list) and data:
@@ -118,8 +103,6 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
     system: tuple[str, dict[str, Any]] | None = None
     if isinstance(item, dict):
         key = next((k for k in ("messages", "traj", "conversations") if k in item), None)
-        if key is None and ("resourceSpans" in item or "batches" in item or _is_jaeger(item)):
-            raise TraceError(_OTLP_HINT)
         if key is None and "contents" in item:
             raise TraceError(f"{where or 'the top level'}: Gemini API `contents` (`parts`) are not read; `warroom "
                              "import chat` reads chat-completions and Anthropic messages")

@@ -1,13 +1,13 @@
 # The API of warroom.importers.exports (its __init__.py loads each name on first use, from the module named here).
 
-from ._convert import SUFFIXES, Recorded, convert_runs_file, import_runs
+from ._convert import Recorded, convert_export
 from ._messages import Message, generation_info, message, messages
 from ._tree import agent_above, attach_tools, nearest_agent, root_ids
 from ._values import (
     MAX_EXPORT_BYTES,
     UNFINISHED,
     error_text,
-    looks_like,
+    first_record,
     read_values,
     recorded_prices,
     time_ns,
@@ -16,17 +16,15 @@ from ._values import (
 
 __all__ = [
     "MAX_EXPORT_BYTES",
-    "SUFFIXES",
     "UNFINISHED",
     "Message",
     "Recorded",
     "agent_above",
     "attach_tools",
-    "convert_runs_file",
+    "convert_export",
     "error_text",
+    "first_record",
     "generation_info",
-    "import_runs",
-    "looks_like",
     "message",
     "messages",
     "nearest_agent",

@@ -1,16 +1,16 @@
-"""Exports converted."""
+"""An export's traces as drills: the steps an importer reads of the file (:data:`Reader`), each trace
+made a drill by the span importers' builder, with what the export records apart from its steps (goals, prices,
+notes, agents' descriptions: :class:`Recorded`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.kit import ImportReport, Progress, TraceError, TraceOptions, import_files
+from warroom.importers.kit import TraceError, TraceOptions
 from warroom.importers.spans import Span, Step, group_traces, pick_trace, span_drill, trace_to_drill
-
-SUFFIXES = (".json", ".jsonl")
 
 
 @dataclass
@@ -31,7 +31,7 @@ class Recorded:
 Reader = Callable[[Path], tuple[dict[str, list[Step]], Recorded]]
 
 
-def convert_runs_file(path: Path, read: Reader, prefix: str, convention: str, options: TraceOptions | None = None,
+def convert_export(path: Path, read: Reader, prefix: str, convention: str, options: TraceOptions | None = None,
                       *, unit: str = "span") -> list[tuple[dict[str, Any], str]]:
     """Every trace in the file at ``path`` as ``(drill data, header)``: ``read`` makes its steps, ``prefix``
     starts the drill ids, ``convention`` names the export in the text, ``unit`` its records (``run``); only the
@@ -112,13 +112,3 @@ def _priced(data: dict[str, Any], header: str, prices: dict[str, tuple[float, fl
         data["source"] = data["source"].replace("estimated: prices (", note, 1)
         header = header.replace("estimated: prices (", note, 1)
     return data, header
-
-
-def import_runs(paths: Iterable[Path], out_dir: Path, read: Reader, prefix: str, convention: str,
-                options: TraceOptions | None = None, *, unit: str = "span", force: bool = False,
-                progress: Progress | None = None) -> ImportReport:
-    """Convert every export file (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``;
-    ``progress`` is told after each file."""
-    return import_files(paths, out_dir, lambda p: convert_runs_file(p, read, prefix, convention, options, unit=unit),
-                        suffixes=SUFFIXES, force=force, redactor=options.redactor if options else None,
-                        progress=progress)

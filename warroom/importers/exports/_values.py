@@ -124,14 +124,11 @@ def error_text(value: Any) -> str:
     return first[:500] or "error (no message)"
 
 
-def looks_like(doc: Any) -> str:
-    """``; it looks like ...`` naming the export ``doc`` is when another importer reads it (or none does), else
-    empty (:func:`warroom.importers.unsupported.unsupported_format`)."""
-    from warroom.importers.kit import unsupported_format
-
-    known = unsupported_format(doc)
-    if known is None and isinstance(doc, dict) and "resourceSpans" in doc:
-        known = "OTLP/JSON traces: `warroom import otel` or `warroom import openinference` reads them"
-    return f"; it looks like {known}" if known else ""
-
-
+def first_record(value: Any) -> Any:
+    """The first record of an export's JSON value (how its format is recognised): the first item of a list, or of
+    the ``data`` / ``runs`` / ``traces`` list an object wraps its records in; else ``value`` itself."""
+    if isinstance(value, dict):
+        for key in ("data", "runs", "traces"):
+            if isinstance(value.get(key), list) and value[key]:
+                return first_record(value[key])
+    return value[0] if isinstance(value, list) and value else value

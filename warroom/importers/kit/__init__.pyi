@@ -1,9 +1,11 @@
 # The API of warroom.importers.kit (its __init__.py loads each name on first use, from the module named here).
-# keep: CHARS_PER_TOKEN, CONTEXT_WINDOW_TOKENS, MAX_EVENT_GAP, MIN_EVENT_GAP, Price, WORDS_PER_SECOND,
-# keep: dump_drill_yaml, estimate_tokens, reading_gap
+# keep: CHARS_PER_TOKEN, CONTEXT_WINDOW_TOKENS, DEFAULT_PRICE, Importer, MAX_EVENT_GAP, MIN_EVENT_GAP, Options, Price,
+# keep: TRACE_ID_OPTION, WORDS_PER_SECOND, dump_drill_yaml, estimate_tokens, importers, looks_like, reading_gap,
+# keep: recognise, refusal
 
 from ._drillfile import MISSING_KEY, check_unmarked, dump_drill_yaml, finite_numbers
-from ._files import drill_target, find_input_files, import_files, prepare_out_dir
+from ._files import convert, find_input_files, import_files
+from ._importer import PRICE_OPTION, TRACE_ID_OPTION, DrillData, Importer, Option, Options, TraceImporter
 from ._naming import MAX_ID_CHARS, drill_id
 from ._pace import (
     CHARS_PER_TOKEN,
@@ -27,8 +29,9 @@ from ._reading import (
     read_text,
     warn,
 )
-from ._recognise import unsupported_format
+from ._recognise import looks_like, recognise, refusal
 from ._redact import Redactor, read_names
+from ._registry import importers
 from ._report import ImportReport, ImportResult, Progress
 from ._rules import (
     DEFAULT_DIFFICULTY,
@@ -56,36 +59,45 @@ __all__ = [
     "MAX_TRACE_BYTES",
     "MIN_EVENT_GAP",
     "MISSING_KEY",
+    "PRICE_OPTION",
+    "TRACE_ID_OPTION",
     "WORDS_PER_SECOND",
+    "DrillData",
     "ImportReport",
     "ImportResult",
+    "Importer",
+    "Option",
+    "Options",
     "Price",
     "Progress",
     "ReadWarning",
     "Redactor",
     "TraceError",
+    "TraceImporter",
     "TraceOptions",
     "check_unmarked",
     "collect_warnings",
+    "convert",
     "cut_off",
     "drill_id",
-    "drill_target",
     "dump_data",
     "dump_drill_yaml",
     "estimate_tokens",
     "find_input_files",
     "finite_numbers",
     "import_files",
+    "importers",
     "json_kind",
     "json_lines",
+    "looks_like",
     "model_cost",
     "model_usage",
     "parse_json",
-    "prepare_out_dir",
     "read_json_object",
     "read_names",
     "read_text",
     "reading_gap",
-    "unsupported_format",
+    "recognise",
+    "refusal",
     "warn",
 ]

@@ -12,9 +12,9 @@ from warroom.importers.kit._reading import ReadWarning
 
 @dataclass(frozen=True)
 class ImportResult:
-    """What happened to one record file: ``output`` written (with ``drill_id``), or ``error`` (one line); and what
-    the importer left out of the file or read otherwise than recorded (``warnings``, on the file's first result
-    only, so that each is reported and counted once)."""
+    """What happened to one input file (or one drill of it): ``output`` written (with ``drill_id``), or ``error``
+    (one line); and what the importer left out of the file or read otherwise than recorded (``warnings``, on the
+    file's first result only, so that each is reported and counted once)."""
 
     source: Path
     drill_id: str | None = None
@@ -56,9 +56,19 @@ class ImportReport:
         return [(r.source, w) for r in self.results for w in r.warnings]
 
     def summary(self) -> str:
-        """One line: how many records were imported, where to, and how many failed."""
+        """One line for an import of one drill per file (Who&When records): how many records were imported, where
+        to, and how many failed."""
         n = len(self.results)
         return (
             f"{len(self.imported)} of {plural(n, 'record')} imported into {self.out_dir}, "
             f"{len(self.failed)} failed"
         )
+
+    def drills_summary(self) -> str:
+        """One line for an import of traces (a file may hold several): how many drills were written, where to, from
+        how many files, how many files failed, and how many warnings there were."""
+        failed = len({r.source for r in self.failed})
+        files = len({r.source for r in self.results})
+        warned = f", {plural(len(self.warnings), 'warning')}" if self.warnings else ""
+        return (f"{plural(len(self.imported), 'drill')} imported into {self.out_dir} from {plural(files, 'file')}, "
+                f"{failed} failed{warned}")

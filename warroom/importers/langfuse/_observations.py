@@ -11,7 +11,6 @@ What each ``type`` becomes is in :func:`classify` and docs/importing.md; the res
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,18 +19,14 @@ from warroom.importers.exports import (
     Recorded,
     agent_above,
     attach_tools,
-    convert_runs_file,
-    import_runs,
-    looks_like,
     read_values,
     root_ids,
     time_ns,
 )
-from warroom.importers.kit import ImportReport, Progress, TraceError, TraceOptions, json_kind
+from warroom.importers.kit import TraceError, json_kind
 from warroom.importers.langfuse._values import field, model_step, prices, tool_step, user_text
 from warroom.importers.spans import AGENT, OTHER, Span, Step, as_text, mark_agent, mark_tool
 
-PREFIX, CONVENTION = "langfuse", "Langfuse"
 MODEL_TYPES = frozenset({"GENERATION"})
 TOOL_TYPES = frozenset({"TOOL", "RETRIEVER"})
 #: Names of LangChain runnables that Langfuse's LangChain integration (before observation types) records as a
@@ -73,8 +68,7 @@ def _observations(value: Any, where: str, recorded: Recorded) -> list[tuple[dict
         else:
             kind = "an object that is neither a trace with `observations` nor an observation (`type`, `startTime`)" \
                 if isinstance(item, dict) else f"a JSON {json_kind(item)}"
-            hint = looks_like(value)
-            raise TraceError(f"not a Langfuse export: {label} is {kind}" + ("" if "Langfuse" in hint else hint))
+            raise TraceError(f"not a Langfuse export: {label} is {kind}")
     return out
 
 
@@ -163,15 +157,3 @@ def classify(obs: dict[str, Any], span: Span, has_children: bool, seen_inputs: s
         if not span.parent_id and kind in ("CHAIN", "SPAN"):
             step.inputs = user_text(inputs)
     return step
-
-
-def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[dict[str, Any], str]]:
-    """Every trace in the Langfuse export at ``path`` as ``(drill data, header)``; raises TraceError."""
-    return convert_runs_file(path, read_observations, PREFIX, CONVENTION, options, unit="observation")
-
-
-def import_langfuse(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
-                    force: bool = False, progress: Progress | None = None) -> ImportReport:
-    """Convert every Langfuse export (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``."""
-    return import_runs(paths, out_dir, read_observations, PREFIX, CONVENTION, options, unit="observation",
-                       force=force, progress=progress)

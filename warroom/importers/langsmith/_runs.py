@@ -10,7 +10,6 @@ in :func:`classify_run` and docs/importing.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,20 +18,16 @@ from warroom.importers.exports import (
     Recorded,
     agent_above,
     attach_tools,
-    convert_runs_file,
     error_text,
-    import_runs,
-    looks_like,
     messages,
     read_values,
     recorded_prices,
     root_ids,
     time_ns,
 )
-from warroom.importers.kit import ImportReport, Progress, TraceError, TraceOptions, json_kind, warn
+from warroom.importers.kit import TraceError, json_kind, warn
 from warroom.importers.spans import MODEL, OTHER, Span, Step, as_text, mark_agent, mark_tool
 
-PREFIX, CONVENTION = "langsmith", "LangSmith"
 MODEL_TYPES = frozenset({"llm", "chat_model", "chat model", "chat"})
 TOOL_TYPES = frozenset({"tool", "retriever"})
 #: Names of chain runs that are agents without LangGraph's node metadata (LangChain's classic agent loop).
@@ -60,8 +55,7 @@ def _flatten(value: Any, where: str) -> list[dict[str, Any]]:
         run, label, parent = stack.pop()
         if not isinstance(run, dict) or "run_type" not in run:
             kind = "an object without `run_type`" if isinstance(run, dict) else f"a JSON {json_kind(run)}"
-            hint = looks_like(value)
-            raise TraceError(f"not LangSmith runs: {label} is {kind}" + ("" if "LangSmith" in hint else hint))
+            raise TraceError(f"not LangSmith runs: {label} is {kind}")
         if not isinstance(run["run_type"], str):
             raise TraceError(f"{label}.run_type is a JSON {json_kind(run['run_type'])}, not text")
         run = {**run, "run_type": run["run_type"].strip().lower()}
@@ -234,15 +228,3 @@ def classify_run(run: dict[str, Any], span: Span, agent: bool, seen_inputs: set[
         if not span.parent_id:
             step.inputs = _user_text(inputs)  # the goal; the first agent still shows it as the user's message
     return step
-
-
-def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[dict[str, Any], str]]:
-    """Every trace in the LangSmith export at ``path`` as ``(drill data, header)``; raises TraceError."""
-    return convert_runs_file(path, read_runs, PREFIX, CONVENTION, options, unit="run")
-
-
-def import_langsmith(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
-                     force: bool = False, progress: Progress | None = None) -> ImportReport:
-    """Convert every LangSmith export (``*.json``, ``*.jsonl``) under ``paths`` into drills in ``out_dir``."""
-    return import_runs(paths, out_dir, read_runs, PREFIX, CONVENTION, options, unit="run", force=force,
-                       progress=progress)

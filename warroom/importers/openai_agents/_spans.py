@@ -12,7 +12,6 @@ and docs/importing.md; the values are read by :mod:`.agentsvalues`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,19 +19,15 @@ from warroom.importers.exports import (
     UNFINISHED,
     Recorded,
     attach_tools,
-    convert_runs_file,
-    import_runs,
-    looks_like,
     nearest_agent,
     read_values,
     time_ns,
     tool_arguments,
 )
-from warroom.importers.kit import ImportReport, Progress, TraceError, TraceOptions, json_kind
+from warroom.importers.kit import TraceError, json_kind
 from warroom.importers.openai_agents._values import generation_step, response_step, span_error, tool_output, user_texts
 from warroom.importers.spans import AGENT, MODEL, Span, Step, agent_id, as_text, mark_agent, mark_tool
 
-PREFIX, CONVENTION = "openai-agents", "OpenAI Agents SDK"
 #: A model call's content when its span had not ended when the trace was exported (no output recorded yet).
 UNFINISHED_CALL = "(no output: the model call had not ended when the trace was exported)"
 _OBJECTS = ("trace", "trace.span")
@@ -49,9 +44,7 @@ def _items(value: Any, where: str) -> list[tuple[dict[str, Any], str]]:
         if not isinstance(item, dict) or (item.get("object") not in _OBJECTS and "span_data" not in item):
             kind = "an object that is neither a trace (`\"object\": \"trace\"`) nor a span (`span_data`)" \
                 if isinstance(item, dict) else f"a JSON {json_kind(item)}"
-            hint = looks_like(value)
-            hint = "" if "Agents SDK" in hint else hint
-            raise TraceError(f"not OpenAI Agents SDK traces: {label} is {kind}{hint}")
+            raise TraceError(f"not OpenAI Agents SDK traces: {label} is {kind}")
         if "span_data" in item or item.get("object") == "trace.span":
             data = item.get("span_data")
             if not isinstance(data, dict) or not isinstance(data.get("type"), str):
@@ -262,16 +255,3 @@ def _notes(tally: Counter[str]) -> list[str]:
     if ignored:
         notes.append(f"Ignored span types: {', '.join(ignored)}.")
     return notes
-
-
-def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[dict[str, Any], str]]:
-    """Every trace in the OpenAI Agents SDK export at ``path`` as ``(drill data, header)``; raises TraceError."""
-    return convert_runs_file(path, read_agent_spans, PREFIX, CONVENTION, options)
-
-
-def import_openai_agents(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
-                         force: bool = False, progress: Progress | None = None) -> ImportReport:
-    """Convert every OpenAI Agents SDK export (``*.json``, ``*.jsonl``) under ``paths`` into drills in
-    ``out_dir``."""
-    return import_runs(paths, out_dir, read_agent_spans, PREFIX, CONVENTION, options, force=force,
-                       progress=progress)

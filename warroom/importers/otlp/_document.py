@@ -90,20 +90,6 @@ def _span(raw: Any, where: str, service: str) -> Span:
                 status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service, end < start)
 
 
-def _other_format(doc: Any) -> str:
-    """What a JSON value that is not OTLP/JSON looks like, when it is a format another importer reads (``; ...``),
-    else empty."""
-    from warroom.importers.kit import unsupported_format
-
-    known = unsupported_format(doc)
-    if known is not None:
-        return f"; it looks like {known}"
-    first = doc[0] if isinstance(doc, list) and doc else doc
-    if isinstance(first, dict) and ("messages" in first or "traj" in first or ("role" in first and "content" in first)):
-        return "; it looks like a chat transcript: `warroom import chat` reads it"
-    return ""
-
-
 def _unwrap(doc: Any) -> Any:
     """Grafana Tempo's trace API answers: ``{"batches": [...]}`` (API v1) and ``{"trace": {"resourceSpans": [...]}}``
     (v2) as the ``{"resourceSpans": [...]}`` document they hold; anything else as it is."""
@@ -126,7 +112,7 @@ def spans_of_document(doc: Any, where: str) -> list[Span]:
             kind = f"`resourceSpans` is a JSON {json_kind(doc['resourceSpans'])}, not a list"
         else:
             kind = "an object without `resourceSpans`"
-        raise TraceError(f"{where}not OTLP/JSON traces: {kind}{_other_format(doc)}")
+        raise TraceError(f"{where}not OTLP/JSON traces: {kind}")
     out: list[Span] = []
     for i, rs in enumerate(doc["resourceSpans"]):
         rs = rs if isinstance(rs, dict) else {}

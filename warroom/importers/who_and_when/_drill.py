@@ -121,22 +121,25 @@ def record_to_drill_data(record: Record, options: ImportOptions | None = None) -
 
 
 def convert_record(record: Record, options: ImportOptions | None = None) -> tuple[dict[str, Any], Any]:
-    """The drill for ``record`` as (plain data, validated :class:`~warroom.core.model.Drill`).
-
-    The drill is the YAML text that gets written (:func:`dump_drill_yaml`) loaded back with the core loader
-    (:func:`warroom.core.load.load_drill_text`: the drill model and every drill rule), so what is checked is
-    exactly what a trainee will load (redacted first with ``options.redactor``); the drill is then played by
-    `warroom check`'s scripted trainees (:func:`warroom.core.author.run_checks`), so a drill nobody can win is never
-    returned. Raises RecordError if it does not load or fails the check (reported per record rather than crashing).
-    """
-    from warroom.core.author import run_checks
-    from warroom.core.load import DrillLoadError, load_drill_text
-
+    """The drill for ``record`` as (plain data, validated :class:`~warroom.core.model.Drill`), redacted with
+    ``options.redactor`` and checked by :func:`checked_drill`. Raises RecordError when it fails a check."""
     data = record_to_drill_data(record, options)
     if options is not None and options.redactor is not None:
         data = options.redactor.data(data)
+    return data, checked_drill(dump_drill_yaml(data), data["id"])
+
+
+def checked_drill(text: str, drill_id: str) -> Any:
+    """The drill of the YAML ``text`` written for the drill ``drill_id``, loaded back with the core loader
+    (:func:`warroom.core.load.load_drill_text`: the drill model and every drill rule), so that what is checked is
+    exactly what a trainee will load, and played by `warroom check`'s scripted trainees
+    (:func:`warroom.core.author.run_checks`), so that a drill nobody can win is never written. Raises RecordError
+    when it does not load or fails the check (reported per record rather than crashing)."""
+    from warroom.core.author import run_checks
+    from warroom.core.load import DrillLoadError, load_drill_text
+
     try:
-        drill = load_drill_text(dump_drill_yaml(data), path=f"{data.get('id', 'drill')}.yaml")
+        drill = load_drill_text(text, path=f"{drill_id}.yaml")
     except DrillLoadError as e:
         first = e.problems[0] if e.problems else e
         message = getattr(first, "message", str(first))
@@ -144,6 +147,4 @@ def convert_record(record: Record, options: ImportOptions | None = None) -> tupl
     report = run_checks(drill)  # never write a drill that `warroom check` fails: nobody could win it
     if not report.passed:
         raise RecordError(f"the drill made from this record fails `warroom check`: {report.problems[0]}")
-    return data, drill
-
-
+    return drill

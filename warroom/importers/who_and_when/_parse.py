@@ -112,10 +112,7 @@ def _history(data: dict[str, Any]) -> list[Message]:
     """The record's ``history`` as messages. Raises RecordError for a missing, mistyped or empty history, or an
     entry without text or role."""
     if "history" not in data:
-        other = ("; it looks like OTLP/JSON traces: `warroom import otel` or `warroom import openinference` reads "
-                 "them" if "resourceSpans" in data else "; it looks like a chat transcript: `warroom import chat` "
-                 "reads it" if "messages" in data or "traj" in data else "")
-        raise RecordError(f"missing field 'history'{other}")
+        raise RecordError("missing field 'history'")
     history_raw = data["history"]
     if not isinstance(history_raw, list):
         raise RecordError(f"field 'history' must be a list of messages, not a JSON {_json_type(history_raw)}")
