@@ -29,7 +29,7 @@ from ._reading import (
     read_text,
     warn,
 )
-from ._recognise import looks_like, recognise, refusal
+from ._recognise import file_values, looks_like, recognise, recognise_values, refusal
 from ._redact import Redactor, read_names
 from ._registry import importers
 from ._report import ImportReport, ImportResult, Progress
@@ -83,6 +83,7 @@ __all__ = [
     "dump_data",
     "dump_drill_yaml",
     "estimate_tokens",
+    "file_values",
     "find_input_files",
     "finite_numbers",
     "import_files",
@@ -98,6 +99,7 @@ __all__ = [
     "read_text",
     "reading_gap",
     "recognise",
+    "recognise_values",
     "refusal",
     "warn",
 ]

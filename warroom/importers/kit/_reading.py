@@ -50,7 +50,8 @@ class BigInteger:
         self.digits = len(text.lstrip("-"))
 
 
-def _bounded_int(text: str) -> int | BigInteger:
+def bounded_int(text: str) -> int | BigInteger:
+    """A JSON integer's ``text`` as an int, or as a :class:`BigInteger` when it has too many digits to convert."""
     return BigInteger(text) if len(text.lstrip("-")) > MAX_INTEGER_DIGITS else int(text)
 
 
@@ -182,7 +183,7 @@ def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a W
     ``what`` names the expected content in the nesting message. Raises ``error`` with a one-line reason.
     """
     try:
-        data = json.loads(text, parse_int=_bounded_int)
+        data = json.loads(text, parse_int=bounded_int)
     except json.JSONDecodeError as e:
         raise error(f"not JSON: {e.msg.removesuffix(' at')} at line {e.lineno} column {e.colno}") from None
     except RecursionError:

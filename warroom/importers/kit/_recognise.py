@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.importers.kit._importer import Importer
-from warroom.importers.kit._reading import read_text
+from warroom.importers.kit._reading import bounded_int, read_text
 from warroom.importers.kit._registry import importers
 
 #: Most bytes of a file read to recognise it: the largest file any importer reads (a chat transcript, an export).
@@ -36,7 +36,7 @@ def file_values(path: Path) -> list[Any]:
         text = read_text(path, MAX_RECOGNISED_BYTES)
     except (ValueError, OSError):
         return []
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(parse_int=bounded_int)  # a number of 5,000 digits is still a number
     values: list[Any] = []
     at = 0
     while len(values) < MAX_RECOGNISED_VALUES:

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from warroom.importers.exports import first_record
-from warroom.importers.kit import (
-    DrillData,
-    ImportReport,
-    Progress,
-    TraceImporter,
-    TraceOptions,
-    convert,
-    import_files,
-)
+from warroom.importers.kit import TraceImporter
+
+if TYPE_CHECKING:
+    from warroom.importers.kit import DrillData, ImportReport, Progress, TraceOptions
 
 #: Langfuse's observation types (the first three, and those of its SDKs' newer observation types).
 TYPES = ("GENERATION", "SPAN", "EVENT", "AGENT", "TOOL", "CHAIN", "RETRIEVER", "EMBEDDING", "EVALUATOR", "GUARDRAIL")
@@ -39,6 +33,8 @@ class Langfuse(TraceImporter):
     """
 
     def recognises(self, values: Sequence[Any]) -> bool:
+        from warroom.importers.exports import first_record
+
         item = first_record(values[0])
         if not isinstance(item, dict):
             return False
@@ -61,10 +57,14 @@ IMPORTER = Langfuse()
 def convert_file(path: Path, options: TraceOptions | None = None) -> list[DrillData]:
     """Every drill the Langfuse importer makes of the file at ``path``
     (:func:`warroom.importers.kit.convert`); raises TraceError."""
+    from warroom.importers.kit import convert
+
     return convert(IMPORTER, path, options)
 
 
 def import_langfuse(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
                     force: bool = False, progress: Progress | None = None) -> ImportReport:
     """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""
+    from warroom.importers.kit import import_files
+
     return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)

@@ -4,18 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from warroom.importers.kit import (
-    DrillData,
-    ImportReport,
-    Progress,
-    TraceImporter,
-    TraceOptions,
-    convert,
-    import_files,
-)
-from warroom.importers.otlp import span_convention
+from warroom.importers.kit import TraceImporter
+
+if TYPE_CHECKING:
+    from warroom.importers.kit import DrillData, ImportReport, Progress, TraceOptions
 
 
 class OpenTelemetryGenAI(TraceImporter):
@@ -36,6 +30,8 @@ class OpenTelemetryGenAI(TraceImporter):
     """
 
     def recognises(self, values: Sequence[Any]) -> bool:
+        from warroom.importers.otlp import span_convention
+
         return span_convention(values) == "otel"
 
     def read(self, path: Path, options: TraceOptions) -> list[DrillData]:
@@ -52,10 +48,14 @@ IMPORTER = OpenTelemetryGenAI()
 def convert_file(path: Path, options: TraceOptions | None = None) -> list[DrillData]:
     """Every drill the OpenTelemetry GenAI importer makes of the file at ``path``
     (:func:`warroom.importers.kit.convert`); raises TraceError."""
+    from warroom.importers.kit import convert
+
     return convert(IMPORTER, path, options)
 
 
 def import_otel(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
                 force: bool = False, progress: Progress | None = None) -> ImportReport:
     """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""
+    from warroom.importers.kit import import_files
+
     return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)

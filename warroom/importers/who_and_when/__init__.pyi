@@ -5,6 +5,7 @@
 
 from ._drill import convert_record
 from ._importer import IMPORTER, find_record_files, import_records
+from ._pace import EVIDENCE_MIN_GAP
 from ._parse import Message, Record, parse_record, read_record
 from ._prose import guess_fault_kind
 from ._rules import (
@@ -13,7 +14,6 @@ from ._rules import (
     DEADLINE_BEFORE_DAMAGE,
     DEADLINE_WINDOW,
     DEFAULT_DIFFICULTY,
-    EVIDENCE_MIN_GAP,
     IMPORTER_SOURCE,
     MAGENTIC_ONE,
     MAX_RECORD_BYTES,

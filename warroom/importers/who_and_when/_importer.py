@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.importers.kit import DrillData, ImportReport, Option, Price, Progress, find_input_files, import_files
+from warroom.importers.kit import Option, Price
 from warroom.importers.who_and_when._rules import (
     DEFAULT_EXECUTOR_PRICE,
     DEFAULT_PLANNER_PRICE,
@@ -17,7 +17,7 @@ from warroom.importers.who_and_when._rules import (
 )
 
 if TYPE_CHECKING:
-    from warroom.importers.kit import Redactor
+    from warroom.importers.kit import DrillData, ImportReport, Progress, Redactor
 
 
 def _is_record(item: Any) -> bool:
@@ -93,6 +93,8 @@ IMPORTER = WhoAndWhen()
 def find_record_files(paths: Iterable[Path]) -> list[Path]:
     """Record files under ``paths``: files as given, folders searched recursively for ``*.json`` (in natural order:
     ``2.json`` before ``10.json``), no duplicates. Raises FileNotFoundError for a path that does not exist."""
+    from warroom.importers.kit import find_input_files
+
     return find_input_files(paths, IMPORTER.suffixes)
 
 
@@ -102,4 +104,6 @@ def import_records(paths: Iterable[Path], out_dir: Path, options: ImportOptions 
     (:func:`warroom.importers.kit.import_files`): a bad record (or a file that cannot be written) is reported in
     its result and the rest still import. Raises FileNotFoundError for an input path that does not exist, and
     OSError when ``out_dir`` cannot be created."""
+    from warroom.importers.kit import import_files
+
     return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)

@@ -9,7 +9,6 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from warroom.core.author import MIN_REACTION_WINDOW
 from warroom.errors import WarroomError
 from warroom.importers.kit import Price
 
@@ -25,10 +24,6 @@ DEADLINE_BEFORE_DAMAGE = 1.0
 #: Largest record file read, in bytes (8 MiB, checked before reading): the shared corpus's largest record is 0.3 MiB,
 #: and a record's text goes verbatim into a drill, which must stay quick to load and play.
 MAX_RECORD_BYTES = 8 * 1024 * 1024
-#: The drill-clock gap after the evidence event is at least this long (seconds), so that the deadline, half-way
-#: to the last damage, leaves a person :data:`warroom.core.author.MIN_REACTION_WINDOW` seconds to read the
-#: evidence and escalate even when the mistake is one of the last history entries.
-EVIDENCE_MIN_GAP = 2 * MIN_REACTION_WINDOW
 #: Difficulty used when a record has no usable ``level``.
 DEFAULT_DIFFICULTY = 3
 
