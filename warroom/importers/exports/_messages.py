@@ -13,9 +13,10 @@ API output items (``message``, ``function_call``, ``function_call_output``, ``re
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from warroom.importers.spans import as_text
 
 #: LangChain message classes (the last item of a serialised message's ``id``) and ``type`` values, as roles.
 _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
@@ -67,12 +68,6 @@ def _text(content: Any) -> str:
     return "\n".join(out)
 
 
-def _arguments(value: Any) -> str:
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-
-
 def _call(raw: Any) -> tuple[str, str, str] | None:
     """One tool call, LangChain's, OpenAI's or Anthropic's ``tool_use`` part; None when it is none of them."""
     if not isinstance(raw, dict):
@@ -83,7 +78,7 @@ def _call(raw: Any) -> tuple[str, str, str] | None:
     if not isinstance(name, str) or not name:
         return None
     call_id = raw.get("id")
-    return (call_id if isinstance(call_id, str) else "", name, _arguments(args))
+    return (call_id if isinstance(call_id, str) else "", name, as_text(args))
 
 
 def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -141,7 +136,7 @@ def _responses_item(item: dict[str, Any]) -> Message | None:
         return Message("assistant", calls=[call]) if call is not None else None
     if kind == "function_call_output":
         call_id, output = item.get("call_id"), item.get("output")
-        return Message("tool", output if isinstance(output, str) else _arguments(output),
+        return Message("tool", output if isinstance(output, str) else as_text(output),
                        call_id=call_id if isinstance(call_id, str) else "")
     summary = item.get("summary")
     texts = [p.get("text") for p in summary if isinstance(p, dict)] if isinstance(summary, list) else []

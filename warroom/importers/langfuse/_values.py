@@ -146,7 +146,6 @@ def model_step(step: Step, obs: dict[str, Any]) -> None:
         step.content = as_text(output)
     step.inputs = user_text(inputs)
     step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
-    step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
     reason = generation_info(decoded(output), "finish_reason")
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 

@@ -99,7 +99,6 @@ def model_step(step: Step, run: dict[str, Any]) -> None:
     if not step.inputs and isinstance(inputs, dict):  # OpenAI's Responses API (`input`), completions (`prompt`)
         step.inputs = next((inputs[k] for k in ("input", "prompt") if isinstance(inputs.get(k), str)), "")
     step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
-    step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
     reason = generation_info(outputs, "finish_reason") or generation_info(outputs, "stop_reason")
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 

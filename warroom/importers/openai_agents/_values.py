@@ -88,7 +88,6 @@ def user_texts(value: Any) -> list[str]:
 def _said(step: Step, said: list[Message]) -> None:
     step.content = "\n".join(t for m in said if (t := m.shown()))
     step.tool_calls_asked = [(i, name) for m in said for i, name, _ in m.calls if i]
-    step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
 
 
 def generation_step(step: Step, data: dict[str, Any]) -> None:

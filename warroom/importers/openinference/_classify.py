@@ -154,7 +154,6 @@ def _model(span: Span, step: Step) -> None:
                          SpanAttributes.INPUT_MIME_TYPE)
     step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
     step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in _calls(m) if i]
-    step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 

@@ -16,13 +16,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from warroom.importers.spans import as_text
+
 #: Part types whose ``text`` is message text (OpenAI chat and Responses API, Anthropic).
 _TEXT_PARTS = frozenset({"text", "output_text", "input_text"})
 #: Part / item types that are a tool call: Anthropic's ``tool_use``, the Responses API's ``function_call``.
 _CALL_PARTS = frozenset({"tool_use", "function_call"})
 
 
-def parse_json(value: Any, mime_type: Any) -> Any:
+def json_value(value: Any, mime_type: Any) -> Any:
     """``value`` parsed as JSON when it is text that is JSON (``mime_type`` ``application/json``, or text starting
     with ``{`` or ``[``), else None; None too when its text would hold an unpaired UTF-16 surrogate (an escape
     ``\\ud800`` that JSON allows: not a character, no drill file could hold it; the value then stays as written)."""
@@ -60,7 +62,7 @@ def _holds_unpaired_surrogate(doc: Any) -> bool:
 def value_messages(value: Any, mime_type: Any) -> list[dict[str, Any]] | None:
     """The flattened messages of an LLM span's raw ``value`` (see the module's docstring), in order; None when the
     value is not JSON of a shape read here (then it stays as it is)."""
-    return _messages_of(parse_json(value, mime_type))
+    return _messages_of(json_value(value, mime_type))
 
 
 def _messages_of(doc: Any) -> list[dict[str, Any]] | None:
@@ -113,7 +115,7 @@ def _message(item: Any) -> dict[str, Any] | None:
         head = f"tool_calls.{m}.tool_call."
         flat[head + "id"] = call_id if isinstance(call_id, str) else ""
         flat[head + "function.name"] = name if isinstance(name, str) else ""
-        flat[head + "function.arguments"] = _arguments(arguments)
+        flat[head + "function.arguments"] = as_text(arguments)
     return flat
 
 
@@ -128,13 +130,6 @@ def _part_call(part: dict[str, Any]) -> tuple[Any, Any, Any]:
     if part.get("type") == "function_call":
         return part.get("call_id") or part.get("id"), part.get("name"), part.get("arguments")
     return part.get("id"), part.get("name"), part.get("input")
-
-
-def _arguments(value: Any) -> str:
-    """Tool-call arguments as the instrumentations record them: text as is, anything else as JSON."""
-    if value is None:
-        return ""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _response_items(items: list[Any]) -> list[dict[str, Any]] | None:
@@ -152,7 +147,7 @@ def _response_items(items: list[Any]) -> list[dict[str, Any]] | None:
             head = f"tool_calls.{calls}.tool_call."
             out[-1].update({head + "id": call_id if isinstance(call_id, str) else "",
                             head + "function.name": name if isinstance(name, str) else "",
-                            head + "function.arguments": _arguments(arguments)})
+                            head + "function.arguments": as_text(arguments)})
         elif item.get("type") in (None, "message") and (message := _message(item)) is not None:
             out.append(message)
     return out or None

@@ -63,7 +63,6 @@ def _model(span: Span, step: Step) -> None:
     inputs = _messages(span, ga.GEN_AI_INPUT_MESSAGES)
     step.inputs = messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span)
     step.tool_calls_asked = message_tool_calls(out) if out is not None else legacy.completion_tool_calls(span)
-    step.tool_call_ids = [i for i, _ in step.tool_calls_asked]
     reasons = a.get(ga.GEN_AI_RESPONSE_FINISH_REASONS)
     if isinstance(reasons, list) and reasons and isinstance(reasons[0], str) and reasons[0].strip():
         step.finish_reason = reasons[0]

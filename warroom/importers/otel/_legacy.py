@@ -178,11 +178,6 @@ def completion_tool_calls(span: Span) -> list[tuple[str, str]]:
             if isinstance(c["id"], str) and c["id"]]
 
 
-def completion_tool_call_ids(span: Span) -> list[str]:
-    """The ids of the tool calls the completion asked for (see :func:`completion_text` for where)."""
-    return [i for i, _ in completion_tool_calls(span)]
-
-
 def finish_reason(span: Span) -> str | None:
     """The first ``gen_ai.choice`` event's ``finish_reason``, else the flattened
     ``gen_ai.completion.0.finish_reason``; None when neither is a non-empty string."""

@@ -63,8 +63,3 @@ def message_tool_calls(value: Any) -> list[tuple[str, str]]:
             if isinstance(p, dict) and p.get("type") == "tool_call" and isinstance(p.get("id"), str):
                 calls.append((p["id"], as_text(p.get("name"))))
     return calls
-
-
-def message_tool_call_ids(value: Any) -> list[str]:
-    """The ids of the ``tool_call`` parts of GenAI output messages (a JSON string or a list)."""
-    return [i for i, _ in message_tool_calls(value)]

@@ -18,8 +18,8 @@ AGENT, MODEL, TOOL, OTHER = "agent", "model", "tool", "other"
 class Step:
     """A classified span. ``kind`` is agent, model, tool or other; the rest is what the span recorded (None or
     empty when it did not): an agent's ``name``; a model call's ``model``, ``input_tokens``/``output_tokens``,
-    output ``content``, ``finish_reason``, the ``tool_call_ids`` it asked for (and, when known, ``(id, tool name)``
-    of each: ``tool_calls_asked``, which names the call of a tool span that records no id); a tool's ``tool`` name,
+    output ``content``, ``finish_reason``, the tool calls it asked for as ``(id, tool name)`` (``tool_calls_asked``:
+    the name finds the call of a tool span that records no id; their ids: ``tool_call_ids``); a tool's ``tool`` name,
     ``call_id``, ``arguments`` (a mapping) and ``result``; ``inputs``: the first user text the span saw; ``error``:
     the span's error (status message, exception) or empty; ``unknown``: attributes the classifier does not read."""
 
@@ -31,7 +31,6 @@ class Step:
     output_tokens: int | None = None
     content: str = ""
     finish_reason: str | None = None
-    tool_call_ids: list[str] = field(default_factory=list)
     tool_calls_asked: list[tuple[str, str]] = field(default_factory=list)
     tool: str | None = None
     call_id: str | None = None
@@ -40,6 +39,11 @@ class Step:
     inputs: str = ""
     error: str = ""
     unknown: int = 0
+
+    @property
+    def tool_call_ids(self) -> list[str]:
+        """The ids of the tool calls the model call asked for, in order."""
+        return [i for i, _ in self.tool_calls_asked]
 
 
 Classifier = Callable[[Span], Step]

@@ -14,15 +14,14 @@ from typing import Any
 
 from warroom.importers.who_and_when._mapping import Draft
 from warroom.importers.who_and_when._parse import Record
-from warroom.importers.who_and_when._rules import MAGENTIC_ONE
+from warroom.importers.who_and_when._rules import MAGENTIC_ONE, TERMINAL_NAMES
 
-_TERMINAL_NAMES = {"computerterminal", "computer_terminal"}
 _ORCHESTRATOR = "Orchestrator"
 _MANAGER = "manager"
 
 
 def _is_terminal(name: str) -> bool:
-    return name.replace(" ", "").lower() in _TERMINAL_NAMES
+    return name.replace(" ", "").lower() in TERMINAL_NAMES
 
 
 class _Names:

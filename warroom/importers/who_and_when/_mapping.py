@@ -15,9 +15,8 @@ from warroom.importers.kit import model_usage
 from warroom.importers.who_and_when._pace import CLOSING_EVENT_ID
 from warroom.importers.who_and_when._parse import Message, Record
 from warroom.importers.who_and_when._prose import section
-from warroom.importers.who_and_when._rules import IMPORTER_SOURCE, MAGENTIC_ONE
+from warroom.importers.who_and_when._rules import IMPORTER_SOURCE, MAGENTIC_ONE, TERMINAL_NAMES
 
-_TERMINAL_NAMES = {"computerterminal", "computer_terminal"}
 _STATUS_PREFIXES = ("Next speaker", "Stalled", "Request satisfied", "Replan counter exceeded")
 _WARNING_PREFIXES = ("Stalled", "Replan counter exceeded", "Max time", "Max rounds")
 _EXITCODE = re.compile(r"^exitcode: -?\d+")
@@ -126,7 +125,7 @@ def _magentic_one_message(draft: Draft, i: int, msg: Message, ctx: int, last_tur
     elif role in ("human", "user"):
         draft.add({"id": draft.hid(i), "t": 0.0, "step": draft.current_step, "kind": "log",
                    "source": f"{role} (the request)", "content": msg.content, "level": "info"}, msg.content, i)
-    elif role.replace(" ", "").lower() in _TERMINAL_NAMES:
+    elif role.replace(" ", "").lower() in TERMINAL_NAMES:
         _add_terminal_run(draft, i, msg, last_turn)
     else:
         draft.note_agent(role)
@@ -184,13 +183,13 @@ def _captain_plan_step(record: Record, draft: Draft, width: int) -> str:
 
 def _map_captain_agent(record: Record, draft: Draft, context: list[int]) -> None:
     """Fill ``draft`` from a captain-agent history: the first message is step ``s01``, each expert turn a step."""
-    turns = sum(1 for i, m in enumerate(record.history) if i == 0 or m.speaker.lower() not in _TERMINAL_NAMES)
+    turns = sum(1 for i, m in enumerate(record.history) if i == 0 or m.speaker.lower() not in TERMINAL_NAMES)
     width = max(2, len(str(turns)))
     turn_objective = _captain_plan_step(record, draft, width)
     last_turn: int | None = None
     for i, msg in enumerate(record.history):
         ctx = max(context[i], len(record.question))
-        is_terminal = msg.speaker.lower() in _TERMINAL_NAMES
+        is_terminal = msg.speaker.lower() in TERMINAL_NAMES
         if i == 0:
             draft.add_message(i, "planner_call", msg, model_usage(ctx, msg.content))
             if not is_terminal:

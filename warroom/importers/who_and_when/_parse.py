@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.kit import read_json_object
+from warroom.importers.kit import json_kind, read_json_object
 from warroom.importers.who_and_when._rules import CAPTAIN_AGENT, MAGENTIC_ONE, MAX_RECORD_BYTES, RecordError
 
 
@@ -50,12 +50,6 @@ def read_record(path: Path) -> dict[str, Any]:
     return read_json_object(Path(path), MAX_RECORD_BYTES, RecordError)
 
 
-def _json_type(value: Any) -> str:
-    return {list: "array", str: "string", bool: "boolean", int: "number", float: "number", type(None): "null"}.get(
-        type(value), type(value).__name__
-    )
-
-
 def _require_text(data: dict[str, Any], key: str, *, allow_number: bool = False, allow_empty: bool = False) -> str:
     if key not in data:
         raise RecordError(f"missing field {key!r}")
@@ -63,7 +57,7 @@ def _require_text(data: dict[str, Any], key: str, *, allow_number: bool = False,
     if allow_number and isinstance(value, (int, float)) and not isinstance(value, bool):
         return str(value)
     if not isinstance(value, str):
-        raise RecordError(f"field {key!r} must be text, not a JSON {_json_type(value)}")
+        raise RecordError(f"field {key!r} must be text, not a JSON {json_kind(value)}")
     if not allow_empty and not value.strip():
         raise RecordError(f"field {key!r} is empty")
     return value
@@ -91,7 +85,7 @@ def _mistake_step(data: dict[str, Any], n: int) -> int:
         raise RecordError("missing field 'mistake_step'")
     raw_step = data["mistake_step"]
     if isinstance(raw_step, bool) or not isinstance(raw_step, (str, int)):
-        raise RecordError(f"mistake_step must be a history index (e.g. \"4\"), not a JSON {_json_type(raw_step)}")
+        raise RecordError(f"mistake_step must be a history index (e.g. \"4\"), not a JSON {json_kind(raw_step)}")
     text_step = str(raw_step).strip()
     if not re.fullmatch(r"-?[0-9]+", text_step):
         shown = raw_step if len(text_step) <= 40 else text_step[:37] + "..."
@@ -115,23 +109,23 @@ def _history(data: dict[str, Any]) -> list[Message]:
         raise RecordError("missing field 'history'")
     history_raw = data["history"]
     if not isinstance(history_raw, list):
-        raise RecordError(f"field 'history' must be a list of messages, not a JSON {_json_type(history_raw)}")
+        raise RecordError(f"field 'history' must be a list of messages, not a JSON {json_kind(history_raw)}")
     if not history_raw:
         raise RecordError("field 'history' is empty: there is no trace to replay")
     history: list[Message] = []
     for i, m in enumerate(history_raw):
         if not isinstance(m, dict):
-            raise RecordError(f"history[{i}] must be an object with 'role' and 'content', not a JSON {_json_type(m)}")
+            raise RecordError(f"history[{i}] must be an object with 'role' and 'content', not a JSON {json_kind(m)}")
         content = m.get("content")
         if not isinstance(content, str):
-            what = "missing" if "content" not in m else f"a JSON {_json_type(content)}, not text"
+            what = "missing" if "content" not in m else f"a JSON {json_kind(content)}, not text"
             raise RecordError(f"history[{i}].content is {what}")
         role = m.get("role")
         if not isinstance(role, str) or not role.strip():
             raise RecordError(f"history[{i}].role is missing or not text")
         nm = m.get("name")
         if nm is not None and not isinstance(nm, str):
-            raise RecordError(f"history[{i}].name must be text, not a JSON {_json_type(nm)}")
+            raise RecordError(f"history[{i}].name must be text, not a JSON {json_kind(nm)}")
         history.append(Message(role=role, name=nm or None, content=content))
     return history
 

@@ -5,7 +5,6 @@ Every number here is documented in docs/importing.md; change it there too.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -39,10 +38,8 @@ CORPUS_REFERENCE = (
 DAMAGE_UNIT = "wasted agent turns"
 IMPORTER_SOURCE = "warroom importer"
 
-_TERMINAL_NAMES = {"computerterminal", "computer_terminal"}
-_STATUS_PREFIXES = ("Next speaker", "Stalled", "Request satisfied", "Replan counter exceeded")
-_WARNING_PREFIXES = ("Stalled", "Replan counter exceeded", "Max time", "Max rounds")
-_EXITCODE = re.compile(r"^exitcode: -?\d+")
+#: Speaker names of the code-execution terminal, spaces dropped and lower-cased.
+TERMINAL_NAMES = frozenset({"computerterminal", "computer_terminal"})
 
 
 class RecordError(WarroomError, ValueError):
