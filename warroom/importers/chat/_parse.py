@@ -57,7 +57,7 @@ class Conversation:
 def read_conversations(path: Path) -> list[Conversation]:
     """The conversations in the chat transcript file at ``path``: one JSON value, or JSON Lines of conversations
     (one ``{"messages": [...]}`` or message array per line, as OpenAI's fine-tuning and eval files and many logs
-    hold them; a last line cut off mid-write is skipped with a warning: :func:`~warroom.importers.reading
+    hold them; a last line cut off mid-write is skipped with a warning: :func:`~warroom.importers.kit
     .json_lines`). Raises TraceError (one line, ``line N:`` for JSON Lines) for a file that is not UTF-8 JSON within
     the limits, or not one of the shapes."""
     text = read_text(path, MAX_CHAT_BYTES, TraceError)
@@ -85,7 +85,7 @@ def _is_messages(value: Any) -> bool:
 
 def conversations(data: Any) -> list[Conversation]:
     """The conversations in parsed JSON ``data``: a message list, an object with ``messages`` (or tau-bench's
-    ``traj``), or an array of either; messages in the shapes :mod:`.shapes` reads too. Raises TraceError naming
+    ``traj``), or an array of either; messages in the shapes :mod:`._shapes` reads too. Raises TraceError naming
     where the shape is wrong (:func:`warroom.importers.kit.refusal` adds the importer that reads a file of another
     format)."""
     if _is_messages(data) or is_responses_items(data) or isinstance(data, dict):

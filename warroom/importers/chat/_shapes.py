@@ -1,4 +1,4 @@
-"""Other message shapes read as OpenAI chat-completions messages, before they are checked (:mod:`.parse`).
+"""Other message shapes read as OpenAI chat-completions messages, before they are checked (:mod:`._parse`).
 
 - **Anthropic Messages API** (a request body ``{model, system, messages}``, or its message list): an assistant's
   ``tool_use`` content blocks are its ``tool_calls``; a user message's ``tool_result`` blocks are ``tool``
@@ -76,7 +76,7 @@ def is_responses_items(value: Any) -> bool:
 
 
 def _listed(value: Any) -> list[Any]:
-    """A list value as it is; anything else (absent, null, or the wrong type, which :mod:`.parse` refuses) empty."""
+    """A list value as it is; anything else (absent, null, or the wrong type, which :mod:`._parse` refuses) empty."""
     return value if isinstance(value, list) else []
 
 
@@ -262,7 +262,7 @@ def sharegpt(items: list[Any], where: str) -> list[Any]:
 
 def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
     """``items`` (the messages of one conversation at ``where``) as chat-completions messages, each with the place
-    it came from; anything that is not a message object is passed on unchanged for :mod:`.parse` to refuse."""
+    it came from; anything that is not a message object is passed on unchanged for :mod:`._parse` to refuse."""
     out: list[tuple[str, Any]] = []
     open_calls: list[tuple[str, str]] = []
     for i, m in enumerate(items):

@@ -1,4 +1,6 @@
-"""Record trees."""
+"""The record tree of an export (runs, observations, spans): each record's root (:func:`root_ids`), the agent a
+step runs under (:func:`nearest_agent`, :func:`agent_above`), and tool calls that no agent holds given to the agent
+whose model call asked for them (:func:`attach_tools`)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from warroom.importers.spans import AGENT, MODEL, TOOL, Span, Step
 def root_ids(parent: dict[str, str]) -> dict[str, str]:
     """Each record's root record id, by walking ``parent`` (record id to its parent's id, empty for none) up to a
     record without a parent in it; the records of a parent cycle share one root (the cycle is then refused as
-    such by :func:`~warroom.importers.otlp.spans.group_traces`)."""
+    such by :func:`~warroom.importers.spans.group_traces`)."""
     out: dict[str, str] = {}
     for record in parent:
         node, seen = record, set()

@@ -1,7 +1,8 @@
-"""What the LangSmith and Langfuse importers share: their files read as JSON values, times as nanoseconds, and
-one trace's records (runs, observations) turned into the :class:`~warroom.importers.otlp.spans.Span` and
-:class:`~warroom.importers.otlp.steps.Step` objects that :func:`warroom.importers.otlp.build.trace_to_drill` makes
-a drill of (the same drill builder as ``otel`` and ``openinference``)."""
+"""The values the export importers (``langsmith``, ``langfuse``, ``openai-agents``) read alike: their files as
+JSON values (:func:`read_values`, within :data:`MAX_EXPORT_BYTES`), times as nanoseconds (:func:`time_ns`), recorded
+costs as prices (:func:`recorded_prices`), a tool's input as arguments (:func:`tool_arguments`), an error as one
+short text (:func:`error_text`), and an export's first record, by which its format is recognised
+(:func:`first_record`)."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ MAX_PRICE = 10_000.0
 
 def read_values(path: Path, what: str) -> list[tuple[str, Any]]:
     """The JSON values of the file at ``path``: one document, or JSON Lines (blank lines skipped; a last line cut
-    off mid-write skipped with a warning: :func:`~warroom.importers.reading.json_lines`), each as ``(where,
+    off mid-write skipped with a warning: :func:`~warroom.importers.kit.json_lines`), each as ``(where,
     value)`` (``where`` is ``""`` or ``"line N: "``). ``what`` names the format in messages. Raises TraceError (one
     line) within the importers' file limits, but for the size: :data:`MAX_EXPORT_BYTES`."""
     text = read_text(path, MAX_EXPORT_BYTES, TraceError)

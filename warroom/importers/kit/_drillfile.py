@@ -87,7 +87,7 @@ def check_unmarked(data: dict[str, Any]) -> None:
 def dump_drill_yaml(data: dict[str, Any], header: str | None = None) -> str:
     """``data`` as YAML text (safe dumper, no aliases, keys in the given order, Unicode kept), with an optional
     ``# comment`` header; multi-line text as literal blocks where it can be. Loading the text back with a safe loader
-    gives ``data`` exactly. Written by :func:`warroom.importers.yamlemit.dump_data` (what ``yaml.dump`` writes,
+    gives ``data`` exactly. Written by :func:`warroom.importers.kit.dump_data` (what ``yaml.dump`` writes,
     without PyYAML's slow representer). Raises TypeError for a value that is not plain drill data."""
     from warroom.importers.kit._yamlemit import dump_data
 

@@ -1,4 +1,7 @@
-"""The estimates every importer makes of what a trace lacks."""
+"""Pacing and prices: the estimates of what a trace does not record, shared by every importer. The drill clock
+paced by reading time (:func:`reading_gap`), token counts from text length (:func:`estimate_tokens`,
+:func:`model_usage`) and what a model call costs at a price (:func:`model_cost`). The numbers are documented in
+docs/importing.md; change them there too."""
 
 from __future__ import annotations
 

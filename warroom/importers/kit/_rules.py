@@ -1,4 +1,7 @@
-"""The numbers and options the trace importers share (documented in docs/importing.md; change them there too)."""
+"""The numbers and options the trace importers share: file limits, the defaults for what a trace does not say
+(model name, prices, difficulty), a model's :class:`Price`, the options of one import (:class:`TraceOptions`) and
+the error of a trace that cannot be a drill (:class:`TraceError`). Documented in docs/importing.md; change them
+there too."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ endpoints), or JSON Lines of any of these. Fields are read in the API's camelCas
 ``parentObservationId``) or the Python SDK's snake_case (``start_time``). An observation's parent is its
 ``parentObservationId``; its trace its ``traceId``, else the trace that holds it, else its root observation's id.
 What each ``type`` becomes is in :func:`classify` and docs/importing.md; the rest of an observation is read by
-:mod:`.lfvalues`.
+:mod:`._values`.
 """
 
 from __future__ import annotations

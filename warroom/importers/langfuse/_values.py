@@ -1,5 +1,5 @@
 """What a Langfuse observation records, read into a step: a generation's model, usage, cost and messages, a
-tool's arguments and result (:mod:`.langfuse` says which observation is which).
+tool's arguments and result (:mod:`._observations` says which observation is which).
 
 - A GENERATION's model is its ``model``; its tokens its ``usageDetails`` (``input`` / ``output``, each with its
   parts Langfuse counts apart added back: ``input_cache_read``, ``output_reasoning``...; also
@@ -7,7 +7,8 @@ tool's arguments and result (:mod:`.langfuse` says which observation is which).
   (``input`` / ``output``, when its ``unit`` is tokens or not given), else ``promptTokens`` / ``completionTokens``;
   its cost ``costDetails`` (``input`` / ``output``, USD, with their parts likewise), else ``calculatedInputCost`` /
   ``calculatedOutputCost``, else ``usage.inputCost`` / ``outputCost``. Its ``output`` and ``input`` are read as
-  messages by :mod:`.messages` (an OpenAI message or choices, LangChain messages, role/content lists); output text
+  messages by :mod:`warroom.importers.exports` (an OpenAI message or choices, LangChain messages, role/content lists);
+  output text
   that is not messages is kept as it is.
 - A tool's arguments are its ``input`` (an object as is, ``@observe``'s ``{"args": [...], "kwargs": {...}}`` as the
   keyword arguments (and ``args`` when there are any), JSON or a Python dict in text parsed, other text as
@@ -126,7 +127,7 @@ def _costs(obs: dict[str, Any]) -> tuple[float, float] | None:
 
 def prices(observations: Iterable[dict[str, Any]]) -> dict[str, tuple[float, float]]:
     """Each model's ``(input, output)`` price in USD per million tokens, from the generations that record both
-    their cost and their tokens (:func:`~warroom.importers.runs.common.recorded_prices`)."""
+    their cost and their tokens (:func:`~warroom.importers.exports.recorded_prices`)."""
     found = []
     for obs in observations:
         if as_text(field(obs, "type")).upper() == "GENERATION" and (costs := _costs(obs)) is not None:

@@ -1,7 +1,8 @@
 """What a LangSmith model run (``run_type`` llm) and tool run (tool, retriever) record, read into a step.
 
 A model run's messages: its ``outputs`` as LangChain's ``generations``, OpenAI's ``choices`` or a message, and its
-``inputs`` as LangChain's ``messages`` (:mod:`.messages`). Its model: ``outputs.llm_output.model_name`` or the
+``inputs`` as LangChain's ``messages`` (:mod:`warroom.importers.exports`). Its model: ``outputs.llm_output.model_name``
+or the
 response's metadata (the model that answered), else ``extra.invocation_params`` (``model`` / ``model_name``) or
 ``extra.metadata.ls_model_name`` (the model asked for). Its tokens: the run's ``prompt_tokens`` /
 ``completion_tokens``, else ``outputs.llm_output.token_usage``, else the message's ``usage_metadata``

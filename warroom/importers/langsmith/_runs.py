@@ -115,7 +115,7 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
 
 
 def _warn_lone_roots(runs: list[dict[str, Any]], spans: list[Span]) -> None:
-    """Warn (:func:`~warroom.importers.reading.warn`, once for the file) when traces are a root run alone: a chain
+    """Warn (:func:`~warroom.importers.kit.warn`, once for the file) when traces are a root run alone: a chain
     or agent run with no ``child_runs`` and no other run of its trace (a ``RunTree`` dumped, or ``read_run``
     called, without its children), whose agents, model calls and tool calls are missing. A model or tool run
     alone is a whole trace."""

@@ -6,7 +6,7 @@ A file holds what the SDK's tracing exports: ``trace.export()`` objects (``"obje
 ``BatchTraceProcessor``'s backend exporter posts them (``{"data": [...]}``), as a JSON list, one object, or JSON
 Lines of any of these (a custom ``TracingProcessor`` writing one object per line; a span written when it starts
 and again when it ends is read once, as it ended). What each ``span_data.type`` becomes is in :func:`_classify`
-and docs/importing.md; the values are read by :mod:`.agentsvalues`.
+and docs/importing.md; the values are read by :mod:`._values`.
 """
 
 from __future__ import annotations

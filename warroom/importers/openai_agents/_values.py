@@ -1,4 +1,4 @@
-"""What an OpenAI Agents SDK span's ``span_data`` records, read into a step (:mod:`.agentsdk` says which span is
+"""What an OpenAI Agents SDK span's ``span_data`` records, read into a step (:mod:`._spans` says which span is
 which): a generation's or a response's model call, a function's tool call and result, a span's error.
 
 - ``generation`` (Chat Completions models, LiteLLM): ``model``; ``usage`` (``input_tokens`` / ``output_tokens``,

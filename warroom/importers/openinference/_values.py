@@ -5,7 +5,7 @@ An instrumentation that records only the raw response and request leaves JSON th
 (``{"choices": [{"message": ...}]}``), an OpenAI Responses API response (``{"output": [...]}``), an Anthropic
 message (``{"type": "message", "content": [blocks]}``), one message (``{"role", "content"}``), a list of messages,
 or a request holding them (``{"messages": [...]}``, Anthropic's or OpenAI's; ``{"input": ...}``, the Responses
-API's). :func:`value_messages` reads each as the flattened messages :mod:`.classify` reads from
+API's). :func:`value_messages` reads each as the flattened messages :mod:`._classify` reads from
 ``llm.*_messages.N.message.*``: a mapping with ``role``, ``content`` (text) or ``contents.K.message_content.*``
 (text parts), and ``tool_calls.M.tool_call.{id,function.name,function.arguments}``; anything else is None, and the
 value is then kept as text.

@@ -2,7 +2,7 @@
 
 Attribute names come from the ``opentelemetry-semantic-conventions`` package (``gen_ai_attributes``), never
 hand-copied; the older conventions' events and flattened keys, which the package does not list, are read by
-:mod:`.legacy`.
+:mod:`._legacy`.
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def classify(span: Span) -> Step:
     """The :class:`Step` of one span: an agent (``invoke_agent``), a model call (``chat``, ``text_completion``,
     ``generate_content``, or an older span with ``gen_ai.system`` and no operation), a tool (``execute_tool``), or
     other; without an operation name, OpenLLMetry's and Pydantic AI's agent and tool spans too
-    (:mod:`.frameworks`). What each reads is in docs/importing.md."""
+    (:mod:`._frameworks`). What each reads is in docs/importing.md."""
     listed = frameworks.with_attribute_events(span)
     framework_read = listed is not span  # its `events` attribute is read
     span = listed

@@ -188,7 +188,7 @@ def finish_reason(span: Span) -> str | None:
 
 def tool_arguments(span: Span) -> dict[str, Any]:
     """An ``execute_tool`` span's arguments from its ``gen_ai.tool.message`` event's ``content`` (a mapping; see
-    :func:`~warroom.importers.otlp.steps.as_arguments`); empty when it has none."""
+    :func:`~warroom.importers.spans.as_arguments`); empty when it has none."""
     return next((as_arguments(a["content"]) for a in _events(span, TOOL_EVENT) if a.get("content") is not None), {})
 
 

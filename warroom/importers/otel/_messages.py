@@ -1,4 +1,6 @@
-"""GenAI messages as text."""
+"""GenAI messages (``gen_ai.input.messages`` / ``gen_ai.output.messages``: ``{role, parts}`` or ``{role,
+content}``) as the text a drill shows (:func:`messages_text`), and the tool calls the output messages ask for
+(:func:`message_tool_calls`)."""
 
 from __future__ import annotations
 

@@ -128,9 +128,9 @@ def spans_of_document(doc: Any, where: str) -> list[Span]:
 
 def read_spans(path: Path) -> list[Span]:
     """Every span in the OTLP/JSON file at ``path``: one document, or JSON Lines of documents (blank lines
-    skipped; a last line cut off mid-write skipped with a warning: :func:`~warroom.importers.reading.json_lines`);
-    or spans as the OpenTelemetry SDK's console exporter or Phoenix write them (:mod:`.sdkjson`), or a
-    Jaeger export (:mod:`.jaeger`). Raises
+    skipped; a last line cut off mid-write skipped with a warning: :func:`~warroom.importers.kit.json_lines`);
+    or spans as the OpenTelemetry SDK's console exporter or Phoenix write them (:mod:`._sdkjson`), or a
+    Jaeger export (:mod:`._jaeger`). Raises
     TraceError (one line, ``line N:`` for JSON Lines) within the importers' file limits."""
     from warroom.importers.otlp import _jaeger as jaeger
     from warroom.importers.otlp import _sdkjson as sdkjson

@@ -1,4 +1,4 @@
-"""Classified spans (:mod:`.steps`) of one trace as drill data: agents, models, plan, trace events on the spans'
+"""Classified spans (:mod:`._step`) of one trace as drill data: agents, models, plan, trace events on the spans'
 own clock. The mapping, field by field, is in docs/importing.md ("The span mapping")."""
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""The drill of a trace of spans."""
+"""The drill of one trace of spans (:func:`span_drill`): the builder's parts with the text every span importer
+writes around them (id, title, source, briefing, the file header saying what was estimated), and the one trace a
+file's ``--trace-id`` picks (:func:`pick_trace`)."""
 
 from __future__ import annotations
 

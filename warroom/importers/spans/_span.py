@@ -1,4 +1,6 @@
-"""Spans."""
+"""A trace's spans as every span importer reads them (:class:`Span`, :class:`SpanEvent`): ids as hex text, times
+in nanoseconds, attributes as plain values; an id as a tracing UI shows it (:func:`span_id_hex`), and the spans
+of a file grouped by trace, each trace checked for repeated ids and parent cycles (:func:`group_traces`)."""
 
 from __future__ import annotations
 

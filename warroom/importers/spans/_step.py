@@ -109,7 +109,7 @@ def exception_text(span: Span) -> str:
 def begin_step(span: Span, known: frozenset[str], prefixes: tuple[str, ...] = (),
                pattern: re.Pattern[str] | None = None) -> Step:
     """The :class:`Step` of ``span`` before its kind is known: its count of attributes neither in ``known``, nor
-    under one of ``prefixes``, nor matching ``pattern`` (:func:`~warroom.importers.otlp.steps.count_unknown`), and
+    under one of ``prefixes``, nor matching ``pattern`` (:func:`~warroom.importers.spans.count_unknown`), and
     its exception text ("" when it raised none)."""
     return Step(span, unknown=count_unknown(span, known, prefixes, pattern=pattern), error=exception_text(span))
 

@@ -19,7 +19,7 @@ the importer has to estimate, is documented in docs/importing.md; in short:
   seconds before the first damage event if that comes sooner (the event after the evidence comes at least
   :data:`EVIDENCE_MIN_GAP` seconds later, so the deadline always leaves ``warroom check``'s reaction window, and
   no damage is done by the deadline: ``warroom check``'s damage-by-deadline rule). A drill that would still fail
-  ``warroom check`` is refused, never written. Record files are read within limits (:mod:`warroom.importers.reading`).
+  ``warroom check`` is refused, never written. Record files are read within limits (:mod:`warroom.importers.kit`).
 
 Event ids are ``h`` + the history index (``h012``); a terminal's synthetic tool call is ``h012-call``. Message text
 is kept verbatim (never truncated, never re-encoded).

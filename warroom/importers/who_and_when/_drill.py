@@ -1,4 +1,4 @@
-"""A parsed record as a drill: the mapping (:mod:`.mapping`) paced (:mod:`.pace`) and described (:mod:`.prose`)
+"""A parsed record as a drill: the mapping (:mod:`._mapping`) paced (:mod:`._pace`) and described (:mod:`._prose`)
 into drill data, checked by loading it back and playing it, and dumped as YAML."""
 
 from __future__ import annotations

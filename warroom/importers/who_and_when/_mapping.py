@@ -1,4 +1,4 @@
-"""Map: a record's history as plan steps and trace events, before the drill clock is laid out (:mod:`.pace`).
+"""Map: a record's history as plan steps and trace events, before the drill clock is laid out (:mod:`._pace`).
 
 Event ids are ``h`` + the history index (``h012``); a terminal's synthetic tool call is ``h012-call``. Message
 text is kept verbatim. Plan-step titles and objectives (shown from 00:00) use only what the planner knew when it

@@ -1,5 +1,5 @@
 """Pace: the estimates a record lacks, laid on the drill clock: reading time between events, token counts and
-their cost, and the deadline (the numbers are in :mod:`.rules` and docs/importing.md)."""
+their cost, and the deadline (the numbers are in :mod:`._rules` and docs/importing.md)."""
 
 from __future__ import annotations
 

@@ -45,8 +45,8 @@ class Record:
 def read_record(path: Path) -> dict[str, Any]:
     """The JSON object in ``path``. Raises RecordError when it is not a regular file, is over
     :data:`MAX_RECORD_BYTES`, cannot be read, is not UTF-8 JSON, is not an object, or holds a number over
-    :data:`~warroom.importers.reading.MAX_INTEGER_DIGITS` digits or an unpaired surrogate (see
-    :func:`warroom.importers.reading.read_json_object`)."""
+    :data:`~warroom.importers.kit.MAX_INTEGER_DIGITS` digits or an unpaired surrogate (see
+    :func:`warroom.importers.kit.read_json_object`)."""
     return read_json_object(Path(path), MAX_RECORD_BYTES, RecordError)
 
 
