@@ -51,8 +51,8 @@ class Importer(Protocol):
     """One trace format read into drills (docs/importing.md, "Adding an importer").
 
     ``name`` is its ``warroom import NAME`` subcommand; ``title`` says what a file of its format is in messages
-    (``LangSmith runs``, ``a chat transcript``) and ``shape`` how to tell (``\\`run_type\\`, \\`inputs\\```; may be
-    empty); ``unit`` is what one input is (``trace``, ``record``), ``suffixes`` the files searched for in a folder,
+    (``LangSmith runs``, ``a chat transcript``) and ``shape`` how to tell it (the keys that say so; may be empty);
+    ``unit`` is what one input is (``trace``, ``record``), ``suffixes`` the files searched for in a folder,
     ``error`` the error its reading raises for a file it refuses; ``answer_key`` says whether its drills carry their
     answer key (else the author marks each up). ``help``, ``out_help`` and ``options`` make its command;
     ``needs`` names the module of the ``import`` extra it needs and what that module gives it, or is None. Each is
