@@ -45,7 +45,7 @@ def warroom_cmd() -> list[str]:
 def measure(spans: int, repeat: int) -> dict:
     """``{"seconds", "spans", "events"}``: the median time of the import process."""
     from warroom.core.load import DrillLoadError, load_drill
-    from warroom.importers.tracekit import MISSING_KEY
+    from warroom.importers.kit import MISSING_KEY
 
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "trace.json"

@@ -13,7 +13,7 @@ from locations import TESTS
 
 from warroom.core.load import DrillLoadError, load_drill, load_drill_text
 from warroom.core.model import Drill
-from warroom.importers.tracekit import MISSING_KEY, TraceError
+from warroom.importers.kit import MISSING_KEY, TraceError
 
 FIXTURES = TESTS / "fixtures"
 

@@ -14,34 +14,35 @@ from warroom.cli import main
 FIXTURES = REPO / "tests" / "fixtures"
 
 
-@pytest.mark.parametrize("fixture,command", [
-    ("chat/refund.json", "warroom import chat"),
-    ("thirdparty/chat-anthropic.json", "warroom import chat"),
-    ("thirdparty/chat-finetune.jsonl", "warroom import chat"),
-    ("thirdparty/chat-sharegpt.json", "warroom import chat"),
-    ("thirdparty/chat-tau2.json", "warroom import chat"),
-    ("otel/current.json", "warroom import otel"),
-    ("otel/legacy.jsonl", "warroom import otel"),
-    ("thirdparty/jaeger-export.json", "warroom import otel"),
-    ("thirdparty/sdk-console.json", "warroom import otel"),
-    ("thirdparty/phoenix-spans.json", "warroom import otel"),
+CHAT, OTEL = "a chat transcript", "OpenTelemetry GenAI traces"
+
+
+@pytest.mark.parametrize("fixture,importer,what", [
+    ("chat/refund.json", "chat", CHAT),
+    ("thirdparty/chat-anthropic.json", "chat", CHAT),
+    ("thirdparty/chat-finetune.jsonl", "chat", CHAT),
+    ("thirdparty/chat-sharegpt.json", "chat", CHAT),
+    ("thirdparty/chat-tau2.json", "chat", CHAT),
+    ("otel/current.json", "otel", OTEL),
+    ("otel/legacy.jsonl", "otel", OTEL),
+    ("thirdparty/jaeger-export.json", "otel", OTEL),
+    ("thirdparty/sdk-console.json", "otel", OTEL),
+    # Phoenix's span JSON is OpenInference's (each span names its kind): was named an `otel` trace
+    ("thirdparty/phoenix-spans.json", "openinference", "OpenInference traces"),
+    ("openinference/phoenix.jsonl", "openinference", "OpenInference traces"),
+    ("who_and_when/good/magentic-one/mini.json", "who-and-when", "a Who&When record"),
+    # an export whose importer came after annotate's own checks: was `it looks like LangSmith runs` with no import
+    ("thirdparty/langsmith-runs.json", "langsmith", "LangSmith runs"),
+    ("thirdparty/langfuse-trace.json", "langfuse", "a Langfuse export"),
+    ("thirdparty/openai-agents-trace.json", "openai-agents", "OpenAI Agents SDK traces"),
 ])
-def test_a_trace_given_to_annotate_names_the_import_to_run_first(fixture, command):
+def test_a_trace_given_to_annotate_names_the_import_to_run_first(fixture, importer, what):
     path = FIXTURES / fixture
     result = CliRunner().invoke(main, ["annotate", str(path)])
     assert result.exit_code == 1
     assert result.output.splitlines() == [
-        f"{path}: this is {'a chat transcript' if 'chat' in command else 'a trace of spans'}, not a drill: import "
-        f"it first with `{command} {path} --out DIR`"
-        + (" (OpenTelemetry GenAI spans; `openinference` for OpenInference)" if "otel" in command else "")
-        + ", then `warroom annotate` the drill it writes in DIR (docs/importing.md)"]
-
-
-def test_an_export_no_importer_reads_is_named():
-    path = FIXTURES / "thirdparty" / "langsmith-runs.json"
-    result = CliRunner().invoke(main, ["annotate", str(path)])
-    assert result.exit_code == 1
-    assert result.output.startswith(f"{path}: this is not a drill: it looks like LangSmith runs")
+        f"{path}: this is {what}, not a drill: import it first with `warroom import {importer} {path} --out DIR`, "
+        "then `warroom annotate` the drill it writes in DIR (docs/importing.md)"]
 
 
 def test_a_broken_drill_written_as_json_still_gets_its_problems(tmp_path):

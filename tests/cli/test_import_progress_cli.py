@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from warroom.cli import main
-from warroom.cli.import_options import ImportProgress
+from warroom.cli.imports.run import ImportProgress
 from warroom.importers import chat
-from warroom.importers.who_and_when.files import ImportResult
+from warroom.importers.kit import ImportResult
 
 CONVERSATION = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
 

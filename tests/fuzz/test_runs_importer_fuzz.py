@@ -13,8 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from locations import TESTS
 
-from warroom.importers.runs import agentsdk, langfuse, langsmith
-from warroom.importers.tracekit import TraceError, check_unmarked
+from warroom.importers import langfuse, langsmith
+from warroom.importers import openai_agents as agentsdk
+from warroom.importers.kit import TraceError, check_unmarked
 
 from .budget import budget
 from .test_trace_importer_fuzz import JSON, _paths, _replace

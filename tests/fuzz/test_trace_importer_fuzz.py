@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from locations import TESTS
 
 from warroom.importers import chat, openinference, otel
-from warroom.importers.tracekit import TraceError, check_unmarked
+from warroom.importers.kit import TraceError, check_unmarked
 
 from .budget import budget
 

@@ -10,7 +10,7 @@ from locations import REPO
 from trace_import_support import LANGFUSE_V3_KEY
 
 from warroom.core.model import Outcome
-from warroom.importers.runs.langfuse import import_langfuse
+from warroom.importers.langfuse import import_langfuse
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.services import Services
 

@@ -9,9 +9,8 @@ import pytest
 from trace_import_support import FIXTURES
 
 from warroom.importers import chat, openinference, otel
+from warroom.importers.kit import TraceError, parse_json
 from warroom.importers.otlp import read_spans
-from warroom.importers.reading import parse_json
-from warroom.importers.tracekit import TraceError
 
 CURRENT = FIXTURES / "otel" / "current.json"
 

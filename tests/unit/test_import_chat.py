@@ -10,8 +10,7 @@ from trace_import_support import FIXTURES, marked_up, only_missing_key, sparse_f
 
 from warroom.core.author import run_checks
 from warroom.importers import chat
-from warroom.importers.tracekit import DEFAULT_MODEL_NAME, MAX_CHAT_BYTES, TraceError, TraceOptions
-from warroom.importers.who_and_when import Price
+from warroom.importers.kit import DEFAULT_MODEL_NAME, MAX_CHAT_BYTES, Price, TraceError, TraceOptions
 
 CHAT = FIXTURES / "chat"
 

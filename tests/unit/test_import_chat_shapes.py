@@ -11,7 +11,7 @@ import pytest
 from trace_import_support import FIXTURES, assert_refused, import_missing_only_the_key
 
 from warroom.importers import chat
-from warroom.importers.tracekit import TraceError
+from warroom.importers.kit import TraceError
 
 THIRD = FIXTURES / "thirdparty"
 
@@ -89,20 +89,27 @@ def test_each_shape_imports_as_a_drill_missing_only_the_answer_key(tmp_path: Pat
     import_missing_only_the_key(chat.import_chats, [THIRD / name], tmp_path / "out")
 
 
+#: How chat's refusal of a file of spans ends: naming the importer that reads them.
+OTLP_NAMED = ("is not a conversation; it looks like OpenTelemetry GenAI traces (OTLP/JSON spans): `warroom import "
+              "otel` reads them")
+
+
 @pytest.mark.parametrize(("doc", "message"), [
     ([{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
       {"type": "apply_patch_call", "id": "apc_1", "call_id": "call_1", "status": "completed"}],
      "[1]: a Responses API item of type 'apply_patch_call' is not read"),  # hosted and own tools' items are read
-    ({"resourceSpans": []}, "not a chat transcript: `warroom import otel` or `warroom import openinference`"),
-    ({"batches": []}, "this is OTLP/JSON traces (or a Tempo or Jaeger export), not a chat transcript"),
-    ({"data": [{"traceID": "ab", "spans": []}]}, "(or a Tempo or Jaeger export), not a chat transcript"),
+    # an OTLP/JSON document, a Tempo answer, a Jaeger export: the importer that reads spans is named
+    ({"resourceSpans": []}, "the top level: an object without `messages` (or `traj`) " + OTLP_NAMED),
+    ({"batches": []}, OTLP_NAMED),
+    ({"data": [{"traceID": "ab", "spans": []}]}, OTLP_NAMED),
 ])
 def test_other_formats_are_refused_by_name(tmp_path: Path, doc: object, message: str) -> None:
     assert_refused(chat.convert_file, tmp_path / "t.json", doc, message)
 
 
 def test_otlp_json_lines_given_to_chat_name_the_importers(tmp_path: Path) -> None:
-    with pytest.raises(TraceError, match=r"^not JSON: Extra data .*; this is OTLP/JSON traces"):
+    with pytest.raises(TraceError, match=r"^line 1: an object without `messages` .*; it looks like OpenTelemetry GenAI "
+                                         r"traces \(OTLP/JSON spans\): `warroom import otel` reads them$"):
         chat.convert_file(FIXTURES / "otel" / "legacy.jsonl")
 
 
@@ -123,16 +130,16 @@ def test_refusals_and_thinking_keep_their_text(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("path", "hint"), [
     (FIXTURES / "chat" / "refund.json",
-     "missing field 'history'; it looks like a chat transcript: `warroom import chat`"),
+     "missing field 'history'; it looks like a chat transcript: `warroom import chat` reads it"),
     (FIXTURES / "otel" / "current.json",
-     "missing field 'history'; it looks like OTLP/JSON traces: `warroom import otel`"),
+     "missing field 'history'; it looks like OpenTelemetry GenAI traces (OTLP/JSON spans): `warroom import otel`"),
 ])
 def test_who_and_when_names_the_importer_of_a_chat_or_a_trace(path: Path, hint: str) -> None:
-    from warroom.importers.who_and_when import RecordError, parse_record
-    from warroom.importers.who_and_when.parse import read_record
+    from warroom.importers.kit import convert
+    from warroom.importers.who_and_when import IMPORTER, RecordError
 
     with pytest.raises(RecordError, match=re.escape(hint)):
-        parse_record(read_record(path), path.name)
+        convert(IMPORTER, path)
 
 
 def test_json_lines_of_conversations_are_one_drill_per_line(tmp_path: Path) -> None:

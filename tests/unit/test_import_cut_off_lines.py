@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 from trace_import_support import FIXTURES
 
-from warroom.importers import chat, openinference, otel
-from warroom.importers.reading import ReadWarning, collect_warnings, cut_off, json_lines, parse_json, warn
-from warroom.importers.runs import agentsdk, langfuse, langsmith
-from warroom.importers.tracekit import TraceError
+from warroom.importers import chat, langfuse, langsmith, openinference, otel
+from warroom.importers import openai_agents as agentsdk
+from warroom.importers.kit import ReadWarning, TraceError, collect_warnings, cut_off, json_lines, parse_json, warn
 
 THIRD = FIXTURES / "thirdparty"
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from trace_import_support import FIXTURES
 
-from warroom.importers import chat, otel
-from warroom.importers.naming import MAX_ID_CHARS, drill_id
-from warroom.importers.runs import agentsdk, langfuse, langsmith
+from warroom.importers import chat, langfuse, langsmith, otel
+from warroom.importers import openai_agents as agentsdk
+from warroom.importers.kit import MAX_ID_CHARS, drill_id
 from warroom.importers.who_and_when import ImportOptions, import_records
 
 THIRD = FIXTURES / "thirdparty"

@@ -10,22 +10,23 @@ import math
 import pytest
 from import_support import GOOD, convert
 
+from warroom.importers import kit
 from warroom.importers import who_and_when as ww
 
 
 def test_reading_time_paces_the_drill_clock_within_bounds():
-    assert ww.reading_gap("") == ww.MIN_EVENT_GAP
-    assert ww.reading_gap("word " * 40) == 10.0  # 40 words at 4 words a second
-    assert ww.reading_gap("word " * 10_000) == ww.MAX_EVENT_GAP
+    assert kit.reading_gap("") == kit.MIN_EVENT_GAP
+    assert kit.reading_gap("word " * 40) == 10.0  # 40 words at 4 words a second
+    assert kit.reading_gap("word " * 10_000) == kit.MAX_EVENT_GAP
     _, drill = convert(GOOD / "magentic-one" / "mini.json")
     times = [e.t for e in drill.trace]
     assert times[0] == 0 and times == sorted(times)
     gaps = [b - a for a, b in itertools.pairwise(times)]
-    assert all(ww.MIN_EVENT_GAP - 1e-9 <= g <= ww.MAX_EVENT_GAP + 1e-9 for g in gaps)
+    assert all(kit.MIN_EVENT_GAP - 1e-9 <= g <= kit.MAX_EVENT_GAP + 1e-9 for g in gaps)
 
 
 def test_token_estimates():
-    assert ww.estimate_tokens(0) == 0 and ww.estimate_tokens(1) == 1 and ww.estimate_tokens(8) == 2
+    assert kit.estimate_tokens(0) == 0 and kit.estimate_tokens(1) == 1 and kit.estimate_tokens(8) == 2
     path = GOOD / "magentic-one" / "mini.json"
     record = json.loads(path.read_text(encoding="utf-8"))
     _, drill = convert(path)
@@ -42,7 +43,7 @@ def test_input_tokens_are_capped_at_the_context_window(tmp_path):
     record["history"][4]["content"] = big
     rec = ww.parse_record(record, "big")
     _, drill = ww.convert_record(rec)
-    assert drill.event("h005").usage.input_tokens == ww.CONTEXT_WINDOW_TOKENS
+    assert drill.event("h005").usage.input_tokens == kit.CONTEXT_WINDOW_TOKENS
     assert drill.event("h004").usage.output_tokens == math.ceil(len(big) / 4)
     assert drill.event("h004").content == big  # never truncated
 
@@ -51,7 +52,7 @@ def test_default_and_overridden_prices():
     _, drill = convert(GOOD / "magentic-one" / "mini.json")
     assert (drill.models.planner.input_usd_per_mtok, drill.models.planner.output_usd_per_mtok) == (5.0, 25.0)
     assert (drill.models.executor.input_usd_per_mtok, drill.models.executor.output_usd_per_mtok) == (1.0, 5.0)
-    options = ww.ImportOptions(planner_price=ww.Price.parse("2.5/10"), executor_price=ww.Price.parse("0.15/0.6"))
+    options = ww.ImportOptions(planner_price=kit.Price.parse("2.5/10"), executor_price=kit.Price.parse("0.15/0.6"))
     _, drill = convert(GOOD / "magentic-one" / "mini.json", options)
     assert (drill.models.planner.input_usd_per_mtok, drill.models.planner.output_usd_per_mtok) == (2.5, 10.0)
     assert (drill.models.executor.input_usd_per_mtok, drill.models.executor.output_usd_per_mtok) == (0.15, 0.6)
@@ -61,7 +62,7 @@ def test_default_and_overridden_prices():
 @pytest.mark.parametrize("text", ["5", "a/b", "5/25/1", "-1/5", "nan/1", ""])
 def test_bad_price_is_a_clear_error(text):
     with pytest.raises(ValueError, match=r"IN/OUT|non-negative"):
-        ww.Price.parse(text)
+        kit.Price.parse(text)
 
 
 def test_estimated_costs_are_written_as_usd_everywhere_else():

@@ -9,8 +9,8 @@ import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key
 
 from warroom.core.author import run_checks
-from warroom.importers.runs.langfuse import convert_file, import_langfuse
-from warroom.importers.tracekit import TraceError, TraceOptions
+from warroom.importers.kit import TraceError, TraceOptions
+from warroom.importers.langfuse import convert_file, import_langfuse
 
 THIRD = FIXTURES / "thirdparty"
 PLANNER_EXECUTOR = THIRD / "langfuse-planner-executor.json"

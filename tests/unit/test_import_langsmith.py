@@ -9,9 +9,9 @@ import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key
 
 from warroom.core.author import run_checks
-from warroom.importers.runs.common import time_ns, tool_arguments
-from warroom.importers.runs.langsmith import convert_file, import_langsmith
-from warroom.importers.tracekit import TraceError, TraceOptions
+from warroom.importers.exports import time_ns, tool_arguments
+from warroom.importers.kit import TraceError, TraceOptions
+from warroom.importers.langsmith import convert_file, import_langsmith
 
 THIRD = FIXTURES / "thirdparty"
 PLANNER_EXECUTOR = THIRD / "langsmith-planner-executor.json"

@@ -63,7 +63,7 @@ def test_every_mistake_position_of_every_fixture_imports_into_a_drill_that_passe
 
 
 def test_a_drill_that_would_fail_check_is_refused_never_written(tmp_path: Path, monkeypatch):
-    from warroom.importers.who_and_when import pace
+    from warroom.importers.who_and_when import _pace as pace
 
     monkeypatch.setattr(pace, "EVIDENCE_MIN_GAP", 0.0)  # the old pacing: 1 s between evidence and deadline
     monkeypatch.setattr(pace, "MIN_REACTION_WINDOW", 0.0)  # and no guard of the importer's own

@@ -8,6 +8,7 @@ import json
 import pytest
 from import_support import GOOD, assert_playable, by_id, convert, headline_words
 
+from warroom.importers import kit
 from warroom.importers import who_and_when as ww
 
 
@@ -143,7 +144,7 @@ def test_captain_agent_mistake_at_step_zero():
     assert key.evidence == ["h000"]
     # The user's request opens the chat at 0 s, so the evidence is never the very first event.
     assert drill.trace[0].id == "task" and drill.trace[0].content == drill.briefing.goal
-    assert drill.event("h000").t >= ww.MIN_EVENT_GAP
+    assert drill.event("h000").t >= kit.MIN_EVENT_GAP
     assert key.fault.origin_step == "s01" and key.cascade == ["s02"]
     assert_playable(drill)
 

@@ -6,9 +6,12 @@ import pytest
 from import_support import GOOD
 
 from warroom.core.author import MIN_REACTION_WINDOW
+from warroom.importers import kit
 from warroom.importers import who_and_when as ww
-from warroom.importers.who_and_when import mapping, pace, prose
-from warroom.importers.who_and_when.parse import Message, Record
+from warroom.importers.who_and_when import Message, Record
+from warroom.importers.who_and_when import _mapping as mapping
+from warroom.importers.who_and_when import _pace as pace
+from warroom.importers.who_and_when import _prose as prose
 
 
 def _record(history: list[tuple[str, str]], mistake: int, subset: str = ww.MAGENTIC_ONE, **kw) -> Record:
@@ -73,9 +76,9 @@ def test_pace_places_the_deadline_before_the_damage():
 
 
 def test_pace_costs_a_call_in_usd():
-    usage = pace.model_usage(4 * 1000, "x" * 8)
+    usage = kit.model_usage(4 * 1000, "x" * 8)
     assert usage == {"input_tokens": 1000, "output_tokens": 2, "estimated": True}
-    assert pace.model_cost(usage, ww.Price(5.0, 25.0)) == pytest.approx((5000 + 50) / 1e6)
+    assert kit.model_cost(usage, kit.Price(5.0, 25.0)) == pytest.approx((5000 + 50) / 1e6)
 
 
 def test_prose_headline_section_and_title():

@@ -14,7 +14,7 @@ import pytest
 from trace_import_support import FIXTURES
 
 from warroom.importers import openinference
-from warroom.importers.openinference.values import value_messages
+from warroom.importers.openinference import value_messages
 
 THIRD = FIXTURES / "thirdparty"
 MESSAGE_ATTRIBUTES = ("llm.output_messages.", "llm.input_messages.")

@@ -11,8 +11,8 @@ import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key
 
 from warroom.core.author import run_checks
-from warroom.importers.runs.agentsdk import convert_file, import_openai_agents
-from warroom.importers.tracekit import TraceError, TraceOptions
+from warroom.importers.kit import TraceError, TraceOptions
+from warroom.importers.openai_agents import convert_file, import_openai_agents
 
 THIRD = FIXTURES / "thirdparty"
 HANDOFF = THIRD / "openai-agents-handoff.json"

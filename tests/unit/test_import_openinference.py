@@ -9,7 +9,7 @@ import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key
 
 from warroom.importers import openinference
-from warroom.importers.tracekit import TraceError
+from warroom.importers.kit import TraceError
 
 PHOENIX = FIXTURES / "openinference" / "phoenix.jsonl"
 

@@ -9,8 +9,9 @@ import pytest
 from trace_import_support import FIXTURES, marked_up, only_missing_key, sparse_file
 
 from warroom.importers import otel
-from warroom.importers.otlp import group_traces, read_spans
-from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
+from warroom.importers.kit import MAX_TRACE_BYTES, TraceError
+from warroom.importers.otlp import read_spans
+from warroom.importers.spans import group_traces
 
 OTEL = FIXTURES / "otel"
 

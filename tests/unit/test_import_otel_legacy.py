@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from warroom.importers.otel import classify, legacy
-from warroom.importers.otlp import Span, SpanEvent
-from warroom.importers.otlp.steps import MODEL, TOOL
+from warroom.importers.otel import _legacy as legacy
+from warroom.importers.otel import classify
+from warroom.importers.spans import MODEL, TOOL, Span, SpanEvent
 
 
 def _span(attributes: dict[str, Any], *events: tuple[str, dict[str, Any]]) -> Span:
@@ -71,10 +71,10 @@ def test_tool_use_content_blocks_are_tool_calls_and_make_the_batch() -> None:
     anthropic = {"role": "assistant", "content": [{"type": "tool_use", "id": "tu_9", "name": "ls", "input": {}}]}
     span = _span({"gen_ai.system": "anthropic"},
                  ("gen_ai.content.completion", {"gen_ai.completion": json.dumps([anthropic])}))
-    assert (legacy.completion_text(span), legacy.completion_tool_call_ids(span)) == ("[tool call ls {}]", ["tu_9"])
+    assert (legacy.completion_text(span), legacy.completion_tool_calls(span)) == ("[tool call ls {}]", [("tu_9", "ls")])
     odd = '[{"image":  {"format": "png"}}]'  # neither text nor a tool use: kept verbatim, spaces and all
     span = _span({"gen_ai.system": "x"}, ("gen_ai.choice", {"message": odd}))
-    assert legacy.completion_text(span) == odd and legacy.completion_tool_call_ids(span) == []
+    assert legacy.completion_text(span) == odd and legacy.completion_tool_calls(span) == []
 
 
 def test_choices_without_content_leave_the_output_to_say_so() -> None:

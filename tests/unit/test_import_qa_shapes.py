@@ -7,6 +7,7 @@ import bz2
 import gzip
 import json
 import lzma
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +17,8 @@ from trace_import_support import FIXTURES, only_missing_key
 
 from warroom.core.load import limits
 from warroom.importers import chat, openinference, otel
-from warroom.importers.otlp.steps import messages_text
-from warroom.importers.tracekit import TraceError
-from warroom.importers.tracekit.drillfile import finite_numbers
+from warroom.importers.kit import TraceError, finite_numbers
+from warroom.importers.otel import messages_text
 from warroom.importers.who_and_when import import_records
 
 PARTS = FIXTURES / "thirdparty" / "genai-message-parts.json"
@@ -100,12 +100,14 @@ def test_other_exports_are_named_with_their_importer_or_what_to_do_instead(tmp_p
                                                                           instead: str) -> None:
     # were `an object without `messages` (or `traj`) is not a conversation` / `an object without `resourceSpans``
     path = FIXTURES / "thirdparty" / name
-    for importer, refusal in ((otel.import_otel, "not OTLP/JSON traces: "),
-                              (openinference.import_openinference, "not OTLP/JSON traces: "),
-                              (chat.import_chats, "not a chat transcript: it looks like ")):
+    # each importer's own refusal, then the importer that reads the file (warroom.importers.kit.refusal)
+    for importer, refusal in ((otel.import_otel, r"not OTLP/JSON traces: "),
+                              (openinference.import_openinference, r"not OTLP/JSON traces: "),
+                              (chat.import_chats, r"(the top level|\[0\]): an object without `messages` \(or `traj`\) "
+                                                  r"is not a conversation; ")):
         [result] = importer([path], tmp_path / "out").results
-        assert result.error is not None and result.error.startswith(refusal), result.error
-        assert f"it looks like {named}" in result.error and instead in result.error
+        assert result.error is not None and re.match(refusal, result.error), result.error
+        assert f"; it looks like {named}" in result.error and instead in result.error
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 

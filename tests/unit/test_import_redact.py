@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from warroom.importers.redact import Redactor, read_names
+from warroom.importers.kit import Redactor, read_names
 
 
 @pytest.mark.parametrize(("text", "expected"), [

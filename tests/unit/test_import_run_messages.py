@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from warroom.importers.runs.messages import Message, generation_info, message, messages
+from warroom.importers.exports import Message, generation_info, message, messages
 
 
 def lc(cls: str, **kwargs: Any) -> dict[str, Any]:

@@ -12,12 +12,11 @@ import pytest
 from trace_import_support import FIXTURES, LANGFUSE_V3_KEY, marked_up, only_missing_key, sparse_file
 
 from warroom.core.author import run_checks
-from warroom.importers.runs.common import MAX_EXPORT_BYTES, error_text, recorded_prices
-from warroom.importers.runs.langfuse import convert_file as convert_langfuse
-from warroom.importers.runs.langfuse import import_langfuse
-from warroom.importers.runs.langsmith import convert_file as convert_langsmith
-from warroom.importers.runs.messages import Message, messages
-from warroom.importers.tracekit import MAX_TRACE_BYTES, TraceError
+from warroom.importers.exports import MAX_EXPORT_BYTES, Message, error_text, messages, recorded_prices
+from warroom.importers.kit import MAX_TRACE_BYTES, TraceError
+from warroom.importers.langfuse import convert_file as convert_langfuse
+from warroom.importers.langfuse import import_langfuse
+from warroom.importers.langsmith import convert_file as convert_langsmith
 
 THIRD = FIXTURES / "thirdparty"
 REACT = THIRD / "langsmith-react-agent.json"
@@ -158,7 +157,7 @@ def test_langfuse_inputs_and_outputs_recorded_as_json_text(tmp_path: Path) -> No
 
 
 def test_an_observe_decorated_functions_one_text_argument_is_the_users_words() -> None:
-    from warroom.importers.runs.lfvalues import user_text
+    from warroom.importers.langfuse import user_text
 
     assert user_text({"args": ["Pay March's invoices"], "kwargs": {}}) == "Pay March's invoices"
     assert user_text({"args": [], "kwargs": {"question": "Which?", "limit": 3}}) == "Which?"
@@ -177,7 +176,7 @@ def test_a_traceable_llm_functions_text_output_is_its_content(tmp_path: Path) ->
 
 
 def test_a_tool_call_still_running_when_exported_says_so(tmp_path: Path) -> None:
-    from warroom.importers.runs.common import UNFINISHED
+    from warroom.importers.exports import UNFINISHED
 
     runs = json.loads(REACT.read_text(encoding="utf-8"))
     tool = next(r for r in runs if r["name"] == "erp_list_invoices")
@@ -257,7 +256,7 @@ def test_openai_responses_api_output_items(tmp_path: Path) -> None:
 
 
 def test_epoch_seconds_are_not_read_as_milliseconds() -> None:
-    from warroom.importers.runs.common import time_ns
+    from warroom.importers.exports import time_ns
 
     # time.time() in seconds (a float) and Date.now() in milliseconds name the same moment
     assert time_ns(1774000000.25, "t") == time_ns(1774000000250, "t") == time_ns("2026-03-20T09:46:40.25Z", "t")

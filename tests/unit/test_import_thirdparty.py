@@ -10,9 +10,9 @@ import pytest
 from trace_import_support import FIXTURES, assert_refused, import_missing_only_the_key
 
 from warroom.importers import openinference, otel
+from warroom.importers.kit import TraceOptions
 from warroom.importers.otlp import read_spans
-from warroom.importers.otlp.spans import span_id_hex
-from warroom.importers.tracekit import TraceOptions
+from warroom.importers.spans import span_id_hex
 
 THIRD = FIXTURES / "thirdparty"
 OI_OPENAI = THIRD / "oi-openai.protobuf.json"

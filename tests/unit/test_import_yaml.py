@@ -9,6 +9,7 @@ import yaml
 from import_support import GOOD, by_id, load, text_of
 
 from warroom.core.model import Drill
+from warroom.importers import kit
 from warroom.importers import who_and_when as ww
 
 
@@ -38,12 +39,12 @@ def test_very_long_content_is_kept_whole(tmp_path):
     report = ww.import_records([src], tmp_path / "out")
     drill = load(report.results[0].output)
     assert drill.event("h003").output == record["history"][3]["content"]
-    assert drill.event("h004").t - drill.event("h003").t == ww.MAX_EVENT_GAP
+    assert drill.event("h004").t - drill.event("h003").t == kit.MAX_EVENT_GAP
 
 
 def test_yaml_has_no_aliases_even_for_shared_objects():
     shared = {"input_tokens": 1, "output_tokens": 2, "estimated": True}
-    text = ww.dump_drill_yaml({"a": shared, "b": shared, "c": "x\ny"}, header="line one\nline two")
+    text = kit.dump_drill_yaml({"a": shared, "b": shared, "c": "x\ny"}, header="line one\nline two")
     assert "&" not in text and "*" not in text
     assert text.startswith("# line one\n# line two\n")
     assert yaml.safe_load(text) == {"a": shared, "b": shared, "c": "x\ny"}
@@ -56,4 +57,4 @@ def test_the_checked_drill_is_the_yaml_written(tmp_path):
     files = ww.find_record_files([GOOD])
     record = ww.parse_record(ww.read_record(files[0]), files[0].stem)
     data, drill = ww.convert_record(record)
-    assert drill == load_drill_text(ww.dump_drill_yaml(data))
+    assert drill == load_drill_text(kit.dump_drill_yaml(data))

@@ -12,7 +12,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from warroom.importers.yamlemit import dump_data
+from warroom.importers.kit import dump_data
 
 ODD = ["yes", "No", "~", "", " x", "x ", "1.0", "0x1f", "1_000", "12:30", "-", "- a", "a: b", "#c", "\ufeff",
        "\x85z", "line\n", "a\n\n", "\n", "a\r\nb", "tab\tx\n y", "null", "=", "<<", "!x", "&a", "*a", "é😀",

@@ -15,7 +15,7 @@ MAX_FOLDER_MODULES = 15
 MAX_FUNCTION_LINES = 60
 
 #: Folders allowed over the limit, relative to the package, until their restructuring lands (docs/architecture.md).
-FOLDERS_OVER: set[str] = {"tui", "importers/runs"}
+FOLDERS_OVER: set[str] = {"tui"}
 #: Modules named for a split, and modules that re-export, allowed until their restructuring lands: none when done.
 SPLITS_LEFT: set[str] = set()
 SHIMS_LEFT: set[str] = {

@@ -71,7 +71,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
         "per-drill difficulty and discrimination, time-to-detect distributions and the distractors that pulled "
         "escalations, and the tables of `warroom scores summary`.",
     ),
-    "import": ("warroom.cli.import_cmd:import_group", "Turn real agent traces into drills."),
+    "import": ("warroom.cli.imports.commands:import_group", "Turn real agent traces into drills."),
     "store": (
         "warroom.cli.store_cmd:store_group",
         "The results store: which back end (SQLite or PostgreSQL), its schema version, how many sessions it holds.",

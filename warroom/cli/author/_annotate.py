@@ -70,43 +70,17 @@ def _say_what_was_kept(app: Any) -> None:
 
 
 def trace_kind(path: Path) -> str | None:
-    """When ``path`` holds a JSON or JSON Lines trace (given to ``annotate`` instead of the drill imported from it):
-    what it is and the command that imports it (``this is a chat transcript, not a drill: import it first ...``);
-    None for anything else (a YAML drill, a file that cannot be read, JSON of another shape)."""
-    import json
+    """When ``path`` holds a trace an importer reads (given to ``annotate`` instead of the drill imported from it,
+    recognised by the importers' registry: :func:`warroom.importers.kit.recognise`): what it is and the command that
+    imports it (``this is a chat transcript, not a drill: import it first ...``); None for anything else (a YAML
+    drill, a file that cannot be read, JSON of another shape)."""
     import shlex
 
-    from warroom.core.load import limits
-    from warroom.importers.unsupported import unsupported_format
+    from warroom.importers.kit import recognise
 
-    try:
-        if not path.is_file() or path.stat().st_size > limits.MAX_FILE_BYTES:
-            return None
-        text = path.read_text(encoding="utf-8-sig").strip()
-        doc, _ = json.JSONDecoder().raw_decode(text)  # the first value: of JSON Lines, of objects one after another
-    except (OSError, UnicodeDecodeError, ValueError):
+    importer = recognise(path)
+    if importer is None:
         return None
-    known = unsupported_format(doc)
-    if known is not None:
-        return f"this is not a drill: it looks like {known}"
-    out = shlex.quote(str(path))
-    item = doc[0] if isinstance(doc, list) and doc else doc
-    if not isinstance(item, dict) or "schema_version" in item or "plan" in item:  # a drill written as JSON
-        return None
-    data, trace, context = item.get("data"), item.get("trace"), item.get("context")
-    if ("resourceSpans" in item or "batches" in item or "span_kind" in item
-            or (isinstance(trace, dict) and "resourceSpans" in trace)
-            or (isinstance(context, dict) and "span_id" in context)
-            or (isinstance(data, list) and data and isinstance(data[0], dict) and "spans" in data[0])):
-        how = f"`warroom import otel {out} --out DIR` (OpenTelemetry GenAI spans; `openinference` for OpenInference)"
-        return _import_first("a trace of spans", how)
-    if "history" in item and "mistake_step" in item:
-        return _import_first("a Who&When record", f"`warroom import who-and-when {out} --out DIR`")
-    if any(k in item for k in ("messages", "traj", "conversations", "role")):
-        return _import_first("a chat transcript", f"`warroom import chat {out} --out DIR`")
-    return None
-
-
-def _import_first(what: str, how: str) -> str:
-    return (f"this is {what}, not a drill: import it first with {how}, then `warroom annotate` the drill it writes in "
-            "DIR (docs/importing.md)")
+    how = f"`warroom import {importer.name} {shlex.quote(str(path))} --out DIR`"
+    return (f"this is {importer.title}, not a drill: import it first with {how}, then `warroom annotate` the drill it "
+            "writes in DIR (docs/importing.md)")

@@ -1,33 +1,11 @@
 """OpenInference traces to drills (``warroom import openinference``).
 
 The same OTLP/JSON containers as ``otel`` (:mod:`warroom.importers.otlp`), spans classified by their
-``openinference.span.kind`` (:mod:`.classify`). One drill per trace, on the spans' own clock, with no answer key.
-docs/importing.md has the mapping field by field.
+``openinference.span.kind``; an LLM span that records only its raw request and response has the messages in them
+read. One drill per trace, on the spans' own clock, with no answer key. docs/importing.md has the mapping field by
+field.
 """
 
-from __future__ import annotations
+import lazy_loader
 
-from collections.abc import Iterable
-from pathlib import Path
-from typing import Any
-
-from warroom.importers.openinference.classify import classify
-from warroom.importers.otlp import convert_otlp_file, import_otlp
-from warroom.importers.tracekit import TraceOptions
-from warroom.importers.who_and_when.files import ImportReport, Progress
-
-PREFIX, CONVENTION = "openinference", "OpenInference"
-
-
-def convert_file(path: Path, options: TraceOptions | None = None) -> list[tuple[dict[str, Any], str]]:
-    """Every trace in the OTLP/JSON file at ``path`` as ``(drill data, header)``; raises TraceError."""
-    return convert_otlp_file(path, classify, PREFIX, CONVENTION, options)
-
-
-def import_openinference(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
-                         force: bool = False, progress: Progress | None = None) -> ImportReport:
-    """Convert every OTLP/JSON file under ``paths`` into drills in ``out_dir``."""
-    return import_otlp(paths, out_dir, classify, PREFIX, CONVENTION, options, force=force, progress=progress)
-
-
-__all__ = ["classify", "convert_file", "import_openinference"]
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

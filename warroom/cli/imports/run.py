@@ -1,0 +1,163 @@
+"""Running one ``warroom import NAME``: the importer's options made (the redaction asked for as a
+:class:`~warroom.importers.kit.Redactor`), the import run with its progress printed as it goes (each file's
+warnings and failures, each drill written with ``-v``, a live count on a terminal), then the summary, what was
+redacted, the hint to mark up drills without an answer key, and the exit status."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from warroom.cli.common import say
+
+if TYPE_CHECKING:
+    from warroom.importers.kit import Importer, ImportReport, ImportResult, Redactor
+
+
+def run_import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, given: Mapping[str, Any], *,
+               redact: bool, redact_names: Path | None, force: bool, verbose: bool) -> None:
+    """Run ``importer`` on ``paths`` into ``out_dir`` with its options ``given`` (by name), printing a ``path:
+    message`` line per failed file and a ``path:line: warning: message`` line per warning as it goes (and the
+    progress, on a terminal), then the summary (with the number of warnings), what was redacted and, for drills
+    without an answer key, how to mark them up; exit 1 if any file failed or a folder could not be read (warnings
+    alone leave it 0), 2 on a usage error."""
+    from warroom.core.text import clean
+    from warroom.importers.kit import import_files
+
+    _check_needs(importer)
+    options = importer.make_options(given, make_redactor(redact, redact_names))
+    progress = ImportProgress(verbose)
+    try:
+        report = import_files(importer, paths, out_dir, options, force=force, progress=progress)
+    except (FileNotFoundError, NotADirectoryError, FileExistsError, PermissionError) as e:
+        raise click.UsageError(clean(e)) from None
+    except OSError as e:
+        raise click.UsageError(clean(f"{e.filename or out_dir}: {e.strerror or e}")) from None
+    finally:
+        progress.finish()
+    unreadable = _unreadable_folders(paths, importer)
+    if not report.results:
+        kinds = ", ".join(f"*{s}" for s in importer.suffixes)
+        raise click.UsageError(clean(f"no {importer.unit} files ({kinds}) found in " + ", ".join(map(str, paths))))
+    _summarise(importer, report, unreadable, options.redactor)
+    if report.failed or unreadable:
+        raise SystemExit(1)
+
+
+def _check_needs(importer: Importer) -> None:
+    """A usage error saying what to install when the importer needs a package of the ``import`` extra that is not
+    installed."""
+    import importlib.util
+
+    if importer.needs is None:
+        return
+    module, what = importer.needs
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package missing, or a module half imported
+        found = False
+    if not found:
+        raise click.UsageError(f"`warroom import {importer.name}` needs {what}: pip install 'warroom[import]'")
+
+
+def _summarise(importer: Importer, report: ImportReport, unreadable: list[OSError], redactor: Redactor | None
+               ) -> None:
+    """Print the run's summary line (per record when each file is one drill with its answer key, else per drill
+    and file), what was redacted, and the hint to mark up drills that have no answer key."""
+    from warroom.core.text import plural
+
+    line = report.summary() if importer.answer_key else report.drills_summary()
+    say(line + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""))
+    if redactor is not None:
+        say(redactor.summary())
+    if report.imported and not importer.answer_key:
+        say(annotate_hint([r.output for r in report.imported if r.output is not None]))
+
+
+def annotate_hint(written: list[Path]) -> str:
+    """The closing hint after an import wrote the drill files ``written``: mark each up with ``warroom annotate``
+    (naming the file, shell-quoted, when there is one), then ``warroom validate``."""
+    import shlex
+
+    from warroom.core.text import clean
+
+    what = f"`warroom annotate {shlex.quote(str(written[0]))}`" if len(written) == 1 else "`warroom annotate FILE`"
+    return clean(f"Each drill has no answer key yet: mark up the incident with {what} (the war room's author mode, "
+                 "docs/importing.md), then `warroom validate`.")
+
+
+def _unreadable_folders(paths: tuple[Path, ...], importer: Importer) -> list[OSError]:
+    """The folders under ``paths`` that could not be listed (their files were not imported), each reported on
+    stderr as ``folder: cannot read this folder (permission denied)``."""
+    from warroom.core.library import find_drill_files
+
+    errors: list[OSError] = []
+    find_drill_files(paths, importer.suffixes, errors=errors)
+    for e in errors:
+        why = "permission denied" if isinstance(e, PermissionError) else (e.strerror or str(e))
+        say(f"{e.filename}: cannot read this folder ({why}); its {importer.unit}s were not imported", err=True)
+    return errors
+
+
+def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
+    """The redactor ``--redact`` / ``--redact-names FILE`` ask for, or None. A names file that cannot be read is a
+    usage error (``FILE: reason``)."""
+    if not redact and names_file is None:
+        return None
+    from warroom.core.text import clean
+    from warroom.importers.kit import Redactor, read_names
+
+    names: list[str] = []
+    if names_file is not None:
+        try:
+            names = read_names(names_file)
+        except OSError as e:
+            raise click.UsageError(clean(f"{names_file}: cannot read the names file: {e.strerror or e}")) from None
+        except ValueError as e:
+            raise click.UsageError(clean(str(e))) from None
+    return Redactor(names)
+
+
+class ImportProgress:
+    """What ``warroom import`` prints as it goes (a :data:`~warroom.importers.kit.Progress`): each
+    file's warnings as ``path:line: warning: message`` and failures as ``path: message`` on stderr and, with
+    ``verbose``, each drill written as ``path -> drill`` on stdout, as soon as the file is done; and, when stderr
+    is a terminal (``live``), a ``N of M files`` line on stderr that the next line replaces, so that a large batch
+    is never silent until its summary."""
+
+    def __init__(self, verbose: bool, *, live: bool | None = None) -> None:
+        self.verbose = verbose
+        self.live = sys.stderr.isatty() if live is None else live
+        self._shown = False
+
+    def __call__(self, done: int, total: int, results: list[ImportResult]) -> None:
+        from warroom.cli.common import say
+
+        shown = [r for r in results if r.error is not None or r.warnings or self.verbose]
+        if shown:
+            self.finish()
+        for r in shown:  # paths and messages quoting a record: control characters shown as \xNN
+            for w in r.warnings:  # before the file's error: a cut-off last line may be why it failed
+                say(w.at(r.source), err=True)
+            if r.error is not None:
+                say(f"{r.source}: {r.error}", err=True)
+            elif self.verbose:
+                say(f"{r.source} -> {r.output}")
+        if self.live and done < total:  # the count only grows: "\r" overwrites the line before
+            self._write(f"\r{done:,} of {total:,} files")
+            self._shown = True
+
+    def finish(self) -> None:
+        """Erase the ``N of M files`` line, if one is shown."""
+        if self._shown:
+            self._write("\r\x1b[K")  # back to the line's start, erase to its end
+            self._shown = False
+
+    @staticmethod
+    def _write(text: str) -> None:
+        sys.stderr.write(text)  # not click.echo, which drops the erase sequence when it thinks it is no terminal
+        sys.stderr.flush()

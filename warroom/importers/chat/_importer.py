@@ -1,0 +1,61 @@
+"""``warroom import chat``: the chat transcript importer as the registry lists it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from warroom.importers.kit import PRICE_OPTION, TraceImporter
+
+if TYPE_CHECKING:
+    from warroom.importers.kit import DrillData, ImportReport, Progress, TraceOptions
+
+
+class Chat(TraceImporter):
+    """Chat transcripts: one drill per conversation, on a clock estimated from the text."""
+
+    name = "chat"
+    title = "a chat transcript"
+    options = (PRICE_OPTION,)
+    help = """Convert chat transcripts (OpenAI-style message lists, *.json or JSON Lines *.jsonl) into drills.
+
+    A file holds one conversation (an array of messages, or an object with `messages`), an array of them
+    (tau-bench trajectories), or JSON Lines of them (*.jsonl), one drill per conversation; Anthropic content
+    blocks and legacy function calls are read too. The drill clock and token counts are estimated; no answer
+    key is written: the author marks up the incident. A bad file is reported as `path: message` and the rest
+    still import. Exit status: 0 when every file imported, 1 when any failed, 2 on usage errors.
+
+    Example: warroom import chat runs/incident.json --out drills/imported
+    """
+
+    def recognises(self, values: Sequence[Any]) -> bool:
+        from warroom.importers.chat._shapes import is_chat
+
+        return is_chat(values[0])
+
+    def read(self, path: Path, options: TraceOptions) -> list[DrillData]:
+        from warroom.importers.chat._mapping import conversation_to_drill_data
+        from warroom.importers.chat._parse import read_conversations
+
+        return [conversation_to_drill_data(c, path, options) for c in read_conversations(path)]
+
+
+#: The chat importer (the registry finds it in this package's API).
+IMPORTER = Chat()
+
+
+def convert_file(path: Path, options: TraceOptions | None = None) -> list[DrillData]:
+    """Every drill the chat importer makes of the file at ``path``
+    (:func:`warroom.importers.kit.convert`); raises TraceError."""
+    from warroom.importers.kit import convert
+
+    return convert(IMPORTER, path, options)
+
+
+def import_chats(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
+                 force: bool = False, progress: Progress | None = None) -> ImportReport:
+    """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""
+    from warroom.importers.kit import import_files
+
+    return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)

@@ -1,0 +1,176 @@
+"""A conversation as drill data: agents, plan steps (one per user turn), trace events on an estimated clock.
+
+The mapping, field by field, is in docs/importing.md ("warroom import chat").
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from warroom.core.text import ID_PATTERN
+from warroom.importers.chat._parse import Conversation, Message
+from warroom.importers.kit import (
+    DEFAULT_DIFFICULTY,
+    DEFAULT_MODEL_NAME,
+    TraceOptions,
+    drill_id,
+    model_usage,
+    reading_gap,
+)
+from warroom.importers.spans import agent_id
+
+USER, ASSISTANT, TOOLS = "user", "assistant", "tools"
+PLANNER_MODEL = "planner (not in the trace)"
+_ID = re.compile(ID_PATTERN)
+
+
+class _Clock:
+    """The estimated drill clock: each event is released after the one before has been read."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+        self.context_chars = 0
+
+    def place(self, event: dict[str, Any], text: str) -> dict[str, Any]:
+        event["t"] = round(self.t, 1)
+        self.t += reading_gap(text)
+        self.context_chars += len(text)
+        return event
+
+
+def _call_ids(conv: Conversation) -> dict[str, str]:
+    """Event id of each tool call: the API's call id when it is a usable, unique event id, else ``mNNN-cJ``."""
+    taken = {f"m{i:03d}" for i in range(len(conv.messages))}
+    out: dict[str, str] = {}
+    for i, m in enumerate(conv.messages):
+        for j, c in enumerate(m.tool_calls, 1):
+            eid = c.call_id if _ID.match(c.call_id) and len(c.call_id) <= 80 and c.call_id not in taken else ""
+            out[c.call_id] = eid or f"m{i:03d}-c{j}"
+            taken.add(out[c.call_id])
+    return out
+
+
+def assistant_names(conv: Conversation) -> dict[str | None, str]:
+    """The agent of each assistant ``name`` in ``conv`` (None: no name): ``assistant`` when no assistant message is
+    named; else each name as an agent id (``assistant`` for unnamed messages), never ``user`` or ``tools``."""
+    names = list(dict.fromkeys(m.name for m in conv.messages if m.role == "assistant"))
+    if names in ([], [None]):
+        return {None: ASSISTANT}
+    out: dict[str | None, str] = {}
+    for name in names:
+        agent = ASSISTANT if name is None else agent_id(name)
+        while agent in (USER, TOOLS) or (agent in out.values()):
+            agent += "-agent"
+        out[name] = agent
+    return out
+
+
+def _assistant(i: int, m: Message, step: str | None, clock: _Clock, ids: dict[str, str], agent: str = ASSISTANT
+               ) -> list[dict[str, Any]]:
+    """An assistant message (by ``agent``): its text as an executor_message, then its tool calls (one batch when
+    several); the turn's estimated usage on the first event."""
+    written = m.text + "".join(c.name + str(c.arguments) for c in m.tool_calls)
+    usage = model_usage(clock.context_chars, written)
+    events: list[dict[str, Any]] = []
+    if m.text.strip() or not m.tool_calls:
+        ev = {"id": f"m{i:03d}", "t": 0, "step": step, "agent": agent, "kind": "executor_message",
+              "content": m.text, "usage": usage}
+        events.append(clock.place(ev, m.text))
+    for j, c in enumerate(m.tool_calls):
+        ev = {"id": ids[c.call_id], "t": 0, "step": step, "agent": agent, "kind": "tool_call", "tool": c.name,
+              "arguments": c.arguments}
+        if len(m.tool_calls) > 1:
+            ev["batch"] = f"m{i:03d}-batch"
+        if not events:
+            ev["usage"] = usage
+        events.append(clock.place(ev, str(c.arguments) if j == len(m.tool_calls) - 1 else ""))
+    return events
+
+
+def _events(conv: Conversation) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The plan (one step per user message) and the trace events, in order."""
+    ids = _call_ids(conv)
+    agents = assistant_names(conv)
+    clock = _Clock()
+    plan: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    step: str | None = None
+    for i, m in enumerate(conv.messages):
+        eid = f"m{i:03d}"
+        if m.role == "user":
+            step = f"u{len(plan) + 1:02d}"
+            plan.append({"id": step, "title": f"User turn {len(plan) + 1}",
+                         "objective": f"The assistant does what the user asks in {eid}, as its instructions allow."})
+            events.append(clock.place({"id": eid, "t": 0, "step": step, "agent": USER, "kind": "human_message",
+                                       "content": m.text}, m.text))
+        elif m.role in ("system", "developer"):
+            events.append(clock.place({"id": eid, "t": 0, "step": step, "kind": "log", "source": f"{m.role} prompt",
+                                       "content": m.text}, m.text))
+        elif m.role == "assistant":
+            events.extend(_assistant(i, m, step, clock, ids, agents[m.name]))
+        else:
+            result = {"id": eid, "t": 0, "step": step, "agent": TOOLS, "kind": "tool_result",
+                      "call": ids[m.answers or ""], "output": m.text}
+            if m.error:  # Anthropic's tool_result `is_error`
+                result["status"] = "error"
+            events.append(clock.place(result, m.text))
+    if not plan:
+        plan.append({"id": "u01", "title": "The conversation", "objective": "The assistant does what it is asked."})
+    for ev in events:
+        if ev["step"] is None:
+            del ev["step"]
+    return plan, events
+
+
+def _agents(conv: Conversation) -> list[dict[str, Any]]:
+    """The people and agents of the drill: the user, each assistant (one, or one per assistant ``name``: the first
+    the executor, the others sub-agents) and the tools."""
+    named = [(name, agent) for name, agent in assistant_names(conv).items()]
+    assistants = [{"name": agent, "role": "executor" if n == 0 else "sub-agent",
+                   "description": "The assistant that answered." if name is None
+                   else f"The assistant named {name!r} in the transcript."}
+                  for n, (name, agent) in enumerate(named)]
+    return [{"name": USER, "role": "human", "description": "The person in the chat."}, *assistants,
+            {"name": TOOLS, "role": "tool-host", "description": "The tools the assistant called."}]
+
+
+def conversation_to_drill_data(conv: Conversation, file: Path, options: TraceOptions | None = None
+                               ) -> tuple[dict[str, Any], str]:
+    """The drill for ``conv`` (read from ``file``) as plain data without an answer key, and its header comment."""
+    options = options or TraceOptions()
+    plan, events = _events(conv)
+    model = conv.model or DEFAULT_MODEL_NAME
+    price = {"input_usd_per_mtok": options.price.input_usd_per_mtok,
+             "output_usd_per_mtok": options.price.output_usd_per_mtok}
+    first_user = next((m.text for m in conv.messages if m.role == "user" and m.text.strip()), None)
+    tools = sorted({ev["tool"] for ev in events if ev["kind"] == "tool_call"})
+    where = file.name + ("" if conv.index is None else f", conversation {conv.index} ({conv.where})")
+    estimated = "the drill clock (reading speed) and every token count (text length)"
+    prices = f"the prices ({options.price}, assumed)"
+    return {
+        "schema_version": 2,
+        "id": drill_id("chat", file.stem, conv.index),
+        "title": f"Chat transcript {file.stem}" + ("" if conv.index is None else f", conversation {conv.index}"),
+        "version": 1,
+        "difficulty": DEFAULT_DIFFICULTY,
+        "tags": ["domain:imported", "domain:chat"],
+        "author": "imported by warroom from a chat transcript (real trace, not yet marked up)",
+        "source": (f"Chat transcript {where}, imported by `warroom import chat`. Message text is verbatim; "
+                   f"estimated: {estimated}; {prices}."
+                   + (f" The file says: {'; '.join(conv.notes)}." if conv.notes else "")),
+        "briefing": {
+            "goal": first_user or "(the transcript has no user message)",
+            "watching": (f"An assistant (the executor) answering a user in a chat, with tools: "
+                         f"{', '.join(tools) or 'none'}. Timing is estimated from the text's length."),
+        },
+        "models": {
+            "planner": {"name": PLANNER_MODEL, **price},
+            "executor": {"name": model, **price},
+        },
+        "agents": _agents(conv),
+        "plan": plan,
+        "trace": events,
+    }, (f"Imported by `warroom import chat` from {where}.\n"
+        f"Real trace; estimated: {estimated}; {prices} (see `source`).")

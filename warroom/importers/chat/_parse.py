@@ -1,0 +1,236 @@
+"""A chat transcript file checked into :class:`Conversation` objects (shapes and limits in docs/importing.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from warroom.importers.chat._shapes import (
+    ANSWERS_FIELD,
+    is_responses_items,
+    normalize,
+    responses_messages,
+    sharegpt,
+    system_prompt,
+)
+from warroom.importers.kit import MAX_CHAT_BYTES, TraceError, json_kind, json_lines, parse_json, read_text
+
+ROLES = ("system", "developer", "user", "assistant", "tool")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call an assistant message asks for: the API's call id, the function name, its arguments (a mapping)."""
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message: ``role``, its text (text parts joined), the tool calls it makes, the call id it answers."""
+
+    role: str
+    text: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    answers: str | None = None
+    name: str | None = None
+    error: bool = False
+    answers_field: str = "tool_call_id"
+
+
+@dataclass
+class Conversation:
+    """One conversation of a file: ``where`` it is (``[2]`` in an array, empty for the whole file), its messages,
+    the model that answered when the file says, and what else the file says about the run (``notes``)."""
+
+    where: str
+    index: int | None
+    messages: list[Message]
+    model: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def read_conversations(path: Path) -> list[Conversation]:
+    """The conversations in the chat transcript file at ``path``: one JSON value, or JSON Lines of conversations
+    (one ``{"messages": [...]}`` or message array per line, as OpenAI's fine-tuning and eval files and many logs
+    hold them; a last line cut off mid-write is skipped with a warning: :func:`~warroom.importers.kit
+    .json_lines`). Raises TraceError (one line, ``line N:`` for JSON Lines) for a file that is not UTF-8 JSON within
+    the limits, or not one of the shapes."""
+    text = read_text(path, MAX_CHAT_BYTES, TraceError)
+    try:
+        data = parse_json(text, TraceError, "a chat transcript")
+    except TraceError as e:
+        return _json_lines(json_lines(text, e, "a chat transcript"))
+    return conversations(data)
+
+
+def _json_lines(lines: list[tuple[int, Any]]) -> list[Conversation]:
+    """One conversation per line of JSON Lines (``(line number, value)``); errors name the line."""
+    out: list[Conversation] = []
+    for i, (n, value) in enumerate(lines):
+        try:
+            out.append(_conversation(value, f"line {n}", i))
+        except TraceError as e:
+            raise TraceError(str(e) if str(e).startswith("line ") else f"line {n}: {e}") from None
+    return out
+
+
+def _is_messages(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(m, dict) and "role" in m for m in value)
+
+
+def conversations(data: Any) -> list[Conversation]:
+    """The conversations in parsed JSON ``data``: a message list, an object with ``messages`` (or tau-bench's
+    ``traj``), or an array of either; messages in the shapes :mod:`._shapes` reads too. Raises TraceError naming
+    where the shape is wrong (:func:`warroom.importers.kit.refusal` adds the importer that reads a file of another
+    format)."""
+    if _is_messages(data) or is_responses_items(data) or isinstance(data, dict):
+        return [_conversation(data, "", None)]
+    if isinstance(data, list) and data:
+        return [_conversation(item, f"[{i}]", i) for i, item in enumerate(data)]
+    if isinstance(data, list):
+        raise TraceError("not a chat transcript: the top level is an empty JSON array")
+    raise TraceError(f"not a chat transcript: the top level is a JSON {json_kind(data)}, not an array or object")
+
+
+def _conversation(item: Any, where: str, index: int | None) -> Conversation:
+    notes: list[str] = []
+    model = None
+    system: tuple[str, dict[str, Any]] | None = None
+    if isinstance(item, dict):
+        key = next((k for k in ("messages", "traj", "conversations") if k in item), None)
+        if key is None and "contents" in item:
+            raise TraceError(f"{where or 'the top level'}: Gemini API `contents` (`parts`) are not read; `warroom "
+                             "import chat` reads chat-completions and Anthropic messages")
+        if key is None:
+            raise TraceError(f"{where or 'the top level'}: an object without `messages` (or `traj`) is not a "
+                             "conversation")
+        model = item.get("model") if isinstance(item.get("model"), str) and item["model"].strip() else None
+        reward = item.get("reward")
+        if isinstance(reward, (int, float)) and not isinstance(reward, bool):
+            notes.append(f"the run's reward was {reward:g}")
+        prompt = system_prompt(item.get("system"))  # an Anthropic request body's system prompt
+        system = (f"{where}.system" if where else "system", prompt) if prompt else None
+        where = f"{where}{': ' if where.startswith('line ') else '.'}{key}" if where else key
+        item = item[key]
+    if not isinstance(item, list) or not item:
+        raise TraceError(f"{where or 'the top level'}: a conversation is a non-empty array of messages")
+    if is_responses_items(item):
+        item = responses_messages(item, where)
+    places = ([system] if system else []) + normalize(sharegpt(item, where), where)
+    messages = [_message(m, here) for here, m in places]
+    _check_answers(messages, [here for here, _ in places])
+    return Conversation(where, index, messages, model, notes)
+
+
+#: Content parts whose text is under another key than ``text``: OpenAI's refusal, Anthropic's thinking.
+_PART_TEXT = {"refusal": "refusal", "thinking": "thinking"}
+
+
+def _other_part(part: dict[str, Any]) -> str:
+    """A content part the importer has no text for, by its type and what it names, never its bytes:
+    ``[image_url part https://...]``, an Anthropic server tool's call ``[server_tool_use part web_search {"query":
+    ...}]`` and result (``[web_search_tool_result part: TITLE <URL>; ...]``, or its ``error_code``)."""
+    named: list[str] = []
+    for key in ("image_url", "source", "file"):  # OpenAI's {"url": ...}, Anthropic's {"type": "url", "url": ...}
+        where = part.get(key)
+        link = (where.get("url") or where.get("file_id")) if isinstance(where, dict) else None
+        if isinstance(link, str):  # a data: URL holds the bytes themselves: only its media type and size
+            named.append(f"{link.split(',', 1)[0]}, {len(link):,} characters" if link.startswith("data:") else link)
+    if isinstance(part.get("name"), str):
+        named.append(part["name"])
+        if "input" in part:
+            named.append(json.dumps(part["input"], ensure_ascii=False))
+    found = part.get("content")
+    if isinstance(found, dict) and isinstance(found.get("error_code"), str):
+        named.append(f"error {found['error_code']}")
+    results = [f"{r.get('title') or ''} <{r['url']}>".lstrip() for r in (found if isinstance(found, list) else [])
+               if isinstance(r, dict) and isinstance(r.get("url"), str)]
+    text = " ".join([f"{part['type']} part", *named])
+    return f"[{text}: {'; '.join(results)}]" if results else f"[{text}]"
+
+
+def _text(content: Any, where: str) -> str:
+    """A message's ``content`` as text: a string as is, text parts joined by newlines (a refusal part's refusal, a
+    thinking part's thinking as ``[thinking] ...``), other parts named (``[image_url part]``)."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            key = _PART_TEXT.get(str(part.get("type"))) if isinstance(part, dict) else None
+            if isinstance(part, dict) and isinstance(part.get("text"), str):
+                parts.append(part["text"])
+            elif key is not None and isinstance(part.get(key), str):
+                parts.append(f"[thinking] {part[key]}" if key == "thinking" else part[key])
+            elif isinstance(part, dict) and isinstance(part.get("type"), str):
+                parts.append(_other_part(part))
+            else:
+                raise TraceError(f"{where}.content: a content part is an object with `type` (and `text`)")
+        return "\n".join(parts)
+    raise TraceError(f"{where}.content is a JSON {json_kind(content)}; it must be text or a list of parts")
+
+
+def _message(m: Any, where: str) -> Message:
+    if not isinstance(m, dict):
+        raise TraceError(f"{where} is a JSON {json_kind(m)}, not a message object")
+    role = m.get("role")
+    if role not in ROLES:
+        raise TraceError(f"{where}.role is {role!r}; expected one of {', '.join(ROLES)}")
+    text = _text(m.get("content"), where)
+    if not text and isinstance(m.get("refusal"), str):  # OpenAI: a refusal instead of content
+        text = m["refusal"]
+    listed = m.get("tool_calls")
+    if listed is not None and not isinstance(listed, list):
+        raise TraceError(f"{where}.tool_calls is a JSON {json_kind(listed)}, not a list of tool calls")
+    calls = tuple(_tool_call(c, f"{where}.tool_calls[{j}]") for j, c in enumerate(listed or []))
+    if calls and role != "assistant":
+        raise TraceError(f"{where}: only assistant messages make tool calls")
+    answers = m.get("tool_call_id")
+    if role == "tool" and not (isinstance(answers, str) and answers):
+        raise TraceError(f"{where}: a tool message needs the `tool_call_id` of the call it answers")
+    name = m.get("name") if isinstance(m.get("name"), str) else None
+    return Message(role, text, calls, answers if role == "tool" else None, name, error=m.get("is_error") is True,
+                   answers_field=str(m.get(ANSWERS_FIELD, "tool_call_id")))
+
+
+def _tool_call(c: Any, where: str) -> ToolCall:
+    fn = c.get("function") if isinstance(c, dict) else None
+    if not isinstance(c, dict) or not isinstance(c.get("id"), str) or not c["id"] or not isinstance(fn, dict):
+        raise TraceError(f"{where}: a tool call is an object with an `id` and a `function`")
+    name = fn.get("name")
+    if name is not None and not isinstance(name, str):
+        raise TraceError(f"{where}.function.name is a JSON {json_kind(name)}, not a tool name")
+    if not isinstance(name, str) or not name.strip():
+        raise TraceError(f"{where}.function.name is missing")
+    raw = fn.get("arguments", {})
+    if isinstance(raw, dict):
+        args = raw
+    else:
+        try:
+            parsed = parse_json(raw, TraceError, "tool arguments") if isinstance(raw, str) and raw.strip() else None
+        except TraceError:
+            parsed = None
+        args = parsed if isinstance(parsed, dict) else {"arguments": raw}  # kept verbatim when not a JSON object
+    return ToolCall(c["id"], name, args)
+
+
+def _check_answers(messages: list[Message], places: list[str]) -> None:
+    """Every tool message answers a call made earlier in the conversation; call ids are unique. ``places`` says
+    where each message is in the file."""
+    seen: set[str] = set()
+    for i, (m, here) in enumerate(zip(messages, places, strict=True)):
+        for c in m.tool_calls:
+            if c.call_id in seen:
+                raise TraceError(f"{here}: tool call id {c.call_id!r} is used twice")
+            seen.add(c.call_id)
+        if m.answers is not None and m.answers not in seen:
+            later = any(c.call_id == m.answers for n in messages[i + 1:] for c in n.tool_calls)
+            after = " (its call comes after it in the file: a result must follow its call)" if later else ""
+            raise TraceError(f"{here}.{m.answers_field} {m.answers!r} answers no earlier tool call{after}")

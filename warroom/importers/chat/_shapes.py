@@ -1,0 +1,305 @@
+"""Other message shapes read as OpenAI chat-completions messages, before they are checked (:mod:`._parse`).
+
+- **Anthropic Messages API** (a request body ``{model, system, messages}``, or its message list): an assistant's
+  ``tool_use`` content blocks are its ``tool_calls``; a user message's ``tool_result`` blocks are ``tool``
+  messages answering them (``is_error`` kept), its other blocks the user's message; ``system`` (text or text
+  blocks) is the system prompt.
+- **OpenAI's legacy function calling**: an assistant's ``function_call`` is a tool call (id ``function_call-N``,
+  N the message's index), and a ``function`` message (``name``, ``content``) answers the latest call of that name
+  not yet answered.
+- **OpenAI Responses API items** (``response.output``, the Agents SDK's ``to_input_list()``): ``message`` items
+  (and role-only input messages) are messages, ``function_call`` items (``call_id``, ``name``, ``arguments``) the
+  tool calls of the assistant message they follow, ``function_call_output`` items their results, a ``reasoning``
+  item's summary an assistant message ``[reasoning] ...``; a hosted tool's item (``web_search_call``,
+  ``file_search_call``, ``code_interpreter_call``, ``image_generation_call``, ``mcp_call``) a tool call of the
+  assistant message it follows and a ``tool`` message with its outcome (:data:`HOSTED_TOOLS`); a ``computer_call``
+  or ``local_shell_call`` (tools your code runs: the computer action, the shell command) a tool call like a
+  ``function_call``, answered by its ``computer_call_output`` / ``local_shell_call_output`` (:data:`OWN_TOOLS`);
+  other item types (``shell_call``, ``apply_patch_call``, ...) are refused by name.
+- **ShareGPT** (``{"conversations": [{"from": "human", "value": ...}, {"from": "gpt", ...}]}``, a common dataset
+  format): ``human`` / ``user`` are user messages, ``gpt`` / ``chatgpt`` / ``assistant`` / ``model`` the
+  assistant's, ``system`` the system prompt; other speakers (a dataset's ``function_call`` / ``observation``
+  turns) are refused by name.
+- **tau2-bench** and other flat tool calls ``{id, name, arguments}`` (no ``function`` object); a ``tool`` message
+  naming its call by ``id`` instead of ``tool_call_id``.
+
+Each message comes back with where it was in the file (``messages[3]``), so that errors name the original place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warroom.importers.kit import TraceError
+
+#: Key of a normalized tool message naming the source's field that holds the call it answers (for messages).
+ANSWERS_FIELD = "_answers_field"
+#: Key of a message made from Responses API items: the index of the item it starts at (for messages' places).
+ITEM_INDEX = "_item_index"
+
+#: Item types of OpenAI's Responses API (``input``/``output`` items), which is not a list of chat messages: those
+#: read, and others recognised so that they are refused by name (``shell_call``, ``apply_patch_call``, ...).
+RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning", "web_search_call",
+                             "file_search_call", "computer_call", "computer_call_output", "code_interpreter_call",
+                             "image_generation_call", "mcp_call", "local_shell_call", "local_shell_call_output",
+                             "shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output",
+                             "custom_tool_call", "custom_tool_call_output", "mcp_list_tools", "mcp_approval_request",
+                             "mcp_approval_response"})
+
+#: Responses API items of tools the provider runs, whose call and outcome are one item: the item type, the tool
+#: name (``None``: the item's ``name``, an MCP server's tool), the fields that are the call's arguments and the
+#: fields that are its outcome (with ``status``). An image's base64 ``result`` is named by its size only.
+HOSTED_TOOLS: dict[str, tuple[str | None, tuple[str, ...], tuple[str, ...]]] = {
+    "web_search_call": ("web_search", ("action",), ()),
+    "file_search_call": ("file_search", ("queries",), ("results",)),
+    "code_interpreter_call": ("code_interpreter", ("code", "container_id"), ("outputs",)),
+    "image_generation_call": ("image_generation", ("revised_prompt",), ("result",)),
+    "mcp_call": (None, ("server_label", "arguments"), ("output", "error")),
+}
+
+
+#: Responses API items of tools the model asks for and your own code runs, whose call and output are two items (as
+#: ``function_call`` and ``function_call_output``): the call's item type, the tool name and the fields that are the
+#: call's arguments. The output item is the call's type with ``_output`` and answers the call's ``call_id`` (a
+#: ``local_shell_call_output`` names it by ``call_id``, or by ``id`` as the API reference has it); a computer
+#: call's output is a screenshot, its base64 image named by its size only.
+OWN_TOOLS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "computer_call": ("computer", ("action", "actions", "pending_safety_checks")),
+    "local_shell_call": ("local_shell", ("action",)),
+}
+
+
+def is_responses_items(value: Any) -> bool:
+    """Whether ``value`` is a list of OpenAI Responses API items (``{"type": "function_call", "call_id": ...}``)."""
+    return isinstance(value, list) and any(isinstance(m, dict) and isinstance(m.get("type"), str)
+                                           and m["type"] in RESPONSES_ITEMS and "role" not in m for m in value)
+
+
+def _listed(value: Any) -> list[Any]:
+    """A list value as it is; anything else (absent, null, or the wrong type, which :mod:`._parse` refuses) empty."""
+    return value if isinstance(value, list) else []
+
+
+def responses_messages(items: list[Any], where: str) -> list[Any]:
+    """OpenAI Responses API items as chat messages (see the module docstring). Raises TraceError for an item type
+    that is not read."""
+    out: list[Any] = []
+    item_ids: dict[str, Any] = {}  # an own tool call's item `id` -> its `call_id`
+    for i, item in enumerate(items):
+        made = len(out)
+        _responses_item(out, item, i, where, item_ids)
+        for m in out[made:]:
+            m.setdefault(ITEM_INDEX, i)  # messages name the item they come from: `[5].call_id ...`
+    return [{k: v for k, v in m.items() if k != "reasoning"} for m in out]
+
+
+def _responses_item(out: list[Any], item: Any, i: int, where: str, item_ids: dict[str, Any]) -> None:
+    """Add the messages of the Responses API item ``item`` (``items[i]``) to ``out``; see
+    :func:`responses_messages`."""
+    kind = item.get("type", "message") if isinstance(item, dict) else None
+    if kind == "message" or (isinstance(item, dict) and "role" in item and "type" not in item):
+        out.append({"role": item.get("role"), "content": item.get("content")})
+    elif kind == "function_call":
+        _add_call(out, {"id": item.get("call_id"), "function": {"name": item.get("name"),
+                                                                "arguments": item.get("arguments", {})}})
+    elif kind in HOSTED_TOOLS and isinstance(item, dict):
+        call, result = _hosted_tool(kind, item)
+        _add_call(out, call)
+        out.append(result)
+    elif kind in OWN_TOOLS and isinstance(item, dict):
+        name, arguments = OWN_TOOLS[kind]
+        if isinstance(item.get("id"), str) and item.get("call_id"):
+            item_ids[item["id"]] = item["call_id"]
+        _add_call(out, {"id": item.get("call_id") or item.get("id"), "function": {
+            "name": name, "arguments": {k: item[k] for k in arguments if item.get(k) not in (None, [], {})}}})
+    elif kind in ("computer_call_output", "local_shell_call_output") and isinstance(item, dict):
+        out.append(_own_tool_output(kind, item, item_ids))
+    elif kind == "function_call_output":
+        out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": item.get("output"),
+                    ANSWERS_FIELD: "call_id"})
+    elif kind == "reasoning":
+        summary = [str(p["text"]) for p in _listed(item.get("summary")) if isinstance(p, dict)
+                   and isinstance(p.get("text"), str)]
+        if summary:
+            out.append({"role": "assistant", "content": "[reasoning] " + "\n".join(summary), "reasoning": True})
+    else:
+        raise TraceError(f"{where}[{i}]: a Responses API item of type {kind!r} is not read (messages, "
+                         "function_call, function_call_output, reasoning, computer_call, local_shell_call, their "
+                         f"outputs, and hosted tools' items are: {', '.join(HOSTED_TOOLS)})")
+
+
+def _add_call(out: list[Any], call: dict[str, Any]) -> None:
+    """Add ``call`` to the tool calls of the assistant message ``out`` ends with, else to a new one."""
+    last = out[-1] if out else None
+    if isinstance(last, dict) and last.get("role") == "assistant" and "reasoning" not in last:
+        last["tool_calls"] = [*(last.get("tool_calls") or []), call]
+    else:
+        out.append({"role": "assistant", "content": None, "tool_calls": [call]})
+
+
+def _hosted_tool(kind: str, item: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A hosted tool's Responses API item (:data:`HOSTED_TOOLS`) as a tool call and the ``tool`` message answering
+    it (its outcome as JSON text: ``status`` and the outcome fields)."""
+    import json
+
+    name, arguments, outcome = HOSTED_TOOLS[kind]
+    call_id = item.get("id")
+    call = {"id": call_id, "function": {"name": name or item.get("name"),
+                                        "arguments": {k: item[k] for k in arguments if item.get(k) is not None}}}
+    told = {k: item[k] for k in ("status", *outcome) if item.get(k) is not None}
+    if kind == "image_generation_call" and isinstance(told.get("result"), str):
+        told["result"] = f"[image, {len(told['result']):,} characters of base64]"
+    return call, {"role": "tool", "tool_call_id": call_id, "content": json.dumps(told, ensure_ascii=False)}
+
+
+def _own_tool_output(kind: str, item: dict[str, Any], item_ids: dict[str, Any]) -> dict[str, Any]:
+    """A ``computer_call_output`` or ``local_shell_call_output`` item as the ``tool`` message answering its call
+    (by ``call_id``, else by ``id``: the call's ``call_id``, or the call item's own ``id``, looked up in
+    ``item_ids``): a shell command's ``output`` verbatim; a computer call's ``status``, ``output`` (the screenshot:
+    a ``data:`` URL's base64 named by its size, ``[image, N characters of base64]``) and
+    ``acknowledged_safety_checks`` as JSON text."""
+    import json
+
+    field = "call_id" if item.get("call_id") else "id"
+    answers = item.get(field)
+    answers = item_ids.get(answers, answers) if field == "id" and isinstance(answers, str) else answers
+    if kind == "local_shell_call_output":
+        return {"role": "tool", "tool_call_id": answers, "content": item.get("output"), ANSWERS_FIELD: field}
+    told = {k: item[k] for k in ("status", "output", "acknowledged_safety_checks") if item.get(k) not in (None, [])}
+    shot = told.get("output")
+    url = shot.get("image_url") if isinstance(shot, dict) else None
+    if isinstance(shot, dict) and isinstance(url, str) and url.startswith("data:"):
+        told["output"] = {**shot, "image_url": f"[image, {len(url.partition(',')[2]):,} characters of base64]"}
+    return {"role": "tool", "tool_call_id": answers, "content": json.dumps(told, ensure_ascii=False),
+            ANSWERS_FIELD: field}
+
+
+def _blocks(content: Any, kind: str) -> list[dict[str, Any]]:
+    return [b for b in content if isinstance(b, dict) and b.get("type") == kind] if isinstance(content, list) else []
+
+
+def _anthropic_assistant(m: dict[str, Any], where: str) -> dict[str, Any]:
+    uses = _blocks(m.get("content"), "tool_use")
+    if not uses or not isinstance(m.get("tool_calls"), (list, type(None))):
+        return m  # no blocks, or a malformed tool_calls that parse refuses
+    for b in uses:
+        if not (isinstance(b.get("id"), str) and b["id"] and isinstance(b.get("name"), str) and b["name"].strip()):
+            raise TraceError(f"{where}.content[{m['content'].index(b)}]: a tool_use block needs an `id` and a "
+                             "`name`")
+    rest = [b for b in m["content"] if b not in uses]
+    calls = [{"id": b.get("id"), "function": {"name": b.get("name"), "arguments": b.get("input", {})}} for b in uses]
+    return {**m, "content": rest, "tool_calls": [*_listed(m.get("tool_calls")), *calls]}
+
+
+def _anthropic_user(m: dict[str, Any], where: str) -> list[tuple[str, dict[str, Any]]]:
+    results = _blocks(m.get("content"), "tool_result")
+    if not results:
+        return [(where, m)]
+    out = []
+    for b in results:
+        here = f"{where}.content[{m['content'].index(b)}]"
+        if not (isinstance(b.get("tool_use_id"), str) and b["tool_use_id"]):
+            raise TraceError(f"{here}: a tool_result block needs the `tool_use_id` of the tool_use it answers")
+        out.append((here, {"role": "tool", "tool_call_id": b["tool_use_id"], "content": b.get("content", ""),
+                           "is_error": b.get("is_error") is True, ANSWERS_FIELD: "tool_use_id"}))
+    rest = [b for b in m["content"] if b not in results]
+    if rest:
+        out.append((where, {**m, "content": rest}))
+    return out
+
+
+def _flat_calls(m: dict[str, Any]) -> dict[str, Any]:
+    calls = m.get("tool_calls")
+    if not isinstance(calls, list) or not any(isinstance(c, dict) and "function" not in c and "name" in c
+                                              for c in calls):
+        return m
+    fixed = [{**c, "function": {"name": c.get("name"), "arguments": c.get("arguments", {})}}
+             if isinstance(c, dict) and "function" not in c and "name" in c else c for c in calls]
+    return {**m, "tool_calls": fixed}
+
+
+def _legacy_function(i: int, m: dict[str, Any], open_calls: list[tuple[str, str]], where: str
+                     ) -> dict[str, Any]:
+    """An assistant's ``function_call`` as a tool call; a ``function`` message as the ``tool`` message that answers
+    the latest unanswered call of its name (else the latest unanswered call)."""
+    fc = m.get("function_call")
+    if m.get("role") == "assistant" and isinstance(fc, dict) and isinstance(m.get("tool_calls"), (list, type(None))):
+        call_id = f"function_call-{i}"
+        open_calls.append((call_id, str(fc.get("name"))))
+        call = {"id": call_id, "function": {"name": fc.get("name"), "arguments": fc.get("arguments", {})}}
+        return {**m, "tool_calls": [*_listed(m.get("tool_calls")), call]}
+    if m.get("role") == "function":
+        match = next((c for c in reversed(open_calls) if c[1] == m.get("name")), None)
+        match = match or (open_calls[-1] if open_calls else None)
+        if match is None:
+            raise TraceError(f"{where}: a `function` message answers no earlier `function_call`")
+        open_calls.remove(match)
+        return {"role": "tool", "tool_call_id": match[0], "content": m.get("content"), "name": m.get("name")}
+    return m
+
+
+_SHAREGPT_ROLES = {"human": "user", "user": "user", "gpt": "assistant", "chatgpt": "assistant",
+                   "assistant": "assistant", "model": "assistant", "bard": "assistant", "system": "system"}
+
+
+def sharegpt(items: list[Any], where: str) -> list[Any]:
+    """ShareGPT turns (``{"from", "value"}``, none with a ``role``) as chat messages; other lists unchanged."""
+    if not (all(isinstance(m, dict) and "role" not in m for m in items) and any("from" in m for m in items)):
+        return items
+    out = []
+    for i, m in enumerate(items):
+        missing = [k for k in ("from", "value") if k not in m]
+        if missing:  # was: `[i].role is None; expected one of system, ...`, of a field ShareGPT does not have
+            raise TraceError(f"{where}[{i}]: a ShareGPT turn without `{missing[0]}`; each turn is "
+                             '{"from": ..., "value": ...}')
+        role = _SHAREGPT_ROLES.get(str(m["from"]).lower())
+        if role is None:
+            raise TraceError(f"{where}[{i}].from is {m['from']!r}; ShareGPT turns are read from "
+                             f"{', '.join(_SHAREGPT_ROLES)}")
+        out.append({"role": role, "content": m["value"]})
+    return out
+
+
+def normalize(items: list[Any], where: str) -> list[tuple[str, Any]]:
+    """``items`` (the messages of one conversation at ``where``) as chat-completions messages, each with the place
+    it came from; anything that is not a message object is passed on unchanged for :mod:`._parse` to refuse."""
+    out: list[tuple[str, Any]] = []
+    open_calls: list[tuple[str, str]] = []
+    for i, m in enumerate(items):
+        here = f"{where}[{m.get(ITEM_INDEX, i) if isinstance(m, dict) else i}]"  # a Responses item's own index
+        if not isinstance(m, dict):
+            out.append((here, m))
+            continue
+        m = _flat_calls(_legacy_function(i, m, open_calls, here))
+        if m.get("role") == "tool" and "tool_call_id" not in m and isinstance(m.get("id"), str):
+            m = {**m, "tool_call_id": m["id"], ANSWERS_FIELD: "id"}
+        if m.get("role") == "assistant":
+            out.append((here, _anthropic_assistant(m, here)))
+        elif m.get("role") == "user":
+            out.extend(_anthropic_user(m, here))
+        else:
+            out.append((here, m))
+    return out
+
+
+def system_prompt(value: Any) -> dict[str, Any] | None:
+    """An Anthropic request's top-level ``system`` (text, or a list of text blocks) as a system message."""
+    if isinstance(value, str) and value.strip():
+        return {"role": "system", "content": value}
+    if isinstance(value, list) and value:
+        return {"role": "system", "content": value}
+    return None
+
+
+def is_chat(value: Any) -> bool:
+    """Whether ``value`` (a file's first JSON value) has the shape of a chat transcript: a message (an object with
+    a ``role``), a conversation (an object with ``messages``, ``traj`` or ``conversations``), Responses API items,
+    or an array of these (or of arrays of them)."""
+    item = value
+    for _ in range(2):  # an array of conversations, each an array of messages
+        if isinstance(item, list) and item:
+            item = item[0]
+    if not isinstance(item, dict):
+        return False
+    return (any(isinstance(item.get(k), list) for k in ("messages", "traj", "conversations"))
+            or isinstance(item.get("role"), str) or str(item.get("type")) in RESPONSES_ITEMS)

@@ -1,0 +1,36 @@
+# The API of warroom.importers.exports (its __init__.py loads each name on first use, from the module named here).
+
+from ._convert import Recorded, convert_export
+from ._messages import Message, generation_info, message, messages
+from ._tree import agent_above, attach_tools, nearest_agent, root_ids
+from ._values import (
+    MAX_EXPORT_BYTES,
+    UNFINISHED,
+    error_text,
+    first_record,
+    read_values,
+    recorded_prices,
+    time_ns,
+    tool_arguments,
+)
+
+__all__ = [
+    "MAX_EXPORT_BYTES",
+    "UNFINISHED",
+    "Message",
+    "Recorded",
+    "agent_above",
+    "attach_tools",
+    "convert_export",
+    "error_text",
+    "first_record",
+    "generation_info",
+    "message",
+    "messages",
+    "nearest_agent",
+    "read_values",
+    "recorded_prices",
+    "root_ids",
+    "time_ns",
+    "tool_arguments",
+]

@@ -1,0 +1,197 @@
+"""Chat messages as LangSmith runs and Langfuse observations record them, read as :class:`Message` objects.
+
+Shapes read: LangChain's serialised messages (``{"lc": 1, "type": "constructor", "id": [..., "AIMessage"],
+"kwargs": {...}}``), LangChain's plain message dicts (``{"type": "ai", "content": ...}``), role/content dicts
+(OpenAI, Anthropic), LangChain's ``generations`` (``[[{"text", "message"}]]``), OpenAI's ``choices``, and
+wrappers holding messages (``{"messages": [...]}``, ``{"message": ...}``, ``{"output": ...}``; LangSmith nests a
+chat model's input one list deeper: ``{"messages": [[...]]}``), and LangChain's ``(role, content)`` tuples as JSON
+lists (``["user", "hi"]``). Tool calls come from ``tool_calls`` (LangChain's
+``{"name", "args", "id"}`` and OpenAI's ``{"id", "function": {"name", "arguments"}}``),
+``additional_kwargs.tool_calls``, Anthropic's ``tool_use`` parts, the legacy ``function_call``, and OpenAI Responses
+API output items (``message``, ``function_call``, ``function_call_output``, ``reasoning``: a response's ``output``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from warroom.importers.spans import as_text
+
+#: LangChain message classes (the last item of a serialised message's ``id``) and ``type`` values, as roles.
+_ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
+          "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
+          "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
+_TEXT_PARTS = frozenset({"text", "output_text", "input_text"})
+_THOUGHT_PARTS = frozenset({"thinking", "reasoning"})
+#: OpenAI Responses API output items other than ``message`` that :func:`message` reads.
+_RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning"})
+#: The roles LangChain accepts in a ``(role, content)`` pair (``graph.invoke({"messages": [("user", "hi")]})``,
+#: recorded as the JSON list ``["user", "hi"]``).
+_PAIR_ROLES = {"human": "user", "user": "user", "ai": "assistant", "assistant": "assistant", "system": "system",
+               "developer": "system", "tool": "tool", "function": "function"}
+
+
+@dataclass
+class Message:
+    """One message: its ``role`` (``user``, ``assistant``, ``system``, ``tool``...), its text, the tool calls it
+    asks for as ``(id, tool name, arguments as text)``, and for a tool message the call it answers and its status."""
+
+    role: str
+    text: str = ""
+    calls: list[tuple[str, str, str]] = field(default_factory=list)
+    call_id: str = ""
+    status: str = ""
+
+    def shown(self) -> str:
+        """The text, then each tool call as ``[tool call NAME ARGS]`` (as the other importers show them)."""
+        shown = [f"[tool call {name} {args}]".replace(" ]", "]") for _, name, args in self.calls]
+        return "\n".join(t for t in [self.text, *shown] if t)
+
+
+def _text(content: Any) -> str:
+    """A message's content as text: text verbatim, the text parts of a list joined by newlines (an Anthropic
+    ``thinking`` part as ``[thinking] TEXT``, LangChain's standard ``reasoning`` block as ``[reasoning] TEXT``, as
+    the other importers show them; other parts, such as images and tool-use blocks, are not text)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    out = []
+    for p in content:
+        if isinstance(p, str):
+            out.append(p)
+        elif isinstance(p, dict) and p.get("type", "text") in _TEXT_PARTS and isinstance(p.get("text"), str):
+            out.append(p["text"])
+        elif isinstance(p, dict) and p.get("type") in _THOUGHT_PARTS and isinstance(p.get(p["type"]), str):
+            out.append(f"[{p['type']}] {p[p['type']]}")
+    return "\n".join(out)
+
+
+def _call(raw: Any) -> tuple[str, str, str] | None:
+    """One tool call, LangChain's, OpenAI's or Anthropic's ``tool_use`` part; None when it is none of them."""
+    if not isinstance(raw, dict):
+        return None
+    fn = raw.get("function")
+    name, args = (fn.get("name"), fn.get("arguments")) if isinstance(fn, dict) else (
+        raw.get("name"), raw.get("args", raw.get("input")))
+    if not isinstance(name, str) or not name:
+        return None
+    call_id = raw.get("id")
+    return (call_id if isinstance(call_id, str) else "", name, as_text(args))
+
+
+def _calls(body: dict[str, Any]) -> list[tuple[str, str, str]]:
+    listed = body.get("tool_calls")
+    extra = body.get("additional_kwargs")
+    if not listed and isinstance(extra, dict):
+        listed = extra.get("tool_calls")
+    content = body.get("content")
+    raw = list(listed) if isinstance(listed, list) else []
+    if not raw and isinstance(content, list):
+        raw = [p for p in content if isinstance(p, dict) and p.get("type") == "tool_use"]
+    calls = [c for c in map(_call, raw) if c is not None]
+    legacy = body.get("function_call") or (extra.get("function_call") if isinstance(extra, dict) else None)
+    if not calls and isinstance(legacy, dict) and (c := _call({"function": legacy})) is not None:
+        calls.append(c)
+    return calls
+
+
+def _pair(item: Any) -> bool:
+    """Whether ``item`` is a ``[role, content]`` pair, LangChain's tuple message as JSON."""
+    return (isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
+            and item[0].strip().lower() in _PAIR_ROLES and isinstance(item[1], (str, list)))
+
+
+def message(item: Any) -> Message | None:
+    """One message of any shape the module reads, or None when ``item`` is not a message."""
+    if _pair(item):
+        return Message(_PAIR_ROLES[item[0].strip().lower()], _text(item[1]))
+    if not isinstance(item, dict):
+        return None
+    if item.get("type") in _RESPONSES_ITEMS and "role" not in item:
+        return _responses_item(item)
+    body, role = item, item.get("role")
+    ids = item.get("id")
+    if item.get("lc") is not None and isinstance(item.get("kwargs"), dict) and isinstance(ids, list) and ids:
+        body = item["kwargs"]
+        role = body.get("role") if ids[-1] == "ChatMessage" else _ROLES.get(str(ids[-1]))
+    elif not isinstance(role, str) and isinstance(item.get("type"), str) and "content" in item:
+        role = _ROLES.get(item["type"])
+    if not isinstance(role, str) or not role:
+        return None
+    status, call_id = body.get("status"), body.get("tool_call_id")
+    return Message(role, _text(body.get("content")), _calls(body), call_id if isinstance(call_id, str) else "",
+                   status if isinstance(status, str) else "")
+
+
+def _responses_item(item: dict[str, Any]) -> Message | None:
+    """An OpenAI Responses API output item that is not a ``message``: a ``function_call`` (the assistant asking for
+    a tool call: ``call_id``, ``name``, ``arguments``), its ``function_call_output`` (a tool message), or a
+    ``reasoning`` item (its summary as ``[reasoning] TEXT``)."""
+    kind = item["type"]
+    if kind == "function_call":
+        call = _call({"id": item.get("call_id") or item.get("id"), "name": item.get("name"),
+                      "args": item.get("arguments")})
+        return Message("assistant", calls=[call]) if call is not None else None
+    if kind == "function_call_output":
+        call_id, output = item.get("call_id"), item.get("output")
+        return Message("tool", output if isinstance(output, str) else as_text(output),
+                       call_id=call_id if isinstance(call_id, str) else "")
+    summary = item.get("summary")
+    texts = [p.get("text") for p in summary if isinstance(p, dict)] if isinstance(summary, list) else []
+    return Message("assistant", "\n".join(f"[reasoning] {t}" for t in texts if isinstance(t, str) and t))
+
+
+def messages(value: Any) -> list[Message] | None:
+    """Every message in ``value`` (see the module's docstring), in order; None when it holds none."""
+    if isinstance(value, list):
+        flat = [x for item in value for x in (item if isinstance(item, list) and not _pair(item) else [item])]
+        found = [m for m in map(message, flat) if m is not None]
+        return found or None
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("generations"), list):
+        return _generations(value["generations"])
+    if isinstance(value.get("choices"), list):
+        chosen = [message(c.get("message")) for c in value["choices"] if isinstance(c, dict)]
+        return [m for m in chosen if m is not None] or None
+    for key in ("messages", "message", "output", "outputs", "input"):
+        if isinstance(value.get(key), (list, dict)) and (held := messages(value[key])):
+            return held
+    one = message(value)
+    return [one] if one is not None else None
+
+
+def _generations(listed: list[Any]) -> list[Message] | None:
+    """LangChain's ``generations`` (a list per prompt of ``{"text", "message"?}``) as the model's messages."""
+    flat = [g for item in listed for g in (item if isinstance(item, list) else [item]) if isinstance(g, dict)]
+    out = []
+    for g in flat:
+        m = message(g.get("message"))
+        if m is None and isinstance(g.get("text"), str):
+            m = Message("assistant", g["text"])
+        if m is not None:
+            out.append(m)
+    return out or None
+
+
+def generation_info(value: Any, key: str) -> Any:
+    """``key`` of the first generation's ``generation_info``, or of its message's ``response_metadata`` /
+    ``usage_metadata`` (LangChain), or of the first OpenAI choice; None when none records it."""
+    if not isinstance(value, dict):
+        return None
+    for listed in (value.get("generations"), value.get("choices")):
+        flat = [g for item in listed for g in (item if isinstance(item, list) else [item])] \
+            if isinstance(listed, list) else []
+        for g in flat[:1]:
+            if not isinstance(g, dict):
+                continue
+            msg = g.get("message")
+            body = msg.get("kwargs", msg) if isinstance(msg, dict) else {}
+            body = body if isinstance(body, dict) else {}
+            for holder in (g.get("generation_info"), g, body.get("response_metadata"), body.get("usage_metadata"),
+                           body):
+                if isinstance(holder, dict) and holder.get(key) is not None:
+                    return holder[key]
+    return None

@@ -1,0 +1,68 @@
+"""The record tree of an export (runs, observations, spans): each record's root (:func:`root_ids`), the agent a
+step runs under (:func:`nearest_agent`, :func:`agent_above`), and tool calls that no agent holds given to the agent
+whose model call asked for them (:func:`attach_tools`)."""
+
+from __future__ import annotations
+
+from warroom.importers.spans import AGENT, MODEL, TOOL, Span, Step
+
+
+def root_ids(parent: dict[str, str]) -> dict[str, str]:
+    """Each record's root record id, by walking ``parent`` (record id to its parent's id, empty for none) up to a
+    record without a parent in it; the records of a parent cycle share one root (the cycle is then refused as
+    such by :func:`~warroom.importers.spans.group_traces`)."""
+    out: dict[str, str] = {}
+    for record in parent:
+        node, seen = record, set()
+        while parent.get(node) and parent[node] in parent and node not in seen:
+            seen.add(node)
+            node = parent[node]
+        out[record] = min(seen | {node}) if node in seen else node
+    return out
+
+
+def nearest_agent(step: Step | None, by_id: dict[str, Step]) -> Step | None:
+    """The agent step that ``step`` is or runs under (its parents by span id, a cycle ended), or None."""
+    node = step
+    seen: set[str] = set()
+    while node is not None and node.span.span_id not in seen:
+        if node.kind == AGENT:
+            return node
+        seen.add(node.span.span_id)
+        node = by_id.get(node.span.parent_id)
+    return None
+
+
+def agent_above(span: Span, by_id: dict[str, Span], agents: set[str]) -> bool:
+    """True when a parent of ``span`` (by span id, up to the root; a cycle ended) is one of the span ids
+    ``agents``."""
+    node, seen = span.parent_id, set()
+    while node in by_id and node not in seen:
+        if node in agents:
+            return True
+        seen.add(node)
+        node = by_id[node].parent_id
+    return False
+
+
+def attach_tools(steps: list[Step]) -> int:
+    """Give each tool call of one trace that no agent holds (LangGraph's ``tools`` node runs the calls apart from
+    the agent that asked for them) the agent of the model call that asked for it: the latest one ending before
+    it starts that asked for its call id (or, without one, its tool), made its parent. Returns how many moved."""
+    by_id = {s.span.span_id: s for s in steps}
+    by_call: dict[str, list[Step]] = {}  # a call id, or a tool name, to the model calls that asked for it
+    for m in steps:
+        if m.kind == MODEL:
+            for key in {k for pair in m.tool_calls_asked for k in (f"id:{pair[0]}", f"tool:{pair[1]}")}:
+                by_call.setdefault(key, []).append(m)
+    moved = 0
+    for tool in steps:
+        if tool.kind != TOOL or nearest_agent(tool, by_id) is not None:
+            continue
+        key = f"id:{tool.call_id}" if tool.call_id else f"tool:{tool.tool}"
+        asked = [m for m in by_call.get(key, []) if m.span.end_ns <= tool.span.start_ns]
+        agent = nearest_agent(max(asked, key=lambda m: m.span.end_ns), by_id) if asked else None
+        if agent is not None:
+            tool.span.parent_id = agent.span.span_id
+            moved += 1
+    return moved

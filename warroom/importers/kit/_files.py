@@ -1,0 +1,163 @@
+"""The import loop every importer runs: the input files found under the paths given, each file read whole (all its
+drills, or none), each drill redacted, checked and written atomically as ``<out>/<drill id>.yaml``; one result per
+drill, or one error per file, whatever the file holds."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warroom.core.files import replace_files
+from warroom.importers.kit._drillfile import finite_numbers
+from warroom.importers.kit._importer import DrillData, Importer, Options
+from warroom.importers.kit._reading import collect_warnings
+from warroom.importers.kit._recognise import refusal
+from warroom.importers.kit._report import ImportReport, ImportResult, Progress
+
+
+def convert(importer: Importer, path: Path, options: Options | None = None) -> list[DrillData]:
+    """The drills ``importer`` makes of the file at ``path`` (``options``: its defaults when None), before they are
+    redacted and checked. Raises the importer's error (one line), naming the importer that reads the file when it
+    is another one (:func:`~warroom.importers.kit.refusal`)."""
+    path = Path(path)
+    try:
+        return importer.read(path, options if options is not None else importer.make_options({}, None))
+    except importer.error as e:
+        raise importer.error(refusal(importer, path, str(e))) from None
+
+
+def import_files(importer: Importer, paths: Iterable[Path], out_dir: Path, options: Options | None = None, *,
+                 force: bool = False, progress: Progress | None = None) -> ImportReport:
+    """Convert every input file of ``importer`` under ``paths`` (files as given, folders searched for its
+    suffixes) and write each drill as ``<out_dir>/<id>.yaml``.
+
+    A file's drills are all made and checked (:meth:`~warroom.importers.kit.Importer.finish`) before any is
+    written, so a bad file writes nothing. An existing drill file is overwritten only with ``force``. With
+    ``options.redactor``, every text of each drill and its header is redacted before it is checked and written (its
+    counts cover the drills written). ``progress`` is told after each file. Raises FileNotFoundError for a missing
+    input path, NotADirectoryError when ``out_dir`` is a file, OSError when it cannot be created.
+    """
+    options = options if options is not None else importer.make_options({}, None)
+    files = find_input_files(paths, importer.suffixes)
+    run = _Run(importer, options, prepare_out_dir(out_dir), force)
+    report = ImportReport(out_dir=run.out_dir)
+    for i, f in enumerate(files, 1):
+        results = run.import_one(f)
+        report.results.extend(results)
+        if progress is not None:
+            progress(i, len(files), results)
+    return report
+
+
+@dataclass
+class _Run:
+    """One import run: its importer and options, where it writes, and the drill ids written so far (with the file
+    each came from)."""
+
+    importer: Importer
+    options: Options
+    out_dir: Path
+    force: bool
+    written: dict[str, Path] = field(default_factory=dict)
+
+    def import_one(self, f: Path) -> list[ImportResult]:
+        """Import the file ``f``: one result per drill written, or one result with the file's error; the first
+        result carries the warnings made while reading the file (:func:`~warroom.importers.kit.warn`), kept when
+        it fails too (a cut-off last line may be why it holds no trace)."""
+        with collect_warnings() as warnings:
+            results = self._results(f)
+        if warnings:
+            results[0] = dataclasses.replace(results[0], warnings=tuple(warnings))
+        return results
+
+    def _results(self, f: Path) -> list[ImportResult]:
+        """The results of importing ``f`` (without its warnings): see :meth:`import_one`."""
+        redactor = self.options.redactor
+        if redactor is not None:
+            redactor.discard()  # replacements in a file that failed are not counted
+        try:
+            drills = self._prepare(f)
+            replace_files([(target, text) for _, target, text in drills])  # all or none
+            for drill_id, _, _ in drills:
+                self.written[drill_id] = f
+            if redactor is not None:
+                redactor.commit()
+            return [ImportResult(source=f, drill_id=drill_id, output=target) for drill_id, target, _ in drills]
+        except self.importer.error as e:
+            return [ImportResult(source=f, error=str(e))]
+        except OSError as e:
+            where = f" {e.filename}" if e.filename else " the drill"
+            return [ImportResult(source=f, error=f"cannot write{where}: {e.strerror or e}")]
+        except (ValueError, RecursionError, MemoryError) as e:  # a file the checks missed: this file only
+            return [ImportResult(source=f, error=f"cannot import this {self.importer.unit} ({type(e).__name__}: "
+                                                 f"{str(e)[:200]})")]
+
+    def _prepare(self, f: Path) -> list[tuple[str, Path, str]]:
+        """The drills of ``f`` as ``(drill id, target, file text)``, every one redacted and checked; raises the
+        importer's error."""
+        error, redactor = self.importer.error, self.options.redactor
+        out: list[tuple[str, Path, str]] = []
+        for data, header in convert(self.importer, f, self.options):
+            data = finite_numbers(data)
+            if redactor is not None:
+                data, header = redactor.data(data), redactor.text(header)
+            drill_id = data["id"]
+            if drill_id in self.written or any(drill_id == d for d, _, _ in out):
+                raise error(f"drill id {drill_id!r} was already imported from {self.written.get(drill_id, f)} in "
+                            "this run")
+            target = drill_target(self.out_dir, drill_id, self.force, error)
+            text = self.importer.finish(data, header)
+            _check_size(text, error)
+            out.append((drill_id, target, text))
+        if not out:
+            raise error(f"no {self.importer.unit} in this file")
+        return out
+
+
+def _check_size(text: str, error: type[ValueError]) -> None:
+    """Raise ``error`` when the drill's YAML is over the drill loader's file limit (``limits.MAX_FILE_BYTES``): a
+    trace within its own limit can still make one, since YAML escapes what JSON writes raw (an emoji is 4 bytes in
+    the trace and 10 in the drill) and some text is in the drill twice (the request as the goal and the first
+    event)."""
+    from warroom.core.load import limits
+
+    size = len(text.encode("utf-8"))
+    if size > limits.MAX_FILE_BYTES:
+        raise error(f"the drill would be {size / 1048576:.1f} MiB; drill files are limited to "
+                    f"{limits.MAX_FILE_BYTES / 1048576:g} MiB")
+
+
+def find_input_files(paths: Iterable[Path], suffixes: tuple[str, ...]) -> list[Path]:
+    """An importer's input files under ``paths``: files as given, folders searched recursively for ``suffixes`` (in
+    natural order), no duplicates. Raises FileNotFoundError for a path that does not exist."""
+    from warroom.core.library import find_drill_files
+
+    paths = [Path(p) for p in paths]
+    for p in paths:
+        if not p.exists():
+            raise FileNotFoundError(f"{p}: no such file or folder")
+    return find_drill_files(paths, suffixes, natural=True)
+
+
+def drill_target(out_dir: Path, drill_id: str, force: bool, error: type[Exception]) -> Path:
+    """Where the drill ``drill_id`` is written: ``<out_dir>/<drill_id>.yaml``. Raises ``error`` when that file
+    exists and ``force`` is False, and when it is a folder (with ``force`` too)."""
+    target = out_dir / f"{drill_id}.yaml"
+    if target.is_dir():  # even with --force: a folder is never replaced by a drill
+        raise error(f"{target} is a folder, not a drill file: move it away or import into another --out folder")
+    if target.exists() and not force:
+        raise error(f"{target} already exists (use --force to overwrite it)")
+    return target
+
+
+def prepare_out_dir(out_dir: Path) -> Path:
+    """``out_dir`` as a folder that exists (created with its parents when missing), for an importer's drills.
+
+    Raises NotADirectoryError when it is a file, OSError when it cannot be created."""
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise NotADirectoryError(f"{out_dir}: exists and is not a folder")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return out_dir

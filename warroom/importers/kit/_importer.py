@@ -1,0 +1,170 @@
+"""The importer protocol: what one trace format tells the kit (how to recognise, read and check its files) and the
+command line (its ``warroom import NAME`` subcommand: help and options), and the base of the importers of real
+traces, whose drills have no answer key.
+
+This module is light on purpose: the registry imports every format's importer to build ``warroom import --help``,
+so an importer's reading code (and the packages it needs, such as OpenTelemetry's attribute names) is imported
+only when it reads a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from warroom.importers.kit._rules import DEFAULT_PRICE, Price, TraceError, TraceOptions
+
+if TYPE_CHECKING:
+    from warroom.importers.kit._redact import Redactor
+
+#: One drill an importer makes of a file: its plain data (dicts, lists, text, numbers) and its file's header comment.
+DrillData = tuple[dict[str, Any], str]
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option of one importer's command beyond those every import takes: its ``flag`` (``--trace-id``), the
+    ``metavar`` shown for its value, its ``help``, and ``parse``, which turns the value given into what the
+    importer's options take (raising ValueError with a one-line reason for a value it refuses: a usage error)."""
+
+    flag: str
+    metavar: str
+    help: str
+    parse: Callable[[str], object]
+
+    @property
+    def name(self) -> str:
+        """The key of the option's value in what :meth:`Importer.make_options` is given: ``trace_id``."""
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+class Options(Protocol):
+    """What every importer's options hold: the redaction of every drill text (None: none)."""
+
+    @property
+    def redactor(self) -> Redactor | None: ...
+
+
+class Importer(Protocol):
+    """One trace format read into drills (docs/importing.md, "Adding an importer").
+
+    ``name`` is its ``warroom import NAME`` subcommand; ``title`` says what a file of its format is in messages
+    (``LangSmith runs``, ``a chat transcript``) and ``shape`` how to tell it (the keys that say so; may be empty);
+    ``unit`` is what one input is (``trace``, ``record``), ``suffixes`` the files searched for in a folder,
+    ``error`` the error its reading raises for a file it refuses; ``answer_key`` says whether its drills carry their
+    answer key (else the author marks each up). ``help``, ``out_help`` and ``options`` make its command;
+    ``needs`` names the module of the ``import`` extra it needs and what that module gives it, or is None. Each is
+    read only (a class attribute does).
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def shape(self) -> str: ...
+
+    @property
+    def unit(self) -> str: ...
+
+    @property
+    def suffixes(self) -> tuple[str, ...]: ...
+
+    @property
+    def error(self) -> type[ValueError]: ...
+
+    @property
+    def answer_key(self) -> bool: ...
+
+    @property
+    def help(self) -> str: ...
+
+    @property
+    def out_help(self) -> str: ...
+
+    @property
+    def options(self) -> tuple[Option, ...]: ...
+
+    @property
+    def needs(self) -> tuple[str, str] | None: ...
+
+    def recognises(self, values: Sequence[Any]) -> bool:
+        """Whether a file whose JSON values are ``values`` (a document: one value; JSON Lines: one per line; never
+        empty) is of this format, by its shape alone: the keys and values that say so, not whether it reads
+        without error."""
+        ...
+
+    def make_options(self, given: Mapping[str, Any], redactor: Redactor | None) -> Options:
+        """The options of one import: ``given`` holds each of :attr:`options` by name (None when not given)."""
+        ...
+
+    def read(self, path: Path, options: Any) -> list[DrillData]:
+        """The drills of the file at ``path`` (all of them, or :attr:`error` with a one-line reason)."""
+        ...
+
+    def finish(self, data: dict[str, Any], header: str) -> str:
+        """The drill file's text for ``data`` (redacted already) with ``header``, checked: raises :attr:`error` when
+        the drill would not be what ``warroom validate`` and ``warroom check`` expect of this importer's drills."""
+        ...
+
+
+def _trace_id(value: str) -> str:
+    """``--trace-id`` as given; ValueError when it can name no trace: empty, only spaces, or only zeros (OTLP's "no
+    trace id")."""
+    if not value.strip():
+        raise ValueError("is empty; give the id of the trace to import (the ids a file holds are in each drill's "
+                         "`source` when you import it without --trace-id)")
+    if not value.strip().strip("0"):
+        raise ValueError(f"{value.strip()!r} is all zeros, which OTLP uses for no trace id")
+    return value
+
+
+#: ``--price IN/OUT``: the prices of every model of a trace.
+PRICE_OPTION = Option("--price", "IN/OUT", "Prices of every model, USD per million input/output tokens (default "
+                      f"{DEFAULT_PRICE.input_usd_per_mtok:g}/{DEFAULT_PRICE.output_usd_per_mtok:g}).", Price.parse)
+#: ``--trace-id ID``: the one trace to import of a file that holds several.
+TRACE_ID_OPTION = Option("--trace-id", "ID", "Import only this trace (its id, as each drill's `source` names it) of "
+                         "a file that holds several; without it, every trace is a drill.", _trace_id)
+
+
+class TraceImporter:
+    """The base of the importers of real traces (``chat``, ``otel``, ...), which read ``*.json`` and ``*.jsonl``
+    files of traces and write drills that are complete but for their answer key: the author marks up the incident
+    (:func:`~warroom.importers.kit.check_unmarked` proves it before a drill is written). A subclass names its
+    format and implements :meth:`recognises` and :meth:`read`."""
+
+    name: str
+    title: str
+    help: str
+    shape: str = ""
+    unit: str = "trace"
+    suffixes: tuple[str, ...] = (".json", ".jsonl")
+    error: type[ValueError] = TraceError
+    answer_key: bool = False
+    out_help: str = "Folder for the drill files (created if missing), one <id>.yaml per trace."
+    options: tuple[Option, ...] = (PRICE_OPTION, TRACE_ID_OPTION)
+    needs: tuple[str, str] | None = None
+
+    def recognises(self, values: Sequence[Any]) -> bool:
+        raise NotImplementedError
+
+    def read(self, path: Path, options: TraceOptions) -> list[DrillData]:
+        raise NotImplementedError
+
+    def make_options(self, given: Mapping[str, Any], redactor: Redactor | None) -> TraceOptions:
+        """:class:`~warroom.importers.kit.TraceOptions` of ``--price`` and ``--trace-id`` (the defaults when not
+        given)."""
+        return TraceOptions(price=given.get("price") or DEFAULT_PRICE, trace_id=given.get("trace_id"),
+                            redactor=redactor)
+
+    def finish(self, data: dict[str, Any], header: str) -> str:
+        """The unmarked drill's YAML text with ``header`` and the mark-up instructions, once the drill is checked to
+        miss only its answer key; raises TraceError otherwise."""
+        from warroom.importers.kit._drillfile import check_unmarked, dump_unmarked
+
+        check_unmarked(data)
+        return dump_unmarked(data, header)

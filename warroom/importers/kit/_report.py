@@ -1,0 +1,74 @@
+"""The results of an import run: one per drill written or file refused, and the report of the run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from warroom.core.text import plural
+from warroom.importers.kit._reading import ReadWarning
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """What happened to one input file (or one drill of it): ``output`` written (with ``drill_id``), or ``error``
+    (one line); and what the importer left out of the file or read otherwise than recorded (``warnings``, on the
+    file's first result only, so that each is reported and counted once)."""
+
+    source: Path
+    drill_id: str | None = None
+    output: Path | None = None
+    error: str | None = None
+    warnings: tuple[ReadWarning, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when the drill was written."""
+        return self.error is None
+
+
+#: Told after each input file: ``(files done, files in all, that file's results)`` (``warroom import`` prints its
+#: failures and its progress as it goes, not only at the end).
+Progress = Callable[[int, int, list[ImportResult]], None]
+
+
+@dataclass
+class ImportReport:
+    """The results of one import run, in input order."""
+
+    out_dir: Path
+    results: list[ImportResult] = field(default_factory=list)
+
+    @property
+    def imported(self) -> list[ImportResult]:
+        """Records whose drill was written."""
+        return [r for r in self.results if r.ok]
+
+    @property
+    def failed(self) -> list[ImportResult]:
+        """Records that could not be imported."""
+        return [r for r in self.results if not r.ok]
+
+    @property
+    def warnings(self) -> list[tuple[Path, ReadWarning]]:
+        """Every warning of the run with the file it is about, in input order."""
+        return [(r.source, w) for r in self.results for w in r.warnings]
+
+    def summary(self) -> str:
+        """One line for an import of one drill per file (Who&When records): how many records were imported, where
+        to, and how many failed."""
+        n = len(self.results)
+        return (
+            f"{len(self.imported)} of {plural(n, 'record')} imported into {self.out_dir}, "
+            f"{len(self.failed)} failed"
+        )
+
+    def drills_summary(self) -> str:
+        """One line for an import of traces (a file may hold several): how many drills were written, where to, from
+        how many files, how many files failed, and how many warnings there were."""
+        failed = len({r.source for r in self.failed})
+        files = len({r.source for r in self.results})
+        warned = f", {plural(len(self.warnings), 'warning')}" if self.warnings else ""
+        return (f"{plural(len(self.imported), 'drill')} imported into {self.out_dir} from {plural(files, 'file')}, "
+                f"{failed} failed{warned}")

@@ -1,0 +1,75 @@
+"""The numbers and options the trace importers share: file limits, the defaults for what a trace does not say
+(model name, prices, difficulty), a model's :class:`Price`, the options of one import (:class:`TraceOptions`) and
+the error of a trace that cannot be a drill (:class:`TraceError`). Documented in docs/importing.md; change them
+there too."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from warroom.core.text import usd_price
+from warroom.errors import WarroomError
+
+if TYPE_CHECKING:
+    from warroom.importers.kit._redact import Redactor
+
+@dataclass(frozen=True)
+class Price:
+    """A model's prices in USD per million input and output tokens."""
+
+    input_usd_per_mtok: float
+    output_usd_per_mtok: float
+
+    @classmethod
+    def parse(cls, text: str) -> Price:
+        """Parse ``"IN/OUT"`` (USD per million tokens, e.g. ``"5/25"`` or ``"0.15/0.6"``).
+
+        Raises ValueError with a readable message for anything else (missing slash, not a number, negative).
+        """
+        parts = str(text).split("/")
+        if len(parts) != 2:
+            raise ValueError(f"{text!r} is not IN/OUT (USD per million input/output tokens, e.g. 5/25)")
+        try:
+            values = [float(p.strip()) for p in parts]
+        except ValueError:
+            raise ValueError(f"{text!r} is not IN/OUT with two numbers (e.g. 5/25)") from None
+        if any(not math.isfinite(v) or v < 0 for v in values):
+            raise ValueError(f"{text!r}: prices must be non-negative numbers")
+        return cls(values[0], values[1])
+
+    def __str__(self) -> str:
+        return f"{usd_price(self.input_usd_per_mtok)}/{usd_price(self.output_usd_per_mtok)} per million tokens"
+
+
+#: Largest trace file read, in bytes (8 MiB, checked before reading): the trace's text goes verbatim into the drill,
+#: whose YAML may be 2-3 times larger and must stay within a drill file's limit (64 MiB) and quick to load.
+MAX_TRACE_BYTES = 8 * 1024 * 1024
+#: Largest chat transcript file: a computer-use agent's transcript carries every screenshot as base64 (a few MB
+#: each), which the drill names by its size only, so the file is far larger than its drill (whose own limit holds).
+MAX_CHAT_BYTES = 64 * 1024 * 1024
+#: The model named, and priced, when the trace does not say which model ran.
+DEFAULT_MODEL_NAME = "unrecorded model"
+#: Prices assumed for every model whose price the trace does not give (traces never give prices): USD per million
+#: input/output tokens, a mid-range hosted model's list price.
+DEFAULT_PRICE = Price(2.5, 10.0)
+#: Difficulty of an imported drill until the author marks it up.
+DEFAULT_DIFFICULTY = 3
+#: Bounds on drill times, seconds: the format's largest `t`.
+MAX_DRILL_TIME = 1_000_000.0
+
+
+class TraceError(WarroomError, ValueError):
+    """A trace file (or one trace in it) that cannot be turned into a drill; ``str()`` is one line for the user."""
+
+
+@dataclass(frozen=True)
+class TraceOptions:
+    """What the importer fills in that a trace does not say: the prices of every model (``--price IN/OUT``); and
+    what it is asked to do: the one trace to import from a file of several (``--trace-id``: OTLP/JSON, LangSmith,
+    Langfuse; None: every trace), the redaction of every drill text (``--redact``; None: none)."""
+
+    price: Price = DEFAULT_PRICE
+    trace_id: str | None = None
+    redactor: Redactor | None = None

@@ -1,0 +1,194 @@
+"""What a span is under the OpenInference conventions (Arize Phoenix and others): ``openinference.span.kind``.
+
+Attribute names come from the ``openinference-semantic-conventions`` package. List attributes are flattened
+in OTLP (``llm.output_messages.0.message.content``), and are read back by index.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from openinference.semconv import trace as semconv_trace
+from openinference.semconv.trace import (
+    DocumentAttributes,
+    ImageAttributes,
+    MessageContentAttributes,
+    OpenInferenceSpanKindValues,
+    SpanAttributes,
+    ToolCallAttributes,
+)
+
+from warroom.importers.openinference._values import value_messages
+from warroom.importers.spans import (
+    MODEL,
+    OTHER,
+    Span,
+    Step,
+    as_arguments,
+    as_text,
+    as_tokens,
+    begin_step,
+    mark_agent,
+    mark_tool,
+)
+
+_KINDS = OpenInferenceSpanKindValues
+#: Every attribute class the package has (span, message, tool call, document, embedding, reranker, ...).
+_CLASSES = [cls for name, cls in vars(semconv_trace).items() if name.endswith("Attributes") and isinstance(cls, type)]
+_CONSTANTS = [v for cls in _CLASSES for k, v in vars(cls).items() if k.isupper() and isinstance(v, str)]
+#: Attributes the importer reads or knows (the package's names, and anything under them: flattened lists).
+KNOWN = frozenset(_CONSTANTS)
+_KNOWN_PREFIXES = (*(f"{v}." for v in _CONSTANTS), "exception.", "error.")
+
+
+def _indexed(attrs: dict[str, Any], prefix: str, suffix: str) -> list[tuple[int, Any]]:
+    """Values of the flattened ``<prefix>.<N>.<suffix>`` attributes, by N."""
+    pattern = re.compile(rf"^{re.escape(prefix)}\.(\d+)\.{re.escape(suffix)}$")
+    return sorted((int(m.group(1)), v) for k, v in attrs.items() if (m := pattern.match(k)))
+
+
+def _flat_messages(attrs: dict[str, Any], prefix: str) -> dict[int, dict[str, Any]]:
+    """The flattened ``<prefix>.<N>.message.*`` attributes as one mapping per message N (keys after ``message.``;
+    ``contents.K.message_content.text``, ``tool_calls.M.tool_call.id`` and the like kept flat)."""
+    out: dict[int, dict[str, Any]] = {}
+    head = f"{prefix}."
+    for key, value in attrs.items():
+        if not key.startswith(head):
+            continue
+        n, _, rest = key[len(head):].partition(".")
+        if n.isdigit() and rest.startswith("message."):
+            out.setdefault(int(n), {})[rest[len("message."):]] = value
+    return dict(sorted(out.items()))
+
+
+def _numbered(message: dict[str, Any], group: str) -> list[dict[str, Any]]:
+    """The ``<group>.<K>.*`` keys of one flattened message as one mapping per K, in order of K."""
+    items: dict[int, dict[str, Any]] = {}
+    for key, value in message.items():
+        k, _, rest = key.removeprefix(f"{group}.").partition(".") if key.startswith(f"{group}.") else ("", "", "")
+        if k.isdigit():
+            items.setdefault(int(k), {})[rest] = value
+    return [items[k] for k in sorted(items)]
+
+
+def _calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The tool calls one flattened message asks for, as ``(id, name, arguments)``: its ``tool_calls``, else the
+    tool-use parts of its ``contents`` (Anthropic's instrumentation writes both), else the legacy
+    ``function_call_name`` / ``function_call_arguments_json``."""
+    fn, args = ToolCallAttributes.TOOL_CALL_FUNCTION_NAME, ToolCallAttributes.TOOL_CALL_FUNCTION_ARGUMENTS_JSON
+    calls = [c for c in _numbered(message, "tool_calls") if as_text(c.get(fn))]
+    calls = calls or [c for c in _numbered(message, "contents") if as_text(c.get(fn))]
+    out = [(as_text(c.get(ToolCallAttributes.TOOL_CALL_ID)), as_text(c[fn]), as_text(c.get(args))) for c in calls]
+    legacy = as_text(message.get("function_call_name"))
+    if not out and legacy:
+        out.append(("", legacy, as_text(message.get("function_call_arguments_json"))))
+    return out
+
+
+#: Content part types shown as ``[image part URL]`` (the others are text, tool calls or tool results).
+_MEDIA = frozenset({"image", "audio", "video", "document", "file"})
+
+
+def _media_part(part: dict[str, Any]) -> str:
+    """A media content part by its type and URL (``message_content.image.image.url``; a ``data:`` URL by its media
+    type and size only, never its bytes)."""
+    kind = as_text(part.get(MessageContentAttributes.MESSAGE_CONTENT_TYPE))
+    url = as_text(part.get(f"{MessageContentAttributes.MESSAGE_CONTENT_IMAGE}.{ImageAttributes.IMAGE_URL}"))
+    url = f"{url.split(',', 1)[0]}, {len(url):,} characters" if url.startswith("data:") else url
+    return f"[{kind} part {url}]".replace(" ]", "]")
+
+
+def _message_text(message: dict[str, Any]) -> str:
+    """One flattened message as text: its ``content`` verbatim, else the text parts of its ``contents`` joined by
+    newlines; then each tool call it asks for as ``[tool call NAME ARGS]`` (as ``otel`` shows them)."""
+    text_key, type_key = MessageContentAttributes.MESSAGE_CONTENT_TEXT, MessageContentAttributes.MESSAGE_CONTENT_TYPE
+    content = as_text(message.get("content"))
+    if not content:
+        content = "\n".join(as_text(p[text_key]) if p.get(type_key, "text") == "text" else _media_part(p)
+                            for p in _numbered(message, "contents")
+                            if (p.get(text_key) is not None and p.get(type_key, "text") == "text")
+                            or p.get(type_key) in _MEDIA)
+    shown = [f"[tool call {name} {args}]".replace(" ]", "]") for _, name, args in _calls(message)]
+    return "\n".join(t for t in [content, *shown] if t)
+
+
+#: Roles of messages that are not a model's output (a raw ``output.value`` holding a whole conversation).
+_NOT_OUTPUT_ROLES = frozenset({"user", "system", "developer", "tool", "function"})
+
+
+def _span_messages(attrs: dict[str, Any], prefix: str, raw: str, mime: str) -> list[dict[str, Any]] | None:
+    """The span's flattened messages under ``prefix``; when it records none, those of its raw JSON value ``raw``
+    (``output.value`` / ``input.value``, with its mime type attribute ``mime``: :func:`.values.value_messages`);
+    None when it has neither (the caller then keeps the raw value as text)."""
+    messages = list(_flat_messages(attrs, prefix).values())
+    return messages or value_messages(attrs.get(raw), attrs.get(mime))
+
+
+def _text(messages: list[dict[str, Any]], keep: Callable[[Any], bool]) -> str:
+    """The text of the ``messages`` whose role ``keep`` accepts, joined by newlines."""
+    return "\n".join(t for m in messages if keep(m.get("role")) and (t := _message_text(m)))
+
+
+def _model(span: Span, step: Step) -> None:
+    a = span.attributes
+    step.kind = MODEL
+    step.model = as_text(a.get(SpanAttributes.LLM_MODEL_NAME)) or None
+    step.input_tokens = as_tokens(a.get(SpanAttributes.LLM_TOKEN_COUNT_PROMPT))
+    step.output_tokens = as_tokens(a.get(SpanAttributes.LLM_TOKEN_COUNT_COMPLETION))
+    # output.value / input.value hold the raw response / request (JSON): read only when the span records no
+    # messages, for the messages in them; kept as text when they hold none (not JSON, or JSON of another shape)
+    out = _span_messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES, SpanAttributes.OUTPUT_VALUE,
+                         SpanAttributes.OUTPUT_MIME_TYPE)
+    if out is None:
+        step.content = as_text(a.get(SpanAttributes.OUTPUT_VALUE))
+    elif _flat_messages(a, SpanAttributes.LLM_OUTPUT_MESSAGES):
+        step.content = _text(out, lambda role: True)
+    else:  # a raw value may hold the request's messages too (a whole conversation): the model's are the output
+        step.content = _text(out, lambda role: role not in _NOT_OUTPUT_ROLES)
+        out = [m for m in out if m.get("role") not in _NOT_OUTPUT_ROLES]
+        if not step.content:  # no text and no tool call of the model's read from it: the value as written
+            step.content = as_text(a.get(SpanAttributes.OUTPUT_VALUE))
+    ins = _span_messages(a, SpanAttributes.LLM_INPUT_MESSAGES, SpanAttributes.INPUT_VALUE,
+                         SpanAttributes.INPUT_MIME_TYPE)
+    step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
+    step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in _calls(m) if i]
+    reason = a.get(SpanAttributes.LLM_FINISH_REASON)
+    step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
+
+
+def _chain_input(a: dict[str, Any]) -> str:
+    """A CHAIN span's input as a possible goal: ``input.value`` when it is text; empty when it is JSON (a framework's
+    state, such as LangGraph's ``{"messages": [...]}``: the user's words then come from the LLM spans' messages)."""
+    value = as_text(a.get(SpanAttributes.INPUT_VALUE))
+    if a.get(SpanAttributes.INPUT_MIME_TYPE) == "application/json" or value.lstrip()[:1] in ("{", "["):
+        return ""
+    return value
+
+
+def classify(span: Span) -> Step:
+    """The :class:`Step` of one span by its ``openinference.span.kind``: AGENT an agent, LLM a model call, TOOL and
+    RETRIEVER a tool (a retriever's documents are its result), CHAIN and the rest other (a CHAIN's input may be
+    the goal). What each reads is in docs/importing.md."""
+    a = span.attributes
+    kind = str(a.get(SpanAttributes.OPENINFERENCE_SPAN_KIND) or "").upper()
+    step = begin_step(span, KNOWN, _KNOWN_PREFIXES)
+    if kind == _KINDS.AGENT.value:
+        mark_agent(step, span, a.get(SpanAttributes.AGENT_NAME), as_text(a.get(SpanAttributes.INPUT_VALUE)))
+    elif kind == _KINDS.LLM.value:
+        _model(span, step)
+    elif kind in (_KINDS.TOOL.value, _KINDS.RETRIEVER.value):
+        mark_tool(step, span, a.get(SpanAttributes.TOOL_NAME), a.get(ToolCallAttributes.TOOL_CALL_ID))
+        raw = a.get(SpanAttributes.TOOL_PARAMETERS) if kind == _KINDS.TOOL.value else None
+        value = a.get(SpanAttributes.INPUT_VALUE)
+        step.arguments = as_arguments(value) if kind == _KINDS.TOOL.value else (
+            {"query": value} if value is not None else {})
+        if not step.arguments and raw is not None:
+            step.arguments = as_arguments(raw)
+        docs = _indexed(a, SpanAttributes.RETRIEVAL_DOCUMENTS, DocumentAttributes.DOCUMENT_CONTENT)
+        step.result = [v for _, v in docs] if docs else a.get(SpanAttributes.OUTPUT_VALUE)
+    else:
+        step.kind = OTHER
+        step.inputs = _chain_input(a) if kind == _KINDS.CHAIN.value else ""
+    return step

@@ -1,0 +1,61 @@
+"""``warroom import openinference``: the OpenInference importer as the registry lists it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from warroom.importers.kit import TraceImporter
+
+if TYPE_CHECKING:
+    from warroom.importers.kit import DrillData, ImportReport, Progress, TraceOptions
+
+
+class OpenInference(TraceImporter):
+    """OTLP/JSON traces whose spans follow the OpenInference conventions (Arize Phoenix): one drill per trace."""
+
+    name = "openinference"
+    title = "OpenInference traces"
+    shape = "spans with `openinference.span.kind`"
+    needs = ("openinference.semconv", "the OpenInference attribute names")
+    help = """Convert OpenInference traces (Arize Phoenix and others; OTLP/JSON *.json or JSON Lines *.jsonl) into
+    drills.
+
+    One drill per trace: span times are the drill clock, AGENT spans agents, LLM spans model calls, TOOL and
+    RETRIEVER spans tool calls and results, error statuses error results. No answer key is written. Exit status:
+    0 when every file imported, 1 when any failed, 2 on usage errors.
+
+    Example: warroom import openinference phoenix-export.jsonl --out drills/imported
+    """
+
+    def recognises(self, values: Sequence[Any]) -> bool:
+        from warroom.importers.otlp import span_convention
+
+        return span_convention(values) == "openinference"
+
+    def read(self, path: Path, options: TraceOptions) -> list[DrillData]:
+        from warroom.importers.openinference._classify import classify
+        from warroom.importers.otlp import convert_otlp_file
+
+        return convert_otlp_file(path, classify, self.name, "OpenInference", options)
+
+
+#: The OpenInference importer (the registry finds it in this package's API).
+IMPORTER = OpenInference()
+
+
+def convert_file(path: Path, options: TraceOptions | None = None) -> list[DrillData]:
+    """Every drill the OpenInference importer makes of the file at ``path``
+    (:func:`warroom.importers.kit.convert`); raises TraceError."""
+    from warroom.importers.kit import convert
+
+    return convert(IMPORTER, path, options)
+
+
+def import_openinference(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
+                         force: bool = False, progress: Progress | None = None) -> ImportReport:
+    """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""
+    from warroom.importers.kit import import_files
+
+    return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)

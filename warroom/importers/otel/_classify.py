@@ -1,0 +1,114 @@
+"""What a span is under the OpenTelemetry GenAI semantic conventions, current and older (≤ 1.36).
+
+Attribute names come from the ``opentelemetry-semantic-conventions`` package (``gen_ai_attributes``), never
+hand-copied; the older conventions' events and flattened keys, which the package does not list, are read by
+:mod:`._legacy`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as ga
+from opentelemetry.semconv.attributes import error_attributes, server_attributes
+
+from warroom.importers.otel import _frameworks as frameworks
+from warroom.importers.otel import _legacy as legacy
+from warroom.importers.otel._messages import message_tool_calls, messages_text
+from warroom.importers.spans import (
+    MODEL,
+    OTHER,
+    Span,
+    Step,
+    as_arguments,
+    as_text,
+    as_tokens,
+    begin_step,
+    count_unknown,
+    mark_agent,
+    mark_tool,
+)
+
+#: Operation names (``gen_ai.operation.name``) of each kind of span.
+AGENT_OPERATIONS = ("invoke_agent", "create_agent")
+MODEL_OPERATIONS = ("chat", "text_completion", "generate_content")
+TOOL_OPERATIONS = ("execute_tool",)
+
+#: Every attribute the package names (what the importer may read), and the few general ones it reads.
+KNOWN = frozenset(v for k, v in vars(ga).items() if k.startswith("GEN_AI_") and isinstance(v, str)) | {
+    error_attributes.ERROR_TYPE, server_attributes.SERVER_ADDRESS, server_attributes.SERVER_PORT,
+}
+
+
+#: The event that may carry a model call's messages instead of the span's attributes (GenAI conventions 1.37+).
+DETAILS_EVENT = "gen_ai.client.inference.operation.details"
+
+
+def _messages(span: Span, key: str) -> Any:
+    """The span's ``key`` attribute (``gen_ai.input.messages``, ``gen_ai.output.messages``), else that attribute
+    of its ``gen_ai.client.inference.operation.details`` event, else None."""
+    if key in span.attributes:
+        return span.attributes[key]
+    return next((e.attributes[key] for e in span.events if e.name == DETAILS_EVENT and key in e.attributes), None)
+
+
+def _model(span: Span, step: Step) -> None:
+    a = span.attributes
+    step.kind = MODEL
+    step.model = as_text(a.get(ga.GEN_AI_RESPONSE_MODEL) or a.get(ga.GEN_AI_REQUEST_MODEL)) or None
+    step.input_tokens = as_tokens(a.get(ga.GEN_AI_USAGE_INPUT_TOKENS, a.get(ga.GEN_AI_USAGE_PROMPT_TOKENS)))
+    step.output_tokens = as_tokens(a.get(ga.GEN_AI_USAGE_OUTPUT_TOKENS, a.get(ga.GEN_AI_USAGE_COMPLETION_TOKENS)))
+    out = _messages(span, ga.GEN_AI_OUTPUT_MESSAGES)
+    step.content = messages_text(out) if out is not None else legacy.completion_text(span)
+    inputs = _messages(span, ga.GEN_AI_INPUT_MESSAGES)
+    step.inputs = messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span)
+    step.tool_calls_asked = message_tool_calls(out) if out is not None else legacy.completion_tool_calls(span)
+    reasons = a.get(ga.GEN_AI_RESPONSE_FINISH_REASONS)
+    if isinstance(reasons, list) and reasons and isinstance(reasons[0], str) and reasons[0].strip():
+        step.finish_reason = reasons[0]
+    else:
+        step.finish_reason = legacy.finish_reason(span)
+
+
+def classify(span: Span) -> Step:
+    """The :class:`Step` of one span: an agent (``invoke_agent``), a model call (``chat``, ``text_completion``,
+    ``generate_content``, or an older span with ``gen_ai.system`` and no operation), a tool (``execute_tool``), or
+    other; without an operation name, OpenLLMetry's and Pydantic AI's agent and tool spans too
+    (:mod:`._frameworks`). What each reads is in docs/importing.md."""
+    listed = frameworks.with_attribute_events(span)
+    framework_read = listed is not span  # its `events` attribute is read
+    span = listed
+    a = span.attributes
+    op = a.get(ga.GEN_AI_OPERATION_NAME)
+    step = begin_step(span, KNOWN, pattern=legacy.FLAT)
+    framework_agent = frameworks.agent_name(span, a.get(ga.GEN_AI_AGENT_NAME)) if op is None else None
+    if op in AGENT_OPERATIONS:
+        inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
+        mark_agent(step, span, a.get(ga.GEN_AI_AGENT_NAME),
+                   messages_text(inputs, "user") if inputs is not None
+                   else legacy.prompt_text(span) or frameworks.first_user_text(span))
+        framework_read = framework_read or frameworks.PYDANTIC_MESSAGES in a
+    elif op in MODEL_OPERATIONS or (op is None and (a.get(ga.GEN_AI_SYSTEM) or a.get(ga.GEN_AI_PROVIDER_NAME))):
+        _model(span, step)
+    elif op in TOOL_OPERATIONS or (op is None and frameworks.is_tool(span, a.get(ga.GEN_AI_TOOL_NAME))):
+        mark_tool(step, span, a.get(ga.GEN_AI_TOOL_NAME) or a.get(frameworks.ENTITY_NAME),
+                  a.get(ga.GEN_AI_TOOL_CALL_ID))
+        framework_read = True
+        args = a.get(ga.GEN_AI_TOOL_CALL_ARGUMENTS)
+        named = frameworks.tool_arguments(span) if args is None else None
+        step.arguments = (as_arguments(args) if args is not None else named if named is not None
+                          else legacy.tool_arguments(span))
+        result: Any = a.get(ga.GEN_AI_TOOL_CALL_RESULT)
+        result = result if result is not None else frameworks.tool_result(span)
+        step.result = result if result is not None else legacy.tool_result(span)
+    elif framework_agent is not None:
+        framework_read = True
+        inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)
+        mark_agent(step, span, framework_agent,
+                   messages_text(inputs, "user") if inputs is not None
+                   else legacy.prompt_text(span) or frameworks.entity_input_text(span))
+    else:
+        step.kind = OTHER
+    if framework_read:  # the frameworks' own attributes count as read only on the spans they are read from
+        step.unknown = count_unknown(span, KNOWN | frameworks.KNOWN, pattern=legacy.FLAT)
+    return step

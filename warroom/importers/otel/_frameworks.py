@@ -1,0 +1,121 @@
+"""GenAI spans as two widely used instrumentations write them where they leave the conventions' names out.
+
+- **OpenLLMetry** (traceloop): its decorators' spans carry ``traceloop.span.kind`` (``workflow``, ``task``,
+  ``agent``, ``tool``), ``traceloop.entity.name`` and the function's call and return value as JSON,
+  ``traceloop.entity.input`` (``{"args": [...], "kwargs": {...}}``) and ``traceloop.entity.output``; no
+  ``gen_ai.operation.name``. An ``agent`` span is an agent, a ``tool`` span a tool call.
+- **Pydantic AI** (instrumentation version 2, as Logfire shows it): the agent run span ``agent run`` names its
+  agent in ``agent_name``; the tool span ``running tool`` has ``gen_ai.tool.name`` and ``gen_ai.tool.call.id`` but
+  no operation name (recent releases add ``execute_tool``), and its arguments and result in ``tool_arguments`` /
+  ``tool_response``; an agent run's messages are in ``pydantic_ai.all_messages``, the first user message its task.
+  Version 1 (and Logfire's ``event_mode="attributes"``) put the message events in one ``events`` attribute, a JSON
+  list of ``{"event.name": "gen_ai.user.message", ...}``: they are read as the span events they stand for.
+
+The names are these tools' own, not the ``opentelemetry-semantic-conventions`` package's, so they are written out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from warroom.importers.otel._messages import messages_text
+from warroom.importers.spans import Span, SpanEvent, as_arguments, as_text
+
+TRACELOOP_KIND, ENTITY_NAME = "traceloop.span.kind", "traceloop.entity.name"
+ENTITY_INPUT, ENTITY_OUTPUT = "traceloop.entity.input", "traceloop.entity.output"
+PYDANTIC_AGENT, PYDANTIC_ARGUMENTS, PYDANTIC_RESULT = "agent_name", "tool_arguments", "tool_response"
+PYDANTIC_MESSAGES = "pydantic_ai.all_messages"
+EVENTS = "events"
+#: The attributes read here (not counted as unknown).
+KNOWN = frozenset({TRACELOOP_KIND, ENTITY_NAME, ENTITY_INPUT, ENTITY_OUTPUT, PYDANTIC_AGENT, PYDANTIC_ARGUMENTS,
+                   PYDANTIC_RESULT, PYDANTIC_MESSAGES, EVENTS})
+#: Span names of Pydantic AI's agent runs (version 2 ``agent run``; later ``invoke_agent NAME``).
+_AGENT_SPAN_NAMES = ("agent run", "invoke_agent")
+
+
+def with_attribute_events(span: Span) -> Span:
+    """``span`` with the events of its ``events`` attribute (a JSON list of objects with ``event.name``) added as
+    span events at its start; the span itself when it has none."""
+    raw = span.attributes.get(EVENTS)
+    try:
+        listed = json.loads(raw) if isinstance(raw, str) else None
+    except (ValueError, RecursionError):
+        listed = None
+    if not isinstance(listed, list):
+        return span
+    extra = [SpanEvent(e["event.name"], span.start_ns, {k: v for k, v in e.items() if k != "event.name"})
+             for e in listed if isinstance(e, dict) and isinstance(e.get("event.name"), str)]
+    return dataclasses.replace(span, events=[*span.events, *extra]) if extra else span
+
+
+def is_tool(span: Span, tool_name: Any) -> bool:
+    """A span without an operation name that is a tool call: OpenLLMetry's ``tool`` span, or one that names its
+    tool (``gen_ai.tool.name``: Pydantic AI's ``running tool``)."""
+    return span.attributes.get(TRACELOOP_KIND) == "tool" or bool(as_text(tool_name))
+
+
+def agent_name(span: Span, named: Any) -> str | None:
+    """The agent a span without an operation name runs: OpenLLMetry's ``agent`` span (its entity name), or
+    Pydantic AI's agent run span (``gen_ai.agent.name``, given as ``named``, else ``agent_name``); else None."""
+    a = span.attributes
+    if a.get(TRACELOOP_KIND) == "agent":
+        return as_text(a.get(ENTITY_NAME)) or span.name
+    if span.name.startswith(_AGENT_SPAN_NAMES):
+        return as_text(named) or as_text(a.get(PYDANTIC_AGENT)) or None
+    return None
+
+
+def first_user_text(span: Span) -> str:
+    """The first user message of Pydantic AI's ``pydantic_ai.all_messages`` (the run's task); empty without one."""
+    raw = span.attributes.get(PYDANTIC_MESSAGES)
+    try:
+        listed = json.loads(raw) if isinstance(raw, str) else raw
+    except (ValueError, RecursionError):
+        return ""
+    first = next((m for m in listed if isinstance(m, dict) and m.get("role") == "user"), None) \
+        if isinstance(listed, list) else None
+    return messages_text([first], "user") if first else ""
+
+
+def _entity_call(value: Any) -> dict[str, Any] | None:
+    """OpenLLMetry's ``traceloop.entity.input`` (``{"args": [...], "kwargs": {...}}``, JSON) as arguments: the
+    keyword arguments, with the positional ones as ``args`` when there are any; None when it is not that shape."""
+    try:
+        parsed = json.loads(value) if isinstance(value, str) else value
+    except (ValueError, RecursionError):
+        return None
+    if not (isinstance(parsed, dict) and {"args", "kwargs"} >= set(parsed) and parsed):
+        return None
+    args, kwargs = parsed.get("args") or [], parsed.get("kwargs") or {}
+    out = dict(kwargs) if isinstance(kwargs, dict) else {"kwargs": kwargs}
+    if args:
+        out["args"] = args
+    return out
+
+
+def entity_input_text(span: Span) -> str:
+    """What an OpenLLMetry agent span was asked: the one text argument of its call, else the call as JSON."""
+    call = _entity_call(span.attributes.get(ENTITY_INPUT))
+    if call is None:
+        return as_text(span.attributes.get(ENTITY_INPUT))
+    texts = [v for v in [*call.get("args", []), *(v for k, v in call.items() if k != "args")] if isinstance(v, str)]
+    return texts[0] if len(texts) == 1 else as_text(call)
+
+
+def tool_arguments(span: Span) -> dict[str, Any] | None:
+    """A tool span's arguments in these tools' names (``tool_arguments``, ``traceloop.entity.input``), or None."""
+    a = span.attributes
+    if a.get(PYDANTIC_ARGUMENTS) is not None:
+        return as_arguments(a[PYDANTIC_ARGUMENTS])
+    if a.get(ENTITY_INPUT) is not None:
+        return _entity_call(a[ENTITY_INPUT]) or as_arguments(a[ENTITY_INPUT])
+    return None
+
+
+def tool_result(span: Span) -> Any:
+    """A tool span's result in these tools' names (``tool_response``, ``traceloop.entity.output``), verbatim, or
+    None."""
+    a = span.attributes
+    return a.get(PYDANTIC_RESULT, a.get(ENTITY_OUTPUT))

@@ -1,0 +1,61 @@
+"""``warroom import otel``: the OpenTelemetry GenAI importer as the registry lists it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from warroom.importers.kit import TraceImporter
+
+if TYPE_CHECKING:
+    from warroom.importers.kit import DrillData, ImportReport, Progress, TraceOptions
+
+
+class OpenTelemetryGenAI(TraceImporter):
+    """OTLP/JSON traces whose spans follow OpenTelemetry's GenAI conventions: one drill per trace."""
+
+    name = "otel"
+    title = "OpenTelemetry GenAI traces"
+    shape = "OTLP/JSON spans"
+    needs = ("opentelemetry.semconv", "the GenAI attribute names")
+    help = """Convert OpenTelemetry GenAI traces (OTLP/JSON *.json, Collector JSON Lines *.jsonl) into drills.
+
+    One drill per trace: span times are the drill clock, invoke_agent spans agents, chat spans model calls,
+    execute_tool spans tool calls and results, error statuses error results. Both the current GenAI attributes
+    and the older ones (gen_ai.system, prompt/completion events) are read. No answer key is written. Exit status:
+    0 when every file imported, 1 when any failed, 2 on usage errors.
+
+    Example: warroom import otel traces.jsonl --out drills/imported
+    """
+
+    def recognises(self, values: Sequence[Any]) -> bool:
+        from warroom.importers.otlp import span_convention
+
+        return span_convention(values) == "otel"
+
+    def read(self, path: Path, options: TraceOptions) -> list[DrillData]:
+        from warroom.importers.otel._classify import classify
+        from warroom.importers.otlp import convert_otlp_file
+
+        return convert_otlp_file(path, classify, self.name, "OpenTelemetry GenAI", options)
+
+
+#: The OpenTelemetry GenAI importer (the registry finds it in this package's API).
+IMPORTER = OpenTelemetryGenAI()
+
+
+def convert_file(path: Path, options: TraceOptions | None = None) -> list[DrillData]:
+    """Every drill the OpenTelemetry GenAI importer makes of the file at ``path``
+    (:func:`warroom.importers.kit.convert`); raises TraceError."""
+    from warroom.importers.kit import convert
+
+    return convert(IMPORTER, path, options)
+
+
+def import_otel(paths: Iterable[Path], out_dir: Path, options: TraceOptions | None = None, *,
+                force: bool = False, progress: Progress | None = None) -> ImportReport:
+    """Import every file under ``paths`` into drills in ``out_dir`` (:func:`warroom.importers.kit.import_files`)."""
+    from warroom.importers.kit import import_files
+
+    return import_files(IMPORTER, paths, out_dir, options, force=force, progress=progress)

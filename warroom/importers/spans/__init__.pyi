@@ -1,0 +1,44 @@
+# The API of warroom.importers.spans (its __init__.py loads each name on first use, from the module named here).
+
+from ._build import agent_id, trace_to_drill
+from ._drill import pick_trace, span_drill
+from ._span import Span, SpanEvent, group_traces, span_id_hex
+from ._step import (
+    AGENT,
+    MODEL,
+    OTHER,
+    TOOL,
+    Classifier,
+    Step,
+    as_arguments,
+    as_text,
+    as_tokens,
+    begin_step,
+    count_unknown,
+    mark_agent,
+    mark_tool,
+)
+
+__all__ = [
+    "AGENT",
+    "MODEL",
+    "OTHER",
+    "TOOL",
+    "Classifier",
+    "Span",
+    "SpanEvent",
+    "Step",
+    "agent_id",
+    "as_arguments",
+    "as_text",
+    "as_tokens",
+    "begin_step",
+    "count_unknown",
+    "group_traces",
+    "mark_agent",
+    "mark_tool",
+    "pick_trace",
+    "span_drill",
+    "span_id_hex",
+    "trace_to_drill",
+]

@@ -1,0 +1,237 @@
+"""Classified spans (:mod:`._step`) of one trace as drill data: agents, models, plan, trace events on the spans'
+own clock. The mapping, field by field, is in docs/importing.md ("The span mapping")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from warroom.core.text import ID_PATTERN
+from warroom.importers.kit import MAX_DRILL_TIME, TraceError, TraceOptions, estimate_tokens
+from warroom.importers.spans._span import Span
+from warroom.importers.spans._step import AGENT, MODEL, OTHER, TOOL, Classifier, Step
+
+PLANNER_MODEL, EXECUTOR_MODEL = "planner (not in the trace)", "executor (not in the trace)"
+USER, TOOLS, EXECUTOR = "user", "tools", "agent"
+MAX_TOKENS = 10_000_000
+_ID = re.compile(ID_PATTERN)
+_NOTHING_TO_PLAY = ("no span of this trace is an agent, model call or tool call (`warroom import otel` reads "
+                    "OpenTelemetry GenAI spans, `warroom import openinference` OpenInference spans)")
+
+
+def agent_id(name: str) -> str:
+    """An agent name as an id (letters, digits, ``-``, ``_``, ``.``; at most 80)."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-._")[:80] or "agent"
+
+
+@dataclass
+class _Trace:
+    steps: list[Step]
+    by_id: dict[str, Step]
+    t0: int
+
+    def agent_of(self, step: Step, *, above: bool = False) -> str | None:
+        """The name of the agent span nearest ``step`` (itself unless ``above``), walking up the parents."""
+        node = self.by_id.get(step.span.parent_id) if above else step
+        seen: set[str] = set()
+        while node is not None and node.span.span_id not in seen:
+            if node.kind == AGENT:
+                return agent_id(node.name or node.span.name)
+            seen.add(node.span.span_id)
+            node = self.by_id.get(node.span.parent_id)
+        return None
+
+    def t(self, ns: int) -> float:
+        t = round((ns - self.t0) / 1e9, 3)
+        if t > MAX_DRILL_TIME:
+            raise TraceError(f"the trace lasts {t:,.0f} s; drills are limited to {MAX_DRILL_TIME:,.0f} s")
+        return t
+
+
+def _utc(ns: int) -> str:
+    """A time in ns since the epoch as ISO 8601 UTC to the second (``1970-01-01T00:00:00Z``)."""
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(ns // 10**9, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _check_span_times(spans: list[Span]) -> None:
+    """Raise TraceError, naming the first span to start and the last to end, when the spans of one trace are
+    spread over more than the drill clock's limit: almost always one span with a time of 0 (its exporter wrote
+    none) or a time in other units than nanoseconds among the others."""
+    first = min(spans, key=lambda s: s.start_ns)
+    last = max(spans, key=lambda s: s.end_ns)
+    if (last.end_ns - first.start_ns) / 1e9 > MAX_DRILL_TIME:
+        raise TraceError(
+            f"the trace lasts {(last.end_ns - first.start_ns) / 1e9:,.0f} s, from span {first.span_id} "
+            f"{first.name[:60]!r} (starts {_utc(first.start_ns)}) to span {last.span_id} {last.name[:60]!r} (ends "
+            f"{_utc(last.end_ns)}); drills are limited to {MAX_DRILL_TIME:,.0f} s: is one of these times 0 (not "
+            "recorded) or not in nanoseconds?")
+
+
+def _usage(step: Step) -> dict[str, Any]:
+    tokens = (step.input_tokens, step.output_tokens)
+    if any(n is not None and n > MAX_TOKENS for n in tokens):
+        raise TraceError(f"span {step.span.span_id}: a token count over {MAX_TOKENS:,}")
+    if tokens[0] is None and tokens[1] is None:
+        return {"input_tokens": estimate_tokens(len(step.inputs)),
+                "output_tokens": max(1, estimate_tokens(len(step.content))), "estimated": True}
+    return {"input_tokens": tokens[0] or 0, "output_tokens": tokens[1] or 0}
+
+
+def _model_event(tr: _Trace, step: Step, planner: str | None) -> dict[str, Any]:
+    agent = tr.agent_of(step) or (planner or EXECUTOR)
+    ev: dict[str, Any] = {"kind": "planner_call" if agent == planner else "executor_message", "agent": agent,
+                          "content": step.content or "(the model's output is not in the trace)",
+                          "usage": _usage(step)}
+    if step.model:
+        ev["model"] = step.model
+    if step.finish_reason:
+        ev["finish_reason"] = step.finish_reason
+    return ev
+
+
+def _tool_events(tr: _Trace, step: Step, planner: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    call = {"kind": "tool_call", "agent": tr.agent_of(step) or EXECUTOR, "tool": step.tool or step.span.name,
+            "arguments": step.arguments}
+    result: dict[str, Any] = {"kind": "tool_result", "agent": TOOLS,
+                              "output": step.result if step.result is not None else (step.error or ""),
+                              "status": "error" if step.span.error or step.error else "ok",
+                              "duration_ms": round((step.span.end_ns - step.span.start_ns) / 1e6, 3)}
+    if step.error and step.result is not None:
+        result["output"] = {"result": step.result, "error": step.error}
+    return call, result
+
+
+def _raw_events(tr: _Trace, planner: str | None) -> list[tuple[int, int, Step, dict[str, Any]]]:
+    """(time ns, order, step, event) for every event the spans make, unsorted; events have no id/t/step yet."""
+    out: list[tuple[int, int, Step, dict[str, Any]]] = []
+    for step in tr.steps:
+        s = step.span
+        if step.kind == AGENT:
+            parent = tr.agent_of(step, above=True)
+            me = agent_id(step.name or s.name)
+            if parent and parent != me:
+                out.append((s.start_ns, len(out), step, {"kind": "handoff", "agent": parent, "from_agent": parent,
+                                                         "to_agent": me, "content": step.inputs}))
+            elif step.inputs and parent is None:
+                out.append((s.start_ns, len(out), step, {"kind": "human_message", "agent": USER,
+                                                         "content": step.inputs}))
+        elif step.kind == MODEL:
+            out.append((s.end_ns, len(out), step, _model_event(tr, step, planner)))
+        elif step.kind == TOOL:
+            call, result = _tool_events(tr, step, planner)
+            out.append((s.start_ns, len(out), step, call))
+            out.append((s.end_ns, len(out), step, result))
+        if step.kind != TOOL and (s.error or step.error):
+            out.append((s.end_ns, len(out), step, {"kind": "log", "source": s.service or s.name, "level": "error",
+                                                   "content": f"{s.name} failed: {step.error or 'error status'}"}))
+    return out
+
+
+def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], planner: str | None
+                  ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Give every event its id, time and plan step (a new step at each planner call); link results and batches."""
+    raw.sort(key=lambda r: (r[0], r[1]))
+    taken: set[str] = set()
+    call_event: dict[str, str] = {}  # span id of a tool span -> its tool_call event id
+    batch_of: dict[str, str] = {}  # tool call id -> the model event that asked for it with others
+    plan: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    asked: list[tuple[str, str]] = []  # (call id, tool) the latest model call asked for, not yet matched
+    for n, (ns, _, step, ev) in enumerate(raw, 1):
+        eid = f"e{n:04d}"
+        if ev["kind"] in ("planner_call", "executor_message"):
+            asked = list(step.tool_calls_asked)
+        elif ev["kind"] == "tool_call" and not step.call_id:  # a tool span without its id: the call asked by name
+            match = next((c for c in asked if c[1] == step.tool), None)
+            if match is not None:
+                asked.remove(match)
+                step.call_id = match[0]
+        if ev["kind"] == "tool_call" and step.call_id and _ID.match(step.call_id) and len(step.call_id) <= 80 \
+                and step.call_id not in taken and not re.fullmatch(r"e\d{4,}", step.call_id):
+            eid = step.call_id
+        taken.add(eid)
+        if ev["kind"] == "planner_call":
+            plan.append({"id": f"p{len(plan) + 1:02d}", "title": f"Planner turn {len(plan) + 1}",
+                         "objective": f"What the planner decides in {eid} is carried out correctly."})
+            if len(step.tool_call_ids) > 1:
+                batch_of.update((c, eid) for c in step.tool_call_ids)
+        elif ev["kind"] == "executor_message" and len(step.tool_call_ids) > 1:
+            batch_of.update((c, eid) for c in step.tool_call_ids)
+        if ev["kind"] == "tool_call":
+            call_event[step.span.span_id] = eid
+            if step.call_id in batch_of:
+                ev["batch"] = batch_of[step.call_id]
+        elif ev["kind"] == "tool_result":
+            ev["call"] = call_event[step.span.span_id]
+        head = {"id": eid, "t": tr.t(ns)}
+        if plan:
+            head["step"] = plan[-1]["id"]
+        events.append({**head, **ev})
+    return plan, events
+
+
+def _models(events: list[dict[str, Any]], options: TraceOptions) -> dict[str, Any]:
+    price = {"input_usd_per_mtok": options.price.input_usd_per_mtok,
+             "output_usd_per_mtok": options.price.output_usd_per_mtok}
+    planner = next((e["model"] for e in events if e["kind"] == "planner_call" and "model" in e), PLANNER_MODEL)
+    names = list(dict.fromkeys(e["model"] for e in events if "model" in e and e["model"] != planner))
+    executor = names.pop(0) if names else EXECUTOR_MODEL
+    models: dict[str, Any] = {"planner": {"name": planner, **price}, "executor": {"name": executor, **price}}
+    if names:
+        models["others"] = [{"name": n, **price} for n in names]
+    return models
+
+
+def _agents(tr: _Trace, events: list[dict[str, Any]], planner: str | None) -> list[dict[str, Any]]:
+    used = list(dict.fromkeys(n for e in events for n in (e.get("agent"), e.get("from_agent"), e.get("to_agent"))
+                              if n))
+    if not used and planner:  # an agent span whose run failed before any model call (a guardrail): only log events
+        used = [planner]
+    roles = {USER: "human", TOOLS: "tool-host", EXECUTOR: "executor"}
+    executor_named = False
+    out = []
+    for name in used:
+        role = "planner" if name == planner else roles.get(name)
+        if role is None:
+            role = "sub-agent" if executor_named else "executor"
+        executor_named = executor_named or role == "executor"
+        out.append({"name": name, "role": role})
+    return out
+
+
+def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOptions | None = None
+                   ) -> dict[str, Any]:
+    """The drill parts made from one trace's ``spans`` (sorted by start): ``models``, ``agents``, ``plan``,
+    ``trace`` and what the description needs (``goal``, ``tools``, ``ignored_spans``, ``unknown_attributes``, and
+    the spans read otherwise than recorded: ``orphans`` whose parent is not in the file, read as roots, and
+    ``ended_before_start``, read as ending at their start).
+    Raises TraceError for a trace too long for the drill clock, a token count out of range, or no agent, model or
+    tool span (the other convention's trace, say)."""
+    steps = [classify(s) for s in spans]
+    if not any(s.kind in (AGENT, MODEL, TOOL) for s in steps):  # error spans alone made a drill of log events
+        raise TraceError(_NOTHING_TO_PLAY)
+    _check_span_times(spans)
+    tr = _Trace(steps, {s.span.span_id: s for s in steps}, min(s.start_ns for s in spans))
+    roots = [s for s in steps if s.kind == AGENT and tr.agent_of(s, above=True) is None]
+    planner = agent_id(roots[0].name or roots[0].span.name) if roots else None
+    plan, events = _ids_and_plan(tr, _raw_events(tr, planner), planner)
+    if not plan:
+        plan = [{"id": "p01", "title": "The run", "objective": "The agents do what they were asked."}]
+    if not events:
+        raise TraceError(_NOTHING_TO_PLAY)
+    goal = next((s.inputs for s in steps if s.inputs.strip()), "")
+    return {
+        "models": _models(events, options or TraceOptions()),
+        "agents": _agents(tr, events, planner),
+        "plan": plan,
+        "trace": events,
+        "goal": goal,
+        "tools": sorted({e["tool"] for e in events if e["kind"] == "tool_call"}),
+        "ignored_spans": sum(1 for s in steps if s.kind == OTHER and not (s.span.error or s.error)),
+        "unknown_attributes": sum(s.unknown for s in steps),
+        "orphans": sum(1 for s in spans if s.parent_id and s.parent_id not in tr.by_id),
+        "ended_before_start": sum(1 for s in spans if s.ended_before_start),
+    }

@@ -1,0 +1,77 @@
+"""The drill of one trace of spans (:func:`span_drill`): the builder's parts with the text every span importer
+writes around them (id, title, source, briefing, the file header saying what was estimated), and the one trace a
+file's ``--trace-id`` picks (:func:`pick_trace`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from warroom.importers.kit import DEFAULT_DIFFICULTY, TraceError, TraceOptions, drill_id
+from warroom.importers.spans._build import EXECUTOR
+from warroom.importers.spans._span import Span, span_id_hex
+
+PEOPLE = ("human", "tool-host")
+
+
+def span_drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, prefix: str, convention: str,
+           options: TraceOptions) -> tuple[dict[str, Any], str]:
+    estimated = [f"prices ({options.price}, assumed)"]
+    if any(e.get("usage", {}).get("estimated") for e in parts["trace"]):
+        estimated.append("the token counts of model spans without usage (text length)")
+    ignored = (f" Ignored: spans that are not agent, model or tool spans ({parts['ignored_spans']}), and "
+               f"attributes the importer does not read ({parts['unknown_attributes']}).") + _read_otherwise(parts)
+    where = f"{file.name}, trace {trace_id}"
+    data = {
+        "schema_version": 2,
+        "id": drill_id(prefix, file.stem, index),
+        "title": f"{convention} trace {file.stem}" + ("" if index is None else f" #{index}"),
+        "version": 1,
+        "difficulty": DEFAULT_DIFFICULTY,
+        "tags": ["domain:imported", f"domain:{prefix}"],
+        "author": f"imported by warroom from {convention} spans (real trace, not yet marked up)",
+        "source": (f"{convention} spans in {where}, imported by `warroom import {prefix}`. Times are the spans' own "
+                   f"(seconds from the first span's start); text is verbatim; estimated: {'; '.join(estimated)}."
+                   + ignored),
+        "briefing": {
+            "goal": parts["goal"] or f"(the trace records no user request: {trace_id})",
+            "watching": f"{_working(parts['agents'])}, with tools: {', '.join(parts['tools']) or 'none'}.",
+        },
+        "models": parts["models"],
+        "agents": parts["agents"],
+        "plan": parts["plan"],
+        "trace": parts["trace"],
+    }
+    header = (f"Imported by `warroom import {prefix}` from {where}.\n"
+              f"Real trace; times are the spans'; estimated: {'; '.join(estimated)} (see `source`).")
+    return data, header
+
+
+def _read_otherwise(parts: dict[str, Any]) -> str:
+    """What of the trace was read otherwise than recorded, for ``source`` (empty when nothing was)."""
+    notes = [f"{what} ({n})" for n, what in (
+        (parts["orphans"], "spans whose parent span is not in the file, read as roots"),
+        (parts["ended_before_start"], "spans that end before they start, read as ending when they start")) if n]
+    return f" Read otherwise than recorded: {', and '.join(notes)}." if notes else ""
+
+
+def _working(agents: list[dict[str, Any]]) -> str:
+    """Who is at work in the briefing: ``Agent lead``, ``Agents lead, scout``, or the unnamed default agent."""
+    names = [a["name"] for a in agents if a["role"] not in PEOPLE]
+    if names == [EXECUTOR] and not any(a["role"] == "planner" for a in agents):  # an agent span named `agent` plans
+        return f"An agent (the trace names none: `{EXECUTOR}`) at work"
+    return f"{'Agent' if len(names) == 1 else 'Agents'} {', '.join(names)} at work"
+
+
+def pick_trace(traces: dict[str, list[Span]], trace_id: str | None) -> dict[str, list[Span]]:
+    """``traces`` (by trace id), or only the one ``trace_id`` names (hex in any case, or base64 as protobuf's JSON
+    mapping writes it; surrounding spaces ignored) when it is given. Raises TraceError naming the trace ids found
+    when it is not among them."""
+    if trace_id is None:
+        return traces
+    wanted = span_id_hex(trace_id, 16)
+    if wanted in traces:
+        return {wanted: traces[wanted]}
+    found = list(traces)
+    listed = ", ".join(found[:10]) + (f" and {len(found) - 10} more" if len(found) > 10 else "")
+    raise TraceError(f"no trace {trace_id.strip()} in this file; its trace ids: {listed}")

@@ -1,0 +1,129 @@
+"""What a span means for a drill, whatever the convention that says so: the :class:`Step` a classifier makes of a
+span (``otel``'s GenAI semantic conventions, ``openinference``'s span kinds)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from warroom.importers.spans._span import Span
+
+AGENT, MODEL, TOOL, OTHER = "agent", "model", "tool", "other"
+
+
+@dataclass
+class Step:
+    """A classified span. ``kind`` is agent, model, tool or other; the rest is what the span recorded (None or
+    empty when it did not): an agent's ``name``; a model call's ``model``, ``input_tokens``/``output_tokens``,
+    output ``content``, ``finish_reason``, the tool calls it asked for as ``(id, tool name)`` (``tool_calls_asked``:
+    the name finds the call of a tool span that records no id; their ids: ``tool_call_ids``); a tool's ``tool`` name,
+    ``call_id``, ``arguments`` (a mapping) and ``result``; ``inputs``: the first user text the span saw; ``error``:
+    the span's error (status message, exception) or empty; ``unknown``: attributes the classifier does not read."""
+
+    span: Span
+    kind: str = OTHER
+    name: str | None = None
+    model: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    content: str = ""
+    finish_reason: str | None = None
+    tool_calls_asked: list[tuple[str, str]] = field(default_factory=list)
+    tool: str | None = None
+    call_id: str | None = None
+    arguments: dict[str, Any] = field(default_factory=dict)
+    result: Any = None
+    inputs: str = ""
+    error: str = ""
+    unknown: int = 0
+
+    @property
+    def tool_call_ids(self) -> list[str]:
+        """The ids of the tool calls the model call asked for, in order."""
+        return [i for i, _ in self.tool_calls_asked]
+
+
+Classifier = Callable[[Span], Step]
+
+
+def count_unknown(span: Span, known: frozenset[str], prefixes: tuple[str, ...] = (),
+                  pattern: re.Pattern[str] | None = None) -> int:
+    """How many of ``span``'s attributes a classifier does not read: not in ``known``, not starting with one of
+    ``prefixes``, not matching ``pattern`` (flattened keys such as ``gen_ai.prompt.0.content``)."""
+    return sum(1 for k in span.attributes if k not in known and not (prefixes and k.startswith(prefixes))
+               and not (pattern and pattern.match(k)))
+
+
+def as_text(value: Any) -> str:
+    """A value as text: a string as is, None as empty, anything else as JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def as_arguments(value: Any) -> dict[str, Any]:
+    """Tool-call arguments as a mapping: a mapping as is, JSON text of an object parsed, anything else kept
+    verbatim as ``{"arguments": value}``."""
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str) and value.strip().startswith("{"):
+        try:
+            parsed = json.loads(value)
+        except (ValueError, RecursionError):
+            parsed = None
+        if isinstance(parsed, dict):
+            return parsed
+    return {} if value is None or value == "" else {"arguments": value}
+
+
+def as_tokens(value: Any) -> int | None:
+    """A token count: a whole number (or whole-number text) at least 0, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str) and value.isdigit() and len(value) < 20:
+        value = int(value)
+    return value if isinstance(value, int) and value >= 0 else None
+
+
+def exception_text(span: Span) -> str:
+    """The span's exceptions (``exception`` events: ``type: message``), or its error status message."""
+    from opentelemetry.semconv.attributes.exception_attributes import EXCEPTION_MESSAGE, EXCEPTION_TYPE
+
+    parts = [": ".join(str(x) for x in (e.attributes.get(EXCEPTION_TYPE), e.attributes.get(EXCEPTION_MESSAGE)) if x)
+             for e in span.events if e.name == "exception"]
+    parts = [p for p in parts if p]
+    if span.error and span.status_message and not any(span.status_message in p for p in parts):
+        parts.append(span.status_message)
+    if span.error and not parts:
+        parts.append("error (no message)")
+    return "; ".join(parts)
+
+
+def begin_step(span: Span, known: frozenset[str], prefixes: tuple[str, ...] = (),
+               pattern: re.Pattern[str] | None = None) -> Step:
+    """The :class:`Step` of ``span`` before its kind is known: its count of attributes neither in ``known``, nor
+    under one of ``prefixes``, nor matching ``pattern`` (:func:`~warroom.importers.spans.count_unknown`), and
+    its exception text ("" when it raised none)."""
+    return Step(span, unknown=count_unknown(span, known, prefixes, pattern=pattern), error=exception_text(span))
+
+
+def mark_agent(step: Step, span: Span, name: Any, inputs: str) -> None:
+    """Make ``step`` an agent named ``name`` (as text; the span's name when empty) whose input is ``inputs``."""
+    step.kind = AGENT
+    step.name = as_text(name) or span.name
+    step.inputs = inputs
+
+
+def mark_tool(step: Step, span: Span, tool: Any, call_id: Any) -> None:
+    """Make ``step`` a call of tool ``tool`` (as text; the span's name when empty) with the tool-call id
+    ``call_id`` (as text; None when empty). The caller sets its arguments and result."""
+    step.kind = TOOL
+    step.tool = as_text(tool) or span.name
+    step.call_id = as_text(call_id) or None

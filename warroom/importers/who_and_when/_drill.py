@@ -1,0 +1,150 @@
+"""A parsed record as a drill: the mapping (:mod:`._mapping`) paced (:mod:`._pace`) and described (:mod:`._prose`)
+into drill data, checked by loading it back and playing it, and dumped as YAML."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from warroom.core.text import usd
+from warroom.importers.kit import drill_id, dump_drill_yaml, model_cost
+from warroom.importers.who_and_when import _prose as prose
+from warroom.importers.who_and_when._cast import cast_agents
+from warroom.importers.who_and_when._mapping import Draft, map_record
+from warroom.importers.who_and_when._pace import CLOSING_EVENT_ID, lay_out_clock, place_deadline
+from warroom.importers.who_and_when._parse import Record
+from warroom.importers.who_and_when._rules import (
+    CORPUS,
+    DAMAGE_UNIT,
+    DEFAULT_DIFFICULTY,
+    MAGENTIC_ONE,
+    ImportOptions,
+    RecordError,
+)
+
+
+def _drill_id(record: Record) -> str:
+    return drill_id(f"ww-{record.subset}", record.name, blank="record")
+
+
+def _damage(record: Record, draft: Draft, options: ImportOptions) -> tuple[list[dict[str, Any]], float]:
+    """The damage entries (one wasted agent turn per history message after the mistake, or the closing event) and
+    the estimated USD of the model calls among them."""
+    entries: list[dict[str, Any]] = []
+    wasted_usd = 0.0
+    by_id = {ev["id"]: ev for ev in draft.events}
+    for i in range(record.mistake_step + 1, len(record.history)):
+        ev = by_id[draft.event_of[i]]
+        note = f"turn {i} by {record.history[i].speaker} after the fault"
+        usage = ev.get("usage")
+        if usage:
+            price = options.planner_price if ev["kind"] == "planner_call" else options.executor_price
+            call_usd = model_cost(usage, price)
+            wasted_usd += call_usd
+            note += f" (model call, est. {usd(call_usd)})"
+        entries.append({"event": ev["id"], "amount": 1, "note": note})
+    if CLOSING_EVENT_ID in by_id:
+        entries.append({"event": CLOSING_EVENT_ID, "amount": 1, "note": "the run goes on to a wrong final answer"})
+    return entries, wasted_usd
+
+
+def _models(record: Record, options: ImportOptions) -> dict[str, Any]:
+    """The drill's ``models``: names that say the record does not name them, and the assumed prices."""
+    planner, executor = options.planner_price, options.executor_price
+    m1 = record.subset == MAGENTIC_ONE
+    return {
+        "planner": {
+            "name": "Orchestrator model (unrecorded)" if m1 else "manager model (unrecorded)",
+            "input_usd_per_mtok": planner.input_usd_per_mtok,
+            "output_usd_per_mtok": planner.output_usd_per_mtok,
+        },
+        "executor": {
+            "name": "agent model (unrecorded)" if m1 else "expert model (unrecorded)",
+            "input_usd_per_mtok": executor.input_usd_per_mtok,
+            "output_usd_per_mtok": executor.output_usd_per_mtok,
+        },
+    }
+
+
+def record_to_drill_data(record: Record, options: ImportOptions | None = None) -> dict[str, Any]:
+    """The drill for ``record`` as plain data (dicts, lists, str, numbers), ready to validate and to dump as YAML.
+
+    Raises RecordError if the record cannot make a playable drill (this should not happen for a parsed record).
+    """
+    options = options or ImportOptions()
+    draft = map_record(record)
+    evidence_id = draft.event_of[record.mistake_step]
+    lay_out_clock(draft.events, draft.texts, evidence_id)
+    times = {ev["id"]: ev["t"] for ev in draft.events}
+    origin = next(ev.get("step") for ev in draft.events if ev["id"] == evidence_id)
+    if origin is None:  # cannot happen: every history event is in a plan step
+        raise RecordError(f"history step {record.mistake_step} is outside every plan step")
+    plan_ids = [s["id"] for s in draft.plan]
+    cascade = plan_ids[plan_ids.index(origin) + 1 :]
+    entries, wasted_usd = _damage(record, draft, options)
+    deadline = place_deadline(times[evidence_id], min(times[e["event"]] for e in entries))
+    kind = prose.guess_fault_kind(record.mistake_reason)
+    found = prose.Mistake(evidence_id, origin, len(cascade), wasted_usd)
+    tool_names = sorted({ev["tool"] for ev in draft.events if ev["kind"] == "tool_call"})
+    difficulty = record.level if record.level is not None and 1 <= record.level <= 5 else DEFAULT_DIFFICULTY
+    # Never the annotated mistake agent: domain tags are shown before the drill is played (the fault kind, not a
+    # domain tag, is shown only in the debrief: warroom.core.model._hygiene).
+    tags = ["domain:imported", "domain:who-and-when", f"domain:{record.subset}", kind]
+    models = _models(record, options)
+    agents = cast_agents(record, draft, models["planner"]["name"], models["executor"]["name"])
+    return {
+        "schema_version": 2,
+        "id": _drill_id(record),
+        "title": prose.title(record),
+        "version": 1,
+        "difficulty": difficulty,
+        "tags": list(dict.fromkeys(tags)),
+        "author": f"{CORPUS} annotators (real trace), imported by warroom",
+        "source": prose.source(record, kind, CLOSING_EVENT_ID in times),
+        "briefing": {
+            "goal": record.question,
+            "watching": prose.watching(record, draft.agents, tool_names),
+            "context": prose.context(record, options),
+        },
+        "models": models,
+        "agents": agents,
+        "plan": draft.plan,
+        "trace": draft.events,
+        "answer_key": {
+            "fault": {"origin_step": origin, "kind": kind, "summary": prose.reason(record)},
+            "evidence": [evidence_id],
+            "cascade": cascade,
+            "damage": {"unit": DAMAGE_UNIT, "entries": entries},
+            "deadline": deadline,
+            "debrief": prose.debrief(record, found),
+        },
+    }
+
+
+def convert_record(record: Record, options: ImportOptions | None = None) -> tuple[dict[str, Any], Any]:
+    """The drill for ``record`` as (plain data, validated :class:`~warroom.core.model.Drill`), redacted with
+    ``options.redactor`` and checked by :func:`checked_drill`. Raises RecordError when it fails a check."""
+    data = record_to_drill_data(record, options)
+    if options is not None and options.redactor is not None:
+        data = options.redactor.data(data)
+    return data, checked_drill(dump_drill_yaml(data), data["id"])
+
+
+def checked_drill(text: str, drill_id: str) -> Any:
+    """The drill of the YAML ``text`` written for the drill ``drill_id``, loaded back with the core loader
+    (:func:`warroom.core.load.load_drill_text`: the drill model and every drill rule), so that what is checked is
+    exactly what a trainee will load, and played by `warroom check`'s scripted trainees
+    (:func:`warroom.core.author.run_checks`), so that a drill nobody can win is never written. Raises RecordError
+    when it does not load or fails the check (reported per record rather than crashing)."""
+    from warroom.core.author import run_checks
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    try:
+        drill = load_drill_text(text, path=f"{drill_id}.yaml")
+    except DrillLoadError as e:
+        first = e.problems[0] if e.problems else e
+        message = getattr(first, "message", str(first))
+        raise RecordError(f"the drill made from this record does not load: {message}") from None
+    report = run_checks(drill)  # never write a drill that `warroom check` fails: nobody could win it
+    if not report.passed:
+        raise RecordError(f"the drill made from this record fails `warroom check`: {report.problems[0]}")
+    return drill
