@@ -2,7 +2,7 @@
 
 :class:`CiteList` shows one row per released trace event (``[x] e04  12 s  result  s1  summary``), drill text
 literally. ↑ ↓ j k, page up / down, home / end move; space ticks or unticks the highlighted event; typing an event
-id jumps to it (type-ahead, :func:`match_event`); a click highlights a row. Keys are routed by
+id jumps to it (type-ahead); a click highlights a row. Keys are routed by
 :class:`~warroom.tui.escalate.EscalateScreen`, as the step list's are, so keys typed fast keep their order.
 :attr:`CiteList.cited` lists the ticked ids in the order they were ticked.
 
@@ -31,13 +31,10 @@ from warroom.tui.widgets import KIND_LABELS, summarize
 SUMMARY_LIMIT = 30
 
 
-def match_event(ids: Sequence[str], typed: str) -> int | None:
-    """Index of the event the trainee means by ``typed`` (ignoring case): an equal id, else the first id starting
-    with it, else the first id ending with it (``4`` or ``04`` finds ``e04``); None when nothing matches."""
-    return _match([i.casefold() for i in ids], typed)
-
-
 def _match(folded: Sequence[str], typed: str) -> int | None:
+    """Index of the event the trainee means by ``typed`` among the casefolded ids ``folded``: an equal id, else the
+    first id starting with it, else the first id ending with it (``4`` or ``04`` finds ``e04``); None when nothing
+    matches."""
     want = typed.casefold()
     if not want:
         return None
@@ -217,7 +214,8 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
         return event.id
 
     def typed_index(self, typed: str) -> int | None:
-        """The row of the event whose id ``typed`` names (see :func:`match_event`), or None."""
+        """The row of the event whose id ``typed`` names (an equal id, else the first starting, else the first ending
+        with it), or None."""
         if self._folded is None:
             self._folded = [e.id.casefold() for e in self.events]
         return _match(self._folded, typed)

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
 PRACTICE = "practice"
 ASSESSMENT = "assessment"
-MODES = (PRACTICE, ASSESSMENT)
 
 #: The war room's rules in assessment mode: in the briefing and, word for word, in the war room's help (which so
 #: shows nothing the briefing did not).

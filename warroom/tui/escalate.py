@@ -237,11 +237,6 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         except NoMatches:  # not composed yet
             return tuple(self.initially_cited)
 
-    @property
-    def reason_mode(self) -> bool:
-        """True while typed keys go to the reason box."""
-        return self.zone == "reason"
-
     def _cited_text(self) -> Text:
         """``citing: e04, e07`` (or ``citing no event``), literally: the list's bottom border shows it."""
         cites = self.cites
@@ -321,10 +316,6 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         self.zone = zone
         ids = {"steps": "#escalate-steps", "reason": "#escalate-reason", "cites": "#escalate-cites"}
         self.query_one(ids[zone]).focus()
-
-    def to_steps(self) -> None:
-        """Back to the step list."""
-        self.to_zone("steps")
 
     def action_choose(self) -> None:
         """Ask to confirm the highlighted step (or say that no step is chosen yet)."""

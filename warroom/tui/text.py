@@ -21,7 +21,7 @@ from warroom.core.text import amount, clean, clean_line, clock, damage, damage_a
 
 __all__ = [
     "amount", "clean", "clean_line", "clock", "compact_json", "damage", "damage_amount", "literal", "literal_line",
-    "pretty_json", "prose", "seconds", "speed", "usd", "usd_price",
+    "prose", "seconds", "speed", "usd", "usd_price",
 ]
 
 
@@ -57,21 +57,11 @@ def prose(text: object) -> str:
     return "\n\n".join(paragraphs)
 
 
-def pretty_json(value: Any) -> str:
-    """``value`` as indented JSON, cleaned: C0 control characters in strings come out as JSON escapes
-    (``\\u001b``), DEL and C1 ones (which ``json.dumps`` leaves as they are, e.g. U+009B, a one-character CSI) as
-    ``\\x9b``. Non-ASCII text stays readable.
-
-    Values JSON cannot represent are shown with ``str()``. Plain strings are returned as they are (cleaned).
-    """
-    if isinstance(value, str):
-        return clean(value)
-    return clean(json.dumps(value, indent=2, ensure_ascii=False, default=str))
-
-
 def compact_json(value: Any) -> str:
-    """``value`` as one-line JSON (strings as they are, on one line), cleaned like :func:`pretty_json`, for
-    trace table summaries."""
+    """``value`` as one-line JSON (strings as they are, on one line) for trace table summaries, cleaned: C0 control
+    characters in strings come out as JSON escapes (``\\u001b``), DEL and C1 ones (which ``json.dumps`` leaves as
+    they are, e.g. U+009B, a one-character CSI) as ``\\x9b``. Non-ASCII text stays readable; values JSON cannot
+    represent are shown with ``str()``."""
     if isinstance(value, str):
         return clean_line(value)
     return clean(json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str))
