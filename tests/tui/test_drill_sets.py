@@ -100,7 +100,7 @@ async def test_an_adaptive_set_offers_only_the_drill_chosen_next(tmp_path: Path)
 def test_progress_cells_and_the_review_mode_line():
     from types import SimpleNamespace
 
-    from warroom.tui.review import mode_line
+    from warroom.tui.drillsets import mode_line
 
     assert DrillProgress(0, False, None).cell() == "to do"
     assert DrillProgress(1, True, 1).cell() == "done · 1 left"

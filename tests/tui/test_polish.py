@@ -12,13 +12,14 @@ from warroom.store.results import ResultsStore
 from warroom.store.review import load_review
 from warroom.store.sessions import SessionRecorder
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.describe import describe_event
 from warroom.tui.keyhelp import help_rows
 from warroom.tui.modals import HelpScreen
 from warroom.tui.picker import BriefingScreen
 from warroom.tui.review import ReviewTable
 from warroom.tui.services import load_entry
 from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import Meters, describe_event
+from warroom.tui.widgets import Meters
 
 from .conftest import STALE, advance, make_app, picker_ready, screen_text, until
 
@@ -161,7 +162,7 @@ async def test_timeline_keeps_its_ellipsis_with_a_scrollbar_and_inspector_labels
         assert used == width  # the summary takes what the scrollbar leaves, no more
         assert any("…" in line for line in screen_text(app).splitlines())
         ev = next(e for e in app.live.drill.trace if e.kind == "tool_call" and e.step)
-        lines = describe_event(ev, app.live.drill).plain.splitlines()
+        lines = describe_event(ev, app.live.index).plain.splitlines()
         labels = {line.split()[0]: line for line in lines[1:4]}
         cols = {len(line) - len(line[len(name):].lstrip()) for name, line in labels.items()}
         assert set(labels) == {"step", "objective", "tool"} and len(cols) == 1

@@ -38,10 +38,12 @@ from warroom.tui.annotate_marks import MarkActions
 from warroom.tui.annotate_panel import KeyPanel, event_marks, findings_text
 from warroom.tui.inspector import Inspector
 from warroom.tui.keyhelp import key_prose
+from warroom.tui.kinds import summarize
 from warroom.tui.modals import SPEEDS, ConfirmScreen, HelpScreen
 from warroom.tui.roompanes import room_panes
+from warroom.tui.traceindex import TraceIndex
 from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import KeyFooter, StatusBar, summarize, trace_index
+from warroom.tui.widgets import KeyFooter, StatusBar
 
 __all__ = ["SCRUB_SECONDS", "AnnotateScreen"]
 
@@ -127,6 +129,8 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         super().__init__()
         self.file = file
         self.drill = file.drill
+        #: Lookups over the drill's whole trace, built once (time proportional to the trace).
+        self.index = TraceIndex(self.drill)
         self.draft = file.draft
         self.clock = clock
         self.speed = speed
@@ -152,7 +156,6 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         yield KeyFooter(compact=True)
 
     def on_mount(self) -> None:
-        trace_index(self.drill)
         self._last_time = self.clock.time
         self.apply(self.replay.advance(0))
         self.ticker = self.set_interval(TICK_INTERVAL, self.tick)
@@ -222,7 +225,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         ``on_trace_table_row_highlighted`` is never called: the message is ``LineTable``'s)."""
         timeline = self.query_one(TraceTable)
         if event.key in timeline.events:
-            self.query_one(Inspector).show_event(timeline.event(event.key), self.drill, timeline.events)
+            self.query_one(Inspector).show_event(timeline.event(event.key), self.index, timeline.events)
 
     @on(TraceTable.RowSelected, "#trace-table")
     def inspect(self, event: TraceTable.RowSelected) -> None:

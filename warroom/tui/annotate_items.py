@@ -17,7 +17,7 @@ from warroom.tui import text as fmt
 from warroom.tui.annotate_dialogs import FieldPathDialog, TextDialog
 from warroom.tui.fieldjump import FieldScreen, is_field_path, jump_to_field
 from warroom.tui.inspector import Inspector
-from warroom.tui.widgets import summarize
+from warroom.tui.kinds import summarize
 
 if TYPE_CHECKING:
     from textual.app import App

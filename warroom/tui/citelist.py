@@ -14,7 +14,7 @@ released event laid out and measured each one, which took seconds per key on a l
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.text import Text
@@ -23,9 +23,10 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from warroom.core.model import TraceEvent
 from warroom.tui import text as fmt
 from warroom.tui.keylist import ListKeys
-from warroom.tui.widgets import KIND_LABELS, summarize
+from warroom.tui.kinds import KINDS, summarize
 
 #: Characters of an event's summary shown in its row (so that a row fits on one line of the dialog).
 SUMMARY_LIMIT = 30
@@ -47,13 +48,13 @@ def _match(folded: Sequence[str], typed: str) -> int | None:
     return None
 
 
-def cite_row(event: Any, cited: bool) -> Text:
+def cite_row(event: TraceEvent, cited: bool) -> Text:
     """The row of one trace event: a tick box, its id, drill time, kind, plan step and summary (all literal)."""
     row = Text(no_wrap=True, overflow="ellipsis")
     row.append("[x] " if cited else "[ ] ", style="bold" if cited else "dim")
     row.append(fmt.clean_line(event.id), style="bold")
     row.append(f"  {fmt.seconds(event.t)}  ", style="dim")
-    row.append(KIND_LABELS.get(event.kind, fmt.clean_line(event.kind)))
+    row.append(KINDS[type(event)].label)
     row.append(f"  {fmt.clean_line(event.step) if event.step is not None else '—'}  ", style="dim")
     summary = fmt.clean_line(summarize(event, limit=SUMMARY_LIMIT))
     row.append(summary if len(summary) <= SUMMARY_LIMIT else summary[: SUMMARY_LIMIT - 1] + "…")
@@ -105,7 +106,7 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
     """
 
     def __init__(
-        self, released: Sequence[Any], cited: Sequence[str] = (), *, id: str | None = None,
+        self, released: Sequence[TraceEvent], cited: Sequence[str] = (), *, id: str | None = None,
         positions: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(id=id)

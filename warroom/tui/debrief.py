@@ -34,8 +34,9 @@ from warroom.core.play import Replay, describe_citations
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.tui import text as fmt
 from warroom.tui.flow import ShowBriefing, ShowPicker
+from warroom.tui.kinds import summarize
 from warroom.tui.modals import HelpScreen
-from warroom.tui.widgets import KeyFooter, ScrollPane, summarize
+from warroom.tui.widgets import KeyFooter, ScrollPane
 
 if TYPE_CHECKING:
     from warroom.tui.services import DrillEntry

@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep
+from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlannerCall, PlanStep, TraceEvent
 from warroom.tui import text as fmt
 from warroom.tui.citelist import CiteList
 from warroom.tui.keyhelp import key_prose
@@ -40,23 +40,22 @@ ORIGIN_TITLES = {
 NOTE_MAX = 200
 
 
-
-def preselect_target(event: object, released: Sequence[object], format2: bool) -> str | None:
+def preselect_target(event: TraceEvent, released: Sequence[TraceEvent], format2: bool) -> str | None:
     """The choice the escalation dialog opens on for an ``event`` the trainee chose: its plan step; outside any
     step, in a format-2 drill (``format2``), "the plan" for a planner call and "set-up" for an event released
     before any event of a plan step (``released``, in release order: only the set-up events before the first
     stepped one are read); None otherwise (no choice made for the trainee)."""
-    step = getattr(event, "step", None)
-    if step is not None or not format2:
-        return step
-    if getattr(event, "kind", None) == "planner_call":
+    if event.step is not None or not format2:
+        return event.step
+    if isinstance(event, PlannerCall):
         return PLAN
     for ev in released:
-        if getattr(ev, "step", None) is not None:
+        if ev.step is not None:
             return None  # a step had started before this event: not set-up
         if ev is event:
             return SETUP
     return None
+
 
 @dataclass(frozen=True)
 class EscalationChoice:
@@ -152,7 +151,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         self,
         plan: Sequence[PlanStep],
         preselect: str | None = None,
-        released: Sequence[object] = (),
+        released: Sequence[TraceEvent] = (),
         cited: Sequence[str] = (),
         *,
         origins: bool = False,
@@ -169,7 +168,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         self.released = list(released)
         #: The released events' rows by id (the replay's, else built here: see :class:`CiteList`).
         self.positions = positions
-        known = positions if positions is not None else {getattr(e, "id", None) for e in self.released}
+        known = positions if positions is not None else {e.id for e in self.released}
         #: The events cited when the dialog opens (those of ``cited`` that were released), in order.
         self.initially_cited = [c for c in dict.fromkeys(cited) if c in known]
         #: Where typed keys go: the step list, the reason box or the evidence list (see :data:`ZONES`); set at

@@ -1,6 +1,6 @@
 """The inspector: the selected trace event in full, drawn on Textual's line API so a huge result never blocks the UI.
 
-The body (:func:`~warroom.tui.widgets.describe_event`: header, plan step, arguments and raw result pretty-printed,
+The body (:func:`~warroom.tui.describe.describe_event`: header, plan step, arguments and raw result pretty-printed,
 token usage and cost) is laid out into lines once per width and drawn with ``render_line``. An event whose payload
 (tool arguments, tool output, text) is over :data:`BACKGROUND_CHARS` characters is described and laid out in a worker
 thread, started once the event has stayed selected for :data:`START_DELAY` seconds: the inspector shows the
@@ -11,7 +11,6 @@ is Rich Text from :mod:`warroom.tui.text`, never markup.
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -26,12 +25,14 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.worker import get_current_worker
 
-from warroom.core.model import Drill
+from warroom.core.model import TraceEvent
 from warroom.tui import text as fmt
+from warroom.tui.describe import describe_event
+from warroom.tui.kinds import KINDS, payload_chars
 from warroom.tui.linetable import set_virtual_size
-from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, describe_event
+from warroom.tui.traceindex import TraceIndex
 
-__all__ = ["BACKGROUND_CHARS", "Inspector", "payload_chars"]
+__all__ = ["BACKGROUND_CHARS", "Inspector"]
 
 #: Events with a payload longer than this (characters of JSON or text) are described in a worker thread.
 BACKGROUND_CHARS = 20_000
@@ -39,17 +40,6 @@ BACKGROUND_CHARS = 20_000
 START_DELAY = 0.05
 #: Laid-out bodies kept (by width and content): going back to an event shown a moment ago costs no layout.
 LAYOUTS_KEPT = 64
-
-
-def payload_chars(event: Any) -> int:
-    """The size of an event's free-form payload in characters: the JSON of a tool call's arguments or a tool
-    result's output (a string counts as its length), or the length of a text event's content."""
-    value = event.output if event.kind == "tool_result" else event.arguments if event.kind == "tool_call" else None
-    if value is None:
-        return len(str(getattr(event, "content", "") or ""))
-    if isinstance(value, str):
-        return len(value)
-    return len(json.dumps(value, ensure_ascii=False, default=str))
 
 
 def _lay_out(body: Text, width: int) -> list[Strip]:
@@ -100,14 +90,16 @@ class Inspector(ScrollView, can_focus=True):
         self._show(lambda: body, background=False)
 
     def show_event(
-        self, event: Any, drill: Drill, events: Mapping[str, Any] | None = None, repeated: int | None = None
+        self, event: TraceEvent, index: TraceIndex, events: Mapping[str, TraceEvent] | None = None,
+        repeated: int | None = None,
     ) -> None:
-        """Show one trace event of ``drill`` in full (``events``, ``repeated``: see :func:`describe_event`); an event
-        with a payload over :data:`BACKGROUND_CHARS` characters is built in a worker thread."""
+        """Show one trace event of ``index.drill`` in full (``events``, ``repeated``: see :func:`describe_event`); an
+        event with a payload over :data:`BACKGROUND_CHARS` characters (:func:`~warroom.tui.kinds.payload_chars`) is
+        built in a worker thread."""
         big = payload_chars(event) > BACKGROUND_CHARS
 
         def build() -> Text:
-            return describe_event(event, drill, events, repeated)
+            return describe_event(event, index, events, repeated)
 
         if big:
             self._placeholder(event)
@@ -159,11 +151,12 @@ class Inspector(ScrollView, can_focus=True):
             body = build()
             self._set_lines(body, self._width, self._lay_out_small(body, self._width))
 
-    def _placeholder(self, event: Any) -> None:
+    def _placeholder(self, event: TraceEvent) -> None:
+        kind = KINDS[type(event)]
         note = Text()
         note.append(fmt.clean_line(event.id), style="bold")
         note.append(" · ")
-        note.append(KIND_LABELS.get(event.kind, event.kind), style=KIND_STYLES.get(event.kind, ""))
+        note.append(kind.label, style=kind.style)
         note.append(f" · {fmt.clock(event.t)}\n")
         note.append(f"laying out {payload_chars(event):,} characters…", style="dim italic")
         self._set_lines(None, -1, _lay_out(note, self._width))

@@ -16,7 +16,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from warroom.core.model import TARGET_LABELS
+from warroom.core.model import TARGET_LABELS, TraceEvent
 from warroom.core.play import FALSE_ESCALATION_DELAY, ReplayError
 from warroom.tui import text as fmt
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
@@ -25,6 +25,7 @@ from warroom.tui.escalate import preselect_target
 from warroom.tui.fieldjump import open_field_jump
 from warroom.tui.flow import LeaveDrill
 from warroom.tui.inspector import Inspector
+from warroom.tui.kinds import summarize
 from warroom.tui.modals import (
     SPEEDS,
     WAR_ROOM_NOTES,
@@ -37,8 +38,9 @@ from warroom.tui.modals import (
 from warroom.tui.probe import open_probe_dialog
 from warroom.tui.roompanes import room_panes
 from warroom.tui.terminal import ascii_screen
+from warroom.tui.traceindex import TraceIndex
 from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar, summarize, trace_index
+from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar
 
 __all__ = ["SPEEDS", "TICK_INTERVAL", "WarRoomScreen", "false_escalation_message"]
 
@@ -98,6 +100,8 @@ class WarRoomScreen(DrillScreen):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        #: Lookups over the drill's whole trace, built once now (time proportional to the trace), not on a key press.
+        self.index = TraceIndex(self.drill)
         if self.assessment:  # the help shows only what the briefing did: its keys and the assessment rules
             self.HELP_TITLE = "War room keys (assessment)"
             self.HELP_NOTES = ASSESSMENT_NOTES
@@ -116,7 +120,6 @@ class WarRoomScreen(DrillScreen):
         yield KeyFooter(compact=bool(self.drill.probes))  # compact: with `v` too, the keys fit in 80 columns
 
     def on_mount(self) -> None:
-        trace_index(self.drill)  # built once now, not on the first key press (time proportional to the trace)
         self._last_time = self.clock.time
         self.apply(self.replay.advance(0))  # events at t=0
         self.ticker = self.set_interval(TICK_INTERVAL, self.tick)
@@ -194,7 +197,7 @@ class WarRoomScreen(DrillScreen):
         self._inspected_repeat = (key, count)
         inspector = self.query_one(Inspector)
         y = inspector.scroll_y
-        inspector.show_event(timeline.event(key), self.drill, timeline.events, count)
+        inspector.show_event(timeline.event(key), self.index, timeline.events, count)
         inspector.scroll_to(y=y, animate=False, immediate=True, force=True)
 
     @on(TraceTable.RowHighlighted, "#trace-table")
@@ -207,7 +210,7 @@ class WarRoomScreen(DrillScreen):
             timeline = self.query_one(TraceTable)
             count = self.replay.repetitions.get(key)
             self._inspected_repeat = (key, count) if count is not None else None
-            inspector.show_event(timeline.event(key), self.drill, timeline.events, count)
+            inspector.show_event(timeline.event(key), self.index, timeline.events, count)
         self.refresh_plan()
         self.update_hint()
 
@@ -283,7 +286,7 @@ class WarRoomScreen(DrillScreen):
         """Next playback speed down."""
         self._set_speed(next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0]))
 
-    def selected_event(self) -> Any | None:
+    def selected_event(self) -> TraceEvent | None:
         """The trace event under the trace table's cursor, or None (no rows yet, or a note's row)."""
         timeline = self.query_one(TraceTable)
         key = timeline.selected_key
@@ -324,7 +327,8 @@ class WarRoomScreen(DrillScreen):
             return
         ev = self.selected_event()
         chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(TraceTable).following)
-        step = preselect_target(ev, self.replay.released, self.drill.schema_version >= 2) if chosen else None
+        format2 = self.drill.schema_version >= 2
+        step = preselect_target(ev, self.replay.released, format2) if chosen and ev is not None else None
         cited = ([ev.id] if ev is not None else []) + list(self.replay.flagged)
         dialog = EscalateScreen(self.drill.plan, step, self.replay.released, cited,
                                 origins=self.drill.schema_version >= 2, positions=self.replay.released_positions)

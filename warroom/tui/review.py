@@ -22,14 +22,14 @@ from textual.widgets import Static
 
 from warroom.store.review import ReviewData, ReviewRow
 from warroom.tui import text as fmt
-from warroom.tui.drillsets import mode_line as mode_line
-from warroom.tui.format2view import row_mark
+from warroom.tui.describe import describe_event
 from warroom.tui.keyhelp import footer_label
+from warroom.tui.kinds import KINDS, row_mark, summarize
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.modals import REVIEW_NOTES, HelpScreen
-from warroom.tui.reviewpanels import answer_panel, headline, scorecard_panel
-from warroom.tui.reviewpanels import cited_events as cited_events
-from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, KeyFooter, describe_event, summarize
+from warroom.tui.reviewpanels import answer_panel, cited_events, headline, scorecard_panel
+from warroom.tui.traceindex import TraceIndex
+from warroom.tui.widgets import KeyFooter
 
 #: The summary takes the free width; the answer-key and trainee columns what their marks need, within bounds.
 _COLUMNS = (
@@ -141,6 +141,8 @@ class ReviewScreen(Screen[None]):
         super().__init__()
         self.data = data
         self.rows: list[ReviewRow] = self._rows()
+        #: Lookups over the drill's whole trace (None without the drill file), built once.
+        self.index = TraceIndex(data.drill) if data.drill is not None else None
 
     # -- layout ---------------------------------------------------------------------------------------------------
 
@@ -190,7 +192,8 @@ class ReviewScreen(Screen[None]):
             summary = fmt.literal_line(row_mark(ev, None) + summarize(ev), style=dim, limit=400)
             if not row.played:  # the prefix's Text carries the cut: a long summary still ends in "…"
                 summary = Text("(not played) ", style="dim italic", no_wrap=True, overflow="ellipsis") + summary
-            kind = Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "") if row.played else "dim")
+            view = KINDS[type(ev)]
+            kind = Text(view.label, style=view.style if row.played else "dim")
             return [clock, fmt.literal_line(ev.step or "—", style=dim), kind, summary, key, trainee]
         if row.kind == "action" and (a := row.action) is not None:
             label = "ESCALATE" if a.kind.value == "escalate" else a.kind.value.upper()
@@ -222,10 +225,10 @@ class ReviewScreen(Screen[None]):
             return
         row = self.rows[index]
         out = Text()
-        if row.kind == "event" and self.data.drill is not None:
+        if row.kind == "event" and self.index is not None and row.event is not None:
             if not row.played:
                 out.append("Not played in this session (the trace stopped before it).\n", style="italic dim")
-            out.append_text(describe_event(row.event, self.data.drill))
+            out.append_text(describe_event(row.event, self.index))
             out.append("\n")
         elif row.kind == "action" and (a := row.action) is not None:
             out.append(f"Trainee action at {fmt.clock(a.t)} ({fmt.seconds(a.t)})\n", style="bold magenta")

@@ -14,7 +14,7 @@ from warroom.store.review import ReviewData
 from warroom.tui import text as fmt
 from warroom.tui.debrief import evidence_text
 from warroom.tui.drillsets import mode_line
-from warroom.tui.widgets import summarize
+from warroom.tui.kinds import summarize
 
 _GOOD = {"contained", "all_clear_held"}
 _MIXED = {"contained_late", "right_step_unsupported"}

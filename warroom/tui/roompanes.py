@@ -13,9 +13,9 @@ from typing import Any
 from textual.containers import Horizontal
 from textual.widget import Widget
 
-from warroom.tui.format2view import agent_labels
+from warroom.tui.agents import agent_labels, shows_agents
 from warroom.tui.inspector import Inspector
-from warroom.tui.tracetable import AGENT_COLUMN, TraceTable, shows_agents
+from warroom.tui.tracetable import AGENT_COLUMN, TraceTable
 
 __all__ = ["room_panes"]
 

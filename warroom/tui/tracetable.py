@@ -8,16 +8,17 @@ list entry per row. Drill text goes through :mod:`warroom.tui.text` (literal Tex
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple
 
 from rich.text import Text
 
+from warroom.core.model import TraceEvent
 from warroom.tui import text as fmt
-from warroom.tui.format2view import event_agent, row_mark, shows_agents
+from warroom.tui.agents import event_agent
+from warroom.tui.kinds import KINDS, row_mark, summarize
 from warroom.tui.linetable import Column, LineTable
-from warroom.tui.widgets import KIND_LABELS, KIND_STYLES, summarize
 
-__all__ = ["TraceTable", "shows_agents"]  # shows_agents: moved to format2view, re-exported
+__all__ = ["TraceTable"]
 
 #: The columns: flag mark, drill time, plan step, kind, and the one-line summary, which takes the free width.
 COLUMNS = (
@@ -68,8 +69,8 @@ class TraceTable(LineTable):
         repetitions: Mapping[str, int] | None = None, agent_labels: Mapping[str, str] | None = None,
     ) -> None:
         """``agents``: show the agent column (format 2), where an agent's name is shown as ``agent_labels`` gives
-        it (:func:`warroom.tui.format2view.agent_labels`; else as written, cut to the column), an event naming no
-        agent under the role its kind implies (:func:`~warroom.tui.format2view.event_agent`); ``repetitions``: the
+        it (:func:`warroom.tui.agents.agent_labels`; else as written, cut to the column), an event naming no
+        agent under the role its kind implies (:func:`~warroom.tui.agents.event_agent`); ``repetitions``: the
         replay's repetitions so far by event id (:attr:`warroom.core.play.Replay.repetitions`), shown as ``×N``
         (without it: each event's count)."""
         columns = (*COLUMNS[:3], AGENT_COLUMN, *COLUMNS[3:]) if agents else COLUMNS
@@ -77,7 +78,7 @@ class TraceTable(LineTable):
         self._agents = agents
         self._agent_labels = dict(agent_labels or {})
         self._repetitions = repetitions
-        self._events: dict[str, Any] = {}
+        self._events: dict[str, TraceEvent] = {}
         self._noted: dict[str, _Note] = {}
         self._flagged: set[str] = set()
         self._marks: dict[str, Text] = {}
@@ -87,11 +88,11 @@ class TraceTable(LineTable):
     # -- rows -----------------------------------------------------------------------------------------------------
 
     @property
-    def events(self) -> Mapping[str, Any]:
+    def events(self) -> Mapping[str, TraceEvent]:
         """The trace events shown, by event id (read-only; rows that are notes are not in it)."""
         return self._events
 
-    def event(self, key: str) -> Any:
+    def event(self, key: str) -> TraceEvent:
         """The trace event of the row with this key (an event id); raises KeyError for a note or an unknown key."""
         return self._events[key]
 
@@ -107,11 +108,12 @@ class TraceTable(LineTable):
                 cells.insert(3, Text("—"))
             return cells
         summary = row_mark(ev, self._repetitions) + summarize(ev, limit=SUMMARY_LIMIT)
+        kind = KINDS[type(ev)]
         cells = [
             flag,
             Text(fmt.clock(ev.t), style="dim"),
             fmt.literal_line(ev.step or "—"),
-            Text(KIND_LABELS.get(ev.kind, ev.kind), style=KIND_STYLES.get(ev.kind, "")),
+            Text(kind.label, style=kind.style),
             fmt.literal_line(summary, limit=SUMMARY_LIMIT),
         ]
         if self._agents:
@@ -134,7 +136,7 @@ class TraceTable(LineTable):
         else:
             self.unseen += len(keys)
 
-    def append_events(self, events: Iterable[Any]) -> None:
+    def append_events(self, events: Iterable[TraceEvent]) -> None:
         """Append one row per released trace event, in order (cost proportional to the events given)."""
         events = list(events)
         self._events.update((ev.id, ev) for ev in events)

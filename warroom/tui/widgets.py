@@ -19,23 +19,9 @@ from textual.widgets import DataTable, Footer, Static
 from warroom.core.model import Drill, Role, damage_meter_text
 from warroom.core.play import CostMeter, StepState
 from warroom.tui import text as fmt
+from warroom.tui.kinds import STEP_ICONS
 
-# The event descriptions moved to warroom.tui.describe; they are re-exported here for the views that import them.
-from warroom.tui.describe import (
-    KIND_LABELS,
-    KIND_STYLES,
-    STEP_ICONS,
-    TraceIndex,
-    describe_event,
-    summarize,
-    trace_index,
-    usage_line,
-)
-
-__all__ = [
-    "KIND_LABELS", "KIND_STYLES", "STEP_ICONS", "KeyFooter", "Meters", "PlanPanel", "ScrollPane", "StatusBar",
-    "TraceIndex", "describe_event", "fit_columns", "summarize", "trace_index", "usage_line",
-]
+__all__ = ["KeyFooter", "Meters", "PlanPanel", "ScrollPane", "StatusBar", "fit_columns"]
 
 # ---------------------------------------------------------------------------------------------------------------
 # Header, meters, plan
