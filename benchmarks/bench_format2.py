@@ -97,7 +97,7 @@ async def _dialog_cpu(entry) -> tuple[float, float]:
     from textual.clock import MockClock
 
     from warroom.tui.app import WarroomApp
-    from warroom.tui.modals import EscalateScreen
+    from warroom.tui.escalate import EscalateScreen
     from warroom.tui.services import Services
 
     trace = entry.drill.trace

@@ -65,7 +65,7 @@ def bench_entry(n_events: int, tmp: Path):
     """A loaded :class:`DrillEntry` with ``n_events`` trace events (see the module docstring)."""
     from bench_replay import scaled_drill
 
-    from warroom.tui.services import DrillEntry, load_entry
+    from warroom.tui.entries import DrillEntry, load_entry
 
     path = tmp / f"bench-ui-{min(n_events, MAX_FILE_EVENTS)}.yaml"
     path.write_text(drill_text(min(n_events, MAX_FILE_EVENTS)), encoding="utf-8")
@@ -187,8 +187,9 @@ async def _measure_big_result(entry, presses: int) -> dict[str, list[float]]:
     from textual.clock import MockClock
 
     from warroom.tui.app import WarroomApp
+    from warroom.tui.entries import DrillEntry
     from warroom.tui.inspector import Inspector
-    from warroom.tui.services import DrillEntry, Services
+    from warroom.tui.services import Services
     from warroom.tui.tracetable import TraceTable
 
     trace = list(entry.drill.trace)

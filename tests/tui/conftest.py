@@ -21,9 +21,10 @@ from warroom.core.library import bundled_drills_dir
 from warroom.tui.annotate import AnnotateScreen
 from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.app import WarroomApp
+from warroom.tui.entries import load_entry
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.picker import PickerScreen
-from warroom.tui.services import Services, load_entry
+from warroom.tui.services import Services
 
 __all__ = [
     "STALE", "advance", "author_mode", "escalate", "make_app", "picker_ready", "record_notifications", "screen_text",

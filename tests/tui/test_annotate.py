@@ -19,8 +19,8 @@ from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import DamageDialog, DebriefDialog, FaultDialog, NumberDialog, TextDialog
 from warroom.tui.annotate_panel import key_text
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.dialogs import ConfirmScreen, HelpScreen
 from warroom.tui.inspector import Inspector
-from warroom.tui.modals import ConfirmScreen, HelpScreen
 from warroom.tui.tracetable import TraceTable
 
 from .conftest import advance, author_mode, escalate, make_app, record_notifications, screen_text, type_text

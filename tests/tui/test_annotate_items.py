@@ -23,8 +23,8 @@ from warroom.tui.annotate import AnnotateScreen
 from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import FaultDialog, FieldPathDialog, TextDialog
 from warroom.tui.annotate_panel import key_text
+from warroom.tui.dialogs import HelpScreen
 from warroom.tui.fieldjump import FieldScreen
-from warroom.tui.modals import HelpScreen
 from warroom.tui.tracetable import TraceTable
 
 from .conftest import author_mode as tui_author_mode

@@ -7,8 +7,8 @@ from textual.clock import MockClock
 from warroom.core.author import open_for_annotation
 from warroom.tui.annotate_app import AnnotateApp
 from warroom.tui.annotate_dialogs import DebriefDialog
+from warroom.tui.dialogs import ConfirmScreen
 from warroom.tui.inspector import Inspector
-from warroom.tui.modals import ConfirmScreen
 from warroom.tui.tracetable import TraceTable
 
 from .conftest import advance, author_mode, make_app, record_notifications, type_text
@@ -176,8 +176,8 @@ async def test_the_debrief_dialog_says_how_its_lines_are_shown(tmp_path):
 
 
 async def test_the_footer_shows_save_quit_and_help_in_80_columns(tmp_path):
+    from warroom.tui.dialogs import HelpScreen
     from warroom.tui.keyhelp import help_rows
-    from warroom.tui.modals import HelpScreen
 
     from .conftest import screen_text
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from rich.cells import cell_len
 
+from warroom.tui.charset import ASCII_TABLE, ascii_screen
 from warroom.tui.keyhelp import footer_label, help_rows, key_label, key_prose
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.terminal import ASCII_TABLE, ascii_screen
 
 from .conftest import advance, make_app, screen_text
 

@@ -6,7 +6,7 @@ import re
 
 from warroom.core.text import seconds
 from warroom.tui.debrief import MARKS_HEADING, DebriefScreen
-from warroom.tui.modals import EscalateScreen
+from warroom.tui.escalate import EscalateScreen
 
 from .conftest import advance, escalate, make_app, record_notifications, screen_text
 

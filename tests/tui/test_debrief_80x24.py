@@ -20,7 +20,7 @@ from warroom.core.load import load_drill
 from warroom.core.model import OUTCOME_LABELS
 from warroom.core.scoring import replay_actions
 from warroom.tui.debrief import DebriefScreen
-from warroom.tui.services import load_entry
+from warroom.tui.entries import load_entry
 
 from .conftest import make_app, screen_text
 

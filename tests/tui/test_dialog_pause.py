@@ -17,9 +17,10 @@ import warroom.store.sessions as sessions
 from warroom.core.model import ActionKind
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.dialogs import ConfirmScreen, HelpScreen
 from warroom.tui.escalate import EscalateScreen
 from warroom.tui.fieldjump import FieldScreen
-from warroom.tui.modals import ConfirmScreen, FlagScreen, HelpScreen
+from warroom.tui.flag import FlagScreen
 from warroom.tui.probe import ProbeScreen
 from warroom.tui.services import Services
 from warroom.tui.tutorial import TutorialScreen, tutorial_path
@@ -201,7 +202,7 @@ async def test_in_the_tutorial_a_dialog_records_nothing_and_does_not_complete_th
 
 
 async def test_a_dialog_whose_pause_cannot_be_saved_still_opens_and_nothing_resumes(wall, services):
-    from warroom.tui.services import JournalUnwritable
+    from warroom.tui.recording import JournalUnwritable
 
     from .test_journal_failure import break_journal
 

@@ -10,9 +10,10 @@ from textual.app import App
 from textual.clock import MockClock
 
 from warroom.core.model import ActionKind
+from warroom.tui.dialogs import ConfirmScreen
 from warroom.tui.drillscreen import DrillScreen
-from warroom.tui.modals import ConfirmScreen
-from warroom.tui.services import Services, load_entry
+from warroom.tui.entries import load_entry
+from warroom.tui.services import Services
 
 from .conftest import STALE
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from warroom.core.library import Attempt, choose_next
 from warroom.store.results import ResultsStore
+from warroom.tui.briefing import BriefingScreen
 from warroom.tui.drillsets import DrillProgress, _candidate, load_active_set
-from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.picker import PickerScreen
 from warroom.tui.services import Services
 
 from .conftest import make_app, picker_ready, record_notifications, screen_text

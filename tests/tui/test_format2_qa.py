@@ -12,14 +12,14 @@ from warroom.core.author._examples import full_example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill, load_drill_text
 from warroom.core.model import PLAN, SETUP, Drill, Role
-from warroom.tui import text as fmt
+from warroom.core.text import usd
 from warroom.tui.agents import agent_labels, event_agent
 from warroom.tui.briefing import briefing_text
 from warroom.tui.describe import describe_event
 from warroom.tui.escalate import EscalateScreen
+from warroom.tui.panels import Meters
 from warroom.tui.traceindex import TraceIndex
 from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import Meters
 
 from .conftest import advance, make_app, screen_text
 
@@ -87,7 +87,7 @@ async def test_the_cost_meter_shows_the_sub_agents_share_so_the_shares_add_up(se
         sub = cost.usd_by_role[Role.SUB_AGENT]
         assert sub > 0
         line = str(app.live.query_one(Meters).render())
-        assert f" sub {fmt.usd(sub)}" in line
+        assert f" sub {usd(sub)}" in line
         shares = cost.usd_by_role[Role.PLANNER] + cost.usd_by_role[Role.EXECUTOR] + sub
         assert abs(shares - cost.usd) < 1e-12
 

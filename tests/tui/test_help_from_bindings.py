@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from textual.binding import Binding
 
+from warroom.tui.briefing import BriefingScreen
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.dialogs import HelpScreen
 from warroom.tui.drillsets import hidden_actions
 from warroom.tui.keyhelp import help_rows, key_label
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.modals import HelpScreen
-from warroom.tui.picker import BriefingScreen, PickerScreen
+from warroom.tui.picker import PickerScreen
 from warroom.tui.review import ReviewScreen
 from warroom.tui.tracetable import TraceTable
 

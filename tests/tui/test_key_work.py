@@ -10,10 +10,11 @@ from warroom.core.load import load_drill
 from warroom.core.model import ToolResult
 from warroom.core.play import Replay
 from warroom.tui.describe import describe_event
+from warroom.tui.footer import KeyFooter
 from warroom.tui.live import WarRoomScreen
+from warroom.tui.panels import Meters, PlanPanel
 from warroom.tui.traceindex import TraceIndex
 from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import KeyFooter, Meters, PlanPanel
 
 from .conftest import STALE, advance, make_app, screen_text, war_room
 

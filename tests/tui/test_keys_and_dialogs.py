@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from warroom.core.model import ActionKind
+from warroom.tui.briefing import BriefingScreen
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.dialogs import HelpScreen
+from warroom.tui.escalate import EscalateScreen
 from warroom.tui.keyhelp import help_rows
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.modals import EscalateScreen, HelpScreen
-from warroom.tui.picker import BriefingScreen
 
 from .conftest import advance, escalate, make_app, picker_ready, screen_text, type_text
 

@@ -12,10 +12,11 @@ from textual.widgets import DataTable
 from warroom.core.load import load_drill
 from warroom.core.model import PlanStep
 from warroom.tui import entries as entries_module
+from warroom.tui.entries import load_entry
+from warroom.tui.panels import PlanPanel
 from warroom.tui.picker import PickerScreen
-from warroom.tui.services import Services, load_entry
+from warroom.tui.services import Services
 from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import PlanPanel
 
 from .conftest import STALE, advance, make_app, picker_ready, screen_text
 

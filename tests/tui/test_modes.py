@@ -13,8 +13,8 @@ from warroom.core.model import ActionKind
 from warroom.store.results import ResultsStore
 from warroom.store.review import load_review
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.dialogs import HelpScreen
 from warroom.tui.drillsets import ASSESSMENT_NOTES
-from warroom.tui.modals import HelpScreen
 from warroom.tui.services import Services
 
 from .conftest import advance, escalate, make_app, record_notifications, screen_text, until

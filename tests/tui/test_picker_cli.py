@@ -8,9 +8,11 @@ from textual.widgets import DataTable
 from warroom.cli import main
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.tui.app import WarroomApp
+from warroom.tui.briefing import BriefingScreen
+from warroom.tui.entries import load_entry
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.picker import BriefingScreen, PickerScreen
-from warroom.tui.services import Services, load_entry
+from warroom.tui.picker import PickerScreen
+from warroom.tui.services import Services
 
 from .conftest import STALE, advance, escalate, make_app, picker_ready, screen_text
 
@@ -254,8 +256,8 @@ async def test_a_picker_replaced_before_its_drills_are_read_fills_nothing_and_ra
     worker's late result must not crash the app looking for the picker's table (a loaded test run hit it)."""
     from textual.widgets import DataTable
 
+    from warroom.tui.entries import load_entry
     from warroom.tui.picker import PickerScreen
-    from warroom.tui.services import load_entry
 
     from .conftest import STALE, make_app, picker_ready
 

@@ -11,15 +11,15 @@ from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
 from warroom.store.review import load_review
 from warroom.store.sessions import SessionRecorder
+from warroom.tui.briefing import BriefingScreen
 from warroom.tui.debrief import DebriefScreen
 from warroom.tui.describe import describe_event
+from warroom.tui.dialogs import HelpScreen
+from warroom.tui.entries import load_entry
 from warroom.tui.keyhelp import help_rows
-from warroom.tui.modals import HelpScreen
-from warroom.tui.picker import BriefingScreen
+from warroom.tui.panels import Meters
 from warroom.tui.review import ReviewTable
-from warroom.tui.services import load_entry
 from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import Meters
 
 from .conftest import STALE, advance, make_app, picker_ready, screen_text, until
 

@@ -80,7 +80,7 @@ async def test_a_needless_probe_costs_points_and_a_probe_is_refused_twice(servic
 
 
 async def test_v_is_in_the_help_and_the_footer_at_80_columns_only_where_the_drill_has_probes(services):
-    from warroom.tui.modals import HelpScreen
+    from warroom.tui.dialogs import HelpScreen
 
     from .conftest import STALE
 

@@ -22,8 +22,8 @@ from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
 from warroom.tui import citelist
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.escalate import EscalateScreen
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.modals import EscalateScreen
 from warroom.tui.tracetable import TraceTable
 
 from .conftest import advance, escalate, make_app, screen_text

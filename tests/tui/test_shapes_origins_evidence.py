@@ -9,7 +9,7 @@ from pathlib import Path
 
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen
-from warroom.tui.modals import EscalateScreen
+from warroom.tui.escalate import EscalateScreen
 
 from .conftest import advance, make_app, screen_text, type_text
 

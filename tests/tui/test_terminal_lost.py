@@ -244,7 +244,7 @@ def test_a_non_utf8_locale_gets_a_readable_ascii_screen(tmp_path):
 
 
 def test_locale_is_utf8_reads_the_first_locale_variable_set():
-    from warroom.tui.terminal import locale_is_utf8
+    from warroom.tui.charset import locale_is_utf8
 
     assert locale_is_utf8({"LANG": "en_GB.UTF-8"})
     assert locale_is_utf8({"LC_ALL": "C.utf8", "LANG": "C"})

@@ -13,8 +13,8 @@ from warroom.core.scoring import replay_actions, score
 from warroom.store.results import ResultsStore
 from warroom.tui.debrief import DebriefScreen, debrief_marks
 from warroom.tui.describe import describe_event
+from warroom.tui.drillscreen import false_escalation_message
 from warroom.tui.inspector import Inspector
-from warroom.tui.live import false_escalation_message
 from warroom.tui.traceindex import TraceIndex
 from warroom.tui.tracetable import TraceTable
 

@@ -18,7 +18,8 @@ from warroom.core.library import DrillCard, FolderCache, find_drill_files
 from warroom.core.library import _cache as cardcache
 from warroom.core.load import DrillReadError
 from warroom.core.load import _loader as loader
-from warroom.tui.services import Services, load_entry
+from warroom.tui.entries import load_entry
+from warroom.tui.services import Services
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ from store_support import add_session, scorecard
 
 from warroom.store.results import ResultsStore, SessionInfo
 from warroom.tui.drillsets import load_active_set
-from warroom.tui.services import ResultsUnavailable, Services
+from warroom.tui.recording import ResultsUnavailable
+from warroom.tui.services import Services
 
 DRILL = "carbon-aware-memo"
 

@@ -57,7 +57,7 @@ def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: fl
     with exit status 1.
     """
     from warroom.core.library import cross_file_problems
-    from warroom.tui.services import DrillEntry
+    from warroom.tui.entries import DrillEntry
 
     path, drill = path_or_id
     problems = cross_file_problems([path_or_id]).get(path, [])

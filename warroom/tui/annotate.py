@@ -23,7 +23,7 @@ from textual.timer import Timer
 
 from warroom.core.author import AnnotatedFile, Findings
 from warroom.core.play import Replay
-from warroom.tui import text as fmt
+from warroom.core.text import PLAYBACK_SPEEDS, clean_line, clock, speed
 from warroom.tui.annotate_dialogs import (
     DamageChoice,
     DamageDialog,
@@ -36,14 +36,15 @@ from warroom.tui.annotate_dialogs import (
 from warroom.tui.annotate_items import ItemActions
 from warroom.tui.annotate_marks import MarkActions
 from warroom.tui.annotate_panel import KeyPanel, event_marks, findings_text
+from warroom.tui.dialogs import ConfirmScreen, HelpScreen
+from warroom.tui.footer import KeyFooter
 from warroom.tui.inspector import Inspector
 from warroom.tui.keyhelp import key_prose
 from warroom.tui.kinds import summarize
-from warroom.tui.modals import SPEEDS, ConfirmScreen, HelpScreen
+from warroom.tui.panels import StatusBar
 from warroom.tui.roompanes import room_panes
 from warroom.tui.traceindex import TraceIndex
 from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import KeyFooter, StatusBar
 
 __all__ = ["SCRUB_SECONDS", "AnnotateScreen"]
 
@@ -83,7 +84,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
     BINDINGS = [
         Binding("space", "toggle_pause", "Pause", priority=True, tooltip="pause / resume the drill clock"),
         Binding("plus,equals_sign", "faster", "Faster", key_display="+ =", priority=True, show=False,
-                tooltip="faster playback (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
+                tooltip="faster playback (" + " ".join(speed(s) for s in PLAYBACK_SPEEDS) + ")"),
         Binding("minus", "slower", "Slower", key_display="-", priority=True, show=False, tooltip="slower playback"),
         Binding("left_square_bracket", "scrub(-1)", "Back", key_display="[", priority=True, show=False,
                 tooltip=f"scrub: the drill clock {SCRUB_SECONDS:g} s back"),
@@ -187,11 +188,11 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         self.apply([])
 
     def action_faster(self) -> None:
-        self.speed = next((s for s in SPEEDS if s > self.speed), SPEEDS[-1])
+        self.speed = next((s for s in PLAYBACK_SPEEDS if s > self.speed), PLAYBACK_SPEEDS[-1])
         self.apply([])
 
     def action_slower(self) -> None:
-        self.speed = next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0])
+        self.speed = next((s for s in reversed(PLAYBACK_SPEEDS) if s < self.speed), PLAYBACK_SPEEDS[0])
         self.apply([])
 
     def action_scrub(self, direction: int) -> None:
@@ -271,7 +272,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
                 self.draft.distractors[ev.id] = why
                 self.changed(f"{ev.id} is a distractor.")
 
-        self.app.push_screen(TextDialog(f"Distractor {fmt.clean_line(ev.id)}: why is it harmless?", summarize(ev),
+        self.app.push_screen(TextDialog(f"Distractor {clean_line(ev.id)}: why is it harmless?", summarize(ev),
                                         "why it is harmless (shown in the debrief)"), done)
 
     def ask_damage(self, ev: Any) -> None:
@@ -292,7 +293,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
                 self.set_deadline(ev, after)
 
         self.app.push_screen(NumberDialog(
-            f"Deadline: drill seconds after {fmt.clean_line(ev.id)} (at {fmt.clock(ev.t)})", summarize(ev),
+            f"Deadline: drill seconds after {clean_line(ev.id)} (at {clock(ev.t)})", summarize(ev),
             "seconds, e.g. 20", value), done)
 
     def action_debrief(self) -> None:

@@ -18,8 +18,8 @@ from textual.clock import Clock
 
 from warroom.core.author import AnnotatedFile, KeyWriteError, Recovered, write_recovery
 from warroom.tui.annotate import AnnotateScreen
+from warroom.tui.dialogs import ConfirmScreen
 from warroom.tui.keyhelp import footer_label
-from warroom.tui.modals import ConfirmScreen
 from warroom.tui.terminal import ExitGuard, guarded_driver_class
 
 __all__ = ["AnnotateApp"]

@@ -18,7 +18,8 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, TextArea
 
 from warroom.core.model import FaultKind
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line
+from warroom.tui.text import literal_line
 
 __all__ = ["DamageChoice", "DamageDialog", "DebriefDialog", "FaultChoice", "FaultDialog", "FieldPathDialog",
            "NumberDialog", "TextDialog", "parse_amount"]
@@ -57,7 +58,7 @@ class _Dialog(ModalScreen["object | None"]):
     def head(self) -> ComposeResult:
         yield Label(Text(self.title_text), classes="dialog-title")
         if self.quote:
-            yield Label(fmt.literal_line(self.quote, limit=300), classes="dialog-quote")
+            yield Label(literal_line(self.quote, limit=300), classes="dialog-quote")
 
     def error(self, message: str) -> None:
         """Show ``message`` under the fields (the dialog stays open)."""
@@ -94,16 +95,16 @@ class FaultDialog(_Dialog):
 
     @staticmethod
     def _head_of(origin: tuple[str, str]) -> tuple[str, str]:
-        return f"Fault origin: {fmt.clean_line(origin[0])}", origin[1]
+        return f"Fault origin: {clean_line(origin[0])}", origin[1]
 
     def head(self) -> ComposeResult:
         yield Label(Text(self.title_text), classes="dialog-title", id="fault-origin")
-        yield Label(fmt.literal_line(self.quote, limit=300), classes="dialog-quote", id="fault-quote")
+        yield Label(literal_line(self.quote, limit=300), classes="dialog-quote", id="fault-quote")
         if len(self.origins) > 1:
             yield Label(self._others(), classes="dialog-hint", id="fault-other")
 
     def _others(self) -> str:
-        others = " or ".join(fmt.clean_line(w) for i, (w, _) in enumerate(self.origins) if i != self.chosen)
+        others = " or ".join(clean_line(w) for i, (w, _) in enumerate(self.origins) if i != self.chosen)
         return f"ctrl+o: the origin is {others} instead"
 
     def compose(self) -> ComposeResult:
@@ -122,7 +123,7 @@ class FaultDialog(_Dialog):
         self.chosen = (self.chosen + 1) % len(self.origins)
         title, quote = self._head_of(self.origins[self.chosen])
         self.query_one("#fault-origin", Label).update(Text(title))
-        self.query_one("#fault-quote", Label).update(fmt.literal_line(quote, limit=300))
+        self.query_one("#fault-quote", Label).update(literal_line(quote, limit=300))
         if len(self.origins) > 1:
             self.query_one("#fault-other", Label).update(self._others())
 
@@ -214,7 +215,7 @@ class DamageDialog(_Dialog):
     """The damage an event does: amount, the drill's damage unit (shared by every entry) and an optional note."""
 
     def __init__(self, event_id: str, summary: str, unit: str = "", amount: str = "", note: str = "") -> None:
-        super().__init__(f"Damage done by {fmt.clean_line(event_id)}", summary)
+        super().__init__(f"Damage done by {clean_line(event_id)}", summary)
         self.unit, self.amount, self.note = unit, amount, note
 
     def compose(self) -> ComposeResult:

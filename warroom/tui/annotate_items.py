@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.author import AnnotatedFile, KeyDraft
 from warroom.core.model import event_output, has_output, path_parts, structured, value_at
-from warroom.core.text import Suggester
-from warroom.tui import text as fmt
+from warroom.core.text import Suggester, clean_line
 from warroom.tui.annotate_dialogs import FieldPathDialog, TextDialog
 from warroom.tui.fieldjump import FieldScreen, is_field_path, jump_to_field
 from warroom.tui.inspector import Inspector
@@ -29,7 +28,7 @@ def path_problem(ev: Any, path: str) -> str | None:
     """Why ``path`` is not a field of trace event ``ev``'s output (not a field path, or it leads nowhere: then the
     first key that is not there, with a did-you-mean and the keys that are), or None when it is one."""
     if not is_field_path(path):
-        return f"{fmt.clean_line(path)} is not a field path (data.next_cursor, items[3].id)"
+        return f"{clean_line(path)} is not a field path (data.next_cursor, items[3].id)"
     node, walked = structured(event_output(ev)), list[str]()
     for part in path_parts(path):
         step = part if isinstance(part, str) else f"[{part}]"
@@ -38,7 +37,7 @@ def path_problem(ev: Any, path: str) -> str | None:
             keys = [str(k) for k in node] if isinstance(node, dict) else []
             listed = f"; the keys there: {', '.join(keys[:12])}" if keys else ""
             at = ".".join(walked).replace(".[", "[") or "the top level"
-            return fmt.clean_line(f"no field {path} in the output of {ev.id}: {step} is not at {at}"
+            return clean_line(f"no field {path} in the output of {ev.id}: {step} is not at {at}"
                                   f"{Suggester(keys)(str(part))}{listed}")
         node = below
         walked.append(step)
@@ -74,7 +73,7 @@ class ItemActions:
                         severity="warning", markup=False)
             return None
         if ev.id in self.draft.distractors:
-            self.notify(f"{fmt.clean_line(ev.id)} is a distractor; x unmarks it first.", severity="warning",
+            self.notify(f"{clean_line(ev.id)} is a distractor; x unmarks it first.", severity="warning",
                         markup=False)
             return None
         return ev
@@ -102,14 +101,14 @@ class ItemActions:
         if ev is None:
             return
         if not has_output(ev):
-            self.notify(f"{fmt.clean_line(ev.id)} is a {ev.kind}: it has no output to point a field path at.",
+            self.notify(f"{clean_line(ev.id)} is a {ev.kind}: it has no output to point a field path at.",
                         severity="warning", markup=False)
             return
         marked = [i["path"] for i in self.draft.evidence
                   if isinstance(i, dict) and i.get("event") == ev.id and isinstance(i.get("path"), str)]
         quote = summarize(ev) + (f"  (marked: {', '.join(marked)}; the same path again unmarks it)" if marked else "")
         value = self.fields.get(ev.id) or (marked[0] if marked else "")
-        self.app.push_screen(FieldPathDialog(f"Evidence at a field of {fmt.clean_line(ev.id)}", quote,
+        self.app.push_screen(FieldPathDialog(f"Evidence at a field of {clean_line(ev.id)}", quote,
                                              partial(path_problem, ev), value), partial(self._mark_field, ev))
 
     def _mark_field(self, ev: Any, path: Any) -> None:
@@ -140,7 +139,7 @@ class ItemActions:
                 self.draft.toggle_item({"event": ev.id, "absent": what})
                 self.changed(f"Absent before {ev.id}: {what}")
 
-        self.app.push_screen(TextDialog(f"Absence at {fmt.clean_line(ev.id)}: what did not happen before it?",
+        self.app.push_screen(TextDialog(f"Absence at {clean_line(ev.id)}: what did not happen before it?",
                                         summarize(ev), "e.g. no approval of s3 before the payout"), done)
 
     # -- a comparison of several events ---------------------------------------------------------------------------
@@ -155,7 +154,7 @@ class ItemActions:
         else:
             self.comparing.append(ev.id)
         self.refresh_panel()
-        self.notify(f"Comparing: {fmt.clean_line(', '.join(self.comparing)) or 'nothing'}.", markup=False,
+        self.notify(f"Comparing: {clean_line(', '.join(self.comparing)) or 'nothing'}.", markup=False,
                     timeout=2)
 
     def action_compare_done(self) -> None:

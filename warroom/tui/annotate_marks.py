@@ -16,8 +16,7 @@ from warroom.core.author import (
     findings,
     write_draft,
 )
-from warroom.core.text import plural
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line, plural
 
 __all__ = ["MarkActions"]
 
@@ -46,7 +45,7 @@ class MarkActions:
         """The draft changed: mark it unsaved, re-render the panel and say what changed (a short notice)."""
         self.saved = False
         self.refresh_panel()
-        self.notify(fmt.clean_line(message), markup=False, timeout=2)
+        self.notify(clean_line(message), markup=False, timeout=2)
 
     def action_origin(self) -> None:
         """The fault's origin is at the selected event: its plan step, or (format 2) the plan for a planner call
@@ -71,7 +70,7 @@ class MarkActions:
         if ev is None:
             return
         if ev.id in self.draft.distractors:
-            self.notify(f"{fmt.clean_line(ev.id)} is a distractor; x unmarks it first.", severity="warning",
+            self.notify(f"{clean_line(ev.id)} is a distractor; x unmarks it first.", severity="warning",
                         markup=False)
             return
         now_in = self.draft.toggle(self.draft.evidence, ev.id)
@@ -84,7 +83,7 @@ class MarkActions:
             return
         step = self.file.step_of(ev.id)
         if self.draft.origin == "step" and step == self.draft.origin_step:
-            self.notify(f"{fmt.clean_line(step)} is the fault's origin, not its cascade.", severity="warning",
+            self.notify(f"{clean_line(step)} is the fault's origin, not its cascade.", severity="warning",
                         markup=False)
             return
         now_in = self.draft.toggle(self.draft.cascade, step)
@@ -99,7 +98,7 @@ class MarkActions:
             del self.draft.distractors[ev.id]
             self.changed(f"{ev.id} is no longer a distractor.")
         elif ev.id in self.draft.evidence_events():
-            self.notify(f"{fmt.clean_line(ev.id)} is evidence; unmark it first (v, f, a or M).", severity="warning",
+            self.notify(f"{clean_line(ev.id)} is evidence; unmark it first (v, f, a or M).", severity="warning",
                         markup=False)
         else:
             self.ask_distractor(ev)

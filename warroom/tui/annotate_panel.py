@@ -10,8 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from warroom.core.author import Findings, KeyDraft, item_events, item_label
-from warroom.core.text import plural
-from warroom.tui import text as fmt
+from warroom.core.text import clean, clean_line, plural
 
 __all__ = ["MARK_GLYPHS", "KeyPanel", "event_marks", "findings_text", "key_text"]
 
@@ -83,18 +82,18 @@ def key_text(draft: KeyDraft, findings: Findings | None, saved: bool, comparing:
         _summary(out, findings)
     out.append("\n")
     fault = f"{draft.origin_label()} ({draft.kind})" if draft.kind else draft.origin_label()
-    _line(out, "Origin", fmt.clean_line(fault))
-    _line(out, "Summary", fmt.clean_line(draft.summary))
-    _line(out, "Evidence", fmt.clean_line(", ".join(item_label(i) for i in draft.evidence)), "green")
+    _line(out, "Origin", clean_line(fault))
+    _line(out, "Summary", clean_line(draft.summary))
+    _line(out, "Evidence", clean_line(", ".join(item_label(i) for i in draft.evidence)), "green")
     if comparing:
-        _line(out, "Comparing", fmt.clean_line(" + ".join(comparing) + " (M marks them)"), "green")
-    _line(out, "Cascade", fmt.clean_line(", ".join(draft.cascade)))
+        _line(out, "Comparing", clean_line(" + ".join(comparing) + " (M marks them)"), "green")
+    _line(out, "Cascade", clean_line(", ".join(draft.cascade)))
     damage = ", ".join(f"{d.event} {d.amount:g}" for d in draft.damage)
-    _line(out, "Damage", fmt.clean_line(f"{damage} ({draft.damage_unit})" if draft.damage_unit else damage), "red")
-    _line(out, "Deadline", fmt.clean_line(draft.deadline.describe()) if draft.deadline else "")
-    _line(out, "Distractors", fmt.clean_line(", ".join(draft.distractors)), "yellow")
+    _line(out, "Damage", clean_line(f"{damage} ({draft.damage_unit})" if draft.damage_unit else damage), "red")
+    _line(out, "Deadline", clean_line(draft.deadline.describe()) if draft.deadline else "")
+    _line(out, "Distractors", clean_line(", ".join(draft.distractors)), "yellow")
     first = draft.debrief.strip().splitlines()[0] if draft.debrief.strip() else ""
-    _line(out, "Debrief", fmt.clean_line(first[:60] + ("…" if len(first) > 60 else "")))
+    _line(out, "Debrief", clean_line(first[:60] + ("…" if len(first) > 60 else "")))
     return out
 
 
@@ -119,16 +118,16 @@ def findings_text(findings: Findings) -> Text:
     if not findings.problems:
         out.append("valid\n", style="bold green")
     for line in findings.problems:
-        out.append(fmt.clean(_short(line)) + "\n", style="red")
+        out.append(clean(_short(line)) + "\n", style="red")
     for line in findings.warnings:
-        out.append(fmt.clean(_short(line)) + "\n", style="yellow")
+        out.append(clean(_short(line)) + "\n", style="yellow")
     out.append("\nwarroom check\n", style="bold underline")
     if not findings.checked:
         out.append("not run until the drill validates\n", style="dim")
     elif not findings.check:
         out.append("passed: winnable in time, and it ranks the scripted trainees fairly\n", style="bold green")
     for line in findings.check:
-        out.append(fmt.clean(line) + "\n\n")
+        out.append(clean(line) + "\n\n")
     return out
 
 

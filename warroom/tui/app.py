@@ -23,11 +23,14 @@ from textual.screen import Screen
 
 from warroom.core.play import Replay
 from warroom.tui import flow
+from warroom.tui.briefing import BriefingScreen
 from warroom.tui.debrief import DebriefScreen
+from warroom.tui.entries import DrillEntry
 from warroom.tui.keyhelp import footer_label
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.picker import BriefingScreen, PickerScreen
-from warroom.tui.services import DrillEntry, Services, SessionUnavailable
+from warroom.tui.picker import PickerScreen
+from warroom.tui.recording import SessionUnavailable
+from warroom.tui.services import Services
 from warroom.tui.terminal import ExitGuard, guarded_driver_class
 from warroom.tui.tutorial import TutorialScreen, is_tutorial
 

@@ -13,14 +13,15 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from warroom.core.model import ESCALATION_INSTRUCTION, Drill
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line, clock, usd_price
+from warroom.tui.dialogs import HelpScreen
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
+from warroom.tui.entries import DrillEntry
 from warroom.tui.flow import ShowPicker, StartDrill
+from warroom.tui.footer import KeyFooter
 from warroom.tui.keyhelp import help_rows, key_table
 from warroom.tui.live import WarRoomScreen
-from warroom.tui.modals import HelpScreen
-from warroom.tui.services import DrillEntry
-from warroom.tui.widgets import KeyFooter
+from warroom.tui.text import prose
 
 __all__ = ["BriefingScreen", "briefing_text", "models_text", "stars"]
 
@@ -37,30 +38,30 @@ def briefing_text(drill: Drill) -> Group:
     Contains nothing from the answer key or the distractors.
     """
     out = Text()
-    out.append(fmt.clean_line(drill.title), style="bold")
+    out.append(clean_line(drill.title), style="bold")
     out.append(f"\n{stars(drill.difficulty)}  ", style="yellow")
-    out.append(fmt.clean_line(", ".join(drill.public_tags)), style="dim")
-    out.append(f"  · about {fmt.clock(drill.duration)} at 1x\n\n", style="dim")
+    out.append(clean_line(", ".join(drill.public_tags)), style="dim")
+    out.append(f"  · about {clock(drill.duration)} at 1x\n\n", style="dim")
     out.append("Goal\n", style="bold underline")
-    out.append(fmt.prose(drill.briefing.goal) + "\n\n")
+    out.append(prose(drill.briefing.goal) + "\n\n")
     out.append("You are watching\n", style="bold underline")
-    out.append(fmt.prose(drill.briefing.watching) + "\n")
+    out.append(prose(drill.briefing.watching) + "\n")
     out.append(ESCALATION_INSTRUCTION + "\n\n", style="bold")  # the same sentence in every drill (hygiene)
     if drill.briefing.context:
         out.append("Context\n", style="bold underline")
-        out.append(fmt.prose(drill.briefing.context) + "\n\n")
+        out.append(prose(drill.briefing.context) + "\n\n")
     out.append("The plan", style="bold underline")
     # Each step's objective in a column of its own, so a long one wraps under itself, not under "objective:".
     plan: list[RenderableType] = []
     for step in drill.plan:
         title = Text()
-        title.append(fmt.clean_line(step.id), style="bold")
+        title.append(clean_line(step.id), style="bold")
         title.append(" ")
-        title.append(fmt.clean_line(step.title), style="bold")
+        title.append(clean_line(step.title), style="bold")
         objective = Table.grid()
         objective.add_column(no_wrap=True)
         objective.add_column(ratio=1)
-        objective.add_row(Text("   objective: ", style="dim"), Text(fmt.clean_line(step.objective)))
+        objective.add_row(Text("   objective: ", style="dim"), Text(clean_line(step.objective)))
         plan += [title, objective]
     return Group(out, *plan, models_text(drill))
 
@@ -75,17 +76,17 @@ def models_text(drill: Drill) -> Text:
     rows = [("planner", models.planner), ("executor", models.executor), *(("other", m) for m in models.others)]
     for role, spec in rows:
         rest.append(f"{role:<9} ", style="bold")
-        rest.append(fmt.clean_line(spec.name))
-        rest.append(f"  {fmt.usd_price(spec.input_usd_per_mtok)} / {fmt.usd_price(spec.output_usd_per_mtok)}\n")
+        rest.append(clean_line(spec.name))
+        rest.append(f"  {usd_price(spec.input_usd_per_mtok)} / {usd_price(spec.output_usd_per_mtok)}\n")
     if drill.agents:
         rest.append("\nAgents\n", style="bold underline")
         for agent in drill.agents:
-            rest.append(fmt.clean_line(agent.name), style="bold")
+            rest.append(clean_line(agent.name), style="bold")
             rest.append(f"  {agent.role.value}", style="dim")
             if agent.model:
-                rest.append(f" on {fmt.clean_line(agent.model)}", style="dim")
+                rest.append(f" on {clean_line(agent.model)}", style="dim")
             if agent.description:
-                rest.append(f"  {fmt.clean_line(agent.description)}")
+                rest.append(f"  {clean_line(agent.description)}")
             rest.append("\n")
     rest.append("\nKeys in the war room", style="bold underline")
     return rest

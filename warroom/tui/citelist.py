@@ -24,7 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from warroom.core.model import TraceEvent
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line, seconds
 from warroom.tui.keylist import ListKeys
 from warroom.tui.kinds import KINDS, summarize
 
@@ -52,11 +52,11 @@ def cite_row(event: TraceEvent, cited: bool) -> Text:
     """The row of one trace event: a tick box, its id, drill time, kind, plan step and summary (all literal)."""
     row = Text(no_wrap=True, overflow="ellipsis")
     row.append("[x] " if cited else "[ ] ", style="bold" if cited else "dim")
-    row.append(fmt.clean_line(event.id), style="bold")
-    row.append(f"  {fmt.seconds(event.t)}  ", style="dim")
+    row.append(clean_line(event.id), style="bold")
+    row.append(f"  {seconds(event.t)}  ", style="dim")
     row.append(KINDS[type(event)].label)
-    row.append(f"  {fmt.clean_line(event.step) if event.step is not None else '—'}  ", style="dim")
-    summary = fmt.clean_line(summarize(event, limit=SUMMARY_LIMIT))
+    row.append(f"  {clean_line(event.step) if event.step is not None else '—'}  ", style="dim")
+    summary = clean_line(summarize(event, limit=SUMMARY_LIMIT))
     row.append(summary if len(summary) <= SUMMARY_LIMIT else summary[: SUMMARY_LIMIT - 1] + "…")
     return row
 

@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Sparkline, Static
 
@@ -32,14 +33,15 @@ from warroom.core.model import (
 )
 from warroom.core.play import Replay, describe_citations
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line, damage, damage_amount, seconds, usd
+from warroom.tui.dialogs import HelpScreen
 from warroom.tui.flow import ShowBriefing, ShowPicker
+from warroom.tui.footer import KeyFooter
 from warroom.tui.kinds import summarize
-from warroom.tui.modals import HelpScreen
-from warroom.tui.widgets import KeyFooter, ScrollPane
+from warroom.tui.text import literal_line, prose
 
 if TYPE_CHECKING:
-    from warroom.tui.services import DrillEntry
+    from warroom.tui.entries import DrillEntry
 
 #: The heading of the debrief marks (docs/architecture.md, glossary: what happened when). Not "Timeline": the only
 #: timeline is the damage timeline, drawn under "Damage over time".
@@ -147,14 +149,14 @@ def evidence_text(out: Text, drill: Drill) -> None:
             out.append(", ")
         head, detail = describe_item(drill, ref)
         if ref.path is not None:
-            out.append(fmt.clean_line(ref.event) + " ")
-            out.append(fmt.clean_line(ref.path), style="bold reverse")
+            out.append(clean_line(ref.event) + " ")
+            out.append(clean_line(ref.path), style="bold reverse")
             if detail:
-                out.append(" " + fmt.clean_line(detail), style="bold yellow")
+                out.append(" " + clean_line(detail), style="bold yellow")
             continue
-        out.append(fmt.clean_line(head))
+        out.append(clean_line(head))
         if detail:
-            out.append(f" ({fmt.clean_line(detail)})")
+            out.append(f" ({clean_line(detail)})")
 
 
 def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
@@ -163,7 +165,7 @@ def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
     marks = []
     for req in replay.probes.requests:
         shown = replay.probes.revealed.get(req.probe.id)
-        came = f"result at {fmt.seconds(shown)}" if shown is not None else "no result before the end"
+        came = f"result at {seconds(shown)}" if shown is not None else "no result before the end"
         found = "it found the fault" if req.finds else "it found nothing wrong (a needless probe)"
         what = f"you asked for probe {req.probe.id} (verify step {req.probe.step}; {came}): {found}"
         marks.append((req.requested_at, "v", what, "bold green" if req.finds else "yellow"))
@@ -178,8 +180,8 @@ def marks_table(marks: list[tuple[float, str, str, str]]) -> Table:
     table.add_column(no_wrap=True)
     table.add_column(ratio=1)
     for t, symbol, what, style in marks:
-        text = fmt.literal_line(what) if symbol == "E" else Text(fmt.clean_line(what))
-        table.add_row(fmt.seconds(t), Text(symbol, style=style), text)
+        text = literal_line(what) if symbol == "E" else Text(clean_line(what))
+        table.add_row(seconds(t), Text(symbol, style=style), text)
     return table
 
 
@@ -194,6 +196,20 @@ def ruler(marks: list[tuple[float, str, str, str]], end: float, width: int) -> T
     for ch, style in cells:
         out.append(ch, style=style)
     return out
+
+
+class ScrollPane(VerticalScroll):
+    """A scrolling text pane (the debrief) whose keys the help lists: the keys of Textual's ``VerticalScroll``
+    bound again here with help text (see :mod:`warroom.tui.keyhelp`)."""
+
+    BINDINGS = [
+        Binding("up", "scroll_up", "Scroll up", show=False, tooltip="scroll up / down"),
+        Binding("down", "scroll_down", "Scroll down", show=False, tooltip="scroll up / down"),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page up / down"),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page up / down"),
+        Binding("home", "scroll_home", "Top", show=False, tooltip="top / end"),
+        Binding("end", "scroll_end", "End", show=False, tooltip="top / end"),
+    ]
 
 
 class DebriefScreen(Screen[None]):
@@ -245,13 +261,13 @@ class DebriefScreen(Screen[None]):
         style = "green" if outcome in _GOOD else "yellow" if outcome in _MIXED else "red"
         out = Text()
         out.append("DEBRIEF  ", style="bold")
-        out.append(fmt.clean_line(self.drill.title))
+        out.append(clean_line(self.drill.title))
         out.append("\n\n")
         out.append(f" {outcome.replace('_', ' ').upper()} ", style=f"bold reverse {style}")
         out.append("  ")
         out.append(f"{card.total}/{card.max_total}", style="bold")
         out.append("\n")
-        out.append(fmt.prose(card.outcome_text))
+        out.append(prose(card.outcome_text))
         return out
 
     def _scorecard(self) -> Table:
@@ -266,28 +282,28 @@ class DebriefScreen(Screen[None]):
             points = f"{comp.points}/{comp.max_points}" if comp.max_points else str(comp.points)
             table.add_row(
                 Text(points, style="bold"),
-                Text(fmt.clean_line(comp.name), style="bold"),
-                Text(fmt.clean_line(comp.explanation)),
+                Text(clean_line(comp.name), style="bold"),
+                Text(clean_line(comp.explanation)),
             )
         facts = Text()
         facts.append("time to detect ", style="bold")
-        facts.append("—" if card.time_to_detect is None else fmt.seconds(card.time_to_detect))
+        facts.append("—" if card.time_to_detect is None else seconds(card.time_to_detect))
         if card.full_damage:
             facts.append("   damage ", style="bold")
             unit = card.damage_unit
-            accrued = fmt.damage_amount(card.damage, unit)
-            facts.append(fmt.clean_line(f"{accrued} of {fmt.damage(card.full_damage, unit)}"))
+            accrued = damage_amount(card.damage, unit)
+            facts.append(clean_line(f"{accrued} of {damage(card.full_damage, unit)}"))
         facts.append("\nfalse escalations ", style="bold")
         facts.append(str(card.false_escalations))
         facts.append("   cost of the run ", style="bold")
-        facts.append(fmt.usd(card.cost_usd))
+        facts.append(usd(card.cost_usd))
         table.add_row(Text(""), Text(""), Text(""))
         table.add_row(Text(f"{card.total}/{card.max_total}", style="bold"), Text("total", style="bold"), facts)
         if sum(c.points for c in card.components) != card.total:
             # Clamped (or abandoned): the scorecard's own Total line says how the points above make the total.
             line = next((x for x in card.lines if x.startswith("Total:")), None)
             if line is not None:
-                table.add_row(Text(""), Text(""), Text(fmt.clean_line(line), style="dim"))
+                table.add_row(Text(""), Text(""), Text(clean_line(line), style="dim"))
         return table
 
     def _end(self) -> float:
@@ -301,7 +317,7 @@ class DebriefScreen(Screen[None]):
         out = Text()
         out.append(f"{MARKS_HEADING}\n", style="bold underline")
         out.append_text(ruler(marks, end, width))
-        out.append("\n0 s" + fmt.seconds(end).rjust(width - 3), style="dim")
+        out.append("\n0 s" + seconds(end).rjust(width - 3), style="dim")
         return Group(out, marks_table(marks))
 
     def _damage_caption(self) -> Text:
@@ -310,11 +326,11 @@ class DebriefScreen(Screen[None]):
         r = self.replay
         if r.full_damage:
             unit = r.damage_unit
-            accrued = fmt.damage_amount(r.damage, unit)
-            out.append("  " + fmt.clean_line(f"accrued {accrued} · the full cascade {fmt.damage(r.full_damage, unit)}"))
+            accrued = damage_amount(r.damage, unit)
+            out.append("  " + clean_line(f"accrued {accrued} · the full cascade {damage(r.full_damage, unit)}"))
         else:
             out.append("  none possible in this drill", style="dim")
-        out.append(f"\n0 to {fmt.seconds(self._end())}", style="dim")
+        out.append(f"\n0 to {seconds(self._end())}", style="dim")
         return out
 
     def _answer(self) -> Text:
@@ -324,30 +340,30 @@ class DebriefScreen(Screen[None]):
             out.append("What happened\n", style="bold underline")
             out.append("fault ", style="bold")
             if key.fault.origin_step is not None:
-                out.append(f"step {fmt.clean_line(key.fault.origin_step)}")
+                out.append(f"step {clean_line(key.fault.origin_step)}")
                 # A loaded drill's references are validated: the origin step and every distractor event exist.
-                out.append(f" {fmt.clean_line(self.drill.step(key.fault.origin_step).title)}")
+                out.append(f" {clean_line(self.drill.step(key.fault.origin_step).title)}")
             else:  # format 2: the planner's own call or the set-up
-                out.append(f"{TARGET_LABELS[key.fault.target]} (at {fmt.clean_line(key.fault.origin_event)})")
+                out.append(f"{TARGET_LABELS[key.fault.target]} (at {clean_line(key.fault.origin_event)})")
             out.append(f" · {key.fault.kind.value}\n", style="bold red")
-            out.append(fmt.prose(key.fault.summary))
+            out.append(prose(key.fault.summary))
             out.append("\n\nevidence ", style="bold")
             evidence_text(out, self.drill)
             if key.accepted_evidence:
                 out.append("   also accepted ", style="bold")
-                out.append(", ".join(fmt.clean_line(e) for e in key.accepted_evidence))
+                out.append(", ".join(clean_line(e) for e in key.accepted_evidence))
             if key.cascade:
                 out.append("   cascade ", style="bold")
-                out.append(" → ".join(fmt.clean_line(s) for s in key.cascade))
+                out.append(" → ".join(clean_line(s) for s in key.cascade))
             out.append("\n\n")
-            out.append(fmt.prose(key.debrief))
+            out.append(prose(key.debrief))
         elif self.drill.all_clear is not None:
             out.append("All clear\n", style="bold underline")
-            out.append(fmt.prose(self.drill.all_clear.debrief))
+            out.append(prose(self.drill.all_clear.debrief))
         self._probes(out)
         if self.drill.tags:
             out.append("\n\ntags ", style="bold")
-            out.append(fmt.clean_line(", ".join(debrief_tags(self.drill))), style="dim")
+            out.append(clean_line(", ".join(debrief_tags(self.drill))), style="dim")
         return out
 
     def _probes(self, out: Text) -> None:
@@ -358,20 +374,20 @@ class DebriefScreen(Screen[None]):
         asked = {r.probe.id for r in self.replay.probes.requests}
         finding = self.replay.probes.finding
         for p in self.drill.probes:
-            out.append(f"\n{fmt.clean_line(p.id)} ", style="bold")
+            out.append(f"\n{clean_line(p.id)} ", style="bold")
             state = ("finds the fault" if p.id in finding else "finds nothing") + (", asked" if p.id in asked else "")
-            out.append(f"verify {fmt.clean_line(p.step)} ({state}): ", style="green" if p.id in finding else "dim")
-            out.append(fmt.literal_line(p.reveals, limit=140))
+            out.append(f"verify {clean_line(p.step)} ({state}): ", style="green" if p.id in finding else "dim")
+            out.append(literal_line(p.reveals, limit=140))
 
     def _distractors(self) -> Text:
         out = Text()
         out.append("Distractors (odd but harmless)\n", style="bold underline")
         for d in self.drill.distractors:
-            out.append(fmt.clean_line(d.event), style="bold")
+            out.append(clean_line(d.event), style="bold")
             out.append(" ")
-            out.append(fmt.literal_line(summarize(self.drill.event(d.event)), limit=70, style="dim"))
+            out.append(literal_line(summarize(self.drill.event(d.event)), limit=70, style="dim"))
             out.append("\n  ")
-            out.append(fmt.prose(d.why_harmless))
+            out.append(prose(d.why_harmless))
             out.append("\n")
         return out
 

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from warroom.core.model import Drill, ExecutorMessage, ExecutorReport, PlannerCall, ToolCall, TraceEvent
 from warroom.core.play import call_cost
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line, clock, seconds, usd, usd_price
 from warroom.tui.agents import event_agent, shows_agents
 from warroom.tui.kinds import KINDS, event_body, field_label, field_line
 from warroom.tui.traceindex import TraceIndex
@@ -39,10 +39,10 @@ def describe_event(
     drill = index.drill
     kind = KINDS[type(event)]
     out = Text()
-    out.append(fmt.clean_line(event.id), style="bold")
+    out.append(clean_line(event.id), style="bold")
     out.append(" · ")
     out.append(kind.label, style=kind.style)
-    out.append(f" · {fmt.clock(event.t)}\n")
+    out.append(f" · {clock(event.t)}\n")
     out.append_text(_step_lines(event, drill))
     out.append_text(agent_lines(event, drill, repeated))
     out.append_text(event_body(event, index, events))
@@ -63,12 +63,12 @@ def _step_lines(event: TraceEvent, drill: Drill) -> Text:
     except KeyError:
         step = None
     out.append(field_label("step"), style="bold")
-    out.append(fmt.clean_line(event.step))
+    out.append(clean_line(event.step))
     if step is not None:
         out.append(" ")
-        out.append(fmt.clean_line(step.title))
+        out.append(clean_line(step.title))
         out.append("\n" + field_label("objective"), style="bold")
-        out.append(fmt.clean_line(step.objective), style="italic")
+        out.append(clean_line(step.objective), style="italic")
     out.append("\n")
     return out
 
@@ -104,10 +104,10 @@ def agent_lines(event: TraceEvent, drill: Drill, repeated: int | None = None) ->
         repeat = event.repeat
         # While playing, never the total: how many repetitions are still to come is the rest of the trace.
         total = f"×{repeat.count}, " if repeated is None else ""
-        every = f"every {fmt.seconds(repeat.interval)}" if repeat.interval else "all at once"
+        every = f"every {seconds(repeat.interval)}" if repeat.interval else "all at once"
         out.append_text(field_line("repeats", f"{total}{every}"))
         n = repeat.count if repeated is None else repeated
-        times = [fmt.clock(event.t + k * repeat.interval) for k in range(min(n, SHOWN_REPETITIONS))]
+        times = [clock(event.t + k * repeat.interval) for k in range(min(n, SHOWN_REPETITIONS))]
         more = f" and {n - SHOWN_REPETITIONS:,} more" if n > SHOWN_REPETITIONS else ""
         so_far = "" if repeated is None else f"{n:,} so far: "
         out.append_text(field_line("", f"{so_far}{' '.join(times)}{more}"))
@@ -128,12 +128,12 @@ def usage_line(event: TraceEvent, index: TraceIndex, repeated: int | None = None
     if usage.estimated:
         out.append(" (estimated)", style="dim")
     out.append(f" · {role.value} ")
-    out.append(fmt.clean_line(spec.name))
-    out.append(f" at {fmt.usd_price(spec.input_usd_per_mtok)} / {fmt.usd_price(spec.output_usd_per_mtok)} per Mtok = ")
-    out.append(fmt.usd(call_cost(usage, spec)), style="bold")
+    out.append(clean_line(spec.name))
+    out.append(f" at {usd_price(spec.input_usd_per_mtok)} / {usd_price(spec.output_usd_per_mtok)} per Mtok = ")
+    out.append(usd(call_cost(usage, spec)), style="bold")
     if event.repeat is not None:
         n = event.repeat.count if repeated is None else repeated
         times = f"{n:,} so far" if repeated is not None else f"×{n:,}"
         out.append(f" each · {times}: ")
-        out.append(fmt.usd(call_cost(usage, spec) * n), style="bold")
+        out.append(usd(call_cost(usage, spec) * n), style="bold")
     return out

@@ -25,10 +25,12 @@ from textual.widget import Widget
 from warroom.core.play import EndReason, Replay
 from warroom.tui.drillsets import PRACTICE
 from warroom.tui.flow import ShowDebrief
-from warroom.tui.services import JournalUnwritable, SessionUnavailable
+from warroom.tui.recording import JournalUnwritable, SessionUnavailable
 
 if TYPE_CHECKING:
-    from warroom.tui.services import DrillEntry, Recorder, Services
+    from warroom.tui.entries import DrillEntry
+    from warroom.tui.recording import Recorder
+    from warroom.tui.services import Services
 
 __all__ = ["DrillScreen", "false_escalation_message"]
 

@@ -1,6 +1,6 @@
 """The drill picker's entries: one :class:`DrillEntry` per drill file, loaded (a Drill and its card), listed from the
 picker's cache (its card only), or broken (its problems); loading a file into one (:func:`load_entry`) and the rules
-across files (:func:`with_cross_file_problems`). Importable from :mod:`warroom.tui.services` too.
+across files (:func:`with_cross_file_problems`).
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlannerCall, PlanStep, TraceEvent
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line
 from warroom.tui.citelist import CiteList
 from warroom.tui.keyhelp import key_prose
 from warroom.tui.keylist import KeyedList
@@ -187,9 +187,9 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         options = []
         for ident, title in self.choices:
             prompt = Text(no_wrap=True, overflow="ellipsis")
-            prompt.append(TARGET_LABELS.get(ident, fmt.clean_line(ident)), style="bold")
+            prompt.append(TARGET_LABELS.get(ident, clean_line(ident)), style="bold")
             prompt.append(" ")
-            prompt.append(fmt.clean_line(title), style="italic" if ident in TARGET_LABELS else "")
+            prompt.append(clean_line(title), style="italic" if ident in TARGET_LABELS else "")
             options.append(Option(prompt, id=ident))
         with Vertical(id="escalate-box", classes="dialog"):
             yield Label(self.TITLE, id="escalate-title", classes="dialog-title")
@@ -239,7 +239,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
     def _cited_text(self) -> Text:
         """``citing: e04, e07`` (or ``citing no event``), literally: the list's bottom border shows it."""
         cites = self.cites
-        return Text("citing: " + ", ".join(fmt.clean_line(c) for c in cites) if cites else "citing no event")
+        return Text("citing: " + ", ".join(clean_line(c) for c in cites) if cites else "citing no event")
 
     @property
     def step(self) -> str | None:
@@ -330,12 +330,12 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         reason = self.query_one("#escalate-reason", Input).value.strip()
         cites = self.cites
         self.pending = EscalationChoice(step=step_id, reason=reason, cites=cites)
-        named = TARGET_LABELS.get(step_id) or f"step {fmt.clean_line(step_id)}"
+        named = TARGET_LABELS.get(step_id) or f"step {clean_line(step_id)}"
         question = Text(f"Escalate {named} to the planner?", style="bold")
-        question.append("\n" + fmt.clean_line(title), style="")
-        cited = "citing " + (", ".join(fmt.clean_line(c) for c in cites) if cites else "no event") + " · "
+        question.append("\n" + clean_line(title), style="")
+        cited = "citing " + (", ".join(clean_line(c) for c in cites) if cites else "no event") + " · "
         question.append("\n" + cited, style="")
-        question.append(f"reason: {fmt.clean_line(reason)}" if reason else "no reason given", style="italic")
+        question.append(f"reason: {clean_line(reason)}" if reason else "no reason given", style="italic")
         self._question = question.plain
         self.query_one("#escalate-title", Label).update(question)
         self.query_one("#escalate-hint", Label).update(self.ASK_HINT)

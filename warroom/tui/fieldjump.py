@@ -23,8 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from warroom.core.model import PATH_PATTERN, event_output, has_output, path_parts, value_at
-from warroom.core.text import json_text
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line, json_text
 
 #: Longest field path typed, in characters.
 PATH_MAX = 400
@@ -94,7 +93,7 @@ class FieldScreen(ModalScreen["str | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(id="field-box", classes="dialog"):
             title = Text("Go to a field of ")
-            title.append(fmt.clean_line(self.event_id), style="bold")
+            title.append(clean_line(self.event_id), style="bold")
             yield Label(title, classes="dialog-title")
             yield Input(placeholder="field path, e.g. data.next_cursor or items[3].id", max_length=PATH_MAX,
                         id="field-path")
@@ -125,7 +124,7 @@ def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, pat
     if not path:
         return
     if not is_field_path(path):
-        notify(f"{fmt.clean_line(path)} is not a field path (data.next_cursor, items[3].id).", severity="warning",
+        notify(f"{clean_line(path)} is not a field path (data.next_cursor, items[3].id).", severity="warning",
                markup=False)
         return
     if inspector.jump_to_field(path):
@@ -133,9 +132,9 @@ def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, pat
     found, value = value_at(event_output(event), path) if event is not None and has_output(event) else (False, None)
     if found and inspector.jump_to_json_field(path):
         shown = value if isinstance(value, str) else json_text(value)
-        notify(fmt.clean_line(f"{event_id} {path} = {shown[:200]}"), markup=False)
+        notify(clean_line(f"{event_id} {path} = {shown[:200]}"), markup=False)
     else:
-        notify(f"No field {fmt.clean_line(path)} in {fmt.clean_line(event_id)}.", severity="warning", markup=False)
+        notify(f"No field {clean_line(path)} in {clean_line(event_id)}.", severity="warning", markup=False)
 
 
 def open_field_jump(screen: Any, inspector: Any) -> None:

@@ -14,7 +14,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from warroom.core.play import Replay
-    from warroom.tui.services import DrillEntry
+    from warroom.tui.entries import DrillEntry
 
 __all__ = ["LeaveDrill", "ShowBriefing", "ShowDebrief", "ShowPicker", "StartDrill"]
 

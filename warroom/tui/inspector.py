@@ -26,7 +26,7 @@ from textual.strip import Strip
 from textual.worker import get_current_worker
 
 from warroom.core.model import TraceEvent
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line, clock
 from warroom.tui.describe import describe_event
 from warroom.tui.kinds import KINDS, payload_chars
 from warroom.tui.linetable import set_virtual_size
@@ -154,10 +154,10 @@ class Inspector(ScrollView, can_focus=True):
     def _placeholder(self, event: TraceEvent) -> None:
         kind = KINDS[type(event)]
         note = Text()
-        note.append(fmt.clean_line(event.id), style="bold")
+        note.append(clean_line(event.id), style="bold")
         note.append(" · ")
         note.append(kind.label, style=kind.style)
-        note.append(f" · {fmt.clock(event.t)}\n")
+        note.append(f" · {clock(event.t)}\n")
         note.append(f"laying out {payload_chars(event):,} characters…", style="dim italic")
         self._set_lines(None, -1, _lay_out(note, self._width))
 

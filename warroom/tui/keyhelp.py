@@ -24,7 +24,7 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.keys import format_key
 
-from warroom.tui.terminal import ascii_screen
+from warroom.tui.charset import ascii_screen
 
 __all__ = ["binding_rows", "footer_label", "help_body", "help_rows", "key_label", "key_prose", "key_table"]
 

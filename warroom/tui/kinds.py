@@ -32,8 +32,9 @@ from warroom.core.model import (
     TraceEvent,
 )
 from warroom.core.play import StepState
-from warroom.tui import text as fmt
+from warroom.core.text import clean, clean_line, seconds
 from warroom.tui.structured import language_hint, structured
+from warroom.tui.text import compact_json
 from warroom.tui.traceindex import TraceIndex
 
 
@@ -90,10 +91,10 @@ def summarize(event: TraceEvent, limit: int | None = None) -> str:
 
     match event:
         case ToolCall():
-            return f"{event.tool}({fmt.compact_json(event.arguments)[1:-1] if event.arguments else ''})"
+            return f"{event.tool}({compact_json(event.arguments)[1:-1] if event.arguments else ''})"
         case ToolResult():
             status = f"{event.status} · " if event.status else ""
-            return status + fmt.compact_json(cut(event.output))
+            return status + compact_json(cut(event.output))
         case ExecutorReport():
             return f"{event.status.value.upper()}: {cut(event.content)}"
         case LogEvent():
@@ -174,7 +175,7 @@ def field_line(label: str, value: str, style: str = "") -> Text:
     """One line of the inspector's field column: ``label`` (bold, padded) and ``value`` (literal, in ``style``)."""
     out = Text()
     out.append(field_label(label), style="bold")
-    out.append(fmt.clean_line(value), style=style)
+    out.append(clean_line(value), style=style)
     out.append("\n")
     return out
 
@@ -188,7 +189,7 @@ def event_body(event: TraceEvent, index: TraceIndex, events: Mapping[str, TraceE
     match event:
         case ToolCall():
             out.append(field_label("tool"), style="bold")
-            out.append(fmt.clean_line(event.tool))
+            out.append(clean_line(event.tool))
             out.append("\n")
             out.append_text(_call_results(event, index, events))
             out.append("arguments\n", style="bold")
@@ -197,23 +198,23 @@ def event_body(event: TraceEvent, index: TraceIndex, events: Mapping[str, TraceE
             out.append_text(_result_body(event, index, events))
         case CommandResult():
             out.append(field_label("answers"), style="bold")
-            out.append(fmt.clean_line(event.call) + "\n")
+            out.append(clean_line(event.call) + "\n")
             out.append_text(_command_output(event))
         case ExecutorReport():
             icon, style = STEP_ICONS[StepState(event.status.value)]
             out.append(field_label("reports"), style="bold")
             out.append(f"{icon} {event.status.value}", style=style)
             out.append("\n")
-            out.append(fmt.clean(event.content))
+            out.append(clean(event.content))
         case LogEvent():
             out.append(field_label("source"), style="bold")
-            out.append(fmt.clean_line(event.source))
+            out.append(clean_line(event.source))
             out.append(f" · {event.level}\n", style="red" if event.level == "error" else "")
-            out.append(fmt.clean(event.content))
+            out.append(clean(event.content))
         case Handoff() | Approval():
-            out.append(fmt.clean(summarize(event)))
+            out.append(clean(summarize(event)))
         case PlannerCall() | ExecutorMessage() | HumanMessage():
-            out.append(fmt.clean(event.content))
+            out.append(clean(event.content))
         case _:
             assert_never(event)
     return out
@@ -225,7 +226,7 @@ def _result_body(event: ToolResult, index: TraceIndex, events: Mapping[str, Trac
     out = Text()
     meta = []
     if event.status:
-        meta.append(f"status {fmt.clean_line(event.status)}")
+        meta.append(f"status {clean_line(event.status)}")
     if event.duration_ms is not None:
         meta.append(f"{event.duration_ms:,.0f} ms")
     language = None
@@ -235,10 +236,10 @@ def _result_body(event: ToolResult, index: TraceIndex, events: Mapping[str, Trac
     else:
         call = index.events.get(event.call)  # None: a call the trace does not have
     if isinstance(call, ToolCall):
-        meta.append(f"answers {fmt.clean_line(event.call)} ({fmt.clean_line(call.tool)})")
+        meta.append(f"answers {clean_line(event.call)} ({clean_line(call.tool)})")
         language = language_hint(call.arguments)
     else:
-        meta.append(f"answers {fmt.clean_line(event.call)}")
+        meta.append(f"answers {clean_line(event.call)}")
     out.append(" · ".join(meta) + "\n")
     if event.size_bytes is not None:
         out.append_text(field_line("size", f"{event.size_bytes:,} bytes"))
@@ -256,7 +257,7 @@ def _command_output(event: CommandResult) -> Text:
     out = field_line("exit code", str(event.exit_code), "bold red" if event.exit_code else "green")
     for name, text in (("stdout", event.stdout), ("stderr", event.stderr)):
         out.append(f"{name}\n", style="bold")
-        out.append(fmt.clean(text) if text else Text("(empty)", style="dim"))
+        out.append(clean(text) if text else Text("(empty)", style="dim"))
         out.append("\n")
     return out
 
@@ -279,7 +280,7 @@ def _call_results(call: ToolCall, index: TraceIndex, events: Mapping[str, TraceE
         out.append_text(field_line("result", "no result in the trace", "bold yellow") if ended else
                         field_line("result", "not returned yet", "dim"))
     for r in shown:
-        out.append_text(field_line("result", f"{r.id} (t={fmt.seconds(r.t)})"))
+        out.append_text(field_line("result", f"{r.id} (t={seconds(r.t)})"))
     if results and not shown:  # (never "more to come" once one is out: that too would tell the rest of the trace)
         out.append_text(field_line("result", "not returned yet", "dim"))
     if call.batch is not None:  # the released calls of the batch only (the rest would tell the trace), at most 12

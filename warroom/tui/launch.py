@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from warroom.core.settings import Settings
     from warroom.tui.drillsets import ActiveSet
-    from warroom.tui.services import DrillEntry
+    from warroom.tui.entries import DrillEntry
 
 
 def color_environment(environ: Mapping[str, str]) -> dict[str, str]:

@@ -18,34 +18,38 @@ from textual.binding import Binding
 
 from warroom.core.model import TARGET_LABELS, TraceEvent
 from warroom.core.play import FALSE_ESCALATION_DELAY, ReplayError
-from warroom.tui import text as fmt
+from warroom.core.text import PLAYBACK_SPEEDS, clean, clean_line, clock, seconds, speed, usd
+from warroom.tui.charset import ascii_screen
+from warroom.tui.dialogs import ConfirmScreen, HelpScreen
 from warroom.tui.drillscreen import DrillScreen, false_escalation_message
 from warroom.tui.drillsets import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, hidden_actions
-from warroom.tui.escalate import preselect_target
+from warroom.tui.escalate import EscalateScreen, EscalationChoice, preselect_target
 from warroom.tui.fieldjump import open_field_jump
+from warroom.tui.flag import FlagScreen
 from warroom.tui.flow import LeaveDrill
+from warroom.tui.footer import KeyFooter
 from warroom.tui.inspector import Inspector
 from warroom.tui.kinds import summarize
-from warroom.tui.modals import (
-    SPEEDS,
-    WAR_ROOM_NOTES,
-    ConfirmScreen,
-    EscalateScreen,
-    EscalationChoice,
-    FlagScreen,
-    HelpScreen,
-)
+from warroom.tui.panels import Meters, PlanPanel, StatusBar
 from warroom.tui.probe import open_probe_dialog
 from warroom.tui.roompanes import room_panes
-from warroom.tui.terminal import ascii_screen
 from warroom.tui.traceindex import TraceIndex
 from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, StatusBar
 
-__all__ = ["SPEEDS", "TICK_INTERVAL", "WarRoomScreen", "false_escalation_message"]
+__all__ = ["TICK_INTERVAL", "WarRoomScreen"]
 
 #: Seconds of real time between ticks of the drill clock.
 TICK_INTERVAL = 0.1
+
+#: How the war room works, under its keys in the help screen.
+WAR_ROOM_NOTES = (
+    "The plan panel shows each step's status as the executor reported it, not as it is.\n\n"
+    "Escalate once you can name the step whose result is wrong and cite the event that shows it: a correct "
+    "escalation stops the cascade; "
+    f"a wrong one costs a planner re-plan call and {seconds(FALSE_ESCALATION_DELAY)} of drill time while the "
+    "trace runs on.\n\n"
+    "The clock stops while a dialog (this one too) is open; in practice the session records that as a pause."
+)
 
 
 class WarRoomScreen(DrillScreen):
@@ -66,7 +70,7 @@ class WarRoomScreen(DrillScreen):
         Binding("space", "resume", "Resume", priority=True, tooltip="pause / resume the drill clock"),
         # `=` is `+` unshifted: both speed up, and key_display names both (help and footer).
         Binding("plus,equals_sign", "faster", "Faster", key_display="+ =", priority=True,
-                tooltip="faster playback (" + " ".join(fmt.speed(s) for s in SPEEDS) + ")"),
+                tooltip="faster playback (" + " ".join(speed(s) for s in PLAYBACK_SPEEDS) + ")"),
         Binding("minus", "slower", "Slower", key_display="-", priority=True, tooltip="slower playback"),
         # In assessment mode the keys above are refused with a notice (check_action shows this binding instead).
         Binding("space,plus,equals_sign,minus", "refused", "1x, no pause", key_display="space + = -",
@@ -279,12 +283,12 @@ class WarRoomScreen(DrillScreen):
             self.refresh_status()
 
     def action_faster(self) -> None:
-        """Next playback speed up (see :data:`~warroom.tui.modals.SPEEDS`: 0.5x to 32x)."""
-        self._set_speed(next((s for s in SPEEDS if s > self.speed), SPEEDS[-1]))
+        """Next playback speed up (see :data:`~warroom.core.text.PLAYBACK_SPEEDS`: 0.5x to 32x)."""
+        self._set_speed(next((s for s in PLAYBACK_SPEEDS if s > self.speed), PLAYBACK_SPEEDS[-1]))
 
     def action_slower(self) -> None:
         """Next playback speed down."""
-        self._set_speed(next((s for s in reversed(SPEEDS) if s < self.speed), SPEEDS[0]))
+        self._set_speed(next((s for s in reversed(PLAYBACK_SPEEDS) if s < self.speed), PLAYBACK_SPEEDS[0]))
 
     def selected_event(self) -> TraceEvent | None:
         """The trace event under the trace table's cursor, or None (no rows yet, or a note's row)."""
@@ -305,7 +309,7 @@ class WarRoomScreen(DrillScreen):
             if self._act(self.replay.unflag, ev.id) is None:
                 return
             self.query_one(TraceTable).unmark_flagged(ev.id)
-            self.notify(f"Flag removed from {fmt.clean_line(ev.id)}.", markup=False, timeout=2)
+            self.notify(f"Flag removed from {clean_line(ev.id)}.", markup=False, timeout=2)
             return
 
         def done(note: str | None) -> None:
@@ -314,7 +318,7 @@ class WarRoomScreen(DrillScreen):
             if self._act(self.replay.flag, ev.id, note or None) is None:
                 return
             self.query_one(TraceTable).mark_flagged(ev.id)
-            self.notify(f"Flagged {fmt.clean_line(ev.id)}.", markup=False, timeout=2)
+            self.notify(f"Flagged {clean_line(ev.id)}.", markup=False, timeout=2)
 
         self.open_dialog(FlagScreen(ev.id, summarize(ev)), done)
 
@@ -349,7 +353,7 @@ class WarRoomScreen(DrillScreen):
         # (a containment with no re-plan events ends the drill at once: nothing to resume then)
         if self.paused and not self.replay.ended and self._act(self.replay.resume) is not None:
             self._set_paused(False)
-        step = TARGET_LABELS.get(choice.step) or fmt.clean_line(choice.step)
+        step = TARGET_LABELS.get(choice.step) or clean_line(choice.step)
         if result.contained:
             self._note = "ESCALATED"  # short, so the title still fits at 80 columns
             self.notify(
@@ -361,17 +365,17 @@ class WarRoomScreen(DrillScreen):
             return
         faulted = self.drill.answer_key is not None
         message = false_escalation_message(step, result.after_evidence, faulted, self.assessment)
-        message += f" Charged {fmt.usd(result.replan_usd)} and {fmt.seconds(FALSE_ESCALATION_DELAY)}."
+        message += f" Charged {usd(result.replan_usd)} and {seconds(FALSE_ESCALATION_DELAY)}."
         self.apply(result.released)  # the trace ran on while the planner re-planned
         timeline = self.query_one(TraceTable)
         key = timeline.append_note(self.replay.now, "re-plan", message)
         body = Text()
         body.append("planner re-plan (false escalation)", style="bold magenta")
-        body.append(f" · {fmt.clock(self.replay.now)}\n\n")
+        body.append(f" · {clock(self.replay.now)}\n\n")
         body.append(message)
         if choice.reason:
             body.append("\n\nyour reason: ", style="bold")
-            body.append(fmt.clean(choice.reason))
+            body.append(clean(choice.reason))
         self._notes[key] = body
         if timeline.selected_key == key:
             self.query_one(Inspector).show_text(body)

@@ -1,9 +1,10 @@
-"""The drill picker: choose a drill (the briefing that follows is in :mod:`warroom.tui.briefing`, re-exported
-here)."""
+"""The drill picker: choose a drill (the briefing that follows is in :mod:`warroom.tui.briefing`), and
+:func:`fit_columns`, which sizes its table's columns to its width."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,17 +17,18 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 from textual.worker import get_current_worker
 
-from warroom.tui import text as fmt
-from warroom.tui.briefing import BriefingScreen, briefing_text, stars
+from warroom.core.text import clean_line
+from warroom.tui.dialogs import HelpScreen
+from warroom.tui.entries import DrillEntry
 from warroom.tui.flow import ShowBriefing
-from warroom.tui.modals import HelpScreen
+from warroom.tui.footer import KeyFooter
 from warroom.tui.pickergroups import Group, group_entries, new_trainee
 from warroom.tui.pickerview import GROUP_WIDTH, entry_cells, group_label, preview_text
-from warroom.tui.services import DrillEntry, ResultsUnavailable, Services
+from warroom.tui.recording import ResultsUnavailable
+from warroom.tui.services import Services
 from warroom.tui.tutorial_lessons import is_tutorial
-from warroom.tui.widgets import KeyFooter, fit_columns
 
-__all__ = ["BriefingScreen", "PickerScreen", "briefing_text", "stars"]
+__all__ = ["PickerScreen", "fit_columns"]
 
 #: Fixed and flexible column widths of the picker's table.
 _FIXED = {"level": 5, "length": 6, "best": 4}
@@ -91,12 +93,12 @@ class PickerScreen(Screen[None]):
         out = Text()
         out.append(" WAR ROOM ", style="bold reverse red")
         out.append("  incident drills for planner-executor agents · trainee ")
-        out.append(fmt.clean_line(self.services.trainee), style="bold")
+        out.append(clean_line(self.services.trainee), style="bold")
         active = self.services.drill_set
         if active is not None:
             out.append("\n drill set ")
-            out.append(fmt.clean_line(active.model.title), style="bold")
-            out.append(" " + fmt.clean_line(f"({active.set_id}) · {self.services.session_mode}"))
+            out.append(clean_line(active.model.title), style="bold")
+            out.append(" " + clean_line(f"({active.set_id}) · {self.services.session_mode}"))
             due = active.due_text()
             if due:
                 out.append(" · ")
@@ -361,3 +363,33 @@ class PickerScreen(Screen[None]):
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen.for_screen(self))
+
+
+def fit_columns(table: DataTable[Any], fixed: Mapping[str, int], flex: Mapping[str, float], minimum: int = 8) -> None:
+    """Size a DataTable's columns to its width: ``fixed`` widths as given, the rest shared by ``flex`` weights.
+
+    Keys are column keys. Call it from ``on_resize``; nothing happens unless a width changed. DataTable has no
+    public way to resize a column, so the columns are added again at their new widths and the rows after them
+    (public API only; the picker's table holds a few dozen rows), the cursor kept on its row and their labels kept
+    (the width of the row labels, when shown, is taken off the columns' room).
+    """
+    labels = [row.label.cell_len for row in table.rows.values() if row.label is not None]
+    label_width = max(labels) + 2 * table.cell_padding if labels and table.show_row_labels else 0
+    cells = table.scrollable_content_region.width - label_width - 2 * table.cell_padding * (len(fixed) + len(flex))
+    free = max(cells - sum(fixed.values()), minimum * len(flex))
+    total = sum(flex.values()) or 1
+    widths = dict(fixed)
+    for key, weight in flex.items():
+        widths[key] = max(int(free * weight / total), minimum)
+    columns = [(key, column.label, widths.get(str(key.value))) for key, column in table.columns.items()]
+    if all(w is None or (table.columns[k].width == w and not table.columns[k].auto_width) for k, _, w in columns):
+        return
+    rows = [(key.value, table.get_row(key), row.label) for key, row in table.rows.items()]
+    cursor = table.cursor_row
+    table.clear(columns=True)
+    for column_key, label, width in columns:
+        table.add_column(label, width=width, key=column_key.value)
+    for row_key, cells_of_row, row_label in rows:
+        table.add_row(*cells_of_row, key=row_key, label=row_label)
+    if rows:
+        table.move_cursor(row=cursor, animate=False, scroll=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from warroom.tui.services import DrillEntry
+    from warroom.tui.entries import DrillEntry
 
 __all__ = ["Group", "domain_key", "domain_of", "group_entries", "new_trainee"]
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from rich.text import Text
 
 from warroom.core.model import ESCALATION_INSTRUCTION
-from warroom.tui import text as fmt
+from warroom.core.text import clean, clean_line, clock
 from warroom.tui.briefing import stars
+from warroom.tui.entries import DrillEntry
 from warroom.tui.pickergroups import domain_of
-from warroom.tui.services import DrillEntry
+from warroom.tui.text import literal_line, prose
 from warroom.tui.tutorial_lessons import is_tutorial
 
 __all__ = ["GROUP_WIDTH", "best_cell", "entry_cells", "group_label", "preview_text"]
@@ -23,7 +24,7 @@ def group_label(label: str) -> Text:
 
     A cell of its own column, not a DataTable row label: Textual caches a row drawn before the table has noticed its
     labels (on idle) and never draws their column then, so the labels were missing from a real terminal."""
-    return fmt.literal_line(label, style="bold", limit=GROUP_WIDTH)
+    return literal_line(label, style="bold", limit=GROUP_WIDTH)
 
 
 def best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
@@ -41,25 +42,25 @@ def entry_cells(entry: DrillEntry, best: dict[str, int | None]) -> list[Text]:
     d = entry.card
     if d is not None and entry.problems:  # loaded, but breaks a rule across files (e.g. a duplicate id)
         return [
-            fmt.literal_line(f"⚠ {d.title}", style="bold red"),
+            literal_line(f"⚠ {d.title}", style="bold red"),
             Text(stars(d.difficulty), style="yellow"),
             Text("has problems", style="red"),
-            Text(fmt.clock(d.duration)),
+            Text(clock(d.duration)),
             Text("—"),
         ]
     if d is None:
         return [
-            fmt.literal_line(f"⚠ {entry.path.name}", style="bold red"),
+            literal_line(f"⚠ {entry.path.name}", style="bold red"),
             Text("—"),
             Text("cannot load", style="red"),
             Text("—"),
             Text("—"),
         ]
     return [
-        fmt.literal_line(d.title),
+        literal_line(d.title),
         Text(stars(d.difficulty), style="yellow"),
-        fmt.literal_line(", ".join(d.public_tags), style="dim"),
-        Text(fmt.clock(d.duration)),
+        literal_line(", ".join(d.public_tags), style="dim"),
+        Text(clock(d.duration)),
         best_cell(d.id, best),
     ]
 
@@ -73,29 +74,29 @@ def preview_text(entry: DrillEntry) -> Text:
         what = "cannot be loaded" if entry.card is None else "cannot be started until this is fixed"
         out.append(f"This drill {what}:\n", style="bold red")
         for line in entry.problems:
-            out.append(fmt.clean(line) + "\n")
+            out.append(clean(line) + "\n")
         if entry.card is not None:
             out.append("\n")
     if entry.card is not None:
         d = entry.card
-        out.append(fmt.clean_line(d.title), style="bold")
+        out.append(clean_line(d.title), style="bold")
         out.append("\n")
-        out.append(fmt.clean_line(f"{d.id} v{d.version} · by {d.author}"), style="dim")
+        out.append(clean_line(f"{d.id} v{d.version} · by {d.author}"), style="dim")
         domain = domain_of(entry)
         if is_tutorial(entry):
             out.append("\nThe tutorial: a guided first drill, one key at a time; never counted in statistics.")
         elif domain is not None:
-            out.append(" · " + fmt.clean_line(domain), style="dim")  # (clean_line would drop the space)
+            out.append(" · " + clean_line(domain), style="dim")  # (clean_line would drop the space)
         out.append("\n")
         out.append("\nGoal\n", style="bold")
-        out.append(fmt.prose(d.goal))
+        out.append(prose(d.goal))
         out.append("\n\nYou are watching\n", style="bold")
-        out.append(fmt.prose(d.watching))
+        out.append(prose(d.watching))
         out.append("\n" + ESCALATION_INSTRUCTION)
         out.append("\n\nThe plan\n", style="bold")
         for step_id, title in d.plan:
-            out.append(f"  {fmt.clean_line(step_id)} ", style="bold")
-            out.append(fmt.clean_line(title) + "\n")
+            out.append(f"  {clean_line(step_id)} ", style="bold")
+            out.append(clean_line(title) + "\n")
     out.append("\n")
-    out.append(fmt.clean(str(entry.path)), style="dim")
+    out.append(clean(str(entry.path)), style="dim")
     return out

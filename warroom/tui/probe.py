@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 
 from warroom.core.model import Drill, Probe, Role
 from warroom.core.play import Replay, ReplayError, call_cost
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line, seconds, usd
 
 
 def probe_status(replay: Replay, probe: Probe) -> str:
@@ -37,8 +37,8 @@ def probe_status(replay: Replay, probe: Probe) -> str:
 
 def probe_cost(drill: Drill, probe: Probe) -> str:
     """What asking costs, in words: seconds of drill time and USD at the executor's prices."""
-    usd = call_cost(probe.usage, drill.models.spec(Role.EXECUTOR))
-    return f"{fmt.seconds(probe.seconds)}, {fmt.usd(usd)}"
+    cost = call_cost(probe.usage, drill.models.spec(Role.EXECUTOR))
+    return f"{seconds(probe.seconds)}, {usd(cost)}"
 
 
 class ProbeList(OptionList):
@@ -79,9 +79,9 @@ class ProbeScreen(ModalScreen["str | None"]):
 
     def _option(self, probe: Probe) -> Option:
         line = Text()
-        line.append(fmt.clean_line(probe.id), style="bold")
-        line.append(f" {fmt.clean_line(probe.step)}: ")
-        line.append(fmt.clean_line(probe.ask))
+        line.append(clean_line(probe.id), style="bold")
+        line.append(f" {clean_line(probe.step)}: ")
+        line.append(clean_line(probe.ask))
         line.append(f" ({self.cost(probe)})", style="dim")
         state = self.status(probe)
         if state:
@@ -126,6 +126,6 @@ def request_probe(screen: Any, probe_id: str | None) -> None:
     except ReplayError as exc:
         screen.notify(str(exc), severity="error", markup=False)
         return
-    wait = fmt.seconds(screen.replay.probes.by_id[probe_id].seconds)
-    screen.notify(f"Probe {fmt.clean_line(probe_id)} asked: the executor's answer comes in {wait} of drill time.",
+    wait = seconds(screen.replay.probes.by_id[probe_id].seconds)
+    screen.notify(f"Probe {clean_line(probe_id)} asked: the executor's answer comes in {wait} of drill time.",
                   title="Verifying", markup=False)

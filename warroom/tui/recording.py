@@ -1,6 +1,5 @@
 """How the terminal UI records a session: the :class:`Recorder` the war room writes every action to, the store's
-recorder wrapped so the screens catch only this module's errors (:class:`StoreRecorder`), and those errors. Moved
-from services.py unchanged (services re-exports them)."""
+recorder wrapped so the screens catch only this module's errors (:class:`StoreRecorder`), and those errors."""
 
 from __future__ import annotations
 

@@ -20,16 +20,17 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from warroom.core.text import clean_line, clock, seconds
 from warroom.store.review import ReviewData, ReviewRow
-from warroom.tui import text as fmt
 from warroom.tui.describe import describe_event
+from warroom.tui.dialogs import HelpScreen
+from warroom.tui.footer import KeyFooter
 from warroom.tui.keyhelp import footer_label
 from warroom.tui.kinds import KINDS, row_mark, summarize
 from warroom.tui.linetable import Column, LineTable
-from warroom.tui.modals import REVIEW_NOTES, HelpScreen
 from warroom.tui.reviewpanels import answer_panel, cited_events, headline, scorecard_panel
+from warroom.tui.text import literal, literal_line
 from warroom.tui.traceindex import TraceIndex
-from warroom.tui.widgets import KeyFooter
 
 #: The summary takes the free width; the answer-key and trainee columns what their marks need, within bounds.
 _COLUMNS = (
@@ -43,6 +44,14 @@ _COLUMNS = (
 _FIXED_WIDTH = 6 + 5 + 9
 _KEY_WIDTH = (7, 14)
 _TRAINEE_WIDTH = (9, 22)
+
+#: How the review's answer-key column marks a trace event (the side panel spells the marks out).
+REVIEW_NOTES = (
+    "Answer-key column: ORIGIN an event of the plan step at fault · EVID evidence (EVID1 the earliest) · "
+    "CASCADE a step the fault cascades into · DMG damage done · DISTR a distractor (odd but harmless) · "
+    "REPLAN the planner's re-plan.\n\n"
+    "Dim rows were not played: the trace stopped before them."
+)
 
 #: Short, distinct marks of the answer key in the review rows's column (the side panel spells them out, and ``?``
 #: explains them); a damage mark ("damage 120 USD") shows as DMG.
@@ -149,7 +158,7 @@ class ReviewScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(headline(self.data), id="review-head")
         notices = self.data.notices
-        yield Static(fmt.literal("\n".join(f"! {n}" for n in notices)), id="review-notice")
+        yield Static(literal("\n".join(f"! {n}" for n in notices)), id="review-notice")
         with Horizontal(id="review-body"):
             yield ReviewTable(self.rows, self._cells, id="review-table")
             with VerticalScroll(id="review-side"):
@@ -185,36 +194,36 @@ class ReviewScreen(Screen[None]):
 
     def _cells(self, row: ReviewRow) -> list[Any]:
         dim = "" if row.played else "dim"
-        clock = Text(fmt.clock(row.t), style="dim")
-        key = fmt.literal_line(key_marks(row.key), style="bold yellow" if "evidence" in row.key else "yellow")
-        trainee = fmt.literal_line(", ".join(row.trainee), style="bold magenta")
+        at = Text(clock(row.t), style="dim")
+        key = literal_line(key_marks(row.key), style="bold yellow" if "evidence" in row.key else "yellow")
+        trainee = literal_line(", ".join(row.trainee), style="bold magenta")
         if row.kind == "event" and (ev := row.event) is not None:
-            summary = fmt.literal_line(row_mark(ev, None) + summarize(ev), style=dim, limit=400)
+            summary = literal_line(row_mark(ev, None) + summarize(ev), style=dim, limit=400)
             if not row.played:  # the prefix's Text carries the cut: a long summary still ends in "…"
                 summary = Text("(not played) ", style="dim italic", no_wrap=True, overflow="ellipsis") + summary
             view = KINDS[type(ev)]
             kind = Text(view.label, style=view.style if row.played else "dim")
-            return [clock, fmt.literal_line(ev.step or "—", style=dim), kind, summary, key, trainee]
+            return [at, literal_line(ev.step or "—", style=dim), kind, summary, key, trainee]
         if row.kind == "action" and (a := row.action) is not None:
             label = "ESCALATE" if a.kind.value == "escalate" else a.kind.value.upper()
             return [
-                clock,
-                fmt.literal_line(a.step or "—"),
+                at,
+                literal_line(a.step or "—"),
                 Text(label, style="bold reverse magenta"),
-                fmt.literal_line(row.text, style="bold", limit=400),
+                literal_line(row.text, style="bold", limit=400),
                 key,
                 trainee,
             ]
         if row.kind == "replan":  # the planner's re-plan after a false escalation, and the clock's jump
             return [
-                clock,
-                fmt.literal_line(row.action.step or "—" if row.action else "—", style="dim"),
+                at,
+                literal_line(row.action.step or "—" if row.action else "—", style="dim"),
                 Text("RE-PLAN", style="bold yellow"),
-                fmt.literal_line(row.text, style="yellow", limit=400),
+                literal_line(row.text, style="yellow", limit=400),
                 key,
                 trainee,
             ]
-        return [clock, Text("—"), Text("deadline", style="bold red"), fmt.literal_line(row.text, "red"), key, trainee]
+        return [at, Text("—"), Text("deadline", style="bold red"), literal_line(row.text, "red"), key, trainee]
 
     # -- the row in full (the other side panels: warroom.tui.reviewpanels) --------------------------------------------
 
@@ -231,30 +240,30 @@ class ReviewScreen(Screen[None]):
             out.append_text(describe_event(row.event, self.index))
             out.append("\n")
         elif row.kind == "action" and (a := row.action) is not None:
-            out.append(f"Trainee action at {fmt.clock(a.t)} ({fmt.seconds(a.t)})\n", style="bold magenta")
-            out.append(fmt.clean_line(row.text) + "\n")
+            out.append(f"Trainee action at {clock(a.t)} ({seconds(a.t)})\n", style="bold magenta")
+            out.append(clean_line(row.text) + "\n")
             if a.step and self.data.drill is not None:
                 try:
                     step = self.data.drill.step(a.step)
                     out.append("step  ", style="bold")
-                    out.append(fmt.clean_line(f"{step.id} {step.title}") + "\n")
+                    out.append(clean_line(f"{step.id} {step.title}") + "\n")
                 except KeyError:
                     pass
             if a.kind.value == "escalate" and self.data.drill is not None:
                 out.append_text(cited_events(self.data.drill, a.cites))
         elif row.kind == "replan":  # listed when the trainee had the drill back; it says when they escalated
             at = row.action.t if row.action is not None else row.t
-            when = f"{fmt.clock(at)} ({fmt.seconds(at)})"
+            when = f"{clock(at)} ({seconds(at)})"
             out.append(f"After the false escalation at {when}\n", style="bold yellow")
-            out.append(fmt.clean_line(row.text) + "\n")
+            out.append(clean_line(row.text) + "\n")
         else:
-            out.append(fmt.clean_line(row.text) + f" at {fmt.clock(row.t)}\n", style="bold red")
+            out.append(clean_line(row.text) + f" at {clock(row.t)}\n", style="bold red")
         if row.key:
             out.append("answer key: ", style="bold yellow")
-            out.append(fmt.clean_line(", ".join(row.key)) + "\n")
+            out.append(clean_line(", ".join(row.key)) + "\n")
         if row.trainee:
             out.append("trainee: ", style="bold magenta")
-            out.append(fmt.clean_line(", ".join(row.trainee)) + "\n")
+            out.append(clean_line(", ".join(row.trainee)) + "\n")
         detail.update(out)
 
     # -- navigation -----------------------------------------------------------------------------------------------

@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.library import CachedFile, FolderCache, Stamp, file_stamp, settled
 from warroom.core.text import natural_key
-from warroom.tui.entries import DrillEntry, DrillProblem, load_drill, load_entry, with_cross_file_problems
+from warroom.tui.entries import DrillEntry, load_entry, with_cross_file_problems
 from warroom.tui.recording import (
-    JournalUnwritable,
     Recorder,
     ResultsUnavailable,
     SessionUnavailable,
@@ -27,19 +26,7 @@ if TYPE_CHECKING:
     from warroom.tui.drillsets import ActiveSet
 
 
-__all__ = [  # the recording names are recording.py's, the entries' entries.py's, kept importable from here
-    "DrillEntry",
-    "DrillProblem",
-    "JournalUnwritable",
-    "Recorder",
-    "ResultsUnavailable",
-    "Services",
-    "SessionUnavailable",
-    "StoreRecorder",
-    "load_drill",
-    "load_entry",
-    "with_cross_file_problems",
-]
+__all__ = ["Services", "UnfinishedSession", "unfinished_sessions"]
 
 
 @dataclass(frozen=True)

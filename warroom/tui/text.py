@@ -1,12 +1,12 @@
-"""Showing drill text safely and formatting numbers for the terminal UI.
+"""Showing drill text safely in the terminal UI: literally, as prose, as one-line JSON.
 
 Text written by a drill author (titles, objectives, tool arguments and output, executor reports) is data, never
-markup: every helper here returns a Rich :class:`~rich.text.Text` built from plain strings, so square brackets and
-Rich markup show literally, and control characters (ESC, BEL, CR, ...) are replaced by a visible escape such as
-``\\x1b`` so a drill can never move the cursor, retitle the terminal or change colours.
+markup: :func:`literal` and :func:`literal_line` return a Rich :class:`~rich.text.Text` built from plain strings, so
+square brackets and Rich markup show literally, and control characters (ESC, BEL, CR, ...) are replaced by a
+visible escape such as ``\\x1b`` so a drill can never move the cursor, retitle the terminal or change colours.
 
-The cleaning and the number formats (:func:`seconds`, :func:`usd`, :func:`amount`) are
-:mod:`warroom.core.text._format`'s, re-exported here, so the CLI and the TUI write drill text and numbers the same way.
+The cleaning itself and the number formats (``clean_line``, ``seconds``, ``usd``, ...) are
+:mod:`warroom.core.text`'s, imported from there, so the CLI and the TUI write drill text and numbers the same way.
 """
 
 from __future__ import annotations
@@ -17,12 +17,9 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.text import amount, clean, clean_line, clock, damage, damage_amount, seconds, speed, usd, usd_price
+from warroom.core.text import clean, clean_line
 
-__all__ = [
-    "amount", "clean", "clean_line", "clock", "compact_json", "damage", "damage_amount", "literal", "literal_line",
-    "prose", "seconds", "speed", "usd", "usd_price",
-]
+__all__ = ["compact_json", "literal", "literal_line", "prose"]
 
 
 def literal(text: object, style: str = "") -> Text:

@@ -13,10 +13,11 @@ from typing import ClassVar, NamedTuple
 from rich.text import Text
 
 from warroom.core.model import TraceEvent
-from warroom.tui import text as fmt
+from warroom.core.text import clock
 from warroom.tui.agents import event_agent
 from warroom.tui.kinds import KINDS, row_mark, summarize
 from warroom.tui.linetable import Column, LineTable
+from warroom.tui.text import literal_line
 
 __all__ = ["TraceTable"]
 
@@ -102,8 +103,8 @@ class TraceTable(LineTable):
         ev = self._events.get(key)
         if ev is None:
             note = self._noted[key]
-            cells = [flag, Text(fmt.clock(note.t), style="dim"), Text("—"), Text(note.kind, style=note.style),
-                     fmt.literal_line(note.summary, limit=SUMMARY_LIMIT)]
+            cells = [flag, Text(clock(note.t), style="dim"), Text("—"), Text(note.kind, style=note.style),
+                     literal_line(note.summary, limit=SUMMARY_LIMIT)]
             if self._agents:
                 cells.insert(3, Text("—"))
             return cells
@@ -111,14 +112,14 @@ class TraceTable(LineTable):
         kind = KINDS[type(ev)]
         cells = [
             flag,
-            Text(fmt.clock(ev.t), style="dim"),
-            fmt.literal_line(ev.step or "—"),
+            Text(clock(ev.t), style="dim"),
+            literal_line(ev.step or "—"),
             Text(kind.label, style=kind.style),
-            fmt.literal_line(summary, limit=SUMMARY_LIMIT),
+            literal_line(summary, limit=SUMMARY_LIMIT),
         ]
         if self._agents:
             agent = event_agent(ev)
-            cells.insert(3, fmt.literal_line(self._agent_labels.get(agent, agent) if agent is not None else "—"))
+            cells.insert(3, literal_line(self._agent_labels.get(agent, agent) if agent is not None else "—"))
         return cells
 
     @property

@@ -23,16 +23,18 @@ from textual.widgets import Static
 
 from warroom.core.play import EndReason
 from warroom.store.facts import TUTORIAL_MODE
+from warroom.tui.footer import KeyFooter
 from warroom.tui.keyhelp import key_prose
 from warroom.tui.live import WarRoomScreen
 from warroom.tui.tutorial_lessons import LESSONS, TUTORIAL_ID, Lesson, Tutor, is_tutorial, tutorial_path
-from warroom.tui.widgets import KeyFooter
 
 if TYPE_CHECKING:
     from textual.clock import Clock
 
     from warroom.core.model import Action
-    from warroom.tui.services import DrillEntry, Recorder, Services
+    from warroom.tui.entries import DrillEntry
+    from warroom.tui.recording import Recorder
+    from warroom.tui.services import Services
 
 __all__ = ["TUTORIAL_ID", "TUTORIAL_MODE", "LessonPanel", "TutorialScreen", "is_tutorial", "tutorial_path"]
 

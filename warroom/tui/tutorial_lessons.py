@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from warroom.tui.services import DrillEntry
+    from warroom.tui.entries import DrillEntry
 
 __all__ = ["ACTION_KINDS", "LESSONS", "TUTORIAL_ID", "Lesson", "Tutor", "is_tutorial", "tutorial_path"]
 

@@ -1,4 +1,5 @@
-"""Widgets of the war room, reusable by other views (e.g. a facilitator's session review).
+"""The war room's state lines and plan: the status bar (drill clock, speed, pause), the damage and cost meters, and
+the plan with each step's reported status. The author mode shows the status bar too.
 
 All of them are thin views: they are handed state from a :class:`~warroom.core.play.Replay` (or a drill) and render
 it; none of them advances the drill clock, applies an action or scores anything. Drill text is rendered through
@@ -8,42 +9,33 @@ it; none of them advances the drill clock, applies an action or scores anything.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rich.text import Text
-from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import Static
 
 from warroom.core.model import Drill, Role, damage_meter_text
 from warroom.core.play import CostMeter, StepState
-from warroom.tui import text as fmt
+from warroom.core.text import clean_line, clock, speed, usd
 from warroom.tui.kinds import STEP_ICONS
 
-__all__ = ["KeyFooter", "Meters", "PlanPanel", "ScrollPane", "StatusBar", "fit_columns"]
-
-# ---------------------------------------------------------------------------------------------------------------
-# Header, meters, plan
-# ---------------------------------------------------------------------------------------------------------------
-
+__all__ = ["Meters", "PlanPanel", "StatusBar"]
 
 class StatusBar(Static):
     """One line: the drill title, the drill clock (mm:ss), the playback speed and a PAUSED badge."""
 
     _shown: tuple[str, float, float, bool, str] | None = None
 
-    def show(self, title: str, now: float, speed: float, paused: bool, note: str = "") -> None:
-        """Render the bar (unless it shows exactly this already). ``now`` is drill time in seconds; ``speed`` a
-        multiplier of real time."""
-        if self._shown == (title, now, speed, paused, note):
+    def show(self, title: str, now: float, rate: float, paused: bool, note: str = "") -> None:
+        """Render the bar (unless it shows exactly this already). ``now`` is drill time in seconds; ``rate`` the
+        playback speed, a multiplier of real time."""
+        if self._shown == (title, now, rate, paused, note):
             return
-        self._shown = (title, now, speed, paused, note)
+        self._shown = (title, now, rate, paused, note)
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(" ⏱ ")
-        out.append(fmt.clock(now), style="bold")
+        out.append(clock(now), style="bold")
         out.append("  ")
-        out.append(fmt.speed(speed), style="bold")
+        out.append(speed(rate), style="bold")
         out.append("  ")
         if paused:
             out.append(" PAUSED ", style="bold reverse yellow")
@@ -51,7 +43,7 @@ class StatusBar(Static):
         if note:
             out.append(f" {note} ", style="bold reverse")
             out.append("  ")
-        out.append(fmt.clean_line(title))
+        out.append(clean_line(title))
         self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
         self.set_class(paused, "-paused")
 
@@ -88,14 +80,14 @@ class Meters(Static):
         else:
             out.append("none yet", style="bold green")
         out.append("  cost ", style="bold")
-        out.append(fmt.usd(cost.usd), style="bold")
+        out.append(usd(cost.usd), style="bold")
         out.append(" plan ", style="dim")
-        out.append(fmt.usd(cost.usd_by_role[Role.PLANNER]))
+        out.append(usd(cost.usd_by_role[Role.PLANNER]))
         out.append(" exec ", style="dim")
-        out.append(fmt.usd(cost.usd_by_role[Role.EXECUTOR]))
+        out.append(usd(cost.usd_by_role[Role.EXECUTOR]))
         if sub:  # format 2: sub-agents' calls, so that the shares add up to the cost
             out.append(" sub ", style="dim")
-            out.append(fmt.usd(sub))
+            out.append(usd(sub))
         self.update(out, layout=False)  # fixed height (warroom.tcss): a repaint, not a layout of the screen
 
     def on_resize(self) -> None:
@@ -148,11 +140,11 @@ class PlanPanel(Static):
                 out.append("\n")
             line = Text(no_wrap=True, overflow="ellipsis")
             line.append(f"{icon} ", style=style)
-            line.append(fmt.clean_line(step.id), style="bold")
+            line.append(clean_line(step.id), style="bold")
             line.append(" ")
             if step.id in missing:
                 line.append("⚠ no approval ", style="bold red")
-            line.append(fmt.clean_line(step.title), style="dim" if state is StepState.PENDING else "")
+            line.append(clean_line(step.title), style="dim" if state is StepState.PENDING else "")
             if step.id == current:
                 line.stylize("reverse")
             out.append_text(line)
@@ -161,76 +153,3 @@ class PlanPanel(Static):
     def on_resize(self) -> None:
         if self._shown is not None:
             self.show(*self._shown)
-
-
-class KeyFooter(Footer):
-    """Textual's Footer, rebuilt only when the keys it shows change.
-
-    Textual's Footer recomposes all its keys (new widgets, styled again: several milliseconds) whenever the
-    screen's active bindings may have changed, e.g. on every focus change; in the war room that is every ``enter``
-    (focus to the inspector) and every ``space`` (pause becomes resume). This one compares what it would show (key,
-    action, description, enabled) with what it shows, and rebuilds only when they differ.
-    """
-
-    _shown: tuple[tuple[str, str, str, bool], ...] | None = None
-
-    def bindings_changed(self, screen: Screen[Any]) -> None:
-        shown = tuple(
-            (binding.key, binding.action, binding.description, enabled)
-            for _node, binding, enabled, _tooltip in screen.active_bindings.values()
-            if binding.show
-        )
-        if shown == self._shown:
-            return
-        if screen.app.app_focus:  # Textual's Footer waits for the app to have the focus again before it rebuilds
-            self._shown = shown
-        super().bindings_changed(screen)
-
-
-class ScrollPane(VerticalScroll):
-    """A scrolling text pane (the debrief) whose keys the help lists: the keys of Textual's ``VerticalScroll``
-    bound again here with help text (see :mod:`warroom.tui.keyhelp`)."""
-
-    BINDINGS = [
-        Binding("up", "scroll_up", "Scroll up", show=False, tooltip="scroll up / down"),
-        Binding("down", "scroll_down", "Scroll down", show=False, tooltip="scroll up / down"),
-        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page up / down"),
-        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page up / down"),
-        Binding("home", "scroll_home", "Top", show=False, tooltip="top / end"),
-        Binding("end", "scroll_end", "End", show=False, tooltip="top / end"),
-    ]
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Column fitting (the drill picker's DataTable)
-# ---------------------------------------------------------------------------------------------------------------
-
-
-def fit_columns(table: DataTable[Any], fixed: Mapping[str, int], flex: Mapping[str, float], minimum: int = 8) -> None:
-    """Size a DataTable's columns to its width: ``fixed`` widths as given, the rest shared by ``flex`` weights.
-
-    Keys are column keys. Call it from ``on_resize``; nothing happens unless a width changed. DataTable has no
-    public way to resize a column, so the columns are added again at their new widths and the rows after them
-    (public API only; the picker's table holds a few dozen rows), the cursor kept on its row and their labels kept
-    (the width of the row labels, when shown, is taken off the columns' room).
-    """
-    labels = [row.label.cell_len for row in table.rows.values() if row.label is not None]
-    label_width = max(labels) + 2 * table.cell_padding if labels and table.show_row_labels else 0
-    cells = table.scrollable_content_region.width - label_width - 2 * table.cell_padding * (len(fixed) + len(flex))
-    free = max(cells - sum(fixed.values()), minimum * len(flex))
-    total = sum(flex.values()) or 1
-    widths = dict(fixed)
-    for key, weight in flex.items():
-        widths[key] = max(int(free * weight / total), minimum)
-    columns = [(key, column.label, widths.get(str(key.value))) for key, column in table.columns.items()]
-    if all(w is None or (table.columns[k].width == w and not table.columns[k].auto_width) for k, _, w in columns):
-        return
-    rows = [(key.value, table.get_row(key), row.label) for key, row in table.rows.items()]
-    cursor = table.cursor_row
-    table.clear(columns=True)
-    for column_key, label, width in columns:
-        table.add_column(label, width=width, key=column_key.value)
-    for row_key, cells_of_row, row_label in rows:
-        table.add_row(*cells_of_row, key=row_key, label=row_label)
-    if rows:
-        table.move_cursor(row=cursor, animate=False, scroll=True)

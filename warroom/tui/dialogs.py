@@ -1,8 +1,6 @@
-"""Modal screens: help (on every screen), and over the war room flag note, escalation, quit confirmation.
+"""Dialogs every screen uses: the help (``?``, built from the screen's key bindings) and a yes / no question.
 
-Each modal dismisses with its answer (or None when cancelled); the war room applies it to the Replay. The drill
-clock does not run while a modal is open (the war room only advances it while it is the active screen), so an
-escalation is timed when the trainee confirms it, exactly as if they had paused first.
+Each dismisses with its answer (None for the help). Drill text in them is shown literally, never as markup.
 """
 
 from __future__ import annotations
@@ -16,45 +14,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Label, Static
 
-from warroom.core.play import FALSE_ESCALATION_DELAY
-from warroom.core.text import PLAYBACK_SPEEDS
-from warroom.tui import text as fmt
-
-# The escalation dialog lives in its own module; it is re-exported here, with the other dialogs.
-from warroom.tui.escalate import (
-    NOTE_MAX,
-    EscalateScreen,
-    EscalationChoice,
-    ReasonInput,
-    StepList,
-    match_step,
-)
-from warroom.tui.keyhelp import help_body, help_rows, key_prose, key_table
-from warroom.tui.keylist import TYPE_AHEAD_RESET
-
-#: Playback speeds offered by + and - in the war room, as multipliers of real time (drill seconds per real second):
-#: :data:`warroom.core.text.PLAYBACK_SPEEDS`, which ``warroom run --speed`` accepts too.
-SPEEDS: tuple[float, ...] = PLAYBACK_SPEEDS
-
-#: How the review's answer-key column marks a trace event (the side panel spells the marks out).
-REVIEW_NOTES = (
-    "Answer-key column: ORIGIN an event of the plan step at fault · EVID evidence (EVID1 the earliest) · "
-    "CASCADE a step the fault cascades into · DMG damage done · DISTR a distractor (odd but harmless) · "
-    "REPLAN the planner's re-plan.\n\n"
-    "Dim rows were not played: the trace stopped before them."
-)
-
-#: How the war room works, under its keys in the help screen.
-WAR_ROOM_NOTES = (
-    "The plan panel shows each step's status as the executor reported it, not as it is.\n\n"
-    "Escalate once you can name the step whose result is wrong and cite the event that shows it: a correct "
-    "escalation stops the cascade; "
-    f"a wrong one costs a planner re-plan call and {fmt.seconds(FALSE_ESCALATION_DELAY)} of drill time while the "
-    "trace runs on.\n\n"
-    "The clock stops while a dialog (this one too) is open; in practice the session records that as a pause."
-)
+from warroom.tui.keyhelp import help_body, help_rows, key_prose
 
 
 class HelpScreen(ModalScreen[None]):
@@ -118,33 +80,6 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class FlagScreen(ModalScreen["str | None"]):
-    """Flag the selected event: an optional note. Dismisses with the note ("" for none) or None if cancelled."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, event_id: str, summary: str) -> None:
-        super().__init__()
-        self.event_id = event_id
-        self.summary = summary
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="flag-box", classes="dialog"):
-            title = Text("Flag ")
-            title.append(fmt.clean_line(self.event_id), style="bold")
-            yield Label(title, classes="dialog-title")
-            yield Label(fmt.literal_line(self.summary, limit=300), classes="dialog-quote")
-            yield Input(placeholder="note (optional): why it looks wrong", max_length=NOTE_MAX, id="flag-note")
-            yield Label("enter flags · escape cancels", classes="dialog-hint")
-
-    @on(Input.Submitted, "#flag-note")
-    def submit(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip())
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
 class ConfirmScreen(ModalScreen[bool]):
     """A yes/no question (e.g. quit the drill?). Dismisses with True for yes."""
 
@@ -176,9 +111,3 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
-
-
-__all__ = [
-    "NOTE_MAX", "REVIEW_NOTES", "SPEEDS", "TYPE_AHEAD_RESET", "WAR_ROOM_NOTES", "ConfirmScreen", "EscalateScreen",
-    "EscalationChoice", "FlagScreen", "HelpScreen", "ReasonInput", "StepList", "help_body", "key_table", "match_step",
-]
