@@ -116,7 +116,7 @@ async def test_practice_pauses_show_in_scores_and_the_review(tmp_path):
     only = runner.invoke(main, ["scores", "--data-dir", str(data), "--mode", "assessment"])
     assert only.stdout.strip() == "No sessions match."
 
-    from warroom.tui.review import ReviewApp
+    from warroom.tui.reviewapp import ReviewApp
 
     review = ReviewApp(load_review(session))
     async with review.run_test(size=(160, 50)):

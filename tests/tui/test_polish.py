@@ -40,7 +40,8 @@ def _stored_session(data: Path) -> str:
 
 
 async def test_review_has_help_short_answer_key_marks_and_no_palette(tmp_path: Path):
-    from warroom.tui.review import ReviewApp, ReviewScreen
+    from warroom.tui.review import ReviewScreen
+    from warroom.tui.reviewapp import ReviewApp
 
     data = tmp_path / "data"
     sid = _stored_session(data)
@@ -186,7 +187,8 @@ async def test_help_fits_80x24_or_says_it_scrolls(services):
 async def test_a_distractor_mark_is_not_cut_off_the_narrow_review_column(tmp_path: Path):
     # At 80 columns the answer-key column is 7 cells: a distractor in a cascade step showed "CASCAD…", hiding
     # DISTR, the mark that tells the row apart; the marks that tell rows apart come first.
-    from warroom.tui.review import ReviewApp, key_marks
+    from warroom.tui.review import key_marks
+    from warroom.tui.reviewapp import ReviewApp
 
     assert key_marks(["cascade", "distractor"]).startswith("DISTR")
     assert key_marks(["fault step", "earliest evidence", "evidence"]) == "EVID1 ORIGIN"

@@ -2,7 +2,8 @@
 where they happened, and the scorecard beside it.
 
 :class:`ReviewScreen` renders a :class:`~warroom.store.review.ReviewData` (built by
-:func:`warroom.store.review.load_review`); :class:`ReviewApp` runs it on its own (``warroom review SESSION_ID``).
+:func:`warroom.store.review.load_review`); :class:`~warroom.tui.reviewapp.ReviewApp` runs it on its own (``warroom
+review SESSION_ID``).
 Keys: ↑/↓ (or j/k), pgup/pgdn, home/g and end/G move through the review rows (a click selects a row), ``n`` / ``p``
 jump to the next / previous trainee action (flag, escalation, quit), ``e`` to the next evidence event, ``?`` lists
 the keys, ``q`` closes. Drill text is shown literally, never as markup.
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
@@ -25,7 +26,6 @@ from warroom.store.review import ReviewData, ReviewRow
 from warroom.tui.describe import describe_event
 from warroom.tui.dialogs import HelpScreen
 from warroom.tui.footer import KeyFooter
-from warroom.tui.keyhelp import footer_label
 from warroom.tui.kinds import KINDS, row_mark, summarize
 from warroom.tui.linetable import Column, LineTable
 from warroom.tui.reviewpanels import answer_panel, cited_events, headline, scorecard_panel
@@ -130,7 +130,8 @@ class ReviewTable(LineTable):
 
 class ReviewScreen(Screen[None]):
     """After-action review of one stored session (see the module docstring for the keys). Styled by
-    ``warroom.tcss`` (the app's one stylesheet), which the war room app and :class:`ReviewApp` both load."""
+    ``warroom.tcss`` (the app's one stylesheet), which the war room app and :class:`~warroom.tui.reviewapp.ReviewApp`
+    both load."""
 
     BINDINGS = [
         Binding("n", "next_action", "Next action", tooltip="next / previous trainee action (flag, escalation, quit)"),
@@ -320,21 +321,3 @@ class ReviewScreen(Screen[None]):
             self.app.exit()
 
 
-class ReviewApp(App[None]):
-    """``warroom review``: a stand-alone app showing one :class:`ReviewScreen`."""
-
-    TITLE = "warroom review"
-    CSS_PATH = "warroom.tcss"
-    # Keyboard-first like the war room (? lists the keys); no command palette.
-    ENABLE_COMMAND_PALETTE = False
-
-    def __init__(self, data: ReviewData) -> None:
-        super().__init__()
-        self.data = data
-
-    def get_key_display(self, binding: Binding) -> str:
-        """A key as the footer shows it: :func:`~warroom.tui.keyhelp.footer_label`."""
-        return footer_label(super().get_key_display(binding), binding.key)
-
-    def on_mount(self) -> None:
-        self.push_screen(ReviewScreen(self.data))
