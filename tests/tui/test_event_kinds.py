@@ -12,9 +12,8 @@ from pydantic import TypeAdapter
 
 from warroom.core.load import load_drill
 from warroom.core.model import TraceEvent
-from warroom.tui.describe import describe_event
-from warroom.tui.kinds import KINDS, event_body, payload_chars, row_mark, summarize
-from warroom.tui.traceindex import TraceIndex
+from warroom.tui.logic import TraceIndex
+from warroom.tui.render import KINDS, describe_event, event_body, payload_chars, row_mark, summarize
 
 from .conftest import STALE
 

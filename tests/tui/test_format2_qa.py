@@ -13,13 +13,11 @@ from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill, load_drill_text
 from warroom.core.model import PLAN, SETUP, Drill, Role
 from warroom.core.text import usd
-from warroom.tui.agents import agent_labels, event_agent
-from warroom.tui.briefing import briefing_text
-from warroom.tui.describe import describe_event
-from warroom.tui.escalate import EscalateScreen
-from warroom.tui.panels import Meters
-from warroom.tui.traceindex import TraceIndex
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.logic import TraceIndex, agent_labels, event_agent
+from warroom.tui.render import describe_event
+from warroom.tui.room import EscalateScreen
+from warroom.tui.screens import briefing_text
+from warroom.tui.widgets import Meters, TraceTable
 
 from .conftest import advance, make_app, screen_text
 

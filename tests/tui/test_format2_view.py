@@ -6,13 +6,11 @@ from __future__ import annotations
 from warroom.core.author._examples import full_example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
-from warroom.tui.agents import shows_agents
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.describe import describe_event
-from warroom.tui.kinds import row_mark, summarize
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.traceindex import TraceIndex
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.logic import TraceIndex, shows_agents
+from warroom.tui.render import describe_event, row_mark, summarize
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import TraceTable
 
 from .conftest import advance, escalate, make_app, screen_text
 

@@ -8,10 +8,9 @@ from textual.app import App, ComposeResult
 
 import warroom.tui
 from warroom.core.load import load_drill
-from warroom.tui.describe import describe_event
-from warroom.tui.inspector import BACKGROUND_CHARS, START_DELAY, Inspector
-from warroom.tui.kinds import payload_chars
-from warroom.tui.traceindex import TraceIndex
+from warroom.tui.logic import TraceIndex
+from warroom.tui.render import describe_event, payload_chars
+from warroom.tui.widgets import BACKGROUND_CHARS, START_DELAY, Inspector
 
 from .conftest import STALE, screen_text
 
@@ -114,7 +113,7 @@ async def test_the_scroll_range_follows_the_body_between_short_and_long_events()
 async def test_a_layout_is_kept_by_content_and_a_changed_body_is_laid_out_again(monkeypatch):
     """Going back to an event shown a moment ago reuses its layout; the cache is keyed by the body's content and
     the width, so a body that changed (another event, the same event with other content) is laid out again."""
-    import warroom.tui.inspector as inspector_module
+    import warroom.tui.widgets._inspector as inspector_module
 
     widths: list[int] = []
     lay_out = inspector_module._lay_out

@@ -9,12 +9,10 @@ from typing import Any
 from warroom.core.load import load_drill
 from warroom.core.model import ToolResult
 from warroom.core.play import Replay
-from warroom.tui.describe import describe_event
-from warroom.tui.footer import KeyFooter
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.panels import Meters, PlanPanel
-from warroom.tui.traceindex import TraceIndex
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.logic import TraceIndex
+from warroom.tui.render import describe_event
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, TraceTable
 
 from .conftest import STALE, advance, make_app, screen_text, war_room
 
@@ -148,7 +146,7 @@ async def test_the_played_drill_is_out_of_full_collections_until_the_war_room_cl
     """gc.freeze while the war room is up (DrillScreen.on_mount), gc.unfreeze when it goes (the debrief)."""
     import gc
 
-    from warroom.tui.debrief import DebriefScreen
+    from warroom.tui.screens import DebriefScreen
 
     from .conftest import escalate
 

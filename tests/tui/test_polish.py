@@ -11,15 +11,10 @@ from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
 from warroom.store.review import load_review
 from warroom.store.sessions import SessionRecorder
-from warroom.tui.briefing import BriefingScreen
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.describe import describe_event
-from warroom.tui.dialogs import HelpScreen
-from warroom.tui.entries import load_entry
-from warroom.tui.keyhelp import help_rows
-from warroom.tui.panels import Meters
-from warroom.tui.review import ReviewTable
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.logic import load_entry
+from warroom.tui.render import describe_event
+from warroom.tui.screens import BriefingScreen, DebriefScreen, ReviewTable
+from warroom.tui.widgets import HelpScreen, Meters, TraceTable, help_rows
 
 from .conftest import STALE, advance, make_app, picker_ready, screen_text, until
 
@@ -40,8 +35,8 @@ def _stored_session(data: Path) -> str:
 
 
 async def test_review_has_help_short_answer_key_marks_and_no_palette(tmp_path: Path):
-    from warroom.tui.review import ReviewScreen
-    from warroom.tui.reviewapp import ReviewApp
+    from warroom.tui.app import ReviewApp
+    from warroom.tui.screens import ReviewScreen
 
     data = tmp_path / "data"
     sid = _stored_session(data)
@@ -187,8 +182,8 @@ async def test_help_fits_80x24_or_says_it_scrolls(services):
 async def test_a_distractor_mark_is_not_cut_off_the_narrow_review_column(tmp_path: Path):
     # At 80 columns the answer-key column is 7 cells: a distractor in a cascade step showed "CASCAD…", hiding
     # DISTR, the mark that tells the row apart; the marks that tell rows apart come first.
-    from warroom.tui.review import key_marks
-    from warroom.tui.reviewapp import ReviewApp
+    from warroom.tui.app import ReviewApp
+    from warroom.tui.screens import key_marks
 
     assert key_marks(["cascade", "distractor"]).startswith("DISTR")
     assert key_marks(["fault step", "earliest evidence", "evidence"]) == "EVID1 ORIGIN"

@@ -6,9 +6,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from warroom.core.load import load_drill
-from warroom.tui.describe import describe_event
-from warroom.tui.structured import language_hint, structured
-from warroom.tui.traceindex import TraceIndex
+from warroom.tui.logic import TraceIndex
+from warroom.tui.render import describe_event, language_hint, structured
 
 from .conftest import STALE
 

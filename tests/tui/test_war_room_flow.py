@@ -11,12 +11,11 @@ from warroom.core.model import Action, ActionKind
 from warroom.core.play import Replay, ReplayError
 from warroom.core.scoring import replay_actions, score
 from warroom.store.results import ResultsStore
-from warroom.tui.debrief import DebriefScreen, debrief_marks
-from warroom.tui.describe import describe_event
-from warroom.tui.drillscreen import false_escalation_message
-from warroom.tui.inspector import Inspector
-from warroom.tui.traceindex import TraceIndex
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.logic import TraceIndex
+from warroom.tui.render import describe_event
+from warroom.tui.room import false_escalation_message
+from warroom.tui.screens import DebriefScreen, debrief_marks
+from warroom.tui.widgets import Inspector, TraceTable
 
 from .conftest import STALE, advance, escalate, make_app, record_notifications, screen_text
 
@@ -193,7 +192,7 @@ async def test_enter_pressed_again_at_the_briefing_starts_one_session_only(servi
     """Keys typed ahead (or a browser sending a burst) can queue several starts before the war room replaces the
     briefing: only the first may start a session; the others would leave journals nobody stores."""
     from warroom.store.datadir import journals_dir
-    from warroom.tui.briefing import BriefingScreen
+    from warroom.tui.screens import BriefingScreen
 
     app = make_app(services)
     async with app.run_test() as pilot:

@@ -105,7 +105,7 @@ def test_is_valid_id_matches_the_whole_string(value, ok):
 
 
 def test_playback_speeds_are_the_war_room_s():
-    from warroom.tui.live import WarRoomScreen
+    from warroom.tui.room import WarRoomScreen
 
     assert fmt.PLAYBACK_SPEEDS == (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
     assert [fmt.speed(s) for s in fmt.PLAYBACK_SPEEDS[:2]] == ["0.5x", "1x"]

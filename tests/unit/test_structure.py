@@ -15,13 +15,11 @@ MAX_FOLDER_MODULES = 15
 MAX_FUNCTION_LINES = 60
 
 #: Folders allowed over the limit, relative to the package, until their restructuring lands (docs/architecture.md).
-FOLDERS_OVER: set[str] = {"tui", "store", "cli", "importers/runs"}
+FOLDERS_OVER: set[str] = {"store", "cli", "importers/runs"}
 #: Modules named for a split, and modules that re-export, allowed until their restructuring lands: none when done.
 SPLITS_LEFT: set[str] = {"core/play/_replayparts.py", "core/rules/_format2.py"}
 SHIMS_LEFT: set[str] = {
-    "store/records.py", "store/schema.py", "store/sessions.py", "store/checks.py", "tui/review.py", "tui/picker.py",
-    "tui/tracetable.py", "tui/reviewpanels.py", "tui/text.py", "tui/recording.py", "tui/modals.py", "tui/widgets.py",
-    "cli/common.py",
+    "store/records.py", "store/schema.py", "store/sessions.py", "store/checks.py", "cli/common.py",
 }
 #: Functions allowed over the limit, as "file:function": none.
 FUNCTIONS_OVER: set[str] = set()
@@ -92,7 +90,7 @@ def test_no_module_re_exports_another_modules_names():
 
 def test_the_checks_see_the_code_and_measure_it():
     sources = dict(_sources())
-    assert len(sources) > 50 and "core/model/_drill.py" in sources and "tui/app.py" in sources
+    assert len(sources) > 50 and "core/model/_drill.py" in sources and "tui/app/_app.py" in sources
     assert _folder_counts()["core"] == 12  # eleven sub-packages and settings.py
     assert SPLIT_NAME.match("validation2") and SPLIT_NAME.match("_modelbase") and SPLIT_NAME.match("replayparts")
     assert not SPLIT_NAME.match("_parts_of_speech") and not SPLIT_NAME.match("base64")
