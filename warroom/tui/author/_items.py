@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.author import AnnotatedFile, KeyDraft
-from warroom.core.model import event_output, has_output, path_parts, structured, value_at
+from warroom.core.model import TraceEvent, event_output, has_output, path_parts, structured, value_at
 from warroom.core.text import Suggester, clean_line
 from warroom.tui.author._dialogs import FieldPathDialog, TextDialog
 from warroom.tui.render import summarize
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["ItemActions", "path_problem"]
 
 
-def path_problem(ev: Any, path: str) -> str | None:
+def path_problem(ev: TraceEvent, path: str) -> str | None:
     """Why ``path`` is not a field of trace event ``ev``'s output (not a field path, or it leads nowhere: then the
     first key that is not there, with a did-you-mean and the keys that are), or None when it is one."""
     if not is_field_path(path):
@@ -57,12 +57,12 @@ class ItemActions:
         app: App[Any]
 
         def inspector(self) -> Inspector: ...
-        def selected_event(self) -> Any | None: ...
+        def selected_event(self) -> TraceEvent | None: ...
         def changed(self, message: str) -> None: ...
         def refresh_panel(self) -> None: ...
         def notify(self, message: str, **kwargs: Any) -> None: ...
 
-    def _format2_event(self, what: str) -> Any | None:
+    def _format2_event(self, what: str) -> TraceEvent | None:
         """The selected event when the drill is format 2 and the event is not a distractor; else None (told)."""
         ev = self.selected_event()
         if ev is None:
@@ -110,7 +110,7 @@ class ItemActions:
         self.app.push_screen(FieldPathDialog(f"Evidence at a field of {clean_line(ev.id)}", quote,
                                              partial(path_problem, ev), value), partial(self._mark_field, ev))
 
-    def _mark_field(self, ev: Any, path: Any) -> None:
+    def _mark_field(self, ev: TraceEvent, path: Any) -> None:
         if not isinstance(path, str):
             return
         now_in = self.draft.toggle_item({"event": ev.id, "path": path})

@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 
 from warroom.core.author import AnnotatedFile, Findings
+from warroom.core.model import TraceEvent
 from warroom.core.play import Replay
 from warroom.core.text import PLAYBACK_SPEEDS, clean_line, clock, speed
 from warroom.tui.author._dialogs import (
@@ -177,7 +178,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         if not self.paused and self.is_active and not self.replay.ended and now > last:
             self.apply(self.replay.advance((now - last) * self.speed))
 
-    def apply(self, released: list[Any]) -> None:
+    def apply(self, released: list[TraceEvent]) -> None:
         """Show newly released events and the drill clock."""
         if released:
             self.query_one(TraceTable).append_events(released)
@@ -239,7 +240,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
 
     # -- marking up: see _marks.MarkActions; the dialogs they open ---------------------------------------------
 
-    def selected_event(self) -> Any | None:
+    def selected_event(self) -> TraceEvent | None:
         """The trace event under the cursor, or None (told to the author)."""
         timeline = self.query_one(TraceTable)
         key = timeline.selected_key
@@ -252,7 +253,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         """The inspector pane."""
         return self.query_one(Inspector)
 
-    def ask_fault(self, origins: list[tuple[str, str]], ev: Any) -> None:
+    def ask_fault(self, origins: list[tuple[str, str]], ev: TraceEvent) -> None:
         """Ask the fault's kind and summary, offering ``origins`` (``(origin, where)`` pairs as :meth:`set_origin`
         takes them, the first offered first; ``ev``: the selected event)."""
 
@@ -269,7 +270,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
 
         self.app.push_screen(FaultDialog([shown(*o) for o in origins], self.draft.kind, self.draft.summary), done)
 
-    def ask_distractor(self, ev: Any) -> None:
+    def ask_distractor(self, ev: TraceEvent) -> None:
         def done(why: Any) -> None:
             if isinstance(why, str):
                 self.draft.distractors[ev.id] = why
@@ -278,7 +279,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         self.app.push_screen(TextDialog(f"Distractor {clean_line(ev.id)}: why is it harmless?", summarize(ev),
                                         "why it is harmless (shown in the debrief)"), done)
 
-    def ask_damage(self, ev: Any) -> None:
+    def ask_damage(self, ev: TraceEvent) -> None:
         def done(choice: Any) -> None:
             if isinstance(choice, DamageChoice):
                 self.draft.damage_unit = choice.unit
@@ -287,7 +288,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
 
         self.app.push_screen(DamageDialog(ev.id, summarize(ev), self.draft.damage_unit), done)
 
-    def ask_deadline(self, ev: Any) -> None:
+    def ask_deadline(self, ev: TraceEvent) -> None:
         current = self.draft.deadline
         value = f"{current.after:g}" if current is not None and current.event == ev.id else ""
 

@@ -1,12 +1,12 @@
 """The session side of the war room: one drill played, every action saved before it counts, and the end.
 
 :class:`DrillScreen` is the base of :class:`~warroom.tui.room.WarRoomScreen`: it holds the
-:class:`~warroom.core.play.Replay` of the drill, whose ``on_action`` hook is the
-session recorder, applies trainee actions through it (:meth:`DrillScreen._act`: an action the journal cannot save
-did not happen, and the drill stops for good), and ends the session: :meth:`DrillScreen.abandon` (quit, stored as
-abandoned) and :meth:`DrillScreen.finish` (scored from the saved action log, stored, then the debrief, asked of the
-app with a :class:`~warroom.tui.flow.ShowDebrief` message). The layout, the drill clock and the keys are the war
-room's (:mod:`warroom.tui.room._live`).
+:class:`~warroom.core.play.Replay` of the drill, whose ``on_action`` hook is the session recorder, applies trainee
+actions through it (:meth:`DrillScreen._act`: an action the journal cannot save did not happen, and the drill stops
+for good), and ends the session: :meth:`DrillScreen.abandon` (quit, stored as abandoned) and
+:meth:`DrillScreen.finish` (scored from the saved action log, stored, then the debrief, asked of the app with a
+:class:`~warroom.tui.flow.ShowDebrief` message). The layout, the drill clock and the keys are the war room's
+(:mod:`warroom.tui.room._live`).
 """
 
 from __future__ import annotations

@@ -153,12 +153,12 @@ class WarRoomScreen(DrillScreen):
         if self.running and now > last:
             self.apply(self.advance_clock((now - last) * self.speed))
 
-    def advance_clock(self, dt: float) -> list[Any]:
+    def advance_clock(self, dt: float) -> list[TraceEvent]:
         """Move the drill clock on by ``dt`` drill seconds; returns the events released (the tutorial stops it at
         the event that starts its next lesson)."""
         return self.replay.advance(dt)
 
-    def apply(self, released: list[Any]) -> None:
+    def apply(self, released: list[TraceEvent]) -> None:
         """Show newly released events and the new state; open the debrief once the drill has ended."""
         if released:
             self.query_one(TraceTable).append_events(released)

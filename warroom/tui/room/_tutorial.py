@@ -30,7 +30,7 @@ from warroom.tui.widgets import KeyFooter, key_prose
 if TYPE_CHECKING:
     from textual.clock import Clock
 
-    from warroom.core.model import Action
+    from warroom.core.model import Action, TraceEvent
     from warroom.tui.logic import DrillEntry, Recorder, Services
 
 __all__ = ["LessonPanel", "TutorialScreen"]
@@ -154,7 +154,7 @@ class TutorialScreen(WarRoomScreen):
         """As the war room's, and not while a lesson's prompt waits (the drill clock is held)."""
         return super().running and not self.tutor.waiting
 
-    def advance_clock(self, dt: float) -> list[Any]:
+    def advance_clock(self, dt: float) -> list[TraceEvent]:
         """Move the drill clock on by ``dt`` drill seconds, but not past the event that starts the next lesson."""
         stop = self.tutor.next_stop()
         at = self._event_times.get(stop) if stop is not None else None
@@ -162,7 +162,7 @@ class TutorialScreen(WarRoomScreen):
             return self.replay.advance_to(min(self.replay.now + dt, at))
         return super().advance_clock(dt)
 
-    def apply(self, released: list[Any]) -> None:
+    def apply(self, released: list[TraceEvent]) -> None:
         super().apply(released)
         if not self.finished and self.tutor.start_due(self.replay.is_released):
             self._lessons_changed()

@@ -22,7 +22,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from warroom.core.model import PATH_PATTERN, event_output, has_output, path_parts, value_at
+from warroom.core.model import PATH_PATTERN, TraceEvent, event_output, has_output, path_parts, value_at
 from warroom.core.text import clean_line, json_text
 
 #: Longest field path typed, in characters.
@@ -115,7 +115,7 @@ def is_field_path(text: str) -> bool:
 
 
 def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, path: str | None,
-                  event: Any = None) -> None:
+                  event: TraceEvent | None = None) -> None:
     """The answer of :class:`FieldScreen`: scroll ``inspector`` (the war room's) to the field ``path`` of the event
     ``event_id``, or say with ``notify`` (a screen's) why not: not a field path, or no such field. None: nothing.
 
