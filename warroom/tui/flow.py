@@ -1,9 +1,9 @@
 """Messages a screen posts to move the trainee on: picker → briefing → war room → debrief.
 
-Screens never import the app (:mod:`warroom.tui.app._app`): they post one of these messages (it bubbles from the screen
-to the app, Textual's message pattern) and :class:`~warroom.tui.app._app.WarroomApp` handles it by replacing the current
-screen. So the app imports its screens and no screen imports the app (an import-linter contract in pyproject.toml
-keeps it so; see docs/architecture.md).
+Screens never import the app (:mod:`warroom.tui.app`): they post one of these messages (it bubbles from the screen
+to the app, Textual's message pattern) and :class:`~warroom.tui.app.WarroomApp` handles it by replacing the current
+screen. So the app imports its screens and no screen imports the app (import-linter contracts in pyproject.toml
+keep it so; see docs/architecture.md).
 """
 
 from __future__ import annotations
