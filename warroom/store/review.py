@@ -1,5 +1,5 @@
 """The after-action review of a stored session, as plain data: the whole trace with the answer key and the trainee's
-actions marked where they happened. No Textual here; :mod:`warroom.tui.screens._review` renders it.
+actions marked where they happened. No Textual here; :mod:`warroom.tui.review` renders it.
 
 The session's action log is re-run on a :class:`~warroom.core.play.Replay` of the drill (the same way
 :func:`warroom.core.scoring.score` does), so the review shows exactly what the trainee saw: the events released, in
@@ -220,9 +220,9 @@ def _action_rows(
         esc = escalations.get(i)
         if esc is not None and not esc.contained:
             # Listed when the trainee had the drill back, after the events the trace released meanwhile: where the
-            # war room lists it (warroom.tui.room._live), not at the escalation's time.
+            # war room lists it (warroom.tui.live), not at the escalation's time.
             after = esc.resumed_at if esc.resumed_at is not None else a.t + FALSE_ESCALATION_DELAY
-            found = (  # as the war room said (warroom.tui.room._drillscreen.false_escalation_message)
+            found = (  # as the war room said (warroom.tui.drillscreen.false_escalation_message)
                 "with nothing to act on: the escalation came before the evidence the drill counts"
                 if key is not None and not esc.after_evidence
                 else "and found nothing wrong"

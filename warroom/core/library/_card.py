@@ -2,7 +2,7 @@
 kept in the picker's cache (:mod:`warroom.core.library._cache`) as JSON and read back without loading the drill.
 
 A card is never played: a drill is loaded from its file, in full, when it is opened (see
-:meth:`warroom.tui.logic.Services.open_entry`).
+:meth:`warroom.tui.services.Services.open_entry`).
 """
 
 from __future__ import annotations
