@@ -28,7 +28,7 @@ async def _start_once(drill_id: str, data_dir: Path) -> None:
 
     from warroom.core.library import bundled_drills_dir
     from warroom.tui.app import WarroomApp
-    from warroom.tui.services import Services, load_entry
+    from warroom.tui.logic import Services, load_entry
 
     entry = load_entry(bundled_drills_dir() / f"{drill_id}.yaml")
     app = WarroomApp(Services(trainee="bench", data_dir=data_dir), start=entry, clock=MockClock())

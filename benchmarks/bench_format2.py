@@ -97,8 +97,8 @@ async def _dialog_cpu(entry) -> tuple[float, float]:
     from textual.clock import MockClock
 
     from warroom.tui.app import WarroomApp
-    from warroom.tui.modals import EscalateScreen
-    from warroom.tui.services import Services
+    from warroom.tui.logic import Services
+    from warroom.tui.room import EscalateScreen
 
     trace = entry.drill.trace
     with tempfile.TemporaryDirectory() as data:

@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 _PROBE = """
 import dataclasses, json, sys, time
 from pathlib import Path
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
 lib, data, cache = (Path(a) for a in sys.argv[1:4])
 extra = {"cache_dir": cache} if "cache_dir" in {f.name for f in dataclasses.fields(Services)} else {}
 services = Services(trainee="bench", data_dir=data, drill_dirs=(lib,), **extra)

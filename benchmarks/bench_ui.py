@@ -65,7 +65,7 @@ def bench_entry(n_events: int, tmp: Path):
     """A loaded :class:`DrillEntry` with ``n_events`` trace events (see the module docstring)."""
     from bench_replay import scaled_drill
 
-    from warroom.tui.services import DrillEntry, load_entry
+    from warroom.tui.logic import DrillEntry, load_entry
 
     path = tmp / f"bench-ui-{min(n_events, MAX_FILE_EVENTS)}.yaml"
     path.write_text(drill_text(min(n_events, MAX_FILE_EVENTS)), encoding="utf-8")
@@ -81,9 +81,8 @@ async def _measure(entry, presses: int, profile: bool = False) -> dict[str, list
     from textual.clock import MockClock
 
     from warroom.tui.app import WarroomApp
-    from warroom.tui.inspector import Inspector
-    from warroom.tui.services import Services
-    from warroom.tui.tracetable import TraceTable
+    from warroom.tui.logic import Services
+    from warroom.tui.widgets import Inspector, TraceTable
 
     trace = entry.drill.trace
     n = len(trace)
@@ -187,9 +186,8 @@ async def _measure_big_result(entry, presses: int) -> dict[str, list[float]]:
     from textual.clock import MockClock
 
     from warroom.tui.app import WarroomApp
-    from warroom.tui.inspector import Inspector
-    from warroom.tui.services import DrillEntry, Services
-    from warroom.tui.tracetable import TraceTable
+    from warroom.tui.logic import DrillEntry, Services
+    from warroom.tui.widgets import Inspector, TraceTable
 
     trace = list(entry.drill.trace)
     i = max(j for j, ev in enumerate(trace[:-3]) if ev.kind == "tool_result")

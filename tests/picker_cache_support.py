@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import warroom.tui.services as services_module
+import warroom.tui.logic._services as services_module
 from warroom.core.library import bundled_drills_dir
 
 SOURCE = bundled_drills_dir() / "duplicate-charge-refunds.yaml"

@@ -18,7 +18,7 @@ from warroom.core.rules import MISSING_ANSWER_KEY
 @pytest.fixture
 def opened(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     """Stand in for the terminal UI: record the file each AnnotateApp would open instead of running it."""
-    from warroom.tui.annotate_app import AnnotateApp
+    from warroom.tui.app import AnnotateApp
 
     seen: list[object] = []
     monkeypatch.setattr(AnnotateApp, "run", lambda self, *a, **k: seen.append(self.file))

@@ -94,7 +94,7 @@ def test_every_drill_command_suggests_the_drill_id(command: str, tmp_path: Path)
 def test_root_and_subcommand_folders_make_one_settings_object(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     first, second = copy_drill(tmp_path / "a", "drill-a").parent, copy_drill(tmp_path / "b", "drill-b").parent
     seen = {}
-    monkeypatch.setattr("warroom.tui.launch.launch", lambda settings, **_: seen.update(s=settings))
+    monkeypatch.setattr("warroom.tui.app.launch", lambda settings, **_: seen.update(s=settings))
     args = ["--drills", str(first), "--trainee", "ann", "run", "drill-b", "--drills", str(second), "--data-dir",
             str(tmp_path / "d")]
     r = CliRunner().invoke(main, args)

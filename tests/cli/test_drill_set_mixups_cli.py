@@ -68,7 +68,7 @@ BROKEN = [
 def launched(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """The arguments `warroom` would open the terminal UI with (the UI is not started)."""
     calls: list[dict[str, Any]] = []
-    import warroom.tui.launch as launch_module
+    import warroom.tui.app as launch_module  # the CLI imports launch from the API
 
     monkeypatch.setattr(launch_module, "launch", lambda settings, **kw: calls.append(kw))
     return calls

@@ -176,9 +176,9 @@ async def test_an_imported_drill_plays_to_a_debrief_in_the_tui(tmp_path):
     from textual.clock import MockClock
 
     from warroom.tui.app import WarroomApp
-    from warroom.tui.debrief import DebriefScreen
-    from warroom.tui.live import WarRoomScreen
-    from warroom.tui.services import Services, load_entry
+    from warroom.tui.logic import Services, load_entry
+    from warroom.tui.room import WarRoomScreen
+    from warroom.tui.screens import DebriefScreen
 
     report = ww.import_records([GOOD / "magentic-one" / "odd-text.json"], tmp_path / "drills")
     entry = load_entry(report.results[0].output)

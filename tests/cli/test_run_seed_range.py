@@ -24,7 +24,7 @@ DRILL = "late-delivery-replies"
 @pytest.fixture
 def launched(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
-    monkeypatch.setattr("warroom.tui.launch.launch", lambda settings, **kw: calls.append(kw))
+    monkeypatch.setattr("warroom.tui.app.launch", lambda settings, **kw: calls.append(kw))
     return calls
 
 

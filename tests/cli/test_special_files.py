@@ -18,7 +18,7 @@ from warroom.cli import main
 from warroom.core.files import special_file_kind
 from warroom.core.library import find_drill_files, resolve_drill
 from warroom.core.load import DrillLoadError, load_drill
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 
@@ -158,7 +158,7 @@ def test_run_takes_drills_after_the_command(tmp_path: Path, monkeypatch: pytest.
     def fake_launch(settings, start=None, speed=1.0, **options):
         started.update(settings=settings, start=start)
 
-    monkeypatch.setattr("warroom.tui.launch.launch", fake_launch)
+    monkeypatch.setattr("warroom.tui.app.launch", fake_launch)
     r = invoke("run", "--drills", str(lib), "--trainee", "ann", "--data-dir", str(tmp_path / "d"), "my-drill")
     assert r.exit_code == 0, r.output
     assert started["start"].path == copy and started["settings"].drill_dirs == (lib,)

@@ -13,7 +13,7 @@ from serve_support import TOKENS, serving, terminal_text
 PICKER_TEXT = "Tutorial: where-is"
 #: The title of carbon-aware-memo, the one drill of the set the play test serves.
 SET_DRILL_TEXT = "Evidence memo"
-#: The line under every briefing (warroom/tui/briefing.py).
+#: The line under every briefing (warroom/tui/screens/_briefing.py).
 BRIEFING_TEXT = "Press enter to start the drill clock"
 
 

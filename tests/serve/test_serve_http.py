@@ -22,7 +22,7 @@ from warroom.store.results import ResultsStore
 
 # the tutorial's title: the picker's first row for a new trainee (every roster trainee of these tests is new)
 PICKER_TEXT = "Tutorial: where-is"
-# the line under every briefing (warroom/tui/briefing.py)
+# the line under every briefing (warroom/tui/screens/_briefing.py)
 BRIEFING_TEXT = "Press enter to start the drill clock"
 
 

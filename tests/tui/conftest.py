@@ -18,12 +18,11 @@ from textual.pilot import Pilot
 
 from warroom.core.author import AnnotatedFile, open_for_annotation
 from warroom.core.library import bundled_drills_dir
-from warroom.tui.annotate import AnnotateScreen
-from warroom.tui.annotate_app import AnnotateApp
-from warroom.tui.app import WarroomApp
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.picker import PickerScreen
-from warroom.tui.services import Services, load_entry
+from warroom.tui.app import AnnotateApp, WarroomApp
+from warroom.tui.author import AnnotateScreen
+from warroom.tui.logic import Services, load_entry
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.screens import PickerScreen
 
 __all__ = [
     "STALE", "advance", "author_mode", "escalate", "make_app", "picker_ready", "record_notifications", "screen_text",

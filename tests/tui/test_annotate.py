@@ -14,14 +14,18 @@ from warroom.cli import main
 from warroom.core.author import open_for_annotation
 from warroom.core.load import load_drill
 from warroom.core.model import Outcome
-from warroom.tui.annotate import AnnotateScreen
-from warroom.tui.annotate_app import AnnotateApp
-from warroom.tui.annotate_dialogs import DamageDialog, DebriefDialog, FaultDialog, NumberDialog, TextDialog
-from warroom.tui.annotate_panel import key_text
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.inspector import Inspector
-from warroom.tui.modals import ConfirmScreen, HelpScreen
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.app import AnnotateApp
+from warroom.tui.author import (
+    AnnotateScreen,
+    DamageDialog,
+    DebriefDialog,
+    FaultDialog,
+    NumberDialog,
+    TextDialog,
+    key_text,
+)
+from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import ConfirmScreen, HelpScreen, Inspector, TraceTable
 
 from .conftest import advance, author_mode, escalate, make_app, record_notifications, screen_text, type_text
 

@@ -19,13 +19,9 @@ from warroom.core.author import AnnotatedFile, open_for_annotation, write_draft
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
 from warroom.core.model._evidence import EvidenceRef
-from warroom.tui.annotate import AnnotateScreen
-from warroom.tui.annotate_app import AnnotateApp
-from warroom.tui.annotate_dialogs import FaultDialog, FieldPathDialog, TextDialog
-from warroom.tui.annotate_panel import key_text
-from warroom.tui.fieldjump import FieldScreen
-from warroom.tui.modals import HelpScreen
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.app import AnnotateApp
+from warroom.tui.author import AnnotateScreen, FaultDialog, FieldPathDialog, TextDialog, key_text
+from warroom.tui.widgets import FieldScreen, HelpScreen, TraceTable
 
 from .conftest import author_mode as tui_author_mode
 from .conftest import record_notifications, screen_text, type_text

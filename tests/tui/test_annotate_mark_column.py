@@ -12,9 +12,9 @@ from textual.clock import MockClock
 
 from warroom.cli import main
 from warroom.core.author import open_for_annotation
-from warroom.tui.annotate import AnnotateScreen
-from warroom.tui.annotate_app import AnnotateApp
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.app import AnnotateApp
+from warroom.tui.author import AnnotateScreen
+from warroom.tui.widgets import TraceTable
 
 from .conftest import screen_text, type_text
 

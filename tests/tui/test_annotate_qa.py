@@ -5,11 +5,9 @@ from __future__ import annotations
 from textual.clock import MockClock
 
 from warroom.core.author import open_for_annotation
-from warroom.tui.annotate_app import AnnotateApp
-from warroom.tui.annotate_dialogs import DebriefDialog
-from warroom.tui.inspector import Inspector
-from warroom.tui.modals import ConfirmScreen
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.app import AnnotateApp
+from warroom.tui.author import DebriefDialog
+from warroom.tui.widgets import ConfirmScreen, Inspector, TraceTable
 
 from .conftest import advance, author_mode, make_app, record_notifications, type_text
 from .test_annotate import imported, select
@@ -95,7 +93,7 @@ answer_key:
 
 
 def test_a_field_of_an_output_held_as_json_text_is_found_on_its_line():
-    from warroom.tui.fieldjump import find_json_key_line
+    from warroom.tui.widgets import find_json_key_line
 
     lines = ["e0009 · result · 00:07", "output (raw)", '{"month": "2026-03", "returned": 20,', '"next_cursor": "c2"}']
     assert find_json_key_line(lines, "next_cursor") == 3
@@ -161,7 +159,7 @@ async def test_enter_moves_into_the_inspector_as_the_help_says(tmp_path):
 
 
 async def test_the_debrief_dialog_says_how_its_lines_are_shown(tmp_path):
-    from warroom.tui.text import prose
+    from warroom.tui.render import prose
 
     path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
     app = AnnotateApp(open_for_annotation(path), clock=MockClock())
@@ -176,8 +174,7 @@ async def test_the_debrief_dialog_says_how_its_lines_are_shown(tmp_path):
 
 
 async def test_the_footer_shows_save_quit_and_help_in_80_columns(tmp_path):
-    from warroom.tui.keyhelp import help_rows
-    from warroom.tui.modals import HelpScreen
+    from warroom.tui.widgets import HelpScreen, help_rows
 
     from .conftest import screen_text
 
@@ -198,7 +195,7 @@ async def test_the_footer_shows_save_quit_and_help_in_80_columns(tmp_path):
 
 
 async def test_the_fault_dialog_shows_its_keys_and_errors_in_80_by_24(tmp_path):
-    from warroom.tui.annotate_dialogs import FaultDialog
+    from warroom.tui.author import FaultDialog
 
     from .conftest import screen_text
 

@@ -15,9 +15,9 @@ from textual.clock import MockClock
 
 from warroom.core.author import open_for_annotation, recover
 from warroom.core.author._recovery import recovery_path
-from warroom.tui.annotate_app import AnnotateApp
-from warroom.tui.annotate_dialogs import DebriefDialog
-from warroom.tui.modals import ConfirmScreen
+from warroom.tui.app import AnnotateApp
+from warroom.tui.author import DebriefDialog
+from warroom.tui.widgets import ConfirmScreen
 
 from .conftest import author_mode, record_notifications, type_text
 from .test_annotate import imported, select

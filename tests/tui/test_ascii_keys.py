@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from rich.cells import cell_len
 
-from warroom.tui.keyhelp import footer_label, help_rows, key_label, key_prose
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.terminal import ASCII_TABLE, ascii_screen
+from warroom.tui.render import ASCII_TABLE, ascii_screen
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.widgets import footer_label, help_rows, key_label, key_prose
 
 from .conftest import advance, make_app, screen_text
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
 
 from .conftest import advance, escalate, make_app, screen_text
 

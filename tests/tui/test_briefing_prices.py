@@ -9,7 +9,7 @@ from __future__ import annotations
 from core_support import drill_dict, make_drill
 from rich.console import Console
 
-from warroom.tui.briefing import briefing_text
+from warroom.tui.screens import briefing_text
 
 
 def _briefing(planner: tuple[float, float], executor: tuple[float, float]) -> str:

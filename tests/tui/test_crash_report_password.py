@@ -17,7 +17,7 @@ from rich.console import Console
 
 from warroom.store.backends import StoreURLError, store_target
 from warroom.store.backends._secret import without_password
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
 
 from .conftest import make_app
 

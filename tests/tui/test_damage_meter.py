@@ -10,8 +10,8 @@ from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.core.model import Drill
 from warroom.core.text import clean_line
 from warroom.tui.app import WarroomApp
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.services import Services, load_entry
+from warroom.tui.logic import Services, load_entry
+from warroom.tui.room import WarRoomScreen
 from warroom.tui.widgets import Meters
 
 from .conftest import advance, make_app, screen_text

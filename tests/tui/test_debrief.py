@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from warroom.core.text import seconds
-from warroom.tui.debrief import MARKS_HEADING, DebriefScreen
-from warroom.tui.modals import EscalateScreen
+from warroom.tui.room import EscalateScreen
+from warroom.tui.screens import MARKS_HEADING, DebriefScreen
 
 from .conftest import advance, escalate, make_app, record_notifications, screen_text
 
@@ -94,7 +94,7 @@ def test_the_first_evidence_mark_of_a_fault_only_a_probe_finds():
     from warroom.core.library import bundled_drills_dir
     from warroom.core.load import load_drill
     from warroom.core.play import Replay
-    from warroom.tui.debrief import debrief_marks
+    from warroom.tui.screens import debrief_marks
 
     drill = load_drill(bundled_drills_dir() / "api-dns-cutover.yaml")
     replay = Replay(drill)

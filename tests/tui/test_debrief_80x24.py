@@ -19,8 +19,8 @@ from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
 from warroom.core.model import OUTCOME_LABELS
 from warroom.core.scoring import replay_actions
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.services import load_entry
+from warroom.tui.logic import load_entry
+from warroom.tui.screens import DebriefScreen
 
 from .conftest import make_app, screen_text
 

@@ -16,13 +16,10 @@ import pytest
 import warroom.store.journal._recorder as sessions
 from warroom.core.model import ActionKind
 from warroom.store.results import ResultsStore
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.escalate import EscalateScreen
-from warroom.tui.fieldjump import FieldScreen
-from warroom.tui.modals import ConfirmScreen, FlagScreen, HelpScreen
-from warroom.tui.probe import ProbeScreen
-from warroom.tui.services import Services
-from warroom.tui.tutorial import TutorialScreen, tutorial_path
+from warroom.tui.logic import Services, tutorial_path
+from warroom.tui.room import EscalateScreen, FlagScreen, ProbeScreen, TutorialScreen
+from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import ConfirmScreen, FieldScreen, HelpScreen
 
 from .conftest import advance, make_app, type_text, war_room
 
@@ -201,7 +198,7 @@ async def test_in_the_tutorial_a_dialog_records_nothing_and_does_not_complete_th
 
 
 async def test_a_dialog_whose_pause_cannot_be_saved_still_opens_and_nothing_resumes(wall, services):
-    from warroom.tui.services import JournalUnwritable
+    from warroom.tui.logic import JournalUnwritable
 
     from .test_journal_failure import break_journal
 

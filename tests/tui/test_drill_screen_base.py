@@ -10,9 +10,9 @@ from textual.app import App
 from textual.clock import MockClock
 
 from warroom.core.model import ActionKind
-from warroom.tui.drillscreen import DrillScreen
-from warroom.tui.modals import ConfirmScreen
-from warroom.tui.services import Services, load_entry
+from warroom.tui.logic import Services, load_entry
+from warroom.tui.room import DrillScreen
+from warroom.tui.widgets import ConfirmScreen
 
 from .conftest import STALE
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from warroom.core.library import Attempt, choose_next
 from warroom.store.results import ResultsStore
-from warroom.tui.drillsets import DrillProgress, _candidate, load_active_set
-from warroom.tui.picker import BriefingScreen, PickerScreen
-from warroom.tui.services import Services
+from warroom.tui.logic import DrillProgress, Services, load_active_set
+from warroom.tui.logic._drillsets import _candidate
+from warroom.tui.screens import BriefingScreen, PickerScreen
 
 from .conftest import make_app, picker_ready, record_notifications, screen_text
 
@@ -100,7 +100,7 @@ async def test_an_adaptive_set_offers_only_the_drill_chosen_next(tmp_path: Path)
 def test_progress_cells_and_the_review_mode_line():
     from types import SimpleNamespace
 
-    from warroom.tui.review import mode_line
+    from warroom.tui.logic import mode_line
 
     assert DrillProgress(0, False, None).cell() == "to do"
     assert DrillProgress(1, True, 1).cell() == "done · 1 left"
@@ -125,7 +125,7 @@ def test_progress_cells_and_the_review_mode_line():
 def test_past_due_is_from_the_trainees_local_midnight_not_utcs(tmp_path: Path, monkeypatch):
     from datetime import UTC, date, datetime, timedelta, timezone
 
-    import warroom.tui.drillsets as drillsets
+    import warroom.tui.logic._drillsets as drillsets
 
     path = write_set(tmp_path, "set: wk\ntitle: Week\ndue: 2026-12-15\ndrills: [duplicate-charge-refunds]\n")
     active = load_active_set(path)
@@ -152,7 +152,7 @@ def test_local_today_defaults_to_the_machines_time_zone(monkeypatch):
     import time
     from datetime import UTC, date, datetime
 
-    from warroom.tui.drillsets import local_today
+    from warroom.tui.logic import local_today
 
     moment = datetime(2026, 12, 16, 3, 0, tzinfo=UTC)
     monkeypatch.setenv("TZ", "<-08>8")  # a POSIX zone string (UTC-8): needs no time zone database

@@ -8,7 +8,7 @@ from pathlib import Path
 from textual import events
 
 from warroom.core.model import ActionKind
-from warroom.tui.modals import EscalateScreen, match_step
+from warroom.tui.room import EscalateScreen, match_step
 
 from .conftest import advance, make_app, screen_text, type_text
 

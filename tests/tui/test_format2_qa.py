@@ -12,13 +12,12 @@ from warroom.core.author._examples import full_example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill, load_drill_text
 from warroom.core.model import PLAN, SETUP, Drill, Role
-from warroom.tui import text as fmt
-from warroom.tui.briefing import briefing_text
-from warroom.tui.describe import describe_event
-from warroom.tui.escalate import EscalateScreen
-from warroom.tui.format2view import agent_labels, event_agent
-from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import Meters
+from warroom.core.text import usd
+from warroom.tui.logic import TraceIndex, agent_labels, event_agent
+from warroom.tui.render import describe_event
+from warroom.tui.room import EscalateScreen
+from warroom.tui.screens import briefing_text
+from warroom.tui.widgets import Meters, TraceTable
 
 from .conftest import advance, make_app, screen_text
 
@@ -51,16 +50,16 @@ def test_a_drill_without_agents_lists_no_agents_heading():
 
 def test_the_inspector_shows_the_agents_description_under_its_name():
     drill = load_drill(DENTAL)
-    text = describe_event(drill.event("e11"), drill).plain
+    text = describe_event(drill.event("e11"), TraceIndex(drill)).plain
     assert "agent     dialer · sub-agent\n          Voice sub-agent: creates and runs outbound campaigns" in text
 
 
 def test_while_playing_the_inspector_never_tells_how_many_repetitions_are_to_come():
     drill = load_drill(full_example_path())  # e10 repeats 10 times, every 1 s
-    playing = describe_event(drill.event("e10"), drill, repeated=3).plain
+    playing = describe_event(drill.event("e10"), TraceIndex(drill), repeated=3).plain
     assert "repeats   every 1 s\n" in playing and "×10" not in playing
     assert "3 so far: 00:13 00:14 00:15\n" in playing
-    debrief = describe_event(drill.event("e10"), drill).plain  # not playing (the debrief): the whole of it
+    debrief = describe_event(drill.event("e10"), TraceIndex(drill)).plain  # not playing (the debrief): the whole of it
     assert "repeats   ×10, every 1 s" in debrief
 
 
@@ -86,7 +85,7 @@ async def test_the_cost_meter_shows_the_sub_agents_share_so_the_shares_add_up(se
         sub = cost.usd_by_role[Role.SUB_AGENT]
         assert sub > 0
         line = str(app.live.query_one(Meters).render())
-        assert f" sub {fmt.usd(sub)}" in line
+        assert f" sub {usd(sub)}" in line
         shares = cost.usd_by_role[Role.PLANNER] + cost.usd_by_role[Role.EXECUTOR] + sub
         assert abs(shares - cost.usd) < 1e-12
 
@@ -133,9 +132,9 @@ RENEWALS = bundled_drills_dir() / "renewal-discount-quotes.yaml"  # tool calls a
 
 def test_an_event_naming_no_agent_is_shown_as_its_kinds_agent_in_the_inspector():
     drill = load_drill(RENEWALS)
-    call = describe_event(drill.event("e02"), drill).plain  # crm.search_opportunities, no `agent:`
+    call = describe_event(drill.event("e02"), TraceIndex(drill)).plain  # crm.search_opportunities, no `agent:`
     assert "agent     executor · executor (by the event's kind)\n" in call
-    result = describe_event(drill.event("e03"), drill).plain  # a tool result has no role: no agent line
+    result = describe_event(drill.event("e03"), TraceIndex(drill)).plain  # a tool result has no role: no agent line
     assert "agent " not in result
 
 
@@ -153,9 +152,9 @@ async def test_the_agent_column_names_the_executor_for_its_calls_without_an_agen
 
 def test_the_inspector_of_a_call_that_went_ahead_without_its_approval_says_so():
     drill = load_drill(RENEWALS)  # s3 requires approval; e08 requested, e10 timed out, e12 finalises anyway
-    call = describe_event(drill.event("e12"), drill).plain
+    call = describe_event(drill.event("e12"), TraceIndex(drill)).plain
     assert "approval  none granted in s3 before this call (s3 requires one)\n" in call
-    assert "none granted" not in describe_event(drill.event("e02"), drill).plain  # s1 requires none
+    assert "none granted" not in describe_event(drill.event("e02"), TraceIndex(drill)).plain  # s1 requires none
 
 
 def test_a_call_after_a_granted_approval_is_not_marked():
@@ -164,7 +163,7 @@ def test_a_call_after_a_granted_approval_is_not_marked():
         if event["id"] == "e10":
             event["decision"] = "granted"
     drill = load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
-    assert "none granted" not in describe_event(drill.event("e12"), drill).plain
+    assert "none granted" not in describe_event(drill.event("e12"), TraceIndex(drill)).plain
 
 
 def _batch_drill(calls: int, late_call_t: float | None = None) -> Drill:
@@ -204,7 +203,7 @@ def _batch_drill(calls: int, late_call_t: float | None = None) -> Drill:
 
 def test_the_inspector_names_at_most_12_other_calls_of_a_batch():
     drill = _batch_drill(2000)  # the one model turn of 2,000 calls listed them all: a 16,000-character line
-    text = describe_event(drill.event("c0000"), drill).plain
+    text = describe_event(drill.event("c0000"), TraceIndex(drill)).plain
     line = next(line for line in text.splitlines() if line.startswith("batch"))
     assert line == "batch     b1 with c0001, c0002, c0003, c0004, c0005, c0006, c0007, c0008, c0009, c0010, c0011, " \
                    "c0012 and 1,987 more"
@@ -213,19 +212,19 @@ def test_the_inspector_names_at_most_12_other_calls_of_a_batch():
 def test_while_playing_the_batch_line_names_only_released_calls():
     drill = _batch_drill(4, late_call_t=9)  # c0004 of b1 comes at 9 s
     released = {ev.id: ev for ev in drill.trace if ev.t <= 2}
-    text = describe_event(drill.event("c0000"), drill, events=released).plain
+    text = describe_event(drill.event("c0000"), TraceIndex(drill), events=released).plain
     assert "batch     b1 with c0001, c0002, c0003\n" in text
-    alone = describe_event(drill.event("c0000"), drill, events={"c0000": drill.event("c0000")}).plain
+    alone = describe_event(drill.event("c0000"), TraceIndex(drill), events={"c0000": drill.event("c0000")}).plain
     assert "batch     b1 with no other call yet\n" in alone
-    debrief = describe_event(drill.event("c0000"), drill).plain  # not playing: the whole batch
+    debrief = describe_event(drill.event("c0000"), TraceIndex(drill)).plain  # not playing: the whole batch
     assert "batch     b1 with c0001, c0002, c0003, c0004\n" in debrief
 
 
 def test_a_repeated_model_calls_usage_says_each_and_what_its_repetitions_cost():
     drill = load_drill(full_example_path())  # e10: 900 in / 80 out at $1 / $5, 10 times
-    playing = describe_event(drill.event("e10"), drill, repeated=3).plain
+    playing = describe_event(drill.event("e10"), TraceIndex(drill), repeated=3).plain
     assert playing.rstrip().endswith("per Mtok = $0.0013 each · 3 so far: $0.0039")
-    whole = describe_event(drill.event("e10"), drill).plain
+    whole = describe_event(drill.event("e10"), TraceIndex(drill)).plain
     assert whole.rstrip().endswith("per Mtok = $0.0013 each · ×10: $0.013")
 
 
@@ -264,8 +263,9 @@ def test_repetitions_with_no_interval_read_all_at_once():
         if event["id"] == "e10":
             event["repeat"] = {"count": 10, "interval": 0}
     drill = load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
-    assert "repeats   ×10, all at once\n" in describe_event(drill.event("e10"), drill).plain  # was "every 0 s"
-    assert "repeats   all at once\n" in describe_event(drill.event("e10"), drill, repeated=4).plain
+    index = TraceIndex(drill)
+    assert "repeats   ×10, all at once\n" in describe_event(drill.event("e10"), index).plain  # was "every 0 s"
+    assert "repeats   all at once\n" in describe_event(drill.event("e10"), index, repeated=4).plain
 
 
 def test_an_event_naming_no_agent_is_shown_under_its_roles_name_as_the_cost_counts_it():
@@ -275,5 +275,5 @@ def test_an_event_naming_no_agent_is_shown_under_its_roles_name_as_the_cost_coun
             del event["agent"]
     drill = load_drill_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     assert event_agent(drill.event("e02")) == "executor"  # not a guess at which executor agent it was
-    assert "agent     executor (by the event's kind)\n" in describe_event(drill.event("e02"), drill).plain
+    assert "agent     executor (by the event's kind)\n" in describe_event(drill.event("e02"), TraceIndex(drill)).plain
     assert event_agent(drill.event("e05")) is None  # a tool result names no agent and has no role

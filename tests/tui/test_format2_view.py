@@ -6,11 +6,11 @@ from __future__ import annotations
 from warroom.core.author._examples import full_example_path
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.describe import describe_event, summarize
-from warroom.tui.format2view import row_mark
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.tracetable import TraceTable, shows_agents
+from warroom.tui.logic import TraceIndex, shows_agents
+from warroom.tui.render import describe_event, row_mark, summarize
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import TraceTable
 
 from .conftest import advance, escalate, make_app, screen_text
 
@@ -19,29 +19,29 @@ FANOUT = full_example_path()
 
 def test_the_inspector_shows_every_result_or_none_and_the_call_metadata():
     drill = load_drill(FANOUT)
-    call = describe_event(drill.event("e03"), drill).plain
+    call = describe_event(drill.event("e03"), TraceIndex(drill)).plain
     assert "agent     scout · sub-agent" in call
     assert "result    e06 (t=" in call and "batch     b1 with e04" in call
-    retry = describe_event(drill.event("e10"), drill).plain
+    retry = describe_event(drill.event("e10"), TraceIndex(drill)).plain
     assert "result    no result in the trace" in retry
     assert "retry     attempt 2, retries e08" in retry and "repeats   ×10, every 1 s" in retry
     assert "00:13 00:14 00:15 00:16 00:17 00:18 00:19 00:20 00:21 00:22\n" in retry
-    so_far = describe_event(drill.event("e10"), drill, repeated=3).plain
+    so_far = describe_event(drill.event("e10"), TraceIndex(drill), repeated=3).plain
     assert "3 so far: 00:13 00:14 00:15\n" in so_far
-    report = describe_event(drill.event("e07"), drill).plain
+    report = describe_event(drill.event("e07"), TraceIndex(drill)).plain
     assert "finish stop · max_tokens 256" in report
     assert "executor small at $1 / $5 per Mtok = $0.0011" in report
-    shown = describe_event(drill.event("e06"), drill).plain
+    shown = describe_event(drill.event("e06"), TraceIndex(drill)).plain
     assert "size      48,000 bytes" in shown
     assert shown.index("shown to the model (cut short)") < shown.index("output (raw, in full)")
     assert "next_cursor: c2" in shown
-    command = describe_event(drill.event("e09"), drill).plain
+    command = describe_event(drill.event("e09"), TraceIndex(drill)).plain
     assert "exit code 1" in command and "stdout\n(empty)" in command and "stderr\nKeyError: invoice_id" in command
 
 
 def test_the_sub_agent_call_is_priced_at_its_own_model():
     drill = load_drill(FANOUT)
-    text = describe_event(drill.event("e03"), drill).plain
+    text = describe_event(drill.event("e03"), TraceIndex(drill)).plain
     assert "sub-agent mini at $0.50 / $2 per Mtok = $0.0007" in text
 
 
@@ -99,10 +99,10 @@ def test_a_call_with_one_result_out_says_nothing_of_results_still_to_come():
     second = first.model_copy(update={"id": "e99", "t": full.trace[-1].t + 5})
     drill = full.model_copy(update={"trace": [*full.trace, second]})
     released = {e.id: e for e in drill.trace if e.t <= first.t}
-    shown = describe_event(call, drill, released).plain
+    shown = describe_event(call, TraceIndex(drill), released).plain
     assert f"result    {first.id} (t=" in shown
     assert "e99" not in shown and "not returned yet" not in shown
-    everything = describe_event(call, drill, {e.id: e for e in drill.trace}).plain
+    everything = describe_event(call, TraceIndex(drill), {e.id: e for e in drill.trace}).plain
     assert f"result    {first.id} (t=" in everything and "result    e99 (t=" in everything
 
 

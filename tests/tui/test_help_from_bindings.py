@@ -1,18 +1,14 @@
 """Every screen's help is built from its key bindings: every binding appears in it, with its help text, and nothing
-else does (warroom.tui.keyhelp)."""
+else does (warroom.tui.widgets._keyhelp)."""
 
 from __future__ import annotations
 
 from textual.binding import Binding
 
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.drillsets import hidden_actions
-from warroom.tui.keyhelp import help_rows, key_label
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.modals import HelpScreen
-from warroom.tui.picker import BriefingScreen, PickerScreen
-from warroom.tui.review import ReviewScreen
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.logic import hidden_actions
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.screens import BriefingScreen, DebriefScreen, PickerScreen, ReviewScreen
+from warroom.tui.widgets import HelpScreen, TraceTable, help_rows, key_label
 
 from .conftest import advance, escalate, make_app, screen_text, until
 
@@ -125,7 +121,7 @@ async def test_the_briefings_home_and_end_are_in_its_help(services):
 async def test_the_war_rooms_help_and_footer_name_equals_beside_plus(tmp_path):
     """`=` (`+` unshifted) speeds playback up too: the help's row and the footer say `+ =`, in 80 columns, and in
     assessment mode the refused keys include it; `=` does speed up."""
-    from warroom.tui.services import Services
+    from warroom.tui.logic import Services
 
     from .conftest import STALE
 

@@ -15,11 +15,10 @@ from textual.containers import VerticalScroll
 from warroom.core.load import load_drill
 from warroom.core.model import ESCALATION_INSTRUCTION
 from warroom.tui.app import WarroomApp
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.modals import HelpScreen
-from warroom.tui.picker import BriefingScreen
-from warroom.tui.services import Services, load_entry
-from warroom.tui.tutorial_lessons import TUTORIAL_ID
+from warroom.tui.logic import TUTORIAL_ID, Services, load_entry
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.screens import BriefingScreen
+from warroom.tui.widgets import HelpScreen
 
 from .conftest import advance, picker_ready, screen_text
 

@@ -11,8 +11,8 @@ from trace_import_support import LANGFUSE_V3_KEY
 
 from warroom.core.model import Outcome
 from warroom.importers.langfuse import import_langfuse
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
+from warroom.tui.screens import DebriefScreen
 
 from .conftest import advance, make_app, screen_text, type_text
 

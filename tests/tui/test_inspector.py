@@ -8,8 +8,9 @@ from textual.app import App, ComposeResult
 
 import warroom.tui
 from warroom.core.load import load_drill
-from warroom.tui.inspector import BACKGROUND_CHARS, START_DELAY, Inspector, payload_chars
-from warroom.tui.widgets import describe_event
+from warroom.tui.logic import TraceIndex
+from warroom.tui.render import describe_event, payload_chars
+from warroom.tui.widgets import BACKGROUND_CHARS, START_DELAY, Inspector
 
 from .conftest import STALE, screen_text
 
@@ -40,9 +41,9 @@ async def test_a_small_event_shows_at_once():
     app = InspectorApp()
     async with app.run_test(size=(80, 20)) as pilot:
         inspector = app.query_one(Inspector)
-        inspector.show_event(ev, drill)
+        inspector.show_event(ev, TraceIndex(drill))
         assert not inspector.pending
-        assert inspector.text == describe_event(ev, drill).plain
+        assert inspector.text == describe_event(ev, TraceIndex(drill)).plain
         await pilot.pause()
         text = screen_text(app)
         assert "[bold]not markup[/bold]" in text and "\\x1b[31m" in text and "\x1b" not in text
@@ -55,7 +56,7 @@ async def test_a_200_kb_result_is_laid_out_in_a_worker_and_a_newer_selection_win
     app = InspectorApp()
     async with app.run_test(size=(80, 20)) as pilot:
         inspector = app.query_one(Inspector)
-        inspector.show_event(big, drill)
+        inspector.show_event(big, TraceIndex(drill))
         assert inspector.pending and inspector.text == ""
         # Until the worker hands the body over (on this event loop, so not before the next await): the header.
         assert "e04 · result" in inspector.render_line(0).text
@@ -64,7 +65,7 @@ async def test_a_200_kb_result_is_laid_out_in_a_worker_and_a_newer_selection_win
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not inspector.pending
-        assert inspector.text == describe_event(big, drill).plain
+        assert inspector.text == describe_event(big, TraceIndex(drill)).plain
         assert "row 000000; row 000001;" in screen_text(app)
         assert inspector.max_scroll_y > 2000  # every wrapped line of the 200 KB line is there to scroll to
         await pilot.press("tab")
@@ -73,13 +74,13 @@ async def test_a_200_kb_result_is_laid_out_in_a_worker_and_a_newer_selection_win
         await pilot.pause()
         assert f"row {len(line) // 12 - 1:06d};" in screen_text(app)
         # A big event selected and then a small one: the small one stays when the worker finishes.
-        inspector.show_event(big, drill)
+        inspector.show_event(big, TraceIndex(drill))
         _, small = result_event({"ok": "small"})
-        inspector.show_event(small, drill)
+        inspector.show_event(small, TraceIndex(drill))
         await pilot.pause(START_DELAY * 2)
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert inspector.text == describe_event(small, drill).plain
+        assert inspector.text == describe_event(small, TraceIndex(drill)).plain
         assert 'ok: small' in screen_text(app)
 
 
@@ -94,9 +95,9 @@ async def test_the_scroll_range_follows_the_body_between_short_and_long_events()
         inspector = app.query_one(Inspector)
         view = inspector.scrollable_content_region.height
         for event in (short, long, short, longer, long, short):
-            inspector.show_event(event, drill)
+            inspector.show_event(event, TraceIndex(drill))
             await pilot.pause()
-            lines = len(describe_event(event, drill).plain.splitlines())
+            lines = len(describe_event(event, TraceIndex(drill)).plain.splitlines())
             assert inspector.show_vertical_scrollbar
             assert inspector.max_scroll_y == max(0, inspector.virtual_size.height - view)
             if lines > view:
@@ -112,7 +113,7 @@ async def test_the_scroll_range_follows_the_body_between_short_and_long_events()
 async def test_a_layout_is_kept_by_content_and_a_changed_body_is_laid_out_again(monkeypatch):
     """Going back to an event shown a moment ago reuses its layout; the cache is keyed by the body's content and
     the width, so a body that changed (another event, the same event with other content) is laid out again."""
-    import warroom.tui.inspector as inspector_module
+    import warroom.tui.widgets._inspector as inspector_module
 
     widths: list[int] = []
     lay_out = inspector_module._lay_out
@@ -129,18 +130,18 @@ async def test_a_layout_is_kept_by_content_and_a_changed_body_is_laid_out_again(
         await pilot.pause()
         width = inspector.scrollable_content_region.width
         widths.clear()  # the empty body laid out when the inspector got its size
-        inspector.show_event(first, drill)
+        inspector.show_event(first, TraceIndex(drill))
         await pilot.pause()
         assert widths == [width]
-        inspector.show_event(second, drill)  # the same event id, other output: laid out again
+        inspector.show_event(second, TraceIndex(drill))  # the same event id, other output: laid out again
         await pilot.pause()
         assert widths == [width, width]
-        assert inspector.text == describe_event(second, drill).plain
+        assert inspector.text == describe_event(second, TraceIndex(drill)).plain
         assert "why: changed" in screen_text(app)
-        inspector.show_event(first, drill)  # back to the first body: its layout is reused
+        inspector.show_event(first, TraceIndex(drill))  # back to the first body: its layout is reused
         await pilot.pause()
         assert widths == [width, width]
-        assert inspector.text == describe_event(first, drill).plain
+        assert inspector.text == describe_event(first, TraceIndex(drill)).plain
         assert "why: changed" not in screen_text(app) and "ok: true" in screen_text(app)
         await pilot.resize_terminal(60, 20)  # another width: laid out for it, not the kept one
         await pilot.pause()

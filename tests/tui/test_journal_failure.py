@@ -9,8 +9,8 @@ import os
 from warroom.core.model import ActionKind, Outcome
 from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.services import JournalUnwritable
+from warroom.tui.logic import JournalUnwritable
+from warroom.tui.room import WarRoomScreen
 
 from .conftest import advance, make_app, record_notifications, screen_text
 

@@ -9,10 +9,10 @@ from typing import Any
 from warroom.core.load import load_drill
 from warroom.core.model import ToolResult
 from warroom.core.play import Replay
-from warroom.tui.describe import describe_event, trace_index
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import KeyFooter, Meters, PlanPanel
+from warroom.tui.logic import TraceIndex
+from warroom.tui.render import describe_event
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.widgets import KeyFooter, Meters, PlanPanel, TraceTable
 
 from .conftest import STALE, advance, make_app, screen_text, war_room
 
@@ -55,17 +55,27 @@ async def test_the_plan_panel_and_meters_render_again_only_on_a_change(services)
         shown = str(meters.render())  # the amount only: the unit is part of the answer key (hygiene)
         assert shown.startswith(" damage 5  cost ") and "rows" not in shown
 
-def test_the_trace_index_is_built_once_per_drill_and_answers_like_a_scan():
+def test_the_trace_index_answers_like_a_scan_of_its_own_drill():
     drill = load_drill(STALE)
-    index = trace_index(drill)
-    assert trace_index(drill) is index
+    index = TraceIndex(drill)
     for ev in drill.trace:
         assert index.events[ev.id] is ev
         if isinstance(ev, ToolResult):
             first = next(e for e in drill.trace if isinstance(e, ToolResult) and e.call == ev.call)
-            assert index.results[ev.call] is first
+            assert index.calls.results_of(ev.call)[0] is first
     other = drill.model_copy(update={"trace": drill.trace[:3]})
-    assert trace_index(other) is not index and len(trace_index(other).events) <= 3 + len(drill.answer_key.replan)
+    assert len(TraceIndex(other).events) <= 3 + len(drill.answer_key.replan)
+    assert all(index.events[e.id] is e for e in drill.trace)  # another drill's index changes nothing in this one
+
+
+async def test_the_war_room_builds_its_trace_index_once_and_holds_it(services):
+    app = make_app(services)
+    async with war_room(app, size=(100, 30), seconds=20) as (pilot, live):
+        index = live.index
+        assert index.drill is live.drill
+        await pilot.press("up", "up", "enter")
+        await pilot.pause()
+        assert live.index is index
 
 
 def test_a_tool_results_call_is_found_without_the_events_shown():
@@ -74,7 +84,8 @@ def test_a_tool_results_call_is_found_without_the_events_shown():
     replay.advance_to(drill.duration)
     result = next(e for e in drill.trace if isinstance(e, ToolResult))
     call = drill.event(result.call)
-    text = describe_event(result, drill, {}).plain  # the call is not among the events given: the index has it
+    # the call is not among the events given: the index has it
+    text = describe_event(result, TraceIndex(drill), {}).plain
     assert f"answers {result.call} ({call.tool})" in text
 
 
@@ -135,7 +146,7 @@ async def test_the_played_drill_is_out_of_full_collections_until_the_war_room_cl
     """gc.freeze while the war room is up (DrillScreen.on_mount), gc.unfreeze when it goes (the debrief)."""
     import gc
 
-    from warroom.tui.debrief import DebriefScreen
+    from warroom.tui.screens import DebriefScreen
 
     from .conftest import escalate
 

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from warroom.core.model import ActionKind
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.keyhelp import help_rows
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.modals import EscalateScreen, HelpScreen
-from warroom.tui.picker import BriefingScreen
+from warroom.tui.room import EscalateScreen, WarRoomScreen
+from warroom.tui.screens import BriefingScreen, DebriefScreen
+from warroom.tui.widgets import HelpScreen, help_rows
 
 from .conftest import advance, escalate, make_app, picker_ready, screen_text, type_text
 

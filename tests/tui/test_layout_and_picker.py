@@ -11,11 +11,10 @@ from textual.widgets import DataTable
 
 from warroom.core.load import load_drill
 from warroom.core.model import PlanStep
-from warroom.tui import entries as entries_module
-from warroom.tui.picker import PickerScreen
-from warroom.tui.services import Services, load_entry
-from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import PlanPanel
+from warroom.tui.logic import Services, load_entry
+from warroom.tui.logic import _entries as entries_module
+from warroom.tui.screens import PickerScreen
+from warroom.tui.widgets import PlanPanel, TraceTable
 
 from .conftest import STALE, advance, make_app, picker_ready, screen_text
 
@@ -120,8 +119,8 @@ async def test_a_drill_that_crashes_the_loader_is_listed_broken_and_the_picker_r
 
 
 def test_launch_fails_with_the_apps_return_code(monkeypatch, tmp_path):
-    from warroom.tui import app as app_module
-    from warroom.tui import launch as launch_module
+    from warroom.tui.app import _app as app_module
+    from warroom.tui.app import _launch as launch_module
 
     class Failing(app_module.WarroomApp):
         failed = False

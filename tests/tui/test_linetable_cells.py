@@ -1,4 +1,4 @@
-"""warroom.tui.linetable: a LineTable draws each row from the ``cells`` function it is made with (a typed
+"""warroom.tui.widgets._linetable: a LineTable draws each row from the ``cells`` function it is made with (a typed
 argument, not a method for subclasses to override), only for the rows drawn, and draws a row
 again after refresh_row."""
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from warroom.tui.linetable import Column, LineTable
+from warroom.tui.widgets import Column, LineTable
 
 
 class _Rows:

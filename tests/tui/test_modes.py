@@ -12,10 +12,9 @@ from warroom.cli import main
 from warroom.core.model import ActionKind
 from warroom.store.results import ResultsStore
 from warroom.store.review import load_review
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.drillsets import ASSESSMENT_NOTES
-from warroom.tui.modals import HelpScreen
-from warroom.tui.services import Services
+from warroom.tui.logic import ASSESSMENT_NOTES, Services
+from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import HelpScreen
 
 from .conftest import advance, escalate, make_app, record_notifications, screen_text, until
 
@@ -116,7 +115,7 @@ async def test_practice_pauses_show_in_scores_and_the_review(tmp_path):
     only = runner.invoke(main, ["scores", "--data-dir", str(data), "--mode", "assessment"])
     assert only.stdout.strip() == "No sessions match."
 
-    from warroom.tui.review import ReviewApp
+    from warroom.tui.app import ReviewApp
 
     review = ReviewApp(load_review(session))
     async with review.run_test(size=(160, 50)):

@@ -13,8 +13,8 @@ from textual.widgets import DataTable
 
 from warroom.core.library import _cache as cardcache
 from warroom.tui.app import WarroomApp
-from warroom.tui.picker import BriefingScreen, PickerScreen
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
+from warroom.tui.screens import BriefingScreen, PickerScreen
 
 from .conftest import STALE, picker_ready, screen_text
 

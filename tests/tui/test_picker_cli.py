@@ -8,9 +8,9 @@ from textual.widgets import DataTable
 from warroom.cli import main
 from warroom.core.library import bundled_drills_dir, find_drill_files
 from warroom.tui.app import WarroomApp
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.picker import BriefingScreen, PickerScreen
-from warroom.tui.services import Services, load_entry
+from warroom.tui.logic import Services, load_entry
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.screens import BriefingScreen, PickerScreen
 
 from .conftest import STALE, advance, escalate, make_app, picker_ready, screen_text
 
@@ -205,7 +205,7 @@ async def test_picker_flags_duplicate_ids_and_ids_that_differ_from_the_file_name
 async def test_catalog_reloads_only_changed_drill_files(tmp_path, monkeypatch):
     import os
 
-    import warroom.tui.services as services_module
+    import warroom.tui.logic._services as services_module
 
     extra = tmp_path / "mine"
     extra.mkdir()
@@ -254,8 +254,8 @@ async def test_a_picker_replaced_before_its_drills_are_read_fills_nothing_and_ra
     worker's late result must not crash the app looking for the picker's table (a loaded test run hit it)."""
     from textual.widgets import DataTable
 
-    from warroom.tui.picker import PickerScreen
-    from warroom.tui.services import load_entry
+    from warroom.tui.logic import load_entry
+    from warroom.tui.screens import PickerScreen
 
     from .conftest import STALE, make_app, picker_ready
 

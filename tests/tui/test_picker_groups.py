@@ -8,9 +8,16 @@ import pytest
 from textual.widgets import DataTable
 
 from warroom.core.library import bundled_drills_dir, find_drill_files
-from warroom.tui.pickergroups import domain_key, domain_of, group_entries, new_trainee
-from warroom.tui.services import DrillEntry, load_entry
-from warroom.tui.tutorial_lessons import is_tutorial, tutorial_path
+from warroom.tui.logic import (
+    DrillEntry,
+    domain_key,
+    domain_of,
+    group_entries,
+    is_tutorial,
+    load_entry,
+    new_trainee,
+    tutorial_path,
+)
 
 from .conftest import make_app, picker_ready
 

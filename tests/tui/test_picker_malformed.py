@@ -7,8 +7,8 @@ from pathlib import Path
 
 from malformed_cases import EXPECTED, MALFORMED
 
-from warroom.tui.picker import PickerScreen
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
+from warroom.tui.screens import PickerScreen
 
 from .conftest import make_app, picker_ready, screen_text, until
 

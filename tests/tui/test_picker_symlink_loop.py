@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from warroom.tui.app import WarroomApp
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
 
 from .conftest import picker_ready, screen_text
 

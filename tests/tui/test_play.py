@@ -6,12 +6,9 @@ from warroom.core.model import ActionKind, Outcome, Role
 from warroom.core.play import FALSE_ESCALATION_DELAY
 from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.inspector import Inspector
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.modals import EscalateScreen
-from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import Meters, PlanPanel, StatusBar
+from warroom.tui.room import EscalateScreen, WarRoomScreen
+from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, TraceTable
 
 from .conftest import advance, escalate, make_app, picker_ready, record_notifications, screen_text, type_text
 

@@ -11,14 +11,10 @@ from warroom.core.scoring import score
 from warroom.store.journal import SessionRecorder
 from warroom.store.results import ResultsStore
 from warroom.store.review import load_review
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.keyhelp import help_rows
-from warroom.tui.modals import HelpScreen
-from warroom.tui.picker import BriefingScreen
-from warroom.tui.review import ReviewTable
-from warroom.tui.services import load_entry
-from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import Meters, describe_event
+from warroom.tui.logic import load_entry
+from warroom.tui.render import describe_event
+from warroom.tui.screens import BriefingScreen, DebriefScreen, ReviewTable
+from warroom.tui.widgets import HelpScreen, Meters, TraceTable, help_rows
 
 from .conftest import STALE, advance, make_app, picker_ready, screen_text, until
 
@@ -39,7 +35,8 @@ def _stored_session(data: Path) -> str:
 
 
 async def test_review_has_help_short_answer_key_marks_and_no_palette(tmp_path: Path):
-    from warroom.tui.review import ReviewApp, ReviewScreen
+    from warroom.tui.app import ReviewApp
+    from warroom.tui.screens import ReviewScreen
 
     data = tmp_path / "data"
     sid = _stored_session(data)
@@ -161,7 +158,7 @@ async def test_timeline_keeps_its_ellipsis_with_a_scrollbar_and_inspector_labels
         assert used == width  # the summary takes what the scrollbar leaves, no more
         assert any("…" in line for line in screen_text(app).splitlines())
         ev = next(e for e in app.live.drill.trace if e.kind == "tool_call" and e.step)
-        lines = describe_event(ev, app.live.drill).plain.splitlines()
+        lines = describe_event(ev, app.live.index).plain.splitlines()
         labels = {line.split()[0]: line for line in lines[1:4]}
         cols = {len(line) - len(line[len(name):].lstrip()) for name, line in labels.items()}
         assert set(labels) == {"step", "objective", "tool"} and len(cols) == 1
@@ -185,7 +182,8 @@ async def test_help_fits_80x24_or_says_it_scrolls(services):
 async def test_a_distractor_mark_is_not_cut_off_the_narrow_review_column(tmp_path: Path):
     # At 80 columns the answer-key column is 7 cells: a distractor in a cascade step showed "CASCAD…", hiding
     # DISTR, the mark that tells the row apart; the marks that tell rows apart come first.
-    from warroom.tui.review import ReviewApp, key_marks
+    from warroom.tui.app import ReviewApp
+    from warroom.tui.screens import key_marks
 
     assert key_marks(["cascade", "distractor"]).startswith("DISTR")
     assert key_marks(["fault step", "earliest evidence", "evidence"]) == "EVID1 ORIGIN"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from warroom.core.model import ActionKind
 from warroom.store.results import ResultsStore
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.probe import ProbeScreen
+from warroom.tui.room import ProbeScreen
+from warroom.tui.screens import DebriefScreen
 
 from .conftest import advance, escalate, make_app, screen_text
 
@@ -80,7 +80,7 @@ async def test_a_needless_probe_costs_points_and_a_probe_is_refused_twice(servic
 
 
 async def test_v_is_in_the_help_and_the_footer_at_80_columns_only_where_the_drill_has_probes(services):
-    from warroom.tui.modals import HelpScreen
+    from warroom.tui.widgets import HelpScreen
 
     from .conftest import STALE
 
@@ -107,6 +107,6 @@ async def test_v_is_in_the_help_and_the_footer_at_80_columns_only_where_the_dril
 
 
 def test_both_modes_offer_v():
-    from warroom.tui.drillsets import ASSESSMENT, PRACTICE, hidden_actions
+    from warroom.tui.logic import ASSESSMENT, PRACTICE, hidden_actions
 
     assert "probe" not in hidden_actions(PRACTICE) and "probe" not in hidden_actions(ASSESSMENT)

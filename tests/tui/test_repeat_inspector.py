@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from warroom.core.author._examples import full_example_path
-from warroom.tui.inspector import Inspector
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.widgets import Inspector, TraceTable
 
 from .conftest import advance, make_app, screen_text
 

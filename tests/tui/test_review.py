@@ -90,7 +90,8 @@ def _text(screen, selector: str) -> str:
 
 
 async def test_review_screen_steps_through_the_session(stored):
-    from warroom.tui.review import ReviewApp, ReviewScreen
+    from warroom.tui.app import ReviewApp
+    from warroom.tui.screens import ReviewScreen
 
     data, _drill_path, sid = stored
     with ResultsStore(data) as store:
@@ -136,7 +137,7 @@ async def test_review_screen_steps_through_the_session(stored):
 
 
 async def test_review_says_when_the_drill_file_changed(stored):
-    from warroom.tui.review import ReviewApp
+    from warroom.tui.app import ReviewApp
 
     data, drill_path, sid = stored
     drill_path.write_text(drill_path.read_text() + "\n# edited since\n")
@@ -150,7 +151,7 @@ async def test_review_says_when_the_drill_file_changed(stored):
 
 
 async def test_review_without_the_drill_file_still_shows_the_actions(tmp_path: Path):
-    from warroom.tui.review import ReviewApp
+    from warroom.tui.app import ReviewApp
 
     drill_path = copy_drill(tmp_path / "private", new_id="private-refunds")
     data = tmp_path / "data"
@@ -199,7 +200,7 @@ def test_review_of_an_unknown_id_names_the_store_it_searched(stored, backend_url
 
 
 async def test_review_shows_drill_times_with_one_decimal(tmp_path: Path):
-    from warroom.tui.review import ReviewApp
+    from warroom.tui.app import ReviewApp
 
     drill_path = copy_drill(tmp_path / "drills")
     data = tmp_path / "data"
@@ -228,7 +229,7 @@ async def test_review_shows_drill_times_with_one_decimal(tmp_path: Path):
 
 
 def test_review_cli_takes_the_id_suffix(stored, monkeypatch):
-    from warroom.tui.review import ReviewApp
+    from warroom.tui.app import ReviewApp
 
     data, _drill_path, sid = stored
     opened = []
@@ -241,7 +242,7 @@ def test_review_cli_takes_the_id_suffix(stored, monkeypatch):
 async def test_review_shows_the_false_escalation_replan_and_cuts_unplayed_rows_with_an_ellipsis(stored):
     from screen_support import screen_text
 
-    from warroom.tui.review import ReviewApp
+    from warroom.tui.app import ReviewApp
 
     data, _drill_path, sid = stored
     with ResultsStore(data) as store:
@@ -274,7 +275,7 @@ async def test_review_shows_the_false_escalation_replan_and_cuts_unplayed_rows_w
 
 
 async def test_review_shows_what_was_cited_and_whether_it_was_evidence_a_distractor_or_irrelevant(tmp_path: Path):
-    from warroom.tui.review import ReviewApp
+    from warroom.tui.app import ReviewApp
 
     drill_path = copy_drill(tmp_path / "drills")
     data = tmp_path / "data"
@@ -307,7 +308,7 @@ async def test_review_shows_what_was_cited_and_whether_it_was_evidence_a_distrac
 def test_a_cited_event_missing_from_an_edited_drill_is_named_not_dropped():
     from warroom.core.library import bundled_drills_dir
     from warroom.core.load import load_drill
-    from warroom.tui.reviewpanels import cited_events
+    from warroom.tui.screens import cited_events
 
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
     first = drill.trace[0].id
@@ -351,7 +352,7 @@ async def test_review_rows_carry_the_format_2_marks_of_the_war_room(tmp_path: Pa
     review of dataroom-change-of-control showed "HTTP 429 ..." with nothing saying which call it answered."""
     from store_support import bundled_drill_path
 
-    from warroom.tui.review import ReviewApp
+    from warroom.tui.app import ReviewApp
 
     drill_path = bundled_drill_path().parent / "dataroom-change-of-control.yaml"
     drill = load(drill_path)

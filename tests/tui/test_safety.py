@@ -6,8 +6,8 @@ from pathlib import Path
 
 import yaml
 
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import TraceTable
 
 from .conftest import advance, escalate, make_app, screen_text
 

@@ -11,9 +11,8 @@ from store_support import load
 
 from warroom.core.library import bundled_drills_dir
 from warroom.store.journal import SessionRecorder
-from warroom.tui.drillsets import load_active_set
-from warroom.tui.picker import PickerScreen
-from warroom.tui.services import Services, unfinished_sessions
+from warroom.tui.logic import Services, load_active_set, unfinished_sessions
+from warroom.tui.screens import PickerScreen
 
 from .conftest import make_app, picker_ready, record_notifications, screen_text
 

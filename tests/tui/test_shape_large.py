@@ -7,7 +7,7 @@ lets the drill clock run (moved by the mock clock, :func:`~tests.tui.conftest.ad
 evidence and the deadline (34 s), goes to e05 from the newest event (end, then up), flags it, escalates s2 citing
 it, and reads the debrief. A war room over such a trace must start and play as a small one does: this test runs in
 a few seconds of CPU (the escalation dialog alone took over 20 s when its evidence list laid out every released
-event; see warroom/tui/citelist.py).
+event; see warroom/tui/room/_citelist.py).
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ from shape_support import SHAPES, large_drill_text
 from warroom.core.load import load_drill
 from warroom.core.scoring import score
 from warroom.store.results import ResultsStore
-from warroom.tui import citelist
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.modals import EscalateScreen
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.room import EscalateScreen, WarRoomScreen
+from warroom.tui.room import _citelist as citelist
+from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import TraceTable
 
 from .conftest import advance, escalate, make_app, screen_text
 

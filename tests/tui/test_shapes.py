@@ -24,9 +24,9 @@ from textual.pilot import Pilot
 
 from warroom.core.load import load_drill
 from warroom.core.model import Drill
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.live import WarRoomScreen
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.room import WarRoomScreen
+from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import TraceTable
 
 from .conftest import advance, escalate, make_app, screen_text
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from warroom.store.results import ResultsStore
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.modals import EscalateScreen
+from warroom.tui.room import EscalateScreen
+from warroom.tui.screens import DebriefScreen
 
 from .conftest import advance, make_app, screen_text, type_text
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from pg_support import PostgresServer
 
 from warroom.cli import main
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
 
 from .conftest import STALE, make_app, record_notifications
 

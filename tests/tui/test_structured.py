@@ -6,8 +6,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from warroom.core.load import load_drill
-from warroom.tui.structured import language_hint, structured
-from warroom.tui.widgets import describe_event
+from warroom.tui.logic import TraceIndex
+from warroom.tui.render import describe_event, language_hint, structured
 
 from .conftest import STALE
 
@@ -69,7 +69,7 @@ def test_a_result_is_highlighted_in_the_language_of_the_file_its_call_named():
     result = drill.event("e04").model_copy(update={"output": {"text": "SELECT 1\nFROM t"}})
     trace = [call if e.id == "e03" else result if e.id == "e04" else e for e in drill.trace]
     d = drill.model_copy(update={"trace": trace})
-    shown = describe_event(result, d, {e.id: e for e in trace})
+    shown = describe_event(result, TraceIndex(d), {e.id: e for e in trace})
     start = shown.plain.index("SELECT 1")
     assert any(s.start == start and s.style for s in shown.spans)
     assert "text: |\n  SELECT 1\n  FROM t" in shown.plain

@@ -3,7 +3,7 @@ wrote it in the inspector, not re-quoted with every `"` escaped."""
 
 from __future__ import annotations
 
-from warroom.tui.structured import structured
+from warroom.tui.render import structured
 
 
 def test_a_one_line_json_text_output_is_shown_as_written():

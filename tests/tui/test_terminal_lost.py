@@ -21,7 +21,7 @@ import pytest
 
 from warroom.store.datadir import DB_NAME
 from warroom.store.results import ResultsStore
-from warroom.tui.terminal import ExitGuard, GuardedOutput
+from warroom.tui.app import ExitGuard, GuardedOutput
 
 pty = pytest.importorskip("pty")
 termios = pytest.importorskip("termios")
@@ -226,7 +226,7 @@ def test_no_24_bit_colour_for_a_dumb_terminal_or_no_color(tmp_path, env):
 
 
 def test_color_environment():
-    from warroom.tui.launch import color_environment
+    from warroom.tui.app import color_environment
 
     assert color_environment({"TERM": "dumb"}) == {"NO_COLOR": "1", "TEXTUAL_COLOR_SYSTEM": "standard"}
     assert color_environment({"TERM": "xterm", "NO_COLOR": "1"}) == {"TEXTUAL_COLOR_SYSTEM": "standard"}
@@ -245,7 +245,7 @@ def test_a_non_utf8_locale_gets_a_readable_ascii_screen(tmp_path):
 
 
 def test_locale_is_utf8_reads_the_first_locale_variable_set():
-    from warroom.tui.terminal import locale_is_utf8
+    from warroom.tui.render import locale_is_utf8
 
     assert locale_is_utf8({"LANG": "en_GB.UTF-8"})
     assert locale_is_utf8({"LC_ALL": "C.utf8", "LANG": "C"})
@@ -272,7 +272,7 @@ def test_ascii_output_keeps_every_cell_width():
 def test_the_watchdog_ends_a_process_that_does_not_exit(settle, status):
     code = (
         "import signal, time\n"
-        "from warroom.tui.terminal import ExitGuard\n"
+        "from warroom.tui.app import ExitGuard\n"
         "guard = ExitGuard(lambda signum: None, grace=0.2)\n"
         "guard.trigger(signal.SIGHUP)\n"
         f"{'guard.settled()' if settle else 'pass'}\n"

@@ -9,7 +9,7 @@ from textual.app import App, ComposeResult
 
 import warroom.tui
 from warroom.core.load import load_drill
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.widgets import TraceTable
 
 from .conftest import STALE, advance, make_app, screen_text
 

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 from warroom.cli import main
 from warroom.store.cohort import read_facts
 from warroom.store.results import ResultsStore
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.tutorial import LessonPanel, TutorialScreen, tutorial_path
-from warroom.tui.tutorial_lessons import LESSONS
+from warroom.tui.logic import LESSONS, tutorial_path
+from warroom.tui.room import LessonPanel, TutorialScreen
+from warroom.tui.screens import DebriefScreen
 
 from .conftest import advance, escalate, make_app, record_notifications, screen_text
 
@@ -156,7 +156,7 @@ async def test_quitting_the_tutorial_stores_an_abandoned_tutorial_session(servic
 
 
 def test_warroom_tutorial_starts_the_tutorial_directly(monkeypatch, tmp_path):
-    import warroom.tui.launch as launch_module
+    import warroom.tui.app as launch_module  # the CLI imports launch from the API
 
     started = []
     monkeypatch.setattr(launch_module, "launch", lambda settings, **kw: started.append((settings, kw)))
@@ -169,7 +169,7 @@ def test_warroom_tutorial_starts_the_tutorial_directly(monkeypatch, tmp_path):
 def test_a_lesson_added_later_is_one_entry():
     """The probe lesson (another helper's `v` key, action `probe`) joins as one more Lesson: refused until reached,
     done by its action on its target."""
-    from warroom.tui.tutorial_lessons import Lesson, Tutor
+    from warroom.tui.logic import Lesson, Tutor
 
     probe = Lesson(name="Probe", key="v", action="probe", at="e07", target="s2", prompt="Press v to probe s2.",
                    ask="press v on s2.")  # fmt: skip

@@ -12,8 +12,8 @@ from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
 from warroom.core.variants import apply_variant
 from warroom.store.results import ResultsStore
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
+from warroom.tui.screens import DebriefScreen
 
 from .conftest import advance, escalate, make_app
 
@@ -51,7 +51,7 @@ def test_run_passes_the_seed_to_the_terminal_ui(tmp_path: Path, monkeypatch):
     def fake_launch(settings, start=None, speed=1.0, seed=None, **_):
         started.update(start=start, seed=seed)
 
-    monkeypatch.setattr("warroom.tui.launch.launch", fake_launch)
+    monkeypatch.setattr("warroom.tui.app.launch", fake_launch)
     r = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", "late-delivery-replies", "--seed", "42"])
     assert r.exit_code == 0, r.output
     assert started["seed"] == 42 and started["start"].drill.variants is not None  # the entry holds the drill as written

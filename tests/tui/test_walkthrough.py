@@ -14,10 +14,9 @@ from locations import REPO
 from warroom.cli import main
 from warroom.core.load import load_drill
 from warroom.core.model import Outcome
-from warroom.tui.annotate import AnnotateScreen
-from warroom.tui.annotate_dialogs import DamageDialog, DebriefDialog, FaultDialog, NumberDialog, TextDialog
-from warroom.tui.debrief import DebriefScreen
-from warroom.tui.tracetable import TraceTable
+from warroom.tui.author import AnnotateScreen, DamageDialog, DebriefDialog, FaultDialog, NumberDialog, TextDialog
+from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import TraceTable
 
 from .conftest import advance, author_mode, make_app, screen_text, type_text
 

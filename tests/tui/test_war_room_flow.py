@@ -11,11 +11,11 @@ from warroom.core.model import Action, ActionKind
 from warroom.core.play import Replay, ReplayError
 from warroom.core.scoring import replay_actions, score
 from warroom.store.results import ResultsStore
-from warroom.tui.debrief import DebriefScreen, debrief_marks
-from warroom.tui.inspector import Inspector
-from warroom.tui.live import false_escalation_message
-from warroom.tui.tracetable import TraceTable
-from warroom.tui.widgets import describe_event
+from warroom.tui.logic import TraceIndex
+from warroom.tui.render import describe_event
+from warroom.tui.room import false_escalation_message
+from warroom.tui.screens import DebriefScreen, debrief_marks
+from warroom.tui.widgets import Inspector, TraceTable
 
 from .conftest import STALE, advance, escalate, make_app, record_notifications, screen_text
 
@@ -135,15 +135,15 @@ def test_a_tool_call_names_its_result_or_says_it_has_none():
     drill = load_drill(STALE)
     call = drill.event("e03")
     everything = {e.id: e for e in drill.trace}
-    assert "result    e04 (t=12 s)" in describe_event(call, drill, everything).plain
+    assert "result    e04 (t=12 s)" in describe_event(call, TraceIndex(drill), everything).plain
     before = {e.id: e for e in drill.trace if e.t <= 7}
-    assert "result    not returned yet" in describe_event(call, drill, before).plain
+    assert "result    not returned yet" in describe_event(call, TraceIndex(drill), before).plain
     lonely = drill.model_copy(update={"trace": [e for e in drill.trace if e.id != "e04"]})
     # while the trace runs, a call without a result reads as one whose result is still to come (no hint of the rest)
-    assert "result    not returned yet" in describe_event(call, lonely, before).plain
-    assert "no result in the trace" not in describe_event(call, lonely, before).plain
+    assert "result    not returned yet" in describe_event(call, TraceIndex(lonely), before).plain
+    assert "no result in the trace" not in describe_event(call, TraceIndex(lonely), before).plain
     everything_left = {e.id: e for e in lonely.trace}
-    assert "result    no result in the trace" in describe_event(call, lonely, everything_left).plain
+    assert "result    no result in the trace" in describe_event(call, TraceIndex(lonely), everything_left).plain
 
 
 async def test_the_inspector_shows_the_selected_calls_result_line(services):
@@ -192,7 +192,7 @@ async def test_enter_pressed_again_at_the_briefing_starts_one_session_only(servi
     """Keys typed ahead (or a browser sending a burst) can queue several starts before the war room replaces the
     briefing: only the first may start a session; the others would leave journals nobody stores."""
     from warroom.store.datadir import journals_dir
-    from warroom.tui.briefing import BriefingScreen
+    from warroom.tui.screens import BriefingScreen
 
     app = make_app(services)
     async with app.run_test() as pilot:

@@ -105,10 +105,12 @@ def test_is_valid_id_matches_the_whole_string(value, ok):
 
 
 def test_playback_speeds_are_the_war_room_s():
-    from warroom.tui.modals import SPEEDS
+    from warroom.tui.room import WarRoomScreen
 
-    assert SPEEDS == fmt.PLAYBACK_SPEEDS == (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
-    assert [fmt.speed(s) for s in SPEEDS[:2]] == ["0.5x", "1x"]
+    assert fmt.PLAYBACK_SPEEDS == (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
+    assert [fmt.speed(s) for s in fmt.PLAYBACK_SPEEDS[:2]] == ["0.5x", "1x"]
+    faster = next(b for b in WarRoomScreen.BINDINGS if getattr(b, "action", None) == "faster")
+    assert faster.tooltip == "faster playback (0.5x 1x 2x 4x 8x 16x 32x)"  # the war room's + and - step through them
 
 
 # -- the CLI ------------------------------------------------------------------------------------------------------

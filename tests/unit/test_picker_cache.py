@@ -18,7 +18,7 @@ from picker_cache_support import drill_copy, record_reads
 
 from warroom.core.library import CachedFile, DrillCard, FolderCache, file_stamp
 from warroom.core.library import _cache as cardcache
-from warroom.tui.services import Services
+from warroom.tui.logic import Services
 
 
 @pytest.fixture

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from picker_cache_support import drill_copy, record_reads
 
-import warroom.tui.services as services_module
+import warroom.tui.logic._services as services_module
 from warroom.core.files import real_path
 from warroom.core.library import DrillCard, FolderCache, find_drill_files
 from warroom.core.library import _cache as cardcache
 from warroom.core.load import DrillReadError
 from warroom.core.load import _loader as loader
-from warroom.tui.services import Services, load_entry
+from warroom.tui.logic import Services, load_entry
 
 
 @pytest.fixture

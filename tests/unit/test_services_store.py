@@ -10,8 +10,7 @@ import pytest
 from store_support import add_session, scorecard
 
 from warroom.store.results import ResultsStore, SessionInfo
-from warroom.tui.drillsets import load_active_set
-from warroom.tui.services import ResultsUnavailable, Services
+from warroom.tui.logic import ResultsUnavailable, Services, load_active_set
 
 DRILL = "carbon-aware-memo"
 

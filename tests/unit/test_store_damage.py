@@ -22,12 +22,12 @@ from warroom.store.results import ResultsStore, SessionInfo
 @pytest.fixture(autouse=True)
 def no_terminal_ui(monkeypatch):
     """The terminal UI must never start in these tests: the store is checked before it would."""
-    import warroom.tui.launch
+    import warroom.tui.app
 
     def launch(*args: object, **kwargs: object) -> None:
         raise AssertionError("the terminal UI was started")
 
-    monkeypatch.setattr(warroom.tui.launch, "launch", launch)
+    monkeypatch.setattr(warroom.tui.app, "launch", launch)
 
 
 def invoke(*args: str, env: dict[str, str] | None = None):

@@ -173,7 +173,7 @@ def main(
     ctx.obj = settings
     if ctx.invoked_subcommand is None:
         from warroom.cli.common import check_store, load_set_option
-        from warroom.tui.launch import launch
+        from warroom.tui.app import launch
 
         drill_set = load_set_option(set_file, settings) if set_file is not None else None
         check_store(settings)  # a damaged store or an unusable data directory: a message and exit 1, not the UI

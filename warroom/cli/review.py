@@ -57,6 +57,6 @@ def review(settings: Settings, session_id: str) -> None:
     for notice in data.notices:
         say(f"warning: {notice}", err=True)
 
-    from warroom.tui.review import ReviewApp
+    from warroom.tui.app import ReviewApp
 
     ReviewApp(data).run()

@@ -57,7 +57,7 @@ def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: fl
     with exit status 1.
     """
     from warroom.core.library import cross_file_problems
-    from warroom.tui.services import DrillEntry
+    from warroom.tui.logic import DrillEntry
 
     path, drill = path_or_id
     problems = cross_file_problems([path_or_id]).get(path, [])
@@ -67,7 +67,7 @@ def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: fl
         raise SystemExit(1)
 
     from warroom.cli.common import check_store
-    from warroom.tui.launch import launch
+    from warroom.tui.app import launch
 
     check_store(settings)  # a damaged store or an unusable data directory: a message and exit 1, not the UI
     root = click.get_current_context().find_root()

@@ -21,9 +21,8 @@ def tutorial(settings: Settings) -> None:
     """
     from warroom.cli.common import check_store
     from warroom.core.text import clean
-    from warroom.tui.launch import launch
-    from warroom.tui.services import load_entry
-    from warroom.tui.tutorial import tutorial_path
+    from warroom.tui.app import launch
+    from warroom.tui.logic import load_entry, tutorial_path
 
     entry = load_entry(tutorial_path())
     if not entry.ok:  # a broken installation: say what is wrong, never a traceback

@@ -2,8 +2,8 @@
 
 Screens never import the app (:mod:`warroom.tui.app`): they post one of these messages (it bubbles from the screen
 to the app, Textual's message pattern) and :class:`~warroom.tui.app.WarroomApp` handles it by replacing the current
-screen. So the app imports its screens and no screen imports the app (an import-linter contract in pyproject.toml
-keeps it so; see docs/architecture.md).
+screen. So the app imports its screens and no screen imports the app (import-linter contracts in pyproject.toml
+keep it so; see docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from warroom.core.play import Replay
-    from warroom.tui.services import DrillEntry
+    from warroom.tui.logic import DrillEntry
 
 __all__ = ["LeaveDrill", "ShowBriefing", "ShowDebrief", "ShowPicker", "StartDrill"]
 

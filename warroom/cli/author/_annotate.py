@@ -36,10 +36,10 @@ def annotate(file: Path, speed: float) -> None:
         raise SystemExit(1) from None
 
     from warroom.core.author import discard_recovery, recover
-    from warroom.tui.launch import color_environment
+    from warroom.tui.app import color_environment
 
     os.environ.update(color_environment(os.environ))  # before Textual reads its settings at import
-    from warroom.tui.annotate_app import AnnotateApp
+    from warroom.tui.app import AnnotateApp
 
     recovered = recover(opened)
     app = AnnotateApp(opened, speed=speed, recovered=recovered, handle_signals=True)

@@ -190,12 +190,12 @@ data_dir_setting = click.option(
 
 
 def load_set_option(path: Path, settings: Settings) -> Any:
-    """The :class:`~warroom.tui.drillsets.ActiveSet` of ``--set FILE``. A set file that does not validate, or names
+    """The :class:`~warroom.tui.logic.ActiveSet` of ``--set FILE``. A set file that does not validate, or names
     a drill that is not found or does not load, prints its ``path:line:col: message`` problems on stderr and exits
     with status 1."""
     from warroom.core.load import DrillSetError
     from warroom.core.text import clean
-    from warroom.tui.drillsets import load_active_set
+    from warroom.tui.logic import load_active_set
 
     try:
         return load_active_set(path, settings.drill_dirs)

@@ -1,0 +1,211 @@
+"""The warroom Textual app: picker → briefing → war room → debrief.
+
+:class:`WarroomApp` owns the flow between screens, the injected clock and the :class:`~warroom.tui.logic.Services`
+(drills, sessions, best scores, scoring), and hands each screen what it needs when it creates it. Screens never
+import this module: they post the messages of :mod:`warroom.tui.flow` (``ShowPicker``, ``ShowBriefing``,
+``StartDrill``, ``ShowDebrief``, ``LeaveDrill``), which bubble up to the app; its handlers call :meth:`show_picker`,
+:meth:`show_briefing`, :meth:`start_drill`, :meth:`show_debrief` and :meth:`leave_drill`, each of which replaces the
+current screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from textual import on
+from textual.app import App
+from textual.binding import Binding
+from textual.clock import Clock
+from textual.screen import Screen
+
+from warroom.core.play import Replay
+from warroom.tui import flow
+from warroom.tui.app._terminal import ExitGuard, guarded_driver_class
+from warroom.tui.logic import DrillEntry, Services, SessionUnavailable, is_tutorial
+from warroom.tui.room import TutorialScreen, WarRoomScreen
+from warroom.tui.screens import BriefingScreen, DebriefScreen, PickerScreen
+from warroom.tui.widgets import footer_label
+
+
+class WarroomApp(App[None]):
+    """The terminal UI.
+
+    Args:
+        services: drills, sessions, best scores and scoring for one trainee.
+        start: a drill to open straight away (its briefing; ``warroom run``); None opens the picker.
+        speed: initial playback speed of the drill clock (drill seconds per real second, > 0).
+        clock: the real-time clock the drill clock is driven by; tests pass a ``textual.clock.MockClock``.
+        handle_signals: when True (``warroom`` and ``warroom run``), SIGTERM, SIGHUP (``kill``, the terminal
+            closed) and a terminal whose output fails store a drill being played as abandoned, its quit at the
+            current drill time, and exit; a watchdog ends the process if that takes longer than
+            :data:`~warroom.tui.app._terminal.EXIT_GRACE` seconds (see :mod:`warroom.tui.app._terminal`).
+    """
+
+    CSS_PATH = "../warroom.tcss"  # the one stylesheet, warroom/tui/warroom.tcss
+    TITLE = "warroom"
+    # The app is keyboard-first with its own keys on every screen (? lists them); the command palette would offer a
+    # Quit that skips the quit confirmation, and its footer entry crowds 80 columns.
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("ctrl+c", "quit", "Quit", show=False, priority=True)]
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the footer shows it: :func:`~warroom.tui.widgets.footer_label`."""
+        return footer_label(super().get_key_display(binding), binding.key)
+
+    def __init__(
+        self,
+        services: Services,
+        *,
+        start: DrillEntry | None = None,
+        speed: float = 1.0,
+        clock: Clock | None = None,
+        handle_signals: bool = False,
+    ) -> None:
+        super().__init__()
+        self.services = services
+        self.start = start
+        self.speed = speed
+        self.clock = clock if clock is not None else Clock()
+        self.live: WarRoomScreen | None = None  # the war room of the drill being played, if any
+        self.from_picker = start is None
+        #: The file of the drill last opened (briefing or play); the picker puts its cursor there when it reopens.
+        self.last_drill_path: Path | None = start.path if start is not None else None
+        self.handle_signals = handle_signals
+        #: SIGHUP, SIGTERM and a lost terminal end the app within :data:`~warroom.tui.app._terminal.EXIT_GRACE` seconds.
+        self.exit_guard: ExitGuard | None = None
+        #: True once the app is on its way out (a quit, a signal, a lost terminal): no drill starts any more.
+        self.leaving = False
+        #: What the terminal must be told once the app has exited (a session that could not be stored as the app
+        #: left): :func:`warroom.tui.app.launch` writes each to stderr.
+        self.exit_notes: list[str] = []
+        if handle_signals:
+            self.exit_guard = ExitGuard(self.terminate)
+            driver = guarded_driver_class(self, self.exit_guard)
+            if driver is not None:
+                self.driver_class = driver
+
+    def on_mount(self) -> None:
+        if self.exit_guard is not None:
+            self.exit_guard.install(asyncio.get_running_loop())
+            stdin = sys.__stdin__
+            if self.driver_class is not None and stdin is not None and stdin.isatty() and not self.is_headless:
+                self.exit_guard.watch_hangup(stdin.fileno())
+        # A session killed mid-drill (kill -9, a lost terminal) is recorded as abandoned on the next start.
+        for message in self.services.recover():
+            self.notify(message, title="Unfinished session", markup=False, timeout=12)
+        if self.start is not None:
+            self.show_briefing(self.start)
+        else:
+            self.show_picker()
+
+    @property
+    def mode(self) -> str:
+        """The mode drills are played in: ``practice`` or ``assessment`` (see :attr:`Services.session_mode`)."""
+        return self.services.session_mode
+
+    def _show(self, screen: Screen[None]) -> None:
+        # The app's default screen stays at the bottom; the flow's screens replace each other above it.
+        if len(self.screen_stack) > 1:
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def show_picker(self) -> None:
+        """Open the drill picker (reloading drills and best scores)."""
+        self.from_picker = True
+        self._show(PickerScreen(self.services, self.last_drill_path))
+
+    def show_briefing(self, entry: DrillEntry) -> None:
+        """Open the briefing of a loaded drill."""
+        self.last_drill_path = entry.path
+        self._show(BriefingScreen(entry, self.mode))
+
+    def start_drill(self, entry: DrillEntry) -> None:
+        """Start a session of ``entry`` for the trainee and open the war room (the bundled tutorial: with its lessons,
+        :class:`~warroom.tui.room.TutorialScreen`). A store error is shown, not raised."""
+        assert entry.drill is not None
+        refused = self.services.cannot_start(entry)
+        if refused is not None:
+            self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
+            return
+        tutorial = is_tutorial(entry)  # the guided tutorial, whatever the mode (stored as a tutorial session)
+        try:
+            recorder = self.services.start_session(entry.path, entry.drill)
+        except SessionUnavailable as exc:
+            self.notify(f"Cannot start a session: {exc}", severity="error", markup=False)
+            return
+        mode = self.mode
+        if tutorial:
+            self.live = TutorialScreen(entry, recorder, self.services, self.clock, speed=self.speed)
+        else:
+            speed = 1.0 if mode == "assessment" else self.speed  # assessment plays at 1x only
+            self.live = WarRoomScreen(entry, recorder, self.services, self.clock, speed=speed, mode=mode)
+        self._show(self.live)
+
+    def show_debrief(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
+        """Open the debrief of a finished drill."""
+        self.live = None
+        self._show(DebriefScreen(entry, replay, scorecard))
+
+    def leave_drill(self) -> None:
+        """After quitting a drill: back to the picker if the trainee came from it, else exit."""
+        self.live = None
+        if self.from_picker:
+            self.show_picker()
+        else:
+            self.exit()
+
+    # -- the screens' messages (warroom.tui.flow) ------------------------------------------------------------------
+
+    @on(flow.ShowPicker)
+    def _picker_asked(self) -> None:
+        self.show_picker()
+
+    @on(flow.ShowBriefing)
+    def _briefing_asked(self, message: flow.ShowBriefing) -> None:
+        self.show_briefing(message.entry)
+
+    @on(flow.StartDrill)
+    def _start_asked(self, message: flow.StartDrill) -> None:
+        # A drill is being played: a late second request (enter pressed again before the war room replaced the
+        # briefing, keys typed ahead, a browser's burst) starts nothing, or its journal would be left unstored.
+        if self.live is None and not self.leaving:
+            self.start_drill(message.entry)
+
+    @on(flow.ShowDebrief)
+    def _debrief_asked(self, message: flow.ShowDebrief) -> None:
+        self.show_debrief(message.entry, message.replay, message.scorecard)
+
+    @on(flow.LeaveDrill)
+    def _leave_asked(self) -> None:
+        self.leave_drill()
+
+    def close_open_session(self) -> None:
+        """Store the drill being played, if any, as abandoned (called when the app exits mid-drill)."""
+        live, self.live = self.live, None
+        if live is not None:
+            live.abandon()
+
+    def terminate(self, signum: int | None = None) -> None:
+        """Stop for a signal (SIGTERM, SIGHUP) or another reason to leave at once: bring the drill clock up to the
+        present, store a drill being played as abandoned (a ``quit`` at the current drill time), and exit.
+
+        ``signum`` is None when the terminal was lost. Runs on the event loop; a second call does nothing more.
+        From here on no drill starts (:attr:`leaving`): a start asked before the terminal went (keys typed ahead,
+        still queued) would otherwise open a session after this one was stored."""
+        self.leaving = True
+        live = self.live
+        if live is not None:
+            live.tick()
+        self.close_open_session()
+        if self.exit_guard is not None:
+            self.exit_guard.settled()
+        self.exit()
+
+    async def action_quit(self) -> None:
+        self.leaving = True
+        self.close_open_session()
+        self.exit()

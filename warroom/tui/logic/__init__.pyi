@@ -1,0 +1,55 @@
+# The API of warroom.tui.logic (its __init__.py loads each name on first use, from the module named here).
+
+from ._agents import agent_labels, event_agent, shows_agents
+from ._drillsets import (
+    ASSESSMENT,
+    ASSESSMENT_NOTES,
+    PRACTICE,
+    ActiveSet,
+    DrillProgress,
+    hidden_actions,
+    load_active_set,
+    local_today,
+    mode_line,
+)
+from ._entries import DrillEntry, load_entry
+from ._lessons import LESSONS, TUTORIAL_ID, Lesson, Tutor, is_tutorial, tutorial_path
+from ._pickergroups import Group, domain_key, domain_of, group_entries, new_trainee
+from ._recording import JournalUnwritable, Recorder, ResultsUnavailable, SessionUnavailable
+from ._services import Services, unfinished_sessions
+from ._traceindex import TraceIndex
+
+__all__ = [
+    "ASSESSMENT",
+    "ASSESSMENT_NOTES",
+    "LESSONS",
+    "PRACTICE",
+    "TUTORIAL_ID",
+    "ActiveSet",
+    "DrillEntry",
+    "DrillProgress",
+    "Group",
+    "JournalUnwritable",
+    "Lesson",
+    "Recorder",
+    "ResultsUnavailable",
+    "Services",
+    "SessionUnavailable",
+    "TraceIndex",
+    "Tutor",
+    "agent_labels",
+    "domain_key",
+    "domain_of",
+    "event_agent",
+    "group_entries",
+    "hidden_actions",
+    "is_tutorial",
+    "load_active_set",
+    "load_entry",
+    "local_today",
+    "mode_line",
+    "new_trainee",
+    "shows_agents",
+    "tutorial_path",
+    "unfinished_sessions",
+]

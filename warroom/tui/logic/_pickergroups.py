@@ -1,0 +1,105 @@
+"""The drill picker's grouping: the library by domain, with the tutorial first for a new trainee.
+
+A drill's group is its first ``domain:`` tag (the first of :attr:`~warroom.core.model.Drill.public_tags`),
+normalized so that spellings of one domain make one group (``code-agent`` and ``code-agents``, ``Finance ops`` and
+``finance-ops``): :func:`domain_key`. Groups are in alphabetical order of their key, each drill in the order it was
+given (the catalog's: bundled first, then ``--drills`` folders, in natural order of file name); drills with no
+domain tag come after them under ``other``, and files that did not load last, under ``cannot load``. The bundled
+tutorial is a group of its own: first (``start here``) for a trainee who has not finished a drill yet, else last of
+the loaded drills (``tutorial``). No Textual here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from warroom.tui.logic._entries import DrillEntry
+
+__all__ = ["Group", "domain_key", "domain_of", "group_entries", "new_trainee"]
+
+#: Group labels of the drills outside any domain.
+START_HERE = "start here"
+TUTORIAL = "tutorial"
+OTHER = "other"
+BROKEN = "cannot load"
+
+_SEPARATORS = re.compile(r"[\s_\-/]+")
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group of the picker: its ``label`` (shown) and its ``entries``, in order."""
+
+    label: str
+    entries: tuple[DrillEntry, ...]
+
+
+def domain_key(domain: str) -> str:
+    """The grouping key of a domain tag's text: lower case, words joined by ``-``, the last word without a plural
+    ``s`` (``Code agents`` -> ``code-agent``; ``access`` and short words such as ``ops`` are kept)."""
+    words = [w for w in _SEPARATORS.split(domain.strip().lower()) if w]
+    if not words:
+        return ""
+    last = words[-1]
+    if len(last) > 3 and last.endswith("s") and not last.endswith(("ss", "us", "is")):
+        words[-1] = last[:-1]
+    return "-".join(words)
+
+
+def domain_of(entry: DrillEntry) -> str | None:
+    """The text of ``entry``'s first domain tag (``domain:`` stripped), or None (no domain tag, or not loaded)."""
+    if entry.card is None:
+        return None
+    tags = entry.card.public_tags
+    return tags[0] if tags and domain_key(tags[0]) else None
+
+
+def new_trainee(best: dict[str, int | None]) -> bool:
+    """True for a trainee who has not finished a drill yet (no stored session, or only quit ones): ``best`` is
+    :meth:`~warroom.tui.logic.Services.best_scores` (None: a drill only ever quit)."""
+    return all(score is None for score in best.values())
+
+
+def group_entries(
+    entries: Iterable[DrillEntry], *, tutorial_first: bool, is_tutorial: Callable[[DrillEntry], bool]
+) -> list[Group]:
+    """``entries`` grouped by domain (see the module docstring); ``is_tutorial`` tells the tutorial's entry."""
+    by_key: dict[str, list[DrillEntry]] = {}
+    spellings: dict[str, Counter[str]] = {}
+    tutorial: list[DrillEntry] = []
+    other: list[DrillEntry] = []
+    broken: list[DrillEntry] = []
+    for entry in entries:
+        if entry.card is None:
+            broken.append(entry)
+        elif is_tutorial(entry):
+            tutorial.append(entry)
+        else:
+            domain = domain_of(entry)
+            if domain is None:
+                other.append(entry)
+                continue
+            key = domain_key(domain)
+            by_key.setdefault(key, []).append(entry)
+            spellings.setdefault(key, Counter())[domain] += 1
+    groups = [Group(_label(spellings[key]), tuple(by_key[key])) for key in sorted(by_key)]
+    if other:
+        groups.append(Group(OTHER, tuple(other)))
+    if tutorial:
+        if tutorial_first:
+            groups.insert(0, Group(START_HERE, tuple(tutorial)))
+        else:
+            groups.append(Group(TUTORIAL, tuple(tutorial)))
+    if broken:
+        groups.append(Group(BROKEN, tuple(broken)))
+    return groups
+
+
+def _label(spellings: Counter[str]) -> str:
+    """The label of a group: the spelling most of its drills use (the first seen among equals)."""
+    return spellings.most_common(1)[0][0]

@@ -1,0 +1,66 @@
+"""Showing drill text safely in the terminal UI: literally, as prose, as one-line JSON.
+
+Text written by a drill author (titles, objectives, tool arguments and output, executor reports) is data, never
+markup: :func:`literal` and :func:`literal_line` return a Rich :class:`~rich.text.Text` built from plain strings, so
+square brackets and Rich markup show literally, and control characters (ESC, BEL, CR, ...) are replaced by a
+visible escape such as ``\\x1b`` so a drill can never move the cursor, retitle the terminal or change colours.
+
+The cleaning itself and the number formats (``clean_line``, ``seconds``, ``usd``, ...) are
+:mod:`warroom.core.text`'s, imported from there, so the CLI and the TUI write drill text and numbers the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from rich.text import Text
+
+from warroom.core.text import clean, clean_line
+
+__all__ = ["compact_json", "literal", "literal_line", "prose"]
+
+
+def literal(text: object, style: str = "") -> Text:
+    """A Rich Text showing ``text`` literally (no markup, control characters escaped), in ``style``."""
+    return Text(clean(text), style=style)
+
+
+def literal_line(text: object, style: str = "", limit: int | None = None) -> Text:
+    """Like :func:`literal` but on one line, cut to ``limit`` characters with an ellipsis when longer."""
+    s = clean_line(text)
+    if limit is not None and len(s) > limit:
+        s = s[: max(limit - 1, 0)] + "…"
+    return Text(s, style=style, no_wrap=True, overflow="ellipsis")
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")
+
+
+def prose(text: object) -> str:
+    """Author prose (a debrief, a summary) reflowed for the terminal: hard-wrapped lines in a paragraph are joined,
+    blank lines (paragraphs) and list items (``- ``, ``* ``, ``1. ``) are kept. Control characters are escaped."""
+    paragraphs = []
+    for para in re.split(r"\n\s*\n", clean(text).strip()):
+        lines: list[str] = []
+        for raw in para.splitlines():
+            line = raw.strip()
+            if lines and not _LIST_ITEM.match(raw):
+                lines[-1] = f"{lines[-1]} {line}"
+            else:
+                lines.append(line)
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
+def compact_json(value: Any) -> str:
+    """``value`` as one-line JSON (strings as they are, on one line) for trace table summaries, cleaned: C0 control
+    characters in strings come out as JSON escapes (``\\u001b``), DEL and C1 ones (which ``json.dumps`` leaves as
+    they are, e.g. U+009B, a one-character CSI) as ``\\x9b``. Non-ASCII text stays readable; values JSON cannot
+    represent are shown with ``str()``."""
+    if isinstance(value, str):
+        return clean_line(value)
+    return clean(json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str))
+
+

@@ -1,0 +1,370 @@
+"""The escalation dialog: name the plan step at fault, cite the events that show it, optionally give a reason,
+confirm.
+
+:class:`EscalateScreen` is pushed by the war room on ``e``. Its step list moves like the trace (↑ ↓ j k, home end)
+and takes a typed step id (type-ahead, :func:`match_step`); tab moves to the reason box, tab again to the evidence
+list (:class:`~warroom.tui.room._citelist.CiteList`: space ticks an event), tab again back to the steps; enter asks for
+a y / n confirmation naming the step and the cited events. Keys are handled as they arrive at the focused widget
+(never as bindings, which run only once a key has bubbled up to the app, after keys typed behind it), so a fast
+typist's keys keep their order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.css.query import NoMatches
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlannerCall, PlanStep, TraceEvent
+from warroom.core.text import clean_line
+from warroom.tui.room._citelist import CiteList
+from warroom.tui.room._keylist import KeyedList
+from warroom.tui.widgets import key_prose
+
+#: What "the plan" and "set-up" stand for in the step list (format 2: a fault may be in either).
+ORIGIN_TITLES = {
+    PLAN: "the planner's own plan or re-plan dropped or invented something",
+    SETUP: "the harness set-up before step 1 (tools, environment) failed",
+}
+
+#: Longest escalation reason or flag note, in characters.
+NOTE_MAX = 200
+
+
+def preselect_target(event: TraceEvent, released: Sequence[TraceEvent], format2: bool) -> str | None:
+    """The choice the escalation dialog opens on for an ``event`` the trainee chose: its plan step; outside any
+    step, in a format-2 drill (``format2``), "the plan" for a planner call and "set-up" for an event released
+    before any event of a plan step (``released``, in release order: only the set-up events before the first
+    stepped one are read); None otherwise (no choice made for the trainee)."""
+    if event.step is not None or not format2:
+        return event.step
+    if isinstance(event, PlannerCall):
+        return PLAN
+    for ev in released:
+        if ev.step is not None:
+            return None  # a step had started before this event: not set-up
+        if ev is event:
+            return SETUP
+    return None
+
+
+@dataclass(frozen=True)
+class EscalationChoice:
+    """What the trainee chose in the escalation modal: the plan step at fault, a short reason and the ids of the
+    trace events cited as showing the fault (in the order they were ticked)."""
+
+    step: str
+    reason: str
+    cites: tuple[str, ...] = ()
+
+
+#: The dialog's focus zones, in tab order.
+ZONES = ("steps", "reason", "cites")
+
+
+def match_step(ids: Sequence[str], typed: str) -> int | None:
+    """Index of the plan step the trainee means by ``typed`` (type-ahead in the escalation dialog), or None.
+
+    An id equal to ``typed`` (ignoring case) wins, then the first id starting with it; digits alone match an id
+    whose number they are (``12`` finds ``s12``, ``step-12``)."""
+    want = typed.casefold()
+    if not want:
+        return None
+    folded = [i.casefold() for i in ids]
+    if want in folded:
+        return folded.index(want)
+    for n, ident in enumerate(folded):
+        if ident.startswith(want):
+            return n
+    if want.isdigit():
+        for n, ident in enumerate(folded):
+            head = ident[: len(ident) - len(want)]
+            if ident.endswith(want) and head and not head[-1].isdigit():
+                return n
+    return None
+
+
+class StepList(KeyedList):
+    """The escalation dialog's list of plan steps, moved with the trace's keys: ↑ ↓ and k j (stopping at the first
+    and the last step, never wrapping), home / end, and typing a step id jumps to it (``s12``, or ``12``). Enter
+    asks to confirm the highlighted step (see :class:`EscalateScreen`)."""
+
+    ZONE = "steps"
+
+    def typed_index(self, typed: str) -> int | None:
+        # "@plan" and "@setup" are found by typing "plan" or "setup" too (a plan step of that id comes first)
+        ids = [str(self.get_option_at_index(n).id).lstrip("@") for n in range(self.option_count)]
+        return match_step(ids, typed)
+
+
+class ReasonInput(Input):
+    """The escalation reason box; while the dialog asks for confirmation, its keys answer the question."""
+
+    def on_key(self, event: events.Key) -> None:
+        screen = self.screen
+        if not isinstance(screen, EscalateScreen):
+            return
+        if screen.asking or screen.sent or event.key in ("tab", "shift+tab", "enter"):
+            if screen.asking and not screen.sent:
+                screen.answer(event.key)
+            elif event.key == "enter":
+                screen.action_choose()
+            elif not screen.sent:
+                screen.to_zone("cites" if event.key == "tab" else "steps")
+            event.stop()
+            event.prevent_default()
+
+
+class EscalateScreen(ModalScreen["EscalationChoice | None"]):
+    """Escalate to the planner: choose the plan step at fault, cite the events that show it, optionally type a
+    short reason, confirm.
+
+    The step list has the focus and moves like the trace (↑ ↓ j k, home end; type a step id to jump). It opens on
+    ``preselect`` (the flagged or chosen event's step) or on no step. With ``origins`` (a format-2 drill) the list
+    offers "the plan" and "set-up" after the steps: a fault in the planner's own call or in the harness set-up. Tab
+    moves to the reason box (typing goes there only once it has the focus), tab again to the evidence list of the
+    ``released`` trace events (space ticks or unticks the highlighted one; it opens with ``cited`` ticked), tab
+    again back to the steps; shift+tab goes back. The ticked events are listed literally under the list. Enter, from
+    anywhere, asks "Escalate step X?" with the cited events; y sends it, n or escape goes back to the dialog. Escape
+    cancels. Dismisses with an :class:`EscalationChoice`, or None when cancelled.
+    """
+
+    AUTO_FOCUS = "#escalate-steps"
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    #: The hint under the dialog while choosing, and while asking for confirmation.
+    HINT = "↑↓ jk step · type an id to jump · tab reason, events · space cites · enter escalates · esc cancels"
+    ASK_HINT = "y escalates · n or esc goes back"
+    TITLE = "Escalate to the planner: which plan step is at fault?"
+
+    def __init__(
+        self,
+        plan: Sequence[PlanStep],
+        preselect: str | None = None,
+        released: Sequence[TraceEvent] = (),
+        cited: Sequence[str] = (),
+        *,
+        origins: bool = False,
+        positions: Mapping[str, int] | None = None,
+    ) -> None:
+        super().__init__()
+        self.plan = list(plan)
+        #: What the trainee can name, in list order: (target id, title). The plan steps, and with ``origins`` (a
+        #: format-2 drill) "the plan" and "set-up" after them (:mod:`warroom.core.model._origins`).
+        self.choices: list[tuple[str, str]] = [(s.id, s.title) for s in self.plan]
+        if origins:
+            self.choices += [(PLAN, ORIGIN_TITLES[PLAN]), (SETUP, ORIGIN_TITLES[SETUP])]
+            self.add_class("-origins")
+        self.released = list(released)
+        #: The released events' rows by id (the replay's, else built here: see :class:`CiteList`).
+        self.positions = positions
+        known = positions if positions is not None else {e.id for e in self.released}
+        #: The events cited when the dialog opens (those of ``cited`` that were released), in order.
+        self.initially_cited = [c for c in dict.fromkeys(cited) if c in known]
+        #: Where typed keys go: the step list, the reason box or the evidence list (see :data:`ZONES`); set at
+        #: once on tab, so keys queued before the focus moves go to the right place.
+        self.zone = "steps"
+        ids = [c[0] for c in self.choices]
+        #: Index of the step highlighted when the dialog opens, or None (no step chosen yet).
+        self.preselect: int | None = ids.index(preselect) if preselect in ids else None
+        #: The choice awaiting the trainee's y / n, or None.
+        self.pending: EscalationChoice | None = None
+        #: True once y sent the escalation (keys still queued for the dialog are dropped).
+        self.sent = False
+        self._question = ""
+
+    def compose(self) -> ComposeResult:
+        options = []
+        for ident, title in self.choices:
+            prompt = Text(no_wrap=True, overflow="ellipsis")
+            prompt.append(TARGET_LABELS.get(ident, clean_line(ident)), style="bold")
+            prompt.append(" ")
+            prompt.append(clean_line(title), style="italic" if ident in TARGET_LABELS else "")
+            options.append(Option(prompt, id=ident))
+        with Vertical(id="escalate-box", classes="dialog"):
+            yield Label(self.TITLE, id="escalate-title", classes="dialog-title")
+            yield StepList(*options, id="escalate-steps")
+            yield ReasonInput(
+                placeholder="reason (optional): what is wrong with that step",
+                max_length=NOTE_MAX,
+                select_on_focus=False,
+                id="escalate-reason",
+            )
+            cites = CiteList(self.released, self.initially_cited, id="escalate-cites", positions=self.positions)
+            cites.border_title = Text("cite the events that show the fault (tab here, space ticks)")
+            cites.border_subtitle = self._cited_text()
+            yield cites
+            yield Label(key_prose(self.HINT), id="escalate-hint", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        steps = self.query_one("#escalate-steps", OptionList)
+        steps.highlighted = self.preselect
+        if self.preselect is not None:
+            steps.scroll_to_highlight()
+        self.fit_lists()
+
+    def on_resize(self) -> None:
+        self.fit_lists()
+
+    #: The lists' most rows (borders included) at 24 terminal rows (warroom.tcss): the steps, and the cited events
+    #: (two fewer with the format-2 origins "the plan" and "set-up" among the steps).
+    STEPS_ROWS, CITES_ROWS, CITES_ROWS_WITH_ORIGINS, BASE_HEIGHT = 8, 6, 4, 24
+
+    def fit_lists(self) -> None:
+        """Give the rows a taller terminal has beyond 24 to the step list and the evidence list, half each, so a
+        40-row terminal shows every step and several events to cite rather than 2 scrolled ones."""
+        spare = max(0, self.app.size.height - self.BASE_HEIGHT)
+        cites_rows = self.CITES_ROWS_WITH_ORIGINS if self.has_class("-origins") else self.CITES_ROWS
+        self.query_one("#escalate-steps").styles.max_height = self.STEPS_ROWS + spare // 2
+        self.query_one("#escalate-cites").styles.max_height = cites_rows + spare - spare // 2
+
+    @property
+    def cites(self) -> tuple[str, ...]:
+        """The ids of the events cited now, in the order they were ticked."""
+        try:
+            return tuple(self.query_one("#escalate-cites", CiteList).cited)
+        except NoMatches:  # not composed yet
+            return tuple(self.initially_cited)
+
+    def _cited_text(self) -> Text:
+        """``citing: e04, e07`` (or ``citing no event``), literally: the list's bottom border shows it."""
+        cites = self.cites
+        return Text("citing: " + ", ".join(clean_line(c) for c in cites) if cites else "citing no event")
+
+    @property
+    def step(self) -> str | None:
+        """The id of the plan step highlighted now, or None when none is."""
+        index = self.query_one("#escalate-steps", OptionList).highlighted
+        return self.choices[index][0] if index is not None else None
+
+    @on(Input.Submitted, "#escalate-reason")
+    def reason_submitted(self) -> None:
+        self.action_choose()
+
+    @on(OptionList.OptionSelected, "#escalate-steps")
+    def step_clicked(self) -> None:
+        self.action_choose()
+
+    @property
+    def asking(self) -> bool:
+        """True while the dialog asks the trainee to confirm the chosen step."""
+        return self.pending is not None
+
+    def on_key(self, event: events.Key) -> None:
+        # Keys that reach the screen itself (before the list has the focus) are routed as the list routes them.
+        if self.route_key(event):
+            event.stop()
+            event.prevent_default()
+
+    def route_key(self, event: events.Key) -> bool:
+        """Handle a key that reached the step list (or the screen): answer a pending question, move to the reason box
+        (tab), send typing to the reason box after tab, or type ahead a step id. Returns True when handled."""
+        reason = self.query_one("#escalate-reason", Input)
+        if self.sent:
+            return True
+        if self.asking:
+            self.answer(event.key)
+            return True
+        if event.key in ("tab", "shift+tab"):
+            step = 1 if event.key == "tab" else -1
+            self.to_zone(ZONES[(ZONES.index(self.zone) + step) % len(ZONES)])
+            return True
+        if event.key == "enter":
+            self.action_choose()
+            return True
+        char = event.character
+        if self.zone == "reason":
+            if event.key == "backspace":
+                reason.action_delete_left()
+                return True
+            if event.is_printable and char:
+                reason.insert_text_at_cursor(char)
+                return True
+            return False
+        target: StepList | CiteList
+        if self.zone == "cites":
+            target = self.query_one("#escalate-cites", CiteList)
+            if event.key in CiteList.TOGGLES:
+                if target.toggle() is not None:
+                    target.border_subtitle = self._cited_text()
+                return True
+        else:
+            target = self.query_one("#escalate-steps", StepList)
+        move = target.MOVES.get(event.key)
+        if move is not None:
+            name, arg = move
+            getattr(target, f"action_{name}")(arg)
+            return True
+        if event.is_printable and char and char != " ":
+            target.type_ahead(char)
+            return True
+        return False
+
+    def to_zone(self, zone: str) -> None:
+        """Send typed keys to ``zone`` (one of :data:`ZONES`) at once, and move the focus there."""
+        self.zone = zone
+        ids = {"steps": "#escalate-steps", "reason": "#escalate-reason", "cites": "#escalate-cites"}
+        self.query_one(ids[zone]).focus()
+
+    def action_choose(self) -> None:
+        """Ask to confirm the highlighted step (or say that no step is chosen yet)."""
+        if not self.is_current or self.asking:  # a second enter while the dialog closes or asks
+            return
+        step_id = self.step
+        if step_id is None:
+            hint = key_prose("Choose the plan step at fault first (↑ ↓, or type its id).")
+            self.notify(hint, severity="warning", markup=False)
+            self.notify(hint, severity="warning", markup=False)
+            return
+        title = dict(self.choices)[step_id]
+        reason = self.query_one("#escalate-reason", Input).value.strip()
+        cites = self.cites
+        self.pending = EscalationChoice(step=step_id, reason=reason, cites=cites)
+        named = TARGET_LABELS.get(step_id) or f"step {clean_line(step_id)}"
+        question = Text(f"Escalate {named} to the planner?", style="bold")
+        question.append("\n" + clean_line(title), style="")
+        cited = "citing " + (", ".join(clean_line(c) for c in cites) if cites else "no event") + " · "
+        question.append("\n" + cited, style="")
+        question.append(f"reason: {clean_line(reason)}" if reason else "no reason given", style="italic")
+        self._question = question.plain
+        self.query_one("#escalate-title", Label).update(question)
+        self.query_one("#escalate-hint", Label).update(self.ASK_HINT)
+        self.add_class("-asking")
+
+    def answer(self, key: str) -> None:
+        """The trainee's answer to the confirmation: ``y`` sends the escalation; ``n`` or escape goes back to the
+        dialog; other keys are ignored (they cannot change the step the question named)."""
+        choice = self.pending
+        if choice is None or self.sent:
+            return
+        if key == "y":
+            self.sent = True
+            self.dismiss(choice)
+        elif key in ("n", "escape"):
+            self.pending = None
+            self.query_one("#escalate-title", Label).update(self.TITLE)
+            self.query_one("#escalate-hint", Label).update(key_prose(self.HINT))
+            self.remove_class("-asking")
+
+    @property
+    def question(self) -> str:
+        """The confirmation's text while asking (plain), else ""."""
+        if not self.asking:
+            return ""
+        return self._question
+
+    def action_cancel(self) -> None:
+        if self.asking:
+            self.answer("escape")
+        else:
+            self.dismiss(None)

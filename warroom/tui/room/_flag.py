@@ -1,0 +1,42 @@
+"""The war room's flag dialog: flag the selected trace event as suspicious, with an optional note (``f``)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
+
+from warroom.core.text import clean_line
+from warroom.tui.render import literal_line
+from warroom.tui.room._escalate import NOTE_MAX
+
+
+class FlagScreen(ModalScreen["str | None"]):
+    """Flag the selected event: an optional note. Dismisses with the note ("" for none) or None if cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, event_id: str, summary: str) -> None:
+        super().__init__()
+        self.event_id = event_id
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="flag-box", classes="dialog"):
+            title = Text("Flag ")
+            title.append(clean_line(self.event_id), style="bold")
+            yield Label(title, classes="dialog-title")
+            yield Label(literal_line(self.summary, limit=300), classes="dialog-quote")
+            yield Input(placeholder="note (optional): why it looks wrong", max_length=NOTE_MAX, id="flag-note")
+            yield Label("enter flags · escape cancels", classes="dialog-hint")
+
+    @on(Input.Submitted, "#flag-note")
+    def submit(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,408 @@
+"""The war room: the live drill on the drill clock.
+
+:class:`WarRoomScreen` is a thin view over a :class:`~warroom.core.play.Replay`. A ticker (about 10 Hz) reads the
+app's injected clock (handed to the screen: :attr:`WarroomApp.clock`), turns the real seconds since the last tick
+into drill seconds (times the playback speed) and advances the Replay, unless paused or under a dialog (in practice
+a recorded pause: ``DrillScreen.open_dialog``). Every trainee action goes through the Replay (its ``on_action`` hook
+is the session recorder), so each is journalled before the screen moves on. The score comes from scoring at the end.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+
+from warroom.core.model import TARGET_LABELS, TraceEvent
+from warroom.core.play import FALSE_ESCALATION_DELAY, ReplayError
+from warroom.core.text import PLAYBACK_SPEEDS, clean, clean_line, clock, seconds, speed, usd
+from warroom.tui.flow import LeaveDrill
+from warroom.tui.logic import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, TraceIndex, hidden_actions
+from warroom.tui.render import ascii_screen, summarize
+from warroom.tui.room._drillscreen import DrillScreen, false_escalation_message
+from warroom.tui.room._escalate import EscalateScreen, EscalationChoice, preselect_target
+from warroom.tui.room._flag import FlagScreen
+from warroom.tui.room._probe import open_probe_dialog
+from warroom.tui.widgets import (
+    ConfirmScreen,
+    HelpScreen,
+    Inspector,
+    KeyFooter,
+    Meters,
+    PlanPanel,
+    StatusBar,
+    TraceTable,
+    open_field_jump,
+    room_panes,
+)
+
+__all__ = ["TICK_INTERVAL", "WarRoomScreen"]
+
+#: Seconds of real time between ticks of the drill clock.
+TICK_INTERVAL = 0.1
+
+#: How the war room works, under its keys in the help screen.
+WAR_ROOM_NOTES = (
+    "The plan panel shows each step's status as the executor reported it, not as it is.\n\n"
+    "Escalate once you can name the step whose result is wrong and cite the event that shows it: a correct "
+    "escalation stops the cascade; "
+    f"a wrong one costs a planner re-plan call and {seconds(FALSE_ESCALATION_DELAY)} of drill time while the "
+    "trace runs on.\n\n"
+    "The clock stops while a dialog (this one too) is open; in practice the session records that as a pause."
+)
+
+
+class WarRoomScreen(DrillScreen):
+    """The live drill: header, meters, plan, trace table and inspector. Arguments: see
+    :class:`~warroom.tui.room._drillscreen.DrillScreen` (the session, its saved actions and its end)."""
+
+    #: Below 80 columns the plan panel gives way to the trace (see warroom.tcss, ``.-narrow``).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    #: The repeated event the inspector shows and its repetitions then (see :meth:`refresh_repeated`).
+    _inspected_repeat: tuple[str, int] | None = None
+
+    # The keys are priority bindings: the app runs them as it reads each key, before it reads the next one. Without
+    # that, a key first travels through the focused widget and back up to the app, and keys typed right after ``e``
+    # (or f, q, ?) would reach the war room before its dialog was pushed: lost, or taken as war-room keys.
+    BINDINGS = [
+        # One key, two bindings: the footer names what space does now (check_action shows one of them).
+        Binding("space", "pause", "Pause", priority=True, tooltip="pause / resume the drill clock"),
+        Binding("space", "resume", "Resume", priority=True, tooltip="pause / resume the drill clock"),
+        # `=` is `+` unshifted: both speed up, and key_display names both (help and footer).
+        Binding("plus,equals_sign", "faster", "Faster", key_display="+ =", priority=True,
+                tooltip="faster playback (" + " ".join(speed(s) for s in PLAYBACK_SPEEDS) + ")"),
+        Binding("minus", "slower", "Slower", key_display="-", priority=True, tooltip="slower playback"),
+        # In assessment mode the keys above are refused with a notice (check_action shows this binding instead).
+        Binding("space,plus,equals_sign,minus", "refused", "1x, no pause", key_display="space + = -",
+                priority=True,
+                tooltip="assessment: the drill clock runs at 1x and cannot be paused (refused with a notice)"),
+        Binding("f", "flag", "Flag/unflag", priority=True,
+                tooltip="flag the selected event as suspicious, with an optional note; f on a flagged event "
+                "removes the flag"),
+        Binding("e", "escalate", "Escalate", priority=True,
+                tooltip="escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a "
+                "reason, tab again for the events you cite as showing the fault: space ticks one; enter, then y to "
+                "confirm)"),
+        Binding("slash", "goto_field", "Go to field", key_display="/", show=False, priority=True,
+                tooltip="go to a field of the selected event's result, e.g. data.next_cursor"),
+        Binding("v", "probe", "Probe", priority=True,
+                tooltip="ask the executor to verify a plan step (pick the probe; its result comes in as a trace "
+                "event after its wait, and can be cited)"),
+        Binding("q", "quit_drill", "Quit", priority=True,
+                tooltip="quit the drill (asks first; the session is kept as abandoned)"),
+        Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
+        Binding("tab", "app.focus_next", "Next pane", show=False,
+                tooltip="move between the trace and the inspector (to scroll it)"),
+    ]
+
+    HELP_TITLE = "War room keys"
+    HELP_NOTES = WAR_ROOM_NOTES
+    #: The trace table's keys are listed in the help too (see warroom.tui.widgets._keyhelp).
+    HELP_WIDGETS = (TraceTable,)
+    #: The actions the help leaves out: practice has no refused keys (assessment: see ``__init__``).
+    HELP_HIDDEN: tuple[str, ...] = hidden_actions(PRACTICE)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Lookups over the drill's whole trace, built once now (time proportional to the trace), not on a key press.
+        self.index = TraceIndex(self.drill)
+        if self.assessment:  # the help shows only what the briefing did: its keys and the assessment rules
+            self.HELP_TITLE = "War room keys (assessment)"
+            self.HELP_NOTES = ASSESSMENT_NOTES
+            self.HELP_HIDDEN = hidden_actions(ASSESSMENT)
+        if not self.drill.probes:  # `v` only where the drill offers verification probes (format 2)
+            self.HELP_HIDDEN = (*self.HELP_HIDDEN, "probe")
+
+    # -- layout -------------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        yield Meters(id="meters")
+        plan = PlanPanel(id="plan")
+        plan.border_title = "Plan (reported)"
+        yield from room_panes(plan, self.drill, self.replay.repetitions)
+        yield KeyFooter(compact=bool(self.drill.probes))  # compact: with `v` too, the keys fit in 80 columns
+
+    def on_mount(self) -> None:
+        self._last_time = self.clock.time
+        self.apply(self.replay.advance(0))  # events at t=0
+        self.ticker = self.set_interval(TICK_INTERVAL, self.tick)
+        self.query_one(TraceTable).focus()
+
+    # -- the drill clock ----------------------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        """True when the drill clock runs: not paused, not ended, and no dialog over the war room."""
+        on_top = self.is_active or self.assessment  # in assessment a dialog does not stop the clock
+        return not self.paused and not self.replay.ended and self.journal_error is None and on_top
+
+    def tick(self) -> None:
+        """Advance the drill clock by the real time since the last tick times the playback speed (if running).
+
+        Tests call this after ``MockClock.set_time(...)``; the interval timer calls it about 10 times a second.
+        """
+        now = self.clock.time
+        last = self._last_time if self._last_time is not None else now
+        self._last_time = now
+        if self.finished:
+            return
+        if self.running and now > last:
+            self.apply(self.advance_clock((now - last) * self.speed))
+
+    def advance_clock(self, dt: float) -> list[TraceEvent]:
+        """Move the drill clock on by ``dt`` drill seconds; returns the events released (the tutorial stops it at
+        the event that starts its next lesson)."""
+        return self.replay.advance(dt)
+
+    def apply(self, released: list[TraceEvent]) -> None:
+        """Show newly released events and the new state; open the debrief once the drill has ended."""
+        if released:
+            self.query_one(TraceTable).append_events(released)
+            self.refresh_plan()
+            self.update_hint()
+        if self.replay.repetitions:
+            self.refresh_repeated()
+        self.refresh_status()
+        if self.replay.ended and not self.finished:
+            self.finish()
+
+    # -- rendering ----------------------------------------------------------------------------------------------
+
+    def refresh_status(self) -> None:
+        """Re-render the header and the meters (cheap: two lines)."""
+        self.query_one(StatusBar).show(self.drill.title, self.replay.now, self.speed, self.paused, self._note)
+        self.query_one(Meters).show(self.replay.damage, self.replay.damage_unit, self.replay.cost)
+
+    def refresh_plan(self) -> None:
+        """Re-render the plan panel with the reported step states and the selected event's step."""
+        step = None
+        key = self.query_one(TraceTable).selected_key
+        if key and not key.startswith("note:"):
+            step = self.query_one(TraceTable).event(key).step
+        self.query_one(PlanPanel).show(self.drill, self.replay.step_states, step, self.replay.approvals.missing)
+
+    def update_hint(self) -> None:
+        """Show "n new events" under the timeline while the trainee is away from the newest event."""
+        timeline = self.query_one(TraceTable)
+        hint = f"{timeline.unseen} new {'below' if ascii_screen() else '↓'} (G)" if timeline.unseen else ""
+        if (timeline.border_subtitle or "") != hint:  # setting it repaints the whole table, even to the same text
+            timeline.border_subtitle = hint
+
+    def refresh_repeated(self) -> None:
+        """Re-render the table's repetition counts, and the inspector when the selected event is a repeated one
+        whose count moved on (kept where the trainee scrolled it)."""
+        timeline = self.query_one(TraceTable)
+        timeline.refresh_repeated()
+        key = timeline.selected_key
+        count = self.replay.repetitions.get(key) if key else None
+        if key is None or count is None or (key, count) == self._inspected_repeat:
+            return
+        self._inspected_repeat = (key, count)
+        inspector = self.query_one(Inspector)
+        y = inspector.scroll_y
+        inspector.show_event(timeline.event(key), self.index, timeline.events, count)
+        inspector.scroll_to(y=y, animate=False, immediate=True, force=True)
+
+    @on(TraceTable.RowHighlighted, "#trace-table")
+    def preview(self, event: TraceTable.RowHighlighted) -> None:
+        key = event.key
+        inspector = self.query_one(Inspector)
+        if key.startswith("note:"):
+            inspector.show_text(self._notes[key])
+        else:
+            timeline = self.query_one(TraceTable)
+            count = self.replay.repetitions.get(key)
+            self._inspected_repeat = (key, count) if count is not None else None
+            inspector.show_event(timeline.event(key), self.index, timeline.events, count)
+        self.refresh_plan()
+        self.update_hint()
+
+    @on(TraceTable.RowSelected, "#trace-table")
+    def inspect(self, event: TraceTable.RowSelected) -> None:
+        """Enter on an event: record an ``inspect`` action and move into the inspector to scroll it."""
+        key = event.key
+        if key.startswith("note:") or self.replay.ended:
+            return
+        if self._act(self.replay.inspect, key) is None:
+            return
+        self.query_one(Inspector).focus()
+
+    # -- actions ------------------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which;
+        in assessment mode neither, nor the speeds: their keys run ``refused`` instead. ``probe`` (``v``) only in a
+        drill with verification probes."""
+        if action == "refused":
+            return self.assessment
+        if action == "probe":
+            return bool(self.drill.probes)
+        if self.assessment and action in ("pause", "resume", "faster", "slower"):
+            return False
+        if action == "pause":
+            return not self.paused
+        if action == "resume":
+            return self.paused
+        return True
+
+    def action_refused(self) -> None:
+        """A pause or speed key in assessment mode: refused, with a notice (the drill clock runs on)."""
+        self.notify(
+            "Assessment: the drill clock runs at 1x and cannot be paused or sped up.",
+            title="Not in assessment",
+            severity="warning",
+            markup=False,
+            timeout=4,
+        )
+
+    def action_pause(self) -> None:
+        """Pause the drill clock (recorded on the Replay)."""
+        if not self.paused:
+            self.action_toggle_pause()
+
+    def action_resume(self) -> None:
+        """Resume the drill clock (recorded on the Replay)."""
+        if self.paused:
+            self.action_toggle_pause()
+
+    def action_toggle_pause(self) -> None:
+        """Pause or resume the drill clock (recorded on the Replay). While paused the ticker stops (no work is done
+        until the trainee resumes)."""
+        if self.replay.ended:
+            return
+        if self._act(self.replay.resume if self.paused else self.replay.pause) is None:
+            return
+        self._set_paused(not self.paused)
+
+    def _set_speed(self, speed: float) -> None:
+        if speed != self.speed and not self.replay.ended:
+            if self._act(self.replay.set_speed, speed) is None:
+                return
+            self.speed = speed
+            self.refresh_status()
+
+    def action_faster(self) -> None:
+        """Next playback speed up (see :data:`~warroom.core.text.PLAYBACK_SPEEDS`: 0.5x to 32x)."""
+        self._set_speed(next((s for s in PLAYBACK_SPEEDS if s > self.speed), PLAYBACK_SPEEDS[-1]))
+
+    def action_slower(self) -> None:
+        """Next playback speed down."""
+        self._set_speed(next((s for s in reversed(PLAYBACK_SPEEDS) if s < self.speed), PLAYBACK_SPEEDS[0]))
+
+    def selected_event(self) -> TraceEvent | None:
+        """The trace event under the trace table's cursor, or None (no rows yet, or a note's row)."""
+        timeline = self.query_one(TraceTable)
+        key = timeline.selected_key
+        if key is None or key.startswith("note:"):
+            return None
+        return timeline.event(key)
+
+    def action_flag(self) -> None:
+        """Flag the selected event, with an optional note typed in a dialog; on a flagged event, remove the flag (an
+        ``unflag`` action)."""
+        ev = self.selected_event()
+        if ev is None or self.replay.ended:
+            self.notify("Select a trace event to flag.", severity="warning", markup=False)
+            return
+        if ev.id in self.replay.flagged:
+            if self._act(self.replay.unflag, ev.id) is None:
+                return
+            self.query_one(TraceTable).unmark_flagged(ev.id)
+            self.notify(f"Flag removed from {clean_line(ev.id)}.", markup=False, timeout=2)
+            return
+
+        def done(note: str | None) -> None:
+            if note is None or self.replay.ended or ev.id in self.replay.flagged:
+                return
+            if self._act(self.replay.flag, ev.id, note or None) is None:
+                return
+            self.query_one(TraceTable).mark_flagged(ev.id)
+            self.notify(f"Flagged {clean_line(ev.id)}.", markup=False, timeout=2)
+
+        self.open_dialog(FlagScreen(ev.id, summarize(ev)), done)
+
+    def action_escalate(self) -> None:
+        """Escalate to the planner naming a plan step and citing events. The dialog opens on the step of the
+        selected event when the trainee chose that event (flagged it, or moved the cursor to it; format 2: the plan
+        for a planner call, set-up for a set-up event, see :func:`preselect_target`); following the newest event,
+        on no step. It cites the selected event and the flagged ones to begin with."""
+        if self.replay.ended:
+            return
+        ev = self.selected_event()
+        chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(TraceTable).following)
+        format2 = self.drill.schema_version >= 2
+        step = preselect_target(ev, self.replay.released, format2) if chosen and ev is not None else None
+        cited = ([ev.id] if ev is not None else []) + list(self.replay.flagged)
+        dialog = EscalateScreen(self.drill.plan, step, self.replay.released, cited,
+                                origins=self.drill.schema_version >= 2, positions=self.replay.released_positions)
+        self.open_dialog(dialog, self.escalate_to)
+
+    def escalate_to(self, choice: EscalationChoice | None) -> None:
+        """Apply an escalation chosen in the dialog: containment, or the planner's answer to a false escalation."""
+        if choice is None or self.replay.ended or self.replay.contained:
+            return
+        try:
+            result = self._act(self.replay.escalate, choice.step, choice.reason, choice.cites)
+        except ReplayError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        if result is None:  # not saved, so not escalated
+            return
+        # a confirmed escalation moves the drill on: the re-plan plays, or the trace runs on
+        # (a containment with no re-plan events ends the drill at once: nothing to resume then)
+        if self.paused and not self.replay.ended and self._act(self.replay.resume) is not None:
+            self._set_paused(False)
+        step = TARGET_LABELS.get(choice.step) or clean_line(choice.step)
+        if result.contained:
+            self._note = "ESCALATED"  # short, so the title still fits at 80 columns
+            self.notify(
+                f"Escalation of {step} accepted: the planner stops the plan and re-plans.",
+                title="Escalated",
+                markup=False,
+            )
+            self.apply([])
+            return
+        faulted = self.drill.answer_key is not None
+        message = false_escalation_message(step, result.after_evidence, faulted, self.assessment)
+        message += f" Charged {usd(result.replan_usd)} and {seconds(FALSE_ESCALATION_DELAY)}."
+        self.apply(result.released)  # the trace ran on while the planner re-planned
+        timeline = self.query_one(TraceTable)
+        key = timeline.append_note(self.replay.now, "re-plan", message)
+        body = Text()
+        body.append("planner re-plan (false escalation)", style="bold magenta")
+        body.append(f" · {clock(self.replay.now)}\n\n")
+        body.append(message)
+        if choice.reason:
+            body.append("\n\nyour reason: ", style="bold")
+            body.append(clean(choice.reason))
+        self._notes[key] = body
+        if timeline.selected_key == key:
+            self.query_one(Inspector).show_text(body)
+        self.notify(message, title="Nothing wrong found", severity="warning", markup=False, timeout=8)
+
+    def action_goto_field(self) -> None:
+        """Ask for a field path and scroll the inspector to it in the selected event
+        (:func:`warroom.tui.widgets.open_field_jump`)."""
+        open_field_jump(self, self.query_one(Inspector))
+
+    def action_probe(self) -> None:
+        """Ask the executor to verify the selected event's plan step
+        (:func:`warroom.tui.room._probe.open_probe_dialog`)."""
+        open_probe_dialog(self)
+
+    def action_quit_drill(self) -> None:
+        """Ask, then leave the drill; the session is kept as abandoned with every action so far."""
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.abandon()
+                self.post_message(LeaveDrill())
+
+        self.open_dialog(ConfirmScreen("Quit this drill?", "The session is kept, scored as abandoned."), done)
+
+    def action_help(self) -> None:
+        self.open_dialog(HelpScreen.for_screen(self))

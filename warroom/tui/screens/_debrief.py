@@ -1,0 +1,404 @@
+"""The debrief: the outcome, the scorecard, the debrief marks (headed "What happened when" on screen),
+the damage over time, the answer.
+
+This is the only screen that renders the answer key. Outcome, points and their explanations come from the
+scorecard (:func:`warroom.core.scoring.score`); this module only lays them out, with the Replay's record of the
+drill (damage timeline, actions) for the marks and the sparkline.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Sparkline, Static
+
+from warroom.core.model import (
+    TARGET_LABELS,
+    ActionKind,
+    Drill,
+    debrief_tags,
+    describe_item,
+    detection_events,
+    earliest_result_at,
+    origin_event_of,
+    refs,
+)
+from warroom.core.play import Replay, describe_citations
+from warroom.core.scoring import SCORING_VERSION, escalation_verdict
+from warroom.core.text import clean_line, damage, damage_amount, seconds, usd
+from warroom.tui.flow import ShowBriefing, ShowPicker
+from warroom.tui.render import literal_line, prose, summarize
+from warroom.tui.widgets import HelpScreen, KeyFooter
+
+if TYPE_CHECKING:
+    from warroom.tui.logic import DrillEntry
+
+#: The heading of the debrief marks (docs/architecture.md, glossary: what happened when). Not "Timeline": the only
+#: timeline is the damage timeline, drawn under "Damage over time".
+MARKS_HEADING = "What happened when"
+
+#: Outcomes (Scorecard.outcome values) that count as a good result, for the outcome's colour.
+_GOOD = {"contained", "all_clear_held"}
+_MIXED = {"contained_late", "right_step_unsupported"}
+
+
+def damage_series(timeline: list[tuple[float, float]], end: float, buckets: int = 60) -> list[float]:
+    """The damage accrued at ``buckets`` evenly spaced drill times from 0 to ``end`` seconds.
+
+    ``timeline`` is the Replay's ``damage_timeline``: (drill time, damage so far) points in time order.
+    """
+    if not timeline:
+        return [0.0] * buckets
+    times = [t for t, _ in timeline]
+    values = [d for _, d in timeline]
+    end = max(end, times[-1], 1e-9)
+    out = []
+    for i in range(buckets):
+        t = end * i / (buckets - 1) if buckets > 1 else end
+        j = bisect_right(times, t) - 1
+        out.append(values[j] if j >= 0 else 0.0)
+    return out
+
+
+def _first_finding_probe(drill: Drill) -> tuple[float, Any] | None:
+    """(earliest result time in drill seconds, probe) of the answer key's evidence probe whose result can come in
+    first (warroom.core.model.earliest_result_at); None when no probe is evidence."""
+    key = drill.answer_key
+    ids = {e for e in key.evidence if isinstance(e, str)} if key is not None else set()
+    times = [(earliest_result_at(drill, p), p) for p in drill.probes or () if p.id in ids]
+    found = [(t, p) for t, p in times if t is not None]
+    return min(found, key=lambda tp: tp[0]) if found else None
+
+
+def debrief_marks(
+    drill: Drill, replay: Replay, rules: str = SCORING_VERSION
+) -> list[tuple[float, str, str, str]]:
+    """What happened when, for the debrief: (drill time, symbol, description, style), in time order.
+
+    Marks the fault's origin (the first event of the origin step), the first evidence, the deadline, the
+    trainee's flags and escalations (each escalation with what it did by the scoring rules ``rules``, the trainee's
+    reason, and what each cited event is: evidence, a distractor...), the containment, and the end of the drill.
+    """
+    marks: list[tuple[float, str, str, str]] = []
+    key = drill.answer_key
+    if key is not None:
+        origin = origin_event_of(drill)
+        if origin is not None:
+            if key.fault.origin_step is not None:
+                what = f"fault origin: step {key.fault.origin_step} starts ({origin.id})"
+            else:  # format 2: the plan or the set-up
+                what = f"fault origin: {TARGET_LABELS[key.fault.target]} ({origin.id})"
+            marks.append((origin.t, "●", what, "bold red"))
+        detected = sorted(detection_events(drill), key=lambda p: p[1].t)
+        probe = _first_finding_probe(drill)
+        if detected and (probe is None or detected[0][1].t <= probe[0]):
+            ref, first = detected[0]
+            shown = " + ".join(ref.events) if ref.all_of is not None else first.id
+            marks.append((first.t, "E", f"first evidence: {shown} {summarize(first)}", "bold yellow"))
+        elif probe is not None:  # a fault only a probe finds first: its earliest result, as the scorecard counts it
+            at, p = probe
+            what = f"first evidence: the result of probe {p.id} (verify step {p.step}), at the earliest: asked as " \
+                f"soon as {p.step} started"
+            marks.append((at, "E", what, "bold yellow"))
+        marks.append((key.deadline, "D", "deadline: the damage is done after this", "bold magenta"))
+    for action in replay.actions:
+        if action.kind is ActionKind.FLAG:
+            note = f" ({action.note})" if action.note else ""
+            marks.append((action.t, "f", f"you flagged {action.event}{note}", "cyan"))
+        elif action.kind is ActionKind.UNFLAG:
+            marks.append((action.t, "f", f"you removed your flag from {action.event}", "dim"))
+        elif action.kind is ActionKind.QUIT:
+            marks.append((action.t, "q", "you quit", "dim"))
+    marks += probe_marks(replay)
+    for result in replay.escalations:  # each with the core's verdict: what it did
+        action = result.action
+        reason = f": {action.note}" if action.note else ", no reason given"
+        verdict = str(escalation_verdict(drill, result, rules))
+        if key is not None and not result.contained and not result.after_evidence:
+            right = action.step == key.fault.target
+            verdict += (": the right step, but before the evidence the drill counts" if right else
+                        ", before the evidence the drill counts")
+        cited = f"; cited {describe_citations(drill, action.cites)}" if action.cites is not None else ""
+        named = TARGET_LABELS.get(action.step or "") or f"step {action.step}"
+        marks.append((action.t, "!", f"you escalated {named} ({verdict}){reason}{cited}", "bold cyan"))
+    if replay.contained_at is not None:
+        marks.append((replay.contained_at, "✓", "the original trace stopped: the planner re-plans", "bold green"))
+    marks.append((replay.now, "■", "end of the drill", "dim"))
+    marks.sort(key=lambda m: m[0])
+    return marks
+
+
+def evidence_text(out: Text, drill: Drill) -> None:
+    """Append the answer key's evidence items to ``out``, literally: bare ids, and (format 2) a comparison
+    ``e03 + e07 (compared)``, an absence ``e08 (absent: ...)``, a field ``e03 data.next_cursor = "c_8f2a"`` with the
+    path and its value highlighted."""
+    key = drill.answer_key
+    assert key is not None
+    for i, ref in enumerate(refs(key)):
+        if i:
+            out.append(", ")
+        head, detail = describe_item(drill, ref)
+        if ref.path is not None:
+            out.append(clean_line(ref.event) + " ")
+            out.append(clean_line(ref.path), style="bold reverse")
+            if detail:
+                out.append(" " + clean_line(detail), style="bold yellow")
+            continue
+        out.append(clean_line(head))
+        if detail:
+            out.append(f" ({clean_line(detail)})")
+
+
+def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
+    """A mark per verification probe the trainee asked for (format 2): when, which step, when its result came and
+    whether it found the fault."""
+    marks = []
+    for req in replay.probes.requests:
+        shown = replay.probes.revealed.get(req.probe.id)
+        came = f"result at {seconds(shown)}" if shown is not None else "no result before the end"
+        found = "it found the fault" if req.finds else "it found nothing wrong (a needless probe)"
+        what = f"you asked for probe {req.probe.id} (verify step {req.probe.step}; {came}): {found}"
+        marks.append((req.requested_at, "v", what, "bold green" if req.finds else "yellow"))
+    return marks
+
+
+def marks_table(marks: list[tuple[float, str, str, str]]) -> Table:
+    """The marks as rows (time in seconds, symbol, description); a long description wraps under itself, except the
+    first evidence's event summary, which is cut to one line."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(justify="right", no_wrap=True, style="dim")
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=1)
+    for t, symbol, what, style in marks:
+        text = literal_line(what) if symbol == "E" else Text(clean_line(what))
+        table.add_row(seconds(t), Text(symbol, style=style), text)
+    return table
+
+
+def ruler(marks: list[tuple[float, str, str, str]], end: float, width: int) -> Text:
+    """A one-line ruler from 0 to ``end`` seconds, ``width`` cells wide, with each mark's symbol at its time."""
+    width = max(width, 10)
+    cells: list[tuple[str, str]] = [("─", "dim")] * width
+    for t, symbol, _, style in marks:
+        i = min(int(t / end * (width - 1)) if end > 0 else 0, width - 1)
+        cells[i] = (symbol, style)
+    out = Text(no_wrap=True)
+    for ch, style in cells:
+        out.append(ch, style=style)
+    return out
+
+
+class ScrollPane(VerticalScroll):
+    """A scrolling text pane (the debrief) whose keys the help lists: the keys of Textual's ``VerticalScroll``
+    bound again here with help text (see :mod:`warroom.tui.widgets._keyhelp`)."""
+
+    BINDINGS = [
+        Binding("up", "scroll_up", "Scroll up", show=False, tooltip="scroll up / down"),
+        Binding("down", "scroll_down", "Scroll down", show=False, tooltip="scroll up / down"),
+        Binding("pageup", "page_up", "Page up", show=False, tooltip="a page up / down"),
+        Binding("pagedown", "page_down", "Page down", show=False, tooltip="a page up / down"),
+        Binding("home", "scroll_home", "Top", show=False, tooltip="top / end"),
+        Binding("end", "scroll_end", "End", show=False, tooltip="top / end"),
+    ]
+
+
+class DebriefScreen(Screen[None]):
+    """The debrief of one finished drill. Keys: p (or escape) back to the picker, r play again, q quit."""
+
+    BINDINGS = [
+        Binding("p,escape", "picker", "Drill picker", tooltip="back to the drill picker"),
+        Binding("r", "again", "Play again", tooltip="play this drill again"),
+        Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+    ]
+
+    HELP_TITLE = "Debrief keys"
+    HELP_NOTES = "Your session is stored: warroom scores lists it."
+    HELP_WIDGETS = (ScrollPane,)
+
+    def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
+        super().__init__()
+        assert entry.drill is not None
+        self.entry = entry
+        self.drill = replay.drill  # the variant that was played (the entry holds the drill as written)
+        self.replay = replay
+        self.scorecard = scorecard
+
+    def compose(self) -> ComposeResult:
+        card = self.scorecard
+        with ScrollPane(id="debrief"):
+            yield Static(self._headline(), id="debrief-outcome")
+            yield Static(self._scorecard(), id="debrief-score", classes="debrief-section")
+            yield Static(self._marks(), id="debrief-marks", classes="debrief-section")
+            yield Static(self._damage_caption(), id="debrief-damage-caption")
+            yield Sparkline(damage_series(self.replay.damage_timeline, self._end()), id="debrief-damage")
+            yield Static(self._answer(), id="debrief-answer", classes="debrief-section")
+            if self.drill.distractors:
+                yield Static(self._distractors(), id="debrief-distractors", classes="debrief-section")
+            yield Static(
+                Text(f"scoring version {card.scoring_version}", style="dim"), id="debrief-version"
+            )
+        yield KeyFooter()  # rebuilt only when its keys change (a focus change alone restyles them all)
+
+    def on_mount(self) -> None:
+        self.query_one("#debrief").focus()
+
+    # -- sections -----------------------------------------------------------------------------------------------
+
+    def _headline(self) -> Text:
+        card = self.scorecard
+        outcome = str(getattr(card.outcome, "value", card.outcome))
+        style = "green" if outcome in _GOOD else "yellow" if outcome in _MIXED else "red"
+        out = Text()
+        out.append("DEBRIEF  ", style="bold")
+        out.append(clean_line(self.drill.title))
+        out.append("\n\n")
+        out.append(f" {outcome.replace('_', ' ').upper()} ", style=f"bold reverse {style}")
+        out.append("  ")
+        out.append(f"{card.total}/{card.max_total}", style="bold")
+        out.append("\n")
+        out.append(prose(card.outcome_text))
+        return out
+
+    def _scorecard(self) -> Table:
+        card = self.scorecard
+        table = Table.grid(padding=(0, 1), expand=True)
+        table.add_column(justify="right", no_wrap=True)
+        table.add_column(no_wrap=True)
+        table.add_column(ratio=1)
+        table.add_row(Text("Scorecard", style="bold underline"), Text(""), Text(""))
+        for comp in card.components:
+            # A penalty (max_points 0) shows as its points alone (-10), as the scorecard's lines write it.
+            points = f"{comp.points}/{comp.max_points}" if comp.max_points else str(comp.points)
+            table.add_row(
+                Text(points, style="bold"),
+                Text(clean_line(comp.name), style="bold"),
+                Text(clean_line(comp.explanation)),
+            )
+        facts = Text()
+        facts.append("time to detect ", style="bold")
+        facts.append("—" if card.time_to_detect is None else seconds(card.time_to_detect))
+        if card.full_damage:
+            facts.append("   damage ", style="bold")
+            unit = card.damage_unit
+            accrued = damage_amount(card.damage, unit)
+            facts.append(clean_line(f"{accrued} of {damage(card.full_damage, unit)}"))
+        facts.append("\nfalse escalations ", style="bold")
+        facts.append(str(card.false_escalations))
+        facts.append("   cost of the run ", style="bold")
+        facts.append(usd(card.cost_usd))
+        table.add_row(Text(""), Text(""), Text(""))
+        table.add_row(Text(f"{card.total}/{card.max_total}", style="bold"), Text("total", style="bold"), facts)
+        if sum(c.points for c in card.components) != card.total:
+            # Clamped (or abandoned): the scorecard's own Total line says how the points above make the total.
+            line = next((x for x in card.lines if x.startswith("Total:")), None)
+            if line is not None:
+                table.add_row(Text(""), Text(""), Text(clean_line(line), style="dim"))
+        return table
+
+    def _end(self) -> float:
+        deadline = self.drill.answer_key.deadline if self.drill.answer_key else 0.0
+        return max(self.replay.now, deadline, 1.0)
+
+    def _marks(self) -> Group:
+        end = self._end()
+        marks = debrief_marks(self.drill, self.replay, self.scorecard.scoring_version)
+        width = max(min(self.app.size.width - 10, 100), 20)
+        out = Text()
+        out.append(f"{MARKS_HEADING}\n", style="bold underline")
+        out.append_text(ruler(marks, end, width))
+        out.append("\n0 s" + seconds(end).rjust(width - 3), style="dim")
+        return Group(out, marks_table(marks))
+
+    def _damage_caption(self) -> Text:
+        out = Text()
+        out.append("Damage over time", style="bold underline")
+        r = self.replay
+        if r.full_damage:
+            unit = r.damage_unit
+            accrued = damage_amount(r.damage, unit)
+            out.append("  " + clean_line(f"accrued {accrued} · the full cascade {damage(r.full_damage, unit)}"))
+        else:
+            out.append("  none possible in this drill", style="dim")
+        out.append(f"\n0 to {seconds(self._end())}", style="dim")
+        return out
+
+    def _answer(self) -> Text:
+        out = Text()
+        key = self.drill.answer_key
+        if key is not None:
+            out.append("What happened\n", style="bold underline")
+            out.append("fault ", style="bold")
+            if key.fault.origin_step is not None:
+                out.append(f"step {clean_line(key.fault.origin_step)}")
+                # A loaded drill's references are validated: the origin step and every distractor event exist.
+                out.append(f" {clean_line(self.drill.step(key.fault.origin_step).title)}")
+            else:  # format 2: the planner's own call or the set-up
+                out.append(f"{TARGET_LABELS[key.fault.target]} (at {clean_line(key.fault.origin_event)})")
+            out.append(f" · {key.fault.kind.value}\n", style="bold red")
+            out.append(prose(key.fault.summary))
+            out.append("\n\nevidence ", style="bold")
+            evidence_text(out, self.drill)
+            if key.accepted_evidence:
+                out.append("   also accepted ", style="bold")
+                out.append(", ".join(clean_line(e) for e in key.accepted_evidence))
+            if key.cascade:
+                out.append("   cascade ", style="bold")
+                out.append(" → ".join(clean_line(s) for s in key.cascade))
+            out.append("\n\n")
+            out.append(prose(key.debrief))
+        elif self.drill.all_clear is not None:
+            out.append("All clear\n", style="bold underline")
+            out.append(prose(self.drill.all_clear.debrief))
+        self._probes(out)
+        if self.drill.tags:
+            out.append("\n\ntags ", style="bold")
+            out.append(clean_line(", ".join(debrief_tags(self.drill))), style="dim")
+        return out
+
+    def _probes(self, out: Text) -> None:
+        """The drill's verification probes, now that the answer key is shown: what each one reveals."""
+        if not self.drill.probes:
+            return
+        out.append("\n\nProbes", style="bold underline")
+        asked = {r.probe.id for r in self.replay.probes.requests}
+        finding = self.replay.probes.finding
+        for p in self.drill.probes:
+            out.append(f"\n{clean_line(p.id)} ", style="bold")
+            state = ("finds the fault" if p.id in finding else "finds nothing") + (", asked" if p.id in asked else "")
+            out.append(f"verify {clean_line(p.step)} ({state}): ", style="green" if p.id in finding else "dim")
+            out.append(literal_line(p.reveals, limit=140))
+
+    def _distractors(self) -> Text:
+        out = Text()
+        out.append("Distractors (odd but harmless)\n", style="bold underline")
+        for d in self.drill.distractors:
+            out.append(clean_line(d.event), style="bold")
+            out.append(" ")
+            out.append(literal_line(summarize(self.drill.event(d.event)), limit=70, style="dim"))
+            out.append("\n  ")
+            out.append(prose(d.why_harmless))
+            out.append("\n")
+        return out
+
+    # -- keys ---------------------------------------------------------------------------------------------------
+
+    def action_picker(self) -> None:
+        self.post_message(ShowPicker())
+
+    def action_again(self) -> None:
+        self.post_message(ShowBriefing(self.entry))
+
+    def action_quit_app(self) -> None:
+        self.app.exit()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen.for_screen(self))

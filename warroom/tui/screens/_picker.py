@@ -1,0 +1,390 @@
+"""The drill picker: choose a drill (the briefing that follows is in :mod:`warroom.tui.screens._briefing`), and
+:func:`fit_columns`, which sizes its table's columns to its width."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+from textual.worker import get_current_worker
+
+from warroom.core.text import clean_line
+from warroom.tui.flow import ShowBriefing
+from warroom.tui.logic import DrillEntry, Group, ResultsUnavailable, Services, group_entries, is_tutorial, new_trainee
+from warroom.tui.screens._pickerview import GROUP_WIDTH, entry_cells, group_label, preview_text
+from warroom.tui.widgets import HelpScreen, KeyFooter
+
+__all__ = ["PickerScreen", "fit_columns"]
+
+#: Fixed and flexible column widths of the picker's table.
+_FIXED = {"level": 5, "length": 6, "best": 4}
+_FLEX = {"title": 3.0, "tags": 2.0}
+#: Lines the drill preview keeps at least (with its border) when the list is long.
+_PREVIEW_MIN = 7
+
+
+class PickerScreen(Screen[None]):
+    """Every drill on offer, with title, difficulty, tags, estimated length and the trainee's best score, grouped by
+    domain (:mod:`warroom.tui.logic._pickergroups`: the group's name in the first column of its first row; the tutorial
+    first for a trainee who has not finished a drill yet); a drill set's drills in the set's order, ungrouped.
+
+    Drills that fail to load are listed too, marked, with their ``path:line:col: message`` problems shown when
+    selected; they cannot be started. The drills are read in a worker thread (:meth:`load`).
+
+    Args:
+        services: where the drills and the trainee's best scores come from.
+        last_drill: the file of the drill last opened, if any: the cursor starts on it (matched by file).
+    """
+
+    BINDINGS = [
+        Binding("enter", "start", "Start", priority=True, tooltip="open the selected drill's briefing"),
+        Binding("r", "reload", "Reload", tooltip="reload the drills from disk (after editing one)"),
+        Binding("q", "quit_app", "Quit", tooltip="quit warroom"),
+        Binding("question_mark", "help", "Help", key_display="?", tooltip="this help"),
+        Binding("up,k", "up", "Up", show=False, tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("down,j", "down", "Down", show=False,
+                tooltip="move in the list of drills (in the preview: scroll it)"),
+        Binding("pageup", "page(-1)", "Page up", show=False, tooltip="a page up / down the list"),
+        Binding("pagedown", "page(1)", "Page down", show=False, tooltip="a page up / down the list"),
+        Binding("home,g", "first", "First", show=False, priority=True, tooltip="first / last drill"),
+        Binding("end,G", "last", "Last", show=False, priority=True, tooltip="first / last drill"),
+        Binding("tab", "app.focus_next", "Preview", show=False,
+                tooltip="into the preview and back (there ↑ ↓ j k scroll it)"),
+    ]
+
+    HELP_TITLE = "Drill picker keys"
+    HELP_NOTES = "A drill marked ⚠ has problems; select it to see them."
+
+    def __init__(self, services: Services, last_drill: Path | None = None) -> None:
+        super().__init__()
+        self.services = services
+        self.last_drill = last_drill
+        self.entries: list[DrillEntry] = []
+        #: True while the drills are being read (in a worker thread).
+        self.loading = False
+        #: The entry being read from its file to be opened (:meth:`action_start`), if any.
+        self.opening: DrillEntry | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._banner(), id="picker-banner")
+        table: DataTable[Text] = DataTable(id="picker-table", cursor_type="row")
+        table.border_title = "Drills"
+        yield table
+        detail = VerticalScroll(Static(id="picker-detail-body"), id="picker-detail")
+        detail.border_title = "Preview"
+        yield detail  # focusable: tab moves into it, and the arrows, j / k, pgup / pgdn scroll it
+        yield KeyFooter()  # rebuilt only when its keys change (a focus change alone restyles them all)
+
+    def _banner(self) -> Text:
+        out = Text()
+        out.append(" WAR ROOM ", style="bold reverse red")
+        out.append("  incident drills for planner-executor agents · trainee ")
+        out.append(clean_line(self.services.trainee), style="bold")
+        active = self.services.drill_set
+        if active is not None:
+            out.append("\n drill set ")
+            out.append(clean_line(active.model.title), style="bold")
+            out.append(" " + clean_line(f"({active.set_id}) · {self.services.session_mode}"))
+            due = active.due_text()
+            if due:
+                out.append(" · ")
+                out.append(due, style="bold red" if "past due" in due else "")
+            if active.adaptive:
+                out.append(" · the next drill is chosen for you")
+        elif self.services.session_mode == "assessment":
+            out.append(" · assessment", style="bold")
+        return out
+
+    def on_mount(self) -> None:
+        table = self.query_one("#picker-table", DataTable)
+        if self.services.drill_set is None:  # a drill set's drills are one group, in the set's order
+            table.add_column(Text("group"), key="group")
+        table.add_column(Text("title"), key="title")
+        table.add_column(Text("level"), key="level")
+        table.add_column(Text("tags"), key="tags")
+        table.add_column(Text("length"), key="length")
+        table.add_column(Text("best"), key="best")
+        if self.services.drill_set is not None:
+            table.add_column(Text("progress"), key="progress")
+        fit_columns(table, *self._widths())
+        self.load()
+        table.focus()
+
+    def _widths(self) -> tuple[dict[str, int], dict[str, float]]:
+        """The fixed and flexible column widths (a drill set adds its progress column; the group column narrows, to 8
+        cells, where the title and tags would otherwise be pushed off a narrow terminal)."""
+        if self.services.drill_set is None:
+            table = self.query_one("#picker-table", DataTable)
+            pads = 2 * table.cell_padding * (1 + len(_FIXED) + len(_FLEX))
+            flex_room = max(8 * sum(_FLEX.values()) / w for w in _FLEX.values())  # each flex column 8 cells or more
+            room = table.scrollable_content_region.width - pads - sum(_FIXED.values()) - math.ceil(flex_room)
+            return {"group": max(8, min(GROUP_WIDTH, room)), **_FIXED}, _FLEX
+        wide = self.services.drill_set.adaptive and self.services.drill_set.model.attempts is not None
+        return {**_FIXED, "progress": 24 if wide else 18}, _FLEX  # "session 10 of 12 · 2 left"
+
+    def on_resize(self) -> None:
+        self._fit_widths()
+        self.fit_heights()
+        # The screen hears of a new size before its table is laid out again (the table's region is still the old
+        # one, and a vertical scroll bar may come or go with the new heights): fit again once the layout is done.
+        self.call_after_refresh(self._fit_widths)
+
+    def _fit_widths(self) -> None:
+        """Size the table's columns to the table's current width (nothing once the picker left the screen)."""
+        if self.query("#picker-table"):
+            fit_columns(self.query_one("#picker-table", DataTable), *self._widths())
+
+    def load(self) -> None:
+        """(Re)load the drill catalog and the trainee's best scores, in a worker thread so the UI never waits for a
+        big library (the preview says "Loading drills…" meanwhile); the table is filled when they are read, the
+        cursor on the drill it was on (matched by file; `r` after editing a drill, or a drill that changed since the
+        list was read)."""
+        under_cursor = self.selected() if self.query("#picker-table") else None
+        if under_cursor is not None:
+            self.last_drill = under_cursor.path
+        self.loading = True
+        self.query_one("#picker-detail-body", Static).update(Text("Loading drills…", style="dim italic"))
+        self._read_in_thread()
+
+    @work(thread=True, exclusive=True, group="picker-load")
+    def _read_in_thread(self) -> None:
+        entries = self.services.catalog()
+        try:
+            best, problem = self.services.best_scores(), None
+        except ResultsUnavailable as exc:  # a broken results store must not stop anyone from playing
+            best, problem = {}, exc
+        progress = self._set_progress()
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._fill, entries, best, problem, progress)
+
+    def _fill(
+        self,
+        entries: list[DrillEntry],
+        best: dict[str, int | None],
+        unavailable: Exception | None,
+        progress: dict[str, Any] | ResultsUnavailable | None = None,
+    ) -> None:
+        """Fill the table with ``entries`` and the ``best`` scores (``unavailable``: why there are none) and, in a
+        drill set, each drill's ``progress`` (a :class:`ResultsUnavailable`: why it cannot be shown). Does nothing
+        once the picker has been replaced (a drill started before the worker finished reading)."""
+        if not self.query("#picker-table"):  # the picker was taken off the screen: nothing to fill
+            return
+        self.loading = False
+        if unavailable is not None:
+            self.notify(f"Best scores unavailable: {unavailable}", severity="warning", markup=False)
+        if isinstance(progress, ResultsUnavailable):
+            self.notify(f"Drill set progress unavailable: {progress}", severity="warning", markup=False)
+            progress = {}
+        table = self.query_one("#picker-table", DataTable)
+        table.clear()
+        groups = self._groups(entries, best)
+        self.entries = [entry for group in groups for entry in group.entries]
+        starts: dict[int, str] = {}  # row -> the label of the group it starts
+        first = 0
+        for group in groups:
+            if group.label and group.entries:
+                starts[first] = group.label
+            first += len(group.entries)
+        if entries:
+            self.query_one("#picker-detail-body", Static).update(Text(""))
+        for i, entry in enumerate(self.entries):
+            try:
+                cells = entry_cells(entry, best)
+            except Exception as exc:
+                problem = f"{entry.path}:1:1: cannot show this drill ({type(exc).__name__}: {exc})"
+                self.entries[i] = entry = DrillEntry(entry.path, None, (*entry.problems, problem))
+                cells = entry_cells(entry, best)
+            if progress is not None:
+                p = progress.get(entry.card.id) if entry.card is not None else None
+                cells.append(Text(p.cell() if p is not None else "—"))
+            if self.services.drill_set is None:
+                cells.insert(0, group_label(starts.get(i, "")))
+            table.add_row(*cells, key=str(i))
+        if not self.entries:
+            done = self.services.drill_set is not None
+            self.query_one("#picker-detail-body", Static).update(
+                Text("This drill set is complete." if done else "No drills found.")
+            )
+        # Back from a drill: the cursor stays on the drill just played (matched by file).
+        last = self.last_drill
+        if last is not None:
+            from warroom.core.files import real_path
+
+            row = next((i for i, e in enumerate(self.entries) if real_path(e.path) == real_path(last)), None)
+            if row is not None:
+                table.move_cursor(row=row, animate=False, scroll=True)
+        self.fit_heights()
+
+    def _groups(self, entries: list[DrillEntry], best: dict[str, int | None]) -> list[Group]:
+        """The picker's groups of ``entries``: by domain, the tutorial first for a trainee with no finished drill
+        (``best``: the trainee's best scores); a drill set's drills as one group without a label, in its order."""
+        if self.services.drill_set is not None:
+            return [Group("", tuple(entries))]
+        return group_entries(entries, tutorial_first=new_trainee(best), is_tutorial=is_tutorial)
+
+    def _set_progress(self) -> dict[str, Any] | ResultsUnavailable | None:
+        """The drill set's progress per drill id (None outside a set; the error when the store cannot be read).
+        Read in the worker thread."""
+        if self.services.drill_set is None:
+            return None
+        try:
+            return self.services.set_progress()
+        except ResultsUnavailable as exc:
+            return exc
+
+    def fit_heights(self) -> None:
+        """Give the drill list the rows it needs (up to what leaves the preview 7 lines) and the preview the rest."""
+        table = self.query_one("#picker-table", DataTable)
+        banner = 2 if self.services.drill_set is not None else 1  # a drill set's banner has a second line
+        room = self.size.height - 1 - banner  # the banner and the footer
+        if room <= 0:
+            return
+        wanted = table.row_count + 3  # the header row and the border
+        table.styles.height = max(min(wanted, room - _PREVIEW_MIN), min(6, room))
+
+    def selected(self) -> DrillEntry | None:
+        """The entry under the cursor, or None when the table is empty."""
+        table = self.query_one("#picker-table", DataTable)
+        if not self.entries or table.row_count == 0:
+            return None
+        return self.entries[table.cursor_row]
+
+    @on(DataTable.RowHighlighted, "#picker-table")
+    def show_detail(self) -> None:
+        entry = self.selected()
+        if entry is None:
+            return
+        self.query_one("#picker-detail-body", Static).update(preview_text(entry))
+
+    def action_start(self) -> None:
+        entry = self.selected()
+        if entry is None:
+            return
+        if not entry.ok:
+            self.notify("This drill has problems; fix them and press r to reload.", severity="error", markup=False)
+            return
+        refused = self.services.cannot_start(entry)
+        if refused is not None:
+            self.notify(f"Cannot start this drill: {refused}.", severity="error", markup=False)
+            return
+        if self.services.is_current(entry):
+            self.post_message(ShowBriefing(entry))
+        else:  # listed from the picker's cache, or changed since: read from its file, in full, before it is shown
+            self.opening = entry
+            self._open_in_thread(entry)
+
+    @work(thread=True, exclusive=True, group="picker-open")
+    def _open_in_thread(self, entry: DrillEntry) -> None:
+        fresh = self.services.open_entry(entry)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._opened, entry, fresh)
+
+    def _opened(self, entry: DrillEntry, fresh: DrillEntry) -> None:
+        """Open the briefing of ``fresh`` (``entry`` read from its file by :meth:`_open_in_thread`); when the file no
+        longer loads, or no longer is the drill listed, say so and read the drills again. Does nothing once the
+        picker has been replaced, or when another drill was chosen meanwhile."""
+        if not self.is_attached or self.opening is not entry:
+            return
+        self.opening = None
+        if fresh.ok:
+            self.post_message(ShowBriefing(fresh))
+            return
+        self.notify("This drill changed since the list was read: the drills are read again.", severity="warning",
+                    markup=False)  # fmt: skip
+        self.load()
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def _preview(self) -> VerticalScroll | None:
+        """The preview when it has the focus (keys then scroll it), else None."""
+        detail = self.query_one("#picker-detail", VerticalScroll)
+        return detail if detail.has_focus else None
+
+    def action_down(self) -> None:
+        preview = self._preview()
+        if preview is not None:
+            preview.scroll_down(animate=False)
+        else:
+            self.query_one("#picker-table", DataTable).action_cursor_down()
+
+    def action_up(self) -> None:
+        preview = self._preview()
+        if preview is not None:
+            preview.scroll_up(animate=False)
+        else:
+            self.query_one("#picker-table", DataTable).action_cursor_up()
+
+    def action_page(self, pages: int) -> None:
+        """A page down (``pages`` 1) or up (-1) the list, or the preview when it has the focus."""
+        preview = self._preview()
+        if preview is not None:
+            (preview.scroll_page_down if pages > 0 else preview.scroll_page_up)(animate=False)
+            return
+        table = self.query_one("#picker-table", DataTable)
+        (table.action_page_down if pages > 0 else table.action_page_up)()
+
+    def action_first(self) -> None:
+        """Move to the first drill of the list (or the top of the preview, when it has the focus)."""
+        preview = self._preview()
+        if preview is not None:
+            preview.scroll_home(animate=False)
+            return
+        table = self.query_one("#picker-table", DataTable)
+        if table.row_count:
+            table.move_cursor(row=0, animate=False)
+
+    def action_last(self) -> None:
+        """Move to the last drill of the list (or the end of the preview, when it has the focus)."""
+        preview = self._preview()
+        if preview is not None:
+            preview.scroll_end(animate=False)
+            return
+        table = self.query_one("#picker-table", DataTable)
+        if table.row_count:
+            table.move_cursor(row=table.row_count - 1, animate=False)
+
+    def action_quit_app(self) -> None:
+        self.app.exit()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen.for_screen(self))
+
+
+def fit_columns(table: DataTable[Any], fixed: Mapping[str, int], flex: Mapping[str, float], minimum: int = 8) -> None:
+    """Size a DataTable's columns to its width: ``fixed`` widths as given, the rest shared by ``flex`` weights.
+
+    Keys are column keys. Call it from ``on_resize``; nothing happens unless a width changed. DataTable has no
+    public way to resize a column, so the columns are added again at their new widths and the rows after them
+    (public API only; the picker's table holds a few dozen rows), the cursor kept on its row and their labels kept
+    (the width of the row labels, when shown, is taken off the columns' room).
+    """
+    labels = [row.label.cell_len for row in table.rows.values() if row.label is not None]
+    label_width = max(labels) + 2 * table.cell_padding if labels and table.show_row_labels else 0
+    cells = table.scrollable_content_region.width - label_width - 2 * table.cell_padding * (len(fixed) + len(flex))
+    free = max(cells - sum(fixed.values()), minimum * len(flex))
+    total = sum(flex.values()) or 1
+    widths = dict(fixed)
+    for key, weight in flex.items():
+        widths[key] = max(int(free * weight / total), minimum)
+    columns = [(key, column.label, widths.get(str(key.value))) for key, column in table.columns.items()]
+    if all(w is None or (table.columns[k].width == w and not table.columns[k].auto_width) for k, _, w in columns):
+        return
+    rows = [(key.value, table.get_row(key), row.label) for key, row in table.rows.items()]
+    cursor = table.cursor_row
+    table.clear(columns=True)
+    for column_key, label, width in columns:
+        table.add_column(label, width=width, key=column_key.value)
+    for row_key, cells_of_row, row_label in rows:
+        table.add_row(*cells_of_row, key=row_key, label=row_label)
+    if rows:
+        table.move_cursor(row=cursor, animate=False, scroll=True)

@@ -1,0 +1,100 @@
+"""What the drill picker shows of each drill: its table cells and its preview, made from the entry's card
+(:class:`~warroom.core.library.DrillCard`), so that a drill listed from the picker's cache shows as a loaded one."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from warroom.core.model import ESCALATION_INSTRUCTION
+from warroom.core.text import clean, clean_line, clock
+from warroom.tui.logic import DrillEntry, domain_of, is_tutorial
+from warroom.tui.render import literal_line, prose
+from warroom.tui.screens._briefing import stars
+
+__all__ = ["GROUP_WIDTH", "best_cell", "entry_cells", "group_label", "preview_text"]
+
+#: The width of the group column (a group's label in its first drill's row), in cells.
+GROUP_WIDTH = 14
+
+
+def group_label(label: str) -> Text:
+    """A group's label as its first row's group cell: drill text shown literally, cut to :data:`GROUP_WIDTH` cells.
+
+    A cell of its own column, not a DataTable row label: Textual caches a row drawn before the table has noticed its
+    labels (on idle) and never draws their column then, so the labels were missing from a real terminal."""
+    return literal_line(label, style="bold", limit=GROUP_WIDTH)
+
+
+def best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
+    """The picker's "best" cell: the best score of a played session, ``quit`` (dim italic) for a drill the trainee
+    only ever quit (its abandoned sessions score 0, which is not a best), ``—`` for a drill never started."""
+    if drill_id not in best:
+        return Text("—", style="dim")
+    score = best[drill_id]
+    return Text("quit", style="dim italic") if score is None else Text(str(score), style="bold")
+
+
+def entry_cells(entry: DrillEntry, best: dict[str, int | None]) -> list[Text]:
+    """The picker table's cells of one drill (from its card): title, level, tags, length, best score (``best``:
+    the trainee's best scores by drill id); a broken drill marked ⚠."""
+    d = entry.card
+    if d is not None and entry.problems:  # loaded, but breaks a rule across files (e.g. a duplicate id)
+        return [
+            literal_line(f"⚠ {d.title}", style="bold red"),
+            Text(stars(d.difficulty), style="yellow"),
+            Text("has problems", style="red"),
+            Text(clock(d.duration)),
+            Text("—"),
+        ]
+    if d is None:
+        return [
+            literal_line(f"⚠ {entry.path.name}", style="bold red"),
+            Text("—"),
+            Text("cannot load", style="red"),
+            Text("—"),
+            Text("—"),
+        ]
+    return [
+        literal_line(d.title),
+        Text(stars(d.difficulty), style="yellow"),
+        literal_line(", ".join(d.public_tags), style="dim"),
+        Text(clock(d.duration)),
+        best_cell(d.id, best),
+    ]
+
+
+def preview_text(entry: DrillEntry) -> Text:
+    """The picker's preview of one drill, from its card: its problems, if any; title, id, revision, author and domain
+    (or that it is the tutorial); the goal, what the trainee watches, how to escalate, the plan; then its file. Drill
+    text is shown literally."""
+    out = Text()
+    if entry.problems:
+        what = "cannot be loaded" if entry.card is None else "cannot be started until this is fixed"
+        out.append(f"This drill {what}:\n", style="bold red")
+        for line in entry.problems:
+            out.append(clean(line) + "\n")
+        if entry.card is not None:
+            out.append("\n")
+    if entry.card is not None:
+        d = entry.card
+        out.append(clean_line(d.title), style="bold")
+        out.append("\n")
+        out.append(clean_line(f"{d.id} v{d.version} · by {d.author}"), style="dim")
+        domain = domain_of(entry)
+        if is_tutorial(entry):
+            out.append("\nThe tutorial: a guided first drill, one key at a time; never counted in statistics.")
+        elif domain is not None:
+            out.append(" · " + clean_line(domain), style="dim")  # (clean_line would drop the space)
+        out.append("\n")
+        out.append("\nGoal\n", style="bold")
+        out.append(prose(d.goal))
+        out.append("\n\nYou are watching\n", style="bold")
+        out.append(prose(d.watching))
+        out.append("\n" + ESCALATION_INSTRUCTION)
+        out.append("\n\nThe plan\n", style="bold")
+        for step_id, title in d.plan:
+            out.append(f"  {clean_line(step_id)} ", style="bold")
+            out.append(clean_line(title) + "\n")
+    out.append("\n")
+    out.append(clean(str(entry.path)), style="dim")
+    return out

@@ -1,0 +1,157 @@
+"""The side panels of the after-action review (:mod:`warroom.tui.screens._review`):
+the heading, the scorecard, the answer key and what an escalation cited, each a :class:`~rich.text.Text` built from
+a :class:`~warroom.store.review.ReviewData`, drill text shown literally."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from warroom.core.model import OUTCOME_LABELS, TARGET_LABELS, Outcome
+from warroom.core.scoring import MAX_TOTAL
+from warroom.core.text import clean, clean_line, clock, damage, damage_amount
+from warroom.store.review import ReviewData
+from warroom.tui.logic import mode_line
+from warroom.tui.render import literal_line, summarize
+from warroom.tui.screens._debrief import evidence_text
+
+_GOOD = {"contained", "all_clear_held"}
+_MIXED = {"contained_late", "right_step_unsupported"}
+
+
+def cited_events(drill: Any, cites: Any) -> Text:
+    """What an escalation cited, for the review's side panel: one line per cited event with what it is by the answer
+    key (evidence, accepted, distractor, irrelevant) and its summary, drill text literally; "cited nothing" or, for
+    an escalation recorded before citations existed, "no citations recorded"."""
+    from warroom.core.play import judge_citations
+
+    out = Text()
+    out.append("cited: ", style="bold")
+    if cites is None:
+        out.append("no citations recorded (before scoring rules version 2)\n", style="dim")
+        return out
+    if not cites:
+        out.append("nothing\n")
+        return out
+    out.right_crop(1)  # "cited:" ends its line
+    out.append("\n")
+    for event_id, kind in judge_citations(drill, cites):
+        out.append(f"  {clean_line(event_id)} ", style="bold")
+        out.append(f"({kind.value}) ", style="bold green" if kind.value in ("evidence", "accepted") else "bold red")
+        try:
+            out.append_text(literal_line(summarize(drill.event(event_id)), style="dim", limit=60))
+        except KeyError:  # the drill file was edited since the session: say so rather than show nothing
+            out.append("(not in this drill file)", style="dim")
+        out.append("\n")
+    return out
+
+
+_OUTCOME_VALUES = frozenset(o.value for o in Outcome)
+
+
+def _outcome_style(outcome: str) -> str:
+    return "bold green" if outcome in _GOOD else "bold yellow" if outcome in _MIXED else "bold red"
+
+
+def headline(data: ReviewData) -> Text:
+    """The review's heading: the session, its drill (and variant seed), trainee, start, outcome and total, mode."""
+    s = data.session
+    drill = data.drill
+    out = Text(no_wrap=False)
+    out.append("After-action review  ", style="bold")
+    out.append(clean_line(s.session_id), style="bold cyan")
+    out.append("\n")
+    out.append(clean_line(drill.title if drill else s.drill_id), style="bold")
+    out.append(f"  ({clean_line(s.drill_id)} v{s.drill_version}")
+    out.append(f", variant seed {s.seed})\n" if s.seed is not None else ")\n")  # the variant replayed here
+    # The session's facts on a line of their own, so no separator is left dangling where the line wraps.
+    out.append("trainee ")
+    out.append(clean_line(s.trainee), style="bold")
+    out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
+    label = OUTCOME_LABELS[Outcome(s.outcome)] if s.outcome in _OUTCOME_VALUES else s.outcome  # as `scores` shows it
+    out.append(clean_line(label), style=_outcome_style(s.outcome))
+    out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
+    if s.recovered:
+        out.append("  (recovered after the session was interrupted)", style="dim")
+    out.append("\n" + mode_line(s), style="dim")
+    return out
+
+
+def scorecard_panel(data: ReviewData) -> Text:
+    """The stored scorecard's lines (or, for an older one, its components), the total and any recording notes."""
+    card = data.session.scorecard or {}
+    out = Text()
+    out.append("Scorecard\n", style="bold underline")
+    lines = card.get("lines") or []
+    if card.get("outcome_text") and not lines:
+        out.append(clean(card["outcome_text"]) + "\n")
+    for c in [] if lines else card.get("components", []):
+        try:
+            out.append(f"{c['points']:+d}", style="bold")
+            out.append(f" / {c['max_points']}  " if c.get("max_points") else "  ")
+            out.append(clean_line(c.get("name", "")), style="bold")
+            out.append(": " + clean_line(c.get("explanation", "")) + "\n")
+        except (KeyError, TypeError, ValueError):
+            out.append(clean_line(c) + "\n")
+    for line in lines:
+        out.append(clean(line) + "\n")
+    out.append(f"total {data.session.total}/{MAX_TOTAL}\n", style="bold")
+    notes = data.session.notes
+    if notes:
+        out.append("\nRecording notes\n", style="bold")
+        for n in notes:
+            out.append("· " + clean(n) + "\n", style="yellow")
+    return out
+
+
+def answer_panel(data: ReviewData) -> Text:
+    """The answer key (fault, evidence, cascade, damage, deadline, debrief) or the all-clear note, and the
+    distractors; a note when the drill file is not available."""
+    drill = data.drill
+    out = Text()
+    out.append("Answer key\n", style="bold underline")
+    if drill is None:
+        out.append("(the drill file is not available)", style="dim")
+        return out
+    if drill.all_clear is not None:
+        out.append("All-clear control drill: no fault; the right move was not to escalate.\n", style="bold")
+        out.append(clean(drill.all_clear.debrief) + "\n")
+    key = drill.answer_key
+    if key is not None:
+        if key.fault.origin_step is not None:
+            try:
+                title = drill.step(key.fault.origin_step).title
+            except KeyError:
+                title = ""
+            origin = f"{key.fault.origin_step} {title}"
+        else:  # format 2: the plan or the set-up
+            origin = f"{TARGET_LABELS[key.fault.target]} (at {key.fault.origin_event})"
+        out.append("fault origin  ", style="bold")
+        out.append(clean_line(origin), style="bold red")
+        out.append(f"  ({key.fault.kind.value})\n")
+        out.append(clean(key.fault.summary) + "\n")
+        out.append("evidence      ", style="bold")
+        evidence_text(out, drill)
+        out.append("\n")
+        if key.cascade:
+            out.append("cascade       ", style="bold")
+            out.append(clean_line(" → ".join(key.cascade)) + "\n")
+        full = sum(e.amount for e in key.damage.entries)
+        out.append("damage        ", style="bold")
+        unit = key.damage.unit
+        out.append(
+            clean_line(f"{damage(full, unit)} if nobody escalates; deadline {clock(key.deadline)}")
+        )
+        out.append("\n")
+        for e in key.damage.entries:
+            note = f" ({e.note})" if e.note else ""
+            out.append(clean_line(f"  {e.event}: {damage_amount(e.amount, unit)}{note}") + "\n")
+        out.append("\nDebrief\n", style="bold")
+        out.append(clean(key.debrief) + "\n")
+    if drill.distractors:
+        out.append("\nDistractors (harmless)\n", style="bold")
+        for d in drill.distractors:
+            out.append(clean_line(d.event), style="bold")
+            out.append(": " + clean(d.why_harmless) + "\n")
+    return out

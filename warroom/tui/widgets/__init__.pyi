@@ -1,0 +1,37 @@
+# The API of warroom.tui.widgets (its __init__.py loads each name on first use, from the module named here).
+
+from ._dialogs import ConfirmScreen, HelpScreen
+from ._fieldjump import FieldScreen, find_json_key_line, is_field_path, jump_to_field, open_field_jump
+from ._footer import KeyFooter
+from ._inspector import BACKGROUND_CHARS, START_DELAY, Inspector
+from ._keyhelp import footer_label, help_rows, key_label, key_prose, key_table
+from ._linetable import Column, LineTable
+from ._panels import Meters, PlanPanel, StatusBar
+from ._panes import room_panes
+from ._tracetable import TraceTable
+
+__all__ = [
+    "BACKGROUND_CHARS",
+    "START_DELAY",
+    "Column",
+    "ConfirmScreen",
+    "FieldScreen",
+    "HelpScreen",
+    "Inspector",
+    "KeyFooter",
+    "LineTable",
+    "Meters",
+    "PlanPanel",
+    "StatusBar",
+    "TraceTable",
+    "find_json_key_line",
+    "footer_label",
+    "help_rows",
+    "is_field_path",
+    "jump_to_field",
+    "key_label",
+    "key_prose",
+    "key_table",
+    "open_field_jump",
+    "room_panes",
+]

@@ -1,0 +1,113 @@
+"""Dialogs every screen uses: the help (``?``, built from the screen's key bindings) and a yes / no question.
+
+Each dismisses with its answer (None for the help). Drill text in them is shown literally, never as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Label, Static
+
+from warroom.tui.widgets._keyhelp import help_body, help_rows, key_prose
+
+
+class HelpScreen(ModalScreen[None]):
+    """The keys of one screen and how it works (``?`` on every screen). Escape, q, ? or enter closes it.
+
+    Screens open it with :meth:`for_screen`, which builds the rows from the screen's bindings
+    (:func:`warroom.tui.widgets.help_rows`), so the help lists exactly the keys the screen has.
+
+    Args:
+        title: the dialog's title, e.g. "War room keys".
+        keys: (key, what it does) rows.
+        notes: text shown under the keys.
+    """
+
+    BINDINGS = [
+        Binding("escape,q,question_mark,enter", "dismiss_help", "Close"),
+        Binding("up,k", "scroll(-1)", "Scroll up", show=False),
+        Binding("down,j", "scroll(1)", "Scroll down", show=False),
+    ]
+
+    def __init__(self, title: str, keys: Sequence[tuple[str, str]], notes: str = "") -> None:
+        super().__init__()
+        self.title_text = title
+        self.keys = tuple(keys)
+        self.notes = notes
+
+    @classmethod
+    def for_screen(cls, screen: Screen[Any]) -> HelpScreen:
+        """The help of ``screen``: its ``HELP_TITLE``, the rows of its bindings, its ``HELP_NOTES``."""
+        title = getattr(screen, "HELP_TITLE", "Keys")
+        return cls(title, help_rows(screen), getattr(screen, "HELP_NOTES", ""))
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box", classes="dialog"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield VerticalScroll(Static(help_body(self.keys, self.notes)), id="help-body")
+            yield Label("escape closes", id="help-hint", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.fit_body()
+
+    def on_resize(self) -> None:
+        self.fit_body()
+
+    def fit_body(self) -> None:
+        """Give the body the rows the box leaves (at most 90% of the terminal; its border, title and hint take 5), so
+        it is never cut off: when it does not fit, it scrolls (with its scrollbar) and the hint says so."""
+        body = self.query_one("#help-body", VerticalScroll)
+        body.styles.max_height = max(int(self.app.size.height * 0.9) - 5, 3)
+        self.call_after_refresh(self._update_hint)
+
+    def _update_hint(self) -> None:
+        body = self.query_one("#help-body", VerticalScroll)
+        more = body.max_scroll_y > 0
+        self.query_one("#help-hint", Label).update(key_prose("↑ ↓ scroll · escape closes") if more else "escape closes")
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#help-body", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_dismiss_help(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question (e.g. quit the drill?). Dismisses with True for yes."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, detail: str = "") -> None:
+        super().__init__()
+        self.question = question
+        self.detail = detail
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box", classes="dialog"):
+            yield Label(Text(self.question), classes="dialog-title")
+            if self.detail:
+                yield Label(Text(self.detail), classes="dialog-quote")
+            with Horizontal(id="confirm-buttons"):
+                yield Button("Yes (y)", id="yes", variant="error")
+                yield Button("No (n)", id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    @on(Button.Pressed)
+    def pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -1,0 +1,209 @@
+"""The war room's trace table: the released trace events, one line each, on :class:`~warroom.tui.widgets.LineTable`.
+
+Rows are appended as the drill clock releases events (work per tick proportional to the new events); each row's
+cells are built only when the row is drawn, from the event itself, so a 100,000-event trace costs one key and one
+list entry per row. Drill text goes through :mod:`warroom.tui.render._text` (literal Text, control characters escaped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import ClassVar, NamedTuple
+
+from rich.text import Text
+
+from warroom.core.model import TraceEvent
+from warroom.core.text import clock
+from warroom.tui.logic import event_agent
+from warroom.tui.render import KINDS, literal_line, row_mark, summarize
+from warroom.tui.widgets._linetable import Column, LineTable
+
+__all__ = ["TraceTable"]
+
+#: The columns: flag mark, drill time, plan step, kind, and the one-line summary, which takes the free width.
+COLUMNS = (
+    Column("flag", "⚑", 1),
+    Column("t", "time", 5),
+    Column("step", "step", 5),
+    Column("kind", "kind", 9),
+    Column("summary", "summary", None, minimum=8),
+)
+
+#: The agent column, shown after the step when the drill names agents (format 2).
+AGENT_COLUMN = Column("agent", "agent", 7)
+
+
+#: Longest summary built for a row (a 200 KB result is cut here before it is cleaned and styled).
+SUMMARY_LIMIT = 400
+
+
+class _Note(NamedTuple):
+    t: float
+    kind: str
+    summary: str
+    style: str
+
+
+class TraceTable(LineTable):
+    """The released trace events, one row each (flag mark, time, step, kind, one-line summary).
+
+    The table follows the newest event while the cursor is on the last row; once the trainee moves away, new rows
+    only raise :attr:`unseen` (shown as a hint) until the cursor is back at the bottom (``G`` / ``end``). Row keys
+    are event ids; notes that are not trace events (e.g. a re-plan answering a false escalation) get keys starting
+    with ``note:``. Keys: see :class:`~warroom.tui.widgets.LineTable`.
+    """
+
+    #: What the table's keys do in the war room (the help's wording, by action; see
+    #: :mod:`warroom.tui.widgets._keyhelp`).
+    KEY_HELP: ClassVar[dict[str, str]] = {
+        "cursor_up": "the event above (a click selects an event)",
+        "cursor_down": "the event below",
+        "page_up": "a page up the trace",
+        "page_down": "a page down the trace",
+        "first": "the first event",
+        "last": "the newest event, following new events again",
+        "select": "inspect the selected event",
+    }
+
+    def __init__(
+        self, *, id: str | None = None, classes: str | None = None, agents: bool = False,
+        repetitions: Mapping[str, int] | None = None, agent_labels: Mapping[str, str] | None = None,
+    ) -> None:
+        """``agents``: show the agent column (format 2), where an agent's name is shown as ``agent_labels`` gives
+        it (:func:`warroom.tui.logic.agent_labels`; else as written, cut to the column), an event naming no
+        agent under the role its kind implies (:func:`~warroom.tui.logic.event_agent`); ``repetitions``: the
+        replay's repetitions so far by event id (:attr:`warroom.core.play.Replay.repetitions`), shown as ``×N``
+        (without it: each event's count)."""
+        columns = (*COLUMNS[:3], AGENT_COLUMN, *COLUMNS[3:]) if agents else COLUMNS
+        super().__init__(columns, self.row_cells, id=id, classes=classes)
+        self._agents = agents
+        self._agent_labels = dict(agent_labels or {})
+        self._repetitions = repetitions
+        self._events: dict[str, TraceEvent] = {}
+        self._noted: dict[str, _Note] = {}
+        self._flagged: set[str] = set()
+        self._marks: dict[str, Text] = {}
+        #: Rows added while the trainee was away from the newest row.
+        self.unseen = 0
+
+    # -- rows -----------------------------------------------------------------------------------------------------
+
+    @property
+    def events(self) -> Mapping[str, TraceEvent]:
+        """The trace events shown, by event id (read-only; rows that are notes are not in it)."""
+        return self._events
+
+    def event(self, key: str) -> TraceEvent:
+        """The trace event of the row with this key (an event id); raises KeyError for a note or an unknown key."""
+        return self._events[key]
+
+    def row_cells(self, index: int) -> Sequence[Text]:
+        key = self.keys[index]
+        flag = self._marks.get(key) or (Text("⚑", style="bold red") if key in self._flagged else Text(""))
+        ev = self._events.get(key)
+        if ev is None:
+            note = self._noted[key]
+            cells = [flag, Text(clock(note.t), style="dim"), Text("—"), Text(note.kind, style=note.style),
+                     literal_line(note.summary, limit=SUMMARY_LIMIT)]
+            if self._agents:
+                cells.insert(3, Text("—"))
+            return cells
+        summary = row_mark(ev, self._repetitions) + summarize(ev, limit=SUMMARY_LIMIT)
+        kind = KINDS[type(ev)]
+        cells = [
+            flag,
+            Text(clock(ev.t), style="dim"),
+            literal_line(ev.step or "—"),
+            Text(kind.label, style=kind.style),
+            literal_line(summary, limit=SUMMARY_LIMIT),
+        ]
+        if self._agents:
+            agent = event_agent(ev)
+            cells.insert(3, literal_line(self._agent_labels.get(agent, agent) if agent is not None else "—"))
+        return cells
+
+    @property
+    def following(self) -> bool:
+        """True while the cursor is on the newest row (or the table is empty): new rows move the cursor along."""
+        return self.row_count == 0 or self.cursor_row >= self.row_count - 1
+
+    def _append(self, keys: list[str]) -> None:
+        if not keys:
+            return
+        follow = self.following
+        self.add_rows(keys)
+        if follow:
+            self.move_cursor(self.row_count - 1)
+        else:
+            self.unseen += len(keys)
+
+    def append_events(self, events: Iterable[TraceEvent]) -> None:
+        """Append one row per released trace event, in order (cost proportional to the events given)."""
+        events = list(events)
+        self._events.update((ev.id, ev) for ev in events)
+        self._append([ev.id for ev in events])
+
+    def refresh_repeated(self) -> None:
+        """Redraw the rows of repeated events (their ``×N`` count grows as the replay releases repetitions)."""
+        for event_id in self._repetitions or ():
+            if event_id in self._events:
+                self.refresh_row(self.row_index(event_id))
+
+    def append_note(self, t: float, kind: str, summary: str, style: str = "bold magenta") -> str:
+        """Append a row that is not a trace event (e.g. the planner's answer to a false escalation) at drill time
+        ``t`` (seconds); returns its key."""
+        key = f"note:{len(self._noted) + 1}"
+        self._noted[key] = _Note(t, kind, summary, style)
+        self._append([key])
+        return key
+
+    def clear(self) -> None:
+        """Remove every row, event, note and flag mark (the marks of :meth:`set_marks` stay: they belong to events,
+        and show again when their rows come back)."""
+        self._events.clear()
+        self._noted.clear()
+        self._flagged.clear()
+        self.unseen = 0
+        super().clear()
+
+    def mark_flagged(self, event_id: str) -> None:
+        """Show the flag mark on an event's row."""
+        self._flagged.add(event_id)
+        if event_id in self._events:
+            self.refresh_row(self.row_index(event_id))
+
+    def unmark_flagged(self, event_id: str) -> None:
+        """Remove the flag mark from an event's row (the trainee unflagged it)."""
+        self._flagged.discard(event_id)
+        if event_id in self._events:
+            self.refresh_row(self.row_index(event_id))
+
+    def set_marks(self, marks: Mapping[str, Text]) -> None:
+        """Show ``marks`` (event id -> a one-cell mark) in the ⚑ column instead of the flag, replacing the marks
+        set before (the author mode's marks of the answer key); redraws only the rows whose mark changed."""
+        changed = {k for k in {*self._marks, *marks} if self._marks.get(k) != marks.get(k)}
+        self._marks = dict(marks)
+        for event_id in changed:
+            if event_id in self._events:
+                self.refresh_row(self.row_index(event_id))
+
+    def mark_of(self, event_id: str) -> str:
+        """The text in the ⚑ column of an event's row: a mark from :meth:`set_marks`, ``⚑`` when flagged, else
+        ``""``."""
+        mark = self._marks.get(event_id)
+        return mark.plain if mark is not None else ("⚑" if event_id in self._flagged else "")
+
+    def is_flagged(self, event_id: str) -> bool:
+        """True once :meth:`mark_flagged` marked this event."""
+        return event_id in self._flagged
+
+    # -- cursor ---------------------------------------------------------------------------------------------------
+
+    def move_cursor(self, row: int, animate: bool = False, scroll: bool = True) -> None:
+        super().move_cursor(row, animate, scroll)
+        if self.following:
+            self.unseen = 0
+
+    def action_follow(self) -> None:
+        """Jump to the newest row and follow new rows again."""
+        self.action_last()
