@@ -283,3 +283,19 @@ def test_every_bundled_drill_passes_its_variants():
         if drill.variants is None:
             continue
         assert yaml.safe_load(path.read_text())["variants"]  # written in the file, not made up here
+
+
+def test_a_phrasing_of_an_event_kind_with_no_text_to_replace_is_a_problem_not_a_crash() -> None:
+    """Format 2's event kinds (a handoff, a command result...) name none of the fields a phrasing may replace: a
+    phrasing of one is refused at its place (it raised KeyError, an internal error, before each event class said
+    which fields a phrasing may replace)."""
+    from warroom.core.author import full_example_text
+    from warroom.core.load import DrillLoadError, load_drill_text
+
+    phrasing = "variants:\n  phrasings:\n    - {event: e09, choices: [{stderr: other}]}\n"
+    text = full_example_text("x", "s.json") + phrasing
+    with pytest.raises(DrillLoadError) as info:
+        load_drill_text(text, "x.yaml")
+    assert [p.message for p in info.value.problems] == [
+        "a command_result event has no text a phrasing may replace"
+    ]

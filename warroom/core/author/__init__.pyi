@@ -11,15 +11,15 @@ from ._schema import drill_json_schema_text
 from ._skeleton import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF, is_valid_drill_id, skeleton_text
 
 __all__ = [
-    "LOCAL_SCHEMA_REF",
-    "MIN_REACTION_WINDOW",
-    "REPO_SCHEMA_REF",
     "AnnotateError",
     "AnnotatedFile",
     "DeadlineMark",
     "Findings",
     "KeyDraft",
     "KeyWriteError",
+    "LOCAL_SCHEMA_REF",
+    "MIN_REACTION_WINDOW",
+    "REPO_SCHEMA_REF",
     "Recovered",
     "check_variants",
     "discard_recovery",

@@ -38,7 +38,13 @@ BEGIN_MARKER = (
 #: Line that closes the generated section.
 END_MARKER = "<!-- END FIELD REFERENCE -->"
 
-#: The models of the format, in reading order, with the heading each gets.
+def _kind(cls: Any) -> str:
+    """The ``kind`` a trace event class is written with (``tool_call``)."""
+    return str(typing.get_args(cls.model_fields["kind"].annotation)[0])
+
+
+#: The models of the format, in reading order, with the heading each gets (every trace event class of
+#: :data:`~warroom.core.model.TraceEvent`, in its order).
 SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("Drill (the top level)", m.Drill),
     ("briefing", m.Briefing),
@@ -47,16 +53,10 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("agents[] (an agent, format 2)", m.Agent),
     ("usage (token usage of one model call)", m.Usage),
     ("plan[] (a plan step)", m.PlanStep),
-    ("trace[] kind: planner_call", m.PlannerCall),
-    ("trace[] kind: executor_message", m.ExecutorMessage),
-    ("trace[] kind: tool_call", m.ToolCall),
-    ("trace[] kind: tool_result", m.ToolResult),
-    ("trace[] kind: executor_report", m.ExecutorReport),
-    ("trace[] kind: log", m.LogEvent),
-    ("trace[] kind: command_result (format 2)", m.CommandResult),
-    ("trace[] kind: handoff (format 2)", m.Handoff),
-    ("trace[] kind: approval (format 2)", m.Approval),
-    ("trace[] kind: human_message (format 2)", m.HumanMessage),
+    *(
+        (f"trace[] kind: {_kind(cls)}" + (f" (format {cls.FORMAT})" if cls.FORMAT > 1 else ""), cls)
+        for cls in m.EVENT_CLASSES
+    ),
     ("repeat (an event's repetition, format 2)", m.Repeat),
     ("answer_key", m.AnswerKey),
     ("answer_key.deadline as `{event: ...}` (a time by reference, format 2)", m.EventTime),

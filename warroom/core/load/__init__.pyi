@@ -16,12 +16,12 @@ from ._yaml.core import yaml11_value
 from ._yaml.pos import compose_text, position_of
 
 __all__ = [
-    "MAX_SET_BYTES",
     "Adaptive",
     "DrillLoadError",
     "DrillReadError",
     "DrillSet",
     "DrillSetError",
+    "MAX_SET_BYTES",
     "Problem",
     "compose_text",
     "is_drill_set_file",

@@ -8,7 +8,8 @@ Part of the drill model (:mod:`warroom.core.model`).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import typing
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
@@ -52,6 +53,11 @@ class Repeat(_Strict):
 
 
 class _EventBase(_Strict):
+    #: The drill format version that introduced this event kind (a version-1 drill may use only kinds of 1).
+    FORMAT: ClassVar[int] = 1
+    #: The fields a seeded variant's phrasing may replace in an event of this kind (``variants.phrasings``).
+    PHRASED: ClassVar[frozenset[str]] = frozenset()
+
     id: Identifier = Field(description="Unique id of the trace event, referenced by the answer key and distractors.")
     t: Seconds = Field(
         description=(
@@ -95,6 +101,8 @@ class _ModelCall(_EventBase):
 class PlannerCall(_ModelCall):
     """A model call by the planner: the initial plan, a progress check or a re-plan."""
 
+    PHRASED: ClassVar[frozenset[str]] = frozenset({"content"})
+
     kind: Literal["planner_call"] = Field(description="Event kind.")
     content: str = Field(description="What the planner wrote (the plan, its reasoning or instruction).")
     usage: Usage | None = Field(default=None, description="Token usage of this planner call.")
@@ -103,6 +111,8 @@ class PlannerCall(_ModelCall):
 class ExecutorMessage(_ModelCall):
     """The executor's reasoning or a message it wrote while carrying out a step."""
 
+    PHRASED: ClassVar[frozenset[str]] = frozenset({"content"})
+
     kind: Literal["executor_message"] = Field(description="Event kind.")
     content: str = Field(description="What the executor wrote.")
     usage: Usage | None = Field(default=None, description="Token usage of the executor call that wrote it.")
@@ -110,6 +120,8 @@ class ExecutorMessage(_ModelCall):
 
 class ToolCall(_ModelCall):
     """The executor calls a tool with arguments."""
+
+    PHRASED: ClassVar[frozenset[str]] = frozenset({"arguments"})
 
     kind: Literal["tool_call"] = Field(description="Event kind.")
     tool: str = Field(min_length=1, pattern=TEXT_PATTERN, description="The tool's name, e.g. 'crm.search_tickets'.")
@@ -138,6 +150,8 @@ class ToolCall(_ModelCall):
 class ToolResult(_EventBase):
     """The raw result a tool returned: shown to the trainee as is (JSON pretty-printed)."""
 
+    PHRASED: ClassVar[frozenset[str]] = frozenset({"output", "status"})
+
     kind: Literal["tool_result"] = Field(description="Event kind.")
     call: Identifier = Field(description="Id of the tool_call event this result answers.")
     output: Any = Field(description="The raw output: a string, or any JSON-like structure (mapping, list, number).")
@@ -162,6 +176,8 @@ class ToolResult(_EventBase):
 class ExecutorReport(_ModelCall):
     """The executor reports a plan step's outcome to the planner; the *reported* status may be a lie."""
 
+    PHRASED: ClassVar[frozenset[str]] = frozenset({"content"})
+
     kind: Literal["executor_report"] = Field(description="Event kind.")
     step: Identifier = Field(description="The plan step being reported on.")
     status: ReportedStatus = Field(description="The status the executor claims for the step.")
@@ -171,6 +187,8 @@ class ExecutorReport(_ModelCall):
 
 class LogEvent(_EventBase):
     """A line or block of output from the environment: a monitor, a job log, a terminal, an alert."""
+
+    PHRASED: ClassVar[frozenset[str]] = frozenset({"content"})
 
     kind: Literal["log"] = Field(description="Event kind.")
     source: str = Field(
@@ -183,6 +201,8 @@ class LogEvent(_EventBase):
 
 class CommandResult(_EventBase):
     """Format 2: a command's result (a shell, a CLI tool) answering a tool_call: exit code, stdout, stderr."""
+
+    FORMAT: ClassVar[int] = 2
 
     kind: Literal["command_result"] = Field(description="Event kind.")
     call: Identifier = Field(description="Id of the tool_call event this result answers.")
@@ -197,6 +217,8 @@ class CommandResult(_EventBase):
 class Handoff(_EventBase):
     """Format 2: one agent hands the work (or a part of it) to another."""
 
+    FORMAT: ClassVar[int] = 2
+
     kind: Literal["handoff"] = Field(description="Event kind.")
     from_agent: Identifier = Field(description="The agent handing over (a name in `agents`).")
     to_agent: Identifier = Field(description="The agent taking over (a name in `agents`).")
@@ -205,6 +227,8 @@ class Handoff(_EventBase):
 
 class Approval(_EventBase):
     """Format 2: a person's approval requested, granted, denied or timed out."""
+
+    FORMAT: ClassVar[int] = 2
 
     kind: Literal["approval"] = Field(description="Event kind.")
     decision: Literal["requested", "granted", "denied", "timed_out"] = Field(
@@ -219,6 +243,8 @@ class Approval(_EventBase):
 class HumanMessage(_EventBase):
     """Format 2: a message a person wrote into the run (an instruction, a correction, a reply)."""
 
+    FORMAT: ClassVar[int] = 2
+
     kind: Literal["human_message"] = Field(description="Event kind.")
     content: str = Field(description="What the person wrote.")
 
@@ -229,6 +255,9 @@ TraceEvent = Annotated[
     Field(discriminator="kind"),
 ]
 """One timed event of the trace; ``kind`` says which."""
+
+#: Every trace event class, in the order of :data:`TraceEvent` (the format's event kinds).
+EVENT_CLASSES: tuple[type[_EventBase], ...] = typing.get_args(typing.get_args(TraceEvent)[0])
 
 def role_of(event: TraceEvent) -> Role | None:
     """The role whose model made the trace ``event`` when it is a model call (a planner call: the planner; an

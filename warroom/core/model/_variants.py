@@ -89,15 +89,6 @@ class Variants(_Strict):
     )
 
 
-#: Fields of an event a phrasing may replace, by event kind.
-PHRASING_FIELDS: dict[str, frozenset[str]] = {
-    "planner_call": frozenset({"content"}),
-    "executor_message": frozenset({"content"}),
-    "executor_report": frozenset({"content"}),
-    "log": frozenset({"content"}),
-    "tool_result": frozenset({"output", "status"}),
-    "tool_call": frozenset({"arguments"}),
-}
 
 
 #: Most events in one ``shuffle`` group (every order of a group is checked: 4 events have 24 orders).

@@ -17,12 +17,12 @@ from ._steps import StepState
 from ._toolcalls import CallIndex, index_calls
 
 __all__ = [
-    "FALSE_ESCALATION_DELAY",
     "CallIndex",
     "CostMeter",
     "EndReason",
     "EscalationResult",
     "EscalationVerdict",
+    "FALSE_ESCALATION_DELAY",
     "Replay",
     "ReplayError",
     "StepState",

@@ -5,8 +5,8 @@ from ._issues import Issue
 from ._validate import validate_data, validate_drill
 
 __all__ = [
-    "MISSING_ANSWER_KEY",
     "Issue",
+    "MISSING_ANSWER_KEY",
     "validate_data",
     "validate_drill",
 ]

@@ -19,7 +19,6 @@ from typing import Any
 
 from warroom.core.model import (
     MAX_SHUFFLE_GROUP,
-    PHRASING_FIELDS,
     REACTION_WINDOW,
     Drill,
     amount_format,
@@ -174,7 +173,10 @@ def phrasing_issues(drill: Drill, base_valid: bool) -> list[Issue]:
         if event is None:
             issues.append(Issue((*loc, "event"), f"no trace event {p.event!r}"))
             continue
-        allowed = PHRASING_FIELDS[event.kind]
+        allowed = type(event).PHRASED
+        if not allowed:
+            issues.append(Issue((*loc, "event"), f"a {event.kind} event has no text a phrasing may replace"))
+            continue
         for j, choice in enumerate(p.choices):
             bad = sorted(set(choice) - allowed)
             for key in bad:

@@ -14,7 +14,6 @@ from warroom.core.rules._issues import Issue
 #: Fields that only format 2 has, by the class that has them (an event class, or a part of the drill).
 _V2_FIELDS = ("agent", "repeat", "model", "finish_reason", "max_tokens", "truncated", "batch", "retry_of",
               "attempt", "size_bytes", "shown")
-_V2_KINDS = frozenset({"command_result", "handoff", "approval", "human_message"})
 
 
 def _set(obj: Any, name: str) -> bool:
@@ -43,7 +42,7 @@ def version_issues(drill: Any) -> list[Issue]:
     given_of: dict[tuple[type, int], tuple[str, ...]] = {}  # by (class, id of a fields set): its format-2 fields
     for base, events in event_lists(drill):
         for i, ev in enumerate(events):
-            if ev.kind in _V2_KINDS:
+            if type(ev).FORMAT > 1:
                 out.append(Issue((*base, i, "kind"), f"the event kind `{ev.kind}` {why}"))
                 continue
             given = ev.model_fields_set  # alive as long as the event: its id names it meanwhile

@@ -8,10 +8,10 @@ from ._scorecard import MAX_TOTAL, Scorecard, ScoringError, current_scorecard_ke
 
 __all__ = [
     "EDITIONS",
+    "Edition",
     "MAX_TOTAL",
     "SCORING_VERSION",
     "SCORING_VERSIONS",
-    "Edition",
     "Scorecard",
     "ScoringError",
     "check_rules",

@@ -3,7 +3,7 @@
 from ._counts import CohortCounts, PairCounts, stats_from_counts
 from ._facts import SessionFacts
 from ._figures import CohortStats, DrillStats, Reliability, TraineeStats
-from ._summary import count_facts, summarize
+from ._summary import summarize
 
 __all__ = [
     "CohortCounts",
@@ -13,7 +13,6 @@ __all__ = [
     "Reliability",
     "SessionFacts",
     "TraineeStats",
-    "count_facts",
     "stats_from_counts",
     "summarize",
 ]
