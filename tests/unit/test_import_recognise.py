@@ -15,7 +15,8 @@ from warroom.importers.kit import convert, file_values, importers, recognise, re
 
 #: The importer of each fixture, by its folder or (in thirdparty/) the start of its name.
 BY_FOLDER = {"chat": "chat", "openinference": "openinference", "otel": "otel", "otel-split": "otel",
-             "good": "who-and-when", "shapes": None, "v1": None}
+             "good": "who-and-when", "shapes": None, "v1": None, "magentic-one": "chat", "failed": "chat",
+             "tau-retail": None}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}
@@ -32,6 +33,8 @@ def _fixtures() -> list[tuple[Path, str | None]]:
         folder = path.parent.parent.name if path.parent.parent.name == "good" else path.parent.name
         if folder == "thirdparty":
             expected = next(v for k, v in BY_NAME.items() if path.name.startswith(k))
+        elif path.name == "ground_truth.json":  # annotations, given with --ground-truth: no trace
+            expected = None
         elif folder == "bad":
             expected = NOT_RECORDS.get(path.name, "who-and-when")
         else:

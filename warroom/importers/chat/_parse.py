@@ -115,6 +115,10 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
         if key is None and "contents" in item:
             raise TraceError(f"{where or 'the top level'}: Gemini API `contents` (`parts`) are not read; `warroom "
                              "import chat` reads chat-completions and Anthropic messages")
+        if key is None and "trajectory_id" in item and "failures" in item:
+            raise TraceError(f"{where or 'the top level'}: this is a ground-truth record (`trajectory_id`, "
+                             "`failures`), not a run: give its file with `--ground-truth FILE`, and the runs it "
+                             "annotates as PATH")
         if key is None:
             raise TraceError(f"{where or 'the top level'}: an object without `messages` (or `traj`) is not a "
                              "conversation")

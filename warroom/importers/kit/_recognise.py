@@ -82,6 +82,6 @@ def refusal(importer: Importer, path: Path, message: str) -> str:
     """``message`` (``importer``'s refusal of the file at ``path``) with the importer that reads the file added
     (``; it looks like ...``) when that is another one and the message does not name it already."""
     other = recognise(path)
-    if other is None or other.name == importer.name or f"`warroom import {other.name}`" in message:
+    if other is None or other.name == importer.name or f"`warroom import {other.name}` reads" in message:
         return message
     return f"{message}; {looks_like(other)}"

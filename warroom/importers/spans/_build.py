@@ -16,8 +16,8 @@ PLANNER_MODEL, EXECUTOR_MODEL = "planner (not in the trace)", "executor (not in 
 USER, TOOLS, EXECUTOR = "user", "tools", "agent"
 MAX_TOKENS = 10_000_000
 _ID = re.compile(ID_PATTERN)
-_NOTHING_TO_PLAY = ("no span of this trace is an agent, model call or tool call (`warroom import otel` reads "
-                    "OpenTelemetry GenAI spans, `warroom import openinference` OpenInference spans)")
+_NOTHING_TO_PLAY = ("no span of this trace is an agent, model call or tool call (OpenTelemetry GenAI spans are read "
+                    "by `warroom import otel`, OpenInference spans by `warroom import openinference`)")
 
 
 def agent_id(name: str) -> str:
@@ -140,6 +140,8 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
     plan: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     asked: list[tuple[str, str]] = []  # (call id, tool) the latest model call asked for, not yet matched
+    # No planner call in the trace (the planner is not found): each model turn of an agent is a plan step.
+    turns = not any(r[3]["kind"] == "planner_call" for r in raw)
     for n, (ns, _, step, ev) in enumerate(raw, 1):
         eid = f"e{n:04d}"
         if ev["kind"] in ("planner_call", "executor_message"):
@@ -153,12 +155,11 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
                 and step.call_id not in taken and not re.fullmatch(r"e\d{4,}", step.call_id):
             eid = step.call_id
         taken.add(eid)
-        if ev["kind"] == "planner_call":
-            plan.append({"id": f"p{len(plan) + 1:02d}", "title": f"Planner turn {len(plan) + 1}",
-                         "objective": f"What the planner decides in {eid} is carried out correctly."})
-            if len(step.tool_call_ids) > 1:
-                batch_of.update((c, eid) for c in step.tool_call_ids)
-        elif ev["kind"] == "executor_message" and len(step.tool_call_ids) > 1:
+        if ev["kind"] == "planner_call" or (turns and ev["kind"] == "executor_message"):
+            plan.append({"id": f"p{len(plan) + 1:02d}", "title": ev["agent"], "objective": (
+                f"What the planner decides in {eid} is carried out correctly." if ev["kind"] == "planner_call" else
+                f"What {ev['agent']} asks for in {eid} is done right, and what it says is what the results say.")})
+        if ev["kind"] in ("planner_call", "executor_message") and len(step.tool_call_ids) > 1:
             batch_of.update((c, eid) for c in step.tool_call_ids)
         if ev["kind"] == "tool_call":
             call_event[step.span.span_id] = eid
@@ -170,7 +171,34 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
         if plan:
             head["step"] = plan[-1]["id"]
         events.append({**head, **ev})
+    _title_steps(plan, events)
     return plan, events
+
+
+def _title_steps(plan: list[dict[str, Any]], events: list[dict[str, Any]]) -> None:
+    """Title each plan step (its ``title`` holds the agent whose turn opens it) by what the turn does: ``scout
+    turn 3: calls list_charges, get_order``, ``lead turn 1: hands off to scout; scout calls erp.list_invoices``,
+    ``scout turn 4: replies``."""
+    calls: dict[str, dict[str, list[str]]] = {}  # step -> agent -> tools it called, in order
+    handoffs: dict[str, list[str]] = {}
+    for ev in events:
+        if "step" in ev and ev["kind"] == "tool_call":
+            tools = calls.setdefault(ev["step"], {}).setdefault(ev["agent"], [])
+            if ev["tool"] not in tools:
+                tools.append(ev["tool"])
+        elif "step" in ev and ev["kind"] == "handoff" and ev["to_agent"] not in handoffs.get(ev["step"], []):
+            handoffs.setdefault(ev["step"], []).append(ev["to_agent"])
+    turns: dict[str, int] = {}
+    for step in plan:
+        agent = step["title"]
+        turns[agent] = turns.get(agent, 0) + 1
+        does = [f"hands off to {', '.join(handoffs[step['id']])}"] if step["id"] in handoffs else []
+        by_agent = calls.get(step["id"], {})
+        for who in sorted(by_agent, key=lambda a: a != agent):  # the turn's own agent first
+            called = by_agent[who]
+            more = f" and {len(called) - 3} more" if len(called) > 3 else ""
+            does.append(f"{'' if who == agent else who + ' '}calls {', '.join(called[:3])}{more}")
+        step["title"] = f"{agent} turn {turns[agent]}: {'; '.join(does) or 'replies'}"
 
 
 def _models(events: list[dict[str, Any]], options: TraceOptions) -> dict[str, Any]:
