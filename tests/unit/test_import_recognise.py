@@ -17,6 +17,9 @@ from warroom.importers.kit import convert, file_values, importers, recognise, re
 BY_FOLDER = {"chat": "chat", "openinference": "openinference", "otel": "otel", "otel-split": "otel",
              "good": "who-and-when", "shapes": None, "v1": None, "magentic-one": "chat", "failed": "chat",
              "tau-retail": None}
+#: Framework recordings (tests/fixtures/frameworks), by name: the convention their spans follow.
+FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-openinference.jsonl": "openinference",
+              "pydantic-ai.jsonl": "otel"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}
@@ -31,7 +34,9 @@ def _fixtures() -> list[tuple[Path, str | None]]:
         if not path.is_file() or path.suffix not in (".json", ".jsonl", ".yaml"):
             continue
         folder = path.parent.parent.name if path.parent.parent.name == "good" else path.parent.name
-        if folder == "thirdparty":
+        if folder == "frameworks":
+            expected = FRAMEWORKS[path.name]
+        elif folder == "thirdparty":
             expected = next(v for k, v in BY_NAME.items() if path.name.startswith(k))
         elif path.name == "ground_truth.json":  # annotations, given with --ground-truth: no trace
             expected = None
