@@ -302,8 +302,27 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
         "orphans": sum(1 for s in spans if s.parent_id and s.parent_id not in tr.by_id),
         "ended_before_start": sum(1 for s in spans if s.ended_before_start),
         "not_recorded": sum(1 for s in steps if s.kind == TOOL and s.not_recorded),
+        "dropped": _dropped(steps),
         "costs_recorded": sorted({s.model for s in steps if s.kind == MODEL and s.cost is not None and s.model}),
     }
+
+
+def _dropped(steps: list[Step]) -> list[str]:
+    """The spans that OpenTelemetry's attribute limit cost what the drill shows (``droppedAttributesCount`` on a
+    model span without its output or tokens, or a tool span without its arguments or result), each named with what
+    it lost: ``span 9f1c… (list_charges): its result (12 attributes dropped)``."""
+    out = []
+    for s in steps:
+        lost = []
+        if s.span.dropped_attributes and s.kind == MODEL:
+            lost = [w for w, gone in (("its output", not s.content), ("its token counts", s.input_tokens is None
+                                                                       and s.output_tokens is None)) if gone]
+        elif s.span.dropped_attributes and s.kind == TOOL:
+            lost = [w for w, gone in (("its arguments", not s.arguments), ("its result", s.result is None)) if gone]
+        if lost:
+            out.append(f"span {s.span.span_id} ({s.tool or s.model or s.span.name}): {' and '.join(lost)} "
+                       f"({s.span.dropped_attributes} attributes dropped)")
+    return out
 
 
 def _graph_nodes(tr: _Trace) -> None:

@@ -24,6 +24,10 @@ def span_drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | No
         estimated.append("the token counts of model spans without usage (text length)")
     ignored = (f" Ignored: spans that are not agent, model or tool spans ({parts['ignored_spans']}), and "
                f"attributes the importer does not read ({parts['unknown_attributes']}).") + _read_otherwise(parts)
+    if parts.get("dropped"):
+        ignored += (" Lost to OpenTelemetry's attribute limit (droppedAttributesCount): "
+                    + "; ".join(parts["dropped"][:5]) + (f"; and {len(parts['dropped']) - 5} more" if
+                                                          len(parts["dropped"]) > 5 else "") + ".")
     if parts.get("not_recorded"):
         ignored += (f" Not recorded: the arguments and result of {parts['not_recorded']} tool call(s) (the spans were "
                     "recorded without content); their results say so, and are not empty results.")
