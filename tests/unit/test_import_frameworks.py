@@ -101,3 +101,35 @@ def test_pydantic_ai_uses_its_recorded_costs(tmp_path: Path) -> None:
     assert tools["list_charges"][1]["output"] == '{"status":"ok","duplicates":[]}'
     assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup_tool")}) == 1
     _keyed_passes_check("pydantic-ai.jsonl", tmp_path, "list_charges", "close_ticket")
+
+
+def test_langfuse_sdk_spans_import_as_its_observations(tmp_path: Path) -> None:
+    """The v3+ SDK's OpenTelemetry spans (langfuse.observation.*), refused in a circle before (issue 33, gap 7)."""
+    data = _drill("langfuse-otel.jsonl")
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    tools = _by_tool(data)
+    assert [tools[t][0]["id"] for t in ("list_charges", "get_order", "crm_lookup")] == ["call_lc", "call_go",
+                                                                                          "call_crm"]
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][1]["output"] == SWALLOWED
+    assert tools["crm_lookup"][1]["status"] == "error"
+    assert "from the costs Langfuse recorded" in data["source"]
+    _keyed_passes_check("langfuse-otel.jsonl", tmp_path, "list_charges", "close_ticket")
+
+
+@pytest.mark.parametrize("name", ["langsmith-batch.jsonl", "langsmith-multipart.txt"])
+def test_langsmith_ingest_payloads_read_as_their_runs(tmp_path: Path, name: str) -> None:
+    """What the langsmith SDK sent to /runs/batch and /runs/multipart (captured on 127.0.0.1) reads as the runs it
+    posted and patched: LangGraph's nodes as agents, the ToolNode's calls the executor's, one batch."""
+    data = _drill(name)
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
+    tools = _by_tool(data)
+    assert tools["list_charges"][0]["arguments"] == {"order_id": "4417"}
+    assert tools["list_charges"][1]["output"] == SWALLOWED
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["crm_lookup"][1]["status"] == "error"
+    _keyed_passes_check(name, tmp_path, "list_charges", "close_ticket")
