@@ -109,7 +109,8 @@ def _arguments(tr: _Trace, step: Step) -> dict[str, Any]:
     single-argument LangChain tool records only the value) under the name the model's call gave it (the call of
     its id, else of its tool, that a model call ending before it asked for with that one value)."""
     if list(step.arguments) != ["arguments"]:
-        return step.arguments
+        unwrapped = unwrap_arguments(step.arguments)
+        return unwrapped if isinstance(unwrapped, dict) else step.arguments
     args = unwrap_arguments(step.arguments["arguments"])
     if isinstance(args, dict):
         return args
