@@ -99,3 +99,26 @@ def test_the_shared_corpus_imports_keyed_or_refused_with_a_reason(tmp_path: Path
         drill = load_drill(r.output)
         assert drill.answer_key is not None
         assert run_checks(drill).passed, r.output
+
+
+def test_trail_style_span_annotations_key_an_otel_trace(tmp_path: Path) -> None:
+    """A TRAIL-style annotation file (span-level errors of an OpenTelemetry trace; tests/fixtures/trail, written in
+    TRAIL's shape for the recorded Pydantic AI run) keys `import otel --ground-truth`: the HIGH error's span."""
+    from warroom.importers.otel import import_otel
+
+    report = import_otel([TESTS / "fixtures" / "frameworks" / "pydantic-ai.jsonl"], tmp_path,
+                         TraceOptions(ground_truth=TESTS / "fixtures" / "trail" / "pydantic-ai.trail.json"))
+    [result] = report.imported
+    drill = load_drill(result.output)
+    key = drill.answer_key
+    assert key is not None
+    calls = {e.id: e for e in drill.trace}
+    [evidence] = key.evidence
+    assert calls[evidence].kind == "tool_result" and calls[evidence].call == "call_lc"  # list_charges' result
+    assert key.fault.kind.value == "timeout_as_empty" and key.fault.origin_step == "p01"
+    assert "span ee848aa66e381a40 (Service Errors, LOW)" in key.debrief  # the other error, in the debrief
+    assert run_checks(drill).passed
+    other = import_otel([TESTS / "fixtures" / "otel" / "current.json"], tmp_path / "x",
+                        TraceOptions(ground_truth=TESTS / "fixtures" / "trail" / "pydantic-ai.trail.json"))
+    [failed] = other.failed
+    assert "annotates no error of this trace" in (failed.error or "")

@@ -38,7 +38,7 @@ def _fixtures() -> list[tuple[Path, str | None]]:
             expected = FRAMEWORKS[path.name]
         elif folder == "thirdparty":
             expected = next(v for k, v in BY_NAME.items() if path.name.startswith(k))
-        elif path.name == "ground_truth.json":  # annotations, given with --ground-truth: no trace
+        elif path.name == "ground_truth.json" or folder == "trail":  # annotations (--ground-truth): no trace
             expected = None
         elif folder == "bad":
             expected = NOT_RECORDS.get(path.name, "who-and-when")

@@ -168,9 +168,9 @@ READING_TIME_OPTION = Option("--reading-time", "S", "Re-time the drill for readi
                              _reading_time)
 #: ``--ground-truth FILE``: the annotations that key the drills.
 GROUND_TRUTH_OPTION = Option("--ground-truth", "FILE", "Key each drill from this annotation file (AgentRx "
-                             "`ground_truth.json`: the failed step, its category and reasons), re-timed for "
-                             "reading; a run the annotation cannot make a fair drill of is refused with the reason.",
-                             _ground_truth)
+                             "`ground_truth.json` for `chat`, TRAIL-style span-level errors for `otel` and "
+                             "`openinference`), re-timed for reading; a run the annotation cannot make a fair drill "
+                             "of is refused with the reason.", _ground_truth)
 
 
 class TraceImporter:

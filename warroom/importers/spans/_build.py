@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from warroom.core.text import ID_PATTERN
@@ -31,6 +31,8 @@ class _Trace:
     steps: list[Step]
     by_id: dict[str, Step]
     t0: int
+    #: the events each span became, by span id (for span-level annotations: TRAIL's ``location``)
+    span_events: dict[str, list[str]] = field(default_factory=dict)
 
     def agent_of(self, step: Step, *, above: bool = False) -> str | None:
         """The name of the agent span nearest ``step`` (itself unless ``above``), walking up the parents."""
@@ -206,6 +208,7 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
                 ev["batch"] = batch_of[step.call_id]
         elif ev["kind"] == "tool_result":
             ev["call"] = call_event[step.span.span_id]
+        tr.span_events.setdefault(step.span.span_id, []).append(eid)
         head = {"id": eid, "t": tr.t(ns)}
         if plan:
             head["step"] = plan[-1]["id"]
@@ -304,6 +307,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
         "ended_before_start": sum(1 for s in spans if s.ended_before_start),
         "not_recorded": sum(1 for s in steps if s.kind == TOOL and s.not_recorded),
         "dropped": _dropped(steps),
+        "span_events": tr.span_events,
         "costs_recorded": sorted({s.model for s in steps if s.kind == MODEL and s.cost is not None and s.model}),
     }
 
