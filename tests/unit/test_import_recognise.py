@@ -110,3 +110,18 @@ def test_what_is_not_a_trace_is_recognised_as_nothing(tmp_path: Path) -> None:
     assert recognise_values([{"turns": []}]) is None and recognise_values([42]) is None
     (tmp_path / "folder").mkdir()
     assert recognise(tmp_path / "folder") is None and recognise(tmp_path / "missing.json") is None
+
+
+@pytest.mark.parametrize(("fixture", "expected"), [("thirdparty/openai-agents-sdk-run.jsonl", "openai-agents"),
+                                                   ("thirdparty/langsmith-planner-executor.json", "langsmith")])
+def test_objects_written_over_several_lines_are_named_to_chat(tmp_path: Path, fixture: str, expected: str) -> None:
+    """JSON Lines whose objects are each written over several lines (pretty-printed, one after another) given to
+    `import chat`: the refusal names the importer that reads them, as for the one-line form (issue 33, gap 8)."""
+    source = FIXTURES / fixture
+    text = source.read_text(encoding="utf-8")
+    values = [json.loads(line) for line in text.splitlines() if line.strip()] if source.suffix == ".jsonl" \
+        else json.loads(text)
+    path = tmp_path / "pretty.jsonl"
+    path.write_text("\n".join(json.dumps(v, indent=2) for v in values) + "\n", encoding="utf-8")
+    with pytest.raises(importers()["chat"].error, match=rf"`warroom import {expected}` reads them"):
+        convert(importers()["chat"], path)
