@@ -133,3 +133,43 @@ def test_langsmith_ingest_payloads_read_as_their_runs(tmp_path: Path, name: str)
     assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
     assert tools["crm_lookup"][1]["status"] == "error"
     _keyed_passes_check(name, tmp_path, "list_charges", "close_ticket")
+
+
+def _models(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in data["trace"] if e["kind"] in ("planner_call", "executor_message")]
+
+
+def test_smolagents_over_openinference_unwraps_its_wrappers_and_takes_the_task_as_the_goal(tmp_path: Path) -> None:
+    """smolagents' spans: each agent's span is `NAME.run` and records run()'s bound arguments (`{"task": ...,
+    "stream": ..., "reset": ...}`) as its input, each tool span `{args, sanitize_inputs_outputs, kwargs}`; the
+    manager calls its managed agent as a tool (no tool span: the managed agent's run is under the manager's step)."""
+    data = _drill("smolagents-openinference.jsonl")
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
+    assert data["briefing"]["goal"] == ("Customer says order 4417 was charged twice. Refund the duplicate charge, "
+                                        "once.")
+    [handoff] = [e for e in data["trace"] if e["kind"] == "handoff"]
+    assert (handoff["from_agent"], handoff["to_agent"]) == ("planner", "executor")
+    assert handoff["content"].startswith("You're a helpful agent named 'executor'.")  # the task the manager gave
+    assert "Ticket 4417: Customer says order 4417 was charged twice" in handoff["content"]
+    assert '"stream"' not in handoff["content"]
+    tools = _by_tool(data)
+    assert [tools[t][0]["id"] for t in ("list_charges", "get_order", "crm_lookup", "close_ticket")] == [
+        "call_lc", "call_go", "call_crm", "call_close"]  # the tool spans record no id: matched by name
+    assert tools["list_charges"][0]["arguments"] == {"order_id": "4417"}
+    assert tools["close_ticket"][0]["arguments"] == {"ticket": "4417", "resolution": "no duplicate charge"}
+    assert {tools[t][0]["agent"] for t in ("list_charges", "get_order", "crm_lookup")} == {"executor"}
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][0]["batch"] is not None
+    assert tools["list_charges"][1]["output"] == SWALLOWED and tools["list_charges"][1]["status"] == "ok"
+    assert tools["crm_lookup"][1] == {**tools["crm_lookup"][1], "status": "error",
+                                      "output": "RuntimeError: 503 Service Unavailable: crm is down for maintenance"}
+    assert [(e["agent"], e["usage"]) for e in _models(data)] == [
+        ("planner", {"input_tokens": 420, "output_tokens": 60})] + [
+        ("executor", {"input_tokens": 420, "output_tokens": 60})] * 3 + [
+        ("planner", {"input_tokens": 420, "output_tokens": 60})]
+    # the executor's step span failed with the tool's error, recorded twice as the same exception: said once
+    [log] = [e for e in data["trace"] if e["kind"] == "log"]
+    assert log["level"] == "error" and log["content"].count("503 Service Unavailable") == 1
+    _keyed_passes_check("smolagents-openinference.jsonl", tmp_path, "list_charges", "close_ticket")
+

@@ -19,7 +19,9 @@ BY_FOLDER = {"chat": "chat", "openinference": "openinference", "otel": "otel", "
              "tau-retail": None}
 #: Framework recordings (tests/fixtures/frameworks), by name: the convention their spans follow.
 FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-openinference.jsonl": "openinference",
-              "pydantic-ai.jsonl": "otel", "langfuse-otel.jsonl": "langfuse", "langsmith-batch.jsonl": "langsmith"}
+              "pydantic-ai.jsonl": "otel", "langfuse-otel.jsonl": "langfuse", "langsmith-batch.jsonl": "langsmith",
+              "smolagents-openinference.jsonl": "openinference", "llama-index-openinference.jsonl": "openinference",
+              "openai-v2.jsonl": "otel", "openai-v2-content.jsonl": "otel"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}

@@ -21,7 +21,7 @@ from openinference.semconv.trace import (
     ToolCallAttributes,
 )
 
-from warroom.importers.openinference._values import value_messages
+from warroom.importers.openinference._values import json_value, value_messages
 from warroom.importers.spans import (
     MODEL,
     OTHER,
@@ -187,15 +187,31 @@ def _langgraph_node(span: Span) -> bool:
     return isinstance(meta, dict) and meta.get("langgraph_node") == span.name
 
 
+def _smolagents_run(span: Span) -> tuple[str, str] | None:
+    """``(agent name, task)`` of a smolagents agent span (openinference-instrumentation-smolagents: named
+    ``NAME.run``, ``smolagents.*`` attributes, its input run()'s bound arguments as JSON, ``{"task": ..., "stream":
+    ..., "reset": ...}``); None for any other span."""
+    a = span.attributes
+    if not span.name.endswith(".run") or not any(k.startswith("smolagents.") for k in a):
+        return None
+    bound = json_value(a.get(SpanAttributes.INPUT_VALUE), "application/json")
+    task = bound.get("task") if isinstance(bound, dict) else None
+    return span.name.removesuffix(".run"), task if isinstance(task, str) else as_text(a.get("smolagents.task"))
+
+
 def _agent(span: Span, step: Step) -> None:
     """An AGENT span: named by ``agent.name``, else the Agents SDK instrumentor's ``graph.node.id`` (its
-    ``graph.node.parent_id`` the agent that handed off to it); the instrumentor's ``Agent workflow`` root, which
-    names no agent and records nothing, is other."""
+    ``graph.node.parent_id`` the agent that handed off to it), else smolagents' ``NAME.run`` (its input the task
+    given to run()); the instrumentor's ``Agent workflow`` root, which names no agent and records nothing, is other."""
     a = span.attributes
     node = as_text(a.get(GRAPH_NODE_ID))
     if not node and not as_text(a.get(SpanAttributes.AGENT_NAME)) and span.name == "Agent workflow" \
             and a.get(SpanAttributes.INPUT_VALUE) is None and a.get(SpanAttributes.OUTPUT_VALUE) is None:
         step.kind = OTHER
+        return
+    smolagents = None if a.get(SpanAttributes.AGENT_NAME) or node else _smolagents_run(span)
+    if smolagents is not None:
+        mark_agent(step, span, smolagents[0], smolagents[1])
         return
     mark_agent(step, span, a.get(SpanAttributes.AGENT_NAME) or node, as_text(a.get(SpanAttributes.INPUT_VALUE)))
     parent = as_text(a.get(GRAPH_NODE_PARENT_ID))

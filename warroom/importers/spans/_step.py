@@ -110,7 +110,7 @@ def exception_text(span: Span) -> str:
 
     parts = [": ".join(str(x) for x in (e.attributes.get(EXCEPTION_TYPE), e.attributes.get(EXCEPTION_MESSAGE)) if x)
              for e in span.events if e.name == "exception"]
-    parts = [p for p in parts if p]
+    parts = list(dict.fromkeys(p for p in parts if p))  # one exception recorded twice (smolagents) is said once
     if span.error and span.status_message and not any(span.status_message in p for p in parts):
         parts.append(span.status_message)
     if span.error and not parts:
