@@ -173,3 +173,41 @@ def test_smolagents_over_openinference_unwraps_its_wrappers_and_takes_the_task_a
     assert log["level"] == "error" and log["content"].count("503 Service Unavailable") == 1
     _keyed_passes_check("smolagents-openinference.jsonl", tmp_path, "list_charges", "close_ticket")
 
+
+def test_llama_index_agent_workflow_names_its_agents_and_drops_phantom_model_calls(tmp_path: Path) -> None:
+    """LlamaIndex's AgentWorkflow over openinference-instrumentation-llama-index: no AGENT span; each agent turn is
+    an `AgentWorkflow.run_agent_step` CHAIN span whose input names the agent (`current_agent_name='executor'`); the
+    `handoff` tool hands the run over; tool results are ToolOutputs, arguments `{kwargs}`; every model call has a
+    `_prepare_chat_with_tools` LLM span beside it that calls no model."""
+    data = _drill("llama-index-openinference.jsonl")
+    # in order of appearance: the handoff tool's result comes back before the executor's first turn
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("planner", "planner"), ("tools", "tool-host"), ("executor", "executor")]
+    assert data["briefing"]["goal"] == ("Customer says order 4417 was charged twice. Refund the duplicate charge, "
+                                        "once.")
+    [handoff] = [e for e in data["trace"] if e["kind"] == "handoff"]
+    assert (handoff["from_agent"], handoff["to_agent"]) == ("planner", "executor")
+    assert handoff["content"] == "Ticket 4417: check order 4417's charges and refund the duplicate once."
+    # four model calls (the script's four replies), none of them a _prepare_chat_with_tools span
+    assert [(e["agent"], e["usage"]) for e in _models(data)] == [
+        ("planner", {"input_tokens": 420, "output_tokens": 60})] + [
+        ("executor", {"input_tokens": 420, "output_tokens": 60})] * 3
+    assert data["models"]["planner"]["name"] == "gpt-4o-2024-08-06"
+    tools = _by_tool(data)
+    assert tools["handoff"][0]["agent"] == "planner" and tools["handoff"][0]["id"] == "call_handoff_1"
+    assert tools["handoff"][0]["arguments"]["to_agent"] == "executor"  # with the workflow's ctx, as recorded
+    assert tools["handoff"][1]["output"].startswith("Agent executor is now handling the request")
+    assert {tools[t][0]["agent"] for t in ("list_charges", "get_order", "crm_lookup", "close_ticket")} == {
+        "executor"}
+    assert tools["list_charges"][0]["arguments"] == {"order_id": "4417"}
+    assert tools["list_charges"][1]["output"] == {"status": "ok", "duplicates": []}  # the ToolOutput's raw_output
+    assert tools["get_order"][1]["output"]["captures"][1] == {"id": "ch_2", "amount": 129.9}
+    assert tools["crm_lookup"][1]["status"] == "error"
+    assert tools["crm_lookup"][1]["output"] == "RuntimeError: 503 Service Unavailable: crm is down for maintenance"
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][0]["batch"] is not None
+    assert [s["title"] for s in data["plan"]] == [
+        "planner turn 1: hands off to executor; calls handoff; executor calls list_charges, get_order, crm_lookup "
+        "and 1 more"]
+    _keyed_passes_check("llama-index-openinference.jsonl", tmp_path, "list_charges", "close_ticket")
+

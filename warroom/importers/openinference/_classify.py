@@ -33,6 +33,7 @@ from warroom.importers.spans import (
     begin_step,
     mark_agent,
     mark_tool,
+    unwrap_arguments,
 )
 
 _KINDS = OpenInferenceSpanKindValues
@@ -199,6 +200,30 @@ def _smolagents_run(span: Span) -> tuple[str, str] | None:
     return span.name.removesuffix(".run"), task if isinstance(task, str) else as_text(a.get("smolagents.task"))
 
 
+#: The agent an AgentWorkflow step runs, at the end of the step's event as LlamaIndex writes it (its repr).
+_CURRENT_AGENT = re.compile(r"current_agent_name=(['\"])(?P<name>[^'\"]+)\1\)\Z")
+
+
+def _workflow_agent(span: Span) -> str | None:
+    """The agent whose turn a LlamaIndex ``AgentWorkflow.run_agent_step`` CHAIN span is (the model calls under it
+    are that agent's): named by its input's ``ev``, ``AgentSetup(input=[...], current_agent_name='executor')``;
+    None for any other span."""
+    if not span.name.endswith(".run_agent_step"):
+        return None
+    bound = json_value(span.attributes.get(SpanAttributes.INPUT_VALUE), "application/json")
+    ev = bound.get("ev") if isinstance(bound, dict) else None
+    match = _CURRENT_AGENT.search(ev) if isinstance(ev, str) else None
+    return match.group("name") if match else None
+
+
+def _handoff_tool(step: Step) -> None:
+    """LlamaIndex AgentWorkflow's ``handoff`` tool (``to_agent``, ``reason``): the call hands the run to the agent it
+    names (:attr:`Step.hands_to`)."""
+    args = unwrap_arguments(step.arguments)
+    if step.tool == "handoff" and isinstance(args, dict) and isinstance(args.get("to_agent"), str):
+        step.hands_to = (args["to_agent"], as_text(args.get("reason")))
+
+
 def _agent(span: Span, step: Step) -> None:
     """An AGENT span: named by ``agent.name``, else the Agents SDK instrumentor's ``graph.node.id`` (its
     ``graph.node.parent_id`` the agent that handed off to it), else smolagents' ``NAME.run`` (its input the task
@@ -221,7 +246,8 @@ def _agent(span: Span, step: Step) -> None:
 def classify(span: Span) -> Step:
     """The :class:`Step` of one span by its ``openinference.span.kind``: AGENT an agent, LLM a model call, TOOL and
     RETRIEVER a tool (a retriever's documents are its result), CHAIN and the rest other (a CHAIN's input may be
-    the goal). What each reads is in docs/importing.md."""
+    the goal; a LangGraph node or a LlamaIndex AgentWorkflow step is an agent). What each reads is in
+    docs/importing.md."""
     a = span.attributes
     kind = str(a.get(SpanAttributes.OPENINFERENCE_SPAN_KIND) or "").upper()
     step = begin_step(span, KNOWN, _KNOWN_PREFIXES)
@@ -245,6 +271,9 @@ def classify(span: Span) -> Step:
         step.result = [v for _, v in docs] if docs else a.get(SpanAttributes.OUTPUT_VALUE)
         step.not_recorded = (value is None and raw is None and step.result is None and not step.error
                              and not span.error)
+        _handoff_tool(step)
+    elif kind == _KINDS.CHAIN.value and (agent := _workflow_agent(span)) is not None:
+        mark_agent(step, span, agent, "")
     elif kind == _KINDS.CHAIN.value and _langgraph_node(span):
         mark_agent(step, span, span.name, _chain_input(a))
         step.graph_node = True

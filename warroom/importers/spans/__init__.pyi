@@ -17,6 +17,7 @@ from ._step import (
     count_unknown,
     mark_agent,
     mark_tool,
+    unwrap_arguments,
 )
 from ._trail import read_trail, trail_annotation
 
@@ -44,4 +45,5 @@ __all__ = [
     "span_id_hex",
     "trace_to_drill",
     "trail_annotation",
+    "unwrap_arguments",
 ]

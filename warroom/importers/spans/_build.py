@@ -286,6 +286,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
     _check_span_times(spans)
     tr = _Trace(steps, {s.span.span_id: s for s in steps}, min(s.start_ns for s in spans))
     _graph_nodes(tr)
+    _handoff_tools(tr)
     roots = [s for s in steps if s.kind == AGENT and not s.graph_parent and tr.agent_of(s, above=True) is None]
     planner = agent_id(roots[0].name or roots[0].span.name) if roots else None
     plan, events = _ids_and_plan(tr, _raw_events(tr, planner), planner)
@@ -343,6 +344,22 @@ def _graph_nodes(tr: _Trace) -> None:
         if step.graph_node and step.kind == AGENT and (
                 step.span.span_id not in with_model or tr.agent_of(step, above=True) is not None):
             step.kind = OTHER
+
+
+def _handoff_tools(tr: _Trace) -> None:
+    """A tool call that hands the run to an agent (:attr:`Step.hands_to`) makes that agent's next span, starting
+    after the call and under no other agent, one handed off to by the agent that asked for the call, with the
+    call's message (unless the span has its own input)."""
+    for tool in [s for s in tr.steps if s.kind == TOOL and s.hands_to]:
+        assert tool.hands_to is not None
+        target, message = tool.hands_to
+        asker = tr.agent_of(tool) or tr.asker_of(tool)
+        nxt = next((s for s in tr.steps if s.kind == AGENT and s.span.start_ns >= tool.span.start_ns
+                    and agent_id(s.name or s.span.name) == agent_id(target)
+                    and tr.agent_of(s, above=True) is None), None)
+        if asker and nxt is not None and not nxt.graph_parent and asker != agent_id(target):
+            nxt.graph_parent = asker
+            nxt.inputs = nxt.inputs or message
 
 
 def _priced(models: dict[str, Any], steps: list[Step]) -> dict[str, Any]:

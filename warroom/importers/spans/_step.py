@@ -51,6 +51,9 @@ class Step:
     #: the arguments of each tool call a model call asked for, by call id (JSON text), for a tool span whose own
     #: input is one bare value
     asked_arguments: dict[str, str] = field(default_factory=dict)
+    #: a tool call that hands the run to another agent, ``(agent name, message)`` (LlamaIndex AgentWorkflow's
+    #: ``handoff`` tool): that agent's next span is handed off to by the agent that asked for the call
+    hands_to: tuple[str, str] | None = None
 
     @property
     def tool_call_ids(self) -> list[str]:
