@@ -12,7 +12,9 @@ import pytest
 from trace_import_support import FIXTURES, marked_up
 
 from warroom.core.author import run_checks
+from warroom.core.load import DrillLoadError
 from warroom.importers.kit import Price, TraceOptions, convert, import_files, recognise
+from warroom.importers.spans._build import NOT_RECORDED
 
 FRAMEWORKS = FIXTURES / "frameworks"
 SWALLOWED = '{"status": "ok", "duplicates": []}'
@@ -211,3 +213,55 @@ def test_llama_index_agent_workflow_names_its_agents_and_drops_phantom_model_cal
         "and 1 more"]
     _keyed_passes_check("llama-index-openinference.jsonl", tmp_path, "list_charges", "close_ticket")
 
+
+def test_openai_v2_without_content_marks_every_result_not_recorded(tmp_path: Path) -> None:
+    """opentelemetry-instrumentation-openai-v2's default (content capture off), with opentelemetry-util-genai's
+    agent and tool spans: no message, no argument, no result, only names, ids, tokens, finish reasons and errors."""
+    data = _drill("openai-v2.jsonl")
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
+    assert [(e["from_agent"], e["to_agent"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor")]
+    tools = _by_tool(data)
+    assert [tools[t][0]["id"] for t in ("list_charges", "get_order", "crm_lookup", "close_ticket")] == [
+        "call_lc", "call_go", "call_crm", "call_close"]
+    for name in ("transfer_to_executor", "list_charges", "get_order", "close_ticket"):
+        assert tools[name][1]["output"] == NOT_RECORDED and tools[name][1]["status"] == "ok"
+    # the loud failure was recorded (status and message are not content)
+    assert tools["crm_lookup"][1]["status"] == "error"
+    assert tools["crm_lookup"][1]["output"] == "503 Service Unavailable: crm is down for maintenance"
+    # the three calls ran after the one model call that ended with finish_reason tool_calls: one batch
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][0]["batch"] is not None and "batch" not in tools["close_ticket"][0]
+    assert "Not recorded: the arguments and result of 4 tool call(s)" in data["source"]
+    assert all(e["content"] == "(the model's output is not in the trace)" for e in _models(data))
+    # the natural key's evidence is a field of a result the trace does not hold: refused, never keyed blind
+    path = FRAMEWORKS / "openai-v2.jsonl"
+    importer = recognise(path)
+    assert importer is not None
+    [result] = import_files(importer, [path], tmp_path, importer.make_options({"reading_time": 10.0}, None)).imported
+    with pytest.raises(DrillLoadError, match="duplicates"):
+        marked_up(result.output, _key(tools["list_charges"][1]["id"], tools["close_ticket"][1]["id"]))
+
+
+def test_openai_v2_with_content_keeps_every_fact(tmp_path: Path) -> None:
+    """The same run with content capture on the spans (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=span_only)."""
+    data = _drill("openai-v2-content.jsonl")
+    assert [(a["name"], a["role"]) for a in data["agents"]] == [
+        ("user", "human"), ("planner", "planner"), ("executor", "executor"), ("tools", "tool-host")]
+    assert data["briefing"]["goal"] == ("Customer says order 4417 was charged twice. Refund the duplicate charge, "
+                                        "once.")
+    [handoff] = [e for e in data["trace"] if e["kind"] == "handoff"]
+    assert (handoff["from_agent"], handoff["to_agent"]) == ("planner", "executor")
+    assert handoff["content"] == ("Ticket 4417: Customer says order 4417 was charged twice. Refund the duplicate "
+                                  "charge, once.")
+    tools = _by_tool(data)
+    assert tools["transfer_to_executor"][0]["arguments"] == {"ticket": "4417"}
+    assert tools["list_charges"][0]["arguments"] == {"order_id": "4417"}
+    assert tools["list_charges"][1]["output"] == SWALLOWED
+    assert tools["crm_lookup"][1]["status"] == "error"
+    assert len({tools[t][0].get("batch") for t in ("list_charges", "get_order", "crm_lookup")}) == 1
+    assert tools["list_charges"][0]["batch"] is not None
+    assert _models(data)[-1]["content"] == "Ticket 4417 resolved: no duplicate charge."
+    assert "Not recorded" not in data["source"]
+    _keyed_passes_check("openai-v2-content.jsonl", tmp_path, "list_charges", "close_ticket")

@@ -287,6 +287,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
     tr = _Trace(steps, {s.span.span_id: s for s in steps}, min(s.start_ns for s in spans))
     _graph_nodes(tr)
     _handoff_tools(tr)
+    _asked_in_order(tr)
     roots = [s for s in steps if s.kind == AGENT and not s.graph_parent and tr.agent_of(s, above=True) is None]
     planner = agent_id(roots[0].name or roots[0].span.name) if roots else None
     plan, events = _ids_and_plan(tr, _raw_events(tr, planner), planner)
@@ -344,6 +345,26 @@ def _graph_nodes(tr: _Trace) -> None:
         if step.graph_node and step.kind == AGENT and (
                 step.span.span_id not in with_model or tr.agent_of(step, above=True) is not None):
             step.kind = OTHER
+
+
+#: Finish reasons that say the model call stopped to have tools called (OpenAI's, Anthropic's, legacy functions).
+_ASKS_FOR_TOOLS = frozenset({"tool_calls", "tool_use", "function_call"})
+
+
+def _asked_in_order(tr: _Trace) -> None:
+    """A model call that records no tool call (content capture off) but ended to have tools called: the tool spans
+    with their call ids that its agent ran after it, before its agent's next model call, are the calls it asked
+    for (so that several make one batch)."""
+    models = [s for s in tr.steps if s.kind == MODEL]
+    for n, model in enumerate(models):
+        if model.tool_calls_asked or model.finish_reason not in _ASKS_FOR_TOOLS:
+            continue
+        agent = tr.agent_of(model)
+        until = next((m.span.start_ns for m in models[n + 1:] if tr.agent_of(m) == agent), None)
+        ran = [s for s in tr.steps if s.kind == TOOL and s.span.start_ns >= model.span.end_ns
+               and (until is None or s.span.start_ns < until) and tr.agent_of(s) == agent]
+        if ran and all(s.call_id for s in ran):
+            model.tool_calls_asked = [(s.call_id or "", s.tool or s.span.name) for s in ran]
 
 
 def _handoff_tools(tr: _Trace) -> None:
