@@ -15,6 +15,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── DrillIsAFolder [FileNotFoundError]            warroom.core.library
     ├── DrillSetError                                 warroom.core.load
     ├── VariantError [ValueError]                     warroom.core.variants
+    │   └── NoTwinError
     ├── ReplayError [ValueError]                      warroom.core.play
     ├── ScoringError [ValueError]                     warroom.core.scoring
     ├── AnnotateError                                 warroom.core.author
@@ -43,7 +44,8 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── SessionUnavailable                            warroom.tui
     │   └── JournalUnwritable
     ├── ResultsUnavailable                            warroom.tui
-    └── DrillNotLoaded [click.ClickException]         warroom.cli
+    ├── DrillNotLoaded [click.ClickException]         warroom.cli
+    └── LogRefused                                    warroom.cli
 
 Not in the tree, because they never leave the code that raises them: the loader's ``Abort`` and ``ScalarError``
 (signals inside the YAML builder, turned into problems) and the store's ``_Unusual`` (a fallback inside one query).

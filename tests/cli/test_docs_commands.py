@@ -205,15 +205,20 @@ def test_links_between_docs_resolve() -> None:
 def test_check_names_every_scripted_trainee() -> None:
     # `warroom check --help`, docs/authoring.md and docs/scoring.md's table name each trainee check plays (the
     # prober was once missing from the first two, which said "five")
+    # and the gaming battery's trainees likewise (issue 31)
+    from warroom.core.author._battery import BATTERY
     from warroom.core.author._check import TRAINEES
 
     help_text = " ".join(CliRunner().invoke(main, ["check", "--help"], terminal_width=200).output.split())
     authoring = " ".join((REPO / "docs" / "authoring.md").read_text(encoding="utf-8").split())
     scoring = (REPO / "docs" / "scoring.md").read_text(encoding="utf-8")
     listed = ", ".join(TRAINEES[:-1]) + f" and {TRAINEES[-1]}"
-    assert f"The scripted trainees are {listed} (docs/scoring.md defines them)" in help_text
-    assert f"six scripted trainees ({', '.join(TRAINEES)}; see" in authoring and len(TRAINEES) == 6
-    assert all(f"| **{name}** |" in scoring for name in TRAINEES)
+    assert f"The scripted trainees are {listed}, and the gaming battery" in help_text
+    assert f"six scripted trainees ({', '.join(TRAINEES)}) and a gaming battery" in authoring and len(TRAINEES) == 6
+    assert all(f"| **{name}** |" in scoring for name in TRAINEES + BATTERY)
+    battery = ", ".join(BATTERY[:-1]).replace("random", "random (20 seeds)") + f" and {BATTERY[-1]}"
+    assert f"that do not read the trace: {battery}" in help_text.replace("- ", "-")  # (click wraps at a hyphen)
+    assert ", ".join(BATTERY).replace("random", "random over 20 seeds") in authoring
 
 
 def test_messages_name_the_tutorial_mode_as_the_docs_do() -> None:

@@ -53,15 +53,27 @@ def test_bad_record_is_reported_with_a_clear_message(name, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+#: Good records whose drill `warroom check` refuses (scoring rules version 4): the mistake is in the first agent
+#: message, the second event of the trace, so citing everything released by then (two events, one of them the
+#: evidence) is a specific citation and a guess at the first step wins (rule battery-hit).
+UNFAIR_GOOD = {"captain-agent/mistake-zero.json": "s01 at 4 s", "magentic-one/plan-mistake.json": "s00 at 2.2 s"}
+
+
 def test_cli_reports_bad_records_per_file_and_imports_the_rest(tmp_path):
     out = tmp_path / "new" / "drills"
     result = CliRunner().invoke(main, ["import", "who-and-when", str(GOOD), str(BAD), "--out", str(out)])
     assert result.exit_code == 1, result.output
     for name, message in BAD_MESSAGES.items():
         assert f"{BAD / name}: " in result.stderr and message in result.stderr
-    good = sorted(GOOD.rglob("*.json"))
-    n = len(good) + len(BAD_MESSAGES)
-    assert f"{len(good)} of {n} records imported into {out}, {len(BAD_MESSAGES)} failed" in result.stdout
+    for name, where in UNFAIR_GOOD.items():
+        assert (
+            f"{GOOD / name}: the drill made from this record fails `warroom check`: fairness rule battery-hit: the "
+            f"cite-everything trainee is a hit without reading the trace: its first escalation named {where} citing"
+        ) in result.stderr
+    good = sorted(p for p in GOOD.rglob("*.json") if f"{p.parent.name}/{p.name}" not in UNFAIR_GOOD)
+    n = len(good) + len(UNFAIR_GOOD) + len(BAD_MESSAGES)
+    failed = len(BAD_MESSAGES) + len(UNFAIR_GOOD)
+    assert f"{len(good)} of {n} records imported into {out}, {failed} failed" in result.stdout
     written = sorted(p.name for p in out.glob("*.yaml"))
     assert written == sorted(f"ww-{p.parent.name}-{p.stem}.yaml" for p in good)
     for p in out.glob("*.yaml"):
@@ -72,10 +84,10 @@ def test_cli_reports_bad_records_per_file_and_imports_the_rest(tmp_path):
 
 def test_cli_exit_0_when_all_import_and_force_to_overwrite(tmp_path):
     runner = CliRunner()
-    args = ["import", "who-and-when", str(GOOD / "captain-agent"), "--out", str(tmp_path), "-v"]
+    args = ["import", "who-and-when", str(GOOD / "captain-agent" / "mini.json"), "--out", str(tmp_path), "-v"]
     first = runner.invoke(main, args)
     assert first.exit_code == 0, first.output
-    assert "2 of 2 records imported" in first.stdout and "ww-captain-agent-mini.yaml" in first.stdout
+    assert "1 of 1 record imported" in first.stdout and "ww-captain-agent-mini.yaml" in first.stdout
     target = tmp_path / "ww-captain-agent-mini.yaml"
     target.write_text("# edited by an author\n", encoding="utf-8")
     again = runner.invoke(main, args)
@@ -157,9 +169,15 @@ def test_the_whole_corpus_imports_loads_and_plays(tmp_path):
     if corpus is None:
         pytest.skip("the shared Who&When corpus (../shared/corpora/who-and-when) is not present")
     report = ww.import_records([corpus], tmp_path)
-    assert [(r.source, r.error) for r in report.failed] == []
-    assert len(report.imported) == len(list(corpus.rglob("*.json")))
-    for result in report.results:
+    # Refused only where the mistake is the first agent message (the second event: citing all that is out then is
+    # specific, so a guess wins: scoring rules version 4's rule battery-hit)
+    for r in report.failed:
+        assert "fairness rule battery-hit: the cite-everything trainee is a hit" in r.error, (r.source, r.error)
+        assert "only 2 events were out by then" in r.error, (r.source, r.error)
+        assert int(json.loads(r.source.read_text(encoding="utf-8"))["mistake_step"]) <= 1, r.source
+    assert len(report.imported) + len(report.failed) == len(list(corpus.rglob("*.json")))
+    assert len(report.failed) <= len(report.imported) / 5  # a few of the real traces, not the corpus
+    for result in report.imported:
         record = json.loads(result.source.read_text(encoding="utf-8"))
         drill = load(result.output)
         ev = by_id(drill)
@@ -203,10 +221,10 @@ async def test_an_imported_drill_plays_to_a_debrief_in_the_tui(tmp_path):
         # Escalate the origin step (s01, typed in the dialog) with a reason, cite the evidence (tab to the evidence
         # list, type its id, space ticks it), and confirm.
         evidence = entry.drill.answer_key.evidence[0]
-        assert evidence != "h007"  # the newest event (cited to begin with) is not the evidence
+        assert evidence != "h007"  # the newest event, which the trace follows: the trainee chose nothing
         await pilot.press("e", "s", "0", "1", "tab", "w", "e", "b", "tab", *evidence, "space", "enter", "y")
         assert live.replay.contained and live.replay.actions[-1].step == "s01"
-        assert live.replay.actions[-1].cites == ("h007", evidence)
+        assert live.replay.actions[-1].cites == (evidence,)  # only what the trainee ticked (issue 31)
         await run_until(live.replay.now + 2)
         assert isinstance(app.screen, DebriefScreen)
         assert "CONTAINED" in screen_text(app)

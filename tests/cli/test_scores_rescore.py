@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest  # BACKEND-TMP
-from scores_support import played_session, run
+from scores_support import played_session, run, run_sub
 from store_support import copy_drill
 
 from warroom.core.scoring import Scorecard
@@ -116,7 +116,11 @@ def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked
     assert (old.scoring_version, old.outcome, old.total) == ("1", "contained", 100)
     r = run(data, "--rescore")
     assert r.exit_code == 0 and "re-scored 1 of 1 session: 0 changed, 1 unchanged, 0 skipped" in r.stdout
-    r = run(data, "rescore", "--rules", "2")
+    r = run(data, "rescore", "--rules", "2")  # asked for rules: shown first, and refused without a terminal
+    assert r.exit_code == 1 and "not rewriting the store without confirmation" in r.output
+    with ResultsStore(data) as store:
+        assert store.get(sid).scoring_version == "1"  # nothing rewritten
+    r = run(data, "rescore", "--rules", "2", "--yes")
     assert r.exit_code == 0, r.output
     assert (
         f"changed: {sid} (ann, duplicate-charge-refunds): scoring rules version 1 -> 2, outcome contained -> "
@@ -127,7 +131,7 @@ def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked
     assert (new.scoring_version, new.outcome, new.total) == ("2", "right_step_unsupported", 10)
     assert new.scorecard["scoring_version"] == "2" and new.time_to_detect is None
     # Back to version 1 on request (old spelling too); a plain re-score keeps each session's own rules.
-    assert "score 10 -> 100" in run(data, "--rescore", "--rules", "1").stdout
+    assert "score 10 -> 100" in run(data, "--rescore", "--rules", "1", "--yes").stdout
     bad = run(data, "rescore", "--rules", "5")
     assert bad.exit_code == 2 and "scoring rules version '5' is not known to this warroom" in bad.output
     assert run(data, "--rules", "2").exit_code == 2  # --rules only with --rescore
@@ -152,3 +156,60 @@ def test_rescore_keeps_the_pauses_and_drops_the_wall_time_to_detect_of_no_detect
         assert "score 100 -> 10" in r.message
         new = store.get(sid)
     assert new.total == 10 and (new.pauses, new.paused_seconds, new.wall_time_to_detect) == (2, 7.5, None)
+
+
+def _v3_sessions(tmp_path: Path) -> tuple[Path, list[str]]:
+    """Three sessions scored by the rules 3 on duplicate-charge-refunds at 12 s: s1 citing the evidence e04, s1
+    citing e01-e04 (everything out), s1 citing nothing."""
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    cites = [("e04",), ("e01", "e02", "e03", "e04"), ()]
+    return data, [played_session(data, drill_path, cites=c, rules="3") for c in cites]
+
+
+def test_rescore_by_rules_4_shows_what_would_change_by_outcome_and_response_and_asks(tmp_path: Path, monkeypatch):
+    import warroom.cli.scores._delete as delete
+
+    data, (evidence, everything, nothing) = _v3_sessions(tmp_path)
+    monkeypatch.setattr(delete, "_stdin_is_a_terminal", lambda: True)
+    r = run_sub(data, "rescore", "--rules", "4", input="n\n")
+    assert r.exit_code == 0, r.output
+    assert "Re-scoring 3 sessions by the scoring rules 4 would rewrite 3:" in r.output
+    assert "  by outcome:\n    contained (unchanged): 1\n    contained -> right step, unsupported: 1\n" in r.output
+    assert "    right step, unsupported (unchanged): 1\n" in r.output
+    assert "    (not recorded) -> hit: 1\n    (not recorded) -> localisation error: 2\n" in r.output
+    assert (
+        f"changed: {everything} (ann, duplicate-charge-refunds): scoring rules version 3 -> 4, outcome contained -> "
+        "right_step_unsupported, score 100 -> 10"
+    ) in r.output
+    assert "Rewrite 3 sessions (each keeps its replaced scorecard in its history)? [y/N]" in r.output
+    assert "Nothing rewritten." in r.output
+    with ResultsStore(data) as store:
+        assert {store.get(s).scoring_version for s in (evidence, everything, nothing)} == {"3"}
+    r = run_sub(data, "rescore", "--rules", "4", input="y\n")
+    assert r.exit_code == 0 and "re-scored 3 of 3 sessions: 3 changed, 0 unchanged, 0 skipped" in r.output
+    with ResultsStore(data) as store:
+        rows = {s: store.get(s) for s in (evidence, everything, nothing)}
+        history = store.scorecard_history(everything)
+    assert {s: (r.scoring_version, r.outcome, r.total, r.scorecard["response"]) for s, r in rows.items()} == {
+        evidence: ("4", "contained", 100, "hit"),
+        everything: ("4", "right_step_unsupported", 10, "localisation_error"),
+        nothing: ("4", "right_step_unsupported", 10, "localisation_error"),
+    }
+    (replaced,) = history  # the version-3 scorecard, kept
+    assert replaced.scorecard["scoring_version"] == "3" and replaced.total == 100 and replaced.rules == "4"
+    again = run_sub(data, "rescore", "--rules", "4")  # nothing would change: nothing to ask
+    assert again.exit_code == 0 and "0 changed, 3 unchanged, 0 skipped" in again.output
+    assert "Rewrite" not in again.output
+
+
+def test_rescore_by_rules_without_a_terminal_is_refused_unless_yes(tmp_path: Path):
+    data, sessions = _v3_sessions(tmp_path)
+    r = run_sub(data, "rescore", "--rules", "4")
+    assert r.exit_code == 1
+    assert "would rewrite 3" in r.output
+    assert "not rewriting the store without confirmation: run it in a terminal, or add --yes" in r.output
+    with ResultsStore(data) as store:
+        assert {store.get(s).scoring_version for s in sessions} == {"3"}
+    r = run(data, "--rescore", "--rules", "4", "--yes")  # the old spelling, with --yes
+    assert r.exit_code == 0 and "3 changed" in r.output

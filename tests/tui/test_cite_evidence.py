@@ -1,7 +1,8 @@
 """Escalations cite the events that show the fault (issue 14 item 1), played with Pilot on the bundled
 duplicate-charge-refunds drill: its evidence is e04 (12 s, step s1), its distractor e07 (23 s, an empty refunds list
-in s2), the fault is in s1. The dialog cites the selected event and the flagged ones to begin with; the trainee
-adds and removes citations with the keyboard; the stored outcome follows the answer key."""
+in s2), the fault is in s1. The dialog cites only the event the trainee chose to begin with (moved onto or
+inspected; following the newest event, none), never the flagged ones (issue 31); the trainee adds and removes
+citations with the keyboard; the stored outcome follows the answer key."""
 
 from __future__ import annotations
 
@@ -34,11 +35,17 @@ async def test_escalating_s1_citing_the_evidence_contains(services):
     app = make_app(services)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("enter")
-        await advance(pilot, 12)  # e04, the evidence, is the newest event (selected)
+        await advance(pilot, 12)  # e04, the evidence, is the newest event: the trace follows it
         await pilot.press("e")
         dialog = app.screen
         assert isinstance(dialog, EscalateScreen)
-        assert dialog.cites == ("e04",)  # the selected event, cited to begin with
+        assert dialog.cites == () and dialog.step is None  # following: the trainee chose nothing
+        assert "[ ] e04" in screen_text(app) and "citing no event" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("enter")  # inspect e04: the trainee reads it (and the trace stops following)
+        await pilot.press("e")
+        dialog = app.screen
+        assert dialog.cites == ("e04",) and dialog.step == "s1"  # the event the trainee chose, and its step
         text = screen_text(app)
         assert "[x] e04" in text and "[ ] e03" in text and "citing: e04" in text
         assert "evidence" not in text.lower() and "distractor" not in text  # the dialog gives nothing away
@@ -50,10 +57,14 @@ async def test_escalating_s1_citing_the_evidence_contains(services):
         flat = await _debrief_text(pilot)
         assert "CONTAINED" in flat and "cited e04 (evidence)" in flat
     stored = _stored(services)
-    assert (stored.outcome, stored.total) == ("contained", 100)
-    # practice: the dialog paused the drill; the escalation resumed it (the re-plan plays)
-    assert [a.kind for a in stored.actions] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME]
-    assert stored.actions[1].cites == ("e04",)
+    assert (stored.outcome, stored.total, stored.scorecard["response"]) == ("contained", 100, "hit")
+    # practice: each dialog paused the drill (the cancelled one resumed it); the escalation resumed it (the re-plan
+    # plays)
+    assert [a.kind for a in stored.actions] == [
+        ActionKind.PAUSE, ActionKind.RESUME, ActionKind.INSPECT, ActionKind.PAUSE, ActionKind.ESCALATE,
+        ActionKind.RESUME,
+    ]
+    assert stored.actions[2].event == "e04" and stored.actions[4].cites == ("e04",)
 
 
 async def test_escalating_s1_citing_only_the_distractor_is_the_right_step_unsupported(services):
@@ -61,6 +72,9 @@ async def test_escalating_s1_citing_only_the_distractor_is_the_right_step_unsupp
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 24)  # e07, the distractor (an empty refunds list), is the newest event
+        await pilot.press("k", "j")  # the trainee moves onto e07: chosen, the trace no longer follows
+        await advance(pilot, 1)
+        assert app.live.query_one("#trace-table").selected_key == "e07"
         await pilot.press("e")
         assert app.screen.cites == ("e07",)
         await type_text(pilot, "s1")
@@ -76,35 +90,39 @@ async def test_escalating_s1_citing_only_the_distractor_is_the_right_step_unsupp
     assert [a.kind for a in stored.actions] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME]
     assert stored.actions[1].cites == ("e07",)
     assert stored.scorecard["scoring_version"] == SCORING_VERSION and stored.time_to_detect is None
+    assert stored.scorecard["response"] == "localisation_error"
 
 
-async def test_citations_are_added_and_removed_with_the_keyboard_and_flags_are_cited(services):
+async def test_citations_are_added_and_removed_with_the_keyboard_and_flags_are_never_cited_for_the_trainee(services):
     app = make_app(services)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 12)
-        await pilot.press("f", "enter")  # flag e04, the newest event, with no note
-        await advance(pilot, 12)  # 24 s: e07 is the newest event
+        await pilot.press("f", "enter")  # flag e04, the newest event, with no note (flagging is no choice: it follows)
+        await advance(pilot, 12)  # 24 s: e07 is the newest event, the trace still follows
         await pilot.press("e")
         dialog = app.screen
-        assert dialog.cites == ("e07", "e04")  # the selected event, then the flagged one
-        await pilot.press("tab", "tab")  # the reason box, then the evidence list (on the first cited event, e07)
+        assert dialog.cites == () and dialog.step is None  # neither the newest event nor the flag is cited
+        await pilot.press("tab", "tab")  # the reason box, then the evidence list (on the newest event, e07)
         assert dialog.focused.id == "escalate-cites" and dialog.zone == "cites"
-        await pilot.press("space")  # untick e07
-        assert dialog.cites == ("e04",) and "citing: e04" in screen_text(app)
-        await pilot.press("space")  # tick it again: cited last now
-        assert dialog.cites == ("e04", "e07")
+        await pilot.press("space")  # tick e07
+        assert dialog.cites == ("e07",) and "citing: e07" in screen_text(app)
+        await pilot.press("space")  # untick it
+        assert dialog.cites == () and "citing no event" in screen_text(app)
         await type_text(pilot, "e04")
-        await pilot.press("space")  # untick e04: only the distractor is left
+        await pilot.press("space")  # tick e04, the flagged event
+        await type_text(pilot, "e07")
+        await pilot.press("space")  # and the distractor: cited last
+        assert dialog.cites == ("e04", "e07")
         await type_text(pilot, "e03")
-        await pilot.press("space", "j", "space")  # tick e03 (a tool call), then e04 again
-        assert dialog.cites == ("e07", "e03", "e04")
-        assert "[x] e03" in screen_text(app)
+        await pilot.press("space")  # tick e03 (a tool call): one of three is evidence, not specific
+        assert dialog.cites == ("e04", "e07", "e03") and "[x] e03" in screen_text(app)
+        await pilot.press("space")  # untick it again
         await pilot.press("shift+tab", "shift+tab")  # back to the steps: typing names a step again
         assert dialog.zone == "steps"
         await type_text(pilot, "s1")
         await pilot.press("enter")
-        assert "citing e07, e03, e04" in dialog.question
+        assert "citing e04, e07" in dialog.question
         await pilot.press("y")
         await pilot.pause()
         assert app.live.replay.contained
@@ -113,7 +131,30 @@ async def test_citations_are_added_and_removed_with_the_keyboard_and_flags_are_c
     assert stored.outcome == "contained" and [a.kind for a in stored.actions] == [
         ActionKind.PAUSE, ActionKind.FLAG, ActionKind.RESUME, ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME,
     ]
-    assert stored.actions[4].cites == ("e07", "e03", "e04")
+    assert stored.actions[4].cites == ("e04", "e07")  # one of two is evidence: specific (scoring rules 4)
+    assert stored.scorecard["response"] == "hit"
+
+
+async def test_citing_everything_in_sight_is_the_right_step_unsupported(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 24)  # e01-e07 are out
+        await pilot.press("e", "tab", "tab")
+        for event in ("e01", "e02", "e03", "e04", "e05"):
+            await type_text(pilot, event)
+            await pilot.press("space")
+        await pilot.press("shift+tab", "shift+tab")
+        await type_text(pilot, "s1")
+        await pilot.press("enter", "y")
+        await pilot.pause()
+        assert app.live.replay.contained  # the planner was given the right step: the cascade stops
+        await advance(pilot, 5)
+    stored = _stored(services)
+    assert stored.actions[1].cites == ("e01", "e02", "e03", "e04", "e05")
+    assert (stored.outcome, stored.total, stored.scorecard["response"]) == (
+        "right_step_unsupported", 10, "localisation_error"
+    )
 
 
 async def test_citing_nothing_is_possible_and_says_so(services):
@@ -121,9 +162,10 @@ async def test_citing_nothing_is_possible_and_says_so(services):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
         await advance(pilot, 12)
-        await pilot.press("e")
+        await pilot.press("enter", "e")  # inspect e04, then escalate: e04 is ticked
         dialog = app.screen
-        await pilot.press("tab", "tab", "space")  # untick the selected event
+        assert dialog.cites == ("e04",)
+        await pilot.press("tab", "tab", "space")  # untick the chosen event
         assert dialog.cites == () and "citing no event" in screen_text(app)
         await pilot.press("shift+tab", "shift+tab")
         await type_text(pilot, "s1")
@@ -134,8 +176,10 @@ async def test_citing_nothing_is_possible_and_says_so(services):
         await advance(pilot, 5)
     stored = _stored(services)
     assert stored.outcome == "right_step_unsupported"
-    assert [a.kind for a in stored.actions] == [ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME]
-    assert stored.actions[1].cites == ()
+    assert [a.kind for a in stored.actions] == [
+        ActionKind.INSPECT, ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME
+    ]
+    assert stored.actions[2].cites == ()
 
 
 async def test_the_evidence_list_pages_and_a_click_highlights_an_event(services):
@@ -143,7 +187,7 @@ async def test_the_evidence_list_pages_and_a_click_highlights_an_event(services)
     async with app.run_test(size=(100, 24)) as pilot:  # 24 rows: a page of the list is shorter than the 7 events
         await pilot.press("enter")
         await advance(pilot, 24)  # e01-e07 released; e07 selected
-        await pilot.press("e")
+        await pilot.press("k", "j", "e")  # the trainee moves onto e07: it is cited to begin with
         dialog = app.screen
         cites = dialog.query_one("#escalate-cites")
         await pilot.press("tab", "tab", "home")

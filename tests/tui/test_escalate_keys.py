@@ -98,18 +98,20 @@ async def test_enter_with_no_step_chosen_says_so_and_sends_nothing(services):
         assert [a.kind for a in live.replay.actions[before:]] == [ActionKind.PAUSE]  # the dialog's pause alone
 
 
-async def test_opens_on_the_flagged_or_chosen_events_step(services):
+async def test_opens_on_the_chosen_events_step_and_never_on_a_flag_in_follow_mode(services):
     app = make_app(services)
     async with app.run_test(size=(80, 24)) as pilot:
         live = await _war_room(pilot)
         await pilot.press("k")  # the trainee moved to an earlier event: its step is their choice
         ev = live.selected_event()
         await pilot.press("e")
-        assert app.screen.step == ev.step
+        assert app.screen.step == ev.step and app.screen.cites == (ev.id,)
         await pilot.press("escape")
-        await pilot.press("G", "f", "enter")  # flag the newest event
+        await pilot.press("G", "f", "enter")  # follow the newest event again, and flag it: a note, not a choice
+        newest = live.selected_event()
+        assert newest.id in live.replay.flagged
         await pilot.press("e")
-        assert app.screen.step == live.selected_event().step
+        assert app.screen.step is None and app.screen.cites == ()
 
 
 def _key(name: str) -> events.Key:

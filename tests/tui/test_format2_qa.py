@@ -237,8 +237,8 @@ async def _dialog_opens_on(services, drill_id: str, seconds: float, event_id: st
         await advance(pilot, seconds, step=1)
         await pilot.press("space")  # paused: the cursor stays where the trainee puts it
         table = app.live.query_one(TraceTable)
-        table.move_cursor(table.row_index(event_id))
-        await pilot.pause()
+        await pilot.press("home", *["j"] * table.row_index(event_id))  # the trainee's moves: no longer following
+        assert table.selected_key == event_id and not table.following
         await pilot.press("e")
         dialog = app.screen
         assert isinstance(dialog, EscalateScreen)

@@ -64,7 +64,9 @@ def test_the_war_rooms_help_in_each_mode_lists_exactly_the_keys_that_mode_has():
 def test_the_trace_tables_keys_are_in_the_war_room_help_in_its_own_words():
     rows = dict((what, keys) for keys, what in help_rows(WarRoomScreen))
     assert rows["inspect the selected event"] == "enter"
-    assert rows["the newest event, following new events again"] == "end G ctrl+end"
+    assert rows["the newest event, following new events again (moving or inspecting stops following)"] == (
+        "end G ctrl+end"
+    )
     assert rows["pause / resume the drill clock"] == "space"  # two bindings of one key (pause, resume), one row
     assert set(TraceTable.KEY_HELP.values()) <= set(rows)
 

@@ -29,6 +29,7 @@ async def test_an_imported_langfuse_trace_plays_to_a_contained_debrief(tmp_path:
         await pilot.press("enter")
         assert play.live is not None, screen_text(play)
         await advance(pilot, 3.6, step=0.1)  # e0005, the empty list, arrives at 3.5 s and is the newest event
+        await pilot.press("enter")  # the trainee reads it (inspects it): chosen, so the dialog cites it
         await pilot.press("e")
         await type_text(pilot, "p01")
         await pilot.press("tab")

@@ -23,13 +23,18 @@ async def test_play_to_containment_by_keys(services):
         await advance(pilot, 12)
         assert live.replay.now == 12
         timeline = live.query_one(TraceTable)
-        assert timeline.selected_key == "e04"  # followed the newest event
-        await pilot.press("enter")  # inspect it
-        assert live.replay.actions[-1].kind is ActionKind.INSPECT and live.replay.actions[-1].event == "e04"
+        assert timeline.selected_key == "e04" and timeline.following  # followed the newest event
         await pilot.press("e")
         modal = app.screen
         assert isinstance(modal, EscalateScreen)
-        assert modal.step is None  # following the newest event: no step is chosen for the trainee
+        assert modal.step is None and modal.cites == ()  # following the newest event: nothing chosen for the trainee
+        await pilot.press("escape")
+        await pilot.press("enter")  # inspect it: the trainee reads e04, and the trace stops following
+        assert live.replay.actions[-1].kind is ActionKind.INSPECT and live.replay.actions[-1].event == "e04"
+        assert not timeline.following
+        await pilot.press("e")
+        modal = app.screen
+        assert modal.step == "s1" and modal.cites == ("e04",)  # the event the trainee chose, and its step
         await pilot.press("escape")
         await escalate(pilot, "s1", "snapshot from last week")
         assert app.screen is live
@@ -51,10 +56,11 @@ async def test_play_to_containment_by_keys(services):
         # practice: each dialog is a recorded pause (the one cancelled with escape too); the confirmed escalation
         # resumes the drill itself, with no second resume
         assert [a.kind for a in stored.actions] == [
-            ActionKind.INSPECT, ActionKind.PAUSE, ActionKind.RESUME, ActionKind.PAUSE, ActionKind.ESCALATE,
-            ActionKind.RESUME,
+            ActionKind.PAUSE, ActionKind.RESUME, ActionKind.INSPECT, ActionKind.PAUSE, ActionKind.RESUME,
+            ActionKind.PAUSE, ActionKind.ESCALATE, ActionKind.RESUME,
         ]
-        assert stored.actions[4].note == "snapshot from last week"
+        assert stored.actions[6].note == "snapshot from last week" and stored.actions[6].cites == ("e04",)
+        assert stored.scorecard["response"] == "hit"
         assert {a.t for a in stored.actions} == {12}  # the drill clock stood still while the dialogs were open
 
 

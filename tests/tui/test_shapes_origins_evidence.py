@@ -141,7 +141,7 @@ async def test_a_field_path_is_found_in_the_inspector_and_highlighted_in_the_deb
     app = make_app(services, SHAPES / "shape-10-field-path.yaml")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
-        await advance(pilot, 7)  # e03, the first page, is the newest event (e04 comes at 8 s)
+        await advance(pilot, 7)  # e03, the first page, is the newest event (e04 comes at 12 s)
         live = app.live
         await pilot.press("space")  # pause, to keep e03 selected
         inspector = live.query_one("#inspector")

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from warroom.cli import main
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
+from warroom.core.model import evidence_ids
 from warroom.core.variants import apply_variant
 from warroom.store.results import ResultsStore
 from warroom.tui.logic import Services
@@ -33,7 +34,8 @@ async def test_the_war_room_plays_the_variant_of_the_fixed_seed(tmp_path: Path):
         first = min(variant.event(e).t for e in variant.answer_key.evidence)
         while live.replay.now < first:
             await advance(pilot, 0.25, step=0.25)
-        await escalate(pilot, variant.answer_key.fault.origin_step, "error objects")
+        evidence = evidence_ids(variant.answer_key)[0]
+        await escalate(pilot, variant.answer_key.fault.origin_step, "error objects", cite=evidence)
         for _ in range(40):
             if isinstance(app.screen, DebriefScreen):
                 break

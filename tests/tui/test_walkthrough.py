@@ -142,11 +142,12 @@ async def test_the_walkthrough_from_export_to_debrief(tmp_path: Path, services) 
         live = play.live
         assert live is not None, screen_text(play)
         await advance(pilot, 9, step=0.1)  # e0009 arrives at 7.93 s; the trace follows the newest event
+        await pilot.press("enter")  # the trainee reads e0009 (inspects it): the trace stops following, e0009 chosen
         await pilot.press("e")
         await type_text(pilot, "p01")
         await pilot.press("tab")
         await type_text(pilot, "one page of two")
-        assert list(play.screen.cites) == ["e0009"]  # type: ignore[attr-defined]  # the selected event, ticked
+        assert list(play.screen.cites) == ["e0009"]  # type: ignore[attr-defined]  # the chosen event, ticked
         await pilot.press("enter", "y")
         await pilot.pause()
         if play.live is not None:  # no re-plan events to play: the debrief may be open already

@@ -94,15 +94,17 @@ def test_ranking_fails_when_the_trace_ends_at_the_deadline():
                for p in report.problems)
 
 
-def test_ranking_fails_when_trigger_happy_wins():
+def test_the_check_fails_when_trigger_happy_wins():
     # The only distractor sits at the evidence's time in the origin step, so trigger-happy contains at once
-    # after its first false escalation... and the first event is the evidence itself: it scores like ideal.
+    # after its first false escalation... and the first event is the evidence itself: it scores like ideal, and it
+    # is a hit (rule trigger-happy-contains says so, rather than the ranking).
     trace = make_drill().model_dump(mode="json", exclude_none=True)["trace"]
     trace[0]["step"] = "s1"
     drill = make_drill(trace=trace, answer_key=key_with(evidence=["e01"]))
     report = run_checks(drill)
-    assert report.total("trigger-happy") == report.total("ideal") == 100
-    assert any(p.startswith("ranking: ideal must score more than trigger-happy") for p in report.problems)
+    assert report.total("trigger-happy") == report.total("ideal") == 100 and report.run("trigger-happy").hit
+    assert any(p.startswith("fairness rule trigger-happy-contains: the trigger-happy trainee") for p in report.problems)
+    assert not any(p.startswith("ranking: ideal must score more than trigger-happy") for p in report.problems)
 
 
 def test_all_clear_drill_passes_when_never_wins():

@@ -4,7 +4,8 @@ with a message that names the events or steps, the rule and what to change; fair
 the skeleton, the bundled library: see test_drill_library.py and test_cli_new.py) pass.
 
 The drills in tests/fairness/ are the skeleton of ``warroom new`` with one change each, and each fails exactly one
-rule; trigger-happy-wins.yaml is the issue's case (the skeleton's distractor moved into the origin step).
+rule, but trigger-happy-wins.yaml, issue 14's case (the skeleton's distractor moved into the origin step): it failed
+until scoring rules version 4, which judges the trainees by the trial's response (issue 31), and passes now.
 """
 
 from __future__ import annotations
@@ -18,21 +19,29 @@ from warroom.cli import main
 from warroom.core.author import run_checks
 from warroom.core.author._fairness import RULES
 from warroom.core.load import load_drill
-from warroom.core.model import Outcome
+from warroom.core.model import Outcome, Response
 from warroom.core.scoring import score
 
 FAIRNESS = FAIRNESS
 
-TRIGGER_HAPPY_WINS = (
-    "fairness rule trigger-happy-contains: the trigger-happy trainee stopped the incident (right step, unsupported: "
-    "it cited only e05) by escalating the origin step s1 at 15 s, because of distractor e05 (log in plan step s1, at "
-    "15 s). Escalating every odd-looking event must not land on the origin step. Move distractor e05 to a plan step "
-    "other than the origin step s1, or list it as evidence if it really shows the fault"
+TRIGGER_HAPPY_HITS = (
+    "fairness rule trigger-happy-contains: the trigger-happy trainee (and until-accepted, quit-when-losing) is a hit: "
+    "its first escalation, of the plan at 0 s citing e01, the first trace event it saw, detected the fault without "
+    "reading the trace: the evidence is out when the drill starts, so escalating whatever comes first wins. Release "
+    "the earliest evidence after the first trace event"
 )
 
-#: file stem -> (rule, the one problem it must report)
+#: file stem -> (rule, the first problem it must report; every problem is of that rule)
 EXPECTED = {
-    "trigger-happy-wins": ("trigger-happy-contains", TRIGGER_HAPPY_WINS),
+    "trigger-happy-hits": ("trigger-happy-contains", TRIGGER_HAPPY_HITS),
+    "citing-everything-is-specific": (
+        "battery-hit",
+        "fairness rule battery-hit: the random trainee (seed 6) is a hit without reading the trace: its first "
+        "escalation named s1 at 13.1 s citing e01, e02, e03, e04: only 4 events were out by then, so citing all of "
+        "them is specific (at least 50% evidence, at most 4 events). Release more of the trace before the earliest "
+        "evidence (the planner's call, the step's tool call, another step's events), so that more than 4 events are "
+        "out when it appears",
+    ),
     "damage-on-deadline": (
         "damage-by-deadline",
         "fairness rule damage-by-deadline: damage is released at or before the deadline (24 s): e07 at 24 s "
@@ -68,32 +77,51 @@ EXPECTED = {
 }
 
 
+#: Drills in tests/fairness/ that pass: issue 14's case, fair by the trial's response since scoring rules version 4.
+FAIR_NOW = {"trigger-happy-wins"}
+
+
 def test_every_rule_has_a_test_drill():
     assert sorted(rule for rule, _ in EXPECTED.values()) == sorted(RULES)
-    assert {p.stem for p in FAIRNESS.glob("*.yaml")} == set(EXPECTED)
+    assert {p.stem for p in FAIRNESS.glob("*.yaml")} == set(EXPECTED) | FAIR_NOW
 
 
 @pytest.mark.parametrize("stem", sorted(EXPECTED))
 def test_each_test_drill_fails_exactly_its_rule(stem):
     rule, message = EXPECTED[stem]
     report = run_checks(load_drill(FAIRNESS / f"{stem}.yaml"))
-    assert report.problems == [message]
-    assert message.startswith(f"fairness rule {rule}: ")
+    assert report.problems[0] == message
+    assert all(p.startswith(f"fairness rule {rule}: ") for p in report.problems), report.problems
 
 
-def test_the_issue_case_fails_in_the_cli_naming_the_distractor_and_the_rule():
+def test_the_battery_rule_names_every_moment_citing_everything_is_specific():
+    (_, moment) = run_checks(load_drill(FAIRNESS / "citing-everything-is-specific.yaml")).problems
+    assert moment == (
+        "fairness rule battery-hit: at 12 s citing every event released (e01, e02, e03, e04) is a specific citation "
+        "(at least 50% evidence or accepted, at most 4 events), so a guess of s1 then, citing everything, is a hit "
+        "without reading the trace. Release more of the trace before the earliest evidence (the planner's call, the "
+        "step's tool call, another step's events), or the events after it together, so that more than 4 events are "
+        "out whenever the evidence can be cited"
+    )
+
+
+def test_the_issue_case_passes_by_the_response_and_the_first_event_case_fails_in_the_cli():
     result = CliRunner().invoke(main, ["check", str(FAIRNESS / "trigger-happy-wins.yaml")])
-    assert result.exit_code == 1, result.output
-    assert "FAIL trigger-happy-wins" in result.output
-    assert f"  problem: {TRIGGER_HAPPY_WINS}" in result.output
+    assert result.exit_code == 0, result.output
     report = run_checks(load_drill(FAIRNESS / "trigger-happy-wins.yaml"))
     happy = report.run("trigger-happy").scorecard
     # Scoring rules version 1 (the step alone) contained it with 78, beating a careful trainee who escalates a few
-    # seconds later; version 2 sees it cited only the distractor: -10 (the first event) + 10 = 0.
-    assert (happy.outcome, happy.total) == (Outcome.RIGHT_STEP_UNSUPPORTED, 0)
+    # seconds later; version 2 sees it cited only the distractor: -10 (the first event) + 10 = 0; version 4 reads
+    # the response from the first escalation (at the first event, the plan): a localisation error, no hit.
+    assert (happy.outcome, happy.total, happy.response) == (
+        Outcome.RIGHT_STEP_UNSUPPORTED, 0, Response.LOCALISATION_ERROR
+    )
     drill = load_drill(FAIRNESS / "trigger-happy-wins.yaml")
     assert score(drill, report.run("trigger-happy").actions, rules="1").total == 78
     assert report.run("trigger-happy").actions[-1].cites == ("e05",)
+    result = CliRunner().invoke(main, ["check", str(FAIRNESS / "trigger-happy-hits.yaml")])
+    assert result.exit_code == 1 and "FAIL trigger-happy-hits" in result.output
+    assert f"  problem: {TRIGGER_HAPPY_HITS}" in result.output
 
 
 def test_the_standard_drill_passes_every_rule():
@@ -129,30 +157,26 @@ def test_damage_rule_lists_every_early_event_and_nothing_to_save_replaces_it():
     assert rules == ["fairness rule nothing-to-save"]
 
 
-def test_trigger_happy_containing_late_also_fails():
+def test_trigger_happy_stopping_the_cascade_late_is_no_hit_and_the_drill_passes():
     trace = drill_dict()["trace"]
     at = next(i for i, e in enumerate(trace) if e["id"] == "e07")
     trace.insert(at, {"id": "e20", "t": 29, "step": "s1", "kind": "log", "source": "app", "content": "cache warmed"})
     distractors = [*drill_dict()["distractors"], {"event": "e20", "why_harmless": "Cache warm-up."}]
     report = run_checks(make_drill(trace=trace, distractors=distractors))
-    assert report.run("trigger-happy").scorecard.outcome is Outcome.RIGHT_STEP_UNSUPPORTED
-    (problem,) = [p for p in report.problems if p.startswith("fairness rule")]
-    assert problem.startswith(
-        "fairness rule trigger-happy-contains: the trigger-happy trainee stopped the incident (right step, "
-        "unsupported: it cited only e20) by escalating the origin step s1 at 40 s, because of distractor e20 (log in "
-        "plan step s1, at 29 s)."
-    )
+    happy = report.run("trigger-happy").scorecard
+    assert (happy.outcome, happy.response) == (Outcome.RIGHT_STEP_UNSUPPORTED, Response.LOCALISATION_ERROR)
+    assert report.problems == []
 
 
 def test_trigger_happy_winning_at_the_first_event_says_to_release_the_evidence_later():
     key = {**drill_dict()["answer_key"], "evidence": ["e01"]}
     problems = run_checks(make_drill(answer_key=key)).problems
-    assert any(
-        p.startswith("fairness rule trigger-happy-contains:")
-        and "at the first trace event e01" in p
-        and p.endswith("Release the earliest evidence after the first trace event")
-        for p in problems
-    ), problems
+    assert (
+        "fairness rule trigger-happy-contains: the trigger-happy trainee (and until-accepted, quit-when-losing) is a "
+        "hit: its first escalation, of s1 at 0 s citing e01, the first trace event it saw, detected the fault without "
+        "reading the trace: the evidence is out when the drill starts, so escalating whatever comes first wins. "
+        "Release the earliest evidence after the first trace event"
+    ) in problems
 
 
 @pytest.mark.parametrize(
@@ -198,8 +222,9 @@ def test_imported_drills_pass_every_fairness_rule(tmp_path):
 
     good = WHO_AND_WHEN / "good"
     report = ww.import_records([good], tmp_path)
-    assert report.imported and not report.failed
-    failing = {r.output.stem: run_checks(load_drill(r.output)).problems for r in report.results}
+    # (two records are refused: their mistake is the second event, tests/cli/test_import_cli.py, UNFAIR_GOOD)
+    assert report.imported and all("fairness rule battery-hit" in r.error for r in report.failed)
+    failing = {r.output.stem: run_checks(load_drill(r.output)).problems for r in report.imported}
     assert {stem: problems for stem, problems in failing.items() if problems} == {}
 
 
@@ -214,23 +239,23 @@ def test_damage_rule_says_when_no_deadline_fits_before_the_first_damage():
     ]
 
 
-def test_a_distractor_outside_any_step_names_the_first_step_which_may_be_the_origin():
+def test_a_distractor_outside_any_step_named_as_the_origin_is_no_hit():
+    # format 1: an event outside any step names the first plan step, here the origin s1; trigger-happy stops the
+    # cascade there citing the distractor: right step, unsupported, and its first escalation was at the first event
     trace = drill_dict()["trace"]
     at = next(i for i, e in enumerate(trace) if e["id"] == "e07")
     trace.insert(at, {"id": "e20", "t": 26, "kind": "log", "source": "app", "content": "cache warmed"})
     distractors = [{"event": "e20", "why_harmless": "Cache warm-up."}]
-    problems = [p for p in run_checks(make_drill(trace=trace, distractors=distractors)).problems if "fairness" in p]
-    assert problems == [
-        "fairness rule trigger-happy-contains: the trigger-happy trainee stopped the incident (right step, "
-        "unsupported: it cited only e20) by escalating the origin step s1 at 26 s, because of distractor e20 (log "
-        "outside any plan step, at 26 s). Escalating every odd-looking event must not land on the origin step. Move "
-        "distractor e20 to a plan step other than the origin step s1 (an event outside any plan step counts as the "
-        "first, s1), or list it as evidence if it really shows the fault"
-    ]
+    report = run_checks(make_drill(trace=trace, distractors=distractors))
+    assert report.run("trigger-happy").scorecard.outcome is Outcome.RIGHT_STEP_UNSUPPORTED
+    assert report.run("trigger-happy").response is Response.LOCALISATION_ERROR
+    assert [p for p in report.problems if "fairness" in p] == []
 
 
-def test_the_issue_reproduction_from_a_fresh_skeleton_fails_naming_the_distractor_and_the_rule():
-    """`warroom new th-wins`, move the skeleton's distractor (e05) into the origin step, `warroom check`: FAIL."""
+def test_the_issue_reproduction_from_a_fresh_skeleton_passes_by_the_response():
+    """`warroom new th-wins`, move the skeleton's distractor (e05) into the origin step, `warroom check`: it failed
+    until scoring rules version 4; trigger-happy's escalation of s1 citing e05 is no hit (its first escalation, of the
+    plan at 0 s, is its response), and the scorecard gives it 0."""
     from warroom.core.author import skeleton_text
     from warroom.core.load import load_drill_text
 
@@ -240,9 +265,9 @@ def test_the_issue_reproduction_from_a_fresh_skeleton_fails_naming_the_distracto
     report = run_checks(load_drill_text(moved, "th-wins.yaml"))
     happy = report.run("trigger-happy")
     assert happy.scorecard.outcome is Outcome.RIGHT_STEP_UNSUPPORTED and happy.actions[-1].cites == ("e05",)
+    assert happy.response is Response.LOCALISATION_ERROR and happy.scorecard.total == 0
     assert report.total("ideal") > report.total("trigger-happy")
-    (problem,) = report.problems
-    assert problem.startswith("fairness rule trigger-happy-contains: ") and "distractor e05" in problem
+    assert report.problems == []
 
 
 def test_trigger_happy_stopping_the_trace_early_is_reported_not_a_crash():
@@ -259,6 +284,4 @@ def test_trigger_happy_stopping_the_trace_early_is_reported_not_a_crash():
     run = report.run("trigger-happy")
     assert run.scorecard.outcome is Outcome.RIGHT_STEP_UNSUPPORTED
     assert "e10 was never released: the trace had stopped before 60 s" in run.notes
-    assert [p.split(":")[0] for p in report.problems if p.startswith("fairness rule")] == [
-        "fairness rule trigger-happy-contains"
-    ]
+    assert report.problems == []  # no hit: the first escalation, at the first event, was a localisation error

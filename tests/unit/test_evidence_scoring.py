@@ -13,7 +13,7 @@ import json
 import pytest
 from core_support import all_clear_drill, drill_dict, make_drill
 
-from warroom.core.model import Action, Drill, Outcome
+from warroom.core.model import Action, Drill, Outcome, Response
 from warroom.core.play import Replay, ReplayError, describe_citations, is_supported, judge_citations
 from warroom.core.play._citations import Cited
 from warroom.core.rules import validate_drill
@@ -136,9 +136,10 @@ def test_citations_are_in_the_journal_line_and_old_lines_still_load():
 # -- versions ------------------------------------------------------------------------------------------------------
 
 
-def test_version_3_is_current_and_versions_1_and_2_still_apply():
-    # version 3 adds the needless-probe penalty (drills with verification probes only); tests/unit/test_probes.py
-    assert SCORING_VERSION == "3" and SCORING_VERSIONS == ("1", "2", "3", "4")
+def test_version_4_is_current_and_versions_1_to_3_still_apply():
+    # version 3 adds the needless-probe penalty (drills with verification probes only); tests/unit/test_probes.py;
+    # version 4 the trial's response and specific citations (tests/unit/test_scoring_v4.py)
+    assert SCORING_VERSION == "4" and SCORING_VERSIONS == ("1", "2", "3", "4")
     drill = make_drill()
     v1 = score(drill, [esc(10, "s1", None)], rules="1")
     assert (v1.outcome, v1.total, v1.scoring_version) == (Outcome.CONTAINED, 100, "1")
@@ -146,9 +147,14 @@ def test_version_3_is_current_and_versions_1_and_2_still_apply():
     assert not any(line.startswith("Escalation of") for line in v1.lines)  # version 1 never judged citations
     v2 = score(drill, [esc(10, "s1", None)], rules="2")
     assert (v2.outcome, v2.total, v2.scoring_version) == (Outcome.RIGHT_STEP_UNSUPPORTED, 10, "2")
-    v3 = score(drill, [esc(10, "s1", None)])  # a drill without probes: as version 2
+    v3 = score(drill, [esc(10, "s1", None)], rules="3")  # a drill without probes: as version 2
     assert (v3.outcome, v3.total, v3.scoring_version) == (Outcome.RIGHT_STEP_UNSUPPORTED, 10, "3")
     assert v3.components == v2.components
+    v4 = score(drill, [esc(10, "s1", None)])  # the current rules: the same points, and the trial's response
+    assert (v4.outcome, v4.total, v4.scoring_version, v4.response) == (
+        Outcome.RIGHT_STEP_UNSUPPORTED, 10, "4", Response.LOCALISATION_ERROR
+    )
+    assert v4.components == v3.components
     with pytest.raises(ValueError, match=r"version '5' is not known to this warroom \(it applies 1, 2, 3, 4"):
         score(drill, [], rules="5")
 

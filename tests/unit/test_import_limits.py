@@ -55,9 +55,13 @@ def test_every_mistake_position_of_every_fixture_imports_into_a_drill_that_passe
         try:
             _, drill = ww.convert_record(record)
         except ww.RecordError as e:
-            # Only a mistake in the very first message (the task itself, at 00:00) cannot make a fair drill: an
-            # escalation at the first event, before anything happened, would score as well as the ideal one.
-            assert index == 0 and "fails `warroom check`: ranking: ideal must score more than trigger-happy" in str(e)
+            # Only a mistake in one of the first two events cannot make a fair drill (scoring rules 4): at the first
+            # event (the task itself, at 00:00), an escalation of whatever comes first is a hit; as the second (the
+            # first message after the task, in captain-agent), citing both events out then is specific, so a guess
+            # of its step is a hit.
+            first_event = src.parent.name == "magentic-one" and index == 0
+            rule = "trigger-happy-contains" if first_event else "battery-hit"
+            assert index <= 1 and f"fails `warroom check`: fairness rule {rule}: " in str(e), (index, str(e))
             continue
         assert run_checks(drill).passed, (index, run_checks(drill).problems)
 

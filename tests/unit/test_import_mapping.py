@@ -65,14 +65,27 @@ def test_magentic_one_mapping():
     assert_playable(drill)
 
 
+def mapped(path):
+    """The drill the importer maps ``path``'s record to, before `warroom check` judges it."""
+    from warroom.core.load import load_drill_text
+    from warroom.importers.who_and_when._drill import dump_drill_yaml, record_to_drill_data
+
+    data = record_to_drill_data(ww.parse_record(ww.read_record(path), path.stem, file=path.name))
+    return load_drill_text(dump_drill_yaml(data), path=f"{data['id']}.yaml")
+
+
 def test_magentic_one_mistake_in_the_initial_plan_is_step_s00():
-    _, drill = convert(GOOD / "magentic-one" / "plan-mistake.json")
+    drill = mapped(GOOD / "magentic-one" / "plan-mistake.json")
     assert [s.id for s in drill.plan] == ["s00"]
     key = drill.answer_key
     assert key.fault.origin_step == "s00" and key.evidence == ["h001"] and key.cascade == []
     assert [e.event for e in key.damage.entries] == ["h002", "h003", "h004"]
     assert drill.difficulty == ww.DEFAULT_DIFFICULTY  # no level in the record
     assert_playable(drill)
+    # The plan is the second event: citing both events out then (the task and the plan) is specific, so escalating
+    # s00 citing everything wins without reading it; the importer does not write the drill (scoring rules 4).
+    with pytest.raises(ww.RecordError, match="fairness rule battery-hit: the cite-everything trainee is a hit"):
+        convert(GOOD / "magentic-one" / "plan-mistake.json")
 
 
 def test_record_that_stops_at_its_mistake_gets_a_closing_event():
@@ -139,7 +152,7 @@ def test_captain_agent_mapping():
 
 
 def test_captain_agent_mistake_at_step_zero():
-    _, drill = convert(GOOD / "captain-agent" / "mistake-zero.json")
+    drill = mapped(GOOD / "captain-agent" / "mistake-zero.json")
     key = drill.answer_key
     assert key.evidence == ["h000"]
     # The user's request opens the chat at 0 s, so the evidence is never the very first event.
@@ -147,6 +160,9 @@ def test_captain_agent_mistake_at_step_zero():
     assert drill.event("h000").t >= kit.MIN_EVENT_GAP
     assert key.fault.origin_step == "s01" and key.cascade == ["s02"]
     assert_playable(drill)
+    # ... but the mistake is then the second event, and citing the two events out is specific (rule battery-hit)
+    with pytest.raises(ww.RecordError, match="citing task, h000: only 2 events were out by then"):
+        convert(GOOD / "captain-agent" / "mistake-zero.json")
 
 
 @pytest.mark.parametrize(

@@ -200,3 +200,16 @@ def test_the_review_names_the_plan_and_marks_the_origin_event():
     assert actions[1].text == "escalated the plan" and actions[1].trainee[0] == "contained late"
     events = {r.event.id: r for r in tl.rows if r.kind == "event"}
     assert "fault origin (the plan)" in events["e01"].key and "evidence" in events["e05"].key
+
+
+def test_judging_many_citations_at_once_gives_each_the_kind_it_has_alone_among_them():
+    """judge_citations reads the answer key once for all the cited events (an escalation may cite hundreds): each
+    gets the kind cited_kind gives it among the same citations, comparisons (cited whole or in part) included."""
+    from warroom.core.play import judge_citations
+    from warroom.core.play._citations import cited_kind
+
+    for name in ("shape-10-comparison", "shape-09-setup-origin", "shape-10-field-path"):
+        drill = load_drill(SHAPES / f"{name}.yaml")
+        ids = [e.id for e in drill.trace] + ["not-an-event"]
+        for cites in (ids, ids[::-1], ids[: len(ids) // 2], ["e03", "e07"], ["e07"]):
+            assert judge_citations(drill, cites) == [(c, cited_kind(drill, c, cites)) for c in cites]

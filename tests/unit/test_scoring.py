@@ -9,7 +9,7 @@ import pytest
 from core_support import all_clear_drill, make_drill
 from locations import REPO
 
-from warroom.core.model import Action, Outcome
+from warroom.core.model import Action, Outcome, outcome_label
 from warroom.core.play import Replay
 from warroom.core.scoring import SCORING_VERSION, Scorecard, ScoringError, replay_actions, score, scorecard_of
 
@@ -73,9 +73,17 @@ def test_wrong_step_after_evidence():
     assert "s2" in card.outcome_text and "s1" in card.outcome_text
 
 
-def test_false_alarm_before_evidence_in_a_faulted_drill():
+def test_an_early_escalation_in_a_faulted_drill():
     card = score(make_drill(), [esc(1, "s3")])  # the penalty moves the clock to 16 s; nothing else happens
+    # stored as false_alarm, as every edition stores it, but called an early escalation: a false alarm is an
+    # escalation on a noise trial only (scoring rules 4); rules 1-3 called it a false alarm in the scorecard too
     assert card.outcome is Outcome.FALSE_ALARM and card.total == 0
+    assert card.lines[0].startswith("Outcome: early escalation. You escalated once, before any evidence")
+    assert card.components[0].explanation == "Early escalation: the incident was not contained."
+    assert outcome_label(card.outcome, all_clear=False) == "early escalation"
+    assert outcome_label(card.outcome, all_clear=True) == outcome_label(card.outcome) == "false alarm"
+    old = score(make_drill(), [esc(1, "s3")], rules="3")
+    assert old.outcome is Outcome.FALSE_ALARM and old.lines[0].startswith("Outcome: false alarm. You escalated once")
 
 
 def test_false_escalations_cost_points_and_time_even_when_contained():

@@ -16,25 +16,25 @@ RELEASED = {
         contained=50, contained_late=20, right_step_unsupported=0, speed=25, damage=25,
         false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
         cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
-        min_citation_precision=0.0, max_cited=0,
+        early_escalation=False, min_citation_precision=0.0, max_cited=0,
     ),
     "2": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
         false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
         cites_count=True, probes_count=False, distractor_figures=True, records_response=False,
-        min_citation_precision=0.0, max_cited=0,
+        early_escalation=False, min_citation_precision=0.0, max_cited=0,
     ),
     "3": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
         false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
         cites_count=True, probes_count=True, distractor_figures=True, records_response=False,
-        min_citation_precision=0.0, max_cited=0,
+        early_escalation=False, min_citation_precision=0.0, max_cited=0,
     ),
     "4": dict(
         contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
         false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
         cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
-        min_citation_precision=0.5, max_cited=4,
+        early_escalation=True, min_citation_precision=0.5, max_cited=4,
     ),
 }  # fmt: skip
 
@@ -47,8 +47,8 @@ def test_a_released_edition_keeps_its_values(version: str):
 
 def test_every_edition_is_pinned_and_the_current_one_is_the_newest():
     assert list(EDITIONS) == list(SCORING_VERSIONS) == sorted(RELEASED, key=int)
-    # version 4 is released for `--rules 4` and becomes the current edition with the war room's changes (issue 31)
-    assert SCORING_VERSION in SCORING_VERSIONS
+    # version 4 is the current edition (issue 31): the trial's response, specific citations, early escalations
+    assert SCORING_VERSION == SCORING_VERSIONS[-1] == "4"
     assert all(key == edition.version for key, edition in EDITIONS.items())
 
 

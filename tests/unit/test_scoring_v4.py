@@ -3,13 +3,15 @@ first escalation, and an escalation is supported only by specific citations."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
-from warroom.core.model import Action, ActionKind, PlayedAs, Response
+from warroom.core.model import RESPONSE_LABELS, Action, ActionKind, PlayedAs, Response, outcome_label
 from warroom.core.play import citation_precision, is_specific
-from warroom.core.scoring import Scorecard, score
+from warroom.core.scoring import EDITIONS, Scorecard, score
 
 # duplicate-charge-refunds: evidence e04 at 12 s (step s1, the origin); e05 (s1's report) at 16 s; distractor e07
 # (s2) at 23 s; the deadline at 37 s; the first refund batch is accepted at 38 s.
@@ -91,3 +93,55 @@ def test_older_editions_record_no_trial_and_their_scorecards_read_back_unchanged
     assert old.response is None and "response" not in old.to_dict() and Scorecard.from_dict(old.to_dict()) == old
     new = card(esc(20, "s1", "e04"))
     assert new.to_dict()["response"] == "hit" and Scorecard.from_dict(new.to_dict()) == new
+
+
+# -- the worked examples of docs/scoring.md (version 4), scored and checked against the page --------------------------
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "scoring.md").read_text(encoding="utf-8")
+CLEAR = load_drill(DRILLS / "clickstream-backfill.yaml")
+QUIT = ActionKind.QUIT
+
+#: The first cell of each row of the page's tables -> (drill, the action log it describes).
+ROWS = {
+    "e04": (DRILL, [esc(20, "s1", "e04")]),
+    "e04, e05": (DRILL, [esc(20, "s1", "e04", "e05")]),
+    "e04, e05, e02": (DRILL, [esc(20, "s1", "e04", "e05", "e02")]),
+    "e01 to e06 (everything out)": (DRILL, [esc(20, "s1", "e01", "e02", "e03", "e04", "e05", "e06")]),
+    "at 12 s escalates s1 citing e04": (DRILL, [esc(12, "s1", "e04")]),
+    "at 14 s escalates s2 citing e04, then at 30 s s1 citing e04 (the worked example above)": (
+        DRILL, [esc(14, "s2", "e04"), esc(30, "s1", "e04")]),
+    "at 5 s escalates s1, citing nothing": (DRILL, [esc(5, "s1")]),
+    "at 45 s escalates s1 citing e04": (DRILL, [esc(45, "s1", "e04")]),
+    "quits at 10 s": (DRILL, [Action(t=10, kind=QUIT)]),
+    "at 14 s escalates s2 citing e04, quits at 30 s": (DRILL, [esc(14, "s2", "e04"), Action(t=30, kind=QUIT)]),
+    "`clickstream-backfill`: never escalates": (CLEAR, []),
+    "`clickstream-backfill`: at 20 s escalates s1": (CLEAR, [esc(20, "s1")]),
+    "`clickstream-backfill`: quits at 10 s": (CLEAR, [Action(t=10, kind=QUIT)]),
+}
+
+
+def _doc_rows() -> dict[str, list[str]]:
+    rows = {}
+    for line in DOC.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| ") and cells[0] in ROWS:
+            rows[cells[0]] = cells
+    return rows
+
+
+@pytest.mark.parametrize("first", sorted(ROWS))
+def test_every_version_4_example_of_the_page_is_what_the_rules_give(first: str) -> None:
+    cells = _doc_rows()[first]
+    drill, actions = ROWS[first]
+    result = card(*actions, drill=drill)
+    outcome, points, response = cells[-3:]
+    assert outcome == outcome_label(result.outcome, drill.is_all_clear)
+    assert points.endswith(f"**{result.total}**")
+    assert response == RESPONSE_LABELS[result.response]
+
+
+def test_the_page_states_the_constants_of_the_edition() -> None:
+    edition = EDITIONS["4"]
+    assert f"`min_citation_precision`, **{edition.min_citation_precision:g}**" in DOC
+    assert f"at most **{edition.max_cited}** events are cited (the edition's `max_cited`)" in DOC
+    assert "at least **half** of the distinct events cited" in DOC and edition.min_citation_precision == 0.5

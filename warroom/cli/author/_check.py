@@ -11,31 +11,53 @@ import click
 from warroom.cli.common import DrillParam, cleaned, drill_files_of, drills_setting, file_progress, format_option
 from warroom.core.text import clean, damage_amount, plural, seconds
 
+#: The gaming battery's trainees shown in the table (``--format json`` has every one, and every seed of random).
+SHOWN_BATTERY = ("until-accepted", "cite-everything", "random")
+
+
+def _row(report: Any, run: Any, name: str) -> tuple[str, ...]:
+    from warroom.core.model import RESPONSE_LABELS, outcome_label
+
+    card = run.scorecard
+    unit = card.damage_unit
+    harm = "-"
+    if not report.all_clear:
+        harm = f"{damage_amount(card.damage, unit)} of {damage_amount(card.full_damage, unit)}"
+    response = RESPONSE_LABELS[card.response] if card.response is not None else "-"
+    return (
+        name, f"{card.total}/{card.max_total}", outcome_label(card.outcome, report.all_clear), response,
+        seconds(card.time_to_detect), str(card.false_escalations), harm,
+    )  # fmt: skip
+
 
 def _table(report: Any) -> list[str]:
-    """The scripted trainees' results (:func:`~warroom.cli.common.text_table`), indented two spaces."""
+    """The scripted trainees' results (:func:`~warroom.cli.common.text_table`), indented two spaces: the reference
+    trainees, then a few of the gaming battery (random: its best-scoring seed)."""
     from warroom.cli.common import table_lines, text_table
-    from warroom.core.model import OUTCOME_LABELS
 
-    header = ("trainee", "score", "outcome", "detect", "false esc.", "damage")
-    rows = []
-    for run in report.runs:
-        card = run.scorecard
-        unit = card.damage_unit
-        harm = "-"
-        if not report.all_clear:
-            harm = f"{damage_amount(card.damage, unit)} of {damage_amount(card.full_damage, unit)}"
-        rows.append(
-            (
-                run.trainee,
-                f"{card.total}/{card.max_total}",
-                OUTCOME_LABELS[card.outcome],
-                seconds(card.time_to_detect),
-                str(card.false_escalations),
-                harm,
-            )
-        )
-    return table_lines(text_table(header, rows, right={1, 4}), indent=2)
+    header = ("trainee", "score", "outcome", "response", "detect", "false esc.", "damage")
+    rows = [_row(report, run, run.trainee) for run in report.runs]
+    for name in SHOWN_BATTERY:
+        runs = report.seeded(name)
+        if runs:
+            best = max(runs, key=lambda r: (r.scorecard.total, -(r.seed or 0)))
+            rows.append(_row(report, best, name if best.seed is None else f"{name} (seed {best.seed})"))
+    return table_lines(text_table(header, rows, right={1, 5}), indent=2)
+
+
+def _battery_line(report: Any) -> str:
+    """One line on the whole gaming battery: its hits (none on a fair drill) or, in an all-clear drill, its false
+    alarms, over all its runs (the random trainee once per seed)."""
+    from warroom.core.model import Response
+
+    runs = len(report.battery)
+    seeds = len(report.seeded("random"))
+    what = f"{plural(runs, 'run')}: {len({r.trainee for r in report.battery})} trainees, random over {seeds} seeds"
+    if report.all_clear:
+        alarms = sum(1 for r in report.battery if r.scorecard.response is Response.FALSE_ALARM)
+        return f"  gaming battery: {plural(alarms, 'false alarm')} in {what}"
+    hits = len(report.battery_hits)
+    return f"  gaming battery: {'no hit' if not hits else plural(hits, 'hit')} in {what}"
 
 
 def _check_one(
@@ -71,6 +93,7 @@ def _check_one(
         kind = " (all-clear drill)" if report.all_clear else ""
         lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
         lines += _table(report)
+        lines.append(_battery_line(report))
         lines += [f"  problem: {p}" for p in report.problems]
         lines += _variant_lines(drill, seeded, variants)
         lines += [f"  problem: {p.message} (line {p.line})" for p in own]
@@ -111,12 +134,15 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
 
     PATH_OR_ID is a drill file, a folder (searched for *.yaml / *.yml), or the id of a bundled drill or of one in
     a --drills folder given to warroom. The scripted trainees are ideal, late, never, trigger-happy, wrong-step
-    and prober (docs/scoring.md defines them). A drill with a fault passes when the ideal trainee contains it in
-    time, the scores rank ideal > late > never and ideal > trigger-happy, and it keeps the fairness rules
-    (docs/authoring.md, "What makes a drill fair"): trigger-happy does not contain it, even late; every damage
-    event comes strictly after the deadline (an escalation at the deadline is on time but comes after the events
-    released then); the deadline comes before the last damage event; the cascade does not name the origin step;
-    no distractor has the kind and plan step of an evidence event; no distractor is a damage event. An all-clear
+    and prober, and the gaming battery of trainees that do not read the trace: until-accepted, flag-and-confirm,
+    cite-everything, step-sweep, random (20 seeds) and quit-when-losing (docs/scoring.md defines them; the table
+    shows a few, --format json every one). A drill with a fault passes when the ideal trainee contains it in
+    time, the scores rank ideal > late > never and ideal above trigger-happy and every battery trainee, and it
+    keeps the fairness rules (docs/authoring.md, "What makes a drill fair"): no trainee of the battery, nor
+    trigger-happy, is a hit (the trial's response, read from the first escalation); every damage event comes
+    strictly after the deadline (an escalation at the deadline is on time but comes after the events released
+    then); the deadline comes before the last damage event; the cascade does not name the origin step; no
+    distractor has the kind and plan step of an evidence event; no distractor is a damage event. An all-clear
     drill passes when never holds the all clear and every escalation scores less.
 
     With --variants N, a drill with a variants section is also played as the variants of seeds 0 to N-1 and fails

@@ -2,10 +2,12 @@
 # keep: scores
 
 from ._group import scores
-from ._options import set_filter_option
+from ._options import RulesOption, check_rules_option, set_filter_option
 from ._statistics import compute_summary, counted_line, reliability_line
 
 __all__ = [
+    "RulesOption",
+    "check_rules_option",
     "compute_summary",
     "counted_line",
     "reliability_line",

@@ -53,7 +53,8 @@ def _delete(store: Any, settings: Settings, keys: tuple[str, ...], yes: bool) ->
     for sid in ids:
         try:
             r = store.get(sid)
-            what = f"{r.trainee}  {r.drill_id}  {fmt_when(r.started_at)}  {outcome_label(r.outcome)}  {r.total}"
+            outcome = outcome_label(r.outcome, r.all_clear)
+            what = f"{r.trainee}  {r.drill_id}  {fmt_when(r.started_at)}  {outcome}  {r.total}"
         except CorruptSession:
             what = "(a stored row that cannot be read)"
         say(f"  {sid}  {what}")

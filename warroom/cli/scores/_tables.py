@@ -22,14 +22,12 @@ def fmt_when(iso: str) -> str:
         return iso
 
 
-def outcome_label(outcome: str) -> str:
-    """The label of a stored outcome (``contained late`` for ``contained_late``); an unknown value as it is."""
-    from warroom.core.model import OUTCOME_LABELS, Outcome
+def outcome_label(outcome: str, all_clear: bool | None = None) -> str:
+    """The label of a stored outcome (``contained late`` for ``contained_late``; ``false_alarm`` of a drill with a
+    fault, ``all_clear`` False: ``early escalation``); an unknown value as it is."""
+    from warroom.core.model import outcome_label as label
 
-    try:
-        return OUTCOME_LABELS[Outcome(outcome)]
-    except ValueError:
-        return outcome
+    return label(outcome, all_clear)
 
 
 def _cell(value: object) -> Any:
@@ -69,7 +67,7 @@ def _cells(r: Any, inline_units: bool) -> dict[str, str]:
         "trainee": clean(r.trainee),
         "drill": clean(r.drill_id),
         "when": fmt_when(r.started_at),
-        "outcome": outcome_label(r.outcome) + (" (recovered)" if r.recovered else ""),
+        "outcome": outcome_label(r.outcome, r.all_clear) + (" (recovered)" if r.recovered else ""),
         "score": str(r.total),
         "ttd": seconds(r.time_to_detect),
         "damage": clean(_damage_cell(r, inline_units)),

@@ -38,13 +38,14 @@ when there is none).
 
 A drill with a fault fails when it cannot be won (no evidence at or before the deadline, fewer than
 :data:`MIN_REACTION_WINDOW` seconds between the earliest evidence and the deadline, or the ideal trainee does not
-contain in time), when the scores do not rank ``ideal > late > never`` and ``ideal > trigger-happy``, or when it
-breaks a fairness rule of :mod:`warroom.core.author._fairness` (trigger-happy contains it, or names the origin step
-with only a distractor cited; damage at or before the deadline;
-a deadline at or after all the damage; the cascade names the origin step; a distractor of the same kind in the same
-plan step as evidence; a distractor that does damage). An all-clear drill fails unless *never* holds the all clear
-with the top score and every trainee who escalated scores less. Any drill fails if a live replay and the re-scored
-action log disagree (an engine bug).
+contain in time), when the scores do not rank ``ideal > late > never`` and ideal above trigger-happy and every
+trainee of the gaming battery (:mod:`warroom.core.author._battery`, played beside these six: trainees that do not
+read the trace), or when it breaks a fairness rule of :mod:`warroom.core.author._fairness`, judged by the trial's
+response (trigger-happy, or a battery trainee, is a hit; citing everything released is specific at some moment;
+damage at or before the deadline; a deadline at or after all the damage; the cascade names the origin step; a
+distractor of the same kind in the same plan step as evidence; a distractor that does damage). An all-clear drill
+fails unless *never* holds the all clear with the top score and every trainee who escalated (the battery's too)
+scores less. Any drill fails if a live replay and the re-scored action log disagree (an engine bug).
 """
 
 from __future__ import annotations
@@ -53,22 +54,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from warroom.core.author._battery import play_battery, specific_moments
 from warroom.core.author._fairness import fairness_problems, trigger_happy_targets
+from warroom.core.author._trainee import TraineeRun, first_evidence, scored_run
 from warroom.core.model import (
-    OUTCOME_LABELS,
-    Action,
     Drill,
     Outcome,
-    Probe,
     TraceEvent,
     available_at,
-    detection_events,
     earliest_evidence_at,
-    earliest_result_at,
     event_target,
+    outcome_label,
 )
 from warroom.core.play import Replay
-from warroom.core.scoring import Scorecard, score, scorecard_of
 from warroom.core.variants import VariantError, apply_variant
 
 #: Seconds of drill time a person needs, at the least, between the earliest evidence and the deadline to read the
@@ -93,36 +91,16 @@ TRAINEE_DESCRIPTIONS: dict[str, str] = {
 
 
 @dataclass(frozen=True)
-class TraineeRun:
-    """One scripted trainee's play: its action log, its scorecard and notes on what it could not do."""
-
-    trainee: str
-    description: str
-    actions: list[Action]
-    scorecard: Scorecard
-    notes: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form: trainee, description, total, outcome, notes, the scorecard and the action log."""
-        return {
-            "trainee": self.trainee,
-            "description": self.description,
-            "total": self.scorecard.total,
-            "outcome": self.scorecard.outcome.value,
-            "notes": list(self.notes),
-            "scorecard": self.scorecard.to_dict(),
-            "actions": [a.model_dump(mode="json", exclude_none=True) for a in self.actions],
-        }
-
-
-@dataclass(frozen=True)
 class CheckReport:
-    """The result of :func:`run_checks` on one drill: every trainee's run and the problems found (none = passed)."""
+    """The result of :func:`run_checks` on one drill: every reference trainee's run (``runs``), the gaming battery's
+    (``battery``: :mod:`warroom.core.author._battery`, the *random* trainee once per seed) and the problems found
+    (none = passed)."""
 
     drill_id: str
     all_clear: bool
     runs: list[TraineeRun]
     problems: list[str]
+    battery: list[TraineeRun] = field(default_factory=list)
 
     @property
     def passed(self) -> bool:
@@ -135,11 +113,21 @@ class CheckReport:
         return self.passed
 
     def run(self, trainee: str) -> TraineeRun:
-        """The run of the named scripted trainee; raises KeyError for an unknown name."""
-        for r in self.runs:
+        """The run of the named scripted trainee, of the reference trainees or the battery (the *random* trainee's
+        of seed 0); raises KeyError for an unknown name."""
+        for r in (*self.runs, *self.battery):
             if r.trainee == trainee:
                 return r
         raise KeyError(trainee)
+
+    def seeded(self, trainee: str) -> list[TraineeRun]:
+        """Every run of the named battery trainee (one per seed for *random*, else one), in seed order."""
+        return [r for r in self.battery if r.trainee == trainee]
+
+    @property
+    def battery_hits(self) -> list[TraineeRun]:
+        """The battery's runs whose response is a hit (none on a fair drill)."""
+        return [r for r in self.battery if r.hit]
 
     def total(self, trainee: str) -> int:
         """The named trainee's total score (0 to the scorecard's ``max_total``, 100)."""
@@ -153,6 +141,10 @@ class CheckReport:
             "passed": self.passed,
             "problems": list(self.problems),
             "runs": [r.to_dict() for r in self.runs],
+            "battery": {
+                "hits": len(self.battery_hits),
+                "runs": [r.to_dict() for r in self.battery],
+            },
         }
 
 
@@ -163,28 +155,6 @@ _Script = list[tuple[float, str, str, tuple[str, ...]]]
 
 def _step_of(drill: Drill, event: TraceEvent) -> str:
     return event_target(drill, event)
-
-
-def _first_evidence(drill: Drill) -> tuple[float, tuple[str, ...], str, Probe | None] | None:
-    """The earliest evidence a trainee can see: ``(time, the ids to cite, the id to flag, probe)``. An evidence
-    item is cited whole (every event of a comparison) and shows with the event that makes it visible; the probe is
-    set when it is a probe's result (at its earliest, requested as soon as its step starts). None when there is
-    none."""
-    key = drill.answer_key
-    if key is None:
-        return None
-    found: list[tuple[float, int, tuple[str, ...], str, Probe | None]] = [
-        (ev.t, 0, tuple(ref.events), ev.id, None) for ref, ev in detection_events(drill)
-    ]
-    ids = {item for item in key.evidence if isinstance(item, str)}
-    for p in drill.probes:
-        at = earliest_result_at(drill, p)
-        if p.id in ids and at is not None:
-            found.append((at, 1, (p.id,), p.id, p))
-    if not found:
-        return None
-    t, _, cites, eid, probe = min(found, key=lambda f: (f[0], f[1]))
-    return t, cites, eid, probe
 
 
 def _prober_moves(drill: Drill) -> _Script:
@@ -226,11 +196,11 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
             script.append((at, "escalate", drill.plan[0].id, cites))
         return sorted(script, key=lambda m: m[0]), notes
     origin = key.fault.target
-    first_evidence = _first_evidence(drill)
-    if first_evidence is None:
+    found = first_evidence(drill)
+    if found is None:
         notes.append("no evidence event in the trace")
         return script, notes
-    at, cites, eid, probe = first_evidence
+    at, cites, eid, probe = found
     ask = [(available_at(drill, probe) or 0.0, "probe", probe.id, ())] if probe is not None else []
     if trainee in ("ideal", "prober"):
         script += ask if trainee == "ideal" else []
@@ -292,15 +262,7 @@ def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
             notes.append(f"the incident was already contained; no escalation of {arg} at {replay.now:g} s")
         else:
             replay.escalate(arg, f"{trainee} trainee", cites)
-    replay.run_to_end()
-    live = scorecard_of(replay)
-    card = score(drill, replay.actions)
-    if card != live:
-        notes.append(
-            f"engine bug: the live replay scored {live.total} ({live.outcome.value}) but its action log re-scored "
-            f"{card.total} ({card.outcome.value})"
-        )
-    return TraineeRun(trainee, TRAINEE_DESCRIPTIONS[trainee], list(replay.actions), card, notes)
+    return scored_run(trainee, TRAINEE_DESCRIPTIONS[trainee], replay, notes)
 
 
 def _all_clear_problems(runs: list[TraineeRun], label: Callable[[str], str]) -> list[str]:
@@ -327,9 +289,10 @@ def run_checks(drill: Drill) -> CheckReport:
     deterministic; never raises for a valid drill.
     """
     runs = [play_scripted(drill, t) for t in TRAINEES]
+    battery = play_battery(drill)
     by = {r.trainee: r for r in runs}
     problems: list[str] = []
-    for r in runs:
+    for r in (*runs, *battery):
         problems += [n for n in r.notes if n.startswith("engine bug")]
 
     def tot(name: str) -> int:
@@ -337,10 +300,10 @@ def run_checks(drill: Drill) -> CheckReport:
 
     def label(name: str) -> str:
         card = by[name].scorecard
-        return f"{name} {card.total} ({OUTCOME_LABELS[card.outcome]})"
+        return f"{name} {card.total} ({outcome_label(card.outcome, drill.is_all_clear)})"
 
     if drill.is_all_clear:
-        return CheckReport(drill.id, True, runs, problems + _all_clear_problems(runs, label))
+        return CheckReport(drill.id, True, runs, problems + _all_clear_problems([*runs, *battery], label), battery)
 
     key = drill.answer_key
     assert key is not None  # a drill is either all-clear or has an answer key
@@ -365,13 +328,30 @@ def run_checks(drill: Drill) -> CheckReport:
             f"ranking: late must score more than never, but {label('late')} <= {label('never')}"
             + (f" ({why})" if why else "")
         )
-    if not tot("ideal") > tot("trigger-happy"):
+    if not by["trigger-happy"].hit and not tot("ideal") > tot("trigger-happy"):  # (a hit: rule 1 says it)
         problems.append(
             f"ranking: ideal must score more than trigger-happy, but {label('ideal')} <= {label('trigger-happy')}"
         )
-    happy = by["trigger-happy"]
-    problems += fairness_problems(drill, happy.actions, happy.scorecard.outcome, MIN_REACTION_WINDOW)
-    return CheckReport(drill.id, False, runs, problems)
+    problems += _battery_ranking(battery, tot("ideal"), label("ideal"))
+    moments = specific_moments(drill)
+    problems += fairness_problems(drill, [by["trigger-happy"], *battery], MIN_REACTION_WINDOW, moments)
+    return CheckReport(drill.id, False, runs, problems, battery)
+
+
+def _battery_ranking(battery: list[TraineeRun], ideal: int, ideal_label: str) -> list[str]:
+    """The ranking problems of a drill with a fault's gaming battery: the ideal trainee (who scored ``ideal``,
+    described as ``ideal_label``) must score more than each battery run that is no hit (a hit is a fairness problem:
+    rule battery-hit says it)."""
+    problems = []
+    for r in battery:
+        if not r.hit and not ideal > r.scorecard.total:
+            seed = f" (seed {r.seed})" if r.seed is not None else ""
+            problems.append(
+                f"ranking: ideal must score more than {r.trainee}{seed}, who does not read the trace, but "
+                f"{ideal_label} <= {r.trainee}{seed} {r.scorecard.total} "
+                f"({outcome_label(r.scorecard.outcome, all_clear=False)})"
+            )
+    return problems
 
 
 @dataclass(frozen=True)

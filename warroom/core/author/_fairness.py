@@ -1,14 +1,16 @@
 """The fairness rules of ``warroom check``: a drill with a fault must be won by detection, not by luck or by rote.
 
-:func:`fairness_problems` applies six rules to a drill with an answer key and returns one message per breach, each
+:func:`fairness_problems` applies seven rules to a drill with an answer key and returns one message per breach, each
 starting ``fairness rule NAME:`` (the names are in :data:`RULES`) and saying what is wrong and what to change. The
 rules (docs/authoring.md, "What makes a drill fair", explains them to authors):
 
 1. ``trigger-happy-contains``: the scripted *trigger-happy* trainee (it escalates the first event's plan step and
-   the plan step of every distractor, as each is released, citing the event it reacted to) must not contain the
-   incident, on time or late, nor stop it by naming the origin step with only a distractor (or the first event)
-   cited (the outcome "right step, unsupported"): a drill where escalating every odd-looking event lands on the
-   origin step rewards the wrong reason, even when the scorecard marks it down.
+   the plan step of every distractor, as each is released, citing the event it reacted to) and the battery's
+   *until-accepted* (every event's step, in turn, until one is accepted) and *quit-when-losing* trainees (who play
+   as trigger-happy does) must not be a **hit**: the trial's response, read from the first escalation (scoring
+   rules version 4), must not say that escalating whatever appears first detected the fault. Stopping the damage
+   later, by a containment after false escalations or by the right step for the wrong reason, is not a hit, and
+   the scorecard marks it down.
 2. ``damage-by-deadline``: every damage event must be released strictly after the deadline. An escalation at
    the deadline itself still counts as on time, but an action taken at a drill time comes after every event
    released at that time, so a damage event at or before the deadline does its damage even to a trainee who
@@ -22,15 +24,23 @@ rules (docs/authoring.md, "What makes a drill fair", explains them to authors):
    evidence by what they are, not only by their content.
 6. ``distractor-does-damage``: no distractor may be a damage event: a distractor is harmless by definition, so an
    event that does cascade damage is part of the incident, not noise beside it.
+7. ``battery-hit``: no other trainee of the gaming battery (:mod:`warroom.core.author._battery`: flag-and-confirm,
+   cite-everything, step-sweep, random over its seeds) may be a hit: each wins only by not reading,
+   typically by citing every event released when so few are out that the citation is specific. Nor may there be
+   any moment from the earliest evidence to the deadline when citing everything released is specific
+   (:func:`~warroom.core.author._battery.specific_moments`): whatever the random trainee's seeds, a guess of the
+   origin then is a hit.
 
 All-clear drills have no answer key and so no fairness rule here (``run_checks`` holds them to the all-clear rule).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from warroom.core.model import TARGET_LABELS, Drill, Outcome, earliest_evidence_at, event_target, evidence_ids
+from warroom.core.model import TARGET_LABELS, Drill, earliest_evidence_at, evidence_ids
+from warroom.core.scoring import EDITIONS, SCORING_VERSION
 from warroom.core.text import amount, seconds
 
 #: The fairness rules' names, in the order they are checked.
@@ -41,10 +51,16 @@ RULES: tuple[str, ...] = (
     "cascade-names-origin",
     "distractor-like-evidence",
     "distractor-does-damage",
+    "battery-hit",
 )
 
 #: At most this many events are listed by name in one message; the rest are counted.
 MAX_LISTED = 5
+
+#: The trainees judged by rule 1, ``trigger-happy-contains``: each begins by escalating the first event it sees.
+FIRST_EVENT_JUDGED: tuple[str, ...] = ("trigger-happy", "until-accepted", "quit-when-losing")
+#: The gaming battery's trainees judged by rule ``battery-hit`` (the others are judged by rule 1), in order.
+BATTERY_JUDGED: tuple[str, ...] = ("flag-and-confirm", "cite-everything", "step-sweep", "random")
 
 
 def trigger_happy_targets(drill: Drill) -> list[tuple[Any, bool]]:
@@ -60,55 +76,67 @@ def _origin(key: Any) -> str:
     return str(TARGET_LABELS.get(key.fault.target, key.fault.target))
 
 
-def _origin_words(key: Any) -> str:
-    """``origin step s1``, or (format 2) ``origin, the plan`` / ``origin, set-up``."""
-    if key.fault.origin_step is not None:
-        return f"origin step {key.fault.origin_step}"
-    return f"origin, {TARGET_LABELS[key.fault.target]}"
-
-
 def _where(event: Any) -> str:
     return f"in plan step {event.step}" if event.step is not None else "outside any plan step"
 
 
-def _trigger_happy_problem(drill: Drill, actions: list[Any], outcome: Outcome) -> str | None:
-    """Rule 1, from the trigger-happy run's action log and outcome."""
-    if outcome not in (Outcome.CONTAINED, Outcome.CONTAINED_LATE, Outcome.RIGHT_STEP_UNSUPPORTED):
+def _first_escalation(run: Any) -> Any:
+    """The first escalation of a scripted trainee's run (its action): the trial's response reads it."""
+    return next(a for a in run.actions if a.kind.value == "escalate")
+
+
+def _trigger_happy_problem(drill: Drill, runs: Sequence[Any]) -> str | None:
+    """Rule 1, from the runs of the trainees that escalate the first event they see (:data:`FIRST_EVENT_JUDGED`,
+    TraineeRuns): none may be a hit. One message naming every one that is."""
+    hits = [r for r in runs if r.hit]
+    if not hits:
         return None
     key = drill.answer_key
     assert key is not None
-    escalations = [a for a in actions if a.kind.value == "escalate"]
-    targets = trigger_happy_targets(drill)
-    # The trainee's escalations follow its targets in order; the last one made is the one that contained.
-    event, is_distractor = targets[min(len(escalations), len(targets)) - 1]
-    at = escalations[-1].t
-    if outcome is Outcome.RIGHT_STEP_UNSUPPORTED:
-        head = (
-            "fairness rule trigger-happy-contains: the trigger-happy trainee stopped the incident (right step, "
-            f"unsupported: it cited only {event.id}) by escalating the {_origin_words(key)} at "
-            f"{seconds(at)}"
-        )
-    else:
-        how = "on time" if outcome is Outcome.CONTAINED else "late"
-        head = (
-            f"fairness rule trigger-happy-contains: the trigger-happy trainee contained the incident ({how}) by "
-            f"escalating {_origin(key)} at {seconds(at)}"
-        )
-    if is_distractor:
-        origin = _origin(key)
-        target = event_target(drill, event)
-        named = f"the first, {origin}" if target == drill.plan[0].id else TARGET_LABELS.get(target, target)
-        outside = "" if event.step is not None else f" (an event outside any plan step counts as {named})"
-        verb = "land on the origin step" if outcome is Outcome.RIGHT_STEP_UNSUPPORTED else "win a drill"
+    first = _first_escalation(hits[0])
+    cited = ", ".join(first.cites or ()) or "nothing"
+    others = f" (and {', '.join(r.trainee for r in hits[1:])})" if len(hits) > 1 else ""
+    return (
+        f"fairness rule trigger-happy-contains: the {hits[0].trainee} trainee{others} is a hit: its first "
+        f"escalation, of {_origin(key)} at {seconds(first.t)} citing {cited}, the first trace event it saw, "
+        "detected the fault without reading the trace: the evidence is out when the drill starts, so escalating "
+        "whatever comes first wins. Release the earliest evidence after the first trace event"
+    )
+
+
+def _battery_problem(drill: Drill, runs: Sequence[Any], edition: Any) -> str:
+    """Rule 7, for the runs of one battery trainee that are hits (TraineeRuns, several for the seeds of *random*):
+    what the first one's first escalation cited and what to change."""
+    key = drill.answer_key
+    assert key is not None
+    run = runs[0]
+    first = _first_escalation(run)
+    cites = list(dict.fromkeys(first.cites or ()))
+    seeds = [r.seed for r in runs if r.seed is not None]
+    named = f" (seed{'s' if len(seeds) > 1 else ''} {', '.join(map(str, seeds))})" if seeds else ""
+    head = (
+        f"fairness rule battery-hit: the {run.trainee} trainee{named} is a hit without reading the trace: its first "
+        f"escalation named {_origin(key)} at {seconds(first.t)} citing {_listed(cites)}"
+    )
+    if run.trainee == "flag-and-confirm":
         return (
-            f"{head}, because of distractor {event.id} ({event.kind} {_where(event)}, at {seconds(event.t)}). "
-            f"Escalating every odd-looking event must not {verb}. Move distractor {event.id} to a plan step "
-            f"other than the {_origin_words(key)}{outside}, or list it as evidence if it really shows the fault"
+            f"{head}, which the escalation dialog offered with nothing chosen: the dialog must offer only what the "
+            "trainee chose (a bug in warroom, not in the drill)"
         )
     return (
-        f"{head}, at the first trace event {event.id}: the evidence is already out when the drill starts, so "
-        "escalating anything in the first step wins. Release the earliest evidence after the first trace event"
+        f"{head}: only {len(cites)} events were out by then, so citing all of them is specific (at least "
+        f"{edition.min_citation_precision:.0%} evidence, at most {edition.max_cited} events). Release more of the "
+        "trace before the earliest evidence (the planner's call, the step's tool call, another step's events), "
+        f"so that more than {edition.max_cited} events are out when it appears"
     )
+
+
+def _listed(ids: list[str]) -> str:
+    """Event ids for a message: at most :data:`MAX_LISTED` by name, the rest counted."""
+    if not ids:
+        return "nothing"
+    shown = ", ".join(ids[:MAX_LISTED])
+    return shown + (f" and {len(ids) - MAX_LISTED} more" if len(ids) > MAX_LISTED else "")
 
 
 def _deadline_advice(drill: Drill, first_damage: Any, reaction_window: float) -> tuple[str, bool]:
@@ -208,23 +236,48 @@ def _damaging_distractor_problems(drill: Drill) -> list[str]:
     ]
 
 
+def _moment_problem(drill: Drill, moments: list[tuple[float, tuple[str, ...]]], edition: Any) -> str:
+    """Rule 7, for the moments when citing everything released is specific (``moments``, non-empty)."""
+    key = drill.answer_key
+    assert key is not None
+    t, released = moments[0]
+    until = f" (and until {seconds(moments[-1][0])})" if len(moments) > 1 else ""
+    return (
+        f"fairness rule battery-hit: at {seconds(t)}{until} citing every event released ({_listed(list(released))}) "
+        f"is a specific citation (at least {edition.min_citation_precision:.0%} evidence or accepted, at most "
+        f"{edition.max_cited} events), so a guess of {_origin(key)} then, citing everything, is a hit without "
+        "reading the trace. Release more of the trace before the earliest evidence (the planner's call, the step's "
+        f"tool call, another step's events), or the events after it together, so that more than "
+        f"{edition.max_cited} events are out whenever the evidence can be cited"
+    )
+
+
 def fairness_problems(
-    drill: Drill, trigger_happy_actions: list[Any], trigger_happy_outcome: Outcome, reaction_window: float
+    drill: Drill,
+    runs: Sequence[Any],
+    reaction_window: float,
+    moments: list[tuple[float, tuple[str, ...]]] | None = None,
 ) -> list[str]:
     """The fairness rules' messages for ``drill`` (empty when it is fair, and always for an all-clear drill).
 
-    ``trigger_happy_actions`` and ``trigger_happy_outcome`` are the scripted trigger-happy trainee's action log
-    (:class:`~warroom.core.model.Action` list) and outcome on this drill; ``reaction_window`` is the least drill
+    ``runs`` are the scripted trainees' runs on this drill (:class:`~warroom.core.author._trainee.TraineeRun`:
+    trigger-happy's and the gaming battery's are judged, by their response); ``reaction_window`` is the least drill
     time (seconds) a person needs between the earliest evidence and the deadline, used to say where the deadline
-    can go. Pure; never raises for a valid drill.
+    can go; ``moments`` are the times when citing everything released is specific
+    (:func:`~warroom.core.author._battery.specific_moments`). Pure; never raises for a valid drill.
     """
     key = drill.answer_key
     if key is None:
         return []
     problems: list[str] = []
-    contained = _trigger_happy_problem(drill, trigger_happy_actions, trigger_happy_outcome)
-    if contained:
-        problems.append(contained)
+    first_event = _trigger_happy_problem(drill, [r for r in runs if r.trainee in FIRST_EVENT_JUDGED])
+    problems += [first_event] if first_event else []
+    edition = EDITIONS[SCORING_VERSION]
+    for trainee in BATTERY_JUDGED:
+        hits = [r for r in runs if r.trainee == trainee and r.hit]
+        problems += [_battery_problem(drill, hits, edition)] if hits else []
+    if moments:
+        problems.append(_moment_problem(drill, moments, edition))
     problems += _damage_problems(drill, reaction_window)
     if key.fault.origin_step in key.cascade:
         problems.append(

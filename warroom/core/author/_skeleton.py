@@ -144,9 +144,10 @@ trace:
       ok: false
       error: "permission denied for schema analytics (role report_bot lost USAGE after the 2 June grant rotation)"
       rows: []
-  # The executor reports success anyway: the silent failure.
+  # The executor reports success anyway: the silent failure. (It comes with the next event: were e01-e04 alone
+  # on screen, citing all four would cite half evidence, which `warroom check` takes for a guess that wins.)
   - id: e04
-    t: 12
+    t: 15
     step: s1
     kind: executor_report
     status: success

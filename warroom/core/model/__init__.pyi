@@ -51,7 +51,16 @@ from ._hygiene import (
     without_answer_keys,
 )
 from ._origins import PLAN, SETUP, TARGET_LABELS, event_target, fault_target, origin_event_of
-from ._outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, RESPONSE_LABELS, Outcome, PlayedAs, Response
+from ._outcome import (
+    CONTAINED_OUTCOMES,
+    EARLY_ESCALATION,
+    OUTCOME_LABELS,
+    RESPONSE_LABELS,
+    Outcome,
+    PlayedAs,
+    Response,
+    outcome_label,
+)
 from ._probes import (
     MAX_PROBE_SECONDS,
     Probe,
@@ -96,6 +105,7 @@ __all__ = [
     "DamageEntry",
     "Distractor",
     "Drill",
+    "EARLY_ESCALATION",
     "ESCALATION_INSTRUCTION",
     "EVENT_CLASSES",
     "EVENT_DATA_FIELDS",
@@ -165,6 +175,7 @@ __all__ = [
     "name_pattern",
     "orders",
     "origin_event_of",
+    "outcome_label",
     "path_parts",
     "pre_debrief_session",
     "refs",

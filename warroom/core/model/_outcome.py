@@ -15,9 +15,11 @@ class Outcome(StrEnum):
     fault (only distractors, events that show nothing, or nothing at all): the right step, for no shown reason. It
     does not count as contained (:data:`CONTAINED_OUTCOMES`).
 
-    ``false_alarm`` is the outcome of a session that escalated but only before any evidence appeared, or in an
-    all-clear drill; any escalation that does not contain the incident is a *false escalation* (counted in every
-    outcome's ``false_escalations``).
+    ``false_alarm`` is the stored value of two outcomes: a session that escalated in an all-clear drill (a noise
+    trial), the only one called a false alarm, and a session of a drill with a fault that escalated, but only
+    before any evidence appeared, shown as an **early escalation** (:func:`outcome_label`; scoring rules 1 to 3
+    called it a false alarm too). Any escalation that does not contain the incident is a *false escalation* (counted
+    in every outcome's ``false_escalations``).
     """
 
     CONTAINED = "contained"
@@ -45,6 +47,25 @@ OUTCOME_LABELS: dict[Outcome, str] = {
     Outcome.ALL_CLEAR_HELD: "all clear held",
     Outcome.ABANDONED: "abandoned",
 }
+
+
+#: The label of :attr:`Outcome.FALSE_ALARM` in a drill with a fault: an escalation made only before the evidence.
+EARLY_ESCALATION = "early escalation"
+
+
+def outcome_label(outcome: str, all_clear: bool | None = None) -> str:
+    """The label of an outcome value (``contained late`` for ``contained_late``), an unknown value as it is.
+
+    ``false_alarm`` in a drill with a fault (``all_clear`` False) reads ``early escalation``: "false alarm" means
+    only an escalation on a noise trial (docs/scoring.md, "The outcome"); the stored value is the same for both,
+    so that every stored session, whichever rules scored it, reads alike. ``all_clear`` None: not known (the
+    plain label)."""
+    if outcome == Outcome.FALSE_ALARM.value and all_clear is False:
+        return EARLY_ESCALATION
+    try:
+        return OUTCOME_LABELS[Outcome(outcome)]
+    except ValueError:
+        return outcome
 
 
 class PlayedAs(StrEnum):

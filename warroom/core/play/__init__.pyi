@@ -11,6 +11,7 @@ from ._citations import (
     judge_citations,
 )
 from ._cost import CostMeter, TraceCost, call_cost, trace_cost
+from ._draft import EscalationDraft, escalation_draft
 from ._escalation import FALSE_ESCALATION_DELAY, EscalationResult, EscalationVerdict
 from ._replay import EndReason, Replay, ReplayError
 from ._steps import StepState
@@ -20,6 +21,7 @@ __all__ = [
     "CallIndex",
     "CostMeter",
     "EndReason",
+    "EscalationDraft",
     "EscalationResult",
     "EscalationVerdict",
     "FALSE_ESCALATION_DELAY",
@@ -31,6 +33,7 @@ __all__ = [
     "citation_precision",
     "describe_citations",
     "distractor_figures",
+    "escalation_draft",
     "index_calls",
     "is_specific",
     "is_supported",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
+from typing import Any
 
 from warroom.core.model import Drill, refs
 
@@ -66,9 +67,31 @@ def cited_kind(drill: Drill, event_id: str, cites: Iterable[str] | None = None) 
 
 
 def judge_citations(drill: Drill, cites: Iterable[str] | None) -> list[tuple[str, Cited]]:
-    """Each cited event id (in the order cited; None, a log from before citations, cites nothing) with its kind."""
+    """Each cited event id (in the order cited; None, a log from before citations, cites nothing) with its kind, as
+    :func:`cited_kind` judges it (the answer key read once for all of them: an escalation may cite hundreds)."""
     cited = list(cites or ())
-    return [(event_id, cited_kind(drill, event_id, cited)) for event_id in cited]
+    if len(cited) < 2:
+        return [(event_id, cited_kind(drill, event_id, cited)) for event_id in cited]
+    key = drill.answer_key
+    items = refs(key) if key is not None else []
+    by_event: dict[str, list[Any]] = {}
+    for ref in items:
+        for event_id in ref.events:
+            by_event.setdefault(event_id, []).append(ref)
+    accepted = set(key.accepted_evidence) if key is not None else set()
+    distractors = {d.event for d in drill.distractors}
+    cited_set = set(cited)
+    out = []
+    for event_id in cited:
+        if event_id in by_event:
+            whole = any(all(e in cited_set for e in ref.events) for ref in by_event[event_id])
+            kind = Cited.EVIDENCE if whole else Cited.PART
+        elif event_id in accepted:
+            kind = Cited.ACCEPTED
+        else:
+            kind = Cited.DISTRACTOR if event_id in distractors else Cited.IRRELEVANT
+        out.append((event_id, kind))
+    return out
 
 
 def is_supported(drill: Drill, cites: Iterable[str] | None) -> bool:

@@ -40,7 +40,10 @@ class Edition:
     evidence is "right step, unsupported"), ``probes_count`` (the scorecard has a "Needless probes" component in a
     drill with probes), ``distractor_figures`` (the scorecard records ``distractors_shown`` and
     ``distractor_escalations`` for the cohort statistics) and ``records_response`` (the scorecard records the
-    trial: ``played_as`` and the ``response`` read from the first escalation).
+    trial: ``played_as`` and the ``response`` read from the first escalation) and ``early_escalation`` (the
+    scorecard's lines call the outcome ``false_alarm`` of a drill with a fault, every escalation before the
+    evidence, an "early escalation": a false alarm is an escalation on a noise trial only; the stored value is the
+    same).
 
     Citations, when they count: an escalation is supported when it cites evidence, and also, from version 4, when
     at least ``min_citation_precision`` of the events it cites are evidence or accepted evidence and it cites at
@@ -61,6 +64,7 @@ class Edition:
     probes_count: bool
     distractor_figures: bool
     records_response: bool
+    early_escalation: bool
     min_citation_precision: float
     max_cited: int
 
@@ -71,7 +75,7 @@ _VERSION_1 = Edition(
     contained=50, contained_late=20, right_step_unsupported=0, speed=25, damage=25,
     false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
     cites_count=False, probes_count=False, distractor_figures=False, records_response=False,
-    min_citation_precision=0.0, max_cited=0,
+    early_escalation=False, min_citation_precision=0.0, max_cited=0,
 )  # fmt: skip
 #: Version 2: an escalation cites the events that show the fault; a containment that cites none of the evidence
 #: (or of the events the author accepts) is "right step, unsupported", worth 10 points. The scorecard records the
@@ -81,7 +85,7 @@ _VERSION_2 = Edition(
     contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
     false_escalation_penalty=10, needless_probe_penalty=0, all_clear_held=100, all_clear_false_alarm=50,
     cites_count=True, probes_count=False, distractor_figures=True, records_response=False,
-    min_citation_precision=0.0, max_cited=0,
+    early_escalation=False, min_citation_precision=0.0, max_cited=0,
 )  # fmt: skip
 #: Version 3: a requested verification probe that does not find the fault costs 2 points (format 2 probes).
 _VERSION_3 = Edition(
@@ -89,17 +93,18 @@ _VERSION_3 = Edition(
     contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
     false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
     cites_count=True, probes_count=True, distractor_figures=True, records_response=False,
-    min_citation_precision=0.0, max_cited=0,
+    early_escalation=False, min_citation_precision=0.0, max_cited=0,
 )  # fmt: skip
 #: Version 4: the trial and its response (the first escalation decides: hit, miss, localisation error, false
-#: alarm, correct rejection), and citations must be specific: at least half of the cited events are evidence or
-#: accepted evidence, and at most 4 are cited.
+#: alarm, correct rejection; a session quit with no escalation is a miss, or on a noise trial abandoned), and
+#: citations must be specific: at least half of the cited events are evidence or accepted evidence, and at most 4 are
+#: cited. An escalation only before the evidence of a fault is an "early escalation", no longer a "false alarm".
 _VERSION_4 = Edition(
     version="4",
     contained=50, contained_late=20, right_step_unsupported=10, speed=25, damage=25,
     false_escalation_penalty=10, needless_probe_penalty=2, all_clear_held=100, all_clear_false_alarm=50,
     cites_count=True, probes_count=True, distractor_figures=True, records_response=True,
-    min_citation_precision=0.5, max_cited=4,
+    early_escalation=True, min_citation_precision=0.5, max_cited=4,
 )  # fmt: skip
 
 #: Every edition of the rules :func:`~warroom.core.scoring.score` can apply, by version, oldest first.
@@ -108,7 +113,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType(
 )
 #: The current edition's version: what a new session is scored by (a scorecard records the one it was computed
 #: with).
-SCORING_VERSION = "3"
+SCORING_VERSION = "4"
 #: Every version in :data:`EDITIONS`, oldest first.
 SCORING_VERSIONS: tuple[str, ...] = tuple(EDITIONS)
 

@@ -4,7 +4,16 @@ them (the outcome, each escalation's citations, each verification probe)."""
 
 from __future__ import annotations
 
-from warroom.core.model import TARGET_LABELS, Drill, Outcome, PlayedAs, Response, evidence_ids
+from warroom.core.model import (
+    OUTCOME_LABELS,
+    TARGET_LABELS,
+    Drill,
+    Outcome,
+    PlayedAs,
+    Response,
+    evidence_ids,
+    outcome_label,
+)
 from warroom.core.play import (
     EndReason,
     EscalationResult,
@@ -107,6 +116,14 @@ def outcome_of(replay: Replay, edition: Edition) -> Outcome:
     if any(e.after_evidence for e in replay.escalations):
         return Outcome.WRONG_STEP
     return Outcome.FALSE_ALARM if replay.escalations else Outcome.MISSED
+
+
+def outcome_words(replay: Replay, outcome: Outcome, edition: Edition) -> str:
+    """The outcome's label in a scorecard's lines: an escalation only before the evidence of a fault is an "early
+    escalation" by version 4 (``edition.early_escalation``), a "false alarm" by versions 1 to 3."""
+    if edition.early_escalation:
+        return outcome_label(outcome.value, replay.drill.is_all_clear)
+    return OUTCOME_LABELS[outcome]
 
 
 def outcome_text(replay: Replay, outcome: Outcome) -> str:

@@ -4,17 +4,18 @@ sentence that shows how it was computed, by the point values of an
 
 from __future__ import annotations
 
-from warroom.core.model import CONTAINED_OUTCOMES, OUTCOME_LABELS, TARGET_LABELS, Outcome, fault_target
+from warroom.core.model import CONTAINED_OUTCOMES, TARGET_LABELS, Outcome, fault_target
 from warroom.core.play import FALSE_ESCALATION_DELAY, Replay
 from warroom.core.scoring._editions import Edition
 from warroom.core.scoring._scorecard import Component
 from warroom.core.text import amount, damage, damage_amount, round_half_up, seconds, seconds_figure, usd
 
 
-def fault_components(replay: Replay, outcome: Outcome, edition: Edition) -> list[Component]:
-    """The components of a faulted drill's total for ``outcome``: outcome, speed, damage avoided, false escalations."""
+def fault_components(replay: Replay, outcome: Outcome, edition: Edition, label: str) -> list[Component]:
+    """The components of a faulted drill's total for ``outcome`` (called ``label`` in the lines): outcome, speed,
+    damage avoided, false escalations."""
     return [
-        _outcome_component(outcome, _origin_words(replay), edition),
+        _outcome_component(outcome, _origin_words(replay), edition, label),
         _speed_component(replay, outcome, edition),
         _damage_component(replay, outcome, edition),
         _false_escalation_component(replay, edition),
@@ -31,7 +32,7 @@ def _origin_words(replay: Replay) -> str:
     return "the right step"
 
 
-def _outcome_component(outcome: Outcome, named: str, edition: Edition) -> Component:
+def _outcome_component(outcome: Outcome, named: str, edition: Edition, label: str) -> Component:
     outcome_points = {
         Outcome.CONTAINED: edition.contained,
         Outcome.CONTAINED_LATE: edition.contained_late,
@@ -44,7 +45,7 @@ def _outcome_component(outcome: Outcome, named: str, edition: Edition) -> Compon
             f"{named[0].upper()}{named[1:]}, but no cited event shows the fault: no speed or damage points for an "
             "escalation that showed no detection."
         ),
-    }.get(outcome, f"{OUTCOME_LABELS[outcome].capitalize()}: the incident was not contained.")
+    }.get(outcome, f"{label.capitalize()}: the incident was not contained.")
     return Component("Outcome", outcome_points, edition.contained, outcome_why)
 
 

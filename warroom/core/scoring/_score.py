@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from warroom.core.model import (
-    OUTCOME_LABELS,
     RESPONSE_LABELS,
     Action,
     ActionKind,
@@ -54,6 +53,7 @@ from warroom.core.scoring._outcome import (
     citation_lines,
     outcome_of,
     outcome_text,
+    outcome_words,
     played_as,
     probe_lines,
     response_of,
@@ -121,12 +121,12 @@ def replay_actions(
     for i, action in enumerate(actions, start=1):
         where = f"action {i} ({action.kind.value} at {seconds(action.t)})"
         if action.t < replay.now:
-            raise ScoringError(f"{where} comes before the drill clock ({seconds(replay.now)})")
+            raise ScoringError(f"{where} comes before the drill clock ({seconds(replay.now)})", i)
         try:
             released = replay.advance_to(action.t)
             escalation = _apply(replay, action)
         except (ReplayError, ValueError) as exc:
-            raise ScoringError(f"{where}: {exc}") from None
+            raise ScoringError(f"{where}: {exc}", i) from None
         unsupported = False
         if escalation is not None:
             released = released + escalation.released
@@ -197,13 +197,13 @@ def scorecard_of(replay: Replay, *, rules: str = SCORING_VERSION) -> Scorecard:
     if drill.is_all_clear:
         components = all_clear_components(replay, outcome, edition)
     else:
-        components = fault_components(replay, outcome, edition)
+        components = fault_components(replay, outcome, edition, outcome_words(replay, outcome, edition))
     if drill.probes and edition.probes_count:
         components.append(probe_component(replay, edition))
     raw = sum(c.points for c in components)
     total = 0 if outcome is Outcome.ABANDONED else max(0, min(MAX_TOTAL, raw))
     text = outcome_text(replay, outcome)
-    lines = [f"Outcome: {OUTCOME_LABELS[outcome]}. {text}"]
+    lines = [f"Outcome: {outcome_words(replay, outcome, edition)}. {text}"]
     lines += citation_lines(replay, edition)
     lines += probe_lines(replay)
     lines += [component_line(c) for c in components]

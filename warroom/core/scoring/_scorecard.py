@@ -16,7 +16,12 @@ MAX_TOTAL = 100
 
 class ScoringError(WarroomError, ValueError):
     """The action log cannot be replayed on this drill (an action names an unknown or unreleased event or step, goes
-    back in time, or comes after the drill ended): the log does not belong to this drill or was corrupted."""
+    back in time, or comes after the drill ended): the log does not belong to this drill or was corrupted.
+    ``action`` is the 1-based number of the action refused in the log (None when not one action's fault)."""
+
+    def __init__(self, message: str, action: int | None = None) -> None:
+        super().__init__(message)
+        self.action = action
 
 
 @dataclass(frozen=True)

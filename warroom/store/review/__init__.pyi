@@ -9,7 +9,7 @@ from ._drill import (
     load_drill_file,
     resolve_session_drill,
 )
-from ._rescore import RescoreStatus, rescore
+from ._rescore import RescoreStatus, apply_rescore, rescore
 from ._review import ACTION_ROW_KINDS, ReviewData, ReviewRow, build_review_rows, load_review
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "RescoreStatus",
     "ReviewData",
     "ReviewRow",
+    "apply_rescore",
     "build_review_rows",
     "default_drill_resolver",
     "file_sha256",

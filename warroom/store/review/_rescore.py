@@ -12,7 +12,7 @@ names the file the session was played on, so the stored score and its recorded d
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.scoring import (
     SCORING_VERSION,
     SCORING_VERSIONS,
+    Scorecard,
     ScoringError,
     check_rules,
     current_scorecard_keys,
@@ -46,12 +47,20 @@ class RescoreStatus(StrEnum):
 class RescoreResult:
     """One session's re-scoring: ``status`` and a ``message`` for people (what changed, or why it was skipped).
 
-    ``label`` is ``SESSION_ID (TRAINEE, DRILL_ID)``."""
+    ``label`` is ``SESSION_ID (TRAINEE, DRILL_ID)``. ``before`` and ``after`` are the session's (outcome, response)
+    values as stored and as re-scored (the response None for a scorecard by rules before version 4; ``after`` None
+    for a skipped session); ``all_clear`` says whether its drill is an all-clear drill (for the outcome's label).
+    ``pending`` is the write a re-score without ``write`` left to do (:func:`apply_rescore`), None once done or when
+    there is nothing to write."""
 
     session_id: str
     label: str
     status: RescoreStatus
     message: str
+    before: tuple[str, str | None] | None = None
+    after: tuple[str, str | None] | None = None
+    all_clear: bool = False
+    pending: tuple[Scorecard, dict[str, Any]] | None = field(default=None, repr=False, compare=False)
 
     def __str__(self) -> str:
         return f"{self.status.value}: {self.label}: {self.message}"
@@ -73,6 +82,7 @@ def rescore(
     allow_changed: bool = False,
     rules: str | None = None,
     reason: str | None = None,
+    write: bool = True,
 ) -> list[RescoreResult]:
     """Re-score every stored session matching the filters (``trainee`` / ``drill`` id exact, ``since`` a UTC
     timestamp text, ``set_id`` a drill set's id, ``mode`` practice or assessment), oldest first, and store the
@@ -85,6 +95,8 @@ def rescore(
     edition of the scoring rules to apply (:data:`~warroom.core.scoring.SCORING_VERSIONS`); None applies each
     session's own (:func:`session_rules`). Each scorecard replaced is kept in the session's history with who
     re-scored, when, the rules applied and why (``reason``; None: which rules and whether they were asked for).
+    Without ``write`` nothing is written: each result says what would change, and :func:`apply_rescore` writes
+    them (``warroom scores rescore --rules N`` shows them and asks first).
     Raises StoreError when the store cannot be written, ValueError for an unknown ``rules``.
     """
     if rules is not None:
@@ -99,8 +111,24 @@ def rescore(
         why = reason or f"warroom scores rescore by the scoring rules {applied}" + (
             " (asked for)" if rules is not None else " (the session's own)"
         )
-        out.append(_rescore_one(store, s, resolver, cache, allow_changed, applied, why))
+        result = _rescore_one(s, resolver, cache, allow_changed, applied, why)
+        out.append(_write(store, result) if write else result)
     return out
+
+
+def _write(store: ResultsStore, result: RescoreResult) -> RescoreResult:
+    """Store ``result``'s pending scorecard (if any); the result with nothing pending."""
+    if result.pending is None:
+        return result
+    scorecard, kwargs = result.pending
+    store.update_scorecard(result.session_id, scorecard, **kwargs)
+    return replace(result, pending=None)
+
+
+def apply_rescore(store: ResultsStore, results: list[RescoreResult]) -> list[RescoreResult]:
+    """Write the scorecards :func:`rescore` without ``write`` left pending, in order; returns the results with
+    nothing pending. Raises StoreError when the store cannot be written."""
+    return [_write(store, r) for r in results]
 
 
 def session_rules(recorded: str | None) -> str:
@@ -110,7 +138,6 @@ def session_rules(recorded: str | None) -> str:
 
 
 def _rescore_one(
-    store: ResultsStore,
     s: StoredSession,
     resolver: DrillResolver,
     cache: dict[Path, Drill],
@@ -118,10 +145,16 @@ def _rescore_one(
     rules: str,
     why: str,
 ) -> RescoreResult:
+    """The re-score of one session, its write left pending."""
     label = f"{s.session_id} ({s.trainee}, {s.drill_id})"
+    before = (s.outcome, s.scorecard.get("response"))
+    new: Scorecard | None = None
 
-    def result(status: RescoreStatus, message: str) -> RescoreResult:
-        return RescoreResult(s.session_id, label, status, message)
+    def result(
+        status: RescoreStatus, message: str, pending: tuple[Scorecard, dict[str, Any]] | None = None
+    ) -> RescoreResult:
+        after = (new.outcome.value, new.response.value if new.response else None) if new is not None else None
+        return RescoreResult(s.session_id, label, status, message, before, after, s.all_clear, pending)
 
     try:
         found = resolve_session_drill(s.info(), resolver, cache)
@@ -142,12 +175,11 @@ def _rescore_one(
     record, file_detail = _changed_file_record(s, found) if found.changed else ({}, "")
     file_why = f"; against the changed drill file {path}" if found.changed else ""
     new_d = _normalise(new.to_dict())
+    write = (new, {"reason": why + file_why, **record})
     if new_d == _normalise(current_scorecard_keys(s.scorecard)):
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
-        store.update_scorecard(s.session_id, new, reason=why + file_why, **record)
-        return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}")
-    store.update_scorecard(s.session_id, new, reason=why + file_why, **record)
+        return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}", write)
     detail = []
     if new.scoring_version != s.scoring_version:
         detail.append(f"scoring rules version {s.scoring_version or '(none)'} -> {new.scoring_version}")
@@ -159,7 +191,7 @@ def _rescore_one(
         detail.append("scorecard details changed")
     if file_detail:
         detail.append(file_detail)
-    return result(RescoreStatus.CHANGED, ", ".join(detail))
+    return result(RescoreStatus.CHANGED, ", ".join(detail), write)
 
 
 def _changed_file_record(s: StoredSession, found: SessionDrill) -> tuple[dict[str, Any], str]:

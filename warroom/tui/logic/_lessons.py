@@ -120,7 +120,10 @@ LESSONS: tuple[Lesson, ...] = (
         ),
         ask="select e06 and press f to flag it.",
         wrong="You flagged {got}; this lesson asks for {target} (f on {got} again unflags it): select it, press f.",
-        done="Flagged: ⚑ marks e06 in the trace. Flagged events are cited as evidence when you escalate.",
+        done=(
+            "Flagged: ⚑ marks e06 in the trace. A flag is your note: when you escalate, you tick the events you "
+            "cite yourself."
+        ),
     ),
     Lesson(
         name="Probe",
@@ -146,8 +149,8 @@ LESSONS: tuple[Lesson, ...] = (
         prompt=(
             "The probe's answer (p1) confirms it: the fault is in plan step s2, Look up the orders, which searched "
             "with ticket ids. Press e to escalate to "
-            "the planner: type s2 to choose the step, tab twice to see e06 ticked as your evidence, then enter and "
-            "y to confirm."
+            "the planner: type s2 to choose the step, tab twice to the evidence list, where e06, the event you are "
+            "on, is ticked (if not, type e06 and press space), then enter and y to confirm."
         ),
         ask="press e, choose step s2, cite e06, enter, then y.",
         wrong=(

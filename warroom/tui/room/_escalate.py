@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlannerCall, PlanStep, TraceEvent
+from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent
 from warroom.core.text import clean_line
 from warroom.tui.room._citelist import CiteList
 from warroom.tui.room._keylist import KeyedList
@@ -38,23 +38,6 @@ ORIGIN_TITLES = {
 
 #: Longest escalation reason or flag note, in characters.
 NOTE_MAX = 200
-
-
-def preselect_target(event: TraceEvent, released: Sequence[TraceEvent], format2: bool) -> str | None:
-    """The choice the escalation dialog opens on for an ``event`` the trainee chose: its plan step; outside any
-    step, in a format-2 drill (``format2``), "the plan" for a planner call and "set-up" for an event released
-    before any event of a plan step (``released``, in release order: only the set-up events before the first
-    stepped one are read); None otherwise (no choice made for the trainee)."""
-    if event.step is not None or not format2:
-        return event.step
-    if isinstance(event, PlannerCall):
-        return PLAN
-    for ev in released:
-        if ev.step is not None:
-            return None  # a step had started before this event: not set-up
-        if ev is event:
-            return SETUP
-    return None
 
 
 @dataclass(frozen=True)
@@ -129,7 +112,8 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
     short reason, confirm.
 
     The step list has the focus and moves like the trace (↑ ↓ j k, home end; type a step id to jump). It opens on
-    ``preselect`` (the flagged or chosen event's step) or on no step. With ``origins`` (a format-2 drill) the list
+    ``preselect`` (the step of the event the trainee chose: :func:`warroom.core.play.escalation_draft`) or on no
+    step. With ``origins`` (a format-2 drill) the list
     offers "the plan" and "set-up" after the steps: a fault in the planner's own call or in the harness set-up. Tab
     moves to the reason box (typing goes there only once it has the focus), tab again to the evidence list of the
     ``released`` trace events (space ticks or unticks the highlighted one; it opens with ``cited`` ticked), tab

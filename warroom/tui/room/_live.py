@@ -17,13 +17,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from warroom.core.model import TARGET_LABELS, TraceEvent
-from warroom.core.play import FALSE_ESCALATION_DELAY, ReplayError
+from warroom.core.play import FALSE_ESCALATION_DELAY, ReplayError, escalation_draft
 from warroom.core.text import PLAYBACK_SPEEDS, clean, clean_line, clock, seconds, speed, usd
 from warroom.tui.flow import LeaveDrill
 from warroom.tui.logic import ASSESSMENT, ASSESSMENT_NOTES, PRACTICE, TraceIndex, hidden_actions
 from warroom.tui.render import ascii_screen, summarize
 from warroom.tui.room._drillscreen import DrillScreen, false_escalation_message
-from warroom.tui.room._escalate import EscalateScreen, EscalationChoice, preselect_target
+from warroom.tui.room._escalate import EscalateScreen, EscalationChoice
 from warroom.tui.room._flag import FlagScreen
 from warroom.tui.room._probe import open_probe_dialog
 from warroom.tui.widgets import (
@@ -47,6 +47,8 @@ TICK_INTERVAL = 0.1
 #: How the war room works, under its keys in the help screen.
 WAR_ROOM_NOTES = (
     "The plan panel shows each step's status as the executor reported it, not as it is.\n\n"
+    "The trace follows the newest event until you move onto an event or inspect one; then the keys act on that "
+    "event, and G (or end) follows the newest again.\n\n"
     "Escalate once you can name the step whose result is wrong and cite the event that shows it: a correct "
     "escalation stops the cascade; "
     f"a wrong one costs a planner re-plan call and {seconds(FALSE_ESCALATION_DELAY)} of drill time while the "
@@ -223,12 +225,15 @@ class WarRoomScreen(DrillScreen):
 
     @on(TraceTable.RowSelected, "#trace-table")
     def inspect(self, event: TraceTable.RowSelected) -> None:
-        """Enter on an event: record an ``inspect`` action and move into the inspector to scroll it."""
+        """Enter on an event: record an ``inspect`` action and move into the inspector to scroll it. Inspecting reads
+        the event: the trace leaves follow mode, so the cursor stays on it as new events arrive."""
         key = event.key
         if key.startswith("note:") or self.replay.ended:
             return
         if self._act(self.replay.inspect, key) is None:
             return
+        self.query_one(TraceTable).stop_following()
+        self.update_hint()
         self.query_one(Inspector).focus()
 
     # -- actions ------------------------------------------------------------------------------------------------
@@ -301,6 +306,11 @@ class WarRoomScreen(DrillScreen):
             return None
         return timeline.event(key)
 
+    def chosen_event(self) -> TraceEvent | None:
+        """The selected trace event when the trainee chose it (moved onto it or inspected it: the trace left follow
+        mode), else None: following the newest event, the trainee chose nothing."""
+        return self.selected_event() if self.query_one(TraceTable).chosen else None
+
     def action_flag(self) -> None:
         """Flag the selected event, with an optional note typed in a dialog; on a flagged event, remove the flag (an
         ``unflag`` action)."""
@@ -326,19 +336,16 @@ class WarRoomScreen(DrillScreen):
         self.open_dialog(FlagScreen(ev.id, summarize(ev)), done)
 
     def action_escalate(self) -> None:
-        """Escalate to the planner naming a plan step and citing events. The dialog opens on the step of the
-        selected event when the trainee chose that event (flagged it, or moved the cursor to it; format 2: the plan
-        for a planner call, set-up for a set-up event, see :func:`preselect_target`); following the newest event,
-        on no step. It cites the selected event and the flagged ones to begin with."""
+        """Escalate to the planner naming a plan step and citing events. The dialog offers only what the trainee
+        chose (:func:`warroom.core.play.escalation_draft`): on the event they moved onto or inspected, its step
+        (format 2: the plan for a planner call, set-up for a set-up event) with that event cited; following the
+        newest event, no step and no citation. Flags are never cited for the trainee: they are notes."""
         if self.replay.ended:
             return
-        ev = self.selected_event()
-        chosen = ev is not None and (ev.id in self.replay.flagged or not self.query_one(TraceTable).following)
         format2 = self.drill.schema_version >= 2
-        step = preselect_target(ev, self.replay.released, format2) if chosen and ev is not None else None
-        cited = ([ev.id] if ev is not None else []) + list(self.replay.flagged)
-        dialog = EscalateScreen(self.drill.plan, step, self.replay.released, cited,
-                                origins=self.drill.schema_version >= 2, positions=self.replay.released_positions)
+        draft = escalation_draft(self.chosen_event(), self.replay.released, format2)
+        dialog = EscalateScreen(self.drill.plan, draft.target, self.replay.released, draft.cites,
+                                origins=format2, positions=self.replay.released_positions)
         self.open_dialog(dialog, self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:

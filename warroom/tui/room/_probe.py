@@ -2,9 +2,9 @@
 
 :class:`ProbeScreen` lists the drill's probes, one line each: the probe's id, the plan step it verifies, what it
 asks and what it costs (seconds of drill time until the result, USD at the executor's prices), and whether it can
-be asked now. It opens on the first probe of the selected event's plan step (else the first that can be asked);
-↑ ↓ j k move, enter requests the highlighted probe, escape cancels. What a probe reveals is never shown here: it
-comes in as a trace event, under the probe's id, once the executor has verified.
+be asked now. It opens on the first probe of the plan step of the event the trainee chose (else the first that
+can be asked); ↑ ↓ j k move, enter requests the highlighted probe, escape cancels. What a probe reveals is never
+shown here: it comes in as a trace event, under the probe's id, once the executor has verified.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class ProbeScreen(ModalScreen["str | None"]):
 
     Args:
         probes: the drill's probes, in order.
-        step: the plan step of the selected event (None: none), to open on its first probe.
+        step: the plan step of the event the trainee chose (None: none), to open on its first probe.
         status: a probe's state as a short phrase ("" when it can be asked now, else e.g. "requested").
         cost: a probe's cost in words (seconds and USD).
     """
@@ -105,11 +105,12 @@ class ProbeScreen(ModalScreen["str | None"]):
 
 
 def open_probe_dialog(screen: Any) -> None:
-    """The war room's ``v``: open the probe dialog on ``screen`` (a war room), on the selected event's plan step;
-    the chosen probe is requested through the screen's replay (:func:`request_probe`)."""
+    """The war room's ``v``: open the probe dialog on ``screen`` (a war room), on the plan step of the event the
+    trainee chose (moved onto or inspected; following the newest event, none); the chosen probe is requested through
+    the screen's replay (:func:`request_probe`)."""
     if screen.replay.ended:
         return
-    ev = screen.selected_event()
+    ev = screen.chosen_event()
     dialog = ProbeScreen(screen.drill.probes, ev.step if ev is not None else None,
                          lambda p: probe_status(screen.replay, p), lambda p: probe_cost(screen.drill, p))
     screen.open_dialog(dialog, lambda probe_id: request_probe(screen, probe_id))

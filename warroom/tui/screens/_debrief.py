@@ -21,9 +21,11 @@ from textual.screen import Screen
 from textual.widgets import Sparkline, Static
 
 from warroom.core.model import (
+    EARLY_ESCALATION,
     TARGET_LABELS,
     ActionKind,
     Drill,
+    Outcome,
     debrief_tags,
     describe_item,
     detection_events,
@@ -261,7 +263,10 @@ class DebriefScreen(Screen[None]):
         out.append("DEBRIEF  ", style="bold")
         out.append(clean_line(self.drill.title))
         out.append("\n\n")
-        out.append(f" {outcome.replace('_', ' ').upper()} ", style=f"bold reverse {style}")
+        shown = outcome.replace("_", " ")
+        if outcome == Outcome.FALSE_ALARM and not self.drill.is_all_clear:  # a false alarm is on a noise trial only
+            shown = EARLY_ESCALATION
+        out.append(f" {shown.upper()} ", style=f"bold reverse {style}")
         out.append("  ")
         out.append(f"{card.total}/{card.max_total}", style="bold")
         out.append("\n")

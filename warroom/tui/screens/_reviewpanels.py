@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.model import OUTCOME_LABELS, TARGET_LABELS, Outcome
+from warroom.core.model import TARGET_LABELS, outcome_label
 from warroom.core.scoring import MAX_TOTAL
 from warroom.core.text import clean, clean_line, clock, damage, damage_amount
 from warroom.store.review import ReviewData
@@ -47,7 +47,6 @@ def cited_events(drill: Any, cites: Any) -> Text:
     return out
 
 
-_OUTCOME_VALUES = frozenset(o.value for o in Outcome)
 
 
 def _outcome_style(outcome: str) -> str:
@@ -69,7 +68,7 @@ def headline(data: ReviewData) -> Text:
     out.append("trainee ")
     out.append(clean_line(s.trainee), style="bold")
     out.append(f"  ·  {s.started_at[:19].replace('T', ' ')} UTC  ·  ")
-    label = OUTCOME_LABELS[Outcome(s.outcome)] if s.outcome in _OUTCOME_VALUES else s.outcome  # as `scores` shows it
+    label = outcome_label(s.outcome, s.all_clear)  # as `scores` shows it
     out.append(clean_line(label), style=_outcome_style(s.outcome))
     out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
     if s.recovered:

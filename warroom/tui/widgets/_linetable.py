@@ -287,6 +287,10 @@ class LineTable(ScrollView, can_focus=True):
         if not 0 <= row < len(self._keys):
             return
         event.stop()
+        self.click_row(row)
+
+    def click_row(self, row: int) -> None:
+        """A click on row ``row``: select it when the cursor is on it, else move the cursor there."""
         if row == self._cursor:
             self.action_select()
         else:

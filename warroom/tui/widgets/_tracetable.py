@@ -47,10 +47,13 @@ class _Note(NamedTuple):
 class TraceTable(LineTable):
     """The released trace events, one row each (flag mark, time, step, kind, one-line summary).
 
-    The table follows the newest event while the cursor is on the last row; once the trainee moves away, new rows
-    only raise :attr:`unseen` (shown as a hint) until the cursor is back at the bottom (``G`` / ``end``). Row keys
-    are event ids; notes that are not trace events (e.g. a re-plan answering a false escalation) get keys starting
-    with ``note:``. Keys: see :class:`~warroom.tui.widgets.LineTable`.
+    The table starts in **follow mode**: the cursor moves to each new row. Reading an event leaves follow mode: the
+    trainee moving the cursor (↑ ↓ j k, a page, the first row, a click) or inspecting the row (:meth:`stop_following`,
+    called by the war room on ``enter``); from then on the cursor stays on the event the trainee chose and new rows
+    only raise :attr:`unseen` (shown as a hint), until ``G`` / ``end`` jumps to the newest row and follows again. So
+    the keys that act on the selected event act on one the trainee chose, never on one that just arrived
+    (:attr:`chosen`). Row keys are event ids; notes that are not trace events (e.g. a re-plan answering a false
+    escalation) get keys starting with ``note:``. Keys: see :class:`~warroom.tui.widgets.LineTable`.
     """
 
     #: What the table's keys do in the war room (the help's wording, by action; see
@@ -61,7 +64,7 @@ class TraceTable(LineTable):
         "page_up": "a page up the trace",
         "page_down": "a page down the trace",
         "first": "the first event",
-        "last": "the newest event, following new events again",
+        "last": "the newest event, following new events again (moving or inspecting stops following)",
         "select": "inspect the selected event",
     }
 
@@ -85,6 +88,7 @@ class TraceTable(LineTable):
         self._marks: dict[str, Text] = {}
         #: Rows added while the trainee was away from the newest row.
         self.unseen = 0
+        self._follow = True
 
     # -- rows -----------------------------------------------------------------------------------------------------
 
@@ -124,15 +128,23 @@ class TraceTable(LineTable):
 
     @property
     def following(self) -> bool:
-        """True while the cursor is on the newest row (or the table is empty): new rows move the cursor along."""
-        return self.row_count == 0 or self.cursor_row >= self.row_count - 1
+        """True in follow mode: new rows move the cursor along (see the class docstring)."""
+        return self._follow
+
+    @property
+    def chosen(self) -> bool:
+        """True when the trainee chose the row under the cursor: out of follow mode, on a row."""
+        return not self._follow and self.row_count > 0
+
+    def stop_following(self) -> None:
+        """Leave follow mode, the cursor staying where it is (the trainee reads this row)."""
+        self._follow = False
 
     def _append(self, keys: list[str]) -> None:
         if not keys:
             return
-        follow = self.following
         self.add_rows(keys)
-        if follow:
+        if self._follow:
             self.move_cursor(self.row_count - 1)
         else:
             self.unseen += len(keys)
@@ -158,12 +170,13 @@ class TraceTable(LineTable):
         return key
 
     def clear(self) -> None:
-        """Remove every row, event, note and flag mark (the marks of :meth:`set_marks` stay: they belong to events,
-        and show again when their rows come back)."""
+        """Remove every row, event, note and flag mark, and follow new rows again (the marks of :meth:`set_marks`
+        stay: they belong to events, and show again when their rows come back)."""
         self._events.clear()
         self._noted.clear()
         self._flagged.clear()
         self.unseen = 0
+        self._follow = True
         super().clear()
 
     def mark_flagged(self, event_id: str) -> None:
@@ -201,9 +214,40 @@ class TraceTable(LineTable):
 
     def move_cursor(self, row: int, animate: bool = False, scroll: bool = True) -> None:
         super().move_cursor(row, animate, scroll)
-        if self.following:
+        if self.row_count == 0 or self.cursor_row >= self.row_count - 1:
             self.unseen = 0
+
+    # The trainee's moves read an event: each leaves follow mode; the last row (G, end) follows again.
+
+    def action_cursor_up(self) -> None:
+        self._follow = False
+        super().action_cursor_up()
+
+    def action_cursor_down(self) -> None:
+        self._follow = False
+        super().action_cursor_down()
+
+    def action_page_up(self) -> None:
+        self._follow = False
+        super().action_page_up()
+
+    def action_page_down(self) -> None:
+        self._follow = False
+        super().action_page_down()
+
+    def action_first(self) -> None:
+        self._follow = False
+        super().action_first()
+
+    def action_last(self) -> None:
+        """Jump to the newest row and follow new rows again."""
+        self._follow = True
+        super().action_last()
 
     def action_follow(self) -> None:
         """Jump to the newest row and follow new rows again."""
         self.action_last()
+
+    def click_row(self, row: int) -> None:
+        self._follow = False  # a click chooses a row (and a click on the row under the cursor inspects it)
+        super().click_row(row)

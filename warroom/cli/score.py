@@ -1,0 +1,222 @@
+"""``warroom score DRILL LOG...``: score action logs from outside the war room, with the function the war room uses.
+
+A log is a session journal (its start line, action lines and end line: docs/sessions.md) or plain JSON Lines of
+actions, one object per line as the journal's ``action`` holds it (``{"t": 12.0, "kind": "escalate", "step": "s1",
+"cites": ["e04"]}``). Each is re-played on the drill and scored (:func:`warroom.core.scoring.score`); a log the
+rules refuse gets one ``path:line: message`` line, never a traceback, and the command exits 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+import click
+
+from warroom.cli.common import DrillParam, drills_setting, failure, say
+from warroom.cli.scores import RulesOption
+from warroom.core.text import damage_amount, json_text, plural, seconds
+from warroom.errors import WarroomError
+
+#: Longest log read, in bytes (a journal of a long session is a few hundred kilobytes).
+MAX_LOG_BYTES = 64 * 1024 * 1024
+
+
+class LogRefused(WarroomError):
+    """A log that cannot be scored: ``str()`` is ``path:line: message`` (line 0: the whole file)."""
+
+    def __init__(self, path: str, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+
+
+@dataclass
+class ActionLog:
+    """What a log holds: its actions in order, the line of each, a journal's start line (None otherwise), and the
+    first line that could not be read (``refused``; the actions are those before it)."""
+
+    name: str
+    actions: list[Any] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    start: dict[str, Any] | None = None
+    refused: LogRefused | None = None
+
+
+def _read_bytes(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
+    from warroom.core.files import special_file_kind
+
+    kind = special_file_kind(path)
+    if kind is not None:  # a folder, a FIFO, a device: never opened (a FIFO would wait for a writer)
+        raise LogRefused(path, 0, f"is {kind}, not a log file")
+    try:
+        with open(path, "rb") as f:
+            return f.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise LogRefused(path, 0, f"cannot read it: {exc.strerror or exc}") from None
+
+
+def read_log(path: str) -> ActionLog:
+    """Read one log (a journal or plain JSON Lines of actions; ``-`` is standard input) up to its first line that
+    is not JSON, not an object, or not a valid action (kept as ``refused``). Raises :class:`LogRefused` when the
+    file cannot be read at all."""
+    raw = _read_bytes(path)
+    if len(raw) > MAX_LOG_BYTES:
+        raise LogRefused(path, 0, f"larger than {MAX_LOG_BYTES // 2**20} MiB; not read")
+    log = ActionLog(path)
+    for n, line in enumerate(raw.removeprefix(b"\xef\xbb\xbf").split(b"\n"), start=1):
+        if line.strip():
+            try:
+                _read_line(log, n, line)
+            except LogRefused as exc:
+                log.refused = exc
+                break
+    return log
+
+
+def _read_line(log: ActionLog, n: int, line: bytes) -> None:
+    """Add line ``n`` of ``log``: a journal's start or end line, or an action; raises :class:`LogRefused`."""
+    from pydantic import ValidationError
+
+    from warroom.store.results import ActionRecord, describe
+
+    try:
+        obj = json.loads(line.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        why = exc if isinstance(exc, ValueError) else "nested too deeply"
+        raise LogRefused(log.name, n, f"not a JSON line ({why})") from None
+    if not isinstance(obj, dict):
+        raise LogRefused(log.name, n, 'not a JSON object: each line is one action, {"t": ..., "kind": ...}')
+    kind = obj.get("type")
+    if kind == "start" and not log.actions and log.start is None:
+        log.start = obj
+        return
+    if kind == "end" and log.start is not None:
+        return
+    if kind is not None and kind != "action":
+        raise LogRefused(log.name, n, f"a line of type {kind!r} where an action was expected")
+    try:
+        record = ActionRecord.model_validate(obj if kind == "action" else {"action": obj})
+    except ValidationError as exc:
+        why = describe(exc)
+        raise LogRefused(log.name, n, f"not an action: {why if kind else why.removeprefix('action.')}") from None
+    log.actions.append(record.action)
+    log.lines.append(n)
+
+
+def _score_log(drill: Any, log: ActionLog, rules: str) -> Any:
+    """The scorecard of ``log`` on ``drill`` by ``rules``, or :class:`LogRefused` at the action the rules refuse."""
+    from warroom.core.scoring import ScoringError, score
+
+    if log.start is not None and log.start.get("drill_id") not in (None, drill.id):
+        raise LogRefused(log.name, 1, f"this journal is of drill {log.start.get('drill_id')!r}, not {drill.id!r}")
+    try:
+        card = score(drill, log.actions, rules=rules)
+    except ScoringError as exc:
+        line = log.lines[exc.action - 1] if exc.action else 0
+        raise LogRefused(log.name, line, str(exc)) from None
+    if log.refused is not None:  # the actions before the bad line were fine: the bad line is the first problem
+        raise log.refused
+    return card
+
+
+def _drill_for(drill: Any, log: ActionLog, played_as: str | None, seed: int | None) -> tuple[Any, int | None]:
+    """The drill ``log`` is scored on and the seed of its variant (None: as written): as ``played_as``
+    (:func:`warroom.core.variants.drill_to_play`), in the variant of ``seed``, else of the journal's seed."""
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import drill_to_play
+
+    if seed is None and log.start is not None and isinstance(log.start.get("seed"), int):
+        seed = log.start["seed"]
+    if drill.variants is None:
+        seed = None
+    return drill_to_play(drill, PlayedAs(played_as) if played_as else None, seed), seed
+
+
+def _short(name: str, card: Any, all_clear: bool) -> str:
+    """One line for a scored log: its total, outcome, response and figures."""
+    from warroom.core.model import RESPONSE_LABELS, outcome_label
+
+    parts = [f"{card.total}/{card.max_total}", outcome_label(card.outcome, all_clear)]
+    if card.response is not None:
+        parts.append(f"response: {RESPONSE_LABELS[card.response]}")
+    if card.time_to_detect is not None:
+        parts.append(f"time to detect {seconds(card.time_to_detect)}")
+    if card.full_damage:
+        parts.append(
+            f"damage {damage_amount(card.damage, card.damage_unit)} of "
+            f"{damage_amount(card.full_damage, card.damage_unit)}"
+        )
+    parts.append(plural(card.false_escalations, "false escalation"))
+    return f"{name}: " + "; ".join(parts) + f" (scoring rules version {card.scoring_version})"
+
+
+
+@click.command("score")
+@click.argument("drill", type=DrillParam(), metavar="DRILL")
+@click.argument("logs", nargs=-1, required=True, metavar="LOG...")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per log per line: log, outcome, response, "
+              "total and the scorecard; a refused log: log and error.")
+@click.option("--rules", "rules", cls=RulesOption, default=None, metavar="VERSION",
+              help="Score by this edition of the scoring rules ({editions}; default: the current one, {current}).")
+@click.option("--as", "played_as", type=click.Choice(["signal", "noise"]), default=None,
+              help="Score the trial as played as signal (the drill's fault) or noise (its healthy twin); default: as "
+              "the drill is (an all-clear drill is a noise trial).")
+@click.option("--seed", type=click.IntRange(min=0), default=None,
+              help="Score on the variant of this seed (default: the journal's seed, else the drill as written).")
+@click.option("--full", is_flag=True, help="Also print every line of each scorecard (text output).")
+@drills_setting
+def score_command(
+    drill: Any, logs: tuple[str, ...], as_json: bool, rules: str | None, played_as: str | None, seed: int | None,
+    full: bool,
+) -> None:
+    """Score action logs (session journals or JSON Lines of actions) with the rules the war room uses.
+
+    Each LOG is a session journal or plain JSON Lines of actions, one per line, as a journal's action lines hold
+    them: {"t": 12.0, "kind": "escalate", "step": "s1", "cites": ["e04"]}; `-` reads standard input. DRILL is a
+    drill file or id. Prints each log's scorecard in one line (--full: every line of it), or with --json
+    one JSON object per log per line with its outcome and the trial's response (hit, miss, localisation_error,
+    false_alarm, correct_rejection or abandoned). A log the rules refuse (a line that is not an action, a time going
+    backwards, an event not released yet, an action after the drill ended) gets one `path:line: message` line
+    instead. Exit status 1 when any log was refused.
+    """
+    from warroom.cli.scores import check_rules_option
+    from warroom.core.scoring import SCORING_VERSION
+
+    check_rules_option(rules)
+    rules = rules or SCORING_VERSION
+    if played_as is not None:
+        try:
+            _drill_for(drill.drill, ActionLog("-"), played_as, None)
+        except WarroomError as exc:
+            raise failure(f"--as {played_as}: {exc}") from None
+    refused = 0
+    for name in logs:
+        try:
+            log = read_log(name)
+            played, used_seed = _drill_for(drill.drill, log, played_as, seed)
+            card = _score_log(played, log, rules)
+        except WarroomError as exc:  # LogRefused, or the drill to play cannot be made (a variant, --as)
+            refused += 1
+            message = str(exc) if isinstance(exc, LogRefused) else f"{name}: {exc}"
+            if as_json:
+                say(json_text({"log": name, "error": message}))
+            else:
+                say(message, err=True)
+            continue
+        if as_json:
+            response = card.response.value if card.response is not None else None
+            say(json_text({
+                "log": name, "drill_id": played.id, "seed": used_seed, "rules": card.scoring_version,
+                "outcome": card.outcome.value, "response": response, "total": card.total, "scorecard": card.to_dict(),
+            }))  # fmt: skip
+        else:
+            say(_short(name, card, played.is_all_clear))
+            for line in card.lines if full else ():
+                say("  " + line)
+    if not as_json and len(logs) > 1:
+        say(f"{plural(len(logs), 'log')}: {len(logs) - refused} scored, {refused} refused")
+    if refused:
+        raise SystemExit(1)

@@ -1,0 +1,224 @@
+"""The gaming battery of ``warroom check``: scripted trainees that do not read the trace, each trying a way to win
+without detecting anything. None of them may ever be a **hit** (the trial's response, read from the first
+escalation: docs/scoring.md, "The trial and its response"), on any drill, in any variant; ``run_checks`` reports a
+hit as a fairness problem (:mod:`warroom.core.author._fairness`). The strategies (docs/scoring.md lists them too):
+
+- **until-accepted**: as each trace event is released (every event: tool calls and results, reports, logs, ...),
+  escalates its plan step citing that event, again and again, until an escalation is accepted (events released
+  while the planner re-plans a false escalation are taken in turn, each its own escalation).
+- **flag-and-confirm**: flags every event as it arrives and, after each, opens the escalation dialog and confirms
+  what it offers (:func:`warroom.core.play.escalation_draft` for no chosen event: following the newest event, the
+  trainee chose nothing, so the dialog offers no step and no citation and there is nothing to confirm).
+- **cite-everything**: escalates the fault's origin at the ideal trainee's moment (the earliest evidence), citing
+  every event released by then: it knows where and when, and tests only that citing is a judgement.
+- **step-sweep**: from 0 s escalates s1, s2, ... in turn (then, in format 2, the plan and set-up), one every
+  :data:`SWEEP_INTERVAL` seconds (or at once after a false escalation's wait), citing every released event.
+- **random**: for each seed of ``0 .. RANDOM_SEEDS - 1``, 1 to 3 escalations of a random target at random drill
+  times (uniform over the trace), each citing every released event.
+- **quit-when-losing**: plays like trigger-happy and quits as soon as a re-plan says nothing was found or damage is
+  shown (a quit is a response too: what it did until then).
+
+Each is played live on a :class:`~warroom.core.play.Replay` and scored from its action log by the current rules,
+as every scripted trainee is (:func:`warroom.core.author._trainee.scored_run`).
+
+The random trainee samples; :func:`specific_moments` makes its zero a certainty rather than luck of the seeds: the
+drill times, from the earliest evidence to the deadline, when every event released so far, cited together, would
+be a specific citation (at least half evidence or accepted, at most a few events). At such a moment an escalation
+of the origin citing everything is a hit, whoever makes it, so a fair drill has none (rule ``battery-hit``).
+"""
+
+from __future__ import annotations
+
+import random as _random
+from collections import deque
+from collections.abc import Callable
+
+from warroom.core.author._fairness import trigger_happy_targets
+from warroom.core.author._trainee import TraineeRun, first_evidence, scored_run
+from warroom.core.model import PLAN, SETUP, Drill, available_at, earliest_evidence_at, event_target
+from warroom.core.play import Replay, escalation_draft, is_specific
+from warroom.core.scoring import EDITIONS, SCORING_VERSION
+
+#: The battery's trainees, in the order they are played and shown.
+BATTERY: tuple[str, ...] = (
+    "until-accepted", "flag-and-confirm", "cite-everything", "step-sweep", "random", "quit-when-losing",
+)  # fmt: skip
+
+#: The seeds the *random* trainee plays: ``0 .. RANDOM_SEEDS - 1``.
+RANDOM_SEEDS = 20
+
+#: Seconds of drill time between the *step-sweep* trainee's escalations (when no false escalation's wait is longer).
+SWEEP_INTERVAL = 5.0
+
+#: One line per battery trainee, for tables, help and JSON.
+BATTERY_DESCRIPTIONS: dict[str, str] = {
+    "until-accepted": "escalates each event's step as it is released, citing it, until one is accepted",
+    "flag-and-confirm": "flags every event as it arrives and confirms what the escalation dialog offers",
+    "cite-everything": "escalates the origin at the earliest evidence, citing every released event",
+    "step-sweep": f"escalates s1, s2, ... in turn from 0 s, one every {SWEEP_INTERVAL:g} s, citing everything",
+    "random": f"1-3 escalations of random steps at random times, citing everything (seeds 0-{RANDOM_SEEDS - 1})",
+    "quit-when-losing": "plays like trigger-happy and quits once a re-plan finds nothing or damage shows",
+}
+
+
+def specific_moments(drill: Drill) -> list[tuple[float, tuple[str, ...]]]:
+    """The drill times from the earliest evidence to the deadline (event times: what is released changes only
+    then) at which citing every trace event released so far is specific by the current rules, each with those
+    events; empty for a fair drill, and always for an all-clear drill."""
+    key = drill.answer_key
+    first = earliest_evidence_at(drill)
+    if key is None or first is None:
+        return []
+    edition = EDITIONS[SCORING_VERSION]
+    moments = []
+    for t in sorted({e.t for e in drill.trace if first <= e.t <= key.deadline} | {first}):
+        released = tuple(dict.fromkeys(e.id for e in drill.trace if e.t <= t))
+        if len(released) > edition.max_cited:
+            break  # (more events only come later)
+        if is_specific(drill, released, min_precision=edition.min_citation_precision, max_cited=edition.max_cited):
+            moments.append((t, released))
+    return moments
+
+
+def _everything(replay: Replay) -> tuple[str, ...]:
+    """Every event released so far, by id (trace events and probe results): what citing everything cites."""
+    return tuple(e.id for e in replay.released)
+
+
+def _targets(drill: Drill) -> list[str]:
+    """What the escalation dialog offers, in its order: the plan steps, then (format 2) the plan and set-up."""
+    return [s.id for s in drill.plan] + ([PLAN, SETUP] if drill.schema_version >= 2 else [])
+
+
+def _until_accepted(drill: Drill, replay: Replay, notes: list[str]) -> None:
+    pending = deque(replay.released)
+    while not replay.ended and not replay.contained:
+        if not pending:
+            nxt = replay.next_event_time
+            if nxt is None:
+                break
+            pending.extend(replay.advance_to(max(nxt, replay.now)))
+            continue
+        ev = pending.popleft()
+        result = replay.escalate(event_target(drill, ev), "until-accepted trainee", (ev.id,))
+        if not result.contained:
+            pending.extend(result.released)
+
+
+def _flag_and_confirm(drill: Drill, replay: Replay, notes: list[str]) -> None:
+    format2 = drill.schema_version >= 2
+    arrived = list(replay.released)
+    while not replay.ended and not replay.contained:
+        for ev in arrived:
+            if ev.id not in replay.flagged:
+                replay.flag(ev.id, "flag-and-confirm trainee")
+        draft = escalation_draft(None, replay.released, format2)  # following the newest event: nothing chosen
+        if draft.target is not None:
+            arrived = replay.escalate(draft.target, "flag-and-confirm trainee", draft.cites).released
+            continue
+        if not notes:
+            notes.append("the escalation dialog offered no step and no citation (nothing chosen): nothing to confirm")
+        nxt = replay.next_event_time
+        if nxt is None:
+            break
+        arrived = replay.advance_to(max(nxt, replay.now))
+
+
+def _cite_everything(drill: Drill, replay: Replay, notes: list[str]) -> None:
+    key = drill.answer_key
+    found = first_evidence(drill)
+    if key is None or found is None:
+        notes.append("no evidence to time the escalation by: it does nothing")
+        return
+    at, _, _, probe = found
+    if probe is not None:  # asks for the finding probe as early as the ideal trainee
+        replay.advance_to(available_at(drill, probe) or 0.0)
+        replay.probe(probe.id)
+    replay.advance_to(max(at, replay.now))
+    if replay.ended:
+        notes.append(f"the drill ended at {replay.end_time:g} s, before the escalation at {at:g} s")
+        return
+    replay.escalate(key.fault.target, "cite-everything trainee", _everything(replay))
+
+
+def _step_sweep(drill: Drill, replay: Replay, notes: list[str]) -> None:
+    t = 0.0
+    for target in _targets(drill):
+        replay.advance_to(max(t, replay.now))
+        if replay.ended or replay.contained:
+            break
+        replay.escalate(target, "step-sweep trainee", _everything(replay))
+        t += SWEEP_INTERVAL
+
+
+def _random_moves(drill: Drill, seed: int) -> list[tuple[float, str]]:
+    """The *random* trainee's escalations for ``seed``: 1 to 3 (drill time, target), in time order. Drawn with
+    ``random.Random(seed).random()`` alone, the one draw Python keeps the same across versions for a seed."""
+    draw = _random.Random(seed).random
+    targets = _targets(drill)
+    n = 1 + int(draw() * 3)
+    moves = []
+    for _ in range(n):
+        t = draw() * drill.duration
+        moves.append((t, targets[int(draw() * len(targets))]))
+    return sorted(moves)
+
+
+def _quit_when_losing(drill: Drill, replay: Replay, notes: list[str]) -> None:
+    def losing() -> bool:
+        return replay.damage > 0 or any(not e.contained for e in replay.escalations)
+
+    for ev, _ in trigger_happy_targets(drill):
+        while not replay.ended and replay.now < ev.t:  # event by event, to see damage the moment it shows
+            nxt = replay.next_event_time
+            replay.advance_to(ev.t if nxt is None else max(replay.now, min(nxt, ev.t)))
+            if losing():
+                break
+        if replay.ended or replay.contained:
+            return
+        if losing():
+            replay.quit()
+            return
+        replay.escalate(event_target(drill, ev), "quit-when-losing trainee", (ev.id,))
+        if losing() and not replay.ended:
+            replay.quit()
+            return
+
+
+_PLAYS: dict[str, Callable[[Drill, Replay, list[str]], None]] = {
+    "until-accepted": _until_accepted,
+    "flag-and-confirm": _flag_and_confirm,
+    "cite-everything": _cite_everything,
+    "step-sweep": _step_sweep,
+    "quit-when-losing": _quit_when_losing,
+}
+
+
+def play_battery_trainee(drill: Drill, trainee: str, seed: int = 0) -> TraineeRun:
+    """Play ``drill`` with the battery trainee named ``trainee`` (one of :data:`BATTERY`; ``seed`` is the *random*
+    trainee's) and score it. Raises KeyError for an unknown name."""
+    description = BATTERY_DESCRIPTIONS[trainee]
+    replay = Replay(drill)
+    replay.advance_to(0.0)
+    notes: list[str] = []
+    if trainee != "random":
+        _PLAYS[trainee](drill, replay, notes)
+        return scored_run(trainee, description, replay, notes)
+    for t, target in _random_moves(drill, seed):
+        replay.advance_to(max(t, replay.now))
+        if replay.ended or replay.contained:
+            break
+        replay.escalate(target, f"random trainee, seed {seed}", _everything(replay))
+    return scored_run(trainee, description, replay, notes, seed)
+
+
+def play_battery(drill: Drill, seeds: int = RANDOM_SEEDS) -> list[TraineeRun]:
+    """Every battery trainee's run on ``drill``, in :data:`BATTERY` order, the *random* trainee once per seed of
+    ``0 .. seeds - 1``."""
+    runs: list[TraineeRun] = []
+    for trainee in BATTERY:
+        if trainee == "random":
+            runs += [play_battery_trainee(drill, trainee, seed) for seed in range(seeds)]
+        else:
+            runs.append(play_battery_trainee(drill, trainee))
+    return runs
