@@ -128,7 +128,32 @@ MIGRATIONS: dict[int, str] = {
             PRIMARY KEY (session_id, seq)
         ) WITHOUT ROWID;
     """,
+    # 12: the trial's response as a column (warroom.store.results._responses), filled by BACKFILLS[12] (recorded by
+    # scoring rules 4, approximated from the outcome before), and the index of each trainee's first attempt at each
+    # drill (warroom.store.cohort._count.ATTEMPTS_INDEX: sessions of a trainee and drill in start-time order with
+    # what a trial's figures need); the split-half order index of version 5 and PostgreSQL's drill-medians index of
+    # version 10 are dropped (the statistics read the first attempts instead). The statements differ per back end.
+    12: "ALTER TABLE sessions ADD COLUMN response TEXT",
 }
+
+#: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
+ATTEMPT_COLUMNS = ("mode", "countable", "response", "outcome", "total", "set_id", "time_to_detect",
+                   "wall_time_to_detect", "false_escalations", "distractors_shown", "distractor_escalations",
+                   "scoring_version")  # fmt: skip
+
+
+def _responses_12(conn: Any, dialect: Dialect) -> None:
+    """Migration 12: fill the response column, index the first attempts, drop the indexes no longer read."""
+    from warroom.store.results._responses import backfill
+
+    backfill(conn)
+    key = "trainee, drill_id, started_at, session_id"
+    if dialect.name == "sqlite":
+        conn.execute(f"CREATE INDEX ix_sessions_attempts ON sessions({key}, {', '.join(ATTEMPT_COLUMNS)})")
+    else:
+        conn.execute(f"CREATE INDEX ix_sessions_attempts ON sessions({key}) INCLUDE ({', '.join(ATTEMPT_COLUMNS)})")
+        conn.execute("DROP INDEX IF EXISTS ix_sessions_drill_times")
+    conn.execute("DROP INDEX IF EXISTS ix_sessions_trainee_order")
 
 
 def _backfill_4(conn: Any, dialect: Dialect) -> None:
@@ -181,5 +206,5 @@ def _secure_history_11(conn: Any, dialect: Dialect) -> None:
 
 
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
-    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11
+    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12
 }  # fmt: skip
