@@ -11,7 +11,7 @@ from stats_support import add, cohort
 
 from warroom.core.model import Outcome
 from warroom.store.cohort import FactsQuery, counted_modes, read_facts
-from warroom.store.cohort._count import ORDER_INDEX
+from warroom.store.cohort._count import ATTEMPTS_INDEX
 from warroom.store.cohort._facts import FACTS_INDEX
 from warroom.store.results import ResultsStore
 
@@ -160,7 +160,8 @@ def _as_version_3(store: ResultsStore) -> None:
 
     conn = store.db.conn
     conn.execute(f"DROP INDEX {FACTS_INDEX}")
-    conn.execute(f"DROP INDEX {ORDER_INDEX}")  # (schema version 5's)
+    conn.execute(f"DROP INDEX {ATTEMPTS_INDEX}")  # (schema version 12's, which dropped version 5's order index)
+    conn.execute("ALTER TABLE sessions DROP COLUMN response")
     for trigger in TRIGGERS if store.dialect.name == "sqlite" else ():  # (schema version 7's)
         conn.execute(f"DROP TRIGGER {trigger}")
     conn.execute(f"DROP INDEX {NOT_COUNTABLE_INDEX}")

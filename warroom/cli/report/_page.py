@@ -86,19 +86,10 @@ def _drill_table(summary: Any) -> str:
     return _table(headers, rows)
 
 
-def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str, within: Any = None) -> str:
-    """The report page. ``summary``: a :class:`~warroom.cli.scores._statistics.Summary`; ``facts``: the session facts
-    it was computed from (the first attempts' times to detect are drawn); ``within``: the sessions the window
-    filters keep (None: all); ``scope``: a sentence saying which sessions were asked for (filters);
-    ``generated_at``: when (UTC text). Raises ImportError when matplotlib is not installed."""
+def _sections(summary: Any, trials: Sequence[Any]) -> list[str]:
+    """The page's figures, each with its caption (or a sentence saying why there is nothing to draw)."""
     from warroom.cli.report import _figures as figs
-    from warroom.cli.scores import LEGEND, approximated_line, counted_line, reliability_line, score_reliability_line
-    from warroom.core.stats import first_attempts
-    from warroom.store.cohort import counted_modes
 
-    kept = [f for f in facts if within is None or within(f)]
-    attempts, _ = first_attempts(facts, modes=counted_modes(kept, summary.label).modes, within=within)
-    trials = [a.first for a in attempts if a.counted]
     space, unplaced = figs.detection_space(summary)
     unplaced_note = (
         f'<p class="note">Not placed (no signal trial or no noise trial): {_e(", ".join(unplaced))}.</p>'
@@ -109,7 +100,7 @@ def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str,
     too_few_note = (
         f'<p class="note">Too few trials for d′ (10 signal and 5 noise needed): {_e("; ".join(too_few))}.</p>'
     )
-    sections = [
+    return [
         _figure(
             "sensitivity", "Sensitivity: d′ per trainee", sensitivity,
             "Each trainee's d′ (log-linear correction) with its 95% interval (delta method), from their trials: "
@@ -144,6 +135,21 @@ def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str,
             "No escalation was pulled by a distractor in the trials (or their scorecards do not record it).",
         ),
     ]  # fmt: skip
+
+
+def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str, within: Any = None) -> str:
+    """The report page. ``summary``: a :class:`~warroom.cli.scores._statistics.Summary`; ``facts``: the session facts
+    it was computed from (the first attempts' times to detect are drawn); ``within``: the sessions the window
+    filters keep (None: all); ``scope``: a sentence saying which sessions were asked for (filters);
+    ``generated_at``: when (UTC text). Raises ImportError when matplotlib is not installed."""
+    from warroom.cli.scores import LEGEND, approximated_line, counted_line, reliability_line, score_reliability_line
+    from warroom.core.stats import first_attempts
+    from warroom.store.cohort import counted_modes
+
+    kept = [f for f in facts if within is None or within(f)]
+    attempts, _ = first_attempts(facts, modes=counted_modes(kept, summary.label).modes, within=within)
+    trials = [a.first for a in attempts if a.counted]
+    sections = _sections(summary, trials)
     approximated = approximated_line(summary)
     lead = " ".join(filter(None, [scope, counted_line(summary), approximated, f"Generated {generated_at}."]))
     return f"""<!DOCTYPE html>

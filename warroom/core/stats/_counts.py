@@ -69,6 +69,8 @@ class PairCounts:
     abandoned: int = 0
     abandoned_apart: int = 0
     approximated: int = 0  # trials whose response was approximated from an older scorecard's outcome
+    signal: int = 0  # signal trials: hits + localisation errors + misses
+    noise: int = 0  # noise trials: false alarms + correct rejections + noise abandoned
     hits: int = 0
     localisation_errors: int = 0
     misses: int = 0
@@ -79,14 +81,6 @@ class PairCounts:
     shown: int = 0  # distractors shown in the trials
     escalated: int = 0  # distinct distractors escalated, summed over the trials
     score_sum: float = 0
-
-    @property
-    def signal(self) -> int:
-        return self.hits + self.localisation_errors + self.misses
-
-    @property
-    def noise(self) -> int:
-        return self.false_alarms + self.correct_rejections + self.noise_abandoned
 
     @property
     def trials(self) -> int:
@@ -177,6 +171,11 @@ def _count_trial(pair: PairCounts, f: SessionFacts) -> bool:
             pair.abandoned_apart += 1
             return False
     response = f.response
+    if f.signal:
+        pair.signal += 1
+    else:
+        pair.noise += 1
+        pair.noise_false_escalations += f.false_escalations
     if response is Response.HIT:
         pair.hits += 1
     elif response is Response.LOCALISATION_ERROR:
@@ -189,8 +188,6 @@ def _count_trial(pair: PairCounts, f: SessionFacts) -> bool:
         pair.false_alarms += 1
     else:
         pair.noise_abandoned += 1
-    if not f.signal:
-        pair.noise_false_escalations += f.false_escalations
     pair.approximated += f.approximated
     pair.shown += f.distractors_shown
     pair.escalated += len(set(f.distractor_escalations))
@@ -199,16 +196,18 @@ def _count_trial(pair: PairCounts, f: SessionFacts) -> bool:
 
 
 def _half(trials: list[SessionFacts]) -> Half:
-    signal = [f for f in trials if f.signal]
-    noise = [f for f in trials if not f.signal]
-    return Half(
-        len(trials),
-        math.fsum(f.score for f in trials),
-        len(signal),
-        sum(f.response is Response.HIT for f in signal),
-        len(noise),
-        sum(f.response is not Response.CORRECT_REJECTION for f in noise),
-    )
+    signal = hits = noise = against = 0
+    for f in trials:
+        response = f.response
+        if response is Response.HIT:
+            signal += 1
+            hits += 1
+        elif response is Response.MISS or response is Response.LOCALISATION_ERROR:
+            signal += 1
+        else:
+            noise += 1
+            against += response is not Response.CORRECT_REJECTION
+    return Half(len(trials), math.fsum(f.score for f in trials), signal, hits, noise, against)
 
 
 def _medians(trials: dict[str, list[SessionFacts]]) -> dict[tuple[str, str], dict[str, float]]:
