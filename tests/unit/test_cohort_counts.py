@@ -119,7 +119,6 @@ def _as_version_11(store: ResultsStore) -> None:
     """Turn the open store back into schema version 11: no response column, no first-attempt index, the split-half
     order index of version 5 (and on PostgreSQL the drills' medians index of version 10)."""
     from warroom.store.cohort._count import ATTEMPTS_INDEX
-
     from warroom.store.results._countable import FACTS_INDEX_SQL
 
     conn = store.db.conn
