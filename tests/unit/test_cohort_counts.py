@@ -169,7 +169,7 @@ def test_migration_12_fills_the_response_and_indexes_the_first_attempts(tmp_path
         for sid, (response, outcome, all_clear, false_escalations) in rows.items():
             if sid == "s0001" or outcome == "abandoned" or false_escalations:
                 continue
-            want = ("false_alarm" if outcome == "false_alarm" else expected[outcome]) if all_clear else expected[outcome]
+            want = "false_alarm" if all_clear and outcome == "false_alarm" else expected[outcome]
             assert response == want, (sid, outcome, all_clear)
         assert all(r[0] for r in rows.values())  # every stored session has one
         if store.dialect.name == "sqlite":

@@ -361,10 +361,8 @@ def print_tables(summary: Summary, scope: str = "") -> None:
     d_tables = _fitted(_DRILL_COLUMNS, _drill_rows(stats.drills), console.width)
     scope = f" ({clean(scope)})" if scope else ""
     lead = [counted_line(summary), *filter(None, [approximated_line(summary)])]
-    print_renderables(console, *lead, "Per trainee" + scope, *t_tables)
-    warning = warnings_line(stats.trainees)
-    if warning:
-        click.echo(warning)
+    warning = [w for w in [warnings_line(stats.trainees)] if w]
+    print_renderables(console, *lead, "Per trainee" + scope, *t_tables, *warning)
     trainee_rows = [(t.trainee, t.hit_rate, t.false_alarm_rate) for t in stats.trainees]
     for line in bar_lines(("trainee", "hit rate", "false-alarm rate"), trainee_rows):
         click.echo(line)

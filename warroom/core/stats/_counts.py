@@ -147,6 +147,8 @@ def count_first_attempts(attempts: Iterable[FirstAttempt], skipped_by_mode: int 
     counts = CohortCounts(skipped_by_mode=skipped_by_mode)
     trials: defaultdict[str, list[SessionFacts]] = defaultdict(list)
     for first, sessions, counted in attempts:
+        if not sessions:  # every session of the pair lies outside the filters
+            continue
         pair = counts.pairs.get((first.trainee, first.drill_id))
         if pair is None:
             pair = counts.pairs[first.trainee, first.drill_id] = PairCounts()

@@ -34,7 +34,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.model import Outcome
 from warroom.core.stats import FirstAttempt, SessionFacts, count_first_attempts, stats_from_counts
 from warroom.errors import WarroomError
 from warroom.store.cohort._facts import FACTS_INDEX, Counted, FactsQuery, build_facts, counted_modes, read_facts
@@ -51,7 +50,7 @@ _CHECKED_SQL = "SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM 
 ATTEMPTS_INDEX = "ix_sessions_attempts"
 #: The columns of a first attempt, as :func:`first_attempt` reads them (after the trainee and the drill).
 ATTEMPT_COLUMNS = (
-    "session_id, started_at, mode, response, outcome, total, set_id, time_to_detect, wall_time_to_detect, "
+    "session_id, started_at, mode, response, all_clear, outcome, total, set_id, time_to_detect, wall_time_to_detect, "
     "false_escalations, distractors_shown, distractor_escalations, scoring_version"
 )
 #: SQLite's query 2: per (trainee, drill) the first attempt (the bare columns of ``min()``: those of the row with
@@ -174,7 +173,7 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery) -> list[FirstAttempt]
     recorded = recorded_versions()
     pulled_of: dict[str, tuple[str, ...]] = {}  # few distinct texts: parse each once
     out = []
-    for trainee, drill, kept, sid, started_at, mode, response, outcome, total, *rest in rows:
+    for trainee, drill, kept, sid, started_at, mode, response, all_clear, outcome, total, *rest in rows:
         set_id, ttd, wall, false_esc, shown, text, version = rest
         if text is None:
             pulled: tuple[str, ...] = ()
@@ -185,9 +184,9 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery) -> list[FirstAttempt]
                 pulled = pulled_of[text] = read_pulled(text)
             except ValueError:
                 raise _Unusual from None
-        signal = response in SIGNAL if response is not None else None
+        signal = response in SIGNAL if response is not None else not all_clear
         fact = SessionFacts(
-            trainee, drill, _is_signal(signal, outcome), outcome, total, started_at, false_esc, shown or 0, pulled,
+            trainee, drill, signal, outcome, total, started_at, false_esc, shown or 0, pulled,
             ttd, wall, mode, sid, response, set_id, response is None or version not in recorded,
         )  # fmt: skip
         out.append(FirstAttempt(fact, kept, query.within(fact)))
@@ -196,13 +195,6 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery) -> list[FirstAttempt]
 
 #: The responses of a signal trial, as stored.
 SIGNAL = frozenset({"hit", "miss", "localisation_error"})
-
-
-def _is_signal(signal: bool | None, outcome: str) -> bool:
-    """Whether a first attempt was a signal trial: from its response, else (no response stored) from its outcome."""
-    if signal is not None:
-        return signal
-    return outcome != Outcome.ALL_CLEAR_HELD.value
 
 
 def in_modes(store: ResultsStore, counted: Counted) -> str:

@@ -137,7 +137,7 @@ MIGRATIONS: dict[int, str] = {
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
-ATTEMPT_COLUMNS = ("mode", "countable", "response", "outcome", "total", "set_id", "time_to_detect",
+ATTEMPT_COLUMNS = ("mode", "countable", "response", "all_clear", "outcome", "total", "set_id", "time_to_detect",
                    "wall_time_to_detect", "false_escalations", "distractors_shown", "distractor_escalations",
                    "scoring_version")  # fmt: skip
 
