@@ -61,7 +61,8 @@ def test_filters_and_scope_sentence(data: Path, tmp_path: Path):
         add(store, "set-2", "fay", "C", "all_clear_held", 100, all_clear=True, set_id="week-1", day=9)
     assert report(data, out, "--set", "week-1").exit_code == 0
     page = out.read_text()
-    assert "played in drill set week-1" in page and "<title>fay: hit rate 1/1 100% [21%–100%], false-alarm rate 0/1 0%" in page
+    assert "played in drill set week-1" in page
+    assert "<title>fay: hit rate 1/1 100% [21%–100%], false-alarm rate 0/1 0%" in page
 
 
 def test_store_text_is_shown_literally(tmp_path: Path):
