@@ -131,8 +131,9 @@ MIGRATIONS: dict[int, str] = {
     # 12: the trial's response as a column (warroom.store.results._responses), filled by BACKFILLS[12] (recorded by
     # scoring rules 4, approximated from the outcome before), and the index of each trainee's first attempt at each
     # drill (warroom.store.cohort._count.ATTEMPTS_INDEX: sessions of a trainee and drill in start-time order with
-    # what a trial's figures need); the statistics' covering index remade with the response; the split-half order index of version 5 and PostgreSQL's drill-medians index of
-    # version 10 are dropped (the statistics read the first attempts instead). The statements differ per back end.
+    # what a trial's figures need); the statistics' covering index remade with the response; the split-half order
+    # index of version 5 and PostgreSQL's drill-medians index of version 10 are dropped (the statistics read the
+    # first attempts instead). The statements differ per back end.
     12: "",
 }
 
