@@ -68,8 +68,8 @@ class DrillProgress:
     def cell(self) -> str:
         """The picker's progress cell, e.g. ``done · 1 left``, ``to do · 2 left``, ``replay · 1 left`` (played outside
         the set: a session of it here is a replay, which the cohort statistics do not count as a trial), ``no
-        attempts left``; in an adaptive set (which offers only the drill chosen next), which session of the set's length it starts
-        (``session 3 of 6``, ``session 3 of 6 · 1 left``)."""
+        attempts left``; in an adaptive set (which offers only the drill chosen next), which session of the set's
+        length it starts (``session 3 of 6``, ``session 3 of 6 · 1 left``)."""
         if self.exhausted:
             return "done · none left" if self.done else "no attempts left"
         state = "done" if self.done else "to do"
