@@ -11,7 +11,7 @@ from ._measures import (
     MIN_RELIABILITY_TRAINEES,
     MIN_SIGNAL_TRIALS,
 )
-from ._responses import approximate_response, approximated_sql
+from ._responses import SIGNAL_RESPONSES, approximate_response, approximated_sql
 from ._summary import first_attempts, summarize
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "MIN_RELIABILITY_TRAINEES",
     "MIN_SIGNAL_TRIALS",
     "Reliability",
+    "SIGNAL_RESPONSES",
     "SessionFacts",
     "TraineeStats",
     "approximate_response",

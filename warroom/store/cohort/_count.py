@@ -34,7 +34,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.stats import FirstAttempt, SessionFacts, count_first_attempts, stats_from_counts
+from warroom.core.stats import (
+    SIGNAL_RESPONSES,
+    FirstAttempt,
+    SessionFacts,
+    count_first_attempts,
+    stats_from_counts,
+)
 from warroom.errors import WarroomError
 from warroom.store.cohort._facts import FACTS_INDEX, Counted, FactsQuery, build_facts, counted_modes, read_facts
 from warroom.store.results import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, read_pulled, valid_facts_sql
@@ -184,17 +190,13 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery) -> list[FirstAttempt]
                 pulled = pulled_of[text] = read_pulled(text)
             except ValueError:
                 raise _Unusual from None
-        signal = response in SIGNAL if response is not None else not all_clear
+        signal = response in SIGNAL_RESPONSES if response is not None else not all_clear
         fact = SessionFacts(
             trainee, drill, signal, outcome, total, started_at, false_esc, shown or 0, pulled,
             ttd, wall, mode, sid, response, set_id, response is None or version not in recorded,
         )  # fmt: skip
         out.append(FirstAttempt(fact, kept, query.within(fact)))
     return out
-
-
-#: The responses of a signal trial, as stored.
-SIGNAL = frozenset({"hit", "miss", "localisation_error"})
 
 
 def in_modes(store: ResultsStore, counted: Counted) -> str:
