@@ -45,7 +45,9 @@ def test_writes_one_self_contained_page(data: Path, tmp_path: Path):
     for title in ("Trainees in hit-rate vs false-alarm-rate space", "Time to detect per drill",
                   "Distractors that pulled escalations (drill / event)"):  # fmt: skip
         assert title in page
-    assert "Counted: assessment sessions, 15 sessions" in page
+    assert "Counted: assessment sessions: 15 trials (each trainee&#x27;s first attempt at each drill)" in page
+    assert "No trainee has enough trials for d′ yet (10 signal and 5 noise trials)." in page
+    assert "ada: too few trials (2 signal, 1 noise)" in page and "Reliability of d′" in page
 
 
 def test_filters_and_scope_sentence(data: Path, tmp_path: Path):
@@ -59,7 +61,8 @@ def test_filters_and_scope_sentence(data: Path, tmp_path: Path):
         add(store, "set-2", "fay", "C", "all_clear_held", 100, all_clear=True, set_id="week-1", day=9)
     assert report(data, out, "--set", "week-1").exit_code == 0
     page = out.read_text()
-    assert "played in drill set week-1" in page and "<title>fay: hit rate 100%, false-alarm rate 0%" in page
+    assert "played in drill set week-1" in page
+    assert "<title>fay: hit rate 1/1 100% [21%–100%], false-alarm rate 0/1 0%" in page
 
 
 def test_store_text_is_shown_literally(tmp_path: Path):
@@ -103,7 +106,7 @@ def test_a_name_with_a_glyph_matplotlib_lacks_draws_without_a_warning(tmp_path: 
         r = report(data, out)
     assert r.exit_code == 0, r.output
     assert [str(w.message) for w in caught] == []
-    assert "<title>Zoë \U0001f692: hit rate 100%" in out.read_text(encoding="utf-8")
+    assert "<title>Zoë \U0001f692: hit rate 1/1 100%" in out.read_text(encoding="utf-8")
 
 
 def test_nothing_to_report(data: Path, tmp_path: Path):
@@ -176,3 +179,26 @@ def test_label_groups_join_points_within_near_and_cap_the_stack():
     assert stacked_label(names).splitlines() == [*names[:STACK_MOST], "+3 more"]
     assert stacked_label(["ada", "ben"], upward=True) == "ben\nada"  # the first name nearest the point, below
 
+
+
+def test_d_prime_is_drawn_with_its_interval_from_the_minimums(tmp_path: Path):
+    """A trainee with 10 signal and 5 noise trials gets a point with its 95% interval in the sensitivity figure;
+    one with fewer is named with their counts under it."""
+    data = tmp_path / "data"
+    with ResultsStore(data) as store:
+        for i in range(10):
+            add(store, f"j{i}", "jo", f"F{i}", "contained" if i < 7 else "missed", 90 if i < 7 else 0, day=1 + i)
+        for i in range(5):
+            add(store, f"k{i}", "jo", f"N{i}", "false_alarm" if i == 0 else "all_clear_held", 50, all_clear=True,
+                day=12 + i)  # fmt: skip
+        add(store, "m1", "mo", "F0", "contained", 90)
+    out = tmp_path / "r.html"
+    assert report(data, out).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    assert page.count('<g id="d-prime-point-') == 1
+    from warroom.core.stats._measures import d_prime_and_c, sdt_intervals
+
+    d, c = d_prime_and_c(7, 10, 1, 5)
+    (low, high), _ = sdt_intervals(7, 10, 1, 5)
+    assert f"<title>jo: d′ {d:.2f} [{low:.2f}, {high:.2f}], c {c:.2f}" in page
+    assert "mo: too few trials (1 signal, 0 noise)" in page

@@ -58,7 +58,8 @@ def test_the_page_draws_every_figure_offline(browser, page_file: Path):
     assert page.title() == "War Room report"
 
     headings = page.locator("h2").all_inner_texts()
-    assert headings[:4] == [
+    assert headings[:5] == [
+        "Sensitivity: d′ per trainee",  # no figure: no trainee has 10 signal and 5 noise trials (said instead)
         "Detection: hits against false alarms",
         "Drills: difficulty and discrimination",
         "Time to detect",
@@ -71,7 +72,7 @@ def test_the_page_draws_every_figure_offline(browser, page_file: Path):
         assert box is not None and box["width"] > 300 and box["height"] > 100  # drawn, not collapsed
     svg_text = " ".join(page.locator("figure svg text").all_text_contents())
     for title in ("Trainees in hit-rate vs false-alarm-rate space", "Time to detect per drill",
-                  "Difficulty: share of sessions correct (higher is easier)",
+                  "Difficulty: share of trials correct (higher is easier)",
                   "Distractors that pulled escalations (drill / event)"):  # fmt: skip
         assert title in svg_text
     page.close()

@@ -43,36 +43,47 @@ def trainees(r) -> dict[str, dict]:
 def test_summary_json_figures(known: Path):
     r = run(known, "--summary", "--format", "json")
     data = json.loads(r.stdout)
-    assert data["counted"] == {"mode": "all", "sessions": 7, "left_out": 0}  # no assessment session: all count
+    assert data["counted"] == {"mode": "all", "sessions": 7, "trials": 6, "replays": 1, "abandoned": 0,
+                               "abandoned_apart": 0, "approximated": 6, "left_out": 0}  # fmt: skip
     ann, bob = data["trainees"]
-    assert {k: ann[k] for k in ("trainee", "sessions", "abandoned", "fault_sessions", "hits", "false_alarms")} == {
-        "trainee": "ann", "sessions": 4, "abandoned": 0, "fault_sessions": 3, "hits": 1, "false_alarms": 0
+    assert {k: ann[k] for k in ("trainee", "sessions", "replays", "trials", "signal_trials", "hits", "misses",
+                                "noise_trials", "false_alarms", "correct_rejections")} == {
+        "trainee": "ann", "sessions": 4, "replays": 1, "trials": 3, "signal_trials": 2, "hits": 1, "misses": 1,
+        "noise_trials": 1, "false_alarms": 0, "correct_rejections": 1,
     }  # fmt: skip
-    # s1 contained (a hit), s2 contained late and s3 missed (misses), s4 all clear held
-    assert ann["hit_rate"] == pytest.approx(1 / 3) and ann["false_alarm_rate"] == 0.0
-    # log-linear: H = 1.5 / 4, F = 0.5 / 2; d' = z(0.375) - z(0.25)
-    assert ann["d_prime"] == pytest.approx(-0.318639 + 0.674490, abs=1e-5)
-    assert ann["a_prime"] == pytest.approx(0.5 + (1 / 3) * (4 / 3) / (4 / 3))
-    assert (ann["median_time_to_detect"], ann["mean_score"]) == (7.0, 62.5)
-    assert (bob["hit_rate"], bob["false_alarm_rate"], bob["mean_score"]) == (0.5, 1.0, 45.0)
-    assert [(d["drill_id"], d["sessions"], d["difficulty"], d["all_clear"]) for d in data["drills"]] == [
-        ("A", 3, pytest.approx(1 / 3), False),
-        ("B", 2, 0.5, False),
-        ("C", 2, 0.5, True),
+    # s1 contained (a hit; s2, a replay of A, is not counted), s3 missed, s4 all clear held
+    assert ann["hit_rate"] == 0.5 and ann["false_alarm_rate"] == 0.0
+    assert (ann["hit_rate_low"], ann["hit_rate_high"]) == pytest.approx((0.0945, 0.9055), abs=1e-4)  # Wilson, 1 of 2
+    # 2 signal and 1 noise trials: too few for d′, c and A′ (10 and 5), and the false-alarm rate is warned about
+    assert not ann["enough_trials"] and ann["d_prime"] is None and ann["a_prime"] is None
+    assert ann["warnings"] == ["false-alarm rate rests on 1 noise trials (5 needed)",
+                               "false-alarm rate rests on 1 distinct controls (3 needed)"]  # fmt: skip
+    assert (ann["median_time_to_detect"], ann["mean_score"]) == (4.0, pytest.approx(190 / 3))
+    assert (bob["hit_rate"], bob["false_alarm_rate"], bob["localisation_errors"]) == (0.5, 1.0, 1)
+    assert [(d["drill_id"], d["trials"], d["replays"], d["difficulty"], d["all_clear"]) for d in data["drills"]] == [
+        ("A", 2, 1, 0.5, False),
+        ("B", 2, 0, 0.5, False),
+        ("C", 2, 0, 0.5, True),
     ]
-    assert data["reliability"]["trainees"] == 2 and data["reliability"]["split_half_r"] is None
+    assert data["d_prime_reliability"]["status"] == "too_few" and data["minimums"]["signal_trials"] == 10
     assert json.loads(summary(known, "--format", "json").stdout) == data  # the subcommand is the same
 
 
 def test_summary_table_and_csv(known: Path):
-    r = run(known, "--summary", env={"COLUMNS": "200"})
+    r = run(known, "--summary", env={"COLUMNS": "250"})
     assert r.exit_code == 0
-    assert r.stdout.startswith("Counted: every session, 7 sessions (0 abandoned, counted apart).")
+    assert r.stdout.startswith(
+        "Counted: every session: 6 trials (each trainee's first attempt at each drill) of 7 sessions; 1 replay "
+        "listed apart."
+    )
+    assert "6 trials of 6 were scored by rules before version 4" in " ".join(r.stdout.split())
     assert "Per trainee" in r.stdout and "Per drill" in r.stdout
     ann = next(ln for ln in r.stdout.splitlines() if "│ ann" in ln)
     cells = [c.strip() for c in ann.split("│")[1:-1]]
-    assert cells[:8] == ["ann", "4", "0", "33%", "0%", "0.36", "0.5", "0.83"]
-    assert cells[8] == "7 s" and cells[10] == "62.5"
+    assert cells[:7] == ["ann", "3", "1", "0", "1/2 50% [9–91]", "0/1 0% [0–79] !",
+                         "too few trials (2 signal, 1 noise)"]  # fmt: skip
+    assert cells[9] == "4 s"
+    assert "! false-alarm rate resting on fewer than 5 noise trials or 3 distinct controls" in r.stdout
     bars = [ln for ln in r.stdout.splitlines() if ln.startswith("bob ")]
     assert bars and "██████████  " in bars[0] and " 50%" in bars[0] and bars[0].endswith("█" * 20 + "  100%")
     rows = list(csv.DictReader(io.StringIO(run(known, "--summary", "--format", "csv").stdout)))
@@ -82,9 +93,11 @@ def test_summary_table_and_csv(known: Path):
         ("drill", "A"),
         ("drill", "B"),
         ("drill", "C"),
-        ("cohort", "reliability"),
+        ("cohort", "d_prime_reliability"),
+        ("cohort", "score_reliability"),
     ]
     assert rows[1]["false_alarm_rate"] == "1.0" and rows[3]["difficulty"] == "0.5" and rows[4]["all_clear"] == "True"
+    assert rows[0]["hit_rate_low"] and rows[0]["warnings"].startswith("false-alarm rate rests on 1 noise trials")
     assert rows[2]["distractor_pulls"] == "{}" and {row["counted_mode"] for row in rows} == {"all"}
 
 
@@ -93,9 +106,9 @@ def test_summary_rounds_halves_up_and_has_no_trailing_spaces(tmp_path: Path):
 
     with ResultsStore(tmp_path) as store:
         for i, total in enumerate((0, 0, 0, 25)):
-            add_session(store, f"s{i}", trainee="zed", drill_id="A", outcome="missed", total=total, ttd=None)
+            add_session(store, f"s{i}", trainee="zed", drill_id=f"A{i}", outcome="missed", total=total, ttd=None)
         for i, ttd in enumerate((18.2, 18.3)):
-            add_session(store, f"t{i}", trainee="yan", drill_id="A", outcome="contained", total=90, ttd=ttd)
+            add_session(store, f"t{i}", trainee="yan", drill_id=f"A{i}", outcome="contained", total=90, ttd=ttd)
     r = run(tmp_path, "--summary", env={"COLUMNS": "80"})
     lines = r.stdout.splitlines()
     assert all(ln == ln.rstrip() for ln in lines) and max(len(ln) for ln in lines) <= 80
@@ -109,39 +122,46 @@ def test_summary_rounds_halves_up_and_has_no_trailing_spaces(tmp_path: Path):
 def test_set_filter_and_its_title(data: Path):
     with ResultsStore(data) as store:
         add(store, "set-1", "fay", "A", "contained", 90, ttd=3.0, set_id="week-1", day=9)
+        add(store, "set-2", "ada", "A", "missed", 0, set_id="week-1", day=9)  # ada played A before: a replay
     r = summary(data, "--set", "week-1", "--format", "json")
-    assert list(trainees(r)) == ["fay"] and json.loads(r.stdout)["counted"]["sessions"] == 1
+    assert list(trainees(r)) == ["ada", "fay"] and json.loads(r.stdout)["counted"]["sessions"] == 2
+    assert (trainees(r)["ada"]["replays"], trainees(r)["ada"]["trials"]) == (1, 0)
     assert "Per trainee (drill set week-1)" in summary(data, "--set", "week-1").stdout
 
 
 def test_assessment_sessions_count_by_default_and_the_output_says_so(data: Path):
     r = summary(data)
     assert r.exit_code == 0, r.output
-    assert r.stdout.splitlines()[0] == (
-        "Counted: assessment sessions, 15 sessions (1 abandoned, counted apart); 1 practice session left out "
-        "(--mode all counts them)."
+    assert " ".join(r.stdout.split()).startswith(
+        "Counted: assessment sessions: 15 trials (each trainee's first attempt at each drill) of 15 sessions; 0 "
+        "replays listed apart; 1 abandoned, counted with their response; 1 practice session left out (--mode all "
+        "counts them)."
     )
     j = summary(data, "--format", "json")
-    assert json.loads(j.stdout)["counted"] == {"mode": "assessment", "sessions": 15, "left_out": 1}
+    assert json.loads(j.stdout)["counted"] == {"mode": "assessment", "sessions": 15, "trials": 15, "replays": 0,
+                                               "abandoned": 1, "abandoned_apart": 0, "approximated": 15,
+                                               "left_out": 1}  # fmt: skip
     assert trainees(j)["ada"]["hit_rate"] == 1.0  # the practice miss is not counted
 
 
 def test_mode_all_and_practice(data: Path):
     everything = summary(data, "--format", "json", "--mode", "all")
-    assert json.loads(everything.stdout)["counted"] == {"mode": "all", "sessions": 16, "left_out": 0}
-    assert trainees(everything)["ada"]["hit_rate"] == pytest.approx(2 / 3)
+    assert json.loads(everything.stdout)["counted"]["sessions"] == 16
+    ada = trainees(everything)["ada"]
+    assert (ada["hit_rate"], ada["replays"]) == (1.0, 1)  # the practice miss of A came after the first attempt
     practice = summary(data, "--format", "json", "--mode", "practice")
-    assert json.loads(practice.stdout)["counted"] == {"mode": "practice", "sessions": 1, "left_out": 15}
-    assert list(trainees(practice)) == ["ada"]
+    assert json.loads(practice.stdout)["counted"]["sessions"] == 1
+    assert json.loads(practice.stdout)["counted"]["left_out"] == 15
+    assert list(trainees(practice)) == ["ada"] and trainees(practice)["ada"]["hit_rate"] == 0.0
     assert "1 practice session left out" not in summary(data, "--mode", "all").stdout
     assert summary(data, "--mode", "exam").exit_code == 2
 
 
-def test_abandoned_sessions_are_counted_apart(data: Path):
+def test_abandoned_assessment_sessions_count_with_their_response(data: Path):
     eve = trainees(summary(data, "--format", "json"))["eve"]
-    # eve missed A, quit B, held the all clear on C: one fault drill played, not two
-    assert (eve["sessions"], eve["abandoned"], eve["fault_sessions"], eve["hit_rate"]) == (2, 1, 1, 0.0)
-    assert eve["mean_score"] == 50.0  # (0 + 100) / 2: the quit is no zero
+    # eve missed A, quit B, held the all clear on C: in assessment the quit is a trial, a miss
+    assert (eve["trials"], eve["abandoned"], eve["signal_trials"], eve["misses"], eve["hit_rate"]) == (3, 1, 2, 2, 0.0)
+    assert eve["mean_score"] == pytest.approx(100 / 3)  # (0 + 0 + 100) / 3: the quit scores 0
 
 
 def test_distractor_pulls_and_rates(data: Path):
@@ -155,12 +175,12 @@ def test_distractor_pulls_and_rates(data: Path):
 
 
 def test_table_bars_and_narrow_terminal(data: Path):
-    wide = summary(data).stdout.splitlines()
+    wide = summary(data, columns="250").stdout.splitlines()
     ada = next(ln for ln in wide if ln.startswith("ada "))
     assert "█" * 20 + " 100%" in ada and ada.endswith(" 0%")
     dee = next(ln for ln in wide if ln.startswith("dee "))
     assert dee.endswith("█" * 20 + "  100%")  # all false alarms
-    assert next(ln for ln in wide if ln.startswith("A ")).endswith("████▌                 0.22")  # discrimination
+    assert next(ln for ln in wide if ln.startswith("A ")).endswith("███████████▉          0.59")  # discrimination
     narrow = summary(data, columns="80").stdout.splitlines()
     assert max(len(ln) for ln in narrow) <= 80 and all(ln == ln.rstrip() for ln in narrow)
     assert sum("│ ada " in ln for ln in narrow) == 2  # the trainee table split in two, each with the name
@@ -168,10 +188,11 @@ def test_table_bars_and_narrow_terminal(data: Path):
 
 def test_csv_has_every_scope(data: Path):
     rows = list(csv.DictReader(io.StringIO(summary(data, "--format", "csv").stdout)))
-    assert [r["scope"] for r in rows] == ["trainee"] * 5 + ["drill"] * 3 + ["cohort"]
+    assert [r["scope"] for r in rows] == ["trainee"] * 5 + ["drill"] * 3 + ["cohort"] * 2
     assert rows[0]["name"] == "ada" and rows[0]["hit_rate"] == "1.0" and rows[0]["counted_mode"] == "assessment"
     assert json.loads(rows[5]["distractor_pulls"]) == {"e5": 2}
-    assert rows[-1]["split_half_r"] != "" and rows[-1]["trainees"] == "5"
+    assert rows[-1]["measure"] == "mean_score" and rows[-1]["split_half_r"] != "" and rows[-1]["trainees"] == "5"
+    assert rows[-2]["measure"] == "d_prime" and rows[-2]["status"] == "too_few"
 
 
 def test_a_row_that_cannot_be_counted_is_named_and_exits_1(data: Path):
@@ -180,7 +201,7 @@ def test_a_row_that_cannot_be_counted_is_named_and_exits_1(data: Path):
     r = summary(data, "--format", "json")
     assert r.exit_code == 1
     assert "skipped: stored session ada-b cannot be counted in the statistics" in r.stderr
-    assert trainees(r)["ada"]["fault_sessions"] == 1
+    assert trainees(r)["ada"]["signal_trials"] == 1
 
 
 def test_no_store_gives_empty_figures(tmp_path: Path):
@@ -201,9 +222,9 @@ def test_bar(fraction, width, expected):
 
 @sqlite_only
 def test_generated_cohort_through_the_store_recovers_d_prime(tmp_path: Path):
-    """The issue's "done when", end to end: the generated cohort of tests/unit/test_stats_cohort.py (200 trainees x
-    40 drills with a fault + 20 all-clear drills, fixed seed; why r >= 0.9 and a mean error within +-0.15 follow
-    from those sample sizes is explained there) stored as sessions, then `scores --summary --format json`."""
+    """The generated cohort of tests/unit/test_stats_cohort.py (200 trainees x 40 drills with a fault + 20 all-clear
+    drills, fixed seed; why r >= 0.9 and a mean error within +-0.15 follow from those sample sizes is explained
+    there) stored as rows of sessions scored by rules 1, then `scores summary --format json`."""
     from unit.test_stats_cohort import COHORT_SEED, generated_cohort
 
     facts, truth = generated_cohort(COHORT_SEED)
@@ -225,37 +246,37 @@ def test_generated_cohort_through_the_store_recovers_d_prime(tmp_path: Path):
     data = json.loads(summary(tmp_path, "--format", "json").stdout)
     assert data["counted"]["mode"] == "assessment" and data["counted"]["left_out"] > 0
     rows = data["trainees"]
-    assert len(rows) == 200 and {(t["fault_sessions"], t["all_clear_sessions"]) for t in rows} == {(40, 20)}
+    assert len(rows) == 200 and {(t["signal_trials"], t["noise_trials"]) for t in rows} == {(40, 20)}
     est = [t["d_prime"] for t in rows]
     gen = [truth[t["trainee"]] for t in rows]
     import statistics
 
     assert statistics.correlation(gen, est) >= 0.9
     assert -0.15 <= statistics.fmean(e - g for e, g in zip(est, gen, strict=True)) <= 0.15
+    assert data["d_prime_reliability"]["status"] == "estimated" and data["d_prime_reliability"]["trials_needed"]
 
 
-@pytest.mark.parametrize(("needed", "words"), [(1, "1 session reaches 0.7"), (24, "24 sessions reach 0.7")])
-def test_the_reliability_sentence_counts_sessions_in_good_english(needed: int, words: str):
-    """A cohort whose halves agree well needs 1 session: "1 session reaches 0.7", not "1 sessions reach"."""
+@pytest.mark.parametrize(("needed", "words"), [(1, "1 trial reaches 0.7"), (24, "24 trials reach 0.7")])
+def test_the_reliability_sentence_counts_trials_in_good_english(needed: int, words: str):
+    """A cohort whose halves agree well needs 1 trial: "1 trial reaches 0.7", not "1 trials reach"."""
     from warroom.cli.scores import reliability_line
     from warroom.cli.scores._statistics import Summary
     from warroom.core.stats import CohortStats, Reliability
 
-    reliability = Reliability(
-        trainees=5, split_half_r=0.97, half_sessions=4.5, reliability=0.98, sessions_needed=needed
-    )
-    line = reliability_line(Summary(CohortStats([], [], reliability), "all", 45, 0))
-    assert line == (f"Split-half reliability: r = 0.97 across 5 trainees; 0.98 at 9 sessions; {words} "
-                    "(Spearman–Brown).")
+    reliability = Reliability("d_prime", "estimated", 5, 0.97, 4.5, 0.98, needed)
+    score = Reliability("mean_score", "too_few", 2, None, None, None, None)
+    line = reliability_line(Summary(CohortStats([], [], reliability, score), "all", 45, 0))
+    head = "Reliability of d′ (split-half, Spearman–Brown)"
+    assert line == f"{head}: r = 0.97 across 5 trainees; 0.98 at 9 trials; {words}."
 
 
-def test_the_legend_says_where_each_time_to_detect_is_counted_from(known: Path):
-    """The drill-clock time to detect runs from the earliest evidence, the wall-clock one from the session's start
-    (docs/sessions.md, "Wall-clock figures"); a legend calling both "time to detect" alone invites comparing them."""
+def test_the_legend_says_what_a_trial_and_each_figure_are(known: Path):
     r = summary(known)
     text = " ".join(r.stdout.split())
-    assert "median time to detect in drill seconds from the earliest evidence" in text
-    assert "wall ttd in real seconds from the session's start (pauses included)" in text
+    assert "A trial is a trainee's first attempt at a drill; replays are listed apart." in text
+    assert "median ttd: drill seconds from the earliest evidence" in text
+    assert "95% Wilson interval" in text and "shown from 10 signal and 5 noise trials" in text
+    assert "Reliability of the mean score (secondary" in text
 
 
 def test_a_store_of_tutorial_sessions_only_says_why_nothing_is_counted(tmp_path: Path):

@@ -75,7 +75,7 @@ def _sessions(data: Path) -> dict[str, dict]:
 def _rows(modes: tuple[str, ...] = ("assessment",), letters: str = "ABCN") -> list[Row]:
     """The paper rows of the sessions of ``modes`` on the drills ``letters``, in the order played."""
     return [
-        Row(p.trainee, DRILL[p.letter], p.letter == "N", e[0], e[1], e[2], e[6], e[7], e[4])
+        Row(p.trainee, DRILL[p.letter], p.letter == "N", e[0], e[1], e[2], e[6], e[7], e[4], p.mode)
         for p, e in zip(PLAYS, EXPECTED, strict=True)
         if p.mode in modes and p.letter in letters
     ]
@@ -97,8 +97,8 @@ def _assert_matches_paper(got: dict, want: dict) -> None:
     for name, figures in want["drills"].items():
         for key, value in figures.items():
             assert drills[name][key] == pytest.approx(value, abs=1e-9), (name, key)
-    for key, value in want["reliability"].items():
-        assert got["reliability"][key] == pytest.approx(value, abs=1e-9), key
+    for key, value in want["score_reliability"].items():
+        assert got["score_reliability"][key] == pytest.approx(value, abs=1e-9), key
 
 
 def test_every_scorecard_is_the_docs_formula(played: tuple[Path, list[str]]):
@@ -137,52 +137,37 @@ def test_every_scorecard_is_the_docs_formula(played: tuple[Path, list[str]]):
 def test_summary_json_is_the_paper_figures(played: tuple[Path, list[str]]):
     data, _ = played
     got = _summary(data)
-    assert got["counted"] == {"mode": "assessment", "sessions": 19, "left_out": 1}
+    assert got["counted"] == {"mode": "assessment", "sessions": 19, "trials": 19, "replays": 0, "abandoned": 1,
+                              "abandoned_apart": 0, "approximated": 19, "left_out": 1}  # fmt: skip
     _assert_matches_paper(got, paper(_rows()))
     t = {x["trainee"]: x for x in got["trainees"]}
-    # all hits, no false alarm: H = 3.5/4, F = 0.5/2 (log-linear); z(0.875) = 1.150349, z(0.25) = -0.674490
-    assert (t["ana"]["d_prime"], t["ana"]["criterion_c"], t["ana"]["a_prime"]) == pytest.approx(
-        (1.824839, -0.237930, 1.0), abs=1e-6
-    )
-    # no hit, every all-clear drill escalated: the mirror image; A' = 0 (below chance, Aaronson & Watts)
-    assert (t["ben"]["d_prime"], t["ben"]["criterion_c"], t["ben"]["a_prime"]) == pytest.approx(
-        (-1.824839, 0.237930, 0.0), abs=1e-6
-    )
-    # cy: H = 1.5/4, F = 0.5/2: d' = -0.318639 + 0.674490; A' = 1/2 + (1/3)(4/3) / (4/3) = 5/6
-    assert (t["cy"]["d_prime"], t["cy"]["criterion_c"], t["cy"]["a_prime"]) == pytest.approx(
-        (0.355851, 0.496565, 5 / 6), abs=1e-6
-    )
-    # dee: 2 of 2 hits, 1 of 1 false alarm: H = 2.5/3, F = 1.5/2; h = f = 1 gives A' = 0.5; the quit counted apart
-    dee = (t["dee"]["d_prime"], t["dee"]["a_prime"], t["dee"]["abandoned"])
-    assert dee == (pytest.approx(0.292932, abs=1e-6), 0.5, 1)
-    assert (t["dee"]["mean_score"], t["dee"]["false_escalations_per_all_clear"]) == (pytest.approx(190 / 3), 2.0)
-    assert (t["eve"]["d_prime"], t["eve"]["false_alarm_rate"]) == (None, None)  # no all-clear drill played
+    # the responses, read from scorecards of rules 3 (approximated): ana hit A, B, C and held N; ben missed A,
+    # escalated the wrong step on B and too early on C (localisation errors), escalated N (a false alarm); dee's
+    # containment of A came after a false escalation (a localisation error) and dee quit B (in assessment: a miss)
+    assert [(t[n]["hits"], t[n]["signal_trials"]) for n in sorted(t)] == [(3, 3), (0, 3), (1, 3), (1, 3), (1, 3)]
+    assert [t[n]["localisation_errors"] for n in sorted(t)] == [0, 2, 1, 1, 1]
+    assert (t["dee"]["misses"], t["dee"]["abandoned"], t["dee"]["trials"]) == (1, 1, 4)
+    # Wilson 95% of 3 of 3: (0.4385, 1), of 1 of 3: (0.0615, 0.7923)
+    assert (t["ana"]["hit_rate_low"], t["ana"]["hit_rate_high"]) == (pytest.approx(0.438503, abs=1e-6), 1.0)
+    assert (t["cy"]["hit_rate_low"], t["cy"]["hit_rate_high"]) == pytest.approx((0.061492, 0.792340), abs=1e-6)
+    # 3 signal and 1 noise trials: too few for d′, c and A′ (10 and 5)
+    assert all(x["d_prime"] is None and not x["enough_trials"] for x in t.values())
+    assert (t["dee"]["mean_score"], t["dee"]["false_escalations_per_noise_trial"]) == (47.5, 2.0)  # the quit is 0
+    assert (t["eve"]["false_alarm_rate"], t["eve"]["noise_trials"]) == (None, 0)  # no all-clear drill played
     assert [t[n]["median_time_to_detect"] for n in sorted(t)] == [0.0, None, 21.5, 20.0, 0.0]
-    assert [t[n]["distractor_escalation_rate"] for n in sorted(t)] == pytest.approx([0, 2 / 10, 1 / 9, 2 / 8, 1 / 4])
+    assert [t[n]["distractor_escalation_rate"] for n in sorted(t)] == pytest.approx([0, 2 / 10, 1 / 9, 2 / 9, 1 / 4])
     d = {x["drill_id"]: x for x in got["drills"]}
-    assert [d[k]["difficulty"] for k in (A, B, C, N)] == pytest.approx([2 / 5, 2 / 4, 3 / 5, 2 / 4])
-    # A: correct [ana, dee] against rest scores 98, 13.33, 68, 59, 50: r = 41.667 / sqrt(1.2 x 3759.56)
-    assert d[A]["discrimination"] == pytest.approx(0.620340, abs=1e-6)
+    # correct = hits and correct rejections: A ana; B ana, eve; C ana, cy, dee; N ana, cy
+    assert [d[k]["difficulty"] for k in (A, B, C, N)] == pytest.approx([1 / 5, 2 / 5, 3 / 5, 2 / 4])
     assert (d[A]["median_time_to_detect"], d[B]["median_time_to_detect"], d[C]["median_time_to_detect"]) == (
         18.0, 2.5, 10.0
     )  # fmt: skip
-    assert d[B]["abandoned"] == 1 and d[B]["sessions"] == 4
+    assert d[B]["abandoned"] == 1 and d[B]["trials"] == 5
     assert d[N]["distractor_pulls"] == {"e06": 1, "e17": 1, "e23": 1}
-    rel = got["reliability"]
-    # halves: ana 100/97, ben 0/20, cy 65.5/55, dee 51/88, eve 5/100; sizes 2,2,2,2,2,2,2,1,2,1: harmonic mean 5/3
-    assert (rel["trainees"], rel["half_sessions"], rel["sessions_needed"]) == (5, pytest.approx(5 / 3), 6)
-    assert rel["split_half_r"] == pytest.approx(0.407225, abs=1e-6)
-    assert t["ana"]["more_sessions_needed"] == 2 and t["dee"]["more_sessions_needed"] == 3
-
-
-def test_summary_of_all_modes_and_of_a_drill_set(played: tuple[Path, list[str]]):
-    data, _ = played
-    got = _summary(data, "--mode", "all")
-    assert got["counted"] == {"mode": "all", "sessions": 20, "left_out": 0}
-    _assert_matches_paper(got, paper(_rows(("assessment", "practice"))))
-    week = _summary(data, "--set", SET_ID)
-    assert week["counted"]["sessions"] == 9  # A and N of the five trainees (eve never played N), cy's practice apart
-    _assert_matches_paper(week, paper(_rows(letters="AN")))
+    rel = got["score_reliability"]
+    # halves of the mean score: ana 100/97, ben 0/20, cy 65.5/55, dee 80/15, eve 5/100; sizes 2 x 9 and 1: 20/11
+    assert (rel["trainees"], rel["half_trials"]) == (5, pytest.approx(20 / 11))
+    assert got["d_prime_reliability"]["status"] == "too_few"
 
 
 @pytest.mark.parametrize(
@@ -203,20 +188,22 @@ def test_csv_and_table_show_the_same_figures(played: tuple[Path, list[str]]):
     rows = list(csv.DictReader(io.StringIO(r.stdout)))
     by = {(row["scope"], row["name"]): row for row in rows}
     for t in js["trainees"]:
-        for key in ("hit_rate", "false_alarm_rate", "d_prime", "criterion_c", "a_prime", "mean_score", "reliability"):
+        for key in ("hit_rate", "hit_rate_low", "hit_rate_high", "false_alarm_rate", "d_prime", "mean_score",
+                    "score_reliability"):  # fmt: skip
             cell = by["trainee", t["trainee"]][key]
             assert (float(cell) if cell else None) == t[key], (t["trainee"], key)
     for d in js["drills"]:
-        for key in ("difficulty", "discrimination", "median_time_to_detect"):
+        for key in ("difficulty", "difficulty_low", "discrimination", "median_time_to_detect"):
             cell = by["drill", d["drill_id"]][key]
             assert (float(cell) if cell else None) == d[key], (d["drill_id"], key)
-    assert float(by["cohort", "reliability"]["split_half_r"]) == js["reliability"]["split_half_r"]
+    assert by["cohort", "score_reliability"]["status"] == js["score_reliability"]["status"]
     table = run_sub(data, "summary", env={"COLUMNS": "250"}).stdout
     lines = {line.split()[1]: line for line in table.splitlines() if line.startswith("│")}
-    assert "1.82" in lines["ana"] and "98.5" in lines["ana"] and "0.62 (+2)" in lines["ana"]
+    assert "3/3 100% [44–100]" in lines["ana"] and "98.5" in lines["ana"]
+    assert "too few trials (3 signal, 1 noise)" in lines["ana"]
     assert "21.5 s" in lines["cy"] and "60.3" in lines["cy"]  # 60.25, half up
-    assert "0.55 (+3)" in lines["dee"] and "63.3" in lines["dee"]
-    assert "r = 0.41 across 5 trainees; 0.58 at 3.3 sessions; 6 sessions reach 0.7" in table
+    assert "1/3 33% [6–79]" in lines["dee"] and "47.5" in lines["dee"]
+    assert "Reliability of the mean score (secondary; split-half, Spearman–Brown): r = " in " ".join(table.split())
 
 
 def test_report_shows_the_paper_figures(played: tuple[Path, list[str]], tmp_path: Path):
@@ -225,17 +212,19 @@ def test_report_shows_the_paper_figures(played: tuple[Path, list[str]], tmp_path
     r = CliRunner().invoke(main, ["report", "--data-dir", str(data), "-o", str(out)], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     page = out.read_text(encoding="utf-8")
-    assert "Counted: assessment sessions, 19 sessions (1 abandoned, counted apart)" in page
+    assert "Counted: assessment sessions: 19 trials (each trainee&#x27;s first attempt at each drill)" in page
     cells = "".join(page.split("<td>"))
     for row in (
-        "ana</td>4</td>0</td>100%</td>0%</td>1.82</td>-0.24</td>1</td>0 s</td>",
-        "dee</td>3</td>1</td>100%</td>100%</td>0.29</td>-0.82</td>0.5</td>20 s</td>",
-        f"{A}</td>5</td>5</td>0</td>40%</td>0.62</td>18 s</td>",
-        f"{B}</td>4</td>4</td>1</td>50%</td>0.09</td>2.5 s</td>",
+        "ana</td>4</td>0</td>0</td>3/3 100% [44–100]</td>0/1 0% [0–79]</td>too few trials (3 signal, 1 noise)</td>",
+        "dee</td>4</td>0</td>1</td>1/3 33% [6–79]</td>1/1 100% [21–100]</td>",
+        f"{A}</td>5</td>0</td>5</td>0</td>1/5 20% [4–62]</td>",
+        f"{B}</td>5</td>0</td>5</td>1</td>2/5 40% [12–77]</td>",
     ):
         assert row in cells, row
-    assert "Not placed (they have not played both kinds of drill): eve." in page
-    assert "ana: hit rate 100%, false-alarm rate 0%, d′ 1.82" in page
+    assert "Not placed (no signal trial or no noise trial): eve." in page
+    assert "ana: hit rate 3/3 100% [44%–100%], false-alarm rate 0/1 0% [0%–79%]" in page
+    assert "No trainee has enough trials for d′ yet (10 signal and 5 noise trials)." in page
+    assert "ana: too few trials (3 signal, 1 noise)" in page
 
 
 def test_rescore_gives_the_same_figures(played: tuple[Path, list[str]]):
@@ -248,9 +237,10 @@ def test_rescore_gives_the_same_figures(played: tuple[Path, list[str]]):
 
 
 def test_report_and_summary_break_ties_in_start_time_alike(tmp_path: Path):
-    """Sessions started at the same time go in session-id order in the split-half (docs/sessions.md), in `scores
-    summary` (counted in SQL) and in `warroom report` (counted from each session's facts) alike: t1's two sessions
-    share a start time, were stored t1-2 first, and t1-2's lower total sorts it first in the facts index."""
+    """Sessions started at the same time go in session-id order (the first attempt and the split-half,
+    docs/sessions.md), in `scores summary` (counted in SQL) and in `warroom report` (counted from each session's
+    facts) alike: t1's two sessions of drill A share a start time and were stored t1-2 first; t1-1 is the first
+    attempt."""
     from statistics import correlation
 
     from stats_support import add
@@ -263,14 +253,15 @@ def test_report_and_summary_break_ties_in_start_time_alike(tmp_path: Path):
     with ResultsStore(data) as store:
         add(store, "t1-2", "t1", "A", "missed", 10, day=1)
         add(store, "t1-1", "t1", "A", "missed", 90, day=1)
-        for name, (first, second) in {"t2": (20, 80), "t3": (60, 70), "t4": (40, 50)}.items():
+        add(store, "t1-3", "t1", "B", "missed", 30, day=2)
+        for name, (first, second) in {"t2": (20, 80), "t3": (60, 70), "t4": (40, 50), "t5": (35, 45)}.items():
             add(store, f"{name}-1", name, "A", "missed", first, day=1)
-            add(store, f"{name}-2", name, "A", "missed", second, day=2)
-        r = correlation([90, 20, 60, 40], [10, 80, 70, 50])  # t1 odd = t1-1 (90), even = t1-2 (10)
-        assert cohort_stats(store).stats.reliability.split_half_r == pytest.approx(r, abs=1e-12)
-        assert summarize(read_facts(store)[0]).reliability.split_half_r == pytest.approx(r, abs=1e-12)
+            add(store, f"{name}-2", name, "B", "missed", second, day=2)
+        r = correlation([90, 20, 60, 40, 35], [30, 80, 70, 50, 45])  # t1: A = t1-1 (90), then B (30)
+        assert cohort_stats(store).stats.score_reliability.split_half_r == pytest.approx(r, abs=1e-12)
+        assert summarize(read_facts(store)[0]).score_reliability.split_half_r == pytest.approx(r, abs=1e-12)
     out = tmp_path / "report.html"
     done = CliRunner().invoke(main, ["report", "--data-dir", str(data), "-o", str(out)], catch_exceptions=False)
     assert done.exit_code == 0, done.output
-    sentence = f"r = {r:.2f} across 4 trainees"
-    assert sentence in out.read_text(encoding="utf-8") and sentence in run_sub(data, "summary").stdout
+    sentence = f"r = {r:.2f} across 5 trainees"
+    assert sentence in out.read_text(encoding="utf-8") and sentence in " ".join(run_sub(data, "summary").stdout.split())

@@ -42,6 +42,7 @@ async def test_a_set_shows_its_drills_in_order_and_enforces_its_mode_and_attempt
         text = screen_text(app)
         assert "drill set Week one (week-1) · assessment · due 2020-01-31 (past due)" in text
         assert text.count("to do · 1 left") == 2
+        assert "replay ·" not in text
         await pilot.press("enter")
         assert isinstance(app.screen, BriefingScreen)
         await pilot.press("enter")  # the drill clock starts: an attempt is used
@@ -107,6 +108,9 @@ def test_progress_cells_and_the_review_mode_line():
     assert DrillProgress(2, True, 0).cell() == "done · none left"
     assert DrillProgress(2, False, 0).cell() == "no attempts left" and DrillProgress(2, False, 0).exhausted
     assert DrillProgress(0, False, None, (3, 6)).cell() == "session 3 of 6"
+    # a drill the trainee played outside the set: its session in the set is a replay (issue 31)
+    assert DrillProgress(0, False, 1, before=2).cell() == "replay · 1 left"
+    assert DrillProgress(1, True, 0, before=2).cell() == "done · none left"
     assert DrillProgress(1, False, 1, (4, 6)).cell() == "session 4 of 6 · 1 left"
     practice = SimpleNamespace(mode="practice", set_id="wk-1", pauses=1, paused_seconds=41.25, wall_time_to_detect=None)
     assert mode_line(practice) == "practice  ·  set wk-1  ·  1 pause, 41.3 s paused"
@@ -162,3 +166,23 @@ def test_local_today_defaults_to_the_machines_time_zone(monkeypatch):
     finally:
         monkeypatch.undo()
         time.tzset()
+
+
+async def test_a_set_says_which_of_its_drills_the_trainee_played_before(tmp_path: Path):
+    """A drill of the set that the trainee already played outside it (in practice, or another set) is a replay: the
+    cohort statistics count only the first attempt at a drill, and the picker says so before it is played."""
+    from stats_support import add
+
+    path = write_set(tmp_path, "set: week-2\ntitle: Week two\nmode: assessment\n"
+                               "drills: [late-delivery-replies, duplicate-charge-refunds]\n")  # fmt: skip
+    with ResultsStore(tmp_path / "data") as store:
+        add(store, "old-1", "ann", "duplicate-charge-refunds", "missed", 0, mode="practice")
+        add(store, "bob-1", "bob", "late-delivery-replies", "missed", 0)  # another trainee's session: not ann's
+    services = Services(trainee="ann", data_dir=tmp_path / "data", drill_set=load_active_set(path))
+    progress = services.set_progress()
+    assert (progress["duplicate-charge-refunds"].before, progress["late-delivery-replies"].before) == (1, 0)
+    app = make_app(services, drill_path=None)
+    async with app.run_test(size=(140, 34)) as pilot:
+        await picker_ready(pilot)
+        text = screen_text(app)
+        assert text.count("replay") == 1 and text.count("to do") == 1  # one drill of two

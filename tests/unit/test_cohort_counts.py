@@ -44,9 +44,13 @@ def _random_store(data_dir: Path, url: str | None, n: int = 240, seed: int = 3) 
 
 
 def _expected(store: ResultsStore, query: FactsQuery, mode: str):
-    facts, problems = read_facts(store, query)
-    counted = counted_modes(facts, mode)
-    return summarize(facts, modes=counted.modes), counted, len(facts), problems
+    """The statistics of every session read one by one: the first attempts among all the matching trainees' and
+    drills' sessions, the window filters (--since, --set) keeping theirs."""
+    facts, _ = read_facts(store, query.partition())
+    problems = read_facts(store, query)[1]
+    kept = [f for f in facts if query.within(f)]
+    counted = counted_modes(kept, mode)
+    return summarize(facts, modes=counted.modes, within=query.within), counted, len(kept), problems
 
 
 @pytest.mark.parametrize("mode", ["auto", "all", "practice", "assessment"])
@@ -65,7 +69,8 @@ def test_the_database_counts_give_the_statistics_of_every_session(tmp_path: Path
         ResultsStore(tmp_path, url=backend_url), FactsQuery(), mode)[3])  # fmt: skip
     full = _expected(ResultsStore(tmp_path, url=backend_url), FactsQuery(), mode)[0]
     assert full.trainees and full.drills and any(d.distractor_pulls for d in full.drills)
-    assert any(t.distractors_escalated for t in full.trainees) and full.reliability.split_half_r is not None
+    assert any(t.distractors_escalated for t in full.trainees) and full.score_reliability.split_half_r is not None
+    assert any(t.replays for t in full.trainees) and any(not a.counted for a in _window_attempts(tmp_path, backend_url))
 
 
 def test_rows_that_cannot_be_counted_are_named_and_left_out(tmp_path: Path, backend_url: str | None):
@@ -100,36 +105,93 @@ def test_an_unknown_mode_is_refused(tmp_path: Path):
         cohort_stats(store, mode="exam")
 
 
-def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backend_url: str | None):
-    """Migration 5 adds the index that orders each trainee's sessions for the split-half reliability; the counts of
-    the upgraded store equal the statistics of every session, and the split-half query reads that index."""
-    from warroom.store.cohort._count import ORDER_INDEX
+def _window_attempts(data_dir: Path, url: str | None):
+    """The first attempts of the random store seen through a --since window (some lie before it)."""
+    from warroom.core.stats import first_attempts
+
+    query = FactsQuery(since="2026-11-12T00:00:00+00:00")
+    with ResultsStore(data_dir, url=url) as store:
+        facts, _ = read_facts(store)
+    return first_attempts(facts, within=query.within)[0]
+
+
+def _as_version_11(store: ResultsStore) -> None:
+    """Turn the open store back into schema version 11: no response column, no first-attempt index, the split-half
+    order index of version 5 (and on PostgreSQL the drills' medians index of version 10)."""
+    from warroom.store.cohort._count import ATTEMPTS_INDEX
+    from warroom.store.results._countable import FACTS_INDEX_SQL
+
+    conn = store.db.conn
+    conn.execute(f"DROP INDEX {ATTEMPTS_INDEX}")
+    conn.execute("DROP INDEX ix_sessions_facts")
+    conn.execute("ALTER TABLE sessions DROP COLUMN response")
+    conn.execute(FACTS_INDEX_SQL)  # (migration 7's)
+    conn.execute("CREATE INDEX ix_sessions_trainee_order ON sessions(trainee, started_at, session_id, total, mode, "
+                 "outcome, drill_id, set_id, time_to_detect, wall_time_to_detect)")  # fmt: skip
+    if store.dialect.name == "sqlite":
+        conn.execute("PRAGMA user_version = 11")
+    else:
+        conn.execute("CREATE INDEX ix_sessions_drill_times ON sessions (mode, drill_id) INCLUDE (outcome)")
+        conn.execute("UPDATE warroom_schema SET version = 11")
+
+
+def test_migration_12_fills_the_response_and_indexes_the_first_attempts(tmp_path: Path, backend_url: str | None):
+    """A store of schema version 11 (sessions scored by rules 1 to 3, and one re-scored by rules 4 whose scorecard
+    records a response the outcome would not give) is upgraded: each session's response is the recorded one or the
+    approximation from its outcome, the first attempts are read from their index (no sort), the indexes no longer
+    read are gone, and the counts equal the statistics of every session read one by one."""
+    import dataclasses
+
+    from store_support import scorecard
+
+    from warroom.core.model import PlayedAs, Response
+    from warroom.store.cohort._count import ATTEMPTS_INDEX
     from warroom.store.results import SCHEMA_VERSION
 
     _random_store(tmp_path, backend_url, n=120)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        store.db.conn.execute(f"DROP INDEX {ORDER_INDEX}")
-        if store.dialect.name == "sqlite":
-            store.db.conn.execute("PRAGMA user_version = 4")
-        else:
-            store.db.conn.execute("UPDATE warroom_schema SET version = 4")
+        # rules 4 read the first escalation: contained after a false escalation is a localisation error, which the
+        # approximation gives too; a recorded miss for a contained session shows the column follows the scorecard
+        card = dataclasses.replace(scorecard(outcome="contained", total=70), scoring_version="4",
+                                   played_as=PlayedAs.SIGNAL, response=Response.MISS)  # fmt: skip
+        store.update_scorecard("s0001", card)
+        store.db.conn.execute("UPDATE sessions SET all_clear = 0 WHERE session_id = 's0001'")
+        _as_version_11(store)
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 11
+        assert store.schema_version == SCHEMA_VERSION == 12
+        conn = store.db.conn
+        rows = {r[0]: tuple(r[1:]) for r in conn.execute(
+            "SELECT session_id, response, outcome, all_clear, false_escalations FROM sessions")}  # fmt: skip
+        assert rows["s0001"][0] == "miss"
+        expected = {"contained": "hit", "contained_late": "miss", "missed": "miss", "wrong_step": "localisation_error",
+                    "right_step_unsupported": "localisation_error", "false_alarm": "localisation_error",
+                    "all_clear_held": "correct_rejection"}  # fmt: skip
+        for sid, (response, outcome, all_clear, false_escalations) in rows.items():
+            if sid == "s0001" or outcome == "abandoned" or false_escalations:
+                continue
+            want = "false_alarm" if all_clear and outcome == "false_alarm" else expected[outcome]
+            assert response == want, (sid, outcome, all_clear)
+        assert all(r[0] for r in rows.values())  # every stored session has one
         if store.dialect.name == "sqlite":
-            names = {r[0] for r in store.db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
-            plan = store.db.conn.execute(
-                f"EXPLAIN QUERY PLAN SELECT trainee, total, row_number() OVER (PARTITION BY trainee ORDER BY "
-                f"started_at, session_id) FROM sessions INDEXED BY {ORDER_INDEX} WHERE +mode IN ('practice')"
-            ).fetchall()
-            assert any(f"COVERING INDEX {ORDER_INDEX}" in r[3] for r in plan), plan
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+            sql = _FIRST_PLAN.format(index=ATTEMPTS_INDEX)
+            plan = conn.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall()
+            assert any(f"COVERING INDEX {ATTEMPTS_INDEX}" in r[3] for r in plan), plan
             assert not any("TEMP B-TREE" in r[3] for r in plan), plan  # no sort: the index gives the order
         else:
             sql = "SELECT indexname FROM pg_indexes WHERE tablename = 'sessions' AND schemaname = current_schema()"
-            names = {r[0] for r in store.db.conn.execute(sql)}
-        assert ORDER_INDEX in names
-        stats, counted, matched, _ = _expected(store, FactsQuery(), "auto")
-        got = cohort_stats(store)
-    assert (got.stats, got.counted, got.matched) == (stats, counted, matched) and stats.reliability.split_half_r
+            names = {r[0] for r in conn.execute(sql)}
+        assert ATTEMPTS_INDEX in names and not names & {"ix_sessions_trainee_order", "ix_sessions_drill_times"}
+        stats, counted, matched, _ = _expected(store, FactsQuery(), "all")
+        got = cohort_stats(store, mode="all")
+    assert (got.stats, got.counted, got.matched) == (stats, counted, matched) and stats.trials
+
+
+#: SQLite's first-attempt query as the summary runs it (warroom.store.cohort._count._FIRST_SQL).
+_FIRST_PLAN = (
+    "SELECT trainee, drill_id, count(*), min(started_at || char(1) || session_id), response FROM sessions "
+    "INDEXED BY {index} WHERE +mode IN ('practice') AND countable GROUP BY trainee, drill_id"
+)
 
 
 @pytest.mark.parametrize("allowed", [0, 1])
@@ -156,4 +218,4 @@ def test_without_a_second_connection_the_queries_run_on_the_stores_own(
 
         monkeypatch.setattr(postgres, "connect", refuse)
         got = cohort_stats(store)
-    assert got.stats == expected.stats == stats and got.stats.reliability.split_half_r is not None
+    assert got.stats == expected.stats == stats and got.stats.score_reliability.split_half_r is not None

@@ -10,17 +10,21 @@ import statistics
 
 import pytest
 
-from warroom.core.model import Outcome
+from warroom.core.model import Outcome, Response
 from warroom.core.stats import SessionFacts, summarize
+from warroom.core.stats._counts import reliability_of
 from warroom.core.stats._measures import (
     a_prime,
+    a_prime_interval,
     d_prime_and_c,
     log_linear_rate,
     pearson_r,
     point_biserial,
     rate,
+    sdt_intervals,
     sessions_needed,
     spearman_brown,
+    wilson_interval,
 )
 
 # Tabulated quantiles of the standard normal distribution (any statistics table): Φ⁻¹(0.7), Φ⁻¹(0.9), Φ⁻¹(0.95).
@@ -181,7 +185,80 @@ def test_spearman_brown_and_sessions_needed():
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# SessionFacts
+# Intervals
+# ---------------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [  # Newcombe (1998), Statistics in Medicine 17, 857-872, Table I, method 3 (Wilson score, no correction)
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
+def test_wilson_interval_against_published_values(k, n, low, high):
+    got = wilson_interval(k, n)
+    assert got is not None
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_edges():
+    assert wilson_interval(0, 0) is None
+    assert wilson_interval(5, 5)[1] == 1.0 and wilson_interval(5, 5)[0] < 1.0  # 5 of 5 is not certainty
+    with pytest.raises(ValueError):
+        wilson_interval(6, 5)
+
+
+def test_d_prime_and_c_intervals_by_the_delta_method():
+    """7 hits of 10, 1 false alarm of 5: the corrected rates H = 7.5/11, F = 1.5/6; var(d′) = H(1−H)/(10 φ(zH)²) +
+    F(1−F)/(5 φ(zF)²), var(c) = var(d′)/4 (Gourevitch & Galanter 1967), ± 1.96 standard errors."""
+    nd = statistics.NormalDist()
+    h, f = 7.5 / 11, 1.5 / 6
+    zh, zf = nd.inv_cdf(h), nd.inv_cdf(f)
+    se = math.sqrt(h * (1 - h) / (10 * nd.pdf(zh) ** 2) + f * (1 - f) / (5 * nd.pdf(zf) ** 2))
+    z = nd.inv_cdf(0.975)
+    (d_low, d_high), (c_low, c_high) = sdt_intervals(7, 10, 1, 5)
+    d, c = zh - zf, -(zh + zf) / 2
+    assert (d_low, d_high) == pytest.approx((d - z * se, d + z * se), **EXACT)
+    assert (c_low, c_high) == pytest.approx((c - z * se / 2, c + z * se / 2), **EXACT)
+    assert sdt_intervals(7, 10, 0, 0) is None
+
+
+def _a_prime_bounds_by_enumeration(hits: int, ns: int, fas: int, nn: int) -> tuple[float, float]:
+    """An independent computation of the exact parametric bootstrap: every pair of counts with its binomial
+    probability (math.comb), A′ of each, the 2.5th and 97.5th percentiles."""
+    ph, pf = (hits + 0.5) / (ns + 1), (fas + 0.5) / (nn + 1)
+    cells = []
+    for kh in range(ns + 1):
+        for kf in range(nn + 1):
+            p = math.comb(ns, kh) * ph**kh * (1 - ph) ** (ns - kh) * math.comb(nn, kf) * pf**kf * (1 - pf) ** (nn - kf)
+            cells.append((a_prime(kh / ns, kf / nn), p))
+    cells.sort()
+    seen, low, high = 0.0, None, None
+    for value, p in cells:
+        seen += p
+        if low is None and seen >= 0.025:
+            low = value
+        if seen >= 0.975:
+            high = value
+            break
+    point = a_prime(hits / ns, fas / nn)
+    return min(low, point), max(high, point)
+
+
+@pytest.mark.parametrize("counts", [(7, 10, 1, 5), (10, 10, 0, 5), (30, 45, 4, 15), (2, 12, 4, 6)])
+def test_a_prime_interval_is_the_exact_parametric_bootstrap(counts):
+    low, high = a_prime_interval(*counts)
+    assert (low, high) == pytest.approx(_a_prime_bounds_by_enumeration(*counts), abs=1e-9)
+    hits, ns, fas, nn = counts
+    assert 0.0 <= low <= a_prime(hits / ns, fas / nn) <= high <= 1.0
+    assert low < high  # 10 of 10 and 0 of 5 is not certainty either
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# SessionFacts and the responses of older scorecards
 # ---------------------------------------------------------------------------------------------------------------
 
 
@@ -192,20 +269,46 @@ def test_session_facts_take_outcome_names_and_reject_impossible_sessions():
     assert fact("ana", "d1", "missed", distractors_shown=1, distractor_escalations=["e4"]).distractor_escalations == (
         "e4",
     )
-    with pytest.raises(ValueError):
-        fact("ana", "d1", "won")
-    with pytest.raises(ValueError):
-        fact("ana", "clear1", "contained")
-    with pytest.raises(ValueError):
-        fact("ana", "d1", "all_clear_held")
-    with pytest.raises(ValueError):
-        fact("ana", "d1", "missed", false_escalations=-1)
+    for bad in (
+        {"outcome": "won"}, {"drill": "clear1", "outcome": "contained"}, {"outcome": "all_clear_held"},
+        {"outcome": "missed", "false_escalations": -1}, {"outcome": "missed", "response": "maybe"},
+        {"outcome": "missed", "response": "false_alarm"},  # a noise trial's response on a signal trial
+        {"drill": "clear1", "outcome": "false_alarm", "response": "hit"},
+    ):  # fmt: skip
+        kw = dict(bad)
+        with pytest.raises(ValueError):
+            fact("ana", kw.pop("drill", "d1"), kw.pop("outcome"), **kw)
     with pytest.raises(ValueError):
         fact("ana", "d1", "missed", distractors_shown=1, distractor_escalations=("e4", "e5"))
 
 
+@pytest.mark.parametrize(
+    ("drill", "outcome", "false_escalations", "response"),
+    [
+        ("d1", "contained", 0, Response.HIT),
+        ("d1", "contained", 1, Response.LOCALISATION_ERROR),  # a false escalation came first
+        ("d1", "contained_late", 0, Response.MISS),
+        ("d1", "right_step_unsupported", 0, Response.LOCALISATION_ERROR),
+        ("d1", "wrong_step", 1, Response.LOCALISATION_ERROR),
+        ("d1", "false_alarm", 1, Response.LOCALISATION_ERROR),  # an early escalation on a fault drill
+        ("d1", "missed", 0, Response.MISS),
+        ("d1", "abandoned", 0, Response.MISS),
+        ("d1", "abandoned", 2, Response.LOCALISATION_ERROR),
+        ("clear1", "all_clear_held", 0, Response.CORRECT_REJECTION),
+        ("clear1", "false_alarm", 1, Response.FALSE_ALARM),
+        ("clear1", "abandoned", 0, Response.ABANDONED),  # quit without escalating: never a correct rejection
+        ("clear1", "abandoned", 1, Response.FALSE_ALARM),
+    ],
+)
+def test_the_response_of_an_older_scorecard_is_approximated(drill, outcome, false_escalations, response):
+    f = fact("ana", drill, outcome, false_escalations=false_escalations)
+    assert (f.response, f.approximated) == (response, True)
+    recorded = fact("ana", drill, outcome, false_escalations=false_escalations, response=response.value)
+    assert (recorded.response, recorded.approximated) == (response, False)
+
+
 # ---------------------------------------------------------------------------------------------------------------
-# Per trainee
+# Per trainee: trials are first attempts, responses decide, minimums
 # ---------------------------------------------------------------------------------------------------------------
 
 
@@ -222,70 +325,98 @@ def ana_sessions() -> list[SessionFacts]:
     ]
 
 
-def test_trainee_figures_by_hand():
+def test_trainee_counts_and_rates_by_hand():
     (ana,) = summarize(ana_sessions()).trainees
-    assert (ana.sessions, ana.abandoned, ana.fault_sessions, ana.hits) == (5, 0, 3, 1)
+    assert (ana.trials, ana.replays, ana.abandoned, ana.approximated) == (5, 0, 0, 5)
+    assert (ana.signal_trials, ana.hits, ana.localisation_errors, ana.misses) == (3, 1, 0, 2)
     assert ana.hit_rate == pytest.approx(1 / 3)  # contained late is not a hit
-    assert (ana.all_clear_sessions, ana.false_alarms, ana.false_alarm_rate) == (2, 1, 0.5)
-    assert ana.false_escalations_per_all_clear == 1.0  # 2 false escalations in 2 all-clear sessions
-    # 3 distractors shown; e7 pulled two escalations but is one distractor.
-    assert (ana.distractors_shown, ana.distractors_escalated) == (3, 1)
-    assert ana.distractor_escalation_rate == pytest.approx(1 / 3)
-    # Log-linear: H = 1.5/4 = 0.375, F = 1.5/3 = 0.5, so d′ = Φ⁻¹(0.375) and c = -Φ⁻¹(0.375)/2.
-    z375 = -0.31863936396437514
-    assert ana.d_prime == pytest.approx(z375, **EXACT)
-    assert ana.criterion_c == pytest.approx(-z375 / 2, **EXACT)
-    # A′ from raw rates, H = 1/3 < F = 1/2: 0.5 - (1/6)(7/6) / (4 * 1/2 * 2/3) = 0.5 - 7/48.
-    assert ana.a_prime == pytest.approx(0.5 - 7 / 48, **EXACT)
-    assert ana.median_time_to_detect == 20.0  # of 10 s and 30 s
-    assert ana.median_wall_time_to_detect == 12.0  # the only session with a wall time
+    assert (ana.hit_rate_low, ana.hit_rate_high) == wilson_interval(1, 3)
+    assert (ana.noise_trials, ana.false_alarms, ana.correct_rejections, ana.false_alarm_rate) == (2, 1, 1, 0.5)
+    assert (ana.false_alarm_rate_low, ana.false_alarm_rate_high) == wilson_interval(1, 2)
+    assert ana.false_escalations_per_noise_trial == 1.0  # 2 false escalations in 2 noise trials
+    assert (ana.distractors_shown, ana.distractors_escalated) == (3, 1)  # e7 pulled twice but is one distractor
+    # 3 signal and 2 noise trials are below the minimums (10 and 5): no d′, c or A′, and the warnings say why
+    assert not ana.enough_trials
+    assert ana.d_prime is ana.criterion_c is ana.a_prime is ana.d_prime_low is None
+    assert ana.warnings == ("false-alarm rate rests on 2 noise trials (5 needed)",
+                            "false-alarm rate rests on 2 distinct controls (3 needed)")  # fmt: skip
+    assert ana.median_time_to_detect == 20.0 and ana.median_wall_time_to_detect == 12.0
     assert ana.mean_score == 56.0  # (90 + 40 + 0 + 100 + 50) / 5
 
 
-def test_abandoned_sessions_are_counted_apart_never_as_misses_or_zeros():
-    base = summarize(ana_sessions()).trainees[0]
-    quits = [fact("ana", "d4", "abandoned", 0, 6), fact("ana", "clear3", "abandoned", 0, 7)]
-    with_quits = summarize(ana_sessions() + quits).trainees[0]
-    assert with_quits.abandoned == 2
-    same = {k: v for k, v in with_quits.to_dict().items() if k != "abandoned"}
-    assert same == {k: v for k, v in base.to_dict().items() if k != "abandoned"}
-    drills = {d.drill_id: d for d in summarize(ana_sessions() + quits).drills}
-    assert (drills["d4"].abandoned, drills["d4"].sessions, drills["d4"].difficulty) == (1, 0, None)
-    assert drills["d4"].all_clear is False and drills["clear3"].all_clear is True
+def enough(name: str = "jo", hits: int = 7, fas: int = 1, start: int = 0) -> list[SessionFacts]:
+    """10 signal trials (``hits`` contained) and 5 noise trials (``fas`` false alarms), one drill each."""
+    out = [fact(name, f"d{i}", "contained" if i < hits else "missed", 80 if i < hits else 0, start + i)
+           for i in range(10)]  # fmt: skip
+    out += [fact(name, f"clear{i}", "false_alarm" if i < fas else "all_clear_held", 50 if i < fas else 100,
+                 start + 10 + i, false_escalations=int(i < fas)) for i in range(5)]  # fmt: skip
+    return out
 
 
-def test_a_trainee_who_only_quit():
-    (bo,) = summarize([fact("bo", "d1", "abandoned"), fact("bo", "clear1", "abandoned")]).trainees
-    assert (bo.sessions, bo.abandoned) == (0, 2)
-    assert bo.hit_rate is bo.false_alarm_rate is bo.d_prime is bo.a_prime is bo.mean_score is None
+def test_d_prime_c_and_a_prime_from_the_minimums_with_their_intervals():
+    (jo,) = summarize(enough()).trainees
+    assert jo.enough_trials and jo.warnings == ()
+    d, c = d_prime_and_c(7, 10, 1, 5)
+    (d_low, d_high), (c_low, c_high) = sdt_intervals(7, 10, 1, 5)
+    assert (jo.d_prime, jo.d_prime_low, jo.d_prime_high) == (d, d_low, d_high)
+    assert (jo.criterion_c, jo.criterion_c_low, jo.criterion_c_high) == (c, c_low, c_high)
+    assert (jo.a_prime, (jo.a_prime_low, jo.a_prime_high)) == (a_prime(0.7, 0.2), a_prime_interval(7, 10, 1, 5))
+    (short,) = summarize(enough()[1:]).trainees  # 9 signal trials
+    assert not short.enough_trials and short.d_prime is None and short.signal_trials == 9
 
 
-def test_no_all_clear_drill_played():
-    (t,) = summarize([fact("cy", "d1", "contained", 80, 1), fact("cy", "d2", "missed", 0, 2)]).trainees
-    assert t.hit_rate == 0.5
-    assert t.false_alarm_rate is None and t.false_escalations_per_all_clear is None
-    assert t.d_prime is None and t.criterion_c is None and t.a_prime is None
+def test_replays_are_listed_apart_and_never_in_a_figure():
+    """Each drill played once doing nothing, then three replays of what the debrief said: the replays are counted
+    apart, the figures are those of the first attempts (the issue's d′ 2.72 from replays cannot happen)."""
+    first = enough(hits=0, fas=5)
+    replays = [fact("jo", f.drill_id, "contained" if f.is_fault_drill else "all_clear_held", 100, 100 + 20 * k + i,
+                    session_id=f"r{k}-{i}") for k in range(3) for i, f in enumerate(first)]  # fmt: skip
+    (jo,) = summarize(first + replays).trainees
+    (alone,) = summarize(first).trainees
+    assert (jo.sessions, jo.replays, jo.trials) == (60, 45, 15)
+    assert {k: v for k, v in jo.to_dict().items() if k not in ("sessions", "replays")} == {
+        k: v for k, v in alone.to_dict().items() if k not in ("sessions", "replays")
+    }
+    drills = {d.drill_id: d for d in summarize(first + replays).drills}
+    assert (drills["d0"].trials, drills["d0"].replays, drills["d0"].difficulty) == (1, 3, 0.0)
 
 
-def test_all_hits_and_no_false_alarms():
-    facts = [fact("di", f"d{i}", "contained", 100, i) for i in range(40)]
-    facts += [fact("di", f"clear{i}", "all_clear_held", 100, 40 + i) for i in range(20)]
-    (t,) = summarize(facts).trainees
-    assert (t.hit_rate, t.false_alarm_rate, t.a_prime) == (1.0, 0.0, 1.0)
-    z_h = statistics.NormalDist().inv_cdf(40.5 / 41)
-    z_f = statistics.NormalDist().inv_cdf(0.5 / 21)
-    assert t.d_prime == pytest.approx(z_h - z_f, **EXACT)  # finite: 4.23, the largest 40 + 20 drills can show
-    assert t.criterion_c == pytest.approx(-(z_h + z_f) / 2, **EXACT)
+def test_the_first_attempt_is_the_earliest_then_by_session_id():
+    a = fact("jo", "d1", "missed", 0, 5, session_id="b", mode="assessment")
+    b = fact("jo", "d1", "contained", 90, 5, session_id="a", mode="assessment")  # same time, lower id: the first
+    c = fact("jo", "d1", "missed", 0, 1, session_id="z")  # earlier, but practice: not an assessment attempt
+    (jo,) = summarize([a, b, c], modes={"assessment"}).trainees
+    assert (jo.hits, jo.trials, jo.replays) == (1, 1, 1)
+    (jo,) = summarize([a, b, c]).trainees  # every mode: the practice session came first
+    assert (jo.hits, jo.misses, jo.trials, jo.replays) == (0, 1, 1, 2)
 
 
-def test_a_single_session():
-    stats = summarize([fact("ed", "d1", "contained", 75, 1, time_to_detect_s=4.5)])
-    (t,) = stats.trainees
-    (d,) = stats.drills
-    assert (t.sessions, t.hit_rate, t.median_time_to_detect, t.mean_score) == (1, 1.0, 4.5, 75.0)
-    assert t.reliability is None and t.more_sessions_needed is None
-    assert (stats.reliability.trainees, stats.reliability.split_half_r) == (0, None)
-    assert (d.difficulty, d.discrimination, d.median_time_to_detect) == (1.0, None, 4.5)
+def test_a_window_filter_keeps_a_drill_played_before_it_a_replay():
+    """--since and --set choose the sessions counted, not the first attempts: a drill first played before the
+    window is a replay in it."""
+    early = fact("jo", "d1", "missed", 0, 1)
+    late = fact("jo", "d1", "contained", 90, 50)
+    other = fact("jo", "d2", "contained", 90, 51)
+    since = late.started_at
+    (jo,) = summarize([early, late, other], within=lambda f: f.started_at >= since).trainees
+    assert (jo.sessions, jo.replays, jo.trials, jo.hits) == (2, 1, 1, 1)
+
+
+def test_in_assessment_quitting_is_a_response_and_never_safer_than_watching():
+    """An abandoned assessment session counts with its response: a signal trial quit is a miss, a noise trial quit
+    without escalating counts against the trainee like a false alarm. In practice they are kept apart."""
+    watched = [fact("q", "d1", "missed", 0, 1, mode="assessment"),
+               fact("q", "clear1", "all_clear_held", 100, 2, mode="assessment")]  # fmt: skip
+    quit_ = [fact("q", "d1", "abandoned", 0, 1, mode="assessment"),
+             fact("q", "clear1", "abandoned", 0, 2, mode="assessment")]  # fmt: skip
+    (w,) = summarize(watched).trainees
+    (q,) = summarize(quit_).trainees
+    assert (q.trials, q.abandoned, q.abandoned_apart, q.misses, q.noise_abandoned) == (2, 2, 0, 1, 1)
+    assert q.hit_rate == w.hit_rate == 0.0
+    assert q.false_alarm_rate == 1.0 > w.false_alarm_rate  # quitting a control costs more than watching it
+    practice = [fact("p", "d1", "abandoned", 0, 1), fact("p", "clear1", "abandoned", 0, 2)]
+    (p,) = summarize(practice).trainees
+    assert (p.trials, p.abandoned, p.abandoned_apart, p.hit_rate, p.false_alarm_rate) == (0, 2, 2, None, None)
 
 
 def test_modes_filter_sessions_before_anything_is_counted():
@@ -296,7 +427,7 @@ def test_modes_filter_sessions_before_anything_is_counted():
     ]
     stats = summarize(facts, modes={"assessment"})
     (t,) = stats.trainees
-    assert (t.sessions, t.abandoned, t.hit_rate, stats.skipped_by_mode) == (1, 0, 1.0, 2)
+    assert (t.trials, t.abandoned, t.hit_rate, stats.skipped_by_mode) == (1, 0, 1.0, 2)
     assert [d.drill_id for d in stats.drills] == ["d1"]
     assert summarize(facts).skipped_by_mode == 0
     with pytest.raises(ValueError):
@@ -313,75 +444,98 @@ def scored(trainee: str, scores: list[float], times: list[int] | None = None) ->
     return [fact(trainee, f"d{i}", "missed", s, t) for i, (s, t) in enumerate(zip(scores, times, strict=False))]
 
 
-def test_split_half_reliability_by_hand():
-    # Odd/even halves in time order: a (10, 30 | 20, 40) -> 20 | 30; b (50, 70 | 50, 60) -> 60 | 55;
-    # c (90, 90 | 80, 100) -> 90 | 90. Deviations x 3: odd -110 10 100, even -85 -10 95.
-    # b's sessions are given out of time order: the split follows started_at, not the input order.
-    facts = scored("a", [10, 20, 30, 40]) + scored("b", [70, 60, 50, 50], [2, 3, 0, 1]) + scored("c", [90, 80, 90, 100])
-    rel = summarize(facts).reliability
-    r = 18750 / math.sqrt(22200 * 16350)  # Sxy / sqrt(Sxx Syy), all / 9
-    assert rel.trainees == 3
-    assert rel.split_half_r == pytest.approx(r, **EXACT)
-    assert rel.half_sessions == 2.0
-    assert rel.reliability == pytest.approx(2 * r / (1 + r), **EXACT)
-    assert rel.sessions_needed == math.ceil(2 * 0.7 * (1 - r) / (r * 0.3))  # 1: 4 sessions are plenty
-    for t in summarize(facts).trainees:
-        assert t.reliability == pytest.approx(2 * r / (1 + r), **EXACT)  # 4 sessions = 2 halves of 2
-        assert t.more_sessions_needed == 0
-
-
-def test_more_sessions_needed_by_spearman_brown():
-    # odd means 40, 50, 60, 70; even means 50, 40, 70, 60: r = 0.6 at 2 sessions per half.
+def test_mean_score_reliability_by_hand():
+    # Odd/even halves in time order: odd means 40, 50, 60, 70, 55; even means 50, 40, 70, 60, 55 (5 trainees).
     facts = []
-    for name, (o, e) in zip("pqrs", [(40, 50), (50, 40), (60, 70), (70, 60)], strict=False):
+    for name, (o, e) in zip("pqrst", [(40, 50), (50, 40), (60, 70), (70, 60), (55, 55)], strict=True):
         facts += scored(name, [o, e, o, e])
-    facts += scored("s", [70], [9])  # a 5th session for s: odd 70 70 70, even 60 60 (mean unchanged)
     stats = summarize(facts)
-    rel = stats.reliability
-    assert rel.split_half_r == pytest.approx(0.6, **EXACT)
-    # Halves of 2, 2, 2, 2, 2, 2, 3, 2 sessions: harmonic mean 8 / (7/2 + 1/3) = 48/23.
-    half = 48 / 23
-    assert rel.half_sessions == pytest.approx(half, **EXACT)
-    needed = half * 0.7 * 0.4 / (0.6 * 0.3)  # 3.25 sessions
-    assert rel.sessions_needed == math.ceil(needed) == 4
-    by = {t.trainee: t for t in stats.trainees}
-    assert by["p"].reliability == pytest.approx(spearman_brown(0.6, 4 / half), **EXACT)
-    assert by["p"].more_sessions_needed == 0
-    assert by["s"].reliability == pytest.approx(spearman_brown(0.6, 5 / half), **EXACT)
-    lone = summarize(facts + [fact("t", "d1", "missed", 10, 1)])
-    assert lone.reliability == rel  # a trainee with one session has no halves
-    t = {x.trainee: x for x in lone.trainees}["t"]
-    assert t.reliability == pytest.approx(spearman_brown(0.6, 1 / half), **EXACT)
-    assert t.more_sessions_needed == 3  # 3.25 - 1 = 2.25, rounded up
+    rel = stats.score_reliability
+    r = pearson_r([40, 50, 60, 70, 55], [50, 40, 70, 60, 55])
+    assert (rel.measure, rel.status, rel.trainees) == ("mean_score", "estimated", 5)
+    assert rel.split_half_r == pytest.approx(r, **EXACT) and rel.half_trials == 2.0
+    full = 2 * r / (1 + r)
+    assert rel.reliability == pytest.approx(full, **EXACT)
+    assert rel.trials_needed == math.ceil(4 * 0.7 * (1 - full) / (full * 0.3))
+    for t in stats.trainees:
+        assert t.score_reliability == pytest.approx(full, **EXACT)  # 4 trials = 2 halves of 2
 
 
-def test_halves_that_disagree_give_no_estimate():
-    facts = scored("a", [10, 90, 10, 90]) + scored("b", [90, 10, 90, 10]) + scored("c", [50, 60, 50, 40])
-    rel = summarize(facts).reliability
-    assert rel.split_half_r is not None and rel.split_half_r < 0
-    assert rel.reliability is None and rel.sessions_needed is None
-    assert all(t.reliability is None and t.more_sessions_needed is None for t in summarize(facts).trainees)
+def test_reliability_needs_five_trainees():
+    facts = []
+    for name, (o, e) in zip("pqrs", [(40, 50), (50, 40), (60, 70), (70, 60)], strict=True):
+        facts += scored(name, [o, e, o, e])
+    rel = summarize(facts).score_reliability
+    assert (rel.status, rel.trainees, rel.split_half_r, rel.trials_needed) == ("too_few", 4, None, None)
+    assert summarize(facts).d_prime_reliability.status == "too_few"
 
 
-def test_ties_in_start_time_keep_the_input_order():
-    same = [0, 0, 0, 0]
-    facts = scored("a", [10, 20, 30, 40], same) + scored("b", [50, 50, 70, 60], same)
-    facts += scored("c", [90, 80, 90, 100], same)
-    r = 18750 / math.sqrt(22200 * 16350)  # as in test_split_half_reliability_by_hand
-    assert summarize(facts).reliability.split_half_r == pytest.approx(r, **EXACT)
+def test_no_prophecy_from_an_r_near_zero():
+    """The issue's `r = 0 … 4678 sessions reach 0.7` (r = 0.00057): below r = 0.2 nothing is projected, and the
+    sentence says the split-half correlation is too weak to project."""
+    import dataclasses
+
+    from warroom.cli.scores._statistics import reliability_sentence
+
+    odd = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    even = [2.0, 5.0, 0.0, 4.0, 1.0, 3.0]  # r = -0.086
+    rel, needed = reliability_of("d_prime", odd, even, [30] * 12, 0.7)
+    assert (rel.status, rel.reliability, rel.trials_needed, needed) == ("too_weak", None, None, None)
+    near_zero = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0], [2.0, 5.0, 0.0, 4.0, 1.0, 3.62]
+    r = pearson_r(*near_zero)
+    assert 0 < r < 0.01  # as small as the issue's
+    rel, needed = reliability_of("d_prime", *near_zero, [30] * 12, 0.7)
+    assert (rel.status, rel.trials_needed, needed) == ("too_weak", None, None)
+    for shown in (rel, dataclasses.replace(rel, split_half_r=0.00057)):
+        sentence = reliability_sentence(shown)
+        assert "too weak to project" in sentence and "reach" not in sentence, sentence
+    strong, _ = reliability_of("d_prime", [1.0, 2.0, 3.0, 4.0, 5.0], [1.5, 2.0, 3.5, 4.0, 5.0], [20] * 10, 0.7)
+    assert strong.status == "estimated" and "1 trial reaches 0.7" in reliability_sentence(strong)
+
+
+def test_d_prime_reliability_by_split_half():
+    """d′ of each half (odd and even trials in time order) of trainees whose halves hold 5 signal and 2 noise
+    trials each, correlated across trainees, Spearman–Brown to the whole length."""
+    rng = random.Random(5)
+    facts, odd, even = [], [], []
+    for k in range(8):
+        name = f"t{k}"
+        outcomes = [rng.random() < 0.3 + 0.08 * k for _ in range(20)]
+        outcomes += [rng.random() < 0.5 - 0.05 * k for _ in range(8)]
+        order = list(range(28))
+        for place, i in enumerate(order):
+            if i < 20:
+                facts.append(fact(name, f"d{i}", "contained" if outcomes[i] else "missed", 50, place))
+            else:
+                fa = outcomes[i]
+                facts.append(fact(name, f"clear{i}", "false_alarm" if fa else "all_clear_held", 50, place,
+                                  false_escalations=int(fa)))  # fmt: skip
+        halves = (order[0::2], order[1::2])
+        for half, out in zip(halves, (odd, even), strict=True):
+            sig = [outcomes[i] for i in half if i < 20]
+            noi = [outcomes[i] for i in half if i >= 20]
+            out.append(d_prime_and_c(sum(sig), len(sig), sum(noi), len(noi))[0])
+    rel = summarize(facts).d_prime_reliability
+    r = pearson_r(odd, even)
+    assert rel.trainees == 8 and rel.split_half_r == pytest.approx(r, **EXACT) and rel.half_trials == 14.0
+    if r >= 0.2:
+        assert rel.reliability == pytest.approx(2 * r / (1 + r), **EXACT)
+    else:
+        assert rel.status == "too_weak"
 
 
 def test_ties_in_start_time_go_in_session_id_order():
-    """As the store's split-half query orders them (by start time, then session id), whatever the input order."""
+    """As the store orders them (by start time, then session id), whatever the input order."""
     same = [0, 0, 0, 0]
-    a, b = scored("a", [10, 20, 30, 40], same), scored("b", [50, 50, 70, 60], same)
-    c = scored("c", [90, 80, 90, 100], same)
-    for group in (a, b, c):
+    values = (("a", [10, 20, 30, 40]), ("b", [50, 50, 70, 60]), ("c", [90, 80, 90, 100]), ("d", [0, 10, 5, 0]),
+              ("e", [60, 70, 40, 30]))  # fmt: skip
+    groups = [scored(n, v, same) for n, v in values]
+    for group in groups:
         for i, f in enumerate(group):
             f.session_id = f"{f.trainee}-{i}"
-    shuffled = a[::-1] + b[1:] + b[:1] + c[2:] + c[:2]
-    r = 18750 / math.sqrt(22200 * 16350)  # session-id order = the order listed (test_split_half_reliability_by_hand)
-    assert summarize(shuffled).reliability.split_half_r == pytest.approx(r, **EXACT)
+    ordered = summarize([f for g in groups for f in g]).score_reliability
+    shuffled = summarize([f for g in groups for f in reversed(g)]).score_reliability
+    assert ordered == shuffled and ordered.split_half_r is not None
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -398,7 +552,7 @@ def test_drill_difficulty_discrimination_and_distractors_by_hand():
         fact("d", "x", "wrong_step", 0, 1, distractors_shown=2, false_escalations=2,
              distractor_escalations=("e5", "e9")),
         fact("e", "x", "contained", 100, 1),  # no other drill: no rest score, left out of the correlation
-        fact("d", "x", "abandoned", 0, 2),
+        fact("d", "x", "abandoned", 0, 2),  # a replay
         # Rest scores (the mean on the OTHER drills): a 80, b 60, c 70, d 30.
         fact("a", "y", "contained", 80, 3),
         fact("b", "y", "contained", 60, 3),
@@ -408,8 +562,9 @@ def test_drill_difficulty_discrimination_and_distractors_by_hand():
     ]
     drills = {d.drill_id: d for d in summarize(facts).drills}
     x = drills["x"]
-    assert (x.sessions, x.trainees, x.abandoned, x.all_clear) == (5, 5, 1, False)
-    assert x.difficulty == 0.6  # 3 of 5 contained on time; contained late is not
+    assert (x.trials, x.replays, x.trainees, x.abandoned, x.all_clear) == (5, 1, 5, 0, False)
+    assert (x.correct, x.difficulty) == (3, 0.6)  # 3 of 5 hits; contained late is not
+    assert (x.difficulty_low, x.difficulty_high) == wilson_interval(3, 5)
     # Correct 1 1 0 0 against rest 80 60 70 30: Sxy = 20, Sxx = 1, Syy = 1400.
     assert x.discrimination == pytest.approx(20 / math.sqrt(1400), **EXACT)
     assert x.median_time_to_detect == 9.0 and x.median_wall_time_to_detect == 30.0
@@ -419,18 +574,11 @@ def test_drill_difficulty_discrimination_and_distractors_by_hand():
     assert (clear.all_clear, clear.difficulty, clear.median_time_to_detect) == (True, 1.0, None)
 
 
-def test_discrimination_undefined_when_everyone_succeeds():
-    facts = []
-    for i, name in enumerate("abcd"):
-        facts += [fact(name, "x", "contained", 90, 1), fact(name, "y", "missed", 10 * i, 2)]
-    drills = {d.drill_id: d for d in summarize(facts).drills}
-    assert drills["x"].difficulty == 1.0 and drills["x"].discrimination is None
-
-
 def test_the_summary_is_json_ready_and_sorted():
     stats = summarize(list(reversed(ana_sessions())) + [fact("al", "d1", "missed", 0, 9)])
     assert [t.trainee for t in stats.trainees] == ["al", "ana"]
     assert [d.drill_id for d in stats.drills] == ["clear1", "clear2", "d1", "d2", "d3"]
     data = json.loads(json.dumps(stats.to_dict()))
     assert data["drills"][1]["distractor_pulls"] == {"e7": 2}
-    assert data["reliability"]["target"] == 0.7
+    assert data["d_prime_reliability"]["target"] == 0.7 and data["minimums"]["signal_trials"] == 10
+    assert data["trainees"][1]["warnings"] and data["approximated"] == 6

@@ -67,7 +67,7 @@ def d_prime_recovery(seed: int) -> tuple[float, float]:
     """(correlation of estimated with generating d′, mean error of the estimates) for one generated cohort."""
     facts, truth = generated_cohort(seed)
     trainees = summarize(facts, modes={"assessment"}).trainees
-    assert [(t.fault_sessions, t.all_clear_sessions) for t in trainees] == [(40, 20)] * TRAINEES
+    assert [(t.signal_trials, t.noise_trials) for t in trainees] == [(40, 20)] * TRAINEES
     est = [t.d_prime for t in trainees]
     gen = [truth[t.trainee] for t in trainees]
     return statistics.correlation(gen, est), statistics.fmean(e - g for e, g in zip(est, gen, strict=False))

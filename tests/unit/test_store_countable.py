@@ -104,6 +104,8 @@ def _as_version_6(store: ResultsStore) -> None:
 
     conn = store.db.conn
     conn.execute(f"DROP INDEX {FACTS_INDEX}")
+    conn.execute("DROP INDEX ix_sessions_attempts")  # (schema version 12's, and its column)
+    conn.execute("ALTER TABLE sessions DROP COLUMN response")
     for trigger in TRIGGERS if store.dialect.name == "sqlite" else ():
         conn.execute(f"DROP TRIGGER {trigger}")
     conn.execute(f"DROP INDEX {NOT_COUNTABLE_INDEX}")
@@ -120,9 +122,9 @@ def test_migration_7_flags_the_stored_sessions(tmp_path: Path, backend_url: str 
     from warroom.store.results import SCHEMA_VERSION
 
     with ResultsStore(cohort(tmp_path), url=backend_url) as store:
+        store.db.conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # (then version 6)
+        before = _expected(store)  # (read before the store is set back: this code reads version 12's columns)
         _as_version_6(store)
-        store.db.conn.execute("UPDATE sessions SET mode = 'exam' WHERE session_id = 'eve-c'")  # broken in version 6
-        before = _expected(store)
     with ResultsStore(tmp_path, url=backend_url) as store:
         assert store.schema_version == SCHEMA_VERSION
         flags = _assert_flags_follow_the_checks(store)

@@ -24,9 +24,9 @@ from ._store import check_store, open_results, recover_and_report, store_errors
 from ._tables import UNBOUNDED_WIDTH, cleaned, make_console, print_renderables, table_lines, text_table
 
 __all__ = [
-    "UNBOUNDED_WIDTH",
     "DrillNotLoaded",
     "DrillParam",
+    "UNBOUNDED_WIDTH",
     "check_store",
     "cleaned",
     "data_dir_option",

@@ -112,13 +112,18 @@ def _write(
     from warroom.cli.scores import compute_summary
     from warroom.store.cohort import FactsQuery, read_facts
 
-    facts, problems = read_facts(store, FactsQuery(since=since, set_id=set_id, trainees=trainees))
+    query = FactsQuery(since=since, set_id=set_id, trainees=trainees)
+    # the first attempts are found among all the trainees' sessions; --since and --set then keep theirs
+    facts, problems = read_facts(store, query.partition())
+    if query.partition() != query:
+        problems = read_facts(store, query)[1]
     for problem in problems:
         say(f"skipped: {problem}", err=True)
-    if not facts:
+    if not any(query.within(f) for f in facts):
         raise failure("no stored session matches: nothing to report")
-    summary = compute_summary(facts, mode)
-    emit(render(summary, facts, scope=scope_sentence(set_id, since, trainees), generated_at=now), output, what="report")
+    summary = compute_summary(facts, mode, query.within)
+    page = render(summary, facts, scope=scope_sentence(set_id, since, trainees), generated_at=now, within=query.within)
+    emit(page, output, what="report")
     n_trainees, n_drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
     say(f"Wrote {output}: {n_trainees}, {n_drills}.")
     if problems:

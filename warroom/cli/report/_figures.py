@@ -115,8 +115,9 @@ def _point_labels(ax: Any, groups: Sequence[tuple[float, float, list[str]]]) -> 
 
 
 def detection_space(summary: Any) -> tuple[str, list[str]]:
-    """Each trainee as a point at (false-alarm rate, hit rate), the chance line dashed. Returns the SVG and the
-    names of the trainees who could not be placed (no drill with a fault or no all-clear drill played)."""
+    """Each trainee as a point at (false-alarm rate, hit rate) with each rate's 95% Wilson interval as an error bar,
+    the chance line dashed. Returns the SVG and the names of the trainees who could not be placed (no signal trial
+    or no noise trial)."""
     placed = [t for t in summary.stats.trainees if t.hit_rate is not None and t.false_alarm_rate is not None]
     missing = [t.trainee for t in summary.stats.trainees if t not in placed]
     titles = {}
@@ -124,23 +125,66 @@ def detection_space(summary: Any) -> tuple[str, list[str]]:
         ax = fig.add_subplot()
         ax.plot([0, 1], [0, 1], linestyle="--", color="#9e9e9e", linewidth=1, label="chance (d′ = 0)")
         for i, t in enumerate(placed):
-            (point,) = ax.plot(
-                [t.false_alarm_rate], [t.hit_rate], marker="o", markersize=7, color=NEUTRAL, alpha=0.75, linestyle=""
-            )
-            point.set_gid(f"trainee-point-{i}")
-            d = "-" if t.d_prime is None else f"{t.d_prime:.2f}"
+            x, y = t.false_alarm_rate, t.hit_rate
+            bars = ax.errorbar(
+                [x], [y], xerr=[[x - t.false_alarm_rate_low], [t.false_alarm_rate_high - x]],
+                yerr=[[y - t.hit_rate_low], [t.hit_rate_high - y]], marker="o", markersize=6, color=NEUTRAL,
+                alpha=0.6, linestyle="", elinewidth=0.8, capsize=2,
+            )  # fmt: skip
+            bars.lines[0].set_gid(f"trainee-point-{i}")
+            against = t.false_alarms + t.noise_abandoned
             titles[f"trainee-point-{i}"] = (
-                f"{clean(t.trainee)}: hit rate {percent(t.hit_rate)}, false-alarm rate {percent(t.false_alarm_rate)}, "
-                f"d′ {d}"
+                f"{clean(t.trainee)}: hit rate {t.hits}/{t.signal_trials} {percent(t.hit_rate)} "
+                f"[{percent(t.hit_rate_low)}–{percent(t.hit_rate_high)}], false-alarm rate {against}/{t.noise_trials} "
+                f"{percent(t.false_alarm_rate)} [{percent(t.false_alarm_rate_low)}–{percent(t.false_alarm_rate_high)}]"
+                + ("" if t.d_prime is None else f", d′ {t.d_prime:.2f} [{t.d_prime_low:.2f}, {t.d_prime_high:.2f}]")
             )
         if len(placed) <= 40:
             _point_labels(ax, label_groups([(t.false_alarm_rate, t.hit_rate, t.trainee) for t in placed]))
         ax.set(xlim=(-0.03, 1.03), ylim=(-0.03, 1.03), aspect="equal")
-        ax.set_xlabel("false-alarm rate (all-clear drills escalated)")
-        ax.set_ylabel("hit rate (drills with a fault contained on time)")
-        ax.set_title("Trainees in hit-rate vs false-alarm-rate space")
+        ax.set_xlabel("false-alarm rate (noise trials escalated or abandoned)")
+        ax.set_ylabel("hit rate (signal trials: first escalation right, on time)")
+        ax.set_title("Trainees in hit-rate vs false-alarm-rate space (95% intervals)")
         ax.legend(loc="lower right", frameon=False)
         return _svg(fig, titles), missing
+
+
+#: Trainees drawn in the d′ figure (beyond it, the first by name; the table lists every one).
+MAX_D_PRIME_ROWS = 60
+
+
+def d_prime_intervals(summary: Any) -> tuple[str | None, list[str]]:
+    """Each trainee with enough trials: d′ as a point with its 95% interval (delta method) as a horizontal bar, the
+    chance line at 0. Returns the SVG (None when no trainee has enough trials) and, for the others, "name: too few
+    trials (7 signal, 2 noise)"."""
+    shown = [t for t in summary.stats.trainees if t.d_prime is not None][:MAX_D_PRIME_ROWS]
+    too_few = [
+        f"{t.trainee}: too few trials ({t.signal_trials} signal, {t.noise_trials} noise)"
+        for t in summary.stats.trainees
+        if t.d_prime is None
+    ]
+    if not shown:
+        return None, too_few
+    titles = {}
+    with _figure(7.0, 1.3 + 0.26 * len(shown)) as fig:
+        ax = fig.add_subplot()
+        ys = list(range(len(shown)))[::-1]
+        ax.axvline(0, color="#9e9e9e", linestyle="--", linewidth=1)
+        for i, (y, t) in enumerate(zip(ys, shown, strict=True)):
+            bars = ax.errorbar(
+                [t.d_prime], [y], xerr=[[t.d_prime - t.d_prime_low], [t.d_prime_high - t.d_prime]], marker="o",
+                markersize=5, color=NEUTRAL, linestyle="", elinewidth=1.2, capsize=3,
+            )  # fmt: skip
+            bars.lines[0].set_gid(f"d-prime-point-{i}")
+            titles[f"d-prime-point-{i}"] = (
+                f"{clean(t.trainee)}: d′ {t.d_prime:.2f} [{t.d_prime_low:.2f}, {t.d_prime_high:.2f}], c "
+                f"{t.criterion_c:.2f} [{t.criterion_c_low:.2f}, {t.criterion_c_high:.2f}] from {t.signal_trials} "
+                f"signal and {t.noise_trials} noise trials"
+            )
+        ax.set_yticks(ys, [f"{label(t.trainee)} ({t.signal_trials}+{t.noise_trials})" for t in shown])
+        ax.set_xlabel("d′ (sensitivity) with its 95% interval; 0 is chance")
+        ax.set_title("Sensitivity per trainee")
+        return _svg(fig, titles), too_few
 
 
 def _hbars(ax: Any, names: Sequence[str], values: Sequence[float | None], gid: str, color: str) -> None:
@@ -162,7 +206,7 @@ def drill_quality_axes(fig: Any, drills: Sequence[Any]) -> tuple[Any, Any]:
     names = [d.drill_id + (" (all-clear)" if d.all_clear else "") for d in drills]
     left, right = fig.subplots(1, 2, sharey=True)
     _hbars(left, names, [d.difficulty for d in drills], "difficulty-bar", NEUTRAL)
-    left.set(xlim=(0, 1.15), title="Difficulty: share of sessions correct\n(higher is easier)")
+    left.set(xlim=(0, 1.15), title="Difficulty: share of trials correct\n(higher is easier)")
     _hbars(right, names, [d.discrimination for d in drills], "discrimination-bar", HIT)
     right.axvline(0, color="#616161", linewidth=0.8)
     right.set(xlim=(-1.15, 1.15), title="Discrimination: r with the trainee's\nother scores")
@@ -190,12 +234,12 @@ def _spread(values: list[float], most: int) -> list[float]:
     return [ordered[round(i * step)] for i in range(most)]
 
 
-def time_to_detect(facts: Sequence[Any], modes: frozenset[str] | None) -> str | None:
-    """Per drill with a fault, the distribution of time to detect (seconds of drill time) as a box plot with every
-    session as a dot; None when no counted session detected anything."""
+def time_to_detect(trials: Sequence[Any]) -> str | None:
+    """Per drill with a fault, the distribution of time to detect (seconds of drill time) over the ``trials``
+    (first attempts) as a box plot with every trial as a dot; None when no trial detected anything."""
     times: defaultdict[str, list[float]] = defaultdict(list)
-    for f in facts:
-        if (modes is None or f.mode in modes) and f.time_to_detect_s is not None and not f.abandoned:
+    for f in trials:
+        if f.time_to_detect_s is not None and not f.abandoned:
             times[f.drill_id].append(f.time_to_detect_s)
     if not times:
         return None

@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 
 from warroom import __version__
-from warroom.core.text import clean, number, percent, seconds
+from warroom.core.text import clean, number, seconds
 
 _CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 70rem;
@@ -48,87 +48,122 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def _trainee_table(summary: Any) -> str:
+    from warroom.cli.scores import d_prime_cell, estimate_cell, rate_cell
+
     rows = [
         [
-            _e(t.trainee), str(t.sessions), str(t.abandoned), percent(t.hit_rate), percent(t.false_alarm_rate),
-            number(t.d_prime, 2), number(t.criterion_c, 2), number(t.a_prime, 2), seconds(t.median_time_to_detect),
-            seconds(t.median_wall_time_to_detect), number(t.mean_score, 1), number(t.reliability, 2),
-            "-" if t.more_sessions_needed is None else str(t.more_sessions_needed),
+            _e(t.trainee), str(t.trials), str(t.replays), str(t.abandoned),
+            rate_cell(t.hits, t.signal_trials, t.hit_rate_low, t.hit_rate_high),
+            rate_cell(t.false_alarms + t.noise_abandoned, t.noise_trials, t.false_alarm_rate_low,
+                      t.false_alarm_rate_high),
+            _e(d_prime_cell(t)), estimate_cell(t.criterion_c, t.criterion_c_low, t.criterion_c_high),
+            estimate_cell(t.a_prime, t.a_prime_low, t.a_prime_high), seconds(t.median_time_to_detect),
+            seconds(t.median_wall_time_to_detect), number(t.mean_score, 1), number(t.d_prime_reliability, 2),
+            "-" if t.more_trials_needed is None else str(t.more_trials_needed), _e("; ".join(t.warnings) or "-"),
         ]
         for t in summary.stats.trainees
     ]  # fmt: skip
-    headers = ["trainee", "sessions", "abandoned", "hit rate", "false-alarm rate", "d′", "c", "A′", "median ttd",
-               "median wall ttd", "mean score", "reliability", "more drills to 0.7"]  # fmt: skip
+    headers = ["trainee", "trials", "replays", "abandoned", "hit rate [95%]", "false-alarm rate [95%]", "d′ [95%]",
+               "c [95%]", "A′ [95%]", "median ttd", "median wall ttd", "mean score", "d′ reliability",
+               "more trials to 0.7", "warnings"]  # fmt: skip
     return _table(headers, rows)
 
 
 def _drill_table(summary: Any) -> str:
+    from warroom.cli.scores import rate_cell
+
     rows = [
         [
-            _e(d.drill_id + (" (all-clear)" if d.all_clear else "")), str(d.sessions), str(d.trainees),
-            str(d.abandoned), percent(d.difficulty), number(d.discrimination, 2), seconds(d.median_time_to_detect),
-            seconds(d.median_wall_time_to_detect),
+            _e(d.drill_id + (" (all-clear)" if d.all_clear else "")), str(d.trials), str(d.replays), str(d.trainees),
+            str(d.abandoned), rate_cell(d.correct, d.trials, d.difficulty_low, d.difficulty_high),
+            number(d.discrimination, 2), seconds(d.median_time_to_detect), seconds(d.median_wall_time_to_detect),
             _e(", ".join(f"{e} ×{n}" for e, n in d.distractor_pulls.items()) or "-"),
         ]
         for d in summary.stats.drills
     ]  # fmt: skip
-    headers = ["drill", "sessions", "trainees", "abandoned", "difficulty", "discrimination", "median ttd",
-               "median wall ttd", "distractor pulls"]  # fmt: skip
+    headers = ["drill", "trials", "replays", "trainees", "abandoned", "difficulty [95%]", "discrimination",
+               "median ttd", "median wall ttd", "distractor pulls"]  # fmt: skip
     return _table(headers, rows)
 
 
-def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str) -> str:
-    """The report page. ``summary``: a :class:`~warroom.cli.scores._statistics.Summary`; ``facts``: the session facts it
-    was
-    computed from (for the time-to-detect distributions); ``scope``: a sentence saying which sessions were asked
-    for (filters); ``generated_at``: when (UTC text). Raises ImportError when matplotlib is not installed."""
+def _sections(summary: Any, trials: Sequence[Any]) -> list[str]:
+    """The page's figures, each with its caption (or a sentence saying why there is nothing to draw)."""
     from warroom.cli.report import _figures as figs
-    from warroom.cli.scores import counted_line, reliability_line
-    from warroom.store.cohort import counted_modes
 
     space, unplaced = figs.detection_space(summary)
     unplaced_note = (
-        f'<p class="note">Not placed (they have not played both kinds of drill): {_e(", ".join(unplaced))}.</p>'
+        f'<p class="note">Not placed (no signal trial or no noise trial): {_e(", ".join(unplaced))}.</p>'
         if unplaced
         else ""
     )
-    sections = [
+    sensitivity, too_few = figs.d_prime_intervals(summary)
+    too_few_note = (
+        f'<p class="note">Too few trials for d′ (10 signal and 5 noise needed): {_e("; ".join(too_few))}.</p>'
+    )
+    return [
+        _figure(
+            "sensitivity", "Sensitivity: d′ per trainee", sensitivity,
+            "Each trainee's d′ (log-linear correction) with its 95% interval (delta method), from their trials: "
+            "the first attempt at each drill. 0 is chance; a bar that crosses 0 cannot tell the trainee from a "
+            "guesser. Shown from 10 signal and 5 noise trials.",
+            "No trainee has enough trials for d′ yet (10 signal and 5 noise trials).",
+        ) + (too_few_note if too_few else ""),
         _figure(
             "detection", "Detection: hits against false alarms", space,
-            "Each point is a trainee: up is more incidents contained on time, left is fewer escalations of healthy "
-            "runs. The dashed line is chance (d′ = 0); the top-left corner is perfect detection.", "",
+            "Each point is a trainee with the 95% Wilson intervals of both rates: up is more signal trials hit "
+            "(the first escalation names the fault's origin with specific evidence, on time), left is fewer noise "
+            "trials escalated or abandoned. The dashed line is chance (d′ = 0); the top-left corner is perfect "
+            "detection.", "",
         ) + unplaced_note,
         _figure(
             "drills", "Drills: difficulty and discrimination", figs.drill_quality(summary),
-            "Difficulty is the share of sessions correct (contained on time, or all clear held). Discrimination is "
-            "the point-biserial correlation of a session being correct with the trainee's mean score on the other "
-            "drills: near 0 or below, the drill does not tell strong trainees from weak ones.", "",
+            "Difficulty is the share of trials correct (hits and correct rejections), from first attempts. "
+            "Discrimination is the point-biserial correlation of a trial being correct with the trainee's mean "
+            "score on the other drills: near 0 or below, the drill does not tell strong trainees from weak ones.", "",
         ),
         _figure(
-            "ttd", "Time to detect", figs.time_to_detect(facts, counted_modes(list(facts), summary.label).modes),
+            "ttd", "Time to detect", figs.time_to_detect(trials),
             "Per drill, seconds of drill time from the earliest evidence to the escalation that contained the "
-            "incident: the box spans the middle half of the sessions, the line in it is the median, each dot a "
-            "session (at most 200 per drill, spread evenly over the sorted times).",
-            "No counted session detected a fault.",
+            "incident, over the trials: the box spans the middle half, the line in it is the median, each dot a "
+            "trial (at most 200 per drill, spread evenly over the sorted times).",
+            "No trial detected a fault.",
         ),
         _figure(
             "distractors", "Distractors that pulled escalations", figs.distractor_pulls(summary),
-            "Escalations that cited a distractor (an odd-looking but harmless event), per drill and event.",
-            "No escalation was pulled by a distractor in the counted sessions (or their scorecards do not record it).",
+            "Escalations that cited a distractor (an odd-looking but harmless event), per drill and event, in the "
+            "trials.",
+            "No escalation was pulled by a distractor in the trials (or their scorecards do not record it).",
         ),
     ]  # fmt: skip
+
+
+def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str, within: Any = None) -> str:
+    """The report page. ``summary``: a :class:`~warroom.cli.scores._statistics.Summary`; ``facts``: the session facts
+    it was computed from (the first attempts' times to detect are drawn); ``within``: the sessions the window
+    filters keep (None: all); ``scope``: a sentence saying which sessions were asked for (filters);
+    ``generated_at``: when (UTC text). Raises ImportError when matplotlib is not installed."""
+    from warroom.cli.scores import LEGEND, approximated_line, counted_line, reliability_line, score_reliability_line
+    from warroom.core.stats import first_attempts
+    from warroom.store.cohort import counted_modes
+
+    kept = [f for f in facts if within is None or within(f)]
+    attempts, _ = first_attempts(facts, modes=counted_modes(kept, summary.label).modes, within=within)
+    trials = [a.first for a in attempts if a.counted]
+    sections = _sections(summary, trials)
+    approximated = approximated_line(summary)
+    lead = " ".join(filter(None, [scope, counted_line(summary), approximated, f"Generated {generated_at}."]))
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="warroom {escape(__version__)}">
 <title>War Room report</title><style>{_CSS}</style></head>
 <body>
 <h1>War Room report</h1>
-<p class="lead">{escape(scope)} {escape(counted_line(summary))} Generated {escape(generated_at)}.</p>
+<p class="lead">{escape(lead)}</p>
 {"".join(sections)}
 <section id="tables"><h2>Figures per trainee</h2>{_trainee_table(summary)}
 <p class="note">{escape(reliability_line(summary))}</p>
+<p class="note">{escape(score_reliability_line(summary))}</p>
 <h2>Figures per drill</h2>{_drill_table(summary)}</section>
-<p class="note">Definitions and sources of every figure: docs/sessions.md, "Cohort statistics", in the warroom
-documentation.</p>
+<p class="note">{escape(LEGEND)}</p>
 </body></html>
 """

@@ -3,14 +3,30 @@
 
 from ._group import scores
 from ._options import RulesOption, check_rules_option, set_filter_option
-from ._statistics import compute_summary, counted_line, reliability_line
+from ._statistics import (
+    LEGEND,
+    approximated_line,
+    compute_summary,
+    counted_line,
+    d_prime_cell,
+    estimate_cell,
+    rate_cell,
+    reliability_line,
+    score_reliability_line,
+)
 
 __all__ = [
+    "LEGEND",
     "RulesOption",
+    "approximated_line",
     "check_rules_option",
     "compute_summary",
     "counted_line",
+    "d_prime_cell",
+    "estimate_cell",
+    "rate_cell",
     "reliability_line",
+    "score_reliability_line",
     "scores",
     "set_filter_option",
 ]

@@ -16,45 +16,27 @@ import click
 from warroom.core.text import clean, number, percent, plural, seconds
 
 if TYPE_CHECKING:
-    from warroom.core.stats import CohortStats, DrillStats, TraineeStats
+    from warroom.core.stats import CohortStats, DrillStats, Reliability, TraineeStats
 
 
-#: The CSV columns of the summary: ``scope`` (trainee, drill or cohort) and ``name``, the modes counted, then every
-#: field of the trainee, drill and cohort figures (empty where a scope has no such figure).
+#: The CSV columns of the summary: ``scope`` (trainee, drill, or cohort for the reliabilities) and ``name``, the modes
+#: counted, then every field of the trainee, drill and reliability figures (empty where a scope has no such figure).
 SUMMARY_CSV_COLUMNS = (
-    "scope",
-    "name",
-    "counted_mode",
-    "sessions",
-    "abandoned",
-    "fault_sessions",
-    "hits",
-    "hit_rate",
-    "all_clear_sessions",
-    "false_alarms",
-    "false_alarm_rate",
-    "false_escalations_per_all_clear",
-    "distractors_shown",
-    "distractors_escalated",
-    "distractor_escalation_rate",
-    "d_prime",
-    "criterion_c",
-    "a_prime",
-    "median_time_to_detect",
-    "median_wall_time_to_detect",
-    "mean_score",
-    "reliability",
-    "more_sessions_needed",
-    "all_clear",
-    "trainees",
-    "difficulty",
-    "discrimination",
+    "scope", "name", "counted_mode",
+    "sessions", "replays", "trials", "abandoned", "abandoned_apart", "approximated",
+    "signal_trials", "hits", "localisation_errors", "misses", "hit_rate", "hit_rate_low", "hit_rate_high",
+    "noise_trials", "false_alarms", "noise_abandoned", "correct_rejections", "distinct_controls",
+    "false_alarm_rate", "false_alarm_rate_low", "false_alarm_rate_high", "false_escalations_per_noise_trial",
+    "distractors_shown", "distractors_escalated", "distractor_escalation_rate", "distractor_escalation_rate_low",
+    "distractor_escalation_rate_high", "enough_trials",
+    "d_prime", "d_prime_low", "d_prime_high", "criterion_c", "criterion_c_low", "criterion_c_high",
+    "a_prime", "a_prime_low", "a_prime_high",
+    "median_time_to_detect", "median_wall_time_to_detect", "mean_score",
+    "d_prime_reliability", "more_trials_needed", "score_reliability", "score_more_trials_needed", "warnings",
+    "all_clear", "trainees", "correct", "difficulty", "difficulty_low", "difficulty_high", "discrimination",
     "distractor_pulls",
-    "split_half_r",
-    "half_sessions",
-    "sessions_needed",
-    "target",
-)
+    "measure", "status", "split_half_r", "half_trials", "reliability", "trials_needed", "target",
+)  # fmt: skip
 
 #: Width of a bar in characters (each character holds eighths, so a bar shows 1/160 steps).
 BAR_WIDTH = 20
@@ -64,7 +46,7 @@ _EIGHTHS = " ▏▎▍▌▋▊▉"
 @dataclass(frozen=True)
 class Summary:
     """The cohort statistics of the matching sessions and what was counted: ``label`` (assessment, practice or
-    all), ``counted`` sessions (abandoned ones included, counted apart) and ``left_out`` (of the other mode)."""
+    all), ``counted`` sessions of the counted modes (trials and replays) and ``left_out`` (of the other mode)."""
 
     stats: CohortStats
     label: str
@@ -72,22 +54,29 @@ class Summary:
     left_out: int
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON export: ``counted`` ({mode, sessions, left_out}) then the statistics' dict."""
-        return {
-            "counted": {"mode": self.label, "sessions": self.counted, "left_out": self.left_out},
-            **self.stats.to_dict(),
-        }
+        """The JSON export: ``counted`` ({mode, sessions, trials, replays, abandoned, abandoned_apart, approximated,
+        left_out}) then the statistics' dict."""
+        s = self.stats
+        counted = {
+            "mode": self.label, "sessions": self.counted, "trials": s.trials, "replays": s.replays,
+            "abandoned": s.abandoned, "abandoned_apart": s.abandoned_apart, "approximated": s.approximated,
+            "left_out": self.left_out,
+        }  # fmt: skip
+        return {"counted": counted, **s.to_dict()}
 
 
-def compute_summary(facts: list[Any], mode: str = "auto") -> Summary:
-    """The :class:`Summary` of ``facts`` (:class:`~warroom.core.stats.SessionFacts`) for ``mode`` (see
-    :func:`warroom.store.cohort.counted_modes`). Raises ValueError for an unknown mode."""
+def compute_summary(facts: list[Any], mode: str = "auto", within: Any = None) -> Summary:
+    """The :class:`Summary` of ``facts`` (:class:`~warroom.core.stats.SessionFacts` of the matching trainees and
+    drills) for ``mode`` (see :func:`warroom.store.cohort.counted_modes`); ``within``: the sessions the window
+    filters keep (None: all; the first attempts are found among all ``facts``). Raises ValueError for an unknown
+    mode."""
     from warroom.core.stats import summarize
     from warroom.store.cohort import counted_modes
 
-    counted = counted_modes(facts, mode)
-    stats = summarize(facts, modes=counted.modes)
-    return Summary(stats, counted.label, len(facts) - stats.skipped_by_mode, stats.skipped_by_mode)
+    kept = facts if within is None else [f for f in facts if within(f)]
+    counted = counted_modes(kept, mode)
+    stats = summarize(facts, modes=counted.modes, within=within)
+    return Summary(stats, counted.label, len(kept) - stats.skipped_by_mode, stats.skipped_by_mode)
 
 
 def summary_of(result: Any) -> Summary:
@@ -98,14 +87,55 @@ def summary_of(result: Any) -> Summary:
 
 
 def csv_rows(summary: Summary) -> list[dict[str, Any]]:
-    """The CSV rows: one per trainee (``scope`` trainee), one per drill, one for the cohort's reliability."""
+    """The CSV rows: one per trainee (``scope`` trainee; ``warnings`` joined by ``; ``), one per drill, one per
+    reliability (``scope`` cohort, ``name`` ``d_prime_reliability`` or ``score_reliability``)."""
     label = {"counted_mode": summary.label}
-    rows = [{"scope": "trainee", "name": t.trainee, **label, **t.to_dict()} for t in summary.stats.trainees]
+    rows = []
+    for t in summary.stats.trainees:
+        cells = t.to_dict() | {"warnings": "; ".join(t.warnings)}
+        rows.append({"scope": "trainee", "name": t.trainee, **label, **cells})
     for d in summary.stats.drills:
         cells = d.to_dict() | {"distractor_pulls": json.dumps(d.distractor_pulls, ensure_ascii=False)}
         rows.append({"scope": "drill", "name": d.drill_id, **label, **cells})
-    rows.append({"scope": "cohort", "name": "reliability", **label, **summary.stats.reliability.to_dict()})
+    for name in ("d_prime_reliability", "score_reliability"):
+        rows.append({"scope": "cohort", "name": name, **label, **getattr(summary.stats, name).to_dict()})
     return rows
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Cells: counts, intervals, minimums
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def rate_cell(count: int, n: int, low: float | None, high: float | None) -> str:
+    """A rate with its counts and 95% interval: ``7/9 78% [45–94]`` (``-`` for none of 0)."""
+    if not n or low is None or high is None:
+        return "-"
+    return f"{count}/{n} {percent(count / n)} [{_decimal(low * 100)}–{_decimal(high * 100)}]"
+
+
+def _decimal(value: float) -> str:
+    return number(value, 0)
+
+
+def estimate_cell(value: float | None, low: float | None, high: float | None) -> str:
+    """An estimate with its 95% interval: ``1.62 [0.85, 2.40]``."""
+    if value is None or low is None or high is None:
+        return "-"
+    return f"{_two(value)} [{_two(low)}, {_two(high)}]"
+
+
+def _two(value: float) -> str:
+    return f"{value:.2f}".replace("-0.00", "0.00")
+
+
+def too_few(t: TraineeStats) -> str:
+    """The cell of d′ below its minimums: ``too few trials (7 signal, 2 noise)``."""
+    return f"too few trials ({t.signal_trials} signal, {t.noise_trials} noise)"
+
+
+def d_prime_cell(t: TraineeStats) -> str:
+    return estimate_cell(t.d_prime, t.d_prime_low, t.d_prime_high) if t.enough_trials else too_few(t)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -127,56 +157,83 @@ def bar(fraction: float | None, width: int = BAR_WIDTH) -> str:
 def counted_line(summary: Summary) -> str:
     """Which sessions were counted, for people (the first line of the table output)."""
     s = summary.stats
-    abandoned = sum(t.abandoned for t in s.trainees)
     what = "every session" if summary.label == "all" else f"{summary.label} sessions"
-    line = f"Counted: {what}, {plural(summary.counted, 'session')} ({abandoned:,} abandoned, counted apart)"
+    line = (
+        f"Counted: {what}: {plural(s.trials, 'trial')} (each trainee's first attempt at each drill) of "
+        f"{plural(summary.counted, 'session')}; {plural(s.replays, 'replay')} listed apart"
+    )
+    if s.abandoned:
+        if s.abandoned_apart == s.abandoned:
+            line += f"; {s.abandoned:,} abandoned, kept apart (practice)"
+        elif s.abandoned_apart:
+            line += f"; {s.abandoned:,} abandoned ({s.abandoned_apart:,} of practice kept apart, the rest counted)"
+        else:
+            line += f"; {s.abandoned:,} abandoned, counted with their response"
     if summary.left_out:
         other = "practice" if summary.label == "assessment" else "assessment"
         line += f"; {plural(summary.left_out, other + ' session')} left out (--mode all counts them)"
     return line + "."
 
 
+def approximated_line(summary: Summary) -> str | None:
+    """The sentence on trials whose response was approximated from an older scorecard (None when there are none)."""
+    n = summary.stats.approximated
+    if not n:
+        return None
+    return (
+        f"{plural(n, 'trial')} of {summary.stats.trials:,} {plural(n, 'was', 'were', count=False)} scored by rules "
+        "before version 4: the response is approximated from the outcome (`warroom scores rescore --rules 4` "
+        "records it)."
+    )
+
+
 def _trainee_rows(trainees: list[TraineeStats]) -> list[list[str]]:
     return [
         [
             clean(t.trainee),
-            str(t.sessions),
+            str(t.trials),
+            str(t.replays),
             str(t.abandoned),
-            percent(t.hit_rate),
-            percent(t.false_alarm_rate),
-            number(t.d_prime, 2),
-            number(t.criterion_c, 2),
-            number(t.a_prime, 2),
+            rate_cell(t.hits, t.signal_trials, t.hit_rate_low, t.hit_rate_high),
+            rate_cell(t.false_alarms + t.noise_abandoned, t.noise_trials, t.false_alarm_rate_low,
+                      t.false_alarm_rate_high) + (" !" if t.warnings else ""),
+            d_prime_cell(t),
+            estimate_cell(t.criterion_c, t.criterion_c_low, t.criterion_c_high),
+            estimate_cell(t.a_prime, t.a_prime_low, t.a_prime_high),
             seconds(t.median_time_to_detect),
-            seconds(t.median_wall_time_to_detect),
             number(t.mean_score, 1),
-            number(t.reliability, 2) + ("" if t.more_sessions_needed in (None, 0) else f" (+{t.more_sessions_needed})"),
+            number(t.d_prime_reliability, 2) + _more(t.more_trials_needed),
         ]
         for t in trainees
     ]
 
 
+def _more(needed: int | None) -> str:
+    return "" if needed in (None, 0) else f" (+{needed})"
+
+
 _TRAINEE_COLUMNS = [
     ("trainee", "trainee", True),
-    ("sessions", "sessions", False),
+    ("trials", "trials", False),
+    ("replays", "replays", False),
     ("quit", "quit", False),
-    ("hit rate", "hit rate", False),
-    ("false alarms", "false alarms", False),
-    ("d", "d′", False),
-    ("c", "c", False),
-    ("a", "A′", False),
+    ("hit rate", "hit rate [95%]", False),
+    ("false alarms", "false-alarm rate [95%]", False),
+    ("d", "d′ [95%]", False),
+    ("c", "c [95%]", False),
+    ("a", "A′ [95%]", False),
     ("ttd", "median ttd", False),
-    ("wall ttd", "wall ttd", False),
     ("mean score", "mean score", False),
-    ("reliability", "reliability", False),
+    ("reliability", "d′ reliability", False),
 ]
 
 _DRILL_COLUMNS = [
     ("drill", "drill", True),
-    ("sessions", "sessions", False),
+    ("trials", "trials", False),
+    ("replays", "replays", False),
     ("trainees", "trainees", False),
     ("quit", "quit", False),
-    ("difficulty", "difficulty", False),
+    ("difficulty", "difficulty [95%]", False),
     ("discrimination", "discrimination", False),
     ("ttd", "median ttd", False),
     ("wall ttd", "wall ttd", False),
@@ -188,10 +245,11 @@ def _drill_rows(drills: list[DrillStats]) -> list[list[str]]:
     return [
         [
             clean(d.drill_id + (" (all-clear)" if d.all_clear else "")),
-            str(d.sessions),
+            str(d.trials),
+            str(d.replays),
             str(d.trainees),
             str(d.abandoned),
-            percent(d.difficulty),
+            rate_cell(d.correct, d.trials, d.difficulty_low, d.difficulty_high),
             number(d.discrimination, 2),
             seconds(d.median_time_to_detect),
             seconds(d.median_wall_time_to_detect),
@@ -199,6 +257,24 @@ def _drill_rows(drills: list[DrillStats]) -> list[list[str]]:
         ]
         for d in drills
     ]
+
+
+def warnings_line(trainees: list[TraineeStats], most: int = 8) -> str | None:
+    """The footnote of the ``!`` marks: whose false-alarm rate rests on too few noise trials or controls."""
+    from warroom.core.stats import MIN_DISTINCT_CONTROLS, MIN_NOISE_TRIALS
+
+    marked = [t for t in trainees if t.warnings]
+    if not marked:
+        return None
+    names = ", ".join(
+        f"{clean(t.trainee)} ({plural(t.noise_trials, 'noise trial')}, {plural(t.distinct_controls, 'control')})"
+        for t in marked[:most]
+    )
+    more = f", {len(marked) - most:,} more" if len(marked) > most else ""
+    return (
+        f"! false-alarm rate resting on fewer than {MIN_NOISE_TRIALS} noise trials or {MIN_DISTINCT_CONTROLS} "
+        f"distinct controls (drills played as noise): {names}{more}."
+    )
 
 
 def bar_lines(headers: tuple[str, str, str], rows: list[tuple[str, float | None, float | None]]) -> list[str]:
@@ -223,17 +299,37 @@ def bar_lines(headers: tuple[str, str, str], rows: list[tuple[str, float | None,
 
 
 def reliability_line(summary: Summary) -> str:
-    """The cohort's split-half reliability in one sentence."""
-    r = summary.stats.reliability
-    if r.split_half_r is None or r.half_sessions is None:
-        return f"Reliability: needs at least 3 trainees with 2 or more sessions ({r.trainees} now)."
-    head = f"Split-half reliability: r = {number(r.split_half_r, 2)} across {r.trainees} trainees"
-    if r.reliability is None:
-        return head + "; the halves do not agree, so no number of drills makes the mean score reliable."
+    """The cohort's split-half reliability of d′ (the headline measure) in one sentence."""
+    return reliability_sentence(summary.stats.d_prime_reliability)
+
+
+def score_reliability_line(summary: Summary) -> str:
+    """The cohort's split-half reliability of the mean score (secondary) in one sentence."""
+    return reliability_sentence(summary.stats.score_reliability)
+
+
+def reliability_sentence(r: Reliability) -> str:
+    """A :class:`~warroom.core.stats.Reliability` for people: estimated (r, the reliability at the cohort's length,
+    the trials that reach the target), too few trainees to estimate, or too weak to project."""
+    from warroom.core.stats import MIN_PROPHECY_R, MIN_RELIABILITY_TRAINEES
+
+    if r.measure == "d_prime":
+        head, who = "Reliability of d′ (split-half, Spearman–Brown)", "with 5 signal and 2 noise trials in each half"
+    else:
+        head, who = "Reliability of the mean score (secondary; split-half, Spearman–Brown)", "with 2 or more trials"
+    if r.status == "too_few":
+        many = plural(r.trainees, "trainee")
+        return f"{head}: too few to estimate ({many} {who}; {MIN_RELIABILITY_TRAINEES} needed)."
+    if r.status == "too_weak" or r.reliability is None or r.half_trials is None:
+        shown = "undefined" if r.split_half_r is None else _two(r.split_half_r)
+        return (
+            f"{head}: r = {shown} across {plural(r.trainees, 'trainee')} — too weak to project (no number of trials "
+            f"is projected below r = {number(MIN_PROPHECY_R, 2)})."
+        )
     return (
-        f"{head}; {number(r.reliability, 2)} at {number(2 * r.half_sessions, 1)} sessions; "
-        f"{r.sessions_needed} {'session reaches' if r.sessions_needed == 1 else 'sessions reach'} "
-        f"{number(r.target, 2)} (Spearman–Brown)."
+        f"{head}: r = {_two(r.split_half_r or 0)} across {plural(r.trainees, 'trainee')}; "
+        f"{_two(r.reliability)} at {number(2 * r.half_trials, 1)} trials; "
+        f"{r.trials_needed} {'trial reaches' if r.trials_needed == 1 else 'trials reach'} {number(r.target, 2)}."
     )
 
 
@@ -264,7 +360,9 @@ def print_tables(summary: Summary, scope: str = "") -> None:
     t_tables = _fitted(_TRAINEE_COLUMNS, _trainee_rows(stats.trainees), console.width)
     d_tables = _fitted(_DRILL_COLUMNS, _drill_rows(stats.drills), console.width)
     scope = f" ({clean(scope)})" if scope else ""
-    print_renderables(console, counted_line(summary), "Per trainee" + scope, *t_tables)
+    lead = [counted_line(summary), *filter(None, [approximated_line(summary)])]
+    warning = [w for w in [warnings_line(stats.trainees)] if w]
+    print_renderables(console, *lead, "Per trainee" + scope, *t_tables, *warning)
     trainee_rows = [(t.trainee, t.hit_rate, t.false_alarm_rate) for t in stats.trainees]
     for line in bar_lines(("trainee", "hit rate", "false-alarm rate"), trainee_rows):
         click.echo(line)
@@ -272,14 +370,17 @@ def print_tables(summary: Summary, scope: str = "") -> None:
     drill_rows = [(d.drill_id, d.difficulty, d.discrimination) for d in stats.drills]
     for line in bar_lines(("drill", "difficulty", "discrimination"), drill_rows):
         click.echo(line)
-    print_renderables(
-        console,
-        reliability_line(summary),
-        "hit rate: contained on time / drills with a fault played; false alarms: all-clear drills escalated / "
-        "all-clear drills played; d′ (log-linear correction), criterion c and A′: sensitivity and bias; median ttd: "
-        "median time to detect in drill seconds from the earliest evidence, wall ttd in real seconds from the "
-        "session's start (pauses included); reliability: of the mean score (+ more drills needed to reach 0.7); "
-        "difficulty: share of sessions correct (higher is easier); discrimination: "
-        "correlation of a drill with the trainee's other scores; distractor pulls: escalations each distractor "
-        'event pulled. docs/sessions.md, "Cohort statistics", has every formula.',
-    )
+    print_renderables(console, reliability_line(summary), score_reliability_line(summary), LEGEND)
+
+
+#: The legend under the tables (docs/sessions.md, "Cohort statistics", has every definition).
+LEGEND = (
+    "A trial is a trainee's first attempt at a drill; replays are listed apart. hit rate: hits / signal trials "
+    "(a hit: the first escalation names the fault's origin with specific evidence, on time); false-alarm rate: (false "
+    "alarms + noise trials abandoned) / noise trials; k/n, the percentage and its 95% Wilson interval [low–high]. "
+    "d′ and c (log-linear correction; delta-method 95% interval) and A′ (exact parametric bootstrap interval): shown "
+    "from 10 signal and 5 noise trials. quit: first attempts abandoned. median ttd: drill seconds from the earliest "
+    "evidence to the containing escalation. d′ reliability: at the trainee's trials (+ more trials to reach 0.7). "
+    "difficulty: share of trials correct (higher is easier); discrimination: correlation of a drill with the "
+    'trainee\'s other scores. docs/sessions.md, "Cohort statistics", has every formula.'
+)

@@ -1,18 +1,36 @@
 # The API of warroom.core.stats (its __init__.py loads each name on first use, from the module named here).
+# keep: MIN_DISTINCT_CONTROLS, MIN_NOISE_TRIALS, MIN_PROPHECY_R, MIN_RELIABILITY_TRAINEES, MIN_SIGNAL_TRIALS
 
-from ._counts import CohortCounts, PairCounts, stats_from_counts
+from ._counts import FirstAttempt, count_first_attempts, stats_from_counts
 from ._facts import SessionFacts
 from ._figures import CohortStats, DrillStats, Reliability, TraineeStats
-from ._summary import summarize
+from ._measures import (
+    MIN_DISTINCT_CONTROLS,
+    MIN_NOISE_TRIALS,
+    MIN_PROPHECY_R,
+    MIN_RELIABILITY_TRAINEES,
+    MIN_SIGNAL_TRIALS,
+)
+from ._responses import SIGNAL_RESPONSES, approximate_response, approximated_sql
+from ._summary import first_attempts, summarize
 
 __all__ = [
-    "CohortCounts",
     "CohortStats",
     "DrillStats",
-    "PairCounts",
+    "FirstAttempt",
+    "MIN_DISTINCT_CONTROLS",
+    "MIN_NOISE_TRIALS",
+    "MIN_PROPHECY_R",
+    "MIN_RELIABILITY_TRAINEES",
+    "MIN_SIGNAL_TRIALS",
     "Reliability",
+    "SIGNAL_RESPONSES",
     "SessionFacts",
     "TraineeStats",
+    "approximate_response",
+    "approximated_sql",
+    "count_first_attempts",
+    "first_attempts",
     "stats_from_counts",
     "summarize",
 ]

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from warroom.core.model import CONTAINED_OUTCOMES, Outcome
+from warroom.core.model import CONTAINED_OUTCOMES, Outcome, PlayedAs, Response
+from warroom.core.stats._responses import SIGNAL_RESPONSES, approximate_response
 
 #: Outcome by value (a member is its own value too: Outcome is a StrEnum).
 _OUTCOMES: dict[str, Outcome] = {o.value: o for o in Outcome}
+#: Response by value.
+_RESPONSES: dict[str, Response] = {r.value: r for r in Response}
 #: (is a drill with a fault, outcome value) -> the Outcome, for the outcomes that fit the kind of drill: a drill with
 #: a fault cannot end with the all clear held, an all-clear drill has nothing to contain.
 _FITTING: dict[tuple[bool, str], Outcome] = {(True, o.value): o for o in Outcome if o is not Outcome.ALL_CLEAR_HELD} | {
@@ -27,12 +30,16 @@ class SessionFacts:
     events released in the session; ``distractor_escalations`` the distractor event ids that pulled an escalation
     (one entry per escalation). ``time_to_detect_s`` is seconds of drill time, ``wall_time_to_detect_s`` seconds of
     real time (pauses included), each None when nothing was detected or not recorded. ``mode`` is the session's mode
-    (``practice`` or ``assessment``). ``session_id`` breaks ties in start time for the split-half order (the store's
-    order: sessions started at the same time in session-id order; "" keeps the input order). Treat it as read-only
-    (it is not frozen only because a frozen dataclass is slow to build, and the store builds one per session).
+    (``practice`` or ``assessment``). ``session_id`` breaks ties in start time (the first attempt and the
+    split-half order: sessions started at the same time in session-id order; "" keeps the input order).
+    ``response`` is the trial's :class:`~warroom.core.model.Response` as the scorecard records it (scoring rules 4
+    on); None approximates it from the outcome (:func:`~warroom.core.stats._responses.approximate_response`) and
+    sets ``approximated``. ``set_id`` is the drill set the session was played in. Treat it as read-only (it is not
+    frozen only because a frozen dataclass is slow to build, and the store builds one per session).
 
-    Raises ValueError for an unknown outcome, a containment in an all-clear drill or an all clear held in a drill with
-    a fault, a negative count, or more distinct distractors escalated than shown.
+    Raises ValueError for an unknown outcome or response, a containment in an all-clear drill or an all clear held in
+    a drill with a fault, a response of the other kind of trial, a negative count, or more distinct distractors
+    escalated than shown.
     """
 
     trainee: str
@@ -48,6 +55,9 @@ class SessionFacts:
     wall_time_to_detect_s: float | None = None
     mode: str = "practice"
     session_id: str = ""
+    response: Response | None = None
+    set_id: str | None = None
+    approximated: bool = False
 
     def __post_init__(self) -> None:
         # One lookup checks the outcome and that it fits the kind of drill (this runs once per stored session).
@@ -55,6 +65,18 @@ class SessionFacts:
         if outcome is None:
             self._refuse_outcome()
         self.outcome = outcome  # type: ignore[assignment]  # (None was refused above)
+        if self.response is None:
+            played = PlayedAs.SIGNAL if self.is_fault_drill else PlayedAs.NOISE
+            self.response = approximate_response(outcome, played, self.false_escalations)  # type: ignore[arg-type]
+            self.approximated = True
+        else:
+            response = _RESPONSES.get(self.response)
+            if response is None:
+                raise ValueError(f"{self.drill_id}: unknown response {self.response!r}")
+            if (response in SIGNAL_RESPONSES) != self.is_fault_drill:
+                trial = "a signal" if self.is_fault_drill else "a noise"
+                raise ValueError(f"{self.drill_id}: {response.value!r} is not a response of {trial} trial")
+            self.response = response
         if self.false_escalations < 0 or self.distractors_shown < 0:
             raise ValueError(f"{self.drill_id}: counts cannot be negative")
         if self.distractor_escalations:
@@ -71,6 +93,11 @@ class SessionFacts:
         if self.is_fault_drill:
             raise ValueError(f"{self.drill_id}: 'all_clear_held' is not an outcome of a drill with a fault")
         raise ValueError(f"{self.drill_id}: an all-clear drill has nothing to contain")
+
+    @property
+    def signal(self) -> bool:
+        """A signal trial (the drill's fault was played), from its response."""
+        return self.response in SIGNAL_RESPONSES
 
     @property
     def abandoned(self) -> bool:

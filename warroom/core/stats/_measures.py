@@ -156,3 +156,108 @@ def sessions_needed(r: float | None, n: float, target: float = TARGET_RELIABILIT
     if r is None or r <= 0:
         return None
     return n * target * (1 - r) / (r * (1 - target))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Intervals and minimums (docs/sessions.md, "Cohort statistics": every figure with its counts and uncertainty)
+# ---------------------------------------------------------------------------------------------------------------
+
+#: The confidence of every interval, and its normal quantile (1.96 for 95%).
+CONFIDENCE = 0.95
+_Z_CONF = _Z(1 - (1 - CONFIDENCE) / 2)
+
+#: d′, c and A′ are shown only from this many signal trials and this many noise trials ("too few trials" below).
+MIN_SIGNAL_TRIALS = 10
+MIN_NOISE_TRIALS = 5
+#: A false-alarm rate resting on fewer distinct drills played as noise than this is warned about.
+MIN_DISTINCT_CONTROLS = 3
+#: The split-half reliability of d′ needs each half of a trainee to hold at least this many signal and noise
+#: trials (half of the minimums above, rounded down), and at least :data:`MIN_RELIABILITY_TRAINEES` such trainees.
+MIN_HALF_SIGNAL = MIN_SIGNAL_TRIALS // 2
+MIN_HALF_NOISE = MIN_NOISE_TRIALS // 2
+MIN_RELIABILITY_TRAINEES = 5
+#: Below this split-half correlation no number of trials is projected (a prophecy from r near 0 is noise).
+MIN_PROPHECY_R = 0.2
+
+
+def wilson_interval(count: int, n: int) -> tuple[float, float] | None:
+    """The Wilson score interval of a share ``count / n`` at :data:`CONFIDENCE` (Wilson 1927): with z the normal
+    quantile and p = count / n, the centre is (p + z²/2n) / (1 + z²/n) and the half-width
+    z·sqrt(p(1 − p)/n + z²/4n²) / (1 + z²/n). Unlike p ± z·sqrt(p(1 − p)/n) it stays inside 0..1 and is not of
+    width 0 at 0 of n or n of n. None when ``n`` is 0. Raises ValueError for a count outside 0..n."""
+    p = rate(count, n)
+    if p is None:
+        return None
+    z2 = _Z_CONF * _Z_CONF
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = _Z_CONF * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
+    return (0.0 if count == 0 else low), (1.0 if count == n else high)
+
+
+def sdt_intervals(
+    hits: int, signal_trials: int, false_alarms: int, noise_trials: int
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The :data:`CONFIDENCE` intervals of d′ and c by the delta method (Gourevitch & Galanter 1967; Macmillan &
+    Creelman 2005), on the log-linear corrected rates H and F of :func:`d_prime_and_c`:
+    var(d′) = H(1 − H) / (Ns·φ(Φ⁻¹(H))²) + F(1 − F) / (Nn·φ(Φ⁻¹(F))²) and var(c) = var(d′) / 4, each estimate
+    ± z·sqrt(var). Returns ``((d′ low, d′ high), (c low, c high))``, or None when either kind of trial was never
+    played."""
+    sdt = d_prime_and_c(hits, signal_trials, false_alarms, noise_trials)
+    if sdt is None:
+        return None
+    h, f = log_linear_rate(hits, signal_trials), log_linear_rate(false_alarms, noise_trials)
+    pdf = NormalDist().pdf
+    var = h * (1 - h) / (signal_trials * pdf(_Z(h)) ** 2) + f * (1 - f) / (noise_trials * pdf(_Z(f)) ** 2)
+    half_d = _Z_CONF * math.sqrt(var)
+    d, c = sdt
+    return (d - half_d, d + half_d), (c - half_d / 2, c + half_d / 2)
+
+
+#: Binomial probabilities below this are left out of :func:`a_prime_interval`'s exact distribution (their sum is
+#: far below the 2.5% tails it reads).
+_NEGLIGIBLE = 1e-12
+
+
+def _binomial(n: int, p: float) -> list[tuple[int, float]]:
+    """``(k, P(K = k))`` for K ~ Binomial(n, p), 0 < p < 1, leaving out the negligible tails."""
+    log_p, log_q = math.log(p), math.log1p(-p)
+    out = []
+    for k in range(n + 1):
+        log_pmf = math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) + k * log_p + (n - k) * log_q
+        pmf = math.exp(log_pmf)
+        if pmf >= _NEGLIGIBLE:
+            out.append((k, pmf))
+    return out
+
+
+def a_prime_interval(hits: int, signal_trials: int, false_alarms: int, noise_trials: int) -> tuple[float, float]:
+    """The :data:`CONFIDENCE` interval of A′ (of the raw rates) by a parametric bootstrap computed exactly: the
+    hit and false-alarm counts are drawn as independent binomials of the trainee's numbers of trials with the
+    log-linear corrected rates (so that 10 of 10 does not claim certainty), A′ is computed from every pair of counts,
+    and the interval runs from the 2.5th to the 97.5th percentile of that distribution (every pair of counts weighed
+    by its probability instead of sampled: the same answer as infinitely many bootstrap samples, and no seed). The
+    interval is widened to hold the estimate itself. Raises ValueError when either kind of trial was never
+    played."""
+    if signal_trials <= 0 or noise_trials <= 0:
+        raise ValueError("A′ needs both signal and noise trials")
+    signal = _binomial(signal_trials, log_linear_rate(hits, signal_trials))
+    noise = _binomial(noise_trials, log_linear_rate(false_alarms, noise_trials))
+    values = sorted(
+        (a_prime(kh / signal_trials, kf / noise_trials), ph * pf) for kh, ph in signal for kf, pf in noise
+    )
+    total = math.fsum(p for _, p in values)
+    tail = (1 - CONFIDENCE) / 2 * total
+    low = high = None
+    seen = 0.0
+    for value, p in values:
+        seen += p
+        if low is None and seen >= tail:
+            low = value
+        if seen >= total - tail:
+            high = value
+            break
+    low = values[0][0] if low is None else low
+    high = values[-1][0] if high is None else high
+    point = a_prime(hits / signal_trials, false_alarms / noise_trials)
+    return min(low, point), max(high, point)

@@ -16,9 +16,9 @@ from ._values import (
 
 __all__ = [
     "MAX_EXPORT_BYTES",
-    "UNFINISHED",
     "Message",
     "Recorded",
+    "UNFINISHED",
     "agent_above",
     "attach_tools",
     "convert_export",

@@ -1,89 +1,70 @@
-"""The cohort statistics counted inside the database (``warroom scores summary``): a few GROUP BY queries over the
-matching sessions instead of a row per session, turned into :class:`~warroom.core.stats.CohortStats` by
-:func:`warroom.core.stats.stats_from_counts` (the figures are those of
-:func:`~warroom.core.stats.summarize` over :func:`~warroom.store.cohort.read_facts`).
+"""The cohort statistics counted inside the database (``warroom scores summary``): two queries over the matching
+sessions instead of a row per session, their rows turned into :class:`~warroom.core.stats.CohortStats` by
+:func:`warroom.core.stats.count_first_attempts` and :func:`~warroom.core.stats.stats_from_counts` (the figures are
+those of :func:`~warroom.core.stats.summarize` over :func:`~warroom.store.cohort.read_facts`).
 
-The queries read the covering index ``ix_sessions_facts`` and, for the split-half order,
-``ix_sessions_trainee_order`` (:data:`ORDER_INDEX`, schema version 5). Whether a row can be counted (its values'
-types and ranges, an outcome that fits the kind of drill) is not checked here: each row's ``countable`` flag
-(schema version 7, :mod:`warroom.store.results._countable`) was computed by the database when the row was written, and
-the
-queries read it from the index.
+Whether a row can be counted (its values' types and ranges, an outcome that fits the kind of drill) is not checked
+here: each row's ``countable`` flag (schema version 7, :mod:`warroom.store.results._countable`) was computed by the
+database when the row was written, and the queries read it from their indexes.
 
-1. the sessions per mode that can be counted (their flag); those that cannot are read first, from their partial
-   index ``ix_sessions_not_countable`` (few), described one by one and left out of the other queries by id;
-2. counts per (trainee, drill) of the counted modes (chosen from query 1 as
-   :func:`~warroom.store.cohort.counted_modes` does: assessment sessions when any match): sessions, abandoned, hits,
-   misses, false alarms, correct rejections, false escalations, distractors shown, score sums;
-3. per (trainee, drill) and distinct ``distractor_escalations`` text: how many played sessions escalated those
-   distractors (distractors escalated per trainee, pulls per drill);
-4. the medians of time to detect (drill and wall seconds) per trainee and per drill;
-5. per trainee, the count and score sum of the played sessions at odd and even places in start-time order (ties in
-   start time are ordered by session id), for the split-half reliability.
+1. the sessions per mode that can be counted (their flag), matching every filter; those that cannot are read first,
+   from their partial index ``ix_sessions_not_countable`` (few), and described one by one; the counted modes are
+   chosen from these counts as :func:`~warroom.store.cohort.counted_modes` does (assessment sessions when any
+   match);
+2. per (trainee, drill) of the counted modes, the **first attempt** (the session with the least start time, ties by
+   session id) with every column its trial's figures need, and how many of the pair's sessions the ``--since`` and
+   ``--set`` filters keep (the first attempt is found among all of the pair's sessions, whatever those filters:
+   a drill first played before the window is a replay in it). It reads :data:`ATTEMPTS_INDEX` (schema version 12:
+   each trainee's sessions of each drill in start-time order), in order, without a sort.
 
-The plans differ where the back ends' costs differ (the SQL is written once per query all the same):
+The plans differ where the back ends' SQL differs:
 
-- SQLite runs queries 1 to 3 one after another (its GROUP BY sorts, so folding them into one scan with more groups
-  cost more), then reads the played sessions' trainee, drill, score and times from :data:`ORDER_INDEX` in order
-  (no sort) and takes the halves and the medians in process: cheaper than a window query and a second scan.
-- PostgreSQL runs queries 1 to 3 as one hashed GROUP BY over one scan (each scan of the index costs about as much
-  as its grouping there) on the store's connection, while the drills' medians (``percentile_disc`` of two
-  fractions, one sort per time) run on a third connection and query 5 with the trainees' medians (one read of
-  :data:`ORDER_INDEX` in start-time order) on a second, all in the same snapshot: :mod:`warroom.store.cohort._postgres`.
+- SQLite takes query 2's first attempt with its ``min()`` aggregate's bare columns (the other columns of a group come
+  from the row holding the least ``started_at``, ``session_id``): one pass over the index, no window.
+- PostgreSQL takes it with ``DISTINCT ON`` over the same index, on a second connection in the same snapshot, while
+  query 1 (per mode, flag, trainee and drill) runs on the store's own: :mod:`warroom.store.cohort._postgres`.
+
+Every figure is then computed in process from the first attempts (a few per trainee and drill, however many
+replays the store holds): the halves of the split-half reliabilities, the medians, the distractor pulls.
 """
 
 from __future__ import annotations
 
-import json
-from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.model import Outcome
-from warroom.core.stats import CohortCounts, PairCounts, stats_from_counts
+from warroom.core.stats import (
+    SIGNAL_RESPONSES,
+    FirstAttempt,
+    SessionFacts,
+    count_first_attempts,
+    stats_from_counts,
+)
 from warroom.errors import WarroomError
 from warroom.store.cohort._facts import FACTS_INDEX, Counted, FactsQuery, build_facts, counted_modes, read_facts
-from warroom.store.results import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid_facts_sql
+from warroom.store.results import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, read_pulled, valid_facts_sql
 
 if TYPE_CHECKING:
     from warroom.core.stats import CohortStats
     from warroom.store.errors import CorruptSession
     from warroom.store.results import ResultsStore
 
-_ABANDONED = f"'{Outcome.ABANDONED.value}'"
-_HELD = f"'{Outcome.ALL_CLEAR_HELD.value}'"
-_PLAYED = f"outcome <> {_ABANDONED}"
-#: Query 2: counts per (trainee, drill) as :class:`PairCounts` counts them: sessions, abandoned, hits... (the columns
-#: of :func:`_pairs`' rows after the trainee and the drill)
-_PAIR_COUNTS = (
-    "count(*), "
-    f"count(CASE WHEN NOT ({_PLAYED}) THEN 1 END), "
-    f"count(CASE WHEN all_clear = 0 AND {_PLAYED} THEN 1 END), "
-    f"count(CASE WHEN all_clear = 0 AND outcome = '{Outcome.CONTAINED.value}' THEN 1 END), "
-    f"count(CASE WHEN all_clear <> 0 AND {_PLAYED} THEN 1 END), "
-    f"count(CASE WHEN all_clear <> 0 AND {_PLAYED} AND outcome <> {_HELD} THEN 1 END), "
-    f"CAST(coalesce(sum(CASE WHEN all_clear <> 0 AND {_PLAYED} THEN false_escalations END), 0) AS BIGINT), "
-    f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN distractors_shown END), 0) AS BIGINT), "
-    f"CAST(coalesce(sum(CASE WHEN {_PLAYED} THEN total END), 0) AS BIGINT), "
-    "count(CASE WHEN all_clear = 0 THEN 1 END)"
-)
-_PAIR_SQL = f"SELECT trainee, drill_id, {_PAIR_COUNTS} FROM sessions{{hint}}{{where}} GROUP BY trainee, drill_id"
 #: Query 1: the sessions per mode that can be counted (their ``countable`` flag), and all of them.
 _CHECKED_SQL = "SELECT mode, count(CASE WHEN {valid} THEN 1 END), count(*) FROM sessions{hint}{where} GROUP BY mode"
-#: Query 3: per (trainee, drill, distractors escalated) the played sessions that escalated some.
-_PULLS_SQL = (
-    "SELECT trainee, drill_id, distractor_escalations, count(*) FROM sessions{hint}{where} "
-    "GROUP BY trainee, drill_id, distractor_escalations"
+#: The index of each trainee's sessions of each drill in start-time order (schema migration 12).
+ATTEMPTS_INDEX = "ix_sessions_attempts"
+#: The columns of a first attempt, as :func:`first_attempt` reads them (after the trainee and the drill).
+ATTEMPT_COLUMNS = (
+    "session_id, started_at, mode, response, all_clear, outcome, total, set_id, time_to_detect, wall_time_to_detect, "
+    "false_escalations, distractors_shown, distractor_escalations, scoring_version"
 )
-#: The index that gives the split-half order (query 5) without a sort: made by schema migration 5.
-ORDER_INDEX = "ix_sessions_trainee_order"
-#: SQLite's queries 4 and 5: the played sessions' trainee, drill, score and times in split-half order (each
-#: trainee's sessions by start time, ties by session id), read from :data:`ORDER_INDEX` without a sort; the halves
-#: and the medians are taken in process (cheaper than a window query and a second scan).
-_ORDERED_SQL = (
-    "SELECT trainee, drill_id, total, time_to_detect, wall_time_to_detect FROM sessions{hint}{where} "
-    "ORDER BY trainee, started_at, session_id"
+#: SQLite's query 2: per (trainee, drill) the first attempt (the bare columns of ``min()``: those of the row with
+#: the least start time and session id; ``char(1)`` sorts before any character of either) and the sessions the
+#: window filters keep (``{within}``).
+_FIRST_SQL = (
+    "SELECT trainee, drill_id, count(CASE WHEN {within} THEN 1 END), min(started_at || char(1) || session_id), "
+    f"{ATTEMPT_COLUMNS} FROM sessions{{hint}}{{where}} GROUP BY trainee, drill_id"
 )
 
 
@@ -103,8 +84,8 @@ def cohort_stats(store: ResultsStore, query: FactsQuery | None = None, mode: str
     """The cohort statistics of the sessions ``query`` matches, counted in the database; ``mode`` as in
     :func:`~warroom.store.cohort.counted_modes` (``auto``, ``assessment``, ``practice`` or ``all``).
 
-    The figures equal ``summarize(read_facts(store, query))`` with the same modes (both break ties in start time
-    by session id in the split-half order). Raises ValueError for an unknown mode and
+    The figures equal :func:`facts_stats` (every session read as a :class:`~warroom.core.stats.SessionFacts`) with the
+    same modes (both break ties in start time by session id). Raises ValueError for an unknown mode and
     :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
     if mode not in ("auto", "all", *MODES):
         raise ValueError(f"unknown mode {mode!r} (choose from auto, {', '.join(MODES)}, all)")
@@ -114,20 +95,28 @@ def cohort_stats(store: ResultsStore, query: FactsQuery | None = None, mode: str
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
     except _Unusual:  # a store changed by hand in ways the SQL checks do not see: count session by session
-        from warroom.core.stats import summarize
+        return facts_stats(store, query, mode)
 
-        facts, problems = read_facts(store, query)
-        counted = counted_modes(facts, mode)
-        return CohortResult(summarize(facts, modes=counted.modes), counted, len(facts), problems)
+
+def facts_stats(store: ResultsStore, query: FactsQuery, mode: str = "auto") -> CohortResult:
+    """The cohort statistics of the sessions ``query`` matches, from one :class:`~warroom.core.stats.SessionFacts`
+    per stored session of the matching trainees and drills (the first attempts are found among all of them, the
+    ``--since`` and ``--set`` filters then keep theirs). Raises ValueError for an unknown mode."""
+    from warroom.core.stats import summarize
+
+    facts, problems = read_facts(store, query.partition())
+    if query.partition() != query:  # only the rows the window filters keep are reported
+        problems = read_facts(store, query)[1]
+    kept = [f for f in facts if query.within(f)]
+    counted = counted_modes(kept, mode)
+    stats = summarize(facts, modes=counted.modes, within=query.within)
+    return CohortResult(stats, counted, len(kept), problems)
 
 
 class _Unusual(WarroomError):
     """A row the SQL checks let through that only a session-by-session read can describe (a ``distractor_escalations``
-    column that is not a JSON list of event ids, figures marked bad whose scorecard reads fine)."""
-
-
-#: At most this many rows that cannot be counted are left out by their ids; with more, every query repeats the checks.
-_MAX_LEFT_OUT_BY_ID = 500
+    column that is not a JSON list of event ids, figures marked bad whose scorecard reads fine, a response that does
+    not fit what the session was played as)."""
 
 
 def _count(store: ResultsStore, query: FactsQuery, requested: str) -> CohortResult:
@@ -147,9 +136,7 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     from warroom.store.cohort._facts import _COLUMNS
 
     loose, conn = store.dialect.loose_types, store.db.conn
-    valid = COLUMN  # the row checks, evaluated when each row was written (schema version 7)
     unindexed = store.dialect.unindexed("")
-    hint = store.dialect.indexed_by(FACTS_INDEX)  # the counts read the covering index only
     if store.dialect.name == "postgresql":
         from warroom.store.cohort._postgres import SETTINGS
 
@@ -162,37 +149,54 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
     left_over, problems = build_facts(store, bad_rows)
     if left_over:
         raise _Unusual
-
-    def where_counted(condition: str) -> tuple[str, list[Any]]:
-        """WHERE of the filters, ``condition`` and the rows that can be counted: the checks were evaluated when
-        each row was written (its flag); the few rows that fail them are left out by id."""
-        if len(bad_rows) > _MAX_LEFT_OUT_BY_ID:
-            return query.where(f"{valid} AND {condition}", unindexed=unindexed)
-        w, p = query.where(condition, unindexed=unindexed)
-        if bad_rows:
-            w += f" AND session_id NOT IN ({', '.join('?' for _ in bad_rows)})"
-            p += [r[1] for r in bad_rows]
-        return w, p
-
     if store.dialect.name == "postgresql":
         from warroom.store.cohort._postgres import count
 
-        counts, counted, by_mode = count(store, query, requested, where_counted)
-    else:  # SQLite: the queries one after another (see the module docstring)
+        rows, counted, by_mode = count(store, query, requested)
+    else:  # SQLite: query 1, then query 2 (see the module docstring)
+        hint = store.dialect.indexed_by(FACTS_INDEX)
         where, params = query.where("1 = 1", unindexed=unindexed)
-        by_mode, _ = _checked(conn.execute(_CHECKED_SQL.format(hint=hint, where=where, valid=valid), params).fetchall())
+        checked = conn.execute(_CHECKED_SQL.format(hint=hint, where=where, valid=COLUMN), params).fetchall()
+        by_mode, _ = _checked(checked)
         counted = _counted(by_mode, requested)
-        counts = CohortCounts()
-        w, p = where_counted(in_modes(store, counted))
-        counts.pairs = _pairs(conn.execute(_PAIR_SQL.format(hint=hint, where=w), p).fetchall())
-        played, pp = where_counted(f"{in_modes(store, counted)} AND {_PLAYED}")
-        _count_played(store, hint, played, pp, counts)
-    counts.skipped_by_mode = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
+        within, wp = query.within_sql(unindexed)
+        where, params = query.partition().where(f"{in_modes(store, counted)} AND {COLUMN}", unindexed=unindexed)
+        sql = _FIRST_SQL.format(within=within, hint=store.dialect.indexed_by(ATTEMPTS_INDEX), where=where)
+        rows = [(t, d, kept, *rest) for t, d, kept, _min, *rest in conn.execute(sql, [*wp, *params]).fetchall()]
+    skipped = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
     try:
-        stats = stats_from_counts(counts)
-    except ValueError:  # counts that are not shares: only a store changed by hand has them
+        stats = stats_from_counts(count_first_attempts(first_attempts(rows, query), skipped))
+    except ValueError:  # a row whose values do not fit together: only a store changed by hand has them
         raise _Unusual from None
     return CohortResult(stats, counted, sum(by_mode.values()), problems)
+
+
+def first_attempts(rows: Iterable[Any], query: FactsQuery) -> list[FirstAttempt]:
+    """The :class:`~warroom.core.stats.FirstAttempt` of each row of query 2 (trainee, drill, the sessions the window
+    filters keep, then :data:`ATTEMPT_COLUMNS`). Raises ValueError for a row whose values do not fit together."""
+    from warroom.store.cohort._facts import recorded_versions
+
+    recorded = recorded_versions()
+    pulled_of: dict[str, tuple[str, ...]] = {}  # few distinct texts: parse each once
+    out = []
+    for trainee, drill, kept, sid, started_at, mode, response, all_clear, outcome, total, *rest in rows:
+        set_id, ttd, wall, false_esc, shown, text, version = rest
+        if text is None:
+            pulled: tuple[str, ...] = ()
+        elif text in pulled_of:
+            pulled = pulled_of[text]
+        else:
+            try:
+                pulled = pulled_of[text] = read_pulled(text)
+            except ValueError:
+                raise _Unusual from None
+        signal = response in SIGNAL_RESPONSES if response is not None else not all_clear
+        fact = SessionFacts(
+            trainee, drill, signal, outcome, total, started_at, false_esc, shown or 0, pulled,
+            ttd, wall, mode, sid, response, set_id, response is None or version not in recorded,
+        )  # fmt: skip
+        out.append(FirstAttempt(fact, kept, query.within(fact)))
+    return out
 
 
 def in_modes(store: ResultsStore, counted: Counted) -> str:
@@ -202,18 +206,6 @@ def in_modes(store: ResultsStore, counted: Counted) -> str:
         return "1 = 1"
     modes = ", ".join(f"'{m}'" for m in sorted(counted.modes))
     return f"{store.dialect.unindexed('mode')} IN ({modes})"
-
-
-def _count_played(store: ResultsStore, hint: str, played: str, pp: list[Any], counts: CohortCounts) -> None:
-    """SQLite's queries 3 to 5 of the module docstring over the played sessions (``played``: their WHERE, ``pp`` its
-    parameters), into ``counts``: the distractor pulls, then the times (for the medians) and the split-half halves
-    from one read of :data:`ORDER_INDEX` in order (no sort, no window query), taken in process."""
-    conn = store.db.conn
-    pulls_sql = _PULLS_SQL.format(hint=hint, where=f"{played} AND distractor_escalations IS NOT NULL")
-    _pulls(conn.execute(pulls_sql, pp).fetchall(), counts)
-    rows = conn.execute(_ORDERED_SQL.format(hint=store.dialect.indexed_by(ORDER_INDEX), where=played), pp).fetchall()
-    counts.halves = _halves(rows)
-    counts.medians.update(_medians(rows))
 
 
 def _checked(rows: Iterable[tuple[str, int, int]]) -> tuple[dict[str, int], int]:
@@ -235,76 +227,3 @@ def _counted(by_mode: dict[str, int], requested: str) -> Counted:
     if requested == "all":
         return Counted(None, "all")
     return Counted(frozenset({requested}), requested)
-
-
-def _pairs(rows: list[Any]) -> dict[tuple[str, str], PairCounts]:
-    """The :class:`PairCounts` of query 2's rows (the distinct distractors escalated come from query 3)."""
-    pairs = {}
-    for trainee, drill, n, abandoned, fault, hits, clear, fas, clear_false, shown, score, any_fault in rows:
-        pairs[trainee, drill] = PairCounts(
-            n, abandoned, fault, hits, clear, fas, clear_false, shown, 0, score, any_fault > 0
-        )
-    return pairs
-
-
-def _halves(rows: list[Any]) -> dict[str, tuple[int, float, int, float]]:
-    """Trainee -> (odd count, odd score sum, even count, even score sum) of the played sessions at odd and even
-    places of each trainee's split-half order, from :data:`_ORDERED_SQL`'s rows (in that order)."""
-    halves: dict[str, list[int]] = {}
-    for trainee, _drill, total, _ttd, _wall in rows:
-        h = halves.get(trainee)
-        if h is None:
-            h = halves[trainee] = [0, 0, 0, 0]
-        if h[0] == h[2]:  # as many at odd as at even places so far: this one is at an odd place
-            h[0] += 1
-            h[1] += total
-        else:
-            h[2] += 1
-            h[3] += total
-    return {trainee: (h[0], h[1], h[2], h[3]) for trainee, h in halves.items()}
-
-
-def _medians(rows: list[Any]) -> dict[tuple[str, str], dict[str, float]]:
-    """The medians of time to detect (drill and wall seconds) per trainee and per drill, from the played sessions'
-    ``(trainee, drill, total, ttd, wall ttd)`` rows (SQLite, in process: cheaper than sorting each figure in a window
-    query)."""
-    from statistics import median
-
-    values: dict[tuple[str, str], defaultdict[str, list[float]]] = {
-        key: defaultdict(list)
-        for key in (("trainee", "ttd"), ("trainee", "wall_ttd"), ("drill", "ttd"), ("drill", "wall_ttd"))
-    }
-    t_ttd, t_wall, d_ttd, d_wall = values.values()
-    for trainee, drill, _total, ttd, wall in rows:
-        if ttd is not None:
-            t_ttd[trainee].append(ttd)
-            d_ttd[drill].append(ttd)
-        if wall is not None:
-            t_wall[trainee].append(wall)
-            d_wall[drill].append(wall)
-    return {key: {name: median(v) for name, v in groups.items()} for key, groups in values.items()}
-
-
-def _pulls(rows: list[Any], counts: CohortCounts) -> None:
-    """Add the distractors escalated per pair and the pulls per drill to ``counts`` from query 3's ``(trainee,
-    drill, distractor_escalations text, played sessions)`` rows (each distinct text parsed once)."""
-    parsed: dict[str, tuple[int, list[tuple[str, int]]]] = {}  # text -> (distinct ids, (id, times) pairs)
-    for trainee, drill, text, n in rows:
-        seen = parsed.get(text)
-        if seen is None:
-            try:
-                ids = json.loads(text)
-            except ValueError:
-                raise _Unusual from None
-            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-                raise _Unusual
-            seen = parsed[text] = (len(set(ids)), list(Counter(ids).items()))
-        distinct, times = seen
-        pair = counts.pairs.get((trainee, drill))
-        if pair is not None:
-            pair.escalated += n * distinct
-        pulls = counts.pulls.get(drill)
-        if pulls is None:
-            pulls = counts.pulls[drill] = Counter()
-        for event, k in times:
-            pulls[event] += n * k

@@ -19,8 +19,9 @@ counted.
 
 from __future__ import annotations
 
+import functools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.stats import SessionFacts
@@ -51,8 +52,17 @@ FACTS_INDEX = "ix_sessions_facts"
 
 _COLUMNS = (
     "session_id, trainee, drill_id, all_clear, outcome, total, started_at, false_escalations, time_to_detect, "
-    "wall_time_to_detect, mode, distractors_shown, distractor_escalations"
+    "wall_time_to_detect, mode, distractors_shown, distractor_escalations, response, set_id, scoring_version"
 )
+
+
+@functools.cache
+def recorded_versions() -> frozenset[str]:
+    """The scoring rules whose scorecards record the trial's response (a session of other rules has its response
+    approximated from the outcome: the statistics count those sessions)."""
+    from warroom.core.scoring import EDITIONS
+
+    return frozenset(v for v, e in EDITIONS.items() if e.records_response)
 
 
 @dataclass(frozen=True)
@@ -66,6 +76,22 @@ class FactsQuery:
     since: str | None = None
     set_id: str | None = None
     trainees: tuple[str, ...] = field(default=())
+
+    def partition(self) -> FactsQuery:
+        """This query without the filters that may leave out a trainee's earlier sessions of a drill (``since``,
+        ``set_id``): what the first attempts are found among (they are counted only when ``within`` keeps them)."""
+        return replace(self, since=None, set_id=None)
+
+    def within(self, fact: SessionFacts) -> bool:
+        """Whether ``fact`` passes the filters :meth:`partition` leaves out."""
+        return (self.since is None or fact.started_at >= self.since) and (
+            self.set_id is None or fact.set_id == self.set_id
+        )
+
+    def within_sql(self, unindexed: str = "+") -> tuple[str, list[Any]]:
+        """The SQL condition of :meth:`within` (``1 = 1`` when there is no such filter) and its parameters."""
+        clauses, params = filter_sql(since=self.since, set_id=self.set_id, since_unindexed=unindexed)
+        return (" AND ".join(clauses) or "1 = 1"), params
 
     def where(self, *conditions: str, unindexed: str = "+") -> tuple[str, list[Any]]:
         """The SQL WHERE clause of ``conditions`` and the filters (empty when there are none), and its parameters
@@ -111,8 +137,9 @@ def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts
     wrong: list[str] = []
     pulled_of: dict[str, tuple[str, ...]] = {}  # few distinct texts: parse each once
     make, append = SessionFacts, facts.append  # local names: this loop runs once per stored session
+    recorded = recorded_versions()
     for ok, sid, trainee, drill_id, all_clear, outcome, total, started_at, false_esc, ttd, wall_ttd, *rest in rows:
-        mode, shown, text = rest
+        mode, shown, text, response, set_id, version = rest
         if not ok:
             wrong.append(sid)
             continue
@@ -126,7 +153,8 @@ def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts
             if shown == BAD_FIGURES:
                 shown, pulled = _scorecard_figures(store, sid)
             fact = make(trainee, drill_id, not all_clear, outcome, total, started_at, false_esc, shown or 0, pulled,
-                        ttd, wall_ttd, mode, sid)  # fmt: skip
+                        ttd, wall_ttd, mode, sid, response, set_id,
+                        response is None or version not in recorded)  # fmt: skip
             append(fact)
         except ValueError as exc:
             problems.append(_problem(sid, exc))

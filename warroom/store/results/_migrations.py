@@ -128,7 +128,49 @@ MIGRATIONS: dict[int, str] = {
             PRIMARY KEY (session_id, seq)
         ) WITHOUT ROWID;
     """,
+    # 12: the trial's response as a column (warroom.store.results._responses), filled by BACKFILLS[12] (recorded by
+    # scoring rules 4, approximated from the outcome before), and the index of each trainee's first attempt at each
+    # drill (warroom.store.cohort._count.ATTEMPTS_INDEX: sessions of a trainee and drill in start-time order with
+    # what a trial's figures need); the statistics' covering index remade with the response; the split-half order
+    # index of version 5 and PostgreSQL's drill-medians index of version 10 are dropped (the statistics read the
+    # first attempts instead). The statements differ per back end.
+    12: "",
 }
+
+#: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
+ATTEMPT_COLUMNS = ("mode", "countable", "response", "all_clear", "outcome", "total", "set_id", "time_to_detect",
+                   "wall_time_to_detect", "false_escalations", "distractors_shown", "distractor_escalations",
+                   "scoring_version")  # fmt: skip
+
+
+def _responses_12(conn: Any, dialect: Dialect) -> None:
+    """Migration 12: fill the response column, index the first attempts, drop the indexes no longer read."""
+    from warroom.store.results._responses import backfill
+
+    if dialect.name == "sqlite":
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
+    else:
+        from warroom.store.backends import sessions_columns
+
+        columns = sessions_columns(conn)
+    if "response" not in columns:  # (a store set back to an older version by hand has it)
+        conn.execute("ALTER TABLE sessions ADD COLUMN response TEXT")
+    backfill(conn)
+    # the statistics' covering index as migration 7 made it, with the response (read_facts reads it alone)
+    conn.execute("DROP INDEX IF EXISTS ix_sessions_facts")
+    conn.execute(
+        "CREATE INDEX ix_sessions_facts ON sessions(trainee, drill_id, all_clear, outcome, total, started_at, "
+        "false_escalations, time_to_detect, wall_time_to_detect, mode, scoring_version, set_id, distractors_shown, "
+        "distractor_escalations, session_id, countable, response)"
+    )
+    key = "trainee, drill_id, started_at, session_id"
+    index = "CREATE INDEX IF NOT EXISTS ix_sessions_attempts ON sessions"
+    if dialect.name == "sqlite":
+        conn.execute(f"{index}({key}, {', '.join(ATTEMPT_COLUMNS)})")
+    else:
+        conn.execute(f"{index}({key}) INCLUDE ({', '.join(ATTEMPT_COLUMNS)})")
+        conn.execute("DROP INDEX IF EXISTS ix_sessions_drill_times")
+    conn.execute("DROP INDEX IF EXISTS ix_sessions_trainee_order")
 
 
 def _backfill_4(conn: Any, dialect: Dialect) -> None:
@@ -181,5 +223,5 @@ def _secure_history_11(conn: Any, dialect: Dialect) -> None:
 
 
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
-    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11
+    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12
 }  # fmt: skip

@@ -116,6 +116,8 @@ class SessionRow:
     paused_seconds: float | None = None
     #: Wall-clock seconds from the session's start to the escalation that scored (None: no such escalation).
     wall_time_to_detect: float | None = None
+    #: The trial's response (docs/scoring.md): the scorecard's (rules 4 on), else approximated from the outcome.
+    response: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """As a JSON-ready dict (the ``scores --format json`` row)."""

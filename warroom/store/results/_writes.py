@@ -15,6 +15,7 @@ from warroom.store.errors import DuplicateSession, InvalidSession, SessionNotFou
 from warroom.store.results import _countable as countable
 from warroom.store.results._connection import StoreConnection, guarded
 from warroom.store.results._distractors import figure_columns
+from warroom.store.results._responses import response_column, response_sets
 from warroom.store.results._rows import SessionInfo, WallClock
 
 if TYPE_CHECKING:
@@ -129,8 +130,11 @@ def insert_row(db: StoreConnection, values: dict[str, Any], history: Sequence[di
         reason = SessionReason.of(session_id, "session ", f" was not stored: no column {', '.join(unknown)}")
         raise InvalidSession.about(reason, session_id)
     _check_row(session_id, values)
-    # the distractor figures' columns always follow the scorecard (never taken from the caller)
+    # the distractor figures' and the response's columns always follow the scorecard (never taken from the caller)
     values = {**values, **figure_columns(values.get("scorecard"), values.get("scoring_version"))}
+    values["response"] = response_column(
+        values.get("scorecard"), values["outcome"], bool(values.get("all_clear")), values["false_escalations"]
+    )
     columns = list(values)
     row = tuple(values.values())
     sql = (
@@ -244,10 +248,11 @@ def _update_sets(scorecard: Scorecard, drill_columns: dict[str, Any], now: str) 
     figures' too), ``rescored_at``, the drill file's columns given (not None)."""
     sc = _scorecard_fields(scorecard)
     sc.update(figure_columns(sc["scorecard"], sc["scoring_version"]))
-    sets = [f"{column} = ?" for column in sc] + ["rescored_at = ?"]
+    response_set, response_params = response_sets(scorecard.to_dict(), sc["outcome"], sc["false_escalations"])
+    sets = [f"{column} = ?" for column in sc] + ["rescored_at = ?", response_set]
     if scorecard.time_to_detect is None:  # nothing detected now: no wall-clock time to detect either
         sets.append("wall_time_to_detect = NULL")
-    params: list[Any] = [*sc.values(), now]
+    params: list[Any] = [*sc.values(), now, *response_params]
     for column, value in drill_columns.items():
         if value is not None:
             sets.append(f"{column} = ?")

@@ -50,12 +50,15 @@ def hidden_actions(mode: str) -> tuple[str, ...]:
 class DrillProgress:
     """A trainee's progress on one drill of a set: sessions ``played`` in the set, whether one was ``done`` (not
     abandoned), and ``left``: attempts left (None: no limit); in an adaptive set, ``session``: the trainee's next
-    session in the set and of how many (``(3, 6)``; None otherwise)."""
+    session in the set and of how many (``(3, 6)``; None otherwise); ``before``: the trainee's sessions of the drill
+    outside the set (any mode): a session of it in the set is then a replay, which the cohort statistics do not count
+    as a trial of this drill (docs/sessions.md, "Cohort statistics")."""
 
     played: int
     done: bool
     left: int | None
     session: tuple[int, int] | None = None
+    before: int = 0
 
     @property
     def exhausted(self) -> bool:
@@ -63,12 +66,15 @@ class DrillProgress:
         return self.left is not None and self.left <= 0
 
     def cell(self) -> str:
-        """The picker's progress cell, e.g. ``done · 1 left``, ``to do · 2 left``, ``no attempts left``; in an
-        adaptive set (which offers only the drill chosen next), which session of the set's length it starts
-        (``session 3 of 6``, ``session 3 of 6 · 1 left``)."""
+        """The picker's progress cell, e.g. ``done · 1 left``, ``to do · 2 left``, ``replay · 1 left`` (played outside
+        the set: a session of it here is a replay, which the cohort statistics do not count as a trial), ``no
+        attempts left``; in an adaptive set (which offers only the drill chosen next), which session of the set's
+        length it starts (``session 3 of 6``, ``session 3 of 6 · 1 left``)."""
         if self.exhausted:
             return "done · none left" if self.done else "no attempts left"
         state = "done" if self.done else "to do"
+        if self.before and not self.played:  # played outside the set: a replay, not a new trial
+            state = "replay"
         if self.session is not None:
             state = f"session {self.session[0]} of {self.session[1]}"
         return state if self.left is None else f"{state} · {self.left} left"
@@ -98,8 +104,9 @@ class ActiveSet:
     def adaptive(self) -> bool:
         return self.model.adaptive is not None
 
-    def progress(self, rows: Sequence[Any]) -> dict[str, DrillProgress]:
-        """Each drill id's :class:`DrillProgress` from ``rows``: the trainee's stored sessions in this set."""
+    def progress(self, rows: Sequence[Any], everywhere: Sequence[Any] = ()) -> dict[str, DrillProgress]:
+        """Each drill id's :class:`DrillProgress` from ``rows``: the trainee's stored sessions in this set, and
+        ``everywhere``: all their sessions (any set or mode; those outside this set are counted as played before)."""
         out: dict[str, DrillProgress] = {}
         adaptive = self.model.adaptive
         session = None if adaptive is None else (min(len(rows) + 1, adaptive.length), adaptive.length)
@@ -109,7 +116,8 @@ class ActiveSet:
             mine = [r for r in rows if r.drill_id == d.drill.id]
             played = len(mine)
             left = None if self.model.attempts is None else self.model.attempts - played
-            out[d.drill.id] = DrillProgress(played, any(r.outcome != "abandoned" for r in mine), left, session)
+            before = sum(1 for r in everywhere if r.drill_id == d.drill.id and r.set_id != self.set_id)
+            out[d.drill.id] = DrillProgress(played, any(r.outcome != "abandoned" for r in mine), left, session, before)
         return out
 
     def due_text(self, today: date | None = None) -> str:

@@ -244,7 +244,7 @@ class Services:
         """Each drill id of the drill set -> its :class:`~warroom.tui.logic._drillsets.DrillProgress` for the trainee.
         Raises :class:`ResultsUnavailable` when the store cannot be read."""
         assert self.drill_set is not None
-        return self.drill_set.progress(self._set_rows())
+        return self.drill_set.progress(self._set_rows(), self._set_rows(all_sets=True))
 
     def set_catalog(self) -> list[DrillEntry]:
         """The drill set's entries, in its order; an adaptive set's: only the drill chosen next for the trainee

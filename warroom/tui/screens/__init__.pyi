@@ -7,9 +7,9 @@ from ._review import ReviewScreen, ReviewTable, key_marks
 from ._reviewpanels import cited_events
 
 __all__ = [
-    "MARKS_HEADING",
     "BriefingScreen",
     "DebriefScreen",
+    "MARKS_HEADING",
     "PickerScreen",
     "ReviewScreen",
     "ReviewTable",

@@ -12,7 +12,6 @@ from ._tracetable import TraceTable
 
 __all__ = [
     "BACKGROUND_CHARS",
-    "START_DELAY",
     "Column",
     "ConfirmScreen",
     "FieldScreen",
@@ -22,6 +21,7 @@ __all__ = [
     "LineTable",
     "Meters",
     "PlanPanel",
+    "START_DELAY",
     "StatusBar",
     "TraceTable",
     "find_json_key_line",
