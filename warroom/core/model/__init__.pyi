@@ -51,7 +51,7 @@ from ._hygiene import (
     without_answer_keys,
 )
 from ._origins import PLAN, SETUP, TARGET_LABELS, event_target, fault_target, origin_event_of
-from ._outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, RESPONSE_LABELS, Outcome, PlayedAs, Response
+from ._outcome import CONTAINED_OUTCOMES, OUTCOME_LABELS, RESPONSE_LABELS, TRIAL_SENTENCES, Outcome, PlayedAs, Response
 from ._probes import (
     MAX_PROBE_SECONDS,
     Probe,
@@ -142,6 +142,7 @@ __all__ = [
     "SETUP",
     "TARGET_LABELS",
     "TEXT_PATTERN",
+    "TRIAL_SENTENCES",
     "ToolCall",
     "ToolResult",
     "TraceEvent",

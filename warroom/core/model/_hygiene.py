@@ -41,7 +41,7 @@ ESCALATION_INSTRUCTION = (
 _PRE_DEBRIEF_OUTCOMES = frozenset({"abandoned"})
 
 #: Stored session fields that come from the answer key: shown only for a session that reached its debrief.
-ANSWER_SESSION_FIELDS = ("damage_unit", "full_damage", "all_clear")
+ANSWER_SESSION_FIELDS = ("damage_unit", "full_damage", "all_clear", "played_as")
 
 #: Keys of a stored scorecard that come from the answer key or explain it (the debrief's lines).
 ANSWER_SCORECARD_KEYS = ("outcome_text", "components", "full_damage", "damage_unit", "lines", "first_evidence_at",

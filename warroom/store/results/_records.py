@@ -95,6 +95,9 @@ OutcomeValue = Annotated[str, Field(strict=True), AfterValidator(_outcome)]
 #: ``tutorial``: a session of the guided tutorial (``warroom tutorial``), never counted in the cohort statistics.
 Mode = Literal["practice", "assessment", "tutorial"]
 Seed = Annotated[int, Field(strict=True, ge=0, le=2**63 - 1)]
+#: What a session was as a trial (:class:`~warroom.core.model.PlayedAs`); None in a journal start line written before
+#: sessions recorded it (read as the trial it was: :func:`~warroom.store.results._rows.older_played_as`).
+PlayedAsValue = Literal["signal", "noise"]
 WallSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1e9)]
 
 
@@ -127,6 +130,7 @@ COLUMNS: dict[str, tuple[Any, Any]] = {
     "pauses": (Count, 0),
     "paused_seconds": (WallSeconds | None, None),
     "wall_time_to_detect": (WallSeconds | None, None),
+    "played_as": (PlayedAsValue | None, None),
     "scorecard": (Annotated[str, Field(strict=True), _json_text(dict, "the scorecard")], ...),
     "actions": (Annotated[str, Field(strict=True), _json_text(list, "the action log")], ...),
 }

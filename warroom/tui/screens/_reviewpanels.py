@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.model import OUTCOME_LABELS, TARGET_LABELS, Outcome
+from warroom.core.model import OUTCOME_LABELS, TARGET_LABELS, TRIAL_SENTENCES, Outcome, PlayedAs
 from warroom.core.scoring import MAX_TOTAL
 from warroom.core.text import clean, clean_line, clock, damage, damage_amount
 from warroom.store.review import ReviewData
@@ -114,7 +114,10 @@ def answer_panel(data: ReviewData) -> Text:
     if drill is None:
         out.append("(the drill file is not available)", style="dim")
         return out
-    if drill.all_clear is not None:
+    if data.twin:
+        out.append(TRIAL_SENTENCES[PlayedAs.NOISE] + "\n", style="bold")
+        out.append(clean(drill.all_clear.debrief if drill.all_clear else "") + "\n")
+    elif drill.all_clear is not None:
         out.append("All-clear control drill: no fault; the right move was not to escalate.\n", style="bold")
         out.append(clean(drill.all_clear.debrief) + "\n")
     key = drill.answer_key
