@@ -11,6 +11,7 @@ from textual.clock import MockClock
 
 from warroom.core.load import load_drill
 from warroom.core.model import TRIAL_SENTENCES, PlayedAs, earliest_evidence_at, twin_of
+from warroom.core.variants import session_drill
 from warroom.tui.app import WarroomApp
 from warroom.tui.logic import Services
 from warroom.tui.screens import DebriefScreen
@@ -28,8 +29,12 @@ DRILLS = [full_example_path(), *(bundled_drills_dir() / f"{d}.yaml" for d in (
     "late-delivery-replies", "duplicate-charge-refunds", "dependabot-merge-train"))]
 
 
+#: The seed of both sessions: the same variant, played as either trial.
+SEED = 11
+
+
 def _services(tmp_path: Path, played_as: str, folder: Path) -> Services:
-    return Services(trainee="ann", data_dir=tmp_path / played_as, drill_dirs=(folder,), played_as=played_as, seed=11)
+    return Services(trainee="ann", data_dir=tmp_path / played_as, drill_dirs=(folder,), played_as=played_as, seed=SEED)
 
 
 def _drill_file(tmp_path: Path, path: Path) -> Path:
@@ -66,7 +71,7 @@ async def test_signal_and_noise_look_the_same_frame_by_frame_until_the_evidence(
     if drill.twin is None:
         pytest.skip(f"{path.stem} has no twin")
     file = _drill_file(tmp_path, path)
-    evidence = earliest_evidence_at(drill)
+    evidence = earliest_evidence_at(session_drill(drill, SEED, PlayedAs.SIGNAL))  # as the seed's variant times it
     assert evidence is not None
     signal, at = await _frames(_services(tmp_path, "signal", file.parent), file, evidence)
     noise, _ = await _frames(_services(tmp_path, "noise", file.parent), file, evidence)

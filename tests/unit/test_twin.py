@@ -169,11 +169,11 @@ def test_a_type_problem_elsewhere_leaves_the_twin_unchecked_and_says_so():
 # -- warnings ------------------------------------------------------------------------------------------------------
 
 
-def test_a_twin_that_leaves_the_evidence_as_it_is_is_warned_about():
+def test_a_twin_that_changes_no_evidence_event_is_warned_about():
     unchanged = MINIMAL.replace("    e06: {output: {invoices: 40, returned: 40}, shown: null}\n", "")
     drill = load_drill_text(_with_twin(unchanged), "fanout-retries.yaml")
     assert [(w.loc, w.message.split(":")[0]) for w in twin_warnings(drill)] == [
-        (("twin",), "`e06` shows the fault (evidence) and the twin leaves it as it is")]
+        (("twin",), "the twin changes none of the events that show the fault (e06, e07)")]
 
 
 def test_a_twin_that_keeps_the_evidence_s_value_is_warned_about_at_its_entry():

@@ -28,8 +28,8 @@ def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> list[Any]:
 
 def hint_warnings(path: Path, drill: Any) -> list[Any]:
     """``path:line:col: warning:`` problems for what loads but may not say what was meant, each at its field:
-    briefing text that hints at the answer (:func:`warroom.core.model.briefing_hints`) and a twin that leaves an
-    evidence event as the fault drill shows it (:func:`warroom.core.rules.twin_warnings`)."""
+    briefing text that hints at the answer (:func:`warroom.core.model.briefing_hints`) and a twin that may not say
+    what was meant (:func:`warroom.core.rules.twin_warnings`)."""
     from warroom.core.load import Problem, position_of
     from warroom.core.model import briefing_hints
     from warroom.core.rules import twin_warnings
@@ -111,7 +111,8 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
     Warnings (path:line:col: warning: message) flag what loads but may not say what was meant: an unquoted
     value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment, a briefing or
     domain tag that hints at the answer (says when to escalate, names a fault kind or the damage unit, says
-    whether there is a fault), a twin that leaves an evidence event as the fault drill shows it. They do not change
+    whether there is a fault), a twin that changes none of the events that show the fault or replaces one with the
+    same content. They do not change
     the exit status.
 
     A drill with a twin (its healthy run, played as a noise trial; docs/authoring.md, "Twins: signal and noise

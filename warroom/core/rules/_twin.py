@@ -19,8 +19,8 @@ section (``twin.replace.e04``, ``twin.add[1].t``...), so that ``warroom validate
 - **a well-formed all-clear drill**: the twin, built, is a valid drill (types, then every rule of
   :func:`~warroom.core.rules.validate_drill`), each problem at the twin's entry it comes from.
 
-:func:`twin_warnings` finds what loads but may not be what was meant: an evidence event the twin leaves as it is,
-or replaces with the same content (``warroom validate`` shows them as warnings).
+:func:`twin_warnings` finds what loads but may not be what was meant: a twin that changes none of the events that
+show the fault, or replaces one with the same content (``warroom validate`` shows them as warnings).
 """
 
 from __future__ import annotations
@@ -290,38 +290,39 @@ def _place(drill: Drill, build: TwinBuild, loc: Loc) -> Loc:
 
 
 def twin_warnings(drill: Drill) -> list[Issue]:
-    """What in a valid twin may not be what was meant: an event that shows the fault (an evidence item's event, a
-    comparison's last event) that the twin leaves as it is, or replaces with the same content (or the same value at
-    the evidence's field path). Absences are not looked at (the healthy run adds what was missing)."""
+    """What in a valid twin may not be what was meant: a twin that changes none of the events that show the fault
+    (the events of its evidence items but absences, whose healthy run adds what was missing), and an evidence event
+    the twin replaces with the same content (or the same value at the evidence's field path). An evidence event
+    left as it is beside one that changed is fine: it may show the fault only beside the other (a report that repeats
+    a figure, the second half of a comparison)."""
     twin = drill.twin
     if twin is None or drill.answer_key is None:
         return []
-    out: list[Issue] = []
-    warned: set[str] = set()  # one warning per event: a field path's first (the most precise)
+    found = [(ref, event) for ref, event in detection_events(drill) if ref.absent is None]
+    shown = list(dict.fromkeys(e for ref, _ in found for e in ref.events))
     healed = set(twin.replace) | set(twin.remove)
-    for ref, event in sorted(detection_events(drill), key=lambda found: found[0].path is None):
-        if ref.absent is not None or event.id in twin.remove or event.id in warned:
-            continue
-        if ref.all_of is not None and (healed | warned) & set(ref.all_of):  # no longer made, or said already
-            continue
+    out: list[Issue] = []
+    if shown and not healed & set(shown):
+        out.append(Issue(("twin",), (
+            f"the twin changes none of the events that show the fault ({', '.join(shown)}): would the healthy run "
+            f"show them too? Give their healthy content under `twin.replace`")))
+    warned: set[str] = set()  # one warning per event: a field path's first (the most precise)
+    for ref, event in sorted(found, key=lambda pair: pair[0].path is None):
         change = twin.replace.get(event.id)
-        given = change.model_dump(exclude_unset=True) if change is not None else {}
-        if change is None:
-            message = (f"{q(event.id)} shows the fault (evidence) and the twin leaves it as it is: would the healthy "
-                       f"run show it too? Give its healthy content under `twin.replace.{event.id}`")
-            out.append(Issue(("twin",), message))
-        elif ref.path is not None:
+        if change is None or event.id in warned:
+            continue
+        given = change.model_dump(exclude_unset=True)
+        if ref.path is not None:
             before = value_at(_output(event), ref.path)
             if not before[0] or before != value_at(_output(event.model_copy(update=given)), ref.path):
                 continue
-            out.append(Issue(("twin", "replace", event.id), (
-                f"the twin's {event.id} still has {ref.path} = {before[1]!r}, the value that shows the fault")))
+            message = f"the twin's {event.id} still has {ref.path} = {before[1]!r}, the value that shows the fault"
         elif _same(event, given):
-            out.append(Issue(("twin", "replace", event.id), (
-                f"the twin's {event.id} is the same as the fault drill's: the healthy run would show the same "
-                "evidence")))
+            message = (f"the twin's {event.id} is the same as the fault drill's: the healthy run would show the same "
+                       "evidence")
         else:
             continue
+        out.append(Issue(("twin", "replace", event.id), message))
         warned.add(event.id)
     return out
 
