@@ -291,7 +291,8 @@ def _place(drill: Drill, build: TwinBuild, loc: Loc) -> Loc:
 
 def twin_warnings(drill: Drill) -> list[Issue]:
     """What in a valid twin may not be what was meant: a twin that changes none of the events that show the fault
-    (the events of its evidence items but absences, whose healthy run adds what was missing), and an evidence event
+    (the events of its evidence items but absences, whose healthy run adds what was missing, and its accepted
+    evidence: a faithful result misread shows the fault in the report that misreads it), and an evidence event
     the twin replaces with the same content (or the same value at the evidence's field path). An evidence event
     left as it is beside one that changed is fine: it may show the fault only beside the other (a report that repeats
     a figure, the second half of a comparison)."""
@@ -299,7 +300,9 @@ def twin_warnings(drill: Drill) -> list[Issue]:
     if twin is None or drill.answer_key is None:
         return []
     found = [(ref, event) for ref, event in detection_events(drill) if ref.absent is None]
-    shown = list(dict.fromkeys(e for ref, _ in found for e in ref.events))
+    trace_ids = {e.id for e in drill.trace}
+    accepted = [e for e in drill.answer_key.accepted_evidence if e in trace_ids]
+    shown = list(dict.fromkeys([*(e for ref, _ in found for e in ref.events), *accepted]))
     healed = set(twin.replace) | set(twin.remove)
     out: list[Issue] = []
     if shown and not healed & set(shown):
