@@ -291,21 +291,23 @@ def _place(drill: Drill, build: TwinBuild, loc: Loc) -> Loc:
 
 def twin_warnings(drill: Drill) -> list[Issue]:
     """What in a valid twin may not be what was meant: a twin that changes none of the events that show the fault
-    (the events of its evidence items but absences, whose healthy run adds what was missing, and its accepted
-    evidence: a faithful result misread shows the fault in the report that misreads it), and an evidence event
-    the twin replaces with the same content (or the same value at the evidence's field path). An evidence event
-    left as it is beside one that changed is fine: it may show the fault only beside the other (a report that repeats
-    a figure, the second half of a comparison)."""
+    (the events of its evidence items, an absence's checkpoint among them, and its accepted evidence: a faithful
+    result misread shows the fault in the report that misreads it; a twin that adds events to a drill whose
+    evidence is an absence fills it), and an evidence event the twin replaces with the same content (or the same
+    value at the evidence's field path). An evidence event left as it is beside one that changed is fine: it may
+    show the fault only beside the other (a report that repeats a figure, the second half of a comparison)."""
     twin = drill.twin
     if twin is None or drill.answer_key is None:
         return []
-    found = [(ref, event) for ref, event in detection_events(drill) if ref.absent is None]
+    detected = detection_events(drill)
+    found = [(ref, event) for ref, event in detected if ref.absent is None]
     trace_ids = {e.id for e in drill.trace}
     accepted = [e for e in drill.answer_key.accepted_evidence if e in trace_ids]
-    shown = list(dict.fromkeys([*(e for ref, _ in found for e in ref.events), *accepted]))
+    shown = list(dict.fromkeys([*(e for ref, _ in detected for e in ref.events), *accepted]))
     healed = set(twin.replace) | set(twin.remove)
+    absence_filled = bool(twin.add) and any(ref.absent is not None for ref, _ in detected)
     out: list[Issue] = []
-    if shown and not healed & set(shown):
+    if shown and not healed & set(shown) and not absence_filled:
         out.append(Issue(("twin",), (
             f"the twin changes none of the events that show the fault ({', '.join(shown)}): would the healthy run "
             f"show them too? Give their healthy content under `twin.replace`")))
