@@ -12,8 +12,9 @@ from click.testing import CliRunner
 from warroom.cli import main
 from warroom.core.author import check_twin
 from warroom.core.author._examples import full_example_path
+from warroom.core.library import bundled_drills_dir
 from warroom.core.load import DrillLoadError, load_drill, load_drill_text
-from warroom.core.model import AllClear, Drill, TwinError, twin_of
+from warroom.core.model import AllClear, Drill, TwinError, earliest_evidence_at, twin_of
 from warroom.core.rules import twin_warnings, validate_drill
 
 EXAMPLE = full_example_path().read_text(encoding="utf-8")
@@ -228,3 +229,34 @@ def test_check_fails_a_drill_whose_twin_does_not_pass(monkeypatch):
     monkeypatch.setattr(twincheck, "run_checks", failing)
     r = CliRunner().invoke(main, ["check", str(full_example_path())])
     assert r.exit_code == 1 and "problem: twin: never scored 0" in r.output
+
+
+# -- the bundled library -------------------------------------------------------------------------------------------
+
+BUNDLED = sorted(bundled_drills_dir().glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", BUNDLED, ids=lambda p: p.stem)
+def test_every_bundled_fault_drill_has_a_twin_that_checks_as_an_all_clear_drill(path):
+    from warroom.core.load import load_drill_with_warnings
+
+    drill, warnings = load_drill_with_warnings(path)
+    if drill.answer_key is None:  # the four all-clear drills stay as they are
+        assert drill.twin is None
+        return
+    assert drill.twin is not None, f"{path.stem} has no twin"
+    assert warnings == [] and twin_warnings(drill) == []
+    checked = check_twin(drill, variants=3)
+    assert checked is not None and checked.passed, checked.problems
+    by = {r.trainee: r.scorecard for r in checked.report.runs}
+    assert by["never"].outcome.value == "all_clear_held" and by["never"].total == 100
+    assert by["trigger-happy"].total < 100
+    first = earliest_evidence_at(drill)
+    before = [e for e in drill.trace if e.t < first]
+    assert twin_of(drill).trace[: len(before)] == before  # the same background until the evidence
+
+
+def test_the_library_has_thirty_fault_drills_with_twins_and_four_all_clear_drills():
+    drills = [load_drill(p) for p in BUNDLED]
+    assert sum(d.twin is not None for d in drills) == 30
+    assert sum(d.is_all_clear for d in drills) == 4

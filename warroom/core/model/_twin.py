@@ -42,7 +42,7 @@ import typing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field, ValidationError, create_model
+from pydantic import Field, SerializerFunctionWrapHandler, ValidationError, create_model, model_serializer
 
 from warroom.core.model._agents import Usage
 from warroom.core.model._answerkey import Distractor
@@ -68,12 +68,23 @@ class TwinError(WarroomError, ValueError):
     validate`` says why, at the twin section's line)."""
 
 
+class _Change(_Strict):
+    """A set of field values that replace those of the same name elsewhere: only the fields given count, so only they
+    are dumped (a field written ``null`` is given, and replaces with null); a drill dumped and loaded again keeps
+    what its twin changes."""
+
+    @model_serializer(mode="wrap")
+    def _only_given(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        return {k: v for k, v in data.items() if k in self.model_fields_set}
+
+
 def _kind(cls: Any) -> str:
     """The ``kind`` a trace event class is written with (``tool_result``)."""
     return str(typing.get_args(cls.model_fields["kind"].annotation)[0])
 
 
-def _event_change_model() -> type[_Strict]:
+def _event_change_model() -> type[_Change]:
     """The model of one ``twin.replace`` entry: every field of every trace event kind but ``id`` and ``kind``,
     each optional (only the fields given replace the event's), typed as the first event kind that has it."""
     fields: dict[str, Any] = {}
@@ -95,7 +106,7 @@ def _event_change_model() -> type[_Strict]:
                 annotation = annotation | None
             described = f"The healthy run's `{name}` ({of}). {what}"
             fields[name] = (annotation, Field(default=None, description=described))
-    model: type[_Strict] = create_model("EventChange", __base__=_Strict, __module__=__name__, **fields)
+    model: type[_Change] = create_model("EventChange", __base__=_Change, __module__=__name__, **fields)
     model.__doc__ = (
         "The fields of one trace event that differ in the healthy run: each field given replaces the event's field "
         "of the same name, as a whole value (a mapping is not merged); `id` and `kind` never change."
@@ -105,14 +116,14 @@ def _event_change_model() -> type[_Strict]:
 
 if TYPE_CHECKING:
 
-    class EventChange(_Strict):
+    class EventChange(_Change):
         """The fields of one trace event that differ in the healthy run (built from the event classes)."""
 
 else:
     EventChange = _event_change_model()
 
 
-class ProbeChange(_Strict):
+class ProbeChange(_Change):
     """What a verification probe shows in the healthy run. What the trainee asks (``ask``) and the plan step it
     verifies never change: the trainee reads them before requesting the probe."""
 

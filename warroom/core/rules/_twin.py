@@ -54,6 +54,8 @@ def twin_issues(drill: Drill, base_valid: bool = True) -> list[Issue]:
     twin = drill.twin
     if twin is None:
         return []
+    if drill.answer_key is None and drill.all_clear is None:  # a trace still being marked up: its key is missing
+        return []
     if drill.answer_key is None:
         return [Issue(("twin",), (
             "an all-clear drill has no twin: it is already a healthy run (a twin belongs to a drill with an "
