@@ -39,6 +39,36 @@ def _clear_ambient_settings(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: p
     monkeypatch.setenv("WARROOM_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
 
+@pytest.fixture(autouse=True)
+def _sessions_play_the_fault(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session of a drill with a twin draws signal or noise from its seed, a noise trial (the drill's healthy twin)
+    one time in four (warroom.core.variants, ``DEFAULT_NOISE_RATE``): a test that plays a fault drill would see its
+    fault only three times in four. Here sessions play their fault unless the test asks for a trial (``played_as``,
+    ``--as``, a drill set's ``noise_rate``) or for the real draw (the :func:`real_noise_draw` fixture)."""
+    from warroom.core.variants import _trial
+
+    monkeypatch.setattr(_trial, "DEFAULT_NOISE_RATE", 0.0)
+
+
+@pytest.fixture
+def real_noise_draw(monkeypatch: pytest.MonkeyPatch) -> float:
+    """Sessions draw signal or noise as warroom does (the default noise rate); returns that rate."""
+    from warroom.core.variants import _trial
+
+    monkeypatch.setattr(_trial, "DEFAULT_NOISE_RATE", _REAL_NOISE_RATE)
+    return _REAL_NOISE_RATE
+
+
+def _real_noise_rate() -> float:
+    from warroom.core.variants import _trial
+
+    return _trial.DEFAULT_NOISE_RATE
+
+
+#: warroom's default noise rate, read before any test changes it.
+_REAL_NOISE_RATE = _real_noise_rate()
+
+
 #: Test files whose tests take many seconds each (real processes and servers, every bundled drill on screen, long
 #: fuzz runs), slowest single test first (durations of 2026-12-01, benchmarks/README.md "Test-suite time"). They run
 #: first: under ``-n auto --dist worksteal`` the workers share them out at the start (an idle worker takes half of a

@@ -16,10 +16,10 @@ from locations import REPO
 from warroom.cli import main
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
-from warroom.core.model import Action, ActionKind, PlayedAs
+from warroom.core.model import Action, ActionKind, PlayedAs, twin_of
 from warroom.core.play import Replay
 from warroom.core.scoring import score
-from warroom.core.variants import NoTwinError, apply_variant, drill_to_play
+from warroom.core.variants import VariantError, apply_variant, session_drill
 from warroom.store.journal import SessionRecorder
 from warroom.store.results import ResultsStore
 
@@ -208,23 +208,22 @@ def test_rules_n_scores_by_that_edition(tmp_path: Path):
     assert bad.exit_code == 2 and "scoring rules version '9' is not known to this warroom" in bad.output
 
 
-def test_as_noise_is_refused_until_drills_have_twins(tmp_path: Path):
+def test_as_noise_scores_the_twin_and_a_drill_cannot_be_played_as_what_it_is_not(tmp_path: Path):
     log = write(tmp_path / "log.jsonl", esc(12, "s1", "e04"))
-    r = score_cli(str(REFUNDS), str(log), "--as", "noise")
-    assert r.exit_code == 1 and r.stdout == ""
-    assert "--as noise: drill 'duplicate-charge-refunds' has no healthy twin" in r.stderr
+    signal = json.loads(score_cli(str(REFUNDS), str(log), "--as", "signal", "--json").stdout)
+    noise = json.loads(score_cli(str(REFUNDS), str(log), "--as", "noise", "--json").stdout)
+    assert signal["response"] != noise["response"] and noise["response"] == "false_alarm"
     r = score_cli(str(CLEAR), str(log), "--as", "signal")
-    assert r.exit_code == 1 and "is an all-clear drill (a healthy run): it has no fault to play as signal" in r.stderr
-    assert score_cli(str(REFUNDS), str(log), "--as", "signal").exit_code == 0
+    assert r.exit_code == 1 and r.stdout == ""
+    assert "--as signal: drill clickstream-backfill cannot be played as a signal trial: an all-clear drill" in r.stderr
 
 
-def test_the_drill_to_play_hook():
+def test_the_drill_a_log_is_scored_on():
     drill, clear = load_drill(REFUNDS), load_drill(CLEAR)
-    assert drill_to_play(drill) is drill and drill_to_play(drill, PlayedAs.SIGNAL) is drill
-    assert drill_to_play(clear, PlayedAs.NOISE) is clear
-    with pytest.raises(NoTwinError, match="drill 'duplicate-charge-refunds' has no healthy twin"):
-        drill_to_play(drill, PlayedAs.NOISE)
-    with pytest.raises(NoTwinError, match="no fault to play as signal"):
-        drill_to_play(clear, PlayedAs.SIGNAL)
+    assert session_drill(drill, None, PlayedAs.SIGNAL) == drill
+    assert session_drill(drill, None, PlayedAs.NOISE) == twin_of(drill)
+    assert session_drill(clear, None, PlayedAs.NOISE) == clear
+    with pytest.raises(VariantError, match="no fault"):
+        session_drill(clear, None, PlayedAs.SIGNAL)
     replies = load_drill(REPLIES)
-    assert drill_to_play(replies, seed=3) == apply_variant(replies, 3) and drill_to_play(drill, seed=3) is drill
+    assert session_drill(replies, 3, PlayedAs.SIGNAL) == apply_variant(replies, 3)

@@ -61,7 +61,9 @@ def test_a_browser_plays_a_drill_to_containment_and_the_session_is_stored(tmp_pa
 
     executable = chromium_executable()
     drill_set = tmp_path / "browser.set.yaml"
-    drill_set.write_text("set: browser\ntitle: Browser test\ndrills: [carbon-aware-memo]\n", encoding="utf-8")
+    # noise_rate 0: the served warroom plays the drill's fault, never its healthy twin (this test contains it)
+    drill_set.write_text("set: browser\ntitle: Browser test\nnoise_rate: 0\ndrills: [carbon-aware-memo]\n",
+                         encoding="utf-8")
     with serving(tmp_path, "--set", str(drill_set)) as served, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=executable, headless=True, args=["--no-sandbox"])
         try:

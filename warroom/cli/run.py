@@ -13,6 +13,7 @@ from warroom.core.text import PLAYBACK_SPEEDS, clean
 
 if TYPE_CHECKING:
     from warroom.core.library import LoadedDrill
+    from warroom.core.model import Drill
 
 _SPEED_LIST = ", ".join(f"{s:g}" for s in PLAYBACK_SPEEDS)
 
@@ -43,18 +44,35 @@ def _speed(ctx: click.Context, param: click.Parameter, value: float) -> float:
     "--seed",
     type=click.IntRange(min=0, max=MAX_SEED),
     default=None,
-    help="Play the variant of this seed (a drill with variants; see `warroom scores` for a session's seed). "
-    "Default: each session draws a seed, so a replay shows another variant.",
+    help="Play the session of this seed: its variant (a drill with variants) and, for a drill with a twin, its "
+    "signal or noise trial (see `warroom scores` for a session's seed). Default: each session draws a seed, so a "
+    "replay shows another variant.",
+)
+@click.option(
+    "--as",
+    "played_as",
+    type=click.Choice(["signal", "noise"]),
+    default=None,
+    help="For authors, in practice: play a drill with a twin as a signal trial (its fault) or a noise trial (its "
+    "healthy twin) instead of drawing it from the session's seed (docs/authoring.md, \"Twins: signal and noise "
+    "trials\").",
 )
 @pass_settings
-def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: float, seed: int | None) -> None:
+def run(
+    settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: float, seed: int | None, played_as: str | None
+) -> None:
     """Play one drill: its briefing, the war room, then the debrief (skips the drill picker).
 
     PATH_OR_ID is a drill file or the id of a bundled drill (or of one in a --drills folder; --drills, --trainee
     and --data-dir may be given before or after `run`). An unknown path or id, or a folder, is a usage error (exit
-    status 2), and so is --seed for a drill without variants. A drill that cannot be loaded, or whose id differs
-    from its file name (as `warroom validate` reports), is reported as path:line:col: message lines on stderr,
-    with exit status 1.
+    status 2), and so are --seed for a drill without variants or a twin, --as noise for a drill without a twin,
+    --as signal for an all-clear drill, and --as in assessment mode.
+
+    A drill with a twin (its healthy run) plays each session as a signal trial (its fault) or a noise trial (its
+    twin), drawn from the session's seed (25% noise); nothing before the debrief says which.
+
+    A drill that cannot be loaded, or whose id differs from its file name (as `warroom validate` reports), is
+    reported as path:line:col: message lines on stderr, with exit status 1.
     """
     from warroom.core.library import cross_file_problems
     from warroom.tui.logic import DrillEntry
@@ -74,8 +92,29 @@ def run(settings: Settings, path_or_id: LoadedDrill, mode: str | None, speed: fl
     mode = mode or root.params.get("mode") or "practice"  # `warroom --mode assessment run ID` too
     if mode == "assessment" and speed != 1.0:
         raise click.UsageError("--speed: assessment sessions play at 1x only")
-    if seed is not None and drill.variants is None:  # a seed would be ignored, and the session stores none
+    if seed is not None and drill.variants is None and drill.twin is None:  # ignored, and the session stores none
         raise click.UsageError(
-            f"--seed: the drill {drill.id!r} has no variants (no `variants` section), so it always plays as written"
+            f"--seed: the drill {drill.id!r} has no variants (no `variants` section) and no twin, so it always plays "
+            "as written"
         )
-    launch(settings, start=DrillEntry(path, drill), speed=speed, mode=mode, seed=seed)
+    _check_played_as(drill, played_as, mode)
+    launch(settings, start=DrillEntry(path, drill), speed=speed, mode=mode, seed=seed, played_as=played_as)
+
+
+def _check_played_as(drill: Drill, played_as: str | None, mode: str) -> None:
+    """Refuse ``--as`` (a usage error) in assessment mode, and for a trial the drill cannot be played as."""
+    if played_as is None:
+        return
+    if mode == "assessment":
+        raise click.UsageError(
+            "--as: an assessment session draws signal or noise from its seed, unseen; --as is for trying a drill in "
+            "practice"
+        )
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import can_play_as
+
+    if PlayedAs(played_as) not in can_play_as(drill):
+        why = "an all-clear drill has no fault" if drill.is_all_clear else "it has no twin (no `twin` section)"
+        raise click.UsageError(
+            f"--as {played_as}: the drill {drill.id!r} cannot be played as a {played_as} trial: {why}"
+        )

@@ -124,15 +124,19 @@ def _score_log(drill: Any, log: ActionLog, rules: str) -> Any:
 
 def _drill_for(drill: Any, log: ActionLog, played_as: str | None, seed: int | None) -> tuple[Any, int | None]:
     """The drill ``log`` is scored on and the seed of its variant (None: as written): as ``played_as``
-    (:func:`warroom.core.variants.drill_to_play`), in the variant of ``seed``, else of the journal's seed."""
+    (:func:`warroom.core.variants.session_drill`: a noise trial plays the drill's twin), in the variant of ``seed``,
+    else of the journal's seed; None: what the journal says it played, else the drill as written."""
     from warroom.core.model import PlayedAs
-    from warroom.core.variants import drill_to_play
+    from warroom.core.variants import can_play_as, session_drill
 
     if seed is None and log.start is not None and isinstance(log.start.get("seed"), int):
         seed = log.start["seed"]
     if drill.variants is None:
         seed = None
-    return drill_to_play(drill, PlayedAs(played_as) if played_as else None, seed), seed
+    if played_as is None and log.start is not None and log.start.get("played_as") in ("signal", "noise"):
+        played_as = log.start["played_as"]
+    trial = PlayedAs(played_as) if played_as else can_play_as(drill)[0]
+    return session_drill(drill, seed, trial), seed
 
 
 def _short(name: str, card: Any, all_clear: bool) -> str:

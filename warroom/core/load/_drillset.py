@@ -10,6 +10,7 @@ A drill set is a small YAML file (docs/drill-sets.md has the format)::
     drills:                     # drill ids or paths (relative to this file), in order
       - duplicate-charge-refunds
       - ../drills/my-drill.yaml
+    noise_rate: 0.3             # optional: share of noise trials (a drill's healthy twin); default 0.25
     adaptive:                   # optional: the drills above are a pool; the next one is chosen for the trainee
       seed: 7
       length: 6                 # sessions a trainee plays in the set
@@ -99,6 +100,14 @@ class DrillSet(_Strict):
         max_length=MAX_SET_DRILLS, description="Drill ids or drill file paths (relative to the set file), in order."
     )
     adaptive: Adaptive | None = Field(default=None, description="Choose each next drill from the trainee's record.")
+    noise_rate: Annotated[float, Field(strict=True, ge=0, le=1, allow_inf_nan=False)] | None = Field(
+        default=None,
+        description=(
+            "The probability that a session of a drill with a twin is a noise trial (its healthy twin) rather than "
+            "a signal trial (its fault), 0 to 1; none: 0.25 (docs/authoring.md, \"Twins: signal and noise "
+            "trials\")."
+        ),
+    )
 
     @field_validator("due")
     @classmethod

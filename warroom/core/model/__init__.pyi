@@ -1,9 +1,9 @@
 # The API of warroom.core.model (its __init__.py loads each name on first use, from the module named here).
 # keep: Agent, AgentRole, AllClear, AmountVariant, AnswerKey, Approval, Briefing, CommandResult, Damage, DamageEntry,
-# keep: Distractor, Drill, EVENT_CLASSES, EventTime, EvidenceRef, ExecutorMessage, ExecutorReport,
+# keep: Distractor, Drill, EVENT_CLASSES, EventChange, EventTime, EvidenceRef, ExecutorMessage, ExecutorReport,
 # keep: FAULT_KIND_DESCRIPTIONS, Fault, FaultKind, Handoff, HumanMessage, Jitter, LogEvent, ModelSpec, Models,
-# keep: NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, Repeat, ReportedStatus, Role, SCHEMA_VERSION,
-# keep: ToolCall, ToolResult, TraceEvent, Usage, Variants
+# keep: NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, ProbeChange, Repeat, ReportedStatus, Role,
+# keep: SCHEMA_VERSION, ToolCall, ToolResult, TraceEvent, Twin, TwinError, Usage, Variants, twin_of
 
 from ._actions import Action, ActionKind
 from ._agents import COST_ROLE, Agent, AgentRole, Cast, Models, ModelSpec, Usage, default_role
@@ -56,6 +56,7 @@ from ._outcome import (
     EARLY_ESCALATION,
     OUTCOME_LABELS,
     RESPONSE_LABELS,
+    TRIAL_SENTENCES,
     Outcome,
     PlayedAs,
     Response,
@@ -70,6 +71,7 @@ from ._probes import (
     finding_probes,
     result_event,
 )
+from ._twin import EventChange, ProbeChange, Twin, TwinBuild, TwinError, build_twin, twin_of
 from ._variants import (
     EVENT_DATA_FIELDS,
     MAX_SHUFFLE_GROUP,
@@ -83,6 +85,7 @@ from ._variants import (
     amount_pattern,
     name_pattern,
     orders,
+    rewritten,
     variable_texts,
 )
 from ._vocab import FAULT_KIND_DESCRIPTIONS, FaultKind, ReportedStatus, Role
@@ -109,6 +112,7 @@ __all__ = [
     "ESCALATION_INSTRUCTION",
     "EVENT_CLASSES",
     "EVENT_DATA_FIELDS",
+    "EventChange",
     "EventTime",
     "EvidenceRef",
     "ExecutorMessage",
@@ -138,6 +142,7 @@ __all__ = [
     "PlannerCall",
     "PlayedAs",
     "Probe",
+    "ProbeChange",
     "REACTION_WINDOW",
     "RESPONSE_LABELS",
     "Repeat",
@@ -148,9 +153,13 @@ __all__ = [
     "SETUP",
     "TARGET_LABELS",
     "TEXT_PATTERN",
+    "TRIAL_SENTENCES",
     "ToolCall",
     "ToolResult",
     "TraceEvent",
+    "Twin",
+    "TwinBuild",
+    "TwinError",
     "Usage",
     "Variants",
     "amount_format",
@@ -158,6 +167,7 @@ __all__ = [
     "attempt_of",
     "available_at",
     "briefing_hints",
+    "build_twin",
     "damage_meter_text",
     "debrief_tags",
     "default_role",
@@ -180,8 +190,10 @@ __all__ = [
     "pre_debrief_session",
     "refs",
     "result_event",
+    "rewritten",
     "role_of",
     "structured",
+    "twin_of",
     "value_at",
     "variable_texts",
     "without_answer_keys",

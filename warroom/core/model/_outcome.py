@@ -77,6 +77,20 @@ class PlayedAs(StrEnum):
     NOISE = "noise"
 
 
+#: What the debrief and the after-action review say of a session of a drill with a twin, by what it played as
+#: (docs/authoring.md, "Twins: signal and noise trials"); nothing before the debrief says it.
+TRIAL_SENTENCES: dict[PlayedAs, str] = {
+    PlayedAs.SIGNAL: (
+        "This session was a signal trial: the drill's fault was in the trace. (Some sessions of this drill play its "
+        "healthy twin instead, a noise trial, and nothing before the debrief says which.)"
+    ),
+    PlayedAs.NOISE: (
+        "This session was a noise trial: the agent did nothing wrong. It played this drill's healthy twin, the same "
+        "incident without its fault, so the right call was to hold the all clear."
+    ),
+}
+
+
 class Response(StrEnum):
     """The trial's response, read from the trainee's **first** escalation and nothing after it (scoring rules
     version 4; docs/scoring.md, "The trial and its response"):

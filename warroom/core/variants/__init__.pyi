@@ -1,13 +1,15 @@
 # The API of warroom.core.variants (its __init__.py loads each name on first use, from the module named here).
-# keep: NoTwinError
+# keep: DEFAULT_NOISE_RATE, can_play_as, draw_played_as, session_drill
 
 from ._apply import VariantError, apply_variant, new_seed
-from ._trial import NoTwinError, drill_to_play
+from ._trial import DEFAULT_NOISE_RATE, can_play_as, draw_played_as, session_drill
 
 __all__ = [
-    "NoTwinError",
+    "DEFAULT_NOISE_RATE",
     "VariantError",
     "apply_variant",
-    "drill_to_play",
+    "can_play_as",
+    "draw_played_as",
     "new_seed",
+    "session_drill",
 ]

@@ -67,13 +67,15 @@ def apply_variant(drill: Drill, seed: int | None) -> Drill:
     each shuffle group's release times dealt out anew, every event's time jittered (the trace's order kept).
 
     Returns ``drill`` itself when ``seed`` is None or the drill has no ``variants``; otherwise a new, valid
-    :class:`Drill` without a ``variants`` section. Pure and deterministic. Raises :class:`VariantError` when the
-    section does not fit the drill (a drill that passed ``warroom validate`` never does).
+    :class:`Drill` without a ``variants`` section (nor a ``twin``: a variant is what one session plays, and a
+    noise trial plays the twin's variant, :func:`warroom.core.variants.session_drill`). Pure and deterministic.
+    Raises :class:`VariantError` when the section does not fit the drill (a drill that passed ``warroom validate``
+    never does).
     """
     if seed is None or drill.variants is None:
         return drill
     data = drill.model_dump(mode="json")
-    data["variants"] = None
+    data["variants"] = data["twin"] = None
     _choose_phrasings(drill, seed, data)
     _replace_text(drill, seed, data)
     _shuffle(drill, seed, data)
@@ -222,12 +224,14 @@ def fingerprint(drill: Drill) -> str:
 
 def new_seed(drill: Drill, recent: Iterable[int] = (), fixed: int | None = None) -> int | None:
     """The seed of a new session of ``drill``: ``fixed`` when given (``warroom run --seed N``); None for a drill
-    without ``variants`` (it plays as written); else a random seed whose variant differs from the variants of the
-    ``recent`` seeds (the trainee's last sessions of this drill), when one is found in :data:`SEED_TRIES` draws."""
+    without ``variants`` or a ``twin`` (it plays as written); a random seed for a drill with a twin and no variants
+    (the seed draws signal or noise: :func:`warroom.core.variants.draw_played_as`); else a random seed whose
+    variant differs from the variants of the ``recent`` seeds (the trainee's last sessions of this drill), when one
+    is found in :data:`SEED_TRIES` draws."""
     if fixed is not None:
         return fixed
     if drill.variants is None:
-        return None
+        return secrets.randbelow(SEED_RANGE) if drill.twin is not None else None
     seen = {fingerprint(apply_variant(drill, s)) for s in recent}
     seed = secrets.randbelow(SEED_RANGE)
     for _ in range(SEED_TRIES):

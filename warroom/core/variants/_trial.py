@@ -1,37 +1,67 @@
-"""The drill a trial plays: a drill, as a **signal** trial (with its fault) or a **noise** trial (a healthy run),
-and a seed for its variant (:func:`drill_to_play`). ``warroom score --as`` and ``--seed`` build the drill to score
-with it.
+"""Signal or noise: what a session of a drill plays as a trial, drawn from the session's seed (docs/authoring.md,
+"Twins: signal and noise trials").
 
-A noise trial of a drill with a fault needs the drill's healthy twin (issue 32: each fault drill gets one); until a
-drill has one, asking for it raises :class:`NoTwinError`. An all-clear drill is a noise trial already: it has no
-fault to play as signal.
+A session of a drill with a twin (:mod:`warroom.core.model._twin`) is a **signal** trial (the drill's fault) or a
+**noise** trial (its twin, an all-clear control). The choice is drawn from the seed that also picks the session's
+variant, by one documented rule (:func:`draw_played_as`)::
+
+    noise  if and only if  draw(seed, "played_as", 1000) < round(noise_rate * 1000)
+
+where ``draw`` is :func:`warroom.core.variants._apply.draw` (a BLAKE2b hash of the seed and the label, the same on
+every machine) and ``noise_rate`` the probability of a noise trial (:data:`DEFAULT_NOISE_RATE`, or the drill set's
+``noise_rate``). A drill without a twin is always a signal trial; an all-clear drill is always a noise trial.
+:func:`session_drill` makes the drill a session plays: the twin (for a noise trial of a drill with a twin) with
+the variant of the seed applied after it, so that a signal and a noise session of one seed differ only in what
+the twin changes.
 """
 
 from __future__ import annotations
 
-from warroom.core.model import Drill, PlayedAs
-from warroom.core.variants._apply import VariantError, apply_variant
+from warroom.core.model import Drill, PlayedAs, TwinError, twin_of
+from warroom.core.variants._apply import VariantError, apply_variant, draw
+
+#: The probability that a session of a drill with a twin is a noise trial, unless a drill set says otherwise.
+DEFAULT_NOISE_RATE = 0.25
+
+#: The label of the signal-or-noise draw (:func:`warroom.core.variants._apply.draw`).
+PLAYED_AS_LABEL = "played_as"
 
 
-class NoTwinError(VariantError):
-    """The trial asked for cannot be made of this drill: a noise trial of a drill with no healthy twin, or a signal
-    trial of an all-clear drill."""
+def can_play_as(drill: Drill) -> tuple[PlayedAs, ...]:
+    """The trials ``drill`` can be played as: signal and noise for a drill with a twin, noise for an all-clear
+    drill, signal for any other."""
+    if drill.is_all_clear:
+        return (PlayedAs.NOISE,)
+    return (PlayedAs.SIGNAL, PlayedAs.NOISE) if drill.twin is not None else (PlayedAs.SIGNAL,)
 
 
-def drill_to_play(drill: Drill, played_as: PlayedAs | None = None, seed: int | None = None) -> Drill:
-    """``drill`` as the trial ``played_as`` plays it (None: as it is, a signal trial for a drill with a fault, a
-    noise trial for an all-clear drill), in the variant of ``seed`` (None: as written; a drill without variants is
-    the same for every seed).
+def draw_played_as(drill: Drill, seed: int | None, noise_rate: float | None = None) -> PlayedAs:
+    """What a session of ``drill`` with ``seed`` plays as: for a drill with a twin, noise when
+    ``draw(seed, "played_as", 1000) < round(noise_rate * 1000)``, else signal (the module docstring; ``noise_rate``
+    None: :data:`DEFAULT_NOISE_RATE`); the only trial it can be for any other drill. A drill with a twin played
+    without a seed is a signal trial. Raises ValueError for a ``noise_rate`` outside 0..1."""
+    if noise_rate is None:
+        noise_rate = DEFAULT_NOISE_RATE
+    if not 0 <= noise_rate <= 1:
+        raise ValueError(f"a noise rate is between 0 and 1, not {noise_rate!r}")
+    trials = can_play_as(drill)
+    if len(trials) == 1 or seed is None:
+        return trials[0]
+    return PlayedAs.NOISE if draw(seed, PLAYED_AS_LABEL, 1000) < round(noise_rate * 1000) else PlayedAs.SIGNAL
 
-    Raises :class:`NoTwinError` for a noise trial of a drill with a fault (no drill has a healthy twin yet) or a
-    signal trial of an all-clear drill, and :class:`VariantError` when the variant cannot be made."""
-    if played_as is PlayedAs.NOISE and not drill.is_all_clear:
-        raise NoTwinError(
-            f"drill {drill.id!r} has no healthy twin: it cannot be played as a noise trial (a healthy run); only "
-            "all-clear drills are noise trials for now"
-        )
-    if played_as is PlayedAs.SIGNAL and drill.is_all_clear:
-        raise NoTwinError(
-            f"drill {drill.id!r} is an all-clear drill (a healthy run): it has no fault to play as signal"
-        )
-    return drill if seed is None or drill.variants is None else apply_variant(drill, seed)
+
+def session_drill(drill: Drill, seed: int | None, played_as: PlayedAs) -> Drill:
+    """The drill a session of ``drill`` plays: for a noise trial of a drill with a twin its twin
+    (:func:`~warroom.core.model.twin_of`), else the drill itself, then the variant of ``seed``
+    (:func:`apply_variant`; the twin's variants are the drill's, applied after the twin is built). Raises
+    :class:`VariantError` when the drill cannot be played as ``played_as`` (a noise trial of a drill without a twin,
+    a signal trial of an all-clear drill) or its twin or variant cannot be made."""
+    if played_as not in can_play_as(drill):
+        what = "an all-clear drill has no fault" if drill.is_all_clear else "it has no twin (no `twin` section)"
+        raise VariantError(f"drill {drill.id} cannot be played as a {played_as.value} trial: {what}")
+    if played_as is PlayedAs.NOISE and drill.twin is not None:
+        try:
+            drill = twin_of(drill)
+        except TwinError as exc:
+            raise VariantError(str(exc)) from None
+    return apply_variant(drill, seed)

@@ -4,7 +4,7 @@
 
 from ._deletion import delete_sessions
 from ._file import JournalError, JournalWriter, NotRegularFile, read_journal
-from ._recorder import JournalWriteError, SessionError, SessionRecorder
+from ._recorder import JournalWriteError, SessionError, SessionRecorder, Trial
 from ._recovery import RecoveredSession, Unrecoverable, recover_unfinished
 from ._wallclock import detected_at, wall_clock
 
@@ -16,6 +16,7 @@ __all__ = [
     "RecoveredSession",
     "SessionError",
     "SessionRecorder",
+    "Trial",
     "Unrecoverable",
     "delete_sessions",
     "detected_at",

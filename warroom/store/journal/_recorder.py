@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import secrets
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,7 +29,7 @@ from warroom.store.review import (
 )
 
 if TYPE_CHECKING:
-    from warroom.core.model import Action, Drill
+    from warroom.core.model import Action, Drill, PlayedAs
     from warroom.core.scoring import Scorecard
 
 _ID_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"  # Crockford base32, lower case (no i, l, o, u)
@@ -102,12 +102,14 @@ RECENT_VARIANTS = 8
 
 
 def _session_variant(
-    store: ResultsStore | None, trainee: str, drill: Drill, seed: int | None
-) -> tuple[int | None, Drill]:
+    store: ResultsStore | None, trainee: str, drill: Drill, seed: int | None, trial: Trial
+) -> tuple[int | None, PlayedAs, Drill]:
     """The seed of a new session of ``drill`` (``seed`` when given; else one unlike the trainee's recent sessions
-    in ``store``, None: a shared store that cannot be reached) and the variant it plays. Raises SessionError when
-    the variant cannot be made."""
-    from warroom.core.variants import VariantError, apply_variant, new_seed
+    in ``store``, None: a shared store that cannot be reached), what it plays as (``trial``'s forced one, else drawn
+    from the seed with its noise rate: :func:`warroom.core.variants.draw_played_as`) and the drill it plays (the
+    twin for a noise trial of a drill with a twin, then the variant of the seed). Raises SessionError when that
+    drill cannot be made."""
+    from warroom.core.variants import VariantError, draw_played_as, new_seed, session_drill
 
     recent: list[int] = []
     if seed is None and drill.variants is not None and store is not None:
@@ -115,9 +117,21 @@ def _session_variant(
         recent = [r.seed for r in rows if r.seed is not None]
     seed = new_seed(drill, recent, fixed=seed)
     try:
-        return seed, apply_variant(drill, seed)
-    except VariantError as exc:
+        played_as = trial.played_as or draw_played_as(drill, seed, trial.noise_rate)
+        return seed, played_as, session_drill(drill, seed, played_as)
+    except (VariantError, ValueError) as exc:
         raise SessionError(f"cannot play drill {drill.id}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Trial:
+    """How a new session's trial is chosen: ``played_as`` forced (``warroom run --as``; the tutorial: signal), or
+    None to draw it from the session's seed with ``noise_rate`` (:data:`~warroom.core.variants.DEFAULT_NOISE_RATE`,
+    or a drill set's ``noise_rate``)."""
+
+    played_as: PlayedAs | None = None
+    #: None: :data:`~warroom.core.variants.DEFAULT_NOISE_RATE`.
+    noise_rate: float | None = None
 
 
 def _open_journal(data_dir: Path, template: SessionInfo) -> tuple[SessionInfo, JournalWriter]:
@@ -184,6 +198,7 @@ class SessionRecorder:
         mode: str = "practice",
         set_id: str | None = None,
         seed: int | None = None,
+        trial: Trial | None = None,
     ) -> SessionRecorder:
         """Start a session of ``drill`` (loaded from ``drill_path``) for ``trainee``, with its data in ``data_dir``.
 
@@ -193,7 +208,10 @@ class SessionRecorder:
         ``tutorial``) and the drill set's ``set_id`` or None, the variant ``seed``), fsynced. Returns the recorder.
         A drill with ``variants`` is played as the variant of ``seed`` (given: ``warroom run --seed N``; else drawn
         unlike the trainee's recent sessions of the drill, :func:`warroom.core.variants.new_seed`): that variant is
-        the recorder's :attr:`drill`. Raises SessionError (or StoreError / StoreVersionError for the store) with a
+        the recorder's :attr:`drill`. A drill with a twin is played as a signal or a noise trial (``trial``: forced,
+        or drawn from the seed with its noise rate; default: drawn with
+        :data:`~warroom.core.variants.DEFAULT_NOISE_RATE`); a noise trial plays the twin's variant, and the start
+        line records ``played_as``. Raises SessionError (or StoreError / StoreVersionError for the store) with a
         clear message, ValueError for an unknown mode.
         """
         if mode not in ("practice", "assessment", "tutorial"):
@@ -206,9 +224,9 @@ class SessionRecorder:
             raise SessionError(f"cannot read the drill file {drill_path}: {exc.strerror or exc}") from None
         try:
             with ResultsStore(data_dir) as store:  # creates or migrates the store; raises for a newer or broken one
-                seed, drill = _session_variant(store, trainee, drill, seed)
+                seed, played_as, drill = _session_variant(store, trainee, drill, seed, trial or Trial())
         except StoreUnreachable:  # a shared store that is down: the session is played and queued locally (finish)
-            seed, drill = _session_variant(None, trainee, drill, seed)
+            seed, played_as, drill = _session_variant(None, trainee, drill, seed, trial or Trial())
         info = SessionInfo(
             session_id=new_session_id(),
             trainee=trainee,
@@ -222,6 +240,7 @@ class SessionRecorder:
             mode=mode,
             set_id=set_id,
             seed=seed,
+            played_as=played_as.value,
         )
         info, writer = _open_journal(data_dir, info)
         return cls(data_dir, info, drill, writer)

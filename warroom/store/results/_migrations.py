@@ -135,6 +135,10 @@ MIGRATIONS: dict[int, str] = {
     # index of version 5 and PostgreSQL's drill-medians index of version 10 are dropped (the statistics read the
     # first attempts instead). The statements differ per back end.
     12: "",
+    # 13: what each session was as a trial (issue 32): "signal" (the drill's fault) or "noise" (a healthy run: an
+    # all-clear drill, or a fault drill's twin). Made by BACKFILLS[13]: the sessions stored before played the drill
+    # as written, noise for an all-clear drill, signal for a drill with an answer key (there were no twins).
+    13: "",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -179,16 +183,19 @@ def _backfill_4(conn: Any, dialect: Dialect) -> None:
     backfill(conn)
 
 
+def _columns(conn: Any, dialect: Dialect) -> set[str]:
+    """The columns the ``sessions`` table has now."""
+    if dialect.name == "sqlite":
+        return {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
+    from warroom.store.backends import sessions_columns
+
+    return set(sessions_columns(conn))
+
+
 def _countable_7(conn: Any, dialect: Dialect) -> None:
     from warroom.store.results import _countable as countable
 
-    if dialect.name == "sqlite":
-        columns = {r[1] for r in conn.execute("PRAGMA table_info(sessions)")}
-    else:
-        from warroom.store.backends import sessions_columns
-
-        columns = sessions_columns(conn)
-    countable.migrate(conn, dialect, columns)
+    countable.migrate(conn, dialect, _columns(conn, dialect))
 
 
 def _drop_kept_counts_10(conn: Any, dialect: Dialect) -> None:
@@ -222,6 +229,16 @@ def _secure_history_11(conn: Any, dialect: Dialect) -> None:
             conn.execute(statement)
 
 
+def _played_as_13(conn: Any, dialect: Dialect) -> None:
+    """Migration 13: the ``played_as`` column (once: a store whose version was set back keeps its column), each
+    older session's trial as it was: noise for an all-clear drill, else signal."""
+    if "played_as" in _columns(conn, dialect):
+        return
+    conn.execute("ALTER TABLE sessions ADD COLUMN played_as TEXT NOT NULL DEFAULT 'signal'")
+    conn.execute("UPDATE sessions SET played_as = 'noise' WHERE all_clear <> 0")
+
+
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
-    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12
+    4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12,
+    13: _played_as_13,
 }  # fmt: skip

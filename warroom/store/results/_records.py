@@ -96,6 +96,9 @@ OutcomeValue = Annotated[str, Field(strict=True), AfterValidator(_outcome)]
 Mode = Literal["practice", "assessment", "tutorial"]
 Seed = Annotated[int, Field(strict=True, ge=0, le=2**63 - 1)]
 ResponseValue = Literal["hit", "miss", "localisation_error", "false_alarm", "correct_rejection", "abandoned"]
+#: What a session was as a trial (:class:`~warroom.core.model.PlayedAs`); None in a journal start line written before
+#: sessions recorded it (read as the trial it was: :func:`~warroom.store.results._rows.older_played_as`).
+PlayedAsValue = Literal["signal", "noise"]
 WallSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1e9)]
 
 
@@ -129,6 +132,7 @@ COLUMNS: dict[str, tuple[Any, Any]] = {
     "paused_seconds": (WallSeconds | None, None),
     "wall_time_to_detect": (WallSeconds | None, None),
     "response": (ResponseValue | None, None),
+    "played_as": (PlayedAsValue | None, None),
     "scorecard": (Annotated[str, Field(strict=True), _json_text(dict, "the scorecard")], ...),
     "actions": (Annotated[str, Field(strict=True), _json_text(list, "the action log")], ...),
 }

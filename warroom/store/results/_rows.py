@@ -15,6 +15,12 @@ if TYPE_CHECKING:
     from warroom.store.results._history import ScorecardChange
 
 
+def older_played_as(all_clear: bool) -> str:
+    """The trial a session stored before sessions recorded ``played_as`` was: ``"noise"`` when it played an
+    all-clear drill, else ``"signal"`` (a drill with an answer key; there were no twins then)."""
+    return "noise" if all_clear else "signal"
+
+
 @dataclass(frozen=True)
 class SessionInfo:
     """What is known about a session when it starts (the journal's start line)."""
@@ -32,8 +38,17 @@ class SessionInfo:
     mode: str = "practice"
     #: The id of the drill set the session was played in, if any.
     set_id: str | None = None
-    #: The seed of the drill variant played (None: the drill as written).
+    #: The session's seed: the variant played and, for a drill with a twin, whether it was a signal or a noise
+    #: trial (None: the drill as written, always the same trial).
     seed: int | None = None
+    #: What the session was as a trial (docs/scoring.md, "The trial and its response"): ``"signal"`` (the drill's
+    #: fault) or ``"noise"`` (a healthy run: an all-clear drill or a fault drill's twin). None is read as the trial
+    #: an older session was: noise when it played an all-clear drill, else signal.
+    played_as: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.played_as is None:  # a session started before sessions recorded it
+            object.__setattr__(self, "played_as", older_played_as(self.all_clear))
 
     def to_dict(self) -> dict[str, Any]:
         """As a JSON-ready dict (the journal's start line without ``type``/``format``/``pid``)."""
@@ -57,7 +72,7 @@ class SessionInfo:
 #: :class:`SessionInfo`'s fields in the order the journal's start line writes them.
 START_FIELDS: tuple[str, ...] = (
     "session_id", "trainee", "drill_id", "drill_version", "drill_sha256", "drill_path", "all_clear",
-    "scoring_version", "started_at", "mode", "set_id", "seed",
+    "scoring_version", "started_at", "mode", "set_id", "seed", "played_as",
 )  # fmt: skip
 assert set(START_FIELDS) == set(SessionInfo.__dataclass_fields__), "a start field is missing from the order"
 
@@ -118,6 +133,9 @@ class SessionRow:
     wall_time_to_detect: float | None = None
     #: The trial's response (docs/scoring.md): the scorecard's (rules 4 on), else approximated from the outcome.
     response: str | None = None
+    #: ``"signal"`` or ``"noise"``: what the session was as a trial (see :class:`SessionInfo`; None only where a
+    #: session that never reached its debrief is shown, the trial hidden).
+    played_as: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """As a JSON-ready dict (the ``scores --format json`` row)."""

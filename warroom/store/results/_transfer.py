@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from warroom.store.errors import DuplicateSession, InvalidSession, SessionReason, StoreError
-from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
+from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS, older_played_as
 from warroom.store.results._store import ResultsStore
 
 #: Every column of an exported line, in the order written.
@@ -119,6 +119,8 @@ def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         if value.get(flag, 0) not in (0, 1) or isinstance(value.get(flag, 0), float):
             raise ValueError(f"{flag} is neither 0 nor 1")
         value[flag] = int(value.get(flag, 0))
+    if value.get("played_as") is None:  # exported before sessions recorded the trial: the trial it was
+        value["played_as"] = older_played_as(bool(value["all_clear"]))
     missing = [c for c in FULL_FIELDS if c not in value]
     if missing:
         raise ValueError(f"missing {', '.join(missing)}")

@@ -68,21 +68,25 @@ def default_drill_resolver(drill_dirs: Iterable[Path] = ()) -> DrillResolver:
 
 @dataclass(frozen=True)
 class SessionDrill:
-    """The drill file a stored session is scored with: its ``path`` (resolved), the loaded ``drill``, the file's
-    ``sha256`` and whether it ``changed`` since the session was played (its SHA-256 differs from the recorded one)."""
+    """The drill file a stored session is scored with: its ``path`` (resolved), the ``drill`` the session played
+    (the file's drill, its variant, or its twin's), the file's ``sha256``, whether it ``changed`` since the session
+    was played (its SHA-256 differs from the recorded one) and whether the session played the drill's ``twin`` (a
+    noise trial of a fault drill)."""
 
     path: Path
     drill: Drill
     sha256: str
     changed: bool
+    twin: bool = False
 
 
 def resolve_session_drill(
     info: SessionInfo, resolver: DrillResolver, cache: dict[Path, Drill] | None = None
 ) -> SessionDrill:
     """Find, read and load the drill of a session (``info``: its recorded drill id, path and SHA-256) with
-    ``resolver``; ``cache`` (path -> drill) saves loading one file twice. A session with a variant seed gets the
-    variant it played (:func:`warroom.core.variants.apply_variant`). Raises :class:`DrillUnavailable` with a
+    ``resolver``; ``cache`` (path -> drill) saves loading one file twice. A session gets the drill it played: the
+    twin of a drill for a noise trial of a drill with a twin, and the variant of its seed
+    (:func:`warroom.core.variants.session_drill`). Raises :class:`DrillUnavailable` with a
     clear message when the file is not found, cannot be read or does not load."""
     from warroom.core.files import real_path
 
@@ -102,14 +106,26 @@ def resolve_session_drill(
         drill = load_drill_file(path)
         if cache is not None:
             cache[path] = drill
-    if info.seed is not None:  # the session played this variant: score and review that one
-        from warroom.core.variants import VariantError, apply_variant
+    twin = info.played_as == "noise" and drill.twin is not None
+    drill = _played(info, drill, path)
+    return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256, twin)
 
-        try:
-            drill = apply_variant(drill, info.seed)
-        except VariantError as exc:
-            raise DrillUnavailable(
-                f"the variant (seed {info.seed}) of drill {info.drill_id!r} for session {info.session_id} cannot be "
-                f"made from {path}: {exc}"
-            ) from None
-    return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256)
+
+def _played(info: SessionInfo, drill: Drill, path: Path) -> Drill:
+    """The drill the session ``info`` played on ``drill`` (loaded from ``path``): the variant of its seed, of the
+    twin for a noise trial of a drill with a twin. Raises :class:`DrillUnavailable` when it cannot be made (the
+    drill lost its twin since, or its variants section no longer fits)."""
+    from warroom.core.model import PlayedAs
+    from warroom.core.variants import VariantError, session_drill
+
+    played_as = PlayedAs(info.played_as) if info.played_as is not None else PlayedAs.SIGNAL
+    if drill.is_all_clear:  # an all-clear drill is a noise trial whatever an older row says
+        played_as = PlayedAs.NOISE
+    try:
+        return session_drill(drill, info.seed, played_as)
+    except VariantError as exc:
+        what = f"the variant (seed {info.seed}) of" if info.seed is not None else "the"
+        trial = f" {played_as.value} trial of" if drill.twin is not None or played_as is PlayedAs.NOISE else ""
+        raise DrillUnavailable(
+            f"{what}{trial} drill {info.drill_id!r} for session {info.session_id} cannot be made from {path}: {exc}"
+        ) from None

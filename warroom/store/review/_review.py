@@ -259,9 +259,10 @@ def _citation_marks(drill: Drill, action: Action) -> list[str]:
 class ReviewData:
     """Everything the review screen shows for one stored session.
 
-    ``session`` is the :class:`~warroom.store.results.StoredSession`; ``drill`` the loaded drill (None when it
-    cannot be found or loaded: ``drill_problem`` says why); ``drill_changed`` is True when the drill file's SHA-256
-    differs from the one recorded with the session; ``drill_file`` the file used.
+    ``session`` is the :class:`~warroom.store.results.StoredSession`; ``drill`` the drill it played (its variant, or
+    its twin's for a noise trial; None when it cannot be found or loaded: ``drill_problem`` says why);
+    ``drill_changed`` is True when the drill file's SHA-256 differs from the one recorded with the session;
+    ``drill_file`` the file used.
     """
 
     session: StoredSession
@@ -270,6 +271,8 @@ class ReviewData:
     drill_changed: bool
     drill_problem: str | None
     review_rows: ReviewRows | None
+    #: True when the session played the drill's healthy twin (a noise trial of a fault drill): ``drill`` is the twin.
+    twin: bool = False
 
     @property
     def notices(self) -> list[str]:
@@ -320,4 +323,4 @@ def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> Re
     except DrillUnavailable as exc:
         return ReviewData(session, None, path, False, f"The drill file cannot be loaded: {exc}", None)
     review_rows = build_review_rows(found.drill, list(session.actions), session.scoring_version)
-    return ReviewData(session, found.drill, found.path, found.changed, None, review_rows)
+    return ReviewData(session, found.drill, found.path, found.changed, None, review_rows, found.twin)

@@ -37,6 +37,7 @@ def launch(
     mode: str = "practice",
     drill_set: ActiveSet | None = None,
     seed: int | None = None,
+    played_as: str | None = None,
 ) -> None:
     """Run the terminal UI until the trainee quits.
 
@@ -47,6 +48,8 @@ def launch(
         mode: ``practice`` or ``assessment`` (a drill set in assessment mode makes every session assessment).
         drill_set: the drill set to play (``warroom --set FILE``): the picker offers only its drills.
         seed: the variant seed of every session (``warroom run --seed N``); None: each session draws its own.
+        played_as: ``"signal"`` or ``"noise"``: what every session of a drill with a twin plays as (``warroom run
+            --as``); None: drawn from each session's seed.
 
     A drill left mid-play (ctrl+c, the terminal closed (SIGHUP), ``kill`` (SIGTERM)) is stored as an abandoned
     session, its quit at the drill time it was left. Exits with the app's return code (SystemExit) when the app
@@ -65,6 +68,7 @@ def launch(
         mode=mode,
         drill_set=drill_set,
         seed=seed,
+        played_as=played_as,
         cache_dir=resolve_cache_dir(),
     )
     app = WarroomApp(services, start=start, speed=speed, handle_signals=True)

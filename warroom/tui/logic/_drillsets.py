@@ -8,7 +8,7 @@ trainee's sessions with the set's id). No Textual here: the screens read these v
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -138,7 +138,8 @@ class ActiveSet:
         drills = {d.drill.id: d.drill for d in self.drills if d.drill is not None}
         pool = {i: _candidate(d) for i, d in drills.items()}
         record = [
-            Attempt(pool[r.drill_id], _detected(r), r.outcome == "abandoned") for r in record_rows if r.drill_id in pool
+            Attempt(_as_played(pool[r.drill_id], r), _detected(r), r.outcome == "abandoned")
+            for r in record_rows if r.drill_id in pool
         ]
         progress = self.progress(set_rows)
         available = [i for i in pool if not progress[i].exhausted]
@@ -151,6 +152,14 @@ class ActiveSet:
 def _candidate(drill: Drill) -> Candidate:
     key = drill.answer_key
     return Candidate(drill.id, drill.difficulty, None if key is None else key.fault.kind.value)
+
+
+def _as_played(candidate: Candidate, row: Any) -> Candidate:
+    """The drill of a session as the chooser counts it: a noise trial of a fault drill (its healthy twin) as a
+    control, which does not move the trainee's level nor count as a miss of the fault's kind."""
+    if getattr(row, "played_as", None) == "noise" and candidate.fault_kind is not None:
+        return replace(candidate, fault_kind=None)
+    return candidate
 
 
 def _detected(row: Any) -> bool:
@@ -178,10 +187,12 @@ def load_active_set(path: Path, drill_dirs: Sequence[Path] = ()) -> ActiveSet:
 
 
 def mode_line(s: Any) -> str:
-    """The review's line on how a stored session was played: its mode, drill
-    set, pauses and wall-clock figures (wall seconds), e.g. ``practice · set week-1 · 2 pauses, 41 s paused ·
-    wall-clock time to detect 125.3 s``."""
+    """The review's line on how a stored session was played: its mode, the trial (signal or noise), drill
+    set, pauses and wall-clock figures (wall seconds), e.g. ``practice · signal trial · set week-1 · 2 pauses, 41 s
+    paused · wall-clock time to detect 125.3 s``."""
     parts = [str(getattr(s, "mode", None) or "practice")]
+    if getattr(s, "played_as", None) in ("signal", "noise"):
+        parts.append(f"{s.played_as} trial")
     if getattr(s, "set_id", None):
         parts.append(f"set {clean_line(s.set_id)}")
     pauses = int(getattr(s, "pauses", 0) or 0)

@@ -86,6 +86,9 @@ class Services:
     drill_set: ActiveSet | None = None
     #: The variant seed of every session started (``warroom run --seed N``); None: each session draws its own.
     seed: int | None = None
+    #: What every session started plays as (``warroom run --as signal|noise``: ``"signal"`` or ``"noise"``); None:
+    #: each session draws it from its seed (a drill with a twin; docs/authoring.md, "Twins: signal and noise trials").
+    played_as: str | None = None
     #: The drill picker's cache directory (:mod:`warroom.core.library._cache`); None: no cache kept between starts.
     cache_dir: Path | None = None
     #: Entries read from their files by this process, by path, with the :data:`~warroom.core.library.Stamp` they
@@ -318,16 +321,22 @@ class Services:
 
     def start_session(self, drill_path: Path, drill: Drill) -> Recorder:
         """Start recording a session of ``drill`` for the trainee, in :attr:`session_mode` (the bundled tutorial, in
-        mode ``tutorial``, which the statistics never count); returns its recorder.
+        mode ``tutorial``, which the statistics never count); returns its recorder. A drill with a twin is played as
+        a signal or a noise trial: :attr:`played_as` when given, the tutorial always as a signal trial (its lessons
+        show the fault), else drawn from the session's seed with the drill set's ``noise_rate`` (or the default).
 
         Raises :class:`SessionUnavailable` with a clear message when the session cannot be recorded.
         """
+        from warroom.core.model import PlayedAs
         from warroom.store.errors import StoreError
-        from warroom.store.journal import SessionError, SessionRecorder
+        from warroom.store.journal import SessionError, SessionRecorder, Trial
         from warroom.store.results import TUTORIAL as TUTORIAL_MODE
         from warroom.tui.logic._lessons import is_tutorial
 
-        mode = TUTORIAL_MODE if is_tutorial(DrillEntry(Path(drill_path), drill)) else self.session_mode
+        tutorial = is_tutorial(DrillEntry(Path(drill_path), drill))
+        mode = TUTORIAL_MODE if tutorial else self.session_mode
+        forced = PlayedAs.SIGNAL if tutorial else PlayedAs(self.played_as) if self.played_as else None
+        rate = self.drill_set.model.noise_rate if self.drill_set is not None else None
         try:
             set_id = self.drill_set.set_id if self.drill_set is not None else None
             recorder = SessionRecorder.start(
@@ -338,6 +347,7 @@ class Services:
                 mode=mode,
                 set_id=set_id,
                 seed=self.seed,
+                trial=Trial(forced, rate),
             )
             return StoreRecorder(recorder)
         except (SessionError, StoreError) as exc:

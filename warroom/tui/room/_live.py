@@ -373,7 +373,8 @@ class WarRoomScreen(DrillScreen):
             )
             self.apply([])
             return
-        faulted = self.drill.answer_key is not None
+        # a drill with a twin plays as either trial: saying the escalation came before the evidence would tell which
+        faulted = self.drill.answer_key is not None and self.entry.drill is not None and self.entry.drill.twin is None
         message = false_escalation_message(step, result.after_evidence, faulted, self.assessment)
         message += f" Charged {usd(result.replan_usd)} and {seconds(FALSE_ESCALATION_DELAY)}."
         self.apply(result.released)  # the trace ran on while the planner re-planned

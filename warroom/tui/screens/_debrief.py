@@ -23,9 +23,11 @@ from textual.widgets import Sparkline, Static
 from warroom.core.model import (
     EARLY_ESCALATION,
     TARGET_LABELS,
+    TRIAL_SENTENCES,
     ActionKind,
     Drill,
     Outcome,
+    PlayedAs,
     debrief_tags,
     describe_item,
     detection_events,
@@ -159,6 +161,15 @@ def evidence_text(out: Text, drill: Drill) -> None:
             out.append(f" ({clean_line(detail)})")
 
 
+def trial_sentence(written: Drill | None, played: Drill) -> str | None:
+    """What the debrief says of the trial a session of the drill ``written`` (as loaded) was, having played
+    ``played`` (its variant, or its twin's): a sentence for a drill with a twin, None for any other (always the
+    same trial)."""
+    if written is None or written.twin is None:
+        return None
+    return TRIAL_SENTENCES[PlayedAs.NOISE if played.is_all_clear else PlayedAs.SIGNAL]
+
+
 def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
     """A mark per verification probe the trainee asked for (format 2): when, which step, when its result came and
     whether it found the fault."""
@@ -271,6 +282,10 @@ class DebriefScreen(Screen[None]):
         out.append(f"{card.total}/{card.max_total}", style="bold")
         out.append("\n")
         out.append(prose(card.outcome_text))
+        trial = trial_sentence(self.entry.drill, self.drill)
+        if trial is not None:  # a drill with a twin: which trial this session was, said here and nowhere before
+            out.append("\n\n")
+            out.append(prose(trial), style="bold")
         return out
 
     def _scorecard(self) -> Table:

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.model import TARGET_LABELS, outcome_label
+from warroom.core.model import TARGET_LABELS, TRIAL_SENTENCES, PlayedAs, outcome_label
 from warroom.core.scoring import MAX_TOTAL
 from warroom.core.text import clean, clean_line, clock, damage, damage_amount
 from warroom.store.review import ReviewData
@@ -113,7 +113,10 @@ def answer_panel(data: ReviewData) -> Text:
     if drill is None:
         out.append("(the drill file is not available)", style="dim")
         return out
-    if drill.all_clear is not None:
+    if data.twin:
+        out.append(TRIAL_SENTENCES[PlayedAs.NOISE] + "\n", style="bold")
+        out.append(clean(drill.all_clear.debrief if drill.all_clear else "") + "\n")
+    elif drill.all_clear is not None:
         out.append("All-clear control drill: no fault; the right move was not to escalate.\n", style="bold")
         out.append(clean(drill.all_clear.debrief) + "\n")
     key = drill.answer_key

@@ -1,0 +1,153 @@
+"""A drill with a twin played as a signal trial and as a noise trial (docs/authoring.md, "Twins: signal and noise
+trials"): the picker, the briefing and the war room look the same, frame by frame, until the fault's earliest
+evidence; the debrief and the after-action review say which trial it was; a false escalation's answer never tells."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.clock import MockClock
+
+from warroom.core.author._examples import full_example_path
+from warroom.core.library import bundled_drills_dir
+from warroom.core.load import load_drill
+from warroom.core.model import TRIAL_SENTENCES, PlayedAs, detection_events, earliest_evidence_at, twin_of
+from warroom.core.variants import session_drill
+from warroom.tui.app import WarroomApp
+from warroom.tui.logic import Services
+from warroom.tui.screens import DebriefScreen
+
+from .conftest import advance, escalate, make_app, picker_ready, record_notifications, screen_text
+
+SIZE = (110, 34)
+
+#: Drills with a twin: the full example, and bundled drills of other shapes: variants with phrasings and jitter
+#: (the trial and the variant come from one seed), a shuffle group, an absence filled by added events, evidence only
+#: a verification probe shows.
+DRILLS = [full_example_path(), *(bundled_drills_dir() / f"{d}.yaml" for d in (
+    "late-delivery-replies", "q1-access-review", "duplicate-charge-refunds", "dependabot-merge-train",
+    "api-dns-cutover"))]
+
+
+#: The seed of both sessions: the same variant, played as either trial.
+SEED = 11
+
+
+def _services(tmp_path: Path, played_as: str, folder: Path) -> Services:
+    return Services(trainee="ann", data_dir=tmp_path / played_as, drill_dirs=(folder,), played_as=played_as, seed=SEED)
+
+
+def _drill_file(tmp_path: Path, path: Path) -> Path:
+    folder = tmp_path / "drills"
+    folder.mkdir(exist_ok=True)
+    dest = folder / path.name
+    dest.write_bytes(path.read_bytes())
+    return dest
+
+
+async def _frames(services: Services, path: Path, until_t: float) -> tuple[list[str], float]:
+    """Every screen a trainee sees from the briefing through the war room, at each half second of drill time until
+    ``until_t`` (exclusive), and the drill time the war room reached."""
+    app = make_app(services, path)
+    frames = []
+    async with app.run_test(size=SIZE) as pilot:
+        frames.append(screen_text(app))  # the briefing
+        await pilot.press("enter")
+        live = app.live
+        assert live is not None
+        frames.append(screen_text(app))
+        while live.replay.now + 0.5 < until_t:
+            await advance(pilot, 0.5, step=0.5)
+            frames.append(screen_text(app))
+        now = live.replay.now
+        await advance(pilot, max(until_t - now + 0.5, 0.5), step=0.5)  # the evidence is out
+        frames.append(screen_text(app))
+    return frames, now
+
+
+@pytest.mark.parametrize("path", DRILLS, ids=lambda p: p.stem)
+async def test_signal_and_noise_look_the_same_frame_by_frame_until_the_evidence(tmp_path, path):
+    drill = load_drill(path)
+    assert drill.twin is not None, f"{path.stem} has no twin"
+    file = _drill_file(tmp_path, path)
+    evidence = earliest_evidence_at(session_drill(drill, SEED, PlayedAs.SIGNAL))  # as the seed's variant times it
+    assert evidence is not None
+    signal, at = await _frames(_services(tmp_path, "signal", file.parent), file, evidence)
+    noise, _ = await _frames(_services(tmp_path, "noise", file.parent), file, evidence)
+    assert len(signal) == len(noise) > 3 and at >= evidence - 0.5
+    for i, (a, b) in enumerate(zip(signal[:-1], noise[:-1], strict=True)):
+        assert a == b, f"frame {i} (drill time {(i - 1) * 0.5:g} s) differs:\n{a}\n---\n{b}"
+    # the sessions really were different trials, and their journals say so
+    import json
+
+    for trial in ("signal", "noise"):
+        (journal,) = (tmp_path / trial / "journals").glob("*.jsonl")
+        assert json.loads(journal.read_text(encoding="utf-8").splitlines()[0])["played_as"] == trial
+    shown = session_drill(drill, SEED, PlayedAs.SIGNAL)
+    if any(e.t <= evidence for _, e in detection_events(shown)):  # (evidence a probe shows differs once asked for)
+        assert signal[-1] != noise[-1]  # once the evidence is out, the two trials differ
+
+
+async def test_the_picker_is_the_same_whichever_trial_comes(tmp_path):
+    file = _drill_file(tmp_path, full_example_path())
+    screens = []
+    for trial in ("signal", "noise"):
+        app = WarroomApp(_services(tmp_path, trial, file.parent), clock=MockClock())
+        async with app.run_test(size=SIZE) as pilot:
+            await picker_ready(pilot)
+            screens.append(screen_text(app))
+    assert screens[0] == screens[1] and "WAR ROOM" in screens[0]
+
+
+@pytest.mark.parametrize("trial", ["signal", "noise"])
+async def test_the_debrief_says_which_trial_it_was(tmp_path, trial):
+    file = _drill_file(tmp_path, full_example_path())
+    app = make_app(_services(tmp_path, trial, file.parent), file)
+    async with app.run_test(size=(110, 80)) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 120, step=5)
+        assert isinstance(app.screen, DebriefScreen)
+        text = " ".join(screen_text(app).split())
+    sentence = " ".join(TRIAL_SENTENCES[PlayedAs(trial)].split())
+    assert sentence[:60] in text
+    if trial == "noise":
+        assert "ALL CLEAR HELD" in text and "All clear" in text
+        assert " ".join(twin_of(load_drill(file)).all_clear.debrief.split())[:50] in text
+    else:
+        assert "MISSED" in text
+
+
+async def test_an_early_escalation_of_a_drill_with_a_twin_gets_the_same_answer_in_either_trial(tmp_path):
+    file = _drill_file(tmp_path, full_example_path())
+    answers = []
+    for trial in ("signal", "noise"):
+        app = make_app(_services(tmp_path, trial, file.parent), file)
+        notes = record_notifications(app)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("enter")
+            await advance(pilot, 2)
+            await escalate(pilot, "s1")  # before the evidence (e06 at 6 s)
+            answers.append([n for n in notes if "Re-plan after your escalation" in n])
+    assert answers[0] == answers[1] and answers[0], answers
+    assert "found nothing wrong" in answers[0][0]
+
+
+async def test_the_review_of_a_noise_session_shows_the_twin(tmp_path):
+    from warroom.store.results import ResultsStore
+    from warroom.store.review import load_review
+    from warroom.tui.app import ReviewApp
+
+    file = _drill_file(tmp_path, full_example_path())
+    app = make_app(_services(tmp_path, "noise", file.parent), file)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        await advance(pilot, 120, step=5)
+    with ResultsStore(tmp_path / "noise") as store:
+        (row,) = store.query()
+        session = store.get(row.session_id)
+    review = ReviewApp(load_review(session))
+    async with review.run_test(size=(140, 50)) as pilot:
+        await pilot.pause()
+        text = " ".join(screen_text(review).split())
+    assert "noise trial" in text and "This session was a noise trial" in text
