@@ -48,6 +48,10 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
         "warroom.cli.author:cost",
         "Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.",
     ),
+    "project": (
+        "warroom.cli.author:project",
+        "Project a silent failure into a healthy trace: write a fault drill and its twin.",
+    ),
     "run": (
         "warroom.cli.run:run",
         "Play one drill: its briefing, the war room, then the debrief (skips the drill picker).",

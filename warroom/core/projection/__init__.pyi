@@ -1,0 +1,24 @@
+# The API of warroom.core.projection (its __init__.py loads each name on first use, from the module named here).
+
+from ._batch import project_all
+from ._damage import damage_rules, parse_damage
+from ._engine import Options, project
+from ._problems import ProjectionError
+from ._sites import sites_of, survey
+from ._source import read_source
+from ._templates import TEMPLATES
+from ._verify import verify
+
+__all__ = [
+    "Options",
+    "ProjectionError",
+    "TEMPLATES",
+    "damage_rules",
+    "parse_damage",
+    "project",
+    "project_all",
+    "read_source",
+    "sites_of",
+    "survey",
+    "verify",
+]
