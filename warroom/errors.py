@@ -14,6 +14,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── UnknownDrill [FileNotFoundError]              warroom.core.library
     ├── DrillIsAFolder [FileNotFoundError]            warroom.core.library
     ├── DrillSetError                                 warroom.core.load
+    ├── TwinError [ValueError]                        warroom.core.model
     ├── VariantError [ValueError]                     warroom.core.variants
     ├── ReplayError [ValueError]                      warroom.core.play
     ├── ScoringError [ValueError]                     warroom.core.scoring

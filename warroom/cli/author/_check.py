@@ -45,7 +45,7 @@ def _check_one(
     report (its load and file problems are printed on stderr at once). ``drill`` is None when it did not load
     (``problems`` say why); ``own`` are its cross-file problems; ``variants`` (--variants N): also check the
     variants of seeds 0 to N-1."""
-    from warroom.core.author import check_variants, run_checks
+    from warroom.core.author import check_twin, check_variants, run_checks
 
     lines: list[str] = []
     if drill is None:
@@ -57,11 +57,14 @@ def _check_one(
                 "load_problems": [p.to_dict() for p in problems]}, lines
     report = run_checks(drill)
     seeded = check_variants(drill, variants)
-    passed = report.passed and not own and not seeded.problems
+    twin = check_twin(drill, variants)  # the healthy run, as the all-clear drill a noise trial plays
+    passed = report.passed and not own and not seeded.problems and (twin is None or twin.passed)
     result = {"path": str(path), "loaded": True, **report.to_dict()}
+    result["passed"] = passed
     if variants:
-        result["passed"] = passed
         result["variants"] = seeded.to_dict()
+    if twin is not None:
+        result["twin"] = twin.to_dict()
     if own:
         result["passed"] = False
         result["file_problems"] = [p.to_dict() for p in own]
@@ -73,9 +76,21 @@ def _check_one(
         lines += _table(report)
         lines += [f"  problem: {p}" for p in report.problems]
         lines += _variant_lines(drill, seeded, variants)
+        lines += _twin_lines(twin)
         lines += [f"  problem: {p.message} (line {p.line})" for p in own]
         lines.append("")
     return result, lines
+
+
+def _twin_lines(twin: Any) -> list[str]:
+    """What ``check`` says of a drill's twin (None: the drill has none): its scripted trainees' table, played as
+    the all-clear drill of a noise trial, and its problems (each starting ``twin:``)."""
+    if twin is None:
+        return []
+    lines = ["  twin (the healthy run, played as a noise trial: an all-clear drill):"]
+    if twin.report is not None:
+        lines += ["  " + line for line in _table(twin.report)]
+    return lines + [f"  problem: {p}" for p in twin.problems]
 
 
 def _variant_lines(drill: Any, seeded: Any, asked: int) -> list[str]:
@@ -117,7 +132,9 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     event comes strictly after the deadline (an escalation at the deadline is on time but comes after the events
     released then); the deadline comes before the last damage event; the cascade does not name the origin step;
     no distractor has the kind and plan step of an evidence event; no distractor is a damage event. An all-clear
-    drill passes when never holds the all clear and every escalation scores less.
+    drill passes when never holds the all clear and every escalation scores less. A drill with a twin (its
+    healthy run, played as a noise trial) passes only when its twin passes as an all-clear drill too (its
+    problems start "twin:").
 
     With --variants N, a drill with a variants section is also played as the variants of seeds 0 to N-1 and fails
     when any of them fails a check above ("seed S: ..."); a drill without one has a single trace, checked once.

@@ -24,16 +24,21 @@ def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> list[Any]:
     from warroom.core.library import drill_set_problems
 
     return list(drill_set_problems(path, drill_dirs))
+
+
 def hint_warnings(path: Path, drill: Any) -> list[Any]:
-    """``path:line:col: warning:`` problems for briefing text that hints at the answer
-    (:func:`warroom.core.model.briefing_hints`), each at the field that hints."""
+    """``path:line:col: warning:`` problems for what loads but may not say what was meant, each at its field:
+    briefing text that hints at the answer (:func:`warroom.core.model.briefing_hints`) and a twin that leaves an
+    evidence event as the fault drill shows it (:func:`warroom.core.rules.twin_warnings`)."""
     from warroom.core.load import Problem, position_of
     from warroom.core.model import briefing_hints
+    from warroom.core.rules import twin_warnings
 
     out = []
-    for hint in briefing_hints(drill):
-        line, column = position_of(path, hint.loc)
-        out.append(Problem(str(path), line, column, hint.message, "warning"))
+    found: Any
+    for found in [*briefing_hints(drill), *twin_warnings(drill)]:
+        line, column = position_of(path, found.loc)
+        out.append(Problem(str(path), line, column, found.message, "warning"))
     return out
 
 
@@ -106,7 +111,12 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
     Warnings (path:line:col: warning: message) flag what loads but may not say what was meant: an unquoted
     value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment, a briefing or
     domain tag that hints at the answer (says when to escalate, names a fault kind or the damage unit, says
-    whether there is a fault). They do not change the exit status.
+    whether there is a fault), a twin that leaves an evidence event as the fault drill shows it. They do not change
+    the exit status.
+
+    A drill with a twin (its healthy run, played as a noise trial; docs/authoring.md, "Twins: signal and noise
+    trials") is checked twice: as written, and its twin built and checked as an all-clear drill, each problem of the
+    twin reported at its line of the twin section.
 
     Across the files checked together: a drill's id must equal its file name (without .yaml), and no two drills
     may share an id.

@@ -9,6 +9,7 @@ from ._migrate import migrate_file
 from ._recovery import Recovered, discard_recovery, recover, write_recovery
 from ._schema import drill_json_schema_text
 from ._skeleton import LOCAL_SCHEMA_REF, REPO_SCHEMA_REF, is_valid_drill_id, skeleton_text
+from ._twincheck import check_twin
 
 __all__ = [
     "AnnotateError",
@@ -21,6 +22,7 @@ __all__ = [
     "MIN_REACTION_WINDOW",
     "REPO_SCHEMA_REF",
     "Recovered",
+    "check_twin",
     "check_variants",
     "discard_recovery",
     "drill_json_schema_text",

@@ -72,6 +72,9 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("variants.amounts[]", m.AmountVariant),
     ("variants.jitter", m.Jitter),
     ("variants.phrasings[]", m.PhrasingVariant),
+    ("twin (the healthy run, format 2)", m.Twin),
+    ("twin.replace.ID (the fields of a trace event that differ)", m.EventChange),
+    ("twin.probes.ID (what a probe shows in the healthy run)", m.ProbeChange),
 ]
 
 _TYPE_NAMES: dict[type, str] = {str: "string", int: "integer", float: "number", bool: "boolean", dict: "mapping"}
@@ -97,6 +100,9 @@ _MODEL_NAMES: dict[type, str] = {
     m.AmountVariant: "amount variant",
     m.Jitter: "jitter",
     m.PhrasingVariant: "phrasing variant",
+    m.Twin: "twin",
+    m.EventChange: "event change",
+    m.ProbeChange: "probe change",
 }
 
 

@@ -1,9 +1,9 @@
 # The API of warroom.core.model (its __init__.py loads each name on first use, from the module named here).
 # keep: Agent, AgentRole, AllClear, AmountVariant, AnswerKey, Approval, Briefing, CommandResult, Damage, DamageEntry,
-# keep: Distractor, Drill, EVENT_CLASSES, EventTime, EvidenceRef, ExecutorMessage, ExecutorReport,
+# keep: Distractor, Drill, EVENT_CLASSES, EventChange, EventTime, EvidenceRef, ExecutorMessage, ExecutorReport,
 # keep: FAULT_KIND_DESCRIPTIONS, Fault, FaultKind, Handoff, HumanMessage, Jitter, LogEvent, ModelSpec, Models,
-# keep: NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, Repeat, ReportedStatus, Role, SCHEMA_VERSION,
-# keep: ToolCall, ToolResult, TraceEvent, Usage, Variants
+# keep: NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, ProbeChange, Repeat, ReportedStatus, Role,
+# keep: SCHEMA_VERSION, ToolCall, ToolResult, TraceEvent, Twin, TwinError, Usage, Variants, twin_of
 
 from ._actions import Action, ActionKind
 from ._agents import COST_ROLE, Agent, AgentRole, Cast, Models, ModelSpec, Usage, default_role
@@ -61,6 +61,7 @@ from ._probes import (
     finding_probes,
     result_event,
 )
+from ._twin import EventChange, ProbeChange, Twin, TwinBuild, TwinError, build_twin, twin_of
 from ._variants import (
     EVENT_DATA_FIELDS,
     MAX_SHUFFLE_GROUP,
@@ -74,6 +75,7 @@ from ._variants import (
     amount_pattern,
     name_pattern,
     orders,
+    rewritten,
     variable_texts,
 )
 from ._vocab import FAULT_KIND_DESCRIPTIONS, FaultKind, ReportedStatus, Role
@@ -99,6 +101,7 @@ __all__ = [
     "ESCALATION_INSTRUCTION",
     "EVENT_CLASSES",
     "EVENT_DATA_FIELDS",
+    "EventChange",
     "EventTime",
     "EvidenceRef",
     "ExecutorMessage",
@@ -128,6 +131,7 @@ __all__ = [
     "PlannerCall",
     "PlayedAs",
     "Probe",
+    "ProbeChange",
     "REACTION_WINDOW",
     "RESPONSE_LABELS",
     "Repeat",
@@ -141,6 +145,9 @@ __all__ = [
     "ToolCall",
     "ToolResult",
     "TraceEvent",
+    "Twin",
+    "TwinBuild",
+    "TwinError",
     "Usage",
     "Variants",
     "amount_format",
@@ -148,6 +155,7 @@ __all__ = [
     "attempt_of",
     "available_at",
     "briefing_hints",
+    "build_twin",
     "damage_meter_text",
     "debrief_tags",
     "default_role",
@@ -169,8 +177,10 @@ __all__ = [
     "pre_debrief_session",
     "refs",
     "result_event",
+    "rewritten",
     "role_of",
     "structured",
+    "twin_of",
     "value_at",
     "variable_texts",
     "without_answer_keys",

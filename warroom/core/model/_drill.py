@@ -11,7 +11,9 @@ authors: docs/authoring.md). Its shape:
   *reported* status, which lies on the silent step) and environment logs;
 - either an :class:`AnswerKey` (the hidden fault, its evidence, cascade, damage, deadline, debrief and optional
   re-plan events) or an :class:`AllClear` section for a control drill with no fault;
-- ``distractors``: events that look odd but are harmless, each with the reason why.
+- ``distractors``: events that look odd but are harmless, each with the reason why;
+- format 2: verification ``probes``, a seeded ``variants`` section and a ``twin`` (the fault drill's healthy run,
+  played as a noise trial: :mod:`warroom.core.model._twin`).
 
 Every model forbids unknown keys (``extra="forbid"``) so a typo in a drill is an error, not a silently ignored
 key. Type rules live in the model; rules that relate fields to one another (unique ids, references, time order,
@@ -21,8 +23,8 @@ This module holds the :class:`Drill` and the parts of it around the trace (:clas
 the other parts live beside it in :mod:`warroom.core.model` (its API names them all): the shared field types
 (``_fields``), the vocabularies (``_vocab``), the models, prices and agents (``_agents``), the trace events
 (``_events``), the answer key, all clear and distractors (``_answerkey``), the fault's origins and escalation
-targets (``_origins``), evidence items (``_evidence``), probes (``_probes``) and the variants section
-(``_variants``).
+targets (``_origins``), evidence items (``_evidence``), probes (``_probes``), the variants section
+(``_variants``) and the twin section (``_twin``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from warroom.core.model._answerkey import AllClear, AnswerKey, Distractor, resol
 from warroom.core.model._events import TraceEvent
 from warroom.core.model._fields import MAX_VERSION, TEXT_PATTERN, Identifier, _Strict
 from warroom.core.model._probes import Probe, earliest_result_at, result_event
+from warroom.core.model._twin import Twin
 from warroom.core.model._variants import Variants
 
 __all__ = ["ANSWER_TAG_PREFIXES", "CONTROL_TAGS", "Briefing", "Drill", "PlanStep"]
@@ -147,6 +150,14 @@ class Drill(_Strict):
         description=(
             "What each session's seeded variant may change (names, amounts, timing, distractor order, phrasings); "
             "absent: every session plays the drill as written."
+        ),
+    )
+    twin: Twin | None = Field(
+        default=None,
+        description=(
+            "Format 2, in a drill with a fault: its healthy run (the events that differ when nothing went wrong, and "
+            "the all-clear debrief). A session then plays the drill as a signal trial (the fault) or a noise trial "
+            "(the twin, an all-clear control), drawn from its seed; absent: every session is a signal trial."
         ),
     )
 

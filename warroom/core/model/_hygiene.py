@@ -45,7 +45,7 @@ ANSWER_SESSION_FIELDS = ("damage_unit", "full_damage", "all_clear")
 
 #: Keys of a stored scorecard that come from the answer key or explain it (the debrief's lines).
 ANSWER_SCORECARD_KEYS = ("outcome_text", "components", "full_damage", "damage_unit", "lines", "first_evidence_at",
-                         "deadline")
+                         "deadline", "played_as", "response")
 
 #: Keys of ``warroom cost --format json`` that come from the answer key: only with ``--answers``.
 ANSWER_COST_KEYS = ("all_clear", "cascade", "replan")
@@ -190,9 +190,9 @@ def answer_key_strings(drill: Drill) -> list[str]:
     """Every answer-key text of ``drill`` that no surface may show before the debrief, for the hygiene tests:
     the fault kind (each way of writing it, except ``other``: an everyday word) and its description, the fault
     summary, the damage unit and notes, the cascade step list as the debrief writes it (``s3 → s4``), ``origin``
-    with the origin step, the debrief, each distractor's ``why_harmless``, the all-clear debrief, the tags that are
-    not domain tags, and what each verification probe reveals (its whole text and its first line: shown only once
-    the trainee asked for it)."""
+    with the origin step, the debrief, each distractor's ``why_harmless``, the all-clear debrief (and a twin's,
+    with its distractors' reasons), the tags that are not domain tags, and what each verification probe reveals
+    (its whole text and its first line: shown only once the trainee asked for it)."""
     out: list[str] = []
     key = drill.answer_key
     if key is not None:
@@ -214,6 +214,9 @@ def answer_key_strings(drill: Drill) -> list[str]:
     if drill.all_clear is not None:
         out.append(drill.all_clear.debrief.strip())
     out += [d.why_harmless.strip() for d in drill.distractors]
+    if drill.twin is not None:  # the healthy run's debrief, and its own distractors' reasons
+        out.append(drill.twin.debrief.strip())
+        out += [d.why_harmless.strip() for d in drill.twin.distractors or ()]
     out += [t.strip() for t in drill.tags if not is_domain_tag(t) and t.strip()]
     for probe in drill.probes:
         out += [probe.reveals.strip(), probe.reveals.strip().splitlines()[0].strip()]

@@ -145,6 +145,39 @@ def variable_texts(data: dict[str, Any]) -> Iterable[tuple[tuple[str | int, ...]
         yield ("distractors", i, "why_harmless"), d, "why_harmless"
 
 
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    return []
+
+
+def _numbers(value: Any) -> list[float]:
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, int | float):
+        return [float(value)]
+    if isinstance(value, list):
+        return [n for v in value for n in _numbers(v)]
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _numbers(v)]
+    return []
+
+
+def rewritten(data: dict[str, Any], pattern: str, number: float | None = None) -> bool:
+    """Whether the regular expression ``pattern`` matches a text, or ``number`` is a number in tool data, anywhere
+    a variant rewrites in ``data`` (a drill's data, as dumped: :func:`variable_texts`)."""
+    regex = re.compile(pattern)
+    for _, container, field in variable_texts(data):
+        value = container[field]
+        if any(regex.search(s) for s in _strings(value)) or (number is not None and number in _numbers(value)):
+            return True
+    return False
+
+
 def orders(group: list[str]) -> Iterable[tuple[str, ...]]:
     """Every order of a shuffle group but the one written."""
     return (p for p in permutations(group) if list(p) != group)

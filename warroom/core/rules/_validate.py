@@ -33,6 +33,8 @@ The rules (each has a test in tests/unit/test_validation*.py):
   (:mod:`warroom.core.rules._answerkey`); probes (:mod:`warroom.core.rules._probes`: ``evidence`` and
   ``accepted_evidence`` may list probes).
 - **Variants**: the ``variants`` section fits the drill (:mod:`warroom.core.rules._variants`).
+- **Twin** (format 2): the ``twin`` section names what it changes, changes nothing before the earliest evidence,
+  leaves no damage, and makes a valid all-clear drill (:mod:`warroom.core.rules._twin`).
 
 Where the rules are: the plan's and the events' in :mod:`warroom.core.rules._events`, the answer key's, all
 clear's and distractors' in :mod:`warroom.core.rules._answerkey`, both on a drill read through a
@@ -86,7 +88,11 @@ def validate_drill(drill: Any) -> list[Issue]:
     if getattr(drill, "variants", None) is not None:  # the variants section's rules (warroom.core.rules._variants)
         from warroom.core.rules._variants import variant_issues
 
-        return issues + variant_issues(drill, base_valid=not issues)
+        issues += variant_issues(drill, base_valid=not issues)
+    if getattr(drill, "twin", None) is not None:  # the twin section's rules (warroom.core.rules._twin)
+        from warroom.core.rules._twin import twin_issues
+
+        issues += twin_issues(drill, base_valid=not issues)
     return issues
 
 
@@ -104,4 +110,6 @@ def validate_data(
     findings = _run(data, reader, extra)
     if reader.bad and data.get("schema_version") == 2:  # the format-2 rules run on a type-valid drill only: all of it
         findings.block("format 2 references (agents, models, batches, retries, approvals)", ())
+    if data.get("twin") is not None:  # the twin is built from a type-valid drill only
+        findings.block("the twin section (the healthy run, checked as an all-clear drill)", ())
     return findings.issues, [Blocked(rule, loc) for rule, loc in findings.blocked.items()]

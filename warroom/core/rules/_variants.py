@@ -26,31 +26,9 @@ from warroom.core.model import (
     detection_events,
     name_pattern,
     orders,
-    variable_texts,
+    rewritten,
 )
 from warroom.core.rules._issues import Issue
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    return []
-
-
-def _numbers(value: Any) -> list[float]:
-    if isinstance(value, bool) or value is None:
-        return []
-    if isinstance(value, int | float):
-        return [float(value)]
-    if isinstance(value, list):
-        return [n for v in value for n in _numbers(v)]
-    if isinstance(value, dict):
-        return [n for v in value.values() for n in _numbers(v)]
-    return []
 
 
 def _read_first(drill: Drill) -> list[tuple[str, str]]:
@@ -69,13 +47,8 @@ def _appears(
 ) -> tuple[bool, str | None]:
     """Whether ``pattern`` matches where variants rewrite in ``data`` (the drill dumped) or ``number`` is a number
     in tool data there, and where it matches in what is read before the seed is drawn (None: nowhere)."""
+    found = rewritten(data, pattern, number)
     regex = re.compile(pattern)
-    found = False
-    for _, container, field in variable_texts(data):
-        value = container[field]
-        if any(regex.search(s) for s in _strings(value)) or (number is not None and number in _numbers(value)):
-            found = True
-            break
     early = next((where for where, text in _read_first(drill) if regex.search(text)), None)
     return found, early
 

@@ -1,6 +1,6 @@
 """The version rule (see docs/authoring.md, "Format version 2"), on a type-valid drill: a version-1 file uses no
-format-2 field, event kind, fault origin, evidence item other than an event id, deadline by reference or verification
-probe (set ``schema_version: 2``, or run ``warroom migrate FILE``).
+format-2 field, event kind, fault origin, evidence item other than an event id, deadline by reference, verification
+probe or twin (set ``schema_version: 2``, or run ``warroom migrate FILE``).
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ def version_issues(drill: Any) -> list[Issue]:
                     out.append(Issue((*base, i, name), f"`{name}` {why}"))
     if getattr(drill, "probes", None):
         out.append(Issue(("probes",), f"`probes` {why}"))
+    if getattr(drill, "twin", None) is not None:
+        out.append(Issue(("twin",), f"`twin` {why}"))
     return out
 
 

@@ -1,0 +1,308 @@
+"""The rules of a drill's twin section (format 2; docs/authoring.md, "Twins: signal and noise trials").
+
+A twin is the fault drill's healthy run, played as a noise trial (:mod:`warroom.core.model._twin`). On a type-valid
+drill, :func:`twin_issues` returns each problem as an :class:`~warroom.core.rules.Issue` at its place in the twin
+section (``twin.replace.e04``, ``twin.add[1].t``...), so that ``warroom validate`` reports it as
+``path:line:col: message``:
+
+- only a drill with a fault has a twin (an all-clear drill is already a healthy run);
+- **references**: every id ``replace`` or ``remove`` names is a trace event, listed once, not both replaced and
+  removed; every id ``probes`` names is a probe; every added event has a new id (not a trace, re-plan or probe
+  id, nor another added event's);
+- **the same background**: nothing the twin changes comes before the fault's earliest evidence (no event replaced
+  or removed before the earliest evidence event, none added or moved before its time, no probe result that can
+  come before it changed), so a noise trial looks like a signal trial until the evidence would have appeared;
+- **healthy**: the twin changes something; every damage event of the fault is replaced or removed (else "the
+  healthy run still does damage"); every probe that finds the fault shows something else;
+- **a well-formed all-clear drill**: the twin, built, is a valid drill (types, then every rule of
+  :func:`~warroom.core.rules.validate_drill`), each problem at the twin's entry it comes from.
+
+:func:`twin_warnings` finds what loads but may not be what was meant: an evidence event the twin leaves as it is,
+or replaces with the same content (``warroom validate`` shows them as warnings).
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Any
+
+from pydantic import ValidationError
+
+from warroom.core.model import (
+    EVENT_CLASSES,
+    Drill,
+    TwinBuild,
+    build_twin,
+    detection_events,
+    earliest_evidence_at,
+    earliest_result_at,
+    finding_probes,
+    value_at,
+)
+from warroom.core.rules._issues import Issue, Loc, q
+from warroom.core.text import Suggester
+
+#: What every problem found in the built twin says first.
+IN_TWIN = "in the twin (the healthy run): "
+
+
+def twin_issues(drill: Drill, base_valid: bool = True) -> list[Issue]:
+    """The problems of ``drill``'s ``twin`` section (see the module docstring). ``base_valid``: the rest of the
+    drill has no problem, so the twin can be built and checked as a drill (else only its references are)."""
+    twin = drill.twin
+    if twin is None:
+        return []
+    if drill.answer_key is None:
+        return [Issue(("twin",), (
+            "an all-clear drill has no twin: it is already a healthy run (a twin belongs to a drill with an "
+            "answer_key); remove `twin`"))]
+    issues = _reference_issues(drill)
+    if issues or not base_valid:
+        return issues
+    issues = _timing_issues(drill) + _healthy_issues(drill)
+    return issues + _built_issues(drill)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# References
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _reference_issues(drill: Drill) -> list[Issue]:
+    twin = drill.twin
+    assert twin is not None and drill.answer_key is not None
+    trace_ids = {e.id: e for e in drill.trace}
+    probe_ids = {p.id for p in drill.probes}
+    events = Suggester(trace_ids)
+    issues: list[Issue] = []
+    for event_id in twin.replace:
+        if event_id not in trace_ids:
+            issues.append(Issue(("twin", "replace", event_id), _unknown(event_id, "replace", events, probe_ids)))
+    seen: dict[str, int] = {}
+    for j, event_id in enumerate(twin.remove):
+        loc: Loc = ("twin", "remove", j)
+        if event_id in seen:
+            issues.append(Issue(loc, f"{q(event_id)} is listed twice in `remove`", ("twin", "remove", seen[event_id])))
+        elif event_id not in trace_ids:
+            issues.append(Issue(loc, _unknown(event_id, "remove", events, probe_ids)))
+        elif event_id in twin.replace:
+            issues.append(Issue(loc, (
+                f"{q(event_id)} is both replaced and removed: a healthy run either has the event (keep it in "
+                "`replace`) or does not (keep it in `remove`)"), ("twin", "replace", event_id)))
+        seen.setdefault(event_id, j)
+    taken = set(trace_ids) | probe_ids | {e.id for e in drill.answer_key.replan}
+    added: dict[str, int] = {}
+    for k, event in enumerate(twin.add):
+        loc = ("twin", "add", k, "id")
+        if event.id in added:
+            issues.append(Issue(loc, f"the added event id {q(event.id)} is used twice",
+                                ("twin", "add", added[event.id])))
+        elif event.id in taken:
+            issues.append(Issue(loc, (
+                f"{q(event.id)} is already an event or probe of the drill: an added event needs a new id (to change "
+                f"{q(event.id)}, list it under `replace`)")))
+        added.setdefault(event.id, k)
+    probes = Suggester(probe_ids)
+    for probe_id in twin.probes:
+        if probe_id not in probe_ids:
+            hint = probes(probe_id)
+            also = " (it is a trace event: change it under `replace`)" if probe_id in trace_ids else ""
+            issues.append(Issue(("twin", "probes", probe_id), f"no probe {q(probe_id)}{hint}{also}"))
+    return issues
+
+
+def _unknown(event_id: str, where: str, events: Suggester, probe_ids: set[str]) -> str:
+    if event_id in probe_ids:
+        return f"{q(event_id)} is a probe, not a trace event: give what it reveals in the healthy run under `probes`"
+    return f"no trace event {q(event_id)} to {where}{events(event_id)}"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The same background until the evidence
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _timing_issues(drill: Drill) -> list[Issue]:
+    """What the twin changes before the fault's earliest evidence (a noise trial would look different from a
+    signal trial before the evidence could be seen)."""
+    twin = drill.twin
+    assert twin is not None
+    first = earliest_evidence_at(drill)
+    if first is None:
+        return []
+    position = {e.id: i for i, e in enumerate(drill.trace)}
+    at_first = [position[e.id] for _, e in detection_events(drill) if e.t == first]
+    gate = min(at_first, default=None)  # the evidence event released first: changes from it on
+    shown = drill.trace[gate].id if gate is not None else "a probe's result"
+    why = (f"before the fault's earliest evidence ({shown} at {first:g} s), so a noise trial would look different from "
+           "a signal trial before the evidence could be seen; change only what comes from the evidence on")
+
+    def early(event_id: str) -> bool:
+        i = position[event_id]
+        t = drill.trace[i].t
+        return t < first or (t == first and gate is not None and i < gate)
+
+    issues: list[Issue] = []
+    for event_id, change in twin.replace.items():
+        if early(event_id):
+            issues.append(Issue(("twin", "replace", event_id),
+                                f"{q(event_id)} is released at {drill.trace[position[event_id]].t:g} s, {why}"))
+        elif isinstance(moved := change.model_dump(exclude_unset=True).get("t"), int | float) and moved < first:
+            issues.append(Issue(("twin", "replace", event_id, "t"), f"{q(event_id)} would move to {moved:g} s, {why}"))
+    for j, event_id in enumerate(twin.remove):
+        if early(event_id):
+            issues.append(Issue(("twin", "remove", j),
+                                f"{q(event_id)} is released at {drill.trace[position[event_id]].t:g} s, {why}"))
+    for k, event in enumerate(twin.add):
+        if event.t < first:
+            issues.append(Issue(("twin", "add", k, "t"),
+                                f"the added event {q(event.id)} comes at {event.t:g} s, {why}"))
+    for probe in drill.probes:
+        new = twin.probes.get(probe.id)
+        if new is None:
+            continue
+        at = earliest_result_at(drill, probe.model_copy(update={"seconds": new.seconds or probe.seconds}))
+        if at is not None and at < first and probe not in finding_probes(drill):
+            issues.append(Issue(("twin", "probes", probe.id),
+                                f"the result of probe {q(probe.id)} can come at {at:g} s, {why}"))
+    return issues
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A healthy run
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _healthy_issues(drill: Drill) -> list[Issue]:
+    """A twin that changes nothing, still does the fault's damage, or whose verification still finds the fault."""
+    twin, key = drill.twin, drill.answer_key
+    assert twin is not None and key is not None
+    if not (twin.replace or twin.remove or twin.add or twin.probes):
+        return [Issue(("twin",), (
+            "the twin changes nothing: it would be the fault drill itself; give the events that differ when "
+            "nothing goes wrong (`replace`, `remove`, `add`)"))]
+    issues: list[Issue] = []
+    healed = set(twin.replace) | set(twin.remove)
+    for entry in key.damage.entries:
+        if entry.event not in healed:
+            what = f" ({entry.note})" if entry.note else ""
+            issues.append(Issue(("twin",), (
+                f"the healthy run still does damage: {q(entry.event)}{what} is neither replaced nor removed; remove "
+                "it, or replace it with what the healthy run did")))
+    for probe in finding_probes(drill):
+        shown = twin.probes.get(probe.id)
+        if shown is None or shown.reveals is None:
+            issues.append(Issue(("twin",), (
+                f"probe {q(probe.id)} finds the fault, so in the healthy run it shows something else: give what it "
+                f"reveals under `twin.probes.{probe.id}.reveals`")))
+    return issues
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The twin built, as a drill
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def _built_issues(drill: Drill) -> list[Issue]:
+    """The twin built (:func:`~warroom.core.model.build_twin`) and checked as a drill: its type problems, then the
+    semantic rules, each at the twin's entry it comes from."""
+    from warroom.core.rules._validate import validate_drill
+
+    build = build_twin(drill)
+    try:
+        built = Drill.model_validate(build.data)
+    except ValidationError as exc:
+        return [_type_issue(drill, build, err) for err in exc.errors(include_url=False)]
+    return [Issue(_place(drill, build, i.loc), IN_TWIN + i.message) for i in validate_drill(built)]
+
+
+def _type_issue(drill: Drill, build: TwinBuild, err: Any) -> Issue:
+    loc = tuple(err["loc"])
+    kinds = {str(typing.get_args(c.model_fields["kind"].annotation)[0]) for c in EVENT_CLASSES}
+    if len(loc) > 2 and loc[0] == "trace" and loc[2] in kinds:
+        kind, loc = loc[2], (*loc[:2], *loc[3:])
+        if err["type"] == "extra_forbidden":
+            return Issue(_place(drill, build, loc), f"{IN_TWIN}a {kind} event has no field `{loc[-1]}`")
+    return Issue(_place(drill, build, loc), f"{IN_TWIN}{_shown_loc(loc)}{err['msg']}")
+
+
+def _shown_loc(loc: Loc) -> str:
+    fields = [str(p) for p in loc[2:]] if loc[:1] == ("trace",) else [str(p) for p in loc]
+    return f"{'.'.join(fields)}: " if fields else ""
+
+
+def _place(drill: Drill, build: TwinBuild, loc: Loc) -> Loc:
+    """Where in the fault drill's file a problem of the built twin at ``loc`` belongs: the twin's entry an event
+    comes from (the field given, when it is one), the twin's debrief or distractors, else the twin section."""
+    twin = drill.twin
+    assert twin is not None
+    if len(loc) >= 2 and loc[0] == "trace" and isinstance(loc[1], int) and loc[1] < len(build.sources):
+        source, rest = build.sources[loc[1]], loc[2:]
+        if source[:2] == ("twin", "replace"):
+            given = twin.replace[str(source[2])].model_fields_set
+            return (*source, *rest[:1]) if rest and rest[0] in given else source
+        return (*source, *rest)
+    if loc[:1] == ("all_clear",):
+        return ("twin", "debrief")
+    if loc[:1] == ("distractors",):
+        return ("twin", *loc) if twin.distractors is not None else loc
+    if loc[:1] == ("probes",) and len(loc) >= 2 and isinstance(loc[1], int) and loc[1] < len(drill.probes):
+        probe_id = drill.probes[loc[1]].id
+        return ("twin", "probes", probe_id) if probe_id in twin.probes else loc
+    if loc[:2] == ("variants", "shuffle") or loc[:2] == ("variants", "jitter"):
+        return loc  # kept as written in the twin
+    return ("twin",)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Warnings
+# ---------------------------------------------------------------------------------------------------------------
+
+
+def twin_warnings(drill: Drill) -> list[Issue]:
+    """What in a valid twin may not be what was meant: an event that shows the fault (an evidence item's event, a
+    comparison's last event) that the twin leaves as it is, or replaces with the same content (or the same value at
+    the evidence's field path). Absences are not looked at (the healthy run adds what was missing)."""
+    twin = drill.twin
+    if twin is None or drill.answer_key is None:
+        return []
+    out: list[Issue] = []
+    warned: set[str] = set()  # one warning per event: a field path's first (the most precise)
+    healed = set(twin.replace) | set(twin.remove)
+    for ref, event in sorted(detection_events(drill), key=lambda found: found[0].path is None):
+        if ref.absent is not None or event.id in twin.remove or event.id in warned:
+            continue
+        if ref.all_of is not None and (healed | warned) & set(ref.all_of):  # no longer made, or said already
+            continue
+        change = twin.replace.get(event.id)
+        given = change.model_dump(exclude_unset=True) if change is not None else {}
+        if change is None:
+            message = (f"{q(event.id)} shows the fault (evidence) and the twin leaves it as it is: would the healthy "
+                       f"run show it too? Give its healthy content under `twin.replace.{event.id}`")
+            out.append(Issue(("twin",), message))
+        elif ref.path is not None:
+            before = value_at(_output(event), ref.path)
+            if not before[0] or before != value_at(_output(event.model_copy(update=given)), ref.path):
+                continue
+            out.append(Issue(("twin", "replace", event.id), (
+                f"the twin's {event.id} still has {ref.path} = {before[1]!r}, the value that shows the fault")))
+        elif _same(event, given):
+            out.append(Issue(("twin", "replace", event.id), (
+                f"the twin's {event.id} is the same as the fault drill's: the healthy run would show the same "
+                "evidence")))
+        else:
+            continue
+        warned.add(event.id)
+    return out
+
+
+def _output(event: Any) -> Any:
+    from warroom.core.model import event_output
+
+    return event_output(event)
+
+
+def _same(event: Any, fields: dict[str, Any]) -> bool:
+    dumped = event.model_dump()
+    return all(dumped.get(name) == value for name, value in fields.items())
+
