@@ -59,7 +59,11 @@ def test_each_template_projects_a_fit_drill_that_reads_like_the_source(tau: Path
     assert first_damage["kind"] == "tool_call" and key["deadline"] < first_damage["t"]
     assert key["deadline"] - after[site.event]["t"] >= Options().window >= MIN_REACTION_WINDOW
     assert key["debrief"].endswith(TEMPLATES[template].habit)
-    assert projection.twin["replace"] == {site.event: {"output": before[site.event]["output"]}}
+    # the twin: the original result, and the later calls as the healthy run made them (the same, doing no harm)
+    damage = [e["event"] for e in key["damage"]["entries"]]
+    assert projection.twin["replace"] == {site.event: {"output": before[site.event]["output"]},
+                                          **{c: {"arguments": before[c]["arguments"]} for c in damage}}
+    assert projection.data["twin"] == projection.twin and "Nothing went wrong" in projection.twin["debrief"]
 
 
 def test_the_same_projection_comes_out_every_time_and_its_id_names_neither_template_nor_event(tau: Path):

@@ -91,10 +91,11 @@ def _consequence(events: list[dict[str, Any]], site: Site, deadline: float) -> s
             f"before {deadline:g} s, would have stopped that.")
 
 
-def _twin_debrief(change: Change, site: Site, added: list[Added]) -> str:
-    text = (f"Nothing went wrong in this run: {change.healthy} The calls that followed "
-            f"({', '.join(site.damage[:4])}{' ...' if len(site.damage) > 4 else ''}) were made on a sound result, so "
-            "there was nothing to escalate.")
+def _twin_debrief(events: list[dict[str, Any]], change: Change, site: Site, added: list[Added]) -> str:
+    by_id = {e["id"]: e for e in events}
+    calls = [f"{by_id[c].get('tool')} at {c}" for c in site.damage[:4]]
+    text = (f"Nothing went wrong in this run: {change.healthy} The calls that followed ({', '.join(calls)}"
+            f"{' ...' if len(site.damage) > 4 else ''}) were made on a sound result, so there was nothing to escalate.")
     if added:
         text += " What looked odd was harmless: " + " ".join(a.why_harmless for a in added)
     return text
@@ -163,15 +164,15 @@ def build(survey: Survey, site: Site, options: Options) -> Projection:
     if stretch:
         notes.append(f"the events from {site.damage[0]} on are released {stretch:g} s later than in the source, so "
                      f"that the evidence is out {options.window:g} s before the deadline")
-    twin = {"replace": {site.event: {view.form.field: original[view.form.field]}},
-            "debrief": _twin_debrief(change, site, added)}
+    # the healthy run: the original result; the calls after it made as they were (on a sound result, no damage)
+    replace = {site.event: {view.form.field: original[view.form.field]}}
+    replace.update({c: {"arguments": e.get("arguments", {})} for e in events if (c := e["id"]) in site.damage})
+    twin = {"replace": replace, "debrief": _twin_debrief(events, change, site, added)}
     return _assemble(survey, site, change, events, added, twin, notes, view)
 
 
 def _assemble(survey: Survey, site: Site, change: Change, events: list[dict[str, Any]], added: list[Added],
               twin: dict[str, Any], notes: list[str], view: Any) -> Projection:
-    from warroom.core.model import Drill
-
     pid = projection_id(str(survey.source.data["id"]), site)
     data = {k: v for k, v in survey.source.data.items() if k not in ("variants", "distractors", "probes")}
     if survey.source.data.get("variants") is not None:
@@ -190,8 +191,7 @@ def _assemble(survey: Survey, site: Site, change: Change, events: list[dict[str,
     if distractors:
         data["distractors"] = distractors
     data["answer_key"] = _answer_key(survey, events, site, change)
-    if "twin" in Drill.model_fields:
-        data["twin"] = twin
+    data["twin"] = twin
     header = (f"Projected by `warroom project` from {survey.source.path}: template {site.template} at {site.event} "
               f"({site.tool}). The answer key is generated: refine it with `warroom annotate`.")
     return Projection(pid, site, data, twin, header, difficulty, notes)

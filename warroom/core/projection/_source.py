@@ -79,9 +79,21 @@ def source_of(text: str, path: str = "<string>") -> HealthySource:
 
 
 def _twin_data(data: dict[str, Any], text: str, path: str) -> dict[str, Any]:
-    """The healthy run of a fault drill with a twin, as plain data."""
-    raise ProjectionError(at(path, ("twin",), "projecting a drill's twin needs the twin format (drill format 2's "
-                             "`twin` section), which this warroom does not read yet"))
+    """The healthy run of a fault drill with a twin (:func:`~warroom.core.model.twin_of`), as plain data; the
+    fault drill's problems, if it has any, as ProjectionError at their places."""
+    from pydantic import ValidationError
+
+    from warroom.core.model import TwinError, twin_of
+    from warroom.core.rules import validate_drill
+
+    try:
+        drill = Drill.model_validate(data)
+        if not validate_drill(drill):
+            return twin_of(drill).model_dump(mode="json", exclude_none=True)
+    except (ValidationError, TwinError):
+        pass
+    _raise_problems(text, path, "the drill with the twin does not validate")
+    raise AssertionError  # pragma: no cover - _raise_problems raises
 
 
 def _healthy_drill(data: dict[str, Any], text: str, path: str) -> Drill:
@@ -97,7 +109,15 @@ def _healthy_drill(data: dict[str, Any], text: str, path: str) -> Drill:
         drill = None
     if drill is not None and all(i.message == MISSING_ANSWER_KEY for i in validate_drill(drill)):
         return drill
+    _raise_problems(text, path, "the healthy run does not validate as a drill")
+    raise AssertionError  # pragma: no cover - _raise_problems raises
+
+
+def _raise_problems(text: str, path: str, what: str) -> None:
+    """Raise ProjectionError with every problem ``warroom validate`` finds in ``text`` but the missing answer key,
+    each at its place (``what``, at line 1, when it finds none)."""
     from warroom.core.load import DrillLoadError, load_drill_text
+    from warroom.core.rules import MISSING_ANSWER_KEY
 
     try:
         load_drill_text(text, path)
@@ -105,4 +125,4 @@ def _healthy_drill(data: dict[str, Any], text: str, path: str) -> Drill:
         lines = [str(p) for p in exc.problems if p.message != MISSING_ANSWER_KEY]
         if lines:
             raise ProjectionError("\n".join(lines)) from None
-    raise ProjectionError(f"{path}:1:1: the healthy run does not validate as a drill; run `warroom validate` on it")
+    raise ProjectionError(f"{path}:1:1: {what}; run `warroom validate` on it")

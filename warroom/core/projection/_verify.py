@@ -35,13 +35,12 @@ def _problems_of(data: dict[str, Any], what: str) -> tuple[Any, list[str]]:
 
 def verify(projection: Projection) -> list[str]:
     """Every problem ``warroom validate`` and ``warroom check`` would report of the projected drill and of its twin
-    (empty: fit to play). Never raises for a projection :func:`~warroom.core.projection.build` made."""
+    (played as an all-clear drill; empty: fit to play). Never raises for a projection
+    :func:`~warroom.core.projection.build` made."""
+    from warroom.core.author import check_twin
+
     drill, problems = _problems_of(projection.data, "the fault drill")
     if drill is None or problems:
         return problems
-    twin_of = getattr(drill, "twin_drill", None)
-    if callable(twin_of):
-        twin = twin_of()
-        if twin is not None:
-            problems += _problems_of(twin.model_dump(mode="json", exclude_none=True), "its twin")[1]
-    return problems
+    twin = check_twin(drill)
+    return [f"the fault drill: warroom check: {p}" for p in twin.problems] if twin is not None else []
