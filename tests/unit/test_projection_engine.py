@@ -184,3 +184,18 @@ def test_the_changed_result_keeps_the_sources_json_form(tau: Path):
     assert isinstance(new, str) and new.startswith('{"order_id": "#W2890441", "user_id"')
     assert structured(new)["currency"] == "EUR"
     assert {k: v for k, v in structured(new).items() if k != "currency"} == structured(source["m011"]["output"])
+
+
+def test_a_drill_with_a_twin_is_projected_from_its_healthy_run(tau: Path, tmp_path: Path):
+    from warroom.importers.kit import dump_drill_yaml
+
+    first = project(surveyed(tau), "stale-data", "m011", Options())
+    path = tmp_path / f"{first.id}.yaml"
+    path.write_text(dump_drill_yaml(first.data), encoding="utf-8")
+    source = read_source(path)
+    assert source.kind == "twin" and "answer_key" not in source.data and "twin" not in source.data
+    healthy = {e["id"]: e for e in source.data["trace"]}
+    original = {e["id"]: e for e in read_source(tau).data["trace"]}
+    assert healthy["m011"]["output"] == original["m011"]["output"]  # the healthy result, not the stale one
+    second = project(survey(source, damage_rules([])[0]), "wrong-record", "m011", Options())
+    assert verify(second) == [] and second.data["answer_key"]["fault"]["kind"] == "wrong_record"
