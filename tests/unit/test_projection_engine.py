@@ -199,3 +199,19 @@ def test_a_drill_with_a_twin_is_projected_from_its_healthy_run(tau: Path, tmp_pa
     assert healthy["m011"]["output"] == original["m011"]["output"]  # the healthy result, not the stale one
     second = project(survey(source, damage_rules([])[0]), "wrong-record", "m011", Options())
     assert verify(second) == [] and second.data["answer_key"]["fault"]["kind"] == "wrong_record"
+
+
+def test_worker_processes_give_the_same_projections_in_the_same_order(tmp_path: Path):
+    from warroom.core.projection import project_files
+
+    paths = [str(imported(tmp_path, run)) for run in RUNS]
+    bad = tmp_path / "healthy" / "not-a-drill.yaml"
+    bad.write_text("id: [\n", encoding="utf-8")
+    paths.append(str(bad))
+    rules = damage_rules([])[0]
+    alone = list(project_files(paths, rules, Options()))
+    together = list(project_files(paths, rules, Options(), jobs=2))
+    assert [p for p, _ in alone] == [p for p, _ in together] == paths
+    for (_, one), (_, two) in zip(alone[:-1], together[:-1], strict=True):
+        assert [p.data for p in one.projections] == [p.data for p in two.projections]
+    assert isinstance(alone[-1][1], ProjectionError) and str(alone[-1][1]) == str(together[-1][1])

@@ -5,6 +5,7 @@ FILE``), or every applicable projection of a folder (``--all DIR --out DIR``, wi
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -96,9 +97,9 @@ def _listing(file: Path, rules: list[Any], fmt: str) -> None:
 
 
 def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: list[Any], force: bool,
-         verbose: bool) -> None:
+         verbose: bool, jobs: int) -> None:
     from warroom.cli.common import drill_files_of
-    from warroom.core.projection import ProjectionError, project_all, read_source, survey
+    from warroom.core.projection import ProjectionError, project_files
 
     files, unreadable = drill_files_of((folder,))
     out = _out_folder(out)
@@ -107,11 +108,9 @@ def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: lis
     failures: list[str] = []
     levels: dict[int, int] = {}
     with file_progress(len(files), "projecting") as advance:
-        for file in files:
-            try:
-                outcome = project_all(survey(read_source(file), rules), options, templates or None)
-            except ProjectionError as exc:
-                failed_sources.append(str(exc))
+        for file, outcome in project_files([str(f) for f in files], rules, options, templates or None, jobs):
+            if isinstance(outcome, ProjectionError):
+                failed_sources.append(str(outcome))
                 advance()
                 continue
             duplicates += outcome.duplicates
@@ -179,11 +178,13 @@ def _summary(folder: Path, out: Path, sources: int, written: int, skipped: int, 
               "drill and its twin alike.")
 @click.option("--force", is_flag=True, help="Overwrite drill files that already exist in --out.")
 @click.option("-v", "--verbose", is_flag=True, help="With --all: list every drill written.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --all: project the files in N worker processes (default: one per CPU; 1: none).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="With --list: a table, or JSON.")
 def project(file: Path | None, templates: tuple[str, ...], at_event: str | None, listing: bool, folder: Path | None,
             out: Path | None, damage: tuple[str, ...], window: float, distractors: int, force: bool, verbose: bool,
-            fmt: str) -> None:
+            jobs: int | None, fmt: str) -> None:
     """Project a silent failure into a healthy trace: write a fault drill and its twin.
 
     FILE is a healthy drill: an imported trace with no answer key yet (`warroom import`), an all-clear drill, or a
@@ -207,7 +208,7 @@ def project(file: Path | None, templates: tuple[str, ...], at_event: str | None,
                 raise click.UsageError("--all projects a folder: give no FILE, --list or --at with it")
             if out is None:
                 raise click.UsageError("--all needs --out DIR: the folder for the projected drills")
-            _all(folder, out, list(templates), options, rules, force, verbose)
+            _all(folder, out, list(templates), options, rules, force, verbose, jobs or os.cpu_count() or 1)
         elif file is None:
             raise click.UsageError("give a healthy drill FILE (with --template or --list), or --all DIR --out DIR")
         elif listing:

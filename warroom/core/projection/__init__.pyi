@@ -1,6 +1,6 @@
 # The API of warroom.core.projection (its __init__.py loads each name on first use, from the module named here).
 
-from ._batch import project_all
+from ._batch import project_all, project_files
 from ._damage import DEFAULT_UNIT, damage_rules, is_write_like, parse_damage
 from ._difficulty import estimate
 from ._engine import Options, project
@@ -21,6 +21,7 @@ __all__ = [
     "parse_damage",
     "project",
     "project_all",
+    "project_files",
     "read_source",
     "sites_of",
     "source_of",

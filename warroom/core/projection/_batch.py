@@ -4,18 +4,23 @@ Two sites of one run are the same projection when the same template would change
 the same place (the same tool, the same keys, the same field, list indexes left out: :attr:`Site.shape`): only the
 first of them that makes a drill fit to play is kept (:func:`project_all`), the others are counted as duplicates.
 A projection that ``warroom validate`` or ``warroom check`` would fail is not kept: the next site of its shape is
-tried, and when none works the problems are reported.
+tried, and when none works the problems are reported. :func:`project_files` does it for many files, in worker
+processes when asked (checking is most of the work, and each file is projected on its own).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from warroom.core.projection._damage import DamageRule
 from warroom.core.projection._engine import Options, Projection, build
-from warroom.core.projection._sites import Site, Survey, sites_of
+from warroom.core.projection._problems import ProjectionError
+from warroom.core.projection._sites import Site, Survey, sites_of, survey
+from warroom.core.projection._source import read_source
 from warroom.core.projection._verify import verify
 
-__all__ = ["Outcome", "project_all"]
+__all__ = ["Outcome", "project_all", "project_files"]
 
 
 @dataclass
@@ -55,3 +60,29 @@ def project_all(survey: Survey, options: Options, templates: list[str] | None = 
         else:
             outcome.failed.append((sites[-1], problems))
     return outcome
+
+
+def _project_file(path: str, rules: list[DamageRule], options: Options,
+                  templates: list[str] | None) -> Outcome | ProjectionError:
+    """:func:`project_all` of the healthy run in the file at ``path``, or the ProjectionError that refused it (a
+    top-level function, so that a worker process can run it)."""
+    try:
+        return project_all(survey(read_source(path), rules), options, templates)
+    except ProjectionError as exc:
+        return exc
+
+
+def project_files(paths: list[str], rules: list[DamageRule], options: Options, templates: list[str] | None = None,
+                  jobs: int = 1) -> Iterator[tuple[str, Outcome | ProjectionError]]:
+    """:func:`project_all` of each healthy run in ``paths``, in that order: ``(path, outcome)``, or ``(path,
+    error)`` for a file that is not a healthy run. With ``jobs`` above 1 the files are projected by that many worker
+    processes (the outcomes are the same, and come in the same order)."""
+    if jobs <= 1 or len(paths) < 2:
+        for path in paths:
+            yield path, _project_file(path, rules, options, templates)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+        done = pool.map(_project_file, paths, *([x] * len(paths) for x in (rules, options, templates)))
+        yield from zip(paths, done, strict=True)
