@@ -19,6 +19,8 @@ BY_FOLDER = {"chat": "chat", "openinference": "openinference", "otel": "otel", "
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}
+#: The healthy runs the projection tests start from (projection/), by the start of their names.
+BY_RUN = {"tau-": "chat", "otel-": "otel", "openinference-": "openinference"}
 #: The bad Who&When records that are no record by their shape: not JSON, not UTF-8, a list of chat messages.
 NOT_RECORDS = {"not-json.json": None, "not-utf8.json": None, "top-level-array.json": "chat"}
 
@@ -32,6 +34,8 @@ def _fixtures() -> list[tuple[Path, str | None]]:
         folder = path.parent.parent.name if path.parent.parent.name == "good" else path.parent.name
         if folder == "thirdparty":
             expected = next(v for k, v in BY_NAME.items() if path.name.startswith(k))
+        elif folder == "projection":
+            expected = next(v for k, v in BY_RUN.items() if path.name.startswith(k))
         elif folder == "bad":
             expected = NOT_RECORDS.get(path.name, "who-and-when")
         else:

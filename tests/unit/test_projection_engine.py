@@ -59,6 +59,10 @@ def test_each_template_projects_a_fit_drill_that_reads_like_the_source(tau: Path
     assert first_damage["kind"] == "tool_call" and key["deadline"] < first_damage["t"]
     assert key["deadline"] - after[site.event]["t"] >= Options().window >= MIN_REACTION_WINDOW
     assert key["debrief"].endswith(TEMPLATES[template].habit)
+    (replan,) = key["replan"]  # the planner's answer to a correct escalation, by a planner agent
+    assert replan["kind"] == "planner_call" and replan["content"].startswith("Re-plan after the escalation: ")
+    assert replan["agent"] in {a["name"] for a in projection.data["agents"] if a["role"] == "planner"}
+    assert set(TEMPLATES[template].taxonomy) <= set(projection.data["tags"])
     # the twin: the original result, and the later calls as the healthy run made them (the same, doing no harm)
     damage = [e["event"] for e in key["damage"]["entries"]]
     assert projection.twin["replace"] == {site.event: {"output": before[site.event]["output"]},

@@ -40,7 +40,7 @@ import typing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field, ValidationError, create_model
+from pydantic import Field, ValidationError, create_model, field_serializer
 
 from warroom.core.model._agents import Usage
 from warroom.core.model._answerkey import Distractor
@@ -165,6 +165,12 @@ class Twin(_Strict):
             "healthy run)."
         ),
     )
+
+    @field_serializer("replace", "probes")
+    def _as_given(self, changes: dict[str, Any]) -> dict[str, Any]:
+        # only the fields a change gives: a dumped drill loads back with the same twin (a field left out is not
+        # a field replaced by null)
+        return {k: v.model_dump(mode="json", exclude_unset=True) for k, v in changes.items()}
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -158,17 +158,21 @@ class Deprecation(Distractor):
     description = "a log warning that the tool's v1 endpoint is deprecated, right after a complete result"
 
     def sites(self, events: list[dict[str, Any]], allowed: set[str], protected: set[str]) -> list[int]:
-        return _reads(events, allowed, protected)
+        # after any complete result, a write's too (the log is an event of its own, never the damage call)
+        return [i for i, e in enumerate(events) if e.get("kind") == "tool_result" and e.get("step") in allowed
+                and e["id"] not in protected and not e.get("repeat") and i > 0
+                and e.get("output") not in (None, "", [], {}, "[]", "{}")
+                and _tool_of(events, e).lower() not in _NOT_TOOLS]
 
     def apply(self, events: list[dict[str, Any]], index: int, rng: random.Random,
               taken: set[str]) -> tuple[list[dict[str, Any]], Added]:
         result = events[index]
         tool = _tool_of(events, result)
-        when = rng.choice(("2026-01-31", "2026-06-30", "2026-09-30", "2027-01-31"))
+        removal = rng.choice(("in API version 3", "at the end of the quarter", "in the next major release"))
         log = {"id": _new_id(f"{result['id']}-w", taken), "t": result["t"], "step": result.get("step"),
                **({"agent": result["agent"]} if "agent" in result else {}), "kind": "log", "source": "tool-sdk",
                "level": "warning",
-               "content": f"DeprecationWarning: {tool} v1 is deprecated and will be removed on {when}; move to the "
+               "content": f"DeprecationWarning: {tool} v1 is deprecated and will be removed {removal}; move to the "
                           f"v2 endpoint (api_version=2). This request was served by v1 as usual."}
         added = Added(
             self.name, log["id"],

@@ -31,6 +31,8 @@ __all__ = ["DEFAULT_WINDOW", "Options", "Projection", "build", "project"]
 #: Seconds a person gets, by default, between the evidence and the deadline (the fairness rules ask for at least
 #: warroom.core.author.MIN_REACTION_WINDOW; the evidence is one field of a real result, so a little more).
 DEFAULT_WINDOW = 10.0
+#: Seconds after a correct escalation that the planner's re-plan comes.
+REPLAN_AFTER = 3.0
 #: Tags every projected drill gets (shown only in the debrief, as every tag that is not a domain tag).
 PROJECTED_TAG = "projected"
 #: Tags of the source that a projected drill does not keep (they would call a fault drill a control).
@@ -121,7 +123,32 @@ def _answer_key(survey: Survey, events: list[dict[str, Any]], site: Site, change
     key["damage"] = {"unit": survey.rules[0].unit, "entries": _damage_entries(survey, events, site)}
     key["deadline"] = deadline
     key["debrief"] = f"{change.debrief} {_consequence(events, site, deadline)} The habit: {template.habit}"
+    view = survey.view(site.index)
+    replan: dict[str, Any] = {"id": _free_id("replan", set(by_id)), "t": REPLAN_AFTER, "kind": "planner_call",
+                              "content": f"Re-plan after the escalation: {template.replan(view, change)}"}
+    if survey.source.data.get("agents"):
+        replan["agent"] = _planner(survey.source.data)["name"]
+    key["replan"] = [replan]
     return key
+
+
+def _free_id(base: str, taken: set[str]) -> str:
+    n = 1
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def _planner(data: dict[str, Any]) -> dict[str, Any]:
+    """The drill's planner agent: the source's, or the one a projection adds (the re-plan is the planner's)."""
+    found = next((a for a in data.get("agents", []) if a.get("role") == "planner"), None)
+    if found is not None:
+        return dict(found)
+    names = {a.get("name") for a in data.get("agents", [])}
+    name = next(n for n in ("planner", "re-planner", "planner-2") if n not in names)
+    return {"name": name, "role": "planner", "model": data["models"]["planner"]["name"],
+            "description": "Plans the run again after an escalation (added by warroom project: the real run "
+                           "had none in its trace)."}
 
 
 def _meta(survey: Survey, site: Site, pid: str, notes: list[str]) -> dict[str, Any]:
@@ -129,7 +156,7 @@ def _meta(survey: Survey, site: Site, pid: str, notes: list[str]) -> dict[str, A
     data = survey.source.data
     tags = [t for t in data.get("tags", []) if str(t).strip().lower() not in _DROPPED_TAGS]
     kind = TEMPLATES[site.template].kind.value
-    tags += [t for t in (kind, PROJECTED_TAG) if t not in tags]
+    tags += [t for t in (kind, PROJECTED_TAG, *TEMPLATES[site.template].taxonomy) if t not in tags]
     credit = str(data.get("source") or "").strip()
     what = (f"Projected by `warroom project` from {data['id']} (a healthy run): one tool result changed and the "
             "answer key generated; the twin is the healthy run.")
@@ -179,6 +206,8 @@ def _assemble(survey: Survey, site: Site, change: Change, events: list[dict[str,
         notes.append("the source's variants section is left out (its names and phrasings were written for the "
                      "healthy run)")
     data.update(_meta(survey, site, pid, notes))
+    if data.get("agents") and all(a.get("role") != "planner" for a in data["agents"]):
+        data["agents"] = [_planner(data), *data["agents"]]
     data["trace"] = events
     later = "\n".join(str(e.get("content", "")) for e in events[site.index + 1:]
                       if e.get("kind") in ("executor_message", "executor_report"))

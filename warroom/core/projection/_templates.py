@@ -81,6 +81,8 @@ class Template:
     evidence: ClassVar[str]
     #: The habit that would have caught the fault (the debrief's last sentence).
     habit: ClassVar[str]
+    #: The failure's names in the public taxonomies (TRAIL, MAST), tags shown only in the debrief.
+    taxonomy: ClassVar[tuple[str, ...]]
 
     def place(self, view: ResultView) -> Place | None:
         """Where in ``view``'s result this template would change it, or None when it does not apply."""
@@ -88,6 +90,11 @@ class Template:
 
     def change(self, view: ResultView, place: Place, rng: random.Random) -> Change:
         """The change at ``place`` (from :meth:`place`), its numbers drawn from ``rng``."""
+        raise NotImplementedError
+
+    def replan(self, view: ResultView, change: Change) -> str:
+        """What the planner says after a correct escalation (after "Re-plan after the escalation: "): the fault
+        named and what to do instead."""
         raise NotImplementedError
 
 
@@ -155,6 +162,11 @@ class PaginationTruncated(Template):
                 "top-level list becomes `{data, total_count, has_more, next_cursor}`")
     habit = ("when a list result carries a total or a cursor, compare the total with what came back before acting on "
              "the list as if it were all of it.")
+    taxonomy = ("TRAIL: poor retrieval", "MAST: no or incomplete verification")
+
+    def replan(self, view: ResultView, change: Change) -> str:
+        return (f"{view.tool} at {view.id} returned one page of {change.field}. Page through it "
+                f"with the cursor until the total is in, redo the check on the whole list, then go on.")
 
     def place(self, view: ResultView) -> Place | None:
         if is_write_like(view.tool):
@@ -250,6 +262,11 @@ class TimeoutAsEmpty(_Emptied):
     evidence = "`<list>_timed_out: true` or `<list>_error: {status: 504, ...}` beside the emptied list"
     habit = ("an empty result is an answer only when the call finished: look for a timeout, a 504 or an error beside "
              "it before treating empty as none.")
+    taxonomy = ("TRAIL: timeout", "MAST: no or incomplete verification")
+
+    def replan(self, view: ResultView, change: Change) -> str:
+        return (f"{view.tool} at {view.id} timed out on {change.field}: empty is not none. "
+                "Call it again and act only on a complete answer.")
 
     def marker(self, rng: random.Random) -> tuple[str, Any, str]:
         ms = rng.choice((5000, 10000, 15000, 30000))
@@ -285,6 +302,11 @@ class RateLimitSwallowed(_Emptied):
                 "`error`)")
     habit = ("look inside a result's body for an error status even when the call itself succeeded: a 429 means 'try "
              "again later', never 'nothing'.")
+    taxonomy = ("TRAIL: rate limit", "MAST: no or incomplete verification")
+
+    def replan(self, view: ResultView, change: Change) -> str:
+        return (f"{view.tool} at {view.id} was rate limited, so {change.field} came back "
+                "empty. Wait as it asks (retry_after_s), call it again, and act only on its real answer.")
 
     def marker(self, rng: random.Random) -> tuple[str, Any, str]:
         after = rng.choice((15, 30, 60))
@@ -329,6 +351,11 @@ class ErrorFlagIgnored(Template):
                 "records")
     habit = ("read a result's error, warning and partial fields before its data: a success only says the call "
              "returned.")
+    taxonomy = ("TRAIL: tool-output misinterpretation", "MAST: no or incomplete verification")
+
+    def replan(self, view: ResultView, change: Change) -> str:
+        return (f"{view.tool} at {view.id} said its result was incomplete ({change.field}). "
+                f"Call it again and act only on a complete answer; hold every change until then.")
 
     def place(self, view: ResultView) -> Place | None:
         records = [r for r in records_in(view.value) if r.value and not _FLAGGED & {str(k).lower() for k in r.value}
@@ -375,6 +402,11 @@ class StaleData(Template):
     evidence = "`source: replica-cache` and `cache_age_s` (and `as_of`, when the run's text has dates) at the top"
     habit = ("check where a result comes from and how old it is (source, as_of, cached_at) before acting on it as the "
              "current state.")
+    taxonomy = ("TRAIL: poor retrieval", "MAST: incorrect verification")
+
+    def replan(self, view: ResultView, change: Change) -> str:
+        return (f"{view.tool} at {view.id} was answered from a replica cache. Read it again "
+                "from the live system, compare, and act only on the live state.")
 
     def place(self, view: ResultView) -> Place | None:
         if not isinstance(view.value, dict) or not view.value or is_write_like(view.tool):
@@ -431,6 +463,11 @@ class WrongRecord(Template):
               "more, found in the result)")
     evidence = "the id field of the result (`order_id`, `id`, `account` ...), now one slip away from the one asked for"
     habit = "before using a result, check that the id in it is the one you asked for."
+    taxonomy = ("TRAIL: tool-output misinterpretation", "MAST: incorrect verification")
+
+    def replan(self, view: ResultView, change: Change) -> str:
+        return (f"{view.tool} at {view.id} returned another record than the one asked for. "
+                "Call it again, check the id in the answer, and redo what was built on the wrong record.")
 
     def place(self, view: ResultView) -> Place | None:
         asked = {str(v): k for k, v in view.arguments.items()
@@ -487,6 +524,11 @@ class PartialWrite(Template):
     evidence = "`matched_count`, `modified_count` (one less) and `write_errors[0]` at the top of the result"
     habit = ("after a write, compare the matched, modified and error counts with what you meant to change: a response "
              "without an exception is not proof of a complete write.")
+    taxonomy = ("TRAIL: tool-output misinterpretation", "MAST: no or incomplete verification")
+
+    def replan(self, view: ResultView, change: Change) -> str:
+        return (f"{view.tool} at {view.id} changed fewer records than it matched. Retry what "
+                "write_errors lists, confirm the counts match, and say what was and was not done before going on.")
 
     def place(self, view: ResultView) -> Place | None:
         if not isinstance(view.value, dict) or not is_write_like(view.tool) or _batch(view.arguments) is None:
@@ -548,6 +590,11 @@ class UnitConfusion(Template):
     shapes = "a mapping result holding amounts of money (price, amount, total, balance ...), at any depth"
     evidence = "`currency` beside the amounts: another currency than the run speaks of (or a changed `currency`)"
     habit = "read the unit or currency of an amount from the result itself before quoting, comparing or charging it."
+    taxonomy = ("TRAIL: tool-output misinterpretation", "MAST: incorrect verification")
+
+    def replan(self, view: ResultView, change: Change) -> str:
+        return (f"the amounts of {view.tool} at {view.id} are in another currency ({change.field}). "
+                "Put every amount in one currency, redo the comparison, and only then quote or charge.")
 
     def place(self, view: ResultView) -> Place | None:
         if not isinstance(view.value, dict) or not _money_in(view.value):
