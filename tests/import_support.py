@@ -21,9 +21,10 @@ GOOD = FIXTURES / "good"
 BAD = FIXTURES / "bad"
 
 
-def corpus_dir() -> Path | None:
+def corpus_dir(name: str = "who-and-when") -> Path | None:
+    """The shared corpus ``name`` (``who-and-when``, ``agentrx``) when this machine has it, else None."""
     for base in (REPO.parent / "shared", Path("/work/shared")):
-        d = base / "corpora" / "who-and-when"
+        d = base / "corpora" / name
         if d.is_dir():
             return d
     return None

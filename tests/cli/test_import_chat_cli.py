@@ -60,3 +60,32 @@ def test_the_closing_hint_names_warroom_annotate_as_the_next_step(tmp_path: Path
     many = CliRunner().invoke(main, ["import", "chat", str(FIXTURES / "chat"), "--out", str(tmp_path / "all")])
     assert many.exit_code == 0, many.output
     assert "mark up the incident with `warroom annotate FILE` (the war room's author mode" in many.output
+
+
+def test_ground_truth_writes_keyed_drills_that_pass_check(tmp_path: Path) -> None:
+    runs = FIXTURES / "agentrx" / "tau-retail"
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["import", "chat", str(runs / "failed"), "--ground-truth",
+                                       str(runs / "ground_truth.json"), "--out", str(out)])
+    assert result.exit_code == 1  # one run's failure is the user's: refused, with the reason
+    assert "8.json: the failure is in the user's request" in result.stderr
+    assert ("1 drill imported into" in result.stdout
+            and "Each drill is keyed from the ground truth and passed `warroom check`" in result.stdout)
+    check = CliRunner().invoke(main, ["check", str(out / "chat-7.yaml")])
+    assert check.exit_code == 0, check.output
+    missing = CliRunner().invoke(main, ["import", "chat", str(runs / "failed"), "--ground-truth",
+                                        str(tmp_path / "nope.json"), "--out", str(out)])
+    assert missing.exit_code == 2 and "no such file" in missing.output
+
+
+def test_reading_time_stretches_the_gaps_and_says_so(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["import", "chat", str(FIXTURES / "chat" / "refund.json"), "--out", str(out),
+                                       "--reading-time", "12"])
+    assert result.exit_code == 0, result.output
+    text = (out / "chat-refund.yaml").read_text(encoding="utf-8")
+    assert "Re-timed for reading:" in text and "stretched to 12 s (--reading-time)" in text
+    only_missing_key(out / "chat-refund.yaml")
+    bad = CliRunner().invoke(main, ["import", "chat", str(FIXTURES / "chat"), "--out", str(out),
+                                    "--reading-time", "soon"])
+    assert bad.exit_code == 2 and "'soon' is not a number of seconds" in bad.output

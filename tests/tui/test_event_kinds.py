@@ -72,3 +72,15 @@ def test_every_model_call_kind_shows_its_call_metadata(event):
     text = describe_event(cut, TraceIndex(load_drill(STALE))).plain
     assert "call      model small · finish length · max_tokens 9\n" in text
     assert "output    cut short (truncated)\n" in text
+
+
+def test_a_long_call_id_is_shown_short_in_the_row_mark():
+    """A real call id (29 characters) crowded the result row's summary (issue 33): the mark keeps its prefix and its
+    last 4 characters; a short id stays whole."""
+    from warroom.tui.render._kinds import short_id
+
+    result = _events()[3].model_copy(update={"call": "call_afb893b14180880c7368ba40"})
+    assert row_mark(result, None) == "↳call_…ba40 "
+    assert short_id("toolu_01A2B3C4D5E6F7") == "toolu_…E6F7"
+    assert short_id("8f1c2d3e4b5a69788f1c") == "8f1c2d…8f1c"
+    assert short_id("call_inv") == "call_inv"

@@ -15,7 +15,11 @@ from warroom.importers.kit import convert, file_values, importers, recognise, re
 
 #: The importer of each fixture, by its folder or (in thirdparty/) the start of its name.
 BY_FOLDER = {"chat": "chat", "openinference": "openinference", "otel": "otel", "otel-split": "otel",
-             "good": "who-and-when", "shapes": None, "v1": None}
+             "good": "who-and-when", "shapes": None, "v1": None, "magentic-one": "chat", "failed": "chat",
+             "tau-retail": None}
+#: Framework recordings (tests/fixtures/frameworks), by name: the convention their spans follow.
+FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-openinference.jsonl": "openinference",
+              "pydantic-ai.jsonl": "otel", "langfuse-otel.jsonl": "langfuse", "langsmith-batch.jsonl": "langsmith"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}
@@ -32,10 +36,14 @@ def _fixtures() -> list[tuple[Path, str | None]]:
         if not path.is_file() or path.suffix not in (".json", ".jsonl", ".yaml"):
             continue
         folder = path.parent.parent.name if path.parent.parent.name == "good" else path.parent.name
-        if folder == "thirdparty":
+        if folder == "frameworks":
+            expected = FRAMEWORKS[path.name]
+        elif folder == "thirdparty":
             expected = next(v for k, v in BY_NAME.items() if path.name.startswith(k))
         elif folder == "projection":
             expected = next(v for k, v in BY_RUN.items() if path.name.startswith(k))
+        elif path.name == "ground_truth.json" or folder == "trail":  # annotations (--ground-truth): no trace
+            expected = None
         elif folder == "bad":
             expected = NOT_RECORDS.get(path.name, "who-and-when")
         else:
@@ -106,3 +114,18 @@ def test_what_is_not_a_trace_is_recognised_as_nothing(tmp_path: Path) -> None:
     assert recognise_values([{"turns": []}]) is None and recognise_values([42]) is None
     (tmp_path / "folder").mkdir()
     assert recognise(tmp_path / "folder") is None and recognise(tmp_path / "missing.json") is None
+
+
+@pytest.mark.parametrize(("fixture", "expected"), [("thirdparty/openai-agents-sdk-run.jsonl", "openai-agents"),
+                                                   ("thirdparty/langsmith-planner-executor.json", "langsmith")])
+def test_objects_written_over_several_lines_are_named_to_chat(tmp_path: Path, fixture: str, expected: str) -> None:
+    """JSON Lines whose objects are each written over several lines (pretty-printed, one after another) given to
+    `import chat`: the refusal names the importer that reads them, as for the one-line form (issue 33, gap 8)."""
+    source = FIXTURES / fixture
+    text = source.read_text(encoding="utf-8")
+    values = [json.loads(line) for line in text.splitlines() if line.strip()] if source.suffix == ".jsonl" \
+        else json.loads(text)
+    path = tmp_path / "pretty.jsonl"
+    path.write_text("\n".join(json.dumps(v, indent=2) for v in values) + "\n", encoding="utf-8")
+    with pytest.raises(importers()["chat"].error, match=rf"`warroom import {expected}` reads them"):
+        convert(importers()["chat"], path)

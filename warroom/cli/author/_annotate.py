@@ -16,7 +16,10 @@ from warroom.core.text import clean
 @click.argument("file", type=click.Path(path_type=Path, dir_okay=False, exists=True))
 @click.option("--speed", type=click.FloatRange(min=0.5, max=32), default=1.0, show_default=True,
               help="Initial playback speed of the drill clock (drill seconds per real second).")
-def annotate(file: Path, speed: float) -> None:
+@click.option("--reading-time", type=click.FloatRange(min=1, max=120), default=None, metavar="S",
+              help="On save, move the events after the earliest evidence later, so that the next one comes S "
+                   "seconds after it (a comment above `trace:` says by how much).")
+def annotate(file: Path, speed: float, reading_time: float | None) -> None:
     """Mark up FILE's answer key in the war room's author mode: replay and scrub the trace, mark the fault's origin,
     the evidence, distractors, damage and the deadline, write the debrief, and save into FILE (its comments and
     layout kept); then see what `warroom validate` and `warroom check` say of it. A drill that has an answer key
@@ -41,6 +44,7 @@ def annotate(file: Path, speed: float) -> None:
     os.environ.update(color_environment(os.environ))  # before Textual reads its settings at import
     from warroom.tui.app import AnnotateApp
 
+    opened.reading_time = reading_time
     recovered = recover(opened)
     app = AnnotateApp(opened, speed=speed, recovered=recovered, handle_signals=True)
     app.run()

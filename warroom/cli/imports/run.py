@@ -43,7 +43,7 @@ def run_import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, given
     if not report.results:
         kinds = ", ".join(f"*{s}" for s in importer.suffixes)
         raise click.UsageError(clean(f"no {importer.unit} files ({kinds}) found in " + ", ".join(map(str, paths))))
-    _summarise(importer, report, unreadable, options.redactor)
+    _summarise(importer, report, unreadable, options.redactor, keyed=getattr(options, "ground_truth", None) is not None)
     if report.failed or unreadable:
         raise SystemExit(1)
 
@@ -64,17 +64,21 @@ def _check_needs(importer: Importer) -> None:
         raise click.UsageError(f"`warroom import {importer.name}` needs {what}: pip install 'warroom[import]'")
 
 
-def _summarise(importer: Importer, report: ImportReport, unreadable: list[OSError], redactor: Redactor | None
-               ) -> None:
+def _summarise(importer: Importer, report: ImportReport, unreadable: list[OSError], redactor: Redactor | None,
+               keyed: bool = False) -> None:
     """Print the run's summary line (per record when each file is one drill with its answer key, else per drill
-    and file), what was redacted, and the hint to mark up drills that have no answer key."""
+    and file), what was redacted, and the hint to mark up drills that have no answer key (``keyed``: the drills
+    were keyed from a ground-truth file: the hint to check them instead)."""
     from warroom.core.text import plural
 
     line = report.summary() if importer.answer_key else report.drills_summary()
     say(line + (f"; {plural(len(unreadable), 'folder')} could not be read" if unreadable else ""))
     if redactor is not None:
         say(redactor.summary())
-    if report.imported and not importer.answer_key:
+    if report.imported and keyed:
+        say(f"Each drill is keyed from the ground truth and passed `warroom check`; play them with `warroom --drills "
+            f"{report.out_dir}`.")
+    elif report.imported and not importer.answer_key:
         say(annotate_hint([r.output for r in report.imported if r.output is not None]))
 
 

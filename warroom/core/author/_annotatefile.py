@@ -29,6 +29,8 @@ class AnnotatedFile:
     drill: Drill
     draft: KeyDraft
     event_order: dict[str, int]
+    #: ``warroom annotate --reading-time S``: saving moves the events after the earliest evidence S s after it
+    reading_time: float | None = None
 
     def step_of(self, event_id: str) -> str:
         """The plan step of trace event ``event_id`` (the first step when the event names none)."""

@@ -214,16 +214,24 @@ def _check_written(text: str, new: dict[str, Any], path: str) -> None:
             raise KeyWriteError(f"{path}: the {name} would not read back as written; the file is left unchanged")
 
 
-def write_draft(path: str | os.PathLike[str], draft: KeyDraft, event_order: dict[str, int]) -> None:
+def write_draft(path: str | os.PathLike[str], draft: KeyDraft, event_order: dict[str, int],
+                reading_time: float | None = None) -> None:
     """Write the draft into drill file ``path`` (see :func:`apply_draft`): whole, by a temporary file in the same
-    folder renamed over it, keeping the file's mode. Raises KeyWriteError (with the OS's reason) when the file
-    cannot be read or written; the file is then unchanged."""
+    folder renamed over it, keeping the file's mode. With ``reading_time`` (``warroom annotate --reading-time``), the
+    events after the earliest evidence are moved later first (:func:`~warroom.core.author._retime.retime_text`).
+    Raises KeyWriteError (with the OS's reason) when the file cannot be read or written; the file is then
+    unchanged."""
     target = Path(path)
     try:
         text = target.read_text(encoding="utf-8-sig")
         mode = target.stat().st_mode & 0o7777
     except (OSError, UnicodeDecodeError) as exc:
         raise KeyWriteError(f"{target}: cannot read the drill file: {exc}") from None
+    evidence = sorted((e for e in draft.evidence_events() if e in event_order), key=event_order.__getitem__)
+    if reading_time and evidence:
+        from warroom.core.author._retime import retime_text
+
+        text, _ = retime_text(text, evidence[0], reading_time)
     result = apply_draft(text, draft, event_order, str(target))
     try:
         replace_text(target, result, mode)

@@ -6,10 +6,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.importers.kit import PRICE_OPTION, TraceImporter
+from warroom.importers.kit import GROUND_TRUTH_OPTION, PRICE_OPTION, READING_TIME_OPTION, TraceImporter
 
 if TYPE_CHECKING:
-    from warroom.importers.kit import DrillData, ImportReport, Progress, TraceOptions
+    from warroom.importers.kit import DrillData, ImportReport, Progress, Refused, TraceOptions
 
 
 class Chat(TraceImporter):
@@ -17,14 +17,16 @@ class Chat(TraceImporter):
 
     name = "chat"
     title = "a chat transcript"
-    options = (PRICE_OPTION,)
+    options = (PRICE_OPTION, READING_TIME_OPTION, GROUND_TRUTH_OPTION)
     help = """Convert chat transcripts (OpenAI-style message lists, *.json or JSON Lines *.jsonl) into drills.
 
     A file holds one conversation (an array of messages, or an object with `messages`), an array of them
     (tau-bench trajectories), or JSON Lines of them (*.jsonl), one drill per conversation; Anthropic content
-    blocks and legacy function calls are read too. The drill clock and token counts are estimated; no answer
-    key is written: the author marks up the incident. A bad file is reported as `path: message` and the rest
-    still import. Exit status: 0 when every file imported, 1 when any failed, 2 on usage errors.
+    blocks, legacy function calls and team transcripts (Magentic-One: `role: human`, then each agent as the
+    speaker) are read too. The drill clock and token counts are estimated; no answer key is written (the
+    author marks up the incident), unless --ground-truth gives the dataset's annotations. A bad file is reported
+    as `path: message` and the rest still import. Exit status: 0 when every file imported, 1 when any failed, 2
+    on usage errors.
 
     Example: warroom import chat runs/incident.json --out drills/imported
     """
@@ -34,11 +36,15 @@ class Chat(TraceImporter):
 
         return is_chat(values[0])
 
-    def read(self, path: Path, options: TraceOptions) -> list[DrillData]:
+    def read(self, path: Path, options: TraceOptions) -> list[DrillData | Refused]:
+        from warroom.importers.chat._keying import keyed_drills
         from warroom.importers.chat._mapping import conversation_to_drill_data
         from warroom.importers.chat._parse import read_conversations
 
-        return [conversation_to_drill_data(c, path, options) for c in read_conversations(path)]
+        conversations = read_conversations(path)
+        if options.ground_truth is not None:
+            return keyed_drills(conversations, path, options)
+        return [conversation_to_drill_data(c, path, options) for c in conversations]
 
 
 #: The chat importer (the registry finds it in this package's API).

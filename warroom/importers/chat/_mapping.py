@@ -11,6 +11,7 @@ from typing import Any
 
 from warroom.core.text import ID_PATTERN
 from warroom.importers.chat._parse import Conversation, Message
+from warroom.importers.chat._team import is_terminal
 from warroom.importers.kit import (
     DEFAULT_DIFFICULTY,
     DEFAULT_MODEL_NAME,
@@ -50,6 +51,12 @@ def _call_ids(conv: Conversation) -> dict[str, str]:
             out[c.call_id] = eid or f"m{i:03d}-c{j}"
             taken.add(out[c.call_id])
     return out
+
+
+def message_events(conv: Conversation, i: int) -> list[str]:
+    """The ids of the trace events message ``i`` of ``conv`` becomes: its text's event and its tool calls'."""
+    ids = _call_ids(conv)
+    return [f"m{i:03d}", *(ids[c.call_id] for c in conv.messages[i].tool_calls)]
 
 
 def assistant_names(conv: Conversation) -> dict[str | None, str]:
@@ -124,6 +131,93 @@ def _events(conv: Conversation) -> tuple[list[dict[str, Any]], list[dict[str, An
     return plan, events
 
 
+def team_planner(conv: Conversation) -> str | None:
+    """The speaker of a team transcript's instructions (its orchestrator, the planner), or None."""
+    return next((m.name for m in conv.messages if m.role == "planner" and m.to), None)
+
+
+def _team_agents(conv: Conversation) -> dict[str, str]:
+    """Each speaker of a team transcript as an agent id (never ``user`` or ``tools``), in order of appearance."""
+    out: dict[str, str] = {}
+    for m in conv.messages:
+        if m.name is not None and m.name not in out and not (m.role == "agent" and is_terminal(m.name)):
+            agent = agent_id(m.name)
+            while agent in (USER, TOOLS) or agent in out.values():
+                agent += "-agent"
+            out[m.name] = agent
+    return out
+
+
+def _team_step(plan: list[dict[str, Any]], title: str, objective: str) -> str:
+    step = f"s{len(plan):02d}"
+    plan.append({"id": step, "title": title, "objective": objective})
+    return step
+
+
+def _team_events(conv: Conversation) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A team transcript's plan and trace (docs/importing.md, "Team transcripts"): with a planner, step ``s00`` is
+    its initial plan and each instruction starts a step (``WebSurfer, instruction 3``); without one, each change
+    of speaker starts a step (``WebSurfer, turn 3``). Titles and objectives use only what is known at 00:00."""
+    agents, planner = _team_agents(conv), team_planner(conv)
+    clock = _Clock()
+    plan: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    step = _team_step(plan, f"{planner}: the initial plan", f"{planner} writes a plan that covers the whole request "
+                      "and gives the first instruction to the right agent.") if planner else None
+    last_speaker: str | None = None
+    for i, m in enumerate(conv.messages):
+        eid = f"m{i:03d}"
+        if m.role == "planner" and m.to:
+            step = _team_step(plan, f"{m.to}, instruction {len(plan)}", f"{m.to} carries out {planner}'s instruction "
+                              "that opens this step (shown when the step starts) and reports back faithfully what it "
+                              "found, toward the user's request.")
+        elif planner is None and m.role == "agent" and m.name != last_speaker and not is_terminal(m.name or ""):
+            step = _team_step(plan, f"{m.name}, turn {len(plan) + 1}", f"{m.name} takes its turn toward the "
+                              "user's request and reports faithfully what it found.")
+        ev: dict[str, Any] = {"id": eid, "t": 0, "step": step}
+        if m.role == "user":
+            ev.update(agent=USER, kind="human_message", content=m.text)
+        elif m.role == "log":
+            warn = m.text.lstrip().startswith(("Stalled", "Replan counter exceeded", "Max "))
+            ev.update(kind="log", source=str(m.name), level="warning" if warn else "info", content=m.text)
+        elif m.role == "agent" and is_terminal(m.name or ""):
+            code_from = events[-1]["id"] if events else ""
+            events.append(clock.place({"id": f"{eid}-call", "t": 0, "step": step, "agent": agents.get(
+                last_speaker or "", next(iter(agents.values()), ASSISTANT)), "kind": "tool_call",
+                "tool": m.name, "arguments": {"code_from": code_from}}, ""))
+            ev.update(agent=TOOLS, kind="tool_result", call=f"{eid}-call", output=m.text)
+        else:
+            kind = "planner_call" if m.role == "planner" else "executor_message"
+            ev.update(agent=agents[m.name or ""], kind=kind, content=m.text)
+            if not m.to:  # an instruction relays the model call before it: no usage of its own
+                ev["usage"] = model_usage(clock.context_chars, m.text)
+        if m.role == "agent" and not is_terminal(m.name or ""):
+            last_speaker = m.name
+        events.append(clock.place(ev, m.text))
+    if not plan:
+        plan.append({"id": "s00", "title": "The conversation", "objective": "The team does what it is asked."})
+    for ev in events:
+        if ev["step"] is None:
+            ev["step"] = plan[0]["id"]
+    return plan, events
+
+
+def _team_drill_agents(conv: Conversation) -> list[dict[str, Any]]:
+    planner = team_planner(conv)
+    out: list[dict[str, Any]] = [{"name": USER, "role": "human", "description": "The person who made the request."}]
+    n = 0
+    for name, agent in _team_agents(conv).items():
+        if name == planner:
+            out.append({"name": agent, "role": "planner", "description": f"{name}: plans and instructs the team."})
+        else:
+            out.append({"name": agent, "role": "executor" if n == 0 else "sub-agent",
+                        "description": f"{name}, a member of the team."})
+            n += 1
+    if any(m.role == "agent" and is_terminal(m.name or "") for m in conv.messages):
+        out.append({"name": TOOLS, "role": "tool-host", "description": "The terminal that ran the team's code."})
+    return out
+
+
 def _agents(conv: Conversation) -> list[dict[str, Any]]:
     """The people and agents of the drill: the user, each assistant (one, or one per assistant ``name``: the first
     the executor, the others sub-agents) and the tools."""
@@ -140,12 +234,21 @@ def conversation_to_drill_data(conv: Conversation, file: Path, options: TraceOpt
                                ) -> tuple[dict[str, Any], str]:
     """The drill for ``conv`` (read from ``file``) as plain data without an answer key, and its header comment."""
     options = options or TraceOptions()
-    plan, events = _events(conv)
+    plan, events = _team_events(conv) if conv.team else _events(conv)
     model = conv.model or DEFAULT_MODEL_NAME
     price = {"input_usd_per_mtok": options.price.input_usd_per_mtok,
              "output_usd_per_mtok": options.price.output_usd_per_mtok}
     first_user = next((m.text for m in conv.messages if m.role == "user" and m.text.strip()), None)
     tools = sorted({ev["tool"] for ev in events if ev["kind"] == "tool_call"})
+    planner = team_planner(conv) if conv.team else None
+    speakers = [a["name"] for a in (_team_drill_agents(conv) if conv.team else _agents(conv))
+                if a["role"] in ("planner", "executor", "sub-agent")]
+    watching = (f"A team of agents ({', '.join(speakers)}) working on a person's request"
+                + (f", planned and instructed by {planner}" if planner else "")
+                + f"; tools: {', '.join(tools) or 'none'}. Timing is estimated from the text's length."
+                if conv.team else
+                f"An assistant (the executor) answering a user in a chat, with tools: {', '.join(tools) or 'none'}. "
+                "Timing is estimated from the text's length.")
     where = file.name + ("" if conv.index is None else f", conversation {conv.index} ({conv.where})")
     estimated = "the drill clock (reading speed) and every token count (text length)"
     prices = f"the prices ({options.price}, assumed)"
@@ -162,14 +265,13 @@ def conversation_to_drill_data(conv: Conversation, file: Path, options: TraceOpt
                    + (f" The file says: {'; '.join(conv.notes)}." if conv.notes else "")),
         "briefing": {
             "goal": first_user or "(the transcript has no user message)",
-            "watching": (f"An assistant (the executor) answering a user in a chat, with tools: "
-                         f"{', '.join(tools) or 'none'}. Timing is estimated from the text's length."),
+            "watching": watching,
         },
         "models": {
-            "planner": {"name": PLANNER_MODEL, **price},
+            "planner": {"name": f"{planner} model (unrecorded)" if planner else PLANNER_MODEL, **price},
             "executor": {"name": model, **price},
         },
-        "agents": _agents(conv),
+        "agents": _team_drill_agents(conv) if conv.team else _agents(conv),
         "plan": plan,
         "trace": events,
     }, (f"Imported by `warroom import chat` from {where}.\n"

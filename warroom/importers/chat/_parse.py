@@ -40,6 +40,8 @@ class Message:
     name: str | None = None
     error: bool = False
     answers_field: str = "tool_call_id"
+    #: the agent a team's planner instructs (``Orchestrator (-> WebSurfer)``: ``WebSurfer``)
+    to: str | None = None
 
 
 @dataclass
@@ -52,6 +54,10 @@ class Conversation:
     messages: list[Message]
     model: str | None = None
     notes: list[str] = field(default_factory=list)
+    #: a team transcript (:mod:`._team`): speakers are agents, the planner's instructions start plan steps
+    team: bool = False
+    #: the run's id in its dataset (tau-bench's ``task_id``), which its ground truth names
+    record_id: str | None = None
 
 
 def read_conversations(path: Path) -> list[Conversation]:
@@ -98,18 +104,27 @@ def conversations(data: Any) -> list[Conversation]:
 
 
 def _conversation(item: Any, where: str, index: int | None) -> Conversation:
+    from warroom.importers.chat._team import is_team, team_messages
+
     notes: list[str] = []
     model = None
+    record_id = None
     system: tuple[str, dict[str, Any]] | None = None
     if isinstance(item, dict):
         key = next((k for k in ("messages", "traj", "conversations") if k in item), None)
         if key is None and "contents" in item:
             raise TraceError(f"{where or 'the top level'}: Gemini API `contents` (`parts`) are not read; `warroom "
                              "import chat` reads chat-completions and Anthropic messages")
+        if key is None and "trajectory_id" in item and "failures" in item:
+            raise TraceError(f"{where or 'the top level'}: this is a ground-truth record (`trajectory_id`, "
+                             "`failures`), not a run: give its file with `--ground-truth FILE`, and the runs it "
+                             "annotates as PATH")
         if key is None:
             raise TraceError(f"{where or 'the top level'}: an object without `messages` (or `traj`) is not a "
                              "conversation")
         model = item.get("model") if isinstance(item.get("model"), str) and item["model"].strip() else None
+        if isinstance(item.get("task_id"), (str, int)) and not isinstance(item.get("task_id"), bool):
+            record_id = str(item["task_id"])
         reward = item.get("reward")
         if isinstance(reward, (int, float)) and not isinstance(reward, bool):
             notes.append(f"the run's reward was {reward:g}")
@@ -119,12 +134,14 @@ def _conversation(item: Any, where: str, index: int | None) -> Conversation:
         item = item[key]
     if not isinstance(item, list) or not item:
         raise TraceError(f"{where or 'the top level'}: a conversation is a non-empty array of messages")
+    if is_team(item):
+        return Conversation(where, index, team_messages(item, where), model, notes, team=True, record_id=record_id)
     if is_responses_items(item):
         item = responses_messages(item, where)
     places = ([system] if system else []) + normalize(sharegpt(item, where), where)
     messages = [_message(m, here) for here, m in places]
     _check_answers(messages, [here for here, _ in places])
-    return Conversation(where, index, messages, model, notes)
+    return Conversation(where, index, messages, model, notes, record_id=record_id)
 
 
 #: Content parts whose text is under another key than ``text``: OpenAI's refusal, Anthropic's thinking.

@@ -5,7 +5,19 @@
 
 from ._drillfile import MISSING_KEY, check_unmarked, dump_drill_yaml, finite_numbers
 from ._files import convert, find_input_files, import_files
-from ._importer import PRICE_OPTION, TRACE_ID_OPTION, DrillData, Importer, Option, Options, TraceImporter
+from ._importer import (
+    GROUND_TRUTH_OPTION,
+    PRICE_OPTION,
+    READING_TIME_OPTION,
+    TRACE_ID_OPTION,
+    DrillData,
+    Importer,
+    Option,
+    Options,
+    Refused,
+    TraceImporter,
+)
+from ._keyed import READING_TIME, Annotation, key_drill
 from ._naming import MAX_ID_CHARS, drill_id
 from ._pace import (
     CHARS_PER_TOKEN,
@@ -24,6 +36,7 @@ from ._reading import (
     cut_off,
     json_kind,
     json_lines,
+    multipart_parts,
     parse_json,
     read_json_object,
     read_text,
@@ -47,11 +60,17 @@ from ._rules import (
 from ._yamlemit import dump_data
 
 __all__ = [
+    "Annotation",
     "CHARS_PER_TOKEN",
     "CONTEXT_WINDOW_TOKENS",
     "DEFAULT_DIFFICULTY",
     "DEFAULT_MODEL_NAME",
     "DEFAULT_PRICE",
+    "DrillData",
+    "GROUND_TRUTH_OPTION",
+    "ImportReport",
+    "ImportResult",
+    "Importer",
     "MAX_CHAT_BYTES",
     "MAX_DRILL_TIME",
     "MAX_EVENT_GAP",
@@ -59,22 +78,21 @@ __all__ = [
     "MAX_TRACE_BYTES",
     "MIN_EVENT_GAP",
     "MISSING_KEY",
-    "PRICE_OPTION",
-    "TRACE_ID_OPTION",
-    "WORDS_PER_SECOND",
-    "DrillData",
-    "ImportReport",
-    "ImportResult",
-    "Importer",
     "Option",
     "Options",
+    "PRICE_OPTION",
     "Price",
     "Progress",
+    "READING_TIME",
+    "READING_TIME_OPTION",
     "ReadWarning",
     "Redactor",
+    "Refused",
+    "TRACE_ID_OPTION",
     "TraceError",
     "TraceImporter",
     "TraceOptions",
+    "WORDS_PER_SECOND",
     "check_unmarked",
     "collect_warnings",
     "convert",
@@ -90,9 +108,11 @@ __all__ = [
     "importers",
     "json_kind",
     "json_lines",
+    "key_drill",
     "looks_like",
     "model_cost",
     "model_usage",
+    "multipart_parts",
     "parse_json",
     "read_json_object",
     "read_names",

@@ -5,13 +5,14 @@ drill, or one error per file, whatever the file holds."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from warroom.core.files import replace_files
 from warroom.importers.kit._drillfile import finite_numbers
-from warroom.importers.kit._importer import DrillData, Importer, Options
+from warroom.importers.kit._importer import DrillData, Importer, Options, Refused
 from warroom.importers.kit._reading import collect_warnings
 from warroom.importers.kit._recognise import refusal
 from warroom.importers.kit._report import ImportReport, ImportResult, Progress
@@ -20,8 +21,17 @@ from warroom.importers.kit._report import ImportReport, ImportResult, Progress
 def convert(importer: Importer, path: Path, options: Options | None = None) -> list[DrillData]:
     """The drills ``importer`` makes of the file at ``path`` (``options``: its defaults when None), before they are
     redacted and checked. Raises the importer's error (one line), naming the importer that reads the file when it
-    is another one (:func:`~warroom.importers.kit.refusal`)."""
-    path = Path(path)
+    is another one (:func:`~warroom.importers.kit.refusal`), and for a record it refuses (``where: reason``)."""
+    out: list[DrillData] = []
+    for made in _read(importer, Path(path), options):
+        if isinstance(made, Refused):
+            raise importer.error(f"{made.where}: {made.reason}")
+        out.append(made)
+    return out
+
+
+def _read(importer: Importer, path: Path, options: Options | None) -> Sequence[DrillData | Refused]:
+    """What ``importer`` makes of the file at ``path``: its drills and the records it refuses on their own."""
     try:
         return importer.read(path, options if options is not None else importer.make_options({}, None))
     except importer.error as e:
@@ -40,7 +50,9 @@ def import_files(importer: Importer, paths: Iterable[Path], out_dir: Path, optio
     input path, NotADirectoryError when ``out_dir`` is a file, OSError when it cannot be created.
     """
     options = options if options is not None else importer.make_options({}, None)
-    files = find_input_files(paths, importer.suffixes)
+    truth = getattr(options, "ground_truth", None)  # a folder's ground-truth file is no trace of it
+    files = [f for f in find_input_files(paths, importer.suffixes)
+             if truth is None or f.resolve() != Path(truth).resolve()]
     run = _Run(importer, options, prepare_out_dir(out_dir), force)
     report = ImportReport(out_dir=run.out_dir)
     for i, f in enumerate(files, 1):
@@ -78,13 +90,14 @@ class _Run:
         if redactor is not None:
             redactor.discard()  # replacements in a file that failed are not counted
         try:
-            drills = self._prepare(f)
+            drills, refused = self._prepare(f)
             replace_files([(target, text) for _, target, text in drills])  # all or none
             for drill_id, _, _ in drills:
                 self.written[drill_id] = f
             if redactor is not None:
                 redactor.commit()
-            return [ImportResult(source=f, drill_id=drill_id, output=target) for drill_id, target, _ in drills]
+            return ([ImportResult(source=f, drill_id=drill_id, output=target) for drill_id, target, _ in drills]
+                    + [ImportResult(source=f, error=f"{r.where}: {r.reason}") for r in refused])
         except self.importer.error as e:
             return [ImportResult(source=f, error=str(e))]
         except OSError as e:
@@ -94,13 +107,22 @@ class _Run:
             return [ImportResult(source=f, error=f"cannot import this {self.importer.unit} ({type(e).__name__}: "
                                                  f"{str(e)[:200]})")]
 
-    def _prepare(self, f: Path) -> list[tuple[str, Path, str]]:
-        """The drills of ``f`` as ``(drill id, target, file text)``, every one redacted and checked; raises the
-        importer's error."""
+    def _prepare(self, f: Path) -> tuple[list[tuple[str, Path, str]], list[Refused]]:
+        """The drills of ``f`` as ``(drill id, target, file text)``, every one redacted and checked, and the records
+        refused on their own (a keyed drill that fails its check is one: its annotation cannot give a fair drill);
+        raises the importer's error."""
         error, redactor = self.importer.error, self.options.redactor
         out: list[tuple[str, Path, str]] = []
-        for data, header in convert(self.importer, f, self.options):
+        refused: list[Refused] = []
+        for made in _read(self.importer, f, self.options):
+            if isinstance(made, Refused):
+                refused.append(made)
+                continue
+            data, header = made
             data = finite_numbers(data)
+            reading = getattr(self.options, "reading_time", None)
+            if reading and "answer_key" not in data:
+                stretch_for_reading(data, reading)
             if redactor is not None:
                 data, header = redactor.data(data), redactor.text(header)
             drill_id = data["id"]
@@ -108,12 +130,33 @@ class _Run:
                 raise error(f"drill id {drill_id!r} was already imported from {self.written.get(drill_id, f)} in "
                             "this run")
             target = drill_target(self.out_dir, drill_id, self.force, error)
-            text = self.importer.finish(data, header)
+            try:
+                text = self.importer.finish(data, header)
+            except error as e:
+                if "answer_key" not in data:
+                    raise
+                refused.append(Refused(drill_id, str(e)))
+                continue
             _check_size(text, error)
             out.append((drill_id, target, text))
-        if not out:
+        if not out and not refused:
             raise error(f"no {self.importer.unit} in this file")
-        return out
+        if not out and len(refused) == 1:
+            raise error(refused[0].reason)
+        return out, refused
+
+
+def stretch_for_reading(data: dict[str, Any], seconds: float) -> None:
+    """``--reading-time``: the drill ``data`` re-timed by :func:`~warroom.importers.kit.stretch_reading`, its
+    ``source`` saying what was stretched."""
+    from warroom.core.text import plural
+    from warroom.importers.kit._retime import retimed_note, stretch_reading
+
+    gaps, added = stretch_reading(data["trace"], seconds)
+    if gaps:
+        data["source"] += retimed_note(
+            f"{plural(gaps, 'gap')} after a tool result or a model output stretched to {seconds:g} s (--reading-time), "
+            f"{added:g} s added in all")
 
 
 def _check_size(text: str, error: type[ValueError]) -> None:

@@ -24,6 +24,16 @@ DrillData = tuple[dict[str, Any], str]
 
 
 @dataclass(frozen=True)
+class Refused:
+    """One record of a file that an importer refuses while it imports the file's others: ``where`` it is in the
+    file (``task 55``) and the one-line ``reason`` (an annotation that cannot give a fair drill: docs/importing.md,
+    "Annotated failure datasets")."""
+
+    where: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Option:
     """An option of one importer's command beyond those every import takes: its ``flag`` (``--trace-id``), the
     ``metavar`` shown for its value, its ``help``, and ``parse``, which turns the value given into what the
@@ -102,8 +112,9 @@ class Importer(Protocol):
         """The options of one import: ``given`` holds each of :attr:`options` by name (None when not given)."""
         ...
 
-    def read(self, path: Path, options: Any) -> list[DrillData]:
-        """The drills of the file at ``path`` (all of them, or :attr:`error` with a one-line reason)."""
+    def read(self, path: Path, options: Any) -> Sequence[DrillData | Refused]:
+        """The drills of the file at ``path`` (all of them, or :attr:`error` with a one-line reason); a record it
+        refuses on its own, the others still imported, is a :class:`Refused`."""
         ...
 
     def finish(self, data: dict[str, Any], header: str) -> str:
@@ -131,6 +142,37 @@ TRACE_ID_OPTION = Option("--trace-id", "ID", "Import only this trace (its id, as
                          "a file that holds several; without it, every trace is a drill.", _trace_id)
 
 
+def _reading_time(value: str) -> float:
+    """``--reading-time S`` as seconds; ValueError unless it is a number of seconds from 1 to 120."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a number of seconds (e.g. 10)") from None
+    if not 1 <= seconds <= 120:
+        raise ValueError(f"{value!r}: give a reading time from 1 to 120 seconds")
+    return seconds
+
+
+def _ground_truth(value: str) -> Path:
+    """``--ground-truth FILE`` as a path; ValueError when it is not a file."""
+    path = Path(value)
+    if not path.is_file():
+        raise ValueError(f"{value}: no such file (the dataset's ground-truth file, e.g. ground_truth.json)")
+    return path
+
+
+#: ``--reading-time S``: after each result and model output, the next event at least S seconds later.
+READING_TIME_OPTION = Option("--reading-time", "S", "Re-time the drill for reading: after every tool result and "
+                             "model output the next event comes at least S seconds later (later events moved "
+                             "with it; the drill's `source` says what was stretched). Default: times as recorded.",
+                             _reading_time)
+#: ``--ground-truth FILE``: the annotations that key the drills.
+GROUND_TRUTH_OPTION = Option("--ground-truth", "FILE", "Key each drill from this annotation file (AgentRx "
+                             "`ground_truth.json` for `chat`, TRAIL-style span-level errors for `otel` and "
+                             "`openinference`), re-timed for reading; a run the annotation cannot make a fair drill "
+                             "of is refused with the reason.", _ground_truth)
+
+
 class TraceImporter:
     """The base of the importers of real traces (``chat``, ``otel``, ...), which read ``*.json`` and ``*.jsonl``
     files of traces and write drills that are complete but for their answer key: the author marks up the incident
@@ -146,25 +188,33 @@ class TraceImporter:
     error: type[ValueError] = TraceError
     answer_key: bool = False
     out_help: str = "Folder for the drill files (created if missing), one <id>.yaml per trace."
-    options: tuple[Option, ...] = (PRICE_OPTION, TRACE_ID_OPTION)
+    options: tuple[Option, ...] = (PRICE_OPTION, TRACE_ID_OPTION, READING_TIME_OPTION)
     needs: tuple[str, str] | None = None
 
     def recognises(self, values: Sequence[Any]) -> bool:
         raise NotImplementedError
 
-    def read(self, path: Path, options: TraceOptions) -> list[DrillData]:
+    def read(self, path: Path, options: TraceOptions) -> Sequence[DrillData | Refused]:
         raise NotImplementedError
 
     def make_options(self, given: Mapping[str, Any], redactor: Redactor | None) -> TraceOptions:
         """:class:`~warroom.importers.kit.TraceOptions` of ``--price`` and ``--trace-id`` (the defaults when not
         given)."""
         return TraceOptions(price=given.get("price") or DEFAULT_PRICE, trace_id=given.get("trace_id"),
-                            redactor=redactor)
+                            redactor=redactor, reading_time=given.get("reading_time"),
+                            ground_truth=given.get("ground_truth"))
 
     def finish(self, data: dict[str, Any], header: str) -> str:
         """The unmarked drill's YAML text with ``header`` and the mark-up instructions, once the drill is checked to
-        miss only its answer key; raises TraceError otherwise."""
-        from warroom.importers.kit._drillfile import check_unmarked, dump_unmarked
+        miss only its answer key; a drill keyed from an annotation (``--ground-truth``) is checked to load and pass
+        ``warroom check`` instead. Raises TraceError otherwise."""
+        from warroom.importers.kit._drillfile import check_unmarked, dump_drill_yaml, dump_unmarked
 
+        if "answer_key" in data:
+            from warroom.importers.kit._keyed import check_keyed
+
+            text = dump_drill_yaml(data, header)
+            check_keyed(text, data["id"])
+            return text
         check_unmarked(data)
         return dump_unmarked(data, header)

@@ -329,3 +329,33 @@ def cut_off(line: str) -> bool:
     except (ValueError, RecursionError):
         return False
     return False
+
+
+#: A multipart/form-data part's name (``Content-Disposition: form-data; name="post.<id>"``).
+_PART_NAME = re.compile(r'(?im)^content-disposition:\s*form-data;[^\n]*?\bname="([^"]*)"')
+
+
+def multipart_parts(text: str) -> dict[str, Any] | None:
+    """A captured ``multipart/form-data`` body (as LangSmith's SDK posts runs to ``/runs/multipart``) as its JSON
+    parts by name (``{"post.<id>": {...}, "post.<id>.inputs": {...}, ...}``; a part that is not JSON kept as text),
+    or None when ``text`` is not such a body: it starts with ``--BOUNDARY`` and a part with a ``Content-Disposition:
+    form-data`` header."""
+    first = text.lstrip("\r\n").split("\n", 1)[0].rstrip("\r")
+    if not first.startswith("--") or len(first) < 3 or "content-disposition" not in text[:4000].lower():
+        return None
+    out: dict[str, Any] = {}
+    for chunk in text.split(first)[1:]:
+        if chunk.startswith("--"):  # the closing boundary
+            break
+        head, sep, body = chunk.lstrip("\r\n").partition("\r\n\r\n")
+        if not sep:
+            head, sep, body = chunk.lstrip("\n").partition("\n\n")
+        name = _PART_NAME.search(head)
+        if name is None:
+            continue
+        body = body.removesuffix("\n").removesuffix("\r")
+        try:
+            out[name.group(1)] = json.loads(body, parse_int=bounded_int)
+        except (ValueError, RecursionError):
+            out[name.group(1)] = body
+    return out or None

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from warroom.importers.kit._importer import Importer
-from warroom.importers.kit._reading import bounded_int, read_text
+from warroom.importers.kit._reading import bounded_int, multipart_parts, read_text
 from warroom.importers.kit._registry import importers
 
 #: Most bytes of a file read to recognise it: the largest file any importer reads (a chat transcript, an export).
@@ -36,6 +36,9 @@ def file_values(path: Path) -> list[Any]:
         text = read_text(path, MAX_RECOGNISED_BYTES)
     except (ValueError, OSError):
         return []
+    parts = multipart_parts(text)  # a captured multipart/form-data body of JSON parts: one object of them by name
+    if parts is not None:
+        return [parts]
     decoder = json.JSONDecoder(parse_int=bounded_int)  # a number of 5,000 digits is still a number
     values: list[Any] = []
     at = 0
@@ -82,6 +85,6 @@ def refusal(importer: Importer, path: Path, message: str) -> str:
     """``message`` (``importer``'s refusal of the file at ``path``) with the importer that reads the file added
     (``; it looks like ...``) when that is another one and the message does not name it already."""
     other = recognise(path)
-    if other is None or other.name == importer.name or f"`warroom import {other.name}`" in message:
+    if other is None or other.name == importer.name or f"`warroom import {other.name}` reads" in message:
         return message
     return f"{message}; {looks_like(other)}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from warroom.core.text import usd_price
@@ -68,8 +69,12 @@ class TraceError(WarroomError, ValueError):
 class TraceOptions:
     """What the importer fills in that a trace does not say: the prices of every model (``--price IN/OUT``); and
     what it is asked to do: the one trace to import from a file of several (``--trace-id``: OTLP/JSON, LangSmith,
-    Langfuse; None: every trace), the redaction of every drill text (``--redact``; None: none)."""
+    Langfuse; None: every trace), the redaction of every drill text (``--redact``; None: none), the reading time
+    added after what a trainee reads (``--reading-time S``; None: the times as recorded) and the annotations that
+    key the drills (``--ground-truth FILE``; None: the author marks each drill up)."""
 
     price: Price = DEFAULT_PRICE
     trace_id: str | None = None
     redactor: Redactor | None = None
+    reading_time: float | None = None
+    ground_truth: Path | None = None

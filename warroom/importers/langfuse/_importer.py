@@ -22,7 +22,8 @@ class Langfuse(TraceImporter):
     title = "a Langfuse export"
     shape = "`observations` of type GENERATION, SPAN, EVENT"
     help = """Convert Langfuse exports (a trace with its observations, a list of observations or traces,
-    {"data": [...]}, or JSON Lines *.jsonl) into drills.
+    {"data": [...]}, or JSON Lines *.jsonl; or the v3+ SDK's OpenTelemetry spans with langfuse.observation.*
+    attributes, OTLP/JSON) into drills.
 
     One drill per trace: observation times are the drill clock, AGENT observations agents, GENERATION ones model
     calls (their recorded costs set the models' prices), TOOL and RETRIEVER ones (and a SPAN without children that
@@ -34,7 +35,10 @@ class Langfuse(TraceImporter):
 
     def recognises(self, values: Sequence[Any]) -> bool:
         from warroom.importers.exports import first_record
+        from warroom.importers.otlp import span_convention
 
+        if span_convention(values) == "langfuse":  # the v3+ SDK's OpenTelemetry spans
+            return True
         item = first_record(values[0])
         if not isinstance(item, dict):
             return False

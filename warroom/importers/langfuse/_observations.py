@@ -90,10 +90,13 @@ def _span(obs: dict[str, Any], label: str, trace_id: str) -> Span:
 def read_observations(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     """The observations in the file at ``path`` as classified steps by trace id, with the traces' goals and the
     prices their generations' costs come to. An observation listed twice is read once. Raises TraceError."""
+    from warroom.importers.langfuse._otel import otel_observations
+
     recorded = Recorded()
     found: list[tuple[dict[str, Any], str, str]] = []
     seen: set[str] = set()
-    for where, value in read_values(path, "a Langfuse export"):
+    from_otel = otel_observations(path)  # the SDK's OpenTelemetry spans, read as the observations Langfuse makes
+    for where, value in ([("", from_otel)] if from_otel is not None else read_values(path, "a Langfuse export")):
         for obs, label, holder in _observations(value, where, recorded):
             key = as_text(field(obs, "id")).strip().lower()
             if key and key in seen:

@@ -31,8 +31,14 @@ class LangSmith(TraceImporter):
 
     def recognises(self, values: Sequence[Any]) -> bool:
         from warroom.importers.exports import first_record
+        from warroom.importers.langsmith._ingest import from_multipart, is_batch
 
-        run = first_record(values[0])
+        first = values[0]
+        if isinstance(first, dict) and any(k.startswith(("post.", "patch.")) for k in first):  # /runs/multipart
+            first = from_multipart(first)
+        if is_batch(first):  # /runs/batch: the runs it posts or patches
+            first = [*first.get("post", []), *first.get("patch", [])]
+        run = first_record(first)
         return isinstance(run, dict) and "run_type" in run and ("inputs" in run or "outputs" in run)
 
     def read(self, path: Path, options: TraceOptions) -> list[DrillData]:

@@ -89,7 +89,7 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     runs: list[dict[str, Any]] = []
     labels: list[str] = []
     seen: set[str] = set()
-    for where, value in read_values(path, "LangSmith runs"):
+    for where, value in _values(path):
         for run in _flatten(value, where):
             key = as_text(run.get("id")).strip().lower()
             if key and key in seen:
@@ -112,6 +112,23 @@ def read_runs(path: Path) -> tuple[dict[str, list[Step]], Recorded]:
     for group in steps.values():
         attach_tools(group)
     return steps, Recorded(prices=_prices(runs, spans, steps))
+
+
+def _values(path: Path) -> list[tuple[str, Any]]:
+    """The file's JSON values (:func:`~warroom.importers.exports.read_values`), its ingest payloads (``/runs/batch``
+    bodies, a ``/runs/multipart`` body) read as the runs they end with (:mod:`._ingest`)."""
+    from warroom.importers.kit import MAX_CHAT_BYTES, multipart_parts, read_text
+    from warroom.importers.langsmith._ingest import from_multipart, is_batch, merged_runs
+
+    text = read_text(path, MAX_CHAT_BYTES, TraceError)
+    parts = multipart_parts(text)
+    if parts is not None:
+        return [("", merged_runs([from_multipart(parts)]))]
+    values = read_values(path, "LangSmith runs")
+    batches = [v for _, v in values if is_batch(v)]
+    if not batches:
+        return values
+    return [("", merged_runs(batches))] + [(w, v) for w, v in values if not is_batch(v)]
 
 
 def _warn_lone_roots(runs: list[dict[str, Any]], spans: list[Span]) -> None:

@@ -6,6 +6,7 @@ in OTLP (``llm.output_messages.0.message.content``), and are read back by index.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -154,6 +155,7 @@ def _model(span: Span, step: Step) -> None:
                          SpanAttributes.INPUT_MIME_TYPE)
     step.inputs = as_text(a.get(SpanAttributes.INPUT_VALUE)) if ins is None else _text(ins, lambda r: r == "user")
     step.tool_calls_asked = [(i, name) for m in out or [] for i, name, _ in _calls(m) if i]
+    step.asked_arguments = {i: args for m in out or [] for i, _, args in _calls(m) if i}
     reason = a.get(SpanAttributes.LLM_FINISH_REASON)
     step.finish_reason = reason if isinstance(reason, str) and reason.strip() else None
 
@@ -167,6 +169,39 @@ def _chain_input(a: dict[str, Any]) -> str:
     return value
 
 
+#: LlamaIndex's FunctionCallingLLM method that formats a request without calling the model: its LLM spans are not
+#: model calls (issue 33: thousands of estimated tokens each).
+_PHANTOM_LLM = ("_prepare_chat_with_tools",)
+#: The Agents SDK instrumentor's agent names and handoffs (``graph.node.id``, ``graph.node.parent_id``).
+GRAPH_NODE_ID, GRAPH_NODE_PARENT_ID = "graph.node.id", "graph.node.parent_id"
+
+
+def _langgraph_node(span: Span) -> bool:
+    """Whether ``span`` is a LangGraph node: its ``metadata`` (JSON) names it as ``langgraph_node``."""
+    meta = span.attributes.get(SpanAttributes.METADATA)
+    if isinstance(meta, str) and '"langgraph_node"' in meta:
+        try:
+            meta = json.loads(meta)
+        except (ValueError, RecursionError):
+            return False
+    return isinstance(meta, dict) and meta.get("langgraph_node") == span.name
+
+
+def _agent(span: Span, step: Step) -> None:
+    """An AGENT span: named by ``agent.name``, else the Agents SDK instrumentor's ``graph.node.id`` (its
+    ``graph.node.parent_id`` the agent that handed off to it); the instrumentor's ``Agent workflow`` root, which
+    names no agent and records nothing, is other."""
+    a = span.attributes
+    node = as_text(a.get(GRAPH_NODE_ID))
+    if not node and not as_text(a.get(SpanAttributes.AGENT_NAME)) and span.name == "Agent workflow" \
+            and a.get(SpanAttributes.INPUT_VALUE) is None and a.get(SpanAttributes.OUTPUT_VALUE) is None:
+        step.kind = OTHER
+        return
+    mark_agent(step, span, a.get(SpanAttributes.AGENT_NAME) or node, as_text(a.get(SpanAttributes.INPUT_VALUE)))
+    parent = as_text(a.get(GRAPH_NODE_PARENT_ID))
+    step.graph_parent = parent if parent and parent != step.name else None
+
+
 def classify(span: Span) -> Step:
     """The :class:`Step` of one span by its ``openinference.span.kind``: AGENT an agent, LLM a model call, TOOL and
     RETRIEVER a tool (a retriever's documents are its result), CHAIN and the rest other (a CHAIN's input may be
@@ -175,7 +210,11 @@ def classify(span: Span) -> Step:
     kind = str(a.get(SpanAttributes.OPENINFERENCE_SPAN_KIND) or "").upper()
     step = begin_step(span, KNOWN, _KNOWN_PREFIXES)
     if kind == _KINDS.AGENT.value:
-        mark_agent(step, span, a.get(SpanAttributes.AGENT_NAME), as_text(a.get(SpanAttributes.INPUT_VALUE)))
+        _agent(span, step)
+    elif kind == _KINDS.LLM.value and span.name.endswith(_PHANTOM_LLM):
+        step.kind = OTHER
+    elif kind == _KINDS.TOOL.value and span.name.startswith("handoff to ") and not a.get(SpanAttributes.TOOL_NAME):
+        step.kind = OTHER  # the Agents SDK instrumentor's handoff: the agents' graph ids make the handoff event
     elif kind == _KINDS.LLM.value:
         _model(span, step)
     elif kind in (_KINDS.TOOL.value, _KINDS.RETRIEVER.value):
@@ -188,6 +227,11 @@ def classify(span: Span) -> Step:
             step.arguments = as_arguments(raw)
         docs = _indexed(a, SpanAttributes.RETRIEVAL_DOCUMENTS, DocumentAttributes.DOCUMENT_CONTENT)
         step.result = [v for _, v in docs] if docs else a.get(SpanAttributes.OUTPUT_VALUE)
+        step.not_recorded = (value is None and raw is None and step.result is None and not step.error
+                             and not span.error)
+    elif kind == _KINDS.CHAIN.value and _langgraph_node(span):
+        mark_agent(step, span, span.name, _chain_input(a))
+        step.graph_node = True
     else:
         step.kind = OTHER
         step.inputs = _chain_input(a) if kind == _KINDS.CHAIN.value else ""

@@ -36,8 +36,10 @@ TOOL_OPERATIONS = ("execute_tool",)
 
 #: Every attribute the package names (what the importer may read), and the few general ones it reads.
 KNOWN = frozenset(v for k, v in vars(ga).items() if k.startswith("GEN_AI_") and isinstance(v, str)) | {
-    error_attributes.ERROR_TYPE, server_attributes.SERVER_ADDRESS, server_attributes.SERVER_PORT,
+    error_attributes.ERROR_TYPE, server_attributes.SERVER_ADDRESS, server_attributes.SERVER_PORT, "operation.cost",
 }
+#: A model call's recorded cost in USD (Pydantic AI and Logfire write it on each model span).
+OPERATION_COST = "operation.cost"
 
 
 #: The event that may carry a model call's messages instead of the span's attributes (GenAI conventions 1.37+).
@@ -63,6 +65,8 @@ def _model(span: Span, step: Step) -> None:
     inputs = _messages(span, ga.GEN_AI_INPUT_MESSAGES)
     step.inputs = messages_text(inputs, "user") if inputs is not None else legacy.prompt_text(span)
     step.tool_calls_asked = message_tool_calls(out) if out is not None else legacy.completion_tool_calls(span)
+    cost = a.get(OPERATION_COST)
+    step.cost = float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0 else None
     reasons = a.get(ga.GEN_AI_RESPONSE_FINISH_REASONS)
     if isinstance(reasons, list) and reasons and isinstance(reasons[0], str) and reasons[0].strip():
         step.finish_reason = reasons[0]
@@ -101,6 +105,7 @@ def classify(span: Span) -> Step:
         result: Any = a.get(ga.GEN_AI_TOOL_CALL_RESULT)
         result = result if result is not None else frameworks.tool_result(span)
         step.result = result if result is not None else legacy.tool_result(span)
+        step.not_recorded = not step.arguments and step.result is None and not step.error and not span.error
     elif framework_agent is not None:
         framework_read = True
         inputs = a.get(ga.GEN_AI_INPUT_MESSAGES)

@@ -6,10 +6,16 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.importers.kit import TraceImporter
+from warroom.importers.kit import (
+    GROUND_TRUTH_OPTION,
+    PRICE_OPTION,
+    READING_TIME_OPTION,
+    TRACE_ID_OPTION,
+    TraceImporter,
+)
 
 if TYPE_CHECKING:
-    from warroom.importers.kit import DrillData, ImportReport, Progress, TraceOptions
+    from warroom.importers.kit import DrillData, ImportReport, Progress, Refused, TraceOptions
 
 
 class OpenTelemetryGenAI(TraceImporter):
@@ -34,7 +40,9 @@ class OpenTelemetryGenAI(TraceImporter):
 
         return span_convention(values) == "otel"
 
-    def read(self, path: Path, options: TraceOptions) -> list[DrillData]:
+    options = (PRICE_OPTION, TRACE_ID_OPTION, READING_TIME_OPTION, GROUND_TRUTH_OPTION)
+
+    def read(self, path: Path, options: TraceOptions) -> Sequence[DrillData | Refused]:
         from warroom.importers.otel._classify import classify
         from warroom.importers.otlp import convert_otlp_file
 

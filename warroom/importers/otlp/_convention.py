@@ -20,6 +20,8 @@ from warroom.importers.spans import Span
 OPENINFERENCE_KIND = "openinference.span.kind"
 #: Attribute names (and their prefixes) of GenAI spans, as ``otel`` reads them.
 GENAI_PREFIXES = ("gen_ai.", "traceloop.", "pydantic_ai.")
+#: The attribute in which the Langfuse SDK (v3 and later) names each span's observation type.
+LANGFUSE_TYPE = "langfuse.observation.type"
 #: Most JSON nodes looked at to find the convention of spans that do not read (:func:`_names_openinference`).
 _MAX_NODES = 200_000
 
@@ -65,8 +67,9 @@ def _names_openinference(values: Sequence[Any]) -> bool:
 
 
 def span_convention(values: Sequence[Any]) -> str | None:
-    """``"openinference"`` or ``"otel"`` for a file of spans whose JSON values are ``values`` (see the module's
-    docstring), None when they are not spans."""
+    """``"openinference"``, ``"otel"`` or ``"langfuse"`` (the Langfuse SDK's spans, each naming its observation
+    type in ``langfuse.observation.type``, as the SDK sends them or a Collector forwards them) for a file of spans
+    whose JSON values are ``values`` (see the module's docstring), None when they are not spans."""
     if not values or not is_span_container(values[0]):
         return None
     spans = _spans(values)
@@ -74,4 +77,7 @@ def span_convention(values: Sequence[Any]) -> str | None:
         return "openinference" if _names_openinference(values) else "otel"
     named = sum(1 for s in spans if OPENINFERENCE_KIND in s.attributes)
     genai = sum(1 for s in spans if any(k.startswith(GENAI_PREFIXES) for k in s.attributes))
+    langfuse = sum(1 for s in spans if LANGFUSE_TYPE in s.attributes)
+    if langfuse and langfuse >= max(named, genai):
+        return "langfuse"
     return "openinference" if named > genai else "otel"

@@ -7,9 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from warroom.importers.kit import TraceOptions
+from warroom.importers.kit import READING_TIME, Refused, TraceError, TraceOptions, key_drill
 from warroom.importers.otlp._document import read_spans
-from warroom.importers.spans import Classifier, group_traces, pick_trace, span_drill, trace_to_drill
+from warroom.importers.spans import (
+    Classifier,
+    group_traces,
+    pick_trace,
+    read_trail,
+    span_drill,
+    trace_to_drill,
+    trail_annotation,
+)
 
 
 def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention: str,
@@ -21,6 +29,32 @@ def convert_otlp_file(path: Path, classify: Classifier, prefix: str, convention:
     path = Path(path)
     traces = pick_trace(group_traces(read_spans(path)), options.trace_id)
     several = len(traces) > 1
-    return [span_drill(trace_to_drill(spans, classify, options=options), path, trace_id, i if several else None,
-                   prefix, convention, options)
-            for i, (trace_id, spans) in enumerate(traces.items())]
+    out: list[Any] = []
+    errors = read_trail(options.ground_truth) if options.ground_truth is not None else None
+    for i, (trace_id, spans) in enumerate(traces.items()):
+        parts = trace_to_drill(spans, classify, options=options)
+        drill = span_drill(parts, path, trace_id, i if several else None, prefix, convention, options)
+        if errors is None:
+            out.append(drill)
+            continue
+        try:
+            out.append(_keyed(drill, parts, errors.get(trace_id) or (errors.get("") if not several else None),
+                              options))
+        except TraceError as e:
+            out.append(Refused(f"trace {trace_id}", str(e)))
+    return out
+
+
+def _keyed(drill: tuple[dict[str, Any], str], parts: dict[str, Any], errors: list[dict[str, Any]] | None,
+           options: TraceOptions) -> tuple[dict[str, Any], str]:
+    """The drill keyed from its trace's TRAIL-style ``errors`` (:func:`~warroom.importers.spans.trail_annotation`).
+    Raises TraceError when the file annotates no error of it."""
+    if not errors:
+        raise TraceError(f"{options.ground_truth.name if options.ground_truth else 'the annotation file'} annotates no "
+                         "error of this trace (its `trace_id`s name the traces it annotates)")
+    data, header = drill
+    order = {e["id"]: n for n, e in enumerate(data["trace"])}
+    key_drill(data, trail_annotation(errors, parts["span_events"], order), options.reading_time or READING_TIME)
+    data["tags"] = [*data["tags"], "domain:annotated", data["answer_key"]["fault"]["kind"]]
+    data["source"] += " Keyed from the span-level error annotations in the ground-truth file (TRAIL-style)."
+    return data, header + "\nKeyed from TRAIL-style annotations: see answer_key and `source`."

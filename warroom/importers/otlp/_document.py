@@ -85,9 +85,13 @@ def _span(raw: Any, where: str, service: str) -> Span:
                         attributes(e.get("attributes")))
               for i, e in enumerate(events_raw if isinstance(events_raw, list) else []) if isinstance(e, dict)]
     message = status.get("message")
-    return Span(trace_id, span_id, parent.strip("0") and parent,
+    dropped = raw.get("droppedAttributesCount")
+    span = Span(trace_id, span_id, parent.strip("0") and parent,
                 str(raw.get("name", "")), start, max(start, end), attributes(raw.get("attributes")), events,
                 status.get("code") in STATUS_ERROR, message if isinstance(message, str) else "", service, end < start)
+    if isinstance(dropped, (int, str)) and str(dropped).isdigit() and len(str(dropped)) < 10:
+        span.dropped_attributes = int(dropped)
+    return span
 
 
 def _unwrap(doc: Any) -> Any:

@@ -18,16 +18,17 @@ from ._step import (
     mark_agent,
     mark_tool,
 )
+from ._trail import read_trail, trail_annotation
 
 __all__ = [
     "AGENT",
+    "Classifier",
     "MODEL",
     "OTHER",
-    "TOOL",
-    "Classifier",
     "Span",
     "SpanEvent",
     "Step",
+    "TOOL",
     "agent_id",
     "as_arguments",
     "as_text",
@@ -38,7 +39,9 @@ __all__ = [
     "mark_agent",
     "mark_tool",
     "pick_trace",
+    "read_trail",
     "span_drill",
     "span_id_hex",
     "trace_to_drill",
+    "trail_annotation",
 ]

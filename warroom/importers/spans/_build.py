@@ -3,21 +3,22 @@ own clock. The mapping, field by field, is in docs/importing.md ("The span mappi
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from warroom.core.text import ID_PATTERN
 from warroom.importers.kit import MAX_DRILL_TIME, TraceError, TraceOptions, estimate_tokens
 from warroom.importers.spans._span import Span
-from warroom.importers.spans._step import AGENT, MODEL, OTHER, TOOL, Classifier, Step
+from warroom.importers.spans._step import AGENT, MODEL, OTHER, TOOL, Classifier, Step, unwrap_arguments, unwrap_result
 
 PLANNER_MODEL, EXECUTOR_MODEL = "planner (not in the trace)", "executor (not in the trace)"
 USER, TOOLS, EXECUTOR = "user", "tools", "agent"
 MAX_TOKENS = 10_000_000
 _ID = re.compile(ID_PATTERN)
-_NOTHING_TO_PLAY = ("no span of this trace is an agent, model call or tool call (`warroom import otel` reads "
-                    "OpenTelemetry GenAI spans, `warroom import openinference` OpenInference spans)")
+_NOTHING_TO_PLAY = ("no span of this trace is an agent, model call or tool call (OpenTelemetry GenAI spans are read "
+                    "by `warroom import otel`, OpenInference spans by `warroom import openinference`)")
 
 
 def agent_id(name: str) -> str:
@@ -30,6 +31,8 @@ class _Trace:
     steps: list[Step]
     by_id: dict[str, Step]
     t0: int
+    #: the events each span became, by span id (for span-level annotations: TRAIL's ``location``)
+    span_events: dict[str, list[str]] = field(default_factory=dict)
 
     def agent_of(self, step: Step, *, above: bool = False) -> str | None:
         """The name of the agent span nearest ``step`` (itself unless ``above``), walking up the parents."""
@@ -41,6 +44,13 @@ class _Trace:
             seen.add(node.span.span_id)
             node = self.by_id.get(node.span.parent_id)
         return None
+
+    def asker_of(self, step: Step) -> str | None:
+        """The agent of the latest model call, ending before tool ``step`` starts, that asked for its call (by id,
+        else by tool name): a tool that no agent span holds (LangGraph's ToolNode runs beside the agent's node)."""
+        asked = [m for m in self.steps if m.kind == MODEL and m.span.end_ns <= step.span.start_ns
+                 and any(i == step.call_id or (not step.call_id and n == step.tool) for i, n in m.tool_calls_asked)]
+        return self.agent_of(asked[-1]) if asked else None
 
     def t(self, ns: int) -> float:
         t = round((ns - self.t0) / 1e9, 3)
@@ -92,15 +102,46 @@ def _model_event(tr: _Trace, step: Step, planner: str | None) -> dict[str, Any]:
     return ev
 
 
+#: A tool result a span did not record (content capture off): never an empty result.
+NOT_RECORDED = "(not recorded: the trace holds no result for this tool call; its content was not captured)"
+
+
+def _arguments(tr: _Trace, step: Step) -> dict[str, Any]:
+    """A tool span's arguments, unwrapped (:func:`~warroom.importers.spans.unwrap_arguments`); one bare value (a
+    single-argument LangChain tool records only the value) under the name the model's call gave it (the call of
+    its id, else of its tool, that a model call ending before it asked for with that one value)."""
+    if list(step.arguments) != ["arguments"]:
+        unwrapped = unwrap_arguments(step.arguments)
+        return unwrapped if isinstance(unwrapped, dict) else step.arguments
+    args = unwrap_arguments(step.arguments["arguments"])
+    if isinstance(args, dict):
+        return args
+    bare = str(step.arguments["arguments"])
+    for model in reversed([m for m in tr.steps if m.kind == MODEL and m.span.end_ns <= step.span.start_ns]):
+        for call_id, tool in model.tool_calls_asked:
+            if call_id != step.call_id and (step.call_id or tool != step.tool):
+                continue
+            try:
+                named = json.loads(model.asked_arguments.get(call_id, ""))
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(named, dict) and len(named) == 1 and str(next(iter(named.values()))) == bare:
+                return named
+    return step.arguments
+
+
 def _tool_events(tr: _Trace, step: Step, planner: str | None) -> tuple[dict[str, Any], dict[str, Any]]:
-    call = {"kind": "tool_call", "agent": tr.agent_of(step) or EXECUTOR, "tool": step.tool or step.span.name,
-            "arguments": step.arguments}
+    call = {"kind": "tool_call", "agent": tr.agent_of(step) or tr.asker_of(step) or EXECUTOR,
+            "tool": step.tool or step.span.name, "arguments": _arguments(tr, step)}
+    output, failed = unwrap_result(step.result)
+    if step.not_recorded:
+        output = NOT_RECORDED
     result: dict[str, Any] = {"kind": "tool_result", "agent": TOOLS,
-                              "output": step.result if step.result is not None else (step.error or ""),
-                              "status": "error" if step.span.error or step.error else "ok",
+                              "output": output if output is not None else (step.error or ""),
+                              "status": "error" if step.span.error or step.error or failed else "ok",
                               "duration_ms": round((step.span.end_ns - step.span.start_ns) / 1e6, 3)}
-    if step.error and step.result is not None:
-        result["output"] = {"result": step.result, "error": step.error}
+    if step.error and output is not None:
+        result["output"] = {"result": output, "error": step.error}
     return call, result
 
 
@@ -110,7 +151,7 @@ def _raw_events(tr: _Trace, planner: str | None) -> list[tuple[int, int, Step, d
     for step in tr.steps:
         s = step.span
         if step.kind == AGENT:
-            parent = tr.agent_of(step, above=True)
+            parent = agent_id(step.graph_parent) if step.graph_parent else tr.agent_of(step, above=True)
             me = agent_id(step.name or s.name)
             if parent and parent != me:
                 out.append((s.start_ns, len(out), step, {"kind": "handoff", "agent": parent, "from_agent": parent,
@@ -140,6 +181,8 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
     plan: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     asked: list[tuple[str, str]] = []  # (call id, tool) the latest model call asked for, not yet matched
+    # No planner call in the trace (the planner is not found): each model turn of an agent is a plan step.
+    turns = not any(r[3]["kind"] == "planner_call" for r in raw)
     for n, (ns, _, step, ev) in enumerate(raw, 1):
         eid = f"e{n:04d}"
         if ev["kind"] in ("planner_call", "executor_message"):
@@ -153,12 +196,11 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
                 and step.call_id not in taken and not re.fullmatch(r"e\d{4,}", step.call_id):
             eid = step.call_id
         taken.add(eid)
-        if ev["kind"] == "planner_call":
-            plan.append({"id": f"p{len(plan) + 1:02d}", "title": f"Planner turn {len(plan) + 1}",
-                         "objective": f"What the planner decides in {eid} is carried out correctly."})
-            if len(step.tool_call_ids) > 1:
-                batch_of.update((c, eid) for c in step.tool_call_ids)
-        elif ev["kind"] == "executor_message" and len(step.tool_call_ids) > 1:
+        if ev["kind"] == "planner_call" or (turns and ev["kind"] == "executor_message"):
+            plan.append({"id": f"p{len(plan) + 1:02d}", "title": ev["agent"], "objective": (
+                f"What the planner decides in {eid} is carried out correctly." if ev["kind"] == "planner_call" else
+                f"What {ev['agent']} asks for in {eid} is done right, and what it says is what the results say.")})
+        if ev["kind"] in ("planner_call", "executor_message") and len(step.tool_call_ids) > 1:
             batch_of.update((c, eid) for c in step.tool_call_ids)
         if ev["kind"] == "tool_call":
             call_event[step.span.span_id] = eid
@@ -166,11 +208,39 @@ def _ids_and_plan(tr: _Trace, raw: list[tuple[int, int, Step, dict[str, Any]]], 
                 ev["batch"] = batch_of[step.call_id]
         elif ev["kind"] == "tool_result":
             ev["call"] = call_event[step.span.span_id]
+        tr.span_events.setdefault(step.span.span_id, []).append(eid)
         head = {"id": eid, "t": tr.t(ns)}
         if plan:
             head["step"] = plan[-1]["id"]
         events.append({**head, **ev})
+    _title_steps(plan, events)
     return plan, events
+
+
+def _title_steps(plan: list[dict[str, Any]], events: list[dict[str, Any]]) -> None:
+    """Title each plan step (its ``title`` holds the agent whose turn opens it) by what the turn does: ``scout
+    turn 3: calls list_charges, get_order``, ``lead turn 1: hands off to scout; scout calls erp.list_invoices``,
+    ``scout turn 4: replies``."""
+    calls: dict[str, dict[str, list[str]]] = {}  # step -> agent -> tools it called, in order
+    handoffs: dict[str, list[str]] = {}
+    for ev in events:
+        if "step" in ev and ev["kind"] == "tool_call":
+            tools = calls.setdefault(ev["step"], {}).setdefault(ev["agent"], [])
+            if ev["tool"] not in tools:
+                tools.append(ev["tool"])
+        elif "step" in ev and ev["kind"] == "handoff" and ev["to_agent"] not in handoffs.get(ev["step"], []):
+            handoffs.setdefault(ev["step"], []).append(ev["to_agent"])
+    turns: dict[str, int] = {}
+    for step in plan:
+        agent = step["title"]
+        turns[agent] = turns.get(agent, 0) + 1
+        does = [f"hands off to {', '.join(handoffs[step['id']])}"] if step["id"] in handoffs else []
+        by_agent = calls.get(step["id"], {})
+        for who in sorted(by_agent, key=lambda a: a != agent):  # the turn's own agent first
+            called = by_agent[who]
+            more = f" and {len(called) - 3} more" if len(called) > 3 else ""
+            does.append(f"{'' if who == agent else who + ' '}calls {', '.join(called[:3])}{more}")
+        step["title"] = f"{agent} turn {turns[agent]}: {'; '.join(does) or 'replies'}"
 
 
 def _models(events: list[dict[str, Any]], options: TraceOptions) -> dict[str, Any]:
@@ -215,7 +285,8 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
         raise TraceError(_NOTHING_TO_PLAY)
     _check_span_times(spans)
     tr = _Trace(steps, {s.span.span_id: s for s in steps}, min(s.start_ns for s in spans))
-    roots = [s for s in steps if s.kind == AGENT and tr.agent_of(s, above=True) is None]
+    _graph_nodes(tr)
+    roots = [s for s in steps if s.kind == AGENT and not s.graph_parent and tr.agent_of(s, above=True) is None]
     planner = agent_id(roots[0].name or roots[0].span.name) if roots else None
     plan, events = _ids_and_plan(tr, _raw_events(tr, planner), planner)
     if not plan:
@@ -224,7 +295,7 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
         raise TraceError(_NOTHING_TO_PLAY)
     goal = next((s.inputs for s in steps if s.inputs.strip()), "")
     return {
-        "models": _models(events, options or TraceOptions()),
+        "models": _priced(_models(events, options or TraceOptions()), steps),
         "agents": _agents(tr, events, planner),
         "plan": plan,
         "trace": events,
@@ -234,4 +305,63 @@ def trace_to_drill(spans: list[Span], classify: Classifier, *, options: TraceOpt
         "unknown_attributes": sum(s.unknown for s in steps),
         "orphans": sum(1 for s in spans if s.parent_id and s.parent_id not in tr.by_id),
         "ended_before_start": sum(1 for s in spans if s.ended_before_start),
+        "not_recorded": sum(1 for s in steps if s.kind == TOOL and s.not_recorded),
+        "dropped": _dropped(steps),
+        "span_events": tr.span_events,
+        "costs_recorded": sorted({s.model for s in steps if s.kind == MODEL and s.cost is not None and s.model}),
     }
+
+
+def _dropped(steps: list[Step]) -> list[str]:
+    """The spans that OpenTelemetry's attribute limit cost what the drill shows (``droppedAttributesCount`` on a
+    model span without its output or tokens, or a tool span without its arguments or result), each named with what
+    it lost: ``span 9f1c… (list_charges): its result (12 attributes dropped)``."""
+    out = []
+    for s in steps:
+        lost = []
+        if s.span.dropped_attributes and s.kind == MODEL:
+            lost = [w for w, gone in (("its output", not s.content), ("its token counts", s.input_tokens is None
+                                                                       and s.output_tokens is None)) if gone]
+        elif s.span.dropped_attributes and s.kind == TOOL:
+            lost = [w for w, gone in (("its arguments", not s.arguments), ("its result", s.result is None)) if gone]
+        if lost:
+            out.append(f"span {s.span.span_id} ({s.tool or s.model or s.span.name}): {' and '.join(lost)} "
+                       f"({s.span.dropped_attributes} attributes dropped)")
+    return out
+
+
+def _graph_nodes(tr: _Trace) -> None:
+    """A graph node is an agent only when a model call is under it and no agent is above it (a router, a tools node
+    and a subgraph's nodes are not): the others are made other spans."""
+    with_model: set[str] = set()
+    for step in tr.steps:
+        node = tr.by_id.get(step.span.parent_id) if step.kind == MODEL else None
+        while node is not None and node.span.span_id not in with_model:
+            with_model.add(node.span.span_id)
+            node = tr.by_id.get(node.span.parent_id)
+    for step in tr.steps:  # in start order: a node above is decided before the nodes under it
+        if step.graph_node and step.kind == AGENT and (
+                step.span.span_id not in with_model or tr.agent_of(step, above=True) is not None):
+            step.kind = OTHER
+
+
+def _priced(models: dict[str, Any], steps: list[Step]) -> dict[str, Any]:
+    """``models`` with the prices of each model whose calls recorded their cost (``operation.cost``, USD for the
+    whole call) scaled so that its calls cost what was recorded: the assumed prices' ratio of input to output is
+    kept (a total cost does not say how it splits)."""
+    totals: dict[str, list[float]] = {}
+    for s in steps:
+        if s.kind == MODEL and s.cost is not None and s.model and s.input_tokens is not None \
+                and s.output_tokens is not None:
+            total = totals.setdefault(s.model, [0.0, 0.0, 0.0])
+            total[0] += s.cost
+            total[1] += s.input_tokens
+            total[2] += s.output_tokens
+    for entry in [models["planner"], models["executor"], *models.get("others", [])]:
+        cost, n_in, n_out = totals.get(entry["name"], (0.0, 0.0, 0.0))
+        assumed = (n_in * entry["input_usd_per_mtok"] + n_out * entry["output_usd_per_mtok"]) / 1e6
+        if cost > 0 and assumed > 0:
+            factor = cost / assumed
+            entry["input_usd_per_mtok"] = round(entry["input_usd_per_mtok"] * factor, 6)
+            entry["output_usd_per_mtok"] = round(entry["output_usd_per_mtok"] * factor, 6)
+    return models

@@ -16,11 +16,21 @@ PEOPLE = ("human", "tool-host")
 
 def span_drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | None, prefix: str, convention: str,
            options: TraceOptions) -> tuple[dict[str, Any], str]:
-    estimated = [f"prices ({options.price}, assumed)"]
+    recorded = parts.get("costs_recorded") or []
+    estimated = [f"prices ({options.price}, assumed)" if not recorded else
+                 f"prices of {', '.join(recorded)} scaled so that its calls cost what the trace recorded "
+                 f"(operation.cost); of any other model {options.price}, assumed"]
     if any(e.get("usage", {}).get("estimated") for e in parts["trace"]):
         estimated.append("the token counts of model spans without usage (text length)")
     ignored = (f" Ignored: spans that are not agent, model or tool spans ({parts['ignored_spans']}), and "
                f"attributes the importer does not read ({parts['unknown_attributes']}).") + _read_otherwise(parts)
+    if parts.get("dropped"):
+        ignored += (" Lost to OpenTelemetry's attribute limit (droppedAttributesCount): "
+                    + "; ".join(parts["dropped"][:5]) + (f"; and {len(parts['dropped']) - 5} more" if
+                                                          len(parts["dropped"]) > 5 else "") + ".")
+    if parts.get("not_recorded"):
+        ignored += (f" Not recorded: the arguments and result of {parts['not_recorded']} tool call(s) (the spans were "
+                    "recorded without content); their results say so, and are not empty results.")
     where = f"{file.name}, trace {trace_id}"
     data = {
         "schema_version": 2,

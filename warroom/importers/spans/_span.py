@@ -40,6 +40,8 @@ class Span:
     service: str = ""
     #: The span's recorded end was before its start: ``end_ns`` is its start (the drill's ``source`` says how many).
     ended_before_start: bool = False
+    #: Attributes OpenTelemetry's attribute limit dropped from the span (OTLP's ``droppedAttributesCount``).
+    dropped_attributes: int = 0
 
 
 _HEX = re.compile(r"^[0-9a-fA-F]*$")

@@ -39,6 +39,18 @@ class Step:
     inputs: str = ""
     error: str = ""
     unknown: int = 0
+    #: a model call's recorded cost, USD (pydantic-ai and Logfire's ``operation.cost``)
+    cost: float | None = None
+    #: an agent that is a graph's node (LangGraph's ``metadata.langgraph_node`` is its name): an agent only when a
+    #: model call is under it and no agent above it
+    graph_node: bool = False
+    #: the agent that handed off to this one, by name (the Agents SDK instrumentor's ``graph.node.parent_id``)
+    graph_parent: str | None = None
+    #: a tool span that records neither its arguments nor its result (content capture off)
+    not_recorded: bool = False
+    #: the arguments of each tool call a model call asked for, by call id (JSON text), for a tool span whose own
+    #: input is one bare value
+    asked_arguments: dict[str, str] = field(default_factory=dict)
 
     @property
     def tool_call_ids(self) -> list[str]:
@@ -104,6 +116,50 @@ def exception_text(span: Span) -> str:
     if span.error and not parts:
         parts.append("error (no message)")
     return "; ".join(parts)
+
+
+def _parsed(value: Any) -> Any:
+    """JSON text of an object parsed (else ``value`` as it is)."""
+    if isinstance(value, str) and value.lstrip()[:1] == "{":
+        try:
+            return json.loads(value)
+        except (ValueError, RecursionError):
+            return value
+    return value
+
+
+def unwrap_result(value: Any) -> tuple[Any, bool]:
+    """A tool's result out of the framework's wrapper around it, and whether the wrapper says it failed: LangChain's
+    ToolMessage (serialised ``{"lc": 1, "id": [..., "ToolMessage"], "kwargs": {...}}``, ``{"type": "tool", "data":
+    {...}}`` or a plain ``{"type": "tool", "content": ...}``) is its ``content`` (``status: error`` a failure);
+    LlamaIndex's ToolOutput (``{"content", "tool_name", "raw_input", "raw_output"}``) its ``raw_output``, the
+    tool's own result. Anything else is returned as it is."""
+    found = _parsed(value)
+    if not isinstance(found, dict):
+        return value, False
+    serialised = isinstance(found.get("id"), list) and found["id"][-1:] == ["ToolMessage"]
+    if serialised and isinstance(found.get("kwargs"), dict):
+        found = {"type": "tool", **found["kwargs"]}
+    if found.get("type") == "tool" and isinstance(found.get("data"), dict):
+        found = {"type": "tool", **found["data"]}
+    if found.get("type") == "tool" and "content" in found:
+        return found["content"], found.get("status") == "error"
+    if {"raw_output", "tool_name"} <= found.keys():
+        return found["raw_output"], bool(found.get("is_error"))
+    return value, False
+
+
+def unwrap_arguments(value: Any) -> Any:
+    """A tool's input out of the framework's wrapper around it: smolagents' ``{"args": [...],
+    "sanitize_inputs_outputs": ..., "kwargs": {...}}`` and LlamaIndex's ``{"kwargs": {...}}`` are the keyword
+    arguments (with ``args`` when there are positional ones). Anything else is returned as it is."""
+    found = _parsed(value)
+    if not isinstance(found, dict) or not isinstance(found.get("kwargs"), dict):
+        return value
+    if set(found) <= {"args", "kwargs", "sanitize_inputs_outputs"}:
+        args = found.get("args")
+        return {**found["kwargs"], **({"args": args} if args else {})}
+    return value
 
 
 def begin_step(span: Span, known: frozenset[str], prefixes: tuple[str, ...] = (),

@@ -134,7 +134,7 @@ class MarkActions:
         """Write the draft into the drill file (and remove its recovery copy, if any), then run validate and check
         on it and show their findings."""
         try:
-            write_draft(self.file.path, self.draft, self.file.event_order)
+            write_draft(self.file.path, self.draft, self.file.event_order, self.file.reading_time)
         except KeyWriteError as exc:
             self.notify(f"{exc}\nYour marks are kept here: fix the file (or put it back) and press s again.",
                         title="Not saved", severity="error", markup=False, timeout=15)

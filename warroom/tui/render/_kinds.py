@@ -117,22 +117,38 @@ def summarize(event: TraceEvent, limit: int | None = None) -> str:
             assert_never(event)
 
 
+#: Ids longer than this are shown short in the trace table's marks (a real call id is 24 to 40 characters).
+SHORT_ID_CHARS = 12
+
+
+def short_id(event_id: str) -> str:
+    """An event id short enough for a trace-table row: as it is up to :data:`SHORT_ID_CHARS` characters, else its
+    prefix up to the first ``_`` or ``-`` (``call_``, ``toolu_``; at most 6 characters) and its last 4, joined by
+    ``…``: ``call_afb893b14180880c7368ba40`` is ``call_…ba40`` (the inspector shows the whole id)."""
+    if len(event_id) <= SHORT_ID_CHARS:
+        return event_id
+    cut = min((i for i in (event_id.find("_"), event_id.find("-")) if i >= 0), default=-1)
+    head = event_id[:cut + 1] if 0 <= cut < 6 else event_id[:6]
+    return f"{head}…{event_id[-4:]}"
+
+
 def row_mark(event: TraceEvent, repetitions: Mapping[str, int] | None) -> str:
     """What the trace table puts before an event's summary, kept short for 80 columns: ``×N`` (repetitions so far,
     or in all without a replay) for a repeated event, ``⇉B`` for a call of the parallel batch B (one model turn),
     ``↻ID`` for a call retrying the call ID, ``↳ID`` for a result (the call it answers), ``✂`` for a model call cut
-    short; empty for a plain event. The marks come first in the summary so that they stay in sight when the trace
+    short; empty for a plain event. A long id is shown short (:func:`short_id`). The marks come first in the summary so
+    that they stay in sight when the trace
     table is narrow (80 columns) and the rest of the summary is cut."""
     marks = []
     if event.repeat is not None:
         n = repetitions.get(event.id, 1) if repetitions is not None else event.repeat.count
         marks.append(f"×{n}")
     if isinstance(event, ToolCall) and event.batch is not None:
-        marks.append(f"⇉{event.batch}")
+        marks.append(f"⇉{short_id(event.batch)}")
     if isinstance(event, ToolCall) and event.retry_of is not None:
-        marks.append(f"↻{event.retry_of}")
+        marks.append(f"↻{short_id(event.retry_of)}")
     if isinstance(event, ToolResult | CommandResult):
-        marks.append(f"↳{event.call}")
+        marks.append(f"↳{short_id(event.call)}")
     if isinstance(event, PlannerCall | ExecutorMessage | ToolCall | ExecutorReport) and event.truncated:
         marks.append("✂")
     return " ".join(marks) + " " if marks else ""

@@ -1,0 +1,71 @@
+"""Re-timing for reading: a drill made ready to play without moving its events by hand.
+
+Real traces are fast: the executor's next step (often the damage) comes a second or two after the tool result that
+shows the fault, under ``warroom check``'s reaction window (:data:`warroom.core.author.MIN_REACTION_WINDOW`), so no
+deadline fits. Two documented ways out, each said in the drill's ``source`` (docs/importing.md, "Re-timing for
+reading"):
+
+- :func:`stretch_after`: after one event (the evidence an annotation names), every later event is moved later by
+  the same amount, so that the next one comes a reading time after it (the keyed importers, ``warroom annotate
+  --reading-time``);
+- :func:`stretch_reading`: after every event a trainee reads to detect a fault (a tool result, the last of a
+  batch's results, and a model's output), the next event comes at least a reading time later (``warroom import
+  ... --reading-time S``, for a trace not yet keyed).
+
+Events keep their order and their own gaps when those are longer; a deadline by reference (``{event, after}``)
+moves with its event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: The event kinds whose content a trainee reads to find a fault: results and model outputs.
+READ_KINDS = frozenset({"tool_result", "command_result", "executor_message", "executor_report", "planner_call"})
+
+
+def _shift_from(events: list[dict[str, Any]], start: int, by: float) -> None:
+    for ev in events[start:]:
+        ev["t"] = round(float(ev["t"]) + by, 3)
+
+
+def stretch_after(events: list[dict[str, Any]], event_id: str, seconds: float) -> float:
+    """Move every event after ``event_id`` (in trace order) later by the same amount, so that the first event after
+    it that is released later than it comes at least ``seconds`` after it; events released at the same time as
+    ``event_id`` (the rest of its batch) stay with it. Returns how far they were moved (0 when the gap was long
+    enough). Raises KeyError when no event has that id."""
+    at = next(i for i, ev in enumerate(events) if ev["id"] == event_id)
+    t0 = float(events[at]["t"])
+    nxt = next((i for i in range(at + 1, len(events)) if float(events[i]["t"]) > t0), None)
+    if nxt is None:
+        return 0.0
+    by = round(max(0.0, t0 + seconds - float(events[nxt]["t"])), 3)
+    if by > 0:
+        _shift_from(events, nxt, by)
+    return by
+
+
+def stretch_reading(events: list[dict[str, Any]], seconds: float) -> tuple[int, float]:
+    """After every event of :data:`READ_KINDS` (a batch's results together: the last of them), make the next event
+    come at least ``seconds`` later, moving it and everything after it. Returns ``(gaps stretched, seconds added in
+    all)``."""
+    stretched, added = 0, 0.0
+    i = 0
+    while i < len(events) - 1:
+        ev = events[i]
+        nxt = events[i + 1]
+        same_batch = (ev.get("kind") == nxt.get("kind") == "tool_result" and float(nxt["t"]) == float(ev["t"]))
+        if ev.get("kind") in READ_KINDS and not same_batch:
+            by = round(float(ev["t"]) + seconds - float(nxt["t"]), 3)
+            if by > 0:
+                _shift_from(events, i + 1, by)
+                stretched += 1
+                added += by
+        i += 1
+    return stretched, round(added, 3)
+
+
+def retimed_note(what: str) -> str:
+    """The sentence a re-timed drill's ``source`` ends with: ``Re-timed for reading: WHAT; every other gap is as
+    recorded (or estimated).``"""
+    return f" Re-timed for reading: {what}; every other gap is as recorded (or estimated)."
