@@ -122,10 +122,14 @@ def test_a_drill_without_a_twin_has_none_to_build():
          "duration_ms: -1", 44, "`twin.replace.e15.duration_ms` must be at least 0"),
         (MINIMAL.replace("remove: [e16]", "remove: [e16, e09]"), "{event: e09, why_harmless", 13,
          "in the twin (the healthy run): distractor event `e09` is not a trace event"),
+        (MINIMAL + "  harmless: [e14]\n", "harmless: [e14]", 14, "`e14` is not a damage event"),
+        (MINIMAL + "  harmless: [e15]\n", "harmless: [e15]", 14, "`e15` is replaced by the twin"),
+        (MINIMAL + "  harmless: [e51]\n", "harmless: [e51]", 14, "no trace event `e51`"),
     ],
     ids=["duplicate-key", "unknown-replace", "probe-replaced", "removed-twice", "replaced-and-removed",
          "added-id-taken", "unknown-probe", "changed-before-evidence", "added-before-evidence", "damage-left",
-         "finding-probe-unchanged", "nothing-changed", "field-of-another-kind", "bad-value", "distractor-removed"],
+         "finding-probe-unchanged", "nothing-changed", "field-of-another-kind", "bad-value", "distractor-removed",
+         "harmless-not-damage", "harmless-replaced", "harmless-unknown"],
 )
 def test_a_twin_problem_is_reported_at_its_place(twin, needle, column, message):
     text = _with_twin(twin)
@@ -135,6 +139,12 @@ def test_a_twin_problem_is_reported_at_its_place(twin, needle, column, message):
     if needle is not None:
         line = _line(text, needle)
         assert found[0].startswith(f"fanout-retries.yaml:{line}:{column}: "), found
+
+
+def test_a_damage_event_done_as_written_is_listed_as_harmless():
+    text = _with_twin(MINIMAL.replace("    e15: {output: {paid: 23}}\n", "") + "  harmless: [e15]\n")
+    twin = twin_of(load_drill_text(text, "fanout-retries.yaml"))
+    assert twin.event("e15").output == {"paid": 20}  # the same call, as written
 
 
 def test_an_all_clear_drill_has_no_twin():

@@ -14,6 +14,8 @@ The section (:class:`Twin`) lists what differs, by event id:
   replace the event's fields of the same name, each as a whole value, never merged; ``id`` and ``kind`` never
   change: to change an event's kind, remove it and add another);
 - ``remove``: events that would not happen (a harmful call the healthy run never makes);
+- ``harmless``: damage events of the fault that the healthy run does as written (the same call on the right data),
+  so that every damage event is accounted for: replaced, removed or harmless;
 - ``add``: events only the healthy run has (whole trace events, with new ids), released in time order: an added
   event comes after the trace's events of the same time;
 - ``probes``: what a verification probe reveals in the healthy run (:class:`ProbeChange`; what the trainee asks
@@ -139,6 +141,14 @@ class Twin(_Strict):
     remove: list[Identifier] = Field(
         default_factory=list,
         description="Trace events that would not happen in the healthy run (e.g. a harmful call it never makes).",
+    )
+    harmless: list[Identifier] = Field(
+        default_factory=list,
+        description=(
+            "Damage events of the fault that the healthy run does as written, harmless without the fault (the same "
+            "call on the right data: the replies sent, the batch queued); every other damage event must be replaced "
+            "or removed."
+        ),
     )
     add: list[TraceEvent] = Field(
         default_factory=list,

@@ -12,8 +12,10 @@ section (``twin.replace.e04``, ``twin.add[1].t``...), so that ``warroom validate
 - **the same background**: nothing the twin changes comes before the fault's earliest evidence (no event replaced
   or removed before the earliest evidence event, none added or moved before its time, no probe result that can
   come before it changed), so a noise trial looks like a signal trial until the evidence would have appeared;
-- **healthy**: the twin changes something; every damage event of the fault is replaced or removed (else "the
-  healthy run still does damage"); every probe that finds the fault shows something else;
+- **healthy**: the twin changes something; every damage event of the fault is replaced, removed or listed as
+  ``harmless`` (done as written, harmless without the fault; else "the healthy run still does damage"), and
+  ``harmless`` lists only damage events, neither replaced nor removed; every probe that finds the fault shows
+  something else;
 - **a well-formed all-clear drill**: the twin, built, is a valid drill (types, then every rule of
   :func:`~warroom.core.rules.validate_drill`), each problem at the twin's entry it comes from.
 
@@ -90,6 +92,7 @@ def _reference_issues(drill: Drill) -> list[Issue]:
                 f"{q(event_id)} is both replaced and removed: a healthy run either has the event (keep it in "
                 "`replace`) or does not (keep it in `remove`)"), ("twin", "replace", event_id)))
         seen.setdefault(event_id, j)
+    issues += _harmless_issues(drill, trace_ids, events)
     taken = set(trace_ids) | probe_ids | {e.id for e in drill.answer_key.replan}
     added: dict[str, int] = {}
     for k, event in enumerate(twin.add):
@@ -108,6 +111,32 @@ def _reference_issues(drill: Drill) -> list[Issue]:
             hint = probes(probe_id)
             also = " (it is a trace event: change it under `replace`)" if probe_id in trace_ids else ""
             issues.append(Issue(("twin", "probes", probe_id), f"no probe {q(probe_id)}{hint}{also}"))
+    return issues
+
+
+def _harmless_issues(drill: Drill, trace_ids: dict[str, Any], events: Suggester) -> list[Issue]:
+    """``harmless`` names damage events of the fault, once each, that the twin neither replaces nor removes."""
+    twin, key = drill.twin, drill.answer_key
+    assert twin is not None and key is not None
+    damage = {e.event for e in key.damage.entries}
+    issues: list[Issue] = []
+    seen: dict[str, int] = {}
+    for j, event_id in enumerate(twin.harmless):
+        loc: Loc = ("twin", "harmless", j)
+        if event_id in seen:
+            issues.append(Issue(loc, f"{q(event_id)} is listed twice in `harmless`",
+                                ("twin", "harmless", seen[event_id])))
+        elif event_id not in trace_ids:
+            issues.append(Issue(loc, f"no trace event {q(event_id)}{events(event_id)}"))
+        elif event_id not in damage:
+            issues.append(Issue(loc, (
+                f"{q(event_id)} is not a damage event: `harmless` lists the damage events the healthy run does as "
+                "written (an event that is not damage needs no mention)")))
+        elif event_id in twin.replace or event_id in twin.remove:
+            where = "replaced" if event_id in twin.replace else "removed"
+            issues.append(Issue(loc, f"{q(event_id)} is {where} by the twin: it is not done as written; drop it from "
+                                "`harmless`"))
+        seen.setdefault(event_id, j)
     return issues
 
 
@@ -182,13 +211,14 @@ def _healthy_issues(drill: Drill) -> list[Issue]:
             "the twin changes nothing: it would be the fault drill itself; give the events that differ when "
             "nothing goes wrong (`replace`, `remove`, `add`)"))]
     issues: list[Issue] = []
-    healed = set(twin.replace) | set(twin.remove)
+    healed = set(twin.replace) | set(twin.remove) | set(twin.harmless)
     for entry in key.damage.entries:
         if entry.event not in healed:
             what = f" ({entry.note})" if entry.note else ""
             issues.append(Issue(("twin",), (
                 f"the healthy run still does damage: {q(entry.event)}{what} is neither replaced nor removed; remove "
-                "it, or replace it with what the healthy run did")))
+                "it, replace it with what the healthy run did, or list it under `harmless` when the healthy run "
+                "does it as written, harmless without the fault")))
     for probe in finding_probes(drill):
         shown = twin.probes.get(probe.id)
         if shown is None or shown.reveals is None:
