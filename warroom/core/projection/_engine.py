@@ -191,10 +191,9 @@ def build(survey: Survey, site: Site, options: Options) -> Projection:
     if stretch:
         notes.append(f"the events from {site.damage[0]} on are released {stretch:g} s later than in the source, so "
                      f"that the evidence is out {options.window:g} s before the deadline")
-    # the healthy run: the original result; the calls after it made as they were (on a sound result, no damage)
-    replace = {site.event: {view.form.field: original[view.form.field]}}
-    replace.update({c: {"arguments": e.get("arguments", {})} for e in events if (c := e["id"]) in site.damage})
-    twin = {"replace": replace, "debrief": _twin_debrief(events, change, site, added)}
+    # the healthy run: the original result; the calls after it made as they were, harmless on a sound result
+    twin = {"replace": {site.event: {view.form.field: original[view.form.field]}}, "harmless": list(site.damage),
+            "debrief": _twin_debrief(events, change, site, added)}
     return _assemble(survey, site, change, events, added, twin, notes, view)
 
 
