@@ -58,7 +58,8 @@ def test_each_template_projects_a_fit_drill_that_reads_like_the_source(tau: Path
     first_damage = after[key["damage"]["entries"][0]["event"]]
     assert first_damage["kind"] == "tool_call" and key["deadline"] < first_damage["t"]
     assert key["deadline"] - after[site.event]["t"] >= Options().window >= MIN_REACTION_WINDOW
-    assert key["debrief"].endswith(TEMPLATES[template].habit)
+    habit = TEMPLATES[template].habit
+    assert key.get("habit", "").lower() == habit.lower() or key["debrief"].endswith(habit)
     (replan,) = key["replan"]  # the planner's answer to a correct escalation, by a planner agent
     assert replan["kind"] == "planner_call" and replan["content"].startswith("Re-plan after the escalation: ")
     assert replan["agent"] in {a["name"] for a in projection.data["agents"] if a["role"] == "planner"}

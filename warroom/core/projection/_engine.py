@@ -19,6 +19,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from warroom.core.model import AnswerKey
 from warroom.core.projection._difficulty import estimate
 from warroom.core.projection._distractors import Added, add_distractors
 from warroom.core.projection._problems import ProjectionError, at
@@ -122,7 +123,11 @@ def _answer_key(survey: Survey, events: list[dict[str, Any]], site: Site, change
     key["cascade"] = cascade
     key["damage"] = {"unit": survey.rules[0].unit, "entries": _damage_entries(survey, events, site)}
     key["deadline"] = deadline
-    key["debrief"] = f"{change.debrief} {_consequence(events, site, deadline)} The habit: {template.habit}"
+    key["debrief"] = f"{change.debrief} {_consequence(events, site, deadline)}"
+    if "habit" in AnswerKey.model_fields:  # the format's own place for it (shown under its heading)
+        key["habit"] = template.habit[:1].upper() + template.habit[1:]
+    else:
+        key["debrief"] += f" The habit: {template.habit}"
     view = survey.view(site.index)
     replan: dict[str, Any] = {"id": _free_id("replan", set(by_id)), "t": REPLAN_AFTER, "kind": "planner_call",
                               "content": f"Re-plan after the escalation: {template.replan(view, change)}"}
