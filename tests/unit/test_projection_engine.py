@@ -219,3 +219,16 @@ def test_worker_processes_give_the_same_projections_in_the_same_order(tmp_path: 
     for (_, one), (_, two) in zip(alone[:-1], together[:-1], strict=True):
         assert [p.data for p in one.projections] == [p.data for p in two.projections]
     assert isinstance(alone[-1][1], ProjectionError) and str(alone[-1][1]) == str(together[-1][1])
+
+
+def test_an_all_clear_drills_own_distractors_stay_and_get_no_second_listing():
+    from locations import REPO
+
+    source = read_source(REPO / "drills" / "clickstream-backfill.yaml")
+    outcome = project_all(survey(source, damage_rules([])[0]), Options(distractors=3))
+    assert outcome.projections
+    assert not any("listed twice" in p for _, problems in outcome.failed for p in problems)
+    own = {d["event"] for d in source.data["distractors"]}
+    for projection in outcome.projections:
+        listed = [d["event"] for d in projection.data["distractors"]]
+        assert own <= set(listed) and len(listed) == len(set(listed))

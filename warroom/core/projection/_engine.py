@@ -188,7 +188,8 @@ def build(survey: Survey, site: Site, options: Options) -> Projection:
     events = list(survey.events)
     events[site.index] = {**original, view.form.field: view.form.dump(change.value)}
     allowed = {s.id for s in survey.source.drill.plan} - {str(site.step)}
-    protected = {site.event, *(c for c in [view.call_id] if c), *site.damage}
+    protected = {site.event, *(c for c in [view.call_id] if c), *site.damage,
+                 *(str(d["event"]) for d in survey.source.data.get("distractors") or [])}
     events, added = add_distractors(events, options.distractors, allowed, protected, rng)
     by_id = {e["id"]: i for i, e in enumerate(events)}
     events, stretch = reading_window(events, by_id[site.event], by_id[site.damage[0]], options.window)
