@@ -53,6 +53,7 @@ BENCHMARKS: dict[str, tuple[str, dict, dict]] = {
     ),
     "import-otel": ("bench_import_otel", {"repeat": 3}, {"repeat": 1}),
     "app-start": ("bench_app_start", {"repeat": 10}, {"repeat": 3}),
+    "project": ("bench_project", {"repeat": 3}, {"repeat": 1}),
 }
 
 

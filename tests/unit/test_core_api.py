@@ -19,7 +19,8 @@ import warroom.core
 from warroom.errors import SettingsError, WarroomError
 
 #: The sub-packages of warroom.core, each a folder whose __init__ is its API (docs/architecture.md).
-CORE_PACKAGES = ["author", "files", "library", "load", "model", "play", "rules", "scoring", "stats", "text", "variants"]
+CORE_PACKAGES = ["author", "files", "library", "load", "model", "play", "projection", "rules", "scoring", "stats",
+                 "text", "variants"]
 
 
 def _fresh(code: str) -> object:

@@ -5,7 +5,9 @@ Per drill: it loads and validates (:func:`warroom.core.load.load_drill`), the sc
 schema line, and its trace, plan and length are in the ranges the authoring guide asks for. Per fault drill: a
 distractor, damage that grows through the cascade after the fault became detectable, a deadline with a window
 after the earliest evidence and before most of the damage, a silent step (the executor reports success on the
-origin step), and a re-plan. For the library: enough fault drills, an all-clear control, difficulties 1-5 and
+origin step), and a re-plan; a projected drill (tag ``projected``: a fault projected into a real trace by ``warroom
+project``) has its twin and the real run's consequential calls as its damage, one or more, and the assistant's own
+message as its report. For the library: enough fault drills, an all-clear control, difficulties 1-5 and
 at least ten distinct fault kinds.
 """
 
@@ -103,7 +105,12 @@ def test_fault_drill_is_fair(path: Path):
     damage = sorted((by_id[d.event].t, d.amount) for d in key.damage.entries)
     full = sum(a for _, a in damage)
 
-    assert len(key.damage.entries) >= 2, f"{drill.id}: damage should grow through the cascade (several entries)"
+    projected = "projected" in drill.tags  # a fault projected into a real trace (warroom project)
+    if projected:  # the real run's consequential calls are its damage, one or more; it plays with its twin
+        assert all(by_id[d.event].kind == "tool_call" for d in key.damage.entries), f"{drill.id}: damage by a call"
+        assert drill.twin is not None, f"{drill.id}: a projected drill keeps its twin (the real, healthy run)"
+    else:
+        assert len(key.damage.entries) >= 2, f"{drill.id}: damage should grow through the cascade (several entries)"
     assert damage[0][0] > first_evidence, f"{drill.id}: damage before the fault is detectable"
     assert key.deadline > first_evidence, f"{drill.id}: the deadline must come after the earliest evidence"
     done_by_deadline = sum(a for t, a in damage if t <= key.deadline)
@@ -111,10 +118,12 @@ def test_fault_drill_is_fair(path: Path):
     assert key.replan, f"{drill.id}: add the planner's re-plan events"
     # a fault in the plan or the set-up (format 2) is silent when a step built on it reports success
     silent_steps = {key.fault.origin_step} if key.fault.origin_step is not None else set(key.cascade)
-    silent = [
-        e for e in drill.trace
-        if e.kind == "executor_report" and e.step in silent_steps and e.status.value == "success"
-    ]
+    def reports_success(event: object) -> bool:
+        if event.kind == "executor_report":
+            return event.status.value == "success"
+        return projected and event.kind == "executor_message"  # a chat assistant reports in its reply
+
+    silent = [e for e in drill.trace if e.step in silent_steps and reports_success(e)]
     assert silent, f"{drill.id}: the executor should report success on the silent step {sorted(silent_steps)}"
     both = {d.event for d in drill.distractors} & set(evidence_ids(key))
     assert not both, f"{drill.id}: an event is both evidence and distractor"

@@ -25,6 +25,8 @@ FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-o
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}
+#: The healthy runs the projection tests start from (projection/), by the start of their names.
+BY_RUN = {"tau-": "chat", "otel-": "otel", "openinference-": "openinference"}
 #: The bad Who&When records that are no record by their shape: not JSON, not UTF-8, a list of chat messages.
 NOT_RECORDS = {"not-json.json": None, "not-utf8.json": None, "top-level-array.json": "chat"}
 
@@ -40,6 +42,8 @@ def _fixtures() -> list[tuple[Path, str | None]]:
             expected = FRAMEWORKS[path.name]
         elif folder == "thirdparty":
             expected = next(v for k, v in BY_NAME.items() if path.name.startswith(k))
+        elif folder == "projection":
+            expected = next(v for k, v in BY_RUN.items() if path.name.startswith(k))
         elif path.name == "ground_truth.json" or folder == "trail":  # annotations (--ground-truth): no trace
             expected = None
         elif folder == "bad":

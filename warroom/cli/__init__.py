@@ -48,6 +48,10 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
         "warroom.cli.author:cost",
         "Show what DRILL's trace costs: by role, by model, by plan step, and against the flat loop.",
     ),
+    "project": (
+        "warroom.cli.author:project",
+        "Project a silent failure into a healthy trace: write a fault drill and its twin.",
+    ),
     "score": (
         "warroom.cli.score:score_command",
         "Score action logs (session journals or JSON Lines of actions) with the rules the war room uses.",

@@ -22,4 +22,5 @@ From the bottom layer up:
 - :mod:`warroom.core.library`: where drills are found, the picker's cards and cache, a drill set's drills, the
   adaptive chooser.
 - :mod:`warroom.core.author`: scripted trainees and fairness, skeletons, migrate, schema, annotation.
+- :mod:`warroom.core.projection`: fault drills and their twins projected into healthy traces (``warroom project``).
 """

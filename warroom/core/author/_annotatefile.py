@@ -97,7 +97,8 @@ def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
     if "all_clear" in data:
         raise AnnotateError([f"{shown}: this is a control drill (all_clear): it has no fault to mark up; remove "
                              "all_clear first to give it an answer key"])
-    bare = {k: v for k, v in data.items() if k not in ("answer_key", "distractors")}
+    # the twin (format 2) is the healthy run of the key being marked up: checked with it once saved, not before
+    bare = {k: v for k, v in data.items() if k not in ("answer_key", "distractors", "twin")}
     drill: Drill | None = None
     try:
         drill = Drill.model_validate(bare)

@@ -1,0 +1,129 @@
+"""`warroom project` on the command line: one projection written and fit to play (validate, check), where each
+template applies (--list), every projection of a folder of healthy runs of several shapes (--all), the shared
+tau-bench corpus when it is there, errors as path:line:col: message (never a traceback), and `warroom annotate`'s
+key writer refining a projected key."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from projection_support import RUNS, corpus_dir, imported
+
+from warroom.cli import main
+from warroom.core.load import load_drill, load_yaml_text
+from warroom.core.projection import TEMPLATES
+
+
+def run(*args: str) -> object:
+    result = CliRunner().invoke(main, list(args))
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def test_one_projection_is_written_and_passes_validate_and_check(tmp_path: Path):
+    source = imported(tmp_path)
+    out = tmp_path / "out"
+    result = run("project", str(source), "--template", "wrong-record", "--at", "m011", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    written = list(out.glob("*.yaml"))
+    assert len(written) == 1 and f"Wrote {written[0]}" in result.output
+    assert "warroom annotate" in result.output and "wrong-record at m011" in result.output
+    assert run("validate", str(written[0])).exit_code == 0
+    checked = run("check", str(written[0]))
+    assert checked.exit_code == 0 and "PASS" in checked.output
+    text = written[0].read_text(encoding="utf-8")
+    assert text.startswith("# Projected by `warroom project` from ")
+    again = run("project", str(source), "--template", "wrong-record", "--at", "m011", "--out", str(out))
+    assert again.exit_code == 1 and "exists; --force overwrites it" in again.output
+    assert run("project", str(source), "--template", "wrong-record", "--at", "m011", "--out", str(out),
+               "--force").exit_code == 0
+
+
+def test_list_shows_where_each_template_applies(tmp_path: Path):
+    source = imported(tmp_path)
+    result = run("project", "--list", str(source))
+    assert result.exit_code == 0, result.output
+    for name in TEMPLATES:
+        assert name in result.output
+    assert "m011" in result.output and "get_order_details" in result.output and "no consequential call" in result.output
+    rows = json.loads(run("project", "--list", str(source), "--format", "json").output)
+    assert {r["template"] for r in rows} == set(TEMPLATES)
+    assert all({"event", "step", "tool", "field", "damage", "problem"} <= set(r) for r in rows)
+
+
+def test_all_projects_a_folder_of_healthy_runs_of_every_shape(tmp_path: Path):
+    for name in RUNS:
+        imported(tmp_path, name)
+    out = tmp_path / "projected"
+    result = run("project", "--all", str(tmp_path / "healthy"), "--out", str(out), "-v")
+    assert result.exit_code == 0, result.output
+    written = sorted(out.glob("*.yaml"))
+    assert len(written) >= 30 and f"{len(written)} fault drills with their twins written" in result.output
+    assert "duplicate site" in result.output
+    prefixes = {p.name.rsplit("-p", 1)[0] for p in written}
+    assert prefixes == {drill_id for _, _, drill_id in RUNS.values()}
+    assert run("validate", str(out)).exit_code == 0
+    checked = run("check", str(out))
+    assert checked.exit_code == 0, checked.output[-2000:]
+    levels = {load_drill(p).difficulty for p in written}
+    assert len(levels) >= 2
+
+
+def test_errors_are_path_line_col_messages_with_what_to_do(tmp_path: Path):
+    source = imported(tmp_path)
+    cases = [
+        (["--template", "stale-date"], 1, "did you mean `stale-data`"),
+        (["--template", "stale-data", "--at", "m999"], 1, f"{source}:"),
+        (["--template", "stale-data", "--at", "m001"], 1, "does not apply at m001"),
+        (["--template", "stale-data", "--damage", "cancel*"], 1, "PATTERN=AMOUNT"),
+        (["--template", "stale-data", "--window", "2"], 2, "at least 5"),
+        ([], 2, "give one --template NAME"),
+    ]
+    for extra, code, said in cases:
+        result = run("project", str(source), *extra, "--out", str(tmp_path / "o"))
+        assert result.exit_code == code and said in result.output, (extra, result.output)
+    assert run("project").exit_code == 2
+    assert run("project", "--all", str(tmp_path)).exit_code == 2  # no --out
+    bad = tmp_path / "bad" / "broken.yaml"
+    bad.parent.mkdir()
+    bad.write_text("schema_version: 2\nid: broken\ntrace: [\n", encoding="utf-8")
+    result = run("project", "--all", str(bad.parent), "--out", str(tmp_path / "o2"))
+    assert result.exit_code == 1 and f"{bad}:" in result.output
+
+
+def test_annotate_refines_a_projected_key(tmp_path: Path):
+    from warroom.core.author import DeadlineMark, open_for_annotation, write_draft
+
+    source = imported(tmp_path)
+    out = tmp_path / "out"
+    assert run("project", str(source), "--template", "stale-data", "--at", "m011", "--out", str(out)).exit_code == 0
+    path = next(out.glob("*.yaml"))
+    opened = open_for_annotation(path)
+    assert opened.draft.kind == "stale_data" and opened.draft.origin_step == "u03"
+    opened.draft.summary = "The order came from a replica cache weeks old, and the return was made on it."
+    opened.draft.deadline = DeadlineMark(after=0.5, event="m013")
+    write_draft(path, opened.draft, opened.event_order)
+    drill = load_drill(path)
+    assert drill.answer_key is not None and drill.answer_key.fault.summary.startswith("The order came from")
+    assert load_yaml_text(path.read_text(encoding="utf-8"))["answer_key"]["deadline"] == {"event": "m013",
+                                                                                         "after": 0.5}
+    assert run("check", str(path)).exit_code == 0
+
+
+@pytest.mark.skipif(corpus_dir() is None, reason="the shared tau-bench retail corpus is not here")
+def test_the_shared_tau_bench_runs_give_at_least_100_projections(tmp_path: Path):
+    corpus = corpus_dir()
+    assert corpus is not None
+    imported_to = tmp_path / "healthy"  # read where it is: nothing of the corpus is copied anywhere
+    result = run("import", "chat", str(corpus), "--out", str(imported_to))
+    assert result.exit_code == 0, result.output
+    out = tmp_path / "projected"
+    result = run("project", "--all", str(imported_to), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    written = sorted(out.glob("*.yaml"))
+    assert len(written) >= 100 and "0 projections that would fail warroom check" in result.output
+    for path in written[::25]:  # every one was checked before it was written; these are read back from disk
+        assert load_drill(path).answer_key is not None

@@ -1,0 +1,223 @@
+"""``warroom project``: fault drills (with their twins) projected into healthy traces (docs/authoring.md,
+"Projection"): one at a time (``FILE --template NAME [--at EVENT]``), where each template applies (``--list
+FILE``), or every applicable projection of a folder (``--all DIR --out DIR``, with a progress bar)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from warroom.cli.common import file_progress, say, table_lines, text_table
+from warroom.core.text import plural
+
+#: Most distractors a projection may add (one of each distractor template).
+MAX_DISTRACTORS = 3
+
+
+def _options(damage: tuple[str, ...], window: float, distractors: int) -> tuple[Any, list[Any]]:
+    """The engine's options and damage rules from the command's (ProjectionError for a bad ``--damage``)."""
+    from warroom.core.author import MIN_REACTION_WINDOW
+    from warroom.core.projection import Options, damage_rules, parse_damage
+
+    if window < MIN_REACTION_WINDOW:
+        raise click.BadParameter(f"at least {MIN_REACTION_WINDOW:g} s (the fairness rules' reading window)",
+                                 param_hint="--window")
+    rules, _ = damage_rules([parse_damage(d) for d in damage])
+    return Options(window=window, distractors=distractors), rules
+
+
+def _write(projection: Any, out: Path, force: bool) -> Path | None:
+    """Write ``projection`` as ``out/<id>.yaml`` (whole or not at all); None when the file exists and ``force`` is
+    not given."""
+    from warroom.core.files import replace_file
+    from warroom.importers.kit import dump_drill_yaml
+
+    path = out / f"{projection.id}.yaml"
+    if path.exists() and not force:
+        return None
+    replace_file(path, dump_drill_yaml(projection.data, projection.header))
+    return path
+
+
+def _out_folder(out: Path) -> Path:
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise click.ClickException(f"{out}: cannot create the folder: {exc.strerror or exc}") from None
+    if not out.is_dir():
+        raise click.ClickException(f"{out}: not a folder")
+    return out
+
+
+def _one(file: Path, template: str, at_event: str | None, out: Path, options: Any, rules: list[Any],
+         force: bool) -> None:
+    from warroom.core.projection import project, read_source, survey, verify
+
+    projection = project(survey(read_source(file), rules), template, at_event, options)
+    problems = verify(projection)
+    if problems:
+        for p in problems:
+            say(f"{file}: {p}", err=True)
+        raise click.ClickException(f"{file}: the projection of {template} at {projection.site.event} would not pass "
+                                   "warroom validate and warroom check (above); try another event with --at")
+    path = _write(projection, _out_folder(out), force)
+    if path is None:
+        raise click.ClickException(f"{out / (projection.id + '.yaml')}: exists; --force overwrites it")
+    site = projection.site
+    say(f"Wrote {path}: a fault drill ({template} at {site.event}, the result of {site.tool} in plan step "
+        f"{site.step}; difficulty {projection.difficulty}) with its twin.")
+    for note in projection.notes:
+        say(f"  {note}")
+    say(f"Refine its answer key with `warroom annotate {path}`; play it with `warroom run {path}`.")
+
+
+def _listing(file: Path, rules: list[Any], fmt: str) -> None:
+    from warroom.core.projection import TEMPLATES, read_source, sites_of, survey
+
+    sites = sites_of(survey(read_source(file), rules))
+    if fmt == "json":
+        say(json.dumps([{"template": s.template, "event": s.event, "step": s.step, "tool": s.tool, "field": s.field,
+                         "damage": list(s.damage), "problem": s.problem} for s in sites], indent=2))
+        return
+    rows = [(s.template, s.event, s.step or "-", s.tool, s.field,
+             (f"{s.damage[0]}" + (f" +{len(s.damage) - 1}" if len(s.damage) > 1 else "")) if s.ok else "-",
+             "yes" if s.ok else f"no: {s.problem}") for s in sites]
+    header = ("template", "event", "step", "tool", "field it changes", "first damage", "projectable")
+    for line in table_lines(text_table(header, rows)):
+        say(line)
+    missing = [name for name in TEMPLATES if all(s.template != name for s in sites)]
+    for name in missing:
+        say(f"{name}: applies nowhere here (it needs {TEMPLATES[name].shapes})")
+    ok = sum(1 for s in sites if s.ok)
+    say(f"{plural(len(sites), 'site')} in {file}, {ok} projectable.")
+
+
+def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: list[Any], force: bool,
+         verbose: bool, jobs: int) -> None:
+    from warroom.cli.common import drill_files_of
+    from warroom.core.projection import ProjectionError, project_files
+
+    files, unreadable = drill_files_of((folder,))
+    out = _out_folder(out)
+    written = skipped = duplicates = unprojectable = 0
+    failed_sources: list[str] = []
+    failures: list[str] = []
+    levels: dict[int, int] = {}
+    with file_progress(len(files), "projecting") as advance:
+        for file, outcome in project_files([str(f) for f in files], rules, options, templates or None, jobs):
+            if isinstance(outcome, ProjectionError):
+                failed_sources.append(str(outcome))
+                advance()
+                continue
+            duplicates += outcome.duplicates
+            unprojectable += len(outcome.unprojectable)
+            failures += [f"{file}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
+            for projection in outcome.projections:
+                path = _write(projection, out, force)
+                if path is None:
+                    skipped += 1
+                    continue
+                written += 1
+                levels[projection.difficulty] = levels.get(projection.difficulty, 0) + 1
+                if verbose:
+                    say(f"{path}  {projection.site.template} at {projection.site.event}, difficulty "
+                        f"{projection.difficulty}")
+            advance()
+    _summary(folder, out, len(files), written, skipped, duplicates, unprojectable, failures, failed_sources, levels)
+    if failed_sources or unreadable:
+        raise SystemExit(1)
+
+
+def _summary(folder: Path, out: Path, sources: int, written: int, skipped: int, duplicates: int, unprojectable: int,
+             failures: list[str], failed_sources: list[str], levels: dict[int, int]) -> None:
+    for line in failed_sources:
+        say(line, err=True)
+    for line in failures:
+        say(f"not projected: {line}", err=True)
+    by_level = ", ".join(f"{n} at {d}" for d, n in sorted(levels.items()))
+    say(f"{plural(written, 'fault drill')} with their twins written to {out} from "
+        f"{plural(sources - len(failed_sources), 'healthy run')} in {folder}"
+        + (f" (difficulty: {by_level})" if by_level else "") + ".")
+    say(f"Left out: {plural(duplicates, 'duplicate site')} (the same template on the same result shape), "
+        f"{plural(unprojectable, 'site')} with no plan step or no consequential call after it, "
+        f"{plural(len(failures), 'projection')} that would fail warroom check"
+        + (f", {plural(skipped, 'file')} that exist (--force overwrites them)" if skipped else "") + ".")
+    if failed_sources:
+        say(f"{plural(len(failed_sources), 'file')} could not be projected (above).", err=True)
+
+
+@click.command("project")
+@click.argument("file", required=False, type=click.Path(path_type=Path))
+@click.option("--template", "templates", multiple=True, metavar="NAME",
+              help="The fault template: pagination-truncated, error-flag-ignored, stale-data, wrong-record, "
+              "partial-write, unit-confusion, timeout-as-empty, rate-limit-swallowed. One for FILE; with --all, "
+              "repeat it to project only these.")
+@click.option("--at", "at_event", metavar="EVENT", help="The tool result to change (its event id); default: the "
+              "first result the template can be projected at.")
+@click.option("--list", "listing", is_flag=True, help="Show where each template applies in FILE: the event, its "
+              "plan step and tool, the field it would change, the first damage call, and whether it can be projected.")
+@click.option("--all", "folder", type=click.Path(path_type=Path), metavar="DIR",
+              help="Project every healthy drill in DIR (searched for *.yaml): every applicable projection, one per "
+              "template and result shape, each with an estimated difficulty; needs --out.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None, metavar="DIR",
+              help="Folder for the projected drills, one <id>.yaml each (created if missing; default: the current "
+              "folder for FILE).")
+@click.option("--damage", multiple=True, metavar="PATTERN=AMOUNT[:UNIT]",
+              help="Calls of tools matching PATTERN (a glob on tool names) after the changed result do AMOUNT of "
+              "damage each, in UNIT (one unit per drill). Repeatable. Default: every write-like tool (cancel*, "
+              "modify*, update*, return*, exchange*, refund*, send*, delete*, create* ...), 1 each.")
+@click.option("--window", type=float, default=10.0, show_default=True, metavar="SECONDS",
+              help="Seconds between the evidence and the deadline, at least (events are released later where the "
+              "trace leaves less; at least 5, the fairness rules' reading window).")
+@click.option("--distractors", type=click.IntRange(0, MAX_DISTRACTORS), default=1, show_default=True,
+              help="How many distractors to add (a retried 429, a slow call, a deprecation warning), to the fault "
+              "drill and its twin alike.")
+@click.option("--force", is_flag=True, help="Overwrite drill files that already exist in --out.")
+@click.option("-v", "--verbose", is_flag=True, help="With --all: list every drill written.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --all: project the files in N worker processes (default: one per CPU; 1: none).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="With --list: a table, or JSON.")
+def project(file: Path | None, templates: tuple[str, ...], at_event: str | None, listing: bool, folder: Path | None,
+            out: Path | None, damage: tuple[str, ...], window: float, distractors: int, force: bool, verbose: bool,
+            jobs: int | None, fmt: str) -> None:
+    """Project a silent failure into a healthy trace: write a fault drill and its twin.
+
+    FILE is a healthy drill: an imported trace with no answer key yet (`warroom import`), an all-clear drill, or a
+    drill with a twin. The template changes one tool result so that it shows a silent failure and leaves the rest
+    of the trace as it was; the answer key is generated (origin: the result's plan step; evidence: the field the
+    template made; damage: the consequential calls after it; deadline: just before the first of them) and can be
+    refined with `warroom annotate`. The twin is the healthy run.
+
+    Examples: warroom project --list drills/imported/chat-0.yaml;
+    warroom project drills/imported/chat-0.yaml --template stale-data --at m011 --out drills/projected;
+    warroom project --all drills/imported --out drills/projected.
+
+    Exit status: 0 when everything asked was written, 1 when a file could not be projected, 2 on usage errors.
+    """
+    from warroom.core.projection import ProjectionError
+
+    try:
+        options, rules = _options(damage, window, distractors)
+        if folder is not None:
+            if file is not None or listing or at_event is not None:
+                raise click.UsageError("--all projects a folder: give no FILE, --list or --at with it")
+            if out is None:
+                raise click.UsageError("--all needs --out DIR: the folder for the projected drills")
+            _all(folder, out, list(templates), options, rules, force, verbose, jobs or os.cpu_count() or 1)
+        elif file is None:
+            raise click.UsageError("give a healthy drill FILE (with --template or --list), or --all DIR --out DIR")
+        elif listing:
+            _listing(file, rules, fmt)
+        elif len(templates) != 1:
+            raise click.UsageError("give one --template NAME for FILE (`--list FILE` shows where each applies)")
+        else:
+            _one(file, templates[0], at_event, out or Path("."), options, rules, force)
+    except ProjectionError as exc:
+        for line in str(exc).splitlines():
+            say(line, err=True)
+        raise SystemExit(1) from None

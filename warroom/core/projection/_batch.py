@@ -1,0 +1,88 @@
+"""Every applicable projection of a healthy run (``warroom project --all``), deduplicated and checked.
+
+Two sites of one run are the same projection when the same template would change results of the same shape in
+the same place (the same tool, the same keys, the same field, list indexes left out: :attr:`Site.shape`): only the
+first of them that makes a drill fit to play is kept (:func:`project_all`), the others are counted as duplicates.
+A projection that ``warroom validate`` or ``warroom check`` would fail is not kept: the next site of its shape is
+tried, and when none works the problems are reported. :func:`project_files` does it for many files, in worker
+processes when asked (checking is most of the work, and each file is projected on its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from warroom.core.projection._damage import DamageRule
+from warroom.core.projection._engine import Options, Projection, build
+from warroom.core.projection._problems import ProjectionError
+from warroom.core.projection._sites import Site, Survey, sites_of, survey
+from warroom.core.projection._source import read_source
+from warroom.core.projection._verify import verify
+
+__all__ = ["Outcome", "project_all", "project_files"]
+
+
+@dataclass
+class Outcome:
+    """What :func:`project_all` made of one healthy run: the ``projections`` fit to play, the shapes that made
+    none (``failed``: the last site tried and its problems), how many sites were ``duplicates`` of a kept one and
+    the sites that cannot be projected at all (``unprojectable``)."""
+
+    projections: list[Projection] = field(default_factory=list)
+    failed: list[tuple[Site, list[str]]] = field(default_factory=list)
+    duplicates: int = 0
+    unprojectable: list[Site] = field(default_factory=list)
+
+
+def project_all(survey: Survey, options: Options, templates: list[str] | None = None) -> Outcome:
+    """Every applicable projection of ``survey``'s run (of the named ``templates``; None: all), one per template
+    and result shape, each checked (:func:`~warroom.core.projection.verify`)."""
+    from warroom.core.projection._templates import TEMPLATES
+
+    chosen = [TEMPLATES[t] for t in templates] if templates else None
+    outcome = Outcome()
+    by_shape: dict[tuple[str, str], list[Site]] = {}
+    for site in sites_of(survey, chosen):
+        if site.ok:
+            by_shape.setdefault((site.template, site.shape), []).append(site)
+        else:
+            outcome.unprojectable.append(site)
+    for sites in by_shape.values():
+        problems: list[str] = []
+        for tried, site in enumerate(sites):
+            projection = build(survey, site, options)
+            problems = verify(projection)
+            if not problems:
+                outcome.projections.append(projection)
+                outcome.duplicates += len(sites) - tried - 1
+                break
+        else:
+            outcome.failed.append((sites[-1], problems))
+    return outcome
+
+
+def _project_file(path: str, rules: list[DamageRule], options: Options,
+                  templates: list[str] | None) -> Outcome | ProjectionError:
+    """:func:`project_all` of the healthy run in the file at ``path``, or the ProjectionError that refused it (a
+    top-level function, so that a worker process can run it)."""
+    try:
+        return project_all(survey(read_source(path), rules), options, templates)
+    except ProjectionError as exc:
+        return exc
+
+
+def project_files(paths: list[str], rules: list[DamageRule], options: Options, templates: list[str] | None = None,
+                  jobs: int = 1) -> Iterator[tuple[str, Outcome | ProjectionError]]:
+    """:func:`project_all` of each healthy run in ``paths``, in that order: ``(path, outcome)``, or ``(path,
+    error)`` for a file that is not a healthy run. With ``jobs`` above 1 the files are projected by that many worker
+    processes (the outcomes are the same, and come in the same order)."""
+    if jobs <= 1 or len(paths) < 2:
+        for path in paths:
+            yield path, _project_file(path, rules, options, templates)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=min(jobs, len(paths))) as pool:
+        done = pool.map(_project_file, paths, *([x] * len(paths) for x in (rules, options, templates)))
+        yield from zip(paths, done, strict=True)

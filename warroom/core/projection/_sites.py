@@ -1,0 +1,122 @@
+"""Where the fault templates apply in a healthy run (``warroom project --list``), and whether each place can be
+projected: a :class:`Site` per template and result it applies to, with the later calls that would do the damage.
+
+A place can be projected when the changed result belongs to a plan step (the origin the trainee escalates), is not
+in the step of the first trace event (escalating whatever shows first must not win), has a few events before it,
+and is followed by at least one consequential call (the damage; ``--damage`` names them, else the write-like tool
+names do).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from warroom.core.model import event_target
+from warroom.core.projection._damage import DamageRule
+from warroom.core.projection._output import Place
+from warroom.core.projection._source import HealthySource
+from warroom.core.projection._templates import TEMPLATES, Template
+from warroom.core.projection._view import ResultView, RunText, result_views
+
+__all__ = ["MIN_EVENTS_BEFORE", "Site", "Survey", "sites_of", "survey"]
+
+#: Trace events that must come before the changed result (so that the evidence is never among the first things
+#: on screen, and escalating everything released by then cites mostly what is not evidence).
+MIN_EVENTS_BEFORE = 3
+
+
+@dataclass(frozen=True)
+class Site:
+    """One place a template applies: the ``template``'s name, the result ``event`` (its id and ``index`` in the
+    trace), its plan ``step`` and ``tool``, the ``field`` the template would change or add, the ``damage`` calls
+    after it (ids), ``problem`` (why it cannot be projected; None: it can) and ``shape`` (what makes two sites of a
+    source the same projection: the tool, the result's keys and the field, list indexes left out)."""
+
+    template: str
+    event: str
+    index: int
+    step: str | None
+    tool: str
+    field: str
+    damage: tuple[str, ...]
+    problem: str | None
+    shape: str
+
+    @property
+    def ok(self) -> bool:
+        """True when the site can be projected."""
+        return self.problem is None
+
+
+@dataclass
+class Survey:
+    """A healthy run read for projection: its results as the templates see them and the damage rules in use."""
+
+    source: HealthySource
+    rules: list[DamageRule]
+    views: list[ResultView]
+    events: list[dict[str, Any]]
+
+    def view(self, index: int) -> ResultView:
+        """The result view of the trace event at ``index``."""
+        return next(v for v in self.views if v.index == index)
+
+    def damage_after(self, index: int) -> tuple[str, ...]:
+        """The consequential calls after trace event ``index`` (released later than it), by id."""
+        t = float(self.events[index]["t"])
+        return tuple(
+            str(e["id"]) for e in self.events[index + 1:]
+            if e.get("kind") == "tool_call" and float(e["t"]) > t
+            and any(r.matches(str(e.get("tool"))) for r in self.rules)
+        )
+
+    def rule_for(self, tool: str) -> DamageRule:
+        """The first damage rule that matches ``tool``."""
+        return next(r for r in self.rules if r.matches(tool))
+
+
+def survey(source: HealthySource, rules: list[DamageRule]) -> Survey:
+    """``source`` read for projection with the damage ``rules`` (:func:`~warroom.core.projection.damage_rules`)."""
+    events = list(source.data["trace"])
+    return Survey(source, rules, result_views(events, RunText(events)), events)
+
+
+def _shape(view: ResultView, place: Place) -> str:
+    keys = ",".join(sorted(map(str, view.value))) if isinstance(view.value, dict) else "[list]"
+    where = ".".join(str(p) for p in place.parts if isinstance(p, str))
+    return f"{view.tool}|{keys}|{where}"
+
+
+def _problem(survey: Survey, view: ResultView, damage: tuple[str, ...]) -> str | None:
+    """Why the result of ``view`` cannot be a projection's origin (None: it can)."""
+    drill = survey.source.drill
+    step = view.event.get("step")
+    if step is None:
+        return "the result is outside any plan step: a fault needs a plan step to escalate"
+    if event_target(drill, drill.trace[0]) == step:
+        return (f"the first trace event is in plan step {step} too, so escalating whatever shows first would name the "
+                "origin")
+    if view.index < MIN_EVENTS_BEFORE:
+        return f"fewer than {MIN_EVENTS_BEFORE} trace events come before it"
+    if not damage:
+        return ("no consequential call after it (write-like tool names: cancel*, update*, ...; name others with "
+                "--damage PATTERN=AMOUNT)")
+    return None
+
+
+def sites_of(survey: Survey, templates: list[Template] | None = None) -> list[Site]:
+    """Every place each template applies in the run, in trace order (then template order), projectable or not."""
+    out = []
+    for view in survey.views:
+        damage = survey.damage_after(view.index)
+        problem = _problem(survey, view, damage)
+        for template in templates if templates is not None else TEMPLATES.values():
+            place = template.place(view)
+            if place is None:
+                continue
+            field = template.change(view, place, random.Random(0)).field
+            out.append(Site(template.name, view.id, view.index, view.event.get("step"), view.tool, field, damage,
+                            problem, _shape(view, place)))
+    return out
