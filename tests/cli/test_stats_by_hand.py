@@ -138,10 +138,10 @@ def test_summary_json_is_the_paper_figures(played: tuple[Path, list[str]]):
     data, _ = played
     got = _summary(data)
     assert got["counted"] == {"mode": "assessment", "sessions": 19, "trials": 19, "replays": 0, "abandoned": 1,
-                              "abandoned_apart": 0, "approximated": 19, "left_out": 1}  # fmt: skip
+                              "abandoned_apart": 0, "approximated": 0, "left_out": 1}  # fmt: skip
     _assert_matches_paper(got, paper(_rows()))
     t = {x["trainee"]: x for x in got["trainees"]}
-    # the responses, read from scorecards of rules 3 (approximated): ana hit A, B, C and held N; ben missed A,
+    # the responses, recorded by rules 4 (none approximated): ana hit A, B, C and held N; ben missed A,
     # escalated the wrong step on B and too early on C (localisation errors), escalated N (a false alarm); dee's
     # containment of A came after a false escalation (a localisation error) and dee quit B (in assessment: a miss)
     assert [(t[n]["hits"], t[n]["signal_trials"]) for n in sorted(t)] == [(3, 3), (0, 3), (1, 3), (1, 3), (1, 3)]

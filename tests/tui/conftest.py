@@ -4,6 +4,7 @@ tests/screen_support.py, shared with the importer's test)."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -43,6 +44,17 @@ def make_app(services: Services, drill_path: Path | None = STALE, speed: float =
     if entry is not None:
         assert entry.ok, entry.problems
     return WarroomApp(services, start=entry, speed=speed, clock=MockClock())
+
+
+def without_twin(path: Path, folder: Path) -> Path:
+    """A copy of the drill at ``path`` in ``folder`` without its ``twin`` section (a fault drill that is always a
+    signal trial, so that the war room may say an escalation came before the evidence)."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("twin:"))
+    end = next((i for i in range(start + 1, len(lines)) if re.match(r"[a-z_]+:", lines[i])), len(lines))
+    out = folder / path.name
+    out.write_text("".join(lines[:start] + lines[end:]), encoding="utf-8")
+    return out
 
 
 async def picker_ready(pilot: Pilot) -> PickerScreen:

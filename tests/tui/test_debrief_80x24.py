@@ -17,7 +17,7 @@ import pytest
 from warroom.core.author._check import TRAINEES, play_scripted
 from warroom.core.library import bundled_drills_dir
 from warroom.core.load import load_drill
-from warroom.core.model import OUTCOME_LABELS
+from warroom.core.model import outcome_label
 from warroom.core.scoring import replay_actions
 from warroom.tui.logic import load_entry
 from warroom.tui.screens import DebriefScreen
@@ -47,7 +47,7 @@ async def test_every_scripted_trainees_debrief_renders_at_80x24(services, path: 
             first = screen_text(app)
             lines = first.splitlines()
             assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
-            outcome = OUTCOME_LABELS[card.outcome]
+            outcome = outcome_label(card.outcome.value, drill.is_all_clear)
             assert f" {outcome.upper()} " in first, f"{trainee}: no outcome line {outcome!r}:\n{first}"
             assert f"{card.total}/{card.max_total}" in first, f"{trainee}: no score:\n{first}"
             # The whole debrief renders: scrolled to its last line (no animation: the key's smooth scroll is slow).

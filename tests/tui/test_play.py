@@ -10,7 +10,17 @@ from warroom.tui.room import EscalateScreen, WarRoomScreen
 from warroom.tui.screens import DebriefScreen
 from warroom.tui.widgets import Inspector, Meters, PlanPanel, StatusBar, TraceTable
 
-from .conftest import advance, escalate, make_app, picker_ready, record_notifications, screen_text, type_text
+from .conftest import (
+    STALE,
+    advance,
+    escalate,
+    make_app,
+    picker_ready,
+    record_notifications,
+    screen_text,
+    type_text,
+    without_twin,
+)
 
 
 async def test_play_to_containment_by_keys(services):
@@ -64,8 +74,8 @@ async def test_play_to_containment_by_keys(services):
         assert {a.t for a in stored.actions} == {12}  # the drill clock stood still while the dialogs were open
 
 
-async def test_false_escalation_is_answered_and_play_goes_on(services):
-    app = make_app(services)
+async def test_false_escalation_is_answered_and_play_goes_on(services, tmp_path):
+    app = make_app(services, without_twin(STALE, tmp_path))  # always a signal trial: the answer may name the evidence
     notifications = record_notifications(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")

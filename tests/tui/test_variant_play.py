@@ -59,9 +59,13 @@ def test_run_passes_the_seed_to_the_terminal_ui(tmp_path: Path, monkeypatch):
     assert started["seed"] == 42 and started["start"].drill.variants is not None  # the entry holds the drill as written
     bad = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", "late-delivery-replies", "--seed", "-1"])
     assert bad.exit_code == 2
-    # a drill without variants has no seed to play: refused, not silently played as written
+    # a drill without variants or a twin has no seed to play: refused, not silently played as written
     started.clear()
-    plain = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", "duplicate-charge-refunds", "--seed",
+    plain = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", "outage-callback-calls", "--seed",
                                       "3"])
     assert plain.exit_code == 2 and started == {}
-    assert "--seed: the drill 'duplicate-charge-refunds' has no variants" in plain.stderr
+    assert "--seed: the drill 'outage-callback-calls' has no variants" in plain.stderr
+    # a drill with a twin takes a seed: it draws the trial (signal or noise)
+    twinned = CliRunner().invoke(main, ["--data-dir", str(tmp_path / "d"), "run", "duplicate-charge-refunds", "--seed",
+                                        "3"])
+    assert twinned.exit_code == 0 and started["seed"] == 3, twinned.output

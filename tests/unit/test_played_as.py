@@ -296,5 +296,5 @@ def test_an_action_log_scores_the_same_on_the_twin_as_the_session_did(path: Path
     twin = twin_of(load_drill(path))
     actions = [Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", cites=("e09",))]
     card = score(twin, actions)
-    assert card.outcome.value == "false_alarm" and card.played_as is None  # rules 3 (current) record no trial
-    assert score(twin, actions, rules="4").played_as is PlayedAs.NOISE
+    assert card.outcome.value == "false_alarm" and card.played_as is PlayedAs.NOISE  # rules 4 record the trial
+    assert score(twin, actions, rules="3").played_as is None  # rules 3 recorded none

@@ -169,8 +169,7 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     checked with it has the same id (each reported as path:line:col: message, as warroom validate does).
 
     Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load or a folder could not be
-    read, 2 on usage errors (a
-    name that is neither a file, a folder nor a drill id; no drill files).
+    read, 2 on usage errors (a name that is neither a file, a folder nor a drill id; no drill files).
     """
     from warroom.core.library import DrillLibrary, cross_file_problems
 

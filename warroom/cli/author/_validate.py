@@ -112,8 +112,7 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
     value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment, a briefing or
     domain tag that hints at the answer (says when to escalate, names a fault kind or the damage unit, says
     whether there is a fault), a twin that changes none of the events that show the fault or replaces one with the
-    same content. They do not change
-    the exit status.
+    same content. They do not change the exit status.
 
     A drill with a twin (its healthy run, played as a noise trial; docs/authoring.md, "Twins: signal and noise
     trials") is checked twice: as written, and its twin built and checked as an all-clear drill, each problem of the
