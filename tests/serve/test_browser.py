@@ -104,6 +104,11 @@ def test_a_browser_plays_a_drill_to_containment_and_the_session_is_stored(tmp_pa
             page.keyboard.press("e")
             page.wait_for_timeout(500)
             page.keyboard.type("s2")
+            page.keyboard.press("Tab")  # the reason
+            page.keyboard.press("Tab")  # the evidence list: the dialog ticks nothing the trainee did not choose
+            page.keyboard.type("e09")
+            page.keyboard.press(" ")
+            page.wait_for_timeout(300)
             page.keyboard.press("Enter")
             page.wait_for_timeout(500)
             page.keyboard.press("y")
