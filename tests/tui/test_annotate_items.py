@@ -121,8 +121,8 @@ async def test_a_field_that_is_not_there_is_refused_in_its_dialog(tmp_path):
         await pilot.press("enter")
         assert isinstance(app.screen, FieldPathDialog)
         error = str(app.screen.query_one("#annotate-error", Label).content)
-        assert error.startswith("no field summary.privilege_flags.withhold in the output of e07: withhold is not at "
-                                "summary.privilege_flags (did you mean `withheld`?); the keys there: ")
+        assert error.startswith("no field summary.privilege_flags.withhold in the output of e07: `withhold` is not at "
+                                "`summary.privilege_flags` (did you mean `withheld`?); the keys there: ")
         await pilot.press("escape")
         notes = record_notifications(app)
         await select(pilot, screen, "e02")  # a tool call has no output for a path

@@ -11,8 +11,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.author import AnnotatedFile, KeyDraft
-from warroom.core.model import TraceEvent, event_output, has_output, path_parts, structured, value_at
-from warroom.core.text import Suggester, clean_line
+from warroom.core.model import TraceEvent, event_output, has_output, path_miss
+from warroom.core.text import clean_line
 from warroom.tui.author._dialogs import FieldPathDialog, TextDialog
 from warroom.tui.render import summarize
 from warroom.tui.widgets import FieldScreen, Inspector, is_field_path, jump_to_field
@@ -28,18 +28,9 @@ def path_problem(ev: TraceEvent, path: str) -> str | None:
     first key that is not there, with a did-you-mean and the keys that are), or None when it is one."""
     if not is_field_path(path):
         return f"{clean_line(path)} is not a field path (data.next_cursor, items[3].id)"
-    node, walked = structured(event_output(ev)), list[str]()
-    for part in path_parts(path):
-        step = part if isinstance(part, str) else f"[{part}]"
-        found, below = value_at(node, step)
-        if not found:
-            keys = [str(k) for k in node] if isinstance(node, dict) else []
-            listed = f"; the keys there: {', '.join(keys[:12])}" if keys else ""
-            at = ".".join(walked).replace(".[", "[") or "the top level"
-            return clean_line(f"no field {path} in the output of {ev.id}: {step} is not at {at}"
-                                  f"{Suggester(keys)(str(part))}{listed}")
-        node = below
-        walked.append(step)
+    miss = path_miss(event_output(ev), path)
+    if miss is not None:
+        return clean_line(f"no field {path} in the output of {ev.id}: {miss}")
     return None
 
 
