@@ -75,3 +75,29 @@ def test_a_rule_seen_three_times_or_fewer_stays_one_line_each():
     assert isinstance(group, WarningGroup) and kept is error
     assert str(group) == ("x.yaml:4:3: warning: 4 warnings of one kind (yaml-data-number), the first: w4; also at 5:3, "
                           "6:3, 9:3")
+
+
+def test_a_fault_drill_without_a_habit_is_warned_about_and_every_bundled_one_has_its_habit(tmp_path):
+    """Issue 35 item 4: the habit is a field of the answer key; validate warns (rule no-habit) at the answer key of
+    a fault drill without one, never of an all-clear drill; every bundled fault drill has one."""
+    from warroom.core.library import find_drill_files
+    from warroom.core.load import load_drill
+
+    text = (bundled_drills_dir() / "duplicate-charge-refunds.yaml").read_text()
+    start = text.index("\n  habit: ")
+    end = text.index("\n  replan:", start)
+    path = tmp_path / "duplicate-charge-refunds.yaml"
+    path.write_text(text[:start] + text[end:])
+    line = text[:text.index("\nanswer_key:") + 1].count("\n") + 1
+    out = CliRunner().invoke(main, ["validate", "--format", "json", str(path)], catch_exceptions=False)
+    (row,) = [json.loads(ln) for ln in out.stdout.splitlines()]
+    assert (row["rule"], row["line"], row["severity"]) == ("no-habit", line, "warning")
+    assert row["message"].startswith("the answer key has no `habit`: add the habit that would have caught the fault")
+    drills = [load_drill(f) for f in find_drill_files([bundled_drills_dir()])]
+    faulted = [d for d in drills if d.answer_key is not None]
+    assert len(faulted) >= 30
+    assert [d.id for d in faulted if not (d.answer_key.habit or "").strip()] == []
+    # a habit is the check itself, not the debrief's own "The habit:" paragraph left behind
+    assert [d.id for d in faulted if "The habit:" in d.answer_key.debrief] == []
+    control = next(f for f in find_drill_files([bundled_drills_dir()]) if "all_clear:" in f.read_text())
+    assert "no-habit" not in CliRunner().invoke(main, ["validate", "--format", "json", str(control)]).stdout

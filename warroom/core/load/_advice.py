@@ -2,7 +2,9 @@
 is about (``path:line:col: warning: ...``) and under its rule (docs/authoring.md, "What the loader accepts").
 
 - ``briefing-hint``: briefing text or a domain tag that hints at the answer
-  (:func:`warroom.core.model.briefing_hints`).
+  (:func:`warroom.core.model.briefing_hints`);
+- ``no-habit``: a fault drill whose answer key names no ``habit`` (the habit that would have caught the fault, which
+  the debrief shows in its own place).
 
 The author mode (``warroom annotate``) shows the same warnings after a save. Reads the file once more for the
 positions, only when there is something to say.
@@ -15,7 +17,13 @@ from typing import Any
 
 from warroom.core.load._problems import Problem
 
-__all__ = ["drill_advice"]
+__all__ = ["NO_HABIT", "drill_advice"]
+
+#: The warning of a fault drill whose answer key has no habit.
+NO_HABIT = (
+    "the answer key has no `habit`: add the habit that would have caught the fault, in a sentence or two that hold "
+    "for any drill like this one (the debrief shows it in its own place; docs/authoring.md, \"The answer key\")"
+)
 
 
 def drill_advice(path: str | os.PathLike[str], drill: Any) -> list[Problem]:
@@ -24,6 +32,9 @@ def drill_advice(path: str | os.PathLike[str], drill: Any) -> list[Problem]:
     from warroom.core.model import briefing_hints
 
     found = [(hint.loc, hint.message, "briefing-hint") for hint in briefing_hints(drill)]
+    key = getattr(drill, "answer_key", None)
+    if key is not None and not (key.habit or "").strip():
+        found.append((("answer_key",), NO_HABIT, "no-habit"))
     out = []
     for loc, message, rule in found:
         line, column = position_of(path, loc)
