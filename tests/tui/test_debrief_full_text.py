@@ -1,7 +1,7 @@
 """The debrief shows its text in full and the habit in its own place (issue 35 item 4): evidence items one per line
 (each field with its value and note), the first evidence's and each distractor's event summary wrapped, never cut with
 "…", every probe's answer whole, and "The habit that would have caught it" under its own heading; only the
-distractors the trainee saw are explained."""
+distractors the trainee saw are explained (issue 35 item 3)."""
 
 from __future__ import annotations
 
@@ -68,9 +68,8 @@ async def test_the_debrief_shows_evidence_one_per_line_summaries_in_full_and_the
     # the distractor's summary in full (its last words are there), no "…" in it
     assert "TLS session tickets rotated" in flat
     assert "Connection housekeeping; the search answered." in flat
-    # the distractor after the end is not explained, only counted
-    assert "The report is what it is." not in flat
-    assert "(1 more was still to come when the drill stopped.)" in flat
+    # the distractor after the end is not explained (the trainee never saw it)
+    assert "The report is what it is." not in flat and "e07" not in flat.split("Distractors")[1]
     # the habit, under its own heading, after what happened
     assert "The habit that would have caught it" in lines
     assert flat.index("The habit that would have caught it") > flat.index("What happened")

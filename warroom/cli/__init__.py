@@ -88,8 +88,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "tutorial": (
         "warroom.cli.tutorial:tutorial",
-        "Play the tutorial: a short guided drill that teaches the war room's keys one at a time (pause, inspect, "
-        "flag, escalate), each prompt waiting for you, and ends in a debrief.",
+        "Play the tutorial: a short guided drill that teaches the war room's keys one lesson at a time, each "
+        "prompt waiting for you (the drill clock is held meanwhile), and ends in a debrief.",
     ),
 }
 

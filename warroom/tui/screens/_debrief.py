@@ -267,7 +267,7 @@ class DebriefScreen(Screen[None]):
             key = self.drill.answer_key
             if key is not None and key.habit:
                 yield Static(self._habit(), id="debrief-habit", classes="debrief-section")
-            if self.drill.distractors:
+            if self._seen_distractors():
                 yield Static(self._distractors(), id="debrief-distractors", classes="debrief-section")
             yield Static(
                 Text(f"scoring version {card.scoring_version}", style="dim"), id="debrief-version"
@@ -411,24 +411,22 @@ class DebriefScreen(Screen[None]):
         out.append(prose(key.habit if key is not None and key.habit else ""))
         return out
 
+    def _seen_distractors(self) -> list[Any]:
+        """The drill's distractors released before the drill ended: those the trainee saw."""
+        return [d for d in self.drill.distractors if self.replay.is_released(d.event)]
+
     def _distractors(self) -> Text:
-        """The distractors the trainee saw (released before the drill ended), each event's summary in full and why
-        it was harmless; those still to come when the drill stopped are only counted (the debrief explains what the
-        trainee saw)."""
+        """The distractors the trainee saw, each event's summary in full and why it was harmless (one still to come
+        when the drill stopped is not explained: the debrief explains what the trainee saw)."""
         out = Text()
         out.append("Distractors (odd but harmless)\n", style="bold underline")
-        seen = [d for d in self.drill.distractors if self.replay.is_released(d.event)]
-        for d in seen:
+        for d in self._seen_distractors():
             out.append(clean_line(d.event), style="bold")
             out.append(" ")
             out.append_text(event_summary(self.drill.event(d.event), style="dim"))
             out.append("\n  ")
             out.append(prose(d.why_harmless))
             out.append("\n")
-        unseen = len(self.drill.distractors) - len(seen)
-        if unseen:
-            more = "more was" if unseen == 1 else "more were"
-            out.append(f"({unseen} {more} still to come when the drill stopped.)", style="dim")
         return out
 
     # -- keys ---------------------------------------------------------------------------------------------------
