@@ -1,5 +1,5 @@
 """Evidence beyond a whole event, in the author mode (mixed into :class:`~warroom.tui.author.AnnotateScreen`):
-a field inside an event (``f``; ``/`` goes to a field first, as in the war room), an absence at a checkpoint event
+a field inside an event (``f``; ``:`` goes to a field first, as in the war room), an absence at a checkpoint event
 (``a``) and a comparison of several events (``m`` gathers them, ``M`` marks them as one ``all_of`` item). These are
 format-2 evidence items (docs/authoring.md "Evidence by comparison, by absence and at a field path"); a format-1
 drill marks whole events only.
@@ -35,8 +35,8 @@ def path_problem(ev: TraceEvent, path: str) -> str | None:
 
 
 class ItemActions:
-    """The keys ``/``, ``f``, ``a``, ``m`` and ``M``. The screen provides ``file``, ``draft``, ``fields`` (event id
-    -> the last field path gone to with ``/``), ``comparing`` (the events gathered with ``m``),
+    """The keys ``:``, ``f``, ``a``, ``m`` and ``M``. The screen provides ``file``, ``draft``, ``fields`` (event id
+    -> the last field path gone to with ``:``), ``comparing`` (the events gathered with ``m``),
     :meth:`selected_event`, :meth:`inspector`, :meth:`changed`, :meth:`refresh_panel`, ``notify`` and ``app``."""
 
     file: AnnotatedFile
@@ -71,7 +71,7 @@ class ItemActions:
     # -- a field inside an event ----------------------------------------------------------------------------------
 
     def action_goto_field(self) -> None:
-        """Ask for a field path and scroll the inspector to it in the selected event (as the war room's ``/``);
+        """Ask for a field path and scroll the inspector to it in the selected event (as the war room's ``:``);
         the path gone to is offered by ``f``."""
         ev = self.selected_event()
         if ev is None:
@@ -86,7 +86,7 @@ class ItemActions:
 
     def action_field_evidence(self) -> None:
         """Mark a field of the selected event as evidence (``{event, path}``; asks the path, offering the one gone
-        to with ``/``), or unmark it (the same path again)."""
+        to with ``:``), or unmark it (the same path again)."""
         ev = self._format2_event("Evidence at a field")
         if ev is None:
             return

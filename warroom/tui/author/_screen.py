@@ -47,7 +47,9 @@ from warroom.tui.widgets import (
     StatusBar,
     TraceTable,
     key_prose,
+    open_search,
     room_panes,
+    search_again,
 )
 
 __all__ = ["SCRUB_SECONDS", "AnnotateScreen"]
@@ -62,7 +64,7 @@ ANNOTATE_NOTES = (
     "before step 1), v evidence, c its plan step part of the cascade, x a distractor, d damage (again on a marked "
     "event to unmark it), l the deadline some seconds after it. b writes the debrief. The trace's ⚑ column shows "
     "each marked event by that key: o (a plan or set-up origin's event), v, d, x, l.\n\n"
-    "Format 2 evidence beyond a whole event: f a field of the event (/ goes to one first), a an absence at it, "
+    "Format 2 evidence beyond a whole event: f a field of the event (: goes to one first), a an absence at it, "
     "m gathers events for a comparison and M marks them as one.\n\n"
     "s saves the answer key into the drill file (comments and layout kept) and shows what `warroom validate` and "
     "`warroom check` say of it in the side panel. A key saved half-done opens again where you left it."
@@ -99,8 +101,15 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         Binding("o", "origin", "Origin", priority=True,
                 tooltip="the selected event's plan step is the fault's origin: give its kind and a summary"),
         Binding("v", "evidence", "Evidence", priority=True, tooltip="mark / unmark the selected event as evidence"),
-        Binding("slash", "goto_field", "Go to field", key_display="/", show=False, priority=True,
-                tooltip="go to a field of the selected event's result, e.g. data.next_cursor (f offers it)"),
+        Binding("slash", "search", "Find", key_display="/", show=False, priority=True,
+                tooltip="find a text in the inspector, as in less (highlighted; the bottom border counts them)"),
+        Binding("n", "search_next(1)", "Next match", show=False, priority=True,
+                tooltip="the next place of the text found with / (wraps around)"),
+        Binding("N", "search_next(-1)", "Previous match", key_display="N", show=False, priority=True,
+                tooltip="the previous place of the text found with /"),
+        Binding("colon", "goto_field", "Go to field", key_display=":", show=False, priority=True,
+                tooltip="go to a field of the selected event's result by its path, e.g. data.next_cursor (f offers "
+                        "it)"),
         Binding("f", "field_evidence", "Field", priority=True, show=False,
                 tooltip="format 2: a field of the selected event is evidence (asks its path; the same path unmarks)"),
         Binding("a", "absence", "Absence", priority=True, show=False,
@@ -146,7 +155,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         self.replay = Replay(self.drill)
         self.ticker: Timer | None = None
         self._last_time: float | None = None
-        #: event id -> the last field path gone to with ``/`` (``f`` offers it).
+        #: event id -> the last field path gone to with ``:`` (``f`` offers it).
         self.fields: dict[str, str] = {}
         #: The events gathered with ``m`` for a comparison, in the order marked.
         self.comparing: list[str] = []
@@ -248,6 +257,15 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
             self.notify(key_prose("Select a trace event first (↑ ↓ j k)."), severity="warning", markup=False)
             return None
         return timeline.event(key)
+
+    def action_search(self) -> None:
+        """Find a text in the inspector (:func:`warroom.tui.widgets.open_search`)."""
+        key = self.query_one(TraceTable).selected_key
+        open_search(self, self.query_one(Inspector), key or "the inspector")
+
+    def action_search_next(self, direction: int) -> None:
+        """``n`` / ``N``: the next or previous place of the text found with ``/``."""
+        search_again(self, self.query_one(Inspector), direction)
 
     def inspector(self) -> Inspector:
         """The inspector pane."""

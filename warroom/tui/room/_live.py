@@ -36,7 +36,9 @@ from warroom.tui.widgets import (
     StatusBar,
     TraceTable,
     open_field_jump,
+    open_search,
     room_panes,
+    search_again,
 )
 
 __all__ = ["TICK_INTERVAL", "WarRoomScreen"]
@@ -86,8 +88,14 @@ class WarRoomScreen(DrillScreen):
                 tooltip="escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a "
                 "reason, tab again for the events you cite as showing the fault: space ticks one; enter, then y to "
                 "confirm)"),
-        Binding("slash", "goto_field", "Go to field", key_display="/", show=False, priority=True,
-                tooltip="go to a field of the selected event's result, e.g. data.next_cursor"),
+        Binding("slash", "search", "Find", key_display="/", show=False, priority=True,
+                tooltip="find a text in the inspector, as in less (highlighted; the bottom border counts them)"),
+        Binding("n", "search_next(1)", "Next match", show=False, priority=True,
+                tooltip="the next place of the text found with / (wraps around)"),
+        Binding("N", "search_next(-1)", "Previous match", key_display="N", show=False, priority=True,
+                tooltip="the previous place of the text found with /"),
+        Binding("colon", "goto_field", "Go to field", key_display=":", show=False, priority=True,
+                tooltip="go to a field of the selected event's result by its path, e.g. data.next_cursor"),
         Binding("v", "probe", "Probe", priority=True,
                 tooltip="ask the executor to verify a plan step (pick the probe; its result comes in as a trace "
                 "event after its wait, and can be cited)"),
@@ -383,6 +391,15 @@ class WarRoomScreen(DrillScreen):
         if timeline.selected_key == key:
             self.query_one(Inspector).show_text(body)
         self.notify(message, title="Nothing wrong found", severity="warning", markup=False, timeout=8)
+
+    def action_search(self) -> None:
+        """Find a text in the inspector (:func:`warroom.tui.widgets.open_search`): the selected event, or a note."""
+        key = self.query_one(TraceTable).selected_key
+        open_search(self, self.query_one(Inspector), key if key and not key.startswith("note:") else "the inspector")
+
+    def action_search_next(self, direction: int) -> None:
+        """``n`` / ``N``: the next or previous place of the text found with ``/``."""
+        search_again(self, self.query_one(Inspector), direction)
 
     def action_goto_field(self) -> None:
         """Ask for a field path and scroll the inspector to it in the selected event
