@@ -61,8 +61,9 @@ class WarRoomScreen(DrillScreen):
     """The live drill: header, meters, plan, trace table and inspector. Arguments: see
     :class:`~warroom.tui.room._drillscreen.DrillScreen` (the session, its saved actions and its end)."""
 
-    #: Below 80 columns the plan panel gives way to the trace (see warroom.tcss, ``.-narrow``).
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    #: Below 100 columns the plan panel gives way to the trace, below 80 more so (see warroom.tcss, ``.-medium``,
+    #: ``.-narrow``).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-medium"), (100, "-wide")]
     #: The repeated event the inspector shows and its repetitions then (see :meth:`refresh_repeated`).
     _inspected_repeat: tuple[str, int] | None = None
 
