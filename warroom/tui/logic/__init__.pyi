@@ -14,7 +14,16 @@ from ._drillsets import (
 )
 from ._entries import DrillEntry, load_entry
 from ._lessons import LESSONS, TUTORIAL_ID, Lesson, Tutor, is_tutorial, tutorial_path
-from ._pickergroups import Group, domain_key, domain_of, group_entries, new_trainee
+from ._pickergroups import (
+    SORTS,
+    Group,
+    domain_key,
+    domain_of,
+    filter_entries,
+    group_entries,
+    new_trainee,
+    sort_entries,
+)
 from ._recording import JournalUnwritable, Recorder, ResultsUnavailable, SessionUnavailable
 from ._services import Services, unfinished_sessions
 from ._traceindex import TraceIndex
@@ -24,6 +33,7 @@ __all__ = [
     "ASSESSMENT_NOTES",
     "LESSONS",
     "PRACTICE",
+    "SORTS",
     "TUTORIAL_ID",
     "ActiveSet",
     "DrillEntry",
@@ -41,6 +51,7 @@ __all__ = [
     "domain_key",
     "domain_of",
     "event_agent",
+    "filter_entries",
     "group_entries",
     "hidden_actions",
     "is_tutorial",
@@ -49,6 +60,7 @@ __all__ = [
     "local_today",
     "mode_line",
     "new_trainee",
+    "sort_entries",
     "shows_agents",
     "tutorial_path",
     "unfinished_sessions",
