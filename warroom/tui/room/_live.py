@@ -100,6 +100,9 @@ class WarRoomScreen(DrillScreen):
         Binding("v", "probe", "Probe", priority=True,
                 tooltip="ask the executor to verify a plan step (pick the probe; its result comes in as a trace "
                 "event after its wait, and can be cited)"),
+        Binding("d", "to_debrief", "Debrief", priority=True,
+                tooltip="after a containment: the re-plan's remaining events at once, then the debrief (the same "
+                "score)"),
         Binding("q", "quit_drill", "Quit", priority=True,
                 tooltip="quit the drill (asks first; the session is kept as abandoned)"),
         Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
@@ -248,6 +251,8 @@ class WarRoomScreen(DrillScreen):
         drill with verification probes."""
         if action == "refused":
             return self.assessment
+        if action == "to_debrief":  # only while a containment's re-plan plays
+            return self.replay.contained and not self.replay.ended
         if action == "probe":
             return bool(self.drill.probes)
         if self.assessment and action in ("pause", "resume", "faster", "slower"):
@@ -369,11 +374,13 @@ class WarRoomScreen(DrillScreen):
         if result.contained:
             self._note = "ESCALATED"  # short, so the title still fits at 80 columns
             self.notify(
-                f"Escalation of {step} accepted: the planner stops the plan and re-plans.",
+                f"Escalation of {step} accepted: the planner stops the plan and re-plans. d opens the debrief now "
+                "(the re-plan plays out otherwise).",
                 title="Escalated",
                 markup=False,
             )
             self.apply([])
+            self.refresh_bindings()  # the footer offers d
             return
         faulted = self.drill.answer_key is not None
         message = false_escalation_message(step, result.after_evidence, faulted, self.assessment)
@@ -401,6 +408,12 @@ class WarRoomScreen(DrillScreen):
     def action_search_next(self, direction: int) -> None:
         """``n`` / ``N``: the next or previous place of the text found with ``/``."""
         search_again(self, self.query_one(Inspector), direction)
+
+    def action_to_debrief(self) -> None:
+        """After a containment: release the rest of the re-plan at once (the drill ends as it would at the end of
+        the re-plan, contained, with the same score) and open the debrief, rather than wait for it at 1x."""
+        if self.replay.contained and not self.replay.ended:
+            self.apply(self.replay.run_to_end())
 
     def action_goto_field(self) -> None:
         """Ask for a field path and scroll the inspector to it in the selected event
