@@ -83,8 +83,9 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "annotate": (
         "warroom.cli.author:annotate",
         "Mark up FILE's answer key in the war room's author mode: replay and scrub the trace, mark the fault's "
-        "origin, the evidence, distractors, damage and the deadline, write the debrief, and save into FILE (its "
-        "comments and layout kept); then see what `warroom validate` and `warroom check` say of it.",
+        "origin, the evidence, distractors, damage and the deadline, write the debrief, the habit and the re-plan, "
+        "set the title, difficulty and briefing, and save into FILE (its comments and layout kept); then see what "
+        "`warroom validate` and `warroom check` say of it.",
     ),
     "tutorial": (
         "warroom.cli.tutorial:tutorial",
