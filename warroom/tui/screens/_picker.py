@@ -125,14 +125,14 @@ class PickerScreen(Screen[None]):
             out.append("\n drill set ")
             out.append(clean_line(active.model.title), style="bold")
             out.append(" " + clean_line(f"({active.set_id}) · {self.services.session_mode}"))
-            if self._assessment:
-                out.append(" (best: assessment scores)")
             due = active.due_text()
             if due:
                 out.append(" · ")
                 out.append(due, style="bold red" if "past due" in due else "")
             if active.adaptive:
                 out.append(" · the next drill is chosen for you")
+            if self._assessment:
+                out.append(" (best: assessment scores)")
         elif self._assessment:
             out.append(" · assessment", style="bold")
             out.append(" (best: assessment scores)")
