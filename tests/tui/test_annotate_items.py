@@ -88,7 +88,7 @@ async def test_a_field_inside_an_event_is_marked_as_evidence_and_unmarked(tmp_pa
     async with author_mode(open_for_annotation(path)) as (app, pilot, screen):
         await mark_origin(pilot, screen, "e01", "constraint_dropped", "the plan (planner call e01)")
         await select(pilot, screen, "e07")
-        await pilot.press("slash")  # go to the field first, as in the war room
+        await pilot.press("colon")  # go to the field first, as in the war room
         assert isinstance(app.screen, FieldScreen)
         await type_text(pilot, "summary.privilege_flags.withheld")
         await pilot.press("enter")
@@ -121,8 +121,8 @@ async def test_a_field_that_is_not_there_is_refused_in_its_dialog(tmp_path):
         await pilot.press("enter")
         assert isinstance(app.screen, FieldPathDialog)
         error = str(app.screen.query_one("#annotate-error", Label).content)
-        assert error.startswith("no field summary.privilege_flags.withhold in the output of e07: withhold is not at "
-                                "summary.privilege_flags (did you mean `withheld`?); the keys there: ")
+        assert error.startswith("no field summary.privilege_flags.withhold in the output of e07: `withhold` is not at "
+                                "`summary.privilege_flags` (did you mean `withheld`?); the keys there: ")
         await pilot.press("escape")
         notes = record_notifications(app)
         await select(pilot, screen, "e02")  # a tool call has no output for a path
@@ -195,7 +195,7 @@ async def test_a_format_1_drill_keeps_step_origins_and_whole_events(tmp_path):
         assert rows["f"].startswith("format 2: a field of the selected event is evidence")
         assert rows["a"].startswith("format 2: an absence at the selected event is evidence")
         assert rows["M"].startswith("format 2: the gathered events (two or more) are one comparison")
-        assert rows["m"].startswith("format 2: add / remove the selected event") and rows["/"].startswith("go to")
+        assert rows["m"].startswith("format 2: add / remove the selected event") and rows[":"].startswith("go to")
 
 
 async def test_a_planner_call_offers_the_plan_then_its_step(tmp_path):

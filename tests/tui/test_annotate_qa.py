@@ -101,7 +101,7 @@ def test_a_field_of_an_output_held_as_json_text_is_found_on_its_line():
     assert find_json_key_line(lines[:1], "next_cursor") is None
 
 
-async def test_slash_goes_to_a_field_of_an_imported_result_in_the_author_mode(tmp_path):
+async def test_colon_goes_to_a_field_of_an_imported_result_in_the_author_mode(tmp_path):
     path = imported(tmp_path, "otel", "otel/current.json", "otel-current.yaml")
     app = AnnotateApp(open_for_annotation(path), clock=MockClock())
     async with app.run_test(size=(100, 30)) as pilot:
@@ -111,7 +111,7 @@ async def test_slash_goes_to_a_field_of_an_imported_result_in_the_author_mode(tm
         await pilot.press("E")
         await select(pilot, screen, "e0009")
         for path_typed in ("next_cursor", "invoice_ids[19]", "no_such_field"):
-            await pilot.press("slash")
+            await pilot.press("colon")
             await type_text(pilot, path_typed)
             await pilot.press("enter")
             await pilot.pause()
@@ -120,7 +120,7 @@ async def test_slash_goes_to_a_field_of_an_imported_result_in_the_author_mode(tm
         assert screen.fields == {"e0009": "invoice_ids[19]"}  # the last one that is there, offered by f
 
 
-async def test_slash_goes_to_a_field_of_an_imported_result_in_the_war_room(tmp_path, services):
+async def test_colon_goes_to_a_field_of_an_imported_result_in_the_war_room(tmp_path, services):
     path = imported(tmp_path, "otel", "otel/current.json", "otel-current.yaml")
     path.write_text(path.read_text() + OTEL_KEY)
     app = make_app(services, path)
@@ -134,7 +134,7 @@ async def test_slash_goes_to_a_field_of_an_imported_result_in_the_war_room(tmp_p
         table.move_cursor(table.row_index("e0009"))
         await pilot.pause()
         inspector = live.query_one(Inspector)
-        await pilot.press("slash")
+        await pilot.press("colon")
         await type_text(pilot, "next_cursor")
         await pilot.press("enter")
         await pilot.pause()

@@ -19,7 +19,7 @@ from warroom.store.results import ResultsStore
 from warroom.tui.logic import Services, tutorial_path
 from warroom.tui.room import EscalateScreen, FlagScreen, ProbeScreen, TutorialScreen
 from warroom.tui.screens import DebriefScreen
-from warroom.tui.widgets import ConfirmScreen, FieldScreen, HelpScreen
+from warroom.tui.widgets import ConfirmScreen, FieldScreen, HelpScreen, SearchScreen
 
 from .conftest import advance, make_app, type_text, war_room
 
@@ -59,7 +59,8 @@ DIALOGS = [
     ("question_mark", HelpScreen, ("escape",), None),
     ("f", FlagScreen, ("escape",), None),
     ("e", EscalateScreen, ("escape",), None),
-    ("slash", FieldScreen, ("escape",), None),
+    ("colon", FieldScreen, ("escape",), None),
+    ("slash", SearchScreen, ("escape",), None),
     ("q", ConfirmScreen, ("n",), None),
     ("v", ProbeScreen, ("escape",), PROBES),
 ]

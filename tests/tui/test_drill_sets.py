@@ -41,6 +41,7 @@ async def test_a_set_shows_its_drills_in_order_and_enforces_its_mode_and_attempt
         assert [e.drill.id for e in picker.entries] == ["late-delivery-replies", "duplicate-charge-refunds"]
         text = screen_text(app)
         assert "drill set Week one (week-1) · assessment · due 2020-01-31 (past due)" in text
+        assert "(past due) (best: assessment scores)" in text  # the best column counts assessment sessions only
         assert text.count("to do · 1 left") == 2
         assert "replay ·" not in text
         await pilot.press("enter")

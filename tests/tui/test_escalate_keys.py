@@ -10,7 +10,7 @@ from textual import events
 from warroom.core.model import ActionKind
 from warroom.tui.room import EscalateScreen, match_step
 
-from .conftest import advance, make_app, screen_text, type_text
+from .conftest import advance, make_app, record_notifications, screen_text, type_text
 
 
 async def _war_room(pilot):
@@ -146,3 +146,62 @@ async def test_a_200_step_plan_is_reached_by_typing_the_id(services, tmp_path: P
     assert match_step(ids, "s20") == 19
     assert match_step(ids, "x") is None
     assert match_step(["fetch", "f2", "load"], "f") == 0
+
+
+async def test_n_after_enter_goes_back_to_the_evidence_list_the_trainee_was_in(services):
+    """Issue 35 item 2: enter then n keeps the dialog's place (the evidence list, hidden under the question, gets
+    the focus back), and the screen shows which list keys go to."""
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _war_room(pilot)
+        await pilot.press("e", "j")  # step s1
+        screen = app.screen
+        assert screen.zone == "steps" and screen.query_one("#escalate-steps").has_class("-zone")
+        assert "▶ the plan step at fault" in screen_text(app)
+        assert "▶ cite the events" not in screen_text(app)
+        await pilot.press("tab", "tab")  # the reason box, then the evidence list
+        await pilot.pause()
+        assert screen.focused.id == "escalate-cites"
+        assert "▶ cite the events" in screen_text(app)
+        assert "▶ the plan step" not in screen_text(app)
+        assert not screen.query_one("#escalate-steps").has_class("-zone")
+        await pilot.press("k")  # the trainee moves in the evidence list
+        row = screen.query_one("#escalate-cites").highlighted
+        await pilot.press("enter")
+        assert screen.asking
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.pause()
+        assert not screen.asking
+        assert screen.zone == "cites" and screen.focused.id == "escalate-cites"
+        assert screen.query_one("#escalate-cites").highlighted == row  # where the trainee left it
+        assert "▶ cite the events" in screen_text(app)
+        await pilot.press("space")  # keys go on to the evidence list: space ticks the highlighted event
+        assert screen.query_one("#escalate-cites").highlighted_id in screen.cites
+        await pilot.press("tab")  # and tab goes on from there: back to the steps
+        assert screen.focused.id == "escalate-steps" and screen.query_one("#escalate-steps").has_class("-zone")
+
+
+async def test_n_after_enter_from_the_reason_box_goes_back_to_it(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _war_room(pilot)
+        await pilot.press("e", "j", "tab")
+        screen = app.screen
+        await type_text(pilot, "stale")
+        await pilot.press("enter", "n")
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.zone == "reason" and screen.focused.id == "escalate-reason"
+        await type_text(pilot, " rows")
+        assert screen.query_one("#escalate-reason").value == "stale rows"
+
+
+async def test_enter_with_no_step_says_so_in_the_dialog_not_in_a_toast(services):
+    app = make_app(services)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _war_room(pilot)
+        told = record_notifications(app)
+        await pilot.press("e", "enter")
+        assert "Choose the plan step at fault first" in screen_text(app)
+        assert told == []  # no toast over the dialog

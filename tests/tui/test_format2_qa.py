@@ -145,9 +145,9 @@ async def test_the_agent_column_names_the_executor_for_its_calls_without_an_agen
         await advance(pilot, 12, step=1)
         rows = screen_text(app).splitlines()
         call = next(line for line in rows if "crm.search_opportunities" in line)
-        assert "s1     execut…  tool call" in call, call  # was "—": the call is the executor's (by its kind)
+        assert "e02  00:04  s1    execut…  tool call" in call, call  # was "—": the call is the executor's (by its kind)
         result = next(line for line in rows if "↳e02" in line)
-        assert "s1     —        result" in result, result  # a result is no agent's model call
+        assert "s1    —        result" in result, result  # a result is no agent's model call
 
 
 def test_the_inspector_of_a_call_that_went_ahead_without_its_approval_says_so():

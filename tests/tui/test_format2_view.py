@@ -58,7 +58,7 @@ def test_table_marks_pair_results_with_calls_and_count_repetitions():
 
 async def test_a_format2_drill_plays_to_containment_with_agents_and_repetitions_shown(services):
     app = make_app(services, FANOUT)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(100, 24)) as pilot:  # wide enough for the agent column (see the test below)
         await pilot.press("enter")
         live = app.screen
         assert isinstance(live, WarRoomScreen)

@@ -39,11 +39,13 @@ OWN_TESTS = ("shape-09", "shape-10", "shape-11")
 SHAPE_FILES = sorted(p for p in SHAPES.glob("shape-*.yaml") if not p.stem.startswith(OWN_TESTS))
 #: 80 columns (the TUI's narrowest supported width), tall enough for the inspector to show a whole event.
 SIZE = (80, 40)
+#: Shapes whose on-screen texts are in the agent column, which folds away at 80 columns: played wider.
+WIDE = {"shape-01-agents", "shape-07-approvals"}
 
 #: What each shape shows that only it has: (the event to put the cursor on, texts on screen while it is selected).
 ON_SCREEN: dict[str, tuple[str, tuple[str, ...]]] = {
     # 1: the agent column, and a handoff as an event of its own.
-    "shape-01-agents": ("e05", ("step   agent    kind", "lead → refunder: Refund the 12 tickets in queue refunds-nov")),
+    "shape-01-agents": ("e05", ("step  agent    kind", "lead → refunder: Refund the 12 tickets in queue refunds-nov")),
     # 2: a sub-agent's call priced at its own model (not the executor's).
     "shape-02-models": ("e04", ("analyst · sub-agent", "sub-agent gemini-2.5-flash at $0.30 /")),
     # 3: a batch whose results came in completion order, and its call without a result ("not returned yet" mid-replay).
@@ -112,7 +114,7 @@ async def test_a_shape_drill_plays_to_containment_with_its_shape_on_screen(servi
     look_at, texts = ON_SCREEN.get(path.stem, (evidence, ()))
     commented = _ON_SCREEN_COMMENT.findall(path.read_text(encoding="utf-8"))
     app = make_app(services, path)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(100, 40) if path.stem in WIDE else SIZE) as pilot:
         await pilot.press("enter")
         live = app.screen
         assert isinstance(live, WarRoomScreen)

@@ -49,16 +49,17 @@ async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(se
         await pilot.press("space")
         await pilot.pause()
         assert live.paused and tutor.index == 1 and not tutor.waiting
-        assert "space resumes it" in _panel(app)
+        assert "Press space again to resume it" in _panel(app)
         await advance(pilot, 10)
         assert live.replay.now == 8  # paused by the trainee
         await pilot.press("space")
         await pilot.pause()
-        # Resumed: the panel says nothing that is true only while paused (it said "Paused: ..." with the clock running).
-        assert not live.paused and "Paused" not in _panel(app) and "space resumes it" in _panel(app)
-        # Lesson 2, inspect: starts when the executor's report e07 (t=30) arrives.
+        # Resumed: the panel says nothing that is true only while paused (issue 35: lesson 1's text was stale).
+        assert not live.paused and "Paused" not in _panel(app) and "resume" not in _panel(app)
+        assert "The clock runs again" in _panel(app)
+        # Lesson 2, inspect: starts when the executor's report e07 (t=24, with the result e06) arrives.
         await advance(pilot, 60)
-        assert tutor.waiting and tutor.current.name == "Inspect" and live.replay.now == 30
+        assert tutor.waiting and tutor.current.name == "Inspect" and live.replay.now == 24
         await pilot.press("enter")  # opens e07, the report, not the tool result: explained, not advanced
         await pilot.pause()
         assert [a.event for a in live.replay.actions if a.kind == "inspect"] == ["e07"]
@@ -73,7 +74,7 @@ async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(se
         await pilot.press("f", "enter")  # flag e06 with no note
         await pilot.pause()
         assert "e06" in live.replay.flagged
-        # Lesson 4, probe: v opens the probe dialog on e06's step (s2), enter asks for p1; its answer comes 6 s later.
+        # Lesson 4, probe: v opens the probe dialog on e06's step (s2), enter asks for p1; its answer comes 0.5 s later.
         assert tutor.index == 3 and tutor.waiting and tutor.current.name == "Probe"
         await pilot.press("v")
         await pilot.pause()
@@ -182,3 +183,59 @@ def test_a_lesson_added_later_is_one_entry():
     assert not tutor.observe("probe", "s1") and "s1" in tutor.hint and tutor.waiting
     assert not tutor.observe("flag", "e06") and tutor.waiting  # another kind: not this lesson's
     assert tutor.observe("probe", "s2") and tutor.finished and tutor.current is None
+
+
+async def test_the_tutorial_done_exactly_as_it_says_scores_100_and_no_toast_covers_it(services):
+    """Issue 35 item 3: the lessons' own pace costs no speed points (followed exactly: 100, not 90); the war room's
+    notices go to the lesson panel, never over it or over a dialog; the debrief explains only what was seen."""
+    app = make_app(services, drill_path=tutorial_path())
+    async with app.run_test(size=(80, 24)) as pilot:
+        told = record_notifications(app)
+        live = await _start(pilot)
+        tutor = live.tutor
+        await advance(pilot, 20)  # lesson 1 waits at e03
+        await pilot.press("space")  # pause, as it says
+        await pilot.pause()
+        await advance(pilot, 5)  # reading at leisure
+        await pilot.press("space")  # resume, as it says
+        await advance(pilot, 40)  # lesson 2 waits at e07, the clock held there
+        assert tutor.current.name == "Inspect" and tutor.waiting
+        await pilot.press("k", "enter")  # up to e06, open it
+        await pilot.press("tab")  # back to the trace, e06 still selected
+        await pilot.press("f", "enter")  # flag it, no note
+        await pilot.pause()
+        assert "Flagged e06." in _panel(app)  # in the panel, under the lesson...
+        assert not any("Flagged" in m for m in told)  # ...not a toast over it
+        await pilot.press("v", "enter")  # ask for p1
+        await pilot.pause()
+        await advance(pilot, 5)  # its answer comes half a second later; the last lesson waits for it
+        assert tutor.current.name == "Escalate" and tutor.waiting and live.replay.is_released("p1")
+        await escalate(pilot, "s2", cite="e06")
+        assert tutor.finished and live.replay.contained
+        await advance(pilot, 30)  # the re-plan plays, then the debrief
+        assert isinstance(app.screen, DebriefScreen)
+        card = app.screen.scorecard
+        assert (card.outcome.value, card.total, card.max_total) == ("contained", 100, 100)
+        assert card.time_to_detect == 0.5  # the probe's wait, nothing of the lessons' pace
+        assert not any(m.startswith(("Flagged", "Probe", "Escalation")) for m in told)
+        text = ""
+        for _ in range(6):
+            text += " ".join(screen_text(app).split()) + " "
+            await pilot.press("pagedown")
+        # The debrief explains what the trainee saw: not the 429 at 42 s (e09), which never came.
+        assert "429" not in text and "e09" not in text
+        assert "The habit that would have caught it" in text
+
+
+def test_the_readme_and_the_help_name_the_lessons_the_code_has():
+    from locations import REPO
+
+    names = [lesson.name.lower() for lesson in LESSONS]
+    help_text = " ".join(CliRunner().invoke(main, ["tutorial", "--help"]).output.split())
+    assert f"Its {len(LESSONS)} lessons: " in help_text
+    for lesson in LESSONS:
+        assert f"{lesson.name.lower()} ({lesson.key})" in help_text
+    readme = " ".join((REPO / "README.md").read_text().split())
+    step = readme[readme.index("1. `warroom tutorial`"):readme.index("2. Then `warroom`")]
+    assert f"in {len(LESSONS)} lessons: " in step
+    assert [n for n in names if f"**{n}**" not in step] == []

@@ -137,6 +137,27 @@ def test_a_bad_field_path_is_reported_at_its_line_with_a_did_you_mean():
     assert "is not a field path for `path` of evidence item #1" in _load_error(text)
 
 
+def test_a_field_path_through_a_list_gets_the_help_every_path_error_gets_in_the_authors_notation():
+    """Issue 35 item 9: a path through a list (`data.tickets.id` where tickets is a list) says it is a list, how an
+    item is reached (`[n]`) and the keys of its items; the path is echoed as written (`data.tickets[0].idd`, never
+    `data.tickets.0`)."""
+    base = _text("shape-10-field-path")
+    message = _load_error(base.replace("path: data.next_cursor", "path: data.tickets.id"))
+    assert message.startswith("x.yaml:45:13: the field path `data.tickets.id` leads nowhere in the output of `e03`: "
+                              "`data.tickets` is a list of 3 items, not a mapping: reach a field of one of its items "
+                              "with an index, e.g. `data.tickets[0].id` (items count from 0); the keys of its first "
+                              "item: id, customer, age_days")
+    message = _load_error(base.replace("path: data.next_cursor", "path: data.tickets[0].idd"))
+    assert "`idd` is not at `data.tickets[0]` (did you mean `id`?); the keys there: id, customer, age_days" in message
+    assert "data.tickets.0" not in message
+    message = _load_error(base.replace("path: data.next_cursor", "path: data.tickets[9].id"))
+    assert "`data.tickets` is a list of 3 items (`data.tickets[0]` to `data.tickets[2]`): there is no `[9]`" in message
+    message = _load_error(base.replace("path: data.next_cursor", "path: data.tickets.0.id"))
+    assert "write an index in brackets, `data.tickets[0]`, not `data.tickets.0`" in message
+    message = _load_error(base.replace("path: data.next_cursor", "path: data.total.value"))
+    assert "`data.total` is a number, with no fields: the path ends before `value`" in message
+
+
 def test_origin_rules_are_checked_with_locations_and_hints():
     plan = _text("shape-09-planner-origin")
     message = _load_error(plan.replace("origin_event: e01", "origin_event: e02"))

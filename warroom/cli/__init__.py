@@ -91,13 +91,14 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "annotate": (
         "warroom.cli.author:annotate",
         "Mark up FILE's answer key in the war room's author mode: replay and scrub the trace, mark the fault's "
-        "origin, the evidence, distractors, damage and the deadline, write the debrief, and save into FILE (its "
-        "comments and layout kept); then see what `warroom validate` and `warroom check` say of it.",
+        "origin, the evidence, distractors, damage and the deadline, write the debrief, the habit and the re-plan, "
+        "set the title, difficulty and briefing, and save into FILE (its comments and layout kept); then see what "
+        "`warroom validate` and `warroom check` say of it.",
     ),
     "tutorial": (
         "warroom.cli.tutorial:tutorial",
-        "Play the tutorial: a short guided drill that teaches the war room's keys one at a time (pause, inspect, "
-        "flag, escalate), each prompt waiting for you, and ends in a debrief.",
+        "Play the tutorial: a short guided drill that teaches the war room's keys one lesson at a time, each "
+        "prompt waiting for you (the drill clock is held meanwhile), and ends in a debrief.",
     ),
 }
 

@@ -21,9 +21,10 @@ from warroom.core.text import clean
                    "seconds after it (a comment above `trace:` says by how much).")
 def annotate(file: Path, speed: float, reading_time: float | None) -> None:
     """Mark up FILE's answer key in the war room's author mode: replay and scrub the trace, mark the fault's origin,
-    the evidence, distractors, damage and the deadline, write the debrief, and save into FILE (its comments and
-    layout kept); then see what `warroom validate` and `warroom check` say of it. A drill that has an answer key
-    already opens with it, for editing. Nothing is scored and no session is kept (docs/importing.md)."""
+    the evidence, distractors, damage and the deadline, write the debrief, the habit and the re-plan, set the title,
+    difficulty and briefing, and save into FILE (its comments and layout kept); then see what `warroom validate` and
+    `warroom check` say of it. A drill that has an answer key already opens with it, for editing. Nothing is scored
+    and no session is kept (docs/importing.md)."""
     from warroom.core.author import AnnotateError, open_for_annotation
 
     try:

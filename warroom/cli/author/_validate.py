@@ -26,22 +26,6 @@ def _set_problems(path: Path, drill_dirs: tuple[Path, ...]) -> list[Any]:
     return list(drill_set_problems(path, drill_dirs))
 
 
-def hint_warnings(path: Path, drill: Any) -> list[Any]:
-    """``path:line:col: warning:`` problems for what loads but may not say what was meant, each at its field:
-    briefing text that hints at the answer (:func:`warroom.core.model.briefing_hints`) and a twin that may not say
-    what was meant (:func:`warroom.core.rules.twin_warnings`)."""
-    from warroom.core.load import Problem, position_of
-    from warroom.core.model import briefing_hints
-    from warroom.core.rules import twin_warnings
-
-    out = []
-    found: Any
-    for found in [*briefing_hints(drill), *twin_warnings(drill)]:
-        line, column = position_of(path, found.loc)
-        out.append(Problem(str(path), line, column, found.message, "warning"))
-    return out
-
-
 def _load_all(
     files: list[Path], sets: list[Path], drill_dirs: tuple[Path, ...]
 ) -> tuple[dict[Path, list[Any]], dict[Path, list[Any]], dict[Path, list[str]]]:
@@ -69,7 +53,7 @@ def _load_one(
 ) -> None:
     """Load the file ``f`` for :func:`_load_all`: its problems, warnings and notes go into the three dicts of
     ``found``, and ``(f, drill)`` onto ``loaded`` when it loads."""
-    from warroom.core.load import DrillLoadError, Problem, load_drill_with_warnings
+    from warroom.core.load import DrillLoadError, Problem, drill_advice, load_drill_with_warnings
 
     problems_of, warnings_of, notes_of = found
     if is_set:
@@ -77,7 +61,7 @@ def _load_one(
         return
     try:
         drill, warnings_of[f] = load_drill_with_warnings(f)
-        warnings_of[f] += hint_warnings(f, drill)
+        warnings_of[f] += drill_advice(f, drill)
         loaded.append((f, drill))
         problems_of[f] = []
     except DrillLoadError as e:
@@ -96,8 +80,11 @@ def _load_one(
     "json: JSON Lines on stdout, one object per problem or warning with keys path, line, column, severity "
     "(error or warning), message (nothing for a valid drill without warnings); the summary goes to stderr."
 )
+@click.option("--all-warnings", "all_warnings", is_flag=True,
+              help="List every warning on its own line (by default more than 3 warnings of one rule in a file are "
+                   "one line: their count and first places).")
 @drills_setting
-def validate(names: tuple[Path, ...], fmt: str) -> None:
+def validate(names: tuple[Path, ...], fmt: str, all_warnings: bool) -> None:
     """Check drills: YAML syntax, the drill format's types and its rules (ids, references, times, deadline).
 
     PATH_OR_ID is a drill file, a folder (searched recursively for *.yaml and *.yml files), or the id of a bundled drill
@@ -112,7 +99,11 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
     value other YAML readers read differently (no, 1.10, 12:30), text cut short by a ` #` comment, a briefing or
     domain tag that hints at the answer (says when to escalate, names a fault kind or the damage unit, says
     whether there is a fault), a twin that changes none of the events that show the fault or replaces one with the
-    same content. They do not change the exit status.
+    same content. They do not change the exit status. Each falls under a rule (yaml-data-number, comment-cut,
+    briefing-hint, ...): more than 3 warnings of one rule in a file are one line, at the first one's place, with
+    their count and the next places ("529 warnings of one kind (yaml-data-number), the first: ...; also at 41:19,
+    42:19, 43:19 and 525 more"), so the others are not buried; --all-warnings lists each. JSON Lines always has
+    every warning, with its "rule".
 
     A drill with a twin (its healthy run, played as a noise trial; docs/authoring.md, "Twins: signal and noise
     trials") is checked twice: as written, and its twin built and checked as an all-clear drill, each problem of the
@@ -130,8 +121,6 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
     Exit status: 0 when every drill is valid, 1 when any is invalid or a folder could not be read, 2 on a usage
     error (no PATH_OR_ID, a name that is neither a file, a folder nor a drill id, or folders without any drill file).
     """
-    import json
-
     files, unreadable = drill_files_of(names)
     sets = [f for f in files if is_set_file(f)]
     drill_dirs = settings_of(click.get_current_context()).drill_dirs
@@ -146,17 +135,29 @@ def validate(names: tuple[Path, ...], fmt: str) -> None:
             invalid += 1
             total_problems += len(problems)
         total_warnings += len(warnings_of.get(f, ()))
-        for p in sorted([*problems, *warnings_of.get(f, ())], key=lambda p: (p.line, p.column)):
-            if fmt == "json":  # ASCII JSON: every control character (C1 too) is a \u escape
-                click.echo(json.dumps(p.to_dict()))
-            else:  # drill text in the message (a quoted value) or the path: control characters shown as \xNN
-                click.echo(clean(p))
+        _print_file([*problems, *warnings_of.get(f, ())], fmt, all_warnings)
         for note in notes_of.get(f, ()):  # rules that wait for a problem above: not counted, on stderr for json
             click.echo(clean(note), err=fmt == "json")
 
     summary = _summary(len(files), len(sets), invalid, (total_problems, total_warnings), unreadable)
     click.echo(summary, err=fmt == "json")
     raise SystemExit(1 if invalid or unreadable else 0)
+
+
+def _print_file(found: list[Any], fmt: str, all_warnings: bool) -> None:
+    """Print one file's problems and warnings in line order: JSON Lines, one object each; or text, one
+    ``path:line:col: message`` line each, with repeated warnings of a rule grouped unless ``all_warnings``."""
+    import json
+
+    from warroom.core.load import group_warnings
+
+    found = sorted(found, key=lambda p: (p.line, p.column))
+    if fmt == "json":  # ASCII JSON: every control character (C1 too) is a \u escape
+        for p in found:
+            click.echo(json.dumps(p.to_dict()))
+        return
+    for line in found if all_warnings else group_warnings(found):
+        click.echo(clean(line))  # drill text in the message (a quoted value) or the path: controls shown as \xNN
 
 
 def _summary(n_files: int, n_sets: int, invalid: int, counts: tuple[int, int], unreadable: int) -> str:

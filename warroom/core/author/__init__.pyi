@@ -1,10 +1,10 @@
 # The API of warroom.core.author (its __init__.py loads each name on first use, from the module named here).
 
 from ._annotatefile import AnnotatedFile, AnnotateError, Findings, findings, open_for_annotation
-from ._annotation import DeadlineMark, KeyDraft, item_events, item_label
+from ._annotation import REPLAN_AFTER, DeadlineMark, KeyDraft, item_events, item_label
 from ._check import MIN_REACTION_WINDOW, check_variants, run_checks
 from ._examples import full_example_text, seed_example_path
-from ._keywrite import KeyWriteError, write_draft
+from ._keywrite import UNMARKED_AUTHOR, UNMARKED_NOTE, KeyWriteError, write_draft
 from ._migrate import migrate_file
 from ._recovery import Recovered, discard_recovery, recover, write_recovery
 from ._schema import drill_json_schema_text
@@ -20,8 +20,11 @@ __all__ = [
     "KeyWriteError",
     "LOCAL_SCHEMA_REF",
     "MIN_REACTION_WINDOW",
+    "REPLAN_AFTER",
     "REPO_SCHEMA_REF",
     "Recovered",
+    "UNMARKED_AUTHOR",
+    "UNMARKED_NOTE",
     "check_twin",
     "check_variants",
     "discard_recovery",

@@ -158,31 +158,17 @@ def findings(path: str | os.PathLike[str]) -> Findings:
     raises for a file that cannot be loaded: its problems are the findings."""
     from warroom.core.author._check import run_checks
     from warroom.core.library import cross_file_problems
-    from warroom.core.load import load_drill_with_warnings
+    from warroom.core.load import drill_advice, group_warnings, load_drill_with_warnings
 
     out = Findings()
     try:
         drill, warnings = load_drill_with_warnings(path)
     except DrillLoadError as exc:
         out.problems = [str(p) for p in exc.problems]
-        out.warnings = [str(p) for p in exc.warnings]
+        out.warnings = [str(p) for p in group_warnings(exc.warnings)]
         return out
-    out.warnings = [str(p) for p in warnings] + _hint_warnings(Path(path), drill)
+    out.warnings = [str(p) for p in group_warnings([*warnings, *drill_advice(path, drill)])]
     out.problems = [str(p) for p in cross_file_problems([(Path(path), drill)]).get(Path(path), [])]
     out.checked = True
     out.check = list(run_checks(drill).problems)
     return out
-
-
-def _hint_warnings(path: Path, drill: Drill) -> list[str]:
-    """``warroom validate``'s warnings for briefing text that hints at the answer, as ``path:line:col: warning:``
-    lines (:func:`warroom.core.model.briefing_hints`, each at the field that hints)."""
-    from warroom.core.load import Problem, position_of
-    from warroom.core.model import briefing_hints
-
-    out = []
-    for hint in briefing_hints(drill):
-        line, column = position_of(path, hint.loc)
-        out.append(str(Problem(str(path), line, column, hint.message, "warning")))
-    return out
-

@@ -3,11 +3,12 @@
 :class:`KeyDraft` holds an author's answer key while they mark up an imported trace: the fault's origin (a plan
 step; format 2: or the planner's call or a set-up event, ``origin_event``), kind and summary, the evidence items
 (event ids; format 2: also ``{event, path}`` fields, ``{event, absent}`` absences and ``{all_of}`` comparisons, as
-plain data), the cascade steps, the damage (unit and entries), the deadline, the debrief and the
-drill's distractors. It is read from a drill file's plain YAML data (:func:`draft_from_data`, tolerant of a partial
-key, so a file saved half-done opens again) and turned back into the ``answer_key`` and ``distractors`` data
-(:meth:`KeyDraft.answer_key_data`), which :mod:`warroom.core.author._keywrite` writes into the file. No UI, no file
-access.
+plain data), the cascade steps, the damage (unit and entries), the deadline, the debrief, the habit that would
+have caught the fault, the re-plan after a containment and the drill's distractors; and, when the author sets them
+in author mode, the drill's title, difficulty and briefing (:attr:`KeyDraft.meta`). It is read from a drill file's
+plain YAML data (:func:`draft_from_data`, tolerant of a partial key, so a file saved half-done opens again) and
+turned back into the ``answer_key`` and ``distractors`` data (:meth:`KeyDraft.answer_key_data`), which
+:mod:`warroom.core.author._keywrite` writes into the file. No UI, no file access.
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["ORIGINS", "DamageMark", "DeadlineMark", "KeyDraft", "draft_from_data", "item_events",
-           "item_label"]
+__all__ = ["META", "ORIGINS", "REPLAN_AFTER", "DamageMark", "DeadlineMark", "KeyDraft", "draft_from_data",
+           "item_events", "item_label"]
 
 #: The fault origins a draft may have (``answer_key.fault.origin``): a plan step, the plan, the set-up.
 ORIGINS = ("step", "plan", "setup")
+#: The drill's top-level fields the author mode may set (:attr:`KeyDraft.meta`), in the format's order.
+META = ("title", "difficulty", "briefing")
+#: Drill seconds after the escalation at which a re-plan written in author mode plays.
+REPLAN_AFTER = 3.0
 
 
 def item_events(item: Any) -> list[str]:
@@ -83,6 +88,8 @@ class KeyDraft:
     damage: list[DamageMark] = field(default_factory=list)
     deadline: DeadlineMark | None = None
     debrief: str = ""
+    #: The habit that would have caught the fault (``answer_key.habit``; not required, but validate warns without).
+    habit: str = ""
     #: event id -> why it is harmless (the drill's ``distractors``)
     distractors: dict[str, str] = field(default_factory=dict)
     #: Keys of the file's ``answer_key`` the annotator does not edit (``accepted_evidence``, ``replan``, ...): kept.
@@ -91,6 +98,42 @@ class KeyDraft:
     origin_event: str = ""
     #: The distractors' events in the file's order (kept in that order when written).
     file_distractors: list[str] = field(default_factory=list)
+    #: Top-level fields of the drill the author mode may set (:data:`META`: ``title``, ``difficulty``,
+    #: ``briefing``), as read from the file (:func:`draft_from_data`) or set anew; written where the file has them
+    #: (a value the author did not change keeps its text byte for byte).
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def replan(self) -> list[Any]:
+        """The re-plan after a containment (``answer_key.replan``, events as plain data; empty: none)."""
+        value = self.extra.get("replan")
+        return value if isinstance(value, list) else []
+
+    def replan_text(self) -> str:
+        """What the planner says first in the re-plan (its first planner call's ``content``), or ""."""
+        first = next((e for e in self.replan if isinstance(e, dict) and e.get("kind") == "planner_call"), None)
+        return first.get("content", "") if first is not None and isinstance(first.get("content"), str) else ""
+
+    def set_replan(self, text: str, taken: set[str], after: float = REPLAN_AFTER) -> None:
+        """Set what the planner says after a containment: the content of the re-plan's first planner call (the
+        re-plan's other events are kept), or a new re-plan of one planner call ``after`` seconds after the
+        escalation, with an id not in ``taken`` (the drill's event and probe ids). An empty ``text`` removes a
+        re-plan of one planner call."""
+        text = text.strip()
+        events = [dict(e) if isinstance(e, dict) else e for e in self.replan]
+        first = next((e for e in events if isinstance(e, dict) and e.get("kind") == "planner_call"), None)
+        if first is not None and (text or len(events) > 1):
+            first["content"] = text or first.get("content", "")
+        elif text:
+            used = taken | {e.get("id") for e in events if isinstance(e, dict)}
+            ident = next(f"r{n:02d}" for n in range(1, 1000) if f"r{n:02d}" not in used)
+            events = [{"id": ident, "t": _number(after), "kind": "planner_call", "content": text}, *events]
+        else:
+            events = []
+        if events:
+            self.extra["replan"] = events
+        else:
+            self.extra.pop("replan", None)
 
     def missing(self) -> list[str]:
         """The answer key's required fields not set yet, as their paths (``answer_key.fault.kind``), in file
@@ -164,8 +207,8 @@ class KeyDraft:
 
     def answer_key_data(self, event_order: dict[str, int]) -> dict[str, Any]:
         """The ``answer_key`` mapping to write: the fields set so far, in the format's order (fault, evidence,
-        cascade, damage, deadline, debrief, then the keys kept from the file). Evidence and damage entries follow
-        the trace order given by ``event_order`` (event id -> index)."""
+        cascade, damage, deadline, debrief, habit, then the keys kept from the file: the re-plan). Evidence and damage
+        entries follow the trace order given by ``event_order`` (event id -> index)."""
         key: dict[str, Any] = {}
         fault = {k: v for k, v in (("origin", "" if self.origin == "step" else self.origin),
                                    ("origin_step", self.origin_step), ("origin_event", self.origin_event),
@@ -184,6 +227,8 @@ class KeyDraft:
             key["deadline"] = self.deadline.data()
         if self.debrief.strip():
             key["debrief"] = self.debrief.strip()
+        if self.habit.strip():
+            key["habit"] = self.habit.strip()
         key.update({k: v for k, v in self.extra.items() if k not in key})
         return key
 
@@ -271,7 +316,7 @@ def draft_from_data(data: dict[str, Any]) -> KeyDraft:
         origin_step=_text(fault.get("origin_step")), kind=_text(fault.get("kind")),
         summary=_text(fault.get("summary")), evidence=_evidence(key.get("evidence")),
         cascade=_ids(key.get("cascade")), origin_event=_text(fault.get("origin_event")),
-        damage_unit=_text(damage.get("unit")), debrief=_text(key.get("debrief")),
+        damage_unit=_text(damage.get("unit")), debrief=_text(key.get("debrief")), habit=_text(key.get("habit")),
         extra={k: v for k, v in key.items() if k not in _EDITED},
     )
     for entry in _list(damage.get("entries")):
@@ -284,10 +329,11 @@ def draft_from_data(data: dict[str, Any]) -> KeyDraft:
         if isinstance(item, dict) and isinstance(item.get("event"), str):
             draft.distractors[item["event"]] = _text(item.get("why_harmless"))
     draft.file_distractors = list(draft.distractors)
+    draft.meta = {name: data[name] for name in META if name in data}  # written back unchanged unless set anew
     return draft
 
 
-_EDITED = frozenset({"fault", "evidence", "cascade", "damage", "deadline", "debrief"})
+_EDITED = frozenset({"fault", "evidence", "cascade", "damage", "deadline", "debrief", "habit"})
 
 
 def _dict(value: Any) -> dict[str, Any]:

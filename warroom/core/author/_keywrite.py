@@ -1,7 +1,10 @@
 """Write an answer key into a drill file, keeping every other line of it as written (``warroom annotate``'s save).
 
 The file is read with ruamel.yaml's round-trip loader (comments, key order and quoting kept); only the top-level
-``answer_key`` and ``distractors`` are replaced. Their text is emitted by ruamel.yaml (comments inside a kept
+``answer_key`` and ``distractors`` are replaced, and the ``title``, ``difficulty`` and ``briefing`` the author set in
+author mode (:attr:`KeyDraft.meta`). An imported drill's header comment saying it has no answer key
+(:data:`UNMARKED_NOTE`) is replaced by one saying it was marked up (:data:`MARKED_NOTE`), and its ``author`` no longer
+says "not yet marked up". Their text is emitted by ruamel.yaml (comments inside a kept
 ``answer_key``, and its unchanged values, are kept too) and spliced in place of the old block, or appended at the end
 of the file, so every other line stays byte for byte what the author or the importer wrote. The result is read back
 with warroom's own YAML reader and must hold exactly the key written, else nothing is written. ruamel.yaml is used for
@@ -16,14 +19,66 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from warroom.core.author._annotation import KeyDraft
+from warroom.core.author._annotation import META, KeyDraft
 from warroom.core.files import replace_file
 from warroom.errors import WarroomError
 
-__all__ = ["KeyWriteError", "apply_draft", "replace_text", "write_draft"]
+__all__ = [
+    "MARKED_NOTE",
+    "UNMARKED_AUTHOR",
+    "UNMARKED_NOTE",
+    "KeyWriteError",
+    "apply_draft",
+    "replace_text",
+    "write_draft",
+]
 
 #: The drill's top-level keys the annotator writes, in the order they are appended to a file without them.
 WRITTEN = ("distractors", "answer_key")
+
+#: What an importer writes at the top of a drill it imports (as ``#`` comment lines, after its own header): the drill
+#: has no answer key yet, and how to add one. warroom.importers.kit writes it; saving a key replaces it.
+UNMARKED_NOTE = """\
+No answer key: a real trace does not say what went wrong, and the importer does not guess. Until you add one,
+`warroom validate` reports exactly that. Mark up the incident by adding, at the end of this file:
+
+answer_key:
+  fault: {origin_step: STEP, kind: KIND, summary: WHAT WENT WRONG, IN ONE SENTENCE}
+  evidence: [EVENT]                 # the trace event(s) that show the fault
+  cascade: []                       # the later plan steps it spoils
+  damage: {unit: UNIT, entries: [{event: EVENT, amount: 1}]}
+  deadline: SECONDS                 # or {event: EVENT, after: SECONDS}
+  debrief: WHAT THE TRAINEE SHOULD HAVE SEEN, AND WHEN
+
+or, for a healthy run, `all_clear: {debrief: WHY IT WAS HEALTHY}`. Then run `warroom validate` and
+`warroom check` (docs/importing.md, "Marking up an imported trace")."""
+
+#: What replaces :data:`UNMARKED_NOTE` once an answer key is saved (``{state}``: complete, or what is still missing).
+MARKED_NOTE = """\
+Answer key: marked up in the war room's author mode (`warroom annotate`): {state}. `warroom validate` and
+`warroom check` say what they find of it."""
+
+#: The end of an imported drill's ``author`` until it is marked up, and what it becomes.
+UNMARKED_AUTHOR = " (real trace, not yet marked up)"
+MARKED_AUTHOR = " (real trace, marked up in author mode)"
+
+
+def _commented(note: str) -> list[str]:
+    """``note``'s lines as ``#`` comment lines (a blank line as ``#``), each ending in a newline."""
+    return [f"# {line}\n" if line else "#\n" for line in note.splitlines()]
+
+
+def _mark_header(lines: list[str], draft: KeyDraft) -> None:
+    """Replace the importer's "No answer key" comment (:data:`UNMARKED_NOTE`, as it wrote it) by
+    :data:`MARKED_NOTE`, in place; a header an author edited is left as it is."""
+    note = _commented(UNMARKED_NOTE)
+    stripped = [line.rstrip() + "\n" for line in lines]
+    for start in range(len(lines) - len(note) + 1):
+        if stripped[start] == note[0] and stripped[start:start + len(note)] == note:
+            missing = draft.missing()
+            state = "complete" if not missing else "still missing " + ", ".join(m.split(".")[-1] for m in missing)
+            lines[start:start + len(note)] = _commented(MARKED_NOTE.format(state=state))
+            return
 
 
 class KeyWriteError(WarroomError):
@@ -181,13 +236,21 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
         lines[-1] += "\n"
     new = {"answer_key": draft.answer_key_data(event_order) or None,
            "distractors": draft.distractors_data(event_order) or None}
+    # only what the author changed: a value as the file has it keeps its text (quoting, comments) byte for byte
+    meta = {name: draft.meta[name] for name in META if name in draft.meta and doc.get(name) != draft.meta[name]}
+    if new["answer_key"] is not None and isinstance(doc.get("author"), str):
+        author = str(doc["author"])
+        if author.endswith(UNMARKED_AUTHOR):
+            meta["author"] = author[: -len(UNMARKED_AUTHOR)] + MARKED_AUTHOR
     spans = _block_spans(doc, lines)
     # bottom-up, so the line numbers of the blocks above stay right
-    for name in sorted((n for n in WRITTEN if n in spans), key=lambda n: -spans[n][0]):
+    for name in sorted((n for n in (*WRITTEN, *meta) if n in spans), key=lambda n: -spans[n][0]):
         start, end = spans[name]
-        value = new[name]
+        value = new[name] if name in new else meta[name]
         _trim_tail_comments(doc[name])
         lines[start:end] = [] if value is None else [_dump_block(yaml, name, _merged(doc[name], value))]
+    if new["answer_key"] is not None:
+        _mark_header(lines, draft)
     for name in WRITTEN:
         if name not in spans and new[name] is not None:
             block = _dump_block(yaml, name, _styled(new[name]))
@@ -197,7 +260,7 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
             else:
                 lines.append(block)
     result = "".join(lines)
-    _check_written(result, new, path)
+    _check_written(result, {**new, **{n: v for n, v in meta.items() if n in spans}}, path)
     return result
 
 

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from warroom.core.author._annotatefile import AnnotatedFile, AnnotateError, open_for_annotation
-from warroom.core.author._annotation import KeyDraft
+from warroom.core.author._annotation import META, KeyDraft
 from warroom.core.author._keywrite import KeyWriteError, apply_draft, replace_text
 
 __all__ = ["RECOVERY_SUFFIX", "Recovered", "discard_recovery", "recover", "recovery_path", "write_recovery"]
@@ -58,9 +58,10 @@ class Recovered:
 def recover(file: AnnotatedFile) -> Recovered:
     """The unsaved marks of an earlier ``warroom annotate`` of ``file``, from its recovery copy, if there is one.
 
-    The copy's draft is used only when its trace, plan and the rest of the drill (all but the answer key and the
-    distractors) are those of the drill file now; otherwise (the file was changed since, or the copy cannot be read)
-    the copy is left where it is and the message says why it was not used. Never raises."""
+    The copy's draft is used only when its trace, plan and the rest of the drill (all but the answer key, the
+    distractors, the author line and the title, difficulty and briefing the author mode sets) are those of the drill
+    file now; otherwise (the file was changed since, or the copy cannot be read) the copy is left where it is and the
+    message says why it was not used. Never raises."""
     copy = recovery_path(file.path)
     if not copy.is_file():
         return Recovered(None, None)
@@ -69,7 +70,9 @@ def recover(file: AnnotatedFile) -> Recovered:
     except AnnotateError as exc:
         return Recovered(None, f"{copy} holds unsaved marks that cannot be read back ({exc.problems[0]}); it is "
                                "left as it is")
-    if kept.drill != file.drill:
+    # the fields saving may change besides the key (the author line, what the author mode sets) do not count
+    same = {name: getattr(file.drill, name) for name in ("author", *META)}
+    if kept.drill.model_copy(update=same) != file.drill:
         return Recovered(None, f"{copy} holds unsaved marks of an earlier version of this drill (its trace or plan "
                                "differs); they were not loaded and the copy is left as it is")
     return Recovered(kept.draft, f"Unsaved marks recovered from {copy} (the author mode was stopped before they "

@@ -241,6 +241,11 @@ answer_key:
     before the deadline at 22 s (the chart went out at 24 s), would have stopped everything. The font-cache
     warning (e05) was harmless.
     The re-plan: fix the role's grant, rerun the query and refuse any result whose ok flag is false.
+  # The habit that would have caught it: the check to make every time, for any drill like this one (the debrief
+  # shows it in its own place; warroom validate warns when a fault drill has none).
+  habit: >-
+    Read a tool result's status fields before its data: "ok: false" or an error object means the rows are not an
+    answer, and an empty result from a failed call is not zero.
   replan:                         # what plays after a correct escalation; t counts from the escalation
     - id: r01
       t: 3

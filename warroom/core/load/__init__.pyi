@@ -1,5 +1,6 @@
 # The API of warroom.core.load (its __init__.py loads each name on first use, from the module named here).
 
+from ._advice import drill_advice
 from ._drillset import (
     MAX_SET_BYTES,
     Adaptive,
@@ -11,7 +12,7 @@ from ._drillset import (
     set_problem_at,
 )
 from ._loader import load_drill, load_drill_text, load_drill_with_warnings, load_yaml_text, reader_versions
-from ._problems import DrillLoadError, DrillReadError, Problem
+from ._problems import DrillLoadError, DrillReadError, Problem, WarningGroup, group_warnings
 from ._yaml.core import yaml11_value
 from ._yaml.pos import compose_text, position_of
 
@@ -23,7 +24,10 @@ __all__ = [
     "DrillSetError",
     "MAX_SET_BYTES",
     "Problem",
+    "WarningGroup",
     "compose_text",
+    "drill_advice",
+    "group_warnings",
     "is_drill_set_file",
     "is_drill_set_text",
     "load_drill",

@@ -211,7 +211,7 @@ def load_drill_set(path: str | os.PathLike[str]) -> DrillSet:
         ALIAS_MARKS[root] = alias_marks
     found: list[Problem] = []
     builder = Builder(
-        text, lambda n, m, s: found.append(_at(shown, n, m, s)), max_depth=MAX_DEPTH, max_expansion=10_000,
+        text, lambda n, m, s, r: found.append(_at(shown, n, m, s, r)), max_depth=MAX_DEPTH, max_expansion=10_000,
         alias_marks=alias_marks,
     )  # fmt: skip
     try:

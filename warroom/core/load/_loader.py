@@ -274,8 +274,8 @@ def _parse(text: str, path: str) -> tuple[MappingNode, dict[str, Any], list[Prob
         ALIAS_MARKS[root] = alias_marks
     found: list[Problem] = []
 
-    def report(node: Node, message: str, severity: str) -> None:
-        found.append(problem_at(path, node, message, severity))
+    def report(node: Node, message: str, severity: str, rule: str) -> None:
+        found.append(problem_at(path, node, message, severity, rule))
 
     builder = Builder(
         text, report, max_depth=limits.MAX_DEPTH, max_expansion=limits.MAX_ALIAS_EXPANSION, alias_marks=alias_marks

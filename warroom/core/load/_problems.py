@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -17,6 +18,8 @@ class Problem:
 
     A warning never stops a drill from loading: it flags text that other YAML readers read differently, or that
     lost a part to a `` #`` comment. File-level problems (a missing file, a file too large) are at line 1, column 1.
+    A warning names its ``rule`` (``yaml-data-number``, ``comment-cut``, ``briefing-hint``, ``no-habit``; see
+    docs/authoring.md, "What the loader accepts"), by which repeated warnings are grouped (:func:`group_warnings`).
     """
 
     path: str
@@ -24,17 +27,75 @@ class Problem:
     column: int
     message: str
     severity: str = "error"
+    rule: str = ""
 
     def __str__(self) -> str:
         label = "warning: " if self.severity == "warning" else ""
         return f"{self.path}:{self.line}:{self.column}: {label}{self.message}"
 
     def to_dict(self) -> dict[str, Any]:
-        """The problem as a JSON-ready mapping: ``path``, ``line``, ``column``, ``severity``, ``message``."""
-        return {
+        """The problem as a JSON-ready mapping: ``path``, ``line``, ``column``, ``severity``, ``message``, and a
+        warning's ``rule``."""
+        out: dict[str, Any] = {
             "path": self.path, "line": self.line, "column": self.column, "severity": self.severity,
             "message": self.message,
         }
+        if self.rule:
+            out["rule"] = self.rule
+        return out
+
+
+#: Places a group of repeated warnings lists (:func:`group_warnings`).
+GROUP_PLACES = 3
+
+
+@dataclass(frozen=True)
+class WarningGroup:
+    """The warnings of one rule in one file, more than :data:`GROUP_PLACES` of them, shown as one line at the first
+    one's place: ``path:40:19: warning: 529 warnings of one kind (yaml-data-number), the first: MESSAGE; also at
+    41:19, 42:19, 43:19 and 525 more``."""
+
+    warnings: tuple[Problem, ...]
+
+    @property
+    def first(self) -> Problem:
+        return self.warnings[0]
+
+    @property
+    def line(self) -> int:
+        return self.first.line
+
+    @property
+    def column(self) -> int:
+        return self.first.column
+
+    def __str__(self) -> str:
+        first, rest = self.first, self.warnings[1:]
+        places = ", ".join(f"{w.line}:{w.column}" for w in rest[:GROUP_PLACES])
+        more = f" and {len(rest) - GROUP_PLACES:,} more" if len(rest) > GROUP_PLACES else ""
+        return (f"{first.path}:{first.line}:{first.column}: warning: {len(self.warnings):,} warnings of one kind "
+                f"({first.rule}), the first: {first.message}; also at {places}{more}")
+
+
+def group_warnings(problems: Sequence[Problem], places: int = GROUP_PLACES) -> list[Problem | WarningGroup]:
+    """``problems`` (one file's errors and warnings, in the order shown) with the warnings of each rule that occurs
+    more than ``places`` times folded into one :class:`WarningGroup` where its first warning was: 529 warnings about
+    decimal amounts in a tool result become one line with their count and first places, and the warnings that
+    differ (a briefing that hints at the answer, a comment that cuts text short) are not buried among them. Errors,
+    warnings without a rule and rules seen ``places`` times or fewer are kept one by one."""
+    by_rule: dict[str, list[Problem]] = {}
+    for p in problems:
+        if p.severity == "warning" and p.rule:
+            by_rule.setdefault(p.rule, []).append(p)
+    grouped = {rule: ws for rule, ws in by_rule.items() if len(ws) > places}
+    out: list[Problem | WarningGroup] = []
+    for p in problems:
+        ws = grouped.get(p.rule) if p.severity == "warning" else None
+        if ws is None:
+            out.append(p)
+        elif p is ws[0]:
+            out.append(WarningGroup(tuple(ws)))
+    return out
 
 
 class DrillLoadError(WarroomError):
@@ -72,9 +133,10 @@ def fail(path: str, message: str) -> NoReturn:
     raise DrillLoadError(path, [Problem(path, 1, 1, message)])
 
 
-def problem_at(path: str, node: Node | None, message: str, severity: str = "error") -> Problem:
-    """A :class:`Problem` at the start of the YAML ``node`` (line 1, column 1 when there is none)."""
+def problem_at(path: str, node: Node | None, message: str, severity: str = "error", rule: str = "") -> Problem:
+    """A :class:`Problem` at the start of the YAML ``node`` (line 1, column 1 when there is none); a warning names
+    its ``rule``."""
     if node is None:
-        return Problem(path, 1, 1, message, severity)
+        return Problem(path, 1, 1, message, severity, rule)
     mark = node.start_mark
-    return Problem(path, mark.line + 1, mark.column + 1, message, severity)
+    return Problem(path, mark.line + 1, mark.column + 1, message, severity, rule)

@@ -178,6 +178,15 @@ class AnswerKey(_Strict):
         min_length=1, pattern=TEXT_PATTERN,
         description="What happened, where the evidence was, what the re-plan should be.",
     )
+    habit: str | None = Field(
+        default=None, min_length=1, pattern=TEXT_PATTERN,
+        description=(
+            "The habit that would have caught the fault: what a trainee should make a habit of checking, in one or "
+            "two sentences written for any drill like this one (\"When a search returns nothing, read the "
+            "arguments of its call before believing that nothing exists.\"). Shown in the debrief under its own "
+            "heading, after what happened; `warroom validate` warns when a fault drill has none."
+        ),
+    )
     replan: list[TraceEvent] = Field(
         default_factory=list,
         description=(

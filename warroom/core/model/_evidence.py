@@ -161,6 +161,64 @@ def value_at(output: Any, path: str) -> tuple[bool, Any]:
     return True, node
 
 
+def path_miss(output: Any, path: str) -> str | None:
+    """Why the field ``path`` leads nowhere in ``output`` (an event's output; a JSON string is parsed first), or None
+    when it leads to a value. The first part that is not there and where it was looked for, both as the author wrote
+    the path (``data[0].cursor``, never ``data.0``), then the help every path error gives: a did-you-mean and the
+    keys there, and, where the path meets a list, that its items are reached by index (``data[0].next_cursor``,
+    items counted from 0)."""
+    from warroom.core.text import Suggester
+
+    node = structured(output)
+    for m in _PART.finditer(path):
+        part: str | int = int(m.group(2)) if m.group(2) is not None else m.group(1)
+        at = path[: m.start()].rstrip(".")
+        where = f"`{at}`" if at else "the top level"
+        if isinstance(node, list):
+            if isinstance(part, int) and part < len(node):
+                node = node[part]
+                continue
+            return _list_miss(node, path, m, where)
+        if isinstance(node, dict):
+            key = str(part)
+            if key in node or (key.isdigit() and int(key) in node):
+                node = node[key] if key in node else node[int(key)]
+                continue
+            keys = [str(k) for k in node]
+            listed = f"; the keys there: {', '.join(keys[:12])}" + (" …" if len(keys) > 12 else "") if keys else ""
+            if isinstance(part, int):
+                return f"{where} is a mapping, not a list: `[{part}]` names no item of it; name a key{listed}"
+            return f"`{key}` is not at {where}{Suggester(keys)(key)}{listed}"
+        shown = ("text" if isinstance(node, str) else "null" if node is None else "a boolean"
+                 if isinstance(node, bool) else "a number")
+        return f"{where} is {shown}, with no fields: the path ends before `{path[m.start():].lstrip('.')}`"
+    return None
+
+
+def _list_miss(node: list[Any], path: str, m: re.Match[str], where: str) -> str:
+    """:func:`path_miss` where the path meets the list ``node`` at the part matched by ``m``."""
+    from warroom.core.text import Suggester, plural
+
+    at = path[: m.start()].rstrip(".")
+    size = plural(len(node), "item")
+    if m.group(2) is not None:  # an index past the end
+        last = f" (`{at}[0]` to `{at}[{len(node) - 1}]`)" if node else ""
+        return f"{where} is a list of {size}{last}: there is no `[{m.group(2)}]`"
+    key = m.group(1)
+    rest = path[m.start():]
+    if not at:
+        return (f"the output is a list of {size}: a field path starts with a key, so it cannot reach into a list at "
+                "the top level; cite the whole event instead")
+    if key.isdigit():
+        return f"{where} is a list of {size}: write an index in brackets, `{at}[{key}]`, not `{at}.{key}`"
+    first = node[0] if node else None
+    keys = [str(k) for k in first] if isinstance(first, dict) else []
+    listed = f"; the keys of its first item: {', '.join(keys[:12])}" + (" …" if len(keys) > 12 else "") if keys else ""
+    hint = Suggester(keys)(key) if key not in keys else ""
+    return (f"{where} is a list of {size}, not a mapping: reach a field of one of its items with an index, e.g. "
+            f"`{at}[0].{rest}` (items count from 0){hint}{listed}")
+
+
 def event_output(event: Any) -> Any:
     """What a field path of ``event`` walks: a tool result's ``output``, a command result's ``stdout`` (parsed when
     it holds JSON), a log's ``content``; ``_MISSING`` for an event with none."""

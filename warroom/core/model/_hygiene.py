@@ -189,17 +189,17 @@ def _tag_names_answer(text: str) -> bool:
 def answer_key_strings(drill: Drill) -> list[str]:
     """Every answer-key text of ``drill`` that no surface may show before the debrief, for the hygiene tests:
     the fault kind (each way of writing it, except ``other``: an everyday word) and its description, the fault
-    summary, the damage unit and notes, the cascade step list as the debrief writes it (``s3 → s4``), ``origin``
-    with the origin step, the debrief, each distractor's ``why_harmless``, the all-clear debrief (and a twin's,
-    with its distractors' reasons), the tags that are not domain tags, and what each verification probe reveals
-    (its whole text and its first line: shown only once the trainee asked for it)."""
+    summary, the damage unit and notes, the habit, the cascade step list as the debrief writes it (``s3 → s4``),
+    ``origin`` with the origin step, the debrief, each distractor's ``why_harmless``, the all-clear debrief (and a
+    twin's, with its distractors' reasons), the tags that are not domain tags, and what each verification probe
+    reveals (its whole text and its first line: shown only once the trainee asked for it)."""
     out: list[str] = []
     key = drill.answer_key
     if key is not None:
         if key.fault.kind is not FaultKind.OTHER:  # "other" is an everyday word (as in briefing_hints)
             out += fault_kind_phrases(key.fault.kind)
             out.append(FAULT_KIND_DESCRIPTIONS[key.fault.kind])
-        out += [key.fault.summary.strip(), key.damage.unit.strip(), key.debrief.strip()]
+        out += [key.fault.summary.strip(), key.damage.unit.strip(), key.debrief.strip(), (key.habit or "").strip()]
         out += [e.note.strip() for e in key.damage.entries if e.note and e.note.strip()]
         if len(key.cascade) > 1:
             out += [" → ".join(key.cascade), ", ".join(key.cascade)]

@@ -124,8 +124,8 @@ EVENT_DATA_FIELDS = ("output", "arguments")
 
 def variable_texts(data: dict[str, Any]) -> Iterable[tuple[tuple[str | int, ...], dict[str, Any], str]]:
     """Every place of a drill's data (as dumped) that a variant may rewrite: ``(loc, container, key)``. The trace
-    and re-plan events' ``content``, ``output`` and ``arguments``; the fault summary, the debrief, the damage notes,
-    the all-clear debrief and each distractor's ``why_harmless``."""
+    and re-plan events' ``content``, ``output`` and ``arguments``; the fault summary, the debrief, the habit, the
+    damage notes, the all-clear debrief and each distractor's ``why_harmless``."""
     key = data.get("answer_key") or {}
     for where, events in (("trace", data.get("trace") or []), ("replan", key.get("replan") or [])):
         for i, event in enumerate(events):
@@ -136,6 +136,8 @@ def variable_texts(data: dict[str, Any]) -> Iterable[tuple[tuple[str | int, ...]
     if key:
         yield ("answer_key", "fault", "summary"), key["fault"], "summary"
         yield ("answer_key", "debrief"), key, "debrief"
+        if key.get("habit") is not None:
+            yield ("answer_key", "habit"), key, "habit"
         for i, entry in enumerate(key["damage"]["entries"]):
             if entry.get("note") is not None:
                 yield ("answer_key", "damage", "entries", i, "note"), entry, "note"

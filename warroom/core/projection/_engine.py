@@ -19,7 +19,6 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.core.model import AnswerKey
 from warroom.core.projection._difficulty import estimate
 from warroom.core.projection._distractors import Added, add_distractors
 from warroom.core.projection._problems import ProjectionError, at
@@ -124,10 +123,7 @@ def _answer_key(survey: Survey, events: list[dict[str, Any]], site: Site, change
     key["damage"] = {"unit": survey.rules[0].unit, "entries": _damage_entries(survey, events, site)}
     key["deadline"] = deadline
     key["debrief"] = f"{change.debrief} {_consequence(events, site, deadline)}"
-    if "habit" in AnswerKey.model_fields:  # the format's own place for it (shown under its heading)
-        key["habit"] = template.habit[:1].upper() + template.habit[1:]
-    else:
-        key["debrief"] += f" The habit: {template.habit}"
+    key["habit"] = template.habit[:1].upper() + template.habit[1:]  # shown under its own heading in the debrief
     view = survey.view(site.index)
     replan: dict[str, Any] = {"id": _free_id("replan", set(by_id)), "t": REPLAN_AFTER, "kind": "planner_call",
                               "content": f"Re-plan after the escalation: {template.replan(view, change)}"}

@@ -4,7 +4,7 @@ silent, and why the rest of the trace stays consistent).
 
 A template says its fault kind (from the format's vocabulary), where it applies (the shapes of result it can
 change: :attr:`Template.shapes`), the evidence it creates (field paths: :attr:`Template.evidence`) and the habit
-that would have caught it (:attr:`Template.habit`, the end of the debrief). :meth:`Template.place` finds where in
+that would have caught it (:attr:`Template.habit`, the answer key's habit). :meth:`Template.place` finds where in
 one result it would apply (None: it does not), :meth:`Template.change` makes the change: the new output and the
 answer-key texts (:class:`Change`). The numbers it makes up (a total, an age, a cursor) come from a seeded
 generator, so a projection is the same every time it is made.
@@ -79,7 +79,7 @@ class Template:
     shapes: ClassVar[str]
     #: The evidence it creates: the field paths, in words.
     evidence: ClassVar[str]
-    #: The habit that would have caught the fault (the debrief's last sentence).
+    #: The habit that would have caught the fault (the answer key's habit).
     habit: ClassVar[str]
     #: The failure's names in the public taxonomies (TRAIL, MAST), tags shown only in the debrief.
     taxonomy: ClassVar[tuple[str, ...]]

@@ -342,7 +342,7 @@ def origin_issues(drill: Any) -> list[Issue]:
 def path_issues(drill: Any) -> list[Issue]:
     """Every evidence field path leads to a value in its event's output (with a did-you-mean at the first key that
     is not there)."""
-    from warroom.core.model import event_output, has_output, path_parts, structured, value_at
+    from warroom.core.model import event_output, has_output, path_miss
 
     key = drill.answer_key
     if key is None:
@@ -364,20 +364,7 @@ def path_issues(drill: Any) -> list[Issue]:
             out.append(Issue(loc, f"event {q(ev.id)} is a {ev.kind}, which has no output for a field path; point the "
                           "path at a tool_result, command_result or log"))
             continue
-        found, _ = value_at(event_output(ev), item.path)
-        if found:
-            continue
-        node, walked = structured(event_output(ev)), list[Any]()
-        for part in path_parts(item.path):
-            ok, nxt = value_at(node, str(part) if isinstance(part, str) else f"[{part}]")
-            if not ok:
-                keys = list(node) if isinstance(node, dict) else []
-                at = ".".join(map(str, walked)) or "the top level"
-                listed = f"; the keys there: {', '.join(map(str, keys[:12]))}" if keys else ""
-                hint = Suggester([str(k) for k in keys])(str(part))
-                out.append(Issue(loc, f"the field path {q(item.path)} leads nowhere in the output of {q(ev.id)}: "
-                                 f"{q(str(part))} is not at {at}{hint}{listed}"))
-                break
-            node = nxt
-            walked.append(part)
+        miss = path_miss(event_output(ev), item.path)
+        if miss is not None:
+            out.append(Issue(loc, f"the field path {q(item.path)} leads nowhere in the output of {q(ev.id)}: {miss}"))
     return out

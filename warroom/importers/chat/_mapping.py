@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from warroom.core.author import UNMARKED_AUTHOR
 from warroom.core.text import ID_PATTERN
 from warroom.importers.chat._parse import Conversation, Message
 from warroom.importers.chat._team import is_terminal
@@ -259,7 +260,7 @@ def conversation_to_drill_data(conv: Conversation, file: Path, options: TraceOpt
         "version": 1,
         "difficulty": DEFAULT_DIFFICULTY,
         "tags": ["domain:imported", "domain:chat"],
-        "author": "imported by warroom from a chat transcript (real trace, not yet marked up)",
+        "author": f"imported by warroom from a chat transcript{UNMARKED_AUTHOR}",
         "source": (f"Chat transcript {where}, imported by `warroom import chat`. Message text is verbatim; "
                    f"estimated: {estimated}; {prices}."
                    + (f" The file says: {'; '.join(conv.notes)}." if conv.notes else "")),

@@ -6,27 +6,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from warroom.core.author import UNMARKED_NOTE
 from warroom.core.rules import MISSING_ANSWER_KEY
 from warroom.importers.kit._rules import TraceError
 
 #: What ``warroom validate`` says about an imported drill until it is marked up (warroom.core.rules).
 MISSING_KEY = MISSING_ANSWER_KEY
-
-_MARKUP = """\
-No answer key: a real trace does not say what went wrong, and the importer does not guess. Until you add one,
-`warroom validate` reports exactly that. Mark up the incident by adding, at the end of this file:
-
-answer_key:
-  fault: {origin_step: STEP, kind: KIND, summary: WHAT WENT WRONG, IN ONE SENTENCE}
-  evidence: [EVENT]                 # the trace event(s) that show the fault
-  cascade: []                       # the later plan steps it spoils
-  damage: {unit: UNIT, entries: [{event: EVENT, amount: 1}]}
-  deadline: SECONDS                 # or {event: EVENT, after: SECONDS}
-  debrief: WHAT THE TRAINEE SHOULD HAVE SEEN, AND WHEN
-
-or, for a healthy run, `all_clear: {debrief: WHY IT WAS HEALTHY}`. Then run `warroom validate` and
-`warroom check` (docs/importing.md, "Marking up an imported trace")."""
-
 
 #: How JSON writers that allow them (Python's ``json``, JavaScript's ``String(x)``) spell the non-finite numbers.
 _NON_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
@@ -51,7 +36,7 @@ def finite_numbers(data: Any) -> Any:
 def dump_unmarked(data: dict[str, Any], header: str) -> str:
     """``data`` (a drill without ``answer_key``) as YAML text, with ``header`` and the mark-up instructions as a
     ``#`` comment at the top."""
-    return dump_drill_yaml(data, f"{header}\n\n{_MARKUP}")
+    return dump_drill_yaml(data, f"{header}\n\n{UNMARKED_NOTE}")
 
 
 def check_unmarked(data: dict[str, Any]) -> None:

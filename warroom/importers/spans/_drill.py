@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from warroom.core.author import UNMARKED_AUTHOR
 from warroom.importers.kit import DEFAULT_DIFFICULTY, TraceError, TraceOptions, drill_id
 from warroom.importers.spans._build import EXECUTOR
 from warroom.importers.spans._span import Span, span_id_hex
@@ -39,7 +40,7 @@ def span_drill(parts: dict[str, Any], file: Path, trace_id: str, index: int | No
         "version": 1,
         "difficulty": DEFAULT_DIFFICULTY,
         "tags": ["domain:imported", f"domain:{prefix}"],
-        "author": f"imported by warroom from {convention} spans (real trace, not yet marked up)",
+        "author": f"imported by warroom from {convention} spans{UNMARKED_AUTHOR}",
         "source": (f"{convention} spans in {where}, imported by `warroom import {prefix}`. Times are the spans' own "
                    f"(seconds from the first span's start); text is verbatim; estimated: {'; '.join(estimated)}."
                    + ignored),

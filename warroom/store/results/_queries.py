@@ -297,11 +297,12 @@ def invalid_rows(
     return out
 
 @guarded
-def best_scores(db: StoreConnection, trainee: str) -> dict[str, int | None]:
+def best_scores(db: StoreConnection, trainee: str, mode: str | None = None) -> dict[str, int | None]:
     """The trainee's best total score per drill id: ``{drill_id: 0-100}``, over the sessions that were not
-    abandoned; None for a drill the trainee only ever quit (every session abandoned). Drills never run are
-    absent. Rows that a read would skip as unreadable (a text total...) are left out."""
-    where, params = _where(db, trainee, None, None, valid=True)
+    abandoned (of ``mode`` only, when given: an assessment drill set's picker shows assessment scores); None for a
+    drill the trainee only ever quit (every session abandoned). Drills never run are absent. Rows that a read would
+    skip as unreadable (a text total...) are left out."""
+    where, params = _where(db, trainee, None, None, valid=True, mode=mode)
     rows = db.conn.execute(
         f"SELECT drill_id, max(CASE WHEN outcome = 'abandoned' THEN NULL ELSE total END) FROM sessions{where} "
         "GROUP BY drill_id",

@@ -1,6 +1,7 @@
-"""The dialogs of the author mode (``warroom annotate``): the fault, a distractor's reason, damage, the deadline and
-the debrief. Each dismisses with its answer, or None when cancelled (escape); the annotate screen applies it to the
-answer-key draft. Text typed here is the author's and is shown literally."""
+"""The dialogs of the author mode (``warroom annotate``): the fault, a distractor's reason, damage, the deadline, the
+debrief (and the habit, the re-plan: longer text), and the drill's title, difficulty and briefing. Each dismisses
+with its answer, or None when cancelled (escape); the annotate screen applies it to the answer-key draft. Text typed
+here is the author's and is shown literally."""
 
 from __future__ import annotations
 
@@ -21,8 +22,8 @@ from warroom.core.model import FaultKind
 from warroom.core.text import clean_line
 from warroom.tui.render import literal_line
 
-__all__ = ["DamageChoice", "DamageDialog", "DebriefDialog", "FaultChoice", "FaultDialog", "FieldPathDialog",
-           "NumberDialog", "TextDialog", "parse_amount"]
+__all__ = ["DamageChoice", "DamageDialog", "DebriefDialog", "DrillInfo", "DrillInfoDialog", "FaultChoice",
+           "FaultDialog", "FieldPathDialog", "NumberDialog", "TextDialog", "parse_amount"]
 
 #: The fault kinds, in the vocabulary's order (docs/authoring.md).
 KINDS: tuple[str, ...] = tuple(k.value for k in FaultKind)
@@ -251,31 +252,105 @@ class DamageDialog(_Dialog):
 
 
 class DebriefDialog(_Dialog):
-    """The debrief: several lines of text. ctrl+s keeps it, escape cancels."""
+    """Several lines of text: the debrief by default, or (``title``, ``hint``, ``what``) the habit or the planner's
+    re-plan. ctrl+s keeps it, escape cancels; ``empty_ok``: an empty text is an answer too (it removes the part)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "done", "Done")]
     DEFAULT_CSS = """
     DebriefDialog #debrief-text { height: 10; }
     """
 
-    def __init__(self, value: str = "") -> None:
-        super().__init__("Debrief: what the trainee should have seen, and when")
-        self.value = value
+    #: The debrief's title and hint.
+    TITLE = "Debrief: what the trainee should have seen, and when"
+    HINT = ("a blank line starts a paragraph (the debrief joins the lines of one; \"- \" starts a list item) · "
+            "ctrl+s: done · escape cancels")
+
+    def __init__(self, value: str = "", title: str = TITLE, hint: str = HINT, what: str = "the debrief",
+                 empty_ok: bool = False) -> None:
+        super().__init__(title)
+        self.value, self.hint, self.what, self.empty_ok = value, hint, what, empty_ok
 
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
             yield TextArea(self.value, id="debrief-text", soft_wrap=True)
             yield Label("", id="annotate-error")
-            yield Label("a blank line starts a paragraph (the debrief joins the lines of one; \"- \" starts a list "
-                        "item) · ctrl+s: done · escape cancels", classes="dialog-hint")
+            yield Label(self.hint, classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one(TextArea).focus()
 
     def action_done(self) -> None:
         text = self.query_one(TextArea).text.strip()
-        if text:
+        if text or self.empty_ok:
             self.dismiss(text)
         else:
-            self.error("write the debrief (escape cancels)")
+            self.error(f"write {self.what} (escape cancels)")
+
+
+@dataclass(frozen=True)
+class DrillInfo:
+    """The drill's title, difficulty (1 to 5) and briefing (``goal``, ``watching``, ``context``: empty for none) as
+    set in the author mode."""
+
+    title: str
+    difficulty: int
+    goal: str
+    watching: str
+    context: str = ""
+
+    def data(self) -> dict[str, object]:
+        """The top-level fields to write (``title``, ``difficulty``, ``briefing``), as the drill format has them."""
+        briefing = {"goal": self.goal, "watching": self.watching}
+        if self.context:
+            briefing["context"] = self.context
+        return {"title": self.title, "difficulty": self.difficulty, "briefing": briefing}
+
+
+class DrillInfoDialog(_Dialog):
+    """The drill as a trainee first meets it: its title, difficulty and briefing (the goal, what the trainee is
+    watching, an optional context). Enter goes to the next field; enter on the last one is done."""
+
+    FIELDS = ("info-title", "info-difficulty", "info-goal", "info-watching", "info-context")
+
+    def __init__(self, info: DrillInfo) -> None:
+        super().__init__("The drill: title, difficulty and briefing (what the trainee reads first)",
+                         "Describe the task and the stakes, never the fault or when to escalate.")
+        self.info = info
+
+    def compose(self) -> ComposeResult:
+        info = self.info
+        with Vertical(id="annotate-box", classes="dialog"):
+            yield from self.head()
+            yield Input(info.title, placeholder="title", id="info-title")
+            yield Input(str(info.difficulty), placeholder="difficulty, 1 (easy) to 5", id="info-difficulty")
+            yield Input(info.goal, placeholder="briefing goal: what the agent was asked to do", id="info-goal")
+            yield Input(info.watching, placeholder="what the trainee is watching (the agents, the tools)",
+                        id="info-watching")
+            yield Input(info.context, placeholder="context (optional): what a trainee should know", id="info-context")
+            yield Label("", id="annotate-error")
+            yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
+
+    @on(Input.Submitted)
+    def next_field(self, event: Input.Submitted) -> None:
+        ident = event.input.id or ""
+        if ident in self.FIELDS[:-1]:
+            self.query_one(f"#{self.FIELDS[self.FIELDS.index(ident) + 1]}", Input).focus()
+        else:
+            self.submit()
+
+    def submit(self) -> None:
+        values = {ident: self.query_one(f"#{ident}", Input).value.strip() for ident in self.FIELDS}
+        difficulty = values["info-difficulty"]
+        required = (("info-title", "a title"), ("info-goal", "the goal"), ("info-watching", "what the trainee watches"))
+        for ident, what in required:
+            if not values[ident]:
+                self.error(f"write {what} (escape cancels)")
+                self.query_one(f"#{ident}", Input).focus()
+                return
+        if difficulty not in ("1", "2", "3", "4", "5"):
+            self.error("the difficulty is a whole number from 1 (easy) to 5")
+            self.query_one("#info-difficulty", Input).focus()
+            return
+        self.dismiss(DrillInfo(values["info-title"], int(difficulty), values["info-goal"], values["info-watching"],
+                               values["info-context"]))

@@ -1,5 +1,5 @@
 """Evidence beyond a whole event, in the author mode (mixed into :class:`~warroom.tui.author.AnnotateScreen`):
-a field inside an event (``f``; ``/`` goes to a field first, as in the war room), an absence at a checkpoint event
+a field inside an event (``f``; ``:`` goes to a field first, as in the war room), an absence at a checkpoint event
 (``a``) and a comparison of several events (``m`` gathers them, ``M`` marks them as one ``all_of`` item). These are
 format-2 evidence items (docs/authoring.md "Evidence by comparison, by absence and at a field path"); a format-1
 drill marks whole events only.
@@ -11,8 +11,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.author import AnnotatedFile, KeyDraft
-from warroom.core.model import TraceEvent, event_output, has_output, path_parts, structured, value_at
-from warroom.core.text import Suggester, clean_line
+from warroom.core.model import TraceEvent, event_output, has_output, path_miss
+from warroom.core.text import clean_line
 from warroom.tui.author._dialogs import FieldPathDialog, TextDialog
 from warroom.tui.render import summarize
 from warroom.tui.widgets import FieldScreen, Inspector, is_field_path, jump_to_field
@@ -28,24 +28,15 @@ def path_problem(ev: TraceEvent, path: str) -> str | None:
     first key that is not there, with a did-you-mean and the keys that are), or None when it is one."""
     if not is_field_path(path):
         return f"{clean_line(path)} is not a field path (data.next_cursor, items[3].id)"
-    node, walked = structured(event_output(ev)), list[str]()
-    for part in path_parts(path):
-        step = part if isinstance(part, str) else f"[{part}]"
-        found, below = value_at(node, step)
-        if not found:
-            keys = [str(k) for k in node] if isinstance(node, dict) else []
-            listed = f"; the keys there: {', '.join(keys[:12])}" if keys else ""
-            at = ".".join(walked).replace(".[", "[") or "the top level"
-            return clean_line(f"no field {path} in the output of {ev.id}: {step} is not at {at}"
-                                  f"{Suggester(keys)(str(part))}{listed}")
-        node = below
-        walked.append(step)
+    miss = path_miss(event_output(ev), path)
+    if miss is not None:
+        return clean_line(f"no field {path} in the output of {ev.id}: {miss}")
     return None
 
 
 class ItemActions:
-    """The keys ``/``, ``f``, ``a``, ``m`` and ``M``. The screen provides ``file``, ``draft``, ``fields`` (event id
-    -> the last field path gone to with ``/``), ``comparing`` (the events gathered with ``m``),
+    """The keys ``:``, ``f``, ``a``, ``m`` and ``M``. The screen provides ``file``, ``draft``, ``fields`` (event id
+    -> the last field path gone to with ``:``), ``comparing`` (the events gathered with ``m``),
     :meth:`selected_event`, :meth:`inspector`, :meth:`changed`, :meth:`refresh_panel`, ``notify`` and ``app``."""
 
     file: AnnotatedFile
@@ -80,7 +71,7 @@ class ItemActions:
     # -- a field inside an event ----------------------------------------------------------------------------------
 
     def action_goto_field(self) -> None:
-        """Ask for a field path and scroll the inspector to it in the selected event (as the war room's ``/``);
+        """Ask for a field path and scroll the inspector to it in the selected event (as the war room's ``:``);
         the path gone to is offered by ``f``."""
         ev = self.selected_event()
         if ev is None:
@@ -95,7 +86,7 @@ class ItemActions:
 
     def action_field_evidence(self) -> None:
         """Mark a field of the selected event as evidence (``{event, path}``; asks the path, offering the one gone
-        to with ``/``), or unmark it (the same path again)."""
+        to with ``:``), or unmark it (the same path again)."""
         ev = self._format2_event("Evidence at a field")
         if ev is None:
             return

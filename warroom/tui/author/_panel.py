@@ -92,9 +92,16 @@ def key_text(draft: KeyDraft, findings: Findings | None, saved: bool, comparing:
     _line(out, "Damage", clean_line(f"{damage} ({draft.damage_unit})" if draft.damage_unit else damage), "red")
     _line(out, "Deadline", clean_line(draft.deadline.describe()) if draft.deadline else "")
     _line(out, "Distractors", clean_line(", ".join(draft.distractors)), "yellow")
-    first = draft.debrief.strip().splitlines()[0] if draft.debrief.strip() else ""
-    _line(out, "Debrief", clean_line(first[:60] + ("…" if len(first) > 60 else "")))
+    _line(out, "Debrief", _first_line(draft.debrief))
+    _line(out, "Habit (h)", _first_line(draft.habit))
+    _line(out, "Re-plan (R)", _first_line(draft.replan_text()))
     return out
+
+
+def _first_line(text: str) -> str:
+    """The first line of ``text``, cut to 60 characters with "…" (the panel's one line per part), cleaned."""
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    return clean_line(first[:60] + ("…" if len(first) > 60 else ""))
 
 
 def _summary(out: Text, findings: Findings) -> None:

@@ -21,7 +21,7 @@ from textual.clock import Clock
 from textual.screen import Screen
 from textual.timer import Timer
 
-from warroom.core.author import AnnotatedFile, Findings
+from warroom.core.author import REPLAN_AFTER, AnnotatedFile, Findings
 from warroom.core.model import TraceEvent
 from warroom.core.play import Replay
 from warroom.core.text import PLAYBACK_SPEEDS, clean_line, clock, speed
@@ -29,6 +29,8 @@ from warroom.tui.author._dialogs import (
     DamageChoice,
     DamageDialog,
     DebriefDialog,
+    DrillInfo,
+    DrillInfoDialog,
     FaultChoice,
     FaultDialog,
     NumberDialog,
@@ -47,7 +49,9 @@ from warroom.tui.widgets import (
     StatusBar,
     TraceTable,
     key_prose,
+    open_search,
     room_panes,
+    search_again,
 )
 
 __all__ = ["SCRUB_SECONDS", "AnnotateScreen"]
@@ -60,9 +64,11 @@ ANNOTATE_NOTES = (
     "Author mode: nothing is scored and no session is kept. Select a trace event (↑ ↓ j k), then mark it: o makes "
     "it the fault's origin (its plan step; in format 2, the plan for a planner call, the set-up for an event "
     "before step 1), v evidence, c its plan step part of the cascade, x a distractor, d damage (again on a marked "
-    "event to unmark it), l the deadline some seconds after it. b writes the debrief. The trace's ⚑ column shows "
+    "event to unmark it), l the deadline some seconds after it. b writes the debrief, h the habit that would have "
+    "caught the fault, R the planner's re-plan after a correct escalation; i sets the drill's title, difficulty and "
+    "briefing. The trace's ⚑ column shows "
     "each marked event by that key: o (a plan or set-up origin's event), v, d, x, l.\n\n"
-    "Format 2 evidence beyond a whole event: f a field of the event (/ goes to one first), a an absence at it, "
+    "Format 2 evidence beyond a whole event: f a field of the event (: goes to one first), a an absence at it, "
     "m gathers events for a comparison and M marks them as one.\n\n"
     "s saves the answer key into the drill file (comments and layout kept) and shows what `warroom validate` and "
     "`warroom check` say of it in the side panel. A key saved half-done opens again where you left it."
@@ -99,8 +105,15 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         Binding("o", "origin", "Origin", priority=True,
                 tooltip="the selected event's plan step is the fault's origin: give its kind and a summary"),
         Binding("v", "evidence", "Evidence", priority=True, tooltip="mark / unmark the selected event as evidence"),
-        Binding("slash", "goto_field", "Go to field", key_display="/", show=False, priority=True,
-                tooltip="go to a field of the selected event's result, e.g. data.next_cursor (f offers it)"),
+        Binding("slash", "search", "Find", key_display="/", show=False, priority=True,
+                tooltip="find a text in the inspector, as in less (highlighted; the bottom border counts them)"),
+        Binding("n", "search_next(1)", "Next match", show=False, priority=True,
+                tooltip="the next place of the text found with / (wraps around)"),
+        Binding("N", "search_next(-1)", "Previous match", key_display="N", show=False, priority=True,
+                tooltip="the previous place of the text found with /"),
+        Binding("colon", "goto_field", "Go to field", key_display=":", show=False, priority=True,
+                tooltip="go to a field of the selected event's result by its path, e.g. data.next_cursor (f offers "
+                        "it)"),
         Binding("f", "field_evidence", "Field", priority=True, show=False,
                 tooltip="format 2: a field of the selected event is evidence (asks its path; the same path unmarks)"),
         Binding("a", "absence", "Absence", priority=True, show=False,
@@ -120,6 +133,12 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         Binding("l", "deadline", "Deadline", priority=True, show=False,
                 tooltip="the deadline: some drill seconds after the selected event"),
         Binding("b", "debrief", "Debrief", priority=True, show=False, tooltip="write the debrief (ctrl+s keeps it)"),
+        Binding("h", "habit", "Habit", priority=True, show=False,
+                tooltip="write the habit that would have caught the fault (shown in the debrief; ctrl+s keeps it)"),
+        Binding("R", "replan", "Re-plan", key_display="R", priority=True, show=False,
+                tooltip="write what the planner says after a correct escalation (the re-plan; ctrl+s keeps it)"),
+        Binding("i", "drill_info", "Title, briefing", priority=True, show=False,
+                tooltip="the drill's title, difficulty and briefing (what the trainee reads first)"),
         Binding("s", "save", "Save", priority=True,
                 tooltip="save the answer key into the file, then run validate and check"),
         Binding("q", "quit_annotate", "Quit", priority=True, tooltip="leave (asks first when there are unsaved marks)"),
@@ -146,7 +165,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         self.replay = Replay(self.drill)
         self.ticker: Timer | None = None
         self._last_time: float | None = None
-        #: event id -> the last field path gone to with ``/`` (``f`` offers it).
+        #: event id -> the last field path gone to with ``:`` (``f`` offers it).
         self.fields: dict[str, str] = {}
         #: The events gathered with ``m`` for a comparison, in the order marked.
         self.comparing: list[str] = []
@@ -183,7 +202,7 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         if released:
             self.query_one(TraceTable).append_events(released)
         note = "AUTHOR" + (" · END" if self.replay.ended else "")
-        self.query_one(StatusBar).show(self.drill.title, self.replay.now, self.speed, self.paused, note)
+        self.query_one(StatusBar).show(self.title_shown, self.replay.now, self.speed, self.paused, note)
 
     def action_toggle_pause(self) -> None:
         """Pause or resume the drill clock."""
@@ -249,6 +268,15 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
             return None
         return timeline.event(key)
 
+    def action_search(self) -> None:
+        """Find a text in the inspector (:func:`warroom.tui.widgets.open_search`)."""
+        key = self.query_one(TraceTable).selected_key
+        open_search(self, self.query_one(Inspector), key or "the inspector")
+
+    def action_search_next(self, direction: int) -> None:
+        """``n`` / ``N``: the next or previous place of the text found with ``/``."""
+        search_again(self, self.query_one(Inspector), direction)
+
     def inspector(self) -> Inspector:
         """The inspector pane."""
         return self.query_one(Inspector)
@@ -309,6 +337,58 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
                 self.changed("Debrief written.")
 
         self.app.push_screen(DebriefDialog(self.draft.debrief), done)
+
+    def action_habit(self) -> None:
+        """Write the habit that would have caught the fault in a dialog (empty: none)."""
+
+        def done(text: Any) -> None:
+            if isinstance(text, str):
+                self.draft.habit = text
+                self.changed("Habit written." if text else "Habit removed.")
+
+        self.app.push_screen(DebriefDialog(
+            self.draft.habit, title="The habit that would have caught it: the check to make every time",
+            hint="a sentence or two that hold for any drill like this one · ctrl+s: done · escape cancels",
+            what="the habit", empty_ok=True), done)
+
+    def action_replan(self) -> None:
+        """Write what the planner says after a correct escalation (the re-plan's planner call; empty: none)."""
+        taken = {e.id for e in self.drill.trace} | {p.id for p in self.drill.probes}
+
+        def done(text: Any) -> None:
+            if isinstance(text, str):
+                self.draft.set_replan(text, taken)
+                self.changed("Re-plan written." if text else "Re-plan removed.")
+
+        self.app.push_screen(DebriefDialog(
+            self.draft.replan_text(), title="The re-plan: what the planner says after a correct escalation",
+            hint=f"played {REPLAN_AFTER:g} s after the escalation, instead of \"the original trace stopped\" alone · "
+                 "ctrl+s: done · escape cancels", what="the re-plan", empty_ok=True), done)
+
+    def action_drill_info(self) -> None:
+        """Set the drill's title, difficulty and briefing in a dialog (written where the file has them)."""
+        drill, meta = self.drill, self.draft.meta
+        given = meta.get("briefing")
+        brief: dict[str, Any] = given if isinstance(given, dict) else {}
+        difficulty = meta.get("difficulty", drill.difficulty)
+        info = DrillInfo(
+            str(meta.get("title", drill.title)), difficulty if isinstance(difficulty, int) else drill.difficulty,
+            str(brief.get("goal", drill.briefing.goal)), str(brief.get("watching", drill.briefing.watching)),
+            str(brief.get("context") or ""),
+        )
+
+        def done(answer: Any) -> None:
+            if isinstance(answer, DrillInfo):
+                self.draft.meta = answer.data()
+                self.changed("Title, difficulty and briefing set.")
+                self.apply([])  # the header shows the title
+
+        self.app.push_screen(DrillInfoDialog(info), done)
+
+    @property
+    def title_shown(self) -> str:
+        """The drill's title as the header shows it: the one set in author mode, else the file's."""
+        return str(self.draft.meta.get("title", self.drill.title))
 
     def refresh_panel(self) -> None:
         """Show the key so far in the side panel, and its marks in the trace's ⚑ column."""

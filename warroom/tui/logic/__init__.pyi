@@ -14,7 +14,7 @@ from ._drillsets import (
 )
 from ._entries import DrillEntry, load_entry
 from ._lessons import LESSONS, TUTORIAL_ID, Lesson, Tutor, is_tutorial, tutorial_path
-from ._pickergroups import Group, domain_key, domain_of, group_entries, new_trainee
+from ._pickergroups import SORTS, Group, domain_key, domain_of, filter_entries, group_entries, new_trainee, sort_entries
 from ._recording import JournalUnwritable, Recorder, ResultsUnavailable, SessionUnavailable
 from ._services import Services, unfinished_sessions
 from ._traceindex import TraceIndex
@@ -32,6 +32,7 @@ __all__ = [
     "PRACTICE",
     "Recorder",
     "ResultsUnavailable",
+    "SORTS",
     "Services",
     "SessionUnavailable",
     "TUTORIAL_ID",
@@ -41,6 +42,7 @@ __all__ = [
     "domain_key",
     "domain_of",
     "event_agent",
+    "filter_entries",
     "group_entries",
     "hidden_actions",
     "is_tutorial",
@@ -50,6 +52,7 @@ __all__ = [
     "mode_line",
     "new_trainee",
     "shows_agents",
+    "sort_entries",
     "tutorial_path",
     "unfinished_sessions",
 ]

@@ -61,6 +61,8 @@ class Lesson:
         target: the event id (inspect, flag, probe) or plan step id (escalate) the action must name; None: any.
         wrong: what is said when the action named another target; ``{got}`` and ``{target}`` are filled in.
         done: what the panel says once the lesson is done (until the next one starts).
+        running: what the panel says instead of ``done`` once the drill clock runs again (for a lesson whose
+            ``done`` speaks of the paused clock); empty: ``done`` throughout.
     """
 
     name: str
@@ -72,9 +74,18 @@ class Lesson:
     target: str | None = None
     wrong: str = "That was {got}; this lesson asks for {target}."
     done: str = ""
+    running: str = ""
+
+    def done_text(self, paused: bool) -> str:
+        """What the panel says once this lesson is done: :attr:`running` while the drill clock runs (when given),
+        else :attr:`done`."""
+        return self.running if self.running and not paused else self.done
 
 
-#: The tutorial's lessons, in order, on drills/tutorial.yaml (events e03, e06, e07, step s2, probe p1).
+#: The tutorial's lessons, in order, on drills/tutorial.yaml (events e03, e06, e07, step s2, probe p1). The report
+#: e07 comes with the result e06 (both at 24 s), the lessons from Inspect on hold the drill clock there, and the probe's
+#: answer comes half a second later: a trainee who does what the lessons say escalates 0.5 s after the evidence and
+#: scores 100 (the lessons' own pace costs no speed points).
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
         name="Pause",
@@ -87,8 +98,11 @@ LESSONS: tuple[Lesson, ...] = (
         ),
         ask="press space to pause the drill clock.",
         done=(
-            "While the clock is paused nothing new appears, so you can read at leisure; space resumes it. The next "
-            "lesson comes up when the executor reports on its order search."
+            "Paused: nothing new appears while the clock is paused, so you can read at leisure. Press space again "
+            "to resume it."
+        ),
+        running=(
+            "The clock runs again. The next lesson comes up when the executor reports on its order search."
         ),
     ),
     Lesson(
@@ -120,10 +134,8 @@ LESSONS: tuple[Lesson, ...] = (
         ),
         ask="select e06 and press f to flag it.",
         wrong="You flagged {got}; this lesson asks for {target} (f on {got} again unflags it): select it, press f.",
-        done=(
-            "Flagged: ⚑ marks e06 in the trace. A flag is your note: when you escalate, you tick the events you "
-            "cite yourself."
-        ),
+        done="Flagged: ⚑ marks e06 in the trace. A flag is your own note; when you escalate, you tick the events "
+             "you cite.",
     ),
     Lesson(
         name="Probe",
@@ -133,12 +145,12 @@ LESSONS: tuple[Lesson, ...] = (
         target="p1",
         prompt=(
             "When a result looks wrong and you want proof, ask the executor to verify its step. Press v, choose "
-            "the probe p1 of s2 and press enter: the answer comes in as a trace event some seconds of drill time "
-            "later. Needless probes cost a little, so ask when it matters."
+            "the probe p1 of s2 and press enter: the answer comes in as a trace event once its wait is over (here "
+            "half a second of drill time). Needless probes cost a little, so ask when it matters."
         ),
         ask="press v, choose the probe p1, then enter.",
         wrong="You asked for {got}; this lesson asks for {target}: press v and choose it.",
-        done="Asked: the executor checks s2; its answer (p1) comes 6 s of drill time later (the clock runs till then).",
+        done="Asked: the executor checks s2; its answer (p1) comes in half a second of drill time.",
     ),
     Lesson(
         name="Escalate",
@@ -148,11 +160,11 @@ LESSONS: tuple[Lesson, ...] = (
         target="s2",
         prompt=(
             "The probe's answer (p1) confirms it: the fault is in plan step s2, Look up the orders, which searched "
-            "with ticket ids. Press e to escalate to "
-            "the planner: type s2 to choose the step, tab twice to the evidence list, where e06, the event you are "
-            "on, is ticked (if not, type e06 and press space), then enter and y to confirm."
+            "with ticket ids. Press e to escalate to the planner: type s2 to choose the step, tab twice to the "
+            "events you cite, where e06, the event you are on, is ticked (if not, type e06 and press space), then "
+            "enter and y to confirm."
         ),
-        ask="press e, choose step s2, cite e06, enter, then y.",
+        ask="press e, choose step s2, tick e06 among the events you cite, enter, then y.",
         wrong=(
             "You escalated {got}: the planner found nothing wrong there (a false escalation costs a re-plan and "
             "15 s). Press e again and choose {target}, citing e06."

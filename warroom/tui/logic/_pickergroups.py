@@ -7,6 +7,9 @@ given (the catalog's: bundled first, then ``--drills`` folders, in natural order
 domain tag come after them under ``other``, and files that did not load last, under ``cannot load``. The bundled
 tutorial is a group of its own: first (``start here``) for a trainee who has not finished a drill yet, else last of
 the loaded drills (``tutorial``). No Textual here.
+
+The picker's ``/`` filter keeps the drills whose title, id, domain or tags hold every word typed
+(:func:`filter_entries`); ``s`` sorts them by level or by best score instead of by domain (:func:`sort_entries`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from warroom.tui.logic._entries import DrillEntry
 
-__all__ = ["Group", "domain_key", "domain_of", "group_entries", "new_trainee"]
+__all__ = ["SORTS", "Group", "domain_key", "domain_of", "filter_entries", "group_entries", "new_trainee",
+           "sort_entries"]
 
 #: Group labels of the drills outside any domain.
 START_HERE = "start here"
@@ -103,3 +107,45 @@ def group_entries(
 def _label(spellings: Counter[str]) -> str:
     """The label of a group: the spelling most of its drills use (the first seen among equals)."""
     return spellings.most_common(1)[0][0]
+
+
+#: The picker's orders (``s`` goes to the next): grouped by domain (the default), by level (difficulty, easiest
+#: first), by best score (the drills to practise first: never played, then only quit, then from the lowest score up).
+SORTS: dict[str, str] = {"domain": "by domain", "level": "by level", "best": "by best score"}
+
+
+def _words_of(entry: DrillEntry) -> str:
+    """What the filter searches in one drill: its title, id, domain and other public tags (a drill that did not
+    load: its file name), case-folded."""
+    card = entry.card
+    if card is None:
+        return entry.path.name.casefold()
+    return " ".join([card.title, card.id, *card.public_tags]).casefold()
+
+
+def filter_entries(entries: Iterable[DrillEntry], text: str) -> list[DrillEntry]:
+    """The entries whose title, id, domain or tags hold every word of ``text`` (case ignored); all of them for an
+    empty ``text``."""
+    words = text.casefold().split()
+    return [e for e in entries if all(w in _words_of(e) for w in words)]
+
+
+def sort_entries(entries: Iterable[DrillEntry], sort: str, best: dict[str, int | None]) -> list[DrillEntry]:
+    """``entries`` in the order ``sort`` names (a key of :data:`SORTS`; ``domain``: as given), each kind by title
+    after its key; drills that did not load last. ``best``: the trainee's best scores by drill id."""
+    loaded = [e for e in entries if e.card is not None]
+    broken = [e for e in entries if e.card is None]
+
+    def key(entry: DrillEntry) -> tuple[int, int, str]:
+        card = entry.card
+        assert card is not None
+        if sort == "level":
+            return (card.difficulty, 0, card.title.casefold())
+        if card.id not in best:
+            return (0, 0, card.title.casefold())  # never played: first
+        score = best[card.id]
+        return (1, -1, card.title.casefold()) if score is None else (2, score, card.title.casefold())
+
+    if sort == "domain":
+        return [*loaded, *broken]
+    return sorted(loaded, key=key) + broken

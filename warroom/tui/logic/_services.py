@@ -284,9 +284,9 @@ class Services:
             return f"no attempts left on this drill in the drill set ({self.drill_set.model.attempts} allowed)"
         return None
 
-    def best_scores(self) -> dict[str, int | None]:
-        """The trainee's best total score per drill id over sessions not abandoned; None for a drill only ever quit
-        (empty when no results are stored yet).
+    def best_scores(self, mode: str | None = None) -> dict[str, int | None]:
+        """The trainee's best total score per drill id over sessions not abandoned (of ``mode`` only, when given);
+        None for a drill only ever quit (empty when no results are stored yet).
 
         Raises :class:`ResultsUnavailable` when the results store exists but cannot be read."""
         import sqlite3
@@ -298,7 +298,7 @@ class Services:
             return {}
         try:
             with ResultsStore(self.data_dir, create=False) as store:
-                return dict(store.best_scores(self.trainee))
+                return dict(store.best_scores(self.trainee, mode))
         except (StoreError, sqlite3.DatabaseError) as exc:
             raise ResultsUnavailable(str(exc)) from None
 

@@ -3,10 +3,11 @@ confirm.
 
 :class:`EscalateScreen` is pushed by the war room on ``e``. Its step list moves like the trace (↑ ↓ j k, home end)
 and takes a typed step id (type-ahead, :func:`match_step`); tab moves to the reason box, tab again to the evidence
-list (:class:`~warroom.tui.room._citelist.CiteList`: space ticks an event), tab again back to the steps; enter asks for
-a y / n confirmation naming the step and the cited events. Keys are handled as they arrive at the focused widget
-(never as bindings, which run only once a key has bubbled up to the app, after keys typed behind it), so a fast
-typist's keys keep their order.
+list (:class:`~warroom.tui.room._citelist.CiteList`: space ticks an event), tab again back to the steps; the list keys
+go to is marked (▶ before its title, its left edge drawn thick). Enter asks for a y / n confirmation naming the step and
+the cited events; n goes back to where the trainee was (the evidence list, hidden under the question, included). Keys
+are handled as they arrive at the focused widget (never as bindings, which run only once a key has bubbled up to the
+app, after keys typed behind it), so a fast typist's keys keep their order.
 """
 
 from __future__ import annotations
@@ -163,6 +164,8 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         self.preselect: int | None = ids.index(preselect) if preselect in ids else None
         #: The choice awaiting the trainee's y / n, or None.
         self.pending: EscalationChoice | None = None
+        #: The zone the trainee was in when enter asked to confirm: ``n`` (or escape) goes back there.
+        self.asked_from = "steps"
         #: True once y sent the escalation (keys still queued for the dialog are dropped).
         self.sent = False
         self._question = ""
@@ -177,7 +180,9 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             options.append(Option(prompt, id=ident))
         with Vertical(id="escalate-box", classes="dialog"):
             yield Label(self.TITLE, id="escalate-title", classes="dialog-title")
-            yield StepList(*options, id="escalate-steps")
+            steps = StepList(*options, id="escalate-steps")
+            steps.border_title = self._title("steps")
+            yield steps
             yield ReasonInput(
                 placeholder="reason (optional): what is wrong with that step",
                 max_length=NOTE_MAX,
@@ -185,7 +190,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
                 id="escalate-reason",
             )
             cites = CiteList(self.released, self.initially_cited, id="escalate-cites", positions=self.positions)
-            cites.border_title = Text("cite the events that show the fault (tab here, space ticks)")
+            cites.border_title = self._cites_title()
             cites.border_subtitle = self._cited_text()
             yield cites
             yield Label(key_prose(self.HINT), id="escalate-hint", classes="dialog-hint")
@@ -199,6 +204,31 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
 
     def on_resize(self) -> None:
         self.fit_lists()
+
+    #: The mark before the title of the list that has the focus (its left edge is drawn thick too, warroom.tcss).
+    FOCUS_MARK = "▶ "
+    #: The lists' titles (on their top borders), by zone.
+    TITLES = {"steps": "the plan step at fault", "cites": "cite the events that show the fault (tab here, space ticks)"}
+
+    def _title(self, zone: str) -> Text:
+        """A list's title, marked when the list has the focus (the trainee sees where keys go)."""
+        if self.zone == zone:
+            return Text(self.FOCUS_MARK + self.TITLES[zone], style="bold")
+        return Text(self.TITLES[zone])
+
+    def _cites_title(self) -> Text:
+        return self._title("cites")
+
+    def show_zone(self) -> None:
+        """Show which list keys go to: the list with the focus has its title marked (:data:`FOCUS_MARK`) and a
+        focus class (its left edge drawn thick, its highlight brighter: warroom.tcss)."""
+        for zone, ident in (("steps", "#escalate-steps"), ("cites", "#escalate-cites")):
+            try:
+                widget = self.query_one(ident)
+            except NoMatches:  # not composed yet
+                return
+            widget.set_class(self.zone == zone, "-zone")
+            widget.border_title = self._title(zone)
 
     #: The lists' most rows (borders included) at 24 terminal rows (warroom.tcss): the steps, and the cited events
     #: (two fewer with the format-2 origins "the plan" and "set-up" among the steps).
@@ -299,6 +329,17 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         self.zone = zone
         ids = {"steps": "#escalate-steps", "reason": "#escalate-reason", "cites": "#escalate-cites"}
         self.query_one(ids[zone]).focus()
+        self.show_zone()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The focus moved (a key, a click): keys go where it is now, and the dialog shows it. While the question is
+        asked, the evidence list is hidden and the focus it had is lent to the steps: that is no move of the
+        trainee's (``n`` goes back to :attr:`asked_from`)."""
+        zones = {"escalate-steps": "steps", "escalate-reason": "reason", "escalate-cites": "cites"}
+        zone = zones.get(event.widget.id or "")
+        if zone is not None and not self.asking:
+            self.zone = zone
+        self.show_zone()
 
     def action_choose(self) -> None:
         """Ask to confirm the highlighted step (or say that no step is chosen yet)."""
@@ -306,9 +347,9 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             return
         step_id = self.step
         if step_id is None:
-            hint = key_prose("Choose the plan step at fault first (↑ ↓, or type its id).")
-            self.notify(hint, severity="warning", markup=False)
-            self.notify(hint, severity="warning", markup=False)
+            # said in the dialog's own hint line: a toast would cover the dialog
+            hint = Text(key_prose("Choose the plan step at fault first (↑ ↓, or type its id)."), style="bold yellow")
+            self.query_one("#escalate-hint", Label).update(hint)
             return
         title = dict(self.choices)[step_id]
         reason = self.query_one("#escalate-reason", Input).value.strip()
@@ -321,6 +362,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         question.append("\n" + cited, style="")
         question.append(f"reason: {clean_line(reason)}" if reason else "no reason given", style="italic")
         self._question = question.plain
+        self.asked_from = self.zone
         self.query_one("#escalate-title", Label).update(question)
         self.query_one("#escalate-hint", Label).update(self.ASK_HINT)
         self.add_class("-asking")
@@ -339,6 +381,15 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             self.query_one("#escalate-title", Label).update(self.TITLE)
             self.query_one("#escalate-hint", Label).update(key_prose(self.HINT))
             self.remove_class("-asking")
+            # back where the trainee was: the evidence list was hidden under the question, which took its focus
+            zone = self.asked_from
+            self.zone = zone
+            self.show_zone()
+            self.call_after_refresh(self._refocus, zone)
+
+    def _refocus(self, zone: str) -> None:
+        if self.zone == zone and not self.asking and not self.sent:
+            self.to_zone(zone)
 
     @property
     def question(self) -> str:

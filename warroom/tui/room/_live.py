@@ -36,7 +36,9 @@ from warroom.tui.widgets import (
     StatusBar,
     TraceTable,
     open_field_jump,
+    open_search,
     room_panes,
+    search_again,
 )
 
 __all__ = ["TICK_INTERVAL", "WarRoomScreen"]
@@ -61,8 +63,9 @@ class WarRoomScreen(DrillScreen):
     """The live drill: header, meters, plan, trace table and inspector. Arguments: see
     :class:`~warroom.tui.room._drillscreen.DrillScreen` (the session, its saved actions and its end)."""
 
-    #: Below 80 columns the plan panel gives way to the trace (see warroom.tcss, ``.-narrow``).
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    #: Below 100 columns the plan panel gives way to the trace, below 80 more so (see warroom.tcss, ``.-medium``,
+    #: ``.-narrow``).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-medium"), (100, "-wide")]
     #: The repeated event the inspector shows and its repetitions then (see :meth:`refresh_repeated`).
     _inspected_repeat: tuple[str, int] | None = None
 
@@ -88,11 +91,20 @@ class WarRoomScreen(DrillScreen):
                 tooltip="escalate to the planner: name the plan step at fault (↑ ↓ j k or type its id, tab for a "
                 "reason, tab again for the events you cite as showing the fault: space ticks one; enter, then y to "
                 "confirm)"),
-        Binding("slash", "goto_field", "Go to field", key_display="/", show=False, priority=True,
-                tooltip="go to a field of the selected event's result, e.g. data.next_cursor"),
+        Binding("slash", "search", "Find", key_display="/", show=False, priority=True,
+                tooltip="find a text in the inspector, as in less (highlighted; the bottom border counts them)"),
+        Binding("n", "search_next(1)", "Next match", show=False, priority=True,
+                tooltip="the next place of the text found with / (wraps around)"),
+        Binding("N", "search_next(-1)", "Previous match", key_display="N", show=False, priority=True,
+                tooltip="the previous place of the text found with /"),
+        Binding("colon", "goto_field", "Go to field", key_display=":", show=False, priority=True,
+                tooltip="go to a field of the selected event's result by its path, e.g. data.next_cursor"),
         Binding("v", "probe", "Probe", priority=True,
                 tooltip="ask the executor to verify a plan step (pick the probe; its result comes in as a trace "
                 "event after its wait, and can be cited)"),
+        Binding("d", "to_debrief", "Debrief", priority=True,
+                tooltip="after a containment: the re-plan's remaining events at once, then the debrief (the same "
+                "score)"),
         Binding("q", "quit_drill", "Quit", priority=True,
                 tooltip="quit the drill (asks first; the session is kept as abandoned)"),
         Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
@@ -244,6 +256,8 @@ class WarRoomScreen(DrillScreen):
         drill with verification probes."""
         if action == "refused":
             return self.assessment
+        if action == "to_debrief":  # only while a containment's re-plan plays
+            return self.replay.contained and not self.replay.ended
         if action == "probe":
             return bool(self.drill.probes)
         if self.assessment and action in ("pause", "resume", "faster", "slower"):
@@ -367,11 +381,13 @@ class WarRoomScreen(DrillScreen):
         if result.contained:
             self._note = "ESCALATED"  # short, so the title still fits at 80 columns
             self.notify(
-                f"Escalation of {step} accepted: the planner stops the plan and re-plans.",
+                f"Escalation of {step} accepted: the planner stops the plan and re-plans. d opens the debrief now "
+                "(the re-plan plays out otherwise).",
                 title="Escalated",
                 markup=False,
             )
             self.apply([])
+            self.refresh_bindings()  # the footer offers d
             return
         # a drill with a twin plays as either trial: saying the escalation came before the evidence would tell which
         faulted = self.drill.answer_key is not None and self.entry.drill is not None and self.entry.drill.twin is None
@@ -391,6 +407,21 @@ class WarRoomScreen(DrillScreen):
         if timeline.selected_key == key:
             self.query_one(Inspector).show_text(body)
         self.notify(message, title="Nothing wrong found", severity="warning", markup=False, timeout=8)
+
+    def action_search(self) -> None:
+        """Find a text in the inspector (:func:`warroom.tui.widgets.open_search`): the selected event, or a note."""
+        key = self.query_one(TraceTable).selected_key
+        open_search(self, self.query_one(Inspector), key if key and not key.startswith("note:") else "the inspector")
+
+    def action_search_next(self, direction: int) -> None:
+        """``n`` / ``N``: the next or previous place of the text found with ``/``."""
+        search_again(self, self.query_one(Inspector), direction)
+
+    def action_to_debrief(self) -> None:
+        """After a containment: release the rest of the re-plan at once (the drill ends as it would at the end of
+        the re-plan, contained, with the same score) and open the debrief, rather than wait for it at 1x."""
+        if self.replay.contained and not self.replay.ended:
+            self.apply(self.replay.run_to_end())
 
     def action_goto_field(self) -> None:
         """Ask for a field path and scroll the inspector to it in the selected event

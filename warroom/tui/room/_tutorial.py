@@ -29,6 +29,7 @@ from warroom.tui.widgets import KeyFooter, key_prose
 
 if TYPE_CHECKING:
     from textual.clock import Clock
+    from textual.notifications import SeverityLevel
 
     from warroom.core.model import Action, TraceEvent
     from warroom.tui.logic import DrillEntry, Recorder, Services
@@ -68,10 +69,12 @@ class LessonRecorder:
 
 
 class LessonPanel(Static):
-    """The tutorial's prompt: the waiting lesson (or the one just done) and the last explanation."""
+    """The tutorial's prompt: the waiting lesson (or the one just done), the last explanation, and the war room's
+    last notice (which the tutorial shows here rather than as a toast over the lesson or a dialog)."""
 
-    def show(self, tutor: Tutor) -> None:
-        """Draw the panel for ``tutor``'s state."""
+    def show(self, tutor: Tutor, paused: bool = False, notice: str = "") -> None:
+        """Draw the panel for ``tutor``'s state; ``paused``: the drill clock is paused by the trainee (a lesson's
+        text for the paused clock is shown only then); ``notice``: the war room's last notice, if any."""
         total = len(tutor.lessons)
         lesson = tutor.current
         out = Text()
@@ -81,13 +84,17 @@ class LessonPanel(Static):
         else:
             done = tutor.last_done
             self.border_title = f"Tutorial · {tutor.index} of {total} lessons done"
-            if done is not None and done.done:
-                out.append(key_prose(done.done))
+            text = done.done_text(paused) if done is not None else ""
+            if text:
+                out.append(key_prose(text))
             elif lesson is not None:
                 out.append("Watch the trace: the first lesson comes up in a moment.")
         if tutor.hint:
             out.append("\n")
             out.append(key_prose(tutor.hint), style="italic yellow")
+        if notice:
+            out.append("\n")
+            out.append(notice, style="dim italic")
         self.update(out)
 
 
@@ -108,7 +115,7 @@ class TutorialScreen(WarRoomScreen):
     DEFAULT_CSS = """
     LessonPanel {
         height: auto;
-        max-height: 6;
+        max-height: 7;
         border: round $accent;
         padding: 0 1;
     }
@@ -126,6 +133,8 @@ class TutorialScreen(WarRoomScreen):
         lessons: tuple[Lesson, ...] = LESSONS,
     ) -> None:
         self.tutor = Tutor(lessons)
+        #: The war room's last notice ("Flagged e06."), shown in the lesson panel instead of a toast.
+        self.notice = ""
         super().__init__(entry, LessonRecorder(recorder, self._seen), services, clock, speed=speed, mode=TUTORIAL_MODE)
         self._event_times = {e.id: e.t for e in self.drill.trace}
         #: Key -> the war room's action it runs (from BINDINGS), to explain a refused key.
@@ -155,12 +164,20 @@ class TutorialScreen(WarRoomScreen):
         return super().running and not self.tutor.waiting
 
     def advance_clock(self, dt: float) -> list[TraceEvent]:
-        """Move the drill clock on by ``dt`` drill seconds, but not past the event that starts the next lesson."""
+        """Move the drill clock on by ``dt`` drill seconds, but not past the event that starts the next lesson (a
+        trace event, or the result of a probe the trainee asked for), at any speed."""
         stop = self.tutor.next_stop()
-        at = self._event_times.get(stop) if stop is not None else None
+        at = self._stop_time(stop) if stop is not None else None
         if at is not None and not self.replay.is_released(stop or "") and at >= self.replay.now:
             return self.replay.advance_to(min(self.replay.now + dt, at))
         return super().advance_clock(dt)
+
+    def _stop_time(self, event_id: str) -> float | None:
+        """The drill time of ``event_id``: a trace event's, or the due time of a requested probe's result (None
+        when it is neither, or the probe has not been asked for)."""
+        if event_id in self._event_times:
+            return self._event_times[event_id]
+        return next((r.due_at for r in self.replay.probes.requests if r.probe.id == event_id), None)
 
     def apply(self, released: list[TraceEvent]) -> None:
         super().apply(released)
@@ -187,9 +204,29 @@ class TutorialScreen(WarRoomScreen):
         """Redraw the panel, the footer (refused keys are dimmed) and the header's LESSON badge."""
         if self._note in ("", "LESSON"):
             self._note = "LESSON" if self.tutor.waiting else ""
-        self.query_one(LessonPanel).show(self.tutor)
+        self._show_panel()
         self.refresh_bindings()
         self.refresh_status()
+
+    def _show_panel(self) -> None:
+        self.query_one(LessonPanel).show(self.tutor, self.paused, self.notice)
+
+    def _set_paused(self, paused: bool) -> None:
+        """As the war room's, and the panel follows: a lesson's text about the paused clock is gone once it runs."""
+        super()._set_paused(paused)
+        if self.is_mounted:
+            self._show_panel()
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """The war room's notices ("Flagged e06.", "Escalation of s2 accepted") go into the lesson panel, under the
+        lesson: a toast would cover the lesson's text, and the dialog a lesson opens next. Errors (a journal that
+        cannot be written) are still toasts."""
+        if severity == "error" or not self.is_mounted:
+            super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+            return
+        self.notice = f"{title}: {message}" if title else message
+        self._show_panel()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """As the war room's, but a key whose action a later lesson teaches is disabled (None: shown dimmed)."""
@@ -207,7 +244,7 @@ class TutorialScreen(WarRoomScreen):
             self.tutor.ignore(event.key)
         else:
             return
-        self.query_one(LessonPanel).show(self.tutor)
+        self._show_panel()
 
     # -- the end --------------------------------------------------------------------------------------------------
 

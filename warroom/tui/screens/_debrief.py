@@ -39,7 +39,7 @@ from warroom.core.play import Replay, describe_citations
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.core.text import clean_line, damage, damage_amount, seconds, usd
 from warroom.tui.flow import ShowBriefing, ShowPicker
-from warroom.tui.render import literal_line, prose, summarize
+from warroom.tui.render import prose, summarize
 from warroom.tui.widgets import HelpScreen, KeyFooter
 
 if TYPE_CHECKING:
@@ -106,7 +106,8 @@ def debrief_marks(
         if detected and (probe is None or detected[0][1].t <= probe[0]):
             ref, first = detected[0]
             shown = " + ".join(ref.events) if ref.all_of is not None else first.id
-            marks.append((first.t, "E", f"first evidence: {shown} {summarize(first)}", "bold yellow"))
+            summary = event_summary(first).plain
+            marks.append((first.t, "E", f"first evidence: {shown} {summary}", "bold yellow"))
         elif probe is not None:  # a fault only a probe finds first: its earliest result, as the scorecard counts it
             at, p = probe
             what = f"first evidence: the result of probe {p.id} (verify step {p.step}), at the earliest: asked as " \
@@ -140,21 +141,24 @@ def debrief_marks(
     return marks
 
 
-def evidence_text(out: Text, drill: Drill) -> None:
-    """Append the answer key's evidence items to ``out``, literally: bare ids, and (format 2) a comparison
-    ``e03 + e07 (compared)``, an absence ``e08 (absent: ...)``, a field ``e03 data.next_cursor = "c_8f2a"`` with the
-    path and its value highlighted."""
+def evidence_text(out: Text, drill: Drill, indent: str = "  ") -> None:
+    """Append the answer key's evidence items to ``out``, one per line (each starting a new line, ``indent`` in),
+    literally: bare ids, and (format 2) a comparison ``e03 + e07 (compared)``, an absence ``e08 (absent: ...)``, a
+    field ``e03 data.next_cursor = "c_8f2a"`` with the path and its value highlighted; an item's note follows it on
+    its line, after ``; ``."""
     key = drill.answer_key
     assert key is not None
-    for i, ref in enumerate(refs(key)):
-        if i:
-            out.append(", ")
+    for ref in refs(key):
+        out.append("\n" + indent)
         head, detail = describe_item(drill, ref)
         if ref.path is not None:
             out.append(clean_line(ref.event) + " ")
             out.append(clean_line(ref.path), style="bold reverse")
             if detail:
-                out.append(" " + clean_line(detail), style="bold yellow")
+                value, _, note = detail.partition("; ")
+                out.append(" " + clean_line(value), style="bold yellow")
+                if note:
+                    out.append("; " + clean_line(note))
             continue
         out.append(clean_line(head))
         if detail:
@@ -168,6 +172,25 @@ def trial_sentence(written: Drill | None, played: Drill) -> str | None:
     if written is None or written.twin is None:
         return None
     return TRIAL_SENTENCES[PlayedAs.NOISE if played.is_all_clear else PlayedAs.SIGNAL]
+
+
+#: Characters of an event's summary the debrief shows (a distractor, the first evidence); a longer one says how
+#: many more there are and where the whole event is (the after-action review).
+SUMMARY_SHOWN = 1000
+
+
+def event_summary(event: Any, style: str = "") -> Text:
+    """An event's one-line summary for the debrief, in full (wrapped, never cut with "…") up to
+    :data:`SUMMARY_SHOWN` characters; a longer one ends saying how many characters more there are and that
+    ``warroom review`` shows the whole event."""
+    text = clean_line(summarize(event, limit=SUMMARY_SHOWN))
+    out = Text(style=style)
+    if len(text) <= SUMMARY_SHOWN:
+        out.append(text)
+        return out
+    out.append(text[:SUMMARY_SHOWN] + "…")
+    out.append(" (more: `warroom scores` lists this session, `warroom review ID` shows the whole event)", style="dim")
+    return out
 
 
 def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
@@ -184,14 +207,14 @@ def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
 
 
 def marks_table(marks: list[tuple[float, str, str, str]]) -> Table:
-    """The marks as rows (time in seconds, symbol, description); a long description wraps under itself, except the
-    first evidence's event summary, which is cut to one line."""
+    """The marks as rows (time in seconds, symbol, description); a long description (the first evidence's event
+    summary too) wraps under itself, read in full."""
     table = Table.grid(padding=(0, 1))
     table.add_column(justify="right", no_wrap=True, style="dim")
     table.add_column(no_wrap=True)
     table.add_column(ratio=1)
     for t, symbol, what, style in marks:
-        text = literal_line(what) if symbol == "E" else Text(clean_line(what))
+        text = Text(clean_line(what))
         table.add_row(seconds(t), Text(symbol, style=style), text)
     return table
 
@@ -254,7 +277,10 @@ class DebriefScreen(Screen[None]):
             yield Static(self._damage_caption(), id="debrief-damage-caption")
             yield Sparkline(damage_series(self.replay.damage_timeline, self._end()), id="debrief-damage")
             yield Static(self._answer(), id="debrief-answer", classes="debrief-section")
-            if self.drill.distractors:
+            key = self.drill.answer_key
+            if key is not None and key.habit:
+                yield Static(self._habit(), id="debrief-habit", classes="debrief-section")
+            if self._seen_distractors():
                 yield Static(self._distractors(), id="debrief-distractors", classes="debrief-section")
             yield Static(
                 Text(f"scoring version {card.scoring_version}", style="dim"), id="debrief-version"
@@ -365,13 +391,13 @@ class DebriefScreen(Screen[None]):
                 out.append(f"{TARGET_LABELS[key.fault.target]} (at {clean_line(key.fault.origin_event)})")
             out.append(f" · {key.fault.kind.value}\n", style="bold red")
             out.append(prose(key.fault.summary))
-            out.append("\n\nevidence ", style="bold")
+            out.append("\n\nevidence", style="bold")
             evidence_text(out, self.drill)
             if key.accepted_evidence:
-                out.append("   also accepted ", style="bold")
+                out.append("\nalso accepted ", style="bold")
                 out.append(", ".join(clean_line(e) for e in key.accepted_evidence))
             if key.cascade:
-                out.append("   cascade ", style="bold")
+                out.append("\ncascade ", style="bold")
                 out.append(" → ".join(clean_line(s) for s in key.cascade))
             out.append("\n\n")
             out.append(prose(key.debrief))
@@ -395,15 +421,29 @@ class DebriefScreen(Screen[None]):
             out.append(f"\n{clean_line(p.id)} ", style="bold")
             state = ("finds the fault" if p.id in finding else "finds nothing") + (", asked" if p.id in asked else "")
             out.append(f"verify {clean_line(p.step)} ({state}): ", style="green" if p.id in finding else "dim")
-            out.append(literal_line(p.reveals, limit=140))
+            out.append(prose(p.reveals))
+
+    def _habit(self) -> Text:
+        """The habit that would have caught the fault (the answer key's ``habit``), in its own place."""
+        key = self.drill.answer_key
+        out = Text()
+        out.append("The habit that would have caught it\n", style="bold underline")
+        out.append(prose(key.habit if key is not None and key.habit else ""))
+        return out
+
+    def _seen_distractors(self) -> list[Any]:
+        """The drill's distractors released before the drill ended: those the trainee saw."""
+        return [d for d in self.drill.distractors if self.replay.is_released(d.event)]
 
     def _distractors(self) -> Text:
+        """The distractors the trainee saw, each event's summary in full and why it was harmless (one still to come
+        when the drill stopped is not explained: the debrief explains what the trainee saw)."""
         out = Text()
         out.append("Distractors (odd but harmless)\n", style="bold underline")
-        for d in self.drill.distractors:
+        for d in self._seen_distractors():
             out.append(clean_line(d.event), style="bold")
             out.append(" ")
-            out.append(literal_line(summarize(self.drill.event(d.event)), limit=70, style="dim"))
+            out.append_text(event_summary(self.drill.event(d.event), style="dim"))
             out.append("\n  ")
             out.append(prose(d.why_harmless))
             out.append("\n")

@@ -14,12 +14,25 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
 
 from warroom.core.text import clean_line
 from warroom.tui.flow import ShowBriefing
-from warroom.tui.logic import DrillEntry, Group, ResultsUnavailable, Services, group_entries, is_tutorial, new_trainee
+from warroom.tui.logic import (
+    ASSESSMENT,
+    SORTS,
+    DrillEntry,
+    Group,
+    ResultsUnavailable,
+    Services,
+    domain_of,
+    filter_entries,
+    group_entries,
+    is_tutorial,
+    new_trainee,
+    sort_entries,
+)
 from warroom.tui.screens._pickerview import GROUP_WIDTH, entry_cells, group_label, preview_text
 from warroom.tui.widgets import HelpScreen, KeyFooter
 
@@ -27,7 +40,7 @@ __all__ = ["PickerScreen", "fit_columns"]
 
 #: Fixed and flexible column widths of the picker's table.
 _FIXED = {"level": 5, "length": 6, "best": 4}
-_FLEX = {"title": 3.0, "tags": 2.0}
+_FLEX = {"title": 3.0, "tags": 1.5}  # the tags beside a group are its drills' other domain tags: short
 #: Lines the drill preview keeps at least (with its border) when the list is long.
 _PREVIEW_MIN = 7
 
@@ -59,16 +72,32 @@ class PickerScreen(Screen[None]):
         Binding("end,G", "last", "Last", show=False, priority=True, tooltip="first / last drill"),
         Binding("tab", "app.focus_next", "Preview", show=False,
                 tooltip="into the preview and back (there ↑ ↓ j k scroll it)"),
+        Binding("slash", "filter", "Filter", key_display="/",
+                tooltip="filter the drills by words of a title, domain or tag"),
+        Binding("s", "sort", "Sort",
+                tooltip="order the drills by domain, by level or by best score"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, tooltip="clear the filter"),
     ]
 
     HELP_TITLE = "Drill picker keys"
-    HELP_NOTES = "A drill marked ⚠ has problems; select it to see them."
+    HELP_NOTES = (
+        "A drill marked ⚠ has problems; select it to see them. The filter keeps the drills whose title, id, domain "
+        "or tags hold every word typed; enter keeps it, escape clears it."
+    )
 
     def __init__(self, services: Services, last_drill: Path | None = None) -> None:
         super().__init__()
         self.services = services
         self.last_drill = last_drill
         self.entries: list[DrillEntry] = []
+        #: Every drill read (the table shows those the filter keeps), the best scores and a set's progress.
+        self._catalog: list[DrillEntry] = []
+        self._best: dict[str, int | None] = {}
+        self._every: dict[str, int | None] = {}
+        self._progress: dict[str, Any] | None = None
+        #: The ``/`` filter's text ("" shows every drill) and the order (a key of ``SORTS``; ``s`` goes to the next).
+        self.filter_text = ""
+        self.sort = "domain"
         #: True while the drills are being read (in a worker thread).
         self.loading = False
         #: The entry being read from its file to be opened (:meth:`action_start`), if any.
@@ -76,6 +105,8 @@ class PickerScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(self._banner(), id="picker-banner")
+        yield Input(placeholder="filter: words of a title, domain or tag (enter keeps it, escape clears it)",
+                    id="picker-filter", max_length=100)
         table: DataTable[Text] = DataTable(id="picker-table", cursor_type="row")
         table.border_title = "Drills"
         yield table
@@ -100,8 +131,11 @@ class PickerScreen(Screen[None]):
                 out.append(due, style="bold red" if "past due" in due else "")
             if active.adaptive:
                 out.append(" · the next drill is chosen for you")
-        elif self.services.session_mode == "assessment":
+            if self._assessment:
+                out.append(" (best: assessment scores)")
+        elif self._assessment:
             out.append(" · assessment", style="bold")
+            out.append(" (best: assessment scores)")
         return out
 
     def on_mount(self) -> None:
@@ -112,7 +146,7 @@ class PickerScreen(Screen[None]):
         table.add_column(Text("level"), key="level")
         table.add_column(Text("tags"), key="tags")
         table.add_column(Text("length"), key="length")
-        table.add_column(Text("best"), key="best")
+        table.add_column(Text("best"), key="best")  # in assessment: assessment scores only (see the banner)
         if self.services.drill_set is not None:
             table.add_column(Text("progress"), key="progress")
         fit_columns(table, *self._widths())
@@ -120,16 +154,24 @@ class PickerScreen(Screen[None]):
         table.focus()
 
     def _widths(self) -> tuple[dict[str, int], dict[str, float]]:
-        """The fixed and flexible column widths (a drill set adds its progress column; the group column narrows, to 8
-        cells, where the title and tags would otherwise be pushed off a narrow terminal)."""
+        """The fixed and flexible column widths (a drill set adds its progress column). The group column is as wide
+        as the longest group name shown, so that names are shown whole (``healthcare`` and ``healthcare-sc…`` read
+        as one group), up to :data:`GROUP_WIDTH`; it narrows, to 8 cells, only where the title and tags would
+        otherwise be pushed off a narrow terminal."""
         if self.services.drill_set is None:
             table = self.query_one("#picker-table", DataTable)
             pads = 2 * table.cell_padding * (1 + len(_FIXED) + len(_FLEX))
             flex_room = max(8 * sum(_FLEX.values()) / w for w in _FLEX.values())  # each flex column 8 cells or more
             room = table.scrollable_content_region.width - pads - sum(_FIXED.values()) - math.ceil(flex_room)
-            return {"group": max(8, min(GROUP_WIDTH, room)), **_FIXED}, _FLEX
+            return {"group": max(8, min(self._group_width(), room)), **_FIXED}, _FLEX
         wide = self.services.drill_set.adaptive and self.services.drill_set.model.attempts is not None
         return {**_FIXED, "progress": 24 if wide else 18}, _FLEX  # "session 10 of 12 · 2 left"
+
+    def _group_width(self) -> int:
+        """The cells the longest group name of the drills read takes (its header's at least), at most
+        :data:`GROUP_WIDTH`."""
+        names = [domain_of(e) or "" for e in self._catalog] + ["start here", "cannot load", "tutorial"]
+        return min(max(len(n) for n in names), GROUP_WIDTH)
 
     def on_resize(self) -> None:
         self._fit_widths()
@@ -159,12 +201,19 @@ class PickerScreen(Screen[None]):
     def _read_in_thread(self) -> None:
         entries = self.services.catalog()
         try:
-            best, problem = self.services.best_scores(), None
+            every, problem = self.services.best_scores(), None
+            # in assessment (a drill set's, or --mode assessment) the best column shows assessment scores only
+            assessed = self.services.best_scores(ASSESSMENT) if self._assessment else every
         except ResultsUnavailable as exc:  # a broken results store must not stop anyone from playing
-            best, problem = {}, exc
+            every, assessed, problem = {}, {}, exc
         progress = self._set_progress()
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self._fill, entries, best, problem, progress)
+            self.app.call_from_thread(self._fill, entries, assessed, problem, progress, every)
+
+    @property
+    def _assessment(self) -> bool:
+        """True when the picker starts assessment sessions (its best column then shows assessment scores only)."""
+        return self.services.session_mode == ASSESSMENT
 
     def _fill(
         self,
@@ -172,10 +221,13 @@ class PickerScreen(Screen[None]):
         best: dict[str, int | None],
         unavailable: Exception | None,
         progress: dict[str, Any] | ResultsUnavailable | None = None,
+        every: dict[str, int | None] | None = None,
     ) -> None:
-        """Fill the table with ``entries`` and the ``best`` scores (``unavailable``: why there are none) and, in a
-        drill set, each drill's ``progress`` (a :class:`ResultsUnavailable`: why it cannot be shown). Does nothing
-        once the picker has been replaced (a drill started before the worker finished reading)."""
+        """Fill the table with ``entries`` and the ``best`` scores (of the picker's mode in assessment;
+        ``unavailable``: why there are none) and, in a drill set, each drill's ``progress`` (a
+        :class:`ResultsUnavailable`: why it cannot be shown); ``every``: the best scores of every mode (whether the
+        trainee has finished a drill yet; default ``best``). Does nothing once the picker has been replaced (a drill
+        started before the worker finished reading)."""
         if not self.query("#picker-table"):  # the picker was taken off the screen: nothing to fill
             return
         self.loading = False
@@ -184,9 +236,24 @@ class PickerScreen(Screen[None]):
         if isinstance(progress, ResultsUnavailable):
             self.notify(f"Drill set progress unavailable: {progress}", severity="warning", markup=False)
             progress = {}
+        self._catalog, self._best, self._progress = list(entries), best, progress
+        self._every = best if every is None else every
+        self._fit_widths()  # the group column fits the longest group name read
+        self.show_rows()
+
+    def show_rows(self) -> None:
+        """(Re)draw the table from the drills read: those the filter keeps (``/``), grouped by domain or in the order
+        ``s`` chose (each row's group cell then names its domain); the cursor stays on the drill it was on (matched
+        by file), else the drill last opened."""
         table = self.query_one("#picker-table", DataTable)
+        under_cursor = self.selected() if self.entries and table.row_count else None
         table.clear()
-        groups = self._groups(entries, best)
+        best, progress = self._best, self._progress
+        shown = filter_entries(self._catalog, self.filter_text)
+        if self.sort == "domain":
+            groups = self._groups(shown, self._every)
+        else:
+            groups = [Group("", tuple(sort_entries(shown, self.sort, best)))]
         self.entries = [entry for group in groups for entry in group.entries]
         starts: dict[int, str] = {}  # row -> the label of the group it starts
         first = 0
@@ -194,28 +261,33 @@ class PickerScreen(Screen[None]):
             if group.label and group.entries:
                 starts[first] = group.label
             first += len(group.entries)
-        if entries:
+        if self._catalog:
             self.query_one("#picker-detail-body", Static).update(Text(""))
         for i, entry in enumerate(self.entries):
+            grouped = self.services.drill_set is None and not is_tutorial(entry)  # the group column names it
             try:
-                cells = entry_cells(entry, best)
+                cells = entry_cells(entry, best, grouped)
             except Exception as exc:
                 problem = f"{entry.path}:1:1: cannot show this drill ({type(exc).__name__}: {exc})"
                 self.entries[i] = entry = DrillEntry(entry.path, None, (*entry.problems, problem))
-                cells = entry_cells(entry, best)
+                cells = entry_cells(entry, best, grouped)
             if progress is not None:
                 p = progress.get(entry.card.id) if entry.card is not None else None
                 cells.append(Text(p.cell() if p is not None else "—"))
             if self.services.drill_set is None:
-                cells.insert(0, group_label(starts.get(i, "")))
+                label = starts.get(i, "") if self.sort == "domain" else (domain_of(entry) or "")
+                cells.insert(0, group_label(label))
             table.add_row(*cells, key=str(i))
+        self._show_title(len(shown))
         if not self.entries:
-            done = self.services.drill_set is not None
-            self.query_one("#picker-detail-body", Static).update(
-                Text("This drill set is complete." if done else "No drills found.")
-            )
-        # Back from a drill: the cursor stays on the drill just played (matched by file).
-        last = self.last_drill
+            done = self.services.drill_set is not None and not self._catalog
+            empty = "This drill set is complete." if done else "No drills found."
+            if self._catalog and self.filter_text:
+                empty = f"No drill matches “{clean_line(self.filter_text)}” (title, domain or tag): escape clears " \
+                        "the filter."
+            self.query_one("#picker-detail-body", Static).update(Text(empty))
+        # Back from a drill, or after filtering: the cursor stays on its drill (matched by file).
+        last = under_cursor.path if under_cursor is not None else self.last_drill
         if last is not None:
             from warroom.core.files import real_path
 
@@ -223,6 +295,16 @@ class PickerScreen(Screen[None]):
             if row is not None:
                 table.move_cursor(row=row, animate=False, scroll=True)
         self.fit_heights()
+
+    def _show_title(self, shown: int) -> None:
+        """The table's title: how many drills are shown when a filter is on, the filter, the order when not by
+        domain."""
+        parts = ["Drills"]
+        if self.filter_text:
+            parts.append(f"{shown} of {len(self._catalog)} · filter “{clean_line(self.filter_text)}”")
+        if self.sort != "domain":
+            parts.append(SORTS[self.sort])
+        self.query_one("#picker-table", DataTable).border_title = " · ".join(parts)
 
     def _groups(self, entries: list[DrillEntry], best: dict[str, int | None]) -> list[Group]:
         """The picker's groups of ``entries``: by domain, the tutorial first for a trainee with no finished drill
@@ -245,7 +327,8 @@ class PickerScreen(Screen[None]):
         """Give the drill list the rows it needs (up to what leaves the preview 7 lines) and the preview the rest."""
         table = self.query_one("#picker-table", DataTable)
         banner = 2 if self.services.drill_set is not None else 1  # a drill set's banner has a second line
-        room = self.size.height - 1 - banner  # the banner and the footer
+        box = 3 if self.query_one("#picker-filter", Input).display else 0  # the filter box, while shown
+        room = self.size.height - 1 - banner - box  # the banner, the filter box and the footer
         if room <= 0:
             return
         wanted = table.row_count + 3  # the header row and the border
@@ -353,6 +436,57 @@ class PickerScreen(Screen[None]):
         if table.row_count:
             table.move_cursor(row=table.row_count - 1, animate=False)
 
+    # -- filter and order ------------------------------------------------------------------------------------------
+
+    def _filtering(self) -> bool:
+        """True while the filter box has the focus (typed keys are the filter's)."""
+        return self.query_one("#picker-filter", Input).has_focus
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the filter box has the focus, the list's priority keys (enter, g, G, home, end) are the box's: a
+        ``g`` typed there is a letter of the filter."""
+        return not (action in ("start", "first", "last") and self._filtering())
+
+    def action_filter(self) -> None:
+        """Show the filter box and move into it."""
+        box = self.query_one("#picker-filter", Input)
+        box.display = True
+        box.focus()
+        self.fit_heights()
+
+    @on(Input.Changed, "#picker-filter")
+    def filter_changed(self, event: Input.Changed) -> None:
+        if event.value != self.filter_text:
+            self.filter_text = event.value
+            self.show_rows()
+
+    @on(Input.Submitted, "#picker-filter")
+    def filter_kept(self) -> None:
+        """Enter in the filter box: back to the list, the filter kept (and shown in the box and the title)."""
+        self.query_one("#picker-table", DataTable).focus()
+        if not self.filter_text:
+            self.query_one("#picker-filter", Input).display = False
+            self.fit_heights()
+
+    def action_clear_filter(self) -> None:
+        """Escape: clear the filter (and hide its box), back to the list."""
+        box = self.query_one("#picker-filter", Input)
+        had = bool(self.filter_text) or box.display
+        box.value = ""
+        box.display = False
+        self.query_one("#picker-table", DataTable).focus()
+        if had and self.filter_text:
+            self.filter_text = ""
+            self.show_rows()
+        self.fit_heights()
+
+    def action_sort(self) -> None:
+        """The next order of :data:`~warroom.tui.logic.SORTS`: by domain, by level, by best score."""
+        orders = list(SORTS)
+        self.sort = orders[(orders.index(self.sort) + 1) % len(orders)]
+        self.show_rows()
+        self.notify(f"Drills {SORTS[self.sort]}.", markup=False, timeout=2)
+
     def action_quit_app(self) -> None:
         self.app.exit()
 
@@ -372,9 +506,18 @@ def fit_columns(table: DataTable[Any], fixed: Mapping[str, int], flex: Mapping[s
     label_width = max(labels) + 2 * table.cell_padding if labels and table.show_row_labels else 0
     cells = table.scrollable_content_region.width - label_width - 2 * table.cell_padding * (len(fixed) + len(flex))
     free = max(cells - sum(fixed.values()), minimum * len(flex))
-    total = sum(flex.values()) or 1
     widths = dict(fixed)
-    for key, weight in flex.items():
+    shares = dict(flex)
+    while True:  # a column whose share is under the minimum gets the minimum; the others share what is left
+        total = sum(shares.values()) or 1
+        small = [key for key, weight in shares.items() if int(free * weight / total) < minimum]
+        if not small or len(small) == len(shares):
+            break
+        for key in small:
+            widths[key] = minimum
+            free -= minimum
+            del shares[key]
+    for key, weight in shares.items():
         widths[key] = max(int(free * weight / total), minimum)
     columns = [(key, column.label, widths.get(str(key.value))) for key, column in table.columns.items()]
     if all(w is None or (table.columns[k].width == w and not table.columns[k].auto_width) for k, _, w in columns):

@@ -13,8 +13,9 @@ from warroom.tui.screens._briefing import stars
 
 __all__ = ["GROUP_WIDTH", "best_cell", "entry_cells", "group_label", "preview_text"]
 
-#: The width of the group column (a group's label in its first drill's row), in cells.
-GROUP_WIDTH = 14
+#: The widest the group column gets (a group's label in its first drill's row), in cells: it is as wide as the longest
+#: label shown, up to this (the bundled library's domains are at most 16 characters: docs/authoring.md).
+GROUP_WIDTH = 24
 
 
 def group_label(label: str) -> Text:
@@ -34,9 +35,10 @@ def best_cell(drill_id: str, best: dict[str, int | None]) -> Text:
     return Text("quit", style="dim italic") if score is None else Text(str(score), style="bold")
 
 
-def entry_cells(entry: DrillEntry, best: dict[str, int | None]) -> list[Text]:
+def entry_cells(entry: DrillEntry, best: dict[str, int | None], grouped: bool = False) -> list[Text]:
     """The picker table's cells of one drill (from its card): title, level, tags, length, best score (``best``:
-    the trainee's best scores by drill id); a broken drill marked ⚠."""
+    the trainee's best scores by drill id); a broken drill marked ⚠. ``grouped``: the group column names the
+    drill's domain (its first tag), so the tags column shows the others."""
     d = entry.card
     if d is not None and entry.problems:  # loaded, but breaks a rule across files (e.g. a duplicate id)
         return [
@@ -54,10 +56,11 @@ def entry_cells(entry: DrillEntry, best: dict[str, int | None]) -> list[Text]:
             Text("—"),
             Text("—"),
         ]
+    tags = d.public_tags[1:] if grouped and domain_of(entry) is not None else d.public_tags
     return [
         literal_line(d.title),
         Text(stars(d.difficulty), style="yellow"),
-        literal_line(", ".join(d.public_tags), style="dim"),
+        literal_line(", ".join(tags), style="dim"),
         Text(clock(d.duration)),
         best_cell(d.id, best),
     ]

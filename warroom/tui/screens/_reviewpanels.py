@@ -105,7 +105,7 @@ def scorecard_panel(data: ReviewData) -> Text:
 
 
 def answer_panel(data: ReviewData) -> Text:
-    """The answer key (fault, evidence, cascade, damage, deadline, debrief) or the all-clear note, and the
+    """The answer key (fault, evidence, cascade, damage, deadline, debrief, habit) or the all-clear note, and the
     distractors; a note when the drill file is not available."""
     drill = data.drill
     out = Text()
@@ -133,8 +133,8 @@ def answer_panel(data: ReviewData) -> Text:
         out.append(clean_line(origin), style="bold red")
         out.append(f"  ({key.fault.kind.value})\n")
         out.append(clean(key.fault.summary) + "\n")
-        out.append("evidence      ", style="bold")
-        evidence_text(out, drill)
+        out.append("evidence", style="bold")
+        evidence_text(out, drill, indent="  ")
         out.append("\n")
         if key.cascade:
             out.append("cascade       ", style="bold")
@@ -151,6 +151,9 @@ def answer_panel(data: ReviewData) -> Text:
             out.append(clean_line(f"  {e.event}: {damage_amount(e.amount, unit)}{note}") + "\n")
         out.append("\nDebrief\n", style="bold")
         out.append(clean(key.debrief) + "\n")
+        if key.habit:
+            out.append("\nThe habit that would have caught it\n", style="bold")
+            out.append(clean(key.habit) + "\n")
     if drill.distractors:
         out.append("\nDistractors (harmless)\n", style="bold")
         for d in drill.distractors:

@@ -8,6 +8,7 @@ from ._keyhelp import footer_label, help_rows, key_label, key_prose, key_table
 from ._linetable import Column, LineTable
 from ._panels import Meters, PlanPanel, StatusBar
 from ._panes import room_panes
+from ._search import SearchScreen, open_search, search_again
 from ._tracetable import TraceTable
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "Meters",
     "PlanPanel",
     "START_DELAY",
+    "SearchScreen",
     "StatusBar",
     "TraceTable",
     "find_json_key_line",
@@ -33,5 +35,7 @@ __all__ = [
     "key_prose",
     "key_table",
     "open_field_jump",
+    "open_search",
     "room_panes",
+    "search_again",
 ]

@@ -1,4 +1,4 @@
-"""Go to a field inside a large result: the war room's ``/`` key asks for a field path (``data.next_cursor``,
+"""Go to a field inside a large result: the war room's ``:`` key asks for a field path (``data.next_cursor``,
 ``items[3].id``) and the inspector scrolls to the line that shows it.
 
 :func:`find_field_line` reads the inspector's lines as :func:`warroom.tui.render._structured.structured` lays data out

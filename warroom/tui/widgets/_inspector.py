@@ -6,6 +6,12 @@ token usage and cost) is laid out into lines once per width and drawn with ``ren
 thread, started once the event has stayed selected for :data:`START_DELAY` seconds: the inspector shows the
 event's header and "laying out …" at once, and the body when it is ready; a later selection supersedes it. Drill text
 is Rich Text from :mod:`warroom.tui.render._text`, never markup.
+
+Text search, as in ``less``: :meth:`Inspector.search` finds every place a text appears in the lines shown (ignoring
+case unless the text has a capital letter), highlights them, and scrolls to the first one at or below the top of the
+view; :meth:`Inspector.search_next` goes to the next (or previous) one, wrapping around. The search stays when
+another event is shown (its matches are found again), until a new one is made. The bottom border says where it
+stands (``/cursor 2 of 7``).
 """
 
 from __future__ import annotations
@@ -15,7 +21,9 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import work
@@ -39,6 +47,27 @@ BACKGROUND_CHARS = 20_000
 START_DELAY = 0.05
 #: Laid-out bodies kept (by width and content): going back to an event shown a moment ago costs no layout.
 LAYOUTS_KEPT = 64
+#: How a search's matches are drawn: every match, and the current one.
+MATCH_STYLE = Style(reverse=True)
+CURRENT_MATCH_STYLE = Style(reverse=True, bold=True, color="yellow")
+
+
+def find_matches(lines: Sequence[str], query: str) -> list[tuple[int, int, int]]:
+    """Every place ``query`` appears in ``lines``, as (line, first cell, end cell), in reading order. Case is ignored
+    unless ``query`` has a capital letter (``less``'s smart case); a match never spans two lines."""
+    if not query:
+        return []
+    fold = query == query.lower()
+    want = query.lower() if fold else query
+    out = []
+    for n, line in enumerate(lines):
+        text = line.lower() if fold else line
+        start = text.find(want)
+        while start >= 0:
+            first = cell_len(line[:start])
+            out.append((n, first, first + cell_len(line[start:start + len(query)])))
+            start = text.find(want, start + max(len(want), 1))
+    return out
 
 
 def _lay_out(body: Text, width: int) -> list[Strip]:
@@ -78,6 +107,11 @@ class Inspector(ScrollView, can_focus=True):
         self._base: Style | None = None
         self._paint_width = 1
         self._layouts: LRUCache[tuple[Any, ...], list[Strip]] = LRUCache(LAYOUTS_KEPT)
+        #: The text searched for (``/``), its matches in the lines shown and the current one's index.
+        self.query_text = ""
+        self.matches: list[tuple[int, int, int]] = []
+        self.current_match: int | None = None
+        self._by_line: dict[int, list[int]] = {}
 
     @property
     def text(self) -> str:
@@ -131,6 +165,85 @@ class Inspector(ScrollView, can_focus=True):
         self.scroll_to(0, index, animate=False, immediate=True, force=True)
         return True
 
+    # -- search ---------------------------------------------------------------------------------------------------
+
+    def search(self, query: str) -> int:
+        """Search the lines shown for ``query`` (see the module docstring) and scroll to the first match at or below
+        the top of the view; returns the number of matches (0: nothing moves)."""
+        self.query_text = query
+        self._find()
+        if self.matches:
+            top = round(self.scroll_y)
+            self._go(next((i for i, m in enumerate(self.matches) if m[0] >= top), 0))
+        self.refresh()
+        return len(self.matches)
+
+    def search_next(self, direction: int = 1) -> bool:
+        """Go to the next match (``direction`` 1) or the previous one (-1) of the search, wrapping around; from no
+        current match (another event shown since), the first one at or below the top of the view (going back: the
+        last one above it). Returns True when it wrapped around the end (or the start). Nothing without matches."""
+        if not self.matches:
+            return False
+        count = len(self.matches)
+        if self.current_match is None:
+            top = round(self.scroll_y)
+            after = next((i for i, m in enumerate(self.matches) if m[0] >= top), count)
+            self._go(after % count if direction > 0 else (after - 1) % count)
+            return False
+        target = self.current_match + direction
+        self._go(target % count)
+        return not 0 <= target < count
+
+    def search_status(self) -> str:
+        """``/cursor 2 of 7`` (``/cursor: none``) while a search is made, else ``""``."""
+        if not self.query_text:
+            return ""
+        if not self.matches:
+            return f"/{self.query_text}: none"
+        shown = f"{self.current_match + 1} of " if self.current_match is not None else ""
+        return f"/{self.query_text} {shown}{len(self.matches)}"
+
+    def _find(self) -> None:
+        self.matches = find_matches([s.text for s in self._strips], self.query_text) if not self.pending else []
+        self.current_match = None
+        self._by_line = {}
+        for n, (line, _, _) in enumerate(self.matches):
+            self._by_line.setdefault(line, []).append(n)
+        self._show_status()
+
+    def _show_status(self) -> None:
+        """Where the search stands, in the bottom border (set only when it changes: setting it repaints)."""
+        status = self.search_status()
+        if (self.border_subtitle or "") != status:
+            self.border_subtitle = status
+
+    def _go(self, index: int) -> None:
+        """Make match ``index`` the current one and scroll its line into view (a third of the way down)."""
+        self.current_match = index
+        self._show_status()
+        line = self.matches[index][0]
+        height = max(self.scrollable_content_region.height, 1)
+        if not round(self.scroll_y) <= line < round(self.scroll_y) + height:
+            self.scroll_to(0, max(line - height // 3, 0), animate=False, immediate=True, force=True)
+        self.refresh()
+
+    def _highlight(self, strip: Strip, index: int) -> Strip:
+        """Line ``index``'s strip with the search's matches on it drawn (the current one brighter)."""
+        current = self.current_match
+        cuts = [(*self.matches[n][1:], CURRENT_MATCH_STYLE if n == current else MATCH_STYLE)
+                for n in self._by_line.get(index, ())]
+        if not cuts:
+            return strip
+        parts: list[Strip] = []
+        at = 0
+        for a, b, style in cuts:
+            parts.append(strip.crop(at, a))
+            piece = strip.crop(a, b)
+            parts.append(Strip(list(Segment.apply_style(piece, post_style=style)), piece.cell_length))
+            at = b
+        parts.append(strip.crop(at, strip.cell_length))
+        return Strip.join(parts)
+
     # -- layout ---------------------------------------------------------------------------------------------------
 
     @property
@@ -165,6 +278,7 @@ class Inspector(ScrollView, can_focus=True):
         self._body = body
         self._laid_out_width = width
         self._strips = strips
+        self._find()
         self._fit_virtual_size()
         if home:
             self.scroll_to(0, 0, animate=False, immediate=True, force=True)
@@ -230,5 +344,8 @@ class Inspector(ScrollView, can_focus=True):
             self._base, self._paint_width = self.rich_style, self._width
         base, width = self._base, self._paint_width
         if 0 <= index < len(self._strips):
-            return self._strips[index].apply_style(base).crop_extend(0, width, base)
+            strip = self._strips[index].apply_style(base)
+            if self.matches:
+                strip = self._highlight(strip, index)
+            return strip.crop_extend(0, width, base)
         return Strip.blank(width, base)

@@ -54,13 +54,15 @@ def set_virtual_size(view: ScrollView, size: Size) -> None:
 
 class Column(NamedTuple):
     """One column: its key, the header label, and a fixed ``width`` in cells or (``width`` None) a share of the
-    free width by ``weight``, never under ``minimum`` cells."""
+    free width by ``weight``, never under ``minimum`` cells. A column with ``fold`` folds away (is not drawn, and
+    leaves its width to the others) while the table's content is narrower than ``fold`` cells."""
 
     key: str
     label: str
     width: int | None = None
     weight: float = 1.0
     minimum: int = 8
+    fold: int = 0
 
 
 class LineTable(ScrollView, can_focus=True):
@@ -300,15 +302,23 @@ class LineTable(ScrollView, can_focus=True):
 
     def column_widths(self, width: int) -> list[int]:
         """Widths of the columns (cells, padding excluded) for ``width`` cells of content: fixed columns as given,
-        the others sharing what is left by weight, never under their minimum."""
-        fixed = sum(c.width for c in self.columns if c.width is not None)
-        free = width - fixed - 2 * self.CELL_PADDING * len(self.columns)
-        flex = [c for c in self.columns if c.width is None]
+        the others sharing what is left by weight, never under their minimum; 0 for a column folded away at this
+        width (see :class:`Column`: it is not drawn, nor its padding)."""
+        shown = [c for c in self.columns if not (c.fold and 0 < width < c.fold)]
+        fixed = sum(c.width for c in shown if c.width is not None)
+        free = width - fixed - 2 * self.CELL_PADDING * len(shown)
+        flex = [c for c in shown if c.width is None]
         total = sum(c.weight for c in flex) or 1.0
-        return [c.width if c.width is not None else max(int(free * c.weight / total), c.minimum) for c in self.columns]
+        return [0 if c not in shown else c.width if c.width is not None else
+                max(int(free * c.weight / total), c.minimum) for c in self.columns]
+
+    def used_width(self, widths: Sequence[int]) -> int:
+        """Cells the columns of ``widths`` take with their padding (a folded column, width 0, takes none)."""
+        return sum(w + 2 * self.CELL_PADDING for w in widths if w)
 
     def _min_width(self) -> int:
-        return sum(self.column_widths(0)) + 2 * self.CELL_PADDING * len(self.columns)
+        """The narrowest the table lays out: every column at its width or minimum, the foldable ones folded."""
+        return self.used_width(self.column_widths(1))
 
     def _update_virtual_size(self) -> None:
         set_virtual_size(self, Size(self._min_width(), len(self._keys) + 1))
@@ -322,6 +332,8 @@ class LineTable(ScrollView, can_focus=True):
         pad = " " * self.CELL_PADDING
         line = Text(no_wrap=True, end="")
         for cell, width in zip(cells, widths, strict=True):
+            if not width:  # folded away
+                continue
             cell = cell.copy()
             cell.truncate(width, overflow="ellipsis", pad=True)
             line.append(pad)

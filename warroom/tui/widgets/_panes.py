@@ -15,9 +15,16 @@ from textual.widget import Widget
 
 from warroom.tui.logic import agent_labels, shows_agents
 from warroom.tui.widgets._inspector import Inspector
-from warroom.tui.widgets._tracetable import AGENT_COLUMN, TraceTable
+from warroom.tui.widgets._tracetable import AGENT_COLUMN, TraceTable, trace_columns
 
-__all__ = ["room_panes"]
+__all__ = ["event_ids", "room_panes"]
+
+
+def event_ids(drill: Any) -> list[str]:
+    """Every id a row of the drill's trace table may have: the trace's events, the re-plan's and the probes'."""
+    key = getattr(drill, "answer_key", None)
+    replan = [e.id for e in key.replan] if key is not None else []
+    return [e.id for e in drill.trace] + replan + [p.id for p in getattr(drill, "probes", ()) or ()]
 
 
 def room_panes(side: Widget, drill: Any, repetitions: Mapping[str, int]) -> Iterator[Widget]:
@@ -27,8 +34,10 @@ def room_panes(side: Widget, drill: Any, repetitions: Mapping[str, int]) -> Iter
     with Horizontal(id="upper"):
         yield side
         labels = agent_labels(drill, AGENT_COLUMN.width or 0)
-        timeline = TraceTable(id="trace-table", agents=shows_agents(drill), repetitions=repetitions,
-                              agent_labels=labels)
+        agents = shows_agents(drill)
+        columns = trace_columns(event_ids(drill), [s.id for s in drill.plan], agents)
+        timeline = TraceTable(id="trace-table", agents=agents, repetitions=repetitions, agent_labels=labels,
+                              columns=columns)
         timeline.border_title = "Trace"
         yield timeline
     inspector = Inspector(id="inspector")

@@ -20,17 +20,39 @@ from warroom.tui.widgets._linetable import Column, LineTable
 
 __all__ = ["TraceTable"]
 
-#: The columns: flag mark, drill time, plan step, kind, and the one-line summary, which takes the free width.
+#: A table narrower than this (cells of content, below about 64 terminal columns) leaves the drill time out (the
+#: inspector shows it), so that the summary keeps a readable width.
+TIME_FOLD = 48
+
+#: The columns: the mark (⚑ a flag) and the event id, drill time, plan step, kind, and the one-line summary, which
+#: takes the free width. The id and step columns are as wide as the drill's ids need (:func:`trace_columns`).
 COLUMNS = (
-    Column("flag", "⚑", 1),
-    Column("t", "time", 5),
+    Column("id", "⚑ id", 5),
+    Column("t", "time", 5, fold=TIME_FOLD),
     Column("step", "step", 5),
     Column("kind", "kind", 9),
     Column("summary", "summary", None, minimum=8),
 )
 
-#: The agent column, shown after the step when the drill names agents (format 2).
-AGENT_COLUMN = Column("agent", "agent", 7)
+#: The agent column, shown after the step when the drill names agents (format 2); it folds away while the table is
+#: narrower than :data:`AGENT_FOLD` cells (at 80 columns the summary keeps its room).
+AGENT_FOLD = 60
+AGENT_COLUMN = Column("agent", "agent", 7, fold=AGENT_FOLD)
+#: The widest an id or step id is shown (a longer one is cut with "…").
+ID_WIDTH_MAX = 8
+
+
+def trace_columns(ids: Sequence[str] = (), steps: Sequence[str] = (), agents: bool = False) -> tuple[Column, ...]:
+    """The trace table's columns for a drill whose event ids (trace, re-plan and probe results) are ``ids`` and
+    plan step ids ``steps``: the id column fits the longest id after the mark (``⚑ e06``), the step column the
+    longest step id (each at most :data:`ID_WIDTH_MAX`, at least its header); ``agents``: with the agent column."""
+    id_width = min(max((len(i) for i in ids), default=3), ID_WIDTH_MAX) + 2
+    step_width = min(max([len("step"), *(len(s) for s in steps)]), ID_WIDTH_MAX)
+    columns = [COLUMNS[0]._replace(width=max(id_width, 4)), COLUMNS[1], COLUMNS[2]._replace(width=step_width),
+               *COLUMNS[3:]]
+    if agents:
+        columns.insert(3, AGENT_COLUMN)
+    return tuple(columns)
 
 
 #: Longest summary built for a row (a 200 KB result is cut here before it is cleaned and styled).
@@ -45,7 +67,7 @@ class _Note(NamedTuple):
 
 
 class TraceTable(LineTable):
-    """The released trace events, one row each (flag mark, time, step, kind, one-line summary).
+    """The released trace events, one row each (flag mark and event id, time, step, kind, one-line summary).
 
     The table starts in **follow mode**: the cursor moves to each new row. Reading an event leaves follow mode: the
     trainee moving the cursor (↑ ↓ j k, a page, the first row, a click) or inspecting the row (:meth:`stop_following`,
@@ -71,14 +93,15 @@ class TraceTable(LineTable):
     def __init__(
         self, *, id: str | None = None, classes: str | None = None, agents: bool = False,
         repetitions: Mapping[str, int] | None = None, agent_labels: Mapping[str, str] | None = None,
+        columns: Sequence[Column] | None = None,
     ) -> None:
         """``agents``: show the agent column (format 2), where an agent's name is shown as ``agent_labels`` gives
         it (:func:`warroom.tui.logic.agent_labels`; else as written, cut to the column), an event naming no
         agent under the role its kind implies (:func:`~warroom.tui.logic.event_agent`); ``repetitions``: the
         replay's repetitions so far by event id (:attr:`warroom.core.play.Replay.repetitions`), shown as ``×N``
-        (without it: each event's count)."""
-        columns = (*COLUMNS[:3], AGENT_COLUMN, *COLUMNS[3:]) if agents else COLUMNS
-        super().__init__(columns, self.row_cells, id=id, classes=classes)
+        (without it: each event's count); ``columns``: :func:`trace_columns` of the drill shown (default: ids and
+        steps of a few characters)."""
+        super().__init__(columns or trace_columns(agents=agents), self.row_cells, id=id, classes=classes)
         self._agents = agents
         self._agent_labels = dict(agent_labels or {})
         self._repetitions = repetitions
@@ -101,21 +124,29 @@ class TraceTable(LineTable):
         """The trace event of the row with this key (an event id); raises KeyError for a note or an unknown key."""
         return self._events[key]
 
+    def _id_cell(self, key: str, ident: str) -> Text:
+        """The first cell of a row: its mark (a flag ⚑, or the author mode's mark) and the event id."""
+        cell = Text(no_wrap=True)
+        mark = self._marks.get(key) or (Text("⚑", style="bold red") if key in self._flagged else Text(" "))
+        cell.append_text(mark)
+        cell.append(" ")
+        cell.append_text(literal_line(ident, style="bold" if key in self._flagged else "dim", limit=ID_WIDTH_MAX))
+        return cell
+
     def row_cells(self, index: int) -> Sequence[Text]:
         key = self.keys[index]
-        flag = self._marks.get(key) or (Text("⚑", style="bold red") if key in self._flagged else Text(""))
         ev = self._events.get(key)
         if ev is None:
             note = self._noted[key]
-            cells = [flag, Text(clock(note.t), style="dim"), Text("—"), Text(note.kind, style=note.style),
-                     literal_line(note.summary, limit=SUMMARY_LIMIT)]
+            cells = [self._id_cell(key, "—"), Text(clock(note.t), style="dim"), Text("—"),
+                     Text(note.kind, style=note.style), literal_line(note.summary, limit=SUMMARY_LIMIT)]
             if self._agents:
                 cells.insert(3, Text("—"))
             return cells
         summary = row_mark(ev, self._repetitions) + summarize(ev, limit=SUMMARY_LIMIT)
         kind = KINDS[type(ev)]
         cells = [
-            flag,
+            self._id_cell(key, ev.id),
             Text(clock(ev.t), style="dim"),
             literal_line(ev.step or "—"),
             Text(kind.label, style=kind.style),

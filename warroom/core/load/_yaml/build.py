@@ -31,7 +31,9 @@ _IN_PROGRESS = object()
 _SAME = object()
 _TIMESTAMP_FORM = re.compile(r"\d{4}-\d\d?-\d\d?([Tt ]|\s+)?(\d\d?:\d\d:\d\d(\.\d*)?)?\s*(Z|[-+]\d\d?(:\d\d)?)?\Z")
 
-Report = Callable[[Node, str, str], None]
+#: ``report(node, message, severity, rule)``: a problem (severity ``error``, rule ``""``) or a warning (``warning``,
+#: and the rule it falls under: repeated warnings of one rule are grouped, warroom.core.load.group_warnings).
+Report = Callable[[Node, str, str, str], None]
 
 
 class Abort(Exception):
@@ -41,6 +43,18 @@ class Abort(Exception):
 def short_tag(tag: str) -> str:
     """``!!int`` for ``tag:yaml.org,2002:int``; other tags as they are."""
     return "!!" + tag[len(yc.TAG) :] if tag.startswith(yc.TAG) else tag
+
+
+def _reading_kind(value: Any) -> str:
+    """What another YAML reader makes of a value, as a word of a warning's rule: ``number``, ``boolean``, ``null``,
+    ``text`` or ``date`` (a rule groups repeated warnings, warroom.core.load.group_warnings)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "text" if isinstance(value, str) else "date"
 
 
 def is_plain(node: Node, text: str) -> bool:
@@ -57,7 +71,8 @@ def _implicit_after_anchor(text: str, start: int) -> bool:
 
 
 class Builder:
-    """Builds plain values from nodes; ``report(node, message, severity)`` receives each problem and warning."""
+    """Builds plain values from nodes; ``report(node, message, severity, rule)`` receives each problem and
+    warning."""
 
     def __init__(
         self, text: str, report: Report, *, max_depth: int, max_expansion: int, alias_marks: dict[Any, Any]
@@ -75,11 +90,11 @@ class Builder:
         self._cut_text: Node | None = None
 
     def error(self, node: Node, message: str) -> None:
-        self.report(node, message, "error")
+        self.report(node, message, "error", "")
 
-    def warn(self, node: Node, message: str) -> None:
+    def warn(self, node: Node, message: str, rule: str) -> None:
         if node is not self._cut_text:
-            self.report(node, message, "warning")
+            self.report(node, message, "warning", rule)
 
     def build(self, node: Node, depth: int, shape: Shape) -> Any:
         """The plain value of ``node`` read as ``shape`` expects. Raises :class:`Abort` past a limit."""
@@ -277,6 +292,8 @@ class Builder:
                 parts.append(f"YAML 1.2 reads it as {yc.describe_value(core, text)}")
             readings = ", ".join(parts)
         where = "free text" if shape == TEXT else "tool data"
+        other = core if differs12 else old
+        rule = f"yaml-{'text' if shape == TEXT else 'data'}-{_reading_kind(other)}"
         if isinstance(value, str):
             kept = f'is read as the text "{_cut(text)}"' + (", as written" if differs12 else "")
         else:
@@ -285,6 +302,7 @@ class Builder:
             node,
             f"`{_cut(text)}` in {where} {kept}, but {readings}: write \"{_cut(text)}\" in quotes so that every "
             "YAML reader agrees",
+            rule,
         )
 
     def _check_comment(self, node: ScalarNode) -> None:
@@ -302,6 +320,7 @@ class Builder:
             node,
             f"the text stops before `{_cut(comment)}`: an unquoted ` #` starts a comment, so this is "
             f"`{_cut(node.value)}`; if the rest belongs to the text, put it all in quotes: \"{_cut(whole)}\"",
+            "comment-cut",
         )
 
     def _unsupported_tag(self, node: Node) -> None:
