@@ -19,12 +19,15 @@ from warroom.core.projection._output import Place
 from warroom.core.projection._source import HealthySource
 from warroom.core.projection._templates import TEMPLATES, Template
 from warroom.core.projection._view import ResultView, RunText, result_views
+from warroom.core.scoring import EDITIONS, SCORING_VERSION
 
 __all__ = ["MIN_EVENTS_BEFORE", "Site", "Survey", "sites_of", "survey"]
 
 #: Trace events that must come before the changed result (so that the evidence is never among the first things
-#: on screen, and escalating everything released by then cites mostly what is not evidence).
-MIN_EVENTS_BEFORE = 3
+#: on screen, and escalating everything released by then cites mostly what is not evidence): as many as the current
+#: scoring rules let a specific citation name, so that citing every event released is never specific (the gaming
+#: battery's cite-everything trainee, docs/scoring.md).
+MIN_EVENTS_BEFORE = max(3, EDITIONS[SCORING_VERSION].max_cited)
 
 
 @dataclass(frozen=True)
