@@ -1,6 +1,7 @@
 # The API of warroom.store.results (its __init__.py loads each name on first use, from the module named here).
 # keep: HISTORY_TABLE, ImportResult, LIST_FIELDS, ScorecardChange, SessionRow, StoreConnection, export_lines
 
+from ._checks import strict_json
 from ._connection import SCHEMA_VERSION, StoreConnection
 from ._countable import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid_facts_sql
 from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, read_pulled
@@ -42,6 +43,7 @@ __all__ = [
     "import_lines",
     "parse_since",
     "read_pulled",
+    "strict_json",
     "utc_now",
     "valid_facts_sql",
     "where_sql",

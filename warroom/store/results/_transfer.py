@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from warroom.store.errors import DuplicateSession, InvalidSession, SessionReason, StoreError
+from warroom.store.results._checks import strict_json
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 from warroom.store.results._store import ResultsStore
 
@@ -103,7 +104,7 @@ def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The column values of one exported line, and its session's scorecard history (checked). Raises ValueError
     naming what is wrong."""
     try:
-        value = json.loads(text)
+        value = strict_json(text)
     except ValueError as exc:
         raise ValueError(f"not a JSON object: {exc}") from None
     if not isinstance(value, dict):
