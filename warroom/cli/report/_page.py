@@ -77,6 +77,23 @@ def _drill_table(summary: Any) -> str:
     return _table(headers, rows)
 
 
+def _unverified_section(summary: Any) -> str:
+    """The sessions that are not verified, with why (at most the first 100), or nothing when there are none."""
+    u = summary.unverified
+    if u is None or not u.count:
+        return ""
+    what = "counted (--include-unverified)" if u.counted else "left out of every figure above"
+    rows = [[_e(c.session_id), _e(c.state), _e(c.submitted_by or "-"), _e(c.reason)] for c in u.checks]
+    more = f" (the first {len(u.checks)} listed)" if len(u.checks) < u.count else ""
+    return (
+        f'<section id="unverified"><h2>Sessions not verified</h2><p class="note">{u.count:,} matching sessions are '
+        f"not verified, {what}{more}: `warroom scores verify` recomputes each from its action log and its drill "
+        "and records what it finds.</p>"
+        + _table(["session", "state", "stored without a check by", "why"], rows)
+        + "</section>"
+    )
+
+
 def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str) -> str:
     """The report page. ``summary``: a :class:`~warroom.cli.scores._statistics.Summary`; ``facts``: the session facts it
     was
@@ -128,6 +145,7 @@ def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str)
 <section id="tables"><h2>Figures per trainee</h2>{_trainee_table(summary)}
 <p class="note">{escape(reliability_line(summary))}</p>
 <h2>Figures per drill</h2>{_drill_table(summary)}</section>
+{_unverified_section(summary)}
 <p class="note">Definitions and sources of every figure: docs/sessions.md, "Cohort statistics", in the warroom
 documentation.</p>
 </body></html>

@@ -3,12 +3,15 @@
 
 from ._group import scores
 from ._options import set_filter_option
-from ._statistics import compute_summary, counted_line, reliability_line
+from ._statistics import compute_summary, counted_line, reliability_line, unverified_sentence
+from ._summary import include_unverified_option
 
 __all__ = [
     "compute_summary",
     "counted_line",
+    "include_unverified_option",
     "reliability_line",
     "scores",
     "set_filter_option",
+    "unverified_sentence",
 ]

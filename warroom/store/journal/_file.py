@@ -285,6 +285,8 @@ def _add_line(contents: JournalContents, i: int, obj: dict[str, Any], problems: 
             contents.action_times.append(record.at)
         except ValidationError as exc:
             problems.append(JournalProblem(path, i, f"corrupt action line ({describe(exc)}); skipped"))
+    elif kind == "end" and contents.end is not None:
+        problems.append(JournalProblem(path, i, "a second end line (skipped: a session ends once)"))
     elif kind == "end":
         try:
             EndRecord.model_validate(obj)

@@ -46,7 +46,7 @@ from warroom.store.results import ResultsStore, SessionInfo, utc_now
 from warroom.store.review import DrillResolver, DrillUnavailable, default_drill_resolver, resolve_session_drill
 
 if TYPE_CHECKING:
-    from warroom.core.model import Action
+    from warroom.core.model import Action, Drill
     from warroom.core.scoring import Scorecard
 
 UNREADABLE = "unreadable"
@@ -105,9 +105,11 @@ def recover_unfinished(
 ) -> list[RecoveredSession]:
     """Record every unfinished session journal in ``data_dir`` (a session killed mid-drill) in the results store.
 
-    For each journal in ``journals/`` that no live process holds: a journal with a valid end line (the process
-    died while storing it) is stored with the scorecard of its end line; one without is scored as abandoned from
-    its recorded actions (a ``quit`` is added at the drill time after the last recorded action when missing, unless
+    For each journal in ``journals/`` that no live process holds, the session is scored from its recorded actions
+    and its drill, never taken from an end line: a journal with an end line (the process died while storing it, or
+    a session queued while a shared store was unreachable) is scored from its actions as they are, and when its end
+    line says otherwise the session is stored flagged as disagreeing (the statistics leave it out); one without is
+    scored as abandoned (a ``quit`` is added at the drill time after the last recorded action when missing, unless
     the drill had already ended). The drill is found with ``drills_resolver(drill_id, drill_path) -> Path``
     (default: :func:`~warroom.store.journal._recorder.default_drill_resolver`); a drill file whose SHA-256 differs from
     the
@@ -146,9 +148,10 @@ def recover_unfinished(
         return out
     own_store = store is None
     store = store if store is not None else ResultsStore(data_dir)
+    cache: dict[Path, Drill] = {}  # each drill file loaded once
     try:
         for path in candidates:
-            rec = _recover_guarded(data_dir, path, resolver, store)
+            rec = _recover_guarded(data_dir, path, resolver, store, cache)
             if rec is not None:
                 out.append(rec)
         return out
@@ -207,7 +210,7 @@ def _set_aside_stale_tmp(jdir: Path) -> list[RecoveredSession]:
 
 
 def _recover_guarded(
-    data_dir: Path, path: Path, resolver: DrillResolver, store: ResultsStore
+    data_dir: Path, path: Path, resolver: DrillResolver, store: ResultsStore, cache: dict[Path, Drill]
 ) -> RecoveredSession | None:
     """:func:`_recover_one`, turning every failure into a report: a journal that cannot be recovered as it is gets
     quarantined; one that may be recovered later (a missing drill, a store that cannot be written) stays."""
@@ -231,7 +234,7 @@ def _recover_guarded(
             return None  # moved to done/ by the process that held it
         rec = RecoveredSession(journal=path)
         try:
-            _recover_one(data_dir, path, resolver, store, rec)
+            _recover_one(data_dir, path, resolver, store, rec, cache)
         except DrillUnavailable as exc:
             rec.error = f"{exc}\n  the journal was kept in place and is retried at the next start: {path}"
         except (Unrecoverable, InvalidSession, DuplicateSession) as exc:
@@ -246,7 +249,12 @@ def _recover_guarded(
 
 
 def _recover_one(
-    data_dir: Path, path: Path, resolver: DrillResolver, store: ResultsStore, rec: RecoveredSession
+    data_dir: Path,
+    path: Path,
+    resolver: DrillResolver,
+    store: ResultsStore,
+    rec: RecoveredSession,
+    cache: dict[Path, Drill] | None = None,
 ) -> None:
     """Recover one locked journal into ``rec``. Raises :class:`Unrecoverable` (and the store's errors) when it
     cannot be; DrillUnavailable when its drill is not there."""
@@ -268,12 +276,11 @@ def _recover_one(
         raise Unrecoverable(f"{path}:1: the session start line has bad values: {exc}") from None
     rec.session_id, rec.trainee, rec.drill_id = info.session_id, info.trainee, info.drill_id
     ended_at = _mtime_iso(path)
-    finished = _end_scorecard(contents)
-    if finished is not None:
-        scorecard, actions = finished, contents.actions
-        ended_at = str(contents.end.get("ended_at") or ended_at) if contents.end else ended_at
-    else:
-        scorecard, actions, info = _score_abandoned(info, contents, resolver, rec)
+    finished = contents.end is not None
+    if finished and contents.end:
+        ended_at = str(contents.end.get("ended_at") or ended_at)
+    scorecard, actions, info, changed = _score_journal(info, contents, resolver, rec, cache)
+    check = _end_line_check(contents, scorecard, changed, rec)
     rec.actions = actions
     rec.outcome = scorecard.outcome.value
     rec.total = scorecard.total
@@ -283,11 +290,11 @@ def _recover_one(
     from warroom.store.journal._wallclock import detected_at, wall_clock
 
     wall = wall_clock(info.started_at, actions, times, contained_at=detected_at(scorecard), ended_at=ended_at)
-    if finished is not None:  # said only once it is true: a refused insert keeps the journal queued
+    if finished:  # said only once it is true: a refused insert keeps the journal queued
         notes = [*rec.problems, "the session had finished; its result was stored at recovery"]
     else:
         notes = rec.problems
-    store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=notes, wall=wall)
+    store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=notes, wall=wall, check=check)
     rec.problems = notes
     rec.stored = True
     dest = done_dir(data_dir) / path.name
@@ -315,31 +322,49 @@ def _quarantine(data_dir: Path, rec: RecoveredSession, reason: str) -> None:
     )
 
 
-def _end_scorecard(contents: JournalContents) -> Scorecard | None:
-    """The scorecard of a journal's end line, or None when there is none (the session is then scored as abandoned
-    from its actions; :func:`~warroom.store.journal._file.read_journal` has already reported an end line whose values
-    do not fit the store)."""
-    from warroom.core.scoring import Scorecard
+def _end_line_check(
+    contents: JournalContents, scorecard: Scorecard, changed: bool, rec: RecoveredSession
+) -> tuple[str, str, None] | None:
+    """A finished journal's end line is never trusted: the session is stored with the score its actions make
+    (``scorecard``). When the end line says otherwise (and the drill file did not change since: then it may), that is
+    said in ``rec.problems`` and returned as the session's verification record (it disagrees: the journal was
+    changed after it was written), so the statistics leave it out until a facilitator looks."""
+    from warroom.store.results import DISAGREES
+    from warroom.store.review import scorecard_differences
 
-    d = contents.end.get("scorecard") if contents.end is not None else None
-    if not isinstance(d, dict):
+    end = contents.end
+    if end is None or changed:
         return None
-    try:
-        return Scorecard.from_dict(d)
-    except ValueError:
+    claimed = end.get("scorecard")
+    differing = scorecard_differences(claimed if isinstance(claimed, dict) else {}, scorecard.to_dict())
+    for key in ("outcome", "total"):  # the end line's own copies of the scorecard's figures
+        if end.get(key) is not None and end.get(key) != scorecard.to_dict()[key]:
+            differing.append(f"its end line's {key} is {end.get(key)!r}")
+    if not differing:
         return None
+    said = (f"the journal's end line is not what its actions score ({'; '.join(differing)}); it was not trusted: the "
+            f"session's score is the one its actions make ({scorecard.outcome.value}, {scorecard.total}), flagged as "
+            "disagreeing (was the journal changed after it was written?)")  # fmt: skip
+    rec.problems.append(said)
+    return (DISAGREES, said, None)
 
 
-def _score_abandoned(
-    info: SessionInfo, contents: JournalContents, resolver: DrillResolver, rec: RecoveredSession
-) -> tuple[Scorecard, list[Action], SessionInfo]:
-    """Score an interrupted session as abandoned: (scorecard, actions with the added quit, the info to store).
+def _score_journal(
+    info: SessionInfo,
+    contents: JournalContents,
+    resolver: DrillResolver,
+    rec: RecoveredSession,
+    cache: dict[Path, Drill] | None = None,
+) -> tuple[Scorecard, list[Action], SessionInfo, bool]:
+    """Score a journal's session from its recorded actions and its drill, never from an end line: (scorecard, the
+    actions to store, the info to store, whether the drill file changed). An unfinished session is scored as
+    abandoned (a quit added after its last action when the drill had not ended).
 
     When the drill file changed since the session started, the session is scored against the current file and the
     returned info records that file (SHA-256, version, path), so the stored score and its drill file agree; a note
     in ``rec.problems`` names the file the session was played on.
     """
-    found = resolve_session_drill(info, resolver)
+    found = resolve_session_drill(info, resolver, cache)
     drill, drill_file, sha = found.drill, found.path, found.sha256
     if found.changed:
         was = info.drill_sha256 or ""  # changed: there is a recorded SHA-256 and it differs
@@ -350,7 +375,10 @@ def _score_abandoned(
             f"(SHA-256 {info.drill_sha256})"
         )
         info = replace(info, drill_sha256=sha, drill_version=drill.version, drill_path=str(drill_file))
-    actions, added = with_quit(drill, contents.actions)
+    if contents.end is not None:
+        actions, added = list(contents.actions), False  # a finished session: its actions as recorded
+    else:
+        actions, added = with_quit(drill, contents.actions)
     if added:
         rec.problems.append(f"no quit action in the journal; one was added at drill time {seconds(actions[-1].t)}")
     from warroom.core.scoring import ScoringError
@@ -363,7 +391,7 @@ def _score_abandoned(
             + (" (the drill file changed since the session; putting back the file it was played on may allow"
                " recovering it)" if found.changed else "")
         ) from None
-    return scorecard, actions, info
+    return scorecard, actions, info, found.changed
 
 
 def _mtime_iso(path: Path) -> str:
