@@ -99,7 +99,7 @@ def test_forged_rows_of_a_trainee_role_are_left_out_and_verify_names_each(tmp_pa
         for statement in ("DELETE FROM session_checks", "UPDATE session_checks SET state = 'verified'"):
             with pytest.raises(Exception, match="permission denied"):  # the trainee cannot clear the records
                 store.db.conn.execute(statement)
-        with pytest.raises(StoreError, match="permission denied|row-level security"):
+        with pytest.raises(StoreError, match=r"permission denied|row-level security"):
             store.mark("forged-0", "verified", "trust me")
 
     monkeypatch.setenv("WARROOM_STORE", fac_url)
