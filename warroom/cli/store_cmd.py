@@ -13,7 +13,16 @@ from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_option, format_option, say, settings_from, store_errors, store_option, use_store
+from warroom.cli.common import (
+    data_dir_option,
+    format_option,
+    report_recovered,
+    say,
+    settings_from,
+    store_errors,
+    store_option,
+    use_store,
+)
 from warroom.core.text import plural
 
 
@@ -109,13 +118,13 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
 
     try:
         with store_errors():
-            recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
+            recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs),
+                                           shown_to=settings.trainee)  # fmt: skip
     except click.ClickException as exc:  # the store cannot be reached: say that nothing queued was lost
         if not isinstance(exc.__context__, StoreError):
             raise
         raise click.ClickException(f"{exc.message}; {plural(waiting(), 'session')} still waiting in {jdir}") from None
-    for rec in recovered:
-        say(rec, err=True)
+    report_recovered(recovered, settings.trainee)
     delivered = sum(1 for rec in recovered if rec.stored)
     say(f"{plural(delivered, 'session')} delivered; {waiting():,} still waiting in {jdir}")
     if any(rec.error and not rec.stored and not rec.quarantined for rec in recovered):

@@ -101,7 +101,12 @@ class RecoveredSession:
 
 
 def recover_unfinished(
-    data_dir: Path, drills_resolver: DrillResolver | None = None, *, store: ResultsStore | None = None
+    data_dir: Path,
+    drills_resolver: DrillResolver | None = None,
+    *,
+    store: ResultsStore | None = None,
+    trainee: str | None = None,
+    shown_to: str | None = None,
 ) -> list[RecoveredSession]:
     """Record every unfinished session journal in ``data_dir`` (a session killed mid-drill) in the results store.
 
@@ -117,6 +122,11 @@ def recover_unfinished(
     (:mod:`warroom.store.results._records`); truncated, corrupt or invalid lines are reported and skipped. See the
     module
     docstring for where each journal goes; no journal is ever deleted.
+
+    ``trainee`` (the war room's start) recovers only that trainee's journals, leaving every other one for its own
+    trainee's start or a facilitator's command. What was recovered is told to the trainee concerned only: each session
+    stored or quarantined here whose trainee is not ``shown_to`` (the person the caller shows the results to now)
+    leaves its notice in that trainee's notice box (:mod:`warroom.store.journal._notices`), shown at their next start.
 
     Returns one :class:`RecoveredSession` per journal looked at (empty when there was nothing to recover).
     Raises StoreError / StoreVersionError when the data directory or the results store cannot be used (no journal
@@ -140,10 +150,12 @@ def recover_unfinished(
             continue
         kind = _non_regular(path)
         if kind is None:
-            candidates.append(path)
-        elif kind:
+            if trainee is None or journal_trainee(path) == trainee:
+                candidates.append(path)
+        elif kind and trainee is None:
             out.append(RecoveredSession(journal=path, error=_not_regular_message(path, kind)))
-    out.extend(_set_aside_stale_tmp(jdir))
+    if trainee is None:
+        out.extend(_set_aside_stale_tmp(jdir))
     if not candidates:
         return out
     own_store = store is None
@@ -154,10 +166,39 @@ def recover_unfinished(
             rec = _recover_guarded(data_dir, path, resolver, store, cache)
             if rec is not None:
                 out.append(rec)
+                _tell(data_dir, rec, shown_to)
         return out
     finally:
         if own_store:
             store.close()
+
+
+def journal_trainee(path: Path) -> str | None:
+    """The trainee named by a journal's start line (its first line, read up to 64 KiB), or None when it cannot be
+    told (not a regular file, unreadable, no start line)."""
+    import json
+
+    from warroom.store.journal._file import open_regular
+
+    try:
+        fd = open_regular(path)
+        with os.fdopen(fd, "rb") as f:
+            first = f.read(65536).split(b"\n", 1)[0]
+        start = json.loads(first.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
+    except (OSError, WarroomError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    name = start.get("trainee") if isinstance(start, dict) and start.get("type") == "start" else None
+    return name if isinstance(name, str) else None
+
+
+def _tell(data_dir: Path, rec: RecoveredSession, shown_to: str | None) -> None:
+    """Keep the notice of a session recovered (or set aside) for its trainee's next start, unless it is shown to them
+    now (``shown_to``)."""
+    from warroom.store.journal._notices import leave_notice
+
+    if rec.trainee is None or rec.trainee == shown_to or not (rec.stored or rec.quarantined):
+        return
+    leave_notice(data_dir, rec.trainee, str(rec), utc_now())
 
 
 def _non_regular(path: Path) -> str | None:
