@@ -39,6 +39,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── Unrecoverable                                 warroom.store
     ├── RosterError                                   warroom.serve
     ├── ServeError                                    warroom.serve
+    ├── BadMessage                                    warroom.serve
     ├── DrillProblem                                  warroom.tui
     ├── SessionUnavailable                            warroom.tui
     │   └── JournalUnwritable
