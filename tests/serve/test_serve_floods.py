@@ -5,6 +5,7 @@ trainee at their next start, never to another."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -171,3 +172,32 @@ async def _more(ws: aiohttp.ClientWebSocketResponse, seconds: float) -> str:
         if message.type == aiohttp.WSMsgType.BINARY:
             raw += message.data
     return terminal_text(raw)
+
+
+async def test_a_burst_of_wrong_sign_ins_from_one_client_leaves_another_s_sign_in_alone(tmp_path):
+    """400 wrong guesses at once from one address (127.0.0.2) cost at most its limit of hashes and are refused with
+    HTTP 429 past it; a trainee signing in from another address (127.0.0.1) meanwhile gets in."""
+    from serve_support import TOKENS
+
+    from warroom.serve._signin import CLIENT_FAILURES
+
+    with serving(tmp_path) as served:
+        connector = aiohttp.TCPConnector(local_addr=("127.0.0.2", 0), limit=0)
+        async with aiohttp.ClientSession(base_url=served.url, connector=connector) as guesser:
+
+            async def guess(i: int) -> int:
+                data = {"name": "Ada Lovelace", "token": f"guess-{i}"}
+                async with guesser.post("/signin", data=data, allow_redirects=False) as r:
+                    return r.status
+
+            burst = asyncio.gather(*(guess(i) for i in range(400)))
+            await asyncio.sleep(0.2)
+            async with aiohttp.ClientSession(base_url=served.url) as trainee:
+                form = {"name": "Grace Hopper", "token": TOKENS["Grace Hopper"]}
+                async with trainee.post("/signin", data=form, allow_redirects=False) as r:
+                    assert r.status == 303
+            statuses = await burst
+        log = served.log.read_text(errors="replace")
+    assert set(statuses) <= {401, 429} and statuses.count(401) == CLIENT_FAILURES  # the rest hashed nothing
+    assert statuses.count(429) == 400 - CLIENT_FAILURES
+    assert "Traceback" not in log
