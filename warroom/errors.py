@@ -19,6 +19,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── ScoringError [ValueError]                     warroom.core.scoring
     ├── AnnotateError                                 warroom.core.author
     ├── KeyWriteError                                 warroom.core.author
+    │   └── ChangedOnDisk
     ├── TraceError [ValueError]                       warroom.importers
     ├── RecordError [ValueError]                      warroom.importers
     ├── StoreError                                    warroom.store

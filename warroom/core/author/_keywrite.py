@@ -3,15 +3,23 @@
 The file is read with ruamel.yaml's round-trip loader (comments, key order and quoting kept); only the top-level
 ``answer_key`` and ``distractors`` are replaced. Their text is emitted by ruamel.yaml (comments inside a kept
 ``answer_key``, and its unchanged values, are kept too) and spliced in place of the old block, or appended at the end
-of the file, so every other line stays byte for byte what the author or the importer wrote. The result is read back
-with warroom's own YAML reader and must hold exactly the key written, else nothing is written. ruamel.yaml is used for
-this write path only; every other read is warroom's loader.
+of the file, so every other line stays byte for byte what the author or the importer wrote; a block whose marks did
+not change is not emitted again at all, so a save that changes nothing leaves the file byte for byte as it was (its
+line ends, a byte-order mark, a missing final newline). The result is read back with warroom's own YAML reader and
+must hold exactly the key written, else nothing is written. ruamel.yaml is used for this write path only; every
+other read is warroom's loader.
+
+Saving (:func:`write_draft`) refuses a file that changed on disk since it was read (another editor saved it) or that
+is read-only, and writes through a symbolic link into the file it points to (the link stays a link).
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
+import re
+import stat
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -20,7 +28,7 @@ from warroom.core.author._annotation import KeyDraft
 from warroom.core.files import replace_file
 from warroom.errors import WarroomError
 
-__all__ = ["KeyWriteError", "apply_draft", "replace_text", "write_draft"]
+__all__ = ["ChangedOnDisk", "KeyWriteError", "apply_draft", "file_sha256", "replace_text", "write_draft"]
 
 #: The drill's top-level keys the annotator writes, in the order they are appended to a file without them.
 WRITTEN = ("distractors", "answer_key")
@@ -29,6 +37,30 @@ WRITTEN = ("distractors", "answer_key")
 class KeyWriteError(WarroomError):
     """The answer key could not be written: the file is not a block mapping ruamel.yaml can read, or cannot be
     written (``str(error)`` says which)."""
+
+
+class ChangedOnDisk(KeyWriteError):
+    """The drill file changed on disk since it was read (another editor saved it): nothing was written."""
+
+
+#: Line breaks ruamel.yaml (YAML 1.1) counts but warroom's reader (YAML 1.2, as editors) does not, each read by
+#: ruamel.yaml as a character of the private use area instead, and put back in what it writes.
+_ODD_BREAKS = {"\u2028": "\ue028", "\u2029": "\ue029", "\x85": "\ue085"}
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines with their ends, broken at LF, CRLF and a lone CR only (as ruamel.yaml, once
+    :data:`_ODD_BREAKS` are hidden, and warroom's reader count them)."""
+    return _LINE.findall(text)
+
+
+def _newline(text: str) -> str:
+    """The line end ``text`` uses most (``\n`` for a file of one line)."""
+    crlf, cr = text.count("\r\n"), text.count("\r")
+    lf = text.count("\n") - crlf
+    lone_cr = cr - crlf
+    return max((lf, "\n"), (crlf, "\r\n"), (lone_cr, "\r"), key=lambda pair: pair[0])[1] if cr else "\n"
 
 
 def _yaml(offset: int = 0) -> Any:
@@ -151,54 +183,88 @@ def _is_filler(line: str) -> bool:
     return not stripped or stripped.startswith("#") or stripped in ("...", "---")
 
 
-def _dump_block(yaml: Any, name: str, value: Any) -> str:
+def _dump_block(yaml: Any, name: str, value: Any, newline: str = "\n") -> str:
+    """The YAML text of ``name: value`` (a top-level block), its lines ending with ``newline``, without the comment
+    lines ruamel.yaml puts after it (they stay in the file where they are)."""
     from ruamel.yaml.comments import CommentedMap
 
     out = io.StringIO()
+    yaml.version, yaml.explicit_start, yaml.explicit_end = None, False, False  # a block, not a document (%YAML 1.2)
     yaml.dump(CommentedMap([(name, value)]), out)
     block = out.getvalue().splitlines(keepends=True)
     while block and _is_filler(block[-1]):  # trailing comments stay where they were in the file
         block.pop()
-    return "".join(block)
+    return "".join(line[:-1] + newline if line.endswith("\n") else line for line in block)
 
 
 def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: str = "<string>") -> str:
     """``text`` (a drill file) with its ``answer_key`` and ``distractors`` replaced by the draft's (removed when the
-    draft has none), every other line unchanged. ``event_order``: trace event id -> index (orders evidence, damage
-    entries and distractors). Raises KeyWriteError when the text is not a block mapping ruamel.yaml reads."""
+    draft has none), every other line unchanged; a block whose marks are the ones the file has already is left as it
+    is, so a draft with no change gives ``text`` back unchanged. New lines end as the file's do. ``event_order``:
+    trace event id -> index (orders evidence, damage entries and distractors). Raises KeyWriteError when the text is
+    not a block mapping ruamel.yaml reads."""
     from ruamel.yaml.comments import CommentedMap
     from ruamel.yaml.error import YAMLError
 
-    yaml = _yaml(_dash_offset(text.splitlines()))
+    hidden = text
+    for odd, stand_in in _ODD_BREAKS.items():
+        if stand_in in text:
+            raise KeyWriteError(f"{path}: the file holds the character U+{ord(stand_in):04X}, which the save uses "
+                                "for its own; remove it to save")  # fmt: skip
+        hidden = hidden.replace(odd, stand_in)
+    lines = _lines(hidden)
+    yaml = _yaml(_dash_offset([line.rstrip("\r\n") for line in lines]))
     try:
-        doc = yaml.load(text)
+        doc = yaml.load(hidden)
     except YAMLError as exc:
         raise KeyWriteError(f"{path}: ruamel.yaml cannot read the file to write into it: {exc}") from None
     if not isinstance(doc, CommentedMap) or doc.fa.flow_style():
         raise KeyWriteError(f"{path}: the drill is not a block mapping (`key: value` lines); cannot write into it")
-    lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
     new = {"answer_key": draft.answer_key_data(event_order) or None,
            "distractors": draft.distractors_data(event_order) or None}
+    changed = [name for name in WRITTEN if new[name] != _marks_in(text, name, event_order, path)]
+    if not changed:
+        return text  # nothing to write: byte for byte as it was
+    newline = _newline(text)
+    if lines and not lines[-1].endswith(("\n", "\r")):
+        lines[-1] += newline
     spans = _block_spans(doc, lines)
     # bottom-up, so the line numbers of the blocks above stay right
-    for name in sorted((n for n in WRITTEN if n in spans), key=lambda n: -spans[n][0]):
+    for name in sorted((n for n in changed if n in spans), key=lambda n: -spans[n][0]):
         start, end = spans[name]
         value = new[name]
         _trim_tail_comments(doc[name])
-        lines[start:end] = [] if value is None else [_dump_block(yaml, name, _merged(doc[name], value))]
+        lines[start:end] = [] if value is None else [_dump_block(yaml, name, _merged(doc[name], value), newline)]
     for name in WRITTEN:
         if name not in spans and new[name] is not None:
-            block = _dump_block(yaml, name, _styled(new[name]))
+            block = _dump_block(yaml, name, _styled(new[name]), newline)
             key_at = spans.get("answer_key", (None,))[0]
             if name == "distractors" and key_at is not None and new["answer_key"] is not None:
                 lines.insert(key_at, block)  # the distractors go just before the answer key
             else:
                 lines.append(block)
     result = "".join(lines)
+    for odd, stand_in in _ODD_BREAKS.items():
+        result = result.replace(stand_in, odd)
     _check_written(result, new, path)
     return result
+
+
+def _marks_in(text: str, name: str, event_order: dict[str, int], path: str) -> Any:
+    """The marks ``text`` holds for block ``name`` (``answer_key`` or ``distractors``), as the draft writes them (the
+    answer the draft of an unchanged file gives), or a value no draft writes when they cannot be read."""
+    from warroom.core.author._annotation import draft_from_data
+    from warroom.core.load import DrillLoadError, load_yaml_text
+
+    try:
+        data = load_yaml_text(text, path)
+    except DrillLoadError:
+        return ...
+    if not isinstance(data, dict):
+        return ...
+    draft = draft_from_data(data)
+    written = draft.answer_key_data(event_order) if name == "answer_key" else draft.distractors_data(event_order)
+    return (written or None) if data.get(name) is not None else None
 
 
 def _check_written(text: str, new: dict[str, Any], path: str) -> None:
@@ -214,21 +280,46 @@ def _check_written(text: str, new: dict[str, Any], path: str) -> None:
             raise KeyWriteError(f"{path}: the {name} would not read back as written; the file is left unchanged")
 
 
-def write_draft(path: str | os.PathLike[str], draft: KeyDraft, event_order: dict[str, int]) -> None:
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """SHA-256 (hex) of a file's bytes, to tell later whether it changed on disk. Raises OSError."""
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def write_draft(
+    path: str | os.PathLike[str], draft: KeyDraft, event_order: dict[str, int], expected_sha256: str | None = None
+) -> str:
     """Write the draft into drill file ``path`` (see :func:`apply_draft`): whole, by a temporary file in the same
-    folder renamed over it, keeping the file's mode. Raises KeyWriteError (with the OS's reason) when the file
-    cannot be read or written; the file is then unchanged."""
-    target = Path(path)
+    folder renamed over it, keeping the file's mode; through a symbolic link into the file it points to (the link
+    stays a link); keeping a byte-order mark. A save that changes nothing writes nothing. Returns the SHA-256 of the
+    file's bytes as they are now (pass it as ``expected_sha256`` to the next save).
+
+    Raises :class:`ChangedOnDisk` when ``expected_sha256`` is given and the file's bytes are no longer those (another
+    editor saved it since it was read), KeyWriteError (with the OS's reason) when the file cannot be read or written
+    or is read-only; the file is then unchanged."""
+    target = Path(os.path.realpath(path))  # a symbolic link: write into the file it points to
     try:
-        text = target.read_text(encoding="utf-8-sig")
+        raw = target.read_bytes()
         mode = target.stat().st_mode & 0o7777
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise KeyWriteError(f"{target}: cannot read the drill file: {exc}") from None
-    result = apply_draft(text, draft, event_order, str(target))
+        raise KeyWriteError(f"{path}: cannot read the drill file: {exc}") from None
+    if expected_sha256 is not None and hashlib.sha256(raw).hexdigest() != expected_sha256:
+        raise ChangedOnDisk(
+            f"{path}: the file changed on disk since it was opened (another editor saved it?): nothing was written"
+        )
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    result = bom + apply_draft(text[len(bom):], draft, event_order, str(path))
+    if result == text:
+        return hashlib.sha256(raw).hexdigest()
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        raise KeyWriteError(f"{path}: the drill file is read-only (mode {stat.filemode(stat.S_IFREG | mode)}): make it writable "
+                            "(chmod u+w) to save into it; nothing was written")  # fmt: skip
     try:
         replace_text(target, result, mode)
     except OSError as exc:
-        raise KeyWriteError(f"{target}: cannot write the drill file: {exc.strerror or exc}") from None
+        raise KeyWriteError(f"{path}: cannot write the drill file: {exc.strerror or exc}") from None
+    return hashlib.sha256(result.encode("utf-8")).hexdigest()
 
 
 def replace_text(target: Path, text: str, mode: int | None = None) -> None:
