@@ -79,7 +79,10 @@ def test_a_changed_save_keeps_crlf_line_ends_and_a_byte_order_mark(tmp_path: Pat
 
 @pytest.mark.parametrize(
     "transform",
-    [lambda t: "%YAML 1.2\n---\n" + t, lambda t: t.replace("\nanswer_key:", "\n# was a\u2028b\u2029c\x85d\nanswer_key:")],
+    [
+        lambda t: "%YAML 1.2\n---\n" + t,
+        lambda t: t.replace("\nanswer_key:", "\n# was a\u2028b\u2029c\x85d\nanswer_key:"),
+    ],
     ids=["yaml-directive", "odd-line-breaks-in-a-comment"],
 )
 def test_valid_drills_that_other_yaml_readers_misread_can_be_saved_into(tmp_path: Path, transform):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +132,36 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
         ctx.exit(1)  # one the store refused (row-level security, a constraint) or whose drill is missing: queued
 
 
+#: Longest line of an export read by ``store import``, in bytes (a session's action log is at most a journal's 64
+#: MiB); a longer one is refused without being held in memory.
+MAX_EXPORT_LINE_BYTES = 80 * 1024 * 1024
+
+
+def _open_export(source: Path) -> Any:
+    """The export file, opened for reading only if it is a regular file (a FIFO is read as a stream too)."""
+    from warroom.core.files import special_file_kind
+
+    kind = special_file_kind(source)
+    if kind not in (None, "a FIFO"):
+        raise OSError(0, f"{source} is {kind}, not an export file")
+    return open(source, "rb")
+
+
+def export_lines_of(stream: Any) -> Iterator[str | None]:
+    """The lines of an export read from ``stream`` (bytes, UTF-8) one at a time, never more than
+    :data:`MAX_EXPORT_LINE_BYTES` of one in memory: a longer line is read past and given as None (refused)."""
+    while True:
+        line = stream.readline(MAX_EXPORT_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) > MAX_EXPORT_LINE_BYTES and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # the rest of the over-long line, in pieces
+                line = stream.readline(1 << 20)
+            yield None
+            continue
+        yield line.decode("utf-8").rstrip("\r\n")
+
+
 @store_group.command(name="export")
 @store_option
 @data_dir_option
@@ -173,14 +204,17 @@ def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
     try:
-        if str(source) == "-":
-            lines = sys.stdin.read().splitlines()
-        else:
-            lines = source.read_text(encoding="utf-8").splitlines()
+        stream = sys.stdin.buffer if str(source) == "-" else _open_export(source)
+    except OSError as exc:
+        raise failure(f"cannot read {source}: {exc.strerror or exc}") from None
+    try:
+        with store_errors(), ResultsStore(settings.data_dir) as store:
+            result = import_lines(store, export_lines_of(stream), "<stdin>" if str(source) == "-" else str(source))
     except (OSError, UnicodeDecodeError) as exc:
         raise failure(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
-    with store_errors(), ResultsStore(settings.data_dir) as store:
-        result = import_lines(store, lines, "<stdin>" if str(source) == "-" else str(source))
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
     for message in result.refused_grouped():
         say(message, err=True)
     say(

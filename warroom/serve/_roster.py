@@ -24,7 +24,7 @@ from pathlib import Path
 
 import yaml
 
-from warroom.core.files import replace_file
+from warroom.core.files import read_limited, replace_file
 from warroom.core.settings import resolve_trainee
 from warroom.errors import SettingsError, WarroomError
 
@@ -36,6 +36,8 @@ SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 _SCHEME = "scrypt"
 #: Longest token accepted at sign-in, in characters (a longer one is refused without hashing it).
 MAX_TOKEN_CHARS = 200
+#: Largest roster file read, in bytes (a class of thousands is a few hundred KiB).
+MAX_ROSTER_BYTES = 8 * 1024 * 1024
 
 
 class RosterError(WarroomError):
@@ -102,7 +104,7 @@ class Roster:
         if not path.exists():
             return cls({})
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_limited(path, MAX_ROSTER_BYTES).decode("utf-8")  # the size checked before reading
             node = yaml.compose(text)
         except (OSError, UnicodeDecodeError) as exc:
             raise RosterError(f"{path}:1:1: cannot read the roster: {exc}") from None

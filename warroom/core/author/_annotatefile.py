@@ -114,7 +114,7 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], str]:
     it) when it cannot."""
     import hashlib
 
-    from warroom.core.files import special_file_kind
+    from warroom.core.files import read_limited, special_file_kind
     from warroom.core.load import limits, load_drill, load_yaml_text
 
     shown = os.fspath(path)
@@ -126,7 +126,7 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], str]:
         if size > limits.MAX_FILE_BYTES:
             raise AnnotateError([f"{shown}: the file is {size / 1048576:.1f} MiB; drill files are limited to "
                                  f"{limits.MAX_FILE_BYTES // 1048576} MiB"])
-        raw = Path(path).read_bytes()
+        raw = read_limited(path, limits.MAX_FILE_BYTES)  # (checked again: it may have grown since)
         text = raw.decode("utf-8-sig")
         return text, load_yaml_text(text, shown), hashlib.sha256(raw).hexdigest()
     except OSError as exc:

@@ -28,7 +28,7 @@ from warroom.core.author._annotation import KeyDraft
 from warroom.core.files import replace_file
 from warroom.errors import WarroomError
 
-__all__ = ["ChangedOnDisk", "KeyWriteError", "apply_draft", "file_sha256", "replace_text", "write_draft"]
+__all__ = ["ChangedOnDisk", "KeyWriteError", "apply_draft", "replace_text", "write_draft"]
 
 #: The drill's top-level keys the annotator writes, in the order they are appended to a file without them.
 WRITTEN = ("distractors", "answer_key")
@@ -280,12 +280,6 @@ def _check_written(text: str, new: dict[str, Any], path: str) -> None:
             raise KeyWriteError(f"{path}: the {name} would not read back as written; the file is left unchanged")
 
 
-def file_sha256(path: str | os.PathLike[str]) -> str:
-    """SHA-256 (hex) of a file's bytes, to tell later whether it changed on disk. Raises OSError."""
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
-
-
 def write_draft(
     path: str | os.PathLike[str], draft: KeyDraft, event_order: dict[str, int], expected_sha256: str | None = None
 ) -> str:
@@ -297,9 +291,12 @@ def write_draft(
     Raises :class:`ChangedOnDisk` when ``expected_sha256`` is given and the file's bytes are no longer those (another
     editor saved it since it was read), KeyWriteError (with the OS's reason) when the file cannot be read or written
     or is read-only; the file is then unchanged."""
+    from warroom.core.files import read_limited
+    from warroom.core.load import limits
+
     target = Path(os.path.realpath(path))  # a symbolic link: write into the file it points to
     try:
-        raw = target.read_bytes()
+        raw = read_limited(target, limits.MAX_FILE_BYTES)  # (another editor may have made it anything meanwhile)
         mode = target.stat().st_mode & 0o7777
         text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -313,8 +310,9 @@ def write_draft(
     if result == text:
         return hashlib.sha256(raw).hexdigest()
     if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
-        raise KeyWriteError(f"{path}: the drill file is read-only (mode {stat.filemode(stat.S_IFREG | mode)}): make it writable "
-                            "(chmod u+w) to save into it; nothing was written")  # fmt: skip
+        shown = stat.filemode(stat.S_IFREG | mode)
+        raise KeyWriteError(f"{path}: the drill file is read-only (mode {shown}): make it writable (chmod u+w) to "
+                            "save into it; nothing was written")  # fmt: skip
     try:
         replace_text(target, result, mode)
     except OSError as exc:

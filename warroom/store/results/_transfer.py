@@ -142,7 +142,7 @@ def _history(changes: Any) -> list[dict[str, Any]]:
         raise ValueError(f"{HISTORY_KEY}: {describe(exc)}") from None
 
 
-def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> ImportResult:
+def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) -> ImportResult:
     """Store the sessions of exported ``lines`` (from ``source``, named in messages), each recorded as not verified
     (its values come from another store: ``warroom scores verify`` checks them). A line that does not fit
     (not JSON, an unknown column, a value the store refuses, another session under its id, a row the login role may
@@ -152,6 +152,9 @@ def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> Impo
     result = ImportResult()
     unverified = f"imported from {source[:200]} by warroom store import: not verified yet"
     for number, text in enumerate(lines, start=1):
+        if text is None:  # a line too long to read (the reader said so)
+            result.refuse(source, number, "a line longer than an export's line may be; not read")
+            continue
         if not text.strip():
             continue
         try:
