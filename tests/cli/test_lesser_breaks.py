@@ -1,0 +1,29 @@
+"""The lesser breaks of issue 30 (item 12): what a hostile file name, trace or store file, an interruption or a
+killed session meets."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner
+from locations import TESTS
+
+from warroom.cli import main
+
+FIXTURES = TESTS / "fixtures"
+
+
+def test_a_file_name_with_a_newline_or_a_tab_cannot_forge_a_line_of_an_import_summary(tmp_path: Path):
+    evil = tmp_path / "in\nforged: 0 drills imported, 0 failed\tx"
+    evil.mkdir()
+    shutil.copyfile(FIXTURES / "chat" / "refund.json", evil / "refund\n.json")
+    (evil / "bad\tname.json").write_text("{not json", encoding="utf-8")
+    out = tmp_path / "out\nx"
+    result = CliRunner().invoke(main, ["import", "chat", str(evil), "--out", str(out), "-v"])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert not any(line.startswith("forged") or line.startswith("x") for line in lines), lines
+    assert "in\\x0aforged: 0 drills imported, 0 failed\\x09x" in result.output
+    assert "bad\\x09name.json: not JSON" in result.stderr
+    assert "imported into " + str(tmp_path / "out") + "\\x0ax from 2 files, 1 failed" in result.stdout
