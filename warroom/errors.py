@@ -48,7 +48,8 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     └── DrillNotLoaded [click.ClickException]         warroom.cli
 
 Not in the tree, because they never leave the code that raises them: the loader's ``Abort`` and ``ScalarError``
-(signals inside the YAML builder, turned into problems) and the store's ``_Unusual`` (a fallback inside one query).
+(signals inside the YAML builder, turned into problems), the store's ``_Unusual`` (a fallback inside one query) and
+the importers' ``_DuplicateKey`` (a JSON object holding a key twice, turned into the import's refusal).
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@ killed session meets."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -27,3 +28,15 @@ def test_a_file_name_with_a_newline_or_a_tab_cannot_forge_a_line_of_an_import_su
     assert "in\\x0aforged: 0 drills imported, 0 failed\\x09x" in result.output
     assert "bad\\x09name.json: not JSON" in result.stderr
     assert "imported into " + str(tmp_path / "out") + "\\x0ax from 2 files, 1 failed" in result.stdout
+
+
+def test_duplicate_keys_in_an_imported_trace_are_refused_naming_the_key(tmp_path: Path):
+    trace = tmp_path / "dup.json"
+    messages = json.loads((FIXTURES / "chat" / "refund.json").read_text(encoding="utf-8"))
+    text = json.dumps(messages)
+    first = text.index('"role"')
+    trace.write_text(text[:first] + '"role": "user", ' + text[first:], encoding="utf-8")  # "role" twice
+    result = CliRunner().invoke(main, ["import", "chat", str(trace), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())  # nothing written
+    assert 'the key "role" is given twice in one JSON object' in result.stderr, result.output
