@@ -7,6 +7,8 @@ import os
 import stat
 from pathlib import Path
 
+from warroom.errors import WarroomError
+
 #: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
 _SPECIAL_KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -46,7 +48,7 @@ def real_path(path: str | os.PathLike[str]) -> Path:
         return Path(os.path.abspath(path))
 
 
-class TooLarge(OSError):
+class TooLarge(WarroomError, OSError):
     """A file over the size limit of what reads it (:func:`read_limited`); ``size`` is how big it is (bytes)."""
 
     def __init__(self, path: str | os.PathLike[str], size: int, limit: int) -> None:

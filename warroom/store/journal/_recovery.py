@@ -116,12 +116,10 @@ def recover_unfinished(
     line says otherwise the session is stored flagged as disagreeing (the statistics leave it out); one without is
     scored as abandoned (a ``quit`` is added at the drill time after the last recorded action when missing, unless
     the drill had already ended). The drill is found with ``drills_resolver(drill_id, drill_path) -> Path``
-    (default: :func:`~warroom.store.journal._recorder.default_drill_resolver`); a drill file whose SHA-256 differs from
-    the
-    recorded one is used but reported. Every line is checked with the store's models
+    (default: :func:`~warroom.store.journal._recorder.default_drill_resolver`); a drill file whose SHA-256 differs
+    from the recorded one is used but reported. Every line is checked with the store's models
     (:mod:`warroom.store.results._records`); truncated, corrupt or invalid lines are reported and skipped. See the
-    module
-    docstring for where each journal goes; no journal is ever deleted.
+    module docstring for where each journal goes; no journal is ever deleted.
 
     ``trainee`` (the war room's start) recovers only that trainee's journals, leaving every other one for its own
     trainee's start or a facilitator's command. What was recovered is told to the trainee concerned only: each session
@@ -143,17 +141,7 @@ def recover_unfinished(
     if not jdir.is_dir():
         return []
     resolver = drills_resolver or default_drill_resolver()
-    out: list[RecoveredSession] = []
-    candidates = []
-    for path in sorted(jdir.glob("*.jsonl")):
-        if path.name.startswith("."):
-            continue
-        kind = _non_regular(path)
-        if kind is None:
-            if trainee is None or journal_trainee(path) == trainee:
-                candidates.append(path)
-        elif kind and trainee is None:
-            out.append(RecoveredSession(journal=path, error=_not_regular_message(path, kind)))
+    candidates, out = _journals_to_recover(jdir, trainee)
     if trainee is None:
         out.extend(_set_aside_stale_tmp(jdir))
     if not candidates:
@@ -171,6 +159,23 @@ def recover_unfinished(
     finally:
         if own_store:
             store.close()
+
+
+def _journals_to_recover(jdir: Path, trainee: str | None) -> tuple[list[Path], list[RecoveredSession]]:
+    """The journals in ``jdir`` to recover (``trainee``'s only, unless None), and one refusal for each journal that is
+    not a regular file (reported only when every trainee's journals are recovered)."""
+    candidates: list[Path] = []
+    refused: list[RecoveredSession] = []
+    for path in sorted(jdir.glob("*.jsonl")):
+        if path.name.startswith("."):
+            continue
+        kind = _non_regular(path)
+        if kind is None:
+            if trainee is None or journal_trainee(path) == trainee:
+                candidates.append(path)
+        elif kind and trainee is None:
+            refused.append(RecoveredSession(journal=path, error=_not_regular_message(path, kind)))
+    return candidates, refused
 
 
 def journal_trainee(path: Path) -> str | None:
