@@ -7,10 +7,13 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from locations import TESTS
+from store_support import add_session
 
 from warroom.cli import main
+from warroom.store.results import ResultsStore
 
 FIXTURES = TESTS / "fixtures"
 
@@ -40,3 +43,20 @@ def test_duplicate_keys_in_an_imported_trace_are_refused_naming_the_key(tmp_path
     assert result.exit_code == 1
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())  # nothing written
     assert 'the key "role" is given twice in one JSON object' in result.stderr, result.output
+
+
+def _damaged_store(data: Path) -> None:
+    with ResultsStore(data) as store:
+        for i in range(300):
+            add_session(store, f"s{i:04d}", trainee="ann")
+    db = data / "results.sqlite3"
+    raw = bytearray(db.read_bytes())
+    raw[len(raw) // 2 : len(raw) // 2 + 4096] = b"A" * 4096  # a page in the middle, one `count` never reads
+    db.write_bytes(bytes(raw))
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_store_status_exits_1_on_a_store_damaged_in_the_middle(tmp_path: Path, fmt: str):
+    _damaged_store(tmp_path)
+    result = CliRunner().invoke(main, ["store", "status", "--data-dir", str(tmp_path), "--format", fmt])
+    assert result.exit_code == 1 and "is damaged" in result.output and "Traceback" not in result.output

@@ -82,13 +82,15 @@ def migrate(ctx: click.Context, store_url: str | None, data_dir: Path | None, fm
 def status(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt: str) -> None:
     """Show the results store's back end, where it is (a URL without its password), its schema version and how many
     sessions it holds. A store of an older schema version is left as it is (its version is shown, with the one this
-    warroom uses: `warroom store migrate` upgrades it). Exit status 1 when there is no store yet or it cannot be
-    used."""
+    warroom uses: `warroom store migrate` upgrades it). The whole database is checked first (a SQLite file damaged
+    anywhere, a PostgreSQL table that cannot be read). Exit status 1 when there is no store yet or it cannot be used,
+    or is damaged."""
     from warroom.store.results import ResultsStore
 
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
     with store_errors(), ResultsStore(settings.data_dir, create=False, upgrade=False) as store:
+        store.verify()  # a damaged store is an error (exit 1), never a status
         _show(_status(store), fmt)
 
 
