@@ -4,6 +4,7 @@ killed session meets."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -60,3 +61,58 @@ def test_store_status_exits_1_on_a_store_damaged_in_the_middle(tmp_path: Path, f
     _damaged_store(tmp_path)
     result = CliRunner().invoke(main, ["store", "status", "--data-dir", str(tmp_path), "--format", fmt])
     assert result.exit_code == 1 and "is damaged" in result.output and "Traceback" not in result.output
+
+
+def test_an_interrupted_export_leaves_no_partial_file(tmp_path: Path, monkeypatch):
+    from warroom.store.results import _transfer
+
+    with ResultsStore(tmp_path / "data") as store:
+        for i in range(5):
+            add_session(store, f"s{i}", trainee="ann")
+    out = tmp_path / "all.jsonl"
+    out.write_text("the export of yesterday\n", encoding="utf-8")
+    real = _transfer.export_lines
+
+    def stopped(store):
+        for i, line in enumerate(real(store)):
+            if i == 3:
+                raise KeyboardInterrupt  # Ctrl-C part-way
+            yield line
+
+    monkeypatch.setattr(_transfer, "export_lines", stopped)
+    result = CliRunner().invoke(main, ["store", "export", "--data-dir", str(tmp_path / "data"), "-o", str(out)])
+    assert result.exit_code != 0
+    assert out.read_text(encoding="utf-8") == "the export of yesterday\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all.jsonl", "data"]  # no temporary file left
+    monkeypatch.setattr(_transfer, "export_lines", real)
+    result = CliRunner().invoke(main, ["store", "export", "--data-dir", str(tmp_path / "data"), "-o", str(out)])
+    assert result.exit_code == 0 and len(out.read_text(encoding="utf-8").splitlines()) == 5
+
+
+def test_an_interrupted_csv_or_json_export_leaves_the_old_file(tmp_path: Path, monkeypatch):
+    with ResultsStore(tmp_path / "data") as store:
+        add_session(store, "s1", trainee="ann")
+    out = tmp_path / "ann.csv"
+    out.write_text("old\n", encoding="utf-8")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    args = ["scores", "list", "--data-dir", str(tmp_path / "data"), "--format", "csv", "-o", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code != 0
+    assert out.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ann.csv", "data"]
+
+
+def test_an_export_to_a_symbolic_link_writes_through_the_link(tmp_path: Path):
+    with ResultsStore(tmp_path / "data") as store:
+        add_session(store, "s1", trainee="ann")
+    target, link = tmp_path / "kept.jsonl", tmp_path / "link.jsonl"
+    target.write_text("old\n", encoding="utf-8")
+    link.symlink_to(target)
+    for args in (["store", "export"], ["scores", "list", "--format", "json"]):
+        result = CliRunner().invoke(main, [*args, "--data-dir", str(tmp_path / "data"), "-o", str(link)])
+        assert result.exit_code == 0, result.output
+        assert link.is_symlink() and "s1" in target.read_text(encoding="utf-8")

@@ -183,11 +183,30 @@ def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None,
             n = write_export(store, sys.stdout)
         else:
             try:
-                with output.open("w", encoding="utf-8", newline="\n") as out:
-                    n = write_export(store, out)
+                n = _export_to(store, output)
             except OSError as exc:
                 raise failure(f"cannot write {output}: {exc.strerror or exc}") from None
     say(f"{plural(n, 'session')} exported from {store.location}", err=True)
+
+
+def _export_to(store: Any, output: Path) -> int:
+    """Write the export to the file ``output`` whole or not at all (a temporary file renamed over it: an interrupted
+    export leaves the old file or none; a symbolic link is written through); a FIFO or device is written as a stream.
+    Returns how many sessions."""
+    import io
+
+    from warroom.core.files import real_path, replacing, special_file_kind
+    from warroom.store.results import write_export
+
+    if special_file_kind(output) is not None:
+        with output.open("w", encoding="utf-8", newline="\n") as out:
+            return write_export(store, out)
+    with replacing(real_path(output)) as raw:  # a symbolic link is written through, never replaced
+        out = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+        n = write_export(store, out)
+        out.flush()
+        out.detach()  # the file stays open: `replacing` flushes it to disk and renames it
+    return n
 
 
 @store_group.command(name="import")
