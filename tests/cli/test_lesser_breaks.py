@@ -116,3 +116,33 @@ def test_an_export_to_a_symbolic_link_writes_through_the_link(tmp_path: Path):
         result = CliRunner().invoke(main, [*args, "--data-dir", str(tmp_path / "data"), "-o", str(link)])
         assert result.exit_code == 0, result.output
         assert link.is_symlink() and "s1" in target.read_text(encoding="utf-8")
+
+
+def test_a_0_byte_store_file_is_not_an_empty_store(tmp_path: Path):
+    (tmp_path / "results.sqlite3").write_bytes(b"")
+    for args in (["store", "status"], ["scores"], ["scores", "summary"], ["store", "export"]):
+        result = CliRunner().invoke(main, [*args, "--data-dir", str(tmp_path)])
+        assert result.exit_code == 1, (args, result.output)
+        assert "is an empty file (0 bytes)" in result.output and "No sessions" not in result.output
+    assert (tmp_path / "results.sqlite3").read_bytes() == b""  # not used, not changed
+
+
+def test_a_new_store_is_made_whole_and_leaves_no_temporary_file(tmp_path: Path):
+    with ResultsStore(tmp_path) as store:
+        assert store.count() == 0
+    assert (tmp_path / "results.sqlite3").stat().st_size > 0
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_a_new_store_is_made_on_a_file_system_without_hard_links(tmp_path: Path, monkeypatch):
+    import errno
+
+    def no_links(src, dst):
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    with ResultsStore(tmp_path) as store:
+        add_session(store, "s1", trainee="ann")
+    with ResultsStore(tmp_path) as store:
+        assert store.count() == 1
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
