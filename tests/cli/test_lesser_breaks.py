@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from locations import TESTS
-from store_support import add_session
+from store_support import add_session, bundled_drill_path, load
 
 from warroom.cli import main
+from warroom.store.journal import SessionRecorder, recover_unfinished
 from warroom.store.results import ResultsStore
 
 FIXTURES = TESTS / "fixtures"
@@ -146,3 +147,19 @@ def test_a_new_store_is_made_on_a_file_system_without_hard_links(tmp_path: Path,
     with ResultsStore(tmp_path) as store:
         assert store.count() == 1
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_a_killed_session_without_actions_is_reviewed_with_an_unknown_time_of_interruption(tmp_path: Path):
+    from warroom.store.review import load_review
+
+    path = bundled_drill_path()
+    rec = SessionRecorder.start(tmp_path, "ann", path, load(path))
+    rec.close()  # killed before any action
+    (r,) = recover_unfinished(tmp_path)
+    assert r.stored and any("the time of interruption is unknown" in p for p in r.problems)
+    with ResultsStore(tmp_path) as store:
+        session = store.get(rec.session_id)
+    data = load_review(session)
+    (quit_row,) = [row for row in data.review_rows.rows if row.kind == "action"]
+    assert "the time of interruption is unknown" in quit_row.text
+    assert any("the time of interruption is unknown" in n for n in session.notes)

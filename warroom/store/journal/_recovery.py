@@ -49,6 +49,8 @@ if TYPE_CHECKING:
     from warroom.core.model import Action, Drill
     from warroom.core.scoring import Scorecard
 
+#: The note of the quit added to a recovered session that recorded no action: when it stopped is not known.
+UNKNOWN_STOP = "the time of interruption is unknown (the session was killed before any action was recorded)"
 UNREADABLE = "unreadable"
 QUARANTINE = "quarantine"
 #: Seconds after which an orphaned half-created journal (``.ID.jsonl.tmp``) is set aside by recovery.
@@ -425,7 +427,11 @@ def _score_journal(
         actions, added = list(contents.actions), False  # a finished session: its actions as recorded
     else:
         actions, added = with_quit(drill, contents.actions)
-    if added:
+    if added and not contents.actions:  # nothing tells when it stopped: say so, never "quit at 0 s"
+        actions[-1] = actions[-1].model_copy(update={"note": UNKNOWN_STOP})
+        rec.problems.append(f"no action in the journal: {UNKNOWN_STOP}; a quit was added at drill time "
+                            f"{seconds(actions[-1].t)}")  # fmt: skip
+    elif added:
         rec.problems.append(f"no quit action in the journal; one was added at drill time {seconds(actions[-1].t)}")
     from warroom.core.scoring import ScoringError
 

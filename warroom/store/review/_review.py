@@ -210,8 +210,8 @@ def _action_rows(
             text = f"asked for probe {a.probe} (verify step {asked.step if asked else a.step})"
             finding = [*evidence_ids(key), *key.accepted_evidence] if key is not None else []
             marks = ["probe found the fault" if a.probe in finding else "needless probe"]
-        else:
-            text = "left the drill (quit)"
+        else:  # a quit added at recovery says when it stopped is unknown (a session killed before any action)
+            text = "left the drill (quit)" + (f": {a.note}" if a.note else "")
             marks = ["abandoned"]
         out.append((a.t, 1, i, 0, ReviewRow(kind="action", t=a.t, action=a, trainee=marks, text=text)))
         esc = escalations.get(i)
