@@ -92,7 +92,7 @@ def test_an_unknown_or_ambiguous_id_deletes_nothing(two):
         (["--delete"], "--delete needs the ids"),
         (["s1"], "session ids are only taken with --delete"),
         (["--delete", "s1", "--summary"], "--delete cannot be combined"),
-        (["--yes"], "--yes only applies with --delete"),
+        (["--yes"], "--yes only applies with --delete or --rescore"),
     ],
 )
 def test_delete_usage_errors(tmp_path: Path, args: list[str], message: str):

@@ -116,7 +116,7 @@ def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked
     assert (old.scoring_version, old.outcome, old.total) == ("1", "contained", 100)
     r = run(data, "--rescore")
     assert r.exit_code == 0 and "re-scored 1 of 1 session: 0 changed, 1 unchanged, 0 skipped" in r.stdout
-    r = run(data, "rescore", "--rules", "2")
+    r = run(data, "rescore", "--rules", "2", "--yes")
     assert r.exit_code == 0, r.output
     assert (
         f"changed: {sid} (ann, duplicate-charge-refunds): scoring rules version 1 -> 2, outcome contained -> "
@@ -127,10 +127,40 @@ def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked
     assert (new.scoring_version, new.outcome, new.total) == ("2", "right_step_unsupported", 10)
     assert new.scorecard["scoring_version"] == "2" and new.time_to_detect is None
     # Back to version 1 on request (old spelling too); a plain re-score keeps each session's own rules.
-    assert "score 10 -> 100" in run(data, "--rescore", "--rules", "1").stdout
+    assert "score 10 -> 100" in run(data, "--rescore", "--rules", "1", "--yes").stdout
     bad = run(data, "rescore", "--rules", "5")
     assert bad.exit_code == 2 and "scoring rules version '5' is not known to this warroom" in bad.output
     assert run(data, "--rules", "2").exit_code == 2  # --rules only with --rescore
+
+
+def test_rescore_by_other_rules_shows_what_would_change_and_asks_first(tmp_path: Path, monkeypatch):
+    from scores_support import run_sub
+
+    import warroom.cli.scores._delete as asking
+
+    drill_path = copy_drill(tmp_path / "drills")
+    data = tmp_path / "data"
+    sid = played_session(data, drill_path, cites=None, rules="1")
+    would = f"  {sid} (ann, duplicate-charge-refunds): scoring rules version 1 -> 2, outcome contained -> "
+
+    def stored() -> tuple[str | None, int]:
+        with ResultsStore(data) as store:
+            s = store.get(sid)
+        return s.scoring_version, s.total
+
+    r = run_sub(data, "rescore", "--rules", "2")  # no terminal to answer: refused, nothing rewritten
+    assert r.exit_code == 1 and would in r.stdout and "not re-scoring without confirmation" in r.output
+    assert stored() == ("1", 100)
+    monkeypatch.setattr(asking, "_stdin_is_a_terminal", lambda: True)
+    r = run_sub(data, "rescore", "--rules", "2", input="n\n")
+    assert r.exit_code == 0 and "Rewrite these scorecards?" in r.stdout and "Nothing re-scored." in r.stdout
+    assert stored() == ("1", 100)
+    r = run_sub(data, "rescore", "--rules", "2", input="y\n")
+    assert r.exit_code == 0 and "1 changed, 0 unchanged, 0 skipped" in r.stdout
+    assert stored() == ("2", 10)
+    monkeypatch.setattr(asking, "_stdin_is_a_terminal", lambda: False)
+    r = run_sub(data, "rescore", "--rules", "2")  # nothing would change: nothing to ask
+    assert r.exit_code == 0 and "0 changed, 1 unchanged, 0 skipped" in r.stdout and "Rewrite" not in r.stdout
 
 
 def test_rescore_keeps_the_pauses_and_drops_the_wall_time_to_detect_of_no_detection(tmp_path: Path):

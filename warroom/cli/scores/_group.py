@@ -100,7 +100,7 @@ class ScoresGroup(click.Group):
 @rules_option("With --rescore: ")
 @output_option
 @click.option("--delete", is_flag=True, help="Old spelling of `warroom scores delete SESSION_ID...`.")
-@click.option("--yes", "-y", is_flag=True, help="With --delete: do not ask for confirmation.")
+@click.option("--yes", "-y", is_flag=True, help="With --delete, or --rescore --rules: do not ask for confirmation.")
 @click.pass_context
 def scores(ctx: click.Context, **opts: Any) -> None:
     """Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
@@ -131,7 +131,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     fmt: str = opts["fmt"]
     output: Path | None = opts["output"]
     if opts["rescore"]:
-        rescore_sessions(settings, filters, opts["allow_changed"], opts["rules"])
+        rescore_sessions(settings, filters, opts["allow_changed"], opts["rules"], opts["yes"])
     elif opts["delete"]:
         delete_stored(settings, old_ids, opts["yes"])
     elif opts["summary"]:
@@ -150,7 +150,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
 
 def _check_old_usage(opts: dict[str, Any], ids: tuple[str, ...]) -> None:
     """Usage errors of the old spelling: ``--allow-changed`` needs ``--rescore``, ``--output`` an export format,
-    ``--delete`` its ids and no other mode, ``--yes`` needs ``--delete``."""
+    ``--delete`` its ids and no other mode, ``--yes`` needs ``--delete`` or ``--rescore``."""
     if opts["allow_changed"] and not opts["rescore"]:
         raise click.UsageError("--allow-changed only applies with --rescore")
     if opts["rules"] is not None and not opts["rescore"]:
@@ -163,8 +163,8 @@ def _check_old_usage(opts: dict[str, Any], ids: tuple[str, ...]) -> None:
         raise click.UsageError("--delete needs the ids of the sessions to delete (see `warroom scores`)")
     if opts["delete"] and (opts["rescore"] or opts["summary"]):
         raise click.UsageError("--delete cannot be combined with --summary or --rescore")
-    if opts["yes"] and not opts["delete"]:
-        raise click.UsageError("--yes only applies with --delete")
+    if opts["yes"] and not (opts["delete"] or opts["rescore"]):
+        raise click.UsageError("--yes only applies with --delete or --rescore")
 
 
 scores.add_command(list_command)

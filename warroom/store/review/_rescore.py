@@ -12,6 +12,7 @@ names the file the session was played on, so the stored score and its recorded d
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -73,6 +74,7 @@ def rescore(
     allow_changed: bool = False,
     rules: str | None = None,
     reason: str | None = None,
+    dry_run: bool = False,
 ) -> list[RescoreResult]:
     """Re-score every stored session matching the filters (``trainee`` / ``drill`` id exact, ``since`` a UTC
     timestamp text, ``set_id`` a drill set's id, ``mode`` practice or assessment), oldest first, and store the
@@ -85,7 +87,8 @@ def rescore(
     edition of the scoring rules to apply (:data:`~warroom.core.scoring.SCORING_VERSIONS`); None applies each
     session's own (:func:`session_rules`). Each scorecard replaced is kept in the session's history with who
     re-scored, when, the rules applied and why (``reason``; None: which rules and whether they were asked for).
-    Raises StoreError when the store cannot be written, ValueError for an unknown ``rules``.
+    ``dry_run``: the same results, what a re-score would do, with nothing stored. Raises StoreError when the store
+    cannot be written, ValueError for an unknown ``rules``.
     """
     if rules is not None:
         check_rules(rules)
@@ -99,7 +102,8 @@ def rescore(
         why = reason or f"warroom scores rescore by the scoring rules {applied}" + (
             " (asked for)" if rules is not None else " (the session's own)"
         )
-        out.append(_rescore_one(store, s, resolver, cache, allow_changed, applied, why))
+        write = None if dry_run else store.update_scorecard
+        out.append(_rescore_one(s, resolver, cache, allow_changed, applied, why, write))
     return out
 
 
@@ -110,14 +114,16 @@ def session_rules(recorded: str | None) -> str:
 
 
 def _rescore_one(
-    store: ResultsStore,
     s: StoredSession,
     resolver: DrillResolver,
     cache: dict[Path, Drill],
     allow_changed: bool,
     rules: str,
     why: str,
+    write: Callable[..., None] | None,
 ) -> RescoreResult:
+    """Re-score one session; ``write`` stores a changed scorecard (:meth:`ResultsStore.update_scorecard`), None for
+    a dry run (the result says what would be done)."""
     label = f"{s.session_id} ({s.trainee}, {s.drill_id})"
 
     def result(status: RescoreStatus, message: str) -> RescoreResult:
@@ -145,9 +151,11 @@ def _rescore_one(
     if new_d == _normalise(current_scorecard_keys(s.scorecard)):
         if not found.changed:
             return result(RescoreStatus.UNCHANGED, "scorecard unchanged")
-        store.update_scorecard(s.session_id, new, reason=why + file_why, **record)
+        if write is not None:
+            write(s.session_id, new, reason=why + file_why, **record)
         return result(RescoreStatus.UPDATED, f"scorecard unchanged; {file_detail}")
-    store.update_scorecard(s.session_id, new, reason=why + file_why, **record)
+    if write is not None:
+        write(s.session_id, new, reason=why + file_why, **record)
     detail = []
     if new.scoring_version != s.scoring_version:
         detail.append(f"scoring rules version {s.scoring_version or '(none)'} -> {new.scoring_version}")
