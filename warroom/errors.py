@@ -8,6 +8,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
 
     WarroomError                                      warroom.errors
     ├── SettingsError [ValueError]  (exit status 2)   warroom.errors
+    ├── TooLarge [OSError]                            warroom.core.files
     ├── DrillLoadError                                warroom.core.load
     │   └── DrillReadError
     ├── YamlSyntaxError                               warroom.core.load
@@ -20,6 +21,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── ScoringError [ValueError]                     warroom.core.scoring
     ├── AnnotateError                                 warroom.core.author
     ├── KeyWriteError                                 warroom.core.author
+    │   └── ChangedOnDisk
     ├── ProjectionError                               warroom.core.projection
     ├── TraceError [ValueError]                       warroom.importers
     ├── RecordError [ValueError]                      warroom.importers
@@ -41,6 +43,7 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     ├── Unrecoverable                                 warroom.store
     ├── RosterError                                   warroom.serve
     ├── ServeError                                    warroom.serve
+    ├── BadMessage                                    warroom.serve
     ├── DrillProblem                                  warroom.tui
     ├── SessionUnavailable                            warroom.tui
     │   └── JournalUnwritable
@@ -49,7 +52,8 @@ package that defines each class (tests/unit/test_errors.py checks that it is the
     └── LogRefused                                    warroom.cli
 
 Not in the tree, because they never leave the code that raises them: the loader's ``Abort`` and ``ScalarError``
-(signals inside the YAML builder, turned into problems) and the store's ``_Unusual`` (a fallback inside one query).
+(signals inside the YAML builder, turned into problems), the store's ``_Unusual`` (a fallback inside one query) and
+the importers' ``_DuplicateKey`` (a JSON object holding a key twice, turned into the import's refusal).
 """
 
 from __future__ import annotations

@@ -167,6 +167,53 @@ def _replace_value(draw: st.DrawFn, lines: list[str], i: int, op: str) -> list[s
     return lines
 
 
+_NAMED_ID = re.compile(r"\b(e\d+[a-z0-9_-]*)\b")
+
+
+def _keyed_events(text: str) -> list[str]:
+    """The trace event ids the answer key (or all-clear section) of a drill's text names: its origin event,
+    evidence, accepted evidence, deadline and damage events."""
+    for marker in ("\nanswer_key:", "\nall_clear:"):
+        at = text.find(marker)
+        if at >= 0:
+            return sorted(set(_NAMED_ID.findall(text[at:])))
+    return []
+
+
+#: (file name, text, the event ids its answer key names) of the bundled drills that have any.
+KEYED: list[tuple[str, str, list[str]]] = [(n, t, ids) for n, t in BUNDLED if (ids := _keyed_events(t))]
+
+
+@st.composite
+def keyed_event_drill(draw: st.DrawFn, scalars: list[str] = ODD_SCALARS) -> str:
+    """A bundled drill in which one field of a trace event its answer key names (the origin event, evidence, the
+    deadline's or damage's event) holds an odd scalar: the rules that relate the answer key to those events (time
+    order, the origin, the deadline) then meet a value that did not load. A quoted number or a number with a unit
+    is drawn as often as the odd scalars (issue 30: a plan origin's event with ``t: "72"`` crashed the rules)."""
+    _, text, ids = draw(st.sampled_from(KEYED))
+    lines = text.split("\n")
+    event = draw(st.sampled_from(ids))
+    start = next((i for i, line in enumerate(lines) if re.match(rf"^\s*- id: {re.escape(event)}\s*$", line)), None)
+    if start is None:
+        return text
+    indent = len(lines[start]) - len(lines[start].lstrip(" ")) + 2
+    fields = [start]
+    for i in range(start + 1, len(lines)):
+        stripped = lines[i].lstrip(" ")
+        if stripped and len(lines[i]) - len(stripped) < indent:
+            break
+        if len(lines[i]) - len(stripped) == indent and _KEY_VALUE.match(lines[i]):
+            fields.append(i)
+    i = draw(st.sampled_from(fields))
+    m = _KEY_VALUE.match(lines[i])
+    assert m is not None
+    number = draw(st.sampled_from(["72", "3.5", "0", "1e3"]))
+    value = draw(st.one_of(st.sampled_from(scalars), st.sampled_from([f'"{number}"', f"{number}s", f"'{number}'",
+                                                                      f"{number} s", f"~{number}", f"{number}ms"])))
+    lines[i] = m.group(1) + " " + value
+    return "\n".join(lines)
+
+
 def _scalar_line(line: str) -> re.Match[str] | None:
     """The match of a ``key: value`` line whose value is a plain or quoted scalar on that line, else None."""
     m = _KEY_VALUE.match(line)

@@ -178,7 +178,7 @@ ACTION_JSON = st.fixed_dictionaries(
         "event": st.sampled_from(["e01", "e02", "e04", "e10", "e99", "", "E01"]),
         "step": st.sampled_from(["s1", "s2", "s3", "s9", ""]),
         "note": st.text(max_size=20),
-        "speed": st.floats(0.001, 1e6),
+        "speed": st.floats(0.001, 1000),
     },
 )
 

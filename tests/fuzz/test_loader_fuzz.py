@@ -31,6 +31,7 @@ from .drill_mutations import (
     ODD_CHARS,
     ODD_SCALARS,
     PLAIN_CHARS,
+    keyed_event_drill,
     mutated_drill,
     probed_drill,
     yamlish_text,
@@ -109,6 +110,18 @@ def _check_command(text: str, command: tuple[str, ...]) -> None:
         for line in result.stdout.splitlines():
             problem = json.loads(line)
             assert set(problem) == {"path", "line", "column", "severity", "message"} and problem["line"] >= 1, problem
+
+
+@budget(120)
+@given(keyed_event_drill())
+def test_an_odd_value_in_an_event_the_answer_key_names_is_refused_cleanly(text: str):
+    check_loader(text)
+
+
+@budget(40)
+@given(keyed_event_drill(), st.sampled_from(COMMANDS))
+def test_commands_on_an_odd_value_in_an_event_the_answer_key_names_exit_0_or_1(text: str, command: tuple[str, ...]):
+    _check_command(text, command)
 
 
 # -- bugs found by the fuzzer (issue 12), fixed ----------------------------------------------------------------------

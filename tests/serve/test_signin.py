@@ -31,3 +31,62 @@ def test_a_sign_in_names_its_trainee_until_it_expires(monkeypatch):
     now[0] += SIGNIN_LIFETIME + 1
     assert signins.trainee_of(_request("abc")) is None
     assert "abc" not in signins._records
+
+
+def test_a_name_not_on_the_roster_costs_the_same_hash_as_one_on_it(monkeypatch):
+    """No early return for an unknown name (issue 30, item 11): each check computes exactly one scrypt hash, with the
+    roster's cost, whatever the name; timing is measured in benchmarks/bench_signin.py."""
+    from warroom.serve import _roster
+
+    roster = Roster({}).with_trainee("Ada Lovelace", "right-token")
+    _roster._decoy_hash()  # made once, the first time it is needed
+    calls: list[tuple[int, int, int]] = []
+    real = _roster._scrypt
+    monkeypatch.setattr(_roster, "_scrypt", lambda t, s, n, r, p: calls.append((n, r, p)) or real(t, s, n, r, p))
+    assert roster.check("Ada Lovelace", "right-token") == "Ada Lovelace"
+    assert roster.check("Ada Lovelace", "wrong-token") is None
+    assert roster.check("Nobody Atall", "right-token") is None
+    assert roster.check("", "") is None
+    assert calls == [(_roster.SCRYPT_N, _roster.SCRYPT_R, _roster.SCRYPT_P)] * 4
+
+
+async def test_a_client_s_wrong_guesses_run_one_at_a_time_and_are_refused_past_its_limit_and_no_one_else_s():
+    import asyncio
+
+    now = [0.0]
+    throttle = signin.ClientThrottle(clock=lambda: now[0])
+    running: list[str] = []
+    most = {"10.0.0.9": 0}
+
+    def attempt(client: str, ok: bool):
+        async def run() -> bool:
+            running.append(client)
+            most[client] = max(most.get(client, 0), running.count(client))
+            await asyncio.sleep(0)
+            running.remove(client)
+            return ok
+
+        return run
+
+    results = await asyncio.gather(*(throttle.check("10.0.0.9", attempt("10.0.0.9", False)) for _ in range(50)))
+    assert most["10.0.0.9"] == 1  # one at a time: never two of its hashes in front of anybody else
+    assert results.count(None) == signin.CLIENT_FAILURES  # the first 20 were checked
+    refused = [r for r in results if r is not None]
+    assert len(refused) == 30 and all("Too many wrong sign-ins" in r and "61 s" in r for r in refused)
+    assert await throttle.check("10.0.0.7", attempt("10.0.0.7", True)) is None  # another client as before
+    now[0] += signin.FAILURE_WINDOW
+    assert await throttle.check("10.0.0.9", attempt("10.0.0.9", True)) is None  # the window moved on
+
+
+def _from(address: str, headers: dict[str, str] | None = None):
+    from unittest import mock
+
+    transport = mock.Mock()
+    transport.get_extra_info.side_effect = lambda key, default=None: (address, 40000) if key == "peername" else default
+    return make_mocked_request("POST", "/signin", headers=headers or {}, transport=transport)
+
+
+def test_the_client_behind_a_reverse_proxy_on_this_host_is_the_one_the_proxy_saw():
+    assert signin.client_of(_from("127.0.0.1", {"X-Forwarded-For": "1.2.3.4, 10.0.0.5"})) == "10.0.0.5"
+    assert signin.client_of(_from("127.0.0.1")) == "127.0.0.1"
+    assert signin.client_of(_from("10.0.0.8", {"X-Forwarded-For": "10.0.0.5"})) == "10.0.0.8"  # not our proxy

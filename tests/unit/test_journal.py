@@ -14,6 +14,7 @@ import pytest
 from store_support import bundled_drill_path, copy_drill, load, scorecard
 
 from warroom.core.model import Action, ActionKind
+from warroom.core.scoring import score
 from warroom.store.journal import (
     JournalError,
     JournalWriter,
@@ -72,14 +73,16 @@ def test_finish_stores_moves_the_journal_and_is_idempotent(tmp_path: Path):
     rec = start(tmp_path)
     for a in ACTIONS:
         rec.record(a)
-    assert rec.finish(scorecard(total=70)) is True
+    assert rec.finish(scorecard(total=70)) is True  # a scorecard the actions do not make: never stored (issue 30)
     assert rec.finish(scorecard(total=10)) is False
     assert rec.journal_path == tmp_path / "journals" / "done" / f"{rec.session_id}.jsonl"
     contents = read_journal(rec.journal_path)
-    assert contents.finished and contents.end["total"] == 70
+    made = score(load(bundled_drill_path()), ACTIONS)
+    assert contents.finished and contents.end["total"] == made.total == 0 and rec.scorecard == made
     with ResultsStore(tmp_path) as store:
         stored = store.get(rec.session_id)
-    assert stored.total == 70 and stored.actions == ACTIONS and not stored.recovered
+    assert stored.total == 0 and stored.scorecard == made.to_dict()
+    assert stored.actions == ACTIONS and not stored.recovered
     with pytest.raises(SessionError, match="finished"):
         rec.record(ACTIONS[0])
 
@@ -248,13 +251,16 @@ def test_a_journal_saved_by_an_editor_with_a_byte_order_mark_is_recovered_whole(
 def test_recovery_of_a_session_that_died_while_storing(tmp_path: Path):
     rec = start(tmp_path)
     rec.record(ACTIONS[0])
-    rec._writer.append({"type": "end", "ended_at": "2026-11-29T10:00:00.000000+00:00", "outcome": "missed",
-                        "total": 12, "scorecard": scorecard(outcome="missed", total=12).to_dict()})  # fmt: skip
+    made = score(load(bundled_drill_path()), [ACTIONS[0]]).to_dict()
+    rec._writer.append({"type": "end", "ended_at": "2026-11-29T10:00:00.000000+00:00", "outcome": made["outcome"],
+                        "total": made["total"], "scorecard": made})  # fmt: skip
     rec.close()
     (r,) = recover_unfinished(tmp_path)
-    assert r.stored and (r.outcome, r.total) == ("missed", 12)
+    assert r.stored and (r.outcome, r.total) == (made["outcome"], made["total"])
+    assert "the session had finished; its result was stored at recovery" in r.problems
     with ResultsStore(tmp_path) as store:
         assert store.get(rec.session_id).actions == [ACTIONS[0]]
+        assert store.checks() == {}  # its end line is what its actions score: nothing to flag
 
 
 def test_recorder_abandon_adds_a_quit_and_scores(tmp_path: Path):

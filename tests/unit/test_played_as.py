@@ -23,7 +23,7 @@ from warroom.core.scoring import score
 from warroom.core.variants import VariantError, apply_variant, draw_played_as, session_drill
 from warroom.core.variants._apply import draw
 from warroom.store.journal import SessionRecorder, Trial, read_journal, recover_unfinished
-from warroom.store.results import ResultsStore, SessionInfo
+from warroom.store.results import SCHEMA_VERSION, ResultsStore, SessionInfo
 from warroom.store.review import (
     DrillUnavailable,
     RescoreStatus,
@@ -157,7 +157,7 @@ def test_migration_13_gives_older_sessions_the_trial_they_were(tmp_path: Path, b
         if not getattr(s.db.conn, "in_transaction", False) and hasattr(s.db.conn, "commit"):
             s.db.conn.commit()
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert s.schema_version == 13
+        assert s.schema_version == SCHEMA_VERSION == 14
         assert {r.session_id: r.played_as for r in s.query()} == {"fault": "signal", "clear": "noise"}
 
 

@@ -51,7 +51,7 @@ def test_version_1_store_is_upgraded_keeping_its_rows(tmp_path: Path):
     conn.commit()
     conn.close()
     with ResultsStore(tmp_path) as s:
-        assert user_version(tmp_path) == SCHEMA_VERSION == 13
+        assert user_version(tmp_path) == SCHEMA_VERSION == 14
         (row,) = s.query()
     assert (row.session_id, row.total, row.mode, row.set_id, row.seed) == ("s-1", 80, "practice", None, None)
     assert (row.pauses, row.paused_seconds, row.wall_time_to_detect) == (0, None, None)
@@ -244,7 +244,8 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path, backend_url: str | None
         assert store.count() == 100
         for t in trainees:
             rows = store.query(trainee=t, limit=0)
-            assert sorted(r.total for r in rows) == list(range(25))
+            tags = [int(store.get(r.session_id).actions[-1].note.rsplit("#", 1)[1]) for r in rows]
+            assert sorted(tags) == list(range(25))  # (the score is the actions': the note tells them apart)
         s = store.get(ids[-1])
         assert [a.kind for a in s.actions] == ["inspect", "escalate"]
     done = sorted(p.stem for p in (tmp_path / "journals" / "done").glob("*.jsonl"))
@@ -317,7 +318,7 @@ def test_migration_6_clears_a_wall_time_to_detect_stored_without_a_detection(tmp
         if not getattr(s.db.conn, "in_transaction", False) and hasattr(s.db.conn, "commit"):
             s.db.conn.commit()
     with ResultsStore(tmp_path, url=backend_url) as s:
-        assert s.schema_version == SCHEMA_VERSION == 13
+        assert s.schema_version == SCHEMA_VERSION == 14
         assert _wall_ttd(s, "unsupported") is None
         assert _wall_ttd(s, "hit") == 25.9
 

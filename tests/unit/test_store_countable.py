@@ -33,17 +33,18 @@ def _assert_flags_follow_the_checks(store: ResultsStore) -> dict[str, bool]:
     return {sid: stored for sid, (stored, _) in flags.items()}
 
 
-def _expected(store: ResultsStore):
-    facts, problems = read_facts(store, FactsQuery())
+def _expected(store: ResultsStore, include_unverified: bool = False):
+    facts, problems = read_facts(store, FactsQuery(include_unverified=include_unverified))
     counted = counted_modes(facts, "auto")
     from warroom.core.stats import summarize
 
     return summarize(facts, modes=counted.modes), counted, len(facts), sorted(map(str, problems))
 
 
-def _same_as_every_session(store: ResultsStore) -> None:
-    got = cohort_stats(store)
-    assert (got.stats, got.counted, got.matched, sorted(map(str, got.problems))) == _expected(store)
+def _same_as_every_session(store: ResultsStore, include_unverified: bool = False) -> None:
+    got = cohort_stats(store, FactsQuery(include_unverified=include_unverified))
+    expected = _expected(store, include_unverified)
+    assert (got.stats, got.counted, got.matched, sorted(map(str, got.problems))) == expected
 
 
 def test_the_flag_follows_every_write(tmp_path: Path, backend_url: str | None):
@@ -94,7 +95,9 @@ def test_import_recomputes_the_flag(tmp_path: Path, backend_url: str | None):
         assert (result.imported, result.refused) == (16, [])
         flags = _assert_flags_follow_the_checks(store)
         assert [sid for sid, ok in flags.items() if not ok] == ["ada-b"]
-        assert _expected(store) == before
+        assert _expected(store, include_unverified=True) == before  # counted when asked (issue 30: imported sessions
+        _same_as_every_session(store, include_unverified=True)  # are not verified, and left out by default)
+        assert cohort_stats(store).stats.trainees == [] and _expected(store)[2] == 0
         _same_as_every_session(store)
 
 

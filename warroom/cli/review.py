@@ -41,9 +41,12 @@ def review(settings: Settings, session_id: str) -> None:
         raise click.ClickException(
             f"no results store in {settings.data_dir} (no session has been recorded in this data directory)"
         )
+    from warroom.store.review import load_review
+
     try:
         with store:
             session = store.get(session_id)
+            data = load_review(session, settings.drill_dirs, store)  # verified too: a disagreement is said
     except SessionNotFound as exc:
         raise failure(f"{exc} in {store.location} (`warroom scores` lists the sessions)") from None
     except CorruptSession as exc:
@@ -51,9 +54,6 @@ def review(settings: Settings, session_id: str) -> None:
     except StoreError as exc:
         raise failure(exc) from None
 
-    from warroom.store.review import load_review
-
-    data = load_review(session, settings.drill_dirs)
     for notice in data.notices:
         say(f"warning: {notice}", err=True)
 

@@ -8,12 +8,22 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 
-from warroom.cli.common import data_dir_option, format_option, say, settings_from, store_errors, store_option, use_store
+from warroom.cli.common import (
+    data_dir_option,
+    format_option,
+    report_recovered,
+    say,
+    settings_from,
+    store_errors,
+    store_option,
+    use_store,
+)
 from warroom.core.text import plural
 
 
@@ -72,13 +82,15 @@ def migrate(ctx: click.Context, store_url: str | None, data_dir: Path | None, fm
 def status(ctx: click.Context, store_url: str | None, data_dir: Path | None, fmt: str) -> None:
     """Show the results store's back end, where it is (a URL without its password), its schema version and how many
     sessions it holds. A store of an older schema version is left as it is (its version is shown, with the one this
-    warroom uses: `warroom store migrate` upgrades it). Exit status 1 when there is no store yet or it cannot be
-    used."""
+    warroom uses: `warroom store migrate` upgrades it). The whole database is checked first (a SQLite file damaged
+    anywhere, a PostgreSQL table that cannot be read). Exit status 1 when there is no store yet or it cannot be used,
+    or is damaged."""
     from warroom.store.results import ResultsStore
 
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
     with store_errors(), ResultsStore(settings.data_dir, create=False, upgrade=False) as store:
+        store.verify()  # a damaged store is an error (exit 1), never a status
         _show(_status(store), fmt)
 
 
@@ -109,17 +121,47 @@ def sync(ctx: click.Context, store_url: str | None, data_dir: Path | None, drill
 
     try:
         with store_errors():
-            recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
+            recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs),
+                                           shown_to=settings.trainee)  # fmt: skip
     except click.ClickException as exc:  # the store cannot be reached: say that nothing queued was lost
         if not isinstance(exc.__context__, StoreError):
             raise
         raise click.ClickException(f"{exc.message}; {plural(waiting(), 'session')} still waiting in {jdir}") from None
-    for rec in recovered:
-        say(rec, err=True)
+    report_recovered(recovered, settings.trainee)
     delivered = sum(1 for rec in recovered if rec.stored)
     say(f"{plural(delivered, 'session')} delivered; {waiting():,} still waiting in {jdir}")
     if any(rec.error and not rec.stored and not rec.quarantined for rec in recovered):
         ctx.exit(1)  # one the store refused (row-level security, a constraint) or whose drill is missing: queued
+
+
+#: Longest line of an export read by ``store import``, in bytes (a session's action log is at most a journal's 64
+#: MiB); a longer one is refused without being held in memory.
+MAX_EXPORT_LINE_BYTES = 80 * 1024 * 1024
+
+
+def _open_export(source: Path) -> Any:
+    """The export file, opened for reading only if it is a regular file (a FIFO is read as a stream too)."""
+    from warroom.core.files import special_file_kind
+
+    kind = special_file_kind(source)
+    if kind not in (None, "a FIFO"):
+        raise OSError(0, f"{source} is {kind}, not an export file")
+    return open(source, "rb")
+
+
+def export_lines_of(stream: Any) -> Iterator[str | None]:
+    """The lines of an export read from ``stream`` (bytes, UTF-8) one at a time, never more than
+    :data:`MAX_EXPORT_LINE_BYTES` of one in memory: a longer line is read past and given as None (refused)."""
+    while True:
+        line = stream.readline(MAX_EXPORT_LINE_BYTES + 1)
+        if not line:
+            return
+        if len(line) > MAX_EXPORT_LINE_BYTES and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # the rest of the over-long line, in pieces
+                line = stream.readline(1 << 20)
+            yield None
+            continue
+        yield line.decode("utf-8").rstrip("\r\n")
 
 
 @store_group.command(name="export")
@@ -141,11 +183,30 @@ def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None,
             n = write_export(store, sys.stdout)
         else:
             try:
-                with output.open("w", encoding="utf-8", newline="\n") as out:
-                    n = write_export(store, out)
+                n = _export_to(store, output)
             except OSError as exc:
                 raise failure(f"cannot write {output}: {exc.strerror or exc}") from None
     say(f"{plural(n, 'session')} exported from {store.location}", err=True)
+
+
+def _export_to(store: Any, output: Path) -> int:
+    """Write the export to the file ``output`` whole or not at all (a temporary file renamed over it: an interrupted
+    export leaves the old file or none; a symbolic link is written through); a FIFO or device is written as a stream.
+    Returns how many sessions."""
+    import io
+
+    from warroom.core.files import real_path, replacing, special_file_kind
+    from warroom.store.results import write_export
+
+    if special_file_kind(output) is not None:
+        with output.open("w", encoding="utf-8", newline="\n") as out:
+            return write_export(store, out)
+    with replacing(real_path(output)) as raw:  # a symbolic link is written through, never replaced
+        out = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+        n = write_export(store, out)
+        out.flush()
+        out.detach()  # the file stays open: `replacing` flushes it to disk and renames it
+    return n
 
 
 @store_group.command(name="import")
@@ -164,14 +225,17 @@ def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
     try:
-        if str(source) == "-":
-            lines = sys.stdin.read().splitlines()
-        else:
-            lines = source.read_text(encoding="utf-8").splitlines()
+        stream = sys.stdin.buffer if str(source) == "-" else _open_export(source)
+    except OSError as exc:
+        raise failure(f"cannot read {source}: {exc.strerror or exc}") from None
+    try:
+        with store_errors(), ResultsStore(settings.data_dir) as store:
+            result = import_lines(store, export_lines_of(stream), "<stdin>" if str(source) == "-" else str(source))
     except (OSError, UnicodeDecodeError) as exc:
         raise failure(f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}") from None
-    with store_errors(), ResultsStore(settings.data_dir) as store:
-        result = import_lines(store, lines, "<stdin>" if str(source) == "-" else str(source))
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
     for message in result.refused_grouped():
         say(message, err=True)
     say(

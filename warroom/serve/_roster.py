@@ -14,6 +14,7 @@ Errors in a roster file are :class:`RosterError` with a ``path:line:col: message
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import os
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import yaml
 
-from warroom.core.files import replace_file
+from warroom.core.files import read_limited, replace_file
 from warroom.core.settings import resolve_trainee
 from warroom.errors import SettingsError, WarroomError
 
@@ -35,6 +36,8 @@ SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 _SCHEME = "scrypt"
 #: Longest token accepted at sign-in, in characters (a longer one is refused without hashing it).
 MAX_TOKEN_CHARS = 200
+#: Largest roster file read, in bytes (a class of thousands is a few hundred KiB).
+MAX_ROSTER_BYTES = 8 * 1024 * 1024
 
 
 class RosterError(WarroomError):
@@ -69,6 +72,13 @@ def _parse_hash(stored: str) -> tuple[int, int, int, bytes, bytes]:
     return n_, r_, p_, base64.b64decode(salt, validate=True), base64.b64decode(digest, validate=True)
 
 
+@functools.cache
+def _decoy_hash() -> str:
+    """A stored hash of a random token nobody knows, with the roster's cost: what a name not on the roster is checked
+    against."""
+    return hash_token(secrets.token_urlsafe(32))
+
+
 def verify_token(token: str, stored: str) -> bool:
     """True when ``token`` hashes to ``stored`` (compared in constant time); False for a wrong token, an over-long
     one or a malformed stored hash."""
@@ -94,7 +104,7 @@ class Roster:
         if not path.exists():
             return cls({})
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_limited(path, MAX_ROSTER_BYTES).decode("utf-8")  # the size checked before reading
             node = yaml.compose(text)
         except (OSError, UnicodeDecodeError) as exc:
             raise RosterError(f"{path}:1:1: cannot read the roster: {exc}") from None
@@ -121,12 +131,12 @@ class Roster:
 
     def check(self, name: str, token: str) -> str | None:
         """The roster's spelling of the trainee's name when ``token`` is theirs, else None. Surrounding white space
-        of both is ignored."""
+        of both is ignored. A name not on the roster costs the same hash as one on it (checked against a hash no
+        token matches), so how long a check takes does not tell which names are on the roster."""
         name = name.strip()
         stored = self.entries.get(name)
-        if stored is None:
-            return None
-        return name if verify_token(token.strip(), stored) else None
+        ok = verify_token(token.strip(), stored if stored is not None else _decoy_hash())
+        return name if ok and stored is not None else None
 
 
 def _entries(path: Path, node: yaml.Node | None) -> dict[str, str]:

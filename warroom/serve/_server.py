@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
 import shlex
 import sys
@@ -23,22 +24,23 @@ from typing import Any
 
 import aiohttp_jinja2
 import jinja2
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, web
 from aiohttp.http_exceptions import HttpProcessingError
 from rich.logging import RichHandler
-from textual_serve.app_service import AppService
 from textual_serve.server import LogHighlighter, Server
 
 from warroom.core.text import plural
 from warroom.errors import WarroomError
 from warroom.serve._signin import SignIns, page
+from warroom.serve._tab import MAX_MESSAGE_BYTES, BadMessage, TabService, relay_messages
 
 __all__ = ["AppOptions", "ServeError", "WarroomServer", "app_command", "build_application"]
 
 log = logging.getLogger("warroom.serve")
 
-#: Seconds a closing connection waits for its app process to store an open drill (as abandoned) and exit.
-STOP_GRACE = 15.0
+#: Seconds a closing connection waits for its app process to store an open drill (as abandoned) and exit, before it is
+#: ended (SIGTERM, then SIGKILL); ``$WARROOM_SERVE_STOP_GRACE`` sets another.
+STOP_GRACE = float(os.environ.get("WARROOM_SERVE_STOP_GRACE", "") or 15.0)
 #: Terminal size limits accepted from the browser, in cells.
 _MAX_CELLS = 1000
 #: A ``<link>`` element of a page (textual-serve's terminal page links a web font of fonts.googleapis.com).
@@ -143,21 +145,21 @@ class WarroomServer(Server):
             return page("War Room: refused", "<p>This page belongs to another site.</p>", status=403)
         if self.full():
             return self.full_page()
-        self.active += 1
+        self.active += 1  # a seat, until the tab's app process is gone
         try:
-            return await self._relay(request, app_command(trainee, self.options))
+            return await self._relay(request, app_command(trainee, self.options), trainee)
         finally:
             self.active -= 1
 
-    async def _relay(self, request: web.Request, command: str) -> web.WebSocketResponse:
-        websocket = web.WebSocketResponse(heartbeat=15)
+    async def _relay(self, request: web.Request, command: str, trainee: str) -> web.WebSocketResponse:
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
         await websocket.prepare(request)
         self.sockets.add(websocket)
 
         async def close() -> None:
             await websocket.close()
 
-        service = AppService(
+        service = TabService(
             command,
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
@@ -169,19 +171,46 @@ class WarroomServer(Server):
         height = _cells(request.query.get("height", "24"), 24)
         try:
             await service.start(width, height)
-            await _relay_messages(websocket, service)
+            await relay_messages(websocket, service, _cells)
         except asyncio.CancelledError:
             pass
+        except BadMessage as exc:  # the sender's session ends; nobody else's
+            log.warning("ended the session of %r: %s", trainee, exc)
+            await websocket.close(code=WSCloseCode.POLICY_VIOLATION, message=b"malformed or too much input")
         except Exception:
             log.exception("a served session failed")
         finally:
             try:
                 await asyncio.wait_for(asyncio.shield(service.stop()), STOP_GRACE)
             except Exception:  # TimeoutError included
-                log.warning("a served app process did not quit within %s s", STOP_GRACE)
+                log.warning("a served app process did not quit within %s s: ending it", STOP_GRACE)
+            await self._ended(service, trainee)
             self.sockets.discard(websocket)
             await websocket.close()
         return websocket
+
+    async def _ended(self, service: TabService, trainee: str) -> None:
+        """The tab is closed: its app process is made to end (it keeps its seat until then), and a session it left
+        unfinished (a process that died or was killed mid-drill) is recovered, said in this server's log and kept for
+        the trainee's next start (never shown to another trainee: :func:`warroom.store.journal.recover_unfinished`)."""
+        code = await service.end()
+        if code is not None and code < 0:
+            log.warning("the app process of %r ended by signal %d", trainee, -code)
+        try:
+            recovered = await asyncio.get_running_loop().run_in_executor(None, self._recover, trainee)
+        except Exception as exc:  # a store that cannot be used: the journal stays, recovered at a later start
+            log.warning("could not recover the sessions %r left unfinished: %s", trainee, exc)
+            return
+        for rec in recovered:
+            log.info("%s", rec)
+
+    def _recover(self, trainee: str) -> list[Any]:
+        from warroom.core.settings import resolve_data_dir
+        from warroom.store.journal import recover_unfinished
+        from warroom.store.review import default_drill_resolver
+
+        data_dir = resolve_data_dir(self.options.data_dir)
+        return recover_unfinished(data_dir, default_drill_resolver(self.options.drill_dirs), trainee=trainee)
 
     def initialize_logging(self) -> None:
         """textual-serve's log (one line per request, Rich tracebacks of errors), but a traceback never shows the
@@ -241,30 +270,6 @@ class ClientErrorsOnOneLine(logging.Filter):
 
 class ServeError(WarroomError):
     """The web server cannot listen where it was asked to (the message names the address and why)."""
-
-
-async def _relay_messages(websocket: web.WebSocketResponse, service: AppService) -> None:
-    """Pass the browser's keys, resizes, focus changes and pings to the app process (textual-serve's protocol)."""
-    async for message in websocket:
-        if message.type != WSMsgType.TEXT:
-            continue
-        try:
-            envelope = message.json()
-        except ValueError:
-            continue
-        if not isinstance(envelope, list) or not envelope:
-            continue
-        kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
-        if kind == "stdin" and isinstance(data, str):
-            await service.send_bytes(data.encode("utf-8"))
-        elif kind == "resize" and isinstance(data, dict):
-            await service.set_terminal_size(_cells(str(data.get("width")), 80), _cells(str(data.get("height")), 24))
-        elif kind == "ping":
-            await websocket.send_json(["pong", data])
-        elif kind == "blur":
-            await service.blur()
-        elif kind == "focus":
-            await service.focus()
 
 
 def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) -> web.Application:

@@ -112,6 +112,18 @@ def damaged_message(path: Path, exc: BaseException) -> str:
     )
 
 
+def empty_message(path: Path) -> str:
+    """What to say about a results database file that is empty (0 bytes): warroom makes a store whole (its tables
+    in it before it is in place), so an empty one was cut short or made by another program, never a store to fill."""
+    return (
+        f"the results store {path} is an empty file (0 bytes): a store warroom makes always holds its tables, so this "
+        "one was cut short (a disk that filled, a copy that stopped) or made by another program; warroom did not use "
+        f"or change it. If sessions were stored in it, they are gone from it: move it aside (e.g. rename it to "
+        f"{path.name}.empty) and put back a copy from a backup, or let warroom start a new, empty store; the journal "
+        f"of every session stored in it is kept in {path.parent / 'journals' / 'done'}."
+    )
+
+
 #: Free bytes under which a disk I/O error from SQLite is taken for a full disk.
 FULL_DISK_BYTES = 1 << 20
 

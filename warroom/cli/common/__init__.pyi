@@ -20,7 +20,7 @@ from ._options import (
 )
 from ._output import emit, emit_csv, emit_json, failure, say
 from ._progress import file_progress
-from ._store import check_store, open_results, recover_and_report, store_errors
+from ._store import check_store, open_results, recover_and_report, report_recovered, store_errors
 from ._tables import UNBOUNDED_WIDTH, cleaned, make_console, print_renderables, table_lines, text_table
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "pass_settings",
     "print_renderables",
     "recover_and_report",
+    "report_recovered",
     "resolved_settings",
     "say",
     "settings_from",

@@ -57,12 +57,19 @@ def csv_text(columns: Iterable[str], rows: Iterable[Mapping[str, Any]], *, termi
 
 
 def emit(text: str, output: Path | None, *, what: str = "output") -> None:
-    """Write ``text`` to the file ``output`` exactly (UTF-8; created or replaced), or print it on stdout cleaned
-    when ``output`` is None. Raises :class:`click.ClickException` when the file cannot be written."""
+    """Write ``text`` to the file ``output`` exactly (UTF-8; created or replaced whole: a temporary file renamed over
+    it, so an interrupted write leaves the old file or none, never part of one; a symbolic link is written through;
+    a FIFO or device is written as a stream), or print it on stdout cleaned when ``output`` is None. Raises
+    :class:`click.ClickException` when the file cannot be written."""
     if output is None:
         click.echo(clean(text), nl=False)
         return
+    from warroom.core.files import real_path, replace_file, special_file_kind
+
     try:
+        if special_file_kind(output) is None:  # a file: replaced whole, so an interruption leaves no partial file
+            replace_file(real_path(output), text)  # a symbolic link is written through, never replaced
+            return
         with open(_open_for_writing(output), "w", encoding="utf-8", newline="") as f:
             f.write(text)
     except OSError as exc:

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from warroom.core.settings import Settings
+from warroom.core.text import plural
 
 
 def recover_and_report(settings: Settings) -> None:
@@ -23,14 +24,31 @@ def recover_and_report(settings: Settings) -> None:
     from warroom.store.review import default_drill_resolver
 
     try:
-        recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs))
+        recovered = recover_unfinished(settings.data_dir, default_drill_resolver(settings.drill_dirs),
+                                       shown_to=settings.trainee)  # fmt: skip
     except StoreUnreachable as exc:
         say(f"warning: {exc}; finished sessions stay queued in this data directory (`warroom store sync`)", err=True)
         return
     except StoreError as exc:
         raise failure(exc) from None
+    report_recovered(recovered, settings.trainee)
+
+
+def report_recovered(recovered: Sequence[Any], trainee: str) -> None:
+    """Say on stderr what recovery did: in full for ``trainee``'s own sessions and for journals that could not be
+    recovered; another trainee's recovered sessions only counted (what they scored is theirs: they are told at their
+    next start, and `warroom scores` lists them)."""
+    from warroom.cli.common._output import say
+
+    others = 0
     for rec in recovered:
-        say(rec, err=True)
+        if rec.stored and rec.trainee != trainee:
+            others += 1
+        else:
+            say(rec, err=True)
+    if others:
+        say(f"recovered {plural(others, 'session')} of other trainees killed mid-drill (each trainee is told at "
+            "their next start; `warroom scores` lists them)", err=True)  # fmt: skip
 
 
 @contextmanager

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from warroom.cli.common import say
+from warroom.core.text import clean_name
 
 if TYPE_CHECKING:
     from warroom.importers.kit import Importer, ImportReport, ImportResult, Redactor
@@ -89,7 +90,8 @@ def annotate_hint(written: list[Path]) -> str:
 
     from warroom.core.text import clean
 
-    what = f"`warroom annotate {shlex.quote(str(written[0]))}`" if len(written) == 1 else "`warroom annotate FILE`"
+    one = len(written) == 1  # a file name with a newline stays on the hint's line
+    what = f"`warroom annotate {clean_name(shlex.quote(str(written[0])))}`" if one else "`warroom annotate FILE`"
     return clean(f"Each drill has no answer key yet: mark up the incident with {what} (the war room's author mode, "
                  "docs/importing.md), then `warroom validate`.")
 
@@ -103,7 +105,8 @@ def _unreadable_folders(paths: tuple[Path, ...], importer: Importer) -> list[OSE
     find_drill_files(paths, importer.suffixes, errors=errors)
     for e in errors:
         why = "permission denied" if isinstance(e, PermissionError) else (e.strerror or str(e))
-        say(f"{e.filename}: cannot read this folder ({why}); its {importer.unit}s were not imported", err=True)
+        say(f"{clean_name(e.filename)}: cannot read this folder ({why}); its {importer.unit}s were not imported",
+            err=True)
     return errors
 
 
@@ -145,12 +148,13 @@ class ImportProgress:
         if shown:
             self.finish()
         for r in shown:  # paths and messages quoting a record: control characters shown as \xNN
+            source = clean_name(r.source)  # a file name with a newline never makes a line of its own
             for w in r.warnings:  # before the file's error: a cut-off last line may be why it failed
-                say(w.at(r.source), err=True)
+                say(w.at(source), err=True)
             if r.error is not None:
-                say(f"{r.source}: {r.error}", err=True)
+                say(f"{source}: {r.error}", err=True)
             elif self.verbose:
-                say(f"{r.source} -> {r.output}")
+                say(f"{source} -> {clean_name(r.output)}")
         if self.live and done < total:  # the count only grows: "\r" overwrites the line before
             self._write(f"\r{done:,} of {total:,} files")
             self._shown = True

@@ -20,7 +20,7 @@ from warroom.cli.common import (
     settings_from,
     store_errors,
 )
-from warroom.cli.scores import set_filter_option
+from warroom.cli.scores import include_unverified_option, set_filter_option
 from warroom.core.text import clean, plural
 
 #: What to install when matplotlib is missing.
@@ -49,6 +49,7 @@ mode_option = click.option(
     required=True,
     help="The HTML file to write (created or replaced).",
 )
+@include_unverified_option
 @data_dir_option
 @click.pass_context
 def report(
@@ -58,6 +59,7 @@ def report(
     trainees: tuple[str, ...],
     mode: str,
     output: Path,
+    include_unverified: bool,
     data_dir: Path | None,
 ) -> None:
     """Write the facilitator's report: one HTML page with each trainee in hit-rate vs false-alarm-rate space,
@@ -65,10 +67,12 @@ def report(
     escalations, and the tables of `warroom scores summary`.
 
     The page needs no network access to open (everything is inline). Sessions are counted as in
-    `warroom scores summary` (--mode; abandoned sessions apart). Exits 1 when no session matches.
+    `warroom scores summary` (--mode; abandoned sessions apart; the sessions that are not verified left out, and
+    listed with why, unless --include-unverified). Exits 1 when no session matches.
     """
     from datetime import UTC, datetime
 
+    from warroom.store.cohort import FactsQuery
     from warroom.store.results import parse_since
 
     settings = settings_from(ctx, data_dir=data_dir)
@@ -89,7 +93,8 @@ def report(
     if store is None:
         raise failure(f"no sessions recorded yet in {settings.data_dir}: nothing to report")
     with store, store_errors():
-        _write(store, set_id, since_ts, trainees, mode, output, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
+        query = FactsQuery(since=since_ts, set_id=set_id, trainees=trainees, include_unverified=include_unverified)
+        _write(store, query, mode, output, datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"))
 
 
 def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, ...]) -> str:
@@ -105,24 +110,25 @@ def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, .
     return clean("Sessions " + ", ".join(parts) + ".") if parts else "All stored sessions."
 
 
-def _write(
-    store: Any, set_id: str | None, since: str | None, trainees: tuple[str, ...], mode: str, output: Path, now: str
-) -> None:
+def _write(store: Any, query: Any, mode: str, output: Path, now: str) -> None:
     from warroom.cli.report._page import render
-    from warroom.cli.scores import compute_summary
-    from warroom.store.cohort import FactsQuery, read_facts
+    from warroom.cli.scores import compute_summary, unverified_sentence
+    from warroom.store.cohort import read_facts, unverified_sessions
 
-    query = FactsQuery(since=since, set_id=set_id, trainees=trainees)
     # the first attempts are found among all the trainees' sessions; --since and --set then keep theirs
     facts, problems = read_facts(store, query.partition())
     if query.partition() != query:
         problems = read_facts(store, query)[1]
+    unverified = unverified_sessions(store, query)
     for problem in problems:
         say(f"skipped: {problem}", err=True)
+    if unverified.count:
+        say(f"note:{unverified_sentence(unverified)}", err=True)
     if not any(query.within(f) for f in facts):
-        raise failure("no stored session matches: nothing to report")
-    summary = compute_summary(facts, mode, query.within)
-    page = render(summary, facts, scope=scope_sentence(set_id, since, trainees), generated_at=now, within=query.within)
+        raise failure("no stored session matches: nothing to report" + unverified_sentence(unverified))
+    summary = compute_summary(facts, mode, query.within, unverified)
+    scope = scope_sentence(query.set_id, query.since, query.trainees)
+    page = render(summary, facts, scope=scope, generated_at=now, within=query.within)
     emit(page, output, what="report")
     n_trainees, n_drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
     say(f"Wrote {output}: {n_trainees}, {n_drills}.")

@@ -86,6 +86,23 @@ def _drill_table(summary: Any) -> str:
     return _table(headers, rows)
 
 
+def _unverified_section(summary: Any) -> str:
+    """The sessions that are not verified, with why (at most the first 100), or nothing when there are none."""
+    u = summary.unverified
+    if u is None or not u.count:
+        return ""
+    what = "counted (--include-unverified)" if u.counted else "left out of every figure above"
+    rows = [[_e(c.session_id), _e(c.state), _e(c.submitted_by or "-"), _e(c.reason)] for c in u.checks]
+    more = f" (the first {len(u.checks)} listed)" if len(u.checks) < u.count else ""
+    return (
+        f'<section id="unverified"><h2>Sessions not verified</h2><p class="note">{u.count:,} matching sessions are '
+        f"not verified, {what}{more}: `warroom scores verify` recomputes each from its action log and its drill "
+        "and records what it finds.</p>"
+        + _table(["session", "state", "stored without a check by", "why"], rows)
+        + "</section>"
+    )
+
+
 def _sections(summary: Any, trials: Sequence[Any]) -> list[str]:
     """The page's figures, each with its caption (or a sentence saying why there is nothing to draw)."""
     from warroom.cli.report import _figures as figs
@@ -164,6 +181,7 @@ def render(summary: Any, facts: Sequence[Any], *, scope: str, generated_at: str,
 <p class="note">{escape(reliability_line(summary))}</p>
 <p class="note">{escape(score_reliability_line(summary))}</p>
 <h2>Figures per drill</h2>{_drill_table(summary)}</section>
+{_unverified_section(summary)}
 <p class="note">{escape(LEGEND)}</p>
 </body></html>
 """

@@ -13,7 +13,9 @@ from ._statistics import (
     rate_cell,
     reliability_line,
     score_reliability_line,
+    unverified_sentence,
 )
+from ._summary import include_unverified_option
 
 __all__ = [
     "LEGEND",
@@ -24,9 +26,11 @@ __all__ = [
     "counted_line",
     "d_prime_cell",
     "estimate_cell",
+    "include_unverified_option",
     "rate_cell",
     "reliability_line",
     "score_reliability_line",
     "scores",
     "set_filter_option",
+    "unverified_sentence",
 ]

@@ -1,10 +1,11 @@
 """``warroom scores``: the stored sessions as a table, CSV or JSON; cohort statistics per trainee and per drill;
-re-scoring; deleting.
+re-scoring; verifying; deleting.
 
-A click group: ``warroom scores list | summary | rescore | delete``, each in a module of its own
+A click group: ``warroom scores list | summary | rescore | verify | delete``, each in a module of its own
 (:mod:`warroom.cli.scores._list`, :mod:`~warroom.cli.scores._summary`, :mod:`~warroom.cli.scores._rescore`,
-:mod:`~warroom.cli.scores._delete`). A bare ``warroom scores [OPTIONS]`` lists, and the old spelling keeps working:
-``--summary``, ``--rescore`` and ``--delete ID... [--yes]`` are the subcommands of those names.
+:mod:`~warroom.cli.scores._verify`, :mod:`~warroom.cli.scores._delete`). A bare ``warroom scores [OPTIONS]``
+lists, and the old spelling keeps working: ``--summary``, ``--rescore`` and ``--delete ID... [--yes]`` are the
+subcommands of those names.
 
 Heavy imports (pydantic models, Rich, the store) happen inside the commands, so ``warroom --help`` stays fast.
 """
@@ -35,6 +36,7 @@ from warroom.cli.scores._options import (
 )
 from warroom.cli.scores._rescore import rescore_command, rescore_sessions
 from warroom.cli.scores._summary import summarise, summary_command
+from warroom.cli.scores._verify import verify_command
 
 __all__ = [
     "scores",
@@ -98,9 +100,7 @@ class ScoresGroup(click.Group):
 @rules_option("With --rescore: ")
 @output_option
 @click.option("--delete", is_flag=True, help="Old spelling of `warroom scores delete SESSION_ID...`.")
-@click.option(
-    "--yes", "-y", is_flag=True, help="With --delete, or --rescore --rules: do not ask for confirmation."
-)
+@click.option("--yes", "-y", is_flag=True, help="With --delete, or --rescore --rules: do not ask for confirmation.")
 @click.pass_context
 def scores(ctx: click.Context, **opts: Any) -> None:
     """Stored sessions: trainee, drill, when, outcome, score, time to detect, damage, false escalations.
@@ -110,6 +110,7 @@ def scores(ctx: click.Context, **opts: Any) -> None:
     warroom scores list [OPTIONS]           list the sessions: a table, CSV or JSON
     warroom scores summary [OPTIONS]        detection statistics per trainee and per drill
     warroom scores rescore [OPTIONS]        recompute each by its own scoring rules (or --rules)
+    warroom scores verify [OPTIONS]         recompute each and report those whose stored results disagree
     warroom scores delete SESSION_ID...     delete sessions (asks first; --yes to skip)
 
     Every trainee's sessions are listed unless --trainee NAME or --mine is given; --set ID keeps the sessions
@@ -170,3 +171,4 @@ scores.add_command(list_command)
 scores.add_command(summary_command)
 scores.add_command(rescore_command)
 scores.add_command(delete_command)
+scores.add_command(verify_command)

@@ -46,44 +46,52 @@ _EIGHTHS = " ▏▎▍▌▋▊▉"
 @dataclass(frozen=True)
 class Summary:
     """The cohort statistics of the matching sessions and what was counted: ``label`` (assessment, practice or
-    all), ``counted`` sessions of the counted modes (trials and replays) and ``left_out`` (of the other mode)."""
+    all), ``counted`` sessions of the counted modes (trials and replays) and ``left_out`` (of the other mode); the
+    matching sessions that are not verified (``unverified``: a :class:`~warroom.store.cohort.Unverified`, None: not
+    looked at), left out of the figures unless counted on request."""
 
     stats: CohortStats
     label: str
     counted: int
     left_out: int
+    unverified: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON export: ``counted`` ({mode, sessions, trials, replays, abandoned, abandoned_apart, approximated,
-        left_out}) then the statistics' dict."""
+        left_out}), ``unverified`` ({sessions, counted, ids}: the matching sessions not verified, whether the figures
+        count them, the first 100 of their ids) then the statistics' dict."""
         s = self.stats
         counted = {
             "mode": self.label, "sessions": self.counted, "trials": s.trials, "replays": s.replays,
             "abandoned": s.abandoned, "abandoned_apart": s.abandoned_apart, "approximated": s.approximated,
             "left_out": self.left_out,
         }  # fmt: skip
-        return {"counted": counted, **s.to_dict()}
+        out: dict[str, Any] = {"counted": counted}
+        if self.unverified is not None:
+            u = self.unverified
+            out["unverified"] = {"sessions": u.count, "counted": u.counted, "ids": [c.session_id for c in u.checks]}
+        return {**out, **s.to_dict()}
 
 
-def compute_summary(facts: list[Any], mode: str = "auto", within: Any = None) -> Summary:
+def compute_summary(facts: list[Any], mode: str = "auto", within: Any = None, unverified: Any = None) -> Summary:
     """The :class:`Summary` of ``facts`` (:class:`~warroom.core.stats.SessionFacts` of the matching trainees and
     drills) for ``mode`` (see :func:`warroom.store.cohort.counted_modes`); ``within``: the sessions the window
-    filters keep (None: all; the first attempts are found among all ``facts``). Raises ValueError for an unknown
-    mode."""
+    filters keep (None: all; the first attempts are found among all ``facts``); ``unverified`` as :class:`Summary`
+    has it. Raises ValueError for an unknown mode."""
     from warroom.core.stats import summarize
     from warroom.store.cohort import counted_modes
 
     kept = facts if within is None else [f for f in facts if within(f)]
     counted = counted_modes(kept, mode)
     stats = summarize(facts, modes=counted.modes, within=within)
-    return Summary(stats, counted.label, len(kept) - stats.skipped_by_mode, stats.skipped_by_mode)
+    return Summary(stats, counted.label, len(kept) - stats.skipped_by_mode, stats.skipped_by_mode, unverified)
 
 
-def summary_of(result: Any) -> Summary:
+def summary_of(result: Any, unverified: Any = None) -> Summary:
     """The :class:`Summary` of the statistics counted in the store (a
     :class:`~warroom.store.cohort.CohortResult`)."""
     left_out = result.stats.skipped_by_mode
-    return Summary(result.stats, result.counted.label, result.matched - left_out, left_out)
+    return Summary(result.stats, result.counted.label, result.matched - left_out, left_out, unverified)
 
 
 def csv_rows(summary: Summary) -> list[dict[str, Any]]:
@@ -172,7 +180,21 @@ def counted_line(summary: Summary) -> str:
     if summary.left_out:
         other = "practice" if summary.label == "assessment" else "assessment"
         line += f"; {plural(summary.left_out, other + ' session')} left out (--mode all counts them)"
-    return line + "."
+    return line + "." + unverified_sentence(summary.unverified)
+
+
+def unverified_sentence(unverified: Any) -> str:
+    """What the figures did with the sessions that are not verified (a :class:`~warroom.store.cohort.Unverified`),
+    as a sentence starting with a space ("" when there are none)."""
+    if unverified is None or not unverified.count:
+        return ""
+    n = plural(unverified.count, "session")
+    if unverified.counted:
+        return f" {n} not verified {'is' if unverified.count == 1 else 'are'} counted (--include-unverified)."
+    are = "is" if unverified.count == 1 else "are"
+    return (f" {n} not verified (stored by a trainee's own client, imported, or found wrong by `warroom scores "
+            f"verify`) {are} left out: `warroom scores verify` says why and checks them; --include-unverified counts "
+            "them.")  # fmt: skip
 
 
 def approximated_line(summary: Summary) -> str | None:

@@ -23,7 +23,7 @@ from warroom.cli.scores._options import (
     output_option,
     subcommand_options,
 )
-from warroom.cli.scores._statistics import SUMMARY_CSV_COLUMNS
+from warroom.cli.scores._statistics import SUMMARY_CSV_COLUMNS, unverified_sentence
 from warroom.core.settings import Settings
 from warroom.core.text import plural
 
@@ -38,7 +38,13 @@ __all__ = [
 ]
 
 
-def summarise(settings: Settings, filters: Filters, fmt: str = "table", output: Path | None = None) -> None:
+def summarise(
+    settings: Settings,
+    filters: Filters,
+    fmt: str = "table",
+    output: Path | None = None,
+    include_unverified: bool = False,
+) -> None:
     """Print the summary of the matching sessions (:func:`show_summary`), then name the rows it left out because
     they cannot be counted (stderr, exit status 1 via click.ClickException); click.UsageError for ``--mode tutorial``
     (the statistics never count the tutorial's sessions)."""
@@ -54,33 +60,40 @@ def summarise(settings: Settings, filters: Filters, fmt: str = "table", output: 
             show_summary(None, filters, fmt, output)
         return
     with store, store_errors():
-        _report_skipped(show_summary(store, filters, fmt, output))
+        _report_skipped(show_summary(store, filters, fmt, output, include_unverified))
 
 
-def show_summary(store: ResultsStore | None, filters: Filters, fmt: str, output: Path | None) -> list[CorruptSession]:
+def show_summary(
+    store: ResultsStore | None, filters: Filters, fmt: str, output: Path | None, include_unverified: bool = False
+) -> list[CorruptSession]:
     """Print (``output``: write) the cohort statistics of the sessions ``filters`` match, as a table (Rich tables
     and compact bars), CSV or JSON (``fmt``); ``store`` None when no session was ever recorded (an empty summary).
 
     ``filters.mode`` chooses the sessions counted (:func:`warroom.store.cohort.counted_modes`): None or ``auto``
     counts the assessment sessions when any match, else all of them; ``all`` every session; ``practice`` or
-    ``assessment`` that mode only. Returns the :class:`~warroom.store.errors.CorruptSession` of every matching row
-    left out (the caller reports them); raises :class:`~warroom.store.errors.StoreError` when the store cannot be
-    read."""
+    ``assessment`` that mode only. The sessions that are not verified are left out unless ``include_unverified``
+    (how many, in the table's first line, the JSON's ``unverified`` and on stderr). Returns the
+    :class:`~warroom.store.errors.CorruptSession` of every matching row left out (the caller reports them); raises
+    :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
     from warroom.cli.scores._statistics import compute_summary, csv_rows, print_tables, summary_of
-    from warroom.store.cohort import FactsQuery, cohort_stats
+    from warroom.store.cohort import FactsQuery, cohort_stats, unverified_sessions
 
-    query = FactsQuery(filters.trainee, filters.drill, filters.since, filters.set_id)
+    query = FactsQuery(filters.trainee, filters.drill, filters.since, filters.set_id,
+                       include_unverified=include_unverified)  # fmt: skip
     if store is None:
         summary, problems, matched = compute_summary([], filters.mode or "auto"), [], 0
     else:  # counted inside the database: a few GROUP BY queries, not a row per session
         result = cohort_stats(store, query, filters.mode or "auto")
-        summary, problems, matched = summary_of(result), result.problems, result.matched
+        unverified = unverified_sessions(store, query)
+        summary, problems, matched = summary_of(result, unverified), result.problems, result.matched
+        if fmt != "table" and unverified.count:
+            say(f"note:{unverified_sentence(unverified)}", err=True)
     if fmt == "json":
         emit_json(summary.to_dict(), output)
     elif fmt == "csv":
         emit_csv(SUMMARY_CSV_COLUMNS, csv_rows(summary), output)
     elif not matched:
-        say(_nothing_counted(store is not None, filters))
+        say(_nothing_counted(store is not None, filters) + unverified_sentence(summary.unverified))
     else:
         print_tables(summary, filters.scope())
     return problems
@@ -110,10 +123,20 @@ def _report_skipped(problems: list[Any]) -> None:
         )
 
 
+#: ``--include-unverified`` of the summary and the report.
+include_unverified_option = click.option(
+    "--include-unverified",
+    is_flag=True,
+    help="Count the sessions that are not verified too (stored by a trainee's own client or imported, and not yet "
+    "verified, or found wrong by `warroom scores verify`); by default they are left out, and how many is said.",
+)
+
+
 @click.command("summary")
 @filter_options
 @export_format_option
 @output_option
+@include_unverified_option
 @click.pass_context
 def summary_command(ctx: click.Context, **_: Any) -> None:
     """Detection statistics per trainee (hit rate, false-alarm rate, d′, c, A′, median times to detect in drill
@@ -124,9 +147,10 @@ def summary_command(ctx: click.Context, **_: Any) -> None:
     assessment; never the tutorial's: `scores list --mode tutorial` lists those). Abandoned sessions are counted
     apart, never as misses. Every trainee's sessions count unless --trainee NAME or --mine is given. Sessions
     killed mid-drill are recorded as abandoned first; stored rows that cannot be counted are left out and named on
-    stderr (exit status 1). docs/sessions.md has every formula.
+    stderr (exit status 1). Sessions that are not verified (`warroom scores verify`) are left out, and counted,
+    unless --include-unverified is given. docs/sessions.md has every formula.
     """
     o = subcommand_options(ctx)
     check_output(o["fmt"], o["output"])
     settings = settings_from(ctx, data_dir=o["data_dir"])
-    summarise(settings, filters_of(settings, o), o["fmt"], o["output"])
+    summarise(settings, filters_of(settings, o), o["fmt"], o["output"], ctx.params["include_unverified"])

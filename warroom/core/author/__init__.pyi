@@ -4,7 +4,7 @@ from ._annotatefile import AnnotatedFile, AnnotateError, Findings, findings, ope
 from ._annotation import REPLAN_AFTER, DeadlineMark, KeyDraft, item_events, item_label
 from ._check import MIN_REACTION_WINDOW, check_variants, run_checks
 from ._examples import full_example_text, seed_example_path
-from ._keywrite import UNMARKED_AUTHOR, UNMARKED_NOTE, KeyWriteError, write_draft
+from ._keywrite import UNMARKED_AUTHOR, UNMARKED_NOTE, ChangedOnDisk, KeyWriteError, write_draft
 from ._migrate import migrate_file
 from ._recovery import Recovered, discard_recovery, recover, write_recovery
 from ._schema import drill_json_schema_text
@@ -14,6 +14,7 @@ from ._twincheck import check_twin
 __all__ = [
     "AnnotateError",
     "AnnotatedFile",
+    "ChangedOnDisk",
     "DeadlineMark",
     "Findings",
     "KeyDraft",

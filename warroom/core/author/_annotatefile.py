@@ -23,7 +23,8 @@ __all__ = ["AnnotatedFile", "Findings", "findings", "open_for_annotation"]
 @dataclass
 class AnnotatedFile:
     """A drill file being marked up: its ``path``, the ``drill`` to replay (without answer key and distractors),
-    the ``draft`` of its answer key so far, and ``event_order`` (trace event id -> index)."""
+    the ``draft`` of its answer key so far, ``event_order`` (trace event id -> index) and the SHA-256 of the file's
+    bytes as read (``sha256``: a save refuses a file that changed on disk since; None: not checked)."""
 
     path: Path
     drill: Drill
@@ -31,6 +32,8 @@ class AnnotatedFile:
     event_order: dict[str, int]
     #: ``warroom annotate --reading-time S``: saving moves the events after the earliest evidence S s after it
     reading_time: float | None = None
+    #: the SHA-256 of the file's bytes when it was read or last saved (a save refuses a file changed since)
+    sha256: str | None = None
 
     def step_of(self, event_id: str) -> str:
         """The plan step of trace event ``event_id`` (the first step when the event names none)."""
@@ -93,7 +96,7 @@ def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
     from warroom.core.rules import MISSING_ANSWER_KEY, validate_drill
 
     shown = os.fspath(path)
-    text, data = _read(path)
+    text, data, sha = _read(path)
     if "all_clear" in data:
         raise AnnotateError([f"{shown}: this is a control drill (all_clear): it has no fault to mark up; remove "
                              "all_clear first to give it an answer key"])
@@ -107,12 +110,15 @@ def open_for_annotation(path: str | os.PathLike[str]) -> AnnotatedFile:
     if drill is None or any(i.message != MISSING_ANSWER_KEY for i in validate_drill(drill)):
         raise AnnotateError(_problems_besides_the_key(text, shown))
     order = {e.id: i for i, e in enumerate(drill.trace)}
-    return AnnotatedFile(Path(path), drill, draft_from_data(data), order)
+    return AnnotatedFile(Path(path), drill, draft_from_data(data), order, sha256=sha)
 
 
-def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any]]:
-    """The file's text and its plain YAML data; raises AnnotateError (as the loader words it) when it cannot."""
-    from warroom.core.files import special_file_kind
+def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any], str]:
+    """The file's text, its plain YAML data and the SHA-256 of its bytes; raises AnnotateError (as the loader words
+    it) when it cannot."""
+    import hashlib
+
+    from warroom.core.files import read_limited, special_file_kind
     from warroom.core.load import limits, load_drill, load_yaml_text
 
     shown = os.fspath(path)
@@ -124,8 +130,9 @@ def _read(path: str | os.PathLike[str]) -> tuple[str, dict[str, Any]]:
         if size > limits.MAX_FILE_BYTES:
             raise AnnotateError([f"{shown}: the file is {size / 1048576:.1f} MiB; drill files are limited to "
                                  f"{limits.MAX_FILE_BYTES // 1048576} MiB"])
-        text = Path(path).read_text(encoding="utf-8-sig")
-        return text, load_yaml_text(text, shown)
+        raw = read_limited(path, limits.MAX_FILE_BYTES)  # (checked again: it may have grown since)
+        text = raw.decode("utf-8-sig")
+        return text, load_yaml_text(text, shown), hashlib.sha256(raw).hexdigest()
     except OSError as exc:
         raise AnnotateError([f"{shown}: cannot read the drill file: {exc.strerror or exc}"]) from None
     except UnicodeDecodeError:  # the loader names the line and column of the first byte that is not UTF-8

@@ -6,15 +6,23 @@ author mode (:attr:`KeyDraft.meta`). An imported drill's header comment saying i
 (:data:`UNMARKED_NOTE`) is replaced by one saying it was marked up (:data:`MARKED_NOTE`), and its ``author`` no longer
 says "not yet marked up". Their text is emitted by ruamel.yaml (comments inside a kept
 ``answer_key``, and its unchanged values, are kept too) and spliced in place of the old block, or appended at the end
-of the file, so every other line stays byte for byte what the author or the importer wrote. The result is read back
-with warroom's own YAML reader and must hold exactly the key written, else nothing is written. ruamel.yaml is used for
-this write path only; every other read is warroom's loader.
+of the file, so every other line stays byte for byte what the author or the importer wrote; a block whose marks did
+not change is not emitted again at all, so a save that changes nothing leaves the file byte for byte as it was (its
+line ends, a byte-order mark, a missing final newline). The result is read back with warroom's own YAML reader and
+must hold exactly the key written, else nothing is written. ruamel.yaml is used for this write path only; every
+other read is warroom's loader.
+
+Saving (:func:`write_draft`) refuses a file that changed on disk since it was read (another editor saved it) or that
+is read-only, and writes through a symbolic link into the file it points to (the link stays a link).
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
+import re
+import stat
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -27,6 +35,7 @@ __all__ = [
     "MARKED_NOTE",
     "UNMARKED_AUTHOR",
     "UNMARKED_NOTE",
+    "ChangedOnDisk",
     "KeyWriteError",
     "apply_draft",
     "replace_text",
@@ -84,6 +93,30 @@ def _mark_header(lines: list[str], draft: KeyDraft) -> None:
 class KeyWriteError(WarroomError):
     """The answer key could not be written: the file is not a block mapping ruamel.yaml can read, or cannot be
     written (``str(error)`` says which)."""
+
+
+class ChangedOnDisk(KeyWriteError):
+    """The drill file changed on disk since it was read (another editor saved it): nothing was written."""
+
+
+#: Line breaks ruamel.yaml (YAML 1.1) counts but warroom's reader (YAML 1.2, as editors) does not, each read by
+#: ruamel.yaml as a character of the private use area instead, and put back in what it writes.
+_ODD_BREAKS = {"\u2028": "\ue028", "\u2029": "\ue029", "\x85": "\ue085"}
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines with their ends, broken at LF, CRLF and a lone CR only (as ruamel.yaml, once
+    :data:`_ODD_BREAKS` are hidden, and warroom's reader count them)."""
+    return _LINE.findall(text)
+
+
+def _newline(text: str) -> str:
+    """The line end ``text`` uses most (``\n`` for a file of one line)."""
+    crlf, cr = text.count("\r\n"), text.count("\r")
+    lf = text.count("\n") - crlf
+    lone_cr = cr - crlf
+    return max((lf, "\n"), (crlf, "\r\n"), (lone_cr, "\r"), key=lambda pair: pair[0])[1] if cr else "\n"
 
 
 def _yaml(offset: int = 0) -> Any:
@@ -206,34 +239,43 @@ def _is_filler(line: str) -> bool:
     return not stripped or stripped.startswith("#") or stripped in ("...", "---")
 
 
-def _dump_block(yaml: Any, name: str, value: Any) -> str:
+def _dump_block(yaml: Any, name: str, value: Any, newline: str = "\n") -> str:
+    """The YAML text of ``name: value`` (a top-level block), its lines ending with ``newline``, without the comment
+    lines ruamel.yaml puts after it (they stay in the file where they are)."""
     from ruamel.yaml.comments import CommentedMap
 
     out = io.StringIO()
+    yaml.version, yaml.explicit_start, yaml.explicit_end = None, False, False  # a block, not a document (%YAML 1.2)
     yaml.dump(CommentedMap([(name, value)]), out)
     block = out.getvalue().splitlines(keepends=True)
     while block and _is_filler(block[-1]):  # trailing comments stay where they were in the file
         block.pop()
-    return "".join(block)
+    return "".join(line[:-1] + newline if line.endswith("\n") else line for line in block)
 
 
 def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: str = "<string>") -> str:
     """``text`` (a drill file) with its ``answer_key`` and ``distractors`` replaced by the draft's (removed when the
-    draft has none), every other line unchanged. ``event_order``: trace event id -> index (orders evidence, damage
-    entries and distractors). Raises KeyWriteError when the text is not a block mapping ruamel.yaml reads."""
+    draft has none), every other line unchanged; a block whose marks are the ones the file has already is left as it
+    is, so a draft with no change gives ``text`` back unchanged. New lines end as the file's do. ``event_order``:
+    trace event id -> index (orders evidence, damage entries and distractors). Raises KeyWriteError when the text is
+    not a block mapping ruamel.yaml reads."""
     from ruamel.yaml.comments import CommentedMap
     from ruamel.yaml.error import YAMLError
 
-    yaml = _yaml(_dash_offset(text.splitlines()))
+    hidden = text
+    for odd, stand_in in _ODD_BREAKS.items():
+        if stand_in in text:
+            raise KeyWriteError(f"{path}: the file holds the character U+{ord(stand_in):04X}, which the save uses "
+                                "for its own; remove it to save")  # fmt: skip
+        hidden = hidden.replace(odd, stand_in)
+    lines = _lines(hidden)
+    yaml = _yaml(_dash_offset([line.rstrip("\r\n") for line in lines]))
     try:
-        doc = yaml.load(text)
+        doc = yaml.load(hidden)
     except YAMLError as exc:
         raise KeyWriteError(f"{path}: ruamel.yaml cannot read the file to write into it: {exc}") from None
     if not isinstance(doc, CommentedMap) or doc.fa.flow_style():
         raise KeyWriteError(f"{path}: the drill is not a block mapping (`key: value` lines); cannot write into it")
-    lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
-        lines[-1] += "\n"
     new = {"answer_key": draft.answer_key_data(event_order) or None,
            "distractors": draft.distractors_data(event_order) or None}
     # only what the author changed: a value as the file has it keeps its text (quoting, comments) byte for byte
@@ -242,26 +284,51 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
         author = str(doc["author"])
         if author.endswith(UNMARKED_AUTHOR):
             meta["author"] = author[: -len(UNMARKED_AUTHOR)] + MARKED_AUTHOR
+    changed = [name for name in WRITTEN if new[name] != _marks_in(text, name, event_order, path)]
+    if not changed and not meta:
+        return text  # nothing to write: byte for byte as it was
+    newline = _newline(text)
+    if lines and not lines[-1].endswith(("\n", "\r")):
+        lines[-1] += newline
     spans = _block_spans(doc, lines)
     # bottom-up, so the line numbers of the blocks above stay right
-    for name in sorted((n for n in (*WRITTEN, *meta) if n in spans), key=lambda n: -spans[n][0]):
+    for name in sorted((n for n in (*changed, *meta) if n in spans), key=lambda n: -spans[n][0]):
         start, end = spans[name]
         value = new[name] if name in new else meta[name]
         _trim_tail_comments(doc[name])
-        lines[start:end] = [] if value is None else [_dump_block(yaml, name, _merged(doc[name], value))]
+        lines[start:end] = [] if value is None else [_dump_block(yaml, name, _merged(doc[name], value), newline)]
     if new["answer_key"] is not None:
         _mark_header(lines, draft)
     for name in WRITTEN:
         if name not in spans and new[name] is not None:
-            block = _dump_block(yaml, name, _styled(new[name]))
+            block = _dump_block(yaml, name, _styled(new[name]), newline)
             key_at = spans.get("answer_key", (None,))[0]
             if name == "distractors" and key_at is not None and new["answer_key"] is not None:
                 lines.insert(key_at, block)  # the distractors go just before the answer key
             else:
                 lines.append(block)
     result = "".join(lines)
+    for odd, stand_in in _ODD_BREAKS.items():
+        result = result.replace(stand_in, odd)
     _check_written(result, {**new, **{n: v for n, v in meta.items() if n in spans}}, path)
     return result
+
+
+def _marks_in(text: str, name: str, event_order: dict[str, int], path: str) -> Any:
+    """The marks ``text`` holds for block ``name`` (``answer_key`` or ``distractors``), as the draft writes them (the
+    answer the draft of an unchanged file gives), or a value no draft writes when they cannot be read."""
+    from warroom.core.author._annotation import draft_from_data
+    from warroom.core.load import DrillLoadError, load_yaml_text
+
+    try:
+        data = load_yaml_text(text, path)
+    except DrillLoadError:
+        return ...
+    if not isinstance(data, dict):
+        return ...
+    draft = draft_from_data(data)
+    written = draft.answer_key_data(event_order) if name == "answer_key" else draft.distractors_data(event_order)
+    return (written or None) if data.get(name) is not None else None
 
 
 def _check_written(text: str, new: dict[str, Any], path: str) -> None:
@@ -277,29 +344,53 @@ def _check_written(text: str, new: dict[str, Any], path: str) -> None:
             raise KeyWriteError(f"{path}: the {name} would not read back as written; the file is left unchanged")
 
 
-def write_draft(path: str | os.PathLike[str], draft: KeyDraft, event_order: dict[str, int],
-                reading_time: float | None = None) -> None:
+def write_draft(
+    path: str | os.PathLike[str], draft: KeyDraft, event_order: dict[str, int], expected_sha256: str | None = None,
+    reading_time: float | None = None,
+) -> str:
     """Write the draft into drill file ``path`` (see :func:`apply_draft`): whole, by a temporary file in the same
-    folder renamed over it, keeping the file's mode. With ``reading_time`` (``warroom annotate --reading-time``), the
-    events after the earliest evidence are moved later first (:func:`~warroom.core.author._retime.retime_text`).
-    Raises KeyWriteError (with the OS's reason) when the file cannot be read or written; the file is then
-    unchanged."""
-    target = Path(path)
+    folder renamed over it, keeping the file's mode; through a symbolic link into the file it points to (the link
+    stays a link); keeping a byte-order mark. A save that changes nothing writes nothing. With ``reading_time``
+    (``warroom annotate --reading-time``), the events after the earliest evidence are moved later first
+    (:func:`~warroom.core.author._retime.retime_text`). Returns the SHA-256 of the file's bytes as they are now (pass
+    it as ``expected_sha256`` to the next save).
+
+    Raises :class:`ChangedOnDisk` when ``expected_sha256`` is given and the file's bytes are no longer those (another
+    editor saved it since it was read), KeyWriteError (with the OS's reason) when the file cannot be read or written
+    or is read-only; the file is then unchanged."""
+    from warroom.core.files import read_limited
+    from warroom.core.load import limits
+
+    target = Path(os.path.realpath(path))  # a symbolic link: write into the file it points to
     try:
-        text = target.read_text(encoding="utf-8-sig")
+        raw = read_limited(target, limits.MAX_FILE_BYTES)  # (another editor may have made it anything meanwhile)
         mode = target.stat().st_mode & 0o7777
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise KeyWriteError(f"{target}: cannot read the drill file: {exc}") from None
+        raise KeyWriteError(f"{path}: cannot read the drill file: {exc}") from None
+    if expected_sha256 is not None and hashlib.sha256(raw).hexdigest() != expected_sha256:
+        raise ChangedOnDisk(
+            f"{path}: the file changed on disk since it was opened (another editor saved it?): nothing was written"
+        )
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    body = text[len(bom):]
     evidence = sorted((e for e in draft.evidence_events() if e in event_order), key=event_order.__getitem__)
     if reading_time and evidence:
         from warroom.core.author._retime import retime_text
 
-        text, _ = retime_text(text, evidence[0], reading_time)
-    result = apply_draft(text, draft, event_order, str(target))
+        body, _ = retime_text(body, evidence[0], reading_time)
+    result = bom + apply_draft(body, draft, event_order, str(path))
+    if result == text:
+        return hashlib.sha256(raw).hexdigest()
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(target, os.W_OK):
+        shown = stat.filemode(stat.S_IFREG | mode)
+        raise KeyWriteError(f"{path}: the drill file is read-only (mode {shown}): make it writable (chmod u+w) to "
+                            "save into it; nothing was written")  # fmt: skip
     try:
         replace_text(target, result, mode)
     except OSError as exc:
-        raise KeyWriteError(f"{target}: cannot write the drill file: {exc.strerror or exc}") from None
+        raise KeyWriteError(f"{path}: cannot write the drill file: {exc.strerror or exc}") from None
+    return hashlib.sha256(result.encode("utf-8")).hexdigest()
 
 
 def replace_text(target: Path, text: str, mode: int | None = None) -> None:

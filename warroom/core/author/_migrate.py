@@ -70,9 +70,12 @@ def migrate_file(path: str | os.PathLike[str], write: bool = True) -> Migrated:
     """Migrate the drill file at ``path`` (see :func:`migrate_text`); with ``write``, replace the file atomically
     (bytes as UTF-8, the same line endings). Raises :class:`DrillLoadError` for a file that is not a valid drill
     and OSError when it cannot be written."""
+    from warroom.core.files import read_limited
+    from warroom.core.load import limits
+
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_limited(p, limits.MAX_FILE_BYTES)  # the size checked before reading, as the loader does
     except OSError as e:
         raise DrillLoadError(os.fspath(path), [Problem(os.fspath(path), 1, 1,
                              f"cannot read the file: {e.strerror or e}")]) from None

@@ -34,8 +34,11 @@ def write_recovery(file: AnnotatedFile, draft: KeyDraft) -> Path:
     whole or absent. Returns its path. Raises KeyWriteError (with the OS's reason) when the drill file cannot be read
     or the copy cannot be written."""
     target = recovery_path(file.path)
+    from warroom.core.files import read_limited
+    from warroom.core.load import limits
+
     try:
-        text = file.path.read_text(encoding="utf-8-sig")
+        text = read_limited(file.path, limits.MAX_FILE_BYTES).decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise KeyWriteError(f"{file.path}: cannot read the drill file: {exc}") from None
     result = apply_draft(text, draft, file.event_order, str(file.path))

@@ -12,8 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 #: Attempts at a free random temporary name before giving up (each name has 48 random bits).
 _NAME_TRIES = 100
@@ -36,6 +37,42 @@ def _mode_for(path: Path, mode: int | None) -> int:
         return _new_file_mode()
 
 
+def _new_temporary(target: Path) -> tuple[Path, int]:
+    """A new hidden temporary file next to ``target`` (created exclusively, mode 0600): its path and descriptor."""
+    for _ in range(_NAME_TRIES):
+        tmp = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"cannot create a temporary file next to {target}")  # pragma: no cover - all 100 taken
+
+
+@contextlib.contextmanager
+def replacing(path: str | os.PathLike[str], *, mode: int | None = None) -> Iterator[BinaryIO]:
+    """A binary file to write ``path``'s new content into, as it comes (an export too large to hold in memory): a
+    hidden temporary file beside it, flushed to disk and renamed over ``path`` when the block ends, removed (and
+    ``path`` left as it was) when the block raises or is interrupted (Ctrl-C). Raises OSError naming ``path``."""
+    target = Path(path)
+    wanted = _mode_for(target, mode)
+    tmp, fd = _new_temporary(target)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, wanted)
+        os.replace(tmp, target)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise OSError(e.errno, e.strerror or str(e), str(target)) from None
+    except BaseException:
+        with contextlib.suppress(OSError):  # the original error (or interruption) matters
+            os.unlink(tmp)
+        raise
+
+
 def write_temporary(path: str | os.PathLike[str], data: str | bytes, *, mode: int | None = None) -> Path:
     """Write ``data`` (text as UTF-8, line ends as given) to a new hidden temporary file next to ``path``, flushed to
     disk, with ``mode`` (None: the mode of the file at ``path``, else a new file's), and return its path: renamed
@@ -43,15 +80,7 @@ def write_temporary(path: str | os.PathLike[str], data: str | bytes, *, mode: in
     target = Path(path)
     payload = data.encode("utf-8") if isinstance(data, str) else data
     wanted = _mode_for(target, mode)
-    for _ in range(_NAME_TRIES):
-        tmp = target.parent / f".{target.name}.{secrets.token_hex(6)}.tmp"
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            break
-        except FileExistsError:
-            continue
-    else:  # pragma: no cover - 100 random names all taken
-        raise FileExistsError(f"cannot create a temporary file next to {target}")
+    tmp, fd = _new_temporary(target)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(payload)

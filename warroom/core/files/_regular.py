@@ -7,6 +7,8 @@ import os
 import stat
 from pathlib import Path
 
+from warroom.errors import WarroomError
+
 #: What a file that is not a regular file is, for messages: ``is a FIFO, not a drill file``.
 _SPECIAL_KINDS = (
     (stat.S_ISDIR, "a folder"),
@@ -44,3 +46,32 @@ def real_path(path: str | os.PathLike[str]) -> Path:
         return Path(path).resolve()
     except (OSError, RuntimeError):
         return Path(os.path.abspath(path))
+
+
+class TooLarge(WarroomError, OSError):
+    """A file over the size limit of what reads it (:func:`read_limited`); ``size`` is how big it is (bytes)."""
+
+    def __init__(self, path: str | os.PathLike[str], size: int, limit: int) -> None:
+        super().__init__(f"{os.fspath(path)}: {size:,} bytes, over the limit of {limit:,}")
+        self.size, self.limit = size, limit
+
+
+def read_limited(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of the regular file ``path``, read only after its size is checked: a file over ``limit`` bytes is
+    refused (:class:`TooLarge`) before a byte of it is read, and one that grows past it while read is refused too;
+    anything but a regular file (a FIFO, a device, a folder) is never opened (``IsADirectoryError`` or OSError
+    saying what it is). Raises OSError when it cannot be read."""
+    kind = special_file_kind(path)
+    if kind is not None:
+        raise OSError(f"{os.fspath(path)} is {kind}, not a regular file")
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if special_mode_kind(st.st_mode) is not None:  # replaced between the two looks
+            raise OSError(f"{os.fspath(path)} is not a regular file")
+        if st.st_size > limit:
+            raise TooLarge(path, st.st_size, limit)
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(path, len(data), limit)
+    return data

@@ -146,15 +146,18 @@ def is_drill_set_text(text: str) -> bool:
 
 
 def _read(path: Path) -> str:
+    from warroom.core.files import TooLarge, read_limited
+
     shown = os.fspath(path)
     try:
         if not path.is_file():
             raise DrillSetError([Problem(shown, 1, 1, "no such file" if not path.exists() else "not a regular file")])
-        data = path.read_bytes()[: MAX_SET_BYTES + 1]
+        data = read_limited(path, MAX_SET_BYTES)  # the size is checked before a byte is read
+    except TooLarge as exc:
+        raise DrillSetError([Problem(shown, 1, 1, f"the file is {exc.size:,} bytes; a drill set file is at most "
+                                                  f"{MAX_SET_BYTES // 1024} KiB")]) from None  # fmt: skip
     except OSError as exc:
         raise DrillSetError([Problem(shown, 1, 1, f"cannot read the file: {exc.strerror or exc}")]) from None
-    if len(data) > MAX_SET_BYTES:
-        raise DrillSetError([Problem(shown, 1, 1, f"a drill set file is at most {MAX_SET_BYTES // 1024} KiB")])
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -8,8 +8,25 @@ Each action serialises to one JSON object (``Action.model_dump_json()``), one pe
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from warroom.core.model._fields import MAX_DRILL_SECONDS
+
+#: Latest drill time of an action (seconds): the latest deadline plus room for false-escalation delays.
+MAX_ACTION_SECONDS = 2 * MAX_DRILL_SECONDS
+#: Longest note of an action (a flag's note, an escalation's reason), in characters: the war room's inputs take
+#: 200; older or other clients' journals get some room.
+MAX_NOTE_CHARS = 2_000
+#: Longest event, step or probe id an action names (a drill's ids have at most 80 characters).
+MAX_ACTION_ID_CHARS = 200
+#: Most trace events one escalation may cite.
+MAX_CITES = 1_000
+#: Fastest playback speed an action may set (the war room offers up to 32x).
+MAX_SPEED = 1_000.0
+
+_Id = Annotated[str, Field(max_length=MAX_ACTION_ID_CHARS)]
 
 
 class ActionKind(StrEnum):
@@ -45,17 +62,29 @@ class Action(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    t: float = Field(ge=0, description="Drill time of the action, seconds.")
+    t: float = Field(description="Drill time of the action, seconds (finite, from 0 to MAX_ACTION_SECONDS).")
     kind: ActionKind = Field(description="What the trainee did.")
-    event: str | None = Field(default=None, description="The trace event inspected, flagged or unflagged.")
-    step: str | None = Field(default=None, description="The plan step named in an escalation.")
-    note: str | None = Field(default=None, description="A flag's note or an escalation's reason.")
-    cites: tuple[str, ...] | None = Field(
+    event: _Id | None = Field(default=None, description="The trace event inspected, flagged or unflagged.")
+    step: _Id | None = Field(default=None, description="The plan step named in an escalation.")
+    note: str | None = Field(
+        default=None, max_length=MAX_NOTE_CHARS, description="A flag's note or an escalation's reason."
+    )
+    cites: tuple[_Id, ...] | None = Field(
         default=None,
+        max_length=MAX_CITES,
         description=(
             "The trace event ids an escalation cites as showing the fault, in the trainee's order (empty: none "
             "cited; absent: a log from before escalations cited events)."
         ),
     )
-    speed: float | None = Field(default=None, gt=0, description="New playback speed for a `speed` action.")
-    probe: str | None = Field(default=None, description="The verification probe requested by a `probe` action.")
+    speed: float | None = Field(
+        default=None, gt=0, le=MAX_SPEED, allow_inf_nan=False, description="New playback speed for a `speed` action."
+    )
+    probe: _Id | None = Field(default=None, description="The verification probe requested by a `probe` action.")
+
+    @field_validator("t")
+    @classmethod
+    def _drill_time(cls, t: float) -> float:
+        if not (0 <= t <= MAX_ACTION_SECONDS):  # also refuses NaN and infinity
+            raise ValueError(f"the drill time {t!r} is not between 0 and {MAX_ACTION_SECONDS:,} s")
+        return t

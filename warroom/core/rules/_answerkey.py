@@ -92,7 +92,11 @@ class AnswerKeyRules:
             loc: Loc = (*base, "fault", "origin_event")
             first_of_origin = None
             if self.refs.check_trace_event(loc, origin_event, "the fault's origin_event"):
-                first_of_origin = self.refs.trace[self.refs.trace_index[origin_event]]
+                event = self.refs.trace[self.refs.trace_index[origin_event]]
+                if known(event.t):
+                    first_of_origin = event
+                else:  # its time did not load (reported there): what comes before the origin is checked later
+                    self.block("the fault's origin_event has a time, before the evidence", event.loc)
             origin = origin_event
         cascade, _ = r.items(key, base, "cascade")
         for loc, step_id in cascade:

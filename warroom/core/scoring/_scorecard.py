@@ -12,6 +12,9 @@ from warroom.errors import WarroomError
 
 #: Highest and lowest possible total.
 MAX_TOTAL = 100
+#: The largest magnitude of any number in a scorecard (points, seconds, damage, USD): a value past it, infinity or
+#: NaN makes a scorecard unreadable (:meth:`Scorecard.from_dict`).
+MAX_SCORECARD_NUMBER = 1e15
 
 
 class ScoringError(WarroomError, ValueError):
@@ -113,6 +116,7 @@ class Scorecard:
         """The scorecard :meth:`to_dict` wrote (also one written before :data:`LEGACY_SCORECARD_KEYS` were renamed).
         Raises ValueError for a missing or unknown key or a bad outcome."""
         data = current_scorecard_keys(data)
+        _check_numbers(data, "scorecard")
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known
         if unknown:
@@ -133,3 +137,21 @@ class Scorecard:
             raise ValueError(f"scorecard is missing {exc.args[0]!r}") from None
         except TypeError as exc:
             raise ValueError(f"malformed scorecard: {exc}") from None
+
+
+def _check_numbers(value: Any, where: str) -> None:
+    """Raise ValueError for a number in ``value`` (a scorecard's dict, its lists and dicts) that is not finite or
+    is larger than :data:`MAX_SCORECARD_NUMBER`."""
+    import math
+
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int | float):
+        if not ((isinstance(value, int) or math.isfinite(value)) and abs(value) <= MAX_SCORECARD_NUMBER):
+            raise ValueError(f"the {where} holds a number out of range: {str(value)[:40]}")
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            _check_numbers(item, f"{where}'s {str(key)[:40]}")
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _check_numbers(item, where)

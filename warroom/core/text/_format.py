@@ -60,6 +60,13 @@ def clean(text: object) -> str:
 _CONTROL_OR_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+def clean_name(text: object) -> str:
+    """``text`` cleaned (see :func:`clean`) with newlines and tabs escaped too (``\\x0a``, ``\\x09``): a name that must
+    stay on its line, such as a file name in a summary line (a name holding a newline would otherwise forge a line
+    of its own)."""
+    return _CONTROL_OR_SPACE.sub(_escape_control, str(text))
+
+
 def control_chars(text: str) -> list[str]:
     """The distinct control characters (newline and tab included) and bidirectional controls in ``text``, each
     written as :func:`clean` shows it (``\\x1b``, ``\\x0a``, ``\\u202e``), in order of first appearance; empty

@@ -177,13 +177,35 @@ def read_text(path: Path, max_bytes: int, error: type[ValueError] = ValueError) 
     return text
 
 
+class _DuplicateKey(Exception):  # a signal inside parse_json, never raised out of it
+    """A JSON object holding one key twice (``args[0]``: the key)."""
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members as a dict, refusing a key given twice: JSON readers disagree on which one counts
+    (Python's keeps the last, others the first), so such a file is not read either way."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKey(key)
+            seen.add(key)
+    return obj
+
+
 def parse_json(text: str, error: type[ValueError] = ValueError, what: str = "a Who&When record") -> Any:
-    """The JSON value in ``text``, within this module's limits (nesting, integer digits, unpaired surrogates).
+    """The JSON value in ``text``, within this module's limits (nesting, integer digits, unpaired surrogates), and
+    without an object holding a key twice (JSON readers keep either one: refused, naming the key).
 
     ``what`` names the expected content in the nesting message. Raises ``error`` with a one-line reason.
     """
     try:
-        data = json.loads(text, parse_int=bounded_int)
+        data = json.loads(text, parse_int=bounded_int, object_pairs_hook=_one_of_each)
+    except _DuplicateKey as e:
+        key = json.dumps(e.args[0], ensure_ascii=False)
+        raise error(f"not {what} one can read one way: the key {key[:80]} is given twice in one JSON object (JSON "
+                    "readers keep either one); keep one of them") from None
     except json.JSONDecodeError as e:
         raise error(f"not JSON: {e.msg.removesuffix(' at')} at line {e.lineno} column {e.colno}") from None
     except RecursionError:

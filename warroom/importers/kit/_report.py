@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from warroom.core.text import plural
+from warroom.core.text import clean_name, plural
 from warroom.importers.kit._reading import ReadWarning
 
 
@@ -60,7 +60,7 @@ class ImportReport:
         to, and how many failed."""
         n = len(self.results)
         return (
-            f"{len(self.imported)} of {plural(n, 'record')} imported into {self.out_dir}, "
+            f"{len(self.imported)} of {plural(n, 'record')} imported into {clean_name(self.out_dir)}, "
             f"{len(self.failed)} failed"
         )
 
@@ -70,5 +70,6 @@ class ImportReport:
         failed = len({r.source for r in self.failed})
         files = len({r.source for r in self.results})
         warned = f", {plural(len(self.warnings), 'warning')}" if self.warnings else ""
-        return (f"{plural(len(self.imported), 'drill')} imported into {self.out_dir} from {plural(files, 'file')}, "
+        return (f"{plural(len(self.imported), 'drill')} imported into {clean_name(self.out_dir)} from "
+                f"{plural(files, 'file')}, "
                 f"{failed} failed{warned}")

@@ -12,7 +12,7 @@ from ._postgres import (
     sessions_columns,
     upgrade_refused,
 )
-from ._roles import FACILITATOR_ROLE, history_statements, own_sessions_only, secure, trainee_refused
+from ._roles import FACILITATOR_ROLE, checks_statements, history_statements, own_sessions_only, secure, trainee_refused
 
 __all__ = [
     "Dialect",
@@ -22,6 +22,7 @@ __all__ = [
     "STORE_ENV",
     "StoreTarget",
     "StoreURLError",
+    "checks_statements",
     "connect",
     "driver_errors",
     "history_statements",

@@ -6,12 +6,23 @@ transactions like the SQLite connection, and returns rows readable by column nam
 ``sqlite3.Row``). The schema version is kept in the one-row table ``warroom_schema`` (SQLite keeps it in
 ``PRAGMA user_version``); migrations take a transaction-scoped advisory lock, so several warroom processes opening a
 new database at once migrate it once.
+
+A network or a server that goes silent never freezes warroom (docs/cohorts.md, "Connections"): connecting gives up
+after :data:`CONNECT_TIMEOUT_S`; a connection's TCP keepalives and ``tcp_user_timeout`` (:data:`TCP_SETTINGS`) notice
+a peer that is gone; a statement that has had no answer after :data:`STATEMENT_TIMEOUT_S` is cut off by a watchdog
+(its socket shut down, since a silent proxy still acknowledges TCP) and raises as unreachable, so a finished session
+goes to the local queue; the server ends a transaction left idle for :data:`IDLE_IN_TRANSACTION_S`. Schema migrations
+alone run without a statement timeout (a migration of a million sessions takes minutes).
 """
 
 from __future__ import annotations
 
+import os
+import threading
 import time
-from collections.abc import Callable, Sequence
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from warroom.store.backends._dialect import POSTGRESQL, StoreTarget, scrub
@@ -23,6 +34,14 @@ from warroom.store.errors import StoreError, StoreUnreachable
 MIGRATION_LOCK = 0x77617272_6F6F6D
 #: Seconds to wait for the server when connecting.
 CONNECT_TIMEOUT_S = 10
+#: Seconds a statement may wait for the server's answer before its connection is given up as unreachable.
+STATEMENT_TIMEOUT_S = 30.0
+#: Seconds the server keeps a transaction left idle (its client gone silent) before it ends it and frees its locks.
+IDLE_IN_TRANSACTION_S = 60
+#: libpq's TCP settings, unless the URL gives its own: keepalives after 5 s of silence, every 2 s, 3 missed ones
+#: close the connection; data unacknowledged for 15 s closes it too.
+TCP_SETTINGS: dict[str, int] = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2,
+                                "keepalives_count": 3, "tcp_user_timeout": 15_000}  # fmt: skip
 
 
 class _Row(tuple[Any, ...]):
@@ -46,26 +65,90 @@ def _row_factory(cursor: Any) -> Callable[[Sequence[Any]], Any]:
 
 
 class PgConnection:
-    """One psycopg connection with the ``execute`` / ``close`` of an ``sqlite3.Connection`` (``?`` placeholders)."""
+    """One psycopg connection with the ``execute`` / ``close`` of an ``sqlite3.Connection`` (``?`` placeholders),
+    whose statements wait at most :attr:`timeout` seconds for the server (None: for ever)."""
 
     dialect = POSTGRESQL
 
-    def __init__(self, raw: Any) -> None:
+    def __init__(self, raw: Any, timeout: float | None) -> None:
         self.raw = raw
+        self.timeout = timeout
+        #: When the statement running now started (``time.monotonic``), None between statements.
+        self.since: float | None = None
+        #: True once the watchdog cut the connection off (a statement had no answer within the timeout).
+        self.cut = False
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
         """Run one statement; returns its cursor (``fetchone``, ``fetchall``, iteration, ``rowcount``)."""
-        if params:
-            return self.raw.execute(POSTGRESQL.sql(sql), tuple(params))
-        return self.raw.execute(sql)
+        with self._watched():
+            if params:
+                return self.raw.execute(POSTGRESQL.sql(sql), tuple(params))
+            return self.raw.execute(sql)
 
     def executemany(self, sql: str, params_seq: Sequence[Sequence[Any]]) -> None:
         """Run one statement once per parameter tuple (``?`` placeholders)."""
-        with self.raw.cursor() as cursor:
+        with self._watched(), self.raw.cursor() as cursor:
             cursor.executemany(POSTGRESQL.sql(sql), [tuple(p) for p in params_seq])
 
+    @contextmanager
+    def _watched(self) -> Iterator[None]:
+        """The statement run in the block is watched (:func:`_watchdog`); a connection it cut off raises psycopg's
+        OperationalError saying so (the store then takes the server as unreachable)."""
+        import psycopg
+
+        if self.timeout is not None:
+            _watch(self)
+            self.since = time.monotonic()
+        try:
+            yield
+        except psycopg.OperationalError as exc:
+            if not self.cut:
+                raise
+            raise psycopg.OperationalError(
+                f"no answer from the server within {self.timeout:g} s (the network or the server went silent): the "
+                "connection was given up"
+            ) from exc
+        finally:
+            self.since = None
+
     def close(self) -> None:
+        _WATCHED.discard(self)
         self.raw.close()
+
+
+_WATCHED: weakref.WeakSet[PgConnection] = weakref.WeakSet()
+_WATCHDOG: list[threading.Thread] = []
+_WATCH_LOCK = threading.Lock()
+
+
+def _watch(conn: PgConnection) -> None:
+    """Have the watchdog thread (one per process, started on first use) look after ``conn``."""
+    with _WATCH_LOCK:
+        _WATCHED.add(conn)
+        if not _WATCHDOG or not _WATCHDOG[0].is_alive():
+            thread = threading.Thread(target=_watchdog, name="warroom-pg-watchdog", daemon=True)
+            _WATCHDOG[:] = [thread]
+            thread.start()
+
+
+def _watchdog() -> None:
+    """Twice a second, cut off every watched connection whose statement has waited longer than its timeout: its
+    socket is shut down, so the statement's wait ends with an error at once (a TCP timeout would not come while a
+    silent proxy still acknowledges)."""
+    import socket
+
+    while True:
+        time.sleep(0.5)
+        now = time.monotonic()
+        with _WATCH_LOCK:
+            late = [c for c in _WATCHED if c.since is not None and c.timeout is not None and now - c.since > c.timeout]
+        for conn in late:
+            conn.cut = True
+            try:
+                with socket.socket(fileno=os.dup(conn.raw.pgconn.socket)) as s:
+                    s.shutdown(socket.SHUT_RDWR)
+            except Exception:  # closed meanwhile: nothing to cut
+                pass
 
 
 def driver_errors() -> tuple[type[BaseException], ...]:
@@ -96,8 +179,8 @@ def connect(target: StoreTarget | str) -> PgConnection:
         with connection_args(target) as args:
             started = time.monotonic()
             try:
-                raw = psycopg.connect(**args, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
-                                      row_factory=_row_factory)
+                raw = psycopg.connect(**args, **_tcp_settings(args["conninfo"]), autocommit=True,
+                                      connect_timeout=CONNECT_TIMEOUT_S, row_factory=_row_factory)
             except psycopg.OperationalError as exc:
                 refusal = connect_refusal(exc, args, time.monotonic() - started >= CONNECT_TIMEOUT_S)
                 raise _connect_error(target, exc, refusal, args.get("passfile")) from None
@@ -105,7 +188,24 @@ def connect(target: StoreTarget | str) -> PgConnection:
         raise _connect_error(target, exc, "") from None
     except ValueError as exc:  # a password that a password file cannot hold (a line break)
         raise _connect_error(target, exc, "") from None
-    return PgConnection(raw)
+    conn = PgConnection(raw, STATEMENT_TIMEOUT_S)
+    try:
+        conn.execute(f"SET idle_in_transaction_session_timeout = '{IDLE_IN_TRANSACTION_S}s'")
+    except psycopg.OperationalError as exc:  # gone silent or down right after connecting
+        conn.raw.close()
+        raise _connect_error(target, exc, None) from None
+    return conn
+
+
+def _tcp_settings(conninfo: str) -> dict[str, Any]:
+    """:data:`TCP_SETTINGS` but those the URL sets itself."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        given = conninfo_to_dict(conninfo)
+    except Exception:  # (psycopg reports a malformed URL itself when connecting)
+        given = {}
+    return {k: v for k, v in TCP_SETTINGS.items() if k not in given}
 
 
 def _connect_error(
@@ -148,6 +248,7 @@ def migrate_schema(
     processes opening a new database at once migrate it once (the lock is taken before the transaction starts, so
     the transaction sees what a migration that held it before committed). Raises :class:`StoreError` for a
     database migrated past ``target`` meanwhile or a ``sessions`` table that warroom did not create."""
+    timeout, conn.timeout = conn.timeout, None  # a migration of a million sessions takes minutes
     conn.execute("SELECT pg_advisory_lock(?)", (MIGRATION_LOCK,))
     try:
         conn.execute("BEGIN")
@@ -162,6 +263,7 @@ def migrate_schema(
             conn.execute("SELECT pg_advisory_unlock(?)", (MIGRATION_LOCK,))
         except Exception:  # the connection is gone: the server released the lock with it
             pass
+        conn.timeout = timeout
 
 
 def _migrate(

@@ -68,6 +68,7 @@ def _statements(schema: str) -> list[str]:
         "DROP POLICY IF EXISTS warroom_facilitator_all ON sessions",
         f"CREATE POLICY warroom_facilitator_all ON sessions TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
         *history_statements(),
+        *checks_statements(),
     ]
 
 
@@ -84,6 +85,50 @@ def history_statements() -> list[str]:
         f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) WITH CHECK ({own})",
         f"DROP POLICY IF EXISTS warroom_facilitator_all ON {table}",
         f"CREATE POLICY warroom_facilitator_all ON {table} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
+    ]
+
+
+#: The trigger function that records every session a ``warroom_trainee`` role stores as not verified: the role's
+#: client computed its results, which the store cannot trust (docs/cohorts.md, "What a trainee can and cannot do to
+#: their results"). It runs as the role that stores (so ``current_user`` is that role); the role may add only such
+#: rows (its policy on ``session_checks``) and neither change nor delete them.
+_MARK_SUBMITTED = """CREATE OR REPLACE FUNCTION warroom_mark_submitted() RETURNS trigger LANGUAGE plpgsql
+SET search_path FROM CURRENT AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = current_user AND (r.rolsuper OR r.rolbypassrls))
+       AND NOT pg_has_role(current_user, (SELECT c.relowner FROM pg_class c WHERE c.oid = TG_RELID), 'MEMBER')
+       AND NOT pg_has_role(current_user, '{facilitator}', 'MEMBER') THEN
+        INSERT INTO session_checks (session_id, state, reason, checked_at, checked_by, submitted_by)
+        VALUES (NEW.session_id, 'unverified', 'stored by the trainee role ' || quote_ident(current_user)
+                || ', whose own client computed its results: not verified yet',
+                to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), current_user,
+                current_user)
+        ON CONFLICT (session_id) DO NOTHING;
+    END IF;
+    RETURN NULL;
+END $$"""
+
+
+def checks_statements() -> list[str]:
+    """The rights, row-level security and trigger of the sessions' verification records (``session_checks``,
+    schema version 14): every session a trainee role stores is recorded as not verified by the database itself
+    (the trigger); a trainee reads the records of their own sessions and may add only such records, never change or
+    delete one; a facilitator reads and writes them all (``warroom scores verify``)."""
+    table = "session_checks"
+    own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
+    return [
+        f"GRANT SELECT, INSERT ON {table} TO {TRAINEE_ROLE}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON {table} TO {FACILITATOR_ROLE}",
+        f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
+        f"DROP POLICY IF EXISTS warroom_trainee_own ON {table}",
+        f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) "
+        f"WITH CHECK ({own} AND state = 'unverified' AND submitted_by IS NOT NULL)",
+        f"DROP POLICY IF EXISTS warroom_facilitator_all ON {table}",
+        f"CREATE POLICY warroom_facilitator_all ON {table} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
+        _MARK_SUBMITTED.format(facilitator=FACILITATOR_ROLE),
+        "DROP TRIGGER IF EXISTS sessions_mark_submitted ON sessions",
+        "CREATE TRIGGER sessions_mark_submitted AFTER INSERT ON sessions FOR EACH ROW "
+        "EXECUTE FUNCTION warroom_mark_submitted()",
     ]
 
 

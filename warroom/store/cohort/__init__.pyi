@@ -1,13 +1,15 @@
 # The API of warroom.store.cohort (its __init__.py loads each name on first use, from the module named here).
-# keep: CohortResult
+# keep: CohortResult, Unverified
 
 from ._count import CohortResult, cohort_stats
-from ._facts import FactsQuery, counted_modes, read_facts
+from ._facts import FactsQuery, Unverified, counted_modes, read_facts, unverified_sessions
 
 __all__ = [
     "CohortResult",
     "FactsQuery",
+    "Unverified",
     "cohort_stats",
     "counted_modes",
     "read_facts",
+    "unverified_sessions",
 ]

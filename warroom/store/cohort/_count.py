@@ -31,7 +31,7 @@ replays the store holds): the halves of the split-half reliabilities, the median
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.stats import (
@@ -42,8 +42,23 @@ from warroom.core.stats import (
     stats_from_counts,
 )
 from warroom.errors import WarroomError
-from warroom.store.cohort._facts import FACTS_INDEX, Counted, FactsQuery, build_facts, counted_modes, read_facts
-from warroom.store.results import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, read_pulled, valid_facts_sql
+from warroom.store.cohort._facts import (
+    FACTS_INDEX,
+    Counted,
+    FactsQuery,
+    build_facts,
+    counted_modes,
+    prepared,
+    read_facts,
+)
+from warroom.store.results import (
+    COLUMN,
+    MODES,
+    NOT_COUNTABLE,
+    NOT_COUNTABLE_INDEX,
+    read_pulled,
+    valid_facts_sql,
+)
 
 if TYPE_CHECKING:
     from warroom.core.stats import CohortStats
@@ -91,6 +106,7 @@ def cohort_stats(store: ResultsStore, query: FactsQuery | None = None, mode: str
         raise ValueError(f"unknown mode {mode!r} (choose from auto, {', '.join(MODES)}, all)")
     query = query or FactsQuery()
     try:
+        query = prepared(store, query)
         return _count(store, query, mode)
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
@@ -143,7 +159,8 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
         for setting in SETTINGS:
             conn.execute(setting)
     # the rows that cannot be counted, found by their partial index (few) and described one by one
-    where, params = query.where(NOT_COUNTABLE, unindexed=unindexed)
+    # (a row that cannot be counted is described even when it is not verified either)
+    where, params = replace(query, leave_out=False).where(NOT_COUNTABLE, unindexed=unindexed)
     sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions"
     bad_rows = conn.execute(f"{sql}{store.dialect.indexed_by(NOT_COUNTABLE_INDEX)}{where}", params).fetchall()
     left_over, problems = build_facts(store, bad_rows)

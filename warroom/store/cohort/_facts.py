@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 from warroom.core.stats import SessionFacts
 from warroom.store.results import (
     BAD_FIGURES,
+    COUNTED_SQL,
+    LEFT_OUT_SQL,
     MODES,
     PULLED_KEY,
     SHOWN_KEY,
@@ -38,7 +40,7 @@ from warroom.store.results import (
 
 if TYPE_CHECKING:
     from warroom.store.errors import CorruptSession
-    from warroom.store.results import ResultsStore
+    from warroom.store.results import ResultsStore, SessionCheck
 
 
 
@@ -76,6 +78,12 @@ class FactsQuery:
     since: str | None = None
     set_id: str | None = None
     trainees: tuple[str, ...] = field(default=())
+    #: Count the sessions that are not verified too (``--include-unverified``); by default they are left out
+    #: (:mod:`warroom.store.results._verification`).
+    include_unverified: bool = False
+    #: Set by :func:`prepared` when some stored session is not verified and is to be left out: every query then
+    #: leaves those out (when none is, the queries are the same as before schema version 14).
+    leave_out: bool = False
 
     def partition(self) -> FactsQuery:
         """This query without the filters that may leave out a trainee's earlier sessions of a drill (``since``,
@@ -102,18 +110,53 @@ class FactsQuery:
             trainee=self.trainee, drill=self.drill, set_id=self.set_id, trainees=self.trainees, since=self.since,
             since_unindexed=unindexed, counted_only=True,
         )  # fmt: skip
-        return where_sql([*conditions, *clauses]), params
+        left_out = [COUNTED_SQL] if self.leave_out else []
+        return where_sql([*conditions, *clauses, *left_out]), params
+
+
+def prepared(store: ResultsStore, query: FactsQuery) -> FactsQuery:
+    """``query`` made to leave out the sessions that are not verified, when there are any and it does not ask to
+    include them."""
+    return replace(query, leave_out=not query.include_unverified and store.any_left_out())
+
+
+@dataclass(frozen=True)
+class Unverified:
+    """The matching sessions that are not verified: how many (``count``), whether the figures count them
+    (``counted``: ``--include-unverified``), and the first ones with why (``checks``, at most the limit asked for,
+    in session id order)."""
+
+    count: int = 0
+    counted: bool = False
+    checks: tuple[SessionCheck, ...] = ()
+
+
+def unverified_sessions(store: ResultsStore, query: FactsQuery | None = None, limit: int = 100) -> Unverified:
+    """The sessions matching ``query``'s filters that are not verified (:class:`Unverified`). Raises
+    :class:`~warroom.store.errors.StoreError` when the store cannot be read."""
+    query = replace(query or FactsQuery(), leave_out=False)
+    try:
+        if not store.any_left_out():
+            return Unverified(counted=query.include_unverified)
+        where, params = query.where(LEFT_OUT_SQL, unindexed=store.dialect.unindexed(""))
+        ids = [r[0] for r in store.db.conn.execute(f"SELECT session_id FROM sessions{where}", params).fetchall()]
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
+    ids.sort()
+    checks = store.checks(ids[:limit])
+    return Unverified(len(ids), query.include_unverified, tuple(checks[i] for i in ids[:limit] if i in checks))
 
 
 def read_facts(store: ResultsStore, query: FactsQuery | None = None) -> tuple[list[SessionFacts], list[CorruptSession]]:
-    """The :class:`SessionFacts` of every stored session matching ``query`` (every session when None), in no
-    particular order, and one :class:`CorruptSession` per matching row left out because it cannot be counted (at
-    most 100 rows holding values of the wrong type are named). Works on both back ends (SQLite, PostgreSQL).
+    """The :class:`SessionFacts` of every stored session matching ``query`` (every session when None; the sessions
+    that are not verified left out unless it includes them: :func:`unverified_sessions`), in no particular order,
+    and one :class:`CorruptSession` per matching row left out because it cannot be counted (at most 100 rows holding
+    values of the wrong type are named). Works on both back ends (SQLite, PostgreSQL).
 
     Times are seconds (drill time and wall-clock time); the mode is the stored one. Raises
     :class:`~warroom.store.errors.StoreError` when the store cannot be read (locked, damaged, unreachable)."""
-    query = query or FactsQuery()
     loose = store.dialect.loose_types
+    query = replace(query or FactsQuery(), leave_out=False)
     where, params = query.where(unindexed=store.dialect.unindexed(""))
     # One scan: ``ok`` flags the rows whose values have the right types (the others are described one by one).
     sql = f"SELECT ({valid_facts_sql(loose)}) AS ok, {_COLUMNS} FROM sessions{where}"
@@ -124,9 +167,21 @@ def read_facts(store: ResultsStore, query: FactsQuery | None = None) -> tuple[li
             rows = cursor.execute(sql, params).fetchall()
         else:
             rows = store.db.conn.execute(sql, params).fetchall()
+        left_out = set() if query.include_unverified else _left_out_ids(store)
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
-    return build_facts(store, rows)
+    facts, problems = build_facts(store, rows)
+    if left_out:  # (a row that cannot be counted is described even when it is not verified either)
+        facts = [f for f in facts if f.session_id not in left_out]
+    return facts, problems
+
+
+def _left_out_ids(store: ResultsStore) -> set[str]:
+    """The ids of the stored sessions left out of the statistics by default (not verified)."""
+    if not store.any_left_out():
+        return set()
+    sql = f"SELECT session_id FROM sessions WHERE {LEFT_OUT_SQL}"
+    return {str(r[0]) for r in store.db.conn.execute(sql).fetchall()}
 
 
 def build_facts(store: ResultsStore, rows: list[Any]) -> tuple[list[SessionFacts], list[CorruptSession]]:

@@ -4,6 +4,7 @@
 
 from ._deletion import delete_sessions
 from ._file import JournalError, JournalWriter, NotRegularFile, read_journal
+from ._notices import take_notices
 from ._recorder import JournalWriteError, SessionError, SessionRecorder, Trial
 from ._recovery import RecoveredSession, Unrecoverable, recover_unfinished
 from ._wallclock import detected_at, wall_clock
@@ -22,5 +23,6 @@ __all__ = [
     "detected_at",
     "read_journal",
     "recover_unfinished",
+    "take_notices",
     "wall_clock",
 ]

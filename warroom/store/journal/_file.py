@@ -34,6 +34,12 @@ if TYPE_CHECKING:
 
 #: Version of the journal line format written by this code.
 JOURNAL_FORMAT = 1
+#: Largest journal file read, in bytes (checked before reading): a session of a drill's longest allowed length with
+#: an action every drill second fits many times over.
+MAX_JOURNAL_BYTES = 64 * 1024 * 1024
+#: Longest journal line read, in bytes: an action with the longest note and the most citations fits in a quarter of
+#: it; a longer line is reported as corrupt and skipped.
+MAX_LINE_BYTES = 1024 * 1024
 
 
 class JournalError(WarroomError):
@@ -201,7 +207,14 @@ def read_journal(path: Path) -> JournalContents:
     try:
         fd = open_regular(path)
         with os.fdopen(fd, "rb") as f:
-            raw = f.read()
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_JOURNAL_BYTES:
+                raise JournalError(
+                    f"{path}: the journal is {size:,} bytes, over the limit of {MAX_JOURNAL_BYTES:,}: it was not read"
+                )
+            raw = f.read(MAX_JOURNAL_BYTES + 1)
+            if len(raw) > MAX_JOURNAL_BYTES:
+                raise JournalError(f"{path}: the journal grew past {MAX_JOURNAL_BYTES:,} bytes while read")
     except OSError as exc:
         raise JournalError(f"{path}: cannot read the journal: {exc.strerror or exc}") from exc
     if raw.startswith(b"\xef\xbb\xbf"):  # a byte-order mark, as an editor that saved the journal may add: not data
@@ -238,8 +251,11 @@ def _parse_line(
         if not is_last:
             problems.append(JournalProblem(path, i, "empty line (skipped)"))
         return None
+    if len(line) > MAX_LINE_BYTES:
+        problems.append(JournalProblem(path, i, f"corrupt line, longer than {MAX_LINE_BYTES:,} bytes; skipped"))
+        return None
     try:
-        obj = json.loads(line.decode("utf-8"))
+        obj = json.loads(line.decode("utf-8"))  # numbers out of range are refused by the line's model (_add_line)
         if not isinstance(obj, dict):
             raise ValueError("not a JSON object")
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: JSON nested too deeply
@@ -271,6 +287,8 @@ def _add_line(contents: JournalContents, i: int, obj: dict[str, Any], problems: 
             contents.action_times.append(record.at)
         except ValidationError as exc:
             problems.append(JournalProblem(path, i, f"corrupt action line ({describe(exc)}); skipped"))
+    elif kind == "end" and contents.end is not None:
+        problems.append(JournalProblem(path, i, "a second end line (skipped: a session ends once)"))
     elif kind == "end":
         try:
             EndRecord.model_validate(obj)

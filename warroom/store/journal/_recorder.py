@@ -293,7 +293,9 @@ class SessionRecorder:
         self._times.append(at)
 
     def finish(self, scorecard: Scorecard) -> bool:
-        """End the session with its ``scorecard``, which must be the score of :attr:`actions` (the recorded log).
+        """End the session with its ``scorecard``, the score of :attr:`actions` (the recorded log): the score stored is
+        always recomputed from the recorded log and the drill (by the rules ``scorecard`` was computed with), so what
+        the caller passes names the rules, never the figures.
 
         Writes the journal's end line (fsynced), stores the session in the results store and moves the journal to
         ``journals/done/``. Idempotent: a second call does nothing and returns False (True the first time).
@@ -308,6 +310,7 @@ class SessionRecorder:
             return False
         if scorecard.drill_id != self.drill.id:
             raise ValueError(f"a scorecard of drill {scorecard.drill_id!r} for a session of {self.drill.id!r}")
+        scorecard = self._recomputed(scorecard)
         d = scorecard.to_dict()
         ended_at = utc_now()
         try:
@@ -331,6 +334,22 @@ class SessionRecorder:
         finally:
             self._writer.close()
         return True
+
+    def _recomputed(self, scorecard: Scorecard) -> Scorecard:
+        """The score of the recorded action log (by the rules ``scorecard`` names when this warroom applies them,
+        else the session's): what is journalled and stored, whatever the caller computed. Raises ValueError when the
+        recorded actions do not replay on the drill."""
+        from warroom.core.scoring import SCORING_VERSIONS, ScoringError
+
+        rules: str | None = scorecard.scoring_version
+        if rules not in SCORING_VERSIONS:
+            rules = self.info.scoring_version
+        try:
+            return score_session(self.drill, self._actions, rules)
+        except ScoringError as exc:
+            raise ValueError(
+                f"the recorded actions of session {self.session_id} do not replay on its drill: {exc}"
+            ) from None
 
     def _wall(self, scorecard: Scorecard, ended_at: str) -> WallClock:
         """The session's wall-clock figures (see :mod:`warroom.store.journal._wallclock`)."""

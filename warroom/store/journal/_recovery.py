@@ -46,9 +46,11 @@ from warroom.store.results import ResultsStore, SessionInfo, utc_now
 from warroom.store.review import DrillResolver, DrillUnavailable, default_drill_resolver, resolve_session_drill
 
 if TYPE_CHECKING:
-    from warroom.core.model import Action
+    from warroom.core.model import Action, Drill
     from warroom.core.scoring import Scorecard
 
+#: The note of the quit added to a recovered session that recorded no action: when it stopped is not known.
+UNKNOWN_STOP = "the time of interruption is unknown (the session was killed before any action was recorded)"
 UNREADABLE = "unreadable"
 QUARANTINE = "quarantine"
 #: Seconds after which an orphaned half-created journal (``.ID.jsonl.tmp``) is set aside by recovery.
@@ -101,20 +103,30 @@ class RecoveredSession:
 
 
 def recover_unfinished(
-    data_dir: Path, drills_resolver: DrillResolver | None = None, *, store: ResultsStore | None = None
+    data_dir: Path,
+    drills_resolver: DrillResolver | None = None,
+    *,
+    store: ResultsStore | None = None,
+    trainee: str | None = None,
+    shown_to: str | None = None,
 ) -> list[RecoveredSession]:
     """Record every unfinished session journal in ``data_dir`` (a session killed mid-drill) in the results store.
 
-    For each journal in ``journals/`` that no live process holds: a journal with a valid end line (the process
-    died while storing it) is stored with the scorecard of its end line; one without is scored as abandoned from
-    its recorded actions (a ``quit`` is added at the drill time after the last recorded action when missing, unless
+    For each journal in ``journals/`` that no live process holds, the session is scored from its recorded actions
+    and its drill, never taken from an end line: a journal with an end line (the process died while storing it, or
+    a session queued while a shared store was unreachable) is scored from its actions as they are, and when its end
+    line says otherwise the session is stored flagged as disagreeing (the statistics leave it out); one without is
+    scored as abandoned (a ``quit`` is added at the drill time after the last recorded action when missing, unless
     the drill had already ended). The drill is found with ``drills_resolver(drill_id, drill_path) -> Path``
-    (default: :func:`~warroom.store.journal._recorder.default_drill_resolver`); a drill file whose SHA-256 differs from
-    the
-    recorded one is used but reported. Every line is checked with the store's models
+    (default: :func:`~warroom.store.journal._recorder.default_drill_resolver`); a drill file whose SHA-256 differs
+    from the recorded one is used but reported. Every line is checked with the store's models
     (:mod:`warroom.store.results._records`); truncated, corrupt or invalid lines are reported and skipped. See the
-    module
-    docstring for where each journal goes; no journal is ever deleted.
+    module docstring for where each journal goes; no journal is ever deleted.
+
+    ``trainee`` (the war room's start) recovers only that trainee's journals, leaving every other one for its own
+    trainee's start or a facilitator's command. What was recovered is told to the trainee concerned only: each session
+    stored or quarantined here whose trainee is not ``shown_to`` (the person the caller shows the results to now)
+    leaves its notice in that trainee's notice box (:mod:`warroom.store.journal._notices`), shown at their next start.
 
     Returns one :class:`RecoveredSession` per journal looked at (empty when there was nothing to recover).
     Raises StoreError / StoreVersionError when the data directory or the results store cannot be used (no journal
@@ -131,30 +143,69 @@ def recover_unfinished(
     if not jdir.is_dir():
         return []
     resolver = drills_resolver or default_drill_resolver()
-    out: list[RecoveredSession] = []
-    candidates = []
+    candidates, out = _journals_to_recover(jdir, trainee)
+    if trainee is None:
+        out.extend(_set_aside_stale_tmp(jdir))
+    if not candidates:
+        return out
+    own_store = store is None
+    store = store if store is not None else ResultsStore(data_dir)
+    cache: dict[Path, Drill] = {}  # each drill file loaded once
+    try:
+        for path in candidates:
+            rec = _recover_guarded(data_dir, path, resolver, store, cache)
+            if rec is not None:
+                out.append(rec)
+                _tell(data_dir, rec, shown_to)
+        return out
+    finally:
+        if own_store:
+            store.close()
+
+
+def _journals_to_recover(jdir: Path, trainee: str | None) -> tuple[list[Path], list[RecoveredSession]]:
+    """The journals in ``jdir`` to recover (``trainee``'s only, unless None), and one refusal for each journal that is
+    not a regular file (reported only when every trainee's journals are recovered)."""
+    candidates: list[Path] = []
+    refused: list[RecoveredSession] = []
     for path in sorted(jdir.glob("*.jsonl")):
         if path.name.startswith("."):
             continue
         kind = _non_regular(path)
         if kind is None:
-            candidates.append(path)
-        elif kind:
-            out.append(RecoveredSession(journal=path, error=_not_regular_message(path, kind)))
-    out.extend(_set_aside_stale_tmp(jdir))
-    if not candidates:
-        return out
-    own_store = store is None
-    store = store if store is not None else ResultsStore(data_dir)
+            if trainee is None or journal_trainee(path) == trainee:
+                candidates.append(path)
+        elif kind and trainee is None:
+            refused.append(RecoveredSession(journal=path, error=_not_regular_message(path, kind)))
+    return candidates, refused
+
+
+def journal_trainee(path: Path) -> str | None:
+    """The trainee named by a journal's start line (its first line, read up to 64 KiB), or None when it cannot be
+    told (not a regular file, unreadable, no start line)."""
+    import json
+
+    from warroom.store.journal._file import open_regular
+
     try:
-        for path in candidates:
-            rec = _recover_guarded(data_dir, path, resolver, store)
-            if rec is not None:
-                out.append(rec)
-        return out
-    finally:
-        if own_store:
-            store.close()
+        fd = open_regular(path)
+        with os.fdopen(fd, "rb") as f:
+            first = f.read(65536).split(b"\n", 1)[0]
+        start = json.loads(first.removeprefix(b"\xef\xbb\xbf").decode("utf-8"))
+    except (OSError, WarroomError, ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    name = start.get("trainee") if isinstance(start, dict) and start.get("type") == "start" else None
+    return name if isinstance(name, str) else None
+
+
+def _tell(data_dir: Path, rec: RecoveredSession, shown_to: str | None) -> None:
+    """Keep the notice of a session recovered (or set aside) for its trainee's next start, unless it is shown to them
+    now (``shown_to``)."""
+    from warroom.store.journal._notices import leave_notice
+
+    if rec.trainee is None or rec.trainee == shown_to or not (rec.stored or rec.quarantined):
+        return
+    leave_notice(data_dir, rec.trainee, str(rec), utc_now())
 
 
 def _non_regular(path: Path) -> str | None:
@@ -207,7 +258,7 @@ def _set_aside_stale_tmp(jdir: Path) -> list[RecoveredSession]:
 
 
 def _recover_guarded(
-    data_dir: Path, path: Path, resolver: DrillResolver, store: ResultsStore
+    data_dir: Path, path: Path, resolver: DrillResolver, store: ResultsStore, cache: dict[Path, Drill]
 ) -> RecoveredSession | None:
     """:func:`_recover_one`, turning every failure into a report: a journal that cannot be recovered as it is gets
     quarantined; one that may be recovered later (a missing drill, a store that cannot be written) stays."""
@@ -231,7 +282,7 @@ def _recover_guarded(
             return None  # moved to done/ by the process that held it
         rec = RecoveredSession(journal=path)
         try:
-            _recover_one(data_dir, path, resolver, store, rec)
+            _recover_one(data_dir, path, resolver, store, rec, cache)
         except DrillUnavailable as exc:
             rec.error = f"{exc}\n  the journal was kept in place and is retried at the next start: {path}"
         except (Unrecoverable, InvalidSession, DuplicateSession) as exc:
@@ -246,7 +297,12 @@ def _recover_guarded(
 
 
 def _recover_one(
-    data_dir: Path, path: Path, resolver: DrillResolver, store: ResultsStore, rec: RecoveredSession
+    data_dir: Path,
+    path: Path,
+    resolver: DrillResolver,
+    store: ResultsStore,
+    rec: RecoveredSession,
+    cache: dict[Path, Drill] | None = None,
 ) -> None:
     """Recover one locked journal into ``rec``. Raises :class:`Unrecoverable` (and the store's errors) when it
     cannot be; DrillUnavailable when its drill is not there."""
@@ -268,12 +324,11 @@ def _recover_one(
         raise Unrecoverable(f"{path}:1: the session start line has bad values: {exc}") from None
     rec.session_id, rec.trainee, rec.drill_id = info.session_id, info.trainee, info.drill_id
     ended_at = _mtime_iso(path)
-    finished = _end_scorecard(contents)
-    if finished is not None:
-        scorecard, actions = finished, contents.actions
-        ended_at = str(contents.end.get("ended_at") or ended_at) if contents.end else ended_at
-    else:
-        scorecard, actions, info = _score_abandoned(info, contents, resolver, rec)
+    finished = contents.end is not None
+    if finished and contents.end:
+        ended_at = str(contents.end.get("ended_at") or ended_at)
+    scorecard, actions, info, changed = _score_journal(info, contents, resolver, rec, cache)
+    check = _end_line_check(contents, scorecard, changed, rec)
     rec.actions = actions
     rec.outcome = scorecard.outcome.value
     rec.total = scorecard.total
@@ -283,11 +338,11 @@ def _recover_one(
     from warroom.store.journal._wallclock import detected_at, wall_clock
 
     wall = wall_clock(info.started_at, actions, times, contained_at=detected_at(scorecard), ended_at=ended_at)
-    if finished is not None:  # said only once it is true: a refused insert keeps the journal queued
+    if finished:  # said only once it is true: a refused insert keeps the journal queued
         notes = [*rec.problems, "the session had finished; its result was stored at recovery"]
     else:
         notes = rec.problems
-    store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=notes, wall=wall)
+    store.insert(info, scorecard, actions, ended_at=ended_at, recovered=True, notes=notes, wall=wall, check=check)
     rec.problems = notes
     rec.stored = True
     dest = done_dir(data_dir) / path.name
@@ -315,31 +370,49 @@ def _quarantine(data_dir: Path, rec: RecoveredSession, reason: str) -> None:
     )
 
 
-def _end_scorecard(contents: JournalContents) -> Scorecard | None:
-    """The scorecard of a journal's end line, or None when there is none (the session is then scored as abandoned
-    from its actions; :func:`~warroom.store.journal._file.read_journal` has already reported an end line whose values
-    do not fit the store)."""
-    from warroom.core.scoring import Scorecard
+def _end_line_check(
+    contents: JournalContents, scorecard: Scorecard, changed: bool, rec: RecoveredSession
+) -> tuple[str, str, None] | None:
+    """A finished journal's end line is never trusted: the session is stored with the score its actions make
+    (``scorecard``). When the end line says otherwise (and the drill file did not change since: then it may), that is
+    said in ``rec.problems`` and returned as the session's verification record (it disagrees: the journal was
+    changed after it was written), so the statistics leave it out until a facilitator looks."""
+    from warroom.store.results import DISAGREES
+    from warroom.store.review import scorecard_differences
 
-    d = contents.end.get("scorecard") if contents.end is not None else None
-    if not isinstance(d, dict):
+    end = contents.end
+    if end is None or changed:
         return None
-    try:
-        return Scorecard.from_dict(d)
-    except ValueError:
+    claimed = end.get("scorecard")
+    differing = scorecard_differences(claimed if isinstance(claimed, dict) else {}, scorecard.to_dict())
+    for key in ("outcome", "total"):  # the end line's own copies of the scorecard's figures
+        if end.get(key) is not None and end.get(key) != scorecard.to_dict()[key]:
+            differing.append(f"its end line's {key} is {end.get(key)!r}")
+    if not differing:
         return None
+    said = (f"the journal's end line is not what its actions score ({'; '.join(differing)}); it was not trusted: the "
+            f"session's score is the one its actions make ({scorecard.outcome.value}, {scorecard.total}), flagged as "
+            "disagreeing (was the journal changed after it was written?)")  # fmt: skip
+    rec.problems.append(said)
+    return (DISAGREES, said, None)
 
 
-def _score_abandoned(
-    info: SessionInfo, contents: JournalContents, resolver: DrillResolver, rec: RecoveredSession
-) -> tuple[Scorecard, list[Action], SessionInfo]:
-    """Score an interrupted session as abandoned: (scorecard, actions with the added quit, the info to store).
+def _score_journal(
+    info: SessionInfo,
+    contents: JournalContents,
+    resolver: DrillResolver,
+    rec: RecoveredSession,
+    cache: dict[Path, Drill] | None = None,
+) -> tuple[Scorecard, list[Action], SessionInfo, bool]:
+    """Score a journal's session from its recorded actions and its drill, never from an end line: (scorecard, the
+    actions to store, the info to store, whether the drill file changed). An unfinished session is scored as
+    abandoned (a quit added after its last action when the drill had not ended).
 
     When the drill file changed since the session started, the session is scored against the current file and the
     returned info records that file (SHA-256, version, path), so the stored score and its drill file agree; a note
     in ``rec.problems`` names the file the session was played on.
     """
-    found = resolve_session_drill(info, resolver)
+    found = resolve_session_drill(info, resolver, cache)
     drill, drill_file, sha = found.drill, found.path, found.sha256
     if found.changed:
         was = info.drill_sha256 or ""  # changed: there is a recorded SHA-256 and it differs
@@ -350,8 +423,15 @@ def _score_abandoned(
             f"(SHA-256 {info.drill_sha256})"
         )
         info = replace(info, drill_sha256=sha, drill_version=drill.version, drill_path=str(drill_file))
-    actions, added = with_quit(drill, contents.actions)
-    if added:
+    if contents.end is not None:
+        actions, added = list(contents.actions), False  # a finished session: its actions as recorded
+    else:
+        actions, added = with_quit(drill, contents.actions)
+    if added and not contents.actions:  # nothing tells when it stopped: say so, never "quit at 0 s"
+        actions[-1] = actions[-1].model_copy(update={"note": UNKNOWN_STOP})
+        rec.problems.append(f"no action in the journal: {UNKNOWN_STOP}; a quit was added at drill time "
+                            f"{seconds(actions[-1].t)}")  # fmt: skip
+    elif added:
         rec.problems.append(f"no quit action in the journal; one was added at drill time {seconds(actions[-1].t)}")
     from warroom.core.scoring import ScoringError
 
@@ -363,7 +443,7 @@ def _score_abandoned(
             + (" (the drill file changed since the session; putting back the file it was played on may allow"
                " recovering it)" if found.changed else "")
         ) from None
-    return scorecard, actions, info
+    return scorecard, actions, info, found.changed
 
 
 def _mtime_iso(path: Path) -> str:

@@ -1,9 +1,10 @@
 # The API of warroom.store.results (its __init__.py loads each name on first use, from the module named here).
 # keep: HISTORY_TABLE, ImportResult, LIST_FIELDS, ScorecardChange, SessionRow, StoreConnection, export_lines
 
+from ._checks import strict_json
 from ._connection import SCHEMA_VERSION, StoreConnection
 from ._countable import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid_facts_sql
-from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, read_pulled
+from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, figure_columns, read_pulled
 from ._filters import TUTORIAL, filter_sql, where_sql
 from ._history import HISTORY_TABLE, ScorecardChange
 from ._queries import SORT_KEYS
@@ -12,14 +13,18 @@ from ._rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallCloc
 from ._store import ResultsStore
 from ._time import parse_since, utc_now
 from ._transfer import ImportResult, export_lines, import_lines, write_export
+from ._verification import COUNTED_SQL, DISAGREES, LEFT_OUT_SQL, SessionCheck
 
 __all__ = [
     "ActionRecord",
     "BAD_FIGURES",
     "COLUMN",
+    "COUNTED_SQL",
+    "DISAGREES",
     "EndRecord",
     "HISTORY_TABLE",
     "ImportResult",
+    "LEFT_OUT_SQL",
     "LIST_FIELDS",
     "MODES",
     "NOT_COUNTABLE",
@@ -30,6 +35,7 @@ __all__ = [
     "SHOWN_KEY",
     "SORT_KEYS",
     "ScorecardChange",
+    "SessionCheck",
     "SessionInfo",
     "SessionRow",
     "StoreConnection",
@@ -38,10 +44,12 @@ __all__ = [
     "WallClock",
     "describe",
     "export_lines",
+    "figure_columns",
     "filter_sql",
     "import_lines",
     "parse_since",
     "read_pulled",
+    "strict_json",
     "utc_now",
     "valid_facts_sql",
     "where_sql",

@@ -6,7 +6,10 @@ apart from the pydantic models so that ``warroom scores summary`` does not impor
 
 from __future__ import annotations
 
+import json
+import math
 import re
+from typing import Any
 
 from warroom.core.model import Outcome
 from warroom.core.scoring import MAX_TOTAL
@@ -50,3 +53,24 @@ def valid_row_sql(columns: tuple[str, ...] | None = None, *, loose_types: bool =
 
 #: :func:`valid_row_sql` of every summary column: false for a row that some summary leaves out.
 VALID_ROW_SQL = valid_row_sql()
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is out of range (not finite)")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def strict_json(text: str | bytes) -> Any:
+    """``text`` parsed as strict JSON: ``NaN``, ``Infinity`` and numbers that overflow to infinity (``1e999``) are
+    refused, as JSON itself refuses them, so that no value read from a journal line or a stored column can make a
+    later JSON export fail. Raises ValueError (also for JSON nested too deeply to parse)."""
+    try:
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None

@@ -10,6 +10,9 @@ every read and write goes through: the connection, its dialect, and the turning 
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import sqlite3
 import time
 from collections.abc import Callable
@@ -24,13 +27,15 @@ from warroom.store.errors import (
     StoreError,
     StoreVersionError,
     damaged_message,
+    empty_message,
     full_disk_message,
 )
 from warroom.store.results._migrations import BACKFILLS, MIGRATIONS
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
 #: The schema version this code writes (SQLite: ``PRAGMA user_version``; PostgreSQL: the ``warroom_schema`` table).
-SCHEMA_VERSION = 13
+SCHEMA_VERSION = 14
+
 #: Seconds a writer waits for another writer's lock before giving up.
 BUSY_TIMEOUT_S = 30.0
 
@@ -55,6 +60,10 @@ def guarded(
             raise db.error(exc) from exc
 
     return run
+
+
+#: What os.link raises on a file system without hard links (some network and FUSE file systems).
+_NO_HARD_LINKS = frozenset({errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK})
 
 
 class StoreConnection:
@@ -100,6 +109,10 @@ class StoreConnection:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the folder {self.path.parent}: {exc.strerror or exc}") from exc
+        if not self.path.exists():
+            self._create_sqlite()
+        elif self.path.is_file() and self.path.stat().st_size == 0:
+            raise DamagedStore(empty_message(self.path))
         try:
             self.conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
             self.conn.row_factory = sqlite3.Row
@@ -118,6 +131,36 @@ class StoreConnection:
         except StoreError:
             self.conn.close()
             raise
+
+    def _create_sqlite(self) -> None:
+        """Make a new SQLite store whole: its tables are created in a hidden temporary file beside it, which is then
+        linked into place (another process making it at the same moment keeps its own), so no process ever sees the
+        store file half made (an empty file is never warroom's: :func:`empty_message`)."""
+        import secrets
+
+        tmp = self.path.with_name(f".{self.path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            conn = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                self.conn = conn
+                self._open()
+            finally:
+                conn.close()
+            try:
+                os.link(tmp, self.path)
+            except FileExistsError:
+                pass  # made by another process meanwhile: that one is the store
+            except OSError as exc:  # a file system without hard links: a rename, unless one was made meanwhile
+                if exc.errno not in _NO_HARD_LINKS or self.path.exists():
+                    raise
+                os.rename(tmp, self.path)
+        except (OSError, sqlite3.Error) as exc:
+            full = full_disk_message(self.path, exc) if isinstance(exc, sqlite3.DatabaseError) else None
+            raise StoreError(full or f"cannot create the results store {self.path}: {exc}") from exc
+        finally:
+            for leftover in (tmp, tmp.with_name(tmp.name + "-wal"), tmp.with_name(tmp.name + "-shm")):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
 
     def _open_postgres(self, create: bool) -> None:
         """Connect to the PostgreSQL store, create or migrate its schema (``create`` False: a database without the

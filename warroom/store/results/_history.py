@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from warroom.store.results._checks import strict_json
+
 if TYPE_CHECKING:
     from warroom.store.results._connection import StoreConnection
 
@@ -113,7 +115,7 @@ def read_history(db: StoreConnection, session_ids: list[str] | None = None) -> d
     out: dict[str, list[ScorecardChange]] = {}
     for row in db.conn.execute(sql + " ORDER BY session_id, seq", params):
         values = dict(zip(HISTORY_COLUMNS, tuple(row), strict=True))
-        card = json.loads(values["scorecard"])
+        card = strict_json(values["scorecard"])
         if not isinstance(card, dict):
             raise ValueError(f"a replaced scorecard of session {values['session_id']} is not a JSON object")
         values["scorecard"] = card

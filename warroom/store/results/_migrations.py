@@ -139,6 +139,21 @@ MIGRATIONS: dict[int, str] = {
     # all-clear drill, or a fault drill's twin). Made by BACKFILLS[13]: the sessions stored before played the drill
     # as written, noise for an all-clear drill, signal for a drill with an answer key (there were no twins).
     13: "",
+    # 14: which stored sessions are not verified (warroom.store.results._verification): a row per session stored
+    # without a check (by a trainee role, by `store import`) or found wrong by `warroom scores verify`; the statistics
+    # leave those out by default. On a PostgreSQL store secured by `warroom store secure`, BACKFILLS[14] gives the
+    # table its rights, row-level security and the trigger that records a trainee role's sessions, and records the
+    # sessions stored before as not verified (who stored them was not recorded).
+    14: """
+        CREATE TABLE IF NOT EXISTS session_checks (
+            session_id        TEXT PRIMARY KEY REFERENCES sessions(session_id) ON DELETE CASCADE,
+            state             TEXT NOT NULL,
+            reason            TEXT NOT NULL,
+            checked_at        TEXT NOT NULL,
+            checked_by        TEXT NOT NULL,
+            submitted_by      TEXT
+        ) WITHOUT ROWID;
+    """,
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -238,7 +253,26 @@ def _played_as_13(conn: Any, dialect: Dialect) -> None:
     conn.execute("UPDATE sessions SET played_as = 'noise' WHERE all_clear <> 0")
 
 
+def _secure_checks_14(conn: Any, dialect: Dialect) -> None:
+    """Migration 14 on a PostgreSQL store secured by ``warroom store secure``: the verification records' rights,
+    policies and trigger, and every session stored before recorded as not verified (a trainee role may have stored
+    it, with any values)."""
+    if dialect.name == "sqlite":
+        return
+    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
+        from warroom.store.backends import checks_statements
+
+        for statement in checks_statements():
+            conn.execute(statement)
+        conn.execute(
+            "INSERT INTO session_checks (session_id, state, reason, checked_at, checked_by, submitted_by) SELECT "
+            "session_id, 'unverified', 'stored before schema version 14, which records who stored a session: not "
+            """verified yet', to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), """
+            "current_user, 'unknown (before schema version 14)' FROM sessions ON CONFLICT (session_id) DO NOTHING"
+        )
+
+
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12,
-    13: _played_as_13,
+    13: _played_as_13, 14: _secure_checks_14,
 }  # fmt: skip

@@ -9,12 +9,12 @@ Plain functions of the store's :class:`~warroom.store.results.StoreConnection`, 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warroom.store.errors import CorruptSession, SessionNotFound
+from warroom.store.results._checks import strict_json
 from warroom.store.results._connection import StoreConnection, guarded
 from warroom.store.results._filters import filter_sql, where_sql
 from warroom.store.results._rows import _LIST_COLUMNS, LIST_FIELDS, SessionRow, StoredSession
@@ -50,7 +50,7 @@ def _row(r: Any) -> dict[str, Any]:
         ListedRecord.model_validate(d)
     except ValidationError as exc:
         raise ValueError(describe(exc)) from None
-    d["notes"] = json.loads(d["notes"])
+    d["notes"] = strict_json(d["notes"])
     return d
 
 @guarded
@@ -212,10 +212,10 @@ def _stored(r: Any) -> StoredSession:
 
     sid = r["session_id"]
     try:
-        scorecard = json.loads(r["scorecard"])
+        scorecard = strict_json(r["scorecard"])
         if not isinstance(scorecard, dict):
             raise ValueError("the scorecard is not a JSON object")
-        raw_actions = json.loads(r["actions"])
+        raw_actions = strict_json(r["actions"])
         if not isinstance(raw_actions, list):
             raise ValueError("the action log is not a JSON list")
         actions = [Action.model_validate(a) for a in raw_actions]

@@ -20,7 +20,6 @@ columns as an SQL expression, so figures computed inside the database skip the r
 """
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -71,9 +70,9 @@ def _action_time(action: Action) -> Action:
 def _json_text(kind: type, what: str) -> AfterValidator:
     def check(value: str) -> str:
         try:
-            parsed = json.loads(value)
+            parsed = _checks.strict_json(value)
         except ValueError:
-            raise ValueError(f"{what} is not valid JSON") from None
+            raise ValueError(f"{what} is not valid JSON (or holds a number out of range)") from None
         if not isinstance(parsed, kind):
             raise ValueError(f"{what} is not a JSON {'object' if kind is dict else 'list'}")
         return value

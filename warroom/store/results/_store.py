@@ -10,7 +10,8 @@ whether the drill is an all-clear control, scoring version, start and end times 
 (0-100), time to detect (seconds of drill time, or NULL), damage (in the drill's damage unit), full damage, false
 escalations, cost (USD), the scorecard (JSON, its ``to_dict()``) and the full action log (JSON list of actions);
 since schema version 2 also the mode, drill set and variant seed, and the wall-clock figures (:class:`WallClock`);
-since version 11 every scorecard a re-score replaced, with who replaced it, when, by which rules and why.
+since version 11 every scorecard a re-score replaced, with who replaced it, when, by which rules and why; since
+version 14 which sessions are not verified, and why.
 
 :class:`ResultsStore` is one class made of parts, not a chain of base classes: its :class:`StoreConnection`
 (:attr:`ResultsStore.db`: opening, checking and migrating the database, the dialect, the database's errors turned
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Concatenate, ParamSpec, Self, TypeVar
 
 from warroom.store.backends import Dialect, StoreTarget
-from warroom.store.results import _queries, _writes
+from warroom.store.results import _queries, _verification, _writes
 from warroom.store.results._connection import StoreConnection, guarded
 
 _P = ParamSpec("_P")
@@ -56,7 +57,8 @@ class ResultsStore:
 
     Writing: :meth:`insert`, :meth:`insert_row`, :meth:`update_scorecard`, :meth:`delete`. Reading: :meth:`resolve`,
     :meth:`get`, :meth:`query`, :meth:`query_readable`, :meth:`iter_sessions`, :meth:`count`, :meth:`invalid_rows`,
-    :meth:`best_scores`, :meth:`scorecard_history`. Checking: :meth:`verify`.
+    :meth:`best_scores`, :meth:`scorecard_history`. Checking: :meth:`verify` (the database file). Which sessions are
+    not verified (:mod:`warroom.store.results._verification`): :meth:`mark`, :meth:`checks`, :meth:`any_left_out`.
     """
 
     def __init__(self, data_dir: Path, *, create: bool = True, url: str | None = None, upgrade: bool = True) -> None:
@@ -77,6 +79,9 @@ class ResultsStore:
     best_scores = _on_db(_queries.best_scores)
     scorecard_history = _on_db(_queries.scorecard_history)
     verify = _on_db(guarded(StoreConnection.verify))
+    mark = _on_db(guarded(_verification.mark))
+    checks = _on_db(guarded(_verification.read_checks))
+    any_left_out = _on_db(guarded(_verification.any_left_out))
 
     @property
     def data_dir(self) -> Path:

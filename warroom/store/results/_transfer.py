@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from warroom.store.errors import DuplicateSession, InvalidSession, SessionReason, StoreError
+from warroom.store.results._checks import strict_json
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS, older_played_as
 from warroom.store.results._store import ResultsStore
+from warroom.store.results._verification import UNVERIFIED
 
 #: Every column of an exported line, in the order written.
 EXPORT_COLUMNS: tuple[str, ...] = (*LIST_FIELDS, *FULL_FIELDS)
@@ -103,7 +105,7 @@ def _row(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The column values of one exported line, and its session's scorecard history (checked). Raises ValueError
     naming what is wrong."""
     try:
-        value = json.loads(text)
+        value = strict_json(text)
     except ValueError as exc:
         raise ValueError(f"not a JSON object: {exc}") from None
     if not isinstance(value, dict):
@@ -142,18 +144,24 @@ def _history(changes: Any) -> list[dict[str, Any]]:
         raise ValueError(f"{HISTORY_KEY}: {describe(exc)}") from None
 
 
-def import_lines(store: ResultsStore, lines: Iterable[str], source: str) -> ImportResult:
-    """Store the sessions of exported ``lines`` (from ``source``, named in messages). A line that does not fit
+def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) -> ImportResult:
+    """Store the sessions of exported ``lines`` (from ``source``, named in messages), each recorded as not verified
+    (its values come from another store: ``warroom scores verify`` checks them). A line that does not fit
     (not JSON, an unknown column, a value the store refuses, another session under its id, a row the login role may
     not store: another trainee's session for a trainee role) is refused and named
     (``source:N: message``); the others are stored. Raises :class:`~warroom.store.errors.StoreError` when the store
     fails (the lines before are stored; importing again skips them)."""
     result = ImportResult()
+    unverified = f"imported from {source[:200]} by warroom store import: not verified yet"
     for number, text in enumerate(lines, start=1):
+        if text is None:  # a line too long to read (the reader said so)
+            result.refuse(source, number, "a line longer than an export's line may be; not read")
+            continue
         if not text.strip():
             continue
         try:
-            stored = store.insert_row(*_row(text))
+            values, history = _row(text)
+            stored = store.insert_row(values, history, check=(UNVERIFIED, unverified, "warroom store import"))
         except (ValueError, InvalidSession, DuplicateSession) as exc:
             result.refuse(source, number, _reason(exc))
             continue

@@ -92,8 +92,10 @@ def insert(
     recovered: bool = False,
     notes: Sequence[str] = (),
     wall: WallClock | None = None,
+    check: tuple[str, str, str | None] | None = None,
 ) -> bool:
-    """Store one session: its start info, :class:`~warroom.core.scoring.Scorecard` and action log.
+    """Store one session: its start info, :class:`~warroom.core.scoring.Scorecard` and action log (and ``check``,
+    its verification state and why, when it is not verified: see :func:`insert_row`).
 
     Every value is checked with :class:`~warroom.store.results._records.RowRecord` first. Returns True if the row was
     inserted, False if this very session (same id, trainee, drill and start time) is already stored (it is left
@@ -113,15 +115,23 @@ def insert(
     }
     if values["scoring_version"] is None:
         values["scoring_version"] = info.scoring_version
-    return insert_row(db, values)
+    return insert_row(db, values, check=check)
 
-def insert_row(db: StoreConnection, values: dict[str, Any], history: Sequence[dict[str, Any]] = ()) -> bool:
+def insert_row(
+    db: StoreConnection,
+    values: dict[str, Any],
+    history: Sequence[dict[str, Any]] = (),
+    *,
+    check: tuple[str, str, str | None] | None = None,
+) -> bool:
     """Store one whole row (column -> value, every column of the ``sessions`` table; ``scorecard``, ``actions``
     and ``notes`` as their JSON text), as :meth:`insert` does and with the same checks and results: True if
     inserted, False if this very session is already stored. Used by ``warroom store import``, which passes the
     session's ``history`` too (its replaced scorecards, as exported and checked: stored with the row, in one
-    transaction). The distractor figures' columns are filled from ``scorecard``
-    (:func:`~warroom.store.results._distractors.figure_columns`)."""
+    transaction) and ``check``, the session's verification state, why and who stored it without a check (``(
+    "unverified", "imported from FILE...", "warroom store import")``; None for the last: a writer the store trusts),
+    recorded with it in the same transaction (:mod:`warroom.store.results._verification`). The distractor figures'
+    columns are filled from ``scorecard`` (:func:`~warroom.store.results._distractors.figure_columns`)."""
     from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS
 
     session_id = str(values.get("session_id"))
@@ -144,7 +154,7 @@ def insert_row(db: StoreConnection, values: dict[str, Any], history: Sequence[di
     if db.dialect.name == "sqlite":
         sql = countable.insert_sql(columns, sql)
     try:
-        if db.retry(lambda: _insert(db, sql, row, session_id, history)) == 1:
+        if db.retry(lambda: _insert(db, sql, row, session_id, history, check)) == 1:
             return True
         stored = db.conn.execute(
             "SELECT trainee, drill_id, started_at FROM sessions WHERE session_id = ?", (session_id,)
@@ -163,18 +173,29 @@ def insert_row(db: StoreConnection, values: dict[str, Any], history: Sequence[di
         ))  # fmt: skip
     return False
 
-def _insert(db: StoreConnection, sql: str, row: tuple[Any, ...], session_id: str, history: Sequence[Any]) -> int:
-    """Run the INSERT of a session's row (and, when it was stored, of its ``history``, in the same transaction);
-    returns how many rows it stored (0: the session id is stored already)."""
-    if not history:
+def _insert(
+    db: StoreConnection,
+    sql: str,
+    row: tuple[Any, ...],
+    session_id: str,
+    history: Sequence[Any],
+    check: tuple[str, str, str | None] | None,
+) -> int:
+    """Run the INSERT of a session's row (and, when it was stored, of its ``history`` and its record as not verified,
+    in the same transaction); returns how many rows it stored (0: the session id is stored already)."""
+    if not history and check is None:
         return int(db.conn.execute(sql, row).rowcount)
     from warroom.store.results._history import add_changes
+    from warroom.store.results._verification import mark
 
     db.conn.execute(db.dialect.begin_write)
     try:
         stored = int(db.conn.execute(sql, row).rowcount)
         if stored == 1:
             add_changes(db, session_id, list(history))
+            if check is not None:  # (a trainee role's trigger may have recorded it already: kept)
+                state, reason, submitted_by = check
+                mark(db, session_id, state, reason, submitted_by=submitted_by, replace=False)
         db.conn.execute("COMMIT")
     except BaseException:
         db.conn.execute("ROLLBACK")

@@ -11,6 +11,7 @@ from ._drill import (
 )
 from ._rescore import RescoreStatus, apply_rescore, rescore
 from ._review import ACTION_ROW_KINDS, ReviewData, ReviewRow, build_review_rows, load_review
+from ._verify import Verdict, scorecard_differences, verify_sessions
 
 __all__ = [
     "ACTION_ROW_KINDS",
@@ -19,6 +20,7 @@ __all__ = [
     "RescoreStatus",
     "ReviewData",
     "ReviewRow",
+    "Verdict",
     "apply_rescore",
     "build_review_rows",
     "default_drill_resolver",
@@ -27,4 +29,6 @@ __all__ = [
     "load_review",
     "rescore",
     "resolve_session_drill",
+    "scorecard_differences",
+    "verify_sessions",
 ]

@@ -11,9 +11,9 @@ order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from warroom.core.model import TARGET_LABELS, Action, ActionKind, Drill, TraceEvent, detection_events, evidence_ids
 from warroom.core.text import damage as fmt_damage
@@ -21,7 +21,7 @@ from warroom.core.text import plural, seconds
 
 if TYPE_CHECKING:
     from warroom.core.play import EscalationResult
-    from warroom.store.results import StoredSession
+    from warroom.store.results import ResultsStore, StoredSession
 
 #: Action kinds shown as rows of their own (inspections mark their event's row; playback changes are not shown).
 ACTION_ROW_KINDS = (ActionKind.FLAG, ActionKind.ESCALATE, ActionKind.QUIT, ActionKind.PROBE)
@@ -210,8 +210,8 @@ def _action_rows(
             text = f"asked for probe {a.probe} (verify step {asked.step if asked else a.step})"
             finding = [*evidence_ids(key), *key.accepted_evidence] if key is not None else []
             marks = ["probe found the fault" if a.probe in finding else "needless probe"]
-        else:
-            text = "left the drill (quit)"
+        else:  # a quit added at recovery says when it stopped is unknown (a session killed before any action)
+            text = "left the drill (quit)" + (f": {a.note}" if a.note else "")
             marks = ["abandoned"]
         out.append((a.t, 1, i, 0, ReviewRow(kind="action", t=a.t, action=a, trainee=marks, text=text)))
         esc = escalations.get(i)
@@ -273,6 +273,30 @@ class ReviewData:
     review_rows: ReviewRows | None
     #: True when the session played the drill's healthy twin (a noise trial of a fault drill): ``drill`` is the twin.
     twin: bool = False
+    #: The session verified as the review opened (a :class:`~warroom.store.review.VerifyResult`; None: not
+    #: verified) and its verification record in the store (a :class:`~warroom.store.results.SessionCheck` or None).
+    verdict: Any = None
+    check: Any = None
+
+    @property
+    def disagrees(self) -> bool:
+        """True when the stored results are not what the session's action log scores on its drill (or that cannot
+        be told): the headline and the scorecard shown are the store's, flagged."""
+        return self.verdict is not None and self.verdict.verdict != "verified"
+
+    def verification_lines(self) -> list[str]:
+        """What verifying the session found, for people (nothing for a session stored by warroom and found right)."""
+        v, check = self.verdict, self.check
+        if v is None:
+            return []
+        if v.verdict != "verified":
+            return [f"The stored results {'cannot be verified' if v.verdict == 'unverifiable' else 'disagree with'}"
+                    f" what its action log scores on its drill: {v.reason}. The headline and the scorecard shown are "
+                    "the store's; `warroom scores verify` records this (the summary then leaves the session out)."]
+        if check is not None and check.state != "verified":
+            return [f"Recorded as {check.state}: {check.reason}. Recomputed now, its results are right: `warroom "
+                    "scores verify` records that (the summary then counts it)."]
+        return []
 
     @property
     def notices(self) -> list[str]:
@@ -287,6 +311,7 @@ class ReviewData:
             )
         if self.review_rows is not None and self.review_rows.warning:
             out.append(self.review_rows.warning[0].upper() + self.review_rows.warning[1:] + ".")
+        out.extend(self.verification_lines())
         out.extend(self.history_lines())
         return out
 
@@ -301,9 +326,13 @@ class ReviewData:
         return [head, *(f"{change}." for change in history)]
 
 
-def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> ReviewData:
+def load_review(
+    session: StoredSession, drill_dirs: tuple[Path, ...] = (), store: ResultsStore | None = None
+) -> ReviewData:
     """The :class:`ReviewData` of a stored session: its drill found (recorded path, else the drill id in
-    ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its review rows built.
+    ``drill_dirs`` and the bundled library), checked against the recorded SHA-256, and its review rows built; with
+    the open ``store``, the session verified too (:func:`~warroom.store.review.verify_sessions`, nothing recorded),
+    so that a review whose stored results disagree with its action log says so.
 
     A tutorial session (mode ``tutorial``) is played on the bundled tutorial drill: once its recorded path is gone,
     it is found in the bundled library only, never as a file of the same id in ``drill_dirs``."""
@@ -323,4 +352,10 @@ def load_review(session: StoredSession, drill_dirs: tuple[Path, ...] = ()) -> Re
     except DrillUnavailable as exc:
         return ReviewData(session, None, path, False, f"The drill file cannot be loaded: {exc}", None)
     review_rows = build_review_rows(found.drill, list(session.actions), session.scoring_version)
-    return ReviewData(session, found.drill, found.path, found.changed, None, review_rows, found.twin)
+    data = ReviewData(session, found.drill, found.path, found.changed, None, review_rows, found.twin)
+    if store is None:
+        return data
+    from warroom.store.review._verify import session_verdict
+
+    verdict, check = session_verdict(store, session, default_drill_resolver(drill_dirs))
+    return replace(data, verdict=verdict, check=check)

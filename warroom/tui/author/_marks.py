@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from warroom.core.author import (
     AnnotatedFile,
+    ChangedOnDisk,
     DeadlineMark,
     Findings,
     KeyDraft,
@@ -15,6 +16,7 @@ from warroom.core.author import (
     discard_recovery,
     findings,
     write_draft,
+    write_recovery,
 )
 from warroom.core.model import TraceEvent
 from warroom.core.text import clean_line, plural
@@ -130,11 +132,27 @@ class MarkActions:
             self.draft.deadline = DeadlineMark(round(ev.t + after, 3))
         self.changed(f"Deadline: {self.draft.deadline.describe()}.")
 
+    def changed_on_disk(self, exc: ChangedOnDisk) -> None:
+        """The file changed on disk since it was opened: nothing was written; the marks go to its recovery copy, which
+        the next ``warroom annotate`` of the file (as it is now) offers again."""
+        try:
+            kept = f"Your marks are kept in {write_recovery(self.file, self.draft)}"
+        except KeyWriteError as why:
+            kept = f"Your marks are kept here only ({why})"
+        self.notify(f"{exc}.\n{kept}: quit (q) and run `warroom annotate {self.file.path}` again to load the file "
+                    "as it is now with your marks, or put the file back as it was and press s again.",
+                    title="Not saved: changed on disk", severity="error", markup=False, timeout=30)  # fmt: skip
+
     def action_save(self) -> None:
         """Write the draft into the drill file (and remove its recovery copy, if any), then run validate and check
         on it and show their findings."""
         try:
-            write_draft(self.file.path, self.draft, self.file.event_order, self.file.reading_time)
+            self.file.sha256 = write_draft(
+                self.file.path, self.draft, self.file.event_order, self.file.sha256, self.file.reading_time
+            )
+        except ChangedOnDisk as exc:
+            self.changed_on_disk(exc)
+            return
         except KeyWriteError as exc:
             self.notify(f"{exc}\nYour marks are kept here: fix the file (or put it back) and press s again.",
                         title="Not saved", severity="error", markup=False, timeout=15)

@@ -303,21 +303,25 @@ class Services:
             raise ResultsUnavailable(str(exc)) from None
 
     def recover(self) -> list[str]:
-        """Record sessions killed mid-drill (journals with no end) as abandoned, scored from every recorded action.
+        """Record this trainee's sessions killed mid-drill (journals with no end) as abandoned, scored from every
+        recorded action, and take the notices kept for this trainee (their sessions another start recovered).
 
-        Returns one message per journal looked at (what was recovered, or why it could not be); never raises for
-        a broken store, whose problem comes back as a message instead. See
+        Returns one message per notice and per journal looked at (what was recovered, or why it could not be); never
+        raises for a broken store, whose problem comes back as a message instead. Another trainee's journals are left
+        alone and their sessions never named here (a shared data folder, ``warroom serve``): see
         :func:`warroom.store.journal.recover_unfinished`.
         """
         from warroom.store.errors import StoreError
-        from warroom.store.journal import recover_unfinished
+        from warroom.store.journal import recover_unfinished, take_notices
         from warroom.store.review import default_drill_resolver
 
+        notices = take_notices(self.data_dir, self.trainee)
         try:
-            recovered = recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs))
+            recovered = recover_unfinished(self.data_dir, default_drill_resolver(self.drill_dirs),
+                                           trainee=self.trainee, shown_to=self.trainee)  # fmt: skip
         except (StoreError, OSError) as exc:
-            return [f"Cannot recover unfinished sessions: {exc}"]
-        return [str(r) for r in recovered]
+            return [*notices, f"Cannot recover unfinished sessions: {exc}"]
+        return [*notices, *(str(r) for r in recovered)]
 
     def start_session(self, drill_path: Path, drill: Drill) -> Recorder:
         """Start recording a session of ``drill`` for the trainee, in :attr:`session_mode` (the bundled tutorial, in

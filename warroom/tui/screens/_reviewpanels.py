@@ -71,6 +71,8 @@ def headline(data: ReviewData) -> Text:
     label = outcome_label(s.outcome, s.all_clear)  # as `scores` shows it
     out.append(clean_line(label), style=_outcome_style(s.outcome))
     out.append(f"  {s.total}/{MAX_TOTAL}", style="bold")
+    if data.disagrees:
+        out.append("  (stored; not what its action log scores: see above)", style="bold red")
     if s.recovered:
         out.append("  (recovered after the session was interrupted)", style="dim")
     out.append("\n" + mode_line(s), style="dim")

@@ -12,11 +12,11 @@ from __future__ import annotations
 import os
 import re
 import weakref
-from pathlib import Path
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from warroom.core.files import read_limited
 from warroom.core.load import limits
 from warroom.core.load._problems import DrillLoadError, Problem, fail
 from warroom.core.load._yaml import core as yc
@@ -38,7 +38,7 @@ def position_of(path: str | os.PathLike[str], loc: tuple[str | int, ...]) -> tup
     again; returns ``(1, 1)`` when it cannot be read or parsed, or the value is not there. Never raises.
     """
     try:
-        text = Path(path).read_bytes()[: limits.MAX_FILE_BYTES + 1].decode("utf-8-sig")
+        text = read_limited(path, limits.MAX_FILE_BYTES).decode("utf-8-sig")  # size checked before reading
         root = compose_text(text, os.fspath(path))[0]
         if root is None:
             return 1, 1

@@ -1,0 +1,154 @@
+"""One browser tab of ``warroom serve``: what it may send, what it may cost, and its app process's end.
+
+- **What one message may cost**: a websocket message is at most :data:`MAX_MESSAGE_BYTES` (a paste of a few
+  thousand characters fits; aiohttp refuses a longer one and the tab's session ends), its keys at most
+  :data:`MAX_KEYS_BYTES`.
+- **What one tab may cost**: its messages draw on a budget of bytes that refills at :data:`RATE_BYTES` per second up
+  to :data:`BURST_BYTES` (:class:`InputBudget`): far above anyone's typing (a held arrow key sends about 100 bytes a
+  second), far below a flood. A tab over its budget is ended.
+- **Malformed messages** (not a JSON list of textual-serve's protocol, keys that are not text, a lone surrogate, an
+  unknown kind, a binary message) end the sender's session with a one-line log entry (:class:`BadMessage`), never a
+  traceback, and nothing else.
+- **Its process's end**: :class:`TabService` keeps the app process it starts, so that a tab that closed gets its
+  process ended (asked to quit, then SIGTERM, which stores a drill being played as abandoned, then SIGKILL) and its
+  seat is counted until the process is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import time
+from asyncio.subprocess import Process
+from typing import Any
+
+from aiohttp import WSMsgType, web
+from textual_serve.app_service import AppService
+
+from warroom.errors import WarroomError
+
+#: Largest websocket message a tab may send, in bytes (aiohttp refuses longer ones).
+MAX_MESSAGE_BYTES = 64 * 1024
+#: Most bytes of keys one ``stdin`` message may carry.
+MAX_KEYS_BYTES = 16 * 1024
+#: A tab's input budget: bytes per second, and the most it may send at once.
+RATE_BYTES = 2 * 1024
+BURST_BYTES = 32 * 1024
+#: The least a message costs from the budget (so that a flood of tiny messages is a flood too).
+MESSAGE_COST = 32
+#: Seconds a process has after SIGTERM (storing a drill as abandoned) before it is killed.
+TERM_GRACE = 5.0
+#: The message kinds of textual-serve's protocol a tab may send.
+KINDS = frozenset({"stdin", "resize", "ping", "blur", "focus"})
+
+
+class BadMessage(WarroomError):
+    """A tab sent something the protocol does not allow, or more than its budget: its session ends (the message
+    says why, for the server's log)."""
+
+
+class InputBudget:
+    """A token bucket of bytes: ``take(n)`` is False once a tab has sent more than :data:`BURST_BYTES` beyond
+    :data:`RATE_BYTES` per second since it opened."""
+
+    def __init__(self, rate: float = RATE_BYTES, burst: float = BURST_BYTES, clock: Any = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens = burst
+        self.last = clock()
+
+    def take(self, n: int) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if n > self.tokens:
+            return False
+        self.tokens -= n
+        return True
+
+
+def read_message(message: Any, budget: InputBudget) -> tuple[str, Any]:
+    """The ``(kind, data)`` of one websocket message from a tab, checked: raises :class:`BadMessage` saying why it
+    ends the session."""
+    if message.type == WSMsgType.ERROR:  # e.g. over MAX_MESSAGE_BYTES: aiohttp closes the connection (1009)
+        raise BadMessage(f"the connection failed: {message.data}")
+    if message.type != WSMsgType.TEXT:
+        raise BadMessage(f"a {getattr(message.type, 'name', message.type)} message (the protocol sends text)")
+    text: str = message.data
+    if not budget.take(max(len(text), MESSAGE_COST)):
+        raise BadMessage(f"more input than a tab may send ({RATE_BYTES:,} bytes a second, {BURST_BYTES:,} at once)")
+    try:
+        envelope = json.loads(text)
+    except (ValueError, RecursionError):
+        raise BadMessage("a message that is not JSON") from None
+    if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
+        raise BadMessage("a message that is not a list starting with its kind")
+    kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
+    if kind not in KINDS:
+        raise BadMessage(f"an unknown kind of message {kind[:40]!r}")
+    if kind == "stdin":
+        if not isinstance(data, str):
+            raise BadMessage("keys that are not text")
+        try:
+            keys = data.encode("utf-8")
+        except UnicodeEncodeError:
+            raise BadMessage("keys holding a lone surrogate (not UTF-8)") from None
+        if len(keys) > MAX_KEYS_BYTES:
+            raise BadMessage(f"{len(keys):,} bytes of keys in one message (at most {MAX_KEYS_BYTES:,})")
+        return kind, keys
+    if kind == "resize" and not isinstance(data, dict):
+        raise BadMessage("a resize without a size")
+    if kind == "ping" and not (data is None or (isinstance(data, str | int | float) and len(str(data)) <= 64)):
+        raise BadMessage("a ping that is not a short value")
+    return kind, data
+
+
+class TabService(AppService):
+    """textual-serve's :class:`~textual_serve.app_service.AppService` that keeps the app process it starts
+    (:attr:`process`): textual-serve has no public way to reach it, so this overrides the one method that creates it
+    (``tests/serve/test_serve_floods.py`` fails if that hook changes). :meth:`end` makes sure it is gone."""
+
+    process: Process | None = None
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
+        self.process = await super()._open_app_process(width, height)
+        return self.process
+
+    async def end(self, grace: float = TERM_GRACE) -> int | None:
+        """Make sure the app process is gone: SIGTERM (a drill being played is stored as abandoned), then, after
+        ``grace`` seconds, SIGKILL. Returns how it ended (its return code; negative: the signal that ended it),
+        None when it never started."""
+        process = self.process
+        if process is None:
+            return None
+        if process.returncode is None:
+            for signum, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, None)):
+                try:
+                    process.send_signal(signum)
+                except ProcessLookupError:
+                    break
+                try:
+                    await asyncio.wait_for(process.wait(), wait)
+                    break
+                except TimeoutError:
+                    continue
+        return await process.wait()
+
+
+async def relay_messages(websocket: web.WebSocketResponse, service: AppService, cells: Any) -> None:
+    """Pass the browser's keys, resizes, focus changes and pings to the app process (textual-serve's protocol),
+    until the browser goes away. Raises :class:`BadMessage` for a message that ends the session. ``cells(value,
+    default)`` bounds a terminal size."""
+    budget = InputBudget()
+    async for message in websocket:
+        kind, data = read_message(message, budget)
+        if kind == "stdin":
+            await service.send_bytes(data)
+        elif kind == "resize":
+            await service.set_terminal_size(cells(str(data.get("width")), 80), cells(str(data.get("height")), 24))
+        elif kind == "ping":
+            await websocket.send_json(["pong", data])
+        elif kind == "blur":
+            await service.blur()
+        elif kind == "focus":
+            await service.focus()

@@ -1,0 +1,284 @@
+"""Verifying stored sessions (``warroom scores verify``): each session's results recomputed from its stored action
+log and its drill, and compared with everything stored that depends on them.
+
+A session is **verified** when its drill file is found and loads (the variant of its seed, for a drill with
+variants), its action log replays on it, and what the store holds agrees with that replay's score: the columns
+(``drill_id``, ``drill_version``, ``all_clear``, ``scoring_version``, ``outcome``, ``total``, ``time_to_detect``,
+``damage``, ``full_damage``, ``damage_unit``, ``false_escalations``, ``cost_usd``, no wall-clock time to detect
+without a detection), the scorecard (every figure of it; its sentences are not compared, so that a wording changed
+by a later warroom is no disagreement), the distractor figures the statistics count, and its mode (an assessment
+session never pauses or changes speed). It **disagrees** when something differs or its action log does not replay;
+it is **unverifiable** when its drill cannot be found or loaded, its row cannot be read, or its drill file changed
+since it was played and scores it otherwise.
+
+A session stored without a check (``submitted_by``: a trainee role, ``store import``) is verified by its drill id
+alone (a path it names is its client's claim) and by the current scoring rules (the rules it names are its client's
+claim too); a session stored by warroom's recorder is verified by the rules it recorded. The verdicts are recorded in
+the store (:mod:`warroom.store.results._verification`) when ``record`` is true: a session that disagrees or cannot be
+verified is left out of the statistics until it is verified; one that was stored without a check and is found right
+is counted from then on.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from warroom.core.scoring import SCORING_VERSION, ScoringError, score
+from warroom.store.errors import CorruptSession
+from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
+from warroom.store.review._rescore import session_rules
+
+if TYPE_CHECKING:
+    from warroom.core.model import Drill
+    from warroom.core.scoring import Scorecard
+    from warroom.store.results import ResultsStore, SessionCheck, StoredSession
+
+
+class Verdict(StrEnum):
+    """What verifying one session found (the states of :mod:`warroom.store.results._verification`)."""
+
+    VERIFIED = "verified"
+    DISAGREES = "disagrees"
+    UNVERIFIABLE = "unverifiable"
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    """One session verified: its ``verdict``, the ``problems`` found (each a sentence; empty when verified), who
+    stored it without a check (``submitted_by``, None: warroom's recorder) and what was recorded before
+    (``previous``, a state, None: nothing)."""
+
+    session_id: str
+    trainee: str | None
+    drill_id: str | None
+    verdict: Verdict
+    problems: tuple[str, ...] = ()
+    submitted_by: str | None = None
+    previous: str | None = None
+
+    @property
+    def label(self) -> str:
+        """``SESSION_ID (TRAINEE, DRILL_ID)`` (the id alone for a row that cannot be read)."""
+        return f"{self.session_id} ({self.trainee}, {self.drill_id})" if self.trainee is not None else self.session_id
+
+    def to_dict(self) -> dict[str, Any]:
+        """As a JSON-ready dict (``warroom scores verify --format json``)."""
+        return {"session_id": self.session_id, "trainee": self.trainee, "drill_id": self.drill_id,
+                "verdict": self.verdict.value, "problems": list(self.problems), "submitted_by": self.submitted_by,
+                "previous": self.previous}  # fmt: skip
+
+    @property
+    def reason(self) -> str:
+        """The verdict's reason, as recorded in the store."""
+        if self.problems:
+            return "; ".join(self.problems)
+        submitted = f" (stored by {self.submitted_by} without a check)" if self.submitted_by else ""
+        return f"recomputed by warroom scores verify: its results are what its action log scores{submitted}"
+
+    def __str__(self) -> str:
+        return f"{self.verdict.value}: {self.label}: {self.reason}"
+
+
+#: The scorecard's keys that are sentences for people, not figures: not compared.
+_PROSE = ("lines", "outcome_text")
+#: The columns recomputed from a scorecard (column -> the scorecard's attribute).
+_SCORED_COLUMNS = ("scoring_version", "outcome", "total", "time_to_detect", "damage", "full_damage", "damage_unit",
+                   "false_escalations", "cost_usd")  # fmt: skip
+
+
+def verify_sessions(
+    store: ResultsStore,
+    resolver: DrillResolver,
+    *,
+    trainee: str | None = None,
+    drill: str | None = None,
+    since: str | None = None,
+    set_id: str | None = None,
+    mode: str | None = None,
+    record: bool = True,
+    done: Callable[[], None] = lambda: None,
+) -> list[VerifyResult]:
+    """Verify every stored session matching the filters (as :func:`~warroom.store.review.rescore` takes them), oldest
+    first; with ``record`` the verdicts are recorded in the store; ``done`` is called after each session (a progress
+    bar). Returns one :class:`VerifyResult` per session. Raises StoreError when the store cannot be read (or
+    written, with ``record``)."""
+    cache: dict[Path, Drill] = {}
+    out: list[VerifyResult] = []
+    for s in store.iter_sessions(trainee=trainee, drill=drill, since=since, set_id=set_id, mode=mode):
+        previous = store.checks([s.session_id]).get(s.session_id)
+        if isinstance(s, CorruptSession):
+            result = VerifyResult(s.session_id, None, None, Verdict.UNVERIFIABLE, (str(s),), _submitter(previous),
+                                  previous.state if previous else None)  # fmt: skip
+        else:
+            result = verify_session(store, s, resolver, previous, cache)
+        if record:
+            _record(store, result, previous)
+        out.append(result)
+        done()
+    return out
+
+
+def _submitter(previous: SessionCheck | None) -> str | None:
+    return previous.submitted_by if previous is not None else None
+
+
+def _record(store: ResultsStore, result: VerifyResult, previous: SessionCheck | None) -> None:
+    """Record ``result`` in the store: a verified session that had no record keeps none (warroom's recorder stored
+    it, and it is right); every other verdict replaces the session's record."""
+    if result.verdict is Verdict.VERIFIED and previous is None:
+        return
+    store.mark(result.session_id, result.verdict.value, result.reason)
+
+
+def verify_session(
+    store: ResultsStore,
+    s: StoredSession,
+    resolver: DrillResolver,
+    previous: SessionCheck | None = None,
+    cache: dict[Path, Drill] | None = None,
+) -> VerifyResult:
+    """Verify one stored session (``previous``: its verification record, if any); see the module docstring."""
+    submitted = _submitter(previous)
+
+    def result(verdict: Verdict, problems: list[str]) -> VerifyResult:
+        return VerifyResult(s.session_id, s.trainee, s.drill_id, verdict, tuple(problems), submitted,
+                            previous.state if previous else None)  # fmt: skip
+
+    info = s.info()
+    if submitted is not None:  # the path it names is its client's claim: found by its drill id alone
+        info = replace(info, drill_path=None)
+    try:
+        found = resolve_session_drill(info, resolver, cache)
+    except DrillUnavailable as exc:
+        return result(Verdict.UNVERIFIABLE, [f"{exc}; put the drill file back (or name its folder with --drills)"])
+    rules = SCORING_VERSION if submitted is not None else session_rules(s.scoring_version)
+    try:
+        new = score(found.drill, s.actions, rules=rules)
+    except ScoringError as exc:
+        problems = [f"its action log does not replay on its drill file {found.path}: {exc}"]
+        return result(Verdict.UNVERIFIABLE if found.changed else Verdict.DISAGREES, problems)
+    problems = differences(store, s, found, new)
+    if not problems:
+        return result(Verdict.VERIFIED, [])
+    if found.changed:
+        was = (s.drill_sha256 or "")[:12]
+        return result(Verdict.UNVERIFIABLE, [
+            f"its drill file {found.path} changed since the session (SHA-256 {found.sha256[:12]}…, was {was}…), and "
+            f"on the current file {'; '.join(problems)} (put back the file it was played on, or `warroom scores "
+            "rescore --allow-changed` scores it on this one)"
+        ])  # fmt: skip
+    return result(Verdict.DISAGREES, problems)
+
+
+def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new: Scorecard) -> list[str]:
+    """Every stored value of ``s`` that disagrees with ``new`` (its score recomputed on ``found``), as sentences."""
+    drill = found.drill
+    out: list[str] = []
+    if s.drill_id != drill.id:
+        out.append(f"drill_id {s.drill_id!r} is stored, but its drill file {found.path} is drill {drill.id!r}")
+    if not found.changed and s.drill_version != drill.version:
+        out.append(f"drill_version {_shown(s.drill_version)} is stored, its drill file has version {drill.version}")
+    if s.all_clear != drill.is_all_clear:
+        out.append(f"all_clear {_shown(s.all_clear)} is stored, its drill {'is' if drill.is_all_clear else 'is not'} "
+                   "an all-clear drill")  # fmt: skip
+    computed = new.to_dict()
+    for column in _SCORED_COLUMNS:
+        stored = getattr(s, column)
+        if not _same(stored, computed[column]):
+            out.append(f"{column} {_shown(stored)} is stored, {_shown(computed[column])} recomputed")
+    if new.time_to_detect is None and s.wall_time_to_detect is not None:
+        out.append(f"wall_time_to_detect {_shown(s.wall_time_to_detect)} is stored, but nothing was detected")
+    out.extend(scorecard_differences(s.scorecard, computed))
+    out.extend(_figure_differences(store, s.session_id, computed))
+    if s.mode == "assessment" and any(a.kind in ("pause", "resume", "speed") for a in s.actions):
+        out.append("an assessment session whose action log pauses or changes the speed (assessment plays at 1x, "
+                   "without pauses)")  # fmt: skip
+    return out
+
+
+def scorecard_differences(stored: dict[str, Any], computed: dict[str, Any]) -> list[str]:
+    """The figures of a ``stored`` scorecard (a dict, as stored or journalled) that differ from those of the
+    ``computed`` one (``Scorecard.to_dict()``), as one sentence (empty: none differ); sentences for people are not
+    compared."""
+    from warroom.core.scoring import Scorecard
+
+    try:
+        card = Scorecard.from_dict(stored).to_dict()  # legacy keys renamed, defaults filled
+    except ValueError as exc:
+        return [f"its stored scorecard cannot be read ({exc})"]
+    differing = []
+    for key in sorted(set(card) | set(computed)):
+        if key in _PROSE:
+            continue
+        a, b = card.get(key), computed.get(key)
+        if key == "components":
+            a, b = _points(a), _points(b)
+        if not _same(_plain(a), _plain(b)):
+            differing.append(f"{key} {_shown(a)} where its action log scores {_shown(b)}")
+    if not differing:
+        return []
+    more = f", and {len(differing) - 5} more" if len(differing) > 5 else ""
+    return [f"its scorecard says {', '.join(differing[:5])}{more}"]
+
+
+def _figure_differences(store: ResultsStore, session_id: str, computed: dict[str, Any]) -> list[str]:
+    """The stored distractor figures (columns the statistics count) that differ from those of the recomputed
+    scorecard."""
+    from warroom.store.results import figure_columns
+
+    sql = "SELECT distractors_shown, distractor_escalations FROM sessions WHERE session_id = ?"
+    try:
+        row = store.db.conn.execute(sql, (session_id,)).fetchone()
+    except store.db.errors as exc:
+        raise store.db.error(exc) from exc
+    if row is None:
+        return []
+    expected = figure_columns(computed, computed["scoring_version"])
+    out = []
+    for (column, value), stored in zip(expected.items(), tuple(row), strict=True):
+        if not _same(stored, value):
+            out.append(f"{column} {_shown(stored)} is stored, {_shown(value)} recomputed")
+    return out
+
+
+def _points(components: Any) -> Any:
+    """A scorecard's components without their explanations (sentences)."""
+    if not isinstance(components, list):
+        return components
+    return [{k: v for k, v in c.items() if k != "explanation"} if isinstance(c, dict) else c for c in components]
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(json.dumps(value, default=str))
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, floats within a part in 10^9 (a figure that went through JSON or a REAL column)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b or (a == b and type(a) is type(b))
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def session_verdict(
+    store: ResultsStore, s: StoredSession, resolver: DrillResolver
+) -> tuple[VerifyResult, SessionCheck | None]:
+    """``s`` verified now (not recorded) and its verification record (for ``warroom review``)."""
+    previous = store.checks([s.session_id]).get(s.session_id)
+    return verify_session(store, s, resolver, previous), previous
