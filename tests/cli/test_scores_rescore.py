@@ -137,36 +137,6 @@ def test_a_version_1_session_is_re_scored_by_version_1_unless_version_2_is_asked
     assert run(data, "--rules", "2").exit_code == 2  # --rules only with --rescore
 
 
-def test_rescore_by_other_rules_shows_what_would_change_and_asks_first(tmp_path: Path, monkeypatch):
-    from scores_support import run_sub
-
-    import warroom.cli.scores._delete as asking
-
-    drill_path = copy_drill(tmp_path / "drills")
-    data = tmp_path / "data"
-    sid = played_session(data, drill_path, cites=None, rules="1")
-    would = f"  {sid} (ann, duplicate-charge-refunds): scoring rules version 1 -> 2, outcome contained -> "
-
-    def stored() -> tuple[str | None, int]:
-        with ResultsStore(data) as store:
-            s = store.get(sid)
-        return s.scoring_version, s.total
-
-    r = run_sub(data, "rescore", "--rules", "2")  # no terminal to answer: refused, nothing rewritten
-    assert r.exit_code == 1 and would in r.stdout and "not re-scoring without confirmation" in r.output
-    assert stored() == ("1", 100)
-    monkeypatch.setattr(asking, "_stdin_is_a_terminal", lambda: True)
-    r = run_sub(data, "rescore", "--rules", "2", input="n\n")
-    assert r.exit_code == 0 and "Rewrite these scorecards?" in r.stdout and "Nothing re-scored." in r.stdout
-    assert stored() == ("1", 100)
-    r = run_sub(data, "rescore", "--rules", "2", input="y\n")
-    assert r.exit_code == 0 and "1 changed, 0 unchanged, 0 skipped" in r.stdout
-    assert stored() == ("2", 10)
-    monkeypatch.setattr(asking, "_stdin_is_a_terminal", lambda: False)
-    r = run_sub(data, "rescore", "--rules", "2")  # nothing would change: nothing to ask
-    assert r.exit_code == 0 and "0 changed, 1 unchanged, 0 skipped" in r.stdout and "Rewrite" not in r.stdout
-
-
 def test_rescore_keeps_the_pauses_and_drops_the_wall_time_to_detect_of_no_detection(tmp_path: Path):
     """Re-scoring keeps the recorder's pause figures; under rules 2 this escalation cites nothing, so it is "right
     step, unsupported": no detection, so no wall-clock time to detect either (as a session played so stores it)."""

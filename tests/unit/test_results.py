@@ -12,7 +12,8 @@ from store_support import add_session, bundled_drill_path, known_sessions, load,
 from warroom.core.model import Action, ActionKind
 from warroom.store.datadir import DB_NAME
 from warroom.store.errors import SessionNotFound, StoreError, StoreVersionError
-from warroom.store.results import SCHEMA_VERSION, ResultsStore, SessionInfo, parse_since
+from warroom.store.results import SCHEMA_VERSION, ResultsStore, SessionInfo
+from warroom.store.timestamps import parse_since
 
 
 @pytest.fixture
@@ -202,7 +203,13 @@ def test_update_scorecard_records_the_drill_file_and_a_note(store: ResultsStore)
 
 
 def test_migrates_an_unversioned_empty_database(tmp_path: Path):
-    sqlite3.connect(tmp_path / DB_NAME).close()
+    # a database with no tables and no user_version (a 0-byte file is refused: tests/cli/test_lesser_breaks.py)
+    conn = sqlite3.connect(tmp_path / DB_NAME)
+    conn.execute("CREATE TABLE t (x)")
+    conn.execute("DROP TABLE t")
+    conn.commit()
+    conn.close()
+    assert (tmp_path / DB_NAME).stat().st_size > 0
     with ResultsStore(tmp_path) as s:
         assert user_version(tmp_path) == SCHEMA_VERSION
         assert s.query() == []

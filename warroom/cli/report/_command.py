@@ -73,7 +73,7 @@ def report(
     from datetime import UTC, datetime
 
     from warroom.store.cohort import FactsQuery
-    from warroom.store.results import parse_since
+    from warroom.store.timestamps import parse_since
 
     settings = settings_from(ctx, data_dir=data_dir)
     since_ts = None

@@ -230,7 +230,7 @@ def resolve_filters(
 ) -> Filters:
     """The :class:`Filters` of the options: ``--trainee`` (stripped; blank is none), else the current trainee with
     ``--mine``; ``--since`` parsed (a date or ISO datetime, UTC). Raises click.BadParameter for a bad ``--since``."""
-    from warroom.store.results import parse_since
+    from warroom.store.timestamps import parse_since
 
     who = trainee.strip() if trainee and trainee.strip() else (settings.trainee if mine else None)
     since_ts = None

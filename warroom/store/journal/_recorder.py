@@ -23,10 +23,11 @@ from warroom.errors import WarroomError
 from warroom.store.datadir import done_dir, journals_dir
 from warroom.store.errors import StoreUnreachable
 from warroom.store.journal._file import JOURNAL_FORMAT, JournalWriter
-from warroom.store.results import ResultsStore, SessionInfo, WallClock, utc_now
+from warroom.store.results import ResultsStore, SessionInfo, WallClock
 from warroom.store.review import (
     file_sha256,
 )
+from warroom.store.timestamps import utc_now
 
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill, PlayedAs

@@ -42,8 +42,9 @@ from warroom.store.journal._file import (
     read_journal,
 )
 from warroom.store.journal._recorder import score_session, with_quit
-from warroom.store.results import ResultsStore, SessionInfo, utc_now
+from warroom.store.results import ResultsStore, SessionInfo
 from warroom.store.review import DrillResolver, DrillUnavailable, default_drill_resolver, resolve_session_drill
+from warroom.store.timestamps import utc_now
 
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill

@@ -11,7 +11,6 @@ from ._queries import SORT_KEYS
 from ._records import ActionRecord, EndRecord, describe
 from ._rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallClock
 from ._store import ResultsStore
-from ._time import parse_since, utc_now
 from ._transfer import ImportResult, export_lines, import_lines, write_export
 from ._verification import COUNTED_SQL, DISAGREES, LEFT_OUT_SQL, SessionCheck
 
@@ -47,10 +46,8 @@ __all__ = [
     "figure_columns",
     "filter_sql",
     "import_lines",
-    "parse_since",
     "read_pulled",
     "strict_json",
-    "utc_now",
     "valid_facts_sql",
     "where_sql",
     "write_export",

@@ -88,7 +88,7 @@ def mark(
     record, must); ``submitted_by`` (who stored it without a check) is recorded with a new record only, never
     changed. Runs in the caller's transaction when there is one. Raises ValueError for an unknown state."""
     from warroom.store.results._history import rescored_by
-    from warroom.store.results._time import utc_now
+    from warroom.store.timestamps import utc_now
 
     if state not in STATES:
         raise ValueError(f"unknown verification state {state!r}")

@@ -66,7 +66,7 @@ def _check_update(session_id: str, scorecard: Scorecard, drill_columns: dict[str
     from pydantic import ValidationError
 
     from warroom.store.results._records import ScorecardRecord, StartRecord, describe
-    from warroom.store.results._time import utc_now
+    from warroom.store.timestamps import utc_now
 
     try:
         ScorecardRecord.model_validate(scorecard.to_dict())
@@ -228,7 +228,7 @@ def update_scorecard(
     locked.
     """
     from warroom.store.results._history import keep_replaced, rescored_by
-    from warroom.store.results._time import utc_now
+    from warroom.store.timestamps import utc_now
 
     drill_columns = {"drill_sha256": drill_sha256, "drill_version": drill_version, "drill_path": drill_path}
     _check_update(session_id, scorecard, drill_columns)

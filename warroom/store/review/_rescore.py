@@ -27,8 +27,9 @@ from warroom.core.scoring import (
     score,
 )
 from warroom.store.errors import CorruptSession
-from warroom.store.results import ResultsStore, StoredSession, utc_now
+from warroom.store.results import ResultsStore, StoredSession
 from warroom.store.review._drill import DrillResolver, DrillUnavailable, SessionDrill, resolve_session_drill
+from warroom.store.timestamps import utc_now
 
 if TYPE_CHECKING:
     from warroom.core.model import Drill
