@@ -114,7 +114,7 @@ def test_a_version_4_store_gets_the_split_half_order_index(tmp_path: Path, backe
         else:
             store.db.conn.execute("UPDATE warroom_schema SET version = 4")
     with ResultsStore(tmp_path, url=backend_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 11
+        assert store.schema_version == SCHEMA_VERSION == 12
         if store.dialect.name == "sqlite":
             names = {r[0] for r in store.db.conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
             plan = store.db.conn.execute(

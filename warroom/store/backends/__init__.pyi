@@ -12,7 +12,7 @@ from ._postgres import (
     sessions_columns,
     upgrade_refused,
 )
-from ._roles import FACILITATOR_ROLE, history_statements, own_sessions_only, secure, trainee_refused
+from ._roles import FACILITATOR_ROLE, console_statements, history_statements, own_sessions_only, secure, trainee_refused
 
 __all__ = [
     "Dialect",
@@ -23,6 +23,7 @@ __all__ = [
     "StoreTarget",
     "StoreURLError",
     "connect",
+    "console_statements",
     "driver_errors",
     "history_statements",
     "is_unreachable",

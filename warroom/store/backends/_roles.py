@@ -68,6 +68,7 @@ def _statements(schema: str) -> list[str]:
         "DROP POLICY IF EXISTS warroom_facilitator_all ON sessions",
         f"CREATE POLICY warroom_facilitator_all ON sessions TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
         *history_statements(),
+        *console_statements(),
     ]
 
 
@@ -84,6 +85,24 @@ def history_statements() -> list[str]:
         f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) WITH CHECK ({own})",
         f"DROP POLICY IF EXISTS warroom_facilitator_all ON {table}",
         f"CREATE POLICY warroom_facilitator_all ON {table} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
+    ]
+
+
+def console_statements() -> list[str]:
+    """The rights and row-level security of the facilitator's console (schema version 12): a trainee reads the
+    facilitator's notes on the sessions they may read (their own); a facilitator reads and writes every note and
+    the table of who is live in a served class (which a trainee never reads)."""
+    notes = "facilitator_notes"
+    own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {notes}.session_id)"
+    return [
+        f"GRANT SELECT ON {notes} TO {TRAINEE_ROLE}",
+        f"GRANT SELECT, INSERT, DELETE ON {notes} TO {FACILITATOR_ROLE}",
+        f"ALTER TABLE {notes} ENABLE ROW LEVEL SECURITY",
+        f"DROP POLICY IF EXISTS warroom_trainee_own ON {notes}",
+        f"CREATE POLICY warroom_trainee_own ON {notes} FOR SELECT TO {TRAINEE_ROLE} USING ({own})",
+        f"DROP POLICY IF EXISTS warroom_facilitator_all ON {notes}",
+        f"CREATE POLICY warroom_facilitator_all ON {notes} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON live_sessions TO {FACILITATOR_ROLE}",
     ]
 
 

@@ -120,6 +120,17 @@ def _session_variant(
         raise SessionError(f"cannot play drill {drill.id}: {exc}") from None
 
 
+#: The variable ``warroom serve`` sets for each app process it runs: the browser tab's id on that server.
+SERVE_TAB_ENV = "WARROOM_SERVE_TAB"
+
+
+def _served() -> dict[str, str]:
+    """``{"tab": ID}`` in a process that ``warroom serve`` runs for a browser tab (:data:`SERVE_TAB_ENV`), so the
+    server tells which tab plays the session (its console's live view); else nothing."""
+    tab = os.environ.get(SERVE_TAB_ENV, "")
+    return {"tab": tab[:64]} if tab else {}
+
+
 def _open_journal(data_dir: Path, template: SessionInfo) -> tuple[SessionInfo, JournalWriter]:
     """Create a new session's journal in ``data_dir``'s ``journals/`` and write its start line (``template`` with a
     fresh session id and start time; a taken id is drawn again), fsynced. Returns the session's info and the journal's
@@ -138,7 +149,8 @@ def _open_journal(data_dir: Path, template: SessionInfo) -> tuple[SessionInfo, J
         except OSError as exc:
             raise SessionError(f"cannot create a session journal in {jdir}: {exc.strerror or exc}") from None
         try:
-            writer.append({"type": "start", "format": JOURNAL_FORMAT, **info.to_dict(), "pid": os.getpid()})
+            start = {"type": "start", "format": JOURNAL_FORMAT, **info.to_dict(), "pid": os.getpid(), **_served()}
+            writer.append(start)
             if final.exists():  # pragma: no cover - another process took the same id within this second
                 writer.close()
                 tmp.unlink()  # only our start line is in it

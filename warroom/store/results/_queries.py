@@ -89,7 +89,10 @@ def get(db: StoreConnection, session_id: str) -> StoredSession:
     key = resolve(db, session_id)
     sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions WHERE session_id = ?"
     stored = _stored(db.conn.execute(sql, (key,)).fetchone())
-    return replace(stored, history=scorecard_history(db, key))
+    from warroom.store.results._notes import facilitator_notes
+
+    notes = facilitator_notes(db, [key]).get(key, [])
+    return replace(stored, history=scorecard_history(db, key), facilitator_notes=notes)
 
 
 @guarded

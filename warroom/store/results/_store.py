@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Concatenate, ParamSpec, Self, TypeVar
 
 from warroom.store.backends import Dialect, StoreTarget
-from warroom.store.results import _queries, _writes
+from warroom.store.results import _notes, _queries, _writes
 from warroom.store.results._connection import StoreConnection, guarded
 
 _P = ParamSpec("_P")
@@ -56,7 +56,8 @@ class ResultsStore:
 
     Writing: :meth:`insert`, :meth:`insert_row`, :meth:`update_scorecard`, :meth:`delete`. Reading: :meth:`resolve`,
     :meth:`get`, :meth:`query`, :meth:`query_readable`, :meth:`iter_sessions`, :meth:`count`, :meth:`invalid_rows`,
-    :meth:`best_scores`, :meth:`scorecard_history`. Checking: :meth:`verify`.
+    :meth:`best_scores`, :meth:`scorecard_history`, :meth:`facilitator_notes`. Checking: :meth:`verify`. The
+    facilitator's notes: :meth:`add_note`, :meth:`facilitator_notes`.
     """
 
     def __init__(self, data_dir: Path, *, create: bool = True, url: str | None = None, upgrade: bool = True) -> None:
@@ -77,6 +78,8 @@ class ResultsStore:
     best_scores = _on_db(_queries.best_scores)
     scorecard_history = _on_db(_queries.scorecard_history)
     verify = _on_db(guarded(StoreConnection.verify))
+    add_note = _on_db(_notes.add_note)
+    facilitator_notes = _on_db(_notes.facilitator_notes)
 
     @property
     def data_dir(self) -> Path:
