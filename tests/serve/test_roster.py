@@ -147,6 +147,6 @@ def test_roster_add_refuses_a_name_given_twice_and_writes_nothing(tmp_path):
     path = tmp_path / "class.yaml"
     result = CliRunner().invoke(main, ["serve", "roster", "add", str(path), "Ann", "Bob", " Ann"])
     assert result.exit_code == 2
-    assert "Error: NAME 'Ann' is given twice: each trainee gets one token" in result.output
+    assert "Error: NAME 'Ann' is given twice: each name gets one token" in result.output
     assert "\t" not in result.output  # no token printed that would not work
     assert not path.exists()

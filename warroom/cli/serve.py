@@ -75,17 +75,7 @@ def serve(
             "`warroom serve` needs textual-serve, which is not installed: pip install 'warroom[serve]'"
         ) from None
     from warroom.cli.common import check_store, load_set_option, settings_of
-    from warroom.serve import (
-        AppOptions,
-        Console,
-        LiveClass,
-        Roster,
-        RosterError,
-        ServeError,
-        SignIns,
-        WarroomServer,
-        host_id,
-    )
+    from warroom.serve import AppOptions, Console, LiveClass, ServeError, SignIns, WarroomServer, host_id
 
     settings: Settings = settings_of(ctx)
     use_store(store_url)
@@ -94,10 +84,7 @@ def serve(
             load_set_option(set_file, settings)  # a bad set file stops here, not in every browser tab
     roster = None
     if roster_path is not None:
-        try:
-            roster = Roster.load(roster_path)
-        except RosterError as exc:
-            raise click.ClickException(str(exc)) from None
+        roster = _load_roster(roster_path)
         if not roster.entries:
             raise click.ClickException(f"{roster_path}: the roster has no trainees; add one with "
                                        "`warroom serve roster add`")
@@ -108,21 +95,26 @@ def serve(
     options = AppOptions(drill_dirs=settings.drill_dirs, data_dir=settings.data_dir, drill_set=drill_set)
     signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path)
     live = LiveClass(host_id(port), settings.data_dir)
+    signins.on_change = live.signin_changed
     console = None
     if roster is not None:
         sets = tuple(dict.fromkeys(p.resolve() for p in (drill_set, *console_sets) if p is not None))
-        console = Console(signins, live, settings.data_dir, drill_dirs=settings.drill_dirs, set_files=sets,
-                          stuck_after=stuck_after)  # fmt: skip
-        if not roster.facilitators:
-            click.echo("note: the roster has no facilitator, so nobody can open the console (add one with "
-                       "`warroom serve roster add --facilitator ROSTER NAME`)", err=True)
+        console = _console(roster, Console(signins, live, settings.data_dir, drill_dirs=settings.drill_dirs,
+                                           set_files=sets, stuck_after=stuck_after))  # fmt: skip
     server = WarroomServer(signins, options, host=host, port=port, max_sessions=max_sessions, live=live,
                            console=console)  # fmt: skip
-    signins.on_change = live.signin_changed
     try:
         server.serve()
     except ServeError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _console(roster: Any, console: Any) -> Any:
+    """The console of a served class; a note on stderr when no facilitator of the roster can open it."""
+    if not roster.facilitators:
+        click.echo("note: the roster has no facilitator, so nobody can open the console (add one with "
+                   "`warroom serve roster add --facilitator ROSTER NAME`)", err=True)
+    return console
 
 
 @serve.group("roster")

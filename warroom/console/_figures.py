@@ -83,12 +83,22 @@ def sensitivity_plot(progress: Any) -> str | None:
                 f"{s.fault_sessions}, false alarms {s.false_alarms} of {s.all_clear_sessions}"
             )
         ax.axhline(0, color="#9e9e9e", linewidth=0.8)
+        _session_axis(ax, xs)
         last = points[-1].stats
         ax.set_title(f"Sensitivity and criterion over the sessions (now: hits {last.hits} of {last.fault_sessions}, "
                      f"false alarms {last.false_alarms} of {last.all_clear_sessions})")  # fmt: skip
         ax.set_xlabel("counted session")
         ax.legend(loc="best", frameon=False)
         return svg(fig, titles)
+
+
+def _session_axis(ax: Any, xs: list[int]) -> None:
+    """The x axis of counted sessions: whole numbers, half a session of room at each end."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
+    ax.set_xlabel("counted session")
 
 
 def kinds_plot(progress: Any) -> str | None:
@@ -124,7 +134,7 @@ def detect_plot(progress: Any) -> str | None:
         detected = [p for p in points if p.time_to_detect is not None]
         ax.plot([p.n for p in detected], [p.time_to_detect for p in detected], "o", color=HIT,
                 label=f"time to detect ({len(detected)} of {len(points)} sessions detected)")  # fmt: skip
-        ax.set_xlabel("counted session")
+        _session_axis(ax, [p.n for p in points])
         ax.set_ylabel("time to detect (drill s)")
         right = ax.twinx()
         right.plot([p.n for p in points], [p.score for p in points], "-", color="#757575", linewidth=1, label="score")
@@ -132,6 +142,6 @@ def detect_plot(progress: Any) -> str | None:
         right.set_ylabel("score")
         right.spines["right"].set_visible(True)
         lines = ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
-        ax.legend(lines, [str(x.get_label()) for x in lines], loc="upper left", frameon=False)
+        fig.legend(lines, [str(x.get_label()) for x in lines], loc="outside lower center", ncols=2, frameon=False)
         ax.set_title("Time to detect and score, session by session")
         return svg(fig)

@@ -18,6 +18,8 @@ from warroom.core.text import clean, clean_line
 
 #: Fields of a trace event that the row shows in columns of its own (not in its summary).
 _OWN_COLUMNS = {"id", "t", "step", "kind"}
+#: Fields a summary names last: how the event was made, after what it says.
+_LAST = ("agent", "repeat", "usage", "duration_ms", "size_bytes", "shown", "truncated")
 #: Characters of an event's summary.
 SUMMARY_CHARS = 160
 
@@ -43,7 +45,8 @@ class ReviewLine:
 def event_summary(event: Any) -> tuple[str, str]:
     """A trace event's one-line summary and its fields as indented JSON (both with control characters escaped)."""
     fields = event.model_dump(mode="json", exclude_none=True)
-    payload = {k: v for k, v in fields.items() if k not in _OWN_COLUMNS}
+    payload = {k: v for k, v in fields.items() if k not in _OWN_COLUMNS and v not in (False, [], {}, "")}
+    payload = dict(sorted(payload.items(), key=lambda kv: kv[0] in _LAST))
     parts = [f"{k}: {v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)}" for k, v in payload.items()]
     summary = clean_line(" · ".join(parts))
     if len(summary) > SUMMARY_CHARS:

@@ -349,7 +349,8 @@ async def _relay_messages(websocket: web.WebSocketResponse, service: AppService)
             continue
         kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
         if kind == "stdin" and isinstance(data, str):
-            await service.send_bytes(data.encode("utf-8"))
+            if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
+                await service.send_bytes(data.encode("utf-8"))
         elif kind == "resize" and isinstance(data, dict):
             await service.set_terminal_size(_cells(str(data.get("width")), 80), _cells(str(data.get("height")), 24))
         elif kind == "ping":
