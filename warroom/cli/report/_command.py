@@ -109,7 +109,7 @@ def _write(
     store: Any, set_id: str | None, since: str | None, trainees: tuple[str, ...], mode: str, output: Path, now: str
 ) -> None:
     from warroom.cli.report._page import render
-    from warroom.cli.scores import compute_summary
+    from warroom.cli.scores import compute_summary, counted_line
     from warroom.store.cohort import FactsQuery, read_facts
 
     facts, problems = read_facts(store, FactsQuery(since=since, set_id=set_id, trainees=trainees))
@@ -121,6 +121,7 @@ def _write(
     emit(render(summary, facts, scope=scope_sentence(set_id, since, trainees), generated_at=now), output, what="report")
     n_trainees, n_drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
     say(f"Wrote {output}: {n_trainees}, {n_drills}.")
+    say(counted_line(summary))  # once any assessment session matches, only those count: said here as on the page
     if problems:
         were = plural(len(problems), "was", "were", count=False)
         left_out = plural(len(problems), "stored session")
