@@ -47,13 +47,13 @@ class FacilitatorNote:
 
 
 def note_problem(text: str) -> str | None:
-    """Why ``text`` cannot be a note (empty, too long, a control character other than a line break or a tab), or
-    None when it can."""
+    """Why ``text`` cannot be a note (empty, too long, a control character other than a line break, CR LF as
+    browsers send it, or a tab), or None when it can."""
     if not text.strip():
         return "the note is empty"
     if len(text) > MAX_NOTE_CHARS:
         return f"the note is {len(text):,} characters long; at most {MAX_NOTE_CHARS:,} are kept"
-    if any((ord(c) < 0x20 and c not in "\n\t") or 0x7F <= ord(c) < 0xA0 for c in text):
+    if any((ord(c) < 0x20 and c not in "\r\n\t") or 0x7F <= ord(c) < 0xA0 for c in text):
         return "the note holds a control character"
     return None
 
