@@ -96,7 +96,7 @@ def _session_axis(ax: Any, xs: list[int]) -> None:
     """The x axis of counted sessions: whole numbers, half a session of room at each end."""
     from matplotlib.ticker import MaxNLocator
 
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     ax.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
     ax.set_xlabel("counted session")
 
