@@ -104,3 +104,25 @@ def test_roster_list_remove_and_rotate(tmp_path):
     assert unknown.exit_code == 2 and "`roster add` adds them" in unknown.output
     none = runner.invoke(main, ["serve", "roster", "list", str(tmp_path / "nope.yaml")])
     assert none.exit_code == 1 and "no such roster" in none.output
+
+
+async def test_a_trainee_reads_their_own_reviews_but_never_the_answer_key_of_a_drill_they_quit(tmp_path):
+    from handcohort_support import Play, play
+
+    data = tmp_path / "data"
+    quit_id = play(data, Play("Ada Lovelace", "B", (("quit", 30),)))
+    done_id = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    other_id = play(data, Play("Grace Hopper", "A", ()))
+    with serving(tmp_path, data_dir=data) as served:
+        ada = await served.signed_in("Ada Lovelace")
+        async with ada:
+            async with ada.get("/mine") as r:
+                page = await r.text()
+            assert f"/mine/{quit_id}" in page and f"/mine/{done_id}" in page and other_id not in page
+            async with ada.get(f"/mine/{done_id}") as r:
+                assert r.status == 200 and "earliest evidence" in await r.text()
+            async with ada.get(f"/mine/{quit_id}") as r:
+                page = await r.text()
+            assert r.status == 200 and 'id="hidden"' in page and "evidence" not in page and "e12" not in page
+            async with ada.get(f"/mine/{other_id}") as r:
+                assert r.status == 404  # another trainee's session

@@ -246,8 +246,14 @@ class _Pages:
             raise web.HTTPNotFound(text=f"no stored session {session_id}")
         lines = review_lines(data.review_rows.rows) if data.review_rows is not None else []
         here = "/mine" if trainee is not None else "/console/sessions"
+        # A trainee never saw the answer key of a drill they quit (no debrief): their own page keeps it hidden, so
+        # it cannot be read before another attempt.
+        from warroom.core.model import session_reached_debrief
+
+        hidden = trainee is not None and not session_reached_debrief(data.session.outcome)
         return self.c.page(request, "review.html", f"Session {session_id}", here, data=data, s=data.session,
-                           lines=lines, facilitator=trainee is None, notices=_public(data.notices))  # fmt: skip
+                           lines=[] if hidden else lines, facilitator=trainee is None, hidden=hidden,
+                           notices=_public(data.notices))  # fmt: skip
 
     async def add_note(self, request: web.Request) -> web.StreamResponse:
         """``POST /console/sessions/{session_id}/notes`` (form field ``text``): store a note by the signed-in
