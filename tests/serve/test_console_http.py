@@ -126,3 +126,24 @@ async def test_a_trainee_reads_their_own_reviews_but_never_the_answer_key_of_a_d
             assert r.status == 200 and 'id="hidden"' in page and "evidence" not in page and "e12" not in page
             async with ada.get(f"/mine/{other_id}") as r:
                 assert r.status == 404  # another trainee's session
+
+
+async def test_a_trainees_progress_counts_the_abandoned_session_its_plots_show(tmp_path):
+    """The plots' axis numbers every counted session, an abandoned one too: the figures above them say so (a
+    trainee who played 3 drills and quit a 4th has 4 counted sessions, 1 of them abandoned)."""
+    from handcohort_support import Play, play
+
+    data = tmp_path / "data"
+    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    play(data, Play("Ada Lovelace", "B", (("quit", 30),)))
+    play(data, Play("Ada Lovelace", "C", (("esc", 36, "s2", ("e08",)),)))
+    play(data, Play("Ada Lovelace", "N", ()))
+    with serving(tmp_path, data_dir=data) as served:
+        facilitator = await served.signed_in(FACILITATOR)
+        async with facilitator, facilitator.get("/console/trainees/Ada%20Lovelace") as r:
+            page = await r.text()
+    assert r.status == 200
+    overall = page.split('id="overall">', 1)[1].split("</p>", 1)[0]
+    assert "4 counted sessions (assessment), 1 of them abandoned (counted apart, in no rate)" in overall
+    assert "hits 2 of 2 (100%)" in overall and "false alarms 0 of 1 (0%)" in overall
+    assert "2 of 4 sessions detected" in page  # the time-to-detect plot's legend, over the same 4 sessions
