@@ -147,3 +147,19 @@ async def test_a_trainees_progress_counts_the_abandoned_session_its_plots_show(t
     assert "4 counted sessions (assessment), 1 of them abandoned (counted apart, in no rate)" in overall
     assert "hits 2 of 2 (100%)" in overall and "false alarms 0 of 1 (0%)" in overall
     assert "2 of 4 sessions detected" in page  # the time-to-detect plot's legend, over the same 4 sessions
+
+
+async def test_the_gradebook_of_an_unknown_set_is_refused_not_an_empty_csv(tmp_path):
+    from handcohort_support import Play, play
+
+    data = tmp_path / "data"
+    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    with serving(tmp_path, data_dir=data) as served:
+        facilitator = await served.signed_in(FACILITATOR)
+        async with facilitator:
+            async with facilitator.get("/console/gradebook.csv?set=week-l") as r:
+                assert r.status == 404 and "no drill set 'week-l'" in await r.text()
+            async with facilitator.get("/console/gradebook.csv?set=week-1") as r:
+                text = await r.text()
+            assert r.status == 200 and text.splitlines()[0].startswith("trainee,duplicate-charge-refunds,")
+            assert any(line.startswith("Ada Lovelace,100,") for line in text.splitlines())

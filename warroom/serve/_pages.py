@@ -345,6 +345,9 @@ class _Pages:
             rows = await self.c.in_store(lambda s: s.query(set_id=set_id, since=since, limit=0))
         except Exception as exc:
             return _store_problem(self.c, request, exc)
+        if set_id is not None and set_id not in known and not rows:  # a typo must not download an empty grade
+            raise web.HTTPNotFound(text=f"no drill set {set_id!r}: none was given with --set or --console-set, and "
+                                        "no session was played in one of that id")  # fmt: skip
         rows = [r for r in rows if r.mode != "tutorial" and (until is None or r.started_at < until)]
         drills = [d for d, _ in known.get(set_id or "", [])]
         text = gradebook_csv(rows, drills, self.c.roster_trainees())
