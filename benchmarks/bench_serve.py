@@ -14,6 +14,12 @@ up and down in the trace (the cursor leaves the newest event, then moves between
 the terminal output shows the inspector's heading (``e02 · tool call · 00:04``) naming an event other than the one
 it showed before the key. A key that changes nothing on screen within 10 s counts as an infinite latency.
 
+With the console open (the default; ``--no-console`` leaves it closed) a facilitator signs in too and keeps the
+console's live class page open the whole time: its server-sent events stream (``/console/live/events``), read as a
+browser reads it, and the whole page loaded again every 5 s. The benchmark reports how many live-table updates
+arrived, the most trainees the page showed playing at once (it should reach N), and how long after a trainee's
+drill started the page showed it.
+
 Latency is from sending the key to receiving the frame that shows its effect, through the server's relay, the app
 process and back, so it includes the asyncio scheduling of this client process too. Then every tab closes (a drill
 in play is stored as abandoned) and the store is read: each trainee must have exactly one session (none lost, none
@@ -45,7 +51,8 @@ import aiohttp  # noqa: E402
 from serve_support import free_port, read_until, terminal_text  # noqa: E402
 
 PICKER_TEXT = "Nightly orders load"  # a bundled drill's title, in the picker
-CLOCK_TEXT = "⏱"
+CLOCK_TEXT = "◷"  # the drill clock's glyph in a browser (warroom.tui.widgets' WEB_CLOCK_GLYPH)
+FACILITATOR, FACILITATOR_TOKEN = "facilitator", "bench-facilitator-token-0123456789"
 UP, DOWN = "\x1b[A", "\x1b[B"
 #: The inspector's heading: ``e02 · tool call · 00:04`` (event id, kind, drill time).
 INSPECTOR = re.compile(r"(\S+)\s+·\s+[^·│]+?\s+·\s+\d+:\d\d")
@@ -61,6 +68,7 @@ def write_roster(path: Path, n: int) -> None:
     roster = Roster({})
     for i in range(n):
         roster = roster.with_trainee(f"trainee-{i:02d}", token(i))
+    roster = roster.with_trainee(FACILITATOR, FACILITATOR_TOKEN, "facilitator")
     roster.save(path)
 
 
@@ -134,8 +142,51 @@ async def drain(ws: aiohttp.ClientWebSocketResponse, seconds: float) -> str | No
     return shown[-1] if shown else None
 
 
+async def console(url: str, done: asyncio.Event, started: dict[str, float]) -> dict:
+    """The facilitator's console open until ``done``: its live stream read, the page reloaded every 5 s. Returns the
+    updates received, the most trainees shown playing at once, and per trainee the seconds from its drill's start
+    (``started``: trainee -> time.perf_counter()) to the first update that showed it playing."""
+    jar = aiohttp.CookieJar(unsafe=True)
+    shown: dict[str, float] = {}
+    out = {"updates": 0, "most_playing": 0, "pages": 0}
+    playing = re.compile(r'data-trainee="(trainee-\d+)" data-status="(?:playing|stuck)"')
+    async with aiohttp.ClientSession(base_url=url, cookie_jar=jar) as http:
+        form = {"name": FACILITATOR, "token": FACILITATOR_TOKEN}
+        async with http.post("/signin", data=form, allow_redirects=False) as r:
+            assert r.status == 303, await r.text()
+
+        async def reload() -> None:
+            while not done.is_set():
+                async with http.get("/console") as r:
+                    await r.read()
+                    out["pages"] += 1
+                await asyncio.sleep(5)
+
+        reloading = asyncio.create_task(reload())
+        async with http.get("/console/live/events", timeout=aiohttp.ClientTimeout(total=None)) as stream:
+            buffer = ""
+            while not done.is_set():
+                try:
+                    chunk = await asyncio.wait_for(stream.content.readany(), 1.0)
+                except TimeoutError:
+                    continue
+                buffer += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+                *events, buffer = buffer.split("\n\n")
+                for event in events:
+                    out["updates"] += 1
+                    now = time.perf_counter()
+                    names = set(playing.findall(event))
+                    out["most_playing"] = max(out["most_playing"], len(names))
+                    for name in names:
+                        if name in started and name not in shown:
+                            shown[name] = now - started[name]
+        reloading.cancel()
+    out["shown_after"] = sorted(shown.values())
+    return out
+
+
 async def trainee(url: str, i: int, seconds: float, interval: float, playing: asyncio.Barrier,
-                  done: asyncio.Event) -> list[float]:  # fmt: skip
+                  done: asyncio.Event, started: dict[str, float]) -> list[float]:  # fmt: skip
     """One simulated trainee; returns its key-to-update latencies in seconds."""
     jar = aiohttp.CookieJar(unsafe=True)
     latencies: list[float] = []
@@ -149,6 +200,7 @@ async def trainee(url: str, i: int, seconds: float, interval: float, playing: as
             await read_until(ws, "Start the drill", timeout=60)
             await ws.send_json(["stdin", "\r"])
             await wait_for(ws, CLOCK_TEXT, timeout=60)
+            started[f"trainee-{i:02d}"] = time.perf_counter()
             await playing.wait()  # every trainee is in the war room: the measured part starts together
             current = await drain(ws, 8.0)  # events released (the first drill: 3 by 00:08): a row above the newest
             end = time.monotonic() + seconds
@@ -242,13 +294,16 @@ def stored_sessions(data: Path, store: str | None, n: int, timeout: float = 60.0
     return counts
 
 
-async def run(n: int, seconds: float, interval: float, store: str | None) -> dict:
+async def run(n: int, seconds: float, interval: float, store: str | None, with_console: bool = True) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         proc, port, data = start_server(Path(tmp), n, store)
         try:
             playing, done = asyncio.Barrier(n + 1), asyncio.Event()
             url = f"http://127.0.0.1:{port}"
-            tasks = [asyncio.create_task(trainee(url, i, seconds, interval, playing, done)) for i in range(n)]
+            started: dict[str, float] = {}
+            watching = asyncio.create_task(console(url, done, started)) if with_console else None
+            tasks = [asyncio.create_task(trainee(url, i, seconds, interval, playing, done, started))
+                     for i in range(n)]  # fmt: skip
             await playing.wait()
             pids, started = app_pids(data), time.perf_counter()
             cpu_start = cpu_seconds(pids)
@@ -257,6 +312,7 @@ async def run(n: int, seconds: float, interval: float, store: str | None) -> dic
             rss, pss = app_memory(data)
             server_rss = process_rss(proc.pid)
             per_trainee = await asyncio.gather(*tasks)
+            seen = await watching if watching is not None else None
             counts = stored_sessions(data, store, n)
         finally:
             proc.terminate()
@@ -277,6 +333,8 @@ async def run(n: int, seconds: float, interval: float, store: str | None) -> dic
         "rss": statistics.mean(rss) if rss else 0.0,
         "pss": statistics.mean(pss) if pss else 0.0,
         "server_rss": server_rss,
+        "console": seen,
+        "load": os.getloadavg(),
     }
 
 
@@ -316,8 +374,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0, help="how long each plays, pressing keys")
     ap.add_argument("--interval", type=float, default=2.0, help="seconds between two keys of one trainee")
     ap.add_argument("--store", help="the store URL the server is given (default: its data directory's SQLite)")
+    ap.add_argument("--no-console", action="store_true", help="no facilitator's console open meanwhile")
     args = ap.parse_args()
-    m = asyncio.run(run(args.trainees, args.seconds, args.interval, args.store))
+    load_before = os.getloadavg()
+    m = asyncio.run(run(args.trainees, args.seconds, args.interval, args.store, not args.no_console))
     mib = 1024 * 1024
     print(f"{m['trainees']} trainees, {m['keys']} keys: key to screen update median {m['median'] * 1000:.0f} ms, "
           f"p95 {m['p95'] * 1000:.0f} ms (goal < 150 ms), max {m['max'] * 1000:.0f} ms; "
@@ -325,6 +385,14 @@ def main() -> None:
     print(f"sessions lost: {m['lost']}, doubled: {m['doubled']}")
     print(f"{m['apps']} app processes: {m['pss'] / mib:.0f} MiB PSS, {m['rss'] / mib:.0f} MiB RSS each (mean); "
           f"server {m['server_rss'] / mib:.0f} MiB RSS; CPU {m['cpu']:.2f} core per app process playing")  # fmt: skip
+    seen = m["console"]
+    if seen is not None:
+        after = seen["shown_after"]
+        p95 = after[max(math.ceil(len(after) * 0.95) - 1, 0)] if after else float("nan")
+        print(f"console open: {seen['updates']} live updates, {seen['pages']} page loads, at most "
+              f"{seen['most_playing']} of {m['trainees']} shown playing; a drill's start on the page after "
+              f"{p95:.2f} s (p95) of {len(after)}")  # fmt: skip
+    print(f"load average before {load_before[0]:.2f}, after {m['load'][0]:.2f} (1 min); {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":

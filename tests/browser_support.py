@@ -41,3 +41,15 @@ def sync_playwright():  # type: ignore[no-untyped-def]
             pytest.fail("the playwright package is missing (pip install -e '.[test]')")
         pytest.skip("the playwright package is missing")
     return start()
+
+
+def async_playwright():  # type: ignore[no-untyped-def]
+    """Playwright's asynchronous API (skips, or fails under ``$CI``, when the package is missing): for a test that
+    drives a browser and simulated trainees in one event loop."""
+    try:
+        from playwright.async_api import async_playwright as start
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("the playwright package is missing (pip install -e '.[test]')")
+        pytest.skip("the playwright package is missing")
+    return start()

@@ -3,6 +3,7 @@ two trainees, its own data directory, and helpers to sign in and read the served
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import socket
@@ -21,6 +22,10 @@ from warroom.serve import Roster
 
 #: trainee name -> token, in every served test's roster.
 TOKENS = {"Ada Lovelace": "ada-token-0123456789", "Grace Hopper": "grace-token-9876543210"}
+#: The facilitator of every served test's roster (signs in to the console), and their token.
+FACILITATOR, FACILITATOR_TOKEN = "Fran Allen", "fran-token-5555555555"
+#: The text of the war room's drill clock in a browser (warroom.tui.widgets' WEB_CLOCK_GLYPH): the war room is open.
+CLOCK_TEXT = "◷"
 
 _ESCAPES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 
@@ -59,34 +64,83 @@ class Served:
     log: Path
 
     async def signed_in(self, name: str = "Ada Lovelace") -> aiohttp.ClientSession:
-        """A client session holding the sign-in cookie of ``name`` (from :data:`TOKENS`)."""
+        """A client session holding the sign-in cookie of ``name`` (from :data:`TOKENS`, or the facilitator)."""
         # unsafe: the jar then keeps cookies of an IP address host (127.0.0.1), as a browser does
         session = aiohttp.ClientSession(base_url=self.url, cookie_jar=aiohttp.CookieJar(unsafe=True))
-        async with session.post("/signin", data={"name": name, "token": TOKENS[name]}, allow_redirects=False) as r:
+        token = FACILITATOR_TOKEN if name == FACILITATOR else TOKENS[name]
+        async with session.post("/signin", data={"name": name, "token": token}, allow_redirects=False) as r:
             assert r.status == 303, await r.text()
         return session
 
 
-def write_roster(path: Path) -> Path:
+def write_roster(path: Path, tokens: dict[str, str] | None = None) -> Path:
+    """A roster of ``tokens`` (trainee name -> token; :data:`TOKENS` when None) and the :data:`FACILITATOR`."""
     roster = Roster({})
-    for name, token in TOKENS.items():
+    for name, token in (TOKENS if tokens is None else tokens).items():
         roster = roster.with_trainee(name, token)
+    roster = roster.with_trainee(FACILITATOR, FACILITATOR_TOKEN, "facilitator")
     roster.save(path)
     return path
 
 
+class SimulatedTrainee:
+    """A trainee in a browser tab, without a browser: signs in, opens the tab's websocket (textual-serve's protocol,
+    as ``benchmarks/bench_serve.py`` speaks it) and presses keys."""
+
+    def __init__(self, url: str, name: str, token: str) -> None:
+        self.url, self.name, self.token = url, name, token
+        self.http: aiohttp.ClientSession | None = None
+        self.ws: aiohttp.ClientWebSocketResponse | None = None
+
+    async def sign_in(self) -> None:
+        self.http = aiohttp.ClientSession(base_url=self.url, cookie_jar=aiohttp.CookieJar(unsafe=True))
+        async with self.http.post("/signin", data={"name": self.name, "token": self.token}, allow_redirects=False) as r:
+            assert r.status == 303, await r.text()
+
+    async def open_tab(self, wanted: str = "Tutorial: where-is") -> str:
+        """Open the war room tab; returns the terminal's text once it shows ``wanted`` (the picker's first drill)."""
+        assert self.http is not None
+        self.ws = await self.http.ws_connect("/ws?width=140&height=45")
+        return await read_until(self.ws, wanted, timeout=90)
+
+    async def keys(self, keys: str, wanted: str | None = None, timeout: float = 60) -> str:
+        """Send ``keys``; then read until the terminal shows ``wanted`` (None: nothing read)."""
+        assert self.ws is not None
+        if keys:
+            await self.ws.send_json(["stdin", keys])
+        return await read_until(self.ws, wanted, timeout=timeout) if wanted else ""
+
+    async def start_drill(self, down: int = 0) -> None:
+        """Open the picker's drill ``down`` rows below the first, and start its drill clock."""
+        for _ in range(down):
+            await self.keys("\x1b[B")
+            await asyncio.sleep(0.3)
+        await self.keys("\r", "Press enter to start the drill clock")
+        await self.keys("\r", CLOCK_TEXT)
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.http is not None:
+            await self.http.close()
+
+
 @contextmanager
-def serving(tmp_path: Path, *args: str, roster: bool = True) -> Iterator[Served]:
-    """``warroom --data-dir DATA serve --port P [--roster R] ARGS`` running until the block ends (then SIGTERM)."""
+def serving(
+    tmp_path: Path, *args: str, roster: bool = True, tokens: dict[str, str] | None = None,
+    data_dir: Path | None = None, env: dict[str, str] | None = None,
+) -> Iterator[Served]:  # fmt: skip
+    """``warroom --data-dir DATA serve --port P [--roster R] ARGS`` running until the block ends (then SIGTERM); the
+    roster holds ``tokens`` (:data:`TOKENS` when None) and the facilitator."""
     port = free_port()
-    data_dir = tmp_path / "data"
+    data_dir = data_dir or tmp_path / "data"
     cmd = [sys.executable, "-m", "warroom", "--data-dir", str(data_dir), "serve", "--port", str(port), *args]
     if roster:
-        cmd += ["--roster", str(write_roster(tmp_path / "roster.yaml"))]
-    env = {**os.environ, "TERM": "xterm-256color"}
-    log = tmp_path / "serve.log"  # the server's output, and its app processes' errors (a file: never blocks)
+        cmd += ["--roster", str(write_roster(tmp_path / "roster.yaml", tokens))]
+    environ = {**os.environ, "TERM": "xterm-256color", **(env or {})}
+    log = tmp_path / f"serve-{port}.log"  # the server's output, and its app processes' errors (a file: never blocks)
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=environ)
     try:
         deadline = time.monotonic() + 30
         while True:

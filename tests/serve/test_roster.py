@@ -81,12 +81,13 @@ def test_a_bad_name_in_the_roster_file_is_named_as_the_rosters(tmp_path):
         ("- a\n", "1:1", "a roster is a mapping"),
         ("people: []\n", "1:1", "unknown key 'people'"),
         ("trainees:\n  - name: Ada\n    token: hunter2\n", "3:12", "never holds a plain token"),
-        ("trainees:\n  - name: Ada\n", "2:5", "exactly a name and a token"),
+        ("trainees:\n  - name: Ada\n", "2:5", "a mapping with a name, a token and optionally a role"),
+        (f"trainees:\n  - {{name: Ada, token: '{hash_token('a')}', role: admin}}\n", "2:", "the role 'admin' is not"),
         (f"trainees:\n  - {{name: Ada, token: '{hash_token('a')}'}}\n  - {{name: Ada, token: '{hash_token('b')}'}}\n",
          "3:12", "'Ada' is in the roster twice"),
     ],
-    ids=["not-yaml", "not-a-mapping", "unknown-key", "plain-token", "no-token", "twice"],  # hashes are salted: the
-    # same ids in every xdist worker
+    # hashes are salted: the same ids in every xdist worker
+    ids=["not-yaml", "not-a-mapping", "unknown-key", "plain-token", "no-token", "bad-role", "twice"],
 )
 def test_a_bad_roster_is_reported_at_its_place(tmp_path, text, where, message):
     path = tmp_path / "roster.yaml"
@@ -146,6 +147,6 @@ def test_roster_add_refuses_a_name_given_twice_and_writes_nothing(tmp_path):
     path = tmp_path / "class.yaml"
     result = CliRunner().invoke(main, ["serve", "roster", "add", str(path), "Ann", "Bob", " Ann"])
     assert result.exit_code == 2
-    assert "Error: NAME 'Ann' is given twice: each trainee gets one token" in result.output
+    assert "Error: NAME 'Ann' is given twice: each name gets one token" in result.output
     assert "\t" not in result.output  # no token printed that would not work
     assert not path.exists()

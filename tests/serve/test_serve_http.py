@@ -104,7 +104,7 @@ async def test_a_malformed_request_is_one_line_in_the_log_without_the_requests_b
                 assert r.status == 400
             async with http.get("/") as r:  # the server goes on serving
                 assert r.status == 200
-    log = " ".join(served.log.read_text(errors="replace").split())  # the log is wrapped at 80 columns
+    log = served.log.read_text(errors="replace")  # one line per record: never wrapped
     assert "Error handling request from 127.0.0.1: HTTP 400, Got more than 8190 bytes when reading" in log, log
     assert cookie not in log and "Traceback" not in log and "locals" not in log
 
@@ -256,3 +256,89 @@ async def test_served_sessions_go_to_the_store_given_with_store_and_its_url_is_n
     assert not (served.data_dir / "results.sqlite3").exists()
     output = served.log.read_text(errors="replace")
     assert "War Room served on" in output and store_url not in output
+
+
+async def test_a_tab_over_the_limit_in_a_simultaneous_start_gets_the_503_page(tmp_path):
+    """Four tabs for three seats opened at the same moment: each page takes its seat when served, so three get the
+    terminal (whose websockets then connect on the seats held for them) and the fourth the 503 page, never a
+    terminal that says "Session ended."."""
+    with serving(tmp_path, "--max-sessions", "3") as served:
+        browsers = [await served.signed_in(name) for name in ("Ada Lovelace", "Grace Hopper", "Ada Lovelace",
+                                                                "Grace Hopper")]  # fmt: skip
+
+        async def page(http: aiohttp.ClientSession) -> tuple[int, str]:
+            async with http.get("/") as r:
+                return r.status, await r.text()
+
+        try:
+            pages = await asyncio.gather(*(page(b) for b in browsers))
+            assert sorted(status for status, _ in pages) == [200, 200, 200, 503]
+            full = next(text for status, text in pages if status == 503)
+            assert "limit of 3 sessions" in full
+            sockets = []
+            for http, (status, text) in zip(browsers, pages, strict=True):
+                if status == 200:
+                    url = re.search(r'data-session-websocket-url="ws://[^/]+(/ws/[^"]+)"', text)
+                    assert url is not None
+                    sockets.append(await http.ws_connect(url.group(1) + "?width=120&height=40"))
+            for ws in sockets:  # every seat held for a page is its tab's
+                await read_until(ws, PICKER_TEXT, timeout=90)
+            for ws in sockets:
+                await ws.close()
+        finally:
+            for http in browsers:
+                await http.close()
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds the app process through /proc")
+async def test_a_tab_whose_app_process_died_is_told_the_session_ended(tmp_path):
+    """``kill -9`` of a tab's app process: the server closes the tab's websocket at once (the page says the session
+    ended), instead of leaving it open on its last frame."""
+    with serving(tmp_path) as served:
+        http = await served.signed_in()
+        async with http, http.ws_connect("/ws?width=120&height=40") as ws:
+            await read_until(ws, PICKER_TEXT, timeout=90)
+            os.kill(_app_pid(served.data_dir), signal.SIGKILL)
+            killed = time.monotonic()
+            message = await ws.receive(timeout=30)
+            while message.type == aiohttp.WSMsgType.BINARY:
+                message = await ws.receive(timeout=30)
+            assert message.type == aiohttp.WSMsgType.CLOSE, message
+            assert time.monotonic() - killed < 5
+        assert "a served app process ended; its tab is told the session ended" in served.log.read_text()
+
+
+async def test_no_path_of_the_server_reaches_the_browser_in_the_picker(tmp_path):
+    """The picker's preview ends with the drill file's name, not its absolute path on the server."""
+    from warroom.core.library import bundled_drills_dir
+
+    with serving(tmp_path) as served:
+        http = await served.signed_in()
+        async with http, http.ws_connect("/ws?width=220&height=60") as ws:
+            text = " ".join((await read_until(ws, "tutorial.yaml", timeout=90)).split())
+    assert str(bundled_drills_dir()) not in text and str(served.data_dir) not in text
+    assert "/tutorial.yaml" not in text
+
+
+async def test_the_served_war_room_draws_its_clock_with_a_glyph_browsers_have(tmp_path):
+    from serve_support import CLOCK_TEXT
+
+    with serving(tmp_path) as served:
+        http = await served.signed_in()
+        async with http, http.ws_connect("/ws?width=160&height=50") as ws:
+            text = await _enter_war_room(ws, served.data_dir)
+            text += await read_until(ws, CLOCK_TEXT, timeout=30)
+    assert "⏱" not in text
+
+
+async def test_sign_ins_are_logged_with_their_names_one_line_each(tmp_path):
+    long_name = "Someone With A Very Long Name " * 3 + "\x1b[31mred"
+    with serving(tmp_path) as served:
+        http = await served.signed_in("Grace Hopper")
+        async with http, http.post("/signin", data={"name": long_name, "token": "wrong"}) as r:
+            assert r.status == 401
+        log = served.log.read_text()
+    assert "INFO sign-in: 'Grace Hopper' (trainee) from 127.0.0.1\n" in log
+    refused = [line for line in log.splitlines() if "sign-in refused:" in line]
+    assert len(refused) == 1 and len(refused[0]) > 100  # one line, however long
+    assert "Someone With A Very Long Name Someone" in refused[0] and "\x1b" not in log and "wrong" not in log

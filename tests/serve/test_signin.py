@@ -24,7 +24,7 @@ def test_a_sign_in_names_its_trainee_until_it_expires(monkeypatch):
     now = [1000.0]
     monkeypatch.setattr(signin.time, "monotonic", lambda: now[0])
     signins = SignIns(roster=Roster({}), default_trainee="facilitator")
-    signins._records["abc"] = ("Ada Lovelace", now[0])
+    signins._records["abc"] = signin.SignIn("Ada Lovelace", "trainee", "hash", now[0])
     assert signins.trainee_of(_request("abc")) == "Ada Lovelace"
     assert signins.trainee_of(_request("abd")) is None
     assert signins.trainee_of(_request()) is None  # never the default trainee when there is a roster

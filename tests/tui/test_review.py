@@ -150,6 +150,28 @@ async def test_review_says_when_the_drill_file_changed(stored):
         assert notice.display and "has changed since this session was played" in _text(app.screen, "#review-notice")
 
 
+async def test_the_trainee_reads_the_facilitators_notes_in_their_review(stored):
+    """A facilitator's note on a session (the console writes it: schema version 12) is in `warroom review` of the
+    session, under the facilitator's name, shown literally."""
+    from warroom.tui.app import ReviewApp
+
+    data, _, sid = stored
+    with ResultsStore(data) as store:
+        first = store.add_note(sid, author="Fran Allen", text="Good catch on e04.", at="2026-12-01T14:10:00Z")
+        store.add_note(sid, author="Fran Allen", text="Next: cite [bold]e04[/bold] at once.", at="2026-12-01T14:12:00Z")
+        review = load_review(store.get(sid))
+    assert first.seq == 1
+    assert review.note_lines() == [
+        "Note from Fran Allen (2026-12-01 14:10 UTC): Good catch on e04.",
+        "Note from Fran Allen (2026-12-01 14:12 UTC): Next: cite [bold]e04[/bold] at once.",
+    ]
+    app = ReviewApp(review)
+    async with app.run_test(size=(160, 50)):
+        notice = app.screen.query_one("#review-notice")
+        shown = _text(app.screen, "#review-notice")
+        assert notice.display and "Note from Fran Allen (2026-12-01 14:12 UTC): Next: cite [bold]e04[/bold]" in shown
+
+
 async def test_review_without_the_drill_file_still_shows_the_actions(tmp_path: Path):
     from warroom.tui.app import ReviewApp
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -37,6 +38,11 @@ def is_loopback(host: str) -> bool:
               help="Most sessions (browser tabs) at once; the one over the limit gets an HTTP 503 page.")
 @click.option("--set", "drill_set", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Offer only the drills of this drill set, in its order and mode (checked before serving).")
+@click.option("--console-set", "console_sets", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              multiple=True, help="A drill set whose completion grid the console shows, besides the --set served "
+              "(repeat for several).")
+@click.option("--stuck-after", type=click.FloatRange(min=5), default=90.0, show_default=True,
+              help="Seconds without an action after which the console shows a trainee playing a drill as stuck.")
 @store_option
 @drills_setting
 @trainee_setting
@@ -49,13 +55,16 @@ def serve(
     roster_path: Path | None,
     max_sessions: int | None,
     drill_set: Path | None,
+    console_sets: tuple[Path, ...],
+    stuck_after: float,
     store_url: str | None,
 ) -> None:
     """Serve the war room to browsers: sign-in, the drill picker, the war room, the debrief.
 
     Each browser tab runs its own warroom process on this host, as the trainee the roster names for its sign-in
     token; results go to the store (--store URL, else $WARROOM_STORE, else the local SQLite file). A tab closed
-    mid-drill is stored as an abandoned session. Stop with Ctrl+C.
+    mid-drill is stored as an abandoned session. A facilitator of the roster signs in to the console (/console):
+    the class live, drill sets' completion grids, progress, reviews, notes and the gradebook. Stop with Ctrl+C.
     """
     if ctx.invoked_subcommand is not None:
         return
@@ -66,31 +75,46 @@ def serve(
             "`warroom serve` needs textual-serve, which is not installed: pip install 'warroom[serve]'"
         ) from None
     from warroom.cli.common import check_store, load_set_option, settings_of
-    from warroom.serve import AppOptions, Roster, RosterError, ServeError, SignIns, WarroomServer
+    from warroom.serve import AppOptions, Console, LiveClass, ServeError, SignIns, WarroomServer, host_id
 
     settings: Settings = settings_of(ctx)
     use_store(store_url)
-    if drill_set is not None:
-        load_set_option(drill_set, settings)  # a bad set file stops here, not in every browser tab
+    for set_file in (drill_set, *console_sets):
+        if set_file is not None:
+            load_set_option(set_file, settings)  # a bad set file stops here, not in every browser tab
     roster = None
     if roster_path is not None:
-        try:
-            roster = Roster.load(roster_path)
-        except RosterError as exc:
-            raise click.ClickException(str(exc)) from None
+        roster = _load_roster(roster_path)
         if not roster.entries:
             raise click.ClickException(f"{roster_path}: the roster has no trainees; add one with "
                                        "`warroom serve roster add`")
     if not is_loopback(host) and roster is None:
         click.echo(f"warning: serving on {host} without a --roster: anyone who can reach this host plays as "
                    f"{settings.trainee!r} without signing in", err=True)
-    check_store(settings, list(roster.entries) if roster is not None else None)  # the host stores every trainee's
+    check_store(settings, roster.trainees if roster is not None else None)  # the host stores every trainee's
     options = AppOptions(drill_dirs=settings.drill_dirs, data_dir=settings.data_dir, drill_set=drill_set)
-    signins = SignIns(roster=roster, default_trainee=settings.trainee)
+    signins = SignIns(roster=roster, default_trainee=settings.trainee, roster_path=roster_path)
+    live = LiveClass(host_id(port), settings.data_dir)
+    signins.on_change = live.signin_changed
+    console = None
+    if roster is not None:
+        sets = tuple(dict.fromkeys(p.resolve() for p in (drill_set, *console_sets) if p is not None))
+        console = _console(roster, Console(signins, live, settings.data_dir, drill_dirs=settings.drill_dirs,
+                                           set_files=sets, stuck_after=stuck_after))  # fmt: skip
+    server = WarroomServer(signins, options, host=host, port=port, max_sessions=max_sessions, live=live,
+                           console=console)  # fmt: skip
     try:
-        WarroomServer(signins, options, host=host, port=port, max_sessions=max_sessions).serve()
+        server.serve()
     except ServeError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+def _console(roster: Any, console: Any) -> Any:
+    """The console of a served class; a note on stderr when no facilitator of the roster can open it."""
+    if not roster.facilitators:
+        click.echo("note: the roster has no facilitator, so nobody can open the console (add one with "
+                   "`warroom serve roster add --facilitator ROSTER NAME`)", err=True)
+    return console
 
 
 @serve.group("roster")
@@ -98,35 +122,104 @@ def roster_group() -> None:
     """Manage the roster file of `warroom serve --roster`."""
 
 
-@roster_group.command("add")
-@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
-@click.argument("names", metavar="NAME...", nargs=-1, required=True)
-def roster_add(roster_path: Path, names: tuple[str, ...]) -> None:
-    """Add trainees to ROSTER (created when missing) and print each one's new sign-in token, once.
+def _load_roster(roster_path: Path, *, must_exist: bool = False) -> Any:
+    from warroom.serve import Roster, RosterError
 
-    The file keeps only a hash of each token: hand each trainee their token now. Adding a name already on the
-    roster gives it a new token (the old one stops working at the next `warroom serve`).
-    """
-    from warroom.errors import SettingsError
-    from warroom.serve import Roster, RosterError, new_token
-
+    if must_exist and not roster_path.exists():
+        raise click.ClickException(f"{roster_path}: no such roster (`warroom serve roster add` creates one)")
     try:
-        roster = Roster.load(roster_path)
+        return Roster.load(roster_path)
     except RosterError as exc:
         raise click.ClickException(str(exc)) from None
-    issued: list[tuple[str, str]] = []
-    for name in names:
-        token = new_token()
-        try:
-            roster = roster.with_trainee(name, token)
-        except SettingsError as exc:
-            raise click.UsageError(f"NAME {name!r}: {exc}") from None
-        if any(name.strip() == earlier for earlier, _ in issued):  # two tokens printed, only the last one valid
-            raise click.UsageError(f"NAME {name.strip()!r} is given twice: each trainee gets one token")
-        issued.append((name.strip(), token))
+
+
+def _save_roster(roster: Any, roster_path: Path) -> None:
     try:
         roster.save(roster_path)
     except OSError as exc:
         raise click.ClickException(f"{roster_path}: cannot write the roster: {exc.strerror or exc}") from None
+
+
+def _issue_tokens(roster: Any, names: tuple[str, ...], role: str | None) -> tuple[Any, list[tuple[str, str]]]:
+    """``roster`` with a new token for each of ``names`` (in ``role``; None: each name's role so far), and the
+    ``(name, token)`` pairs to print. A bad or repeated NAME is a usage error, and nothing is written."""
+    from warroom.errors import SettingsError
+    from warroom.serve import new_token
+
+    issued: list[tuple[str, str]] = []
+    for name in names:
+        token = new_token()
+        try:
+            roster = roster.with_trainee(name, token, role)
+        except SettingsError as exc:
+            raise click.UsageError(f"NAME {name!r}: {exc}") from None
+        if any(name.strip() == earlier for earlier, _ in issued):  # two tokens printed, only the last one valid
+            raise click.UsageError(f"NAME {name.strip()!r} is given twice: each name gets one token")
+        issued.append((name.strip(), token))
+    return roster, issued
+
+
+@roster_group.command("add")
+@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("names", metavar="NAME...", nargs=-1, required=True)
+@click.option("--facilitator", is_flag=True, help="Add them as facilitators: they sign in to the console (/console), "
+              "never to a war room.")
+def roster_add(roster_path: Path, names: tuple[str, ...], facilitator: bool) -> None:
+    """Add trainees (or, with --facilitator, facilitators) to ROSTER (created when missing) and print each one's new
+    sign-in token, once.
+
+    The file keeps only a hash of each token: hand each person their token now. Adding a name already on the
+    roster gives it a new token (as `roster rotate` does) and the role asked for; a running `warroom serve` reads
+    the changed roster at once (the old token and its sign-ins stop working).
+    """
+    from warroom.serve import FACILITATOR, TRAINEE
+
+    roster, issued = _issue_tokens(_load_roster(roster_path), names, FACILITATOR if facilitator else TRAINEE)
+    _save_roster(roster, roster_path)
+    for name, token in issued:
+        click.echo(f"{name}\t{token}")
+
+
+@roster_group.command("list")
+@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+def roster_list(roster_path: Path) -> None:
+    """List the names on ROSTER with their role, one per line (`NAME<TAB>ROLE`), in the file's order; tokens are
+    never shown (the file holds only their hashes)."""
+    from warroom.core.text import clean_line
+
+    roster = _load_roster(roster_path, must_exist=True)
+    for name in roster.entries:
+        click.echo(f"{clean_line(name)}\t{roster.role_of(name)}")
+
+
+@roster_group.command("remove")
+@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("names", metavar="NAME...", nargs=-1, required=True)
+def roster_remove(roster_path: Path, names: tuple[str, ...]) -> None:
+    """Remove NAMEs from ROSTER. A running `warroom serve` reads the changed roster at once: their sign-ins end
+    (an open war room tab plays on until it is closed; its sessions are kept)."""
+    from warroom.errors import SettingsError
+
+    roster = _load_roster(roster_path, must_exist=True)
+    try:
+        roster = roster.without(list(names))
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from None
+    _save_roster(roster, roster_path)
+    click.echo(f"removed {', '.join(n.strip() for n in names)}; {len(roster.entries)} left on the roster")
+
+
+@roster_group.command("rotate")
+@click.argument("roster_path", metavar="ROSTER", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("names", metavar="NAME...", nargs=-1, required=True)
+def roster_rotate(roster_path: Path, names: tuple[str, ...]) -> None:
+    """Give NAMEs (already on ROSTER) new sign-in tokens and print each, once (`NAME<TAB>TOKEN`). The old token
+    stops working at once, also on a running `warroom serve`, and the sign-ins made with it end."""
+    roster = _load_roster(roster_path, must_exist=True)
+    missing = [n for n in names if n.strip() not in roster.entries]
+    if missing:
+        raise click.UsageError(f"not on the roster: {', '.join(repr(n) for n in missing)} (`roster add` adds them)")
+    roster, issued = _issue_tokens(roster, names, None)
+    _save_roster(roster, roster_path)
     for name, token in issued:
         click.echo(f"{name}\t{token}")

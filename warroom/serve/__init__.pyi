@@ -1,15 +1,22 @@
 # The API of warroom.serve (its __init__.py loads each name on first use, from the module named here).
 
-from ._roster import Roster, RosterError, new_token
+from ._console import Console
+from ._live import LiveClass, host_id
+from ._roster import FACILITATOR, TRAINEE, Roster, RosterError, new_token
 from ._server import AppOptions, ServeError, WarroomServer
 from ._signin import SignIns
 
 __all__ = [
     "AppOptions",
+    "Console",
+    "FACILITATOR",
+    "LiveClass",
     "Roster",
     "RosterError",
     "ServeError",
     "SignIns",
+    "TRAINEE",
     "WarroomServer",
+    "host_id",
     "new_token",
 ]

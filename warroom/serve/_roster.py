@@ -5,9 +5,14 @@ A roster is a YAML file the facilitator writes with ``warroom serve roster add F
     trainees:
       - name: Ada Lovelace
         token: scrypt$16384$8$1$<salt, base64>$<hash, base64>
+      - name: Fran Allen
+        token: scrypt$16384$8$1$<salt, base64>$<hash, base64>
+        role: facilitator
 
-Each token is a random string printed once when the trainee is added; the file holds only its scrypt hash
-(:func:`hash_token`, standard library ``hashlib.scrypt``), so a copy of the roster does not let anyone sign in.
+An entry's ``role`` is ``trainee`` (the default: signs in to their own war room) or ``facilitator`` (signs in to the
+facilitator's console, never to a war room). Each token is a random string printed once when the name is added (or
+its token rotated); the file holds only its scrypt hash (:func:`hash_token`, standard library ``hashlib.scrypt``),
+so a copy of the roster does not let anyone sign in.
 Errors in a roster file are :class:`RosterError` with a ``path:line:col: message`` text.
 """
 
@@ -28,7 +33,14 @@ from warroom.core.files import read_limited, replace_file
 from warroom.core.settings import resolve_trainee
 from warroom.errors import SettingsError, WarroomError
 
-__all__ = ["Roster", "RosterError", "hash_token", "new_token", "verify_token"]
+__all__ = ["FACILITATOR", "ROLES", "TRAINEE", "Roster", "RosterError", "hash_token", "new_token", "verify_token"]
+
+#: The role of a roster entry who plays drills in their own war room.
+TRAINEE = "trainee"
+#: The role of a roster entry who signs in to the facilitator's console (and never to a war room).
+FACILITATOR = "facilitator"
+#: Every role, the default first.
+ROLES = (TRAINEE, FACILITATOR)
 
 #: scrypt cost parameters: n (CPU/memory cost, a power of 2), r (block size), p (parallelism); about 16 MiB and
 #: some tens of milliseconds per check.
@@ -93,9 +105,20 @@ def verify_token(token: str, stored: str) -> bool:
 
 @dataclass(frozen=True)
 class Roster:
-    """Trainee name -> stored token hash, in the file's order."""
+    """Name -> stored token hash, in the file's order, and the names whose role is :data:`FACILITATOR` (every other
+    entry is a trainee)."""
 
     entries: dict[str, str]
+    facilitators: frozenset[str] = frozenset()
+
+    def role_of(self, name: str) -> str:
+        """The role of ``name`` on the roster (:data:`TRAINEE` or :data:`FACILITATOR`)."""
+        return FACILITATOR if name in self.facilitators else TRAINEE
+
+    @property
+    def trainees(self) -> list[str]:
+        """The names of the roster whose role is trainee, in the file's order."""
+        return [name for name in self.entries if name not in self.facilitators]
 
     @classmethod
     def load(cls, path: Path) -> Roster:
@@ -112,22 +135,39 @@ class Roster:
             mark = getattr(exc, "problem_mark", None)
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
             raise RosterError(f"{path}:{line}:{col}: not a YAML roster: {getattr(exc, 'problem', exc)}") from None
-        return cls(_entries(path, node))
+        entries, facilitators = _entries(path, node)
+        return cls(entries, frozenset(facilitators))
 
     def save(self, path: Path) -> None:
         """Write the roster to ``path`` atomically (a temporary file renamed over it), readable by its owner only."""
-        data = {"trainees": [{"name": name, "token": stored} for name, stored in self.entries.items()]}
+        data = {
+            "trainees": [
+                {"name": name, "token": stored, **({"role": FACILITATOR} if name in self.facilitators else {})}
+                for name, stored in self.entries.items()
+            ]
+        }
         text = "# warroom serve roster: tokens are scrypt hashes (docs/serve.md)\n"
         text += yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
         replace_file(path, text, mode=0o600)
 
-    def with_trainee(self, name: str, token: str) -> Roster:
+    def with_trainee(self, name: str, token: str, role: str | None = None) -> Roster:
         """A copy with ``name`` (checked like ``--trainee``; SettingsError when unusable) holding ``token``'s hash,
-        replacing an earlier token of the same name."""
+        replacing an earlier token of the same name, in ``role`` (None: the name's role so far, a trainee for a new
+        name)."""
         if not name.strip():
             raise SettingsError("the trainee name is empty")
         checked = resolve_trainee(name, source="the command line")
-        return Roster({**self.entries, checked: hash_token(token)})
+        role = role or self.role_of(checked)
+        facilitators = self.facilitators | {checked} if role == FACILITATOR else self.facilitators - {checked}
+        return Roster({**self.entries, checked: hash_token(token)}, facilitators)
+
+    def without(self, names: list[str]) -> Roster:
+        """A copy without ``names`` (each must be on the roster: SettingsError naming those that are not)."""
+        missing = [n for n in names if n.strip() not in self.entries]
+        if missing:
+            raise SettingsError(f"not on the roster: {', '.join(repr(n) for n in missing)}")
+        gone = {n.strip() for n in names}
+        return Roster({k: v for k, v in self.entries.items() if k not in gone}, self.facilitators - gone)
 
     def check(self, name: str, token: str) -> str | None:
         """The roster's spelling of the trainee's name when ``token`` is theirs, else None. Surrounding white space
@@ -139,12 +179,14 @@ class Roster:
         return name if ok and stored is not None else None
 
 
-def _entries(path: Path, node: yaml.Node | None) -> dict[str, str]:
+def _entries(path: Path, node: yaml.Node | None) -> tuple[dict[str, str], list[str]]:
+    """The roster's name -> token hash entries, and the names of its facilitators."""
+
     def where(n: yaml.Node) -> str:
         return f"{path}:{n.start_mark.line + 1}:{n.start_mark.column + 1}"
 
     if node is None:
-        return {}
+        return {}, []
     if not isinstance(node, yaml.MappingNode):
         raise RosterError(f"{where(node)}: a roster is a mapping with one key, trainees")
     trainees: yaml.Node | None = None
@@ -153,14 +195,20 @@ def _entries(path: Path, node: yaml.Node | None) -> dict[str, str]:
             raise RosterError(f"{where(key)}: unknown key {key.value!r}; a roster has one key, trainees")
         trainees = value
     if trainees is None or (isinstance(trainees, yaml.ScalarNode) and trainees.value in ("", "null", "~")):
-        return {}
+        return {}, []
     if not isinstance(trainees, yaml.SequenceNode):
         raise RosterError(f"{where(trainees)}: trainees is a list of entries with a name and a token")
     entries: dict[str, str] = {}
+    facilitators: list[str] = []
     for item in trainees.value:
         fields = {k.value: v for k, v in item.value} if isinstance(item, yaml.MappingNode) else {}
-        if set(fields) != {"name", "token"} or not all(isinstance(v, yaml.ScalarNode) for v in fields.values()):
-            raise RosterError(f"{where(item)}: each trainee is a mapping with exactly a name and a token")
+        if not {"name", "token"} <= set(fields) <= {"name", "token", "role"} or not all(
+            isinstance(v, yaml.ScalarNode) for v in fields.values()
+        ):
+            raise RosterError(f"{where(item)}: each entry is a mapping with a name, a token and optionally a role")
+        role = fields.get("role")
+        if role is not None and role.value not in ROLES:
+            raise RosterError(f"{where(role)}: the role {role.value!r} is not one of {', '.join(ROLES)}")
         try:
             text = str(fields["name"].value)
             name = resolve_trainee(text, source="the roster") if text.strip() else ""
@@ -178,4 +226,6 @@ def _entries(path: Path, node: yaml.Node | None) -> dict[str, str]:
                 "add` (a roster never holds a plain token)"
             ) from None
         entries[name] = str(fields["token"].value)
-    return entries
+        if role is not None and role.value == FACILITATOR:
+            facilitators.append(name)
+    return entries, facilitators

@@ -7,6 +7,15 @@ command line, built by :func:`app_command`), a limit on concurrent sessions (the
 page, not a hang), sign-in in front of every route (:mod:`warroom.serve._signin`), and page URLs taken from the
 request (so a server bound to ``0.0.0.0`` works). The terminal page, its scripts and the per-process protocol
 (``textual_serve.app_service.AppService``) are textual-serve's own.
+
+Seats: the terminal page (``GET /``) takes a seat for its tab when it is served (a ticket in its websocket's URL,
+``/ws/TICKET``, valid :data:`TICKET_LIFETIME` seconds), so the tab over ``--max-sessions`` gets the HTTP 503 page
+even when every tab of a class starts at the same moment (the check at the websocket came too late: the page was
+already shown, and the browser could only say "Session ended."). A tab whose app process ends on its own (a crash,
+``kill``) has its websocket closed at once, so the browser says the session ended instead of freezing.
+
+Each tab has an id, given to its app process (:data:`~warroom.store.journal.SERVE_TAB_ENV`) so that its journal
+names the tab; :class:`~warroom.serve._live.LiveClass` follows it for the facilitator's console.
 """
 
 from __future__ import annotations
@@ -15,24 +24,29 @@ import asyncio
 import logging
 import os
 import re
+import secrets
 import shlex
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp_jinja2
 import jinja2
 from aiohttp import WSCloseCode, web
 from aiohttp.http_exceptions import HttpProcessingError
-from rich.logging import RichHandler
-from textual_serve.server import LogHighlighter, Server
+from textual_serve.server import Server
 
 from warroom.core.text import plural
 from warroom.errors import WarroomError
 from warroom.serve._signin import SignIns, page
-from warroom.serve._tab import MAX_MESSAGE_BYTES, BadMessage, TabService, relay_messages
+from warroom.serve._tab import MAX_MESSAGE_BYTES, BadMessage, TabService, relay_until_ended
+
+if TYPE_CHECKING:
+    from warroom.serve._console import Console
+    from warroom.serve._live import LiveClass
 
 __all__ = ["AppOptions", "ServeError", "WarroomServer", "app_command", "build_application"]
 
@@ -43,6 +57,10 @@ log = logging.getLogger("warroom.serve")
 STOP_GRACE = float(os.environ.get("WARROOM_SERVE_STOP_GRACE", "") or 15.0)
 #: Terminal size limits accepted from the browser, in cells.
 _MAX_CELLS = 1000
+#: Seconds a seat taken by a served terminal page waits for its tab's websocket.
+TICKET_LIFETIME = 60.0
+#: The environment variable naming a served app process's tab (warroom.store.journal's ``SERVE_TAB_ENV``).
+TAB_ENV = "WARROOM_SERVE_TAB"
 #: A ``<link>`` element of a page (textual-serve's terminal page links a web font of fonts.googleapis.com).
 _LINK = re.compile(r"<link\b[^>]*>", re.S)
 
@@ -57,10 +75,12 @@ class AppOptions:
     drill_set: Path | None = None
 
 
-def app_command(trainee: str, options: AppOptions, python: str = sys.executable) -> str:
+def app_command(trainee: str, options: AppOptions, python: str = sys.executable, tab: str | None = None) -> str:
     """The shell command line that runs the war room (the picker) for ``trainee``, every part quoted; ``exec`` makes
-    the app the process that the server's signals and closed pipes reach."""
-    args: list[str] = [python, "-m", "warroom", "--trainee", trainee]
+    the app the process that the server's signals and closed pipes reach (``env`` execs it in turn, with the tab's
+    id in :data:`TAB_ENV` when ``tab`` is given)."""
+    args: list[str] = ["env", f"{TAB_ENV}={tab}"] if tab else []
+    args += [python, "-m", "warroom", "--trainee", trainee]
     for folder in options.drill_dirs:
         args += ["--drills", str(folder)]
     if options.data_dir is not None:
@@ -95,18 +115,43 @@ class WarroomServer(Server):
     """
 
     def __init__(
-        self, signins: SignIns, options: AppOptions, *, host: str, port: int, max_sessions: int | None = None
+        self,
+        signins: SignIns,
+        options: AppOptions,
+        *,
+        host: str,
+        port: int,
+        max_sessions: int | None = None,
+        live: LiveClass | None = None,
+        console: Console | None = None,
     ) -> None:
         super().__init__(app_command(signins.default_trainee, options), host=host, port=port, title="War Room")
         self.signins = signins
         self.options = options
         self.max_sessions = max_sessions
+        self.live = live
+        self.facilitator_console = console
         self.active = 0  # app processes running now
         self.sockets: set[web.WebSocketResponse] = set()  # the open sessions' websockets
+        self.tickets: dict[str, float] = {}  # seats taken by served pages: ticket -> when it lapses (monotonic)
+
+    def _seats_held(self) -> int:
+        """The tickets of served pages whose tab has not connected yet (lapsed ones dropped)."""
+        now = time.monotonic()
+        for ticket in [t for t, until in self.tickets.items() if until < now]:
+            del self.tickets[ticket]
+        return len(self.tickets)
 
     def full(self) -> bool:
-        """True when a new session would go over ``max_sessions``."""
-        return self.max_sessions is not None and self.active >= self.max_sessions
+        """True when a new session would go over ``max_sessions`` (running sessions and seats held by pages)."""
+        return self.max_sessions is not None and self.active + self._seats_held() >= self.max_sessions
+
+    def take_seat(self) -> str:
+        """A ticket for a served page's tab: a seat held for it until its websocket connects (or the ticket
+        lapses)."""
+        ticket = secrets.token_urlsafe(16)
+        self.tickets[ticket] = time.monotonic() + TICKET_LIFETIME
+        return ticket
 
     def full_page(self) -> web.Response:
         """The HTTP 503 page a connection over the limit gets."""
@@ -123,9 +168,10 @@ class WarroomServer(Server):
         router = request.app.router
         origin = f"{request.scheme}://{request.host}"
         ws_scheme = "wss" if request.scheme == "https" else "ws"
+        ticket = self.take_seat() if self.max_sessions is not None else "tab"
         context = {
             "font_size": _cells(request.query.get("fontsize", "16"), 16),
-            "app_websocket_url": f"{ws_scheme}://{request.host}{router['websocket'].url_for()}",
+            "app_websocket_url": f"{ws_scheme}://{request.host}{router['websocket-seat'].url_for(ticket=ticket)}",
             "config": {"static": {"url": f"{origin}{router['static'].url_for(filename='/')}".rstrip("/") + "/"}},
             "application": {"name": self.title},
         }
@@ -143,13 +189,19 @@ class WarroomServer(Server):
         origin = request.headers.get("Origin")
         if origin is not None and origin.split("://", 1)[-1] != request.host:
             return page("War Room: refused", "<p>This page belongs to another site.</p>", status=403)
-        if self.full():
+        seat = self.tickets.pop(request.match_info.get("ticket", ""), None)
+        if seat is None and self.full():
             return self.full_page()
         self.active += 1  # a seat, until the tab's app process is gone
+        tab = secrets.token_hex(6)
+        if self.live is not None:
+            self.live.tab_opened(tab, trainee, self.signins.signin_id(request))
         try:
-            return await self._relay(request, app_command(trainee, self.options), trainee)
+            return await self._relay(request, app_command(trainee, self.options, tab=tab), trainee)
         finally:
             self.active -= 1
+            if self.live is not None:
+                self.live.tab_closed(tab)
 
     async def _relay(self, request: web.Request, command: str, trainee: str) -> web.WebSocketResponse:
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
@@ -171,7 +223,7 @@ class WarroomServer(Server):
         height = _cells(request.query.get("height", "24"), 24)
         try:
             await service.start(width, height)
-            await relay_messages(websocket, service, _cells)
+            await relay_until_ended(websocket, service, _cells)
         except asyncio.CancelledError:
             pass
         except BadMessage as exc:  # the sender's session ends; nobody else's
@@ -213,13 +265,14 @@ class WarroomServer(Server):
         return recover_unfinished(data_dir, default_drill_resolver(self.options.drill_dirs), trainee=trainee)
 
     def initialize_logging(self) -> None:
-        """textual-serve's log (one line per request, Rich tracebacks of errors), but a traceback never shows the
-        local variables of its frames (they hold requests' bytes: sign-in cookies, tokens posted to /signin) and a
-        malformed request is one line (:class:`ClientErrorsOnOneLine`)."""
-        handler = RichHandler(show_path=False, show_time=False, rich_tracebacks=True, tracebacks_show_locals=False,
-                              highlighter=LogHighlighter(), console=self.console)  # fmt: skip
+        """The server's log on its standard output: one line per record, never wrapped (``2026-12-01 14:10:02
+        INFO message``: a file or a terminal of any width reads it whole), a traceback as Python prints it (never
+        the local variables of its frames, which hold requests' bytes: sign-in cookies, tokens posted to /signin),
+        and a malformed request in one line (:class:`ClientErrorsOnOneLine`)."""
+        handler = logging.StreamHandler(sys.stdout)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
         handler.addFilter(ClientErrorsOnOneLine())
-        logging.basicConfig(level="DEBUG" if self.debug else "INFO", format="%(message)s", handlers=[handler])
+        logging.basicConfig(level="DEBUG" if self.debug else "INFO", handlers=[handler], force=True)
 
     async def on_shutdown(self, app: web.Application) -> None:
         """The server stops (Ctrl+C, SIGTERM): close every open session's websocket as going away (1001), so that
@@ -232,13 +285,22 @@ class WarroomServer(Server):
         )
 
     async def on_startup(self, app: web.Application) -> None:
-        """Nothing: the banner is printed once the address is bound (:meth:`banner`), not before."""
+        """Start following the class for the console (the banner is printed once the address is bound,
+        :meth:`banner`, not here)."""
+        if self.live is not None:
+            self.live.start()
+
+    async def on_cleanup(self, app: web.Application) -> None:
+        """Stop following the class: this host's rows leave the live table."""
+        if self.live is not None:
+            await self.live.stop()
 
     def banner(self) -> str:
         """Where the war room is served, once it listens (the store's connection string is never part of it)."""
         limit = f", at most {plural(self.max_sessions, 'session')} at once" if self.max_sessions else ""
         signin = "sign-in with the roster" if self.signins.roster is not None else "NO sign-in (no --roster)"
-        return f"War Room served on {self.public_url} ({signin}{limit}); press Ctrl+C to stop"
+        console = f"; the console at {self.public_url}/console" if self.facilitator_console is not None else ""
+        return f"War Room served on {self.public_url} ({signin}{limit}){console}; press Ctrl+C to stop"
 
     def serve(self, debug: bool = False) -> None:
         """Run the web server until Ctrl+C or SIGTERM; the banner is printed once the address is bound.
@@ -274,19 +336,24 @@ class ServeError(WarroomError):
 
 def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) -> web.Application:
     """The aiohttp application of ``server``: sign-in in front of textual-serve's routes (terminal page, websocket,
-    downloads, static files)."""
+    downloads, static files) and of the facilitator's console."""
     app = web.Application(middlewares=[server.signins.middleware, *middlewares])
     aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(server.templates_path))
     app.add_routes(
         [
             web.get("/signin", server.signins.handle_get, name="signin"),
             web.post("/signin", server.signins.handle_post),
+            web.post("/signout", server.signins.handle_signout),
             web.get("/", server.handle_index, name="index"),
             web.get("/ws", server.handle_websocket, name="websocket"),
+            web.get("/ws/{ticket}", server.handle_websocket, name="websocket-seat"),
             web.get("/download/{key}", server.handle_download, name="download"),
             web.static("/static", server.statics_path, name="static"),
         ]
     )
+    if server.facilitator_console is not None:
+        app.add_routes(server.facilitator_console.routes())
     app.on_startup.append(server.on_startup)
     app.on_shutdown.append(server.on_shutdown)
+    app.on_cleanup.append(server.on_cleanup)
     return app

@@ -1,28 +1,42 @@
 """Sign-in for ``warroom serve``: the sign-in page, the cookie that marks a signed-in browser, and the pages the
 server answers with instead of the war room (too many sessions, not signed in).
 
-A browser signs in by posting a trainee name and token from the roster; the server then keeps a record (random id
--> trainee name) and sets a cookie holding the id (``HttpOnly``, ``SameSite=Strict``). The trainee of every app
-process started for that browser is the roster's name in that record: nothing the browser sends names the trainee.
+A browser signs in by posting a name and token from the roster; the server then keeps a record (random id -> the
+roster's name, role and token hash) and sets a cookie holding the id (``HttpOnly``, ``SameSite=Strict``). The trainee
+of every app process started for that browser is the roster's name in that record: nothing the browser sends names
+the trainee. A facilitator's sign-in opens the console (``/console``) and never a war room; a trainee's never the
+console. The roster file is read again when it changes (``roster add``, ``remove``, ``rotate``): a sign-in whose
+name left the roster, or whose token was replaced, ends at once.
+
+Every sign-in is logged with its name (``sign-in: NAME (trainee) from ADDRESS``), and so is every refused one
+(``sign-in refused: NAME from ADDRESS``), the name as typed, its control characters escaped; never a token.
 """
 
 from __future__ import annotations
 
 import asyncio
 import html
+import logging
+import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from warroom.core.text import clean_line
+from warroom.serve._roster import FACILITATOR, TRAINEE, RosterError
+
 if TYPE_CHECKING:
     from warroom.serve._roster import Roster
 
-__all__ = ["COOKIE", "ClientThrottle", "SignIns", "client_of", "page"]
+__all__ = ["COOKIE", "ClientThrottle", "SignIn", "SignIns", "client_of", "page"]
+
+log = logging.getLogger("warroom.serve")
 
 #: Name of the cookie holding a sign-in id.
 COOKIE = "warroom_signin"
@@ -30,6 +44,12 @@ COOKIE = "warroom_signin"
 SIGNIN_LIFETIME = 12 * 3600
 #: Longest name or token read from the sign-in form, in characters.
 _MAX_FIELD = 200
+#: Seconds between two looks at the roster file for a change.
+_ROSTER_LOOK = 1.0
+#: The paths only a facilitator's sign-in opens (the console), and only a trainee's (the war room and its parts,
+#: the trainee's own sessions).
+CONSOLE_PREFIX = "/console"
+TRAINEE_PATHS = ("/", "/ws", "/static", "/download", "/mine")
 
 _STYLE = """
 body { background: #0c181f; color: #e8eef2; font-family: menlo, "Roboto Mono", monospace; display: flex;
@@ -55,7 +75,8 @@ def signin_page(problem: str = "", status: int = 200) -> web.Response:
     """The sign-in form, with ``problem`` (plain text) above it when the last attempt failed."""
     note = f'<p class="problem" role="alert">{html.escape(problem)}</p>' if problem else ""
     form = (
-        f"{note}<p>Sign in with the name and token your facilitator gave you.</p>"
+        f"{note}<p>Sign in with the name and token your facilitator gave you (a facilitator: yours opens the "
+        "console).</p>"
         '<form method="post" action="/signin">'
         '<label for="name">Name</label><input id="name" name="name" autocomplete="username" required>'
         '<label for="token">Token</label>'
@@ -146,36 +167,109 @@ class ClientThrottle:
         idle = [k for k, s in self._clients.items() if not s.waiting]
         for key in idle[: len(self._clients) - _MAX_CLIENTS]:
             del self._clients[key]
+@dataclass(frozen=True)
+class SignIn:
+    """One signed-in browser: the roster's ``name`` and ``role``, the token hash it signed in with (a sign-in
+    ends when the roster's hash changes) and when (``time.monotonic``)."""
+
+    name: str
+    role: str
+    token_hash: str
+    since: float
+
+
+def _quoted_name(name: str) -> str:
+    """A name typed at sign-in, for the log: its control characters escaped, cut to 80 characters, quoted."""
+    shown = clean_line(name)
+    return repr(shown[:80] + ("…" if len(shown) > 80 else ""))
 
 
 @dataclass
 class SignIns:
-    """The signed-in browsers of one server: sign-in id -> (trainee name, time signed in (``time.monotonic``)).
+    """The signed-in browsers of one server: sign-in id -> :class:`SignIn`.
 
-    With no roster (``roster`` None) nobody signs in and every browser runs as ``default_trainee``."""
+    With no roster (``roster`` None) nobody signs in, every browser runs as ``default_trainee`` and there is no
+    console. With ``roster_path`` the roster is read again when the file changes (at most every second)."""
 
     roster: Roster | None
     default_trainee: str
-    _records: dict[str, tuple[str, float]] = field(default_factory=dict)
+    roster_path: Path | None = None
+    #: Called with each new sign-in (its id and :class:`SignIn`) and each sign-in that ends (its id, None).
+    on_change: Callable[[str, SignIn | None], None] | None = None
+    _records: dict[str, SignIn] = field(default_factory=dict)
     #: At most this many token hashes are computed at once (each takes tens of ms and 16 MiB): sign-in attempts wait
     #: their turn instead of taking the host's CPU and memory from the sessions.
     _checks: asyncio.Semaphore = field(default_factory=lambda: asyncio.Semaphore(2))
     #: What each client may ask for (a flood from one client is refused, not queued in front of the others).
     throttle: ClientThrottle = field(default_factory=ClientThrottle)
+    _roster_stamp: tuple[int, int] | None = None
+    _roster_looked: float = 0.0
 
-    def trainee_of(self, request: web.Request) -> str | None:
-        """The trainee a request comes from: the roster name of its valid sign-in cookie, the default trainee when
-        the server has no roster, else None (not signed in)."""
-        if self.roster is None:
-            return self.default_trainee
-        record = self._records.get(request.cookies.get(COOKIE, ""))
+    def reload_roster(self) -> None:
+        """Read the roster file again when it changed since it was last read, and end the sign-ins whose name
+        left it or whose token was replaced. A roster that no longer reads is logged and the last good one kept."""
+        if self.roster_path is None or self.roster is None:
+            return
+        now = time.monotonic()
+        if now - self._roster_looked < _ROSTER_LOOK:
+            return
+        self._roster_looked = now
+        try:
+            st = os.stat(self.roster_path)
+            stamp = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = (0, 0)
+        if self._roster_stamp is None:
+            self._roster_stamp = stamp
+            return
+        if stamp == self._roster_stamp:
+            return
+        self._roster_stamp = stamp
+        try:
+            from warroom.serve._roster import Roster
+
+            self.roster = Roster.load(self.roster_path)
+        except RosterError as exc:
+            log.error("the roster changed and cannot be read; the last one read stays in use: %s", exc)
+            return
+        log.info("roster read again: %d names", len(self.roster.entries))
+        for key, record in list(self._records.items()):
+            same_token = self.roster.entries.get(record.name) == record.token_hash
+            if not same_token or self.roster.role_of(record.name) != record.role:
+                self._end(key)
+
+    def _end(self, key: str) -> None:
+        record = self._records.pop(key, None)
+        if record is not None and self.on_change is not None:
+            self.on_change(key, None)
+
+    def signin_of(self, request: web.Request) -> SignIn | None:
+        """The valid sign-in of a request's cookie, or None (none, unknown, expired)."""
+        key = request.cookies.get(COOKIE, "")
+        record = self._records.get(key)
         if record is None:
             return None
-        name, since = record
-        if time.monotonic() - since > SIGNIN_LIFETIME:
-            self._records.pop(request.cookies.get(COOKIE, ""), None)
+        if time.monotonic() - record.since > SIGNIN_LIFETIME:
+            self._end(key)
             return None
-        return name
+        return record
+
+    def signin_id(self, request: web.Request) -> str | None:
+        """The sign-in id of a request with a valid sign-in, else None."""
+        return request.cookies.get(COOKIE) if self.signin_of(request) is not None else None
+
+    def trainee_of(self, request: web.Request) -> str | None:
+        """The trainee a request comes from: the roster name of its valid sign-in cookie when its role is trainee,
+        the default trainee when the server has no roster, else None (not signed in, or a facilitator)."""
+        if self.roster is None:
+            return self.default_trainee
+        record = self.signin_of(request)
+        return record.name if record is not None and record.role == TRAINEE else None
+
+    def facilitator_of(self, request: web.Request) -> str | None:
+        """The facilitator a request comes from (the roster name of a facilitator's valid sign-in), else None."""
+        record = self.signin_of(request) if self.roster is not None else None
+        return record.name if record is not None and record.role == FACILITATOR else None
 
     async def handle_get(self, request: web.Request) -> web.StreamResponse:
         """``GET /signin``: the form (or straight to the war room when there is no roster)."""
@@ -185,9 +279,11 @@ class SignIns:
 
     async def handle_post(self, request: web.Request) -> web.StreamResponse:
         """``POST /signin`` (form fields ``name`` and ``token``): on a roster match, a cookie and a redirect to the
-        war room (303); else the form again with HTTP 401. The hash check runs off the event loop."""
+        war room, or for a facilitator to the console (303); else the form again with HTTP 401. The hash check runs
+        off the event loop; both outcomes are logged with the name."""
         if self.roster is None:
             raise web.HTTPSeeOther("/")
+        self.reload_roster()
         form = await request.post()
         name, token = str(form.get("name", ""))[:_MAX_FIELD], str(form.get("token", ""))[: _MAX_FIELD + 1]
         roster = self.roster
@@ -205,23 +301,56 @@ class SignIns:
             response.headers["Retry-After"] = "".join(c for c in refused if c.isdigit()) or "1"
             return response
         if trainee is None:
+            log.warning("sign-in refused: %s from %s", _quoted_name(name), client_of(request))
             return signin_page("That name and token are not on the roster.", status=401)
         now = time.monotonic()
-        for old in [k for k, (_, since) in self._records.items() if now - since > SIGNIN_LIFETIME]:
-            del self._records[old]  # expired sign-ins
+        for old in [k for k, r in self._records.items() if now - r.since > SIGNIN_LIFETIME]:
+            self._end(old)  # expired sign-ins
         signin_id = secrets.token_urlsafe(32)
-        self._records[signin_id] = (trainee, now)
-        response = web.HTTPSeeOther("/")
+        record = SignIn(trainee, roster.role_of(trainee), roster.entries[trainee], now)
+        self._records[signin_id] = record
+        log.info("sign-in: %s (%s) from %s", _quoted_name(trainee), record.role, client_of(request))
+        if self.on_change is not None:
+            self.on_change(signin_id, record)
+        response = web.HTTPSeeOther(CONSOLE_PREFIX if record.role == FACILITATOR else "/")
         response.set_cookie(COOKIE, signin_id, httponly=True, samesite="Strict", max_age=SIGNIN_LIFETIME, path="/")
+        return response
+
+    async def handle_signout(self, request: web.Request) -> web.StreamResponse:
+        """``POST /signout``: end this browser's sign-in and go back to the sign-in page."""
+        key = request.cookies.get(COOKIE, "")
+        if key in self._records:
+            self._end(key)
+        response = web.HTTPSeeOther("/signin")
+        response.del_cookie(COOKIE, path="/")
         return response
 
     @web.middleware
     async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Let a request through only when it is the sign-in page or comes from a signed-in browser; else the
-        browser is sent to the sign-in page (``GET /``) or refused with 401 (anything else: the terminal's
-        websocket, scripts, styles, downloads)."""
-        if request.path == "/signin" or self.trainee_of(request) is not None:
+        """Let a request through only when it is the sign-in page or comes from a browser signed in with the role
+        its path needs (the console: a facilitator; the war room and the trainee's own pages: a trainee); else the
+        browser is sent to the sign-in page (``GET /``), pointed to its own pages, or refused with 401 (anything
+        else: the terminal's websocket, scripts, styles, downloads)."""
+        self.reload_roster()
+        path = request.path
+        if path in ("/signin", "/signout"):
             return await handler(request)
-        if request.path == "/" and request.method == "GET":
+        console = path == CONSOLE_PREFIX or path.startswith(CONSOLE_PREFIX + "/")
+        if console and self.facilitator_of(request) is not None:
+            return await handler(request)
+        if not console and self.trainee_of(request) is not None:
+            return await handler(request)
+        if self.roster is None:  # no roster, no facilitator: the console is not served
+            return page("War Room: no console", "<p>The facilitator's console needs a roster with a facilitator "
+                        "(<code>warroom serve roster add --facilitator</code>).</p>", 404)
+        if self.facilitator_of(request) is not None:  # a facilitator asking for a war room
+            if path == "/" and request.method == "GET":
+                raise web.HTTPSeeOther(CONSOLE_PREFIX)
+            return page("War Room: a facilitator's sign-in", '<p>A facilitator signs in to the <a href="/console">'
+                        "console</a>, not to a war room.</p>", 403)
+        if self.trainee_of(request) is not None:  # a trainee asking for the console
+            return page("War Room: facilitators only", '<p>The console is for facilitators. <a href="/">Back to '
+                        "your war room</a>.</p>", 403)
+        if request.method == "GET" and (path == "/" or console):
             raise web.HTTPSeeOther("/signin")
         return page("War Room: sign in first", '<p><a href="/signin">Sign in</a> to use the war room.</p>', 401)

@@ -23,7 +23,7 @@ import time
 from asyncio.subprocess import Process
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 
 from warroom.errors import WarroomError
@@ -110,6 +110,17 @@ class TabService(AppService):
 
     process: Process | None = None
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Set once the app process's output ended (it exited or was killed).
+        self.ended = asyncio.Event()
+
+    async def run(self) -> None:
+        try:
+            await super().run()
+        finally:
+            self.ended.set()
+
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         self.process = await super()._open_app_process(width, height)
         return self.process
@@ -143,7 +154,8 @@ async def relay_messages(websocket: web.WebSocketResponse, service: AppService, 
     async for message in websocket:
         kind, data = read_message(message, budget)
         if kind == "stdin":
-            await service.send_bytes(data)
+            if data:  # an empty packet would stop the app process's input parser: no key reaches it after it
+                await service.send_bytes(data)
         elif kind == "resize":
             await service.set_terminal_size(cells(str(data.get("width")), 80), cells(str(data.get("height")), 24))
         elif kind == "ping":
@@ -152,3 +164,21 @@ async def relay_messages(websocket: web.WebSocketResponse, service: AppService, 
             await service.blur()
         elif kind == "focus":
             await service.focus()
+
+
+async def relay_until_ended(websocket: web.WebSocketResponse, service: TabService, cells: Any) -> None:
+    """:func:`relay_messages` until the browser goes away or the app process ends; in the second case the websocket
+    is closed now (the browser shows that the session ended), not left open on a frozen screen. Raises
+    :class:`BadMessage` as :func:`relay_messages` does."""
+    relay = asyncio.ensure_future(relay_messages(websocket, service, cells))
+    ended = asyncio.ensure_future(service.ended.wait())
+    try:
+        done, _ = await asyncio.wait({relay, ended}, return_when=asyncio.FIRST_COMPLETED)
+        if relay in done:
+            relay.result()  # a BadMessage ends the session
+        else:
+            await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the session ended")
+    finally:
+        for task in (relay, ended):
+            task.cancel()
+        await asyncio.gather(relay, ended, return_exceptions=True)

@@ -112,7 +112,7 @@ def scope_sentence(set_id: str | None, since: str | None, trainees: tuple[str, .
 
 def _write(store: Any, query: Any, mode: str, output: Path, now: str) -> None:
     from warroom.cli.report._page import render
-    from warroom.cli.scores import compute_summary, unverified_sentence
+    from warroom.cli.scores import compute_summary, counted_line, unverified_sentence
     from warroom.store.cohort import read_facts, unverified_sessions
 
     # the first attempts are found among all the trainees' sessions; --since and --set then keep theirs
@@ -132,6 +132,7 @@ def _write(store: Any, query: Any, mode: str, output: Path, now: str) -> None:
     emit(page, output, what="report")
     n_trainees, n_drills = plural(len(summary.stats.trainees), "trainee"), plural(len(summary.stats.drills), "drill")
     say(f"Wrote {output}: {n_trainees}, {n_drills}.")
+    say(counted_line(summary))  # once any assessment session matches, only those count: said here as on the page
     if problems:
         were = plural(len(problems), "was", "were", count=False)
         left_out = plural(len(problems), "stored session")

@@ -48,6 +48,7 @@ from ._hygiene import (
     debrief_tags,
     hidden_session_fields,
     pre_debrief_session,
+    session_reached_debrief,
     without_answer_keys,
 )
 from ._origins import PLAN, SETUP, TARGET_LABELS, event_target, fault_target, origin_event_of
@@ -193,6 +194,7 @@ __all__ = [
     "result_event",
     "rewritten",
     "role_of",
+    "session_reached_debrief",
     "twin_of",
     "value_at",
     "variable_texts",

@@ -12,7 +12,15 @@ from ._postgres import (
     sessions_columns,
     upgrade_refused,
 )
-from ._roles import FACILITATOR_ROLE, checks_statements, history_statements, own_sessions_only, secure, trainee_refused
+from ._roles import (
+    FACILITATOR_ROLE,
+    checks_statements,
+    console_statements,
+    history_statements,
+    own_sessions_only,
+    secure,
+    trainee_refused,
+)
 
 __all__ = [
     "Dialect",
@@ -24,6 +32,7 @@ __all__ = [
     "StoreURLError",
     "checks_statements",
     "connect",
+    "console_statements",
     "driver_errors",
     "history_statements",
     "is_unreachable",

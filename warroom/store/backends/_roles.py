@@ -69,6 +69,7 @@ def _statements(schema: str) -> list[str]:
         f"CREATE POLICY warroom_facilitator_all ON sessions TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
         *history_statements(),
         *checks_statements(),
+        *console_statements(),
     ]
 
 
@@ -129,6 +130,24 @@ def checks_statements() -> list[str]:
         "DROP TRIGGER IF EXISTS sessions_mark_submitted ON sessions",
         "CREATE TRIGGER sessions_mark_submitted AFTER INSERT ON sessions FOR EACH ROW "
         "EXECUTE FUNCTION warroom_mark_submitted()",
+    ]
+
+
+def console_statements() -> list[str]:
+    """The rights and row-level security of the facilitator's console (schema version 15): a trainee reads the
+    facilitator's notes on the sessions they may read (their own); a facilitator reads and writes every note and
+    the table of who is live in a served class (which a trainee never reads)."""
+    notes = "facilitator_notes"
+    own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {notes}.session_id)"
+    return [
+        f"GRANT SELECT ON {notes} TO {TRAINEE_ROLE}",
+        f"GRANT SELECT, INSERT, DELETE ON {notes} TO {FACILITATOR_ROLE}",
+        f"ALTER TABLE {notes} ENABLE ROW LEVEL SECURITY",
+        f"DROP POLICY IF EXISTS warroom_trainee_own ON {notes}",
+        f"CREATE POLICY warroom_trainee_own ON {notes} FOR SELECT TO {TRAINEE_ROLE} USING ({own})",
+        f"DROP POLICY IF EXISTS warroom_facilitator_all ON {notes}",
+        f"CREATE POLICY warroom_facilitator_all ON {notes} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON live_sessions TO {FACILITATOR_ROLE}",
     ]
 
 

@@ -7,7 +7,8 @@ One journal per session, ``DATA_DIR/journals/SESSION_ID.jsonl``. Every line is o
   ``all_clear`` (bool), ``scoring_version`` (str or null), ``started_at`` (ISO 8601 UTC), ``mode``
   (``practice`` or ``assessment``), ``set_id`` (the drill set's id or null), ``seed`` (int or null),
   ``played_as`` (``signal`` or ``noise``: the trial; absent in a journal written before, read as noise for an
-  all-clear drill, else signal), ``pid``;
+  all-clear drill, else signal), ``pid``, and in a session played in a browser through ``warroom serve``, ``tab``
+  (the server's id of the browser tab);
 - ``action``: ``seq`` (1, 2, ...), ``at`` (wall-clock ISO 8601 UTC) and ``action`` (an
   :class:`~warroom.core.model.Action` as JSON: ``t`` in seconds of drill time, ``kind``, ...);
 - ``end`` (last line of a finished session): ``ended_at``, ``outcome``, ``total`` and ``scorecard`` (the

@@ -133,6 +133,15 @@ class Trial:
     played_as: PlayedAs | None = None
     #: None: :data:`~warroom.core.variants.DEFAULT_NOISE_RATE`.
     noise_rate: float | None = None
+#: The variable ``warroom serve`` sets for each app process it runs: the browser tab's id on that server.
+SERVE_TAB_ENV = "WARROOM_SERVE_TAB"
+
+
+def _served() -> dict[str, str]:
+    """``{"tab": ID}`` in a process that ``warroom serve`` runs for a browser tab (:data:`SERVE_TAB_ENV`), so the
+    server tells which tab plays the session (its console's live view); else nothing."""
+    tab = os.environ.get(SERVE_TAB_ENV, "")
+    return {"tab": tab[:64]} if tab else {}
 
 
 def _open_journal(data_dir: Path, template: SessionInfo) -> tuple[SessionInfo, JournalWriter]:
@@ -153,7 +162,8 @@ def _open_journal(data_dir: Path, template: SessionInfo) -> tuple[SessionInfo, J
         except OSError as exc:
             raise SessionError(f"cannot create a session journal in {jdir}: {exc.strerror or exc}") from None
         try:
-            writer.append({"type": "start", "format": JOURNAL_FORMAT, **info.to_dict(), "pid": os.getpid()})
+            start = {"type": "start", "format": JOURNAL_FORMAT, **info.to_dict(), "pid": os.getpid(), **_served()}
+            writer.append(start)
             if final.exists():  # pragma: no cover - another process took the same id within this second
                 writer.close()
                 tmp.unlink()  # only our start line is in it

@@ -5,9 +5,8 @@ from ._checks import strict_json
 from ._connection import SCHEMA_VERSION, StoreConnection
 from ._countable import COLUMN, MODES, NOT_COUNTABLE, NOT_COUNTABLE_INDEX, valid_facts_sql
 from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, figure_columns, read_pulled
-from ._filters import TUTORIAL, filter_sql, where_sql
 from ._history import HISTORY_TABLE, ScorecardChange
-from ._queries import SORT_KEYS
+from ._queries import SORT_KEYS, TUTORIAL, filter_sql, where_sql
 from ._records import ActionRecord, EndRecord, describe
 from ._rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallClock
 from ._store import ResultsStore

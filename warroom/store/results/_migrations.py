@@ -154,6 +154,44 @@ MIGRATIONS: dict[int, str] = {
             submitted_by      TEXT
         ) WITHOUT ROWID;
     """,
+    # 15: the facilitator's console (docs/serve.md, "The facilitator's console"): notes a facilitator leaves on a
+    # session, which the trainee reads in their own review (warroom.store.results._notes; a session's notes go with
+    # it when it is deleted), and the table of who is live in a served class, written by every `warroom serve`
+    # host with a heartbeat (warroom.store.live), so that several hosts in front of one database show one class.
+    # BACKFILLS[15] gives both tables the roles' rights on a store secured by `warroom store secure`.
+    15: """
+        CREATE TABLE IF NOT EXISTS facilitator_notes (
+            session_id        TEXT NOT NULL REFERENCES sessions(session_id) ON DELETE CASCADE,
+            seq               INTEGER NOT NULL,
+            written_at        TEXT NOT NULL,
+            author            TEXT NOT NULL,
+            text              TEXT NOT NULL,
+            PRIMARY KEY (session_id, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS live_sessions (
+            host              TEXT NOT NULL,
+            tab               TEXT NOT NULL,
+            trainee           TEXT NOT NULL,
+            state             TEXT NOT NULL,
+            connected_at      TEXT NOT NULL,
+            session_id        TEXT,
+            drill_id          TEXT,
+            mode              TEXT,
+            set_id            TEXT,
+            drill_time        REAL,
+            clock_at          TEXT,
+            speed             REAL,
+            paused            INTEGER NOT NULL DEFAULT 0,
+            actions           INTEGER NOT NULL DEFAULT 0,
+            last_action       TEXT,
+            last_action_at    TEXT,
+            outcome           TEXT,
+            total             INTEGER,
+            ended_at          TEXT,
+            heartbeat_at      TEXT NOT NULL,
+            PRIMARY KEY (host, tab)
+        ) WITHOUT ROWID;
+    """,
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -272,7 +310,19 @@ def _secure_checks_14(conn: Any, dialect: Dialect) -> None:
         )
 
 
+def _secure_console_15(conn: Any, dialect: Dialect) -> None:
+    """Migration 15 on a PostgreSQL store secured by ``warroom store secure``: the notes' and the live table's
+    rights and policies."""
+    if dialect.name == "sqlite":
+        return
+    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
+        from warroom.store.backends import console_statements
+
+        for statement in console_statements():
+            conn.execute(statement)
+
+
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12,
-    13: _played_as_13, 14: _secure_checks_14,
+    13: _played_as_13, 14: _secure_checks_14, 15: _secure_console_15,
 }  # fmt: skip

@@ -1,5 +1,8 @@
 """Reading the results store: one session by its id (or a part of it), lists of sessions filtered and sorted,
-counts, unreadable rows and best scores.
+counts, unreadable rows and best scores; and the filters every read takes, built in one place (:func:`filter_sql`,
+:func:`where_sql`): ``--trainee``, ``--drill``, ``--since``, ``--outcome``, ``--set`` and ``--mode`` of ``warroom
+scores`` (and a list of trainees for ``warroom report``), as SQL conditions with ``?`` parameters, used by the
+listings here and by the cohort statistics (:mod:`warroom.store.cohort`).
 
 Plain functions of the store's :class:`~warroom.store.results.StoreConnection`, each one a method of
 :class:`~warroom.store.results.ResultsStore`. Every row read is checked with
@@ -9,18 +12,69 @@ Plain functions of the store's :class:`~warroom.store.results.StoreConnection`, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from warroom.store.errors import CorruptSession, SessionNotFound
 from warroom.store.results._checks import strict_json
 from warroom.store.results._connection import StoreConnection, guarded
-from warroom.store.results._filters import filter_sql, where_sql
 from warroom.store.results._rows import _LIST_COLUMNS, LIST_FIELDS, SessionRow, StoredSession
 
 if TYPE_CHECKING:
     from warroom.store.results._history import ScorecardChange
+
+# -- the filters of every read -----------------------------------------------------------------------------------------
+
+#: The mode of the guided tutorial's sessions (``warroom tutorial``): stored and listed, never counted.
+TUTORIAL = "tutorial"
+
+
+def filter_sql(
+    *,
+    trainee: str | None = None,
+    drill: str | None = None,
+    since: str | None = None,
+    outcome: str | None = None,
+    set_id: str | None = None,
+    mode: str | None = None,
+    trainees: Sequence[str] = (),
+    since_unindexed: str = "",
+    counted_only: bool = False,
+) -> tuple[list[str], list[Any]]:
+    """The conditions (to be joined with AND) and their parameters for the given filters: each matches its column
+    exactly (None: any); ``trainees`` (when not empty) keeps only these trainees; ``since`` (a UTC timestamp text,
+    :func:`~warroom.store.results.parse_since`) keeps sessions started at or after it. ``since_unindexed`` is put
+    before ``started_at`` (SQLite's unary ``+``, which keeps the planner off the ``started_at`` index when a read
+    of every matching row is better served by a covering index; empty: no such hint). ``counted_only`` (statistics
+    and best scores) leaves out the guided tutorial's sessions (mode :data:`TUTORIAL`) unless ``mode`` asks for them."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for column, value in (("trainee", trainee), ("drill_id", drill)):
+        if value is not None:
+            clauses.append(f"{column} = ?")
+            params.append(value)
+    if trainees:
+        clauses.append(f"trainee IN ({', '.join('?' for _ in trainees)})")
+        params.extend(trainees)
+    if since is not None:
+        clauses.append(f"{since_unindexed}started_at >= ?")
+        params.append(since)
+    for column, value in (("outcome", outcome), ("set_id", set_id), ("mode", mode)):
+        if value is not None:
+            clauses.append(f"{column} = ?")
+            params.append(value)
+    if counted_only and mode is None:
+        clauses.append(f"mode <> '{TUTORIAL}'")
+    return clauses, params
+
+
+def where_sql(clauses: Sequence[str]) -> str:
+    """`` WHERE a AND b ...`` of ``clauses`` (empty when there are none)."""
+    return (" WHERE " + " AND ".join(clauses)) if clauses else ""
+
+
+# -- reads -------------------------------------------------------------------------------------------------------------
 
 #: ``--sort`` keys: key -> (SQL expression, natural direction). ``--reverse`` flips the direction.
 SORT_KEYS: dict[str, tuple[str, str]] = {
@@ -89,7 +143,10 @@ def get(db: StoreConnection, session_id: str) -> StoredSession:
     key = resolve(db, session_id)
     sql = f"SELECT {_LIST_COLUMNS}, scorecard, actions FROM sessions WHERE session_id = ?"
     stored = _stored(db.conn.execute(sql, (key,)).fetchone())
-    return replace(stored, history=scorecard_history(db, key))
+    from warroom.store.results._notes import facilitator_notes
+
+    notes = facilitator_notes(db, [key]).get(key, [])
+    return replace(stored, history=scorecard_history(db, key), facilitator_notes=notes)
 
 
 @guarded

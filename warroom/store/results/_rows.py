@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from warroom.core.model import Action
     from warroom.store.results._history import ScorecardChange
+    from warroom.store.results._notes import FacilitatorNote
 
 
 def older_played_as(all_clear: bool) -> str:
@@ -158,6 +159,9 @@ class StoredSession(SessionRow):
     #: The scorecards re-scores replaced, oldest first (read by :meth:`~warroom.store.results.ResultsStore.get`;
     #: empty in lists of sessions).
     history: list[ScorecardChange] = field(default_factory=list)
+    #: The facilitator's notes on the session, oldest first (read by :meth:`~warroom.store.results.ResultsStore.get`;
+    #: empty in lists of sessions).
+    facilitator_notes: list[FacilitatorNote] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """Every stored field as a JSON-ready dict (the ``scores --format json`` row): the flat fields of
@@ -170,6 +174,8 @@ class StoredSession(SessionRow):
         ]
         if self.history:
             out["scorecard_history"] = [change.to_dict() for change in self.history]
+        if self.facilitator_notes:
+            out["facilitator_notes"] = [note.to_dict() for note in self.facilitator_notes]
         return out
 
     def info(self) -> SessionInfo:

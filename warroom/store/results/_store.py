@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Concatenate, ParamSpec, Self, TypeVar
 
 from warroom.store.backends import Dialect, StoreTarget
-from warroom.store.results import _queries, _verification, _writes
+from warroom.store.results import _notes, _queries, _verification, _writes
 from warroom.store.results._connection import StoreConnection, guarded
 
 _P = ParamSpec("_P")
@@ -57,8 +57,9 @@ class ResultsStore:
 
     Writing: :meth:`insert`, :meth:`insert_row`, :meth:`update_scorecard`, :meth:`delete`. Reading: :meth:`resolve`,
     :meth:`get`, :meth:`query`, :meth:`query_readable`, :meth:`iter_sessions`, :meth:`count`, :meth:`invalid_rows`,
-    :meth:`best_scores`, :meth:`scorecard_history`. Checking: :meth:`verify` (the database file). Which sessions are
-    not verified (:mod:`warroom.store.results._verification`): :meth:`mark`, :meth:`checks`, :meth:`any_left_out`.
+    :meth:`best_scores`, :meth:`scorecard_history`, :meth:`facilitator_notes`. Checking: :meth:`verify` (the database
+    file). Which sessions are not verified (:mod:`warroom.store.results._verification`): :meth:`mark`,
+    :meth:`checks`, :meth:`any_left_out`. The facilitator's notes: :meth:`add_note`, :meth:`facilitator_notes`.
     """
 
     def __init__(self, data_dir: Path, *, create: bool = True, url: str | None = None, upgrade: bool = True) -> None:
@@ -82,6 +83,8 @@ class ResultsStore:
     mark = _on_db(guarded(_verification.mark))
     checks = _on_db(guarded(_verification.read_checks))
     any_left_out = _on_db(guarded(_verification.any_left_out))
+    add_note = _on_db(_notes.add_note)
+    facilitator_notes = _on_db(_notes.facilitator_notes)
 
     @property
     def data_dir(self) -> Path:

@@ -315,6 +315,11 @@ class ReviewData:
         out.extend(self.history_lines())
         return out
 
+    def note_lines(self) -> list[str]:
+        """The facilitator's notes on the session, one line each, oldest first: ``Note from NAME (2026-12-01 14:10
+        UTC): text`` (a note's line breaks kept). Shown to the trainee in their own review."""
+        return [str(note) for note in self.session.facilitator_notes]
+
     def history_lines(self) -> list[str]:
         """The session's scorecard history for people: one sentence saying the scorecard shown is the current one,
         then one per scorecard a re-score replaced, oldest first (none for a session never re-scored)."""

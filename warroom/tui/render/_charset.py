@@ -30,7 +30,7 @@ def locale_is_utf8(environ: Mapping[str, str]) -> bool:
 _ASCII_GLYPHS = {
     "…": ".", "·": ".", "—": "-", "–": "-", "★": "*", "☆": ".", "✓": "v", "✗": "x", "▸": ">", "▶": ">", "◐": "~",
     "⚑": "F", "⏱": "@", "↑": "^", "↓": "v", "←": "<", "→": ">", "●": "o", "■": "#", "⚠": "!", "✔": "v", "✖": "x",
-    "“": '"', "”": '"', "‘": "'", "’": "'", "•": "*", "▁": "_", "▔": "-", "▎": "|", "▊": "|", "█": "#",
+    "◷": "@", "“": '"', "”": '"', "‘": "'", "’": "'", "•": "*", "▁": "_", "▔": "-", "▎": "|", "▊": "|", "█": "#",
     # the trace table's marks (warroom.tui.render.row_mark): a result's call, a retry, a parallel batch, repetitions, a
     # model call cut short; and the signs of the facilitator's figures
     "↳": ">", "↻": "R", "⇉": "=", "×": "x", "✂": "%", "−": "-", "′": "'", "⏎": "<",

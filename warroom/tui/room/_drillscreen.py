@@ -251,7 +251,7 @@ class DrillScreen(Screen[None]):
         try:
             self.recorder.finish(scorecard)
         except SessionUnavailable as exc:
-            journal = getattr(self.recorder, "journal_path", None) or "the journals folder of the data directory"
+            journal = self._journal_place()
             self._note_at_exit(f"Your result was NOT stored: {exc}. The session is kept in {journal}: the next start "
                                "of warroom (or `warroom store sync`) stores it once the store accepts it.")
             self.notify(
@@ -265,11 +265,19 @@ class DrillScreen(Screen[None]):
             )
             return
         if getattr(self.recorder, "queued", False):  # a shared store that cannot be reached: kept, to be delivered
-            journal = getattr(self.recorder, "journal_path", None) or "the journals folder of the data directory"
+            journal = self._journal_place()
             queued = (f"The results store cannot be reached: your result is kept in {journal}; the next start of "
                       "warroom (or `warroom store sync`) delivers it.")
             self._note_at_exit(queued)
             self.notify(queued, title="Result queued", severity="warning", markup=False, timeout=30)
+
+    def _journal_place(self) -> str:
+        """Where the session's journal is kept, for a message: its path, or in a browser (``warroom serve``, whose
+        paths are the server's business) the server's journals folder."""
+        path = getattr(self.recorder, "journal_path", None)
+        if path is None or self.app.is_web:
+            return "the journals folder of the data directory" + (" on the server" if self.app.is_web else "")
+        return str(path)
 
     def finish(self) -> None:
         """The drill ended (contained or end of trace): score it from the saved action log, store the session, open

@@ -346,7 +346,7 @@ class PickerScreen(Screen[None]):
         entry = self.selected()
         if entry is None:
             return
-        self.query_one("#picker-detail-body", Static).update(preview_text(entry))
+        self.query_one("#picker-detail-body", Static).update(preview_text(entry, public=self.app.is_web))
 
     def action_start(self) -> None:
         entry = self.selected()

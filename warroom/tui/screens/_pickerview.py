@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 from rich.text import Text
 
 from warroom.core.model import ESCALATION_INSTRUCTION
@@ -66,16 +68,18 @@ def entry_cells(entry: DrillEntry, best: dict[str, int | None], grouped: bool = 
     ]
 
 
-def preview_text(entry: DrillEntry) -> Text:
+def preview_text(entry: DrillEntry, *, public: bool = False) -> Text:
     """The picker's preview of one drill, from its card: its problems, if any; title, id, revision, author and domain
     (or that it is the tutorial); the goal, what the trainee watches, how to escalate, the plan; then its file. Drill
-    text is shown literally."""
+    text is shown literally. ``public`` (a browser, through ``warroom serve``): the file by its name only, and its
+    problems without its folder, so no path of the server reaches the browser."""
     out = Text()
+    folder = str(entry.path.parent) + os.sep
     if entry.problems:
         what = "cannot be loaded" if entry.card is None else "cannot be started until this is fixed"
         out.append(f"This drill {what}:\n", style="bold red")
         for line in entry.problems:
-            out.append(clean(line) + "\n")
+            out.append(clean(line.replace(folder, "") if public else line) + "\n")
         if entry.card is not None:
             out.append("\n")
     if entry.card is not None:
@@ -99,5 +103,5 @@ def preview_text(entry: DrillEntry) -> Text:
             out.append(f"  {clean_line(step_id)} ", style="bold")
             out.append(clean_line(title) + "\n")
     out.append("\n")
-    out.append(clean(str(entry.path)), style="dim")
+    out.append(clean(entry.path.name if public else str(entry.path)), style="dim")
     return out

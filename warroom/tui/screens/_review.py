@@ -154,8 +154,8 @@ class ReviewScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(headline(self.data), id="review-head")
-        notices = self.data.notices
-        yield Static(literal("\n".join(f"! {n}" for n in notices)), id="review-notice")
+        lines = [f"! {n}" for n in self.data.notices] + self.data.note_lines()
+        yield Static(literal("\n".join(lines)), id="review-notice")
         with Horizontal(id="review-body"):
             yield ReviewTable(self.rows, self._cells, id="review-table")
             with VerticalScroll(id="review-side"):
@@ -165,7 +165,7 @@ class ReviewScreen(Screen[None]):
         yield KeyFooter()  # rebuilt only when its keys change (a focus change alone restyles them all)
 
     def on_mount(self) -> None:
-        self.query_one("#review-notice", Static).display = bool(self.data.notices)
+        self.query_one("#review-notice", Static).display = bool(self.data.notices or self.data.note_lines())
         table = self.query_one(ReviewTable)
         table.focus()
         actions = self.action_rows

@@ -1,4 +1,5 @@
 # The API of warroom.tui.widgets (its __init__.py loads each name on first use, from the module named here).
+# keep: WEB_CLOCK_GLYPH
 
 from ._dialogs import ConfirmScreen, HelpScreen
 from ._fieldjump import FieldScreen, find_json_key_line, is_field_path, jump_to_field, open_field_jump
@@ -6,7 +7,7 @@ from ._footer import KeyFooter
 from ._inspector import BACKGROUND_CHARS, START_DELAY, Inspector
 from ._keyhelp import footer_label, help_rows, key_label, key_prose, key_table
 from ._linetable import Column, LineTable
-from ._panels import Meters, PlanPanel, StatusBar
+from ._panels import WEB_CLOCK_GLYPH, Meters, PlanPanel, StatusBar
 from ._panes import room_panes
 from ._search import SearchScreen, open_search, search_again
 from ._tracetable import TraceTable
@@ -26,6 +27,7 @@ __all__ = [
     "SearchScreen",
     "StatusBar",
     "TraceTable",
+    "WEB_CLOCK_GLYPH",
     "find_json_key_line",
     "footer_label",
     "help_rows",

@@ -18,7 +18,12 @@ from warroom.core.play import CostMeter, StepState
 from warroom.core.text import clean_line, clock, speed, usd
 from warroom.tui.render import STEP_ICONS
 
-__all__ = ["Meters", "PlanPanel", "StatusBar"]
+__all__ = ["CLOCK_GLYPH", "WEB_CLOCK_GLYPH", "Meters", "PlanPanel", "StatusBar"]
+
+#: The drill clock's sign in the status bar; in a browser (``warroom serve``) :data:`WEB_CLOCK_GLYPH`, since the
+#: fonts browsers draw a terminal with have no stopwatch (an empty box) but do have the quartered circle.
+CLOCK_GLYPH = "⏱"
+WEB_CLOCK_GLYPH = "◷"
 
 class StatusBar(Static):
     """One line: the drill title, the drill clock (mm:ss), the playback speed and a PAUSED badge."""
@@ -32,7 +37,7 @@ class StatusBar(Static):
             return
         self._shown = (title, now, rate, paused, note)
         out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(" ⏱ ")
+        out.append(f" {WEB_CLOCK_GLYPH if self.app.is_web else CLOCK_GLYPH} ")
         out.append(clock(now), style="bold")
         out.append("  ")
         out.append(speed(rate), style="bold")

@@ -1,0 +1,159 @@
+"""The facilitator's console's views, from their inputs (no web server): the live class's lines and statuses, a drill
+set's completion grid, the gradebook CSV, a trainee's progress, the counting sentence, a review's lines."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+from warroom.console import (
+    completion_grid,
+    counting_sentence,
+    gradebook_csv,
+    live_counts,
+    live_lines,
+    progress,
+    review_lines,
+)
+from warroom.core.stats import SessionFacts
+from warroom.store.live import LiveTab
+
+NOW = datetime(2026, 12, 1, 14, 10, 0, tzinfo=UTC)
+
+
+def _at(seconds_ago: float) -> str:
+    return (NOW - timedelta(seconds=seconds_ago)).isoformat().replace("+00:00", "Z")
+
+
+def _tab(trainee: str, state: str, **kw) -> LiveTab:
+    values = {"host": "h1:8000#abc", "tab": trainee, "trainee": trainee, "state": state,
+              "connected_at": _at(300), "heartbeat_at": _at(1)} | kw  # fmt: skip
+    return LiveTab(**values)
+
+
+def test_live_lines_say_who_plays_who_is_stuck_gone_or_absent_and_the_drill_time_now():
+    rows = [
+        _tab("ana", "playing", drill_id="d1", drill_time=30.0, clock_at=_at(10), speed=2.0, last_action="speed",
+             last_action_at=_at(10), actions=3),
+        _tab("ben", "playing", drill_id="d1", drill_time=5.0, clock_at=_at(200), speed=1.0, paused=True),
+        _tab("cy", "finished", drill_id="d2", outcome="contained", total=92, ended_at=_at(5)),
+        _tab("dee", "disconnected", ended_at=_at(5)),
+        _tab("eve", "picker", heartbeat_at=_at(60)),  # its host stopped answering
+    ]
+    lines = live_lines(rows, ["ana", "ben", "cy", "dee", "eve", "fay"], NOW, stuck_after=90, stale_after=10)
+    by = {line.trainee: line for line in lines}
+    assert by["ana"].status == "playing" and by["ana"].drill_time == 50.0 and by["ana"].clock == "00:50 at 2x"
+    assert by["ben"].status == "stuck" and by["ben"].drill_time == 5.0 and by["ben"].clock == "00:05 paused"
+    assert by["ben"].idle == 200.0
+    assert (by["cy"].status, by["cy"].outcome, by["cy"].total) == ("finished", "contained", 92)
+    assert by["dee"].status == "disconnected" and by["eve"].status == "lost" and by["fay"].status == "absent"
+    assert [line.trainee for line in lines] == ["ana", "ben", "cy", "dee", "eve", "fay"]  # the roster's order
+    counts = live_counts(lines)
+    assert (counts["playing"], counts["stuck"], counts["absent"], counts["lost"]) == (1, 1, 1, 1)
+
+
+@dataclass
+class Row:
+    trainee: str
+    drill_id: str
+    outcome: str
+    total: int
+    session_id: str
+    set_id: str | None = "week-1"
+    mode: str = "assessment"
+    started_at: str = "2026-11-30T10:00:00Z"
+
+
+def test_a_completion_grid_counts_attempts_progress_past_due_and_who_has_not_started():
+    sessions = [
+        Row("ana", "A", "abandoned", 0, "s1"),
+        Row("ana", "A", "contained", 80, "s2"),
+        Row("ana", "A", "contained", 90, "s3", set_id="other"),  # another set's: not this grid's
+        Row("ben", "A", "abandoned", 0, "s4"),
+        Row("ben", "A", "abandoned", 0, "s5"),
+        Row("zed", "B", "missed", 0, "s6"),  # not on the roster, but played in the set
+    ]
+    grid = completion_grid("week-1", "Week 1", "assessment", 2, date(2026, 11, 30), [("A", "a"), ("B", "b")],
+                           ["ana", "ben", "cy"], sessions, {("ben", "B")}, date(2026, 12, 1))  # fmt: skip
+    cells = {name: cells for name, cells in grid.rows}
+    assert [name for name, _ in grid.rows] == ["ana", "ben", "cy", "zed"]
+    a = cells["ana"][0]
+    assert (a.state, a.attempts, a.left, a.outcome, a.score, a.session_id) == ("done", 2, 0, "contained", 80, "s2")
+    assert a.text == "done · contained · 80 · 0 left" and not a.past_due
+    assert cells["ana"][1].text == "not started · 2 left · past due"
+    assert cells["ben"][0].state == "none" and cells["ben"][0].text == "no attempts left · past due"
+    assert cells["ben"][1].state == "progress" and cells["ben"][1].text == "in progress · 1 left · past due"
+    assert cells["zed"][1].text == "done · missed · 0 · 1 left"
+    assert grid.not_started == ["cy"] and grid.past_due
+
+
+def test_the_gradebook_is_one_row_per_trainee_with_each_drills_best_score():
+    sessions = [
+        Row("ana", "A", "contained", 80, "s1"),
+        Row("ana", "A", "contained", 95, "s2"),
+        Row("ana", "B", "abandoned", 0, "s3"),
+        Row("=cmd|' /C calc'!A0", "A", "missed", 10, "s4"),
+        Row("ben", "C", "all_clear_held", 100, "s5"),
+    ]
+    rows = list(csv.reader(io.StringIO(gradebook_csv(sessions, ["A", "B"], ["cy", "ana"]))))
+    assert rows[0] == ["trainee", "A", "B", "C", "drills_done", "sessions", "mean_best"]
+    assert rows[1] == ["cy", "", "", "", "0", "0", ""]
+    assert rows[2] == ["ana", "95", "0", "", "1", "3", "47.5"]
+    assert rows[3][0] == "'=cmd|' /C calc'!A0"  # never a formula in a spreadsheet
+    assert rows[4] == ["ben", "", "", "100", "1", "1", "100.0"]
+
+
+def _fact(trainee: str, drill: str, fault: bool, outcome: str, n: int, mode: str = "assessment") -> SessionFacts:
+    return SessionFacts(trainee, drill, fault, outcome, 100 if outcome in ("contained", "all_clear_held") else 0,
+                        f"2026-11-{n:02d}T10:00:00Z", mode=mode, session_id=f"s{n:02d}",
+                        time_to_detect_s=4.0 if outcome == "contained" else None)  # fmt: skip
+
+
+def test_progress_follows_the_figures_after_each_counted_session_and_counts_by_fault_kind():
+    facts = [
+        _fact("ana", "A", True, "contained", 1),
+        _fact("ana", "N", False, "all_clear_held", 2),
+        _fact("ana", "B", True, "missed", 3),
+        _fact("ana", "N", False, "false_alarm", 4),
+        _fact("ana", "A", True, "contained", 5, mode="practice"),  # left out: ana has assessment sessions
+        _fact("ben", "A", True, "contained", 6),
+    ]
+    made = progress("ana", facts, {"A": "stale_data", "B": "truncated_tool_output"}.get)
+    assert made.label == "assessment" and made.left_out == 1
+    assert [p.n for p in made.points] == [1, 2, 3, 4]
+    assert made.points[0].stats.d_prime is None and made.points[1].stats.d_prime is not None
+    last = made.points[-1].stats
+    assert (last.hits, last.fault_sessions, last.false_alarms, last.all_clear_sessions) == (1, 2, 1, 2)
+    assert made.overall == last
+    kinds = {k.kind: k for k in made.by_kind}
+    assert (kinds["stale_data"].hits, kinds["stale_data"].signal) == (1, 1)
+    assert (kinds["truncated_tool_output"].hits, kinds["truncated_tool_output"].signal) == (0, 1)
+    assert (kinds["all-clear (no fault)"].false_alarms, kinds["all-clear (no fault)"].noise) == (1, 2)
+    assert [k.kind for k in made.by_kind][-1] == "all-clear (no fault)"
+
+
+def test_the_counting_sentence_says_when_only_assessment_sessions_count():
+    assert counting_sentence(11, 53) == (
+        "The figures count assessment sessions only: 11 of the 64 stored sessions are assessments; 53 practice "
+        "sessions left out (as warroom scores summary and warroom report do; their --mode all counts every session)."
+    )
+    assert counting_sentence(0, 4).startswith("The figures count every session (4 practice sessions; no assessment")
+
+
+def test_review_lines_show_each_event_literally_with_its_fields():
+    from warroom.core.library import bundled_drills_dir
+    from warroom.core.load import load_drill
+    from warroom.core.model import Action, ActionKind
+    from warroom.store.review import build_review_rows
+
+    drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
+    actions = [Action(t=12, kind=ActionKind.ESCALATE, step="s1", note="stale <b>snapshot</b>", cites=("e04",))]
+    lines = review_lines(build_review_rows(drill, actions).rows)
+    e04 = next(line for line in lines if line.event_id == "e04")
+    assert e04.kind == "tool result" and "evidence" in e04.key and e04.trainee == ["cited"]
+    assert e04.summary.startswith("call: e03 · output:") and '"id": "e04"' in e04.detail
+    escalation = next(line for line in lines if line.action)
+    assert escalation.summary == "escalated step s1: stale <b>snapshot</b>"  # the page escapes it
+    assert escalation.trainee[0] == "contained"

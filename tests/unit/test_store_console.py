@@ -1,0 +1,61 @@
+"""The store's tables for the facilitator's console (schema version 12), on both back ends: the facilitator's notes
+on sessions and the live table every serve host writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from store_support import add_session
+
+from warroom.store.errors import SessionNotFound, StoreError
+from warroom.store.live import LiveTab, forget_host, publish_live, read_live
+from warroom.store.results import ResultsStore
+
+pytestmark = pytest.mark.usefixtures("backend_url")
+
+
+def test_notes_are_numbered_per_session_read_with_it_and_deleted_with_it(tmp_path: Path):
+    with ResultsStore(tmp_path) as store:
+        add_session(store, "s1", trainee="ana")
+        add_session(store, "s2", trainee="ben")
+        store.add_note("s1", author="Fran", text="first\r\nsecond line", at="2026-12-01T14:10:00Z")
+        note = store.add_note("s1", author="Fran", text="  again  ", at="2026-12-01T14:11:00Z")
+        store.add_note("s2", author="Ann", text="other", at="2026-12-01T14:12:00Z")
+        assert (note.seq, note.text) == (2, "again")
+        got = store.get("s1").facilitator_notes
+        assert [(n.seq, n.author, n.text) for n in got] == [(1, "Fran", "first\nsecond line"), (2, "Fran", "again")]
+        assert store.get("s1").to_dict()["facilitator_notes"][0]["text"] == "first\nsecond line"
+        assert list(store.facilitator_notes(["s1", "s2", "s3"])) == ["s1", "s2"]
+        store.delete(["s1"])
+        assert store.facilitator_notes(["s1"]) == {}
+        with pytest.raises(SessionNotFound):
+            store.add_note("s1", author="Fran", text="late", at="2026-12-01T14:13:00Z")
+        for bad in ("   ", "x" * 4001, "bell \x07"):
+            with pytest.raises(StoreError):
+                store.add_note("s2", author="Fran", text=bad, at="2026-12-01T14:13:00Z")
+        assert len(store.facilitator_notes(["s2"])["s2"]) == 1
+
+
+def _row(host: str, tab: str, trainee: str, state: str, **kw) -> LiveTab:
+    return LiveTab(host, tab, trainee, state, "2026-12-01T14:00:00Z", "", **kw)
+
+
+def test_each_host_writes_its_own_rows_of_the_live_table_with_a_heartbeat(tmp_path: Path):
+    with ResultsStore(tmp_path) as store:
+        publish_live(store, "h1", [_row("h1", "t1", "ana", "picker")], [], "2026-12-01T14:00:01Z")
+        publish_live(store, "h2", [_row("h2", "t1", "ben", "playing", drill_id="A", drill_time=12.5, paused=True)],
+                     [], "2026-12-01T14:00:02Z")  # fmt: skip
+        publish_live(store, "h1", [], [], "2026-12-01T14:00:05Z")  # a heartbeat: nothing changed
+        rows = read_live(store)
+        assert [(r.host, r.trainee, r.state, r.heartbeat_at) for r in rows] == [
+            ("h1", "ana", "picker", "2026-12-01T14:00:05Z"),
+            ("h2", "ben", "playing", "2026-12-01T14:00:02Z"),
+        ]
+        assert rows[1].paused is True and rows[1].drill_time == 12.5
+        publish_live(store, "h1", [_row("h1", "t1", "ana", "playing", drill_id="B")], [], "2026-12-01T14:00:06Z")
+        assert read_live(store)[0].drill_id == "B"  # replaced, not added
+        publish_live(store, "h1", [], ["t1"], "2026-12-01T14:00:07Z")
+        assert [r.host for r in read_live(store)] == ["h2"]
+        forget_host(store, before="2026-12-01T14:00:03Z")  # hosts silent since before then
+        assert read_live(store) == []

@@ -1,0 +1,25 @@
+# The API of warroom.console (its __init__.py loads each name on first use, from the module named here).
+
+from ._counting import counting_sentence
+from ._figures import detect_plot, kinds_plot, sensitivity_plot
+from ._gradebook import gradebook_csv
+from ._grid import completion_grid
+from ._html import render
+from ._live import live_counts, live_lines
+from ._progress import progress
+from ._review import compare_lines, review_lines
+
+__all__ = [
+    "compare_lines",
+    "completion_grid",
+    "counting_sentence",
+    "detect_plot",
+    "gradebook_csv",
+    "kinds_plot",
+    "live_counts",
+    "live_lines",
+    "progress",
+    "render",
+    "review_lines",
+    "sensitivity_plot",
+]

@@ -1,0 +1,23 @@
+"""Which sessions the cohort figures count, said on every console page: once any assessment session exists,
+``warroom scores summary``, ``warroom report`` and the console count only assessment sessions (``--mode auto``,
+:func:`warroom.store.cohort.counted_modes`)."""
+
+from __future__ import annotations
+
+from warroom.core.text import plural
+
+
+def counting_sentence(assessment: int, practice: int) -> str:
+    """The sentence for a store holding ``assessment`` and ``practice`` sessions (the tutorial's never count)."""
+    if assessment:
+        left = f"; {plural(practice, 'practice session')} left out" if practice else ""
+        return (
+            f"The figures count assessment sessions only: {assessment:,} of the {assessment + practice:,} stored "
+            f"sessions are assessments{left} (as warroom scores summary and warroom report do; their --mode all "
+            "counts every session)."
+        )
+    return (
+        f"The figures count every session ({plural(practice, 'practice session')}; no assessment session yet). Once "
+        "an assessment session is stored, they count only assessment sessions, as warroom scores summary and "
+        "warroom report do."
+    )

@@ -1,0 +1,147 @@
+"""The console's plots, drawn with matplotlib as inline SVG the way ``warroom report`` draws its figures: SVG text as
+text, no mathtext in labels, every label from the store shown literally (:func:`warroom.core.text.clean`), a fixed
+hash salt (the same data gives the same picture), no pyplot (no GUI backend, no global figure registry).
+
+:func:`figure` and :func:`svg` are the two steps every figure takes; the ``*_plot`` functions draw a trainee's
+progress (:class:`~warroom.console._progress.Progress`). Every rate drawn has its counts beside it.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from warroom.core.text import clean
+
+#: matplotlib settings of every figure.
+RC: Any = {
+    "svg.fonttype": "none",
+    "svg.hashsalt": "warroom",
+    "text.parse_math": False,
+    "font.size": 9,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+HIT = "#2e7d32"
+FALSE_ALARM = "#c62828"
+NEUTRAL = "#1565c0"
+CRITERION = "#ef6c00"
+
+
+@contextmanager
+def figure(width: float, height: float) -> Iterator[Any]:
+    """A matplotlib figure (size in inches) under :data:`RC`."""
+    import matplotlib
+    from matplotlib.figure import Figure
+
+    with matplotlib.rc_context(RC):
+        yield Figure(figsize=(width, height), layout="constrained")
+
+
+def svg(fig: Any, titles: dict[str, str] | None = None) -> str:
+    """The figure as an ``<svg>`` element (no XML prologue, no metadata), with a ``<title>`` (a tooltip) added to
+    each group whose id is a key of ``titles``."""
+    buf = io.StringIO()
+    with warnings.catch_warnings():  # SVG text is drawn by the reader's fonts: a glyph matplotlib's font lacks is fine
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning)
+        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    text = buf.getvalue()
+    text = text[text.index("<svg") :]
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)
+    for gid, title in (titles or {}).items():
+        tag = re.search(rf'<g id="{re.escape(gid)}"[^>]*>', text)
+        if tag is not None:
+            text = f"{text[: tag.end()]}<title>{html.escape(title)}</title>{text[tag.end() :]}"
+    return text
+
+
+def sensitivity_plot(progress: Any) -> str | None:
+    """d′ (sensitivity) and c (criterion) after each counted session, once both kinds of drill were played; the
+    counts they rest on in each point's tooltip. None when no point has them."""
+    points = [p for p in progress.points if p.stats is not None and p.stats.d_prime is not None]
+    if not points:
+        return None
+    titles = {}
+    with figure(7.5, 3.2) as fig:
+        ax = fig.add_subplot()
+        xs = [p.n for p in points]
+        d_primes = [p.stats.d_prime for p in points]
+        ax.plot(xs, d_primes, marker="o", markersize=3, color=NEUTRAL, label="d′ (sensitivity)")
+        ax.plot(xs, [p.stats.criterion_c for p in points], marker="s", markersize=3, color=CRITERION,
+                label="c (criterion; > 0 cautious)")  # fmt: skip
+        for i, p in enumerate(points):
+            (dot,) = ax.plot([p.n], [p.stats.d_prime], "o", markersize=6, alpha=0)
+            dot.set_gid(f"sdt-point-{i}")
+            s = p.stats
+            titles[f"sdt-point-{i}"] = (
+                f"after session {p.n}: d′ {s.d_prime:.2f}, c {s.criterion_c:.2f}; hits {s.hits} of "
+                f"{s.fault_sessions}, false alarms {s.false_alarms} of {s.all_clear_sessions}"
+            )
+        ax.axhline(0, color="#9e9e9e", linewidth=0.8)
+        _session_axis(ax, xs)
+        last = points[-1].stats
+        ax.set_title(f"Sensitivity and criterion over the sessions (now: hits {last.hits} of {last.fault_sessions}, "
+                     f"false alarms {last.false_alarms} of {last.all_clear_sessions})")  # fmt: skip
+        ax.set_xlabel("counted session")
+        ax.legend(loc="best", frameon=False)
+        return svg(fig, titles)
+
+
+def _session_axis(ax: Any, xs: list[int]) -> None:
+    """The x axis of counted sessions: whole numbers, half a session of room at each end."""
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
+    ax.set_xlim(min(xs) - 0.5, max(xs) + 0.5)
+    ax.set_xlabel("counted session")
+
+
+def kinds_plot(progress: Any) -> str | None:
+    """Hits per fault kind and false alarms on all-clear drills, as bars of the share with ``k of n`` beside each.
+    None when nothing was played."""
+    kinds = progress.by_kind
+    if not kinds:
+        return None
+    with figure(7.5, 1.0 + 0.32 * len(kinds)) as fig:
+        ax = fig.add_subplot()
+        ys = list(range(len(kinds)))[::-1]
+        for i, (y, k) in enumerate(zip(ys, kinds, strict=True)):
+            k_, n = (k.hits, k.signal) if k.signal else (k.false_alarms, k.noise)
+            share = k_ / n if n else 0.0
+            (bar,) = ax.barh([y], [share], color=HIT if k.signal else FALSE_ALARM, height=0.65)
+            bar.set_gid(f"kind-bar-{i}")
+            what = "hits" if k.signal else "false alarms"
+            ax.text(share, y, f" {what} {k_} of {n}", va="center", fontsize=8)
+        ax.set_yticks(ys, [clean(k.kind)[:40] for k in kinds])
+        ax.set_xlim(0, 1.45)
+        ax.set_xlabel("share of the played sessions")
+        ax.set_title("Hits by fault kind; false alarms on all-clear drills")
+        return svg(fig)
+
+
+def detect_plot(progress: Any) -> str | None:
+    """Each counted session's time to detect (drill seconds) and score, in session order; None without sessions."""
+    points = progress.points
+    if not points:
+        return None
+    with figure(7.5, 3.0) as fig:
+        ax = fig.add_subplot()
+        detected = [p for p in points if p.time_to_detect is not None]
+        ax.plot([p.n for p in detected], [p.time_to_detect for p in detected], "o", color=HIT,
+                label=f"time to detect ({len(detected)} of {len(points)} sessions detected)")  # fmt: skip
+        _session_axis(ax, [p.n for p in points])
+        ax.set_ylabel("time to detect (drill s)")
+        right = ax.twinx()
+        right.plot([p.n for p in points], [p.score for p in points], "-", color="#757575", linewidth=1, label="score")
+        right.set_ylim(0, 105)
+        right.set_ylabel("score")
+        right.spines["right"].set_visible(True)
+        lines = ax.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
+        fig.legend(lines, [str(x.get_label()) for x in lines], loc="outside lower center", ncols=2, frameon=False)
+        ax.set_title("Time to detect and score, session by session")
+        return svg(fig)

@@ -1,0 +1,95 @@
+"""A drill set's completion grid: one row per trainee, one column per drill of the set, each cell what the trainee
+did with that drill in that set (sessions recorded with the set's id): not started, in progress (a browser tab
+plays it now), done (a session that was not abandoned: the best one's outcome and score), attempts used and left,
+and past due (the set's due date is over and the drill is not done). Trainees who have not started any drill of the
+set are listed apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+#: The cell states.
+TODO, PROGRESS, DONE, NONE_LEFT = "todo", "progress", "done", "none"
+
+
+@dataclass(frozen=True)
+class GridCell:
+    """One trainee's progress on one drill of the set: ``state`` (:data:`TODO`, :data:`PROGRESS`, :data:`DONE`,
+    :data:`NONE_LEFT`: no attempt left and not done), the sessions started (``attempts``, abandoned ones and one in
+    progress included), attempts ``left`` (None: no limit), the best done session's ``outcome``, ``score`` and
+    ``session_id``, and ``past_due``."""
+
+    state: str
+    attempts: int = 0
+    left: int | None = None
+    outcome: str | None = None
+    score: int | None = None
+    session_id: str | None = None
+    past_due: bool = False
+
+    @property
+    def text(self) -> str:
+        """The cell's words: ``done · contained · 92``, ``in progress``, ``not started``; with attempts left."""
+        words = {TODO: "not started" if not self.attempts else "to do", PROGRESS: "in progress",
+                 NONE_LEFT: "no attempts left"}.get(self.state)  # fmt: skip
+        if words is None:
+            words = f"done · {(self.outcome or '').replace('_', ' ')} · {self.score}"
+        if self.left is not None and self.state != NONE_LEFT:
+            words += f" · {self.left} left"
+        return words + (" · past due" if self.past_due else "")
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The grid of one set: its id, title, mode, attempts and due date (None: none); ``drills`` as ``(id, title)``
+    in the set's order; ``rows`` as ``(trainee, cells)``; ``not_started`` the trainees without any session in the
+    set (nor one in progress)."""
+
+    set_id: str
+    title: str
+    mode: str
+    attempts: int | None
+    due: date | None
+    past_due: bool
+    drills: list[tuple[str, str]]
+    rows: list[tuple[str, list[GridCell]]]
+    not_started: list[str]
+
+
+def completion_grid(
+    set_id: str, title: str, mode: str, attempts: int | None, due: date | None, drills: Sequence[tuple[str, str]],
+    trainees: Sequence[str], sessions: Iterable[Any], playing: set[tuple[str, str]], today: date,
+) -> Grid:  # fmt: skip
+    """The grid of a set from its stored ``sessions`` (rows with ``trainee``, ``drill_id``, ``outcome``, ``total``,
+    ``session_id``, ``set_id``: those of other sets are ignored) and the ``(trainee, drill id)`` pairs ``playing`` it
+    now. ``trainees`` come first in their order, then anyone else with a session in the set. ``today``: the date the
+    due date is compared with (past due from the day after it)."""
+    mine = [s for s in sessions if s.set_id == set_id]
+    names = list(dict.fromkeys([*trainees, *sorted({s.trainee for s in mine})]))
+    past_due = due is not None and today > due
+    rows = []
+    for name in names:
+        cells = [_cell(name, drill_id, mine, playing, attempts, past_due) for drill_id, _ in drills]
+        rows.append((name, cells))
+    not_started = [name for name, cells in rows if all(c.state == TODO and not c.attempts for c in cells)]
+    return Grid(set_id, title, mode, attempts, due, past_due, list(drills), rows, not_started)
+
+
+def _cell(trainee: str, drill_id: str, sessions: list[Any], playing: set[tuple[str, str]], attempts: int | None,
+          past_due: bool) -> GridCell:  # fmt: skip
+    ran = [s for s in sessions if s.trainee == trainee and s.drill_id == drill_id]
+    now = (trainee, drill_id) in playing
+    used = len(ran) + (1 if now else 0)
+    left = None if attempts is None else max(attempts - used, 0)
+    done = [s for s in ran if s.outcome != "abandoned"]
+    if done:
+        best = max(done, key=lambda s: (s.total, s.session_id))
+        return GridCell(DONE, used, left, best.outcome, best.total, best.session_id)
+    if now:
+        return GridCell(PROGRESS, used, left, past_due=past_due)
+    state = NONE_LEFT if left == 0 else TODO
+    return GridCell(state, used, left, past_due=past_due)

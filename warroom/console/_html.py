@@ -1,0 +1,43 @@
+"""The console's pages: Jinja2 templates (``templates/``) with autoescaping, so every value from a drill, a trace,
+the roster or the store is shown literally (never as HTML), and the filters the templates format figures with."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from warroom.core.text import clean, clock, number, percent, seconds
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def share(k: int | None, n: int | None) -> str:
+    """A rate with its counts: ``3 of 4 (75%)``; ``- (0 of 0)`` when there is nothing to count."""
+    if k is None or not n:
+        return f"- ({k or 0} of {n or 0})"
+    return f"{k} of {n} ({percent(k / n)})"
+
+
+def when(text: str | None) -> str:
+    """An ISO 8601 UTC time as ``2026-12-01 14:10 UTC`` (``-`` for none)."""
+    return "-" if not text else text[:16].replace("T", " ") + " UTC"
+
+
+@cache
+def environment() -> Any:
+    """The Jinja2 environment of the console's templates (autoescaped)."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, trim_blocks=True, lstrip_blocks=True
+    )
+    env.filters.update(
+        clean=clean, clock=clock, number=number, percent=percent, seconds=seconds, share=share, when=when
+    )
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    """The HTML of ``template`` with ``context``."""
+    return str(environment().get_template(template).render(**context))

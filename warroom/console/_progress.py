@@ -1,0 +1,105 @@
+"""A trainee's progress over their sessions: the cohort statistics' figures for this trainee as they stood after
+each counted session (:func:`warroom.core.stats.summarize` of the sessions up to it: one definition of every
+figure, the one ``warroom scores summary`` uses), and their hits and false alarms by fault kind.
+
+Which sessions count is chosen as ``warroom scores summary --trainee NAME`` chooses it
+(:func:`warroom.store.cohort.counted_modes`: the trainee's assessment sessions once they have any, else all); the
+tutorial's never count. Every rate keeps its counts: ``3 of 4``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from warroom.core.stats import summarize
+
+#: The most recent sessions a progress series follows (older ones still count in every figure).
+MOST_POINTS = 300
+#: The fault kind shown for an all-clear control drill (a noise trial: only false alarms are possible).
+ALL_CLEAR = "all-clear (no fault)"
+
+
+@dataclass(frozen=True)
+class Point:
+    """The trainee's figures after their ``n``-th counted session (started ``started_at``, drill ``drill_id``):
+    the :class:`~warroom.core.stats.TraineeStats` of the sessions so far, and this session's own score, outcome and
+    time to detect (drill seconds, None: nothing detected)."""
+
+    n: int
+    started_at: str
+    drill_id: str
+    session_id: str
+    stats: Any
+    score: float
+    outcome: str
+    time_to_detect: float | None
+
+
+@dataclass(frozen=True)
+class KindCounts:
+    """Hits and false alarms on one fault kind: played sessions of drills with that fault (``signal``) and their
+    ``hits``; for :data:`ALL_CLEAR`, played all-clear sessions (``noise``) and their ``false_alarms``."""
+
+    kind: str
+    signal: int = 0
+    hits: int = 0
+    noise: int = 0
+    false_alarms: int = 0
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A trainee's progress: the counted ``label`` (assessment, practice or all), the ``points`` in session order,
+    the figures over every counted session (``overall``), the ``by_kind`` counts, and how many sessions were left
+    out as of another mode (``left_out``)."""
+
+    trainee: str
+    label: str
+    points: list[Point]
+    overall: Any
+    by_kind: list[KindCounts] = field(default_factory=list)
+    left_out: int = 0
+
+
+def progress(trainee: str, facts: Sequence[Any], fault_kind: Callable[[str], str | None]) -> Progress:
+    """The :class:`Progress` of ``trainee`` from their :class:`~warroom.core.stats.SessionFacts` (any order;
+    those of other trainees are ignored). ``fault_kind(drill_id)`` names a drill's fault kind (None when unknown)."""
+    from warroom.store.cohort import counted_modes
+
+    mine = sorted((f for f in facts if f.trainee == trainee), key=lambda f: (f.started_at, f.session_id))
+    counted = counted_modes(mine)
+    kept = [f for f in mine if counted.modes is None or f.mode in counted.modes]
+    points = []
+    start = max(len(kept) - MOST_POINTS, 0)
+    for i in range(start, len(kept)):
+        f = kept[i]
+        stats = _of(summarize(kept[: i + 1]), trainee)
+        points.append(Point(i + 1, f.started_at, f.drill_id, f.session_id, stats, f.score, str(f.outcome),
+                            f.time_to_detect_s))  # fmt: skip
+    overall = _of(summarize(kept), trainee) if kept else None
+    return Progress(trainee, counted.label, points, overall, by_fault_kind(kept, fault_kind), len(mine) - len(kept))
+
+
+def _of(stats: Any, trainee: str) -> Any:
+    return next((t for t in stats.trainees if t.trainee == trainee), None)
+
+
+def by_fault_kind(facts: Sequence[Any], fault_kind: Callable[[str], str | None]) -> list[KindCounts]:
+    """Hits per fault kind (played sessions of drills with a fault) and false alarms on all-clear drills (played
+    ones), sorted by kind (all-clear last). Abandoned sessions are not counted, as in every figure."""
+    tally: dict[str, list[int]] = {}
+    for f in facts:
+        if f.abandoned:
+            continue
+        if f.is_fault_drill:
+            counts = tally.setdefault(fault_kind(f.drill_id) or "unknown kind", [0, 0, 0, 0])
+            counts[0] += 1
+            counts[1] += f.outcome == "contained"
+        else:
+            counts = tally.setdefault(ALL_CLEAR, [0, 0, 0, 0])
+            counts[2] += 1
+            counts[3] += f.outcome != "all_clear_held"
+    order = sorted(tally, key=lambda k: (k == ALL_CLEAR, k))
+    return [KindCounts(k, *tally[k]) for k in order]

@@ -1,0 +1,152 @@
+"""The facilitator's console of ``warroom serve``: its routes under ``/console`` (a facilitator's sign-in only) and a
+trainee's own sessions under ``/mine``. The pages are built by :mod:`warroom.console` from the results store (opened
+per request, off the event loop, as every other warroom reader does) and from the live table
+(:class:`~warroom.serve._live.LiveClass`); the live class page is refreshed by server-sent events.
+
+Pages are server-rendered HTML (no script but the live page's few lines that swap in each update), so that what a
+facilitator sees is what the store holds at that moment, on any host of the class.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from warroom.serve._live import LiveClass
+from warroom.serve._signin import SignIns
+
+log = logging.getLogger("warroom.serve")
+_T = TypeVar("_T")
+
+#: The console's pages, in its menu.
+NAV = (
+    ("/console", "Live class"),
+    ("/console/sets", "Drill sets"),
+    ("/console/trainees", "Trainees"),
+    ("/console/sessions", "Sessions"),
+    ("/console/gradebook", "Gradebook"),
+    ("/console/roster", "Roster"),
+)
+#: Seconds between two looks at the live table by a live page's event stream.
+EVENT_TICK = 1.0
+
+
+@dataclass
+class Console:
+    """The console of one serve host: who signs in (``signins``), the class live (``live``), where results are
+    (``data_dir``, ``store_url``), the drill folders and the drill sets it shows grids of (``set_files``), and when
+    a trainee counts as stuck (``stuck_after`` seconds without an action)."""
+
+    signins: SignIns
+    live: LiveClass
+    data_dir: Path
+    store_url: str | None = None
+    drill_dirs: tuple[Path, ...] = ()
+    set_files: tuple[Path, ...] = ()
+    stuck_after: float = 90.0
+    _counting: tuple[float, str] = (0.0, "")
+    _drills: dict[str, Any] = field(default_factory=dict)
+
+    def routes(self) -> list[web.RouteDef]:
+        """The console's routes (and a trainee's own pages)."""
+        from warroom.serve import _pages as pages
+
+        return [
+            web.get("/console", self.live_page),
+            web.get("/console/live/events", self.live_events),
+            *pages.routes(self),
+        ]
+
+    # --- helpers ------------------------------------------------------------------------------------------------
+
+    async def in_store(self, work: Callable[[Any], _T]) -> _T:
+        """``work(store)`` on the results store, in a worker thread (the event loop never waits on the database)."""
+
+        def run() -> _T:
+            from warroom.store.results import ResultsStore
+
+            with ResultsStore(self.data_dir, url=self.store_url) as store:
+                return work(store)
+
+        return await asyncio.get_running_loop().run_in_executor(None, run)
+
+    def page(self, request: web.Request, template: str, title: str, here: str, **context: Any) -> web.Response:
+        """A console page: ``template`` with the menu, the facilitator's name and ``context``."""
+        from warroom.console import render
+
+        who = self.signins.facilitator_of(request) or self.signins.trainee_of(request)
+        nav = NAV if request.path.startswith("/console") else (("/mine", "Your sessions"), ("/", "Your war room"))
+        text = render(template, title=title, nav=nav, here=here, who=who, counting=self._counting[1], **context)
+        return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def counting_note(self) -> str:
+        """Which sessions the figures count, in a sentence (read again at most every 30 s)."""
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._counting[0] < 30 and self._counting[1]:
+            return self._counting[1]
+        from warroom.console import counting_sentence
+
+        def counts(store: Any) -> tuple[int, int]:
+            return store.count(mode="assessment"), store.count(mode="practice")
+
+        try:
+            assessment, practice = await self.in_store(counts)
+            self._counting = (loop.time(), counting_sentence(assessment, practice))
+        except Exception as exc:  # StoreError: shown on the page, not a traceback
+            self._counting = (0.0, f"The results store cannot be read: {exc}")
+        return self._counting[1]
+
+    def roster_trainees(self) -> list[str]:
+        roster = self.signins.roster
+        return roster.trainees if roster is not None else []
+
+    # --- the live class -----------------------------------------------------------------------------------------
+
+    def live_table(self) -> str:
+        """The live table's HTML, as of now."""
+        from warroom.console import live_counts, live_lines, render
+
+        now = datetime.now(UTC)
+        lines = live_lines(self.live.snapshot, self.roster_trainees(), now, stuck_after=self.stuck_after)
+        hosts = len({row.host for row in self.live.snapshot} | {self.live.host})
+        return render(
+            "live_table.html", lines=lines, counts=live_counts(lines), version=self.live.version,
+            problem=self.live.problem, read_at=self.live.snapshot_at or now.isoformat(), hosts=hosts,
+            stuck_after=self.stuck_after,
+        )  # fmt: skip
+
+    async def live_page(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console``: the class, live."""
+        await self.counting_note()
+        from markupsafe import Markup
+
+        return self.page(request, "live.html", "The class, live", "/console", table=Markup(self.live_table()))
+
+    async def live_events(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/live/events``: server-sent events, one ``live`` event with the live table's HTML each time
+        it changes (the live table, or a drill clock or an idle time it shows: checked every second)."""
+        from aiohttp_sse import sse_response
+
+        async with sse_response(request, headers={"Cache-Control": "no-store"}) as stream:
+            last = ""
+            while stream.is_connected():
+                table = self.live_table()
+                if table != last:
+                    await stream.send(table.replace("\n", " "), event="live")
+                    last = table
+                changed = self.live.changed
+                if changed is None:
+                    await asyncio.sleep(EVENT_TICK)
+                    continue
+                try:
+                    await asyncio.wait_for(changed.wait(), EVENT_TICK)
+                except TimeoutError:
+                    pass
+        return stream

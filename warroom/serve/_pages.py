@@ -1,0 +1,397 @@
+"""The console's pages besides the live class: drill sets and their completion grids, trainees and their progress,
+sessions and their reviews with the facilitator's notes, two trainees compared on a drill, the gradebook export and
+the roster; and a trainee's own sessions (``/mine``), where they read their reviews and the notes left for them.
+
+Every handler reads the store in a worker thread (:meth:`Console.in_store`) and renders a template of
+:mod:`warroom.console`. A store that cannot be read is a page saying so (HTTP 503), never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+if TYPE_CHECKING:
+    from warroom.serve._console import Console
+
+log = logging.getLogger("warroom.serve")
+
+#: Sessions a list page shows at most (newest first).
+LIST_LIMIT = 500
+
+
+def routes(console: Console) -> list[web.RouteDef]:
+    """The routes of these pages, bound to ``console``."""
+    p = _Pages(console)
+    return [
+        web.get("/console/sets", p.sets),
+        web.get("/console/sets/{set_id}", p.grid),
+        web.get("/console/trainees", p.trainees),
+        web.get("/console/trainees/{name}", p.trainee),
+        web.get("/console/sessions", p.sessions),
+        web.get("/console/sessions/{session_id}", p.session),
+        web.post("/console/sessions/{session_id}/notes", p.add_note),
+        web.get("/console/compare", p.compare),
+        web.get("/console/gradebook", p.gradebook),
+        web.get("/console/gradebook.csv", p.gradebook_csv),
+        web.get("/console/roster", p.roster),
+        web.get("/mine", p.mine),
+        web.get("/mine/{session_id}", p.my_session),
+    ]
+
+
+def _store_problem(console: Console, request: web.Request, exc: Exception) -> web.Response:
+    log.warning("console page %s: the store cannot be read: %s", request.path, exc)
+    response = console.page(request, "problem.html", "The store cannot be read", "", problem=str(exc))
+    response.set_status(503)
+    return response
+
+
+class _Pages:
+    def __init__(self, console: Console) -> None:
+        self.c = console
+        self._drill_facts: dict[str, tuple[str, str | None]] = {}
+
+    # --- drills -------------------------------------------------------------------------------------------------
+
+    def drill_facts(self, drill_id: str) -> tuple[str, str | None]:
+        """A drill's title and fault kind (None for an all-clear drill), from the drill folders and the bundled
+        library; the id itself and None when it cannot be loaded (read once per drill id)."""
+        known = self._drill_facts.get(drill_id)
+        if known is None:
+            from warroom.core.library import DrillLibrary
+
+            try:
+                drill = DrillLibrary(self.c.drill_dirs).load(drill_id).drill
+                key = drill.answer_key
+                known = (drill.title, None if key is None else str(key.fault.kind))
+            except Exception:  # not found, or does not load: named by its id
+                known = (drill_id, None)
+            self._drill_facts[drill_id] = known
+        return known
+
+    def fault_kind(self, drill_id: str) -> str | None:
+        return self.drill_facts(drill_id)[1]
+
+    def _sets(self) -> list[tuple[Path, Any, list[tuple[str, str]]]]:
+        """The drill sets the console knows (``--set`` and ``--console-set`` files): path, model and drills."""
+        from warroom.core.library import resolve_set_drills
+        from warroom.core.load import load_drill_set
+
+        out = []
+        for path in self.c.set_files:
+            try:
+                model = load_drill_set(path)
+                drills, _ = resolve_set_drills(model, path, self.c.drill_dirs)
+            except Exception as exc:  # changed since the server started, and no longer valid
+                log.warning("drill set %s cannot be read: %s", path, exc)
+                continue
+            named = [(d.drill.id, d.drill.title) for d in drills if d.drill is not None]
+            out.append((path, model, named))
+        return out
+
+    # --- drill sets -----------------------------------------------------------------------------------------------
+
+    async def sets(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/sets``: the drill sets (given to the server, and those sessions were played in)."""
+        await self.c.counting_note()
+        loop = asyncio.get_running_loop()
+        known = await loop.run_in_executor(None, self._sets)
+
+        def played(store: Any) -> dict[str, int]:
+            counts: dict[str, int] = {}
+            for row in store.query(limit=0):
+                if row.set_id:
+                    counts[row.set_id] = counts.get(row.set_id, 0) + 1
+            return counts
+
+        try:
+            counts = await self.c.in_store(played)
+        except Exception as exc:
+            return _store_problem(self.c, request, exc)
+        files = {model.set: (model, drills) for _, model, drills in known}
+        rows = [(sid, files[sid][0].title if sid in files else "", counts.get(sid, 0), sid in files)
+                for sid in sorted({*files, *counts})]  # fmt: skip
+        return self.c.page(request, "sets.html", "Drill sets", "/console/sets", sets=rows)
+
+    async def grid(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/sets/{set_id}``: the set's completion grid."""
+        from warroom.console import completion_grid
+
+        set_id = request.match_info["set_id"]
+        await self.c.counting_note()
+        loop = asyncio.get_running_loop()
+        known = {model.set: (model, drills) for _, model, drills in await loop.run_in_executor(None, self._sets)}
+        try:
+            sessions = await self.c.in_store(lambda store: store.query(set_id=set_id, limit=0))
+        except Exception as exc:
+            return _store_problem(self.c, request, exc)
+        if set_id in known:
+            model, drills = known[set_id]
+            title, mode, attempts, due = model.title, model.mode, model.attempts, model.due_date
+        else:  # a set only known from its sessions: its drills as played, no attempts or due date
+            title, mode, attempts, due = "", "", None, None
+            drills = [(d, self.drill_facts(d)[0]) for d in sorted({s.drill_id for s in sessions})]
+            if not sessions:
+                raise web.HTTPNotFound(text=f"no drill set {set_id!r} is known to this console")
+        playing = {(row.trainee, row.drill_id or "") for row in self.c.live.snapshot
+                   if row.state == "playing" and row.set_id == set_id}  # fmt: skip
+        grid = completion_grid(set_id, title, mode, attempts, due, drills, self.c.roster_trainees(), sessions,
+                               playing, date.today())  # fmt: skip
+        return self.c.page(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid)
+
+    # --- trainees -------------------------------------------------------------------------------------------------
+
+    async def trainees(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/trainees``: every trainee (roster and store) with their figures over the counted
+        sessions, counts beside every rate."""
+        await self.c.counting_note()
+
+        def figures(store: Any) -> Any:
+            from warroom.store.cohort import cohort_stats
+
+            return cohort_stats(store)
+
+        try:
+            result = await self.c.in_store(figures)
+        except Exception as exc:
+            return _store_problem(self.c, request, exc)
+        stats = {t.trainee: t for t in result.stats.trainees}
+        names = list(dict.fromkeys([*self.c.roster_trainees(), *sorted(stats)]))
+        rows = [(name, stats.get(name)) for name in names]
+        return self.c.page(request, "trainees.html", "Trainees", "/console/trainees", rows=rows,
+                           label=result.counted.label)  # fmt: skip
+
+    async def trainee(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/trainees/{name}``: one trainee's progress (plots) and sessions."""
+        from warroom.console import detect_plot, kinds_plot, progress, sensitivity_plot
+
+        name = request.match_info["name"]
+        await self.c.counting_note()
+
+        def read(store: Any) -> tuple[list[Any], list[Any]]:
+            from warroom.store.cohort import FactsQuery, read_facts
+
+            facts, _ = read_facts(store, FactsQuery(trainee=name))
+            return facts, store.query(trainee=name, limit=LIST_LIMIT, sort="when", reverse=False)
+
+        try:
+            facts, sessions = await self.c.in_store(read)
+        except Exception as exc:
+            return _store_problem(self.c, request, exc)
+
+        def draw() -> tuple[Any, list[tuple[str, str]]]:
+            made = progress(name, facts, self.fault_kind)
+            plots = [("sensitivity", sensitivity_plot(made)), ("kinds", kinds_plot(made))]
+            plots.append(("detect", detect_plot(made)))
+            return made, [(key, svg) for key, svg in plots if svg is not None]
+
+        made, plots = await asyncio.get_running_loop().run_in_executor(None, draw)
+        from markupsafe import Markup
+
+        figures = [(key, Markup(svg)) for key, svg in plots]  # matplotlib's SVG, its text escaped by matplotlib
+        return self.c.page(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
+                           progress=made, figures=figures, sessions=sessions)  # fmt: skip
+
+    # --- sessions and reviews -------------------------------------------------------------------------------------
+
+    async def sessions(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/sessions``: stored sessions, newest first (``?trainee=``, ``?drill=``, ``?set=``)."""
+        await self.c.counting_note()
+        q = request.query
+        trainee, drill, set_id = q.get("trainee") or None, q.get("drill") or None, q.get("set") or None
+        try:
+            rows = await self.c.in_store(lambda s: s.query(trainee=trainee, drill=drill, set_id=set_id,
+                                                           limit=LIST_LIMIT))  # fmt: skip
+        except Exception as exc:
+            return _store_problem(self.c, request, exc)
+        return self.c.page(request, "sessions.html", "Sessions", "/console/sessions", rows=rows, trainee=trainee,
+                           drill=drill, set_id=set_id, limit=LIST_LIMIT)  # fmt: skip
+
+    async def _review(self, session_id: str, trainee: str | None = None) -> Any:
+        """The review data of a stored session (``trainee``: only when it is theirs), or None when there is none."""
+        from warroom.store.errors import SessionNotFound
+
+        def read(store: Any) -> Any:
+            from warroom.store.review import load_review
+
+            try:
+                session = store.get(session_id)
+            except SessionNotFound:
+                return None
+            if session.session_id != session_id or (trainee is not None and session.trainee != trainee):
+                return None  # an exact id only: no prefix guessing from a browser
+            return load_review(session, self.c.drill_dirs)
+
+        return await self.c.in_store(read)
+
+    async def session(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/sessions/{session_id}``: the session's after-action review, its notes and a note form."""
+        return await self._session_page(request, request.match_info["session_id"], None)
+
+    async def _session_page(self, request: web.Request, session_id: str, trainee: str | None) -> web.StreamResponse:
+        from warroom.console import review_lines
+
+        await self.c.counting_note()
+        try:
+            data = await self._review(session_id, trainee)
+        except Exception as exc:
+            return _store_problem(self.c, request, exc)
+        if data is None:
+            raise web.HTTPNotFound(text=f"no stored session {session_id}")
+        lines = review_lines(data.review_rows.rows) if data.review_rows is not None else []
+        here = "/mine" if trainee is not None else "/console/sessions"
+        # A trainee never saw the answer key of a drill they quit (no debrief): their own page keeps it hidden, so
+        # it cannot be read before another attempt.
+        from warroom.core.model import session_reached_debrief
+
+        hidden = trainee is not None and not session_reached_debrief(data.session.outcome)
+        return self.c.page(request, "review.html", f"Session {session_id}", here, data=data, s=data.session,
+                           lines=[] if hidden else lines, facilitator=trainee is None, hidden=hidden,
+                           notices=_public(data.notices))  # fmt: skip
+
+    async def add_note(self, request: web.Request) -> web.StreamResponse:
+        """``POST /console/sessions/{session_id}/notes`` (form field ``text``): store a note by the signed-in
+        facilitator, then back to the review. A request from another site's page is refused."""
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            raise web.HTTPForbidden(text="this form belongs to another site")
+        session_id = request.match_info["session_id"]
+        form = await request.post()
+        text = str(form.get("text", ""))[:10_000]
+        author = self.c.signins.facilitator_of(request) or "facilitator"
+        from warroom.store.errors import StoreError
+
+        def write(store: Any) -> Any:
+            return store.add_note(session_id, author=author, text=text, at=_now())
+
+        try:
+            await self.c.in_store(write)
+        except StoreError as exc:
+            response = self.c.page(request, "problem.html", "The note was not stored", "/console/sessions",
+                                   problem=str(exc), back=f"/console/sessions/{session_id}")  # fmt: skip
+            response.set_status(400)
+            return response
+        log.info("note on session %s by %r", session_id, author)
+        raise web.HTTPSeeOther(f"/console/sessions/{session_id}#notes")
+
+    async def compare(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/compare?drill=ID&a=TRAINEE&b=TRAINEE``: two trainees' sessions of one drill side by side
+        (each one's first session of it unless ``sa`` / ``sb`` name a session)."""
+        from warroom.console import compare_lines
+
+        q = request.query
+        drill, names = q.get("drill", ""), (q.get("a", ""), q.get("b", ""))
+        await self.c.counting_note()
+
+        def read(store: Any) -> Any:
+            rows = store.query(drill=drill, limit=0, sort="when") if drill else []
+            trainees = sorted({r.trainee for r in rows})
+            picked = []
+            for name, key in zip(names, ("sa", "sb"), strict=True):
+                mine = sorted((r for r in rows if r.trainee == name), key=lambda r: (r.started_at, r.session_id))
+                chosen = next((r for r in mine if r.session_id == q.get(key)), mine[0] if mine else None)
+                picked.append((mine, chosen))
+            return rows, trainees, picked
+
+        try:
+            rows, trainees, picked = await self.c.in_store(read)
+            reviews = [await self._review(chosen.session_id) if chosen else None for _, chosen in picked]
+        except Exception as exc:
+            return _store_problem(self.c, request, exc)
+        lines = []
+        first, second = reviews
+        if first is not None and second is not None and first.review_rows and second.review_rows:
+            lines = compare_lines(first.review_rows.rows, second.review_rows.rows)
+        drills = sorted({r.drill_id for r in rows}) if rows else []
+        return self.c.page(request, "compare.html", "Compare two trainees", "/console/sessions", drill=drill,
+                           names=names, trainees=trainees, picked=picked, reviews=reviews, lines=lines,
+                           drills=drills)  # fmt: skip
+
+    # --- gradebook and roster -------------------------------------------------------------------------------------
+
+    async def gradebook(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/gradebook``: the export's form (a set, or a date range)."""
+        await self.c.counting_note()
+        loop = asyncio.get_running_loop()
+        known = [model.set for _, model, _ in await loop.run_in_executor(None, self._sets)]
+        try:
+            played = await self.c.in_store(lambda s: sorted({r.set_id for r in s.query(limit=0) if r.set_id}))
+        except Exception as exc:
+            return _store_problem(self.c, request, exc)
+        sets = list(dict.fromkeys([*known, *played]))
+        return self.c.page(request, "gradebook.html", "Gradebook export", "/console/gradebook", sets=sets)
+
+    async def gradebook_csv(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/gradebook.csv?set=ID`` or ``?since=DATE&until=DATE``: the trainee x drill matrix."""
+        from warroom.console import gradebook_csv
+        from warroom.store.timestamps import parse_since
+
+        q = request.query
+        set_id = q.get("set") or None
+        try:
+            since = parse_since(q["since"]) if q.get("since") else None
+            until = parse_since(q["until"]) if q.get("until") else None
+        except ValueError as exc:
+            raise web.HTTPBadRequest(text=f"a date is not understood: {exc}") from None
+        loop = asyncio.get_running_loop()
+        known = {model.set: drills for _, model, drills in await loop.run_in_executor(None, self._sets)}
+        try:
+            rows = await self.c.in_store(lambda s: s.query(set_id=set_id, since=since, limit=0))
+        except Exception as exc:
+            return _store_problem(self.c, request, exc)
+        if set_id is not None and set_id not in known and not rows:  # a typo must not download an empty grade
+            raise web.HTTPNotFound(text=f"no drill set {set_id!r}: none was given with --set or --console-set, and "
+                                        "no session was played in one of that id")  # fmt: skip
+        rows = [r for r in rows if r.mode != "tutorial" and (until is None or r.started_at < until)]
+        drills = [d for d, _ in known.get(set_id or "", [])]
+        text = gradebook_csv(rows, drills, self.c.roster_trainees())
+        name = f"gradebook-{set_id or 'sessions'}.csv".replace("/", "-")
+        return web.Response(text=text, content_type="text/csv", charset="utf-8",
+                            headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
+
+    async def roster(self, request: web.Request) -> web.StreamResponse:
+        """``GET /console/roster``: who is on the roster, their role, and whether they are signed in now."""
+        await self.c.counting_note()
+        roster = self.c.signins.roster
+        entries = [(name, roster.role_of(name)) for name in roster.entries] if roster is not None else []
+        live = {row.trainee for row in self.c.live.snapshot if row.state != "disconnected"}
+        return self.c.page(request, "roster.html", "Roster", "/console/roster", entries=entries, live=live,
+                           path=self.c.signins.roster_path)  # fmt: skip
+
+    # --- a trainee's own sessions ---------------------------------------------------------------------------------
+
+    async def mine(self, request: web.Request) -> web.StreamResponse:
+        """``GET /mine``: the signed-in trainee's own sessions, with the notes left on them."""
+        trainee = self.c.signins.trainee_of(request) or ""
+
+        def read(store: Any) -> tuple[list[Any], dict[str, list[Any]]]:
+            rows = store.query(trainee=trainee, limit=LIST_LIMIT)
+            return rows, store.facilitator_notes([r.session_id for r in rows])
+
+        try:
+            rows, notes = await self.c.in_store(read)
+        except Exception as exc:
+            return _store_problem(self.c, request, exc)
+        return self.c.page(request, "mine.html", "Your sessions", "/mine", rows=rows, notes=notes, trainee=trainee)
+
+    async def my_session(self, request: web.Request) -> web.StreamResponse:
+        """``GET /mine/{session_id}``: the review of one of the trainee's own sessions, with its notes."""
+        trainee = self.c.signins.trainee_of(request) or ""
+        return await self._session_page(request, request.match_info["session_id"], trainee)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds").replace("+00:00", "Z")
+
+
+def _public(notices: list[str]) -> list[str]:
+    """The review's notices without the server's file paths (a drill file's path is the server's own business)."""
+    import re
+
+    return [re.sub(r"(?:/[^\s/:()]+)+/([^\s/:()]+)", r"\1", n) for n in notices]

@@ -1,0 +1,149 @@
+"""The table of who is live in a served class: :class:`LiveTab` rows, written by each ``warroom serve`` host
+(:func:`publish_live`, :func:`forget_host`) and read by the facilitator's console of any host (:func:`read_live`).
+
+A host names itself (``host``: a random id per server run, with its address for people) and each browser tab it
+serves (``tab``), so hosts never write each other's rows. Every write of a host refreshes the ``heartbeat_at`` of all
+its rows; a host writes at least every few seconds while it runs, so a row whose heartbeat is old belongs to a host
+that stopped or lost the database (the console shows it as such). Times are ISO 8601 UTC text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from warroom.store.results import ResultsStore
+
+#: The table.
+LIVE_TABLE = "live_sessions"
+
+#: A signed-in browser that has no tab open yet.
+SIGNED_IN = "signed_in"
+#: A tab open on the drill picker (or the briefing): no drill being played.
+PICKER = "picker"
+#: A tab playing a drill (its journal is open).
+PLAYING = "playing"
+#: A tab whose last drill ended (``outcome``, ``total``), now back on the debrief or the picker.
+FINISHED = "finished"
+#: A tab that is gone: closed, its connection lost, or its app process ended.
+DISCONNECTED = "disconnected"
+#: Every state, in the order a tab goes through them.
+STATES = (SIGNED_IN, PICKER, PLAYING, FINISHED, DISCONNECTED)
+
+
+@dataclass(frozen=True)
+class LiveTab:
+    """One row of the live table: one browser tab of ``trainee`` on ``host`` (or a sign-in without a tab).
+
+    ``state`` is one of :data:`STATES`. While a drill is played: its ``session_id``, ``drill_id``, ``mode``
+    and ``set_id``; the drill clock (``drill_time`` seconds at the wall time ``clock_at``, running at
+    ``speed`` unless ``paused``); ``actions`` recorded so far, the ``last_action`` (its kind) and when
+    (``last_action_at``). Once it ended: ``outcome``, ``total`` and ``ended_at`` (kept until the next drill starts).
+    ``connected_at`` is when the tab opened (or the browser signed in); ``heartbeat_at`` when its host last wrote.
+    """
+
+    host: str
+    tab: str
+    trainee: str
+    state: str
+    connected_at: str
+    heartbeat_at: str
+    session_id: str | None = None
+    drill_id: str | None = None
+    mode: str | None = None
+    set_id: str | None = None
+    drill_time: float | None = None
+    clock_at: str | None = None
+    speed: float | None = None
+    paused: bool = False
+    actions: int = 0
+    last_action: str | None = None
+    last_action_at: str | None = None
+    outcome: str | None = None
+    total: int | None = None
+    ended_at: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """As a JSON-ready dict of every column."""
+        return {k: getattr(self, k) for k in LIVE_COLUMNS}
+
+
+#: The table's columns, in the order of :class:`LiveTab`'s fields.
+LIVE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(LiveTab))
+_KEY = ("host", "tab")
+
+
+def publish_live(store: ResultsStore, host: str, rows: Sequence[LiveTab], gone: Sequence[str], now: str) -> None:
+    """Write ``host``'s changed ``rows`` (inserted or replaced), delete its tabs ``gone``, and refresh the heartbeat of
+    all its rows to ``now``, in one transaction. Raises :class:`~warroom.store.errors.StoreError` when the store
+    cannot be written."""
+    db = store.db
+    columns = ", ".join(LIVE_COLUMNS)
+    updates = ", ".join(f"{c} = excluded.{c}" for c in LIVE_COLUMNS if c not in _KEY)
+    upsert = (
+        f"INSERT INTO {LIVE_TABLE} ({columns}) VALUES ({', '.join('?' for _ in LIVE_COLUMNS)}) "
+        f"ON CONFLICT (host, tab) DO UPDATE SET {updates}"
+    )
+
+    def write() -> None:
+        conn = db.conn
+        conn.execute(db.dialect.begin_write)
+        try:
+            for tab in gone:
+                conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE host = ? AND tab = ?", (host, tab))
+            for row in rows:
+                values = row.to_dict()
+                values["paused"] = int(row.paused)
+                conn.execute(upsert, tuple(values[c] for c in LIVE_COLUMNS))
+            conn.execute(f"UPDATE {LIVE_TABLE} SET heartbeat_at = ? WHERE host = ?", (now, host))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    try:
+        db.retry(write)
+    except db.errors as exc:
+        raise db.error(exc) from exc
+
+
+def forget_host(store: ResultsStore, host: str | None = None, *, before: str | None = None) -> None:
+    """Delete the rows of ``host`` (a host that stops), and those of any host whose heartbeat is older than
+    ``before`` (hosts that stopped without saying so, long ago)."""
+    db = store.db
+
+    def write() -> None:
+        conn = db.conn
+        conn.execute(db.dialect.begin_write)
+        try:
+            if host is not None:
+                conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE host = ?", (host,))
+            if before is not None:
+                conn.execute(f"DELETE FROM {LIVE_TABLE} WHERE heartbeat_at < ?", (before,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    try:
+        db.retry(write)
+    except db.errors as exc:
+        raise db.error(exc) from exc
+
+
+def read_live(store: ResultsStore) -> list[LiveTab]:
+    """Every row of the live table, by trainee, then host and tab."""
+    db = store.db
+    sql = f"SELECT {', '.join(LIVE_COLUMNS)} FROM {LIVE_TABLE} ORDER BY trainee, host, tab"
+    try:
+        rows = db.conn.execute(sql).fetchall()
+    except db.errors as exc:
+        raise db.error(exc) from exc
+    out = []
+    for row in rows:
+        values = dict(zip(LIVE_COLUMNS, tuple(row), strict=True))
+        values["paused"] = bool(values["paused"])
+        out.append(LiveTab(**values))
+    return out
