@@ -235,6 +235,23 @@ def _block_scalar_lines(lines: list[str]) -> set[int]:
     return inside
 
 
+def _multiline_scalar_lines(lines: list[str]) -> set[int]:
+    """Indexes of the ``key: value`` lines whose plain or quoted scalar goes on over the lines under it (a long
+    value folded by its writer, as ruamel.yaml writes the projected drills'), and of those lines."""
+    out: set[int] = set()
+    for i, line in enumerate(lines):
+        m = _scalar_line(line)
+        if m is None:
+            continue
+        key_col = len(m.group(1)) - len(m.group(1).lstrip(" -"))
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and len(lines[j]) - len(lines[j].lstrip(" ")) > key_col:
+            j += 1
+        if j > i + 1:
+            out.update(range(i, j))
+    return out
+
+
 @st.composite
 def probed_drill(draw: st.DrawFn, chars: st.SearchStrategy[str] = PLAIN_CHARS) -> tuple[str, int, int]:
     """``(text, line, column)``: a bundled drill in which one scalar value was replaced by an unsupported tag (a
@@ -244,7 +261,7 @@ def probed_drill(draw: st.DrawFn, chars: st.SearchStrategy[str] = PLAIN_CHARS) -
 
     _, text = draw(st.sampled_from(BUNDLED))
     lines = text.split("\n")
-    inside = _block_scalar_lines(lines)
+    inside = _block_scalar_lines(lines) | _multiline_scalar_lines(lines)
     scalar_lines = [i for i, line in enumerate(lines) if i not in inside and _scalar_line(line)]
     probe = draw(st.sampled_from(scalar_lines[len(scalar_lines) // 3 :]))
     m = _scalar_line(lines[probe])

@@ -101,14 +101,15 @@ def test_a_browser_plays_a_drill_to_containment_and_the_session_is_stored(tmp_pa
             wait_for("HTTP 403", since=mark)  # e09, the first evidence (32 s of drill time)
             page.keyboard.press(" ")  # pause the drill clock
             page.wait_for_timeout(500)
+            mark = len(frames)
             page.keyboard.press("e")
-            page.wait_for_timeout(500)
+            mark = wait_for("citing no event", since=mark)  # the dialog is open (it ticks nothing not chosen)
             page.keyboard.type("s2")
             page.keyboard.press("Tab")  # the reason
-            page.keyboard.press("Tab")  # the evidence list: the dialog ticks nothing the trainee did not choose
+            page.keyboard.press("Tab")  # the evidence list
             page.keyboard.type("e09")
             page.keyboard.press(" ")
-            page.wait_for_timeout(300)
+            wait_for("citing: e09", since=mark)
             page.keyboard.press("Enter")
             page.wait_for_timeout(500)
             page.keyboard.press("y")
@@ -117,4 +118,5 @@ def test_a_browser_plays_a_drill_to_containment_and_the_session_is_stored(tmp_pa
             browser.close()
     with ResultsStore(served.data_dir, create=False) as store:
         rows = store.query()
-    assert [(r.trainee, r.drill_id, r.outcome) for r in rows] == [("Grace Hopper", "carbon-aware-memo", "contained")]
+        acts = [(a.kind, a.t, a.step, a.cites) for r in rows for a in store.get(r.session_id).actions]
+    assert [(r.trainee, r.drill_id, r.outcome) for r in rows] == [("Grace Hopper", "carbon-aware-memo", "contained")], acts

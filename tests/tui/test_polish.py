@@ -132,7 +132,7 @@ async def test_picker_home_end_g_and_pages(services):
 
 async def test_preview_headings_and_briefing_objectives_wrap_under_themselves(services):
     app = make_app(services, drill_path=None)
-    async with app.run_test(size=(70, 60)) as pilot:
+    async with app.run_test(size=(70, 120)) as pilot:  # the list takes the rows it needs, the preview the rest
         await picker_ready(pilot)
         text = screen_text(app)
         assert any(line.strip(" │") == "You are watching" for line in text.splitlines())

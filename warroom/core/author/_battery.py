@@ -81,8 +81,11 @@ def specific_moments(drill: Drill) -> list[tuple[float, tuple[str, ...]]]:
 
 
 def _everything(replay: Replay) -> tuple[str, ...]:
-    """Every event released so far, by id (trace events and probe results): what citing everything cites."""
-    return tuple(e.id for e in replay.released)
+    """Every event released so far, by id (trace events and probe results): what citing everything cites; of a
+    trace with more than an action may cite (:data:`~warroom.core.model.MAX_CITES`), the latest that many."""
+    from warroom.core.model import MAX_CITES
+
+    return tuple(dict.fromkeys(e.id for e in replay.released))[-MAX_CITES:]
 
 
 def _targets(drill: Drill) -> list[str]:

@@ -5,7 +5,7 @@
 # keep: NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, ProbeChange, Repeat, ReportedStatus, Role,
 # keep: SCHEMA_VERSION, ToolCall, ToolResult, TraceEvent, Twin, TwinError, Usage, Variants, twin_of
 
-from ._actions import Action, ActionKind
+from ._actions import MAX_CITES, Action, ActionKind
 from ._agents import COST_ROLE, Agent, AgentRole, Cast, Models, ModelSpec, Usage, default_role
 from ._answerkey import AllClear, AnswerKey, Damage, DamageEntry, Distractor, EventTime, Fault
 from ._drill import Briefing, Drill, PlanStep
@@ -125,6 +125,7 @@ __all__ = [
     "HumanMessage",
     "Jitter",
     "LogEvent",
+    "MAX_CITES",
     "MAX_DRILL_SECONDS",
     "MAX_PROBE_SECONDS",
     "MAX_SHUFFLE_GROUP",
