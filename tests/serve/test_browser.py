@@ -119,4 +119,5 @@ def test_a_browser_plays_a_drill_to_containment_and_the_session_is_stored(tmp_pa
     with ResultsStore(served.data_dir, create=False) as store:
         rows = store.query()
         acts = [(a.kind, a.t, a.step, a.cites) for r in rows for a in store.get(r.session_id).actions]
-    assert [(r.trainee, r.drill_id, r.outcome) for r in rows] == [("Grace Hopper", "carbon-aware-memo", "contained")], acts
+    stored = [(r.trainee, r.drill_id, r.outcome) for r in rows]
+    assert stored == [("Grace Hopper", "carbon-aware-memo", "contained")], acts
