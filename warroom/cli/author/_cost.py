@@ -84,6 +84,19 @@ def _escalation_lines(tc: Any, answers: bool) -> list[str]:
         f"{usd(tc.cascade.usd)}",
         f"  the re-plan after a correct escalation: {_calls(tc.replan.calls)}, {usd(tc.replan.usd)}",
         f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+    ] + _spend_lines(tc)
+
+
+def _spend_lines(tc: Any) -> list[str]:
+    """Format 2's spend damage: what a missed runaway loop wastes (the calls whose cost is the damage) and how much
+    of it an escalation on time saves; nothing for a drill whose damage is not spend."""
+    if not tc.spend.calls:
+        return []
+    late = tc.spend_after_deadline
+    return [
+        f"  the spend counted as damage (wasted when the fault is missed): {_calls(tc.spend.calls)}, "
+        f"{usd(tc.spend.usd)}; {late.calls} of them, {usd(late.usd)}, after the deadline (saved by an "
+        "escalation on time)",
     ]
 
 

@@ -60,6 +60,7 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("repeat (an event's repetition, format 2)", m.Repeat),
     ("answer_key", m.AnswerKey),
     ("answer_key.deadline as `{event: ...}` (a time by reference, format 2)", m.EventTime),
+    ("answer_key.deadline as `{budget: ...}` (a budget deadline, format 2)", m.BudgetTime),
     ("answer_key.fault", m.Fault),
     ("answer_key.evidence[] as a mapping (an evidence item, format 2)", m.EvidenceRef),
     ("answer_key.damage", m.Damage),

@@ -7,7 +7,18 @@
 
 from ._actions import Action, ActionKind
 from ._agents import COST_ROLE, Agent, AgentRole, Cast, Models, ModelSpec, Usage, default_role
-from ._answerkey import AllClear, AnswerKey, Damage, DamageEntry, Distractor, EventTime, Fault
+from ._answerkey import (
+    AllClear,
+    AnswerKey,
+    BudgetTime,
+    Damage,
+    DamageEntry,
+    Distractor,
+    EventTime,
+    Fault,
+    damage_occurrences,
+    damage_per_event,
+)
 from ._drill import Briefing, Drill, PlanStep
 from ._events import (
     EVENT_CLASSES,
@@ -100,6 +111,7 @@ __all__ = [
     "AnswerKey",
     "Approval",
     "Briefing",
+    "BudgetTime",
     "CONTAINED_OUTCOMES",
     "COST_ROLE",
     "Cast",
@@ -169,6 +181,8 @@ __all__ = [
     "briefing_hints",
     "build_twin",
     "damage_meter_text",
+    "damage_occurrences",
+    "damage_per_event",
     "debrief_tags",
     "default_role",
     "describe_item",

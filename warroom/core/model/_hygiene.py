@@ -48,7 +48,7 @@ ANSWER_SCORECARD_KEYS = ("outcome_text", "components", "full_damage", "damage_un
                          "deadline", "played_as", "response")
 
 #: Keys of ``warroom cost --format json`` that come from the answer key: only with ``--answers``.
-ANSWER_COST_KEYS = ("all_clear", "cascade", "replan")
+ANSWER_COST_KEYS = ("all_clear", "cascade", "replan", "spend")
 
 
 def without_answer_keys(cost: dict[str, Any]) -> dict[str, Any]:

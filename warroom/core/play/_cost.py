@@ -53,9 +53,7 @@ __all__ = [
 
 def call_cost(usage: Usage, model: ModelSpec) -> float:
     """USD cost of one model call: tokens (``usage``) times the model's USD-per-million-token prices."""
-    return (
-        usage.input_tokens * model.input_usd_per_mtok + usage.output_tokens * model.output_usd_per_mtok
-    ) / PER_MILLION
+    return model.cost(usage)
 
 
 def call_usage(event: TraceEvent) -> Usage | None:
@@ -139,6 +137,9 @@ class TraceCost:
       divisor is zero.
     - ``cascade``: the calls in the answer key's cascade steps, wasted when the fault is missed; ``replan``: the
       answer key's re-plan events; ``false_escalation``: one planner re-plan call, what a false escalation costs.
+    - ``spend`` (format 2): the calls of the answer key's ``damage.spend`` events, every repetition: what a missed
+      runaway loop wastes (its cost is the drill's damage); ``spend_after_deadline``: the part of it made after the
+      deadline, which an escalation on time saves.
     - ``all_clear``: True for an all-clear drill (no fault: ``cascade`` and ``replan`` are empty and not reported).
     """
 
@@ -160,6 +161,8 @@ class TraceCost:
     false_escalation: CostLine
     all_clear: bool = False
     by_agent: tuple[CostLine, ...] = ()
+    spend: CostLine = CostLine("spend")
+    spend_after_deadline: CostLine = CostLine("spend after the deadline")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form, as ``warroom cost --format json`` prints it (``cascade`` and ``replan`` are null for an
@@ -183,6 +186,8 @@ class TraceCost:
             "cascade": None if self.all_clear else self.cascade.to_dict(),
             "replan": None if self.all_clear else self.replan.to_dict(),
             "false_escalation": self.false_escalation.to_dict(),
+            "spend": None if self.all_clear else {
+                **self.spend.to_dict(), "after_deadline": self.spend_after_deadline.to_dict()},
         }
 
 
@@ -216,6 +221,7 @@ def trace_cost(drill: Drill) -> TraceCost:
             flat_usage = models.flat_loop_step_usage or usage
             flat = flat.plus(flat_usage, call_cost(flat_usage, models.planner), n)
     replan = _replan_cost(drill, cast)
+    spend, spend_late = _spend_cost(drill, cast)
     one_replan = replan_usage(drill)
     false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
     factor = flat.usd / total.usd if total.usd > 0 else None
@@ -243,7 +249,28 @@ def trace_cost(drill: Drill) -> TraceCost:
         replan=replan,
         false_escalation=false_escalation,
         all_clear=drill.answer_key is None,
+        spend=spend,
+        spend_after_deadline=spend_late,
     )
+
+
+def _spend_cost(drill: Drill, cast: Cast) -> tuple[CostLine, CostLine]:
+    """The calls of the answer key's ``damage.spend`` events (every repetition), and those of them made after the
+    deadline (format 2; two empty lines with no key or no spend)."""
+    spend, late = CostLine("spend"), CostLine("spend after the deadline")
+    key = drill.answer_key
+    if key is None or not key.damage.spend:
+        return spend, late
+    wanted = set(key.damage.spend)
+    for ev in drill.trace:
+        if ev.id not in wanted or (call := cast.call(ev)) is None:
+            continue
+        usd = call_cost(call.usage, call.spec)
+        spend = spend.plus(call.usage, usd, call.count)
+        interval = ev.repeat.interval if ev.repeat is not None else 0.0
+        after = sum(1 for k in range(call.count) if ev.t + k * interval > key.deadline)
+        late = late.plus(call.usage, usd, after) if after else late
+    return spend, late
 
 
 def _replan_cost(drill: Drill, cast: Cast) -> CostLine:

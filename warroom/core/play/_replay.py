@@ -46,6 +46,7 @@ from warroom.core.model import (
     Role,
     TraceEvent,
     Usage,
+    damage_per_event,
     detection_events,
     earliest_evidence_at,
 )
@@ -72,14 +73,10 @@ class ReplayError(WarroomError, ValueError):
 
 
 def damage_by_event(drill: Drill) -> tuple[dict[str, float], float]:
-    """The answer key's damage per trace event id (one occurrence's, in the key's unit; entries for one event added
-    up) and the full cascade's damage (every repetition of a repeated event counted); ``({}, 0.0)`` with no key."""
-    key = drill.answer_key
-    by_event: dict[str, float] = {}
-    if key is None:
-        return by_event, 0.0
-    for entry in key.damage.entries:
-        by_event[entry.event] = by_event.get(entry.event, 0.0) + entry.amount
+    """The answer key's damage per trace event id (one occurrence's, in the key's unit: entries for one event added
+    up, and format 2's ``spend`` calls at their cost, :func:`~warroom.core.model.damage_per_event`) and the full
+    cascade's damage (every repetition of a repeated event counted); ``({}, 0.0)`` with no key."""
+    by_event = damage_per_event(drill)
     repeats = {e.id: e.repeat.count for e in drill.trace if e.repeat is not None}
     return by_event, sum(a * repeats.get(ev, 1) for ev, a in by_event.items())
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.core.model import EventTime
+from warroom.core.model import BudgetTime, EventTime
 from warroom.core.rules._events import event_lists
 from warroom.core.rules._issues import Issue
 
@@ -33,6 +33,10 @@ def version_issues(drill: Any) -> list[Issue]:
         out.append(Issue(("agents",), f"`agents` {why}"))
     if drill.answer_key is not None and isinstance(drill.answer_key.deadline, EventTime):
         out.append(Issue(("answer_key", "deadline"), f"a deadline by reference (`{{event: ...}}`) {why}"))
+    if drill.answer_key is not None and isinstance(drill.answer_key.deadline, BudgetTime):
+        out.append(Issue(("answer_key", "deadline"), f"a budget deadline (`{{budget: ...}}`) {why}"))
+    if drill.answer_key is not None and drill.answer_key.damage.spend:
+        out.append(Issue(("answer_key", "damage", "spend"), f"`spend` damage {why}"))
     if _set(drill.models, "others"):
         out.append(Issue(("models", "others"), f"`models.others` {why}"))
     for i, step in enumerate(drill.plan):
