@@ -84,8 +84,9 @@ class Models(_Strict):
     flat_loop_step_usage: Usage | None = Field(
         default=None,
         description=(
-            "For `warroom cost`: tokens of one step of the counterfactual flat loop (every executor step run on "
-            "the planner's model, re-reasoning each time). Default: each executor call's own usage."
+            "For `warroom cost`: tokens of one step of the counterfactual flat loop (every call but the planning "
+            "calls, whoever made it, run on the planner's model, re-reasoning each time). Default: each call's own "
+            "usage."
         ),
     )
     others: list[ModelSpec] = Field(

@@ -2,9 +2,9 @@
 
 A model call costs ``input_tokens * input_price + output_tokens * output_price``, prices in USD per million tokens
 (docs/scoring.md, "Cost math and `warroom cost`"). :func:`trace_cost` adds a drill's trace
-up by role, by model and by plan step, and prices the counterfactual *flat loop*: the same executor model calls run
-on the planner's model, re-reasoning at every step (``models.flat_loop_step_usage`` tokens per step when the drill
-gives them, else each executor call's own usage; sub-agent calls count as executor calls there).
+up by role, by model and by plan step, and prices the counterfactual *flat loop*: every model call but the planning
+calls (``planner_call`` events), whoever made it, run on the planner's model, re-reasoning at every step
+(``models.flat_loop_step_usage`` tokens per step when the drill gives them, else each call's own usage).
 Format 2: each call is priced at its own model (:class:`warroom.core.model.Cast`), and the trace is also split by
 agent. ``warroom cost`` prints it; ``warroom cost --example`` prints the seed worked example
 (:func:`seed_example_path`). :class:`CostMeter` is the cost a replay has accrued so far, charged call by call as
@@ -131,8 +131,13 @@ class TraceCost:
       ``by_agent`` (agent name; a call naming no agent under its role's name) and ``by_step`` (plan order, then
       :data:`NO_STEP` for calls outside any step): the same calls split four ways. A repeated event
       (``repeat.count``) counts as that many calls.
-    - ``flat_loop``: the executor's model calls priced on the planner's model (``flat_loop_step_usage`` tokens
-      each, else each call's own usage); ``flat_loop_usage`` says which.
+    - ``flat_loop``: every model call but the planning calls (each ``planner_call`` event is a plan or re-plan),
+      whoever made it (the executor, a sub-agent, a planner-role agent's own tool calls), priced on the planner's
+      model, ``flat_loop_model`` (the model of the planning calls: the first ``planner_call``'s, else
+      ``models.planner``), ``flat_loop_step_usage`` tokens each, else each call's own usage; ``flat_loop_usage``
+      says which.
+    - ``planning`` and ``work``: the planning calls and every other call, each split by the model it ran on (as
+      :class:`~warroom.core.model.Cast` prices it): the planner-executor side of the comparison.
     - ``saving_factor`` = flat loop / total and ``saving_percent`` = (1 - total / flat loop) x 100, or None when a
       divisor is zero.
     - ``cascade``: the calls in the answer key's cascade steps, wasted when the fault is missed; ``replan``: the
@@ -163,6 +168,9 @@ class TraceCost:
     by_agent: tuple[CostLine, ...] = ()
     spend: CostLine = CostLine("spend")
     spend_after_deadline: CostLine = CostLine("spend after the deadline")
+    flat_loop_model: str = ""
+    planning: tuple[CostLine, ...] = ()
+    work: tuple[CostLine, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form, as ``warroom cost --format json`` prints it (``cascade`` and ``replan`` are null for an
@@ -180,6 +188,9 @@ class TraceCost:
             "by_agent": [c.to_dict() for c in self.by_agent],
             "by_step": [c.to_dict() for c in self.by_step],
             "flat_loop": self.flat_loop.to_dict(),
+            "flat_loop_model": self.flat_loop_model,
+            "planning": [c.to_dict() for c in self.planning],
+            "work": [c.to_dict() for c in self.work],
             "flat_loop_usage": self.flat_loop_usage,
             "saving_factor": None if self.saving_factor is None else round(self.saving_factor, 6),
             "saving_percent": None if self.saving_percent is None else round(self.saving_percent, 4),
@@ -201,6 +212,9 @@ def trace_cost(drill: Drill) -> TraceCost:
     by_agent: dict[str, CostLine] = {}
     by_step: dict[str | None, CostLine] = {s.id: CostLine(s.id) for s in drill.plan}
     flat = CostLine("flat loop")
+    flat_spec = _planning_model(drill, cast)
+    planning: dict[str, CostLine] = {}
+    work: dict[str, CostLine] = {}
     cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
     cascade = CostLine("cascade")
     for ev in drill.trace:
@@ -217,9 +231,11 @@ def trace_cost(drill: Drill) -> TraceCost:
         by_step[step] = by_step.get(step, CostLine(NO_STEP)).plus(usage, usd, n)
         if ev.step in cascade_steps:
             cascade = cascade.plus(usage, usd, n)
-        if call.role is not Role.PLANNER:
+        side = planning if isinstance(ev, PlannerCall) else work
+        side[call.spec.name] = side.get(call.spec.name, CostLine(call.spec.name)).plus(usage, usd, n)
+        if not isinstance(ev, PlannerCall):  # the step's work, whoever did it: re-run on the planner's model
             flat_usage = models.flat_loop_step_usage or usage
-            flat = flat.plus(flat_usage, call_cost(flat_usage, models.planner), n)
+            flat = flat.plus(flat_usage, call_cost(flat_usage, flat_spec), n)
     replan = _replan_cost(drill, cast)
     spend, spend_late = _spend_cost(drill, cast)
     one_replan = replan_usage(drill)
@@ -241,7 +257,7 @@ def trace_cost(drill: Drill) -> TraceCost:
         flat_loop_usage=(
             "models.flat_loop_step_usage for every step"
             if models.flat_loop_step_usage
-            else "each executor call's own usage"
+            else "each call's own usage"
         ),
         saving_factor=factor,
         saving_percent=percent,
@@ -251,7 +267,20 @@ def trace_cost(drill: Drill) -> TraceCost:
         all_clear=drill.answer_key is None,
         spend=spend,
         spend_after_deadline=spend_late,
+        flat_loop_model=flat_spec.name,
+        planning=tuple(planning.values()),
+        work=tuple(work.values()),
     )
+
+
+def _planning_model(drill: Drill, cast: Cast) -> ModelSpec:
+    """The planner's model, which the flat loop runs every step on: the model of the first planning call (a
+    ``planner_call`` event, as :class:`~warroom.core.model.Cast` resolves it: its ``model``, its agent's), else
+    ``models.planner``."""
+    for ev in drill.trace:
+        if isinstance(ev, PlannerCall) and (call := cast.call(ev)) is not None:
+            return call.spec
+    return drill.models.planner
 
 
 def _spend_cost(drill: Drill, cast: Cast) -> tuple[CostLine, CostLine]:
