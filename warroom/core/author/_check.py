@@ -64,6 +64,7 @@ from warroom.core.model import (
     available_at,
     earliest_evidence_at,
     event_target,
+    finds_from,
     outcome_label,
 )
 from warroom.core.play import Replay
@@ -201,7 +202,7 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
         notes.append("no evidence event in the trace")
         return script, notes
     at, cites, eid, probe = found
-    ask = [(available_at(drill, probe) or 0.0, "probe", probe.id, ())] if probe is not None else []
+    ask = [(finds_from(drill, probe) or 0.0, "probe", probe.id, ())] if probe is not None else []
     if trainee in ("ideal", "prober"):
         script += ask if trainee == "ideal" else []
         if probe is None:

@@ -68,6 +68,7 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("all_clear", m.AllClear),
     ("distractors[]", m.Distractor),
     ("probes[] (a verification probe, format 2)", m.Probe),
+    ("probes[].answers[] (an earlier answer, format 2)", m.ProbeAnswer),
     ("variants", m.Variants),
     ("variants.names[]", m.NameVariant),
     ("variants.amounts[]", m.AmountVariant),

@@ -272,7 +272,7 @@ class Replay:
         ev = self.probes.result(req)
         self._released_at[ev.id] = len(self.released)
         self.released.append(ev)
-        if ev.id in self._evidence_ids:
+        if ev.id in self._evidence_ids and req.finds:  # an earlier answer ("nothing wrong yet") shows nothing
             self._evidence_seen = True
         self._charge_event(ev)
         return ev
@@ -424,8 +424,10 @@ class Replay:
             self.contained_at = self.now
             self.contained_late = late
             released = self._start_replan(key.replan)
+            not_yet = tuple(c for c in cited or () if c in self.probes.not_yet)
             result = EscalationResult(
-                action=action, contained=True, late=late, replan_usd=0.0, released=released, after_evidence=True
+                action=action, contained=True, late=late, replan_usd=0.0, released=released, after_evidence=True,
+                not_yet=not_yet,
             )
         else:
             self.false_escalations += 1
