@@ -58,7 +58,7 @@ from warroom.core.rules._answerkey import (
     path_issues,
     spend_issues,
 )
-from warroom.core.rules._events import EventRules, repetition_issues
+from warroom.core.rules._events import EventRules, parallel_issues, repetition_issues
 from warroom.core.rules._issues import Blocked, Findings, Issue, Loc
 from warroom.core.rules._probes import probe_issues
 from warroom.core.rules._reader import Reader
@@ -81,6 +81,7 @@ def format2_issues(drill: Any) -> list[Issue]:
         return version_issues(drill)
     agents = AgentRules(drill)
     issues = agents.names() + deadline_reference_issues(drill) + repetition_issues(drill) + agents.calls()
+    issues += parallel_issues(drill)
     return issues + origin_issues(drill) + path_issues(drill) + spend_issues(drill)
 
 

@@ -42,6 +42,8 @@ def version_issues(drill: Any) -> list[Issue]:
     for i, step in enumerate(drill.plan):
         if _set(step, "requires_approval"):
             out.append(Issue(("plan", i, "requires_approval"), f"`requires_approval` {why}"))
+        if _set(step, "parallel"):
+            out.append(Issue(("plan", i, "parallel"), f"`parallel` {why}"))
     out += _key_version_issues(drill.answer_key, why)
     given_of: dict[tuple[type, int], tuple[str, ...]] = {}  # by (class, id of a fields set): its format-2 fields
     for base, events in event_lists(drill):
