@@ -220,4 +220,5 @@ def answer_key_strings(drill: Drill) -> list[str]:
     out += [t.strip() for t in drill.tags if not is_domain_tag(t) and t.strip()]
     for probe in drill.probes:
         out += [probe.reveals.strip(), probe.reveals.strip().splitlines()[0].strip()]
+        out += [a.reveals.strip() for a in probe.answers]  # format 2: its earlier answers, shown only once asked
     return [s for s in dict.fromkeys(out) if s]
