@@ -73,6 +73,9 @@ def _edited(old: str, new: str) -> str:
         ("    spend: [e07]\n", "", "the damage needs `entries`"),
         ("schema_version: 2", "schema_version: 1", "`spend` damage is format 2"),
         ("schema_version: 2", "schema_version: 1", "a budget deadline (`{budget: ...}`) is format 2"),
+        ("deadline: {budget: 1.00}", "deadline: {budgt: 1.00}", "did you mean `budget`? allowed keys: after, budget"),
+        ("deadline: {budget: 1.00}", "deadline: {budget: 1.00, event: e06}", "or `{budget: AMOUNT}` (when the damage "
+         "passes it), not both"),
     ],
 )
 def test_spend_and_budget_mistakes_are_refused_with_what_to_do(old: str, new: str, message: str) -> None:
@@ -107,3 +110,14 @@ def test_a_drill_without_spend_costs_and_scores_as_before() -> None:
     drill = load_drill(bundled_drills_dir() / "duplicate-charge-refunds.yaml")
     assert trace_cost(drill).spend.calls == 0
     assert "spend counted" not in CliRunner().invoke(main, ["cost", "--answers", "duplicate-charge-refunds"]).output
+
+
+def test_the_review_marks_a_spend_call_with_its_cost_and_the_panel_adds_up_every_repetition() -> None:
+    from warroom.store.review import build_review_rows
+    from warroom.tui.screens._reviewpanels import _spend_full
+
+    drill = load_drill(SPEND)
+    rows = {r.event.id: r for r in build_review_rows(drill, [Action(t=20, kind=ActionKind.QUIT)]).rows
+            if r.kind == "event"}
+    assert "damage $0.063 spent on identical retries" in rows["e07"].key
+    assert _spend_full(drill) == pytest.approx(39 * CALL)

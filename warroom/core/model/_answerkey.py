@@ -219,8 +219,18 @@ class Damage(_Strict):
         return self
 
 
-#: The deadline: drill seconds, or (format 2) an :class:`EventTime` mapping, read by ``AnswerKey._deadline_by_ref``
-#: and resolved to drill seconds when the drill is validated (so readers always see a number).
+class _DeadlineKeys(_Strict):
+    """Every key of the deadline's mapping forms (:class:`EventTime`'s and :class:`BudgetTime`'s), for the loader's
+    messages on a mapping deadline: an unknown key is shown with all of them and a did-you-mean. Never validated."""
+
+    event: Identifier | None = None
+    after: Seconds | None = None
+    budget: float | None = None
+
+
+#: The deadline: drill seconds, or (format 2) an :class:`EventTime` or :class:`BudgetTime` mapping, read by
+#: ``AnswerKey._deadline_by_ref`` and resolved to drill seconds when the drill is validated (so readers always see a
+#: number).
 Deadline = Annotated[
     Seconds,
     WithJsonSchema({
@@ -230,7 +240,7 @@ Deadline = Annotated[
             BudgetTime.model_json_schema(mode="validation"),
         ]
     }),
-    MappingForm(EventTime),
+    MappingForm(_DeadlineKeys),
 ]
 
 
@@ -283,6 +293,10 @@ class AnswerKey(_Strict):
     def _deadline_by_ref(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
         # Format 2: `{event: ID, after: S}` is an EventTime, `{budget: X}` a BudgetTime, until the drill resolves
         # it (resolve_deadline).
+        if isinstance(value, dict) and "budget" in value and ("event" in value or "after" in value):
+            raise PydanticCustomError(
+                "deadline_form", "a deadline is `{event: ID, after: SECONDS}` (a time by reference) or "
+                "`{budget: AMOUNT}` (when the damage passes it), not both")
         if isinstance(value, BudgetTime) or (isinstance(value, dict) and "budget" in value):
             return BudgetTime.model_validate(value)
         if isinstance(value, (dict, EventTime)):
