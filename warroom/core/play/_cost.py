@@ -211,10 +211,6 @@ def trace_cost(drill: Drill) -> TraceCost:
     by_model: dict[str, CostLine] = {}
     by_agent: dict[str, CostLine] = {}
     by_step: dict[str | None, CostLine] = {s.id: CostLine(s.id) for s in drill.plan}
-    flat = CostLine("flat loop")
-    flat_spec = _planning_model(drill, cast)
-    planning: dict[str, CostLine] = {}
-    work: dict[str, CostLine] = {}
     cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
     cascade = CostLine("cascade")
     for ev in drill.trace:
@@ -231,11 +227,7 @@ def trace_cost(drill: Drill) -> TraceCost:
         by_step[step] = by_step.get(step, CostLine(NO_STEP)).plus(usage, usd, n)
         if ev.step in cascade_steps:
             cascade = cascade.plus(usage, usd, n)
-        side = planning if isinstance(ev, PlannerCall) else work
-        side[call.spec.name] = side.get(call.spec.name, CostLine(call.spec.name)).plus(usage, usd, n)
-        if not isinstance(ev, PlannerCall):  # the step's work, whoever did it: re-run on the planner's model
-            flat_usage = models.flat_loop_step_usage or usage
-            flat = flat.plus(flat_usage, call_cost(flat_usage, flat_spec), n)
+    flat, flat_spec, planning, work = _comparison(drill, cast)
     replan = _replan_cost(drill, cast)
     spend, spend_late = _spend_cost(drill, cast)
     one_replan = replan_usage(drill)
@@ -255,9 +247,7 @@ def trace_cost(drill: Drill) -> TraceCost:
         by_agent=tuple(by_agent.values()),
         flat_loop=flat,
         flat_loop_usage=(
-            "models.flat_loop_step_usage for every step"
-            if models.flat_loop_step_usage
-            else "each call's own usage"
+            "models.flat_loop_step_usage for every step" if models.flat_loop_step_usage else "each call's own usage"
         ),
         saving_factor=factor,
         saving_percent=percent,
@@ -268,9 +258,32 @@ def trace_cost(drill: Drill) -> TraceCost:
         spend=spend,
         spend_after_deadline=spend_late,
         flat_loop_model=flat_spec.name,
-        planning=tuple(planning.values()),
-        work=tuple(work.values()),
+        planning=planning,
+        work=work,
     )
+
+
+def _comparison(drill: Drill, cast: Cast) -> tuple[CostLine, ModelSpec, tuple[CostLine, ...], tuple[CostLine, ...]]:
+    """The two sides of the flat-loop comparison: the flat loop (every call but the planning calls, whoever made it,
+    re-run on the planner's model: ``models.flat_loop_step_usage`` tokens each, else the call's own), that model,
+    and the trace's planning calls and other calls, each by the model it ran on."""
+    flat_spec = _planning_model(drill, cast)
+    step_usage = drill.models.flat_loop_step_usage
+    flat = CostLine("flat loop")
+    planning: dict[str, CostLine] = {}
+    work: dict[str, CostLine] = {}
+    for ev in drill.trace:
+        call = cast.call(ev)
+        if call is None:
+            continue
+        planner_call = isinstance(ev, PlannerCall)
+        side = planning if planner_call else work
+        usd = call_cost(call.usage, call.spec)
+        side[call.spec.name] = side.get(call.spec.name, CostLine(call.spec.name)).plus(call.usage, usd, call.count)
+        if not planner_call:  # the steps' work: re-run on the planner's model
+            flat_usage = step_usage or call.usage
+            flat = flat.plus(flat_usage, call_cost(flat_usage, flat_spec), call.count)
+    return flat, flat_spec, tuple(planning.values()), tuple(work.values())
 
 
 def _planning_model(drill: Drill, cast: Cast) -> ModelSpec:
