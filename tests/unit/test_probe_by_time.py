@@ -112,3 +112,19 @@ def test_probe_answer_mistakes_are_refused(old: str, new: str, message: str) -> 
     with pytest.raises(DrillLoadError) as err:
         load_drill_text(text.replace(old, new), "x.yaml")
     assert message in str(err.value), str(err.value)
+
+
+def test_the_noise_trial_answers_the_same_early_and_the_healthy_answer_late() -> None:
+    """The twin (finance approved by email at 38 s): before the release the probe answers as in the fault drill, so
+    asking early tells a signal trial from a noise trial by nothing; from 40 s on it shows the approval. A probe that
+    finds nothing costs 2 in a healthy run too: 100 - 2."""
+    from warroom.core.model import twin_of
+
+    healthy = twin_of(load_drill(DRILL))
+    early = Replay(healthy)
+    early.advance_to(32)
+    early.probe("p1")
+    early.advance_to(37)
+    assert "nothing has been paid" in early.released[-1].content
+    card = score(healthy, [_probe(40)])
+    assert (card.total, card.outcome.value) == (98, "all_clear_held")
