@@ -26,7 +26,7 @@ def test_an_unknown_key_in_a_deadline_by_reference_lists_its_keys_with_a_did_you
     (problem,) = found
     assert problem.startswith(f"d.yaml:{line}:{col}: unknown key `{typo}` in `answer_key.deadline`; "
                               f"did you mean `{meant}`? ")
-    assert problem.endswith("allowed keys: after, event")
+    assert problem.endswith("allowed keys: after, budget, event")
 
 
 def test_the_calls_of_a_batch_share_one_agent():

@@ -121,10 +121,10 @@ def test_trace_cost_by_step_model_and_flat_loop_from_own_usage():
     assert by_step["s1"].calls == 2 and by_step["s1"].usd == pytest.approx((100 + 50 + 200 + 100) / 1e6)
     assert by_step[NO_STEP].usd == pytest.approx(0.01)
     assert {m.name for m in tc.by_model} == {"big", "small"}
-    # no flat_loop_step_usage: each executor call's own tokens at the planner's prices
+    # no flat_loop_step_usage: each call's own tokens at the planner's prices
     assert tc.flat_loop.calls == 6
     assert tc.flat_loop.usd == pytest.approx(3 * (100 * 5 + 10 * 25) / 1e6 + 3 * (200 * 5 + 20 * 25) / 1e6)
-    assert tc.flat_loop_usage == "each executor call's own usage"
+    assert tc.flat_loop_usage == "each call's own usage"
     assert tc.cascade.calls == 4  # the calls of s2 and s3
     assert tc.replan.calls == 1 and tc.replan.usd == pytest.approx(0.02)
     assert tc.false_escalation.usd == pytest.approx(0.01)
@@ -233,7 +233,7 @@ def test_cost_with_no_token_usage_prints_no_empty_tables():
     out = _report(tc)
     assert "by model" not in out and "by role" not in out
     assert "  no model calls with token usage: nothing to add up" in out
-    assert "no executor calls with token usage: nothing to compare" in out and "saving" not in out
+    assert "no calls besides the planning calls with token usage: nothing to compare" in out and "saving" not in out
 
 
 @pytest.mark.parametrize(

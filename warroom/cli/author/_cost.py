@@ -64,6 +64,24 @@ def _saving_lines(tc: Any) -> list[str]:
     ]
 
 
+def _sides_text(tc: Any) -> str:
+    """The planner-executor side of the comparison: the planning calls, then the steps' work, each by the model it
+    ran on (``1 call on big (2,000 in, 500 out) = $0.0225, plus the steps' work, 8 calls on small ...``)."""
+
+    def by_model(lines: Any) -> str:
+        return ", and ".join(
+            f"{_calls(c.calls)} on {clean_line(c.name)} ({c.input_tokens:,} in, {c.output_tokens:,} out) = {usd(c.usd)}"
+            for c in lines
+        )
+
+    parts = []
+    if tc.planning:
+        parts.append(f"planning, {by_model(tc.planning)}")
+    if tc.work:
+        parts.append(f"the steps' work, {by_model(tc.work)}")
+    return ", plus ".join(parts)
+
+
 def _escalation_lines(tc: Any, answers: bool) -> list[str]:
     """What a false escalation costs; with ``answers`` (the author's view) also what only a fault has: the cascade
     and the re-plan after a correct escalation (for an all-clear drill, which has neither, it says so). Without
@@ -84,6 +102,19 @@ def _escalation_lines(tc: Any, answers: bool) -> list[str]:
         f"{usd(tc.cascade.usd)}",
         f"  the re-plan after a correct escalation: {_calls(tc.replan.calls)}, {usd(tc.replan.usd)}",
         f"  one false escalation (a planner re-plan call): {usd(tc.false_escalation.usd)}",
+    ] + _spend_lines(tc)
+
+
+def _spend_lines(tc: Any) -> list[str]:
+    """Format 2's spend damage: what a missed runaway loop wastes (the calls whose cost is the damage) and how much
+    of it an escalation on time saves; nothing for a drill whose damage is not spend."""
+    if not tc.spend.calls:
+        return []
+    late = tc.spend_after_deadline
+    return [
+        f"  the spend counted as damage (wasted when the fault is missed): {_calls(tc.spend.calls)}, "
+        f"{usd(tc.spend.usd)}; {late.calls} of them, {usd(late.usd)}, after the deadline (saved by an "
+        "escalation on time)",
     ]
 
 
@@ -115,27 +146,19 @@ def cost_report_lines(tc: Any, answers: bool = False) -> list[str]:
     out.append(f"  total: {_calls(tc.total.calls)}, {tc.total.tokens:,} tokens, {usd(tc.total.usd)}")
     out.append("")
     flat = tc.flat_loop
+    flat_model = clean_line(tc.flat_loop_model or tc.planner_model)
     out.append(
-        f"Flat loop (counterfactual): every executor call run on the planner's model, {planner_model}, "
-        f"re-reasoning at every step; tokens: {tc.flat_loop_usage}"
+        f"Flat loop (counterfactual): every call but the planner's planning calls, whoever made it, run on the "
+        f"planner's model, {flat_model}, re-reasoning at every step; tokens: {tc.flat_loop_usage}"
     )
-    planner = next(r for r in tc.by_role if r.name == "planner")
-    executor = next(r for r in tc.by_role if r.name == "executor")
     if flat.calls:
         out.append(
-            f"  flat loop: {plural(flat.calls, 'step')} on {planner_model} "
+            f"  flat loop: {plural(flat.calls, 'step')} on {flat_model} "
             f"({flat.input_tokens:,} in, {flat.output_tokens:,} out) = {usd(flat.usd)}"
         )
-        out.append(
-            f"  planner-executor: {_calls(planner.calls)} on {planner_model} ({planner.input_tokens:,} in, "
-            f"{planner.output_tokens:,} out) = {usd(planner.usd)}, plus {_calls(executor.calls)} on "
-            f"{executor_model} ({executor.input_tokens:,} in, {executor.output_tokens:,} out) = "
-            f"{usd(executor.usd)}"
-            + "".join(f", plus {_calls(r.calls)} of the {r.name}s = {usd(r.usd)}" for r in tc.by_role[2:])
-            + f": {usd(tc.total.usd)} in all"
-        )
+        out.append(f"  planner-executor: {_sides_text(tc)}: {usd(tc.total.usd)} in all")
     else:
-        out.append("  no executor calls with token usage: nothing to compare")
+        out.append("  no calls besides the planning calls with token usage: nothing to compare")
     out += _saving_lines(tc)
     out.append("")
     out += _escalation_lines(tc, answers)
@@ -158,7 +181,8 @@ def cost(drill: LoadedDrill | None, example: bool, answers: bool, fmt: str) -> N
 
     DRILL is a drill file or a drill id (from --drills folders or the bundled library). A call costs input
     tokens x input price + output tokens x output price (USD per million tokens). The flat loop is the
-    counterfactual where every executor call runs on the planner's model, re-reasoning at every step. With
+    counterfactual where every call but the planning calls, whoever made it, runs on the planner's model,
+    re-reasoning at every step; the trace prices each call by the model it ran on. With
     --example, shows the seed worked example: 8 steps on a $5/$25 model ($0.128) against one planning call
     ($0.035) plus 8 steps on a $1/$5 model ($0.0156): $0.0506, 2.5x cheaper, a 60% cut.
 

@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 from warroom.core.author._fairness import trigger_happy_targets
 from warroom.core.author._trainee import TraineeRun, first_evidence, scored_run
-from warroom.core.model import PLAN, SETUP, Drill, available_at, earliest_evidence_at, event_target
+from warroom.core.model import PLAN, SETUP, Drill, earliest_evidence_at, event_target, finds_from
 from warroom.core.play import Replay, escalation_draft, is_specific
 from warroom.core.scoring import EDITIONS, SCORING_VERSION
 
@@ -135,7 +135,7 @@ def _cite_everything(drill: Drill, replay: Replay, notes: list[str]) -> None:
         return
     at, _, _, probe = found
     if probe is not None:  # asks for the finding probe as early as the ideal trainee
-        replay.advance_to(available_at(drill, probe) or 0.0)
+        replay.advance_to(finds_from(drill, probe) or 0.0)
         replay.probe(probe.id)
     replay.advance_to(max(at, replay.now))
     if replay.ended:

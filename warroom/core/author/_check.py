@@ -25,7 +25,8 @@ The scripted trainees (docs/scoring.md defines them too). In a drill with a faul
   of a probe that finds the fault), citing it. It pays for every needless probe.
 
 Where the earliest evidence is a probe's result (a fault only a probe finds before the damage), *ideal* requests
-that probe as soon as its step starts and escalates when the result comes in, citing it (so "cannot be won"
+that probe as soon as its step starts (format 2: once its own answer applies, after its earlier ``answers``) and
+escalates when the result comes in, citing it (so "cannot be won"
 also means the prober, who asks for that probe just as early, cannot contain it; trigger-happy never asks for a
 probe, so rule ``trigger-happy-contains`` fails such a drill only if an evidence event gives the fault away);
 *late* and *wrong-step* cite the probe's result too (late requests it at the deadline and escalates once the result
@@ -64,6 +65,7 @@ from warroom.core.model import (
     available_at,
     earliest_evidence_at,
     event_target,
+    finds_from,
     outcome_label,
 )
 from warroom.core.play import Replay
@@ -201,7 +203,7 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
         notes.append("no evidence event in the trace")
         return script, notes
     at, cites, eid, probe = found
-    ask = [(available_at(drill, probe) or 0.0, "probe", probe.id, ())] if probe is not None else []
+    ask = [(finds_from(drill, probe) or 0.0, "probe", probe.id, ())] if probe is not None else []
     if trainee in ("ideal", "prober"):
         script += ask if trainee == "ideal" else []
         if probe is None:

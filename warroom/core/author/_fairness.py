@@ -11,11 +11,13 @@ rules (docs/authoring.md, "What makes a drill fair", explains them to authors):
    rules version 4), must not say that escalating whatever appears first detected the fault. Stopping the damage
    later, by a containment after false escalations or by the right step for the wrong reason, is not a hit, and
    the scorecard marks it down.
-2. ``damage-by-deadline``: every damage event must be released strictly after the deadline. An escalation at
+2. ``damage-by-deadline``: every damage event must be released strictly after the deadline (format 2's ``spend``,
+   the cost of model calls, is exempt: a runaway loop spends from its first call, before any deadline). An escalation at
    the deadline itself still counts as on time, but an action taken at a drill time comes after every event
    released at that time, so a damage event at or before the deadline does its damage even to a trainee who
    escalates on time.
-3. ``nothing-to-save``: the deadline must come before the last damage event; a deadline at or after all the
+3. ``nothing-to-save``: the deadline must come before the last damage event (and the last call counted as spend); a
+   deadline at or after all the
    damage leaves an on-time escalation nothing to save (this replaces rule 2's messages for that drill).
 4. ``cascade-names-origin``: the cascade (the plan steps that build on the bad result) must not name the origin
    step.
@@ -39,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from warroom.core.model import TARGET_LABELS, Drill, earliest_evidence_at, evidence_ids
+from warroom.core.model import TARGET_LABELS, Drill, damage_occurrences, earliest_evidence_at, evidence_ids
 from warroom.core.scoring import EDITIONS, SCORING_VERSION
 from warroom.core.text import amount, seconds
 
@@ -198,6 +200,23 @@ def _damage_problems(drill: Drill, reaction_window: float) -> list[str]:
     ]
 
 
+def _spend_problems(drill: Drill) -> list[str]:
+    """Rule 3 for format 2's spend damage (the cost of model calls, from the first call on: rule 2 does not apply
+    to it): the deadline must come before the last call counted as spend, or an on-time escalation saves none."""
+    key = drill.answer_key
+    assert key is not None
+    spend = set(key.damage.spend)
+    calls = [(t, e) for t, e, _ in damage_occurrences(drill) if e in spend]
+    if not calls or key.deadline < calls[-1][0]:
+        return []
+    t, last = calls[-1]
+    return [
+        f"fairness rule nothing-to-save: the deadline ({seconds(key.deadline)}) is at or after the last call counted "
+        f"as spend ({last} at {seconds(t)}), so the whole spend is made before an on-time escalation can save any of "
+        "it. Move the deadline earlier (a lower budget), or let the calls run on after it"
+    ]
+
+
 def _distractor_problems(drill: Drill) -> list[str]:
     """Rule 5: distractors that share kind and plan step with an evidence event."""
     key = drill.answer_key
@@ -278,7 +297,7 @@ def fairness_problems(
         problems += [_battery_problem(drill, hits, edition)] if hits else []
     if moments:
         problems.append(_moment_problem(drill, moments, edition))
-    problems += _damage_problems(drill, reaction_window)
+    problems += _damage_problems(drill, reaction_window) + _spend_problems(drill)
     if key.fault.origin_step in key.cascade:
         problems.append(
             f"fairness rule cascade-names-origin: the cascade names the origin step {key.fault.origin_step}; the "

@@ -1,13 +1,25 @@
 # The API of warroom.core.model (its __init__.py loads each name on first use, from the module named here).
-# keep: Agent, AgentRole, AllClear, AmountVariant, AnswerKey, Approval, Briefing, CommandResult, Damage, DamageEntry,
-# keep: Distractor, Drill, EVENT_CLASSES, EventChange, EventTime, EvidenceRef, ExecutorMessage, ExecutorReport,
-# keep: FAULT_KIND_DESCRIPTIONS, Fault, FaultKind, Handoff, HumanMessage, Jitter, LogEvent, ModelSpec, Models,
-# keep: NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, ProbeChange, Repeat, ReportedStatus, Role,
-# keep: SCHEMA_VERSION, ToolCall, ToolResult, TraceEvent, Twin, TwinError, Usage, Variants, twin_of
+# keep: Agent, AgentRole, AllClear, AmountVariant, AnswerKey, Approval, Briefing, BudgetTime, CommandResult, Damage,
+# keep: DamageEntry, Distractor, Drill, EVENT_CLASSES, EventChange, EventTime, EvidenceRef, ExecutorMessage,
+# keep: ExecutorReport, FAULT_KIND_DESCRIPTIONS, Fault, FaultKind, Handoff, HumanMessage, Jitter, LogEvent, ModelSpec,
+# keep: Models, NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, ProbeAnswer, ProbeChange, Repeat,
+# keep: ReportedStatus, Role, SCHEMA_VERSION, ToolCall, ToolResult, TraceEvent, Twin, TwinError, Usage, Variants,
+# keep: twin_of
 
 from ._actions import MAX_CITES, Action, ActionKind
 from ._agents import COST_ROLE, Agent, AgentRole, Cast, Models, ModelSpec, Usage, default_role
-from ._answerkey import AllClear, AnswerKey, Damage, DamageEntry, Distractor, EventTime, Fault
+from ._answerkey import (
+    AllClear,
+    AnswerKey,
+    BudgetTime,
+    Damage,
+    DamageEntry,
+    Distractor,
+    EventTime,
+    Fault,
+    damage_occurrences,
+    damage_per_event,
+)
 from ._drill import Briefing, Drill, PlanStep
 from ._events import (
     EVENT_CLASSES,
@@ -66,10 +78,14 @@ from ._outcome import (
 from ._probes import (
     MAX_PROBE_SECONDS,
     Probe,
+    ProbeAnswer,
+    answer_at,
+    answer_ends,
     available_at,
     earliest_evidence_at,
     earliest_result_at,
     finding_probes,
+    finds_from,
     result_event,
 )
 from ._twin import EventChange, ProbeChange, Twin, TwinBuild, TwinError, build_twin, twin_of
@@ -101,6 +117,7 @@ __all__ = [
     "AnswerKey",
     "Approval",
     "Briefing",
+    "BudgetTime",
     "CONTAINED_OUTCOMES",
     "COST_ROLE",
     "Cast",
@@ -144,6 +161,7 @@ __all__ = [
     "PlannerCall",
     "PlayedAs",
     "Probe",
+    "ProbeAnswer",
     "ProbeChange",
     "REACTION_WINDOW",
     "RESPONSE_LABELS",
@@ -166,11 +184,15 @@ __all__ = [
     "Variants",
     "amount_format",
     "amount_pattern",
+    "answer_at",
+    "answer_ends",
     "attempt_of",
     "available_at",
     "briefing_hints",
     "build_twin",
     "damage_meter_text",
+    "damage_occurrences",
+    "damage_per_event",
     "debrief_tags",
     "default_role",
     "describe_item",
@@ -182,6 +204,7 @@ __all__ = [
     "evidence_ids",
     "fault_target",
     "finding_probes",
+    "finds_from",
     "has_output",
     "hidden_session_fields",
     "name_pattern",

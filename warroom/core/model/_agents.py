@@ -48,6 +48,11 @@ class ModelSpec(_Strict):
         description=f"Price of output tokens, USD per million tokens (0 to {MAX_USD_PER_MTOK:,})."
     )
 
+    def cost(self, usage: Usage) -> float:
+        """USD cost of one model call of ``usage`` tokens on this model: input tokens x input price + output tokens x
+        output price, prices per million tokens (docs/scoring.md, "Cost math")."""
+        return (usage.input_tokens * self.input_usd_per_mtok + usage.output_tokens * self.output_usd_per_mtok) / 1e6
+
 
 class Usage(_Strict):
     """Token usage of one model call."""
@@ -79,8 +84,9 @@ class Models(_Strict):
     flat_loop_step_usage: Usage | None = Field(
         default=None,
         description=(
-            "For `warroom cost`: tokens of one step of the counterfactual flat loop (every executor step run on "
-            "the planner's model, re-reasoning each time). Default: each executor call's own usage."
+            "For `warroom cost`: tokens of one step of the counterfactual flat loop (every call but the planning "
+            "calls, whoever made it, run on the planner's model, re-reasoning each time). Default: each call's own "
+            "usage."
         ),
     )
     others: list[ModelSpec] = Field(

@@ -3,9 +3,11 @@ happened: a plan step; format 2: or the planner's own call, or the harness set-u
 :mod:`warroom.core.model._origins`; its kind and a one-sentence summary), its evidence (items of
 :mod:`warroom.core.model._evidence`), cascade, :class:`Damage`, deadline (format 2: or an :class:`EventTime`, a
 time by reference to a trace event, resolved to drill seconds when the drill is validated by
-:func:`resolve_deadline`; one that names no event stays an :class:`EventTime` and validation reports it), debrief
-and re-plan events; or the :class:`AllClear` section of a control drill; and the :class:`Distractor` events that
-look odd but are harmless.
+:func:`resolve_deadline`; one that names no event stays an :class:`EventTime` and validation reports it; or a
+:class:`BudgetTime`, the time the damage passes a budget), debrief and re-plan events; the damage per event
+(:func:`damage_per_event`: the entries, and format 2's ``spend``, model calls whose cost is the damage) and its
+occurrences in time (:func:`damage_occurrences`); or the :class:`AllClear` section of a control drill; and the
+:class:`Distractor` events that look odd but are harmless.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Annotated, Any
 from pydantic import Field, ValidatorFunctionWrapHandler, WithJsonSchema, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from warroom.core.model._agents import Cast
 from warroom.core.model._events import TraceEvent
 from warroom.core.model._evidence import EvidenceItem
 from warroom.core.model._fields import (
@@ -28,6 +31,7 @@ from warroom.core.model._fields import (
 )
 from warroom.core.model._origins import FaultOrigin, fault_target
 from warroom.core.model._vocab import FaultKind
+from warroom.core.text import is_usd_unit
 
 
 class Fault(_Strict):
@@ -95,18 +99,80 @@ class EventTime(_Strict):
     after: Seconds = Field(default=0, description="Seconds after the event (0: at the event).")
 
 
+class BudgetTime(_Strict):
+    """A budget deadline (format 2): the drill time at which the damage done so far first passes ``budget`` (in the
+    damage unit; with ``spend`` damage, USD spent), every repetition counted."""
+
+    budget: Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_DAMAGE_AMOUNT)] = Field(
+        description=(
+            "The damage allowed before it is too late, in the damage unit (USD for spend): the deadline is the "
+            "drill time of the damage (a model call's cost, a damage entry, a repetition of either) that takes the "
+            "damage past it."
+        )
+    )
+
+
 def resolve_deadline(drill: Any) -> None:
     """Replace ``drill.answer_key.deadline`` when it is an :class:`EventTime` of an existing trace event by that
-    event's ``t`` plus ``after`` (in place: called once while the drill is validated). Leaves an unknown event's
-    reference, and any reference in a version-1 drill (an error there), as it is. Returns nothing; never raises."""
+    event's ``t`` plus ``after``, or a :class:`BudgetTime` the damage passes by the drill time at which it does (in
+    place: called once while the drill is validated). Leaves an unknown event's reference, a budget the damage never
+    passes, and any reference in a version-1 drill (an error there), as it is. Returns nothing; never raises."""
     key = drill.answer_key
-    if key is None or drill.schema_version < 2 or not isinstance(key.deadline, EventTime):
+    if key is None or drill.schema_version < 2 or not isinstance(key.deadline, (EventTime, BudgetTime)):
         return
     ref = key.deadline
-    for ev in drill.trace:
-        if ev.id == ref.event:
-            object.__setattr__(key, "deadline", ev.t + ref.after)  # the model is frozen once validated
-            return
+    at: float | None = None
+    if isinstance(ref, BudgetTime):
+        at = budget_passed_at(drill, ref.budget)
+    else:
+        at = next((ev.t + ref.after for ev in drill.trace if ev.id == ref.event), None)
+    if at is not None:
+        object.__setattr__(key, "deadline", at)  # the model is frozen once validated
+
+
+def damage_per_event(drill: Any) -> dict[str, float]:
+    """The damage one occurrence of each damaging trace event does, by event id, in the drill's damage unit: the
+    answer key's damage entries (entries for one event added up) plus, format 2, the USD cost of one call of each
+    ``spend`` event at the price of its model (:class:`~warroom.core.model.Cast`). Empty with no answer key."""
+    key = drill.answer_key
+    out: dict[str, float] = {}
+    if key is None:
+        return out
+    for entry in key.damage.entries:
+        out[entry.event] = out.get(entry.event, 0.0) + entry.amount
+    if key.damage.spend:
+        cast, wanted = Cast(drill), set(key.damage.spend)
+        for ev in drill.trace:
+            call = cast.call(ev) if ev.id in wanted else None
+            if call is not None:
+                out[ev.id] = out.get(ev.id, 0.0) + call.spec.cost(call.usage)
+    return out
+
+
+def damage_occurrences(drill: Any) -> list[tuple[float, str, float]]:
+    """Every damaging occurrence of the trace in the order a replay releases it: ``(drill time, event id, damage)``,
+    one per repetition of a repeated event (:func:`damage_per_event`)."""
+    per_event = damage_per_event(drill)
+    items: list[tuple[float, int, int, str, float]] = []
+    for order, ev in enumerate(drill.trace):
+        amount = per_event.get(ev.id)
+        if not amount:
+            continue
+        count, interval = (ev.repeat.count, ev.repeat.interval) if ev.repeat is not None else (1, 0.0)
+        items += [(ev.t + k * interval, order, k, ev.id, amount) for k in range(count)]
+    items.sort(key=lambda i: i[:3])
+    return [(t, event_id, amount) for t, _, _, event_id, amount in items]
+
+
+def budget_passed_at(drill: Any, budget: float) -> float | None:
+    """The drill time at which the damage done so far first passes ``budget`` (every occurrence counted, in release
+    order), or None when the full damage never does."""
+    done = 0.0
+    for t, _, amount in damage_occurrences(drill):
+        done += amount
+        if done > budget * (1 + 1e-9):  # float noise: 20 calls of $0.05 do not pass a budget of $1.00
+            return t
+    return None
 
 
 class DamageEntry(_Strict):
@@ -120,26 +186,61 @@ class DamageEntry(_Strict):
 
 
 class Damage(_Strict):
-    """The damage the cascade does, event by event, in a unit that matters in the drill's domain."""
+    """The damage the cascade does, event by event, in a unit that matters in the drill's domain; format 2: or what
+    its model calls cost (``spend``, a runaway loop's damage)."""
 
     unit: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
         description="The damage unit, e.g. 'USD refunded in error', 'rows corrupted'.",
     )
-    entries: list[DamageEntry] = Field(min_length=1, description="Damage per cascade event.")
+    entries: list[DamageEntry] = Field(
+        default_factory=list,
+        description="Damage per cascade event (at least one, unless the damage is `spend`).",
+    )
+    spend: list[Identifier] = Field(
+        default_factory=list,
+        description=(
+            "Format 2: model calls (trace events with `usage`) whose cost is damage: each call's cost at its "
+            "model's prices, every repetition counted, from the first call on (a runaway loop wastes money before "
+            "any alarm). The unit is then USD (`USD`, or `USD` and a description)."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _some_damage(self) -> Damage:
+        if not self.entries and not self.spend:
+            raise PydanticCustomError(
+                "damage_entries", "the damage needs `entries` (damage per cascade event) or, format 2, `spend` (the "
+                "model calls whose cost is the damage)")
+        if self.spend and not is_usd_unit(self.unit):
+            raise PydanticCustomError(
+                "damage_unit", "damage that counts `spend` is money: give the unit as `USD` or `USD` and a "
+                "description (e.g. `USD spent on retries`), not `{unit}`", {"unit": self.unit, "at": "unit"})
+        return self
 
 
-#: The deadline: drill seconds, or (format 2) an :class:`EventTime` mapping, read by ``AnswerKey._deadline_by_ref``
-#: and resolved to drill seconds when the drill is validated (so readers always see a number).
+class _DeadlineKeys(_Strict):
+    """Every key of the deadline's mapping forms (:class:`EventTime`'s and :class:`BudgetTime`'s), for the loader's
+    messages on a mapping deadline: an unknown key is shown with all of them and a did-you-mean. Never validated."""
+
+    event: Identifier | None = None
+    after: Seconds | None = None
+    budget: float | None = None
+
+
+#: The deadline: drill seconds, or (format 2) an :class:`EventTime` or :class:`BudgetTime` mapping, read by
+#: ``AnswerKey._deadline_by_ref`` and resolved to drill seconds when the drill is validated (so readers always see a
+#: number).
 Deadline = Annotated[
     Seconds,
     WithJsonSchema({
         "anyOf": [
             {"type": "number", "minimum": 0, "maximum": MAX_DRILL_SECONDS},
             EventTime.model_json_schema(mode="validation"),
+            BudgetTime.model_json_schema(mode="validation"),
         ]
     }),
-    MappingForm(EventTime),
+    MappingForm(_DeadlineKeys),
 ]
 
 
@@ -171,7 +272,8 @@ class AnswerKey(_Strict):
         description=(
             f"Drill time after which the damage is done; escalate before it (at most {MAX_DRILL_SECONDS:,} s). "
             "Format 2: or `{event: ID, after: SECONDS}`, the time of a trace event (plus `after`), which stays on "
-            "its event when the trace is retimed."
+            "its event when the trace is retimed; or `{budget: AMOUNT}`, the time the damage passes that amount "
+            "(a budget deadline, for a runaway loop's spend)."
         )
     )
     debrief: str = Field(
@@ -198,7 +300,14 @@ class AnswerKey(_Strict):
     @field_validator("deadline", mode="wrap")
     @classmethod
     def _deadline_by_ref(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
-        # Format 2: `{event: ID, after: S}` is an EventTime until the drill resolves it (resolve_deadline).
+        # Format 2: `{event: ID, after: S}` is an EventTime, `{budget: X}` a BudgetTime, until the drill resolves
+        # it (resolve_deadline).
+        if isinstance(value, dict) and "budget" in value and ("event" in value or "after" in value):
+            raise PydanticCustomError(
+                "deadline_form", "a deadline is `{event: ID, after: SECONDS}` (a time by reference) or "
+                "`{budget: AMOUNT}` (when the damage passes it), not both")
+        if isinstance(value, BudgetTime) or (isinstance(value, dict) and "budget" in value):
+            return BudgetTime.model_validate(value)
         if isinstance(value, (dict, EventTime)):
             return EventTime.model_validate(value)
         return handler(value)

@@ -80,6 +80,14 @@ class PlanStep(_Strict):
             "`step`) before its first tool call; the war room shows a step that went ahead without one."
         ),
     )
+    parallel: bool = Field(
+        strict=True, default=False,
+        description=(
+            "Format 2: the step runs at the same time as the step before it (and the steps that run with that one): "
+            "it may start before that one reports, and work moving between them is no sign that one moved on "
+            "without a report. Not on the first step."
+        ),
+    )
 
 
 #: Tag prefixes of the failure taxonomies (MAST, TRAIL, AgentRx; docs/authoring.md); such tags name the fault.

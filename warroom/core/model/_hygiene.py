@@ -48,7 +48,7 @@ ANSWER_SCORECARD_KEYS = ("outcome_text", "components", "full_damage", "damage_un
                          "deadline", "played_as", "response")
 
 #: Keys of ``warroom cost --format json`` that come from the answer key: only with ``--answers``.
-ANSWER_COST_KEYS = ("all_clear", "cascade", "replan")
+ANSWER_COST_KEYS = ("all_clear", "cascade", "replan", "spend")
 
 
 def without_answer_keys(cost: dict[str, Any]) -> dict[str, Any]:
@@ -220,4 +220,5 @@ def answer_key_strings(drill: Drill) -> list[str]:
     out += [t.strip() for t in drill.tags if not is_domain_tag(t) and t.strip()]
     for probe in drill.probes:
         out += [probe.reveals.strip(), probe.reveals.strip().splitlines()[0].strip()]
+        out += [a.reveals.strip() for a in probe.answers]  # format 2: its earlier answers, shown only once asked
     return [s for s in dict.fromkeys(out) if s]

@@ -12,6 +12,10 @@ event whose id is the probe's id (:func:`result_event`), so the trace table show
 A probe whose id the answer key lists in ``evidence`` (or ``accepted_evidence``) *finds the fault*: its result is
 evidence from the moment it is revealed. Every other probe is *needless* (scoring rules version 3 charge it).
 
+Format 2: a probe's answer may depend on when it is asked (``answers``, :class:`ProbeAnswer`): asked before a
+drill time or before a trace event is out, it gives an earlier answer ("pending, nothing paid yet"), which finds
+nothing; only its own ``reveals`` finds the fault, from :func:`finds_from` on.
+
 Pure functions of the drill; no Textual, no store.
 """
 
@@ -20,22 +24,48 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from warroom.core.model._agents import Usage
 from warroom.core.model._events import ExecutorMessage
 from warroom.core.model._evidence import detection_events
-from warroom.core.model._fields import MAX_DRILL_SECONDS, TEXT_PATTERN, Identifier, _Strict
+from warroom.core.model._fields import MAX_DRILL_SECONDS, TEXT_PATTERN, Identifier, Seconds, _Strict
 
 __all__ = [
-    "MAX_PROBE_SECONDS", "Probe", "available_at", "earliest_evidence_at", "earliest_result_at", "finding_probes",
-    "probe_of", "result_event",
+    "MAX_PROBE_SECONDS", "Probe", "ProbeAnswer", "answer_at", "answer_ends", "available_at", "earliest_evidence_at",
+    "earliest_result_at", "finding_probes", "finds_from", "probe_of", "result_event",
 ]
 
 #: Longest wait for a probe's result: one hour of drill time.
 MAX_PROBE_SECONDS = 3600.0
 
 ProbeSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_PROBE_SECONDS)]
+
+
+class ProbeAnswer(_Strict):
+    """What a probe answers when it is asked early (format 2): before a drill time (``until``) or before a trace
+    event is out (``until_event``). An approval probe asked while the approval is still pending answers "pending,
+    nothing paid yet", not the payout that has not happened."""
+
+    until: Seconds | None = Field(
+        default=None, description="This answer while the probe is asked before this drill time (seconds).")
+    until_event: Identifier | None = Field(
+        default=None,
+        description="This answer while the probe is asked before this trace event is out (before its `t`).",
+    )
+    reveals: str = Field(
+        min_length=1, pattern=TEXT_PATTERN,
+        description="What the verification shows when asked then, e.g. 'Approval A-17 is pending; nothing paid.'",
+    )
+
+    @model_validator(mode="after")
+    def _one_end(self) -> ProbeAnswer:
+        if (self.until is None) == (self.until_event is None):
+            raise PydanticCustomError(
+                "probe_answer_end", "a probe's earlier answer needs one of `until` (drill seconds) or `until_event` "
+                "(a trace event id): the answer holds while the probe is asked before it")
+        return self
 
 
 class Probe(_Strict):
@@ -66,6 +96,15 @@ class Probe(_Strict):
     usage: Usage = Field(
         description="Token usage of the executor call that verifies, charged at the executor's prices."
     )
+    answers: list[ProbeAnswer] = Field(
+        default_factory=list,
+        description=(
+            "Format 2: what the probe answers when asked early, in time order: asked before an answer's `until` "
+            "(seconds) or `until_event` (a trace event not out yet), the first such answer's `reveals`; asked after "
+            "all of them, the probe's own `reveals`. Only the probe's own answer finds the fault (when the answer "
+            "key lists the probe): an earlier answer says nothing is wrong yet."
+        ),
+    )
 
 
 def probe_of(drill: Any, probe_id: str) -> Probe | None:
@@ -79,10 +118,38 @@ def available_at(drill: Any, probe: Probe) -> float | None:
     return next((e.t for e in drill.trace if e.step == probe.step), None)
 
 
-def earliest_result_at(drill: Any, probe: Probe) -> float | None:
-    """The earliest drill time (seconds) the probe's result can be on screen: :func:`available_at` plus its
-    ``seconds`` (None when it can never be requested). Capped at the drill clock's limit."""
+def answer_ends(drill: Any, answer: ProbeAnswer) -> float | None:
+    """The drill time (seconds) at which an earlier answer stops applying: its ``until``, or the ``t`` of its
+    ``until_event`` (None when there is no such trace event)."""
+    if answer.until is not None:
+        return answer.until
+    return next((e.t for e in drill.trace if e.id == answer.until_event), None)
+
+
+def answer_at(drill: Any, probe: Probe, t: float) -> ProbeAnswer | None:
+    """The earlier answer ``probe`` gives when asked at drill time ``t`` (the first whose end is still ahead), or
+    None when it gives its own ``reveals``."""
+    for answer in probe.answers:
+        end = answer_ends(drill, answer)
+        if end is not None and t < end:
+            return answer
+    return None
+
+
+def finds_from(drill: Any, probe: Probe) -> float | None:
+    """The earliest drill time (seconds) at which asking ``probe`` gets its own ``reveals``: when its step has
+    started (:func:`available_at`) and every earlier answer has ended. None when it can never be requested."""
     start = available_at(drill, probe)
+    if start is None:
+        return None
+    ends = [end for a in probe.answers if (end := answer_ends(drill, a)) is not None]
+    return max([start, *ends])
+
+
+def earliest_result_at(drill: Any, probe: Probe) -> float | None:
+    """The earliest drill time (seconds) the probe's own result can be on screen: :func:`finds_from` plus its
+    ``seconds`` (None when it can never be requested). Capped at the drill clock's limit."""
+    start = finds_from(drill, probe)
     return None if start is None else min(MAX_DRILL_SECONDS, start + probe.seconds)
 
 
@@ -119,9 +186,10 @@ def _ids(items: Iterable[Any]) -> Iterable[str]:
     return (i for i in items if isinstance(i, str))
 
 
-def result_event(probe: Probe, t: float) -> ExecutorMessage:
+def result_event(probe: Probe, t: float, reveals: str | None = None) -> ExecutorMessage:
     """The probe's result as the trace event the trainee sees: an ``executor_message`` with the probe's id, released
-    at drill time ``t`` (seconds) in the probe's plan step, carrying the executor's ``usage``."""
-    content = f"{probe.reveals}\n\n(the verification you asked for: {probe.ask})"
+    at drill time ``t`` (seconds) in the probe's plan step, carrying the executor's ``usage``. ``reveals``: the
+    answer given (format 2: an earlier answer, :func:`answer_at`); default the probe's own."""
+    content = f"{reveals or probe.reveals}\n\n(the verification you asked for: {probe.ask})"
     return ExecutorMessage(kind="executor_message", id=probe.id, t=t, step=probe.step, content=content,
                            usage=probe.usage)

@@ -2,9 +2,9 @@
 
 A model call costs ``input_tokens * input_price + output_tokens * output_price``, prices in USD per million tokens
 (docs/scoring.md, "Cost math and `warroom cost`"). :func:`trace_cost` adds a drill's trace
-up by role, by model and by plan step, and prices the counterfactual *flat loop*: the same executor model calls run
-on the planner's model, re-reasoning at every step (``models.flat_loop_step_usage`` tokens per step when the drill
-gives them, else each executor call's own usage; sub-agent calls count as executor calls there).
+up by role, by model and by plan step, and prices the counterfactual *flat loop*: every model call but the planning
+calls (``planner_call`` events), whoever made it, run on the planner's model, re-reasoning at every step
+(``models.flat_loop_step_usage`` tokens per step when the drill gives them, else each call's own usage).
 Format 2: each call is priced at its own model (:class:`warroom.core.model.Cast`), and the trace is also split by
 agent. ``warroom cost`` prints it; ``warroom cost --example`` prints the seed worked example
 (:func:`seed_example_path`). :class:`CostMeter` is the cost a replay has accrued so far, charged call by call as
@@ -53,9 +53,7 @@ __all__ = [
 
 def call_cost(usage: Usage, model: ModelSpec) -> float:
     """USD cost of one model call: tokens (``usage``) times the model's USD-per-million-token prices."""
-    return (
-        usage.input_tokens * model.input_usd_per_mtok + usage.output_tokens * model.output_usd_per_mtok
-    ) / PER_MILLION
+    return model.cost(usage)
 
 
 def call_usage(event: TraceEvent) -> Usage | None:
@@ -133,12 +131,20 @@ class TraceCost:
       ``by_agent`` (agent name; a call naming no agent under its role's name) and ``by_step`` (plan order, then
       :data:`NO_STEP` for calls outside any step): the same calls split four ways. A repeated event
       (``repeat.count``) counts as that many calls.
-    - ``flat_loop``: the executor's model calls priced on the planner's model (``flat_loop_step_usage`` tokens
-      each, else each call's own usage); ``flat_loop_usage`` says which.
+    - ``flat_loop``: every model call but the planning calls (each ``planner_call`` event is a plan or re-plan),
+      whoever made it (the executor, a sub-agent, a planner-role agent's own tool calls), priced on the planner's
+      model, ``flat_loop_model`` (the model of the planning calls: the first ``planner_call``'s, else
+      ``models.planner``), ``flat_loop_step_usage`` tokens each, else each call's own usage; ``flat_loop_usage``
+      says which.
+    - ``planning`` and ``work``: the planning calls and every other call, each split by the model it ran on (as
+      :class:`~warroom.core.model.Cast` prices it): the planner-executor side of the comparison.
     - ``saving_factor`` = flat loop / total and ``saving_percent`` = (1 - total / flat loop) x 100, or None when a
       divisor is zero.
     - ``cascade``: the calls in the answer key's cascade steps, wasted when the fault is missed; ``replan``: the
       answer key's re-plan events; ``false_escalation``: one planner re-plan call, what a false escalation costs.
+    - ``spend`` (format 2): the calls of the answer key's ``damage.spend`` events, every repetition: what a missed
+      runaway loop wastes (its cost is the drill's damage); ``spend_after_deadline``: the part of it made after the
+      deadline, which an escalation on time saves.
     - ``all_clear``: True for an all-clear drill (no fault: ``cascade`` and ``replan`` are empty and not reported).
     """
 
@@ -160,6 +166,11 @@ class TraceCost:
     false_escalation: CostLine
     all_clear: bool = False
     by_agent: tuple[CostLine, ...] = ()
+    spend: CostLine = CostLine("spend")
+    spend_after_deadline: CostLine = CostLine("spend after the deadline")
+    flat_loop_model: str = ""
+    planning: tuple[CostLine, ...] = ()
+    work: tuple[CostLine, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe form, as ``warroom cost --format json`` prints it (``cascade`` and ``replan`` are null for an
@@ -177,12 +188,17 @@ class TraceCost:
             "by_agent": [c.to_dict() for c in self.by_agent],
             "by_step": [c.to_dict() for c in self.by_step],
             "flat_loop": self.flat_loop.to_dict(),
+            "flat_loop_model": self.flat_loop_model,
+            "planning": [c.to_dict() for c in self.planning],
+            "work": [c.to_dict() for c in self.work],
             "flat_loop_usage": self.flat_loop_usage,
             "saving_factor": None if self.saving_factor is None else round(self.saving_factor, 6),
             "saving_percent": None if self.saving_percent is None else round(self.saving_percent, 4),
             "cascade": None if self.all_clear else self.cascade.to_dict(),
             "replan": None if self.all_clear else self.replan.to_dict(),
             "false_escalation": self.false_escalation.to_dict(),
+            "spend": None if self.all_clear else {
+                **self.spend.to_dict(), "after_deadline": self.spend_after_deadline.to_dict()},
         }
 
 
@@ -195,7 +211,6 @@ def trace_cost(drill: Drill) -> TraceCost:
     by_model: dict[str, CostLine] = {}
     by_agent: dict[str, CostLine] = {}
     by_step: dict[str | None, CostLine] = {s.id: CostLine(s.id) for s in drill.plan}
-    flat = CostLine("flat loop")
     cascade_steps = set(drill.answer_key.cascade) if drill.answer_key else set()
     cascade = CostLine("cascade")
     for ev in drill.trace:
@@ -212,10 +227,9 @@ def trace_cost(drill: Drill) -> TraceCost:
         by_step[step] = by_step.get(step, CostLine(NO_STEP)).plus(usage, usd, n)
         if ev.step in cascade_steps:
             cascade = cascade.plus(usage, usd, n)
-        if call.role is not Role.PLANNER:
-            flat_usage = models.flat_loop_step_usage or usage
-            flat = flat.plus(flat_usage, call_cost(flat_usage, models.planner), n)
+    flat, flat_spec, planning, work = _comparison(drill, cast)
     replan = _replan_cost(drill, cast)
+    spend, spend_late = _spend_cost(drill, cast)
     one_replan = replan_usage(drill)
     false_escalation = CostLine("false escalation").plus(one_replan, call_cost(one_replan, models.planner))
     factor = flat.usd / total.usd if total.usd > 0 else None
@@ -233,9 +247,7 @@ def trace_cost(drill: Drill) -> TraceCost:
         by_agent=tuple(by_agent.values()),
         flat_loop=flat,
         flat_loop_usage=(
-            "models.flat_loop_step_usage for every step"
-            if models.flat_loop_step_usage
-            else "each executor call's own usage"
+            "models.flat_loop_step_usage for every step" if models.flat_loop_step_usage else "each call's own usage"
         ),
         saving_factor=factor,
         saving_percent=percent,
@@ -243,7 +255,64 @@ def trace_cost(drill: Drill) -> TraceCost:
         replan=replan,
         false_escalation=false_escalation,
         all_clear=drill.answer_key is None,
+        spend=spend,
+        spend_after_deadline=spend_late,
+        flat_loop_model=flat_spec.name,
+        planning=planning,
+        work=work,
     )
+
+
+def _comparison(drill: Drill, cast: Cast) -> tuple[CostLine, ModelSpec, tuple[CostLine, ...], tuple[CostLine, ...]]:
+    """The two sides of the flat-loop comparison: the flat loop (every call but the planning calls, whoever made it,
+    re-run on the planner's model: ``models.flat_loop_step_usage`` tokens each, else the call's own), that model,
+    and the trace's planning calls and other calls, each by the model it ran on."""
+    flat_spec = _planning_model(drill, cast)
+    step_usage = drill.models.flat_loop_step_usage
+    flat = CostLine("flat loop")
+    planning: dict[str, CostLine] = {}
+    work: dict[str, CostLine] = {}
+    for ev in drill.trace:
+        call = cast.call(ev)
+        if call is None:
+            continue
+        planner_call = isinstance(ev, PlannerCall)
+        side = planning if planner_call else work
+        usd = call_cost(call.usage, call.spec)
+        side[call.spec.name] = side.get(call.spec.name, CostLine(call.spec.name)).plus(call.usage, usd, call.count)
+        if not planner_call:  # the steps' work: re-run on the planner's model
+            flat_usage = step_usage or call.usage
+            flat = flat.plus(flat_usage, call_cost(flat_usage, flat_spec), call.count)
+    return flat, flat_spec, tuple(planning.values()), tuple(work.values())
+
+
+def _planning_model(drill: Drill, cast: Cast) -> ModelSpec:
+    """The planner's model, which the flat loop runs every step on: the model of the first planning call (a
+    ``planner_call`` event, as :class:`~warroom.core.model.Cast` resolves it: its ``model``, its agent's), else
+    ``models.planner``."""
+    for ev in drill.trace:
+        if isinstance(ev, PlannerCall) and (call := cast.call(ev)) is not None:
+            return call.spec
+    return drill.models.planner
+
+
+def _spend_cost(drill: Drill, cast: Cast) -> tuple[CostLine, CostLine]:
+    """The calls of the answer key's ``damage.spend`` events (every repetition), and those of them made after the
+    deadline (format 2; two empty lines with no key or no spend)."""
+    spend, late = CostLine("spend"), CostLine("spend after the deadline")
+    key = drill.answer_key
+    if key is None or not key.damage.spend:
+        return spend, late
+    wanted = set(key.damage.spend)
+    for ev in drill.trace:
+        if ev.id not in wanted or (call := cast.call(ev)) is None:
+            continue
+        usd = call_cost(call.usage, call.spec)
+        spend = spend.plus(call.usage, usd, call.count)
+        interval = ev.repeat.interval if ev.repeat is not None else 0.0
+        after = sum(1 for k in range(call.count) if ev.t + k * interval > key.deadline)
+        late = late.plus(call.usage, usd, after) if after else late
+    return spend, late
 
 
 def _replan_cost(drill: Drill, cast: Cast) -> CostLine:

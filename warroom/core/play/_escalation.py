@@ -41,7 +41,9 @@ class EscalationResult:
     the trainee escalated. For a false escalation, ``replan_usd`` is what the planner's re-plan call cost (USD),
     ``released`` the trace events released while the planner re-planned and ``resumed_at`` the drill time (seconds)
     when the trainee had the drill back: :data:`FALSE_ESCALATION_DELAY` after the escalation, or earlier when the
-    trace ended meanwhile (None for a containment).
+    trace ended meanwhile (None for a containment). ``not_yet`` (format 2): the cited probe results that answered
+    "nothing wrong yet" (asked before the probe could find the fault); the scoring rules judge the citations without
+    them.
     """
 
     action: Action
@@ -51,6 +53,7 @@ class EscalationResult:
     released: list[Any]
     after_evidence: bool = False
     resumed_at: float | None = None
+    not_yet: tuple[str, ...] = ()
 
     @property
     def verdict(self) -> EscalationVerdict:

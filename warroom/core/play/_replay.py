@@ -46,6 +46,7 @@ from warroom.core.model import (
     Role,
     TraceEvent,
     Usage,
+    damage_per_event,
     detection_events,
     earliest_evidence_at,
 )
@@ -72,14 +73,10 @@ class ReplayError(WarroomError, ValueError):
 
 
 def damage_by_event(drill: Drill) -> tuple[dict[str, float], float]:
-    """The answer key's damage per trace event id (one occurrence's, in the key's unit; entries for one event added
-    up) and the full cascade's damage (every repetition of a repeated event counted); ``({}, 0.0)`` with no key."""
-    key = drill.answer_key
-    by_event: dict[str, float] = {}
-    if key is None:
-        return by_event, 0.0
-    for entry in key.damage.entries:
-        by_event[entry.event] = by_event.get(entry.event, 0.0) + entry.amount
+    """The answer key's damage per trace event id (one occurrence's, in the key's unit: entries for one event added
+    up, and format 2's ``spend`` calls at their cost, :func:`~warroom.core.model.damage_per_event`) and the full
+    cascade's damage (every repetition of a repeated event counted); ``({}, 0.0)`` with no key."""
+    by_event = damage_per_event(drill)
     repeats = {e.id: e.repeat.count for e in drill.trace if e.repeat is not None}
     return by_event, sum(a * repeats.get(ev, 1) for ev, a in by_event.items())
 
@@ -275,7 +272,7 @@ class Replay:
         ev = self.probes.result(req)
         self._released_at[ev.id] = len(self.released)
         self.released.append(ev)
-        if ev.id in self._evidence_ids:
+        if ev.id in self._evidence_ids and req.finds:  # an earlier answer ("nothing wrong yet") shows nothing
             self._evidence_seen = True
         self._charge_event(ev)
         return ev
@@ -427,8 +424,10 @@ class Replay:
             self.contained_at = self.now
             self.contained_late = late
             released = self._start_replan(key.replan)
+            not_yet = tuple(c for c in cited or () if c in self.probes.not_yet)
             result = EscalationResult(
-                action=action, contained=True, late=late, replan_usd=0.0, released=released, after_evidence=True
+                action=action, contained=True, late=late, replan_usd=0.0, released=released, after_evidence=True,
+                not_yet=not_yet,
             )
         else:
             self.false_escalations += 1

@@ -27,11 +27,21 @@ class StepState(StrEnum):
 
 class StepTracker:
     """Every plan step's :class:`StepState` as reported so far (``states``, in plan order), updated by :meth:`see`
-    as the replay releases events."""
+    as the replay releases events.
+
+    Format 2: steps marked ``parallel`` run at the same time as the step before them; such a run of steps is one
+    *group*. Work moving between the steps of a group leaves each in progress; work moving to a step of another group
+    marks every step of the group it left that is still in progress as moved on without a report."""
 
     def __init__(self, plan: list[PlanStep]) -> None:
         self.states: dict[str, StepState] = {s.id: StepState.PENDING for s in plan}
         self._active_step: str | None = None
+        #: each step's group: the id of the first step of its run of parallel steps
+        self._group: dict[str, str] = {}
+        group = ""
+        for s in plan:
+            group = group if s.parallel and group else s.id
+            self._group[s.id] = group
 
     def see(self, ev: Any) -> None:
         """Update the states for the released trace event ``ev`` (an event of no known plan step changes none)."""
@@ -43,5 +53,8 @@ class StepTracker:
                 self.states[step] = StepState.IN_PROGRESS
             if step != self._active_step:
                 previous, self._active_step = self._active_step, step
-                if previous is not None and self.states[previous] is StepState.IN_PROGRESS:
-                    self.states[previous] = StepState.NO_REPORT
+                if previous is None or self._group[previous] == self._group[step]:
+                    return  # format 2: steps that run at once (``parallel``)
+                for other, group in self._group.items():
+                    if group == self._group[previous] and self.states[other] is StepState.IN_PROGRESS:
+                        self.states[other] = StepState.NO_REPORT

@@ -14,7 +14,8 @@
 
 Format 2, on a type-valid drill: a deadline by reference names a trace event (:func:`deadline_reference_issues`); a
 plan origin's event is a planner call and a set-up origin's comes before step 1 (:func:`origin_issues`); an evidence
-item's field path leads to a value in its event's output (:func:`path_issues`).
+item's field path leads to a value in its event's output (:func:`path_issues`); every ``damage.spend`` event is a
+model call with a usage, and a budget deadline is passed by the full damage (:func:`spend_issues`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from warroom.core.model import EventTime
+from warroom.core.model import BudgetTime, EventTime, damage_per_event
 from warroom.core.rules._events import EventRules
 from warroom.core.rules._issues import Issue, Loc, q
 from warroom.core.rules._probes import probe_times, unknown_reference
@@ -235,6 +236,8 @@ class AnswerKeyRules:
 
     def deadline(self, key: Any, earliest: Ev | None, gap: Loc | None) -> None:
         deadline = self.r.child(key, ("answer_key",), "deadline")
+        if (isinstance(deadline, dict) and "budget" in deadline) or isinstance(deadline, BudgetTime):
+            return  # format 2: a budget deadline (its rules: spend_issues, once the drill is type-valid)
         if isinstance(deadline, dict) or hasattr(deadline, "event"):  # format 2: a time by reference
             after = self.r.child(deadline, ("answer_key", "deadline"), "after")
             deadline = after if isinstance(after, Unloaded) else self.event_time(deadline)
@@ -318,6 +321,41 @@ def deadline_reference_issues(drill: Any) -> list[Issue]:
     ids = [e.id for e in drill.trace]
     return [Issue(("answer_key", "deadline", "event"), f"the deadline's event {q(event)} is not a trace event"
                   f"{Suggester(ids)(event)}")]
+
+
+def spend_issues(drill: Any) -> list[Issue]:
+    """Format 2's spend damage: every ``spend`` event is a trace event, listed once, that is a model call with a
+    ``usage`` (what it costs is the damage); a budget deadline is passed by the full damage. Spend may come before
+    the evidence (a runaway loop spends from its first call): unlike damage entries, it is not held to come after."""
+    key = drill.answer_key
+    if key is None:
+        return []
+    out: list[Issue] = []
+    events = {e.id: e for e in drill.trace}
+    costs = damage_per_event(drill)
+    seen: dict[str, int] = {}
+    for i, event_id in enumerate(key.damage.spend):
+        loc: Loc = ("answer_key", "damage", "spend", i)
+        ev = events.get(event_id)
+        if event_id in seen:
+            out.append(Issue(loc, f"spend event {q(event_id)} is listed twice: spend item #{seen[event_id] + 1} has it "
+                             "too; keep one", ("answer_key", "damage", "spend", seen[event_id])))
+            continue
+        seen[event_id] = i
+        if ev is None:
+            out.append(Issue(loc, f"spend event {q(event_id)} is not a trace event{Suggester(list(events))(event_id)}"))
+        elif getattr(ev, "usage", None) is None:
+            out.append(Issue(loc, f"spend event {q(event_id)} is a {ev.kind} without `usage`: only a model call with "
+                             "token usage costs anything; list the model calls whose cost is the damage"))
+        elif event_id not in costs:
+            out.append(Issue(loc, f"spend event {q(event_id)}: its model call has no price (its agent or model is "
+                             "not in `agents` / `models`)"))
+    if isinstance(key.deadline, BudgetTime) and not out:
+        full = sum(a * (events[e].repeat.count if events[e].repeat else 1) for e, a in costs.items() if e in events)
+        out.append(Issue(("answer_key", "deadline", "budget"), (
+            f"the damage never passes the budget ({key.deadline.budget:g}): the whole trace does {full:.6g} in "
+            f"{key.damage.unit}; lower the budget below the full damage, or give the deadline in seconds")))
+    return out
 
 
 def origin_issues(drill: Any) -> list[Issue]:

@@ -179,6 +179,15 @@ class EventRules:
         return False
 
 
+def parallel_issues(drill: Any) -> list[Issue]:
+    """Format 2's ``parallel`` plan steps: the first step has no step before it to run with."""
+    if drill.plan and drill.plan[0].parallel:
+        return [Issue(("plan", 0, "parallel"), (
+            f"the first plan step {q(drill.plan[0].id)} cannot be `parallel`: it runs at the same time as the step "
+            "before it, and there is none; mark the steps after it that start before it reports"))]
+    return []
+
+
 def repetition_issues(drill: Any) -> list[Issue]:
     """Format 2, on a type-valid drill: the trace and re-plan events happen at most
     :data:`~warroom.core.model.MAX_TOTAL_REPETITIONS` times in all, repetitions included (the replay holds one entry

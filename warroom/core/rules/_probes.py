@@ -11,6 +11,8 @@ drill, in this order:
 - (in :mod:`warroom.core.rules._answerkey`) the answer key's ``evidence`` and ``accepted_evidence`` may list probe
   ids besides trace events; a probe in ``evidence`` counts, for the deadline and damage rules, from the earliest
   moment its result can be on screen;
+- a probe's earlier ``answers`` end at a trace event (``until_event``) or a time, in time order; a probe in
+  ``evidence`` counts from when its own answer can be on screen (after the last earlier answer ends);
 - (in :mod:`warroom.core.rules._version`) a version-1 file has no probes (set ``schema_version: 2``).
 """
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.core.model import MAX_PROBE_SECONDS
+from warroom.core.model import MAX_PROBE_SECONDS, answer_ends
 from warroom.core.rules._issues import Issue, Loc, q
 from warroom.core.rules._reader import Ev, Reader, known
 from warroom.core.text import Suggester, id_list
@@ -34,9 +36,44 @@ def probe_times(r: Reader, drill: Any, trace: list[Ev]) -> dict[str, Ev]:
         if not isinstance(pid, str) or pid in out:
             continue
         start = next((e.t for e in trace if known(e.step) and e.step == step and known(e.t)), None)
+        if start is not None:  # format 2: its own answer only once every earlier answer has ended
+            start = max([start, *_answer_ends(r, probe, loc, trace)])
         ok = isinstance(secs, (int, float)) and not isinstance(secs, bool) and 0 < secs <= MAX_PROBE_SECONDS
         t = start + secs if start is not None and ok and isinstance(start, (int, float)) else None
         out[pid] = Ev(loc, pid, t, step, "probe", None)
+    return out
+
+
+def _answer_ends(r: Reader, probe: Any, loc: Loc, trace: list[Ev]) -> list[float]:
+    """The known ends of a probe's earlier answers (format 2 ``answers``: ``until`` seconds or ``until_event``'s
+    time), read through ``r``."""
+    items, _ = r.items(probe, loc, "answers")
+    ends: list[float] = []
+    for aloc, answer in items:
+        until, event = r.child(answer, aloc, "until"), r.child(answer, aloc, "until_event")
+        if isinstance(until, (int, float)) and not isinstance(until, bool):
+            ends.append(float(until))
+        elif isinstance(event, str):
+            ends += [float(e.t) for e in trace if e.id == event and isinstance(e.t, (int, float))][:1]
+    return ends
+
+
+def _answer_issues(drill: Any, p: Any, loc: Loc, event_ids: set[str]) -> list[Issue]:
+    """A probe's earlier answers (format 2): each ``until_event`` is a trace event, and they come in time order."""
+    out: list[Issue] = []
+    last: float | None = None
+    for j, answer in enumerate(p.answers):
+        aloc: Loc = (*loc, "answers", j)
+        if answer.until_event is not None and answer.until_event not in event_ids:
+            hint = Suggester(sorted(event_ids))(answer.until_event)
+            out.append(Issue((*aloc, "until_event"), f"probe {q(p.id)}'s answer ends at {q(answer.until_event)}, "
+                             f"which is not a trace event{hint}"))
+            continue
+        end = answer_ends(drill, answer)
+        if end is not None and last is not None and end <= last:
+            out.append(Issue(aloc, f"probe {q(p.id)}'s answers are out of time order: answer #{j + 1} ends at "
+                             f"{end:g} s, not after the one before it ({last:g} s); list them by when they end"))
+        last = end if end is not None else last
     return out
 
 
@@ -69,6 +106,7 @@ def probe_issues(drill: Any) -> list[Issue]:
         elif p.step not in steps_with_events:
             out.append(Issue((*loc, "step"), f"probe {q(p.id)} verifies plan step {q(p.step)}, which has no trace "
                              "events: a probe can be requested only once its step has started"))
+        out += _answer_issues(drill, p, loc, {e.id for e in drill.trace})
     return out
 
 

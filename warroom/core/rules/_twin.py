@@ -120,7 +120,7 @@ def _harmless_issues(drill: Drill, trace_ids: dict[str, Any], events: Suggester)
     """``harmless`` names damage events of the fault, once each, that the twin neither replaces nor removes."""
     twin, key = drill.twin, drill.answer_key
     assert twin is not None and key is not None
-    damage = {e.event for e in key.damage.entries}
+    damage = {e.event for e in key.damage.entries} | set(key.damage.spend)
     issues: list[Issue] = []
     seen: dict[str, int] = {}
     for j, event_id in enumerate(twin.harmless):
@@ -221,6 +221,12 @@ def _healthy_issues(drill: Drill) -> list[Issue]:
                 f"the healthy run still does damage: {q(entry.event)}{what} is neither replaced nor removed; remove "
                 "it, replace it with what the healthy run did, or list it under `harmless` when the healthy run "
                 "does it as written, harmless without the fault")))
+    for event_id in key.damage.spend:  # format 2: model calls whose cost is the damage
+        if event_id not in healed:
+            issues.append(Issue(("twin",), (
+                f"the healthy run still does damage: {q(event_id)} (spend) is neither replaced nor removed; remove "
+                "the calls the healthy run does not make, or replace the event (without its `repeat`), or list it "
+                "under `harmless`")))
     for probe in finding_probes(drill):
         shown = twin.probes.get(probe.id)
         if shown is None or shown.reveals is None:

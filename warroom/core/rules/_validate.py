@@ -51,8 +51,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from warroom.core.rules._agents import AgentRules
-from warroom.core.rules._answerkey import AnswerKeyRules, deadline_reference_issues, origin_issues, path_issues
-from warroom.core.rules._events import EventRules, repetition_issues
+from warroom.core.rules._answerkey import (
+    AnswerKeyRules,
+    deadline_reference_issues,
+    origin_issues,
+    path_issues,
+    spend_issues,
+)
+from warroom.core.rules._events import EventRules, parallel_issues, repetition_issues
 from warroom.core.rules._issues import Blocked, Findings, Issue, Loc
 from warroom.core.rules._probes import probe_issues
 from warroom.core.rules._reader import Reader
@@ -75,7 +81,8 @@ def format2_issues(drill: Any) -> list[Issue]:
         return version_issues(drill)
     agents = AgentRules(drill)
     issues = agents.names() + deadline_reference_issues(drill) + repetition_issues(drill) + agents.calls()
-    return issues + origin_issues(drill) + path_issues(drill)
+    issues += parallel_issues(drill)
+    return issues + origin_issues(drill) + path_issues(drill) + spend_issues(drill)
 
 
 def validate_drill(drill: Any) -> list[Issue]:

@@ -14,6 +14,7 @@ problem is an :class:`~warroom.core.rules.Issue` at the value at fault, so ``war
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -228,15 +229,18 @@ def jitter_issues(drill: Drill) -> list[Issue]:
     earliest = min(((times[e.id], e.id) for _, e in detection_events(drill)), default=None)
     if earliest is None:  # evidence only from a verification probe (format 2): no trace time to keep
         return []
-    damage = min((times[d.event], d.event) for d in key.damage.entries if d.event in times)
+    damage = min(((times[d.event], d.event) for d in key.damage.entries if d.event in times), default=None)
+    if damage is None:  # spend damage only (format 2): it runs from its first call, before any deadline
+        damage = (math.inf, "")
     room = min(key.deadline - earliest[0] - REACTION_WINDOW, damage[0] - key.deadline - 0.1)
     if jitter.max_seconds <= room + 1e-9:
         return []
     most = f"at most {max(room, 0):g} s" if room > 0 else "no jitter fits: leave it out"
     return [Issue(("variants", "jitter", "max_seconds"), (
         f"jitter of up to {jitter.max_seconds:g} s could bring the earliest evidence ({earliest[1]} at "
-        f"{earliest[0]:g} s) within {REACTION_WINDOW:g} s of the deadline ({key.deadline:g} s) or the first damage "
-        f"({damage[1]} at {damage[0]:g} s) to the deadline: {most}"))]
+        f"{earliest[0]:g} s) within {REACTION_WINDOW:g} s of the deadline ({key.deadline:g} s)"
+        + (f" or the first damage ({damage[1]} at {damage[0]:g} s) to the deadline" if damage[1] else "")
+        + f": {most}"))]
 
 
 def variant_issues(drill: Drill, base_valid: bool = True) -> list[Issue]:

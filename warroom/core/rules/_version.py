@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from warroom.core.model import EventTime
+from warroom.core.model import BudgetTime, EventTime
 from warroom.core.rules._events import event_lists
 from warroom.core.rules._issues import Issue
 
@@ -33,11 +33,17 @@ def version_issues(drill: Any) -> list[Issue]:
         out.append(Issue(("agents",), f"`agents` {why}"))
     if drill.answer_key is not None and isinstance(drill.answer_key.deadline, EventTime):
         out.append(Issue(("answer_key", "deadline"), f"a deadline by reference (`{{event: ...}}`) {why}"))
+    if drill.answer_key is not None and isinstance(drill.answer_key.deadline, BudgetTime):
+        out.append(Issue(("answer_key", "deadline"), f"a budget deadline (`{{budget: ...}}`) {why}"))
+    if drill.answer_key is not None and drill.answer_key.damage.spend:
+        out.append(Issue(("answer_key", "damage", "spend"), f"`spend` damage {why}"))
     if _set(drill.models, "others"):
         out.append(Issue(("models", "others"), f"`models.others` {why}"))
     for i, step in enumerate(drill.plan):
         if _set(step, "requires_approval"):
             out.append(Issue(("plan", i, "requires_approval"), f"`requires_approval` {why}"))
+        if _set(step, "parallel"):
+            out.append(Issue(("plan", i, "parallel"), f"`parallel` {why}"))
     out += _key_version_issues(drill.answer_key, why)
     given_of: dict[tuple[type, int], tuple[str, ...]] = {}  # by (class, id of a fields set): its format-2 fields
     for base, events in event_lists(drill):

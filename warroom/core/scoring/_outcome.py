@@ -49,7 +49,10 @@ def escalation_verdict(drill: Drill, result: EscalationResult, rules: str = SCOR
 
 def verdict_of(drill: Drill, result: EscalationResult, edition: Edition) -> EscalationVerdict:
     """:func:`escalation_verdict` by an :class:`Edition`."""
-    if result.contained and edition.cites_count and not supported(drill, result.action.cites, edition):
+    cites = result.action.cites
+    if cites is not None and result.not_yet:  # format 2: a probe that answered "nothing wrong yet" shows nothing
+        cites = tuple(c for c in cites if c not in result.not_yet)
+    if result.contained and edition.cites_count and not supported(drill, cites, edition):
         return EscalationVerdict.UNSUPPORTED
     return result.verdict
 

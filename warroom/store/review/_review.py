@@ -15,7 +15,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from warroom.core.model import TARGET_LABELS, Action, ActionKind, Drill, TraceEvent, detection_events, evidence_ids
+from warroom.core.model import (
+    TARGET_LABELS,
+    Action,
+    ActionKind,
+    Drill,
+    TraceEvent,
+    damage_per_event,
+    detection_events,
+    evidence_ids,
+)
 from warroom.core.text import damage as fmt_damage
 from warroom.core.text import plural, seconds
 
@@ -81,7 +90,7 @@ def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_ev
                 marks.append("earliest evidence")
         if event.step is not None and event.step in key.cascade and event.id not in replan_ids:
             marks.append("cascade")
-        damage = sum(e.amount for e in key.damage.entries if e.event == event.id)
+        damage = damage_per_event(drill).get(event.id)  # format 2: a spend call's cost too
         if damage:
             marks.append(f"damage {fmt_damage(damage, key.damage.unit)}")
     if any(d.event == event.id for d in drill.distractors):

@@ -422,6 +422,10 @@ class DebriefScreen(Screen[None]):
             state = ("finds the fault" if p.id in finding else "finds nothing") + (", asked" if p.id in asked else "")
             out.append(f"verify {clean_line(p.step)} ({state}): ", style="green" if p.id in finding else "dim")
             out.append(prose(p.reveals))
+            for answer in p.answers:  # format 2: what it answered when asked early (nothing wrong yet)
+                until = f"before {answer.until_event}" if answer.until_event else f"before {seconds(answer.until or 0)}"
+                out.append(f"\n  asked {clean_line(until)}: ", style="dim")
+                out.append(prose(answer.reveals))
 
     def _habit(self) -> Text:
         """The habit that would have caught the fault (the answer key's ``habit``), in its own place."""

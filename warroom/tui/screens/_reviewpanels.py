@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.model import TARGET_LABELS, TRIAL_SENTENCES, PlayedAs, outcome_label
+from warroom.core.model import TARGET_LABELS, TRIAL_SENTENCES, PlayedAs, damage_per_event, outcome_label
 from warroom.core.scoring import MAX_TOTAL
 from warroom.core.text import clean, clean_line, clock, damage, damage_amount
 from warroom.store.review import ReviewData
@@ -141,7 +141,7 @@ def answer_panel(data: ReviewData) -> Text:
         if key.cascade:
             out.append("cascade       ", style="bold")
             out.append(clean_line(" → ".join(key.cascade)) + "\n")
-        full = sum(e.amount for e in key.damage.entries)
+        full = sum(e.amount for e in key.damage.entries) + _spend_full(drill)
         out.append("damage        ", style="bold")
         unit = key.damage.unit
         out.append(
@@ -162,3 +162,11 @@ def answer_panel(data: ReviewData) -> Text:
             out.append(clean_line(d.event), style="bold")
             out.append(": " + clean(d.why_harmless) + "\n")
     return out
+
+
+def _spend_full(drill: Any) -> float:
+    """What the answer key's ``spend`` calls cost in all, every repetition (format 2; 0 without spend)."""
+    key = drill.answer_key
+    per_call = damage_per_event(drill)
+    repeats = {e.id: e.repeat.count if e.repeat is not None else 1 for e in drill.trace}
+    return sum(per_call.get(e, 0.0) * repeats.get(e, 1) for e in key.damage.spend) if key is not None else 0.0
