@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from warroom.core.model import TARGET_LABELS, Drill, earliest_evidence_at, evidence_ids
+from warroom.core.model import HANDOFF_PREFIX, TARGET_LABELS, Drill, earliest_evidence_at, evidence_ids
 from warroom.core.scoring import EDITIONS, SCORING_VERSION
 from warroom.core.text import amount, seconds
 
@@ -72,8 +72,12 @@ def trigger_happy_targets(drill: Drill) -> list[tuple[Any, bool]]:
 
 
 def _origin(key: Any) -> str:
-    """The fault's origin as the messages name it: its step id, or "the plan" / "set-up" (format 2)."""
-    return str(TARGET_LABELS.get(key.fault.target, key.fault.target))
+    """The fault's origin as the messages name it: its step id, or "the plan" / "set-up" / "the handoff h1"
+    (format 2)."""
+    target = str(key.fault.target)
+    if target.startswith(HANDOFF_PREFIX):
+        return f"the handoff {target[len(HANDOFF_PREFIX):]}"
+    return str(TARGET_LABELS.get(target, target))
 
 
 def _where(event: Any) -> str:

@@ -50,7 +50,19 @@ from ._hygiene import (
     pre_debrief_session,
     without_answer_keys,
 )
-from ._origins import PLAN, SETUP, TARGET_LABELS, event_target, fault_target, origin_event_of
+from ._origins import (
+    HANDOFF_PREFIX,
+    PLAN,
+    SETUP,
+    TARGET_LABELS,
+    event_target,
+    fault_target,
+    handoff_of,
+    handoff_target,
+    handoff_targets,
+    origin_event_of,
+    target_label,
+)
 from ._outcome import (
     CONTAINED_OUTCOMES,
     EARLY_ESCALATION,
@@ -120,6 +132,7 @@ __all__ = [
     "FAULT_KIND_DESCRIPTIONS",
     "Fault",
     "FaultKind",
+    "HANDOFF_PREFIX",
     "Handoff",
     "HumanMessage",
     "Jitter",
@@ -180,6 +193,9 @@ __all__ = [
     "evidence_ids",
     "fault_target",
     "finding_probes",
+    "handoff_of",
+    "handoff_target",
+    "handoff_targets",
     "has_output",
     "hidden_session_fields",
     "name_pattern",
@@ -193,6 +209,7 @@ __all__ = [
     "rewritten",
     "role_of",
     "structured",
+    "target_label",
     "twin_of",
     "value_at",
     "variable_texts",

@@ -31,16 +31,18 @@ from warroom.core.model._vocab import FaultKind
 
 
 class Fault(_Strict):
-    """The hidden silent failure: where it happened (a plan step; format 2: or the planner's own call, or the
-    harness set-up before step 1), its kind and a one-sentence summary."""
+    """The hidden silent failure: where it happened (a plan step; format 2: or the planner's own call, the harness
+    set-up before step 1, or a handoff between agents), its kind and a one-sentence summary."""
 
     origin: FaultOrigin = Field(
         default=FaultOrigin.STEP,
         description=(
             "Format 2: where the fault happened: `step` (a plan step, the default: give `origin_step`), `plan` "
-            "(the planner's own plan or re-plan call dropped or invented a constraint) or `setup` (the harness "
-            "set-up before step 1, e.g. tool discovery failed). For `plan` and `setup` give `origin_event`; the "
-            "escalation that contains names \"the plan\" or \"set-up\"."
+            "(the planner's own plan or re-plan call dropped or invented a constraint), `setup` (the harness "
+            "set-up before step 1, e.g. tool discovery failed) or `handoff` (the instruction one agent handed to "
+            "another dropped or changed a constraint). For `plan`, `setup` and `handoff` give `origin_event`; the "
+            "escalation that contains names \"the plan\", \"set-up\" or that handoff (\"lead's handoff to "
+            "refunder (h1)\")."
         ),
     )
     origin_step: Identifier | None = Field(
@@ -50,8 +52,9 @@ class Fault(_Strict):
     origin_event: Identifier | None = Field(
         default=None,
         description=(
-            "Format 2, with `origin: plan` or `setup`: the trace event where the fault happened (the planner_call "
-            "of the faulty plan or re-plan; the set-up event before step 1). Evidence comes at or after it."
+            "Format 2, with `origin: plan`, `setup` or `handoff`: the trace event where the fault happened (the "
+            "planner_call of the faulty plan or re-plan; the set-up event before step 1; the handoff event). "
+            "Evidence comes at or after it."
         ),
     )
     kind: FaultKind = Field(description="What went wrong, from the fault-kind vocabulary (see docs/authoring.md).")
@@ -68,7 +71,7 @@ class Fault(_Strict):
                     "fault_origin", "the fault needs `origin_step`: the plan step where it happened")
             if self.origin_event is not None:
                 raise PydanticCustomError(
-                    "origin_form", "`origin_event` goes with `origin: plan` or `origin: setup`; a step origin names "
+                    "origin_form", "`origin_event` goes with `origin: plan`, `setup` or `handoff`; a step origin names "
                     "its step with `origin_step`", {"at": "origin_event"})
         else:
             if self.origin_step is not None:

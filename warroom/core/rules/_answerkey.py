@@ -317,8 +317,8 @@ def deadline_reference_issues(drill: Any) -> list[Issue]:
 
 
 def origin_issues(drill: Any) -> list[Issue]:
-    """A plan origin's event is a planner call; a set-up origin's event is outside any plan step, before the first
-    event of one."""
+    """A plan origin's event is a planner call; a handoff origin's is a handoff; a set-up origin's event is outside
+    any plan step, before the first event of one. A refusal says which origin the event could be."""
     key = drill.answer_key
     if key is None or key.fault.origin == "step":
         return []
@@ -328,15 +328,37 @@ def origin_issues(drill: Any) -> list[Issue]:
     loc = ("answer_key", "fault", "origin_event")
     if key.fault.origin == "plan" and ev.kind != "planner_call":
         return [Issue(loc, f"the origin_event of a fault in the plan must be the planner_call of that plan or "
-                      f"re-plan; {q(ev.id)} is a {ev.kind}")]
+                      f"re-plan; {q(ev.id)} is a {ev.kind}{_origin_hint(drill, ev)}")]
+    if key.fault.origin == "handoff" and ev.kind != "handoff":
+        return [Issue(loc, f"the origin_event of a fault in a handoff must be the handoff event; {q(ev.id)} is a "
+                      f"{ev.kind}{_origin_hint(drill, ev)}")]
+    if key.fault.origin == "handoff" and ev.step is not None:
+        return [Issue(loc, f"the origin_event of a fault in a handoff must be a handoff outside any plan step (the "
+                      f"trainee names it as the handoff); {q(ev.id)} belongs to plan step {q(ev.step)}: use "
+                      f"`origin: step` with `origin_step: {ev.step}`, or take `step` off the handoff")]
     if key.fault.origin == "setup":
         first = next((e for e in drill.trace if e.step is not None), None)
         if ev.step is not None or (first is not None and ev.t > first.t):
             where = f"belongs to plan step {q(ev.step)}" if ev.step is not None or first is None else (
                 f"comes after {q(first.id)} (t={first.t:g} s), the first event of a plan step")
             return [Issue(loc, f"the origin_event of a set-up fault must come before step 1, outside any plan step; "
-                          f"{q(ev.id)} {where} (use `origin: step` for a fault in a step)")]
+                          f"{q(ev.id)} {where}{_origin_hint(drill, ev)}")]
     return []
+
+
+def _origin_hint(drill: Any, ev: Any) -> str:
+    """What the refused origin event ``ev`` could be the origin of, as the end of a refusal."""
+    if ev.kind == "planner_call":
+        return f" (use `origin: plan` with `origin_event: {ev.id}` for a fault in that plan)"
+    if ev.kind == "handoff" and ev.step is None:
+        return f" (use `origin: handoff` with `origin_event: {ev.id}` for a fault in that handoff)"
+    if ev.step is not None:
+        return f" (use `origin: step` with `origin_step: {ev.step}` for a fault in that step)"
+    first = next((e for e in drill.trace if e.step is not None), None)
+    if first is None or ev.t <= first.t:
+        return f" (use `origin: setup` with `origin_event: {ev.id}` for a fault in the set-up before step 1)"
+    return (" (a fault's origin is a plan step (`origin: step`), a planner_call (`origin: plan`), a handoff "
+            "(`origin: handoff`) or an event before step 1 (`origin: setup`))")
 
 
 def path_issues(drill: Any) -> list[Issue]:

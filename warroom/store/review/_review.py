@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warroom.core.model import TARGET_LABELS, Action, ActionKind, Drill, TraceEvent, detection_events, evidence_ids
+from warroom.core.model import Action, ActionKind, Drill, TraceEvent, detection_events, evidence_ids, target_label
 from warroom.core.text import damage as fmt_damage
 from warroom.core.text import plural, seconds
 
@@ -74,7 +74,7 @@ def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_ev
         if event.step is not None and event.step == key.fault.origin_step and event.id not in replan_ids:
             marks.append("fault step")
         if event.id == key.fault.origin_event:  # format 2: the plan's or the set-up's origin event
-            marks.append(f"fault origin ({TARGET_LABELS[key.fault.target]})")
+            marks.append(f"fault origin ({target_label(drill, key.fault.target)})")
         if event.id in evidence_ids(key):
             marks.append("evidence")
             if event.id == first_evidence:
@@ -195,10 +195,10 @@ def _action_rows(
             continue
         if a.kind is ActionKind.ESCALATE:
             verdict = verdicts.get(i, "escalation")
-            named = TARGET_LABELS.get(a.step or "") or f"step {a.step}"
+            named = target_label(drill, a.step, title=False)
             text = f"escalated {named}" + (f": {a.note}" if a.note else "")
             step_ok = key is not None and a.step == key.fault.target
-            where = "" if key is None else TARGET_LABELS.get(key.fault.target) or f"step {key.fault.target}"
+            where = "" if key is None else target_label(drill, key.fault.target, title=False)
             marks = [verdict] + _early_marks(step_ok, escalations.get(i), key is not None)
             marks += [] if step_ok or key is None else [f"fault was in {where}"]
             marks += _citation_marks(drill, a)

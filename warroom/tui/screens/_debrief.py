@@ -22,7 +22,6 @@ from textual.widgets import Sparkline, Static
 
 from warroom.core.model import (
     EARLY_ESCALATION,
-    TARGET_LABELS,
     TRIAL_SENTENCES,
     ActionKind,
     Drill,
@@ -34,6 +33,7 @@ from warroom.core.model import (
     earliest_result_at,
     origin_event_of,
     refs,
+    target_label,
 )
 from warroom.core.play import Replay, describe_citations
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
@@ -98,8 +98,8 @@ def debrief_marks(
         if origin is not None:
             if key.fault.origin_step is not None:
                 what = f"fault origin: step {key.fault.origin_step} starts ({origin.id})"
-            else:  # format 2: the plan or the set-up
-                what = f"fault origin: {TARGET_LABELS[key.fault.target]} ({origin.id})"
+            else:  # format 2: the plan, the set-up or a handoff
+                what = f"fault origin: {target_label(drill, key.fault.target)} ({origin.id})"
             marks.append((origin.t, "●", what, "bold red"))
         detected = sorted(detection_events(drill), key=lambda p: p[1].t)
         probe = _first_finding_probe(drill)
@@ -131,7 +131,7 @@ def debrief_marks(
             verdict += (": the right step, but before the evidence the drill counts" if right else
                         ", before the evidence the drill counts")
         cited = f"; cited {describe_citations(drill, action.cites)}" if action.cites is not None else ""
-        named = TARGET_LABELS.get(action.step or "") or f"step {action.step}"
+        named = target_label(drill, action.step, title=False)
         marks.append((action.t, "!", f"you escalated {named} ({verdict}){reason}{cited}", "bold cyan"))
     if replay.contained_at is not None:
         marks.append((replay.contained_at, "✓", "the original trace stopped: the planner re-plans", "bold green"))
@@ -361,8 +361,9 @@ class DebriefScreen(Screen[None]):
                 out.append(f"step {clean_line(key.fault.origin_step)}")
                 # A loaded drill's references are validated: the origin step and every distractor event exist.
                 out.append(f" {clean_line(self.drill.step(key.fault.origin_step).title)}")
-            else:  # format 2: the planner's own call or the set-up
-                out.append(f"{TARGET_LABELS[key.fault.target]} (at {clean_line(key.fault.origin_event)})")
+            else:  # format 2: the planner's own call, the set-up or a handoff
+                where = target_label(self.drill, key.fault.target)
+                out.append(f"{clean_line(where)} (at {clean_line(key.fault.origin_event)})")
             out.append(f" · {key.fault.kind.value}\n", style="bold red")
             out.append(prose(key.fault.summary))
             out.append("\n\nevidence ", style="bold")
