@@ -185,7 +185,7 @@ def _quit_when_losing(drill: Drill, replay: Replay, notes: list[str]) -> None:
     def losing() -> bool:
         return replay.damage > 0 or any(not e.contained for e in replay.escalations)
 
-    for ev, _ in trigger_happy_targets(drill):
+    for ev, _, cite in trigger_happy_targets(drill):
         while not replay.ended and replay.now < ev.t:  # event by event, to see damage the moment it shows
             nxt = replay.next_event_time
             replay.advance_to(ev.t if nxt is None else max(replay.now, min(nxt, ev.t)))
@@ -196,7 +196,7 @@ def _quit_when_losing(drill: Drill, replay: Replay, notes: list[str]) -> None:
         if losing():
             replay.quit()
             return
-        replay.escalate(event_target(drill, ev), "quit-when-losing trainee", (ev.id,))
+        replay.escalate(event_target(drill, ev), "quit-when-losing trainee", (cite,))
         if losing() and not replay.ended:
             replay.quit()
             return

@@ -16,7 +16,7 @@ from pydantic import Field, ValidatorFunctionWrapHandler, WithJsonSchema, field_
 from pydantic_core import PydanticCustomError
 
 from warroom.core.model._events import TraceEvent
-from warroom.core.model._evidence import EvidenceItem
+from warroom.core.model._evidence import PATH_PATTERN, AcceptedItem, EvidenceItem
 from warroom.core.model._fields import (
     MAX_DAMAGE_AMOUNT,
     MAX_DRILL_SECONDS,
@@ -159,11 +159,13 @@ class AnswerKey(_Strict):
             "once all its events are out), each with an optional `note`."
         ),
     )
-    accepted_evidence: list[Identifier] = Field(
+    accepted_evidence: list[AcceptedItem] = Field(
         default_factory=list,
         description=(
             "Further trace events the author accepts as showing the fault when an escalation cites them (e.g. a "
-            "later symptom of the same fault). Unlike `evidence`, they never set when the fault became detectable."
+            "later symptom of the same fault). Unlike `evidence`, they never set when the fault became detectable. "
+            "Format 2: an item may also be `{event: ID, path: FIELD.PATH}`: a field of the event (with an optional "
+            "`note`)."
         ),
     )
     cascade: list[Identifier] = Field(
@@ -208,9 +210,17 @@ class AllClear(_Strict):
 
 
 class Distractor(_Strict):
-    """An event that looks odd but is harmless."""
+    """An event (format 2: or a field of one) that looks odd but is harmless."""
 
     event: Identifier = Field(description="The trace event that looks suspicious.")
+    path: Annotated[str, Field(pattern=PATH_PATTERN, max_length=400)] | None = Field(
+        default=None,
+        description=(
+            "Format 2: a field path inside the event's output (`data.stale_after`): the odd-but-harmless thing is "
+            "that field, not the whole event, which may then also be evidence (a different field of it). A citation "
+            "of that field (`e03:data.stale_after`) is judged a distractor."
+        ),
+    )
     why_harmless: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
         description="Why it is harmless (shown in the debrief).",

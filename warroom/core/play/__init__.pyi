@@ -3,6 +3,7 @@
 
 from ._approvals import missing_approvals
 from ._citations import (
+    SUPPORTING,
     citation_precision,
     describe_citations,
     distractor_figures,
@@ -27,6 +28,7 @@ __all__ = [
     "FALSE_ESCALATION_DELAY",
     "Replay",
     "ReplayError",
+    "SUPPORTING",
     "StepState",
     "TraceCost",
     "call_cost",

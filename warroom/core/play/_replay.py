@@ -49,6 +49,8 @@ from warroom.core.model import (
     detection_events,
     earliest_evidence_at,
     handoff_of,
+    is_field_path,
+    split_cite,
 )
 from warroom.core.play._approvals import ApprovalWatch
 from warroom.core.play._cost import CostMeter, call_cost, replan_usage
@@ -420,8 +422,11 @@ class Replay:
         if self.contained:
             raise ReplayError("the incident is already contained; the planner is re-planning")
         cited = None if cites is None else tuple(dict.fromkeys(cites))
-        for event_id in cited or ():
+        for cite in cited or ():
+            event_id, path = split_cite(cite)
             self._check_event(event_id)
+            if path is not None and not is_field_path(path):  # format 2: a field of an event
+                raise ReplayError(f"{path!r} is not a field path (data.next_cursor, items[3].id)")
         action = self._record(
             Action(t=self.now, kind=ActionKind.ESCALATE, step=step_id, note=reason or None, cites=cited)
         )

@@ -186,7 +186,10 @@ class AnswerKeyRules:
     def accepted(self, key: Any, evidence_ids: set[str], first_of_origin: Ev | None) -> set[str]:
         """The ``accepted_evidence`` events (trace events, each once, none also ``evidence``, none before the origin
         step starts); returns their ids."""
-        accepted, _ = self.r.items(key, ("answer_key",), "accepted_evidence")
+        items, _ = self.r.items(key, ("answer_key",), "accepted_evidence")
+        # format 2: an item may be {event, path, note}: its event is checked as a bare id is
+        accepted = [((*loc, "event"), self.r.child(item, loc, "event")) if isinstance(item, dict) or (
+            hasattr(item, "path") and hasattr(item, "event")) else (loc, item) for loc, item in items]
         self.no_twice(accepted, "accepted evidence event", "accepted evidence item")
         ids: set[str] = set()
         for loc, event_id in accepted:
@@ -280,15 +283,24 @@ class AnswerKeyRules:
     def distractors(self, evidence_ids: set[str]) -> None:
         items, _ = self.r.items(self.drill, (), "distractors")
         events = [((*loc, "event"), self.r.child(d, loc, "event")) for loc, d in items]
-        self.no_twice(events, "distractor event", "distractor")
-        for loc, event_id in events:
+        paths = [self.r.child(d, loc, "path") for loc, d in items]
+        # format 2: one event may hold several distractor fields; the same field is listed once
+        fields = list(zip(events, paths, strict=True))
+        self.no_twice([(loc, e if not isinstance(p, str) else f"{e}:{p}") for (loc, e), p in fields],
+                      "distractor event", "distractor")
+        for (loc, event_id), path in fields:
             if not self.refs.check_trace_event(loc, event_id, "distractor event"):
                 continue
+            if isinstance(path, str):  # a field of the event: it may be evidence by another field (path_issues)
+                continue
+            version = self.r.child(self.drill, (), "schema_version")
+            hint = (" (give the distractor a `path`, the field that looks odd, if the odd thing is one field of it)"
+                    if isinstance(version, int) and version >= 2 else "")
             if event_id in evidence_ids:
-                self.add(loc, f"event {q(event_id)} is evidence of the fault, so it cannot also be a distractor")
+                self.add(loc, f"event {q(event_id)} is evidence of the fault, so it cannot also be a distractor{hint}")
             elif event_id in self.accepted_ids:
                 self.add(loc, f"event {q(event_id)} is accepted evidence of the fault, so it cannot also be a "
-                         "distractor")
+                         f"distractor{hint}")
 
     def no_twice(self, entries: list[tuple[Loc, Any]], what: str, noun: str) -> None:
         """Refuse the second listing of one value in a list of references (``entries``: (loc, value) pairs)."""
@@ -362,44 +374,59 @@ def _origin_hint(drill: Any, ev: Any) -> str:
 
 
 def path_issues(drill: Any) -> list[Issue]:
-    """Every evidence field path leads to a value in its event's output (with a did-you-mean at the first key that
-    is not there)."""
-    from warroom.core.model import event_output, has_output, path_parts, structured, value_at
+    """Every field path (of an evidence item, an accepted evidence item, a distractor) leads to a value in its
+    event's output (with a did-you-mean at the first key that is not there); a distractor's field is not a field the
+    evidence lists too."""
+    from warroom.core.model import accepted_refs
 
     key = drill.answer_key
-    if key is None:
-        return []
     events = {e.id: e for e in drill.trace}
     probes = {p.id for p in drill.probes}
     out = []
-    for i, item in enumerate(key.evidence):
-        if isinstance(item, str) or item.path is None:
-            continue
-        if item.event in probes:
-            out.append(Issue(("answer_key", "evidence", i, "path"), f"{q(item.event)} is a probe, whose answer is "
-                             "text with no fields for a path; list the probe by its id, without `path`"))
-            continue
-        if item.event not in events:
-            continue
-        ev, loc = events[item.event], ("answer_key", "evidence", i, "path")
-        if not has_output(ev):
-            out.append(Issue(loc, f"event {q(ev.id)} is a {ev.kind}, which has no output for a field path; point the "
-                          "path at a tool_result, command_result or log"))
-            continue
-        found, _ = value_at(event_output(ev), item.path)
-        if found:
-            continue
-        node, walked = structured(event_output(ev)), list[Any]()
-        for part in path_parts(item.path):
-            ok, nxt = value_at(node, str(part) if isinstance(part, str) else f"[{part}]")
-            if not ok:
-                keys = list(node) if isinstance(node, dict) else []
-                at = ".".join(map(str, walked)) or "the top level"
-                listed = f"; the keys there: {', '.join(map(str, keys[:12]))}" if keys else ""
-                hint = Suggester([str(k) for k in keys])(str(part))
-                out.append(Issue(loc, f"the field path {q(item.path)} leads nowhere in the output of {q(ev.id)}: "
-                                 f"{q(str(part))} is not at {at}{hint}{listed}"))
-                break
-            node = nxt
-            walked.append(part)
+    named: list[tuple[Loc, str, str]] = []
+    if key is not None:
+        named += [(("answer_key", "evidence", i, "path"), item.event, item.path) for i, item in
+                  enumerate(key.evidence) if not isinstance(item, str) and item.path is not None]
+        named += [(("answer_key", "accepted_evidence", i, "path"), ref.event, ref.path) for i, ref in
+                  enumerate(accepted_refs(key)) if ref.path is not None]
+    named += [(("distractors", i, "path"), d.event, d.path) for i, d in enumerate(drill.distractors)
+              if d.path is not None]
+    for loc, event_id, path in named:
+        if event_id in probes:
+            out.append(Issue(loc, f"{q(event_id)} is a probe, whose answer is text with no fields for a path; list "
+                             "the probe by its id, without `path`"))
+        elif event_id in events:
+            out += _path_issue(events[event_id], path, loc)
+    evidence_fields = {(item.event, item.path) for item in (key.evidence if key is not None else [])
+                       if not isinstance(item, str) and item.path is not None}
+    for i, d in enumerate(drill.distractors):
+        if d.path is not None and (d.event, d.path) in evidence_fields:
+            out.append(Issue(("distractors", i, "path"), f"field {q(d.path)} of {q(d.event)} is evidence of the "
+                             "fault, so it cannot also be a distractor; point the distractor at the field that looks "
+                             "odd but is harmless"))
     return out
+
+
+def _path_issue(ev: Any, path: str, loc: Loc) -> list[Issue]:
+    """The field ``path`` leads to a value in the output of the event ``ev``; else why not (at ``loc``)."""
+    from warroom.core.model import event_output, has_output, path_parts, structured, value_at
+
+    if not has_output(ev):
+        return [Issue(loc, f"event {q(ev.id)} is a {ev.kind}, which has no output for a field path; point the path "
+                      "at a tool_result, command_result or log")]
+    found, _ = value_at(event_output(ev), path)
+    if found:
+        return []
+    node, walked = structured(event_output(ev)), list[Any]()
+    for part in path_parts(path):
+        ok, nxt = value_at(node, str(part) if isinstance(part, str) else f"[{part}]")
+        if not ok:
+            keys = list(node) if isinstance(node, dict) else []
+            at = ".".join(map(str, walked)) or "the top level"
+            listed = f"; the keys there: {', '.join(map(str, keys[:12]))}" if keys else ""
+            hint = Suggester([str(k) for k in keys])(str(part))
+            return [Issue(loc, f"the field path {q(path)} leads nowhere in the output of {q(ev.id)}: "
+                          f"{q(str(part))} is not at {at}{hint}{listed}")]
+        node = nxt
+        walked.append(part)
+    return []

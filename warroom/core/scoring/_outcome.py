@@ -11,6 +11,7 @@ from warroom.core.model import (
     Outcome,
     PlayedAs,
     Response,
+    accepted_ids,
     evidence_ids,
     handoff_of,
     outcome_label,
@@ -149,7 +150,7 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
     if outcome is Outcome.RIGHT_STEP_UNSUPPORTED:
         containing = containing_escalation(replay)
         cites = containing.action.cites if containing is not None else None
-        shown = ", ".join(evidence_ids(key) + key.accepted_evidence) if key else ""
+        shown = ", ".join(evidence_ids(key) + accepted_ids(key)) if key else ""
         return (
             f"You escalated {origin}, {what}, at {seconds(replay.contained_at)}, and the cascade "
             f"stopped; but you cited {describe_citations(drill, cites)}: nothing that shows the fault. The events "

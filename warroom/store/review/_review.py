@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from warroom.core.model import Action, ActionKind, Drill, TraceEvent, detection_events, evidence_ids, target_label
+from warroom.core.model import (
+    Action,
+    ActionKind,
+    Drill,
+    TraceEvent,
+    accepted_ids,
+    detection_events,
+    evidence_ids,
+    target_label,
+)
 from warroom.core.text import damage as fmt_damage
 from warroom.core.text import plural, seconds
 
@@ -208,7 +217,7 @@ def _action_rows(
         elif a.kind is ActionKind.PROBE:
             asked = next((p for p in drill.probes if p.id == a.probe), None)
             text = f"asked for probe {a.probe} (verify step {asked.step if asked else a.step})"
-            finding = [*evidence_ids(key), *key.accepted_evidence] if key is not None else []
+            finding = [*evidence_ids(key), *accepted_ids(key)] if key is not None else []
             marks = ["probe found the fault" if a.probe in finding else "needless probe"]
         else:
             text = "left the drill (quit)"

@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent
+from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent, split_cite
 from warroom.core.text import clean_line
 from warroom.tui.room._citelist import CiteList
 from warroom.tui.room._keylist import KeyedList
@@ -141,6 +141,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         origins: bool = False,
         positions: Mapping[str, int] | None = None,
         handoffs: Sequence[tuple[str, str, str]] = (),
+        fields: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.plan = list(plan)
@@ -162,7 +163,9 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         self.positions = positions
         known = positions if positions is not None else {e.id for e in self.released}
         #: The events cited when the dialog opens (those of ``cited`` that were released), in order.
-        self.initially_cited = [c for c in dict.fromkeys(cited) if c in known]
+        self.initially_cited = [c for c in dict.fromkeys(cited) if split_cite(c)[0] in known]
+        #: Format 2: event id -> the citation of the field the trainee went to in it (ticking its row cites that).
+        self.fields = dict(fields or {})
         #: Where typed keys go: the step list, the reason box or the evidence list (see :data:`ZONES`); set at
         #: once on tab, so keys queued before the focus moves go to the right place.
         self.zone = "steps"
@@ -192,7 +195,8 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
                 select_on_focus=False,
                 id="escalate-reason",
             )
-            cites = CiteList(self.released, self.initially_cited, id="escalate-cites", positions=self.positions)
+            cites = CiteList(self.released, self.initially_cited, id="escalate-cites", positions=self.positions,
+                             fields=self.fields)
             cites.border_title = Text("cite the events that show the fault (tab here, space ticks)")
             cites.border_subtitle = self._cited_text()
             yield cites

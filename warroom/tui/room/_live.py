@@ -9,6 +9,7 @@ is the session recorder), so each is journalled before the screen moves on. The 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -16,7 +17,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from warroom.core.model import Handoff, TraceEvent, handoff_target, handoff_targets, target_label
+from warroom.core.model import Handoff, TraceEvent, field_cite, handoff_target, handoff_targets, target_label
 from warroom.core.play import FALSE_ESCALATION_DELAY, ReplayError, escalation_draft
 from warroom.core.text import PLAYBACK_SPEEDS, clean, clean_line, clock, seconds, speed, usd
 from warroom.tui.flow import LeaveDrill
@@ -344,13 +345,20 @@ class WarRoomScreen(DrillScreen):
         if self.replay.ended:
             return
         format2 = self.drill.schema_version >= 2
-        draft = escalation_draft(self.chosen_event(), self.replay.released, format2)
+        chosen = self.chosen_event()
+        draft = escalation_draft(chosen, self.replay.released, format2)
+        inspector = self.query_one(Inspector)
+        fields: dict[str, str] = {}
+        if format2 and chosen is not None and inspector.shown_id == chosen.id and inspector.jumped is not None:
+            fields[chosen.id] = field_cite(chosen.id, inspector.jumped)  # the field the trainee went to with /
+            draft = replace(draft, cites=(fields[chosen.id],))
         targets = set(handoff_targets(self.drill))
         handoffs = list(dict.fromkeys(  # a repeated handoff is released more than once
             (handoff_target(e.id), target_label(self.drill, handoff_target(e.id)), e.content.split("\n")[0])
             for e in self.replay.released if isinstance(e, Handoff) and handoff_target(e.id) in targets))
         dialog = EscalateScreen(self.drill.plan, draft.target, self.replay.released, draft.cites,
-                                origins=format2, positions=self.replay.released_positions, handoffs=handoffs)
+                                origins=format2, positions=self.replay.released_positions, handoffs=handoffs,
+                                fields=fields)
         self.open_dialog(dialog, self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:

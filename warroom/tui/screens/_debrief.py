@@ -27,10 +27,12 @@ from warroom.core.model import (
     Drill,
     Outcome,
     PlayedAs,
+    accepted_refs,
     debrief_tags,
     describe_item,
     detection_events,
     earliest_result_at,
+    field_cite,
     origin_event_of,
     refs,
     target_label,
@@ -370,7 +372,7 @@ class DebriefScreen(Screen[None]):
             evidence_text(out, self.drill)
             if key.accepted_evidence:
                 out.append("   also accepted ", style="bold")
-                out.append(", ".join(clean_line(e) for e in key.accepted_evidence))
+                out.append(", ".join(clean_line(field_cite(r.event, r.path)) for r in accepted_refs(key)))
             if key.cascade:
                 out.append("   cascade ", style="bold")
                 out.append(" → ".join(clean_line(s) for s in key.cascade))
