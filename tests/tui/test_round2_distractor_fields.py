@@ -44,5 +44,6 @@ async def test_an_escalation_cites_the_field_the_trainee_went_to(services, field
         await pilot.pause()
         flat = await _debrief_text(pilot)
         assert words in flat
+        assert "e05:stale_after" in flat.split("Distractors (odd but harmless)")[1]  # the distractor's field
     stored = _stored(services)
     assert stored.outcome == outcome and stored.actions[-1].cites == (f"e05:{field}",)

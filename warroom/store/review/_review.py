@@ -93,8 +93,10 @@ def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_ev
         damage = sum(e.amount for e in key.damage.entries if e.event == event.id)
         if damage:
             marks.append(f"damage {fmt_damage(damage, key.damage.unit)}")
-    if any(d.event == event.id for d in drill.distractors):
+    fields = [d.path for d in drill.distractors if d.event == event.id and d.path is not None]
+    if any(d.event == event.id and d.path is None for d in drill.distractors):
         marks.append("distractor")
+    marks += [f"distractor field {path}" for path in fields]  # format 2: a field of the event
     return marks
 
 

@@ -404,7 +404,7 @@ class DebriefScreen(Screen[None]):
         out = Text()
         out.append("Distractors (odd but harmless)\n", style="bold underline")
         for d in self.drill.distractors:
-            out.append(clean_line(d.event), style="bold")
+            out.append(clean_line(field_cite(d.event, d.path)), style="bold")  # format 2: or a field of the event
             out.append(" ")
             out.append(literal_line(summarize(self.drill.event(d.event)), limit=70, style="dim"))
             out.append("\n  ")

@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.model import TRIAL_SENTENCES, PlayedAs, outcome_label, target_label
+from warroom.core.model import TRIAL_SENTENCES, PlayedAs, field_cite, outcome_label, target_label
 from warroom.core.scoring import MAX_TOTAL
 from warroom.core.text import clean, clean_line, clock, damage, damage_amount
 from warroom.store.review import ReviewData
@@ -154,6 +154,6 @@ def answer_panel(data: ReviewData) -> Text:
     if drill.distractors:
         out.append("\nDistractors (harmless)\n", style="bold")
         for d in drill.distractors:
-            out.append(clean_line(d.event), style="bold")
+            out.append(clean_line(field_cite(d.event, d.path)), style="bold")
             out.append(": " + clean(d.why_harmless) + "\n")
     return out
