@@ -53,6 +53,7 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("agents[] (an agent, format 2)", m.Agent),
     ("usage (token usage of one model call)", m.Usage),
     ("plan[] (a plan step)", m.PlanStep),
+    ("plan[].approval_for (what a step's approval gates, format 2)", m.ApprovalScope),
     *(
         (f"trace[] kind: {_kind(cls)}" + (f" (format {cls.FORMAT})" if cls.FORMAT > 1 else ""), cls)
         for cls in m.EVENT_CLASSES
@@ -88,6 +89,7 @@ _MODEL_NAMES: dict[type, str] = {
     m.Repeat: "repeat",
     m.EventTime: "event time",
     m.PlanStep: "plan step",
+    m.ApprovalScope: "approval scope",
     m.AnswerKey: "answer_key",
     m.AllClear: "all_clear",
     m.Distractor: "distractor",

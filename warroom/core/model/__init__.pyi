@@ -1,14 +1,15 @@
 # The API of warroom.core.model (its __init__.py loads each name on first use, from the module named here).
-# keep: Agent, AgentRole, AllClear, AmountVariant, AnswerKey, Approval, Briefing, CommandResult, Damage, DamageEntry,
-# keep: Distractor, Drill, EVENT_CLASSES, EventChange, EventTime, EvidenceRef, ExecutorMessage, ExecutorReport,
-# keep: FAULT_KIND_DESCRIPTIONS, Fault, FaultKind, FieldRef, Handoff, HumanMessage, Jitter, LogEvent, ModelSpec,
-# keep: Models, NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, ProbeChange, Repeat, ReportedStatus, Role,
-# keep: SCHEMA_VERSION, ToolCall, ToolResult, TraceEvent, Twin, TwinError, Usage, Variants, twin_of
+# keep: Agent, AgentRole, AllClear, AmountVariant, AnswerKey, Approval, ApprovalScope, Briefing, CommandResult,
+# keep: Damage, DamageEntry, Distractor, Drill, EVENT_CLASSES, EventChange, EventTime, EvidenceRef, ExecutorMessage,
+# keep: ExecutorReport, FAULT_KIND_DESCRIPTIONS, Fault, FaultKind, FieldRef, Handoff, HumanMessage, Jitter, LogEvent,
+# keep: ModelSpec, Models, NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, ProbeChange, Repeat,
+# keep: ReportedStatus, Role, SCHEMA_VERSION, ToolCall, ToolResult, TraceEvent, Twin, TwinError, Usage, Variants,
+# keep: twin_of
 
 from ._actions import Action, ActionKind
 from ._agents import COST_ROLE, Agent, AgentRole, Cast, Models, ModelSpec, Usage, default_role
 from ._answerkey import AllClear, AnswerKey, Damage, DamageEntry, Distractor, EventTime, Fault
-from ._drill import Briefing, Drill, PlanStep
+from ._drill import ApprovalScope, Briefing, Drill, PlanStep
 from ._events import (
     EVENT_CLASSES,
     MAX_TOTAL_REPETITIONS,
@@ -118,6 +119,7 @@ __all__ = [
     "AmountVariant",
     "AnswerKey",
     "Approval",
+    "ApprovalScope",
     "Briefing",
     "CONTAINED_OUTCOMES",
     "COST_ROLE",

@@ -50,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from warroom.core.rules._agents import AgentRules
+from warroom.core.rules._agents import AgentRules, approval_scope_issues
 from warroom.core.rules._answerkey import AnswerKeyRules, deadline_reference_issues, origin_issues, path_issues
 from warroom.core.rules._events import EventRules, repetition_issues
 from warroom.core.rules._issues import Blocked, Findings, Issue, Loc
@@ -75,7 +75,7 @@ def format2_issues(drill: Any) -> list[Issue]:
         return version_issues(drill)
     agents = AgentRules(drill)
     issues = agents.names() + deadline_reference_issues(drill) + repetition_issues(drill) + agents.calls()
-    return issues + origin_issues(drill) + path_issues(drill)
+    return issues + origin_issues(drill) + path_issues(drill) + approval_scope_issues(drill)
 
 
 def validate_drill(drill: Any) -> list[Issue]:

@@ -38,6 +38,8 @@ def version_issues(drill: Any) -> list[Issue]:
     for i, step in enumerate(drill.plan):
         if _set(step, "requires_approval"):
             out.append(Issue(("plan", i, "requires_approval"), f"`requires_approval` {why}"))
+        if step.approval_for is not None:
+            out.append(Issue(("plan", i, "approval_for"), f"`approval_for` {why}"))
     out += _key_version_issues(drill.answer_key, why)
     for i, d in enumerate(drill.distractors):
         if d.path is not None:
