@@ -40,7 +40,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from warroom.core.model import HANDOFF_PREFIX, TARGET_LABELS, Drill, Outcome, earliest_evidence_at, field_cite
+from warroom.core.model import (
+    HANDOFF_PREFIX,
+    TARGET_LABELS,
+    Drill,
+    Outcome,
+    earliest_evidence_at,
+    field_cite,
+    last_repetition_at,
+    repetitions_until,
+)
 from warroom.core.play import SUPPORTING, Replay, ReplayError, judge_citations
 from warroom.core.scoring import EDITIONS, SCORING_VERSION, score
 from warroom.core.text import amount, seconds
@@ -183,18 +192,20 @@ def _damage_problems(drill: Drill, reaction_window: float) -> list[str]:
     if not damage:
         return []
     deadline, unit = key.deadline, key.damage.unit
-    last = damage[-1][0]
+    # a repeated damage event is judged by all its repetitions: damage goes on until its last one
+    last = max((e for e, _ in damage), key=last_repetition_at)
     advice, fits = _deadline_advice(drill, damage[0][0], reaction_window)
-    if deadline >= last.t:
+    if deadline >= last_repetition_at(last):
+        when = seconds(last.t) if last.repeat is None else f"its last repetition at {seconds(last_repetition_at(last))}"
         return [
             f"fairness rule nothing-to-save: the deadline ({seconds(deadline)}) is at or after the last damage event "
-            f"{last.id} ({seconds(last.t)}), so all the damage is done before an on-time escalation can save any "
+            f"{last.id} ({when}), so all the damage is done before an on-time escalation can save any "
             f"of it. {advice}" + (", or release the damage events later" if fits else "")
         ]
-    early = [(e, a) for e, a in damage if e.t <= deadline]
+    early = [(e, a, repetitions_until(e, deadline)) for e, a in damage if e.t <= deadline]
     if not early:
         return []
-    listed = ", ".join(f"{e.id} at {seconds(e.t)} ({amount(a)} {unit})" for e, a in early[:MAX_LISTED])
+    listed = ", ".join(_early_damage(e, a, k, deadline, unit) for e, a, k in early[:MAX_LISTED])
     if len(early) > MAX_LISTED:
         listed += f" and {len(early) - MAX_LISTED} more"
     them = "that event" if len(early) == 1 else "those events"
@@ -204,6 +215,16 @@ def _damage_problems(drill: Drill, reaction_window: float) -> list[str]:
         f"by then, so every damage event must come strictly after the deadline. {advice}"
         + (f", or release {them} after the deadline" if fits else "")
     ]
+
+
+def _early_damage(event: Any, each: float, k: int, deadline: float, unit: str) -> str:
+    """One damage event released at or before the deadline, in words: ``e07 at 24 s (1 wrong reports published)``;
+    a repeated one with the repetitions that come by the deadline: ``e07 x11 of 40 from 10 s to 30 s (0.33 USD)``."""
+    if event.repeat is None:
+        return f"{event.id} at {seconds(event.t)} ({amount(each)} {unit})"
+    until = event.t + (k - 1) * event.repeat.interval
+    return (f"{event.id} x{k:,} of {event.repeat.count:,} repetitions from {seconds(event.t)} to {seconds(until)} "
+            f"({amount(each * k)} {unit})")
 
 
 def _distractor_problems(drill: Drill) -> list[str]:

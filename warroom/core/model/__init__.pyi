@@ -26,6 +26,8 @@ from ._events import (
     ToolResult,
     TraceEvent,
     attempt_of,
+    last_repetition_at,
+    repetitions_until,
     role_of,
 )
 from ._evidence import (
@@ -212,6 +214,7 @@ __all__ = [
     "has_output",
     "hidden_session_fields",
     "is_field_path",
+    "last_repetition_at",
     "name_pattern",
     "orders",
     "origin_event_of",
@@ -220,6 +223,7 @@ __all__ = [
     "path_parts",
     "pre_debrief_session",
     "refs",
+    "repetitions_until",
     "result_event",
     "rewritten",
     "role_of",

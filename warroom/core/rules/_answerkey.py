@@ -273,12 +273,19 @@ class AnswerKeyRules:
             ev = self.refs.trace[self.refs.trace_index[event_id]]
             if gap is not None:
                 self.block("damage comes after the earliest evidence", gap)
-            elif earliest is not None and known(ev.t) and ev.t <= earliest.t:
+            elif earliest is not None and known(ev.t) and _last_at(ev, self.repeat_of(ev)) <= earliest.t:
+                # a repeated damage event is judged by its last repetition: any after the evidence can be saved
                 when = "at the same time as" if ev.t == earliest.t else "before"
                 self.add(loc, f"damage event {q(event_id)} (t={ev.t:g} s) comes {when} the earliest evidence "
                          f"{q(earliest.id)} (t={earliest.t:g} s): no trainee could escalate in time to prevent it; "
                          "damage must come strictly after the first evidence (move the damage to a later event, "
                          "or the evidence earlier)")
+
+    def repeat_of(self, ev: Ev) -> Any:
+        """The ``repeat`` of the trace event ``ev`` as read (None, a Repeat, plain data or unloaded)."""
+        trace = self.r.child(self.drill, (), "trace")
+        raw = self.r.child(trace, ev.loc[:1], ev.loc[1]) if len(ev.loc) == 2 else None
+        return None if raw is None else self.r.child(raw, ev.loc, "repeat")
 
     def distractors(self, evidence_ids: set[str]) -> None:
         items, _ = self.r.items(self.drill, (), "distractors")
@@ -314,6 +321,18 @@ class AnswerKeyRules:
                 self.add(loc, f"{what} {q(value)} is listed twice: {noun} #{n} has it too; keep one", first)
             else:
                 seen[value] = loc
+
+
+def _last_at(ev: Ev, repeat: Any) -> float:
+    """When the last repetition of the event ``ev`` happens, given its ``repeat`` (loaded or plain data): its ``t``
+    unless the repetition is known."""
+    if isinstance(repeat, dict):
+        count, interval = repeat.get("count"), repeat.get("interval", 0)
+    else:
+        count, interval = getattr(repeat, "count", None), getattr(repeat, "interval", 0)
+    if isinstance(count, int) and isinstance(interval, (int, float)) and count >= 1:
+        return float(ev.t + (count - 1) * interval)
+    return float(ev.t)
 
 
 def deadline_reference_issues(drill: Any) -> list[Issue]:
