@@ -10,6 +10,7 @@ from ._citations import (
     is_specific,
     is_supported,
     judge_citations,
+    misplaced_evidence,
 )
 from ._cost import CostMeter, TraceCost, call_cost, trace_cost
 from ._draft import EscalationDraft, escalation_draft
@@ -40,6 +41,7 @@ __all__ = [
     "is_specific",
     "is_supported",
     "judge_citations",
+    "misplaced_evidence",
     "missing_approvals",
     "trace_cost",
 ]

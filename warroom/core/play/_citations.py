@@ -27,6 +27,7 @@ from enum import StrEnum
 from typing import Any
 
 from warroom.core.model import Drill, accepted_ids, accepted_refs, path_covers, path_parts, refs, split_cite
+from warroom.core.text import seconds
 
 
 class Cited(StrEnum):
@@ -143,6 +144,29 @@ def is_specific(drill: Drill, cites: Iterable[str] | None, *, min_precision: flo
     return is_supported(drill, cited) and citation_precision(drill, cited) >= min_precision
 
 
+def misplaced_evidence(drill: Drill, step: str | None, cites: Iterable[str] | None, t: float) -> str | None:
+    """For an escalation of ``step`` at drill time ``t`` that cited what shows the fault but named another target
+    than the fault's origin: what was right and what was not, in words (``"you cited e05 (evidence), 27 s before
+    the first damage (e09 at 41 s); the fault was in step s2, not step s3"``). None when the escalation named the
+    origin, cited nothing that shows the fault, or the drill is all clear. Drill text is returned raw."""
+    from warroom.core.model import target_label
+
+    key = drill.answer_key
+    if key is None or step == key.fault.target:
+        return None
+    shown = [c for c, kind in judge_citations(drill, cites) if kind in SUPPORTING]
+    if not shown:
+        return None
+    times = {e.id: e.t for e in drill.trace}
+    damage = sorted((times[d.event], d.event) for d in key.damage.entries if d.event in times)
+    ahead = next(((at, ev) for at, ev in damage if at > t), None)
+    when = "" if ahead is None else (
+        f", {seconds(ahead[0] - t)} before the first damage still to come ({ahead[1]} at {seconds(ahead[0])})")
+    return (f"you cited {', '.join(shown)} ({'evidence' if len(shown) == 1 else 'evidence, each'}){when}; the "
+            f"fault was in {target_label(drill, key.fault.target, title=False)}, not "
+            f"{target_label(drill, step, title=False)}")
+
+
 def describe_citations(drill: Drill, cites: Iterable[str] | None) -> str:
     """The citations in words, for scorecards, the debrief and the review: ``"e03 (evidence), e05 (a
     distractor)"``, or ``"no event"`` when nothing is cited."""
@@ -163,6 +187,7 @@ __all__ = [
     "is_specific",
     "is_supported",
     "judge_citations",
+    "misplaced_evidence",
 ]
 
 

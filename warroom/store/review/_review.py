@@ -196,7 +196,7 @@ def _action_rows(
     """The rows of the trainee's flags, escalations and quit, each as ``(t, 1, index, 0, row)`` for sorting; after
     a false escalation, a ``replan`` row ``(resumed, 1, index, 1, row)`` at the drill time the trainee had the
     drill back: the planner's re-plan call and the drill clock's jump that the trainee saw."""
-    from warroom.core.play import FALSE_ESCALATION_DELAY
+    from warroom.core.play import FALSE_ESCALATION_DELAY, misplaced_evidence
     from warroom.core.text import clock, usd
 
     key = drill.answer_key
@@ -220,7 +220,9 @@ def _action_rows(
             asked = next((p for p in drill.probes if p.id == a.probe), None)
             text = f"asked for probe {a.probe} (verify step {asked.step if asked else a.step})"
             finding = [*evidence_ids(key), *accepted_ids(key)] if key is not None else []
-            marks = ["probe found the fault" if a.probe in finding else "needless probe"]
+            contained = any(e.contained for e in escalations.values())
+            marks = ["needless probe"] if a.probe not in finding else (
+                ["probe found the fault"] if contained else ["probe's answer showed the fault (not acted on)"])
         else:
             text = "left the drill (quit)"
             marks = ["abandoned"]
@@ -235,6 +237,8 @@ def _action_rows(
                 if key is not None and not esc.after_evidence
                 else "and found nothing wrong"
             )
+            right = misplaced_evidence(drill, a.step, a.cites, a.t)  # the review tells what the war room could not
+            found += f" there ({right})" if right else ""
             text = (
                 f"the planner re-planned (one re-plan call, {usd(esc.replan_usd)}) {found}; the "
                 f"drill clock jumped {seconds(after - a.t)}, {clock(a.t)} -> {clock(after)}"

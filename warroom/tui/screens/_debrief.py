@@ -37,7 +37,7 @@ from warroom.core.model import (
     refs,
     target_label,
 )
-from warroom.core.play import Replay, describe_citations
+from warroom.core.play import Replay, describe_citations, misplaced_evidence
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.core.text import clean_line, damage, damage_amount, seconds, usd
 from warroom.tui.flow import ShowBriefing, ShowPicker
@@ -134,6 +134,8 @@ def debrief_marks(
                         ", before the evidence the drill counts")
         cited = f"; cited {describe_citations(drill, action.cites)}" if action.cites is not None else ""
         named = target_label(drill, action.step, title=False)
+        misplaced = misplaced_evidence(drill, action.step, action.cites, action.t) if not result.contained else None
+        cited += f". Right evidence, wrong place: {misplaced}" if misplaced else ""  # what was right and what was not
         marks.append((action.t, "!", f"you escalated {named} ({verdict}){reason}{cited}", "bold cyan"))
     if replay.contained_at is not None:
         marks.append((replay.contained_at, "✓", "the original trace stopped: the planner re-plans", "bold green"))
@@ -180,6 +182,8 @@ def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
         shown = replay.probes.revealed.get(req.probe.id)
         came = f"result at {seconds(shown)}" if shown is not None else "no result before the end"
         found = "it found the fault" if req.finds else "it found nothing wrong (a needless probe)"
+        if req.finds and replay.contained_at is None:  # not "found" beside escalations that did not use it
+            found = "its answer showed the fault, but no escalation contained it"
         what = f"you asked for probe {req.probe.id} (verify step {req.probe.step}; {came}): {found}"
         marks.append((req.requested_at, "v", what, "bold green" if req.finds else "yellow"))
     return marks
