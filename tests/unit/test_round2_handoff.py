@@ -94,3 +94,18 @@ def test_refusals_say_which_origin_the_event_could_be():
 def test_a_format_1_drill_cannot_have_a_handoff_origin():
     message = load_error(text_of("handoff-origin").replace("schema_version: 2", "schema_version: 1"))
     assert "a fault origin other than `step`" in message
+
+
+def test_warroom_score_reads_a_handoff_target_and_a_field_citation(tmp_path):
+    from click.testing import CliRunner
+
+    from warroom.cli import main
+
+    log = tmp_path / "log.jsonl"
+    log.write_text('{"t": 20, "kind": "escalate", "step": "@handoff:e05", "cites": ["e05"]}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["score", str(ROUND2 / "handoff-origin.yaml"), str(log)])
+    assert result.exit_code == 0, result.output
+    assert "86/100; contained; response: hit" in result.output
+    log.write_text('{"t": 15, "kind": "escalate", "step": "s1", "cites": ["e05:stale_after"]}\n', encoding="utf-8")
+    result = CliRunner().invoke(main, ["score", str(ROUND2 / "distractor-field.yaml"), str(log)])
+    assert "10/100; right step, unsupported" in result.output

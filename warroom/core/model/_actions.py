@@ -48,13 +48,17 @@ class Action(BaseModel):
     t: float = Field(ge=0, description="Drill time of the action, seconds.")
     kind: ActionKind = Field(description="What the trainee did.")
     event: str | None = Field(default=None, description="The trace event inspected, flagged or unflagged.")
-    step: str | None = Field(default=None, description="The plan step named in an escalation.")
+    step: str | None = Field(
+        default=None,
+        description="The plan step named in an escalation (format 2: or `@plan`, `@setup`, `@handoff:ID`).",
+    )
     note: str | None = Field(default=None, description="A flag's note or an escalation's reason.")
     cites: tuple[str, ...] | None = Field(
         default=None,
         description=(
-            "The trace event ids an escalation cites as showing the fault, in the trainee's order (empty: none "
-            "cited; absent: a log from before escalations cited events)."
+            "The trace event ids an escalation cites as showing the fault, in the trainee's order (format 2: or a "
+            "field of an event, `e05:currency`; empty: none cited; absent: a log from before escalations cited "
+            "events)."
         ),
     )
     speed: float | None = Field(default=None, gt=0, description="New playback speed for a `speed` action.")
