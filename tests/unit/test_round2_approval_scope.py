@@ -35,9 +35,14 @@ def test_without_approval_for_the_first_tool_call_of_any_tool_is_flagged_as_befo
 
 
 def test_a_kind_may_be_gated_too():
+    from warroom.tui.logic import TraceIndex
+    from warroom.tui.render import describe_event
+
     text = text_of("approval-scope").replace("{tools: [payments.wire]}", "{kinds: [executor_message]}")
     gated = load_drill_text(text)
     assert missing_approvals(gated.plan, gated.trace) == {"s2": "e09"}
+    shown = describe_event(gated.event("e09"), TraceIndex(gated)).plain  # the inspector names the event
+    assert "approval  none granted in s2 before this event (s2 requires one)" in shown
 
 
 def test_the_replay_marks_the_step_only_when_the_wire_goes_out():

@@ -235,6 +235,11 @@ def event_body(event: TraceEvent, index: TraceIndex, events: Mapping[str, TraceE
             out.append(clean(event.content))
         case _:
             assert_never(event)
+    step = index.unapproved.get(event.id) if not isinstance(event, ToolCall) else None
+    if step is not None:  # format 2: an event the step's approval gates (approval_for) went ahead without it
+        out.append("\n")
+        out.append_text(field_line("approval", f"none granted in {step} before this event ({step} requires one)",
+                                   "bold red"))
     return out
 
 
