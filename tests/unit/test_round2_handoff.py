@@ -109,3 +109,13 @@ def test_warroom_score_reads_a_handoff_target_and_a_field_citation(tmp_path):
     log.write_text('{"t": 15, "kind": "escalate", "step": "s1", "cites": ["e05:stale_after"]}\n', encoding="utf-8")
     result = CliRunner().invoke(main, ["score", str(ROUND2 / "distractor-field.yaml"), str(log)])
     assert "10/100; right step, unsupported" in result.output
+
+
+def test_warroom_annotate_offers_a_handoff_outside_any_step_as_the_origin(tmp_path):
+    from warroom.core.author import open_for_annotation
+
+    path = tmp_path / "handoff-origin.yaml"
+    path.write_text(text_of("handoff-origin"), encoding="utf-8")
+    file = open_for_annotation(path)
+    assert file.origins_at("e05") == [("handoff", "e05"), ("step", "s1")]  # itself first, then the first step
+    assert file.origins_at("e06") == [("step", "s2")]
