@@ -215,5 +215,5 @@ EXPECTED: dict[str, tuple[int, int, str]] = {
         133, 12, "`all_clear` must be a mapping (key: value lines), got `true`; write `all_clear: {debrief: ...}`"
     ),
     "only-document-markers": (1, 1, "the file is empty: a drill needs schema_version, id, title, plan, trace..."),
-    "step-origin-with-origin-event": (136, 5, "`origin_event` goes with `origin: plan` or `origin: setup`"),
+    "step-origin-with-origin-event": (136, 5, "`origin_event` goes with `origin: plan`, `setup` or `handoff`"),
 }

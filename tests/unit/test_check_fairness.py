@@ -19,7 +19,7 @@ from warroom.cli import main
 from warroom.core.author import run_checks
 from warroom.core.author._fairness import RULES
 from warroom.core.load import load_drill
-from warroom.core.model import Outcome, Response
+from warroom.core.model import Action, ActionKind, Outcome, Response
 from warroom.core.scoring import score
 
 FAIRNESS = FAIRNESS
@@ -64,9 +64,10 @@ EXPECTED = {
     ),
     "distractor-like-evidence": (
         "distractor-like-evidence",
-        "fairness rule distractor-like-evidence: distractor e05 is a log in plan step s2, like evidence e16, so a "
-        "trainee cannot tell it from the evidence by what it is. Move e05 to another plan step, make it a "
-        "different kind of event, or drop it from the distractors",
+        "fairness rule distractor-like-evidence: a trainee who escalates s1 at 8 s citing only distractor "
+        "e03:detail contains the incident (contained, 100/100): e03:detail shows the fault by the answer key, so one "
+        "who read only the odd-but-harmless thing scores as one who found it. Point the distractor at a field that "
+        "holds no evidence (its own `path`), or drop it from the distractors",
     ),
     "distractor-does-damage": (
         "distractor-does-damage",
@@ -179,11 +180,10 @@ def test_trigger_happy_winning_at_the_first_event_says_to_release_the_evidence_l
     ) in problems
 
 
-@pytest.mark.parametrize(
-    ("distractor_step", "fails"),
-    [(None, True), ("s2", False)],
-)
-def test_outside_any_step_counts_as_the_same_step(distractor_step, fails):
+@pytest.mark.parametrize("distractor_step", [None, "s2"])
+def test_a_distractor_like_the_evidence_by_kind_and_step_is_fair(distractor_step):
+    """Issue 34: telling a distractor from the evidence by its content is the skill trained; rule 5 judges by what
+    the distractor-citing trainee scores, not by kind and step (a log beside a log, inside or outside a step)."""
     trace = drill_dict()["trace"]
     at = next(i for i, e in enumerate(trace) if e["id"] == "e04")
     trace.insert(at, {"id": "e20", "t": 11, "kind": "log", "source": "app", "content": "audit: stale snapshot served"})
@@ -193,11 +193,9 @@ def test_outside_any_step_counts_as_the_same_step(distractor_step, fails):
     key = {**drill_dict()["answer_key"], "evidence": ["e03", "e20"]}
     drill = make_drill(trace=trace, answer_key=key, distractors=[{"event": "e21", "why_harmless": "GC."}])
     problems = [p for p in run_checks(drill).problems if p.startswith("fairness rule distractor-like-evidence")]
-    expected = (
-        "fairness rule distractor-like-evidence: distractor e21 is a log outside any plan step, like evidence e20, "
-        "so a trainee cannot tell it from the evidence by what it is."
-    )
-    assert [p.startswith(expected) for p in problems] == ([True] if fails else []), problems
+    assert problems == []
+    citing = score(drill, [Action(t=12, kind=ActionKind.ESCALATE, step="s1", cites=("e21",))])
+    assert citing.outcome is Outcome.RIGHT_STEP_UNSUPPORTED  # citing the distractor alone shows nothing
 
 
 def test_all_clear_drills_have_no_fairness_rules():

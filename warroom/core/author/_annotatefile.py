@@ -43,8 +43,9 @@ class AnnotatedFile:
     def origins_at(self, event_id: str) -> list[tuple[str, str]]:
         """Where a fault marked at trace event ``event_id`` may have happened, as ``(origin, where)`` pairs, the
         likeliest first. In a format-2 drill a planner call offers ``("plan", event_id)`` (its plan or re-plan)
-        before its plan step, if it has one, and an event outside any plan step before step 1 offers ``("setup",
-        event_id)`` before the first step (:func:`warroom.core.model.event_target`); otherwise, and always in
+        before its plan step, if it has one, a handoff outside any plan step offers ``("handoff", event_id)`` before
+        the first step, and an event outside any plan step before step 1 offers ``("setup", event_id)`` before the
+        first step (:func:`warroom.core.model.event_target`); otherwise, and always in
         format 1 (step origins only), ``[("step", the event's plan step)]``."""
         from warroom.core.model import SETUP, event_target
 
@@ -54,6 +55,8 @@ class AnnotatedFile:
             return [step]
         if ev.kind == "planner_call":
             return [("plan", event_id)] + ([step] if ev.step is not None else [])
+        if ev.kind == "handoff" and ev.step is None:  # a handoff outside any step: itself (origin: handoff)
+            return [("handoff", event_id), step]
         if event_target(self.drill, ev) == SETUP:
             return [("setup", event_id), step]
         return [step]

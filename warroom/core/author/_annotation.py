@@ -19,8 +19,8 @@ from typing import Any
 __all__ = ["META", "ORIGINS", "REPLAN_AFTER", "DamageMark", "DeadlineMark", "KeyDraft", "draft_from_data",
            "item_events", "item_label"]
 
-#: The fault origins a draft may have (``answer_key.fault.origin``): a plan step, the plan, the set-up.
-ORIGINS = ("step", "plan", "setup")
+#: The fault origins a draft may have (``answer_key.fault.origin``): a plan step, the plan, the set-up, a handoff.
+ORIGINS = ("step", "plan", "setup", "handoff")
 #: The drill's top-level fields the author mode may set (:attr:`KeyDraft.meta`), in the format's order.
 META = ("title", "difficulty", "briefing")
 #: Drill seconds after the escalation at which a re-plan written in author mode plays.
@@ -75,7 +75,7 @@ class DeadlineMark:
 @dataclass
 class KeyDraft:
     """An answer key so far. Empty strings and lists mean "not set yet"; see :meth:`missing`. ``origin`` is one
-    of :data:`ORIGINS`: ``step`` names ``origin_step``, ``plan`` and ``setup`` name ``origin_event``. Each
+    of :data:`ORIGINS`: ``step`` names ``origin_step``, ``plan``, ``setup`` and ``handoff`` name ``origin_event``. Each
     ``evidence`` item is an event id or a format-2 evidence mapping (``{event, path}``, ``{event, absent}``,
     ``{all_of: [...]}``, each with an optional ``note``), as written in the file."""
 
@@ -179,7 +179,8 @@ class KeyDraft:
             return self.origin_step
         if not self.origin_event:
             return ""
-        return f"{'the plan' if self.origin == 'plan' else 'set-up'} at {self.origin_event}"
+        words = {"plan": "the plan", "setup": "set-up", "handoff": "the handoff"}
+        return f"{words.get(self.origin, self.origin)} at {self.origin_event}"
 
     def evidence_events(self) -> set[str]:
         """Every trace event some evidence item names (an event that is evidence cannot be a distractor)."""

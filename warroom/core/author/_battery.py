@@ -35,7 +35,16 @@ from collections.abc import Callable
 
 from warroom.core.author._fairness import trigger_happy_targets
 from warroom.core.author._trainee import TraineeRun, first_evidence, scored_run
-from warroom.core.model import PLAN, SETUP, Drill, earliest_evidence_at, event_target, finds_from
+from warroom.core.model import (
+    PLAN,
+    SETUP,
+    Drill,
+    earliest_evidence_at,
+    event_target,
+    finds_from,
+    handoff_of,
+    handoff_targets,
+)
 from warroom.core.play import Replay, escalation_draft, is_specific
 from warroom.core.scoring import EDITIONS, SCORING_VERSION
 
@@ -89,8 +98,15 @@ def _everything(replay: Replay) -> tuple[str, ...]:
 
 
 def _targets(drill: Drill) -> list[str]:
-    """What the escalation dialog offers, in its order: the plan steps, then (format 2) the plan and set-up."""
-    return [s.id for s in drill.plan] + ([PLAN, SETUP] if drill.schema_version >= 2 else [])
+    """What the escalation dialog offers, in its order: the plan steps, then (format 2) the plan and set-up, and the
+    handoffs outside any plan step (each offered once released: :func:`_offered`)."""
+    return [s.id for s in drill.plan] + ([PLAN, SETUP, *handoff_targets(drill)] if drill.schema_version >= 2 else [])
+
+
+def _offered(replay: Replay, target: str) -> bool:
+    """True when the escalation dialog offers ``target`` now: a handoff only once it is released."""
+    handoff = handoff_of(replay.drill, target)
+    return handoff is None or handoff.id in replay.released_positions
 
 
 def _until_accepted(drill: Drill, replay: Replay, notes: list[str]) -> None:
@@ -150,7 +166,8 @@ def _step_sweep(drill: Drill, replay: Replay, notes: list[str]) -> None:
         replay.advance_to(max(t, replay.now))
         if replay.ended or replay.contained:
             break
-        replay.escalate(target, "step-sweep trainee", _everything(replay))
+        if _offered(replay, target):
+            replay.escalate(target, "step-sweep trainee", _everything(replay))
         t += SWEEP_INTERVAL
 
 
@@ -171,7 +188,7 @@ def _quit_when_losing(drill: Drill, replay: Replay, notes: list[str]) -> None:
     def losing() -> bool:
         return replay.damage > 0 or any(not e.contained for e in replay.escalations)
 
-    for ev, _ in trigger_happy_targets(drill):
+    for ev, _, cite in trigger_happy_targets(drill):
         while not replay.ended and replay.now < ev.t:  # event by event, to see damage the moment it shows
             nxt = replay.next_event_time
             replay.advance_to(ev.t if nxt is None else max(replay.now, min(nxt, ev.t)))
@@ -182,7 +199,7 @@ def _quit_when_losing(drill: Drill, replay: Replay, notes: list[str]) -> None:
         if losing():
             replay.quit()
             return
-        replay.escalate(event_target(drill, ev), "quit-when-losing trainee", (ev.id,))
+        replay.escalate(event_target(drill, ev), "quit-when-losing trainee", (cite,))
         if losing() and not replay.ended:
             replay.quit()
             return
@@ -211,7 +228,8 @@ def play_battery_trainee(drill: Drill, trainee: str, seed: int = 0) -> TraineeRu
         replay.advance_to(max(t, replay.now))
         if replay.ended or replay.contained:
             break
-        replay.escalate(target, f"random trainee, seed {seed}", _everything(replay))
+        if _offered(replay, target):
+            replay.escalate(target, f"random trainee, seed {seed}", _everything(replay))
     return scored_run(trainee, description, replay, notes, seed)
 
 

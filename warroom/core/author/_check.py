@@ -183,10 +183,10 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
     if trainee == "never":
         return script, notes
     if trainee == "trigger-happy":
-        for ev, is_distractor in trigger_happy_targets(drill):
+        for ev, is_distractor, cite in trigger_happy_targets(drill):
             if is_distractor:
                 script.append((ev.t, "flag", ev.id, ()))
-            script.append((ev.t, "escalate", _step_of(drill, ev), (ev.id,)))
+            script.append((ev.t, "escalate", _step_of(drill, ev), (cite,)))
         return script, notes
     if key is None:  # all-clear drill
         if trainee == "late":

@@ -21,9 +21,10 @@ rules (docs/authoring.md, "What makes a drill fair", explains them to authors):
    damage leaves an on-time escalation nothing to save (this replaces rule 2's messages for that drill).
 4. ``cascade-names-origin``: the cascade (the plan steps that build on the bad result) must not name the origin
    step.
-5. ``distractor-like-evidence``: no distractor may have the same event kind and the same plan step as an evidence
-   event (both outside any plan step counts as the same step): a trainee must be able to tell distractors from
-   evidence by what they are, not only by their content.
+5. ``distractor-like-evidence``, judged by what a scripted trainee scores: a trainee who escalates the fault's
+   origin citing only a distractor (its field, for a distractor with a ``path``) must not contain the incident.
+   Telling a distractor from the evidence by its content is the skill a drill trains: a distractor may be an event
+   of the same kind in the same step as the evidence, or a field of the evidence event itself.
 6. ``distractor-does-damage``: no distractor may be a damage event: a distractor is harmless by definition, so an
    event that does cascade damage is part of the incident, not noise beside it.
 7. ``battery-hit``: no other trainee of the gaming battery (:mod:`warroom.core.author._battery`: flag-and-confirm,
@@ -41,8 +42,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from warroom.core.model import TARGET_LABELS, Drill, damage_occurrences, earliest_evidence_at, evidence_ids
-from warroom.core.scoring import EDITIONS, SCORING_VERSION
+from warroom.core.model import (
+    HANDOFF_PREFIX,
+    TARGET_LABELS,
+    Drill,
+    Outcome,
+    damage_occurrences,
+    earliest_evidence_at,
+    field_cite,
+    last_repetition_at,
+    repetitions_until,
+)
+from warroom.core.play import SUPPORTING, Replay, ReplayError, judge_citations
+from warroom.core.scoring import EDITIONS, SCORING_VERSION, score
 from warroom.core.text import amount, seconds
 
 #: The fairness rules' names, in the order they are checked.
@@ -65,17 +77,23 @@ FIRST_EVENT_JUDGED: tuple[str, ...] = ("trigger-happy", "until-accepted", "quit-
 BATTERY_JUDGED: tuple[str, ...] = ("flag-and-confirm", "cite-everything", "step-sweep", "random")
 
 
-def trigger_happy_targets(drill: Drill) -> list[tuple[Any, bool]]:
-    """The events the trigger-happy trainee escalates at, in order: ``(event, is_distractor)`` for the first trace
-    event and then each distractor's event by drill time (ties keep the order of the ``distractors`` list)."""
+def trigger_happy_targets(drill: Drill) -> list[tuple[Any, bool, str]]:
+    """The events the trigger-happy trainee escalates at, in order: ``(event, is_distractor, what it cites)`` for
+    the first trace event (citing it) and then each distractor's event by drill time (ties keep the order of the
+    ``distractors`` list), citing the distractor: its event, or (format 2) its field (``e05:stale_after``)."""
     events = {e.id: e for e in drill.trace}
-    distractors = sorted((events[d.event] for d in drill.distractors if d.event in events), key=lambda e: e.t)
-    return [(drill.trace[0], False), *((e, True) for e in distractors)]
+    distractors = sorted(((events[d.event], field_cite(d.event, d.path)) for d in drill.distractors
+                          if d.event in events), key=lambda p: p[0].t)
+    return [(drill.trace[0], False, drill.trace[0].id), *((e, True, cite) for e, cite in distractors)]
 
 
 def _origin(key: Any) -> str:
-    """The fault's origin as the messages name it: its step id, or "the plan" / "set-up" (format 2)."""
-    return str(TARGET_LABELS.get(key.fault.target, key.fault.target))
+    """The fault's origin as the messages name it: its step id, or "the plan" / "set-up" / "the handoff h1"
+    (format 2)."""
+    target = str(key.fault.target)
+    if target.startswith(HANDOFF_PREFIX):
+        return f"the handoff {target[len(HANDOFF_PREFIX):]}"
+    return str(TARGET_LABELS.get(target, target))
 
 
 def _where(event: Any) -> str:
@@ -177,18 +195,20 @@ def _damage_problems(drill: Drill, reaction_window: float) -> list[str]:
     if not damage:
         return []
     deadline, unit = key.deadline, key.damage.unit
-    last = damage[-1][0]
+    # a repeated damage event is judged by all its repetitions: damage goes on until its last one
+    last = max((e for e, _ in damage), key=last_repetition_at)
     advice, fits = _deadline_advice(drill, damage[0][0], reaction_window)
-    if deadline >= last.t:
+    if deadline >= last_repetition_at(last):
+        when = seconds(last.t) if last.repeat is None else f"its last repetition at {seconds(last_repetition_at(last))}"
         return [
             f"fairness rule nothing-to-save: the deadline ({seconds(deadline)}) is at or after the last damage event "
-            f"{last.id} ({seconds(last.t)}), so all the damage is done before an on-time escalation can save any "
+            f"{last.id} ({when}), so all the damage is done before an on-time escalation can save any "
             f"of it. {advice}" + (", or release the damage events later" if fits else "")
         ]
-    early = [(e, a) for e, a in damage if e.t <= deadline]
+    early = [(e, a, repetitions_until(e, deadline)) for e, a in damage if e.t <= deadline]
     if not early:
         return []
-    listed = ", ".join(f"{e.id} at {seconds(e.t)} ({amount(a)} {unit})" for e, a in early[:MAX_LISTED])
+    listed = ", ".join(_early_damage(e, a, k, deadline, unit) for e, a, k in early[:MAX_LISTED])
     if len(early) > MAX_LISTED:
         listed += f" and {len(early) - MAX_LISTED} more"
     them = "that event" if len(early) == 1 else "those events"
@@ -215,26 +235,49 @@ def _spend_problems(drill: Drill) -> list[str]:
         f"as spend ({last} at {seconds(t)}), so the whole spend is made before an on-time escalation can save any of "
         "it. Move the deadline earlier (a lower budget), or let the calls run on after it"
     ]
+def _early_damage(event: Any, each: float, k: int, deadline: float, unit: str) -> str:
+    """One damage event released at or before the deadline, in words: ``e07 at 24 s (1 wrong reports published)``;
+    a repeated one with the repetitions that come by the deadline: ``e07 x11 of 40 from 10 s to 30 s (0.33 USD)``."""
+    if event.repeat is None:
+        return f"{event.id} at {seconds(event.t)} ({amount(each)} {unit})"
+    until = event.t + (k - 1) * event.repeat.interval
+    return (f"{event.id} x{k:,} of {event.repeat.count:,} repetitions from {seconds(event.t)} to {seconds(until)} "
+            f"({amount(each * k)} {unit})")
 
 
 def _distractor_problems(drill: Drill) -> list[str]:
-    """Rule 5: distractors that share kind and plan step with an evidence event."""
+    """Rule 5, judged by what a scripted trainee scores: the *distractor-citing* trainee escalates the fault's
+    origin once the earliest evidence and a distractor are both out, citing only that distractor (its field, for a
+    distractor with a ``path``). It must not contain the incident: a trainee who read only the odd-but-harmless
+    thing must not score as one who found the fault."""
     key = drill.answer_key
     assert key is not None
+    first = earliest_evidence_at(drill)
     events = {e.id: e for e in drill.trace}
-    evidence = [events[i] for i in evidence_ids(key) if i in events]
     out = []
     for d in drill.distractors:
         ev = events.get(d.event)
-        if ev is None:
+        if ev is None or first is None:
             continue
-        twins = [e for e in evidence if type(e) is type(ev) and e.step == ev.step]
-        if twins:
+        cite = field_cite(d.event, d.path)
+        replay = Replay(drill)
+        replay.advance_to(max(ev.t, first))
+        if replay.ended or replay.contained:
+            continue
+        try:
+            replay.escalate(key.fault.target, "distractor-citing trainee", (cite,))
+        except ReplayError:  # the origin's handoff is not out yet: nothing to judge
+            continue
+        replay.run_to_end()
+        card = score(drill, list(replay.actions))
+        if card.outcome in (Outcome.CONTAINED, Outcome.CONTAINED_LATE):
+            shown = [c for c, kind in judge_citations(drill, (cite,)) if kind in SUPPORTING]
             out.append(
-                f"fairness rule distractor-like-evidence: distractor {ev.id} is a {ev.kind} {_where(ev)}, like "
-                f"evidence {', '.join(e.id for e in twins)}, so a trainee cannot tell it from the evidence by what "
-                f"it is. Move {ev.id} to another plan step, make it a different kind of event, or drop it from the "
-                "distractors"
+                f"fairness rule distractor-like-evidence: a trainee who escalates {_origin(key)} at "
+                f"{seconds(max(ev.t, first))} citing only distractor {cite} contains the incident "
+                f"({card.outcome.value}, {card.total}/100): {', '.join(shown)} shows the fault by the answer key, so "
+                "one who read only the odd-but-harmless thing scores as one who found it. Point the distractor at a "
+                "field that holds no evidence (its own `path`), or drop it from the distractors"
             )
     return out
 

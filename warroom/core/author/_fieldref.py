@@ -53,6 +53,7 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("agents[] (an agent, format 2)", m.Agent),
     ("usage (token usage of one model call)", m.Usage),
     ("plan[] (a plan step)", m.PlanStep),
+    ("plan[].approval_for (what a step's approval gates, format 2)", m.ApprovalScope),
     *(
         (f"trace[] kind: {_kind(cls)}" + (f" (format {cls.FORMAT})" if cls.FORMAT > 1 else ""), cls)
         for cls in m.EVENT_CLASSES
@@ -63,6 +64,7 @@ SECTIONS: list[tuple[str, type[BaseModel]]] = [
     ("answer_key.deadline as `{budget: ...}` (a budget deadline, format 2)", m.BudgetTime),
     ("answer_key.fault", m.Fault),
     ("answer_key.evidence[] as a mapping (an evidence item, format 2)", m.EvidenceRef),
+    ("answer_key.accepted_evidence[] as a mapping (a field of an event, format 2)", m.FieldRef),
     ("answer_key.damage", m.Damage),
     ("answer_key.damage.entries[]", m.DamageEntry),
     ("all_clear", m.AllClear),
@@ -89,12 +91,14 @@ _MODEL_NAMES: dict[type, str] = {
     m.Repeat: "repeat",
     m.EventTime: "event time",
     m.PlanStep: "plan step",
+    m.ApprovalScope: "approval scope",
     m.AnswerKey: "answer_key",
     m.AllClear: "all_clear",
     m.Distractor: "distractor",
     m.Probe: "probe",
     m.Fault: "fault",
     m.EvidenceRef: "evidence item (format 2)",
+    m.FieldRef: "accepted evidence item (format 2)",
     m.Damage: "damage",
     m.DamageEntry: "damage entry",
     m.Variants: "variants",

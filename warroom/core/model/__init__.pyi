@@ -1,10 +1,10 @@
 # The API of warroom.core.model (its __init__.py loads each name on first use, from the module named here).
-# keep: Agent, AgentRole, AllClear, AmountVariant, AnswerKey, Approval, Briefing, BudgetTime, CommandResult, Damage,
-# keep: DamageEntry, Distractor, Drill, EVENT_CLASSES, EventChange, EventTime, EvidenceRef, ExecutorMessage,
-# keep: ExecutorReport, FAULT_KIND_DESCRIPTIONS, Fault, FaultKind, Handoff, HumanMessage, Jitter, LogEvent, ModelSpec,
-# keep: Models, NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, ProbeAnswer, ProbeChange, Repeat,
-# keep: ReportedStatus, Role, SCHEMA_VERSION, ToolCall, ToolResult, TraceEvent, Twin, TwinError, Usage, Variants,
-# keep: twin_of
+# keep: Agent, AgentRole, AllClear, AmountVariant, AnswerKey, Approval, ApprovalScope, Briefing, BudgetTime,
+# keep: CommandResult, Damage, DamageEntry, Distractor, Drill, EVENT_CLASSES, EventChange, EventTime, EvidenceRef,
+# keep: ExecutorMessage, ExecutorReport, FAULT_KIND_DESCRIPTIONS, Fault, FaultKind, FieldRef, Handoff, HumanMessage,
+# keep: Jitter, LogEvent, ModelSpec, Models, NameVariant, PhrasingVariant, PlanStep, PlannerCall, Probe, ProbeAnswer,
+# keep: ProbeChange, Repeat, ReportedStatus, Role, SCHEMA_VERSION, ToolCall, ToolResult, TraceEvent, Twin, TwinError,
+# keep: Usage, Variants, twin_of
 
 from ._actions import MAX_CITES, Action, ActionKind
 from ._agents import COST_ROLE, Agent, AgentRole, Cast, Models, ModelSpec, Usage, default_role
@@ -20,7 +20,7 @@ from ._answerkey import (
     damage_occurrences,
     damage_per_event,
 )
-from ._drill import Briefing, Drill, PlanStep
+from ._drill import ApprovalScope, Briefing, Drill, PlanStep
 from ._events import (
     EVENT_CLASSES,
     MAX_TOTAL_REPETITIONS,
@@ -37,19 +37,29 @@ from ._events import (
     ToolResult,
     TraceEvent,
     attempt_of,
+    last_repetition_at,
+    repetitions_until,
     role_of,
 )
 from ._evidence import (
     PATH_PATTERN,
     EvidenceRef,
+    FieldRef,
+    accepted_ids,
+    accepted_refs,
     describe_item,
     detection_events,
     event_output,
     evidence_ids,
+    field_cite,
     has_output,
+    is_field_path,
+    path_covers,
     path_miss,
     path_parts,
     refs,
+    split_cite,
+    structured,
     value_at,
 )
 from ._fields import MAX_DRILL_SECONDS, MAX_VERSION, SCHEMA_VERSION, TEXT_PATTERN, MappingForm
@@ -63,7 +73,19 @@ from ._hygiene import (
     session_reached_debrief,
     without_answer_keys,
 )
-from ._origins import PLAN, SETUP, TARGET_LABELS, event_target, fault_target, origin_event_of
+from ._origins import (
+    HANDOFF_PREFIX,
+    PLAN,
+    SETUP,
+    TARGET_LABELS,
+    event_target,
+    fault_target,
+    handoff_of,
+    handoff_target,
+    handoff_targets,
+    origin_event_of,
+    target_label,
+)
 from ._outcome import (
     CONTAINED_OUTCOMES,
     EARLY_ESCALATION,
@@ -116,6 +138,7 @@ __all__ = [
     "AmountVariant",
     "AnswerKey",
     "Approval",
+    "ApprovalScope",
     "Briefing",
     "BudgetTime",
     "CONTAINED_OUTCOMES",
@@ -138,6 +161,8 @@ __all__ = [
     "FAULT_KIND_DESCRIPTIONS",
     "Fault",
     "FaultKind",
+    "FieldRef",
+    "HANDOFF_PREFIX",
     "Handoff",
     "HumanMessage",
     "Jitter",
@@ -182,6 +207,8 @@ __all__ = [
     "TwinError",
     "Usage",
     "Variants",
+    "accepted_ids",
+    "accepted_refs",
     "amount_format",
     "amount_pattern",
     "answer_at",
@@ -203,22 +230,33 @@ __all__ = [
     "event_target",
     "evidence_ids",
     "fault_target",
+    "field_cite",
     "finding_probes",
     "finds_from",
+    "handoff_of",
+    "handoff_target",
+    "handoff_targets",
     "has_output",
     "hidden_session_fields",
+    "is_field_path",
+    "last_repetition_at",
     "name_pattern",
     "orders",
     "origin_event_of",
     "outcome_label",
+    "path_covers",
     "path_miss",
     "path_parts",
     "pre_debrief_session",
     "refs",
+    "repetitions_until",
     "result_event",
     "rewritten",
     "role_of",
     "session_reached_debrief",
+    "split_cite",
+    "structured",
+    "target_label",
     "twin_of",
     "value_at",
     "variable_texts",

@@ -65,7 +65,10 @@ class Action(BaseModel):
     t: float = Field(description="Drill time of the action, seconds (finite, from 0 to MAX_ACTION_SECONDS).")
     kind: ActionKind = Field(description="What the trainee did.")
     event: _Id | None = Field(default=None, description="The trace event inspected, flagged or unflagged.")
-    step: _Id | None = Field(default=None, description="The plan step named in an escalation.")
+    step: _Id | None = Field(
+        default=None,
+        description="The plan step named in an escalation (format 2: or `@plan`, `@setup`, `@handoff:ID`).",
+    )
     note: str | None = Field(
         default=None, max_length=MAX_NOTE_CHARS, description="A flag's note or an escalation's reason."
     )
@@ -73,8 +76,9 @@ class Action(BaseModel):
         default=None,
         max_length=MAX_CITES,
         description=(
-            "The trace event ids an escalation cites as showing the fault, in the trainee's order (empty: none "
-            "cited; absent: a log from before escalations cited events)."
+            "The trace event ids an escalation cites as showing the fault, in the trainee's order (format 2: or a "
+            "field of an event, `e05:currency`; empty: none cited; absent: a log from before escalations cited "
+            "events)."
         ),
     )
     speed: float | None = Field(

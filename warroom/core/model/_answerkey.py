@@ -19,7 +19,7 @@ from pydantic_core import PydanticCustomError
 
 from warroom.core.model._agents import Cast
 from warroom.core.model._events import TraceEvent
-from warroom.core.model._evidence import EvidenceItem
+from warroom.core.model._evidence import PATH_PATTERN, AcceptedItem, EvidenceItem
 from warroom.core.model._fields import (
     MAX_DAMAGE_AMOUNT,
     MAX_DRILL_SECONDS,
@@ -35,16 +35,18 @@ from warroom.core.text import is_usd_unit
 
 
 class Fault(_Strict):
-    """The hidden silent failure: where it happened (a plan step; format 2: or the planner's own call, or the
-    harness set-up before step 1), its kind and a one-sentence summary."""
+    """The hidden silent failure: where it happened (a plan step; format 2: or the planner's own call, the harness
+    set-up before step 1, or a handoff between agents), its kind and a one-sentence summary."""
 
     origin: FaultOrigin = Field(
         default=FaultOrigin.STEP,
         description=(
             "Format 2: where the fault happened: `step` (a plan step, the default: give `origin_step`), `plan` "
-            "(the planner's own plan or re-plan call dropped or invented a constraint) or `setup` (the harness "
-            "set-up before step 1, e.g. tool discovery failed). For `plan` and `setup` give `origin_event`; the "
-            "escalation that contains names \"the plan\" or \"set-up\"."
+            "(the planner's own plan or re-plan call dropped or invented a constraint), `setup` (the harness "
+            "set-up before step 1, e.g. tool discovery failed) or `handoff` (the instruction one agent handed to "
+            "another dropped or changed a constraint). For `plan`, `setup` and `handoff` give `origin_event`; the "
+            "escalation that contains names \"the plan\", \"set-up\" or that handoff (\"lead's handoff to "
+            "refunder (h1)\")."
         ),
     )
     origin_step: Identifier | None = Field(
@@ -54,8 +56,9 @@ class Fault(_Strict):
     origin_event: Identifier | None = Field(
         default=None,
         description=(
-            "Format 2, with `origin: plan` or `setup`: the trace event where the fault happened (the planner_call "
-            "of the faulty plan or re-plan; the set-up event before step 1). Evidence comes at or after it."
+            "Format 2, with `origin: plan`, `setup` or `handoff`: the trace event where the fault happened (the "
+            "planner_call of the faulty plan or re-plan; the set-up event before step 1; the handoff event). "
+            "Evidence comes at or after it."
         ),
     )
     kind: FaultKind = Field(description="What went wrong, from the fault-kind vocabulary (see docs/authoring.md).")
@@ -72,7 +75,7 @@ class Fault(_Strict):
                     "fault_origin", "the fault needs `origin_step`: the plan step where it happened")
             if self.origin_event is not None:
                 raise PydanticCustomError(
-                    "origin_form", "`origin_event` goes with `origin: plan` or `origin: setup`; a step origin names "
+                    "origin_form", "`origin_event` goes with `origin: plan`, `setup` or `handoff`; a step origin names "
                     "its step with `origin_step`", {"at": "origin_event"})
         else:
             if self.origin_step is not None:
@@ -257,11 +260,13 @@ class AnswerKey(_Strict):
             "once all its events are out), each with an optional `note`."
         ),
     )
-    accepted_evidence: list[Identifier] = Field(
+    accepted_evidence: list[AcceptedItem] = Field(
         default_factory=list,
         description=(
             "Further trace events the author accepts as showing the fault when an escalation cites them (e.g. a "
-            "later symptom of the same fault). Unlike `evidence`, they never set when the fault became detectable."
+            "later symptom of the same fault). Unlike `evidence`, they never set when the fault became detectable. "
+            "Format 2: an item may also be `{event: ID, path: FIELD.PATH}`: a field of the event (with an optional "
+            "`note`)."
         ),
     )
     cascade: list[Identifier] = Field(
@@ -323,9 +328,17 @@ class AllClear(_Strict):
 
 
 class Distractor(_Strict):
-    """An event that looks odd but is harmless."""
+    """An event (format 2: or a field of one) that looks odd but is harmless."""
 
     event: Identifier = Field(description="The trace event that looks suspicious.")
+    path: Annotated[str, Field(pattern=PATH_PATTERN, max_length=400)] | None = Field(
+        default=None,
+        description=(
+            "Format 2: a field path inside the event's output (`data.stale_after`): the odd-but-harmless thing is "
+            "that field, not the whole event, which may then also be evidence (a different field of it). A citation "
+            "of that field (`e03:data.stale_after`) is judged a distractor."
+        ),
+    )
     why_harmless: str = Field(
         min_length=1, pattern=TEXT_PATTERN,
         description="Why it is harmless (shown in the debrief).",

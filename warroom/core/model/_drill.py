@@ -42,7 +42,7 @@ from warroom.core.model._probes import Probe, earliest_result_at, result_event
 from warroom.core.model._twin import Twin
 from warroom.core.model._variants import Variants
 
-__all__ = ["ANSWER_TAG_PREFIXES", "CONTROL_TAGS", "Briefing", "Drill", "PlanStep"]
+__all__ = ["ANSWER_TAG_PREFIXES", "APPROVAL_KINDS", "CONTROL_TAGS", "ApprovalScope", "Briefing", "Drill", "PlanStep"]
 
 
 class Briefing(_Strict):
@@ -61,6 +61,34 @@ class Briefing(_Strict):
     )
 
 
+#: The event kinds an approval may gate (``approval_for.kinds``): what an agent does, not what it is told.
+APPROVAL_KINDS = ("tool_call", "handoff", "executor_message", "executor_report", "human_message")
+
+
+class ApprovalScope(_Strict):
+    """What a step's approval gates (format 2): the tool calls of the tools named, and the events of the kinds
+    named. The first such event in the step before a granted approval went ahead without it."""
+
+    tools: list[Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)]] = Field(
+        default_factory=list, description="Tool names whose calls need the approval (`payments.wire`)."
+    )
+    kinds: list[Literal["tool_call", "handoff", "executor_message", "executor_report", "human_message"]] = Field(
+        default_factory=list,
+        description="Event kinds that need the approval (`handoff`: a delegation; `tool_call`: any tool call).",
+    )
+
+    @model_validator(mode="after")
+    def _names_something(self) -> ApprovalScope:
+        if not self.tools and not self.kinds:
+            raise PydanticCustomError("approval_scope", "`approval_for` needs `tools`, `kinds` or both: what the "
+                                      "approval gates")
+        return self
+
+    def gates(self, event: Any) -> bool:
+        """True when ``event`` needs the approval: a call of a tool named, or an event of a kind named."""
+        return event.kind in self.kinds or (event.kind == "tool_call" and event.tool in self.tools)
+
+
 class PlanStep(_Strict):
     """One ordered step of the planner's plan, with an objective the executor's work can be checked against."""
 
@@ -77,7 +105,8 @@ class PlanStep(_Strict):
         strict=True, default=False,
         description=(
             "Format 2: the step needs a person's approval (an `approval` event with `decision: granted` and this "
-            "`step`) before its first tool call; the war room shows a step that went ahead without one."
+            "`step`) before its first tool call (with `approval_for`: before the first event it names); the war "
+            "room shows a step that went ahead without one."
         ),
     )
     parallel: bool = Field(
@@ -88,6 +117,21 @@ class PlanStep(_Strict):
             "without a report. Not on the first step."
         ),
     )
+    approval_for: ApprovalScope | None = Field(
+        default=None,
+        description=(
+            "Format 2, with `requires_approval: true`: what the approval gates, `{tools: [payments.wire], kinds: "
+            "[handoff]}`; other events of the step (a lookup, a harmless delegation) need none. Absent: the "
+            "step's first tool call, whatever the tool."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _scope_needs_approval(self) -> PlanStep:
+        if self.approval_for is not None and not self.requires_approval:
+            raise PydanticCustomError("approval_scope", "`approval_for` says what the step's approval gates: set "
+                                      "`requires_approval: true` too", {"at": "approval_for"})
+        return self
 
 
 #: Tag prefixes of the failure taxonomies (MAST, TRAIL, AgentRx; docs/authoring.md); such tags name the fault.

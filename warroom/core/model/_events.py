@@ -271,14 +271,35 @@ def role_of(event: TraceEvent) -> Role | None:
             return None
 
 
+def last_repetition_at(event: Any) -> float:
+    """When the last repetition of ``event`` happens (its ``t`` when it does not repeat): a repeated event is judged
+    as a whole, by every repetition, not by its first."""
+    repeat = getattr(event, "repeat", None)
+    return float(event.t) if repeat is None else float(event.t + (repeat.count - 1) * repeat.interval)
+
+
+def repetitions_until(event: Any, t: float) -> int:
+    """How many repetitions of ``event`` (1 when it does not repeat) happen at or before drill time ``t``."""
+    if event.t > t:
+        return 0
+    repeat = getattr(event, "repeat", None)
+    if repeat is None:
+        return 1
+    if repeat.interval == 0:
+        return int(repeat.count)
+    return min(int(repeat.count), int((t - event.t) // repeat.interval) + 1)
+
+
 def attempt_of(call: Any, calls: dict[str, Any]) -> int:
-    """The attempt number of a tool ``call``: its ``attempt``, else one more than the call it retries (in
-    ``calls``, by id), else 1. Follows at most 10,000 retries back."""
+    """The attempt number of a tool ``call`` (of its first repetition, when it repeats): its ``attempt``, else one
+    more than the last attempt of the call it retries (in ``calls``, by id: a call repeated ``count`` times made
+    ``count`` attempts), else 1. Follows at most 10,000 retries back."""
     n, seen = 0, 0
     while call is not None and seen < 10_000:
         if call.attempt is not None:
             return int(call.attempt) + n
-        n += 1
+        prev = calls.get(call.retry_of) if call.retry_of is not None else None
+        n += 1 if prev is None or prev.repeat is None else prev.repeat.count
         seen += 1
-        call = calls.get(call.retry_of) if call.retry_of is not None else None
+        call = prev
     return n

@@ -94,6 +94,67 @@ EvidenceItem = Annotated[
 ]
 
 
+class FieldRef(_Strict):
+    """An event, or a field of its output (format 2): an item of ``accepted_evidence`` given as a mapping
+    (``{event: e06, path: data.total}``)."""
+
+    event: Identifier = Field(description="The trace event (or probe).")
+    path: Annotated[str, Field(pattern=PATH_PATTERN, max_length=400)] | None = Field(
+        default=None,
+        description="A field path inside the event's output (`data.total`, `items[3].id`): the field that counts.",
+    )
+    note: Annotated[str, Field(min_length=1, pattern=TEXT_PATTERN)] | None = Field(
+        default=None, description="What this shows (shown in the debrief)."
+    )
+
+
+def _accepted_tag(value: Any) -> str:
+    return "FieldRef" if isinstance(value, (dict, FieldRef)) else "str"
+
+
+#: An item of ``answer_key.accepted_evidence``: an event id, or (format 2) a :class:`FieldRef` mapping.
+AcceptedItem = Annotated[
+    Annotated[Identifier, Tag("str")] | Annotated[FieldRef, Tag("FieldRef")],
+    Discriminator(_accepted_tag),
+]
+
+#: Between an event id and a field path in a citation of a field (``e03:data.stale_after``): no id holds it.
+CITE_FIELD_SEP = ":"
+
+
+def accepted_refs(key: Any) -> list[FieldRef]:
+    """Every item of ``key.accepted_evidence`` as a :class:`FieldRef` (a bare id as ``{event: id}``)."""
+    return [item if isinstance(item, FieldRef) else FieldRef(event=item) for item in key.accepted_evidence]
+
+
+def accepted_ids(key: Any) -> list[str]:
+    """The event ids ``key.accepted_evidence`` names, in order, each once."""
+    return list(dict.fromkeys(ref.event for ref in accepted_refs(key)))
+
+
+def split_cite(cite: str) -> tuple[str, str | None]:
+    """A citation as ``(event id, field path or None)``: ``e03`` is ``("e03", None)``, a citation of a field
+    ``e03:data.stale_after`` is ``("e03", "data.stale_after")``."""
+    event_id, sep, path = cite.partition(CITE_FIELD_SEP)
+    return (event_id, path) if sep and path else (event_id, None)
+
+
+def field_cite(event_id: str, path: str | None) -> str:
+    """The citation of the field ``path`` of ``event_id`` (of the whole event when ``path`` is None)."""
+    return event_id if path is None else f"{event_id}{CITE_FIELD_SEP}{path}"
+
+
+def path_covers(outer: str | None, inner: str | None) -> bool:
+    """True when the field ``inner`` is ``outer`` or lies inside it (None: the whole event, which covers every
+    field): ``data`` covers ``data.items[3].id``; ``data.items`` does not cover ``data.total``."""
+    if outer is None:
+        return True
+    if inner is None:
+        return False
+    a, b = path_parts(outer), path_parts(inner)
+    return b[:len(a)] == a
+
+
 def refs(key: Any) -> list[EvidenceRef]:
     """Every item of ``key.evidence`` (an answer key) as an :class:`EvidenceRef` (a bare id as ``{event: id}``)."""
     return [item if isinstance(item, EvidenceRef) else EvidenceRef(event=item) for item in key.evidence]
@@ -138,6 +199,11 @@ def structured(output: Any) -> Any:
         except ValueError:
             return output
     return output
+
+
+def is_field_path(text: str) -> bool:
+    """True when ``text`` is a field path (keys joined by ``.``, list indexes as ``[n]``)."""
+    return re.fullmatch(PATH_PATTERN, text) is not None
 
 
 def path_parts(path: str) -> list[str | int]:

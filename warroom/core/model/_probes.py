@@ -159,7 +159,7 @@ def finding_probes(drill: Any) -> list[Probe]:
     key = drill.answer_key
     if key is None:
         return []
-    ids = set(_ids(key.evidence)) | set(_ids(key.accepted_evidence))
+    ids = set(_ids(key.evidence)) | {getattr(i, 'event', i) for i in key.accepted_evidence}
     return [p for p in getattr(drill, "probes", ()) or () if p.id in ids]
 
 

@@ -3,12 +3,14 @@
 
 from ._approvals import missing_approvals
 from ._citations import (
+    SUPPORTING,
     citation_precision,
     describe_citations,
     distractor_figures,
     is_specific,
     is_supported,
     judge_citations,
+    misplaced_evidence,
 )
 from ._cost import CostMeter, TraceCost, call_cost, trace_cost
 from ._draft import EscalationDraft, escalation_draft
@@ -27,6 +29,7 @@ __all__ = [
     "FALSE_ESCALATION_DELAY",
     "Replay",
     "ReplayError",
+    "SUPPORTING",
     "StepState",
     "TraceCost",
     "call_cost",
@@ -38,6 +41,7 @@ __all__ = [
     "is_specific",
     "is_supported",
     "judge_citations",
+    "misplaced_evidence",
     "missing_approvals",
     "trace_cost",
 ]

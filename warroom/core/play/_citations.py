@@ -9,6 +9,11 @@ is, by the drill's answer key:
 - ``distractor``: one of the drill's ``distractors`` (odd-looking but harmless);
 - ``irrelevant``: any other event (it shows nothing about the fault).
 
+Format 2: a citation may name a field of an event (``e03:data.stale_after``, :func:`split_cite`). It shows the fault
+when it holds a field the answer key lists as evidence (or accepted evidence); otherwise it is what the most
+specific field (or whole event) the answer key declares around it is: a distractor's field is a distractor even in
+an evidence event. A citation of a whole event is judged as before fields could be cited.
+
 An escalation is *supported* when it cites at least one evidence or accepted event (scoring rules versions 2 and
 3); version 4 also asks that the citation be *specific* (:func:`is_specific`): most of what it cites is evidence or
 accepted, and it cites at most a few events. In an all-clear drill nothing is evidence. Pure functions of the drill; no
@@ -21,7 +26,8 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
 
-from warroom.core.model import Drill, refs
+from warroom.core.model import Drill, accepted_ids, accepted_refs, path_covers, path_parts, refs, split_cite
+from warroom.core.text import seconds
 
 
 class Cited(StrEnum):
@@ -49,49 +55,67 @@ SUPPORTING: frozenset[Cited] = frozenset({Cited.EVIDENCE, Cited.ACCEPTED})
 
 
 def cited_kind(drill: Drill, event_id: str, cites: Iterable[str] | None = None) -> Cited:
-    """What the event ``event_id`` is when cited in an escalation on ``drill`` (an unknown id is irrelevant), among
-    the events ``cites`` (the escalation's citations): an event of a comparison (format 2's ``all_of``) is evidence
-    only when every event of the comparison is cited, else :attr:`Cited.PART`. Without ``cites`` it is judged as
-    cited alone."""
-    key = drill.answer_key
-    if key is not None:
-        items = [ref for ref in refs(key) if event_id in ref.events]
-        if items:
-            cited = set(cites or ()) | {event_id}
-            return Cited.EVIDENCE if any(all(e in cited for e in ref.events) for ref in items) else Cited.PART
-        if event_id in key.accepted_evidence:
-            return Cited.ACCEPTED
-    if any(d.event == event_id for d in drill.distractors):
-        return Cited.DISTRACTOR
-    return Cited.IRRELEVANT
+    """What the citation ``event_id`` (an event id, or format 2's citation of a field, ``e03:data.total``) is when
+    cited in an escalation on ``drill`` (an unknown id is irrelevant), among the citations ``cites`` (the
+    escalation's): an event of a comparison (format 2's ``all_of``) is evidence only when every event of the
+    comparison is cited, else :attr:`Cited.PART`. Without ``cites`` it is judged as cited alone."""
+    return _Judge(drill).kind(event_id, {split_cite(c)[0] for c in cites or ()} | {split_cite(event_id)[0]})
 
 
 def judge_citations(drill: Drill, cites: Iterable[str] | None) -> list[tuple[str, Cited]]:
-    """Each cited event id (in the order cited; None, a log from before citations, cites nothing) with its kind, as
+    """Each citation (in the order cited; None, a log from before citations, cites nothing) with its kind, as
     :func:`cited_kind` judges it (the answer key read once for all of them: an escalation may cite hundreds)."""
     cited = list(cites or ())
-    if len(cited) < 2:
-        return [(event_id, cited_kind(drill, event_id, cited)) for event_id in cited]
-    key = drill.answer_key
-    items = refs(key) if key is not None else []
-    by_event: dict[str, list[Any]] = {}
-    for ref in items:
-        for event_id in ref.events:
-            by_event.setdefault(event_id, []).append(ref)
-    accepted = set(key.accepted_evidence) if key is not None else set()
-    distractors = {d.event for d in drill.distractors}
-    cited_set = set(cited)
-    out = []
-    for event_id in cited:
-        if event_id in by_event:
-            whole = any(all(e in cited_set for e in ref.events) for ref in by_event[event_id])
-            kind = Cited.EVIDENCE if whole else Cited.PART
-        elif event_id in accepted:
-            kind = Cited.ACCEPTED
-        else:
-            kind = Cited.DISTRACTOR if event_id in distractors else Cited.IRRELEVANT
-        out.append((event_id, kind))
-    return out
+    judge = _Judge(drill)
+    cited_events = {split_cite(c)[0] for c in cited}
+    return [(c, judge.kind(c, cited_events)) for c in cited]
+
+
+class _Judge:
+    """The answer key of one drill indexed for judging citations: evidence items, accepted items and distractors
+    by event, each with its field path (None: the whole event)."""
+
+    def __init__(self, drill: Drill) -> None:
+        key = drill.answer_key
+        self.items: dict[str, list[Any]] = {}
+        self.fields: dict[str, list[tuple[str | None, Cited, Any]]] = {}
+        for ref in refs(key) if key is not None else []:
+            for event_id in ref.events:
+                self.items.setdefault(event_id, []).append(ref)
+                path = ref.path if ref.all_of is None else None
+                self.fields.setdefault(event_id, []).append((path, Cited.EVIDENCE, ref))
+        self.accepted = set(accepted_ids(key)) if key is not None else set()
+        for acc in accepted_refs(key) if key is not None else []:
+            self.fields.setdefault(acc.event, []).append((acc.path, Cited.ACCEPTED, None))
+        self.distractors = {d.event for d in drill.distractors}
+        for d in drill.distractors:
+            self.fields.setdefault(d.event, []).append((d.path, Cited.DISTRACTOR, None))
+
+    def _evidence(self, ref: Any, cited_events: set[str]) -> Cited:
+        return Cited.EVIDENCE if all(e in cited_events for e in ref.events) else Cited.PART
+
+    def kind(self, cite: str, cited_events: set[str]) -> Cited:
+        event_id, path = split_cite(cite)
+        if path is None:  # the whole event: as every format before fields could be cited
+            if event_id in self.items:
+                whole = any(all(e in cited_events for e in ref.events) for ref in self.items[event_id])
+                return Cited.EVIDENCE if whole else Cited.PART
+            if event_id in self.accepted:
+                return Cited.ACCEPTED
+            return Cited.DISTRACTOR if event_id in self.distractors else Cited.IRRELEVANT
+        fields = self.fields.get(event_id, [])
+        # a field that holds a field of the evidence (or of accepted evidence) shows it
+        for want in (Cited.EVIDENCE, Cited.ACCEPTED):
+            for at, kind, ref in fields:
+                if kind is want and at is not None and path_covers(path, at):
+                    return self._evidence(ref, cited_events) if ref is not None else kind
+        # else the most specific field (or whole event) the author declared that holds the cited field
+        holding = [(len(path_parts(at)) if at is not None else -1, -order, kind, ref)
+                   for order, (at, kind, ref) in enumerate(fields) if path_covers(at, path)]
+        if not holding:
+            return Cited.IRRELEVANT
+        _, _, kind, ref = max(holding, key=lambda h: (h[0], h[1]))
+        return self._evidence(ref, cited_events) if ref is not None else kind
 
 
 def is_supported(drill: Drill, cites: Iterable[str] | None) -> bool:
@@ -120,6 +144,29 @@ def is_specific(drill: Drill, cites: Iterable[str] | None, *, min_precision: flo
     return is_supported(drill, cited) and citation_precision(drill, cited) >= min_precision
 
 
+def misplaced_evidence(drill: Drill, step: str | None, cites: Iterable[str] | None, t: float) -> str | None:
+    """For an escalation of ``step`` at drill time ``t`` that cited what shows the fault but named another target
+    than the fault's origin: what was right and what was not, in words (``"you cited e05 (evidence), 27 s before
+    the first damage (e09 at 41 s); the fault was in step s2, not step s3"``). None when the escalation named the
+    origin, cited nothing that shows the fault, or the drill is all clear. Drill text is returned raw."""
+    from warroom.core.model import target_label
+
+    key = drill.answer_key
+    if key is None or step == key.fault.target:
+        return None
+    shown = [c for c, kind in judge_citations(drill, cites) if kind in SUPPORTING]
+    if not shown:
+        return None
+    times = {e.id: e.t for e in drill.trace}
+    damage = sorted((times[d.event], d.event) for d in key.damage.entries if d.event in times)
+    ahead = next(((at, ev) for at, ev in damage if at > t), None)
+    when = "" if ahead is None else (
+        f", {seconds(ahead[0] - t)} before the first damage still to come ({ahead[1]} at {seconds(ahead[0])})")
+    return (f"you cited {', '.join(shown)} ({'evidence' if len(shown) == 1 else 'evidence, each'}){when}; the "
+            f"fault was in {target_label(drill, key.fault.target, title=False)}, not "
+            f"{target_label(drill, step, title=False)}")
+
+
 def describe_citations(drill: Drill, cites: Iterable[str] | None) -> str:
     """The citations in words, for scorecards, the debrief and the review: ``"e03 (evidence), e05 (a
     distractor)"``, or ``"no event"`` when nothing is cited."""
@@ -140,6 +187,7 @@ __all__ = [
     "is_specific",
     "is_supported",
     "judge_citations",
+    "misplaced_evidence",
 ]
 
 
@@ -150,12 +198,13 @@ def distractor_figures(
     cohort statistics): how many of the drill's distractor events were ``released`` (trace event ids), and, per
     escalation (``escalation_cites``: the cited event ids of each escalation, in order), the first distractor event
     it cited (escalations that cite none add nothing)."""
-    distractors = [d.event for d in drill.distractors]
+    distractors = list(dict.fromkeys(d.event for d in drill.distractors))
     seen = set(released)
     shown = sum(1 for e in distractors if e in seen)
     pulled = []
     for cites in escalation_cites:
-        first = next((c for c in cites or () if c in distractors), None)
+        judged = judge_citations(drill, cites)
+        first = next((split_cite(c)[0] for c, kind in judged if kind is Cited.DISTRACTOR), None)
         if first is not None:
             pulled.append(first)
     return shown, pulled

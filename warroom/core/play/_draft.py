@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from warroom.core.model import PLAN, SETUP, PlannerCall, TraceEvent
+from warroom.core.model import PLAN, SETUP, Handoff, PlannerCall, TraceEvent, handoff_target
 
 
 @dataclass(frozen=True)
@@ -30,11 +30,14 @@ def preselect_target(event: TraceEvent, released: Sequence[TraceEvent], format2:
     """The target the escalation dialog opens on for an ``event`` the trainee chose: its plan step; outside any
     step, in a format-2 drill (``format2``), "the plan" for a planner call and "set-up" for an event released
     before any event of a plan step (``released``, in release order: only the set-up events before the first
-    stepped one are read); None otherwise (no choice made for the trainee)."""
+    stepped one are read), a handoff outside any step names itself (``@handoff:ID``); None otherwise (no choice
+    made for the trainee)."""
     if event.step is not None or not format2:
         return event.step
     if isinstance(event, PlannerCall):
         return PLAN
+    if isinstance(event, Handoff):
+        return handoff_target(event.id)
     for ev in released:
         if ev.step is not None:
             return None  # a step had started before this event: not set-up

@@ -49,6 +49,9 @@ from warroom.core.model import (
     damage_per_event,
     detection_events,
     earliest_evidence_at,
+    handoff_of,
+    is_field_path,
+    split_cite,
 )
 from warroom.core.play._approvals import ApprovalWatch
 from warroom.core.play._cost import CostMeter, call_cost, replan_usage
@@ -397,7 +400,8 @@ class Replay:
         return action
 
     def escalate(self, step_id: str, reason: str = "", cites: Sequence[str] | None = None) -> EscalationResult:
-        """Escalate to the planner naming ``step_id`` as the step at fault (or ``@plan`` / ``@setup``, format 2),
+        """Escalate to the planner naming ``step_id`` as the step at fault (or ``@plan`` / ``@setup`` / a released
+        handoff's ``@handoff:ID``, format 2),
         with a short reason and the ids of the released trace events the trainee ``cites`` as showing the fault
         (recorded in order, repeats dropped; None records no ``cites`` at all, as logs from before citations did).
 
@@ -408,12 +412,18 @@ class Replay:
         """
         self._check_live()
         if step_id not in self._steps.states and step_id not in TARGET_LABELS:
-            raise ReplayError(f"no plan step {step_id!r} in drill {self.drill.id!r}")
+            handoff = handoff_of(self.drill, step_id) if self.drill.schema_version >= 2 else None
+            if handoff is None:
+                raise ReplayError(f"no plan step {step_id!r} in drill {self.drill.id!r}")
+            self._check_event(handoff.id)  # a handoff is named once the trainee has seen it
         if self.contained:
             raise ReplayError("the incident is already contained; the planner is re-planning")
         cited = None if cites is None else tuple(dict.fromkeys(cites))
-        for event_id in cited or ():
+        for cite in cited or ():
+            event_id, path = split_cite(cite)
             self._check_event(event_id)
+            if path is not None and not is_field_path(path):  # format 2: a field of an event
+                raise ReplayError(f"{path!r} is not a field path (data.next_cursor, items[3].id)")
         action = self._record(
             Action(t=self.now, kind=ActionKind.ESCALATE, step=step_id, note=reason or None, cites=cited)
         )

@@ -171,3 +171,22 @@ class AgentRules:
 
 def _named(value: Any) -> str:
     return q(value) if value is not None else "not given"
+
+
+def approval_scope_issues(drill: Any) -> list[Issue]:
+    """Each tool a step's ``approval_for`` names is called in that step (a name called nowhere in it gates
+    nothing: a typo, with a did-you-mean, or the wrong step)."""
+    out = []
+    for i, step in enumerate(drill.plan):
+        scope = step.approval_for
+        if scope is None:
+            continue
+        called = list(dict.fromkeys(e.tool for e in drill.trace if e.kind == "tool_call" and e.step == step.id))
+        for j, tool in enumerate(scope.tools):
+            if tool not in called:
+                listed = f"; its tool calls call {', '.join(map(q, called[:8]))}" if called else (
+                    "; it has no tool calls")
+                out.append(Issue(("plan", i, "approval_for", "tools", j), f"step {q(step.id)}'s approval gates "
+                                 f"tool {q(tool)}, which no tool call of the step calls{Suggester(called)(tool)}"
+                                 f"{listed}"))
+    return out

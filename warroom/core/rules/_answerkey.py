@@ -191,7 +191,10 @@ class AnswerKeyRules:
     def accepted(self, key: Any, evidence_ids: set[str], first_of_origin: Ev | None) -> set[str]:
         """The ``accepted_evidence`` events (trace events, each once, none also ``evidence``, none before the origin
         step starts); returns their ids."""
-        accepted, _ = self.r.items(key, ("answer_key",), "accepted_evidence")
+        items, _ = self.r.items(key, ("answer_key",), "accepted_evidence")
+        # format 2: an item may be {event, path, note}: its event is checked as a bare id is
+        accepted = [((*loc, "event"), self.r.child(item, loc, "event")) if isinstance(item, dict) or (
+            hasattr(item, "path") and hasattr(item, "event")) else (loc, item) for loc, item in items]
         self.no_twice(accepted, "accepted evidence event", "accepted evidence item")
         ids: set[str] = set()
         for loc, event_id in accepted:
@@ -277,25 +280,41 @@ class AnswerKeyRules:
             ev = self.refs.trace[self.refs.trace_index[event_id]]
             if gap is not None:
                 self.block("damage comes after the earliest evidence", gap)
-            elif earliest is not None and known(ev.t) and ev.t <= earliest.t:
+            elif earliest is not None and known(ev.t) and _last_at(ev, self.repeat_of(ev)) <= earliest.t:
+                # a repeated damage event is judged by its last repetition: any after the evidence can be saved
                 when = "at the same time as" if ev.t == earliest.t else "before"
                 self.add(loc, f"damage event {q(event_id)} (t={ev.t:g} s) comes {when} the earliest evidence "
                          f"{q(earliest.id)} (t={earliest.t:g} s): no trainee could escalate in time to prevent it; "
                          "damage must come strictly after the first evidence (move the damage to a later event, "
                          "or the evidence earlier)")
 
+    def repeat_of(self, ev: Ev) -> Any:
+        """The ``repeat`` of the trace event ``ev`` as read (None, a Repeat, plain data or unloaded)."""
+        trace = self.r.child(self.drill, (), "trace")
+        raw = self.r.child(trace, ev.loc[:1], ev.loc[1]) if len(ev.loc) == 2 else None
+        return None if raw is None else self.r.child(raw, ev.loc, "repeat")
+
     def distractors(self, evidence_ids: set[str]) -> None:
         items, _ = self.r.items(self.drill, (), "distractors")
         events = [((*loc, "event"), self.r.child(d, loc, "event")) for loc, d in items]
-        self.no_twice(events, "distractor event", "distractor")
-        for loc, event_id in events:
+        paths = [self.r.child(d, loc, "path") for loc, d in items]
+        # format 2: one event may hold several distractor fields; the same field is listed once
+        fields = list(zip(events, paths, strict=True))
+        self.no_twice([(loc, e if not isinstance(p, str) else f"{e}:{p}") for (loc, e), p in fields],
+                      "distractor event", "distractor")
+        for (loc, event_id), path in fields:
             if not self.refs.check_trace_event(loc, event_id, "distractor event"):
                 continue
+            if isinstance(path, str):  # a field of the event: it may be evidence by another field (path_issues)
+                continue
+            version = self.r.child(self.drill, (), "schema_version")
+            hint = (" (give the distractor a `path`, the field that looks odd, if the odd thing is one field of it)"
+                    if isinstance(version, int) and version >= 2 else "")
             if event_id in evidence_ids:
-                self.add(loc, f"event {q(event_id)} is evidence of the fault, so it cannot also be a distractor")
+                self.add(loc, f"event {q(event_id)} is evidence of the fault, so it cannot also be a distractor{hint}")
             elif event_id in self.accepted_ids:
                 self.add(loc, f"event {q(event_id)} is accepted evidence of the fault, so it cannot also be a "
-                         "distractor")
+                         f"distractor{hint}")
 
     def no_twice(self, entries: list[tuple[Loc, Any]], what: str, noun: str) -> None:
         """Refuse the second listing of one value in a list of references (``entries``: (loc, value) pairs)."""
@@ -309,6 +328,18 @@ class AnswerKeyRules:
                 self.add(loc, f"{what} {q(value)} is listed twice: {noun} #{n} has it too; keep one", first)
             else:
                 seen[value] = loc
+
+
+def _last_at(ev: Ev, repeat: Any) -> float:
+    """When the last repetition of the event ``ev`` happens, given its ``repeat`` (loaded or plain data): its ``t``
+    unless the repetition is known."""
+    if isinstance(repeat, dict):
+        count, interval = repeat.get("count"), repeat.get("interval", 0)
+    else:
+        count, interval = getattr(repeat, "count", None), getattr(repeat, "interval", 0)
+    if isinstance(count, int) and isinstance(interval, (int, float)) and count >= 1:
+        return float(ev.t + (count - 1) * interval)
+    return float(ev.t)
 
 
 def deadline_reference_issues(drill: Any) -> list[Issue]:
@@ -359,8 +390,8 @@ def spend_issues(drill: Any) -> list[Issue]:
 
 
 def origin_issues(drill: Any) -> list[Issue]:
-    """A plan origin's event is a planner call; a set-up origin's event is outside any plan step, before the first
-    event of one."""
+    """A plan origin's event is a planner call; a handoff origin's is a handoff; a set-up origin's event is outside
+    any plan step, before the first event of one. A refusal says which origin the event could be."""
     key = drill.answer_key
     if key is None or key.fault.origin == "step":
         return []
@@ -370,43 +401,93 @@ def origin_issues(drill: Any) -> list[Issue]:
     loc = ("answer_key", "fault", "origin_event")
     if key.fault.origin == "plan" and ev.kind != "planner_call":
         return [Issue(loc, f"the origin_event of a fault in the plan must be the planner_call of that plan or "
-                      f"re-plan; {q(ev.id)} is a {ev.kind}")]
+                      f"re-plan; {q(ev.id)} is a {ev.kind}{_origin_hint(drill, ev)}")]
+    if key.fault.origin == "handoff" and ev.kind != "handoff":
+        return [Issue(loc, f"the origin_event of a fault in a handoff must be the handoff event; {q(ev.id)} is a "
+                      f"{ev.kind}{_origin_hint(drill, ev)}")]
+    if key.fault.origin == "handoff" and ev.step is not None:
+        return [Issue(loc, f"the origin_event of a fault in a handoff must be a handoff outside any plan step (the "
+                      f"trainee names it as the handoff); {q(ev.id)} belongs to plan step {q(ev.step)}: use "
+                      f"`origin: step` with `origin_step: {ev.step}`, or take `step` off the handoff")]
     if key.fault.origin == "setup":
         first = next((e for e in drill.trace if e.step is not None), None)
         if ev.step is not None or (first is not None and ev.t > first.t):
             where = f"belongs to plan step {q(ev.step)}" if ev.step is not None or first is None else (
                 f"comes after {q(first.id)} (t={first.t:g} s), the first event of a plan step")
             return [Issue(loc, f"the origin_event of a set-up fault must come before step 1, outside any plan step; "
-                          f"{q(ev.id)} {where} (use `origin: step` for a fault in a step)")]
+                          f"{q(ev.id)} {where}{_origin_hint(drill, ev)}")]
     return []
 
 
+def _origin_hint(drill: Any, ev: Any) -> str:
+    """What the refused origin event ``ev`` could be the origin of, as the end of a refusal."""
+    if ev.kind == "planner_call":
+        return f" (use `origin: plan` with `origin_event: {ev.id}` for a fault in that plan)"
+    if ev.kind == "handoff" and ev.step is None:
+        return f" (use `origin: handoff` with `origin_event: {ev.id}` for a fault in that handoff)"
+    if ev.step is not None:
+        return f" (use `origin: step` with `origin_step: {ev.step}` for a fault in that step)"
+    first = next((e for e in drill.trace if e.step is not None), None)
+    if first is None or ev.t <= first.t:
+        return f" (use `origin: setup` with `origin_event: {ev.id}` for a fault in the set-up before step 1)"
+    return (" (a fault's origin is a plan step (`origin: step`), a planner_call (`origin: plan`), a handoff "
+            "(`origin: handoff`) or an event before step 1 (`origin: setup`))")
+
+
 def path_issues(drill: Any) -> list[Issue]:
-    """Every evidence field path leads to a value in its event's output (with a did-you-mean at the first key that
-    is not there)."""
-    from warroom.core.model import event_output, has_output, path_miss
+    """Every field path (of an evidence item, an accepted evidence item, a distractor) leads to a value in its
+    event's output (with a did-you-mean at the first key that is not there); a distractor's field is not a field the
+    evidence lists too."""
+    from warroom.core.model import accepted_refs
 
     key = drill.answer_key
-    if key is None:
-        return []
     events = {e.id: e for e in drill.trace}
     probes = {p.id for p in drill.probes}
     out = []
-    for i, item in enumerate(key.evidence):
-        if isinstance(item, str) or item.path is None:
-            continue
-        if item.event in probes:
-            out.append(Issue(("answer_key", "evidence", i, "path"), f"{q(item.event)} is a probe, whose answer is "
-                             "text with no fields for a path; list the probe by its id, without `path`"))
-            continue
-        if item.event not in events:
-            continue
-        ev, loc = events[item.event], ("answer_key", "evidence", i, "path")
-        if not has_output(ev):
-            out.append(Issue(loc, f"event {q(ev.id)} is a {ev.kind}, which has no output for a field path; point the "
-                          "path at a tool_result, command_result or log"))
-            continue
-        miss = path_miss(event_output(ev), item.path)
-        if miss is not None:
-            out.append(Issue(loc, f"the field path {q(item.path)} leads nowhere in the output of {q(ev.id)}: {miss}"))
+    named: list[tuple[Loc, str, str]] = []
+    if key is not None:
+        named += [(("answer_key", "evidence", i, "path"), item.event, item.path) for i, item in
+                  enumerate(key.evidence) if not isinstance(item, str) and item.path is not None]
+        named += [(("answer_key", "accepted_evidence", i, "path"), ref.event, ref.path) for i, ref in
+                  enumerate(accepted_refs(key)) if ref.path is not None]
+    named += [(("distractors", i, "path"), d.event, d.path) for i, d in enumerate(drill.distractors)
+              if d.path is not None]
+    for loc, event_id, path in named:
+        if event_id in probes:
+            out.append(Issue(loc, f"{q(event_id)} is a probe, whose answer is text with no fields for a path; list "
+                             "the probe by its id, without `path`"))
+        elif event_id in events:
+            out += _path_issue(events[event_id], path, loc)
+    evidence_fields = {(item.event, item.path) for item in (key.evidence if key is not None else [])
+                       if not isinstance(item, str) and item.path is not None}
+    for i, d in enumerate(drill.distractors):
+        if d.path is not None and (d.event, d.path) in evidence_fields:
+            out.append(Issue(("distractors", i, "path"), f"field {q(d.path)} of {q(d.event)} is evidence of the "
+                             "fault, so it cannot also be a distractor; point the distractor at the field that looks "
+                             "odd but is harmless"))
     return out
+
+
+def _path_issue(ev: Any, path: str, loc: Loc) -> list[Issue]:
+    """The field ``path`` leads to a value in the output of the event ``ev``; else why not (at ``loc``)."""
+    from warroom.core.model import event_output, has_output, path_parts, structured, value_at
+
+    if not has_output(ev):
+        return [Issue(loc, f"event {q(ev.id)} is a {ev.kind}, which has no output for a field path; point the path "
+                      "at a tool_result, command_result or log")]
+    found, _ = value_at(event_output(ev), path)
+    if found:
+        return []
+    node, walked = structured(event_output(ev)), list[Any]()
+    for part in path_parts(path):
+        ok, nxt = value_at(node, str(part) if isinstance(part, str) else f"[{part}]")
+        if not ok:
+            keys = list(node) if isinstance(node, dict) else []
+            at = ".".join(map(str, walked)) or "the top level"
+            listed = f"; the keys there: {', '.join(map(str, keys[:12]))}" if keys else ""
+            hint = Suggester([str(k) for k in keys])(str(part))
+            return [Issue(loc, f"the field path {q(path)} leads nowhere in the output of {q(ev.id)}: "
+                          f"{q(str(part))} is not at {at}{hint}{listed}")]
+        node = nxt
+        walked.append(part)
+    return []

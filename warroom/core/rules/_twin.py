@@ -34,6 +34,7 @@ from warroom.core.model import (
     EVENT_CLASSES,
     Drill,
     TwinBuild,
+    accepted_ids,
     build_twin,
     detection_events,
     earliest_evidence_at,
@@ -310,7 +311,7 @@ def twin_warnings(drill: Drill) -> list[Issue]:
     detected = detection_events(drill)
     found = [(ref, event) for ref, event in detected if ref.absent is None]
     trace_ids = {e.id for e in drill.trace}
-    accepted = [e for e in drill.answer_key.accepted_evidence if e in trace_ids]
+    accepted = [e for e in accepted_ids(drill.answer_key) if e in trace_ids]
     shown = list(dict.fromkeys([*(e for ref, _ in detected for e in ref.events), *accepted]))
     healed = set(twin.replace) | set(twin.remove)
     absence_filled = bool(twin.add) and any(ref.absent is not None for ref, _ in detected)

@@ -50,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from warroom.core.rules._agents import AgentRules
+from warroom.core.rules._agents import AgentRules, approval_scope_issues
 from warroom.core.rules._answerkey import (
     AnswerKeyRules,
     deadline_reference_issues,
@@ -82,7 +82,7 @@ def format2_issues(drill: Any) -> list[Issue]:
     agents = AgentRules(drill)
     issues = agents.names() + deadline_reference_issues(drill) + repetition_issues(drill) + agents.calls()
     issues += parallel_issues(drill)
-    return issues + origin_issues(drill) + path_issues(drill) + spend_issues(drill)
+    return issues + origin_issues(drill) + path_issues(drill) + spend_issues(drill) + approval_scope_issues(drill)
 
 
 def validate_drill(drill: Any) -> list[Issue]:

@@ -44,7 +44,12 @@ def version_issues(drill: Any) -> list[Issue]:
             out.append(Issue(("plan", i, "requires_approval"), f"`requires_approval` {why}"))
         if _set(step, "parallel"):
             out.append(Issue(("plan", i, "parallel"), f"`parallel` {why}"))
+        if step.approval_for is not None:
+            out.append(Issue(("plan", i, "approval_for"), f"`approval_for` {why}"))
     out += _key_version_issues(drill.answer_key, why)
+    for i, d in enumerate(drill.distractors):
+        if d.path is not None:
+            out.append(Issue(("distractors", i, "path"), f"a distractor's `path` {why}"))
     given_of: dict[tuple[type, int], tuple[str, ...]] = {}  # by (class, id of a fields set): its format-2 fields
     for base, events in event_lists(drill):
         for i, ev in enumerate(events):
@@ -87,4 +92,8 @@ def _key_version_issues(key: Any, why: str) -> list[Issue]:
     for i, item in enumerate(key.evidence):
         if not isinstance(item, str):
             out.append(Issue(("answer_key", "evidence", i), f"an evidence item other than an event id {why}"))
+    for i, item in enumerate(key.accepted_evidence):
+        if not isinstance(item, str):
+            out.append(Issue(("answer_key", "accepted_evidence", i), f"an accepted evidence item other than an "
+                             f"event id {why}"))
     return out

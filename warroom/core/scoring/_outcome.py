@@ -11,8 +11,11 @@ from warroom.core.model import (
     Outcome,
     PlayedAs,
     Response,
+    accepted_ids,
     evidence_ids,
+    handoff_of,
     outcome_label,
+    target_label,
 )
 from warroom.core.play import (
     EndReason,
@@ -98,7 +101,7 @@ def citation_lines(replay: Replay, edition: Edition) -> list[str]:
     if not edition.cites_count:
         return []
     return [
-        f"Escalation of {_named(e.action.step)} at {seconds(e.action.t)} cited "
+        f"Escalation of {_named(replay.drill, e.action.step)} at {seconds(e.action.t)} cited "
         f"{describe_citations(replay.drill, e.action.cites)}."
         for e in replay.escalations
     ]
@@ -132,7 +135,7 @@ def outcome_words(replay: Replay, outcome: Outcome, edition: Edition) -> str:
 def outcome_text(replay: Replay, outcome: Outcome) -> str:
     drill = replay.drill
     key = drill.answer_key
-    origin = _named(key.fault.target) if key else ""
+    origin = _named(drill, key.fault.target) if key else ""
     # a step origin is "s2, the fault's origin step"; format 2's are "the plan, the fault's origin"
     what = "the fault's origin step" if key is None or key.fault.origin_step is not None else "the fault's origin"
     n = len(replay.escalations)
@@ -150,14 +153,14 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
     if outcome is Outcome.RIGHT_STEP_UNSUPPORTED:
         containing = containing_escalation(replay)
         cites = containing.action.cites if containing is not None else None
-        shown = ", ".join(evidence_ids(key) + key.accepted_evidence) if key else ""
+        shown = ", ".join(evidence_ids(key) + accepted_ids(key)) if key else ""
         return (
             f"You escalated {origin}, {what}, at {seconds(replay.contained_at)}, and the cascade "
             f"stopped; but you cited {describe_citations(drill, cites)}: nothing that shows the fault. The events "
             f"that do: {shown}. The right step with no evidence is a guess the scorecard cannot tell from luck."
         )
     if outcome is Outcome.WRONG_STEP:
-        named = sorted({_named(e.action.step) for e in replay.escalations if e.after_evidence and e.action.step})
+        named = sorted({_named(drill, e.action.step) for e in replay.escalations if e.after_evidence and e.action.step})
         return (
             f"After the evidence appeared you escalated {', '.join(named)}, but the fault was in {origin}; "
             "the cascade ran on."
@@ -176,8 +179,11 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
     return f"You left the drill at {seconds(replay.end_time)}, before it ended."
 
 
-def _named(step: str | None) -> str:
-    """An escalation's step as scorecard lines name it: the step id, or "the plan" / "set-up"."""
+def _named(drill: Drill, step: str | None) -> str:
+    """An escalation's step as scorecard lines name it: the step id, or "the plan" / "set-up", or (format 2) a
+    handoff in words ("lead's handoff to refunder (h1)")."""
+    if handoff_of(drill, step) is not None:
+        return target_label(drill, step)
     return TARGET_LABELS.get(step or "", step or "-")
 
 

@@ -4,7 +4,7 @@ sentence that shows how it was computed, by the point values of an
 
 from __future__ import annotations
 
-from warroom.core.model import CONTAINED_OUTCOMES, TARGET_LABELS, Outcome, fault_target
+from warroom.core.model import CONTAINED_OUTCOMES, TARGET_LABELS, Outcome, fault_target, handoff_of, target_label
 from warroom.core.play import FALSE_ESCALATION_DELAY, Replay
 from warroom.core.scoring._editions import Edition
 from warroom.core.scoring._scorecard import Component
@@ -27,8 +27,8 @@ def _origin_words(replay: Replay) -> str:
     origin" / "set-up, the fault's origin" for a fault in the plan or the set-up."""
     key = replay.drill.answer_key
     target = fault_target(key.fault) if key is not None else None
-    if target in TARGET_LABELS:
-        return f"{TARGET_LABELS[target]}, the fault's origin"
+    if target in TARGET_LABELS or handoff_of(replay.drill, target) is not None:
+        return f"{target_label(replay.drill, target)}, the fault's origin"
     return "the right step"
 
 

@@ -16,14 +16,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.model import (
-    TARGET_LABELS,
     Action,
     ActionKind,
     Drill,
     TraceEvent,
+    accepted_ids,
     damage_per_event,
     detection_events,
     evidence_ids,
+    target_label,
 )
 from warroom.core.text import damage as fmt_damage
 from warroom.core.text import plural, seconds
@@ -83,7 +84,7 @@ def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_ev
         if event.step is not None and event.step == key.fault.origin_step and event.id not in replan_ids:
             marks.append("fault step")
         if event.id == key.fault.origin_event:  # format 2: the plan's or the set-up's origin event
-            marks.append(f"fault origin ({TARGET_LABELS[key.fault.target]})")
+            marks.append(f"fault origin ({target_label(drill, key.fault.target)})")
         if event.id in evidence_ids(key):
             marks.append("evidence")
             if event.id == first_evidence:
@@ -93,8 +94,10 @@ def _event_marks(drill: Drill, event: TraceEvent, replan_ids: set[str], first_ev
         damage = damage_per_event(drill).get(event.id)  # format 2: a spend call's cost too
         if damage:
             marks.append(f"damage {fmt_damage(damage, key.damage.unit)}")
-    if any(d.event == event.id for d in drill.distractors):
+    fields = [d.path for d in drill.distractors if d.event == event.id and d.path is not None]
+    if any(d.event == event.id and d.path is None for d in drill.distractors):
         marks.append("distractor")
+    marks += [f"distractor field {path}" for path in fields]  # format 2: a field of the event
     return marks
 
 
@@ -194,7 +197,7 @@ def _action_rows(
     """The rows of the trainee's flags, escalations and quit, each as ``(t, 1, index, 0, row)`` for sorting; after
     a false escalation, a ``replan`` row ``(resumed, 1, index, 1, row)`` at the drill time the trainee had the
     drill back: the planner's re-plan call and the drill clock's jump that the trainee saw."""
-    from warroom.core.play import FALSE_ESCALATION_DELAY
+    from warroom.core.play import FALSE_ESCALATION_DELAY, misplaced_evidence
     from warroom.core.text import clock, usd
 
     key = drill.answer_key
@@ -204,10 +207,10 @@ def _action_rows(
             continue
         if a.kind is ActionKind.ESCALATE:
             verdict = verdicts.get(i, "escalation")
-            named = TARGET_LABELS.get(a.step or "") or f"step {a.step}"
+            named = target_label(drill, a.step, title=False)
             text = f"escalated {named}" + (f": {a.note}" if a.note else "")
             step_ok = key is not None and a.step == key.fault.target
-            where = "" if key is None else TARGET_LABELS.get(key.fault.target) or f"step {key.fault.target}"
+            where = "" if key is None else target_label(drill, key.fault.target, title=False)
             marks = [verdict] + _early_marks(step_ok, escalations.get(i), key is not None)
             marks += [] if step_ok or key is None else [f"fault was in {where}"]
             marks += _citation_marks(drill, a)
@@ -217,8 +220,10 @@ def _action_rows(
         elif a.kind is ActionKind.PROBE:
             asked = next((p for p in drill.probes if p.id == a.probe), None)
             text = f"asked for probe {a.probe} (verify step {asked.step if asked else a.step})"
-            finding = [*evidence_ids(key), *key.accepted_evidence] if key is not None else []
-            marks = ["probe found the fault" if a.probe in finding else "needless probe"]
+            finding = [*evidence_ids(key), *accepted_ids(key)] if key is not None else []
+            contained = any(e.contained for e in escalations.values())
+            marks = ["needless probe"] if a.probe not in finding else (
+                ["probe found the fault"] if contained else ["probe's answer showed the fault (not acted on)"])
         else:  # a quit added at recovery says when it stopped is unknown (a session killed before any action)
             text = "left the drill (quit)" + (f": {a.note}" if a.note else "")
             marks = ["abandoned"]
@@ -233,6 +238,8 @@ def _action_rows(
                 if key is not None and not esc.after_evidence
                 else "and found nothing wrong"
             )
+            right = misplaced_evidence(drill, a.step, a.cites, a.t)  # the review tells what the war room could not
+            found += f" there ({right})" if right else ""
             text = (
                 f"the planner re-planned (one re-plan call, {usd(esc.replan_usd)}) {found}; the "
                 f"drill clock jumped {seconds(after - a.t)}, {clock(a.t)} -> {clock(after)}"

@@ -11,11 +11,17 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from warroom.core.author import AnnotatedFile, KeyDraft
-from warroom.core.model import TraceEvent, event_output, has_output, path_miss
+from warroom.core.model import (
+    TraceEvent,
+    event_output,
+    has_output,
+    is_field_path,
+    path_miss,
+)
 from warroom.core.text import clean_line
 from warroom.tui.author._dialogs import FieldPathDialog, TextDialog
 from warroom.tui.render import summarize
-from warroom.tui.widgets import FieldScreen, Inspector, is_field_path, jump_to_field
+from warroom.tui.widgets import FieldScreen, Inspector, jump_to_field
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -290,6 +290,8 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
                 return f"the plan (planner call {where})", summarize(ev)
             if origin == "setup":
                 return f"set-up ({where}, before step 1)", summarize(ev)
+            if origin == "handoff":
+                return f"the handoff {where}", summarize(ev)
             return f"step {where}", next((s.title for s in self.drill.plan if s.id == where), "")
 
         def done(choice: Any) -> None:

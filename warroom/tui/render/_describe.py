@@ -45,7 +45,7 @@ def describe_event(
     out.append(f" · {clock(event.t)}\n")
     out.append_text(_step_lines(event, drill))
     out.append_text(agent_lines(event, drill, repeated))
-    out.append_text(event_body(event, index, events))
+    out.append_text(event_body(event, index, events, repeated))
     line = usage_line(event, index, repeated)
     if line is not None:
         out.append("\n\n")

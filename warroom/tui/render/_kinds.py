@@ -196,18 +196,20 @@ def field_line(label: str, value: str, style: str = "") -> Text:
     return out
 
 
-def event_body(event: TraceEvent, index: TraceIndex, events: Mapping[str, TraceEvent] | None) -> Text:
+def event_body(event: TraceEvent, index: TraceIndex, events: Mapping[str, TraceEvent] | None,
+               repeated: int | None = None) -> Text:
     """The inspector's body of an event, by kind: a tool call's tool, results and arguments
     (:func:`_call_results`); a tool result's status, the call it answers and its output (:func:`_result_body`); a
     command's exit code, stdout and stderr; a report's status and text; a log line; a handoff's agents, an
-    approval's decision; a message's text. ``events``: the released events (None: the whole trace)."""
+    approval's decision; a message's text. ``events``: the released events (None: the whole trace); ``repeated``:
+    the repetitions of a repeated event so far (None: not playing)."""
     out = Text()
     match event:
         case ToolCall():
             out.append(field_label("tool"), style="bold")
             out.append(clean_line(event.tool))
             out.append("\n")
-            out.append_text(_call_results(event, index, events))
+            out.append_text(_call_results(event, index, events, repeated))
             out.append("arguments\n", style="bold")
             out.append_text(structured(event.arguments))
         case ToolResult():
@@ -233,6 +235,11 @@ def event_body(event: TraceEvent, index: TraceIndex, events: Mapping[str, TraceE
             out.append(clean(event.content))
         case _:
             assert_never(event)
+    step = index.unapproved.get(event.id) if not isinstance(event, ToolCall) else None
+    if step is not None:  # format 2: an event the step's approval gates (approval_for) went ahead without it
+        out.append("\n")
+        out.append_text(field_line("approval", f"none granted in {step} before this event ({step} requires one)",
+                                   "bold red"))
     return out
 
 
@@ -278,7 +285,17 @@ def _command_output(event: CommandResult) -> Text:
     return out
 
 
-def _call_results(call: ToolCall, index: TraceIndex, events: Mapping[str, TraceEvent] | None) -> Text:
+def _attempts(first: int, call: ToolCall, repeated: int | None) -> str:
+    """The attempt numbers of a retried call: ``attempt 2``; a repeated one is one more attempt per repetition:
+    ``attempts 2 to 59`` (the repetitions so far while playing: ``repeated``; all of them in the debrief)."""
+    if call.repeat is None:
+        return f"attempt {first}"
+    n = call.repeat.count if repeated is None else max(1, repeated)
+    return f"attempt {first}" if n == 1 else f"attempts {first} to {first + n - 1}"
+
+
+def _call_results(call: ToolCall, index: TraceIndex, events: Mapping[str, TraceEvent] | None,
+                  repeated: int | None = None) -> Text:
     """The inspector's ``result`` lines of a tool call: each result answering it that has been released (id and
     time), or that none has returned yet, or that the trace has none; then its batch and retry, and (format 2) that
     it went ahead without the approval its step requires (:attr:`TraceIndex.unapproved`).
@@ -306,7 +323,8 @@ def _call_results(call: ToolCall, index: TraceIndex, events: Mapping[str, TraceE
         more = f" and {len(others) - SHOWN_BATCH_CALLS:,} more" if len(others) > SHOWN_BATCH_CALLS else ""
         out.append_text(field_line("batch", f"{call.batch} with {shown_calls}{more}"))
     if call.retry_of is not None:
-        out.append_text(field_line("retry", f"attempt {calls.attempt(call.id)}, retries {call.retry_of}"))
+        out.append_text(field_line("retry", f"{_attempts(calls.attempt(call.id), call, repeated)}, retries "
+                                   f"{call.retry_of}"))
     step = index.unapproved.get(call.id)
     if step is not None:
         out.append_text(field_line("approval", f"none granted in {step} before this call ({step} requires one)",

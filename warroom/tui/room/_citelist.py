@@ -23,7 +23,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from warroom.core.model import TraceEvent
+from warroom.core.model import TraceEvent, split_cite
 from warroom.core.text import clean_line, seconds
 from warroom.tui.render import KINDS, summarize
 from warroom.tui.room._keylist import ListKeys
@@ -48,11 +48,12 @@ def _match(folded: Sequence[str], typed: str) -> int | None:
     return None
 
 
-def cite_row(event: TraceEvent, cited: bool) -> Text:
-    """The row of one trace event: a tick box, its id, drill time, kind, plan step and summary (all literal)."""
+def cite_row(event: TraceEvent, cited: bool, cite: str | None = None) -> Text:
+    """The row of one trace event: a tick box, its id (or ``cite``, the citation of a field of it: ``e05:currency``),
+    drill time, kind, plan step and summary (all literal)."""
     row = Text(no_wrap=True, overflow="ellipsis")
     row.append("[x] " if cited else "[ ] ", style="bold" if cited else "dim")
-    row.append(clean_line(event.id), style="bold")
+    row.append(clean_line(cite or event.id), style="bold")
     row.append(f"  {seconds(event.t)}  ", style="dim")
     row.append(KINDS[type(event)].label)
     row.append(f"  {clean_line(event.step) if event.step is not None else '—'}  ", style="dim")
@@ -107,7 +108,7 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
 
     def __init__(
         self, released: Sequence[TraceEvent], cited: Sequence[str] = (), *, id: str | None = None,
-        positions: Mapping[str, int] | None = None,
+        positions: Mapping[str, int] | None = None, fields: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(id=id)
         self.events = list(released)
@@ -117,8 +118,10 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
             positions if positions is not None else {e.id: n for n, e in enumerate(self.events)}
         )
         self._folded: list[str] | None = None  # the ids casefolded, on the first type-ahead
-        #: The cited event ids, in the order they were ticked.
-        self.cited: list[str] = [i for i in dict.fromkeys(cited) if i in self._index]
+        #: Format 2: event id -> the citation of one of its fields (``e05:currency``) that ticking its row cites.
+        self.fields: Mapping[str, str] = fields or {}
+        #: The citations (event ids, or fields of events), in the order they were ticked.
+        self.cited: list[str] = [i for i in dict.fromkeys(cited) if split_cite(i)[0] in self._index]
         self._highlighted: int | None = None
         self.virtual_size = Size(0, len(self.events))
 
@@ -166,7 +169,7 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
 
     def on_mount(self) -> None:
         if self.events:
-            self.highlighted = self._index[self.cited[0]] if self.cited else len(self.events) - 1
+            self.highlighted = self._index[split_cite(self.cited[0])[0]] if self.cited else len(self.events) - 1
 
     # -- keys and mouse -------------------------------------------------------------------------------------------
 
@@ -207,12 +210,17 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
         if index is None:
             return None
         event = self.events[index]
-        if event.id in self.cited:
-            self.cited.remove(event.id)
+        ticked = self._cite_of(event.id)
+        if ticked is not None:
+            self.cited.remove(ticked)
         else:
-            self.cited.append(event.id)
+            self.cited.append(self.fields.get(event.id, event.id))
         self.refresh_line(index)
         return event.id
+
+    def _cite_of(self, event_id: str) -> str | None:
+        """The citation of ``event_id`` (the event or a field of it) among the ticked ones, or None."""
+        return next((c for c in self.cited if split_cite(c)[0] == event_id), None)
 
     def typed_index(self, typed: str) -> int | None:
         """The row of the event whose id ``typed`` names (an equal id, else the first starting, else the first ending
@@ -232,7 +240,8 @@ class CiteList(ListKeys, ScrollView, can_focus=True):
         if not 0 <= row < len(self.events) or width < 1:
             return Strip.blank(max(width, 0), base)
         event = self.events[row]
-        text = cite_row(event, event.id in self.cited)
+        cite = self._cite_of(event.id)
+        text = cite_row(event, cite is not None, cite or self.fields.get(event.id))
         text.truncate(width, overflow="ellipsis", pad=True)
         segments = [s for s in text.render(self.app.console) if s.text != "\n"]
         strip = Strip(segments, text.cell_len).apply_style(base)

@@ -25,7 +25,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent
+from warroom.core.model import PLAN, SETUP, TARGET_LABELS, PlanStep, TraceEvent, split_cite
 from warroom.core.text import clean_line
 from warroom.tui.room._citelist import CiteList
 from warroom.tui.room._keylist import KeyedList
@@ -141,21 +141,32 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         *,
         origins: bool = False,
         positions: Mapping[str, int] | None = None,
+        handoffs: Sequence[tuple[str, str, str]] = (),
+        fields: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__()
         self.plan = list(plan)
         #: What the trainee can name, in list order: (target id, title). The plan steps, and with ``origins`` (a
         #: format-2 drill) "the plan" and "set-up" after them (:mod:`warroom.core.model._origins`).
         self.choices: list[tuple[str, str]] = [(s.id, s.title) for s in self.plan]
+        #: How the list and the question name each target that is not a plan step.
+        self.labels: dict[str, str] = {}
         if origins:
             self.choices += [(PLAN, ORIGIN_TITLES[PLAN]), (SETUP, ORIGIN_TITLES[SETUP])]
+            self.labels.update(TARGET_LABELS)
             self.add_class("-origins")
+        # format 2: the released handoffs outside any plan step, as (target, label, what was handed over)
+        for target, label, content in handoffs:
+            self.choices.append((target, content))
+            self.labels[target] = label
         self.released = list(released)
         #: The released events' rows by id (the replay's, else built here: see :class:`CiteList`).
         self.positions = positions
         known = positions if positions is not None else {e.id for e in self.released}
         #: The events cited when the dialog opens (those of ``cited`` that were released), in order.
-        self.initially_cited = [c for c in dict.fromkeys(cited) if c in known]
+        self.initially_cited = [c for c in dict.fromkeys(cited) if split_cite(c)[0] in known]
+        #: Format 2: event id -> the citation of the field the trainee went to in it (ticking its row cites that).
+        self.fields = dict(fields or {})
         #: Where typed keys go: the step list, the reason box or the evidence list (see :data:`ZONES`); set at
         #: once on tab, so keys queued before the focus moves go to the right place.
         self.zone = "steps"
@@ -174,9 +185,9 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         options = []
         for ident, title in self.choices:
             prompt = Text(no_wrap=True, overflow="ellipsis")
-            prompt.append(TARGET_LABELS.get(ident, clean_line(ident)), style="bold")
+            prompt.append(clean_line(self.labels.get(ident, ident)), style="bold")
             prompt.append(" ")
-            prompt.append(clean_line(title), style="italic" if ident in TARGET_LABELS else "")
+            prompt.append(clean_line(title), style="italic" if ident in self.labels else "")
             options.append(Option(prompt, id=ident))
         with Vertical(id="escalate-box", classes="dialog"):
             yield Label(self.TITLE, id="escalate-title", classes="dialog-title")
@@ -189,7 +200,8 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
                 select_on_focus=False,
                 id="escalate-reason",
             )
-            cites = CiteList(self.released, self.initially_cited, id="escalate-cites", positions=self.positions)
+            cites = CiteList(self.released, self.initially_cited, id="escalate-cites", positions=self.positions,
+                             fields=self.fields)
             cites.border_title = self._cites_title()
             cites.border_subtitle = self._cited_text()
             yield cites
@@ -355,7 +367,7 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         reason = self.query_one("#escalate-reason", Input).value.strip()
         cites = self.cites
         self.pending = EscalationChoice(step=step_id, reason=reason, cites=cites)
-        named = TARGET_LABELS.get(step_id) or f"step {clean_line(step_id)}"
+        named = clean_line(self.labels[step_id]) if step_id in self.labels else f"step {clean_line(step_id)}"
         question = Text(f"Escalate {named} to the planner?", style="bold")
         question.append("\n" + clean_line(title), style="")
         cited = "citing " + (", ".join(clean_line(c) for c in cites) if cites else "no event") + " · "

@@ -9,6 +9,7 @@ is the session recorder), so each is journalled before the screen moves on. The 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -16,7 +17,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from warroom.core.model import TARGET_LABELS, TraceEvent
+from warroom.core.model import Handoff, TraceEvent, field_cite, handoff_target, handoff_targets, target_label
 from warroom.core.play import FALSE_ESCALATION_DELAY, ReplayError, escalation_draft
 from warroom.core.text import PLAYBACK_SPEEDS, clean, clean_line, clock, seconds, speed, usd
 from warroom.tui.flow import LeaveDrill
@@ -352,14 +353,26 @@ class WarRoomScreen(DrillScreen):
     def action_escalate(self) -> None:
         """Escalate to the planner naming a plan step and citing events. The dialog offers only what the trainee
         chose (:func:`warroom.core.play.escalation_draft`): on the event they moved onto or inspected, its step
-        (format 2: the plan for a planner call, set-up for a set-up event) with that event cited; following the
+        (format 2: the plan for a planner call, set-up for a set-up event, a handoff outside any step for itself; the
+        handoffs released so far are targets too) with that event cited; following the
         newest event, no step and no citation. Flags are never cited for the trainee: they are notes."""
         if self.replay.ended:
             return
         format2 = self.drill.schema_version >= 2
-        draft = escalation_draft(self.chosen_event(), self.replay.released, format2)
+        chosen = self.chosen_event()
+        draft = escalation_draft(chosen, self.replay.released, format2)
+        inspector = self.query_one(Inspector)
+        fields: dict[str, str] = {}
+        if format2 and chosen is not None and inspector.shown_id == chosen.id and inspector.jumped is not None:
+            fields[chosen.id] = field_cite(chosen.id, inspector.jumped)  # the field the trainee went to with :
+            draft = replace(draft, cites=(fields[chosen.id],))
+        targets = set(handoff_targets(self.drill))
+        handoffs = list(dict.fromkeys(  # a repeated handoff is released more than once
+            (handoff_target(e.id), target_label(self.drill, handoff_target(e.id)), e.content.split("\n")[0])
+            for e in self.replay.released if isinstance(e, Handoff) and handoff_target(e.id) in targets))
         dialog = EscalateScreen(self.drill.plan, draft.target, self.replay.released, draft.cites,
-                                origins=format2, positions=self.replay.released_positions)
+                                origins=format2, positions=self.replay.released_positions, handoffs=handoffs,
+                                fields=fields)
         self.open_dialog(dialog, self.escalate_to)
 
     def escalate_to(self, choice: EscalationChoice | None) -> None:
@@ -377,7 +390,7 @@ class WarRoomScreen(DrillScreen):
         # (a containment with no re-plan events ends the drill at once: nothing to resume then)
         if self.paused and not self.replay.ended and self._act(self.replay.resume) is not None:
             self._set_paused(False)
-        step = TARGET_LABELS.get(choice.step) or clean_line(choice.step)
+        step = clean_line(target_label(self.drill, choice.step, title=False))
         if result.contained:
             self._note = "ESCALATED"  # short, so the title still fits at 80 columns
             self.notify(

@@ -22,20 +22,22 @@ from textual.widgets import Sparkline, Static
 
 from warroom.core.model import (
     EARLY_ESCALATION,
-    TARGET_LABELS,
     TRIAL_SENTENCES,
     ActionKind,
     Drill,
     Outcome,
     PlayedAs,
+    accepted_refs,
     debrief_tags,
     describe_item,
     detection_events,
     earliest_result_at,
+    field_cite,
     origin_event_of,
     refs,
+    target_label,
 )
-from warroom.core.play import Replay, describe_citations
+from warroom.core.play import Replay, describe_citations, misplaced_evidence
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
 from warroom.core.text import clean_line, damage, damage_amount, seconds, usd
 from warroom.tui.flow import ShowBriefing, ShowPicker
@@ -98,8 +100,8 @@ def debrief_marks(
         if origin is not None:
             if key.fault.origin_step is not None:
                 what = f"fault origin: step {key.fault.origin_step} starts ({origin.id})"
-            else:  # format 2: the plan or the set-up
-                what = f"fault origin: {TARGET_LABELS[key.fault.target]} ({origin.id})"
+            else:  # format 2: the plan, the set-up or a handoff
+                what = f"fault origin: {target_label(drill, key.fault.target)} ({origin.id})"
             marks.append((origin.t, "●", what, "bold red"))
         detected = sorted(detection_events(drill), key=lambda p: p[1].t)
         probe = _first_finding_probe(drill)
@@ -132,7 +134,9 @@ def debrief_marks(
             verdict += (": the right step, but before the evidence the drill counts" if right else
                         ", before the evidence the drill counts")
         cited = f"; cited {describe_citations(drill, action.cites)}" if action.cites is not None else ""
-        named = TARGET_LABELS.get(action.step or "") or f"step {action.step}"
+        named = target_label(drill, action.step, title=False)
+        misplaced = misplaced_evidence(drill, action.step, action.cites, action.t) if not result.contained else None
+        cited += f". Right evidence, wrong place: {misplaced}" if misplaced else ""  # what was right and what was not
         marks.append((action.t, "!", f"you escalated {named} ({verdict}){reason}{cited}", "bold cyan"))
     if replay.contained_at is not None:
         marks.append((replay.contained_at, "✓", "the original trace stopped: the planner re-plans", "bold green"))
@@ -201,6 +205,8 @@ def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
         shown = replay.probes.revealed.get(req.probe.id)
         came = f"result at {seconds(shown)}" if shown is not None else "no result before the end"
         found = "it found the fault" if req.finds else "it found nothing wrong (a needless probe)"
+        if req.finds and replay.contained_at is None:  # not "found" beside escalations that did not use it
+            found = "its answer showed the fault, but no escalation contained it"
         what = f"you asked for probe {req.probe.id} (verify step {req.probe.step}; {came}): {found}"
         marks.append((req.requested_at, "v", what, "bold green" if req.finds else "yellow"))
     return marks
@@ -387,15 +393,16 @@ class DebriefScreen(Screen[None]):
                 out.append(f"step {clean_line(key.fault.origin_step)}")
                 # A loaded drill's references are validated: the origin step and every distractor event exist.
                 out.append(f" {clean_line(self.drill.step(key.fault.origin_step).title)}")
-            else:  # format 2: the planner's own call or the set-up
-                out.append(f"{TARGET_LABELS[key.fault.target]} (at {clean_line(key.fault.origin_event)})")
+            else:  # format 2: the planner's own call, the set-up or a handoff
+                where = target_label(self.drill, key.fault.target)
+                out.append(f"{clean_line(where)} (at {clean_line(key.fault.origin_event)})")
             out.append(f" · {key.fault.kind.value}\n", style="bold red")
             out.append(prose(key.fault.summary))
             out.append("\n\nevidence", style="bold")
             evidence_text(out, self.drill)
             if key.accepted_evidence:
                 out.append("\nalso accepted ", style="bold")
-                out.append(", ".join(clean_line(e) for e in key.accepted_evidence))
+                out.append(", ".join(clean_line(field_cite(r.event, r.path)) for r in accepted_refs(key)))
             if key.cascade:
                 out.append("\ncascade ", style="bold")
                 out.append(" → ".join(clean_line(s) for s in key.cascade))
@@ -445,7 +452,7 @@ class DebriefScreen(Screen[None]):
         out = Text()
         out.append("Distractors (odd but harmless)\n", style="bold underline")
         for d in self._seen_distractors():
-            out.append(clean_line(d.event), style="bold")
+            out.append(clean_line(field_cite(d.event, d.path)), style="bold")  # format 2: or a field of the event
             out.append(" ")
             out.append_text(event_summary(self.drill.event(d.event), style="dim"))
             out.append("\n  ")

@@ -8,7 +8,14 @@ from typing import Any
 
 from rich.text import Text
 
-from warroom.core.model import TARGET_LABELS, TRIAL_SENTENCES, PlayedAs, damage_per_event, outcome_label
+from warroom.core.model import (
+    TRIAL_SENTENCES,
+    PlayedAs,
+    damage_per_event,
+    field_cite,
+    outcome_label,
+    target_label,
+)
 from warroom.core.scoring import MAX_TOTAL
 from warroom.core.text import clean, clean_line, clock, damage, damage_amount
 from warroom.store.review import ReviewData
@@ -130,7 +137,7 @@ def answer_panel(data: ReviewData) -> Text:
                 title = ""
             origin = f"{key.fault.origin_step} {title}"
         else:  # format 2: the plan or the set-up
-            origin = f"{TARGET_LABELS[key.fault.target]} (at {key.fault.origin_event})"
+            origin = f"{target_label(drill, key.fault.target)} (at {key.fault.origin_event})"
         out.append("fault origin  ", style="bold")
         out.append(clean_line(origin), style="bold red")
         out.append(f"  ({key.fault.kind.value})\n")
@@ -159,7 +166,7 @@ def answer_panel(data: ReviewData) -> Text:
     if drill.distractors:
         out.append("\nDistractors (harmless)\n", style="bold")
         for d in drill.distractors:
-            out.append(clean_line(d.event), style="bold")
+            out.append(clean_line(field_cite(d.event, d.path)), style="bold")
             out.append(": " + clean(d.why_harmless) + "\n")
     return out
 

@@ -2,7 +2,7 @@
 # keep: WEB_CLOCK_GLYPH
 
 from ._dialogs import ConfirmScreen, HelpScreen
-from ._fieldjump import FieldScreen, find_json_key_line, is_field_path, jump_to_field, open_field_jump
+from ._fieldjump import FieldScreen, find_json_key_line, jump_to_field, open_field_jump
 from ._footer import KeyFooter
 from ._inspector import BACKGROUND_CHARS, START_DELAY, Inspector
 from ._keyhelp import footer_label, help_rows, key_label, key_prose, key_table
@@ -31,7 +31,6 @@ __all__ = [
     "find_json_key_line",
     "footer_label",
     "help_rows",
-    "is_field_path",
     "jump_to_field",
     "key_label",
     "key_prose",

@@ -22,7 +22,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from warroom.core.model import PATH_PATTERN, TraceEvent, event_output, has_output, path_parts, value_at
+from warroom.core.model import TraceEvent, event_output, has_output, is_field_path, path_parts, value_at
 from warroom.core.text import clean_line, json_text
 
 #: Longest field path typed, in characters.
@@ -107,13 +107,6 @@ class FieldScreen(ModalScreen["str | None"]):
         self.dismiss(None)
 
 
-def is_field_path(text: str) -> bool:
-    """True when ``text`` is a field path (keys joined by ``.``, list indexes as ``[n]``)."""
-    import re
-
-    return re.fullmatch(PATH_PATTERN, text) is not None
-
-
 def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, path: str | None,
                   event: TraceEvent | None = None) -> None:
     """The answer of :class:`FieldScreen`: scroll ``inspector`` (the war room's) to the field ``path`` of the event
@@ -128,9 +121,11 @@ def jump_to_field(notify: Callable[..., Any], inspector: Any, event_id: str, pat
                markup=False)
         return
     if inspector.jump_to_field(path):
+        inspector.jumped = path
         return
     found, value = value_at(event_output(event), path) if event is not None and has_output(event) else (False, None)
     if found and inspector.jump_to_json_field(path):
+        inspector.jumped = path
         shown = value if isinstance(value, str) else json_text(value)
         notify(clean_line(f"{event_id} {path} = {shown[:200]}"), markup=False)
     else:

@@ -112,6 +112,11 @@ class Inspector(ScrollView, can_focus=True):
         self.matches: list[tuple[int, int, int]] = []
         self.current_match: int | None = None
         self._by_line: dict[int, list[int]] = {}
+        #: The id of the trace event shown (None: other text).
+        self.shown_id: str | None = None
+        #: The field path of the shown event the trainee last went to (``/``), or None: an escalation opened now
+        #: cites that field (format 2's citation of a field, ``e05:currency``).
+        self.jumped: str | None = None
 
     @property
     def text(self) -> str:
@@ -120,6 +125,7 @@ class Inspector(ScrollView, can_focus=True):
 
     def show_text(self, body: Text) -> None:
         """Show ``body`` (already safe Text) and scroll back to the top."""
+        self.shown_id = self.jumped = None
         self._show(lambda: body, background=False)
 
     def show_event(
@@ -130,6 +136,8 @@ class Inspector(ScrollView, can_focus=True):
         event with a payload over :data:`BACKGROUND_CHARS` characters (:func:`~warroom.tui.render.payload_chars`) is
         built in a worker thread."""
         big = payload_chars(event) > BACKGROUND_CHARS
+        if event.id != self.shown_id:
+            self.shown_id, self.jumped = event.id, None
 
         def build() -> Text:
             return describe_event(event, index, events, repeated)
