@@ -32,7 +32,7 @@ def test_writes_one_self_contained_page(data: Path, tmp_path: Path):
     assert r.exit_code == 0, r.output
     assert f"Wrote {out}: 5 trainees, 3 drills." in r.stdout
     # the command says which sessions it counted, as the page does (only the assessment ones once any exist)
-    assert "Counted: assessment sessions, 15 sessions" in r.stdout and "practice session" in r.stdout
+    assert "Counted: assessment sessions: 15 trials" in r.stdout and "practice session" in r.stdout
     page = out.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") == 4
     # nothing to fetch: no script, stylesheet link, image, frame or remote font; the only URLs are XML namespaces

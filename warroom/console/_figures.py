@@ -61,8 +61,9 @@ def svg(fig: Any, titles: dict[str, str] | None = None) -> str:
 
 
 def sensitivity_plot(progress: Any) -> str | None:
-    """d′ (sensitivity) and c (criterion) after each counted session, once both kinds of drill were played; the
-    counts they rest on in each point's tooltip. None when no point has them."""
+    """d′ (sensitivity) and c (criterion) after each counted session, once there are enough trials for them
+    (docs/sessions.md, "Cohort statistics"), each with its 95% interval (a shaded band); the counts they rest on in
+    each point's tooltip. None when no point has them."""
     points = [p for p in progress.points if p.stats is not None and p.stats.d_prime is not None]
     if not points:
         return None
@@ -71,25 +72,39 @@ def sensitivity_plot(progress: Any) -> str | None:
         ax = fig.add_subplot()
         xs = [p.n for p in points]
         d_primes = [p.stats.d_prime for p in points]
-        ax.plot(xs, d_primes, marker="o", markersize=3, color=NEUTRAL, label="d′ (sensitivity)")
+        ax.plot(xs, d_primes, marker="o", markersize=3, color=NEUTRAL, label="d′ (sensitivity), 95% interval")
         ax.plot(xs, [p.stats.criterion_c for p in points], marker="s", markersize=3, color=CRITERION,
-                label="c (criterion; > 0 cautious)")  # fmt: skip
+                label="c (criterion; > 0 cautious), 95% interval")  # fmt: skip
+        for low, high, colour in (("d_prime_low", "d_prime_high", NEUTRAL),
+                                  ("criterion_c_low", "criterion_c_high", CRITERION)):  # fmt: skip
+            band = [(p.n, getattr(p.stats, low), getattr(p.stats, high)) for p in points]
+            band = [b for b in band if b[1] is not None and b[2] is not None]
+            if band:
+                ax.fill_between([b[0] for b in band], [b[1] for b in band], [b[2] for b in band], color=colour,
+                                alpha=0.15, linewidth=0)
+
         for i, p in enumerate(points):
             (dot,) = ax.plot([p.n], [p.stats.d_prime], "o", markersize=6, alpha=0)
             dot.set_gid(f"sdt-point-{i}")
             s = p.stats
             titles[f"sdt-point-{i}"] = (
-                f"after session {p.n}: d′ {s.d_prime:.2f}, c {s.criterion_c:.2f}; hits {s.hits} of "
-                f"{s.fault_sessions}, false alarms {s.false_alarms} of {s.all_clear_sessions}"
+                f"after session {p.n}: d′ {s.d_prime:.2f} (95% {_interval(s.d_prime_low, s.d_prime_high)}), "
+                f"c {s.criterion_c:.2f} (95% {_interval(s.criterion_c_low, s.criterion_c_high)}); hits {s.hits} of "
+                f"{s.signal_trials}, false alarms {s.false_alarms} of {s.noise_trials}"
             )
         ax.axhline(0, color="#9e9e9e", linewidth=0.8)
         _session_axis(ax, xs)
         last = points[-1].stats
-        ax.set_title(f"Sensitivity and criterion over the sessions (now: hits {last.hits} of {last.fault_sessions}, "
-                     f"false alarms {last.false_alarms} of {last.all_clear_sessions})")  # fmt: skip
+        ax.set_title(f"Sensitivity and criterion over the sessions (now: hits {last.hits} of {last.signal_trials}, "
+                     f"false alarms {last.false_alarms} of {last.noise_trials})")  # fmt: skip
         ax.set_xlabel("counted session")
         ax.legend(loc="best", frameon=False)
         return svg(fig, titles)
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    """``0.41 to 1.92``, or ``not estimated``."""
+    return f"{low:.2f} to {high:.2f}" if low is not None and high is not None else "not estimated"
 
 
 def _session_axis(ax: Any, xs: list[int]) -> None:

@@ -469,25 +469,14 @@ def path_issues(drill: Any) -> list[Issue]:
 
 
 def _path_issue(ev: Any, path: str, loc: Loc) -> list[Issue]:
-    """The field ``path`` leads to a value in the output of the event ``ev``; else why not (at ``loc``)."""
-    from warroom.core.model import event_output, has_output, path_parts, structured, value_at
+    """The field ``path`` leads to a value in the output of the event ``ev``; else why not (at ``loc``), with the
+    help every path error gets (:func:`~warroom.core.model.path_miss`)."""
+    from warroom.core.model import event_output, has_output, path_miss
 
     if not has_output(ev):
         return [Issue(loc, f"event {q(ev.id)} is a {ev.kind}, which has no output for a field path; point the path "
                       "at a tool_result, command_result or log")]
-    found, _ = value_at(event_output(ev), path)
-    if found:
+    miss = path_miss(event_output(ev), path)
+    if miss is None:
         return []
-    node, walked = structured(event_output(ev)), list[Any]()
-    for part in path_parts(path):
-        ok, nxt = value_at(node, str(part) if isinstance(part, str) else f"[{part}]")
-        if not ok:
-            keys = list(node) if isinstance(node, dict) else []
-            at = ".".join(map(str, walked)) or "the top level"
-            listed = f"; the keys there: {', '.join(map(str, keys[:12]))}" if keys else ""
-            hint = Suggester([str(k) for k in keys])(str(part))
-            return [Issue(loc, f"the field path {q(path)} leads nowhere in the output of {q(ev.id)}: "
-                          f"{q(str(part))} is not at {at}{hint}{listed}")]
-        node = nxt
-        walked.append(part)
-    return []
+    return [Issue(loc, f"the field path {q(path)} leads nowhere in the output of {q(ev.id)}: {miss}")]
