@@ -167,7 +167,9 @@ async def read_until(ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: 
 
     raw = b""
     deadline = time.monotonic() + timeout
-    while wanted not in terminal_text(raw):
+    # only the newest output is searched each time (a drill redraws its clock every second: reading the whole
+    # output again after each message took minutes)
+    while wanted not in terminal_text(raw[-65536:]):
         left = deadline - time.monotonic()
         assert left > 0, f"{wanted!r} never appeared; the terminal showed:\n{terminal_text(raw)[-3000:]}"
         try:

@@ -117,6 +117,7 @@ async def _class_plays(page, url: str) -> None:
         await ada.keys("e")
         await asyncio.sleep(0.5)
         await ada.keys("s2")
+        await ada.keys("\t\te09 ", "citing: e09")  # the evidence list: the dialog ticks nothing not chosen
         await ada.keys("\r")
         await asyncio.sleep(0.5)
         await ada.keys("y", "The fault was in s2")

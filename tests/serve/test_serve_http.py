@@ -314,7 +314,8 @@ async def test_no_path_of_the_server_reaches_the_browser_in_the_picker(tmp_path)
 
     with serving(tmp_path) as served:
         http = await served.signed_in()
-        async with http, http.ws_connect("/ws?width=220&height=60") as ws:
+        # tall enough for the list of every bundled drill and the whole preview (which ends with the file's name)
+        async with http, http.ws_connect("/ws?width=220&height=160") as ws:
             text = " ".join((await read_until(ws, "tutorial.yaml", timeout=90)).split())
     assert str(bundled_drills_dir()) not in text and str(served.data_dir) not in text
     assert "/tutorial.yaml" not in text

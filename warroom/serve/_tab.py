@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import signal
 import time
 from asyncio.subprocess import Process
@@ -27,6 +28,8 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from textual_serve.app_service import AppService
 
 from warroom.errors import WarroomError
+
+log = logging.getLogger("warroom.serve")
 
 #: Largest websocket message a tab may send, in bytes (aiohttp refuses longer ones).
 MAX_MESSAGE_BYTES = 64 * 1024
@@ -177,6 +180,7 @@ async def relay_until_ended(websocket: web.WebSocketResponse, service: TabServic
         if relay in done:
             relay.result()  # a BadMessage ends the session
         else:
+            log.info("a served app process ended; its tab is told the session ended")
             await websocket.close(code=WSCloseCode.GOING_AWAY, message=b"the session ended")
     finally:
         for task in (relay, ended):
