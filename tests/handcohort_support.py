@@ -107,3 +107,29 @@ def play(data_dir: Path, p: Play) -> str:
 def play_cohort(data_dir: Path) -> list[str]:
     """Play every session of :data:`PLAYS` in order; returns their session ids in that order."""
     return [play(data_dir, p) for p in PLAYS]
+
+
+def play_many(data_dir: Path, trainee: str, signal: int, noise: int) -> list[str]:
+    """``trainee`` plays ``signal`` bundled fault drills as signal trials, escalating each as the ideal scripted
+    trainee does (``warroom check``'s *ideal*: a hit), then ``noise`` others as noise trials (their healthy twins),
+    holding (a correct rejection): enough trials for d′ and c. Assessment sessions; returns their ids in order."""
+    from warroom.core.author._check import play_scripted
+    from warroom.core.model import PlayedAs
+    from warroom.store.journal import Trial
+
+    twinned = []
+    for path in sorted(DRILLS_DIR.glob("*.yaml")):
+        drill = load_drill(path)
+        if drill.twin is not None and path.stem not in DRILL.values() and not path.stem.startswith("tutorial"):
+            twinned.append((path, drill))
+    assert len(twinned) >= signal + noise, f"only {len(twinned)} bundled drills with a twin"
+    ids = []
+    for i, (path, drill) in enumerate(twinned[: signal + noise]):
+        played_as = PlayedAs.SIGNAL if i < signal else PlayedAs.NOISE
+        rec = SessionRecorder.start(data_dir, trainee, path, drill, mode="assessment", trial=Trial(played_as))
+        if played_as is PlayedAs.SIGNAL:
+            for action in play_scripted(rec.drill, "ideal").actions:
+                rec.record(action)
+        rec.finish(score(rec.drill, rec.actions))
+        ids.append(rec.session_id)
+    return ids

@@ -171,7 +171,7 @@ async def read_until(ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: 
     # output again after each message took minutes)
     while wanted not in terminal_text(raw[-65536:]):
         left = deadline - time.monotonic()
-        assert left > 0, f"{wanted!r} never appeared; the terminal showed:\n{terminal_text(raw)[-3000:]}"
+        assert left > 0, f"{wanted!r} never appeared; the terminal showed:\n{terminal_text(raw[-65536:])[-3000:]}"
         try:
             message = await ws.receive(timeout=left)
         except TimeoutError:
@@ -179,5 +179,5 @@ async def read_until(ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: 
         if message.type == aiohttp.WSMsgType.BINARY:
             raw += message.data
         elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
-            raise AssertionError(f"the connection closed before {wanted!r}:\n{terminal_text(raw)[-3000:]}")
+            raise AssertionError(f"the connection closed before {wanted!r}:\n{terminal_text(raw[-65536:])[-3000:]}")
     return terminal_text(raw)

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from browser_support import async_playwright, chromium_executable
-from handcohort_support import play_cohort
+from handcohort_support import play_cohort, play_many
 from serve_support import FACILITATOR, FACILITATOR_TOKEN, TOKENS, SimulatedTrainee, serving
 
 #: How soon a change in the class shows on the console's live page (the issue's goal).
@@ -120,7 +120,7 @@ async def _class_plays(page, url: str) -> None:
         await ada.keys("\t\te09 ", "citing: e09")  # the evidence list: the dialog ticks nothing not chosen
         await ada.keys("\r")
         await asyncio.sleep(0.5)
-        await ada.keys("y", "The fault was in s2")
+        await ada.keys("y", "What happened", timeout=30)  # the debrief, its answer key on the first screen
         mark = time.monotonic()
         await _shows(page, "Ada Lovelace", "finished", mark, "a drill finished")
         assert "contained" in await page.locator('#live tr[data-trainee="Ada Lovelace"]').inner_text()
@@ -144,6 +144,7 @@ async def test_the_console_pages_grid_progress_review_notes_compare_and_gradeboo
     executable = chromium_executable()
     set_file = _set_file(tmp_path)
     play_cohort(tmp_path / "data")  # ana, ben, cy, dee, eve: drills A and N in set week-1
+    play_many(tmp_path / "data", "fay", signal=10, noise=5)  # enough trials for d′ and c
     tokens = {**TOKENS, "ana": "ana-token-0123456789"}
     with serving(tmp_path, "--console-set", str(set_file), tokens=tokens) as served:
         async with async_playwright() as pw:
@@ -188,10 +189,19 @@ async def _progress(page, url: str) -> None:
     await page.goto(url + "/console/trainees/ana")
     overall = await page.inner_text("#overall")
     assert "hits 3 of 3 (100%)" in overall and "false alarms 0 of 1 (0%)" in overall
-    for figure in ("sensitivity", "kinds", "detect"):
+    for figure in ("kinds", "detect"):
         assert await page.locator(f"#figure-{figure} svg").count() == 1, figure
-    assert await page.locator("#figure-sensitivity svg #sdt-point-0").count() == 1
+    assert await page.locator("#figure-sensitivity").count() == 0  # 4 trials: too few for d′ and c, and it says so
+    missing = await page.inner_text("#sensitivity-missing")
+    assert "at least 10 signal and 5 noise trials; ana has 3 and 1" in missing, missing
     assert "hits 3 of 3" in await page.inner_text("#figure-kinds") or await page.locator("#kind-bar-0").count()
+    await page.goto(url + "/console/trainees/fay")  # 10 hits, 5 correct rejections: d′ from the 15th trial on
+    overall = await page.inner_text("#overall")
+    assert "hits 10 of 10 (100%)" in overall and "false alarms 0 of 5 (0%)" in overall
+    assert await page.locator("#sensitivity-missing").count() == 0
+    assert await page.locator("#figure-sensitivity svg #sdt-point-0").count() == 1
+    title = await page.locator("#figure-sensitivity svg #sdt-point-0 title").text_content()
+    assert title is not None and title.startswith("after session 15: d′ ") and "hits 10 of 10" in title, title
     await _shot(page, "console-progress")
 
 

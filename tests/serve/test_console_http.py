@@ -130,7 +130,8 @@ async def test_a_trainee_reads_their_own_reviews_but_never_the_answer_key_of_a_d
 
 async def test_a_trainees_progress_counts_the_abandoned_session_its_plots_show(tmp_path):
     """The plots' axis numbers every counted session, an abandoned one too: the figures above them say so (a
-    trainee who played 3 drills and quit a 4th has 4 counted sessions, 1 of them abandoned)."""
+    trainee who played 3 drills and quit a 4th in assessment has 4 counted sessions, 1 of them abandoned and counted
+    with its response: a quit fault drill is a miss)."""
     from handcohort_support import Play, play
 
     data = tmp_path / "data"
@@ -144,8 +145,9 @@ async def test_a_trainees_progress_counts_the_abandoned_session_its_plots_show(t
             page = await r.text()
     assert r.status == 200
     overall = page.split('id="overall">', 1)[1].split("</p>", 1)[0]
-    assert "4 counted sessions (assessment), 1 of them abandoned (counted apart, in no rate)" in overall
-    assert "hits 2 of 2 (100%)" in overall and "false alarms 0 of 1 (0%)" in overall
+    counted = "4 counted sessions (assessment): 4 trials (first attempts); 1 abandoned, counted with their response"
+    assert counted in overall
+    assert "hits 2 of 3 (67%)" in overall and "false alarms 0 of 1 (0%)" in overall
     assert "2 of 4 sessions detected" in page  # the time-to-detect plot's legend, over the same 4 sessions
 
 

@@ -24,7 +24,7 @@ def test_the_inspector_shows_every_result_or_none_and_the_call_metadata():
     assert "result    e06 (t=" in call and "batch     b1 with e04" in call
     retry = describe_event(drill.event("e10"), TraceIndex(drill)).plain
     assert "result    no result in the trace" in retry
-    assert "retry     attempt 2, retries e08" in retry and "repeats   ×10, every 1 s" in retry
+    assert "retry     attempts 2 to 11, retries e08" in retry and "repeats   ×10, every 1 s" in retry
     assert "00:13 00:14 00:15 00:16 00:17 00:18 00:19 00:20 00:21 00:22\n" in retry
     so_far = describe_event(drill.event("e10"), TraceIndex(drill), repeated=3).plain
     assert "3 so far: 00:13 00:14 00:15\n" in so_far

@@ -1,4 +1,4 @@
-"""Issue 34, item 2 played with Pilot: a trainee goes to a field of an event with ``/`` and escalates, and the
+"""Issue 34, item 2 played with Pilot: a trainee goes to a field of an event with ``:`` and escalates, and the
 escalation cites that field (tests/fixtures/round2/distractor-field.yaml): the harmless field is judged a distractor
 (right step, unsupported), the evidence field contains."""
 
@@ -32,7 +32,7 @@ async def test_an_escalation_cites_the_field_the_trainee_went_to(services, field
         table = app.screen.query_one(TraceTable)
         await pilot.press("home", *["down"] * table.row_index("e05"))
         assert table.selected_key == "e05"
-        await pilot.press("slash")
+        await pilot.press("colon")  # go to the field (issue 35's key; `/` finds text)
         await type_text(pilot, field)
         await pilot.press("enter")
         await pilot.pause()

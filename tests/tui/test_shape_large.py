@@ -63,7 +63,7 @@ async def test_a_large_drill_plays_to_containment(services, tmp_path: Path, monk
 
         built: list[str] = []  # the evidence list's rows built (each from its event, when drawn)
         row = citelist.cite_row
-        monkeypatch.setattr(citelist, "cite_row", lambda ev, cited: built.append(ev.id) or row(ev, cited))
+        monkeypatch.setattr(citelist, "cite_row", lambda ev, *rest: built.append(ev.id) or row(ev, *rest))
         await pilot.press("e")  # the dialog lists every released event; e05, selected and flagged, is cited
         dialog = app.screen
         assert isinstance(dialog, EscalateScreen) and dialog.cites == ("e05",)

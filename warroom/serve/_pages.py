@@ -195,8 +195,11 @@ class _Pages:
         from markupsafe import Markup
 
         figures = [(key, Markup(svg)) for key, svg in plots]  # matplotlib's SVG, its text escaped by matplotlib
+        from warroom.core.stats import MIN_NOISE_TRIALS, MIN_SIGNAL_TRIALS
+
         return self.c.page(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
-                           progress=made, figures=figures, sessions=sessions)  # fmt: skip
+                           progress=made, figures=figures, sessions=sessions,
+                           minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS))  # fmt: skip
 
     # --- sessions and reviews -------------------------------------------------------------------------------------
 
