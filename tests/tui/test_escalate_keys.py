@@ -205,3 +205,23 @@ async def test_enter_with_no_step_says_so_in_the_dialog_not_in_a_toast(services)
         await pilot.press("e", "enter")
         assert "Choose the plan step at fault first" in screen_text(app)
         assert told == []  # no toast over the dialog
+
+
+async def test_keys_sent_to_the_reason_box_after_a_tab_moved_on_go_to_the_evidence_list(services):
+    """Two tabs and an event id typed fast (a browser, a loaded host): the app hands each key to the widget focused
+    when it arrives, so the second tab and the id can both reach the reason box before the first tab has moved the
+    focus on. They go where the trainee's keys go by then (the evidence list), not into the reason."""
+    app = make_app(services)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await _war_room(pilot)
+        await pilot.press("e", "s", "1", "tab")
+        screen = app.screen
+        assert isinstance(screen, EscalateScreen) and screen.focused.id == "escalate-reason"
+        screen.zone = "cites"  # the second tab was handled; the keys after it were already sent to the reason box
+        await pilot.press("e", "0", "4", "space")
+        assert screen.query_one("#escalate-reason").value == ""
+        assert screen.cites == ("e04",)
+        assert "citing: e04" in screen_text(app)
+        screen.to_zone("reason")  # typing in the reason box itself still types
+        await pilot.press("o", "k")
+        assert screen.query_one("#escalate-reason").value == "ok" and screen.cites == ("e04",)

@@ -97,6 +97,13 @@ class ReasonInput(Input):
         screen = self.screen
         if not isinstance(screen, EscalateScreen):
             return
+        if screen.zone != "reason" and not (screen.asking or screen.sent):
+            # A key sent here before an earlier key (a tab typed fast, a slow app) moved the dialog on: it goes
+            # where the trainee's keys go now, as the lists' keys do, not into this box.
+            screen.route_key(event)
+            event.stop()
+            event.prevent_default()
+            return
         if screen.asking or screen.sent or event.key in ("tab", "shift+tab", "enter"):
             if screen.asking and not screen.sent:
                 screen.answer(event.key)
@@ -340,7 +347,8 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         """Send typed keys to ``zone`` (one of :data:`ZONES`) at once, and move the focus there."""
         self.zone = zone
         ids = {"steps": "#escalate-steps", "reason": "#escalate-reason", "cites": "#escalate-cites"}
-        self.query_one(ids[zone]).focus()
+        # at once (Widget.focus waits for the next idle moment): the next key already goes to the new zone's widget
+        self.set_focus(self.query_one(ids[zone]))
         self.show_zone()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
@@ -348,7 +356,8 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
         asked, the evidence list is hidden and the focus it had is lent to the steps: that is no move of the
         trainee's (``n`` goes back to :attr:`asked_from`)."""
         zones = {"escalate-steps": "steps", "escalate-reason": "reason", "escalate-cites": "cites"}
-        zone = zones.get(event.widget.id or "")
+        # the widget focused now, not the event's: a focus event arrives after keys may have moved the focus on
+        zone = zones.get(getattr(self.focused, "id", None) or "")
         if zone is not None and not self.asking:
             self.zone = zone
         self.show_zone()
