@@ -48,7 +48,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 import aiohttp  # noqa: E402
-from serve_support import free_port, read_until, terminal_text  # noqa: E402
+from serve_support import free_port, read_until, receive, terminal_text  # noqa: E402
 
 PICKER_TEXT = "Nightly orders load"  # a bundled drill's title, in the picker
 CLOCK_TEXT = "◷"  # the drill clock's glyph in a browser (warroom.tui.widgets' WEB_CLOCK_GLYPH)
@@ -103,7 +103,7 @@ async def wait_for(ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: fl
     raw = b""
     deadline = time.monotonic() + timeout
     while True:
-        message = await ws.receive(timeout=max(deadline - time.monotonic(), 0.01))
+        message = await receive(ws, max(deadline - time.monotonic(), 0.01))
         if message.type != aiohttp.WSMsgType.BINARY:
             raise RuntimeError(f"the connection closed while waiting for {wanted!r}")
         raw += message.data
@@ -116,7 +116,7 @@ async def inspected(ws: aiohttp.ClientWebSocketResponse, current: str | None, ti
     raw = b""
     deadline = time.monotonic() + timeout
     while True:
-        message = await ws.receive(timeout=max(deadline - time.monotonic(), 0.01))
+        message = await receive(ws, max(deadline - time.monotonic(), 0.01))
         if message.type != aiohttp.WSMsgType.BINARY:
             raise RuntimeError("the connection closed")
         raw += message.data
@@ -132,7 +132,7 @@ async def drain(ws: aiohttp.ClientWebSocketResponse, seconds: float) -> str | No
     raw = b""
     while (left := end - time.monotonic()) > 0:
         try:
-            message = await ws.receive(timeout=left)
+            message = await receive(ws, left)
         except TimeoutError:
             break
         if message.type != aiohttp.WSMsgType.BINARY:

@@ -161,23 +161,33 @@ def serving(
             proc.wait()
 
 
+async def receive(ws: aiohttp.ClientWebSocketResponse, timeout: float) -> aiohttp.WSMessage:
+    """The next message from ``ws``; TimeoutError after ``timeout`` seconds. (aiohttp's own ``receive(timeout=)``
+    starts its timeout again after each ping the server sends, every 15 s: a silent app would be waited for forever.)"""
+    async with asyncio.timeout(timeout):
+        return await ws.receive()
+
+
 async def read_until(ws: aiohttp.ClientWebSocketResponse, wanted: str, timeout: float = 30.0) -> str:
     """Read the served terminal's output until its text holds ``wanted``; return all the text read. Fails with the
     text so far when ``wanted`` never comes."""
 
-    raw = b""
+    raw = bytearray()  # appended to in place (bytes += bytes copies the whole output each time)
     deadline = time.monotonic() + timeout
-    # only the newest output is searched each time (a drill redraws its clock every second: reading the whole
-    # output again after each message took minutes)
-    while wanted not in terminal_text(raw[-65536:]):
+    # Only the newest output is searched each time (a drill redraws its clock every second: reading the whole output
+    # again after each message took minutes): the last message whole (a repaint of the whole screen may be over
+    # 64 KB) and the end of the output before it (text split between two messages).
+    tail = b""
+    while wanted not in terminal_text(tail):
         left = deadline - time.monotonic()
         assert left > 0, f"{wanted!r} never appeared; the terminal showed:\n{terminal_text(raw[-65536:])[-3000:]}"
         try:
-            message = await ws.receive(timeout=left)
+            message = await receive(ws, left)
         except TimeoutError:
             continue
         if message.type == aiohttp.WSMsgType.BINARY:
+            tail = bytes(raw[-8192:]) + message.data
             raw += message.data
         elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
             raise AssertionError(f"the connection closed before {wanted!r}:\n{terminal_text(raw[-65536:])[-3000:]}")
-    return terminal_text(raw)
+    return terminal_text(bytes(raw))

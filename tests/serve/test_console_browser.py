@@ -28,7 +28,8 @@ SHOTS = os.environ.get("WARROOM_SCREENSHOTS", "")
 def _set_file(tmp_path: Path, mode: str = "assessment") -> Path:
     path = tmp_path / "week-1.set.yaml"
     path.write_text(
-        f"set: week-1\ntitle: Week 1\nmode: {mode}\nattempts: 2\ndue: 2026-01-01\n"
+        # noise_rate 0: every drill plays its fault, never its healthy twin (the live test contains one)
+        f"set: week-1\ntitle: Week 1\nmode: {mode}\nattempts: 2\ndue: 2026-01-01\nnoise_rate: 0\n"
         "drills: [duplicate-charge-refunds, outage-callback-calls, carbon-aware-memo]\n",
         encoding="utf-8",
     )
@@ -72,7 +73,8 @@ async def test_a_facilitator_watches_a_live_class_change_within_two_seconds(tmp_
                 page = await _sign_in(browser, served.url, FACILITATOR, FACILITATOR_TOKEN)
                 await page.wait_for_url(served.url + "/console")
                 await page.wait_for_selector('#live tr[data-trainee="Ada Lovelace"][data-status="absent"]')
-                await _class_plays(page, served.url)
+                async with asyncio.timeout(150):  # a hang fails here, with the step it hung in
+                    await _class_plays(page, served.url)
             finally:
                 await browser.close()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from serve_support import read_until, serving
+from serve_support import read_until, receive, serving
 
 from warroom.serve._tab import BURST_BYTES, MAX_MESSAGE_BYTES, InputBudget, TabService
 from warroom.store.journal import take_notices
@@ -53,7 +53,7 @@ async def closed_with(ws: aiohttp.ClientWebSocketResponse, timeout: float = 30.0
     """Read until the server closes ``ws``; the close code."""
     deadline = time.monotonic() + timeout
     while True:
-        message = await ws.receive(timeout=max(0.1, deadline - time.monotonic()))
+        message = await receive(ws, max(0.1, deadline - time.monotonic()))
         if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
             return ws.close_code
         if message.type is aiohttp.WSMsgType.ERROR:
@@ -166,7 +166,7 @@ async def _more(ws: aiohttp.ClientWebSocketResponse, seconds: float) -> str:
     raw, deadline = b"", time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            message = await ws.receive(timeout=deadline - time.monotonic())
+            message = await receive(ws, deadline - time.monotonic())
         except TimeoutError:
             break
         if message.type == aiohttp.WSMsgType.BINARY:

@@ -14,7 +14,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from serve_support import TOKENS, answer_key_phrases, read_until, serving
+from serve_support import TOKENS, answer_key_phrases, read_until, receive, serving
 
 from warroom.serve._signin import COOKIE
 from warroom.store.errors import StoreError
@@ -64,7 +64,7 @@ async def _screen_bytes(ws: Any, timeout: float) -> str:
     """The text of the next binary message of the websocket ``ws`` (the app's screen output), or "" when none comes
     within ``timeout`` seconds (other messages give "" too)."""
     try:
-        message = await ws.receive(timeout=timeout)
+        message = await receive(ws, timeout)
     except TimeoutError:
         return ""
     return message.data.decode("utf-8", "replace") if message.type == aiohttp.WSMsgType.BINARY else ""
@@ -195,9 +195,9 @@ async def test_a_stopped_server_tells_every_open_session_to_quit_at_once(tmp_pat
         async with http, http.ws_connect("/ws") as ws:
             await _enter_war_room(ws, served.data_dir)
             served.proc.send_signal(signal.SIGTERM)
-            message = await ws.receive(timeout=50)
+            message = await receive(ws, 50)
             while message.type == aiohttp.WSMsgType.BINARY:  # the screen updates before the close
-                message = await ws.receive(timeout=50)
+                message = await receive(ws, 50)
             assert message.type == aiohttp.WSMsgType.CLOSE, message
             assert message.data == aiohttp.WSCloseCode.GOING_AWAY
         assert served.proc.wait(timeout=30) == 0
@@ -300,9 +300,9 @@ async def test_a_tab_whose_app_process_died_is_told_the_session_ended(tmp_path):
             await read_until(ws, PICKER_TEXT, timeout=90)
             os.kill(_app_pid(served.data_dir), signal.SIGKILL)
             killed = time.monotonic()
-            message = await ws.receive(timeout=30)
+            message = await receive(ws, 30)
             while message.type == aiohttp.WSMsgType.BINARY:
-                message = await ws.receive(timeout=30)
+                message = await receive(ws, 30)
             assert message.type == aiohttp.WSMsgType.CLOSE, message
             assert time.monotonic() - killed < 5
         assert "a served app process ended; its tab is told the session ended" in served.log.read_text()

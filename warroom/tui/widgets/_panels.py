@@ -28,14 +28,16 @@ WEB_CLOCK_GLYPH = "◷"
 class StatusBar(Static):
     """One line: the drill title, the drill clock (mm:ss), the playback speed and a PAUSED badge."""
 
-    _shown: tuple[str, float, float, bool, str] | None = None
+    _shown: tuple[str, str, float, bool, str] | None = None
 
     def show(self, title: str, now: float, rate: float, paused: bool, note: str = "") -> None:
-        """Render the bar (unless it shows exactly this already). ``now`` is drill time in seconds; ``rate`` the
-        playback speed, a multiplier of real time."""
-        if self._shown == (title, now, rate, paused, note):
+        """Render the bar (unless it shows exactly this already: the clock shows whole seconds, so the replay's ten
+        ticks a second repaint it once). ``now`` is drill time in seconds; ``rate`` the playback speed, a multiplier
+        of real time."""
+        shown = (title, clock(now), rate, paused, note)
+        if self._shown == shown:
             return
-        self._shown = (title, now, rate, paused, note)
+        self._shown = shown
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f" {WEB_CLOCK_GLYPH if self.app.is_web else CLOCK_GLYPH} ")
         out.append(clock(now), style="bold")
