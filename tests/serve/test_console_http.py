@@ -165,3 +165,35 @@ async def test_the_gradebook_of_an_unknown_set_is_refused_not_an_empty_csv(tmp_p
                 text = await r.text()
             assert r.status == 200 and text.splitlines()[0].startswith("trainee,duplicate-charge-refunds,")
             assert any(line.startswith("Ada Lovelace,100,") for line in text.splitlines())
+
+
+async def test_a_session_whose_results_disagree_is_no_grade_and_its_review_says_so(tmp_path):
+    """A row edited to a better score (here: a miss made "contained, 100") is found by `scores verify`; the console's
+    grid and gradebook then leave it out, as the statistics do, and its review says its results disagree."""
+    import sqlite3
+
+    from handcohort_support import Play, play
+
+    data = tmp_path / "data"
+    good = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    forged = play(data, Play("Grace Hopper", "A", ()))  # a miss
+    with sqlite3.connect(data / "results.sqlite3") as conn:
+        conn.execute("UPDATE sessions SET outcome = 'contained', total = 100, response = 'hit' WHERE session_id = ?",
+                     (forged,))  # fmt: skip
+    verify = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(data)])
+    assert verify.exit_code == 1 and f"disagrees: {forged}" in verify.output, verify.output
+    with serving(tmp_path, data_dir=data) as served:
+        facilitator = await served.signed_in(FACILITATOR)
+        async with facilitator:
+            async with facilitator.get("/console/gradebook.csv?set=week-1") as r:
+                lines = (await r.text()).splitlines()
+            async with facilitator.get("/console/sets/week-1") as r:
+                grid = await r.text()
+            async with facilitator.get(f"/console/sessions/{forged}") as r:
+                review = await r.text()
+            async with facilitator.get(f"/console/sessions/{good}") as r:
+                fine = await r.text()
+    assert any(line.startswith("Ada Lovelace,100,") for line in lines)
+    assert not any(line.startswith("Grace Hopper,100") for line in lines), lines
+    assert grid.count("done · contained") == 1, grid  # Ada's; Grace's forged row is no grade
+    assert "The stored results disagree with" in review and "The stored results" not in fine

@@ -237,6 +237,7 @@ def test_the_recorder_stores_the_score_its_actions_make_whatever_it_is_given(tmp
         ("false_escalations", 0, None),  # unchanged value: nothing to find
         ("mode", "assessment", None),  # GOOD neither pauses nor changes speed: an assessment session could be it
         ("scorecard", "edited-card", "its scorecard says total 100 where its action log scores 92"),
+        ("response", "correct_rejection", 'response "correct_rejection" is stored'),  # the trial the figures count
     ],
 )
 def test_verify_finds_every_edited_column(tmp_path: Path, column: str, value, said: str | None):

@@ -128,7 +128,8 @@ class _Pages:
         loop = asyncio.get_running_loop()
         known = {model.set: (model, drills) for _, model, drills in await loop.run_in_executor(None, self._sets)}
         try:
-            sessions = await self.c.in_store(lambda store: store.query(set_id=set_id, limit=0))
+            # counted sessions only: one whose results disagree with its action log is no grade (`scores verify`)
+            sessions = await self.c.in_store(lambda store: store.query(set_id=set_id, limit=0, counted=True))
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if set_id in known:
@@ -229,7 +230,7 @@ class _Pages:
                 return None
             if session.session_id != session_id or (trainee is not None and session.trainee != trainee):
                 return None  # an exact id only: no prefix guessing from a browser
-            return load_review(session, self.c.drill_dirs)
+            return load_review(session, self.c.drill_dirs, store)  # verified too: says when its results disagree
 
         return await self.c.in_store(read)
 
@@ -345,7 +346,7 @@ class _Pages:
         loop = asyncio.get_running_loop()
         known = {model.set: drills for _, model, drills in await loop.run_in_executor(None, self._sets)}
         try:
-            rows = await self.c.in_store(lambda s: s.query(set_id=set_id, since=since, limit=0))
+            rows = await self.c.in_store(lambda s: s.query(set_id=set_id, since=since, limit=0, counted=True))
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if set_id is not None and set_id not in known and not rows:  # a typo must not download an empty grade

@@ -8,6 +8,7 @@ from ._distractors import BAD_FIGURES, PULLED_KEY, SHOWN_KEY, figure_columns, re
 from ._history import HISTORY_TABLE, ScorecardChange
 from ._queries import SORT_KEYS, TUTORIAL, filter_sql, where_sql
 from ._records import ActionRecord, EndRecord, describe
+from ._responses import response_column
 from ._rows import LIST_FIELDS, SessionInfo, SessionRow, StoredSession, WallClock
 from ._store import ResultsStore
 from ._transfer import ImportResult, export_lines, import_lines, write_export
@@ -46,6 +47,7 @@ __all__ = [
     "filter_sql",
     "import_lines",
     "read_pulled",
+    "response_column",
     "strict_json",
     "valid_facts_sql",
     "where_sql",

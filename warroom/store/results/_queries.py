@@ -171,14 +171,19 @@ def _where(
     valid: bool | None = None,
     set_id: str | None = None,
     mode: str | None = None,
+    counted: bool = False,
 ) -> tuple[str, list[Any]]:
     """The WHERE clause and its parameters. ``valid`` True keeps only the rows whose summary columns hold values of
     the right type (:func:`~warroom.store.results._checks.valid_row_sql`), False only the others. ``set_id`` and
-    ``mode`` keep the sessions of that drill set / mode."""
+    ``mode`` keep the sessions of that drill set / mode; ``counted`` only those the statistics count (none whose
+    results are not verified: :data:`~warroom.store.results._verification.COUNTED_SQL`)."""
     from warroom.store.results._checks import VALID_ROW_SQL, valid_row_sql
+    from warroom.store.results._verification import COUNTED_SQL
 
     sql = VALID_ROW_SQL if db.dialect.loose_types else valid_row_sql(loose_types=False)
     clauses: list[str] = [] if valid is None else [f"({sql})" if valid else f"NOT ({sql})"]
+    if counted:
+        clauses.append(f"({COUNTED_SQL})")
     more, params = filter_sql(trainee=trainee, drill=drill, since=since, outcome=outcome, set_id=set_id, mode=mode)
     return where_sql(clauses + more), params
 
@@ -197,6 +202,7 @@ def query(
     full: bool = False,
     set_id: str | None = None,
     mode: str | None = None,
+    counted: bool = False,
 ) -> list[SessionRow]:
     """Stored sessions matching the filters, sorted.
 
@@ -205,10 +211,11 @@ def query(
     ``trainee`` / ``drill`` match exactly; ``since`` is a UTC timestamp text (see :func:`parse_since`): sessions
     started at or after it. ``sort`` is a key of :data:`SORT_KEYS` in its natural direction (``reverse`` flips
     it); ties are broken newest first. ``limit`` None or 0 returns every match. ``set_id`` / ``mode`` keep the
-    sessions played in that drill set / mode. Raises ValueError for an unknown sort key and
+    sessions played in that drill set / mode; ``counted`` leaves out those whose results are not verified (as the
+    statistics do: ``warroom scores verify``). Raises ValueError for an unknown sort key and
     :class:`CorruptSession` for a row that cannot be read (see :meth:`query_readable`).
     """
-    sql, params, _ = _query_sql(db, trainee, drill, since, outcome, sort, reverse, limit, full, set_id, mode)
+    sql, params, _ = _query_sql(db, trainee, drill, since, outcome, sort, reverse, limit, full, set_id, mode, counted)
     read = _stored if full else _listed
     return [read(r) for r in db.conn.execute(sql, params)]
 
@@ -224,6 +231,7 @@ def _query_sql(
     full: bool = False,
     set_id: str | None = None,
     mode: str | None = None,
+    counted: bool = False,
 ) -> tuple[str, list[Any], bool]:
     if sort not in SORT_KEYS:
         raise ValueError(f"unknown sort key {sort!r} (choose from {', '.join(SORT_KEYS)})")
@@ -231,7 +239,7 @@ def _query_sql(
     if reverse:
         direction = "ASC" if direction == "DESC" else "DESC"
     order = ", ".join(f"{part.strip()} {db.dialect.order(direction)}" for part in expr.split(","))
-    where, params = _where(db, trainee, drill, since, outcome, set_id=set_id, mode=mode)
+    where, params = _where(db, trainee, drill, since, outcome, set_id=set_id, mode=mode, counted=counted)
     columns = f"{_LIST_COLUMNS}, scorecard, actions" if full else _LIST_COLUMNS
     sql = f"SELECT {columns} FROM sessions{where} ORDER BY {order}, started_at DESC, session_id DESC"
     if limit:

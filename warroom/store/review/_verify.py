@@ -6,8 +6,8 @@ variants), its action log replays on it, and what the store holds agrees with th
 (``drill_id``, ``drill_version``, ``all_clear``, ``scoring_version``, ``outcome``, ``total``, ``time_to_detect``,
 ``damage``, ``full_damage``, ``damage_unit``, ``false_escalations``, ``cost_usd``, no wall-clock time to detect
 without a detection), the scorecard (every figure of it; its sentences are not compared, so that a wording changed
-by a later warroom is no disagreement), the distractor figures the statistics count, and its mode (an assessment
-session never pauses or changes speed). It **disagrees** when something differs or its action log does not replay;
+by a later warroom is no disagreement), the columns the statistics count (the distractor figures and the trial's
+``response``: hit, miss, false alarm ...), and its mode (an assessment session never pauses or changes speed). It **disagrees** when something differs or its action log does not replay;
 it is **unverifiable** when its drill cannot be found or loaded, its row cannot be read, or its drill file changed
 since it was played and scores it otherwise.
 
@@ -195,7 +195,7 @@ def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new:
     if new.time_to_detect is None and s.wall_time_to_detect is not None:
         out.append(f"wall_time_to_detect {_shown(s.wall_time_to_detect)} is stored, but nothing was detected")
     out.extend(scorecard_differences(s.scorecard, computed))
-    out.extend(_figure_differences(store, s.session_id, computed))
+    out.extend(_figure_differences(store, s.session_id, computed, drill.is_all_clear))
     if s.mode == "assessment" and any(a.kind in ("pause", "resume", "speed") for a in s.actions):
         out.append("an assessment session whose action log pauses or changes the speed (assessment plays at 1x, "
                    "without pauses)")  # fmt: skip
@@ -227,12 +227,12 @@ def scorecard_differences(stored: dict[str, Any], computed: dict[str, Any]) -> l
     return [f"its scorecard says {', '.join(differing[:5])}{more}"]
 
 
-def _figure_differences(store: ResultsStore, session_id: str, computed: dict[str, Any]) -> list[str]:
-    """The stored distractor figures (columns the statistics count) that differ from those of the recomputed
-    scorecard."""
-    from warroom.store.results import figure_columns
+def _figure_differences(store: ResultsStore, session_id: str, computed: dict[str, Any], all_clear: bool) -> list[str]:
+    """The stored columns the statistics count (the distractor figures and the trial's ``response``) that differ
+    from those of the recomputed scorecard."""
+    from warroom.store.results import figure_columns, response_column
 
-    sql = "SELECT distractors_shown, distractor_escalations FROM sessions WHERE session_id = ?"
+    sql = "SELECT distractors_shown, distractor_escalations, response FROM sessions WHERE session_id = ?"
     try:
         row = store.db.conn.execute(sql, (session_id,)).fetchone()
     except store.db.errors as exc:
@@ -240,6 +240,7 @@ def _figure_differences(store: ResultsStore, session_id: str, computed: dict[str
     if row is None:
         return []
     expected = figure_columns(computed, computed["scoring_version"])
+    expected["response"] = response_column(computed, computed["outcome"], all_clear, computed["false_escalations"])
     out = []
     for (column, value), stored in zip(expected.items(), tuple(row), strict=True):
         if not _same(stored, value):
