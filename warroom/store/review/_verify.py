@@ -7,9 +7,10 @@ variants), its action log replays on it, and what the store holds agrees with th
 ``damage``, ``full_damage``, ``damage_unit``, ``false_escalations``, ``cost_usd``, no wall-clock time to detect
 without a detection), the scorecard (every figure of it; its sentences are not compared, so that a wording changed
 by a later warroom is no disagreement), the columns the statistics count (the distractor figures and the trial's
-``response``: hit, miss, false alarm ...), and its mode (an assessment session never pauses or changes speed). It **disagrees** when something differs or its action log does not replay;
-it is **unverifiable** when its drill cannot be found or loaded, its row cannot be read, or its drill file changed
-since it was played and scores it otherwise.
+``response``: hit, miss, false alarm ...), and its mode (an assessment session never pauses or changes speed). It
+**disagrees** when something differs or its action log does not replay; it is **unverifiable** when its drill
+cannot be found or loaded, its row cannot be read, or its drill file changed since it was played and scores it
+otherwise.
 
 A session stored without a check (``submitted_by``: a trainee role, ``store import``) is verified by its drill id
 alone (a path it names is its client's claim) and by the current scoring rules (the rules it names are its client's
