@@ -225,3 +225,26 @@ async def test_keys_sent_to_the_reason_box_after_a_tab_moved_on_go_to_the_eviden
         screen.to_zone("reason")  # typing in the reason box itself still types
         await pilot.press("o", "k")
         assert screen.query_one("#escalate-reason").value == "ok" and screen.cites == ("e04",)
+
+
+async def test_escape_and_g_in_the_inspector_go_back_to_the_trace(services):
+    """Enter moves into the inspector to scroll it; from there esc returns to the trace where it was, and G to the
+    trace's newest event, following it (the trace's "n new (G)" hint works wherever the keys are)."""
+    from warroom.tui.widgets import Inspector, TraceTable
+
+    app = make_app(services)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await _war_room(pilot)
+        table = app.screen.query_one(TraceTable)
+        await pilot.press("home", "enter")  # inspect the first event
+        assert isinstance(app.focused, Inspector) and table.selected_key == "e01"
+        await pilot.press("down")  # scrolls the inspector, the trace stays
+        assert table.selected_key == "e01"
+        await pilot.press("escape")
+        assert app.focused is table and table.selected_key == "e01"
+        await pilot.press("enter")
+        assert isinstance(app.focused, Inspector)
+        await advance(pilot, 6)  # more events arrive below
+        await pilot.press("G")
+        assert app.focused is table and table.selected_key == table.keys[-1] != "e01"
+        assert app.screen is not None and "new" not in (table.border_subtitle or "")

@@ -68,7 +68,8 @@ async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(se
         await pilot.press("e")  # escalating comes later
         await pilot.pause()
         assert not live.replay.escalations and "Not yet: e" in _panel(app)
-        await pilot.press("tab", "k", "enter")  # back to the trace, up to e06, open it
+        assert app.focused is not None and app.focused.id != "trace-table"  # enter moved into the inspector
+        await pilot.press("escape", "k", "enter")  # back to the trace, up to e06, open it
         await pilot.pause()
         # Lesson 3, flag: starts at once (its event is in the trace already).
         assert tutor.index == 2 and tutor.waiting and tutor.current.name == "Flag"

@@ -117,10 +117,11 @@ LESSONS: tuple[Lesson, ...] = (
         ),
         ask="move to e06 with ↑ (or k) and press enter to open it.",
         wrong=(
-            "You opened {got}. This lesson asks for {target}, the tool result: tab back to the trace, select it "
-            "(↑ ↓ or j k), then press enter."
+            "You opened {got}. This lesson asks for {target}, the tool result: esc (or tab) back to the trace, "
+            "select it (↑ ↓ or j k), then press enter."
         ),
-        done="The inspector shows the raw output: matched 0 of 40. (tab moves between the trace and the inspector.)",
+        done="The inspector shows the raw output: matched 0 of 40. (tab moves between the trace and the inspector; "
+        "esc or G goes back to the trace.)",
     ),
     Lesson(
         name="Flag",

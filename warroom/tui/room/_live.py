@@ -111,6 +111,11 @@ class WarRoomScreen(DrillScreen):
         Binding("question_mark", "help", "Help", key_display="?", priority=True, tooltip="this help"),
         Binding("tab", "app.focus_next", "Next pane", show=False,
                 tooltip="move between the trace and the inspector (to scroll it)"),
+        # Reached only from the inspector (the trace takes G and the end key itself): back to the trace.
+        Binding("escape", "to_trace", "Back to trace", key_display="esc", show=False,
+                tooltip="from the inspector: back to the trace"),
+        Binding("G", "to_newest", "Newest event", show=False,
+                tooltip="from the inspector: back to the trace, at its newest event (following it)"),
     ]
 
     HELP_TITLE = "War room keys"
@@ -248,6 +253,16 @@ class WarRoomScreen(DrillScreen):
         self.query_one(TraceTable).stop_following()
         self.update_hint()
         self.query_one(Inspector).focus()
+
+    def action_to_trace(self) -> None:
+        """Escape in the inspector: the keys go to the trace again."""
+        self.query_one(TraceTable).focus()
+
+    def action_to_newest(self) -> None:
+        """G in the inspector: back to the trace, at its newest event, as G there does."""
+        timeline = self.query_one(TraceTable)
+        timeline.focus()
+        timeline.action_last()
 
     # -- actions ------------------------------------------------------------------------------------------------
 

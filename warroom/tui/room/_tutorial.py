@@ -25,7 +25,7 @@ from warroom.core.play import EndReason
 from warroom.store.results import TUTORIAL as TUTORIAL_MODE
 from warroom.tui.logic import LESSONS, Lesson, Tutor
 from warroom.tui.room._live import WarRoomScreen
-from warroom.tui.widgets import KeyFooter, key_prose
+from warroom.tui.widgets import KeyFooter, TraceTable, key_prose
 
 if TYPE_CHECKING:
     from textual.clock import Clock
@@ -196,6 +196,7 @@ class TutorialScreen(WarRoomScreen):
         hint = self.tutor.hint
         if self.tutor.observe(str(action.kind), _target(action)):
             self.tutor.start_due(self.replay.is_released)  # the next lesson may start at once
+            self.query_one(TraceTable).focus()  # each lesson starts in the trace (enter had moved into the inspector)
             self._lessons_changed()
         elif self.tutor.hint != hint:
             self._lessons_changed()
