@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from warroom.store.backends import IMPORT_SUBMITTER
 from warroom.store.errors import CorruptSession, DuplicateSession, InvalidSession, SessionReason, StoreError
 from warroom.store.results._checks import strict_json
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS, older_played_as
@@ -170,7 +171,7 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
             continue
         try:
             values, history = _row(text)
-            stored = store.insert_row(values, history, check=(UNVERIFIED, unverified, "warroom store import"))
+            stored = store.insert_row(values, history, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
         except (ValueError, InvalidSession, DuplicateSession) as exc:
             result.refuse(source, number, _reason(exc))
             continue
