@@ -42,6 +42,9 @@ async def test_bad_rows_are_skipped_and_counted_on_every_console_page(tmp_path):
             async with facilitator.get("/console/sessions") as r:
                 page = await r.text()
             assert good in page and "bad-date" in page.split('id="skipped"')[1].split("</p>")[0]
+            async with facilitator.get("/console/sessions/bad-date") as r:
+                page = await r.text()
+            assert r.status == 422 and "The session cannot be read" in page and "not an ISO 8601" in page
             async with facilitator.get("/console/gradebook.csv?set=week-1") as r:
                 text = await r.text()
             assert r.status == 200 and any(line.startswith("Ada Lovelace,100,") for line in text.splitlines())

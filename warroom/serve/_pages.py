@@ -3,7 +3,8 @@ sessions and their reviews with the facilitator's notes, two trainees compared o
 the roster; and a trainee's own sessions (``/mine``), where they read their reviews and the notes left for them.
 
 Every handler reads the store in a worker thread (:meth:`Console.in_store`) and renders a template of
-:mod:`warroom.console`. A store that cannot be read is a page saying so (HTTP 503), never a traceback.
+:mod:`warroom.console`. A store that cannot be read is a page saying so (HTTP 503), never a traceback; a stored row
+that cannot be read is left out of a list, and the page says how many (its own review is a page saying so, HTTP 422).
 """
 
 from __future__ import annotations
@@ -261,10 +262,17 @@ class _Pages:
 
     async def _session_page(self, request: web.Request, session_id: str, trainee: str | None) -> web.StreamResponse:
         from warroom.console import review_lines
+        from warroom.store.errors import CorruptSession
 
         await self.c.counting_note()
         try:
             data = await self._review(session_id, trainee)
+        except CorruptSession as exc:  # this one row: the store itself is readable (never a 503)
+            log.warning("console page %s: %s", request.path, exc)
+            here = "/mine" if trainee is not None else "/console/sessions"
+            response = self.c.page(request, "problem.html", "The session cannot be read", here, problem=str(exc))
+            response.set_status(422)
+            return response
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if data is None:
