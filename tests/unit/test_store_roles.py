@@ -16,7 +16,7 @@ from store_support import add_session
 from warroom.cli import main
 from warroom.store.cohort import FactsQuery, cohort_stats
 from warroom.store.errors import DuplicateSession, StoreError
-from warroom.store.results import ResultsStore
+from warroom.store.results import ResultsStore, export_lines, import_lines
 
 
 def as_role(url: str, role: str) -> str:
@@ -114,11 +114,13 @@ def test_a_trainee_role_meeting_a_store_of_an_older_warroom_is_told_the_owner_up
     for command in (["scores", "summary"], ["store", "migrate"]):
         result = CliRunner().invoke(main, ["--store", url, *command, "--data-dir", str(tmp_path)])
         assert result.exit_code == 1, result.output
-        # (the server's words name what the first statement of the upgrade may not touch: the schema, or a table)
+        # (the server's words name what the first statement of the upgrade may not touch: the schema, or a table,
+        # or, for version 16's policy, the table whose owner may change it)
         assert re.fullmatch(
             re.escape(f"Error: the results store {url} has schema version {SCHEMA_VERSION - 1}, and this warroom needs "
-                      f"version {SCHEMA_VERSION}; the login role '{role}' may not upgrade it (permission denied for ")
-            + rf"(schema {re.escape(store_url.split('search_path%3D')[1])}|table \w+)"
+                      f"version {SCHEMA_VERSION}; the login role '{role}' may not upgrade it (")
+            + rf"(?:permission denied for (schema {re.escape(store_url.split('search_path%3D')[1])}|table \w+)"
+            + r"|must be owner of (relation|table) \w+)"
             + re.escape("). The owner of its tables upgrades it once with `warroom store migrate` (nothing was "
                         "changed)."),
             result.output.strip(),
@@ -178,3 +180,59 @@ def test_the_scorecard_history_has_the_sessions_row_level_security(
         assert store.scorecard_history("s-bob") == []  # bob's history stays hidden, as bob's session does
         with pytest.raises(StoreError, match="permission denied for table sessions"):
             store.update_scorecard("s-ann", scorecard(total=100))  # and a trainee re-scores nothing
+
+
+def test_a_trainee_role_adds_a_check_record_only_as_its_own_client_does(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    """A trainee role may add a verification record only for a session it stores in the same transaction, not
+    verified, under its own name (the trigger's; ``store import``'s): never to a session stored before without one
+    (one the facilitator's server stored), never naming another user as checker or submitter (schema version 16)."""
+    tag = uuid.uuid4().hex[:8]
+    ann, fac = f"ann_{tag}", f"fac_{tag}"
+    secured = CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)])
+    assert secured.exit_code == 0, secured.output
+    postgres_server.sql(f"CREATE ROLE {ann} LOGIN IN ROLE warroom_trainee")
+    postgres_server.sql(f"CREATE ROLE {fac} LOGIN IN ROLE warroom_facilitator")
+    with ResultsStore(tmp_path, url=as_role(store_url, fac)) as store:
+        add_session(store, "s-served", trainee=ann, total=80)  # stored by the facilitator's server: no record
+    forge = "INSERT INTO session_checks VALUES (?, 'unverified', 'x', '2026-11-01T10:00:00+00:00', ?, ?)"
+    with ResultsStore(tmp_path, url=store_url) as store:
+        (line,) = [text for text in export_lines(store) if '"s-served"' in text]
+    with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store:
+        for who in ((fac, fac), (ann, fac), (ann, ann)):
+            with pytest.raises(Exception, match="row-level security"):
+                store.db.conn.execute(forge, ("s-served", *who))
+        add_session(store, "s-own", trainee=ann, total=40)  # the trigger's record, as before
+        imported = import_lines(store, [line.replace('"s-served"', '"s-imported"')], "x.jsonl")
+        assert (imported.imported, imported.refused) == (1, [])  # and store import's
+    with ResultsStore(tmp_path, url=as_role(store_url, fac)) as store:
+        rows = store.db.conn.execute("SELECT session_id, checked_by, submitted_by FROM session_checks").fetchall()
+        assert sorted(tuple(r) for r in rows) == [("s-imported", ann, ann), ("s-own", ann, ann)]
+
+
+def test_the_upgrade_to_version_16_narrows_the_trainee_policy_on_check_records(
+    tmp_path: Path, postgres_server: PostgresServer, store_url: str
+):
+    from store_support import set_version
+
+    tag = uuid.uuid4().hex[:8]
+    ann, fac = f"ann_{tag}", f"fac_{tag}"
+    assert (
+        CliRunner().invoke(main, ["--store", store_url, "store", "secure", "--data-dir", str(tmp_path)]).exit_code == 0
+    )
+    postgres_server.sql(f"CREATE ROLE {ann} LOGIN IN ROLE warroom_trainee")
+    with ResultsStore(tmp_path, url=store_url) as store:
+        add_session(store, "s-served", trainee=ann, total=80)
+        own = "EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = session_checks.session_id)"
+        store.db.conn.execute("DROP POLICY warroom_trainee_own ON session_checks")
+        store.db.conn.execute(
+            f"CREATE POLICY warroom_trainee_own ON session_checks TO warroom_trainee USING ({own}) "
+            f"WITH CHECK ({own} AND state = 'unverified' AND submitted_by IS NOT NULL)"
+        )  # version 15's
+        set_version(store, 15)
+    migrated = CliRunner().invoke(main, ["--store", store_url, "store", "migrate", "--data-dir", str(tmp_path)])
+    assert migrated.exit_code == 0, migrated.output
+    with ResultsStore(tmp_path, url=as_role(store_url, ann)) as store, pytest.raises(Exception, match="row-level"):
+        store.db.conn.execute("INSERT INTO session_checks VALUES ('s-served', 'unverified', 'x', "
+                                  f"'2026-11-01T10:00:00+00:00', '{fac}', '{fac}')")  # fmt: skip

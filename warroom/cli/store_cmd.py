@@ -178,18 +178,21 @@ def export_cmd(ctx: click.Context, store_url: str | None, data_dir: Path | None,
 
     use_store(store_url)
     settings = settings_from(ctx, data_dir=data_dir)
+    skipped: list[Any] = []
     with store_errors(), ResultsStore(settings.data_dir, create=False) as store:
         if output is None:
-            n = write_export(store, sys.stdout)
+            n = write_export(store, sys.stdout, skipped)
         else:
             try:
-                n = _export_to(store, output)
+                n = _export_to(store, output, skipped)
             except OSError as exc:
                 raise failure(f"cannot write {output}: {exc.strerror or exc}") from None
+    for problem in skipped:
+        say(f"skipped: {problem}", err=True)
     say(f"{plural(n, 'session')} exported from {store.location}", err=True)
 
 
-def _export_to(store: Any, output: Path) -> int:
+def _export_to(store: Any, output: Path, skipped: list[Any]) -> int:
     """Write the export to the file ``output`` whole or not at all (a temporary file renamed over it: an interrupted
     export leaves the old file or none; a symbolic link is written through); a FIFO or device is written as a stream.
     Returns how many sessions."""
@@ -200,10 +203,10 @@ def _export_to(store: Any, output: Path) -> int:
 
     if special_file_kind(output) is not None:
         with output.open("w", encoding="utf-8", newline="\n") as out:
-            return write_export(store, out)
+            return write_export(store, out, skipped)
     with replacing(real_path(output)) as raw:  # a symbolic link is written through, never replaced
         out = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
-        n = write_export(store, out)
+        n = write_export(store, out, skipped)
         out.flush()
         out.detach()  # the file stays open: `replacing` flushes it to disk and renames it
     return n

@@ -3,7 +3,8 @@ sessions and their reviews with the facilitator's notes, two trainees compared o
 the roster; and a trainee's own sessions (``/mine``), where they read their reviews and the notes left for them.
 
 Every handler reads the store in a worker thread (:meth:`Console.in_store`) and renders a template of
-:mod:`warroom.console`. A store that cannot be read is a page saying so (HTTP 503), never a traceback.
+:mod:`warroom.console`. A store that cannot be read is a page saying so (HTTP 503), never a traceback; a stored row
+that cannot be read is left out of a list, and the page says how many (its own review is a page saying so, HTTP 422).
 """
 
 from __future__ import annotations
@@ -50,6 +51,21 @@ def _store_problem(console: Console, request: web.Request, exc: Exception) -> we
     response = console.page(request, "problem.html", "The store cannot be read", "", problem=str(exc))
     response.set_status(503)
     return response
+
+
+def _skipped_note(path: str, problems: list[Any]) -> str:
+    """The one line a page shows about the stored rows it left out because they cannot be read ("" for none); each
+    is logged in full (the rows are never modified: ``warroom scores list`` names them too)."""
+    if not problems:
+        return ""
+    from warroom.core.text import plural
+
+    for problem in problems:
+        log.warning("console page %s: skipped %s", path, problem)
+    ids = sorted({str(getattr(p, "session_id", "?")) for p in problems})
+    named = ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")
+    verb = "was" if len(ids) == 1 else "were"
+    return f"{plural(len(ids), 'stored session')} cannot be read and {verb} left out of this page ({named})."
 
 
 class _Pages:
@@ -103,21 +119,23 @@ class _Pages:
         loop = asyncio.get_running_loop()
         known = await loop.run_in_executor(None, self._sets)
 
-        def played(store: Any) -> dict[str, int]:
+        def played(store: Any) -> tuple[dict[str, int], list[Any]]:
             counts: dict[str, int] = {}
-            for row in store.query(limit=0):
+            rows, problems = store.query_readable(limit=0)
+            for row in rows:
                 if row.set_id:
                     counts[row.set_id] = counts.get(row.set_id, 0) + 1
-            return counts
+            return counts, problems
 
         try:
-            counts = await self.c.in_store(played)
+            counts, problems = await self.c.in_store(played)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         files = {model.set: (model, drills) for _, model, drills in known}
         rows = [(sid, files[sid][0].title if sid in files else "", counts.get(sid, 0), sid in files)
                 for sid in sorted({*files, *counts})]  # fmt: skip
-        return self.c.page(request, "sets.html", "Drill sets", "/console/sets", sets=rows)
+        return self.c.page(request, "sets.html", "Drill sets", "/console/sets", sets=rows,
+                           skipped=_skipped_note(request.path, problems))  # fmt: skip
 
     async def grid(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/sets/{set_id}``: the set's completion grid."""
@@ -129,7 +147,8 @@ class _Pages:
         known = {model.set: (model, drills) for _, model, drills in await loop.run_in_executor(None, self._sets)}
         try:
             # counted sessions only: one whose results disagree with its action log is no grade (`scores verify`)
-            sessions = await self.c.in_store(lambda store: store.query(set_id=set_id, limit=0, counted=True))
+            sessions, problems = await self.c.in_store(
+                lambda store: store.query_readable(set_id=set_id, limit=0, counted=True))
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if set_id in known:
@@ -144,7 +163,8 @@ class _Pages:
                    if row.state == "playing" and row.set_id == set_id}  # fmt: skip
         grid = completion_grid(set_id, title, mode, attempts, due, drills, self.c.roster_trainees(), sessions,
                                playing, date.today())  # fmt: skip
-        return self.c.page(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid)
+        return self.c.page(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
+                           skipped=_skipped_note(request.path, problems))  # fmt: skip
 
     # --- trainees -------------------------------------------------------------------------------------------------
 
@@ -175,14 +195,15 @@ class _Pages:
         name = request.match_info["name"]
         await self.c.counting_note()
 
-        def read(store: Any) -> tuple[list[Any], list[Any]]:
+        def read(store: Any) -> tuple[list[Any], list[Any], list[Any]]:
             from warroom.store.cohort import FactsQuery, read_facts
 
-            facts, _ = read_facts(store, FactsQuery(trainee=name))
-            return facts, store.query(trainee=name, limit=LIST_LIMIT, sort="when", reverse=False)
+            facts, uncounted = read_facts(store, FactsQuery(trainee=name))
+            sessions, unread = store.query_readable(trainee=name, limit=LIST_LIMIT, sort="when", reverse=False)
+            return facts, sessions, [*uncounted, *unread]
 
         try:
-            facts, sessions = await self.c.in_store(read)
+            facts, sessions, problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
 
@@ -200,7 +221,8 @@ class _Pages:
 
         return self.c.page(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
                            progress=made, figures=figures, sessions=sessions,
-                           minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS))  # fmt: skip
+                           minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
+                           skipped=_skipped_note(request.path, problems))  # fmt: skip
 
     # --- sessions and reviews -------------------------------------------------------------------------------------
 
@@ -210,12 +232,14 @@ class _Pages:
         q = request.query
         trainee, drill, set_id = q.get("trainee") or None, q.get("drill") or None, q.get("set") or None
         try:
-            rows = await self.c.in_store(lambda s: s.query(trainee=trainee, drill=drill, set_id=set_id,
-                                                           limit=LIST_LIMIT))  # fmt: skip
+            rows, problems = await self.c.in_store(
+                lambda s: s.query_readable(trainee=trainee, drill=drill, set_id=set_id, limit=LIST_LIMIT)
+            )
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         return self.c.page(request, "sessions.html", "Sessions", "/console/sessions", rows=rows, trainee=trainee,
-                           drill=drill, set_id=set_id, limit=LIST_LIMIT)  # fmt: skip
+                           drill=drill, set_id=set_id, limit=LIST_LIMIT,
+                           skipped=_skipped_note(request.path, problems))  # fmt: skip
 
     async def _review(self, session_id: str, trainee: str | None = None) -> Any:
         """The review data of a stored session (``trainee``: only when it is theirs), or None when there is none."""
@@ -240,10 +264,17 @@ class _Pages:
 
     async def _session_page(self, request: web.Request, session_id: str, trainee: str | None) -> web.StreamResponse:
         from warroom.console import review_lines
+        from warroom.store.errors import CorruptSession
 
         await self.c.counting_note()
         try:
             data = await self._review(session_id, trainee)
+        except CorruptSession as exc:  # this one row: the store itself is readable (never a 503)
+            log.warning("console page %s: %s", request.path, exc)
+            here = "/mine" if trainee is not None else "/console/sessions"
+            response = self.c.page(request, "problem.html", "The session cannot be read", here, problem=str(exc))
+            response.set_status(422)
+            return response
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if data is None:
@@ -294,17 +325,17 @@ class _Pages:
         await self.c.counting_note()
 
         def read(store: Any) -> Any:
-            rows = store.query(drill=drill, limit=0, sort="when") if drill else []
+            rows, problems = store.query_readable(drill=drill, limit=0, sort="when") if drill else ([], [])
             trainees = sorted({r.trainee for r in rows})
             picked = []
             for name, key in zip(names, ("sa", "sb"), strict=True):
                 mine = sorted((r for r in rows if r.trainee == name), key=lambda r: (r.started_at, r.session_id))
                 chosen = next((r for r in mine if r.session_id == q.get(key)), mine[0] if mine else None)
                 picked.append((mine, chosen))
-            return rows, trainees, picked
+            return rows, trainees, picked, problems
 
         try:
-            rows, trainees, picked = await self.c.in_store(read)
+            rows, trainees, picked, problems = await self.c.in_store(read)
             reviews = [await self._review(chosen.session_id) if chosen else None for _, chosen in picked]
         except Exception as exc:
             return _store_problem(self.c, request, exc)
@@ -315,7 +346,7 @@ class _Pages:
         drills = sorted({r.drill_id for r in rows}) if rows else []
         return self.c.page(request, "compare.html", "Compare two trainees", "/console/sessions", drill=drill,
                            names=names, trainees=trainees, picked=picked, reviews=reviews, lines=lines,
-                           drills=drills)  # fmt: skip
+                           drills=drills, skipped=_skipped_note(request.path, problems))  # fmt: skip
 
     # --- gradebook and roster -------------------------------------------------------------------------------------
 
@@ -325,11 +356,13 @@ class _Pages:
         loop = asyncio.get_running_loop()
         known = [model.set for _, model, _ in await loop.run_in_executor(None, self._sets)]
         try:
-            played = await self.c.in_store(lambda s: sorted({r.set_id for r in s.query(limit=0) if r.set_id}))
+            rows, problems = await self.c.in_store(lambda s: s.query_readable(limit=0))
         except Exception as exc:
             return _store_problem(self.c, request, exc)
+        played = sorted({r.set_id for r in rows if r.set_id})
         sets = list(dict.fromkeys([*known, *played]))
-        return self.c.page(request, "gradebook.html", "Gradebook export", "/console/gradebook", sets=sets)
+        return self.c.page(request, "gradebook.html", "Gradebook export", "/console/gradebook", sets=sets,
+                           skipped=_skipped_note(request.path, problems))  # fmt: skip
 
     async def gradebook_csv(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/gradebook.csv?set=ID`` or ``?since=DATE&until=DATE``: the trainee x drill matrix."""
@@ -346,7 +379,8 @@ class _Pages:
         loop = asyncio.get_running_loop()
         known = {model.set: drills for _, model, drills in await loop.run_in_executor(None, self._sets)}
         try:
-            rows = await self.c.in_store(lambda s: s.query(set_id=set_id, since=since, limit=0, counted=True))
+            rows, problems = await self.c.in_store(
+                lambda s: s.query_readable(set_id=set_id, since=since, limit=0, counted=True))
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if set_id is not None and set_id not in known and not rows:  # a typo must not download an empty grade
@@ -356,8 +390,10 @@ class _Pages:
         drills = [d for d, _ in known.get(set_id or "", [])]
         text = gradebook_csv(rows, drills, self.c.roster_trainees())
         name = f"gradebook-{set_id or 'sessions'}.csv".replace("/", "-")
-        return web.Response(text=text, content_type="text/csv", charset="utf-8",
-                            headers={"Content-Disposition": f'attachment; filename="{name}"'})  # fmt: skip
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        if problems:  # a download has no page to say it on: a header, and the server's log names each row
+            headers["X-Warroom-Skipped"] = _skipped_note(request.path, problems)
+        return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)
 
     async def roster(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/roster``: who is on the roster, their role, and whether they are signed in now."""
@@ -374,15 +410,16 @@ class _Pages:
         """``GET /mine``: the signed-in trainee's own sessions, with the notes left on them."""
         trainee = self.c.signins.trainee_of(request) or ""
 
-        def read(store: Any) -> tuple[list[Any], dict[str, list[Any]]]:
-            rows = store.query(trainee=trainee, limit=LIST_LIMIT)
-            return rows, store.facilitator_notes([r.session_id for r in rows])
+        def read(store: Any) -> tuple[list[Any], dict[str, list[Any]], list[Any]]:
+            rows, problems = store.query_readable(trainee=trainee, limit=LIST_LIMIT)
+            return rows, store.facilitator_notes([r.session_id for r in rows]), problems
 
         try:
-            rows, notes = await self.c.in_store(read)
+            rows, notes, problems = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
-        return self.c.page(request, "mine.html", "Your sessions", "/mine", rows=rows, notes=notes, trainee=trainee)
+        return self.c.page(request, "mine.html", "Your sessions", "/mine", rows=rows, notes=notes, trainee=trainee,
+                           skipped=_skipped_note(request.path, problems))  # fmt: skip
 
     async def my_session(self, request: web.Request) -> web.StreamResponse:
         """``GET /mine/{session_id}``: the review of one of the trainee's own sessions, with its notes."""

@@ -87,8 +87,9 @@ def signin_page(problem: str = "", status: int = 200) -> web.Response:
 
 
 #: Sign-in attempts one client (an address) may have waiting to be checked; its checks run one at a time, so a
-#: class behind one address (a school's NAT) signs in one after the other, each in tens of milliseconds.
-CLIENT_WAITING = 64
+#: class behind one address (a school's NAT) signs in one after the other, each in tens of milliseconds: a class of
+#: 256 may all press "Sign in" in the same second (64 refused the 100 trainees of ``benchmarks/bench_serve.py``).
+CLIENT_WAITING = 256
 #: Wrong sign-ins one client may make in :data:`FAILURE_WINDOW` seconds; past that, its attempts are refused (HTTP
 #: 429) until the window has moved on, without hashing anything.
 CLIENT_FAILURES = 20

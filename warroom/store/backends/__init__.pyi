@@ -14,17 +14,20 @@ from ._postgres import (
 )
 from ._roles import (
     FACILITATOR_ROLE,
+    IMPORT_SUBMITTER,
     checks_statements,
     console_statements,
     history_statements,
     own_sessions_only,
     secure,
+    trainee_checks_policy,
     trainee_refused,
 )
 
 __all__ = [
     "Dialect",
     "FACILITATOR_ROLE",
+    "IMPORT_SUBMITTER",
     "POSTGRESQL",
     "SQLITE",
     "STORE_ENV",
@@ -45,6 +48,7 @@ __all__ = [
     "secure",
     "sessions_columns",
     "store_target",
+    "trainee_checks_policy",
     "trainee_refused",
     "upgrade_refused",
 ]

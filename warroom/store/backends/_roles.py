@@ -116,20 +116,40 @@ def checks_statements() -> list[str]:
     (the trigger); a trainee reads the records of their own sessions and may add only such records, never change or
     delete one; a facilitator reads and writes them all (``warroom scores verify``)."""
     table = "session_checks"
-    own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
     return [
         f"GRANT SELECT, INSERT ON {table} TO {TRAINEE_ROLE}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON {table} TO {FACILITATOR_ROLE}",
         f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
-        f"DROP POLICY IF EXISTS warroom_trainee_own ON {table}",
-        f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) "
-        f"WITH CHECK ({own} AND state = 'unverified' AND submitted_by IS NOT NULL)",
+        *trainee_checks_policy(),
         f"DROP POLICY IF EXISTS warroom_facilitator_all ON {table}",
         f"CREATE POLICY warroom_facilitator_all ON {table} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
         _MARK_SUBMITTED.format(facilitator=FACILITATOR_ROLE),
         "DROP TRIGGER IF EXISTS sessions_mark_submitted ON sessions",
         "CREATE TRIGGER sessions_mark_submitted AFTER INSERT ON sessions FOR EACH ROW "
         "EXECUTE FUNCTION warroom_mark_submitted()",
+    ]
+
+
+#: The ``submitted_by`` of a session stored by ``warroom store import`` (warroom.store.results._transfer).
+IMPORT_SUBMITTER = "warroom store import"
+
+
+def trainee_checks_policy() -> list[str]:
+    """The trainee's policy on ``session_checks`` (schema version 16): a trainee role reads the records of its own
+    sessions, and may add a record only as its own client does, in the transaction that stores the session (the
+    trigger's, and ``warroom store import``'s, which the trigger's leaves as it is): for a session row inserted by
+    the current transaction (its ``xmin``), not verified, checked by the role itself and submitted by it (or by an
+    import). So it can neither add a record to a session stored before (one without a record) nor put another
+    user's name in ``checked_by`` or ``submitted_by``."""
+    table = "session_checks"
+    own = f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id)"
+    stored_now = (f"EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = {table}.session_id "
+                  "AND s.xmin = pg_current_xact_id()::xid)")  # fmt: skip
+    check = (f"{stored_now} AND state = 'unverified' AND checked_by = current_user "
+             f"AND submitted_by IN (current_user, '{IMPORT_SUBMITTER}')")  # fmt: skip
+    return [
+        f"DROP POLICY IF EXISTS warroom_trainee_own ON {table}",
+        f"CREATE POLICY warroom_trainee_own ON {table} TO {TRAINEE_ROLE} USING ({own}) WITH CHECK ({check})",
     ]
 
 

@@ -225,7 +225,7 @@ def _scorecard_figures(store: ResultsStore, session_id: str) -> tuple[int, tuple
         card = json.loads(row[0])
         shown, pulled = card.get(SHOWN_KEY), card.get(PULLED_KEY)
         return _shown(shown), _pulled(pulled)
-    except (ValueError, TypeError, AttributeError):
+    except (ValueError, TypeError, AttributeError, RecursionError):  # RecursionError: JSON nested too deeply
         return BAD_FIGURES, ()
 
 

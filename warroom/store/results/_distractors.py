@@ -43,7 +43,7 @@ def figure_columns(scorecard: Any, scoring_version: str | None) -> dict[str, Any
     if isinstance(scorecard, str | bytes):
         try:
             scorecard = json.loads(scorecard)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
             return none
     if not isinstance(scorecard, dict):
         return none
@@ -59,10 +59,12 @@ def figure_columns(scorecard: Any, scoring_version: str | None) -> dict[str, Any
 
 def read_pulled(text: str | None) -> tuple[str, ...]:
     """The event ids of a ``distractor_escalations`` column value (JSON list text; None: none). Raises ValueError
-    for text that is not a JSON list of event ids (a store changed by hand)."""
+    for text that is not a JSON list of event ids (a store changed by hand), nested too deeply to parse included."""
+    from warroom.store.results._checks import strict_json
+
     if not text:
         return ()
-    value = json.loads(text)
+    value = strict_json(text)
     if not isinstance(value, list) or not all(isinstance(i, str) for i in value):
         raise ValueError(f"its {PULLED_KEY} column is not a list of event ids")
     return tuple(value)

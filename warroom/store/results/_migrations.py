@@ -192,6 +192,10 @@ MIGRATIONS: dict[int, str] = {
             PRIMARY KEY (host, tab)
         ) WITHOUT ROWID;
     """,
+    # 16: on a PostgreSQL store secured by `warroom store secure`, BACKFILLS[16] narrows a trainee role's policy on
+    # `session_checks`: a record only for a session stored in the same transaction, checked and submitted by the
+    # role itself (before, the role could add one to a session stored earlier, naming anyone). SQLite: nothing.
+    16: "",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -322,7 +326,19 @@ def _secure_console_15(conn: Any, dialect: Dialect) -> None:
             conn.execute(statement)
 
 
+def _secure_checks_16(conn: Any, dialect: Dialect) -> None:
+    """Migration 16 on a PostgreSQL store secured by ``warroom store secure``: the trainee's narrower policy on the
+    verification records."""
+    if dialect.name == "sqlite":
+        return
+    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
+        from warroom.store.backends import trainee_checks_policy
+
+        for statement in trainee_checks_policy():
+            conn.execute(statement)
+
+
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12,
-    13: _played_as_13, 14: _secure_checks_14, 15: _secure_console_15,
+    13: _played_as_13, 14: _secure_checks_14, 15: _secure_console_15, 16: _secure_checks_16,
 }  # fmt: skip

@@ -50,7 +50,7 @@ def recorded_response(scorecard: Any) -> str | None:
             return None
         try:
             scorecard = json.loads(scorecard)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deeply
             return None
     if not isinstance(scorecard, dict):
         return None
@@ -67,7 +67,7 @@ def response_column(scorecard: Any, outcome: str, all_clear: bool, false_escalat
     if isinstance(scorecard, str):  # parsed only when it records what the session was played as
         try:
             scorecard = json.loads(scorecard) if '"played_as"' in scorecard else {}
-        except ValueError:
+        except (ValueError, RecursionError):
             scorecard = {}
     card = scorecard if isinstance(scorecard, dict) else {}
     response = approximate_response(outcome, played_as_of(card, all_clear), false_escalations)

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from warroom.store.errors import DuplicateSession, InvalidSession, SessionReason, StoreError
+from warroom.store.backends import IMPORT_SUBMITTER
+from warroom.store.errors import CorruptSession, DuplicateSession, InvalidSession, SessionReason, StoreError
 from warroom.store.results._checks import strict_json
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS, older_played_as
 from warroom.store.results._store import ResultsStore
@@ -31,9 +32,10 @@ HISTORY_KEY = "scorecard_history"
 _FLAGS = ("all_clear", "recovered")
 
 
-def export_lines(store: ResultsStore) -> Iterator[str]:
+def export_lines(store: ResultsStore, skipped: list[CorruptSession] | None = None) -> Iterator[str]:
     """Every stored session as one JSON line (no line end), oldest first (then by id). Rows are exported exactly as
-    stored, readable or not (a damaged row is moved as it is; ``warroom scores`` reports it)."""
+    stored, readable or not (a damaged row is moved as it is; ``warroom scores`` reports it), except a row that JSON
+    cannot hold (a number that is not finite, ``9e999`` in SQLite): it is left out, and added to ``skipped``."""
     from warroom.store.results._history import read_history
 
     sql = f"SELECT {', '.join(EXPORT_COLUMNS)} FROM sessions ORDER BY started_at, session_id"
@@ -44,7 +46,15 @@ def export_lines(store: ResultsStore) -> Iterator[str]:
             line = dict(zip(EXPORT_COLUMNS, tuple(r), strict=True))
             if line["session_id"] in history:
                 line[HISTORY_KEY] = [change.to_line() for change in history[line["session_id"]]]
-            yield json.dumps(line, ensure_ascii=False, allow_nan=False)
+            try:
+                text = json.dumps(line, ensure_ascii=False, allow_nan=False)
+            except ValueError:  # a value JSON cannot hold: reported, never written as a made-up value
+                sid = str(line["session_id"])
+                if skipped is not None:
+                    reason = "a number in it is not finite (JSON cannot hold it)"
+                    skipped.append(CorruptSession(f"stored session {sid} cannot be exported: {reason}", sid))
+                continue
+            yield text
     except store.db.errors as exc:
         raise store.db.error(exc) from exc
 
@@ -161,7 +171,7 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
             continue
         try:
             values, history = _row(text)
-            stored = store.insert_row(values, history, check=(UNVERIFIED, unverified, "warroom store import"))
+            stored = store.insert_row(values, history, check=(UNVERIFIED, unverified, IMPORT_SUBMITTER))
         except (ValueError, InvalidSession, DuplicateSession) as exc:
             result.refuse(source, number, _reason(exc))
             continue
@@ -189,10 +199,11 @@ def _refused_by_policy(exc: StoreError) -> bool:
     return getattr(exc.__cause__, "sqlstate", None) == "42501"
 
 
-def write_export(store: ResultsStore, out: TextIO) -> int:
-    """Write every stored session to ``out`` as JSON Lines; returns how many."""
+def write_export(store: ResultsStore, out: TextIO, skipped: list[CorruptSession] | None = None) -> int:
+    """Write every stored session to ``out`` as JSON Lines; returns how many. A row left out (see
+    :func:`export_lines`) is added to ``skipped``."""
     n = 0
-    for line in export_lines(store):
+    for line in export_lines(store, skipped):
         out.write(line + "\n")
         n += 1
     return n
