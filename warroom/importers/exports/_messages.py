@@ -22,10 +22,13 @@ from warroom.importers.spans import as_text
 _ROLES = {"AIMessage": "assistant", "AIMessageChunk": "assistant", "HumanMessage": "user", "SystemMessage": "system",
           "ToolMessage": "tool", "FunctionMessage": "function", "ai": "assistant", "human": "user",
           "system": "system", "tool": "tool", "function": "function", "AIMessageChunkType": "assistant"}
-_TEXT_PARTS = frozenset({"text", "output_text", "input_text"})
-_THOUGHT_PARTS = frozenset({"thinking", "reasoning"})
+#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
+_TEXT_PARTS = ("text", "output_text", "input_text")
+#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
+_THOUGHT_PARTS = ("thinking", "reasoning")
 #: OpenAI Responses API output items other than ``message`` that :func:`message` reads.
-_RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "reasoning"})
+#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
+_RESPONSES_ITEMS = ("function_call", "function_call_output", "reasoning")
 #: The roles LangChain accepts in a ``(role, content)`` pair (``graph.invoke({"messages": [("user", "hi")]})``,
 #: recorded as the JSON list ``["user", "hi"]``).
 _PAIR_ROLES = {"human": "user", "user": "user", "ai": "assistant", "assistant": "assistant", "system": "system",

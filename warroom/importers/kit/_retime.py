@@ -21,7 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 #: The event kinds whose content a trainee reads to find a fault: results and model outputs.
-READ_KINDS = frozenset({"tool_result", "command_result", "executor_message", "executor_report", "planner_call"})
+#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
+READ_KINDS = ("tool_result", "command_result", "executor_message", "executor_report", "planner_call")
 
 
 def _shift_from(events: list[dict[str, Any]], start: int, by: float) -> None:

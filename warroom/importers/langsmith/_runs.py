@@ -28,8 +28,9 @@ from warroom.importers.exports import (
 from warroom.importers.kit import TraceError, json_kind, warn
 from warroom.importers.spans import MODEL, OTHER, Span, Step, as_text, mark_agent, mark_tool
 
-MODEL_TYPES = frozenset({"llm", "chat_model", "chat model", "chat"})
-TOOL_TYPES = frozenset({"tool", "retriever"})
+#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
+MODEL_TYPES = ("llm", "chat_model", "chat model", "chat")
+TOOL_TYPES = ("tool", "retriever")
 #: Names of chain runs that are agents without LangGraph's node metadata (LangChain's classic agent loop).
 AGENT_CHAINS = frozenset({"AgentExecutor"})
 _SEGMENT = re.compile(r"^\d{8}T\d{6,}Z(?P<id>.+)$")
@@ -141,7 +142,7 @@ def _warn_lone_roots(runs: list[dict[str, Any]], spans: list[Span]) -> None:
         count[span.trace_id] = count.get(span.trace_id, 0) + 1
     lone = [(run, span) for run, span in zip(runs, spans, strict=True)
             if count[span.trace_id] == 1 and not span.parent_id and not run.get("child_runs")
-            and run["run_type"] not in MODEL_TYPES | TOOL_TYPES]
+            and run["run_type"] not in (*MODEL_TYPES, *TOOL_TYPES)]
     if not lone:
         return
     run, span = lone[0]

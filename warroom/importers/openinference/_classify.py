@@ -90,7 +90,8 @@ def _calls(message: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 #: Content part types shown as ``[image part URL]`` (the others are text, tool calls or tool results).
-_MEDIA = frozenset({"image", "audio", "video", "document", "file"})
+#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
+_MEDIA = ("image", "audio", "video", "document", "file")
 
 
 def _media_part(part: dict[str, Any]) -> str:
@@ -117,7 +118,8 @@ def _message_text(message: dict[str, Any]) -> str:
 
 
 #: Roles of messages that are not a model's output (a raw ``output.value`` holding a whole conversation).
-_NOT_OUTPUT_ROLES = frozenset({"user", "system", "developer", "tool", "function"})
+#: A tuple: ``in`` compares, never hashes (a list where a trace has a string is no error).
+_NOT_OUTPUT_ROLES = ("user", "system", "developer", "tool", "function")
 
 
 def _span_messages(attrs: dict[str, Any], prefix: str, raw: str, mime: str) -> list[dict[str, Any]] | None:
