@@ -53,9 +53,10 @@ def _store_problem(console: Console, request: web.Request, exc: Exception) -> we
     return response
 
 
-def _skipped_note(path: str, problems: list[Any]) -> str:
+def _skipped_note(path: str, problems: list[Any], *, name: bool = True) -> str:
     """The one line a page shows about the stored rows it left out because they cannot be read ("" for none); each
-    is logged in full (the rows are never modified: ``warroom scores list`` names them too)."""
+    is logged in full (the rows are never modified: ``warroom scores list`` names them too). Without ``name`` the
+    line names no session (a response header: a forged session id may hold any character)."""
     if not problems:
         return ""
     from warroom.core.text import plural
@@ -63,9 +64,9 @@ def _skipped_note(path: str, problems: list[Any]) -> str:
     for problem in problems:
         log.warning("console page %s: skipped %s", path, problem)
     ids = sorted({str(getattr(p, "session_id", "?")) for p in problems})
-    named = ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")
+    named = f" ({', '.join(ids[:3])}{', ...' if len(ids) > 3 else ''})" if name else " (the server's log names them)"
     verb = "was" if len(ids) == 1 else "were"
-    return f"{plural(len(ids), 'stored session')} cannot be read and {verb} left out of this page ({named})."
+    return f"{plural(len(ids), 'stored session')} cannot be read and {verb} left out of this page{named}."
 
 
 class _Pages:
@@ -392,7 +393,7 @@ class _Pages:
         name = f"gradebook-{set_id or 'sessions'}.csv".replace("/", "-")
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         if problems:  # a download has no page to say it on: a header, and the server's log names each row
-            headers["X-Warroom-Skipped"] = _skipped_note(request.path, problems)
+            headers["X-Warroom-Skipped"] = _skipped_note(request.path, problems, name=False)
         return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)
 
     async def roster(self, request: web.Request) -> web.StreamResponse:
