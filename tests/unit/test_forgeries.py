@@ -212,6 +212,58 @@ def test_the_later_of_two_end_lines_is_not_taken(tmp_path: Path):
     assert any("a second end line (skipped" in p for p in rec.problems)
 
 
+def killed_journal(data: Path, drill_path: Path, start: dict, actions: list[Action], **trial) -> str:
+    """A session killed mid-drill (no end line) whose journal start line was edited: ``start``'s values written over
+    what the recorder wrote."""
+    rec = SessionRecorder.start(data, "ann", drill_path, load(drill_path), **trial)
+    for a in actions:
+        rec.record(a)
+    rec.close()
+    path = data / "journals" / f"{rec.session_id}.jsonl"
+    first, rest = path.read_text().split("\n", 1)
+    path.write_text(json.dumps({**json.loads(first), **start}) + "\n" + rest)
+    return rec.session_id
+
+
+def recovered_verdict(data: Path, sid: str) -> tuple[str | None, str, Verdict]:
+    """What recovery recorded for ``sid`` (its state and reason), and what ``scores verify`` finds afterwards."""
+    (rec,) = recover_unfinished(data)
+    assert rec.stored, rec
+    with ResultsStore(data) as store:
+        check = store.checks().get(sid)
+        (verified,) = verify_sessions(store, default_drill_resolver(), record=False)
+    return (check.state if check else None), (check.reason if check else ""), verified.verdict
+
+
+def test_recovery_flags_an_assessment_journal_that_paused_as_verify_does(tmp_path: Path):
+    paused = [Action(t=1.0, kind=ActionKind.PAUSE), Action(t=1.0, kind=ActionKind.RESUME), *GOOD]
+    sid = killed_journal(tmp_path, bundled_drill_path(), {"mode": "assessment"}, paused)
+    state, reason, verdict = recovered_verdict(tmp_path, sid)
+    assert (state, verdict) == ("disagrees", Verdict.DISAGREES)
+    assert "an assessment session whose action log pauses or changes the speed" in reason
+    with ResultsStore(tmp_path) as store:
+        assert cohort_stats(store).stats.trainees == []  # left out of the figures from the moment it is stored
+
+
+def test_recovery_flags_a_noise_journal_that_claims_a_fault_drill(tmp_path: Path):
+    from warroom.core.author._examples import full_example_path
+    from warroom.core.model import PlayedAs
+    from warroom.store.journal import Trial
+
+    drill = tmp_path / "drills" / "fanout-retries.yaml"
+    drill.parent.mkdir()
+    drill.write_bytes(full_example_path().read_bytes())
+    sid = killed_journal(tmp_path / "data", drill, {"all_clear": False}, [], trial=Trial(PlayedAs.NOISE))
+    state, reason, verdict = recovered_verdict(tmp_path / "data", sid)
+    assert (state, verdict) == ("disagrees", Verdict.DISAGREES)
+    assert "all_clear false is stored, its drill (played as noise) is an all-clear drill" in reason
+
+
+def test_recovery_of_an_honest_journal_records_no_verdict(tmp_path: Path):
+    sid = killed_journal(tmp_path, bundled_drill_path(), {}, GOOD, mode="assessment")
+    assert recovered_verdict(tmp_path, sid) == (None, "", Verdict.VERIFIED)
+
+
 def test_the_recorder_stores_the_score_its_actions_make_whatever_it_is_given(tmp_path: Path):
     path = bundled_drill_path()
     drill = load(path)

@@ -49,6 +49,7 @@ from warroom.store.timestamps import utc_now
 if TYPE_CHECKING:
     from warroom.core.model import Action, Drill
     from warroom.core.scoring import Scorecard
+    from warroom.store.review import SessionDrill
 
 #: The note of the quit added to a recovered session that recorded no action: when it stopped is not known.
 UNKNOWN_STOP = "the time of interruption is unknown (the session was killed before any action was recorded)"
@@ -328,8 +329,9 @@ def _recover_one(
     finished = contents.end is not None
     if finished and contents.end:
         ended_at = str(contents.end.get("ended_at") or ended_at)
-    scorecard, actions, info, changed = _score_journal(info, contents, resolver, rec, cache)
-    check = _end_line_check(contents, scorecard, changed, rec)
+    scorecard, actions, info, found = _score_journal(info, contents, resolver, rec, cache)
+    check = _disagreement([*_start_line_problems(info, found, actions, rec),
+                           *_end_line_problems(contents, scorecard, found.changed, rec)])  # fmt: skip
     rec.actions = actions
     rec.outcome = scorecard.outcome.value
     rec.total = scorecard.total
@@ -371,31 +373,51 @@ def _quarantine(data_dir: Path, rec: RecoveredSession, reason: str) -> None:
     )
 
 
-def _end_line_check(
+def _start_line_problems(
+    info: SessionInfo, found: SessionDrill, actions: list[Action], rec: RecoveredSession
+) -> list[str]:
+    """What the journal's start line says of the session that its drill file and its actions contradict (verify's
+    :func:`~warroom.store.review.start_differences`: the drill id, version, all-clear flag, an assessment session
+    that paused), each said in ``rec.problems``: the session is stored as it is and flagged, never stored as a row
+    that ``warroom scores verify`` would reject afterwards."""
+    from warroom.store.review import start_differences
+
+    problems = start_differences(info, found, actions)
+    rec.problems.extend(f"the journal's start line or actions contradict its drill: {p}" for p in problems)
+    return problems
+
+
+def _end_line_problems(
     contents: JournalContents, scorecard: Scorecard, changed: bool, rec: RecoveredSession
-) -> tuple[str, str, None] | None:
+) -> list[str]:
     """A finished journal's end line is never trusted: the session is stored with the score its actions make
     (``scorecard``). When the end line says otherwise (and the drill file did not change since: then it may), that is
-    said in ``rec.problems`` and returned as the session's verification record (it disagrees: the journal was
-    changed after it was written), so the statistics leave it out until a facilitator looks."""
-    from warroom.store.results import DISAGREES
+    said in ``rec.problems`` and returned (it disagrees: the journal was changed after it was written)."""
     from warroom.store.review import scorecard_differences
 
     end = contents.end
     if end is None or changed:
-        return None
+        return []
     claimed = end.get("scorecard")
     differing = scorecard_differences(claimed if isinstance(claimed, dict) else {}, scorecard.to_dict())
     for key in ("outcome", "total"):  # the end line's own copies of the scorecard's figures
         if end.get(key) is not None and end.get(key) != scorecard.to_dict()[key]:
             differing.append(f"its end line's {key} is {end.get(key)!r}")
     if not differing:
-        return None
+        return []
     said = (f"the journal's end line is not what its actions score ({'; '.join(differing)}); it was not trusted: the "
             f"session's score is the one its actions make ({scorecard.outcome.value}, {scorecard.total}), flagged as "
             "disagreeing (was the journal changed after it was written?)")  # fmt: skip
     rec.problems.append(said)
-    return (DISAGREES, said, None)
+    return [said]
+
+
+def _disagreement(problems: list[str]) -> tuple[str, str, None] | None:
+    """The verification record of a recovered session whose journal contradicts itself (``problems``; None: none
+    found): it disagrees, so the statistics leave it out until a facilitator looks."""
+    from warroom.store.results import DISAGREES
+
+    return (DISAGREES, "; ".join(problems), None) if problems else None
 
 
 def _score_journal(
@@ -404,9 +426,9 @@ def _score_journal(
     resolver: DrillResolver,
     rec: RecoveredSession,
     cache: dict[Path, Drill] | None = None,
-) -> tuple[Scorecard, list[Action], SessionInfo, bool]:
+) -> tuple[Scorecard, list[Action], SessionInfo, SessionDrill]:
     """Score a journal's session from its recorded actions and its drill, never from an end line: (scorecard, the
-    actions to store, the info to store, whether the drill file changed). An unfinished session is scored as
+    actions to store, the info to store, the drill file it was scored on). An unfinished session is scored as
     abandoned (a quit added after its last action when the drill had not ended).
 
     When the drill file changed since the session started, the session is scored against the current file and the
@@ -441,10 +463,14 @@ def _score_journal(
     except ScoringError as exc:  # actions that do not fit the drill (corrupt, or a drill edited since)
         raise Unrecoverable(
             f"the actions of session {info.session_id} do not replay on its drill {drill_file}: {exc}"
-            + (" (the drill file changed since the session; putting back the file it was played on may allow"
-               " recovering it)" if found.changed else "")
+            + (
+                " (the drill file changed since the session; putting back the file it was played on may allow"
+                " recovering it)"
+                if found.changed
+                else ""
+            )
         ) from None
-    return scorecard, actions, info, found.changed
+    return scorecard, actions, info, found
 
 
 def _mtime_iso(path: Path) -> str:

@@ -4,6 +4,7 @@
 from ._drill import (
     DrillResolver,
     DrillUnavailable,
+    SessionDrill,
     default_drill_resolver,
     file_sha256,
     load_drill_file,
@@ -11,7 +12,7 @@ from ._drill import (
 )
 from ._rescore import RescoreStatus, apply_rescore, rescore
 from ._review import ACTION_ROW_KINDS, ReviewData, ReviewRow, build_review_rows, load_review
-from ._verify import Verdict, scorecard_differences, verify_sessions
+from ._verify import Verdict, scorecard_differences, start_differences, verify_sessions
 
 __all__ = [
     "ACTION_ROW_KINDS",
@@ -20,6 +21,7 @@ __all__ = [
     "RescoreStatus",
     "ReviewData",
     "ReviewRow",
+    "SessionDrill",
     "Verdict",
     "apply_rescore",
     "build_review_rows",
@@ -30,5 +32,6 @@ __all__ = [
     "rescore",
     "resolve_session_drill",
     "scorecard_differences",
+    "start_differences",
     "verify_sessions",
 ]

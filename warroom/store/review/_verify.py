@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -36,9 +36,9 @@ from warroom.store.review._drill import DrillResolver, DrillUnavailable, Session
 from warroom.store.review._rescore import session_rules
 
 if TYPE_CHECKING:
-    from warroom.core.model import Drill
+    from warroom.core.model import Action, Drill
     from warroom.core.scoring import Scorecard
-    from warroom.store.results import ResultsStore, SessionCheck, StoredSession
+    from warroom.store.results import ResultsStore, SessionCheck, SessionInfo, SessionRow, StoredSession
 
 
 class Verdict(StrEnum):
@@ -179,15 +179,7 @@ def verify_session(
 
 def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new: Scorecard) -> list[str]:
     """Every stored value of ``s`` that disagrees with ``new`` (its score recomputed on ``found``), as sentences."""
-    drill = found.drill
-    out: list[str] = []
-    if s.drill_id != drill.id:
-        out.append(f"drill_id {s.drill_id!r} is stored, but its drill file {found.path} is drill {drill.id!r}")
-    if not found.changed and s.drill_version != drill.version:
-        out.append(f"drill_version {_shown(s.drill_version)} is stored, its drill file has version {drill.version}")
-    if s.all_clear != drill.is_all_clear:
-        out.append(f"all_clear {_shown(s.all_clear)} is stored, its drill {'is' if drill.is_all_clear else 'is not'} "
-                   "an all-clear drill")  # fmt: skip
+    out = start_differences(s, found, s.actions)
     computed = new.to_dict()
     for column in _SCORED_COLUMNS:
         stored = getattr(s, column)
@@ -196,8 +188,26 @@ def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new:
     if new.time_to_detect is None and s.wall_time_to_detect is not None:
         out.append(f"wall_time_to_detect {_shown(s.wall_time_to_detect)} is stored, but nothing was detected")
     out.extend(scorecard_differences(s.scorecard, computed))
-    out.extend(_figure_differences(store, s.session_id, computed, drill.is_all_clear))
-    if s.mode == "assessment" and any(a.kind in ("pause", "resume", "speed") for a in s.actions):
+    out.extend(_figure_differences(store, s.session_id, computed, found.drill.is_all_clear))
+    return out
+
+
+def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions: Sequence[Action]) -> list[str]:
+    """What a session says of itself when it starts (``s``: its start line or its stored row, which has the same
+    fields) that its drill file (``found``, the drill the session played: its twin for a noise trial) and its action
+    log (``actions``) contradict, as sentences: its drill id, version and all-clear flag, and an assessment session
+    that pauses or changes the speed. Recovery flags a journal on these before storing it; verify on a stored row."""
+    drill = found.drill
+    out: list[str] = []
+    if s.drill_id != drill.id:
+        out.append(f"drill_id {s.drill_id!r} is stored, but its drill file {found.path} is drill {drill.id!r}")
+    if not found.changed and s.drill_version != drill.version:
+        out.append(f"drill_version {_shown(s.drill_version)} is stored, its drill file has version {drill.version}")
+    if s.all_clear != drill.is_all_clear:
+        trial = f" (played as {s.played_as})" if found.twin else ""
+        out.append(f"all_clear {_shown(s.all_clear)} is stored, its drill{trial} "
+                   f"{'is' if drill.is_all_clear else 'is not'} an all-clear drill")  # fmt: skip
+    if s.mode == "assessment" and any(a.kind in ("pause", "resume", "speed") for a in actions):
         out.append("an assessment session whose action log pauses or changes the speed (assessment plays at 1x, "
                    "without pauses)")  # fmt: skip
     return out
