@@ -76,9 +76,12 @@ def add_session(
     drill_sha256: str | None = None,
     **card: Any,
 ) -> None:
+    from warroom.core.settings import trainee_name_problem
+
+    refused = trainee_name_problem(trainee) is not None  # written by SQL: a forged row, or one stored before the rule
     info = SessionInfo(
         session_id=session_id,
-        trainee=trainee,
+        trainee="placeholder" if refused else trainee,
         drill_id=drill_id,
         drill_version=1,
         drill_sha256=drill_sha256,
@@ -87,6 +90,8 @@ def add_session(
         all_clear=all_clear,
     )
     assert store.insert(info, scorecard(drill_id=drill_id, **card), list(actions), ended_at=started_at)
+    if refused:
+        store.db.conn.execute("UPDATE sessions SET trainee = ? WHERE session_id = ?", (trainee, session_id))
 
 
 def known_sessions(store: ResultsStore) -> None:

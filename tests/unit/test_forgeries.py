@@ -366,3 +366,41 @@ def test_an_imported_session_is_not_verified_until_verify_finds_it_right(tmp_pat
     )
     assert json.loads(everything.stdout)["unverified"]["counted"] is True
     assert json.loads(everything.stdout)["counted"]["sessions"] == 2
+
+
+# -- trainee names: the rule of the command line holds for every name the store is given ----------------------------
+
+
+@pytest.mark.parametrize("name", ["ann\u202emallory", "ann\x1b[2J", "ann\u200b", " ann", "a" * 81])
+def test_a_journal_start_line_with_an_unreadable_trainee_name_is_quarantined(tmp_path: Path, name: str):
+    sid = killed_journal(tmp_path, bundled_drill_path(), {"trainee": name}, GOOD)
+    (rec,) = recover_unfinished(tmp_path)
+    assert rec.quarantined and not rec.stored
+    assert "the session start line has bad values: trainee: a trainee name that" in rec.error
+    with ResultsStore(tmp_path) as store:
+        assert sid not in {r.session_id for r in store.query()}
+
+
+@pytest.mark.parametrize("name", ["mallory\x1b[31m", "bob\u2066", "eve\u00a0"])
+def test_store_import_refuses_an_unreadable_trainee_name_and_names_its_line(tmp_path: Path, name: str):
+    src = tmp_path / "trainee"
+    play(src, "ann", GOOD)
+    out = tmp_path / "x.jsonl"
+    export = CliRunner().invoke(main, ["store", "export", "--data-dir", str(src), "-o", str(out)])
+    assert export.exit_code == 0, export.output
+    (line,) = out.read_text().splitlines()
+    out.write_text(json.dumps({**json.loads(line), "trainee": name}) + "\n")
+    imported = CliRunner().invoke(main, ["store", "import", str(out), "--data-dir", str(tmp_path / "dest")])
+    assert imported.exit_code != 0
+    assert f"{out}:1:" in imported.output and "trainee: a trainee name that contains" in imported.output
+    assert "\x1b" not in imported.output and "\u2066" not in imported.output
+    with ResultsStore(tmp_path / "dest") as store:
+        assert store.query() == []
+
+
+def test_a_stored_row_with_an_older_name_stays_readable(tmp_path: Path):
+    sid = play(tmp_path, "ann", GOOD).session_id
+    with ResultsStore(tmp_path) as store:
+        store.db.conn.execute("UPDATE sessions SET trainee = ?", ("ann\u200b",))
+        (row,) = store.query()
+    assert (row.session_id, row.trainee) == (sid, "ann\u200b")

@@ -25,6 +25,7 @@ __all__ = [
     "resolve_cache_dir",
     "resolve_data_dir",
     "resolve_trainee",
+    "trainee_name_problem",
 ]
 
 #: Environment variable naming the trainee when ``--trainee`` is not given.
@@ -39,26 +40,34 @@ CACHE_DIR_ENV = "WARROOM_CACHE_DIR"
 MAX_TRAINEE_CHARS = 80
 
 
-def _checked_trainee(name: str, source: str) -> str:
-    """``name`` when it is a name people can read; else a :class:`SettingsError` naming ``source``: a control
-    character or bidirectional control, an invisible (format) character such as a zero-width space, or more than
-    :data:`MAX_TRAINEE_CHARS` characters."""
+def trainee_name_problem(name: str) -> str | None:
+    """Why ``name`` is not a trainee name people can read (None: it is one): a control character or bidirectional
+    control, an invisible (format) character such as a zero-width space, surrounding white space, or more than
+    :data:`MAX_TRAINEE_CHARS` characters. The one rule for every name warroom stores: the command line, the roster,
+    and the results store's checks of a journal's start line and of every row written (``store import`` included)."""
     why = "stored with every session and printed by `warroom scores`; use letters, digits, spaces and punctuation"
     bad = control_chars(name)
     if bad:
-        raise SettingsError(
-            f"the trainee name from {source} contains control characters ({', '.join(bad)}): a trainee name is {why}"
-        )
+        return f"contains control characters ({', '.join(bad)}): a trainee name is {why}"
     invisible = sorted({f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in name if _invisible(ch)})
     if invisible:
-        raise SettingsError(
-            f"the trainee name from {source} contains invisible characters ({', '.join(invisible)}): two names that "
-            f"look the same must be the same name; a trainee name is {why}"
-        )
+        return (f"contains invisible characters ({', '.join(invisible)}): two names that look the same must be the "
+                f"same name; a trainee name is {why}")  # fmt: skip
     if len(name) > MAX_TRAINEE_CHARS:
-        raise SettingsError(
-            f"the trainee name from {source} is {len(name):,} characters long; at most {MAX_TRAINEE_CHARS} are allowed"
-        )
+        return f"is {len(name):,} characters long; at most {MAX_TRAINEE_CHARS} are allowed"
+    if not name.strip():
+        return "is empty"
+    if name != name.strip():
+        return "has white space around it"
+    return None
+
+
+def _checked_trainee(name: str, source: str) -> str:
+    """``name`` when it is a name people can read (:func:`trainee_name_problem`); else a :class:`SettingsError`
+    naming ``source``."""
+    problem = trainee_name_problem(name)
+    if problem:
+        raise SettingsError(f"the trainee name from {source} {problem}")
     return name
 
 

@@ -18,6 +18,7 @@ Every number is strict (a text ``"80"`` or a boolean is never taken as one), fin
 column holds text. :data:`~warroom.store.results._checks.VALID_ROW_SQL` is the same check on the numeric and text
 columns as an SQL expression, so figures computed inside the database skip the rows a read would skip.
 """
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -52,6 +53,15 @@ def _iso_time(value: str) -> str:
 def _session_id(value: str) -> str:
     if any(c in value for c in "/\\") or any(ord(c) < 0x21 or ord(c) == 0x7F for c in value) or value[0] == ".":
         raise ValueError("a session id is letters, digits, '-' and '_' (no spaces, slashes or control characters)")
+    return value
+
+
+def _trainee_name(value: str) -> str:
+    from warroom.core.settings import trainee_name_problem
+
+    problem = trainee_name_problem(value)
+    if problem:
+        raise ValueError(f"a trainee name that {problem}")
     return value
 
 
@@ -91,6 +101,10 @@ Count = Annotated[int, Field(strict=True, ge=0, le=1_000_000)]
 DrillSeconds = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_ACTION_SECONDS)]
 Figure = Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=MAX_FIGURE)]
 OutcomeValue = Annotated[str, Field(strict=True), AfterValidator(_outcome)]
+#: A trainee name as warroom's commands accept it (:func:`warroom.core.settings.trainee_name_problem`): checked on
+#: every write (a journal's start line, a stored or imported row), not on reads, so that a row stored before the
+#: rule stays readable.
+TraineeName = Annotated[str, Field(strict=True, min_length=1), AfterValidator(_trainee_name)]
 #: ``tutorial``: a session of the guided tutorial (``warroom tutorial``), never counted in the cohort statistics.
 Mode = Literal["practice", "assessment", "tutorial"]
 Seed = Annotated[int, Field(strict=True, ge=0, le=2**63 - 1)]
@@ -138,20 +152,27 @@ COLUMNS: dict[str, tuple[Any, Any]] = {
 assert set(COLUMNS) == {*LIST_FIELDS, *FULL_FIELDS}, "a column of the sessions table has no check"
 
 
-def _model(name: str, fields: tuple[str, ...], extra: Literal["ignore", "forbid"]) -> type[BaseModel]:
-    """The model checking ``fields`` (columns of :data:`COLUMNS`); ``extra``: what other keys do."""
+#: The checks a written value passes beyond :data:`COLUMNS`' (column -> type and default): values warroom writes
+#: from now on, which a row stored earlier may not meet.
+WRITE_COLUMNS: dict[str, tuple[Any, Any]] = {"trainee": (TraineeName, ...)}
+
+
+def _model(name: str, fields: tuple[str, ...], extra: Literal["ignore", "forbid"], written: bool) -> type[BaseModel]:
+    """The model checking ``fields`` (columns of :data:`COLUMNS`, and :data:`WRITE_COLUMNS` for a model of what is
+    ``written``); ``extra``: what other keys do."""
     config = ConfigDict(extra=extra, frozen=True)
-    model: type[BaseModel] = create_model(name, __config__=config, **{f: COLUMNS[f] for f in fields})  # type: ignore[call-overload]
+    columns = {**COLUMNS, **WRITE_COLUMNS} if written else COLUMNS
+    model: type[BaseModel] = create_model(name, __config__=config, **{f: columns[f] for f in fields})  # type: ignore[call-overload]
     return model
 
 
 #: A session's start: the journal's ``start`` line (other keys such as ``type``, ``format``, ``pid`` are ignored)
 #: and the start columns of a stored row (the fields of :class:`~warroom.store.results.SessionInfo`).
-StartRecord = _model("StartRecord", START_FIELDS, "ignore")
+StartRecord = _model("StartRecord", START_FIELDS, "ignore", written=True)
 #: One row of the ``sessions`` table as listed (the columns of :class:`~warroom.store.results.SessionRow`).
-ListedRecord = _model("ListedRecord", LIST_FIELDS, "forbid")
-#: One whole row of the ``sessions`` table (``scorecard`` and ``actions`` as their JSON text).
-RowRecord = _model("RowRecord", (*LIST_FIELDS, *FULL_FIELDS), "forbid")
+ListedRecord = _model("ListedRecord", LIST_FIELDS, "forbid", written=False)
+#: One whole row of the ``sessions`` table (``scorecard`` and ``actions`` as their JSON text), as it is written.
+RowRecord = _model("RowRecord", (*LIST_FIELDS, *FULL_FIELDS), "forbid", written=True)
 
 
 class HistoryRecord(BaseModel):
