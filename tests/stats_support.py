@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from store_support import scorecard
+from store_support import insert_literally, scorecard
 
 from warroom.store.results import ResultsStore, SessionInfo, WallClock
 
@@ -45,7 +45,7 @@ def add(
     card = scorecard(outcome=outcome, total=total, ttd=ttd, drill_id=drill, false_escalations=int(bool(pulled)))
     if shown is not None or pulled is not None:
         card = dataclasses.replace(card, distractors_shown=shown or 0, distractor_escalations=list(pulled or ()))
-    assert store.insert(info, card, [], ended_at=info.started_at, wall=WallClock(wall_time_to_detect=wall_ttd))
+    insert_literally(store, info, card, [], ended_at=info.started_at, wall=WallClock(wall_time_to_detect=wall_ttd))
 
 
 #: (trainee, hit outcomes on A and B, outcome on the all-clear drill C): five trainees of different skill.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -76,12 +77,9 @@ def add_session(
     drill_sha256: str | None = None,
     **card: Any,
 ) -> None:
-    from warroom.core.settings import trainee_name_problem
-
-    refused = trainee_name_problem(trainee) is not None  # written by SQL: a forged row, or one stored before the rule
     info = SessionInfo(
         session_id=session_id,
-        trainee="placeholder" if refused else trainee,
+        trainee=trainee,
         drill_id=drill_id,
         drill_version=1,
         drill_sha256=drill_sha256,
@@ -89,9 +87,26 @@ def add_session(
         started_at=started_at,
         all_clear=all_clear,
     )
-    assert store.insert(info, scorecard(drill_id=drill_id, **card), list(actions), ended_at=started_at)
+    insert_literally(store, info, scorecard(drill_id=drill_id, **card), list(actions), ended_at=started_at)
+
+
+def insert_literally(store: ResultsStore, info: SessionInfo, card: Scorecard, actions: list[Any], **kw: Any) -> None:
+    """``store.insert``, except that a trainee name or a drill id the store refuses on write (control characters,
+    a drill id that is no drill id) is written by SQL afterwards: a row forged by SQL or stored before the rule,
+    which every page and command must still show literally."""
+    import dataclasses
+
+    from warroom.core.settings import trainee_name_problem
+    from warroom.core.text import is_valid_id
+
+    refused = trainee_name_problem(info.trainee) is not None or not is_valid_id(info.drill_id)
+    written = dataclasses.replace(info, trainee="placeholder", drill_id="placeholder") if refused else info
+    written_card = dataclasses.replace(card, drill_id=written.drill_id)
+    assert store.insert(written, written_card, actions, **kw)
     if refused:
-        store.db.conn.execute("UPDATE sessions SET trainee = ? WHERE session_id = ?", (trainee, session_id))
+        sql = "UPDATE sessions SET trainee = ?, drill_id = ?, scorecard = ? WHERE session_id = ?"
+        text = json.dumps(card.to_dict(), ensure_ascii=False, sort_keys=True)
+        store.db.conn.execute(sql, (info.trainee, info.drill_id, text, info.session_id))
 
 
 def known_sessions(store: ResultsStore) -> None:

@@ -160,7 +160,7 @@ def test_exports_carry_every_stored_field(tmp_path: Path):
     flat = [f.name for f in fields(SessionRow)]
 
     (j,) = json.loads(run(data, "--format", "json").stdout)
-    assert set(j) == {*flat, "scorecard", "actions"}
+    assert set(j) == {*flat, "scorecard", "actions", "verification"} and j["verification"] is None
     assert j["scorecard"] == json.loads(json.dumps(stored.scorecard)) and j["scorecard"]["outcome"] == "contained"
     assert [a["kind"] for a in j["actions"]] == [a.kind.value for a in stored.actions]
     assert j["actions"][-1] == {
@@ -175,12 +175,12 @@ def test_exports_carry_every_stored_field(tmp_path: Path):
 
     r = run(data, "--format", "csv")
     (row,) = list(csv.DictReader(io.StringIO(r.stdout)))
-    assert set(row) == set(flat)
+    assert set(row) == {*flat, "verification"} and row["verification"] == ""
     assert row["drill_path"] == str(drill_path.resolve()) and row["all_clear"] == "False"
     assert json.loads(row["notes"]) == ["a facilitator's note"] and row["rescored_at"] == j["rescored_at"]
     # With no store yet the CSV header is the same.
     empty = run(tmp_path / "nothing", "--format", "csv").stdout
-    assert empty.strip().split(",") == list(CSV_COLUMNS) and set(CSV_COLUMNS) == set(flat)
+    assert empty.strip().split(",") == list(CSV_COLUMNS) and set(CSV_COLUMNS) == {*flat, "verification"}
 
 
 def _corrupt(data_dir: Path) -> dict[str, tuple]:

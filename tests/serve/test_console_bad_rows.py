@@ -53,3 +53,25 @@ async def test_bad_rows_are_skipped_and_counted_on_every_console_page(tmp_path):
             async with ada.get("/mine") as r:
                 page = await r.text()
             assert r.status == 200 and f"/mine/{good}" in page and 'id="skipped"' in page
+
+
+async def test_the_sessions_page_marks_the_sessions_the_figures_leave_out(tmp_path):
+    from handcohort_support import Play, play
+
+    from warroom.store.results import ResultsStore
+
+    data = tmp_path / "data"
+    good = play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    forge(data, good, "forged-100", total=100)
+    with ResultsStore(data) as store:
+        store.mark("forged-100", "disagrees", "total 100 is stored, 92 recomputed")
+    with serving(tmp_path, data_dir=data) as served:
+        facilitator = await served.signed_in(FACILITATOR)
+        async with facilitator, facilitator.get("/console/sessions") as r:
+            page = await r.text()
+    assert r.status == 200
+    body = page.split("<tbody>")[1].split("</tbody>")[0]
+    rows = {row.split('href="/console/sessions/')[1].split('"')[0]: row for row in body.split("</tr>")[:-1]}
+    assert '<span class="unverified"' in rows["forged-100"] and "! disagrees" in rows["forged-100"]
+    assert "unverified" not in rows[good]
+    assert 'id="unverified-note"' in page and "1 session here is not verified" in page

@@ -404,3 +404,27 @@ def test_a_stored_row_with_an_older_name_stays_readable(tmp_path: Path):
         store.db.conn.execute("UPDATE sessions SET trainee = ?", ("ann\u200b",))
         (row,) = store.query()
     assert (row.session_id, row.trainee) == (sid, "ann\u200b")
+
+
+# -- what `scores list` shows of sessions that are not verified -------------------------------------------------------
+
+
+def test_scores_list_marks_sessions_that_are_not_verified(tmp_path: Path):
+    honest = play(tmp_path, "ann", GOOD).session_id
+    with ResultsStore(tmp_path) as store:
+        add_session(store, "forged", trainee="ann", outcome="contained", total=100, actions=[])
+        store.mark("forged", "disagrees", "total 100 is stored, 0 recomputed")
+    table = CliRunner().invoke(main, ["scores", "list", "--data-dir", str(tmp_path)], env={"COLUMNS": "200"})
+    assert table.exit_code == 0, table.output
+    lines = {line.split()[1]: line for line in table.output.splitlines() if line.startswith("│ ")}
+    assert "100 !" in lines["forged"] and " !" not in lines[honest]
+    assert "! not verified (1 disagrees): left out of the statistics" in table.output
+    data = CliRunner().invoke(main, ["scores", "list", "--data-dir", str(tmp_path), "--format", "json"])
+    assert {r["session_id"]: r["verification"] for r in json.loads(data.output)} == {honest: None,
+                                                                                   "forged": "disagrees"}
+    out = tmp_path / "all.csv"
+    CliRunner().invoke(main, ["scores", "list", "--data-dir", str(tmp_path), "--format", "csv", "-o", str(out)])
+    import csv
+
+    rows = {r["session_id"]: r["verification"] for r in csv.DictReader(out.open(encoding="utf-8"))}
+    assert rows == {honest: "", "forged": "disagrees"}

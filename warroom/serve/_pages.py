@@ -232,14 +232,17 @@ class _Pages:
         await self.c.counting_note()
         q = request.query
         trainee, drill, set_id = q.get("trainee") or None, q.get("drill") or None, q.get("set") or None
+        def read(store: Any) -> tuple[list[Any], list[Any], dict[str, str]]:
+            rows, problems = store.query_readable(trainee=trainee, drill=drill, set_id=set_id, limit=LIST_LIMIT)
+            checks = store.checks([r.session_id for r in rows])
+            return rows, problems, {sid: c.state for sid, c in checks.items() if c.state != "verified"}
+
         try:
-            rows, problems = await self.c.in_store(
-                lambda s: s.query_readable(trainee=trainee, drill=drill, set_id=set_id, limit=LIST_LIMIT)
-            )
+            rows, problems, left_out = await self.c.in_store(read)
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         return self.c.page(request, "sessions.html", "Sessions", "/console/sessions", rows=rows, trainee=trainee,
-                           drill=drill, set_id=set_id, limit=LIST_LIMIT,
+                           drill=drill, set_id=set_id, limit=LIST_LIMIT, left_out=left_out,
                            skipped=_skipped_note(request.path, problems))  # fmt: skip
 
     async def _review(self, session_id: str, trainee: str | None = None) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,10 @@ _CSV_FIRST = (
     "drill_path",
     "notes",
 )
-CSV_COLUMNS = _CSV_FIRST + tuple(f for f in LIST_FIELDS if f not in _CSV_FIRST)
+#: The last column of an export: the session's verification state (docs/cohorts.md): ``unverified``,
+#: ``disagrees``, ``unverifiable``, ``verified``, or empty (null in JSON) for a session warroom's recorder stored.
+VERIFICATION = "verification"
+CSV_COLUMNS = _CSV_FIRST + tuple(f for f in LIST_FIELDS if f not in _CSV_FIRST) + (VERIFICATION,)
 
 
 def _shown(row: Any) -> Any:
@@ -66,15 +70,23 @@ def _shown(row: Any) -> Any:
     return dataclasses.replace(row, **dict.fromkeys(hidden)) if hidden else row
 
 
-def _csv_row(row: Any) -> dict[str, Any]:
+def _csv_row(row: Any, state: str | None) -> dict[str, Any]:
     """A session row's CSV cells: the flat fields (answer-key fields empty for a session that never reached its
-    debrief), ``notes`` as a JSON list."""
+    debrief), ``notes`` as a JSON list, and its verification ``state``."""
     import json
 
+    d = _json_row(row, state)
+    d["notes"] = json.dumps(d.get("notes") or [], ensure_ascii=False)
+    return d
+
+
+def _json_row(row: Any, state: str | None) -> dict[str, Any]:
+    """A session row as exported: its fields (answer-key fields left out before its debrief) and its verification
+    ``state`` (None: stored by warroom's recorder)."""
     from warroom.core.model import pre_debrief_session
 
     d: dict[str, Any] = pre_debrief_session(row.to_dict())
-    d["notes"] = json.dumps(d.get("notes") or [], ensure_ascii=False)
+    d[VERIFICATION] = state
     return d
 
 
@@ -108,14 +120,14 @@ def list_sessions(
         )
         for problem in unreadable:  # reported and skipped, never modified
             say(f"skipped: {problem}", err=True)
+        checks = store.checks([r.session_id for r in rows])
+        states = {sid: c.state for sid, c in checks.items()}
         if fmt == "json":
-            from warroom.core.model import pre_debrief_session
-
-            emit_json([pre_debrief_session(r.to_dict()) for r in rows], output)
+            emit_json([_json_row(r, states.get(r.session_id)) for r in rows], output)
         elif fmt == "csv":
-            emit_csv(CSV_COLUMNS, [_csv_row(r) for r in rows], output)
+            emit_csv(CSV_COLUMNS, [_csv_row(r, states.get(r.session_id)) for r in rows], output)
         elif rows or unreadable:
-            _print_table(rows, store.count(**filters.as_kwargs()))
+            _print_table(rows, store.count(**filters.as_kwargs()), states)
         else:
             say("No sessions match." if filters.given() else "No sessions recorded yet.")
         if unreadable:
@@ -125,15 +137,21 @@ def list_sessions(
             )
 
 
-def _print_table(rows: list[Any], total: int) -> None:
-    """The sessions table, titled with how many of the ``total`` matching sessions it shows."""
+def _print_table(rows: list[Any], total: int, states: dict[str, str]) -> None:
+    """The sessions table, titled with how many of the ``total`` matching sessions it shows; a session the
+    statistics leave out (``states``: session id -> its verification state) is marked ``!`` beside its score, and a
+    note says why."""
     from warroom.cli.common import make_console, print_renderables
     from warroom.cli.scores._tables import sessions_table
 
     title = f"{len(rows):,} of {plural(total, 'session')}" if total > len(rows) else plural(total, "session")
     console = make_console()
-    table, footnote = sessions_table([_shown(r) for r in rows], console.width)
+    left_out = {sid: state for sid, state in states.items() if state != "verified"}
+    table, footnote = sessions_table([_shown(r) for r in rows], console.width, left_out)
     notes = [footnote] if footnote else []
+    if left_out:
+        kinds = ", ".join(f"{n} {state}" for state, n in sorted(Counter(left_out.values()).items()))
+        notes.append(f"! not verified ({kinds}): left out of the statistics; `warroom scores verify` says why")
     if total > len(rows):
         notes.append(f"(showing {len(rows)}; use --limit 0 for all)")
     print_renderables(console, title, table, *notes)

@@ -5,6 +5,7 @@ summaries. Every cell is drill or trainee text shown literally: no Rich markup, 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from warroom.core.text import clean, damage, damage_amount, seconds
@@ -61,14 +62,16 @@ def _fixed(table: Any, name: str, values: list[str], justify: str = "left") -> N
     table.add_column(name, justify=justify, no_wrap=True, min_width=width)
 
 
-def _cells(r: Any, inline_units: bool) -> dict[str, str]:
+def _cells(r: Any, inline_units: bool, left_out: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A session's cells; its score marked ``!`` when the statistics leave it out (``left_out``: session id -> its
+    verification state)."""
     return {
         "session": clean(r.session_id),
         "trainee": clean(r.trainee),
         "drill": clean(r.drill_id),
         "when": fmt_when(r.started_at),
         "outcome": outcome_label(r.outcome, r.all_clear) + (" (recovered)" if r.recovered else ""),
-        "score": str(r.total),
+        "score": str(r.total) + (" !" if left_out and r.session_id in left_out else ""),
         "ttd": seconds(r.time_to_detect),
         "damage": clean(_damage_cell(r, inline_units)),
         "false": str(r.false_escalations),
@@ -166,19 +169,20 @@ def fitted_table(columns: list[tuple[str, str, bool]], rows: list[list[str]], wi
         table.add_row(*(_cell(v) for v in r))
     return table
 
-def sessions_table(rows: list[Any], width: int) -> tuple[Any, str | None]:
-    """The sessions as a Rich table no wider than ``width`` columns, and its footnote (or None).
+def sessions_table(rows: list[Any], width: int, left_out: Mapping[str, str] | None = None) -> tuple[Any, str | None]:
+    """The sessions as a Rich table no wider than ``width`` columns, and its footnote (or None); the score of a
+    session in ``left_out`` (session id -> its verification state: the statistics leave it out) is marked ``!``.
 
     Session ids, trainees, drill ids and scores are never truncated or wrapped. In order of preference: nine
     columns with every damage unit in its row; nine columns with the long damage units (over :data:`SHORT_UNIT`
     characters) once per drill in the footnote, so no damage cell wraps over many lines; four lines per session in
     three columns (:func:`_narrow_table`)."""
     for inline_units in (True, False):
-        cells = [_cells(r, inline_units) for r in rows]
+        cells = [_cells(r, inline_units, left_out) for r in rows]
         # Units in the rows only when no damage cell has to wrap; else they go to the footnote. A damage cell
         # never wraps ("$4,413.00 *" stays whole).
         columns = [(k, h, fixed or k == "damage") for k, h, fixed in _WIDE_COLUMNS]
         table = fitted_table(columns, [[c[k] for k, _, _ in columns] for c in cells], width)
         if table is not None:
             return table, None if inline_units else _unit_footnote(rows)
-    return _narrow_table([_cells(r, False) for r in rows]), _unit_footnote(rows)
+    return _narrow_table([_cells(r, False, left_out) for r in rows]), _unit_footnote(rows)

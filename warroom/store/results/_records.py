@@ -28,6 +28,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from warroom.core.model import MAX_DRILL_SECONDS, Action, Outcome
 from warroom.core.scoring import MAX_TOTAL
+from warroom.core.text import ID_PATTERN
 from warroom.store.results import _checks
 from warroom.store.results._rows import FULL_FIELDS, LIST_FIELDS, START_FIELDS
 
@@ -105,6 +106,9 @@ OutcomeValue = Annotated[str, Field(strict=True), AfterValidator(_outcome)]
 #: every write (a journal's start line, a stored or imported row), not on reads, so that a row stored before the
 #: rule stays readable.
 TraineeName = Annotated[str, Field(strict=True, min_length=1), AfterValidator(_trainee_name)]
+#: A drill id as the drill format allows it (letters, digits, ``-``, ``_`` and ``.``: the format's ``Identifier``),
+#: checked on every write: a session's drill id names a drill, and is a column of every export.
+DrillId = Annotated[str, Field(strict=True, min_length=1, max_length=80, pattern=ID_PATTERN)]
 #: ``tutorial``: a session of the guided tutorial (``warroom tutorial``), never counted in the cohort statistics.
 Mode = Literal["practice", "assessment", "tutorial"]
 Seed = Annotated[int, Field(strict=True, ge=0, le=2**63 - 1)]
@@ -154,7 +158,7 @@ assert set(COLUMNS) == {*LIST_FIELDS, *FULL_FIELDS}, "a column of the sessions t
 
 #: The checks a written value passes beyond :data:`COLUMNS`' (column -> type and default): values warroom writes
 #: from now on, which a row stored earlier may not meet.
-WRITE_COLUMNS: dict[str, tuple[Any, Any]] = {"trainee": (TraineeName, ...)}
+WRITE_COLUMNS: dict[str, tuple[Any, Any]] = {"trainee": (TraineeName, ...), "drill_id": (DrillId, ...)}
 
 
 def _model(name: str, fields: tuple[str, ...], extra: Literal["ignore", "forbid"], written: bool) -> type[BaseModel]:
