@@ -133,6 +133,30 @@ def test_forged_rows_of_a_trainee_role_are_left_out_and_verify_names_each(tmp_pa
     assert "Sessions not verified" in page and page.count("forged-") == 5 and "5 sessions not verified" in page
 
 
+def test_a_copy_of_a_real_session_dated_earlier_is_not_a_first_attempt(tmp_path: Path, class_store, monkeypatch):
+    ann, ann_url, fac_url = class_store
+    data = tmp_path / "ann"
+    monkeypatch.setenv("WARROOM_STORE", ann_url)
+    late = Action(t=30.0, kind=ActionKind.ESCALATE, step="s2", note="guess", cites=("e02",))
+    first = play(data, ann, [late], mode="assessment").session_id  # a poor first attempt
+    good = play(data, ann, GOOD, mode="assessment").session_id  # then the drill again, knowing the answer
+    with ResultsStore(data) as store:
+        template = row_of(store.db.conn, good)
+        insert(store.db.conn, forged_row(template, "20260101-000000-copy", started_at="2026-01-01T00:00:00+00:00"))
+    monkeypatch.setenv("WARROOM_STORE", fac_url)
+    verify = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(data)])
+    assert verify.exit_code == 1, verify.output
+    (line,) = [line for line in verify.output.splitlines() if line.startswith("disagrees:")]
+    assert line.startswith("disagrees: 20260101-000000-copy")
+    assert f"its drill, seed and action log are those of session {good}" in line
+    assert "verified 2 of 3 sessions: 1 disagree" in verify.output
+    with ResultsStore(data) as store:
+        checks = store.checks()
+        assert (checks[first].state, checks[good].state) == ("verified", "verified")
+        (trainee,) = cohort_stats(store).stats.trainees
+        assert trainee.hits == 0  # the first attempt counts, as played: the copy is left out
+
+
 def test_a_trainee_role_may_not_record_a_verdict(tmp_path: Path, class_store, monkeypatch):
     ann, ann_url, _ = class_store
     monkeypatch.setenv("WARROOM_STORE", ann_url)

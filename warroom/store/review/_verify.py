@@ -26,6 +26,7 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -165,6 +166,8 @@ def verify_session(
         problems = [f"its action log does not replay on its drill file {found.path}: {exc}"]
         return result(Verdict.UNVERIFIABLE if found.changed else Verdict.DISAGREES, problems)
     problems = differences(store, s, found, new)
+    if submitted is not None:
+        problems.extend(_copies(store, s))
     if not problems:
         return result(Verdict.VERIFIED, [])
     if found.changed:
@@ -190,6 +193,35 @@ def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new:
     out.extend(scorecard_differences(s.scorecard, computed))
     out.extend(_figure_differences(store, s.session_id, computed, found.drill.is_all_clear))
     return out
+
+
+def _copies(store: ResultsStore, s: StoredSession) -> list[str]:
+    """A session stored without a check (``s``) that is a copy of another session of the same trainee: the same
+    drill, seed and action log (one holding a trainee's action: two sessions played hold the same one only when
+    nothing but a quit was recorded), whatever its id and start time say. A copy given an earlier start time would
+    become the trainee's first attempt at the drill. Of two copies both stored without a check, the one that claims
+    the earlier start is the copy; a session warroom's recorder stored is never the copy."""
+    mine = [a.model_dump(mode="json") for a in s.actions]
+    if not any(a["kind"] != "quit" for a in mine):
+        return []
+    same = [o for o in store.iter_sessions(trainee=s.trainee, drill=s.drill_id)
+            if not isinstance(o, CorruptSession) and o.session_id != s.session_id and o.drill_id == s.drill_id
+            and o.seed == s.seed and [a.model_dump(mode="json") for a in o.actions] == mine]  # fmt: skip
+    checks = store.checks([o.session_id for o in same])
+    return [
+        f"its drill, seed and action log are those of session {o.session_id} (started {o.started_at}): a copy, "
+        "whatever its id and start time say"
+        for o in same
+        if not (o.session_id in checks and checks[o.session_id].submitted)
+        or _instant(s.started_at) <= _instant(o.started_at)
+    ]
+
+
+def _instant(iso: str) -> datetime:
+    """An ISO 8601 time as an aware datetime (one without an offset read as UTC), to compare start times given in
+    any offset."""
+    when = datetime.fromisoformat(iso)
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
 
 
 def start_differences(s: SessionInfo | SessionRow, found: SessionDrill, actions: Sequence[Action]) -> list[str]:
