@@ -1,7 +1,7 @@
 # The API of warroom.console (its __init__.py loads each name on first use, from the module named here).
 
 from ._counting import counting_sentence
-from ._figures import detect_plot, kinds_plot, sensitivity_plot
+from ._figures import FALSE_ALARM, HIT, NEUTRAL, detect_plot, figure, kinds_plot, sensitivity_plot, svg
 from ._gradebook import gradebook_csv
 from ._grid import completion_grid
 from ._html import render
@@ -10,10 +10,14 @@ from ._progress import progress
 from ._review import compare_lines, review_lines
 
 __all__ = [
+    "FALSE_ALARM",
+    "HIT",
+    "NEUTRAL",
     "compare_lines",
     "completion_grid",
     "counting_sentence",
     "detect_plot",
+    "figure",
     "gradebook_csv",
     "kinds_plot",
     "live_counts",
@@ -22,4 +26,5 @@ __all__ = [
     "render",
     "review_lines",
     "sensitivity_plot",
+    "svg",
 ]

@@ -2,8 +2,9 @@
 text, no mathtext in labels, every label from the store shown literally (:func:`warroom.core.text.clean`), a fixed
 hash salt (the same data gives the same picture), no pyplot (no GUI backend, no global figure registry).
 
-:func:`figure` and :func:`svg` are the two steps every figure takes; the ``*_plot`` functions draw a trainee's
-progress (:class:`~warroom.console._progress.Progress`). Every rate drawn has its counts beside it.
+:func:`figure` and :func:`svg` are the two steps every figure takes, ``warroom report``'s too; the ``*_plot``
+functions draw a trainee's progress (:class:`~warroom.console._progress.Progress`). Every rate drawn has its counts
+beside it.
 """
 
 from __future__ import annotations

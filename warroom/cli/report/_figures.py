@@ -11,60 +11,16 @@ checked and read without the picture.
 
 from __future__ import annotations
 
-import html
-import io
-import re
-import warnings
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
+from warroom.console import FALSE_ALARM, HIT, NEUTRAL, figure, svg
 from warroom.core.text import clean, percent
 
-#: matplotlib settings of every figure: SVG text as text (searchable, no embedded glyphs), no mathtext in labels,
-#: a fixed hash salt so the same data gives the same page.
-_RC: Any = {
-    "svg.fonttype": "none",
-    "svg.hashsalt": "warroom",
-    "text.parse_math": False,
-    "font.size": 9,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-}
-HIT = "#2e7d32"
-FALSE_ALARM = "#c62828"
-NEUTRAL = "#1565c0"
 
-
-@contextmanager
-def _figure(width: float, height: float) -> Iterator[Any]:
-    """A matplotlib figure (size in inches) under :data:`_RC`, made without pyplot (no GUI backend, no global
-    figure registry: nothing to close)."""
-    import matplotlib
-    from matplotlib.figure import Figure
-
-    with matplotlib.rc_context(_RC):
-        fig = Figure(figsize=(width, height), layout="constrained")
-        yield fig
-
-
-def _svg(fig: Any, titles: dict[str, str] | None = None) -> str:
-    """The figure as an ``<svg>`` element, with a ``<title>`` added to each group whose id is a key of ``titles``."""
-    buf = io.StringIO()
-    with warnings.catch_warnings():  # SVG text is drawn by the reader's fonts: a glyph matplotlib's font lacks is fine
-        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from font", category=UserWarning)
-        fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
-    text = buf.getvalue()
-    text = text[text.index("<svg") :]
-    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, count=1, flags=re.S)  # RDF boilerplate
-    for gid, title in (titles or {}).items():
-        tag = re.search(rf'<g id="{re.escape(gid)}"[^>]*>', text)
-        if tag is not None:
-            text = f"{text[: tag.end()]}<title>{html.escape(title)}</title>{text[tag.end() :]}"
-    return text
-
-
+# Every figure is made and written as the console's are (one matplotlib set-up: SVG text as text, no mathtext, a
+# fixed hash salt, no pyplot), in the same colours.
 def label(text: str, width: int = 28) -> str:
     """A label from the store shown literally and short enough for an axis (``…`` when cut)."""
     text = clean(text)
@@ -121,7 +77,7 @@ def detection_space(summary: Any) -> tuple[str, list[str]]:
     placed = [t for t in summary.stats.trainees if t.hit_rate is not None and t.false_alarm_rate is not None]
     missing = [t.trainee for t in summary.stats.trainees if t not in placed]
     titles = {}
-    with _figure(6.0, 5.2) as fig:
+    with figure(6.0, 5.2) as fig:
         ax = fig.add_subplot()
         ax.plot([0, 1], [0, 1], linestyle="--", color="#9e9e9e", linewidth=1, label="chance (d′ = 0)")
         for i, t in enumerate(placed):
@@ -146,7 +102,7 @@ def detection_space(summary: Any) -> tuple[str, list[str]]:
         ax.set_ylabel("hit rate (signal trials: first escalation right, on time)")
         ax.set_title("Trainees in hit-rate vs false-alarm-rate space (95% intervals)")
         ax.legend(loc="lower right", frameon=False)
-        return _svg(fig, titles), missing
+        return svg(fig, titles), missing
 
 
 #: Trainees drawn in the d′ figure (beyond it, the first by name; the table lists every one).
@@ -166,7 +122,7 @@ def d_prime_intervals(summary: Any) -> tuple[str | None, list[str]]:
     if not shown:
         return None, too_few
     titles = {}
-    with _figure(7.0, 1.3 + 0.26 * len(shown)) as fig:
+    with figure(7.0, 1.3 + 0.26 * len(shown)) as fig:
         ax = fig.add_subplot()
         ys = list(range(len(shown)))[::-1]
         ax.axvline(0, color="#9e9e9e", linestyle="--", linewidth=1)
@@ -184,7 +140,7 @@ def d_prime_intervals(summary: Any) -> tuple[str | None, list[str]]:
         ax.set_yticks(ys, [f"{label(t.trainee)} ({t.signal_trials}+{t.noise_trials})" for t in shown])
         ax.set_xlabel("d′ (sensitivity) with its 95% interval; 0 is chance")
         ax.set_title("Sensitivity per trainee")
-        return _svg(fig, titles), too_few
+        return svg(fig, titles), too_few
 
 
 def _hbars(ax: Any, names: Sequence[str], values: Sequence[float | None], gid: str, color: str) -> None:
@@ -216,9 +172,9 @@ def drill_quality_axes(fig: Any, drills: Sequence[Any]) -> tuple[Any, Any]:
 def drill_quality(summary: Any) -> str:
     """Per drill: difficulty (share of sessions correct) and discrimination (point-biserial r), side by side."""
     drills = summary.stats.drills
-    with _figure(9.0, 1.4 + 0.28 * max(len(drills), 1)) as fig:
+    with figure(9.0, 1.4 + 0.28 * max(len(drills), 1)) as fig:
         drill_quality_axes(fig, drills)
-        return _svg(fig)
+        return svg(fig)
 
 
 #: Sessions drawn as dots per drill in the time-to-detect figure (beyond it, evenly spread over the sorted times).
@@ -244,7 +200,7 @@ def time_to_detect(trials: Sequence[Any]) -> str | None:
     if not times:
         return None
     names = sorted(times)
-    with _figure(9.0, 1.2 + 0.32 * len(names)) as fig:
+    with figure(9.0, 1.2 + 0.32 * len(names)) as fig:
         ax = fig.add_subplot()
         ys = list(range(len(names)))[::-1]
         box = ax.boxplot(
@@ -258,7 +214,7 @@ def time_to_detect(trials: Sequence[Any]) -> str | None:
         ax.set_yticks(ys, [f"{label(n)} (n={len(times[n])})" for n in names])
         ax.set_xlabel("time to detect (seconds of drill time)")
         ax.set_title("Time to detect per drill")
-        return _svg(fig)
+        return svg(fig)
 
 
 def distractor_pulls(summary: Any) -> str | None:
@@ -269,7 +225,7 @@ def distractor_pulls(summary: Any) -> str | None:
     pulls.sort(key=lambda p: (-p[2], p[0], p[1]))
     pulls = pulls[:30]
     names = [f"{label(d, 22)} / {label(e, 16)}" for d, e, _ in pulls]
-    with _figure(9.0, 1.2 + 0.28 * len(pulls)) as fig:
+    with figure(9.0, 1.2 + 0.28 * len(pulls)) as fig:
         ax = fig.add_subplot()
         ys = list(range(len(pulls)))[::-1]
         for i, (y, (_, _, n)) in enumerate(zip(ys, pulls, strict=True)):
@@ -279,4 +235,4 @@ def distractor_pulls(summary: Any) -> str | None:
         ax.set_yticks(ys, names)
         ax.set_xlabel("escalations pulled")
         ax.set_title("Distractors that pulled escalations (drill / event)")
-        return _svg(fig)
+        return svg(fig)
