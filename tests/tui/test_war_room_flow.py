@@ -24,26 +24,57 @@ def _footer(app) -> str:
     return screen_text(app).splitlines()[-1]
 
 
-async def test_paused_footer_says_resume_and_the_ticker_stops(services):
+async def test_paused_footer_says_resume_and_the_ticker_stops(services, monkeypatch):
+    from textual.timer import Timer
+
+    calls: list[tuple[str, Timer]] = []
+    for name in ("pause", "resume"):
+        method = getattr(Timer, name)
+        monkeypatch.setattr(Timer, name, lambda self, m=method, n=name: (calls.append((n, self)), m(self))[1])
+
+    def paused_now(ticker: Timer) -> bool:
+        """Whether the drill clock's ticker was last paused (it is rescheduled after every action)."""
+        return [n for n, t in calls if t is ticker][-1:] == ["pause"]
+
     app = make_app(services)
     async with app.run_test(size=(100, 24)) as pilot:
         await pilot.press("enter")
         live = app.live
-        calls: list[str] = []
-        ticker = live.ticker
-        for name in ("pause", "resume"):
-            method = getattr(ticker, name)
-            setattr(ticker, name, lambda method=method, name=name: (calls.append(name), method())[1])
         assert "space Pause" in _footer(app)
         await pilot.press("space")
         await pilot.pause()
         assert live.paused
         assert "space Resume" in _footer(app) and "Pause" not in _footer(app)
-        assert calls == ["pause"]  # the ticker stops: no work while paused
+        assert paused_now(live.ticker)  # the ticker stops: no work while paused
+        now = live.replay.now
+        await pilot.pause(0.3)
+        assert live.replay.now == now
         await pilot.press("space")
         await pilot.pause()
         assert not live.paused and "space Pause" in _footer(app)
-        assert calls == ["pause", "resume"]
+        assert not paused_now(live.ticker)
+
+
+async def test_the_ticker_wakes_when_the_screen_can_change(services):
+    from warroom.tui.room import MAX_TICK_INTERVAL, TICK_INTERVAL
+
+    app = make_app(services)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await pilot.press("enter")
+        live = app.live
+        nxt = live.replay.next_event_time
+        assert live.replay.now == 0 and nxt is not None and nxt > 1
+        assert live._tick_delay() == 0.5  # the clock shows 00:01 from 0.5 s (halves rounded up)
+        await advance(pilot, 0.7, step=0.7)
+        assert abs(live._tick_delay() - 0.8) < 1e-9  # to 1.5 s
+        await advance(pilot, nxt - 0.8, step=nxt - 0.8)  # 0.1 s before the next event
+        assert abs(live._tick_delay() - TICK_INTERVAL) < 1e-9  # never more often than ten times a second
+        await pilot.press("minus")  # 0.5x: the next second is a whole second of real time away, at most
+        await pilot.pause()
+        assert live.speed == 0.5 and live._tick_delay() <= MAX_TICK_INTERVAL
+        await pilot.press("space")
+        await pilot.pause()
+        assert live._tick_delay() == TICK_INTERVAL  # stopped: a dialog's or a pause's time is never played
 
 
 async def test_a_confirmed_escalation_while_paused_contains_and_reaches_the_debrief(services):

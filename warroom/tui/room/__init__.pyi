@@ -3,11 +3,13 @@
 from ._drillscreen import DrillScreen, false_escalation_message
 from ._escalate import EscalateScreen, match_step
 from ._flag import FlagScreen
-from ._live import WarRoomScreen
+from ._live import MAX_TICK_INTERVAL, TICK_INTERVAL, WarRoomScreen
 from ._probe import ProbeScreen
 from ._tutorial import LessonPanel, TutorialScreen
 
 __all__ = [
+    "MAX_TICK_INTERVAL",
+    "TICK_INTERVAL",
     "DrillScreen",
     "EscalateScreen",
     "FlagScreen",

@@ -1,16 +1,19 @@
 """The war room: the live drill on the drill clock.
 
-:class:`WarRoomScreen` is a thin view over a :class:`~warroom.core.play.Replay`. A ticker (about 10 Hz) reads the
-app's injected clock (handed to the screen: :attr:`WarroomApp.clock`), turns the real seconds since the last tick
-into drill seconds (times the playback speed) and advances the Replay, unless paused or under a dialog (in practice
-a recorded pause: ``DrillScreen.open_dialog``). Every trainee action goes through the Replay (its ``on_action`` hook
-is the session recorder), so each is journalled before the screen moves on. The score comes from scoring at the end.
+:class:`WarRoomScreen` is a thin view over a :class:`~warroom.core.play.Replay`. A ticker (when an event or the
+clock's next second is due: 1 to 10 times a second) reads the app's injected clock (handed to the screen:
+:attr:`WarroomApp.clock`), turns the real seconds since the last tick into drill seconds (times the playback speed)
+and advances the Replay, unless paused or under a dialog (in practice a recorded pause: ``DrillScreen.open_dialog``).
+Every trainee action goes through the Replay (its ``on_action`` hook is the session recorder), so each is journalled
+before the screen moves on. The score comes from scoring at the end.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -42,10 +45,15 @@ from warroom.tui.widgets import (
     search_again,
 )
 
-__all__ = ["TICK_INTERVAL", "WarRoomScreen"]
+__all__ = ["MAX_TICK_INTERVAL", "TICK_INTERVAL", "WarRoomScreen"]
 
-#: Seconds of real time between ticks of the drill clock.
+_T = TypeVar("_T")
+
+#: Seconds of real time between ticks of the drill clock, at the most often: a tick comes when the screen can
+#: change (an event, a probe's answer or the clock's next second is due), at least this long after the last.
 TICK_INTERVAL = 0.1
+#: Seconds of real time between ticks at the longest (a drill clock with nothing due for a while).
+MAX_TICK_INTERVAL = 1.0
 
 #: How the war room works, under its keys in the help screen.
 WAR_ROOM_NOTES = (
@@ -149,7 +157,7 @@ class WarRoomScreen(DrillScreen):
     def on_mount(self) -> None:
         self._last_time = self.clock.time
         self.apply(self.replay.advance(0))  # events at t=0
-        self.ticker = self.set_interval(TICK_INTERVAL, self.tick)
+        self._schedule_tick()
         self.query_one(TraceTable).focus()
 
     # -- the drill clock ----------------------------------------------------------------------------------------
@@ -172,6 +180,41 @@ class WarRoomScreen(DrillScreen):
             return
         if self.running and now > last:
             self.apply(self.advance_clock((now - last) * self.speed))
+
+    def _schedule_tick(self) -> None:
+        """(Re)start the ticker: one tick at the next moment the screen can change (:meth:`_tick_delay`), after which
+        the next is scheduled. Called again after every trainee action and speed change, which can bring it closer.
+        A drill that replays wakes its process one to ten times a second, not ten times whatever is due."""
+        if self.finished:
+            return
+        if self.ticker is not None:
+            self.ticker.stop()
+        self.ticker = self.set_timer(self._tick_delay(), self._on_ticker, name="drill-clock")
+        if self.paused:
+            self.ticker.pause()
+
+    def _on_ticker(self) -> None:
+        self.tick()
+        self._schedule_tick()
+
+    def _tick_delay(self) -> float:
+        """Real seconds until the next tick: until the next event, probe answer or change of the clock's whole
+        second is due at the playback speed, within :data:`TICK_INTERVAL` and :data:`MAX_TICK_INTERVAL` (the
+        shortest while the clock is stopped or held, so a dialog's time is never played when it closes)."""
+        if not self.running:
+            return TICK_INTERVAL
+        now = self.replay.now
+        due = [math.floor(now + 0.5) + 0.5]  # the clock shows whole seconds, halves rounded up
+        due += [t for t in (self.replay.next_event_time, self.replay.probes.next_due) if t is not None]
+        wait = (min(due) - now) / self.speed
+        return min(max(wait, TICK_INTERVAL), MAX_TICK_INTERVAL)
+
+    def _act(self, method: Callable[..., _T], *args: Any) -> _T | None:
+        """As the drill screen's; then the next tick is scheduled again (an action can bring it closer: a probe
+        asked, an escalation that moved the drill on)."""
+        result = super()._act(method, *args)
+        self._schedule_tick()
+        return result
 
     def advance_clock(self, dt: float) -> list[TraceEvent]:
         """Move the drill clock on by ``dt`` drill seconds; returns the events released (the tutorial stops it at
@@ -319,6 +362,7 @@ class WarRoomScreen(DrillScreen):
                 return
             self.speed = speed
             self.refresh_status()
+            self._schedule_tick()
 
     def action_faster(self) -> None:
         """Next playback speed up (see :data:`~warroom.core.text.PLAYBACK_SPEEDS`: 0.5x to 32x)."""
