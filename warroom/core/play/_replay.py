@@ -46,6 +46,7 @@ from warroom.core.model import (
     Role,
     TraceEvent,
     Usage,
+    cited_field_miss,
     damage_per_event,
     detection_events,
     earliest_evidence_at,
@@ -335,6 +336,18 @@ class Replay:
         if event_id not in self._released_at:
             raise ReplayError(f"trace event {event_id!r} has not been released yet")
 
+    def _check_cite(self, cite: str) -> None:
+        """A citation names a released event and (format 2) a field that is in that event's output."""
+        event_id, path = split_cite(cite)
+        self._check_event(event_id)
+        if path is None:
+            return
+        if not is_field_path(path):
+            raise ReplayError(f"{path!r} is not a field path (data.next_cursor, items[3].id)")
+        miss = cited_field_miss(self.drill, event_id, path)
+        if miss is not None:
+            raise ReplayError(f"cannot cite field {path!r} of {event_id!r}: {miss}")
+
     def _check_live(self) -> None:
         if self.ended:
             raise ReplayError("the drill has ended")
@@ -420,10 +433,7 @@ class Replay:
             raise ReplayError("the incident is already contained; the planner is re-planning")
         cited = None if cites is None else tuple(dict.fromkeys(cites))
         for cite in cited or ():
-            event_id, path = split_cite(cite)
-            self._check_event(event_id)
-            if path is not None and not is_field_path(path):  # format 2: a field of an event
-                raise ReplayError(f"{path!r} is not a field path (data.next_cursor, items[3].id)")
+            self._check_cite(cite)
         action = self._record(
             Action(t=self.now, kind=ActionKind.ESCALATE, step=step_id, note=reason or None, cites=cited)
         )

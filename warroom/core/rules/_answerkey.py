@@ -458,13 +458,29 @@ def path_issues(drill: Any) -> list[Issue]:
                              "the probe by its id, without `path`"))
         elif event_id in events:
             out += _path_issue(events[event_id], path, loc)
-    evidence_fields = {(item.event, item.path) for item in (key.evidence if key is not None else [])
-                       if not isinstance(item, str) and item.path is not None}
+    return out + _distractor_field_clashes(drill, named)
+
+
+def _distractor_field_clashes(drill: Any, named: list[tuple[Loc, str, str]]) -> list[Issue]:
+    """A distractor's field is neither a field the evidence (or accepted evidence) lists nor one that holds such a
+    field: a citation of it would show the fault, so it could never be judged a distractor. ``named``: the field
+    paths of the answer key and the distractors, as :func:`path_issues` gathers them."""
+    from warroom.core.model import path_covers, path_parts
+
+    listed = [(loc[1], event_id, path) for loc, event_id, path in named if loc[0] == "answer_key"]
+    out = []
     for i, d in enumerate(drill.distractors):
-        if d.path is not None and (d.event, d.path) in evidence_fields:
-            out.append(Issue(("distractors", i, "path"), f"field {q(d.path)} of {q(d.event)} is evidence of the "
-                             "fault, so it cannot also be a distractor; point the distractor at the field that looks "
-                             "odd but is harmless"))
+        if d.path is None:
+            continue
+        for what, event_id, path in listed:
+            if event_id != d.event or not path_covers(d.path, path):
+                continue
+            noun = "evidence" if what == "evidence" else "accepted evidence"
+            where = (f"field {q(d.path)} of {q(d.event)} is {noun} of the fault" if path_parts(path) ==
+                     path_parts(d.path) else f"field {q(d.path)} of {q(d.event)} holds {q(path)}, {noun} of the fault")
+            out.append(Issue(("distractors", i, "path"), f"{where}, so it cannot also be a distractor (a citation of "
+                             "it shows the fault); point the distractor at the field that looks odd but is harmless"))
+            break
     return out
 
 

@@ -1,0 +1,149 @@
+"""Issue 34 audited from the docs alone: drills written afresh for its scenarios (tests/fixtures/round2/audit-*.yaml),
+each checked and scored by hand from docs/scoring.md, and the gaps the audit found, each with the right value."""
+
+from __future__ import annotations
+
+import pytest
+from round2_support import ROUND2, esc, load_error, text_of
+
+from warroom.core.author import run_checks
+from warroom.core.load import load_drill
+from warroom.core.model import Action, ActionKind, Outcome
+from warroom.core.play import Replay, ReplayError
+from warroom.core.play._citations import judge_citations
+from warroom.core.scoring import score
+
+AUDIT = ("handoff-export", "fx-by-position", "booking-loop", "refund-approval", "flag-probe", "contract-allclear")
+
+
+def drill(name: str):
+    return load_drill(ROUND2 / f"audit-{name}.yaml")
+
+
+def probe(t: float, probe_id: str) -> Action:
+    return Action(t=t, kind=ActionKind.PROBE, probe=probe_id)
+
+
+@pytest.mark.parametrize("name", AUDIT)
+def test_each_audit_drill_passes_check(name):
+    report = run_checks(drill(name))
+    assert report.passed, report.problems
+
+
+# handoff-export: the fault is lead's handoff e02 (4 s); evidence e04:columns (9 s); deadline 25 s (window 16 s);
+# e07 (30 s) exposes 5,000 records; the trace ends at 33 s.
+@pytest.mark.parametrize(("actions", "total", "outcome"), [
+    ([esc(12, "@handoff:e02", "e04")], 95, Outcome.CONTAINED),  # 25 x (1 - 3/16) = 20.3 -> 20
+    ([esc(12, "@handoff:e02", "e04:columns")], 95, Outcome.CONTAINED),
+    ([esc(12, "@handoff:e02", "e04:rows")], 10, Outcome.RIGHT_STEP_UNSUPPORTED),  # another field: shows nothing
+    ([esc(10, "s1", "e04"), esc(26, "@handoff:e02", "e04:columns")], 35, Outcome.CONTAINED_LATE),  # 20 + 25 - 10
+    ([esc(5, "@handoff:e02", "e02")], 0, Outcome.FALSE_ALARM),  # before the evidence: early escalation
+    ([esc(12, "@plan", "e04")], 0, Outcome.WRONG_STEP),
+])
+def test_handoff_export_scores(actions, total, outcome):
+    card = score(drill("handoff-export"), actions, rules="4")
+    assert (card.outcome, card.total) == (outcome, total), card.lines
+
+
+# fx-by-position: evidence all_of [e05, e10] (10 s); e05:stale_after and e06 (a 429) are distractors; accepted
+# e12:prices.EUR (15 s); deadline 30 s (window 20 s).
+@pytest.mark.parametrize(("cites", "t", "total"), [
+    (("e05", "e10"), 15, 94),  # 25 x (1 - 5/20) = 18.75 -> 19
+    (("e05:rate", "e10"), 15, 94),  # a field of e05 that is not the distractor's cites e05 for the comparison
+    (("e05:stale_after", "e10"), 15, 10),  # the distractor's field is no reading of e05's rate: e10 alone is part
+    (("e05:stale_after",), 15, 10),
+    (("e06",), 15, 10),
+    (("e12:prices.EUR",), 20, 88),  # 25 x (1 - 10/20) = 12.5 -> 13
+    (("e12:prices",), 20, 88),  # holds the accepted field
+    (("e12",), 20, 88),
+    (("e12:repriced",), 20, 10),
+])
+def test_fx_by_position_scores(cites, t, total):
+    card = score(drill("fx-by-position"), [esc(t, "s1", *cites)], rules="4")
+    assert card.total == total, card.lines
+
+
+def test_a_distractor_field_does_not_complete_a_comparison():
+    judged = dict(judge_citations(drill("fx-by-position"), ["e05:stale_after", "e10"]))
+    assert judged == {"e05:stale_after": "distractor", "e10": "part"}
+    judged = dict(judge_citations(drill("fx-by-position"), ["e05:rate", "e10"]))
+    assert judged == {"e05:rate": "evidence", "e10": "evidence"}
+
+
+def test_a_field_the_event_does_not_have_cannot_be_cited():
+    replay = Replay(drill("fx-by-position"))
+    replay.advance_to(15)
+    with pytest.raises(ReplayError, match=r"cannot cite field 'nope' of 'e05': `nope` is not at the top level"):
+        replay.escalate("s1", cites=["e05:nope", "e10"])
+    replay = Replay(drill("refund-approval"))
+    replay.advance_to(26)
+    replay.probe("p1")
+    replay.advance_to(31)
+    with pytest.raises(ReplayError, match="cannot cite field 'x' of 'p1': it has no fields"):
+        replay.escalate("s2", cites=["p1:x"])
+
+
+@pytest.mark.parametrize(("distractor", "message"), [
+    ("{event: e12, path: prices.EUR, why_harmless: x}",
+     "field `prices.EUR` of `e12` is accepted evidence of the fault, so it cannot also be a distractor"),
+    ("{event: e12, path: prices, why_harmless: x}",
+     "field `prices` of `e12` holds `prices.EUR`, accepted evidence of the fault, so it cannot also be a distractor"),
+])
+def test_a_distractor_field_that_holds_accepted_evidence_is_refused(distractor, message):
+    text = text_of("audit-fx-by-position").replace("distractors:\n", f"distractors:\n  - {distractor}\n")
+    assert message in load_error(text)
+
+
+# booking-loop: spend e05 + 40 repetitions of e07 at $0.063 a call ($2.583); budget $1.00 passed by the 16th call
+# (e07's 15th repetition, 40 s); evidence e06 at 11 s (window 29 s).
+@pytest.mark.parametrize(("actions", "total"), [
+    ([esc(13, "s2", "e06")], 97),  # 2 calls, $0.126: 25 x (1 - 0.126/2.583) = 23.8 -> 24; speed 25 x 27/29 -> 23
+    ([esc(39, "s2", "e06")], 67),  # 15 calls, $0.945: 15.85 -> 16; speed 25 x 1/29 -> 1
+    ([esc(40, "s2", "e07")], 65),  # at the deadline: 16 calls, $1.008: 15.24 -> 15; speed 0
+    ([esc(13, "s3", "e06"), esc(28, "s2", "e06")], 69),  # 10 calls $0.63: 18.9 -> 19; speed 25 x 12/29 -> 10; -10
+])
+def test_booking_loop_spend_scores(actions, total):
+    loop = drill("booking-loop")
+    assert loop.answer_key.deadline == 40
+    card = score(loop, actions, rules="4")
+    assert card.total == total, card.lines
+
+
+# refund-approval: e08 (25 s, an absence) is the evidence, and p1 once asked at or after 25 s; p1 asked before e08
+# answers "pending"; deadline 40 s (window 15 s); p2 asked before 6 s answers "still being built".
+@pytest.mark.parametrize(("actions", "total", "outcome"), [
+    ([probe(10, "p1"), esc(26, "s2", "e08")], 96, Outcome.CONTAINED),  # 23 speed, -2 for the early answer
+    ([probe(26, "p1"), esc(31, "s2", "p1")], 90, Outcome.CONTAINED),  # p1's own answer at 30 s: 25 x 9/15 = 15
+    ([probe(10, "p1"), esc(15, "s2", "p1")], 0, Outcome.FALSE_ALARM),  # "pending" finds nothing: early escalation
+    ([probe(10, "p1"), esc(26, "s2", "p1")], 8, Outcome.RIGHT_STEP_UNSUPPORTED),  # as if it cited nothing: 10 - 2
+    ([probe(6, "p2"), esc(26, "s2", "e08")], 96, Outcome.CONTAINED),  # at its until: its own (needless) answer
+    ([esc(26, "s2", "e06", "e08")], 98, Outcome.CONTAINED),
+])
+def test_refund_approval_scores(actions, total, outcome):
+    card = score(drill("refund-approval"), actions, rules="4")
+    assert (card.outcome, card.total) == (outcome, total), card.lines
+
+
+def test_only_the_gated_release_went_ahead_without_approval():
+    from warroom.core.play import missing_approvals
+
+    d = drill("refund-approval")
+    assert missing_approvals(d.plan, d.trace) == {"s2": "e08"}  # not the ledger lookup e06 before it
+
+
+# flag-probe: only p1 finds the fault; asked before 12 s it answers "still rolling out"; its own answer can be on
+# screen from 17 s; deadline 40 s (window 23 s).
+def test_the_prober_asks_a_probe_with_earlier_answers_once_its_own_answer_applies():
+    report = run_checks(drill("flag-probe"))
+    prober = report.run("prober")
+    assert [(a.t, a.probe) for a in prober.actions if a.kind is ActionKind.PROBE] == [(12, "p1")]  # contained by 17 s
+    assert prober.scorecard.outcome is Outcome.CONTAINED and prober.scorecard.total == 100
+
+
+@pytest.mark.parametrize(("actions", "total"), [
+    ([probe(12, "p1"), esc(18, "s1", "p1")], 99),  # 25 x (1 - 1/23) = 23.9 -> 24
+    ([probe(5, "p1"), esc(20, "s1", "p1")], 0),  # the early answer found nothing: early escalation, -10 - 2
+])
+def test_flag_probe_scores(actions, total):
+    card = score(drill("flag-probe"), actions, rules="4")
+    assert card.total == total, card.lines
