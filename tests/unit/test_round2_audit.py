@@ -13,7 +13,8 @@ from warroom.core.play import Replay, ReplayError
 from warroom.core.play._citations import judge_citations
 from warroom.core.scoring import score
 
-AUDIT = ("handoff-export", "fx-by-position", "booking-loop", "refund-approval", "flag-probe", "contract-allclear")
+AUDIT = ("handoff-export", "fx-by-position", "booking-loop", "refund-approval", "flag-probe", "contract-allclear",
+         "compacted-replan", "delegated-refund", "scraper-loop", "parallel-researchers")
 
 
 def drill(name: str):
@@ -147,3 +148,117 @@ def test_the_prober_asks_a_probe_with_earlier_answers_once_its_own_answer_applie
 def test_flag_probe_scores(actions, total):
     card = score(drill("flag-probe"), actions, rules="4")
     assert card.total == total, card.lines
+
+
+# compacted-replan: the re-plan e06 (11 s) invented "above $5,000"; evidence all_of [e01, e06]; accepted e08;
+# deadline 30 s (window 19 s).
+@pytest.mark.parametrize(("actions", "total"), [
+    ([esc(14, "@plan", "e01", "e06")], 96),  # 25 x (1 - 3/19) = 21.05 -> 21
+    ([esc(16, "@plan", "e08")], 93),  # 25 x (1 - 5/19) = 18.4 -> 18
+    ([esc(14, "@plan", "e06")], 10),  # half a comparison
+    ([esc(14, "s1", "e01", "e06"), esc(29, "@plan", "e01", "e06")], 66),  # 25 x 1/19 -> 1; -10
+    ([esc(5, "@plan", "e01")], 0),
+])
+def test_compacted_replan_scores(actions, total):
+    card = score(drill("compacted-replan"), actions, rules="4")
+    assert card.total == total, card.lines
+
+
+# delegated-refund: approval_for {kinds: [handoff]}: the policy lookup e05 needs no approval, the handoff e08 (20 s)
+# does; deadline 34 s (window 14 s).
+def test_a_step_whose_approval_gates_handoffs_marks_only_the_handoff():
+    from warroom.core.play import missing_approvals
+
+    d = drill("delegated-refund")
+    assert missing_approvals(d.plan, d.trace) == {"s2": "e08"}
+
+
+@pytest.mark.parametrize(("actions", "total"), [
+    ([esc(21, "s2", "e08")], 98),  # 25 x 13/14 = 23.2 -> 23
+    ([esc(23, "s2", "e09")], 95),  # 25 x 11/14 = 19.6 -> 20
+    ([esc(9, "s2", "e05")], 0),  # the lookup is no evidence: early escalation
+])
+def test_delegated_refund_scores(actions, total):
+    card = score(drill("delegated-refund"), actions, rules="4")
+    assert card.total == total, card.lines
+
+
+# scraper-loop: spend e05 on the sub-agent's model mini ($0.021 a call, 60 repetitions from 10 s, $1.26) plus a
+# $1.00 fee at 75 s (full damage $2.26); budget $0.50 passed by the 24th call (33 s); evidence e06 at 11 s.
+@pytest.mark.parametrize(("t", "total"), [
+    (12, 98),  # 3 calls $0.063: 25 x (1 - 0.063/2.26) = 24.3 -> 24; speed 25 x 21/22 -> 24
+    (33, 69),  # 24 calls $0.504: 19.4 -> 19; speed 0
+    (50, 35),  # late: 41 calls $0.861: 15.5 -> 15; 20 + 15
+    (76, 20),  # late, all of it done
+])
+def test_scraper_loop_spend_is_priced_at_the_sub_agent_s_model(t, total):
+    loop = drill("scraper-loop")
+    assert loop.answer_key.deadline == 33
+    card = score(loop, [esc(t, "s1", "e06")], rules="4")
+    assert card.total == total, card.lines
+
+
+# parallel-researchers: s2 runs with s1; evidence e05:year (6 s); accepted e05:note (another field of the evidence
+# event) and e07; deadline 25 s (window 19 s).
+@pytest.mark.parametrize(("actions", "total"), [
+    ([esc(8, "s2", "e05:year")], 97),  # 25 x 17/19 = 22.4 -> 22
+    ([esc(8, "s2", "e05:note")], 97),
+    ([esc(8, "s2", "e05")], 97),
+    ([esc(8, "s2", "e05:ev_share")], 10),
+    ([esc(10, "s2", "e07")], 95),  # 25 x 15/19 = 19.7 -> 20
+    ([esc(8, "s1", "e05:year"), esc(23, "s2", "e05")], 68),  # 25 x 2/19 = 2.6 -> 3; -10
+])
+def test_parallel_researchers_scores(actions, total):
+    card = score(drill("parallel-researchers"), actions, rules="4")
+    assert card.total == total, card.lines
+
+
+def test_parallel_researchers_show_no_moved_on_cue():
+    replay = Replay(drill("parallel-researchers"))
+    replay.advance_to(7)
+    assert {k: str(v) for k, v in replay.step_states.items()} == {
+        "s1": "in_progress", "s2": "in_progress", "s3": "pending"}
+
+
+@pytest.mark.parametrize(("accepted", "message"), [
+    ("{event: e05, path: year}", "field `year` of `e05` is already listed in evidence"),
+    ("e05", "event `e05` is already listed in evidence"),
+    ("{event: e05, path: note}\n    - {event: e05, path: note}", "accepted evidence event `e05:note` is listed twice"),
+])
+def test_accepted_fields_beside_evidence_fields(accepted, message):
+    text = text_of("audit-parallel-researchers").replace("    - {event: e05, path: note}\n", f"    - {accepted}\n")
+    assert message in load_error(text)
+
+
+def test_several_fields_of_an_evidence_event_may_be_accepted():
+    text = text_of("audit-parallel-researchers").replace(
+        "    - {event: e05, path: note}\n", "    - {event: e05, path: note}\n    - {event: e05, path: country}\n")
+    from warroom.core.load import load_drill_text
+
+    assert load_drill_text(text, "audit-parallel-researchers.yaml").answer_key.accepted_evidence
+
+
+def test_the_scorecard_does_not_say_a_probe_found_the_fault_when_nothing_contained_it():
+    d = drill("refund-approval")
+    card = score(d, [probe(26, "p1"), esc(31, "s1", "p1")], rules="4")
+    assert card.outcome is Outcome.WRONG_STEP
+    assert ("Probe p1 of step s2 requested at 26 s (result at 30 s): its answer showed the fault, but no escalation "
+            "contained it.") in card.lines
+    assert any(line.endswith("showed the fault, but no escalation contained it.") and "Needless" in line
+               for line in card.lines)
+    contained = score(d, [probe(26, "p1"), esc(31, "s2", "p1")], rules="4")
+    assert "Probe p1 of step s2 requested at 26 s (result at 30 s): it found the fault." in contained.lines
+
+
+def test_the_flat_loop_prices_the_supervisor_s_own_work():
+    from warroom.core.play import trace_cost
+
+    report = trace_cost(drill("contract-allclear"))
+    # 10 calls but the plan (27,000 in, 1,840 out) at $5/$25: $0.181; the trace: $0.035 + $0.08 (boss's own work)
+    # + $0.0148 (small) + $0.00256 (mini) = $0.13236
+    assert report.flat_loop.usd == pytest.approx(0.181)
+    assert report.total.usd == pytest.approx(0.13236)
+    assert round(report.saving_factor, 1) == 1.4 and round(report.saving_percent) == 27
+    loop = trace_cost(drill("scraper-loop"))  # 60 calls on mini at $0.021; 36 of them after the deadline
+    assert (loop.spend.calls, loop.spend_after_deadline.calls) == (60, 36)
+    assert (loop.spend.usd, loop.spend_after_deadline.usd) == (pytest.approx(1.26), pytest.approx(0.756))

@@ -190,14 +190,17 @@ class AnswerKeyRules:
 
     def accepted(self, key: Any, evidence_ids: set[str], first_of_origin: Ev | None) -> set[str]:
         """The ``accepted_evidence`` events (trace events, each once, none also ``evidence``, none before the origin
-        step starts); returns their ids."""
+        step starts); returns their ids. Format 2: a field of an event (``{event, path}``) may be accepted beside
+        another field of it that is evidence, and several fields of one event may be accepted."""
         items, _ = self.r.items(key, ("answer_key",), "accepted_evidence")
-        # format 2: an item may be {event, path, note}: its event is checked as a bare id is
-        accepted = [((*loc, "event"), self.r.child(item, loc, "event")) if isinstance(item, dict) or (
-            hasattr(item, "path") and hasattr(item, "event")) else (loc, item) for loc, item in items]
-        self.no_twice(accepted, "accepted evidence event", "accepted evidence item")
+        accepted = [((*loc, "event"), self.r.child(item, loc, "event"), self.r.child(item, loc, "path"))
+                    if isinstance(item, dict) or (hasattr(item, "path") and hasattr(item, "event"))
+                    else (loc, item, None) for loc, item in items]
+        self.no_twice([(loc, e if not isinstance(p, str) else f"{e}:{p}") for loc, e, p in accepted],
+                      "accepted evidence event", "accepted evidence item")
+        listed = self.evidence_fields(key)
         ids: set[str] = set()
-        for loc, event_id in accepted:
+        for loc, event_id, path in accepted:
             if isinstance(event_id, str) and event_id in self.probe_results:  # a probe's result (format 2)
                 if event_id in evidence_ids:
                     self.add(loc, f"probe {q(event_id)} is already listed in evidence; list it in one of evidence and "
@@ -207,18 +210,37 @@ class AnswerKeyRules:
             if not self.refs.check_trace_event(loc, event_id, "accepted evidence event"):
                 continue
             ids.add(event_id)
-            if event_id in evidence_ids:
-                self.add(loc, f"event {q(event_id)} is already listed in evidence; list it in one of evidence and "
-                         "accepted_evidence")
+            field = _field_key(path) if isinstance(path, str) else None
+            if event_id in evidence_ids and (field is None or {(event_id, None), (event_id, field)} & listed):
+                what = (f"field {q(path)} of {q(event_id)}" if (event_id, field) in listed and field is not None
+                        else f"event {q(event_id)}")
+                self.add(loc, f"{what} is already listed in evidence; list it in one of evidence and "
+                         "accepted_evidence" + ("" if (event_id, None) in listed or field is None else
+                                                " (a field of it that the evidence does not list may be accepted)"))
                 continue
-            ev = self.refs.trace[self.refs.trace_index[event_id]]
-            first = first_of_origin
-            if first is not None and known(ev.t) and ev.t < first.t:
-                where = (f"step {q(first.step)} starts (its first event {q(first.id)} is at t={first.t:g} s)"
-                         if first.step is not None else f"event {q(first.id)} (t={first.t:g} s)")
-                self.add(loc, f"accepted evidence event {q(event_id)} (t={ev.t:g} s) comes before the fault's origin "
-                         f"{where}, so it cannot show the fault")
+            self.accepted_after_origin(loc, event_id, first_of_origin)
         return ids
+
+    def evidence_fields(self, key: Any) -> set[tuple[str, tuple[Any, ...] | None]]:
+        """The (event id, field) of each ``event`` item of the evidence (field None: the whole event, or an
+        absence at it); comparisons are left out."""
+        items, _ = self.r.items(key, ("answer_key",), "evidence")
+        out: set[tuple[str, tuple[Any, ...] | None]] = set()
+        for loc, item in items:
+            event = item if isinstance(item, str) else self.r.child(item, loc, "event") if known(item) else None
+            if isinstance(event, str):
+                path = None if isinstance(item, str) else self.r.child(item, loc, "path")
+                out.add((event, _field_key(path) if isinstance(path, str) else None))
+        return out
+
+    def accepted_after_origin(self, loc: Loc, event_id: str, first: Ev | None) -> None:
+        """Report an accepted evidence event that comes before the fault's origin (it cannot show the fault)."""
+        ev = self.refs.trace[self.refs.trace_index[event_id]]
+        if first is not None and known(ev.t) and ev.t < first.t:
+            where = (f"step {q(first.step)} starts (its first event {q(first.id)} is at t={first.t:g} s)"
+                     if first.step is not None else f"event {q(first.id)} (t={first.t:g} s)")
+            self.add(loc, f"accepted evidence event {q(event_id)} (t={ev.t:g} s) comes before the fault's origin "
+                     f"{where}, so it cannot show the fault")
 
     def origin(self, origin: Any) -> Ev | None:
         """The first trace event of the origin step (None when unknown); reports an origin step without events."""
@@ -417,6 +439,13 @@ def origin_issues(drill: Any) -> list[Issue]:
             return [Issue(loc, f"the origin_event of a set-up fault must come before step 1, outside any plan step; "
                           f"{q(ev.id)} {where}{_origin_hint(drill, ev)}")]
     return []
+
+
+def _field_key(path: str) -> tuple[Any, ...]:
+    """A field path as a comparable key (``a.b[0]`` and ``a.b.[0]`` alike)."""
+    from warroom.core.model import path_parts
+
+    return tuple(path_parts(path))
 
 
 def _origin_hint(drill: Any, ev: Any) -> str:

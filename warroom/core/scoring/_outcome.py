@@ -32,13 +32,16 @@ from warroom.core.text import seconds
 
 def probe_lines(replay: Replay) -> list[str]:
     """One line per requested verification probe: when it was requested, when its result came (or that it had
-    not come when the drill ended) and whether it found the fault. Empty when none was requested."""
+    not come when the drill ended) and whether it found the fault (one that showed it in a session where nothing
+    contained the incident says so, as the debrief does). Empty when none was requested."""
     lines = []
     for req in replay.probes.requests:
         p = req.probe
         shown = replay.probes.revealed.get(p.id)
         came = f"result at {seconds(shown)}" if shown is not None else "no result before the drill ended"
         found = "it found the fault" if req.finds else "it found nothing wrong"
+        if req.finds and replay.contained_at is None:  # not "found" beside escalations that did not use it
+            found = "its answer showed the fault, but no escalation contained it"
         lines.append(f"Probe {p.id} of step {p.step} requested at {seconds(req.requested_at)} ({came}): {found}.")
     return lines
 

@@ -139,7 +139,9 @@ def probe_component(replay: Replay, edition: Edition) -> Component:
     n = len(needless)
     if n == 0:
         found = any(r.finds for r in replay.probes.requests)
-        why = "None." + (" The probe you asked for found the fault." if found else "")
+        shown = (" The probe you asked for found the fault." if replay.contained_at is not None else
+                 " The probe you asked for showed the fault, but no escalation contained it.")
+        why = "None." + (shown if found else "")
         return Component("Needless probes", 0, 0, why)
     points = -edition.needless_probe_penalty * n
     names = ", ".join(r.probe.id for r in needless)
