@@ -262,3 +262,10 @@ def test_the_flat_loop_prices_the_supervisor_s_own_work():
     loop = trace_cost(drill("scraper-loop"))  # 60 calls on mini at $0.021; 36 of them after the deadline
     assert (loop.spend.calls, loop.spend_after_deadline.calls) == (60, 36)
     assert (loop.spend.usd, loop.spend_after_deadline.usd) == (pytest.approx(1.26), pytest.approx(0.756))
+
+
+@pytest.mark.parametrize("until", ["{until: 600", "{until: 50", "{until_event: e12"])
+def test_an_earlier_answer_that_holds_until_the_trace_ends_is_refused(until):
+    text = text_of("audit-refund-approval").replace("{until: 6", until)
+    assert "probe `p2`'s answer #1 holds until" in load_error(text)
+    assert "but the trace ends at 50 s: the probe's own `reveals` could never be asked for" in load_error(text)
