@@ -269,3 +269,21 @@ def test_an_earlier_answer_that_holds_until_the_trace_ends_is_refused(until):
     text = text_of("audit-refund-approval").replace("{until: 6", until)
     assert "probe `p2`'s answer #1 holds until" in load_error(text)
     assert "but the trace ends at 50 s: the probe's own `reveals` could never be asked for" in load_error(text)
+
+
+def test_half_the_spend_saved_is_12_5_points_rounded_up():
+    # e05 and 5 repetitions of e07 at $0.006 a call (1,000 in, 200 out at $3/$15): escalating at 13 s, after 3 of
+    # the 6 calls, saves exactly half: 25 x (1 - 0.018/0.036) = 12.5 -> 13 (the summed costs gave 12.4999..., 12)
+    call = "usage: {input_tokens: 1000, output_tokens: 200}"
+    text = (text_of("audit-booking-loop")
+            .replace("usage: {input_tokens: 20000, output_tokens: 200}, repeat: {count: 40, interval: 2}",
+                     f"{call}, repeat: {{count: 5, interval: 1}}")
+            .replace('"2027-03-14"}, usage: {input_tokens: 20000, output_tokens: 200}}', f'"2027-03-14"}}, {call}}}')
+            .replace("deadline: {budget: 1.00}", "deadline: 30"))
+    from warroom.core.load import load_drill_text
+
+    card = score(load_drill_text(text, "audit-booking-loop.yaml"), [esc(13, "s2", "e06")], rules="4")
+    damage = next(line for line in card.lines if line.startswith("Damage avoided"))
+    assert damage.startswith("Damage avoided: 13 of 25 points.") and damage.endswith("= 12.5, rounded 13."), damage
+    # speed: 25 x (1 - 2/19) = 22.4 -> 22; 50 + 22 + 13
+    assert card.total == 85, card.lines

@@ -60,7 +60,7 @@ def _speed_component(replay: Replay, outcome: Outcome, edition: Edition) -> Comp
             why = f"Time to detect {seconds(ttd)}; the window from the earliest evidence to the deadline is 0 s."
         else:
             raw = edition.speed * (1 - ttd / window)
-            speed = int(round_half_up(max(0.0, min(float(edition.speed), raw))))
+            speed = whole_points(max(0.0, min(float(edition.speed), raw)))
             why = (
                 f"Time to detect {seconds(ttd)} (earliest evidence at {seconds(first)}, escalation at "
                 f"{seconds(replay.contained_at)}) in a window of {seconds(window)} (to the deadline at "
@@ -80,13 +80,19 @@ def _speed_component(replay: Replay, outcome: Outcome, edition: Edition) -> Comp
     return Component("Speed", speed, edition.speed, why)
 
 
+def whole_points(raw: float) -> int:
+    """``raw`` points rounded to whole points, halves up, once the float noise below 1e-9 is dropped: a spend
+    made of many call costs that is exactly half the full damage gives 12.5 points (13), not 12.4999... (12)."""
+    return int(round_half_up(round(raw, 9)))
+
+
 def _damage_component(replay: Replay, outcome: Outcome, edition: Edition) -> Component:
     contained = outcome in CONTAINED_OUTCOMES
     unit = replay.damage_unit
     full = replay.full_damage
     if contained and full > 0:
         raw = edition.damage * (1 - replay.damage / full)
-        dmg = int(round_half_up(max(0.0, raw)))
+        dmg = whole_points(max(0.0, raw))
         why = (
             f"Damage {damage_amount(replay.damage, unit)} of a full cascade's {damage(full, unit)}: "
             f"{edition.damage} x (1 - {amount(replay.damage)}/{amount(full)}) = {amount(raw)}, rounded {dmg}."
