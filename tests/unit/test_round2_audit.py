@@ -287,3 +287,11 @@ def test_half_the_spend_saved_is_12_5_points_rounded_up():
     assert damage.startswith("Damage avoided: 13 of 25 points.") and damage.endswith("= 12.5, rounded 13."), damage
     # speed: 25 x (1 - 2/19) = 22.4 -> 22; 50 + 22 + 13
     assert card.total == 85, card.lines
+
+
+def test_a_spend_call_of_a_batch_without_usage_names_the_call_that_has_it():
+    text = text_of("audit-fx-by-position").replace(
+        "    unit: items mispriced\n", "    unit: USD lost\n    spend: [e03]\n")
+    assert ("spend event `e03` is a tool_call without `usage`: only a model call with token usage costs anything; "
+            "list the model calls whose cost is the damage (its batch `b1` is one model turn, whose usage is given on "
+            "`e02`: list `e02`)") in load_error(text)

@@ -399,7 +399,8 @@ def spend_issues(drill: Any) -> list[Issue]:
             out.append(Issue(loc, f"spend event {q(event_id)} is not a trace event{Suggester(list(events))(event_id)}"))
         elif getattr(ev, "usage", None) is None:
             out.append(Issue(loc, f"spend event {q(event_id)} is a {ev.kind} without `usage`: only a model call with "
-                             "token usage costs anything; list the model calls whose cost is the damage"))
+                             f"token usage costs anything; list the model calls whose cost is the damage"
+                             f"{_batch_hint(drill, ev)}"))
         elif event_id not in costs:
             out.append(Issue(loc, f"spend event {q(event_id)}: its model call has no price (its agent or model is "
                              "not in `agents` / `models`)"))
@@ -439,6 +440,17 @@ def origin_issues(drill: Any) -> list[Issue]:
             return [Issue(loc, f"the origin_event of a set-up fault must come before step 1, outside any plan step; "
                           f"{q(ev.id)} {where}{_origin_hint(drill, ev)}")]
     return []
+
+
+def _batch_hint(drill: Any, ev: Any) -> str:
+    """For a spend event without usage that is a call of a batch: which call of the batch carries the turn's
+    usage (the one to list), as the end of the refusal; else nothing."""
+    batch = getattr(ev, "batch", None)
+    holder = None if batch is None else next(
+        (e for e in drill.trace if getattr(e, "batch", None) == batch and getattr(e, "usage", None) is not None), None)
+    if holder is None:
+        return ""
+    return f" (its batch {q(batch)} is one model turn, whose usage is given on {q(holder.id)}: list {q(holder.id)})"
 
 
 def _field_key(path: str) -> tuple[Any, ...]:
