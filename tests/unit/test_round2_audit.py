@@ -295,3 +295,17 @@ def test_a_spend_call_of_a_batch_without_usage_names_the_call_that_has_it():
     assert ("spend event `e03` is a tool_call without `usage`: only a model call with token usage costs anything; "
             "list the model calls whose cost is the damage (its batch `b1` is one model turn, whose usage is given on "
             "`e02`: list `e02`)") in load_error(text)
+
+
+@pytest.mark.parametrize(("event", "hint"), [
+    ("e02", "`e02` is a handoff (use `origin: handoff` with `origin_event: e02` for a fault in that handoff)"),
+    ("e01", "`e01` is a planner_call (use `origin: plan` with `origin_event: e01` for a fault in that plan)"),
+])
+def test_a_set_up_fault_is_not_at_a_plan_or_a_handoff(event, hint):
+    # before step 1 and outside any step, e01 and e02 were accepted as set-up: the dialog then offered "set-up" as
+    # right and the plan (or the handoff itself) as a wrong step
+    text = text_of("audit-handoff-export").replace("origin: handoff", "origin: setup").replace(
+        "origin_event: e02", f"origin_event: {event}")
+    message = load_error(text)
+    assert "the origin_event of a set-up fault is the harness's own set-up, not a plan or a handoff" in message
+    assert hint in message

@@ -414,7 +414,8 @@ def spend_issues(drill: Any) -> list[Issue]:
 
 def origin_issues(drill: Any) -> list[Issue]:
     """A plan origin's event is a planner call; a handoff origin's is a handoff; a set-up origin's event is outside
-    any plan step, before the first event of one. A refusal says which origin the event could be."""
+    any plan step, before the first event of one, and neither a planner call nor a handoff (the trainee names those
+    as the plan or the handoff). A refusal says which origin the event could be."""
     key = drill.answer_key
     if key is None or key.fault.origin == "step":
         return []
@@ -439,6 +440,10 @@ def origin_issues(drill: Any) -> list[Issue]:
                 f"comes after {q(first.id)} (t={first.t:g} s), the first event of a plan step")
             return [Issue(loc, f"the origin_event of a set-up fault must come before step 1, outside any plan step; "
                           f"{q(ev.id)} {where}{_origin_hint(drill, ev)}")]
+    if key.fault.origin == "setup" and ev.kind in ("planner_call", "handoff"):
+        # the trainee names it as the plan or as that handoff: "set-up" beside it would make the right name wrong
+        return [Issue(loc, f"the origin_event of a set-up fault is the harness's own set-up, not a plan or a handoff; "
+                      f"{q(ev.id)} is a {ev.kind}{_origin_hint(drill, ev)}")]
     return []
 
 
