@@ -285,6 +285,8 @@ def test_half_the_spend_saved_is_12_5_points_rounded_up():
     card = score(load_drill_text(text, "audit-booking-loop.yaml"), [esc(13, "s2", "e06")], rules="4")
     damage = next(line for line in card.lines if line.startswith("Damage avoided"))
     assert damage.startswith("Damage avoided: 13 of 25 points.") and damage.endswith("= 12.5, rounded 13."), damage
+    # the formula writes the figures as the sentence does ($0.018 of $0.036), not as 0.02/0.04
+    assert "$0.018 of a full cascade's $0.036" in damage and "25 x (1 - 0.018/0.036)" in damage, damage
     # speed: 25 x (1 - 2/19) = 22.4 -> 22; 50 + 22 + 13
     assert card.total == 85, card.lines
 
