@@ -311,3 +311,10 @@ def test_a_set_up_fault_is_not_at_a_plan_or_a_handoff(event, hint):
     message = load_error(text)
     assert "the origin_event of a set-up fault is the harness's own set-up, not a plan or a handoff" in message
     assert hint in message
+
+
+def test_a_budget_deadline_needs_spend_damage():
+    # with damage entries alone the budget falls on a damage event, which must come after the deadline: check failed
+    # it as nothing-to-save, suggesting a time the budget cannot give
+    message = load_error(text_of("audit-handoff-export").replace("deadline: 25", "deadline: {budget: 100}"))
+    assert "a budget deadline needs `spend` damage (a runaway loop's model calls)" in message

@@ -404,7 +404,13 @@ def spend_issues(drill: Any) -> list[Issue]:
         elif event_id not in costs:
             out.append(Issue(loc, f"spend event {q(event_id)}: its model call has no price (its agent or model is "
                              "not in `agents` / `models`)"))
-    if isinstance(key.deadline, BudgetTime) and not out:
+    if isinstance(key.deadline, BudgetTime) and not key.damage.spend:  # left unresolved (resolve_deadline)
+        out.append(Issue(("answer_key", "deadline", "budget"), (
+            "a budget deadline needs `spend` damage (a runaway loop's model calls): it falls on the damage that "
+            "passes the budget, and damage `entries` must come after the deadline, so with entries alone nothing "
+            "could be saved; give the deadline in seconds or as `{event: ID}`, or list in `spend` the calls whose "
+            "cost is the damage")))
+    elif isinstance(key.deadline, BudgetTime) and not out:
         full = sum(a * (events[e].repeat.count if events[e].repeat else 1) for e, a in costs.items() if e in events)
         out.append(Issue(("answer_key", "deadline", "budget"), (
             f"the damage never passes the budget ({key.deadline.budget:g}): the whole trace does {full:.6g} in "
