@@ -14,7 +14,7 @@ from warroom.core.play._citations import judge_citations
 from warroom.core.scoring import score
 
 AUDIT = ("handoff-export", "fx-by-position", "booking-loop", "refund-approval", "flag-probe", "contract-allclear",
-         "compacted-replan", "delegated-refund", "scraper-loop", "parallel-researchers")
+         "compacted-replan", "delegated-refund", "scraper-loop", "parallel-researchers", "truncated-incidents")
 
 
 def drill(name: str):
@@ -318,3 +318,27 @@ def test_a_budget_deadline_needs_spend_damage():
     # it as nothing-to-save, suggesting a time the budget cannot give
     message = load_error(text_of("audit-handoff-export").replace("deadline: 25", "deadline: {budget: 100}"))
     assert "a budget deadline needs `spend` damage (a runaway loop's model calls)" in message
+
+
+# truncated-incidents: evidence all_of [e06, e07] (11 s); accepted e06:incidents[4].owner (a field of the full output,
+# not of what the model was shown); distractor e06:served_from; deadline 35 s (window 24 s); a retry repeated 3 times.
+@pytest.mark.parametrize(("actions", "total"), [
+    ([esc(12, "s1", "e06", "e07")], 99),  # 25 x 23/24 = 23.96 -> 24
+    ([esc(12, "s1", "e06:incidents[4].owner")], 99),
+    ([esc(12, "s1", "e06:incidents")], 99),  # holds the accepted field
+    ([esc(12, "s1", "e06:total", "e07")], 99),  # a field of e06 that is not the distractor's completes the comparison
+    ([esc(12, "s1", "e06:served_from")], 10),
+    ([esc(12, "s1", "e06:served_from", "e07")], 10),
+    ([esc(10, "s1", "e06:incidents[4].owner")], 0),  # accepted evidence sets no detection: before the comparison
+    ([esc(36, "s1", "e06", "e07")], 45),  # late, before the damage at 45 s: 20 + 25
+])
+def test_truncated_incidents_scores(actions, total):
+    card = score(drill("truncated-incidents"), actions, rules="4")
+    assert card.total == total, card.lines
+
+
+def test_a_repeated_retry_is_one_attempt_per_repetition():
+    from warroom.core.play import index_calls
+
+    calls = index_calls(drill("truncated-incidents").trace)
+    assert [calls.attempt(c) for c in ("e02", "e04", "e05")] == [1, 2, 5]  # e04 is attempts 2 to 4
