@@ -84,15 +84,18 @@ def test_a_field_the_event_does_not_have_cannot_be_cited():
         replay.escalate("s2", cites=["p1:x"])
 
 
-@pytest.mark.parametrize(("distractor", "message"), [
-    ("{event: e12, path: prices.EUR, why_harmless: x}",
-     "field `prices.EUR` of `e12` is accepted evidence of the fault, so it cannot also be a distractor"),
-    ("{event: e12, path: prices, why_harmless: x}",
-     "field `prices` of `e12` holds `prices.EUR`, accepted evidence of the fault, so it cannot also be a distractor"),
-])
-def test_a_distractor_field_that_holds_accepted_evidence_is_refused(distractor, message):
-    text = text_of("audit-fx-by-position").replace("distractors:\n", f"distractors:\n  - {distractor}\n")
-    assert message in load_error(text)
+def test_a_distractor_field_that_is_accepted_evidence_is_refused():
+    # only a distractor field that is evidence was refused; one that holds an accepted field fails check (below)
+    text = text_of("audit-fx-by-position").replace(
+        "distractors:\n", "distractors:\n  - {event: e12, path: prices.EUR, why_harmless: x}\n")
+    assert ("field `prices.EUR` of `e12` is accepted evidence of the fault, so it cannot also be a distractor"
+            in load_error(text))
+    from warroom.core.load import load_drill_text
+
+    holding = text_of("audit-fx-by-position").replace(
+        "distractors:\n", "distractors:\n  - {event: e12, path: prices, why_harmless: x}\n")
+    problems = run_checks(load_drill_text(holding, "audit-fx-by-position.yaml")).problems
+    assert any(p.startswith("fairness rule distractor-like-evidence") and "e12:prices" in p for p in problems)
 
 
 # booking-loop: spend e05 + 40 repetitions of e07 at $0.063 a call ($2.583); budget $1.00 passed by the 16th call

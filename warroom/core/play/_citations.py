@@ -99,9 +99,20 @@ class _Judge:
         out = set()
         for cite in cites:
             event_id, path = split_cite(cite)
-            if path is None or self._declared(event_id, path)[0] is not Cited.DISTRACTOR:
+            if path is None or self._holds(event_id, path) is not None or \
+                    self._declared(event_id, path)[0] is not Cited.DISTRACTOR:
                 out.add(event_id)
         return out
+
+    def _holds(self, event_id: str, path: str) -> tuple[Cited, Any] | None:
+        """The first field of the evidence (else of accepted evidence) the cited field ``path`` of ``event_id``
+        holds, as (kind, evidence item or None); None when it holds none."""
+        fields = self.fields.get(event_id, [])
+        for want in (Cited.EVIDENCE, Cited.ACCEPTED):
+            for at, kind, ref in fields:
+                if kind is want and at is not None and path_covers(path, at):
+                    return kind, ref
+        return None
 
     def _declared(self, event_id: str, path: str) -> tuple[Cited, Any]:
         """What the most specific field (or whole event) the answer key declares around the field ``path`` of
@@ -125,12 +136,9 @@ class _Judge:
             if event_id in self.accepted:
                 return Cited.ACCEPTED
             return Cited.DISTRACTOR if event_id in self.distractors else Cited.IRRELEVANT
-        fields = self.fields.get(event_id, [])
-        # a field that holds a field of the evidence (or of accepted evidence) shows it
-        for want in (Cited.EVIDENCE, Cited.ACCEPTED):
-            for at, kind, ref in fields:
-                if kind is want and at is not None and path_covers(path, at):
-                    return self._evidence(ref, cited_events) if ref is not None else kind
+        held = self._holds(event_id, path)  # a field that holds a field of the evidence (or accepted) shows it
+        if held is not None:
+            return self._evidence(held[1], cited_events) if held[1] is not None else held[0]
         # else the most specific field (or whole event) the author declared that holds the cited field
         kind, ref = self._declared(event_id, path)
         return self._evidence(ref, cited_events) if ref is not None else kind

@@ -514,10 +514,11 @@ def path_issues(drill: Any) -> list[Issue]:
 
 
 def _distractor_field_clashes(drill: Any, named: list[tuple[Loc, str, str]]) -> list[Issue]:
-    """A distractor's field is neither a field the evidence (or accepted evidence) lists nor one that holds such a
-    field: a citation of it would show the fault, so it could never be judged a distractor. ``named``: the field
-    paths of the answer key and the distractors, as :func:`path_issues` gathers them."""
-    from warroom.core.model import path_covers, path_parts
+    """A distractor's field is not a field the evidence (or accepted evidence) lists: a citation of it would show the
+    fault, so it could never be judged a distractor. ``named``: the field paths of the answer key and the distractors,
+    as :func:`path_issues` gathers them. (A distractor field that holds such a field is play's to judge: rule
+    ``distractor-like-evidence`` of ``warroom check``.)"""
+    from warroom.core.model import path_parts
 
     listed = [(loc[1], event_id, path) for loc, event_id, path in named if loc[0] == "answer_key"]
     out = []
@@ -525,14 +526,12 @@ def _distractor_field_clashes(drill: Any, named: list[tuple[Loc, str, str]]) -> 
         if d.path is None:
             continue
         for what, event_id, path in listed:
-            if event_id != d.event or not path_covers(d.path, path):
-                continue
-            noun = "evidence" if what == "evidence" else "accepted evidence"
-            where = (f"field {q(d.path)} of {q(d.event)} is {noun} of the fault" if path_parts(path) ==
-                     path_parts(d.path) else f"field {q(d.path)} of {q(d.event)} holds {q(path)}, {noun} of the fault")
-            out.append(Issue(("distractors", i, "path"), f"{where}, so it cannot also be a distractor (a citation of "
-                             "it shows the fault); point the distractor at the field that looks odd but is harmless"))
-            break
+            if event_id == d.event and path_parts(path) == path_parts(d.path):
+                noun = "evidence" if what == "evidence" else "accepted evidence"
+                out.append(Issue(("distractors", i, "path"), f"field {q(d.path)} of {q(d.event)} is {noun} of "
+                                 "the fault, so it cannot also be a distractor (a citation of it shows the fault); "
+                                 "point the distractor at the field that looks odd but is harmless"))
+                break
     return out
 
 
