@@ -294,17 +294,6 @@ def event_output(event: Any) -> Any:
     return _MISSING
 
 
-def cited_field_miss(drill: Any, event_id: str, path: str) -> str | None:
-    """Why the citation of the field ``path`` of ``event_id`` (a trace, re-plan or probe id of ``drill``) names
-    nothing, or None when the field is in the event's output: a probe's answer and an event without output have
-    no fields; else :func:`path_miss`."""
-    replan = drill.answer_key.replan if drill.answer_key is not None else ()
-    event = next((e for e in (*drill.trace, *replan) if e.id == event_id), None)
-    if event is None or not has_output(event):
-        return "it has no fields; cite the event itself"
-    return path_miss(event_output(event), path)
-
-
 def has_output(event: Any) -> bool:
     """True when ``event`` has something a field path can walk (:func:`event_output`)."""
     return event_output(event) is not _MISSING
