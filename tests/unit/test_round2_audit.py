@@ -332,3 +332,16 @@ def test_a_repeated_retry_is_one_attempt_per_repetition():
 
     calls = index_calls(drill("truncated-incidents").trace)
     assert [calls.attempt(c) for c in ("e02", "e04", "e05")] == [1, 2, 5]  # e04 is attempts 2 to 4
+
+
+def test_a_probe_only_fault_never_shown_says_so_not_that_the_escalation_came_before_the_evidence():
+    # at 50 s, citing the later symptom e09 (accepted evidence) without ever asking p1: by the rules still no
+    # detection (an early escalation), but not "before any evidence of the fault had appeared" after the damage
+    card = score(drill("flag-probe"), [esc(50, "s1", "e09")], rules="4")
+    assert card.outcome is Outcome.FALSE_ALARM and card.total == 0
+    assert card.lines[0] == (
+        "Outcome: early escalation. You escalated once, but nothing in this session showed the fault: only probe p1's "
+        "answer shows it, and you never had that answer; an event that only follows from the fault does not make it "
+        "detectable, so s1 was never named after the evidence and the cascade ran on.")
+    early = score(drill("refund-approval"), [esc(15, "s2")], rules="4")  # a trace event is evidence there
+    assert "before any evidence of the fault had appeared" in early.lines[0]

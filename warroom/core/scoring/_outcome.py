@@ -12,7 +12,9 @@ from warroom.core.model import (
     PlayedAs,
     Response,
     accepted_ids,
+    detection_events,
     evidence_ids,
+    finding_probes,
     handoff_of,
     outcome_label,
     target_label,
@@ -168,6 +170,13 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
             f"After the evidence appeared you escalated {', '.join(named)}, but the fault was in {origin}; "
             "the cascade ran on."
         )
+    unseen = _probe_only_unseen(drill, replay)
+    if outcome is Outcome.FALSE_ALARM and key is not None and unseen:
+        return (
+            f"You escalated {_times(n)}, but nothing in this session showed the fault: only {unseen} shows it, and "
+            f"you never had that answer; an event that only follows from the fault does not make it detectable, so "
+            f"{origin} was never named after the evidence and the cascade ran on."
+        )
     if outcome is Outcome.FALSE_ALARM and key is not None:
         return (
             f"You escalated {_times(n)}, {'each time ' if n > 1 else ''}before any evidence of the fault had appeared, "
@@ -180,6 +189,15 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
     if outcome is Outcome.ALL_CLEAR_HELD:
         return "The trace was healthy (an all-clear drill) and you rightly did not escalate."
     return f"You left the drill at {seconds(replay.end_time)}, before it ended."
+
+
+def _probe_only_unseen(drill: Drill, replay: Replay) -> str:
+    """In a drill whose fault only a probe shows (no trace event is evidence), when no probe's own answer showed it
+    in this session: the probes that would have (``probe p1``), in words; else the empty text."""
+    probes = [p.id for p in finding_probes(drill) if p.id in evidence_ids(drill.answer_key)]
+    if not probes or detection_events(drill) or any(r.finds for r in replay.probes.requests):
+        return ""
+    return " or ".join(f"probe {p}'s answer" for p in probes)
 
 
 def _named(drill: Drill, step: str | None) -> str:
