@@ -345,3 +345,9 @@ def test_a_probe_only_fault_never_shown_says_so_not_that_the_escalation_came_bef
         "detectable, so s1 was never named after the evidence and the cascade ran on.")
     early = score(drill("refund-approval"), [esc(15, "s2")], rules="4")  # a trace event is evidence there
     assert "before any evidence of the fault had appeared" in early.lines[0]
+
+
+def test_each_field_cited_counts_as_a_citation_for_specificity():
+    # docs/scoring.md, "Specific citations": three fields of e05, one of them evidence, are one third evidence
+    card = score(drill("parallel-researchers"), [esc(8, "s2", "e05:ev_share", "e05:country", "e05:year")], rules="4")
+    assert card.outcome is Outcome.RIGHT_STEP_UNSUPPORTED and card.total == 10
