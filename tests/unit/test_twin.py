@@ -173,6 +173,10 @@ def test_a_type_problem_elsewhere_leaves_the_twin_unchecked_and_says_so():
 def test_a_twin_that_changes_no_evidence_event_is_warned_about():
     unchanged = MINIMAL.replace("    e06: {output: {invoices: 40, returned: 40}, shown: null}\n", "")
     drill = load_drill_text(_with_twin(unchanged), "fanout-retries.yaml")
+    assert twin_warnings(drill) == []  # it changes e15, whose field `paid` is accepted evidence
+    head = HEAD.replace("    - {event: e15, path: paid, note: 20 paid where 40 invoices were open.}\n", "").replace(
+        "  accepted_evidence:", "  accepted_evidence: []")
+    drill = load_drill_text(head + "twin:\n" + unchanged, "fanout-retries.yaml")
     assert [(w.loc, w.message.split(":")[0]) for w in twin_warnings(drill)] == [
         (("twin",), "the twin changes none of the events that show the fault (e06, e07)")]
 

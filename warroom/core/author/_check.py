@@ -21,8 +21,9 @@ The scripted trainees (docs/scoring.md defines them too). In a drill with a faul
 - **wrong-step**: at the earliest evidence, escalates a step other than the origin, citing the evidence: the first
   cascade step that is not the origin, else the first plan step that is not the origin.
 - **prober** (format 2 verification probes): requests every probe of the drill as soon as its plan step has started
-  (its first trace event), then escalates the origin step at the earliest evidence (an evidence event or the result
-  of a probe that finds the fault), citing it. It pays for every needless probe.
+  (its first trace event; a probe with earlier ``answers`` once its own answer applies, as *ideal* does), then
+  escalates the origin step at the earliest evidence (an evidence event or the result of a probe that finds the
+  fault), citing it. It pays for every needless probe.
 
 Where the earliest evidence is a probe's result (a fault only a probe finds before the damage), *ideal* requests
 that probe as soon as its step starts (format 2: once its own answer applies, after its earlier ``answers``) and
@@ -62,7 +63,6 @@ from warroom.core.model import (
     Drill,
     Outcome,
     TraceEvent,
-    available_at,
     earliest_evidence_at,
     event_target,
     finds_from,
@@ -160,10 +160,12 @@ def _step_of(drill: Drill, event: TraceEvent) -> str:
 
 
 def _prober_moves(drill: Drill) -> _Script:
-    """The prober's requests: every probe as soon as its plan step has started."""
+    """The prober's requests: every probe as soon as its plan step has started, a probe with earlier answers
+    (format 2) once its own answer applies, as *ideal* asks it: asked while it answers "nothing wrong yet", a probe
+    that finds the fault finds nothing, and a probe is asked once."""
     moves: _Script = []
     for p in drill.probes:
-        at = available_at(drill, p)
+        at = finds_from(drill, p)
         if at is not None:
             moves.append((at, "probe", p.id, ()))
     return moves

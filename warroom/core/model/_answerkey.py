@@ -103,12 +103,12 @@ class EventTime(_Strict):
 
 
 class BudgetTime(_Strict):
-    """A budget deadline (format 2): the drill time at which the damage done so far first passes ``budget`` (in the
-    damage unit; with ``spend`` damage, USD spent), every repetition counted."""
+    """A budget deadline (format 2), for damage that is ``spend``: the drill time at which the damage done so far
+    (USD spent, and any damage entries) first passes ``budget``, every repetition counted."""
 
     budget: Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=MAX_DAMAGE_AMOUNT)] = Field(
         description=(
-            "The damage allowed before it is too late, in the damage unit (USD for spend): the deadline is the "
+            "The damage allowed before it is too late, in USD (the damage must count `spend`): the deadline is the "
             "drill time of the damage (a model call's cost, a damage entry, a repetition of either) that takes the "
             "damage past it."
         )
@@ -119,14 +119,15 @@ def resolve_deadline(drill: Any) -> None:
     """Replace ``drill.answer_key.deadline`` when it is an :class:`EventTime` of an existing trace event by that
     event's ``t`` plus ``after``, or a :class:`BudgetTime` the damage passes by the drill time at which it does (in
     place: called once while the drill is validated). Leaves an unknown event's reference, a budget the damage never
-    passes, and any reference in a version-1 drill (an error there), as it is. Returns nothing; never raises."""
+    passes or without spend damage, and any reference in a version-1 drill (an error there), as it is. Returns
+    nothing; never raises."""
     key = drill.answer_key
     if key is None or drill.schema_version < 2 or not isinstance(key.deadline, (EventTime, BudgetTime)):
         return
     ref = key.deadline
     at: float | None = None
-    if isinstance(ref, BudgetTime):
-        at = budget_passed_at(drill, ref.budget)
+    if isinstance(ref, BudgetTime):  # only with spend damage (validate says why otherwise)
+        at = budget_passed_at(drill, ref.budget) if key.damage.spend else None
     else:
         at = next((ev.t + ref.after for ev in drill.trace if ev.id == ref.event), None)
     if at is not None:

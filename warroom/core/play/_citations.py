@@ -59,7 +59,8 @@ def cited_kind(drill: Drill, event_id: str, cites: Iterable[str] | None = None) 
     cited in an escalation on ``drill`` (an unknown id is irrelevant), among the citations ``cites`` (the
     escalation's): an event of a comparison (format 2's ``all_of``) is evidence only when every event of the
     comparison is cited, else :attr:`Cited.PART`. Without ``cites`` it is judged as cited alone."""
-    return _Judge(drill).kind(event_id, {split_cite(c)[0] for c in cites or ()} | {split_cite(event_id)[0]})
+    judge = _Judge(drill)
+    return judge.kind(event_id, judge.cited_events([*(cites or ()), event_id]))
 
 
 def judge_citations(drill: Drill, cites: Iterable[str] | None) -> list[tuple[str, Cited]]:
@@ -67,7 +68,7 @@ def judge_citations(drill: Drill, cites: Iterable[str] | None) -> list[tuple[str
     :func:`cited_kind` judges it (the answer key read once for all of them: an escalation may cite hundreds)."""
     cited = list(cites or ())
     judge = _Judge(drill)
-    cited_events = {split_cite(c)[0] for c in cited}
+    cited_events = judge.cited_events(cited)
     return [(c, judge.kind(c, cited_events)) for c in cited]
 
 
@@ -91,6 +92,38 @@ class _Judge:
         for d in drill.distractors:
             self.fields.setdefault(d.event, []).append((d.path, Cited.DISTRACTOR, None))
 
+    def cited_events(self, cites: Iterable[str]) -> set[str]:
+        """The events ``cites`` cite for a comparison (``all_of``): each whole event cited, and the event of each
+        field cited that is not a distractor's field (citing the odd-but-harmless field of an event is no reading of
+        what the comparison compares)."""
+        out = set()
+        for cite in cites:
+            event_id, path = split_cite(cite)
+            if path is None or self._holds(event_id, path) is not None or \
+                    self._declared(event_id, path)[0] is not Cited.DISTRACTOR:
+                out.add(event_id)
+        return out
+
+    def _holds(self, event_id: str, path: str) -> tuple[Cited, Any] | None:
+        """The first field of the evidence (else of accepted evidence) the cited field ``path`` of ``event_id``
+        holds, as (kind, evidence item or None); None when it holds none."""
+        fields = self.fields.get(event_id, [])
+        for want in (Cited.EVIDENCE, Cited.ACCEPTED):
+            for at, kind, ref in fields:
+                if kind is want and at is not None and path_covers(path, at):
+                    return kind, ref
+        return None
+
+    def _declared(self, event_id: str, path: str) -> tuple[Cited, Any]:
+        """What the most specific field (or whole event) the answer key declares around the field ``path`` of
+        ``event_id`` is, with its evidence item (None for an accepted item or a distractor); irrelevant when none."""
+        holding = [(len(path_parts(at)) if at is not None else -1, -order, kind, ref)
+                   for order, (at, kind, ref) in enumerate(self.fields.get(event_id, [])) if path_covers(at, path)]
+        if not holding:
+            return Cited.IRRELEVANT, None
+        _, _, kind, ref = max(holding, key=lambda h: (h[0], h[1]))
+        return kind, ref
+
     def _evidence(self, ref: Any, cited_events: set[str]) -> Cited:
         return Cited.EVIDENCE if all(e in cited_events for e in ref.events) else Cited.PART
 
@@ -103,18 +136,11 @@ class _Judge:
             if event_id in self.accepted:
                 return Cited.ACCEPTED
             return Cited.DISTRACTOR if event_id in self.distractors else Cited.IRRELEVANT
-        fields = self.fields.get(event_id, [])
-        # a field that holds a field of the evidence (or of accepted evidence) shows it
-        for want in (Cited.EVIDENCE, Cited.ACCEPTED):
-            for at, kind, ref in fields:
-                if kind is want and at is not None and path_covers(path, at):
-                    return self._evidence(ref, cited_events) if ref is not None else kind
+        held = self._holds(event_id, path)  # a field that holds a field of the evidence (or accepted) shows it
+        if held is not None:
+            return self._evidence(held[1], cited_events) if held[1] is not None else held[0]
         # else the most specific field (or whole event) the author declared that holds the cited field
-        holding = [(len(path_parts(at)) if at is not None else -1, -order, kind, ref)
-                   for order, (at, kind, ref) in enumerate(fields) if path_covers(at, path)]
-        if not holding:
-            return Cited.IRRELEVANT
-        _, _, kind, ref = max(holding, key=lambda h: (h[0], h[1]))
+        kind, ref = self._declared(event_id, path)
         return self._evidence(ref, cited_events) if ref is not None else kind
 
 

@@ -335,6 +335,17 @@ class Replay:
         if event_id not in self._released_at:
             raise ReplayError(f"trace event {event_id!r} has not been released yet")
 
+    def _check_cite(self, cite: str) -> None:
+        """A citation names a released event and (format 2) a field path of it (any field the inspector shows: the
+        output, the arguments, what the model was shown; a field the answer key does not declare is judged by the
+        whole event or the declared field around it)."""
+        event_id, path = split_cite(cite)
+        self._check_event(event_id)
+        if path is None:
+            return
+        if not is_field_path(path):
+            raise ReplayError(f"{path!r} is not a field path (data.next_cursor, items[3].id)")
+
     def _check_live(self) -> None:
         if self.ended:
             raise ReplayError("the drill has ended")
@@ -420,10 +431,7 @@ class Replay:
             raise ReplayError("the incident is already contained; the planner is re-planning")
         cited = None if cites is None else tuple(dict.fromkeys(cites))
         for cite in cited or ():
-            event_id, path = split_cite(cite)
-            self._check_event(event_id)
-            if path is not None and not is_field_path(path):  # format 2: a field of an event
-                raise ReplayError(f"{path!r} is not a field path (data.next_cursor, items[3].id)")
+            self._check_cite(cite)
         action = self._record(
             Action(t=self.now, kind=ActionKind.ESCALATE, step=step_id, note=reason or None, cites=cited)
         )

@@ -190,14 +190,17 @@ class AnswerKeyRules:
 
     def accepted(self, key: Any, evidence_ids: set[str], first_of_origin: Ev | None) -> set[str]:
         """The ``accepted_evidence`` events (trace events, each once, none also ``evidence``, none before the origin
-        step starts); returns their ids."""
+        step starts); returns their ids. Format 2: a field of an event (``{event, path}``) may be accepted beside
+        another field of it that is evidence, and several fields of one event may be accepted."""
         items, _ = self.r.items(key, ("answer_key",), "accepted_evidence")
-        # format 2: an item may be {event, path, note}: its event is checked as a bare id is
-        accepted = [((*loc, "event"), self.r.child(item, loc, "event")) if isinstance(item, dict) or (
-            hasattr(item, "path") and hasattr(item, "event")) else (loc, item) for loc, item in items]
-        self.no_twice(accepted, "accepted evidence event", "accepted evidence item")
+        accepted = [((*loc, "event"), self.r.child(item, loc, "event"), self.r.child(item, loc, "path"))
+                    if isinstance(item, dict) or (hasattr(item, "path") and hasattr(item, "event"))
+                    else (loc, item, None) for loc, item in items]
+        self.no_twice([(loc, e if not isinstance(p, str) else f"{e}:{p}") for loc, e, p in accepted],
+                      "accepted evidence event", "accepted evidence item")
+        listed = self.evidence_fields(key)
         ids: set[str] = set()
-        for loc, event_id in accepted:
+        for loc, event_id, path in accepted:
             if isinstance(event_id, str) and event_id in self.probe_results:  # a probe's result (format 2)
                 if event_id in evidence_ids:
                     self.add(loc, f"probe {q(event_id)} is already listed in evidence; list it in one of evidence and "
@@ -207,18 +210,37 @@ class AnswerKeyRules:
             if not self.refs.check_trace_event(loc, event_id, "accepted evidence event"):
                 continue
             ids.add(event_id)
-            if event_id in evidence_ids:
-                self.add(loc, f"event {q(event_id)} is already listed in evidence; list it in one of evidence and "
-                         "accepted_evidence")
+            field = _field_key(path) if isinstance(path, str) else None
+            if event_id in evidence_ids and (field is None or {(event_id, None), (event_id, field)} & listed):
+                what = (f"field {q(path)} of {q(event_id)}" if (event_id, field) in listed and field is not None
+                        else f"event {q(event_id)}")
+                self.add(loc, f"{what} is already listed in evidence; list it in one of evidence and "
+                         "accepted_evidence" + ("" if (event_id, None) in listed or field is None else
+                                                " (a field of it that the evidence does not list may be accepted)"))
                 continue
-            ev = self.refs.trace[self.refs.trace_index[event_id]]
-            first = first_of_origin
-            if first is not None and known(ev.t) and ev.t < first.t:
-                where = (f"step {q(first.step)} starts (its first event {q(first.id)} is at t={first.t:g} s)"
-                         if first.step is not None else f"event {q(first.id)} (t={first.t:g} s)")
-                self.add(loc, f"accepted evidence event {q(event_id)} (t={ev.t:g} s) comes before the fault's origin "
-                         f"{where}, so it cannot show the fault")
+            self.accepted_after_origin(loc, event_id, first_of_origin)
         return ids
+
+    def evidence_fields(self, key: Any) -> set[tuple[str, tuple[Any, ...] | None]]:
+        """The (event id, field) of each ``event`` item of the evidence (field None: the whole event, or an
+        absence at it); comparisons are left out."""
+        items, _ = self.r.items(key, ("answer_key",), "evidence")
+        out: set[tuple[str, tuple[Any, ...] | None]] = set()
+        for loc, item in items:
+            event = item if isinstance(item, str) else self.r.child(item, loc, "event") if known(item) else None
+            if isinstance(event, str):
+                path = None if isinstance(item, str) else self.r.child(item, loc, "path")
+                out.add((event, _field_key(path) if isinstance(path, str) else None))
+        return out
+
+    def accepted_after_origin(self, loc: Loc, event_id: str, first: Ev | None) -> None:
+        """Report an accepted evidence event that comes before the fault's origin (it cannot show the fault)."""
+        ev = self.refs.trace[self.refs.trace_index[event_id]]
+        if first is not None and known(ev.t) and ev.t < first.t:
+            where = (f"step {q(first.step)} starts (its first event {q(first.id)} is at t={first.t:g} s)"
+                     if first.step is not None else f"event {q(first.id)} (t={first.t:g} s)")
+            self.add(loc, f"accepted evidence event {q(event_id)} (t={ev.t:g} s) comes before the fault's origin "
+                     f"{where}, so it cannot show the fault")
 
     def origin(self, origin: Any) -> Ev | None:
         """The first trace event of the origin step (None when unknown); reports an origin step without events."""
@@ -377,11 +399,18 @@ def spend_issues(drill: Any) -> list[Issue]:
             out.append(Issue(loc, f"spend event {q(event_id)} is not a trace event{Suggester(list(events))(event_id)}"))
         elif getattr(ev, "usage", None) is None:
             out.append(Issue(loc, f"spend event {q(event_id)} is a {ev.kind} without `usage`: only a model call with "
-                             "token usage costs anything; list the model calls whose cost is the damage"))
+                             f"token usage costs anything; list the model calls whose cost is the damage"
+                             f"{_batch_hint(drill, ev)}"))
         elif event_id not in costs:
             out.append(Issue(loc, f"spend event {q(event_id)}: its model call has no price (its agent or model is "
                              "not in `agents` / `models`)"))
-    if isinstance(key.deadline, BudgetTime) and not out:
+    if isinstance(key.deadline, BudgetTime) and not key.damage.spend:  # left unresolved (resolve_deadline)
+        out.append(Issue(("answer_key", "deadline", "budget"), (
+            "a budget deadline needs `spend` damage (a runaway loop's model calls): it falls on the damage that "
+            "passes the budget, and damage `entries` must come after the deadline, so with entries alone nothing "
+            "could be saved; give the deadline in seconds or as `{event: ID}`, or list in `spend` the calls whose "
+            "cost is the damage")))
+    elif isinstance(key.deadline, BudgetTime) and not out:
         full = sum(a * (events[e].repeat.count if events[e].repeat else 1) for e, a in costs.items() if e in events)
         out.append(Issue(("answer_key", "deadline", "budget"), (
             f"the damage never passes the budget ({key.deadline.budget:g}): the whole trace does {full:.6g} in "
@@ -391,7 +420,8 @@ def spend_issues(drill: Any) -> list[Issue]:
 
 def origin_issues(drill: Any) -> list[Issue]:
     """A plan origin's event is a planner call; a handoff origin's is a handoff; a set-up origin's event is outside
-    any plan step, before the first event of one. A refusal says which origin the event could be."""
+    any plan step, before the first event of one, and neither a planner call nor a handoff (the trainee names those
+    as the plan or the handoff). A refusal says which origin the event could be."""
     key = drill.answer_key
     if key is None or key.fault.origin == "step":
         return []
@@ -416,7 +446,29 @@ def origin_issues(drill: Any) -> list[Issue]:
                 f"comes after {q(first.id)} (t={first.t:g} s), the first event of a plan step")
             return [Issue(loc, f"the origin_event of a set-up fault must come before step 1, outside any plan step; "
                           f"{q(ev.id)} {where}{_origin_hint(drill, ev)}")]
+    if key.fault.origin == "setup" and ev.kind in ("planner_call", "handoff"):
+        # the trainee names it as the plan or as that handoff: "set-up" beside it would make the right name wrong
+        return [Issue(loc, f"the origin_event of a set-up fault is the harness's own set-up, not a plan or a handoff; "
+                      f"{q(ev.id)} is a {ev.kind}{_origin_hint(drill, ev)}")]
     return []
+
+
+def _batch_hint(drill: Any, ev: Any) -> str:
+    """For a spend event without usage that is a call of a batch: which call of the batch carries the turn's
+    usage (the one to list), as the end of the refusal; else nothing."""
+    batch = getattr(ev, "batch", None)
+    holder = None if batch is None else next(
+        (e for e in drill.trace if getattr(e, "batch", None) == batch and getattr(e, "usage", None) is not None), None)
+    if holder is None:
+        return ""
+    return f" (its batch {q(batch)} is one model turn, whose usage is given on {q(holder.id)}: list {q(holder.id)})"
+
+
+def _field_key(path: str) -> tuple[Any, ...]:
+    """A field path as a comparable key (``a.b[0]`` and ``a.b.[0]`` alike)."""
+    from warroom.core.model import path_parts
+
+    return tuple(path_parts(path))
 
 
 def _origin_hint(drill: Any, ev: Any) -> str:
@@ -458,13 +510,28 @@ def path_issues(drill: Any) -> list[Issue]:
                              "the probe by its id, without `path`"))
         elif event_id in events:
             out += _path_issue(events[event_id], path, loc)
-    evidence_fields = {(item.event, item.path) for item in (key.evidence if key is not None else [])
-                       if not isinstance(item, str) and item.path is not None}
+    return out + _distractor_field_clashes(drill, named)
+
+
+def _distractor_field_clashes(drill: Any, named: list[tuple[Loc, str, str]]) -> list[Issue]:
+    """A distractor's field is not a field the evidence (or accepted evidence) lists: a citation of it would show the
+    fault, so it could never be judged a distractor. ``named``: the field paths of the answer key and the distractors,
+    as :func:`path_issues` gathers them. (A distractor field that holds such a field is play's to judge: rule
+    ``distractor-like-evidence`` of ``warroom check``.)"""
+    from warroom.core.model import path_parts
+
+    listed = [(loc[1], event_id, path) for loc, event_id, path in named if loc[0] == "answer_key"]
+    out = []
     for i, d in enumerate(drill.distractors):
-        if d.path is not None and (d.event, d.path) in evidence_fields:
-            out.append(Issue(("distractors", i, "path"), f"field {q(d.path)} of {q(d.event)} is evidence of the "
-                             "fault, so it cannot also be a distractor; point the distractor at the field that looks "
-                             "odd but is harmless"))
+        if d.path is None:
+            continue
+        for what, event_id, path in listed:
+            if event_id == d.event and path_parts(path) == path_parts(d.path):
+                noun = "evidence" if what == "evidence" else "accepted evidence"
+                out.append(Issue(("distractors", i, "path"), f"field {q(d.path)} of {q(d.event)} is {noun} of "
+                                 "the fault, so it cannot also be a distractor (a citation of it shows the fault); "
+                                 "point the distractor at the field that looks odd but is harmless"))
+                break
     return out
 
 

@@ -70,11 +70,22 @@ def _answer_issues(drill: Any, p: Any, loc: Loc, event_ids: set[str]) -> list[Is
                              f"which is not a trace event{hint}"))
             continue
         end = answer_ends(drill, answer)
+        if end is not None and end >= _trace_end(drill):
+            out.append(Issue(aloc, f"probe {q(p.id)}'s answer #{j + 1} holds until {end:g} s, but the trace ends at "
+                             f"{_trace_end(drill):g} s: the probe's own `reveals` could never be asked for; end the "
+                             "answer before the last event, or drop it"))
         if end is not None and last is not None and end <= last:
             out.append(Issue(aloc, f"probe {q(p.id)}'s answers are out of time order: answer #{j + 1} ends at "
                              f"{end:g} s, not after the one before it ({last:g} s); list them by when they end"))
         last = end if end is not None else last
     return out
+
+
+def _trace_end(drill: Any) -> float:
+    """The drill time of the trace's last release (repetitions included): the drill ends then."""
+    from warroom.core.model import last_repetition_at
+
+    return max((last_repetition_at(e) for e in drill.trace), default=0.0)
 
 
 def probe_issues(drill: Any) -> list[Issue]:

@@ -12,7 +12,9 @@ from warroom.core.model import (
     PlayedAs,
     Response,
     accepted_ids,
+    detection_events,
     evidence_ids,
+    finding_probes,
     handoff_of,
     outcome_label,
     target_label,
@@ -32,13 +34,16 @@ from warroom.core.text import seconds
 
 def probe_lines(replay: Replay) -> list[str]:
     """One line per requested verification probe: when it was requested, when its result came (or that it had
-    not come when the drill ended) and whether it found the fault. Empty when none was requested."""
+    not come when the drill ended) and whether it found the fault (one that showed it in a session where nothing
+    contained the incident says so, as the debrief does). Empty when none was requested."""
     lines = []
     for req in replay.probes.requests:
         p = req.probe
         shown = replay.probes.revealed.get(p.id)
         came = f"result at {seconds(shown)}" if shown is not None else "no result before the drill ended"
         found = "it found the fault" if req.finds else "it found nothing wrong"
+        if req.finds and replay.contained_at is None:  # not "found" beside escalations that did not use it
+            found = "its answer showed the fault, but no escalation contained it"
         lines.append(f"Probe {p.id} of step {p.step} requested at {seconds(req.requested_at)} ({came}): {found}.")
     return lines
 
@@ -165,6 +170,13 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
             f"After the evidence appeared you escalated {', '.join(named)}, but the fault was in {origin}; "
             "the cascade ran on."
         )
+    unseen = _probe_only_unseen(drill, replay)
+    if outcome is Outcome.FALSE_ALARM and key is not None and unseen:
+        return (
+            f"You escalated {_times(n)}, but nothing in this session showed the fault: only {unseen} shows it, and "
+            f"you never had that answer; an event that only follows from the fault does not make it detectable, so "
+            f"{origin} was never named after the evidence and the cascade ran on."
+        )
     if outcome is Outcome.FALSE_ALARM and key is not None:
         return (
             f"You escalated {_times(n)}, {'each time ' if n > 1 else ''}before any evidence of the fault had appeared, "
@@ -177,6 +189,15 @@ def outcome_text(replay: Replay, outcome: Outcome) -> str:
     if outcome is Outcome.ALL_CLEAR_HELD:
         return "The trace was healthy (an all-clear drill) and you rightly did not escalate."
     return f"You left the drill at {seconds(replay.end_time)}, before it ended."
+
+
+def _probe_only_unseen(drill: Drill, replay: Replay) -> str:
+    """In a drill whose fault only a probe shows (no trace event is evidence), when no probe's own answer showed it
+    in this session: the probes that would have (``probe p1``), in words; else the empty text."""
+    probes = [p.id for p in finding_probes(drill) if p.id in evidence_ids(drill.answer_key)]
+    if not probes or detection_events(drill) or any(r.finds for r in replay.probes.requests):
+        return ""
+    return " or ".join(f"probe {p}'s answer" for p in probes)
 
 
 def _named(drill: Drill, step: str | None) -> str:

@@ -8,7 +8,16 @@ from warroom.core.model import CONTAINED_OUTCOMES, TARGET_LABELS, Outcome, fault
 from warroom.core.play import FALSE_ESCALATION_DELAY, Replay
 from warroom.core.scoring._editions import Edition
 from warroom.core.scoring._scorecard import Component
-from warroom.core.text import amount, damage, damage_amount, round_half_up, seconds, seconds_figure, usd
+from warroom.core.text import (
+    amount,
+    damage,
+    damage_amount,
+    is_usd_unit,
+    round_half_up,
+    seconds,
+    seconds_figure,
+    usd,
+)
 
 
 def fault_components(replay: Replay, outcome: Outcome, edition: Edition, label: str) -> list[Component]:
@@ -60,7 +69,7 @@ def _speed_component(replay: Replay, outcome: Outcome, edition: Edition) -> Comp
             why = f"Time to detect {seconds(ttd)}; the window from the earliest evidence to the deadline is 0 s."
         else:
             raw = edition.speed * (1 - ttd / window)
-            speed = int(round_half_up(max(0.0, min(float(edition.speed), raw))))
+            speed = whole_points(max(0.0, min(float(edition.speed), raw)))
             why = (
                 f"Time to detect {seconds(ttd)} (earliest evidence at {seconds(first)}, escalation at "
                 f"{seconds(replay.contained_at)}) in a window of {seconds(window)} (to the deadline at "
@@ -80,16 +89,32 @@ def _speed_component(replay: Replay, outcome: Outcome, edition: Edition) -> Comp
     return Component("Speed", speed, edition.speed, why)
 
 
+def _figure(value: float, unit: str | None) -> str:
+    """A damage figure in a formula, written as the figure beside it: below a dollar of USD damage (a runaway
+    loop's spend) with :func:`usd`'s digits (``0.945``, not ``0.94``; ``0.018``, not ``0.02``), else
+    :func:`amount` (``4,413``)."""
+    if is_usd_unit(unit) and 0 < value < 1:
+        return usd(value).lstrip("$")
+    return amount(value)
+
+
+def whole_points(raw: float) -> int:
+    """``raw`` points rounded to whole points, halves up, once the float noise below 1e-9 is dropped: a spend
+    made of many call costs that is exactly half the full damage gives 12.5 points (13), not 12.4999... (12)."""
+    return int(round_half_up(round(raw, 9)))
+
+
 def _damage_component(replay: Replay, outcome: Outcome, edition: Edition) -> Component:
     contained = outcome in CONTAINED_OUTCOMES
     unit = replay.damage_unit
     full = replay.full_damage
     if contained and full > 0:
         raw = edition.damage * (1 - replay.damage / full)
-        dmg = int(round_half_up(max(0.0, raw)))
+        dmg = whole_points(max(0.0, raw))
         why = (
             f"Damage {damage_amount(replay.damage, unit)} of a full cascade's {damage(full, unit)}: "
-            f"{edition.damage} x (1 - {amount(replay.damage)}/{amount(full)}) = {amount(raw)}, rounded {dmg}."
+            f"{edition.damage} x (1 - {_figure(replay.damage, unit)}/{_figure(full, unit)}) = {amount(raw)}, "
+            f"rounded {dmg}."
         )
     elif outcome is Outcome.RIGHT_STEP_UNSUPPORTED:
         dmg = 0
@@ -139,7 +164,9 @@ def probe_component(replay: Replay, edition: Edition) -> Component:
     n = len(needless)
     if n == 0:
         found = any(r.finds for r in replay.probes.requests)
-        why = "None." + (" The probe you asked for found the fault." if found else "")
+        shown = (" The probe you asked for found the fault." if replay.contained_at is not None else
+                 " The probe you asked for showed the fault, but no escalation contained it.")
+        why = "None." + (shown if found else "")
         return Component("Needless probes", 0, 0, why)
     points = -edition.needless_probe_penalty * n
     names = ", ".join(r.probe.id for r in needless)
