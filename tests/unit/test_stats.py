@@ -384,9 +384,14 @@ def test_replays_are_listed_apart_and_never_in_a_figure():
 def test_the_first_attempt_is_the_earliest_then_by_session_id():
     a = fact("jo", "d1", "missed", 0, 5, session_id="b", mode="assessment")
     b = fact("jo", "d1", "contained", 90, 5, session_id="a", mode="assessment")  # same time, lower id: the first
-    c = fact("jo", "d1", "missed", 0, 1, session_id="z")  # earlier, but practice: not an assessment attempt
-    (jo,) = summarize([a, b, c], modes={"assessment"}).trainees
+    (jo,) = summarize([a, b], modes={"assessment"}).trainees
     assert (jo.hits, jo.trials, jo.replays) == (1, 1, 1)
+    # practised before (debrief seen): the assessment sessions are replays, in an assessment summary too (issue 31)
+    c = fact("jo", "d1", "missed", 0, 1, session_id="z")
+    (jo,) = summarize([a, b, c], modes={"assessment"}).trainees
+    assert (jo.hits, jo.trials, jo.replays, jo.sessions, jo.hit_rate) == (0, 0, 2, 2, None)
+    (jo,) = summarize([a, b, c], modes={"practice"}).trainees  # the practice session is the first attempt
+    assert (jo.hits, jo.misses, jo.trials, jo.replays) == (0, 1, 1, 0)
     (jo,) = summarize([a, b, c]).trainees  # every mode: the practice session came first
     assert (jo.hits, jo.misses, jo.trials, jo.replays) == (0, 1, 1, 2)
 
