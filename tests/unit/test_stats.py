@@ -587,3 +587,20 @@ def test_the_summary_is_json_ready_and_sorted():
     assert data["drills"][1]["distractor_pulls"] == {"e7": 2}
     assert data["d_prime_reliability"]["target"] == 0.7 and data["minimums"]["signal_trials"] == 10
     assert data["trainees"][1]["warnings"] and data["approximated"] == 6
+
+
+def test_the_worked_example_of_sessions_md_is_what_the_summary_prints():
+    """docs/sessions.md, "Cohort statistics": 7 hits of 10 signal trials and 1 false alarm of 5 noise trials, each
+    figure as `warroom scores summary` writes it (the lower bound of d′ is −0.2957: −0.30, not −0.29)."""
+    from locations import REPO
+
+    from warroom.cli.scores import estimate_cell, rate_cell
+    from warroom.core.stats._measures import d_prime_and_c, sdt_intervals
+
+    (d, c), (d_low, d_high), (c_low, c_high) = d_prime_and_c(7, 10, 1, 5), *sdt_intervals(7, 10, 1, 5)
+    cells = [rate_cell(7, 10, *wilson_interval(7, 10)), rate_cell(1, 5, *wilson_interval(1, 5)),
+             estimate_cell(d, d_low, d_high), estimate_cell(c, c_low, c_high)]  # fmt: skip
+    assert cells == ["7/10 70% [40–89]", "1/5 20% [4–62]", "1.15 [-0.30, 2.59]", "0.10 [-0.62, 0.82]"]
+    text = " ".join((REPO / "docs" / "sessions.md").read_text(encoding="utf-8").split())
+    assert "Hit rate `7/10 70% [40–89]`, false-alarm rate `1/5 20% [4–62]`" in text
+    assert "so d′ = 1.15 [−0.30, 2.59] and c = 0.10 [−0.62, 0.82]" in text
