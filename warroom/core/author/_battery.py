@@ -264,19 +264,25 @@ def newest_guess_windows(drill: Drill) -> list[tuple[float, float, str]]:
     key = drill.answer_key
     if key is None or drill.duration <= 0:
         return []
-    times = sorted({ev.t for ev in drill.trace})
+    from warroom.core.play import SUPPORTING, judge_citations
+
+    trace = drill.trace  # in drill-time order (the loader's rule)
+    format2 = drill.schema_version >= 2
     spans: list[tuple[float, float, str]] = []
-    for k, t in enumerate(times):
-        if t > key.deadline:
+    for k, newest in enumerate(trace):
+        if newest.t > key.deadline:
             break
-        released = [ev for ev in drill.trace if ev.t <= t]
-        draft = escalation_draft(released[-1], released, drill.schema_version >= 2)
-        if draft.target != key.fault.target:  # (another target is never a hit: no need to score it)
+        if k + 1 < len(trace) and trace[k + 1].t == newest.t:
+            continue  # (not the newest once the events of its time are out)
+        if judge_citations(drill, (newest.id,))[0][1] not in SUPPORTING:
+            continue  # (citing it alone supports nothing: never a hit, no need to score it)
+        draft = escalation_draft(newest, trace[: k + 1], format2)
+        if draft.target != key.fault.target:
             continue
-        guess = Action(t=t, kind=ActionKind.ESCALATE, step=draft.target, cites=draft.cites)
+        guess = Action(t=newest.t, kind=ActionKind.ESCALATE, step=draft.target, cites=draft.cites)
         if score(drill, [guess]).response is Response.HIT:
-            end = min(times[k + 1] if k + 1 < len(times) else drill.duration, key.deadline)
-            spans.append((t, max(end, t), draft.cites[0]))
+            end = min(trace[k + 1].t if k + 1 < len(trace) else drill.duration, key.deadline)
+            spans.append((newest.t, max(end, newest.t), newest.id))
     return spans
 
 
