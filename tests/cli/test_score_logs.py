@@ -1,6 +1,6 @@
 """`warroom score DRILL LOG...` (issue 31): action logs scored from outside the war room with the function the war
 room uses; journals and plain JSON Lines; text and --json; every refused log as `path:line: message`, never a
-traceback, exit status 1; --rules, --seed, --as (refused until drills have twins)."""
+traceback, exit status 1; --rules, --seed, --as (a noise trial plays the drill's twin)."""
 
 from __future__ import annotations
 
@@ -220,6 +220,12 @@ def test_as_noise_scores_the_twin_and_a_drill_cannot_be_played_as_what_it_is_not
     r = score_cli(str(CLEAR), str(log), "--as", "signal")
     assert r.exit_code == 1 and r.stdout == ""
     assert "--as signal: drill clickstream-backfill cannot be played as a signal trial: an all-clear drill" in r.stderr
+    # a drill with a fault and no twin cannot be a noise trial (docs/scoring.md says so in these words)
+    bare = tmp_path / "no-twin.yaml"
+    bare.write_text(REFUNDS.read_text(encoding="utf-8").split("\ntwin:")[0] + "\n", encoding="utf-8")
+    r = score_cli(str(bare), str(log), "--as", "noise")
+    assert r.exit_code == 1 and r.stdout == ""
+    assert "--as noise: drill duplicate-charge-refunds cannot be played as a noise trial: it has no twin" in r.stderr
 
 
 def test_the_drill_a_log_is_scored_on():
