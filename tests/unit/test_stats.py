@@ -494,6 +494,9 @@ def test_no_prophecy_from_an_r_near_zero():
     for shown in (rel, dataclasses.replace(rel, split_half_r=0.00057)):
         sentence = reliability_sentence(shown)
         assert "too weak to project" in sentence and "reach" not in sentence, sentence
+    # an r just under the minimum is not shown as the minimum it is below
+    just_under = reliability_sentence(dataclasses.replace(rel, split_half_r=0.1968))
+    assert "r = 0.197 across" in just_under and "below r = 0.2)" in just_under, just_under
     strong, _ = reliability_of("d_prime", [1.0, 2.0, 3.0, 4.0, 5.0], [1.5, 2.0, 3.5, 4.0, 5.0], [20] * 10, 0.7)
     assert strong.status == "estimated" and "1 trial reaches 0.7" in reliability_sentence(strong)
 

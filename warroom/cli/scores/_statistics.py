@@ -344,6 +344,8 @@ def reliability_sentence(r: Reliability) -> str:
         return f"{head}: too few to estimate ({many} {who}; {MIN_RELIABILITY_TRAINEES} needed)."
     if r.status == "too_weak" or r.reliability is None or r.half_trials is None:
         shown = "undefined" if r.split_half_r is None else _two(r.split_half_r)
+        if r.split_half_r is not None and shown == _two(MIN_PROPHECY_R):  # (0.195 is not "0.20, below 0.20")
+            shown = f"{r.split_half_r:.3f}"
         return (
             f"{head}: r = {shown} across {plural(r.trainees, 'trainee')} — too weak to project (no number of trials "
             f"is projected below r = {number(MIN_PROPHECY_R, 2)})."
