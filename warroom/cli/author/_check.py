@@ -186,6 +186,10 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     healthy run, played as a noise trial) passes only when its twin passes as an all-clear drill too (its
     problems start "twin:").
 
+    For a drill with a fault it also shows the newest guess: the chance that a trainee who reads nothing, at a
+    random moment moving onto the newest event and confirming what the escalation dialog offers (its step, citing
+    it), is a hit; above 10% it is a warning, which does not fail the drill.
+
     With --variants N, a drill with a variants section is also played as the variants of seeds 0 to N-1 and fails
     when any of them fails a check above ("seed S: ..."); a drill without one has a single trace, checked once.
 
