@@ -50,6 +50,11 @@ def test_writes_one_self_contained_page(data: Path, tmp_path: Path):
     assert "Counted: assessment sessions: 15 trials (each trainee&#x27;s first attempt at each drill)" in page
     assert "No trainee has enough trials for d′ yet (10 signal and 5 noise trials)." in page
     assert "ada: too few trials (2 signal, 1 noise)" in page and "Reliability of d′" in page
+    # the abandoned first attempts beside every figure, under the name the legend explains ("quit: first attempts
+    # abandoned"), as in `scores summary`
+    assert "<th>trainee</th><th>trials</th><th>replays</th><th>quit</th><th>hit rate [95%]</th>" in page
+    assert "<th>drill</th><th>trials</th><th>replays</th><th>trainees</th><th>quit</th>" in page
+    assert "quit: first attempts abandoned" in page
 
 
 def test_filters_and_scope_sentence(data: Path, tmp_path: Path):

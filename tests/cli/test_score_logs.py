@@ -1,6 +1,6 @@
 """`warroom score DRILL LOG...` (issue 31): action logs scored from outside the war room with the function the war
 room uses; journals and plain JSON Lines; text and --json; every refused log as `path:line: message`, never a
-traceback, exit status 1; --rules, --seed, --as (refused until drills have twins)."""
+traceback, exit status 1; --rules, --seed, --as (a noise trial plays the drill's twin)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,10 @@ def score_cli(*args: str, input: str | None = None) -> Result:
 
 
 def write(path: Path, *lines: object) -> Path:
-    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
+    """``lines`` as a log: a str or bytes as it is, anything else as JSON, each ended by a newline."""
+    raw = [line if isinstance(line, bytes) else (line if isinstance(line, str) else json.dumps(line)).encode()
+           for line in lines]  # fmt: skip
+    path.write_bytes(b"".join(line + b"\n" for line in raw))
     return path
 
 
@@ -103,32 +106,33 @@ def test_a_noise_trial_and_its_responses(tmp_path: Path):
 
 
 BAD = {
-    "not-json.jsonl": (['{"t": 1, "kind": "pause"}', "{not json"], 2, "not a JSON line (Expecting property name"),
-    "a-list.jsonl": (["[1, 2]"], 1, 'not a JSON object: each line is one action, {"t": ..., "kind": ...}'),
-    "typo.jsonl": ([{"t": 5, "kind": "escalat", "step": "s1"}], 1, "not an action: kind: Input should be 'inspect'"),
-    "extra-key.jsonl": ([{"t": 5, "kind": "pause", "who": "me"}], 1, "not an action: who: Extra inputs are not"),
-    "nan.jsonl": (['{"t": NaN, "kind": "pause"}'], 1, "not an action: t:"),
-    "backwards.jsonl": ([esc(12, "s1", "e04"), {"t": 10, "kind": "flag", "event": "e02"}], 2,
+    "not-json.jsonl": (['{"t": 1, "kind": "pause"}', "{not json"], "2:2", "not a JSON line (Expecting property name"),
+    "a-list.jsonl": (["[1, 2]"], "1:1", 'not a JSON object: each line is one action, {"t": ..., "kind": ...}'),
+    "typo.jsonl": ([{"t": 5, "kind": "escalat", "step": "s1"}], "1:1", "not an action: kind: Input should be"),
+    "extra-key.jsonl": ([{"t": 5, "kind": "pause", "who": "me"}], "1:1", "not an action: who: Extra inputs are not"),
+    "nan.jsonl": (['{"t": NaN, "kind": "pause"}'], "1:1", "not an action: t:"),
+    "backwards.jsonl": ([esc(12, "s1", "e04"), {"t": 10, "kind": "flag", "event": "e02"}], "2:1",
                         "action 2 (flag at 10 s) comes before the drill clock (12 s)"),
-    "unreleased.jsonl": ([esc(5, "s1", "e09")], 1, "action 1 (escalate at 5 s): trace event 'e09' has not been "
+    "unreleased.jsonl": ([esc(5, "s1", "e09")], "1:1", "action 1 (escalate at 5 s): trace event 'e09' has not been "
                                                   "released yet"),
-    "unknown-step.jsonl": ([esc(5, "s9")], 1, "action 1 (escalate at 5 s): no plan step 's9' in drill"),
-    "after-containment.jsonl": ([esc(12, "s1", "e04"), esc(13, "s2", "e04")], 2,
+    "unknown-step.jsonl": ([esc(5, "s9")], "1:1", "action 1 (escalate at 5 s): no plan step 's9' in drill"),
+    "after-containment.jsonl": ([esc(12, "s1", "e04"), esc(13, "s2", "e04")], "2:1",
                                 "action 2 (escalate at 13 s): the incident is already contained"),
-    "after-the-end.jsonl": ([{"t": 5, "kind": "pause"}, {"t": 500, "kind": "resume"}], 2, "the drill has ended"),
-    "a-line-of-type-end-alone.jsonl": ([{"type": "end"}], 1, "a line of type 'end' where an action was expected"),
+    "after-the-end.jsonl": ([{"t": 5, "kind": "pause"}, {"t": 500, "kind": "resume"}], "2:1", "the drill has ended"),
+    "not-utf8.jsonl": ([b'{"t": 5, "kind": "flag", "event": "\xe901"}'], "1:36", "not a JSON line ('utf-8' codec"),
+    "a-line-of-type-end-alone.jsonl": ([{"type": "end"}], "1:1", "a line of type 'end' where an action was expected"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(BAD))
-def test_a_refused_log_gets_path_line_message_and_exit_1_and_the_others_are_scored(tmp_path: Path, name: str):
-    lines, line, message = BAD[name]
+def test_a_refused_log_gets_path_line_col_message_and_exit_1_and_the_others_are_scored(tmp_path: Path, name: str):
+    lines, at, message = BAD[name]
     bad = write(tmp_path / name, *lines)
     good = write(tmp_path / "good.jsonl", esc(12, "s1", "e04"))
     r = score_cli(str(REFUNDS), str(bad), str(good))
     assert r.exit_code == 1
     (refused,) = r.stderr.splitlines()
-    assert refused.startswith(f"{bad}:{line}: ") and message in refused, refused
+    assert refused.startswith(f"{bad}:{at}: ") and message in refused, refused
     assert f"{good}: 100/100; contained; response: hit" in r.stdout and "2 logs: 1 scored, 1 refused" in r.stdout
     r = score_cli(str(REFUNDS), str(bad), "--json")
     assert r.exit_code == 1
@@ -140,7 +144,7 @@ def test_the_first_problem_by_line_is_the_one_reported(tmp_path: Path):
     # line 2 is an escalation after the containment, line 3 no JSON: line 2 is reported
     bad = write(tmp_path / "two.jsonl", esc(12, "s1", "e04"), esc(13, "s2", "e04"), "not json")
     r = score_cli(str(REFUNDS), str(bad))
-    assert r.stderr.startswith(f"{bad}:2: action 2 (escalate at 13 s): the incident is already contained")
+    assert r.stderr.startswith(f"{bad}:2:1: action 2 (escalate at 13 s): the incident is already contained")
 
 
 def test_files_that_are_no_logs_are_refused_without_a_traceback(tmp_path: Path):
@@ -175,7 +179,7 @@ def test_a_journal_is_scored_as_the_session_was(tmp_path: Path):
     other = score_cli(str(DRILLS / "held-orders-release.yaml"), str(rec.journal_path))
     assert other.exit_code == 1
     assert other.stderr.startswith(
-        f"{rec.journal_path}:1: this journal is of drill 'duplicate-charge-refunds', not 'held-orders-release'"
+        f"{rec.journal_path}:1:1: this journal is of drill 'duplicate-charge-refunds', not 'held-orders-release'"
     )
 
 
@@ -216,6 +220,12 @@ def test_as_noise_scores_the_twin_and_a_drill_cannot_be_played_as_what_it_is_not
     r = score_cli(str(CLEAR), str(log), "--as", "signal")
     assert r.exit_code == 1 and r.stdout == ""
     assert "--as signal: drill clickstream-backfill cannot be played as a signal trial: an all-clear drill" in r.stderr
+    # a drill with a fault and no twin cannot be a noise trial (docs/scoring.md says so in these words)
+    bare = tmp_path / "no-twin.yaml"
+    bare.write_text(REFUNDS.read_text(encoding="utf-8").split("\ntwin:")[0] + "\n", encoding="utf-8")
+    r = score_cli(str(bare), str(log), "--as", "noise")
+    assert r.exit_code == 1 and r.stdout == ""
+    assert "--as noise: drill duplicate-charge-refunds cannot be played as a noise trial: it has no twin" in r.stderr
 
 
 def test_the_drill_a_log_is_scored_on():

@@ -187,10 +187,10 @@ async def _grid(page, url: str) -> None:
 
 async def _progress(page, url: str) -> None:
     await page.goto(url + "/console/trainees")
-    assert "3 of 3 (100%)" in await page.locator('#trainees tr:has(a[href="/console/trainees/ana"])').inner_text()
+    assert "3/3 100% [44–100]" in await page.locator('#trainees tr:has(a[href="/console/trainees/ana"])').inner_text()
     await page.goto(url + "/console/trainees/ana")
     overall = await page.inner_text("#overall")
-    assert "hits 3 of 3 (100%)" in overall and "false alarms 0 of 1 (0%)" in overall
+    assert "hit rate 3/3 100% [44–100]" in overall and "false-alarm rate 0/1 0% [0–79]" in overall
     for figure in ("kinds", "detect"):
         assert await page.locator(f"#figure-{figure} svg").count() == 1, figure
     assert await page.locator("#figure-sensitivity").count() == 0  # 4 trials: too few for d′ and c, and it says so
@@ -199,7 +199,7 @@ async def _progress(page, url: str) -> None:
     assert "hits 3 of 3" in await page.inner_text("#figure-kinds") or await page.locator("#kind-bar-0").count()
     await page.goto(url + "/console/trainees/fay")  # 10 hits, 5 correct rejections: d′ from the 15th trial on
     overall = await page.inner_text("#overall")
-    assert "hits 10 of 10 (100%)" in overall and "false alarms 0 of 5 (0%)" in overall
+    assert "hit rate 10/10 100% [72–100]" in overall and "false-alarm rate 0/5 0% [0–43]" in overall
     assert await page.locator("#sensitivity-missing").count() == 0
     assert await page.locator("#figure-sensitivity svg #sdt-point-0").count() == 1
     title = await page.locator("#figure-sensitivity svg #sdt-point-0 title").text_content()

@@ -141,13 +141,22 @@ async def test_a_trainees_progress_counts_the_abandoned_session_its_plots_show(t
     play(data, Play("Ada Lovelace", "N", ()))
     with serving(tmp_path, data_dir=data) as served:
         facilitator = await served.signed_in(FACILITATOR)
-        async with facilitator, facilitator.get("/console/trainees/Ada%20Lovelace") as r:
-            page = await r.text()
-    assert r.status == 200
+        async with facilitator:
+            async with facilitator.get("/console/trainees/Ada%20Lovelace") as r:
+                page = await r.text()
+            async with facilitator.get("/console/trainees") as listing:
+                listed = await listing.text()
+    assert r.status == 200 and listing.status == 200
     overall = page.split('id="overall">', 1)[1].split("</p>", 1)[0]
     counted = "4 counted sessions (assessment): 4 trials (first attempts); 1 abandoned, counted with their response"
     assert counted in overall
-    assert "hits 2 of 3 (67%)" in overall and "false alarms 0 of 1 (0%)" in overall
+    assert "hit rate 2/3 67% [21–94]" in overall and "false-alarm rate 0/1 0% [0–79]" in overall
+    assert "d′ too few trials (3 signal, 1 noise)" in overall and "c -" in overall
+    # the list of trainees: trials, replays, quit, each rate with its counts and interval, d′ or why not (issue 31)
+    row = listed.split('href="/console/trainees/Ada%20Lovelace"', 1)[1].split("</tr>", 1)[0]
+    cells = [c.split(">", 1)[1] for c in row.split("</td>")[1:-1]]
+    assert cells[:6] == ["4", "0", "1", "2/3 67% [21–94]", "0/1 0% [0–79] !", "too few trials (3 signal, 1 noise)"]
+    assert "in assessment counted with their response" in listed and "counted apart and in no rate" not in listed
     assert "2 of 4 sessions detected" in page  # the time-to-detect plot's legend, over the same 4 sessions
 
 

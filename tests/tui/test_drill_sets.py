@@ -112,7 +112,12 @@ def test_progress_cells_and_the_review_mode_line():
     # a drill the trainee played outside the set: its session in the set is a replay (issue 31)
     assert DrillProgress(0, False, 1, before=2).cell() == "replay · 1 left"
     assert DrillProgress(1, True, 0, before=2).cell() == "done · none left"
-    assert DrillProgress(1, False, 1, (4, 6)).cell() == "session 4 of 6 · 1 left"
+    assert DrillProgress(0, False, 1, (4, 6)).cell() == "session 4 of 6 · 1 left"
+    # a drill played before and never finished (quit in the set): playing it again is a replay (issue 31)
+    assert DrillProgress(1, False, 1).cell() == "replay · 1 left"
+    # an adaptive set that offers a drill already played, in the set or outside it, says so (issue 31)
+    assert DrillProgress(1, True, None, (5, 6)).cell() == "session 5 of 6 · replay"
+    assert DrillProgress(0, False, 1, (2, 6), before=1).cell() == "session 2 of 6 · replay · 1 left"
     practice = SimpleNamespace(mode="practice", set_id="wk-1", pauses=1, paused_seconds=41.25, wall_time_to_detect=None)
     assert mode_line(practice) == "practice  ·  set wk-1  ·  1 pause, 41.3 s paused"
     exam = SimpleNamespace(mode="assessment", set_id=None, pauses=0, paused_seconds=0.0, wall_time_to_detect=125.3)

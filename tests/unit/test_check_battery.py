@@ -130,3 +130,73 @@ def test_check_json_has_every_battery_run_and_the_table_a_few():
 def test_specific_moments_name_when_citing_everything_would_be_specific():
     drill = load_drill(FAIRNESS / "citing-everything-is-specific.yaml")
     assert specific_moments(drill) == [(12.0, ("e01", "e02", "e03", "e04"))]
+
+
+#: A drill of the auditor's (issue 31): its one evidence event stays the newest event for 25 s of a 60 s trace, all
+#: of it before the deadline, so moving onto the newest event at a random moment and confirming what the escalation
+#: dialog offers (s1, citing e02) is a hit 25/60 of the time, though every battery trainee is no hit.
+EARLY_TELL = """\
+schema_version: 2
+id: early-tell
+title: Inventory sync with an early tell
+version: 1
+difficulty: 1
+author: auditor
+briefing: {goal: Sync the inventory., watching: An inventory agent., context: Nightly sync.}
+models:
+  planner: {name: big, input_usd_per_mtok: 5.0, output_usd_per_mtok: 25.0}
+  executor: {name: small, input_usd_per_mtok: 1.0, output_usd_per_mtok: 5.0}
+plan:
+  - {id: s1, title: Read the counts, objective: Counts for every SKU from today's export.}
+  - {id: s2, title: Compute the deltas, objective: One delta per SKU.}
+  - {id: s3, title: Push to the storefront, objective: Every delta applied.}
+trace:
+  - {id: e01, t: 0, kind: planner_call, content: "Plan: s1, s2, s3.", usage: {input_tokens: 1000, output_tokens: 200}}
+  - {id: e01b, t: 2, step: s1, kind: tool_call, tool: export.read, arguments: {day: today}}
+  - {id: e02, t: 5, step: s1, kind: tool_result, call: e01b, status: ok, output: {note: "export is from last month"}}
+  - {id: e03, t: 30, step: s2, kind: executor_report, status: success, content: "s2 done: 5000 deltas."}
+  - {id: e04, t: 40, step: s3, kind: log, source: storefront, level: info, content: "applied batch 1"}
+  - {id: e05, t: 50, step: s3, kind: log, source: storefront, level: info, content: "applied batch 2"}
+  - {id: e06, t: 60, step: s3, kind: executor_report, status: success, content: "s3 done."}
+answer_key:
+  fault: {origin_step: s1, kind: stale_data, summary: "Last month's export was read."}
+  evidence: [e02]
+  cascade: [s2, s3]
+  damage: {unit: rows, entries: [{event: e04, amount: 2500}, {event: e05, amount: 2500}]}
+  deadline: 35
+  debrief: The export was last month's.
+"""
+
+
+def test_the_newest_guess_is_computed_exactly_and_shown_for_every_drill_with_a_fault(tmp_path):
+    from warroom.core.author import newest_guess_share, newest_guess_windows
+
+    # duplicate-charge-refunds: e04 (the evidence, 12 s) is the newest event until e05 at 16 s: 4 s of 93 s
+    spans = newest_guess_windows(REFUNDS)
+    assert spans == [(12.0, 16.0, "e04")]
+    assert newest_guess_share(spans, REFUNDS) == pytest.approx(4 / REFUNDS.duration)
+    assert newest_guess_windows(load_drill(DRILLS / "clickstream-backfill.yaml")) == []  # all-clear: no hit to win
+    path = tmp_path / "early-tell.yaml"
+    path.write_text(EARLY_TELL, encoding="utf-8")
+    drill = load_drill(path)
+    report = run_checks(drill)
+    assert report.passed and report.battery_hits == []  # the battery does not see it...
+    assert report.newest_guess == [(5.0, 30.0, "e02")]  # ...the newest guess does: e02 is the newest from 5 s to 30 s
+    assert report.newest_guess_share == pytest.approx(25 / 60)
+    # and it is what `warroom score` says of the guess at any moment of that span
+    log = tmp_path / "guess.jsonl"
+    log.write_text(json.dumps({"t": 17.5, "kind": "escalate", "step": "s1", "cites": ["e02"]}) + "\n")
+    scored = CliRunner().invoke(main, ["score", "--json", str(path), str(log)])
+    assert json.loads(scored.output)["response"] == "hit"
+    result = CliRunner().invoke(main, ["check", str(path), str(DRILLS / "duplicate-charge-refunds.yaml")])
+    assert result.exit_code == 0, result.output
+    assert (
+        "  warning: newest guess (the newest event's step, citing it, at a random moment): a hit for 42% of the trace "
+        "(e02 at 5-30 s), more than 10%" in result.output
+    )
+    assert "  newest guess (the newest event's step, citing it, at a random moment): a hit for 4% of the trace " \
+        "(e04 at 12-16 s)\n" in result.output
+    as_json = json.loads(CliRunner().invoke(main, ["check", "--format", "json", str(path)]).output)
+    assert as_json["drills"][0]["newest_guess"] == {
+        "share": pytest.approx(25 / 60), "spans": [{"start": 5.0, "end": 30.0, "event": "e02"}],
+    }  # fmt: skip

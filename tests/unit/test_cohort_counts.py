@@ -189,8 +189,9 @@ def test_migration_12_fills_the_response_and_indexes_the_first_attempts(tmp_path
 
 #: SQLite's first-attempt query as the summary runs it (warroom.store.cohort._count._FIRST_SQL).
 _FIRST_PLAN = (
-    "SELECT trainee, drill_id, count(*), min(started_at || char(1) || session_id), response FROM sessions "
-    "INDEXED BY {index} WHERE +mode IN ('practice') AND countable GROUP BY trainee, drill_id"
+    "SELECT trainee, drill_id, count(CASE WHEN +mode IN ('practice') THEN 1 END), "
+    "min(started_at || char(1) || session_id), response FROM sessions INDEXED BY {index} WHERE countable "
+    "GROUP BY trainee, drill_id"
 )
 
 
@@ -219,3 +220,28 @@ def test_without_a_second_connection_the_queries_run_on_the_stores_own(
         monkeypatch.setattr(postgres, "connect", refuse)
         got = cohort_stats(store)
     assert got.stats == expected.stats == stats and got.stats.score_reliability.split_half_r is not None
+
+
+def test_a_drill_practised_before_its_assessment_is_a_replay_there(tmp_path: Path, backend_url: str | None):
+    """Practise each drill (doing nothing, then reading the debrief), then take it in assessment doing what the
+    debrief said: the assessment sessions are replays, not trials (issue 31: replaying the debrief raises no one's
+    hit rate), on both back ends and session by session alike. A drill first played in assessment still counts
+    there, with a later practice session of it a replay in a practice summary."""
+    with ResultsStore(tmp_path, url=backend_url) as store:
+        for n, drill in enumerate(["d1", "d2", "d3"]):
+            add(store, f"p{n}", "pia", drill, "missed", 0, mode="practice", day=1 + n)
+            add(store, f"a{n}", "pia", drill, "contained", 100, ttd=2.0, day=10 + n)
+        add(store, "a9", "pia", "d4", "missed", 0, day=20)  # first played in assessment: a trial
+        add(store, "p9", "pia", "d4", "contained", 100, ttd=2.0, mode="practice", day=21)
+        for mode in ("auto", "assessment"):
+            result = cohort_stats(store, mode=mode)
+            (pia,) = result.stats.trainees
+            assert (pia.trials, pia.replays, pia.signal_trials, pia.hits, pia.misses) == (1, 3, 1, 0, 1), mode
+            assert pia.hit_rate == 0.0
+            assert (result.stats.trials, result.stats.replays) == (1, 3)
+            expected = _expected(store, FactsQuery(), mode)[0]
+            assert result.stats == expected
+        practice = cohort_stats(store, mode="practice").stats.trainees[0]
+        assert (practice.trials, practice.replays, practice.misses) == (3, 1, 3)  # d4 was first assessed
+        everything = cohort_stats(store, mode="all").stats.trainees[0]
+        assert (everything.trials, everything.replays, everything.hits) == (4, 4, 0)

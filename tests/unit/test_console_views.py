@@ -125,7 +125,7 @@ def test_progress_follows_the_figures_after_each_counted_session_and_counts_by_f
     assert [p.n for p in made.points] == [1, 2, 3, 4]
     # d′ needs 10 signal and 5 noise trials (docs/sessions.md, "Cohort statistics"): until then it is not shown
     assert all(p.stats.d_prime is None for p in made.points)
-    assert "false-alarm rate rests on 1 noise trials (5 needed)" in made.points[1].stats.warnings
+    assert "false-alarm rate rests on 1 noise trial (5 needed)" in made.points[1].stats.warnings
     last = made.points[-1].stats
     # the trials: each drill's first attempt (ana's second N is a replay, not a trial)
     assert (last.hits, last.signal_trials, last.false_alarms, last.noise_trials) == (1, 2, 0, 1)

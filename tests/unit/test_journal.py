@@ -354,3 +354,28 @@ def test_citations_are_journalled_and_recovery_scores_by_the_rules_the_journal_r
         with ResultsStore(data_dir) as store:
             row = store.get(rec.session_id)  # one PostgreSQL database holds every case's session
             assert (row.outcome, row.scorecard["scoring_version"]) == (outcome, rules)
+
+
+def test_a_killed_assessment_session_is_a_trial_with_its_response_in_the_statistics(tmp_path: Path):
+    """Quitting is a response (issue 31): an assessment session whose process died is recovered as abandoned and
+    counted as what the trainee did until then: on the drill with a fault, having only looked, a miss; on an
+    all-clear drill, having escalated nothing, no correct rejection (counted against, like a false alarm)."""
+    from warroom.core.library import bundled_drills_dir
+    from warroom.store.cohort import cohort_stats
+
+    fault = bundled_drill_path()
+    clear = bundled_drills_dir() / "clickstream-backfill.yaml"
+    for path, action in ((fault, ACTIONS[0]), (clear, Action(t=2.0, kind=ActionKind.PAUSE))):
+        rec = SessionRecorder.start(tmp_path, "kim", path, load(path), mode="assessment")
+        rec.record(action)
+        rec.close()  # as if the process died
+    recovered = recover_unfinished(tmp_path, default_drill_resolver())
+    assert [(r.stored, r.outcome) for r in recovered] == [(True, "abandoned")] * 2
+    with ResultsStore(tmp_path) as store:
+        result = cohort_stats(store)
+        responses = sorted(str(store.get(r.session_id).response) for r in recovered)
+    assert responses == ["abandoned", "miss"]
+    (kim,) = result.stats.trainees
+    assert result.counted.label == "assessment" and (kim.trials, kim.abandoned, kim.abandoned_apart) == (2, 2, 0)
+    assert (kim.signal_trials, kim.misses, kim.hit_rate) == (1, 1, 0.0)
+    assert (kim.noise_trials, kim.noise_abandoned, kim.correct_rejections, kim.false_alarm_rate) == (1, 1, 0, 1.0)

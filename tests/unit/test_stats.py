@@ -384,9 +384,14 @@ def test_replays_are_listed_apart_and_never_in_a_figure():
 def test_the_first_attempt_is_the_earliest_then_by_session_id():
     a = fact("jo", "d1", "missed", 0, 5, session_id="b", mode="assessment")
     b = fact("jo", "d1", "contained", 90, 5, session_id="a", mode="assessment")  # same time, lower id: the first
-    c = fact("jo", "d1", "missed", 0, 1, session_id="z")  # earlier, but practice: not an assessment attempt
-    (jo,) = summarize([a, b, c], modes={"assessment"}).trainees
+    (jo,) = summarize([a, b], modes={"assessment"}).trainees
     assert (jo.hits, jo.trials, jo.replays) == (1, 1, 1)
+    # practised before (debrief seen): the assessment sessions are replays, in an assessment summary too (issue 31)
+    c = fact("jo", "d1", "missed", 0, 1, session_id="z")
+    (jo,) = summarize([a, b, c], modes={"assessment"}).trainees
+    assert (jo.hits, jo.trials, jo.replays, jo.sessions, jo.hit_rate) == (0, 0, 2, 2, None)
+    (jo,) = summarize([a, b, c], modes={"practice"}).trainees  # the practice session is the first attempt
+    assert (jo.hits, jo.misses, jo.trials, jo.replays) == (0, 1, 1, 0)
     (jo,) = summarize([a, b, c]).trainees  # every mode: the practice session came first
     assert (jo.hits, jo.misses, jo.trials, jo.replays) == (0, 1, 1, 2)
 
@@ -489,6 +494,9 @@ def test_no_prophecy_from_an_r_near_zero():
     for shown in (rel, dataclasses.replace(rel, split_half_r=0.00057)):
         sentence = reliability_sentence(shown)
         assert "too weak to project" in sentence and "reach" not in sentence, sentence
+    # an r just under the minimum is not shown as the minimum it is below
+    just_under = reliability_sentence(dataclasses.replace(rel, split_half_r=0.1968))
+    assert "r = 0.197 across" in just_under and "below r = 0.2)" in just_under, just_under
     strong, _ = reliability_of("d_prime", [1.0, 2.0, 3.0, 4.0, 5.0], [1.5, 2.0, 3.5, 4.0, 5.0], [20] * 10, 0.7)
     assert strong.status == "estimated" and "1 trial reaches 0.7" in reliability_sentence(strong)
 
@@ -582,3 +590,20 @@ def test_the_summary_is_json_ready_and_sorted():
     assert data["drills"][1]["distractor_pulls"] == {"e7": 2}
     assert data["d_prime_reliability"]["target"] == 0.7 and data["minimums"]["signal_trials"] == 10
     assert data["trainees"][1]["warnings"] and data["approximated"] == 6
+
+
+def test_the_worked_example_of_sessions_md_is_what_the_summary_prints():
+    """docs/sessions.md, "Cohort statistics": 7 hits of 10 signal trials and 1 false alarm of 5 noise trials, each
+    figure as `warroom scores summary` writes it (the lower bound of d′ is −0.2957: −0.30, not −0.29)."""
+    from locations import REPO
+
+    from warroom.cli.scores import estimate_cell, rate_cell
+    from warroom.core.stats._measures import d_prime_and_c, sdt_intervals
+
+    (d, c), (d_low, d_high), (c_low, c_high) = d_prime_and_c(7, 10, 1, 5), *sdt_intervals(7, 10, 1, 5)
+    cells = [rate_cell(7, 10, *wilson_interval(7, 10)), rate_cell(1, 5, *wilson_interval(1, 5)),
+             estimate_cell(d, d_low, d_high), estimate_cell(c, c_low, c_high)]  # fmt: skip
+    assert cells == ["7/10 70% [40–89]", "1/5 20% [4–62]", "1.15 [-0.30, 2.59]", "0.10 [-0.62, 0.82]"]
+    text = " ".join((REPO / "docs" / "sessions.md").read_text(encoding="utf-8").split())
+    assert "Hit rate `7/10 70% [40–89]`, false-alarm rate `1/5 20% [4–62]`" in text
+    assert "so d′ = 1.15 [−0.30, 2.59] and c = 0.10 [−0.62, 0.82]" in text

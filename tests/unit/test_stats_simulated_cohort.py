@@ -4,8 +4,8 @@ criterion c in [-0.5, 0.5]; each session a signal trial (75%) or a noise trial, 
 equal-variance Gaussian model (H = Φ(d′/2 − c), F = Φ(−d′/2 − c)) and played as a real action log on real bundled
 drills, scored by scoring rules version 4 and stored with ``ResultsStore.insert`` as the war room stores a finished
 session. The product's 95% interval of d′ must cover the true d′ for about 95% of the trainees; the same trainees
-quitting whenever they are losing, or replaying each drill the way the debrief showed, must not gain a higher d′ or
-hit rate.
+quitting whenever they are losing, replaying each drill the way the debrief showed, or practising a drill before
+taking it in assessment as its debrief said, must not gain a higher d′ or hit rate.
 
 The statistics count one trial per trainee and drill id, so the 60 sessions of a trainee play 60 different drill
 ids: copies of three bundled drills with a fault and two bundled all-clear drills under numbered ids (the same trace,
@@ -74,7 +74,7 @@ class Recorder:
         self.cards: dict[tuple[str, str], tuple[Scorecard, list[Action]]] = {}
         self.clock = 0
 
-    def play(self, trainee: str, drill: Drill, what: str) -> None:
+    def play(self, trainee: str, drill: Drill, what: str, mode: str = "assessment") -> None:
         key = (drill.id, what)
         if key not in self.cards:
             log = _logs(drill)[what]
@@ -87,7 +87,7 @@ class Recorder:
         info = SessionInfo(
             session_id=f"{trainee}-{self.clock:06d}", trainee=trainee, drill_id=drill.id, drill_version=drill.version,
             drill_sha256=None, drill_path=None, started_at=started, all_clear=drill.is_all_clear,
-            scoring_version=RULES, mode="assessment",
+            scoring_version=RULES, mode=mode,
         )  # fmt: skip
         assert self.store.insert(info, card, log, ended_at=started)
 
@@ -123,6 +123,13 @@ def _simulate(store: ResultsStore, seed: int) -> dict[int, float]:
         for drill, _yes in plays if n < SIDE_COHORT else ():  # then each drill with a fault as the debrief showed
             if not drill.is_all_clear:
                 recorder.play(f"replayer-{n:02d}", drill, "yes")
+        for k, (drill, yes) in enumerate(plays if n < SIDE_COHORT else ()):
+            # every other drill practised first (doing nothing, reading the debrief), then assessed as it said
+            if k % 2 == 0:
+                recorder.play(f"practiser-{n:02d}", drill, "no", mode="practice")
+                recorder.play(f"practiser-{n:02d}", drill, "no" if drill.is_all_clear else "yes")
+            else:
+                recorder.play(f"practiser-{n:02d}", drill, "yes" if yes else "no")
     store.db.conn.execute("COMMIT")
     return truth
 
@@ -173,3 +180,16 @@ def test_replaying_the_debrief_raises_neither_d_prime_nor_the_hit_rate(summary):
         assert replayer.replays == straight.signal_trials and replayer.trials == SESSIONS
         assert (replayer.hit_rate, replayer.false_alarm_rate) == (straight.hit_rate, straight.false_alarm_rate)
         assert replayer.d_prime == straight.d_prime
+
+
+def test_practising_each_drill_before_its_assessment_raises_neither_d_prime_nor_the_hit_rate(summary):
+    """Practise a drill, read its debrief, then take it in assessment doing what it said: that assessment session is
+    a replay (the first attempt was the practice session), so only the drills not practised are trials."""
+    by, _, result = summary
+    assert result.counted.label == "assessment"
+    for n in range(SIDE_COHORT):
+        straight, practiser = by[f"straight-{n:02d}"], by[f"practiser-{n:02d}"]
+        assert (practiser.trials, practiser.replays) == (SESSIONS // 2, SESSIONS // 2)
+        assert practiser.hits <= straight.hits and practiser.false_alarms <= straight.false_alarms
+        # the trials are the straight trainee's own responses on the drills not practised: none is a hit more
+        assert practiser.hits + practiser.misses + practiser.localisation_errors == practiser.signal_trials

@@ -3,7 +3,7 @@
 A log is a session journal (its start line, action lines and end line: docs/sessions.md) or plain JSON Lines of
 actions, one object per line as the journal's ``action`` holds it (``{"t": 12.0, "kind": "escalate", "step": "s1",
 "cites": ["e04"]}``). Each is re-played on the drill and scored (:func:`warroom.core.scoring.score`); a log the
-rules refuse gets one ``path:line: message`` line, never a traceback, and the command exits 1.
+rules refuse gets one ``path:line:col: message`` line, never a traceback, and the command exits 1.
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ MAX_LOG_BYTES = 64 * 1024 * 1024
 
 
 class LogRefused(WarroomError):
-    """A log that cannot be scored: ``str()`` is ``path:line: message`` (line 0: the whole file)."""
+    """A log that cannot be scored: ``str()`` is ``path:line:col: message``, the column of the problem in the line
+    (1 when it is the line as a whole: an action the rules refuse); line 0 is the whole file (``path: message``)."""
 
-    def __init__(self, path: str, line: int, message: str) -> None:
-        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+    def __init__(self, path: str, line: int, message: str, col: int = 1) -> None:
+        super().__init__(f"{path}:{line}:{max(col, 1)}: {message}" if line else f"{path}: {message}")
 
 
 @dataclass
@@ -86,7 +87,7 @@ def _read_line(log: ActionLog, n: int, line: bytes) -> None:
         obj = json.loads(line.decode("utf-8"))
     except (ValueError, RecursionError) as exc:
         why = exc if isinstance(exc, ValueError) else "nested too deeply"
-        raise LogRefused(log.name, n, f"not a JSON line ({why})") from None
+        raise LogRefused(log.name, n, f"not a JSON line ({why})", _column(line, exc)) from None
     if not isinstance(obj, dict):
         raise LogRefused(log.name, n, 'not a JSON object: each line is one action, {"t": ..., "kind": ...}')
     kind = obj.get("type")
@@ -104,6 +105,16 @@ def _read_line(log: ActionLog, n: int, line: bytes) -> None:
         raise LogRefused(log.name, n, f"not an action: {why if kind else why.removeprefix('action.')}") from None
     log.actions.append(record.action)
     log.lines.append(n)
+
+
+def _column(line: bytes, exc: Exception) -> int:
+    """The column (1-based, in characters) where ``line`` stops being JSON: a decode error's own column, the
+    character of a byte that is not UTF-8, else 1."""
+    if isinstance(exc, json.JSONDecodeError):
+        return exc.colno
+    if isinstance(exc, UnicodeDecodeError):
+        return len(line[: exc.start].decode("utf-8", "replace")) + 1
+    return 1
 
 
 def _score_log(drill: Any, log: ActionLog, rules: str) -> Any:
@@ -183,7 +194,7 @@ def score_command(
     drill file or id. Prints each log's scorecard in one line (--full: every line of it), or with --json
     one JSON object per log per line with its outcome and the trial's response (hit, miss, localisation_error,
     false_alarm, correct_rejection or abandoned). A log the rules refuse (a line that is not an action, a time going
-    backwards, an event not released yet, an action after the drill ended) gets one `path:line: message` line
+    backwards, an event not released yet, an action after the drill ended) gets one `path:line:col: message` line
     instead. Exit status 1 when any log was refused.
     """
     from warroom.cli.scores import check_rules_option

@@ -32,8 +32,11 @@ def environment() -> Any:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, trim_blocks=True, lstrip_blocks=True
     )
+    from warroom.core.stats import d_prime_cell, estimate_cell, rate_cell
+
     env.filters.update(
-        clean=clean, clock=clock, number=number, percent=percent, seconds=seconds, share=share, when=when
+        clean=clean, clock=clock, number=number, percent=percent, seconds=seconds, share=share, when=when,
+        rate=rate_cell, estimate=estimate_cell, d_prime=d_prime_cell,
     )
     return env
 

@@ -60,6 +60,29 @@ def _battery_line(report: Any) -> str:
     return f"  gaming battery: {'no hit' if not hits else plural(hits, 'hit')} in {what}"
 
 
+def _newest_guess_line(report: Any) -> list[str]:
+    """The chance that a guess reading nothing is a hit (a drill with a fault only): moving onto the newest event at
+    a random moment and confirming what the escalation dialog offers; a warning above
+    :data:`~warroom.core.author.NEWEST_GUESS_WARN` (docs/scoring.md, "The gaming battery")."""
+    from warroom.core.author import NEWEST_GUESS_WARN
+
+    if report.all_clear:
+        return []
+    share = report.newest_guess_share
+    spans = ", ".join(f"{e} at {a:g}-{b:g} s" for a, b, e in report.newest_guess[:4])
+    more = f" and {len(report.newest_guess) - 4} more" if len(report.newest_guess) > 4 else ""
+    where = f" ({spans}{more})" if spans else ""
+    chance = "under 1%" if 0 < share < 0.005 else f"{share:.0%}"
+    line = f"newest guess (the newest event's step, citing it, at a random moment): a hit for {chance} of the trace"
+    if share <= NEWEST_GUESS_WARN:
+        return [f"  {line}{where}"]
+    return [
+        f"  warning: {line}{where}, more than {NEWEST_GUESS_WARN:.0%}: a guess that reads nothing wins that often "
+        "(release other events between the evidence and the deadline, so that the newest event is less often the "
+        "evidence)"
+    ]
+
+
 def _check_one(
     path: Path, drill: Any, problems: list[Any], own: list[Any], *, text: bool, variants: int = 0
 ) -> tuple[dict[str, Any], list[str]]:
@@ -97,6 +120,7 @@ def _check_one(
         lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
         lines += _table(report)
         lines.append(_battery_line(report))
+        lines += _newest_guess_line(report)
         lines += [f"  problem: {p}" for p in report.problems]
         lines += _variant_lines(drill, seeded, variants)
         lines += _twin_lines(twin)
@@ -161,6 +185,10 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     drill passes when never holds the all clear and every escalation scores less. A drill with a twin (its
     healthy run, played as a noise trial) passes only when its twin passes as an all-clear drill too (its
     problems start "twin:").
+
+    For a drill with a fault it also shows the newest guess: the chance that a trainee who reads nothing, at a
+    random moment moving onto the newest event and confirming what the escalation dialog offers (its step, citing
+    it), is a hit; above 10% it is a warning, which does not fail the drill.
 
     With --variants N, a drill with a variants section is also played as the variants of seeds 0 to N-1 and fails
     when any of them fails a check above ("seed S: ..."); a drill without one has a single trace, checked once.

@@ -63,7 +63,7 @@ def _trainee_table(summary: Any) -> str:
         ]
         for t in summary.stats.trainees
     ]  # fmt: skip
-    headers = ["trainee", "trials", "replays", "abandoned", "hit rate [95%]", "false-alarm rate [95%]", "d′ [95%]",
+    headers = ["trainee", "trials", "replays", "quit", "hit rate [95%]", "false-alarm rate [95%]", "d′ [95%]",
                "c [95%]", "A′ [95%]", "median ttd", "median wall ttd", "mean score", "d′ reliability",
                "more trials to 0.7", "warnings"]  # fmt: skip
     return _table(headers, rows)
@@ -81,7 +81,7 @@ def _drill_table(summary: Any) -> str:
         ]
         for d in summary.stats.drills
     ]  # fmt: skip
-    headers = ["drill", "trials", "replays", "trainees", "abandoned", "difficulty [95%]", "discrimination",
+    headers = ["drill", "trials", "replays", "trainees", "quit", "difficulty [95%]", "discrimination",
                "median ttd", "median wall ttd", "distractor pulls"]  # fmt: skip
     return _table(headers, rows)
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from warroom.core.stats import d_prime_cell, estimate_cell, rate_cell
 from warroom.core.text import clean, number, percent, plural, seconds
 
 if TYPE_CHECKING:
@@ -115,35 +116,8 @@ def csv_rows(summary: Summary) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------------------------------------------
 
 
-def rate_cell(count: int, n: int, low: float | None, high: float | None) -> str:
-    """A rate with its counts and 95% interval: ``7/9 78% [45–94]`` (``-`` for none of 0)."""
-    if not n or low is None or high is None:
-        return "-"
-    return f"{count}/{n} {percent(count / n)} [{_decimal(low * 100)}–{_decimal(high * 100)}]"
-
-
-def _decimal(value: float) -> str:
-    return number(value, 0)
-
-
-def estimate_cell(value: float | None, low: float | None, high: float | None) -> str:
-    """An estimate with its 95% interval: ``1.62 [0.85, 2.40]``."""
-    if value is None or low is None or high is None:
-        return "-"
-    return f"{_two(value)} [{_two(low)}, {_two(high)}]"
-
-
 def _two(value: float) -> str:
     return f"{value:.2f}".replace("-0.00", "0.00")
-
-
-def too_few(t: TraineeStats) -> str:
-    """The cell of d′ below its minimums: ``too few trials (7 signal, 2 noise)``."""
-    return f"too few trials ({t.signal_trials} signal, {t.noise_trials} noise)"
-
-
-def d_prime_cell(t: TraineeStats) -> str:
-    return estimate_cell(t.d_prime, t.d_prime_low, t.d_prime_high) if t.enough_trials else too_few(t)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -344,6 +318,8 @@ def reliability_sentence(r: Reliability) -> str:
         return f"{head}: too few to estimate ({many} {who}; {MIN_RELIABILITY_TRAINEES} needed)."
     if r.status == "too_weak" or r.reliability is None or r.half_trials is None:
         shown = "undefined" if r.split_half_r is None else _two(r.split_half_r)
+        if r.split_half_r is not None and shown == _two(MIN_PROPHECY_R):  # (0.195 is not "0.20, below 0.20")
+            shown = f"{r.split_half_r:.3f}"
         return (
             f"{head}: r = {shown} across {plural(r.trainees, 'trainee')} — too weak to project (no number of trials "
             f"is projected below r = {number(MIN_PROPHECY_R, 2)})."

@@ -243,3 +243,50 @@ def play_battery(drill: Drill, seeds: int = RANDOM_SEEDS) -> list[TraineeRun]:
         else:
             runs.append(play_battery_trainee(drill, trainee))
     return runs
+
+
+#: The share of a drill's trace above which ``warroom check`` warns of the *newest-guess* (see
+#: :func:`newest_guess_windows`): a blind guess that wins this often is a detection test only in name.
+NEWEST_GUESS_WARN = 0.10
+
+
+def newest_guess_windows(drill: Drill) -> list[tuple[float, float, str]]:
+    """The *newest-guess*: at a moment drawn uniformly over the trace (0 s to the drill's duration), the trainee
+    moves onto the newest released event and confirms what the escalation dialog offers for it (that event's target,
+    citing that event: :func:`~warroom.core.play.escalation_draft`), reading nothing. Returns the spans of drill
+    time ``(start, end, event id)`` in which that guess is a **hit** by the current rules, in time order (empty for
+    an all-clear drill). Exact, not sampled: what is released changes only at event times, and a hit must come at
+    or before the deadline. The guess's chance of a hit is their total length over the duration
+    (:func:`newest_guess_share`)."""
+    from warroom.core.model import Action, ActionKind, Response
+    from warroom.core.scoring import score
+
+    key = drill.answer_key
+    if key is None or drill.duration <= 0:
+        return []
+    from warroom.core.play import SUPPORTING, judge_citations
+
+    trace = drill.trace  # in drill-time order (the loader's rule)
+    format2 = drill.schema_version >= 2
+    spans: list[tuple[float, float, str]] = []
+    for k, newest in enumerate(trace):
+        if newest.t > key.deadline:
+            break
+        if k + 1 < len(trace) and trace[k + 1].t == newest.t:
+            continue  # (not the newest once the events of its time are out)
+        if judge_citations(drill, (newest.id,))[0][1] not in SUPPORTING:
+            continue  # (citing it alone supports nothing: never a hit, no need to score it)
+        draft = escalation_draft(newest, trace[: k + 1], format2)
+        if draft.target != key.fault.target:
+            continue
+        guess = Action(t=newest.t, kind=ActionKind.ESCALATE, step=draft.target, cites=draft.cites)
+        if score(drill, [guess]).response is Response.HIT:
+            end = min(trace[k + 1].t if k + 1 < len(trace) else drill.duration, key.deadline)
+            spans.append((newest.t, max(end, newest.t), newest.id))
+    return spans
+
+
+def newest_guess_share(spans: list[tuple[float, float, str]], drill: Drill) -> float:
+    """The chance that the *newest-guess* (:func:`newest_guess_windows`, whose ``spans`` these are) is a hit: their
+    total length over the drill's duration (0 for a drill of no duration)."""
+    return sum(end - start for start, end, _ in spans) / drill.duration if drill.duration > 0 else 0.0

@@ -56,7 +56,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from warroom.core.author._battery import play_battery, specific_moments
+from warroom.core.author._battery import newest_guess_share, newest_guess_windows, play_battery, specific_moments
 from warroom.core.author._fairness import fairness_problems, trigger_happy_targets
 from warroom.core.author._trainee import TraineeRun, first_evidence, scored_run
 from warroom.core.model import (
@@ -103,6 +103,10 @@ class CheckReport:
     runs: list[TraineeRun]
     problems: list[str]
     battery: list[TraineeRun] = field(default_factory=list)
+    #: The spans of drill time in which the *newest-guess* is a hit (:func:`~warroom.core.author.newest_guess_windows`).
+    newest_guess: list[tuple[float, float, str]] = field(default_factory=list)
+    #: Its chance of a hit: their length over the drill's duration (0 in an all-clear drill).
+    newest_guess_share: float = 0.0
 
     @property
     def passed(self) -> bool:
@@ -146,6 +150,10 @@ class CheckReport:
             "battery": {
                 "hits": len(self.battery_hits),
                 "runs": [r.to_dict() for r in self.battery],
+            },
+            "newest_guess": {
+                "share": self.newest_guess_share,
+                "spans": [{"start": a, "end": b, "event": e} for a, b, e in self.newest_guess],
             },
         }
 
@@ -339,7 +347,8 @@ def run_checks(drill: Drill) -> CheckReport:
     problems += _battery_ranking(battery, tot("ideal"), label("ideal"))
     moments = specific_moments(drill)
     problems += fairness_problems(drill, [by["trigger-happy"], *battery], MIN_REACTION_WINDOW, moments)
-    return CheckReport(drill.id, False, runs, problems, battery)
+    spans = newest_guess_windows(drill)
+    return CheckReport(drill.id, False, runs, problems, battery, spans, newest_guess_share(spans, drill))
 
 
 def _battery_ranking(battery: list[TraineeRun], ideal: int, ideal_label: str) -> list[str]:

@@ -151,12 +151,21 @@ def is_supported(drill: Drill, cites: Iterable[str] | None) -> bool:
 
 
 def citation_precision(drill: Drill, cites: Iterable[str] | None) -> float:
-    """The share of the cited events (distinct ids) that are evidence or accepted evidence of ``drill`` (the events
-    of a comparison count when the comparison is cited whole); 0.0 when nothing is cited."""
-    judged = dict(judge_citations(drill, dict.fromkeys(cites or ())))
-    if not judged:
+    """The share of what is cited that is evidence or accepted evidence of ``drill`` (the events of a comparison
+    count when the comparison is cited whole): the distinct **events** with a citation that supports, over those
+    plus the distinct citations that do not; 0.0 when nothing is cited. An event is never counted twice as evidence
+    (format 2: cited whole and by its evidence field, or by several fields), so citing the evidence again in another
+    form does not make a citation more precise; a field that shows nothing counts against it, even of that event."""
+    supporting: set[str] = set()
+    other = 0
+    for cite, kind in judge_citations(drill, dict.fromkeys(cites or ())):
+        if kind in SUPPORTING:
+            supporting.add(split_cite(cite)[0])
+        else:
+            other += 1
+    if not supporting and not other:
         return 0.0
-    return sum(1 for kind in judged.values() if kind in SUPPORTING) / len(judged)
+    return len(supporting) / (len(supporting) + other)
 
 
 def is_specific(drill: Drill, cites: Iterable[str] | None, *, min_precision: float, max_cited: int) -> bool:

@@ -53,6 +53,7 @@ from warroom.core.stats._measures import (
     spearman_brown,
     wilson_interval,
 )
+from warroom.core.text import plural
 
 #: The mode whose abandoned sessions count with their response (the other modes keep them apart).
 ASSESSMENT = "assessment"
@@ -333,9 +334,11 @@ def _interval(bounds: tuple[float, float] | None) -> tuple[float | None, float |
 def _warnings(c: PairCounts, controls: int) -> tuple[str, ...]:
     out = []
     if c.noise < MIN_NOISE_TRIALS:
-        out.append(f"false-alarm rate rests on {c.noise} noise trials ({MIN_NOISE_TRIALS} needed)")
+        out.append(f"false-alarm rate rests on {plural(c.noise, 'noise trial')} ({MIN_NOISE_TRIALS} needed)")
     if controls < MIN_DISTINCT_CONTROLS:
-        out.append(f"false-alarm rate rests on {controls} distinct controls ({MIN_DISTINCT_CONTROLS} needed)")
+        out.append(
+            f"false-alarm rate rests on {plural(controls, 'distinct control')} ({MIN_DISTINCT_CONTROLS} needed)"
+        )
     return tuple(out)
 
 

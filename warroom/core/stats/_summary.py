@@ -4,7 +4,8 @@ and :func:`~warroom.core.stats.stats_from_counts` computes the figures from thei
 both; the rules every figure follows are in :mod:`warroom.core.stats._counts`).
 
 - ``modes`` filters sessions before anything is counted (cohort statistics use assessment sessions unless asked
-  otherwise: pass ``modes={"assessment"}``); the first attempt is the first session of the pair in those modes.
+  otherwise: pass ``modes={"assessment"}``); the first attempt is the first session of the pair in any mode, a
+  trial only when it is of those modes (a drill practised before its first assessment session has replays only).
 - ``within`` (a predicate) says which sessions the other filters keep (``--since``, ``--set``): the first attempt
   is still found among all the sessions given, so a drill first played outside the filters is a replay in them.
 
@@ -57,23 +58,27 @@ def first_attempts(
     modes: Collection[str] | None = None,
     within: Callable[[SessionFacts], bool] | None = None,
 ) -> tuple[list[FirstAttempt], int]:
-    """Each (trainee, drill) pair's :class:`FirstAttempt` among ``facts`` of ``modes`` (the earliest by start time,
-    ties by session id, then the input order), with the pair's sessions that ``within`` keeps; and the number of
-    sessions (kept by ``within``) of the modes left out."""
+    """Each (trainee, drill) pair's :class:`FirstAttempt`: its first session in **any** mode (the earliest by start
+    time, ties by session id, then the input order), a trial only when its mode is one of ``modes`` (None: every
+    mode) and ``within`` keeps it, with the pair's sessions of ``modes`` that ``within`` keeps; and the number of
+    sessions (kept by ``within``) of the modes left out. A pair first played in another mode (a drill practised
+    before its assessment) has replays only: its sessions of ``modes`` were played knowing the debrief."""
     first: dict[tuple[str, str], SessionFacts] = {}
     kept: dict[tuple[str, str], int] = {}
     skipped = 0
     for f in facts:
         keep = within is None or within(f)
-        if modes is not None and f.mode not in modes:
-            skipped += keep
-            continue
         key = (f.trainee, f.drill_id)
         now = first.get(key)
         if now is None or (f.started_at, f.session_id) < (now.started_at, now.session_id):
             first[key] = f
+        if modes is not None and f.mode not in modes:
+            skipped += keep
+            kept.setdefault(key, 0)
+            continue
         kept[key] = kept.get(key, 0) + keep
     attempts = [
-        FirstAttempt(f, kept[key], within is None or within(f)) for key, f in first.items()
+        FirstAttempt(f, kept[key], (within is None or within(f)) and (modes is None or f.mode in modes))
+        for key, f in first.items()
     ]
     return attempts, skipped

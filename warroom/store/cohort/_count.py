@@ -74,11 +74,12 @@ ATTEMPT_COLUMNS = (
     "session_id, started_at, mode, response, all_clear, outcome, total, set_id, time_to_detect, wall_time_to_detect, "
     "false_escalations, distractors_shown, distractor_escalations, scoring_version"
 )
-#: SQLite's query 2: per (trainee, drill) the first attempt (the bare columns of ``min()``: those of the row with
-#: the least start time and session id; ``char(1)`` sorts before any character of either) and the sessions the
-#: window filters keep (``{within}``).
+#: SQLite's query 2: per (trainee, drill) the first attempt in any mode (the bare columns of ``min()``: those of the
+#: row with the least start time and session id; ``char(1)`` sorts before any character of either) and the sessions
+#: of the counted modes (``{counted}``) the window filters keep (``{within}``).
 _FIRST_SQL = (
-    "SELECT trainee, drill_id, count(CASE WHEN {within} THEN 1 END), min(started_at || char(1) || session_id), "
+    "SELECT trainee, drill_id, count(CASE WHEN {within} AND {counted} THEN 1 END), "
+    "min(started_at || char(1) || session_id), "
     f"{ATTEMPT_COLUMNS} FROM sessions{{hint}}{{where}} GROUP BY trainee, drill_id"
 )
 
@@ -177,20 +178,22 @@ def _count_in(store: ResultsStore, query: FactsQuery, requested: str) -> CohortR
         by_mode, _ = _checked(checked)
         counted = _counted(by_mode, requested)
         within, wp = query.within_sql(unindexed)
-        where, params = query.partition().where(f"{in_modes(store, counted)} AND {COLUMN}", unindexed=unindexed)
-        sql = _FIRST_SQL.format(within=within, hint=store.dialect.indexed_by(ATTEMPTS_INDEX), where=where)
+        where, params = query.partition().where(COLUMN, unindexed=unindexed)  # (the first attempt: in any mode)
+        hint = store.dialect.indexed_by(ATTEMPTS_INDEX)
+        sql = _FIRST_SQL.format(within=within, counted=in_modes(store, counted), hint=hint, where=where)
         rows = [(t, d, kept, *rest) for t, d, kept, _min, *rest in conn.execute(sql, [*wp, *params]).fetchall()]
     skipped = sum(n for m, n in by_mode.items() if counted.modes is not None and m not in counted.modes)
     try:
-        stats = stats_from_counts(count_first_attempts(first_attempts(rows, query), skipped))
+        stats = stats_from_counts(count_first_attempts(first_attempts(rows, query, counted), skipped))
     except ValueError:  # a row whose values do not fit together: only a store changed by hand has them
         raise _Unusual from None
     return CohortResult(stats, counted, sum(by_mode.values()), problems)
 
 
-def first_attempts(rows: Iterable[Any], query: FactsQuery) -> list[FirstAttempt]:
-    """The :class:`~warroom.core.stats.FirstAttempt` of each row of query 2 (trainee, drill, the sessions the window
-    filters keep, then :data:`ATTEMPT_COLUMNS`). Raises ValueError for a row whose values do not fit together."""
+def first_attempts(rows: Iterable[Any], query: FactsQuery, counted: Counted) -> list[FirstAttempt]:
+    """The :class:`~warroom.core.stats.FirstAttempt` of each row of query 2 (trainee, drill, the sessions of the
+    ``counted`` modes the window filters keep, then :data:`ATTEMPT_COLUMNS` of the pair's first session in any mode:
+    a trial only when its mode is counted). Raises ValueError for a row whose values do not fit together."""
     from warroom.store.cohort._facts import recorded_versions
 
     recorded = recorded_versions()
@@ -212,7 +215,7 @@ def first_attempts(rows: Iterable[Any], query: FactsQuery) -> list[FirstAttempt]
             trainee, drill, signal, outcome, total, started_at, false_esc, shown or 0, pulled,
             ttd, wall, mode, sid, response, set_id, response is None or version not in recorded,
         )  # fmt: skip
-        out.append(FirstAttempt(fact, kept, query.within(fact)))
+        out.append(FirstAttempt(fact, kept, query.within(fact) and (counted.modes is None or mode in counted.modes)))
     return out
 
 

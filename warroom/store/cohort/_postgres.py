@@ -36,7 +36,7 @@ FOLDED_SQL = (
     "SELECT mode, countable, trainee, drill_id, count(CASE WHEN {within} THEN 1 END) FROM sessions{where} "
     "GROUP BY mode, countable, trainee, drill_id"
 )
-#: Query 2: each pair's first attempt among the sessions of the counted modes that can be counted (``{where}``).
+#: Query 2: each pair's first attempt among its sessions of any mode that can be counted (``{where}``).
 FIRST_SQL = (
     f"SELECT DISTINCT ON (trainee, drill_id) trainee, drill_id, {ATTEMPT_COLUMNS} FROM sessions{{where}} "
     "ORDER BY trainee, drill_id, started_at, session_id"
@@ -47,7 +47,7 @@ def count(store: ResultsStore, query: FactsQuery, requested: str) -> tuple[list[
     """Query 2's rows as :func:`~warroom.store.cohort._count.first_attempts` reads them (trainee, drill, the sessions
     the window filters keep, then the first attempt's columns), the counted modes and the sessions per mode that can
     be counted (matching every filter)."""
-    from warroom.store.cohort._count import _counted, in_modes
+    from warroom.store.cohort._count import _counted
 
     conn = store.db.conn
     w, p = query.where(f"mode = 'assessment' AND {COLUMN}", unindexed="")
@@ -55,7 +55,7 @@ def count(store: ResultsStore, query: FactsQuery, requested: str) -> tuple[list[
     counted = _counted({"assessment": 1} if found else {}, "auto") if requested == "auto" else _counted({}, requested)
     within, wp = query.within_sql(unindexed="")
     where, params = query.partition().where(unindexed="")
-    first_where, fp = query.partition().where(f"{in_modes(store, counted)} AND {COLUMN}", unindexed="")
+    first_where, fp = query.partition().where(COLUMN, unindexed="")  # (the first attempt: in any mode)
     by_mode: dict[str, int] = {}
     kept: dict[tuple[str, str], int] = {}
 

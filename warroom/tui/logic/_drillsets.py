@@ -68,15 +68,16 @@ class DrillProgress:
     def cell(self) -> str:
         """The picker's progress cell, e.g. ``done · 1 left``, ``to do · 2 left``, ``replay · 1 left`` (played outside
         the set: a session of it here is a replay, which the cohort statistics do not count as a trial), ``no
-        attempts left``; in an adaptive set (which offers only the drill chosen next), which session of the set's
-        length it starts (``session 3 of 6``, ``session 3 of 6 · 1 left``)."""
+        attempts left``; a drill played before but never finished here (outside the set, or quit in it) is a
+        ``replay`` too; in an adaptive set (which offers only the drill chosen next), which session of the set's
+        length it starts (``session 3 of 6``, ``session 3 of 6 · 1 left``), and ``replay`` when the set offers a
+        drill the trainee already played, in it or outside it (``session 5 of 6 · replay``)."""
         if self.exhausted:
             return "done · none left" if self.done else "no attempts left"
-        state = "done" if self.done else "to do"
-        if self.before and not self.played:  # played outside the set: a replay, not a new trial
-            state = "replay"
+        again = bool(self.before or self.played)  # a session of it now is a replay, not a new trial
+        state = "replay" if again and not self.done else ("done" if self.done else "to do")
         if self.session is not None:
-            state = f"session {self.session[0]} of {self.session[1]}"
+            state = f"session {self.session[0]} of {self.session[1]}" + (" · replay" if again else "")
         return state if self.left is None else f"{state} · {self.left} left"
 
 

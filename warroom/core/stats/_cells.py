@@ -1,0 +1,41 @@
+"""The cohort figures in words, one cell each, as every view shows them (``warroom scores summary``, ``warroom
+report``, the facilitator's console): a rate with its counts and 95% interval, an estimate with its interval, and
+d′ or, below its minimums, the trials it would rest on (docs/sessions.md, "Cohort statistics")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from warroom.core.text import number, percent
+
+if TYPE_CHECKING:
+    from warroom.core.stats._figures import TraineeStats
+
+
+def two(value: float) -> str:
+    """``value`` with two decimals, never ``-0.00``."""
+    return f"{value:.2f}".replace("-0.00", "0.00")
+
+
+def rate_cell(count: int, n: int, low: float | None, high: float | None) -> str:
+    """A rate with its counts and 95% interval: ``7/9 78% [45–94]`` (``-`` for none of 0)."""
+    if not n or low is None or high is None:
+        return "-"
+    return f"{count}/{n} {percent(count / n)} [{number(low * 100, 0)}–{number(high * 100, 0)}]"
+
+
+def estimate_cell(value: float | None, low: float | None, high: float | None) -> str:
+    """An estimate with its 95% interval: ``1.62 [0.85, 2.40]`` (``-`` for none)."""
+    if value is None or low is None or high is None:
+        return "-"
+    return f"{two(value)} [{two(low)}, {two(high)}]"
+
+
+def too_few(t: TraineeStats) -> str:
+    """The cell of d′ below its minimums: ``too few trials (7 signal, 2 noise)``."""
+    return f"too few trials ({t.signal_trials} signal, {t.noise_trials} noise)"
+
+
+def d_prime_cell(t: TraineeStats) -> str:
+    """A trainee's d′ with its 95% interval, or ``too few trials (7 signal, 2 noise)`` below the minimums."""
+    return estimate_cell(t.d_prime, t.d_prime_low, t.d_prime_high) if t.enough_trials else too_few(t)
