@@ -9,7 +9,6 @@ is the session recorder), so each is journalled before the screen moves on. The 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from rich.text import Text
@@ -379,8 +378,9 @@ class WarRoomScreen(DrillScreen):
         inspector = self.query_one(Inspector)
         fields: dict[str, str] = {}
         if format2 and chosen is not None and inspector.shown_id == chosen.id and inspector.jumped is not None:
-            fields[chosen.id] = field_cite(chosen.id, inspector.jumped)  # the field the trainee went to with :
-            draft = replace(draft, cites=(fields[chosen.id],))
+            # the field the trainee went to with : is offered in its event's row, never ticked for them: going to a
+            # field is reading it (it may be the distractor), citing it is a choice (space on that row)
+            fields[chosen.id] = field_cite(chosen.id, inspector.jumped)
         targets = set(handoff_targets(self.drill))
         handoffs = list(dict.fromkeys(  # a repeated handoff is released more than once
             (handoff_target(e.id), target_label(self.drill, handoff_target(e.id)), e.content.split("\n")[0])
