@@ -96,7 +96,9 @@ async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(se
         await advance(pilot, 30)
         assert isinstance(app.screen, DebriefScreen)
         assert app.screen.scorecard.outcome.value == "contained"  # within the deadline: the clock was held
-        assert any(m.startswith("Tutorial done") for m in told)
+        # said on the debrief's first line, not in a toast over its scorecard (issue 35's walk-through)
+        assert screen_text(app).splitlines()[1].strip("│ ").startswith("Tutorial done: the debrief explains")
+        assert not any("Tutorial done" in m for m in told)
     with ResultsStore(services.data_dir, create=False) as store:
         (session,) = store.query(trainee=services.trainee)
         assert session.mode == "tutorial" and session.drill_id == "tutorial"

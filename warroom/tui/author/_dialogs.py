@@ -14,6 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, TextArea
@@ -64,6 +65,15 @@ class _Dialog(ModalScreen["object | None"]):
     def error(self, message: str) -> None:
         """Show ``message`` under the fields (the dialog stays open)."""
         self.query_one("#annotate-error", Label).update(Text(message, style="bold red"))
+
+    def show_notice(self, text: str) -> bool:
+        """Show a notice of the app under the fields, where errors go (a toast would cover the dialog: see
+        :mod:`warroom.tui.app._notices`). False when the dialog has no such line (not composed yet)."""
+        try:
+            self.query_one("#annotate-error", Label).update(Text(text, style="bold"))
+        except NoMatches:
+            return False
+        return True
 
     def action_cancel(self) -> None:
         self.dismiss(None)

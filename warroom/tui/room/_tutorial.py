@@ -21,7 +21,6 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from warroom.core.play import EndReason
 from warroom.store.results import TUTORIAL as TUTORIAL_MODE
 from warroom.tui.logic import LESSONS, Lesson, Tutor
 from warroom.tui.room._live import WarRoomScreen
@@ -249,14 +248,8 @@ class TutorialScreen(WarRoomScreen):
 
     # -- the end --------------------------------------------------------------------------------------------------
 
-    def finish(self) -> None:
-        """End as any drill (score, store, the debrief), then say what the tutorial was."""
-        was_finished = self.finished
-        super().finish()
-        if was_finished or self.replay.end_reason is EndReason.ABANDONED:
-            return
+    def debrief_notice(self) -> str:
+        """What the tutorial was, said on the debrief's first line (a toast would cover its scorecard)."""
         if self.tutor.finished:
-            message = "Tutorial done: the debrief explains the fault and your score. p opens the drill picker."
-        else:
-            message = "The tutorial's drill ended. Play it again any time with warroom tutorial."
-        self.app.notify(message, title="Tutorial", markup=False, timeout=10)
+            return "Tutorial done: the debrief explains the fault and your score. p opens the drill picker."
+        return "The tutorial's drill ended. Play it again any time with warroom tutorial."

@@ -266,17 +266,23 @@ class DebriefScreen(Screen[None]):
     HELP_NOTES = "Your session is stored: warroom scores lists it."
     HELP_WIDGETS = (ScrollPane,)
 
-    def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
+    def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any, notice: str = "") -> None:
         super().__init__()
         assert entry.drill is not None
         self.entry = entry
         self.drill = replay.drill  # the variant that was played (the entry holds the drill as written)
         self.replay = replay
         self.scorecard = scorecard
+        #: A notice shown on the debrief's first line (the tutorial's "Tutorial done: ..."), "" for none: a toast
+        #: would cover the scorecard.
+        self.notice = notice
 
     def compose(self) -> ComposeResult:
         card = self.scorecard
         with ScrollPane(id="debrief"):
+            notice = Static(Text(self.notice, style="bold"), id="debrief-notice")
+            notice.display = bool(self.notice)
+            yield notice
             yield Static(self._headline(), id="debrief-outcome")
             yield Static(self._scorecard(), id="debrief-score", classes="debrief-section")
             yield Static(self._marks(), id="debrief-marks", classes="debrief-section")
@@ -295,6 +301,15 @@ class DebriefScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#debrief").focus()
+
+    def show_notice(self, text: str) -> bool:
+        """Show a notice on the debrief's first line, above the outcome, literally (see
+        :mod:`warroom.tui.app._notices`): a toast would cover the scorecard."""
+        self.notice = text
+        notice = self.query_one("#debrief-notice", Static)
+        notice.update(Text(text, style="bold"))
+        notice.display = bool(text)
+        return True
 
     # -- sections -----------------------------------------------------------------------------------------------
 
