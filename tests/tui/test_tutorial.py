@@ -13,6 +13,7 @@ from warroom.store.results import ResultsStore
 from warroom.tui.logic import LESSONS, tutorial_path
 from warroom.tui.room import LessonPanel, TutorialScreen
 from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import TraceTable
 
 from .conftest import advance, escalate, make_app, record_notifications, screen_text
 
@@ -214,6 +215,12 @@ async def test_the_tutorial_done_exactly_as_it_says_scores_100_and_no_toast_cove
         await pilot.pause()
         await advance(pilot, 5)  # its answer comes half a second later; the last lesson waits for it
         assert tutor.current.name == "Escalate" and tutor.waiting and live.replay.is_released("p1")
+        # the probe's answer the lesson names is a row on screen (at 80x24 it came below the fold), the cursor
+        # still on e06
+        await pilot.pause()
+        rows = [line for line in screen_text(app).splitlines() if "│ " in line and "executor" in line]
+        assert any(" p1 " in line for line in rows), screen_text(app)
+        assert live.query_one(TraceTable).selected_key == "e06"
         await escalate(pilot, "s2", cite="e06")
         assert tutor.finished and live.replay.contained
         await advance(pilot, 30)  # the re-plan plays, then the debrief

@@ -182,6 +182,7 @@ class TutorialScreen(WarRoomScreen):
         super().apply(released)
         if not self.finished and self.tutor.start_due(self.replay.is_released):
             self._lessons_changed()
+            self._show_lesson_event()
 
     # -- the lessons ----------------------------------------------------------------------------------------------
 
@@ -194,11 +195,26 @@ class TutorialScreen(WarRoomScreen):
             return
         hint = self.tutor.hint
         if self.tutor.observe(str(action.kind), _target(action)):
-            self.tutor.start_due(self.replay.is_released)  # the next lesson may start at once
+            started = self.tutor.start_due(self.replay.is_released)  # the next lesson may start at once
             self.query_one(TraceTable).focus()  # each lesson starts in the trace (enter had moved into the inspector)
             self._lessons_changed()
+            if started:
+                self._show_lesson_event()
         elif self.tutor.hint != hint:
             self._lessons_changed()
+
+    def _show_lesson_event(self) -> None:
+        """Scroll the trace, the cursor staying where the trainee put it, so that the event the lesson just started
+        speaks of (lesson 5's probe answer p1, which arrives under the cursor's e06) is on screen: at 80x24 it came
+        below the fold, named by the lesson (and later the debrief) but never seen."""
+        lesson = self.tutor.current
+        table = self.query_one(TraceTable)
+        try:
+            row = table.row_index(lesson.at) if lesson is not None else None
+        except KeyError:  # not a row of the trace
+            return
+        if row is not None:
+            table.scroll_to_row(row)
 
     def _lessons_changed(self) -> None:
         """Redraw the panel, the footer (refused keys are dimmed) and the header's LESSON badge."""
