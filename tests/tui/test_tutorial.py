@@ -223,6 +223,10 @@ async def test_the_tutorial_done_exactly_as_it_says_scores_100_and_no_toast_cove
         assert live.query_one(TraceTable).selected_key == "e06"
         await escalate(pilot, "s2", cite="e06")
         assert tutor.finished and live.replay.contained
+        await pilot.pause()
+        # the footer at 80 columns offers d and keeps ? Help: e and v, refused once contained, make room for d
+        footer = screen_text(app).splitlines()[-1]
+        assert "d Debrief" in footer and "? Help" in footer and "Escalate" not in footer, footer
         await advance(pilot, 30)  # the re-plan plays, then the debrief
         assert isinstance(app.screen, DebriefScreen)
         card = app.screen.scorecard

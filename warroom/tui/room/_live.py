@@ -268,11 +268,13 @@ class WarRoomScreen(DrillScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which;
         in assessment mode neither, nor the speeds: their keys run ``refused`` instead. ``probe`` (``v``) only in a
-        drill with verification probes."""
+        drill with verification probes; neither it nor ``escalate`` once the incident is contained (``d`` instead)."""
         if action == "refused":
             return self.assessment
         if action == "to_debrief":  # only while a containment's re-plan plays
             return self.replay.contained and not self.replay.ended
+        if action in ("escalate", "probe") and self.replay.contained:
+            return False  # refused once contained: their room in the footer goes to d (? Help still fits 80 columns)
         if action == "probe":
             return bool(self.drill.probes)
         if self.assessment and action in ("pause", "resume", "faster", "slower"):
