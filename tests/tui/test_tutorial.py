@@ -225,6 +225,9 @@ async def test_the_tutorial_done_exactly_as_it_says_scores_100_and_no_toast_cove
         assert tutor.finished and live.replay.contained
         await pilot.pause()
         # the footer at 80 columns offers d and keeps ? Help: e and v, refused once contained, make room for d
+        # one notice of the escalation, not two ("Escalated: ..." from the lesson and from the war room)
+        assert _panel(app).count("Escalated") == 1 and "Escalation of" not in _panel(app), _panel(app)
+        assert "Escalated: The planner accepted your escalation of step s2" in _panel(app)
         footer = screen_text(app).splitlines()[-1]
         assert "d Debrief" in footer and "? Help" in footer and "Escalate" not in footer, footer
         await advance(pilot, 30)  # the re-plan plays, then the debrief

@@ -411,8 +411,8 @@ class WarRoomScreen(DrillScreen):
         if result.contained:
             self._note = "ESCALATED"  # short, so the title still fits at 80 columns
             self.notify(
-                f"Escalation of {step} accepted: the planner stops the plan and re-plans. d opens the debrief now "
-                "(the re-plan plays out otherwise).",
+                f"The planner accepted your escalation of {step}: it stops the plan and re-plans. d opens the "
+                "debrief now (the re-plan plays out otherwise).",
                 title="Escalated",
                 markup=False,
             )
