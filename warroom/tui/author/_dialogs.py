@@ -298,6 +298,11 @@ class DebriefDialog(_Dialog):
             self.error(f"write {self.what} (escape cancels)")
 
 
+def _one_line(text: str) -> str:
+    """``text`` as a one-line field holds it, stripped (for telling a field not edited from one edited)."""
+    return text.strip()
+
+
 @dataclass(frozen=True)
 class DrillInfo:
     """The drill's title, difficulty (1 to 5) and briefing (``goal``, ``watching``, ``context``: empty for none) as
@@ -328,16 +333,25 @@ class DrillInfoDialog(_Dialog):
                          "Describe the task and the stakes, never the fault or when to escalate.")
         self.info = info
 
+    #: Each field's label, on its top border (a filled field shows no placeholder), and placeholder.
+    LABELS = {
+        "info-title": ("title", "title"),
+        "info-difficulty": ("difficulty", "difficulty, 1 (easy) to 5"),
+        "info-goal": ("briefing goal", "briefing goal: what the agent was asked to do"),
+        "info-watching": ("you are watching", "what the trainee is watching (the agents, the tools)"),
+        "info-context": ("context (optional)", "context (optional): what a trainee should know"),
+    }
+
     def compose(self) -> ComposeResult:
         info = self.info
+        values = (info.title, str(info.difficulty), info.goal, info.watching, info.context)
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield Input(info.title, placeholder="title", id="info-title")
-            yield Input(str(info.difficulty), placeholder="difficulty, 1 (easy) to 5", id="info-difficulty")
-            yield Input(info.goal, placeholder="briefing goal: what the agent was asked to do", id="info-goal")
-            yield Input(info.watching, placeholder="what the trainee is watching (the agents, the tools)",
-                        id="info-watching")
-            yield Input(info.context, placeholder="context (optional): what a trainee should know", id="info-context")
+            for ident, value in zip(self.FIELDS, values, strict=True):
+                label, placeholder = self.LABELS[ident]
+                field = Input(value, placeholder=placeholder, id=ident)
+                field.border_title = label
+                yield field
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
 
@@ -362,5 +376,11 @@ class DrillInfoDialog(_Dialog):
             self.error("the difficulty is a whole number from 1 (easy) to 5")
             self.query_one("#info-difficulty", Input).focus()
             return
-        self.dismiss(DrillInfo(values["info-title"], int(difficulty), values["info-goal"], values["info-watching"],
-                               values["info-context"]))
+        info = self.info
+        # a text not edited is the file's as it was (its line breaks, its spaces), not the one-line field's
+        goal, watching, context = (
+            old if values[ident] == _one_line(old) else values[ident]
+            for ident, old in (("info-goal", info.goal), ("info-watching", info.watching),
+                               ("info-context", info.context))
+        )
+        self.dismiss(DrillInfo(values["info-title"], int(difficulty), goal, watching, context))
