@@ -60,6 +60,36 @@ def _battery_line(report: Any) -> str:
     return f"  gaming battery: {'no hit' if not hits else plural(hits, 'hit')} in {what}"
 
 
+#: Where the drill writes what a check problem is about, by how the problem's message starts: the problem is
+#: reported at that key's line and column (``path:line:col: message``, as validate reports).
+PROBLEM_KEYS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("fairness rule cascade-names-origin", ("answer_key", "cascade")),
+    ("fairness rule distractor-", ("distractors",)),
+    ("fairness rule damage-by-deadline", ("answer_key", "deadline")),
+    ("fairness rule nothing-to-save", ("answer_key", "deadline")),
+    ("fairness rule trigger-happy-contains", ("answer_key", "fault")),
+    ("fairness rule battery-hit", ("answer_key", "evidence")),
+    ("cannot be won", ("answer_key", "deadline")),
+    ("ranking", ("answer_key", "deadline")),
+    ("never should hold", ("trace",)),
+)
+
+
+def problem_place(path: Path, message: str, loc: tuple[str, ...] | None = None) -> str:
+    """``path:line:col: `` of the drill's key a check problem is about (``loc``, else by :data:`PROBLEM_KEYS`; the
+    file's first line for any other), to put before the problem's message."""
+    from warroom.core.load import position_of
+
+    about = message.split(": ", 1)[1] if message.startswith("seed ") and ": " in message else message
+    if loc is None:
+        loc = next((loc for start, loc in PROBLEM_KEYS if about.startswith(start)),
+                   ("variants",) if about is not message else None)  # a seed's own problem: its variants
+    line, column = position_of(path, loc) if loc is not None else (1, 1)
+    if (line, column) == (1, 1) and loc is not None and len(loc) > 1:
+        line, column = position_of(path, loc[:1])  # the key itself, when the value is not written there
+    return f"{path}:{line}:{column}: "
+
+
 def _check_one(
     path: Path, drill: Any, problems: list[Any], own: list[Any], *, text: bool, variants: int = 0
 ) -> tuple[dict[str, Any], list[str]]:
@@ -97,15 +127,15 @@ def _check_one(
         lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
         lines += _table(report)
         lines.append(_battery_line(report))
-        lines += [f"  problem: {p}" for p in report.problems]
-        lines += _variant_lines(drill, seeded, variants)
-        lines += _twin_lines(twin)
-        lines += [f"  problem: {p.message} (line {p.line})" for p in own]
+        lines += [f"  problem: {problem_place(path, p)}{p}" for p in report.problems]
+        lines += _variant_lines(drill, seeded, variants, path)
+        lines += _twin_lines(twin, path)
+        lines += [f"  problem: {p}" for p in own]
         lines.append("")
     return result, lines
 
 
-def _twin_lines(twin: Any) -> list[str]:
+def _twin_lines(twin: Any, path: Path) -> list[str]:
     """What ``check`` says of a drill's twin (None: the drill has none): its scripted trainees' table, played as
     the all-clear drill of a noise trial, and its problems (each starting ``twin:``)."""
     if twin is None:
@@ -113,16 +143,16 @@ def _twin_lines(twin: Any) -> list[str]:
     lines = ["  twin (the healthy run, played as a noise trial: an all-clear drill):"]
     if twin.report is not None:
         lines += ["  " + line for line in _table(twin.report)]
-    return lines + [f"  problem: {p}" for p in twin.problems]
+    return lines + [f"  problem: {problem_place(path, p, ('twin',))}{p}" for p in twin.problems]
 
 
-def _variant_lines(drill: Any, seeded: Any, asked: int) -> list[str]:
+def _variant_lines(drill: Any, seeded: Any, asked: int, path: Path) -> list[str]:
     """What ``check`` says of a drill's variants: the seeds checked and their problems (``asked`` = --variants N)."""
     if seeded.seeds:
         bad = len({p.split(":", 1)[0] for p in seeded.problems})
         return [
             f"  variants: {len(seeded.seeds)} seeds checked, {bad} failed",
-            *(f"  problem: {p}" for p in seeded.problems),
+            *(f"  problem: {problem_place(path, p)}{p}" for p in seeded.problems),
         ]
     if asked:
         return ["  variants: none (the drill has no variants section): one trace, checked above"]
@@ -165,8 +195,10 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     With --variants N, a drill with a variants section is also played as the variants of seeds 0 to N-1 and fails
     when any of them fails a check above ("seed S: ..."); a drill without one has a single trace, checked once.
 
-    A drill also fails when it does not load, when its id differs from its file name, or when another drill
-    checked with it has the same id (each reported as path:line:col: message, as warroom validate does).
+    Each problem starts with the path:line:col of the drill's key it is about (the deadline, the cascade, the
+    distractors, the twin). A drill also fails when it does not load, when its id differs from its file name, or
+    when another drill checked with it has the same id (each reported as path:line:col: message, as warroom
+    validate does).
 
     Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load or a folder could not be
     read, 2 on usage errors (a name that is neither a file, a folder nor a drill id; no drill files).
