@@ -245,6 +245,8 @@ async def test_the_tutorial_done_exactly_as_it_says_scores_100_and_no_toast_cove
         # The debrief explains what the trainee saw: not the 429 at 42 s (e09), which never came.
         assert "429" not in text and "e09" not in text
         assert "The habit that would have caught it" in text
+        # the debrief's moments agree with the clock the trainee saw (e05 at 23.9 s showed as 00:24 in the trace)
+        assert "earliest evidence at 23.9 s (00:24)" in " ".join(text.replace("│", " ").split()), text
 
 
 def test_the_readme_and_the_help_name_the_lessons_the_code_has():
