@@ -221,6 +221,7 @@ async def test_the_tutorial_done_exactly_as_it_says_scores_100_and_no_toast_cove
         rows = [line for line in screen_text(app).splitlines() if "│ " in line and "executor" in line]
         assert any(" p1 " in line for line in rows), screen_text(app)
         assert live.query_one(TraceTable).selected_key == "e06"
+        assert "new ↓ (G)" not in screen_text(app)  # p1, the newest, is on screen: no "1 new" below
         await escalate(pilot, "s2", cite="e06")
         assert tutor.finished and live.replay.contained
         await pilot.pause()

@@ -215,6 +215,9 @@ class TutorialScreen(WarRoomScreen):
             return
         if row is not None:
             table.scroll_to_row(row)
+            if row == table.row_count - 1:  # the newest event is on screen now: nothing new is hidden below
+                table.unseen = 0
+                self.update_hint()
 
     def _lessons_changed(self) -> None:
         """Redraw the panel, the footer (refused keys are dimmed) and the header's LESSON badge."""
