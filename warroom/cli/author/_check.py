@@ -195,10 +195,8 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     With --variants N, a drill with a variants section is also played as the variants of seeds 0 to N-1 and fails
     when any of them fails a check above ("seed S: ..."); a drill without one has a single trace, checked once.
 
-    Each problem starts with the path:line:col of the drill's key it is about (the deadline, the cascade, the
-    distractors, the twin). A drill also fails when it does not load, when its id differs from its file name, or
-    when another drill checked with it has the same id (each reported as path:line:col: message, as warroom
-    validate does).
+    A drill also fails when it does not load, when its id differs from its file name, or when another drill
+    checked with it has the same id. Every problem starts with path:line:col, as warroom validate's do.
 
     Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load or a folder could not be
     read, 2 on usage errors (a name that is neither a file, a folder nor a drill id; no drill files).

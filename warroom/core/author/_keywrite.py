@@ -308,6 +308,18 @@ def _dump_block(yaml: Any, name: str, value: Any, newline: str = "\n") -> str:
     return "".join(line[:-1] + newline if line.endswith("\n") else line for line in block)
 
 
+def _hide_breaks(text: str, path: str) -> str:
+    """``text`` with its odd line breaks replaced by the save's stand-ins (:data:`_ODD_BREAKS`); KeyWriteError when
+    the file holds a stand-in itself."""
+    hidden = text
+    for odd, stand_in in _ODD_BREAKS.items():
+        if stand_in in text:
+            raise KeyWriteError(f"{path}: the file holds the character U+{ord(stand_in):04X}, which the save uses "
+                                "for its own; remove it to save")  # fmt: skip
+        hidden = hidden.replace(odd, stand_in)
+    return hidden
+
+
 def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: str = "<string>") -> str:
     """``text`` (a drill file) with its ``answer_key`` and ``distractors`` replaced by the draft's (removed when the
     draft has none), every other line unchanged; a block whose marks are the ones the file has already is left as it
@@ -317,12 +329,7 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     from ruamel.yaml.comments import CommentedMap
     from ruamel.yaml.error import YAMLError
 
-    hidden = text
-    for odd, stand_in in _ODD_BREAKS.items():
-        if stand_in in text:
-            raise KeyWriteError(f"{path}: the file holds the character U+{ord(stand_in):04X}, which the save uses "
-                                "for its own; remove it to save")  # fmt: skip
-        hidden = hidden.replace(odd, stand_in)
+    hidden = _hide_breaks(text, path)
     lines = _lines(hidden)
     yaml = _yaml(_dash_offset([line.rstrip("\r\n") for line in lines]))
     try:
@@ -350,10 +357,10 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     for name in sorted((n for n in (*changed, *meta) if n in spans), key=lambda n: -spans[n][0]):
         start, end = spans[name]
         value = new[name] if name in new else meta[name]
-        kept = _child_lines(doc[name], lines, start, end) if name in meta else {}
+        kept = _child_lines(doc[name], lines, start, end) if name in meta else {}  # put back where unchanged
         _trim_tail_comments(doc[name])
-        block = "" if value is None else _dump_block(yaml, name, _merged(doc[name], value), newline)
-        lines[start:end] = [_put_back(block, kept, value)] if block else []
+        lines[start:end] = [] if value is None else [
+            _put_back(_dump_block(yaml, name, _merged(doc[name], value), newline), kept, value)]
     if new["answer_key"] is not None:
         _mark_header(lines, draft)
     for name in WRITTEN:
