@@ -41,6 +41,12 @@ def parse_amount(text: str, minimum: float, strict: bool) -> float | None:
     return value
 
 
+def labelled(field: Input, label: str) -> Input:
+    """``field`` with ``label`` on its top border: a filled field shows no placeholder, and so no label."""
+    field.border_title = label
+    return field
+
+
 class _Dialog(ModalScreen["object | None"]):
     """A dialog with a title, a quoted line, an error line and a hint; escape cancels."""
 
@@ -121,9 +127,10 @@ class FaultDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield Input(self.kind, placeholder="fault kind, e.g. empty_result (→ completes)", id="fault-kind",
-                        suggester=SuggestFromList(KINDS, case_sensitive=False))
-            yield Input(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary")
+            yield labelled(Input(self.kind, placeholder="fault kind, e.g. empty_result (→ completes)", id="fault-kind",
+                                 suggester=SuggestFromList(KINDS, case_sensitive=False)), "fault kind")
+            yield labelled(Input(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary"),
+                           "what went wrong")
             yield Label("", id="annotate-error")
             # the keys before the long list of kinds, which a 24-line terminal cuts short (the box scrolls)
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
@@ -232,10 +239,11 @@ class DamageDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield Input(self.amount, placeholder="amount, e.g. 184.5", id="damage-amount")
-            yield Input(self.unit, placeholder="unit, e.g. USD refunded in error (the drill's one unit)",
-                        id="damage-unit")
-            yield Input(self.note, placeholder="note (optional): what the damage is", id="damage-note")
+            yield labelled(Input(self.amount, placeholder="amount, e.g. 184.5", id="damage-amount"), "amount")
+            yield labelled(Input(self.unit, placeholder="unit, e.g. USD refunded in error (the drill's one unit)",
+                                 id="damage-unit"), "unit")
+            yield labelled(Input(self.note, placeholder="note (optional): what the damage is", id="damage-note"),
+                           "note (optional)")
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
 
@@ -349,9 +357,7 @@ class DrillInfoDialog(_Dialog):
             yield from self.head()
             for ident, value in zip(self.FIELDS, values, strict=True):
                 label, placeholder = self.LABELS[ident]
-                field = Input(value, placeholder=placeholder, id=ident)
-                field.border_title = label
-                yield field
+                yield labelled(Input(value, placeholder=placeholder, id=ident), label)
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
 
