@@ -10,6 +10,8 @@ until scoring rules version 4, which judges the trainees by the trial's response
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 from core_support import drill_dict, make_drill
@@ -294,3 +296,14 @@ def test_a_check_problem_starts_at_the_line_of_the_key_it_is_about(tmp_path):
     line = next(n for n, row in enumerate(text.splitlines(), 1) if row == "  fault:")
     problem = next(row for row in result.output.splitlines() if "fairness rule trigger-happy-contains" in row)
     assert problem.startswith(f"  problem: {path}:{line}:"), problem
+
+
+def test_check_json_gives_each_problem_its_position(tmp_path):
+    text = (FAIRNESS / "trigger-happy-hits.yaml").read_text()
+    path = tmp_path / "trigger-happy-hits.yaml"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["check", str(path), "--format", "json"])
+    (drill,) = json.loads(result.output)["drills"]
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if row == "  fault:")
+    at = drill["problems"].index(next(p for p in drill["problems"] if p.startswith("fairness rule trigger-happy")))
+    assert len(drill["problem_positions"]) == len(drill["problems"]) and drill["problem_positions"][at]["line"] == line

@@ -76,8 +76,15 @@ PROBLEM_KEYS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 def problem_place(path: Path, message: str, loc: tuple[str, ...] | None = None) -> str:
-    """``path:line:col: `` of the drill's key a check problem is about (``loc``, else by :data:`PROBLEM_KEYS`; the
-    file's first line for any other), to put before the problem's message."""
+    """``path:line:col: `` of the drill's key a check problem is about (:func:`problem_position`), to put before the
+    problem's message."""
+    line, column = problem_position(path, message, loc)
+    return f"{path}:{line}:{column}: "
+
+
+def problem_position(path: Path, message: str, loc: tuple[str, ...] | None = None) -> tuple[int, int]:
+    """The 1-based ``(line, column)`` of the drill's key a check problem is about (``loc``, else by
+    :data:`PROBLEM_KEYS`; the file's first line for any other)."""
     from warroom.core.load import position_of
 
     about = message.split(": ", 1)[1] if message.startswith("seed ") and ": " in message else message
@@ -87,7 +94,7 @@ def problem_place(path: Path, message: str, loc: tuple[str, ...] | None = None) 
     line, column = position_of(path, loc) if loc is not None else (1, 1)
     if (line, column) == (1, 1) and loc is not None and len(loc) > 1:
         line, column = position_of(path, loc[:1])  # the key itself, when the value is not written there
-    return f"{path}:{line}:{column}: "
+    return line, column
 
 
 def _check_one(
@@ -113,6 +120,8 @@ def _check_one(
     passed = report.passed and not own and not seeded.problems and (twin is None or twin.passed)
     result = {"path": str(path), "loaded": True, **report.to_dict()}
     result["passed"] = passed
+    result["problem_positions"] = [dict(zip(("line", "column"), problem_position(path, p), strict=True))
+                                   for p in report.problems]  # each problem's place, in the order of problems
     if variants:
         result["variants"] = seeded.to_dict()
     if twin is not None:
