@@ -113,14 +113,16 @@ async def war_room(app: WarroomApp, size: tuple[int, int] = (100, 30),
 
 @asynccontextmanager
 async def author_mode(
-    drill: Path | AnnotatedFile, size: tuple[int, int] = (100, 30), *, whole_trace: bool = False
+    drill: Path | AnnotatedFile, size: tuple[int, int] = (100, 30), *, whole_trace: bool = False,
+    notifications: bool = False,
 ) -> AsyncIterator[tuple[AnnotateApp, Pilot, AnnotateScreen]]:
     """``warroom annotate`` over ``drill`` (a drill file, or one already opened for annotation) run headless at
     ``size`` on a mock clock and settled (``whole_trace``: the whole trace released with ``E``); yields the app, its
-    pilot and the author-mode screen. The app stays readable after the block (``app.stopped``...)."""
+    pilot and the author-mode screen (``notifications``: toasts drawn, as Textual's ``run_test`` takes it). The app
+    stays readable after the block (``app.stopped``...)."""
     file = open_for_annotation(drill) if isinstance(drill, Path) else drill
     app = AnnotateApp(file, clock=MockClock())
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=size, notifications=notifications) as pilot:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, AnnotateScreen), screen

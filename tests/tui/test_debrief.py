@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from warroom.core.text import seconds
+from warroom.core.text import clock, seconds
 from warroom.tui.room import EscalateScreen
 from warroom.tui.screens import MARKS_HEADING, DebriefScreen
 
@@ -34,10 +34,13 @@ async def test_debrief_timeline_shows_both_escalations_with_reasons_and_tenths(s
             await pilot.press("pagedown")
             text += "\n".join(line.strip("│ ") for line in screen_text(app).splitlines())
         flat = " ".join(text.split())
-        assert "5.3 s ! you escalated step s3 (false escalation, before the evidence the drill counts): odd" in flat
-        assert f"{seconds(now)} ! you escalated step s1 (contained): stale" in flat
+        # a moment not on a whole second says what the war room's clock showed then (issue 35's walk-through)
+        assert ("5.3 s (00:05) ! you escalated step s3 (false escalation, before the evidence the drill counts): odd"
+                in flat)
+        assert f"{seconds(now)} ({clock(now)}) ! you escalated step s1 (contained): stale" in flat
         assert f"time to detect {seconds(now - 12)}" in flat
-        # No drill time with more than one decimal, and no mm:ss, anywhere in the debrief's own text.
+        # No drill time with more than one decimal anywhere in the debrief's own text, and no mm:ss but the clock's
+        # reading after a moment in seconds.
         assert not re.search(r"\d+\.\d\d+ s\b", flat)
         # The debrief marks are headed with the glossary's name (docs/architecture.md), never "Timeline".
         assert MARKS_HEADING == "What happened when"
@@ -70,8 +73,8 @@ async def test_debrief_times_agree_and_a_penalty_shows_its_points_alone(services
         for _ in range(2):
             await pilot.press("pagedown")
             text += " " + _flat(app)
-        assert "at 18.3 s, 6.3 s after the earliest evidence" in text  # the outcome text
-        assert "18.3 s ! you escalated step s1" in text  # the timeline
+        assert "at 18.3 s (00:18), 6.3 s after the earliest evidence" in text  # the outcome text, with the clock
+        assert "18.3 s (00:18) ! you escalated step s1" in text  # the timeline
         assert "time to detect 6.3 s" in text
         assert "18.2 s" not in text and "6.2 s" not in text
         # the speed formula writes time to detect as the sentence does: 6.3, never 6.25 (docs/scoring.md)

@@ -3,10 +3,12 @@ by level or best score, and group names are shown whole at 80 columns."""
 
 from __future__ import annotations
 
+import itertools
+
 from textual.widgets import DataTable
 
 from warroom.core.library import bundled_drills_dir, find_drill_files
-from warroom.tui.logic import filter_entries, load_entry, sort_entries
+from warroom.tui.logic import domain_of, filter_entries, load_entry, sort_entries
 
 from .conftest import make_app, picker_ready, screen_text, type_text
 
@@ -74,3 +76,20 @@ async def test_group_names_are_whole_at_80_columns(services):
         assert table.columns["group"].width >= max(len(label) for label in labels)  # none is cut
         text = screen_text(app)
         assert " customer-support " in text or " code-agents " in text  # on screen, whole
+
+
+
+def test_sort_ties_are_broken_the_same_way_whatever_the_order_read():
+    """Issue 35's walk-through: ties (a level, a best score) fell in the order the drills happened to be read.
+    Now: by level, then domain, then title; among equal best scores (never played), the easiest first."""
+    entries = _bundled()
+    for sort in ("level", "best"):
+        assert sort_entries(entries, sort, {}) == sort_entries(list(reversed(entries)), sort, {})
+    by_level = sort_entries(entries, "level", {})
+    for one, two in itertools.pairwise(by_level):
+        if one.card.difficulty == two.card.difficulty and domain_of(one) == domain_of(two):
+            assert one.card.title.casefold() <= two.card.title.casefold()  # one domain's drills together, by title
+    runs = [key for key, _ in itertools.groupby((e.card.difficulty, domain_of(e)) for e in by_level)]
+    assert len(runs) == len(set(runs))  # within a level, each domain's drills come together
+    levels = [e.card.difficulty for e in sort_entries(entries, "best", {})]
+    assert levels == sorted(levels)  # never played, all: the easiest first

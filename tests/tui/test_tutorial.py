@@ -13,6 +13,7 @@ from warroom.store.results import ResultsStore
 from warroom.tui.logic import LESSONS, tutorial_path
 from warroom.tui.room import LessonPanel, TutorialScreen
 from warroom.tui.screens import DebriefScreen
+from warroom.tui.widgets import TraceTable
 
 from .conftest import advance, escalate, make_app, record_notifications, screen_text
 
@@ -96,7 +97,9 @@ async def test_the_tutorial_teaches_one_key_at_a_time_and_ends_in_the_debrief(se
         await advance(pilot, 30)
         assert isinstance(app.screen, DebriefScreen)
         assert app.screen.scorecard.outcome.value == "contained"  # within the deadline: the clock was held
-        assert any(m.startswith("Tutorial done") for m in told)
+        # said on the debrief's first line, not in a toast over its scorecard (issue 35's walk-through)
+        assert screen_text(app).splitlines()[1].strip("│ ").startswith("Tutorial done: the debrief explains")
+        assert not any("Tutorial done" in m for m in told)
     with ResultsStore(services.data_dir, create=False) as store:
         (session,) = store.query(trainee=services.trainee)
         assert session.mode == "tutorial" and session.drill_id == "tutorial"
@@ -212,8 +215,22 @@ async def test_the_tutorial_done_exactly_as_it_says_scores_100_and_no_toast_cove
         await pilot.pause()
         await advance(pilot, 5)  # its answer comes half a second later; the last lesson waits for it
         assert tutor.current.name == "Escalate" and tutor.waiting and live.replay.is_released("p1")
+        # the probe's answer the lesson names is a row on screen (at 80x24 it came below the fold), the cursor
+        # still on e06
+        await pilot.pause()
+        rows = [line for line in screen_text(app).splitlines() if "│ " in line and "executor" in line]
+        assert any(" p1 " in line for line in rows), screen_text(app)
+        assert live.query_one(TraceTable).selected_key == "e06"
+        assert "new ↓ (G)" not in screen_text(app)  # p1, the newest, is on screen: no "1 new" below
         await escalate(pilot, "s2", cite="e06")
         assert tutor.finished and live.replay.contained
+        await pilot.pause()
+        # the footer at 80 columns offers d and keeps ? Help: e and v, refused once contained, make room for d
+        # one notice of the escalation, not two ("Escalated: ..." from the lesson and from the war room)
+        assert _panel(app).count("Escalated") == 1 and "Escalation of" not in _panel(app), _panel(app)
+        assert "Escalated: The planner accepted your escalation of step s2" in _panel(app)
+        footer = screen_text(app).splitlines()[-1]
+        assert "d Debrief" in footer and "? Help" in footer and "Escalate" not in footer, footer
         await advance(pilot, 30)  # the re-plan plays, then the debrief
         assert isinstance(app.screen, DebriefScreen)
         card = app.screen.scorecard
@@ -229,6 +246,8 @@ async def test_the_tutorial_done_exactly_as_it_says_scores_100_and_no_toast_cove
         # The debrief explains what the trainee saw: not the 429 at 42 s (e09), which never came.
         assert "429" not in text and "e09" not in text
         assert "The habit that would have caught it" in text
+        # the debrief's moments agree with the clock the trainee saw (e05 at 23.9 s showed as 00:24 in the trace)
+        assert "earliest evidence at 23.9 s (00:24)" in " ".join(text.replace("│", " ").split()), text
 
 
 def test_the_readme_and_the_help_name_the_lessons_the_code_has():

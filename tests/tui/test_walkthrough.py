@@ -156,5 +156,5 @@ async def test_the_walkthrough_from_export_to_debrief(tmp_path: Path, services) 
         assert play.screen.scorecard.outcome is Outcome.CONTAINED
         debrief = screen_text(play)
         for shown in ("CONTAINED   97/100", "You escalated p01, the fault's origin step, at 9 s, 1.1 s after the",
-                      "earliest evidence and", "before the deadline at 15.9 s."):
+                      "earliest evidence and", "before the deadline at 15.9 s (00:16)."):
             assert shown in debrief and _in_walkthrough(shown), shown

@@ -44,7 +44,8 @@ def test_retime_moves_only_the_later_times_and_says_so(tmp_path: Path) -> None:
     drill = marked_up(path, KEY_AFTER)
     assert run_checks(drill).passed, run_checks(drill).problems
     times = {e.id: e.t for e in drill.trace}
-    assert times["e0006"] - times["e0004"] >= 10.0 - 1e-9
+    # the rest of e0004's parallel batch (e0002's calls and results) stays with it; the reading time follows it
+    assert times["e0006"] - times["e0004"] < 0.01 and times["e0009"] - times["e0008"] >= 10.0 - 1e-9
     assert retime_text(retimed, "e0004", 10.0) == (retimed, 0.0)  # saving again moves nothing
     assert changed  # (the lines that differ are t values only: checked by the loads above)
 
@@ -57,3 +58,18 @@ def test_write_draft_with_reading_time_retimes_before_writing_the_key(tmp_path: 
     write_draft(path, draft, opened.event_order, reading_time=10.0)
     text = path.read_text(encoding="utf-8")
     assert "moved" in text and "evidence:\n  - e0004" in text
+
+
+def test_the_evidence_batch_stays_together_when_retimed() -> None:
+    """Issue 35's walk-through: the events of one parallel batch keep their gaps; the reading time follows the
+    batch's last event."""
+    text = """trace:
+- {id: c1, t: 6.8, kind: tool_call, tool: a, batch: m2}
+- {id: c2, t: 8.8, kind: tool_call, tool: b, batch: m2}
+- {id: r2, t: 10.8, kind: tool_result, call: c2, output: x}
+- {id: r1, t: 12.8, kind: tool_result, call: c1, output: y}
+- {id: msg, t: 14.8, kind: executor_message, content: z}
+"""
+    out, by = retime_text(text, "r2", 10.0)
+    assert by == 8.0
+    assert "{id: r1, t: 12.8," in out and "{id: msg, t: 22.8," in out

@@ -10,6 +10,8 @@ until scoring rules version 4, which judges the trainees by the trial's response
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 from core_support import drill_dict, make_drill
@@ -122,7 +124,7 @@ def test_the_issue_case_passes_by_the_response_and_the_first_event_case_fails_in
     assert report.run("trigger-happy").actions[-1].cites == ("e05",)
     result = CliRunner().invoke(main, ["check", str(FAIRNESS / "trigger-happy-hits.yaml")])
     assert result.exit_code == 1 and "FAIL trigger-happy-hits" in result.output
-    assert f"  problem: {TRIGGER_HAPPY_HITS}" in result.output
+    assert f": {TRIGGER_HAPPY_HITS}" in result.output
 
 
 def test_the_standard_drill_passes_every_rule():
@@ -283,3 +285,25 @@ def test_trigger_happy_stopping_the_trace_early_is_reported_not_a_crash():
     assert run.scorecard.outcome is Outcome.RIGHT_STEP_UNSUPPORTED
     assert "e10 was never released: the trace had stopped before 60 s" in run.notes
     assert report.problems == []  # no hit: the first escalation, at the first event, was a localisation error
+
+
+def test_a_check_problem_starts_at_the_line_of_the_key_it_is_about(tmp_path):
+    """Issue 35's walk-through: check's problems carried no path:line:col; a deadline rule points at the deadline."""
+    text = (FAIRNESS / "trigger-happy-hits.yaml").read_text()
+    path = tmp_path / "trigger-happy-hits.yaml"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["check", str(path)])
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if row == "  fault:")
+    problem = next(row for row in result.output.splitlines() if "fairness rule trigger-happy-contains" in row)
+    assert problem.startswith(f"  problem: {path}:{line}:"), problem
+
+
+def test_check_json_gives_each_problem_its_position(tmp_path):
+    text = (FAIRNESS / "trigger-happy-hits.yaml").read_text()
+    path = tmp_path / "trigger-happy-hits.yaml"
+    path.write_text(text)
+    result = CliRunner().invoke(main, ["check", str(path), "--format", "json"])
+    (drill,) = json.loads(result.output)["drills"]
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if row == "  fault:")
+    at = drill["problems"].index(next(p for p in drill["problems"] if p.startswith("fairness rule trigger-happy")))
+    assert len(drill["problem_positions"]) == len(drill["problems"]) and drill["problem_positions"][at]["line"] == line

@@ -32,3 +32,27 @@ def test_stretch_reading_puts_the_reading_time_after_results_and_model_outputs()
     assert stretch_reading(trace, 6.0) == (2, 10.0)
     # the batch's results stay together; 6 s after them the message; 6 s after it the next call; the long gap stays
     assert [e["t"] for e in trace] == [0.0, 1.0, 1.0, 7.0, 13.0, 40.0]
+
+
+def _batched() -> list[dict[str, Any]]:
+    """A chat import's parallel batch (two calls of one model turn, answered 2 s apart), then the next message."""
+    return [
+        {"id": "c1", "t": 6.8, "kind": "tool_call", "batch": "m002-batch"},
+        {"id": "c2", "t": 8.8, "kind": "tool_call", "batch": "m002-batch"},
+        {"id": "r2", "t": 10.8, "kind": "tool_result", "call": "c2"},
+        {"id": "r1", "t": 12.8, "kind": "tool_result", "call": "c1"},
+        {"id": "msg", "t": 14.8, "kind": "executor_message"},
+    ]
+
+
+def test_stretch_reading_keeps_one_parallel_batch_together() -> None:
+    """Issue 35's walk-through: --reading-time stretched the gap between two results of one batch (r2, r1)."""
+    trace = _batched()
+    assert stretch_reading(trace, 10.0) == (1, 8.0)
+    assert [e["t"] for e in trace] == [6.8, 8.8, 10.8, 12.8, 22.8]  # the gap after the batch's last result only
+
+
+def test_stretch_after_puts_the_gap_after_the_evidence_batch() -> None:
+    trace = _batched()
+    assert stretch_after(trace, "r2", 10.0) == 8.0  # r1, of r2's batch, stays 2 s after it
+    assert [e["t"] for e in trace] == [6.8, 8.8, 10.8, 12.8, 22.8]

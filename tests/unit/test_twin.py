@@ -232,7 +232,7 @@ def test_check_fails_a_drill_whose_twin_does_not_pass(monkeypatch):
 
     monkeypatch.setattr(twincheck, "run_checks", failing)
     r = CliRunner().invoke(main, ["check", str(full_example_path())])
-    assert r.exit_code == 1 and "problem: twin: never scored 0" in r.output
+    assert r.exit_code == 1 and "fanout-retries.yaml:140:1: twin: never scored 0" in r.output  # at the twin key
 
 
 # -- the bundled library -------------------------------------------------------------------------------------------

@@ -274,7 +274,7 @@ def test_check_variants_fails_a_drill_whose_variant_fails(monkeypatch):
     assert list(found.problems) == [f"seed {s}: e08 was rephrased" for s in rephrased]
     r = CliRunner().invoke(main, ["check", str(REPLIES), "--variants", "8"])
     assert r.exit_code == 1
-    assert f"problem: seed {rephrased[0]}: e08 was rephrased" in r.output
+    assert f": seed {rephrased[0]}: e08 was rephrased" in r.output  # after path:line:col of the variants
     assert f"variants: 8 seeds checked, {len(rephrased)} failed" in r.output
 
 

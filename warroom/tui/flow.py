@@ -40,13 +40,16 @@ class StartDrill(Message):
 
 
 class ShowDebrief(Message):
-    """Open the debrief of a finished drill: its ``replay`` and the ``scorecard`` the scoring function gave."""
+    """Open the debrief of a finished drill: its ``replay``, the ``scorecard`` the scoring function gave and a
+    ``notice`` for its first line."""
 
-    def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
+    def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any, notice: str = "") -> None:
         super().__init__()
         self.entry = entry
         self.replay = replay
         self.scorecard = scorecard
+        #: What the debrief says on its first line ("" for nothing: the tutorial's "Tutorial done").
+        self.notice = notice
 
 
 class LeaveDrill(Message):

@@ -60,6 +60,7 @@ def _battery_line(report: Any) -> str:
     return f"  gaming battery: {'no hit' if not hits else plural(hits, 'hit')} in {what}"
 
 
+<<<<<<< HEAD
 def _newest_guess_line(report: Any) -> list[str]:
     """The chance that a guess reading nothing is a hit (a drill with a fault only): moving onto the newest event at
     a random moment and confirming what the escalation dialog offers; a warning above
@@ -81,6 +82,43 @@ def _newest_guess_line(report: Any) -> list[str]:
         "(release other events between the evidence and the deadline, so that the newest event is less often the "
         "evidence)"
     ]
+=======
+#: Where the drill writes what a check problem is about, by how the problem's message starts: the problem is
+#: reported at that key's line and column (``path:line:col: message``, as validate reports).
+PROBLEM_KEYS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("fairness rule cascade-names-origin", ("answer_key", "cascade")),
+    ("fairness rule distractor-", ("distractors",)),
+    ("fairness rule damage-by-deadline", ("answer_key", "deadline")),
+    ("fairness rule nothing-to-save", ("answer_key", "deadline")),
+    ("fairness rule trigger-happy-contains", ("answer_key", "fault")),
+    ("fairness rule battery-hit", ("answer_key", "evidence")),
+    ("cannot be won", ("answer_key", "deadline")),
+    ("ranking", ("answer_key", "deadline")),
+    ("never should hold", ("trace",)),
+)
+
+
+def problem_place(path: Path, message: str, loc: tuple[str, ...] | None = None) -> str:
+    """``path:line:col: `` of the drill's key a check problem is about (:func:`problem_position`), to put before the
+    problem's message."""
+    line, column = problem_position(path, message, loc)
+    return f"{path}:{line}:{column}: "
+
+
+def problem_position(path: Path, message: str, loc: tuple[str, ...] | None = None) -> tuple[int, int]:
+    """The 1-based ``(line, column)`` of the drill's key a check problem is about (``loc``, else by
+    :data:`PROBLEM_KEYS`; the file's first line for any other)."""
+    from warroom.core.load import position_of
+
+    about = message.split(": ", 1)[1] if message.startswith("seed ") and ": " in message else message
+    if loc is None:
+        loc = next((loc for start, loc in PROBLEM_KEYS if about.startswith(start)),
+                   ("variants",) if about is not message else None)  # a seed's own problem: its variants
+    line, column = position_of(path, loc) if loc is not None else (1, 1)
+    if (line, column) == (1, 1) and loc is not None and len(loc) > 1:
+        line, column = position_of(path, loc[:1])  # the key itself, when the value is not written there
+    return line, column
+>>>>>>> h35
 
 
 def _check_one(
@@ -106,6 +144,8 @@ def _check_one(
     passed = report.passed and not own and not seeded.problems and (twin is None or twin.passed)
     result = {"path": str(path), "loaded": True, **report.to_dict()}
     result["passed"] = passed
+    result["problem_positions"] = [dict(zip(("line", "column"), problem_position(path, p), strict=True))
+                                   for p in report.problems]  # each problem's place, in the order of problems
     if variants:
         result["variants"] = seeded.to_dict()
     if twin is not None:
@@ -120,16 +160,23 @@ def _check_one(
         lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
         lines += _table(report)
         lines.append(_battery_line(report))
+<<<<<<< HEAD
         lines += _newest_guess_line(report)
         lines += [f"  problem: {p}" for p in report.problems]
         lines += _variant_lines(drill, seeded, variants)
         lines += _twin_lines(twin)
         lines += [f"  problem: {p.message} (line {p.line})" for p in own]
+=======
+        lines += [f"  problem: {problem_place(path, p)}{p}" for p in report.problems]
+        lines += _variant_lines(drill, seeded, variants, path)
+        lines += _twin_lines(twin, path)
+        lines += [f"  problem: {p}" for p in own]
+>>>>>>> h35
         lines.append("")
     return result, lines
 
 
-def _twin_lines(twin: Any) -> list[str]:
+def _twin_lines(twin: Any, path: Path) -> list[str]:
     """What ``check`` says of a drill's twin (None: the drill has none): its scripted trainees' table, played as
     the all-clear drill of a noise trial, and its problems (each starting ``twin:``)."""
     if twin is None:
@@ -137,16 +184,16 @@ def _twin_lines(twin: Any) -> list[str]:
     lines = ["  twin (the healthy run, played as a noise trial: an all-clear drill):"]
     if twin.report is not None:
         lines += ["  " + line for line in _table(twin.report)]
-    return lines + [f"  problem: {p}" for p in twin.problems]
+    return lines + [f"  problem: {problem_place(path, p, ('twin',))}{p}" for p in twin.problems]
 
 
-def _variant_lines(drill: Any, seeded: Any, asked: int) -> list[str]:
+def _variant_lines(drill: Any, seeded: Any, asked: int, path: Path) -> list[str]:
     """What ``check`` says of a drill's variants: the seeds checked and their problems (``asked`` = --variants N)."""
     if seeded.seeds:
         bad = len({p.split(":", 1)[0] for p in seeded.problems})
         return [
             f"  variants: {len(seeded.seeds)} seeds checked, {bad} failed",
-            *(f"  problem: {p}" for p in seeded.problems),
+            *(f"  problem: {problem_place(path, p)}{p}" for p in seeded.problems),
         ]
     if asked:
         return ["  variants: none (the drill has no variants section): one trace, checked above"]
@@ -194,7 +241,7 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     when any of them fails a check above ("seed S: ..."); a drill without one has a single trace, checked once.
 
     A drill also fails when it does not load, when its id differs from its file name, or when another drill
-    checked with it has the same id (each reported as path:line:col: message, as warroom validate does).
+    checked with it has the same id. Every problem starts with path:line:col, as warroom validate's do.
 
     Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load or a folder could not be
     read, 2 on usage errors (a name that is neither a file, a folder nor a drill id; no drill files).

@@ -221,6 +221,61 @@ def _trim_tail_comments(node: Any) -> None:
         node = node[last]
 
 
+def _child_spans(node: Any, lines: list[str], start: int, end: int) -> dict[str, tuple[int, int]]:
+    """Each key of the mapping ``node`` (a block within ``lines[start:end]``) -> (first line, end line) of its
+    value, 0-based, end exclusive (comment and blank lines at a child's end belong to what follows)."""
+    starts = [(node.lc.key(k)[0], str(k)) for k in node]
+    spans: dict[str, tuple[int, int]] = {}
+    for i, (first, key) in enumerate(starts):
+        last = starts[i + 1][0] if i + 1 < len(starts) else end
+        while last > first + 1 and _is_filler(lines[last - 1]):
+            last -= 1
+        if start < first < last <= end:
+            spans[key] = (first, last)
+    return spans
+
+
+def _child_lines(node: Any, lines: list[str], start: int, end: int) -> dict[str, tuple[Any, list[str]]]:
+    """The mapping block ``node`` (the file's ``lines[start:end]``): each child key -> (its value as plain data, its
+    lines as the file has them). Empty for a value that is not a block mapping."""
+    from ruamel.yaml.comments import CommentedMap
+
+    if not isinstance(node, CommentedMap) or node.fa.flow_style():
+        return {}
+    return {key: (_plain(node[key]), lines[a:b]) for key, (a, b) in _child_spans(node, lines, start, end).items()}
+
+
+def _put_back(block: str, kept: dict[str, tuple[Any, list[str]]], value: Any) -> str:
+    """``block`` (a mapping block just written) with each child whose value did not change put back as the file
+    had its lines (a quoted briefing text the file wraps over lines stays wrapped, not one long line), when the
+    child's key is indented alike in both."""
+    from ruamel.yaml.comments import CommentedMap
+    from ruamel.yaml.error import YAMLError
+
+    if not kept or not isinstance(value, dict):
+        return block
+    out = block.splitlines(keepends=True)
+    try:
+        data = _yaml().load(block)
+    except YAMLError:
+        return block
+    node = data[next(iter(data))] if isinstance(data, CommentedMap) and len(data) == 1 else None
+    if not isinstance(node, CommentedMap):
+        return block
+    spans = _child_spans(node, out, 0, len(out))
+    for key, (a, b) in sorted(spans.items(), key=lambda item: -item[1][0]):
+        old = kept.get(key)
+        if old is None or old[0] != value.get(key) or not old[1]:
+            continue
+        if _indent_of(old[1][0]) == _indent_of(out[a]):
+            out[a:b] = old[1]
+    return "".join(out)
+
+
+def _indent_of(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
 def _block_spans(doc: Any, lines: list[str]) -> dict[str, tuple[int, int]]:
     """Each top-level key -> (first line, end line) of its block, 0-based, end exclusive; comment and blank lines
     at a block's end belong to what follows (kept)."""
@@ -253,6 +308,18 @@ def _dump_block(yaml: Any, name: str, value: Any, newline: str = "\n") -> str:
     return "".join(line[:-1] + newline if line.endswith("\n") else line for line in block)
 
 
+def _hide_breaks(text: str, path: str) -> str:
+    """``text`` with its odd line breaks replaced by the save's stand-ins (:data:`_ODD_BREAKS`); KeyWriteError when
+    the file holds a stand-in itself."""
+    hidden = text
+    for odd, stand_in in _ODD_BREAKS.items():
+        if stand_in in text:
+            raise KeyWriteError(f"{path}: the file holds the character U+{ord(stand_in):04X}, which the save uses "
+                                "for its own; remove it to save")  # fmt: skip
+        hidden = hidden.replace(odd, stand_in)
+    return hidden
+
+
 def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: str = "<string>") -> str:
     """``text`` (a drill file) with its ``answer_key`` and ``distractors`` replaced by the draft's (removed when the
     draft has none), every other line unchanged; a block whose marks are the ones the file has already is left as it
@@ -262,12 +329,7 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     from ruamel.yaml.comments import CommentedMap
     from ruamel.yaml.error import YAMLError
 
-    hidden = text
-    for odd, stand_in in _ODD_BREAKS.items():
-        if stand_in in text:
-            raise KeyWriteError(f"{path}: the file holds the character U+{ord(stand_in):04X}, which the save uses "
-                                "for its own; remove it to save")  # fmt: skip
-        hidden = hidden.replace(odd, stand_in)
+    hidden = _hide_breaks(text, path)
     lines = _lines(hidden)
     yaml = _yaml(_dash_offset([line.rstrip("\r\n") for line in lines]))
     try:
@@ -295,8 +357,10 @@ def apply_draft(text: str, draft: KeyDraft, event_order: dict[str, int], path: s
     for name in sorted((n for n in (*changed, *meta) if n in spans), key=lambda n: -spans[n][0]):
         start, end = spans[name]
         value = new[name] if name in new else meta[name]
+        kept = _child_lines(doc[name], lines, start, end) if name in meta else {}  # put back where unchanged
         _trim_tail_comments(doc[name])
-        lines[start:end] = [] if value is None else [_dump_block(yaml, name, _merged(doc[name], value), newline)]
+        lines[start:end] = [] if value is None else [
+            _put_back(_dump_block(yaml, name, _merged(doc[name], value), newline), kept, value)]
     if new["answer_key"] is not None:
         _mark_header(lines, draft)
     for name in WRITTEN:

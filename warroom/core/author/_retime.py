@@ -1,5 +1,6 @@
 """Re-timing a drill file for reading (``warroom annotate --reading-time S``): after the earliest evidence an author
-marks, the next event comes at least S drill seconds later, every later event moved by the same amount, so that a
+marks (and the rest of its parallel batch, read with it), the next event comes at least S drill seconds later, every
+later event moved by the same amount, so that a
 fast real trace leaves a person time to read the evidence and escalate before the damage (``warroom check``'s
 reaction window) without editing times by hand (docs/importing.md, "Re-timing for reading").
 
@@ -24,6 +25,29 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+def _batch_of(trace: list[Any], index: int) -> str | None:
+    """The parallel batch of the event at ``index``: a tool call's ``batch``, a result's that of the call it answers."""
+    ev = trace[index]
+    if not isinstance(ev, dict):
+        return None
+    batch = ev.get("batch")
+    if isinstance(batch, str):
+        return batch
+    call = ev.get("call")
+    found = next((c for c in trace if isinstance(c, dict) and isinstance(call, str) and c.get("id") == call), None)
+    return found.get("batch") if found is not None and isinstance(found.get("batch"), str) else None
+
+
+def _batch_end(trace: list[Any], at: int) -> int:
+    """Index of the last event of the run of events from ``at`` on that share its parallel batch (``at`` itself when
+    it has none): the events of one batch stay together, no gap is stretched between them."""
+    batch = _batch_of(trace, at)
+    end = at
+    while batch is not None and end + 1 < len(trace) and _batch_of(trace, end + 1) == batch:
+        end += 1
+    return end
+
+
 def retime_text(text: str, event_id: str, seconds: float) -> tuple[str, float]:
     """``text`` (a drill file) with the events after ``event_id`` moved later so that the next one released after it
     comes ``seconds`` after it, and how far they moved (0.0, and ``text`` unchanged, when the gap was long enough,
@@ -40,8 +64,11 @@ def retime_text(text: str, event_id: str, seconds: float) -> tuple[str, float]:
     if not isinstance(trace, list):
         return text, 0.0
     at = next((i for i, ev in enumerate(trace) if isinstance(ev, CommentedMap) and ev.get("id") == event_id), None)
-    t0 = _number(trace[at].get("t")) if at is not None else None
-    if t0 is None or at is None:
+    if at is None:
+        return text, 0.0
+    at = _batch_end(trace, at)  # the rest of the evidence's parallel batch is read with it: the gap follows it
+    t0 = _number(trace[at].get("t"))
+    if t0 is None:
         return text, 0.0
     later = [ev for ev in trace[at + 1:] if isinstance(ev, CommentedMap) and _number(ev.get("t")) is not None]
     nxt = next((ev for ev in later if (_number(ev["t"]) or 0.0) > t0), None)

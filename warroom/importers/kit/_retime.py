@@ -25,6 +25,31 @@ from typing import Any
 READ_KINDS = ("tool_result", "command_result", "executor_message", "executor_report", "planner_call")
 
 
+def batch_of(events: list[dict[str, Any]]) -> dict[str, str]:
+    """Event id -> the parallel batch it belongs to: a tool call's ``batch``, and a result's the batch of the call it
+    answers (``call``). The events of one batch are read together: no gap is stretched between them."""
+    calls = {ev["id"]: ev["batch"] for ev in events
+             if isinstance(ev.get("id"), str) and isinstance(ev.get("batch"), str)}
+    out = dict(calls)
+    for ev in events:
+        call = ev.get("call")
+        if isinstance(ev.get("id"), str) and isinstance(call, str) and call in calls:
+            out[ev["id"]] = calls[call]
+    return out
+
+
+def _together(batches: dict[str, str], first: dict[str, Any], second: dict[str, Any]) -> bool:
+    """True when ``first`` and ``second`` (in trace order) belong to one batch, or are results released at once."""
+    one, two = first.get("id"), second.get("id")
+    if isinstance(one, str) and isinstance(two, str) and batches.get(one) is not None:
+        return batches.get(one) == batches.get(two) or _at_once(first, second)
+    return _at_once(first, second)
+
+
+def _at_once(first: dict[str, Any], second: dict[str, Any]) -> bool:
+    return first.get("kind") == second.get("kind") == "tool_result" and float(second["t"]) == float(first["t"])
+
+
 def _shift_from(events: list[dict[str, Any]], start: int, by: float) -> None:
     for ev in events[start:]:
         ev["t"] = round(float(ev["t"]) + by, 3)
@@ -32,12 +57,16 @@ def _shift_from(events: list[dict[str, Any]], start: int, by: float) -> None:
 
 def stretch_after(events: list[dict[str, Any]], event_id: str, seconds: float) -> float:
     """Move every event after ``event_id`` (in trace order) later by the same amount, so that the first event after
-    it that is released later than it comes at least ``seconds`` after it; events released at the same time as
-    ``event_id`` (the rest of its batch) stay with it. Returns how far they were moved (0 when the gap was long
-    enough). Raises KeyError when no event has that id."""
+    it that is released later than it comes at least ``seconds`` after it; the rest of its batch (events of its
+    parallel batch, results released at the same time) stay with it: the gap follows the batch. Returns how far
+    they were moved (0 when the gap was long enough). Raises KeyError when no event has that id."""
     at = next(i for i, ev in enumerate(events) if ev["id"] == event_id)
-    t0 = float(events[at]["t"])
-    nxt = next((i for i in range(at + 1, len(events)) if float(events[i]["t"]) > t0), None)
+    batches = batch_of(events)
+    last = at  # the rest of the evidence's batch (or its results released at once) is read with it: moved with it
+    while last + 1 < len(events) and _together(batches, events[at], events[last + 1]):
+        last += 1
+    t0 = float(events[last]["t"])
+    nxt = next((i for i in range(last + 1, len(events)) if float(events[i]["t"]) > t0), None)
     if nxt is None:
         return 0.0
     by = round(max(0.0, t0 + seconds - float(events[nxt]["t"])), 3)
@@ -47,16 +76,17 @@ def stretch_after(events: list[dict[str, Any]], event_id: str, seconds: float) -
 
 
 def stretch_reading(events: list[dict[str, Any]], seconds: float) -> tuple[int, float]:
-    """After every event of :data:`READ_KINDS` (a batch's results together: the last of them), make the next event
+    """After every event of :data:`READ_KINDS` (a batch's events together: after the last of them, never between two
+    of one parallel batch, :func:`batch_of`), make the next event
     come at least ``seconds`` later, moving it and everything after it. Returns ``(gaps stretched, seconds added in
     all)``."""
     stretched, added = 0, 0.0
+    batches = batch_of(events)
     i = 0
     while i < len(events) - 1:
         ev = events[i]
         nxt = events[i + 1]
-        same_batch = (ev.get("kind") == nxt.get("kind") == "tool_result" and float(nxt["t"]) == float(ev["t"]))
-        if ev.get("kind") in READ_KINDS and not same_batch:
+        if ev.get("kind") in READ_KINDS and not _together(batches, ev, nxt):
             by = round(float(ev["t"]) + seconds - float(nxt["t"]), 3)
             if by > 0:
                 _shift_from(events, i + 1, by)

@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.clock import Clock
 
 from warroom.core.author import AnnotatedFile, KeyWriteError, Recovered, write_recovery
+from warroom.tui.app._notices import DialogAwareNotices
 from warroom.tui.app._terminal import ExitGuard, guarded_driver_class
 from warroom.tui.author import AnnotateScreen
 from warroom.tui.widgets import ConfirmScreen, footer_label
@@ -24,7 +25,7 @@ from warroom.tui.widgets import ConfirmScreen, footer_label
 __all__ = ["AnnotateApp"]
 
 
-class AnnotateApp(App[None]):
+class AnnotateApp(DialogAwareNotices, App[None]):
     """The author mode over one drill file.
 
     Args:
@@ -72,6 +73,7 @@ class AnnotateApp(App[None]):
                 self.driver_class = driver
 
     def on_mount(self) -> None:
+        self.watch_dialogs()
         if self.exit_guard is not None:
             self.exit_guard.install(asyncio.get_running_loop())
             stdin = sys.__stdin__

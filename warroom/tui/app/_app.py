@@ -23,6 +23,7 @@ from textual.screen import Screen
 
 from warroom.core.play import Replay
 from warroom.tui import flow
+from warroom.tui.app._notices import DialogAwareNotices
 from warroom.tui.app._terminal import ExitGuard, guarded_driver_class
 from warroom.tui.logic import DrillEntry, Services, SessionUnavailable, is_tutorial
 from warroom.tui.room import TutorialScreen, WarRoomScreen
@@ -30,7 +31,7 @@ from warroom.tui.screens import BriefingScreen, DebriefScreen, PickerScreen
 from warroom.tui.widgets import footer_label
 
 
-class WarroomApp(App[None]):
+class WarroomApp(DialogAwareNotices, App[None]):
     """The terminal UI.
 
     Args:
@@ -88,6 +89,7 @@ class WarroomApp(App[None]):
                 self.driver_class = driver
 
     def on_mount(self) -> None:
+        self.watch_dialogs()
         if self.exit_guard is not None:
             self.exit_guard.install(asyncio.get_running_loop())
             stdin = sys.__stdin__
@@ -145,10 +147,10 @@ class WarroomApp(App[None]):
             self.live = WarRoomScreen(entry, recorder, self.services, self.clock, speed=speed, mode=mode)
         self._show(self.live)
 
-    def show_debrief(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
-        """Open the debrief of a finished drill."""
+    def show_debrief(self, entry: DrillEntry, replay: Replay, scorecard: Any, notice: str = "") -> None:
+        """Open the debrief of a finished drill (``notice`` on its first line)."""
         self.live = None
-        self._show(DebriefScreen(entry, replay, scorecard))
+        self._show(DebriefScreen(entry, replay, scorecard, notice))
 
     def leave_drill(self) -> None:
         """After quitting a drill: back to the picker if the trainee came from it, else exit."""
@@ -177,7 +179,7 @@ class WarroomApp(App[None]):
 
     @on(flow.ShowDebrief)
     def _debrief_asked(self, message: flow.ShowDebrief) -> None:
-        self.show_debrief(message.entry, message.replay, message.scorecard)
+        self.show_debrief(message.entry, message.replay, message.scorecard, message.notice)
 
     @on(flow.LeaveDrill)
     def _leave_asked(self) -> None:

@@ -14,6 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, TextArea
@@ -40,6 +41,12 @@ def parse_amount(text: str, minimum: float, strict: bool) -> float | None:
     return value
 
 
+def labelled(field: Input, label: str) -> Input:
+    """``field`` with ``label`` on its top border: a filled field shows no placeholder, and so no label."""
+    field.border_title = label
+    return field
+
+
 class _Dialog(ModalScreen["object | None"]):
     """A dialog with a title, a quoted line, an error line and a hint; escape cancels."""
 
@@ -64,6 +71,15 @@ class _Dialog(ModalScreen["object | None"]):
     def error(self, message: str) -> None:
         """Show ``message`` under the fields (the dialog stays open)."""
         self.query_one("#annotate-error", Label).update(Text(message, style="bold red"))
+
+    def show_notice(self, text: str) -> bool:
+        """Show a notice of the app under the fields, where errors go (a toast would cover the dialog: see
+        :mod:`warroom.tui.app._notices`). False when the dialog has no such line (not composed yet)."""
+        try:
+            self.query_one("#annotate-error", Label).update(Text(text, style="bold"))
+        except NoMatches:
+            return False
+        return True
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -111,9 +127,10 @@ class FaultDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield Input(self.kind, placeholder="fault kind, e.g. empty_result (→ completes)", id="fault-kind",
-                        suggester=SuggestFromList(KINDS, case_sensitive=False))
-            yield Input(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary")
+            yield labelled(Input(self.kind, placeholder="fault kind, e.g. empty_result (→ completes)", id="fault-kind",
+                                 suggester=SuggestFromList(KINDS, case_sensitive=False)), "fault kind")
+            yield labelled(Input(self.summary, placeholder="what went wrong, in one sentence", id="fault-summary"),
+                           "what went wrong")
             yield Label("", id="annotate-error")
             # the keys before the long list of kinds, which a 24-line terminal cuts short (the box scrolls)
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
@@ -222,10 +239,11 @@ class DamageDialog(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield Input(self.amount, placeholder="amount, e.g. 184.5", id="damage-amount")
-            yield Input(self.unit, placeholder="unit, e.g. USD refunded in error (the drill's one unit)",
-                        id="damage-unit")
-            yield Input(self.note, placeholder="note (optional): what the damage is", id="damage-note")
+            yield labelled(Input(self.amount, placeholder="amount, e.g. 184.5", id="damage-amount"), "amount")
+            yield labelled(Input(self.unit, placeholder="unit, e.g. USD refunded in error (the drill's one unit)",
+                                 id="damage-unit"), "unit")
+            yield labelled(Input(self.note, placeholder="note (optional): what the damage is", id="damage-note"),
+                           "note (optional)")
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
 
@@ -288,6 +306,11 @@ class DebriefDialog(_Dialog):
             self.error(f"write {self.what} (escape cancels)")
 
 
+def _one_line(text: str) -> str:
+    """``text`` as a one-line field holds it, stripped (for telling a field not edited from one edited)."""
+    return text.strip()
+
+
 @dataclass(frozen=True)
 class DrillInfo:
     """The drill's title, difficulty (1 to 5) and briefing (``goal``, ``watching``, ``context``: empty for none) as
@@ -318,16 +341,23 @@ class DrillInfoDialog(_Dialog):
                          "Describe the task and the stakes, never the fault or when to escalate.")
         self.info = info
 
+    #: Each field's label, on its top border (a filled field shows no placeholder), and placeholder.
+    LABELS = {
+        "info-title": ("title", "title"),
+        "info-difficulty": ("difficulty", "difficulty, 1 (easy) to 5"),
+        "info-goal": ("briefing goal", "briefing goal: what the agent was asked to do"),
+        "info-watching": ("you are watching", "what the trainee is watching (the agents, the tools)"),
+        "info-context": ("context (optional)", "context (optional): what a trainee should know"),
+    }
+
     def compose(self) -> ComposeResult:
         info = self.info
+        values = (info.title, str(info.difficulty), info.goal, info.watching, info.context)
         with Vertical(id="annotate-box", classes="dialog"):
             yield from self.head()
-            yield Input(info.title, placeholder="title", id="info-title")
-            yield Input(str(info.difficulty), placeholder="difficulty, 1 (easy) to 5", id="info-difficulty")
-            yield Input(info.goal, placeholder="briefing goal: what the agent was asked to do", id="info-goal")
-            yield Input(info.watching, placeholder="what the trainee is watching (the agents, the tools)",
-                        id="info-watching")
-            yield Input(info.context, placeholder="context (optional): what a trainee should know", id="info-context")
+            for ident, value in zip(self.FIELDS, values, strict=True):
+                label, placeholder = self.LABELS[ident]
+                yield labelled(Input(value, placeholder=placeholder, id=ident), label)
             yield Label("", id="annotate-error")
             yield Label("enter: next field, then done · escape cancels", classes="dialog-hint")
 
@@ -352,5 +382,11 @@ class DrillInfoDialog(_Dialog):
             self.error("the difficulty is a whole number from 1 (easy) to 5")
             self.query_one("#info-difficulty", Input).focus()
             return
-        self.dismiss(DrillInfo(values["info-title"], int(difficulty), values["info-goal"], values["info-watching"],
-                               values["info-context"]))
+        info = self.info
+        # a text not edited is the file's as it was (its line breaks, its spaces), not the one-line field's
+        goal, watching, context = (
+            old if values[ident] == _one_line(old) else values[ident]
+            for ident, old in (("info-goal", info.goal), ("info-watching", info.watching),
+                               ("info-context", info.context))
+        )
+        self.dismiss(DrillInfo(values["info-title"], int(difficulty), goal, watching, context))

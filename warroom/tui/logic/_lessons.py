@@ -170,7 +170,7 @@ LESSONS: tuple[Lesson, ...] = (
             "You escalated {got}: the planner found nothing wrong there (a false escalation costs a re-plan and "
             "15 s). Press e again and choose {target}, citing e06."
         ),
-        done="Escalated: the planner stops the plan and re-plans; the debrief follows.",
+        done="That was the last lesson: you named the faulty step with the evidence that shows it.",
     ),
 )
 

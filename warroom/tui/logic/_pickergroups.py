@@ -131,21 +131,24 @@ def filter_entries(entries: Iterable[DrillEntry], text: str) -> list[DrillEntry]
 
 
 def sort_entries(entries: Iterable[DrillEntry], sort: str, best: dict[str, int | None]) -> list[DrillEntry]:
-    """``entries`` in the order ``sort`` names (a key of :data:`SORTS`; ``domain``: as given), each kind by title
-    after its key; drills that did not load last. ``best``: the trainee's best scores by drill id."""
+    """``entries`` in the order ``sort`` names (a key of :data:`SORTS`; ``domain``: as given); drills that did not
+    load last. ``best``: the trainee's best scores by drill id. Ties are broken the same way every time, whatever
+    order the drills were read in: by level, by best score, then by domain, title and id (easiest first among
+    equal scores, one domain's drills together among equal levels)."""
     loaded = [e for e in entries if e.card is not None]
     broken = [e for e in entries if e.card is None]
-
-    def key(entry: DrillEntry) -> tuple[int, int, str]:
-        card = entry.card
-        assert card is not None
-        if sort == "level":
-            return (card.difficulty, 0, card.title.casefold())
-        if card.id not in best:
-            return (0, 0, card.title.casefold())  # never played: first
-        score = best[card.id]
-        return (1, -1, card.title.casefold()) if score is None else (2, score, card.title.casefold())
-
     if sort == "domain":
         return [*loaded, *broken]
-    return sorted(loaded, key=key) + broken
+
+    def key(entry: DrillEntry) -> tuple[int, int, int, str, str, str]:
+        card = entry.card
+        assert card is not None
+        rest = (domain_key(domain_of(entry) or "~"), card.title.casefold(), card.id)  # no domain: after the others
+        if sort == "level":
+            return (card.difficulty, 0, 0, *rest)
+        if card.id not in best:
+            return (0, 0, card.difficulty, *rest)  # never played: first
+        score = best[card.id]
+        return (1, -1, card.difficulty, *rest) if score is None else (2, score, card.difficulty, *rest)
+
+    return sorted(loaded, key=key) + sorted(broken, key=lambda e: (e.path.name.casefold(), str(e.path)))

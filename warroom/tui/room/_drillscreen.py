@@ -291,7 +291,11 @@ class DrillScreen(Screen[None]):
         if self.replay.end_reason is not EndReason.ABANDONED:
             while self.app.screen is not self and self in self.app.screen_stack:  # assessment: a dialog was open
                 self.app.pop_screen()
-            self.post_message(ShowDebrief(self.entry, self.replay, scorecard))
+            self.post_message(ShowDebrief(self.entry, self.replay, scorecard, self.debrief_notice()))
+
+    def debrief_notice(self) -> str:
+        """What the debrief says on its first line once the drill ended ("" for nothing; the tutorial's)."""
+        return ""
 
 
 def false_escalation_message(step: str, after_evidence: bool, faulted: bool, assessment: bool = False) -> str:

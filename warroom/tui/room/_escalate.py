@@ -362,6 +362,15 @@ class EscalateScreen(ModalScreen["EscalationChoice | None"]):
             self.zone = zone
         self.show_zone()
 
+    def show_notice(self, text: str) -> bool:
+        """Show a notice of the app (a probe's answer in assessment, where the clock runs on) in the dialog's hint
+        line, literally: a toast would cover the evidence list (see :mod:`warroom.tui.app._notices`)."""
+        try:
+            self.query_one("#escalate-hint", Label).update(Text(text, style="bold"))
+        except NoMatches:
+            return False
+        return True
+
     def action_choose(self) -> None:
         """Ask to confirm the highlighted step (or say that no step is chosen yet)."""
         if not self.is_current or self.asking:  # a second enter while the dialog closes or asks

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from rich.text import Text
@@ -312,11 +311,13 @@ class WarRoomScreen(DrillScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show (and run) ``pause`` while the clock runs and ``resume`` while it is paused, so the footer says which;
         in assessment mode neither, nor the speeds: their keys run ``refused`` instead. ``probe`` (``v``) only in a
-        drill with verification probes."""
+        drill with verification probes; neither it nor ``escalate`` once the incident is contained (``d`` instead)."""
         if action == "refused":
             return self.assessment
         if action == "to_debrief":  # only while a containment's re-plan plays
             return self.replay.contained and not self.replay.ended
+        if action in ("escalate", "probe") and self.replay.contained:
+            return False  # refused once contained: their room in the footer goes to d (? Help still fits 80 columns)
         if action == "probe":
             return bool(self.drill.probes)
         if self.assessment and action in ("pause", "resume", "faster", "slower"):
@@ -423,8 +424,9 @@ class WarRoomScreen(DrillScreen):
         inspector = self.query_one(Inspector)
         fields: dict[str, str] = {}
         if format2 and chosen is not None and inspector.shown_id == chosen.id and inspector.jumped is not None:
-            fields[chosen.id] = field_cite(chosen.id, inspector.jumped)  # the field the trainee went to with :
-            draft = replace(draft, cites=(fields[chosen.id],))
+            # the field the trainee went to with : is offered in its event's row, never ticked for them: going to a
+            # field is reading it (it may be the distractor), citing it is a choice (space on that row)
+            fields[chosen.id] = field_cite(chosen.id, inspector.jumped)
         targets = set(handoff_targets(self.drill))
         handoffs = list(dict.fromkeys(  # a repeated handoff is released more than once
             (handoff_target(e.id), target_label(self.drill, handoff_target(e.id)), e.content.split("\n")[0])
@@ -453,8 +455,8 @@ class WarRoomScreen(DrillScreen):
         if result.contained:
             self._note = "ESCALATED"  # short, so the title still fits at 80 columns
             self.notify(
-                f"Escalation of {step} accepted: the planner stops the plan and re-plans. d opens the debrief now "
-                "(the re-plan plays out otherwise).",
+                f"The planner accepted your escalation of {step}: it stops the plan and re-plans. d opens the "
+                "debrief now (the re-plan plays out otherwise).",
                 title="Escalated",
                 markup=False,
             )

@@ -21,7 +21,6 @@ from textual.binding import Binding
 from textual.widget import Widget
 from textual.widgets import Static
 
-from warroom.core.play import EndReason
 from warroom.store.results import TUTORIAL as TUTORIAL_MODE
 from warroom.tui.logic import LESSONS, Lesson, Tutor
 from warroom.tui.room._live import WarRoomScreen
@@ -183,6 +182,7 @@ class TutorialScreen(WarRoomScreen):
         super().apply(released)
         if not self.finished and self.tutor.start_due(self.replay.is_released):
             self._lessons_changed()
+            self._show_lesson_event()
 
     # -- the lessons ----------------------------------------------------------------------------------------------
 
@@ -195,11 +195,29 @@ class TutorialScreen(WarRoomScreen):
             return
         hint = self.tutor.hint
         if self.tutor.observe(str(action.kind), _target(action)):
-            self.tutor.start_due(self.replay.is_released)  # the next lesson may start at once
+            started = self.tutor.start_due(self.replay.is_released)  # the next lesson may start at once
             self.query_one(TraceTable).focus()  # each lesson starts in the trace (enter had moved into the inspector)
             self._lessons_changed()
+            if started:
+                self._show_lesson_event()
         elif self.tutor.hint != hint:
             self._lessons_changed()
+
+    def _show_lesson_event(self) -> None:
+        """Scroll the trace, the cursor staying where the trainee put it, so that the event the lesson just started
+        speaks of (lesson 5's probe answer p1, which arrives under the cursor's e06) is on screen: at 80x24 it came
+        below the fold, named by the lesson (and later the debrief) but never seen."""
+        lesson = self.tutor.current
+        table = self.query_one(TraceTable)
+        try:
+            row = table.row_index(lesson.at) if lesson is not None else None
+        except KeyError:  # not a row of the trace
+            return
+        if row is not None:
+            table.scroll_to_row(row)
+            if row == table.row_count - 1:  # the newest event is on screen now: nothing new is hidden below
+                table.unseen = 0
+                self.update_hint()
 
     def _lessons_changed(self) -> None:
         """Redraw the panel, the footer (refused keys are dimmed) and the header's LESSON badge."""
@@ -249,14 +267,8 @@ class TutorialScreen(WarRoomScreen):
 
     # -- the end --------------------------------------------------------------------------------------------------
 
-    def finish(self) -> None:
-        """End as any drill (score, store, the debrief), then say what the tutorial was."""
-        was_finished = self.finished
-        super().finish()
-        if was_finished or self.replay.end_reason is EndReason.ABANDONED:
-            return
+    def debrief_notice(self) -> str:
+        """What the tutorial was, said on the debrief's first line (a toast would cover its scorecard)."""
         if self.tutor.finished:
-            message = "Tutorial done: the debrief explains the fault and your score. p opens the drill picker."
-        else:
-            message = "The tutorial's drill ended. Play it again any time with warroom tutorial."
-        self.app.notify(message, title="Tutorial", markup=False, timeout=10)
+            return "Tutorial done: the debrief explains the fault and your score. p opens the drill picker."
+        return "The tutorial's drill ended. Play it again any time with warroom tutorial."

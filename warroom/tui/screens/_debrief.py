@@ -8,6 +8,7 @@ drill (damage timeline, actions) for the marks and the sparkline.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +40,7 @@ from warroom.core.model import (
 )
 from warroom.core.play import Replay, describe_citations, misplaced_evidence
 from warroom.core.scoring import SCORING_VERSION, escalation_verdict
-from warroom.core.text import clean_line, damage, damage_amount, seconds, usd
+from warroom.core.text import clean_line, clock, damage, damage_amount, seconds, usd
 from warroom.tui.flow import ShowBriefing, ShowPicker
 from warroom.tui.render import prose, summarize
 from warroom.tui.widgets import HelpScreen, KeyFooter
@@ -212,6 +213,22 @@ def probe_marks(replay: Replay) -> list[tuple[float, str, str, str]]:
     return marks
 
 
+#: A moment of drill time written with a decimal, as the scorecard writes it (``at 23.9 s``).
+_MOMENT = re.compile(r"\bat (\d[\d,]*\.\d) s\b")
+
+
+def on_the_clock(text: str) -> str:
+    """``text`` with each moment written with a decimal (``at 23.9 s``) followed by what the war room's clock showed
+    then (``at 23.9 s (00:24)``): the trainee saw the event at 00:24 in the trace, and the debrief agrees."""
+    return _MOMENT.sub(lambda m: f"{m.group(0)} ({clock(float(m.group(1).replace(',', '')))})", text)
+
+
+def moment(t: float) -> str:
+    """A time of the marks table: ``23.9 s (00:24)``, as the clock showed it; a whole second alone (``12 s``)."""
+    shown = seconds(t)
+    return shown if float(t).is_integer() or "." not in shown else f"{shown} ({clock(t)})"
+
+
 def marks_table(marks: list[tuple[float, str, str, str]]) -> Table:
     """The marks as rows (time in seconds, symbol, description); a long description (the first evidence's event
     summary too) wraps under itself, read in full."""
@@ -221,7 +238,7 @@ def marks_table(marks: list[tuple[float, str, str, str]]) -> Table:
     table.add_column(ratio=1)
     for t, symbol, what, style in marks:
         text = Text(clean_line(what))
-        table.add_row(seconds(t), Text(symbol, style=style), text)
+        table.add_row(moment(t), Text(symbol, style=style), text)
     return table
 
 
@@ -266,17 +283,23 @@ class DebriefScreen(Screen[None]):
     HELP_NOTES = "Your session is stored: warroom scores lists it."
     HELP_WIDGETS = (ScrollPane,)
 
-    def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any) -> None:
+    def __init__(self, entry: DrillEntry, replay: Replay, scorecard: Any, notice: str = "") -> None:
         super().__init__()
         assert entry.drill is not None
         self.entry = entry
         self.drill = replay.drill  # the variant that was played (the entry holds the drill as written)
         self.replay = replay
         self.scorecard = scorecard
+        #: A notice shown on the debrief's first line (the tutorial's "Tutorial done: ..."), "" for none: a toast
+        #: would cover the scorecard.
+        self.notice = notice
 
     def compose(self) -> ComposeResult:
         card = self.scorecard
         with ScrollPane(id="debrief"):
+            notice = Static(Text(self.notice, style="bold"), id="debrief-notice")
+            notice.display = bool(self.notice)
+            yield notice
             yield Static(self._headline(), id="debrief-outcome")
             yield Static(self._scorecard(), id="debrief-score", classes="debrief-section")
             yield Static(self._marks(), id="debrief-marks", classes="debrief-section")
@@ -296,6 +319,15 @@ class DebriefScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#debrief").focus()
 
+    def show_notice(self, text: str) -> bool:
+        """Show a notice on the debrief's first line, above the outcome, literally (see
+        :mod:`warroom.tui.app._notices`): a toast would cover the scorecard."""
+        self.notice = text
+        notice = self.query_one("#debrief-notice", Static)
+        notice.update(Text(text, style="bold"))
+        notice.display = bool(text)
+        return True
+
     # -- sections -----------------------------------------------------------------------------------------------
 
     def _headline(self) -> Text:
@@ -313,7 +345,7 @@ class DebriefScreen(Screen[None]):
         out.append("  ")
         out.append(f"{card.total}/{card.max_total}", style="bold")
         out.append("\n")
-        out.append(prose(card.outcome_text))
+        out.append(prose(on_the_clock(card.outcome_text)))
         trial = trial_sentence(self.entry.drill, self.drill)
         if trial is not None:  # a drill with a twin: which trial this session was, said here and nowhere before
             out.append("\n\n")
@@ -333,7 +365,7 @@ class DebriefScreen(Screen[None]):
             table.add_row(
                 Text(points, style="bold"),
                 Text(clean_line(comp.name), style="bold"),
-                Text(clean_line(comp.explanation)),
+                Text(clean_line(on_the_clock(comp.explanation))),
             )
         facts = Text()
         facts.append("time to detect ", style="bold")

@@ -41,6 +41,9 @@ __all__ = ["PickerScreen", "fit_columns"]
 #: Fixed and flexible column widths of the picker's table.
 _FIXED = {"level": 5, "length": 6, "best": 4}
 _FLEX = {"title": 3.0, "tags": 1.5}  # the tags beside a group are its drills' other domain tags: short
+#: Below this many cells of table the tags column folds away (width 0; the preview names the drill's tags), so that
+#: the title has the room: at 80 columns 33 cells of title rather than 22.
+_TAGS_FOLD = 90
 #: Lines the drill preview keeps at least (with its border) when the list is long.
 _PREVIEW_MIN = 7
 
@@ -157,15 +160,20 @@ class PickerScreen(Screen[None]):
         """The fixed and flexible column widths (a drill set adds its progress column). The group column is as wide
         as the longest group name shown, so that names are shown whole (``healthcare`` and ``healthcare-sc…`` read
         as one group), up to :data:`GROUP_WIDTH`; it narrows, to 8 cells, only where the title and tags would
-        otherwise be pushed off a narrow terminal."""
+        otherwise be pushed off a narrow terminal. Below :data:`_TAGS_FOLD` cells the tags column folds away (the
+        preview names the tags), so that the title has the room."""
+        table = self.query_one("#picker-table", DataTable)
+        fixed, flex = dict(_FIXED), dict(_FLEX)
+        if table.scrollable_content_region.width < _TAGS_FOLD:
+            fixed["tags"] = 0  # folded away: the title gets its room
+            del flex["tags"]
         if self.services.drill_set is None:
-            table = self.query_one("#picker-table", DataTable)
             pads = 2 * table.cell_padding * (1 + len(_FIXED) + len(_FLEX))
-            flex_room = max(8 * sum(_FLEX.values()) / w for w in _FLEX.values())  # each flex column 8 cells or more
-            room = table.scrollable_content_region.width - pads - sum(_FIXED.values()) - math.ceil(flex_room)
-            return {"group": max(8, min(self._group_width(), room)), **_FIXED}, _FLEX
+            flex_room = max(8 * sum(flex.values()) / w for w in flex.values())  # each flex column 8 cells or more
+            room = table.scrollable_content_region.width - pads - sum(fixed.values()) - math.ceil(flex_room)
+            return {"group": max(8, min(self._group_width(), room)), **fixed}, flex
         wide = self.services.drill_set.adaptive and self.services.drill_set.model.attempts is not None
-        return {**_FIXED, "progress": 24 if wide else 18}, _FLEX  # "session 10 of 12 · 2 left"
+        return {**fixed, "progress": 24 if wide else 18}, flex  # "session 10 of 12 · 2 left"
 
     def _group_width(self) -> int:
         """The cells the longest group name of the drills read takes (its header's at least), at most

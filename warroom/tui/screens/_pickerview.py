@@ -92,6 +92,9 @@ def preview_text(entry: DrillEntry, *, public: bool = False) -> Text:
             out.append("\nThe tutorial: a guided first drill, one key at a time; never counted in statistics.")
         elif domain is not None:
             out.append(" · " + clean_line(domain), style="dim")  # (clean_line would drop the space)
+        others = d.public_tags[1:] if domain is not None else d.public_tags
+        if others and not is_tutorial(entry):  # the tags column folds away in a narrow picker: named here
+            out.append(" · tags: " + clean_line(", ".join(others)), style="dim")
         out.append("\n")
         out.append("\nGoal\n", style="bold")
         out.append(prose(d.goal))

@@ -114,8 +114,8 @@ class Inspector(ScrollView, can_focus=True):
         self._by_line: dict[int, list[int]] = {}
         #: The id of the trace event shown (None: other text).
         self.shown_id: str | None = None
-        #: The field path of the shown event the trainee last went to (``/``), or None: an escalation opened now
-        #: cites that field (format 2's citation of a field, ``e05:currency``).
+        #: The field path of the shown event the trainee last went to (``:``), or None: an escalation opened now
+        #: offers that field in the event's row (format 2's citation of a field, ``e05:currency``), unticked.
         self.jumped: str | None = None
 
     @property

@@ -13,7 +13,7 @@ from typing import ClassVar, NamedTuple
 from rich.text import Text
 
 from warroom.core.model import TraceEvent
-from warroom.core.text import clock
+from warroom.core.text import clean_line, clock
 from warroom.tui.logic import event_agent
 from warroom.tui.render import KINDS, literal_line, row_mark, summarize
 from warroom.tui.widgets._linetable import Column, LineTable
@@ -38,8 +38,17 @@ COLUMNS = (
 #: narrower than :data:`AGENT_FOLD` cells (at 80 columns the summary keeps its room).
 AGENT_FOLD = 60
 AGENT_COLUMN = Column("agent", "agent", 7, fold=AGENT_FOLD)
-#: The widest an id or step id is shown (a longer one is cut with "…").
+#: The widest an id or step id is shown (a longer step id is cut with "…"; a longer event id shows its end:
+#: :func:`id_shown`).
 ID_WIDTH_MAX = 8
+
+
+def id_shown(ident: str, width: int = ID_WIDTH_MAX) -> str:
+    """An event id as the id column shows it (literally): whole when it fits ``width``, else its end after "…":
+    imported ids share their start (``call_lookup1``, ``call_user1``: ``…lookup1``, ``…l_user1``), so the end is
+    the part that tells them apart."""
+    s = clean_line(ident)
+    return s if len(s) <= width else "…" + s[len(s) - width + 1 :]
 
 
 def trace_columns(ids: Sequence[str] = (), steps: Sequence[str] = (), agents: bool = False) -> tuple[Column, ...]:
@@ -130,7 +139,7 @@ class TraceTable(LineTable):
         mark = self._marks.get(key) or (Text("⚑", style="bold red") if key in self._flagged else Text(" "))
         cell.append_text(mark)
         cell.append(" ")
-        cell.append_text(literal_line(ident, style="bold" if key in self._flagged else "dim", limit=ID_WIDTH_MAX))
+        cell.append_text(Text(id_shown(ident), style="bold" if key in self._flagged else "dim", no_wrap=True))
         return cell
 
     def row_cells(self, index: int) -> Sequence[Text]:
