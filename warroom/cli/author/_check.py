@@ -60,7 +60,6 @@ def _battery_line(report: Any) -> str:
     return f"  gaming battery: {'no hit' if not hits else plural(hits, 'hit')} in {what}"
 
 
-<<<<<<< HEAD
 def _newest_guess_line(report: Any) -> list[str]:
     """The chance that a guess reading nothing is a hit (a drill with a fault only): moving onto the newest event at
     a random moment and confirming what the escalation dialog offers; a warning above
@@ -82,7 +81,8 @@ def _newest_guess_line(report: Any) -> list[str]:
         "(release other events between the evidence and the deadline, so that the newest event is less often the "
         "evidence)"
     ]
-=======
+
+
 #: Where the drill writes what a check problem is about, by how the problem's message starts: the problem is
 #: reported at that key's line and column (``path:line:col: message``, as validate reports).
 PROBLEM_KEYS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -118,7 +118,6 @@ def problem_position(path: Path, message: str, loc: tuple[str, ...] | None = Non
     if (line, column) == (1, 1) and loc is not None and len(loc) > 1:
         line, column = position_of(path, loc[:1])  # the key itself, when the value is not written there
     return line, column
->>>>>>> h35
 
 
 def _check_one(
@@ -160,18 +159,11 @@ def _check_one(
         lines.append(f"{'PASS' if passed else 'FAIL'} {drill.id}{kind}  {path}")
         lines += _table(report)
         lines.append(_battery_line(report))
-<<<<<<< HEAD
         lines += _newest_guess_line(report)
-        lines += [f"  problem: {p}" for p in report.problems]
-        lines += _variant_lines(drill, seeded, variants)
-        lines += _twin_lines(twin)
-        lines += [f"  problem: {p.message} (line {p.line})" for p in own]
-=======
         lines += [f"  problem: {problem_place(path, p)}{p}" for p in report.problems]
         lines += _variant_lines(drill, seeded, variants, path)
         lines += _twin_lines(twin, path)
         lines += [f"  problem: {p}" for p in own]
->>>>>>> h35
         lines.append("")
     return result, lines
 
