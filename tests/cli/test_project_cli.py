@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from projection_support import RUNS, corpus_dir, imported
+from projection_support import HEALTHY, RUNS, corpus_dir, imported
 
 from warroom.cli import main
 from warroom.core.load import load_drill, load_yaml_text
@@ -127,3 +127,32 @@ def test_the_shared_tau_bench_runs_give_at_least_100_projections(tmp_path: Path)
     assert len(written) >= 100 and "0 projections that would fail warroom check" in result.output
     for path in written[::25]:  # every one was checked before it was written; these are read back from disk
         assert load_drill(path).answer_key is not None
+
+
+def test_a_run_that_is_one_request_is_projected_in_its_only_plan_step(tmp_path: Path):
+    # A chat with no system prompt and one user message imports as one plan step (u01), and its first trace event
+    # (the request) is in it. Escalating u01 at once is an early escalation, not a hit, so the step is a fair origin:
+    # the same run with a system prompt first was projected, this one was refused as a whole.
+    healthy = tmp_path / "healthy"
+    result = run("import", "chat", str(HEALTHY / "chat-single-request.json"), "--out", str(healthy))
+    assert result.exit_code == 0, result.output
+    (source,) = healthy.glob("*.yaml")
+    rows = json.loads(run("project", "--list", str(source), "--format", "json").output)
+    assert {r["step"] for r in rows} == {"u01"}
+    assert [r["event"] for r in rows if r["problem"] is None] == ["m004"] * 7 + ["m006"] * 2 + ["m008"] * 2
+    out = tmp_path / "projected"
+    result = run("project", "--all", str(healthy), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    written = sorted(out.glob("*.yaml"))
+    assert len(written) == 11 and "11 fault drills with their twins written" in result.output
+    assert ("Left out: 0 duplicate sites (the same template on the same result shape), 5 sites that cannot be "
+            "projected (4 fewer than 4 events before it, 1 no consequential call after it), 0 projections that "
+            "would fail warroom check.") in " ".join(result.output.split())
+    assert {load_drill(p).answer_key.fault.origin_step for p in written} == {"u01"}
+    checked = run("check", "--format", "json", str(out))
+    assert checked.exit_code == 0, checked.output[-2000:]
+    report = json.loads(checked.output)
+    assert report["checked"] == 11 and report["failed"] == 0
+    for drill in report["drills"]:
+        trigger_happy = next(r for r in drill["runs"] if r["trainee"] == "trigger-happy")
+        assert trigger_happy["response"] != "hit"

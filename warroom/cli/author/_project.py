@@ -103,7 +103,8 @@ def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: lis
 
     files, unreadable = drill_files_of((folder,))
     out = _out_folder(out)
-    written = skipped = duplicates = unprojectable = 0
+    written = skipped = duplicates = 0
+    unprojectable: dict[str, int] = {}
     failed_sources: list[str] = []
     failures: list[str] = []
     levels: dict[int, int] = {}
@@ -114,7 +115,8 @@ def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: lis
                 advance()
                 continue
             duplicates += outcome.duplicates
-            unprojectable += len(outcome.unprojectable)
+            for site in outcome.unprojectable:
+                unprojectable[site.reason] = unprojectable.get(site.reason, 0) + 1
             failures += [f"{file}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
             for projection in outcome.projections:
                 path = _write(projection, out, force)
@@ -132,8 +134,17 @@ def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: lis
         raise SystemExit(1)
 
 
-def _summary(folder: Path, out: Path, sources: int, written: int, skipped: int, duplicates: int, unprojectable: int,
-             failures: list[str], failed_sources: list[str], levels: dict[int, int]) -> None:
+def _left_out(unprojectable: dict[str, int]) -> str:
+    """The sites that cannot be projected, counted by reason: "3 sites that cannot be projected (2 no consequential
+    call after it, 1 outside any plan step)"."""
+    total = sum(unprojectable.values())
+    reasons = ", ".join(f"{n} {reason}" for reason, n in sorted(unprojectable.items(), key=lambda r: (-r[1], r[0])))
+    return f"{plural(total, 'site')} that cannot be projected" + (f" ({reasons})" if reasons else "")
+
+
+def _summary(folder: Path, out: Path, sources: int, written: int, skipped: int, duplicates: int,
+             unprojectable: dict[str, int], failures: list[str], failed_sources: list[str],
+             levels: dict[int, int]) -> None:
     for line in failed_sources:
         say(line, err=True)
     for line in failures:
@@ -143,7 +154,7 @@ def _summary(folder: Path, out: Path, sources: int, written: int, skipped: int, 
         f"{plural(sources - len(failed_sources), 'healthy run')} in {folder}"
         + (f" (difficulty: {by_level})" if by_level else "") + ".")
     say(f"Left out: {plural(duplicates, 'duplicate site')} (the same template on the same result shape), "
-        f"{plural(unprojectable, 'site')} with no plan step or no consequential call after it, "
+        f"{_left_out(unprojectable)}, "
         f"{plural(len(failures), 'projection')} that would fail warroom check"
         + (f", {plural(skipped, 'file')} that exist (--force overwrites them)" if skipped else "") + ".")
     if failed_sources:
