@@ -24,10 +24,11 @@ SIZE = (110, 34)
 
 #: Drills with a twin: the full example, and bundled drills of other shapes: variants with phrasings and jitter
 #: (the trial and the variant come from one seed), a shuffle group, an absence filled by added events, evidence only
-#: a verification probe shows.
+#: a verification probe shows, a twin that removes half the trace (it ends 80 s sooner), and a projected drill (a
+#: real run re-timed for reading, a distractor added to both trials, the evidence deep in one long tool result).
 DRILLS = [full_example_path(), *(bundled_drills_dir() / f"{d}.yaml" for d in (
     "late-delivery-replies", "q1-access-review", "duplicate-charge-refunds", "dependabot-merge-train",
-    "api-dns-cutover"))]
+    "api-dns-cutover", "idle-volume-cleanup", "retail-office-chair-exchange"))]
 
 
 #: The seed of both sessions: the same variant, played as either trial.
