@@ -156,3 +156,35 @@ def test_a_run_that_is_one_request_is_projected_in_its_only_plan_step(tmp_path: 
     for drill in report["drills"]:
         trigger_happy = next(r for r in drill["runs"] if r["trainee"] == "trigger-happy")
         assert trigger_happy["response"] != "hit"
+
+
+def test_all_names_each_healthy_run_that_gave_no_drill_and_why(tmp_path: Path):
+    # a run whose tool results are plain text (no template can change them) gives no drill: --all says so by name,
+    # beside the runs that did give drills, and a folder that gave no drill at all exits 1
+    text_only = tmp_path / "shell.json"
+    call = {"id": "s1", "type": "function", "function": {"name": "shell", "arguments": '{"cmd": "du -sh /tmp/b"}'}}
+    text_only.write_text(json.dumps([
+        {"role": "system", "content": "You clean build hosts."},
+        {"role": "user", "content": "Delete the temp files on build-7."},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "s1", "content": "1.2G\t/tmp/b\n"},
+        {"role": "assistant", "content": "", "tool_calls": [call | {"id": "s2", "function": {
+            "name": "delete_files", "arguments": '{"path": "/tmp/b"}'}}]},
+        {"role": "tool", "tool_call_id": "s2", "content": "removed 3 entries"},
+        {"role": "assistant", "content": "Done, freed 1.2G."},
+    ]), encoding="utf-8")
+    alone = tmp_path / "alone"
+    assert run("import", "chat", str(text_only), "--out", str(alone)).exit_code == 0
+    result = run("project", "--all", str(alone), "--out", str(tmp_path / "none"))
+    source = alone / "chat-shell.yaml"
+    assert result.exit_code == 1
+    assert (f"not projected: {source}: no template applies to any of its tool results (they need JSON records or "
+            f"lists: a mapping, a list of records, money amounts, ids the call asked for ...); `warroom project "
+            f"--list {source}` shows what each template needs") in result.output
+    assert "1 healthy run gave no drill (above)." in result.output and "0 fault drills" in result.output
+    mixed = imported(tmp_path).parent
+    (mixed / source.name).write_bytes(source.read_bytes())
+    result = run("project", "--all", str(mixed), "--out", str(tmp_path / "some"))
+    assert result.exit_code == 0, result.output
+    assert f"not projected: {mixed / source.name}: no template applies" in result.output
+    assert "1 healthy run gave no drill (above)." in result.output
