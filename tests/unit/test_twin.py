@@ -222,8 +222,8 @@ def test_check_fails_a_drill_whose_twin_does_not_pass(monkeypatch):
 
     real = twincheck.run_checks
 
-    def failing(drill):
-        report = real(drill)
+    def failing(drill, **options):
+        report = real(drill, **options)
         return type(report)(report.drill_id, report.all_clear, report.runs, ["never scored 0"])
 
     monkeypatch.setattr(twincheck, "run_checks", failing)
