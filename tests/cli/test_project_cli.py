@@ -188,3 +188,14 @@ def test_all_names_each_healthy_run_that_gave_no_drill_and_why(tmp_path: Path):
     assert result.exit_code == 0, result.output
     assert f"not projected: {mixed / source.name}: no template applies" in result.output
     assert "1 healthy run gave no drill (above)." in result.output
+
+
+def test_all_names_a_run_whose_sites_all_lack_a_consequential_call(tmp_path: Path):
+    # with --damage naming a tool the run never calls, no site has a consequential call after it: the run is named
+    # with its sites counted by reason (the summary said "with no plan step or no consequential call" of any site)
+    source = imported(tmp_path)
+    result = run("project", "--all", str(source.parent), "--out", str(tmp_path / "out"), "--damage", "no_such_tool=1")
+    assert result.exit_code == 1
+    assert (f"not projected: {source}: none of its 26 sites can be projected (26 no consequential call after it); "
+            f"`warroom project --list {source}` shows what each template needs") in result.output
+    assert "26 sites that cannot be projected (26 no consequential call after it)" in result.output

@@ -164,15 +164,22 @@ def _barren(file: str, outcome: Any) -> str | None:
     reasons: dict[str, int] = {}
     for site in outcome.unprojectable:
         reasons[site.reason] = reasons.get(site.reason, 0) + 1
-    return f"{file}: none of its {_left_out(reasons)}; {hint}"
+    count = sum(reasons.values())
+    which = "its only site cannot" if count == 1 else f"none of its {count} sites can"
+    return f"{file}: {which} be projected ({_reasons(reasons)}); {hint}"
 
 
 def _left_out(unprojectable: dict[str, int]) -> str:
     """The sites that cannot be projected, counted by reason: "3 sites that cannot be projected (2 no consequential
     call after it, 1 outside any plan step)"."""
-    total = sum(unprojectable.values())
-    reasons = ", ".join(f"{n} {reason}" for reason, n in sorted(unprojectable.items(), key=lambda r: (-r[1], r[0])))
-    return f"{plural(total, 'site')} that cannot be projected" + (f" ({reasons})" if reasons else "")
+    reasons = _reasons(unprojectable)
+    total = plural(sum(unprojectable.values()), "site")
+    return f"{total} that cannot be projected" + (f" ({reasons})" if reasons else "")
+
+
+def _reasons(counts: dict[str, int]) -> str:
+    """Reasons with their counts, most first: "2 no consequential call after it, 1 outside any plan step"."""
+    return ", ".join(f"{n} {reason}" for reason, n in sorted(counts.items(), key=lambda r: (-r[1], r[0])))
 
 
 def _summary(folder: Path, out: Path, tally: _Tally) -> None:
