@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from projection_support import RUNS, corpus_dir, imported
+from projection_support import HEALTHY, RUNS, corpus_dir, imported
 
 from warroom.cli import main
 from warroom.core.load import load_drill, load_yaml_text
@@ -127,3 +127,75 @@ def test_the_shared_tau_bench_runs_give_at_least_100_projections(tmp_path: Path)
     assert len(written) >= 100 and "0 projections that would fail warroom check" in result.output
     for path in written[::25]:  # every one was checked before it was written; these are read back from disk
         assert load_drill(path).answer_key is not None
+
+
+def test_a_run_that_is_one_request_is_projected_in_its_only_plan_step(tmp_path: Path):
+    # A chat with no system prompt and one user message imports as one plan step (u01), and its first trace event
+    # (the request) is in it. Escalating u01 at once is an early escalation, not a hit, so the step is a fair origin:
+    # the same run with a system prompt first was projected, this one was refused as a whole.
+    healthy = tmp_path / "healthy"
+    result = run("import", "chat", str(HEALTHY / "chat-single-request.json"), "--out", str(healthy))
+    assert result.exit_code == 0, result.output
+    (source,) = healthy.glob("*.yaml")
+    rows = json.loads(run("project", "--list", str(source), "--format", "json").output)
+    assert {r["step"] for r in rows} == {"u01"}
+    assert [r["event"] for r in rows if r["problem"] is None] == ["m004"] * 7 + ["m006"] * 2 + ["m008"] * 2
+    out = tmp_path / "projected"
+    result = run("project", "--all", str(healthy), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    written = sorted(out.glob("*.yaml"))
+    assert len(written) == 11 and "11 fault drills with their twins written" in result.output
+    assert ("Left out: 0 duplicate sites (the same template on the same result shape), 5 sites that cannot be "
+            "projected (4 fewer than 4 events before it, 1 no consequential call after it), 0 projections that "
+            "would fail warroom check.") in " ".join(result.output.split())
+    assert {load_drill(p).answer_key.fault.origin_step for p in written} == {"u01"}
+    checked = run("check", "--format", "json", str(out))
+    assert checked.exit_code == 0, checked.output[-2000:]
+    report = json.loads(checked.output)
+    assert report["checked"] == 11 and report["failed"] == 0
+    for drill in report["drills"]:
+        trigger_happy = next(r for r in drill["runs"] if r["trainee"] == "trigger-happy")
+        assert trigger_happy["response"] != "hit"
+
+
+def test_all_names_each_healthy_run_that_gave_no_drill_and_why(tmp_path: Path):
+    # a run whose tool results are plain text (no template can change them) gives no drill: --all says so by name,
+    # beside the runs that did give drills, and a folder that gave no drill at all exits 1
+    text_only = tmp_path / "shell.json"
+    call = {"id": "s1", "type": "function", "function": {"name": "shell", "arguments": '{"cmd": "du -sh /tmp/b"}'}}
+    text_only.write_text(json.dumps([
+        {"role": "system", "content": "You clean build hosts."},
+        {"role": "user", "content": "Delete the temp files on build-7."},
+        {"role": "assistant", "content": "", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "s1", "content": "1.2G\t/tmp/b\n"},
+        {"role": "assistant", "content": "", "tool_calls": [call | {"id": "s2", "function": {
+            "name": "delete_files", "arguments": '{"path": "/tmp/b"}'}}]},
+        {"role": "tool", "tool_call_id": "s2", "content": "removed 3 entries"},
+        {"role": "assistant", "content": "Done, freed 1.2G."},
+    ]), encoding="utf-8")
+    alone = tmp_path / "alone"
+    assert run("import", "chat", str(text_only), "--out", str(alone)).exit_code == 0
+    result = run("project", "--all", str(alone), "--out", str(tmp_path / "none"))
+    source = alone / "chat-shell.yaml"
+    assert result.exit_code == 1
+    assert (f"not projected: {source}: no template applies to any of its tool results (they need JSON records or "
+            f"lists: a mapping, a list of records, money amounts, ids the call asked for ...); `warroom project "
+            f"--list {source}` shows what each template needs") in result.output
+    assert "1 healthy run gave no drill (above)." in result.output and "0 fault drills" in result.output
+    mixed = imported(tmp_path).parent
+    (mixed / source.name).write_bytes(source.read_bytes())
+    result = run("project", "--all", str(mixed), "--out", str(tmp_path / "some"))
+    assert result.exit_code == 0, result.output
+    assert f"not projected: {mixed / source.name}: no template applies" in result.output
+    assert "1 healthy run gave no drill (above)." in result.output
+
+
+def test_all_names_a_run_whose_sites_all_lack_a_consequential_call(tmp_path: Path):
+    # with --damage naming a tool the run never calls, no site has a consequential call after it: the run is named
+    # with its sites counted by reason (the summary said "with no plan step or no consequential call" of any site)
+    source = imported(tmp_path)
+    result = run("project", "--all", str(source.parent), "--out", str(tmp_path / "out"), "--damage", "no_such_tool=1")
+    assert result.exit_code == 1
+    assert (f"not projected: {source}: none of its 26 sites can be projected (26 no consequential call after it); "
+            f"`warroom project --list {source}` shows what each template needs") in result.output
+    assert "26 sites that cannot be projected (26 no consequential call after it)" in result.output

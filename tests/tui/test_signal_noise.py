@@ -24,10 +24,11 @@ SIZE = (110, 34)
 
 #: Drills with a twin: the full example, and bundled drills of other shapes: variants with phrasings and jitter
 #: (the trial and the variant come from one seed), a shuffle group, an absence filled by added events, evidence only
-#: a verification probe shows.
+#: a verification probe shows, a twin that removes half the trace (it ends 80 s sooner), and a projected drill (a
+#: real run re-timed for reading, a distractor added to both trials, the evidence deep in one long tool result).
 DRILLS = [full_example_path(), *(bundled_drills_dir() / f"{d}.yaml" for d in (
     "late-delivery-replies", "q1-access-review", "duplicate-charge-refunds", "dependabot-merge-train",
-    "api-dns-cutover"))]
+    "api-dns-cutover", "idle-volume-cleanup", "retail-office-chair-exchange"))]
 
 
 #: The seed of both sessions: the same variant, played as either trial.
@@ -46,12 +47,13 @@ def _drill_file(tmp_path: Path, path: Path) -> Path:
     return dest
 
 
-async def _frames(services: Services, path: Path, until_t: float) -> tuple[list[str], float]:
+async def _frames(services: Services, path: Path, until_t: float,
+                  size: tuple[int, int] = SIZE) -> tuple[list[str], float]:
     """Every screen a trainee sees from the briefing through the war room, at each half second of drill time until
-    ``until_t`` (exclusive), and the drill time the war room reached."""
+    ``until_t`` (exclusive), and the drill time the war room reached, on a terminal of ``size``."""
     app = make_app(services, path)
     frames = []
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         frames.append(screen_text(app))  # the briefing
         await pilot.press("enter")
         live = app.live
@@ -67,14 +69,14 @@ async def _frames(services: Services, path: Path, until_t: float) -> tuple[list[
 
 
 @pytest.mark.parametrize("path", DRILLS, ids=lambda p: p.stem)
-async def test_signal_and_noise_look_the_same_frame_by_frame_until_the_evidence(tmp_path, path):
+async def test_signal_and_noise_look_the_same_frame_by_frame_until_the_evidence(tmp_path, path, size=SIZE):
     drill = load_drill(path)
     assert drill.twin is not None, f"{path.stem} has no twin"
     file = _drill_file(tmp_path, path)
     evidence = earliest_evidence_at(session_drill(drill, SEED, PlayedAs.SIGNAL))  # as the seed's variant times it
     assert evidence is not None
-    signal, at = await _frames(_services(tmp_path, "signal", file.parent), file, evidence)
-    noise, _ = await _frames(_services(tmp_path, "noise", file.parent), file, evidence)
+    signal, at = await _frames(_services(tmp_path, "signal", file.parent), file, evidence, size)
+    noise, _ = await _frames(_services(tmp_path, "noise", file.parent), file, evidence, size)
     assert len(signal) == len(noise) > 3 and at >= evidence - 0.5
     for i, (a, b) in enumerate(zip(signal[:-1], noise[:-1], strict=True)):
         assert a == b, f"frame {i} (drill time {(i - 1) * 0.5:g} s) differs:\n{a}\n---\n{b}"
@@ -87,6 +89,14 @@ async def test_signal_and_noise_look_the_same_frame_by_frame_until_the_evidence(
     shown = session_drill(drill, SEED, PlayedAs.SIGNAL)
     if any(e.t <= evidence for _, e in detection_events(shown)):  # (evidence a probe shows differs once asked for)
         assert signal[-1] != noise[-1]  # once the evidence is out, the two trials differ
+
+
+@pytest.mark.parametrize("name", ["idle-volume-cleanup", "dependabot-merge-train"])
+async def test_a_wide_terminal_shows_no_more_of_the_trial(tmp_path, name):
+    # on a terminal twice as large every column and panel has room (a trace length, a count or an end time would
+    # show here): twins 12 events shorter and 80 s sooner over, and one 13 s longer
+    path = bundled_drills_dir() / f"{name}.yaml"
+    await test_signal_and_noise_look_the_same_frame_by_frame_until_the_evidence(tmp_path, path, size=(220, 70))
 
 
 async def test_the_picker_is_the_same_whichever_trial_comes(tmp_path):

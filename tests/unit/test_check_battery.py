@@ -200,3 +200,24 @@ def test_the_newest_guess_is_computed_exactly_and_shown_for_every_drill_with_a_f
     assert as_json["drills"][0]["newest_guess"] == {
         "share": pytest.approx(25 / 60), "spans": [{"start": 5.0, "end": 30.0, "event": "e02"}],
     }  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["duplicate-charge-refunds", "retail-office-chair-exchange", "tutorial"])
+def test_without_the_engine_self_test_the_checks_find_the_same_runs_and_problems(name, monkeypatch):
+    # warroom project's verify leaves out only the re-scoring of each log (a test of the engine): the runs, their
+    # scorecards and the drill's problems are those of the full check, on the drill and on its twin
+    from warroom.core.author import _trainee as trainee
+    from warroom.core.author import check_twin
+
+    drill = load_drill(DRILLS / f"{name}.yaml")
+    full, fast = run_checks(drill), run_checks(drill, self_test=False)
+    assert [(r.trainee, r.seed, r.scorecard, r.actions) for r in (*fast.runs, *fast.battery)] == [
+        (r.trainee, r.seed, r.scorecard, r.actions) for r in (*full.runs, *full.battery)]
+    assert fast.problems == full.problems == []
+    twin_full, twin_fast = check_twin(drill), check_twin(drill, self_test=False)
+    assert twin_full is not None and twin_fast is not None and twin_fast.problems == twin_full.problems == []
+    # the self-test is what finds an engine whose log re-scores otherwise; without it nothing is re-scored
+    calls = []
+    monkeypatch.setattr(trainee, "score", lambda *a, **k: calls.append(a) or pytest.fail("re-scored"))
+    run_checks(drill, self_test=False)
+    assert calls == []

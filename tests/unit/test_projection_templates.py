@@ -196,3 +196,17 @@ def test_difficulty_grows_with_depth_and_size_and_falls_when_a_later_report_cont
     assert estimate("wrong-record", made, 7000, "") == 5
     assert estimate("wrong-record", made, 200, "Returning items of #W2890441 now.") == 2
     assert estimate("rate-limit-swallowed", made, 10, "Returning items of #W2890441 now.") == 1
+
+
+def test_unit_confusion_changes_the_currency_records_state_and_never_contradicts_them():
+    # records that say their own currency: each that said EUR now says CAD, and no second currency is added beside
+    # them (it added "currency": "CAD" at the top, beside 3 items that still said EUR)
+    stock = {"items": [{"sku": f"S{i}", "price": 10 + i, "currency": "EUR"} for i in range(3)]
+             + [{"sku": "S9", "price": 4, "currency": "GBP"}], "warehouse": "MUC-1"}
+    view, made = change("unit-confusion", trace(stock))
+    assert "currency" not in made.value and made.value["warehouse"] == "MUC-1"
+    assert [i["currency"] for i in made.value["items"]] == ["CAD", "CAD", "CAD", "GBP"]
+    assert [i["price"] for i in made.value["items"]] == [10, 11, 12, 4]
+    assert made.evidence_path == made.field == "items[0].currency" and made.depth == 3
+    assert value_at(view.form.dump(made.value), made.evidence_path) == (True, "CAD")
+    assert "are in CAD (items[0].currency = \"CAD\"), not EUR" in made.debrief

@@ -226,13 +226,14 @@ def test_check_fails_a_drill_whose_twin_does_not_pass(monkeypatch):
 
     real = twincheck.run_checks
 
-    def failing(drill):
-        report = real(drill)
+    def failing(drill, **options):
+        report = real(drill, **options)
         return type(report)(report.drill_id, report.all_clear, report.runs, ["never scored 0"])
 
     monkeypatch.setattr(twincheck, "run_checks", failing)
     r = CliRunner().invoke(main, ["check", str(full_example_path())])
-    assert r.exit_code == 1 and "fanout-retries.yaml:140:1: twin: never scored 0" in r.output  # at the twin key
+    line = full_example_path().read_text(encoding="utf-8").splitlines().index("twin:") + 1
+    assert r.exit_code == 1 and f"fanout-retries.yaml:{line}:1: twin: never scored 0" in r.output  # at the twin key
 
 
 # -- the bundled library -------------------------------------------------------------------------------------------

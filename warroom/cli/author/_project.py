@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,30 @@ def _listing(file: Path, rules: list[Any], fmt: str) -> None:
     say(f"{plural(len(sites), 'site')} in {file}, {ok} projectable.")
 
 
+@dataclass
+class _Tally:
+    """What ``--all`` made of a folder, for its summary."""
+
+    sources: int = 0
+    written: int = 0
+    skipped: int = 0
+    duplicates: int = 0
+    unprojectable: dict[str, int] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)  # projections a check refused (file: template at event: why)
+    failed_sources: list[str] = field(default_factory=list)  # files that are not healthy runs (path:line:col: ...)
+    barren: list[str] = field(default_factory=list)  # healthy runs that gave no drill (file: why)
+    levels: dict[int, int] = field(default_factory=dict)
+
+    def add(self, file: str, outcome: Any) -> None:
+        """Count ``outcome`` (a file's, not yet written) in."""
+        self.duplicates += outcome.duplicates
+        for site in outcome.unprojectable:
+            self.unprojectable[site.reason] = self.unprojectable.get(site.reason, 0) + 1
+        self.failures += [f"{file}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
+        barren = _barren(file, outcome)
+        self.barren += [barren] if barren is not None else []
+
+
 def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: list[Any], force: bool,
          verbose: bool, jobs: int) -> None:
     from warroom.cli.common import drill_files_of
@@ -103,51 +128,77 @@ def _all(folder: Path, out: Path, templates: list[str], options: Any, rules: lis
 
     files, unreadable = drill_files_of((folder,))
     out = _out_folder(out)
-    written = skipped = duplicates = unprojectable = 0
-    failed_sources: list[str] = []
-    failures: list[str] = []
-    levels: dict[int, int] = {}
+    tally = _Tally(sources=len(files))
     with file_progress(len(files), "projecting") as advance:
         for file, outcome in project_files([str(f) for f in files], rules, options, templates or None, jobs):
             if isinstance(outcome, ProjectionError):
-                failed_sources.append(str(outcome))
+                tally.failed_sources.append(str(outcome))
                 advance()
                 continue
-            duplicates += outcome.duplicates
-            unprojectable += len(outcome.unprojectable)
-            failures += [f"{file}: {s.template} at {s.event}: {p[0]}" for s, p in outcome.failed]
+            tally.add(file, outcome)
             for projection in outcome.projections:
                 path = _write(projection, out, force)
                 if path is None:
-                    skipped += 1
+                    tally.skipped += 1
                     continue
-                written += 1
-                levels[projection.difficulty] = levels.get(projection.difficulty, 0) + 1
+                tally.written += 1
+                tally.levels[projection.difficulty] = tally.levels.get(projection.difficulty, 0) + 1
                 if verbose:
                     say(f"{path}  {projection.site.template} at {projection.site.event}, difficulty "
                         f"{projection.difficulty}")
             advance()
-    _summary(folder, out, len(files), written, skipped, duplicates, unprojectable, failures, failed_sources, levels)
-    if failed_sources or unreadable:
+    _summary(folder, out, tally)
+    if tally.failed_sources or unreadable or (files and not tally.written + tally.skipped):
         raise SystemExit(1)
 
 
-def _summary(folder: Path, out: Path, sources: int, written: int, skipped: int, duplicates: int, unprojectable: int,
-             failures: list[str], failed_sources: list[str], levels: dict[int, int]) -> None:
-    for line in failed_sources:
+def _barren(file: str, outcome: Any) -> str | None:
+    """Why the healthy run in ``file`` gave no drill (its ``outcome`` has no projection and no failed one), or None
+    when it gave one or a check refused it (reported with the check's problem)."""
+    if outcome.projections or outcome.failed:
+        return None
+    hint = f"`warroom project --list {file}` shows what each template needs"
+    if not outcome.unprojectable:
+        return (f"{file}: no template applies to any of its tool results (they need JSON records or lists: a "
+                f"mapping, a list of records, money amounts, ids the call asked for ...); {hint}")
+    reasons: dict[str, int] = {}
+    for site in outcome.unprojectable:
+        reasons[site.reason] = reasons.get(site.reason, 0) + 1
+    count = sum(reasons.values())
+    which = "its only site cannot" if count == 1 else f"none of its {count} sites can"
+    return f"{file}: {which} be projected ({_reasons(reasons)}); {hint}"
+
+
+def _left_out(unprojectable: dict[str, int]) -> str:
+    """The sites that cannot be projected, counted by reason: "3 sites that cannot be projected (2 no consequential
+    call after it, 1 outside any plan step)"."""
+    reasons = _reasons(unprojectable)
+    total = plural(sum(unprojectable.values()), "site")
+    return f"{total} that cannot be projected" + (f" ({reasons})" if reasons else "")
+
+
+def _reasons(counts: dict[str, int]) -> str:
+    """Reasons with their counts, most first: "2 no consequential call after it, 1 outside any plan step"."""
+    return ", ".join(f"{n} {reason}" for reason, n in sorted(counts.items(), key=lambda r: (-r[1], r[0])))
+
+
+def _summary(folder: Path, out: Path, tally: _Tally) -> None:
+    for line in tally.failed_sources:
         say(line, err=True)
-    for line in failures:
+    for line in tally.failures + tally.barren:
         say(f"not projected: {line}", err=True)
-    by_level = ", ".join(f"{n} at {d}" for d, n in sorted(levels.items()))
-    say(f"{plural(written, 'fault drill')} with their twins written to {out} from "
-        f"{plural(sources - len(failed_sources), 'healthy run')} in {folder}"
+    by_level = ", ".join(f"{n} at {d}" for d, n in sorted(tally.levels.items()))
+    say(f"{plural(tally.written, 'fault drill')} with their twins written to {out} from "
+        f"{plural(tally.sources - len(tally.failed_sources), 'healthy run')} in {folder}"
         + (f" (difficulty: {by_level})" if by_level else "") + ".")
-    say(f"Left out: {plural(duplicates, 'duplicate site')} (the same template on the same result shape), "
-        f"{plural(unprojectable, 'site')} with no plan step or no consequential call after it, "
-        f"{plural(len(failures), 'projection')} that would fail warroom check"
-        + (f", {plural(skipped, 'file')} that exist (--force overwrites them)" if skipped else "") + ".")
-    if failed_sources:
-        say(f"{plural(len(failed_sources), 'file')} could not be projected (above).", err=True)
+    say(f"Left out: {plural(tally.duplicates, 'duplicate site')} (the same template on the same result shape), "
+        f"{_left_out(tally.unprojectable)}, "
+        f"{plural(len(tally.failures), 'projection')} that would fail warroom check"
+        + (f", {plural(tally.skipped, 'file')} that exist (--force overwrites them)" if tally.skipped else "") + ".")
+    if tally.barren:
+        say(f"{plural(len(tally.barren), 'healthy run')} gave no drill (above).", err=True)
+    if tally.failed_sources:
+        say(f"{plural(len(tally.failed_sources), 'file')} could not be projected (above).", err=True)
 
 
 @click.command("project")
@@ -197,7 +248,8 @@ def project(file: Path | None, templates: tuple[str, ...], at_event: str | None,
     warroom project drills/imported/chat-0.yaml --template stale-data --at m011 --out drills/projected;
     warroom project --all drills/imported --out drills/projected.
 
-    Exit status: 0 when everything asked was written, 1 when a file could not be projected, 2 on usage errors.
+    Exit status: 0 when everything asked was written, 1 when a file could not be projected (with --all: a file
+    that is not a healthy run, or a folder that gave no drill at all), 2 on usage errors.
     """
     from warroom.core.projection import ProjectionError
 

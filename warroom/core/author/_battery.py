@@ -214,34 +214,35 @@ _PLAYS: dict[str, Callable[[Drill, Replay, list[str]], None]] = {
 }
 
 
-def play_battery_trainee(drill: Drill, trainee: str, seed: int = 0) -> TraineeRun:
+def play_battery_trainee(drill: Drill, trainee: str, seed: int = 0, *, self_test: bool = True) -> TraineeRun:
     """Play ``drill`` with the battery trainee named ``trainee`` (one of :data:`BATTERY`; ``seed`` is the *random*
-    trainee's) and score it. Raises KeyError for an unknown name."""
+    trainee's) and score it (``self_test``: as :func:`~warroom.core.author._trainee.scored_run`). Raises KeyError
+    for an unknown name."""
     description = BATTERY_DESCRIPTIONS[trainee]
     replay = Replay(drill)
     replay.advance_to(0.0)
     notes: list[str] = []
     if trainee != "random":
         _PLAYS[trainee](drill, replay, notes)
-        return scored_run(trainee, description, replay, notes)
+        return scored_run(trainee, description, replay, notes, self_test=self_test)
     for t, target in _random_moves(drill, seed):
         replay.advance_to(max(t, replay.now))
         if replay.ended or replay.contained:
             break
         if _offered(replay, target):
             replay.escalate(target, f"random trainee, seed {seed}", _everything(replay))
-    return scored_run(trainee, description, replay, notes, seed)
+    return scored_run(trainee, description, replay, notes, seed, self_test=self_test)
 
 
-def play_battery(drill: Drill, seeds: int = RANDOM_SEEDS) -> list[TraineeRun]:
+def play_battery(drill: Drill, seeds: int = RANDOM_SEEDS, *, self_test: bool = True) -> list[TraineeRun]:
     """Every battery trainee's run on ``drill``, in :data:`BATTERY` order, the *random* trainee once per seed of
-    ``0 .. seeds - 1``."""
+    ``0 .. seeds - 1`` (``self_test``: as :func:`~warroom.core.author._trainee.scored_run`)."""
     runs: list[TraineeRun] = []
     for trainee in BATTERY:
         if trainee == "random":
-            runs += [play_battery_trainee(drill, trainee, seed) for seed in range(seeds)]
+            runs += [play_battery_trainee(drill, trainee, seed, self_test=self_test) for seed in range(seeds)]
         else:
-            runs.append(play_battery_trainee(drill, trainee))
+            runs.append(play_battery_trainee(drill, trainee, self_test=self_test))
     return runs
 
 

@@ -241,11 +241,12 @@ def _script(drill: Drill, trainee: str) -> tuple[_Script, list[str]]:
     return sorted(script, key=lambda m: m[0]), notes
 
 
-def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
+def play_scripted(drill: Drill, trainee: str, *, self_test: bool = True) -> TraineeRun:
     """Play ``drill`` with the named scripted trainee (one of :data:`TRAINEES`) and score it.
 
     The run is live (a :class:`Replay` advanced to each move) and then re-scored from its action log; when the two
-    disagree a note says so (``run_checks`` reports it as a problem). Raises KeyError for an unknown trainee.
+    disagree a note says so (``run_checks`` reports it as a problem). Without ``self_test`` it is not re-scored.
+    Raises KeyError for an unknown trainee.
     """
     if trainee not in TRAINEE_DESCRIPTIONS:
         raise KeyError(trainee)
@@ -274,7 +275,7 @@ def play_scripted(drill: Drill, trainee: str) -> TraineeRun:
             notes.append(f"the incident was already contained; no escalation of {arg} at {replay.now:g} s")
         else:
             replay.escalate(arg, f"{trainee} trainee", cites)
-    return scored_run(trainee, TRAINEE_DESCRIPTIONS[trainee], replay, notes)
+    return scored_run(trainee, TRAINEE_DESCRIPTIONS[trainee], replay, notes, self_test=self_test)
 
 
 def _all_clear_problems(runs: list[TraineeRun], label: Callable[[str], str]) -> list[str]:
@@ -294,14 +295,16 @@ def _all_clear_problems(runs: list[TraineeRun], label: Callable[[str], str]) -> 
     return problems
 
 
-def run_checks(drill: Drill) -> CheckReport:
+def run_checks(drill: Drill, *, self_test: bool = True) -> CheckReport:
     """Play ``drill`` with every scripted trainee and check that it can be won and ranks them fairly.
 
     Returns a :class:`CheckReport` (its ``problems`` say what is wrong, in words an author can act on). Pure and
-    deterministic; never raises for a valid drill.
+    deterministic; never raises for a valid drill. ``self_test`` (the default) also re-scores each run from its
+    action log and reports an engine bug when the two disagree: a test of the engine, not of the drill, which a
+    caller checking many drills the engine has already been tested on may leave out (half the work).
     """
-    runs = [play_scripted(drill, t) for t in TRAINEES]
-    battery = play_battery(drill)
+    runs = [play_scripted(drill, t, self_test=self_test) for t in TRAINEES]
+    battery = play_battery(drill, self_test=self_test)
     by = {r.trainee: r for r in runs}
     problems: list[str] = []
     for r in (*runs, *battery):

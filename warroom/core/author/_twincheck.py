@@ -51,13 +51,14 @@ class TwinCheck:
         }
 
 
-def check_twin(drill: Drill, variants: int = 0) -> TwinCheck | None:
+def check_twin(drill: Drill, variants: int = 0, *, self_test: bool = True) -> TwinCheck | None:
     """Check the twin of ``drill`` as an all-clear drill (and the variants of seeds ``0 .. variants-1`` of it);
-    None for a drill without a twin. Never raises for a valid drill."""
+    None for a drill without a twin. Never raises for a valid drill. ``self_test``: as
+    :func:`~warroom.core.author.run_checks`."""
     if drill.twin is None:
         return None
     try:
         twin = twin_of(drill)
     except TwinError as exc:
         return TwinCheck(None, VariantCheck((), ()), str(exc))
-    return TwinCheck(run_checks(twin), check_variants(twin, variants))
+    return TwinCheck(run_checks(twin, self_test=self_test), check_variants(twin, variants))

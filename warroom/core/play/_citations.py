@@ -66,10 +66,12 @@ def cited_kind(drill: Drill, event_id: str, cites: Iterable[str] | None = None) 
 def judge_citations(drill: Drill, cites: Iterable[str] | None) -> list[tuple[str, Cited]]:
     """Each citation (in the order cited; None, a log from before citations, cites nothing) with its kind, as
     :func:`cited_kind` judges it (the answer key read once for all of them: an escalation may cite hundreds)."""
-    cited = list(cites or ())
+    split = [(c, split_cite(c)) for c in cites or ()]
+    if not split:
+        return []
     judge = _Judge(drill)
-    cited_events = judge.cited_events(cited)
-    return [(c, judge.kind(c, cited_events)) for c in cited]
+    cited_events = judge.cited_events(c for c, _ in split)
+    return [(c, judge.judge(event_id, path, cited_events)) for c, (event_id, path) in split]
 
 
 class _Judge:
@@ -128,7 +130,10 @@ class _Judge:
         return Cited.EVIDENCE if all(e in cited_events for e in ref.events) else Cited.PART
 
     def kind(self, cite: str, cited_events: set[str]) -> Cited:
-        event_id, path = split_cite(cite)
+        return self.judge(*split_cite(cite), cited_events)
+
+    def judge(self, event_id: str, path: str | None, cited_events: set[str]) -> Cited:
+        """The kind of the citation of ``path`` of ``event_id`` (None: the whole event) among ``cited_events``."""
         if path is None:  # the whole event: as every format before fields could be cited
             if event_id in self.items:
                 whole = any(all(e in cited_events for e in ref.events) for ref in self.items[event_id])

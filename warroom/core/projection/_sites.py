@@ -1,10 +1,11 @@
 """Where the fault templates apply in a healthy run (``warroom project --list``), and whether each place can be
 projected: a :class:`Site` per template and result it applies to, with the later calls that would do the damage.
 
-A place can be projected when the changed result belongs to a plan step (the origin the trainee escalates), is not
-in the step of the first trace event (escalating whatever shows first must not win), has a few events before it,
-and is followed by at least one consequential call (the damage; ``--damage`` names them, else the write-like tool
-names do).
+A place can be projected when the changed result belongs to a plan step (the origin the trainee escalates), has a
+few events before it, and is followed by at least one consequential call (the damage; ``--damage`` names them, else
+the write-like tool names do). The origin may be the step of the first trace event (a run that is one request: one
+plan step): escalating it before the evidence is an early escalation, never a hit, and ``warroom check``'s
+trigger-happy and gaming trainees judge every projection before it is written (:func:`~warroom.core.projection.verify`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from warroom.core.model import event_target
 from warroom.core.projection._damage import DamageRule
 from warroom.core.projection._output import Place
 from warroom.core.projection._source import HealthySource
@@ -21,7 +21,7 @@ from warroom.core.projection._templates import TEMPLATES, Template
 from warroom.core.projection._view import ResultView, RunText, result_views
 from warroom.core.scoring import EDITIONS, SCORING_VERSION
 
-__all__ = ["MIN_EVENTS_BEFORE", "Site", "Survey", "sites_of", "survey"]
+__all__ = ["MIN_EVENTS_BEFORE", "REASONS", "Site", "Survey", "sites_of", "survey"]
 
 #: Trace events that must come before the changed result (so that the evidence is never among the first things
 #: on screen, and escalating everything released by then cites mostly what is not evidence): as many as the current
@@ -29,13 +29,18 @@ __all__ = ["MIN_EVENTS_BEFORE", "Site", "Survey", "sites_of", "survey"]
 #: battery's cite-everything trainee, docs/scoring.md).
 MIN_EVENTS_BEFORE = max(3, EDITIONS[SCORING_VERSION].max_cited)
 
+#: Why a site cannot be projected, in a few words (:attr:`Site.reason`; ``--list`` gives the whole sentence).
+REASONS = ("outside any plan step", f"fewer than {MIN_EVENTS_BEFORE} events before it",
+           "no consequential call after it")
+
 
 @dataclass(frozen=True)
 class Site:
     """One place a template applies: the ``template``'s name, the result ``event`` (its id and ``index`` in the
     trace), its plan ``step`` and ``tool``, the ``field`` the template would change or add, the ``damage`` calls
-    after it (ids), ``problem`` (why it cannot be projected; None: it can) and ``shape`` (what makes two sites of a
-    source the same projection: the tool, the result's keys and the field, list indexes left out)."""
+    after it (ids), ``problem`` (why it cannot be projected; None: it can), ``shape`` (what makes two sites of a
+    source the same projection: the tool, the result's keys and the field, list indexes left out) and ``reason``
+    (the problem in a few words, one of :data:`REASONS`, for ``--all``'s count; "" when it can be projected)."""
 
     template: str
     event: str
@@ -46,6 +51,7 @@ class Site:
     damage: tuple[str, ...]
     problem: str | None
     shape: str
+    reason: str = ""
 
     @property
     def ok(self) -> bool:
@@ -92,20 +98,15 @@ def _shape(view: ResultView, place: Place) -> str:
     return f"{view.tool}|{keys}|{where}"
 
 
-def _problem(survey: Survey, view: ResultView, damage: tuple[str, ...]) -> str | None:
-    """Why the result of ``view`` cannot be a projection's origin (None: it can)."""
-    drill = survey.source.drill
-    step = view.event.get("step")
-    if step is None:
-        return "the result is outside any plan step: a fault needs a plan step to escalate"
-    if event_target(drill, drill.trace[0]) == step:
-        return (f"the first trace event is in plan step {step} too, so escalating whatever shows first would name the "
-                "origin")
+def _problem(view: ResultView, damage: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why the result of ``view`` cannot be a projection's origin, as ``(reason, problem)`` (None: it can)."""
+    if view.event.get("step") is None:
+        return REASONS[0], "the result is outside any plan step: a fault needs a plan step to escalate"
     if view.index < MIN_EVENTS_BEFORE:
-        return f"fewer than {MIN_EVENTS_BEFORE} trace events come before it"
+        return REASONS[1], f"fewer than {MIN_EVENTS_BEFORE} trace events come before it"
     if not damage:
-        return ("no consequential call after it (write-like tool names: cancel*, update*, ...; name others with "
-                "--damage PATTERN=AMOUNT)")
+        return REASONS[2], ("no consequential call after it (write-like tool names: cancel*, update*, ...; name "
+                            "others with --damage PATTERN=AMOUNT)")
     return None
 
 
@@ -114,12 +115,13 @@ def sites_of(survey: Survey, templates: list[Template] | None = None) -> list[Si
     out = []
     for view in survey.views:
         damage = survey.damage_after(view.index)
-        problem = _problem(survey, view, damage)
+        found = _problem(view, damage)
+        reason, problem = found if found is not None else ("", None)
         for template in templates if templates is not None else TEMPLATES.values():
             place = template.place(view)
             if place is None:
                 continue
             field = template.change(view, place, random.Random(0)).field
             out.append(Site(template.name, view.id, view.index, view.event.get("step"), view.tool, field, damage,
-                            problem, _shape(view, place)))
+                            problem, _shape(view, place), reason))
     return out

@@ -582,13 +582,42 @@ def _money_in(value: Any, depth: int = 0) -> bool:
     return False
 
 
+def _currency_fields(value: Any, parts: tuple[str | int, ...] = (), depth: int = 0) -> list[tuple[str | int, ...]]:
+    """The paths of the text fields named ``currency`` (any case) inside ``value``, down to three levels (every
+    list item), in order: the records of a result that say their own currency."""
+    if depth > 3:
+        return []
+    out: list[tuple[str | int, ...]] = []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        if isinstance(k, str) and k.lower() == "currency" and isinstance(v, str):
+            out.append((*parts, k))
+        else:
+            out += _currency_fields(v, (*parts, k), depth + 1)
+    return out
+
+
+def _with_currency(value: Any, old: str, new: str, depth: int = 0) -> Any:
+    """``value`` with each currency field :func:`_currency_fields` finds that says ``old`` (any case) saying
+    ``new`` instead (a copy; the rest as it was)."""
+    if depth > 3:
+        return value
+    if isinstance(value, list):
+        return [_with_currency(v, old, new, depth + 1) for v in value]
+    if not isinstance(value, dict):
+        return value
+    return {k: (new if v.upper() == old.upper() else v) if isinstance(k, str) and k.lower() == "currency"
+            and isinstance(v, str) else _with_currency(v, old, new, depth + 1) for k, v in value.items()}
+
+
 class UnitConfusion(Template):
     """Amounts in another currency (or unit) than the one the agent reads them in."""
 
     name = "unit-confusion"
     kind = FaultKind.UNIT_CONFUSION
     shapes = "a mapping result holding amounts of money (price, amount, total, balance ...), at any depth"
-    evidence = "`currency` beside the amounts: another currency than the run speaks of (or a changed `currency`)"
+    evidence = ("`currency` beside the amounts: another currency than the run speaks of (or a changed `currency`; "
+                "where the records say their own, every one that said the old currency says the new one)")
     habit = "read the unit or currency of an amount from the result itself before quoting, comparing or charging it."
     taxonomy = ("TRAIL: tool-output misinterpretation", "MAST: incorrect verification")
 
@@ -604,11 +633,16 @@ class UnitConfusion(Template):
     def change(self, view: ResultView, place: Place, rng: random.Random) -> Change:
         spoken = view.run.currency
         existing = next((k for k in view.value if str(k).lower() == "currency"), None)
-        old = view.value[existing] if existing is not None else (spoken or "USD")
+        nested = [] if existing is not None else _currency_fields(view.value)
+        old = (view.value[existing] if existing is not None else get_at(view.value, nested[0]) if nested
+               else (spoken or "USD"))
         new = next(c for c in ("EUR", "CAD", "GBP", "USD") if c != str(old).upper())
         if existing is not None:
             value = {**view.value, existing: new}
             key = existing
+        elif nested:  # the records say their own currency: change what they say, never contradict it beside them
+            value = _with_currency(view.value, str(old), new)
+            key = path_text(nested[0]) or str(nested[0][-1])
         else:
             after = next((k for k, v in view.value.items() if _money_in({k: v})), None)
             key = "currency"
@@ -620,7 +654,7 @@ class UnitConfusion(Template):
             f"The amounts in the result of {view.tool} at {view.id} are in {new} ({key} = {_q(new)}), not {read_as}. "
             f"The executor took the numbers as {read_as} and went on with them.",
             f"{view.tool} at {view.id} gave its amounts in {read_as}, as everything else in the run.",
-            1, ("$", read_as) if read_as == "USD" else (read_as,),
+            len(nested[0]) if nested else 1, ("$", read_as) if read_as == "USD" else (read_as,),
         )
 
 
