@@ -26,7 +26,7 @@ BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "l
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}
 #: The healthy runs the projection tests start from (projection/), by the start of their names.
-BY_RUN = {"tau-": "chat", "otel-": "otel", "openinference-": "openinference"}
+BY_RUN = {"tau-": "chat", "chat-": "chat", "otel-": "otel", "openinference-": "openinference"}
 #: The bad Who&When records that are no record by their shape: not JSON, not UTF-8, a list of chat messages.
 NOT_RECORDS = {"not-json.json": None, "not-utf8.json": None, "top-level-array.json": "chat"}
 

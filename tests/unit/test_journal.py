@@ -365,7 +365,8 @@ def test_a_killed_assessment_session_is_a_trial_with_its_response_in_the_statist
 
     fault = bundled_drill_path()
     clear = bundled_drills_dir() / "clickstream-backfill.yaml"
-    for path, action in ((fault, ACTIONS[0]), (clear, Action(t=2.0, kind=ActionKind.PAUSE))):
+    # (an assessment session never pauses: one that did would be flagged as contradicting its mode, and left out)
+    for path, action in ((fault, ACTIONS[0]), (clear, Action(t=2.0, kind=ActionKind.INSPECT, event="e01"))):
         rec = SessionRecorder.start(tmp_path, "kim", path, load(path), mode="assessment")
         rec.record(action)
         rec.close()  # as if the process died

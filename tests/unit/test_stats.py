@@ -597,7 +597,7 @@ def test_the_worked_example_of_sessions_md_is_what_the_summary_prints():
     figure as `warroom scores summary` writes it (the lower bound of d′ is −0.2957: −0.30, not −0.29)."""
     from locations import REPO
 
-    from warroom.cli.scores import estimate_cell, rate_cell
+    from warroom.core.stats import estimate_cell, rate_cell
     from warroom.core.stats._measures import d_prime_and_c, sdt_intervals
 
     (d, c), (d_low, d_high), (c_low, c_high) = d_prime_and_c(7, 10, 1, 5), *sdt_intervals(7, 10, 1, 5)

@@ -238,15 +238,8 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
     Exit status: 0 when every drill passes, 1 when a drill fails a check or fails to load or a folder could not be
     read, 2 on usage errors (a name that is neither a file, a folder nor a drill id; no drill files).
     """
-    from warroom.core.library import DrillLibrary, cross_file_problems
-
     files, unreadable = drill_files_of(names)
-    loaded: dict[Path, Any] = {}
-    with file_progress(len(files), "loading") as advance:
-        for path in files:
-            loaded[path] = DrillLibrary.load_or_problems(path)
-            advance()
-    file_problems = cross_file_problems((path, drill) for path, (drill, _) in loaded.items())
+    loaded, file_problems = _load_all(files)
     results: list[dict[str, Any]] = []
     text_out: list[str] = []
     with file_progress(len(files), "checking") as advance:
@@ -271,3 +264,16 @@ def check(names: tuple[Path, ...], variants: int, fmt: str) -> None:
         click.echo(f"{plural(n, 'drill')} checked: {n - failed} passed, {failed} failed.{folders}")
     if failed or unreadable:
         raise SystemExit(1)
+
+
+def _load_all(files: list[Path]) -> tuple[dict[Path, Any], dict[Path, list[Any]]]:
+    """Each drill file loaded (its drill or its problems), with a progress bar, and the problems between files
+    (two drills of one id...), by file."""
+    from warroom.core.library import DrillLibrary, cross_file_problems
+
+    loaded: dict[Path, Any] = {}
+    with file_progress(len(files), "loading") as advance:
+        for path in files:
+            loaded[path] = DrillLibrary.load_or_problems(path)
+            advance()
+    return loaded, cross_file_problems((path, drill) for path, (drill, _) in loaded.items())

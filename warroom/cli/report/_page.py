@@ -48,7 +48,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def _trainee_table(summary: Any) -> str:
-    from warroom.cli.scores import d_prime_cell, estimate_cell, rate_cell
+    from warroom.core.stats import d_prime_cell, estimate_cell, rate_cell
 
     rows = [
         [
@@ -70,7 +70,7 @@ def _trainee_table(summary: Any) -> str:
 
 
 def _drill_table(summary: Any) -> str:
-    from warroom.cli.scores import rate_cell
+    from warroom.core.stats import rate_cell
 
     rows = [
         [
