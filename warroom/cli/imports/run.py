@@ -30,7 +30,10 @@ def run_import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, given
     from warroom.importers.kit import import_files
 
     _check_needs(importer)
-    options = importer.make_options(given, make_redactor(redact, redact_names))
+    try:  # a --ground-truth file that is not this importer's annotations: named, before any trace is read
+        options = importer.make_options(given, make_redactor(redact, redact_names))
+    except ValueError as e:
+        raise click.UsageError(clean(str(e))) from None
     progress = ImportProgress(verbose)
     try:
         report = import_files(importer, paths, out_dir, options, force=force, progress=progress)

@@ -36,6 +36,11 @@ class Chat(TraceImporter):
 
         return is_chat(values[0])
 
+    def check_annotations(self, path: Path) -> None:
+        from warroom.importers.chat._truth import read_ground_truth
+
+        read_ground_truth(path)
+
     def read(self, path: Path, options: TraceOptions) -> list[DrillData | Refused]:
         from warroom.importers.chat._keying import keyed_drills
         from warroom.importers.chat._mapping import conversation_to_drill_data
