@@ -33,13 +33,13 @@ def _run(*args: str | Path) -> tuple[int, str]:
                                       "who-and-when"])
 def test_ground_truth_given_as_a_trace_names_its_reader(importer: str, tmp_path: Path) -> None:
     code, out = _run(importer, GROUND_TRUTH, "--out", tmp_path)
-    assert code == 1 and f"{GROUND_TRUTH}: " in out and READS_GT in out, out
+    assert code == 1 and f"{GROUND_TRUTH}:1:1: " in out and READS_GT in out, out
 
 
 @pytest.mark.parametrize("importer", ["chat", "otel", "langfuse", "who-and-when"])
 def test_trail_annotations_given_as_a_trace_name_their_reader(importer: str, tmp_path: Path) -> None:
     code, out = _run(importer, TRAIL, "--out", tmp_path)
-    assert code == 1 and f"{TRAIL}: " in out and READS_TRAIL in out, out
+    assert code == 1 and f"{TRAIL}:1:1: " in out and READS_TRAIL in out, out
 
 
 def test_a_drill_given_as_a_trace_is_named_as_a_drill(tmp_path: Path) -> None:
@@ -50,22 +50,23 @@ def test_a_drill_given_as_a_trace_is_named_as_a_drill(tmp_path: Path) -> None:
 
 def test_another_importers_annotations_are_refused_naming_the_annotation_file(tmp_path: Path) -> None:
     code, out = _run("otel", SPANS, "--ground-truth", GROUND_TRUTH, "--out", tmp_path)
-    assert code == 2 and f"{GROUND_TRUTH}: not TRAIL-style annotations" in out and READS_GT in out, out
+    assert code == 2 and f"{GROUND_TRUTH}:1:1: not TRAIL-style annotations" in out and READS_GT in out, out
     code, out = _run("chat", RUN, "--ground-truth", TRAIL, "--out", tmp_path)
-    assert code == 2 and f"{TRAIL}: [0] is not a ground-truth record" in out and READS_TRAIL in out, out
+    assert code == 2 and f"{TRAIL}:1:1: [0] is not a ground-truth record" in out and READS_TRAIL in out, out
     assert not tmp_path.exists() or not any(tmp_path.iterdir())
 
 
 def test_a_trace_given_as_the_annotations_names_its_importer(tmp_path: Path) -> None:
     code, out = _run("otel", SPANS, "--ground-truth", SPANS, "--out", tmp_path)
-    assert code == 2 and f"{SPANS}: not TRAIL-style annotations" in out, out
+    assert code == 2 and f"{SPANS}:1:1: not TRAIL-style annotations" in out, out
     assert "`warroom import otel` reads them as a trace (give it as PATH, not as --ground-truth)" in out
 
 
-@pytest.mark.parametrize(("content", "message"), [(b"", "the file is empty"), (b"\xa8\x00binary", "not UTF-8 text")])
+@pytest.mark.parametrize(("content", "message"), [(b"", "the file is empty"),
+                                                  (b"\xa8\x00binary", "not UTF-8 text: byte 0xa8 at offset 0")])
 def test_a_bad_annotation_file_is_named_not_the_trace(tmp_path: Path, content: bytes, message: str) -> None:
     bad = tmp_path / "truth.json"
     bad.write_bytes(content)
     for importer, trace in (("chat", RUN), ("openinference", FIXTURES / "frameworks" / "volume-langgraph.jsonl")):
         code, out = _run(importer, trace, "--ground-truth", bad, "--out", tmp_path / "out")
-        assert code == 2 and f"{bad}: {message}" in out and f"{trace}:" not in out, out
+        assert code == 2 and f"{bad}:1:1: {message}" in out and f"{trace}:" not in out, out

@@ -25,7 +25,7 @@ class Chat(TraceImporter):
     blocks, legacy function calls and team transcripts (Magentic-One: `role: human`, then each agent as the
     speaker) are read too. The drill clock and token counts are estimated; no answer key is written (the
     author marks up the incident), unless --ground-truth gives the dataset's annotations. A bad file is reported
-    as `path: message` and the rest still import. Exit status: 0 when every file imported, 1 when any failed, 2
+    as `path:line:col: message` and the rest still import. Exit status: 0 when every file imported, 1 when any failed, 2
     on usage errors.
 
     Example: warroom import chat runs/incident.json --out drills/imported

@@ -111,7 +111,9 @@ def _decode(raw: bytes, error: type[ValueError]) -> str:
                             "and import the JSON it holds") from None
         offset = bom + e.start
         line = raw.count(b"\n", 0, offset) + 1
-        raise error(f"not UTF-8 text: byte 0x{raw[offset]:02x} at offset {offset} (line {line})") from None
+        column = len(raw[raw.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1
+        raise error(f"not UTF-8 text: byte 0x{raw[offset]:02x} at offset {offset} (line {line}, column {column})"
+                    ) from None
 
 
 def _ends_inside_a_string(text: str) -> bool:

@@ -137,9 +137,9 @@ def not_a_trace(path: Path) -> str | None:
 
 
 def annotation_refusal(importer: Importer, path: Path, message: str) -> str:
-    """``importer``'s refusal of the annotation file at ``path`` (given with ``--ground-truth``) as ``PATH:
-    message``, with what reads the file when that is another importer's --ground-truth, or another importer's
-    trace (a trace given as the annotations)."""
+    """``importer``'s refusal of the annotation file at ``path`` (given with ``--ground-truth``) as
+    ``PATH:LINE:COL: message``, with what reads the file when that is another importer's --ground-truth, or
+    another importer's trace (a trace given as the annotations)."""
     for prefix in (f"{path}: ", f"{path.name}: "):
         message = message.removeprefix(prefix)
     kind = annotation_kind(path)
@@ -148,10 +148,15 @@ def annotation_refusal(importer: Importer, path: Path, message: str) -> str:
         message += f"; it is {kind[0]}"
     elif kind is None and other is not None:
         message += f"; {looks_like(other)} as a trace (give it as PATH, not as --ground-truth)"
-    return f"{path}: {message}"
+    from warroom.importers.kit._report import refusal_position
+
+    line, col, message = refusal_position(message)
+    return f"{path}:{line}:{col}: {message}"
 
 
 def _yaml_drill(path: Path) -> bool:
+    if not Path(path).is_file():  # a FIFO or a device is never opened: it could block
+        return False
     try:
         with Path(path).open("rb") as f:
             head = f.read(64 * 1024).decode("utf-8", "replace")
