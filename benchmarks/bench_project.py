@@ -5,7 +5,8 @@ Run: ``.venv/bin/python benchmarks/bench_project.py [--corpus DIR] [--repeat R] 
 
 Times (median of R) the two commands as whole processes, into fresh folders each time: ``warroom import chat
 CORPUS --out A`` then ``warroom project --all A --out B``. The goal: at least 100 fault drills, each with its twin,
-in under 60 s for the 37 healthy runs of ``/work/shared/corpora/agentrx/tau-retail/clean`` (``WARROOM_TAU_RETAIL``
+in under 60 s for the 37 healthy runs of the shared AgentRx corpus (``../shared/corpora/agentrx/tau-retail/clean``
+beside the checkout; ``WARROOM_TAU_RETAIL``
 or ``--corpus`` point elsewhere; skipped, with a message, when it is absent). Every drill written is then checked
 once, untimed, as ``warroom validate`` and ``warroom check`` do (its twin played as an all-clear drill), so a fast
 but broken projection does not count. The same is done, untimed as a goal, for the OpenTelemetry and OpenInference
@@ -29,7 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-CORPUS = Path(os.environ.get("WARROOM_TAU_RETAIL", "/work/shared/corpora/agentrx/tau-retail/clean"))
+CORPUS = Path(os.environ["WARROOM_TAU_RETAIL"]) if os.environ.get("WARROOM_TAU_RETAIL") else (
+    Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "agentrx" / "tau-retail" / "clean")
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "projection"
 #: The healthy runs of other shapes: (the import that reads them, the file).
 OTHER_SHAPES = (("otel", "otel-billing-refund.json"), ("openinference", "openinference-helpdesk-unlock.jsonl"))

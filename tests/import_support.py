@@ -23,11 +23,8 @@ BAD = FIXTURES / "bad"
 
 def corpus_dir(name: str = "who-and-when") -> Path | None:
     """The shared corpus ``name`` (``who-and-when``, ``agentrx``) when this machine has it, else None."""
-    for base in (REPO.parent / "shared", Path("/work/shared")):
-        d = base / "corpora" / name
-        if d.is_dir():
-            return d
-    return None
+    d = REPO.parent / "shared" / "corpora" / name  # the shared folder beside the checkout
+    return d if d.is_dir() else None
 
 
 def load(path: Path) -> Drill:

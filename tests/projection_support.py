@@ -28,7 +28,7 @@ def corpus_dir() -> Path | None:
     """The shared corpus of healthy tau-bench retail runs (``$WARROOM_TAU_RETAIL``, else next to the checkout), or
     None when it is absent: the tests that need it skip."""
     given = os.environ.get("WARROOM_TAU_RETAIL")
-    candidates = [Path(given)] if given else [REPO.parent / "shared", Path("/work/shared")]
+    candidates = [Path(given)] if given else [REPO.parent / "shared"]
     for base in candidates:
         d = base if given else base / "corpora" / "agentrx" / "tau-retail" / "clean"
         if d.is_dir():
