@@ -142,3 +142,24 @@ def _written(tmp_path: Path, name: str, price: Price) -> Path:
     [result] = import_files(importer, [path], tmp_path / "priced", options).imported
     assert result.output is not None
     return result.output
+
+
+def _recorded_cost(span: dict[str, Any]) -> float:
+    """What one span recorded as its cost, USD: pydantic-ai's `operation.cost`, Langfuse's cost details."""
+    attrs = span["attributes"]
+    if "operation.cost" in attrs:
+        return float(attrs["operation.cost"])
+    details = attrs.get("langfuse.observation.cost_details")
+    return float(sum(json.loads(details).values())) if details else 0.0
+
+
+@pytest.mark.parametrize("name", ["pydantic-ai.jsonl", "langfuse-otel.jsonl", "volume-pydantic-ai.jsonl"])
+def test_recorded_costs_are_what_warroom_cost_adds_up(tmp_path: Path, name: str) -> None:
+    """Every model call, the planner's and the executor's, costs in the drill what its span recorded, whatever
+    --price assumes (issue 33, gap 5): the drill's total is the spans' total, call for call."""
+    spans = _spans(FRAMEWORKS / name)
+    costs = [c for c in map(_recorded_cost, spans) if c > 0]
+    drill = marked_up(_written(tmp_path, name, Price(1.0, 1.0)))
+    cost = trace_cost(drill)
+    assert cost.total.calls == len(costs) > 0
+    assert cost.total.usd == pytest.approx(sum(costs))
