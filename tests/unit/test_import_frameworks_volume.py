@@ -56,7 +56,8 @@ def _assert_shape(data: dict[str, Any], planner: str, executor: str, quota: str)
     executor's calls in the step of the delegation that asked for them, the two calls of the second one batch."""
     assert [s["id"] for s in data["plan"]] == ["p01", "p02", "p03", "p04"]
     calls = _calls(data)
-    assert [(c["tool"], _plan_of(data, i)) for i, (c, _) in calls.items() if c["agent"] == executor] == [
+    assert [(c["tool"], _plan_of(data, i)) for i, (c, _) in calls.items()
+            if c["agent"] == executor and c["tool"] != "final_answer"] == [
         ("describe_volume", "p01"), ("list_snapshots", "p02"), (quota, "p02"), ("resize_volume", "p03")]
     assert calls["call_ls"][0]["batch"] is not None and calls["call_ls"][0]["batch"] == calls["call_gq"][0]["batch"]
     assert "batch" not in calls["call_dv"][0] and "batch" not in calls["call_rv"][0]
@@ -132,6 +133,23 @@ def test_agents_sdk_agent_as_tool_three_delegations(tmp_path: Path) -> None:
         "error": "Error running tool (non-fatal): {'tool_name': 'get_quota_tool', 'error': 'Tool execution failed. "
                  "Error details are redacted.'}"}
     _keyed_passes_check("volume-openai-agents.jsonl", tmp_path, calls)
+
+
+def test_smolagents_managed_agent_called_three_times(tmp_path: Path) -> None:
+    """smolagents: the manager calls its managed agent as a tool (no tool span); the tool spans record no call id
+    (matched by name to the model's calls), the 429 is raised (the tool span's error, and the step's log)."""
+    data = _drill("volume-smolagents.jsonl")
+    calls = _assert_shape(data, "planner", "executor", "get_quota")
+    handoffs = [e for e in data["trace"] if e["kind"] == "handoff"]
+    assert [(e["from_agent"], e["to_agent"], _plan_of(data, e["id"])) for e in handoffs] == [
+        ("planner", "executor", p) for p in ("p01", "p02", "p03")]
+    assert all(t in e["content"] for e, t in zip(handoffs, TASKS, strict=True))  # smolagents' prompt holds the task
+    assert calls["call_gq"][1] == {**calls["call_gq"][1], "status": "error",
+                                   "output": "RuntimeError: 429 Too Many Requests: quota API rate limit"}
+    assert [calls[f"call_final_{i}"][1]["output"] for i in (1, 2, 3)] == [
+        "vol-7 is 100 GB, 91% used.", "vol-7 has no snapshots; the quota API is rate limited.",
+        "vol-7 resized to 200 GB (no snapshot: it had none)."]
+    _keyed_passes_check("volume-smolagents.jsonl", tmp_path, calls)
 
 
 def _written(tmp_path: Path, name: str, price: Price) -> Path:
