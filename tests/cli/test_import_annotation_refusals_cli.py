@@ -70,3 +70,12 @@ def test_a_bad_annotation_file_is_named_not_the_trace(tmp_path: Path, content: b
     for importer, trace in (("chat", RUN), ("openinference", FIXTURES / "frameworks" / "volume-langgraph.jsonl")):
         code, out = _run(importer, trace, "--ground-truth", bad, "--out", tmp_path / "out")
         assert code == 2 and f"{bad}:1:1: {message}" in out and f"{trace}:" not in out, out
+
+
+def test_utf16_text_is_named_with_the_command_that_converts_it(tmp_path: Path) -> None:
+    """A transcript saved as UTF-16 (PowerShell's `>` does so) is not refused as bytes: the encoding is named."""
+    bad = tmp_path / "chat.json"
+    bad.write_text('[{"role": "user", "content": "hi"}]', encoding="utf-16")
+    code, out = _run("chat", bad, "--out", tmp_path / "out")
+    assert code == 1 and f"{bad}:1:1: UTF-16 text (its byte-order mark), not UTF-8: convert it first (`iconv -f " \
+        "UTF-16 -t UTF-8 FILE > OUT.json`)" in out, out
