@@ -171,6 +171,18 @@ def test_llama_index_agents_hand_the_run_back_and_forth(tmp_path: Path) -> None:
     _keyed_passes_check("volume-llama-index.jsonl", tmp_path, calls)
 
 
+def test_langsmith_ingest_of_the_langgraph_run(tmp_path: Path) -> None:
+    """The LangGraph run traced by LangSmith's own tracer (the `/runs/batch` bodies it sent): the same steps, batch
+    and results as the OpenInference recording of it."""
+    data = _drill("volume-langsmith-batch.jsonl")
+    calls = _assert_shape(data, "planner", "executor", "get_quota")
+    other = _calls(_drill("volume-langgraph.jsonl"))
+    assert {i: (c["tool"], c["arguments"], r["status"]) for i, (c, r) in calls.items()} == {
+        i: (c["tool"], c["arguments"], r["status"]) for i, (c, r) in other.items()}
+    assert calls["call_gq"][1]["output"] == "RuntimeError('429 Too Many Requests: quota API rate limit')"
+    _keyed_passes_check("volume-langsmith-batch.jsonl", tmp_path, calls)
+
+
 def _written(tmp_path: Path, name: str, price: Price) -> Path:
     path = FRAMEWORKS / name
     importer = recognise(path)
