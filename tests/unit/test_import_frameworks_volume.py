@@ -183,6 +183,19 @@ def test_langsmith_ingest_of_the_langgraph_run(tmp_path: Path) -> None:
     _keyed_passes_check("volume-langsmith-batch.jsonl", tmp_path, calls)
 
 
+def test_openai_v2_with_util_genai_agents_delegating_three_times(tmp_path: Path) -> None:
+    """opentelemetry-instrumentation-openai-v2's chat spans (content on the spans) under opentelemetry-util-genai's
+    agent and tool spans: each `delegate` call hands the planner's task to the executor."""
+    data = _drill("volume-openai-v2-content.jsonl")
+    calls = _assert_shape(data, "planner", "executor", "get_quota")
+    assert [(e["from_agent"], e["to_agent"], e["content"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor", t) for t in TASKS]
+    assert calls["call_gq"][1] == {**calls["call_gq"][1], "status": "error",
+                                   "output": "429 Too Many Requests: quota API rate limit"}
+    assert data["models"]["planner"]["name"] == "gpt-4o-2024-08-06"
+    _keyed_passes_check("volume-openai-v2-content.jsonl", tmp_path, calls)
+
+
 def _written(tmp_path: Path, name: str, price: Price) -> Path:
     path = FRAMEWORKS / name
     importer = recognise(path)
