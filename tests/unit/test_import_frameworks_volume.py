@@ -196,6 +196,17 @@ def test_openai_v2_with_util_genai_agents_delegating_three_times(tmp_path: Path)
     _keyed_passes_check("volume-openai-v2-content.jsonl", tmp_path, calls)
 
 
+def test_langfuse_sdk_spans_three_delegations(tmp_path: Path) -> None:
+    """The Langfuse SDK's own spans: agent, generation and tool observations; the 429 at level ERROR."""
+    data = _drill("volume-langfuse-otel.jsonl")
+    calls = _assert_shape(data, "planner", "executor", "get_quota")
+    assert [(e["from_agent"], e["to_agent"], e["content"]) for e in data["trace"] if e["kind"] == "handoff"] == [
+        ("planner", "executor", t) for t in TASKS]
+    assert calls["call_gq"][1] == {**calls["call_gq"][1], "status": "error",
+                                   "output": "429 Too Many Requests: quota API rate limit"}
+    _keyed_passes_check("volume-langfuse-otel.jsonl", tmp_path, calls)
+
+
 def _written(tmp_path: Path, name: str, price: Price) -> Path:
     path = FRAMEWORKS / name
     importer = recognise(path)
@@ -215,7 +226,8 @@ def _recorded_cost(span: dict[str, Any]) -> float:
     return float(sum(json.loads(details).values())) if details else 0.0
 
 
-@pytest.mark.parametrize("name", ["pydantic-ai.jsonl", "langfuse-otel.jsonl", "volume-pydantic-ai.jsonl"])
+@pytest.mark.parametrize("name", ["pydantic-ai.jsonl", "langfuse-otel.jsonl", "volume-pydantic-ai.jsonl",
+                                  "volume-langfuse-otel.jsonl"])
 def test_recorded_costs_are_what_warroom_cost_adds_up(tmp_path: Path, name: str) -> None:
     """Every model call, the planner's and the executor's, costs in the drill what its span recorded, whatever
     --price assumes (issue 33, gap 5): the drill's total is the spans' total, call for call."""
