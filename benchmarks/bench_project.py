@@ -1,17 +1,18 @@
-"""Benchmark: fault drills with twins projected into the shared healthy tau-bench retail runs (``warroom import chat``
-+ ``warroom project --all``), and into the healthy runs of other shapes under tests/fixtures/projection.
+"""Benchmark: fault drills with twins projected into the shared healthy tau-bench retail runs (``warroom import
+chat`` + ``warroom project --all``), and into the healthy runs of other shapes under tests/fixtures/projection.
 
 Run: ``.venv/bin/python benchmarks/bench_project.py [--corpus DIR] [--repeat R] [--profile]``
 
-Times (median of R) the two commands as whole processes, into fresh folders each time: ``warroom import chat CORPUS
---out A`` then ``warroom project --all A --out B``. The goal: at least 100 fault drills, each with its twin, in
-under 60 s for the 37 healthy runs of ``shared/corpora/agentrx/tau-retail/clean`` beside the checkout
-(``WARROOM_TAU_RETAIL`` or ``--corpus`` point elsewhere; skipped, with a message, when it is absent). Every drill
-written is then checked once, untimed, as ``warroom validate`` and ``warroom check`` do (its twin played as an
-all-clear drill), so a fast but broken projection does not count. The same is done, untimed as a goal, for the
-OpenTelemetry and OpenInference runs recorded under tests/fixtures/projection (imported with ``warroom import otel``
-/ ``openinference``), which the projection was not written for. ``--profile`` prints a cProfile of one in-process
-projection of the corpus. Figures only: nothing here asserts on timing.
+Times (median of R) the two commands as whole processes, into fresh folders each time: ``warroom import chat
+CORPUS --out A`` then ``warroom project --all A --out B``. The goal: at least 100 fault drills, each with its twin,
+in under 60 s for the 37 healthy runs of the shared AgentRx corpus (``../shared/corpora/agentrx/tau-retail/clean``
+beside the checkout; ``WARROOM_TAU_RETAIL``
+or ``--corpus`` point elsewhere; skipped, with a message, when it is absent). Every drill written is then checked
+once, untimed, as ``warroom validate`` and ``warroom check`` do (its twin played as an all-clear drill), so a fast
+but broken projection does not count. The same is done, untimed as a goal, for the OpenTelemetry and OpenInference
+runs recorded under tests/fixtures/projection (imported with ``warroom import otel`` / ``openinference``), which
+the projection was not written for. ``--profile`` prints a cProfile of one in-process projection of the corpus.
+Figures only: nothing here asserts on timing.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-CORPUS = Path(os.environ.get("WARROOM_TAU_RETAIL", Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
-                             / "agentrx" / "tau-retail" / "clean"))
+CORPUS = Path(os.environ["WARROOM_TAU_RETAIL"]) if os.environ.get("WARROOM_TAU_RETAIL") else (
+    Path(__file__).resolve().parent.parent.parent / "shared" / "corpora" / "agentrx" / "tau-retail" / "clean")
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "projection"
 #: The healthy runs of other shapes: (the import that reads them, the file).
 OTHER_SHAPES = (("otel", "otel-billing-refund.json"), ("openinference", "openinference-helpdesk-unlock.jsonl"))

@@ -1,4 +1,4 @@
-"""`warroom import chat` on the command line: drills written, bad files as `path: message`, exit statuses."""
+"""`warroom import chat` on the command line: drills written, bad files as `path:line:col: message`, exit statuses."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_a_bad_file_is_one_line_exit_1_and_writes_nothing(tmp_path: Path) -> Non
     result = CliRunner().invoke(main, ["import", "chat", str(bad), str(FIXTURES / "chat" / "refund.json"),
                                        "--out", str(out)])
     assert result.exit_code == 1
-    assert f"{bad}: [1].tool_call_id 'zz' answers no earlier tool call" in result.output
+    assert f"{bad}:1:1: [1].tool_call_id 'zz' answers no earlier tool call" in result.output
     assert "Traceback" not in result.output
     assert [p.name for p in out.iterdir()] == ["chat-refund.yaml"]
 
@@ -68,7 +68,7 @@ def test_ground_truth_writes_keyed_drills_that_pass_check(tmp_path: Path) -> Non
     result = CliRunner().invoke(main, ["import", "chat", str(runs / "failed"), "--ground-truth",
                                        str(runs / "ground_truth.json"), "--out", str(out)])
     assert result.exit_code == 1  # one run's failure is the user's: refused, with the reason
-    assert "8.json: the failure is in the user's request" in result.stderr
+    assert "8.json:1:1: the failure is in the user's request" in result.stderr
     assert ("1 drill imported into" in result.stdout
             and "Each drill is keyed from the ground truth and passed `warroom check`" in result.stdout)
     check = CliRunner().invoke(main, ["check", str(out / "chat-7.yaml")])

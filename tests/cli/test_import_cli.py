@@ -22,6 +22,7 @@ from screen_support import screen_text
 
 from warroom.cli import main
 from warroom.importers import who_and_when as ww
+from warroom.importers.kit import refusal_position
 
 BAD_MESSAGES = {
     "content-not-text.json": "history[3].content is a JSON array, not text",
@@ -31,7 +32,7 @@ BAD_MESSAGES = {
     "mistake-not-number.json": "mistake_step 'three' is not a whole number",
     "mistake-out-of-range.json": "mistake_step 4 is out of range: history has 4 messages (0 to 3)",
     "not-json.json": "not JSON: Expecting value at line 1 column 15",
-    "not-utf8.json": "not UTF-8 text: byte 0xff at offset 13 (line 1)",
+    "not-utf8.json": "not UTF-8 text: byte 0xff at offset 13 (line 1, column 14)",
     "top-level-array.json": "the top level is a JSON array, not an object",
     "unknown-kind.json": "cannot tell the record's kind",
     "unpaired-surrogate.json": "history[3].content contains an unpaired surrogate (\\ud800), which is not a character",
@@ -63,11 +64,12 @@ def test_cli_reports_bad_records_per_file_and_imports_the_rest(tmp_path):
     out = tmp_path / "new" / "drills"
     result = CliRunner().invoke(main, ["import", "who-and-when", str(GOOD), str(BAD), "--out", str(out)])
     assert result.exit_code == 1, result.output
-    for name, message in BAD_MESSAGES.items():
-        assert f"{BAD / name}: " in result.stderr and message in result.stderr
+    for name, message in BAD_MESSAGES.items():  # path:line:col: message, the place taken out of the message
+        line, col, said = refusal_position(message)
+        assert f"{BAD / name}:{line}:{col}: " in result.stderr and said in result.stderr
     for name, where in UNFAIR_GOOD.items():
         assert (
-            f"{GOOD / name}: the drill made from this record fails `warroom check`: fairness rule battery-hit: the "
+            f"{GOOD / name}:1:1: the drill made from this record fails `warroom check`: fairness rule battery-hit: the "
             f"cite-everything trainee is a hit without reading the trace: its first escalation named {where} citing"
         ) in result.stderr
     good = sorted(p for p in GOOD.rglob("*.json") if f"{p.parent.name}/{p.name}" not in UNFAIR_GOOD)
@@ -157,10 +159,10 @@ def test_written_drill_files_have_the_normal_mode_of_new_files(tmp_path):
 def test_not_utf8_names_the_byte_and_its_offset(tmp_path):
     bad = tmp_path / "bin.json"
     bad.write_bytes(b"\xef\xbb\xbf{\n  \"history\": \"\xc3\x28\"}")  # a BOM, then a broken two-byte sequence
-    with pytest.raises(ww.RecordError, match=r"^not UTF-8 text: byte 0xc3 at offset 19 \(line 2\)$"):
+    with pytest.raises(ww.RecordError, match=r"^not UTF-8 text: byte 0xc3 at offset 19 \(line 2, column 15\)$"):
         ww.read_record(bad)
     (tmp_path / "zero.json").write_bytes(b"\xff")
-    with pytest.raises(ww.RecordError, match=r"^not UTF-8 text: byte 0xff at offset 0 \(line 1\)$"):
+    with pytest.raises(ww.RecordError, match=r"^not UTF-8 text: byte 0xff at offset 0 \(line 1, column 1\)$"):
         ww.read_record(tmp_path / "zero.json")
 
 

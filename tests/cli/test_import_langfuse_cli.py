@@ -17,8 +17,8 @@ def test_imports_langfuse_exports_and_reports_a_bad_file(tmp_path: Path) -> None
                                        str(FIXTURES / "thirdparty" / "langfuse-planner-executor.json"), str(runs),
                                        "--out", str(out), "-v"])
     assert result.exit_code == 1, result.output
-    assert (f"{runs}: not a Langfuse export: item 0 is an object that is neither a trace with `observations` nor an "
-            "observation (`type`, `startTime`); it looks like LangSmith runs (`run_type`, `inputs`, `outputs`): "
+    assert (f"{runs}:1:1: not a Langfuse export: item 0 is an object that is neither a trace with `observations` nor "
+            "an observation (`type`, `startTime`); it looks like LangSmith runs (`run_type`, `inputs`, `outputs`): "
             "`warroom import langsmith` reads them") in result.output
     assert "2 drills imported into" in result.output and "from 3 files, 1 failed" in result.output
     assert sorted(p.name for p in out.iterdir()) == ["langfuse-planner-executor.yaml",

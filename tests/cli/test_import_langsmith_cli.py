@@ -18,8 +18,8 @@ def test_imports_langsmith_runs_and_reports_a_bad_file(tmp_path: Path) -> None:
                                        str(FIXTURES / "thirdparty" / "langsmith-planner-executor.json"), str(wrong),
                                        "--out", str(out), "-v"])
     assert result.exit_code == 1, result.output
-    assert (f"{wrong}: not LangSmith runs: run 0 is an object without `run_type`; it looks like OpenTelemetry GenAI "
-            "traces (OTLP/JSON spans): `warroom import otel` reads them") in result.output
+    assert (f"{wrong}:1:1: not LangSmith runs: run 0 is an object without `run_type`; it looks like OpenTelemetry "
+            "GenAI traces (OTLP/JSON spans): `warroom import otel` reads them") in result.output
     assert "2 drills imported into" in result.output and "from 3 files, 1 failed" in result.output
     assert sorted(p.name for p in out.iterdir()) == ["langsmith-planner-executor.yaml",
                                                      "langsmith-runs.yaml"]

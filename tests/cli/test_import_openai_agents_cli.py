@@ -19,7 +19,7 @@ def test_imports_agents_sdk_traces_and_reports_a_bad_file(tmp_path: Path) -> Non
                                        str(THIRD / "openai-agents-responses.jsonl"), str(runs), "--out", str(out),
                                        "-v"])
     assert result.exit_code == 1, result.output
-    assert (f"{runs}: not OpenAI Agents SDK traces: item 0 is an object that is neither a trace "
+    assert (f"{runs}:1:1: not OpenAI Agents SDK traces: item 0 is an object that is neither a trace "
             "(`\"object\": \"trace\"`) nor a span (`span_data`); it looks like LangSmith runs (`run_type`, "
             "`inputs`, `outputs`): `warroom import langsmith` reads them") in result.output
     assert "2 drills imported into" in result.output and "from 3 files, 1 failed" in result.output

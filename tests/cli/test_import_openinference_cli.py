@@ -17,7 +17,7 @@ def test_imports_a_phoenix_export_and_refuses_a_wrong_shape(tmp_path: Path) -> N
     result = CliRunner().invoke(main, ["import", "openinference", str(FIXTURES / "openinference"), str(wrong),
                                        "--out", str(out), "-v"])
     assert result.exit_code == 1, result.output
-    assert f"{wrong}: not OTLP/JSON traces: an object without `resourceSpans`" in result.output
+    assert f"{wrong}:1:1: not OTLP/JSON traces: an object without `resourceSpans`" in result.output
     assert "phoenix.jsonl -> " in result.output
     only_missing_key(out / "openinference-phoenix.yaml")
     assert sorted(p.name for p in out.iterdir()) == ["openinference-phoenix.yaml"]

@@ -1,4 +1,4 @@
-"""`warroom import otel` on the command line: JSON and JSON Lines, bad files as `path: message`, exit 1."""
+"""`warroom import otel` on the command line: JSON and JSON Lines, bad files as `path:line:col: message`, exit 1."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def test_imports_json_and_json_lines_and_reports_a_bad_file(tmp_path: Path) -> N
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["import", "otel", str(FIXTURES / "otel"), str(bad), "--out", str(out)])
     assert result.exit_code == 1, result.output
-    assert f"{bad}: not JSON" in result.output and "Traceback" not in result.output
+    assert f"{bad}:2:1: not JSON" in result.output and "Traceback" not in result.output
     assert "3 drills imported" in result.output and "from 3 files, 1 failed" in result.output
     names = sorted(p.name for p in out.iterdir())
     assert names == ["otel-current.yaml", "otel-legacy-0.yaml", "otel-legacy-1.yaml"]

@@ -51,7 +51,7 @@ def test_failures_are_printed_as_each_file_is_done_not_after_the_batch(tmp_path:
     result = CliRunner().invoke(main, ["import", "chat", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "-v"])
     assert result.exit_code == 1, result.output
     assert seen == [1, 2, 3, 4]
-    assert "t2.json: [0].role is 'wizard'" in result.stderr
+    assert "t2.json:1:1: [0].role is 'wizard'" in result.stderr
     assert [line.split(" -> ")[0].rsplit("/", 1)[-1] for line in result.stdout.splitlines() if " -> " in line] == [
         "t0.json", "t1.json", "t3.json"]
     assert "files" not in result.stderr  # not a terminal: no progress line
@@ -68,7 +68,7 @@ def test_on_a_terminal_a_count_line_is_shown_and_erased_before_each_message(caps
     progress(3, 3, [ok])
     progress.finish()
     err = capsys.readouterr().err
-    assert err == "\r1 of 3 files\r\x1b[Kb.json: not JSON\n\r2 of 3 files\r\x1b[K"
+    assert err == "\r1 of 3 files\r\x1b[Kb.json:1:1: not JSON\n\r2 of 3 files\r\x1b[K"
 
 
 def test_a_folder_without_trace_files_names_every_suffix_the_chat_importer_reads(tmp_path: Path) -> None:

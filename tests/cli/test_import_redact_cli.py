@@ -137,6 +137,6 @@ def test_an_absent_trace_id_names_the_ids_found_and_writes_nothing(tmp_path: Pat
     result = CliRunner().invoke(main, ["import", "openinference", str(src), "--out", str(out), "--trace-id", "abc"])
     assert result.exit_code == 1
     line = next(x for x in result.output.splitlines() if "phoenix.jsonl:" in x)
-    assert line.startswith(f"{src / 'phoenix.jsonl'}: no trace abc in this file; its trace ids: ")
+    assert line.startswith(f"{src / 'phoenix.jsonl'}:1:1: no trace abc in this file; its trace ids: ")
     assert not any(out.iterdir())
     assert "0 drills imported" in result.output and "no answer key yet" not in result.output  # no drill to mark up

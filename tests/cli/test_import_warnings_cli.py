@@ -40,7 +40,7 @@ def test_a_file_that_fails_still_shows_its_warning_first_and_counts_it(tmp_path:
     assert result.exit_code == 1, result.output
     warning, error = result.stderr.splitlines()
     assert warning.startswith(f"{cut}:{line}: warning: the last line is cut off")
-    assert error.startswith(f"{cut}: no span of this trace is an agent, model call or tool call")
+    assert error.startswith(f"{cut}:1:1: no span of this trace is an agent, model call or tool call")
     out = tmp_path / "out"
     assert result.stdout.splitlines()[0] == f"0 drills imported into {out} from 1 file, 1 failed, 1 warning"
 
@@ -65,4 +65,4 @@ def test_a_langsmith_root_run_alone_is_a_warning_on_the_file_with_the_export_adv
                               "(chain `run_agent`): no `child_runs`")
     assert warning.endswith("export the run with its children (`Client.read_run(RUN_ID, load_child_runs=True)`), "
                             "or every run of the trace (`Client.list_runs(trace_id=TRACE_ID)`)")
-    assert error == f"{path}: no run of this trace is an agent, model call or tool call"
+    assert error == f"{path}:1:1: no run of this trace is an agent, model call or tool call"

@@ -31,7 +31,7 @@ def test_a_file_name_with_a_newline_or_a_tab_cannot_forge_a_line_of_an_import_su
     lines = result.output.splitlines()
     assert not any(line.startswith("forged") or line.startswith("x") for line in lines), lines
     assert "in\\x0aforged: 0 drills imported, 0 failed\\x09x" in result.output
-    assert "bad\\x09name.json: not JSON" in result.stderr
+    assert "bad\\x09name.json:1:2: not JSON" in result.stderr
     assert "imported into " + str(tmp_path / "out") + "\\x0ax from 2 files, 1 failed" in result.stdout
 
 

@@ -88,7 +88,7 @@ def test_import_refuses_a_fifo(tmp_path: Path):
     os.mkfifo(record)
     r = invoke("import", "who-and-when", str(record), "--out", str(tmp_path / "out"))
     assert r.exit_code == 1
-    assert f"{record}: is a FIFO, not a record file" in r.stderr
+    assert f"{record}:1:1: is a FIFO, not a record file" in r.stderr
 
 
 @pytest.fixture

@@ -122,3 +122,51 @@ def test_trail_style_span_annotations_key_an_otel_trace(tmp_path: Path) -> None:
                         TraceOptions(ground_truth=TESTS / "fixtures" / "trail" / "pydantic-ai.trail.json"))
     [failed] = other.failed
     assert "annotates no error of this trace" in (failed.error or "")
+
+
+#: Categories, with the user's and an unknown one: a held-out annotation may name any of them.
+_CATEGORIES = ["Misinterpretation of Tool Output", "Invention of new information", "Invalid Invocation",
+               "Guardrails Triggered", "System Failure", "Intent Plan Misalignment", "A category nobody listed",
+               "Underspecified User Intent"]
+
+
+def _runs() -> list[tuple[Path, str, int]]:
+    """(run file, its trajectory id, its number of messages) of every fixture run."""
+    import json
+
+    out = []
+    for path in sorted(AGENTRX.rglob("*.json")):
+        if path.name == "ground_truth.json":
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        runs = data if isinstance(data, list) else [data]
+        for run in runs:
+            traj = run["traj"] if isinstance(run, dict) and "traj" in run else run
+            rid = str(run["task_id"]) if isinstance(run, dict) and "task_id" in run else path.stem
+            out.append((path, rid, len(traj)))
+    return out
+
+
+def test_an_annotation_at_any_step_is_keyed_and_checked_or_refused_with_a_reason(tmp_path: Path) -> None:
+    """Unseen annotations of the same runs (every step, from 1 to one past the last message, with every category):
+    each run gives a keyed drill that passes `warroom check`, or a one-line reason; never an exception, never a
+    drill that fails check (nothing in the importer is special to the shipped annotations)."""
+    import json
+
+    keyed = refused = 0
+    for path, rid, n in _runs():
+        for step in range(1, n + 2):
+            truth = tmp_path / "truth.json"
+            truth.write_text(json.dumps([{"trajectory_id": rid, "failures": [{
+                "failure_id": 1, "step_number": step, "step_reason": "The agent went wrong here. Then more.",
+                "failure_category": _CATEGORIES[step % len(_CATEGORIES)], "category_reason": "because",
+                "failed_agent": "assistant"}], "root_cause": {"failure_id": 1}}]), encoding="utf-8")
+            report = _import(path, truth, tmp_path / f"out-{rid}-{step}")
+            for r in report.failed:
+                assert r.error and "\n" not in r.error and "Traceback" not in r.error, r.error
+                refused += 1
+            for r in report.imported:
+                drill = load_drill(r.output)
+                assert drill.answer_key is not None and run_checks(drill).passed, (path, step)
+                keyed += 1
+    assert keyed > 0 and refused > 0

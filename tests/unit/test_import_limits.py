@@ -122,11 +122,11 @@ def test_a_folder_import_goes_on_after_each_bad_file_and_exits_1_with_nothing_ha
     assert "Traceback" not in result.output
     errors = result.stderr.splitlines()
     assert errors == [
-        f"{folder / '0-mistake-5000-digits.json'}: mistake_step is a number with 5,000 digits; numbers are limited "
+        f"{folder / '0-mistake-5000-digits.json'}:1:1: mistake_step is a number with 5,000 digits; numbers are limited "
         "to 30 digits",
-        f"{folder / '0-unpaired-surrogate.json'}: history[3].content contains an unpaired surrogate (\\ud800), "
+        f"{folder / '0-unpaired-surrogate.json'}:1:1: history[3].content contains an unpaired surrogate (\\ud800), "
         "which is not a character",
-        f"{folder / '2-big.json'}: the file is 8.0 MiB; records are limited to 8 MiB",
+        f"{folder / '2-big.json'}:1:1: the file is 8.0 MiB; records are limited to 8 MiB",
     ]
     assert "1 of 4 records imported" in result.stdout
     assert [p.name for p in out.iterdir()] == ["ww-captain-agent-1-good.yaml"]  # no temporary file left

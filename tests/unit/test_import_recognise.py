@@ -21,7 +21,11 @@ BY_FOLDER = {"chat": "chat", "openinference": "openinference", "otel": "otel", "
 FRAMEWORKS = {"langgraph-openinference.jsonl": "openinference", "openai-agents-openinference.jsonl": "openinference",
               "pydantic-ai.jsonl": "otel", "langfuse-otel.jsonl": "langfuse", "langsmith-batch.jsonl": "langsmith",
               "smolagents-openinference.jsonl": "openinference", "llama-index-openinference.jsonl": "openinference",
-              "openai-v2.jsonl": "otel", "openai-v2-content.jsonl": "otel"}
+              "openai-v2.jsonl": "otel", "openai-v2-content.jsonl": "otel", "volume-langgraph.jsonl": "openinference",
+              "volume-pydantic-ai.jsonl": "otel", "volume-openai-agents.jsonl": "openinference",
+              "volume-smolagents.jsonl": "openinference", "volume-llama-index.jsonl": "openinference",
+              "volume-langsmith-batch.jsonl": "langsmith", "volume-openai-v2-content.jsonl": "otel",
+              "volume-langfuse-otel.jsonl": "langfuse"}
 BY_NAME = {"chat-": "chat", "genai-": "otel", "jaeger-": "otel", "langfuse-": "langfuse", "langsmith-": "langsmith",
            "logfire-": "otel", "oi-": "openinference", "openai-agents-": "openai-agents", "openllmetry-": "otel",
            "phoenix-": "openinference", "pydantic-ai-": "otel", "sdk-console": "otel"}

@@ -30,7 +30,10 @@ def run_import(importer: Importer, paths: tuple[Path, ...], out_dir: Path, given
     from warroom.importers.kit import import_files
 
     _check_needs(importer)
-    options = importer.make_options(given, make_redactor(redact, redact_names))
+    try:  # a --ground-truth file that is not this importer's annotations: named, before any trace is read
+        options = importer.make_options(given, make_redactor(redact, redact_names))
+    except ValueError as e:
+        raise click.UsageError(clean(str(e))) from None
     progress = ImportProgress(verbose)
     try:
         report = import_files(importer, paths, out_dir, options, force=force, progress=progress)
@@ -131,7 +134,7 @@ def make_redactor(redact: bool, names_file: Path | None) -> Redactor | None:
 
 class ImportProgress:
     """What ``warroom import`` prints as it goes (a :data:`~warroom.importers.kit.Progress`): each
-    file's warnings as ``path:line: warning: message`` and failures as ``path: message`` on stderr and, with
+    file's warnings as ``path:line: warning: message`` and failures as ``path:line:col: message`` on stderr and, with
     ``verbose``, each drill written as ``path -> drill`` on stdout, as soon as the file is done; and, when stderr
     is a terminal (``live``), a ``N of M files`` line on stderr that the next line replaces, so that a large batch
     is never silent until its summary."""
@@ -152,7 +155,7 @@ class ImportProgress:
             for w in r.warnings:  # before the file's error: a cut-off last line may be why it failed
                 say(w.at(source), err=True)
             if r.error is not None:
-                say(f"{source}: {r.error}", err=True)
+                say(r.error_at(source), err=True)
             elif self.verbose:
                 say(f"{source} -> {clean_name(r.output)}")
         if self.live and done < total:  # the count only grows: "\r" overwrites the line before

@@ -25,7 +25,7 @@ class Chat(TraceImporter):
     blocks, legacy function calls and team transcripts (Magentic-One: `role: human`, then each agent as the
     speaker) are read too. The drill clock and token counts are estimated; no answer key is written (the
     author marks up the incident), unless --ground-truth gives the dataset's annotations. A bad file is reported
-    as `path: message` and the rest still import. Exit status: 0 when every file imported, 1 when any failed, 2
+    as `path:line:col: message` and the rest still import. Exit status: 0 when every file imported, 1 when any failed, 2
     on usage errors.
 
     Example: warroom import chat runs/incident.json --out drills/imported
@@ -35,6 +35,11 @@ class Chat(TraceImporter):
         from warroom.importers.chat._shapes import is_chat
 
         return is_chat(values[0])
+
+    def check_annotations(self, path: Path) -> None:
+        from warroom.importers.chat._truth import read_ground_truth
+
+        read_ground_truth(path)
 
     def read(self, path: Path, options: TraceOptions) -> list[DrillData | Refused]:
         from warroom.importers.chat._keying import keyed_drills

@@ -62,8 +62,11 @@ def _key(category: str) -> str:
 def read_ground_truth(path: Path) -> dict[str, dict[str, Any]]:
     """The records of the ground-truth file at ``path`` by ``trajectory_id`` (as text). Raises TraceError (with
     the file's name) when it is not JSON of that shape."""
-    text = read_text(path, MAX_GROUND_TRUTH_BYTES, TraceError)
-    data = parse_json(text, TraceError, "a ground-truth file")
+    try:
+        text = read_text(path, MAX_GROUND_TRUTH_BYTES, TraceError)
+        data = parse_json(text, TraceError, "a ground-truth file")
+    except TraceError as e:
+        raise TraceError(f"{path}: {e}") from None
     records = data.get("data", [data]) if isinstance(data, dict) else data
     if not isinstance(records, list):
         raise TraceError(f"{path}: a ground-truth file is a JSON list of records, not a JSON {json_kind(data)}")

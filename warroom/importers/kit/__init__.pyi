@@ -45,7 +45,7 @@ from ._reading import (
 from ._recognise import file_values, looks_like, recognise, recognise_values, refusal
 from ._redact import Redactor, read_names
 from ._registry import importers
-from ._report import ImportReport, ImportResult, Progress
+from ._report import ImportReport, ImportResult, Progress, refusal_position
 from ._rules import (
     DEFAULT_DIFFICULTY,
     DEFAULT_MODEL_NAME,
@@ -121,5 +121,6 @@ __all__ = [
     "recognise",
     "recognise_values",
     "refusal",
+    "refusal_position",
     "warn",
 ]

@@ -197,9 +197,23 @@ class TraceImporter:
     def read(self, path: Path, options: TraceOptions) -> Sequence[DrillData | Refused]:
         raise NotImplementedError
 
+    def check_annotations(self, path: Path) -> None:
+        """Read the annotation file given with ``--ground-truth``; raises :attr:`error` when it is not one this
+        importer reads (an importer that takes the option overrides this)."""
+        raise self.error("this importer reads no annotation file")
+
     def make_options(self, given: Mapping[str, Any], redactor: Redactor | None) -> TraceOptions:
         """:class:`~warroom.importers.kit.TraceOptions` of ``--price`` and ``--trace-id`` (the defaults when not
-        given)."""
+        given). A ``--ground-truth`` file is read first (:meth:`check_annotations`): one that this importer cannot
+        read raises :attr:`error` naming that file and what reads it, before any trace is imported."""
+        truth = given.get("ground_truth")
+        if truth is not None:
+            from warroom.importers.kit._recognise import annotation_refusal
+
+            try:
+                self.check_annotations(truth)
+            except ValueError as e:
+                raise self.error(annotation_refusal(self, truth, str(e))) from None
         return TraceOptions(price=given.get("price") or DEFAULT_PRICE, trace_id=given.get("trace_id"),
                             redactor=redactor, reading_time=given.get("reading_time"),
                             ground_truth=given.get("ground_truth"))

@@ -109,9 +109,14 @@ def _decode(raw: bytes, error: type[ValueError]) -> str:
             if raw.startswith(magic):
                 raise error(f"compressed ({kind}), not UTF-8 JSON text: decompress it first (`{command} FILE`) "
                             "and import the JSON it holds") from None
+        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16's byte-order marks (PowerShell's `>` writes it)
+            raise error("UTF-16 text (its byte-order mark), not UTF-8: convert it first (`iconv -f UTF-16 -t UTF-8 "
+                        "FILE > OUT.json`) and import that") from None
         offset = bom + e.start
         line = raw.count(b"\n", 0, offset) + 1
-        raise error(f"not UTF-8 text: byte 0x{raw[offset]:02x} at offset {offset} (line {line})") from None
+        column = len(raw[raw.rfind(b"\n", 0, offset) + 1:offset].decode("utf-8", "replace")) + 1
+        raise error(f"not UTF-8 text: byte 0x{raw[offset]:02x} at offset {offset} (line {line}, column {column})"
+                    ) from None
 
 
 def _ends_inside_a_string(text: str) -> bool:

@@ -81,10 +81,100 @@ def looks_like(importer: Importer) -> str:
     return f"it looks like {importer.title}{shape}: `warroom import {importer.name}` reads {them}"
 
 
+def _records(value: Any) -> list[Any]:
+    """An annotation file's records: a list, ``{"data": [...]}``, or one record."""
+    if isinstance(value, dict) and isinstance(value.get("data"), list):
+        return list(value["data"])
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _is_ground_truth(records: list[Any]) -> bool:
+    """AgentRx-style ground truth: records naming a run (``trajectory_id``) with its ``failures``."""
+    return bool(records) and all(isinstance(r, dict) and "trajectory_id" in r and isinstance(r.get("failures"), list)
+                                 for r in records)
+
+
+def _is_trail(records: list[Any]) -> bool:
+    """TRAIL-style span annotations: records whose ``errors`` each name a span (``location``)."""
+    return bool(records) and all(
+        isinstance(r, dict) and isinstance(r.get("errors"), list) and r["errors"]
+        and all(isinstance(e, dict) and "location" in e for e in r["errors"]) for r in records)
+
+
+#: The start of a drill written as YAML: its format version or id at the start of a line, and a ``trace``.
+_YAML_DRILL_KEYS = ("schema_version:", "trace:")
+
+
+#: What reads each kind of annotation file: (what it is, the importers whose --ground-truth reads it).
+GROUND_TRUTH_READER = ("failure-attribution ground truth (`trajectory_id`, `failures`), not a run: `warroom import "
+                       "chat RUNS... --ground-truth FILE` reads it", ("chat",))
+TRAIL_READER = ("TRAIL-style span annotations (`errors` with span `location`s), not a trace: `warroom import "
+                "otel|openinference TRACES... --ground-truth FILE` reads it", ("otel", "openinference"))
+
+
+def annotation_kind(path: Path) -> tuple[str, tuple[str, ...]] | None:
+    """``(what the file is, the importers that read it with --ground-truth)`` for an annotation file (AgentRx-style
+    ground truth, TRAIL-style span annotations), else None. Never raises for the file's content."""
+    values = file_values(path)
+    records = _records(values[0]) if len(values) == 1 else []
+    if _is_ground_truth(records):
+        return GROUND_TRUTH_READER
+    if _is_trail(records):
+        return TRAIL_READER
+    return None
+
+
+def not_a_trace(path: Path) -> str | None:
+    """What the file at ``path`` is when it is no importer's trace but another file warroom reads: an annotation
+    file (given with ``--ground-truth``) or a drill; None otherwise. Never raises for the file's content."""
+    kind = annotation_kind(path)
+    if kind is not None:
+        return f"it is {kind[0]}"
+    values = file_values(path)
+    if (values and _is_drill(values[0])) or (not values and _yaml_drill(path)):
+        return "it is a warroom drill, not a trace: `warroom validate FILE` checks it and `warroom --drills` plays it"
+    return None
+
+
+def annotation_refusal(importer: Importer, path: Path, message: str) -> str:
+    """``importer``'s refusal of the annotation file at ``path`` (given with ``--ground-truth``) as
+    ``PATH:LINE:COL: message``, with what reads the file when that is another importer's --ground-truth, or
+    another importer's trace (a trace given as the annotations)."""
+    for prefix in (f"{path}: ", f"{path.name}: "):
+        message = message.removeprefix(prefix)
+    kind = annotation_kind(path)
+    other = recognise(path)
+    if kind is not None and importer.name not in kind[1]:
+        message += f"; it is {kind[0]}"
+    elif kind is None and other is not None:
+        message += f"; {looks_like(other)} as a trace (give it as PATH, not as --ground-truth)"
+    from warroom.importers.kit._report import refusal_position
+
+    line, col, message = refusal_position(message)
+    return f"{path}:{line}:{col}: {message}"
+
+
+def _yaml_drill(path: Path) -> bool:
+    if not Path(path).is_file():  # a FIFO or a device is never opened: it could block
+        return False
+    try:
+        with Path(path).open("rb") as f:
+            head = f.read(64 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return False
+    lines = head.splitlines()
+    return all(any(line.startswith(key) for line in lines) for key in _YAML_DRILL_KEYS)
+
+
 def refusal(importer: Importer, path: Path, message: str) -> str:
     """``message`` (``importer``'s refusal of the file at ``path``) with the importer that reads the file added
-    (``; it looks like ...``) when that is another one and the message does not name it already."""
+    (``; it looks like ...``) when that is another one and the message does not name it already; for a file that
+    is no importer's but one warroom reads otherwise (an annotation file, a drill), what reads it
+    (:func:`not_a_trace`)."""
     other = recognise(path)
-    if other is None or other.name == importer.name or f"`warroom import {other.name}` reads" in message:
+    if other is None:
+        what = None if "--ground-truth" in message else not_a_trace(path)
+        return message if what is None else f"{message}; {what}"
+    if other.name == importer.name or f"`warroom import {other.name}` reads" in message:
         return message
     return f"{message}; {looks_like(other)}"

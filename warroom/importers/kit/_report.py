@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,36 @@ class ImportResult:
     def ok(self) -> bool:
         """True when the drill was written."""
         return self.error is None
+
+    def error_at(self, path: Path | str) -> str:
+        """The refusal as the import commands print it, ``path:line:col: message`` (as ``warroom validate`` prints
+        a drill's problems): the place in the file the message names (:func:`refusal_position`), else ``1:1``, the
+        file's start, for a refusal of the whole file or of a value in it named by its JSON path."""
+        line, col, message = refusal_position(self.error or "")
+        return f"{path}:{line}:{col}: {message}"
+
+
+#: A refusal's JSON Lines line, at its start or after one clause (``not LangSmith runs: line 3: ...``).
+_LINE = re.compile(r"^(?P<head>[^:]*: )?line (?P<line>\d+): ")
+#: Where a JSON or UTF-8 error is inside the text it read (the file, or one line of JSON Lines).
+_JSON_AT = re.compile(r"^(?:[^;]*?: )?not JSON: [^;]*?(?P<at> at line (?P<line>\d+) column (?P<col>\d+))")
+_UTF8_AT = re.compile(r"^not UTF-8 text: [^;]*?(?P<at> \(line (?P<line>\d+), column (?P<col>\d+)\))")
+
+
+def refusal_position(message: str) -> tuple[int, int, str]:
+    """``(line, column, message)`` of an importer's one-line refusal: the JSON Lines line it names (``line 3:``),
+    the line and column of a JSON syntax error or of a byte that is not UTF-8 (within that line, for JSON Lines),
+    each taken out of the message; else ``(1, 1, message)``."""
+    line, col = 1, 1
+    found = _LINE.match(message)
+    if found:
+        line = int(found["line"])
+        message = (found["head"] or "") + message[found.end():]
+    at = _JSON_AT.match(message) or _UTF8_AT.match(message)
+    if at:  # the place moves to the front: the message keeps what is wrong there
+        line, col = line + int(at["line"]) - 1, int(at["col"])
+        message = message[:at.start("at")] + message[at.end("at"):]
+    return line, col, message
 
 
 #: Told after each input file: ``(files done, files in all, that file's results)`` (``warroom import`` prints its

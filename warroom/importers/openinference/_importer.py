@@ -42,6 +42,11 @@ class OpenInference(TraceImporter):
 
     options = (PRICE_OPTION, TRACE_ID_OPTION, READING_TIME_OPTION, GROUND_TRUTH_OPTION)
 
+    def check_annotations(self, path: Path) -> None:
+        from warroom.importers.spans import read_trail
+
+        read_trail(path)
+
     def read(self, path: Path, options: TraceOptions) -> Sequence[DrillData | Refused]:
         from warroom.importers.openinference._classify import classify
         from warroom.importers.otlp import convert_otlp_file

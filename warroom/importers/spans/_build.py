@@ -145,6 +145,24 @@ def _tool_events(tr: _Trace, step: Step, planner: str | None) -> tuple[dict[str,
     return call, result
 
 
+def _handoff_message(tr: _Trace, agent: Step) -> str:
+    """What an agent span was handed: its own input, else (an agent run as another agent's tool: the Agents SDK's
+    ``Agent.as_tool``) the arguments of the tool span it runs under, one text argument as its text."""
+    if agent.inputs:
+        return agent.inputs
+    node, seen = tr.by_id.get(agent.span.parent_id), set()
+    while node is not None and node.kind not in (AGENT, TOOL) and node.span.span_id not in seen:
+        seen.add(node.span.span_id)
+        node = tr.by_id.get(node.span.parent_id)
+    if node is None or node.kind != TOOL:  # under no tool, or a cycle of parents
+        return ""
+    args = _arguments(tr, node)
+    texts = [v for v in args.values() if isinstance(v, str)]
+    if len(args) == 1 and len(texts) == 1:
+        return texts[0]
+    return json.dumps(args, ensure_ascii=False) if args else ""
+
+
 def _raw_events(tr: _Trace, planner: str | None) -> list[tuple[int, int, Step, dict[str, Any]]]:
     """(time ns, order, step, event) for every event the spans make, unsorted; events have no id/t/step yet."""
     out: list[tuple[int, int, Step, dict[str, Any]]] = []
@@ -155,7 +173,7 @@ def _raw_events(tr: _Trace, planner: str | None) -> list[tuple[int, int, Step, d
             me = agent_id(step.name or s.name)
             if parent and parent != me:
                 out.append((s.start_ns, len(out), step, {"kind": "handoff", "agent": parent, "from_agent": parent,
-                                                         "to_agent": me, "content": step.inputs}))
+                                                         "to_agent": me, "content": _handoff_message(tr, step)}))
             elif step.inputs and parent is None:
                 out.append((s.start_ns, len(out), step, {"kind": "human_message", "agent": USER,
                                                          "content": step.inputs}))

@@ -46,9 +46,12 @@ def is_trail(value: Any) -> bool:
 def read_trail(path: Path) -> dict[str, list[dict[str, Any]]]:
     """The errors of the TRAIL-style file at ``path`` by trace id (lower case; ``""`` for a record naming none).
     Raises TraceError when the file has another shape."""
-    data = parse_json(read_text(path, MAX_ANNOTATION_BYTES, TraceError), TraceError, "an annotation file")
+    try:
+        data = parse_json(read_text(path, MAX_ANNOTATION_BYTES, TraceError), TraceError, "an annotation file")
+    except TraceError as e:
+        raise TraceError(f"{path}: {e}") from None
     if not is_trail(data):
-        raise TraceError(f"{path.name}: not TRAIL-style annotations (records with `errors`, each error's `location` "
+        raise TraceError(f"{path}: not TRAIL-style annotations (records with `errors`, each error's `location` "
                          f"a span id); it is a JSON {json_kind(data)} of another shape")
     out: dict[str, list[dict[str, Any]]] = {}
     for record in data if isinstance(data, list) else [data]:

@@ -52,7 +52,7 @@ class WhoAndWhen:
     help = """Convert Who&When records (JSON files, or folders searched recursively for *.json) into drills.
 
     Both record kinds are read: magentic-one (an Orchestrator plans and instructs agents) and captain-agent (a
-    manager's plan, then expert turns). A record that cannot be imported is reported as `path: message` and the
+    manager's plan, then expert turns). A record that cannot be imported is reported as `path:line:col: message` and the
     rest still import. Exit status: 0 when every record imported, 1 when any failed, 2 on usage errors.
 
     Example: warroom import who-and-when path/to/who-and-when --out ~/ww-drills
