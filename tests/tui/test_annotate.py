@@ -99,7 +99,7 @@ async def test_annotate_each_importers_fixture(tmp_path, services, importer, fix
     path = imported(tmp_path, importer, fixture, name)
     async with author_mode(path, size=(120, 40)) as (app, pilot, screen):
         assert isinstance(screen, AnnotateScreen)
-        assert "Still missing" in screen_text(app) and "origin step (o)" in screen_text(app)
+        assert "Still missing" in screen_text(app) and "origin (o)" in screen_text(app)
         await mark_up(pilot, screen, evidence, distractor, damage, after)
         assert screen.draft.complete and not screen.saved
         assert "Answer key complete" in screen_text(app)

@@ -187,6 +187,7 @@ async def test_the_footer_shows_save_quit_and_help_in_80_columns(tmp_path):
             assert key in footer, footer
         text = screen_text(app)
         assert "deadline (l)" in text and "debrief (b)" in text  # the keys the footer leaves out: in the panel
+        assert "Recommended:" in text and "habit (h)" in text  # not required, but validate warns without one
         screen = app.screen
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)

@@ -24,3 +24,17 @@ async def test_imported_ids_can_be_told_apart_in_author_mode_at_80x24(tmp_path):
         for shown in ("…lookup1", "…l_user1", "…refund1"):
             assert shown in text, text
         assert "call_lo…" not in text
+
+
+async def test_the_trace_summary_keeps_a_readable_width_in_author_mode_at_80x24(tmp_path):
+    from warroom.tui.widgets import TraceTable
+
+    path = imported(tmp_path, "chat", "chat/refund.json", "chat-refund.yaml")
+    async with author_mode(path, size=(80, 24), whole_trace=True) as (_app, pilot, screen):
+        await pilot.pause()
+        panel, trace = screen.query_one("#key-panel"), screen.query_one(TraceTable)
+        assert panel.outer_size.width == 21 and trace.outer_size.width == 80 - 21  # the key gives way, as the plan does
+        text = screen_text(pilot.app)
+        row = next(line for line in text.splitlines() if "…lookup1" in line)
+        summary = row.split("tool call", 1)[1].strip(" │")
+        assert len(summary) >= 15, row  # the war room's at 80 columns; it was 9 ("billing_g…")

@@ -16,13 +16,13 @@ __all__ = ["MARK_GLYPHS", "KeyPanel", "event_marks", "findings_text", "key_text"
 
 #: What each missing field is called in the panel, with the key that sets it.
 MISSING_HINTS = {
-    "answer_key.fault.origin_step": "origin step (o)",
-    "answer_key.fault.origin_event": "origin event (o)",
-    "answer_key.fault.kind": "fault kind (o)",
-    "answer_key.fault.summary": "fault summary (o)",
+    "answer_key.fault.origin_step": "origin (o)",
+    "answer_key.fault.origin_event": "origin (o)",
+    "answer_key.fault.kind": "kind (o)",
+    "answer_key.fault.summary": "summary (o)",
     "answer_key.evidence": "evidence (v)",
-    "answer_key.damage.unit": "damage unit (d)",
-    "answer_key.damage.entries": "damage events (d)",
+    "answer_key.damage.unit": "damage (d)",
+    "answer_key.damage.entries": "damage (d)",
     "answer_key.deadline": "deadline (l)",
     "answer_key.debrief": "debrief (b)",
 }
@@ -70,12 +70,15 @@ def key_text(draft: KeyDraft, findings: Findings | None, saved: bool, comparing:
     events gathered for a comparison (``comparing``, ids), if any."""
     out = Text()
     missing = draft.missing()
-    if missing:
+    if missing:  # short, so that the list fits the panel at 80 columns, where it gives way to the trace
         out.append("Still missing: ", style="bold yellow")
-        out.append(", ".join(MISSING_HINTS.get(m, m) for m in missing) + "\n")
+        out.append(", ".join(dict.fromkeys(MISSING_HINTS.get(m, m) for m in missing)) + "\n")
     else:
         out.append("Answer key complete", style="bold green")
         out.append(" (save: s)\n" if not saved else "\n")
+    if not draft.habit.strip():  # not required, but validate warns without one (every bundled drill has its habit)
+        out.append("Recommended: ", style="yellow")
+        out.append("habit (h)\n")
     if not saved:
         out.append("Unsaved changes\n", style="bold")
     if findings is not None:

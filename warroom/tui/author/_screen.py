@@ -84,12 +84,16 @@ class AnnotateScreen(MarkActions, ItemActions, Screen[None]):
         speed: initial playback speed (drill seconds per real second).
     """
 
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-wide")]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (80, "-medium"), (100, "-wide")]
+    # Below 100 columns the answer key gives way, as the war room's plan does, so that the trace's summary keeps a
+    # readable width (at 80 columns it had 9 cells).
     DEFAULT_CSS = """
     AnnotateScreen #key-panel {
         width: 36%; min-width: 28; max-width: 60; height: 100%;
         border: round $secondary 60%; padding: 0 1; overflow-y: auto;
     }
+    AnnotateScreen.-medium #key-panel { width: 26%; min-width: 21; }
+    AnnotateScreen.-narrow #key-panel { width: 22%; min-width: 16; }
     """
     BINDINGS = [
         Binding("space", "toggle_pause", "Pause", priority=True, tooltip="pause / resume the drill clock"),
