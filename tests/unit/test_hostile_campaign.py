@@ -1,0 +1,58 @@
+"""A fresh hostile campaign on issue 30's promises (docs/cohorts.md, "What a trainee can and cannot do to their
+results"; docs/reliability.md): each case a hostile trainee or a faulty world found, with the right behaviour."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from click.testing import CliRunner
+from store_support import DRILL_ID, bundled_drill_path
+
+from unit.test_forgeries import GOOD, play
+from warroom.cli import main
+from warroom.store.results import ResultsStore
+
+OTHER_DRILL = "api-dns-cutover"
+
+
+def _export_line(tmp_path: Path, **values) -> Path:
+    """An export of one session ``ann`` played (GOOD on the bundled drill), its columns changed to ``values``."""
+    src = tmp_path / "trainee"
+    play(src, "ann", GOOD)
+    out = tmp_path / "x.jsonl"
+    export = CliRunner().invoke(main, ["store", "export", "--data-dir", str(src), "-o", str(out)])
+    assert export.exit_code == 0, export.output
+    line = json.loads(out.read_text().splitlines()[0])
+    card = json.loads(line["scorecard"])
+    line.update(values)
+    line["scorecard"] = json.dumps({**card, **{k: v for k, v in values.items() if k in card}})
+    out.write_text(json.dumps(line) + "\n")
+    return out
+
+
+def test_rescore_never_scores_a_submitted_session_on_the_drill_file_its_row_names(tmp_path: Path):
+    """An imported row of drill B (abandoned, 0) naming drill A's file as its path, with an action log that wins A:
+    re-scoring it must not score it on A (it would store A's "contained, 100" on a session of B)."""
+    line = _export_line(tmp_path, session_id="forged-path", drill_id=OTHER_DRILL, outcome="abandoned", total=0)
+    dest = tmp_path / "facilitator"
+    imported = CliRunner().invoke(main, ["store", "import", str(line), "--data-dir", str(dest)])
+    assert imported.exit_code == 0, imported.output
+    for extra in ([], ["--allow-changed"]):
+        result = CliRunner().invoke(main, ["scores", "rescore", "--yes", "--data-dir", str(dest), *extra])
+        assert "-> contained" not in result.output and "score 0 -> 100" not in result.output, result.output
+        with ResultsStore(dest) as store:
+            (row,) = store.query()
+            assert (row.drill_id, row.total) == (OTHER_DRILL, 0) or row.outcome != "contained"
+
+
+def test_rescore_skips_a_row_whose_drill_path_is_a_drill_of_another_id(tmp_path: Path):
+    """A row warroom's recorder stored, its drill id edited in SQLite: the file at its path is another drill, so
+    re-scoring it there would write that drill's score under this id."""
+    play(tmp_path, "ann", GOOD)
+    with sqlite3.connect(tmp_path / "results.sqlite3") as conn:
+        conn.execute("UPDATE sessions SET drill_id = ?", (OTHER_DRILL,))
+    result = CliRunner().invoke(main, ["scores", "rescore", "--yes", "--data-dir", str(tmp_path)])
+    assert f"is drill {DRILL_ID!r}, not {OTHER_DRILL!r}; not re-scored" in result.output, result.output
+    assert str(bundled_drill_path()) in result.output
