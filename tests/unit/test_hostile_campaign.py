@@ -7,6 +7,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from store_support import DRILL_ID, bundled_drill_path
 
@@ -56,3 +57,18 @@ def test_rescore_skips_a_row_whose_drill_path_is_a_drill_of_another_id(tmp_path:
     result = CliRunner().invoke(main, ["scores", "rescore", "--yes", "--data-dir", str(tmp_path)])
     assert f"is drill {DRILL_ID!r}, not {OTHER_DRILL!r}; not re-scored" in result.output, result.output
     assert str(bundled_drill_path()) in result.output
+
+
+@pytest.mark.parametrize("path", ["/a" + "b" * 300, "/a/" + "b" * 5000, "x\x00y"])
+def test_verify_and_rescore_find_the_drill_by_its_id_when_a_row_names_a_path_that_cannot_be_asked(
+    tmp_path: Path, path: str
+):
+    """A row (SQLite is anyone's to edit) whose ``drill_path`` is too long for the file system: verify and rescore
+    went down with a traceback (``OSError: File name too long``) for the whole store."""
+    play(tmp_path, "ann", GOOD)
+    with sqlite3.connect(tmp_path / "results.sqlite3") as conn:
+        conn.execute("UPDATE sessions SET drill_path = ?", (path,))
+    verify = CliRunner().invoke(main, ["scores", "verify", "--data-dir", str(tmp_path)])
+    assert verify.exit_code == 0 and "verified 1 of 1 session" in verify.output, verify.output
+    rescored = CliRunner().invoke(main, ["scores", "rescore", "--yes", "--data-dir", str(tmp_path)])
+    assert rescored.exit_code == 0 and "1 unchanged" in rescored.output, rescored.output

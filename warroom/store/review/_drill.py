@@ -59,11 +59,20 @@ def default_drill_resolver(drill_dirs: Iterable[Path] = ()) -> DrillResolver:
     def resolve(drill_id: str, drill_path: str | None) -> Path:
         from warroom.core.library import resolve_drill
 
-        if drill_path and Path(drill_path).is_file():
+        if drill_path and _is_file(drill_path):
             return Path(drill_path)
         return resolve_drill(drill_id, dirs)
 
     return resolve
+
+
+def _is_file(path: str) -> bool:
+    """Whether ``path`` (a stored row's or a journal's word) names a regular file; False for anything that cannot
+    be asked (a name too long, a folder this user cannot enter): the drill is then found by its id."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 @dataclass(frozen=True)
