@@ -47,7 +47,7 @@ def routes(console: Console) -> list[web.RouteDef]:
 
 
 def _store_problem(console: Console, request: web.Request, exc: Exception) -> web.Response:
-    log.warning("console page %s: the store cannot be read: %s", request.path, exc)
+    log.warning("console page %s: the store cannot be read: %s", request.raw_path, exc)
     response = console.page(request, "problem.html", "The store cannot be read", "", problem=str(exc))
     response.set_status(503)
     return response
@@ -136,7 +136,7 @@ class _Pages:
         rows = [(sid, files[sid][0].title if sid in files else "", counts.get(sid, 0), sid in files)
                 for sid in sorted({*files, *counts})]  # fmt: skip
         return self.c.page(request, "sets.html", "Drill sets", "/console/sets", sets=rows,
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def grid(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/sets/{set_id}``: the set's completion grid."""
@@ -165,7 +165,7 @@ class _Pages:
         grid = completion_grid(set_id, title, mode, attempts, due, drills, self.c.roster_trainees(), sessions,
                                playing, date.today())  # fmt: skip
         return self.c.page(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- trainees -------------------------------------------------------------------------------------------------
 
@@ -223,7 +223,7 @@ class _Pages:
         return self.c.page(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
                            progress=made, figures=figures, sessions=sessions,
                            minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- sessions and reviews -------------------------------------------------------------------------------------
 
@@ -243,7 +243,7 @@ class _Pages:
             return _store_problem(self.c, request, exc)
         return self.c.page(request, "sessions.html", "Sessions", "/console/sessions", rows=rows, trainee=trainee,
                            drill=drill, set_id=set_id, limit=LIST_LIMIT, left_out=left_out,
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def _review(self, session_id: str, trainee: str | None = None) -> Any:
         """The review data of a stored session (``trainee``: only when it is theirs), or None when there is none."""
@@ -274,7 +274,7 @@ class _Pages:
         try:
             data = await self._review(session_id, trainee)
         except CorruptSession as exc:  # this one row: the store itself is readable (never a 503)
-            log.warning("console page %s: %s", request.path, exc)
+            log.warning("console page %s: %s", request.raw_path, exc)
             here = "/mine" if trainee is not None else "/console/sessions"
             response = self.c.page(request, "problem.html", "The session cannot be read", here, problem=str(exc))
             response.set_status(422)
@@ -282,7 +282,7 @@ class _Pages:
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if data is None:
-            raise web.HTTPNotFound(text=f"no stored session {session_id}")
+            raise web.HTTPNotFound(text=f"no stored session {session_id!r}")
         lines = review_lines(data.review_rows.rows) if data.review_rows is not None else []
         here = "/mine" if trainee is not None else "/console/sessions"
         # A trainee never saw the answer key of a drill they quit (no debrief): their own page keeps it hidden, so
@@ -350,7 +350,7 @@ class _Pages:
         drills = sorted({r.drill_id for r in rows}) if rows else []
         return self.c.page(request, "compare.html", "Compare two trainees", "/console/sessions", drill=drill,
                            names=names, trainees=trainees, picked=picked, reviews=reviews, lines=lines,
-                           drills=drills, skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           drills=drills, skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- gradebook and roster -------------------------------------------------------------------------------------
 
@@ -366,7 +366,7 @@ class _Pages:
         played = sorted({r.set_id for r in rows if r.set_id})
         sets = list(dict.fromkeys([*known, *played]))
         return self.c.page(request, "gradebook.html", "Gradebook export", "/console/gradebook", sets=sets,
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def gradebook_csv(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/gradebook.csv?set=ID`` or ``?since=DATE&until=DATE``: the trainee x drill matrix."""
@@ -396,7 +396,7 @@ class _Pages:
         name = f"gradebook-{set_id or 'sessions'}.csv".replace("/", "-")
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         if problems:  # a download has no page to say it on: a header, and the server's log names each row
-            headers["X-Warroom-Skipped"] = _skipped_note(request.path, problems, name=False)
+            headers["X-Warroom-Skipped"] = _skipped_note(request.raw_path, problems, name=False)
         return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)
 
     async def roster(self, request: web.Request) -> web.StreamResponse:
@@ -423,7 +423,7 @@ class _Pages:
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         return self.c.page(request, "mine.html", "Your sessions", "/mine", rows=rows, notes=notes, trainee=trainee,
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def my_session(self, request: web.Request) -> web.StreamResponse:
         """``GET /mine/{session_id}``: the review of one of the trainee's own sessions, with its notes."""
