@@ -4,6 +4,7 @@ results"; docs/reliability.md): each case a hostile trainee or a faulty world fo
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from store_support import DRILL_ID, bundled_drill_path
 
 from unit.test_forgeries import GOOD, play
 from warroom.cli import main
+from warroom.store.journal import recover_unfinished
 from warroom.store.results import ResultsStore
 
 OTHER_DRILL = "api-dns-cutover"
@@ -72,3 +74,17 @@ def test_verify_and_rescore_find_the_drill_by_its_id_when_a_row_names_a_path_tha
     assert verify.exit_code == 0 and "verified 1 of 1 session" in verify.output, verify.output
     rescored = CliRunner().invoke(main, ["scores", "rescore", "--yes", "--data-dir", str(tmp_path)])
     assert rescored.exit_code == 0 and "1 unchanged" in rescored.output, rescored.output
+
+
+def test_a_journal_hard_linked_to_its_done_copy_is_recovered_once_not_at_every_start(tmp_path: Path):
+    """``journals/ID.jsonl`` a hard link of ``journals/done/ID.jsonl`` (a backup tool, a hand's ``ln``): moving it to
+    ``done/`` is a rename onto the same file, which does nothing, so it stayed and was "recovered" at every start."""
+    rec = play(tmp_path, "ann", GOOD)
+    done = tmp_path / "journals" / "done" / f"{rec.session_id}.jsonl"
+    before = done.read_bytes()
+    os.link(done, tmp_path / "journals" / done.name)
+    assert [r.session_id for r in recover_unfinished(tmp_path)] == [rec.session_id]
+    assert recover_unfinished(tmp_path) == []
+    assert list((tmp_path / "journals").glob("*.jsonl")) == [] and done.read_bytes() == before
+    with ResultsStore(tmp_path) as store:
+        assert [r.session_id for r in store.query()] == [rec.session_id]
