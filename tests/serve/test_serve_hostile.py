@@ -1,0 +1,53 @@
+"""Hostile input to ``warroom serve`` (issue 30's fresh hostile campaign): a roster with odd entries, and hostile
+addresses: a NUL character in a path or a query never reaches the store, where PostgreSQL refuses it and the page
+took it for a store that cannot be read (a 503 and a warning in the server's log, at any signed-in trainee's will)."""
+
+from __future__ import annotations
+
+import pytest
+from pg_support import PostgresServer
+from serve_support import FACILITATOR, serving
+
+from warroom.serve import Roster, RosterError
+from warroom.serve._roster import verify_token
+
+
+async def test_a_nul_character_in_an_address_is_a_bad_request_not_a_broken_store(
+    tmp_path, postgres_server: PostgresServer, store_url: str
+):
+    with serving(tmp_path, "--store", store_url) as served:
+        trainee, facilitator = await served.signed_in(), await served.signed_in(FACILITATOR)
+        async with trainee, facilitator:
+            for client, address in ((trainee, "/mine/%00"), (facilitator, "/console/sessions?trainee=%00"),
+                                    (facilitator, "/console/sessions/a%00b"), (facilitator, "/console/trainees/%00"),
+                                    (facilitator, "/console/compare?drill=x&a=%00&b=y"),
+                                    (facilitator, "/console/gradebook.csv?set=%00")):  # fmt: skip
+                async with client.get(address, allow_redirects=False) as r:
+                    assert r.status == 400 and "NUL character" in await r.text(), (address, r.status)
+            async with facilitator.get("/console/sessions/%1b%5b2J%e2%80%ae") as r:
+                assert r.status == 404 and await r.text() == "no stored session '\\x1b[2J\\u202e'"
+    assert "the store cannot be read" not in served.log.read_text(errors="replace")
+
+
+@pytest.mark.parametrize("text", ["trainees: " + "[" * 20000 + "]" * 20000,
+                                  "trainees:\n" + "".join(" " * i + "- a:\n" for i in range(0, 3000, 2))])  # fmt: skip
+def test_a_roster_nested_too_deeply_is_a_roster_error_not_a_recursion_error(tmp_path, text: str):
+    path = tmp_path / "roster.yaml"
+    path.write_text(text)
+    with pytest.raises(RosterError, match=r"roster.yaml:1:1: not a YAML roster: .* nested too deeply"):
+        Roster.load(path)
+
+
+@pytest.mark.parametrize("params", ["1048576$8$1", "16384$32$16", "1024$8$1", "16384$8$2"])
+def test_a_roster_hash_of_other_scrypt_parameters_is_refused_where_it_stands(tmp_path, params: str):
+    """Parameters warroom never writes: ``2**20`` made hashlib raise (more memory than it allows) at every sign-in
+    of that name, ``r=32, p=16`` cost 8 s of CPU a guess, and any other cost than the decoy's told which names are on
+    the roster."""
+    import base64
+
+    salt, digest = base64.b64encode(b"s" * 16).decode(), base64.b64encode(b"d" * 32).decode()
+    path = tmp_path / "roster.yaml"
+    path.write_text(f"trainees:\n- name: Ada\n  token: scrypt${params}${salt}${digest}\n")
+    with pytest.raises(RosterError, match=r"roster.yaml:3:10: the token of 'Ada' is not a hash written by"):
+        Roster.load(path)
+    assert not verify_token("guess", f"scrypt${params}${salt}${digest}")
