@@ -4,6 +4,7 @@ took it for a store that cannot be read (a 503 and a warning in the server's log
 
 from __future__ import annotations
 
+import aiohttp
 import pytest
 from pg_support import PostgresServer
 from serve_support import FACILITATOR, serving
@@ -51,3 +52,17 @@ def test_a_roster_hash_of_other_scrypt_parameters_is_refused_where_it_stands(tmp
     with pytest.raises(RosterError, match=r"roster.yaml:3:10: the token of 'Ada' is not a hash written by"):
         Roster.load(path)
     assert not verify_token("guess", f"scrypt${params}${salt}${digest}")
+
+
+async def test_a_form_that_is_not_utf8_is_a_bad_request_without_a_traceback(tmp_path):
+    """``POST /signin`` (anyone) or a note (a facilitator) whose body is not UTF-8: aiohttp raised a
+    UnicodeDecodeError, a 500 and a traceback in the server's log."""
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    with serving(tmp_path) as served:
+        async with (aiohttp.ClientSession(base_url=served.url) as anyone,
+                    anyone.post("/signin", data=b"name=\xff\xfe&token=x", headers=form) as r):  # fmt: skip
+            assert r.status == 400 and await r.text() == "the form is not UTF-8 text"
+        facilitator = await served.signed_in(FACILITATOR)
+        async with facilitator, facilitator.post("/console/sessions/x/notes", data=b"text=\xff", headers=form) as r:
+            assert r.status == 400 and await r.text() == "the form is not UTF-8 text"
+    assert "Traceback" not in served.log.read_text(errors="replace")

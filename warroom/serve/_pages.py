@@ -301,7 +301,9 @@ class _Pages:
         if origin is not None and origin.split("://", 1)[-1] != request.host:
             raise web.HTTPForbidden(text="this form belongs to another site")
         session_id = request.match_info["session_id"]
-        form = await request.post()
+        from warroom.serve._signin import read_form
+
+        form = await read_form(request)
         text = str(form.get("text", ""))[:10_000]
         author = self.c.signins.facilitator_of(request) or "facilitator"
         from warroom.store.errors import StoreError
