@@ -16,6 +16,7 @@ from unit.test_forgeries import GOOD, play
 from warroom.cli import main
 from warroom.store.journal import recover_unfinished
 from warroom.store.results import ResultsStore
+from warroom.store.review import Verdict, default_drill_resolver, verify_sessions
 
 OTHER_DRILL = "api-dns-cutover"
 
@@ -88,3 +89,22 @@ def test_a_journal_hard_linked_to_its_done_copy_is_recovered_once_not_at_every_s
     assert list((tmp_path / "journals").glob("*.jsonl")) == [] and done.read_bytes() == before
     with ResultsStore(tmp_path) as store:
         assert [r.session_id for r in store.query()] == [rec.session_id]
+
+
+def test_verify_reads_a_trainees_sessions_once_and_names_a_few_copies_of_many(tmp_path: Path, monkeypatch):
+    """60 imported copies of one session (a trainee role may insert thousands): verify read all of the trainee's
+    sessions again for each (2,000 took over ten minutes) and named every other copy in each (648 MB of output)."""
+    line = json.loads(_export_line(tmp_path).read_text())
+    many = tmp_path / "many.jsonl"
+    many.write_text("".join(json.dumps({**line, "session_id": f"copy-{i:03d}"}) + "\n" for i in range(60)))
+    dest = tmp_path / "facilitator"
+    assert CliRunner().invoke(main, ["store", "import", str(many), "--data-dir", str(dest)]).exit_code == 0
+    reads = []
+    original = ResultsStore.iter_sessions
+    monkeypatch.setattr(ResultsStore, "iter_sessions", lambda self, **kw: reads.append(kw) or original(self, **kw))
+    with ResultsStore(dest) as store:
+        results = verify_sessions(store, default_drill_resolver())
+    assert len(results) == 60 and {r.verdict for r in results} == {Verdict.DISAGREES} and len(reads) == 2
+    for r in results:
+        assert sum("a copy, whatever" in p for p in r.problems) == 3
+        assert r.problems[-1] == "and so are those of 56 more sessions of the trainee"
