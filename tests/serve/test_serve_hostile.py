@@ -66,3 +66,23 @@ async def test_a_form_that_is_not_utf8_is_a_bad_request_without_a_traceback(tmp_
         async with facilitator, facilitator.post("/console/sessions/x/notes", data=b"text=\xff", headers=form) as r:
             assert r.status == 400 and await r.text() == "the form is not UTF-8 text"
     assert "Traceback" not in served.log.read_text(errors="replace")
+
+
+async def test_a_set_id_written_by_sql_never_breaks_the_gradebooks_download(tmp_path):
+    """A set id holding a line break (a row written by SQL: warroom checks set ids only on its own writes) went into
+    the download's ``Content-Disposition``: aiohttp refused the header, a traceback in the log and no response."""
+    import sqlite3
+
+    from handcohort_support import Play, play
+
+    data = tmp_path / "data"
+    play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    with sqlite3.connect(data / "results.sqlite3") as conn:
+        conn.execute("UPDATE sessions SET set_id = ?", ("wk\r\nX-Evil: 1",))
+    with serving(tmp_path, data_dir=data) as served:
+        facilitator = await served.signed_in(FACILITATOR)
+        async with facilitator, facilitator.get("/console/gradebook.csv?set=wk%0D%0AX-Evil%3A%201") as r:
+            assert r.status == 200 and "X-Evil" not in r.headers
+            assert r.headers["Content-Disposition"] == 'attachment; filename="gradebook-wk--X-Evil--1.csv"'
+            assert any(line.startswith("Ada Lovelace,100,") for line in (await r.text()).splitlines())
+    assert "Traceback" not in served.log.read_text(errors="replace")

@@ -108,3 +108,13 @@ def test_verify_reads_a_trainees_sessions_once_and_names_a_few_copies_of_many(tm
     for r in results:
         assert sum("a copy, whatever" in p for p in r.problems) == 3
         assert r.problems[-1] == "and so are those of 56 more sessions of the trainee"
+
+
+@pytest.mark.parametrize("set_id", ["wk\r\nX-Evil: 1", 'q"; x=\x1b[31mred', "=HYPERLINK(1)", "a" * 81])
+def test_store_import_refuses_a_set_id_that_is_not_a_drill_set_id(tmp_path: Path, set_id: str):
+    """A set id is stored with every session and goes into exports, page links and the gradebook's file name: it
+    follows the rule of a drill set's ``set:`` (an id), checked on write as drill ids are."""
+    line = _export_line(tmp_path, session_id="odd-set", set_id=set_id)
+    dest = tmp_path / "facilitator"
+    result = CliRunner().invoke(main, ["store", "import", str(line), "--data-dir", str(dest)])
+    assert result.exit_code == 1 and "x.jsonl:1: session odd-set was not stored: set_id: " in result.output

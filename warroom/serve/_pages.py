@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -395,7 +396,8 @@ class _Pages:
         rows = [r for r in rows if r.mode != "tutorial" and (until is None or r.started_at < until)]
         drills = [d for d, _ in known.get(set_id or "", [])]
         text = gradebook_csv(rows, drills, self.c.roster_trainees())
-        name = f"gradebook-{set_id or 'sessions'}.csv".replace("/", "-")
+        # a header holds no control character: a set id stored by SQL (never checked by warroom) may hold any
+        name = "gradebook-" + re.sub(r"[^A-Za-z0-9._-]", "-", set_id or "sessions")[:80] + ".csv"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         if problems:  # a download has no page to say it on: a header, and the server's log names each row
             headers["X-Warroom-Skipped"] = _skipped_note(request.raw_path, problems, name=False)

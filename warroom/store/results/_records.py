@@ -158,7 +158,11 @@ assert set(COLUMNS) == {*LIST_FIELDS, *FULL_FIELDS}, "a column of the sessions t
 
 #: The checks a written value passes beyond :data:`COLUMNS`' (column -> type and default): values warroom writes
 #: from now on, which a row stored earlier may not meet.
-WRITE_COLUMNS: dict[str, tuple[Any, Any]] = {"trainee": (TraineeName, ...), "drill_id": (DrillId, ...)}
+WRITE_COLUMNS: dict[str, tuple[Any, Any]] = {
+    "trainee": (TraineeName, ...),
+    "drill_id": (DrillId, ...),
+    "set_id": (DrillId | None, None),  # a drill set's id follows the same rule (its ``set:``)
+}
 
 
 def _model(name: str, fields: tuple[str, ...], extra: Literal["ignore", "forbid"], written: bool) -> type[BaseModel]:
