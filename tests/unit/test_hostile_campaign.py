@@ -118,3 +118,18 @@ def test_store_import_refuses_a_set_id_that_is_not_a_drill_set_id(tmp_path: Path
     dest = tmp_path / "facilitator"
     result = CliRunner().invoke(main, ["store", "import", str(line), "--data-dir", str(dest)])
     assert result.exit_code == 1 and "x.jsonl:1: session odd-set was not stored: set_id: " in result.output
+
+
+def test_store_import_says_whose_sessions_a_trainees_file_brought(tmp_path: Path):
+    """ann's own SQLite export may hold sessions under any name (a store of her own has no roles): each is right,
+    so verify finds it so and it counts for 'bob'. Import says whose sessions it stored, names escaped."""
+    line = json.loads(_export_line(tmp_path).read_text())
+    mixed = tmp_path / "from-ann.jsonl"
+    names = ["ann", "bob", "\u0410da"]  # a Cyrillic A: looks like "Ada"
+    mixed.write_text("".join(json.dumps({**line, "session_id": f"s-{i}", "trainee": n}) + "\n"
+                             for i, n in enumerate(names)))  # fmt: skip
+    result = CliRunner().invoke(main, ["store", "import", str(mixed), "--data-dir", str(tmp_path / "facilitator")])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == (
+        "imported by trainee: `ann` 1, `bob` 1, `\\u0410da` (Cyrillic \u0410 U+0410) 1"
+    )
