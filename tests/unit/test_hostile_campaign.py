@@ -12,13 +12,17 @@ import pytest
 from click.testing import CliRunner
 from store_support import DRILL_ID, bundled_drill_path
 
-from unit.test_forgeries import GOOD, play
+from unit import test_forgeries
+from unit.test_forgeries import GOOD, forged_row, insert, play, row_of
 from warroom.cli import main
+from warroom.store.cohort import unverified_sessions
 from warroom.store.journal import recover_unfinished
 from warroom.store.results import ResultsStore
 from warroom.store.review import Verdict, default_drill_resolver, verify_sessions
 
 OTHER_DRILL = "api-dns-cutover"
+#: A secured PostgreSQL store with a trainee role and a facilitator role (tests/unit/test_forgeries.py's).
+class_store = test_forgeries.class_store
 
 
 def _export_line(tmp_path: Path, **values) -> Path:
@@ -133,3 +137,25 @@ def test_store_import_says_whose_sessions_a_trainees_file_brought(tmp_path: Path
     assert result.output.splitlines()[-1] == (
         "imported by trainee: `ann` 1, `bob` 1, `\\u0410da` (Cyrillic \u0410 U+0410) 1"
     )
+
+
+def test_a_trainee_roles_temporary_table_never_takes_the_not_verified_record(tmp_path: Path, class_store, monkeypatch):
+    """A trainee role's ``CREATE TEMP TABLE session_checks``: the trigger's ``INSERT INTO session_checks`` (no schema
+    named) wrote the record there, so a forged "contained, 100" row had none and was counted at once."""
+    ann, ann_url, fac_url = class_store
+    data = tmp_path / "ann"
+    monkeypatch.setenv("WARROOM_STORE", ann_url)
+    played = play(data, ann, GOOD)
+    with ResultsStore(data) as store:
+        conn = store.db.conn
+        template = row_of(conn, played.session_id)
+        for shadow in ("session_checks (session_id text PRIMARY KEY, state text, reason text, checked_at text, "
+                       "checked_by text, submitted_by text)", "pg_roles AS SELECT current_user AS rolname, true AS "
+                       "rolsuper, true AS rolbypassrls"):  # fmt: skip
+            conn.execute(f"CREATE TEMP TABLE {shadow}")
+        insert(conn, forged_row(template, "forged-temp", outcome="contained", total=100, actions="[]"))
+    monkeypatch.setenv("WARROOM_STORE", fac_url)
+    with ResultsStore(data) as store:
+        checks = store.checks()
+        assert checks["forged-temp"].state == "unverified" and checks["forged-temp"].submitted_by == ann
+        assert "forged-temp" in {c.session_id for c in unverified_sessions(store).checks}
