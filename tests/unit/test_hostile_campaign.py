@@ -159,3 +159,28 @@ def test_a_trainee_roles_temporary_table_never_takes_the_not_verified_record(tmp
         checks = store.checks()
         assert checks["forged-temp"].state == "unverified" and checks["forged-temp"].submitted_by == ann
         assert "forged-temp" in {c.session_id for c in unverified_sessions(store).checks}
+
+
+def test_an_upgrade_is_not_frozen_for_ever_by_a_trainee_holding_its_advisory_lock(
+    tmp_path: Path, class_store, monkeypatch
+):
+    """Any login role may take an advisory lock: a trainee's idle connection holding the migration's key froze the
+    owner's upgrade with no time limit. It waits a bounded time, then says who holds it."""
+    import psycopg
+
+    from warroom.store.backends import _postgres
+    from warroom.store.results import SCHEMA_VERSION
+
+    ann, ann_url, fac_url = class_store
+    owner_url = test_forgeries.as_role(fac_url, "warroom")  # the tables' owner (pg_support's user)
+    with ResultsStore(tmp_path, url=owner_url) as store:
+        store.db.conn.execute("UPDATE warroom_schema SET version = ?", (SCHEMA_VERSION - 1,))
+    monkeypatch.setattr(_postgres, "MIGRATION_LOCK_WAIT_S", 1.0)
+    with psycopg.connect(ann_url, autocommit=True) as trainee:
+        trainee.execute("SELECT pg_advisory_lock(%s)", (_postgres.MIGRATION_LOCK,))
+        result = CliRunner().invoke(main, ["--store", owner_url, "store", "migrate", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1, result.output
+    assert f"role '{ann}' (process " in result.output and "held warroom's upgrade lock for 1 s" in result.output
+    assert "Traceback" not in result.output
+    with ResultsStore(tmp_path, url=owner_url) as store:  # once it is let go, the upgrade goes through
+        assert store.schema_version == SCHEMA_VERSION
