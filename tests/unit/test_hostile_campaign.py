@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from store_support import DRILL_ID, bundled_drill_path
+from store_support import DRILL_ID, bundled_drill_path, copy_drill
 
 from unit import test_forgeries
 from unit.test_forgeries import GOOD, forged_row, insert, play, row_of
@@ -184,3 +184,23 @@ def test_an_upgrade_is_not_frozen_for_ever_by_a_trainee_holding_its_advisory_loc
     assert "Traceback" not in result.output
     with ResultsStore(tmp_path, url=owner_url) as store:  # once it is let go, the upgrade goes through
         assert store.schema_version == SCHEMA_VERSION
+
+
+def test_a_drill_file_written_while_rescore_reads_it_is_not_scored_as_the_file_it_was(tmp_path: Path, monkeypatch):
+    """The SHA-256 compared with the session's and the drill scored were two reads of the file: a drill written
+    between them (another editor saving) was scored as if it were the file the session was played on."""
+    from warroom.store.review import _drill
+
+    drills = tmp_path / "drills"
+    path = copy_drill(drills, "my-drill")
+    play(tmp_path / "data", "ann", GOOD, drill_path=path)
+    original = _drill.load_drill_file
+
+    def load_then_edit(p: Path):
+        drill = original(p)
+        p.write_text(p.read_text().replace("\ntitle:", "\n# edited meanwhile\ntitle:", 1))
+        return drill
+
+    monkeypatch.setattr(_drill, "load_drill_file", load_then_edit)
+    result = CliRunner().invoke(main, ["scores", "rescore", "--yes", "--data-dir", str(tmp_path / "data")])
+    assert f"the drill file {path} changed while it was read; try again; not re-scored" in result.output, result.output

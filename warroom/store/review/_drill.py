@@ -113,11 +113,20 @@ def resolve_session_drill(
         drill = cache[path]
     else:
         drill = load_drill_file(path)
+        if _sha256_now(path) != sha:  # written between the two reads: the drill loaded may not be the SHA-256's
+            raise DrillUnavailable(f"the drill file {path} changed while it was read; try again")
         if cache is not None:
             cache[path] = drill
     twin = info.played_as == "noise" and drill.twin is not None
     drill = _played(info, drill, path)
     return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256, twin)
+
+
+def _sha256_now(path: Path) -> str | None:
+    try:
+        return file_sha256(path)
+    except OSError:
+        return None
 
 
 def _played(info: SessionInfo, drill: Drill, path: Path) -> Drill:
