@@ -86,3 +86,32 @@ async def test_a_set_id_written_by_sql_never_breaks_the_gradebooks_download(tmp_
             assert r.headers["Content-Disposition"] == 'attachment; filename="gradebook-wk--X-Evil--1.csv"'
             assert any(line.startswith("Ada Lovelace,100,") for line in (await r.text()).splitlines())
     assert "Traceback" not in served.log.read_text(errors="replace")
+
+
+async def test_every_trainees_page_is_reachable_from_the_console_whatever_the_name(tmp_path):
+    """Names the trainee-name rule allows (``ann/x``, ``.``, ``..``): their links went to a 404 (``/`` kept as a path
+    separator) or to another page (a browser resolves ``..``)."""
+    import re
+    import sqlite3
+
+    from handcohort_support import Play, play
+
+    data = tmp_path / "data"
+    names = ["ann/x", "..", ".", "a%2Fb"]
+    for name in names:
+        play(data, Play("placeholder", "A", (("esc", 12, "s1", ("e04",)),)))
+        with sqlite3.connect(data / "results.sqlite3") as conn:
+            conn.execute("UPDATE sessions SET trainee = ? WHERE trainee = 'placeholder'", (name,))
+    with serving(tmp_path, data_dir=data) as served:
+        facilitator = await served.signed_in(FACILITATOR)
+        async with facilitator:
+            for page in ("/console/trainees", "/console/sessions"):
+                async with facilitator.get(page) as r:
+                    links = set(re.findall(r'href="(/console/trainees[/?][^"]*)"', await r.text()))
+                reached = set()
+                for link in links:
+                    async with facilitator.get(link.replace("&amp;", "&")) as r:
+                        heading = re.search(r"<h1>(.*?): progress</h1>", await r.text())
+                        assert r.status == 200 and heading, (link, r.status)
+                        reached.add(heading.group(1))
+                assert set(names) <= reached, (page, reached)

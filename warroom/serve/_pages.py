@@ -172,7 +172,9 @@ class _Pages:
 
     async def trainees(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/trainees``: every trainee (roster and store) with their figures over the counted
-        sessions, counts beside every rate."""
+        sessions, counts beside every rate; ``?name=NAME``: that trainee's page (a name a path cannot hold: ``..``)."""
+        if "name" in request.query:
+            return await self.trainee(request)
         await self.c.counting_note()
 
         def figures(store: Any) -> Any:
@@ -194,7 +196,7 @@ class _Pages:
         """``GET /console/trainees/{name}``: one trainee's progress (plots) and sessions."""
         from warroom.console import detect_plot, kinds_plot, progress, sensitivity_plot
 
-        name = request.match_info["name"]
+        name = request.match_info.get("name") or request.query.get("name", "")
         await self.c.counting_note()
 
         def read(store: Any) -> tuple[list[Any], list[Any], list[Any]]:
