@@ -204,3 +204,12 @@ def test_a_drill_file_written_while_rescore_reads_it_is_not_scored_as_the_file_i
     monkeypatch.setattr(_drill, "load_drill_file", load_then_edit)
     result = CliRunner().invoke(main, ["scores", "rescore", "--yes", "--data-dir", str(tmp_path / "data")])
     assert f"the drill file {path} changed while it was read; try again; not re-scored" in result.output, result.output
+
+
+@pytest.mark.parametrize("session_id", ["abc?x", "S%31", "ab\u202ecd", "a#b", "\u0661\u0662"])
+def test_store_import_refuses_a_session_id_that_is_not_letters_digits_dashes(tmp_path: Path, session_id: str):
+    """The refusal said "a session id is letters, digits, '-' and '_'" yet took ``?``, ``#``, ``%`` and bidi
+    controls: a review's address holds the id, so ``S%31``'s link opened session ``S1``'s review."""
+    line = _export_line(tmp_path, session_id=session_id)
+    result = CliRunner().invoke(main, ["store", "import", str(line), "--data-dir", str(tmp_path / "facilitator")])
+    assert result.exit_code == 1 and "was not stored: session_id: String should match pattern" in result.output
