@@ -115,3 +115,37 @@ async def test_every_trainees_page_is_reachable_from_the_console_whatever_the_na
                         assert r.status == 200 and heading, (link, r.status)
                         reached.add(heading.group(1))
                 assert set(names) <= reached, (page, reached)
+
+
+async def test_a_session_id_written_by_sql_links_to_its_own_review(tmp_path):
+    """Session ids went into the console's links as they are: ``S%31`` (a row written by SQL, which warroom's write
+    checks never see) linked to session ``S1``'s review, ``a?b`` to a 404."""
+    import re
+    import sqlite3
+
+    from handcohort_support import Play, play
+
+    data = tmp_path / "data"
+    for _ in range(3):
+        play(data, Play("Ada Lovelace", "A", (("esc", 12, "s1", ("e04",)),)))
+    with sqlite3.connect(data / "results.sqlite3") as conn:
+        ids = [r[0] for r in conn.execute("SELECT session_id FROM sessions ORDER BY session_id")]
+        for old, new in zip(ids, ["S1", "S%31", "a?b"], strict=True):
+            conn.execute("UPDATE sessions SET session_id = ? WHERE session_id = ?", (new, old))
+    with serving(tmp_path, data_dir=data) as served:
+        facilitator = await served.signed_in(FACILITATOR)
+        async with facilitator:
+            async with facilitator.get("/console/sessions") as r:
+                links = re.findall(r'href="(/console/sessions/[^"]+)"', await r.text())
+            assert len(links) == 3
+            for link in links:
+                async with facilitator.get(link) as r:
+                    title = re.search(r"<title>Session (.*?) · ", await r.text())
+                    assert r.status == 200 and title, (link, r.status)
+                    assert title.group(1) in {"S1", "S%31", "a?b"} and link.endswith(_quoted(title.group(1)))
+
+
+def _quoted(session_id: str) -> str:
+    from urllib.parse import quote
+
+    return quote(session_id, safe="")

@@ -15,6 +15,7 @@ import re
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from aiohttp import web
 
@@ -322,7 +323,7 @@ class _Pages:
             response.set_status(400)
             return response
         log.info("note on session %s by %r", session_id, author)
-        raise web.HTTPSeeOther(f"/console/sessions/{session_id}#notes")
+        raise web.HTTPSeeOther(f"/console/sessions/{quote(session_id, safe='')}#notes")
 
     async def compare(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/compare?drill=ID&a=TRAINEE&b=TRAINEE``: two trainees' sessions of one drill side by side
