@@ -213,3 +213,24 @@ def test_store_import_refuses_a_session_id_that_is_not_letters_digits_dashes(tmp
     line = _export_line(tmp_path, session_id=session_id)
     result = CliRunner().invoke(main, ["store", "import", str(line), "--data-dir", str(tmp_path / "facilitator")])
     assert result.exit_code == 1 and "was not stored: session_id: String should match pattern" in result.output
+
+
+def test_an_upgrade_is_not_frozen_for_ever_by_a_trainees_open_transaction(tmp_path: Path, class_store, monkeypatch):
+    """A trainee's connection left in a transaction that read ``sessions`` holds a lock every ``ALTER TABLE`` of an
+    upgrade waits for: the owner's upgrade (no statement timeout: a large one takes minutes) waited for ever."""
+    import psycopg
+
+    from warroom.store.backends import _postgres
+    from warroom.store.results import SCHEMA_VERSION
+
+    _ann, ann_url, fac_url = class_store
+    owner_url = test_forgeries.as_role(fac_url, "warroom")
+    with ResultsStore(tmp_path, url=owner_url) as store:
+        store.db.conn.execute("UPDATE warroom_schema SET version = ?", (SCHEMA_VERSION - 4,))
+    monkeypatch.setattr(_postgres, "MIGRATION_LOCK_WAIT_S", 1.0)
+    with psycopg.connect(ann_url) as trainee:  # not autocommit: the SELECT leaves a transaction open
+        trainee.execute("SELECT count(*) FROM sessions")
+        result = CliRunner().invoke(main, ["--store", owner_url, "store", "migrate", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 1 and "lock timeout" in result.output and "Traceback" not in result.output, result.output
+    with ResultsStore(tmp_path, url=owner_url) as store:
+        assert store.schema_version == SCHEMA_VERSION

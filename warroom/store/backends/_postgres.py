@@ -255,6 +255,9 @@ def migrate_schema(
     try:
         conn.execute("BEGIN")
         try:
+            # a table another session holds (any open transaction that read it, a trainee's included) is waited for
+            # as long as the migration's lock, then the upgrade stops, instead of waiting for ever
+            conn.execute(f"SET LOCAL lock_timeout = '{int(MIGRATION_LOCK_WAIT_S * 1000)}ms'")
             _migrate(conn, migrations, target, backfills or {})
             conn.execute("COMMIT")
         except BaseException:
