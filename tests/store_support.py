@@ -91,22 +91,24 @@ def add_session(
 
 
 def insert_literally(store: ResultsStore, info: SessionInfo, card: Scorecard, actions: list[Any], **kw: Any) -> None:
-    """``store.insert``, except that a trainee name or a drill id the store refuses on write (control characters,
-    a drill id that is no drill id) is written by SQL afterwards: a row forged by SQL or stored before the rule,
+    """``store.insert``, except that a trainee name, a drill id or a set id the store refuses on write (control
+    characters, an id that is no id) is written by SQL afterwards: a row forged by SQL or stored before the rule,
     which every page and command must still show literally."""
     import dataclasses
 
     from warroom.core.settings import trainee_name_problem
     from warroom.core.text import is_valid_id
 
-    refused = trainee_name_problem(info.trainee) is not None or not is_valid_id(info.drill_id)
-    written = dataclasses.replace(info, trainee="placeholder", drill_id="placeholder") if refused else info
+    refused = (trainee_name_problem(info.trainee) is not None or not is_valid_id(info.drill_id)
+               or (info.set_id is not None and not is_valid_id(info.set_id)))  # fmt: skip
+    written = (dataclasses.replace(info, trainee="placeholder", drill_id="placeholder", set_id=None)
+               if refused else info)  # fmt: skip
     written_card = dataclasses.replace(card, drill_id=written.drill_id)
     assert store.insert(written, written_card, actions, **kw)
     if refused:
-        sql = "UPDATE sessions SET trainee = ?, drill_id = ?, scorecard = ? WHERE session_id = ?"
+        sql = "UPDATE sessions SET trainee = ?, drill_id = ?, set_id = ?, scorecard = ? WHERE session_id = ?"
         text = json.dumps(card.to_dict(), ensure_ascii=False, sort_keys=True)
-        store.db.conn.execute(sql, (info.trainee, info.drill_id, text, info.session_id))
+        store.db.conn.execute(sql, (info.trainee, info.drill_id, info.set_id, text, info.session_id))
 
 
 def known_sessions(store: ResultsStore) -> None:

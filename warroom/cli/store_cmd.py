@@ -245,6 +245,12 @@ def import_cmd(ctx: click.Context, source: Path, store_url: str | None, data_dir
         f"{plural(result.imported, 'session')} imported into {store.location}, {result.already} already there, "
         f"{len(result.refused)} refused"
     )
+    if result.by_trainee:  # whose sessions the file brought: an export holds the names its writer gave
+        from warroom.core.text import shown_id
+
+        names = sorted(result.by_trainee.items())
+        said = ", ".join(f"{shown_id(name)} {n}" for name, n in names[:20])
+        say(f"imported by trainee: {said}" + (f" and {len(names) - 20} more trainees" if len(names) > 20 else ""))
     if result.refused:
         ctx.exit(1)
 

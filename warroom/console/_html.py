@@ -24,6 +24,16 @@ def when(text: str | None) -> str:
     return "-" if not text else text[:16].replace("T", " ") + " UTC"
 
 
+def trainee_page(name: str) -> str:
+    """The address of a trainee's page: the name as one path segment (``/`` written ``%2F``); ``.`` and ``..``, which
+    a browser takes for the folder and its parent whatever their spelling, go in the query (``?name=``)."""
+    from urllib.parse import quote
+
+    if name.strip(".") == "":
+        return "/console/trainees?name=" + quote(name, safe="")
+    return "/console/trainees/" + quote(name, safe="")
+
+
 @cache
 def environment() -> Any:
     """The Jinja2 environment of the console's templates (autoescaped)."""
@@ -36,7 +46,7 @@ def environment() -> Any:
 
     env.filters.update(
         clean=clean, clock=clock, number=number, percent=percent, seconds=seconds, share=share, when=when,
-        rate=rate_cell, estimate=estimate_cell, d_prime=d_prime_cell,
+        rate=rate_cell, estimate=estimate_cell, d_prime=d_prime_cell, trainee_page=trainee_page,
     )
     return env
 

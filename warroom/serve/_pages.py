@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from aiohttp import web
 
@@ -47,7 +49,7 @@ def routes(console: Console) -> list[web.RouteDef]:
 
 
 def _store_problem(console: Console, request: web.Request, exc: Exception) -> web.Response:
-    log.warning("console page %s: the store cannot be read: %s", request.path, exc)
+    log.warning("console page %s: the store cannot be read: %s", request.raw_path, exc)
     response = console.page(request, "problem.html", "The store cannot be read", "", problem=str(exc))
     response.set_status(503)
     return response
@@ -136,7 +138,7 @@ class _Pages:
         rows = [(sid, files[sid][0].title if sid in files else "", counts.get(sid, 0), sid in files)
                 for sid in sorted({*files, *counts})]  # fmt: skip
         return self.c.page(request, "sets.html", "Drill sets", "/console/sets", sets=rows,
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def grid(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/sets/{set_id}``: the set's completion grid."""
@@ -165,13 +167,15 @@ class _Pages:
         grid = completion_grid(set_id, title, mode, attempts, due, drills, self.c.roster_trainees(), sessions,
                                playing, date.today())  # fmt: skip
         return self.c.page(request, "grid.html", f"Drill set {set_id}", "/console/sets", grid=grid,
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- trainees -------------------------------------------------------------------------------------------------
 
     async def trainees(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/trainees``: every trainee (roster and store) with their figures over the counted
-        sessions, counts beside every rate."""
+        sessions, counts beside every rate; ``?name=NAME``: that trainee's page (a name a path cannot hold: ``..``)."""
+        if "name" in request.query:
+            return await self.trainee(request)
         await self.c.counting_note()
 
         def figures(store: Any) -> Any:
@@ -193,7 +197,7 @@ class _Pages:
         """``GET /console/trainees/{name}``: one trainee's progress (plots) and sessions."""
         from warroom.console import detect_plot, kinds_plot, progress, sensitivity_plot
 
-        name = request.match_info["name"]
+        name = request.match_info.get("name") or request.query.get("name", "")
         await self.c.counting_note()
 
         def read(store: Any) -> tuple[list[Any], list[Any], list[Any]]:
@@ -223,7 +227,7 @@ class _Pages:
         return self.c.page(request, "trainee.html", f"Trainee {name}", "/console/trainees", name=name,
                            progress=made, figures=figures, sessions=sessions,
                            minimum=(MIN_SIGNAL_TRIALS, MIN_NOISE_TRIALS),
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- sessions and reviews -------------------------------------------------------------------------------------
 
@@ -243,7 +247,7 @@ class _Pages:
             return _store_problem(self.c, request, exc)
         return self.c.page(request, "sessions.html", "Sessions", "/console/sessions", rows=rows, trainee=trainee,
                            drill=drill, set_id=set_id, limit=LIST_LIMIT, left_out=left_out,
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def _review(self, session_id: str, trainee: str | None = None) -> Any:
         """The review data of a stored session (``trainee``: only when it is theirs), or None when there is none."""
@@ -274,7 +278,7 @@ class _Pages:
         try:
             data = await self._review(session_id, trainee)
         except CorruptSession as exc:  # this one row: the store itself is readable (never a 503)
-            log.warning("console page %s: %s", request.path, exc)
+            log.warning("console page %s: %s", request.raw_path, exc)
             here = "/mine" if trainee is not None else "/console/sessions"
             response = self.c.page(request, "problem.html", "The session cannot be read", here, problem=str(exc))
             response.set_status(422)
@@ -282,7 +286,7 @@ class _Pages:
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         if data is None:
-            raise web.HTTPNotFound(text=f"no stored session {session_id}")
+            raise web.HTTPNotFound(text=f"no stored session {session_id!r}")
         lines = review_lines(data.review_rows.rows) if data.review_rows is not None else []
         here = "/mine" if trainee is not None else "/console/sessions"
         # A trainee never saw the answer key of a drill they quit (no debrief): their own page keeps it hidden, so
@@ -301,7 +305,9 @@ class _Pages:
         if origin is not None and origin.split("://", 1)[-1] != request.host:
             raise web.HTTPForbidden(text="this form belongs to another site")
         session_id = request.match_info["session_id"]
-        form = await request.post()
+        from warroom.serve._signin import read_form
+
+        form = await read_form(request)
         text = str(form.get("text", ""))[:10_000]
         author = self.c.signins.facilitator_of(request) or "facilitator"
         from warroom.store.errors import StoreError
@@ -317,7 +323,7 @@ class _Pages:
             response.set_status(400)
             return response
         log.info("note on session %s by %r", session_id, author)
-        raise web.HTTPSeeOther(f"/console/sessions/{session_id}#notes")
+        raise web.HTTPSeeOther(f"/console/sessions/{quote(session_id, safe='')}#notes")
 
     async def compare(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/compare?drill=ID&a=TRAINEE&b=TRAINEE``: two trainees' sessions of one drill side by side
@@ -350,7 +356,7 @@ class _Pages:
         drills = sorted({r.drill_id for r in rows}) if rows else []
         return self.c.page(request, "compare.html", "Compare two trainees", "/console/sessions", drill=drill,
                            names=names, trainees=trainees, picked=picked, reviews=reviews, lines=lines,
-                           drills=drills, skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           drills=drills, skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     # --- gradebook and roster -------------------------------------------------------------------------------------
 
@@ -366,7 +372,7 @@ class _Pages:
         played = sorted({r.set_id for r in rows if r.set_id})
         sets = list(dict.fromkeys([*known, *played]))
         return self.c.page(request, "gradebook.html", "Gradebook export", "/console/gradebook", sets=sets,
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def gradebook_csv(self, request: web.Request) -> web.StreamResponse:
         """``GET /console/gradebook.csv?set=ID`` or ``?since=DATE&until=DATE``: the trainee x drill matrix."""
@@ -393,10 +399,11 @@ class _Pages:
         rows = [r for r in rows if r.mode != "tutorial" and (until is None or r.started_at < until)]
         drills = [d for d, _ in known.get(set_id or "", [])]
         text = gradebook_csv(rows, drills, self.c.roster_trainees())
-        name = f"gradebook-{set_id or 'sessions'}.csv".replace("/", "-")
+        # a header holds no control character: a set id stored by SQL (never checked by warroom) may hold any
+        name = "gradebook-" + re.sub(r"[^A-Za-z0-9._-]", "-", set_id or "sessions")[:80] + ".csv"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         if problems:  # a download has no page to say it on: a header, and the server's log names each row
-            headers["X-Warroom-Skipped"] = _skipped_note(request.path, problems, name=False)
+            headers["X-Warroom-Skipped"] = _skipped_note(request.raw_path, problems, name=False)
         return web.Response(text=text, content_type="text/csv", charset="utf-8", headers=headers)
 
     async def roster(self, request: web.Request) -> web.StreamResponse:
@@ -423,7 +430,7 @@ class _Pages:
         except Exception as exc:
             return _store_problem(self.c, request, exc)
         return self.c.page(request, "mine.html", "Your sessions", "/mine", rows=rows, notes=notes, trainee=trainee,
-                           skipped=_skipped_note(request.path, problems))  # fmt: skip
+                           skipped=_skipped_note(request.raw_path, problems))  # fmt: skip
 
     async def my_session(self, request: web.Request) -> web.StreamResponse:
         """``GET /mine/{session_id}``: the review of one of the trainee's own sessions, with its notes."""

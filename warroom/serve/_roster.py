@@ -79,7 +79,10 @@ def _parse_hash(stored: str) -> tuple[int, int, int, bytes, bytes]:
     if scheme != _SCHEME:
         raise ValueError(f"unknown hash scheme {scheme!r}")
     n_, r_, p_ = int(n), int(r), int(p)
-    if n_ < 2 or n_ & (n_ - 1) or not 1 <= r_ <= 32 or not 1 <= p_ <= 16 or n_ > 2**20:
+    # Only the parameters warroom writes: others would cost a sign-in another time than a name not on the roster
+    # (checked against a hash of these), telling which names are on it; larger ones seconds of CPU a guess, or more
+    # memory than hashlib allows (a ValueError at every sign-in of that name).
+    if (n_, r_, p_) != (SCRYPT_N, SCRYPT_R, SCRYPT_P):
         raise ValueError("scrypt parameters out of range")
     return n_, r_, p_, base64.b64decode(salt, validate=True), base64.b64decode(digest, validate=True)
 
@@ -131,6 +134,8 @@ class Roster:
             node = yaml.compose(text)
         except (OSError, UnicodeDecodeError) as exc:
             raise RosterError(f"{path}:1:1: cannot read the roster: {exc}") from None
+        except RecursionError:  # the composer recurses once per level of nesting
+            raise RosterError(f"{path}:1:1: not a YAML roster: lists or mappings nested too deeply") from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)

@@ -334,10 +334,20 @@ class ServeError(WarroomError):
     """The web server cannot listen where it was asked to (the message names the address and why)."""
 
 
+@web.middleware
+async def refuse_nul(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Refuse an address whose path or query holds a NUL character (``/mine/%00``, ``?trainee=%00``): no stored
+    name or id holds one, and PostgreSQL refuses it in a query, which a page would take for a store that cannot be
+    read (a 503 and a warning in the log, at a trainee's will)."""
+    if "\x00" in request.path or any("\x00" in value for value in request.query.values()):
+        raise web.HTTPBadRequest(text="the address holds a NUL character (%00): no name or id holds one")
+    return await handler(request)
+
+
 def build_application(server: WarroomServer, middlewares: Sequence[Any] = ()) -> web.Application:
     """The aiohttp application of ``server``: sign-in in front of textual-serve's routes (terminal page, websocket,
     downloads, static files) and of the facilitator's console."""
-    app = web.Application(middlewares=[server.signins.middleware, *middlewares])
+    app = web.Application(middlewares=[server.signins.middleware, refuse_nul, *middlewares])
     aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(server.templates_path))
     app.add_routes(
         [

@@ -62,6 +62,15 @@ button { margin-top: 1.5em; padding: .6em 2em; font: inherit; background: #5e0ba
 """
 
 
+async def read_form(request: web.Request) -> Any:
+    """The fields of a posted form; HTTP 400 for a body that is not a form of UTF-8 text (aiohttp raised a
+    UnicodeDecodeError: a 500 and a traceback in the log, at any client's will)."""
+    try:
+        return await request.post()
+    except (UnicodeDecodeError, ValueError):
+        raise web.HTTPBadRequest(text="the form is not UTF-8 text") from None
+
+
 def page(title: str, body: str, status: int = 200) -> web.Response:
     """A small HTML page (``body`` is HTML the caller escaped) with the given HTTP status."""
     text = (
@@ -285,7 +294,7 @@ class SignIns:
         if self.roster is None:
             raise web.HTTPSeeOther("/")
         self.reload_roster()
-        form = await request.post()
+        form = await read_form(request)
         name, token = str(form.get("name", ""))[:_MAX_FIELD], str(form.get("token", ""))[: _MAX_FIELD + 1]
         roster = self.roster
         trainee = None

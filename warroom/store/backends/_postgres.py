@@ -32,6 +32,8 @@ from warroom.store.errors import StoreError, StoreUnreachable
 
 #: Key of the advisory lock held while migrating (any constant; "warroom" in ASCII).
 MIGRATION_LOCK = 0x77617272_6F6F6D
+#: Seconds an upgrade waits for the migration's advisory lock (another warroom migrating holds it that long at most).
+MIGRATION_LOCK_WAIT_S = 300.0
 #: Seconds to wait for the server when connecting.
 CONNECT_TIMEOUT_S = 10
 #: Seconds a statement may wait for the server's answer before its connection is given up as unreachable.
@@ -248,11 +250,14 @@ def migrate_schema(
     processes opening a new database at once migrate it once (the lock is taken before the transaction starts, so
     the transaction sees what a migration that held it before committed). Raises :class:`StoreError` for a
     database migrated past ``target`` meanwhile or a ``sessions`` table that warroom did not create."""
+    _take_migration_lock(conn)
     timeout, conn.timeout = conn.timeout, None  # a migration of a million sessions takes minutes
-    conn.execute("SELECT pg_advisory_lock(?)", (MIGRATION_LOCK,))
     try:
         conn.execute("BEGIN")
         try:
+            # a table another session holds (any open transaction that read it, a trainee's included) is waited for
+            # as long as the migration's lock, then the upgrade stops, instead of waiting for ever
+            conn.execute(f"SET LOCAL lock_timeout = '{int(MIGRATION_LOCK_WAIT_S * 1000)}ms'")
             _migrate(conn, migrations, target, backfills or {})
             conn.execute("COMMIT")
         except BaseException:
@@ -264,6 +269,25 @@ def migrate_schema(
         except Exception:  # the connection is gone: the server released the lock with it
             pass
         conn.timeout = timeout
+
+
+def _take_migration_lock(conn: PgConnection) -> None:
+    """Take the migration's advisory lock, waiting at most :data:`MIGRATION_LOCK_WAIT_S`: any login role may take an
+    advisory lock (a trainee's idle connection holding this key froze an upgrade for ever); raises :class:`StoreError`
+    naming who holds it."""
+    deadline = time.monotonic() + MIGRATION_LOCK_WAIT_S
+    while not conn.execute("SELECT pg_try_advisory_lock(?)", (MIGRATION_LOCK,)).fetchone()[0]:
+        if time.monotonic() > deadline:
+            holders = conn.execute(
+                "SELECT a.usename, a.pid FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE "
+                "l.locktype = 'advisory' AND l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = ?",
+                (MIGRATION_LOCK,),
+            ).fetchall()
+            who = ", ".join(f"role {name!r} (process {pid})" for name, pid in holders) or "another session"
+            raise StoreError(f"the results store cannot be upgraded: {who} has held warroom's upgrade lock for "
+                             f"{MIGRATION_LOCK_WAIT_S:g} s; end that session (pg_terminate_backend) and try "
+                             "again")  # fmt: skip
+        time.sleep(0.5)
 
 
 def _migrate(

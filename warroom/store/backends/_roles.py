@@ -96,18 +96,27 @@ def history_statements() -> list[str]:
 _MARK_SUBMITTED = """CREATE OR REPLACE FUNCTION warroom_mark_submitted() RETURNS trigger LANGUAGE plpgsql
 SET search_path FROM CURRENT AS $$
 BEGIN
-    IF NOT EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = current_user AND (r.rolsuper OR r.rolbypassrls))
-       AND NOT pg_has_role(current_user, (SELECT c.relowner FROM pg_class c WHERE c.oid = TG_RELID), 'MEMBER')
-       AND NOT pg_has_role(current_user, '{facilitator}', 'MEMBER') THEN
-        INSERT INTO session_checks (session_id, state, reason, checked_at, checked_by, submitted_by)
-        VALUES (NEW.session_id, 'unverified', 'stored by the trainee role ' || quote_ident(current_user)
-                || ', whose own client computed its results: not verified yet',
-                to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"'), current_user,
-                current_user)
-        ON CONFLICT (session_id) DO NOTHING;
+    -- Every relation named with its schema: a session's temporary schema is searched first for a name without one,
+    -- so a trainee's TEMP TABLE session_checks (or pg_roles) took the record instead (schema version 17).
+    IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r
+                   WHERE r.rolname = current_user AND (r.rolsuper OR r.rolbypassrls))
+       AND NOT pg_catalog.pg_has_role(current_user,
+                                      (SELECT c.relowner FROM pg_catalog.pg_class c WHERE c.oid = TG_RELID), 'MEMBER')
+       AND NOT pg_catalog.pg_has_role(current_user, '{facilitator}', 'MEMBER') THEN
+        EXECUTE pg_catalog.format('INSERT INTO %I.session_checks (session_id, state, reason, checked_at, checked_by, '
+                                  'submitted_by) VALUES ($1, ''unverified'', $2, $3, current_user, current_user) '
+                                  'ON CONFLICT (session_id) DO NOTHING', TG_TABLE_SCHEMA)
+        USING NEW.session_id, 'stored by the trainee role ' || pg_catalog.quote_ident(current_user)
+              || ', whose own client computed its results: not verified yet',
+              pg_catalog.to_char(pg_catalog.clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"');
     END IF;
     RETURN NULL;
 END $$"""
+
+
+def mark_submitted_function() -> str:
+    """The statement that (re)creates the trigger function recording a trainee role's sessions as not verified."""
+    return _MARK_SUBMITTED.format(facilitator=FACILITATOR_ROLE)
 
 
 def checks_statements() -> list[str]:
@@ -123,7 +132,7 @@ def checks_statements() -> list[str]:
         *trainee_checks_policy(),
         f"DROP POLICY IF EXISTS warroom_facilitator_all ON {table}",
         f"CREATE POLICY warroom_facilitator_all ON {table} TO {FACILITATOR_ROLE} USING (true) WITH CHECK (true)",
-        _MARK_SUBMITTED.format(facilitator=FACILITATOR_ROLE),
+        mark_submitted_function(),
         "DROP TRIGGER IF EXISTS sessions_mark_submitted ON sessions",
         "CREATE TRIGGER sessions_mark_submitted AFTER INSERT ON sessions FOR EACH ROW "
         "EXECUTE FUNCTION warroom_mark_submitted()",

@@ -151,7 +151,7 @@ class JournalWriter:
     def move_to(self, dest: Path) -> None:
         """Move the journal file to ``dest`` (same file system; the folder is created), keeping it open and locked."""
         dest.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(self.path, dest)
+        move_file(self.path, dest)
         fsync_dir(dest.parent)
         fsync_dir(self.path.parent)
         self.path = dest
@@ -174,6 +174,19 @@ def lock_exclusive(fd: int, *, blocking: bool) -> None:
     except ImportError:  # pragma: no cover - Windows
         return
     fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+
+
+def move_file(src: Path, dest: Path) -> None:
+    """``os.replace(src, dest)``; when both are links of one file (a hard link: ``rename`` then does nothing and
+    ``src`` would stay, to be recovered again at every start), ``src`` is unlinked: ``dest`` holds the same bytes."""
+    try:
+        same = os.path.samefile(src, dest)
+    except OSError:
+        same = False
+    if same:
+        os.unlink(src)
+    else:
+        os.replace(src, dest)
 
 
 def fsync_dir(path: Path) -> None:

@@ -39,6 +39,7 @@ from warroom.store.journal._file import (
     NotRegularFile,
     fsync_dir,
     lock_exclusive,
+    move_file,
     read_journal,
 )
 from warroom.store.journal._recorder import score_session, with_quit
@@ -482,7 +483,7 @@ def _mtime_iso(path: Path) -> str:
 
 def _move(src: Path, dest: Path) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
-    os.replace(src, dest)
+    move_file(src, dest)
     fsync_dir(dest.parent)
     fsync_dir(src.parent)
 

@@ -196,6 +196,10 @@ MIGRATIONS: dict[int, str] = {
     # `session_checks`: a record only for a session stored in the same transaction, checked and submitted by the
     # role itself (before, the role could add one to a session stored earlier, naming anyone). SQLite: nothing.
     16: "",
+    # 17: on a PostgreSQL store secured by `warroom store secure`, BACKFILLS[17] replaces the trigger function that
+    # records a trainee role's sessions as not verified by one naming every relation with its schema: a trainee's
+    # TEMP TABLE session_checks (searched first for a name without one) took the record instead. SQLite: nothing.
+    17: "",
 }
 
 #: The columns the first-attempt index holds after its key (trainee, drill_id, started_at, session_id).
@@ -338,7 +342,19 @@ def _secure_checks_16(conn: Any, dialect: Dialect) -> None:
             conn.execute(statement)
 
 
+def _secure_trigger_17(conn: Any, dialect: Dialect) -> None:
+    """Migration 17 on a PostgreSQL store secured by ``warroom store secure``: the trigger function that names every
+    relation with its schema."""
+    if dialect.name == "sqlite":
+        return
+    if conn.execute("SELECT relrowsecurity FROM pg_class WHERE oid = to_regclass('sessions')").fetchone()[0]:
+        from warroom.store.backends import mark_submitted_function
+
+        conn.execute(mark_submitted_function())
+
+
 BACKFILLS: dict[int, Callable[[Any, Dialect], None]] = {
     4: _backfill_4, 7: _countable_7, 10: _drop_kept_counts_10, 11: _secure_history_11, 12: _responses_12,
     13: _played_as_13, 14: _secure_checks_14, 15: _secure_console_15, 16: _secure_checks_16,
+    17: _secure_trigger_17,
 }  # fmt: skip

@@ -158,7 +158,14 @@ assert set(COLUMNS) == {*LIST_FIELDS, *FULL_FIELDS}, "a column of the sessions t
 
 #: The checks a written value passes beyond :data:`COLUMNS`' (column -> type and default): values warroom writes
 #: from now on, which a row stored earlier may not meet.
-WRITE_COLUMNS: dict[str, tuple[Any, Any]] = {"trainee": (TraineeName, ...), "drill_id": (DrillId, ...)}
+WRITE_COLUMNS: dict[str, tuple[Any, Any]] = {
+    # letters, digits, '-', '_' and '.', as its message says: a session id is a path segment of every review's
+    # address (``?``, ``#`` or ``%41`` in one sent the facilitator's link to another page or session)
+    "session_id": (Annotated[SessionId, Field(pattern=ID_PATTERN)], ...),
+    "trainee": (TraineeName, ...),
+    "drill_id": (DrillId, ...),
+    "set_id": (DrillId | None, None),  # a drill set's id follows the same rule (its ``set:``)
+}
 
 
 def _model(name: str, fields: tuple[str, ...], extra: Literal["ignore", "forbid"], written: bool) -> type[BaseModel]:

@@ -70,6 +70,9 @@ class ImportResult:
     #: lines: the template is the message with ``S`` in the places of the line's session id, for a reason about that
     #: session (:class:`~warroom.store.errors.SessionReason`).
     refusals: list[tuple[str, int, str, str | None]] = field(default_factory=list)
+    #: The sessions stored, by trainee name (an export holds whatever names its writer gave: the facilitator is told
+    #: whose sessions a trainee's file brought).
+    by_trainee: dict[str, int] = field(default_factory=dict)
 
     @property
     def refused(self) -> list[str]:
@@ -182,6 +185,8 @@ def import_lines(store: ResultsStore, lines: Iterable[str | None], source: str) 
             continue
         if stored:
             result.imported += 1
+            name = str(values.get("trainee"))
+            result.by_trainee[name] = result.by_trainee.get(name, 0) + 1
         else:
             result.already += 1
     return result

@@ -59,11 +59,20 @@ def default_drill_resolver(drill_dirs: Iterable[Path] = ()) -> DrillResolver:
     def resolve(drill_id: str, drill_path: str | None) -> Path:
         from warroom.core.library import resolve_drill
 
-        if drill_path and Path(drill_path).is_file():
+        if drill_path and _is_file(drill_path):
             return Path(drill_path)
         return resolve_drill(drill_id, dirs)
 
     return resolve
+
+
+def _is_file(path: str) -> bool:
+    """Whether ``path`` (a stored row's or a journal's word) names a regular file; False for anything that cannot
+    be asked (a name too long, a folder this user cannot enter): the drill is then found by its id."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):
+        return False
 
 
 @dataclass(frozen=True)
@@ -104,11 +113,20 @@ def resolve_session_drill(
         drill = cache[path]
     else:
         drill = load_drill_file(path)
+        if _sha256_now(path) != sha:  # written between the two reads: the drill loaded may not be the SHA-256's
+            raise DrillUnavailable(f"the drill file {path} changed while it was read; try again")
         if cache is not None:
             cache[path] = drill
     twin = info.played_as == "noise" and drill.twin is not None
     drill = _played(info, drill, path)
     return SessionDrill(path, drill, sha, bool(info.drill_sha256) and sha != info.drill_sha256, twin)
+
+
+def _sha256_now(path: Path) -> str | None:
+    try:
+        return file_sha256(path)
+    except OSError:
+        return None
 
 
 def _played(info: SessionInfo, drill: Drill, path: Path) -> Drill:

@@ -112,7 +112,8 @@ def rescore(
         why = reason or f"warroom scores rescore by the scoring rules {applied}" + (
             " (asked for)" if rules is not None else " (the session's own)"
         )
-        result = _rescore_one(s, resolver, cache, allow_changed, applied, why)
+        check = store.checks([s.session_id]).get(s.session_id)
+        result = _rescore_one(s, resolver, cache, allow_changed, applied, why, bool(check and check.submitted))
         out.append(_write(store, result) if write else result)
     return out
 
@@ -145,8 +146,11 @@ def _rescore_one(
     allow_changed: bool,
     rules: str,
     why: str,
+    submitted: bool = False,
 ) -> RescoreResult:
-    """The re-score of one session, its write left pending."""
+    """The re-score of one session, its write left pending. A session stored without a check (``submitted``) is
+    scored on the drill its id names in the drill folders, never on the path its row names (its client's claim, as
+    :func:`~warroom.store.review.verify_session` does); a drill file of another id is never scored on."""
     label = f"{s.session_id} ({s.trainee}, {s.drill_id})"
     before = (s.outcome, s.scorecard.get("response"))
     new: Scorecard | None = None
@@ -157,11 +161,15 @@ def _rescore_one(
         after = (new.outcome.value, new.response.value if new.response else None) if new is not None else None
         return RescoreResult(s.session_id, label, status, message, before, after, s.all_clear, pending)
 
+    info = replace(s.info(), drill_path=None) if submitted else s.info()
     try:
-        found = resolve_session_drill(s.info(), resolver, cache)
+        found = resolve_session_drill(info, resolver, cache)
     except DrillUnavailable as exc:
         return result(RescoreStatus.SKIPPED, f"{exc}; not re-scored")
     path, drill_, sha = found.path, found.drill, found.sha256
+    if drill_.id != s.drill_id:
+        return result(RescoreStatus.SKIPPED, f"its drill file {path} is drill {drill_.id!r}, not {s.drill_id!r}; "
+                                             "not re-scored")  # fmt: skip
     if found.changed and not allow_changed:
         was = s.drill_sha256 or ""  # changed: there is a recorded SHA-256 and it differs
         return result(

@@ -111,6 +111,7 @@ def verify_sessions(
     bar). Returns one :class:`VerifyResult` per session. Raises StoreError when the store cannot be read (or
     written, with ``record``)."""
     cache: dict[Path, Drill] = {}
+    copies: CopyIndex = {}
     out: list[VerifyResult] = []
     for s in store.iter_sessions(trainee=trainee, drill=drill, since=since, set_id=set_id, mode=mode):
         previous = store.checks([s.session_id]).get(s.session_id)
@@ -118,7 +119,7 @@ def verify_sessions(
             result = VerifyResult(s.session_id, None, None, Verdict.UNVERIFIABLE, (str(s),), _submitter(previous),
                                   previous.state if previous else None)  # fmt: skip
         else:
-            result = verify_session(store, s, resolver, previous, cache)
+            result = verify_session(store, s, resolver, previous, cache, copies)
         if record:
             _record(store, result, previous)
         out.append(result)
@@ -144,8 +145,10 @@ def verify_session(
     resolver: DrillResolver,
     previous: SessionCheck | None = None,
     cache: dict[Path, Drill] | None = None,
+    copies: CopyIndex | None = None,
 ) -> VerifyResult:
-    """Verify one stored session (``previous``: its verification record, if any); see the module docstring."""
+    """Verify one stored session (``previous``: its verification record, if any); see the module docstring.
+    ``cache`` and ``copies`` keep the drills and the trainees' sessions read for the next session verified."""
     submitted = _submitter(previous)
 
     def result(verdict: Verdict, problems: list[str]) -> VerifyResult:
@@ -167,7 +170,7 @@ def verify_session(
         return result(Verdict.UNVERIFIABLE if found.changed else Verdict.DISAGREES, problems)
     problems = differences(store, s, found, new)
     if submitted is not None:
-        problems.extend(_copies(store, s))
+        problems.extend(_copies(store, s, copies))
     if not problems:
         return result(Verdict.VERIFIED, [])
     if found.changed:
@@ -195,26 +198,70 @@ def differences(store: ResultsStore, s: StoredSession, found: SessionDrill, new:
     return out
 
 
-def _copies(store: ResultsStore, s: StoredSession) -> list[str]:
+@dataclass(frozen=True)
+class _Held:
+    """A session of a trainee's group (:func:`_group`): its id, claimed start, and whether it was stored without a
+    check."""
+
+    session_id: str
+    started_at: str
+    submitted: bool
+
+
+#: The copies of a session that verify names (then how many more).
+MAX_COPIES_NAMED = 3
+#: (seed, action log as JSON) -> the sessions of one trainee's drill that hold it.
+Group = dict[tuple[Any, str], list[_Held]]
+#: (trainee, drill id) -> its :data:`Group`: built once per group by :func:`verify_sessions`, so that checking each
+#: session for copies costs a look-up, not a read of the group (a trainee's 2,000 rows of one drill took verify over
+#: ten minutes).
+CopyIndex = dict[tuple[str, str], Group]
+
+
+def _log_key(actions: Sequence[Action]) -> str | None:
+    """An action log as comparable text; None for one holding no trainee action (two sessions played hold the same
+    one when nothing but a quit was recorded)."""
+    mine = [a.model_dump(mode="json") for a in actions]
+    if not any(a["kind"] != "quit" for a in mine):
+        return None
+    return json.dumps(mine, sort_keys=True)
+
+
+def _group(store: ResultsStore, trainee: str, drill: str, index: CopyIndex | None) -> Group:
+    """The sessions of ``trainee`` on ``drill`` by (seed, action log), read once per ``index``."""
+    if index is not None and (trainee, drill) in index:
+        return index[(trainee, drill)]
+    rows = [o for o in store.iter_sessions(trainee=trainee, drill=drill)
+            if not isinstance(o, CorruptSession) and o.drill_id == drill]  # fmt: skip
+    checks = store.checks([o.session_id for o in rows])
+    group: Group = {}
+    for o in rows:
+        key = _log_key(o.actions)
+        if key is not None:
+            submitted = o.session_id in checks and checks[o.session_id].submitted
+            group.setdefault((o.seed, key), []).append(_Held(o.session_id, o.started_at, submitted))
+    if index is not None:
+        index[(trainee, drill)] = group
+    return group
+
+
+def _copies(store: ResultsStore, s: StoredSession, index: CopyIndex | None = None) -> list[str]:
     """A session stored without a check (``s``) that is a copy of another session of the same trainee: the same
     drill, seed and action log (one holding a trainee's action: two sessions played hold the same one only when
     nothing but a quit was recorded), whatever its id and start time say. A copy given an earlier start time would
     become the trainee's first attempt at the drill. Of two copies both stored without a check, the one that claims
     the earlier start is the copy; a session warroom's recorder stored is never the copy."""
-    mine = [a.model_dump(mode="json") for a in s.actions]
-    if not any(a["kind"] != "quit" for a in mine):
+    mine = _log_key(s.actions)
+    if mine is None:
         return []
-    same = [o for o in store.iter_sessions(trainee=s.trainee, drill=s.drill_id)
-            if not isinstance(o, CorruptSession) and o.session_id != s.session_id and o.drill_id == s.drill_id
-            and o.seed == s.seed and [a.model_dump(mode="json") for a in o.actions] == mine]  # fmt: skip
-    checks = store.checks([o.session_id for o in same])
-    return [
-        f"its drill, seed and action log are those of session {o.session_id} (started {o.started_at}): a copy, "
-        "whatever its id and start time say"
-        for o in same
-        if not (o.session_id in checks and checks[o.session_id].submitted)
-        or _instant(s.started_at) <= _instant(o.started_at)
-    ]
+    same = [o for o in _group(store, s.trainee, s.drill_id, index).get((s.seed, mine), [])
+            if o.session_id != s.session_id]  # fmt: skip
+    found = [o for o in same if not o.submitted or _instant(s.started_at) <= _instant(o.started_at)]
+    said = [f"its drill, seed and action log are those of session {o.session_id} (started {o.started_at}): a copy, "
+            "whatever its id and start time say" for o in found[:MAX_COPIES_NAMED]]  # fmt: skip
+    if len(found) > MAX_COPIES_NAMED:  # a thousand copies: a thousand sentences for each of them
+        said.append(f"and so are those of {len(found) - MAX_COPIES_NAMED:,} more sessions of the trainee")
+    return said
 
 
 def _instant(iso: str) -> datetime:
